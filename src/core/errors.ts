@@ -1,0 +1,40 @@
+/**
+ * @module core/errors
+ * The one error class of Credence and its code catalogue (STYLE §7).
+ */
+
+export const ERROR_CODES = Object.freeze({
+  INVALID_INPUT: 'input does not match the expected shape',
+  NOT_FOUND: 'the named record does not exist',
+  UNKNOWN_TOOL: 'a workflow names a tool the catalogue does not know',
+  CYCLE: 'a graph that must be acyclic has a cycle',
+  PATH_OUTSIDE_ROOT: 'a path resolves outside the folder it must stay in',
+  STORE_UNAVAILABLE: 'the store cannot be opened or used',
+  SCHEMA_TOO_NEW: 'the database was written by a newer Credence',
+  PROVIDER_UNAVAILABLE: 'an embedding provider cannot be reached',
+} as const);
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An expected failure with a machine-readable code and a message that names the bad value. */
+export class CredenceError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CredenceError';
+    this.code = code;
+    this.details = options.details === undefined ? undefined : Object.freeze({ ...options.details });
+  }
+}
+
+export function isCredenceError(value: unknown, code?: ErrorCode): value is CredenceError {
+  return value instanceof CredenceError && (code === undefined || value.code === code);
+}
+
+/** An expected outcome as a value (STYLE §8). */
+export type Result<T, E = CredenceError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });

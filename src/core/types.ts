@@ -1,0 +1,48 @@
+/**
+ * @module core/types
+ * Plain data types of the Credence model (SPEC §2). No behaviour lives here.
+ */
+
+/** Kinds of tool-graph edges (seed 000). */
+export const EDGE_TYPES = ['dependency', 'contains', 'alternative', 'sequence'] as const;
+export type EdgeType = (typeof EDGE_TYPES)[number];
+
+/** How an edge was learned (seed 000). */
+export const EDGE_SOURCES = ['template', 'inferred', 'observed'] as const;
+export type EdgeSource = (typeof EDGE_SOURCES)[number];
+
+/** Outcome of one call in an execution (SPEC §2, seed 002). */
+export const CALL_STATUSES = ['success', 'failure', 'partial'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Intent taxonomy (seed 002). */
+export const INTENTS = ['research', 'implementation', 'testing', 'debugging', 'documentation', 'general'] as const;
+export type Intent = (typeof INTENTS)[number];
+
+/** Observation types (seed 004). */
+export const OBSERVATION_TYPES = ['pattern', 'correction', 'preference', 'error', 'success'] as const;
+export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+
+/** Phases an observation can be made in (seed 004). */
+export const OBSERVATION_PHASES = ['planning', 'implementation', 'review'] as const;
+export type ObservationPhase = (typeof OBSERVATION_PHASES)[number];
+
+/** Memory categories recall can return (SPEC §2, §8). */
+export const MEMORY_CATEGORIES = ['note', 'decision', 'observation', 'execution', 'instinct', 'skill'] as const;
+export type MemoryCategory = (typeof MEMORY_CATEGORIES)[number];
+
+/** Recall labels (seed 003). */
+export type ConfidenceLabel = 'high' | 'medium' | 'low';
+
+/** Learned-confidence bands (seed 004). */
+export type ConfidenceBand = 'noise' | 'tentative' | 'probable' | 'certain' | 'established';
+
+/** Feedback verdicts that move a learned thing's confidence (seed 004, SPEC §6). */
+export const FEEDBACK_KINDS = ['explicit', 'validation', 'correction', 'contradiction'] as const;
+export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
+
+/** A score with the parts that made it: every confidence in Credence is explainable. */
+export interface Explained<P extends object = Record<string, number | string>> {
+  readonly value: number;
+  readonly parts: P;
+}
