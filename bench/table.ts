@@ -1,0 +1,25 @@
+/** @module bench/table — the one table format every benchmark prints. */
+
+export interface BenchRow {
+  benchmark: string;
+  measure: string;
+  value: string;
+  reference: string;
+  ratio: string;
+  target: string;
+}
+
+export function formatTable(rows: readonly BenchRow[]): string {
+  const headers: (keyof BenchRow)[] = ['benchmark', 'measure', 'value', 'reference', 'ratio', 'target'];
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => r[h].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(headers.map((h) => r[h])))].join('\n');
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+export const fmtRate = (perSecond: number): string => `${Math.round(perSecond).toLocaleString('en-US')}/s`;

@@ -1,0 +1,58 @@
+/**
+ * @module cli/context
+ * What every command gets: the global options, an output sink and a way to open Credence.
+ */
+import { openCredence, type Credence } from '../engine.js';
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface GlobalOptions {
+  db?: string;
+  scope?: string;
+  now?: string;
+  json?: boolean;
+  format?: string;
+}
+
+export interface CommandContext {
+  io: CliIO;
+  options: GlobalOptions;
+  /** Prints data as JSON when --json (or --format json) was given, else as text. */
+  wantsJson: boolean;
+  open: () => Promise<Credence>;
+}
+
+export function makeContext(io: CliIO, options: GlobalOptions): CommandContext {
+  return {
+    io,
+    options,
+    wantsJson: options.json === true || options.format === 'json',
+    open: () =>
+      openCredence(
+        {
+          ...(options.db === undefined ? {} : { db: options.db }),
+          ...(options.scope === undefined ? {} : { scope: options.scope }),
+          ...(options.now === undefined ? {} : { now: options.now }),
+          cwd: io.cwd,
+        },
+        io.env,
+      ),
+  };
+}
+
+/** Opens Credence, runs `fn`, and always closes the store. */
+export async function withCredence<T>(ctx: CommandContext, fn: (credence: Credence) => Promise<T>): Promise<T> {
+  const credence = await ctx.open();
+  try {
+    return await fn(credence);
+  } finally {
+    await credence.close();
+  }
+}
+
+export const printJson = (ctx: CommandContext, value: unknown): void => ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);

@@ -1,0 +1,77 @@
+/**
+ * @module cli/main
+ * The `credence` command line. `main()` returns an exit code and never exits the process itself:
+ * 0 success, 1 a failure the user can act on (the message says what), 2 bad usage.
+ */
+import { Command, CommanderError } from 'commander';
+import { isCredenceError } from '../core/errors.js';
+import { makeContext, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
+import { registerDemo } from './demo.js';
+import { registerInit } from './init.js';
+import { registerStatus } from './status.js';
+
+export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
+
+export function buildProgram(io: CliIO): { program: Command; context: () => CommandContext } {
+  const program = new Command('credence');
+  program
+    .description('A local-first learning memory for AI agents that knows how sure it is.')
+    .option('--db <path>', 'SQLite database file (default: $CREDENCE_DB or ~/.credence/credence.db)')
+    .option('--scope <name>', 'scope to read and write (default: the git top-level of the working directory)')
+    .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
+    .option('--json', 'print data as JSON')
+    .option('--format <format>', 'output format: text or json')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const context = (): CommandContext => makeContext(io, program.opts<GlobalOptions>());
+  registerInit(program, context);
+  registerStatus(program, context);
+  registerDemo(program, context);
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
+  return { program, context };
+}
+
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const { program } = buildProgram(io);
+  if (argv.length === 0) {
+    io.stderr(program.helpInformation());
+    return EXIT.usage;
+  }
+  try {
+    const format = formatOf(argv);
+    if (format !== undefined && format !== 'json' && format !== 'text') {
+      io.stderr(`error: --format must be text or json, got ${JSON.stringify(format)}\n`);
+      return EXIT.usage;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+    }
+    if (isCredenceError(error)) {
+      io.stderr(`credence: ${error.message}\n`);
+      return error.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.failure;
+    }
+    io.stderr(`credence: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT.failure;
+  }
+}
+
+function formatOf(argv: readonly string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--format' || a.startsWith('--format='));
+  if (i < 0) return undefined;
+  const arg = argv[i] ?? '';
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+}
+
+/** The process shell around `main`, used by bin/credence.js. */
+export async function run(): Promise<number> {
+  return main(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}

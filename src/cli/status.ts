@@ -1,0 +1,23 @@
+/** @module cli/status — `credence status [--json]`: db path, scope, schema version, counts per table. */
+import type { Command } from 'commander';
+import { printJson, withCredence, type CommandContext } from './context.js';
+
+export function registerStatus(program: Command, context: () => CommandContext): void {
+  program
+    .command('status')
+    .description('show the database, the scope, the schema version and the row counts of the scope')
+    .action(async () => {
+      const ctx = context();
+      const status = await withCredence(ctx, (c) => c.status());
+      if (ctx.wantsJson) return printJson(ctx, status);
+      const lines = [
+        `db             ${status.db}`,
+        `store          ${status.store}`,
+        `scope          ${status.scope} (${status.scopeSource})`,
+        `schema version ${status.schemaVersion}`,
+        `now            ${status.now}`,
+        ...Object.entries(status.counts).map(([table, n]) => `${table.padEnd(14)} ${n}`),
+      ];
+      ctx.io.stdout(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,91 @@
+/**
+ * @module core/confidence-label
+ * Relative confidence labels for recall results: seed 003 (confidence annotations for retrieved
+ * memories), SPEC §8.
+ *
+ * Formula, as the seed's `confidence_label(score, best_score)`:
+ *   best = 0              → low
+ *   ratio = |score| / |best|   (works for negative BM25 and for positive scores)
+ *   ratio ≥ 0.75 → high; ratio ≥ 0.40 → medium; else low
+ *
+ * Two choices beyond the seed: a missing score (`undefined`) counts as 0, as the seed's
+ * `entry.get("score", 0)` does; and the ratio is rounded to 12 decimals before it is compared, so
+ * that float noise does not move a boundary case (0.3 / 0.4 is 0.7499999999999999 in floating
+ * point; it is labelled high, as 3 / 4 is). This is the seed's relative label only; SPEC §8's extra
+ * evidence (margin, term coverage, similarity) lives elsewhere.
+ */
+
+import { CredenceError } from './errors.js';
+import type { ConfidenceLabel } from './types.js';
+
+/** Seed 003 ratio thresholds. */
+export const LABEL_DEFAULTS = Object.freeze({ high: 0.75, medium: 0.4 });
+
+/** Ratio thresholds; `0 ≤ medium ≤ high`. */
+export interface LabelOptions {
+  /** Smallest ratio to the best score labelled high. @default 0.75 */
+  readonly high?: number;
+  /** Smallest ratio to the best score labelled medium. @default 0.40 */
+  readonly medium?: number;
+}
+
+interface ResolvedLabelOptions {
+  readonly high: number;
+  readonly medium: number;
+}
+
+function resolveOptions(options: LabelOptions | undefined): ResolvedLabelOptions {
+  const high = options?.high ?? LABEL_DEFAULTS.high;
+  const medium = options?.medium ?? LABEL_DEFAULTS.medium;
+  if (!Number.isFinite(high) || !Number.isFinite(medium) || medium < 0 || medium > high) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `label thresholds must be finite numbers with 0 ≤ medium ≤ high, got medium ${String(medium)} and high ${String(high)}`,
+    );
+  }
+  return { high, medium };
+}
+
+function assertScore(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new CredenceError('INVALID_INPUT', `${name} must be a finite number, got ${String(value)}`);
+  }
+}
+
+function label(score: number, best: number, thresholds: ResolvedLabelOptions): ConfidenceLabel {
+  if (best === 0) return 'low';
+  const ratio = Math.round((Math.abs(score) / Math.abs(best)) * 1e12) / 1e12;
+  if (ratio >= thresholds.high) return 'high';
+  if (ratio >= thresholds.medium) return 'medium';
+  return 'low';
+}
+
+/**
+ * Label one score relative to the best score of its result list (seed 003).
+ * @param score the result's score; `undefined` (missing) counts as 0.
+ * @param best the score with the largest absolute value in the list.
+ * @throws CredenceError `INVALID_INPUT` for a non-finite score or best, or invalid thresholds.
+ */
+export function confidenceLabel(score: number | undefined, best: number, options?: LabelOptions): ConfidenceLabel {
+  const thresholds = resolveOptions(options);
+  const value = score ?? 0;
+  assertScore('score', value);
+  assertScore('best score', best);
+  return label(value, best, thresholds);
+}
+
+/**
+ * Label every score of one result list against the score with the largest absolute value
+ * (0 for an empty list). Missing scores (`undefined`) count as 0. Labels come back in input order.
+ * @throws CredenceError `INVALID_INPUT` for a non-finite score or invalid thresholds.
+ */
+export function labelAll(scores: readonly (number | undefined)[], options?: LabelOptions): ConfidenceLabel[] {
+  const thresholds = resolveOptions(options);
+  const values = scores.map((score, index) => {
+    const value = score ?? 0;
+    assertScore(`score at index ${index}`, value);
+    return value;
+  });
+  const best = values.reduce((top, value) => (Math.abs(value) > Math.abs(top) ? value : top), 0);
+  return values.map((value) => label(value, best, thresholds));
+}

@@ -1,0 +1,24 @@
+/**
+ * @module core
+ * The pure confidence core: every formula of the five seeds as a small synchronous function with
+ * frozen defaults. No I/O, no clock, no randomness (STYLE §1, §3).
+ */
+export * from './types.js';
+export * from './errors.js';
+export * from './edge-decay.js';
+export * from './edge-confidence.js';
+export * from './edge-promotion.js';
+export * from './local-alpha.js';
+export * from './hybrid-score.js';
+export * from './graph-density.js';
+export * from './dag-confidence.js';
+export * from './intent.js';
+export * from './outcome-confidence.js';
+export * from './confidence-label.js';
+export * from './learning-confidence.js';
+export * from './feedback.js';
+export * from './skill-ageing.js';
+export * from './bands.js';
+export * from './scope.js';
+export * from './fts-query.js';
+export * from './scrub.js';

@@ -1,0 +1,211 @@
+/**
+ * @module core/learning-confidence
+ * Confidence and significance of a group of similar observations (a pattern): seed 004
+ * (Continuous Learning System), SPEC §6.
+ *
+ * Formula (seed 004 "Calcul du score"):
+ *   recency    = exp(−daysSinceLatest / 30)          (a negative age counts as 0)
+ *   frequency  = min(1.3, 1 + 0.1 · occurrences)
+ *   confidence = clamp(mean(confidences) × recency × frequency, 0, 1)
+ *
+ * Significance (seed 004 "Critères de détection"): at least 3 occurrences, mean confidence ≥ 0.5
+ * (with a 1e-9 tolerance for float noise), and no contradiction younger than 7 days.
+ *
+ * Ages are passed in as days (the caller turns timestamps and `now` into ages): no clock here.
+ * Results are rounded to 12 decimals so seed example 1 (0.4, 0.5, 0.6 at age 0) is 0.65 exactly.
+ */
+
+import { CredenceError } from './errors.js';
+import type { Explained } from './types.js';
+
+/** Seed 004 constants. */
+export const LEARNING_DEFAULTS = Object.freeze({
+  recencyDays: 30,
+  frequencyStep: 0.1,
+  frequencyCap: 1.3,
+  minOccurrences: 3,
+  minMeanConfidence: 0.5,
+  contradictionWindowDays: 7,
+});
+
+/** Options of the pattern scorers. */
+export interface LearningOptions {
+  /** Time constant of the recency weight, in days (> 0). @default 30 */
+  readonly recencyDays?: number;
+  /** Frequency bonus per occurrence (≥ 0). @default 0.1 */
+  readonly frequencyStep?: number;
+  /** Largest frequency multiplier (≥ 1). @default 1.3 */
+  readonly frequencyCap?: number;
+  /** Fewest occurrences of a significant pattern (integer ≥ 0). @default 3 */
+  readonly minOccurrences?: number;
+  /** Lowest mean confidence of a significant pattern, in [0, 1]. @default 0.5 */
+  readonly minMeanConfidence?: number;
+  /** A contradiction younger than this many days blocks significance (≥ 0). @default 7 */
+  readonly contradictionWindowDays?: number;
+}
+
+type ResolvedLearningOptions = { -readonly [K in keyof typeof LEARNING_DEFAULTS]: number };
+
+const MEAN_TOLERANCE = 1e-9;
+
+const round = (value: number): number => Math.round(value * 1e12) / 1e12;
+const clampUnit = (value: number): number => Math.min(1, Math.max(0, value));
+
+function invalid(message: string): CredenceError {
+  return new CredenceError('INVALID_INPUT', message);
+}
+
+function resolveOptions(options: LearningOptions | undefined): ResolvedLearningOptions {
+  const resolved: ResolvedLearningOptions = { ...LEARNING_DEFAULTS };
+  if (options === undefined) return resolved;
+  for (const key of Object.keys(LEARNING_DEFAULTS) as (keyof typeof LEARNING_DEFAULTS)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw invalid(`learning option ${key} must be a finite number, got ${String(value)}`);
+    }
+    resolved[key] = value;
+  }
+  if (resolved.recencyDays <= 0) throw invalid(`recencyDays must be > 0, got ${resolved.recencyDays}`);
+  if (resolved.frequencyStep < 0) throw invalid(`frequencyStep must be ≥ 0, got ${resolved.frequencyStep}`);
+  if (resolved.frequencyCap < 1) throw invalid(`frequencyCap must be ≥ 1, got ${resolved.frequencyCap}`);
+  if (!Number.isInteger(resolved.minOccurrences) || resolved.minOccurrences < 0) {
+    throw invalid(`minOccurrences must be a non-negative integer, got ${resolved.minOccurrences}`);
+  }
+  if (resolved.minMeanConfidence < 0 || resolved.minMeanConfidence > 1) {
+    throw invalid(`minMeanConfidence must be in [0, 1], got ${resolved.minMeanConfidence}`);
+  }
+  if (resolved.contradictionWindowDays < 0) {
+    throw invalid(`contradictionWindowDays must be ≥ 0, got ${resolved.contradictionWindowDays}`);
+  }
+  return resolved;
+}
+
+function assertDays(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw invalid(`${name} must be a finite number of days, got ${String(value)}`);
+  }
+}
+
+function assertConfidences(confidences: readonly number[]): void {
+  confidences.forEach((c, index) => {
+    if (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 1) {
+      throw invalid(`confidence at index ${index} must be a number in [0, 1], got ${String(c)}`);
+    }
+  });
+}
+
+const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+/**
+ * Recency weight `exp(−days / 30)` of a pattern whose latest observation is `daysSinceLatest` days
+ * old; 1 at age 0, never above 1 (a negative age, from clock skew, counts as 0).
+ * @throws CredenceError `INVALID_INPUT` for a non-finite age.
+ */
+export function recencyWeight(daysSinceLatest: number, options?: LearningOptions): number {
+  assertDays('daysSinceLatest', daysSinceLatest);
+  const { recencyDays } = resolveOptions(options);
+  return round(Math.exp(-Math.max(0, daysSinceLatest) / recencyDays));
+}
+
+/**
+ * Frequency multiplier `min(1.3, 1 + 0.1 · occurrences)`.
+ * @throws CredenceError `INVALID_INPUT` when `occurrences` is not a non-negative integer.
+ */
+export function frequencyBonus(occurrences: number, options?: LearningOptions): number {
+  if (typeof occurrences !== 'number' || !Number.isInteger(occurrences) || occurrences < 0) {
+    throw invalid(`occurrences must be a non-negative integer, got ${String(occurrences)}`);
+  }
+  const { frequencyStep, frequencyCap } = resolveOptions(options);
+  return round(Math.min(frequencyCap, 1 + frequencyStep * occurrences));
+}
+
+/** The observations of one pattern, as confidences and the age of the latest one. */
+export interface GroupInput {
+  /** Confidence of each observation in the group, each in [0, 1]; at least one. */
+  readonly confidences: readonly number[];
+  /** Days from the latest observation to the evaluation time. */
+  readonly daysSinceLatest: number;
+}
+
+/** The parts of a group confidence: `value = clamp(mean × recency × frequency)`. */
+export interface GroupParts {
+  readonly mean: number;
+  readonly recency: number;
+  readonly frequency: number;
+  readonly occurrences: number;
+}
+
+/**
+ * Group confidence `mean × recency × frequency`, clamped to [0, 1] (seed 004).
+ * @throws CredenceError `INVALID_INPUT` for an empty group, a confidence outside [0, 1] or a
+ * non-finite age.
+ */
+export function groupConfidence(input: GroupInput, options?: LearningOptions): Explained<GroupParts> {
+  const resolved = resolveOptions(options);
+  const { confidences, daysSinceLatest } = input;
+  if (confidences.length === 0) throw invalid('a group needs at least one observation confidence, got none');
+  assertConfidences(confidences);
+  const occurrences = confidences.length;
+  const groupMean = round(mean(confidences));
+  const recency = recencyWeight(daysSinceLatest, resolved);
+  const frequency = frequencyBonus(occurrences, resolved);
+  return {
+    value: clampUnit(round(groupMean * recency * frequency)),
+    parts: { mean: groupMean, recency, frequency, occurrences },
+  };
+}
+
+/** What significance looks at: the group's confidences and the ages of contradicting events. */
+export interface SignificanceInput {
+  /** Confidence of each observation in the group, each in [0, 1]. */
+  readonly confidences: readonly number[];
+  /** Age in days of each contradiction recorded against the pattern (negative counts as 0). */
+  readonly contradictionAgesDays: readonly number[];
+}
+
+/** Whether a pattern is significant, and each rule it failed in plain words (for the evolve report). */
+export interface Significance {
+  readonly significant: boolean;
+  readonly reasons: string[];
+}
+
+const formatNumber = (value: number): string => String(Math.round(value * 1000) / 1000);
+
+/**
+ * Whether a pattern is significant (seed 004): ≥ 3 occurrences, mean confidence ≥ 0.5, and no
+ * contradiction younger than 7 days. Never throws for a weak group: the reasons say why it failed.
+ * @throws CredenceError `INVALID_INPUT` for a confidence outside [0, 1] or a non-finite age.
+ */
+export function isSignificant(input: SignificanceInput, options?: LearningOptions): Significance {
+  const resolved = resolveOptions(options);
+  const { confidences, contradictionAgesDays } = input;
+  assertConfidences(confidences);
+  contradictionAgesDays.forEach((age, index) => assertDays(`contradiction age at index ${index}`, age));
+
+  const reasons: string[] = [];
+  const occurrences = confidences.length;
+  if (occurrences < resolved.minOccurrences) {
+    reasons.push(
+      `only ${occurrences} occurrence${occurrences === 1 ? '' : 's'}; a pattern needs at least ${resolved.minOccurrences}`,
+    );
+  }
+  if (occurrences === 0) {
+    reasons.push('no observation confidence to average');
+  } else {
+    const groupMean = mean(confidences);
+    if (groupMean + MEAN_TOLERANCE < resolved.minMeanConfidence) {
+      reasons.push(
+        `mean confidence ${formatNumber(groupMean)} is below the minimum ${formatNumber(resolved.minMeanConfidence)}`,
+      );
+    }
+  }
+  const recent = contradictionAgesDays.map((age) => Math.max(0, age)).filter((age) => age < resolved.contradictionWindowDays);
+  if (recent.length > 0) {
+    const youngest = Math.min(...recent);
+    reasons.push(
+      `${recent.length === 1 ? 'a contradiction' : `${recent.length} contradictions`} in the last ${resolved.contradictionWindowDays} days (the latest ${formatNumber(youngest)} days ago)`,
+    );
+  }
+  return { significant: reasons.length === 0, reasons };
+}

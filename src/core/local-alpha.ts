@@ -1,0 +1,177 @@
+/**
+ * @module core/local-alpha
+ * Per-tool α for hybrid tool search: seed 000 (Confidence Levels, "Cold Start Behavior", Local Alpha
+ * ADR-048), SPEC §4.
+ *
+ * α weighs the semantic score against the graph score (`core/hybrid-score`). Two rules:
+ *
+ * - cold start (Bayesian fallback), fewer than 5 observations of the tool:
+ *   `α = max(0.85, 1 − 0.04 · observations)` (0 → 1.00, 2 → 0.92 as in the seed, 4 → 0.85);
+ * - heat diffusion, 5 observations or more: `α = clamp(1 − 0.5 · h, 0.5, 1.0)` with `h` the tool's
+ *   heat normalised to [0, 1] (computed elsewhere, by the graph algorithm): well-connected tools trust
+ *   the graph more (α down to 0.5), isolated ones keep α near 1.
+ *
+ * These constants are SPEC §4's starting points; tuning replaces them through the options.
+ */
+
+import { CredenceError } from './errors.js';
+
+export const ALPHA_DEFAULTS = Object.freeze({
+  /** Lowest α any rule may return. */
+  min: 0.5,
+  /** Highest α any rule may return. */
+  max: 1.0,
+  /** A tool with fewer observations than this is in cold start. */
+  coldStartObservations: 5,
+  /** Lowest α of the cold-start rule. */
+  coldStartFloor: 0.85,
+  /** α lost per observation in cold start. */
+  coldStartStep: 0.04,
+  /** α lost per unit of normalised heat. */
+  heatWeight: 0.5,
+});
+
+export interface AlphaOptions {
+  /** Lowest α any rule may return, in [0, 1]. @default 0.5 */
+  readonly min?: number;
+  /** Highest α any rule may return, in [min, 1]. @default 1.0 */
+  readonly max?: number;
+  /** A tool with fewer observations than this is in cold start; an integer ≥ 0. @default 5 */
+  readonly coldStartObservations?: number;
+  /** Lowest α of the cold-start rule, in [0, 1]. @default 0.85 */
+  readonly coldStartFloor?: number;
+  /** α lost per observation in cold start, ≥ 0. @default 0.04 */
+  readonly coldStartStep?: number;
+  /** α lost per unit of normalised heat, ≥ 0. @default 0.5 */
+  readonly heatWeight?: number;
+}
+
+type ResolvedAlphaOptions = { -readonly [K in keyof typeof ALPHA_DEFAULTS]: number };
+
+export type AlphaRule = 'cold-start' | 'heat-diffusion';
+
+export interface LocalAlpha {
+  readonly alpha: number;
+  /** Which rule chose α. */
+  readonly rule: AlphaRule;
+  readonly parts: {
+    /** Recorded calls of the tool. */
+    readonly observations: number;
+    /** Normalised heat used, clamped to [0, 1]; null when the cold-start rule chose α (heat unused). */
+    readonly heat: number | null;
+    /** Observations below which the cold-start rule applies. */
+    readonly coldStartObservations: number;
+  };
+}
+
+/**
+ * Cold-start α: `max(coldStartFloor, 1 − coldStartStep · observations)`, then within [min, max].
+ * @throws CredenceError INVALID_INPUT unless `observations` is an integer ≥ 0.
+ */
+export function coldStartAlpha(observations: number, options: AlphaOptions = {}): number {
+  const o = resolveAlphaOptions(options);
+  requireObservations(observations);
+  return clampTo(Math.max(o.coldStartFloor, 1 - o.coldStartStep * observations), o);
+}
+
+/**
+ * Heat-diffusion α: `clamp(1 − heatWeight · h, min, max)`, `h` clamped to [0, 1] first.
+ * @throws CredenceError INVALID_INPUT when `heat` is NaN.
+ */
+export function heatAlpha(heat: number, options: AlphaOptions = {}): number {
+  const o = resolveAlphaOptions(options);
+  requireNumber('heat', heat);
+  return clampTo(1 - o.heatWeight * clamp01(heat), o);
+}
+
+/**
+ * α for one tool and the rule that chose it: cold start under `coldStartObservations`
+ * observations, heat diffusion from there on (`heat` undefined counts as 0: an isolated tool).
+ * @throws CredenceError INVALID_INPUT for negative or fractional observations, or a NaN heat.
+ */
+export function localAlpha(input: { observations: number; heat?: number }, options: AlphaOptions = {}): LocalAlpha {
+  const o = resolveAlphaOptions(options);
+  requireObservations(input.observations);
+  if (input.observations < o.coldStartObservations) {
+    return {
+      alpha: coldStartAlpha(input.observations, o),
+      rule: 'cold-start',
+      parts: { observations: input.observations, heat: null, coldStartObservations: o.coldStartObservations },
+    };
+  }
+  const heat = input.heat ?? 0;
+  requireNumber('heat', heat);
+  return {
+    alpha: heatAlpha(heat, o),
+    rule: 'heat-diffusion',
+    parts: { observations: input.observations, heat: clamp01(heat), coldStartObservations: o.coldStartObservations },
+  };
+}
+
+/**
+ * `alpha` brought within [min, max] (defaults [0.5, 1.0]).
+ * @throws CredenceError INVALID_INPUT when `alpha` is NaN.
+ */
+export function clampAlpha(alpha: number, options: AlphaOptions = {}): number {
+  const o = resolveAlphaOptions(options);
+  requireNumber('alpha', alpha);
+  return clampTo(alpha, o);
+}
+
+function resolveAlphaOptions(options: AlphaOptions): ResolvedAlphaOptions {
+  const o: ResolvedAlphaOptions = {
+    min: options.min ?? ALPHA_DEFAULTS.min,
+    max: options.max ?? ALPHA_DEFAULTS.max,
+    coldStartObservations: options.coldStartObservations ?? ALPHA_DEFAULTS.coldStartObservations,
+    coldStartFloor: options.coldStartFloor ?? ALPHA_DEFAULTS.coldStartFloor,
+    coldStartStep: options.coldStartStep ?? ALPHA_DEFAULTS.coldStartStep,
+    heatWeight: options.heatWeight ?? ALPHA_DEFAULTS.heatWeight,
+  };
+  requireInRange('min', o.min, 0, 1);
+  requireInRange('max', o.max, o.min, 1);
+  requireInRange('coldStartFloor', o.coldStartFloor, 0, 1);
+  requireInRange('coldStartStep', o.coldStartStep, 0, Infinity);
+  requireInRange('heatWeight', o.heatWeight, 0, Infinity);
+  if (!Number.isInteger(o.coldStartObservations) || o.coldStartObservations < 0) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `coldStartObservations must be an integer >= 0, got ${String(o.coldStartObservations)}`,
+      { details: { coldStartObservations: o.coldStartObservations } },
+    );
+  }
+  return o;
+}
+
+function clampTo(value: number, o: ResolvedAlphaOptions): number {
+  return Math.min(o.max, Math.max(o.min, value));
+}
+
+function clamp01(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}
+
+function requireObservations(observations: number): void {
+  if (!Number.isInteger(observations) || observations < 0) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `observations must be a count of recorded calls (an integer >= 0), got ${String(observations)}`,
+      { details: { observations } },
+    );
+  }
+}
+
+function requireNumber(name: string, value: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new CredenceError('INVALID_INPUT', `${name} must be a number, got ${String(value)}`, {
+      details: { [name]: value },
+    });
+  }
+}
+
+function requireInRange(name: string, value: number, min: number, max: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < min || value > max) {
+    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [${min}, ${max}], got ${String(value)}`, {
+      details: { [name]: value },
+    });
+  }
+}

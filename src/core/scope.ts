@@ -1,0 +1,38 @@
+/**
+ * @module core/scope
+ * Scope identity (SPEC §2): a record belongs to the project it was made in — the git top-level of
+ * the working directory, named by a hash of its normalised remote URL when it has one (so every
+ * clone of a repository shares its scope), else of its path — or to `global`.
+ */
+import { createHash } from 'node:crypto';
+
+export const GLOBAL_SCOPE = 'global';
+
+/**
+ * Normalises a git remote so that its SSH, HTTPS and `.git` forms agree:
+ * `git@github.com:Org/Repo.git`, `https://user:pw@github.com/org/repo/` → `github.com/org/repo`.
+ */
+export function normalizeRemoteUrl(url: string): string {
+  let text = url.trim();
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(text);
+  if (scp !== null && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    text = `${scp[1]}/${scp[2]}`;
+  } else {
+    text = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]*@/, '');
+  }
+  return text
+    .replace(/:\d+(?=\/)/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+/g, '/')
+    .toLowerCase();
+}
+
+/** A readable, stable scope id: the project's name and 12 hex digits of the hash of its identity. */
+export function scopeIdFor(input: { remoteUrl?: string | undefined; path: string }): string {
+  const identity = input.remoteUrl !== undefined && input.remoteUrl.trim() !== '' ? `remote:${normalizeRemoteUrl(input.remoteUrl)}` : `path:${input.path}`;
+  const base = identity.slice(identity.indexOf(':') + 1).split(/[\\/]/).filter(Boolean).pop() ?? 'root';
+  const name = base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+  const hash = createHash('sha256').update(identity).digest('hex').slice(0, 12);
+  return `${name}-${hash}`;
+}

@@ -1,0 +1,479 @@
+/**
+ * @module core/scrub
+ * Secret scrubbing, SPEC §10 ("Secrets"): every text field is scrubbed before anything is stored
+ * or indexed (inputs, outputs, commands, URLs, evidence). Pure: no I/O, no clock, no randomness.
+ *
+ * Each secret is replaced by `[REDACTED:<kind>]`. Where a secret sits in a recognisable frame the
+ * frame stays: `API_KEY=[REDACTED:credential]`, `https://user:[REDACTED:url-password]@host`,
+ * `Authorization: Bearer [REDACTED:bearer-token]`.
+ *
+ * What counts as a secret:
+ * - vendor formats, recognised anywhere: OpenAI `sk-…`/`sk-proj-…`, Anthropic `sk-ant-…`, GitHub
+ *   `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/`github_pat_`, AWS key ids `AKIA…`/`ASIA…`, Slack `xox?-`,
+ *   Stripe `sk_live_`/`rk_live_` (and `_test_`), Google `AIza…`, npm `npm_…`, JWTs (`eyJ….….…`),
+ *   PEM private-key blocks (an unterminated block is redacted to the end of the text);
+ * - AWS secret keys (40 base64 characters) after an `aws_secret_access_key`-like name;
+ * - `Authorization:` headers (Bearer, Basic, other schemes) and a bare `Bearer <token>` or
+ *   `Basic <base64 of user:password>`;
+ * - passwords in URLs, `scheme://user:password@host`, and `-u user:password` (curl);
+ * - credential assignments: a key whose last word is password/passwd/passphrase/pass/pwd, secret,
+ *   token, credential(s), or `<api|secret|private|access|auth|…> key`, followed by `=`, `:`, `:=`
+ *   or `=>` (`password=`, `"api_key": "…"`, `apiKey: '…'`, `export GITHUB_TOKEN=…`,
+ *   `--token=…`), and CLI flags with such a name followed by a value (`--password hunter2`).
+ *
+ * The rule for assignment values, so code and prose survive:
+ * - a quoted value is a literal: redacted when at least {@link SCRUB_DEFAULTS.minValueLength}
+ *   characters and not a placeholder (`''`, `"${DB_PASSWORD}"`, `"{{ secrets.X }}"`, `"<token>"`,
+ *   `"****"`, `null`, `true`, `string`, …); with whitespace only for password-like keys (passphrases);
+ * - an unquoted value is a reference, not a secret, when it is a call (`getToken()`), a member
+ *   path (`config.apiKey`, `process.env.TOKEN`), a variable (`$TOKEN`), a URL or a path, or a
+ *   word without digits that names a secret itself (`userToken`, `GITHUB_TOKEN`); after a spaced
+ *   separator (`token = x`, `token: x`, the way code is written) a word without digits is taken
+ *   as a variable name when it is camelCase or shorter than {@link SCRUB_DEFAULTS.minBareWordLength};
+ * - values made only of digits are not secrets unless the key is password-like (`max_tokens: 4096`).
+ * - an unquoted value ends at whitespace, a quote, `,`, `;` or `&` (so query strings and shell
+ *   lines keep their other parts); a password containing those characters is redacted up to it.
+ *
+ * Ordinary hashes and ids are not secrets: git SHAs, UUIDs, hex digests, base64 payloads, semver,
+ * timestamps and URLs without credentials are left as they are.
+ *
+ * Text that already holds `[REDACTED:<kind>]` markers keeps them untouched, so scrubbing is
+ * idempotent: scrubbing a scrubbed text changes nothing.
+ *
+ * Performance: every pattern is compiled once at module load; one combined case-insensitive
+ * prefilter decides in a single pass whether any rule can match, and most texts stop there. The
+ * patterns avoid nested quantifiers, so matching stays linear in the text length.
+ */
+
+/** Every kind of secret the scrubber recognises, in rule priority order. */
+export const SECRET_KINDS = Object.freeze([
+  'private-key',
+  'jwt',
+  'anthropic-key',
+  'openai-key',
+  'github-token',
+  'aws-access-key-id',
+  'aws-secret-key',
+  'slack-token',
+  'stripe-key',
+  'google-api-key',
+  'npm-token',
+  'url-password',
+  'basic-auth',
+  'bearer-token',
+  'authorization',
+  'credential',
+] as const);
+
+/** The kind of a redacted secret; it names the marker `[REDACTED:<kind>]`. */
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+/** One redaction: its kind and where its marker starts in the scrubbed text. */
+export interface Redaction {
+  readonly kind: SecretKind;
+  /** Offset (UTF-16 code units) of the `[REDACTED:<kind>]` marker in the returned text. */
+  readonly index: number;
+}
+
+/** The scrubbed text and what was taken out of it, in text order. */
+export interface ScrubResult {
+  readonly text: string;
+  readonly redactions: readonly Redaction[];
+}
+
+/** The constants of the scrubber: marker format and the thresholds of the assignment rule. */
+export const SCRUB_DEFAULTS = Object.freeze({
+  /** Opens a redaction marker. @default '[REDACTED:' */
+  markerPrefix: '[REDACTED:',
+  /** Closes a redaction marker. @default ']' */
+  markerSuffix: ']',
+  /** Shortest value redacted after a credential key or flag. @default 3 */
+  minValueLength: 3,
+  /** Shortest digit-free word after a spaced separator taken as a literal, not a variable. @default 8 */
+  minBareWordLength: 8,
+  /** Shortest token after a bare `Bearer` or an `Authorization:` header with an unknown scheme. @default 8 */
+  minTokenLength: 8,
+});
+
+/** The marker that replaces a secret of `kind`: `[REDACTED:<kind>]`. */
+export function redactionMarker(kind: SecretKind): string {
+  return `${SCRUB_DEFAULTS.markerPrefix}${kind}${SCRUB_DEFAULTS.markerSuffix}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value tests shared by the rules
+
+const HAS_DIGIT = /[0-9]/;
+const HAS_LETTER = /[A-Za-z]/;
+const HAS_UPPER = /[A-Z]/;
+const HAS_LOWER = /[a-z]/;
+const ONLY_DIGITS = /^[0-9]+$/;
+const HAS_SPACE = /\s/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
+const CAMEL_CASE = /[a-z][A-Z]/;
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const PATH_LIKE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
+const NAMES_A_SECRET = /pass|pwd|secret|token|key|auth|cred/i;
+const SAME_CHARACTER = /^(.)\1*$/s;
+const PLACEHOLDER = /^(?:\$|%\(|%s$|\{\{|\{%|<[^<>]*>$|\[REDACTED:|(?:process\.env|os\.environ|import\.meta\.env)\b)/i;
+const RESERVED_VALUES: ReadonlySet<string> = new Set([
+  'null', 'none', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional',
+  'string', 'str', 'number', 'int', 'integer', 'bool', 'boolean', 'any', 'unknown', 'object', 'bytes',
+  'redacted', 'hidden', 'masked', 'empty', 'password', 'passwd', 'secret', 'token', 'key', 'value',
+]);
+
+function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value) || SAME_CHARACTER.test(value) || RESERVED_VALUES.has(value.toLowerCase());
+}
+
+/** A token with no frame around it: long enough and mixed like generated text, unlike a word. */
+function looksGenerated(token: string): boolean {
+  if (token.length < SCRUB_DEFAULTS.minTokenLength) return false;
+  if (HAS_DIGIT.test(token) && HAS_LETTER.test(token)) return true;
+  return token.length >= 20 && HAS_UPPER.test(token) && HAS_LOWER.test(token);
+}
+
+/** Drops closing brackets an unquoted value swallowed from its surroundings (`{pw:abc}`). */
+function trimClosers(value: string): string {
+  let v = value;
+  for (;;) {
+    const last = v.at(-1);
+    const opener = last === ')' ? '(' : last === ']' ? '[' : last === '}' ? '{' : last === '>' ? '<' : undefined;
+    if (opener === undefined || v.includes(opener)) return v;
+    v = v.slice(0, -1);
+  }
+}
+
+type KeyClass = 'password' | 'token';
+
+const PASSWORD_WORDS: ReadonlySet<string> = new Set(['password', 'passwd', 'passphrase', 'pass', 'pwd']);
+const TOKEN_WORDS: ReadonlySet<string> = new Set([
+  'secret', 'token', 'credential', 'credentials', 'apikey', 'secretkey', 'privatekey', 'accesskey', 'authkey',
+]);
+const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
+  'api', 'secret', 'private', 'access', 'auth', 'signing', 'encryption', 'master', 'session', 'client',
+  'license', 'app', 'account', 'shared', 'webhook', 'service', 'admin', 'subscription',
+]);
+const KEY_SUFFIXES: ReadonlySet<string> = new Set(['base', 'value', 'b64', 'base64']);
+
+/**
+ * Whether a key or flag name names a credential, judged on its last word
+ * (`DB_PASSWORD`, `apiKey`, `x-api-key`, `--client-secret`; not `PWD`, `bypass`, `max_tokens`,
+ * `primary_key`, `token_type`).
+ */
+function keyClass(key: string): KeyClass | undefined {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+  if (words.length > 1 && KEY_SUFFIXES.has(words.at(-1) ?? '')) words.pop();
+  const last = words.at(-1);
+  if (last === undefined) return undefined;
+  if (PASSWORD_WORDS.has(last)) return words.length === 1 && last === 'pwd' ? undefined : 'password';
+  if (TOKEN_WORDS.has(last)) return 'token';
+  if (last === 'key' && KEY_QUALIFIERS.has(words.at(-2) ?? '')) return 'token';
+  return undefined;
+}
+
+type ValueForm = 'quoted' | 'tight' | 'loose' | 'flag';
+
+/** How many characters of a value after a credential key to redact; 0 when it is not a secret. */
+function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm): number {
+  const v = form === 'quoted' ? raw : trimClosers(raw);
+  if (v.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(v)) return 0;
+  if (cls === 'token' && ONLY_DIGITS.test(v)) return 0;
+  if (form === 'quoted') {
+    if (!HAS_SPACE.test(v)) return v.length;
+    const passphrase = cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && !NAMES_A_SECRET.test(v);
+    return passphrase ? v.length : 0;
+  }
+  if (form === 'flag' && v.startsWith('-')) return 0;
+  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v)) return 0;
+  if (IDENTIFIER.test(v) && !HAS_DIGIT.test(v)) {
+    if (NAMES_A_SECRET.test(v)) return 0;
+    if (form === 'loose' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return 0;
+  }
+  return v.length;
+}
+
+/** Whether base64 text decodes to `user:password`, the payload of HTTP Basic authentication. */
+function isBasicCredential(encoded: string): boolean {
+  if (encoded.length < SCRUB_DEFAULTS.minTokenLength || !HAS_UPPER.test(encoded) || !HAS_LOWER.test(encoded)) return false;
+  let decoded: string;
+  try {
+    decoded = atob(encoded);
+  } catch {
+    return false;
+  }
+  return /^[\x21-\x39\x3b-\x7e]+:[\x20-\x7e]+$/.test(decoded);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+interface Located {
+  readonly start: number;
+  /** Characters to redact from `start`; 0 keeps the match. */
+  readonly length: number;
+}
+
+interface Rule {
+  readonly kind: SecretKind;
+  /** Global pattern, compiled once. */
+  readonly pattern: RegExp;
+  /** Where the secret sits inside one match. */
+  readonly locate: (match: RegExpExecArray) => Located;
+}
+
+const KEEP: Located = Object.freeze({ start: 0, length: 0 });
+
+/** A rule whose whole match is the secret. */
+function whole(kind: SecretKind, pattern: RegExp, accept?: (secret: string) => boolean): Rule {
+  return {
+    kind,
+    pattern,
+    locate: (m) => (accept === undefined || accept(m[0]) ? { start: m.index, length: m[0].length } : KEEP),
+  };
+}
+
+/** A rule whose group 1 is a frame that stays and group 2 the secret right after it. */
+function framed(kind: SecretKind, pattern: RegExp, accept?: (secret: string, frame: string) => number): Rule {
+  return {
+    kind,
+    pattern,
+    locate: (m) => {
+      const frame = m[1] ?? '';
+      const secret = m[2] ?? '';
+      const length = accept === undefined ? secret.length : accept(secret, frame);
+      return { start: m.index + frame.length, length };
+    },
+  };
+}
+
+/** Locates a value matched as one of: `\"…\"`, `"…"`, `'…'` (groups q2, q1, q1') or unquoted. */
+function locateValue(
+  m: RegExpExecArray,
+  first: number,
+  judge: (value: string, quoted: boolean) => number,
+): Located {
+  const end = m.index + m[0].length;
+  const escaped = m[first];
+  if (escaped !== undefined) return { start: end - 2 - escaped.length, length: judge(escaped, true) };
+  const quoted = m[first + 1] ?? m[first + 2];
+  if (quoted !== undefined) return { start: end - 1 - quoted.length, length: judge(quoted, true) };
+  const bare = m[first + 3] ?? '';
+  return { start: end - bare.length, length: judge(bare, false) };
+}
+
+const KEY_WORDS = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?`;
+const VALUE = String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|([^\s"'\x60,;&]+))`;
+const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*)`;
+const isAuthFrame = (frame: string): boolean => /authorization/i.test(frame);
+
+const RULES: readonly Rule[] = Object.freeze([
+  whole(
+    'private-key',
+    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  ),
+  whole('jwt', /(?<![\w-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
+  whole('anthropic-key', /(?<![\w-])sk-ant-[\w-]{20,}/g),
+  whole('openai-key', /(?<![\w-])sk-(?!ant-)[\w-]{20,}/g, (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3))),
+  whole('github-token', /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
+  whole('aws-access-key-id', /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
+  framed(
+    'aws-secret-key',
+    /((?:aws_?)?secret_?access_?key|aws_?secret_?key)(\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+  ),
+  whole('slack-token', /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g),
+  whole('stripe-key', /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g),
+  whole('google-api-key', /(?<![\w-])AIza[\w-]{35}(?![\w-])/g),
+  whole('npm-token', /(?<!\w)npm_[A-Za-z0-9]{36,}/g),
+  framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
+  framed('basic-auth', new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])`, 'gi'), (s, frame) =>
+    isAuthFrame(frame) || isBasicCredential(s) ? s.length : 0,
+  ),
+  framed('bearer-token', new RegExp(String.raw`(${AUTH_FRAME}?\bBearer[ \t]+)([\w.~+/-]+=*)`, 'gi'), (s, frame) => {
+    const token = s.replace(/\.+$/, '');
+    return (isAuthFrame(frame) ? token.length >= 4 : looksGenerated(token)) ? token.length : 0;
+  }),
+  framed(
+    'authorization',
+    new RegExp(
+      String.raw`(${AUTH_FRAME}(?:(?:token|bot|digest|negotiate|ntlm|apikey|api-key|key|sso-key|splunk|gitlab|pat)[ \t]+)?)(?!(?:Bearer|Basic)\b)([^\s"',;]+)`,
+      'gi',
+    ),
+    (s) => {
+      const token = trimClosers(s);
+      return !isPlaceholder(token) && looksGenerated(token) ? token.length : 0;
+    },
+  ),
+  {
+    kind: 'credential',
+    pattern: new RegExp(
+      String.raw`(?<![\w$.-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
+      'gi',
+    ),
+    locate: (m) => {
+      const cls = keyClass(m[1] ?? '');
+      if (cls === undefined) return KEEP;
+      const form: ValueForm = /[ \t]/.test(m[2] ?? '') ? 'loose' : 'tight';
+      return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
+    },
+  },
+  {
+    kind: 'credential',
+    pattern: new RegExp(
+      String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|([^\s"'\x60;&|]+))`,
+      'gi',
+    ),
+    locate: (m) => {
+      const cls = keyClass(m[1] ?? '');
+      if (cls === undefined) return KEEP;
+      return locateValue(m, 2, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : 'flag'));
+    },
+  },
+  framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
+    isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
+  ),
+]);
+
+/** One pass over the text that every rule's required literal passes; most texts stop here. */
+const PREFILTER =
+  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
+
+const EXISTING_MARKER = /\[REDACTED:[a-z-]+\]/g;
+
+// ---------------------------------------------------------------------------------------------
+// Finding and replacing
+
+interface Span {
+  start: number;
+  end: number;
+  priority: number;
+}
+
+/** Ranges of markers already in the text; a match that touches one is left alone. */
+function markerRanges(text: string): readonly (readonly [number, number])[] {
+  if (!text.includes(SCRUB_DEFAULTS.markerPrefix)) return [];
+  const ranges: [number, number][] = [];
+  EXISTING_MARKER.lastIndex = 0;
+  for (let m = EXISTING_MARKER.exec(text); m !== null; m = EXISTING_MARKER.exec(text)) {
+    ranges.push([m.index, m.index + m[0].length]);
+  }
+  return ranges;
+}
+
+/** All secret spans, unsorted; with `firstOnly`, stops at the first one found. */
+function findSpans(text: string, firstOnly: boolean): Span[] {
+  const spans: Span[] = [];
+  if (!PREFILTER.test(text)) return spans;
+  const markers = markerRanges(text);
+  for (let priority = 0; priority < RULES.length; priority++) {
+    const rule = RULES[priority] as Rule;
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const matchStart = m.index;
+      const matchEnd = matchStart + m[0].length;
+      const touchesMarker = markers.some(([s, e]) => matchStart < e && matchEnd > s);
+      const located = m[0].length === 0 || touchesMarker ? KEEP : rule.locate(m);
+      if (located.length === 0) {
+        // Rejected: look again from the next character, so a secret inside the rejected match is still found.
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      spans.push({ start: located.start, end: located.start + located.length, priority });
+      if (firstOnly) return spans;
+    }
+  }
+  return spans;
+}
+
+/** Sorts spans and merges overlapping ones; a merged span takes the kind of its highest-priority rule. */
+function mergeSpans(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || a.priority - b.priority);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last !== undefined && span.start < last.end) {
+      last.end = Math.max(last.end, span.end);
+      last.priority = Math.min(last.priority, span.priority);
+    } else {
+      merged.push({ ...span });
+    }
+  }
+  return merged;
+}
+
+const NO_REDACTIONS: readonly Redaction[] = Object.freeze([]);
+
+/**
+ * Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the frame around it
+ * (`API_KEY=`, `https://user:…@host`, `Bearer `). Returns the text unchanged (same string) and no
+ * redactions when nothing is found.
+ */
+export function scrubText(text: string): ScrubResult {
+  const spans = findSpans(text, false);
+  if (spans.length === 0) return { text, redactions: NO_REDACTIONS };
+  const parts: string[] = [];
+  const redactions: Redaction[] = [];
+  let cursor = 0;
+  let length = 0;
+  for (const span of mergeSpans(spans)) {
+    const kind = RULES[span.priority]?.kind ?? 'credential';
+    const before = text.slice(cursor, span.start);
+    const marker = redactionMarker(kind);
+    parts.push(before, marker);
+    length += before.length;
+    redactions.push(Object.freeze({ kind, index: length }));
+    length += marker.length;
+    cursor = span.end;
+  }
+  parts.push(text.slice(cursor));
+  return { text: parts.join(''), redactions: Object.freeze(redactions) };
+}
+
+/** Whether `text` holds anything {@link scrubText} would redact. */
+export function containsSecret(text: string): boolean {
+  return findSpans(text, true).length > 0;
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function scrubDeep(value: unknown, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return scrubText(value).text;
+  if (value === null || typeof value !== 'object') return value;
+  const done = seen.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    seen.set(value, out);
+    for (let i = 0; i < value.length; i++) out[i] = scrubDeep(value[i], seen);
+    return out;
+  }
+  if (!isPlainObject(value)) return value;
+  const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
+  seen.set(value, out);
+  for (const key of Object.keys(value)) {
+    // defineProperty, so a JSON key named "__proto__" stays a key and never becomes a prototype.
+    Object.defineProperty(out, key, { value: scrubDeep(value[key], seen), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * A deep copy of `value` with every string inside scrubbed: object values and array items at any
+ * depth; object keys stay as they are; numbers, booleans, null and undefined are copied as they
+ * are. Plain objects and arrays are copied (never mutated); other objects (Date, Map, class
+ * instances) are returned as the same reference, untouched, as inputs are expected to be
+ * JSON-like. Cycles and shared references are kept in the copy.
+ */
+export function scrubValue<T>(value: T): T {
+  return scrubDeep(value, new WeakMap()) as T;
+}

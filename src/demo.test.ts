@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from './engine.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+import { runDemo, formatDemo, type DemoReport } from './demo.js';
+
+const NOW = '2026-02-02T09:00:00Z';
+
+async function demo(): Promise<{ report: DemoReport; counts: Record<string, number> }> {
+  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'demo' });
+  await runDemo(credence);
+  const report = await runDemo(credence); // twice: the second run must add nothing
+  const counts = await credence.store.counts('demo');
+  await credence.close();
+  return { report, counts };
+}
+
+const values = (report: DemoReport, id: string): (number | string)[] =>
+  report.sections.find((s) => s.id === id)?.lines.map((l) => (typeof l.value === 'number' ? Number(l.value.toFixed(3)) : l.value)) ?? [];
+
+describe('the foundation demo', () => {
+  it("walks an edge through the seed's promotion path with the seed's numbers", async () => {
+    const { report } = await demo();
+    // declared 0.5; runs 1–3: dependency 0.7, 0.7, 1.0 and sequence 0.35, 0.35, 0.5; the failure changes nothing;
+    // now (a day idle) slightly below 1; 60 idle days later halved.
+    expect(values(report, 'edge-promotion')).toEqual([0.5, 0.7, 0.35, 0.7, 0.35, 1, 0.5, 0.989, 0.494, 0.989, 0.5]);
+  });
+
+  it('reproduces the local-α and ADR-026 figures', async () => {
+    const { report } = await demo();
+    expect(values(report, 'local-alpha').map((v) => Number(v).toFixed(2))).toEqual(['0.69', '0.78']);
+    const dag = values(report, 'cold-start-dag');
+    expect(dag.slice(0, 2)).toEqual([0.471, 0.665]);
+    expect(report.sections.find((s) => s.id === 'cold-start-dag')?.lines[2]?.parts.warning).toBe(
+      'Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.',
+    );
+  });
+
+  it('labels the JWT decision high and the rest lower', async () => {
+    const { report } = await demo();
+    const recall = report.sections.find((s) => s.id === 'recall-labels');
+    expect(recall?.lines[0]).toMatchObject({ label: 'JWT token refresh flow', value: 'high' });
+    expect(recall?.lines.slice(1).every((l) => l.value !== 'high')).toBe(true);
+  });
+
+  it('turns the camelCase observations into an instinct at 0.65 and tests-before-commit into a skill', async () => {
+    const { report } = await demo();
+    const learning = report.sections.find((s) => s.id === 'camelcase-instinct');
+    expect(learning?.lines[0]?.parts).toMatchObject({ becomes: 'instinct', band: 'probable', significant: true });
+    expect(Number(learning?.lines[0]?.value).toFixed(2)).toBe('0.65');
+    expect(Number(learning?.lines[1]?.value)).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('stores what it computed, once', async () => {
+    const { counts } = await demo();
+    expect(counts).toMatchObject({ tools: 7, edges: 2, executions: 4, calls: 8, observations: 6, memories: 5, instincts: 1, skills: 1 });
+  });
+
+  it('prints every score with its parts', async () => {
+    const text = formatDemo((await demo()).report);
+    expect(text).toContain('sourceModifier=0.700');
+    expect(text).toContain('tier=cold-start');
+  });
+});

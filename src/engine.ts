@@ -1,0 +1,101 @@
+/**
+ * @module engine
+ * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
+ * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { CredenceError } from './core/errors.js';
+import { resolveScope, type ResolvedScope } from './scope.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+import type { Store, TableCounts } from './store/types.js';
+
+export interface CredenceOptions {
+  /**
+   * Path of the SQLite file.
+   * @default process.env.CREDENCE_DB, else ~/.credence/credence.db
+   */
+  db?: string;
+  /** An already open store; `db` is ignored when given. */
+  store?: Store;
+  /**
+   * The clock: a fixed instant (ISO text, Date or epoch ms) or a function returning epoch ms.
+   * @default process.env.CREDENCE_NOW, else the system clock
+   */
+  now?: string | number | Date | (() => number);
+  /** Scope name; default: the git top-level of `cwd` (SPEC §2). */
+  scope?: string;
+  /** @default process.cwd() */
+  cwd?: string;
+}
+
+export interface Status {
+  db: string;
+  store: Store['kind'];
+  scope: string;
+  scopeSource: ResolvedScope['source'];
+  schemaVersion: number;
+  now: string;
+  counts: TableCounts;
+}
+
+/** The default database path: `CREDENCE_DB`, else `~/.credence/credence.db`. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.CREDENCE_DB;
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.credence', 'credence.db');
+}
+
+/** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
+export function parseNow(value: string | number | Date): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) {
+    throw new CredenceError('INVALID_INPUT', `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`);
+  }
+  return ms;
+}
+
+function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => number {
+  if (typeof now === 'function') return now;
+  const fixed = now ?? (env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? env.CREDENCE_NOW : undefined);
+  if (fixed === undefined) return () => Date.now();
+  const ms = parseNow(fixed);
+  return () => ms;
+}
+
+export class Credence {
+  readonly store: Store;
+  readonly scope: string;
+  readonly scopeSource: ResolvedScope['source'];
+  readonly now: () => number;
+
+  constructor(init: { store: Store; scope: ResolvedScope; now: () => number }) {
+    this.store = init.store;
+    this.scope = init.scope.scope;
+    this.scopeSource = init.scope.source;
+    this.now = init.now;
+  }
+
+  async status(): Promise<Status> {
+    return {
+      db: this.store.location,
+      store: this.store.kind,
+      scope: this.scope,
+      scopeSource: this.scopeSource,
+      schemaVersion: await this.store.schemaVersion(),
+      now: new Date(this.now()).toISOString(),
+      counts: await this.store.counts(this.scope),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+/** Opens Credence over a store (the embedded SQLite file by default). */
+export async function openCredence(options: CredenceOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Credence> {
+  const now = makeClock(options.now, env);
+  const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
+  const store = options.store ?? openSqliteStore({ path: options.db ?? defaultDbPath(env) });
+  return new Credence({ store, scope, now });
+}

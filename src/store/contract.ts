@@ -1,0 +1,256 @@
+/**
+ * @module store/contract
+ * The contract every Store backend passes (STYLE §4): `runStoreContract({ name, create })` registers
+ * the same vitest suite for SQLite today and PostgreSQL later. A backend that cannot meet a case
+ * declares it in `skip` with its reason; the reason is printed with the skipped test.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
+
+export interface StoreContractOptions {
+  name: string;
+  /** A fresh, empty store for each test. */
+  create: () => Promise<Store>;
+  /** Test names this backend does not meet, with the reason. */
+  skip?: Readonly<Record<string, string>>;
+}
+
+const T0 = Date.UTC(2026, 1, 2, 6, 0, 0);
+const DAY = 86_400_000;
+
+function observation(overrides: Partial<ObservationRecord> = {}): ObservationRecord {
+  return {
+    id: 'obs-1',
+    timestamp: T0,
+    type: 'correction',
+    context: { task: 'rename variables', phase: 'implementation' },
+    observation: 'User asks for camelCase naming',
+    evidence: ['review comment on src/app.ts'],
+    confidence: 0.4,
+    tags: ['style'],
+    ...overrides,
+  };
+}
+
+function memory(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    id: 'mem-1',
+    category: 'decision',
+    title: 'JWT token refresh flow',
+    text: 'Tokens are refreshed by the auth middleware five minutes before they expire.',
+    tags: ['auth', 'jwt'],
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+function edge(overrides: Partial<EdgeRecord> = {}): EdgeRecord {
+  return {
+    from: 'read_file',
+    to: 'parse_json',
+    type: 'sequence',
+    source: 'inferred',
+    count: 1,
+    successes: 1,
+    failures: 0,
+    firstSeen: T0,
+    lastSeen: T0,
+    ...overrides,
+  };
+}
+
+export function runStoreContract(options: StoreContractOptions): void {
+  const open: Store[] = [];
+  const fresh = async (): Promise<Store> => {
+    const store = await options.create();
+    open.push(store);
+    return store;
+  };
+  const test = (name: string, fn: () => Promise<void>): void => {
+    const reason = options.skip?.[name];
+    if (reason === undefined) it(name, fn);
+    else it.skip(`${name} (skipped on ${options.name}: ${reason})`, fn);
+  };
+
+  describe(`Store contract: ${options.name}`, () => {
+    afterEach(async () => {
+      while (open.length > 0) await open.pop()?.close();
+    });
+
+    test('a new store is at a schema version and has every table empty', async () => {
+      const store = await fresh();
+      expect(await store.schemaVersion()).toBeGreaterThanOrEqual(1);
+      const counts = await store.counts();
+      expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+      expect(Object.keys(counts).sort()).toEqual(
+        ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'skills', 'tools'].sort(),
+      );
+      expect(await store.check()).toEqual([]);
+    });
+
+    test('re-adding a tool updates it and never duplicates it', async () => {
+      const store = await fresh();
+      expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({ inserted: 1, updated: 0 });
+      expect(
+        await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' }]),
+      ).toEqual({ inserted: 0, updated: 1 });
+      expect(await store.listTools('p')).toEqual([
+        { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' },
+      ]);
+      expect((await store.counts('p')).tools).toBe(1);
+    });
+
+    test('an edge is stored once per (from, to, type) and filtered by its ends', async () => {
+      const store = await fresh();
+      await store.putEdge('p', edge());
+      await store.putEdge('p', edge({ source: 'observed', count: 3, successes: 3 }));
+      await store.putEdge('p', edge({ type: 'dependency' }));
+      await store.putEdge('p', edge({ from: 'parse_json', to: 'write_file' }));
+      expect(await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' })).toEqual(
+        edge({ source: 'observed', count: 3, successes: 3 }),
+      );
+      expect((await store.listEdges('p', { from: 'read_file' })).map((e) => e.type)).toEqual(['dependency', 'sequence']);
+      expect((await store.listEdges('p', { to: 'write_file' })).map((e) => e.from)).toEqual(['parse_json']);
+      expect(await store.listEdges('p')).toHaveLength(3);
+      expect(await store.getEdge('p', { from: 'x', to: 'y', type: 'sequence' })).toBeUndefined();
+    });
+
+    test('a template edge keeps null dates', async () => {
+      const store = await fresh();
+      await store.putEdge('p', edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));
+      const stored = await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' });
+      expect(stored?.lastSeen).toBeNull();
+      expect(stored?.firstSeen).toBeNull();
+    });
+
+    test('an execution comes back with its calls in order', async () => {
+      const store = await fresh();
+      await store.insertExecution('p', {
+        id: 'exec-1',
+        intent: 'Read the deno.json file',
+        intentKind: 'research',
+        startedAt: T0,
+        endedAt: T0 + 1000,
+        confidence: 0.7,
+        summary: 'read then parsed',
+        calls: [
+          { tool: 'read_file', status: 'success', retries: 0, consumes: [], durationMs: 12, at: T0 },
+          { tool: 'parse_json', status: 'partial', retries: 2, consumes: [0], parent: 0 },
+        ],
+      });
+      const back = await store.getExecution('p', 'exec-1');
+      expect(back?.calls.map((c) => [c.tool, c.status, c.retries, c.consumes])).toEqual([
+        ['read_file', 'success', 0, []],
+        ['parse_json', 'partial', 2, [0]],
+      ]);
+      expect(back?.calls[1]?.parent).toBe(0);
+      expect(back?.confidence).toBe(0.7);
+      expect((await store.counts('p')).calls).toBe(2);
+      expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
+    });
+
+    test('observations import once: the same content again is a duplicate, even under another id', async () => {
+      const store = await fresh();
+      const batch = [observation(), observation({ id: 'obs-2', timestamp: T0 + DAY, confidence: 0.5 })];
+      expect(await store.insertObservations('p', batch)).toEqual({ inserted: 2, duplicates: 0 });
+      expect(await store.insertObservations('p', batch)).toEqual({ inserted: 0, duplicates: 2 });
+      expect(await store.insertObservations('p', [observation({ id: 'other-id' })])).toEqual({ inserted: 0, duplicates: 1 });
+      expect((await store.counts('p')).observations).toBe(2);
+      const since = await store.listObservations('p', { since: T0 + 1 });
+      expect(since.map((o) => o.id)).toEqual(['obs-2']);
+      expect((await store.listObservations('p'))[0]).toEqual(observation());
+    });
+
+    test('memories are found by full text with porter stemming, within their scope only', async () => {
+      const store = await fresh();
+      await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', title: 'Database migrations', text: 'Run migrations before deploy.', tags: ['db'] })]);
+      await store.upsertMemories('q', [memory({ id: 'mem-q', title: 'Other project token refresh' })]);
+      const hits = await store.searchMemories('p', '"refreshing"');
+      expect(hits.map((h) => h.memory.id)).toEqual(['mem-1']);
+      expect(hits[0]?.bm25).toBeLessThan(0);
+      expect(hits[0]?.memory.tags).toEqual(['auth', 'jwt']);
+      expect((await store.searchMemories('p', '"jwt"')).map((h) => h.memory.id)).toEqual(['mem-1']);
+      expect(await store.searchMemories('p', '"nothing"')).toEqual([]);
+    });
+
+    test('updating a memory re-indexes it', async () => {
+      const store = await fresh();
+      await store.upsertMemories('p', [memory()]);
+      expect(await store.upsertMemories('p', [memory({ text: 'Sessions now use opaque cookies.', title: 'Session cookies', tags: [] })])).toEqual({
+        inserted: 0,
+        updated: 1,
+      });
+      expect(await store.searchMemories('p', '"refreshed"')).toEqual([]);
+      expect((await store.searchMemories('p', '"cookies"')).map((h) => h.memory.id)).toEqual(['mem-1']);
+      expect(await store.check()).toEqual([]);
+    });
+
+    test('instincts and skills are upserted by id and listed by confidence', async () => {
+      const store = await fresh();
+      const base = { status: 'active' as const, evidence: ['obs-1'], createdAt: T0, updatedAt: T0 };
+      await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.65, ...base });
+      await store.upsertInstinct('p', { id: 'i2', slug: 'atomic-commits', text: 'Atomic commits', confidence: 0.55, ...base });
+      await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.75, ...base, status: 'promoted' });
+      expect((await store.listInstincts('p')).map((i) => [i.id, i.confidence, i.status])).toEqual([
+        ['i1', 0.75, 'promoted'],
+        ['i2', 0.55, 'active'],
+      ]);
+      await store.upsertSkill('p', {
+        id: 's1',
+        name: 'testing-discipline',
+        description: 'Run the tests before every commit',
+        rules: ['always run tests before commit'],
+        confidence: 0.95,
+        evidence: ['obs-4'],
+        createdAt: T0,
+        updatedAt: T0,
+      });
+      expect((await store.listSkills('p'))[0]?.rules).toEqual(['always run tests before commit']);
+      expect(await store.listSkills('q')).toEqual([]);
+    });
+
+    test('a feedback event is recorded once per id', async () => {
+      const store = await fresh();
+      const event = { id: 'fb-1', targetId: 'i1', kind: 'validation' as const, at: T0 };
+      expect(await store.insertFeedback('p', event)).toEqual({ inserted: 1, duplicates: 0 });
+      expect(await store.insertFeedback('p', event)).toEqual({ inserted: 0, duplicates: 1 });
+      expect(await store.listFeedback('p', 'i1')).toEqual([event]);
+      expect(await store.listFeedback('p', 'other')).toEqual([]);
+    });
+
+    test('secrets are scrubbed from every text field before they are stored', async () => {
+      const store = await fresh();
+      const key = ['sk', 'ant', 'api03', 'Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
+      const pat = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+      await store.upsertTools('p', [{ id: 'curl', description: `call with ${key}`, inputSchema: { example: `token ${pat}` } }]);
+      await store.insertObservations('p', [observation({ observation: `used ${key}`, evidence: [`git push https://me:${pat}@github.com/o/r`] })]);
+      await store.upsertMemories('p', [memory({ text: `export ANTHROPIC_API_KEY=${key}` })]);
+      await store.insertExecution('p', { id: 'e', intent: `deploy with ${pat}`, startedAt: T0, calls: [] });
+      const everything = JSON.stringify([
+        await store.listTools('p'),
+        await store.listObservations('p'),
+        await store.getMemory('p', 'mem-1'),
+        await store.listExecutions('p'),
+      ]);
+      expect(everything).not.toContain(key);
+      expect(everything).not.toContain(pat);
+      expect(everything).toContain('REDACTED');
+      expect(await store.searchMemories('p', '"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz"')).toEqual([]);
+    });
+
+    test('scopes never mix', async () => {
+      const store = await fresh();
+      await store.upsertTools('p', [{ id: 'a', description: '' }]);
+      await store.putEdge('p', edge());
+      await store.insertObservations('p', [observation()]);
+      expect(await store.listTools('q')).toEqual([]);
+      expect(await store.listEdges('q')).toEqual([]);
+      expect(await store.listObservations('q')).toEqual([]);
+      // The same observation content in another scope is not a duplicate there.
+      expect(await store.insertObservations('q', [observation({ id: 'obs-q' })])).toEqual({ inserted: 1, duplicates: 0 });
+      expect((await store.counts('q')).observations).toBe(1);
+      expect((await store.counts()).observations).toBe(2);
+    });
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * @module store/shared
+ * What every backend does the same way at its boundary: scrub secrets from every text field
+ * before anything is stored or indexed (SPEC §10), and fingerprint observations so a re-import
+ * adds nothing twice.
+ */
+import { createHash } from 'node:crypto';
+import { scrubValue } from '../core/scrub.js';
+import type { ObservationRecord } from './types.js';
+
+/** A deep copy of `record` with every string scrubbed of secrets. The input is not touched. */
+export function scrubRecord<T>(record: T): T {
+  return scrubValue(record);
+}
+
+/**
+ * The content fingerprint of an observation: everything but its id, so the same line imported
+ * twice (with or without an id) is recognised.
+ */
+export function observationFingerprint(observation: Omit<ObservationRecord, 'id'>): string {
+  const canonical = JSON.stringify([
+    observation.timestamp,
+    observation.type,
+    observation.context.task ?? null,
+    observation.context.file ?? null,
+    observation.context.phase ?? null,
+    observation.observation,
+    observation.evidence,
+    observation.confidence,
+    observation.tags,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Throws a clear error for a record that would break an invariant of the store. */
+export function requireFinite(value: number, what: string): number {
+  if (!Number.isFinite(value)) throw new TypeError(`${what} must be a finite number, got ${String(value)}`);
+  return value;
+}

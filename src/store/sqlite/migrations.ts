@@ -1,0 +1,155 @@
+/**
+ * @module store/sqlite/migrations
+ * The SQLite schema, as numbered migrations. `PRAGMA user_version` holds the version reached;
+ * each migration runs in its own transaction, so a store is always at one whole version.
+ */
+
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  {
+    version: 1,
+    description: 'tools, edges, executions and calls, observations, memories with FTS5, instincts, skills, feedback',
+    sql: `
+      CREATE TABLE tools (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        input_schema TEXT,
+        origin TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE edges (
+        scope TEXT NOT NULL,
+        from_tool TEXT NOT NULL,
+        to_tool TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('dependency','contains','alternative','sequence')),
+        source TEXT NOT NULL CHECK (source IN ('template','inferred','observed')),
+        count INTEGER NOT NULL DEFAULT 0 CHECK (count >= 0),
+        successes INTEGER NOT NULL DEFAULT 0 CHECK (successes >= 0),
+        failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+        first_seen INTEGER,
+        last_seen INTEGER,
+        PRIMARY KEY (scope, from_tool, to_tool, type)
+      ) WITHOUT ROWID;
+      CREATE INDEX edges_to ON edges (scope, to_tool);
+
+      CREATE TABLE executions (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        intent_kind TEXT,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        confidence REAL,
+        summary TEXT
+      );
+      CREATE INDEX executions_scope_started ON executions (scope, started_at DESC);
+
+      CREATE TABLE calls (
+        execution_id TEXT NOT NULL REFERENCES executions (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        tool TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('success','failure','partial')),
+        retries INTEGER NOT NULL DEFAULT 0,
+        duration_ms REAL,
+        consumes TEXT NOT NULL DEFAULT '[]',
+        parent INTEGER,
+        at INTEGER,
+        PRIMARY KEY (execution_id, idx)
+      ) WITHOUT ROWID;
+      CREATE INDEX calls_tool ON calls (tool);
+
+      CREATE TABLE observations (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        timestamp INTEGER NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('pattern','correction','preference','error','success')),
+        context TEXT NOT NULL DEFAULT '{}',
+        observation TEXT NOT NULL,
+        evidence TEXT NOT NULL DEFAULT '[]',
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        tags TEXT NOT NULL DEFAULT '[]',
+        content_hash TEXT NOT NULL,
+        UNIQUE (scope, content_hash)
+      );
+      CREATE INDEX observations_scope_time ON observations (scope, timestamp);
+
+      CREATE TABLE memories (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        scope TEXT NOT NULL,
+        category TEXT NOT NULL,
+        title TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '',
+        path TEXT,
+        confidence REAL,
+        intent TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX memories_scope ON memories (scope);
+      CREATE VIRTUAL TABLE memories_fts USING fts5 (
+        title, text, tags,
+        content = 'memories', content_rowid = 'rowid',
+        tokenize = 'porter unicode61'
+      );
+      CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, title, text, tags) VALUES (new.rowid, new.title, new.text, new.tags);
+      END;
+      CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) VALUES ('delete', old.rowid, old.title, old.text, old.tags);
+      END;
+      CREATE TRIGGER memories_au AFTER UPDATE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) VALUES ('delete', old.rowid, old.title, old.text, old.tags);
+        INSERT INTO memories_fts (rowid, title, text, tags) VALUES (new.rowid, new.title, new.text, new.tags);
+      END;
+
+      CREATE TABLE instincts (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        text TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active','promoted','retired')),
+        evidence TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (scope, slug)
+      );
+
+      CREATE TABLE skills (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        rules TEXT NOT NULL DEFAULT '[]',
+        confidence REAL NOT NULL,
+        evidence TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (scope, name)
+      );
+
+      CREATE TABLE feedback (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('explicit','validation','correction','contradiction')),
+        note TEXT,
+        at INTEGER NOT NULL
+      );
+      CREATE INDEX feedback_target ON feedback (scope, target_id);
+    `,
+  },
+]);
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

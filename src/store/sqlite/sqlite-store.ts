@@ -1,0 +1,536 @@
+/**
+ * @module store/sqlite/sqlite-store
+ * The embedded default store: one SQLite file through better-sqlite3, in WAL mode with a busy
+ * timeout so many processes can write at once (SPEC §10). Write transactions start IMMEDIATE so
+ * two writers queue on the busy timeout instead of failing on a lock upgrade.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { CredenceError } from '../../core/errors.js';
+import type { EdgeType, FeedbackKind, Intent, MemoryCategory, ObservationType } from '../../core/types.js';
+import { observationFingerprint, scrubRecord } from '../shared.js';
+import {
+  TABLES,
+  type CallRecord,
+  type EdgeRecord,
+  type ExecutionRecord,
+  type FeedbackRecord,
+  type InsertReport,
+  type InstinctRecord,
+  type MemoryHit,
+  type MemoryRecord,
+  type ObservationRecord,
+  type SkillRecord,
+  type Store,
+  type TableCounts,
+  type ToolRecord,
+} from '../types.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+
+export interface SqliteStoreOptions {
+  /** Path of the database file, or ':memory:'. */
+  path: string;
+  /**
+   * How long a writer waits for another process's lock before giving up, in ms.
+   * @default 5000
+   */
+  busyTimeoutMs?: number;
+  /** Open without writing (no migration); fails if the schema is missing. @default false */
+  readonly?: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+const json = (value: unknown): string => JSON.stringify(value ?? null);
+const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
+const optNum = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+const optStr = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Opens (creating and migrating when needed) a SQLite store. */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
+  let db: Database.Database;
+  try {
+    if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    // Touch the file so that a path that is not a database fails here, with its name.
+    db.pragma('user_version');
+  } catch (error) {
+    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path },
+    });
+  }
+  try {
+    migrate(db, path, options.readonly ?? false);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteStore(db, path);
+}
+
+function migrate(db: Database.Database, path: string, readonly: boolean): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > LATEST_SCHEMA_VERSION) {
+    throw new CredenceError(
+      'SCHEMA_TOO_NEW',
+      `the database at ${path} has schema version ${current}, newer than this Credence knows (${LATEST_SCHEMA_VERSION}); upgrade Credence`,
+      { details: { path, version: current } },
+    );
+  }
+  if (current === LATEST_SCHEMA_VERSION) return;
+  if (readonly) {
+    throw new CredenceError('STORE_UNAVAILABLE', `the database at ${path} needs a migration to version ${LATEST_SCHEMA_VERSION} but was opened read-only`);
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      // Another process may have migrated while we waited for the lock.
+      const seen = db.pragma('user_version', { simple: true }) as number;
+      if (seen >= migration.version) return;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly location: string;
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database, location: string) {
+    this.#db = db;
+    this.location = location;
+  }
+
+  /** The driver handle, for benchmarks and tools that need raw SQL. */
+  get database(): Database.Database {
+    return this.#db;
+  }
+
+  #stmt(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #write<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.#db.pragma('user_version', { simple: true }) as number;
+  }
+
+  async counts(scope?: string): Promise<TableCounts> {
+    const counts = {} as TableCounts;
+    for (const table of TABLES) {
+      const row =
+        table === 'calls'
+          ? scope === undefined
+            ? this.#stmt('SELECT count(*) AS n FROM calls').get()
+            : this.#stmt('SELECT count(*) AS n FROM calls c JOIN executions e ON e.id = c.execution_id WHERE e.scope = ?').get(scope)
+          : scope === undefined
+            ? this.#stmt(`SELECT count(*) AS n FROM ${table}`).get()
+            : this.#stmt(`SELECT count(*) AS n FROM ${table} WHERE scope = ?`).get(scope);
+      counts[table] = Number((row as Row).n);
+    }
+    return counts;
+  }
+
+  async check(): Promise<string[]> {
+    const rows = this.#db.pragma('integrity_check') as { integrity_check: string }[];
+    const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
+    try {
+      this.#db.prepare(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)`).run();
+    } catch (error) {
+      problems.push(`memories_fts: ${(error as Error).message}`);
+    }
+    return problems;
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  // ---- tools ---------------------------------------------------------------------------------
+
+  async upsertTools(scope: string, tools: readonly ToolRecord[]): Promise<{ inserted: number; updated: number }> {
+    const now = Date.now();
+    const exists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
+    const upsert = this.#stmt(`
+      INSERT INTO tools (scope, id, description, input_schema, origin, created_at, updated_at)
+      VALUES (@scope, @id, @description, @inputSchema, @origin, @now, @now)
+      ON CONFLICT (scope, id) DO UPDATE SET
+        description = excluded.description,
+        input_schema = COALESCE(excluded.input_schema, tools.input_schema),
+        origin = COALESCE(excluded.origin, tools.origin),
+        updated_at = excluded.updated_at`);
+    return this.#write(() => {
+      let inserted = 0;
+      let updated = 0;
+      for (const raw of tools) {
+        const tool = scrubRecord(raw);
+        if (exists.get(scope, tool.id) === undefined) inserted += 1;
+        else updated += 1;
+        upsert.run({
+          scope,
+          id: tool.id,
+          description: tool.description,
+          inputSchema: tool.inputSchema === undefined ? null : json(tool.inputSchema),
+          origin: tool.origin ?? null,
+          now,
+        });
+      }
+      return { inserted, updated };
+    });
+  }
+
+  async getTool(scope: string, id: string): Promise<ToolRecord | undefined> {
+    const row = this.#stmt('SELECT * FROM tools WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
+    return row === undefined ? undefined : toTool(row);
+  }
+
+  async listTools(scope: string): Promise<ToolRecord[]> {
+    return (this.#stmt('SELECT * FROM tools WHERE scope = ? ORDER BY id').all(scope) as Row[]).map(toTool);
+  }
+
+  // ---- edges ---------------------------------------------------------------------------------
+
+  async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
+    const edge = scrubRecord(raw);
+    this.#stmt(`
+      INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+      VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
+      ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+        source = excluded.source, count = excluded.count, successes = excluded.successes,
+        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({ scope, ...edge });
+  }
+
+  async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {
+    const row = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?').get(
+      scope,
+      key.from,
+      key.to,
+      key.type,
+    ) as Row | undefined;
+    return row === undefined ? undefined : toEdge(row);
+  }
+
+  async listEdges(scope: string, filter: { from?: string; to?: string } = {}): Promise<EdgeRecord[]> {
+    const rows = this.#stmt(`
+      SELECT * FROM edges WHERE scope = @scope
+        AND (@from IS NULL OR from_tool = @from) AND (@to IS NULL OR to_tool = @to)
+      ORDER BY from_tool, to_tool, type`).all({ scope, from: filter.from ?? null, to: filter.to ?? null }) as Row[];
+    return rows.map(toEdge);
+  }
+
+  // ---- executions ----------------------------------------------------------------------------
+
+  async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
+    const execution = scrubRecord(raw);
+    const insertExecution = this.#stmt(`
+      INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
+      VALUES (@id, @scope, @intent, @intentKind, @startedAt, @endedAt, @confidence, @summary)`);
+    const insertCall = this.#stmt(`
+      INSERT INTO calls (execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at)
+      VALUES (@executionId, @idx, @tool, @status, @retries, @durationMs, @consumes, @parent, @at)`);
+    this.#write(() => {
+      insertExecution.run({
+        id: execution.id,
+        scope,
+        intent: execution.intent,
+        intentKind: execution.intentKind ?? null,
+        startedAt: execution.startedAt,
+        endedAt: execution.endedAt ?? null,
+        confidence: execution.confidence ?? null,
+        summary: execution.summary ?? null,
+      });
+      execution.calls.forEach((call, idx) => {
+        insertCall.run({
+          executionId: execution.id,
+          idx,
+          tool: call.tool,
+          status: call.status,
+          retries: call.retries,
+          durationMs: call.durationMs ?? null,
+          consumes: json(call.consumes),
+          parent: call.parent ?? null,
+          at: call.at ?? null,
+        });
+      });
+    });
+  }
+
+  async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
+    const row = this.#stmt('SELECT * FROM executions WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
+    return row === undefined ? undefined : this.#toExecution(row);
+  }
+
+  async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
+    const rows = this.#stmt('SELECT * FROM executions WHERE scope = ? ORDER BY started_at DESC, id LIMIT ?').all(
+      scope,
+      options.limit ?? -1,
+    ) as Row[];
+    return rows.map((row) => this.#toExecution(row));
+  }
+
+  #toExecution(row: Row): ExecutionRecord {
+    const calls = (this.#stmt('SELECT * FROM calls WHERE execution_id = ? ORDER BY idx').all(row.id) as Row[]).map(toCall);
+    return {
+      id: String(row.id),
+      intent: String(row.intent),
+      ...(row.intent_kind == null ? {} : { intentKind: row.intent_kind as Intent }),
+      startedAt: Number(row.started_at),
+      ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
+      ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+      ...(row.summary == null ? {} : { summary: String(row.summary) }),
+      calls,
+    };
+  }
+
+  // ---- observations --------------------------------------------------------------------------
+
+  async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
+    const insert = this.#stmt(`
+      INSERT OR IGNORE INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, content_hash)
+      VALUES (@id, @scope, @timestamp, @type, @context, @observation, @evidence, @confidence, @tags, @hash)`);
+    return this.#write(() => {
+      let inserted = 0;
+      for (const raw of observations) {
+        const o = scrubRecord(raw);
+        const info = insert.run({
+          id: o.id,
+          scope,
+          timestamp: o.timestamp,
+          type: o.type,
+          context: json(o.context),
+          observation: o.observation,
+          evidence: json(o.evidence),
+          confidence: o.confidence,
+          tags: json(o.tags),
+          hash: observationFingerprint(o),
+        });
+        inserted += info.changes;
+      }
+      return { inserted, duplicates: observations.length - inserted };
+    });
+  }
+
+  async listObservations(scope: string, options: { since?: number; limit?: number } = {}): Promise<ObservationRecord[]> {
+    const rows = this.#stmt('SELECT * FROM observations WHERE scope = ? AND timestamp >= ? ORDER BY timestamp, id LIMIT ?').all(
+      scope,
+      options.since ?? Number.MIN_SAFE_INTEGER,
+      options.limit ?? -1,
+    ) as Row[];
+    return rows.map(toObservation);
+  }
+
+  // ---- memories ------------------------------------------------------------------------------
+
+  async upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }> {
+    const exists = this.#stmt('SELECT scope FROM memories WHERE id = ?');
+    const upsert = this.#stmt(`
+      INSERT INTO memories (id, scope, category, title, text, tags, path, confidence, intent, created_at, updated_at)
+      VALUES (@id, @scope, @category, @title, @text, @tags, @path, @confidence, @intent, @createdAt, @updatedAt)
+      ON CONFLICT (id) DO UPDATE SET
+        category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
+        path = excluded.path, confidence = excluded.confidence, intent = excluded.intent,
+        updated_at = excluded.updated_at`);
+    return this.#write(() => {
+      let inserted = 0;
+      let updated = 0;
+      for (const raw of memories) {
+        const m = scrubRecord(raw);
+        const owner = exists.get(m.id) as Row | undefined;
+        if (owner !== undefined && owner.scope !== scope) {
+          throw new CredenceError('INVALID_INPUT', `memory id ${m.id} already belongs to another scope`);
+        }
+        if (owner === undefined) inserted += 1;
+        else updated += 1;
+        upsert.run({
+          id: m.id,
+          scope,
+          category: m.category,
+          title: m.title,
+          text: m.text,
+          tags: m.tags.join('\n'),
+          path: m.path ?? null,
+          confidence: m.confidence ?? null,
+          intent: m.intent ?? null,
+          createdAt: m.createdAt,
+          updatedAt: m.updatedAt,
+        });
+      }
+      return { inserted, updated };
+    });
+  }
+
+  async getMemory(scope: string, id: string): Promise<MemoryRecord | undefined> {
+    const row = this.#stmt('SELECT * FROM memories WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
+    return row === undefined ? undefined : toMemory(row);
+  }
+
+  async searchMemories(scope: string, match: string, options: { limit?: number } = {}): Promise<MemoryHit[]> {
+    const rows = this.#stmt(`
+      SELECT m.*, bm25(memories_fts) AS bm25 FROM memories_fts
+      JOIN memories m ON m.rowid = memories_fts.rowid
+      WHERE memories_fts MATCH @match AND m.scope = @scope
+      ORDER BY bm25 LIMIT @limit`).all({ match, scope, limit: options.limit ?? 20 }) as Row[];
+    return rows.map((row) => ({ memory: toMemory(row), bm25: Number(row.bm25) }));
+  }
+
+  // ---- instincts, skills, feedback -----------------------------------------------------------
+
+  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
+    const i = scrubRecord(raw);
+    this.#stmt(`
+      INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
+      VALUES (@id, @scope, @slug, @text, @confidence, @status, @evidence, @createdAt, @updatedAt)
+      ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
+        status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
+      ...i,
+      scope,
+      evidence: json(i.evidence),
+    });
+  }
+
+  async listInstincts(scope: string): Promise<InstinctRecord[]> {
+    return (this.#stmt('SELECT * FROM instincts WHERE scope = ? ORDER BY confidence DESC, slug').all(scope) as Row[]).map((r) => ({
+      id: String(r.id),
+      slug: String(r.slug),
+      text: String(r.text),
+      confidence: Number(r.confidence),
+      status: r.status as InstinctRecord['status'],
+      evidence: parse<string[]>(r.evidence, []),
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    }));
+  }
+
+  async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
+    const s = scrubRecord(raw);
+    this.#stmt(`
+      INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
+      VALUES (@id, @scope, @name, @description, @rules, @confidence, @evidence, @createdAt, @updatedAt)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
+        confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
+      ...s,
+      scope,
+      rules: json(s.rules),
+      evidence: json(s.evidence),
+    });
+  }
+
+  async listSkills(scope: string): Promise<SkillRecord[]> {
+    return (this.#stmt('SELECT * FROM skills WHERE scope = ? ORDER BY confidence DESC, name').all(scope) as Row[]).map((r) => ({
+      id: String(r.id),
+      name: String(r.name),
+      description: String(r.description),
+      rules: parse<string[]>(r.rules, []),
+      confidence: Number(r.confidence),
+      evidence: parse<string[]>(r.evidence, []),
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    }));
+  }
+
+  async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
+    const f = scrubRecord(raw);
+    const info = this.#stmt(`
+      INSERT OR IGNORE INTO feedback (id, scope, target_id, kind, note, at)
+      VALUES (@id, @scope, @targetId, @kind, @note, @at)`).run({ ...f, scope, note: f.note ?? null });
+    return { inserted: info.changes, duplicates: 1 - info.changes };
+  }
+
+  async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {
+    const rows = this.#stmt('SELECT * FROM feedback WHERE scope = @scope AND (@target IS NULL OR target_id = @target) ORDER BY at, id').all({
+      scope,
+      target: targetId ?? null,
+    }) as Row[];
+    return rows.map((r) => ({
+      id: String(r.id),
+      targetId: String(r.target_id),
+      kind: r.kind as FeedbackKind,
+      ...(r.note == null ? {} : { note: String(r.note) }),
+      at: Number(r.at),
+    }));
+  }
+}
+
+function toTool(row: Row): ToolRecord {
+  return {
+    id: String(row.id),
+    description: String(row.description),
+    ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
+    ...(row.origin == null ? {} : { origin: String(row.origin) }),
+  };
+}
+
+function toEdge(row: Row): EdgeRecord {
+  return {
+    from: String(row.from_tool),
+    to: String(row.to_tool),
+    type: row.type as EdgeRecord['type'],
+    source: row.source as EdgeRecord['source'],
+    count: Number(row.count),
+    successes: Number(row.successes),
+    failures: Number(row.failures),
+    firstSeen: optNum(row.first_seen) ?? null,
+    lastSeen: optNum(row.last_seen) ?? null,
+  };
+}
+
+function toCall(row: Row): CallRecord {
+  return {
+    tool: String(row.tool),
+    status: row.status as CallRecord['status'],
+    retries: Number(row.retries),
+    ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
+    consumes: parse<number[]>(row.consumes, []),
+    ...(row.parent == null ? {} : { parent: Number(row.parent) }),
+    ...(row.at == null ? {} : { at: Number(row.at) }),
+  };
+}
+
+function toObservation(row: Row): ObservationRecord {
+  return {
+    id: String(row.id),
+    timestamp: Number(row.timestamp),
+    type: row.type as ObservationType,
+    context: parse(row.context, {}),
+    observation: String(row.observation),
+    evidence: parse<string[]>(row.evidence, []),
+    confidence: Number(row.confidence),
+    tags: parse<string[]>(row.tags, []),
+  };
+}
+
+function toMemory(row: Row): MemoryRecord {
+  const tags = optStr(row.tags) ?? '';
+  return {
+    id: String(row.id),
+    category: row.category as MemoryCategory,
+    title: String(row.title),
+    text: String(row.text),
+    tags: tags === '' ? [] : tags.split('\n'),
+    ...(row.path == null ? {} : { path: String(row.path) }),
+    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}

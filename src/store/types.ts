@@ -1,0 +1,185 @@
+/**
+ * @module store/types
+ * The Store interface every backend implements (SQLite now, PostgreSQL later), and the records it
+ * keeps (SPEC §2). Store methods are async; the math stays in core/ and is sync (STYLE §4).
+ * Every record carries a scope; nothing is read across scopes unless a method says so.
+ */
+import type {
+  CallStatus,
+  EdgeSource,
+  EdgeType,
+  FeedbackKind,
+  Intent,
+  MemoryCategory,
+  ObservationPhase,
+  ObservationType,
+} from '../core/types.js';
+
+/** Times are epoch milliseconds throughout the store. */
+export type EpochMs = number;
+
+export interface ToolRecord {
+  id: string;
+  description: string;
+  inputSchema?: unknown;
+  origin?: string;
+}
+
+export interface EdgeRecord {
+  from: string;
+  to: string;
+  type: EdgeType;
+  source: EdgeSource;
+  count: number;
+  successes: number;
+  failures: number;
+  firstSeen: EpochMs | null;
+  lastSeen: EpochMs | null;
+}
+
+export interface CallRecord {
+  tool: string;
+  status: CallStatus;
+  retries: number;
+  durationMs?: number;
+  /** Indexes of earlier calls in the same execution whose output this call used. */
+  consumes: number[];
+  /** Index of the call this one was made inside, if any. */
+  parent?: number;
+  at?: EpochMs;
+}
+
+export interface ExecutionRecord {
+  id: string;
+  intent: string;
+  intentKind?: Intent;
+  startedAt: EpochMs;
+  endedAt?: EpochMs;
+  confidence?: number;
+  summary?: string;
+  calls: CallRecord[];
+}
+
+export interface ObservationContext {
+  task?: string;
+  file?: string;
+  phase?: ObservationPhase;
+}
+
+/** A learning observation, field for field the seed 004 schema (SPEC §6). */
+export interface ObservationRecord {
+  id: string;
+  timestamp: EpochMs;
+  type: ObservationType;
+  context: ObservationContext;
+  observation: string;
+  evidence: string[];
+  confidence: number;
+  tags: string[];
+}
+
+export interface MemoryRecord {
+  id: string;
+  category: MemoryCategory;
+  title: string;
+  text: string;
+  tags: string[];
+  path?: string;
+  /** Stored confidence, where the memory has one (instincts, skills, runs). */
+  confidence?: number;
+  intent?: Intent;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+export interface InstinctRecord {
+  id: string;
+  slug: string;
+  text: string;
+  confidence: number;
+  status: 'active' | 'promoted' | 'retired';
+  /** Ids of the observations it was derived from. */
+  evidence: string[];
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+export interface SkillRecord {
+  id: string;
+  name: string;
+  description: string;
+  rules: string[];
+  confidence: number;
+  evidence: string[];
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+export interface FeedbackRecord {
+  id: string;
+  targetId: string;
+  kind: FeedbackKind;
+  note?: string;
+  at: EpochMs;
+}
+
+export interface MemoryHit {
+  memory: MemoryRecord;
+  /** SQLite FTS5 bm25(): negative, more negative is better. */
+  bm25: number;
+}
+
+export const TABLES = ['tools', 'edges', 'executions', 'calls', 'observations', 'memories', 'instincts', 'skills', 'feedback'] as const;
+export type TableName = (typeof TABLES)[number];
+export type TableCounts = Record<TableName, number>;
+
+export interface InsertReport {
+  inserted: number;
+  /** Rows already present (same id or same content) that were left as they were. */
+  duplicates: number;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where the data lives: a file path or a redacted server URL. */
+  readonly location: string;
+  schemaVersion(): Promise<number>;
+  /** Row counts per table, for one scope or (scope undefined) the whole store. */
+  counts(scope?: string): Promise<TableCounts>;
+  /** Runs the backend's own consistency check; returns the problems found (empty when sound). */
+  check(): Promise<string[]>;
+  close(): Promise<void>;
+
+  upsertTools(scope: string, tools: readonly ToolRecord[]): Promise<{ inserted: number; updated: number }>;
+  getTool(scope: string, id: string): Promise<ToolRecord | undefined>;
+  listTools(scope: string): Promise<ToolRecord[]>;
+
+  putEdge(scope: string, edge: EdgeRecord): Promise<void>;
+  getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined>;
+  listEdges(scope: string, filter?: { from?: string; to?: string }): Promise<EdgeRecord[]>;
+
+  insertExecution(scope: string, execution: ExecutionRecord): Promise<void>;
+  getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
+  listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
+
+  /** Inserts in one transaction; an observation whose content is already stored is a duplicate. */
+  insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport>;
+  listObservations(scope: string, options?: { since?: EpochMs; limit?: number }): Promise<ObservationRecord[]>;
+
+  upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }>;
+  getMemory(scope: string, id: string): Promise<MemoryRecord | undefined>;
+  /**
+   * Full-text search. `match` is an FTS5 expression that the caller built from user text with
+   * the query-safety rules (SPEC §8); the store never builds one from raw user input.
+   */
+  searchMemories(scope: string, match: string, options?: { limit?: number }): Promise<MemoryHit[]>;
+
+  upsertInstinct(scope: string, instinct: InstinctRecord): Promise<void>;
+  listInstincts(scope: string): Promise<InstinctRecord[]>;
+  upsertSkill(scope: string, skill: SkillRecord): Promise<void>;
+  listSkills(scope: string): Promise<SkillRecord[]>;
+
+  /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
+  insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
+  listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
+}

@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'credence-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function credence(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: dir, ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the credence binary', () => {
+  it('prints valid JSON status for a new database, with zero counts and the schema version', () => {
+    const db = join(dir, 'status.db');
+    const r = credence(['status', '--json', '--db', db, '--scope', 'demo-scope']);
+    expect(r.code).toBe(0);
+    const status = JSON.parse(r.stdout);
+    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: 1 });
+    expect(Object.values(status.counts).every((n) => n === 0)).toBe(true);
+  });
+
+  it('uses ~/.credence/credence.db by default and CREDENCE_DB when set', () => {
+    const byDefault = JSON.parse(credence(['status', '--json']).stdout);
+    expect(byDefault.db).toBe(join(dir, '.credence', 'credence.db'));
+    const fromEnv = JSON.parse(credence(['status', '--json'], { CREDENCE_DB: join(dir, 'env.db') }).stdout);
+    expect(fromEnv.db).toBe(join(dir, 'env.db'));
+  });
+
+  it('accepts global options before the command and --format json as --json', () => {
+    const db = join(dir, 'format.db');
+    const r = credence(['--db', db, 'status', '--format', 'json', '--now', '2026-02-02T06:00:00Z']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).now).toBe('2026-02-02T06:00:00.000Z');
+  });
+
+  it('exits 2 with usage on an unknown command', () => {
+    const r = credence(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stderr).toMatch(/Usage: credence/);
+  });
+
+  it('exits 2 with usage on an unknown flag', () => {
+    const r = credence(['status', '--colour']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--colour'/);
+  });
+
+  it('exits 2 on a --now that is not a date, naming the value', () => {
+    const r = credence(['status', '--now', 'yesterday-ish', '--db', join(dir, 'now.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('yesterday-ish');
+  });
+
+  it('names the path and the reason when the database cannot be opened', () => {
+    const bad = join(dir, 'garbage.db');
+    writeFileSync(bad, 'not a database at all '.repeat(100));
+    const r = credence(['status', '--db', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(bad);
+    expect(r.stderr).toMatch(/not a database/);
+  });
+
+  it('init creates the store and says where', () => {
+    const db = join(dir, 'sub', 'init.db');
+    const r = credence(['init', '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(db);
+    expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(1);
+  });
+
+  it('demo stores its scenarios and explains each score; a second run adds nothing', () => {
+    const db = join(dir, 'demo.db');
+    const args = ['demo', '--db', db, '--scope', 'demo', '--now', '2026-02-02T09:00:00Z'];
+    const r = credence(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/template → inferred → observed/);
+    const json = JSON.parse(credence([...args, '--json']).stdout);
+    const section = (id: string) => json.sections.find((s: { id: string }) => s.id === id);
+    expect(section('cold-start-dag').lines[1].value.toFixed(3)).toBe('0.665');
+    expect(section('camelcase-instinct').lines[0].value.toFixed(2)).toBe('0.65');
+    const counts = JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts;
+    expect(counts).toMatchObject({ tools: 7, edges: 2, executions: 4, calls: 8, observations: 6, instincts: 1, skills: 1, memories: 5 });
+  });
+});
