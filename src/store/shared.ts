@@ -4,7 +4,7 @@
  * before anything is stored or indexed (SPEC §10), and fingerprint observations so a re-import
  * adds nothing twice.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { scrubValue } from '../core/scrub.js';
 import type { ObservationRecord } from './types.js';
 
@@ -17,7 +17,7 @@ export function scrubRecord<T>(record: T): T {
  * The content fingerprint of an observation: everything but its id, so the same line imported
  * twice (with or without an id) is recognised.
  */
-export function observationFingerprint(observation: Omit<ObservationRecord, 'id'>): string {
+export function observationFingerprint(observation: Omit<ObservationRecord, 'id'>): Buffer {
   const canonical = JSON.stringify([
     observation.timestamp,
     observation.type,
@@ -29,7 +29,8 @@ export function observationFingerprint(observation: Omit<ObservationRecord, 'id'
     observation.confidence,
     observation.tags,
   ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  // 128 bits of SHA-256: collisions are out of reach, and the unique index stays small.
+  return hash('sha256', canonical, 'buffer').subarray(0, 16);
 }
 
 /** Throws a clear error for a record that would break an invariant of the store. */

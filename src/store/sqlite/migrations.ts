@@ -77,7 +77,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         evidence TEXT NOT NULL DEFAULT '[]',
         confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
         tags TEXT NOT NULL DEFAULT '[]',
-        content_hash TEXT NOT NULL,
+        content_hash BLOB NOT NULL,
         UNIQUE (scope, content_hash)
       );
       CREATE INDEX observations_scope_time ON observations (scope, timestamp);

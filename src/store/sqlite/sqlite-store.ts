@@ -58,6 +58,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      db.pragma('cache_size = -32000');
     }
     db.pragma('foreign_keys = ON');
     // Touch the file so that a path that is not a database fails here, with its name.
@@ -306,24 +307,25 @@ export class SqliteStore implements Store {
 
   async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
     const insert = this.#stmt(`
-      INSERT OR IGNORE INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, content_hash)
-      VALUES (@id, @scope, @timestamp, @type, @context, @observation, @evidence, @confidence, @tags, @hash)`);
+      INSERT INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, content_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO NOTHING`);
     return this.#write(() => {
       let inserted = 0;
       for (const raw of observations) {
         const o = scrubRecord(raw);
-        const info = insert.run({
-          id: o.id,
+        const info = insert.run(
+          o.id,
           scope,
-          timestamp: o.timestamp,
-          type: o.type,
-          context: json(o.context),
-          observation: o.observation,
-          evidence: json(o.evidence),
-          confidence: o.confidence,
-          tags: json(o.tags),
-          hash: observationFingerprint(o),
-        });
+          o.timestamp,
+          o.type,
+          json(o.context),
+          o.observation,
+          json(o.evidence),
+          o.confidence,
+          json(o.tags),
+          observationFingerprint(o),
+        );
         inserted += info.changes;
       }
       return { inserted, duplicates: observations.length - inserted };
@@ -451,8 +453,8 @@ export class SqliteStore implements Store {
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
     const f = scrubRecord(raw);
     const info = this.#stmt(`
-      INSERT OR IGNORE INTO feedback (id, scope, target_id, kind, note, at)
-      VALUES (@id, @scope, @targetId, @kind, @note, @at)`).run({ ...f, scope, note: f.note ?? null });
+      INSERT INTO feedback (id, scope, target_id, kind, note, at)
+      VALUES (@id, @scope, @targetId, @kind, @note, @at) ON CONFLICT DO NOTHING`).run({ ...f, scope, note: f.note ?? null });
     return { inserted: info.changes, duplicates: 1 - info.changes };
   }
 
