@@ -25,11 +25,15 @@
  * - a quoted value is a literal: redacted when at least {@link SCRUB_DEFAULTS.minValueLength}
  *   characters and not a placeholder (`''`, `"${DB_PASSWORD}"`, `"{{ secrets.X }}"`, `"<token>"`,
  *   `"****"`, `null`, `true`, `string`, …); with whitespace only for password-like keys (passphrases);
+ * - a word without digits that names a secret itself (`userToken`, `"GITHUB_TOKEN"`) is a
+ *   reference, quoted or not;
  * - an unquoted value is a reference, not a secret, when it is a call (`getToken()`), a member
- *   path (`config.apiKey`, `process.env.TOKEN`), a variable (`$TOKEN`), a URL or a path, or a
- *   word without digits that names a secret itself (`userToken`, `GITHUB_TOKEN`); after a spaced
- *   separator (`token = x`, `token: x`, the way code is written) a word without digits is taken
- *   as a variable name when it is camelCase or shorter than {@link SCRUB_DEFAULTS.minBareWordLength};
+ *   path or index (`config.apiKey`, `process.env.TOKEN`, `match[0]`), a variable (`$TOKEN`), a
+ *   URL or a path; a word without digits after a spaced `=` (`token = punctuator`, the way code
+ *   assigns) is a variable name, and after a spaced `:` (YAML, object literals) it is one when it
+ *   is camelCase or shorter than {@link SCRUB_DEFAULTS.minBareWordLength}; so
+ *   `password=letmein`, `password: hunter2` and `password: letmeinplease` are redacted, and an
+ *   INI line `password = letmein` is not (a known miss: it reads as code);
  * - values made only of digits are not secrets unless the key is password-like (`max_tokens: 4096`).
  * - an unquoted value ends at whitespace, a quote, `,`, `;` or `&` (so query strings and shell
  *   lines keep their other parts); a password containing those characters is redacted up to it.
@@ -42,7 +46,13 @@
  *
  * Performance: every pattern is compiled once at module load; one combined case-insensitive
  * prefilter decides in a single pass whether any rule can match, and most texts stop there. The
- * patterns avoid nested quantifiers, so matching stays linear in the text length.
+ * patterns avoid nested quantifiers, and an unquoted value is read at most
+ * {@link VALUE_SCAN_LIMIT} characters per match (a longer accepted one is followed to its end), so
+ * time stays linear in the text length even on adversarial repetitions.
+ *
+ * {@link scrubValue} applies the same rules to every string of a JSON-like value and uses an
+ * object key (`{ "password": "…" }`) or a preceding CLI flag (`["--token", "…"]`) as the frame a
+ * bare string lacks.
  */
 
 /** Every kind of secret the scrubber recognises, in rule priority order. */
@@ -111,6 +121,12 @@ const ONLY_DIGITS = /^[0-9]+$/;
 const HAS_SPACE = /\s/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/;
+const INDEXING_OR_GENERIC = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[<]/;
+const TRAILING_MARKS = /^[.!?]*/;
+const BASIC_PAYLOAD = /^[\x21-\x39\x3b-\x7e]+:[\x20-\x7e]+$/;
+const CAMEL_BOUNDARY = /([a-z0-9])([A-Z])/g;
+const ACRONYM_BOUNDARY = /([A-Z]+)([A-Z][a-z])/g;
+const WORD_SEPARATORS = /[^a-z0-9]+/;
 const CAMEL_CASE = /[a-z][A-Z]/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const PATH_LIKE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
@@ -121,6 +137,7 @@ const RESERVED_VALUES: ReadonlySet<string> = new Set([
   'null', 'none', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional',
   'string', 'str', 'number', 'int', 'integer', 'bool', 'boolean', 'any', 'unknown', 'object', 'bytes',
   'redacted', 'hidden', 'masked', 'empty', 'password', 'passwd', 'secret', 'token', 'key', 'value',
+  'function', 'new', 'this', 'self', 'await', 'async', 'yield', 'typeof', 'lambda', 'require', 'import', 'class',
 ]);
 
 function isPlaceholder(value: string): boolean {
@@ -134,15 +151,21 @@ function looksGenerated(token: string): boolean {
   return token.length >= 20 && HAS_UPPER.test(token) && HAS_LOWER.test(token);
 }
 
-/** Drops closing brackets an unquoted value swallowed from its surroundings (`{pw:abc}`). */
-function trimClosers(value: string): string {
-  let v = value;
-  for (;;) {
-    const last = v.at(-1);
-    const opener = last === ')' ? '(' : last === ']' ? '[' : last === '}' ? '{' : last === '>' ? '<' : undefined;
-    if (opener === undefined || v.includes(opener)) return v;
-    v = v.slice(0, -1);
+const OPENERS: Readonly<Record<string, string>> = Object.freeze({ ')': '(', ']': '[', '}': '{', '>': '<' });
+
+/**
+ * An unquoted value without what it swallowed from its surroundings: trailing punctuation and
+ * closing brackets it has no opener for (`abc}` in `{pw:abc}`, `Kind):` in `(token: Kind):`).
+ */
+function withoutSurroundings(value: string): string {
+  let end = value.length;
+  for (; end > 0; end--) {
+    const last = value[end - 1] ?? '';
+    if ('.:!?'.includes(last)) continue;
+    const opener = OPENERS[last];
+    if (opener === undefined || value.lastIndexOf(opener, end - 1) !== -1) break;
   }
+  return value.slice(0, end);
 }
 
 type KeyClass = 'password' | 'token';
@@ -164,10 +187,10 @@ const KEY_SUFFIXES: ReadonlySet<string> = new Set(['base', 'value', 'b64', 'base
  */
 function keyClass(key: string): KeyClass | undefined {
   const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(CAMEL_BOUNDARY, '$1_$2')
+    .replace(ACRONYM_BOUNDARY, '$1_$2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(WORD_SEPARATORS)
     .filter((w) => w.length > 0);
   if (words.length > 1 && KEY_SUFFIXES.has(words.at(-1) ?? '')) words.pop();
   const last = words.at(-1);
@@ -178,25 +201,42 @@ function keyClass(key: string): KeyClass | undefined {
   return undefined;
 }
 
-type ValueForm = 'quoted' | 'tight' | 'loose' | 'flag';
+/**
+ * How a value follows its key: quoted; unquoted right after the separator (`KEY=v`, `key:v`);
+ * after a spaced colon (`key: v`, YAML and object literals); after a spaced `=`, `:=` or `=>`
+ * (`key = v`, the way code assigns); or after a CLI flag (`--password v`).
+ */
+type ValueForm = 'quoted' | 'tight' | 'colon' | 'assign' | 'flag';
 
 /** How many characters of a value after a credential key to redact; 0 when it is not a secret. */
 function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm): number {
-  const v = form === 'quoted' ? raw : trimClosers(raw);
-  if (v.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(v)) return 0;
-  if (cls === 'token' && ONLY_DIGITS.test(v)) return 0;
+  if (form === 'quoted') return isLiteralSecret(raw, cls, form) ? raw.length : 0;
+  // Unquoted: closing brackets and punctuation at the end (`{pw:abc}`, `token: CancellationToken):`)
+  // are the surroundings and stay out of the judgement; a trailing `.`, `!` or `?` may be part of a
+  // password, so it is redacted with an accepted value.
+  const v = withoutSurroundings(raw);
+  if (!isLiteralSecret(v, cls, form)) return 0;
+  return v.length + (TRAILING_MARKS.exec(raw.slice(v.length))?.[0].length ?? 0);
+}
+
+/** Whether a value after a credential key is a literal secret rather than a reference or placeholder. */
+function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm): boolean {
+  if (v.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(v)) return false;
+  if (cls === 'token' && ONLY_DIGITS.test(v)) return false;
+  const bareWord = IDENTIFIER.test(v) && !HAS_DIGIT.test(v);
+  if (bareWord && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
   if (form === 'quoted') {
-    if (!HAS_SPACE.test(v)) return v.length;
+    if (!HAS_SPACE.test(v)) return true;
     const passphrase = cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && !NAMES_A_SECRET.test(v);
-    return passphrase ? v.length : 0;
+    return passphrase;
   }
-  if (form === 'flag' && v.startsWith('-')) return 0;
-  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v)) return 0;
-  if (IDENTIFIER.test(v) && !HAS_DIGIT.test(v)) {
-    if (NAMES_A_SECRET.test(v)) return 0;
-    if (form === 'loose' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return 0;
+  if (form === 'flag' && v.startsWith('-')) return false;
+  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v) || INDEXING_OR_GENERIC.test(v)) return false;
+  if (bareWord) {
+    if (form === 'assign') return false;
+    if (form === 'colon' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return false;
   }
-  return v.length;
+  return true;
 }
 
 /** Whether base64 text decodes to `user:password`, the payload of HTTP Basic authentication. */
@@ -208,7 +248,7 @@ function isBasicCredential(encoded: string): boolean {
   } catch {
     return false;
   }
-  return /^[\x21-\x39\x3b-\x7e]+:[\x20-\x7e]+$/.test(decoded);
+  return BASIC_PAYLOAD.test(decoded);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,6 +258,8 @@ interface Located {
   readonly start: number;
   /** Characters to redact from `start`; 0 keeps the match. */
   readonly length: number;
+  /** Where to go on looking when the secret ran past the match (a value longer than the scan limit). */
+  readonly resumeAt?: number;
 }
 
 interface Rule {
@@ -239,21 +281,35 @@ function whole(kind: SecretKind, pattern: RegExp, accept?: (secret: string) => b
   };
 }
 
-/** A rule whose group 1 is a frame that stays and group 2 the secret right after it. */
-function framed(kind: SecretKind, pattern: RegExp, accept?: (secret: string, frame: string) => number): Rule {
+/**
+ * A rule whose group 1 is a frame that stays and group 2 the secret right after it; with `rest`,
+ * a secret that reached {@link VALUE_SCAN_LIMIT} is followed to the end of its run.
+ */
+function framed(
+  kind: SecretKind,
+  pattern: RegExp,
+  accept?: (secret: string, frame: string) => number,
+  rest?: RegExp,
+): Rule {
   return {
     kind,
     pattern,
     locate: (m) => {
       const frame = m[1] ?? '';
       const secret = m[2] ?? '';
+      const start = m.index + frame.length;
       const length = accept === undefined ? secret.length : accept(secret, frame);
-      return { start: m.index + frame.length, length };
+      if (rest === undefined || length === 0 || secret.length < VALUE_SCAN_LIMIT) return { start, length };
+      const runEnd = extendRun(m.input, start + secret.length, rest);
+      return { start, length: runEnd - start, resumeAt: runEnd };
     },
   };
 }
 
-/** Locates a value matched as one of: `\"…\"`, `"…"`, `'…'` (groups q2, q1, q1') or unquoted. */
+/**
+ * Locates a value that ends the match, captured by one of four groups from `first` on:
+ * escaped-quoted `\"…\"`, double-quoted, single-quoted, unquoted; quotes stay, content goes.
+ */
 function locateValue(
   m: RegExpExecArray,
   first: number,
@@ -265,61 +321,89 @@ function locateValue(
   const quoted = m[first + 1] ?? m[first + 2];
   if (quoted !== undefined) return { start: end - 1 - quoted.length, length: judge(quoted, true) };
   const bare = m[first + 3] ?? '';
-  return { start: end - bare.length, length: judge(bare, false) };
+  const start = end - bare.length;
+  const length = judge(bare, false);
+  if (length === 0 || bare.length < VALUE_SCAN_LIMIT) return { start, length };
+  const runEnd = extendRun(m.input, end, UNQUOTED_VALUE_REST);
+  return { start, length: runEnd - start, resumeAt: runEnd };
+}
+
+/**
+ * Longest unquoted value one match reads. A value is a run of characters that may hold other
+ * `key=` pairs; without a bound, a long run of rejected pairs (`token=$a` × 10⁵) is read again
+ * from each pair to its end, which is quadratic. An accepted value that reaches the bound is
+ * followed to the end of its run ({@link extendRun}), so nothing of it is left.
+ */
+const VALUE_SCAN_LIMIT = 256;
+const UNQUOTED_VALUE_CHAR = String.raw`[^\s"'\x60,;&]`;
+const UNQUOTED_VALUE_REST = new RegExp(`${UNQUOTED_VALUE_CHAR}*`, 'y');
+const AUTH_VALUE_CHAR = String.raw`[^\s"',;]`;
+const AUTH_VALUE_REST = new RegExp(`${AUTH_VALUE_CHAR}*`, 'y');
+
+/** The end of the run of `rest`'s characters that starts at `from`. */
+function extendRun(text: string, from: number, rest: RegExp): number {
+  rest.lastIndex = from;
+  rest.exec(text);
+  return rest.lastIndex;
 }
 
 const KEY_WORDS = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?`;
-const VALUE = String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|([^\s"'\x60,;&]+))`;
+const VALUE = String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|(${UNQUOTED_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}}))`;
 const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*)`;
-const isAuthFrame = (frame: string): boolean => /authorization/i.test(frame);
+const AUTHORIZATION_WORD = /authorization/i;
+const isAuthFrame = (frame: string): boolean => AUTHORIZATION_WORD.test(frame);
+const TRAILING_DOTS = /\.+$/;
+const HAS_BLANK = /[ \t]/;
 
 const RULES: readonly Rule[] = Object.freeze([
   whole(
     'private-key',
     /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   ),
-  whole('jwt', /(?<![\w-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
-  whole('anthropic-key', /(?<![\w-])sk-ant-[\w-]{20,}/g),
-  whole('openai-key', /(?<![\w-])sk-(?!ant-)[\w-]{20,}/g, (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3))),
-  whole('github-token', /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
-  whole('aws-access-key-id', /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
+  whole('jwt', /(?<![\w\]-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
+  whole('anthropic-key', /(?<![\w\]-])sk-ant-[\w-]{20,}/g),
+  whole('openai-key', /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g, (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3))),
+  whole('github-token', /(?<![\w\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
+  whole('aws-access-key-id', /(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
   framed(
     'aws-secret-key',
-    /((?:aws_?)?secret_?access_?key|aws_?secret_?key)(\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    /((?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
   ),
-  whole('slack-token', /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g),
-  whole('stripe-key', /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g),
-  whole('google-api-key', /(?<![\w-])AIza[\w-]{35}(?![\w-])/g),
-  whole('npm-token', /(?<!\w)npm_[A-Za-z0-9]{36,}/g),
+  whole('slack-token', /(?<![A-Za-z0-9\]])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g),
+  whole('stripe-key', /(?<![A-Za-z0-9\]])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g),
+  whole('google-api-key', /(?<![\w\]-])AIza[\w-]{35}(?![\w-])/g),
+  whole('npm-token', /(?<![\w\]])npm_[A-Za-z0-9]{36,}/g),
   framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
   framed('basic-auth', new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])`, 'gi'), (s, frame) =>
     isAuthFrame(frame) || isBasicCredential(s) ? s.length : 0,
   ),
   framed('bearer-token', new RegExp(String.raw`(${AUTH_FRAME}?\bBearer[ \t]+)([\w.~+/-]+=*)`, 'gi'), (s, frame) => {
-    const token = s.replace(/\.+$/, '');
+    const token = s.replace(TRAILING_DOTS, '');
     return (isAuthFrame(frame) ? token.length >= 4 : looksGenerated(token)) ? token.length : 0;
   }),
   framed(
     'authorization',
     new RegExp(
-      String.raw`(${AUTH_FRAME}(?:(?:token|bot|digest|negotiate|ntlm|apikey|api-key|key|sso-key|splunk|gitlab|pat)[ \t]+)?)(?!(?:Bearer|Basic)\b)([^\s"',;]+)`,
+      String.raw`(${AUTH_FRAME}(?:(?:token|bot|digest|negotiate|ntlm|apikey|api-key|key|sso-key|splunk|gitlab|pat)[ \t]+)?)(?!(?:Bearer|Basic)\b)(${AUTH_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}})`,
       'gi',
     ),
     (s) => {
-      const token = trimClosers(s);
+      const token = withoutSurroundings(s);
       return !isPlaceholder(token) && looksGenerated(token) ? token.length : 0;
     },
+    AUTH_VALUE_REST,
   ),
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![\w$.-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
+      String.raw`(?<![\w$.\]-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
       'gi',
     ),
     locate: (m) => {
       const cls = keyClass(m[1] ?? '');
       if (cls === undefined) return KEEP;
-      const form: ValueForm = /[ \t]/.test(m[2] ?? '') ? 'loose' : 'tight';
+      const sep = m[2] ?? '';
+      const form: ValueForm = !HAS_BLANK.test(sep) ? 'tight' : sep.trim() === ':' ? 'colon' : 'assign';
       return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
     },
   },
@@ -386,6 +470,7 @@ function findSpans(text: string, firstOnly: boolean): Span[] {
         continue;
       }
       spans.push({ start: located.start, end: located.start + located.length, priority });
+      if (located.resumeAt !== undefined) re.lastIndex = Math.max(re.lastIndex, located.resumeAt);
       if (firstOnly) return spans;
     }
   }
@@ -446,15 +531,42 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function scrubDeep(value: unknown, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') return scrubText(value).text;
+const AUTHORIZATION_KEY = /^(?:proxy-)?authorization$/i;
+const AUTHORIZATION_FRAME = 'Authorization: ';
+const CLI_FLAG = /^--?[A-Za-z][\w-]*$/;
+
+/**
+ * Scrubs a string that sits under an object key or after an array item: the key (`password`,
+ * `apiKey`, `Authorization`) or a preceding CLI flag (`["--token", "…"]`) is the frame that marks
+ * a bare value as a secret, the way `key=` does inside a text.
+ */
+function scrubInContext(value: string, context: string | undefined): string {
+  const scrubbed = scrubText(value).text;
+  if (context === undefined || scrubbed !== value) return scrubbed;
+  if (AUTHORIZATION_KEY.test(context)) {
+    const framed = scrubText(AUTHORIZATION_FRAME + value).text;
+    return framed.startsWith(AUTHORIZATION_FRAME) ? framed.slice(AUTHORIZATION_FRAME.length) : framed;
+  }
+  // The whole string is the value, as if it were quoted.
+  const cls = keyClass(context);
+  return cls !== undefined && value.length > 0 && credentialValueLength(value, cls, 'quoted') > 0
+    ? redactionMarker('credential')
+    : value;
+}
+
+function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return scrubInContext(value, context);
   if (value === null || typeof value !== 'object') return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array<unknown>(value.length);
     seen.set(value, out);
-    for (let i = 0; i < value.length; i++) out[i] = scrubDeep(value[i], seen);
+    for (let i = 0; i < value.length; i++) {
+      const previous: unknown = i > 0 ? value[i - 1] : undefined;
+      const flag = typeof previous === 'string' && CLI_FLAG.test(previous) ? previous : undefined;
+      out[i] = scrubDeep(value[i], flag, seen);
+    }
     return out;
   }
   if (!isPlainObject(value)) return value;
@@ -462,7 +574,8 @@ function scrubDeep(value: unknown, seen: WeakMap<object, unknown>): unknown {
   seen.set(value, out);
   for (const key of Object.keys(value)) {
     // defineProperty, so a JSON key named "__proto__" stays a key and never becomes a prototype.
-    Object.defineProperty(out, key, { value: scrubDeep(value[key], seen), enumerable: true, writable: true, configurable: true });
+    const scrubbed = scrubDeep(value[key], key, seen);
+    Object.defineProperty(out, key, { value: scrubbed, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -470,10 +583,36 @@ function scrubDeep(value: unknown, seen: WeakMap<object, unknown>): unknown {
 /**
  * A deep copy of `value` with every string inside scrubbed: object values and array items at any
  * depth; object keys stay as they are; numbers, booleans, null and undefined are copied as they
- * are. Plain objects and arrays are copied (never mutated); other objects (Date, Map, class
+ * are. A key that names a credential (`{ password: "…" }`, `{ apiKey: "…" }`,
+ * `{ Authorization: "Bearer …" }`) or a CLI flag just before an array item
+ * (`["--token", "…"]`) frames a bare string value the way `key=` frames it in text. Plain objects and arrays are copied (never mutated); other objects (Date, Map, class
  * instances) are returned as the same reference, untouched, as inputs are expected to be
  * JSON-like. Cycles and shared references are kept in the copy.
  */
 export function scrubValue<T>(value: T): T {
-  return scrubDeep(value, new WeakMap()) as T;
+  return scrubDeep(value, undefined, new WeakMap()) as T;
+}
+
+function anyMatch(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return PREFILTER.test(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return depth > 64;
+  if (Array.isArray(value)) {
+    for (const item of value) if (anyMatch(item, depth + 1)) return true;
+    return false;
+  }
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) {
+    if (PREFILTER.test(key) || anyMatch(value[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `scrubValue(value)` could change anything. Every rule and every credential key needs a
+ * literal that the prefilter looks for, so a value none of whose strings or keys passes the
+ * prefilter comes out of `scrubValue` equal to itself; a store can then skip the deep copy. Very
+ * deep values (over 64 levels) answer true, so the full scrub decides.
+ */
+export function mayContainSecret(value: unknown): boolean {
+  return anyMatch(value, 0);
 }

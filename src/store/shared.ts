@@ -5,12 +5,15 @@
  * adds nothing twice.
  */
 import { hash } from 'node:crypto';
-import { scrubValue } from '../core/scrub.js';
+import { mayContainSecret, scrubValue } from '../core/scrub.js';
 import type { ObservationRecord } from './types.js';
 
-/** A deep copy of `record` with every string scrubbed of secrets. The input is not touched. */
+/**
+ * `record` with every string scrubbed of secrets: a scrubbed deep copy, or the record itself when
+ * nothing in it could be a secret (the common case, and the fast one). The input is never touched.
+ */
 export function scrubRecord<T>(record: T): T {
-  return scrubValue(record);
+  return mayContainSecret(record) ? scrubValue(record) : record;
 }
 
 /**

@@ -1,0 +1,547 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SCRUB_DEFAULTS, SECRET_KINDS, containsSecret, mayContainSecret, redactionMarker, scrubText, scrubValue } from './scrub.js';
+import type { SecretKind } from './scrub.js';
+
+// Fake secrets are generated at test time from a seeded generator and assembled by concatenation,
+// so the repository holds no secret-shaped literal for a scanner to trip on.
+function generator(seed: number) {
+  let state = seed >>> 0 || 1;
+  const next = (): number => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state;
+  };
+  const from = (alphabet: string, length: number): string => {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[next() % alphabet.length];
+    return out;
+  };
+  return { from };
+}
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+const URLSAFE = ALNUM + '-_';
+const B64 = ALNUM + '+/';
+const gen = generator(20240601);
+/** Random alphanumeric text that is sure to hold a digit and a letter of each case. */
+const alnum = (n: number): string => 'a' + gen.from(ALNUM, n - 3) + 'Z7';
+const urlsafe = (n: number): string => 'q' + gen.from(URLSAFE, n - 3) + 'X4';
+const b64url = (s: string): string => Buffer.from(s).toString('base64url');
+const pem = (label: string, lines: number): string =>
+  [`-----BEGIN ${label}-----`, ...Array.from({ length: lines }, () => gen.from(B64, 64)), `-----END ${label}-----`].join('\n');
+
+const fake = {
+  openai: 'sk' + '-' + alnum(48),
+  openaiProject: 'sk' + '-proj-' + urlsafe(120),
+  anthropic: 'sk' + '-ant-api03-' + urlsafe(93) + 'AA',
+  ghp: 'gh' + 'p_' + alnum(36),
+  gho: 'gh' + 'o_' + alnum(36),
+  ghu: 'gh' + 'u_' + alnum(36),
+  ghs: 'gh' + 's_' + alnum(36),
+  ghr: 'gh' + 'r_' + alnum(36),
+  githubPat: 'github' + '_pat_' + '11A' + gen.from(UPPER + DIGITS, 19) + '_' + alnum(59),
+  akia: 'AK' + 'IA' + gen.from(UPPER + DIGITS, 16),
+  asia: 'AS' + 'IA' + gen.from(UPPER + DIGITS, 16),
+  awsSecret1: 'w' + gen.from(B64, 37) + 'K9',
+  awsSecret2: 'R' + gen.from(B64, 37) + 'p2',
+  awsSecret3: 'j' + gen.from(B64, 37) + 'Q5',
+  jwt: b64url('{"alg":"HS256","typ":"JWT"}') + '.' + b64url('{"sub":"1234567890","name":"Ada","iat":1516239022}') + '.' + urlsafe(43),
+  jwt2: b64url('{"alg":"RS256","kid":"k1"}') + '.' + b64url('{"sub":"svc","exp":1900000000}') + '.' + urlsafe(86),
+  rsaKey: pem('RSA PRIVATE KEY', 6),
+  opensshKey: pem('OPENSSH PRIVATE KEY', 4),
+  ecKey: pem('EC PRIVATE KEY', 3),
+  pkcs8Key: pem('PRIVATE KEY', 5),
+  opaqueBearer: alnum(40),
+  bareBearer: urlsafe(32),
+  basic: Buffer.from('deploy:' + alnum(14)).toString('base64'),
+  urlPassword1: 'S3cr3t' + alnum(10),
+  urlPassword2: 'p4ss' + alnum(12),
+  urlPassword3: alnum(20),
+  dbPassword: 'hunter2' + alnum(6),
+  yamlPasswd: 'tr0ub4dor' + alnum(4),
+  iniSecret: alnum(24),
+  apiKeyJson: alnum(32),
+  apiKeyTs: urlsafe(28),
+  queryToken: alnum(30),
+  accessToken: urlsafe(64),
+  clientSecret: urlsafe(40),
+  githubTokenEnv: alnum(40),
+  cliPassword: 'hunter2',
+  cliToken: alnum(32),
+  passphrase: 'correct horse battery staple',
+  slack: 'xo' + 'xb-' + gen.from(DIGITS, 12) + '-' + gen.from(DIGITS, 13) + '-' + alnum(24),
+  stripe: 'sk' + '_live_' + alnum(32),
+  stripeRestricted: 'rk' + '_live_' + alnum(32),
+  google: 'AI' + 'za' + 'Sy' + gen.from(URLSAFE, 31) + 'x9',
+  npm: 'np' + 'm_' + alnum(36),
+  curlUserPassword: 'hunter2' + alnum(5),
+  rawAuthorization: alnum(36),
+  xApiKey: alnum(32),
+  environApiKey: 'sk' + '-' + alnum(48),
+  dockerPassword: 'pg' + alnum(14),
+  gcpKey: pem('PRIVATE KEY', 3).replace(/\n/g, '\\n') + '\\n',
+  sessionToken: urlsafe(1200),
+  longRawAuthorization: alnum(3000),
+};
+
+interface SecretCase {
+  readonly name: string;
+  readonly kind: SecretKind;
+  readonly secret: string;
+  /** The context; `{S}` marks where the secret goes. */
+  readonly context: string;
+  /** Parts of the context that must survive the scrubbing. */
+  readonly keep?: readonly string[];
+}
+
+const SECRETS: readonly SecretCase[] = [
+  { name: 'OpenAI key in an export line', kind: 'openai-key', secret: fake.openai, context: 'export OPENAI_API_KEY={S}', keep: ['export OPENAI_API_KEY='] },
+  { name: 'OpenAI project key in Python code', kind: 'openai-key', secret: fake.openaiProject, context: 'client = OpenAI(api_key="{S}")\nclient.models.list()', keep: ['client = OpenAI(api_key="', '")'] },
+  { name: 'Anthropic key in a JSON tool input', kind: 'anthropic-key', secret: fake.anthropic, context: '{"url":"https://api.anthropic.com/v1/messages","headers":{"x-api-key":"{S}"}}', keep: ['"x-api-key":"'] },
+  { name: 'OpenAI key assigned through os.environ', kind: 'openai-key', secret: fake.environApiKey, context: 'os.environ["OPENAI_API_KEY"] = "{S}"' },
+  { name: 'GitHub ghp_ token as URL user', kind: 'github-token', secret: fake.ghp, context: 'git clone https://{S}@github.com/acme/infra.git', keep: ['git clone https://', '@github.com/acme/infra.git'] },
+  { name: 'GitHub gho_ token in a log line', kind: 'github-token', secret: fake.gho, context: '2024-05-01T12:00:00Z INFO oauth exchange ok token={S} scope=repo' },
+  { name: 'GitHub ghu_ token in a .env file', kind: 'github-token', secret: fake.ghu, context: 'NODE_ENV=production\nGH_USER_TOKEN={S}\nPORT=3000', keep: ['NODE_ENV=production', 'PORT=3000'] },
+  { name: 'GitHub ghs_ token in an Authorization token header', kind: 'github-token', secret: fake.ghs, context: 'curl -H "Authorization: token {S}" https://api.github.com/repos/acme/app' },
+  { name: 'GitHub ghr_ token in JSON', kind: 'github-token', secret: fake.ghr, context: '{"refresh_token": "{S}", "expires_in": 15811200}', keep: ['"expires_in": 15811200'] },
+  { name: 'GitHub fine-grained PAT in a shell here-string', kind: 'github-token', secret: fake.githubPat, context: 'gh auth login --with-token <<< {S}' },
+  { name: 'AWS access key id in aws configure', kind: 'aws-access-key-id', secret: fake.akia, context: 'aws configure set aws_access_key_id {S} --profile prod', keep: ['--profile prod'] },
+  { name: 'AWS temporary key id in STS JSON', kind: 'aws-access-key-id', secret: fake.asia, context: '{"Credentials": {"AccessKeyId": "{S}", "Expiration": "2024-05-01T13:00:00Z"}}' },
+  { name: 'AWS secret key in an env assignment', kind: 'aws-secret-key', secret: fake.awsSecret1, context: 'AWS_SECRET_ACCESS_KEY={S} aws s3 ls', keep: ['AWS_SECRET_ACCESS_KEY=', ' aws s3 ls'] },
+  { name: 'AWS secret key in ~/.aws/credentials', kind: 'aws-secret-key', secret: fake.awsSecret2, context: '[default]\naws_access_key_id = AKIA_NOT_A_KEY\naws_secret_access_key = {S}\nregion = eu-west-1', keep: ['region = eu-west-1'] },
+  { name: 'AWS secret key in STS JSON', kind: 'aws-secret-key', secret: fake.awsSecret3, context: '{"SecretAccessKey": "{S}", "SessionToken": "abc"}' },
+  { name: 'AWS session token in an env file', kind: 'credential', secret: fake.sessionToken, context: 'AWS_SESSION_TOKEN={S}' },
+  { name: 'JWT in an Authorization Bearer header', kind: 'jwt', secret: fake.jwt, context: 'GET /v1/me HTTP/1.1\nAuthorization: Bearer {S}\nAccept: application/json', keep: ['Authorization: Bearer ', 'Accept: application/json'] },
+  { name: 'JWT in a cookie in a log line', kind: 'jwt', secret: fake.jwt2, context: '[api] 200 GET /dashboard cookie=session={S}; Path=/' },
+  { name: 'RSA private key block across lines', kind: 'private-key', secret: fake.rsaKey, context: 'cat ~/.ssh/deploy_rsa\n{S}\n$ ls' },
+  { name: 'OpenSSH private key block in tool output', kind: 'private-key', secret: fake.opensshKey, context: 'Output:\n{S}\n' },
+  { name: 'EC private key block in a heredoc', kind: 'private-key', secret: fake.ecKey, context: "cat > key.pem <<'EOF'\n{S}\nEOF" },
+  { name: 'PKCS#8 private key block in a TypeScript string', kind: 'private-key', secret: fake.pkcs8Key, context: 'const key = `{S}`;' },
+  { name: 'private key in a GCP service-account JSON with escaped newlines', kind: 'private-key', secret: fake.gcpKey, context: '{"type": "service_account", "private_key": "{S}", "client_email": "x@p.iam.gserviceaccount.com"}', keep: ['"client_email": "x@p.iam.gserviceaccount.com"'] },
+  { name: 'opaque Bearer token in a curl header', kind: 'bearer-token', secret: fake.opaqueBearer, context: "curl -s -H 'Authorization: Bearer {S}' https://api.example.com/v2/items", keep: ['Authorization: Bearer ', 'https://api.example.com/v2/items'] },
+  { name: 'bare Bearer token in a log line', kind: 'bearer-token', secret: fake.bareBearer, context: 'retrying request with Bearer {S} after 401', keep: ['with Bearer ', ' after 401'] },
+  { name: 'Basic credentials in an HTTP header', kind: 'basic-auth', secret: fake.basic, context: 'Authorization: Basic {S}', keep: ['Authorization: Basic '] },
+  { name: 'password in a postgres URL', kind: 'url-password', secret: fake.urlPassword1, context: 'psql postgres://app:{S}@db.internal:5432/app', keep: ['postgres://app:', '@db.internal:5432/app'] },
+  { name: 'password in a redis URL without user', kind: 'url-password', secret: fake.urlPassword2, context: '{"REDIS_URL": "redis://:{S}@cache:6379/0"}', keep: ['redis://:', '@cache:6379/0'] },
+  { name: 'password in an https git URL', kind: 'url-password', secret: fake.urlPassword3, context: 'git clone https://ci-bot:{S}@git.example.org/acme/app.git', keep: ['https://ci-bot:', '@git.example.org/acme/app.git'] },
+  { name: 'DB_PASSWORD in a .env file', kind: 'credential', secret: fake.dbPassword, context: 'DB_HOST=localhost\nDB_PASSWORD={S}\nDB_PORT=5432', keep: ['DB_PASSWORD=', 'DB_HOST=localhost', 'DB_PORT=5432'] },
+  { name: 'passwd in YAML', kind: 'credential', secret: fake.yamlPasswd, context: 'database:\n  user: app\n  passwd: {S}\n', keep: ['passwd: ', 'user: app'] },
+  { name: 'secret in an INI file', kind: 'credential', secret: fake.iniSecret, context: '[oauth]\nsecret={S}\ncallback=/auth/cb', keep: ['secret=', 'callback=/auth/cb'] },
+  { name: 'api_key in a JSON tool input', kind: 'credential', secret: fake.apiKeyJson, context: '{"tool":"http_get","api_key": "{S}","q":"weather"}', keep: ['"api_key": "', '"q":"weather"'] },
+  { name: 'apiKey in a TypeScript object literal', kind: 'credential', secret: fake.apiKeyTs, context: "const client = new Client({ apiKey: '{S}', timeout: 5000 });", keep: ["apiKey: '", 'timeout: 5000'] },
+  { name: 'token in a URL query string', kind: 'credential', secret: fake.queryToken, context: 'GET https://api.example.com/feed?token={S}&page=2', keep: ['?token=', '&page=2'] },
+  { name: 'access_token in a JSON response', kind: 'credential', secret: fake.accessToken, context: '{"access_token":"{S}","token_type":"bearer","expires_in":3600}', keep: ['"token_type":"bearer"'] },
+  { name: 'client_secret in a Python dict', kind: 'credential', secret: fake.clientSecret, context: "payload = {'client_id': 'web-app', 'client_secret': '{S}'}", keep: ["'client_id': 'web-app'"] },
+  { name: 'GITHUB_TOKEN exported in a shell', kind: 'credential', secret: fake.githubTokenEnv, context: 'export GITHUB_TOKEN={S} && gh pr list', keep: ['export GITHUB_TOKEN=', ' && gh pr list'] },
+  { name: 'password given as a CLI flag', kind: 'credential', secret: fake.cliPassword, context: 'mysql -h db -u root --password {S} -e "select 1"', keep: ['--password ', '-e "select 1"'] },
+  { name: 'token given as a CLI flag with =', kind: 'credential', secret: fake.cliToken, context: 'vault login --token={S} -method=token', keep: ['--token=', '-method=token'] },
+  { name: 'passphrase with spaces in JSON', kind: 'credential', secret: fake.passphrase, context: '{"username": "ada", "password": "{S}"}', keep: ['"username": "ada"'] },
+  { name: 'Slack bot token in a config', kind: 'slack-token', secret: fake.slack, context: 'slack:\n  bot: {S}' },
+  { name: 'Stripe live secret key in code', kind: 'stripe-key', secret: fake.stripe, context: 'stripe = Stripe("{S}")' },
+  { name: 'Stripe restricted key in an env file', kind: 'stripe-key', secret: fake.stripeRestricted, context: 'STRIPE_RESTRICTED={S}' },
+  { name: 'Google API key in a maps URL', kind: 'google-api-key', secret: fake.google, context: 'https://maps.googleapis.com/maps/api/geocode/json?address=Paris&k={S}', keep: ['address=Paris'] },
+  { name: 'npm token in .npmrc', kind: 'npm-token', secret: fake.npm, context: '//registry.npmjs.org/:_authToken={S}', keep: ['//registry.npmjs.org/:_authToken='] },
+  { name: 'user:password given to curl -u', kind: 'credential', secret: fake.curlUserPassword, context: 'curl -u admin:{S} https://jenkins.example.com/api/json', keep: ['-u admin:', 'https://jenkins.example.com/api/json'] },
+  { name: 'raw token in an Authorization header', kind: 'authorization', secret: fake.rawAuthorization, context: 'headers = {"Authorization": "{S}"}', keep: ['"Authorization": "'] },
+  { name: 'X-Api-Key header', kind: 'credential', secret: fake.xApiKey, context: 'X-Api-Key: {S}\nContent-Type: application/json', keep: ['X-Api-Key: ', 'Content-Type: application/json'] },
+  { name: 'very long raw token in an Authorization header', kind: 'authorization', secret: fake.longRawAuthorization, context: 'Proxy-Authorization: {S}\nHost: x', keep: ['Proxy-Authorization: ', 'Host: x'] },
+  { name: 'POSTGRES_PASSWORD passed to docker run', kind: 'credential', secret: fake.dockerPassword, context: 'docker run -e POSTGRES_PASSWORD={S} -p 5432:5432 postgres:16', keep: ['-p 5432:5432 postgres:16'] },
+];
+
+const place = (c: SecretCase): string => c.context.split('{S}').join(c.secret);
+
+const LOOK_ALIKES: readonly [string, string][] = [
+  ['a 40-hex git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b\nAuthor: Ada <ada@example.com>'],
+  ['a short git SHA', 'HEAD is now at 3f78685 fix: handle empty input'],
+  ['a UUID', 'created run 123e4567-e89b-12d3-a456-426614174000 for session 9b2f0c4e-1d7a-4f3e-8a6b-5c9d2e1f0a7b'],
+  ['a sha256 digest', 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  node-v20.tar.gz'],
+  ['an md5 digest', 'md5sum: d41d8cd98f00b204e9800998ecf8427e'],
+  ['base64 image data', 'data:image/png;base64,iVBORw0KGgo' + gen.from(B64, 4000) + '=='],
+  ['a token assigned from a call', 'const token = getToken()'],
+  ['an api key read from config', 'const apiKey = config.apiKey;'],
+  ['a password read from the environment', 'password = os.environ.get("DB_PASSWORD")'],
+  ['object shorthand with a variable', 'return { token: userToken, password: hashedPassword };'],
+  ['a comparison with an empty password', "if (password === '') return;"],
+  ['an empty password', "password: ''"],
+  ['a typed field', 'interface Login { password: string; token?: string | undefined }'],
+  ['a placeholder', 'password: ${DB_PASSWORD}\ntoken: "{{ secrets.GITHUB_TOKEN }}"\napi_key: <your-api-key>'],
+  ['the word secret in prose', 'The secret to good tests is that they fail for one reason. Keep the secret safe.'],
+  ['npm package names', 'npm install @types/node left-pad secret-handshake token-types keytar'],
+  ['file paths', 'edit src/auth/token-store.ts and /home/ada/.ssh/id_ed25519.pub'],
+  ['a URL without credentials', 'see https://github.com/org/repo and ssh://git@github.com/org/repo.git'],
+  ['an ISO timestamp', '2024-05-01T12:34:56.789Z'],
+  ['a semver string', 'upgraded typescript from 5.4.5 to 7.0.2-beta.1+build.20240501'],
+  ['Bearer in prose', 'The bearer of this letter is a friend. Bearer tokens are described in RFC 6750.'],
+  ['max_tokens and token counts', '{"model": "claude", "max_tokens": 4096, "input_tokens": 1234567890}'],
+  ['token_type in a response', '{"token_type": "bearer", "scope": "repo"}'],
+  ['the shell working directory', 'PWD=/home/ada/projects/credence OLDPWD=/home/ada'],
+  ['docker login reading a password from stdin', 'echo "$PW" | docker login --password-stdin -u ada registry.example.com'],
+  ['Basic in prose', 'Basic usage: run credence init, then credence recall.'],
+  ['an Authorization header mentioned in prose', 'The Authorization: header is required for admin routes.'],
+  ['a tokenizer', 'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")'],
+  ['a git remote over ssh', 'git@github.com:acme/app.git'],
+  ['a localhost URL with a port', 'http://localhost:8080/api/v1/items?page=2&limit=50'],
+  ['a key that is not a credential', 'primary_key = "id"\nsort_key: created_at\ncache_key=user-42'],
+  ['docker run with uid:gid', 'docker run -u 1000:1000 node:20 npm test'],
+  ['a masked value', 'password: ********'],
+];
+
+describe('scrubText on the secret corpus', () => {
+  it('has at least 40 secrets and 20 look-alikes, every fake secret distinct', () => {
+    expect(SECRETS.length).toBeGreaterThanOrEqual(40);
+    expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(SECRETS.map((c) => c.secret)).size).toBe(SECRETS.length);
+  });
+
+  it('exercises every secret kind', () => {
+    expect(new Set(SECRETS.map((c) => c.kind))).toEqual(new Set(SECRET_KINDS));
+  });
+
+  for (const c of SECRETS) {
+    it(`removes the ${c.name} and reports it as ${c.kind}`, () => {
+      const input = place(c);
+      expect(input).toContain(c.secret);
+      const out = scrubText(input);
+      expect(out.text).not.toContain(c.secret);
+      expect(out.redactions.map((r) => r.kind)).toContain(c.kind);
+      expect(out.text).toContain(redactionMarker(c.kind));
+      for (const part of c.keep ?? []) expect(out.text).toContain(part);
+      expect(containsSecret(input)).toBe(true);
+    });
+  }
+
+  it('removes every secret when they all appear in one text', () => {
+    const input = SECRETS.map(place).join('\n---\n');
+    const out = scrubText(input);
+    for (const c of SECRETS) expect(out.text).not.toContain(c.secret);
+    expect(out.redactions.length).toBeGreaterThanOrEqual(SECRETS.length);
+  });
+});
+
+describe('scrubText on look-alikes', () => {
+  for (const [name, text] of LOOK_ALIKES) {
+    it(`leaves ${name} unchanged`, () => {
+      const out = scrubText(text);
+      expect(out.text).toBe(text);
+      expect(out.redactions).toEqual([]);
+      expect(containsSecret(text)).toBe(false);
+    });
+  }
+});
+
+describe('scrubText frames and markers', () => {
+  it('keeps the assignment key and redacts only the value', () => {
+    const value = alnum(24);
+    expect(scrubText('API_KEY=' + value).text).toBe('API_KEY=[REDACTED:credential]');
+  });
+
+  it('keeps the user and host of a URL and redacts only the password', () => {
+    const pw = alnum(12);
+    expect(scrubText(`https://ada:${pw}@example.com/x`).text).toBe('https://ada:[REDACTED:url-password]@example.com/x');
+  });
+
+  it('keeps the Bearer scheme and redacts only the token', () => {
+    expect(scrubText('Authorization: Bearer ' + alnum(30)).text).toBe('Authorization: Bearer [REDACTED:bearer-token]');
+  });
+
+  it('reports each redaction at the offset of its marker in the scrubbed text', () => {
+    const input = `user=ada password=${fake.dbPassword} key=${fake.ghp} url=https://a:${fake.urlPassword1}@h`;
+    const out = scrubText(input);
+    expect(out.redactions.map((r) => r.kind)).toEqual(['credential', 'github-token', 'url-password']);
+    for (const r of out.redactions) expect(out.text.startsWith(redactionMarker(r.kind), r.index)).toBe(true);
+  });
+
+  it('names the most specific kind when a vendor token sits in a credential assignment', () => {
+    const out = scrubText(`OPENAI_API_KEY="${fake.openai}"`);
+    expect(out.text).toBe('OPENAI_API_KEY="[REDACTED:openai-key]"');
+    expect(out.redactions).toEqual([{ kind: 'openai-key', index: 16 }]);
+  });
+
+  it('redacts an unterminated private key block to the end of the text', () => {
+    const cut = fake.rsaKey.slice(0, 120);
+    const out = scrubText('key:\n' + cut);
+    expect(out.text).toBe('key:\n[REDACTED:private-key]');
+  });
+
+  it('returns the very same string when nothing is found', () => {
+    const text = 'plain words with a key and a pass';
+    expect(scrubText(text).text).toBe(text);
+  });
+
+  it('uses the marker format of SCRUB_DEFAULTS, which cannot be changed at run time', () => {
+    expect(redactionMarker('jwt')).toBe(`${SCRUB_DEFAULTS.markerPrefix}jwt${SCRUB_DEFAULTS.markerSuffix}`);
+    expect(Object.isFrozen(SCRUB_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(SECRET_KINDS)).toBe(true);
+  });
+
+  it('does not take a function call, member path or variable as a credential value', () => {
+    for (const text of [
+      'token = jwt.sign(payload, key)',
+      'api_key = args.api_key',
+      'self.password = password',
+      'export GITHUB_TOKEN=$(gh auth token)',
+      'secret: process.env.SESSION_SECRET!',
+      'password=$DB_PASSWORD',
+      'const secret = randomSecret;',
+      'const secret = generated;',
+      'lastToken = match[0];',
+      'export type DotToken = Token<SyntaxKind.DotToken>;',
+      '(params: P, token: CancellationToken): HandlerResult<R, E>;',
+      'options.onToken = function (token) { return tokens.push(token); };',
+      '{ pass: "passed", token: "GITHUB_TOKEN" }',
+    ]) {
+      expect(scrubText(text).text).toBe(text);
+    }
+  });
+
+  it('takes short quoted and digit-bearing values after a credential key as secrets', () => {
+    expect(scrubText('password = "hunter2"').text).toBe('password = "[REDACTED:credential]"');
+    expect(scrubText('password: hunter2').text).toBe('password: [REDACTED:credential]');
+    expect(scrubText('password: letmeinplease').text).toBe('password: [REDACTED:credential]');
+    expect(scrubText('DB_PASSWORD=Hunter2!').text).toBe('DB_PASSWORD=[REDACTED:credential]');
+    expect(scrubText('{pw:x, password:abc123}').text).toBe('{pw:x, password:[REDACTED:credential]}');
+  });
+});
+
+describe('scrubText idempotence', () => {
+  it('changes nothing when a scrubbed corpus text is scrubbed again', () => {
+    for (const c of SECRETS) {
+      const once = scrubText(place(c)).text;
+      const twice = scrubText(once);
+      expect(twice.text).toBe(once);
+      expect(twice.redactions).toEqual([]);
+      expect(containsSecret(once)).toBe(false);
+    }
+  });
+
+  it('is idempotent on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (s) => {
+        const once = scrubText(s).text;
+        expect(scrubText(once).text).toBe(once);
+      }),
+    );
+  });
+
+  it('is idempotent on secrets mixed into arbitrary text', () => {
+    const pieces = fc.constantFrom(...SECRETS.map(place), ' ', '\n', '=', ':', '"', 'password', 'Bearer ', '://u:', '@h');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 12 })), { maxLength: 8 }), (parts) => {
+        const once = scrubText(parts.join('')).text;
+        expect(scrubText(once).text).toBe(once);
+      }),
+    );
+  });
+});
+
+describe('scrubText properties', () => {
+  it('leaves text made only of lowercase words and spaces unchanged', () => {
+    const words = fc.array(fc.stringMatching(/^[a-z]{1,12}$/), { maxLength: 40 });
+    fc.assert(
+      fc.property(words, fc.constantFrom(' ', '  '), (ws, gap) => {
+        const text = ws.join(gap);
+        expect(scrubText(text).text).toBe(text);
+        expect(containsSecret(text)).toBe(false);
+      }),
+    );
+  });
+
+  it('leaves lowercase prose that names secrets unchanged', () => {
+    const words = fc.array(fc.constantFrom('the', 'password', 'token', 'secret', 'bearer', 'basic', 'api', 'key', 'is', 'of', 'authorization', 'credentials', 'pass'), { maxLength: 30 });
+    fc.assert(
+      fc.property(words, (ws) => {
+        expect(scrubText(ws.join(' ')).text).toBe(ws.join(' '));
+      }),
+    );
+  });
+});
+
+describe('scrubText performance', () => {
+  it('scrubs a megabyte of base64 and adversarial repetitions in linear time', () => {
+    const inputs = [
+      'data:image/png;base64,' + gen.from(B64, 1_000_000),
+      'a.'.repeat(200_000),
+      '"password": "' + 'a'.repeat(200_000),
+      'token='.repeat(50_000),
+      'Authorization: '.repeat(20_000),
+      '://:'.repeat(50_000),
+      '-----BEGIN PRIVATE KEY-----'.repeat(10_000),
+      'eyJ' + 'a'.repeat(100_000) + '.',
+      'password-'.repeat(50_000),
+      'token=$a'.repeat(25_000),
+      'bypass='.repeat(30_000),
+      'token=a('.repeat(25_000),
+      'authorization:-'.repeat(15_000),
+      'token: "x token: \'y\' '.repeat(10_000),
+    ];
+    for (const input of inputs) {
+      const started = performance.now();
+      scrubText(input);
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
+  it('returns early on ordinary text', () => {
+    const text = 'Ran the test suite; 42 tests passed in 1.2 s on node 20.\n'.repeat(100);
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) scrubText(text);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('scrubValue', () => {
+  const toolInput = () => ({
+    tool_name: 'Bash',
+    tool_input: {
+      command: `curl -H "Authorization: Bearer ${fake.opaqueBearer}" https://api.example.com`,
+      description: 'call the API',
+      timeout: 30_000,
+      env: { OPENAI_API_KEY: fake.openai, DEBUG: true, retries: null },
+      args: ['--token', fake.ghp, ['nested', `password=${fake.dbPassword}`]],
+    },
+    [`password=${fake.dbPassword}`]: 'keys are left as they are',
+    count: 3,
+    missing: undefined,
+  });
+
+  it('scrubs every string at any depth and leaves keys and non-strings as they are', () => {
+    const out = scrubValue(toolInput());
+    expect(out.tool_input.command).toBe('curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://api.example.com');
+    expect(out.tool_input.env.OPENAI_API_KEY).toBe('[REDACTED:openai-key]');
+    expect(out.tool_input.args[1]).toBe('[REDACTED:github-token]');
+    expect(out.tool_input.args[2]).toEqual(['nested', 'password=[REDACTED:credential]']);
+    expect(out.tool_input.timeout).toBe(30_000);
+    expect(out.tool_input.env.DEBUG).toBe(true);
+    expect(out.tool_input.env.retries).toBeNull();
+    expect(out.count).toBe(3);
+    expect('missing' in out && out.missing === undefined).toBe(true);
+    expect(Object.keys(out)).toEqual(Object.keys(toolInput()));
+    expect(JSON.stringify(out)).not.toContain(fake.opaqueBearer);
+    expect(JSON.stringify(out.tool_input)).not.toContain(fake.openai);
+  });
+
+  it('never mutates its input and returns new containers', () => {
+    const input = toolInput();
+    const before = structuredClone(input);
+    const out = scrubValue(input);
+    expect(input).toEqual(before);
+    expect(out).not.toBe(input);
+    expect(out.tool_input).not.toBe(input.tool_input);
+    expect(out.tool_input.args).not.toBe(input.tool_input.args);
+  });
+
+  it('is idempotent', () => {
+    const once = scrubValue(toolInput());
+    expect(scrubValue(once)).toEqual(once);
+  });
+
+  it('returns non-string scalars and a plain string as they would be scrubbed', () => {
+    expect(scrubValue(42)).toBe(42);
+    expect(scrubValue(null)).toBeNull();
+    expect(scrubValue(undefined)).toBeUndefined();
+    expect(scrubValue(`token=${fake.queryToken}`)).toBe('token=[REDACTED:credential]');
+  });
+
+  it('copies cycles and shared references without looping', () => {
+    interface Node {
+      name: string;
+      self?: Node;
+      items: unknown[];
+    }
+    const node: Node = { name: `password=${fake.dbPassword}`, items: [] };
+    node.self = node;
+    node.items.push(node, node.items);
+    const out = scrubValue(node);
+    expect(out.name).toBe('password=[REDACTED:credential]');
+    expect(out.self).toBe(out);
+    expect(out.items[0]).toBe(out);
+    expect(out.items[1]).toBe(out.items);
+    expect(node.name).toContain(fake.dbPassword);
+  });
+
+  it('keeps a "__proto__" key as a plain key', () => {
+    const input = JSON.parse('{"__proto__": {"token": "abc12345xyz"}, "a": 1}') as Record<string, unknown>;
+    const out = scrubValue(input);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"token":"[REDACTED:credential]"},"a":1}');
+  });
+
+  it('takes a credential key or a preceding CLI flag as the frame of a bare string value', () => {
+    const out = scrubValue({
+      password: 'hunter2',
+      apiKey: fake.apiKeyTs,
+      client_secret: fake.clientSecret,
+      openai_api_key: fake.openai,
+      headers: { Authorization: 'Bearer ' + alnum(20), 'proxy-authorization': 'Basic ' + fake.basic },
+      args: ['mysql', '--password', 'hunter2', '--user', 'root', '--token', alnum(24)],
+    });
+    expect(out).toEqual({
+      password: '[REDACTED:credential]',
+      apiKey: '[REDACTED:credential]',
+      client_secret: '[REDACTED:credential]',
+      openai_api_key: '[REDACTED:openai-key]',
+      headers: { Authorization: 'Bearer [REDACTED:bearer-token]', 'proxy-authorization': 'Basic [REDACTED:basic-auth]' },
+      args: ['mysql', '--password', '[REDACTED:credential]', '--user', 'root', '--token', '[REDACTED:credential]'],
+    });
+  });
+
+  it('leaves values under ordinary keys and placeholder credentials as they are', () => {
+    const input = {
+      max_tokens: 4096,
+      token_type: 'bearer',
+      password: '',
+      token: '${GITHUB_TOKEN}',
+      primary_key: 'id',
+      commit: '3f786850e387550fdab836ed7e6dc881de23001b',
+      args: ['--verbose', 'build', '--password-stdin'],
+    };
+    expect(scrubValue(input)).toEqual(input);
+  });
+
+  it('returns non-plain objects as the same reference', () => {
+    const date = new Date(0);
+    const out = scrubValue({ at: date });
+    expect(out.at).toBe(date);
+  });
+});
+
+describe('mayContainSecret', () => {
+  it('is false for a record whose strings and keys hold nothing the rules look for', () => {
+    expect(mayContainSecret({ task: 'rename variables', evidence: ['CI green after commit'], n: 3, nested: [{ file: 'src/a.ts' }] })).toBe(false);
+  });
+
+  it('is true when a string or a key could hold a secret', () => {
+    expect(mayContainSecret({ note: `deploy with ${'ghp_' + 'x'.repeat(36)}` })).toBe(true);
+    expect(mayContainSecret({ password: 'hunter22' })).toBe(true);
+    expect(mayContainSecret(['--token', 'abc'])).toBe(true);
+  });
+
+  it('never says false for a value that scrubValue changes', () => {
+    const secretish = fc.constantFrom(
+      'password=Zx9!kQ2#mW',
+      'Authorization: Bearer ' + 'a1B2c3D4e5F6g7H8i9J0',
+      'sk-' + 'proj-' + 'Q'.repeat(40),
+      'https://me:S3cretPw9@host.example/x',
+      'plain words only',
+    );
+    const leaf = fc.oneof(fc.string(), secretish);
+    const key = fc.oneof(fc.string(), fc.constantFrom('password', 'apiKey', 'Authorization', 'token', 'name'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        if (JSON.stringify(scrubValue(v)) !== JSON.stringify(v)) expect(mayContainSecret(v)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
