@@ -46,3 +46,27 @@ export interface Explained<P extends object = Record<string, number | string>> {
   readonly value: number;
   readonly parts: P;
 }
+
+/** One call of an execution as it is recorded (issue 3, SPEC §2). */
+export interface CallInput {
+  tool: string;
+  status: CallStatus;
+  /** @default 0 */
+  retries?: number;
+  durationMs?: number;
+  /** Indexes of earlier calls in the same execution whose output this call used. */
+  consumes?: number[];
+  /** Index of the earlier call this one was made inside (a sub-flow, a capability). */
+  parent?: number;
+  /** When the call ran (ISO 8601 or epoch ms); default: the execution's start. */
+  at?: string | number;
+}
+
+/** One execution as `credence record` and `recordExecution()` take it. */
+export interface ExecutionInput {
+  intent: string;
+  scope?: string;
+  /** ISO 8601 or epoch ms; default: the clock. */
+  startedAt?: string | number;
+  calls: CallInput[];
+}
