@@ -3,12 +3,15 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredenceError } from './core/errors.js';
 import { resolveScope, type ResolvedScope } from './scope.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store, TableCounts } from './store/types.js';
+import type { ExecutionInput } from './core/types.js';
+import * as graph from './tool-graph.js';
 
 export interface CredenceOptions {
   /**
@@ -27,6 +30,11 @@ export interface CredenceOptions {
   scope?: string;
   /** @default process.cwd() */
   cwd?: string;
+  /**
+   * Makes record ids.
+   * @default crypto.randomUUID
+   */
+  newId?: () => string;
 }
 
 export interface Status {
@@ -67,12 +75,48 @@ export class Credence {
   readonly scope: string;
   readonly scopeSource: ResolvedScope['source'];
   readonly now: () => number;
+  readonly newId: () => string;
 
-  constructor(init: { store: Store; scope: ResolvedScope; now: () => number }) {
+  constructor(init: { store: Store; scope: ResolvedScope; now: () => number; newId?: () => string }) {
     this.store = init.store;
     this.scope = init.scope.scope;
     this.scopeSource = init.scope.source;
     this.now = init.now;
+    this.newId = init.newId ?? randomUUID;
+  }
+
+  get #graph(): graph.GraphContext {
+    return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
+  }
+
+  /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`). */
+  addTools(tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+    return graph.addTools(this.#graph, tools);
+  }
+
+  /** Records one execution and learns its edges (issue 3). Throws INVALID_INPUT on a bad shape. */
+  recordExecution(execution: ExecutionInput): Promise<graph.RecordResult> {
+    return graph.recordExecutions(this.#graph, [execution]);
+  }
+
+  /** Records many executions, one transaction per scope. */
+  recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean } = {}): Promise<graph.RecordResult> {
+    return graph.recordExecutions(this.#graph, executions, options);
+  }
+
+  /** Declares a template edge (`credence edge add`). */
+  declareEdge(edge: { from: string; to: string; type: string }) {
+    return graph.declareEdge(this.#graph, edge);
+  }
+
+  /** Edges with their confidence now (`credence edges`). */
+  edges(filter: { from?: string; to?: string; minConfidence?: number } = {}): Promise<graph.EdgeView[]> {
+    return graph.listEdges(this.#graph, filter);
+  }
+
+  /** Ranked next-tool suggestions after `tool` (`credence next`). */
+  suggestNext(tool: string, options: { limit?: number } = {}): Promise<graph.NextSuggestion[]> {
+    return graph.suggestNext(this.#graph, tool, options);
   }
 
   async status(): Promise<Status> {
@@ -97,5 +141,5 @@ export async function openCredence(options: CredenceOptions = {}, env: NodeJS.Pr
   const now = makeClock(options.now, env);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
   const store = options.store ?? openSqliteStore({ path: options.db ?? defaultDbPath(env) });
-  return new Credence({ store, scope, now });
+  return new Credence({ store, scope, now, ...(options.newId === undefined ? {} : { newId: options.newId }) });
 }

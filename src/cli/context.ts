@@ -25,10 +25,13 @@ export interface CommandContext {
   /** Prints data as JSON when --json (or --format json) was given, else as text. */
   wantsJson: boolean;
   open: () => Promise<Credence>;
+  /** Ends the run with this exit code once the command returns (1: some input was rejected). */
+  setExitCode: (code: number) => void;
 }
 
-export function makeContext(io: CliIO, options: GlobalOptions): CommandContext {
+export function makeContext(io: CliIO, options: GlobalOptions, setExitCode: (code: number) => void = () => {}): CommandContext {
   return {
+    setExitCode,
     io,
     options,
     wantsJson: options.json === true || options.format === 'json',

@@ -9,10 +9,14 @@ import { makeContext, type CliIO, type CommandContext, type GlobalOptions } from
 import { registerDemo } from './demo.js';
 import { registerInit } from './init.js';
 import { registerStatus } from './status.js';
+import { registerEdges } from './edges.js';
+import { registerRecord } from './record.js';
+import { registerTools } from './tools.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
-export function buildProgram(io: CliIO): { program: Command; context: () => CommandContext } {
+export function buildProgram(io: CliIO): { program: Command; context: () => CommandContext; exitCode: () => number } {
+  let exitCode: number = EXIT.ok;
   const program = new Command('credence');
   program
     .description('A local-first learning memory for AI agents that knows how sure it is.')
@@ -24,16 +28,26 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  const context = (): CommandContext => makeContext(io, program.opts<GlobalOptions>());
+  const context = (): CommandContext =>
+    makeContext(io, program.opts<GlobalOptions>(), (code) => {
+      exitCode = Math.max(exitCode, code);
+    });
   registerInit(program, context);
   registerStatus(program, context);
   registerDemo(program, context);
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
-  return { program, context };
+  registerTools(program, context);
+  registerRecord(program, context);
+  registerEdges(program, context);
+  const configure = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
+    command.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
+  return { program, context, exitCode: () => exitCode };
 }
 
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
-  const { program } = buildProgram(io);
+  const { program, exitCode } = buildProgram(io);
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return EXIT.usage;
@@ -45,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return EXIT.usage;
     }
     await program.parseAsync([...argv], { from: 'user' });
-    return EXIT.ok;
+    return exitCode();
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;

@@ -4,6 +4,7 @@
  * keeps (SPEC §2). Store methods are async; the math stays in core/ and is sync (STYLE §4).
  * Every record carries a scope; nothing is read across scopes unless a method says so.
  */
+import type { ExecutionEdgeEvent } from '../core/execution-edges.js';
 import type {
   CallStatus,
   EdgeSource,
@@ -139,6 +140,22 @@ export interface InsertReport {
   duplicates: number;
 }
 
+/** One execution to record with the edge events it yields (core/execution-edges). */
+export interface ExecutionBatchItem {
+  execution: ExecutionRecord;
+  events: readonly ExecutionEdgeEvent[];
+}
+
+/** Folds one edge event into the edge's current state (core/edge-promotion). Pure. */
+export type EdgeFold = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent) => EdgeRecord;
+
+export interface RecordReport {
+  /** Tools the executions named that the catalogue did not know; added with an empty description. */
+  newTools: string[];
+  /** The final state of every edge the batch touched. */
+  edges: EdgeRecord[];
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
@@ -159,6 +176,11 @@ export interface Store {
   listEdges(scope: string, filter?: { from?: string; to?: string }): Promise<EdgeRecord[]>;
 
   insertExecution(scope: string, execution: ExecutionRecord): Promise<void>;
+  /**
+   * Records executions in one transaction: each execution with its calls, every unknown tool into
+   * the catalogue, and every edge event folded into its edge with `fold`. All or nothing.
+   */
+  recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
 

@@ -13,8 +13,11 @@ import { observationFingerprint, scrubRecord } from '../shared.js';
 import {
   TABLES,
   type CallRecord,
+  type EdgeFold,
   type EdgeRecord,
+  type ExecutionBatchItem,
   type ExecutionRecord,
+  type RecordReport,
   type FeedbackRecord,
   type InsertReport,
   type InstinctRecord,
@@ -242,37 +245,81 @@ export class SqliteStore implements Store {
   // ---- executions ----------------------------------------------------------------------------
 
   async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
+    this.#write(() => this.#insertExecution(scope, raw));
+  }
+
+  #insertExecution(scope: string, raw: ExecutionRecord): void {
     const execution = scrubRecord(raw);
     const insertExecution = this.#stmt(`
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
-      VALUES (@id, @scope, @intent, @intentKind, @startedAt, @endedAt, @confidence, @summary)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertCall = this.#stmt(`
       INSERT INTO calls (execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at)
-      VALUES (@executionId, @idx, @tool, @status, @retries, @durationMs, @consumes, @parent, @at)`);
-    this.#write(() => {
-      insertExecution.run({
-        id: execution.id,
-        scope,
-        intent: execution.intent,
-        intentKind: execution.intentKind ?? null,
-        startedAt: execution.startedAt,
-        endedAt: execution.endedAt ?? null,
-        confidence: execution.confidence ?? null,
-        summary: execution.summary ?? null,
-      });
-      execution.calls.forEach((call, idx) => {
-        insertCall.run({
-          executionId: execution.id,
-          idx,
-          tool: call.tool,
-          status: call.status,
-          retries: call.retries,
-          durationMs: call.durationMs ?? null,
-          consumes: json(call.consumes),
-          parent: call.parent ?? null,
-          at: call.at ?? null,
-        });
-      });
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    insertExecution.run(
+      execution.id,
+      scope,
+      execution.intent,
+      execution.intentKind ?? null,
+      execution.startedAt,
+      execution.endedAt ?? null,
+      execution.confidence ?? null,
+      execution.summary ?? null,
+    );
+    execution.calls.forEach((call, idx) => {
+      insertCall.run(
+        execution.id,
+        idx,
+        call.tool,
+        call.status,
+        call.retries,
+        call.durationMs ?? null,
+        call.consumes.length === 0 ? '[]' : json(call.consumes),
+        call.parent ?? null,
+        call.at ?? null,
+      );
+    });
+  }
+
+  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+    const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
+    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES (?, ?, '', ?, ?)`);
+    const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
+    const writeEdge = this.#stmt(`
+      INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+        source = excluded.source, count = excluded.count, successes = excluded.successes,
+        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`);
+    return this.#write(() => {
+      const known = new Set<string>();
+      const newTools: string[] = [];
+      const edges = new Map<string, EdgeRecord>();
+      const now = Date.now();
+      for (const item of batch) {
+        this.#insertExecution(scope, item.execution);
+        for (const call of item.execution.calls) {
+          if (known.has(call.tool)) continue;
+          known.add(call.tool);
+          if (toolExists.get(scope, call.tool) === undefined) {
+            insertTool.run(scope, call.tool, now, now);
+            newTools.push(call.tool);
+          }
+        }
+        for (const event of item.events) {
+          const key = `${event.type}\u0000${event.from}\u0000${event.to}`;
+          let current = edges.get(key);
+          if (current === undefined) {
+            const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
+            current = row === undefined ? undefined : toEdge(row);
+          }
+          edges.set(key, fold(current, event));
+        }
+      }
+      for (const e of edges.values()) {
+        writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
+      }
+      return { newTools, edges: [...edges.values()] };
     });
   }
 

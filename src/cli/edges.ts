@@ -1,0 +1,68 @@
+/** @module cli/edges — `credence edge add A B --type T`, `credence edges`, `credence next TOOL`. */
+import type { Command } from 'commander';
+import { CredenceError } from '../core/errors.js';
+import type { EdgeView } from '../tool-graph.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+
+const fmt = (n: number): string => n.toFixed(3);
+
+function edgeRow(e: EdgeView): string {
+  return `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  count ${e.count}  ok ${e.successes} failed ${e.failures}  last seen ${e.lastSeen ?? 'never'}`;
+}
+
+function parseConfidence(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+function parseLimit(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+export function registerEdges(program: Command, context: () => CommandContext): Command[] {
+  const edge = program.command('edge').description('declare edges by hand');
+  edge
+    .command('add <from> <to>')
+    .description('declare a template edge (source modifier 0.5) until executions confirm it')
+    .requiredOption('--type <type>', 'dependency, contains, alternative or sequence')
+    .action(async (from: string, to: string, options: { type: string }) => {
+      const ctx = context();
+      const result = await withCredence(ctx, (c) => c.declareEdge({ from, to, type: options.type }));
+      if (ctx.wantsJson) return printJson(ctx, result);
+      if (result.newTools.length > 0) ctx.io.stdout(`added unknown tool(s) to the catalogue with an empty description: ${result.newTools.join(', ')}\n`);
+      ctx.io.stdout(`${result.created ? 'declared' : 'already known, left as it is'}: ${edgeRow(result.edge)}\n`);
+    });
+
+  const edges = program
+    .command('edges')
+    .description('list edges with their confidence now (decay included)')
+    .option('--from <tool>', 'only edges from this tool')
+    .option('--to <tool>', 'only edges to this tool')
+    .option('--min-confidence <c>', 'only edges at or above this confidence', parseConfidence)
+    .action(async (options: { from?: string; to?: string; minConfidence?: number }) => {
+      const ctx = context();
+      const list = await withCredence(ctx, (c) => c.edges(options));
+      if (ctx.wantsJson) return printJson(ctx, list);
+      ctx.io.stdout(list.length === 0 ? 'no edges\n' : `${list.map(edgeRow).join('\n')}\n`);
+    });
+
+  const next = program
+    .command('next <tool>')
+    .description('rank the tools that follow TOOL by confidence (edges ≥ 0.3, weak ones < 0.5 last)')
+    .option('--limit <n>', 'at most this many suggestions', parseLimit)
+    .action(async (tool: string, options: { limit?: number }) => {
+      const ctx = context();
+      const list = await withCredence(ctx, (c) => c.suggestNext(tool, options));
+      if (ctx.wantsJson) return printJson(ctx, list);
+      if (list.length === 0) return ctx.io.stdout(`no confident next tool after ${tool}\n`);
+      ctx.io.stdout(
+        `${list.map((s, i) => `${String(i + 1).padStart(2)}. ${s.tool}  ${fmt(s.confidence)}${s.weak ? ' (weak)' : ''}  ${s.why}`).join('\n')}\n`,
+      );
+    });
+  return [edge, edges, next];
+}

@@ -1,0 +1,41 @@
+/** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
+import type { Command } from 'commander';
+import { parseExecution } from '../tool-graph.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+import { checkedLines, readInput, reportProblems } from './input.js';
+
+const BATCH = 1000;
+
+export function registerRecord(program: Command, context: () => CommandContext): void {
+  program
+    .command('record')
+    .description('record executions (one JSON object a line: {intent, scope?, startedAt?, calls: [...]}) and learn their edges')
+    .requiredOption('--jsonl <file>', 'JSON lines file, or - for standard input')
+    .action(async (options: { jsonl: string }) => {
+      const ctx = context();
+      const { items, problems } = checkedLines(readInput(options.jsonl), parseExecution);
+      const summary = await withCredence(ctx, async (credence) => {
+        let calls = 0;
+        let edges = 0;
+        const newTools: string[] = [];
+        for (let i = 0; i < items.length; i += BATCH) {
+          const batch = items.slice(i, i + BATCH).map((item) => item.value);
+          const result = await credence.recordExecutions(batch, { validate: false });
+          calls += result.executions.reduce((n, e) => n + e.calls, 0);
+          edges += result.edges.length;
+          newTools.push(...result.newTools);
+        }
+        return { recorded: items.length, calls, edgesUpdated: edges, newTools: [...new Set(newTools)], scope: credence.scope };
+      });
+      reportProblems(ctx.io.stderr, problems);
+      if (ctx.wantsJson) printJson(ctx, { ...summary, rejected: problems });
+      else {
+        ctx.io.stdout(`recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scope}\n`);
+        if (summary.newTools.length > 0) {
+          ctx.io.stdout(`added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ${summary.newTools.join(', ')}\n`);
+        }
+        if (problems.length > 0) ctx.io.stdout(`rejected ${problems.length} line(s); see above\n`);
+      }
+      if (problems.length > 0) ctx.setExitCode(1);
+    });
+}

@@ -1,0 +1,69 @@
+/**
+ * @module core/execution-edges
+ * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls give
+ * `sequence` edges, a call that used an earlier call's output gives a `dependency` edge from
+ * producer to consumer, a call made inside another gives a `contains` edge from parent to child,
+ * and a failed call followed directly by a different tool that succeeds gives an `alternative`
+ * edge from the failed tool to its replacement.
+ *
+ * Each edge yields at most one event per execution (an edge seen twice in one run counts once):
+ * a success when any of its occurrences joined two calls that both ran (success or partial),
+ * else a failure — a failure never promotes an edge, it only counts against it. Self-loops (a
+ * tool retried right after itself) teach nothing and are left out.
+ */
+import type { CallStatus, EdgeType } from './types.js';
+
+export interface ExecutionCall {
+  tool: string;
+  status: CallStatus;
+  consumes?: readonly number[];
+  parent?: number;
+  /** When the call ran, epoch ms. */
+  at: number;
+}
+
+export interface ExecutionEdgeEvent {
+  from: string;
+  to: string;
+  type: EdgeType;
+  status: 'success' | 'failure';
+  /** When the edge was seen: the time of the call at its head (the consumer, the child, the next call). */
+  at: number;
+}
+
+const ran = (status: CallStatus): boolean => status !== 'failure';
+
+/** The edge events of one execution, in a stable order (by type, then from, then to). */
+export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEvent[] {
+  const events = new Map<string, ExecutionEdgeEvent>();
+  const see = (type: EdgeType, from: ExecutionCall, to: ExecutionCall, succeeded: boolean): void => {
+    if (from.tool === to.tool) return;
+    const key = `${type}\u0000${from.tool}\u0000${to.tool}`;
+    const previous = events.get(key);
+    const status = succeeded ? 'success' : 'failure';
+    if (previous === undefined) {
+      events.set(key, { from: from.tool, to: to.tool, type, status, at: to.at });
+    } else if (status === 'success' && (previous.status === 'failure' || to.at > previous.at)) {
+      events.set(key, { ...previous, status, at: to.at });
+    }
+  };
+  calls.forEach((call, i) => {
+    const previous = i > 0 ? calls[i - 1] : undefined;
+    if (previous !== undefined) {
+      see('sequence', previous, call, ran(previous.status) && ran(call.status));
+      if (previous.status === 'failure' && call.status === 'success') see('alternative', previous, call, true);
+    }
+    for (const j of call.consumes ?? []) {
+      const producer = calls[j];
+      if (producer !== undefined && j < i) see('dependency', producer, call, ran(producer.status) && ran(call.status));
+    }
+    if (call.parent !== undefined) {
+      const parent = calls[call.parent];
+      if (parent !== undefined && call.parent < i) see('contains', parent, call, ran(parent.status) && ran(call.status));
+    }
+  });
+  const order: Record<EdgeType, number> = { dependency: 0, contains: 1, alternative: 2, sequence: 3 };
+  return [...events.values()].sort(
+    (a, b) => order[a.type] - order[b.type] || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
+  );
+}

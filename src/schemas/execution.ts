@@ -1,0 +1,52 @@
+/**
+ * @module schemas/execution
+ * The shape `credence record` and `recordExecution()` accept (issue 3): checked at the boundary,
+ * with messages that name the bad field. Unknown fields are ignored.
+ */
+import { z } from 'zod';
+import { CALL_STATUSES, type ExecutionInput } from '../core/types.js';
+
+const Instant = z.union([
+  z.number().finite(),
+  z.string().refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date' }),
+]);
+
+export const CallInputSchema = z.object({
+  tool: z.string().trim().min(1, 'must be a non-empty tool id'),
+  status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }),
+  retries: z.number().int('must be a whole number').min(0, 'must not be negative').optional(),
+  durationMs: z.number().finite().min(0, 'must not be negative').optional(),
+  consumes: z.array(z.number().int('must be a call index').min(0, 'must be a call index')).optional(),
+  parent: z.number().int('must be a call index').min(0, 'must be a call index').optional(),
+  at: Instant.optional(),
+});
+
+export const ExecutionInputSchema = z
+  .object({
+    intent: z.string(),
+    scope: z.string().trim().min(1).optional(),
+    startedAt: Instant.optional(),
+    calls: z.array(CallInputSchema),
+  })
+  .superRefine((execution, ctx) => {
+    execution.calls.forEach((call, i) => {
+      (call.consumes ?? []).forEach((j, k) => {
+        if (j >= i) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['calls', i, 'consumes', k],
+            message: `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
+          });
+        }
+      });
+      if (call.parent !== undefined && call.parent >= i) {
+        ctx.addIssue({ code: 'custom', path: ['calls', i, 'parent'], message: `call ${i} cannot be inside call ${call.parent}: a parent comes earlier` });
+      }
+    });
+  });
+
+export type ExecutionInputParsed = z.infer<typeof ExecutionInputSchema>;
+
+// The schema and the plain type describe the same thing.
+const _check: ExecutionInput = {} as ExecutionInputParsed;
+void _check;

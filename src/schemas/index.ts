@@ -1,0 +1,4 @@
+/** @module schemas — zod schemas for everything that crosses a trust boundary. */
+export { CallInputSchema, ExecutionInputSchema, type ExecutionInputParsed } from './execution.js';
+export { ToolInputSchema, type ToolInput } from './tool.js';
+export { formatIssues } from './format.js';

@@ -1,0 +1,228 @@
+/**
+ * @module tool-graph
+ * The tool-graph loop of the engine (issue 3, seed 000): executions in, confident edges out.
+ * Validation happens here, at the library boundary; the rules live in core/ and the rows in the
+ * store. Every edge that comes back carries its confidence computed at read time, with its parts.
+ */
+import { CredenceError } from './core/errors.js';
+import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS } from './core/edge-confidence.js';
+import { isConfirmed, observeEdge, templateEdge } from './core/edge-promotion.js';
+import { edgeEventsOf, type ExecutionEdgeEvent } from './core/execution-edges.js';
+import { EDGE_TYPES, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
+import { ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from './schemas/index.js';
+import type { EdgeRecord, ExecutionBatchItem, ExecutionRecord, Store } from './store/types.js';
+
+export interface GraphContext {
+  store: Store;
+  scope: string;
+  now: () => number;
+  newId: () => string;
+}
+
+/** An edge as users see it: the stored counters and its confidence now, explained. */
+export interface EdgeView {
+  from: string;
+  to: string;
+  type: EdgeType;
+  source: EdgeSource;
+  count: number;
+  successes: number;
+  failures: number;
+  confidence: number;
+  parts: { typeWeight: number; sourceModifier: number; decay: number; idleDays: number };
+  firstSeen: string | null;
+  lastSeen: string | null;
+}
+
+export interface RecordResult {
+  executions: { id: string; scope: string; calls: number }[];
+  newTools: string[];
+  edges: EdgeView[];
+}
+
+export interface NextSuggestion {
+  tool: string;
+  confidence: number;
+  weak: boolean;
+  /** The strongest edge to this tool, which gave it its rank. */
+  type: EdgeType;
+  source: EdgeSource;
+  count: number;
+  why: string;
+  /** Every confirmed edge from the tool to this one. */
+  edges: EdgeView[];
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
+  const c = edgeConfidence({ type: edge.type, source: edge.source, lastSeen: edge.lastSeen, now });
+  return {
+    from: edge.from,
+    to: edge.to,
+    type: edge.type,
+    source: edge.source,
+    count: edge.count,
+    successes: edge.successes,
+    failures: edge.failures,
+    confidence: c.value,
+    parts: c.parts,
+    firstSeen: iso(edge.firstSeen),
+    lastSeen: iso(edge.lastSeen),
+  };
+}
+
+function instant(value: string | number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  return typeof value === 'number' ? value : Date.parse(value);
+}
+
+/** Checks one execution; throws INVALID_INPUT naming every bad field. */
+export function parseExecution(value: unknown): ExecutionInput {
+  const parsed = ExecutionInputSchema.safeParse(value);
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid execution: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Checks one catalogue entry; throws INVALID_INPUT naming every bad field. */
+export function parseTool(value: unknown): ToolInput {
+  const parsed = ToolInputSchema.safeParse(value);
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid tool: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The edge update rule of SPEC §3 as a store fold. */
+function foldEdge(current: EdgeRecord | undefined, event: ExecutionEdgeEvent): EdgeRecord {
+  const state = observeEdge(current, { status: event.status, at: event.at });
+  return { from: event.from, to: event.to, type: event.type, ...state };
+}
+
+function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item: ExecutionBatchItem } {
+  const startedAt = instant(input.startedAt, ctx.now());
+  const calls = input.calls.map((call) => ({
+    tool: call.tool,
+    status: call.status,
+    retries: call.retries ?? 0,
+    ...(call.durationMs === undefined ? {} : { durationMs: call.durationMs }),
+    consumes: [...new Set(call.consumes ?? [])].sort((a, b) => a - b),
+    ...(call.parent === undefined ? {} : { parent: call.parent }),
+    at: instant(call.at, startedAt),
+  }));
+  const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
+  const execution: ExecutionRecord = { id: ctx.newId(), intent: input.intent, startedAt, endedAt, calls };
+  return { scope: input.scope ?? ctx.scope, item: { execution, events: edgeEventsOf(calls) } };
+}
+
+/**
+ * Records executions (already checked, or checked here when `validate`): each in its scope, in one
+ * transaction per scope. Unknown tools join the catalogue with an empty description.
+ */
+export async function recordExecutions(ctx: GraphContext, inputs: readonly ExecutionInput[], options: { validate?: boolean } = {}): Promise<RecordResult> {
+  const byScope = new Map<string, ExecutionBatchItem[]>();
+  const executions: RecordResult['executions'] = [];
+  for (const raw of inputs) {
+    const input = options.validate === false ? raw : parseExecution(raw);
+    const { scope, item } = toItem(ctx, input);
+    byScope.set(scope, [...(byScope.get(scope) ?? []), item]);
+    executions.push({ id: item.execution.id, scope, calls: item.execution.calls.length });
+  }
+  const newTools: string[] = [];
+  const edges: EdgeView[] = [];
+  const now = ctx.now();
+  for (const [scope, batch] of byScope) {
+    const report = await ctx.store.recordExecutions(scope, batch, foldEdge);
+    newTools.push(...report.newTools);
+    edges.push(...report.edges.map((e) => viewEdge(e, now)));
+  }
+  return { executions, newTools, edges };
+}
+
+/** Adds or updates catalogue entries; re-adding updates, never duplicates. */
+export async function addTools(ctx: GraphContext, tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+  const checked = tools.map(parseTool).map((t) => ({
+    id: t.id,
+    description: t.description,
+    ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
+    ...(t.origin === undefined ? {} : { origin: t.origin }),
+  }));
+  return ctx.store.upsertTools(ctx.scope, checked);
+}
+
+/**
+ * Declares a template edge by hand (source modifier 0.5). An edge that already exists is left as it
+ * is (a declaration never demotes what was learned). Unknown tools join the catalogue.
+ */
+export async function declareEdge(
+  ctx: GraphContext,
+  input: { from: string; to: string; type: string },
+): Promise<{ edge: EdgeView; created: boolean; newTools: string[] }> {
+  const type = input.type as EdgeType;
+  if (!(EDGE_TYPES as readonly string[]).includes(input.type)) {
+    throw new CredenceError('INVALID_INPUT', `unknown edge type ${JSON.stringify(input.type)}: use one of ${EDGE_TYPES.join(', ')}`);
+  }
+  for (const [name, id] of [['from', input.from], ['to', input.to]] as const) {
+    if (id.trim() === '') throw new CredenceError('INVALID_INPUT', `edge ${name} must be a non-empty tool id`);
+  }
+  if (input.from === input.to) throw new CredenceError('INVALID_INPUT', `an edge joins two different tools, got ${input.from} → ${input.to}`);
+  const newTools: string[] = [];
+  for (const id of [input.from, input.to]) {
+    if ((await ctx.store.getTool(ctx.scope, id)) === undefined) {
+      await ctx.store.upsertTools(ctx.scope, [{ id, description: '' }]);
+      newTools.push(id);
+    }
+  }
+  const key = { from: input.from, to: input.to, type };
+  const existing = await ctx.store.getEdge(ctx.scope, key);
+  if (existing !== undefined) return { edge: viewEdge(existing, ctx.now()), created: false, newTools };
+  const edge: EdgeRecord = { ...key, ...templateEdge() };
+  await ctx.store.putEdge(ctx.scope, edge);
+  return { edge: viewEdge(edge, ctx.now()), created: true, newTools };
+}
+
+/** Edges with their confidence now, filtered by ends and a minimum confidence, strongest first. */
+export async function listEdges(
+  ctx: GraphContext,
+  filter: { from?: string; to?: string; minConfidence?: number } = {},
+): Promise<EdgeView[]> {
+  const now = ctx.now();
+  const rows = await ctx.store.listEdges(ctx.scope, {
+    ...(filter.from === undefined ? {} : { from: filter.from }),
+    ...(filter.to === undefined ? {} : { to: filter.to }),
+  });
+  return rows
+    .map((e) => viewEdge(e, now))
+    .filter((e) => filter.minConfidence === undefined || e.confidence >= filter.minConfidence - 1e-9)
+    .sort((a, b) => b.confidence - a.confidence || a.from.localeCompare(b.from) || a.to.localeCompare(b.to) || a.type.localeCompare(b.type));
+}
+
+/**
+ * Next-tool suggestions after `tool` (SPEC §3): successors by their strongest confirmed edge,
+ * only edges ≥ 0.3, weak ones (< 0.5) last, each with why. Edges known only from failures are
+ * not suggestions.
+ */
+export async function suggestNext(ctx: GraphContext, tool: string, options: { limit?: number } = {}): Promise<NextSuggestion[]> {
+  const now = ctx.now();
+  const byTarget = new Map<string, EdgeView[]>();
+  for (const edge of await ctx.store.listEdges(ctx.scope, { from: tool })) {
+    if (!isConfirmed(edge)) continue;
+    const view = viewEdge(edge, now);
+    byTarget.set(edge.to, [...(byTarget.get(edge.to) ?? []), view]);
+  }
+  const candidates: NextSuggestion[] = [...byTarget.entries()].map(([to, edges]) => {
+    edges.sort((a, b) => b.confidence - a.confidence || a.type.localeCompare(b.type));
+    const best = edges[0] as EdgeView;
+    const seen = best.count === 1 ? 'once' : `${best.count} times`;
+    return {
+      tool: to,
+      confidence: best.confidence,
+      weak: best.confidence < EDGE_DEFAULTS.weakSuggestion,
+      type: best.type,
+      source: best.source,
+      count: best.count,
+      why: best.source === 'template' ? `${best.type} edge declared by hand, not yet seen` : `${best.type} edge, ${best.source}, seen ${seen}`,
+      edges,
+    };
+  });
+  const ranked = rankSuggestions(candidates);
+  return options.limit === undefined ? ranked : ranked.slice(0, options.limit);
+}
