@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'credence-graph-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function credence(db: string, args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'graph', '--now', '2026-03-02T00:00:00Z', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, HOME: dir },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const threeCalls = JSON.stringify({
+  intent: 'read the config and rewrite it',
+  startedAt: '2026-03-01T00:00:00Z',
+  calls: [
+    { tool: 'read_file', status: 'success' },
+    { tool: 'parse_json', status: 'success', consumes: [0] },
+    { tool: 'write_file', status: 'success', consumes: [1] },
+  ],
+});
+
+describe('credence record, edges and next (issue 3)', () => {
+  it('moves edges inferred → inferred → observed as the same execution is recorded 1, 2, 3 times', () => {
+    const db = join(dir, 'promotion.db');
+    const seen: string[] = [];
+    for (let run = 1; run <= 3; run += 1) {
+      expect(credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`).code).toBe(0);
+      const edges = JSON.parse(credence(db, ['edges', '--from', 'read_file', '--json']).stdout) as { type: string; source: string; confidence: number }[];
+      const pick = (type: string) => edges.find((e) => e.type === type);
+      // One idle day since the run (--now is a day later): compare against the decay-free value at 2 decimals.
+      seen.push(`${pick('sequence')?.source} ${pick('sequence')?.confidence.toFixed(2)} | ${pick('dependency')?.source} ${pick('dependency')?.confidence.toFixed(2)}`);
+    }
+    expect(seen).toEqual(['inferred 0.35 | inferred 0.69', 'inferred 0.35 | inferred 0.69', 'observed 0.49 | observed 0.99']);
+  });
+
+  it('shows the exact seed values when read at the time of the runs', () => {
+    const db = join(dir, 'exact.db');
+    const at = (args: string[]) =>
+      spawnSync(process.execPath, [bin, '--db', db, '--scope', 'graph', '--now', '2026-03-01T00:00:00Z', ...args], { encoding: 'utf8', input: `${threeCalls}\n` });
+    const values: string[] = [];
+    for (let run = 1; run <= 3; run += 1) {
+      at(['record', '--jsonl', '-']);
+      const edges = JSON.parse(at(['edges', '--from', 'read_file', '--json']).stdout) as { type: string; confidence: number }[];
+      values.push(['sequence', 'dependency'].map((t) => edges.find((e) => e.type === t)?.confidence).join(' '));
+    }
+    expect(values).toEqual(['0.35 0.7', '0.35 0.7', '0.5 1']);
+  });
+
+  it('says which unknown tools it added to the catalogue', () => {
+    const r = credence(join(dir, 'unknown.db'), ['record', '--jsonl', '-'], `${threeCalls}\n`);
+    expect(r.stdout).toContain('added 3 unknown tool(s) to the catalogue with an empty description: read_file, parse_json, write_file');
+  });
+
+  it('rejects bad lines with their number and reason, and still records the valid ones', () => {
+    const db = join(dir, 'bad.db');
+    const lines = [
+      threeCalls,
+      '{not json',
+      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success' }, { tool: 'b', status: 'success', consumes: [1] }] }),
+      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success', retries: -2 }] }),
+      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'exploded' }] }),
+      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success' }, { tool: 'b', status: 'success', consumes: [7] }] }),
+    ];
+    const r = credence(db, ['record', '--jsonl', '-', '--json'], `${lines.join('\n')}\n`);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.recorded).toBe(1);
+    expect(out.rejected.map((p: { line: number }) => p.line)).toEqual([2, 3, 4, 5, 6]);
+    expect(r.stderr).toMatch(/line 2: malformed JSON/);
+    expect(r.stderr).toMatch(/line 3: .*calls\[1\]\.consumes\[0\].*only earlier calls/);
+    expect(r.stderr).toMatch(/line 4: .*calls\[0\]\.retries: must not be negative/);
+    expect(r.stderr).toMatch(/line 5: .*calls\[0\]\.status: must be one of success, failure, partial/);
+    expect(r.stderr).toMatch(/line 6: .*consume call 7/);
+    expect(JSON.parse(credence(db, ['status', '--json']).stdout).counts.executions).toBe(1);
+  });
+
+  it('declares template edges, refuses an unknown type, and ranks next tools with why', () => {
+    const db = join(dir, 'next.db');
+    expect(credence(db, ['edge', 'add', 'read_file', 'log_data', '--type', 'sequence']).code).toBe(0);
+    expect(credence(db, ['edge', 'add', 'read_file', 'backup_file', '--type', 'alternative']).code).toBe(0);
+    const bad = credence(db, ['edge', 'add', 'a', 'b', '--type', 'friendship']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('friendship');
+    credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`);
+    const next = JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout) as { tool: string; confidence: number; weak: boolean; why: string }[];
+    // parse_json (dependency, inferred 0.7) first; backup_file (alternative template 0.30) last and weak; log_data (0.25) below the threshold.
+    expect(next.map((s) => s.tool)).toEqual(['parse_json', 'backup_file']);
+    expect(next[1]?.weak).toBe(true);
+    expect(next[0]?.why).toBe('dependency edge, inferred, seen once');
+    expect(credence(db, ['edges', '--min-confidence', '0.5', '--json']).stdout).not.toContain('log_data');
+  });
+
+  it('a failed call counts against the edge and never promotes it', () => {
+    const db = join(dir, 'fail.db');
+    const failing = JSON.stringify({
+      intent: 'x',
+      startedAt: '2026-03-01T00:00:00Z',
+      calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'failure', consumes: [0] }],
+    });
+    for (let i = 0; i < 3; i += 1) credence(db, ['record', '--jsonl', '-'], `${failing}\n`);
+    const edges = JSON.parse(credence(db, ['edges', '--json']).stdout) as { type: string; count: number; failures: number; source: string }[];
+    expect(edges.find((e) => e.type === 'dependency')).toMatchObject({ count: 0, failures: 3, source: 'inferred' });
+    expect(JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout)).toEqual([]);
+  });
+});
