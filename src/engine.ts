@@ -100,7 +100,7 @@ export class Credence {
   }
 
   /** Records many executions, one transaction per scope. */
-  recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean } = {}): Promise<graph.RecordResult> {
+  recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
     return graph.recordExecutions(this.#graph, executions, options);
   }
 

@@ -37,6 +37,9 @@ export interface EdgeView {
 export interface RecordResult {
   executions: { id: string; scope: string; calls: number }[];
   newTools: string[];
+  /** How many edges the executions updated. */
+  edgesUpdated: number;
+  /** Their state now, unless the caller asked for counts only (`edges: false`). */
   edges: EdgeView[];
 }
 
@@ -117,7 +120,11 @@ function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item
  * Records executions (already checked, or checked here when `validate`): each in its scope, in one
  * transaction per scope. Unknown tools join the catalogue with an empty description.
  */
-export async function recordExecutions(ctx: GraphContext, inputs: readonly ExecutionInput[], options: { validate?: boolean } = {}): Promise<RecordResult> {
+export async function recordExecutions(
+  ctx: GraphContext,
+  inputs: readonly ExecutionInput[],
+  options: { validate?: boolean; edges?: boolean } = {},
+): Promise<RecordResult> {
   const byScope = new Map<string, ExecutionBatchItem[]>();
   const executions: RecordResult['executions'] = [];
   for (const raw of inputs) {
@@ -128,13 +135,15 @@ export async function recordExecutions(ctx: GraphContext, inputs: readonly Execu
   }
   const newTools: string[] = [];
   const edges: EdgeView[] = [];
+  let edgesUpdated = 0;
   const now = ctx.now();
   for (const [scope, batch] of byScope) {
     const report = await ctx.store.recordExecutions(scope, batch, foldEdge);
     newTools.push(...report.newTools);
-    edges.push(...report.edges.map((e) => viewEdge(e, now)));
+    edgesUpdated += report.edges.length;
+    if (options.edges !== false) edges.push(...report.edges.map((e) => viewEdge(e, now)));
   }
-  return { executions, newTools, edges };
+  return { executions, newTools, edgesUpdated, edges };
 }
 
 /** Adds or updates catalogue entries; re-adding updates, never duplicates. */

@@ -20,9 +20,9 @@ export function registerRecord(program: Command, context: () => CommandContext):
         const newTools: string[] = [];
         for (let i = 0; i < items.length; i += BATCH) {
           const batch = items.slice(i, i + BATCH).map((item) => item.value);
-          const result = await credence.recordExecutions(batch, { validate: false });
+          const result = await credence.recordExecutions(batch, { validate: false, edges: false });
           calls += result.executions.reduce((n, e) => n + e.calls, 0);
-          edges += result.edges.length;
+          edges += result.edgesUpdated;
           newTools.push(...result.newTools);
         }
         return { recorded: items.length, calls, edgesUpdated: edges, newTools: [...new Set(newTools)], scope: credence.scope };

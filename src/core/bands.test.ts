@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import { CONFIDENCE_BANDS, LEARNED_KIND_THRESHOLDS, confidenceBand, learnedKind } from './bands.js';
-import { isCredenceError } from './errors.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('CONFIDENCE_BANDS', () => {
   it('covers [0, 1] with the five bands of seed 004, in order and without gaps', () => {

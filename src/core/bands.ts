@@ -11,8 +11,8 @@
  * 0.7 − 0.4 = 0.29999999999999993 does not drop a value into the band below.
  */
 
-import { CredenceError } from './errors.js';
 import type { ConfidenceBand } from './types.js';
+import { requireUnit, roundTo12 } from './validate.js';
 
 /** One band of the seed 004 confidence scale and what to do with a pattern in it. */
 export interface BandInfo {
@@ -65,10 +65,8 @@ export const LEARNED_KIND_THRESHOLDS = Object.freeze({ instinct: 0.5, skill: 0.7
 export type LearnedKind = 'noise' | 'instinct' | 'skill' | 'permanent-rule';
 
 function placeable(name: string, confidence: number): number {
-  if (typeof confidence !== 'number' || Number.isNaN(confidence) || confidence < 0 || confidence > 1) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [0, 1], got ${String(confidence)}`);
-  }
-  return Math.round(confidence * 1e12) / 1e12;
+  requireUnit(name, confidence);
+  return roundTo12(confidence);
 }
 
 /**

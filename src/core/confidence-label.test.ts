@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import { LABEL_DEFAULTS, confidenceLabel, labelAll } from './confidence-label.js';
-import { isCredenceError } from './errors.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('confidenceLabel', () => {
   it('labels everything low when the best score is 0', () => {

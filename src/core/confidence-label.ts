@@ -17,6 +17,7 @@
 
 import { CredenceError } from './errors.js';
 import type { ConfidenceLabel } from './types.js';
+import { requireFinite, roundTo12 } from './validate.js';
 
 /** Seed 003 ratio thresholds. */
 export const LABEL_DEFAULTS = Object.freeze({ high: 0.75, medium: 0.4 });
@@ -46,15 +47,9 @@ function resolveOptions(options: LabelOptions | undefined): ResolvedLabelOptions
   return { high, medium };
 }
 
-function assertScore(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a finite number, got ${String(value)}`);
-  }
-}
-
 function label(score: number, best: number, thresholds: ResolvedLabelOptions): ConfidenceLabel {
   if (best === 0) return 'low';
-  const ratio = Math.round((Math.abs(score) / Math.abs(best)) * 1e12) / 1e12;
+  const ratio = roundTo12(Math.abs(score) / Math.abs(best));
   if (ratio >= thresholds.high) return 'high';
   if (ratio >= thresholds.medium) return 'medium';
   return 'low';
@@ -69,8 +64,8 @@ function label(score: number, best: number, thresholds: ResolvedLabelOptions): C
 export function confidenceLabel(score: number | undefined, best: number, options?: LabelOptions): ConfidenceLabel {
   const thresholds = resolveOptions(options);
   const value = score ?? 0;
-  assertScore('score', value);
-  assertScore('best score', best);
+  requireFinite('score', value);
+  requireFinite('best score', best);
   return label(value, best, thresholds);
 }
 
@@ -83,7 +78,7 @@ export function labelAll(scores: readonly (number | undefined)[], options?: Labe
   const thresholds = resolveOptions(options);
   const values = scores.map((score, index) => {
     const value = score ?? 0;
-    assertScore(`score at index ${index}`, value);
+    requireFinite(`score at index ${index}`, value);
     return value;
   });
   const best = values.reduce((top, value) => (Math.abs(value) > Math.abs(top) ? value : top), 0);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import {
   COLD_START_WARNING,
   DAG_DEFAULTS,
@@ -8,16 +9,6 @@ import {
   dagConfidence,
   pathStrength,
 } from './dag-confidence.js';
-import { isCredenceError } from './errors.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 

@@ -18,6 +18,7 @@
  */
 
 import { CredenceError } from './errors.js';
+import { clampUnit, requireNonNegative, requireUnit } from './validate.js';
 
 export type DensityTierName = 'cold-start' | 'growing' | 'mature';
 
@@ -132,7 +133,7 @@ export function dagConfidence(input: DagConfidenceInput, options: DagConfidenceO
   let tier: DensityTierName | 'custom';
   let weights: DagWeights;
   if (input.weights !== undefined) {
-    for (const key of ['hybrid', 'pageRank', 'path'] as const) requireWeight(key, input.weights[key]);
+    for (const key of ['hybrid', 'pageRank', 'path'] as const) requireNonNegative(`weight ${key}`, input.weights[key]);
     tier = 'custom';
     weights = { hybrid: input.weights.hybrid, pageRank: input.weights.pageRank, path: input.weights.path };
   } else if (input.density !== undefined) {
@@ -146,7 +147,7 @@ export function dagConfidence(input: DagConfidenceInput, options: DagConfidenceO
   const hybridPart = input.hybrid * weights.hybrid;
   const pageRankPart = input.pageRank * weights.pageRank;
   const pathPart = input.pathStrength * weights.path;
-  const value = Math.min(1, Math.max(0, hybridPart + pageRankPart + pathPart));
+  const value = clampUnit(hybridPart + pageRankPart + pathPart);
   const parts = {
     hybrid: input.hybrid,
     pageRank: input.pageRank,
@@ -158,20 +159,4 @@ export function dagConfidence(input: DagConfidenceInput, options: DagConfidenceO
   return value < lowConfidence
     ? { value, tier, weights, parts, warning: COLD_START_WARNING }
     : { value, tier, weights, parts };
-}
-
-function requireUnit(name: string, value: number): void {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [0, 1], got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
-}
-
-function requireWeight(name: string, value: number): void {
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new CredenceError('INVALID_INPUT', `weight ${name} must be a finite number >= 0, got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import { DAY_MS } from './edge-decay.js';
 import {
   EDGE_DEFAULTS,
@@ -9,20 +10,10 @@ import {
   passesThreshold,
   rankSuggestions,
 } from './edge-confidence.js';
-import { isCredenceError } from './errors.js';
 import { EDGE_SOURCES, EDGE_TYPES } from './types.js';
 import type { EdgeSource, EdgeType } from './types.js';
 
 const NOW = Date.UTC(2025, 5, 1);
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('constants', () => {
   it('hold the seed 000 modifiers and weights in frozen objects', () => {

@@ -17,6 +17,7 @@
 import { CredenceError } from './errors.js';
 import { decayFactor, idleDays as idleDaysBetween, resolveDecayOptions } from './edge-decay.js';
 import type { EdgeSource, EdgeType, Explained } from './types.js';
+import { requireNumber } from './validate.js';
 
 /** How much the way an edge was learned is trusted (seed 000, "Source Modifiers"). */
 export const SOURCE_MODIFIERS: Readonly<Record<EdgeSource, number>> = Object.freeze({
@@ -154,12 +155,4 @@ export function rankSuggestions<T extends { confidence: number; tool: string }>(
     if (a.confidence !== b.confidence) return b.confidence - a.confidence;
     return a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0;
   });
-}
-
-function requireNumber(name: string, value: number): void {
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number, got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }

@@ -1,18 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import { DAY_MS, DECAY_DEFAULTS, decayFactor, idleDays } from './edge-decay.js';
-import { isCredenceError } from './errors.js';
 
 const T0 = Date.UTC(2025, 0, 1);
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('idleDays', () => {
   it('counts fractional days between last seen and now', () => {

@@ -12,6 +12,7 @@
  */
 
 import { CredenceError } from './errors.js';
+import { requireFinite } from './validate.js';
 
 /** Milliseconds in one day. */
 export const DAY_MS = 86_400_000;
@@ -34,8 +35,8 @@ export interface DecayOptions {
  * last seen after `now` (clock skew, a replayed future event) is simply not idle.
  */
 export function idleDays(lastSeenMs: number, nowMs: number): number {
-  requireFiniteInstant('lastSeenMs', lastSeenMs);
-  requireFiniteInstant('nowMs', nowMs);
+  requireFinite('lastSeenMs', lastSeenMs, 'a finite epoch time in milliseconds');
+  requireFinite('nowMs', nowMs, 'a finite epoch time in milliseconds');
   return Math.max(0, (nowMs - lastSeenMs) / DAY_MS);
 }
 
@@ -66,12 +67,4 @@ export function resolveDecayOptions(options: DecayOptions = {}): { halfLifeDays:
     );
   }
   return { halfLifeDays };
-}
-
-function requireFiniteInstant(name: string, value: number): void {
-  if (!Number.isFinite(value)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a finite epoch time in milliseconds, got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }

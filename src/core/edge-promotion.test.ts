@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import {
   PROMOTION_DEFAULTS,
   isConfirmed,
@@ -8,7 +9,6 @@ import {
   templateEdge,
 } from './edge-promotion.js';
 import type { EdgeState } from './edge-promotion.js';
-import { isCredenceError } from './errors.js';
 import { CALL_STATUSES, EDGE_SOURCES } from './types.js';
 import type { CallStatus } from './types.js';
 
@@ -16,15 +16,6 @@ const T = Date.UTC(2025, 0, 1);
 const HOUR = 3_600_000;
 const success = (at: number) => ({ status: 'success' as const, at });
 const failure = (at: number) => ({ status: 'failure' as const, at });
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('templateEdge', () => {
   it('is a template with no counts and no dates', () => {

@@ -14,6 +14,7 @@
 import { CredenceError } from './errors.js';
 import { CALL_STATUSES, EDGE_SOURCES } from './types.js';
 import type { CallStatus, EdgeSource } from './types.js';
+import { requireCount, requireFinite } from './validate.js';
 
 export const PROMOTION_DEFAULTS = Object.freeze({
   /** Count at which an edge becomes `observed` (seed 000: "Confirmed by 3+ executions"). */
@@ -96,11 +97,7 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
       { details: { status: event.status } },
     );
   }
-  if (typeof event.at !== 'number' || !Number.isFinite(event.at)) {
-    throw new CredenceError('INVALID_INPUT', `event time must be a finite epoch time in ms, got ${String(event.at)}`, {
-      details: { at: event.at },
-    });
-  }
+  requireFinite('event time', event.at, 'a finite epoch time in ms');
   if (state !== undefined) requireState(state);
 
   if (event.status === 'failure') {
@@ -144,14 +141,6 @@ function requireSource(source: EdgeSource): void {
       `edge source must be one of ${EDGE_SOURCES.join(', ')}, got ${JSON.stringify(source)}`,
       { details: { source } },
     );
-  }
-}
-
-function requireCount(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be an integer >= 0, got ${String(value)}`, {
-      details: { [name]: value },
-    });
   }
 }
 

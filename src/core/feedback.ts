@@ -16,6 +16,7 @@
 import { CredenceError } from './errors.js';
 import { FEEDBACK_KINDS } from './types.js';
 import type { Explained, FeedbackKind } from './types.js';
+import { clampUnit, mergeNumberOptions, requireInRange, requireUnit, roundTo12 } from './validate.js';
 
 /** Seed 004 / SPEC §6 confidence deltas per feedback kind. */
 export const FEEDBACK_DELTAS = Object.freeze({
@@ -63,17 +64,9 @@ export interface FeedbackParts {
 const KIND_SET: ReadonlySet<string> = new Set<string>(FEEDBACK_KINDS);
 
 function resolveDeltas(options: FeedbackOptions | undefined): Readonly<Record<FeedbackKind, number>> {
-  const resolved: Record<FeedbackKind, number> = { ...FEEDBACK_DELTAS };
-  if (options === undefined) return resolved;
-  for (const kind of FEEDBACK_KINDS) {
-    const value = options[kind];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < -1 || value > 1) {
-      throw new CredenceError('INVALID_INPUT', `feedback delta ${kind} must be a number in [-1, 1], got ${String(value)}`);
-    }
-    resolved[kind] = value;
-  }
-  return resolved;
+  return mergeNumberOptions(FEEDBACK_DELTAS, options, (kind, value) =>
+    requireInRange(`feedback delta ${kind}`, value, -1, 1),
+  );
 }
 
 /**
@@ -86,9 +79,7 @@ export function applyFeedback(
   events: readonly FeedbackEvent[],
   options?: FeedbackOptions,
 ): Explained<FeedbackParts> {
-  if (typeof base !== 'number' || !Number.isFinite(base) || base < 0 || base > 1) {
-    throw new CredenceError('INVALID_INPUT', `base confidence must be a number in [0, 1], got ${String(base)}`);
-  }
+  requireUnit('base confidence', base);
   const deltas = resolveDeltas(options);
   const seen = new Set<string>();
   const duplicates = new Set<string>();
@@ -115,6 +106,6 @@ export function applyFeedback(
     sum += delta;
   });
 
-  const value = Math.min(1, Math.max(0, Math.round(sum * 1e12) / 1e12));
+  const value = clampUnit(roundTo12(sum));
   return { value, parts: { base, applied, ignoredDuplicates: [...duplicates] } };
 }

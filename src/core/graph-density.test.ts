@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
+import { codeOf } from '../../test/helpers.js';
 import { densityOfEdges, graphDensity } from './graph-density.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('graphDensity', () => {
   it('divides the edges by the directed pairs possible', () => {

@@ -13,6 +13,7 @@
 
 import { EDGE_DEFAULTS, passesThreshold } from './edge-confidence.js';
 import { CredenceError } from './errors.js';
+import { requireCount, requireNumber } from './validate.js';
 
 export interface DensityEdge {
   readonly from: string;
@@ -62,11 +63,7 @@ export function densityOfEdges(
   options: DensityOptions = {},
 ): GraphDensity {
   const threshold = options.threshold ?? EDGE_DEFAULTS.threshold;
-  if (typeof threshold !== 'number' || Number.isNaN(threshold)) {
-    throw new CredenceError('INVALID_INPUT', `threshold must be a number, got ${String(threshold)}`, {
-      details: { threshold },
-    });
-  }
+  requireNumber('threshold', threshold);
   const vertices = new Set<string>(calledTools);
   const pairs = new Map<string, Set<string>>();
   let edgeCount = 0;
@@ -85,14 +82,6 @@ export function densityOfEdges(
     }
   }
   return { density: graphDensity(vertices.size, edgeCount), vertices: vertices.size, edges: edgeCount };
-}
-
-function requireCount(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be an integer >= 0, got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }
 
 function tooManyEdges(vertexCount: number, edgeCount: number, possible: number): CredenceError {

@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
+import { codeOf } from '../../test/helpers.js';
 import { GRAPH_SCORE_DEFAULTS, graphScore, hybridScore } from './hybrid-score.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 

@@ -12,6 +12,7 @@
 
 import { CredenceError } from './errors.js';
 import type { Explained } from './types.js';
+import { requireUnit } from './validate.js';
 
 export const GRAPH_SCORE_DEFAULTS = Object.freeze({
   /** Weight of relatedness to the context tools. */
@@ -72,12 +73,4 @@ export function hybridScore(input: { semantic: number; graph: number; alpha: num
   const blended = alpha * semantic + (1 - alpha) * graph;
   const value = Math.min(Math.max(semantic, graph), Math.max(Math.min(semantic, graph), blended));
   return { value, parts: { semantic, graph, alpha } };
-}
-
-function requireUnit(name: string, value: number): void {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [0, 1], got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }

@@ -21,4 +21,5 @@ export * from './skill-ageing.js';
 export * from './bands.js';
 export * from './scope.js';
 export * from './fts-query.js';
+export * from './execution-edges.js';
 export * from './scrub.js';

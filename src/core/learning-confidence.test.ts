@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
 import { LEARNED_KIND_THRESHOLDS, confidenceBand, learnedKind } from './bands.js';
-import { isCredenceError } from './errors.js';
 import {
   LEARNING_DEFAULTS,
   frequencyBonus,
@@ -9,15 +9,6 @@ import {
   isSignificant,
   recencyWeight,
 } from './learning-confidence.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 const confidence = fc.double({ min: 0, max: 1, noNaN: true });
 

@@ -17,6 +17,15 @@
 
 import { CredenceError } from './errors.js';
 import type { Explained } from './types.js';
+import {
+  clampUnit,
+  mergeNumberOptions,
+  requireCount,
+  requireFinite,
+  requireNonNegative,
+  requireUnit,
+  roundTo12,
+} from './validate.js';
 
 /** Seed 004 constants. */
 export const LEARNING_DEFAULTS = Object.freeze({
@@ -48,51 +57,30 @@ type ResolvedLearningOptions = { -readonly [K in keyof typeof LEARNING_DEFAULTS]
 
 const MEAN_TOLERANCE = 1e-9;
 
-const round = (value: number): number => Math.round(value * 1e12) / 1e12;
-const clampUnit = (value: number): number => Math.min(1, Math.max(0, value));
-
-function invalid(message: string): CredenceError {
-  return new CredenceError('INVALID_INPUT', message);
-}
-
 function resolveOptions(options: LearningOptions | undefined): ResolvedLearningOptions {
-  const resolved: ResolvedLearningOptions = { ...LEARNING_DEFAULTS };
-  if (options === undefined) return resolved;
-  for (const key of Object.keys(LEARNING_DEFAULTS) as (keyof typeof LEARNING_DEFAULTS)[]) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw invalid(`learning option ${key} must be a finite number, got ${String(value)}`);
-    }
-    resolved[key] = value;
+  if (options === undefined) return { ...LEARNING_DEFAULTS };
+  const resolved = mergeNumberOptions(LEARNING_DEFAULTS, options, (key, value) =>
+    requireFinite(`learning option ${key}`, value),
+  );
+  if (resolved.recencyDays <= 0) {
+    throw new CredenceError('INVALID_INPUT', `recencyDays must be > 0, got ${resolved.recencyDays}`);
   }
-  if (resolved.recencyDays <= 0) throw invalid(`recencyDays must be > 0, got ${resolved.recencyDays}`);
-  if (resolved.frequencyStep < 0) throw invalid(`frequencyStep must be ≥ 0, got ${resolved.frequencyStep}`);
-  if (resolved.frequencyCap < 1) throw invalid(`frequencyCap must be ≥ 1, got ${resolved.frequencyCap}`);
-  if (!Number.isInteger(resolved.minOccurrences) || resolved.minOccurrences < 0) {
-    throw invalid(`minOccurrences must be a non-negative integer, got ${resolved.minOccurrences}`);
+  requireNonNegative('frequencyStep', resolved.frequencyStep);
+  if (resolved.frequencyCap < 1) {
+    throw new CredenceError('INVALID_INPUT', `frequencyCap must be ≥ 1, got ${resolved.frequencyCap}`);
   }
-  if (resolved.minMeanConfidence < 0 || resolved.minMeanConfidence > 1) {
-    throw invalid(`minMeanConfidence must be in [0, 1], got ${resolved.minMeanConfidence}`);
-  }
-  if (resolved.contradictionWindowDays < 0) {
-    throw invalid(`contradictionWindowDays must be ≥ 0, got ${resolved.contradictionWindowDays}`);
-  }
+  requireCount('minOccurrences', resolved.minOccurrences);
+  requireUnit('minMeanConfidence', resolved.minMeanConfidence);
+  requireNonNegative('contradictionWindowDays', resolved.contradictionWindowDays);
   return resolved;
 }
 
-function assertDays(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw invalid(`${name} must be a finite number of days, got ${String(value)}`);
-  }
+function requireDays(name: string, value: number): void {
+  requireFinite(name, value, 'a finite number of days');
 }
 
-function assertConfidences(confidences: readonly number[]): void {
-  confidences.forEach((c, index) => {
-    if (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 1) {
-      throw invalid(`confidence at index ${index} must be a number in [0, 1], got ${String(c)}`);
-    }
-  });
+function requireConfidences(confidences: readonly number[]): void {
+  confidences.forEach((c, index) => requireUnit(`confidence at index ${index}`, c));
 }
 
 const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -103,9 +91,9 @@ const mean = (values: readonly number[]): number => values.reduce((sum, v) => su
  * @throws CredenceError `INVALID_INPUT` for a non-finite age.
  */
 export function recencyWeight(daysSinceLatest: number, options?: LearningOptions): number {
-  assertDays('daysSinceLatest', daysSinceLatest);
+  requireDays('daysSinceLatest', daysSinceLatest);
   const { recencyDays } = resolveOptions(options);
-  return round(Math.exp(-Math.max(0, daysSinceLatest) / recencyDays));
+  return roundTo12(Math.exp(-Math.max(0, daysSinceLatest) / recencyDays));
 }
 
 /**
@@ -113,11 +101,9 @@ export function recencyWeight(daysSinceLatest: number, options?: LearningOptions
  * @throws CredenceError `INVALID_INPUT` when `occurrences` is not a non-negative integer.
  */
 export function frequencyBonus(occurrences: number, options?: LearningOptions): number {
-  if (typeof occurrences !== 'number' || !Number.isInteger(occurrences) || occurrences < 0) {
-    throw invalid(`occurrences must be a non-negative integer, got ${String(occurrences)}`);
-  }
+  requireCount('occurrences', occurrences);
   const { frequencyStep, frequencyCap } = resolveOptions(options);
-  return round(Math.min(frequencyCap, 1 + frequencyStep * occurrences));
+  return roundTo12(Math.min(frequencyCap, 1 + frequencyStep * occurrences));
 }
 
 /** The observations of one pattern, as confidences and the age of the latest one. */
@@ -144,14 +130,16 @@ export interface GroupParts {
 export function groupConfidence(input: GroupInput, options?: LearningOptions): Explained<GroupParts> {
   const resolved = resolveOptions(options);
   const { confidences, daysSinceLatest } = input;
-  if (confidences.length === 0) throw invalid('a group needs at least one observation confidence, got none');
-  assertConfidences(confidences);
+  if (confidences.length === 0) {
+    throw new CredenceError('INVALID_INPUT', 'a group needs at least one observation confidence, got none');
+  }
+  requireConfidences(confidences);
   const occurrences = confidences.length;
-  const groupMean = round(mean(confidences));
+  const groupMean = roundTo12(mean(confidences));
   const recency = recencyWeight(daysSinceLatest, resolved);
   const frequency = frequencyBonus(occurrences, resolved);
   return {
-    value: clampUnit(round(groupMean * recency * frequency)),
+    value: clampUnit(roundTo12(groupMean * recency * frequency)),
     parts: { mean: groupMean, recency, frequency, occurrences },
   };
 }
@@ -180,8 +168,8 @@ const formatNumber = (value: number): string => String(Math.round(value * 1000) 
 export function isSignificant(input: SignificanceInput, options?: LearningOptions): Significance {
   const resolved = resolveOptions(options);
   const { confidences, contradictionAgesDays } = input;
-  assertConfidences(confidences);
-  contradictionAgesDays.forEach((age, index) => assertDays(`contradiction age at index ${index}`, age));
+  requireConfidences(confidences);
+  contradictionAgesDays.forEach((age, index) => requireDays(`contradiction age at index ${index}`, age));
 
   const reasons: string[] = [];
   const occurrences = confidences.length;

@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
+import { codeOf } from '../../test/helpers.js';
 import { ALPHA_DEFAULTS, clampAlpha, coldStartAlpha, heatAlpha, localAlpha } from './local-alpha.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('coldStartAlpha', () => {
   it('starts at 1.00, gives the seed 0.92 at 2 observations and reaches the 0.85 floor at 4', () => {

@@ -14,7 +14,7 @@
  * These constants are SPEC §4's starting points; tuning replaces them through the options.
  */
 
-import { CredenceError } from './errors.js';
+import { clampUnit, requireCount, requireInRange, requireNumber, requireUnit } from './validate.js';
 
 export const ALPHA_DEFAULTS = Object.freeze({
   /** Lowest α any rule may return. */
@@ -70,7 +70,7 @@ export interface LocalAlpha {
  */
 export function coldStartAlpha(observations: number, options: AlphaOptions = {}): number {
   const o = resolveAlphaOptions(options);
-  requireObservations(observations);
+  requireCount('observations', observations);
   return clampTo(Math.max(o.coldStartFloor, 1 - o.coldStartStep * observations), o);
 }
 
@@ -81,7 +81,7 @@ export function coldStartAlpha(observations: number, options: AlphaOptions = {})
 export function heatAlpha(heat: number, options: AlphaOptions = {}): number {
   const o = resolveAlphaOptions(options);
   requireNumber('heat', heat);
-  return clampTo(1 - o.heatWeight * clamp01(heat), o);
+  return clampTo(1 - o.heatWeight * clampUnit(heat), o);
 }
 
 /**
@@ -91,7 +91,7 @@ export function heatAlpha(heat: number, options: AlphaOptions = {}): number {
  */
 export function localAlpha(input: { observations: number; heat?: number }, options: AlphaOptions = {}): LocalAlpha {
   const o = resolveAlphaOptions(options);
-  requireObservations(input.observations);
+  requireCount('observations', input.observations);
   if (input.observations < o.coldStartObservations) {
     return {
       alpha: coldStartAlpha(input.observations, o),
@@ -104,7 +104,7 @@ export function localAlpha(input: { observations: number; heat?: number }, optio
   return {
     alpha: heatAlpha(heat, o),
     rule: 'heat-diffusion',
-    parts: { observations: input.observations, heat: clamp01(heat), coldStartObservations: o.coldStartObservations },
+    parts: { observations: input.observations, heat: clampUnit(heat), coldStartObservations: o.coldStartObservations },
   };
 }
 
@@ -127,51 +127,15 @@ function resolveAlphaOptions(options: AlphaOptions): ResolvedAlphaOptions {
     coldStartStep: options.coldStartStep ?? ALPHA_DEFAULTS.coldStartStep,
     heatWeight: options.heatWeight ?? ALPHA_DEFAULTS.heatWeight,
   };
-  requireInRange('min', o.min, 0, 1);
+  requireUnit('min', o.min);
   requireInRange('max', o.max, o.min, 1);
-  requireInRange('coldStartFloor', o.coldStartFloor, 0, 1);
+  requireUnit('coldStartFloor', o.coldStartFloor);
   requireInRange('coldStartStep', o.coldStartStep, 0, Infinity);
   requireInRange('heatWeight', o.heatWeight, 0, Infinity);
-  if (!Number.isInteger(o.coldStartObservations) || o.coldStartObservations < 0) {
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `coldStartObservations must be an integer >= 0, got ${String(o.coldStartObservations)}`,
-      { details: { coldStartObservations: o.coldStartObservations } },
-    );
-  }
+  requireCount('coldStartObservations', o.coldStartObservations);
   return o;
 }
 
 function clampTo(value: number, o: ResolvedAlphaOptions): number {
   return Math.min(o.max, Math.max(o.min, value));
-}
-
-function clamp01(value: number): number {
-  return Math.min(1, Math.max(0, value));
-}
-
-function requireObservations(observations: number): void {
-  if (!Number.isInteger(observations) || observations < 0) {
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `observations must be a count of recorded calls (an integer >= 0), got ${String(observations)}`,
-      { details: { observations } },
-    );
-  }
-}
-
-function requireNumber(name: string, value: number): void {
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number, got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
-}
-
-function requireInRange(name: string, value: number, min: number, max: number): void {
-  if (typeof value !== 'number' || Number.isNaN(value) || value < min || value > max) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [${min}, ${max}], got ${String(value)}`, {
-      details: { [name]: value },
-    });
-  }
 }

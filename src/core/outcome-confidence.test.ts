@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
+import { codeOf } from '../../test/helpers.js';
 import {
   OUTCOME_DEFAULTS,
   adjustForDownstreamUse,
@@ -10,15 +10,6 @@ import {
 } from './outcome-confidence.js';
 import { CALL_STATUSES } from './types.js';
 import type { CallStatus } from './types.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 describe('confidenceFromOutcome', () => {
   it('gives success 0.7, partial 0.5 and failure 0.3', () => {

@@ -17,6 +17,7 @@
 import { CredenceError } from './errors.js';
 import { CALL_STATUSES } from './types.js';
 import type { CallStatus, Explained } from './types.js';
+import { clampUnit, mergeNumberOptions, requireCount, requireUnit, roundTo12 } from './validate.js';
 
 /** Seed 002 scoring constants. */
 export const OUTCOME_DEFAULTS = Object.freeze({
@@ -68,33 +69,8 @@ export interface OutcomeParts {
   readonly downstreamBoost: number;
 }
 
-const round = (value: number): number => Math.round(value * 1e12) / 1e12;
-const clampUnit = (value: number): number => Math.min(1, Math.max(0, value));
-
 function resolveOptions(options: OutcomeOptions | undefined): ResolvedOutcomeOptions {
-  const resolved: ResolvedOutcomeOptions = { ...OUTCOME_DEFAULTS };
-  if (options === undefined) return resolved;
-  for (const key of Object.keys(OUTCOME_DEFAULTS) as (keyof typeof OUTCOME_DEFAULTS)[]) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-      throw new CredenceError('INVALID_INPUT', `outcome option ${key} must be a number in [0, 1], got ${String(value)}`);
-    }
-    resolved[key] = value;
-  }
-  return resolved;
-}
-
-function assertUnit(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a number in [0, 1], got ${String(value)}`);
-  }
-}
-
-function assertCount(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a non-negative integer, got ${String(value)}`);
-  }
+  return mergeNumberOptions(OUTCOME_DEFAULTS, options, (key, value) => requireUnit(`outcome option ${key}`, value));
 }
 
 /**
@@ -125,11 +101,11 @@ export function confidenceFromOutcome(status: CallStatus, options?: OutcomeOptio
  * non-negative integer.
  */
 export function adjustForRetries(confidence: number, retries: number, options?: OutcomeOptions): number {
-  assertUnit('confidence', confidence);
-  assertCount('retries', retries);
+  requireUnit('confidence', confidence);
+  requireCount('retries', retries);
   const resolved = resolveOptions(options);
   if (retries === 0) return confidence;
-  return round(Math.min(confidence, Math.max(resolved.retryFloor, confidence - resolved.retryPenalty * retries)));
+  return roundTo12(Math.min(confidence, Math.max(resolved.retryFloor, confidence - resolved.retryPenalty * retries)));
 }
 
 /**
@@ -139,10 +115,10 @@ export function adjustForRetries(confidence: number, retries: number, options?: 
  * not a non-negative integer.
  */
 export function adjustForDownstreamUse(confidence: number, downstreamUses: number, options?: OutcomeOptions): number {
-  assertUnit('confidence', confidence);
-  assertCount('downstreamUses', downstreamUses);
+  requireUnit('confidence', confidence);
+  requireCount('downstreamUses', downstreamUses);
   const resolved = resolveOptions(options);
-  return clampUnit(round(confidence + Math.min(resolved.downstreamMax, resolved.downstreamBoost * downstreamUses)));
+  return clampUnit(roundTo12(confidence + Math.min(resolved.downstreamMax, resolved.downstreamBoost * downstreamUses)));
 }
 
 /**
@@ -161,8 +137,8 @@ export function outcomeConfidence(signals: OutcomeSignals, options?: OutcomeOpti
     value,
     parts: {
       base,
-      retryPenalty: round(base - retried),
-      downstreamBoost: round(boosted - retried),
+      retryPenalty: roundTo12(base - retried),
+      downstreamBoost: roundTo12(boosted - retried),
     },
   };
 }

@@ -14,8 +14,8 @@
  * A permanent rule never loses confidence to ageing but can still gain. Rounded to 12 decimals.
  */
 
-import { CredenceError } from './errors.js';
 import type { Explained } from './types.js';
+import { clampUnit, mergeNumberOptions, requireCount, requireFinite, requireUnit, roundTo12 } from './validate.js';
 
 /** Seed 004 / SPEC §6 skill constants. */
 export const SKILL_DEFAULTS = Object.freeze({ idleWeeklyLoss: 0.02, repetitionGain: 0.1, permanentAt: 0.9 });
@@ -54,20 +54,8 @@ export interface SkillParts {
 
 type ResolvedSkillOptions = { -readonly [K in keyof typeof SKILL_DEFAULTS]: number };
 
-const round = (value: number): number => Math.round(value * 1e12) / 1e12;
-
 function resolveOptions(options: SkillOptions | undefined): ResolvedSkillOptions {
-  const resolved: ResolvedSkillOptions = { ...SKILL_DEFAULTS };
-  if (options === undefined) return resolved;
-  for (const key of Object.keys(SKILL_DEFAULTS) as (keyof typeof SKILL_DEFAULTS)[]) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-      throw new CredenceError('INVALID_INPUT', `skill option ${key} must be a number in [0, 1], got ${String(value)}`);
-    }
-    resolved[key] = value;
-  }
-  return resolved;
+  return mergeNumberOptions(SKILL_DEFAULTS, options, (key, value) => requireUnit(`skill option ${key}`, value));
 }
 
 /**
@@ -78,20 +66,14 @@ function resolveOptions(options: SkillOptions | undefined): ResolvedSkillOptions
 export function skillConfidence(input: SkillInput, options?: SkillOptions): Explained<SkillParts> {
   const { idleWeeklyLoss, repetitionGain, permanentAt } = resolveOptions(options);
   const { base, idleDays, repetitions } = input;
-  if (typeof base !== 'number' || !Number.isFinite(base) || base < 0 || base > 1) {
-    throw new CredenceError('INVALID_INPUT', `base confidence must be a number in [0, 1], got ${String(base)}`);
-  }
-  if (typeof idleDays !== 'number' || !Number.isFinite(idleDays)) {
-    throw new CredenceError('INVALID_INPUT', `idleDays must be a finite number of days, got ${String(idleDays)}`);
-  }
-  if (typeof repetitions !== 'number' || !Number.isInteger(repetitions) || repetitions < 0) {
-    throw new CredenceError('INVALID_INPUT', `repetitions must be a non-negative integer, got ${String(repetitions)}`);
-  }
+  requireUnit('base confidence', base);
+  requireFinite('idleDays', idleDays, 'a finite number of days');
+  requireCount('repetitions', repetitions);
 
   const idleWeeks = Math.floor(Math.max(0, idleDays) / 7);
   const permanent = base >= permanentAt;
-  const ageingLoss = permanent ? 0 : round(idleWeeklyLoss * idleWeeks);
-  const gain = round(repetitionGain * repetitions);
-  const value = Math.min(1, Math.max(0, round(base - ageingLoss + gain)));
+  const ageingLoss = permanent ? 0 : roundTo12(idleWeeklyLoss * idleWeeks);
+  const gain = roundTo12(repetitionGain * repetitions);
+  const value = clampUnit(roundTo12(base - ageingLoss + gain));
   return { value, parts: { base, idleWeeks, ageingLoss, repetitionGain: gain, permanent } };
 }

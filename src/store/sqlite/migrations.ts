@@ -21,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         description TEXT NOT NULL DEFAULT '',
         input_schema TEXT,
         origin TEXT,
+        calls INTEGER NOT NULL DEFAULT 0,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
         PRIMARY KEY (scope, id)
@@ -65,7 +66,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         at INTEGER,
         PRIMARY KEY (execution_id, idx)
       ) WITHOUT ROWID;
-      CREATE INDEX calls_tool ON calls (tool);
 
       CREATE TABLE observations (
         id TEXT PRIMARY KEY,

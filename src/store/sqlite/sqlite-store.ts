@@ -62,6 +62,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -32000');
+      // Fewer, larger checkpoints: hot pages (the edge B-tree) are copied back once, not every commit.
+      db.pragma('wal_autocheckpoint = 10000');
     }
     db.pragma('foreign_keys = ON');
     // Touch the file so that a path that is not a database fails here, with its name.
@@ -111,6 +113,15 @@ export class SqliteStore implements Store {
   readonly location: string;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  /**
+   * Edges this connection has read or written, per scope (null: known absent), so bulk recording
+   * does not read every edge back from disk. Valid only while no other connection has committed:
+   * `PRAGMA data_version` changes exactly when another connection commits, and the cache is
+   * dropped then. Only ever consulted inside a write transaction, which holds the lock.
+   */
+  #edgeCache = new Map<string, Map<string, EdgeRecord | null>>();
+  #edgeCacheSize = 0;
+  #dataVersion = -1;
 
   constructor(db: Database.Database, location: string) {
     this.#db = db;
@@ -129,6 +140,28 @@ export class SqliteStore implements Store {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  #edgeCacheFor(scope: string): { get(key: string): EdgeRecord | null | undefined; set(key: string, edge: EdgeRecord): void } {
+    const version = this.#db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.#dataVersion || this.#edgeCacheSize > 500_000) {
+      this.#edgeCache.clear();
+      this.#edgeCacheSize = 0;
+      this.#dataVersion = version;
+    }
+    let forScope = this.#edgeCache.get(scope);
+    if (forScope === undefined) {
+      forScope = new Map();
+      this.#edgeCache.set(scope, forScope);
+    }
+    const map = forScope;
+    return {
+      get: (key) => map.get(key),
+      set: (key, edge) => {
+        if (!map.has(key)) this.#edgeCacheSize += 1;
+        map.set(key, edge);
+      },
+    };
   }
 
   #write<T>(fn: () => T): T {
@@ -216,6 +249,7 @@ export class SqliteStore implements Store {
 
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
     const edge = scrubRecord(raw);
+    this.#edgeCache.get(scope)?.delete(edgeKey(edge));
     this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
       VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
@@ -283,7 +317,8 @@ export class SqliteStore implements Store {
 
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
     const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
-    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES (?, ?, '', ?, ?)`);
+    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`);
+    const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
     const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
     const writeEdge = this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
@@ -291,36 +326,40 @@ export class SqliteStore implements Store {
       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
         source = excluded.source, count = excluded.count, successes = excluded.successes,
         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`);
-    return this.#write(() => {
-      const known = new Set<string>();
+    const report = this.#write(() => {
+      const callsPerTool = new Map<string, number>();
       const newTools: string[] = [];
       const edges = new Map<string, EdgeRecord>();
       const now = Date.now();
+      const cache = this.#edgeCacheFor(scope);
       for (const item of batch) {
         this.#insertExecution(scope, item.execution);
-        for (const call of item.execution.calls) {
-          if (known.has(call.tool)) continue;
-          known.add(call.tool);
-          if (toolExists.get(scope, call.tool) === undefined) {
-            insertTool.run(scope, call.tool, now, now);
-            newTools.push(call.tool);
-          }
-        }
+        for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
         for (const event of item.events) {
-          const key = `${event.type}\u0000${event.from}\u0000${event.to}`;
-          let current = edges.get(key);
+          const key = edgeKey(event);
+          let current = edges.get(key) ?? cache.get(key);
           if (current === undefined) {
             const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
-            current = row === undefined ? undefined : toEdge(row);
+            current = row === undefined ? null : toEdge(row);
           }
-          edges.set(key, fold(current, event));
+          edges.set(key, fold(current ?? undefined, event));
         }
+      }
+      for (const [tool, calls] of callsPerTool) {
+        if (toolExists.get(scope, tool) === undefined) {
+          insertTool.run(scope, tool, calls, now, now);
+          newTools.push(tool);
+        } else countCalls.run(calls, scope, tool);
       }
       for (const e of edges.values()) {
         writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
       }
-      return { newTools, edges: [...edges.values()] };
+      return { newTools, edges };
     });
+    // Only once the transaction has committed does the cache learn what it wrote.
+    const cache = this.#edgeCacheFor(scope);
+    for (const [key, e] of report.edges) cache.set(key, e);
+    return { newTools: report.newTools, edges: [...report.edges.values()] };
   }
 
   async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
@@ -519,6 +558,8 @@ export class SqliteStore implements Store {
     }));
   }
 }
+
+const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 
 function toTool(row: Row): ToolRecord {
   return {
