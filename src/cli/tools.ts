@@ -1,19 +1,51 @@
-/** @module cli/tools — `credence tools add --jsonl FILE|-`: the tool catalogue. */
+/**
+ * @module cli/tools — `credence tools add`: the tool catalogue, from JSON lines or from the two
+ * public catalogues (a NESTFUL `*-spec.json`, a Seal-Tools `tool.jsonl`).
+ */
+import { basename } from 'node:path';
 import type { Command } from 'commander';
+import { CredenceError } from '../core/errors.js';
+import { parseNestfulSpec, parseSealToolsTool } from '../datasets/index.js';
 import { parseTool } from '../tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
-import { checkedLines, readInput, reportProblems } from './input.js';
+import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
+
+interface AddOptions {
+  jsonl?: string;
+  nestfulSpec?: string;
+  sealTools?: string;
+}
+
+function readTools(options: AddOptions): { tools: unknown[]; problems: LineProblem[] } {
+  const given = [options.jsonl, options.nestfulSpec, options.sealTools].filter((o) => o !== undefined);
+  if (given.length !== 1) throw new CredenceError('INVALID_INPUT', 'give exactly one of --jsonl, --nestful-spec or --seal-tools');
+  if (options.nestfulSpec !== undefined) {
+    const file = options.nestfulSpec;
+    let json: unknown;
+    try {
+      json = JSON.parse(readInput(file));
+    } catch (error) {
+      if (error instanceof CredenceError) throw error;
+      throw new CredenceError('INVALID_INPUT', `${file} is not JSON: ${(error as Error).message}`);
+    }
+    return { tools: parseNestfulSpec(json, `nestful:${basename(file).replace(/-spec\.json$/, '')}`), problems: [] };
+  }
+  const { items, problems } = checkedLines(readInput(options.jsonl ?? options.sealTools ?? '-'), options.sealTools !== undefined ? parseSealToolsTool : parseTool);
+  return { tools: items.map((i) => i.value), problems };
+}
 
 export function registerTools(program: Command, context: () => CommandContext): Command {
   const tools = program.command('tools').description('the tool catalogue');
   tools
     .command('add')
-    .description('add or update tools (one JSON object a line: {id, description, inputSchema?, origin?}); re-adding updates')
-    .requiredOption('--jsonl <file>', 'JSON lines file, or - for standard input')
-    .action(async (options: { jsonl: string }) => {
+    .description('add or update tools; re-adding updates, never duplicates')
+    .option('--jsonl <file>', 'JSON lines {id, description, inputSchema?, origin?}, or - for standard input')
+    .option('--nestful-spec <file>', 'a NESTFUL *-spec.json catalogue')
+    .option('--seal-tools <file>', 'a Seal-Tools tool.jsonl catalogue')
+    .action(async (options: AddOptions) => {
       const ctx = context();
-      const { items, problems } = checkedLines(readInput(options.jsonl), parseTool);
-      const result = await withCredence(ctx, (c) => c.addTools(items.map((i) => i.value)));
+      const { tools: parsed, problems } = readTools(options);
+      const result = await withCredence(ctx, (c) => c.addTools(parsed));
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...result, rejected: problems });
       else ctx.io.stdout(`${result.inserted} tool(s) added, ${result.updated} updated${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);

@@ -31,4 +31,12 @@ describe.skipIf(!hasData)('learning from every NESTFUL execution (issue 3)', () 
     const location = next('TripadvisorSearchLocation');
     expect(location[0]).toMatchObject({ tool: 'TripadvisorSearchHotels', type: 'dependency', source: 'observed' });
   });
+
+  it('imports the public catalogues directly, once each', () => {
+    const db = ['--db', join(dir, 'catalogues.db'), '--scope', 'catalogues'];
+    const add = (args: string[]) => JSON.parse(run([join(root, 'bin', 'credence.js'), ...db, 'tools', 'add', ...args, '--json']).stdout);
+    expect(add(['--nestful-spec', join(dataDir, 'nestful', 'executable-spec.json')])).toMatchObject({ inserted: 39, updated: 0 });
+    expect(add(['--seal-tools', join(dataDir, 'seal-tools', 'tool.jsonl')])).toMatchObject({ inserted: 4076, updated: 0 });
+    expect(add(['--seal-tools', join(dataDir, 'seal-tools', 'tool.jsonl')])).toMatchObject({ inserted: 0, updated: 4076 });
+  });
 });

@@ -112,4 +112,20 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(edges.find((e) => e.type === 'dependency')).toMatchObject({ count: 0, failures: 3, source: 'inferred' });
     expect(JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout)).toEqual([]);
   });
+
+  it('adds tools from JSON lines, and re-adding updates them without duplicates', () => {
+    const db = join(dir, 'tools.db');
+    const lines = `${JSON.stringify({ id: 'read_file', description: 'Read a file' })}\n${JSON.stringify({ id: 'write_file', description: 'Write a file' })}\n`;
+    expect(JSON.parse(credence(db, ['tools', 'add', '--jsonl', '-', '--json'], lines).stdout)).toMatchObject({ inserted: 2, updated: 0 });
+    const again = `${JSON.stringify({ id: 'read_file', description: 'Read a text file', origin: 'fs' })}\n{"description":"no id"}\n`;
+    const r = credence(db, ['tools', 'add', '--jsonl', '-', '--json'], again);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ inserted: 0, updated: 1, rejected: [{ line: 2 }] });
+    expect(r.stderr).toMatch(/line 2: invalid tool: id/);
+    expect(JSON.parse(credence(db, ['status', '--json']).stdout).counts.tools).toBe(2);
+  });
+
+  it('needs exactly one source of tools', () => {
+    expect(credence(join(dir, 'none.db'), ['tools', 'add']).code).toBe(2);
+  });
 });
