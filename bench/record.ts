@@ -1,8 +1,8 @@
 /**
  * @module bench/record
  * Recording throughput (issue 3): synthetic executions (5 calls over a 300-tool pool, each call
- * consuming the one before half the time) recorded through the engine in batches of 1,000
- * executions: schema check, edge events, promotion fold, one transaction a batch. Reference: the
+ * consuming the one before half the time) recorded through the engine in batches
+ * of executions: schema check, edge events, promotion fold, one transaction a batch. Reference: the
  * same call rows written by raw better-sqlite3 into the calls table alone. Target ≥ 50,000 calls/s.
  */
 import { join } from 'node:path';
@@ -63,13 +63,13 @@ export async function benchRecord(options: { dir: string; executions: number; ba
     raw.pragma('foreign_keys = OFF');
     const insert = raw.prepare('INSERT INTO calls (execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, ?, ?, ?, 0, NULL, ?, NULL, ?)');
     const write = raw.transaction((from: number) => {
-      for (let i = from; i < Math.min(from + 1000, executions.length); i += 1) {
+      for (let i = from; i < Math.min(from + options.batch, executions.length); i += 1) {
         const e = executions[i] as ExecutionInput;
         e.calls.forEach((c, k) => insert.run(`exec-${i}`, k, c.tool, c.status, JSON.stringify(c.consumes ?? []), e.startedAt as number));
       }
     });
     t = process.hrtime.bigint();
-    for (let i = 0; i < executions.length; i += 1000) write(i);
+    for (let i = 0; i < executions.length; i += options.batch) write(i);
     rawRates.push(calls / (Number(process.hrtime.bigint() - t) / 1e9));
     raw.close();
   }

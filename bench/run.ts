@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchObservationInsert } from './observation-insert.js';
 import { benchRecord } from './record.js';
+import { benchGraph } from './graph.js';
 import { formatTable, type BenchRow } from './table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-bench-'));
@@ -16,6 +17,7 @@ try {
   const rows: BenchRow[] = [];
   rows.push(...(await benchObservationInsert({ dir, total: 100_000, batch: 1_000, rounds: 3 })));
   rows.push(...(await benchRecord({ dir, executions: 20_000, batch: 5_000, rounds: 3 })));
+  rows.push(...(await benchGraph()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import { parseExecution } from '../tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
-const BATCH = 1000;
+/** Executions a transaction: large enough to amortise the commit, small enough to hold the lock briefly. */
+const BATCH = 5000;
 
 export function registerRecord(program: Command, context: () => CommandContext): void {
   program

@@ -114,12 +114,13 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   /**
-   * Edges this connection has read or written, per scope (null: known absent), so bulk recording
-   * does not read every edge back from disk. Valid only while no other connection has committed:
+   * Edges this connection has read or written, per scope, so bulk recording does not read every
+   * edge back from disk; `complete` once a large batch has loaded the whole scope (then a miss
+   * means the edge does not exist). Valid only while no other connection has committed:
    * `PRAGMA data_version` changes exactly when another connection commits, and the cache is
    * dropped then. Only ever consulted inside a write transaction, which holds the lock.
    */
-  #edgeCache = new Map<string, Map<string, EdgeRecord | null>>();
+  #edgeCache = new Map<string, { edges: Map<string, EdgeRecord>; complete: boolean }>();
   #edgeCacheSize = 0;
   #dataVersion = -1;
 
@@ -142,7 +143,7 @@ export class SqliteStore implements Store {
     return statement;
   }
 
-  #edgeCacheFor(scope: string): { get(key: string): EdgeRecord | null | undefined; set(key: string, edge: EdgeRecord): void } {
+  #edgeCacheFor(scope: string): { edges: Map<string, EdgeRecord>; complete: boolean } {
     const version = this.#db.pragma('data_version', { simple: true }) as number;
     if (version !== this.#dataVersion || this.#edgeCacheSize > 500_000) {
       this.#edgeCache.clear();
@@ -151,17 +152,15 @@ export class SqliteStore implements Store {
     }
     let forScope = this.#edgeCache.get(scope);
     if (forScope === undefined) {
-      forScope = new Map();
+      forScope = { edges: new Map(), complete: false };
       this.#edgeCache.set(scope, forScope);
     }
-    const map = forScope;
-    return {
-      get: (key) => map.get(key),
-      set: (key, edge) => {
-        if (!map.has(key)) this.#edgeCacheSize += 1;
-        map.set(key, edge);
-      },
-    };
+    return forScope;
+  }
+
+  #cacheEdge(cache: { edges: Map<string, EdgeRecord> }, key: string, edge: EdgeRecord): void {
+    if (!cache.edges.has(key)) this.#edgeCacheSize += 1;
+    cache.edges.set(key, edge);
   }
 
   #write<T>(fn: () => T): T {
@@ -249,13 +248,14 @@ export class SqliteStore implements Store {
 
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
     const edge = scrubRecord(raw);
-    this.#edgeCache.get(scope)?.delete(edgeKey(edge));
+    const cached = this.#edgeCache.get(scope);
     this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
       VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
         source = excluded.source, count = excluded.count, successes = excluded.successes,
         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({ scope, ...edge });
+    if (cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
   }
 
   async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {
@@ -332,17 +332,26 @@ export class SqliteStore implements Store {
       const edges = new Map<string, EdgeRecord>();
       const now = Date.now();
       const cache = this.#edgeCacheFor(scope);
+      // A large batch touches much of the graph: one scan of the scope's edges beats a point read each.
+      const events = batch.reduce((n, item) => n + item.events.length, 0);
+      if (!cache.complete && events >= SCAN_EDGES_FROM) {
+        for (const row of this.#stmt('SELECT * FROM edges WHERE scope = ?').all(scope) as Row[]) {
+          const edge = toEdge(row);
+          this.#cacheEdge(cache, edgeKey(edge), edge);
+        }
+        cache.complete = true;
+      }
       for (const item of batch) {
         this.#insertExecution(scope, item.execution);
         for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
         for (const event of item.events) {
           const key = edgeKey(event);
-          let current = edges.get(key) ?? cache.get(key);
-          if (current === undefined) {
+          let current = edges.get(key) ?? cache.edges.get(key);
+          if (current === undefined && !cache.complete) {
             const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
-            current = row === undefined ? null : toEdge(row);
+            if (row !== undefined) current = toEdge(row);
           }
-          edges.set(key, fold(current ?? undefined, event));
+          edges.set(key, fold(current, event));
         }
       }
       for (const [tool, calls] of callsPerTool) {
@@ -358,7 +367,7 @@ export class SqliteStore implements Store {
     });
     // Only once the transaction has committed does the cache learn what it wrote.
     const cache = this.#edgeCacheFor(scope);
-    for (const [key, e] of report.edges) cache.set(key, e);
+    for (const [key, e] of report.edges) this.#cacheEdge(cache, key, e);
     return { newTools: report.newTools, edges: [...report.edges.values()] };
   }
 
@@ -558,6 +567,9 @@ export class SqliteStore implements Store {
     }));
   }
 }
+
+/** Events in one recording batch from which the whole scope's edges are scanned into the cache. */
+const SCAN_EDGES_FROM = 2000;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 
