@@ -45,6 +45,7 @@ export interface Status {
   schemaVersion: number;
   now: string;
   counts: TableCounts;
+  graph: graph.GraphStats;
 }
 
 /** The default database path: `CREDENCE_DB`, else `~/.credence/credence.db`. */
@@ -114,6 +115,11 @@ export class Credence {
     return graph.listEdges(this.#graph, filter);
   }
 
+  /** Density, its tier, and the most central tools of the scope's graph. */
+  graphStats(options: { top?: number } = {}): Promise<graph.GraphStats> {
+    return graph.graphStats(this.#graph, options);
+  }
+
   /** Ranked next-tool suggestions after `tool` (`credence next`). */
   suggestNext(tool: string, options: { limit?: number } = {}): Promise<graph.NextSuggestion[]> {
     return graph.suggestNext(this.#graph, tool, options);
@@ -128,6 +134,7 @@ export class Credence {
       schemaVersion: await this.store.schemaVersion(),
       now: new Date(this.now()).toISOString(),
       counts: await this.store.counts(this.scope),
+      graph: await graph.graphStats(this.#graph),
     };
   }
 

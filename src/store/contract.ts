@@ -147,6 +147,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(back?.calls[1]?.parent).toBe(0);
       expect(back?.confidence).toBe(0.7);
       expect((await store.counts('p')).calls).toBe(2);
+      // Calls are counted per tool, and a tool the catalogue did not know joins it.
+      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 1], ['read_file', 1]]));
+      expect((await store.getTool('p', 'parse_json'))?.description).toBe('');
       expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
     });
 

@@ -182,6 +182,8 @@ export interface Store {
    */
   recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
+  /** How many recorded calls each tool has had (tools never called are absent). */
+  calledTools(scope: string): Promise<Map<string, number>>;
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
 
   /** Inserts in one transaction; an observation whose content is already stored is a duplicate. */

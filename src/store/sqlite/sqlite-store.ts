@@ -279,7 +279,33 @@ export class SqliteStore implements Store {
   // ---- executions ----------------------------------------------------------------------------
 
   async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
-    this.#write(() => this.#insertExecution(scope, raw));
+    this.#write(() => {
+      this.#insertExecution(scope, raw);
+      const counts = new Map<string, number>();
+      for (const call of raw.calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
+      this.#countCalls(scope, counts);
+    });
+  }
+
+  /** Adds calls to each tool's counter, creating unknown tools with an empty description; returns the new ones. */
+  #countCalls(scope: string, callsPerTool: ReadonlyMap<string, number>): string[] {
+    const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
+    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`);
+    const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
+    const now = Date.now();
+    const newTools: string[] = [];
+    for (const [tool, calls] of callsPerTool) {
+      if (toolExists.get(scope, tool) === undefined) {
+        insertTool.run(scope, tool, calls, now, now);
+        newTools.push(tool);
+      } else countCalls.run(calls, scope, tool);
+    }
+    return newTools;
+  }
+
+  async calledTools(scope: string): Promise<Map<string, number>> {
+    const rows = this.#stmt('SELECT id, calls FROM tools WHERE scope = ? AND calls > 0 ORDER BY id').all(scope) as Row[];
+    return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
   }
 
   #insertExecution(scope: string, raw: ExecutionRecord): void {
@@ -316,9 +342,6 @@ export class SqliteStore implements Store {
   }
 
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
-    const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
-    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`);
-    const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
     const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
     const writeEdge = this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
@@ -328,9 +351,7 @@ export class SqliteStore implements Store {
         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`);
     const report = this.#write(() => {
       const callsPerTool = new Map<string, number>();
-      const newTools: string[] = [];
       const edges = new Map<string, EdgeRecord>();
-      const now = Date.now();
       const cache = this.#edgeCacheFor(scope);
       // A large batch touches much of the graph: one scan of the scope's edges beats a point read each.
       const events = batch.reduce((n, item) => n + item.events.length, 0);
@@ -354,12 +375,7 @@ export class SqliteStore implements Store {
           edges.set(key, fold(current, event));
         }
       }
-      for (const [tool, calls] of callsPerTool) {
-        if (toolExists.get(scope, tool) === undefined) {
-          insertTool.run(scope, tool, calls, now, now);
-          newTools.push(tool);
-        } else countCalls.run(calls, scope, tool);
-      }
+      const newTools = this.#countCalls(scope, callsPerTool);
       for (const e of edges.values()) {
         writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
       }

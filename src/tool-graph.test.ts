@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from './engine.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00Z');
+
+async function fresh() {
+  let n = 0;
+  return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'lib', now: T0, newId: () => `e${(n += 1)}` });
+}
+
+const chain = {
+  intent: 'read, parse, write',
+  startedAt: T0,
+  calls: [
+    { tool: 'read_file', status: 'success' as const },
+    { tool: 'parse_json', status: 'success' as const, consumes: [0] },
+    { tool: 'write_file', status: 'success' as const, consumes: [1] },
+  ],
+};
+
+describe('the tool-graph library calls', () => {
+  it('recordExecution returns the execution, the new tools and every edge it touched, explained', async () => {
+    const credence = await fresh();
+    const result = await credence.recordExecution(chain);
+    expect(result.executions).toEqual([{ id: 'e1', scope: 'lib', calls: 3 }]);
+    expect(result.newTools).toEqual(['read_file', 'parse_json', 'write_file']);
+    expect(result.edgesUpdated).toBe(4);
+    const dep = result.edges.find((e) => e.type === 'dependency' && e.from === 'read_file');
+    expect(dep).toMatchObject({ source: 'inferred', count: 1, confidence: 0.7, parts: { typeWeight: 1, sourceModifier: 0.7, decay: 1 } });
+    await credence.close();
+  });
+
+  it('rejects a malformed execution with INVALID_INPUT and stores nothing', async () => {
+    const credence = await fresh();
+    await expect(credence.recordExecution({ intent: 'x', calls: [{ tool: 'a', status: 'success', consumes: [0] }] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    expect((await credence.store.counts('lib')).executions).toBe(0);
+    await credence.close();
+  });
+
+  it('records an execution into the scope it names', async () => {
+    const credence = await fresh();
+    await credence.recordExecution({ ...chain, scope: 'other' });
+    expect((await credence.store.counts('other')).executions).toBe(1);
+    expect((await credence.store.counts('lib')).executions).toBe(0);
+    await credence.close();
+  });
+
+  it('declareEdge refuses an unknown type and a self-loop, and never demotes a learned edge', async () => {
+    const credence = await fresh();
+    await expect(credence.declareEdge({ from: 'a', to: 'b', type: 'friendship' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(credence.declareEdge({ from: 'a', to: 'a', type: 'sequence' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await credence.recordExecution(chain);
+    const declared = await credence.declareEdge({ from: 'read_file', to: 'parse_json', type: 'dependency' });
+    expect(declared).toMatchObject({ created: false, edge: { source: 'inferred', count: 1 } });
+    await credence.close();
+  });
+
+  it('graph statistics give density, its tier and the most central tool', async () => {
+    const credence = await fresh();
+    expect(await credence.graphStats()).toMatchObject({ vertices: 0, density: 0, tier: 'cold-start', central: [] });
+    await credence.recordExecution(chain);
+    const stats = await credence.graphStats();
+    // 3 tools in use; 2 distinct confident pairs (read→parse, parse→write): 2 / (3·2).
+    expect(stats).toMatchObject({ tools: 3, calledTools: 3, edges: 4, vertices: 3, confidentPairs: 2, tier: 'mature' });
+    expect(stats.density).toBeCloseTo(1 / 3, 12);
+    expect(stats.central[0]).toMatchObject({ tool: 'write_file', calls: 1 });
+    await credence.close();
+  });
+});
