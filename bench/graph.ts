@@ -11,19 +11,9 @@
 import { buildGraphIndex, type GraphEdge, type GraphIndex } from '../src/core/graph-index.js';
 import { heatDiffusion } from '../src/core/heat-diffusion.js';
 import { pageRank } from '../src/core/pagerank.js';
+import { mulberry32 } from './prng.js';
 import { median, type BenchRow } from './table.js';
 
-/** mulberry32: a tiny seeded PRNG (T. Ettinger), uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TYPE_WEIGHTS = [1.0, 0.8, 0.6, 0.5];
 const SOURCE_MODIFIERS = [1.0, 0.7, 0.5];

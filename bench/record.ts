@@ -11,18 +11,9 @@ import type { ExecutionInput } from '../src/core/types.js';
 import { openCredence } from '../src/engine.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { mulberry32 } from './prng.js';
 import { fmtRate, median, type BenchRow } from './table.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function makeExecutions(count: number, seed: number): ExecutionInput[] {
   const rng = mulberry32(seed);

@@ -2,6 +2,8 @@
  * Helpers shared by the test files (not a test file itself: vitest does not collect it).
  */
 
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { isCredenceError } from '../src/core/errors.js';
 
 /**
@@ -16,4 +18,15 @@ export function codeOf(fn: () => unknown): string | undefined {
     return isCredenceError(error) ? error.code : 'not a CredenceError';
   }
   return undefined;
+}
+
+/**
+ * Where the public evaluation data lives (`../shared/data` beside the repository) and whether it
+ * is there. When it is absent (a user's fresh clone), prints one line saying which tests skip.
+ */
+export function sharedData(what: string): { dataDir: string; hasData: boolean } {
+  const dataDir = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+  const hasData = existsSync(dataDir);
+  if (!hasData) console.log(`skipping: ../shared/data is absent (${what} run where it is)`);
+  return { dataDir, hasData };
 }

@@ -1,16 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
 import { buildGraphIndex, edgeWeight, type GraphEdge, type GraphIndex } from './graph-index.js';
+import { codeOf } from '../../test/helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 /** The index as a plain list of `from → to: weight` triples, in CSR order. */
 function triples(graph: GraphIndex): [string, string, number][] {

@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PATH_DEFAULTS, bestPaths, relatedness, relatednessAll, type BestPath } from './graph-paths.js';
+import { codeOf } from '../../test/helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 /**
  * Naive reference: enumerate every simple directed path of ≤ maxHops hops from `from` over the raw

@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { HEAT_DEFAULTS, heatById, heatDiffusion, heatTruncationBound } from './heat-diffusion.js';
+import { codeOf } from '../../test/helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 /**
  * Naive reference: the heat kernel exp(−t·L)·f with L = I − D⁺W as a dense matrix in plain arrays

@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PAGERANK_DEFAULTS, pageRank, pageRankById } from './pagerank.js';
+import { codeOf } from '../../test/helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 /**
  * Naive reference: a dense transition matrix in plain arrays, built straight from the edge list

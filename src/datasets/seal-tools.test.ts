@@ -1,24 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from '../core/errors.js';
 import { ExecutionInputSchema, ToolInputSchema } from '../schemas/index.js';
 import { readJsonLines } from './jsonl.js';
 import { parseSealToolsQuery, parseSealToolsTool, type SealToolsExecution } from './seal-tools.js';
+import { codeOf, sharedData } from '../../test/helpers.js';
 
-const dataDir = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
-const hasData = existsSync(dataDir);
-if (!hasData) console.log('skipping: ../shared/data is absent (tests on the public data sets run where it is)');
+const { dataDir, hasData } = sharedData('the tests on the public data sets');
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isCredenceError(error) ? error.code : 'not a CredenceError';
-  }
-  return undefined;
-}
 
 // Lines copied by hand from tool.jsonl (trimmed).
 const analyzeSubstance = {

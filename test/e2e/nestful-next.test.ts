@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sharedData } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const dataDir = join(root, '..', 'shared', 'data');
-const hasData = existsSync(join(dataDir, 'nestful'));
-if (!hasData) console.log('skipping: ../shared/data is absent (the NESTFUL end-to-end test runs where it is)');
+const { dataDir, hasData } = sharedData('the NESTFUL end-to-end tests');
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-nestful-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
