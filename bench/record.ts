@@ -52,7 +52,7 @@ export async function benchRecord(options: { dir: string; executions: number; ba
     raw.pragma('synchronous = NORMAL');
     for (const m of MIGRATIONS) raw.exec(m.sql);
     raw.pragma('foreign_keys = OFF');
-    const insert = raw.prepare('INSERT INTO calls (execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, ?, ?, ?, 0, NULL, ?, NULL, ?)');
+    const insert = raw.prepare("INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, 'bench', ?, ?, ?, 0, NULL, ?, NULL, ?)");
     const write = raw.transaction((from: number) => {
       for (let i = from; i < Math.min(from + options.batch, executions.length); i += 1) {
         const e = executions[i] as ExecutionInput;

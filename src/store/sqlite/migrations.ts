@@ -56,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
 
       CREATE TABLE calls (
         execution_id TEXT NOT NULL REFERENCES executions (id) ON DELETE CASCADE,
+        scope TEXT NOT NULL,
         idx INTEGER NOT NULL,
         tool TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('success','failure','partial')),

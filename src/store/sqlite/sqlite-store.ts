@@ -175,13 +175,9 @@ export class SqliteStore implements Store {
     const counts = {} as TableCounts;
     for (const table of TABLES) {
       const row =
-        table === 'calls'
-          ? scope === undefined
-            ? this.#stmt('SELECT count(*) AS n FROM calls').get()
-            : this.#stmt('SELECT count(*) AS n FROM calls c JOIN executions e ON e.id = c.execution_id WHERE e.scope = ?').get(scope)
-          : scope === undefined
-            ? this.#stmt(`SELECT count(*) AS n FROM ${table}`).get()
-            : this.#stmt(`SELECT count(*) AS n FROM ${table} WHERE scope = ?`).get(scope);
+        scope === undefined
+          ? this.#stmt(`SELECT count(*) AS n FROM ${table}`).get()
+          : this.#stmt(`SELECT count(*) AS n FROM ${table} WHERE scope = ?`).get(scope);
       counts[table] = Number((row as Row).n);
     }
     return counts;
@@ -314,8 +310,8 @@ export class SqliteStore implements Store {
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertCall = this.#stmt(`
-      INSERT INTO calls (execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insertExecution.run(
       execution.id,
       scope,
@@ -329,6 +325,7 @@ export class SqliteStore implements Store {
     execution.calls.forEach((call, idx) => {
       insertCall.run(
         execution.id,
+        scope,
         idx,
         call.tool,
         call.status,
