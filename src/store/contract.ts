@@ -255,5 +255,42 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.counts('q')).observations).toBe(1);
       expect((await store.counts()).observations).toBe(2);
     });
+
+    test('tools are found by the words of their id and description, within their scope', async () => {
+      const store = await fresh();
+      await store.upsertTools('p', [
+        { id: 'SkyScrapperSearchAirport', description: 'Find the airports of a city' },
+        { id: 'filesystem:read_text_file', description: 'Read the complete contents of a file' },
+      ]);
+      await store.upsertTools('q', [{ id: 'search_airport_q', description: 'airports' }]);
+      expect((await store.searchTools('p', '"airport"')).map((h) => h.id)).toEqual(['SkyScrapperSearchAirport']);
+      expect((await store.searchTools('p', '"reading" OR "text"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
+      // Re-adding with a new description re-indexes it.
+      await store.upsertTools('p', [{ id: 'filesystem:read_text_file', description: 'Load a document' }]);
+      expect(await store.searchTools('p', '"complete"')).toEqual([]);
+      expect((await store.searchTools('p', '"document"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
+      // A tool that joins the catalogue by being called is searchable by its id.
+      await store.insertExecution('p', { id: 'e1', intent: 'x', startedAt: T0, calls: [{ tool: 'TripadvisorSearchHotels', status: 'success', retries: 0, consumes: [] }] });
+      expect((await store.searchTools('p', '"hotels"')).map((h) => h.id)).toEqual(['TripadvisorSearchHotels']);
+    });
+
+    test('execution intents are searchable: the intent memory', async () => {
+      const store = await fresh();
+      await store.insertExecution('p', { id: 'e1', intent: 'find flights to London', startedAt: T0, calls: [] });
+      await store.insertExecution('p', { id: 'e2', intent: 'book a hotel room', startedAt: T0, calls: [] });
+      await store.insertExecution('q', { id: 'e3', intent: 'flight to Paris', startedAt: T0, calls: [] });
+      expect((await store.searchExecutions('p', '"flight"')).map((h) => h.id)).toEqual(['e1']);
+    });
+
+    test('embeddings round-trip with the key of the model that made them', async () => {
+      const store = await fresh();
+      const vector = new Float32Array([0.6, 0.8, 0]);
+      await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'word-vectors:glove:3', textHash: 'h1', vector }]);
+      await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
+      const back = await store.getEmbeddings('p', 'tool');
+      expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
+      expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
+      expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
+    });
   });
 }

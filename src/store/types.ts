@@ -156,6 +156,17 @@ export interface RecordReport {
   edges: EdgeRecord[];
 }
 
+export type EmbeddingKind = 'tool' | 'execution' | 'memory';
+
+/** A stored vector with what made it: `modelKey` is provider:model:dimension, so a change re-embeds. */
+export interface StoredEmbedding {
+  refId: string;
+  modelKey: string;
+  /** Hash of the text that was embedded, so an edited text re-embeds. */
+  textHash: string;
+  vector: Float32Array;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
@@ -182,6 +193,12 @@ export interface Store {
    */
   recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
+  /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
+  searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
+  /** BM25 over execution intents (the intent memory); `match` is a safe FTS5 expression. */
+  searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
+  putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void>;
+  getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
   /** How many recorded calls each tool has had (tools never called are absent). */
   calledTools(scope: string): Promise<Map<string, number>>;
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;

@@ -4,11 +4,19 @@
  * each migration runs in its own transaction, so a store is always at one whole version.
  */
 
+import type Database from 'better-sqlite3';
+import { splitWords } from '../../core/words.js';
+
 export interface Migration {
   readonly version: number;
   readonly description: string;
   readonly sql: string;
+  /** Work SQL cannot do, run in the same transaction after `sql`. */
+  readonly after?: (db: Database.Database) => void;
 }
+
+/** The searchable words of a tool: its id split into words (`SkyScrapperSearchAirport` → sky scrapper search airport). */
+export const toolWords = (id: string): string => splitWords(id).join(' ');
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -150,6 +158,68 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
       CREATE INDEX feedback_target ON feedback (scope, target_id);
     `,
+  },
+  {
+    version: 2,
+    description: 'full-text search over tools and execution intents; stored embeddings with their provider',
+    sql: `
+      CREATE TABLE tool_terms (
+        rowid INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        words TEXT NOT NULL,
+        description TEXT NOT NULL,
+        UNIQUE (scope, id)
+      );
+      CREATE VIRTUAL TABLE tools_fts USING fts5 (
+        words, description,
+        content = 'tool_terms', content_rowid = 'rowid',
+        tokenize = 'porter unicode61'
+      );
+      CREATE TRIGGER tool_terms_ai AFTER INSERT ON tool_terms BEGIN
+        INSERT INTO tools_fts (rowid, words, description) VALUES (new.rowid, new.words, new.description);
+      END;
+      CREATE TRIGGER tool_terms_ad AFTER DELETE ON tool_terms BEGIN
+        INSERT INTO tools_fts (tools_fts, rowid, words, description) VALUES ('delete', old.rowid, old.words, old.description);
+      END;
+      CREATE TRIGGER tool_terms_au AFTER UPDATE ON tool_terms BEGIN
+        INSERT INTO tools_fts (tools_fts, rowid, words, description) VALUES ('delete', old.rowid, old.words, old.description);
+        INSERT INTO tools_fts (rowid, words, description) VALUES (new.rowid, new.words, new.description);
+      END;
+
+      CREATE VIRTUAL TABLE executions_fts USING fts5 (
+        intent,
+        content = 'executions', content_rowid = 'rowid',
+        tokenize = 'porter unicode61'
+      );
+      INSERT INTO executions_fts (executions_fts) VALUES ('rebuild');
+      CREATE TRIGGER executions_ai AFTER INSERT ON executions BEGIN
+        INSERT INTO executions_fts (rowid, intent) VALUES (new.rowid, new.intent);
+      END;
+      CREATE TRIGGER executions_ad AFTER DELETE ON executions BEGIN
+        INSERT INTO executions_fts (executions_fts, rowid, intent) VALUES ('delete', old.rowid, old.intent);
+      END;
+      CREATE TRIGGER executions_au AFTER UPDATE OF intent ON executions BEGIN
+        INSERT INTO executions_fts (executions_fts, rowid, intent) VALUES ('delete', old.rowid, old.intent);
+        INSERT INTO executions_fts (rowid, intent) VALUES (new.rowid, new.intent);
+      END;
+
+      CREATE TABLE embeddings (
+        scope TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('tool', 'execution', 'memory')),
+        ref_id TEXT NOT NULL,
+        model_key TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (scope, kind, ref_id)
+      ) WITHOUT ROWID;
+    `,
+    after: (db) => {
+      const insert = db.prepare('INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)');
+      for (const row of db.prepare('SELECT scope, id, description FROM tools').all() as { scope: string; id: string; description: string }[]) {
+        insert.run(row.scope, row.id, toolWords(row.id), row.description);
+      }
+    },
   },
 ]);
 

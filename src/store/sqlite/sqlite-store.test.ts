@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../../core/errors.js';
 import { runStoreContract } from '../contract.js';
-import { LATEST_SCHEMA_VERSION } from './migrations.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-sqlite-'));
@@ -98,5 +98,20 @@ describe('SQLite store', () => {
     expect((await a.listTools('p')).map((t) => t.id)).toEqual(['from-a', 'from-b']);
     await a.close();
     await b.close();
+  });
+
+  it('migrates a version-1 database to version 2 and makes its existing tools searchable', async () => {
+    const path = nextPath();
+    const raw = new Database(path);
+    const first = MIGRATIONS.find((m) => m.version === 1);
+    raw.exec(first?.sql ?? '');
+    raw.pragma('user_version = 1');
+    raw.prepare(`INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES ('p', 'SkyScrapperFlightSearch', 'flights', 1, 1)`).run();
+    raw.close();
+    const store = openSqliteStore({ path });
+    expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+    expect((await store.searchTools('p', '"scrapper"')).map((h) => h.id)).toEqual(['SkyScrapperFlightSearch']);
+    expect(await store.check()).toEqual([]);
+    await store.close();
   });
 });

@@ -14,6 +14,8 @@ import {
   TABLES,
   type CallRecord,
   type EdgeFold,
+  type EmbeddingKind,
+  type StoredEmbedding,
   type EdgeRecord,
   type ExecutionBatchItem,
   type ExecutionRecord,
@@ -29,7 +31,7 @@ import {
   type TableCounts,
   type ToolRecord,
 } from '../types.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, toolWords } from './migrations.js';
 
 export interface SqliteStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -103,6 +105,7 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
       const seen = db.pragma('user_version', { simple: true }) as number;
       if (seen >= migration.version) return;
       db.exec(migration.sql);
+      migration.after?.(db);
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }
@@ -226,6 +229,7 @@ export class SqliteStore implements Store {
           origin: tool.origin ?? null,
           now,
         });
+        this.#indexTool(scope, tool.id, tool.description);
       }
       return { inserted, updated };
     });
@@ -293,10 +297,55 @@ export class SqliteStore implements Store {
     for (const [tool, calls] of callsPerTool) {
       if (toolExists.get(scope, tool) === undefined) {
         insertTool.run(scope, tool, calls, now, now);
+        this.#indexTool(scope, tool, '');
         newTools.push(tool);
       } else countCalls.run(calls, scope, tool);
     }
     return newTools;
+  }
+
+  #indexTool(scope: string, id: string, description: string): void {
+    this.#stmt(`
+      INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)
+      ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description
+      WHERE tool_terms.description IS NOT excluded.description OR tool_terms.words IS NOT excluded.words`).run(scope, id, toolWords(id), description);
+  }
+
+  async searchTools(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+    const rows = this.#stmt(`
+      SELECT t.id AS id, bm25(tools_fts) AS bm25 FROM tools_fts
+      JOIN tool_terms t ON t.rowid = tools_fts.rowid
+      WHERE tools_fts MATCH ? AND t.scope = ?
+      ORDER BY bm25 LIMIT ?`).all(match, scope, options.limit ?? 50) as Row[];
+    return rows.map((r) => ({ id: String(r.id), bm25: Number(r.bm25) }));
+  }
+
+  async searchExecutions(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+    const rows = this.#stmt(`
+      SELECT e.id AS id, bm25(executions_fts) AS bm25 FROM executions_fts
+      JOIN executions e ON e.rowid = executions_fts.rowid
+      WHERE executions_fts MATCH ? AND e.scope = ?
+      ORDER BY bm25 LIMIT ?`).all(match, scope, options.limit ?? 20) as Row[];
+    return rows.map((r) => ({ id: String(r.id), bm25: Number(r.bm25) }));
+  }
+
+  async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
+    const put = this.#stmt(`
+      INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector`);
+    this.#write(() => {
+      for (const item of items) put.run(scope, kind, item.refId, item.modelKey, item.textHash, Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength));
+    });
+  }
+
+  async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
+    const rows = this.#stmt('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
+    return rows.map((r) => {
+      const bytes = r.vector as Buffer;
+      const copy = new Uint8Array(bytes.byteLength);
+      copy.set(bytes);
+      return { refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: new Float32Array(copy.buffer) };
+    });
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {

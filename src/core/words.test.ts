@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { contentWords, splitWords } from './words.js';
+
+describe('splitWords', () => {
+  it('splits tool identifiers of every common shape', () => {
+    expect(splitWords('SkyScrapperSearchAirport')).toEqual(['sky', 'scrapper', 'search', 'airport']);
+    expect(splitWords('filesystem:read_text_file')).toEqual(['filesystem', 'read', 'text', 'file']);
+    expect(splitWords('get-user.v2')).toEqual(['get', 'user', 'v2']);
+    expect(splitWords('parseHTMLDocument')).toEqual(['parse', 'html', 'document']);
+  });
+
+  it('keeps letters of any script and drops punctuation', () => {
+    expect(splitWords('Réserver un hôtel, à Paris!')).toEqual(['réserver', 'un', 'hôtel', 'à', 'paris']);
+  });
+});
+
+describe('contentWords', () => {
+  it('drops stop words', () => {
+    expect(contentWords('Find me the flights to London and a hotel there')).toEqual(['find', 'flights', 'london', 'hotel']);
+  });
+});
