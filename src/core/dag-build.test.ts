@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildDag, type DagCandidate, type DagEdgeInput } from './dag-build.js';
+
+const cand = (tool: string, score: number, part = 0, sources: DagCandidate['sources'] = ['search']): DagCandidate => ({ tool, score, part, sources });
+const edge = (from: string, to: string, confidence: number, type: DagEdgeInput['type'] = 'dependency'): DagEdgeInput => ({ from, to, type, confidence });
+
+describe('buildDag', () => {
+  it('keeps the candidates within 0.8 of the top score, not blindly the top k', () => {
+    const dag = buildDag([cand('a', 0.9), cand('b', 0.75), cand('c', 0.7), cand('d', 0.3)], []);
+    expect(dag.tasks.map((t) => t.tool)).toEqual(['a', 'b']);
+    expect(dag.leftOut.map((l) => l.tool)).toEqual(['c', 'd']);
+  });
+
+  it('orders the tools by confident edges, dependency first', () => {
+    const dag = buildDag([cand('write', 0.9), cand('read', 0.85), cand('parse', 0.8)], [edge('read', 'parse', 1), edge('parse', 'write', 0.7), edge('write', 'read', 0.35, 'sequence')]);
+    expect(dag.tasks).toEqual([
+      { id: 't1', tool: 'read', dependsOn: [] },
+      { id: 't2', tool: 'parse', dependsOn: ['t1'] },
+      { id: 't3', tool: 'write', dependsOn: ['t2'] },
+    ]);
+    // write → read would close a cycle: skipped.
+    expect(dag.links.map((l) => `${l.from}>${l.to}`)).toEqual(['read>parse', 'parse>write']);
+  });
+
+  it('ignores edges below 0.3 and alternatives for ordering', () => {
+    const dag = buildDag([cand('a', 0.9), cand('b', 0.9)], [edge('a', 'b', 0.2), edge('b', 'a', 0.6, 'alternative')]);
+    expect(dag.links).toEqual([]);
+  });
+
+  it('adds a weaker candidate that a strong learned edge ties to a selected tool', () => {
+    const dag = buildDag([cand('search_airport', 0.9), cand('flight_search', 0.4), cand('unrelated', 0.4)], [edge('search_airport', 'flight_search', 1)]);
+    expect(dag.chosen.map((c) => [c.tool, c.reason])).toEqual([
+      ['search_airport', 'candidate'],
+      ['flight_search', 'tied'],
+    ]);
+    expect(dag.tasks[1]).toEqual({ id: 't2', tool: 'flight_search', dependsOn: ['t1'] });
+  });
+
+  it('selects per part and orders unconnected parts as the intent states them', () => {
+    const dag = buildDag([cand('hotel_search', 0.95, 1), cand('flight_search', 0.6, 0), cand('car_rental', 0.3, 1)], []);
+    expect(dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+      ['flight_search', []],
+      ['hotel_search', ['t1']],
+    ]);
+    expect(dag.links).toEqual([{ from: 'flight_search', to: 'hotel_search', type: 'intent-order', confidence: null }]);
+  });
+
+  it('caps the DAG at maxTools', () => {
+    const many = Array.from({ length: 12 }, (_, i) => cand(`t${String(i).padStart(2, '0')}`, 0.9));
+    expect(buildDag(many, []).tasks).toHaveLength(8);
+  });
+
+  it('never returns a cycle, for any edges', () => {
+    const tools = ['a', 'b', 'c', 'd', 'e'];
+    const arbEdges = fc.array(
+      fc.record({
+        from: fc.constantFrom(...tools),
+        to: fc.constantFrom(...tools),
+        type: fc.constantFrom('dependency', 'contains', 'sequence', 'alternative'),
+        confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+      }),
+      { maxLength: 25 },
+    );
+    fc.assert(
+      fc.property(arbEdges, fc.array(fc.double({ min: 0.5, max: 1, noNaN: true }), { minLength: 5, maxLength: 5 }), (edges, scores) => {
+        const dag = buildDag(tools.map((t, i) => cand(t, scores[i] ?? 1, i % 2)), edges as DagEdgeInput[], { keepRatio: 0 });
+        const position = new Map(dag.tasks.map((t, i) => [t.id, i]));
+        for (const [i, task] of dag.tasks.entries()) for (const dep of task.dependsOn) expect(position.get(dep)).toBeLessThan(i);
+        expect(new Set(dag.tasks.map((t) => t.tool)).size).toBe(dag.tasks.length);
+      }),
+    );
+  });
+});

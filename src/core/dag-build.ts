@@ -1,0 +1,170 @@
+/**
+ * @module core/dag-build
+ * Builds a workflow DAG from scored candidate tools and confident edges (seed 001, SPEC §5). Pure.
+ *
+ * Selection (SPEC §5 default rule): in each part of the intent, the candidates scoring at least
+ * `keepRatio` (0.8) × that part's top score; then tools that a strong learned edge (≥ `tieAt`)
+ * ties to a selected tool, if they were candidates at all; at most `maxTools` (8), best first.
+ * Order: confident edges (≥ 0.3) between selected tools, dependency before contains before
+ * sequence, stronger first; an edge that would close a cycle is skipped, so the result is always
+ * acyclic. Parts of a multi-part intent that no learned edge joins are ordered as the intent
+ * states them (`intent-order` edges), each from the previous part's best tool.
+ */
+import { passesThreshold } from './edge-confidence.js';
+import type { EdgeType } from './types.js';
+
+export const DAG_BUILD_DEFAULTS = Object.freeze({ keepRatio: 0.8, maxTools: 8, tieAt: 0.5, threshold: 0.3, intentOrder: true });
+
+export interface DagBuildOptions {
+  /** @default 0.8 */
+  keepRatio?: number;
+  /** @default 8 */
+  maxTools?: number;
+  /** Edge confidence from which a tied tool joins the DAG. @default 0.5 */
+  tieAt?: number;
+  /** @default 0.3 */
+  threshold?: number;
+  /** Order unconnected parts as the intent states them. @default true */
+  intentOrder?: boolean;
+}
+
+export type CandidateSource = 'search' | 'memory';
+
+export interface DagCandidate {
+  tool: string;
+  /** Which part of the intent it answers (0 for a one-part intent). */
+  part: number;
+  score: number;
+  sources: readonly CandidateSource[];
+}
+
+export interface DagEdgeInput {
+  from: string;
+  to: string;
+  type: EdgeType;
+  confidence: number;
+}
+
+export interface DagTask {
+  id: string;
+  tool: string;
+  dependsOn: string[];
+}
+
+export interface DagLink {
+  from: string;
+  to: string;
+  type: EdgeType | 'intent-order';
+  confidence: number | null;
+}
+
+export interface BuiltDag {
+  tasks: DagTask[];
+  links: DagLink[];
+  /** Why each tool is in the DAG. */
+  chosen: { tool: string; score: number; reason: 'candidate' | 'tied'; sources: CandidateSource[]; part: number }[];
+  /** Candidates that were left out, best first. */
+  leftOut: { tool: string; score: number }[];
+}
+
+const TYPE_ORDER: Readonly<Record<EdgeType, number>> = { dependency: 0, contains: 1, sequence: 2, alternative: 3 };
+
+export function buildDag(candidates: readonly DagCandidate[], edges: readonly DagEdgeInput[], options: DagBuildOptions = {}): BuiltDag {
+  const o = { ...DAG_BUILD_DEFAULTS, ...options };
+  // One entry per tool: its best score, every source and the part where it scored best.
+  const best = new Map<string, { tool: string; score: number; sources: Set<CandidateSource>; part: number }>();
+  for (const c of candidates) {
+    const seen = best.get(c.tool);
+    if (seen === undefined) best.set(c.tool, { tool: c.tool, score: c.score, sources: new Set(c.sources), part: c.part });
+    else {
+      c.sources.forEach((s) => seen.sources.add(s));
+      if (c.score > seen.score) Object.assign(seen, { score: c.score, part: c.part });
+    }
+  }
+  const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0);
+
+  const partTop = new Map<number, number>();
+  for (const c of candidates) partTop.set(c.part, Math.max(partTop.get(c.part) ?? 0, c.score));
+  const kept = new Map<string, BuiltDag['chosen'][number]>();
+  for (const c of [...candidates].sort(byScore)) {
+    const top = partTop.get(c.part) ?? 0;
+    if (top > 0 && c.score >= o.keepRatio * top - 1e-12 && !kept.has(c.tool)) {
+      const entry = best.get(c.tool);
+      kept.set(c.tool, { tool: c.tool, score: entry?.score ?? c.score, reason: 'candidate', sources: [...(entry?.sources ?? c.sources)].sort(), part: c.part });
+    }
+  }
+  const confident = edges.filter((e) => e.from !== e.to && passesThreshold(e.confidence, o.threshold) && e.type !== 'alternative');
+  for (const e of [...confident].sort((a, b) => b.confidence - a.confidence)) {
+    if (e.confidence < o.tieAt) break;
+    for (const [near, far] of [[e.from, e.to], [e.to, e.from]] as const) {
+      const candidate = best.get(far);
+      const anchor = kept.get(near);
+      if (anchor !== undefined && candidate !== undefined && !kept.has(far) && anchor.reason === 'candidate') {
+        kept.set(far, { tool: far, score: candidate.score, reason: 'tied', sources: [...candidate.sources].sort(), part: anchor.part });
+      }
+    }
+  }
+  const chosen = [...kept.values()].sort(byScore).slice(0, o.maxTools);
+  const inDag = new Set(chosen.map((c) => c.tool));
+
+  // Order by confident edges, never closing a cycle.
+  const succ = new Map<string, Set<string>>([...inDag].map((t) => [t, new Set<string>()]));
+  const reaches = (from: string, to: string): boolean => {
+    const stack = [from];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const t = stack.pop() as string;
+      if (t === to) return true;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      succ.get(t)?.forEach((n) => stack.push(n));
+    }
+    return false;
+  };
+  const links: DagLink[] = [];
+  const add = (link: DagLink): void => {
+    if (link.from === link.to || succ.get(link.from)?.has(link.to) || reaches(link.to, link.from)) return;
+    succ.get(link.from)?.add(link.to);
+    links.push(link);
+  };
+  const between = confident
+    .filter((e) => inDag.has(e.from) && inDag.has(e.to))
+    .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || b.confidence - a.confidence || (a.from + a.to < b.from + b.to ? -1 : 1));
+  for (const e of between) add({ from: e.from, to: e.to, type: e.type, confidence: e.confidence });
+
+  if (o.intentOrder) {
+    const parts = [...new Set(chosen.map((c) => c.part))].sort((a, b) => a - b);
+    const headOf = (part: number) => chosen.find((c) => c.part === part)?.tool;
+    for (let i = 1; i < parts.length; i += 1) {
+      const from = headOf(parts[i - 1] as number);
+      const to = headOf(parts[i] as number);
+      if (from === undefined || to === undefined) continue;
+      const linked = links.some((l) => (l.from === from && l.to === to) || (l.from === to && l.to === from));
+      if (!linked) add({ from, to, type: 'intent-order', confidence: null });
+    }
+  }
+
+  // Tasks in a topological order (Kahn), ties by score then id.
+  const indegree = new Map<string, number>([...inDag].map((t) => [t, 0]));
+  for (const l of links) indegree.set(l.to, (indegree.get(l.to) ?? 0) + 1);
+  const rank = new Map(chosen.map((c, i) => [c.tool, i]));
+  const ready = chosen.filter((c) => indegree.get(c.tool) === 0).map((c) => c.tool);
+  const order: string[] = [];
+  while (ready.length > 0) {
+    ready.sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
+    const t = ready.shift() as string;
+    order.push(t);
+    for (const n of succ.get(t) ?? []) {
+      indegree.set(n, (indegree.get(n) ?? 0) - 1);
+      if (indegree.get(n) === 0) ready.push(n);
+    }
+  }
+  const idOf = new Map(order.map((t, i) => [t, `t${i + 1}`]));
+  const tasks = order.map((tool) => ({
+    id: idOf.get(tool) as string,
+    tool,
+    dependsOn: links.filter((l) => l.to === tool).map((l) => idOf.get(l.from) as string).sort(),
+  }));
+  const leftOut = [...best.values()].filter((c) => !inDag.has(c.tool)).sort(byScore).map((c) => ({ tool: c.tool, score: c.score }));
+  return { tasks, links, chosen, leftOut };
+}

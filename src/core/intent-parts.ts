@@ -1,0 +1,17 @@
+/**
+ * @module core/intent-parts
+ * Splits a multi-part intent into its parts (SPEC §5: "find flights to London and a hotel there"
+ * asks for two things). Each part is searched on its own; the whole intent is searched too.
+ */
+import { contentWords } from './words.js';
+
+const SEPARATORS = /\s*(?:[;,!?]|\.(?=\s|$)|\band then\b|\bthen\b|\band also\b|\balso\b|\bafter that\b|\bafterwards\b|\band\b|\bplus\b)\s*/i;
+
+/** The parts of `intent` that carry at least one content word, in order; one part when it does not split. */
+export function intentParts(intent: string): string[] {
+  const parts = intent
+    .split(SEPARATORS)
+    .map((p) => p.trim())
+    .filter((p) => contentWords(p).length > 0);
+  return parts.length === 0 ? [intent.trim()] : parts;
+}
