@@ -12,6 +12,11 @@ import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store, TableCounts } from './store/types.js';
 import type { ExecutionInput } from './core/types.js';
 import * as graph from './tool-graph.js';
+import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from './core/workflow.js';
+import type { ToolSearchResult } from './core/tool-search.js';
+import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from './embed/index.js';
+import { buildSearchIndex, type SearchIndex } from './search-index.js';
+import * as search from './search.js';
 
 export interface CredenceOptions {
   /**
@@ -35,6 +40,11 @@ export interface CredenceOptions {
    * @default crypto.randomUUID
    */
   newId?: () => string;
+  /**
+   * The embedding provider for search and recall.
+   * @default the one configured by CREDENCE_EMBEDDINGS (the offline word-vector table when unset)
+   */
+  embedder?: EmbeddingProvider;
 }
 
 export interface Status {
@@ -77,13 +87,60 @@ export class Credence {
   readonly scopeSource: ResolvedScope['source'];
   readonly now: () => number;
   readonly newId: () => string;
+  readonly #makeEmbedder: () => EmbeddingProvider;
+  #embedder: EmbeddingProvider | undefined;
+  #index: Promise<SearchIndex> | undefined;
 
-  constructor(init: { store: Store; scope: ResolvedScope; now: () => number; newId?: () => string }) {
+  constructor(init: { store: Store; scope: ResolvedScope; now: () => number; newId?: () => string; embedder: () => EmbeddingProvider }) {
     this.store = init.store;
     this.scope = init.scope.scope;
     this.scopeSource = init.scope.source;
     this.now = init.now;
     this.newId = init.newId ?? randomUUID;
+    this.#makeEmbedder = init.embedder;
+  }
+
+  /** The embedding provider, created on first use (status and record never load it). */
+  get embedder(): EmbeddingProvider {
+    this.#embedder ??= this.#makeEmbedder();
+    return this.#embedder;
+  }
+
+  /** Drops the cached search index; every write through this engine calls it. */
+  invalidate(): void {
+    this.#index = undefined;
+  }
+
+  async #searchContext(): Promise<search.SearchContext> {
+    if (this.#index === undefined) {
+      const building = buildSearchIndex({ store: this.store, scope: this.scope, embedder: this.embedder, now: this.now() });
+      this.#index = building;
+      building.catch(() => {
+        if (this.#index === building) this.#index = undefined;
+      });
+    }
+    return { store: this.store, scope: this.scope, embedder: this.embedder, index: await this.#index };
+  }
+
+  /** Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
+  async searchTools(query: string, request: search.ToolSearchRequest = {}): Promise<ToolSearchResult[]> {
+    return search.searchTools(await this.#searchContext(), query, request);
+  }
+
+  /** A workflow DAG for an intent (SPEC §5). */
+  async suggestDag(intent: string, request: search.DagRequest = {}): Promise<search.DagSuggestion> {
+    return search.suggestDag(await this.#searchContext(), intent, request);
+  }
+
+  /** Past executions whose intents resemble `text` (the intent memory). */
+  async similarExecutions(text: string, options: { limit?: number } = {}): Promise<search.MemoryMatch[]> {
+    return search.similarExecutions(await this.#searchContext(), text, options);
+  }
+
+  /** Checks an explicit workflow against the catalogue: unknown tool, missing dependency, cycle. */
+  async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
+    const known = new Set((await this.store.listTools(this.scope)).map((t) => t.id));
+    return validateWorkflow(workflow.tasks, known);
   }
 
   get #graph(): graph.GraphContext {
@@ -91,22 +148,26 @@ export class Credence {
   }
 
   /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`). */
-  addTools(tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+  async addTools(tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+    this.invalidate();
     return graph.addTools(this.#graph, tools);
   }
 
   /** Records one execution and learns its edges (issue 3). Throws INVALID_INPUT on a bad shape. */
-  recordExecution(execution: ExecutionInput): Promise<graph.RecordResult> {
+  async recordExecution(execution: ExecutionInput): Promise<graph.RecordResult> {
+    this.invalidate();
     return graph.recordExecutions(this.#graph, [execution]);
   }
 
   /** Records many executions, one transaction per scope. */
-  recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
+  async recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
+    this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
   }
 
   /** Declares a template edge (`credence edge add`). */
-  declareEdge(edge: { from: string; to: string; type: string }) {
+  async declareEdge(edge: { from: string; to: string; type: string }) {
+    this.invalidate();
     return graph.declareEdge(this.#graph, edge);
   }
 
@@ -148,5 +209,12 @@ export async function openCredence(options: CredenceOptions = {}, env: NodeJS.Pr
   const now = makeClock(options.now, env);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
   const store = options.store ?? openSqliteStore({ path: options.db ?? defaultDbPath(env) });
-  return new Credence({ store, scope, now, ...(options.newId === undefined ? {} : { newId: options.newId }) });
+  const embedder = options.embedder;
+  return new Credence({
+    store,
+    scope,
+    now,
+    ...(options.newId === undefined ? {} : { newId: options.newId }),
+    embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),
+  });
 }

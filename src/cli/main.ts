@@ -12,6 +12,7 @@ import { registerStatus } from './status.js';
 import { registerEdges } from './edges.js';
 import { registerRecord } from './record.js';
 import { registerTools } from './tools.js';
+import { registerSearch } from './search.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -35,7 +36,8 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerInit(program, context);
   registerStatus(program, context);
   registerDemo(program, context);
-  registerTools(program, context);
+  const tools = registerTools(program, context);
+  registerSearch(program, tools, context);
   registerRecord(program, context);
   registerEdges(program, context);
   const configure = (command: Command): void => {

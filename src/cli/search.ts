@@ -1,0 +1,116 @@
+/**
+ * @module cli/search — `credence tools search` and `credence dag`: hybrid tool search and DAG
+ * suggestion, one query or a batch of JSON lines in one process (for scripts and evaluations).
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { CredenceError } from '../core/errors.js';
+import { formatIssues } from '../schemas/format.js';
+import type { Credence } from '../engine.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+import { checkedLines, readInput } from './input.js';
+
+const BatchLineSchema = z.object({ query: z.string().min(1, 'must be a non-empty query'), context: z.array(z.string()).optional() });
+
+const WorkflowSchema = z.object({
+  tasks: z.array(
+    z.object({
+      id: z.string().min(1),
+      tool: z.string().min(1),
+      arguments: z.unknown().optional(),
+      dependsOn: z.array(z.string()).optional(),
+    }),
+  ),
+});
+
+const f3 = (n: number): string => n.toFixed(3);
+
+function parseLimit(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+const parseList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+
+/** Runs `each` on every JSON line of FILE and prints one JSON result a line; a bad line prints its error. */
+async function runBatch(ctx: CommandContext, file: string, each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>): Promise<void> {
+  const { items, problems } = checkedLines(readInput(file), (value) => {
+    const parsed = BatchLineSchema.safeParse(value);
+    if (!parsed.success) throw new CredenceError('INVALID_INPUT', formatIssues(parsed.error));
+    return parsed.data;
+  });
+  const out: { line: number; text: string }[] = problems.map((p) => ({ line: p.line, text: JSON.stringify({ line: p.line, error: p.reason }) }));
+  await withCredence(ctx, async (c) => {
+    for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: item.value.query, result: await each(c, item.value) }) });
+  });
+  out.sort((a, b) => a.line - b.line);
+  ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
+  if (problems.length > 0) ctx.setExitCode(1);
+}
+
+export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
+  tools
+    .command('search [query]')
+    .description('rank the catalogue for a query: semantic (BM25 + embeddings), graph, and a per-tool α')
+    .option('--context <tools>', 'comma-separated tools already in use (graph relatedness)', parseList)
+    .option('--limit <n>', 'how many results', parseLimit)
+    .option('--batch <file>', 'JSON lines {"query", "context"?} in (or - for standard input), one JSON result a line out')
+    .action(async (query: string | undefined, options: { context?: string[]; limit?: number; batch?: string }) => {
+      const ctx = context();
+      const request = { limit: options.limit ?? 10, ...(options.context === undefined ? {} : { context: options.context }) };
+      if (options.batch !== undefined) {
+        return runBatch(ctx, options.batch, (c, line) => c.searchTools(line.query, { ...request, ...(line.context === undefined ? {} : { context: line.context }) }));
+      }
+      if (query === undefined || query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
+      const results = await withCredence(ctx, (c) => c.searchTools(query, request));
+      if (ctx.wantsJson) return printJson(ctx, results);
+      if (results.length === 0) return ctx.io.stdout('no tool matches\n');
+      ctx.io.stdout(
+        `${results
+          .map((r, i) => `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`)
+          .join('\n')}\n`,
+      );
+    });
+
+  program
+    .command('dag [intent]')
+    .description('suggest a workflow DAG for an intent, or validate an explicit workflow')
+    .option('--context <tools>', 'comma-separated tools already in use', parseList)
+    .option('--validate <file>', 'validate an explicit workflow {"tasks": [{id, tool, arguments?, dependsOn?}]} (JSON file or -)')
+    .option('--batch <file>', 'JSON lines {"query", "context"?} in (or -), one JSON suggestion a line out')
+    .action(async (intent: string | undefined, options: { context?: string[]; validate?: string; batch?: string }) => {
+      const ctx = context();
+      if (options.validate !== undefined) {
+        let json: unknown;
+        try {
+          json = JSON.parse(readInput(options.validate));
+        } catch (error) {
+          if (error instanceof CredenceError) throw error;
+          throw new CredenceError('INVALID_INPUT', `${options.validate} is not JSON: ${(error as Error).message}`);
+        }
+        const parsed = WorkflowSchema.safeParse(json);
+        if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid workflow: ${formatIssues(parsed.error)}`);
+        const check = await withCredence(ctx, (c) => c.validateWorkflow(parsed.data));
+        if (ctx.wantsJson) printJson(ctx, check);
+        else if (check.ok) ctx.io.stdout(`valid: ${check.layers.map((l, i) => `layer ${i + 1}: ${l.join(', ')}`).join('; ')}\n`);
+        else ctx.io.stderr(`${check.problems.map((p) => `invalid workflow: ${p.message}`).join('\n')}\n`);
+        if (!check.ok) ctx.setExitCode(1);
+        return;
+      }
+      const request = options.context === undefined ? {} : { context: options.context };
+      if (options.batch !== undefined) {
+        return runBatch(ctx, options.batch, (c, line) => c.suggestDag(line.query, line.context === undefined ? request : { context: line.context }));
+      }
+      if (intent === undefined || intent.trim() === '') throw new CredenceError('INVALID_INPUT', 'give an intent, --validate FILE or --batch FILE');
+      const s = await withCredence(ctx, (c) => c.suggestDag(intent, request));
+      if (ctx.wantsJson) return printJson(ctx, s);
+      const lines = [`mode ${s.mode}  confidence ${f3(s.confidence)}  (${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; density ${s.density.toFixed(4)})`];
+      if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
+      for (const t of s.dag.tasks) lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
+      lines.push(`confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`);
+      for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
+      if (s.alternatives.length > 0) lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);
+      ctx.io.stdout(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,23 @@
+/**
+ * @module embed/errors
+ * The one way an embedding provider reports that it cannot work: CredenceError PROVIDER_UNAVAILABLE
+ * naming the provider, where it was looked for (url, folder, file) and why.
+ */
+import { CredenceError } from '../core/errors.js';
+import type { EmbeddingProviderName } from './types.js';
+
+export function providerUnavailable(provider: EmbeddingProviderName, where: string, reason: string, cause?: unknown): CredenceError {
+  return new CredenceError('PROVIDER_UNAVAILABLE', `${provider} embeddings unavailable at ${where}: ${reason}`, {
+    ...(cause === undefined ? {} : { cause }),
+    details: { provider, where },
+  });
+}
+
+/** A short description of a thrown value, for messages. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}

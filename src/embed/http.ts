@@ -1,0 +1,129 @@
+/**
+ * @module embed/http
+ * What the remote providers (Ollama, OpenAI-compatible) share: a JSON POST through the global
+ * `fetch` with a timeout, every failure turned into CredenceError PROVIDER_UNAVAILABLE naming the
+ * url and the reason (never the API key). Batching, blank texts and dimension checks are in
+ * `embed/batch`.
+ */
+import type { z } from 'zod';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { describeError, providerUnavailable } from './errors.js';
+import type { EmbeddingProviderName } from './types.js';
+
+export const REMOTE_DEFAULTS = Object.freeze({
+  /** Milliseconds one request may take. */
+  timeoutMs: 30_000,
+  /** Texts sent in one request. */
+  batchSize: 64,
+});
+
+export interface RemoteOptions {
+  /** Milliseconds one request may take, > 0. @default 30000 */
+  readonly timeoutMs?: number;
+  /** Texts sent in one request, ≥ 1. @default 64 */
+  readonly batchSize?: number;
+}
+
+const MAX_BODY_IN_MESSAGE = 300;
+
+/** `text` with every occurrence of `secret` masked, cut to a message-sized length. */
+function redact(text: string, secret: string | undefined): string {
+  const masked = secret === undefined || secret.length === 0 ? text : text.split(secret).join('***');
+  const flat = masked.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_BODY_IN_MESSAGE ? `${flat.slice(0, MAX_BODY_IN_MESSAGE)}…` : flat;
+}
+
+/** The error message a server put in its body (`{error: "…"}`, `{error: {message}}`, `{message}`), else the body. */
+function bodyMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (parsed !== null && typeof parsed === 'object') {
+      const { error, message } = parsed as { error?: unknown; message?: unknown };
+      if (typeof error === 'string') return error;
+      if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+        return (error as { message: string }).message;
+      }
+      if (typeof message === 'string') return message;
+    }
+  } catch {
+    // not JSON: the body itself
+  }
+  return body;
+}
+
+/** Why a fetch threw, in words: timeout, connection refused, DNS, ... */
+function fetchFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause !== undefined) return `request failed: ${describeError(cause)}`;
+  return `request failed: ${describeError(error)}`;
+}
+
+export interface PostJsonRequest<T> {
+  readonly provider: EmbeddingProviderName;
+  readonly url: string;
+  readonly body: unknown;
+  readonly schema: z.ZodType<T>;
+  readonly apiKey?: string | undefined;
+  readonly timeoutMs: number;
+}
+
+/**
+ * POSTs `body` as JSON and parses the answer with `schema`.
+ * @throws CredenceError PROVIDER_UNAVAILABLE naming the url and the reason: no connection, timeout,
+ * a non-2xx status (with the message of its body), a body that is not JSON or not of the schema.
+ */
+export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
+  const { provider, url, apiKey, timeoutMs } = request;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (apiKey !== undefined && apiKey.length > 0) headers.authorization = `Bearer ${apiKey}`;
+  let text: string;
+  let status: number;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(request.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+    text = await response.text();
+    if (!response.ok) {
+      const message = redact(bodyMessage(text), apiKey);
+      throw providerUnavailable(provider, url, `HTTP ${status} ${response.statusText}${message.length > 0 ? `: ${message}` : ''}`);
+    }
+  } catch (error) {
+    if (isCredenceError(error)) throw error;
+    throw providerUnavailable(provider, url, redact(fetchFailure(error, timeoutMs), apiKey), error);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw providerUnavailable(provider, url, `the answer is not JSON: ${redact(text, apiKey) || '(empty body)'}`, error);
+  }
+  const parsed = request.schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+    throw providerUnavailable(provider, url, `unexpected answer${where}: ${issue?.message ?? 'does not match'}`, parsed.error);
+  }
+  return parsed.data;
+}
+
+/**
+ * Checks `timeoutMs` and `batchSize`, returning them with defaults filled in.
+ * @throws CredenceError INVALID_INPUT for a timeout that is not a positive number or a batch size
+ * that is not a positive integer.
+ */
+export function resolveRemoteOptions(options: RemoteOptions): { timeoutMs: number; batchSize: number } {
+  const timeoutMs = options.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;
+  const batchSize = options.batchSize ?? REMOTE_DEFAULTS.batchSize;
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    throw new CredenceError('INVALID_INPUT', `timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`, { details: { timeoutMs } });
+  }
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new CredenceError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}`, { details: { batchSize } });
+  }
+  return { timeoutMs, batchSize };
+}

@@ -1,0 +1,120 @@
+/**
+ * @module search-index
+ * Everything tool search and DAG suggestion read for a scope, gathered once and kept until this
+ * engine writes again: the catalogue with its embeddings, the confident learned graph (directed
+ * for paths, undirected for heat), PageRank, call counts and density. Stale embeddings (another
+ * provider or model, or an edited description) are re-embedded when the index is built.
+ */
+import { createHash } from 'node:crypto';
+import { adaptiveWeights } from './core/dag-confidence.js';
+import { passesThreshold } from './core/edge-confidence.js';
+import { densityOfEdges } from './core/graph-density.js';
+import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
+import { heatDiffusion } from './core/heat-diffusion.js';
+import { pageRankById } from './core/pagerank.js';
+import { embeddingKey, type EmbeddingProvider } from './embed/index.js';
+import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
+import { viewEdge, type EdgeView } from './tool-graph.js';
+
+export interface SearchIndex {
+  tools: ToolRecord[];
+  toolVectors: Map<string, Float32Array>;
+  executions: ExecutionRecord[];
+  executionVectors: Map<string, Float32Array>;
+  /** Learned edges with confidence ≥ 0.3, as of the build. */
+  confidentEdges: EdgeView[];
+  directed: GraphIndex;
+  undirected: GraphIndex;
+  pageRank: Map<string, number>;
+  maxPageRank: number;
+  calls: Map<string, number>;
+  density: number;
+  tier: 'cold-start' | 'growing' | 'mature';
+  /** Heat a tool spreads to its neighbourhood (1 − its own share), for α without context. Memoised. */
+  selfSpread: (tool: string) => number;
+}
+
+const textHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.description}`;
+
+/** Embeds what is missing or stale for `kind`, stores it, and returns every vector by id. */
+export async function ensureEmbeddings(
+  store: Store,
+  scope: string,
+  embedder: EmbeddingProvider,
+  kind: EmbeddingKind,
+  items: readonly { id: string; text: string }[],
+): Promise<Map<string, Float32Array>> {
+  const stored = new Map((await store.getEmbeddings(scope, kind)).map((e) => [e.refId, e]));
+  const vectors = new Map<string, Float32Array>();
+  const missing: { id: string; text: string; hash: string }[] = [];
+  const key = embedder.dimension === undefined ? undefined : embeddingKey(embedder);
+  for (const item of items) {
+    const hash = textHash(item.text);
+    const have = stored.get(item.id);
+    if (have !== undefined && key !== undefined && have.modelKey === key && have.textHash === hash) vectors.set(item.id, have.vector);
+    else missing.push({ ...item, hash });
+  }
+  for (let i = 0; i < missing.length; i += 512) {
+    const chunk = missing.slice(i, i + 512);
+    const embedded = await embedder.embed(chunk.map((m) => m.text));
+    const modelKey = embeddingKey(embedder);
+    await store.putEmbeddings(
+      scope,
+      kind,
+      chunk.map((m, j) => ({ refId: m.id, modelKey, textHash: m.hash, vector: embedded[j] as Float32Array })),
+    );
+    chunk.forEach((m, j) => vectors.set(m.id, embedded[j] as Float32Array));
+  }
+  return vectors;
+}
+
+export async function buildSearchIndex(input: { store: Store; scope: string; embedder: EmbeddingProvider; now: number }): Promise<SearchIndex> {
+  const { store, scope, embedder, now } = input;
+  const [tools, edges, calls, executions] = await Promise.all([
+    store.listTools(scope),
+    store.listEdges(scope),
+    store.calledTools(scope),
+    store.listExecutions(scope),
+  ]);
+  const toolVectors = await ensureEmbeddings(store, scope, embedder, 'tool', tools.map((t) => ({ id: t.id, text: toolText(t) })));
+  const executionVectors = await ensureEmbeddings(store, scope, embedder, 'execution', executions.map((e) => ({ id: e.id, text: e.intent })));
+  const views = edges.map((e) => viewEdge(e, now));
+  const confidentEdges = views.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
+  const graphEdges = confidentEdges.filter((e) => e.type !== 'alternative').map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
+  const directed = buildGraphIndex(graphEdges);
+  const undirected = buildGraphIndex(graphEdges, { undirected: true });
+  const pageRank = directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed);
+  const maxPageRank = Math.max(0, ...pageRank.values());
+  const density = densityOfEdges(views, calls.keys()).density;
+  const spread = new Map<string, number>();
+  const selfSpread = (tool: string): number => {
+    let h = spread.get(tool);
+    if (h === undefined) {
+      if (!undirected.indexOf.has(tool)) h = 0;
+      else {
+        const heat = heatDiffusion(undirected, [tool]);
+        const total = heat.reduce((s, v) => s + v, 0);
+        h = total <= 0 ? 0 : 1 - 1 / total;
+      }
+      spread.set(tool, h);
+    }
+    return h;
+  };
+  return {
+    tools,
+    toolVectors,
+    executions,
+    executionVectors,
+    confidentEdges,
+    directed,
+    undirected,
+    pageRank,
+    maxPageRank,
+    calls,
+    density,
+    tier: adaptiveWeights(density).tier as SearchIndex['tier'],
+    selfSpread,
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * @module search
+ * Hybrid tool search (SPEC §4) and DAG suggestion from an intent (SPEC §5) over a SearchIndex.
+ * Gathers each candidate's signals here; the scoring and the DAG rules are in core/.
+ */
+import { dagConfidence, pathStrength } from './core/dag-confidence.js';
+import { buildDag, type DagBuildOptions, type DagCandidate, type DagLink } from './core/dag-build.js';
+import { ftsOrQuery } from './core/fts-query.js';
+import { heatDiffusion } from './core/heat-diffusion.js';
+import { relatednessAll } from './core/graph-paths.js';
+import { intentParts } from './core/intent-parts.js';
+import { rankTools, semanticScore, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
+import { contentWords } from './core/words.js';
+import type { EmbeddingProvider } from './embed/index.js';
+import type { SearchIndex } from './search-index.js';
+import type { Store } from './store/types.js';
+
+export interface SearchContext {
+  store: Store;
+  scope: string;
+  embedder: EmbeddingProvider;
+  index: SearchIndex;
+}
+
+export interface ToolSearchRequest extends SearchOptions {
+  /** Tools already used in this session or already in the DAG being built. */
+  context?: readonly string[];
+  /** @default 10 */
+  limit?: number;
+  /** How many candidates each of BM25 and embeddings contributes. @default 50 */
+  candidates?: number;
+}
+
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) s += (a[i] as number) * (b[i] as number);
+  return s;
+};
+
+function topBy<T>(items: readonly T[], score: (t: T) => number, k: number): T[] {
+  return [...items].sort((a, b) => score(b) - score(a)).slice(0, k);
+}
+
+/** Ranks the catalogue for `query`: each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
+export async function searchTools(ctx: SearchContext, query: string, request: ToolSearchRequest = {}): Promise<ToolSearchResult[]> {
+  const { index } = ctx;
+  const k = request.candidates ?? 50;
+  const context = (request.context ?? []).filter((t) => t.trim() !== '');
+  const match = ftsOrQuery(contentWords(query).join(' '));
+  const [queryVector] = await ctx.embedder.embed([query]);
+  const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
+  const similarity = new Map<string, number>();
+  if (queryVector !== undefined) for (const [id, v] of index.toolVectors) similarity.set(id, dot(queryVector, v));
+  const pool = new Set<string>([...bm25.keys(), ...topBy([...similarity.keys()], (id) => similarity.get(id) ?? 0, k)]);
+
+  let related: Map<string, number> | undefined;
+  let heat: Map<string, number> | undefined;
+  const inGraph = context.filter((t) => index.directed.indexOf.has(t));
+  if (context.length > 0) {
+    related = new Map();
+    heat = new Map();
+    if (inGraph.length > 0) {
+      const r = relatednessAll(index.directed, inGraph);
+      const h = heatDiffusion(index.undirected, inGraph);
+      index.directed.ids.forEach((id, i) => {
+        if ((r[i] ?? 0) > 0) related?.set(id, r[i] as number);
+      });
+      index.undirected.ids.forEach((id, i) => heat?.set(id, h[i] ?? 0));
+      for (const id of related.keys()) pool.add(id);
+    }
+  }
+  const known = new Set(index.tools.map((t) => t.id));
+  const signals: ToolSignals[] = [...pool]
+    .filter((id) => known.has(id))
+    .map((tool) => {
+      const observations = index.calls.get(tool) ?? 0;
+      return {
+        tool,
+        ...(bm25.has(tool) ? { bm25: bm25.get(tool) as number } : {}),
+        similarity: similarity.get(tool) ?? 0,
+        ...(related === undefined ? {} : { relatedness: related.get(tool) ?? 0 }),
+        centrality: index.maxPageRank > 0 ? (index.pageRank.get(tool) ?? 0) / index.maxPageRank : 0,
+        heat: heat === undefined ? (observations >= 5 ? index.selfSpread(tool) : 0) : (heat.get(tool) ?? 0),
+        observations,
+      };
+    });
+  const ranked = rankTools(signals, request);
+  return ranked.slice(0, request.limit ?? 10);
+}
+
+export interface MemoryMatch {
+  execution: string;
+  intent: string;
+  similarity: number;
+  /** Share of its calls that ran (success or partial). */
+  quality: number;
+  tools: string[];
+}
+
+/** The intent memory: past executions whose intents resemble `text`, best first (SPEC §5). */
+export async function similarExecutions(ctx: SearchContext, text: string, options: { limit?: number; floor?: number } = {}): Promise<MemoryMatch[]> {
+  const { index } = ctx;
+  if (index.executions.length === 0) return [];
+  const match = ftsOrQuery(contentWords(text).join(' '));
+  const bm25 = new Map((match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => [h.id, h.bm25]));
+  const bestBm25 = Math.max(0, ...[...bm25.values()].map(Math.abs));
+  const [qv] = await ctx.embedder.embed([text]);
+  const scored = index.executions.map((e) => {
+    const v = index.executionVectors.get(e.id);
+    const sim = semanticScore({ ...(bm25.has(e.id) ? { bm25: bm25.get(e.id) as number } : {}), bestBm25, similarity: qv !== undefined && v !== undefined ? dot(qv, v) : 0 });
+    return { e, sim };
+  });
+  const top = topBy(scored, (s) => s.sim, options.limit ?? 3);
+  const best = top[0]?.sim ?? 0;
+  return top
+    .filter((s) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * best)
+    .map(({ e, sim }) => ({
+      execution: e.id,
+      intent: e.intent,
+      similarity: sim,
+      quality: e.calls.length === 0 ? 0 : e.calls.filter((c) => c.status !== 'failure').length / e.calls.length,
+      tools: [...new Set(e.calls.map((c) => c.tool))],
+    }));
+}
+
+export interface DagRequest {
+  /** Use the hybrid tool search. @default true */
+  useSearch?: boolean;
+  /** Use the intent memory. @default true */
+  useMemory?: boolean;
+  /** Tools already in use, passed to the search as context. */
+  context?: readonly string[];
+  /** Scoring options for the tool search (e.g. the BM25 weight). */
+  search?: SearchOptions;
+  /** Selection options for the DAG (keep ratio, tie threshold, size). */
+  build?: DagBuildOptions;
+  /** Intent memory: how many similar runs at most, and the similarity floor. @default { limit: 3, floor: 0.3 } */
+  memory?: { limit?: number; floor?: number };
+}
+
+export interface DagSuggestion {
+  mode: 'suggestion' | 'explicit_required';
+  intent: string;
+  confidence: number;
+  warning?: string;
+  dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
+  /** Why each tool is in the DAG, and which source proposed it. */
+  rationale: { tool: string; score: number; sources: string[]; why: string }[];
+  /** The edges that order the DAG. */
+  paths: DagLink[];
+  alternatives: { tool: string; score: number; for?: string; why: string }[];
+  weights: { hybrid: number; pageRank: number; path: number };
+  density: number;
+  tier: string;
+  parts: { hybrid: number; pageRank: number; pathStrength: number; hybridPart: number; pageRankPart: number; pathPart: number };
+  intentParts: string[];
+}
+
+/** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
+export async function suggestDag(ctx: SearchContext, intent: string, request: DagRequest = {}): Promise<DagSuggestion> {
+  const { index } = ctx;
+  const parts = intentParts(intent);
+  const candidates: DagCandidate[] = [];
+  const memoryWhy = new Map<string, string>();
+  const searchTexts = parts.length > 1 ? parts : [intent];
+  for (const [part, text] of searchTexts.entries()) {
+    if (request.useSearch !== false) {
+      for (const r of await searchTools(ctx, text, { limit: 10, ...request.search, ...(request.context === undefined ? {} : { context: request.context }) })) {
+        candidates.push({ tool: r.tool, part, score: r.score, sources: ['search'] });
+      }
+    }
+    if (request.useMemory !== false) {
+      for (const m of await similarExecutions(ctx, text, request.memory)) {
+        for (const tool of m.tools) {
+          candidates.push({ tool, part, score: m.similarity * m.quality, sources: ['memory'] });
+          if (!memoryWhy.has(tool)) memoryWhy.set(tool, `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, ${Math.round(m.quality * 100)}% of calls ran)`);
+        }
+      }
+    }
+  }
+  const built = buildDag(candidates, index.confidentEdges, request.build);
+  const tools = built.chosen.map((c) => c.tool);
+  const dependencyConfidences = built.links.filter((l) => l.type === 'dependency' && l.confidence !== null).map((l) => l.confidence as number);
+  const hybrid = tools.length === 0 ? 0 : built.chosen.reduce((s, c) => s + c.score, 0) / tools.length;
+  const pageRank = tools.length === 0 ? 0 : tools.reduce((s, t) => s + (index.pageRank.get(t) ?? 0), 0) / tools.length;
+  const scored = dagConfidence({ hybrid: Math.min(1, hybrid), pageRank, pathStrength: pathStrength(dependencyConfidences), density: index.density });
+  const explicitRequired = built.tasks.length === 0;
+  const rationale = built.chosen.map((c) => {
+    const reasons: string[] = [];
+    if (c.sources.includes('search')) reasons.push(`matched by tool search`);
+    if (c.sources.includes('memory')) reasons.push(memoryWhy.get(c.tool) ?? 'used by a similar past run');
+    if (c.reason === 'tied') reasons.push('tied to a chosen tool by a learned edge');
+    return { tool: c.tool, score: c.score, sources: c.sources, why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}` };
+  });
+  const chosenSet = new Set(tools);
+  const learnedAlternatives = index.confidentEdges
+    .filter((e) => e.type === 'alternative' && chosenSet.has(e.from) && !chosenSet.has(e.to))
+    .map((e) => ({ tool: e.to, score: e.confidence, for: e.from, why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})` }));
+  const alternatives = [...learnedAlternatives, ...built.leftOut.slice(0, 5).map((l) => ({ tool: l.tool, score: l.score, why: 'a candidate below the cut' }))];
+  return {
+    mode: explicitRequired ? 'explicit_required' : 'suggestion',
+    intent,
+    confidence: explicitRequired ? 0 : scored.value,
+    ...(explicitRequired || scored.warning === undefined ? {} : { warning: scored.warning }),
+    dag: { tasks: built.tasks },
+    rationale,
+    paths: built.links,
+    alternatives,
+    weights: { hybrid: scored.weights.hybrid, pageRank: scored.weights.pageRank, path: scored.weights.path },
+    density: index.density,
+    tier: scored.tier,
+    parts: scored.parts,
+    intentParts: searchTexts,
+  };
+}
