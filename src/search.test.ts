@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { EmbeddingProvider } from './embed/index.js';
+import { openCredence } from './engine.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00Z');
+
+/** A test provider: 2-d vectors chosen so that cos(query, new_config_reader) is exactly 0.3. */
+function testEmbedder(): EmbeddingProvider & { calls: number } {
+  const provider = {
+    provider: 'ollama' as const,
+    model: 'test',
+    dimension: 2,
+    calls: 0,
+    async embed(texts: readonly string[]) {
+      provider.calls += 1;
+      return texts.map((t) => {
+        if (t.startsWith('new_config_reader')) return new Float32Array([0.3, Math.sqrt(1 - 0.09)]);
+        if (t.includes('config')) return new Float32Array([1, 0]);
+        return new Float32Array([0, 1]);
+      });
+    },
+  };
+  return provider;
+}
+
+async function engine(embedder = testEmbedder()) {
+  let n = 0;
+  return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0, newId: () => `e${(n += 1)}`, embedder });
+}
+
+describe('hybrid tool search through the engine', () => {
+  it("reproduces the seed's example: 2 observations, semantic 0.72, graph 0.30 → α 0.92, score 0.69", async () => {
+    const credence = await engine();
+    await credence.addTools([
+      { id: 'new_config_reader', description: 'Reads configuration' },
+      { id: 'list_dir', description: 'Lists a directory' },
+    ]);
+    // Two runs list_dir → new_config_reader: the reader has 2 observations and the highest PageRank.
+    for (let i = 0; i < 2; i += 1) {
+      await credence.recordExecution({ intent: 'x', startedAt: T0, calls: [{ tool: 'list_dir', status: 'success' }, { tool: 'new_config_reader', status: 'success' }] });
+    }
+    // The query matches only the reader by BM25 (ratio 1) and has cosine 0.3 with it: 0.6 · 1 + 0.4 · 0.3 = 0.72.
+    // A context tool with no path to the reader: relatedness 0, centrality 1 → graph 0.3.
+    const results = await credence.searchTools('read the configuration file', { context: ['unrelated_tool'], bm25Weight: 0.6 });
+    const reader = results.find((r) => r.tool === 'new_config_reader');
+    expect(reader).toMatchObject({ alpha: 0.92, alphaRule: 'cold-start' });
+    expect(reader?.semantic).toBeCloseTo(0.72, 6);
+    expect(reader?.graph).toBeCloseTo(0.3, 12);
+    expect(reader?.score.toFixed(2)).toBe('0.69');
+    for (const r of results) expect(r.score).toBeCloseTo(r.alpha * r.semantic + (1 - r.alpha) * r.graph, 12);
+    await credence.close();
+  });
+
+  it('embeds the catalogue once, and again only after a write', async () => {
+    const embedder = testEmbedder();
+    const credence = await engine(embedder);
+    await credence.addTools([{ id: 'a_config', description: '' }]);
+    await credence.searchTools('config');
+    const afterFirst = embedder.calls;
+    await credence.searchTools('config again');
+    expect(embedder.calls).toBe(afterFirst + 1); // only the query
+    await credence.close();
+  });
+});
+
+describe('DAG suggestion through the engine', () => {
+  it('returns explicit_required only when nothing matches', async () => {
+    const credence = await engine({ provider: 'ollama', model: 'zero', dimension: 2, embed: async (t) => t.map(() => new Float32Array([0, 0])) });
+    const s = await credence.suggestDag('anything at all');
+    expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0, dag: { tasks: [] } });
+    await credence.close();
+  });
+
+  it('learns: after runs of a two-step workflow the DAG orders them by the learned dependency', async () => {
+    const credence = await engine();
+    await credence.addTools([
+      { id: 'search_airport', description: 'Find the airport code of a city' },
+      { id: 'search_flights', description: 'Find flights between two airports' },
+    ]);
+    const cold = await credence.suggestDag('find flights from the airport of London');
+    for (let i = 0; i < 3; i += 1) {
+      await credence.recordExecution({
+        intent: 'find flights from London',
+        startedAt: T0,
+        calls: [{ tool: 'search_airport', status: 'success' }, { tool: 'search_flights', status: 'success', consumes: [0] }],
+      });
+    }
+    const warm = await credence.suggestDag('find flights from London');
+    expect(warm.mode).toBe('suggestion');
+    expect(warm.dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+      ['search_airport', []],
+      ['search_flights', ['t1']],
+    ]);
+    expect(warm.paths[0]).toMatchObject({ from: 'search_airport', to: 'search_flights', type: 'dependency', confidence: 1 });
+    expect(warm.rationale.find((r) => r.tool === 'search_flights')?.sources).toContain('memory');
+    // The confidence is the formula over the parts it reports.
+    const p = warm.parts;
+    expect(warm.confidence).toBeCloseTo(p.hybrid * warm.weights.hybrid + p.pageRank * warm.weights.pageRank + p.pathStrength * warm.weights.path, 12);
+    expect(warm.parts.pathStrength).toBe(1);
+    expect(cold.parts.pathStrength).toBe(0.5);
+    await credence.close();
+  });
+
+  it('validates an explicit workflow against the catalogue', async () => {
+    const credence = await engine();
+    await credence.addTools([{ id: 'a', description: '' }]);
+    const check = await credence.validateWorkflow({ tasks: [{ id: 't1', tool: 'a' }, { id: 't2', tool: 'ghost', dependsOn: ['t1'] }] });
+    expect(check).toMatchObject({ ok: false, problems: [{ kind: 'unknown-tool', tool: 'ghost' }] });
+    await credence.close();
+  });
+});
