@@ -16,11 +16,19 @@ import { embeddingKey, type EmbeddingProvider } from './embed/index.js';
 import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
 import { viewEdge, type EdgeView } from './tool-graph.js';
 
+/** Row-major vectors with their ids, for a fast scan of every similarity. */
+export interface VectorMatrix {
+  ids: string[];
+  row: Map<string, number>;
+  dim: number;
+  data: Float32Array;
+}
+
 export interface SearchIndex {
   tools: ToolRecord[];
-  toolVectors: Map<string, Float32Array>;
+  toolVectors: VectorMatrix;
   executions: ExecutionRecord[];
-  executionVectors: Map<string, Float32Array>;
+  executionVectors: VectorMatrix;
   /** Learned edges with confidence ≥ 0.3, as of the build. */
   confidentEdges: EdgeView[];
   directed: GraphIndex;
@@ -35,6 +43,48 @@ export interface SearchIndex {
 }
 
 const textHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+function toMatrix(ids: readonly string[], vectors: ReadonlyMap<string, Float32Array>): VectorMatrix {
+  const present = ids.filter((id) => vectors.has(id));
+  const dim = present.length === 0 ? 0 : (vectors.get(present[0] as string)?.length ?? 0);
+  const data = new Float32Array(present.length * dim);
+  present.forEach((id, i) => data.set((vectors.get(id) as Float32Array).subarray(0, dim), i * dim));
+  return { ids: present, row: new Map(present.map((id, i) => [id, i])), dim, data };
+}
+
+export interface SimilarityScan {
+  /** Similarity of the query to the row of `id` (0 for an id without a vector). */
+  of(id: string): number;
+  /** The ids of the `k` most similar rows, best first. */
+  top: string[];
+}
+
+/** Scores every row against `query` in one pass and keeps the `k` best (a bounded insertion list). */
+export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k: number): SimilarityScan {
+  const n = query === undefined || m.dim === 0 ? 0 : m.ids.length;
+  const values = new Float64Array(n);
+  const dim = Math.min(m.dim, query?.length ?? 0);
+  const best: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    let s = 0;
+    const base = i * m.dim;
+    for (let d = 0; d < dim; d += 1) s += (m.data[base + d] as number) * ((query as Float32Array)[d] as number);
+    values[i] = s;
+    if (best.length < k || s > (values[best[best.length - 1] as number] as number)) {
+      let at = best.length;
+      while (at > 0 && (values[best[at - 1] as number] as number) < s) at -= 1;
+      best.splice(at, 0, i);
+      if (best.length > k) best.pop();
+    }
+  }
+  return {
+    of: (id) => {
+      const r = m.row.get(id);
+      return r === undefined || r >= n ? 0 : (values[r] as number);
+    },
+    top: best.map((i) => m.ids[i] as string),
+  };
+}
 
 export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.description}`;
 
@@ -78,8 +128,14 @@ export async function buildSearchIndex(input: { store: Store; scope: string; emb
     store.calledTools(scope),
     store.listExecutions(scope),
   ]);
-  const toolVectors = await ensureEmbeddings(store, scope, embedder, 'tool', tools.map((t) => ({ id: t.id, text: toolText(t) })));
-  const executionVectors = await ensureEmbeddings(store, scope, embedder, 'execution', executions.map((e) => ({ id: e.id, text: e.intent })));
+  const toolVectors = toMatrix(
+    tools.map((t) => t.id),
+    await ensureEmbeddings(store, scope, embedder, 'tool', tools.map((t) => ({ id: t.id, text: toolText(t) }))),
+  );
+  const executionVectors = toMatrix(
+    executions.map((e) => e.id),
+    await ensureEmbeddings(store, scope, embedder, 'execution', executions.map((e) => ({ id: e.id, text: e.intent }))),
+  );
   const views = edges.map((e) => viewEdge(e, now));
   const confidentEdges = views.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
   const graphEdges = confidentEdges.filter((e) => e.type !== 'alternative').map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));

@@ -24,7 +24,7 @@ function testEmbedder(): EmbeddingProvider & { calls: number } {
   return provider;
 }
 
-async function engine(embedder = testEmbedder()) {
+async function engine(embedder: EmbeddingProvider = testEmbedder()) {
   let n = 0;
   return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0, newId: () => `e${(n += 1)}`, embedder });
 }

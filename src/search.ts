@@ -12,7 +12,7 @@ import { intentParts } from './core/intent-parts.js';
 import { rankTools, semanticScore, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import type { SearchIndex } from './search-index.js';
+import { scanSimilar, type SearchIndex } from './search-index.js';
 import type { Store } from './store/types.js';
 
 export interface SearchContext {
@@ -31,16 +31,6 @@ export interface ToolSearchRequest extends SearchOptions {
   candidates?: number;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) s += (a[i] as number) * (b[i] as number);
-  return s;
-};
-
-function topBy<T>(items: readonly T[], score: (t: T) => number, k: number): T[] {
-  return [...items].sort((a, b) => score(b) - score(a)).slice(0, k);
-}
 
 /** Ranks the catalogue for `query`: each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
 export async function searchTools(ctx: SearchContext, query: string, request: ToolSearchRequest = {}): Promise<ToolSearchResult[]> {
@@ -50,9 +40,9 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
   const match = ftsOrQuery(contentWords(query).join(' '));
   const [queryVector] = await ctx.embedder.embed([query]);
   const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
-  const similarity = new Map<string, number>();
-  if (queryVector !== undefined) for (const [id, v] of index.toolVectors) similarity.set(id, dot(queryVector, v));
-  const pool = new Set<string>([...bm25.keys(), ...topBy([...similarity.keys()], (id) => similarity.get(id) ?? 0, k)]);
+  const similarity = scanSimilar(index.toolVectors, queryVector, k);
+  const top = similarity.top;
+  const pool = new Set<string>([...bm25.keys(), ...top]);
 
   let related: Map<string, number> | undefined;
   let heat: Map<string, number> | undefined;
@@ -78,7 +68,7 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
       return {
         tool,
         ...(bm25.has(tool) ? { bm25: bm25.get(tool) as number } : {}),
-        similarity: similarity.get(tool) ?? 0,
+        similarity: similarity.of(tool),
         ...(related === undefined ? {} : { relatedness: related.get(tool) ?? 0 }),
         centrality: index.maxPageRank > 0 ? (index.pageRank.get(tool) ?? 0) / index.maxPageRank : 0,
         heat: heat === undefined ? (observations >= 5 ? index.selfSpread(tool) : 0) : (heat.get(tool) ?? 0),
@@ -106,12 +96,14 @@ export async function similarExecutions(ctx: SearchContext, text: string, option
   const bm25 = new Map((match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => [h.id, h.bm25]));
   const bestBm25 = Math.max(0, ...[...bm25.values()].map(Math.abs));
   const [qv] = await ctx.embedder.embed([text]);
-  const scored = index.executions.map((e) => {
-    const v = index.executionVectors.get(e.id);
-    const sim = semanticScore({ ...(bm25.has(e.id) ? { bm25: bm25.get(e.id) as number } : {}), bestBm25, similarity: qv !== undefined && v !== undefined ? dot(qv, v) : 0 });
-    return { e, sim };
-  });
-  const top = topBy(scored, (s) => s.sim, options.limit ?? 3);
+  const cos = scanSimilar(index.executionVectors, qv, 50);
+  const nearest = cos.top;
+  const byId = new Map(index.executions.map((e) => [e.id, e]));
+  const scored = [...new Set([...bm25.keys(), ...nearest])]
+    .map((id) => byId.get(id))
+    .filter((e): e is NonNullable<typeof e> => e !== undefined)
+    .map((e) => ({ e, sim: semanticScore({ ...(bm25.has(e.id) ? { bm25: bm25.get(e.id) as number } : {}), bestBm25, similarity: cos.of(e.id) }) }));
+  const top = scored.sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1)).slice(0, options.limit ?? 3);
   const best = top[0]?.sim ?? 0;
   return top
     .filter((s) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * best)
@@ -123,6 +115,9 @@ export async function similarExecutions(ctx: SearchContext, text: string, option
       tools: [...new Set(e.calls.map((c) => c.tool))],
     }));
 }
+
+/** How many parts of an intent are searched separately. */
+const MAX_PARTS = 4;
 
 export interface DagRequest {
   /** Use the hybrid tool search. @default true */
@@ -163,7 +158,8 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   const parts = intentParts(intent);
   const candidates: DagCandidate[] = [];
   const memoryWhy = new Map<string, string>();
-  const searchTexts = parts.length > 1 ? parts : [intent];
+  // A long request is searched in at most MAX_PARTS pieces: the rest joins the last one.
+  const searchTexts = parts.length <= 1 ? [intent] : parts.length <= MAX_PARTS ? parts : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
   for (const [part, text] of searchTexts.entries()) {
     if (request.useSearch !== false) {
       for (const r of await searchTools(ctx, text, { limit: 10, ...request.search, ...(request.context === undefined ? {} : { context: request.context }) })) {

@@ -78,6 +78,16 @@ describe('resolveEmbeddingConfig', () => {
     expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'transformers' } }))).toBe('embeddings.folder');
     expect(fieldOf(() => resolveEmbeddingConfig({}, 'embeddings: ollama'))).toBe('config file');
   });
+
+  it('never prints an API key in a configuration error', () => {
+    try {
+      resolveEmbeddingConfig({}, { embeddings: { provider: 'openai', model: 'm', apiKey: 'sk-secret-42', colour: 'blue' } });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CredenceError);
+      expect(JSON.stringify([(error as CredenceError).message, (error as CredenceError).details])).not.toContain('sk-secret-42');
+    }
+  });
 });
 
 describe('createEmbeddingProvider', () => {

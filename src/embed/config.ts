@@ -52,7 +52,7 @@ export const EmbeddingConfigSchema = z
 export const EmbeddingConfigFileSchema = z.object({ embeddings: EmbeddingConfigSchema.optional() }).passthrough();
 
 function invalid(field: string, message: string, value: unknown): CredenceError {
-  return new CredenceError('INVALID_INPUT', `${field} ${message}, got ${JSON.stringify(value)}`, { details: { [field]: value } });
+  return new CredenceError('INVALID_INPUT', `${field} ${message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`, { details: { [field]: value } });
 }
 
 /** The first issue of a failed parse as `INVALID_INPUT` naming the field (`embeddings.url`, …). */
@@ -62,9 +62,20 @@ function fileIssue(error: z.ZodError, file: unknown): CredenceError {
   let value: unknown = file;
   for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
   const field = path.length === 0 ? 'config file' : path.join('.');
-  const message =
-    issue?.code === 'invalid_value' && path.at(-1) === 'provider' ? `must be one of ${EMBEDDING_PROVIDERS.join(', ')}` : (issue?.message ?? 'is invalid');
-  return new CredenceError('INVALID_INPUT', `${field} ${message}, got ${JSON.stringify(value)}`, { details: { [field]: value } });
+  let message = issue?.message ?? 'is invalid';
+  if (issue?.code === 'invalid_value' && path.at(-1) === 'provider') message = `must be one of ${EMBEDDING_PROVIDERS.join(', ')}`;
+  else if (issue?.code === 'unrecognized_keys') message = `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} (valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
+  else if (issue?.code === 'invalid_type') message = `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
+  return invalid(field, message, maskKey(field, value));
+}
+
+/** `value` with any API key replaced by `***`, so that a config error never prints a key. */
+function maskKey(field: string, value: unknown): unknown {
+  if (field.endsWith('apiKey')) return value === undefined ? undefined : '***';
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskKey(k, v)]));
+  }
+  return value;
 }
 
 /** `CREDENCE_EMBEDDINGS` as provider + model or folder. */
@@ -117,12 +128,14 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
     config.apiKey = env.OPENAI_API_KEY;
   }
 
-  const source = spec !== undefined && spec.length > 0 ? 'CREDENCE_EMBEDDINGS' : 'embeddings';
+  const fromEnv = spec !== undefined && spec.length > 0;
   if ((config.provider === 'ollama' || config.provider === 'openai') && config.model === undefined) {
-    throw invalid(source === 'CREDENCE_EMBEDDINGS' ? source : 'embeddings.model', `needs a model for ${config.provider} (${config.provider}:<model>)`, spec ?? null);
+    throw fromEnv
+      ? invalid('CREDENCE_EMBEDDINGS', `needs a model: ${config.provider}:<model>`, spec)
+      : invalid('embeddings.model', `is required for ${config.provider}`, config.model);
   }
   if (config.provider === 'transformers' && config.folder === undefined) {
-    throw invalid(source === 'CREDENCE_EMBEDDINGS' ? source : 'embeddings.folder', 'needs a model folder for transformers (transformers:<folder>)', spec ?? null);
+    throw fromEnv ? invalid('CREDENCE_EMBEDDINGS', 'needs a model folder: transformers:<folder>', spec) : invalid('embeddings.folder', 'is required for transformers', config.folder);
   }
   return config;
 }
@@ -133,13 +146,13 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
     case 'word-vectors':
       return wordVectorProvider();
     case 'transformers':
-      if (config.folder === undefined) throw invalid('embeddings.folder', 'is required for transformers', null);
+      if (config.folder === undefined) throw invalid('embeddings.folder', 'is required for transformers', undefined);
       return transformersProvider({ folder: config.folder, ...(config.model === undefined ? {} : { model: config.model }) });
     case 'ollama':
-      if (config.model === undefined) throw invalid('embeddings.model', 'is required for ollama', null);
+      if (config.model === undefined) throw invalid('embeddings.model', 'is required for ollama', undefined);
       return ollamaProvider({ model: config.model, ...(config.url === undefined ? {} : { url: config.url }) });
     case 'openai':
-      if (config.model === undefined) throw invalid('embeddings.model', 'is required for openai', null);
+      if (config.model === undefined) throw invalid('embeddings.model', 'is required for openai', undefined);
       return openAiProvider({
         model: config.model,
         ...(config.url === undefined ? {} : { url: config.url }),

@@ -5,13 +5,16 @@
  * dimension` int8 components with one global scale, and the vocabulary as UTF-8 lines. Rows are in
  * descending corpus frequency, so a word's row index + 1 is its frequency rank.
  *
- * Loading is one file read, a zero-copy Int8Array view and one Map of ~100k words (tens of
- * milliseconds), done lazily and cached per process and path.
+ * Loading is one file read, a zero-copy Int8Array view and one pass over the vocabulary bytes that
+ * fills an open-addressing hash index (FNV-1a over UTF-8 bytes, linear probing, Int32Array slots):
+ * no string is made per word, so a load takes tens of milliseconds (a Map of 100k strings alone took
+ * longer than the file read). Done lazily and cached per process and path.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { CredenceError } from '../core/errors.js';
 import { describeError, providerUnavailable } from './errors.js';
 
 const MAGIC = 'CRDWVEC1';
@@ -31,6 +34,8 @@ export const WordTableHeaderSchema = z.object({
       cosineError: z.object({ mean: z.number(), p99: z.number(), max: z.number() }),
     })
     .passthrough(),
+  /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
+  commonDirection: z.object({ sifA: z.number().positive(), vector: z.array(z.number()) }).optional(),
 }).passthrough();
 export type WordTableHeader = z.infer<typeof WordTableHeaderSchema>;
 
@@ -39,11 +44,50 @@ export interface WordTable {
   readonly header: WordTableHeader;
   readonly model: string;
   readonly dimension: number;
-  /** Row i (`dimension` int8 components) is the vector of `words[i]`, times `header.scale`. */
+  /** Number of words (rows). */
+  readonly count: number;
+  /** Row i (`dimension` int8 components) is the vector of word i, times `header.scale`. */
   readonly vectors: Int8Array;
-  readonly words: readonly string[];
-  /** Word → row index (= frequency rank − 1). */
-  readonly index: ReadonlyMap<string, number>;
+  /** The row of `word` (= its frequency rank − 1), or undefined when the table does not have it. */
+  row(word: string): number | undefined;
+  /** The word of row `row`. */
+  word(row: number): string;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const NEWLINE = 0x0a;
+
+/** Hash index over the newline-separated words in `bytes[start, end)`. */
+function indexWords(bytes: Buffer, start: number, end: number, count: number): { offsets: Int32Array; slots: Int32Array; maxBytes: number } | undefined {
+  let size = 1;
+  while (size < count * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(size).fill(-1);
+  const offsets = new Int32Array(count + 1);
+  let maxBytes = 0;
+  let word = 0;
+  let wordStart = start;
+  let hash = FNV_OFFSET;
+  for (let p = start; p <= end; p += 1) {
+    const byte = p === end ? NEWLINE : (bytes[p] as number);
+    if (byte !== NEWLINE) {
+      hash = Math.imul(hash ^ byte, FNV_PRIME);
+      continue;
+    }
+    if (word >= count) return undefined;
+    offsets[word] = wordStart;
+    maxBytes = Math.max(maxBytes, p - wordStart);
+    let slot = hash & mask;
+    while (slots[slot] !== -1) slot = (slot + 1) & mask;
+    slots[slot] = word;
+    word += 1;
+    wordStart = p + 1;
+    hash = FNV_OFFSET;
+  }
+  if (word !== count) return undefined;
+  offsets[count] = end + 1;
+  return { offsets, slots, maxBytes };
 }
 
 /** Where the shipped table is, from `src/embed` (tests) or `dist/src/embed` (the built package). */
@@ -73,18 +117,44 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
   if (vocabStart + header.vocabBytes !== bytes.length) {
     throw bad(`expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, got ${bytes.length}`);
   }
-  const words = bytes.toString('utf8', vocabStart, vocabStart + header.vocabBytes).split('\n');
-  if (words.length !== header.count) throw bad(`expected ${header.count} words, got ${words.length}`);
-  const index = new Map<string, number>();
-  for (let i = 0; i < words.length; i += 1) index.set(words[i] as string, i);
+  const index = indexWords(bytes, vocabStart, vocabStart + header.vocabBytes, header.count);
+  if (index === undefined) throw bad(`the vocabulary does not hold ${header.count} words`);
+  if (header.commonDirection !== undefined && header.commonDirection.vector.length !== header.dimension) {
+    throw bad(`the common direction has ${header.commonDirection.vector.length} components, not ${header.dimension}`);
+  }
+  const { offsets, slots, maxBytes } = index;
+  const mask = slots.length - 1;
+  const scratch = new Uint8Array(maxBytes + 4);
+  const encoder = new TextEncoder();
   return {
     path,
     header,
     model: header.model,
     dimension: header.dimension,
+    count: header.count,
     vectors: new Int8Array(bytes.buffer, bytes.byteOffset + vectorStart, header.count * header.dimension),
-    words,
-    index,
+    row(word: string): number | undefined {
+      if (word.length > maxBytes) return undefined;
+      const { read, written } = encoder.encodeInto(word, scratch);
+      if (read !== word.length || written > maxBytes) return undefined;
+      let hash = FNV_OFFSET;
+      for (let k = 0; k < written; k += 1) hash = Math.imul(hash ^ (scratch[k] as number), FNV_PRIME);
+      for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+        const row = slots[slot] as number;
+        if (row === -1) return undefined;
+        const at = offsets[row] as number;
+        if ((offsets[row + 1] as number) - 1 - at !== written) continue;
+        let same = true;
+        for (let k = 0; k < written && same; k += 1) same = bytes[at + k] === scratch[k];
+        if (same) return row;
+      }
+    },
+    word(row: number): string {
+      if (!Number.isInteger(row) || row < 0 || row >= header.count) {
+        throw new CredenceError('INVALID_INPUT', `row must be an integer in [0, ${header.count}), got ${row}`, { details: { row } });
+      }
+      return bytes.toString('utf8', offsets[row] as number, (offsets[row + 1] as number) - 1);
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../core/errors.js';
 import { cosine } from './vector.js';
 import { defaultWordTablePath, loadWordTable } from './word-table.js';
-import { commonDirection, sentenceEmbedding, sifWeight, WORD_VECTOR_DIMENSION, WORD_VECTOR_MODEL, wordVectorProvider } from './word-vectors.js';
+import { commonDirection, computeCommonDirection, sentenceEmbedding, sifWeight, WORD_VECTOR_DIMENSION, WORD_VECTOR_MODEL, wordVectorProvider } from './word-vectors.js';
 
 const provider = wordVectorProvider();
 const embedOne = async (text: string): Promise<Float32Array> => (await provider.embed([text]))[0] as Float32Array;
@@ -30,9 +30,9 @@ describe('the shipped word-vector table', () => {
   it('holds ~100k words of 100 dimensions in GloVe frequency order, under 11 MB', () => {
     expect(table.model).toBe(WORD_VECTOR_MODEL);
     expect(table.dimension).toBe(WORD_VECTOR_DIMENSION);
-    expect(table.words.length).toBeGreaterThanOrEqual(100_000);
-    expect(table.words.length).toBeLessThan(101_000);
-    expect(table.words.slice(0, 5)).toEqual(['the', 'of', 'to', 'and', 'in']);
+    expect(table.count).toBeGreaterThanOrEqual(100_000);
+    expect(table.count).toBeLessThan(101_000);
+    expect([0, 1, 2, 3, 4].map((row) => table.word(row))).toEqual(['the', 'of', 'to', 'and', 'in']);
     expect(statSync(defaultWordTablePath()).size).toBeLessThan(11_000_000);
   });
 
@@ -46,6 +46,28 @@ describe('the shipped word-vector table', () => {
     let max = 0;
     for (const q of table.vectors) max = Math.max(max, Math.abs(q));
     expect(max).toBe(127);
+  });
+
+  it('finds every word at its own row, and no row for words it does not have', () => {
+    for (let row = 0; row < table.count; row += 997) expect(table.row(table.word(row))).toBe(row);
+    expect(table.row(table.word(table.count - 1))).toBe(table.count - 1);
+    expect(table.row('xqzvjk')).toBeUndefined();
+    expect(table.row('')).toBeUndefined();
+    expect(table.row('Hotel')).toBeUndefined();
+    expect(table.row('hotel')).toBeLessThan(5_000);
+  });
+
+  it('keeps computing words that rank below the top 100,000: json, sqlite', () => {
+    expect(table.row('json')).toBeGreaterThanOrEqual(100_000);
+    expect(table.row('sqlite')).toBeDefined();
+  });
+
+  it('stores the common direction the provider would compute from its rows', () => {
+    const stored = table.header.commonDirection;
+    expect(stored?.sifA).toBe(1e-3);
+    const computed = computeCommonDirection(table);
+    (stored?.vector ?? []).forEach((x, j) => expect(x).toBeCloseTo(computed[j] as number, 9));
+    expect(commonDirection(table)).toEqual(Float64Array.from(stored?.vector ?? []));
   });
 
   it('is read once per process: a second load returns the same table', () => {

@@ -20,7 +20,8 @@
  * 5. common-component removal: the projection on the common direction `c` is subtracted. The paper
  *    takes `c` as the first principal component of a corpus of sentence embeddings; here it is
  *    estimated from the table alone, with no corpus: `c ∝ Σ_r p(r) · w(r) · v_r`, the expected
- *    weighted word vector of running text (computed once per table, ~10 ms);
+ *    weighted word vector of running text (stored in the table header by the build script for the
+ *    default `a`, computed on first use for another);
  * 6. L2-normalised. No table word at all gives the zero vector.
  *
  * Measured on Seal-Tools (700 dev queries against the 4,076 tools, name + description, embeddings
@@ -67,14 +68,14 @@ export function sifWeight(rank: number, vocabularySize: number, a: number = WORD
 
 /** Row of `word` in the table, or of the two parts of a compound, or nothing. */
 function lookup(table: WordTable, word: string): number[] {
-  const row = table.index.get(word);
+  const row = table.row(word);
   if (row !== undefined) return [row];
   const min = WORD_VECTOR_DEFAULTS.minCompoundPart;
   let best: number[] = [];
   let bestRarer = Number.POSITIVE_INFINITY;
   for (let cut = min; cut <= word.length - min; cut += 1) {
-    const left = table.index.get(word.slice(0, cut));
-    const right = left === undefined ? undefined : table.index.get(word.slice(cut));
+    const left = table.row(word.slice(0, cut));
+    const right = left === undefined ? undefined : table.row(word.slice(cut));
     if (left === undefined || right === undefined) continue;
     const rarer = Math.max(left, right);
     if (rarer < bestRarer) {
@@ -92,21 +93,15 @@ export function wordRows(table: WordTable, text: string): number[] {
   return rows;
 }
 
-const commonDirections = new WeakMap<WordTable, Map<number, Float64Array>>();
-
 /**
- * The unit common direction of `table` for SIF smoothing `a`: `Σ_r p(r) · w(r) · v_r` over all rows
- * (r = row + 1, Zipf `p`, SIF `w`), normalised; computed once per table and `a`.
+ * The unit common direction of `table` for SIF smoothing `a`, computed: `Σ_r p(r) · w(r) · v_r` over
+ * all rows (r = row + 1, Zipf `p`, SIF `w`), normalised. ~20 ms for the shipped table.
  */
-export function commonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAULTS.sifA): Float64Array {
-  let byA = commonDirections.get(table);
-  if (byA === undefined) commonDirections.set(table, (byA = new Map()));
-  const cached = byA.get(a);
-  if (cached !== undefined) return cached;
+export function computeCommonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAULTS.sifA): Float64Array {
   const { dimension, vectors } = table;
   const harmonic = Math.log(table.header.sourceWords) + EULER_GAMMA;
   const c = new Float64Array(dimension);
-  for (let row = 0, n = table.words.length; row < n; row += 1) {
+  for (let row = 0, n = table.count; row < n; row += 1) {
     const weight = sifWeight(row + 1, table.header.sourceWords, a) / ((row + 1) * harmonic);
     const base = row * dimension;
     for (let j = 0; j < dimension; j += 1) c[j] = (c[j] as number) + weight * (vectors[base + j] as number);
@@ -115,7 +110,24 @@ export function commonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAUL
   for (let j = 0; j < dimension; j += 1) norm += (c[j] as number) ** 2;
   norm = Math.sqrt(norm);
   for (let j = 0; j < dimension; j += 1) c[j] = norm === 0 ? 0 : (c[j] as number) / norm;
-  byA.set(a, c);
+  return c;
+}
+
+const commonDirections = new WeakMap<WordTable, Map<number, Float64Array>>();
+
+/**
+ * `computeCommonDirection`, taken from the table header when the build script stored it for this
+ * `a` (the default), else computed once per table and `a`.
+ */
+export function commonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAULTS.sifA): Float64Array {
+  let byA = commonDirections.get(table);
+  if (byA === undefined) commonDirections.set(table, (byA = new Map()));
+  let c = byA.get(a);
+  if (c === undefined) {
+    const stored = table.header.commonDirection;
+    c = stored !== undefined && stored.sifA === a ? Float64Array.from(stored.vector) : computeCommonDirection(table, a);
+    byA.set(a, c);
+  }
   return c;
 }
 

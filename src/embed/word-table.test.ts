@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
+import { loadWordTable, parseWordTable } from './word-table.js';
+import { sentenceEmbedding, wordVectorProvider } from './word-vectors.js';
+
+/** A table file in the layout of scripts/build-word-vectors.mjs, from int8 rows. */
+function tableBytes(words: string[], rows: number[][], extra: Record<string, unknown> = {}): Buffer {
+  const dimension = rows[0]?.length ?? 0;
+  const vocab = Buffer.from(words.join('\n'), 'utf8');
+  const header = {
+    format: 1,
+    model: 'tiny-test',
+    count: words.length,
+    dimension,
+    scale: 0.5,
+    sourceWords: 1000,
+    vocabBytes: vocab.length,
+    quantisation: { scheme: 'int8, one global scale', cosineError: { mean: 0, p99: 0, max: 0 } },
+    ...extra,
+  };
+  let json = Buffer.from(JSON.stringify(header), 'utf8');
+  json = Buffer.concat([json, Buffer.alloc(Math.ceil((12 + json.length) / 4) * 4 - 12 - json.length, 0x20)]);
+  const prefix = Buffer.alloc(12);
+  prefix.write('CRDWVEC1', 0, 'latin1');
+  prefix.writeUInt32LE(json.length, 8);
+  return Buffer.concat([prefix, json, Buffer.from(Int8Array.from(rows.flat()).buffer), vocab]);
+}
+
+const words = ['the', 'hôtel', 'web', 'search', 'café', 'file'];
+const rows = [
+  [1, 1, 0],
+  [0, 5, 0],
+  [4, 0, 0],
+  [0, 0, 3],
+  [0, 2, 2],
+  [-3, 0, 1],
+];
+const dir = mkdtempSync(join(tmpdir(), 'credence-wt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('parseWordTable', () => {
+  it('finds every word, multi-byte UTF-8 ones too, at its own row', () => {
+    const table = parseWordTable(tableBytes(words, rows), 'tiny.bin');
+    expect(table).toMatchObject({ model: 'tiny-test', dimension: 3, count: 6 });
+    words.forEach((word, row) => {
+      expect(table.row(word)).toBe(row);
+      expect(table.word(row)).toBe(word);
+    });
+    expect(Array.from(table.vectors.subarray(3, 6))).toEqual([0, 5, 0]);
+    expect(table.row('hotel')).toBeUndefined();
+    expect(table.row('cafés')).toBeUndefined();
+    expect(table.row('a much longer word than any in the table')).toBeUndefined();
+    expect(codeOf(() => table.word(6))).toBe('INVALID_INPUT');
+  });
+
+  it.each([
+    ['a file without the signature', Buffer.from('hello world, not a table')],
+    ['a truncated file', tableBytes(words, rows).subarray(0, 100)],
+    ['a header that is not JSON', Buffer.concat([Buffer.from('CRDWVEC1'), Buffer.from([4, 0, 0, 0]), Buffer.from('{{{{')])],
+    ['a vocabulary with fewer words than rows', tableBytes(words.slice(0, 5), rows, { count: 6 })],
+    ['a common direction of the wrong length', tableBytes(words, rows, { commonDirection: { sifA: 0.001, vector: [1, 0] } })],
+  ])('refuses %s with PROVIDER_UNAVAILABLE', (_, bytes) => {
+    expect(codeOf(() => parseWordTable(bytes, 'bad.bin'))).toBe('PROVIDER_UNAVAILABLE');
+  });
+});
+
+describe('a word-vector provider over another table', () => {
+  const path = join(dir, 'tiny.bin');
+  writeFileSync(path, tableBytes(words, rows));
+
+  it('takes its model and dimension from the table header', () => {
+    const provider = wordVectorProvider({ path });
+    expect(provider.model).toBe('tiny-test');
+    expect(provider.dimension).toBe(3);
+  });
+
+  it('weighs each word by SIF, removes the common direction and normalises', () => {
+    const table = loadWordTable(path);
+    const rank = (row: number) => 1 / ((row + 1) * (Math.log(1000) + 0.5772156649015329));
+    const weight = (row: number) => 1e-3 / (1e-3 + rank(row));
+    const sum = [0, 1, 2].map((j) => weight(1) * (rows[1]?.[j] ?? 0) + weight(5) * (rows[5]?.[j] ?? 0));
+    const c = [0, 1, 2].map((j) => rows.reduce((acc, row, r) => acc + weight(r) * rank(r) * (row[j] ?? 0), 0));
+    const cn = Math.hypot(...c);
+    const proj = sum.reduce((acc, x, j) => acc + (x * (c[j] ?? 0)) / cn, 0);
+    const out = sum.map((x, j) => x - (proj * (c[j] ?? 0)) / cn);
+    const n = Math.hypot(...out);
+    const v = sentenceEmbedding(table, 'Hôtel FILE');
+    out.forEach((x, j) => expect(v[j]).toBeCloseTo(x / n, 5));
+  });
+});
