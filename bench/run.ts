@@ -11,6 +11,7 @@ import { benchObservationInsert } from './observation-insert.js';
 import { benchRecord } from './record.js';
 import { benchGraph } from './graph.js';
 import { benchSearch } from './search.js';
+import { benchEmbed } from './embed.js';
 import { formatTable, type BenchRow } from './table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-bench-'));
@@ -19,6 +20,7 @@ try {
   rows.push(...(await benchObservationInsert({ dir, total: 100_000, batch: 1_000, rounds: 3 })));
   rows.push(...(await benchRecord({ dir, executions: 20_000, batch: 5_000, rounds: 3 })));
   rows.push(...(await benchGraph()));
+  rows.push(...(await benchEmbed()));
   rows.push(...(await benchSearch()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {

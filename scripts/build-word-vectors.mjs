@@ -24,6 +24,9 @@
  * global scale's error is already far below anything that changes a ranking, and it saves a float
  * per word. The measurement is written into the header.
  *
+ * The header also carries the sentence embedding's common direction for the default SIF smoothing
+ * (see `src/embed/word-vectors.ts`), so the reader need not compute it on every start.
+ *
  * Layout, little-endian (read by `src/embed/word-table.ts`):
  *
  *     0   8 bytes  magic "CRDWVEC1"
@@ -38,24 +41,29 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TOP_WORDS = 100_000;
+/** SIF smoothing `a` of the reader's default, for the stored common direction. */
+const SIF_A = 1e-3;
+const EULER_GAMMA = 0.5772156649015329;
 const MODEL = 'glove-100d-int8-100k';
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'word-vectors.bin');
 const WORD = /^[\p{Ll}\p{N}]+$/u;
 
-/** Computing words worth keeping although they rank below the top 100,000 (kept only if GloVe has them). */
+/**
+ * Computing words worth keeping although they may rank below the top 100,000 (those already in it
+ * are not added twice). Words the package lacks (yml, regex, uuid, mkdir, stdout, async, ...) are
+ * not listed; the script prints any listed word it does not find.
+ */
 const EXTRA_WORDS = `
-  json yaml yml toml xml html css csv tsv pdf svg png jpg jpeg gif markdown regex regexp utf ascii
-  api apis url urls uri http https websocket webhook webhooks endpoint endpoints oauth jwt token tokens
-  uuid hash sha md5 base64 gzip zip tar unzip sqlite postgres postgresql mysql mongodb redis sql nosql
-  grep sed awk mkdir chmod rmdir cwd stdin stdout stderr npm pip git github gitlab repo repos
-  docker kubernetes localhost dns ip ssh ftp smtp imap cli gui sdk ide typescript javascript python
-  rust golang java kotlin swift ruby php perl bash shell powershell linux unix macos ubuntu
-  filesystem filename filenames filepath dir directory directories subdirectory folder folders
-  config configs param params args arg json5 schema schemas metadata timestamp timestamps datetime
-  timezone utc iso dataset datasets tokenize tokenizer parser parse parsing serialize deserialize
-  async await callback boolean int integer float string strings array arrays enum struct
-  login logout signup username usernames password passwords email emails inbox spreadsheet
-  calendar todo todos chatbot llm llms embedding embeddings vector vectors
+  json yaml xml html css csv tsv pdf svg png jpg jpeg gif markdown ascii api apis url urls uri http
+  https websocket endpoint endpoints oauth jwt token tokens hash sha md5 base64 gzip zip tar unzip
+  sqlite postgres postgresql mysql mongodb sql nosql grep sed awk cwd npm pip git github repo repos
+  docker localhost dns ip ssh ftp smtp imap cli gui sdk ide typescript javascript python rust java
+  kotlin swift ruby php perl bash shell powershell linux unix macos ubuntu filesystem filename
+  filenames dir directory directories subdirectory folder folders config param args arg schema
+  schemas metadata timestamp timestamps timezone utc iso dataset datasets parser parse parsing
+  serialize await callback boolean int integer float string strings array arrays enum struct login
+  signup username usernames password passwords email emails inbox spreadsheet calendar todo todos
+  llm embedding embeddings vector vectors
 `
   .split(/\s+/)
   .filter((w) => w.length > 0);
@@ -130,6 +138,17 @@ for (let i = 0; i < count; i += 1) {
   perVectorErrors[i] = 1 - cosine(float, perVector);
 }
 
+// The common direction of running text, as `computeCommonDirection` in src/embed/word-vectors.ts
+// computes it from the int8 rows: Σ_r p(r)·w(r)·v_r, p(r) = 1 / (r (ln N + γ)), w = a / (a + p).
+const harmonic = Math.log(source.words.length) + EULER_GAMMA;
+const direction = new Float64Array(dimension);
+for (let row = 0; row < count; row += 1) {
+  const p = 1 / ((row + 1) * harmonic);
+  const weight = (SIF_A / (SIF_A + p)) * p;
+  for (let j = 0; j < dimension; j += 1) direction[j] += weight * vectors[row * dimension + j];
+}
+const directionNorm = Math.hypot(...direction);
+
 const vocab = Buffer.from(kept.join('\n'), 'utf8');
 const header = {
   format: 1,
@@ -148,6 +167,7 @@ const header = {
     perVectorScaleCosineError: summarise(perVectorErrors),
   },
   vocabBytes: vocab.length,
+  commonDirection: { sifA: SIF_A, vector: Array.from(direction, (x) => x / directionNorm) },
 };
 let headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
 const padded = Math.ceil((12 + headerBytes.length) / 4) * 4 - 12;
@@ -159,6 +179,6 @@ prefix.writeUInt32LE(headerBytes.length, 8);
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, Buffer.concat([prefix, headerBytes, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength), vocab]));
 process.stdout.write(
-  `${JSON.stringify({ ...header, extraWordsMissingFromGloVe: missing }, null, 2)}\n` +
+  `${JSON.stringify({ ...header, commonDirection: `(${dimension} numbers)`, extraWordsMissingFromGloVe: missing }, null, 2)}\n` +
     `wrote ${OUT}: ${statSync(OUT).size.toLocaleString('en-US')} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );

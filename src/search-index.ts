@@ -12,7 +12,7 @@ import { densityOfEdges } from './core/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
 import { heatDiffusion } from './core/heat-diffusion.js';
 import { pageRankById } from './core/pagerank.js';
-import { embeddingKey, type EmbeddingProvider } from './embed/index.js';
+import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from './embed/index.js';
 import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
 import { viewEdge, type EdgeView } from './tool-graph.js';
 
@@ -99,7 +99,8 @@ export async function ensureEmbeddings(
   const stored = new Map((await store.getEmbeddings(scope, kind)).map((e) => [e.refId, e]));
   const vectors = new Map<string, Float32Array>();
   const missing: { id: string; text: string; hash: string }[] = [];
-  const key = embedder.dimension === undefined ? undefined : embeddingKey(embedder);
+  // A remote provider learns its dimension on its first call: probe only when something is stored to compare with.
+  const key = stored.size === 0 && embedder.dimension === undefined ? undefined : await resolveEmbeddingKey(embedder);
   for (const item of items) {
     const hash = textHash(item.text);
     const have = stored.get(item.id);

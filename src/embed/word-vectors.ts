@@ -12,7 +12,9 @@
  *    sky scrapper search airport);
  * 2. a word missing from the table is tried as a compound of two table words (`websearch` → web
  *    search; each part ≥ 3 letters, the split whose rarer part is most frequent wins), else skipped;
- * 3. SIF weight `a / (a + p(w))`, with `p(w)` from the word's frequency rank r by Zipf's law,
+ * 3. SIF weight `a / (a + p(w))`, with `p(w)` from the word's frequency rank r (its table row + 1:
+ *    the GloVe order without punctuation; the few computing words appended after the top 100,000
+ *    rank a little higher than they should, which changes their weight by < 0.001) by Zipf's law,
  *    `p(r) = 1 / (r · H_N)`, `H_N = ln N + γ` the harmonic number of the source vocabulary size
  *    N = 341,479, and `a = 1e-3`: "the" (p ≈ 0.075) weighs 0.013, a rank-100 word 0.57, a rank-1000
  *    word 0.93, rare words ≈ 1;
@@ -26,7 +28,7 @@
  *
  * Measured on Seal-Tools (700 dev queries against the 4,076 tools, name + description, embeddings
  * only), MRR: plain mean 0.158; SIF 0.167 (a = 1e-4: 0.176, 1e-2: 0.160); SIF with step 5 0.251
- * (Recall@1 0.175, Recall@5 0.318; on test_in_domain 0.169 → 0.253); unit-length word vectors and
+ * (Recall@1 0.175, Recall@5 0.318; a = 1e-4: 0.247; on test_in_domain 0.169 → 0.253); unit-length word vectors and
  * the compound split change less than 0.005. Word vectors alone still retrieve far worse than BM25;
  * they are a small-weight addition to it (SPEC §8).
  */
