@@ -15,6 +15,7 @@ import { hybridScore } from './core/hybrid-score.js';
 import { learnedKind, confidenceBand } from './core/bands.js';
 import { groupConfidence, isSignificant } from './core/learning-confidence.js';
 import { localAlpha } from './core/local-alpha.js';
+import { CredenceError } from './core/errors.js';
 import type { CallStatus, EdgeType } from './core/types.js';
 import type { Credence } from './engine.js';
 import type { EdgeRecord, MemoryRecord, ObservationRecord } from './store/types.js';
@@ -45,8 +46,26 @@ export interface DemoReport {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** Runs every scenario against `credence`'s store and scope. Running it twice changes nothing more. */
+/** The scope the demo writes into unless told otherwise: its own, so no learned data is touched. */
+export const DEMO_SCOPE = 'demo';
+
+/**
+ * Runs every scenario against `credence`'s store and scope. Running it twice changes nothing more.
+ * It writes only records whose ids start with `demo-` (and the demo's tools and edges), and refuses
+ * a scope that already holds other executions or observations, so it can never overwrite what
+ * Credence learned for real.
+ */
 export async function runDemo(credence: Credence): Promise<DemoReport> {
+  const foreign = [
+    ...(await credence.store.listExecutions(credence.scope)).map((e) => e.id),
+    ...(await credence.store.listObservations(credence.scope)).map((o) => o.id),
+  ].filter((id) => !id.startsWith('demo-'));
+  if (foreign.length > 0) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the demo writes into scope "${credence.scope}", which already holds ${foreign.length} learned record(s); run it in a scope of its own (the default is "${DEMO_SCOPE}")`,
+    );
+  }
   const now = credence.now();
   const sections = [
     await edgePromotion(credence, now),

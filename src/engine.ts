@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CredenceError } from './core/errors.js';
+import { parseIsoInstant } from './core/time.js';
 import { resolveScope, type ResolvedScope } from './scope.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store, TableCounts } from './store/types.js';
@@ -66,7 +67,7 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
 export function parseNow(value: string | number | Date): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseIsoInstant(value) ?? Number.NaN);
   if (!Number.isFinite(ms)) {
     throw new CredenceError('INVALID_INPUT', `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`);
   }

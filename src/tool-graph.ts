@@ -5,6 +5,7 @@
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
 import { CredenceError } from './core/errors.js';
+import { parseIsoInstant } from './core/time.js';
 import { adaptiveWeights } from './core/dag-confidence.js';
 import { edgeConfidence, passesThreshold, rankSuggestions, EDGE_DEFAULTS } from './core/edge-confidence.js';
 import { densityOfEdges } from './core/graph-density.js';
@@ -33,7 +34,11 @@ export interface EdgeView {
   successes: number;
   failures: number;
   confidence: number;
-  parts: { typeWeight: number; sourceModifier: number; decay: number; idleDays: number };
+  /**
+   * What made the confidence. `confirmed` is false for an edge known only from failed calls: it
+   * keeps its failure count (SPEC §3) but has confidence 0 until a run confirms it.
+   */
+  parts: { typeWeight: number; sourceModifier: number; decay: number; idleDays: number; confirmed: boolean };
   firstSeen: string | null;
   lastSeen: string | null;
 }
@@ -64,6 +69,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
   const c = edgeConfidence({ type: edge.type, source: edge.source, lastSeen: edge.lastSeen, now });
+  const confirmed = isConfirmed(edge);
   return {
     from: edge.from,
     to: edge.to,
@@ -72,8 +78,8 @@ export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
     count: edge.count,
     successes: edge.successes,
     failures: edge.failures,
-    confidence: c.value,
-    parts: c.parts,
+    confidence: confirmed ? c.value : 0,
+    parts: { ...c.parts, confirmed },
     firstSeen: iso(edge.firstSeen),
     lastSeen: iso(edge.lastSeen),
   };
@@ -81,7 +87,7 @@ export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
 
 function instant(value: string | number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  return typeof value === 'number' ? value : Date.parse(value);
+  return typeof value === 'number' ? value : (parseIsoInstant(value) ?? fallback);
 }
 
 /** Checks one execution; throws INVALID_INPUT naming every bad field. */
@@ -154,7 +160,7 @@ export async function recordExecutions(
 export async function addTools(ctx: GraphContext, tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
   const checked = tools.map(parseTool).map((t) => ({
     id: t.id,
-    description: t.description,
+    ...(t.description === undefined ? {} : { description: t.description }),
     ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
     ...(t.origin === undefined ? {} : { origin: t.origin }),
   }));

@@ -19,19 +19,21 @@ export function registerRecord(program: Command, context: () => CommandContext):
         let calls = 0;
         let edges = 0;
         const newTools: string[] = [];
+        const scopes = new Set<string>();
         for (let i = 0; i < items.length; i += BATCH) {
           const batch = items.slice(i, i + BATCH).map((item) => item.value);
           const result = await credence.recordExecutions(batch, { validate: false, edges: false });
           calls += result.executions.reduce((n, e) => n + e.calls, 0);
           edges += result.edgesUpdated;
           newTools.push(...result.newTools);
+          result.executions.forEach((e) => scopes.add(e.scope));
         }
-        return { recorded: items.length, calls, edgesUpdated: edges, newTools: [...new Set(newTools)], scope: credence.scope };
+        return { recorded: items.length, calls, edgesUpdated: edges, newTools: [...new Set(newTools)], scopes: scopes.size === 0 ? [credence.scope] : [...scopes].sort() };
       });
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...summary, rejected: problems });
       else {
-        ctx.io.stdout(`recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scope}\n`);
+        ctx.io.stdout(`recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`);
         if (summary.newTools.length > 0) {
           ctx.io.stdout(`added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ${summary.newTools.join(', ')}\n`);
         }

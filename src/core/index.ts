@@ -23,6 +23,7 @@ export * from './scope.js';
 export * from './fts-query.js';
 export * from './execution-edges.js';
 export * from './words.js';
+export * from './time.js';
 export * from './tool-search.js';
 export * from './intent-parts.js';
 export * from './dag-build.js';

@@ -16,10 +16,17 @@
  * - `Authorization:` headers (Bearer, Basic, other schemes) and a bare `Bearer <token>` or
  *   `Basic <base64 of user:password>`;
  * - passwords in URLs, `scheme://user:password@host`, and `-u user:password` (curl);
+ * - the short password option of clients whose `-p` is one: glued for mysql, mariadb and their
+ *   tools (`mysql -u root -pHunter2 mydb` keeps `mydb`; the prompting `mysql -p mydb` is left as
+ *   it is), glued or spaced among sshpass's own options (`sshpass -p Hunter2 ssh host`);
  * - credential assignments: a key whose last word is password/passwd/passphrase/pass/pwd, secret,
  *   token, credential(s), or `<api|secret|private|access|auth|…> key`, followed by `=`, `:`, `:=`
  *   or `=>` (`password=`, `"api_key": "…"`, `apiKey: '…'`, `export GITHUB_TOKEN=…`,
  *   `--token=…`), and CLI flags with such a name followed by a value (`--password hunter2`).
+ *   The last word may also have the credential word glued to a prefix: it ends with
+ *   password/passwd/passphrase/pwd/token/secret (`PGPASSWORD`, `adminpassword`, `NPMTOKEN`; not
+ *   `OLDPWD`), or with `pass` after a prefix naming an account, service or keystore (`DBPASS`,
+ *   `SSHPASS`, `-storepass`; never `bypass`, `compass`), and `max_tokens` stays a count.
  *
  * The rule for assignment values, so code and prose survive:
  * - a quoted value is a literal: redacted when at least {@link SCRUB_DEFAULTS.minValueLength}
@@ -35,8 +42,11 @@
  *   `password=letmein`, `password: hunter2` and `password: letmeinplease` are redacted, and an
  *   INI line `password = letmein` is not (a known miss: it reads as code);
  * - values made only of digits are not secrets unless the key is password-like (`max_tokens: 4096`).
- * - an unquoted value ends at whitespace, a quote, `,`, `;` or `&` (so query strings and shell
- *   lines keep their other parts); a password containing those characters is redacted up to it.
+ * - an unquoted value ends at whitespace, a quote, `,` or `;`, and at an `&` that starts what
+ *   follows it: a shell operator or redirection (`&&`, `& `, `&>`, a trailing `&`) or the next
+ *   query parameter (`&page=2`); so query strings and shell lines keep their other parts, and
+ *   `--password=Tr0ub4dor&3` loses all of its value. A password containing `,`, `;` or one of
+ *   those `&` is redacted up to it.
  *
  * Ordinary hashes and ids are not secrets: git SHAs, UUIDs, hex digests, base64 payloads, semver,
  * timestamps and URLs without credentials are left as they are.
@@ -181,9 +191,22 @@ const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
 const KEY_SUFFIXES: ReadonlySet<string> = new Set(['base', 'value', 'b64', 'base64']);
 
 /**
+ * A last word with a credential word glued to a prefix without a separator (`PGPASSWORD`,
+ * `adminpassword`, `NPMTOKEN`, `clientsecret`): it ends with password/passwd/passphrase/pwd or
+ * token/secret. English has no other words ending so, except `OLDPWD`, the shell's previous
+ * directory. A glued `pass` is not enough (`bypass`, `compass`, `surpass`, `trespass`): only after
+ * a prefix that names an account, a service or a keystore ({@link GLUED_PASS}).
+ */
+const GLUED_PASSWORD = /(?:password|passwd|passphrase|pwd)$/;
+const GLUED_TOKEN = /(?:token|secret)$/;
+const GLUED_PASS = /(?:db|pg|sql|admin|root|user|ssh|smtp|mail|ftp|ldap|redis|key|store)pass$/;
+const NOT_GLUED_CREDENTIALS: ReadonlySet<string> = new Set(['oldpwd']);
+
+/**
  * Whether a key or flag name names a credential, judged on its last word
- * (`DB_PASSWORD`, `apiKey`, `x-api-key`, `--client-secret`; not `PWD`, `bypass`, `max_tokens`,
- * `primary_key`, `token_type`).
+ * (`DB_PASSWORD`, `apiKey`, `x-api-key`, `--client-secret`, `PGPASSWORD`, `NPMTOKEN`, `DBPASS`; not
+ * `PWD`, `OLDPWD`, `bypass`, `compass`, `max_tokens`, `primary_key`, `token_type`,
+ * `keypass_enabled`).
  */
 function keyClass(key: string): KeyClass | undefined {
   const words = key
@@ -198,6 +221,9 @@ function keyClass(key: string): KeyClass | undefined {
   if (PASSWORD_WORDS.has(last)) return words.length === 1 && last === 'pwd' ? undefined : 'password';
   if (TOKEN_WORDS.has(last)) return 'token';
   if (last === 'key' && KEY_QUALIFIERS.has(words.at(-2) ?? '')) return 'token';
+  if (NOT_GLUED_CREDENTIALS.has(last)) return undefined;
+  if (GLUED_PASSWORD.test(last) || GLUED_PASS.test(last)) return 'password';
+  if (GLUED_TOKEN.test(last)) return 'token';
   return undefined;
 }
 
@@ -208,26 +234,30 @@ function keyClass(key: string): KeyClass | undefined {
  */
 type ValueForm = 'quoted' | 'tight' | 'colon' | 'assign' | 'flag';
 
-/** How many characters of a value after a credential key to redact; 0 when it is not a secret. */
-function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm): number {
-  if (form === 'quoted') return isLiteralSecret(raw, cls, form) ? raw.length : 0;
+/**
+ * How many characters of a value after a credential key to redact; 0 when it is not a secret.
+ * With `option`, the frame is a password option of a client (`mysql -p…`, `sshpass -p …`), where
+ * a word that names a secret (`-psupersecret`) is the password, not a reference to one.
+ */
+function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm, option = false): number {
+  if (form === 'quoted') return isLiteralSecret(raw, cls, form, option) ? raw.length : 0;
   // Unquoted: closing brackets and punctuation at the end (`{pw:abc}`, `token: CancellationToken):`)
   // are the surroundings and stay out of the judgement; a trailing `.`, `!` or `?` may be part of a
   // password, so it is redacted with an accepted value.
   const v = withoutSurroundings(raw);
-  if (!isLiteralSecret(v, cls, form)) return 0;
+  if (!isLiteralSecret(v, cls, form, option)) return 0;
   return v.length + (TRAILING_MARKS.exec(raw.slice(v.length))?.[0].length ?? 0);
 }
 
 /** Whether a value after a credential key is a literal secret rather than a reference or placeholder. */
-function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm): boolean {
+function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: boolean): boolean {
   if (v.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(v)) return false;
   if (cls === 'token' && ONLY_DIGITS.test(v)) return false;
   const bareWord = IDENTIFIER.test(v) && !HAS_DIGIT.test(v);
-  if (bareWord && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
+  if (bareWord && !option && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
   if (form === 'quoted') {
     if (!HAS_SPACE.test(v)) return true;
-    const passphrase = cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && !NAMES_A_SECRET.test(v);
+    const passphrase = cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && (option || !NAMES_A_SECRET.test(v));
     return passphrase;
   }
   if (form === 'flag' && v.startsWith('-')) return false;
@@ -266,8 +296,8 @@ interface Rule {
   readonly kind: SecretKind;
   /** Global pattern, compiled once. */
   readonly pattern: RegExp;
-  /** Where the secret sits inside one match. */
-  readonly locate: (match: RegExpExecArray) => Located;
+  /** Where the secret sits inside one match; `commands` follows the commands of the text. */
+  readonly locate: (match: RegExpExecArray, commands: () => CommandScanner) => Located;
 }
 
 const KEEP: Located = Object.freeze({ start: 0, length: 0 });
@@ -335,7 +365,14 @@ function locateValue(
  * followed to the end of its run ({@link extendRun}), so nothing of it is left.
  */
 const VALUE_SCAN_LIMIT = 256;
-const UNQUOTED_VALUE_CHAR = String.raw`[^\s"'\x60,;&]`;
+/**
+ * An `&` inside an unquoted value is part of it (`--password=Tr0ub4dor&3`) unless it starts what
+ * follows the value: a shell operator or redirection (`&&`, `& `, `&>`, `&|`, a trailing `&`),
+ * the next query parameter (`&page=2`, `&amp;page=2`), or a closing bracket or quote. The name of
+ * a query parameter is read at most 64 characters, so the look-ahead stays bounded.
+ */
+const VALUE_AMPERSAND = String.raw`&(?![\s&>|;,)\]}"'\x60]|$|amp;|[\w.%\[\]-]{1,64}=)`;
+const UNQUOTED_VALUE_CHAR = String.raw`(?:[^\s"'\x60,;&]|${VALUE_AMPERSAND})`;
 const UNQUOTED_VALUE_REST = new RegExp(`${UNQUOTED_VALUE_CHAR}*`, 'y');
 const AUTH_VALUE_CHAR = String.raw`[^\s"',;]`;
 const AUTH_VALUE_REST = new RegExp(`${AUTH_VALUE_CHAR}*`, 'y');
@@ -354,6 +391,102 @@ const AUTHORIZATION_WORD = /authorization/i;
 const isAuthFrame = (frame: string): boolean => AUTHORIZATION_WORD.test(frame);
 const TRAILING_DOTS = /\.+$/;
 const HAS_BLANK = /[ \t]/;
+
+/**
+ * Clients whose short `-p` is a password: mysql and mariadb (and their dump, admin, … tools) take
+ * it glued only (`-pHunter2`; a bare `-p` prompts, and the next word is the database), sshpass
+ * takes it glued or spaced among its own options (`sshpass -p Hunter2 ssh host`). A client word
+ * counts where it runs as a command, not as the value of a flag (`docker run --name mysql`,
+ * `psql -h mysql -p5432`) nor as part of a name (`mysql:8`, `mysql.server`, `mysql_config`).
+ * This pattern finds where a client word may start; {@link CLIENT_NAME} then reads its whole name.
+ */
+const CLIENT_SEARCH = /mysql|mariadb|sshpass/g;
+/** A client word where it starts: its whole name (`mysqldump`, `mariadb-admin`, `mysql.exe`), no more. */
+const CLIENT_NAME = /(?:(mysql|mariadb)(?:-?(?:dump|admin|import|show|check|pump|binlog|slap|sh))?|sshpass)(?:\.exe)?(?![\w.:-])/y;
+/** The options right after `sshpass` (`-v`, `-e`, `-p …`), read at most 8 of them. */
+const SSHPASS_OPTIONS = /(?:[ \t]+-[A-Za-z]\S{0,256}){0,8}/y;
+/** What ends a command: a new line, `;`, `&&`, `&`, `|`, `||`. */
+const COMMAND_BREAK = /[\n;&|]/g;
+const NAME_CHAR = /[\w.:-]/;
+const BLANK_CHAR = /[ \t]/;
+const SPACE_CHAR = /\s/;
+const FLAG_WORD = /^--?[A-Za-z][\w-]*$/;
+
+/** How the `-p` of the current command is read: glued password (mysql), any password (sshpass) or neither. */
+type ShortPasswordOption = 'glued' | 'any' | undefined;
+
+/**
+ * Follows the commands of one text from left to right and answers, for a `-p` at a position,
+ * whether it is the password option of the client that runs in its command: `'glued'` for mysql
+ * and mariadb, `'any'` for sshpass when among sshpass's own options, undefined otherwise
+ * (`mkdir -p`, `ssh -p 2222`, `docker run -p 80:80`). The last client of a command owns its `-p`.
+ * Positions are asked in increasing order within a rule's pass (a smaller one starts over), so
+ * every character is scanned a bounded number of times per pass however many `-p` there are.
+ */
+class CommandScanner {
+  private pos = 0;
+  private nextBreak = -1;
+  private nextClient = -1;
+  private client: 'mysql' | 'sshpass' | undefined;
+  private clientOptionsEnd = 0;
+
+  constructor(private readonly text: string) {}
+
+  optionAt(at: number): ShortPasswordOption {
+    if (at < this.pos) {
+      this.pos = 0;
+      this.nextBreak = -1;
+      this.nextClient = -1;
+      this.client = undefined;
+    }
+    const text = this.text;
+    for (;;) {
+      if (this.nextBreak < this.pos) this.nextBreak = searchFrom(COMMAND_BREAK, text, this.pos);
+      if (this.nextClient < this.pos) this.nextClient = searchFrom(CLIENT_SEARCH, text, this.pos);
+      const next = Math.min(this.nextBreak, this.nextClient);
+      if (next >= at) break;
+      if (next === this.nextBreak) {
+        this.client = undefined;
+      } else {
+        const end = clientNameEnd(text, next);
+        if (end !== -1 && end <= at) {
+          this.client = text.startsWith('sshpass', next) ? 'sshpass' : 'mysql';
+          SSHPASS_OPTIONS.lastIndex = end;
+          SSHPASS_OPTIONS.test(text);
+          this.clientOptionsEnd = SSHPASS_OPTIONS.lastIndex;
+        }
+      }
+      this.pos = next + 1;
+    }
+    this.pos = Math.max(this.pos, at);
+    if (this.client === 'mysql') return 'glued';
+    return this.client === 'sshpass' && at < this.clientOptionsEnd ? 'any' : undefined;
+  }
+}
+
+/** Index of the next match of a global `pattern` in `text` from `from`, or Infinity. */
+function searchFrom(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Whether a client word at `i` runs as a command: not part of a longer name (`mysql_config`,
+ * `mysql:8`), not the value of a flag (`--name mysql`, `-h mysql`). Returns the end of its name,
+ * or -1.
+ */
+function clientNameEnd(text: string, i: number): number {
+  if (i > 0 && NAME_CHAR.test(text[i - 1] ?? '')) return -1;
+  CLIENT_NAME.lastIndex = i;
+  if (!CLIENT_NAME.test(text)) return -1;
+  const end = CLIENT_NAME.lastIndex;
+  let j = i;
+  while (j > 0 && BLANK_CHAR.test(text[j - 1] ?? '')) j--;
+  if (j === i) return end;
+  let k = j;
+  while (k > 0 && !SPACE_CHAR.test(text[k - 1] ?? '')) k--;
+  return FLAG_WORD.test(text.slice(k, j)) ? -1 : end;
+}
 
 const RULES: readonly Rule[] = Object.freeze([
   whole(
@@ -410,13 +543,27 @@ const RULES: readonly Rule[] = Object.freeze([
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|([^\s"'\x60;&|]+))`,
+      String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|((?:[^\s"'\x60;&|]|${VALUE_AMPERSAND})+))`,
       'gi',
     ),
-    locate: (m) => {
-      const cls = keyClass(m[1] ?? '');
+    locate: (m, commands) => {
+      const flag = m[1] ?? '';
+      const cls = keyClass(flag);
       if (cls === undefined) return KEEP;
+      // `mysql -pHunter2Secret mydb`: not a flag named …secret with the value `mydb`, but a glued
+      // password, which the rule of short password options redacts.
+      if (flag.startsWith('-p') && commands().optionAt(m.index) !== undefined) return KEEP;
       return locateValue(m, 2, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : 'flag'));
+    },
+  },
+  {
+    kind: 'credential',
+    pattern: new RegExp(String.raw`(?<![^\s"'])(-p[ \t]*)${VALUE}`, 'g'),
+    locate: (m, commands) => {
+      const frame = m[1] ?? '';
+      const option = commands().optionAt(m.index);
+      if (option === undefined || (option === 'glued' && frame.length > 2)) return KEEP;
+      return locateValue(m, 2, (v, quoted) => credentialValueLength(v, 'password', quoted ? 'quoted' : 'flag', true));
     },
   },
   framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
@@ -426,7 +573,7 @@ const RULES: readonly Rule[] = Object.freeze([
 
 /** One pass over the text that every rule's required literal passes; most texts stop here. */
 const PREFILTER =
-  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
+  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
 
 const EXISTING_MARKER = /\[REDACTED:[a-z-]+\]/g;
 
@@ -455,6 +602,8 @@ function findSpans(text: string, firstOnly: boolean): Span[] {
   const spans: Span[] = [];
   if (!PREFILTER.test(text)) return spans;
   const markers = markerRanges(text);
+  let scanner: CommandScanner | undefined;
+  const commands = (): CommandScanner => (scanner ??= new CommandScanner(text));
   for (let priority = 0; priority < RULES.length; priority++) {
     const rule = RULES[priority] as Rule;
     const re = rule.pattern;
@@ -463,7 +612,7 @@ function findSpans(text: string, firstOnly: boolean): Span[] {
       const matchStart = m.index;
       const matchEnd = matchStart + m[0].length;
       const touchesMarker = markers.some(([s, e]) => matchStart < e && matchEnd > s);
-      const located = m[0].length === 0 || touchesMarker ? KEEP : rule.locate(m);
+      const located = m[0].length === 0 || touchesMarker ? KEEP : rule.locate(m, commands);
       if (located.length === 0) {
         // Rejected: look again from the next character, so a secret inside the rejected match is still found.
         re.lastIndex = m.index + 1;

@@ -1,17 +1,19 @@
 /**
  * @module schemas/execution
  * The shape `credence record` and `recordExecution()` accept (issue 3): checked at the boundary,
- * with messages that name the bad field. Unknown fields are ignored.
+ * with messages that name the bad field. An unknown field (a typo such as `consume`) is an error
+ * that names it, so nothing the user meant is dropped in silence.
  */
 import { z } from 'zod';
+import { parseIsoInstant } from '../core/time.js';
 import { CALL_STATUSES, type ExecutionInput } from '../core/types.js';
 
 const Instant = z.union([
   z.number().finite(),
-  z.string().refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date' }),
+  z.string().refine((s) => parseIsoInstant(s) !== undefined, { message: 'must be an ISO 8601 date such as 2026-03-01T09:30:00Z' }),
 ]);
 
-export const CallInputSchema = z.object({
+export const CallInputSchema = z.strictObject({
   tool: z.string().trim().min(1, 'must be a non-empty tool id'),
   status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }),
   retries: z.number().int('must be a whole number').min(0, 'must not be negative').optional(),
@@ -22,7 +24,9 @@ export const CallInputSchema = z.object({
 });
 
 export const ExecutionInputSchema = z
-  .object({
+  .strictObject({
+    /** A source's own id for the run (the data-set converters write one); accepted, not stored. */
+    id: z.union([z.string(), z.number()]).optional(),
     intent: z.string(),
     scope: z.string().trim().min(1).optional(),
     startedAt: Instant.optional(),
@@ -35,7 +39,7 @@ export const ExecutionInputSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['calls', i, 'consumes', k],
-            message: `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
+            message: i === 0 ? `call 0 cannot consume call ${j}: the first call has no earlier call to consume` : `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
           });
         }
       });

@@ -1,9 +1,10 @@
-/** @module schemas/tool — a catalogue entry as `credence tools add` takes it. Unknown fields are ignored. */
+/** @module schemas/tool — a catalogue entry as `credence tools add` takes it. An unknown field is an error that names it. */
 import { z } from 'zod';
 
-export const ToolInputSchema = z.object({
+export const ToolInputSchema = z.strictObject({
   id: z.string().trim().min(1, 'must be a non-empty tool id'),
-  description: z.string().default(''),
+  /** Absent on a re-add: the stored description is kept. */
+  description: z.string().optional(),
   inputSchema: z.unknown().optional(),
   origin: z.string().optional(),
 });

@@ -242,18 +242,93 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.searchMemories('p', '"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz"')).toEqual([]);
     });
 
-    test('scopes never mix', async () => {
+    test('scopes never mix, even under the same ids', async () => {
       const store = await fresh();
-      await store.upsertTools('p', [{ id: 'a', description: '' }]);
+      await store.upsertTools('p', [{ id: 'a', description: 'in p' }]);
       await store.putEdge('p', edge());
       await store.insertObservations('p', [observation()]);
       expect(await store.listTools('q')).toEqual([]);
       expect(await store.listEdges('q')).toEqual([]);
       expect(await store.listObservations('q')).toEqual([]);
-      // The same observation content in another scope is not a duplicate there.
-      expect(await store.insertObservations('q', [observation({ id: 'obs-q' })])).toEqual({ inserted: 1, duplicates: 0 });
+      // The same observation, id included, in another scope is stored there too.
+      expect(await store.insertObservations('q', [observation()])).toEqual({ inserted: 1, duplicates: 0 });
       expect((await store.counts('q')).observations).toBe(1);
       expect((await store.counts()).observations).toBe(2);
+      // Same ids in two scopes: executions, memories, instincts, skills, feedback each keep their own.
+      for (const scope of ['p', 'q']) {
+        await store.insertExecution(scope, { id: 'run-1', intent: `run in ${scope}`, startedAt: T0, calls: [{ tool: `tool_${scope}`, status: 'success', retries: 0, consumes: [] }] });
+        await store.upsertMemories(scope, [memory({ title: `memory of ${scope}` })]);
+        await store.upsertInstinct(scope, { id: 'i1', slug: 'same-slug', text: `instinct of ${scope}`, confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
+        await store.upsertSkill(scope, { id: 's1', name: 'same-name', description: `skill of ${scope}`, rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
+        expect(await store.insertFeedback(scope, { id: 'fb-1', targetId: 'i1', kind: 'explicit', at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
+      }
+      for (const scope of ['p', 'q']) {
+        expect((await store.getExecution(scope, 'run-1'))?.intent).toBe(`run in ${scope}`);
+        expect((await store.getExecution(scope, 'run-1'))?.calls.map((c) => c.tool)).toEqual([`tool_${scope}`]);
+        expect((await store.getMemory(scope, 'mem-1'))?.title).toBe(`memory of ${scope}`);
+        expect((await store.listInstincts(scope)).map((i) => i.text)).toEqual([`instinct of ${scope}`]);
+        expect((await store.listSkills(scope)).map((k) => k.description)).toEqual([`skill of ${scope}`]);
+        expect(await store.listFeedback(scope)).toHaveLength(1);
+        expect((await store.counts(scope)).calls).toBe(1);
+      }
+      expect((await store.searchMemories('p', '"memory"')).map((h) => h.memory.title)).toEqual(['memory of p']);
+    });
+
+    test('recordExecutions stores runs, counts calls, adds unknown tools and folds every edge event, all at once', async () => {
+      const store = await fresh();
+      await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+      const fold = (current: EdgeRecord | undefined, event: { from: string; to: string; type: EdgeRecord['type']; status: string; at: number }): EdgeRecord => ({
+        from: event.from,
+        to: event.to,
+        type: event.type,
+        source: 'inferred',
+        count: (current?.count ?? 0) + (event.status === 'success' ? 1 : 0),
+        successes: (current?.successes ?? 0) + (event.status === 'success' ? 1 : 0),
+        failures: (current?.failures ?? 0) + (event.status === 'failure' ? 1 : 0),
+        firstSeen: current?.firstSeen ?? event.at,
+        lastSeen: event.at,
+      });
+      const run = (id: string) => ({
+        execution: {
+          id,
+          intent: 'read then parse',
+          startedAt: T0,
+          calls: [
+            { tool: 'read_file', status: 'success' as const, retries: 0, consumes: [] },
+            { tool: 'parse_json', status: 'success' as const, retries: 0, consumes: [0] },
+          ],
+        },
+        events: [{ from: 'read_file', to: 'parse_json', type: 'sequence' as const, status: 'success' as const, at: T0 }],
+      });
+      const report = await store.recordExecutions('p', [run('r1'), run('r2')], fold);
+      expect(report.newTools).toEqual(['parse_json']);
+      expect(report.edges).toEqual([expect.objectContaining({ from: 'read_file', to: 'parse_json', count: 2 })]);
+      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2]]));
+      expect((await store.counts('p')).executions).toBe(2);
+      // A later batch reads the stored edge back before folding.
+      await store.recordExecutions('p', [run('r3')], fold);
+      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
+      // All or nothing: a batch that fails (a repeated run id) leaves nothing behind.
+      await expect(store.recordExecutions('p', [run('r4'), run('r1')], fold)).rejects.toThrow();
+      expect((await store.counts('p')).executions).toBe(3);
+      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
+      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 3], ['read_file', 3]]));
+    });
+
+    test('recorded tool ids and edges are scrubbed like every other text', async () => {
+      const store = await fresh();
+      const pat = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
+      const tool = `curl -H "Authorization: token ${pat}"`;
+      await store.recordExecutions(
+        'p',
+        [{ execution: { id: 'r', intent: 'x', startedAt: T0, calls: [{ tool, status: 'success', retries: 0, consumes: [] }, { tool: 'jq', status: 'success', retries: 0, consumes: [0] }] }, events: [{ from: tool, to: 'jq', type: 'dependency', status: 'success', at: T0 }] }],
+        (_c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: e.at, lastSeen: e.at }),
+      );
+      const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()]]);
+      expect(everything).not.toContain(pat);
+      // The scrubbed id is the same in every table.
+      const scrubbedId = (await store.listEdges('p'))[0]?.from;
+      expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
     });
 
     test('tools are found by the words of their id and description, within their scope', async () => {

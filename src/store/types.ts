@@ -26,6 +26,9 @@ export interface ToolRecord {
   origin?: string;
 }
 
+/** A catalogue entry to add or update: without a description, an existing one is kept. */
+export type ToolUpsert = Omit<ToolRecord, 'description'> & { description?: string };
+
 export interface EdgeRecord {
   from: string;
   to: string;
@@ -178,7 +181,7 @@ export interface Store {
   check(): Promise<string[]>;
   close(): Promise<void>;
 
-  upsertTools(scope: string, tools: readonly ToolRecord[]): Promise<{ inserted: number; updated: number }>;
+  upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }>;
   getTool(scope: string, id: string): Promise<ToolRecord | undefined>;
   listTools(scope: string): Promise<ToolRecord[]>;
 

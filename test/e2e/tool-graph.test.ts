@@ -109,8 +109,11 @@ describe('credence record, edges and next (issue 3)', () => {
     });
     for (let i = 0; i < 3; i += 1) credence(db, ['record', '--jsonl', '-'], `${failing}\n`);
     const edges = JSON.parse(credence(db, ['edges', '--json']).stdout) as { type: string; count: number; failures: number; source: string }[];
-    expect(edges.find((e) => e.type === 'dependency')).toMatchObject({ count: 0, failures: 3, source: 'inferred' });
+    expect(edges.find((e) => e.type === 'dependency')).toMatchObject({ count: 0, failures: 3, source: 'inferred', confidence: 0, parts: { confirmed: false } });
     expect(JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout)).toEqual([]);
+    expect(JSON.parse(credence(db, ['edges', '--min-confidence', '0.3', '--json']).stdout)).toEqual([]);
+    // Known only from failures: no confident pair, so the graph stays in cold start.
+    expect(JSON.parse(credence(db, ['status', '--json']).stdout).graph).toMatchObject({ confidentPairs: 0, density: 0, tier: 'cold-start' });
   });
 
   it('adds tools from JSON lines, and re-adding updates them without duplicates', () => {

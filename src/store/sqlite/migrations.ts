@@ -51,20 +51,22 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX edges_to ON edges (scope, to_tool);
 
       CREATE TABLE executions (
-        id TEXT PRIMARY KEY,
+        rowid INTEGER PRIMARY KEY,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         intent TEXT NOT NULL,
         intent_kind TEXT,
         started_at INTEGER NOT NULL,
         ended_at INTEGER,
         confidence REAL,
-        summary TEXT
+        summary TEXT,
+        UNIQUE (scope, id)
       );
       CREATE INDEX executions_scope_started ON executions (scope, started_at DESC);
 
       CREATE TABLE calls (
-        execution_id TEXT NOT NULL REFERENCES executions (id) ON DELETE CASCADE,
         scope TEXT NOT NULL,
+        execution_id TEXT NOT NULL,
         idx INTEGER NOT NULL,
         tool TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('success','failure','partial')),
@@ -73,12 +75,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         consumes TEXT NOT NULL DEFAULT '[]',
         parent INTEGER,
         at INTEGER,
-        PRIMARY KEY (execution_id, idx)
+        PRIMARY KEY (scope, execution_id, idx),
+        FOREIGN KEY (scope, execution_id) REFERENCES executions (scope, id) ON DELETE CASCADE
       ) WITHOUT ROWID;
 
       CREATE TABLE observations (
-        id TEXT PRIMARY KEY,
+        rowid INTEGER PRIMARY KEY,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         timestamp INTEGER NOT NULL,
         type TEXT NOT NULL CHECK (type IN ('pattern','correction','preference','error','success')),
         context TEXT NOT NULL DEFAULT '{}',
@@ -87,14 +91,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
         tags TEXT NOT NULL DEFAULT '[]',
         content_hash BLOB NOT NULL,
+        UNIQUE (scope, id),
         UNIQUE (scope, content_hash)
       );
       CREATE INDEX observations_scope_time ON observations (scope, timestamp);
 
       CREATE TABLE memories (
         rowid INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         category TEXT NOT NULL,
         title TEXT NOT NULL,
         text TEXT NOT NULL,
@@ -103,9 +108,9 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         confidence REAL,
         intent TEXT,
         created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
+        updated_at INTEGER NOT NULL,
+        UNIQUE (scope, id)
       );
-      CREATE INDEX memories_scope ON memories (scope);
       CREATE VIRTUAL TABLE memories_fts USING fts5 (
         title, text, tags,
         content = 'memories', content_rowid = 'rowid',
@@ -123,8 +128,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
 
       CREATE TABLE instincts (
-        id TEXT PRIMARY KEY,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         slug TEXT NOT NULL,
         text TEXT NOT NULL,
         confidence REAL NOT NULL,
@@ -132,12 +137,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         evidence TEXT NOT NULL DEFAULT '[]',
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id),
         UNIQUE (scope, slug)
-      );
+      ) WITHOUT ROWID;
 
       CREATE TABLE skills (
-        id TEXT PRIMARY KEY,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         name TEXT NOT NULL,
         description TEXT NOT NULL,
         rules TEXT NOT NULL DEFAULT '[]',
@@ -145,17 +151,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         evidence TEXT NOT NULL DEFAULT '[]',
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id),
         UNIQUE (scope, name)
-      );
+      ) WITHOUT ROWID;
 
       CREATE TABLE feedback (
-        id TEXT PRIMARY KEY,
         scope TEXT NOT NULL,
+        id TEXT NOT NULL,
         target_id TEXT NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('explicit','validation','correction','contradiction')),
         note TEXT,
-        at INTEGER NOT NULL
-      );
+        at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
       CREATE INDEX feedback_target ON feedback (scope, target_id);
     `,
   },

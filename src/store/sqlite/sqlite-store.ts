@@ -4,7 +4,7 @@
  * timeout so many processes can write at once (SPEC §10). Write transactions start IMMEDIATE so
  * two writers queue on the busy timeout instead of failing on a lock upgrade.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
@@ -30,6 +30,7 @@ import {
   type Store,
   type TableCounts,
   type ToolRecord,
+  type ToolUpsert,
 } from '../types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, toolWords } from './migrations.js';
 
@@ -56,6 +57,9 @@ const optStr = (value: unknown): string | undefined => (typeof value === 'string
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
   let db: Database.Database;
+  if (path !== ':memory:' && existsSync(path) && statSync(path).isDirectory()) {
+    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: it is a directory; give the path of a file`, { details: { path } });
+  }
   try {
     if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
     db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
@@ -203,17 +207,18 @@ export class SqliteStore implements Store {
 
   // ---- tools ---------------------------------------------------------------------------------
 
-  async upsertTools(scope: string, tools: readonly ToolRecord[]): Promise<{ inserted: number; updated: number }> {
+  async upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }> {
     const now = Date.now();
     const exists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
       INSERT INTO tools (scope, id, description, input_schema, origin, created_at, updated_at)
-      VALUES (@scope, @id, @description, @inputSchema, @origin, @now, @now)
+      VALUES (@scope, @id, COALESCE(@description, ''), @inputSchema, @origin, @now, @now)
       ON CONFLICT (scope, id) DO UPDATE SET
-        description = excluded.description,
+        description = COALESCE(@description, tools.description),
         input_schema = COALESCE(excluded.input_schema, tools.input_schema),
         origin = COALESCE(excluded.origin, tools.origin),
-        updated_at = excluded.updated_at`);
+        updated_at = excluded.updated_at
+      RETURNING description`);
     return this.#write(() => {
       let inserted = 0;
       let updated = 0;
@@ -221,15 +226,15 @@ export class SqliteStore implements Store {
         const tool = scrubRecord(raw);
         if (exists.get(scope, tool.id) === undefined) inserted += 1;
         else updated += 1;
-        upsert.run({
+        const stored = upsert.get({
           scope,
           id: tool.id,
-          description: tool.description,
+          description: tool.description ?? null,
           inputSchema: tool.inputSchema === undefined ? null : json(tool.inputSchema),
           origin: tool.origin ?? null,
           now,
-        });
-        this.#indexTool(scope, tool.id, tool.description);
+        }) as { description: string };
+        this.#indexTool(scope, tool.id, stored.description);
       }
       return { inserted, updated };
     });
@@ -353,8 +358,8 @@ export class SqliteStore implements Store {
     return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
   }
 
-  #insertExecution(scope: string, raw: ExecutionRecord): void {
-    const execution = scrubRecord(raw);
+  #insertExecution(scope: string, raw: ExecutionRecord, scrubbed = false): void {
+    const execution = scrubbed ? raw : scrubRecord(raw);
     const insertExecution = this.#stmt(`
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -388,6 +393,8 @@ export class SqliteStore implements Store {
   }
 
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+    // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
+    const items = batch.map((item) => scrubRecord(item));
     const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
     const writeEdge = this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
@@ -400,7 +407,7 @@ export class SqliteStore implements Store {
       const edges = new Map<string, EdgeRecord>();
       const cache = this.#edgeCacheFor(scope);
       // A large batch touches much of the graph: one scan of the scope's edges beats a point read each.
-      const events = batch.reduce((n, item) => n + item.events.length, 0);
+      const events = items.reduce((n, item) => n + item.events.length, 0);
       if (!cache.complete && events >= SCAN_EDGES_FROM) {
         for (const row of this.#stmt('SELECT * FROM edges WHERE scope = ?').all(scope) as Row[]) {
           const edge = toEdge(row);
@@ -408,8 +415,8 @@ export class SqliteStore implements Store {
         }
         cache.complete = true;
       }
-      for (const item of batch) {
-        this.#insertExecution(scope, item.execution);
+      for (const item of items) {
+        this.#insertExecution(scope, item.execution, true);
         for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
         for (const event of item.events) {
           const key = edgeKey(event);
@@ -443,11 +450,20 @@ export class SqliteStore implements Store {
       scope,
       options.limit ?? -1,
     ) as Row[];
-    return rows.map((row) => this.#toExecution(row));
+    if (options.limit !== undefined) return rows.map((row) => this.#toExecution(row));
+    // Every execution of the scope: read all its calls in one query rather than one per execution.
+    const calls = new Map<string, CallRecord[]>();
+    for (const c of this.#stmt('SELECT * FROM calls WHERE scope = ? ORDER BY execution_id, idx').all(scope) as Row[]) {
+      const id = String(c.execution_id);
+      const list = calls.get(id) ?? [];
+      list.push(toCall(c));
+      calls.set(id, list);
+    }
+    return rows.map((row) => this.#toExecution(row, calls.get(String(row.id)) ?? []));
   }
 
-  #toExecution(row: Row): ExecutionRecord {
-    const calls = (this.#stmt('SELECT * FROM calls WHERE execution_id = ? ORDER BY idx').all(row.id) as Row[]).map(toCall);
+  #toExecution(row: Row, known?: CallRecord[]): ExecutionRecord {
+    const calls = known ?? (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(row.scope, row.id) as Row[]).map(toCall);
     return {
       id: String(row.id),
       intent: String(row.intent),
@@ -501,11 +517,11 @@ export class SqliteStore implements Store {
   // ---- memories ------------------------------------------------------------------------------
 
   async upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }> {
-    const exists = this.#stmt('SELECT scope FROM memories WHERE id = ?');
+    const exists = this.#stmt('SELECT 1 FROM memories WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
       INSERT INTO memories (id, scope, category, title, text, tags, path, confidence, intent, created_at, updated_at)
       VALUES (@id, @scope, @category, @title, @text, @tags, @path, @confidence, @intent, @createdAt, @updatedAt)
-      ON CONFLICT (id) DO UPDATE SET
+      ON CONFLICT (scope, id) DO UPDATE SET
         category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
         path = excluded.path, confidence = excluded.confidence, intent = excluded.intent,
         updated_at = excluded.updated_at`);
@@ -514,11 +530,7 @@ export class SqliteStore implements Store {
       let updated = 0;
       for (const raw of memories) {
         const m = scrubRecord(raw);
-        const owner = exists.get(m.id) as Row | undefined;
-        if (owner !== undefined && owner.scope !== scope) {
-          throw new CredenceError('INVALID_INPUT', `memory id ${m.id} already belongs to another scope`);
-        }
-        if (owner === undefined) inserted += 1;
+        if (exists.get(scope, m.id) === undefined) inserted += 1;
         else updated += 1;
         upsert.run({
           id: m.id,
@@ -559,7 +571,7 @@ export class SqliteStore implements Store {
     this.#stmt(`
       INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
       VALUES (@id, @scope, @slug, @text, @confidence, @status, @evidence, @createdAt, @updatedAt)
-      ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
+      ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
         status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
       ...i,
       scope,
@@ -585,7 +597,7 @@ export class SqliteStore implements Store {
     this.#stmt(`
       INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
       VALUES (@id, @scope, @name, @description, @rules, @confidence, @evidence, @createdAt, @updatedAt)
-      ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
+      ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
         confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
       ...s,
       scope,

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { parseIsoInstant } from './time.js';
+
+describe('parseIsoInstant', () => {
+  it('reads ISO 8601 dates and date-times, UTC when no zone is given', () => {
+    expect(parseIsoInstant('2026-02-02')).toBe(Date.UTC(2026, 1, 2));
+    expect(parseIsoInstant('2026-02-02T06:00:00Z')).toBe(Date.UTC(2026, 1, 2, 6));
+    expect(parseIsoInstant('2026-02-02T06:00')).toBe(Date.UTC(2026, 1, 2, 6));
+    expect(parseIsoInstant('2026-02-02T06:00:00.250+01:00')).toBe(Date.UTC(2026, 1, 2, 5, 0, 0, 250));
+    expect(parseIsoInstant('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
+  });
+
+  it('refuses what is not an ISO date instead of guessing', () => {
+    for (const text of ['5', 'March 7', '2026-02-30', '2025-02-29', '2026-13-01', '2026-02-02T25:00', 'yesterday', '', '2026-2-2']) {
+      expect(parseIsoInstant(text), text).toBeUndefined();
+    }
+  });
+});

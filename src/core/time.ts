@@ -1,0 +1,36 @@
+/**
+ * @module core/time
+ * Strict ISO 8601 instants for every time a user gives (`--now`, `startedAt`, `at`, observation
+ * timestamps): `2026-02-02`, `2026-02-02T06:00`, `2026-02-02T06:00:00.5Z`, `…+01:00`. Anything else —
+ * `5`, `March 7`, `2026-02-30` — is not a date, rather than some date `Date.parse` guesses.
+ * A date without a zone is read as UTC.
+ */
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Epoch milliseconds of an ISO 8601 date or date-time, or undefined when the text is not one. */
+export function parseIsoInstant(text: string): number | undefined {
+  const m = ISO.exec(text.trim());
+  if (m === null) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return undefined;
+  const ms = Number(`0.${frac || '0'}`) * 1000;
+  let offset = 0;
+  if (zone !== 'Z') {
+    const z = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+    if (z === null) return undefined;
+    const zh = Number(z[2]);
+    const zm = Number(z[3]);
+    if (zh > 23 || zm > 59) return undefined;
+    offset = (z[1] === '-' ? -1 : 1) * (zh * 60 + zm) * 60_000;
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(ms) - offset;
+}
