@@ -60,4 +60,23 @@ describe('the foundation demo', () => {
     expect(text).toContain('sourceModifier=0.700');
     expect(text).toContain('tier=cold-start');
   });
+
+  it('refuses a scope that holds learned data, and changes nothing there', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'real-project' });
+    await credence.recordExecution({ intent: 'real work', calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'success' }] });
+    const before = await credence.store.counts('real-project');
+    await expect(runDemo(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await credence.store.counts('real-project')).toEqual(before);
+    await credence.close();
+  });
+
+  it('runs in two scopes of one database', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const a = await openCredence({ store, now: NOW, scope: 'demo-a' });
+    await runDemo(a);
+    const b = await openCredence({ store, now: NOW, scope: 'demo-b' });
+    await runDemo(b);
+    expect(await store.counts('demo-b')).toEqual(await store.counts('demo-a'));
+    await store.close();
+  });
 });

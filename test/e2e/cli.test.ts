@@ -78,6 +78,18 @@ describe('the credence binary', () => {
     expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(2);
   });
 
+  it('demo writes into its own scope "demo" unless told otherwise', () => {
+    const db = join(dir, 'demo-default.db');
+    expect(credence(['demo', '--db', db]).code).toBe(0);
+    expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(4);
+  });
+
+  it('names a --db that is a directory', () => {
+    const r = credence(['status', '--db', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('it is a directory');
+  });
+
   it('demo stores its scenarios and explains each score; a second run adds nothing', () => {
     const db = join(dir, 'demo.db');
     const args = ['demo', '--db', db, '--scope', 'demo', '--now', '2026-02-02T09:00:00Z'];

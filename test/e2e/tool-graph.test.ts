@@ -128,6 +128,26 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(JSON.parse(credence(db, ['status', '--json']).stdout).counts.tools).toBe(2);
   });
 
+  it('keeps a stored description when a tool is re-added without one, and rejects unknown fields', () => {
+    const db = join(dir, 'keep.db');
+    credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't1', description: 'Keeps me' })}\n`);
+    credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't1', origin: 'mcp' })}\n`);
+    const typo = credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't2', descripton: 'typo' })}\n`);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/line 1: .*descripton/);
+    const record = credence(db, ['record', '--jsonl', '-'], `${JSON.stringify({ intent: 'x', calls: [{ tool: 't1', status: 'success' }, { tool: 't2', status: 'success', consume: [0] }] })}\n`);
+    expect(record.code).toBe(1);
+    expect(record.stderr).toMatch(/line 1: .*consume/);
+    const search = JSON.parse(credence(db, ['tools', 'search', 'keeps', '--json']).stdout);
+    expect(search[0].tool).toBe('t1');
+  });
+
+  it('rejects a time that is not an ISO date, naming the field', () => {
+    const r = credence(join(dir, 'dates.db'), ['record', '--jsonl', '-'], `${JSON.stringify({ intent: 'x', startedAt: 'March 7', calls: [] })}\n`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/line 1: .*startedAt: must be an ISO 8601 date/);
+  });
+
   it('needs exactly one source of tools', () => {
     expect(credence(join(dir, 'none.db'), ['tools', 'add']).code).toBe(2);
   });
