@@ -40,8 +40,9 @@ describe('hybrid tool search through the engine', () => {
     for (let i = 0; i < 2; i += 1) {
       await credence.recordExecution({ intent: 'x', startedAt: T0, calls: [{ tool: 'list_dir', status: 'success' }, { tool: 'new_config_reader', status: 'success' }] });
     }
+    // An established context tool (5 calls) with no path to the reader: relatedness 0, centrality 1 → graph 0.3.
+    for (let i = 0; i < 5; i += 1) await credence.recordExecution({ intent: 'y', startedAt: T0, calls: [{ tool: 'unrelated_tool', status: 'success' }] });
     // The query matches only the reader by BM25 (ratio 1) and has cosine 0.3 with it: 0.6 · 1 + 0.4 · 0.3 = 0.72.
-    // A context tool with no path to the reader: relatedness 0, centrality 1 → graph 0.3.
     const results = await credence.searchTools('read the configuration file', { context: ['unrelated_tool'], bm25Weight: 0.6 });
     const reader = results.find((r) => r.tool === 'new_config_reader');
     expect(reader).toMatchObject({ alpha: 0.92, alphaRule: 'cold-start' });
@@ -107,6 +108,24 @@ describe('DAG suggestion through the engine', () => {
     await credence.addTools([{ id: 'a', description: '' }]);
     const check = await credence.validateWorkflow({ tasks: [{ id: 't1', tool: 'a' }, { id: 't2', tool: 'ghost', dependsOn: ['t1'] }] });
     expect(check).toMatchObject({ ok: false, problems: [{ kind: 'unknown-tool', tool: 'ghost' }] });
+    await credence.close();
+  });
+
+  it('leaves the context tools out, and trusts the graph only when a context tool is established', async () => {
+    const credence = await engine();
+    await credence.addTools([
+      { id: 'config_reader', description: 'Reads configuration' },
+      { id: 'config_writer', description: 'Writes configuration' },
+    ]);
+    const fresh = await credence.searchTools('config', { context: ['config_reader'] });
+    expect(fresh.map((r) => r.tool)).toEqual(['config_writer']);
+    expect(fresh[0]).toMatchObject({ alpha: 1, alphaRule: 'semantic-only' });
+    for (let i = 0; i < 5; i += 1) {
+      await credence.recordExecution({ intent: 'z', startedAt: T0, calls: [{ tool: 'config_reader', status: 'success' }, { tool: 'config_writer', status: 'success', consumes: [0] }] });
+    }
+    const warm = await credence.searchTools('config', { context: ['config_reader'] });
+    expect(warm[0]).toMatchObject({ tool: 'config_writer', alphaRule: 'heat-diffusion', parts: { relatedness: 1 } });
+    expect(warm[0]?.alpha).toBeLessThan(1);
     await credence.close();
   });
 });

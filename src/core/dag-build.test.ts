@@ -6,8 +6,9 @@ const cand = (tool: string, score: number, part = 0, sources: DagCandidate['sour
 const edge = (from: string, to: string, confidence: number, type: DagEdgeInput['type'] = 'dependency'): DagEdgeInput => ({ from, to, type, confidence });
 
 describe('buildDag', () => {
-  it('keeps the candidates within 0.8 of the top score, not blindly the top k', () => {
-    const dag = buildDag([cand('a', 0.9), cand('b', 0.75), cand('c', 0.7), cand('d', 0.3)], []);
+  it('keeps the candidates near the top score, not blindly the top k', () => {
+    // 0.9 × the part's top (0.81) and 0.8 × the overall top (0.72): b stays, c and d go.
+    const dag = buildDag([cand('a', 0.9), cand('b', 0.82), cand('c', 0.8), cand('d', 0.3)], []);
     expect(dag.tasks.map((t) => t.tool)).toEqual(['a', 'b']);
     expect(dag.leftOut.map((l) => l.tool)).toEqual(['c', 'd']);
   });
@@ -38,7 +39,7 @@ describe('buildDag', () => {
   });
 
   it('selects per part and orders unconnected parts as the intent states them', () => {
-    const dag = buildDag([cand('hotel_search', 0.95, 1), cand('flight_search', 0.6, 0), cand('car_rental', 0.3, 1)], []);
+    const dag = buildDag([cand('hotel_search', 0.95, 1), cand('flight_search', 0.8, 0), cand('car_rental', 0.3, 1), cand('weak_part', 0.5, 2)], []);
     expect(dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
       ['flight_search', []],
       ['hotel_search', ['t1']],

@@ -173,9 +173,9 @@ describe('relatedness', () => {
     expect(relatedness(graph, ['search'], 'write')).toBe(0.4);
   });
 
-  it('is 1 for a tool that is itself in the context', () => {
-    expect(relatedness(graph, ['read', 'parse'], 'parse')).toBe(1);
-    expect(relatedness(graph, ['not-in-graph'], 'not-in-graph')).toBe(1);
+  it('is 0 for a tool that is itself in the context: it is already in use', () => {
+    expect(relatedness(graph, ['read', 'parse'], 'parse')).toBe(0);
+    expect(relatedness(graph, ['not-in-graph'], 'not-in-graph')).toBe(0);
   });
 
   it('is 0 when no confident path reaches the tool, or with no context', () => {
@@ -191,7 +191,7 @@ describe('relatedness', () => {
         const g = buildGraphIndex(edges);
         const all = relatednessAll(g, context);
         g.ids.forEach((id, i) => {
-          const expected = (context as string[]).includes(id) ? 1 : Math.max(0, ...context.map((c) => bestPaths(g, c).get(id)?.confidence ?? 0));
+          const expected = (context as string[]).includes(id) ? 0 : Math.max(0, ...context.map((c) => bestPaths(g, c).get(id)?.confidence ?? 0));
           // Context tools whose best paths tie within rounding may give either product: 1e-12.
           expect(all[i]).toBeCloseTo(expected, 12);
           expect(relatedness(g, context, id)).toBe(all[i]);

@@ -89,6 +89,23 @@ const fake = {
   gcpKey: pem('PRIVATE KEY', 3).replace(/\n/g, '\\n') + '\\n',
   sessionToken: urlsafe(1200),
   longRawAuthorization: alnum(3000),
+  pgPassword: 'pa55' + alnum(8),
+  pgPasswordQuoted: 'pa55' + alnum(9),
+  dbPasswordGlued: alnum(16),
+  adminPassword: 'adm1n' + alnum(8),
+  npmTokenEnv: alnum(36),
+  mysqlPwd: 'my' + alnum(10),
+  dbPass: alnum(14),
+  sshpassEnv: alnum(12),
+  keystorePass: 'st0re' + alnum(7),
+  sshpassSpaced: 'Hunter2' + alnum(6),
+  sshpassGlued: 'S5h' + alnum(8),
+  mysqlGlued: 'Hunter2' + alnum(8),
+  mariadbGlued: 'topsecret' + gen.from(LOWER, 6),
+  mysqldumpQuoted: alnum(10) + ' ' + alnum(6),
+  ampersandPassword: 'Tr0ub' + alnum(6) + '&3',
+  ampersandBeforeOperator: 'Tr0ub' + alnum(7) + '&x9',
+  ampersandFlag: alnum(8) + '&' + alnum(5),
 };
 
 interface SecretCase {
@@ -153,6 +170,24 @@ const SECRETS: readonly SecretCase[] = [
   { name: 'X-Api-Key header', kind: 'credential', secret: fake.xApiKey, context: 'X-Api-Key: {S}\nContent-Type: application/json', keep: ['X-Api-Key: ', 'Content-Type: application/json'] },
   { name: 'very long raw token in an Authorization header', kind: 'authorization', secret: fake.longRawAuthorization, context: 'Proxy-Authorization: {S}\nHost: x', keep: ['Proxy-Authorization: ', 'Host: x'] },
   { name: 'POSTGRES_PASSWORD passed to docker run', kind: 'credential', secret: fake.dockerPassword, context: 'docker run -e POSTGRES_PASSWORD={S} -p 5432:5432 postgres:16', keep: ['-p 5432:5432 postgres:16'] },
+  // Credential words glued to a prefix, the short -p of mysql, mariadb and sshpass, and `&` inside a value.
+  { name: 'PGPASSWORD before psql', kind: 'credential', secret: fake.pgPassword, context: 'PGPASSWORD={S} psql -h db -U app app', keep: ['PGPASSWORD=', ' psql -h db -U app app'] },
+  { name: 'quoted PGPASSWORD before pg_dump', kind: 'credential', secret: fake.pgPasswordQuoted, context: 'PGPASSWORD="{S}" pg_dump -h db app > app.sql', keep: ['PGPASSWORD="', '" pg_dump -h db app > app.sql'] },
+  { name: 'DBPASSWORD in a .env file', kind: 'credential', secret: fake.dbPasswordGlued, context: 'DBHOST=db\nDBPASSWORD={S}\nDBPORT=5432', keep: ['DBHOST=db', 'DBPASSWORD=', 'DBPORT=5432'] },
+  { name: 'lowercase adminpassword in a config', kind: 'credential', secret: fake.adminPassword, context: '[admin]\nadminuser=root\nadminpassword={S}', keep: ['adminuser=root', 'adminpassword='] },
+  { name: 'NPMTOKEN before npm publish', kind: 'credential', secret: fake.npmTokenEnv, context: 'NPMTOKEN={S} npm publish --access public', keep: ['NPMTOKEN=', ' npm publish --access public'] },
+  { name: 'MYSQL_PWD before mysql', kind: 'credential', secret: fake.mysqlPwd, context: 'MYSQL_PWD={S} mysql -u root app -e "show tables"', keep: ['MYSQL_PWD=', ' mysql -u root app -e "show tables"'] },
+  { name: 'DBPASS exported in a shell', kind: 'credential', secret: fake.dbPass, context: "export DBPASS='{S}'", keep: ["export DBPASS='", "'"] },
+  { name: 'SSHPASS before sshpass -e', kind: 'credential', secret: fake.sshpassEnv, context: 'SSHPASS={S} sshpass -e ssh deploy@web-1 uptime', keep: ['SSHPASS=', ' sshpass -e ssh deploy@web-1 uptime'] },
+  { name: 'keytool -storepass', kind: 'credential', secret: fake.keystorePass, context: 'keytool -list -keystore app.jks -storepass {S} -v', keep: ['-storepass ', ' -v'] },
+  { name: 'password given to sshpass -p', kind: 'credential', secret: fake.sshpassSpaced, context: 'sshpass -p {S} ssh deploy@web-1 "sudo systemctl restart app"', keep: ['sshpass -p ', ' ssh deploy@web-1 "sudo systemctl restart app"'] },
+  { name: 'quoted password glued to sshpass -p after another option', kind: 'credential', secret: fake.sshpassGlued, context: "sshpass -v -p'{S}' scp build.tgz deploy@web-1:/srv", keep: ["sshpass -v -p'", "' scp build.tgz deploy@web-1:/srv"] },
+  { name: 'password glued to mysql -p before the database', kind: 'credential', secret: fake.mysqlGlued, context: 'mysql -u root -p{S} mydb < schema.sql', keep: ['mysql -u root -p', ' mydb < schema.sql'] },
+  { name: 'word password glued to mariadb -p in docker exec', kind: 'credential', secret: fake.mariadbGlued, context: 'docker exec -it db mariadb -uroot -p{S} shop', keep: ['docker exec -it db mariadb -uroot -p', ' shop'] },
+  { name: 'quoted passphrase glued to mysqldump -p', kind: 'credential', secret: fake.mysqldumpQuoted, context: 'mysqldump -uroot -p"{S}" shop > shop.sql', keep: ['mysqldump -uroot -p"', '" shop > shop.sql'] },
+  { name: 'password with & given as --password=', kind: 'credential', secret: fake.ampersandPassword, context: 'mysql --password={S} -h db -e "select 1"', keep: ['--password=', ' -h db -e "select 1"'] },
+  { name: 'password with & before a shell &&', kind: 'credential', secret: fake.ampersandBeforeOperator, context: 'deploy --password={S} && systemctl restart app', keep: ['--password=', ' && systemctl restart app'] },
+  { name: 'password with & after a spaced --password flag', kind: 'credential', secret: fake.ampersandFlag, context: 'app-cli login --password {S} --user ada', keep: ['--password ', ' --user ada'] },
 ];
 
 const place = (c: SecretCase): string => c.context.split('{S}').join(c.secret);
@@ -191,6 +226,16 @@ const LOOK_ALIKES: readonly [string, string][] = [
   ['a key that is not a credential', 'primary_key = "id"\nsort_key: created_at\ncache_key=user-42'],
   ['docker run with uid:gid', 'docker run -u 1000:1000 node:20 npm test'],
   ['a masked value', 'password: ********'],
+  ['words that end in pass', 'bypass=proxy01 compass=north42 surpass=level9 trespass=no'],
+  ['max_tokens assignments', 'max_tokens=1000 maxtokens=2048 MAX_TOKENS=4096'],
+  ['a keypass setting', 'keypass_enabled=false'],
+  ['the previous directory', 'OLDPWD=/home/ada/projects/credence'],
+  ['mysql prompting for a password', 'mysql -u root -p mydb'],
+  ['-p options of other commands', 'ssh -p 2222 deploy@host && mkdir -p build/out && docker run -p 8080:80 nginx'],
+  ['a container named mysql', 'docker run --name mysql -p3306:3306 -d mysql:8'],
+  ['a psql port next to a mysql host', 'psql -h mysql -p5432 app'],
+  ['sshpass with the password in a variable or a file', 'sshpass -p "$SSHPASS" ssh host && sshpass -f ~/.pw ssh -p 2222 host'],
+  ['mysql with the password in a variable', 'mysql -u root -p"$MYSQL_PASSWORD" app && mysqldump -p$PW shop'],
 ];
 
 describe('scrubText on the secret corpus', () => {
@@ -307,6 +352,129 @@ describe('scrubText frames and markers', () => {
     expect(scrubText('password: letmeinplease').text).toBe('password: [REDACTED:credential]');
     expect(scrubText('DB_PASSWORD=Hunter2!').text).toBe('DB_PASSWORD=[REDACTED:credential]');
     expect(scrubText('{pw:x, password:abc123}').text).toBe('{pw:x, password:[REDACTED:credential]}');
+  });
+});
+
+describe('scrubText on glued keys, short password options and & in values', () => {
+  const pw = 'Hunter2' + 'Secret';
+
+  it('redacts a credential word glued to a prefix, quoted or not, and keeps the key', () => {
+    const v = 'pa55' + 'word';
+    expect(scrubText(`PGPASSWORD=${v} psql`).text).toBe('PGPASSWORD=[REDACTED:credential] psql');
+    expect(scrubText(`PGPASSWORD="${v}" psql`).text).toBe('PGPASSWORD="[REDACTED:credential]" psql');
+    expect(scrubText(`DBPASSWORD=${v}`).text).toBe('DBPASSWORD=[REDACTED:credential]');
+    expect(scrubText(`adminpassword=${v}`).text).toBe('adminpassword=[REDACTED:credential]');
+    expect(scrubText(`NPMTOKEN=${v}`).text).toBe('NPMTOKEN=[REDACTED:credential]');
+    expect(scrubText(`MYSQL_PWD=${v}`).text).toBe('MYSQL_PWD=[REDACTED:credential]');
+    expect(scrubText(`clientsecret: ${v}`).text).toBe('clientsecret: [REDACTED:credential]');
+    expect(scrubText(`DBPASS=${v} SSHPASS=${v}`).text).toBe('DBPASS=[REDACTED:credential] SSHPASS=[REDACTED:credential]');
+  });
+
+  it('does not take a glued pass that ends an ordinary word, nor a count of tokens, as a credential key', () => {
+    for (const text of ['bypass=Hunter22', 'compass=Hunter22', 'encompass: Hunter22', 'max_tokens=1000', 'keypass_enabled=false', 'OLDPWD=Hunter22']) {
+      expect(scrubText(text).text).toBe(text);
+    }
+  });
+
+  it('redacts the value after sshpass -p, spaced or glued, and not the -p of the command it runs', () => {
+    expect(scrubText(`sshpass -p ${pw} ssh host`).text).toBe('sshpass -p [REDACTED:credential] ssh host');
+    expect(scrubText(`sshpass -p${pw} ssh host`).text).toBe('sshpass -p[REDACTED:credential] ssh host');
+    expect(scrubText(`sshpass -v -p "${pw}" ssh host`).text).toBe('sshpass -v -p "[REDACTED:credential]" ssh host');
+    expect(scrubText(`sshpass -p ${pw} ssh -p 2222 host`).text).toBe('sshpass -p [REDACTED:credential] ssh -p 2222 host');
+  });
+
+  it('redacts a password glued to mysql -p and keeps the database; the prompting -p stays', () => {
+    expect(scrubText(`mysql -u root -p${pw} mydb`).text).toBe('mysql -u root -p[REDACTED:credential] mydb');
+    expect(scrubText('mysql -u root -psupersecret mydb').text).toBe('mysql -u root -p[REDACTED:credential] mydb');
+    expect(scrubText(`mysqldump -uroot -p'${pw}' shop > shop.sql`).text).toBe("mysqldump -uroot -p'[REDACTED:credential]' shop > shop.sql");
+    expect(scrubText(`/usr/bin/mariadb -uroot -p${pw} -e "select 1"`).text).toBe('/usr/bin/mariadb -uroot -p[REDACTED:credential] -e "select 1"');
+    expect(scrubText(`mysql -p${pw} app; ls -p${pw}`).text).toBe(`mysql -p[REDACTED:credential] app; ls -p${pw}`);
+    expect(scrubText('mysql -u root -p mydb').text).toBe('mysql -u root -p mydb');
+    expect(scrubValue(['mysql -u root -p mydb', `mysql -uroot -p${pw} mydb`])).toEqual(['mysql -u root -p mydb', 'mysql -uroot -p[REDACTED:credential] mydb']);
+  });
+
+  it('takes & inside an unquoted value as part of it, unless it starts a shell operator or the next parameter', () => {
+    const v = 'Tr0ub4dor';
+    expect(scrubText(`--password=${v}&3`).text).toBe('--password=[REDACTED:credential]');
+    expect(scrubText(`--password ${v}&3 -v`).text).toBe('--password [REDACTED:credential] -v');
+    expect(scrubText(`cmd --password=${v} && next`).text).toBe('cmd --password=[REDACTED:credential] && next');
+    expect(scrubText(`cmd --password=${v}&& next`).text).toBe('cmd --password=[REDACTED:credential]&& next');
+    expect(scrubText(`cmd --password=${v}& next`).text).toBe('cmd --password=[REDACTED:credential]& next');
+    expect(scrubText(`cmd --password=${v}&>/dev/null`).text).toBe('cmd --password=[REDACTED:credential]&>/dev/null');
+    expect(scrubText(`cmd --password=${v}&`).text).toBe('cmd --password=[REDACTED:credential]&');
+    expect(scrubText(`/feed?token=${v}1&page=2`).text).toBe('/feed?token=[REDACTED:credential]&page=2');
+    expect(scrubText(`/feed?token=${v}1&amp;page=2`).text).toBe('/feed?token=[REDACTED:credential]&amp;page=2');
+  });
+
+  it('decides a -p the same way when the text is scrubbed again', () => {
+    // A `&`, `;`, newline or client word inside a secret is gone once the secret is a marker, so it
+    // must count for nothing the first time either.
+    const texts = [
+      `mysql --password=Tr0ub${alnum(6)}&3 -h db -e "select 1"export OPENAI_API_KEY=${fake.openai}mysqldump -uroot -p"${alnum(8)} ${alnum(6)}" shop`,
+      `mysql --password="a;${alnum(6)}" -p${pw} db`,
+      `mysql -p"a;${alnum(6)}" -p"c|${alnum(6)}" db`,
+      `mysql -u root ${fake.pkcs8Key}sshpass -p${pw} ssh host`,
+      `token="x mysql" -ppassword mydb`,
+      `sshpass -p${pw} mysql -uroot -p${pw}1 db`,
+    ];
+    for (const text of texts) {
+      const once = scrubText(text).text;
+      expect(once).not.toContain(pw);
+      expect(scrubText(once).text).toBe(once);
+    }
+  });
+
+  it('does not take the = of a key glued to a Basic token as padding once its value is redacted', () => {
+    const text = `Authorization: Basic ${fake.basic}NPMTOKEN=${fake.npmTokenEnv} npm publish`;
+    const once = scrubText(text).text;
+    expect(once).toBe(`Authorization: Basic ${fake.basic}NPMTOKEN=[REDACTED:credential] npm publish`);
+    expect(scrubText(once).text).toBe(once);
+  });
+
+  it('is idempotent on commands mixing clients, -p options, breaks and secrets', () => {
+    const pieces = fc.constantFrom(
+      'mysql', 'mariadb', 'sshpass', 'mysqldump', ' ', '\n', ';', '&', '&&', '|', '"', "'", '=', '-',
+      ' -p', ' -p ', ` -p${pw}`, ' -p"a;b c1"', " -p'x|y z2'", ' -ppassword', ' -psupersecret', ' mydb',
+      ' --name ', ' -h ', ' -it ', '--password=', 'token=', 'PGPASSWORD=', ' --password ', 'Tr0ub&3', '&3',
+      'https://u:pa;ss1@h', fake.openai, fake.pkcs8Key, ' -u a:b;c1 ', '/usr/bin/mysql', 'mysql:8', ' -v', ' ssh', '$PW', 'abc123',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, pieces, fc.string({ maxLength: 6 })), { maxLength: 14 }), (parts) => {
+        const once = scrubText(parts.join('')).text;
+        expect(scrubText(once).text).toBe(once);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('takes a glued credential key as the frame of a bare string value', () => {
+    expect(scrubValue({ PGPASSWORD: 'pa55' + 'word', NPMTOKEN: alnum(20), bypass: 'proxy01', max_tokens: '1000' })).toEqual({
+      PGPASSWORD: '[REDACTED:credential]',
+      NPMTOKEN: '[REDACTED:credential]',
+      bypass: 'proxy01',
+      max_tokens: '1000',
+    });
+  });
+
+  it('stays linear on repeated -p options, client words and & in values', () => {
+    const inputs = [
+      ' -pa'.repeat(250_000),
+      'mysql -p '.repeat(100_000),
+      'mysql' + ' -p'.repeat(300_000),
+      'mysql' + ' -pHunter2Secret x'.repeat(50_000),
+      'sshpass -p '.repeat(80_000),
+      'sshpass' + ' -x/sshpass'.repeat(90_000) + ' -p x',
+      ' --name mysql'.repeat(70_000) + ' -pabc',
+      'password=a&'.repeat(90_000),
+      'token=' + '&b'.repeat(400_000),
+      'token='.repeat(40) + '&' + 'b'.repeat(1_000_000),
+      'PGPASSWORD='.repeat(80_000),
+    ];
+    for (const input of inputs) {
+      const started = performance.now();
+      scrubText(input);
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
   });
 });
 
@@ -510,6 +678,38 @@ describe('scrubValue', () => {
     const date = new Date(0);
     const out = scrubValue({ at: date });
     expect(out.at).toBe(date);
+  });
+});
+
+describe('mayContainSecret on glued keys and short password options', () => {
+  it('is true for a mysql or sshpass password and a glued credential key', () => {
+    expect(mayContainSecret({ command: 'mysql -uroot -pZx9kQ2mW app' })).toBe(true);
+    expect(mayContainSecret({ command: 'mariadb -uroot -pZx9kQ2mW app' })).toBe(true);
+    expect(mayContainSecret(['sshpass -p Zx9kQ2mW ssh host'])).toBe(true);
+    expect(mayContainSecret({ NPMTOKEN: 'Zx9kQ2mW' })).toBe(true);
+  });
+
+  it('never says false for such a value that scrubValue changes', () => {
+    const secretish = fc.constantFrom(
+      'mysql -u root -pZx9kQ2mW db',
+      'MARIADB -pZx9kQ2mW',
+      'sshpass -p Zx9kQ2mW ssh h',
+      'PGPASSWORD=Zx9kQ2mW',
+      '--password=Tr0ub4dor&3',
+      ' -p',
+      'plain words only',
+    );
+    const leaf = fc.oneof(fc.string(), secretish, fc.array(secretish, { maxLength: 3 }).map((xs) => xs.join(' ')));
+    const key = fc.oneof(fc.string(), fc.constantFrom('PGPASSWORD', 'NPMTOKEN', 'bypass', 'adminpassword', 'name'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        if (JSON.stringify(scrubValue(v)) !== JSON.stringify(v)) expect(mayContainSecret(v)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -58,7 +58,9 @@
  * prefilter decides in a single pass whether any rule can match, and most texts stop there. The
  * patterns avoid nested quantifiers, and an unquoted value is read at most
  * {@link VALUE_SCAN_LIMIT} characters per match (a longer accepted one is followed to its end), so
- * time stays linear in the text length even on adversarial repetitions.
+ * time stays linear in the text length even on adversarial repetitions. Whether a `-p` belongs to
+ * mysql or sshpass is answered by one left-to-right scan of the commands per rule pass
+ * ({@link CommandScanner}), not by looking back from each `-p`.
  *
  * {@link scrubValue} applies the same rules to every string of a JSON-like value and uses an
  * object key (`{ "password": "…" }`) or a preceding CLI flag (`["--token", "…"]`) as the frame a
@@ -237,7 +239,8 @@ type ValueForm = 'quoted' | 'tight' | 'colon' | 'assign' | 'flag';
 /**
  * How many characters of a value after a credential key to redact; 0 when it is not a secret.
  * With `option`, the frame is a password option of a client (`mysql -p…`, `sshpass -p …`), where
- * a word that names a secret (`-psupersecret`) is the password, not a reference to one.
+ * a word that names a secret (`-psupersecret`) or a reserved word (`-ppassword`) is the password,
+ * not a reference to one.
  */
 function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm, option = false): number {
   if (form === 'quoted') return isLiteralSecret(raw, cls, form, option) ? raw.length : 0;
@@ -251,7 +254,9 @@ function credentialValueLength(raw: string, cls: KeyClass, form: ValueForm, opti
 
 /** Whether a value after a credential key is a literal secret rather than a reference or placeholder. */
 function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: boolean): boolean {
-  if (v.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(v)) return false;
+  if (v.length < SCRUB_DEFAULTS.minValueLength) return false;
+  // After a password option a reserved word is the password itself (`mysql -ppassword`).
+  if (option ? PLACEHOLDER.test(v) || SAME_CHARACTER.test(v) : isPlaceholder(v)) return false;
   if (cls === 'token' && ONLY_DIGITS.test(v)) return false;
   const bareWord = IDENTIFIER.test(v) && !HAS_DIGIT.test(v);
   if (bareWord && !option && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
@@ -401,16 +406,20 @@ const HAS_BLANK = /[ \t]/;
  * This pattern finds where a client word may start; {@link CLIENT_NAME} then reads its whole name.
  */
 const CLIENT_SEARCH = /mysql|mariadb|sshpass/g;
-/** A client word where it starts: its whole name (`mysqldump`, `mariadb-admin`, `mysql.exe`), no more. */
-const CLIENT_NAME = /(?:(mysql|mariadb)(?:-?(?:dump|admin|import|show|check|pump|binlog|slap|sh))?|sshpass)(?:\.exe)?(?![\w.:-])/y;
-/** The options right after `sshpass` (`-v`, `-e`, `-p …`), read at most 8 of them. */
-const SSHPASS_OPTIONS = /(?:[ \t]+-[A-Za-z]\S{0,256}){0,8}/y;
+/** A client's whole name from where it starts (`mysqldump`, `mariadb-admin`, `mysql.exe`). */
+const CLIENT_NAME = /(?:mysql|mariadb)(?:-?(?:dump|admin|import|show|check|pump|binlog|slap|sh))?(?:\.exe)?|sshpass(?:\.exe)?/y;
+/** How many of its options after `sshpass` may stand before its `-p`. */
+const SSHPASS_OPTION_LIMIT = 8;
 /** What ends a command: a new line, `;`, `&&`, `&`, `|`, `||`. */
 const COMMAND_BREAK = /[\n;&|]/g;
 const NAME_CHAR = /[\w.:-]/;
 const BLANK_CHAR = /[ \t]/;
 const SPACE_CHAR = /\s/;
-const FLAG_WORD = /^--?[A-Za-z][\w-]*$/;
+const LETTER_CHAR = /[A-Za-z]/;
+/** A flag that may take the next word as its value: `--name`, `-h`; not `-it` nor `-pHunter2`. */
+const VALUE_FLAG = /^(?:--[A-Za-z][\w-]*|-[A-Za-z])$/;
+/** Stands for every character of a secret already found: like its marker, no name, blank or break. */
+const REDACTED_CHAR = '#';
 
 /** How the `-p` of the current command is read: glued password (mysql), any password (sshpass) or neither. */
 type ShortPasswordOption = 'glued' | 'any' | undefined;
@@ -420,8 +429,12 @@ type ShortPasswordOption = 'glued' | 'any' | undefined;
  * whether it is the password option of the client that runs in its command: `'glued'` for mysql
  * and mariadb, `'any'` for sshpass when among sshpass's own options, undefined otherwise
  * (`mkdir -p`, `ssh -p 2222`, `docker run -p 80:80`). The last client of a command owns its `-p`.
+ *
+ * It reads the text as the scrubbed text will read: a secret already found (by an earlier rule, or
+ * earlier in this rule's pass) is a marker, so a `;`, `&`, newline or client word inside it
+ * counts for nothing, and scrubbing the scrubbed text decides the same way (idempotence).
  * Positions are asked in increasing order within a rule's pass (a smaller one starts over), so
- * every character is scanned a bounded number of times per pass however many `-p` there are.
+ * every character is scanned a bounded number of times however many `-p` there are.
  */
 class CommandScanner {
   private pos = 0;
@@ -429,8 +442,18 @@ class CommandScanner {
   private nextClient = -1;
   private client: 'mysql' | 'sshpass' | undefined;
   private clientOptionsEnd = 0;
+  /** Spans found before this scanner, sorted and merged. */
+  private readonly before: readonly Span[];
+  /** Spans from this index on are found by the current rule after the scanner, in text order. */
+  private readonly tailFrom: number;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly spans: readonly Span[],
+  ) {
+    this.before = mergeSpans(spans.slice());
+    this.tailFrom = spans.length;
+  }
 
   optionAt(at: number): ShortPasswordOption {
     if (at < this.pos) {
@@ -445,15 +468,15 @@ class CommandScanner {
       if (this.nextClient < this.pos) this.nextClient = searchFrom(CLIENT_SEARCH, text, this.pos);
       const next = Math.min(this.nextBreak, this.nextClient);
       if (next >= at) break;
-      if (next === this.nextBreak) {
+      if (this.redacted(next)) {
+        // inside a secret: its marker holds neither a break nor a client
+      } else if (next === this.nextBreak) {
         this.client = undefined;
       } else {
-        const end = clientNameEnd(text, next);
+        const end = this.clientNameEnd(next);
         if (end !== -1 && end <= at) {
           this.client = text.startsWith('sshpass', next) ? 'sshpass' : 'mysql';
-          SSHPASS_OPTIONS.lastIndex = end;
-          SSHPASS_OPTIONS.test(text);
-          this.clientOptionsEnd = SSHPASS_OPTIONS.lastIndex;
+          this.clientOptionsEnd = this.optionsEnd(end);
         }
       }
       this.pos = next + 1;
@@ -462,6 +485,63 @@ class CommandScanner {
     if (this.client === 'mysql') return 'glued';
     return this.client === 'sshpass' && at < this.clientOptionsEnd ? 'any' : undefined;
   }
+
+  /** The character at `i` as the scrubbed text will show it (a secret's stands for its marker). */
+  private charAt(i: number): string {
+    return this.redacted(i) ? REDACTED_CHAR : (this.text[i] ?? '');
+  }
+
+  private redacted(i: number): boolean {
+    return covers(this.before, 0, i) || covers(this.spans, this.tailFrom, i);
+  }
+
+  /**
+   * Whether a client word at `i` runs as a command: not part of a longer name (`mysql_config`,
+   * `mysql:8`), not the value of a flag (`--name mysql`, `-h mysql`). Returns the end of its
+   * name, or -1.
+   */
+  private clientNameEnd(i: number): number {
+    if (i > 0 && NAME_CHAR.test(this.charAt(i - 1))) return -1;
+    CLIENT_NAME.lastIndex = i;
+    if (!CLIENT_NAME.test(this.text)) return -1;
+    const end = CLIENT_NAME.lastIndex;
+    if (this.redacted(end - 1) || NAME_CHAR.test(this.charAt(end))) return -1;
+    let j = i;
+    while (j > 0 && BLANK_CHAR.test(this.charAt(j - 1))) j--;
+    if (j === i) return end;
+    let k = j;
+    while (k > 0 && !SPACE_CHAR.test(this.charAt(k - 1))) k--;
+    let word = '';
+    for (let c = k; c < j; c++) word += this.charAt(c);
+    return VALUE_FLAG.test(word) ? -1 : end;
+  }
+
+  /** The end of the options that follow sshpass at `from` (`-v`, `-e`, `-p …`), at most a few. */
+  private optionsEnd(from: number): number {
+    let end = from;
+    for (let n = 0; n < SSHPASS_OPTION_LIMIT; n++) {
+      let i = end;
+      while (BLANK_CHAR.test(this.charAt(i))) i++;
+      if (i === end || this.charAt(i) !== '-' || !LETTER_CHAR.test(this.charAt(i + 1))) break;
+      while (i < this.text.length && !SPACE_CHAR.test(this.charAt(i))) i++;
+      end = i;
+    }
+    return end;
+  }
+}
+
+/** Whether a span of `spans` from index `from` on (sorted, not overlapping) covers position `i`. */
+function covers(spans: readonly Span[], from: number, i: number): boolean {
+  let lo = from;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const span = spans[mid] as Span;
+    if (i < span.start) hi = mid - 1;
+    else if (i >= span.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /** Index of the next match of a global `pattern` in `text` from `from`, or Infinity. */
@@ -470,22 +550,9 @@ function searchFrom(pattern: RegExp, text: string, from: number): number {
   return pattern.exec(text)?.index ?? Number.POSITIVE_INFINITY;
 }
 
-/**
- * Whether a client word at `i` runs as a command: not part of a longer name (`mysql_config`,
- * `mysql:8`), not the value of a flag (`--name mysql`, `-h mysql`). Returns the end of its name,
- * or -1.
- */
-function clientNameEnd(text: string, i: number): number {
-  if (i > 0 && NAME_CHAR.test(text[i - 1] ?? '')) return -1;
-  CLIENT_NAME.lastIndex = i;
-  if (!CLIENT_NAME.test(text)) return -1;
-  const end = CLIENT_NAME.lastIndex;
-  let j = i;
-  while (j > 0 && BLANK_CHAR.test(text[j - 1] ?? '')) j--;
-  if (j === i) return end;
-  let k = j;
-  while (k > 0 && !SPACE_CHAR.test(text[k - 1] ?? '')) k--;
-  return FLAG_WORD.test(text.slice(k, j)) ? -1 : end;
+/** How a value right after `-p` is judged: a password unless it is a placeholder or a reference. */
+function shortPasswordLength(value: string, quoted: boolean): number {
+  return credentialValueLength(value, 'password', quoted ? 'quoted' : 'flag', true);
 }
 
 const RULES: readonly Rule[] = Object.freeze([
@@ -507,7 +574,9 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('google-api-key', /(?<![\w\]-])AIza[\w-]{35}(?![\w-])/g),
   whole('npm-token', /(?<![\w\]])npm_[A-Za-z0-9]{36,}/g),
   framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
-  framed('basic-auth', new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])`, 'gi'), (s, frame) =>
+  // Not followed by `[` either: base64 glued to a key (`Basic …TOKEN=value`) would take the key's
+  // `=` as padding once the value is a marker, and scrubbing again would redact more.
+  framed('basic-auth', new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=[])`, 'gi'), (s, frame) =>
     isAuthFrame(frame) || isBasicCredential(s) ? s.length : 0,
   ),
   framed('bearer-token', new RegExp(String.raw`(${AUTH_FRAME}?\bBearer[ \t]+)([\w.~+/-]+=*)`, 'gi'), (s, frame) => {
@@ -551,11 +620,17 @@ const RULES: readonly Rule[] = Object.freeze([
       const cls = keyClass(flag);
       if (cls === undefined) return KEEP;
       // `mysql -pHunter2Secret mydb`: not a flag named …secret with the value `mydb`, but a glued
-      // password, which the rule of short password options redacts.
-      if (flag.startsWith('-p') && commands().optionAt(m.index) !== undefined) return KEEP;
+      // password, which the rule of short password options redacts (so this keeps nothing it leaves).
+      if (flag.startsWith('-p') && commands().optionAt(m.index) !== undefined && shortPasswordLength(flag.slice(2), false) > 0) {
+        return KEEP;
+      }
       return locateValue(m, 2, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : 'flag'));
     },
   },
+  framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
+    isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
+  ),
+  // Last, so that the commands it reads already show every other secret as found.
   {
     kind: 'credential',
     pattern: new RegExp(String.raw`(?<![^\s"'])(-p[ \t]*)${VALUE}`, 'g'),
@@ -563,12 +638,9 @@ const RULES: readonly Rule[] = Object.freeze([
       const frame = m[1] ?? '';
       const option = commands().optionAt(m.index);
       if (option === undefined || (option === 'glued' && frame.length > 2)) return KEEP;
-      return locateValue(m, 2, (v, quoted) => credentialValueLength(v, 'password', quoted ? 'quoted' : 'flag', true));
+      return locateValue(m, 2, shortPasswordLength);
     },
   },
-  framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
-    isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
-  ),
 ]);
 
 /** One pass over the text that every rule's required literal passes; most texts stop here. */
@@ -602,10 +674,10 @@ function findSpans(text: string, firstOnly: boolean): Span[] {
   const spans: Span[] = [];
   if (!PREFILTER.test(text)) return spans;
   const markers = markerRanges(text);
-  let scanner: CommandScanner | undefined;
-  const commands = (): CommandScanner => (scanner ??= new CommandScanner(text));
   for (let priority = 0; priority < RULES.length; priority++) {
     const rule = RULES[priority] as Rule;
+    let scanner: CommandScanner | undefined;
+    const commands = (): CommandScanner => (scanner ??= new CommandScanner(text, spans));
     const re = rule.pattern;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
