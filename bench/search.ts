@@ -29,7 +29,10 @@ function loadData(): { tools: ToolRecord[]; learn: ExecutionInput[]; queries: st
     const lines = (file: string) => readJsonLines(readFileSync(join(dir, file), 'utf8')).values.map((v) => v.value);
     return {
       tools: lines('tool.jsonl').map(parseSealToolsTool),
-      learn: lines('test_in_domain.jsonl').map((v, i) => parseSealToolsQuery(v, i)),
+      learn: lines('test_in_domain.jsonl').map((v, i) => {
+        const { queryId: _id, ...execution } = parseSealToolsQuery(v, i);
+        return execution;
+      }),
       queries: lines('dev.jsonl').map((v, i) => parseSealToolsQuery(v, i).intent).slice(0, 300),
       source: 'Seal-Tools',
     };
