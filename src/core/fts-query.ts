@@ -1,12 +1,156 @@
 /**
  * @module core/fts-query
- * Builds an FTS5 MATCH expression from user text so the text never reaches MATCH raw (SPEC §8):
- * every term is a quoted string of letters and digits, joined by OR. The full query-safety rules
- * (phrases for `a-b`, `a.b` and paths; stop words) belong to recall.
+ * Builds the FTS5 MATCH expression for user text, so that user text never reaches MATCH raw
+ * (SPEC §8: "tokens are quoted; `a-b`, `a.b`, paths become phrases"). Written for tables with the
+ * `porter unicode61` tokenizer. Pure: no I/O.
+ *
+ * Rules, in order:
+ * 1. The text is NFC-normalised and scanned for *chunks*: runs of words (a Unicode letter or digit
+ *    followed by letters, digits or combining marks) joined by runs of `-`, `_`, `.`, `/`, `:` or
+ *    `\` with no space between (`auth-token`, `user_id`, `src/x.ts`, `filesystem:read_text_file`,
+ *    `v1.2.3`, `https://a.b/c`). Every other character (whitespace, quotes, `*`, `^`, `+`, `(`,
+ *    `)`, `{`, `}`, `'`, `%`, `;`, emoji, control, zero-width and bidi characters) separates, and a
+ *    joiner with no word on one side (`-a`, `a:`, `a.`) is dropped. So the user's FTS5 syntax has no
+ *    effect: quotes, prefix `*`, initial `^`, `-`/`NOT` exclusion, `NEAR(…)`, `{col}` and `col:`
+ *    filters become plain words or vanish; `AND`/`OR` are stop words; `NOT`/`NEAR` become the
+ *    words "not"/"near".
+ * 2. Each chunk becomes one *group*: its words (lower-case) in order. camelCase inside a word is
+ *    split too (`refreshToken` → "refresh token", `JWTToken` → "jwt token"), because prose says
+ *    "refresh token"; but unicode61 indexes the identifier `refreshToken` as the single token
+ *    "refreshtoken", so a camelCase group also matches its unsplit form:
+ *    `("refresh token" OR "refreshtoken")`.
+ * 3. A one-word group that is a stop word (`STOP_WORDS`) is dropped; a stop word inside a phrase is
+ *    kept (`to-do`, `a.b`).
+ * 4. Groups are de-duplicated, capped at {@link MAX_FTS_GROUPS} (the rest of a pasted essay is
+ *    ignored), a phrase at {@link MAX_PHRASE_WORDS} words (a prefix of a phrase still matches where
+ *    the whole one does), and a word longer than {@link MAX_WORD_LENGTH} characters (a blob, not a
+ *    word) separates like punctuation.
+ * 5. Every word is written inside double quotes. A word holds only letters, digits and combining
+ *    marks, so no `"` can appear inside; the only FTS5 syntax in the result is ours: quotes,
+ *    `OR`, `AND` and parentheses. Groups are joined by `OR` (default) or `AND`.
+ * 6. Nothing left → `undefined`: the caller returns no rows rather than an error.
+ *
+ * Porter stemming still applies: the tokenizer stems quoted words and phrase words alike.
+ * Known edge: unicode61 treats a handful of code points that Unicode now calls letters
+ * (U+19B0–U+19C9, U+1CF2–U+1CF3) as separators; a word made only of them becomes an empty phrase,
+ * which matches nothing (never an error).
  */
 
-/** A safe OR-query over the words of `text`, or `undefined` when no word is left. */
+import { STOP_WORDS } from './words.js';
+
+/** At most this many groups (distinct words and phrases) go into one query. */
+export const MAX_FTS_GROUPS = 32;
+/** A phrase keeps at most its first this-many words. */
+export const MAX_PHRASE_WORDS = 16;
+/** A word longer than this many UTF-16 units is treated as a separator. */
+export const MAX_WORD_LENGTH = 128;
+
+/** How the groups of a query are combined. */
+export type FtsQueryMode = 'or' | 'and';
+
+/** Options of {@link buildFtsQuery}. */
+export interface FtsQueryOptions {
+  /** `'or'` (default): any group may match, BM25 ranks. `'and'`: every group must match. */
+  mode?: FtsQueryMode;
+}
+
+/** A safe FTS5 query and what it is made of. */
+export interface FtsQuery {
+  /** The expression for `MATCH ?` (always bind it as a parameter). */
+  match: string;
+  /** The distinct single words searched for (lower-case, stop words dropped). */
+  terms: string[];
+  /** The distinct multi-word phrases searched for, camelCase split (`refreshToken` → `['refresh', 'token']`). */
+  phrases: string[][];
+}
+
+const CHUNK = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-_./:\\]+[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+/** lower|digit → Upper, and the last capital of an acronym before a capitalised word (`JWTToken`). */
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}]\p{M}*)(?=\p{Lu})|(?<=\p{Lu}\p{M}*)(?=\p{Lu}\p{M}*\p{Ll})/u;
+
+interface Group {
+  /** Words with camelCase split: the meaning, reported in `terms` / `phrases`. */
+  split: string[];
+  /** Words as unicode61 sees them (camelCase kept whole), or undefined when equal to `split`. */
+  joined: string[] | undefined;
+}
+
+/**
+ * The safe FTS5 MATCH expression for `text` (rules in the module comment), or `undefined` when no
+ * searchable word is left. Never throws; the result never makes FTS5 throw.
+ */
+export function buildFtsQuery(text: string, options: FtsQueryOptions = {}): FtsQuery | undefined {
+  const mode: FtsQueryMode = options.mode === 'and' ? 'and' : 'or';
+  const groups: Group[] = [];
+  const seen = new Set<string>();
+  const add = (group: Group): void => {
+    const key = `${group.split.join(' ')}\u0000${group.joined?.join(' ') ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    groups.push(group);
+  };
+
+  for (const chunk of String(text).normalize('NFC').matchAll(CHUNK)) {
+    if (groups.length >= MAX_FTS_GROUPS) break;
+    // An overlong word splits the chunk into runs of ordinary words.
+    let run: string[] = [];
+    for (const [word] of chunk[0].matchAll(WORD)) {
+      if (word.length > MAX_WORD_LENGTH) {
+        pushRun(run, add);
+        run = [];
+      } else {
+        run.push(word);
+      }
+    }
+    pushRun(run, add);
+  }
+
+  const kept = groups.slice(0, MAX_FTS_GROUPS);
+  if (kept.length === 0) return undefined;
+
+  const alternatives = kept.map((g) => (g.joined === undefined ? [quote(g.split)] : [quote(g.split), quote(g.joined)]));
+  const match =
+    mode === 'or'
+      ? [...new Set(alternatives.flat())].join(' OR ')
+      : alternatives.map((a) => (a.length === 1 ? a[0] : `(${a.join(' OR ')})`)).join(' AND ');
+
+  const terms = [...new Set(kept.filter((g) => g.split.length === 1).map((g) => g.split[0] as string))];
+  const phraseKeys = new Set<string>();
+  const phrases: string[][] = [];
+  for (const g of kept) {
+    if (g.split.length < 2) continue;
+    const key = g.split.join(' ');
+    if (phraseKeys.has(key)) continue;
+    phraseKeys.add(key);
+    phrases.push(g.split);
+  }
+  return { match, terms, phrases };
+}
+
+/**
+ * A safe OR-query over the words and phrases of `text`, or `undefined` when nothing searchable is
+ * left: exactly `buildFtsQuery(text)?.match`.
+ */
 export function ftsOrQuery(text: string): string | undefined {
-  const terms = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-  return terms.length === 0 ? undefined : terms.map((t) => `"${t}"`).join(' OR ');
+  return buildFtsQuery(text)?.match;
+}
+
+/** Turns a run of raw words (one chunk, original case) into a group, unless it is a lone stop word. */
+function pushRun(raw: string[], add: (group: Group) => void): void {
+  if (raw.length === 0) return;
+  const joined = raw.map((w) => w.toLowerCase()).slice(0, MAX_PHRASE_WORDS);
+  const split = raw
+    .flatMap((w) => w.split(CAMEL_BOUNDARY))
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase())
+    .slice(0, MAX_PHRASE_WORDS);
+  if (split.length === 1 && STOP_WORDS.has(split[0] as string)) return;
+  const same = split.length === joined.length && split.every((w, i) => w === joined[i]);
+  add({ split, joined: same ? undefined : joined });
+}
+
+/** One FTS5 string: the words hold only letters, digits and marks, so no quote can occur inside. */
+function quote(words: readonly string[]): string {
+  return `"${words.join(' ').replaceAll('"', '')}"`;
 }

@@ -175,6 +175,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(hits[0]?.memory.tags).toEqual(['auth', 'jwt']);
       expect((await store.searchMemories('p', '"jwt"')).map((h) => h.memory.id)).toEqual(['mem-1']);
       expect(await store.searchMemories('p', '"nothing"')).toEqual([]);
+      expect((await store.listMemories('p')).map((m) => m.id)).toEqual(['mem-1', 'mem-2']);
     });
 
     test('updating a memory re-indexes it', async () => {
@@ -355,6 +356,16 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.insertExecution('p', { id: 'e2', intent: 'book a hotel room', startedAt: T0, calls: [] });
       await store.insertExecution('q', { id: 'e3', intent: 'flight to Paris', startedAt: T0, calls: [] });
       expect((await store.searchExecutions('p', '"flight"')).map((h) => h.id)).toEqual(['e1']);
+    });
+
+    test('observations are found by full text within their scope', async () => {
+      const store = await fresh();
+      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'] })]);
+      await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'camelCase everywhere' })]);
+      const hits = await store.searchObservations('p', '"camelcase"');
+      expect(hits.map((h) => h.observation.id)).toEqual(['obs-1']);
+      expect(hits[0]?.observation).toEqual(observation());
+      expect((await store.searchObservations('p', '"workflow"')).map((h) => h.observation.id)).toEqual(['obs-2']);
     });
 
     test('embeddings round-trip with the key of the model that made them', async () => {

@@ -159,7 +159,7 @@ export interface RecordReport {
   edges: EdgeRecord[];
 }
 
-export type EmbeddingKind = 'tool' | 'execution' | 'memory';
+export type EmbeddingKind = 'tool' | 'execution' | 'memory' | 'observation';
 
 /** A stored vector with what made it: `modelKey` is provider:model:dimension, so a change re-embeds. */
 export interface StoredEmbedding {
@@ -200,6 +200,8 @@ export interface Store {
   searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
   /** BM25 over execution intents (the intent memory); `match` is a safe FTS5 expression. */
   searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
+  /** BM25 over observation texts and tags; `match` is a safe FTS5 expression. */
+  searchObservations(scope: string, match: string, options?: { limit?: number }): Promise<{ observation: ObservationRecord; bm25: number }[]>;
   putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void>;
   getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
   /** How many recorded calls each tool has had (tools never called are absent). */
@@ -212,6 +214,7 @@ export interface Store {
 
   upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }>;
   getMemory(scope: string, id: string): Promise<MemoryRecord | undefined>;
+  listMemories(scope: string): Promise<MemoryRecord[]>;
   /**
    * Full-text search. `match` is an FTS5 expression that the caller built from user text with
    * the query-safety rules (SPEC §8); the store never builds one from raw user input.

@@ -169,7 +169,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   },
   {
     version: 2,
-    description: 'full-text search over tools and execution intents; stored embeddings with their provider',
+    description: 'full-text search over tools, execution intents and observations; stored embeddings with their provider',
     sql: `
       CREATE TABLE tool_terms (
         rowid INTEGER PRIMARY KEY,
@@ -212,9 +212,26 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         INSERT INTO executions_fts (rowid, intent) VALUES (new.rowid, new.intent);
       END;
 
+      CREATE VIRTUAL TABLE observations_fts USING fts5 (
+        observation, tags,
+        content = 'observations', content_rowid = 'rowid',
+        tokenize = 'porter unicode61'
+      );
+      INSERT INTO observations_fts (observations_fts) VALUES ('rebuild');
+      CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN
+        INSERT INTO observations_fts (rowid, observation, tags) VALUES (new.rowid, new.observation, new.tags);
+      END;
+      CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN
+        INSERT INTO observations_fts (observations_fts, rowid, observation, tags) VALUES ('delete', old.rowid, old.observation, old.tags);
+      END;
+      CREATE TRIGGER observations_au AFTER UPDATE ON observations BEGIN
+        INSERT INTO observations_fts (observations_fts, rowid, observation, tags) VALUES ('delete', old.rowid, old.observation, old.tags);
+        INSERT INTO observations_fts (rowid, observation, tags) VALUES (new.rowid, new.observation, new.tags);
+      END;
+
       CREATE TABLE embeddings (
         scope TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('tool', 'execution', 'memory')),
+        kind TEXT NOT NULL CHECK (kind IN ('tool', 'execution', 'memory', 'observation')),
         ref_id TEXT NOT NULL,
         model_key TEXT NOT NULL,
         text_hash TEXT NOT NULL,

@@ -334,6 +334,15 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ id: String(r.id), bm25: Number(r.bm25) }));
   }
 
+  async searchObservations(scope: string, match: string, options: { limit?: number } = {}): Promise<{ observation: ObservationRecord; bm25: number }[]> {
+    const rows = this.#stmt(`
+      SELECT o.*, bm25(observations_fts) AS bm25 FROM observations_fts
+      JOIN observations o ON o.rowid = observations_fts.rowid
+      WHERE observations_fts MATCH ? AND o.scope = ?
+      ORDER BY bm25 LIMIT ?`).all(match, scope, options.limit ?? 20) as Row[];
+    return rows.map((r) => ({ observation: toObservation(r), bm25: Number(r.bm25) }));
+  }
+
   async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
     const put = this.#stmt(`
       INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector) VALUES (?, ?, ?, ?, ?, ?)
@@ -553,6 +562,10 @@ export class SqliteStore implements Store {
   async getMemory(scope: string, id: string): Promise<MemoryRecord | undefined> {
     const row = this.#stmt('SELECT * FROM memories WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
     return row === undefined ? undefined : toMemory(row);
+  }
+
+  async listMemories(scope: string): Promise<MemoryRecord[]> {
+    return (this.#stmt('SELECT * FROM memories WHERE scope = ? ORDER BY rowid').all(scope) as Row[]).map(toMemory);
   }
 
   async searchMemories(scope: string, match: string, options: { limit?: number } = {}): Promise<MemoryHit[]> {

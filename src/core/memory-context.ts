@@ -1,0 +1,45 @@
+/**
+ * @module core/memory-context
+ * The `<memory-context>` block of SPEC §8 (seed 003's output format), ready for an agent's context:
+ *
+ *     <memory-context source="credence">
+ *     - [DECISION] JWT token refresh flow -> path #tags:auth,jwt [confidence:high]
+ *     </memory-context>
+ *
+ * Titles, paths and tags are data, never instructions: control characters, the format's own
+ * markers (`->`, `#tags:`, `[confidence:`) and newlines are removed, and everything is XML-escaped
+ * so a memory cannot close the block or open another.
+ */
+import type { ConfidenceLabel } from './types.js';
+
+export interface ContextLine {
+  category: string;
+  title: string;
+  path?: string;
+  tags: readonly string[];
+  label: ConfidenceLabel;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+const MARKERS = /->|#tags:|\[confidence:[^\]]*\]?/gi;
+
+/** One-line, marker-free, XML-escaped text. */
+export function sanitizeField(text: string): string {
+  return escapeXml(text.replace(CONTROL, ' ').replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+export function formatContextLine(line: ContextLine): string {
+  const category = sanitizeField(line.category).toUpperCase().replace(/[^A-Z0-9_-]/g, '') || 'NOTE';
+  const path = line.path === undefined || line.path === '' ? '' : ` -> ${sanitizeField(line.path)}`;
+  const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
+  return `- [${category}] ${sanitizeField(line.title)}${path}${tags.length > 0 ? ` #tags:${tags.join(',')}` : ''} [confidence:${line.label}]`;
+}
+
+/** The whole block; an empty block when nothing was recalled. */
+export function formatMemoryContext(lines: readonly ContextLine[], source = 'credence'): string {
+  return [`<memory-context source="${escapeXml(source)}">`, ...lines.map(formatContextLine), '</memory-context>'].join('\n');
+}

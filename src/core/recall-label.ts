@@ -1,0 +1,65 @@
+/**
+ * @module core/recall-label
+ * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's `confidenceLabel` is
+ * relative: the top hit of any query is "high", so a vague query gets "high" junk. Here "high"
+ * also needs evidence, measured on the development data (eval/):
+ * - the result shares at least `minTermShare` of the query's content words;
+ * - its embedding similarity to the query is at least `minSimilarity`;
+ * - it is the top result and beats the next one by a clear margin (`score ≥ (1 + minMargin) ×
+ *   next score`), or it is the only result.
+ * A seed-"high" result without that evidence becomes "medium". `mode: 'seed'` gives the seed's
+ * behaviour exactly.
+ */
+import { labelAll } from './confidence-label.js';
+import type { ConfidenceLabel } from './types.js';
+
+export const RECALL_LABEL_DEFAULTS = Object.freeze({
+  mode: 'evidence' as 'evidence' | 'seed',
+  minTermShare: 0.5,
+  minSimilarity: 0.3,
+  minMargin: 0.1,
+});
+
+export interface RecallLabelOptions {
+  /** 'seed' labels exactly as seed 003; 'evidence' asks for evidence before "high". @default 'evidence' */
+  mode?: 'evidence' | 'seed';
+  /** @default 0.5 */
+  minTermShare?: number;
+  /** @default 0.3 */
+  minSimilarity?: number;
+  /** @default 0.1 */
+  minMargin?: number;
+}
+
+export interface LabelEvidence {
+  score: number;
+  /** Share of the query's content words found in the result. */
+  termShare: number;
+  /** Embedding similarity of the result to the query. */
+  similarity: number;
+}
+
+export interface RecallLabel {
+  label: ConfidenceLabel;
+  /** The seed's relative label, for comparison. */
+  seedLabel: ConfidenceLabel;
+  /** When "high" was withheld, why. */
+  withheld?: string;
+}
+
+/** Labels ranked results (best first) from their scores and the evidence behind them. */
+export function recallLabels(results: readonly LabelEvidence[], options: RecallLabelOptions = {}): RecallLabel[] {
+  const o = { ...RECALL_LABEL_DEFAULTS, ...options };
+  const seed = labelAll(results.map((r) => r.score));
+  return results.map((r, i) => {
+    const seedLabel = seed[i] ?? 'low';
+    if (o.mode === 'seed' || seedLabel !== 'high') return { label: seedLabel, seedLabel };
+    const next = results[i + 1]?.score;
+    const reasons: string[] = [];
+    if (i > 0) reasons.push('not the top result');
+    else if (next !== undefined && r.score < (1 + o.minMargin) * next) reasons.push(`no clear margin over the next result (${r.score.toFixed(3)} vs ${next.toFixed(3)})`);
+    if (r.termShare < o.minTermShare) reasons.push(`only ${Math.round(r.termShare * 100)}% of the query's words`);
+    if (r.similarity < o.minSimilarity) reasons.push(`similarity ${r.similarity.toFixed(2)} below ${o.minSimilarity}`);
+    return reasons.length === 0 ? { label: 'high', seedLabel } : { label: 'medium', seedLabel, withheld: reasons.join('; ') };
+  });
+}
