@@ -18,6 +18,10 @@ import type { ToolSearchResult } from './core/tool-search.js';
 import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from './embed/index.js';
 import { buildSearchIndex, type SearchIndex } from './search-index.js';
 import * as search from './search.js';
+import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
+import { buildRecallIndex, memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
+import { formatIssues, MemoryInputSchema } from './schemas/index.js';
+import type { MemoryRecord } from './store/types.js';
 
 export interface CredenceOptions {
   /**
@@ -86,16 +90,20 @@ export class Credence {
   readonly store: Store;
   readonly scope: string;
   readonly scopeSource: ResolvedScope['source'];
+  /** The project's top-level folder (or the working directory outside a repository): file-backed memories live inside it. */
+  readonly root: string;
   readonly now: () => number;
   readonly newId: () => string;
   readonly #makeEmbedder: () => EmbeddingProvider;
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
+  #recallIndex: Promise<RecallIndex> | undefined;
 
-  constructor(init: { store: Store; scope: ResolvedScope; now: () => number; newId?: () => string; embedder: () => EmbeddingProvider }) {
+  constructor(init: { store: Store; scope: ResolvedScope; root: string; now: () => number; newId?: () => string; embedder: () => EmbeddingProvider }) {
     this.store = init.store;
     this.scope = init.scope.scope;
     this.scopeSource = init.scope.source;
+    this.root = init.root;
     this.now = init.now;
     this.newId = init.newId ?? randomUUID;
     this.#makeEmbedder = init.embedder;
@@ -110,6 +118,52 @@ export class Credence {
   /** Drops the cached search index; every write through this engine calls it. */
   invalidate(): void {
     this.#index = undefined;
+    this.#recallIndex = undefined;
+  }
+
+  async #recallContext(): Promise<RecallContext> {
+    if (this.#recallIndex === undefined) {
+      const building = buildRecallIndex(this.store, this.scope, this.embedder);
+      this.#recallIndex = building;
+      building.catch(() => {
+        if (this.#recallIndex === building) this.#recallIndex = undefined;
+      });
+    }
+    return { store: this.store, scope: this.scope, embedder: this.embedder, index: await this.#recallIndex, now: this.now() };
+  }
+
+  /**
+   * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
+   * relative to the project root, and a memory without text reads it from that file, inside the
+   * root only. Returns the ids.
+   */
+  async remember(memories: readonly unknown[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
+    const now = this.now();
+    const records: MemoryRecord[] = memories.map((raw) => {
+      const parsed = MemoryInputSchema.safeParse(raw);
+      if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
+      const m = parsed.data;
+      const path = m.path === undefined ? undefined : normalizeMemoryPath(this.root, m.path);
+      const text = m.text ?? readFileInsideRoot(this.root, path as string);
+      return {
+        id: m.id ?? memoryIdFor(m.title, text),
+        category: m.category ?? 'note',
+        title: m.title,
+        text,
+        tags: m.tags ?? [],
+        ...(path === undefined ? {} : { path }),
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    this.invalidate();
+    const report = await this.store.upsertMemories(this.scope, records);
+    return { ids: records.map((r) => r.id), ...report };
+  }
+
+  /** The memories that matter for `query`, labelled (SPEC §8). */
+  async recall(query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
+    return recall(await this.#recallContext(), query, request);
   }
 
   async #searchContext(): Promise<search.SearchContext> {
@@ -214,6 +268,7 @@ export async function openCredence(options: CredenceOptions = {}, env: NodeJS.Pr
   return new Credence({
     store,
     scope,
+    root: scope.root ?? options.cwd ?? process.cwd(),
     now,
     ...(options.newId === undefined ? {} : { newId: options.newId }),
     embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),

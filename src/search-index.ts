@@ -44,7 +44,7 @@ export interface SearchIndex {
 
 const textHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
-function toMatrix(ids: readonly string[], vectors: ReadonlyMap<string, Float32Array>): VectorMatrix {
+export function toMatrix(ids: readonly string[], vectors: ReadonlyMap<string, Float32Array>): VectorMatrix {
   const present = ids.filter((id) => vectors.has(id));
   const dim = present.length === 0 ? 0 : (vectors.get(present[0] as string)?.length ?? 0);
   const data = new Float32Array(present.length * dim);

@@ -13,6 +13,7 @@ import { registerEdges } from './edges.js';
 import { registerRecord } from './record.js';
 import { registerTools } from './tools.js';
 import { registerSearch } from './search.js';
+import { registerRecall } from './recall.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -25,7 +26,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     .option('--scope <name>', 'scope to read and write (default: the git top-level of the working directory)')
     .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
     .option('--json', 'print data as JSON')
-    .option('--format <format>', 'output format: text or json')
+    .option('--format <format>', 'output format: text or json (recall: context or json)')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -38,6 +39,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerDemo(program, context);
   const tools = registerTools(program, context);
   registerSearch(program, tools, context);
+  registerRecall(program, context);
   registerRecord(program, context);
   registerEdges(program, context);
   const configure = (command: Command): void => {
@@ -56,8 +58,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   try {
     const format = formatOf(argv);
-    if (format !== undefined && format !== 'json' && format !== 'text') {
-      io.stderr(`error: --format must be text or json, got ${JSON.stringify(format)}\n`);
+    if (format !== undefined && format !== 'json' && format !== 'text' && format !== 'context') {
+      io.stderr(`error: --format must be text, json or context (recall), got ${JSON.stringify(format)}\n`);
       return EXIT.usage;
     }
     await program.parseAsync([...argv], { from: 'user' });

@@ -2,3 +2,4 @@
 export { CallInputSchema, ExecutionInputSchema, type ExecutionInputParsed } from './execution.js';
 export { ToolInputSchema, type ToolInput } from './tool.js';
 export { formatIssues } from './format.js';
+export { MemoryInputSchema, type MemoryInput } from './memory.js';

@@ -1,0 +1,225 @@
+/**
+ * @module recall
+ * Recall (SPEC §8, seed 003): the memories that matter for a query — notes and decisions,
+ * observations, past runs — found by BM25 (FTS5, porter) and by embeddings, fused, weighed by their
+ * stored confidence and recency, and labelled high / medium / low with evidence. Every part of a
+ * score is in the result.
+ */
+import { createHash } from 'node:crypto';
+import { buildFtsQuery } from './core/fts-query.js';
+import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
+import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
+import { contentWords } from './core/words.js';
+import type { EmbeddingProvider } from './embed/index.js';
+import { ensureEmbeddings, scanSimilar, toMatrix, type VectorMatrix } from './search-index.js';
+import type { Store } from './store/types.js';
+
+export const RECALL_DEFAULTS = Object.freeze({
+  limit: 5,
+  /** Weight of the BM25 ratio in the fused score (the rest: embedding similarity). */
+  bm25Weight: 0.7,
+  /** How many candidates BM25 and embeddings each bring. */
+  candidates: 50,
+  /** Recency: the factor falls from 1 towards 1 − recencyWeight with age, half-way at `recencyDays`. */
+  recencyWeight: 0.1,
+  recencyDays: 90,
+  /** Stored confidence: the factor runs from 1 − confidenceWeight (confidence 0) to 1. */
+  confidenceWeight: 0.2,
+});
+
+export type RecallKind = 'memory' | 'observation' | 'execution';
+
+/** One thing recall can return, as the recall index holds it. */
+export interface Recallable {
+  key: string;
+  id: string;
+  kind: RecallKind;
+  category: MemoryCategory | string;
+  title: string;
+  text: string;
+  path?: string;
+  tags: string[];
+  confidence?: number;
+  at: number;
+}
+
+export interface RecallIndex {
+  items: Map<string, Recallable>;
+  vectors: VectorMatrix;
+}
+
+export interface RecallRequest {
+  /** @default 5 */
+  limit?: number;
+  /** @default RECALL_DEFAULTS.bm25Weight */
+  bm25Weight?: number;
+  /** How labels are given; `{ mode: 'seed' }` is seed 003 exactly. */
+  labels?: RecallLabelOptions;
+}
+
+export interface RecallResult {
+  id: string;
+  kind: RecallKind;
+  category: string;
+  title: string;
+  path: string | null;
+  tags: string[];
+  score: number;
+  label: ConfidenceLabel;
+  parts: {
+    bm25: number | null;
+    bm25Relative: number;
+    similarity: number;
+    bm25Weight: number;
+    fused: number;
+    termShare: number;
+    confidence: number | null;
+    confidenceFactor: number;
+    ageDays: number;
+    recencyFactor: number;
+    seedLabel: ConfidenceLabel;
+    withheld?: string;
+  };
+}
+
+const key = (kind: RecallKind, id: string): string => `${kind}:${id}`;
+const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
+
+/** Gathers everything recall can return in a scope and embeds what is missing or stale. */
+export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider): Promise<RecallIndex> {
+  const [memories, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
+  const items: Recallable[] = [
+    ...memories.map((m) => ({
+      key: key('memory', m.id),
+      id: m.id,
+      kind: 'memory' as const,
+      category: m.category,
+      title: m.title,
+      text: m.text,
+      ...(m.path === undefined ? {} : { path: m.path }),
+      tags: m.tags,
+      ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
+      at: m.updatedAt,
+    })),
+    ...observations.map((o) => ({
+      key: key('observation', o.id),
+      id: o.id,
+      kind: 'observation' as const,
+      category: o.type,
+      title: o.observation,
+      text: o.evidence.join('\n'),
+      ...(o.context.file === undefined ? {} : { path: o.context.file }),
+      tags: o.tags,
+      confidence: o.confidence,
+      at: o.timestamp,
+    })),
+    ...executions.map((e) => ({
+      key: key('execution', e.id),
+      id: e.id,
+      kind: 'execution' as const,
+      category: 'execution',
+      title: e.intent,
+      text: [e.summary ?? '', e.calls.map((c) => c.tool).join(' → ')].filter((t) => t !== '').join('\n'),
+      tags: [],
+      ...(e.confidence === undefined ? {} : { confidence: e.confidence }),
+      at: e.endedAt ?? e.startedAt,
+    })),
+  ];
+  const byKind = async (kind: RecallKind) => {
+    const list = items.filter((i) => i.kind === kind);
+    const vectors = await ensureEmbeddings(store, scope, embedder, kind === 'memory' ? 'memory' : kind, list.map((i) => ({ id: i.id, text: itemText(i) })));
+    return new Map([...vectors].map(([id, v]) => [key(kind, id), v]));
+  };
+  const all = new Map([...(await byKind('memory')), ...(await byKind('observation')), ...(await byKind('execution'))]);
+  return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
+}
+
+/** The share of the query's words that the item contains (light stemming: a shared 5-letter stem counts). */
+export function termShare(queryWords: readonly string[], item: Recallable): number {
+  if (queryWords.length === 0) return 0;
+  const words = new Set(contentWords(itemText(item)));
+  const stems = new Set([...words].map((w) => w.slice(0, 5)));
+  const hit = queryWords.filter((q) => words.has(q) || (q.length >= 5 && stems.has(q.slice(0, 5))));
+  return hit.length / queryWords.length;
+}
+
+export interface RecallContext {
+  store: Store;
+  scope: string;
+  embedder: EmbeddingProvider;
+  index: RecallIndex;
+  now: number;
+}
+
+export async function recall(ctx: RecallContext, query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
+  const q = buildFtsQuery(query);
+  if (q === undefined) return [];
+  const w = request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight;
+  const k = RECALL_DEFAULTS.candidates;
+  const [memoryHits, observationHits, executionHits, [queryVector]] = await Promise.all([
+    ctx.store.searchMemories(ctx.scope, q.match, { limit: k }),
+    ctx.store.searchObservations(ctx.scope, q.match, { limit: k }),
+    ctx.store.searchExecutions(ctx.scope, q.match, { limit: k }),
+    ctx.embedder.embed([query]),
+  ]);
+  const bm25 = new Map<string, number>([
+    ...memoryHits.map((h) => [key('memory', h.memory.id), h.bm25] as const),
+    ...observationHits.map((h) => [key('observation', h.observation.id), h.bm25] as const),
+    ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
+  ]);
+  const best = Math.max(0, ...[...bm25.values()].map(Math.abs));
+  const similar = scanSimilar(ctx.index.vectors, queryVector, k);
+  const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
+  const scored = [...new Set([...bm25.keys(), ...similar.top])]
+    .map((k2) => ctx.index.items.get(k2))
+    .filter((i): i is Recallable => i !== undefined)
+    .map((item) => {
+      const raw = bm25.get(item.key);
+      const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
+      const similarity = Math.max(0, similar.of(item.key));
+      const fused = w * bm25Relative + (1 - w) * similarity;
+      const confidenceFactor = item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
+      const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
+      const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
+      return { item, raw, bm25Relative, similarity, fused, confidenceFactor, ageDays, recencyFactor, score: fused * confidenceFactor * recencyFactor };
+    })
+    .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1))
+    .slice(0, request.limit ?? RECALL_DEFAULTS.limit);
+  const shares = scored.map((s) => termShare(queryWords, s.item));
+  const labels = recallLabels(
+    scored.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
+    request.labels,
+  );
+  return scored.map((s, i) => {
+    const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    return {
+      id: s.item.id,
+      kind: s.item.kind,
+      category: s.item.category,
+      title: s.item.title,
+      path: s.item.path ?? null,
+      tags: s.item.tags,
+      score: s.score,
+      label: label.label,
+      parts: {
+        bm25: s.raw ?? null,
+        bm25Relative: s.bm25Relative,
+        similarity: s.similarity,
+        bm25Weight: w,
+        fused: s.fused,
+        termShare: shares[i] ?? 0,
+        confidence: s.item.confidence ?? null,
+        confidenceFactor: s.confidenceFactor,
+        ageDays: s.ageDays,
+        recencyFactor: s.recencyFactor,
+        seedLabel: label.seedLabel,
+        ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
+      },
+    };
+  });
+}
+
+/** A stable id for a memory added without one: the hash of its title and text. */
+export function memoryIdFor(title: string, text: string): string {
+  return `mem-${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`;
+}
