@@ -70,7 +70,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
     if (isCredenceError(error)) {
       io.stderr(`credence: ${error.message}\n`);
-      return error.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.failure;
+      return error.code === 'INVALID_INPUT' || error.code === 'PATH_OUTSIDE_ROOT' ? EXIT.usage : EXIT.failure;
     }
     io.stderr(`credence: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT.failure;
