@@ -21,6 +21,7 @@ import * as search from './search.js';
 import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
 import { buildRecallIndex, memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
 import { formatIssues, MemoryInputSchema } from './schemas/index.js';
+import { addObservations, parseObservation, toObservationLine } from './observations.js';
 import type { MemoryRecord } from './store/types.js';
 
 export interface CredenceOptions {
@@ -159,6 +160,18 @@ export class Credence {
     this.invalidate();
     const report = await this.store.upsertMemories(this.scope, records);
     return { ids: records.map((r) => r.id), ...report };
+  }
+
+  /** Records observations (the seed 004 schema); the same content twice is stored once. */
+  async observe(observations: readonly unknown[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+    const checked = observations.map(parseObservation);
+    this.invalidate();
+    return addObservations(this.store, this.scope, checked);
+  }
+
+  /** Observations of the scope as the seed's lines, oldest first. */
+  async exportObservations(options: { since?: number } = {}): Promise<Record<string, unknown>[]> {
+    return (await this.store.listObservations(this.scope, options)).map(toObservationLine);
   }
 
   /** The memories that matter for `query`, labelled (SPEC §8). */

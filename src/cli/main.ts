@@ -14,6 +14,7 @@ import { registerRecord } from './record.js';
 import { registerTools } from './tools.js';
 import { registerSearch } from './search.js';
 import { registerRecall } from './recall.js';
+import { registerObserve } from './observe.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -40,6 +41,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   const tools = registerTools(program, context);
   registerSearch(program, tools, context);
   registerRecall(program, context);
+  registerObserve(program, context);
   registerRecord(program, context);
   registerEdges(program, context);
   const configure = (command: Command): void => {

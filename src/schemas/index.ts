@@ -3,3 +3,4 @@ export { CallInputSchema, ExecutionInputSchema, type ExecutionInputParsed } from
 export { ToolInputSchema, type ToolInput } from './tool.js';
 export { formatIssues } from './format.js';
 export { MemoryInputSchema, type MemoryInput } from './memory.js';
+export { ObservationInputSchema, type ObservationInput } from './observation.js';

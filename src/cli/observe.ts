@@ -1,0 +1,84 @@
+/**
+ * @module cli/observe — `credence observe` (one observation), `credence import FILE` and
+ * `credence export [--since]` (observation JSON lines, the seed 004 schema).
+ */
+import type { Command } from 'commander';
+import { CredenceError } from '../core/errors.js';
+import { parseIsoInstant } from '../core/time.js';
+import { parseObservation } from '../observations.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+import { checkedLines, readInput, reportProblems } from './input.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function parseConfidence(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new CredenceError('INVALID_INPUT', `--confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** `7d`, `12h`, `2w` back from now, or an ISO date. */
+export function parseSince(text: string, now: number): number {
+  const rel = /^(\d+(?:\.\d+)?)\s*([hdw])$/.exec(text.trim());
+  if (rel !== null) return now - Number(rel[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'h' | 'd' | 'w'];
+  const at = parseIsoInstant(text);
+  if (at === undefined) throw new CredenceError('INVALID_INPUT', `--since must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`);
+  return at;
+}
+
+export function registerObserve(program: Command, context: () => CommandContext): void {
+  program
+    .command('observe')
+    .description('record one learning observation (seed 004 schema)')
+    .requiredOption('--type <type>', 'pattern, correction, preference, error or success')
+    .requiredOption('--observation <text>', 'what was observed')
+    .option('--task <task>', 'the task it was observed in')
+    .option('--file <file>', 'the file it concerns')
+    .option('--phase <phase>', 'planning, implementation or review')
+    .option('--confidence <c>', 'confidence in [0, 1] (default 0.5)', parseConfidence)
+    .option('--evidence <text>', 'evidence (repeatable)', collect)
+    .option('--tag <tag>', 'tag (repeatable)', collect)
+    .option('--at <iso>', 'when (default: now)')
+    .action(async (o: { type: string; observation: string; task?: string; file?: string; phase?: string; confidence?: number; evidence?: string[]; tag?: string[]; at?: string }) => {
+      const ctx = context();
+      const result = await withCredence(ctx, async (c) => {
+        const line = {
+          timestamp: o.at ?? new Date(c.now()).toISOString(),
+          type: o.type,
+          ...(o.task === undefined && o.file === undefined && o.phase === undefined
+            ? {}
+            : { context: { ...(o.task === undefined ? {} : { task: o.task }), ...(o.file === undefined ? {} : { file: o.file }), ...(o.phase === undefined ? {} : { phase: o.phase }) } }),
+          observation: o.observation,
+          evidence: o.evidence ?? [],
+          confidence: o.confidence ?? 0.5,
+          tags: o.tag ?? [],
+        };
+        return c.observe([line]);
+      });
+      if (ctx.wantsJson) return printJson(ctx, result);
+      ctx.io.stdout(result.inserted === 1 ? `observed ${result.ids[0]}\n` : `already observed: ${result.ids[0]}\n`);
+    });
+
+  program
+    .command('import <file>')
+    .description('import observations from JSON lines (or - for standard input); bad lines are reported, good ones go in, nothing twice')
+    .action(async (file: string) => {
+      const ctx = context();
+      const { items, problems } = checkedLines(readInput(file), parseObservation);
+      const result = await withCredence(ctx, (c) => c.observe(items.map((i) => i.value)));
+      reportProblems(ctx.io.stderr, problems);
+      if (ctx.wantsJson) printJson(ctx, { inserted: result.inserted, duplicates: result.duplicates, rejected: problems });
+      else ctx.io.stdout(`imported ${result.inserted} observation(s), ${result.duplicates} already present${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);
+      if (problems.length > 0) ctx.setExitCode(1);
+    });
+
+  program
+    .command('export')
+    .description('write the observations of the scope as JSON lines (seed 004 schema, context always present)')
+    .option('--since <when>', 'only from this time: a duration back from now (7d, 12h, 2w) or an ISO date')
+    .action(async (o: { since?: string }) => {
+      const ctx = context();
+      const lines = await withCredence(ctx, (c) => c.exportObservations(o.since === undefined ? {} : { since: parseSince(o.since, c.now()) }));
+      ctx.io.stdout(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    });
+}

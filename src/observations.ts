@@ -1,0 +1,52 @@
+/**
+ * @module observations
+ * Observations in and out (SPEC §6, seed 004): checked against the seed's schema, scrubbed and
+ * de-duplicated by the store, exported back field for field (context always written).
+ */
+import { createHash } from 'node:crypto';
+import { CredenceError } from './core/errors.js';
+import { scrubValue } from './core/scrub.js';
+import { parseIsoInstant } from './core/time.js';
+import { formatIssues, ObservationInputSchema, type ObservationInput } from './schemas/index.js';
+import type { InsertReport, ObservationRecord, Store } from './store/types.js';
+
+/** Checks one observation line; throws INVALID_INPUT naming every bad field. */
+export function parseObservation(value: unknown): ObservationInput {
+  const parsed = ObservationInputSchema.safeParse(value);
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid observation: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The stored form: a missing context is `{}`, missing lists are empty, and a missing id is the content's hash. */
+export function toObservationRecord(input: ObservationInput): ObservationRecord {
+  const timestamp = parseIsoInstant(input.timestamp) as number;
+  const context = {
+    ...(input.context?.task === undefined ? {} : { task: input.context.task }),
+    ...(input.context?.file === undefined ? {} : { file: input.context.file }),
+    ...(input.context?.phase === undefined ? {} : { phase: input.context.phase }),
+  };
+  // Scrubbed before its id is derived, so not even a hash of a secret is kept.
+  const record = scrubValue({ timestamp, type: input.type, context, observation: input.observation, evidence: input.evidence ?? [], confidence: input.confidence, tags: input.tags ?? [] });
+  const id = input.id ?? `obs-${createHash('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 16)}`;
+  return { id, ...record };
+}
+
+/** The seed's line for an observation, context always present. */
+export function toObservationLine(o: ObservationRecord): Record<string, unknown> {
+  return {
+    id: o.id,
+    timestamp: new Date(o.timestamp).toISOString(),
+    type: o.type,
+    context: o.context,
+    observation: o.observation,
+    evidence: o.evidence,
+    confidence: o.confidence,
+    tags: o.tags,
+  };
+}
+
+export async function addObservations(store: Store, scope: string, inputs: readonly ObservationInput[]): Promise<InsertReport & { ids: string[] }> {
+  const records = inputs.map(toObservationRecord);
+  const report = await store.insertObservations(scope, records);
+  return { ...report, ids: records.map((r) => r.id) };
+}
