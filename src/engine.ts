@@ -22,6 +22,8 @@ import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
 import { buildRecallIndex, memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
 import { formatIssues, MemoryInputSchema } from './schemas/index.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
+import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
+import type { Surface } from './store/types.js';
 import type { MemoryRecord } from './store/types.js';
 
 export interface CredenceOptions {
@@ -167,6 +169,26 @@ export class Credence {
     const checked = observations.map(parseObservation);
     this.invalidate();
     return addObservations(this.store, this.scope, checked);
+  }
+
+  /** Records what a surface returned (SPEC §6 metrics); one shown id per item. */
+  recordShown(surface: Surface, items: readonly { target: string; query?: string }[]): Promise<string[]> {
+    return recordShown(this.#feedback, surface, items);
+  }
+
+  /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
+  feedback(id: string, verdict: Verdict, options: { eventId?: string; note?: string } = {}): Promise<FeedbackResult> {
+    this.invalidate();
+    return giveFeedback(this.#feedback, id, verdict, options);
+  }
+
+  /** Observations per type, instinct → skill conversion, suggestion precision. */
+  metrics(): Promise<Metrics> {
+    return metrics(this.#feedback);
+  }
+
+  get #feedback() {
+    return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
   }
 
   /** Observations of the scope as the seed's lines, oldest first. */

@@ -27,7 +27,7 @@ export const RECALL_DEFAULTS = Object.freeze({
   confidenceWeight: 0.2,
 });
 
-export type RecallKind = 'memory' | 'observation' | 'execution';
+export type RecallKind = 'memory' | 'observation' | 'execution' | 'instinct' | 'skill';
 
 /** One thing recall can return, as the recall index holds it. */
 export interface Recallable {
@@ -90,9 +90,10 @@ export async function buildRecallIndex(store: Store, scope: string, embedder: Em
   const [memories, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
   const items: Recallable[] = [
     ...memories.map((m) => ({
-      key: key('memory', m.id),
+      // Instincts and skills are memories too; they keep their own kind so feedback finds them.
+      key: key(m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory', m.id),
       id: m.id,
-      kind: 'memory' as const,
+      kind: (m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory') as RecallKind,
       category: m.category,
       title: m.title,
       text: m.text,
@@ -125,12 +126,17 @@ export async function buildRecallIndex(store: Store, scope: string, embedder: Em
       at: e.endedAt ?? e.startedAt,
     })),
   ];
-  const byKind = async (kind: RecallKind) => {
-    const list = items.filter((i) => i.kind === kind);
-    const vectors = await ensureEmbeddings(store, scope, embedder, kind === 'memory' ? 'memory' : kind, list.map((i) => ({ id: i.id, text: itemText(i) })));
-    return new Map([...vectors].map(([id, v]) => [key(kind, id), v]));
+  const byKind = async (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution') => {
+    const list = items.filter((i) => kinds.includes(i.kind));
+    const vectors = await ensureEmbeddings(store, scope, embedder, stored, list.map((i) => ({ id: i.id, text: itemText(i) })));
+    const keyOf = new Map(list.map((i) => [i.id, i.key]));
+    return new Map([...vectors].map(([id, v]) => [keyOf.get(id) as string, v]));
   };
-  const all = new Map([...(await byKind('memory')), ...(await byKind('observation')), ...(await byKind('execution'))]);
+  const all = new Map([
+    ...(await byKind(['memory', 'instinct', 'skill'], 'memory')),
+    ...(await byKind(['observation'], 'observation')),
+    ...(await byKind(['execution'], 'execution')),
+  ]);
   return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
 }
 
@@ -163,7 +169,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     ctx.embedder.embed([query]),
   ]);
   const bm25 = new Map<string, number>([
-    ...memoryHits.map((h) => [key('memory', h.memory.id), h.bm25] as const),
+    ...memoryHits.map((h) => [key(h.memory.category === 'instinct' || h.memory.category === 'skill' ? h.memory.category : 'memory', h.memory.id), h.bm25] as const),
     ...observationHits.map((h) => [key('observation', h.observation.id), h.bm25] as const),
     ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
   ]);

@@ -57,7 +57,11 @@ export function registerEdges(program: Command, context: () => CommandContext): 
     .option('--limit <n>', 'at most this many suggestions', parseLimit)
     .action(async (tool: string, options: { limit?: number }) => {
       const ctx = context();
-      const { list, known } = await withCredence(ctx, async (c) => ({ list: await c.suggestNext(tool, options), known: (await c.store.getTool(c.scope, tool)) !== undefined }));
+      const { list, known } = await withCredence(ctx, async (c) => {
+        const found = await c.suggestNext(tool, options);
+        const ids = await c.recordShown('next', found.map((s) => ({ target: s.tool, query: tool })));
+        return { list: found.map((s, i) => ({ ...s, shownId: ids[i] as string })), known: (await c.store.getTool(c.scope, tool)) !== undefined };
+      });
       if (!known) ctx.io.stderr(`note: ${tool} is not in the catalogue of this scope\n`);
       if (ctx.wantsJson) return printJson(ctx, list);
       if (list.length === 0) return ctx.io.stdout(`no confident next tool after ${tool}\n`);

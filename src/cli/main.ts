@@ -15,6 +15,7 @@ import { registerTools } from './tools.js';
 import { registerSearch } from './search.js';
 import { registerRecall } from './recall.js';
 import { registerObserve } from './observe.js';
+import { registerLearning } from './learning.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -42,6 +43,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerSearch(program, tools, context);
   registerRecall(program, context);
   registerObserve(program, context);
+  registerLearning(program, context);
   registerRecord(program, context);
   registerEdges(program, context);
   const configure = (command: Command): void => {

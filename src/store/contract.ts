@@ -84,7 +84,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       const counts = await store.counts();
       expect(Object.values(counts).every((n) => n === 0)).toBe(true);
       expect(Object.keys(counts).sort()).toEqual(
-        ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'skills', 'tools'].sort(),
+        ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'shown', 'skills', 'tools'].sort(),
       );
       expect(await store.check()).toEqual([]);
     });
@@ -356,6 +356,40 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.insertExecution('p', { id: 'e2', intent: 'book a hotel room', startedAt: T0, calls: [] });
       await store.insertExecution('q', { id: 'e3', intent: 'flight to Paris', startedAt: T0, calls: [] });
       expect((await store.searchExecutions('p', '"flight"')).map((h) => h.id)).toEqual(['e1']);
+    });
+
+    test('shown results take one verdict each, and are counted per surface', async () => {
+      const store = await fresh();
+      await store.recordShown('p', [
+        { id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0 },
+        { id: 'sh-2', surface: 'search', target: 'write_file', at: T0 },
+        { id: 'sh-3', surface: 'recall', target: 'memory:mem-1', at: T0 },
+      ]);
+      expect(await store.setVerdict('p', 'sh-1', 'accepted', T0 + 1)).toBe(true);
+      expect(await store.setVerdict('p', 'sh-2', 'rejected', T0 + 2)).toBe(true);
+      expect(await store.setVerdict('p', 'nope', 'accepted', T0)).toBe(false);
+      expect(await store.setVerdict('q', 'sh-1', 'accepted', T0)).toBe(false);
+      expect(await store.getShown('p', 'sh-1')).toEqual({ id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0, verdict: 'accepted', verdictAt: T0 + 1 });
+      expect(await store.shownCounts('p')).toEqual([
+        { surface: 'recall', shown: 1, accepted: 0, rejected: 0 },
+        { surface: 'search', shown: 2, accepted: 1, rejected: 1 },
+      ]);
+    });
+
+    test('an observation, an instinct and a skill can be deleted, in their scope only', async () => {
+      const store = await fresh();
+      await store.insertObservations('p', [observation()]);
+      await store.insertObservations('q', [observation()]);
+      expect(await store.deleteObservation('p', 'obs-1')).toBe(true);
+      expect(await store.deleteObservation('p', 'obs-1')).toBe(false);
+      expect((await store.listObservations('q')).map((o) => o.id)).toEqual(['obs-1']);
+      expect(await store.searchObservations('p', '"camelcase"')).toEqual([]);
+      await store.upsertInstinct('p', { id: 'i1', slug: 's', text: 't', confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
+      expect(await store.deleteInstinct('p', 'i1')).toBe(true);
+      expect(await store.listInstincts('p')).toEqual([]);
+      await store.upsertSkill('p', { id: 's1', name: 'n', description: 'd', rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
+      expect(await store.deleteSkill('q', 's1')).toBe(false);
+      expect(await store.deleteSkill('p', 's1')).toBe(true);
     });
 
     test('observations are found by full text within their scope', async () => {

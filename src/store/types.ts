@@ -133,7 +133,22 @@ export interface MemoryHit {
   bm25: number;
 }
 
-export const TABLES = ['tools', 'edges', 'executions', 'calls', 'observations', 'memories', 'instincts', 'skills', 'feedback'] as const;
+export const SURFACES = ['search', 'next', 'dag', 'recall'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** One result a surface returned: a tool, a DAG or a memory, with the verdict given on it later. */
+export interface ShownRecord {
+  id: string;
+  surface: Surface;
+  /** What was shown: a tool id, a memory key (`memory:<id>`, `observation:<id>` …), or a DAG's tool list. */
+  target: string;
+  query?: string;
+  at: EpochMs;
+  verdict?: 'accepted' | 'rejected';
+  verdictAt?: EpochMs;
+}
+
+export const TABLES = ['tools', 'edges', 'executions', 'calls', 'observations', 'memories', 'instincts', 'skills', 'feedback', 'shown'] as const;
 export type TableName = (typeof TABLES)[number];
 export type TableCounts = Record<TableName, number>;
 
@@ -225,6 +240,17 @@ export interface Store {
   listInstincts(scope: string): Promise<InstinctRecord[]>;
   upsertSkill(scope: string, skill: SkillRecord): Promise<void>;
   listSkills(scope: string): Promise<SkillRecord[]>;
+
+  recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void>;
+  getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
+  /** Sets the verdict of a shown result; false when the id is unknown. */
+  setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
+  /** Shown results per surface with their verdicts, for metrics. */
+  shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]>;
+  /** Deletes an observation; false when it did not exist. */
+  deleteObservation(scope: string, id: string): Promise<boolean>;
+  deleteInstinct(scope: string, id: string): Promise<boolean>;
+  deleteSkill(scope: string, id: string): Promise<boolean>;
 
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;

@@ -50,7 +50,7 @@ describe('remember and recall (issue 5)', () => {
 
   it('prints every result with the parts of its score in JSON', () => {
     const [top] = JSON.parse(credence(['recall', 'JWT refresh', '--json']).stdout);
-    expect(Object.keys(top)).toEqual(['id', 'kind', 'category', 'title', 'path', 'tags', 'score', 'label', 'parts']);
+    expect(Object.keys(top)).toEqual(['id', 'kind', 'category', 'title', 'path', 'tags', 'score', 'label', 'parts', 'shownId']);
     expect(top.parts).toMatchObject({ bm25Relative: 1, bm25Weight: expect.any(Number), seedLabel: 'high' });
     expect(top.score).toBeCloseTo(top.parts.fused * top.parts.confidenceFactor * top.parts.recencyFactor, 12);
   });

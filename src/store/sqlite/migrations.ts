@@ -246,6 +246,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       }
     },
   },
+  {
+    version: 3,
+    description: 'what every surface showed, and the verdict on it',
+    sql: `
+      CREATE TABLE shown (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        surface TEXT NOT NULL CHECK (surface IN ('search', 'next', 'dag', 'recall')),
+        target TEXT NOT NULL,
+        query TEXT,
+        at INTEGER NOT NULL,
+        verdict TEXT CHECK (verdict IN ('accepted', 'rejected')),
+        verdict_at INTEGER,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX shown_target ON shown (scope, target);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

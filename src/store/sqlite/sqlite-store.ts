@@ -20,6 +20,7 @@ import {
   type ExecutionBatchItem,
   type ExecutionRecord,
   type RecordReport,
+  type ShownRecord,
   type FeedbackRecord,
   type InsertReport,
   type InstinctRecord,
@@ -638,6 +639,58 @@ export class SqliteStore implements Store {
       INSERT INTO feedback (id, scope, target_id, kind, note, at)
       VALUES (@id, @scope, @targetId, @kind, @note, @at) ON CONFLICT DO NOTHING`).run({ ...f, scope, note: f.note ?? null });
     return { inserted: info.changes, duplicates: 1 - info.changes };
+  }
+
+  async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
+    const insert = this.#stmt(`
+      INSERT INTO shown (scope, id, surface, target, query, at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (scope, id) DO NOTHING`);
+    this.#write(() => {
+      for (const raw of shown) {
+        const s = scrubRecord(raw);
+        insert.run(scope, s.id, s.surface, s.target, s.query ?? null, s.at);
+      }
+    });
+  }
+
+  async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
+    const r = this.#stmt('SELECT * FROM shown WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
+    if (r === undefined) return undefined;
+    return {
+      id: String(r.id),
+      surface: r.surface as ShownRecord['surface'],
+      target: String(r.target),
+      ...(r.query == null ? {} : { query: String(r.query) }),
+      at: Number(r.at),
+      ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
+    };
+  }
+
+  async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
+    return this.#stmt('UPDATE shown SET verdict = ?, verdict_at = ? WHERE scope = ? AND id = ?').run(verdict, at, scope, id).changes > 0;
+  }
+
+  async shownCounts(scope: string): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+    const rows = this.#stmt(`
+      SELECT surface, count(*) AS shown, sum(verdict = 'accepted') AS accepted, sum(verdict = 'rejected') AS rejected
+      FROM shown WHERE scope = ? GROUP BY surface ORDER BY surface`).all(scope) as Row[];
+    return rows.map((r) => ({ surface: r.surface as ShownRecord['surface'], shown: Number(r.shown), accepted: Number(r.accepted ?? 0), rejected: Number(r.rejected ?? 0) }));
+  }
+
+  async deleteObservation(scope: string, id: string): Promise<boolean> {
+    return this.#write(() => {
+      const changed = this.#stmt('DELETE FROM observations WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
+      this.#stmt(`DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' AND ref_id = ?`).run(scope, id);
+      return changed;
+    });
+  }
+
+  async deleteInstinct(scope: string, id: string): Promise<boolean> {
+    return this.#stmt('DELETE FROM instincts WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
+  }
+
+  async deleteSkill(scope: string, id: string): Promise<boolean> {
+    return this.#stmt('DELETE FROM skills WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
   }
 
   async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {

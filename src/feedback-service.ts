@@ -1,0 +1,114 @@
+/**
+ * @module feedback-service
+ * What surfaces showed, the verdicts on it, and the metrics of SPEC §6: every suggestion, DAG and
+ * recalled memory a surface returns is recorded as shown with an id; `feedback` marks it accepted
+ * or rejected, and feedback on an instinct or skill is an event (once per event id) whose delta the
+ * next evolve applies (+0.3 explicit, +0.2 validation, −0.3 contradiction).
+ */
+import { CredenceError } from './core/errors.js';
+import type { FeedbackKind, ObservationType } from './core/types.js';
+import { OBSERVATION_TYPES } from './core/types.js';
+import type { ShownRecord, Store, Surface } from './store/types.js';
+
+export type Verdict = 'accepted' | 'rejected' | 'contradicts' | 'validated';
+
+export interface FeedbackContext {
+  store: Store;
+  scope: string;
+  now: () => number;
+  newId: () => string;
+}
+
+/** Records what a surface returned; returns one shown id per item, in order. */
+export async function recordShown(ctx: FeedbackContext, surface: Surface, items: readonly { target: string; query?: string }[]): Promise<string[]> {
+  const at = ctx.now();
+  const shown: ShownRecord[] = items.map((item) => ({
+    id: `sh-${ctx.newId().replace(/-/g, '').slice(0, 16)}`,
+    surface,
+    target: item.target,
+    ...(item.query === undefined ? {} : { query: item.query }),
+    at,
+  }));
+  if (shown.length > 0) await ctx.store.recordShown(ctx.scope, shown);
+  return shown.map((s) => s.id);
+}
+
+const KIND_OF: Record<Verdict, FeedbackKind> = { accepted: 'explicit', validated: 'validation', rejected: 'contradiction', contradicts: 'contradiction' };
+
+export interface FeedbackResult {
+  id: string;
+  /** What the verdict was recorded on. */
+  on: 'shown' | 'instinct' | 'skill';
+  verdict: Verdict;
+  /** The feedback event on an instinct or skill, when there was one, and whether it was new. */
+  event?: { id: string; targetId: string; kind: FeedbackKind; recorded: boolean };
+}
+
+/**
+ * Gives a verdict on a shown result (by its `sh-…` id) or on an instinct or skill (by its id).
+ * `eventId` makes the call idempotent: the same event id is applied once.
+ */
+export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Verdict, options: { eventId?: string; note?: string } = {}): Promise<FeedbackResult> {
+  const at = ctx.now();
+  const eventOn = async (targetId: string) => {
+    const event = { id: options.eventId ?? `fb-${ctx.newId()}`, targetId, kind: KIND_OF[verdict], at, ...(options.note === undefined ? {} : { note: options.note }) };
+    const report = await ctx.store.insertFeedback(ctx.scope, event);
+    return { id: event.id, targetId, kind: event.kind, recorded: report.inserted === 1 };
+  };
+  const shown = await ctx.store.getShown(ctx.scope, id);
+  if (shown !== undefined) {
+    await ctx.store.setVerdict(ctx.scope, id, verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected', at);
+    const learned = /^(instinct|skill):(.+)$/.exec(shown.target);
+    return { id, on: 'shown', verdict, ...(learned?.[2] === undefined ? {} : { event: await eventOn(learned[2]) }) };
+  }
+  const [instincts, skills] = await Promise.all([ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
+  const on = instincts.some((i) => i.id === id) ? 'instinct' : skills.some((s) => s.id === id) ? 'skill' : undefined;
+  if (on === undefined) {
+    throw new CredenceError('NOT_FOUND', `no shown result, instinct or skill has the id ${JSON.stringify(id)} in scope ${ctx.scope}`);
+  }
+  return { id, on, verdict, event: await eventOn(id) };
+}
+
+export interface Metrics {
+  observations: { total: number; byType: Record<ObservationType, number> };
+  instincts: { total: number; active: number; promoted: number };
+  skills: number;
+  /** Instincts that became skills, over every instinct there has been. */
+  conversionRate: number | null;
+  suggestions: {
+    bySurface: { surface: Surface; shown: number; accepted: number; rejected: number; precision: number | null }[];
+    shown: number;
+    accepted: number;
+    rejected: number;
+    /** accepted / shown (SPEC §6). */
+    precision: number | null;
+  };
+}
+
+export async function metrics(ctx: FeedbackContext): Promise<Metrics> {
+  const [observations, instincts, skills, shown] = await Promise.all([
+    ctx.store.listObservations(ctx.scope),
+    ctx.store.listInstincts(ctx.scope),
+    ctx.store.listSkills(ctx.scope),
+    ctx.store.shownCounts(ctx.scope),
+  ]);
+  const byType = Object.fromEntries(OBSERVATION_TYPES.map((t) => [t, 0])) as Record<ObservationType, number>;
+  for (const o of observations) byType[o.type] += 1;
+  const promoted = instincts.filter((i) => i.status === 'promoted').length;
+  const total = shown.reduce((n, s) => n + s.shown, 0);
+  const accepted = shown.reduce((n, s) => n + s.accepted, 0);
+  const rejected = shown.reduce((n, s) => n + s.rejected, 0);
+  return {
+    observations: { total: observations.length, byType },
+    instincts: { total: instincts.length, active: instincts.filter((i) => i.status === 'active').length, promoted },
+    skills: skills.length,
+    conversionRate: instincts.length === 0 ? null : promoted / instincts.length,
+    suggestions: {
+      bySurface: shown.map((s) => ({ ...s, precision: s.shown === 0 ? null : s.accepted / s.shown })),
+      shown: total,
+      accepted,
+      rejected,
+      precision: total === 0 ? null : accepted / total,
+    },
+  };
+}

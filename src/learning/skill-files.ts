@@ -1,0 +1,862 @@
+/**
+ * @module learning/skill-files
+ * The files evolve writes (SPEC §6, seed 004): instincts as `instincts/<slug>.md` and skills as
+ * `skills/<name>/SKILL.md` in the format Claude Code loads, plus the evolution log — under
+ * configurable folders inside the project root (default `.credence/`, e.g. `.claude/skills` for
+ * skills), never outside it.
+ *
+ * Skill format (Agent Skills specification, agentskills.io/specification, which Claude Code skills
+ * follow; and Anthropic's Agent Skills overview — both found through the docs search corpus): a
+ * skill is a folder holding `SKILL.md`, which starts with YAML front matter whose required `name`
+ * is 1–64 characters of lowercase letters, digits and single hyphens, matches the folder's name and
+ * holds neither "anthropic" nor "claude" (see `core/slug`), and whose required `description` is
+ * non-empty, at most 1024 characters, without XML tags; Markdown follows.
+ *
+ * Ownership. Each file has one section Credence owns, between the lines `<!-- credence:begin … -->`
+ * and `<!-- credence:end … -->`, and owns some front-matter keys (skill: `name`, `description`;
+ * instinct: `confidence`, `band`, `status`, `skill`, `updated`). An update rewrites only those:
+ * text before and after the section, other front-matter keys a human added and line endings (LF or
+ * CRLF) are kept as they are. A file without the markers (a hand-written SKILL.md of the same name)
+ * gets the section appended; markers that are broken (one missing, repeated, in the wrong order)
+ * are refused with `INVALID_INPUT` rather than guessed at, so hand edits are never lost.
+ *
+ * Idempotence. When the owned keys and section already hold what would be written, the file is not
+ * touched (`changed: false`). The time of the last update (`updated` key of an instinct, `Updated:`
+ * line of a skill) is left out of that comparison: it is written with a change, but a new time alone
+ * is not a change, so evolve run twice on the same data touches nothing. Confidences are written
+ * with two decimals. Texts are made one line, and secrets in them are redacted (`core/scrub`), as a
+ * second line of defence behind the store.
+ *
+ * Containment (SPEC §8, via `files.ts`). Folders are root-relative (an absolute path inside the
+ * root is accepted and made relative); `..` in a folder is refused, and so is every folder or file
+ * that resolves outside the root through a symbolic link, with `PATH_OUTSIDE_ROOT`. Missing folders
+ * are created one component at a time from the root's real path. Writes are atomic: a temporary
+ * file in the same folder (created with `O_EXCL | O_NOFOLLOW`, flushed), then a rename; a target
+ * that is a link inside the root is written through (the link is kept), and the folder must still
+ * resolve to the same real path just before the rename. Not covered: a folder component swapped
+ * for a link by another process between its check and the rename's own path lookup.
+ *
+ * Times are passed in as epoch milliseconds and written as ISO 8601 (UTC).
+ */
+
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
+import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { scrubText } from '../core/scrub.js';
+import { isValidSkillName } from '../core/slug.js';
+import type { ConfidenceBand } from '../core/types.js';
+import { readFileInsideRoot, resolveInsideRoot } from '../files.js';
+
+export const SKILL_FILE_DEFAULTS = Object.freeze({
+  /** Folder holding everything below unless each is set. @default '.credence' */
+  dir: '.credence',
+  /** Instinct files' folder, root-relative. @default '<dir>/instincts' */
+  instinctsDir: 'instincts',
+  /** Skill folders' parent, root-relative. @default '<dir>/skills' */
+  skillsDir: 'skills',
+  /** The evolution log, root-relative. @default '<dir>/evolution.log.jsonl' */
+  logFile: 'evolution.log.jsonl',
+  /** Longest skill description written, in characters (Agent Skills specification). @default 1024 */
+  maxDescriptionLength: 1024,
+});
+
+/** Where the learned files go, every folder relative to `root` (POSIX separators). */
+export interface SkillFileLayout {
+  /** The project root: nothing is read or written outside it. */
+  readonly root: string;
+  readonly instinctsDir: string;
+  readonly skillsDir: string;
+  readonly logFile: string;
+}
+
+/** A layout as given by a caller: `root` and any folder to change from its default. */
+export interface SkillFileLayoutOptions {
+  root: string;
+  /** @default '.credence' */
+  dir?: string;
+  /** @default '<dir>/instincts' */
+  instinctsDir?: string;
+  /** @default '<dir>/skills' (e.g. '.claude/skills' so Claude Code loads the skills) */
+  skillsDir?: string;
+  /** @default '<dir>/evolution.log.jsonl' */
+  logFile?: string;
+}
+
+export interface InstinctEvidence {
+  /** The observation's id. */
+  id: string;
+  text: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface InstinctFileData {
+  /** File name without `.md`: a valid skill name (`slugify(text, { fallback: 'instinct' })`). */
+  slug: string;
+  text: string;
+  confidence: number;
+  band: ConfidenceBand;
+  evidence: readonly InstinctEvidence[];
+  /** The name of the skill this instinct was promoted to, if it was. */
+  promotedTo?: string | undefined;
+  /** Epoch milliseconds of the instinct's last change. */
+  updatedAt: number;
+}
+
+export interface SkillRule {
+  text: string;
+  confidence: number;
+  /** Epoch milliseconds. */
+  addedAt: number;
+}
+
+export interface SkillFileData {
+  /** The skill's name and folder name (a valid skill name, see `isValidSkillName`). */
+  name: string;
+  /** What the skill does and when to use it; made one line and cut to 1024 characters. */
+  description: string;
+  rules: readonly SkillRule[];
+  confidence: number;
+  /** Epoch milliseconds of the skill's last change. */
+  updatedAt: number;
+}
+
+export interface WrittenFile {
+  /** Root-relative POSIX path of the file. */
+  path: string;
+  /** False when the file already held what would be written and was left untouched. */
+  changed: boolean;
+}
+
+export interface RemovedFile {
+  path: string;
+  /** False when there was no file to remove. */
+  removed: boolean;
+}
+
+export interface EvolutionLogEntry {
+  /** Epoch milliseconds. */
+  at: number;
+  /** What happened, e.g. `instinct-created`, `skill-rule-added`, `instinct-promoted`. */
+  kind: string;
+  /** The instinct's slug, the skill's name or the record's id. */
+  id: string;
+  detail: string;
+}
+
+// --- layout ---------------------------------------------------------------------------------
+
+/**
+ * The layout with defaults applied and every folder checked and made root-relative.
+ * @throws CredenceError `PATH_OUTSIDE_ROOT` for a folder with `..`, an absolute folder outside the
+ *   root; `INVALID_INPUT` for an empty folder, one naming the root itself, a NUL byte.
+ */
+export function skillFileLayout(options: SkillFileLayoutOptions): SkillFileLayout {
+  const root = options.root;
+  if (typeof root !== 'string' || root === '' || root.includes('\0')) {
+    throw new CredenceError('INVALID_INPUT', `root must be a non-empty folder path, got ${show(root)}`, { details: { root } });
+  }
+  const dir = options.dir ?? SKILL_FILE_DEFAULTS.dir;
+  const base = layoutPath(root, dir, 'dir');
+  return Object.freeze({
+    root,
+    instinctsDir: layoutPath(root, options.instinctsDir ?? `${base}/${SKILL_FILE_DEFAULTS.instinctsDir}`, 'instinctsDir'),
+    skillsDir: layoutPath(root, options.skillsDir ?? `${base}/${SKILL_FILE_DEFAULTS.skillsDir}`, 'skillsDir'),
+    logFile: layoutPath(root, options.logFile ?? `${base}/${SKILL_FILE_DEFAULTS.logFile}`, 'logFile'),
+  });
+}
+
+function layoutPath(root: string, value: string, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
+    throw new CredenceError('INVALID_INPUT', `${name} must be a non-empty path without NUL bytes, got ${show(value)}`, { details: { [name]: value } });
+  }
+  const parts = value.split(/[\\/]+/);
+  if (parts.includes('..')) {
+    throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} contains "..": give a folder inside the root ${show(root)} without ".."`, {
+      details: { [name]: value, root, reason: 'above-root' },
+    });
+  }
+  let rel: string;
+  if (posix.isAbsolute(value) || win32.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
+    const inside = isAbsolute(value) ? (insideRel(resolve(root), resolve(value)) ?? insideRealRoot(root, value)) : undefined;
+    if (inside === undefined) {
+      throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} is outside the root ${show(root)}: give a folder relative to the root`, {
+        details: { [name]: value, root, reason: 'absolute' },
+      });
+    }
+    rel = inside.split(sep).join('/');
+  } else {
+    rel = parts.filter((part) => part !== '' && part !== '.').join('/');
+  }
+  if (rel === '') {
+    throw new CredenceError('INVALID_INPUT', `${name} ${show(value)} names the root itself; give a folder inside it`, { details: { [name]: value, root } });
+  }
+  return rel;
+}
+
+function insideRealRoot(root: string, value: string): string | undefined {
+  try {
+    return insideRel(realpathSync(root), resolve(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `target` relative to `base` when strictly inside it ('' for `base` itself); else undefined. */
+function insideRel(base: string, target: string): string | undefined {
+  const rel = relative(base, target);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+// --- rendering ------------------------------------------------------------------------------
+
+const BEGIN = '<!-- credence:begin (written by credence evolve: edits between these markers are replaced, edits outside them are kept) -->';
+const END = '<!-- credence:end -->';
+const BEGIN_LINE = /^<!--\s*credence:begin\b.*-->\s*$/;
+const END_LINE = /^<!--\s*credence:end\b.*-->\s*$/;
+const UPDATED_LINE = /^Updated: \S+$/gm;
+
+const INSTINCT_KEYS: readonly string[] = Object.freeze(['confidence', 'band', 'status', 'skill', 'updated']);
+const SKILL_KEYS: readonly string[] = Object.freeze(['name', 'description']);
+/** Owned keys whose value alone never makes a file changed. */
+const TIME_KEYS: ReadonlySet<string> = new Set(['updated']);
+
+interface OwnedParts {
+  /** Owned front-matter lines, in order, by key. */
+  frontMatter: ReadonlyArray<readonly [key: string, line: string]>;
+  /** Every key owned for this kind of file, written or not (an absent one is removed). */
+  ownedKeys: readonly string[];
+  /** The owned section's lines, markers excluded. */
+  section: readonly string[];
+}
+
+/**
+ * The Markdown of a new instinct file: front matter (`confidence`, `band`, `status`, `skill` when
+ * promoted, `updated`), then the owned section with the text as heading, the confidence, a link to
+ * the skill when promoted (relative to the instincts folder, from `layout`'s folders) and the
+ * evidence, oldest first.
+ * @throws CredenceError `INVALID_INPUT` for an invalid slug or skill name, a confidence outside
+ *   [0, 1], an unknown band, a time that is not a finite epoch in milliseconds.
+ */
+export function renderInstinct(instinct: InstinctFileData, layout: Partial<SkillFileLayoutOptions> = {}): string {
+  return compose(newDocument(instinctParts(instinct, skillFileLayout({ ...layout, root: layout.root ?? '.' }))));
+}
+
+/**
+ * The Markdown of a new `SKILL.md`: front matter `name` and `description` (a YAML double-quoted,
+ * one-line string), then the owned section with a title, the description, the rules (oldest first,
+ * each with its confidence and the date it was added), the skill's confidence and `Updated:` time.
+ * @throws CredenceError `INVALID_INPUT` for an invalid name, an empty description, a confidence
+ *   outside [0, 1], a time that is not a finite epoch in milliseconds.
+ */
+export function renderSkill(skill: SkillFileData): string {
+  return compose(newDocument(skillParts(skill)));
+}
+
+function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): OwnedParts {
+  requireName('slug', instinct.slug);
+  if (instinct.promotedTo !== undefined) requireName('promotedTo', instinct.promotedTo);
+  const confidence = requireConfidence('confidence', instinct.confidence);
+  const band = CONFIDENCE_BANDS.find((info) => info.band === instinct.band);
+  if (band === undefined) {
+    throw new CredenceError('INVALID_INPUT', `band must be one of ${CONFIDENCE_BANDS.map((b) => b.band).join(', ')}, got ${show(instinct.band)}`, {
+      details: { band: instinct.band },
+    });
+  }
+  const updated = iso('updatedAt', instinct.updatedAt);
+  if (!Array.isArray(instinct.evidence)) throw new CredenceError('INVALID_INPUT', 'evidence must be an array', { details: { evidence: instinct.evidence } });
+  const evidence = instinct.evidence
+    .map((item, index) => ({ id: requireText(`evidence ${index} id`, item.id), text: oneLine(requireText(`evidence ${index} text`, item.text)), at: item.at, when: iso(`evidence ${index} at`, item.at) }))
+    .sort((a, b) => a.at - b.at || compareText(a.id, b.id));
+  const title = oneLine(requireText('text', instinct.text)) || instinct.slug;
+
+  const frontMatter: Array<readonly [string, string]> = [
+    ['confidence', `confidence: ${confidence}`],
+    ['band', `band: ${band.band}`],
+    ['status', `status: ${instinct.promotedTo === undefined ? 'active' : 'promoted'}`],
+  ];
+  const section = [`# ${title}`, '', `Confidence: ${confidence} (${band.band}: ${band.action}).`, ''];
+  if (instinct.promotedTo !== undefined) {
+    frontMatter.push(['skill', `skill: ${yamlName(instinct.promotedTo)}`]);
+    const link = posix.relative(`/${layout.instinctsDir}`, `/${layout.skillsDir}/${instinct.promotedTo}/SKILL.md`);
+    section.push(`Promoted to the skill [${instinct.promotedTo}](${linkTarget(link)}).`, '');
+  }
+  frontMatter.push(['updated', `updated: ${yamlString(updated)}`]);
+  section.push('## Evidence', '');
+  if (evidence.length === 0) section.push('_No evidence recorded._');
+  for (const item of evidence) section.push(`- ${item.text} (${item.when}, ${inlineCode(oneLine(item.id))})`);
+  section.push('');
+  return { frontMatter, ownedKeys: INSTINCT_KEYS, section };
+}
+
+function skillParts(skill: SkillFileData): OwnedParts {
+  requireName('name', skill.name);
+  const description = skillDescription(skill.description);
+  const confidence = requireConfidence('confidence', skill.confidence);
+  const band = confidenceBand(skill.confidence);
+  const updated = iso('updatedAt', skill.updatedAt);
+  if (!Array.isArray(skill.rules)) throw new CredenceError('INVALID_INPUT', 'rules must be an array', { details: { rules: skill.rules } });
+  const rules = skill.rules
+    .map((rule, index) => ({
+      text: oneLine(requireText(`rule ${index} text`, rule.text)),
+      confidence: requireConfidence(`rule ${index} confidence`, rule.confidence),
+      addedAt: rule.addedAt,
+      added: iso(`rule ${index} addedAt`, rule.addedAt).slice(0, 10),
+    }))
+    .sort((a, b) => a.addedAt - b.addedAt || compareText(a.text, b.text));
+
+  const title = skill.name.charAt(0).toUpperCase() + skill.name.slice(1).replace(/-/g, ' ');
+  const section = [`# ${title}`, '', description, '', '## Rules', ''];
+  if (rules.length === 0) section.push('_No rules yet._');
+  for (const rule of rules) section.push(`- ${rule.text} (confidence ${rule.confidence}, added ${rule.added})`);
+  section.push('', `Confidence: ${confidence} (${band.band}: ${band.action}).`, `Updated: ${updated}`, '');
+  return {
+    frontMatter: [
+      ['name', `name: ${yamlName(skill.name)}`],
+      ['description', `description: ${yamlString(description)}`],
+    ],
+    ownedKeys: SKILL_KEYS,
+    section,
+  };
+}
+
+function skillDescription(value: string): string {
+  let text = oneLine(requireText('description', value)).replace(/<(\/?[A-Za-z][^<>]*)>/g, '‹$1›');
+  const chars = Array.from(text);
+  if (chars.length > SKILL_FILE_DEFAULTS.maxDescriptionLength) text = `${chars.slice(0, SKILL_FILE_DEFAULTS.maxDescriptionLength - 1).join('')}…`;
+  if (text === '') throw new CredenceError('INVALID_INPUT', 'description must hold some text: Claude Code needs it to know when to use the skill', { details: { description: value } });
+  return text;
+}
+
+/** One line: secrets redacted, every run of whitespace or control characters one space, trimmed. */
+function oneLine(text: string): string {
+  return scrubText(text)
+    .text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replace(/[\s\p{Cc}\u2028\u2029\uFEFF]+/gu, ' ')
+    .trim();
+}
+
+const YAML_WORDS = new Set(['null', 'true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n', 'nan', 'inf']);
+
+/** A valid name written plain when YAML reads it back as that string, quoted otherwise (`null`, `123`). */
+function yamlName(name: string): string {
+  return /^[a-z][a-z0-9-]*$/.test(name) && !YAML_WORDS.has(name) ? name : yamlString(name);
+}
+
+/** A YAML double-quoted scalar: `"` and `\` escaped, control and line-separator characters as `\uXXXX`. */
+export function yamlString(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff) {
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    } else out += ch;
+  }
+  return `${out}"`;
+}
+
+function inlineCode(text: string): string {
+  if (!text.includes('`')) return `\`${text}\``;
+  const longest = Math.max(...(text.match(/`+/g) ?? ['']).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${text} ${fence}`;
+}
+
+function linkTarget(path: string): string {
+  return encodeURI(path).replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+// --- documents ------------------------------------------------------------------------------
+
+interface Entry {
+  /** Undefined for comment or blank lines before the first key. */
+  key: string | undefined;
+  lines: string[];
+}
+
+interface ManagedDocument {
+  /** Undefined when the file has no front matter. */
+  frontMatter: Entry[] | undefined;
+  before: string[];
+  /** Undefined when the file has no owned section yet. */
+  section: string[] | undefined;
+  after: string[];
+  eol: '\n' | '\r\n';
+}
+
+function newDocument(parts: OwnedParts): ManagedDocument {
+  return {
+    frontMatter: parts.frontMatter.map(([key, line]) => ({ key, lines: [line] })),
+    before: [''],
+    section: [...parts.section],
+    after: [''],
+    eol: '\n',
+  };
+}
+
+function compose(doc: ManagedDocument): string {
+  const lines: string[] = [];
+  if (doc.frontMatter !== undefined) lines.push('---', ...doc.frontMatter.flatMap((entry) => entry.lines), '---');
+  lines.push(...doc.before);
+  if (doc.section !== undefined) lines.push(BEGIN, ...doc.section, END);
+  lines.push(...doc.after);
+  return lines.join(doc.eol);
+}
+
+const KEY_LINE = /^(?!-(?:\s|$))([^\s#'"][^:]*?|'[^']*'|"[^"]*")\s*:(?:[ \t]|$)/;
+
+/**
+ * Splits a file into its front matter (by top-level key), the text before the owned section, the
+ * section and the text after it.
+ * @throws CredenceError `INVALID_INPUT` when the section markers are broken.
+ */
+function parseDocument(text: string, path: string): ManagedDocument {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  let lines = text.split(/\r?\n/);
+  let frontMatter: Entry[] | undefined;
+  if (lines[0]?.trimEnd() === '---') {
+    const close = lines.findIndex((line, index) => index > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
+    if (close > 0) {
+      frontMatter = parseFrontMatter(lines.slice(1, close));
+      lines = lines.slice(close + 1);
+    }
+  }
+  const begins = indexesOf(lines, BEGIN_LINE);
+  const ends = indexesOf(lines, END_LINE);
+  if (begins.length === 0 && ends.length === 0) {
+    return { frontMatter, before: lines, section: undefined, after: [], eol };
+  }
+  const begin = begins[0];
+  const end = ends[0];
+  if (begins.length !== 1 || ends.length !== 1 || begin === undefined || end === undefined || end < begin) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${show(path)} has ${begins.length} credence:begin and ${ends.length} credence:end markers; expected one of each, begin first. Fix or remove them by hand; Credence will not guess which text is yours`,
+      { details: { path, begins: begins.length, ends: ends.length } },
+    );
+  }
+  return { frontMatter, before: lines.slice(0, begin), section: lines.slice(begin + 1, end), after: lines.slice(end + 1), eol };
+}
+
+/**
+ * Front-matter lines grouped by top-level key: a key line and its continuation (indented lines,
+ * `- ` items, blank lines inside an indented value); comments and blank lines between keys are
+ * entries of their own (key undefined), so they stay where they are.
+ */
+function parseFrontMatter(lines: readonly string[]): Entry[] {
+  const entries: Entry[] = [];
+  const continues = (line: string): boolean => /^[ \t]/.test(line) || /^-(?:\s|$)/.test(line);
+  lines.forEach((line, index) => {
+    const last = entries[entries.length - 1];
+    const match = KEY_LINE.exec(line);
+    let attach: boolean;
+    if (match !== null) {
+      entries.push({ key: unquoteKey(match[1] ?? ''), lines: [line] });
+      return;
+    } else if (line.trim() === '') {
+      const next = lines.slice(index + 1).find((candidate) => candidate.trim() !== '');
+      attach = next !== undefined && continues(next);
+    } else if (line.startsWith('#')) {
+      attach = false;
+    } else {
+      attach = true;
+    }
+    if (attach && last !== undefined && last.key !== undefined) last.lines.push(line);
+    else if (last !== undefined && last.key === undefined) last.lines.push(line);
+    else entries.push({ key: undefined, lines: [line] });
+  });
+  return entries;
+}
+
+function unquoteKey(key: string): string {
+  return /^(['"]).*\1$/.test(key) ? key.slice(1, -1) : key;
+}
+
+function indexesOf(lines: readonly string[], pattern: RegExp): number[] {
+  const found: number[] = [];
+  lines.forEach((line, index) => {
+    if (pattern.test(line)) found.push(index);
+  });
+  return found;
+}
+
+/** Whether `doc` already holds `parts`, times aside. */
+function holds(doc: ManagedDocument, parts: OwnedParts): boolean {
+  if (doc.frontMatter === undefined || doc.section === undefined) return false;
+  const wanted = new Map(parts.frontMatter);
+  for (const key of parts.ownedKeys) {
+    if (TIME_KEYS.has(key)) continue;
+    const entries = doc.frontMatter.filter((entry) => entry.key === key);
+    if (entries.length > 1) return false;
+    const have = entries[0]?.lines.join('\n');
+    if (have !== wanted.get(key)) return false;
+  }
+  const strip = (lines: readonly string[]): string => lines.join('\n').replace(UPDATED_LINE, '');
+  return strip(doc.section) === strip(parts.section);
+}
+
+/**
+ * `doc` with `parts` written in: the owned keys, in their order, where the first of them was (after
+ * leading comments when there was none); every other key, comment and blank line where it was.
+ */
+function merge(doc: ManagedDocument, parts: OwnedParts): ManagedDocument {
+  const owned = new Set(parts.ownedKeys);
+  const mine: Entry[] = parts.frontMatter.map(([key, line]) => ({ key, lines: [line] }));
+  const existing = doc.frontMatter ?? [];
+  let at = existing.findIndex((entry) => entry.key !== undefined && owned.has(entry.key));
+  if (at < 0) {
+    at = existing.findIndex((entry) => entry.key !== undefined);
+    if (at < 0) at = existing.length;
+  }
+  const frontMatter: Entry[] = [];
+  existing.forEach((entry, index) => {
+    if (index === at) frontMatter.push(...mine);
+    if (entry.key === undefined || !owned.has(entry.key)) frontMatter.push(entry);
+  });
+  if (at === existing.length) frontMatter.push(...mine);
+  if (doc.section !== undefined) return { ...doc, frontMatter, section: [...parts.section] };
+  // No section yet: keep the whole body and append the section after it, a blank line between.
+  const before = [...doc.before];
+  while (before.length > 0 && before[before.length - 1] === '') before.pop();
+  if (before.length > 0) before.push('');
+  return { frontMatter, before: before.length === 0 ? [''] : before, section: [...parts.section], after: [''], eol: doc.eol };
+}
+
+// --- files ----------------------------------------------------------------------------------
+
+/**
+ * Creates or updates `instincts/<slug>.md` in place (see the module notes).
+ * @throws CredenceError `PATH_OUTSIDE_ROOT` (a folder or the file resolving outside the root),
+ *   `INVALID_INPUT` (bad data, broken markers, a folder in the way), `NOT_FOUND` (no root).
+ */
+export function writeInstinctFile(layoutOptions: SkillFileLayoutOptions, instinct: InstinctFileData): WrittenFile {
+  const layout = skillFileLayout(layoutOptions);
+  const parts = instinctParts(instinct, layout);
+  return writeOwned(layout, layout.instinctsDir, `${instinct.slug}.md`, parts);
+}
+
+/**
+ * Creates or updates `skills/<name>/SKILL.md` in place (see the module notes).
+ * @throws CredenceError as `writeInstinctFile`.
+ */
+export function writeSkillFile(layoutOptions: SkillFileLayoutOptions, skill: SkillFileData): WrittenFile {
+  const layout = skillFileLayout(layoutOptions);
+  const parts = skillParts(skill);
+  return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts);
+}
+
+/**
+ * The text of `skills/<name>/SKILL.md`, read only inside the root (`files.ts`).
+ * @throws CredenceError `NOT_FOUND`, `PATH_OUTSIDE_ROOT`, `INVALID_INPUT` (invalid name).
+ */
+export function readSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): string {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('name', name);
+  return readFileInsideRoot(layout.root, `${layout.skillsDir}/${name}/SKILL.md`);
+}
+
+/**
+ * The text of `instincts/<slug>.md`, read only inside the root (`files.ts`).
+ * @throws CredenceError `NOT_FOUND`, `PATH_OUTSIDE_ROOT`, `INVALID_INPUT` (invalid slug).
+ */
+export function readInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: string): string {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('slug', slug);
+  return readFileInsideRoot(layout.root, `${layout.instinctsDir}/${slug}.md`);
+}
+
+/**
+ * Deletes `instincts/<slug>.md` (for `forget`). A symbolic link there is removed itself, never
+ * what it points to. Nothing to remove is not an error (`removed: false`).
+ * @throws CredenceError `PATH_OUTSIDE_ROOT` (the folder resolves outside the root), `INVALID_INPUT`.
+ */
+export function removeInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: string): RemovedFile {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('slug', slug);
+  return removeInside(layout, layout.instinctsDir, `${slug}.md`);
+}
+
+/**
+ * Deletes `skills/<name>/SKILL.md` and then its folder when nothing else is left in it.
+ * @throws CredenceError as `removeInstinctFile`.
+ */
+export function removeSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): RemovedFile {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('name', name);
+  const result = removeInside(layout, `${layout.skillsDir}/${name}`, 'SKILL.md');
+  if (result.removed) {
+    const parent = resolveInsideRoot(layout.root, layout.skillsDir);
+    const folder = join(parent, name);
+    try {
+      if (lstatSync(folder).isDirectory()) rmdirSync(folder);
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoOf(error) ?? '')) throw fsFailure(error, `${layout.skillsDir}/${name}`);
+    }
+  }
+  return result;
+}
+
+/**
+ * Appends one JSON line `{"at":ISO,"kind","id","detail"}` to the evolution log, creating it and its
+ * folder when missing. Texts are redacted of secrets.
+ * @throws CredenceError `PATH_OUTSIDE_ROOT`, `INVALID_INPUT` (bad entry, the log is not a file).
+ */
+export function appendEvolutionLog(layoutOptions: SkillFileLayoutOptions, entry: EvolutionLogEntry): void {
+  const layout = skillFileLayout(layoutOptions);
+  const line = `${JSON.stringify({
+    at: iso('at', entry.at),
+    kind: scrubText(requireText('kind', entry.kind, true)).text,
+    id: scrubText(requireText('id', entry.id)).text,
+    detail: scrubText(requireText('detail', entry.detail)).text,
+  })}\n`;
+  const folder = posix.dirname(layout.logFile);
+  const dirReal = folder === '.' ? realRoot(layout.root) : ensureFolder(layout.root, folder);
+  const target = existingTarget(layout.root, layout.logFile, join(dirReal, posix.basename(layout.logFile)));
+  let fd: number;
+  try {
+    fd = openSync(target.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o644);
+  } catch (error) {
+    throw fsFailure(error, layout.logFile);
+  }
+  try {
+    writeFileSync(fd, line);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeOwned(layout: SkillFileLayout, folder: string, fileName: string, parts: OwnedParts): WrittenFile {
+  const path = `${folder}/${fileName}`;
+  const dirReal = ensureFolder(layout.root, folder);
+  const target = existingTarget(layout.root, path, join(dirReal, fileName));
+  let doc: ManagedDocument;
+  if (target.stats === undefined) {
+    doc = newDocument(parts);
+  } else {
+    const existing = parseDocument(readFileInsideRoot(layout.root, path), path);
+    if (holds(existing, parts)) return { path, changed: false };
+    doc = merge(existing, parts);
+  }
+  atomicWrite(target.path, compose(doc), target.stats, path);
+  return { path, changed: true };
+}
+
+/**
+ * Where to write `path` (root-relative, its folder already resolved to `fallback`'s folder): the
+ * real file when it exists — through a link inside the root, refused when a link leads out.
+ */
+function existingTarget(root: string, path: string, fallback: string): { path: string; stats: Stats | undefined } {
+  let stats: Stats;
+  try {
+    stats = lstatSync(fallback);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return { path: fallback, stats: undefined };
+    throw fsFailure(error, path);
+  }
+  const real = stats.isSymbolicLink() ? resolveInsideRoot(root, path) : fallback;
+  const realStats = real === fallback ? stats : statSync(real);
+  if (!realStats.isFile()) {
+    throw new CredenceError('INVALID_INPUT', `${show(path)} under the root ${show(root)} is not a regular file; move it away`, { details: { path, root } });
+  }
+  return { path: real, stats: realStats };
+}
+
+let tempCounter = 0;
+
+function atomicWrite(target: string, text: string, previous: Stats | undefined, shown: string): void {
+  const folder = dirname(target);
+  let temp = '';
+  let fd: number | undefined;
+  for (let attempt = 0; fd === undefined; attempt += 1) {
+    tempCounter += 1;
+    temp = join(folder, `.${basename(target)}.${process.pid}.${tempCounter}.tmp`);
+    try {
+      fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST' || attempt >= 100) throw fsFailure(error, shown);
+    }
+  }
+  try {
+    try {
+      if (previous !== undefined) fchmodSync(fd, previous.mode & 0o7777);
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (realpathSync(folder) !== folder) {
+      throw new CredenceError('PATH_OUTSIDE_ROOT', `the folder of ${show(shown)} changed while it was being written; refusing it`, { details: { path: shown, reason: 'changed' } });
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw isCredenceError(error) ? error : fsFailure(error, shown);
+  }
+  syncFolder(folder);
+}
+
+/** Flushes the rename to disk where the platform allows opening a folder; best effort. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // not supported here (Windows): the rename is still atomic
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The real path of root-relative `folder`, created one component at a time when missing; every
+ * existing component (a link included) must resolve inside the root.
+ */
+function ensureFolder(root: string, folder: string): string {
+  let current = realRoot(root);
+  const segments = folder.split('/');
+  for (let i = 1; i <= segments.length; i += 1) {
+    const prefix = segments.slice(0, i).join('/');
+    let next: string;
+    try {
+      next = resolveInsideRoot(root, prefix);
+    } catch (error) {
+      if (!isCredenceError(error, 'NOT_FOUND')) throw error;
+      try {
+        mkdirSync(join(current, segments[i - 1] as string));
+      } catch (mkdirError) {
+        if (errnoOf(mkdirError) !== 'EEXIST') throw fsFailure(mkdirError, prefix);
+      }
+      next = resolveInsideRoot(root, prefix);
+    }
+    if (!statSync(next).isDirectory()) {
+      throw new CredenceError('INVALID_INPUT', `${show(prefix)} under the root ${show(root)} is not a folder`, { details: { path: prefix, root } });
+    }
+    current = next;
+  }
+  return current;
+}
+
+function removeInside(layout: SkillFileLayout, folder: string, fileName: string): RemovedFile {
+  const path = `${folder}/${fileName}`;
+  let dirReal: string;
+  try {
+    dirReal = resolveInsideRoot(layout.root, folder);
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND') && existsRoot(layout.root)) return { path, removed: false };
+    throw error;
+  }
+  const target = join(dirReal, fileName);
+  let stats: Stats;
+  try {
+    stats = lstatSync(target);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return { path, removed: false };
+    throw fsFailure(error, path);
+  }
+  if (stats.isDirectory()) {
+    throw new CredenceError('INVALID_INPUT', `${show(path)} under the root ${show(layout.root)} is a folder, not a file`, { details: { path } });
+  }
+  try {
+    unlinkSync(target);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return { path, removed: false };
+    throw fsFailure(error, path);
+  }
+  return { path, removed: true };
+}
+
+function realRoot(root: string): string {
+  try {
+    const real = realpathSync(root);
+    if (!statSync(real).isDirectory()) throw new CredenceError('INVALID_INPUT', `the root ${show(root)} is not a folder`, { details: { root } });
+    return real;
+  } catch (error) {
+    if (isCredenceError(error)) throw error;
+    throw new CredenceError('NOT_FOUND', `the root ${show(root)} does not exist`, { cause: error, details: { root } });
+  }
+}
+
+function existsRoot(root: string): boolean {
+  try {
+    realRoot(root);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// --- checks ---------------------------------------------------------------------------------
+
+function requireName(field: string, name: string): void {
+  if (!isValidSkillName(name)) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${field} must be a valid skill name (1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with one, without "anthropic" or "claude"; see slugify), got ${show(name)}`,
+      { details: { [field]: name } },
+    );
+  }
+}
+
+function requireText(field: string, value: string, nonEmpty = false): string {
+  if (typeof value !== 'string' || (nonEmpty && value.trim() === '')) {
+    throw new CredenceError('INVALID_INPUT', `${field} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${show(value)}`, { details: { [field]: value } });
+  }
+  return value;
+}
+
+/** The confidence written with two decimals. */
+function requireConfidence(field: string, value: number): string {
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    throw new CredenceError('INVALID_INPUT', `${field} must be a number in [0, 1], got ${show(value)}`, { details: { [field]: value } });
+  }
+  return value.toFixed(2);
+}
+
+const MAX_EPOCH_MS = 8.64e15;
+
+function iso(field: string, ms: number): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) {
+    throw new CredenceError('INVALID_INPUT', `${field} must be a time in epoch milliseconds, got ${show(ms)}`, { details: { [field]: ms } });
+  }
+  return new Date(ms).toISOString();
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+function errnoOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+function fsFailure(error: unknown, path: string): CredenceError {
+  if (isCredenceError(error)) return error;
+  return new CredenceError('INVALID_INPUT', `cannot write ${show(path)}: ${errnoOf(error) ?? String(error)}`, { cause: error, details: { path } });
+}
