@@ -26,6 +26,7 @@ export interface VectorMatrix {
 
 export interface SearchIndex {
   tools: ToolRecord[];
+  toolIds: Set<string>;
   toolVectors: VectorMatrix;
   executions: ExecutionRecord[];
   executionVectors: VectorMatrix;
@@ -161,6 +162,7 @@ export async function buildSearchIndex(input: { store: Store; scope: string; emb
   };
   return {
     tools,
+    toolIds: new Set(tools.map((t) => t.id)),
     toolVectors,
     executions,
     executionVectors,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CredenceError } from './core/errors.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
@@ -119,7 +120,7 @@ describe('DAG suggestion through the engine', () => {
     ]);
     const fresh = await credence.searchTools('config', { context: ['config_reader'] });
     expect(fresh.map((r) => r.tool)).toEqual(['config_writer']);
-    expect(fresh[0]).toMatchObject({ alpha: 1, alphaRule: 'semantic-only' });
+    expect(fresh[0]).toMatchObject({ alpha: 1, alphaRule: 'cold-context' });
     for (let i = 0; i < 5; i += 1) {
       await credence.recordExecution({ intent: 'z', startedAt: T0, calls: [{ tool: 'config_reader', status: 'success' }, { tool: 'config_writer', status: 'success', consumes: [0] }] });
     }
@@ -127,5 +128,71 @@ describe('DAG suggestion through the engine', () => {
     expect(warm[0]).toMatchObject({ tool: 'config_writer', alphaRule: 'heat-diffusion', parts: { relatedness: 1 } });
     expect(warm[0]?.alpha).toBeLessThan(1);
     await credence.close();
+  });
+});
+
+describe('search and DAG edge cases', () => {
+  it('uses meaning alone without context, and says so', async () => {
+    const credence = await engine();
+    await credence.addTools([{ id: 'config_reader', description: 'Reads configuration' }]);
+    const [r] = await credence.searchTools('config');
+    expect(r).toMatchObject({ tool: 'config_reader', alpha: 1, alphaRule: 'no-context' });
+    await credence.close();
+  });
+
+  it('refuses an unknown context tool, naming it', async () => {
+    const credence = await engine();
+    await credence.addTools([{ id: 'config_reader', description: 'Reads configuration' }]);
+    await expect(credence.searchTools('config', { context: ['ghost_tool'] })).rejects.toThrow(/ghost_tool/);
+    await credence.close();
+  });
+
+  it('answers explicit_required for a nonsense intent even on a learned graph', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0 });
+    await credence.addTools([
+      { id: 'read_text_file', description: 'Read a text file' },
+      { id: 'json_parse', description: 'Parse JSON text' },
+    ]);
+    for (let i = 0; i < 5; i += 1) {
+      await credence.recordExecution({ intent: 'read the config', startedAt: T0, calls: [{ tool: 'read_text_file', status: 'success' }, { tool: 'json_parse', status: 'success', consumes: [0] }] });
+    }
+    const s = await credence.suggestDag('xyzzy plugh');
+    expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0, dag: { tasks: [] } });
+    await credence.close();
+  });
+
+  it('finds similar past runs by an absolute similarity, weighted by their outcome', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0 });
+    await credence.recordExecution({ intent: 'find flights to Paris and a hotel', startedAt: T0, calls: [{ tool: 'flights', status: 'success' }, { tool: 'hotels', status: 'failure' }] });
+    await credence.recordExecution({ intent: 'read the config file and parse it', startedAt: T0, calls: [{ tool: 'read', status: 'success' }] });
+    const flights = await credence.similarExecutions('book flights to Paris');
+    expect(flights.map((m) => m.intent)).toEqual(['find flights to Paris and a hotel']);
+    // One success (0.7) and one failure (0.3): mean 0.5, relative to a success 0.5 / 0.7.
+    expect(flights[0]?.quality).toBeCloseTo(0.5 / 0.7, 12);
+    expect(await credence.similarExecutions('weather tomorrow in Oslo')).toEqual([]);
+    await credence.close();
+  });
+
+  it('re-embeds everything when the embedding provider changes, and never falls back to zeros when it is down', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const first = await openCredence({ store, scope: 's', now: T0, embedder: testEmbedder() });
+    await first.addTools([{ id: 'a_config', description: 'x' }]);
+    await first.searchTools('config');
+    expect((await store.getEmbeddings('s', 'tool')).map((e) => e.modelKey)).toEqual(['ollama:test:2']);
+    const other = { provider: 'openai' as const, model: 'other', dimension: 3, embed: async (t: readonly string[]) => t.map(() => new Float32Array([1, 0, 0])) };
+    const second = await openCredence({ store, scope: 's', now: T0, embedder: other });
+    await second.searchTools('config');
+    expect((await store.getEmbeddings('s', 'tool')).map((e) => [e.modelKey, e.vector.length])).toEqual([['openai:other:3', 3]]);
+    const down = {
+      provider: 'ollama' as const,
+      model: 'down',
+      dimension: 2,
+      embed: async () => {
+        throw new CredenceError('PROVIDER_UNAVAILABLE', 'ollama at http://127.0.0.1:9 cannot be reached');
+      },
+    };
+    const third = await openCredence({ store, scope: 's', now: T0, embedder: down });
+    await expect(third.searchTools('config')).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    await store.close();
   });
 });

@@ -4,12 +4,14 @@
  * Gathers each candidate's signals here; the scoring and the DAG rules are in core/.
  */
 import { dagConfidence, pathStrength } from './core/dag-confidence.js';
+import { CredenceError } from './core/errors.js';
+import { outcomeConfidence, OUTCOME_DEFAULTS } from './core/outcome-confidence.js';
 import { buildDag, type DagBuildOptions, type DagCandidate, type DagLink } from './core/dag-build.js';
 import { ftsOrQuery } from './core/fts-query.js';
 import { heatDiffusion } from './core/heat-diffusion.js';
 import { relatednessAll } from './core/graph-paths.js';
 import { intentParts } from './core/intent-parts.js';
-import { rankTools, semanticScore, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
+import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { scanSimilar, type SearchIndex } from './search-index.js';
@@ -40,6 +42,10 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
   const { index } = ctx;
   const k = request.candidates ?? 50;
   const context = (request.context ?? []).filter((t) => t.trim() !== '');
+  const unknown = context.filter((t) => !index.toolIds.has(t));
+  if (unknown.length > 0) {
+    throw new CredenceError('INVALID_INPUT', `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: context tools must be in the catalogue of the scope`);
+  }
   const match = ftsOrQuery(contentWords(query).join(' '));
   const [queryVector] = await ctx.embedder.embed([query]);
   const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
@@ -66,9 +72,8 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
   }
   // Tools already in use are not suggested again.
   for (const t of context) pool.delete(t);
-  const known = new Set(index.tools.map((t) => t.id));
   const signals: ToolSignals[] = [...pool]
-    .filter((id) => known.has(id))
+    .filter((id) => index.toolIds.has(id))
     .map((tool) => {
       const observations = index.calls.get(tool) ?? 0;
       return {
@@ -81,45 +86,65 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
         observations,
       };
     });
-  const ranked = rankTools(signals, context.length > 0 && established.length === 0 ? { ...request, semanticOnly: true } : request);
-  return ranked.slice(0, request.limit ?? 10);
+  // Without context the graph can only speak through centrality, and that ranked worse than meaning
+  // alone (eval/: warm Seal-Tools R@1 0.255 vs 0.419): the graph is used with an established context.
+  const graphRule = request.semanticOnly !== undefined && request.semanticOnly !== false ? request.semanticOnly : context.length === 0 ? 'no-context' : established.length === 0 ? 'cold-context' : false;
+  const ranked = rankTools(signals, { ...request, semanticOnly: graphRule });
+  // A tool that matches neither by words nor by meaning is no match at all.
+  return ranked.filter((r) => r.parts.bm25 !== null || r.parts.similarity > 0).slice(0, request.limit ?? 10);
 }
 
 export interface MemoryMatch {
   execution: string;
   intent: string;
   similarity: number;
-  /** Share of its calls that ran (success or partial). */
+  /** How well the run went: its confidence, or its calls' mean outcome confidence relative to a success. */
   quality: number;
   tools: string[];
 }
 
-/** The intent memory: past executions whose intents resemble `text`, best first (SPEC §5). */
+/** The share of `query`'s content words found in `text` (light stemming: a shared 5-letter stem counts). */
+function wordShare(query: readonly string[], text: string): number {
+  if (query.length === 0) return 0;
+  const words = new Set(contentWords(text));
+  const stems = new Set([...words].map((w) => w.slice(0, 5)));
+  return query.filter((q) => words.has(q) || (q.length >= 5 && stems.has(q.slice(0, 5)))).length / query.length;
+}
+
+/**
+ * How well a past run went, in [0, 1]: its own confidence when it has one (a workflow run's), else
+ * the mean outcome confidence of its calls (seed 002) relative to a clean success (0.7).
+ */
+function runQuality(e: { confidence?: number; calls: readonly { status: 'success' | 'failure' | 'partial'; retries: number }[] }): number {
+  if (e.confidence !== undefined) return e.confidence;
+  if (e.calls.length === 0) return 0;
+  const mean = e.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries }).value, 0) / e.calls.length;
+  return Math.min(1, mean / OUTCOME_DEFAULTS.success);
+}
+
+/**
+ * The intent memory: past executions whose intents resemble `text`, best first (SPEC §5). The
+ * similarity is absolute, not relative to the best hit: the mean of the embedding cosine and of the
+ * share of the query's words the intent holds, so the floor (0.3) means the same for every query.
+ */
 export async function similarExecutions(ctx: SearchContext, text: string, options: { limit?: number; floor?: number } = {}): Promise<MemoryMatch[]> {
   const { index } = ctx;
   if (index.executions.length === 0) return [];
   const match = ftsOrQuery(contentWords(text).join(' '));
-  const bm25 = new Map((match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => [h.id, h.bm25]));
-  const bestBm25 = Math.max(0, ...[...bm25.values()].map(Math.abs));
+  const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => h.id);
   const [qv] = await ctx.embedder.embed([text]);
   const cos = scanSimilar(index.executionVectors, qv, 50);
-  const nearest = cos.top;
+  const queryWords = [...new Set(contentWords(text))];
   const byId = new Map(index.executions.map((e) => [e.id, e]));
-  const scored = [...new Set([...bm25.keys(), ...nearest])]
+  const scored = [...new Set([...lexical, ...cos.top])]
     .map((id) => byId.get(id))
     .filter((e): e is NonNullable<typeof e> => e !== undefined)
-    .map((e) => ({ e, sim: semanticScore({ ...(bm25.has(e.id) ? { bm25: bm25.get(e.id) as number } : {}), bestBm25, similarity: cos.of(e.id) }) }));
+    .map((e) => ({ e, sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * wordShare(queryWords, e.intent) }));
   const top = scored.sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1)).slice(0, options.limit ?? 3);
   const best = top[0]?.sim ?? 0;
   return top
     .filter((s) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * best)
-    .map(({ e, sim }) => ({
-      execution: e.id,
-      intent: e.intent,
-      similarity: sim,
-      quality: e.calls.length === 0 ? 0 : e.calls.filter((c) => c.status !== 'failure').length / e.calls.length,
-      tools: [...new Set(e.calls.map((c) => c.tool))],
-    }));
+    .map(({ e, sim }) => ({ execution: e.id, intent: e.intent, similarity: sim, quality: runQuality(e), tools: [...new Set(e.calls.map((c) => c.tool))] }));
 }
 
 /** Weight of the intent memory's evidence added to a searched candidate's score. */
@@ -150,7 +175,8 @@ export interface DagSuggestion {
   warning?: string;
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   /** Why each tool is in the DAG, and which source proposed it. */
-  rationale: { tool: string; score: number; sources: string[]; why: string }[];
+  /** Why each tool is in the DAG; `score` = min(1, search + memoryBoost), or the memory's score alone without search. */
+  rationale: { tool: string; score: number; search: number | null; memoryBoost: number; sources: string[]; why: string }[];
   /** The edges that order the DAG. */
   paths: DagLink[];
   alternatives: { tool: string; score: number; for?: string; why: string }[];
@@ -167,6 +193,12 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   const parts = intentParts(intent);
   const candidates: DagCandidate[] = [];
   const memoryWhy = new Map<string, string>();
+  /** Each tool's best search score and memory boost, so its DAG score can be rebuilt from the result. */
+  const scoreParts = new Map<string, { search: number | null; memoryBoost: number }>();
+  const noteParts = (tool: string, search: number | null, memoryBoost: number): void => {
+    const seen = scoreParts.get(tool);
+    if (seen === undefined || (search ?? 0) + memoryBoost > (seen.search ?? 0) + seen.memoryBoost) scoreParts.set(tool, { search, memoryBoost });
+  };
   // A long request is searched in at most MAX_PARTS pieces: the rest joins the last one.
   const searchTexts = parts.length <= 1 ? [intent] : parts.length <= MAX_PARTS ? parts : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
   // Intent memory: with the tool search, it boosts the candidates that similar past runs used
@@ -180,15 +212,19 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
     for (const m of memories) {
       for (const tool of m.tools) {
         memoryScore.set(tool, Math.max(memoryScore.get(tool) ?? 0, m.similarity * m.quality));
-        if (!memoryWhy.has(tool)) memoryWhy.set(tool, `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, ${Math.round(m.quality * 100)}% of calls ran)`);
+        if (!memoryWhy.has(tool)) memoryWhy.set(tool, `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, outcome ${m.quality.toFixed(2)})`);
       }
     }
     if (request.useSearch === false) {
-      for (const [tool, score] of memoryScore) candidates.push({ tool, part, score, sources: ['memory'] });
+      for (const [tool, score] of memoryScore) {
+        candidates.push({ tool, part, score, sources: ['memory'] });
+        noteParts(tool, null, score);
+      }
       continue;
     }
     for (const r of searched) {
       const boost = memoryScore.get(r.tool);
+      noteParts(r.tool, r.score, boost === undefined ? 0 : Math.min(1 - r.score, MEMORY_BOOST * boost));
       candidates.push(
         boost === undefined
           ? { tool: r.tool, part, score: r.score, sources: ['search'] }
@@ -208,7 +244,8 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
     if (c.sources.includes('search')) reasons.push(`matched by tool search`);
     if (c.sources.includes('memory')) reasons.push(memoryWhy.get(c.tool) ?? 'used by a similar past run');
     if (c.reason === 'tied') reasons.push('tied to a chosen tool by a learned edge');
-    return { tool: c.tool, score: c.score, sources: c.sources, why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}` };
+    const sp = scoreParts.get(c.tool) ?? { search: null, memoryBoost: 0 };
+    return { tool: c.tool, score: c.score, search: sp.search, memoryBoost: sp.memoryBoost, sources: c.sources, why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}` };
   });
   const chosenSet = new Set(tools);
   const learnedAlternatives = index.confidentEdges

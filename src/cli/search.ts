@@ -10,17 +10,19 @@ import type { Credence } from '../engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput } from './input.js';
 
-const BatchLineSchema = z.object({ query: z.string().min(1, 'must be a non-empty query'), context: z.array(z.string()).optional() });
+const BatchLineSchema = z.strictObject({ query: z.string().trim().min(1, 'must be a non-empty query'), context: z.array(z.string()).optional() });
 
-const WorkflowSchema = z.object({
-  tasks: z.array(
-    z.object({
+const WorkflowSchema = z.strictObject({
+  tasks: z
+    .array(
+      z.strictObject({
       id: z.string().min(1),
       tool: z.string().min(1),
       arguments: z.unknown().optional(),
       dependsOn: z.array(z.string()).optional(),
-    }),
-  ),
+      }),
+    )
+    .min(1, 'a workflow needs at least one task'),
 });
 
 const f3 = (n: number): string => n.toFixed(3);

@@ -69,6 +69,11 @@ describe('buildDag', () => {
         const position = new Map(dag.tasks.map((t, i) => [t.id, i]));
         for (const [i, task] of dag.tasks.entries()) for (const dep of task.dependsOn) expect(position.get(dep)).toBeLessThan(i);
         expect(new Set(dag.tasks.map((t) => t.tool)).size).toBe(dag.tasks.length);
+        // Every chosen tool is a task: a cycle cannot hide by dropping tools out of the order.
+        expect(dag.tasks.map((t) => t.tool).sort()).toEqual(dag.chosen.map((c) => c.tool).sort());
+        // Every link is an edge between tasks, from an earlier task to a later one.
+        const at = new Map(dag.tasks.map((t, i) => [t.tool, i]));
+        for (const l of dag.links) expect(at.get(l.from) as number).toBeLessThan(at.get(l.to) as number);
       }),
     );
   });

@@ -1,7 +1,7 @@
 /**
  * @module core/intent-parts
  * Splits a multi-part intent into its parts (SPEC §5: "find flights to London and a hotel there"
- * asks for two things). Each part is searched on its own; the whole intent is searched too.
+ * asks for two things). Each part is searched on its own (at most four: the rest joins the last).
  */
 import { contentWords } from './words.js';
 

@@ -21,9 +21,15 @@ export const SEARCH_DEFAULTS = Object.freeze({
 export interface SearchOptions {
   /** @default SEARCH_DEFAULTS.bm25Weight */
   bm25Weight?: number;
-  /** Use α = 1 for every tool: semantic only (for baselines). @default false */
-  semanticOnly?: boolean;
+  /**
+   * Use α = 1 for every tool: semantic only. `true` (a baseline) reports the rule 'semantic-only';
+   * a reason ('no-context', 'cold-context') is reported as the rule instead. @default false
+   */
+  semanticOnly?: boolean | 'no-context' | 'cold-context';
 }
+
+/** Which rule chose α: SPEC §4's two, or why the graph was not used for this query. */
+export type ToolAlphaRule = AlphaRule | 'semantic-only' | 'no-context' | 'cold-context';
 
 /** What is known about one candidate tool for one query. */
 export interface ToolSignals {
@@ -48,7 +54,7 @@ export interface ToolSearchResult {
   semantic: number;
   graph: number;
   alpha: number;
-  alphaRule: AlphaRule | 'semantic-only';
+  alphaRule: ToolAlphaRule;
   parts: {
     bm25: number | null;
     bm25Relative: number;
@@ -79,7 +85,10 @@ export function rankTools(candidates: readonly ToolSignals[], options: SearchOpt
   const results = candidates.map((c): ToolSearchResult => {
     const semantic = semanticScore({ ...c, bestBm25 }, { bm25Weight: w });
     const graph = graphScore(c.relatedness === undefined ? { centrality: c.centrality } : { centrality: c.centrality, relatedness: c.relatedness });
-    const chosen = options.semanticOnly ? { alpha: 1, rule: 'semantic-only' as const } : localAlpha({ observations: c.observations, heat: c.heat });
+    const chosen: { alpha: number; rule: ToolAlphaRule } =
+      options.semanticOnly === undefined || options.semanticOnly === false
+        ? localAlpha({ observations: c.observations, heat: c.heat })
+        : { alpha: 1, rule: options.semanticOnly === true ? 'semantic-only' : options.semanticOnly };
     const blended = hybridScore({ semantic, graph, alpha: chosen.alpha });
     return {
       tool: c.tool,

@@ -1,0 +1,663 @@
+/**
+ * @module core/pattern-grouping
+ * Groups observations that mean the same thing, the "Pattern Detection" step of seed 004
+ * (Continuous Learning System; SPEC §6: "group similar observations — same meaning, not only same
+ * text"). "User asks for camelCase naming", "Correction: snake_case → camelCase" and "All the code
+ * uses camelCase" form one group; "Tests run before commit", "CI green after commit" and "Commit
+ * without tests made CI red" another. Pure: the caller embeds the texts and passes the vectors in.
+ *
+ * Similarity of an observation x to a group g (and of two groups) mixes meaning and words:
+ *
+ *   sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)          w = vectorWeight = 0.5
+ *
+ * - v: the L2-normalised sentence embedding given by the caller; centroid_g the normalised sum of
+ *   the group's vectors. Without vectors (or with a zero vector) the lexical part counts alone.
+ * - t: the observation's terms — `contentWords` (identifiers split: camelCase → camel, case; stop
+ *   words dropped), each reduced by a light suffix stemmer (`stemWord`: commit, commits, committed,
+ *   committing → commit) — weighted by their IDF over the batch, `ln(1 + N / df)`, and normalised:
+ *   a rare shared word ("camel", "pnpm") is strong evidence, a word in many observations ("user")
+ *   weak. terms_g is the normalised sum of the members' term vectors, so a group that gathered
+ *   several paraphrases matches any of them.
+ *
+ * Algorithm, in three passes, O(N · (terms + candidates · dimension)), never all pairs:
+ *
+ * 1. Online assignment (leader clustering with centroids): observations in (timestamp, id) order;
+ *    the candidate groups of x are those sharing one of its terms, found through an inverted index
+ *    term → groups (terms in more than `maxDocumentShare` of the batch are not used to find
+ *    candidates, only to score them); the `candidateLimit` best by lexical score are scored in full.
+ *    x joins the best if sim ≥ `joinThreshold` (0.5), else starts a new group.
+ * 2. Merge: every pair of groups of ≥ 2 members whose similarity (the same formula on their
+ *    centroids) is ≥ `mergeThreshold` (0.55), best pair first, each pair re-scored on the current
+ *    centroids when its turn comes (no chaining through stale scores). This joins the paraphrases
+ *    that started their own group in pass 1 before the group they belong to had gathered words.
+ * 3. Reassignment: every observation moves to the group, among those sharing a term with it, whose
+ *    final centroid it is most similar to (one k-means step against frozen centroids), provided
+ *    that similarity is ≥ `joinThreshold`; an observation left below it in its own group of ≥ 2 is
+ *    reassigned only if another group does better.
+ *
+ * Groups of at least `minGroupSize` (2) are returned, largest first (ties by representative id);
+ * the others are singletons (in (timestamp, id) order). The representative is the member closest to
+ * its group's centroid (ties: earliest), the label its text. Deterministic: the result depends on
+ * the set of observations, not their order (sorted by timestamp then id first).
+ *
+ * Thresholds were set on the synthetic stream of `eval/habits` (30 habits written as paraphrase
+ * templates fixed before tuning; `npm run eval` prints precision, recall, splits and merges).
+ */
+
+import { CredenceError } from './errors.js';
+import type { ObservationType } from './types.js';
+import { contentWords } from './words.js';
+
+export const GROUPING_DEFAULTS = Object.freeze({
+  /** Weight w of the embedding cosine; 1 − w goes to the IDF-weighted term cosine. */
+  vectorWeight: 0.5,
+  /** Least similarity for an observation to join a group. */
+  joinThreshold: 0.5,
+  /** Least similarity of two groups to merge. */
+  mergeThreshold: 0.55,
+  /** Terms found in more than this share of the observations are not used to find candidates. */
+  maxDocumentShare: 0.05,
+  /** Candidate groups scored in full per observation. */
+  candidateLimit: 8,
+  /** Fewest members of a returned group; smaller clusters are singletons. */
+  minGroupSize: 2,
+  /** Longest label, in characters (longer texts end with "…"). */
+  labelLength: 120,
+});
+
+/** Options of `groupObservations`; every field defaults to `GROUPING_DEFAULTS`. */
+export interface GroupingOptions {
+  /** @default 0.5 */
+  readonly vectorWeight?: number;
+  /** @default 0.5 */
+  readonly joinThreshold?: number;
+  /** @default 0.55 */
+  readonly mergeThreshold?: number;
+  /** @default 0.05 */
+  readonly maxDocumentShare?: number;
+  /** @default 8 */
+  readonly candidateLimit?: number;
+  /** @default 2 */
+  readonly minGroupSize?: number;
+  /** @default 120 */
+  readonly labelLength?: number;
+}
+
+/** One observation to group. */
+export interface GroupingItem {
+  readonly id: string;
+  readonly text: string;
+  /** L2-normalised embedding of `text`; all given vectors have one dimension. */
+  readonly vector?: Float32Array;
+  readonly type: ObservationType;
+  /** Milliseconds since the epoch (any consistent unit works: only the order is used). */
+  readonly timestamp: number;
+  readonly confidence: number;
+  readonly tags?: readonly string[];
+}
+
+export interface ObservationGroup {
+  /** Member ids in (timestamp, id) order. */
+  readonly ids: string[];
+  /** Id of the member closest to the group's centroid. */
+  readonly representative: string;
+  /** A short human title: the representative's text. */
+  readonly label: string;
+}
+
+export interface Grouping {
+  readonly groups: ObservationGroup[];
+  readonly singletons: string[];
+}
+
+type Resolved = { -readonly [K in keyof typeof GROUPING_DEFAULTS]: number };
+
+function resolveOptions(options: GroupingOptions | undefined): Resolved {
+  const resolved: Resolved = { ...GROUPING_DEFAULTS };
+  if (options === undefined) return resolved;
+  for (const key of Object.keys(GROUPING_DEFAULTS) as (keyof Resolved)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be a finite number, got ${String(value)}`, { details: { [key]: value } });
+    }
+    resolved[key] = value;
+  }
+  const unit = ['vectorWeight', 'joinThreshold', 'mergeThreshold', 'maxDocumentShare'] as const;
+  for (const key of unit) {
+    if (resolved[key] < 0 || resolved[key] > 1) {
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be in [0, 1], got ${resolved[key]}`, { details: { [key]: resolved[key] } });
+    }
+  }
+  for (const key of ['candidateLimit', 'minGroupSize', 'labelLength'] as const) {
+    if (!Number.isInteger(resolved[key]) || resolved[key] < 1) {
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be an integer ≥ 1, got ${resolved[key]}`, { details: { [key]: resolved[key] } });
+    }
+  }
+  return resolved;
+}
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * A light English suffix stemmer, enough to match the forms an observation takes (commit, commits,
+ * committed, committing → commit; rebase, rebasing → rebas; dependencies → dependency): -ies → -y,
+ * -sses → -ss, a plural -s (not -ss, -us, -is), then -ing or -ed when a vowel stays before it (with
+ * a doubled final consonant undoubled), then a final -e. Words of three letters or fewer, and words
+ * with digits, are kept as they are. Not Porter: a few forms still differ (used / use).
+ */
+export function stemWord(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  let stripped = false;
+  if (w.endsWith('ing') && w.length >= 6 && VOWEL.test(w.slice(0, -3))) {
+    w = w.slice(0, -3);
+    stripped = true;
+  } else if (w.endsWith('ed') && w.length >= 5 && VOWEL.test(w.slice(0, -2))) {
+    w = w.slice(0, -2);
+    stripped = true;
+  }
+  if (stripped && /([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
+  return w;
+}
+
+/**
+ * Word forms mapped before stemming: common irregular verbs to their base form, and a few
+ * abbreviations of software work to their words (PR → pull request).
+ */
+export const TERM_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  ran: ['run'], wrote: ['write'], written: ['write'], broke: ['break'], broken: ['break'], went: ['go'], gone: ['go'],
+  made: ['make'], kept: ['keep'], took: ['take'], taken: ['take'], found: ['find'], got: ['get'], gotten: ['get'],
+  gave: ['give'], given: ['give'], said: ['say'], told: ['tell'], brought: ['bring'], began: ['begin'], begun: ['begin'],
+  chose: ['choose'], chosen: ['choose'], forgot: ['forget'], forgotten: ['forget'], sent: ['send'], spent: ['spend'],
+  built: ['build'], held: ['hold'], caught: ['catch'], thought: ['think'], saw: ['see'], seen: ['see'], threw: ['throw'],
+  thrown: ['throw'], knew: ['know'], known: ['know'], fell: ['fall'], fallen: ['fall'], hid: ['hide'], hidden: ['hide'],
+  pr: ['pull', 'request'], prs: ['pull', 'request'], repo: ['repository'], repos: ['repository'], config: ['configuration'],
+  configs: ['configuration'], env: ['environment'], deps: ['dependency'], docs: ['documentation'],
+});
+
+/** A file path in free text: a token with a slash and an extension, or with two slashes. */
+const PATH = /(?:^|\s)\(?(?:[\w.@~-]*\/[\w.@~/-]*\.[A-Za-z0-9]{1,6}|[\w.@~-]*\/[\w.@~-]+\/[\w.@~/-]*)\)?(?=$|[\s,;:!?)])/g;
+
+/**
+ * The distinct terms of an observation, in first-seen order: file paths removed (a path is where
+ * it happened, not what), `contentWords` (identifiers split, stop words dropped), numbers dropped,
+ * `TERM_ALIASES` applied, each word stemmed (`stemWord`).
+ */
+export function observationTerms(text: string): string[] {
+  const words = contentWords(text.replace(PATH, ' '));
+  const terms = new Set<string>();
+  for (const word of words) {
+    if (/^\d+$/.test(word)) continue;
+    for (const w of TERM_ALIASES[word] ?? [word]) terms.add(stemWord(w));
+  }
+  return [...terms];
+}
+
+/**
+ * The text to embed for grouping: the observation without its file paths (as `observationTerms`
+ * sees it). Callers pass `embed(patternText(text))` as the vector.
+ */
+export function patternText(text: string): string {
+  return text.replace(PATH, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Indexes of `items` sorted by (timestamp, id): the one order every pass uses. */
+export function canonicalOrder(items: readonly { readonly id: string; readonly timestamp: number }[]): number[] {
+  return items
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = items[a] as { id: string; timestamp: number };
+      const y = items[b] as { id: string; timestamp: number };
+      return x.timestamp - y.timestamp || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+    });
+}
+
+function validate(items: readonly GroupingItem[]): number {
+  const seen = new Set<string>();
+  let dimension = 0;
+  items.forEach((item, index) => {
+    if (typeof item.id !== 'string' || item.id.length === 0) {
+      throw new CredenceError('INVALID_INPUT', `observation at index ${index} needs a non-empty string id, got ${String(item.id)}`);
+    }
+    if (seen.has(item.id)) throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
+    seen.add(item.id);
+    if (typeof item.text !== 'string') throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a text, got ${String(item.text)}`);
+    if (!Number.isFinite(item.timestamp)) {
+      throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`);
+    }
+    if (item.vector !== undefined) {
+      if (dimension === 0) dimension = item.vector.length;
+      else if (item.vector.length !== dimension) {
+        throw new CredenceError('INVALID_INPUT', `observation ${item.id} has a vector of dimension ${item.vector.length}, the others ${dimension}`, {
+          details: { id: item.id, dimension: item.vector.length, expected: dimension },
+        });
+      }
+    }
+  });
+  return dimension;
+}
+
+/**
+ * The distinct observations of a batch: items with the same terms are one unit, weighted by how
+ * many items it holds (a habit observed by a hook repeats its wording; this is also what keeps the
+ * work proportional to distinct texts).
+ */
+interface Units {
+  /** Item indexes of each unit, in canonical order; units are ordered by their first item. */
+  readonly members: number[][];
+  readonly termIds: Int32Array[];
+  /** IDF weights of the unit's terms, normalised to unit length. */
+  readonly weights: Float64Array[];
+  /** Sum of the members' non-zero vectors, or undefined. */
+  readonly vectors: (Float64Array | undefined)[];
+  readonly vectorNorms: Float64Array;
+  /** Item document frequency of each term id. */
+  readonly df: Int32Array;
+}
+
+function isZero(v: Float32Array): boolean {
+  for (let j = 0; j < v.length; j += 1) if (v[j] !== 0) return false;
+  return true;
+}
+
+function buildUnits(items: readonly GroupingItem[], order: readonly number[], dimension: number): Units {
+  const termIdOf = new Map<string, number>();
+  const unitOf = new Map<string, number>();
+  const members: number[][] = [];
+  const rawTerms: number[][] = [];
+  const itemTerms: number[][] = [];
+  const byText = new Map<string, { terms: number[]; key: string }>();
+  for (const i of order) {
+    const text = (items[i] as GroupingItem).text;
+    let known = byText.get(text);
+    if (known === undefined) {
+      const ids = observationTerms(text).map((term) => {
+        let id = termIdOf.get(term);
+        if (id === undefined) termIdOf.set(term, (id = termIdOf.size));
+        return id;
+      });
+      known = { terms: ids, key: [...ids].sort((a, b) => a - b).join(' ') };
+      byText.set(text, known);
+    }
+    const { terms, key } = known;
+    itemTerms.push(terms);
+    let u = unitOf.get(key);
+    if (u === undefined) {
+      unitOf.set(key, (u = members.length));
+      members.push([]);
+      rawTerms.push(terms);
+    }
+    (members[u] as number[]).push(i);
+  }
+  const df = new Int32Array(termIdOf.size);
+  for (const terms of itemTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
+  const n = items.length;
+  const termIds: Int32Array[] = [];
+  const weights: Float64Array[] = [];
+  const vectors: (Float64Array | undefined)[] = [];
+  const vectorNorms = new Float64Array(members.length);
+  rawTerms.forEach((terms, u) => {
+    const w = Float64Array.from(terms, (t) => Math.log(1 + n / (df[t] as number)));
+    let norm = 0;
+    for (let k = 0; k < w.length; k += 1) norm += (w[k] as number) ** 2;
+    norm = Math.sqrt(norm);
+    for (let k = 0; k < w.length; k += 1) w[k] = norm === 0 ? 0 : (w[k] as number) / norm;
+    termIds.push(Int32Array.from(terms));
+    weights.push(w);
+    let sum: Float64Array | undefined;
+    if (dimension > 0) {
+      for (const i of members[u] as number[]) {
+        const v = (items[i] as GroupingItem).vector;
+        if (v === undefined || isZero(v)) continue;
+        sum ??= new Float64Array(dimension);
+        for (let j = 0; j < dimension; j += 1) sum[j] = (sum[j] as number) + (v[j] as number);
+      }
+    }
+    let vn = 0;
+    if (sum !== undefined) for (let j = 0; j < dimension; j += 1) vn += (sum[j] as number) ** 2;
+    vectors.push(sum !== undefined && vn > 0 ? sum : undefined);
+    vectorNorms[u] = Math.sqrt(vn);
+  });
+  return { members, termIds, weights, vectors, vectorNorms, df };
+}
+
+/** A cluster under construction: sums of its items' term weights and vectors. */
+interface Cluster {
+  units: number[];
+  size: number;
+  terms: Map<number, number>;
+  termNorm2: number;
+  vector: Float64Array | undefined;
+  vectorNorm2: number;
+  alive: boolean;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let sum = 0;
+  for (let j = 0; j < a.length; j += 1) sum += (a[j] as number) * (b[j] as number);
+  return sum;
+}
+
+/** The grouping engine over one batch (internal; `groupObservations` is the API). */
+class Grouper {
+  readonly clusters: Cluster[] = [];
+  /** term id → clusters whose term sums contain it (may hold dead clusters, skipped on use). */
+  readonly postings: number[][];
+  readonly clusterOf: Int32Array;
+  private readonly acc: Float64Array;
+  private readonly mark: Int32Array;
+  private stamp = 0;
+  private readonly maxDf: number;
+
+  constructor(
+    readonly units: Units,
+    readonly dimension: number,
+    readonly options: Resolved,
+    itemCount: number,
+  ) {
+    this.postings = Array.from({ length: units.df.length }, () => []);
+    const n = units.members.length;
+    this.clusterOf = new Int32Array(n).fill(-1);
+    this.acc = new Float64Array(n);
+    this.mark = new Int32Array(n);
+    this.maxDf = Math.max(2, Math.floor(options.maxDocumentShare * itemCount));
+  }
+
+  newCluster(): number {
+    this.clusters.push({ units: [], size: 0, terms: new Map(), termNorm2: 0, vector: undefined, vectorNorm2: 0, alive: true });
+    return this.clusters.length - 1;
+  }
+
+  add(c: number, u: number): void {
+    const cluster = this.clusters[c] as Cluster;
+    const count = (this.units.members[u] as number[]).length;
+    cluster.units.push(u);
+    cluster.size += count;
+    this.clusterOf[u] = c;
+    const terms = this.units.termIds[u] as Int32Array;
+    const weights = this.units.weights[u] as Float64Array;
+    for (let k = 0; k < terms.length; k += 1) {
+      const t = terms[k] as number;
+      const w = count * (weights[k] as number);
+      const old = cluster.terms.get(t);
+      if (old === undefined) {
+        cluster.terms.set(t, w);
+        (this.postings[t] as number[]).push(c);
+        cluster.termNorm2 += w * w;
+      } else {
+        cluster.terms.set(t, old + w);
+        cluster.termNorm2 += 2 * old * w + w * w;
+      }
+    }
+    const v = this.units.vectors[u];
+    if (v !== undefined) {
+      if (cluster.vector === undefined) cluster.vector = new Float64Array(this.dimension);
+      const sum = cluster.vector;
+      let cross = 0;
+      let self = 0;
+      for (let j = 0; j < sum.length; j += 1) {
+        const x = v[j] as number;
+        cross += (sum[j] as number) * x;
+        self += x * x;
+        sum[j] = (sum[j] as number) + x;
+      }
+      cluster.vectorNorm2 += 2 * cross + self;
+    }
+  }
+
+  /** Rebuilds a cluster's sums from its units (after a merge or a reassignment). */
+  rebuild(c: number, units: readonly number[]): void {
+    const cluster = this.clusters[c] as Cluster;
+    Object.assign(cluster, { units: [], size: 0, terms: new Map(), termNorm2: 0, vector: undefined, vectorNorm2: 0 });
+    for (const u of units) this.add(c, u);
+  }
+
+  private mix(semantic: number | undefined, lexical: number): number {
+    if (semantic === undefined) return lexical;
+    const w = this.options.vectorWeight;
+    return w * semantic + (1 - w) * lexical;
+  }
+
+  /** Combined similarity of unit u to cluster c. */
+  unitSimilarity(u: number, c: number): number {
+    const cluster = this.clusters[c] as Cluster;
+    const terms = this.units.termIds[u] as Int32Array;
+    const weights = this.units.weights[u] as Float64Array;
+    let lexical = 0;
+    if (cluster.termNorm2 > 0) {
+      let sum = 0;
+      for (let k = 0; k < terms.length; k += 1) sum += (weights[k] as number) * (cluster.terms.get(terms[k] as number) ?? 0);
+      lexical = sum / Math.sqrt(cluster.termNorm2);
+    }
+    const v = this.units.vectors[u];
+    const semantic =
+      v === undefined || cluster.vector === undefined || cluster.vectorNorm2 <= 0
+        ? undefined
+        : dot(v, cluster.vector) / ((this.units.vectorNorms[u] as number) * Math.sqrt(cluster.vectorNorm2));
+    return this.mix(semantic, lexical);
+  }
+
+  /** Combined similarity of two clusters' centroids. */
+  clusterSimilarity(a: number, b: number): number {
+    const x = this.clusters[a] as Cluster;
+    const y = this.clusters[b] as Cluster;
+    let lexical = 0;
+    if (x.termNorm2 > 0 && y.termNorm2 > 0) {
+      const [small, large] = x.terms.size <= y.terms.size ? [x.terms, y.terms] : [y.terms, x.terms];
+      let sum = 0;
+      for (const [t, w] of small) sum += w * (large.get(t) ?? 0);
+      lexical = sum / Math.sqrt(x.termNorm2 * y.termNorm2);
+    }
+    const semantic =
+      x.vector === undefined || y.vector === undefined || x.vectorNorm2 <= 0 || y.vectorNorm2 <= 0
+        ? undefined
+        : dot(x.vector, y.vector) / Math.sqrt(x.vectorNorm2 * y.vectorNorm2);
+    return this.mix(semantic, lexical);
+  }
+
+  /**
+   * The live clusters sharing a term with unit u, through the postings of its terms (terms in more
+   * than `maxDocumentShare` of the batch only when it has no rarer one), the best
+   * `candidateLimit` by lexical score.
+   */
+  candidates(u: number): number[] {
+    const terms = this.units.termIds[u] as Int32Array;
+    const weights = this.units.weights[u] as Float64Array;
+    const stamp = (this.stamp += 1);
+    const touched: number[] = [];
+    let rare = 0;
+    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) rare += 1;
+    for (let k = 0; k < terms.length; k += 1) {
+      const t = terms[k] as number;
+      if (rare > 0 && (this.units.df[t] as number) > this.maxDf) continue;
+      const w = weights[k] as number;
+      for (const c of this.postings[t] as number[]) {
+        const cluster = this.clusters[c] as Cluster;
+        if (!cluster.alive) continue;
+        if (this.mark[c] !== stamp) {
+          this.mark[c] = stamp;
+          this.acc[c] = 0;
+          touched.push(c);
+        }
+        this.acc[c] = (this.acc[c] as number) + w * (cluster.terms.get(t) ?? 0);
+      }
+    }
+    return this.top(touched, (c) => (this.acc[c] as number) / Math.sqrt((this.clusters[c] as Cluster).termNorm2 || 1));
+  }
+
+  /** The `candidateLimit` best of `list` by `score` (ties: lower index), in no particular order. */
+  private top(list: number[], score: (c: number) => number): number[] {
+    const limit = this.options.candidateLimit;
+    if (list.length <= limit) return list;
+    const scores = list.map(score);
+    const picked: number[] = [];
+    const pickedScores: number[] = [];
+    for (let k = 0; k < list.length; k += 1) {
+      const c = list[k] as number;
+      const s = scores[k] as number;
+      if (picked.length === limit) {
+        let worst = 0;
+        for (let m = 1; m < limit; m += 1) {
+          const ws = pickedScores[worst] as number;
+          const ms = pickedScores[m] as number;
+          if (ms < ws || (ms === ws && (picked[m] as number) > (picked[worst] as number))) worst = m;
+        }
+        const ws = pickedScores[worst] as number;
+        if (s > ws || (s === ws && c < (picked[worst] as number))) {
+          picked[worst] = c;
+          pickedScores[worst] = s;
+        }
+      } else {
+        picked.push(c);
+        pickedScores.push(s);
+      }
+    }
+    return picked;
+  }
+
+  /** The best of `candidates` for unit u: [cluster, similarity], or [-1, -Infinity]. */
+  best(u: number, candidates: readonly number[]): [number, number] {
+    let bestCluster = -1;
+    let bestSim = Number.NEGATIVE_INFINITY;
+    for (const c of candidates) {
+      const sim = this.unitSimilarity(u, c);
+      if (sim > bestSim || (sim === bestSim && c < bestCluster)) {
+        bestSim = sim;
+        bestCluster = c;
+      }
+    }
+    return [bestCluster, bestSim];
+  }
+
+  /**
+   * Other live clusters of ≥ 2 items sharing one of cluster c's core terms (its `candidateLimit`
+   * heaviest terms), for the merge pass.
+   */
+  mergeCandidates(c: number): number[] {
+    const cluster = this.clusters[c] as Cluster;
+    const core = [...cluster.terms.entries()]
+      .sort((p, q) => q[1] - p[1] || p[0] - q[0])
+      .slice(0, this.options.candidateLimit)
+      .map(([t]) => t);
+    const found = new Set<number>();
+    for (const t of core) {
+      for (const other of this.postings[t] as number[]) {
+        const o = this.clusters[other] as Cluster;
+        if (other !== c && o.alive && o.size >= 2) found.add(other);
+      }
+    }
+    return [...found].sort((p, q) => p - q);
+  }
+}
+
+/**
+ * Groups observations that mean the same thing (see the module header for the algorithm and its
+ * thresholds). Pure and deterministic: the same set of observations gives the same groups whatever
+ * their order.
+ * @throws CredenceError INVALID_INPUT for an empty or repeated id, a missing text, a non-finite
+ * timestamp, vectors of different dimensions, or an option out of range.
+ */
+export function groupObservations(items: readonly GroupingItem[], options?: GroupingOptions): Grouping {
+  const resolved = resolveOptions(options);
+  const dimension = validate(items);
+  if (items.length === 0) return { groups: [], singletons: [] };
+  const order = canonicalOrder(items);
+  const rank = new Int32Array(items.length);
+  order.forEach((i, r) => (rank[i] = r));
+  const units = buildUnits(items, order, dimension);
+  const unitCount = units.members.length;
+  const g = new Grouper(units, dimension, resolved, items.length);
+
+  // Pass 1: online assignment, units in the order of their first item.
+  for (let u = 0; u < unitCount; u += 1) {
+    const [c, sim] = g.best(u, g.candidates(u));
+    g.add(c >= 0 && sim >= resolved.joinThreshold ? c : g.newCluster(), u);
+  }
+
+  // Pass 2: merge clusters of ≥ 2 items, best pair first, re-scored when their turn comes.
+  const pairs: [number, number, number][] = [];
+  for (const [a, cluster] of g.clusters.entries()) {
+    if (cluster.size < 2) continue;
+    for (const b of g.mergeCandidates(a)) {
+      if (b <= a) continue;
+      const sim = g.clusterSimilarity(a, b);
+      if (sim >= resolved.mergeThreshold) pairs.push([sim, a, b]);
+    }
+  }
+  pairs.sort((p, q) => q[0] - p[0] || p[1] - q[1] || p[2] - q[2]);
+  const root = Int32Array.from(g.clusters, (_, c) => c);
+  const find = (c: number): number => {
+    while (root[c] !== c) c = root[c] = root[root[c] as number] as number;
+    return c;
+  };
+  for (const [, a0, b0] of pairs) {
+    const a = find(a0);
+    const b = find(b0);
+    if (a === b || g.clusterSimilarity(a, b) < resolved.mergeThreshold) continue;
+    const [keep, drop] = a < b ? [a, b] : [b, a];
+    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort((p, q) => p - q);
+    Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
+    root[drop] = keep;
+    g.rebuild(keep, merged);
+  }
+
+  // Pass 3: one reassignment step against frozen centroids.
+  const target = new Int32Array(unitCount);
+  for (let u = 0; u < unitCount; u += 1) {
+    const own = g.clusterOf[u] as number;
+    const candidates = g.candidates(u);
+    if (!candidates.includes(own)) candidates.push(own);
+    const [c, sim] = g.best(u, candidates);
+    target[u] = c >= 0 && (c === own || sim >= resolved.joinThreshold) ? c : own;
+  }
+  const next = new Map<number, number[]>();
+  for (let u = 0; u < unitCount; u += 1) {
+    const c = target[u] as number;
+    let list = next.get(c);
+    if (list === undefined) next.set(c, (list = []));
+    list.push(u);
+  }
+  for (const [c, cluster] of g.clusters.entries()) {
+    if (!cluster.alive) continue;
+    const list = next.get(c);
+    if (list === undefined) Object.assign(cluster, { alive: false, units: [], size: 0 });
+    else g.rebuild(c, list);
+  }
+
+  // Output.
+  const groups: ObservationGroup[] = [];
+  const singletons: number[] = [];
+  const itemsOf = (list: readonly number[]) => list.flatMap((u) => units.members[u] as number[]).sort((p, q) => (rank[p] as number) - (rank[q] as number));
+  for (const [c, cluster] of g.clusters.entries()) {
+    if (!cluster.alive) continue;
+    const members = itemsOf(cluster.units);
+    if (members.length < resolved.minGroupSize) {
+      singletons.push(...members);
+      continue;
+    }
+    let representative = cluster.units[0] as number;
+    let bestSim = Number.NEGATIVE_INFINITY;
+    for (const u of cluster.units) {
+      const sim = g.unitSimilarity(u, c);
+      if (sim > bestSim + 1e-12) {
+        bestSim = sim;
+        representative = u;
+      }
+    }
+    const item = items[(units.members[representative] as number[])[0] as number] as GroupingItem;
+    const text = item.text.trim();
+    groups.push({
+      ids: members.map((i) => (items[i] as GroupingItem).id),
+      representative: item.id,
+      label: text.length <= resolved.labelLength ? text : `${text.slice(0, resolved.labelLength - 1).trimEnd()}…`,
+    });
+  }
+  groups.sort((a, b) => b.ids.length - a.ids.length || (a.representative < b.representative ? -1 : a.representative > b.representative ? 1 : 0));
+  singletons.sort((a, b) => (rank[a] as number) - (rank[b] as number));
+  return { groups, singletons: singletons.map((i) => (items[i] as GroupingItem).id) };
+}
