@@ -20,6 +20,7 @@ import { hasData, loadNestful, loadSealTools, splitHalves, toExecution, type Sam
 import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
 import { EVAL_NOW, openEvalEngine } from './engine.js';
 import { bm25Sweep, runSteps, scoreSteps, stepsOf, type RankScore } from './search-eval.js';
+import { recallEval } from './recall-eval.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine.js';
@@ -251,3 +252,4 @@ out();
 out(formatTable(['target', 'measured', 'status'], targets.map(([t, m, ok]) => [t, m, ok ? 'met' : 'NOT met'])));
 out();
 out(`DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, maxTools ${DAG_BUILD_DEFAULTS.maxTools}; memory limit 3, floor 0.3. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);

@@ -124,10 +124,14 @@ export async function runSteps(
 ): Promise<StepRun[]> {
   const cache = new Map<Sample, ToolSearchResult[]>();
   const out: StepRun[] = [];
+  // Search refuses context tools the catalogue does not know (a few NESTFUL tools are in no spec): leave them out.
+  const known = new Set((await cr.store.listTools(cr.scope)).map((t) => t.id));
   for (const step of steps) {
     let results = perQuery ? cache.get(step.sample) : undefined;
     if (results === undefined) {
-      results = await cr.searchTools(step.sample.intent, { limit: ALL, ...request(step) });
+      const req = request(step) ?? {};
+      const context = req.context?.filter((t) => known.has(t));
+      results = await cr.searchTools(step.sample.intent, { limit: ALL, ...req, ...(context === undefined ? {} : { context }) });
       if (perQuery) cache.set(step.sample, results);
     }
     const target = results.find((r) => r.tool === step.target);

@@ -39,7 +39,7 @@
 import { STOP_WORDS } from './words.js';
 
 /** At most this many groups (distinct words and phrases) go into one query. */
-export const MAX_FTS_GROUPS = 32;
+export const MAX_FTS_GROUPS = 64;
 /** A phrase keeps at most its first this-many words. */
 export const MAX_PHRASE_WORDS = 16;
 /** A word longer than this many UTF-16 units is treated as a separator. */

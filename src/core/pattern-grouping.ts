@@ -54,11 +54,17 @@ export const GROUPING_DEFAULTS = Object.freeze({
   /** Least similarity for an observation to join a group. */
   joinThreshold: 0.5,
   /** Least similarity of two groups to merge. */
-  mergeThreshold: 0.55,
+  mergeThreshold: 0.5,
+  /** Least similarity of a lone observation to one member of a group for it to join that group. */
+  linkThreshold: 0.55,
   /** Terms found in more than this share of the observations are not used to find candidates. */
   maxDocumentShare: 0.05,
   /** Candidate groups scored in full per observation. */
   candidateLimit: 8,
+  /** Weight of a generic term (`GENERIC_TERMS`) relative to a topical one. */
+  genericWeight: 0.25,
+  /** IDF is computed as if the batch held at least this many observations (see the header). */
+  idfMinBatch: 100,
   /** Fewest members of a returned group; smaller clusters are singletons. */
   minGroupSize: 2,
   /** Longest label, in characters (longer texts end with "…"). */
@@ -71,12 +77,18 @@ export interface GroupingOptions {
   readonly vectorWeight?: number;
   /** @default 0.5 */
   readonly joinThreshold?: number;
-  /** @default 0.55 */
+  /** @default 0.5 */
   readonly mergeThreshold?: number;
+  /** @default 0.55 */
+  readonly linkThreshold?: number;
   /** @default 0.05 */
   readonly maxDocumentShare?: number;
   /** @default 8 */
   readonly candidateLimit?: number;
+  /** @default 0.25 */
+  readonly genericWeight?: number;
+  /** @default 100 */
+  readonly idfMinBatch?: number;
   /** @default 2 */
   readonly minGroupSize?: number;
   /** @default 120 */
@@ -123,13 +135,13 @@ function resolveOptions(options: GroupingOptions | undefined): Resolved {
     }
     resolved[key] = value;
   }
-  const unit = ['vectorWeight', 'joinThreshold', 'mergeThreshold', 'maxDocumentShare'] as const;
+  const unit = ['vectorWeight', 'joinThreshold', 'mergeThreshold', 'linkThreshold', 'maxDocumentShare', 'genericWeight'] as const;
   for (const key of unit) {
     if (resolved[key] < 0 || resolved[key] > 1) {
       throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be in [0, 1], got ${resolved[key]}`, { details: { [key]: resolved[key] } });
     }
   }
-  for (const key of ['candidateLimit', 'minGroupSize', 'labelLength'] as const) {
+  for (const key of ['candidateLimit', 'minGroupSize', 'labelLength', 'idfMinBatch'] as const) {
     if (!Number.isInteger(resolved[key]) || resolved[key] < 1) {
       throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be an integer ≥ 1, got ${resolved[key]}`, { details: { [key]: resolved[key] } });
     }
@@ -179,6 +191,28 @@ export const TERM_ALIASES: Readonly<Record<string, readonly string[]>> = Object.
   pr: ['pull', 'request'], prs: ['pull', 'request'], repo: ['repository'], repos: ['repository'], config: ['configuration'],
   configs: ['configuration'], env: ['environment'], deps: ['dependency'], docs: ['documentation'],
 });
+
+/**
+ * Words that say how something was observed rather than what: who asked, how often, generic verbs
+ * and prepositions of observation sentences. As terms (stemmed) they weigh `genericWeight` (0.25)
+ * of a topical word, so that "User wants X before Y" and "User wants Z before W" are not alike for
+ * their shared frame.
+ */
+export const GENERIC_WORDS: readonly string[] = Object.freeze(
+  (
+    'user users ask asks asked asking want wants wanted request requested requests prefer prefers preferred preference ' +
+    'like likes liked correction corrected noted note observed again always every each all also just only still ' +
+    'should must need needs needed make makes making use uses using used get gets got set do does did done ' +
+    'keep keeps kept new old one two three more less most least much many any some other same ' +
+    'before after during under over into onto about above below between through without within ' +
+    'instead rather than via per time times way thing things something everything code file files change changes ' +
+    'changed work working worked now today yesterday session too very really quite fine ok okay yes ' +
+    'not no never don doesn didn isn aren wasn won t s'
+  ).split(' '),
+);
+
+/** `GENERIC_WORDS` as terms (aliased and stemmed like `observationTerms`). */
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(GENERIC_WORDS.flatMap((w) => (TERM_ALIASES[w] ?? [w]).map(stemWord)));
 
 /** A file path in free text: a token with a slash and an extension, or with two slashes. */
 const PATH = /(?:^|\s)\(?(?:[\w.@~-]*\/[\w.@~/-]*\.[A-Za-z0-9]{1,6}|[\w.@~-]*\/[\w.@~-]+\/[\w.@~/-]*)\)?(?=$|[\s,;:!?)])/g;
@@ -265,8 +299,9 @@ function isZero(v: Float32Array): boolean {
   return true;
 }
 
-function buildUnits(items: readonly GroupingItem[], order: readonly number[], dimension: number): Units {
+function buildUnits(items: readonly GroupingItem[], order: readonly number[], dimension: number, options: Resolved): Units {
   const termIdOf = new Map<string, number>();
+  const termNames: string[] = [];
   const unitOf = new Map<string, number>();
   const members: number[][] = [];
   const rawTerms: number[][] = [];
@@ -278,7 +313,10 @@ function buildUnits(items: readonly GroupingItem[], order: readonly number[], di
     if (known === undefined) {
       const ids = observationTerms(text).map((term) => {
         let id = termIdOf.get(term);
-        if (id === undefined) termIdOf.set(term, (id = termIdOf.size));
+        if (id === undefined) {
+          termIdOf.set(term, (id = termIdOf.size));
+          termNames.push(term);
+        }
         return id;
       });
       known = { terms: ids, key: [...ids].sort((a, b) => a - b).join(' ') };
@@ -296,13 +334,14 @@ function buildUnits(items: readonly GroupingItem[], order: readonly number[], di
   }
   const df = new Int32Array(termIdOf.size);
   for (const terms of itemTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
-  const n = items.length;
+  const n = Math.max(items.length, options.idfMinBatch);
+  const termWeight = Float64Array.from(termNames, (term, t) => Math.log(1 + n / (df[t] as number)) * (GENERIC_TERMS.has(term) ? options.genericWeight : 1));
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
   const vectorNorms = new Float64Array(members.length);
   rawTerms.forEach((terms, u) => {
-    const w = Float64Array.from(terms, (t) => Math.log(1 + n / (df[t] as number)));
+    const w = Float64Array.from(terms, (t) => termWeight[t] as number);
     let norm = 0;
     for (let k = 0; k < w.length; k += 1) norm += (w[k] as number) ** 2;
     norm = Math.sqrt(norm);
@@ -365,7 +404,7 @@ class Grouper {
     this.clusterOf = new Int32Array(n).fill(-1);
     this.acc = new Float64Array(n);
     this.mark = new Int32Array(n);
-    this.maxDf = Math.max(2, Math.floor(options.maxDocumentShare * itemCount));
+    this.maxDf = Math.max(options.idfMinBatch, Math.floor(options.maxDocumentShare * itemCount));
   }
 
   newCluster(): number {
@@ -423,22 +462,37 @@ class Grouper {
     return w * semantic + (1 - w) * lexical;
   }
 
-  /** Combined similarity of unit u to cluster c. */
-  unitSimilarity(u: number, c: number): number {
+  /**
+   * Combined similarity of unit u to cluster c; with `leaveOut`, to c without u (u must be in c):
+   * the similarity to the rest of its own group, NaN when u is alone in it.
+   */
+  unitSimilarity(u: number, c: number, leaveOut = false): number {
     const cluster = this.clusters[c] as Cluster;
     const terms = this.units.termIds[u] as Int32Array;
     const weights = this.units.weights[u] as Float64Array;
+    const count = leaveOut ? (this.units.members[u] as number[]).length : 0;
+    if (leaveOut && cluster.size === count) return Number.NaN;
     let lexical = 0;
-    if (cluster.termNorm2 > 0) {
-      let sum = 0;
-      for (let k = 0; k < terms.length; k += 1) sum += (weights[k] as number) * (cluster.terms.get(terms[k] as number) ?? 0);
-      lexical = sum / Math.sqrt(cluster.termNorm2);
+    let norm2 = cluster.termNorm2;
+    let sum = 0;
+    for (let k = 0; k < terms.length; k += 1) {
+      const w = weights[k] as number;
+      const s = cluster.terms.get(terms[k] as number) ?? 0;
+      if (leaveOut) {
+        // |S − count·w|² = |S|² − 2·count·w·S + count²·w².
+        norm2 += -2 * count * w * s + count * count * w * w;
+        sum += w * (s - count * w);
+      } else sum += w * s;
     }
+    if (norm2 > 1e-12) lexical = sum / Math.sqrt(norm2);
     const v = this.units.vectors[u];
-    const semantic =
-      v === undefined || cluster.vector === undefined || cluster.vectorNorm2 <= 0
-        ? undefined
-        : dot(v, cluster.vector) / ((this.units.vectorNorms[u] as number) * Math.sqrt(cluster.vectorNorm2));
+    let semantic: number | undefined;
+    if (v !== undefined && cluster.vector !== undefined) {
+      const cross = dot(v, cluster.vector);
+      const vn = this.units.vectorNorms[u] as number;
+      const rest2 = leaveOut ? cluster.vectorNorm2 - 2 * cross + vn * vn : cluster.vectorNorm2;
+      if (rest2 > 1e-12) semantic = (leaveOut ? cross - vn * vn : cross) / (vn * Math.sqrt(rest2));
+    }
     return this.mix(semantic, lexical);
   }
 
@@ -520,18 +574,78 @@ class Grouper {
     return picked;
   }
 
-  /** The best of `candidates` for unit u: [cluster, similarity], or [-1, -Infinity]. */
+  /**
+   * The best of `candidates` for unit u: [cluster, similarity], or [-1, -Infinity]. Its own
+   * cluster, if among them, is scored with u left out.
+   */
   best(u: number, candidates: readonly number[]): [number, number] {
     let bestCluster = -1;
     let bestSim = Number.NEGATIVE_INFINITY;
+    const own = this.clusterOf[u] as number;
     for (const c of candidates) {
-      const sim = this.unitSimilarity(u, c);
+      const sim = this.unitSimilarity(u, c, c === own);
+      if (Number.isNaN(sim)) continue;
       if (sim > bestSim || (sim === bestSim && c < bestCluster)) {
         bestSim = sim;
         bestCluster = c;
       }
     }
     return [bestCluster, bestSim];
+  }
+
+  /** Combined similarity of two units. */
+  unitPairSimilarity(a: number, b: number): number {
+    const ta = this.units.termIds[a] as Int32Array;
+    const wa = this.units.weights[a] as Float64Array;
+    const tb = this.units.termIds[b] as Int32Array;
+    const wb = this.units.weights[b] as Float64Array;
+    let lexical = 0;
+    for (let i = 0; i < ta.length; i += 1) {
+      const t = ta[i] as number;
+      for (let j = 0; j < tb.length; j += 1) if (tb[j] === t) lexical += (wa[i] as number) * (wb[j] as number);
+    }
+    const va = this.units.vectors[a];
+    const vb = this.units.vectors[b];
+    const semantic = va === undefined || vb === undefined ? undefined : dot(va, vb) / ((this.units.vectorNorms[a] as number) * (this.units.vectorNorms[b] as number));
+    return this.mix(semantic, lexical);
+  }
+
+  /**
+   * The unit of a group of ≥ 2 items most similar to unit u, among the `candidateLimit` units that
+   * share most term weight with it (through `unitPostings`, rare terms as in `candidates`):
+   * [unit, similarity], or [-1, -Infinity].
+   */
+  nearestUnit(u: number, unitPostings: readonly (readonly number[])[]): [number, number] {
+    const terms = this.units.termIds[u] as Int32Array;
+    const weights = this.units.weights[u] as Float64Array;
+    const stamp = (this.stamp += 1);
+    const touched: number[] = [];
+    let rare = 0;
+    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) rare += 1;
+    for (let k = 0; k < terms.length; k += 1) {
+      const t = terms[k] as number;
+      if (rare > 0 && (this.units.df[t] as number) > this.maxDf) continue;
+      for (const v of unitPostings[t] as readonly number[]) {
+        if (this.mark[v] !== stamp) {
+          this.mark[v] = stamp;
+          this.acc[v] = 0;
+          touched.push(v);
+        }
+        const tv = this.units.termIds[v] as Int32Array;
+        const k2 = tv.indexOf(t);
+        this.acc[v] = (this.acc[v] as number) + (weights[k] as number) * ((this.units.weights[v] as Float64Array)[k2] as number);
+      }
+    }
+    let bestUnit = -1;
+    let bestSim = Number.NEGATIVE_INFINITY;
+    for (const v of this.top(touched, (v) => this.acc[v] as number)) {
+      const sim = this.unitPairSimilarity(u, v);
+      if (sim > bestSim || (sim === bestSim && v < bestUnit)) {
+        bestSim = sim;
+        bestUnit = v;
+      }
+    }
+    return [bestUnit, bestSim];
   }
 
   /**
@@ -569,7 +683,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   const order = canonicalOrder(items);
   const rank = new Int32Array(items.length);
   order.forEach((i, r) => (rank[i] = r));
-  const units = buildUnits(items, order, dimension);
+  const units = buildUnits(items, order, dimension, resolved);
   const unitCount = units.members.length;
   const g = new Grouper(units, dimension, resolved, items.length);
 
@@ -606,14 +720,15 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     g.rebuild(keep, merged);
   }
 
-  // Pass 3: one reassignment step against frozen centroids.
+  // Pass 3: one reassignment step against frozen centroids (each unit scored against its own group
+  // without itself); a unit that reaches no group at the join threshold stands alone.
   const target = new Int32Array(unitCount);
   for (let u = 0; u < unitCount; u += 1) {
     const own = g.clusterOf[u] as number;
     const candidates = g.candidates(u);
     if (!candidates.includes(own)) candidates.push(own);
     const [c, sim] = g.best(u, candidates);
-    target[u] = c >= 0 && (c === own || sim >= resolved.joinThreshold) ? c : own;
+    target[u] = c >= 0 && sim >= resolved.joinThreshold ? c : -1 - u;
   }
   const next = new Map<number, number[]>();
   for (let u = 0; u < unitCount; u += 1) {
@@ -627,6 +742,27 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     const list = next.get(c);
     if (list === undefined) Object.assign(cluster, { alive: false, units: [], size: 0 });
     else g.rebuild(c, list);
+  }
+  for (let u = 0; u < unitCount; u += 1) if ((target[u] as number) < 0) g.add(g.newCluster(), u);
+
+  // Pass 4: a lone observation joins the group of its most similar member unit, if that unit is in
+  // a group of ≥ 2 items and the pair is similar enough (single link, with a higher bar than the
+  // centroid join: a paraphrase close to one wording of a group but not to its average).
+  const unitPostings: number[][] = Array.from({ length: units.df.length }, () => []);
+  for (let u = 0; u < unitCount; u += 1) {
+    if ((g.clusters[g.clusterOf[u] as number] as Cluster).size < 2) continue;
+    for (const t of units.termIds[u] as Int32Array) (unitPostings[t] as number[]).push(u);
+  }
+  const attach: [number, number][] = [];
+  for (let u = 0; u < unitCount; u += 1) {
+    if ((g.clusters[g.clusterOf[u] as number] as Cluster).size !== 1) continue;
+    const [v, sim] = g.nearestUnit(u, unitPostings);
+    if (v >= 0 && sim >= resolved.linkThreshold) attach.push([u, g.clusterOf[v] as number]);
+  }
+  for (const [u, c] of attach) {
+    const alone = g.clusterOf[u] as number;
+    Object.assign(g.clusters[alone] as Cluster, { alive: false, units: [], size: 0 });
+    g.add(c, u);
   }
 
   // Output.
