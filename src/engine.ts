@@ -24,6 +24,7 @@ import { formatIssues, MemoryInputSchema } from './schemas/index.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
 import type { Surface } from './store/types.js';
+import { evolve, type EvolveReport } from './evolve.js';
 import type { MemoryRecord } from './store/types.js';
 
 export interface CredenceOptions {
@@ -189,6 +190,29 @@ export class Credence {
 
   get #feedback() {
     return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
+  }
+
+  /**
+   * Groups recent observations into patterns and writes instincts and skills (SPEC §6). Files go
+   * under the project root (`.credence/` by default; `skillsDir: '.claude/skills'` for Claude Code).
+   */
+  async evolve(options: { dryRun?: boolean; sinceMs?: number; minConfidence?: number; dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<EvolveReport> {
+    const layout = {
+      root: this.root,
+      ...(options.dir === undefined ? {} : { dir: options.dir }),
+      ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
+      ...(options.instinctsDir === undefined ? {} : { instinctsDir: options.instinctsDir }),
+    };
+    if (options.dryRun !== true) this.invalidate();
+    return evolve(
+      { store: this.store, scope: this.scope, embedder: this.embedder, now: this.now() },
+      {
+        layout,
+        ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+        ...(options.sinceMs === undefined ? {} : { sinceMs: options.sinceMs }),
+        ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
+      },
+    );
   }
 
   /** Observations of the scope as the seed's lines, oldest first. */

@@ -1,7 +1,9 @@
 /** @module cli/learning — `credence feedback ID`, `credence metrics`, `credence forget ID`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { formatEvolveReport } from '../evolve.js';
 import type { Verdict } from '../feedback-service.js';
+import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -26,6 +28,33 @@ export function registerLearning(program: Command, context: () => CommandContext
       if (ctx.wantsJson) return printJson(ctx, result);
       const event = result.event === undefined ? '' : result.event.recorded ? `; event ${result.event.id} (${result.event.kind}) on ${result.event.targetId}` : `; event ${result.event.id} was already recorded, not applied twice`;
       ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}\n`);
+    });
+
+  program
+    .command('evolve')
+    .description('turn recent observations into instincts and skills, and print the report')
+    .option('--dry-run', 'show what would change; write nothing')
+    .option('--since <when>', 'how far back to look: 7d (default), 12h, 2w or an ISO date')
+    .option('--min-confidence <c>', 'patterns below this are ignored (default 0.5)')
+    .option('--dir <folder>', 'where instincts, skills and the evolution log go, inside the project (default .credence)')
+    .option('--skills-dir <folder>', 'where skills go (e.g. .claude/skills, so Claude Code loads them)')
+    .action(async (o: { dryRun?: boolean; since?: string; minConfidence?: string; dir?: string; skillsDir?: string }) => {
+      const ctx = context();
+      const min = o.minConfidence === undefined ? undefined : Number(o.minConfidence);
+      if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 1)) {
+        throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${JSON.stringify(o.minConfidence)}`);
+      }
+      const report = await withCredence(ctx, (c) =>
+        c.evolve({
+          ...(o.dryRun === true ? { dryRun: true } : {}),
+          ...(o.since === undefined ? {} : { sinceMs: c.now() - parseSince(o.since, c.now()) }),
+          ...(min === undefined ? {} : { minConfidence: min }),
+          ...(o.dir === undefined ? {} : { dir: o.dir }),
+          ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+        }),
+      );
+      if (ctx.wantsJson) return printJson(ctx, report);
+      ctx.io.stdout(`${formatEvolveReport(report)}\n`);
     });
 
   program

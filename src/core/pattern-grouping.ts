@@ -4,44 +4,53 @@
  * (Continuous Learning System; SPEC §6: "group similar observations — same meaning, not only same
  * text"). "User asks for camelCase naming", "Correction: snake_case → camelCase" and "All the code
  * uses camelCase" form one group; "Tests run before commit", "CI green after commit" and "Commit
- * without tests made CI red" another. Pure: the caller embeds the texts and passes the vectors in.
+ * without tests made CI red" another. Pure: the caller embeds the texts (`patternText`) and passes
+ * the vectors in.
  *
- * Similarity of an observation x to a group g (and of two groups) mixes meaning and words:
+ * Similarity of an observation x to a group g (and of two groups, centroid to centroid):
  *
  *   sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)          w = vectorWeight = 0.5
  *
- * - v: the L2-normalised sentence embedding given by the caller; centroid_g the normalised sum of
- *   the group's vectors. Without vectors (or with a zero vector) the lexical part counts alone.
- * - t: the observation's terms — `contentWords` (identifiers split: camelCase → camel, case; stop
- *   words dropped), each reduced by a light suffix stemmer (`stemWord`: commit, commits, committed,
- *   committing → commit) — weighted by their IDF over the batch, `ln(1 + N / df)`, and normalised:
- *   a rare shared word ("camel", "pnpm") is strong evidence, a word in many observations ("user")
- *   weak. terms_g is the normalised sum of the members' term vectors, so a group that gathered
- *   several paraphrases matches any of them.
+ * - v: the L2-normalised sentence embedding given by the caller; centroid_g the sum of the group's
+ *   vectors. Without vectors (or with a zero vector) the lexical part counts alone.
+ * - t: the observation's terms (`observationTerms`: file paths and numbers dropped, identifiers
+ *   split — camelCase → camel, case —, stop words dropped, irregular verbs and a few abbreviations
+ *   mapped, a light stemmer: commit, commits, committed, committing → commit), each weighted by its
+ *   IDF over the batch `ln(1 + max(N, 100) / df)` — a rare shared word ("camel", "pnpm") is strong
+ *   evidence, a word of many observations weak; a batch is taken as at least 100 observations so
+ *   that the words of a small batch are not all "common" — times 0.25 for the generic words of
+ *   observation sentences (`GENERIC_WORDS`: user, asks, wants, before, every, code, file, …), then
+ *   normalised. terms_g sums its members' term vectors, so a group that gathered several
+ *   paraphrases matches each of them.
  *
- * Algorithm, in three passes, O(N · (terms + candidates · dimension)), never all pairs:
+ * Identical term sets are one unit (weighted by their count): the work follows distinct wordings.
+ * Four passes, never all pairs: candidates always come from an inverted index term → groups
+ * (terms of more than 5 % of the batch, and at least 100 observations, only when an observation has
+ * no rarer term), the `candidateLimit` (8) best by their lexical score scored in full.
  *
- * 1. Online assignment (leader clustering with centroids): observations in (timestamp, id) order;
- *    the candidate groups of x are those sharing one of its terms, found through an inverted index
- *    term → groups (terms in more than `maxDocumentShare` of the batch are not used to find
- *    candidates, only to score them); the `candidateLimit` best by lexical score are scored in full.
- *    x joins the best if sim ≥ `joinThreshold` (0.5), else starts a new group.
- * 2. Merge: every pair of groups of ≥ 2 members whose similarity (the same formula on their
- *    centroids) is ≥ `mergeThreshold` (0.55), best pair first, each pair re-scored on the current
- *    centroids when its turn comes (no chaining through stale scores). This joins the paraphrases
- *    that started their own group in pass 1 before the group they belong to had gathered words.
- * 3. Reassignment: every observation moves to the group, among those sharing a term with it, whose
- *    final centroid it is most similar to (one k-means step against frozen centroids), provided
- *    that similarity is ≥ `joinThreshold`; an observation left below it in its own group of ≥ 2 is
- *    reassigned only if another group does better.
+ * 1. Online assignment (leader clustering on centroids), units in (timestamp, id) order of their
+ *    first observation: join the best candidate group if sim ≥ `joinThreshold` (0.5), else start
+ *    a group.
+ * 2. Merge: pairs of groups of ≥ 2 observations sharing one of their 8 heaviest terms, with sim ≥
+ *    `mergeThreshold` (0.5), best pair first, each pair re-scored on the current centroids when its
+ *    turn comes (no chaining through stale scores): paraphrases that started a group before theirs
+ *    had gathered their words.
+ * 3. Reassignment (one k-means step against frozen centroids): each unit goes to the candidate
+ *    group it is most similar to — its own scored without itself — if sim ≥ `joinThreshold`, else
+ *    stands alone.
+ * 4. Link: a lone observation joins the group of its most similar unit (among groups of ≥ 2) when
+ *    that pair's sim ≥ `linkThreshold` (0.55): a paraphrase close to one wording of a group but not
+ *    to its average ("Tests run before commit" to "Commit without tests made CI red").
  *
- * Groups of at least `minGroupSize` (2) are returned, largest first (ties by representative id);
- * the others are singletons (in (timestamp, id) order). The representative is the member closest to
- * its group's centroid (ties: earliest), the label its text. Deterministic: the result depends on
- * the set of observations, not their order (sorted by timestamp then id first).
+ * Groups of at least `minGroupSize` (2) are returned, largest first (ties by representative id),
+ * members in (timestamp, id) order; the others are singletons, in that order. The representative is
+ * the member closest to its group's centroid (ties: earliest), the label its text. Deterministic:
+ * the result depends on the set of observations, not on their order.
  *
- * Thresholds were set on the synthetic stream of `eval/habits` (30 habits written as paraphrase
- * templates fixed before tuning; `npm run eval` prints precision, recall, splits and merges).
+ * Thresholds were set on the synthetic stream of `eval/habits` (30 habits as paraphrase templates
+ * fixed before tuning, noise, contradictions; `npm run eval` prints precision, recall, splits and
+ * merges) and the seed's two examples. Known limit: paraphrases that share no word are bridged by
+ * the embeddings alone, which the offline word vectors do weakly: a habit then stays several groups.
  */
 
 import { CredenceError } from './errors.js';

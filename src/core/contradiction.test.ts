@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/helpers.js';
+import {
+  assertionOf,
+  CONTRADICTION_DEFAULTS,
+  contradictionAgesDays,
+  detectContradictions,
+  OPPOSITE_CONVENTIONS,
+  type ContradictionItem,
+} from './contradiction.js';
+import { isSignificant } from './learning-confidence.js';
+import type { ObservationType } from './types.js';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-02-02T09:00:00Z');
+
+let next = 0;
+/** `count` observations of one text, an hour apart, ending `daysAgo` days before NOW. */
+function repeat(text: string, count: number, type: ObservationType = 'pattern', daysAgo = 3): ContradictionItem[] {
+  return Array.from({ length: count }, (_, k) => ({ id: `o${(next += 1)}`, text, type, timestamp: NOW - daysAgo * DAY - k * 3_600_000 }));
+}
+
+const one = (text: string, type: ObservationType = 'preference', daysAgo = 2): ContradictionItem => repeat(text, 1, type, daysAgo)[0] as ContradictionItem;
+
+const camelGroup = () => [
+  ...repeat('User asks for camelCase naming', 4, 'correction'),
+  ...repeat('Correction: snake_case → camelCase', 3, 'correction'),
+  ...repeat('All the code uses camelCase', 3),
+  ...repeat('Variables and functions should be written in camelCase', 3, 'preference'),
+];
+const testsGroup = () => [
+  ...repeat('Tests run before commit', 4, 'success'),
+  ...repeat('CI green after commit', 3, 'success'),
+  ...repeat('Commit without tests made CI red', 3, 'error'),
+  ...repeat('Ran the full test suite before committing', 3, 'success'),
+];
+
+/** Contradictions found when `extra` joins `group` (as a member when `inside`). */
+function contradictionsOf(group: ContradictionItem[], extra: ContradictionItem[], inside = true) {
+  const items = [...group, ...extra];
+  const ids = (inside ? items : group).map((o) => o.id);
+  const [result] = detectContradictions(items, [{ ids }]);
+  return result?.contradictions ?? [];
+}
+
+describe('assertionOf', () => {
+  it('reads a negation over topical words as a negative polarity', () => {
+    expect(assertionOf('Do not run tests before commit').polarity).toBe(-1);
+    expect(assertionOf("Don't split the work into small commits").polarity).toBe(-1);
+    expect(assertionOf('Never ask before deleting files').polarity).toBe(-1);
+    expect(assertionOf('Tests run before commit').polarity).toBe(1);
+  });
+
+  it('lets two negations in one clause cancel', () => {
+    expect(assertionOf('Never commit without tests').polarity).toBe(1);
+  });
+
+  it('ends a negation at the end of its clause or at "while"', () => {
+    expect(assertionOf('Use named exports, no default exports while working on auth').polarity).toBe(1);
+  });
+
+  it('reads the preferred and the rejected alternative of a convention', () => {
+    const arrow = assertionOf('Correction: snake_case → camelCase');
+    expect([...(arrow.favoured.get('naming case') ?? [])]).toEqual(['camelCase']);
+    expect([...(arrow.rejected.get('naming case') ?? [])]).toEqual(['snake_case']);
+    const instead = assertionOf('Indent with tabs instead of spaces');
+    expect([...(instead.favoured.get('indentation') ?? [])]).toEqual(['tabs']);
+    expect([...(instead.rejected.get('indentation') ?? [])]).toEqual(['spaces']);
+    expect(instead.polarity).toBe(1);
+    const replaced = assertionOf('Replaced the default export with a named one');
+    expect([...(replaced.favoured.get('exports') ?? [])]).toEqual(['named exports']);
+    expect([...(replaced.rejected.get('exports') ?? [])]).toEqual(['default exports']);
+    const over = assertionOf('User prefers await over callbacks');
+    expect([...(over.rejected.get('async style') ?? [])]).toEqual(['callbacks']);
+  });
+
+  it('counts a family only in its context ("single" is about quotes only next to a quote)', () => {
+    expect(assertionOf('A single file changed').favoured.size).toBe(0);
+    expect(assertionOf('Use single quotes').favoured.get('quotes')).toEqual(new Set(['single quotes']));
+  });
+});
+
+describe('detectContradictions', () => {
+  it('reports an opposite naming convention against the camelCase group (seed 004 example 1)', () => {
+    const dissent = one('Prefer snake_case for variable names in this module');
+    const found = contradictionsOf(camelGroup(), [dissent]);
+    expect(found).toEqual([expect.objectContaining({ id: dissent.id, timestamp: dissent.timestamp, kind: 'opposite-convention' })]);
+    expect(found[0]?.reason).toMatch(/snake_case/);
+  });
+
+  it('reports it whether or not the grouper put it inside the group', () => {
+    const dissent = one('Prefer snake_case for variable names in this module');
+    expect(contradictionsOf(camelGroup(), [dissent], false).map((c) => c.id)).toEqual([dissent.id]);
+  });
+
+  it('reports a negation of the tests-before-commit pattern, and a correction as such (seed 004 example 2)', () => {
+    const skip = one('Do not run tests before commit');
+    const correction = one('Correction: skip the tests before committing', 'correction', 1);
+    const found = contradictionsOf(testsGroup(), [skip, correction]);
+    expect(new Map(found.map((c) => [c.id, c.kind]))).toEqual(
+      new Map([
+        [skip.id, 'negation'],
+        [correction.id, 'correction'],
+      ]),
+    );
+    // By timestamp: the older one first.
+    expect(found.map((c) => c.id)).toEqual([skip.id, correction.id]);
+  });
+
+  it('does not take an error made when the pattern was broken for a contradiction', () => {
+    expect(contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')])).toEqual([]);
+  });
+
+  it('does not report members that agree, nor unrelated negative statements', () => {
+    expect(contradictionsOf(camelGroup(), [])).toEqual([]);
+    expect(contradictionsOf(testsGroup(), [one('Never deploy on Fridays'), one('The office printer does not work')])).toEqual([]);
+  });
+
+  it('needs an established pattern to contradict: one dissenting member is not enough', () => {
+    const items = [...repeat('Ask before deleting any file', 1, 'preference'), one('Never ask before deleting files')];
+    const [result] = detectContradictions(items, [{ ids: items.map((o) => o.id) }]);
+    expect(result?.contradictions).toEqual([]);
+  });
+
+  it('reports each contradiction against one group only, the one it opposes', () => {
+    const camel = camelGroup();
+    const tests = testsGroup();
+    const dissent = one('Prefer snake_case for variable names');
+    const result = detectContradictions([...camel, ...tests, dissent], [{ ids: tests.map((o) => o.id) }, { ids: [...camel, dissent].map((o) => o.id) }]);
+    expect(result.map((r) => r.contradictions.map((c) => c.id))).toEqual([[], [dissent.id]]);
+  });
+
+  it('gives the same result whatever the order of the observations', () => {
+    const items = [...camelGroup(), ...testsGroup(), one('Prefer snake_case for variable names'), one('Do not run tests before commit')];
+    const groups = [{ ids: items.slice(0, 13).map((o) => o.id) }, { ids: items.slice(13).map((o) => o.id) }];
+    const reference = detectContradictions(items, groups);
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: items.length, maxLength: items.length }), (keys) => {
+        const shuffled = items.map((item, i) => ({ item, key: keys[i] as number })).sort((a, b) => a.key - b.key).map((x) => x.item);
+        expect(detectContradictions(shuffled, groups)).toEqual(reference);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('gives ages that block significance for 7 days (seed 004: no recent contradiction)', () => {
+    const dissent = one('Prefer snake_case for variable names', 'preference', 2);
+    const group = camelGroup();
+    const found = contradictionsOf(group, [dissent]);
+    const ages = contradictionAgesDays(found, NOW);
+    expect(ages).toEqual([2]);
+    const confidences = group.map(() => 0.6);
+    expect(isSignificant({ confidences, contradictionAgesDays: ages }).significant).toBe(false);
+    expect(isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(found, NOW + 6 * DAY) }).significant).toBe(true);
+  });
+
+  it('rejects unknown ids, an id in two groups and repeated ids with INVALID_INPUT', () => {
+    const items = camelGroup();
+    expect(codeOf(() => detectContradictions(items, [{ ids: ['nope'] }]))).toBe('INVALID_INPUT');
+    expect(codeOf(() => detectContradictions(items, [{ ids: [items[0]?.id as string] }, { ids: [items[0]?.id as string] }]))).toBe('INVALID_INPUT');
+    expect(codeOf(() => detectContradictions([...items, items[0] as ContradictionItem], []))).toBe('INVALID_INPUT');
+    expect(codeOf(() => detectContradictions(items, [], { nearThreshold: 2 }))).toBe('INVALID_INPUT');
+  });
+
+  it('returns one empty entry per group when there is nothing to report, and has frozen defaults', () => {
+    expect(detectContradictions([], [])).toEqual([]);
+    expect(Object.isFrozen(CONTRADICTION_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(OPPOSITE_CONVENTIONS)).toBe(true);
+  });
+});

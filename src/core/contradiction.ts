@@ -1,0 +1,744 @@
+/**
+ * @module core/contradiction
+ * Contradictions of patterns (seed 004, "Pas de contradiction récente (derniers 7 jours)"; SPEC §6:
+ * "detect contradictions — an observation that asserts the opposite preference, or a correction
+ * against an established pattern — and show them"). Pure: no clock; the caller turns the
+ * contradictions' timestamps into ages for `isSignificant` (`contradictionAgesDays`).
+ *
+ * An observation x contradicts a group g when the members of g that say the same thing as x, sign
+ * aside, say it with the opposite sign, and more of them than agree with x anywhere:
+ *
+ * 1. Assertion of a text (`assertionOf`): sign-free terms (as `observationTerms`, negation words
+ *    left out, the words of an opposite-convention family — camel/snake/kebab/pascal case,
+ *    tabs/spaces, single/double quotes, named/default exports, merge/rebase, npm/yarn/pnpm,
+ *    jest/vitest, UTC/local time, async/await vs callbacks, TypeScript/JavaScript:
+ *    `OPPOSITE_CONVENTIONS` — replaced by the family), a polarity, and per family the alternatives
+ *    it favours and those it rejects.
+ *    - Negation cues (not, never, no, no longer, don't / doesn't / didn't / won't, without, avoid,
+ *      stop, skip, disable, dislike, hate, reject) reach to the end of their clause or to a
+ *      subordinating word (while, during, when, because, …); "no" covers at most 3 words.
+ *    - Selectors reject what they cover without negating the sentence: "instead of", "rather than",
+ *      "over" after "prefer", the left side of an arrow (`snake_case → camelCase`), "from X (to)",
+ *      and a replacement verb's object up to its target ("replaced X with Y", "migrated X to Y").
+ *    - Alternatives under a negation or a selector are rejected, others favoured; a negation over
+ *      topical words makes the polarity −1; two negations in one clause cancel ("never commit
+ *      without tests").
+ *    - An `error` reports what went wrong: its alternatives are swapped, and its polarity swapped
+ *      when it holds a negation ("Commit without tests made CI red" supports "tests before
+ *      commit"), unknown (no vote by sign) when it does not.
+ * 2. Near members: members of any group (deduplicated by text and type; x itself left out) whose
+ *    sign-free term cosine to x is ≥ `nearThreshold` (0.35); terms weighted as in pattern grouping
+ *    (batch IDF, generic words × 0.25). Found through an inverted index on strong terms: generic
+ *    words, and words spread over the members of more than `maxGroupShare` (25 %) of the groups
+ *    (context such as a module name), do not find candidates; their part of the cosine is added
+ *    where it can still reach the threshold. Never all pairs.
+ * 3. Vote: two assertions that both mention a family disagree when one chooses what the other
+ *    rejects, or both choose and share no choice (`opposite-convention`); a text choosing two
+ *    alternatives at once does not vote on that family. Without a shared family they disagree when
+ *    their polarities differ (`negation`). x contradicts g when the disagreeing members of g weigh
+ *    (count × similarity) more than all the near members that agree with x, in any group, and hold
+ *    at least `minSupport` (2) observations (an established pattern, not one dissenting member).
+ *    A contradicting `correction` is reported as kind `correction`.
+ * 4. Each observation is reported against at most one group: the one with the largest disagreeing
+ *    weight (ties: the earlier group). Contradictions are listed by (timestamp, id).
+ *
+ * Measured on `eval/habits` (`npm run eval`): 17–18 of the 20 planted contradictions found on
+ * seeds 6–10, none reported that was not planted.
+ */
+
+import { CredenceError } from './errors.js';
+import { OBSERVATION_TYPES, type ObservationType } from './types.js';
+import { canonicalOrder, GENERIC_TERMS, GROUPING_DEFAULTS, patternText, stemWord, TERM_ALIASES } from './pattern-grouping.js';
+import { STOP_WORDS, splitWords } from './words.js';
+
+/** A family of conventions that exclude one another; alternatives are lists of words. */
+export interface ConventionFamily {
+  readonly name: string;
+  readonly alternatives: Readonly<Record<string, readonly string[]>>;
+  /** If given, the family counts only in a text holding one of these words. */
+  readonly context?: readonly string[];
+}
+
+/** Opposite conventions of everyday software work (alternatives as words; stemmed on use). */
+export const OPPOSITE_CONVENTIONS: readonly ConventionFamily[] = Object.freeze<ConventionFamily[]>([
+  { name: 'naming case', alternatives: { camelCase: ['camel'], snake_case: ['snake'], 'kebab-case': ['kebab'], PascalCase: ['pascal'] } },
+  { name: 'indentation', alternatives: { tabs: ['tab', 'tabs'], spaces: ['space', 'spaces'] } },
+  { name: 'quotes', alternatives: { 'single quotes': ['single'], 'double quotes': ['double'] }, context: ['quote', 'quotes', 'quoted'] },
+  { name: 'exports', alternatives: { 'named exports': ['named'], 'default exports': ['default'] }, context: ['export', 'exports', 'exported'] },
+  { name: 'git integration', alternatives: { merge: ['merge', 'merging', 'merged', 'merges'], rebase: ['rebase', 'rebasing', 'rebased'] } },
+  { name: 'package manager', alternatives: { npm: ['npm'], yarn: ['yarn'], pnpm: ['pnpm'], bun: ['bun'] } },
+  { name: 'test runner', alternatives: { jest: ['jest'], vitest: ['vitest'], mocha: ['mocha'], jasmine: ['jasmine'] } },
+  { name: 'time zone', alternatives: { UTC: ['utc', 'gmt'], 'local time': ['local'] }, context: ['utc', 'gmt', 'time', 'timezone', 'timestamp', 'timestamps', 'date', 'dates'] },
+  { name: 'async style', alternatives: { 'async/await': ['async', 'await'], callbacks: ['callback', 'callbacks', 'promise', 'promises'] } },
+  { name: 'language', alternatives: { TypeScript: ['typescript'], JavaScript: ['javascript'] } },
+]);
+
+export const CONTRADICTION_DEFAULTS = Object.freeze({
+  /** Least sign-free term cosine for a member to count as saying the same thing as x. */
+  nearThreshold: 0.35,
+  /** Fewest observations behind the disagreeing members: the pattern opposed must be established. */
+  minSupport: 2,
+  /** Terms in the members of more than this share of the groups are context, not content. */
+  maxGroupShare: 0.25,
+  /** Weight of a generic term (as in pattern grouping). */
+  genericWeight: GROUPING_DEFAULTS.genericWeight,
+  /** IDF is computed as if the batch held at least this many observations. */
+  idfMinBatch: GROUPING_DEFAULTS.idfMinBatch,
+});
+
+export interface ContradictionOptions {
+  /** @default 0.35 */
+  readonly nearThreshold?: number;
+  /** @default 2 */
+  readonly minSupport?: number;
+  /** @default 0.25 */
+  readonly maxGroupShare?: number;
+  /** @default 0.25 */
+  readonly genericWeight?: number;
+  /** @default 100 */
+  readonly idfMinBatch?: number;
+  /** @default OPPOSITE_CONVENTIONS */
+  readonly conventions?: readonly ConventionFamily[];
+}
+
+export interface ContradictionItem {
+  readonly id: string;
+  readonly text: string;
+  readonly type: ObservationType;
+  /** Milliseconds since the epoch. */
+  readonly timestamp: number;
+}
+
+export type ContradictionKind = 'negation' | 'opposite-convention' | 'correction';
+
+export interface Contradiction {
+  readonly id: string;
+  readonly timestamp: number;
+  readonly kind: ContradictionKind;
+  /** In plain words, naming the member it opposes. */
+  readonly reason: string;
+  /** Id of the closest member that says the opposite. */
+  readonly opposes: string;
+}
+
+export interface GroupContradictions {
+  /** Index of the group in the input. */
+  readonly group: number;
+  /** Contradicting observations, by timestamp then id. */
+  readonly contradictions: Contradiction[];
+}
+
+/** The assertion of one text (see the module header), before the `error` swap. */
+export interface Assertion {
+  /** Sign-free terms: family words replaced by `~family`, negation words left out. */
+  readonly terms: readonly string[];
+  /** −1 when a negation covers topical words, else 1. */
+  readonly polarity: 1 | -1;
+  /** Whether the text holds a negation or selector cue at all. */
+  readonly negated: boolean;
+  /** Family name → alternatives the text favours. */
+  readonly favoured: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Family name → alternatives the text rejects. */
+  readonly rejected: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The negation cue that set a negative polarity ("don't", "never", …), for reasons. */
+  readonly cue: string | undefined;
+}
+
+/** Negation cues as word sequences (words as `splitWords` gives them). */
+const NEGATIONS: readonly (readonly string[])[] = [
+  ['no', 'longer'], ['don', 't'], ['doesn', 't'], ['didn', 't'], ['won', 't'], ['isn', 't'], ['aren', 't'], ['shouldn', 't'],
+  ['not'], ['never'], ['no'], ['without'], ['avoid'], ['avoids'], ['avoided'], ['avoiding'], ['stop'], ['stops'], ['stopped'],
+  ['skip'], ['skips'], ['skipped'], ['skipping'], ['disable'], ['disabled'], ['disabling'], ['dislike'], ['dislikes'],
+  ['disliked'], ['hate'], ['hates'], ['reject'], ['rejects'], ['rejected'], ['rejecting'],
+];
+/** After one of these in a clause, "over" selects: "prefers await over callbacks" rejects callbacks. */
+const PREFERRING = new Set(['prefer', 'prefers', 'preferred', 'preferring', 'favour', 'favours', 'favor', 'favors', 'choose', 'chooses', 'chose', 'pick', 'picks']);
+/** Selector cues: they reject what they cover without negating the sentence. */
+const SELECTORS: readonly (readonly string[])[] = [['instead', 'of'], ['rather', 'than'], ['from']];
+/**
+ * Verbs of replacement: what follows them is rejected up to the word that names the replacement
+ * ("replaced the default export with a named one", "migrated the jest specs to vitest").
+ */
+const REPLACING = new Set(
+  'replace replaced replaces replacing switch switched switching migrate migrated migrating convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'.split(' '),
+);
+/** Words that end a replacement's or a "from"'s scope and start the favoured part. */
+const REPLACEMENT_TARGETS = new Set(['with', 'to', 'into', 'in', 'as', 'by', 'for']);
+const CUE_WORDS = new Set([...NEGATIONS, ...SELECTORS].flat());
+/** Words that end a negation's scope before the clause does ("don't X while working on Y"). */
+const SCOPE_ENDS = new Set(['while', 'during', 'when', 'whenever', 'because', 'since', 'although', 'though', 'unless', 'until', 'whereas', 'so', 'if', 'as', 'then']);
+/** "no" negates a noun phrase: its scope is at most this many words. */
+const NO_SCOPE = 3;
+const CUE_STEMS = new Set([...CUE_WORDS].map(stemWord));
+
+const ARROW = /\s*(?:→|->|=>)\s*/;
+/** Clause ends: punctuation followed by a space or the end, a semicolon, or "but". */
+const CLAUSE = /[.,;:!?](?=\s|$)|;|\bbut\b|\(|\)/i;
+
+interface FamilyIndex {
+  /** stem → [family name, alternative] */
+  readonly members: Map<string, [string, string]>;
+  /** family name → context stems (absent: always on) */
+  readonly context: Map<string, Set<string>>;
+  /** Every context stem of every family. */
+  readonly contextStems: Set<string>;
+}
+
+function indexFamilies(families: readonly ConventionFamily[]): FamilyIndex {
+  const members = new Map<string, [string, string]>();
+  const context = new Map<string, Set<string>>();
+  for (const family of families) {
+    for (const [alternative, words] of Object.entries(family.alternatives)) {
+      for (const word of words) for (const w of splitWords(word)) members.set(stemWord(w), [family.name, alternative]);
+    }
+    if (family.context !== undefined) context.set(family.name, new Set(family.context.flatMap((w) => splitWords(w).map(stemWord))));
+  }
+  return { members, context, contextStems: new Set([...context.values()].flatMap((set) => [...set])) };
+}
+
+/** Cues by their first word, longest first. */
+function byFirstWord(cues: readonly (readonly string[])[]): Map<string, (readonly string[])[]> {
+  const map = new Map<string, (readonly string[])[]>();
+  for (const cue of [...cues].sort((a, b) => b.length - a.length)) {
+    const first = cue[0] as string;
+    const list = map.get(first);
+    if (list === undefined) map.set(first, [cue]);
+    else list.push(cue);
+  }
+  return map;
+}
+const NEGATIONS_BY_FIRST = byFirstWord(NEGATIONS);
+const SELECTORS_BY_FIRST = byFirstWord(SELECTORS);
+
+function matchAt(words: readonly string[], k: number, cues: ReadonlyMap<string, (readonly string[])[]>): readonly string[] | undefined {
+  return cues.get(words[k] as string)?.find((cue) => cue.every((w, j) => words[k + j] === w));
+}
+
+/** The assertion of `text` (see the module header); `families` as `indexFamilies` makes them. */
+function analyse(text: string, families: FamilyIndex): Assertion {
+  // Words and stems once, per clause of each arrow segment (file paths removed, as for grouping).
+  const segments = patternText(text)
+    .split(ARROW)
+    .map((segment) =>
+      segment.split(CLAUSE).map((clause) => {
+        const words = splitWords(clause);
+        return { words, stems: words.map(stemWord) };
+      }),
+    );
+  const allStems = new Set(segments.flatMap((clauses) => clauses.flatMap((c) => c.stems)));
+  const activeFamilies = new Map<string, boolean>();
+  const active = (family: string): boolean => {
+    let on = activeFamilies.get(family);
+    if (on === undefined) {
+      const ctx = families.context.get(family);
+      on = ctx === undefined || [...ctx].some((stem) => allStems.has(stem));
+      activeFamilies.set(family, on);
+    }
+    return on;
+  };
+  const favoured = new Map<string, Set<string>>();
+  const rejected = new Map<string, Set<string>>();
+  const put = (map: Map<string, Set<string>>, family: string, alternative: string) => {
+    let set = map.get(family);
+    if (set === undefined) map.set(family, (set = new Set()));
+    set.add(alternative);
+  };
+  let polarity: 1 | -1 = 1;
+  let cueText: string | undefined;
+  let negated = false;
+  segments.forEach((clauses, s) => {
+    clauses.forEach(({ words, stems }, c) => {
+      // The last clause before an arrow is rejected as a whole ("snake_case → camelCase").
+      const beforeArrow = s < segments.length - 1 && c === clauses.length - 1;
+      let scope: 'none' | 'negation' | 'selector' | 'replacing' = beforeArrow ? 'selector' : 'none';
+      let scopeLeft = Number.POSITIVE_INFINITY;
+      let cue: string | undefined;
+      let topicalInNegation = false;
+      let preferring = false;
+      let negations = 0;
+      const hits: [string, string, 'none' | 'negation' | 'rejecting'][] = [];
+      for (let k = 0; k < words.length; k += 1) {
+        const word = words[k] as string;
+        if (scope !== 'none' && !beforeArrow && (SCOPE_ENDS.has(word) || scopeLeft <= 0)) {
+          scope = 'none';
+          scopeLeft = Number.POSITIVE_INFINITY;
+        }
+        if (scope === 'replacing' && REPLACEMENT_TARGETS.has(word)) {
+          scope = 'none';
+          continue;
+        }
+        if (scope === 'none' && REPLACING.has(word)) {
+          scope = 'replacing';
+          continue;
+        }
+        if (PREFERRING.has(word)) preferring = true;
+        const selector = preferring && word === 'over' ? ['over'] : matchAt(words, k, SELECTORS_BY_FIRST);
+        const negation = selector === undefined ? matchAt(words, k, NEGATIONS_BY_FIRST) : undefined;
+        if (selector !== undefined || negation !== undefined) {
+          const matched = (selector ?? negation) as readonly string[];
+          if (negation !== undefined) negations += 1;
+          if (matched[0] === 'from') scope = 'replacing';
+          else if (scope !== 'negation') scope = selector !== undefined ? (scope === 'none' ? 'selector' : scope) : 'negation';
+          if (!(negation !== undefined && scope === 'negation' && negations > 1)) {
+            scopeLeft = matched.length === 1 && matched[0] === 'no' ? NO_SCOPE : Number.POSITIVE_INFINITY;
+          }
+          if (matched[0] !== 'from') {
+            cue ??= matched.length === 2 && matched[1] === 't' ? `${matched[0]}'t` : matched.join(' ');
+            negated = true;
+          }
+          k += matched.length - 1;
+          continue;
+        }
+        scopeLeft -= 1;
+        const stem = stems[k] as string;
+        const member = families.members.get(stem);
+        if (member !== undefined && active(member[0])) {
+          hits.push([member[0], member[1], scope === 'none' ? 'none' : scope === 'negation' ? 'negation' : 'rejecting']);
+        } else if (scope === 'negation' && !CUE_WORDS.has(word) && !STOP_WORDS.has(word)) {
+          if (!families.contextStems.has(stem) && !/^\d+$/.test(stem)) topicalInNegation = true;
+        }
+      }
+      // Two negations in a clause cancel ("never commit without tests", "rejected a message that
+      // had no prefix").
+      const cancelled = negations >= 2 && negations % 2 === 0;
+      for (const [family, alternative, how] of hits) {
+        put(how === 'rejecting' || (how === 'negation' && !cancelled) ? rejected : favoured, family, alternative);
+      }
+      if (topicalInNegation && !cancelled) {
+        polarity = -1;
+        cueText ??= cue;
+      }
+    });
+  });
+  // Sign-free terms, as `observationTerms` makes them, negation words out, family words merged.
+  const terms = new Set<string>();
+  for (const clauses of segments) {
+    for (const { words } of clauses) {
+      for (const word of words) {
+        if (STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
+        for (const w of TERM_ALIASES[word] ?? [word]) {
+          const stem = stemWord(w);
+          if (CUE_STEMS.has(stem)) continue;
+          const member = families.members.get(stem);
+          terms.add(member !== undefined && active(member[0]) ? `~${member[0]}` : stem);
+        }
+      }
+    }
+  }
+  return { terms: [...terms], polarity, negated, favoured, rejected, cue: cueText };
+}
+
+/** The assertion of `text` under the given families (exported for tests and reports). */
+export function assertionOf(text: string, conventions: readonly ConventionFamily[] = OPPOSITE_CONVENTIONS): Assertion {
+  return analyse(text, indexFamilies(conventions));
+}
+
+/**
+ * An assertion as stated by an observation of `type`. An `error` reports what went wrong: with a
+ * negation ("commit without tests made CI red") its polarity is swapped; without one its polarity
+ * is unknown (0: it neither agrees nor disagrees by sign). Its favoured and rejected alternatives
+ * are swapped either way ("a merge commit was rejected" rejects merge).
+ */
+interface Stance {
+  readonly polarity: 1 | 0 | -1;
+  readonly favoured: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly rejected: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+function stanceOf(assertion: Assertion, type: ObservationType): Stance {
+  if (type !== 'error') return assertion;
+  const polarity = assertion.negated ? (assertion.polarity === 1 ? -1 : 1) : 0;
+  return { polarity, favoured: assertion.rejected, rejected: assertion.favoured };
+}
+
+/** What a stance chooses in a family: favoured and not also rejected; undefined if nothing. */
+function choice(stance: Stance, family: string): Set<string> | undefined {
+  const favoured = stance.favoured.get(family);
+  if (favoured === undefined) return undefined;
+  const rejected = stance.rejected.get(family);
+  const chosen = new Set([...favoured].filter((a) => rejected === undefined || !rejected.has(a)));
+  return chosen.size > 0 ? chosen : undefined;
+}
+
+/**
+ * Whether two stances disagree, and how. On a family both mention: they disagree when one chooses
+ * what the other rejects, or both choose and share no choice; a text choosing two alternatives at
+ * once ("I used git merge, the user asked for git rebase") does not vote. Without a
+ * shared family, on polarity. `abstain` (no vote) when either polarity is unknown or a shared
+ * family is chosen both ways; undefined when they agree.
+ */
+function disagreement(x: Stance, y: Stance): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | undefined {
+  const families = new Set([...x.favoured.keys(), ...x.rejected.keys()].filter((f) => y.favoured.has(f) || y.rejected.has(f)));
+  let decided = false;
+  for (const family of [...families].sort()) {
+    const xc = choice(x, family);
+    const yc = choice(y, family);
+    if ((xc !== undefined && xc.size > 1) || (yc !== undefined && yc.size > 1)) return 'abstain';
+    decided = true;
+    const xr = x.rejected.get(family);
+    const yr = y.rejected.get(family);
+    const clash =
+      (xc !== undefined && yr !== undefined && [...xc].some((a) => yr.has(a))) ||
+      (yc !== undefined && xr !== undefined && [...yc].some((a) => xr.has(a))) ||
+      (xc !== undefined && yc !== undefined && ![...xc].some((a) => yc.has(a)));
+    if (clash) return { kind: 'opposite-convention', family };
+  }
+  if (decided) return undefined;
+  if (x.polarity === 0 || y.polarity === 0) return 'abstain';
+  return x.polarity !== y.polarity ? { kind: 'negation', family: undefined } : undefined;
+}
+
+const describe = (stance: Stance, family: string): string => [...(choice(stance, family) ?? [])].sort().join(' / ');
+
+type Resolved = {
+  nearThreshold: number;
+  minSupport: number;
+  maxGroupShare: number;
+  genericWeight: number;
+  idfMinBatch: number;
+  conventions: readonly ConventionFamily[];
+};
+
+function resolveOptions(options: ContradictionOptions | undefined): Resolved {
+  const resolved: Resolved = { ...CONTRADICTION_DEFAULTS, conventions: OPPOSITE_CONVENTIONS };
+  if (options === undefined) return resolved;
+  for (const key of ['nearThreshold', 'genericWeight', 'maxGroupShare'] as const) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isFinite(value) || value < 0 || value > 1) {
+      throw new CredenceError('INVALID_INPUT', `contradiction option ${key} must be in [0, 1], got ${String(value)}`, { details: { [key]: value } });
+    }
+    resolved[key] = value;
+  }
+  for (const key of ['idfMinBatch', 'minSupport'] as const) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1) {
+      throw new CredenceError('INVALID_INPUT', `contradiction option ${key} must be an integer ≥ 1, got ${String(value)}`, { details: { [key]: value } });
+    }
+    resolved[key] = value;
+  }
+  if (options.conventions !== undefined) resolved.conventions = options.conventions;
+  return resolved;
+}
+
+const TYPE_SLOTS = 8;
+const typeSlot = (type: ObservationType): number => {
+  const slot = OBSERVATION_TYPES.indexOf(type);
+  return slot < 0 ? TYPE_SLOTS - 1 : slot;
+};
+
+/** An inverted index as flat arrays: the entries of term t are `start[t]` … `start[t + 1] − 1`. */
+interface Postings {
+  readonly start: Int32Array;
+  readonly proto: Int32Array;
+  readonly weight: Float64Array;
+}
+
+/** Members of one group with the same text and type. */
+interface Prototype {
+  readonly group: number;
+  readonly assertion: number;
+  readonly stance: Stance;
+  /** Interned stance id (equal stances, equal ids). */
+  readonly stanceId: number;
+  /** Item indexes, canonical order. */
+  readonly items: number[];
+}
+
+/**
+ * For each group (same order as `groups`), the observations that contradict it (see the module
+ * header). `items` are all the observations of the batch, grouped or not: a contradiction may sit
+ * inside the group it opposes, in another group, or alone. Pure and deterministic.
+ * @throws CredenceError INVALID_INPUT for a repeated or empty id, a non-finite timestamp, a group
+ * naming an unknown id, an id in two groups, or an option out of range.
+ */
+export function detectContradictions(
+  items: readonly ContradictionItem[],
+  groups: readonly { readonly ids: readonly string[] }[],
+  options?: ContradictionOptions,
+): GroupContradictions[] {
+  const resolved = resolveOptions(options);
+  const indexOf = new Map<string, number>();
+  items.forEach((item, i) => {
+    if (typeof item.id !== 'string' || item.id.length === 0) throw new CredenceError('INVALID_INPUT', `observation at index ${i} needs a non-empty string id`);
+    if (indexOf.has(item.id)) throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
+    if (!Number.isFinite(item.timestamp)) throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`);
+    indexOf.set(item.id, i);
+  });
+  const groupOf = new Int32Array(items.length).fill(-1);
+  groups.forEach((group, g) => {
+    for (const id of group.ids) {
+      const i = indexOf.get(id);
+      if (i === undefined) throw new CredenceError('INVALID_INPUT', `group ${g} names observation ${id}, which is not among the items`, { details: { group: g, id } });
+      if (groupOf[i] !== -1) throw new CredenceError('INVALID_INPUT', `observation ${id} is in groups ${groupOf[i]} and ${g}`, { details: { id } });
+      groupOf[i] = g;
+    }
+  });
+  const result: GroupContradictions[] = groups.map((_, g) => ({ group: g, contradictions: [] }));
+  if (items.length === 0 || groups.length === 0) return result;
+
+  // Assertions per distinct text; term weights as in pattern grouping.
+  const families = indexFamilies(resolved.conventions);
+  const assertionIndex = new Map<string, number>();
+  const assertions: Assertion[] = [];
+  const itemAssertion = new Int32Array(items.length);
+  items.forEach((item, i) => {
+    let a = assertionIndex.get(item.text);
+    if (a === undefined) {
+      assertionIndex.set(item.text, (a = assertions.length));
+      assertions.push(analyse(item.text, families));
+    }
+    itemAssertion[i] = a;
+  });
+  const termIdOf = new Map<string, number>();
+  const assertionTerms = assertions.map((a) =>
+    a.terms.map((term) => {
+      let id = termIdOf.get(term);
+      if (id === undefined) termIdOf.set(term, (id = termIdOf.size));
+      return id;
+    }),
+  );
+  const df = new Int32Array(termIdOf.size);
+  for (let i = 0; i < items.length; i += 1) for (const t of assertionTerms[itemAssertion[i] as number] as number[]) df[t] = (df[t] as number) + 1;
+  const names = [...termIdOf.keys()];
+  const n = Math.max(items.length, resolved.idfMinBatch);
+  const termWeight = Float64Array.from(names, (term, t) => Math.log(1 + n / (df[t] as number)) * (GENERIC_TERMS.has(term) ? resolved.genericWeight : 1));
+  const vectors = assertionTerms.map((terms) => {
+    const weights = new Map<number, number>();
+    let norm = 0;
+    for (const t of terms) norm += (termWeight[t] as number) ** 2;
+    norm = Math.sqrt(norm);
+    for (const t of terms) weights.set(t, norm === 0 ? 0 : (termWeight[t] as number) / norm);
+    return weights;
+  });
+  // Stances are few: intern them and remember each pair's verdict.
+  const stanceIds = new Map<string, number>();
+  const stances: Stance[] = [];
+  const familyKey = (map: ReadonlyMap<string, ReadonlySet<string>>) =>
+    [...map].map(([f, alts]) => `${f}=${[...alts].sort().join('|')}`).sort().join(';');
+  const internStance = (stance: Stance): number => {
+    const key = `${stance.polarity}/${familyKey(stance.favoured)}/${familyKey(stance.rejected)}`;
+    let id = stanceIds.get(key);
+    if (id === undefined) {
+      stanceIds.set(key, (id = stances.length));
+      stances.push(stance);
+    }
+    return id;
+  };
+  // Every item's stance, interned up front, so that the verdict of a pair of stances is a table.
+  const stanceMemo = new Map<number, number>();
+  const itemStance = Int32Array.from(items, (item, i) => {
+    const key = (itemAssertion[i] as number) * TYPE_SLOTS + typeSlot(item.type);
+    let id = stanceMemo.get(key);
+    if (id === undefined) stanceMemo.set(key, (id = internStance(stanceOf(assertions[itemAssertion[i] as number] as Assertion, item.type))));
+    return id;
+  });
+  const stanceCount = stances.length;
+  const verdicts: (ReturnType<typeof disagreement> | 'agree')[] = new Array(stanceCount * stanceCount);
+
+  // Prototypes: the members of a group with one text and type; an inverted index on their terms.
+  const order = canonicalOrder(items);
+  const prototypes: Prototype[] = [];
+  const prototypeOf = new Map<number, number>();
+  const itemPrototype = new Int32Array(items.length).fill(-1);
+  for (const i of order) {
+    const g = groupOf[i] as number;
+    if (g < 0) continue;
+    const item = items[i] as ContradictionItem;
+    const key = (g * assertions.length + (itemAssertion[i] as number)) * TYPE_SLOTS + typeSlot(item.type);
+    let p = prototypeOf.get(key);
+    if (p === undefined) {
+      prototypeOf.set(key, (p = prototypes.length));
+      const a = itemAssertion[i] as number;
+      const stance = stanceOf(assertions[a] as Assertion, item.type);
+      prototypes.push({ group: g, assertion: a, stance, stanceId: itemStance[i] as number, items: [] });
+    }
+    (prototypes[p] as Prototype).items.push(i);
+    itemPrototype[i] = p;
+  }
+  // Weak terms: generic words, and words found in the members of more than `maxGroupShare` of the
+  // groups (context such as a module name that follows every habit). They do not find candidates;
+  // they are added to the cosine of the candidates where they can still change the verdict.
+  const groupsWith = new Int32Array(termIdOf.size);
+  const seenPairs = new Set<number>();
+  for (const p of prototypes) {
+    for (const t of assertionTerms[p.assertion] as number[]) {
+      const pair = t * groups.length + p.group;
+      if (seenPairs.has(pair)) continue;
+      seenPairs.add(pair);
+      groupsWith[t] = (groupsWith[t] as number) + 1;
+    }
+  }
+  const spreadLimit = Math.max(resolved.minSupport, resolved.maxGroupShare * groups.length);
+  const weak = Uint8Array.from(names, (term, t) => (GENERIC_TERMS.has(term) || (groupsWith[t] as number) > spreadLimit ? 1 : 0));
+  const weakNorms = Float64Array.from(vectors, (weights) => {
+    let sum = 0;
+    for (const [t, w] of weights) if (weak[t] === 1) sum += w * w;
+    return Math.sqrt(sum);
+  });
+
+  // Postings of the strong terms, with the prototype's weight of the term, as flat arrays: one set
+  // over all prototypes, one over those of negative polarity (the only ones a plain positive
+  // statement can disagree with).
+  const buildPostings = (keep: (p: Prototype) => boolean): Postings => {
+    const start = new Int32Array(termIdOf.size + 1);
+    for (const p of prototypes) {
+      if (!keep(p)) continue;
+      for (const t of assertionTerms[p.assertion] as number[]) if (weak[t] === 0) start[t + 1] = (start[t + 1] as number) + 1;
+    }
+    for (let t = 0; t < termIdOf.size; t += 1) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
+    const fill = Int32Array.from(start);
+    const proto = new Int32Array(start[termIdOf.size] as number);
+    const weight = new Float64Array(proto.length);
+    prototypes.forEach((p, k) => {
+      if (!keep(p)) return;
+      const weights = vectors[p.assertion] as Map<number, number>;
+      for (const t of assertionTerms[p.assertion] as number[]) {
+        if (weak[t] === 1) continue;
+        const at = fill[t] as number;
+        proto[at] = k;
+        weight[at] = weights.get(t) ?? 0;
+        fill[t] = at + 1;
+      }
+    });
+    return { start, proto, weight };
+  };
+  const allPostings = buildPostings(() => true);
+  const negativePostings = buildPostings((p) => p.stance.polarity === -1);
+  const acc = new Float64Array(prototypes.length);
+  const mark = new Int32Array(prototypes.length).fill(-1);
+
+  // Each distinct (text, type, own prototype) is judged once.
+  const judged = new Map<number, { group: number; kind: ContradictionKind; reason: string; opposes: string } | null>();
+  let stamp = 0;
+  for (const i of order) {
+    const item = items[i] as ContradictionItem;
+    const own = itemPrototype[i] as number;
+    const key = ((own + 1) * assertions.length + (itemAssertion[i] as number)) * TYPE_SLOTS + typeSlot(item.type);
+    let verdict = judged.get(key);
+    if (verdict === undefined) {
+      const a = itemAssertion[i] as number;
+      const terms = assertionTerms[a] as number[];
+      const weights = vectors[a] as Map<number, number>;
+      // Near members through the strong terms: the accumulated products are the strong part of the
+      // cosine; the weak part (at most the product of the two weak norms) is added only where it can
+      // still reach the threshold. A text with no strong term has no near member.
+      const topical = terms.filter((t) => weak[t] === 0);
+      const generic = terms.filter((t) => weak[t] === 1);
+      let genericNorm = 0;
+      for (const t of generic) genericNorm += (weights.get(t) ?? 0) ** 2;
+      genericNorm = Math.sqrt(genericNorm);
+      const stance = stanceOf(assertions[a] as Assertion, item.type);
+      const plain = stance.polarity === 1 && stance.favoured.size === 0 && stance.rejected.size === 0;
+      const gather = (postings: Postings): number[] => {
+        stamp += 1;
+        const touched: number[] = [];
+        for (const t of topical) {
+          const w = weights.get(t) ?? 0;
+          for (let at = postings.start[t] as number, end = postings.start[t + 1] as number; at < end; at += 1) {
+            const p = postings.proto[at] as number;
+            if (mark[p] !== stamp) {
+              mark[p] = stamp;
+              acc[p] = 0;
+              touched.push(p);
+            }
+            acc[p] = (acc[p] as number) + w * (postings.weight[at] as number);
+          }
+        }
+        return touched;
+      };
+      let touched = gather(plain ? negativePostings : allPostings);
+      const stanceId = itemStance[i] as number;
+      const votes = new Map<number, { disagree: number; support: number; best: number; against: number; kind: 'negation' | 'opposite-convention'; family: string | undefined }>();
+      const near = (p: number): number => {
+        let sim = acc[p] as number;
+        const other = (prototypes[p] as Prototype).assertion;
+        if (sim + genericNorm * (weakNorms[other] as number) < resolved.nearThreshold) return -1;
+        const otherWeights = vectors[other] as Map<number, number>;
+        for (const t of generic) sim += (weights.get(t) ?? 0) * (otherWeights.get(t) ?? 0);
+        return sim;
+      };
+      // Disagreeing near members first (most observations have none, and stop here) …
+      const agreeingCandidates: number[] = [];
+      let contested = false;
+      for (const p of touched) {
+        const proto = prototypes[p] as Prototype;
+        const pair = stanceId * stanceCount + proto.stanceId;
+        let d = verdicts[pair];
+        if (d === undefined) verdicts[pair] = d = disagreement(stance, proto.stance) ?? 'agree';
+        if (d === 'abstain') continue;
+        if (d === 'agree') {
+          agreeingCandidates.push(p);
+          continue;
+        }
+        const count = proto.items.length - (p === own ? 1 : 0);
+        if (count === 0) continue;
+        const sim = near(p);
+        if (sim < resolved.nearThreshold) continue;
+        let vote = votes.get(proto.group);
+        if (vote === undefined) votes.set(proto.group, (vote = { disagree: 0, support: 0, best: -1, against: -1, kind: 'negation', family: undefined }));
+        vote.disagree += count * sim;
+        vote.support += count;
+        if (vote.support >= resolved.minSupport) contested = true;
+        if (sim > vote.best) Object.assign(vote, { best: sim, against: p, kind: d.kind, family: d.family });
+      }
+      // … then the agreement anywhere: near members of any group that say what x says.
+      let agreeing = 0;
+      if (contested) {
+        if (plain) {
+          // Only the negative members were gathered: gather all of them for the agreement.
+          touched = gather(allPostings);
+          agreeingCandidates.length = 0;
+          for (const p of touched) if (verdicts[stanceId * stanceCount + (prototypes[p] as Prototype).stanceId] === 'agree') agreeingCandidates.push(p);
+        }
+        for (const p of agreeingCandidates) {
+          const proto = prototypes[p] as Prototype;
+          const count = proto.items.length - (p === own ? 1 : 0);
+          const sim = count === 0 ? -1 : near(p);
+          if (sim >= resolved.nearThreshold) agreeing += count * sim;
+        }
+      }
+      let chosen: number | undefined;
+      for (const [g, vote] of [...votes].sort((x, y) => x[0] - y[0])) {
+        if (vote.disagree > agreeing && vote.support >= resolved.minSupport && (chosen === undefined || vote.disagree > (votes.get(chosen) as { disagree: number }).disagree)) chosen = g;
+      }
+      if (chosen === undefined) verdict = null;
+      else {
+        const vote = votes.get(chosen) as { against: number; kind: 'negation' | 'opposite-convention'; family: string | undefined };
+        const against = prototypes[vote.against] as Prototype;
+        const example = items[against.items[0] as number] as ContradictionItem;
+        const assertion = assertions[a] as Assertion;
+        const what =
+          vote.kind === 'opposite-convention' && vote.family !== undefined
+            ? `favours ${describe(stance, vote.family) || 'another choice'} over ${describe(against.stance, vote.family) || 'the group\'s choice'} (${vote.family})`
+            : `says the opposite${assertion.cue !== undefined ? ` ("${assertion.cue}")` : ''}`;
+        verdict = {
+          group: chosen,
+          kind: item.type === 'correction' ? 'correction' : vote.kind,
+          reason: `${item.type === 'correction' ? 'a correction that ' : ''}${what} of "${example.text}"`,
+          opposes: example.id,
+        };
+      }
+      judged.set(key, verdict);
+    }
+    if (verdict !== null) {
+      (result[verdict.group] as GroupContradictions).contradictions.push({
+        id: item.id,
+        timestamp: item.timestamp,
+        kind: verdict.kind,
+        reason: verdict.reason,
+        opposes: verdict.opposes,
+      });
+    }
+  }
+  return result;
+}
+
+/**
+ * Ages in days of contradictions at `now` (milliseconds), for `isSignificant`'s
+ * `contradictionAgesDays`.
+ */
+export function contradictionAgesDays(contradictions: readonly { readonly timestamp: number }[], now: number): number[] {
+  return contradictions.map((c) => (now - c.timestamp) / 86_400_000);
+}
