@@ -25,6 +25,7 @@ import { addObservations, parseObservation, toObservationLine } from './observat
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
 import type { Surface } from './store/types.js';
 import { evolve, type EvolveReport } from './evolve.js';
+import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import type { MemoryRecord } from './store/types.js';
 
 export interface CredenceOptions {
@@ -196,15 +197,12 @@ export class Credence {
    * Groups recent observations into patterns and writes instincts and skills (SPEC §6). Files go
    * under the project root (`.credence/` by default; `skillsDir: '.claude/skills'` for Claude Code).
    */
-  async evolve(options: { dryRun?: boolean; sinceMs?: number; minConfidence?: number; dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<EvolveReport> {
-    const layout = {
-      root: this.root,
-      ...(options.dir === undefined ? {} : { dir: options.dir }),
-      ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
-      ...(options.instinctsDir === undefined ? {} : { instinctsDir: options.instinctsDir }),
-    };
+  async evolve(
+    options: { dryRun?: boolean; sinceMs?: number; minConfidence?: number; dir?: string; skillsDir?: string; instinctsDir?: string; limits?: LimitOptions } = {},
+  ): Promise<EvolveReport & { pruned?: PruneReport }> {
+    const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
-    return evolve(
+    const report = await evolve(
       { store: this.store, scope: this.scope, embedder: this.embedder, now: this.now() },
       {
         layout,
@@ -213,6 +211,23 @@ export class Credence {
         ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
       },
     );
+    if (options.dryRun === true) return report;
+    return { ...report, pruned: await prune({ store: this.store, scope: this.scope, layout }, this.now(), options.limits) };
+  }
+
+  /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */
+  async forget(id: string, options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<ForgetResult> {
+    this.invalidate();
+    return forget({ store: this.store, scope: this.scope, layout: this.#layout(options) }, id, this.now());
+  }
+
+  #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {
+    return {
+      root: this.root,
+      ...(options.dir === undefined ? {} : { dir: options.dir }),
+      ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
+      ...(options.instinctsDir === undefined ? {} : { instinctsDir: options.instinctsDir }),
+    };
   }
 
   /** Observations of the scope as the seed's lines, oldest first. */

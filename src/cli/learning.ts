@@ -6,6 +6,12 @@ import type { Verdict } from '../feedback-service.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
+function count(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
 export function registerLearning(program: Command, context: () => CommandContext): void {
@@ -38,7 +44,10 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--min-confidence <c>', 'patterns below this are ignored (default 0.5)')
     .option('--dir <folder>', 'where instincts, skills and the evolution log go, inside the project (default .credence)')
     .option('--skills-dir <folder>', 'where skills go (e.g. .claude/skills, so Claude Code loads them)')
-    .action(async (o: { dryRun?: boolean; since?: string; minConfidence?: string; dir?: string; skillsDir?: string }) => {
+    .option('--max-observations <n>', 'observations kept per scope (default 100)')
+    .option('--purge-days <n>', 'observations older than this are purged (default 90)')
+    .option('--max-instincts <n>', 'active instincts at most (default 20)')
+    .action(async (o: { dryRun?: boolean; since?: string; minConfidence?: string; dir?: string; skillsDir?: string; maxObservations?: string; purgeDays?: string; maxInstincts?: string }) => {
       const ctx = context();
       const min = o.minConfidence === undefined ? undefined : Number(o.minConfidence);
       if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 1)) {
@@ -51,10 +60,33 @@ export function registerLearning(program: Command, context: () => CommandContext
           ...(min === undefined ? {} : { minConfidence: min }),
           ...(o.dir === undefined ? {} : { dir: o.dir }),
           ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+          limits: {
+            ...(o.maxObservations === undefined ? {} : { maxObservations: count('--max-observations', o.maxObservations) }),
+            ...(o.purgeDays === undefined ? {} : { purgeAfterDays: count('--purge-days', o.purgeDays) }),
+            ...(o.maxInstincts === undefined ? {} : { maxActiveInstincts: count('--max-instincts', o.maxInstincts) }),
+          },
         }),
       );
       if (ctx.wantsJson) return printJson(ctx, report);
-      ctx.io.stdout(`${formatEvolveReport(report)}\n`);
+      const pruned = report.pruned;
+      const tail =
+        pruned === undefined || (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0)
+          ? ''
+          : `\n\n### Pruned\n${pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n')}${pruned.retiredInstincts.map((i) => `\n- instinct ${i.id} retired (over the limit of active instincts)`).join('')}${pruned.protected > 0 ? `\n- ${pruned.protected} observation(s) over a limit kept: the last evidence of a live instinct or skill` : ''}`;
+      ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);
+    });
+
+  program
+    .command('forget <id>')
+    .description('delete an observation (or instinct, skill, memory) and what was derived only from it')
+    .option('--dir <folder>', 'the folder evolve writes to (default .credence)')
+    .option('--skills-dir <folder>', 'where skills are (if not under --dir)')
+    .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
+      const ctx = context();
+      const result = await withCredence(ctx, (c) => c.forget(id, { ...(o.dir === undefined ? {} : { dir: o.dir }), ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }) }));
+      if (ctx.wantsJson) return printJson(ctx, result);
+      const also = [...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`), ...result.derivedUpdated.map((d) => `updated ${d}`)];
+      ctx.io.stdout(`forgot ${result.kind} ${result.id}${also.length > 0 ? `; ${also.join('; ')}` : ''}\n`);
     });
 
   program

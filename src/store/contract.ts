@@ -390,6 +390,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.upsertSkill('p', { id: 's1', name: 'n', description: 'd', rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
       expect(await store.deleteSkill('q', 's1')).toBe(false);
       expect(await store.deleteSkill('p', 's1')).toBe(true);
+      await store.upsertMemories('p', [memory()]);
+      expect(await store.deleteMemory('p', 'mem-1')).toBe(true);
+      expect(await store.searchMemories('p', '"jwt"')).toEqual([]);
     });
 
     test('observations are found by full text within their scope', async () => {

@@ -250,6 +250,7 @@ export interface Store {
   /** Deletes an observation; false when it did not exist. */
   deleteObservation(scope: string, id: string): Promise<boolean>;
   deleteInstinct(scope: string, id: string): Promise<boolean>;
+  deleteMemory(scope: string, id: string): Promise<boolean>;
   deleteSkill(scope: string, id: string): Promise<boolean>;
 
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */

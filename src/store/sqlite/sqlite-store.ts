@@ -689,6 +689,14 @@ export class SqliteStore implements Store {
     return this.#stmt('DELETE FROM instincts WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
   }
 
+  async deleteMemory(scope: string, id: string): Promise<boolean> {
+    return this.#write(() => {
+      const changed = this.#stmt('DELETE FROM memories WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
+      this.#stmt(`DELETE FROM embeddings WHERE scope = ? AND kind = 'memory' AND ref_id = ?`).run(scope, id);
+      return changed;
+    });
+  }
+
   async deleteSkill(scope: string, id: string): Promise<boolean> {
     return this.#stmt('DELETE FROM skills WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
   }

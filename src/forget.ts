@@ -1,0 +1,143 @@
+/**
+ * @module forget
+ * Forgetting and the limits of SPEC §6 (seed 004 defaults: 100 observations kept per scope, purge
+ * after 90 days, 20 active instincts). `forget ID` deletes an observation (or an instinct, a skill,
+ * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
+ * goes too, with its memory and its file. Pruning never deletes the last evidence of a live
+ * instinct or skill, and says what it removed.
+ */
+import { CredenceError } from './core/errors.js';
+import { removeInstinctFile, removeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import type { Store } from './store/types.js';
+
+const DAY = 86_400_000;
+
+export const LIMIT_DEFAULTS = Object.freeze({ maxObservations: 100, purgeAfterDays: 90, maxActiveInstincts: 20 });
+
+export interface LimitOptions {
+  /** @default 100 */
+  maxObservations?: number;
+  /** @default 90 */
+  purgeAfterDays?: number;
+  /** @default 20 */
+  maxActiveInstincts?: number;
+}
+
+export interface ForgetResult {
+  id: string;
+  kind: 'observation' | 'instinct' | 'skill' | 'memory';
+  /** Instincts and skills deleted because this was their last evidence (with their files). */
+  derivedRemoved: string[];
+  /** Instincts and skills that lost this piece of evidence but live on. */
+  derivedUpdated: string[];
+  files: string[];
+}
+
+interface Ctx {
+  store: Store;
+  scope: string;
+  layout: SkillFileLayoutOptions;
+}
+
+async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
+  await ctx.store.deleteInstinct(ctx.scope, id);
+  await ctx.store.deleteMemory(ctx.scope, id);
+  const removed = removeInstinctFile(ctx.layout, slug);
+  if (removed.removed) files.push(removed.path);
+}
+
+async function dropSkill(ctx: Ctx, id: string, name: string, files: string[]): Promise<void> {
+  await ctx.store.deleteSkill(ctx.scope, id);
+  await ctx.store.deleteMemory(ctx.scope, id);
+  const removed = removeSkillFile(ctx.layout, name);
+  if (removed.removed) files.push(removed.path);
+}
+
+/** Removes `ids` from the evidence of every instinct and skill; those left with none go too. */
+async function withdrawEvidence(ctx: Ctx, ids: ReadonlySet<string>, now: number, result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] }): Promise<void> {
+  for (const i of await ctx.store.listInstincts(ctx.scope)) {
+    if (!i.evidence.some((e) => ids.has(e))) continue;
+    const evidence = i.evidence.filter((e) => !ids.has(e));
+    if (evidence.length === 0) {
+      await dropInstinct(ctx, i.id, i.slug, result.files);
+      result.derivedRemoved.push(i.id);
+    } else {
+      await ctx.store.upsertInstinct(ctx.scope, { ...i, evidence, updatedAt: now });
+      result.derivedUpdated.push(i.id);
+    }
+  }
+  for (const s of await ctx.store.listSkills(ctx.scope)) {
+    if (!s.evidence.some((e) => ids.has(e))) continue;
+    const evidence = s.evidence.filter((e) => !ids.has(e));
+    if (evidence.length === 0) {
+      await dropSkill(ctx, s.id, s.name, result.files);
+      result.derivedRemoved.push(s.id);
+    } else {
+      await ctx.store.upsertSkill(ctx.scope, { ...s, evidence, updatedAt: now });
+      result.derivedUpdated.push(s.id);
+    }
+  }
+}
+
+export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetResult> {
+  const result = { derivedRemoved: [] as string[], derivedUpdated: [] as string[], files: [] as string[] };
+  if (await ctx.store.deleteObservation(ctx.scope, id)) {
+    await withdrawEvidence(ctx, new Set([id]), now, result);
+    return { id, kind: 'observation', ...result };
+  }
+  const instinct = (await ctx.store.listInstincts(ctx.scope)).find((i) => i.id === id);
+  if (instinct !== undefined) {
+    await dropInstinct(ctx, instinct.id, instinct.slug, result.files);
+    return { id, kind: 'instinct', ...result };
+  }
+  const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
+  if (skill !== undefined) {
+    await dropSkill(ctx, skill.id, skill.name, result.files);
+    return { id, kind: 'skill', ...result };
+  }
+  if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result };
+  throw new CredenceError('NOT_FOUND', `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`);
+}
+
+export interface PruneReport {
+  observations: { id: string; why: string }[];
+  retiredInstincts: { id: string; confidence: number }[];
+  /** Observations over a limit that were kept because they are the last evidence of a live instinct or skill. */
+  protected: number;
+}
+
+/** Applies the limits; never removes the last evidence of a live instinct or skill. */
+export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): Promise<PruneReport> {
+  const o = { ...LIMIT_DEFAULTS, ...options };
+  const report: PruneReport = { observations: [], retiredInstincts: [], protected: 0 };
+  const [observations, instincts, skills] = await Promise.all([ctx.store.listObservations(ctx.scope), ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
+  const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
+  // An observation is protected when removing it would leave a live instinct or skill with no evidence left.
+  const evidenceLeft = new Map(live.map((l) => [l.id, new Set(l.evidence)]));
+  const protectedBy = (id: string): boolean => [...evidenceLeft.values()].some((ev) => ev.has(id) && ev.size === 1);
+  const remove = (id: string, why: string): void => {
+    report.observations.push({ id, why });
+    for (const ev of evidenceLeft.values()) ev.delete(id);
+  };
+  const oldest = [...observations].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
+  const cutoff = now - o.purgeAfterDays * DAY;
+  let kept = oldest.length;
+  for (const obs of oldest) {
+    const tooOld = obs.timestamp < cutoff;
+    const tooMany = kept > o.maxObservations;
+    if (!tooOld && !tooMany) continue;
+    if (protectedBy(obs.id)) {
+      report.protected += 1;
+      continue;
+    }
+    remove(obs.id, tooOld ? `older than ${o.purgeAfterDays} days` : `over the limit of ${o.maxObservations} observations`);
+    kept -= 1;
+  }
+  for (const r of report.observations) await ctx.store.deleteObservation(ctx.scope, r.id);
+  const active = instincts.filter((i) => i.status === 'active').sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1));
+  for (const i of active.slice(o.maxActiveInstincts)) {
+    await ctx.store.upsertInstinct(ctx.scope, { ...i, status: 'retired', updatedAt: now });
+    report.retiredInstincts.push({ id: i.id, confidence: i.confidence });
+  }
+  return report;
+}
