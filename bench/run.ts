@@ -11,7 +11,9 @@ import { benchObservationInsert } from './observation-insert.js';
 import { benchRecord } from './record.js';
 import { benchGraph } from './graph.js';
 import { benchSearch } from './search.js';
+import { benchRecall } from './recall.js';
 import { benchEmbed } from './embed.js';
+import { benchEvolveGrouping } from './evolve-grouping.js';
 import { formatTable, type BenchRow } from './table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-bench-'));
@@ -22,6 +24,8 @@ try {
   rows.push(...(await benchGraph()));
   rows.push(...(await benchEmbed()));
   rows.push(...(await benchSearch()));
+  rows.push(...(await benchRecall()));
+  rows.push(...(await benchEvolveGrouping()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

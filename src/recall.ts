@@ -11,7 +11,7 @@ import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { ensureEmbeddings, scanSimilar, toMatrix, type VectorMatrix } from './search-index.js';
+import { ensureEmbeddings, scanSimilar, similarityOf, toMatrix, type VectorMatrix } from './search-index.js';
 import type { Store } from './store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
@@ -174,7 +174,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
   ]);
   const best = Math.max(0, ...[...bm25.values()].map(Math.abs));
-  const similar = scanSimilar(ctx.index.vectors, queryVector, k);
+  // BM25 alone does not read the embeddings for ranking: only its hits get a similarity (for labels).
+  const similar =
+    w >= 1
+      ? (() => {
+          const sims = similarityOf(ctx.index.vectors, queryVector, bm25.keys());
+          return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
+        })()
+      : scanSimilar(ctx.index.vectors, queryVector, k);
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const scored = [...new Set([...bm25.keys(), ...similar.top])]
     .map((k2) => ctx.index.items.get(k2))

@@ -75,6 +75,12 @@ describe('assertionOf', () => {
     expect([...(over.rejected.get('async style') ?? [])]).toEqual(['callbacks']);
   });
 
+  it('handles hostile texts in linear time', () => {
+    for (const text of [' '.repeat(100_000) + 'x', '-'.repeat(100_000), 'not '.repeat(20_000), '→'.repeat(50_000), 'a/'.repeat(50_000)]) {
+      expect(assertionOf(text).polarity).toBeTypeOf('number');
+    }
+  });
+
   it('counts a family only in its context ("single" is about quotes only next to a quote)', () => {
     expect(assertionOf('A single file changed').favoured.size).toBe(0);
     expect(assertionOf('Use single quotes').favoured.get('quotes')).toEqual(new Set(['single quotes']));

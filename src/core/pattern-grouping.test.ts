@@ -62,6 +62,10 @@ describe('stemWord and observationTerms', () => {
     expect(observationTerms('Correction: snake_case → camelCase')).toEqual(['correction', 'snak', 'cas', 'camel']);
   });
 
+  it('reads words that are also names of object properties as words', () => {
+    expect(observationTerms('the constructor of valueOf')).toEqual(['constructor', 'valu']);
+  });
+
   it('keeps slashes that are not paths', () => {
     expect(observationTerms('Use async/await')).toEqual(['use', 'async', 'await']);
     expect(patternText('Fixed src/api/users.ts today')).toBe('Fixed today');
@@ -112,6 +116,17 @@ describe('groupObservations', () => {
       confidence: 0.5,
     }));
     expect(canonical(groupObservations(items))).toEqual([['x0', 'x1']]);
+  });
+
+  it('handles hostile texts in linear time (long paths, long runs of separators)', () => {
+    const items: GroupingItem[] = ['a/'.repeat(50_000), ' '.repeat(100_000) + 'x', '-'.repeat(100_000), 'word '.repeat(20_000)].map((text, i) => ({
+      id: `h${i}`,
+      text,
+      type: 'pattern',
+      timestamp: i,
+      confidence: 0.5,
+    }));
+    expect(groupObservations(items).singletons).toHaveLength(4);
   });
 
   it('returns nothing for no observations', () => {

@@ -22,8 +22,9 @@ describe('recallLabels', () => {
     expect(second).toMatchObject({ label: 'medium', seedLabel: 'high' });
   });
 
-  it('withholds "high" when few query words match or the meaning is far', () => {
-    expect(recallLabels([ev(1, 0.2), ev(0.1)])[0]).toMatchObject({ label: 'medium' });
+  it('withholds "high" when none of the query words match or the meaning is far', () => {
+    expect(recallLabels([ev(1, 0), ev(0.1)])[0]).toMatchObject({ label: 'medium' });
+    expect(recallLabels([ev(1, 0.2), ev(0.1)])[0]).toMatchObject({ label: 'high' });
     expect(recallLabels([ev(1, 1, 0.05), ev(0.1)])[0]).toMatchObject({ label: 'medium' });
   });
 
