@@ -114,8 +114,9 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const evidence = supporting.map((o) => o.id);
     if (learnedKind(confidence) === 'instinct') {
       const record: InstinctRecord = { id: instinctId, slug, text: group.label, confidence, status: 'active', evidence, createdAt: existing?.createdAt ?? now, updatedAt: now };
-      const entry = { id: instinctId, slug, text: group.label, confidence, file: '' };
-      if (existing === undefined) report.newInstincts.push({ ...entry, band: confidenceBand(confidence).band, evidence });
+      // The report's entry itself gets the file's path once it is written.
+      const entry = { id: instinctId, slug, text: group.label, confidence, file: '', band: confidenceBand(confidence).band, evidence };
+      if (existing === undefined) report.newInstincts.push(entry);
       else report.updatedInstincts.push(entry);
       writes.push(async () => {
         await store.upsertInstinct(scope, record);
