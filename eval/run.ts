@@ -21,6 +21,7 @@ import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
 import { EVAL_NOW, openEvalEngine } from './engine.js';
 import { bm25Sweep, runSteps, scoreSteps, stepsOf, type RankScore } from './search-eval.js';
 import { recallEval } from './recall-eval.js';
+import { evaluateHabits } from './habits/evaluate.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine.js';
@@ -253,3 +254,4 @@ out(formatTable(['target', 'measured', 'status'], targets.map(([t, m, ok]) => [t
 out();
 out(`DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, maxTools ${DAG_BUILD_DEFAULTS.maxTools}; memory limit 3, floor 0.3. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
+await evaluateHabits({ out });

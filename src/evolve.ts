@@ -10,7 +10,7 @@ import { confidenceBand, learnedKind } from './core/bands.js';
 import { contradictionAgesDays, detectContradictions } from './core/contradiction.js';
 import { applyFeedback } from './core/feedback.js';
 import { groupConfidence, isSignificant } from './core/learning-confidence.js';
-import { groupObservations } from './core/pattern-grouping.js';
+import { groupObservations, patternText } from './core/pattern-grouping.js';
 import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
 import type { EmbeddingProvider } from './embed/index.js';
@@ -63,7 +63,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
   const observations = await store.listObservations(scope, { since: now - sinceMs });
-  const vectors = await ensureEmbeddings(store, scope, ctx.embedder, 'observation', observations.map((o) => ({ id: o.id, text: o.observation })));
+  // Embedded without file paths and numbers (patternText), as the grouping reads them.
+  const vectors = await ensureEmbeddings(store, scope, ctx.embedder, 'observation', observations.map((o) => ({ id: o.id, text: patternText(o.observation) })));
   const items = observations.map((o) => ({
     id: o.id,
     text: o.observation,

@@ -49,6 +49,8 @@ export interface StreamOptions {
   readonly seed?: number;
   /** All observations, noise and contradictions included. @default 10000 */
   readonly total?: number;
+  /** One-off noise observations, at most `NOISE_COUNT`. @default NOISE_COUNT (all of them) */
+  readonly noise?: number;
   readonly habits?: readonly Habit[];
   readonly contradictions?: readonly PlantedContradiction[];
   readonly days?: number;
@@ -157,7 +159,9 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
   const contradictions = options.contradictions ?? CONTRADICTIONS;
   const days = options.days ?? STREAM_DEFAULTS.days;
   const now = options.now ?? STREAM_DEFAULTS.now;
-  const habitCount = total - NOISE_COUNT - contradictions.length;
+  const noise = options.noise ?? NOISE_COUNT;
+  if (!Number.isInteger(noise) || noise < 0 || noise > NOISE_COUNT) throw new Error(`noise must be an integer in [0, ${NOISE_COUNT}], got ${noise}`);
+  const habitCount = total - noise - contradictions.length;
   if (habitCount < habits.length * 3) throw new Error(`a stream of ${total} leaves ${habitCount} habit observations for ${habits.length} habits`);
   const rng = mulberry32(seed);
   const start = now - days * DAY_MS;
@@ -173,7 +177,7 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
       raw.push({ text, type: template.type, timestamp: start + Math.floor(rng() * days * DAY_MS), confidence: confidence(), tags: habit.tags, habit: habit.key, contradicts: null });
     }
   }
-  for (const { text, type } of noiseTexts(rng)) {
+  for (const { text, type } of noiseTexts(rng).slice(0, noise)) {
     raw.push({ text, type, timestamp: start + Math.floor(rng() * days * DAY_MS), confidence: confidence(), tags: ['misc'], habit: null, contradicts: null });
   }
   const latest = now - STREAM_DEFAULTS.contradictionMinAgeDays * DAY_MS;

@@ -87,9 +87,11 @@ describe('groupObservations', () => {
     }
   });
 
-  it('groups each seed example alone as well', async () => {
+  it('groups each seed example alone as well, in the wording of the seed and of issue 6', async () => {
     expect(canonical(groupObservations(await embedded(SEED_EXAMPLE_1)))).toEqual([['c1', 'c2', 'c3']]);
     expect(canonical(groupObservations(await embedded(SEED_EXAMPLE_2)))).toEqual([['t1', 't2', 't3']]);
+    const turned = SEED_EXAMPLE_2.map((o) => (o.id === 't3' ? { ...o, text: 'Commit without tests turned CI red' } : o));
+    expect(canonical(groupObservations(await embedded(turned)))).toEqual([['t1', 't2', 't3']]);
   });
 
   it('leaves unrelated observations apart', async () => {
