@@ -15,7 +15,6 @@ import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { appendEvolutionLog, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
-import { ensureEmbeddings } from './search-index.js';
 import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
 
 const DAY = 86_400_000;
@@ -63,8 +62,10 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
   const observations = await store.listObservations(scope, { since: now - sinceMs });
-  // Embedded without file paths and numbers (patternText), as the grouping reads them.
-  const vectors = await ensureEmbeddings(store, scope, ctx.embedder, 'observation', observations.map((o) => ({ id: o.id, text: patternText(o.observation) })));
+  // Embedded without file paths and numbers (patternText), as the grouping reads them. Not stored:
+  // recall keeps its own vectors of the full observations, and the default table embeds fast.
+  const embedded = observations.length === 0 ? [] : await ctx.embedder.embed(observations.map((o) => patternText(o.observation)));
+  const vectors = new Map(observations.map((o, i) => [o.id, embedded[i] as Float32Array]));
   const items = observations.map((o) => ({
     id: o.id,
     text: o.observation,
