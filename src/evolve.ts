@@ -101,8 +101,9 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const contradicting = new Set(against.map((c) => c.id));
     const supporting = members.filter((o) => !contradicting.has(o.id));
     const confidences = supporting.map((o) => o.confidence);
+    const label = ruleText(supporting, group.representative) ?? group.label;
     const significance = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
-    const slug = slugify(group.label, { fallback: 'instinct' });
+    const slug = slugify(label, { fallback: 'instinct' });
     const instinctId = `instinct-${slug}`;
     const existing = instincts.find((i) => i.id === instinctId);
     const base = confidences.length === 0 ? 0 : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
@@ -110,21 +111,21 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const confidence = applyFeedback(base, events).value;
     if (!significance.significant || confidence < minConfidence) {
       const why = [...significance.reasons, ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : [])];
-      report.ignored.push({ ids: group.ids, text: group.label, why: why.join('; ') });
+      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') });
       continue;
     }
     const evidence = supporting.map((o) => o.id);
     if (learnedKind(confidence) === 'instinct') {
-      const record: InstinctRecord = { id: instinctId, slug, text: group.label, confidence, status: 'active', evidence, createdAt: existing?.createdAt ?? now, updatedAt: now };
+      const record: InstinctRecord = { id: instinctId, slug, text: label, confidence, status: 'active', evidence, createdAt: existing?.createdAt ?? now, updatedAt: now };
       // The report's entry itself gets the file's path once it is written.
-      const entry = { id: instinctId, slug, text: group.label, confidence, file: '', band: confidenceBand(confidence).band, evidence };
+      const entry = { id: instinctId, slug, text: label, confidence, file: '', band: confidenceBand(confidence).band, evidence };
       if (existing === undefined) report.newInstincts.push(entry);
       else report.updatedInstincts.push(entry);
       writes.push(async () => {
         await store.upsertInstinct(scope, record);
         const file = writeInstinctFile(options.layout, {
           slug,
-          text: group.label,
+          text: label,
           confidence,
           band: confidenceBand(confidence).band,
           evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
@@ -132,13 +133,13 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
         });
         entry.file = file.path;
         report.files.push(file);
-        await rememberLearned(store, scope, { id: instinctId, category: 'instinct', title: group.label, text: `${group.label} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
-        if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: existing === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${group.label} [${confidence.toFixed(2)}]` });
+        await rememberLearned(store, scope, { id: instinctId, category: 'instinct', title: label, text: `${label} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
+        if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: existing === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${label} [${confidence.toFixed(2)}]` });
       });
       continue;
     }
     // A skill rule: the closest skill in meaning, or a new one.
-    const [groupVector] = await ctx.embedder.embed([group.label]);
+    const [groupVector] = await ctx.embedder.embed([label]);
     let target: SkillRecord | undefined;
     let bestSim: number = EVOLVE_DEFAULTS.skillMatch;
     for (const s of skills) {
@@ -149,7 +150,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
         target = s;
       }
     }
-    const name = target?.name ?? slugify(group.label, { fallback: 'skill' });
+    const name = target?.name ?? slugify(label, { fallback: 'skill' });
     const skillId = target?.id ?? `skill-${name}`;
     const known = new Set(target?.evidence ?? []);
     const repetitions = evidence.filter((id) => !known.has(id)).length;
@@ -157,18 +158,18 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       target === undefined
         ? Math.min(1, confidence)
         : skillConfidence({ base: target.confidence, idleDays: Math.max(0, (now - target.updatedAt) / DAY), repetitions }).value;
-    const rules = target === undefined ? [group.label] : target.rules.includes(group.label) ? target.rules : [...target.rules, group.label];
+    const rules = target === undefined ? [label] : target.rules.includes(label) ? target.rules : [...target.rules, label];
     const record: SkillRecord = {
       id: skillId,
       name,
-      description: target?.description ?? group.label,
+      description: target?.description ?? label,
       rules,
       confidence: skillConf,
       evidence: [...new Set([...(target?.evidence ?? []), ...evidence])],
       createdAt: target?.createdAt ?? now,
       updatedAt: repetitions === 0 && target !== undefined ? target.updatedAt : now,
     };
-    const entry = { id: skillId, name, rule: group.label, confidence: skillConf, created: target === undefined, file: '', ...(existing === undefined ? {} : { promotedFrom: existing.slug }) };
+    const entry = { id: skillId, name, rule: label, confidence: skillConf, created: target === undefined, file: '', ...(existing === undefined ? {} : { promotedFrom: existing.slug }) };
     report.skillsUpdated.push(entry);
     writes.push(async () => {
       await store.upsertSkill(scope, record);
@@ -196,7 +197,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
         report.files.push(promoted);
         appendEvolutionLog(options.layout, { at: now, kind: 'instinct-promoted', id: existing.slug, detail: `promoted to skill ${name}` });
       }
-      if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: target === undefined ? 'skill-created' : 'skill-rule-added', id: name, detail: `${group.label} [${skillConf.toFixed(2)}]` });
+      if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: target === undefined ? 'skill-created' : 'skill-rule-added', id: name, detail: `${label} [${skillConf.toFixed(2)}]` });
     });
   }
   for (const id of grouping.singletons) {
@@ -205,6 +206,22 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   }
   if (options.dryRun !== true) for (const write of writes) await write();
   return report;
+}
+
+/** Which observation types read best as a rule, best first: what to do, not what went wrong. */
+const RULE_TYPES = ['preference', 'pattern', 'success', 'correction', 'error'] as const;
+
+/**
+ * The text an instinct or rule is written as: a member of the best-reading type (a preference or a
+ * pattern rather than an error report), the group's representative if it is one, else the most
+ * confident, then the earliest.
+ */
+function ruleText(members: readonly ObservationRecord[], representative: string): string | undefined {
+  const rank = (o: ObservationRecord) => RULE_TYPES.indexOf(o.type);
+  const best = Math.min(...members.map(rank));
+  const pool = members.filter((o) => rank(o) === best);
+  const chosen = pool.find((o) => o.id === representative) ?? [...pool].sort((a, b) => b.confidence - a.confidence || a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1))[0];
+  return chosen?.observation;
 }
 
 const dot = (a: Float32Array, b: Float32Array): number => {
