@@ -15,7 +15,7 @@
  * Timed after the recall index is built (its build, which embeds every memory, is reported apart),
  * the three measures interleaved query by query so that the machine's noise falls on all alike. At
  * the largest size the time of one recall is split into its parts (the same calls recall makes),
- * so that a missed target says where the time goes, beside two candidate fixes measured on the same
+ * (with CREDENCE_BENCH_PROFILE=1) so that a missed target says where the time goes, beside two candidate fixes measured on the same
  * queries (a store query that lets FTS5 pick its top hits before the join; a faster scan loop),
  * each checked to return the same hits.
  */
@@ -296,7 +296,7 @@ export async function benchRecall(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const results: SizeResult[] = [];
   const largest = Math.max(...RECALL_BENCH_SIZES);
-  for (const n of RECALL_BENCH_SIZES) results.push(await measureSize(data.tools, data.queries, n, n === largest));
+  for (const n of RECALL_BENCH_SIZES) results.push(await measureSize(data.tools, data.queries, n, n === largest && process.env.CREDENCE_BENCH_PROFILE === '1'));
   const label = (n: number) => `${n.toLocaleString('en-US')} memories, ${data.queries.length} ${data.source} queries`;
   for (const r of results) {
     const ftsP95 = percentile(r.fts, 0.95);
