@@ -128,7 +128,7 @@ export class Credence {
 
   async #recallContext(): Promise<RecallContext> {
     if (this.#recallIndex === undefined) {
-      const building = buildRecallIndex(this.store, this.scope, this.embedder);
+      const building = buildRecallIndex(this.store, this.scope, this.embedder, this.root);
       this.#recallIndex = building;
       building.catch(() => {
         if (this.#recallIndex === building) this.#recallIndex = undefined;

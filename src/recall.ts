@@ -12,7 +12,9 @@ import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { ensureEmbeddings, scanSimilar, similarityOf, toMatrix, type VectorMatrix } from './search-index.js';
-import type { Store } from './store/types.js';
+import type { MemoryRecord, Store } from './store/types.js';
+import { readFileInsideRoot } from './files.js';
+import { scrubText } from './core/scrub.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
   limit: 5,
@@ -86,8 +88,10 @@ const key = (kind: RecallKind, id: string): string => `${kind}:${id}`;
 const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
 
 /** Gathers everything recall can return in a scope and embeds what is missing or stale. */
-export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider): Promise<RecallIndex> {
-  const [memories, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
+export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
+  const [stored, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
+  // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
+  const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));
   const items: Recallable[] = [
     ...memories.map((m) => ({
       // Instincts and skills are memories too; they keep their own kind so feedback finds them.
@@ -138,6 +142,19 @@ export async function buildRecallIndex(store: Store, scope: string, embedder: Em
     ...(await byKind(['execution'], 'execution')),
   ]);
   return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
+}
+
+/**
+ * The current text of an instinct's or skill's file, read inside `root` only; undefined (the stored
+ * text is used) for other memories, a missing file, or a path that leads outside the root.
+ */
+function learnedFileText(root: string | undefined, m: MemoryRecord): string | undefined {
+  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return undefined;
+  try {
+    return scrubText(readFileInsideRoot(root, m.path)).text;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The share of the query's words that the item contains (light stemming: a shared 5-letter stem counts). */

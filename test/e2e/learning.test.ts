@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,15 @@ describe('continuous learning through the CLI (issue 6)', () => {
     p.run(['import', '-'], `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.7 })}\n`);
     p.run(['evolve']);
     expect(readFileSync(file, 'utf8')).toContain('Hand-written note: applies to TypeScript only.');
+    // Recall reads the instinct's file, hand edits included, inside the project only.
+    const recalled = JSON.parse(p.run(['recall', 'hand-written note TypeScript', '--json']).stdout) as { kind: string }[];
+    expect(recalled[0]?.kind).toBe('instinct');
+    writeFileSync(join(dir, 'outside.md'), 'zanzibar quokka\n');
+    rmSync(file);
+    symlinkSync(join(dir, 'outside.md'), file);
+    // A file swapped for a link out of the project is not read: its words do not reach the instinct.
+    const outside = JSON.parse(p.run(['recall', 'zanzibar quokka', '--json']).stdout) as { kind: string; parts: { termShare: number } }[];
+    expect(outside.filter((r) => r.kind === 'instinct').every((r) => r.parts.termShare === 0)).toBe(true);
   });
 
   it('imports field for field, reports bad lines by number, adds nothing twice, and exports with context', () => {
