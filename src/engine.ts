@@ -21,6 +21,7 @@ import * as search from './search.js';
 import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
 import { buildRecallIndex, memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
 import { formatIssues, MemoryInputSchema } from './schemas/index.js';
+import { scrubText } from './core/scrub.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
 import type { Surface } from './store/types.js';
@@ -149,11 +150,13 @@ export class Credence {
       if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
       const m = parsed.data;
       const path = m.path === undefined ? undefined : normalizeMemoryPath(this.root, m.path);
-      const text = m.text ?? readFileInsideRoot(this.root, path as string);
+      // Scrubbed before an id is derived or reported: not even a hash of a secret is kept.
+      const text = scrubText(m.text ?? readFileInsideRoot(this.root, path as string)).text;
+      const title = scrubText(m.title).text;
       return {
-        id: m.id ?? memoryIdFor(m.title, text),
+        id: m.id === undefined ? memoryIdFor(title, text) : scrubText(m.id).text,
         category: m.category ?? 'note',
-        title: m.title,
+        title,
         text,
         tags: m.tags ?? [],
         ...(path === undefined ? {} : { path }),

@@ -27,6 +27,8 @@ export const RECALL_DEFAULTS = Object.freeze({
   recencyDays: 90,
   /** Stored confidence: the factor runs from 1 − confidenceWeight (confidence 0) to 1. */
   confidenceWeight: 0.2,
+  /** A candidate found by embeddings alone (no query word) needs at least this similarity. */
+  embeddingOnlyFloor: 0.4,
 });
 
 export type RecallKind = 'memory' | 'observation' | 'execution' | 'instinct' | 'skill';
@@ -200,7 +202,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         })()
       : scanSimilar(ctx.index.vectors, queryVector, k);
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
-  const scored = [...new Set([...bm25.keys(), ...similar.top])]
+  const ranked = [...new Set([...bm25.keys(), ...similar.top])]
     .map((k2) => ctx.index.items.get(k2))
     .filter((i): i is Recallable => i !== undefined)
     .map((item) => {
@@ -213,13 +215,17 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
       return { item, raw, bm25Relative, similarity, fused, confidenceFactor, ageDays, recencyFactor, score: fused * confidenceFactor * recencyFactor };
     })
-    .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1))
-    .slice(0, request.limit ?? RECALL_DEFAULTS.limit);
-  const shares = scored.map((s) => termShare(queryWords, s.item));
+    // Meaning alone must be close to count: a memory with none of the query's words and a far
+    // embedding is not a result (it filled the context block with unrelated "medium" memories).
+    .filter((c) => c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor)
+    .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  // Labels are given over the whole ranked pool, so the margin is to the next candidate, whatever the limit.
+  const shares = ranked.map((s) => termShare(queryWords, s.item));
   const labels = recallLabels(
-    scored.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
+    ranked.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
     request.labels,
   );
+  const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
   return scored.map((s, i) => {
     const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
     return {

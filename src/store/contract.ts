@@ -397,12 +397,15 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('observations are found by full text within their scope', async () => {
       const store = await fresh();
-      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'] })]);
+      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'], evidence: ['ci log'], context: { task: 'ship the release' } })]);
       await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'camelCase everywhere' })]);
       const hits = await store.searchObservations('p', '"camelcase"');
       expect(hits.map((h) => h.observation.id)).toEqual(['obs-1']);
       expect(hits[0]?.observation).toEqual(observation());
       expect((await store.searchObservations('p', '"workflow"')).map((h) => h.observation.id)).toEqual(['obs-2']);
+      // Evidence and the task are searchable too.
+      expect((await store.searchObservations('p', '"review" AND "comment"')).map((h) => h.observation.id)).toEqual(['obs-1']);
+      expect((await store.searchObservations('p', '"rename"')).map((h) => h.observation.id)).toEqual(['obs-1']);
     });
 
     test('embeddings round-trip with the key of the model that made them', async () => {

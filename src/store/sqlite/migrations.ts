@@ -213,20 +213,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
 
       CREATE VIRTUAL TABLE observations_fts USING fts5 (
-        observation, tags,
+        observation, evidence, context, tags,
         content = 'observations', content_rowid = 'rowid',
         tokenize = 'porter unicode61'
       );
       INSERT INTO observations_fts (observations_fts) VALUES ('rebuild');
       CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN
-        INSERT INTO observations_fts (rowid, observation, tags) VALUES (new.rowid, new.observation, new.tags);
+        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
       END;
       CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN
-        INSERT INTO observations_fts (observations_fts, rowid, observation, tags) VALUES ('delete', old.rowid, old.observation, old.tags);
+        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
       END;
       CREATE TRIGGER observations_au AFTER UPDATE ON observations BEGIN
-        INSERT INTO observations_fts (observations_fts, rowid, observation, tags) VALUES ('delete', old.rowid, old.observation, old.tags);
-        INSERT INTO observations_fts (rowid, observation, tags) VALUES (new.rowid, new.observation, new.tags);
+        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
+        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
       END;
 
       CREATE TABLE embeddings (
