@@ -26,6 +26,7 @@ import { addObservations, parseObservation, toObservationLine } from './observat
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
 import type { Surface } from './store/types.js';
 import { evolve, type EvolveReport } from './evolve.js';
+import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import type { MemoryRecord } from './store/types.js';
 
@@ -295,6 +296,42 @@ export class Credence {
   async recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
     this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
+  }
+
+  /**
+   * Records a workflow run (SPEC §7): scores its nodes and the run, and stores it as an execution
+   * whose calls are the nodes, so the graph learns (sequence, dependency for downstream use,
+   * contains for nested flows) and recall finds the run by its intent and summary.
+   */
+  async recordRun(run: RunInput): Promise<RunResult> {
+    const scored = scoreRun(run);
+    const recorded = await this.recordExecutions(
+      [
+        {
+          intent: run.intent,
+          startedAt: run.startedAt,
+          summary: scored.summary,
+          confidence: scored.confidence,
+          intentKind: scored.intentKind,
+          calls: run.nodes.map((n) => ({
+            tool: n.name,
+            status: n.status,
+            retries: n.retries,
+            durationMs: n.durationMs,
+            consumes: n.consumes,
+            ...(n.parent === undefined ? {} : { parent: n.parent }),
+            at: n.startedAt,
+          })),
+        },
+      ],
+      { edges: false },
+    );
+    return { executionId: recorded.executions[0]?.id ?? '', ...scored };
+  }
+
+  /** Recent runs, newest first, with intent, confidence and node outcomes (`credence runs`). */
+  async runs(options: { limit?: number } = {}): Promise<RunListing[]> {
+    return (await this.store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);
   }
 
   /** Declares a template edge (`credence edge add`). */

@@ -122,7 +122,16 @@ function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item
     at: instant(call.at, startedAt),
   }));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
-  const execution: ExecutionRecord = { id: ctx.newId(), intent: input.intent, startedAt, endedAt, calls };
+  const execution: ExecutionRecord = {
+    id: ctx.newId(),
+    intent: input.intent,
+    startedAt,
+    endedAt,
+    calls,
+    ...(input.summary === undefined ? {} : { summary: input.summary }),
+    ...(input.confidence === undefined ? {} : { confidence: input.confidence }),
+    ...(input.intentKind === undefined ? {} : { intentKind: input.intentKind }),
+  };
   return { scope: input.scope ?? ctx.scope, item: { execution, events: edgeEventsOf(calls) } };
 }
 

@@ -90,6 +90,25 @@ export function registerLearning(program: Command, context: () => CommandContext
     });
 
   program
+    .command('runs')
+    .description('recent runs (executions) with their intent, confidence and node outcomes')
+    .option('--limit <n>', 'how many (default 20)')
+    .action(async (o: { limit?: string }) => {
+      const ctx = context();
+      const runs = await withCredence(ctx, (c) => c.runs(o.limit === undefined ? {} : { limit: count('--limit', o.limit) }));
+      if (ctx.wantsJson) return printJson(ctx, runs);
+      if (runs.length === 0) return ctx.io.stdout('no runs recorded\n');
+      ctx.io.stdout(
+        `${runs
+          .map(
+            (r) =>
+              `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ${r.intent}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n    ${r.nodes.map((n) => `${n.tool} ${n.status}${n.retries > 0 ? ` (${n.retries} retries)` : ''}`).join(' → ')}`,
+          )
+          .join('\n')}\n`,
+      );
+    });
+
+  program
     .command('metrics')
     .description('observations per type, instinct → skill conversion rate, suggestion precision')
     .action(async () => {

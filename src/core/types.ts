@@ -69,4 +69,8 @@ export interface ExecutionInput {
   /** ISO 8601 or epoch ms; default: the clock. */
   startedAt?: string | number;
   calls: CallInput[];
+  /** The run's own summary and confidence, when its recorder scored it (a workflow run, SPEC §7). */
+  summary?: string;
+  confidence?: number;
+  intentKind?: Intent;
 }

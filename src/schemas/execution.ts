@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseIsoInstant } from '../core/time.js';
-import { CALL_STATUSES, type ExecutionInput } from '../core/types.js';
+import { CALL_STATUSES, INTENTS, type ExecutionInput } from '../core/types.js';
 
 const Instant = z.union([
   z.number().finite(),
@@ -31,6 +31,9 @@ export const ExecutionInputSchema = z
     scope: z.string().trim().min(1).optional(),
     startedAt: Instant.optional(),
     calls: z.array(CallInputSchema),
+    summary: z.string().optional(),
+    confidence: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+    intentKind: z.enum(INTENTS, { error: `must be one of ${INTENTS.join(', ')}` }).optional(),
   })
   .superRefine((execution, ctx) => {
     execution.calls.forEach((call, i) => {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from './engine.js';
+import { scoreRun, type RunNodeInput } from './runs.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00Z');
+const node = (name: string, extra: Partial<RunNodeInput> = {}): RunNodeInput => ({
+  name,
+  intent: 'general',
+  intentRule: 'default',
+  status: 'success',
+  retries: 0,
+  startedAt: T0,
+  durationMs: 5,
+  consumes: [],
+  ...extra,
+});
+
+describe('scoreRun', () => {
+  it('scores each node from outcome, retries and downstream use, and the run as their mean', () => {
+    const scored = scoreRun({
+      intent: 'research and write a summary',
+      startedAt: T0,
+      endedAt: T0 + 100,
+      nodes: [
+        node('searchWeb', { intent: 'research', intentRule: 'name', retries: 2 }),
+        node('writeDraft', { intent: 'implementation', intentRule: 'name', consumes: [0] }),
+        node('verifyDraft', { intent: 'testing', intentRule: 'name', status: 'failure', consumes: [0, 1] }),
+      ],
+    });
+    // searchWeb: 0.7 − 0.2 (2 retries) + 0.1 (2 later nodes used it) = 0.6; writeDraft: 0.7 + 0.05 = 0.75; verifyDraft: 0.3.
+    expect(scored.nodes.map((n) => Number(n.confidence.toFixed(12)))).toEqual([0.6, 0.75, 0.3]);
+    expect(scored.confidence).toBeCloseTo((0.6 + 0.75 + 0.3) / 3, 12);
+    expect(scored.intentKind).toBe('research');
+    expect(scored.summary).toBe('research and write a summary: searchWeb success after 2 retries → writeDraft success → verifyDraft failure; confidence 0.55');
+  });
+
+  it('refuses a node that consumes a later node', () => {
+    expect(() => scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { consumes: [1] }), node('b')] })).toThrow(/only earlier nodes/);
+  });
+});
+
+describe('recordRun and runs', () => {
+  it('stores the run as an execution the graph learns from and recall finds', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'r', now: T0 });
+    const result = await credence.recordRun({
+      intent: 'research the market and write a report',
+      startedAt: T0,
+      endedAt: T0 + 50,
+      nodes: [node('flow:report'), node('searchMarket', { parent: 0 }), node('writeReport', { parent: 0, consumes: [1] })],
+    });
+    expect(result.confidence).toBeCloseTo((0.7 + 0.75 + 0.7) / 3, 12);
+    const [run] = await credence.runs();
+    expect(run).toMatchObject({ id: result.executionId, intentKind: 'research', confidence: result.confidence, summary: result.summary });
+    expect(run?.nodes.map((n) => n.tool)).toEqual(['flow:report', 'searchMarket', 'writeReport']);
+    const edges = (await credence.edges()).map((e) => `${e.type} ${e.from}->${e.to}`).sort();
+    expect(edges).toEqual([
+      'contains flow:report->searchMarket',
+      'contains flow:report->writeReport',
+      'dependency searchMarket->writeReport',
+      'sequence flow:report->searchMarket',
+      'sequence searchMarket->writeReport',
+    ]);
+    const [recalled] = await credence.recall('market report research');
+    expect(recalled).toMatchObject({ kind: 'execution', id: result.executionId, parts: { confidence: result.confidence } });
+    await credence.close();
+  });
+});
