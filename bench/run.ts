@@ -26,6 +26,7 @@ try {
   rows.push(...(await benchSearch()));
   rows.push(...(await benchRecall()));
   rows.push(...(await benchEvolveGrouping()));
+  rows.push(...(await (await import('./pocketflow.js')).benchPocketflow()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

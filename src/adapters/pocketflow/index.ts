@@ -1,0 +1,27 @@
+/**
+ * @module adapters/pocketflow
+ * The PocketFlow adapter (SPEC §7, seed 002): wrap an existing `pocketflow` flow in one line and
+ * Credence records every run — each node's intent, outcome, retries, duration, parent flow and
+ * downstream use — scores it, and learns the tool graph from it.
+ *
+ * ```ts
+ * import { openCredence } from 'credence';
+ * import { instrumentFlow } from './adapters/pocketflow/index.js'; // see examples/pocketflow-flow.mjs
+ * const credence = await openCredence();
+ * const recorded = instrumentFlow(flow, { credence, intent: 'research a topic and write a summary' });
+ * await recorded.run(shared);
+ * console.log(recorded.lastRun?.confidence);
+ * ```
+ *
+ * Does not import `pocketflow`; works with the user's copy of it.
+ */
+export {
+  instrumentFlow,
+  type InstrumentFlowOptions,
+  type InstrumentedFlow,
+  type RunnableFlow,
+  type RunRecorderTarget,
+} from './instrument.js';
+export { collectNodes, isFlowLike, isNodeLike, NodeNaming, type NodeDescription, type NodeLike, type NodeOptionsSource, type PocketflowNodeOptions } from './nodes.js';
+export { UNFINISHED_ERROR } from './recorder.js';
+export { isWrapped } from './patch.js';

@@ -1,0 +1,150 @@
+/**
+ * @module adapters/pocketflow/instrument
+ * `instrumentFlow(flow, options)`: one line turns an existing PocketFlow flow into one whose every
+ * run is recorded by Credence (SPEC §7, seed 002 "PocketFlow adapter"; issue 7 point 1).
+ *
+ * ```ts
+ * const recorded = instrumentFlow(flow, { credence, intent: 'research a topic and write a report' });
+ * const action = await recorded.run(shared);   // same as `await flow.run(shared)`, and recorded
+ * ```
+ *
+ * Each `run(shared)`:
+ * 1. finds the nodes the flow can reach (nested flows included), names them and derives their
+ *    intents (invalid options throw `INVALID_INPUT` before the flow starts);
+ * 2. wraps `_run`, `exec` and `execFallback` on those node instances for the duration of the run
+ *    (see ./patch.ts; nothing of the user's code changes, everything is restored in `finally`);
+ * 3. calls `flow.run(trackedShared)` — same semantics, same return value; the user's `shared`
+ *    object receives every write (the Proxy writes through);
+ * 4. records the run with `credence.recordRun` (see ./recorder.ts for what each node entry holds),
+ *    whether the flow returned or threw; a node's error is re-thrown unchanged (the same object).
+ *
+ * If recording itself fails: after a successful flow its error is thrown (nothing is dropped in
+ * silence) unless `onRecordError` is given; after a failed flow the flow's error wins and the
+ * recording error goes to `onRecordError` when given.
+ *
+ * This module does not import `pocketflow`: it drives the user's objects through their methods,
+ * so it works with whatever copy of the package built them.
+ */
+import { CredenceError } from '../../core/errors.js';
+import type { RunInput, RunResult } from '../../runs.js';
+import { collectNodes, isFlowLike, isNodeLike, NodeNaming, type NodeDescription, type NodeLike, type NodeOptionsSource } from './nodes.js';
+import { acquire, release, type WrapperFactory } from './patch.js';
+import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js';
+
+/** What the adapter needs of the engine: `Credence.recordRun` (SPEC §7). */
+export interface RunRecorderTarget {
+  recordRun(run: RunInput): Promise<RunResult>;
+}
+
+/** A PocketFlow flow (or lone node) as the adapter sees it: something with `run(shared)`. */
+export interface RunnableFlow<S, R> {
+  run(shared: S): Promise<R>;
+}
+
+export interface InstrumentFlowOptions {
+  /** The Credence engine (anything with its `recordRun`). */
+  readonly credence: RunRecorderTarget;
+  /** The flow's intent: what a run of it is for, in words (recall finds past runs by it). */
+  readonly intent: string;
+  /** Per-node name, explicit intent and intent hints, keyed by node object or computed from it. */
+  readonly nodes?: NodeOptionsSource;
+  /**
+   * The clock for start times and durations, epoch ms.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+  /** Called with each recorded run (also available as `lastRun`). */
+  readonly onRun?: (run: RunResult) => void;
+  /** Receives a recording failure instead of it being thrown (see the module notes). */
+  readonly onRecordError?: (error: unknown) => void;
+}
+
+/** An instrumented flow: run it instead of the flow. */
+export interface InstrumentedFlow<S, R> {
+  /** The flow as given. */
+  readonly flow: RunnableFlow<S, R>;
+  /** Runs the flow exactly as `flow.run(shared)` does, recording the run; returns the flow's result. */
+  run(shared: S): Promise<R>;
+  /** The result of the last recorded run of this handle (also after a failed flow). */
+  readonly lastRun: RunResult | undefined;
+  /** The name and intent the runs record for `node` (one of the flow's node objects), once known. */
+  describe(node: object): NodeDescription | undefined;
+}
+
+const WRAPPERS: Readonly<Record<string, WrapperFactory>> = Object.freeze({
+  _run: (original, node) => wrapRun(original, node),
+  exec: (original) => wrapExec(original),
+  execFallback: (original) => wrapExecFallback(original),
+});
+
+const FLOW_WRAPPERS: Readonly<Record<string, WrapperFactory>> = Object.freeze({
+  _run: (original, node) => wrapRun(original, node),
+});
+
+/**
+ * Wraps a PocketFlow `Flow` (or a lone node) so that each `run(shared)` is recorded through
+ * `options.credence.recordRun`. Validates the options and names the nodes now.
+ * @throws CredenceError `INVALID_INPUT` for a flow without `run`/`_run`, an empty intent, or an
+ * invalid node option (an intent outside the taxonomy, an empty name).
+ */
+export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: InstrumentFlowOptions): InstrumentedFlow<S, R> {
+  if (!isNodeLike(flow) || typeof (flow as { run?: unknown }).run !== 'function') {
+    throw new CredenceError('INVALID_INPUT', 'instrumentFlow expects a PocketFlow Flow or Node (an object with run and _run methods)');
+  }
+  if (options === undefined || options === null || typeof options.credence?.recordRun !== 'function') {
+    throw new CredenceError('INVALID_INPUT', 'instrumentFlow needs options.credence, an engine with recordRun (openCredence())');
+  }
+  if (typeof options.intent !== 'string' || options.intent.trim() === '') {
+    throw new CredenceError('INVALID_INPUT', 'instrumentFlow needs options.intent, a non-empty description of what the flow is for');
+  }
+  const root: NodeLike = flow;
+  const naming = new NodeNaming(options.nodes);
+  const now = options.now ?? Date.now;
+  const { credence, intent, onRun, onRecordError } = options;
+  naming.register(collectNodes(root));
+  let lastRun: RunResult | undefined;
+
+  const record = async (run: RunInput): Promise<RunResult> => {
+    const result = await credence.recordRun(run);
+    lastRun = result;
+    onRun?.(result);
+    return result;
+  };
+
+  const run = async (shared: S): Promise<R> => {
+    const nodes = collectNodes(root);
+    naming.register(nodes);
+    const recorder = new RunRecorder((node) => naming.describe(node), now);
+    const held: object[] = [];
+    const startedAt = now();
+    let outcome: { ok: true; value: R } | { ok: false; error: unknown };
+    try {
+      for (const node of nodes) if (acquire(node, isFlowLike(node) ? FLOW_WRAPPERS : WRAPPERS)) held.push(node);
+      const tracked = recorder.track(shared);
+      outcome = { ok: true, value: await recorder.runTop(() => flow.run(tracked)) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    } finally {
+      for (const node of held) release(node);
+    }
+    const endedAt = now();
+    const runInput: RunInput = { intent, startedAt, endedAt, nodes: recorder.close(endedAt) };
+    try {
+      await record(runInput);
+    } catch (recordError) {
+      if (onRecordError !== undefined) onRecordError(recordError);
+      else if (outcome.ok) throw recordError;
+    }
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  };
+
+  return {
+    flow,
+    run,
+    get lastRun() {
+      return lastRun;
+    },
+    describe: (node) => naming.peek(node),
+  };
+}
