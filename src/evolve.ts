@@ -14,7 +14,8 @@ import { groupObservations, patternText } from './core/pattern-grouping.js';
 import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { appendEvolutionLog, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import { appendEvolutionLog, removeInstinctFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import type { FeedbackKind } from './core/types.js';
 import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
 
 const DAY = 86_400_000;
@@ -91,113 +92,103 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     files: [],
   };
   const writes: (() => Promise<void>)[] = [];
-  const skillVectors = skills.length === 0 ? new Map<string, Float32Array>() : await embedTexts(ctx.embedder, skills.map((s) => [s.id, `${s.description}\n${s.rules.join('\n')}`]));
+  const textVectors = async (entries: readonly [string, string][]) => (entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries));
+  const skillVectors = await textVectors(skills.map((s) => [s.id, `${s.description}\n${s.rules.join('\n')}`]));
+  const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
+  const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
+  const touchedSkills = new Set<string>();
+  const usedSlugs = new Set(instincts.map((i) => i.slug));
 
   for (const [g, group] of grouping.groups.entries()) {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
     const against = contradictions[g]?.contradictions ?? [];
-    for (const c of against) report.contradictions.push({ group: group.label, id: c.id, reason: c.reason });
     const contradicting = new Set(against.map((c) => c.id));
     const supporting = members.filter((o) => !contradicting.has(o.id));
-    const confidences = supporting.map((o) => o.confidence);
     const label = ruleText(supporting, group.representative) ?? group.label;
+    for (const c of against) report.contradictions.push({ group: label, id: c.id, reason: c.reason });
+    const confidences = supporting.map((o) => o.confidence);
+    const evidence = supporting.map((o) => o.id);
+    const [labelVector] = await ctx.embedder.embed([label]);
+    // Identity: the instinct or skill this group already is — shared evidence first, then meaning.
+    const instinctMatch = matchLearned(instincts.filter((i) => i.status !== 'retired'), evidence, labelVector, instinctVectors);
+    const skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
+
+    if (skillMatch !== undefined) {
+      // An established rule: no exponential recency any more; it ages by idle weeks and gains by repetition.
+      touchedSkills.add(skillMatch.id);
+      const known = new Set(skillMatch.evidence);
+      const fresh = evidence.filter((id) => !known.has(id));
+      const idleDays = Math.max(0, (now - skillMatch.updatedAt) / DAY);
+      const base = fresh.length === 0 ? skillMatch.confidence : skillConfidence({ base: skillMatch.confidence, idleDays, repetitions: fresh.length }).value;
+      const updatedAt = fresh.length === 0 ? skillMatch.updatedAt : now;
+      const current = currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, eventsOn(skillMatch.id));
+      const ruleAdded = !skillMatch.rules.includes(label) && fresh.length > 0;
+      const rules = ruleAdded ? [...skillMatch.rules, label] : skillMatch.rules;
+      const record: SkillRecord = { ...skillMatch, rules, confidence: base, evidence: [...new Set([...skillMatch.evidence, ...evidence])], updatedAt };
+      const promote = instinctMatch !== undefined && instinctMatch.status === 'active';
+      const entry = { id: skillMatch.id, name: skillMatch.name, rule: label, confidence: current, created: false, file: '', ...(promote ? { promotedFrom: instinctMatch.slug } : {}) };
+      if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
+      writes.push(async () => {
+        await saveSkill(ctx, options, record, current, entry, report, ruleAdded ? 'skill-rule-added' : undefined, label);
+        if (promote) await promoteInstinct(ctx, options, instinctMatch, skillMatch.name, current, supporting, report);
+      });
+      continue;
+    }
+
     const significance = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
-    const slug = slugify(label, { fallback: 'instinct' });
-    const instinctId = `instinct-${slug}`;
-    const existing = instincts.find((i) => i.id === instinctId);
     const base = confidences.length === 0 ? 0 : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
-    const events = feedback.filter((f) => f.targetId === instinctId).map((f) => ({ id: f.id, kind: f.kind }));
-    const confidence = applyFeedback(base, events).value;
+    const instinctId = instinctMatch?.id;
+    const confidence = applyFeedback(base, instinctId === undefined ? [] : eventsOn(instinctId)).value;
     if (!significance.significant || confidence < minConfidence) {
       const why = [...significance.reasons, ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : [])];
-      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') });
+      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') + (instinctMatch === undefined ? '' : `; instinct ${instinctMatch.slug} retired`) });
+      if (instinctMatch !== undefined) {
+        // Recomputed at each evolve: an instinct whose pattern no longer holds is retired, file and memory too.
+        writes.push(async () => retireInstinct(ctx, options, instinctMatch, confidence, supporting, report));
+      }
       continue;
     }
-    const evidence = supporting.map((o) => o.id);
     if (learnedKind(confidence) === 'instinct') {
-      const record: InstinctRecord = { id: instinctId, slug, text: label, confidence, status: 'active', evidence, createdAt: existing?.createdAt ?? now, updatedAt: now };
-      // The report's entry itself gets the file's path once it is written.
-      const entry = { id: instinctId, slug, text: label, confidence, file: '', band: confidenceBand(confidence).band, evidence };
-      if (existing === undefined) report.newInstincts.push(entry);
-      else report.updatedInstincts.push(entry);
+      const slug = instinctMatch?.slug ?? uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
+      usedSlugs.add(slug);
+      const id = instinctMatch?.id ?? `instinct-${slug}`;
+      const text = instinctMatch?.text ?? label;
+      const record: InstinctRecord = { id, slug, text, confidence, status: 'active', evidence, createdAt: instinctMatch?.createdAt ?? now, updatedAt: now };
+      const entry = { id, slug, text, confidence, file: '', band: confidenceBand(confidence).band, evidence };
+      const changed = instinctMatch === undefined || instinctMatch.confidence !== confidence || instinctMatch.evidence.join() !== evidence.join();
+      if (instinctMatch === undefined) report.newInstincts.push(entry);
+      else if (changed) report.updatedInstincts.push(entry);
       writes.push(async () => {
         await store.upsertInstinct(scope, record);
-        const file = writeInstinctFile(options.layout, {
-          slug,
-          text: label,
-          confidence,
-          band: confidenceBand(confidence).band,
-          evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
-          updatedAt: now,
-        });
+        const file = writeInstinctFile(options.layout, { slug, text, confidence, band: entry.band, evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })), updatedAt: now });
         entry.file = file.path;
         report.files.push(file);
-        await rememberLearned(store, scope, { id: instinctId, category: 'instinct', title: label, text: `${label} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
-        if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: existing === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${label} [${confidence.toFixed(2)}]` });
+        await rememberLearned(store, scope, { id, category: 'instinct', title: text, text: `${text} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
+        if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: instinctMatch === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${text} [${confidence.toFixed(2)}]` });
       });
       continue;
     }
-    // A skill rule: the closest skill in meaning, or a new one.
-    const [groupVector] = await ctx.embedder.embed([label]);
-    let target: SkillRecord | undefined;
-    let bestSim: number = EVOLVE_DEFAULTS.skillMatch;
-    for (const s of skills) {
-      const v = skillVectors.get(s.id);
-      const sim = v === undefined || groupVector === undefined ? 0 : dot(v, groupVector);
-      if (sim >= bestSim) {
-        bestSim = sim;
-        target = s;
-      }
-    }
-    const name = target?.name ?? slugify(label, { fallback: 'skill' });
-    const skillId = target?.id ?? `skill-${name}`;
-    const known = new Set(target?.evidence ?? []);
-    const repetitions = evidence.filter((id) => !known.has(id)).length;
-    const skillConf =
-      target === undefined
-        ? Math.min(1, confidence)
-        : skillConfidence({ base: target.confidence, idleDays: Math.max(0, (now - target.updatedAt) / DAY), repetitions }).value;
-    const rules = target === undefined ? [label] : target.rules.includes(label) ? target.rules : [...target.rules, label];
-    const record: SkillRecord = {
-      id: skillId,
-      name,
-      description: target?.description ?? label,
-      rules,
-      confidence: skillConf,
-      evidence: [...new Set([...(target?.evidence ?? []), ...evidence])],
-      createdAt: target?.createdAt ?? now,
-      updatedAt: repetitions === 0 && target !== undefined ? target.updatedAt : now,
-    };
-    const entry = { id: skillId, name, rule: label, confidence: skillConf, created: target === undefined, file: '', ...(existing === undefined ? {} : { promotedFrom: existing.slug }) };
+    // A new established rule: a new skill (no existing skill matched by evidence or meaning).
+    const name = uniqueSlug(slugify(label, { fallback: 'skill' }), new Set(skills.map((k) => k.name)));
+    const record: SkillRecord = { id: `skill-${name}`, name, description: label, rules: [label], confidence: Math.min(1, confidence), evidence, createdAt: now, updatedAt: now };
+    const current = currentSkillConfidence(record, now, eventsOn(record.id));
+    const entry = { id: record.id, name, rule: label, confidence: current, created: true, file: '', ...(instinctMatch === undefined ? {} : { promotedFrom: instinctMatch.slug }) };
     report.skillsUpdated.push(entry);
+    skills.push(record);
+    touchedSkills.add(record.id);
     writes.push(async () => {
-      await store.upsertSkill(scope, record);
-      const file = writeSkillFile(options.layout, {
-        name,
-        description: record.description,
-        rules: rules.map((text) => ({ text, confidence: skillConf, addedAt: record.createdAt })),
-        confidence: skillConf,
-        updatedAt: record.updatedAt,
-      });
-      entry.file = file.path;
-      report.files.push(file);
-      await rememberLearned(store, scope, { id: skillId, category: 'skill', title: name, text: `${record.description}\n${rules.join('\n')}`, path: `${file.path}`, confidence: skillConf, now });
-      if (existing !== undefined && existing.status !== 'promoted') {
-        await store.upsertInstinct(scope, { ...existing, status: 'promoted', updatedAt: now });
-        const promoted = writeInstinctFile(options.layout, {
-          slug: existing.slug,
-          text: existing.text,
-          confidence: skillConf,
-          band: confidenceBand(skillConf).band,
-          evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
-          promotedTo: name,
-          updatedAt: now,
-        });
-        report.files.push(promoted);
-        appendEvolutionLog(options.layout, { at: now, kind: 'instinct-promoted', id: existing.slug, detail: `promoted to skill ${name}` });
-      }
-      if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: target === undefined ? 'skill-created' : 'skill-rule-added', id: name, detail: `${label} [${skillConf.toFixed(2)}]` });
+      await saveSkill(ctx, options, record, current, entry, report, 'skill-created', label);
+      if (instinctMatch !== undefined && instinctMatch.status === 'active') await promoteInstinct(ctx, options, instinctMatch, name, current, supporting, report);
+    });
+  }
+  // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
+  for (const skill of skills) {
+    if (touchedSkills.has(skill.id)) continue;
+    const current = currentSkillConfidence(skill, now, eventsOn(skill.id));
+    writes.push(async () => {
+      const memory = await store.getMemory(scope, skill.id);
+      if (memory !== undefined && memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
     });
   }
   for (const id of grouping.singletons) {
@@ -254,6 +245,98 @@ async function rememberLearned(
     updatedAt: existing !== undefined && existing.text === m.text && existing.confidence === m.confidence ? existing.updatedAt : m.now,
   };
   await store.upsertMemories(scope, [record]);
+}
+
+/** The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine). */
+function matchLearned<T extends { id: string; evidence: string[] }>(
+  candidates: readonly T[],
+  evidence: readonly string[],
+  vector: Float32Array | undefined,
+  vectors: ReadonlyMap<string, Float32Array>,
+): T | undefined {
+  const ev = new Set(evidence);
+  let best: T | undefined;
+  let bestShared = 0;
+  for (const c of candidates) {
+    const shared = c.evidence.filter((id) => ev.has(id)).length;
+    if (shared > bestShared) {
+      bestShared = shared;
+      best = c;
+    }
+  }
+  if (best !== undefined) return best;
+  let bestSim: number = EVOLVE_DEFAULTS.skillMatch;
+  for (const c of candidates) {
+    const v = vectors.get(c.id);
+    const sim = v === undefined || vector === undefined ? 0 : dot(v, vector);
+    if (sim >= bestSim) {
+      bestSim = sim;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** A skill's confidence now: its stored base aged by idle weeks since its last repetition, plus its feedback. */
+export function currentSkillConfidence(skill: SkillRecord, now: number, events: readonly { id: string; kind: FeedbackKind }[]): number {
+  const aged = skillConfidence({ base: skill.confidence, idleDays: Math.max(0, (now - skill.updatedAt) / DAY), repetitions: 0 }).value;
+  return applyFeedback(aged, events).value;
+}
+
+function uniqueSlug(slug: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(slug)) return slug;
+  for (let i = 2; ; i += 1) if (!taken.has(`${slug}-${i}`)) return `${slug}-${i}`;
+}
+
+async function saveSkill(
+  ctx: EvolveContext,
+  options: EvolveOptions,
+  record: SkillRecord,
+  current: number,
+  entry: { file: string },
+  report: EvolveReport,
+  logKind: string | undefined,
+  label: string,
+): Promise<void> {
+  const file = writeSkillFile(options.layout, {
+    name: record.name,
+    description: record.description,
+    rules: record.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
+    confidence: current,
+    updatedAt: record.updatedAt,
+  });
+  await ctx.store.upsertSkill(ctx.scope, record);
+  entry.file = file.path;
+  report.files.push(file);
+  await rememberLearned(ctx.store, ctx.scope, { id: record.id, category: 'skill', title: record.name, text: `${record.description}\n${record.rules.join('\n')}`, path: file.path, confidence: current, now: ctx.now });
+  if (file.changed && logKind !== undefined) appendEvolutionLog(options.layout, { at: ctx.now, kind: logKind, id: record.name, detail: `${label} [${current.toFixed(2)}]` });
+}
+
+async function promoteInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, skill: string, confidence: number, supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
+  const promoted = writeInstinctFile(options.layout, {
+    slug: instinct.slug,
+    text: instinct.text,
+    confidence,
+    band: confidenceBand(confidence).band,
+    evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+    promotedTo: skill,
+    updatedAt: ctx.now,
+  });
+  await ctx.store.upsertInstinct(ctx.scope, { ...instinct, status: 'promoted', updatedAt: ctx.now });
+  await ctx.store.deleteMemory(ctx.scope, instinct.id);
+  report.files.push(promoted);
+  appendEvolutionLog(options.layout, { at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
+}
+
+async function retireInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, confidence: number, _supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
+  // A retired instinct is no longer a suggestion: its file and its memory go; the record stays, retired.
+  await ctx.store.upsertInstinct(ctx.scope, { ...instinct, confidence, status: 'retired', updatedAt: ctx.now });
+  await ctx.store.deleteMemory(ctx.scope, instinct.id);
+  const removed = removeInstinctFile(options.layout, instinct.slug);
+  if (removed.removed) {
+    report.files.push({ path: removed.path, changed: true });
+    appendEvolutionLog(options.layout, { at: ctx.now, kind: 'instinct-retired', id: instinct.slug, detail: `confidence ${confidence.toFixed(2)}` });
+  }
 }
 
 /** The seed's report, as markdown. */

@@ -57,9 +57,16 @@ export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Ve
   };
   const shown = await ctx.store.getShown(ctx.scope, id);
   if (shown !== undefined) {
+    // One verdict per shown result: the first one counts, and is the event (its id is the shown id).
+    if (shown.verdict !== undefined) {
+      return { id, on: 'shown', verdict, event: { id: options.eventId ?? `shown:${id}`, targetId: shown.target, kind: KIND_OF[verdict], recorded: false } };
+    }
     await ctx.store.setVerdict(ctx.scope, id, verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected', at);
     const learned = /^(instinct|skill):(.+)$/.exec(shown.target);
-    return { id, on: 'shown', verdict, ...(learned?.[2] === undefined ? {} : { event: await eventOn(learned[2]) }) };
+    if (learned?.[2] === undefined) return { id, on: 'shown', verdict };
+    const event = { id: options.eventId ?? `shown:${id}`, targetId: learned[2], kind: KIND_OF[verdict], at };
+    const report = await ctx.store.insertFeedback(ctx.scope, event);
+    return { id, on: 'shown', verdict, event: { id: event.id, targetId: event.targetId, kind: event.kind, recorded: report.inserted === 1 } };
   }
   const [instincts, skills] = await Promise.all([ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
   const on = instincts.some((i) => i.id === id) ? 'instinct' : skills.some((s) => s.id === id) ? 'skill' : undefined;

@@ -7,8 +7,9 @@
  * instinct or skill, and says what it removed.
  */
 import { CredenceError } from './core/errors.js';
-import { removeInstinctFile, removeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
-import type { Store } from './store/types.js';
+import { confidenceBand } from './core/bands.js';
+import { removeInstinctFile, removeSkillFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import type { ObservationRecord, Store } from './store/types.js';
 
 const DAY = 86_400_000;
 
@@ -53,8 +54,19 @@ async function dropSkill(ctx: Ctx, id: string, name: string, files: string[]): P
   if (removed.removed) files.push(removed.path);
 }
 
-/** Removes `ids` from the evidence of every instinct and skill; those left with none go too. */
-async function withdrawEvidence(ctx: Ctx, ids: ReadonlySet<string>, now: number, result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] }): Promise<void> {
+async function observationsById(ctx: Ctx, ids: readonly string[]): Promise<ObservationRecord[]> {
+  const wanted = new Set(ids);
+  return (await ctx.store.listObservations(ctx.scope)).filter((o) => wanted.has(o.id));
+}
+
+/** Removes `ids` from the evidence of every instinct and skill; those left with none go too, the others are rewritten without them. */
+async function withdrawEvidence(
+  ctx: Ctx,
+  ids: ReadonlySet<string>,
+  now: number,
+  result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] },
+  forgottenTexts: ReadonlySet<string> = new Set(),
+): Promise<void> {
   for (const i of await ctx.store.listInstincts(ctx.scope)) {
     if (!i.evidence.some((e) => ids.has(e))) continue;
     const evidence = i.evidence.filter((e) => !ids.has(e));
@@ -62,7 +74,21 @@ async function withdrawEvidence(ctx: Ctx, ids: ReadonlySet<string>, now: number,
       await dropInstinct(ctx, i.id, i.slug, result.files);
       result.derivedRemoved.push(i.id);
     } else {
-      await ctx.store.upsertInstinct(ctx.scope, { ...i, evidence, updatedAt: now });
+      const remaining = await observationsById(ctx, evidence);
+      const text = forgottenTexts.has(i.text) ? (remaining[0]?.observation ?? i.text) : i.text;
+      await ctx.store.upsertInstinct(ctx.scope, { ...i, text, evidence, updatedAt: now });
+      // The file and the memory no longer show what was forgotten.
+      const file = writeInstinctFile(ctx.layout, {
+        slug: i.slug,
+        text,
+        confidence: i.confidence,
+        band: confidenceBand(i.confidence).band,
+        evidence: remaining.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        updatedAt: now,
+      });
+      if (file.changed) result.files.push(file.path);
+      const memory = await ctx.store.getMemory(ctx.scope, i.id);
+      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, title: text, text: `${text} (instinct, confidence ${i.confidence.toFixed(2)})`, updatedAt: now }]);
       result.derivedUpdated.push(i.id);
     }
   }
@@ -73,7 +99,22 @@ async function withdrawEvidence(ctx: Ctx, ids: ReadonlySet<string>, now: number,
       await dropSkill(ctx, s.id, s.name, result.files);
       result.derivedRemoved.push(s.id);
     } else {
-      await ctx.store.upsertSkill(ctx.scope, { ...s, evidence, updatedAt: now });
+      const remaining = await observationsById(ctx, evidence);
+      // A rule that is the forgotten observation's own words is rewritten from what remains.
+      const rules = s.rules.map((r) => (forgottenTexts.has(r) ? (remaining[0]?.observation ?? r) : r));
+      const description = forgottenTexts.has(s.description) ? (rules[0] ?? s.description) : s.description;
+      const record = { ...s, rules: [...new Set(rules)], description, evidence };
+      await ctx.store.upsertSkill(ctx.scope, record);
+      const file = writeSkillFile(ctx.layout, {
+        name: s.name,
+        description,
+        rules: record.rules.map((text) => ({ text, confidence: s.confidence, addedAt: s.createdAt })),
+        confidence: s.confidence,
+        updatedAt: s.updatedAt,
+      });
+      if (file.changed) result.files.push(file.path);
+      const memory = await ctx.store.getMemory(ctx.scope, s.id);
+      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, text: `${description}\n${record.rules.join('\n')}`, updatedAt: now }]);
       result.derivedUpdated.push(s.id);
     }
   }
@@ -81,8 +122,9 @@ async function withdrawEvidence(ctx: Ctx, ids: ReadonlySet<string>, now: number,
 
 export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetResult> {
   const result = { derivedRemoved: [] as string[], derivedUpdated: [] as string[], files: [] as string[] };
-  if (await ctx.store.deleteObservation(ctx.scope, id)) {
-    await withdrawEvidence(ctx, new Set([id]), now, result);
+  const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
+  if (forgotten !== undefined && (await ctx.store.deleteObservation(ctx.scope, id))) {
+    await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
     return { id, kind: 'observation', ...result };
   }
   const instinct = (await ctx.store.listInstincts(ctx.scope)).find((i) => i.id === id);
@@ -112,8 +154,10 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
   const report: PruneReport = { observations: [], retiredInstincts: [], protected: 0 };
   const [observations, instincts, skills] = await Promise.all([ctx.store.listObservations(ctx.scope), ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
   const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
-  // An observation is protected when removing it would leave a live instinct or skill with no evidence left.
-  const evidenceLeft = new Map(live.map((l) => [l.id, new Set(l.evidence)]));
+  // Evidence that still exists (earlier prunes may have removed some): an observation is protected
+  // when removing it would leave a live instinct or skill with none.
+  const existing = new Set(observations.map((o) => o.id));
+  const evidenceLeft = new Map(live.map((l) => [l.id, new Set(l.evidence.filter((id) => existing.has(id)))]));
   const protectedBy = (id: string): boolean => [...evidenceLeft.values()].some((ev) => ev.has(id) && ev.size === 1);
   const remove = (id: string, why: string): void => {
     report.observations.push({ id, why });
@@ -134,6 +178,15 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
     kept -= 1;
   }
   for (const r of report.observations) await ctx.store.deleteObservation(ctx.scope, r.id);
+  // The evidence lists follow: they name only observations that still exist.
+  for (const i of instincts) {
+    const left = evidenceLeft.get(i.id);
+    if (left !== undefined && left.size !== i.evidence.length) await ctx.store.upsertInstinct(ctx.scope, { ...i, evidence: i.evidence.filter((id) => left.has(id)) });
+  }
+  for (const k of skills) {
+    const left = evidenceLeft.get(k.id);
+    if (left !== undefined && left.size !== k.evidence.length) await ctx.store.upsertSkill(ctx.scope, { ...k, evidence: k.evidence.filter((id) => left.has(id)) });
+  }
   const active = instincts.filter((i) => i.status === 'active').sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1));
   for (const i of active.slice(o.maxActiveInstincts)) {
     await ctx.store.upsertInstinct(ctx.scope, { ...i, status: 'retired', updatedAt: now });

@@ -88,8 +88,12 @@ describe('continuous learning through the CLI (issue 6)', () => {
     p.run(['import', '-'], `${camelCase.join('\n')}\n`);
     const file = join(p.root, JSON.parse(p.run(['evolve', '--json']).stdout).newInstincts[0].file);
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nHand-written note: applies to TypeScript only.\n`);
-    p.run(['import', '-'], `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.7 })}\n`);
-    p.run(['evolve']);
+    p.run(['import', '-'], `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.6 })}\n`);
+    const again = JSON.parse(p.run(['evolve', '--json']).stdout);
+    // The same instinct, updated in place (no duplicate): the file now lists the new evidence and keeps the hand edit.
+    expect(again.newInstincts).toEqual([]);
+    expect(again.updatedInstincts.map((i: { file: string }) => join(p.root, i.file))).toEqual([file]);
+    expect(readFileSync(file, 'utf8')).toContain('Prefer camelCase for variable names');
     expect(readFileSync(file, 'utf8')).toContain('Hand-written note: applies to TypeScript only.');
     // Recall reads the instinct's file, hand edits included, inside the project only.
     const recalled = JSON.parse(p.run(['recall', 'hand-written note TypeScript', '--json']).stdout) as { kind: string }[];

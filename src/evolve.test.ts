@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCredence } from './engine.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+const base = mkdtempSync(join(tmpdir(), 'credence-evolve-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let n = 0;
+/** An engine over one in-memory store whose clock can be moved. */
+function setup() {
+  const root = join(base, `p${(n += 1)}`);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  let now = T0;
+  const store = openSqliteStore({ path: ':memory:' });
+  const at = async (t: number) => {
+    now = t;
+    return openCredence({ store, scope: 's', now: () => now, cwd: root });
+  };
+  return { root, store, at };
+}
+
+const obs = (text: string, confidence: number, hoursBefore: number, type = 'success') => ({
+  timestamp: new Date(T0 - hoursBefore * 3_600_000).toISOString(),
+  type,
+  observation: text,
+  confidence,
+});
+
+describe('evolve keeps one identity per habit', () => {
+  it('adds a paraphrase to the same skill instead of making a second one', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
+    const first = await c.evolve();
+    expect(first.skillsUpdated).toHaveLength(1);
+    await c.observe([obs('Ran the tests before committing, CI stayed green', 0.7, 0.5)]);
+    const second = await c.evolve();
+    expect(second.skillsUpdated.map((k) => k.created)).toEqual([false]);
+    expect((await store.listSkills('s')).map((k) => k.id)).toEqual([first.skillsUpdated[0]?.id]);
+    expect((await store.listInstincts('s')).filter((i) => i.status === 'active')).toEqual([]);
+  });
+
+  it('ages a skill by idle weeks and never re-creates its pattern as an instinct', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('Use pnpm for installs', 0.6, 3, 'preference'), obs('Install dependencies with pnpm', 0.6, 2, 'preference'), obs('pnpm install, not npm install', 0.6, 1, 'preference')]);
+    const skill = (await c.evolve()).skillsUpdated[0];
+    // 0.6 × 1.3 × the recency of an hour-old latest observation.
+    expect(skill?.confidence).toBeCloseTo(0.6 * 1.3 * Math.exp(-1 / 24 / 30), 12);
+    const later = await at(T0 + 56 * DAY);
+    const report = await later.evolve({ sinceMs: 60 * DAY });
+    expect(report.newInstincts).toEqual([]);
+    const memory = await store.getMemory('s', skill?.id ?? '');
+    expect(memory?.confidence).toBeCloseTo((skill?.confidence ?? 0) - 8 * 0.02, 12);
+  });
+
+  it('applies feedback on a skill, and one verdict per shown result', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('Use pnpm for installs', 0.6, 3, 'preference'), obs('Install dependencies with pnpm', 0.6, 2, 'preference'), obs('pnpm install, not npm install', 0.6, 1, 'preference')]);
+    const skill = (await c.evolve()).skillsUpdated[0];
+    await c.feedback(skill?.id ?? '', 'contradicts', { eventId: 'e1' });
+    await c.feedback(skill?.id ?? '', 'contradicts', { eventId: 'e1' });
+    await c.evolve();
+    expect((await store.getMemory('s', skill?.id ?? ''))?.confidence).toBeCloseTo((skill?.confidence ?? 0) - 0.3, 12);
+    const [shownId] = await c.recordShown('recall', [{ target: `skill:${skill?.id ?? ''}` }]);
+    const firstVerdict = await c.feedback(shownId ?? '', 'rejected');
+    const secondVerdict = await c.feedback(shownId ?? '', 'accepted');
+    expect(firstVerdict.event?.recorded).toBe(true);
+    expect(secondVerdict.event?.recorded).toBe(false);
+    expect((await store.getShown('s', shownId ?? ''))?.verdict).toBe('rejected');
+  });
+
+  it('retires an instinct whose pattern no longer holds, file and memory too', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('User asks for camelCase naming', 0.4, 23, 'correction'), obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'), obs('All the code uses camelCase', 0.6, 0, 'pattern')]);
+    const instinct = (await c.evolve()).newInstincts[0];
+    await c.feedback(instinct?.id ?? '', 'rejected', { eventId: 'r1' });
+    await c.feedback(instinct?.id ?? '', 'rejected', { eventId: 'r2' });
+    const report = await c.evolve();
+    expect(report.ignored[0]?.why).toMatch(/retired/);
+    expect((await store.listInstincts('s'))[0]?.status).toBe('retired');
+    expect(await store.getMemory('s', instinct?.id ?? '')).toBeUndefined();
+    expect(() => readFileSync(join(root, instinct?.file ?? 'x'))).toThrow();
+  });
+
+  it('prunes twice without ever deleting the last evidence of a live skill', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
+    await c.evolve({ limits: { maxObservations: 3 } });
+    await c.evolve({ limits: { maxObservations: 1 } });
+    await c.evolve({ limits: { maxObservations: 0 } });
+    const [skill] = await store.listSkills('s');
+    const existing = new Set((await store.listObservations('s')).map((o) => o.id));
+    expect(skill?.evidence.length).toBeGreaterThan(0);
+    expect(skill?.evidence.every((id) => existing.has(id))).toBe(true);
+  });
+
+  it('forget rewrites the files of what keeps living, without the forgotten text', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('User asks for camelCase naming', 0.4, 23, 'correction'), obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'), obs('All the code uses camelCase', 0.6, 0, 'pattern')]);
+    const instinct = (await c.evolve()).newInstincts[0];
+    const forgotten = (await store.listObservations('s')).find((o) => o.observation === 'User asks for camelCase naming');
+    await c.forget(forgotten?.id ?? '');
+    const file = readFileSync(join(root, instinct?.file ?? 'x'), 'utf8');
+    expect(file).not.toContain('User asks for camelCase naming');
+    expect(file).toContain('All the code uses camelCase');
+  });
+});
