@@ -13,6 +13,7 @@ import { benchGraph } from './graph.js';
 import { benchSearch } from './search.js';
 import { benchRecall } from './recall.js';
 import { benchEmbed } from './embed.js';
+import { benchEvolveEngine } from './evolve-engine.js';
 import { benchEvolveGrouping } from './evolve-grouping.js';
 import { formatTable, type BenchRow } from './table.js';
 
@@ -26,6 +27,7 @@ try {
   rows.push(...(await benchSearch()));
   rows.push(...(await benchRecall()));
   rows.push(...(await benchEvolveGrouping()));
+  rows.push(...(await benchEvolveEngine()));
   rows.push(...(await (await import('./pocketflow.js')).benchPocketflow()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {

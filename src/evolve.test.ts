@@ -115,3 +115,15 @@ describe('evolve keeps one identity per habit', () => {
     expect(file).toContain('All the code uses camelCase');
   });
 });
+
+describe('evolve checks its folders first', () => {
+  it('refuses a skills folder outside the project before storing anything, dry run included', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
+    await expect(c.evolve({ dryRun: true, skillsDir: '../elsewhere' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+    await expect(c.evolve({ skillsDir: '../elsewhere' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+    expect(await store.listSkills('s')).toEqual([]);
+    expect((await store.counts('s')).memories).toBe(0);
+  });
+});

@@ -14,7 +14,7 @@ import { groupObservations, patternText } from './core/pattern-grouping.js';
 import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { appendEvolutionLog, removeInstinctFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import { appendEvolutionLog, removeInstinctFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
 import type { FeedbackKind } from './core/types.js';
 import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
 
@@ -60,6 +60,9 @@ export interface EvolveContext {
 
 export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promise<EvolveReport> {
   const { store, scope, now } = ctx;
+  // The folders are checked before anything is read or written (a dry run too): a layout that leads
+  // outside the project fails here, with nothing stored half-way.
+  skillFileLayout(options.layout);
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
   const observations = await store.listObservations(scope, { since: now - sinceMs });
@@ -111,7 +114,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const evidence = supporting.map((o) => o.id);
     const [labelVector] = await ctx.embedder.embed([label]);
     // Identity: the instinct or skill this group already is — shared evidence first, then meaning.
-    const instinctMatch = matchLearned(instincts.filter((i) => i.status !== 'retired'), evidence, labelVector, instinctVectors);
+    // Retired instincts keep their identity too: a pattern that holds again revives the same one.
+    const instinctMatch = matchLearned(instincts, evidence, labelVector, instinctVectors);
     const skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
 
     if (skillMatch !== undefined) {
@@ -142,8 +146,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const confidence = applyFeedback(base, instinctId === undefined ? [] : eventsOn(instinctId)).value;
     if (!significance.significant || confidence < minConfidence) {
       const why = [...significance.reasons, ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : [])];
-      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') + (instinctMatch === undefined ? '' : `; instinct ${instinctMatch.slug} retired`) });
-      if (instinctMatch !== undefined) {
+      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') + (instinctMatch === undefined || instinctMatch.status === 'retired' ? '' : `; instinct ${instinctMatch.slug} retired`) });
+      if (instinctMatch !== undefined && instinctMatch.status !== 'retired') {
         // Recomputed at each evolve: an instinct whose pattern no longer holds is retired, file and memory too.
         writes.push(async () => retireInstinct(ctx, options, instinctMatch, confidence, supporting, report));
       }
@@ -156,7 +160,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       const text = instinctMatch?.text ?? label;
       const record: InstinctRecord = { id, slug, text, confidence, status: 'active', evidence, createdAt: instinctMatch?.createdAt ?? now, updatedAt: now };
       const entry = { id, slug, text, confidence, file: '', band: confidenceBand(confidence).band, evidence };
-      const changed = instinctMatch === undefined || instinctMatch.confidence !== confidence || instinctMatch.evidence.join() !== evidence.join();
+      const changed = instinctMatch === undefined || instinctMatch.status !== 'active' || instinctMatch.confidence !== confidence || instinctMatch.evidence.join() !== evidence.join();
       if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
       writes.push(async () => {
@@ -173,7 +177,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const name = uniqueSlug(slugify(label, { fallback: 'skill' }), new Set(skills.map((k) => k.name)));
     const record: SkillRecord = { id: `skill-${name}`, name, description: label, rules: [label], confidence: Math.min(1, confidence), evidence, createdAt: now, updatedAt: now };
     const current = currentSkillConfidence(record, now, eventsOn(record.id));
-    const entry = { id: record.id, name, rule: label, confidence: current, created: true, file: '', ...(instinctMatch === undefined ? {} : { promotedFrom: instinctMatch.slug }) };
+    const entry = { id: record.id, name, rule: label, confidence: current, created: true, file: '', ...(instinctMatch === undefined || instinctMatch.status !== 'active' ? {} : { promotedFrom: instinctMatch.slug }) };
     report.skillsUpdated.push(entry);
     skills.push(record);
     touchedSkills.add(record.id);
