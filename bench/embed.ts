@@ -16,16 +16,7 @@ import { defaultWordTablePath } from '../src/embed/word-table.js';
 import { wordVectorProvider } from '../src/embed/word-vectors.js';
 import { mulberry32 } from './prng.js';
 import { fmtRate, median, type BenchRow } from './table.js';
-
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-  return dir;
-}
+import { repositoryRoot } from '../eval/paths.js';
 
 /** Seal-Tools tool texts when the shared data is there, else seeded synthetic sentences. */
 function benchTexts(): { texts: string[]; source: string } {

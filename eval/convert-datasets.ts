@@ -13,13 +13,13 @@
  * Exits 1 when the data folder is absent.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCredenceError } from '../src/core/errors.js';
 import type { ExecutionInput } from '../src/core/types.js';
 import { parseNestfulData, parseNestfulSpec, parseSealToolsQuery, parseSealToolsTool, readJsonLines } from '../src/datasets/index.js';
 import type { ToolRecord } from '../src/store/types.js';
+import { repositoryRoot } from './paths.js';
 
 const NESTFUL_PARTS = ['executable', 'non-executable-glaive', 'non-executable-sgd'] as const;
 
@@ -34,17 +34,6 @@ interface Row {
   problems: number;
   /** Calls whose tool the matching catalogue lacks. */
   uncatalogued: number;
-}
-
-/** The repository root: the nearest folder above this script holding a package.json. */
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-  return dir;
 }
 
 function writeJsonLines(path: string, values: readonly unknown[]): void {

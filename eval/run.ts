@@ -9,9 +9,7 @@
  *
  * Without the data folder (a user's fresh clone) it prints one line saying so and exits 0.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEARCH_DEFAULTS } from '../src/core/tool-search.js';
 import { DAG_BUILD_DEFAULTS } from '../src/core/dag-build.js';
@@ -25,17 +23,7 @@ import { evaluateHabits } from './habits/evaluate.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine.js';
-
-/** The repository root: the nearest folder above this script holding a package.json. */
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-  return dir;
-}
+import { repositoryRoot } from './paths.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, seed: { type: 'string', default: '4' } }, allowPositionals: false });
 const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));

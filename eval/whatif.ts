@@ -17,9 +17,7 @@
  * boost to the search candidates it agrees with (memory-only tools left out), a global keep ratio
  * over all parts (SPEC §5's "≥ 0.8 × the top score"), the per-part keep ratio.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDag, type DagBuildOptions, type DagCandidate } from '../src/core/dag-build.js';
 import { intentParts } from '../src/core/intent-parts.js';
@@ -33,16 +31,7 @@ import { openEvalEngine } from './engine.js';
 import { dagEdges, setF1, truthEdges, truthTools } from './metrics.js';
 import { ALL, scoreRankings, signalsOf, stepsOf, type Step } from './search-eval.js';
 import { f3, formatTable } from './table.js';
-
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-  return dir;
-}
+import { repositoryRoot } from './paths.js';
 
 const { values } = parseArgs({
   options: { data: { type: 'string' }, seed: { type: 'string', default: '4' }, 'seal-every': { type: 'string', default: '1' } },

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import type { EdgeView } from '../tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
+import { parseLimit } from './parse.js';
 
 const fmt = (n: number): string => n.toFixed(3);
 
@@ -15,12 +16,6 @@ function parseConfidence(text: string): number {
   if (!Number.isFinite(value) || value < 0 || value > 1) {
     throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
   }
-  return value;
-}
-
-function parseLimit(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
   return value;
 }
 

@@ -5,12 +5,7 @@ import { formatEvolveReport } from '../evolve.js';
 import type { Verdict } from '../feedback-service.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
-
-function count(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
-  return n;
-}
+import { parseCount } from './parse.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
@@ -61,9 +56,9 @@ export function registerLearning(program: Command, context: () => CommandContext
           ...(o.dir === undefined ? {} : { dir: o.dir }),
           ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
           limits: {
-            ...(o.maxObservations === undefined ? {} : { maxObservations: count('--max-observations', o.maxObservations) }),
-            ...(o.purgeDays === undefined ? {} : { purgeAfterDays: count('--purge-days', o.purgeDays) }),
-            ...(o.maxInstincts === undefined ? {} : { maxActiveInstincts: count('--max-instincts', o.maxInstincts) }),
+            ...(o.maxObservations === undefined ? {} : { maxObservations: parseCount('--max-observations', o.maxObservations) }),
+            ...(o.purgeDays === undefined ? {} : { purgeAfterDays: parseCount('--purge-days', o.purgeDays) }),
+            ...(o.maxInstincts === undefined ? {} : { maxActiveInstincts: parseCount('--max-instincts', o.maxInstincts) }),
           },
         }),
       );
@@ -95,7 +90,7 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--limit <n>', 'how many (default 20)')
     .action(async (o: { limit?: string }) => {
       const ctx = context();
-      const runs = await withCredence(ctx, (c) => c.runs(o.limit === undefined ? {} : { limit: count('--limit', o.limit) }));
+      const runs = await withCredence(ctx, (c) => c.runs(o.limit === undefined ? {} : { limit: parseCount('--limit', o.limit) }));
       if (ctx.wantsJson) return printJson(ctx, runs);
       if (runs.length === 0) return ctx.io.stdout('no runs recorded\n');
       ctx.io.stdout(

@@ -11,14 +11,8 @@ import type { RecallResult } from '../recall.js';
 import { formatIssues } from '../schemas/format.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
+import { parseLimit, parseList } from './parse.js';
 
-const parseList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-
-function parseLimit(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
-  return value;
-}
 
 function parseLabels(text: string): 'seed' | 'evidence' {
   if (text !== 'seed' && text !== 'evidence') throw new CredenceError('INVALID_INPUT', `--labels must be seed or evidence, got ${JSON.stringify(text)}`);

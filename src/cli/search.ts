@@ -9,6 +9,7 @@ import { formatIssues } from '../schemas/format.js';
 import type { Credence } from '../engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput } from './input.js';
+import { parseLimit, parseList } from './parse.js';
 
 const BatchLineSchema = z.strictObject({ query: z.string().trim().min(1, 'must be a non-empty query'), context: z.array(z.string()).optional() });
 
@@ -42,13 +43,6 @@ async function trackedDag(c: Credence, intent: string, request: Parameters<Crede
   return { ...s, shownId: shownId as string };
 }
 
-function parseLimit(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
-  return value;
-}
-
-const parseList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 
 /** Runs `each` on every JSON line of FILE and prints one JSON result a line; a bad line prints its error. */
 async function runBatch(ctx: CommandContext, file: string, each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>): Promise<void> {
