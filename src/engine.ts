@@ -59,6 +59,11 @@ export interface CredenceOptions {
   embedder?: EmbeddingProvider;
 }
 
+/** Whether a call records its results as shown (SPEC §6 metrics). @default true */
+export interface Tracking {
+  track?: boolean;
+}
+
 export interface Status {
   db: string;
   store: Store['kind'];
@@ -239,9 +244,20 @@ export class Credence {
     return (await this.store.listObservations(this.scope, options)).map(toObservationLine);
   }
 
-  /** The memories that matter for `query`, labelled (SPEC §8). */
-  async recall(query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
-    return recall(await this.#recallContext(), query, request);
+  /**
+   * The memories that matter for `query`, labelled (SPEC §8). Each result is recorded as shown and
+   * carries its `shownId` for feedback (SPEC §6), unless `track: false`.
+   */
+  async recall(query: string, request: RecallRequest & Tracking = {}): Promise<(RecallResult & { shownId?: string })[]> {
+    const results = await recall(await this.#recallContext(), query, request);
+    return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request);
+  }
+
+  /** Records what a surface returned and puts each item's shown id on it. */
+  async #track<T extends object>(surface: Surface, items: readonly T[], target: (item: T) => string, query: string, request: Tracking): Promise<(T & { shownId?: string })[]> {
+    if (request.track === false || items.length === 0) return [...items];
+    const ids = await this.recordShown(surface, items.map((item) => ({ target: target(item), query })));
+    return items.map((item, i) => ({ ...item, shownId: ids[i] as string }));
   }
 
   async #searchContext(): Promise<search.SearchContext> {
@@ -255,14 +271,21 @@ export class Credence {
     return { store: this.store, scope: this.scope, embedder: this.embedder, index: await this.#index };
   }
 
-  /** Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
-  async searchTools(query: string, request: search.ToolSearchRequest = {}): Promise<ToolSearchResult[]> {
-    return search.searchTools(await this.#searchContext(), query, request);
+  /**
+   * Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`,
+   * recorded as shown with its `shownId` unless `track: false`.
+   */
+  async searchTools(query: string, request: search.ToolSearchRequest & Tracking = {}): Promise<(ToolSearchResult & { shownId?: string })[]> {
+    const results = await search.searchTools(await this.#searchContext(), query, request);
+    return this.#track('search', results, (r) => r.tool, query, request);
   }
 
-  /** A workflow DAG for an intent (SPEC §5). */
-  async suggestDag(intent: string, request: search.DagRequest = {}): Promise<search.DagSuggestion> {
-    return search.suggestDag(await this.#searchContext(), intent, request);
+  /** A workflow DAG for an intent (SPEC §5); a suggestion is recorded as shown, as a whole, unless `track: false`. */
+  async suggestDag(intent: string, request: search.DagRequest & Tracking = {}): Promise<search.DagSuggestion & { shownId?: string }> {
+    const s = await search.suggestDag(await this.#searchContext(), intent, request);
+    if (s.mode !== 'suggestion') return s;
+    const [tracked] = await this.#track('dag', [s], (x) => `dag:${x.dag.tasks.map((t) => t.tool).join(',')}`, intent, request);
+    return tracked ?? s;
   }
 
   /** Past executions whose intents resemble `text` (the intent memory). */
@@ -350,9 +373,9 @@ export class Credence {
     return graph.graphStats(this.#graph, options);
   }
 
-  /** Ranked next-tool suggestions after `tool` (`credence next`). */
-  suggestNext(tool: string, options: { limit?: number } = {}): Promise<graph.NextSuggestion[]> {
-    return graph.suggestNext(this.#graph, tool, options);
+  /** Ranked next-tool suggestions after `tool` (`credence next`), recorded as shown unless `track: false`. */
+  async suggestNext(tool: string, options: { limit?: number } & Tracking = {}): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
+    return this.#track('next', await graph.suggestNext(this.#graph, tool, options), (s) => s.tool, tool, options);
   }
 
   async status(): Promise<Status> {

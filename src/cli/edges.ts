@@ -53,9 +53,7 @@ export function registerEdges(program: Command, context: () => CommandContext): 
     .action(async (tool: string, options: { limit?: number }) => {
       const ctx = context();
       const { list, known } = await withCredence(ctx, async (c) => {
-        const found = await c.suggestNext(tool, options);
-        const ids = await c.recordShown('next', found.map((s) => ({ target: s.tool, query: tool })));
-        return { list: found.map((s, i) => ({ ...s, shownId: ids[i] as string })), known: (await c.store.getTool(c.scope, tool)) !== undefined };
+        return { list: await c.suggestNext(tool, options), known: (await c.store.getTool(c.scope, tool)) !== undefined };
       });
       if (!known) ctx.io.stderr(`note: ${tool} is not in the catalogue of this scope\n`);
       if (ctx.wantsJson) return printJson(ctx, list);

@@ -21,13 +21,6 @@ function parseLabels(text: string): 'seed' | 'evidence' {
 
 const BatchLineSchema = z.strictObject({ query: z.string() });
 
-/** Recalled memories, each recorded as shown (SPEC §6) and carrying its `shownId` for feedback. */
-async function trackedRecall(c: Credence, query: string, request: Parameters<Credence['recall']>[1]) {
-  const results = await c.recall(query, request);
-  const ids = await c.recordShown('recall', results.map((r) => ({ target: `${r.kind}:${r.id}`, query })));
-  return results.map((r, i) => ({ ...r, shownId: ids[i] as string }));
-}
-
 const contextBlock = (results: readonly RecallResult[]): string =>
   formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
 
@@ -95,7 +88,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
         });
         const out: { line: number; text: string }[] = problems.map((p) => ({ line: p.line, text: JSON.stringify({ line: p.line, error: p.reason }) }));
         await withCredence(ctx, async (c) => {
-          for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: item.value.query, results: await trackedRecall(c, item.value.query, request) }) });
+          for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: item.value.query, results: await c.recall(item.value.query, request) }) });
         });
         out.sort((a, b) => a.line - b.line);
         ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
@@ -104,7 +97,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
       }
       const query = words.join(' ');
       if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
-      const results = await withCredence(ctx, (c) => trackedRecall(c, query, request));
+      const results = await withCredence(ctx, (c) => c.recall(query, request));
       if (ctx.wantsJson) return printJson(ctx, results);
       ctx.io.stdout(`${contextBlock(results)}\n`);
     });

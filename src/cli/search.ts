@@ -28,22 +28,6 @@ const WorkflowSchema = z.strictObject({
 
 const f3 = (n: number): string => n.toFixed(3);
 
-/** Search results, each recorded as shown (SPEC §6) and carrying its `shownId` for feedback. */
-async function trackedSearch(c: Credence, query: string, request: Parameters<Credence['searchTools']>[1]) {
-  const results = await c.searchTools(query, request);
-  const ids = await c.recordShown('search', results.map((r) => ({ target: r.tool, query })));
-  return results.map((r, i) => ({ ...r, shownId: ids[i] as string }));
-}
-
-/** A DAG suggestion, recorded as shown as a whole (its tools in order). */
-async function trackedDag(c: Credence, intent: string, request: Parameters<Credence['suggestDag']>[1]) {
-  const s = await c.suggestDag(intent, request);
-  if (s.mode !== 'suggestion') return s;
-  const [shownId] = await c.recordShown('dag', [{ target: `dag:${s.dag.tasks.map((t) => t.tool).join(',')}`, query: intent }]);
-  return { ...s, shownId: shownId as string };
-}
-
-
 /** Runs `each` on every JSON line of FILE and prints one JSON result a line; a bad line prints its error. */
 async function runBatch(ctx: CommandContext, file: string, each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>): Promise<void> {
   const { items, problems } = checkedLines(readInput(file), (value) => {
@@ -71,10 +55,10 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       const ctx = context();
       const request = { limit: options.limit ?? 10, ...(options.context === undefined ? {} : { context: options.context }) };
       if (options.batch !== undefined) {
-        return runBatch(ctx, options.batch, (c, line) => trackedSearch(c, line.query, { ...request, ...(line.context === undefined ? {} : { context: line.context }) }));
+        return runBatch(ctx, options.batch, (c, line) => c.searchTools(line.query, { ...request, ...(line.context === undefined ? {} : { context: line.context }) }));
       }
       if (query === undefined || query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
-      const results = await withCredence(ctx, (c) => trackedSearch(c, query, request));
+      const results = await withCredence(ctx, (c) => c.searchTools(query, request));
       if (ctx.wantsJson) return printJson(ctx, results);
       if (results.length === 0) return ctx.io.stdout('no tool matches\n');
       ctx.io.stdout(
@@ -111,10 +95,10 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       }
       const request = options.context === undefined ? {} : { context: options.context };
       if (options.batch !== undefined) {
-        return runBatch(ctx, options.batch, (c, line) => trackedDag(c, line.query, line.context === undefined ? request : { context: line.context }));
+        return runBatch(ctx, options.batch, (c, line) => c.suggestDag(line.query, line.context === undefined ? request : { context: line.context }));
       }
       if (intent === undefined || intent.trim() === '') throw new CredenceError('INVALID_INPUT', 'give an intent, --validate FILE or --batch FILE');
-      const s = await withCredence(ctx, (c) => trackedDag(c, intent, request));
+      const s = await withCredence(ctx, (c) => c.suggestDag(intent, request));
       if (ctx.wantsJson) return printJson(ctx, s);
       const lines = [`mode ${s.mode}  confidence ${f3(s.confidence)}  (${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; density ${s.density.toFixed(4)})`];
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
