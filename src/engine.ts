@@ -334,7 +334,7 @@ export class Credence {
           intent: run.intent,
           startedAt: run.startedAt,
           summary: scored.summary,
-          confidence: scored.confidence,
+          ...(scored.confidence === null ? {} : { confidence: scored.confidence }),
           intentKind: scored.intentKind,
           calls: run.nodes.map((n) => ({
             tool: n.name,
@@ -344,6 +344,7 @@ export class Credence {
             consumes: n.consumes,
             ...(n.parent === undefined ? {} : { parent: n.parent }),
             at: n.startedAt,
+            intent: n.intent,
           })),
         },
       ],

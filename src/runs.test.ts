@@ -49,10 +49,17 @@ describe('recordRun and runs', () => {
       endedAt: T0 + 50,
       nodes: [node('flow:report'), node('searchMarket', { parent: 0 }), node('writeReport', { parent: 0, consumes: [1] })],
     });
-    expect(result.confidence).toBeCloseTo((0.7 + 0.75 + 0.7) / 3, 12);
+    // The nested flow's own entry is left out of the mean: its children count.
+    expect(result.confidence).toBeCloseTo((0.75 + 0.7) / 2, 12);
     const [run] = await credence.runs();
     expect(run).toMatchObject({ id: result.executionId, intentKind: 'research', confidence: result.confidence, summary: result.summary });
     expect(run?.nodes.map((n) => n.tool)).toEqual(['flow:report', 'searchMarket', 'writeReport']);
+    // The stored run explains itself: node intents and confidences, recomputed from what is stored.
+    expect(run?.nodes.map((n) => [n.intent, n.confidence, n.downstreamUses])).toEqual([
+      ['general', 0.7, 0],
+      ['general', 0.75, 1],
+      ['general', 0.7, 0],
+    ]);
     const edges = (await credence.edges()).map((e) => `${e.type} ${e.from}->${e.to}`).sort();
     expect(edges).toEqual([
       'contains flow:report->searchMarket',
@@ -64,5 +71,20 @@ describe('recordRun and runs', () => {
     const [recalled] = await credence.recall('market report research');
     expect(recalled).toMatchObject({ kind: 'execution', id: result.executionId, parts: { confidence: result.confidence } });
     await credence.close();
+  });
+});
+
+describe('run edge cases', () => {
+  it('refuses a malformed run with INVALID_INPUT naming the field', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'r', now: T0 });
+    await expect(credence.recordRun({} as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(credence.recordRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { intent: 'bogus' as never })] })).rejects.toThrow(/intent/);
+    await credence.close();
+  });
+
+  it('gives a run with no node no confidence, and a loop no boost from itself', () => {
+    expect(scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [] }).confidence).toBeNull();
+    const loop = scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('step'), node('step', { consumes: [0] }), node('step', { consumes: [1] })] });
+    expect(loop.nodes.map((n) => n.downstreamUses)).toEqual([0, 0, 0]);
   });
 });

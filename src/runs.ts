@@ -4,10 +4,15 @@
  * confidence (success 0.7 / partial 0.5 / failure 0.3, −0.1 per retry down to 0.1, +0.05 per later
  * node that used its output up to +0.2). The run's confidence is the mean of its nodes'
  * confidences: every node counts, a failed or retried node pulls the run down in proportion, and
- * the value stays explainable from the parts the result carries. The run is recorded as an
+ * the value stays explainable from the parts the result carries. A nested flow's own entry is left
+ * out of the mean (its outcome is its children's, which already count), and a node run again in a
+ * loop does not boost itself. The run is recorded as an
  * execution (its nodes as calls), so the tool graph learns from it and recall finds it by intent.
  */
+import { z } from 'zod';
 import { CredenceError } from './core/errors.js';
+import { CALL_STATUSES, INTENTS } from './core/types.js';
+import { formatIssues } from './schemas/format.js';
 import { deriveIntent } from './core/intent.js';
 import { outcomeConfidence } from './core/outcome-confidence.js';
 import type { CallStatus, Intent } from './core/types.js';
@@ -51,39 +56,88 @@ export interface RunResult {
   executionId: string;
   intent: string;
   intentKind: Intent;
-  confidence: number;
+  /** Null for a run in which no node was recorded. */
+  confidence: number | null;
   summary: string;
   nodes: RunNodeResult[];
 }
 
-/** Scores a run's nodes and the run (mean of node confidences). Pure. */
-export function scoreRun(run: RunInput): Omit<RunResult, 'executionId'> {
+const RunNodeSchema = z.strictObject({
+  name: z.string().trim().min(1, 'must be a non-empty node name'),
+  intent: z.enum(INTENTS, { error: `must be one of ${INTENTS.join(', ')}` }),
+  intentRule: z.enum(['explicit', 'name', 'hint', 'default']),
+  status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }),
+  retries: z.number().int().min(0, 'must not be negative'),
+  startedAt: z.number().finite(),
+  durationMs: z.number().finite().min(0),
+  consumes: z.array(z.number().int().min(0)),
+  parent: z.number().int().min(0).optional(),
+  error: z.string().optional(),
+});
+
+const RunSchema = z.strictObject({
+  intent: z.string(),
+  startedAt: z.number().finite(),
+  endedAt: z.number().finite(),
+  nodes: z.array(RunNodeSchema),
+});
+
+/** Checks a run at the library boundary; INVALID_INPUT names every bad field. */
+export function parseRun(value: unknown): RunInput {
+  const parsed = RunSchema.safeParse(value);
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid run: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * Each node's confidence (SPEC §7). Downstream use counts the later nodes, other than the node
+ * itself run again (a loop), that read what it wrote.
+ */
+export function nodeConfidences(nodes: readonly { name: string; status: CallStatus; retries: number; consumes: readonly number[] }[]) {
+  return nodes.map((n, i) => {
+    const downstreamUses = nodes.filter((m) => m.consumes.includes(i) && m.name !== n.name).length;
+    return { downstreamUses, ...outcomeConfidence({ status: n.status, retries: n.retries, downstreamUses }) };
+  });
+}
+
+/**
+ * The run's confidence: the mean of its nodes' confidences, leaving out the entries of nested flows
+ * (a flow's outcome is its children's, which already count); null for a run with no node.
+ */
+export function runConfidence(nodes: readonly { confidence: number }[], parents: ReadonlySet<number>): number | null {
+  const counted = nodes.filter((_, i) => !parents.has(i));
+  const pool = counted.length > 0 ? counted : nodes;
+  return pool.length === 0 ? null : pool.reduce((s, n) => s + n.confidence, 0) / pool.length;
+}
+
+/** Scores a run's nodes and the run (mean of node confidences, nested flows' own entries left out). Pure. */
+export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
+  const run = parseRun(input);
   run.nodes.forEach((n, i) => {
     for (const j of n.consumes) {
-      if (!Number.isInteger(j) || j < 0 || j >= i) {
-        throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) consumes node ${j}: only earlier nodes (0..${i - 1}) can be consumed`);
-      }
+      if (j >= i) throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) consumes node ${j}: only earlier nodes (0..${i - 1}) can be consumed`);
     }
-    if (n.parent !== undefined && (n.parent < 0 || n.parent >= i)) throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) has parent ${n.parent}: a parent comes earlier`);
+    if (n.parent !== undefined && n.parent >= i) throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) has parent ${n.parent}: a parent comes earlier`);
   });
-  const uses = run.nodes.map((_, i) => run.nodes.filter((m) => m.consumes.includes(i)).length);
+  const scoredNodes = nodeConfidences(run.nodes);
   const nodes = run.nodes.map((n, i): RunNodeResult => {
-    const scored = outcomeConfidence({ status: n.status, retries: n.retries, downstreamUses: uses[i] ?? 0 });
+    const scored = scoredNodes[i] as (typeof scoredNodes)[number];
     return {
       name: n.name,
       intent: n.intent,
       intentRule: n.intentRule,
       status: n.status,
       retries: n.retries,
-      downstreamUses: uses[i] ?? 0,
+      downstreamUses: scored.downstreamUses,
       confidence: scored.value,
       parts: scored.parts,
       ...(n.error === undefined ? {} : { error: n.error }),
     };
   });
-  const confidence = nodes.length === 0 ? 0 : nodes.reduce((s, n) => s + n.confidence, 0) / nodes.length;
+  const parents = new Set(run.nodes.flatMap((n) => (n.parent === undefined ? [] : [n.parent])));
+  const confidence = runConfidence(nodes, parents);
   const intentKind = deriveIntent(undefined, { description: run.intent }).intent;
-  const summary = `${run.intent}: ${nodes.map((n) => `${n.name} ${n.status}${n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : ''}`).join(' → ')}; confidence ${confidence.toFixed(2)}`;
+  const summary = `${run.intent}: ${nodes.map((n) => `${n.name} ${n.status}${n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : ''}`).join(' → ')}; confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
   return { intent: run.intent, intentKind, confidence, summary, nodes };
 }
 
@@ -96,10 +150,22 @@ export interface RunListing {
   endedAt: string | null;
   confidence: number | null;
   summary: string | null;
-  nodes: { tool: string; status: CallStatus; retries: number; durationMs: number | null }[];
+  nodes: {
+    tool: string;
+    intent: Intent | null;
+    status: CallStatus;
+    retries: number;
+    durationMs: number | null;
+    consumes: number[];
+    parent: number | null;
+    downstreamUses: number;
+    confidence: number;
+    parts: { base: number; retryPenalty: number; downstreamBoost: number };
+  }[];
 }
 
 export function toRunListing(e: ExecutionRecord): RunListing {
+  const scored_ = nodeConfidences(e.calls.map((c) => ({ name: c.tool, status: c.status, retries: c.retries, consumes: c.consumes })));
   return {
     id: e.id,
     intent: e.intent,
@@ -108,6 +174,21 @@ export function toRunListing(e: ExecutionRecord): RunListing {
     endedAt: e.endedAt === undefined ? null : new Date(e.endedAt).toISOString(),
     confidence: e.confidence ?? null,
     summary: e.summary ?? null,
-    nodes: e.calls.map((c) => ({ tool: c.tool, status: c.status, retries: c.retries, durationMs: c.durationMs ?? null })),
+    // Recomputed from what is stored, so a stored run's confidence is explained by what is listed.
+    nodes: e.calls.map((c, i) => {
+      const scored = scored_[i] as (typeof scored_)[number];
+      return {
+        tool: c.tool,
+        intent: c.intent ?? null,
+        status: c.status,
+        retries: c.retries,
+        durationMs: c.durationMs ?? null,
+        consumes: c.consumes,
+        parent: c.parent ?? null,
+        downstreamUses: scored.downstreamUses,
+        confidence: scored.value,
+        parts: scored.parts,
+      };
+    }),
   };
 }

@@ -120,6 +120,7 @@ function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item
     consumes: [...new Set(call.consumes ?? [])].sort((a, b) => a - b),
     ...(call.parent === undefined ? {} : { parent: call.parent }),
     at: instant(call.at, startedAt),
+    ...(call.intent === undefined ? {} : { intent: call.intent }),
   }));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
   const execution: ExecutionRecord = {

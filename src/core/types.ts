@@ -60,6 +60,8 @@ export interface CallInput {
   parent?: number;
   /** When the call ran (ISO 8601 or epoch ms); default: the execution's start. */
   at?: string | number;
+  /** The call's intent (a workflow node's, SPEC §7). */
+  intent?: Intent;
 }
 
 /** One execution as `credence record` and `recordExecution()` take it. */

@@ -21,6 +21,7 @@ export const CallInputSchema = z.strictObject({
   consumes: z.array(z.number().int('must be a call index').min(0, 'must be a call index')).optional(),
   parent: z.number().int('must be a call index').min(0, 'must be a call index').optional(),
   at: Instant.optional(),
+  intent: z.enum(INTENTS, { error: `must be one of ${INTENTS.join(', ')}` }).optional(),
 });
 
 export const ExecutionInputSchema = z

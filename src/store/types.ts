@@ -51,6 +51,8 @@ export interface CallRecord {
   /** Index of the call this one was made inside, if any. */
   parent?: number;
   at?: EpochMs;
+  /** The call's intent, when its recorder derived one (a workflow node, SPEC §7). */
+  intent?: Intent;
 }
 
 export interface ExecutionRecord {

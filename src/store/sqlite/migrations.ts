@@ -264,6 +264,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX shown_target ON shown (scope, target);
     `,
   },
+  {
+    version: 4,
+    description: 'the intent of each call (a workflow node), so a stored run explains itself',
+    sql: `ALTER TABLE calls ADD COLUMN intent TEXT;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

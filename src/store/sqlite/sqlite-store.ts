@@ -362,8 +362,8 @@ export class SqliteStore implements Store {
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertCall = this.#stmt(`
-      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insertExecution.run(
       execution.id,
       scope,
@@ -386,6 +386,7 @@ export class SqliteStore implements Store {
         call.consumes.length === 0 ? '[]' : json(call.consumes),
         call.parent ?? null,
         call.at ?? null,
+        call.intent ?? null,
       );
     });
   }
@@ -757,6 +758,7 @@ function toCall(row: Row): CallRecord {
     consumes: parse<number[]>(row.consumes, []),
     ...(row.parent == null ? {} : { parent: Number(row.parent) }),
     ...(row.at == null ? {} : { at: Number(row.at) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
   };
 }
 
