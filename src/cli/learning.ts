@@ -90,7 +90,9 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--limit <n>', 'how many (default 20)')
     .action(async (o: { limit?: string }) => {
       const ctx = context();
-      const runs = await withCredence(ctx, (c) => c.runs(o.limit === undefined ? {} : { limit: parseCount('--limit', o.limit) }));
+      const limit = o.limit === undefined ? undefined : parseCount('--limit', o.limit);
+      if (limit === 0) throw new CredenceError('INVALID_INPUT', '--limit must be at least 1');
+      const runs = await withCredence(ctx, (c) => c.runs(limit === undefined ? {} : { limit }));
       if (ctx.wantsJson) return printJson(ctx, runs);
       if (runs.length === 0) return ctx.io.stdout('no runs recorded\n');
       ctx.io.stdout(

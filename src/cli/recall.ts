@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
+import { scrubText } from '../core/scrub.js';
 import { formatMemoryContext } from '../core/memory-context.js';
 import type { Credence } from '../engine.js';
 import type { RecallResult } from '../recall.js';
@@ -88,7 +89,8 @@ export function registerRecall(program: Command, context: () => CommandContext):
         });
         const out: { line: number; text: string }[] = problems.map((p) => ({ line: p.line, text: JSON.stringify({ line: p.line, error: p.reason }) }));
         await withCredence(ctx, async (c) => {
-          for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: item.value.query, results: await c.recall(item.value.query, request) }) });
+          // The query is echoed scrubbed, like everything Credence writes.
+          for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: scrubText(item.value.query).text, results: await c.recall(item.value.query, request) }) });
         });
         out.sort((a, b) => a.line - b.line);
         ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
