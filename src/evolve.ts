@@ -13,7 +13,7 @@ import { groupConfidence, isSignificant } from './core/learning-confidence.js';
 import { groupObservations, patternText } from './core/pattern-grouping.js';
 import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
-import type { EmbeddingProvider } from './embed/index.js';
+import { cosine, type EmbeddingProvider } from './embed/index.js';
 import { appendEvolutionLog, removeInstinctFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
 import type { FeedbackKind } from './core/types.js';
 import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
@@ -219,12 +219,6 @@ function ruleText(members: readonly ObservationRecord[], representative: string)
   return chosen?.observation;
 }
 
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let s = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i += 1) s += (a[i] as number) * (b[i] as number);
-  return s;
-};
-
 async function embedTexts(embedder: EmbeddingProvider, entries: readonly [string, string][]): Promise<Map<string, Float32Array>> {
   const vectors = await embedder.embed(entries.map(([, text]) => text));
   return new Map(entries.map(([id], i) => [id, vectors[i] as Float32Array]));
@@ -272,7 +266,7 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
   let bestSim: number = EVOLVE_DEFAULTS.skillMatch;
   for (const c of candidates) {
     const v = vectors.get(c.id);
-    const sim = v === undefined || vector === undefined ? 0 : dot(v, vector);
+    const sim = v === undefined || vector === undefined ? 0 : cosine(v, vector);
     if (sim >= bestSim) {
       bestSim = sim;
       best = c;

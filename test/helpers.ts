@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isCredenceError } from '../src/core/errors.js';
+import { isCredenceError, type CredenceError } from '../src/core/errors.js';
 
 /**
  * The code of the CredenceError `fn` throws: undefined when it throws nothing, and
@@ -29,4 +29,25 @@ export function sharedData(what: string): { dataDir: string; hasData: boolean } 
   const hasData = existsSync(dataDir);
   if (!hasData) console.log(`skipping: ../shared/data is absent (${what} run where it is)`);
   return { dataDir, hasData };
+}
+
+/** What `fn` throws (undefined when it throws nothing), for assertions on the error itself. */
+export function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** The CredenceError a promise rejects with; anything else (or no rejection) fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<CredenceError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isCredenceError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
 }

@@ -564,16 +564,21 @@ class Grouper {
    * than `maxDocumentShare` of the batch only when it has no rarer one), the best
    * `candidateLimit` by lexical score.
    */
+  /** Whether a unit has a term rare enough to search by: then its common terms are skipped. */
+  hasRareTerm(terms: Int32Array): boolean {
+    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) return true;
+    return false;
+  }
+
   candidates(u: number): number[] {
     const terms = this.units.termIds[u] as Int32Array;
     const weights = this.units.weights[u] as Float64Array;
     const stamp = (this.stamp += 1);
     const touched: number[] = [];
-    let rare = 0;
-    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) rare += 1;
+    const rareOnly = this.hasRareTerm(terms);
     for (let k = 0; k < terms.length; k += 1) {
       const t = terms[k] as number;
-      if (rare > 0 && (this.units.df[t] as number) > this.maxDf) continue;
+      if (rareOnly && (this.units.df[t] as number) > this.maxDf) continue;
       const w = weights[k] as number;
       for (const c of this.postings[t] as number[]) {
         const cluster = this.clusters[c] as Cluster;
@@ -665,11 +670,10 @@ class Grouper {
     const weights = this.units.weights[u] as Float64Array;
     const stamp = (this.stamp += 1);
     const touched: number[] = [];
-    let rare = 0;
-    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) rare += 1;
+    const rareOnly = this.hasRareTerm(terms);
     for (let k = 0; k < terms.length; k += 1) {
       const t = terms[k] as number;
-      if (rare > 0 && (this.units.df[t] as number) > this.maxDf) continue;
+      if (rareOnly && (this.units.df[t] as number) > this.maxDf) continue;
       for (const v of unitPostings[t] as readonly number[]) {
         if (this.mark[v] !== stamp) {
           this.mark[v] = stamp;

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isCredenceError, type CredenceError } from '../core/errors.js';
 import { ollamaProvider } from './ollama.js';
 import { openAiEmbeddingsUrl, openAiProvider } from './openai.js';
+import { rejection } from '../../test/helpers.js';
 
 interface Seen {
   method: string;
@@ -59,15 +59,6 @@ const openAiAnswer = (seen: Seen): Reply => ({
   body: JSON.stringify({ object: 'list', data: (seen.body.input ?? []).map((t, index) => ({ object: 'embedding', index, embedding: rawVector(t) })).reverse() }),
 });
 
-async function rejection(promise: Promise<unknown>): Promise<CredenceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCredenceError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const expectUnit = (v: Float32Array, raw: number[]) => {
   const n = Math.hypot(...raw);

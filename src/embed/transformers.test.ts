@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isCredenceError, type CredenceError } from '../core/errors.js';
 import { TRANSFORMERS_INSTALL_HINT, transformersProvider } from './transformers.js';
+import { rejection } from '../../test/helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'credence-tf-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -17,15 +17,6 @@ function modelFolder(name: string, onnx: 'model.onnx' | 'model_quantized.onnx' =
   return folder;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<CredenceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCredenceError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /**
  * A fake `@huggingface/transformers`: `pipeline` returns an extractor that pools each text to the

@@ -7,6 +7,7 @@ import { isCredenceError } from '../../core/errors.js';
 import { runStoreContract } from '../contract.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { thrown } from '../../../test/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-sqlite-'));
 let n = 0;
@@ -40,12 +41,7 @@ describe('SQLite store', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
     raw.close();
-    let caught: unknown;
-    try {
-      openSqliteStore({ path });
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => openSqliteStore({ path }));
     expect(isCredenceError(caught, 'SCHEMA_TOO_NEW')).toBe(true);
     const again = new Database(path);
     expect(again.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION + 1);
@@ -55,12 +51,7 @@ describe('SQLite store', () => {
   it('names the path and the reason when the file is not a database', () => {
     const path = join(dir, 'not-a-db.db');
     writeFileSync(path, 'this is plain text, not SQLite '.repeat(200));
-    let caught: unknown;
-    try {
-      openSqliteStore({ path });
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => openSqliteStore({ path }));
     expect(isCredenceError(caught, 'STORE_UNAVAILABLE')).toBe(true);
     expect((caught as Error).message).toContain(path);
     expect((caught as { details?: { path?: string } }).details?.path).toBe(path);
@@ -70,12 +61,7 @@ describe('SQLite store', () => {
     const blocker = join(dir, 'a-file');
     writeFileSync(blocker, 'x');
     const path = join(blocker, 'sub', 'credence.db');
-    let caught: unknown;
-    try {
-      openSqliteStore({ path });
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrown(() => openSqliteStore({ path }));
     expect(isCredenceError(caught, 'STORE_UNAVAILABLE')).toBe(true);
     expect((caught as { details?: { path?: string } }).details?.path).toBe(path);
   });
