@@ -28,6 +28,7 @@ export * from './tool-search.js';
 export * from './intent-parts.js';
 export * from './dag-build.js';
 export * from './workflow.js';
+export * from './workflow-references.js';
 export * from './graph-index.js';
 export * from './pagerank.js';
 export * from './heat-diffusion.js';

@@ -4,7 +4,12 @@
  * Every problem is named: a duplicate task id, an unknown tool, a dependency on a task that does
  * not exist, a task that depends on itself, a cycle (with the tasks on it). Returns the tasks in
  * parallel layers (each layer depends only on earlier ones) when the workflow is valid.
+ *
+ * The layers and the cycle check follow the effective dependencies: `dependsOn` ∪ the tasks a
+ * task's arguments reference (`"$task_1"`, `"$task_1.path"`: see core/workflow-references). A
+ * `$name` whose name is not a task of the workflow is a literal string, so it is no problem here.
  */
+import { effectiveDependencies } from './workflow-references.js';
 
 export interface WorkflowTask {
   id: string;
@@ -37,7 +42,7 @@ export function validateWorkflow(tasks: readonly WorkflowTask[], knownTools: Rea
     }
   }
   // Kahn's algorithm by layers; what is left over sits on or behind a cycle.
-  const deps = new Map(tasks.map((t) => [t.id, new Set((t.dependsOn ?? []).filter((d) => ids.has(d)))]));
+  const deps = new Map([...effectiveDependencies(tasks)].map(([id, ds]) => [id, new Set(ds.filter((d) => ids.has(d)))]));
   const layers: string[][] = [];
   const done = new Set<string>();
   for (;;) {
