@@ -12,6 +12,7 @@ import { densityOfEdges } from './core/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
 import { heatDiffusion } from './core/heat-diffusion.js';
 import { pageRankById } from './core/pagerank.js';
+import { isDeprecated } from './core/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from './embed/index.js';
 import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
 import { viewEdge, type EdgeView } from './tool-graph.js';
@@ -27,6 +28,8 @@ export interface VectorMatrix {
 export interface SearchIndex {
   tools: ToolRecord[];
   toolIds: Set<string>;
+  /** Tools whose description says they are deprecated. */
+  deprecated: Set<string>;
   toolVectors: VectorMatrix;
   executions: ExecutionRecord[];
   executionVectors: VectorMatrix;
@@ -192,6 +195,7 @@ export async function buildSearchIndex(input: { store: Store; scope: string; emb
   return {
     tools,
     toolIds: new Set(tools.map((t) => t.id)),
+    deprecated: new Set(tools.filter((t) => isDeprecated(t.description)).map((t) => t.id)),
     toolVectors,
     executions,
     executionVectors,

@@ -12,7 +12,7 @@ import { heatDiffusion } from './core/heat-diffusion.js';
 import { relatednessAll } from './core/graph-paths.js';
 import { intentParts } from './core/intent-parts.js';
 import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
-import { contentWords } from './core/words.js';
+import { contentWords, maskFileNames } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { scanSimilar, type SearchIndex } from './search-index.js';
 import type { Store } from './store/types.js';
@@ -46,8 +46,9 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
   if (unknown.length > 0) {
     throw new CredenceError('INVALID_INPUT', `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: context tools must be in the catalogue of the scope`);
   }
-  const match = ftsOrQuery(contentWords(query).join(' '));
-  const [queryVector] = await ctx.embedder.embed([query]);
+  const text = maskFileNames(query);
+  const match = ftsOrQuery(contentWords(text).join(' '));
+  const [queryVector] = await ctx.embedder.embed([text]);
   const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
   const similarity = scanSimilar(index.toolVectors, queryVector, k);
   const top = similarity.top;
@@ -84,6 +85,7 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
         centrality: index.maxPageRank > 0 ? (index.pageRank.get(tool) ?? 0) / index.maxPageRank : 0,
         heat: heat === undefined ? (observations >= 5 ? index.selfSpread(tool) : 0) : (heat.get(tool) ?? 0),
         observations,
+        ...(index.deprecated.has(tool) ? { deprecated: true } : {}),
       };
     });
   // Without context the graph can only speak through centrality, and that ranked worse than meaning

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rankTools, semanticScore, type ToolSignals } from './tool-search.js';
+import { DEPRECATED_FACTOR, isDeprecated, rankTools, semanticScore, type ToolSignals } from './tool-search.js';
 
 const signals = (tool: string, extra: Partial<ToolSignals> = {}): ToolSignals => ({ tool, centrality: 0, heat: 0, observations: 0, ...extra });
 
@@ -62,5 +62,23 @@ describe('rankTools', () => {
   it('semantic-only gives α = 1 for every tool', () => {
     const [r] = rankTools([signals('x', { similarity: 0.4, centrality: 1, heat: 1, observations: 99 })], { semanticOnly: true });
     expect(r).toMatchObject({ alpha: 1, alphaRule: 'semantic-only', score: r?.semantic });
+  });
+});
+
+describe('deprecated tools', () => {
+  it('rank below an equal tool, with the factor shown in the parts', () => {
+    const base = { bm25: -2, similarity: 0.8, centrality: 0, heat: 0, observations: 0 };
+    const [first, second] = rankTools([
+      { ...base, tool: 'fs:read_file', deprecated: true },
+      { ...base, tool: 'fs:read_text_file', bm25: -1.6 },
+    ]);
+    expect(first?.tool).toBe('fs:read_text_file');
+    expect(second?.parts.deprecated).toBe(true);
+    expect(second?.score).toBeCloseTo(DEPRECATED_FACTOR * second!.semantic, 10);
+    expect(first?.parts.deprecated).toBeUndefined();
+  });
+  it('is read from the description', () => {
+    expect(isDeprecated('Read a file. DEPRECATED: Use read_text_file instead.')).toBe(true);
+    expect(isDeprecated('Reads deprecation notices')).toBe(false);
   });
 });

@@ -46,7 +46,18 @@ export interface ToolSignals {
   heat: number;
   /** Recorded calls of the tool. */
   observations: number;
+  /** Its description says it is deprecated: its score is multiplied by DEPRECATED_FACTOR. */
+  deprecated?: boolean;
 }
+
+/**
+ * A deprecated tool still matches, below its replacement: the filesystem server's `read_file`
+ * ("DEPRECATED: Use read_text_file instead") otherwise outranked `read_text_file` (issue 8, ADR-026).
+ */
+export const DEPRECATED_FACTOR = 0.5;
+
+/** Whether a tool description declares the tool deprecated (the word itself, any case). */
+export const isDeprecated = (description: string): boolean => /\bdeprecated\b/i.test(description);
 
 export interface ToolSearchResult {
   tool: string;
@@ -64,6 +75,8 @@ export interface ToolSearchResult {
     centrality: number;
     heat: number;
     observations: number;
+    /** Present (true) when the score was halved for a deprecated tool. */
+    deprecated?: boolean;
   };
 }
 
@@ -92,7 +105,7 @@ export function rankTools(candidates: readonly ToolSignals[], options: SearchOpt
     const blended = hybridScore({ semantic, graph, alpha: chosen.alpha });
     return {
       tool: c.tool,
-      score: blended.value,
+      score: c.deprecated === true ? blended.value * DEPRECATED_FACTOR : blended.value,
       semantic,
       graph,
       alpha: chosen.alpha,
@@ -106,6 +119,7 @@ export function rankTools(candidates: readonly ToolSignals[], options: SearchOpt
         centrality: c.centrality,
         heat: c.heat,
         observations: c.observations,
+        ...(c.deprecated === true ? { deprecated: true } : {}),
       },
     };
   });

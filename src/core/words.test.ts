@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentWords, splitWords } from './words.js';
+import { contentWords, splitWords, maskFileNames } from './words.js';
 
 describe('splitWords', () => {
   it('splits tool identifiers of every common shape', () => {
@@ -17,5 +17,18 @@ describe('splitWords', () => {
 describe('contentWords', () => {
   it('drops stop words', () => {
     expect(contentWords('Find me the flights to London and a hotel there')).toEqual(['find', 'flights', 'london', 'hotel']);
+  });
+});
+
+describe('maskFileNames', () => {
+  it('turns file names into the word file', () => {
+    expect(maskFileNames('Read the deno.json file')).toBe('Read the file file');
+    expect(maskFileNames('open src/app.ts and ./docs/README.md')).toBe('open file and file');
+    expect(maskFileNames('parse config.YAML')).toBe('parse file');
+  });
+  it('leaves runtimes, versions, abbreviations and addresses alone', () => {
+    for (const text of ['install node.js', 'bump to v1.2', 'e.g. a list', 'mail bob@example.com', 'see example.com', 'a sentence. Another']) {
+      expect(maskFileNames(text)).toBe(text);
+    }
   });
 });

@@ -30,3 +30,15 @@ export function splitWords(text: string): string[] {
 export function contentWords(text: string): string[] {
   return splitWords(text).filter((w) => !STOP_WORDS.has(w));
 }
+
+/** File extensions a file name in a request ends with (`.js` is left out: `node.js` names a runtime). */
+const FILE_NAME = /(?<![\w@])(?:[\w.~-]*\/)*[\w-]*[A-Za-z0-9][\w-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|env|md|mdx|txt|csv|tsv|xml|html?|css|scss|tsx?|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|log|lock|pdf|png|jpe?g|gif|svg|zip|gz|tar)(?![\w.])/gi;
+
+/**
+ * A request's file names are its arguments, not what the tool should do: "Read the deno.json file"
+ * asks for a tool that reads files, not one whose description mentions JSON. Each file name
+ * (`deno.json`, `src/app.ts`) becomes the word `file` before the tool search (issue 8, ADR-026).
+ */
+export function maskFileNames(text: string): string {
+  return text.replace(FILE_NAME, 'file');
+}
