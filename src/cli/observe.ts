@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { parseIsoInstant } from '../core/time.js';
+import { parseIsoInstant, parseSince } from '../core/time.js';
 import { parseObservation } from '../observations.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
@@ -18,13 +18,7 @@ function parseConfidence(text: string): number {
 }
 
 /** `7d`, `12h`, `2w` back from now, or an ISO date. */
-export function parseSince(text: string, now: number): number {
-  const rel = /^(\d+(?:\.\d+)?)\s*([hdw])$/.exec(text.trim());
-  if (rel !== null) return now - Number(rel[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'h' | 'd' | 'w'];
-  const at = parseIsoInstant(text);
-  if (at === undefined) throw new CredenceError('INVALID_INPUT', `--since must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`);
-  return at;
-}
+export { parseSince };
 
 export function registerObserve(program: Command, context: () => CommandContext): void {
   program

@@ -5,6 +5,7 @@
  * `5`, `March 7`, `2026-02-30` — is not a date, rather than some date `Date.parse` guesses.
  * A date without a zone is read as UTC.
  */
+import { CredenceError } from './errors.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -33,4 +34,13 @@ export function parseIsoInstant(text: string): number | undefined {
     offset = (z[1] === '-' ? -1 : 1) * (zh * 60 + zm) * 60_000;
   }
   return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(ms) - offset;
+}
+
+/** The start of a window given as a duration back from `now` (`7d`, `12h`, `2w`) or an ISO date; `name` is the option named in the error. */
+export function parseSince(text: string, now: number, name = '--since'): number {
+  const rel = /^(\d+(?:\.\d+)?)\s*([hdw])$/.exec(text.trim());
+  if (rel !== null) return now - Number(rel[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'h' | 'd' | 'w'];
+  const at = parseIsoInstant(text);
+  if (at === undefined) throw new CredenceError('INVALID_INPUT', `${name} must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`);
+  return at;
 }
