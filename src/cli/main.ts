@@ -16,6 +16,7 @@ import { registerSearch } from './search.js';
 import { registerRecall } from './recall.js';
 import { registerObserve } from './observe.js';
 import { registerLearning } from './learning.js';
+import { registerServe } from './serve.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerLearning(program, context);
   registerRecord(program, context);
   registerEdges(program, context);
+  registerServe(program, context);
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
     command.commands.forEach(configure);

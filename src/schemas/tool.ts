@@ -7,6 +7,8 @@ export const ToolInputSchema = z.strictObject({
   description: z.string().optional(),
   inputSchema: z.unknown().optional(),
   origin: z.string().optional(),
+  /** MCP tool annotations (readOnlyHint, destructiveHint, …) as the tool's server declared them. */
+  annotations: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type ToolInput = z.infer<typeof ToolInputSchema>;

@@ -1,0 +1,101 @@
+/**
+ * @module mcp/config
+ * The gateway's downstream servers, in the `mcpServers` format of Claude Code's `.mcp.json`:
+ * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "url", "headers"? } } }`
+ * (`type` may say `stdio`, `http` or `streamable-http`; `sse` servers are refused by name, since
+ * only Streamable HTTP is spoken). `${VAR}` and `${VAR:-default}` in commands, arguments,
+ * environment values, URLs and headers are read from the environment, as Claude Code does.
+ * Every problem names the server and the field.
+ */
+import { z } from 'zod';
+import { CredenceError } from '../core/errors.js';
+import { formatIssues } from '../schemas/index.js';
+
+export type DownstreamServer =
+  | { name: string; kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; timeoutMs?: number }
+  | { name: string; kind: 'http'; url: string; headers: Record<string, string>; timeoutMs?: number };
+
+/** Server names become tool-id prefixes (`server:tool`), so they keep to a safe alphabet. */
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const StringMap = z.record(z.string(), z.string());
+const Timeout = z.number().int().positive().optional();
+
+const StdioEntry = z.strictObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().trim().min(1, 'must name the program to start'),
+  args: z.array(z.string()).optional(),
+  env: StringMap.optional(),
+  cwd: z.string().optional(),
+  timeout: Timeout,
+});
+
+const HttpEntry = z.strictObject({
+  type: z.enum(['http', 'streamable-http']).optional(),
+  url: z.string().url('must be an http(s) URL'),
+  headers: StringMap.optional(),
+  timeout: Timeout,
+});
+
+const ConfigFile = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
+
+/** Replaces `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
+export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    throw new CredenceError('INVALID_INPUT', `${where} uses \${${name}}, which is not set in the environment`);
+  });
+}
+
+function expandMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expandVariables(v, env, `${where}.${k}`)]));
+}
+
+/** Parses a gateway configuration (the text of a `.mcp.json`-style file); `source` names it in errors. */
+export function parseGatewayConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): DownstreamServer[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new CredenceError('INVALID_INPUT', `${source} is not JSON: ${(error as Error).message}`);
+  }
+  const file = ConfigFile.safeParse(raw);
+  if (!file.success) throw new CredenceError('INVALID_INPUT', `${source} must be an object with "mcpServers": ${formatIssues(file.error)}`);
+  const servers: DownstreamServer[] = [];
+  for (const [name, entry] of Object.entries(file.data.mcpServers)) {
+    const where = `${source}: server "${name}"`;
+    if (!SERVER_NAME.test(name)) throw new CredenceError('INVALID_INPUT', `${where}: a server name is 1–64 letters, digits, "_" or "-" (it prefixes tool ids as ${name}:tool)`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CredenceError('INVALID_INPUT', `${where} must be an object with "command" or "url"`);
+    const type = (entry as { type?: unknown }).type;
+    if (type === 'sse') throw new CredenceError('INVALID_INPUT', `${where}: "sse" servers are not supported; the gateway speaks stdio and Streamable HTTP ("type": "http")`);
+    if ('url' in entry) {
+      const parsed = HttpEntry.safeParse(entry);
+      if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${where}: ${formatIssues(parsed.error)}`);
+      const e = parsed.data;
+      servers.push({
+        name,
+        kind: 'http',
+        url: expandVariables(e.url, env, `${where}.url`),
+        headers: expandMap(e.headers, env, `${where}.headers`),
+        ...(e.timeout === undefined ? {} : { timeoutMs: e.timeout }),
+      });
+    } else {
+      const parsed = StdioEntry.safeParse(entry);
+      if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${where}: ${formatIssues(parsed.error)}`);
+      const e = parsed.data;
+      servers.push({
+        name,
+        kind: 'stdio',
+        command: expandVariables(e.command, env, `${where}.command`),
+        args: (e.args ?? []).map((a, i) => expandVariables(a, env, `${where}.args[${i}]`)),
+        env: expandMap(e.env, env, `${where}.env`),
+        ...(e.cwd === undefined ? {} : { cwd: expandVariables(e.cwd, env, `${where}.cwd`) }),
+        ...(e.timeout === undefined ? {} : { timeoutMs: e.timeout }),
+      });
+    }
+  }
+  if (servers.length === 0) throw new CredenceError('INVALID_INPUT', `${source} lists no servers under "mcpServers"`);
+  return servers;
+}

@@ -1,0 +1,140 @@
+/**
+ * @module mcp/execute-dag
+ * The `execute_dag` tool (SPEC §5, §9).
+ *
+ * - `{intent}` gives the DAG suggestion (mode, confidence, DAG, weights, warning, rationale). It
+ *   runs only when every tool in it is a downstream tool marked `readOnlyHint` and the confidence
+ *   reaches the threshold; otherwise the result says why it was not run. `arguments` may give a
+ *   task's arguments by task id or by tool id.
+ * - `{workflow: {tasks}}` is validated against the catalogue (unknown tool, missing dependency,
+ *   cycle: an error result naming them, nothing run) and run through the gateway in parallel
+ *   layers (src/workflow-exec). The run is recorded as one execution: its calls in layer order,
+ *   each task's references as `consumes`, so the graph learns `dependency` edges from them.
+ *   Skipped tasks never ran and are not recorded.
+ */
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { WorkflowTask } from '../core/workflow.js';
+import type { CallStatus } from '../core/types.js';
+import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
+import type { MetaToolContext } from './meta-tools.js';
+
+const Task = z.strictObject({
+  id: z.string().min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
+  tool: z.string().min(1).describe('a catalogue tool id, e.g. filesystem:read_text_file'),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  dependsOn: z.array(z.string()).optional(),
+});
+
+export const ExecuteDagInput = z.strictObject({
+  intent: z.string().optional().describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
+  workflow: z.strictObject({ tasks: z.array(Task).min(1) }).optional().describe('an explicit DAG to run'),
+  arguments: z.record(z.string(), z.record(z.string(), z.unknown())).optional().describe('with intent: the arguments of a suggested task, by task id or tool id'),
+  execute: z.boolean().optional().describe('with intent: false never runs the suggestion (default true: run when safe)'),
+});
+
+type Input = z.output<typeof ExecuteDagInput>;
+
+const errorJson = (value: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  structuredContent: value,
+  isError: true,
+});
+
+const okJson = (value: Record<string, unknown>, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  structuredContent: value,
+  ...(isError ? { isError: true } : {}),
+});
+
+export async function executeDag(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
+  if (input.workflow !== undefined) return runExplicit(ctx, input.workflow.tasks, input.intent);
+  if (input.intent !== undefined) return suggestAndMaybeRun(ctx, input);
+  return errorJson({ error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' });
+}
+
+async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
+  const intent = input.intent ?? '';
+  const suggestion = await ctx.credence.suggestDag(intent);
+  if (suggestion.mode !== 'suggestion') return okJson({ ...suggestion });
+  const notRun: string[] = [];
+  if (input.execute === false) notRun.push('execute is false');
+  if (ctx.gateway === undefined) notRun.push('no gateway: start `credence serve --gateway FILE` to run tools');
+  else {
+    for (const task of suggestion.dag.tasks) {
+      const tool = ctx.gateway.tool(task.tool);
+      if (tool === undefined) notRun.push(`${task.tool} is not a tool of a connected downstream server`);
+      else if (tool.tool.annotations?.readOnlyHint !== true) notRun.push(`${task.tool} is not marked readOnlyHint`);
+    }
+  }
+  if (suggestion.confidence < ctx.autoExecuteThreshold) {
+    notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
+  }
+  if (notRun.length > 0) return okJson({ ...suggestion, executed: false, notExecutedBecause: notRun, threshold: ctx.autoExecuteThreshold });
+  const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
+    id: t.id,
+    tool: t.tool,
+    arguments: input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {},
+    dependsOn: t.dependsOn,
+  }));
+  const run = await runExplicit(ctx, tasks, intent);
+  const value = (run.structuredContent ?? {}) as Record<string, unknown>;
+  return okJson({ ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value }, run.isError === true);
+}
+
+async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[], intent: string | undefined): Promise<CallToolResult> {
+  const { credence, gateway } = ctx;
+  const check = await credence.validateWorkflow({ tasks });
+  if (!check.ok) return errorJson({ error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems });
+  if (gateway === undefined) {
+    return errorJson({ error: 'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools', layers: check.layers });
+  }
+  const unserved = tasks.filter((t) => !gateway.routes(t.tool));
+  if (unserved.length > 0) {
+    return errorJson({
+      error: `no downstream server of this gateway provides ${unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', ')}`,
+      layers: check.layers,
+    });
+  }
+  const started = credence.now();
+  const clockStart = Date.now();
+  const run = await runWorkflow(tasks, check.layers, (tool, args) => gateway.call(tool, args as Record<string, unknown> | undefined), { now: () => Date.now() });
+  const ran = run.tasks.filter((t) => t.status !== 'skipped');
+  const index = new Map(ran.map((t, i) => [t.id, i]));
+  const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
+  const text = intent ?? `workflow: ${tasks.map((t) => t.tool).join(', ')}`;
+  const recorded =
+    ran.length === 0
+      ? undefined
+      : await credence.recordExecution({
+          intent: text,
+          startedAt: started,
+          calls: ran.map((t) => ({
+            tool: t.tool,
+            status: status(t),
+            durationMs: t.durationMs,
+            at: started + (t.startedAt - clockStart),
+            consumes: t.consumes.map((id) => index.get(id)).filter((i): i is number => i !== undefined),
+          })),
+        });
+  const value = {
+    mode: 'executed',
+    ok: run.ok,
+    intent: text,
+    executionId: recorded?.executions[0]?.id ?? null,
+    layers: check.layers,
+    tasks: run.tasks.map((t) => ({
+      id: t.id,
+      tool: t.tool,
+      status: t.status,
+      layer: t.layer,
+      durationMs: t.durationMs,
+      consumes: t.consumes,
+      ...(t.arguments === undefined ? {} : { arguments: t.arguments }),
+      ...(t.result === undefined ? {} : { result: t.result }),
+      ...(t.error === undefined ? {} : { error: t.error }),
+    })),
+    learned: (recorded?.edges ?? []).map((e) => ({ from: e.from, to: e.to, type: e.type, source: e.source, count: e.count, confidence: e.confidence })),
+  };
+  return okJson(value, !run.ok);
+}

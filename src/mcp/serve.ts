@@ -1,0 +1,143 @@
+/**
+ * @module mcp/serve
+ * `credence serve`: MCP over stdio or Streamable HTTP, optionally as a gateway. Starts the
+ * downstream servers, imports their tools into the catalogue (`server:tool`, with description,
+ * input schema and annotations), serves until stdin closes (stdio) or a SIGINT/SIGTERM (HTTP),
+ * then stores what is still queued and stops the downstream servers.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CredenceError } from '../core/errors.js';
+import type { Credence } from '../engine.js';
+import { parseGatewayConfig } from './config.js';
+import { Gateway } from './gateway.js';
+import { isLoopback, serveHttp, type RunningHttpServer } from './http.js';
+import { createMcpSession, type CredenceMcpSession, type McpServerOptions } from './server.js';
+
+export interface ServeConfig extends McpServerOptions {
+  mode: 'stdio' | 'http';
+  /** @default 127.0.0.1 */
+  host?: string;
+  /** @default 3001; 0 picks a free port */
+  port?: number;
+  token?: string;
+  /** A non-loopback host is refused without it (and without a token). */
+  allowRemote?: boolean;
+  /** A `.mcp.json`-style file of downstream servers. */
+  gatewayFile?: string;
+  callTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+export interface ServeIO {
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Resolves when the server should stop (a signal, the end of stdin); serve() adds its own defaults. */
+  stopped?: Promise<void>;
+  /** Called once the server listens (HTTP: its URL). */
+  ready?: (info: { url?: string }) => void;
+}
+
+/** Imports the gateway's tools into the catalogue, as `server:tool`. */
+export async function importGatewayTools(credence: Credence, gateway: Gateway): Promise<number> {
+  const tools = gateway.tools();
+  if (tools.length === 0) return 0;
+  await credence.addTools(
+    tools.map((d) => ({
+      id: d.id,
+      description: d.tool.description ?? '',
+      inputSchema: d.tool.inputSchema,
+      origin: `mcp:${d.server}`,
+      ...(d.tool.annotations === undefined ? {} : { annotations: d.tool.annotations }),
+    })),
+  );
+  return tools.length;
+}
+
+export function checkServeConfig(config: ServeConfig): void {
+  const host = config.host ?? '127.0.0.1';
+  if (config.mode === 'http' && !isLoopback(host)) {
+    if (config.allowRemote !== true) throw new CredenceError('INVALID_INPUT', `--host ${host} is not a loopback address: add --allow-remote (and a bearer token) to serve other machines`);
+    if (config.token === undefined || config.token.length < 16) throw new CredenceError('INVALID_INPUT', `serving on ${host} needs a bearer token of at least 16 characters (--token or CREDENCE_TOKEN)`);
+  }
+  if (config.autoExecuteThreshold !== undefined && !(config.autoExecuteThreshold >= 0 && config.autoExecuteThreshold <= 1)) {
+    throw new CredenceError('INVALID_INPUT', `the auto-execute threshold must be in [0, 1], got ${config.autoExecuteThreshold}`);
+  }
+}
+
+export async function serve(credence: Credence, config: ServeConfig, io: ServeIO): Promise<void> {
+  checkServeConfig(config);
+  const log = (line: string): void => io.stderr(`credence: ${line}\n`);
+  const sessions = new Set<CredenceMcpSession>();
+  let gateway: Gateway | undefined;
+  if (config.gatewayFile !== undefined) {
+    const path = resolve(io.cwd, config.gatewayFile);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new CredenceError('INVALID_INPUT', `cannot read the gateway file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const servers = parseGatewayConfig(text, path, io.env);
+    gateway = await Gateway.start(servers, {
+      log,
+      ...(config.callTimeoutMs === undefined ? {} : { callTimeoutMs: config.callTimeoutMs }),
+      ...(config.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.connectTimeoutMs }),
+      onToolsChanged: () => {
+        if (gateway !== undefined) importGatewayTools(credence, gateway).catch((error: unknown) => log(`could not import tools: ${(error as Error).message}`));
+        for (const s of sessions) s.server.sendToolListChanged().catch(() => {});
+      },
+    });
+    const imported = await importGatewayTools(credence, gateway);
+    log(`gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`);
+  }
+  const options: McpServerOptions = { ...config, log };
+  const stopSignals = new Promise<void>((done) => {
+    const stop = (): void => done();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  const stopped = io.stopped === undefined ? stopSignals : Promise.race([io.stopped, stopSignals]);
+  let http: RunningHttpServer | undefined;
+  try {
+    if (config.mode === 'stdio') {
+      const session = createMcpSession(credence, gateway, `stdio-${process.pid}-${Date.now().toString(36)}`, options);
+      sessions.add(session);
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((done) => {
+        transport.onclose = () => done();
+        process.stdin.once('end', () => done());
+        process.stdin.once('close', () => done());
+      });
+      await session.server.connect(transport);
+      io.ready?.({});
+      await Promise.race([closed, stopped]);
+    } else {
+      http = await serveHttp({
+        host: config.host ?? '127.0.0.1',
+        port: config.port ?? 3001,
+        ...(config.token === undefined ? {} : { token: config.token }),
+        createSession: (key) => {
+          const session = createMcpSession(credence, gateway, key, options);
+          sessions.add(session);
+          return session;
+        },
+        onSessionClosed: (_, session) => {
+          sessions.delete(session);
+          session.recorder.flush().catch(() => {});
+        },
+        log,
+      });
+      log(`MCP (Streamable HTTP) at ${http.url}${config.token === undefined ? '' : ' (bearer token required)'}`);
+      io.ready?.({ url: http.url });
+      await stopped;
+    }
+  } finally {
+    await http?.close();
+    await Promise.all([...sessions].map((s) => s.recorder.flush()));
+    await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
+    await gateway?.close();
+  }
+}
