@@ -15,20 +15,29 @@ import { benchRecall } from './recall.js';
 import { benchEmbed } from './embed.js';
 import { benchEvolveEngine } from './evolve-engine.js';
 import { benchEvolveGrouping } from './evolve-grouping.js';
+import { benchGateway } from './gateway.js';
 import { formatTable, type BenchRow } from './table.js';
 
+// `npm run bench -- gateway,recall` runs only the named sections; no argument runs them all.
+const only = process.argv[2] === undefined ? undefined : new Set(process.argv[2].split(','));
 const dir = mkdtempSync(join(tmpdir(), 'credence-bench-'));
 try {
   const rows: BenchRow[] = [];
-  rows.push(...(await benchObservationInsert({ dir, total: 100_000, batch: 1_000, rounds: 3 })));
-  rows.push(...(await benchRecord({ dir, executions: 20_000, batch: 5_000, rounds: 3 })));
-  rows.push(...(await benchGraph()));
-  rows.push(...(await benchEmbed()));
-  rows.push(...(await benchSearch()));
-  rows.push(...(await benchRecall()));
-  rows.push(...(await benchEvolveGrouping()));
-  rows.push(...(await benchEvolveEngine()));
-  rows.push(...(await (await import('./pocketflow.js')).benchPocketflow()));
+  const sections: [string, () => Promise<BenchRow[]>][] = [
+    ['observations', () => benchObservationInsert({ dir, total: 100_000, batch: 1_000, rounds: 3 })],
+    ['record', () => benchRecord({ dir, executions: 20_000, batch: 5_000, rounds: 3 })],
+    ['graph', () => benchGraph()],
+    ['embed', () => benchEmbed()],
+    ['search', () => benchSearch()],
+    ['recall', () => benchRecall()],
+    ['evolve-grouping', () => benchEvolveGrouping()],
+    ['evolve', () => benchEvolveEngine()],
+    ['pocketflow', async () => (await import('./pocketflow.js')).benchPocketflow()],
+    ['gateway', () => benchGateway()],
+  ];
+  const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
+  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`);
+  for (const [name, run] of sections) if (only === undefined || only.has(name)) rows.push(...(await run()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,10 @@
  * What the gateway learns from proxied calls: each MCP session's calls are appended, in order, to
  * one execution (`mcp-<session>-<n>`), so consecutive calls teach `sequence` edges and a failed
  * call followed by another tool teaches `alternative`. After `idleMs` without a call, the next call
- * starts a new execution: a pause that long is another task. Writes are queued, one at a time, off
- * the call's path, so recording never delays the answer; `flush()` waits for them.
+ * starts a new execution: a pause that long is another task. Calls are written off the call's
+ * path, in batches (every `batchMs`, one transaction for all the calls of the window), so that
+ * recording neither delays an answer nor costs a transaction per call; `flush()` writes what is
+ * pending and waits for it.
  */
 import type { Credence } from '../engine.js';
 import type { CallStatus } from '../core/types.js';
@@ -24,6 +26,8 @@ export interface SessionRecorderOptions {
   intent: () => string;
   /** @default 30 minutes */
   idleMs?: number;
+  /** How long calls gather before they are written together. @default 100 */
+  batchMs?: number;
   log?: (line: string) => void;
 }
 
@@ -31,6 +35,8 @@ export class SessionRecorder {
   readonly #credence: Credence;
   readonly #options: SessionRecorderOptions;
   #queue: Promise<void> = Promise.resolve();
+  #pending: { head: { id: string; intent: string; startedAt: number }; calls: SessionCall[] }[] = [];
+  #timer: NodeJS.Timeout | undefined;
   #execution: { id: string; startedAt: number; lastAt: number } | undefined;
   #serial = 0;
   /** Executions this recorder wrote to, oldest first. */
@@ -50,17 +56,34 @@ export class SessionRecorder {
       this.executions.push(this.#execution.id);
     }
     this.#execution.lastAt = Math.max(this.#execution.lastAt, call.at);
-    const head = { id: this.#execution.id, intent: this.#options.intent(), startedAt: this.#execution.startedAt };
-    this.#queue = this.#queue
-      .then(() => this.#credence.appendCalls(head, [{ tool: call.tool, status: call.status, durationMs: call.durationMs, at: call.at }]))
-      .then(
-        () => {},
-        (error: unknown) => this.#options.log?.(`gateway: could not record the call to ${call.tool}: ${(error as Error).message}`),
-      );
+    const last = this.#pending.at(-1);
+    if (last !== undefined && last.head.id === this.#execution.id) last.calls.push(call);
+    else this.#pending.push({ head: { id: this.#execution.id, intent: this.#options.intent(), startedAt: this.#execution.startedAt }, calls: [call] });
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => void this.#write(), this.#options.batchMs ?? 100);
+      this.#timer.unref();
+    }
   }
 
-  /** Resolves once every queued call is stored. */
-  flush(): Promise<void> {
+  /** Writes the pending calls, one append per execution, after whatever is being written. */
+  #write(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batches = this.#pending;
+    this.#pending = [];
+    for (const { head, calls } of batches) {
+      this.#queue = this.#queue
+        .then(() => this.#credence.appendCalls(head, calls.map((c) => ({ tool: c.tool, status: c.status, durationMs: c.durationMs, at: c.at }))))
+        .then(
+          () => {},
+          (error: unknown) => this.#options.log?.(`gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ${(error as Error).message}`),
+        );
+    }
     return this.#queue;
+  }
+
+  /** Writes what is pending and resolves once every call recorded so far is stored. */
+  flush(): Promise<void> {
+    return this.#write();
   }
 }
