@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { edgeEventsOf, type ExecutionCall } from './execution-edges.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './execution-edges.js';
+import type { CallStatus } from './types.js';
 
 const call = (tool: string, at: number, extra: Partial<ExecutionCall> = {}): ExecutionCall => ({ tool, status: 'success', at, ...extra });
 const brief = (calls: ExecutionCall[]) => edgeEventsOf(calls).map((e) => `${e.type} ${e.from}->${e.to} ${e.status}`);
@@ -34,6 +36,11 @@ describe('edgeEventsOf', () => {
     expect(ab).toEqual([{ from: 'a', to: 'b', type: 'sequence', status: 'success', at: 4 }]);
   });
 
+  it('dates an edge seen twice by its first successful occurrence', () => {
+    const events = edgeEventsOf([call('a', 1), call('b', 2), call('a', 3), call('b', 4)]);
+    expect(events.find((e) => e.type === 'sequence' && e.from === 'a')).toEqual({ from: 'a', to: 'b', type: 'sequence', status: 'success', at: 2 });
+  });
+
   it('treats a partial call as one that ran', () => {
     expect(brief([call('a', 1, { status: 'partial' }), call('b', 2, { consumes: [0] })])).toEqual(['dependency a->b success', 'sequence a->b success']);
   });
@@ -45,5 +52,112 @@ describe('edgeEventsOf', () => {
   it('does not depend on anything but the calls: the same input gives the same events', () => {
     const calls = [call('x', 1), call('y', 2, { consumes: [0] })];
     expect(edgeEventsOf(calls)).toEqual(edgeEventsOf(structuredClone(calls)));
+  });
+});
+
+/** The events of an execution appended one call at a time, each append's events in turn. */
+const callByCall = (calls: readonly ExecutionCall[]): ExecutionEdgeEvent[] =>
+  calls.flatMap((_, i) => appendedEdgeEvents(calls.slice(0, i), calls.slice(0, i + 1)));
+const said = (events: readonly ExecutionEdgeEvent[]) => events.map((e) => `${e.type} ${e.from}->${e.to} ${e.status}`);
+const sorted = (events: readonly ExecutionEdgeEvent[]) =>
+  [...events].sort((x, y) => x.type.localeCompare(y.type) || x.from.localeCompare(y.from) || x.to.localeCompare(y.to));
+
+/** Random executions over a few tools (so edges repeat and self-loops occur), references always to earlier calls. */
+const arbCalls = (statuses: readonly CallStatus[]) =>
+  fc
+    .array(
+      fc.record({
+        tool: fc.constantFrom('a', 'b', 'c', 'd'),
+        status: fc.constantFrom(...statuses),
+        consumes: fc.array(fc.nat(), { maxLength: 3 }),
+        parent: fc.option(fc.nat(), { nil: undefined }),
+      }),
+      { maxLength: 14 },
+    )
+    .map((raw) =>
+      raw.map(({ tool, status, consumes, parent }, i): ExecutionCall => ({
+        tool,
+        status,
+        at: 1000 + 10 * i,
+        ...(i === 0 ? {} : { consumes: [...new Set(consumes.map((j) => j % i))].sort((x, y) => x - y) }),
+        ...(i === 0 || parent === undefined ? {} : { parent: parent % i }),
+      })),
+    );
+
+describe('appendedEdgeEvents', () => {
+  it('counts a dependency to a call stored by an earlier append', () => {
+    const before = [call('read_file', 1), call('list_dir', 2)];
+    const after = [...before, call('parse_json', 3, { consumes: [0] })];
+    expect(appendedEdgeEvents(before, after)).toEqual([
+      { type: 'dependency', from: 'read_file', to: 'parse_json', status: 'success', at: 3 },
+      { type: 'sequence', from: 'list_dir', to: 'parse_json', status: 'success', at: 3 },
+    ]);
+  });
+
+  it('skips a self-loop: a tool called again right after itself teaches nothing', () => {
+    const before = [call('fetch', 1)];
+    expect(appendedEdgeEvents(before, [...before, call('fetch', 2, { consumes: [0] })])).toEqual([]);
+  });
+
+  it('counts an edge seen twice in one execution once, in the append that first showed it', () => {
+    const one = [call('a', 1)];
+    const two = [...one, call('b', 2)];
+    const three = [...two, call('a', 3)];
+    const four = [...three, call('b', 4)];
+    expect(said(appendedEdgeEvents(one, two))).toEqual(['sequence a->b success']);
+    expect(said(appendedEdgeEvents(two, three))).toEqual(['sequence b->a success']);
+    expect(appendedEdgeEvents(three, four)).toEqual([]);
+  });
+
+  it('gives every event of the execution when nothing was stored before', () => {
+    const calls = [call('read_file', 1), call('parse_json', 2, { consumes: [0] }), call('write_file', 3, { consumes: [1] })];
+    expect(appendedEdgeEvents([], calls)).toEqual(edgeEventsOf(calls));
+  });
+
+  it('gives exactly the events of the whole execution, times included, when appended call by call', () => {
+    const calls = [
+      call('read_file', 1),
+      call('parse_json', 2, { consumes: [0] }),
+      call('flow', 3),
+      call('write_file', 4, { parent: 2, consumes: [1] }),
+      call('read_file', 5, { parent: 2 }),
+      call('parse_json', 6, { consumes: [4], status: 'partial' }),
+    ];
+    expect(sorted(callByCall(calls))).toEqual(sorted(edgeEventsOf(calls)));
+    expect(callByCall(calls).filter((e) => e.from === 'read_file' && e.to === 'parse_json').map((e) => [e.type, e.at])).toEqual([
+      ['dependency', 2],
+      ['sequence', 2],
+    ]);
+  });
+
+  it('keeps the failure of an edge whose first occurrence failed when a later append sees it succeed (first occurrence decides)', () => {
+    const first = [call('a', 1), call('b', 2, { status: 'failure' })];
+    const later = [...first, call('a', 3), call('b', 4)];
+    expect(appendedEdgeEvents([call('a', 1)], first)).toEqual([{ type: 'sequence', from: 'a', to: 'b', status: 'failure', at: 2 }]);
+    // The later append adds only the edges new to the execution: a → b is not counted again.
+    expect(said(appendedEdgeEvents(first, later))).toEqual(['alternative b->a success', 'sequence b->a failure']);
+    // Recorded whole, the same execution counts a → b as a success.
+    expect(brief(later)).toContain('sequence a->b success');
+  });
+
+  it('appending call by call yields the events of the whole execution when no call fails (property)', () => {
+    fc.assert(
+      fc.property(arbCalls(['success', 'partial']), (calls) => {
+        const appended = callByCall(calls);
+        const whole = edgeEventsOf(calls);
+        expect(sorted(appended)).toEqual(sorted(whole));
+      }),
+    );
+  });
+
+  it('counts every edge of the execution exactly once however it is appended, failures included (property)', () => {
+    fc.assert(
+      fc.property(arbCalls(['success', 'partial', 'failure']), fc.array(fc.nat(), { maxLength: 6 }), (calls, cuts) => {
+        const bounds = [...new Set([0, ...cuts.map((c) => c % (calls.length + 1)), calls.length])].sort((x, y) => x - y);
+        const appended = bounds.slice(1).flatMap((end, k) => appendedEdgeEvents(calls.slice(0, bounds[k]), calls.slice(0, end)));
+        const key = (e: ExecutionEdgeEvent) => `${e.type} ${e.from}->${e.to}`;
+        expect(appended.map(key).sort()).toEqual(edgeEventsOf(calls).map(key).sort());
+      }),
+    );
   });
 });

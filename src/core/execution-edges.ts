@@ -8,7 +8,9 @@
  *
  * Each edge yields at most one event per execution (an edge seen twice in one run counts once):
  * a success when any of its occurrences joined two calls that both ran (success or partial),
- * else a failure — a failure never promotes an edge, it only counts against it. Self-loops (a
+ * else a failure — a failure never promotes an edge, it only counts against it. The event is dated
+ * by the occurrence that decided it: the first success, else the first failure (so an execution
+ * recorded call by call, see {@link appendedEdgeEvents}, dates its edges the same). Self-loops (a
  * tool retried right after itself) teach nothing and are left out.
  */
 import type { CallStatus, EdgeType } from './types.js';
@@ -27,7 +29,10 @@ export interface ExecutionEdgeEvent {
   to: string;
   type: EdgeType;
   status: 'success' | 'failure';
-  /** When the edge was seen: the time of the call at its head (the consumer, the child, the next call). */
+  /**
+   * When the edge was seen: the time of the call at its head (the consumer, the child, the next call)
+   * in the occurrence that decided the status (the first success, else the first failure).
+   */
   at: number;
 }
 
@@ -43,7 +48,7 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
     const status = succeeded ? 'success' : 'failure';
     if (previous === undefined) {
       events.set(key, { from: from.tool, to: to.tool, type, status, at: to.at });
-    } else if (status === 'success' && (previous.status === 'failure' || to.at > previous.at)) {
+    } else if (status === 'success' && previous.status === 'failure') {
       events.set(key, { ...previous, status, at: to.at });
     }
   };
@@ -66,4 +71,25 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
   return [...events.values()].sort(
     (a, b) => order[a.type] - order[b.type] || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
   );
+}
+
+const keyOf = (e: ExecutionEdgeEvent): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+
+/**
+ * The edge events an append adds to a growing execution (an MCP session, a Claude Code session
+ * recorded hook by hook): the events of `after`, the whole execution once the new calls are
+ * appended, whose (type, from, to) is not among the events of `before`, the execution as it was.
+ * `before` must be a prefix of `after`. Summed over the appends, an edge is still counted once per
+ * execution, whether the execution was recorded whole or call by call.
+ *
+ * First occurrence decides: an edge is counted by the append in which it first appears, with the
+ * status {@link edgeEventsOf} gives it there (a success when any of its occurrences in that append
+ * ran). An edge whose first occurrence in the execution was a failure and that succeeds in a later
+ * append keeps its failure for that execution: counting the success too would count the edge twice,
+ * and a stored failure cannot be taken back. Without failures, appending call by call (or in any
+ * slices) yields exactly the events of {@link edgeEventsOf} on the whole execution, times included.
+ */
+export function appendedEdgeEvents(before: readonly ExecutionCall[], after: readonly ExecutionCall[]): ExecutionEdgeEvent[] {
+  const known = new Set(edgeEventsOf(before).map(keyOf));
+  return edgeEventsOf(after).filter((event) => !known.has(keyOf(event)));
 }
