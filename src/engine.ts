@@ -315,6 +315,16 @@ export class Credence {
     return graph.recordExecutions(this.#graph, [execution]);
   }
 
+  /**
+   * Appends calls to a growing execution (an MCP session, a Claude Code session), creating it on the
+   * first append; learns only the edges the new calls add, so an edge counts once per execution.
+   * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call.
+   */
+  async appendCalls(head: graph.AppendHead, calls: graph.AppendCalls): Promise<graph.AppendResult> {
+    this.invalidate();
+    return graph.appendCalls(this.#graph, head, calls);
+  }
+
   /** Records many executions, one transaction per scope. */
   async recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
     this.invalidate();

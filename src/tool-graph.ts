@@ -12,10 +12,10 @@ import { densityOfEdges } from './core/graph-density.js';
 import { buildGraphIndex } from './core/graph-index.js';
 import { pageRankById } from './core/pagerank.js';
 import { isConfirmed, observeEdge, templateEdge } from './core/edge-promotion.js';
-import { edgeEventsOf, type ExecutionEdgeEvent } from './core/execution-edges.js';
-import { EDGE_TYPES, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
-import { ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from './schemas/index.js';
-import type { EdgeRecord, ExecutionBatchItem, ExecutionRecord, Store } from './store/types.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './core/execution-edges.js';
+import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
+import { CallInputSchema, ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from './schemas/index.js';
+import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, Store } from './store/types.js';
 
 export interface GraphContext {
   store: Store;
@@ -110,18 +110,23 @@ function foldEdge(current: EdgeRecord | undefined, event: ExecutionEdgeEvent): E
   return { from: event.from, to: event.to, type: event.type, ...state };
 }
 
-function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item: ExecutionBatchItem } {
-  const startedAt = instant(input.startedAt, ctx.now());
-  const calls = input.calls.map((call) => ({
+/** A checked call as the store keeps it: consumes deduplicated and sorted, `at` in epoch ms (default `at`). */
+function toCallRecord(call: CallInput, at: number): CallRecord & { at: number } {
+  return {
     tool: call.tool,
     status: call.status,
     retries: call.retries ?? 0,
     ...(call.durationMs === undefined ? {} : { durationMs: call.durationMs }),
     consumes: [...new Set(call.consumes ?? [])].sort((a, b) => a - b),
     ...(call.parent === undefined ? {} : { parent: call.parent }),
-    at: instant(call.at, startedAt),
+    at: instant(call.at, at),
     ...(call.intent === undefined ? {} : { intent: call.intent }),
-  }));
+  };
+}
+
+function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item: ExecutionBatchItem } {
+  const startedAt = instant(input.startedAt, ctx.now());
+  const calls = input.calls.map((call) => toCallRecord(call, startedAt));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
   const execution: ExecutionRecord = {
     id: ctx.newId(),
@@ -164,6 +169,106 @@ export async function recordExecutions(
     if (options.edges !== false) edges.push(...report.edges.map((e) => viewEdge(e, now)));
   }
   return { executions, newTools, edgesUpdated, edges };
+}
+
+/** The execution calls are appended to: created from it on the first append, found by `id` after. */
+export interface AppendHead {
+  id: string;
+  /** The intent of the session; set when the execution is created, not changed by later appends. */
+  intent: string;
+  /** ISO 8601 or epoch ms; default: the clock. Used only when the execution is created. */
+  startedAt?: string | number;
+}
+
+/** The calls to append, or a function of the calls already stored that returns them. */
+export type AppendCalls = CallInput[] | ((before: readonly CallRecord[]) => CallInput[]);
+
+export interface AppendResult {
+  executionId: string;
+  /** Whether this append created the execution. */
+  created: boolean;
+  /** The index of the first appended call in the execution. */
+  firstIndex: number;
+  /** How many calls the execution has now, the appended ones included. */
+  calls: number;
+  newTools: string[];
+  /** How many edges the appended calls updated. */
+  edgesUpdated: number;
+  /** Their state now. */
+  edges: EdgeView[];
+}
+
+/** Checks the head of an append; throws INVALID_INPUT naming the bad field. */
+function parseHead(head: AppendHead): { id: string; intent: string; startedAt: string | number | undefined } {
+  if (typeof head?.id !== 'string' || head.id.trim() === '') {
+    throw new CredenceError('INVALID_INPUT', `invalid execution: id must be a non-empty string, got ${JSON.stringify(head?.id)}`);
+  }
+  const parsed = ExecutionInputSchema.safeParse({ intent: head.intent, ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }), calls: [] });
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid execution ${JSON.stringify(head.id)}: ${formatIssues(parsed.error)}`);
+  return { id: head.id, intent: parsed.data.intent, startedAt: parsed.data.startedAt };
+}
+
+/**
+ * Checks calls appended after `firstIndex` calls: each against the call schema, and every `consumes`
+ * and `parent` against the whole execution (an earlier call, stored or appended before it).
+ */
+function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
+  if (!Array.isArray(value)) throw new CredenceError('INVALID_INPUT', `calls must be an array of calls, got ${value === null ? 'null' : typeof value}`);
+  const problems: string[] = [];
+  const checked = value.map((raw: unknown, k) => {
+    const i = firstIndex + k;
+    const parsed = CallInputSchema.safeParse(raw);
+    if (!parsed.success) {
+      problems.push(`calls[${i}]: ${formatIssues(parsed.error)}`);
+      return undefined;
+    }
+    for (const j of parsed.data.consumes ?? []) {
+      if (j >= i) {
+        problems.push(
+          i === 0
+            ? `calls[0].consumes: call 0 cannot consume call ${j}: the first call has no earlier call to consume`
+            : `calls[${i}].consumes: call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
+        );
+      }
+    }
+    const parent = parsed.data.parent;
+    if (parent !== undefined && parent >= i) problems.push(`calls[${i}].parent: call ${i} cannot be inside call ${parent}: a parent comes earlier`);
+    return parsed.data;
+  });
+  if (problems.length > 0) throw new CredenceError('INVALID_INPUT', `invalid calls: ${problems.join('; ')}`, { details: { firstIndex } });
+  return checked as CallInput[];
+}
+
+/**
+ * Appends calls to a growing execution (an MCP gateway session, a Claude Code session recorded hook by
+ * hook), creating it on the first append, in one store transaction. The graph learns only the edges
+ * the new calls add ({@link appendedEdgeEvents}): an edge counts once per execution, however the
+ * execution was recorded. Calls are checked like `recordExecution`'s; a `consumes` or `parent` index
+ * must name an earlier call of the whole execution. A call without `at` ran now (the clock).
+ * With a function, `calls` gets the calls already stored, inside the transaction, so it can point
+ * `consumes` at them without racing another writer.
+ */
+export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: AppendCalls): Promise<AppendResult> {
+  const checked = parseHead(head);
+  const now = ctx.now();
+  const startedAt = instant(checked.startedAt, now);
+  const asExecutionCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? startedAt });
+  const report = await ctx.store.appendCalls(
+    ctx.scope,
+    { id: checked.id, intent: checked.intent, startedAt },
+    (before) => parseAppendedCalls(typeof calls === 'function' ? calls(before) : calls, before.length).map((call) => toCallRecord(call, now)),
+    (before, after) => appendedEdgeEvents(before.map(asExecutionCall), after.map(asExecutionCall)),
+    foldEdge,
+  );
+  return {
+    executionId: report.execution.id,
+    created: report.execution.created,
+    firstIndex: report.execution.firstIndex,
+    calls: report.execution.calls,
+    newTools: report.newTools,
+    edgesUpdated: report.edges.length,
+    edges: report.edges.map((e) => viewEdge(e, now)),
+  };
 }
 
 /** Adds or updates catalogue entries; re-adding updates, never duplicates. */

@@ -5,7 +5,9 @@
  * declares it in `skip` with its reason; the reason is printed with the skipped test.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
+import { observeEdge } from '../core/edge-promotion.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/execution-edges.js';
+import type { CallRecord, EdgeFold, EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -59,6 +61,26 @@ function edge(overrides: Partial<EdgeRecord> = {}): EdgeRecord {
     ...overrides,
   };
 }
+
+/** The edge rule of SPEC §3 as a fold, as the engine passes it. */
+const foldEdge: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+const asCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? T0 });
+/** What the engine gives `appendCalls` to learn from: the edges the new calls add. */
+const learnAppended = (before: readonly CallRecord[], after: readonly CallRecord[]) => appendedEdgeEvents(before.map(asCall), after.map(asCall));
+const sessionCall = (tool: string, i: number, extra: Partial<CallRecord> = {}): CallRecord => ({ tool, status: 'success', retries: 0, consumes: [], at: T0 + 1000 * i, ...extra });
+/** A session that repeats edges (read_file → parse_json twice) and has a dependency on a call two back. */
+const SESSION: readonly CallRecord[] = [
+  sessionCall('read_file', 0),
+  sessionCall('parse_json', 1, { consumes: [0] }),
+  sessionCall('read_file', 2),
+  sessionCall('parse_json', 3, { consumes: [2] }),
+  sessionCall('write_file', 4, { status: 'partial', consumes: [1, 3], durationMs: 500 }),
+  sessionCall('read_file', 5, { status: 'failure' }),
+  sessionCall('cat_file', 6, { consumes: [4] }),
+];
+const HEAD = { id: 'session-1', intent: 'read, parse and rewrite the config', startedAt: T0 };
+const counters = (edges: readonly EdgeRecord[]) =>
+  edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} first=${e.firstSeen} last=${e.lastSeen}`).sort();
 
 export function runStoreContract(options: StoreContractOptions): void {
   const open: Store[] = [];
@@ -314,6 +336,115 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.counts('p')).executions).toBe(3);
       expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
       expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 3], ['read_file', 3]]));
+    });
+
+    test('appendCalls creates the execution on the first append and stores later calls in order at the next indexes', async () => {
+      const store = await fresh();
+      const first = await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
+      expect(first.execution).toEqual({ id: 'session-1', created: true, firstIndex: 0, calls: 2 });
+      // The head of a later append is not used: the intent and start were set at creation.
+      const later = await store.appendCalls('p', { ...HEAD, intent: 'something else', startedAt: T0 + DAY }, () => SESSION.slice(2, 5), learnAppended, foldEdge);
+      expect(later.execution).toEqual({ id: 'session-1', created: false, firstIndex: 2, calls: 5 });
+      const back = await store.getExecution('p', 'session-1');
+      expect(back?.calls).toEqual(SESSION.slice(0, 5));
+      expect(back).toMatchObject({ intent: HEAD.intent, startedAt: T0, endedAt: T0 + 4000 + 500 });
+      // An append that adds no call leaves the execution as it was.
+      const none = await store.appendCalls('p', HEAD, () => [], learnAppended, foldEdge);
+      expect(none).toEqual({ newTools: [], edges: [], execution: { id: 'session-1', created: false, firstIndex: 5, calls: 5 } });
+      expect((await store.counts('p')).executions).toBe(1);
+      expect((await store.counts('p')).calls).toBe(5);
+      expect((await store.getExecution('p', 'session-1'))?.endedAt).toBe(T0 + 4500);
+      // The intent is searchable once, as for a recorded execution.
+      expect(await store.searchExecutions('p', '"config"')).toEqual([{ id: 'session-1', bm25: expect.any(Number) }]);
+      expect(await store.check()).toEqual([]);
+    });
+
+    test('appendCalls gives build the calls already stored, so a new call can consume an earlier one', async () => {
+      const store = await fresh();
+      const seen: (readonly CallRecord[])[] = [];
+      const build = (calls: readonly CallRecord[]) => (before: readonly CallRecord[]) => {
+        seen.push(before);
+        return [...calls];
+      };
+      await store.appendCalls('p', HEAD, build(SESSION.slice(0, 3)), learnAppended, foldEdge);
+      await store.appendCalls(
+        'p',
+        HEAD,
+        (before) => {
+          seen.push(before);
+          const producer = before.findLastIndex((c) => c.tool === 'read_file');
+          return [sessionCall('parse_json', 3, { consumes: [producer] })];
+        },
+        learnAppended,
+        foldEdge,
+      );
+      expect(seen).toEqual([[], SESSION.slice(0, 3)]);
+      expect((await store.getExecution('p', 'session-1'))?.calls[3]?.consumes).toEqual([2]);
+      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'dependency' }))?.count).toBe(1);
+    });
+
+    test('appendCalls counts each edge once per execution across appends, as recording the whole execution at once does', async () => {
+      const appended = await fresh();
+      const whole = await fresh();
+      for (const id of ['session-1', 'session-2']) {
+        for (let i = 0; i < SESSION.length; i += 1) {
+          await appended.appendCalls('p', { ...HEAD, id }, () => SESSION.slice(i, i + 1), learnAppended, foldEdge);
+        }
+        await whole.recordExecutions('p', [{ execution: { ...HEAD, id, calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
+      }
+      const edges = await appended.listEdges('p');
+      expect(counters(edges)).toEqual(counters(await whole.listEdges('p')));
+      // read_file → parse_json occurs twice in each session and is counted once per session.
+      expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({ count: 2, successes: 2 });
+      expect(await appended.calledTools('p')).toEqual(await whole.calledTools('p'));
+      expect((await appended.counts('p')).executions).toBe(2);
+    });
+
+    test('appendCalls adds unknown tools to the catalogue and counts their calls', async () => {
+      const store = await fresh();
+      await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+      expect((await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge)).newTools).toEqual(['parse_json']);
+      expect((await store.appendCalls('p', HEAD, () => SESSION.slice(2, 5), learnAppended, foldEdge)).newTools).toEqual(['write_file']);
+      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2], ['write_file', 1]]));
+      expect((await store.getTool('p', 'read_file'))?.description).toBe('Read a file');
+      expect((await store.searchTools('p', '"write"')).map((h) => h.id)).toEqual(['write_file']);
+    });
+
+    test('appendCalls scrubs secrets from the intent and the tool ids, as recordExecutions does', async () => {
+      const store = await fresh();
+      const pat = 'ghp_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+      const tool = `curl -H "Authorization: token ${pat}"`;
+      const head = { ...HEAD, intent: `deploy with ${pat}` };
+      await store.appendCalls('p', head, () => [sessionCall(tool, 0)], learnAppended, foldEdge);
+      let before: readonly CallRecord[] = [];
+      await store.appendCalls('p', head, (stored) => ((before = stored), [sessionCall('jq', 1, { consumes: [0] })]), learnAppended, foldEdge);
+      const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()], before]);
+      expect(everything).not.toContain(pat);
+      expect(everything).toContain('REDACTED');
+      // The scrubbed id is the same in every table.
+      const scrubbedId = (await store.listEdges('p', { to: 'jq' }))[0]?.from;
+      expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
+      expect((await store.getExecution('p', 'session-1'))?.calls[0]?.tool).toBe(scrubbedId);
+    });
+
+    test('appendCalls stores nothing when build or learn throws', async () => {
+      const store = await fresh();
+      const fail = (): never => {
+        throw new Error('no calls to give');
+      };
+      await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
+      expect(Object.values(await store.counts('p')).every((n) => n === 0)).toBe(true);
+      expect(await store.getExecution('p', 'session-1')).toBeUndefined();
+      expect(await store.searchExecutions('p', '"config"')).toEqual([]);
+      await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
+      const stored = { execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') };
+      await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
+      await expect(store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), fail, foldEdge)).rejects.toThrow('no calls to give');
+      expect({ execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') }).toEqual(stored);
+      // The edges this store cached are still right after the rollbacks.
+      await store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), learnAppended, foldEdge);
+      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(1);
+      expect((await store.getEdge('p', { from: 'parse_json', to: 'read_file', type: 'sequence' }))?.count).toBe(1);
     });
 
     test('recorded tool ids and edges are scrubbed like every other text', async () => {

@@ -176,6 +176,9 @@ export interface RecordReport {
   edges: EdgeRecord[];
 }
 
+/** What one `appendCalls` did: the record report, and where the new calls went. */
+export type AppendReport = RecordReport & { execution: { id: string; created: boolean; firstIndex: number; calls: number } };
+
 export type EmbeddingKind = 'tool' | 'execution' | 'memory' | 'observation';
 
 /** A stored vector with what made it: `modelKey` is provider:model:dimension, so a change re-embeds. */
@@ -212,6 +215,24 @@ export interface Store {
    * the catalogue, and every edge event folded into its edge with `fold`. All or nothing.
    */
   recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport>;
+  /**
+   * Appends calls to one execution in one transaction, creating it from `head` when it does not exist:
+   * `build(before)` gets the calls already stored and returns the new ones (so a caller can point
+   * `consumes` at earlier calls it finds there), `learn(before, after)` gives the edge events the new
+   * calls add, folded into their edges with `fold`. Unknown tools join the catalogue; `endedAt` moves on.
+   * The intent and start are set at creation: `head` is ignored for an execution that exists. The
+   * calls are stored at the next indexes (`firstIndex` on); `execution.calls` counts the execution's
+   * calls after the append. Every text is scrubbed as `recordExecutions` scrubs it, and `build` and
+   * `learn` see the calls as stored. Two writers appending to one execution never lose a call or
+   * count an edge twice; when `build` or `learn` throws, nothing is stored.
+   */
+  appendCalls(
+    scope: string,
+    head: { id: string; intent: string; startedAt: EpochMs },
+    build: (before: readonly CallRecord[]) => CallRecord[],
+    learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
+    fold: EdgeFold,
+  ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
   searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;

@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { observeEdge } from '../../core/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/execution-edges.js';
 import { runStoreContract } from '../contract.js';
+import type { CallRecord, EdgeFold } from '../types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { thrown } from '../../../test/helpers.js';
@@ -84,6 +87,51 @@ describe('SQLite store', () => {
     expect((await a.listTools('p')).map((t) => t.id)).toEqual(['from-a', 'from-b']);
     await a.close();
     await b.close();
+  });
+
+  it('two connections appending to one execution at once lose no call and count each edge once', async () => {
+    const path = nextPath();
+    const a = openSqliteStore({ path });
+    const b = openSqliteStore({ path });
+    const fold: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+    const asCall = (c: CallRecord): ExecutionCall => ({ ...c, at: c.at ?? 0 });
+    const learn = (before: readonly CallRecord[], after: readonly CallRecord[]) => appendedEdgeEvents(before.map(asCall), after.map(asCall));
+    const head = { id: 'shared-session', intent: 'two writers, one session', startedAt: 0 };
+    // Each writer appends 200 calls, each consuming the call stored just before it (whoever wrote it).
+    const writer = async (store: typeof a, tools: readonly string[]): Promise<number[]> => {
+      const indexes: number[] = [];
+      for (let i = 0; i < 200; i += 1) {
+        const report = await store.appendCalls(
+          'p',
+          head,
+          (before) => [{ tool: tools[i % tools.length] as string, status: i % 7 === 3 ? 'partial' : 'success', retries: 0, consumes: before.length === 0 ? [] : [before.length - 1], at: before.length }],
+          learn,
+          fold,
+        );
+        indexes.push(report.execution.firstIndex);
+      }
+      return indexes;
+    };
+    const [fromA, fromB] = await Promise.all([writer(a, ['read_file', 'parse_json', 'grep']), writer(b, ['write_file', 'parse_json', 'ls', 'cat'])]);
+    const stored = await a.getExecution('p', 'shared-session');
+    expect(stored?.calls).toHaveLength(400);
+    expect([...fromA, ...fromB].sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    // The writers took turns rather than one after the other.
+    expect(Math.max(...fromA)).toBeGreaterThan(Math.min(...fromB));
+    expect(Math.max(...fromB)).toBeGreaterThan(Math.min(...fromA));
+    const idx = (b.database.prepare(`SELECT idx FROM calls WHERE scope = 'p' AND execution_id = 'shared-session' ORDER BY idx`).all() as { idx: number }[]).map((r) => r.idx);
+    expect(idx).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    // Every call consumed the one stored right before it: no writer appended on a stale view.
+    expect(stored?.calls.every((c, i) => (i === 0 ? c.consumes.length === 0 : c.consumes[0] === i - 1))).toBe(true);
+    // The same calls recorded whole, in one go, give the same edges.
+    const whole = openSqliteStore({ path: ':memory:' });
+    const calls = stored?.calls ?? [];
+    await whole.recordExecutions('p', [{ execution: { ...head, calls }, events: edgeEventsOf(calls.map(asCall)) }], fold);
+    const sequence = async (store: typeof a) => (await store.listEdges('p')).filter((e) => e.type === 'sequence');
+    expect(await sequence(b)).toEqual(await sequence(whole));
+    expect(await a.listEdges('p')).toEqual(await whole.listEdges('p'));
+    expect(await b.calledTools('p')).toEqual(await whole.calledTools('p'));
+    await Promise.all([a.close(), b.close(), whole.close()]);
   });
 
   it('migrates a version-1 database to version 2 and makes its existing tools searchable', async () => {

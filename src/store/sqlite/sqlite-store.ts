@@ -8,13 +8,16 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
+import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType, FeedbackKind, Intent, MemoryCategory, ObservationType } from '../../core/types.js';
 import { observationFingerprint, scrubRecord } from '../shared.js';
 import {
   TABLES,
+  type AppendReport,
   type CallRecord,
   type EdgeFold,
   type EmbeddingKind,
+  type EpochMs,
   type StoredEmbedding,
   type EdgeRecord,
   type ExecutionBatchItem,
@@ -361,9 +364,6 @@ export class SqliteStore implements Store {
     const insertExecution = this.#stmt(`
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertCall = this.#stmt(`
-      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insertExecution.run(
       execution.id,
       scope,
@@ -374,11 +374,19 @@ export class SqliteStore implements Store {
       execution.confidence ?? null,
       execution.summary ?? null,
     );
-    execution.calls.forEach((call, idx) => {
+    this.#insertCalls(scope, execution.id, execution.calls, 0);
+  }
+
+  /** Inserts (already scrubbed) calls of one execution at indexes `firstIndex`, `firstIndex + 1`, … */
+  #insertCalls(scope: string, executionId: string, calls: readonly CallRecord[], firstIndex: number): void {
+    const insertCall = this.#stmt(`
+      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    calls.forEach((call, i) => {
       insertCall.run(
-        execution.id,
+        executionId,
         scope,
-        idx,
+        firstIndex + i,
         call.tool,
         call.status,
         call.retries,
@@ -391,16 +399,44 @@ export class SqliteStore implements Store {
     });
   }
 
-  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
-    // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
-    const items = batch.map((item) => scrubRecord(item));
+  /**
+   * Folds edge events into `edges` (the edges this transaction has touched), reading each edge's
+   * current state from there, else the cache, else the table. Call inside a write transaction.
+   */
+  #foldEvents(
+    scope: string,
+    events: readonly ExecutionEdgeEvent[],
+    fold: EdgeFold,
+    cache: { edges: Map<string, EdgeRecord>; complete: boolean },
+    edges: Map<string, EdgeRecord>,
+  ): void {
     const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
+    for (const event of events) {
+      const key = edgeKey(event);
+      let current = edges.get(key) ?? cache.edges.get(key);
+      if (current === undefined && !cache.complete) {
+        const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
+        if (row !== undefined) current = toEdge(row);
+      }
+      edges.set(key, fold(current, event));
+    }
+  }
+
+  #writeEdges(scope: string, edges: Iterable<EdgeRecord>): void {
     const writeEdge = this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
         source = excluded.source, count = excluded.count, successes = excluded.successes,
         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`);
+    for (const e of edges) {
+      writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
+    }
+  }
+
+  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+    // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
+    const items = batch.map((item) => scrubRecord(item));
     const report = this.#write(() => {
       const callsPerTool = new Map<string, number>();
       const edges = new Map<string, EdgeRecord>();
@@ -417,26 +453,56 @@ export class SqliteStore implements Store {
       for (const item of items) {
         this.#insertExecution(scope, item.execution, true);
         for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
-        for (const event of item.events) {
-          const key = edgeKey(event);
-          let current = edges.get(key) ?? cache.edges.get(key);
-          if (current === undefined && !cache.complete) {
-            const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
-            if (row !== undefined) current = toEdge(row);
-          }
-          edges.set(key, fold(current, event));
-        }
+        this.#foldEvents(scope, item.events, fold, cache, edges);
       }
       const newTools = this.#countCalls(scope, callsPerTool);
-      for (const e of edges.values()) {
-        writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
-      }
+      this.#writeEdges(scope, edges.values());
       return { newTools, edges };
     });
     // Only once the transaction has committed does the cache learn what it wrote.
     const cache = this.#edgeCacheFor(scope);
     for (const [key, e] of report.edges) this.#cacheEdge(cache, key, e);
     return { newTools: report.newTools, edges: [...report.edges.values()] };
+  }
+
+  async appendCalls(
+    scope: string,
+    rawHead: { id: string; intent: string; startedAt: EpochMs },
+    build: (before: readonly CallRecord[]) => CallRecord[],
+    learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
+    fold: EdgeFold,
+  ): Promise<AppendReport> {
+    const head = scrubRecord(rawHead);
+    const report = this.#write(() => {
+      // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
+      const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(scope, head.id) as Row | undefined;
+      const before = (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]).map(toCall);
+      const added = build(before).map((call) => scrubRecord(call));
+      const after = [...before, ...added];
+      const events = learn(before, after).map((event) => scrubRecord(event));
+      const startedAt = row === undefined ? head.startedAt : Number(row.started_at);
+      const endedAt = added.reduce(
+        (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
+        row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at),
+      );
+      if (row === undefined) {
+        // The insert trigger indexes the intent in executions_fts.
+        this.#stmt('INSERT INTO executions (id, scope, intent, started_at, ended_at) VALUES (?, ?, ?, ?, ?)').run(head.id, scope, head.intent, startedAt, endedAt);
+      } else {
+        this.#stmt('UPDATE executions SET ended_at = ? WHERE scope = ? AND id = ?').run(endedAt, scope, head.id);
+      }
+      this.#insertCalls(scope, head.id, added, before.length);
+      const callsPerTool = new Map<string, number>();
+      for (const call of added) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
+      const edges = new Map<string, EdgeRecord>();
+      this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
+      const newTools = this.#countCalls(scope, callsPerTool);
+      this.#writeEdges(scope, edges.values());
+      return { newTools, edges, execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length } };
+    });
+    const cache = this.#edgeCacheFor(scope);
+    for (const [key, e] of report.edges) this.#cacheEdge(cache, key, e);
+    return { newTools: report.newTools, edges: [...report.edges.values()], execution: report.execution };
   }
 
   async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
