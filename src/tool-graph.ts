@@ -278,6 +278,7 @@ export async function addTools(ctx: GraphContext, tools: readonly unknown[]): Pr
     ...(t.description === undefined ? {} : { description: t.description }),
     ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
     ...(t.origin === undefined ? {} : { origin: t.origin }),
+    ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
   }));
   return ctx.store.upsertTools(ctx.scope, checked);
 }

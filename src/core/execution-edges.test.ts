@@ -96,7 +96,12 @@ describe('appendedEdgeEvents', () => {
 
   it('skips a self-loop: a tool called again right after itself teaches nothing', () => {
     const before = [call('fetch', 1)];
-    expect(appendedEdgeEvents(before, [...before, call('fetch', 2, { consumes: [0] })])).toEqual([]);
+    expect(appendedEdgeEvents(before, [...before, call('fetch', 2)])).toEqual([]);
+  });
+
+  it('keeps a dependency of a tool on itself: the second read used what the first one read', () => {
+    const before = [call('read', 1)];
+    expect(said(appendedEdgeEvents(before, [...before, call('read', 2, { consumes: [0] })]))).toEqual(['dependency read->read success']);
   });
 
   it('counts an edge seen twice in one execution once, in the append that first showed it', () => {

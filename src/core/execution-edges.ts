@@ -10,8 +10,11 @@
  * a success when any of its occurrences joined two calls that both ran (success or partial),
  * else a failure — a failure never promotes an edge, it only counts against it. The event is dated
  * by the occurrence that decided it: the first success, else the first failure (so an execution
- * recorded call by call, see {@link appendedEdgeEvents}, dates its edges the same). Self-loops (a
- * tool retried right after itself) teach nothing and are left out.
+ * recorded call by call, see {@link appendedEdgeEvents}, dates its edges the same). Self-loops
+ * teach nothing — a tool retried or repeated right after itself — and are left out, except a
+ * dependency: a call that used the output of an earlier call of the same tool (read a pointer
+ * file, then read the file it names) is a fact about that tool (issue 8). The graph algorithms
+ * drop self-loops (core/graph-index), so such an edge never orders a DAG or moves a rank.
  */
 import type { CallStatus, EdgeType } from './types.js';
 
@@ -42,7 +45,7 @@ const ran = (status: CallStatus): boolean => status !== 'failure';
 export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEvent[] {
   const events = new Map<string, ExecutionEdgeEvent>();
   const see = (type: EdgeType, from: ExecutionCall, to: ExecutionCall, succeeded: boolean): void => {
-    if (from.tool === to.tool) return;
+    if (from.tool === to.tool && type !== 'dependency') return;
     const key = `${type}\u0000${from.tool}\u0000${to.tool}`;
     const previous = events.get(key);
     const status = succeeded ? 'success' : 'failure';

@@ -123,6 +123,15 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.counts('p')).tools).toBe(1);
     });
 
+    test("a tool's MCP annotations are kept, and a re-add without them keeps the stored ones", async () => {
+      const store = await fresh();
+      await store.upsertTools('p', [{ id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } }]);
+      await store.upsertTools('p', [{ id: 'fs:read', description: 'Read a file' }]);
+      expect(await store.getTool('p', 'fs:read')).toEqual({ id: 'fs:read', description: 'Read a file', annotations: { readOnlyHint: true, title: 'Read' } });
+      await store.upsertTools('p', [{ id: 'fs:read', annotations: { readOnlyHint: false } }]);
+      expect((await store.getTool('p', 'fs:read'))?.annotations).toEqual({ readOnlyHint: false });
+    });
+
     test('an edge is stored once per (from, to, type) and filtered by its ends', async () => {
       const store = await fresh();
       await store.putEdge('p', edge());

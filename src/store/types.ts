@@ -24,6 +24,8 @@ export interface ToolRecord {
   description: string;
   inputSchema?: unknown;
   origin?: string;
+  /** MCP tool annotations (readOnlyHint, destructiveHint, …) as the tool's server declared them. */
+  annotations?: Record<string, unknown>;
 }
 
 /** A catalogue entry to add or update: without a description, an existing one is kept. */

@@ -24,7 +24,7 @@ describe('the credence binary', () => {
     const r = credence(['status', '--json', '--db', db, '--scope', 'demo-scope']);
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
-    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: 4 });
+    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: 5 });
     expect(Object.values(status.counts).every((n) => n === 0)).toBe(true);
   });
 
@@ -75,7 +75,7 @@ describe('the credence binary', () => {
     const r = credence(['init', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(db);
-    expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(4);
+    expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(5);
   });
 
   it('demo writes into its own scope "demo" unless told otherwise', () => {

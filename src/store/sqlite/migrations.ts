@@ -269,6 +269,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     description: 'the intent of each call (a workflow node), so a stored run explains itself',
     sql: `ALTER TABLE calls ADD COLUMN intent TEXT;`,
   },
+  {
+    version: 5,
+    description: "a tool's MCP annotations (readOnlyHint, …), as its server declared them",
+    sql: `ALTER TABLE tools ADD COLUMN annotations TEXT;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

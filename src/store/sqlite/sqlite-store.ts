@@ -215,12 +215,13 @@ export class SqliteStore implements Store {
     const now = Date.now();
     const exists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
-      INSERT INTO tools (scope, id, description, input_schema, origin, created_at, updated_at)
-      VALUES (@scope, @id, COALESCE(@description, ''), @inputSchema, @origin, @now, @now)
+      INSERT INTO tools (scope, id, description, input_schema, origin, annotations, created_at, updated_at)
+      VALUES (@scope, @id, COALESCE(@description, ''), @inputSchema, @origin, @annotations, @now, @now)
       ON CONFLICT (scope, id) DO UPDATE SET
         description = COALESCE(@description, tools.description),
         input_schema = COALESCE(excluded.input_schema, tools.input_schema),
         origin = COALESCE(excluded.origin, tools.origin),
+        annotations = COALESCE(excluded.annotations, tools.annotations),
         updated_at = excluded.updated_at
       RETURNING description`);
     return this.#write(() => {
@@ -236,6 +237,7 @@ export class SqliteStore implements Store {
           description: tool.description ?? null,
           inputSchema: tool.inputSchema === undefined ? null : json(tool.inputSchema),
           origin: tool.origin ?? null,
+          annotations: tool.annotations === undefined ? null : json(tool.annotations),
           now,
         }) as { description: string };
         this.#indexTool(scope, tool.id, stored.description);
@@ -798,6 +800,7 @@ function toTool(row: Row): ToolRecord {
     description: String(row.description),
     ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
     ...(row.origin == null ? {} : { origin: String(row.origin) }),
+    ...(row.annotations == null ? {} : { annotations: parse<Record<string, unknown>>(row.annotations, {}) }),
   };
 }
 
