@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openCredence } from '../../src/engine.js';
-import { bin, nodeModules, stdioClient, structured, testServer, textOf } from '../mcp-helpers.js';
+import { bin, nodeModules, startHttpServer, stdioClient, structured, testServer, textOf } from '../mcp-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-gateway-'));
 const files = join(dir, 'files');
@@ -234,5 +234,28 @@ describe('learning from proxied calls', () => {
     const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'bad.db'), 'serve', '--stdio', '--gateway', 'bad.json'], { cwd: dir, encoding: 'utf8', input: '' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/bad\.json: server "x": command/);
+  });
+});
+
+describe('a gateway whose downstream server speaks Streamable HTTP', () => {
+  it('lists and proxies the tools of a url server (here another credence serve --http)', async () => {
+    const inner = await startHttpServer(['--db', join(dir, 'inner.db'), '--scope', 'inner', 'serve', '--port', '0', '--token', 'inner-token-0123456789'], { cwd: dir });
+    try {
+      writeFileSync(
+        join(dir, 'remote.json'),
+        JSON.stringify({ mcpServers: { inner: { type: 'http', url: inner.url, headers: { Authorization: 'Bearer ${INNER_TOKEN}' } } } }),
+      );
+      const outer = await stdioClient(['--db', join(dir, 'outer.db'), '--scope', 'gw', 'serve', '--stdio', '--gateway', 'remote.json'], {
+        cwd: dir,
+        env: { INNER_TOKEN: 'inner-token-0123456789' },
+      });
+      const names = (await outer.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('inner:observe');
+      const observed = await outer.client.callTool({ name: 'inner:observe', arguments: { type: 'preference', observation: 'prefers tabs' } });
+      expect(structured(observed)).toMatchObject({ inserted: 1 });
+      await outer.close();
+    } finally {
+      await inner.stop();
+    }
   });
 });
