@@ -326,7 +326,7 @@ export class Credence {
   }
 
   /** Records many executions, one transaction per scope. */
-  async recordExecutions(executions: readonly ExecutionInput[], options: { validate?: boolean; edges?: boolean } = {}): Promise<graph.RecordResult> {
+  async recordExecutions(executions: readonly ExecutionInput[], options: graph.RecordOptions = {}): Promise<graph.RecordResult> {
     this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
   }

@@ -124,7 +124,21 @@ function toCallRecord(call: CallInput, at: number): CallRecord & { at: number } 
   };
 }
 
-function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item: ExecutionBatchItem } {
+/** How executions are recorded. */
+export interface RecordOptions {
+  /** Check each execution against the schema. @default true */
+  validate?: boolean;
+  /** Return the updated edges with their confidence. @default true */
+  edges?: boolean;
+  /**
+   * Learn only these edge types. A workflow run's calls follow its layers, not one another, so the
+   * gateway learns only its `dependency` edges: adjacency there would invent sequences between
+   * independent tasks. @default every type
+   */
+  learn?: readonly EdgeType[];
+}
+
+function toItem(ctx: GraphContext, input: ExecutionInput, learn?: readonly EdgeType[]): { scope: string; item: ExecutionBatchItem } {
   const startedAt = instant(input.startedAt, ctx.now());
   const calls = input.calls.map((call) => toCallRecord(call, startedAt));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
@@ -138,7 +152,8 @@ function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item
     ...(input.confidence === undefined ? {} : { confidence: input.confidence }),
     ...(input.intentKind === undefined ? {} : { intentKind: input.intentKind }),
   };
-  return { scope: input.scope ?? ctx.scope, item: { execution, events: edgeEventsOf(calls) } };
+  const events = edgeEventsOf(calls);
+  return { scope: input.scope ?? ctx.scope, item: { execution, events: learn === undefined ? events : events.filter((e) => learn.includes(e.type)) } };
 }
 
 /**
@@ -148,13 +163,13 @@ function toItem(ctx: GraphContext, input: ExecutionInput): { scope: string; item
 export async function recordExecutions(
   ctx: GraphContext,
   inputs: readonly ExecutionInput[],
-  options: { validate?: boolean; edges?: boolean } = {},
+  options: RecordOptions = {},
 ): Promise<RecordResult> {
   const byScope = new Map<string, ExecutionBatchItem[]>();
   const executions: RecordResult['executions'] = [];
   for (const raw of inputs) {
     const input = options.validate === false ? raw : parseExecution(raw);
-    const { scope, item } = toItem(ctx, input);
+    const { scope, item } = toItem(ctx, input, options.learn);
     byScope.set(scope, [...(byScope.get(scope) ?? []), item]);
     executions.push({ id: item.execution.id, scope, calls: item.execution.calls.length });
   }

@@ -164,6 +164,7 @@ describe('runWorkflow', () => {
       ['e', 'skipped', 'dependency "c" was skipped'],
     ]);
     expect(calls.map((c) => c.id).sort()).toEqual(['a', 'b', 'd']);
+    expect(done.tasks.map((t) => t.called)).toEqual([true, true, false, true, false]);
     expect(done.tasks[2]).toMatchObject({ durationMs: 0, consumes: ['a'] });
     expect(done.tasks[2]?.arguments).toBeUndefined();
   });
@@ -183,6 +184,7 @@ describe('runWorkflow', () => {
     ]);
     expect(done.tasks[1]?.error).toBe(`task "task_2": "$task_1.path" cannot resolve: task_1's result has no field "path"`);
     expect(calls.map((c) => c.id)).toEqual(['task_1', 'task_3']);
+    expect(done.tasks.map((t) => t.called)).toEqual([true, false, true]);
   });
 
   it('counts an isError result as a failure whose error is the result text', async () => {

@@ -27,6 +27,8 @@ export interface TaskOutcome {
   error?: string;
   /** `options.now()` when the task's turn came (epoch ms). */
   startedAt: number;
+  /** Whether its tool was called (false when skipped, or when a reference did not resolve). */
+  called: boolean;
   /** 0 when the task was not called. */
   durationMs: number;
   /** Its layer's index in `layers`, from 0. */
@@ -83,29 +85,30 @@ export async function runWorkflow(tasks: readonly WorkflowTask[], layers: readon
     const startedAt = options.now();
     const consumes = [...new Set(referencesIn(task.arguments, taskIds).map((r) => r.task))];
     const base = { id: task.id, tool: task.tool, startedAt, layer, consumes };
+    const called = { ...base, called: true };
     for (const d of deps.get(task.id) ?? []) {
       const before = outcomes.get(d);
       if (before !== undefined && before.status !== 'success') {
-        return { ...base, status: 'skipped', error: `dependency "${d}" ${before.status === 'failure' ? 'failed' : 'was skipped'}`, durationMs: 0 };
+        return { ...base, called: false, status: 'skipped', error: `dependency "${d}" ${before.status === 'failure' ? 'failed' : 'was skipped'}`, durationMs: 0 };
       }
     }
     const resolved = resolveArguments(task.arguments, results, taskIds);
-    if (!resolved.ok) return { ...base, status: 'failure', error: `task "${task.id}": ${resolved.message}`, durationMs: 0 };
+    if (!resolved.ok) return { ...base, called: false, status: 'failure', error: `task "${task.id}": ${resolved.message}`, durationMs: 0 };
     const args = resolved.value;
     let result: ToolResultLike;
     try {
       result = await call(task.tool, args, task);
     } catch (error) {
-      return { ...base, status: 'failure', arguments: args, error: error instanceof Error ? error.message : String(error), durationMs: options.now() - startedAt };
+      return { ...called, status: 'failure', arguments: args, error: error instanceof Error ? error.message : String(error), durationMs: options.now() - startedAt };
     }
     const durationMs = options.now() - startedAt;
     if (result === null || typeof result !== 'object') {
-      return { ...base, status: 'failure', arguments: args, error: 'the tool returned no result', durationMs };
+      return { ...called, status: 'failure', arguments: args, error: 'the tool returned no result', durationMs };
     }
     if (result.isError === true) {
-      return { ...base, status: 'failure', arguments: args, result, error: resultText(result) ?? 'the tool reported an error without a message', durationMs };
+      return { ...called, status: 'failure', arguments: args, result, error: resultText(result) ?? 'the tool reported an error without a message', durationMs };
     }
-    return { ...base, status: 'success', arguments: args, result, durationMs };
+    return { ...called, status: 'success', arguments: args, result, durationMs };
   };
 
   const all: TaskOutcome[] = [];

@@ -19,6 +19,8 @@ interface ServeFlags {
   autoExecuteThreshold?: string;
   nameSeparator?: string;
   callTimeout?: string;
+  connectTimeout?: string;
+  retryAfter?: string;
 }
 
 const number = (flag: string, text: string, ok: (n: number) => boolean, what: string): number => {
@@ -42,6 +44,8 @@ export function registerServe(program: Command, context: () => CommandContext): 
     .option('--auto-execute-threshold <c>', 'execute_dag {intent} runs a read-only suggestion at or above this confidence (default 0.85)')
     .option('--name-separator <text>', 'show downstream tools as server<text>tool (default ":"; "__" for clients that want [A-Za-z0-9_-] names)')
     .option('--call-timeout <ms>', 'per-call timeout for downstream tools (default 60000)')
+    .option('--connect-timeout <ms>', 'how long a downstream server has to start and list its tools (default 30000)')
+    .option('--retry-after <ms>', 'the least time before a dead downstream server is started again (default 10000)')
     .action(async (o: ServeFlags) => {
       const ctx = context();
       if (o.stdio === true && o.http === true) throw new CredenceError('INVALID_INPUT', 'give --stdio or --http, not both');
@@ -61,7 +65,13 @@ export function registerServe(program: Command, context: () => CommandContext): 
         ...(o.autoExecuteThreshold === undefined ? {} : { autoExecuteThreshold: number('--auto-execute-threshold', o.autoExecuteThreshold, (n) => n >= 0 && n <= 1, 'a number in [0, 1]') }),
         ...(separator === undefined ? {} : { nameSeparator: separator }),
         ...(o.callTimeout === undefined ? {} : { callTimeoutMs: number('--call-timeout', o.callTimeout, (n) => Number.isInteger(n) && n > 0, 'a positive whole number of milliseconds') }),
+        ...(o.connectTimeout === undefined ? {} : { connectTimeoutMs: number('--connect-timeout', o.connectTimeout, (n) => Number.isInteger(n) && n > 0, 'a positive whole number of milliseconds') }),
+        ...(o.retryAfter === undefined ? {} : { retryMs: number('--retry-after', o.retryAfter, (n) => Number.isInteger(n) && n >= 0, 'a whole number of milliseconds') }),
       };
+      if (config.mode === 'stdio') {
+        const ignored = (['port', 'host', 'token', 'allowRemote'] as const).filter((k) => o[k] !== undefined);
+        if (ignored.length > 0) throw new CredenceError('INVALID_INPUT', `--stdio serves no HTTP: drop ${ignored.map((k) => `--${k === 'allowRemote' ? 'allow-remote' : k}`).join(', ')}`);
+      }
       const { serve, checkServeConfig } = await import('../mcp/serve.js');
       checkServeConfig(config);
       await withCredence(ctx, (credence) => serve(credence, config, { stderr: ctx.io.stderr, env: ctx.io.env, cwd: ctx.io.cwd }));

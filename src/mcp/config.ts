@@ -5,7 +5,8 @@
  * (`type` may say `stdio`, `http` or `streamable-http`; `sse` servers are refused by name, since
  * only Streamable HTTP is spoken). `${VAR}` and `${VAR:-default}` in commands, arguments,
  * environment values, URLs and headers are read from the environment, as Claude Code does.
- * Every problem names the server and the field.
+ * Keys other clients add to an entry (`autoApprove`, `description`, …) are ignored; an entry with
+ * `"disabled": true` is skipped. Every problem names the server and the field.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
@@ -21,7 +22,7 @@ const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const StringMap = z.record(z.string(), z.string());
 const Timeout = z.number().int().positive().optional();
 
-const StdioEntry = z.strictObject({
+const StdioEntry = z.looseObject({
   type: z.literal('stdio').optional(),
   command: z.string().trim().min(1, 'must name the program to start'),
   args: z.array(z.string()).optional(),
@@ -30,7 +31,7 @@ const StdioEntry = z.strictObject({
   timeout: Timeout,
 });
 
-const HttpEntry = z.strictObject({
+const HttpEntry = z.looseObject({
   type: z.enum(['http', 'streamable-http']).optional(),
   url: z.string().url('must be an http(s) URL'),
   headers: StringMap.optional(),
@@ -68,6 +69,7 @@ export function parseGatewayConfig(text: string, source: string, env: NodeJS.Pro
     const where = `${source}: server "${name}"`;
     if (!SERVER_NAME.test(name)) throw new CredenceError('INVALID_INPUT', `${where}: a server name is 1–64 letters, digits, "_" or "-" (it prefixes tool ids as ${name}:tool)`);
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CredenceError('INVALID_INPUT', `${where} must be an object with "command" or "url"`);
+    if ((entry as { disabled?: unknown }).disabled === true) continue;
     const type = (entry as { type?: unknown }).type;
     if (type === 'sse') throw new CredenceError('INVALID_INPUT', `${where}: "sse" servers are not supported; the gateway speaks stdio and Streamable HTTP ("type": "http")`);
     if ('url' in entry) {
@@ -96,6 +98,6 @@ export function parseGatewayConfig(text: string, source: string, env: NodeJS.Pro
       });
     }
   }
-  if (servers.length === 0) throw new CredenceError('INVALID_INPUT', `${source} lists no servers under "mcpServers"`);
+  if (servers.length === 0) throw new CredenceError('INVALID_INPUT', `${source} lists no servers under "mcpServers" (or all are disabled)`);
   return servers;
 }

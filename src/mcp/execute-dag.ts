@@ -9,8 +9,10 @@
  * - `{workflow: {tasks}}` is validated against the catalogue (unknown tool, missing dependency,
  *   cycle: an error result naming them, nothing run) and run through the gateway in parallel
  *   layers (src/workflow-exec). The run is recorded as one execution: its calls in layer order,
- *   each task's references as `consumes`, so the graph learns `dependency` edges from them.
- *   Skipped tasks never ran and are not recorded.
+ *   each task's references as `consumes`, and only `dependency` edges are learned from it (the
+ *   order of calls across layers is not a sequence anyone chose). Tasks that never reached their
+ *   tool (skipped, a reference that did not resolve, a server that was down or did not answer)
+ *   are not recorded: they say nothing about the tool.
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -18,6 +20,7 @@ import type { WorkflowTask } from '../core/workflow.js';
 import type { CallStatus } from '../core/types.js';
 import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
 import type { MetaToolContext } from './meta-tools.js';
+import { isGatewayError } from './gateway.js';
 
 const Task = z.strictObject({
   id: z.string().min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
@@ -58,6 +61,7 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   const suggestion = await ctx.credence.suggestDag(intent);
   if (suggestion.mode !== 'suggestion') return okJson({ ...suggestion });
   const notRun: string[] = [];
+  const argumentsOf = (t: { id: string; tool: string }): Record<string, unknown> => input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {};
   if (input.execute === false) notRun.push('execute is false');
   if (ctx.gateway === undefined) notRun.push('no gateway: start `credence serve --gateway FILE` to run tools');
   else {
@@ -65,6 +69,11 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
       const tool = ctx.gateway.tool(task.tool);
       if (tool === undefined) notRun.push(`${task.tool} is not a tool of a connected downstream server`);
       else if (tool.tool.annotations?.readOnlyHint !== true) notRun.push(`${task.tool} is not marked readOnlyHint`);
+      else {
+        const required = Array.isArray(tool.tool.inputSchema.required) ? (tool.tool.inputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+        const missing = required.filter((name) => !(name in argumentsOf(task)));
+        if (missing.length > 0) notRun.push(`${task.tool} needs ${missing.map((m) => `"${m}"`).join(', ')}: give them in arguments (by task id "${task.id}" or tool id)`);
+      }
     }
   }
   if (suggestion.confidence < ctx.autoExecuteThreshold) {
@@ -74,7 +83,7 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
     id: t.id,
     tool: t.tool,
-    arguments: input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {},
+    arguments: argumentsOf(t),
     dependsOn: t.dependsOn,
   }));
   const run = await runExplicit(ctx, tasks, intent);
@@ -99,14 +108,15 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
   const started = credence.now();
   const clockStart = Date.now();
   const run = await runWorkflow(tasks, check.layers, (tool, args) => gateway.call(tool, args as Record<string, unknown> | undefined), { now: () => Date.now() });
-  const ran = run.tasks.filter((t) => t.status !== 'skipped');
+  const reachedTool = (t: TaskOutcome): boolean => t.called && !(t.result !== undefined && isGatewayError(t.result as CallToolResult));
+  const ran = run.tasks.filter((t) => t.status !== 'skipped' && reachedTool(t));
   const index = new Map(ran.map((t, i) => [t.id, i]));
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
   const text = intent ?? `workflow: ${tasks.map((t) => t.tool).join(', ')}`;
   const recorded =
     ran.length === 0
       ? undefined
-      : await credence.recordExecution({
+      : await credence.recordExecutions([{
           intent: text,
           startedAt: started,
           calls: ran.map((t) => ({
@@ -116,7 +126,7 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
             at: started + (t.startedAt - clockStart),
             consumes: t.consumes.map((id) => index.get(id)).filter((i): i is number => i !== undefined),
           })),
-        });
+        }], { learn: ['dependency'] });
   const value = {
     mode: 'executed',
     ok: run.ok,

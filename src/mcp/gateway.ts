@@ -1,9 +1,12 @@
 /**
  * @module mcp/gateway
  * Credence in front of the user's other MCP servers (SPEC §9): one SDK client per downstream
- * server, their tools known as `server:tool`, calls proxied. A server that cannot start, dies or
- * does not answer in time gives error results for its own tools; the others keep serving. A dead
- * server is started again on a later call, at most once per `retryMs`.
+ * server, their tools known as `server:tool`, calls proxied. A server that cannot start, dies, drops
+ * its HTTP session or does not answer in time gives error results for its own tools; the others
+ * keep serving. A server that is down is tried again in the background (after `retryMs`, doubling
+ * up to 5 minutes) and on a call once `retryMs` has passed; when it is back, `onToolsChanged` fires
+ * so clients see its tools again. Errors the gateway itself produced (server down, timeout) are
+ * marked, so that they are not learned as the tool's own failures.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -29,6 +32,8 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   /** The least time between two attempts to start a dead server again. @default 10_000 */
   retryMs?: number;
+  /** How long `start` waits for the servers before returning; slower ones keep connecting in the background. @default 10_000 */
+  startWaitMs?: number;
   /** Where downstream stderr lines and connection events go. */
   log?: (line: string) => void;
   /** Called when the set of downstream tools changes after start (a server died, came back, or changed its list). */
@@ -49,8 +54,28 @@ interface Connection {
   state: 'connected' | 'unavailable';
   error?: string;
   lastAttempt: number;
+  /** When it last connected. */
+  lastUp?: number;
   connecting?: Promise<void>;
+  /** Background retries so far since the server was last up (for the backoff). */
+  failures: number;
+  timer?: NodeJS.Timeout;
 }
+
+const MAX_BACKOFF_MS = 5 * 60_000;
+const GATEWAY_ERRORS = new WeakSet<CallToolResult>();
+
+/** Whether a result is an error the gateway produced (server down, timeout), not the tool's own. */
+export const isGatewayError = (result: CallToolResult): boolean => GATEWAY_ERRORS.has(result);
+
+function gatewayError(message: string): CallToolResult {
+  const result = errorResult(message);
+  GATEWAY_ERRORS.add(result);
+  return result;
+}
+
+/** Errors that mean the connection itself is gone (a dead HTTP server, a dropped session), not that a call failed. */
+const CONNECTION_LOST = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|unknown MCP session|HTTP 404/i;
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
@@ -75,7 +100,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 
 export class Gateway {
   readonly #connections = new Map<string, Connection>();
-  readonly #options: Required<Omit<GatewayOptions, 'onToolsChanged'>> & Pick<GatewayOptions, 'onToolsChanged'>;
+  readonly #options: Required<Omit<GatewayOptions, 'onToolsChanged' | 'startWaitMs'>> & Pick<GatewayOptions, 'onToolsChanged'>;
   #closed = false;
 
   private constructor(servers: readonly DownstreamServer[], options: GatewayOptions) {
@@ -86,14 +111,36 @@ export class Gateway {
       log: options.log ?? (() => {}),
       ...(options.onToolsChanged === undefined ? {} : { onToolsChanged: options.onToolsChanged }),
     };
-    for (const config of servers) this.#connections.set(config.name, { config, tools: [], state: 'unavailable', lastAttempt: 0 });
+    for (const config of servers) this.#connections.set(config.name, { config, tools: [], state: 'unavailable', lastAttempt: 0, failures: 0 });
+    this.#startWaitMs = options.startWaitMs ?? 10_000;
   }
 
-  /** Connects to every server at once; a server that fails is reported in `status()`, not thrown. */
+  readonly #startWaitMs: number;
+  /** Set once the first wait is over: from then on every arrival is announced. */
+  #started = false;
+
+  /**
+   * Starts connecting to every server at once and resolves when all have answered or failed, or
+   * after `startWaitMs`; a server that fails is reported in `status()`, not thrown.
+   */
   static async start(servers: readonly DownstreamServer[], options: GatewayOptions = {}): Promise<Gateway> {
     const gateway = new Gateway(servers, options);
-    await Promise.all([...gateway.#connections.values()].map((c) => gateway.#connect(c)));
+    await gateway.connectAll();
     return gateway;
+  }
+
+  /** A gateway that has not connected yet (`connectAll` does), so a server can listen first. */
+  static create(servers: readonly DownstreamServer[], options: GatewayOptions = {}): Gateway {
+    return new Gateway(servers, options);
+  }
+
+  /** Connects every server; resolves when all have answered or failed, or after `startWaitMs`. */
+  async connectAll(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const all = Promise.all([...this.#connections.values()].map((c) => this.#connect(c)));
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#startWaitMs)))]);
+    clearTimeout(timer);
+    this.#started = true;
   }
 
   /** Every tool of every connected server, in server order then the server's own order. */
@@ -107,9 +154,24 @@ export class Gateway {
     return server?.tools.find((t) => t.id === id);
   }
 
+  /** The configured server names. */
+  servers(): string[] {
+    return [...this.#connections.keys()];
+  }
+
   /** Whether `id` names a tool of a configured server (`server:…`), connected or not. */
   routes(id: string): boolean {
     return this.#serverOf(id) !== undefined;
+  }
+
+  /**
+   * Whether the tool exists: `yes`, `no` (its server is up and has no such tool), or `unknown`
+   * (not a configured server's, or its server is down, so nobody can say).
+   */
+  knows(id: string): 'yes' | 'no' | 'unknown' {
+    const connection = this.#serverOf(id);
+    if (connection === undefined || connection.state !== 'connected') return 'unknown';
+    return connection.tools.some((t) => t.id === id) ? 'yes' : 'no';
   }
 
   status(): ServerStatus[] {
@@ -127,14 +189,14 @@ export class Gateway {
    */
   async call(id: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
     const connection = this.#serverOf(id);
-    if (connection === undefined) return errorResult(`no downstream server provides "${id}"`);
+    if (connection === undefined) return gatewayError(`no downstream server provides "${id}"`);
     if (connection.state !== 'connected' && Date.now() - connection.lastAttempt >= this.#options.retryMs) await this.#connect(connection);
     const { client } = connection;
     if (connection.state !== 'connected' || client === undefined) {
-      return errorResult(`server "${connection.config.name}" is unavailable${connection.error === undefined ? '' : `: ${connection.error}`}`);
+      return gatewayError(`server "${connection.config.name}" is unavailable${connection.error === undefined ? '' : `: ${connection.error}`}`);
     }
     const name = id.slice(connection.config.name.length + 1);
-    if (!connection.tools.some((t) => t.name === name)) return errorResult(`server "${connection.config.name}" has no tool "${name}"`);
+    if (!connection.tools.some((t) => t.name === name)) return gatewayError(`server "${connection.config.name}" has no tool "${name}"`);
     const timeout = connection.config.timeoutMs ?? this.#options.callTimeoutMs;
     try {
       const result = await client.callTool({ name, ...(args === undefined ? {} : { arguments: args }) }, undefined, {
@@ -144,18 +206,48 @@ export class Gateway {
       return result as CallToolResult;
     } catch (error) {
       const message = (error as Error).message;
-      const timedOut = /timed out|timeout/i.test(message);
-      return errorResult(timedOut ? `server "${connection.config.name}" did not answer "${name}" within ${timeout} ms` : `server "${connection.config.name}" failed on "${name}": ${message}`);
+      if (/timed out|timeout/i.test(message)) return gatewayError(`server "${connection.config.name}" did not answer "${name}" within ${timeout} ms`);
+      if (CONNECTION_LOST.test(message) && connection.client === client) this.#lost(connection, client, message);
+      return gatewayError(`server "${connection.config.name}" failed on "${name}": ${message}`);
     }
+  }
+
+  /** The connection is gone: drop the client, tell the clients, and try again later. */
+  #lost(connection: Connection, client: Client, reason: string): void {
+    connection.client = undefined;
+    connection.state = 'unavailable';
+    connection.error = reason;
+    void client.close().catch(() => {});
+    if (this.#closed) return;
+    this.#options.log(`gateway: server "${connection.config.name}" is unavailable (${reason}); its tools answer with an error until it is back`);
+    this.#options.onToolsChanged?.();
+    this.#scheduleRetry(connection);
+  }
+
+  #scheduleRetry(connection: Connection): void {
+    if (this.#closed || connection.timer !== undefined) return;
+    const delay = Math.min(MAX_BACKOFF_MS, this.#options.retryMs * 2 ** connection.failures);
+    connection.timer = setTimeout(() => {
+      connection.timer = undefined;
+      if (connection.state === 'connected' || this.#closed) return;
+      connection.failures += 1;
+      void this.#connect(connection);
+    }, delay);
+    connection.timer.unref();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(
       [...this.#connections.values()].map(async (c) => {
+        clearTimeout(c.timer);
+        c.timer = undefined;
         const client = c.client;
         c.client = undefined;
         c.state = 'unavailable';
+        // An HTTP server is told the session is over; a stdio server sees its stdin close.
+        const transport = client?.transport;
+        if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
         await client?.close().catch(() => {});
       }),
     );
@@ -186,30 +278,29 @@ export class Gateway {
         await client.close();
         return;
       }
+      const wasDown = connection.lastUp !== undefined || connection.failures > 0;
       connection.client = client;
       connection.tools = tools;
       connection.state = 'connected';
+      connection.failures = 0;
+      connection.lastUp = Date.now();
       delete connection.error;
       client.onclose = () => {
-        if (connection.client !== client) return;
-        connection.client = undefined;
-        connection.state = 'unavailable';
-        connection.error = 'the server closed the connection';
-        if (!this.#closed) {
-          log(`gateway: server "${config.name}" closed the connection; its tools answer with an error until it is back`);
-          this.#options.onToolsChanged?.();
-        }
+        if (connection.client === client) this.#lost(connection, client, 'the server closed the connection');
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         connection.tools = await this.#listTools(client, config.name).catch(() => connection.tools);
         this.#options.onToolsChanged?.();
       });
       log(`gateway: server "${config.name}" connected with ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+      // Announce every arrival after the first wait (a slow start, a restart), so clients list its tools.
+      if (wasDown || this.#started) this.#options.onToolsChanged?.();
     } catch (error) {
       connection.state = 'unavailable';
       connection.error = (error as Error).message;
       log(`gateway: server "${config.name}" is unavailable: ${connection.error}`);
       await client.close().catch(() => {});
+      this.#scheduleRetry(connection);
     }
   }
 

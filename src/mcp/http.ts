@@ -1,16 +1,19 @@
 /**
  * @module mcp/http
  * MCP over Streamable HTTP at `/mcp`, one SDK transport and one server per client session.
- * Safety: the server listens on loopback unless told otherwise; a request whose Host header is not
- * one of the names this server answers to is refused (DNS rebinding); with a token, every request
- * needs `Authorization: Bearer <token>`, compared in constant time. Other paths are left to
- * `fallback` (the dashboard, later) or answered 404.
+ * Safety: the server listens on loopback unless told otherwise; on loopback a request whose Host
+ * header is not a loopback name, or whose Origin is not a loopback page, is refused (DNS rebinding,
+ * a web page posting to localhost); with a token, every request needs `Authorization: Bearer
+ * <token>`, compared in constant time. A session exists once its `initialize` succeeded; sessions
+ * idle for `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are
+ * left to `fallback` (the dashboard, later) or answered 404.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CredenceMcpSession } from './server.js';
+import { CredenceError } from '../core/errors.js';
 
 export interface HttpServeOptions {
   host: string;
@@ -20,6 +23,10 @@ export interface HttpServeOptions {
   /** Creates the MCP session for a new client; `key` is the MCP session id. */
   createSession: (key: string) => CredenceMcpSession;
   onSessionClosed?: (key: string, session: CredenceMcpSession) => void;
+  /** A session without a request for this long is closed. @default 30 minutes */
+  sessionIdleMs?: number;
+  /** @default 64 */
+  maxSessions?: number;
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
   log?: (line: string) => void;
 }
@@ -39,10 +46,13 @@ export const isLoopback = (host: string): boolean => LOOPBACK.has(host) || /^127
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
-function send(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
+
+/** An Origin header from a page served on a loopback name, on any port. */
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
 
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -55,20 +65,29 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw Object.assign(new Error('request body is not JSON'), { status: 400 });
+    throw Object.assign(new Error('request body is not JSON'), { status: 400, code: -32700 });
   }
 }
 
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: CredenceMcpSession }>();
-  const expected = options.token === undefined ? undefined : digest(`Bearer ${options.token}`);
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: CredenceMcpSession; lastSeen: number }>();
+  const expected = options.token === undefined ? undefined : digest(options.token);
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const maxSessions = options.maxSessions ?? 64;
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const entry of sessions.values()) if (now - entry.lastSeen > idleMs) void entry.transport.close().catch(() => {});
+  };
+  const sweeper = setInterval(sweep, Math.min(idleMs, 60_000));
+  sweeper.unref();
   // On loopback, only the loopback names (DNS rebinding); elsewhere the bearer token is the guard.
   let allowedHosts: Set<string> | undefined = new Set<string>();
 
   const authorised = (req: IncomingMessage): boolean => {
     if (expected === undefined) return true;
-    return timingSafeEqual(digest(req.headers.authorization ?? ''), expected);
+    const m = /^bearer\s+(.+)$/i.exec((req.headers.authorization ?? '').trim());
+    return timingSafeEqual(digest(m?.[1] ?? ''), expected);
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -77,40 +96,48 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (key !== undefined) {
       const known = sessions.get(key);
       if (known === undefined) return send(res, 404, `unknown MCP session "${key}": start a new one with initialize`);
+      known.lastSeen = Date.now();
       const body = req.method === 'POST' ? await readJson(req, 4 * 1024 * 1024) : undefined;
       return known.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return send(res, 400, 'a GET or DELETE on /mcp needs an mcp-session-id header');
     const body = await readJson(req, 4 * 1024 * 1024);
     if (!isInitializeRequest(body)) return send(res, 400, 'the first request of a session must be initialize (no mcp-session-id given)');
+    if (sessions.size >= maxSessions) sweep();
+    if (sessions.size >= maxSessions) return send(res, 503, `too many open MCP sessions (${maxSessions}): end one with DELETE /mcp`);
+    const id = randomUUID();
+    const session = options.createSession(`http-${id}`);
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session });
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (started) => {
+        sessions.set(started, { transport, session, lastSeen: Date.now() });
       },
     });
-    const session = options.createSession(`http-${randomUUID().slice(0, 8)}`);
     transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id !== undefined && sessions.get(id)?.transport === transport) {
+      if (sessions.get(id)?.transport === transport) {
         sessions.delete(id);
         options.onSessionClosed?.(id, session);
       }
     };
     await session.server.connect(transport);
     await transport.handleRequest(req, res, body);
+    // A refused initialize (wrong Content-Type or Accept) leaves no session behind.
+    if (!sessions.has(id)) await session.server.close().catch(() => {});
   };
 
   const server = createServer((req, res) => {
     const host = (req.headers.host ?? '').toLowerCase();
     if (allowedHosts !== undefined && !allowedHosts.has(host)) return send(res, 403, `host "${host}" is not allowed`);
+    const origin = req.headers.origin;
+    if (allowedHosts !== undefined && origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) return send(res, 403, `origin "${origin}" is not allowed`);
+    if (allowedHosts !== undefined && origin === 'null') return send(res, 403, 'origin "null" is not allowed');
     if (!authorised(req)) return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/mcp') {
       handleMcp(req, res).catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;
         if (status === 500) log(`http: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) send(res, status, (error as Error).message);
+        if (!res.headersSent) send(res, status, (error as Error).message, {}, (error as { code?: number }).code ?? -32000);
         else res.end();
       });
       return;
@@ -120,9 +147,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      clearInterval(sweeper);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CredenceError('INVALID_INPUT', `port ${options.port} on ${options.host} is in use: choose another with --port (0 picks a free one)`)
+          : error.code === 'EADDRNOTAVAIL'
+            ? new CredenceError('INVALID_INPUT', `--host ${options.host} is not an address of this machine`)
+            : error,
+      );
+    });
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
@@ -137,6 +173,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     url: `http://${shownHost}:${port}/mcp`,
     sessions: () => sessions.size,
     close: async () => {
+      clearInterval(sweeper);
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -5,6 +5,7 @@
  * input schema and annotations), serves until stdin closes (stdio) or a SIGINT/SIGTERM (HTTP),
  * then stores what is still queued and stops the downstream servers.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -28,6 +29,10 @@ export interface ServeConfig extends McpServerOptions {
   gatewayFile?: string;
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** The least time before a dead downstream server is tried again. @default 10_000 */
+  retryMs?: number;
+  /** How long listing waits for the downstream servers at start. @default 10_000 */
+  startWaitMs?: number;
 }
 
 export interface ServeIO {
@@ -71,6 +76,8 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
   checkServeConfig(config);
   const log = (line: string): void => io.stderr(`credence: ${line}\n`);
   const sessions = new Set<CredenceMcpSession>();
+  const flushes: Promise<void>[] = [];
+  let imports: Promise<unknown> = Promise.resolve();
   let gateway: Gateway | undefined;
   if (config.gatewayFile !== undefined) {
     const path = resolve(io.cwd, config.gatewayFile);
@@ -81,19 +88,35 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       throw new CredenceError('INVALID_INPUT', `cannot read the gateway file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     const servers = parseGatewayConfig(text, path, io.env);
-    gateway = await Gateway.start(servers, {
+    const reimport = (): void => {
+      // One import at a time, in order; the clients hear of the change once the catalogue has it.
+      imports = imports
+        .then(() => (gateway === undefined ? 0 : importGatewayTools(credence, gateway)))
+        .catch((error: unknown) => log(`could not import tools: ${(error as Error).message}`))
+        .then(() => {
+          for (const s of sessions) s.server.sendToolListChanged().catch(() => {});
+        });
+    };
+    gateway = Gateway.create(servers, {
       log,
       ...(config.callTimeoutMs === undefined ? {} : { callTimeoutMs: config.callTimeoutMs }),
       ...(config.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.connectTimeoutMs }),
-      onToolsChanged: () => {
-        if (gateway !== undefined) importGatewayTools(credence, gateway).catch((error: unknown) => log(`could not import tools: ${(error as Error).message}`));
-        for (const s of sessions) s.server.sendToolListChanged().catch(() => {});
-      },
+      ...(config.retryMs === undefined ? {} : { retryMs: config.retryMs }),
+      ...(config.startWaitMs === undefined ? {} : { startWaitMs: config.startWaitMs }),
+      onToolsChanged: reimport,
     });
-    const imported = await importGatewayTools(credence, gateway);
-    log(`gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`);
   }
-  const options: McpServerOptions = { ...config, log };
+  // The gateway's servers connect while the server starts listening; listing and calling wait for
+  // their first chance (at most startWaitMs), so a slow server never delays `initialize`.
+  const connected = gateway === undefined
+    ? Promise.resolve()
+    : (async () => {
+        await gateway.connectAll();
+        const imported = await importGatewayTools(credence, gateway);
+        log(`gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`);
+      })();
+  const ready = connected.catch((error: unknown) => log(`gateway: ${(error as Error).message}`));
+  const options: McpServerOptions = { ...config, log, ready };
   const stopSignals = new Promise<void>((done) => {
     const stop = (): void => done();
     process.once('SIGINT', stop);
@@ -103,7 +126,7 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
   let http: RunningHttpServer | undefined;
   try {
     if (config.mode === 'stdio') {
-      const session = createMcpSession(credence, gateway, `stdio-${process.pid}-${Date.now().toString(36)}`, options);
+      const session = createMcpSession(credence, gateway, `stdio-${randomUUID()}`, options);
       sessions.add(session);
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((done) => {
@@ -126,7 +149,7 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
         },
         onSessionClosed: (_, session) => {
           sessions.delete(session);
-          session.recorder.flush().catch(() => {});
+          flushes.push(session.recorder.flush());
         },
         log,
       });
@@ -136,8 +159,10 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
     }
   } finally {
     await http?.close();
-    await Promise.all([...sessions].map((s) => s.recorder.flush()));
+    await ready;
+    await Promise.all([...flushes, ...[...sessions].map((s) => s.recorder.flush())]);
     await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
+    await imports;
     await gateway?.close();
   }
 }

@@ -11,7 +11,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { isCredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 import type { Credence } from '../engine.js';
-import type { Gateway } from './gateway.js';
+import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
 import { SessionRecorder } from './session.js';
 
@@ -30,6 +30,8 @@ export interface McpServerOptions {
   nameSeparator?: string;
   /** A new execution starts after this long without a proxied call. @default 30 minutes */
   sessionIdleMs?: number;
+  /** Settles when the gateway's servers have had their first chance to connect; listing and calling wait for it. */
+  ready?: Promise<unknown>;
   log?: (line: string) => void;
 }
 
@@ -62,36 +64,52 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
   };
   const meta = new Map(META_TOOLS.map((t) => [t.name, t]));
   const shownName = (id: string): string => (separator === ':' ? id : id.replace(':', separator));
+  const warned = new Set<string>();
+  /** The downstream tools as clients see them, by shown name; a name that collides is left out, once said. */
+  const downstream = (): Map<string, DownstreamTool> => {
+    const byName = new Map<string, DownstreamTool>();
+    for (const d of gateway?.tools() ?? []) {
+      const name = shownName(d.id);
+      const clash = meta.has(name) ? 'a Credence tool' : byName.has(name) ? `"${byName.get(name)?.id}"` : undefined;
+      if (clash === undefined) byName.set(name, d);
+      else if (!warned.has(d.id)) {
+        warned.add(d.id);
+        log(`gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; it is left out (try another --name-separator)`);
+      }
+    }
+    return byName;
+  };
+  /** The catalogue id a called name stands for: a listed tool, or a tool of a configured server that is down. */
   const catalogueId = (name: string): string | undefined => {
     if (gateway === undefined) return undefined;
-    if (separator === ':') return gateway.routes(name) ? name : undefined;
-    const at = name.indexOf(separator);
-    if (at <= 0) return undefined;
-    const id = `${name.slice(0, at)}:${name.slice(at + separator.length)}`;
-    return gateway.routes(id) ? id : undefined;
+    const listed = downstream().get(name);
+    if (listed !== undefined) return listed.id;
+    const server = gateway.servers().find((s) => name.startsWith(`${s}${separator}`) && name.length > s.length + separator.length);
+    return server === undefined ? undefined : `${server}:${name.slice(server.length + separator.length)}`;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await options.ready;
     const tools: Tool[] = META_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: inputJsonSchema(t), annotations: t.annotations }));
-    if (gateway !== undefined && options.metaOnly !== true) {
-      for (const d of gateway.tools()) {
-        tools.push({ ...d.tool, name: shownName(d.id), description: `[${d.server}] ${d.tool.description ?? ''}`.trim() });
-      }
+    if (options.metaOnly !== true) {
+      for (const [name, d] of downstream()) tools.push({ ...d.tool, name, description: `[${d.server}] ${d.tool.description ?? ''}`.trim() });
     }
     return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    await options.ready;
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const tool = meta.get(name);
     if (tool !== undefined) return runMeta(tool, ctx, args);
     const id = catalogueId(name);
-    if (gateway === undefined || id === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
+    if (gateway === undefined || id === undefined || gateway.knows(id) === 'no') throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     const at = credence.now();
     const t0 = performance.now();
     const result = await gateway.call(id, args, { signal: extra.signal });
-    recorder.record({ tool: id, status: result.isError === true ? 'failure' : 'success', durationMs: Math.round(performance.now() - t0), at });
+    // What the gateway failed at (a server down, a timeout) says nothing about the tool: not learned.
+    if (!isGatewayError(result)) recorder.record({ tool: id, status: result.isError === true ? 'failure' : 'success', durationMs: Math.round(performance.now() - t0), at });
     return result;
   });
 

@@ -33,7 +33,10 @@ const servers = {
 };
 writeFileSync(join(dir, 'servers.json'), JSON.stringify(servers));
 
-const gatewayArgs = (db: string, ...extra: string[]) => ['--db', join(dir, db), '--scope', 'gw', '--now', NOW, 'serve', '--stdio', '--gateway', 'servers.json', '--call-timeout', '1000', ...extra];
+// --retry-after: a dead server is not started again within a test unless the test says so.
+const gatewayArgs = (db: string, ...extra: string[]) => ['--db', join(dir, db), '--scope', 'gw', '--now', NOW, 'serve', '--stdio', '--gateway', 'servers.json', '--call-timeout', '1000', '--retry-after', '600000', ...extra];
+writeFileSync(join(dir, 'test-only.json'), JSON.stringify({ mcpServers: { test: servers.mcpServers.test } }));
+const testOnlyArgs = (db: string, ...extra: string[]) => ['--db', join(dir, db), '--scope', 'gw', '--now', NOW, 'serve', '--stdio', '--gateway', 'test-only.json', ...extra];
 
 async function withStore<T>(db: string, fn: (c: Awaited<ReturnType<typeof openCredence>>) => Promise<T>): Promise<T> {
   const credence = await openCredence({ db: join(dir, db), scope: 'gw', now: NOW });
@@ -92,12 +95,20 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
   });
 
   it('gives the cold-start warning exactly when the confidence is below 0.50', async () => {
+    let suggestions = 0;
     for (const intent of ['Read the deno.json file', 'remember that Alice works at Acme', 'zebra quantum marmalade']) {
       const s = structured(await client.callTool({ name: 'execute_dag', arguments: { intent, execute: false } }));
       if (s.mode !== 'suggestion') continue;
+      suggestions += 1;
       expect('warning' in s).toBe(s.confidence < 0.5);
       if (s.confidence < 0.5) expect(s.warning).toBe('Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.');
     }
+    expect(suggestions).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers a call to a tool its (connected) server does not have with a protocol error, and learns nothing from it', async () => {
+    await expect(client.callTool({ name: 'test:nope', arguments: {} })).rejects.toThrow(/unknown tool "test:nope"/);
+    expect(await withStore('gw.db', (c) => c.store.getTool('gw', 'test:nope'))).toBeUndefined();
   });
 
   it('runs an explicit 2-task DAG (read pointer.txt, then read "$task_1") and leaves a dependency edge behind', async () => {
@@ -154,6 +165,10 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(byId.missing.status).toBe('failure');
     expect(byId.missing.error).toMatch(/task "missing": "\$find.owner" cannot resolve: .*no field "owner"/);
     expect(run.learned).toContainEqual(expect.objectContaining({ from: 'test:locate', to: 'test:echo', type: 'dependency' }));
+    // Layer order is not a sequence: only the references are learned, and an unresolved task never called its tool.
+    expect(run.learned.every((e: { type: string }) => e.type === 'dependency')).toBe(true);
+    const execution = await withStore('gw.db', (c) => c.store.getExecution('gw', run.executionId));
+    expect(execution?.calls.map((c) => `${c.tool} ${c.status}`)).toEqual(['test:fail failure', 'test:locate success', 'test:echo success']);
   });
 
   it('refuses a workflow naming a tool no connected server provides, before running anything', async () => {
@@ -183,6 +198,61 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     const fs = await client.callTool({ name: 'filesystem:list_allowed_directories', arguments: {} });
     expect(fs.isError).toBeFalsy();
     expect(textOf(fs)).toContain(files);
+  });
+});
+
+describe('a downstream server that died', () => {
+  it('is started again on a later call (--retry-after 0), and its tools are listed again', async () => {
+    const { client, close } = await stdioClient(testOnlyArgs('restart.db', '--retry-after', '0'), { cwd: dir });
+    try {
+      expect((await client.callTool({ name: 'test:crash', arguments: {} })).isError).toBe(true);
+      const echo = await client.callTool({ name: 'test:echo', arguments: { text: 'back again' } });
+      expect(echo.isError).toBeFalsy();
+      expect(textOf(echo)).toBe('back again');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('test:echo');
+    } finally {
+      await close();
+    }
+    // Neither the crash (the server went away) nor anything the gateway failed at is learned as a call.
+    const calls = await withStore('restart.db', async (c) => (await c.store.listExecutions('gw')).flatMap((e) => e.calls.map((x) => `${x.tool} ${x.status}`)));
+    expect(calls).toEqual(['test:echo success']);
+  });
+});
+
+describe('execute_dag with an intent runs the suggestion only when it is safe', () => {
+  it('runs a read-only suggestion at or above the threshold, with the arguments given by tool id', async () => {
+    const { client, close } = await stdioClient(testOnlyArgs('auto.db', '--auto-execute-threshold', '0'), { cwd: dir });
+    try {
+      const ran = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } } }));
+      expect(ran.dag.tasks.map((t: { tool: string }) => t.tool)).toEqual(['test:echo']);
+      expect(ran.executed).toBe(true);
+      expect(ran.run.tasks[0]).toMatchObject({ tool: 'test:echo', status: 'success' });
+      expect(textOf(ran.run.tasks[0].result)).toBe('hi');
+
+      const noArgs = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back' } }));
+      expect(noArgs.executed).toBe(false);
+      expect(noArgs.notExecutedBecause).toEqual(['test:echo needs "text": give them in arguments (by task id "t1" or tool id)']);
+
+      const crash = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Exit the server process' } }));
+      expect(crash.dag.tasks.map((t: { tool: string }) => t.tool)).toEqual(['test:crash']);
+      expect(crash.executed).toBe(false);
+      expect(crash.notExecutedBecause).toEqual(['test:crash is not marked readOnlyHint']);
+      expect(textOf(await client.callTool({ name: 'test:echo', arguments: { text: 'alive' } }))).toBe('alive');
+    } finally {
+      await close();
+    }
+  });
+
+  it('does not run below the threshold', async () => {
+    const { client, close } = await stdioClient(testOnlyArgs('threshold.db', '--auto-execute-threshold', '0.99'), { cwd: dir });
+    try {
+      const s = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } } }));
+      expect(s.executed).toBe(false);
+      expect(s.notExecutedBecause).toEqual([`confidence ${s.confidence.toFixed(3)} is below the threshold 0.99`]);
+      expect(s.threshold).toBe(0.99);
+    } finally {
+      await close();
+    }
   });
 });
 

@@ -204,6 +204,58 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     expect(status).toBe(403);
   });
 
+  /** One raw HTTP request to the server, for what the SDK client never sends. */
+  const raw = (options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, unknown> }> => {
+    const { port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: Number(port), path: '/mcp', method: options.method ?? 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end(options.body ?? '');
+    });
+  };
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+  it('answers a body that is not JSON with a JSON-RPC parse error, and a foreign Origin with 403', async () => {
+    const bad = await raw({ body: '{not json' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.code).toBe(-32700);
+    const page = await raw({ body: initialize, headers: { origin: 'https://evil.example' } });
+    expect(page.status).toBe(403);
+    const local = await raw({ body: initialize, headers: { origin: 'http://localhost:5173' } });
+    expect(local.status).toBe(200);
+  });
+
+  it('accepts the bearer scheme in any case, and ends a session on DELETE', async () => {
+    const started = await raw({ body: initialize, headers: { authorization: `bearer ${token}` } });
+    expect(started.status).toBe(200);
+    const id = String(started.headers['mcp-session-id']);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const ended = await raw({ method: 'DELETE', headers: { 'mcp-session-id': id } });
+    expect(ended.status).toBe(200);
+    const after = await raw({ body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), headers: { 'mcp-session-id': id } });
+    expect(after.status).toBe(404);
+  });
+
+  it('says which port is in use, before starting anything', () => {
+    const { port } = new URL(server.url);
+    const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'busy.db'), 'serve', '--port', port], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+  });
+
+  it('refuses HTTP flags with --stdio', () => {
+    const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'stdio.db'), 'serve', '--stdio', '--port', '4000'], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--stdio serves no HTTP: drop --port/);
+  });
+
   it('refuses a non-loopback host without --allow-remote, and without a token', () => {
     const run = (args: string[]) => spawnSync(process.execPath, [bin, '--db', join(dir, 'remote.db'), 'serve', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
     const noFlag = run(['--host', '0.0.0.0', '--port', '0']);
