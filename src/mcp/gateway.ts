@@ -226,7 +226,8 @@ export class Gateway {
 
   #scheduleRetry(connection: Connection): void {
     if (this.#closed || connection.timer !== undefined) return;
-    const delay = Math.min(MAX_BACKOFF_MS, this.#options.retryMs * 2 ** connection.failures);
+    // At least a second between background attempts, whatever retryMs says (a call may still try sooner).
+    const delay = Math.min(MAX_BACKOFF_MS, Math.max(1000, this.#options.retryMs) * 2 ** connection.failures);
     connection.timer = setTimeout(() => {
       connection.timer = undefined;
       if (connection.state === 'connected' || this.#closed) return;

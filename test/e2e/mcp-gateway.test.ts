@@ -328,4 +328,25 @@ describe('a gateway whose downstream server speaks Streamable HTTP', () => {
       await inner.stop();
     }
   });
+
+  it('recovers when the url server goes away and comes back on the same address', async () => {
+    const args = (port: string) => ['--db', join(dir, 'inner2.db'), '--scope', 'inner', 'serve', '--port', port];
+    let inner = await startHttpServer(args('0'), { cwd: dir });
+    const { port } = new URL(inner.url);
+    writeFileSync(join(dir, 'remote2.json'), JSON.stringify({ mcpServers: { inner: { url: inner.url } } }));
+    const outer = await stdioClient(['--db', join(dir, 'outer2.db'), '--scope', 'gw', 'serve', '--stdio', '--gateway', 'remote2.json', '--retry-after', '0'], { cwd: dir });
+    try {
+      const call = () => outer.client.callTool({ name: 'inner:recall', arguments: { query: 'anything' } });
+      expect((await call()).isError).toBeFalsy();
+      await inner.stop();
+      const down = await call();
+      expect(down.isError).toBe(true);
+      expect(textOf(down)).toMatch(/server "inner"/);
+      inner = await startHttpServer(args(port), { cwd: dir });
+      expect((await call()).isError).toBeFalsy();
+    } finally {
+      await outer.close();
+      await inner.stop();
+    }
+  });
 });
