@@ -121,6 +121,8 @@ function toCallRecord(call: CallInput, at: number): CallRecord & { at: number } 
     ...(call.parent === undefined ? {} : { parent: call.parent }),
     at: instant(call.at, at),
     ...(call.intent === undefined ? {} : { intent: call.intent }),
+    ...(call.input === undefined ? {} : { input: call.input }),
+    ...(call.output === undefined ? {} : { output: call.output }),
   };
 }
 

@@ -62,6 +62,10 @@ export interface CallInput {
   at?: string | number;
   /** The call's intent (a workflow node's, SPEC §7). */
   intent?: Intent;
+  /** What the call was given, as JSON text (scrubbed and truncated before it is stored). */
+  input?: string;
+  /** What it gave back, as text. */
+  output?: string;
 }
 
 /** One execution as `credence record` and `recordExecution()` take it. */

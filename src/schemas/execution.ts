@@ -22,6 +22,8 @@ export const CallInputSchema = z.strictObject({
   parent: z.number().int('must be a call index').min(0, 'must be a call index').optional(),
   at: Instant.optional(),
   intent: z.enum(INTENTS, { error: `must be one of ${INTENTS.join(', ')}` }).optional(),
+  input: z.string().optional(),
+  output: z.string().optional(),
 });
 
 export const ExecutionInputSchema = z

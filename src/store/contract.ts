@@ -123,6 +123,36 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.counts('p')).tools).toBe(1);
     });
 
+    test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
+      const store = await fresh();
+      await store.enqueueHookEvents('p', [
+        { session: 's1', turn: 1, kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
+        { session: 's2', turn: 1, kind: 'PostToolUse', at: 11, payload: { tool: 'Read' } },
+        { session: 's1', turn: 1, kind: 'PostToolUseFailure', at: 12, payload: { tool: 'Edit' } },
+      ]);
+      const first = await store.claimHookEvents('p', 'a', 0, 's1');
+      expect(first.map((e) => [e.session, e.kind, e.at])).toEqual([
+        ['s1', 'PostToolUse', 10],
+        ['s1', 'PostToolUseFailure', 12],
+      ]);
+      expect(JSON.stringify(first[0]?.payload)).not.toContain('sk-ant-abcdefghijklmnopqrstuvwx');
+      expect(await store.claimHookEvents('p', 'b', 0, 's1')).toEqual([]);
+      // A claim older than staleBefore was left by a process that died: it can be taken again.
+      expect((await store.claimHookEvents('p', 'c', Date.now() + 1000, 's1')).length).toBe(2);
+      await store.deleteHookEvents('p', first.map((e) => e.seq));
+      expect(await store.claimHookEvents('p', 'd', Date.now() + 1000)).toHaveLength(1);
+    });
+
+    test('a hook session counts its turns and keeps its state', async () => {
+      const store = await fresh();
+      expect(await store.hookSession('p', 's')).toEqual({ turn: 0, state: {} });
+      expect(await store.startHookTurn('p', 's', 1)).toBe(1);
+      expect(await store.startHookTurn('p', 's', 2)).toBe(2);
+      await store.setHookSessionState('p', 's', { lastTestAt: 5 }, 3);
+      expect(await store.hookSession('p', 's')).toEqual({ turn: 2, state: { lastTestAt: 5 } });
+      expect(await store.hookSession('q', 's')).toEqual({ turn: 0, state: {} });
+    });
+
     test("a tool's MCP annotations are kept, and a re-add without them keeps the stored ones", async () => {
       const store = await fresh();
       await store.upsertTools('p', [{ id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } }]);

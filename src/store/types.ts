@@ -55,6 +55,10 @@ export interface CallRecord {
   at?: EpochMs;
   /** The call's intent, when its recorder derived one (a workflow node, SPEC §7). */
   intent?: Intent;
+  /** What the call was given, as JSON text (scrubbed, truncated), when its recorder kept it (hooks). */
+  input?: string;
+  /** What it gave back, as text (scrubbed, truncated), when kept. */
+  output?: string;
 }
 
 export interface ExecutionRecord {
@@ -192,6 +196,16 @@ export interface StoredEmbedding {
   vector: Float32Array;
 }
 
+/** A hook event waiting to be learned from (Claude Code's PostToolUse and friends). */
+export interface HookEvent {
+  seq: number;
+  session: string;
+  turn: number;
+  kind: string;
+  at: EpochMs;
+  payload: unknown;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
@@ -281,4 +295,19 @@ export interface Store {
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
+
+  /** Queues hook events (payloads scrubbed) in one transaction. */
+  enqueueHookEvents(scope: string, events: readonly Omit<HookEvent, 'seq'>[]): Promise<void>;
+  /**
+   * Claims a session's queued events (or the scope's, without `session`) for `claimer`, oldest
+   * first: events nobody claimed, or claimed before `staleBefore` by a process that never finished.
+   */
+  claimHookEvents(scope: string, claimer: string, staleBefore: EpochMs, session?: string): Promise<HookEvent[]>;
+  /** Deletes events once learned from. */
+  deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
+  /** A hook session's current turn (0 before its first prompt) and its observing state. */
+  hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }>;
+  /** Starts the session's next turn and returns its number. */
+  startHookTurn(scope: string, session: string, at: EpochMs): Promise<number>;
+  setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: EpochMs): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-cli-'));
@@ -24,7 +25,7 @@ describe('the credence binary', () => {
     const r = credence(['status', '--json', '--db', db, '--scope', 'demo-scope']);
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
-    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: 5 });
+    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: LATEST_SCHEMA_VERSION });
     expect(Object.values(status.counts).every((n) => n === 0)).toBe(true);
   });
 
@@ -75,7 +76,7 @@ describe('the credence binary', () => {
     const r = credence(['init', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(db);
-    expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(5);
+    expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
   });
 
   it('demo writes into its own scope "demo" unless told otherwise', () => {

@@ -274,6 +274,34 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     description: "a tool's MCP annotations (readOnlyHint, …), as its server declared them",
     sql: `ALTER TABLE tools ADD COLUMN annotations TEXT;`,
   },
+  {
+    version: 6,
+    description: 'Claude Code hooks: what a call was given and gave back (scrubbed, truncated); the queue of hook events; sessions and their turns',
+    sql: `
+      ALTER TABLE calls ADD COLUMN input TEXT;
+      ALTER TABLE calls ADD COLUMN output TEXT;
+      CREATE TABLE hook_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_at INTEGER
+      );
+      CREATE INDEX hook_events_session ON hook_events (scope, session_id, seq);
+      CREATE TABLE hook_sessions (
+        scope TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT '{}',
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, session_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -14,6 +14,7 @@ import { observationFingerprint, scrubRecord } from '../shared.js';
 import {
   TABLES,
   type AppendReport,
+  type HookEvent,
   type CallRecord,
   type EdgeFold,
   type EmbeddingKind,
@@ -382,8 +383,8 @@ export class SqliteStore implements Store {
   /** Inserts (already scrubbed) calls of one execution at indexes `firstIndex`, `firstIndex + 1`, … */
   #insertCalls(scope: string, executionId: string, calls: readonly CallRecord[], firstIndex: number): void {
     const insertCall = this.#stmt(`
-      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent, input, output)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     calls.forEach((call, i) => {
       insertCall.run(
         executionId,
@@ -397,6 +398,8 @@ export class SqliteStore implements Store {
         call.parent ?? null,
         call.at ?? null,
         call.intent ?? null,
+        call.input ?? null,
+        call.output ?? null,
       );
     });
   }
@@ -787,6 +790,58 @@ export class SqliteStore implements Store {
       at: Number(r.at),
     }));
   }
+  // ---- hook queue ----------------------------------------------------------------------------
+
+  async enqueueHookEvents(scope: string, events: readonly Omit<HookEvent, 'seq'>[]): Promise<void> {
+    const insert = this.#stmt('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload) VALUES (?, ?, ?, ?, ?, ?)');
+    this.#write(() => {
+      for (const e of events) insert.run(scope, e.session, e.turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload));
+    });
+  }
+
+  async claimHookEvents(scope: string, claimer: string, staleBefore: number, session?: string): Promise<HookEvent[]> {
+    const claim = this.#stmt(`
+      UPDATE hook_events SET claimed_by = @claimer, claimed_at = @now
+      WHERE scope = @scope AND (@session IS NULL OR session_id = @session)
+        AND (claimed_by IS NULL OR claimed_at < @stale)
+      RETURNING seq, session_id, turn, kind, at, payload`);
+    const rows = this.#write(() => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[]);
+    return rows
+      .map((r) => ({ seq: Number(r.seq), session: String(r.session_id), turn: Number(r.turn), kind: String(r.kind), at: Number(r.at), payload: parse<unknown>(r.payload, null) }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
+    const del = this.#stmt('DELETE FROM hook_events WHERE scope = ? AND seq = ?');
+    this.#write(() => {
+      for (const seq of seqs) del.run(scope, seq);
+    });
+  }
+
+  async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
+    const row = this.#stmt('SELECT turn, state FROM hook_sessions WHERE scope = ? AND session_id = ?').get(scope, session) as Row | undefined;
+    return row === undefined ? { turn: 0, state: {} } : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
+  }
+
+  async startHookTurn(scope: string, session: string, at: number): Promise<number> {
+    const row = this.#write(
+      () =>
+        this.#stmt(`
+          INSERT INTO hook_sessions (scope, session_id, turn, updated_at) VALUES (?, ?, 1, ?)
+          ON CONFLICT (scope, session_id) DO UPDATE SET turn = hook_sessions.turn + 1, updated_at = excluded.updated_at
+          RETURNING turn`).get(scope, session, at) as Row,
+    );
+    return Number(row.turn);
+  }
+
+  async setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: number): Promise<void> {
+    this.#write(() =>
+      this.#stmt(`
+        INSERT INTO hook_sessions (scope, session_id, turn, state, updated_at) VALUES (?, ?, 0, ?, ?)
+        ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`).run(scope, session, json(state), at),
+    );
+  }
+
 }
 
 /** Events in one recording batch from which the whole scope's edges are scanned into the cache. */
@@ -828,6 +883,8 @@ function toCall(row: Row): CallRecord {
     ...(row.parent == null ? {} : { parent: Number(row.parent) }),
     ...(row.at == null ? {} : { at: Number(row.at) }),
     ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    ...(row.input == null ? {} : { input: String(row.input) }),
+    ...(row.output == null ? {} : { output: String(row.output) }),
   };
 }
 
