@@ -1,0 +1,270 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { codeOf, thrown } from '../../test/helpers.js';
+import { isCredenceError, type CredenceError } from '../core/errors.js';
+import {
+  CLAUDE_CODE_HOOKS,
+  DEFAULT_OBSERVE_CONFIG,
+  INSTALL_DEFAULTS,
+  isCredenceHookCommand,
+  mergeHookSettings,
+  mergeMcpConfig,
+  removeHookSettings,
+  removeMcpConfig,
+  resolveProjectDir,
+  setUpClaudeCode,
+} from './install.js';
+
+const EVENTS = CLAUDE_CODE_HOOKS.map((h) => h.event);
+const NODE_COMMAND = 'node /opt/credence/bin/credence.js hook claude-code';
+const parse = (text: string): Record<string, any> => JSON.parse(text);
+
+const USER_SETTINGS = {
+  permissions: { allow: ['Bash(npm test)'] },
+  hooks: {
+    PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'prettier --write "$FILE"' }] }],
+    Stop: [{ hooks: [{ type: 'command', command: './notify.sh', timeout: 3 }] }],
+    Notification: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+  },
+  model: 'opus',
+};
+
+const tempDirs: string[] = [];
+afterAll(() => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-install-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+describe('mergeHookSettings', () => {
+  it('writes the seven events in Claude Code\'s format into an empty file, matchers on tool events only', () => {
+    const { text, change, changed } = mergeHookSettings(undefined);
+    expect(changed).toBe(true);
+    expect(change.added).toEqual(EVENTS);
+    const hooks = parse(text).hooks;
+    expect(Object.keys(hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
+    expect(hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5, async: true }] }]);
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5 }] }]);
+    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] }]);
+    expect(hooks.PreToolUse[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 2 }] });
+    expect(hooks.PostToolUseFailure[0].hooks[0]).toMatchObject({ timeout: 5, async: true });
+    expect(hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] });
+    expect(hooks.SessionEnd[0].hooks[0]).toMatchObject({ timeout: 10, async: true });
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n  "hooks": {\n    "SessionStart"');
+  });
+
+  it('keeps the user\'s own hooks for the same events, other events and other keys, in their order', () => {
+    const { text } = mergeHookSettings(JSON.stringify(USER_SETTINGS));
+    const settings = parse(text);
+    expect(Object.keys(settings)).toEqual(['permissions', 'hooks', 'model']);
+    expect(settings.permissions).toEqual(USER_SETTINGS.permissions);
+    expect(Object.keys(settings.hooks).slice(0, 3)).toEqual(['PostToolUse', 'Stop', 'Notification']);
+    expect(settings.hooks.PostToolUse[0]).toEqual(USER_SETTINGS.hooks.PostToolUse[0]);
+    expect(settings.hooks.PostToolUse[1].hooks[0].command).toBe(INSTALL_DEFAULTS.command);
+    expect(settings.hooks.Stop).toHaveLength(2);
+    expect(settings.hooks.Notification).toEqual(USER_SETTINGS.hooks.Notification);
+  });
+
+  it('is idempotent: a second run returns the same bytes and reports nothing changed', () => {
+    const first = mergeHookSettings(JSON.stringify(USER_SETTINGS));
+    const second = mergeHookSettings(first.text);
+    expect(second.text).toBe(first.text);
+    expect(second.changed).toBe(false);
+    expect(second.change).toEqual({ added: [], updated: [], removed: [] });
+  });
+
+  it('leaves an already installed file\'s own formatting alone', () => {
+    const fourSpaces = JSON.stringify(parse(mergeHookSettings(undefined).text), null, 4);
+    expect(mergeHookSettings(fourSpaces).text).toBe(fourSpaces);
+  });
+
+  it('replaces its entries when run with another command, instead of adding a second set', () => {
+    const npx = mergeHookSettings(JSON.stringify(USER_SETTINGS)).text;
+    const node = mergeHookSettings(npx, { command: NODE_COMMAND });
+    expect(node.change.updated).toEqual(EVENTS);
+    const commands = Object.values(parse(node.text).hooks).flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command)));
+    expect(commands.filter(isCredenceHookCommand)).toEqual(EVENTS.map(() => NODE_COMMAND));
+    expect(parse(node.text).hooks.Stop[0]).toEqual(USER_SETTINGS.hooks.Stop[0]);
+  });
+
+  it('collapses duplicate Credence entries and moves one sitting under the wrong matcher', () => {
+    const messy = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'npx credence hook claude-code' }, { type: 'command', command: 'lint' }] }], Stop: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }, { hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] } };
+    const hooks = parse(mergeHookSettings(JSON.stringify(messy)).text).hooks;
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'lint' }] }, { matcher: '*', hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 2 }] }]);
+    expect(hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 10 }] }]);
+  });
+
+  it('takes Credence entries off events it no longer uses', () => {
+    const old = { hooks: { Notification: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] } };
+    const result = mergeHookSettings(JSON.stringify(old));
+    expect(result.change.removed).toEqual(['Notification']);
+    expect(parse(result.text).hooks.Notification).toBeUndefined();
+  });
+
+  it('refuses a hook command it would not recognise as its own afterwards', () => {
+    expect(codeOf(() => mergeHookSettings(undefined, { command: 'my-hook.sh' }))).toBe('INVALID_INPUT');
+    expect(isCredenceHookCommand(NODE_COMMAND)).toBe(true);
+    expect(isCredenceHookCommand('"/path with space/credence.js" hook claude-code')).toBe(true);
+    expect(isCredenceHookCommand('credence hook claude-codex')).toBe(false);
+  });
+
+  it('refuses text that is not a JSON object, or hooks of the wrong shape', () => {
+    expect(codeOf(() => mergeHookSettings('{"hooks": {', { file: '/p/.claude/settings.json' }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => mergeHookSettings('[]'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => mergeHookSettings('{"hooks": []}'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => mergeHookSettings('{"hooks": {"Stop": {}}}'))).toBe('INVALID_INPUT');
+  });
+
+  it('treats a blank file as an empty object', () => {
+    expect(parse(mergeHookSettings('  \n').text).hooks.Stop).toHaveLength(1);
+  });
+});
+
+describe('removeHookSettings', () => {
+  it('is the exact inverse of install on the user\'s settings', () => {
+    const original = JSON.stringify(USER_SETTINGS);
+    const installed = mergeHookSettings(original, { command: NODE_COMMAND }).text;
+    const removed = removeHookSettings(installed);
+    expect([...removed.change.removed].sort()).toEqual([...EVENTS].sort());
+    expect(parse(removed.text)).toEqual(USER_SETTINGS);
+    expect(Object.keys(parse(removed.text).hooks)).toEqual(['PostToolUse', 'Stop', 'Notification']);
+  });
+
+  it('drops the hooks key only when removing empties it', () => {
+    expect(parse(removeHookSettings(mergeHookSettings('{"model": "opus"}').text).text)).toEqual({ model: 'opus' });
+    const { text, changed } = removeHookSettings('{"hooks": {"Stop": []}}');
+    expect(changed).toBe(false);
+    expect(text).toBe('{"hooks": {"Stop": []}}');
+  });
+
+  it('keeps a group that still holds the user\'s hooks after Credence\'s entry leaves it', () => {
+    const shared = { hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }, { type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] }] } };
+    expect(parse(removeHookSettings(JSON.stringify(shared)).text)).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } });
+  });
+
+  it('is a no-op that says so when nothing is installed', () => {
+    const text = JSON.stringify(USER_SETTINGS, null, 4);
+    const result = removeHookSettings(text);
+    expect(result).toEqual({ text, changed: false, change: { added: [], updated: [], removed: [] } });
+  });
+
+  it('install then remove returns a deep-equal object for random user settings (property)', () => {
+    const command = fc.constantFrom('npx credence hook claude-code', NODE_COMMAND);
+    const userHook = fc.record({ type: fc.constant('command'), command: fc.string().filter((c) => !isCredenceHookCommand(c)) }, { requiredKeys: ['type', 'command'] });
+    const group = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ matcher: fc.constantFrom('*', 'Bash', 'Edit|Write', ''), hooks: fc.array(userHook, { minLength: 1, maxLength: 3 }) }, { requiredKeys: ['hooks'] }) },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    );
+    const eventName = fc.oneof(fc.constantFrom(...EVENTS, 'Notification', 'PreCompact'), fc.string({ minLength: 1 }));
+    const hooks = fc.dictionary(eventName, fc.array(group, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 6 });
+    const others = fc.dictionary(fc.string().filter((k) => k !== 'hooks'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    const settings = fc.tuple(others, fc.option(hooks, { nil: undefined })).map(([rest, h]) => (h === undefined ? rest : { ...rest, hooks: h }));
+    fc.assert(
+      fc.property(settings, command, (user, cmd) => {
+        const original = JSON.stringify(user);
+        const installed = mergeHookSettings(original, { command: cmd }).text;
+        expect(mergeHookSettings(installed, { command: cmd }).text).toBe(installed);
+        expect(parse(removeHookSettings(installed).text)).toEqual(parse(original));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the .mcp.json entry', () => {
+  it('adds the credence server beside the user\'s servers and is idempotent', () => {
+    const user = { mcpServers: { github: { command: 'gh-mcp' } }, other: 1 };
+    const first = mergeMcpConfig(JSON.stringify(user));
+    expect(first.change).toBe('added');
+    expect(parse(first.text)).toEqual({ mcpServers: { github: { command: 'gh-mcp' }, credence: { command: 'npx', args: ['credence', 'serve', '--stdio'] } }, other: 1 });
+    const second = mergeMcpConfig(first.text);
+    expect(second).toEqual({ text: first.text, changed: false, change: 'unchanged' });
+  });
+
+  it('rewrites a different credence entry in place', () => {
+    const result = mergeMcpConfig(JSON.stringify({ mcpServers: { credence: { command: 'old' }, b: {} } }));
+    expect(result.change).toBe('updated');
+    expect(Object.keys(parse(result.text).mcpServers)).toEqual(['credence', 'b']);
+  });
+
+  it('removes exactly the credence server, and mcpServers only when that empties it', () => {
+    const user = { mcpServers: { github: { command: 'gh-mcp' } } };
+    expect(parse(removeMcpConfig(mergeMcpConfig(JSON.stringify(user)).text).text)).toEqual(user);
+    expect(parse(removeMcpConfig(mergeMcpConfig(undefined).text).text)).toEqual({});
+    expect(removeMcpConfig('{"x": 1}')).toEqual({ text: '{"x": 1}', changed: false, change: 'absent' });
+  });
+
+  it('refuses invalid JSON and an mcpServers that is not an object', () => {
+    expect(codeOf(() => mergeMcpConfig('{,}'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => removeMcpConfig('{"mcpServers": 3}'))).toBe('INVALID_INPUT');
+  });
+});
+
+describe('setUpClaudeCode', () => {
+  it('writes settings, .mcp.json, the skills folder and the default observe.json; a second run writes the same bytes', () => {
+    const dir = project();
+    const first = setUpClaudeCode({ projectDir: dir });
+    expect(first.files.map((f) => [f.file, f.status])).toEqual([
+      ['.claude/settings.json', 'created'],
+      ['.mcp.json', 'created'],
+      ['.claude/skills/', 'created'],
+      ['.credence/observe.json', 'created'],
+    ]);
+    expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);
+    expect(parse(readFileSync(join(dir, '.credence', 'observe.json'), 'utf8'))).toEqual(DEFAULT_OBSERVE_CONFIG);
+    const bytes = ['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) => readFileSync(join(dir, f), 'utf8'));
+    const second = setUpClaudeCode({ projectDir: dir });
+    expect(second.files.every((f) => f.status === 'unchanged')).toBe(true);
+    expect(['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(bytes);
+  });
+
+  it('never overwrites an existing observe.json', () => {
+    const dir = project();
+    mkdirSync(join(dir, '.credence'));
+    writeFileSync(join(dir, '.credence', 'observe.json'), '{"commits": false}');
+    setUpClaudeCode({ projectDir: dir });
+    expect(readFileSync(join(dir, '.credence', 'observe.json'), 'utf8')).toBe('{"commits": false}');
+  });
+
+  it('writes nothing to either file when one of them is not valid JSON, and names it', () => {
+    const dir = project();
+    writeFileSync(join(dir, '.mcp.json'), '{"mcpServers": ');
+    const error = thrown(() => setUpClaudeCode({ projectDir: dir }));
+    expect(isCredenceError(error, 'INVALID_INPUT')).toBe(true);
+    expect((error as CredenceError).details?.file).toBe(join(dir, '.mcp.json'));
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    expect(existsSync(join(dir, '.credence'))).toBe(false);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe('{"mcpServers": ');
+  });
+
+  it('removing creates no file, keeps the skills and observe.json, and says when nothing was there', () => {
+    const dir = project();
+    const none = setUpClaudeCode({ projectDir: dir, remove: true });
+    expect(none.files.map((f) => f.status)).toEqual(['absent', 'absent']);
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+    setUpClaudeCode({ projectDir: dir });
+    const removed = setUpClaudeCode({ projectDir: dir, remove: true });
+    expect(removed.files.map((f) => [f.file, f.status])).toEqual([
+      ['.claude/settings.json', 'updated'],
+      ['.mcp.json', 'updated'],
+      ['.claude/skills/', 'unchanged'],
+      ['.credence/observe.json', 'unchanged'],
+    ]);
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe('{}\n');
+    expect(existsSync(join(dir, '.credence', 'observe.json'))).toBe(true);
+  });
+
+  it('finds the project at the git top-level, else uses the working directory', () => {
+    const dir = project();
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
+    expect(resolveProjectDir(join(dir, 'src', 'deep'))).toBe(dir);
+    const plain = project();
+    expect(resolveProjectDir(plain)).toBe(plain);
+  });
+});

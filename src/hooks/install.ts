@@ -1,0 +1,446 @@
+/**
+ * @module hooks/install
+ * `credence init --claude-code`: wires Credence into a project for Claude Code. Merges Credence's
+ * hook entries into `.claude/settings.json` and its MCP server into `.mcp.json`, creates
+ * `.claude/skills/` and `.credence/observe.json` (the automatic-observation triggers, never
+ * overwritten); `--remove` takes out exactly Credence's entries again.
+ *
+ * The merge functions are pure (file text in, file text out); `prepareClaudeCode` reads the files
+ * and plans every write before `applyClaudeCodePlan` writes any, so a file that is not valid JSON
+ * leaves every file as it was.
+ *
+ * Rules of the merge:
+ * - Everything else in both files is kept, in its order (JSON.parse order: integer-like keys first).
+ * - Credence's hook entries are the command hooks whose command runs `credence hook claude-code`
+ *   (also as `credence.js hook claude-code`, for `node …/bin/credence.js`); installing replaces
+ *   them in place (in a group with the right matcher) or appends one group of Credence's own per
+ *   event, so installing with another command replaces rather than duplicates.
+ * - A file whose merged content equals its parsed content is not written at all (byte-identical,
+ *   reported `unchanged`); a written file has a 2-space indent and a trailing newline.
+ * - Removing drops a matcher group, an event key or the `hooks` key (and `mcpServers`) only when
+ *   the removal empties it; so a user's own empty `"hooks": {}` or `"Stop": []` written into by
+ *   install does not come back on remove. `.mcp.json` is kept even when `{}` remains; the
+ *   `.claude/skills/` folder and `.credence/observe.json` are kept (they hold the user's data).
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CredenceError } from '../core/errors.js';
+import { resolveScope } from '../scope.js';
+
+/** The Claude Code events Credence handles, with the settings of their hook entry. */
+export const CLAUDE_CODE_HOOKS: readonly Readonly<HookSpec>[] = Object.freeze([
+  Object.freeze({ event: 'SessionStart', timeout: 10 }),
+  Object.freeze({ event: 'UserPromptSubmit', timeout: 5 }),
+  Object.freeze({ event: 'PreToolUse', timeout: 2, matcher: '*' }),
+  Object.freeze({ event: 'PostToolUse', timeout: 5, matcher: '*', async: true }),
+  Object.freeze({ event: 'PostToolUseFailure', timeout: 5, matcher: '*', async: true }),
+  Object.freeze({ event: 'Stop', timeout: 10 }),
+  Object.freeze({ event: 'SessionEnd', timeout: 10, async: true }),
+]);
+
+export interface HookSpec {
+  event: string;
+  /** Seconds Claude Code waits for the command. */
+  timeout: number;
+  /** Tool events only. */
+  matcher?: string;
+  /** Claude Code runs the command in the background (observing events only: their output is not used). */
+  async?: boolean;
+}
+
+export const INSTALL_DEFAULTS = Object.freeze({
+  /** The hook command. @default 'npx credence hook claude-code' */
+  command: 'npx credence hook claude-code',
+  /** The `credence` entry of `.mcp.json`'s `mcpServers`. @default { command: 'npx', args: ['credence', 'serve', '--stdio'] } */
+  mcpServer: Object.freeze({ command: 'npx', args: Object.freeze(['credence', 'serve', '--stdio']) }),
+});
+
+/** The automatic-observation triggers written to `.credence/observe.json` when it does not exist. */
+export const DEFAULT_OBSERVE_CONFIG = Object.freeze({
+  failedCalls: true,
+  testRuns: true,
+  commits: true,
+  corrections: true,
+  testCommands: Object.freeze(['npm test', 'npm run test', 'npx vitest', 'vitest', 'jest', 'pytest', 'go test', 'cargo test', 'mvn test', 'gradle test', 'dotnet test', 'rspec', 'phpunit']),
+});
+
+/** The project-relative paths Credence writes. */
+export const CLAUDE_CODE_FILES = Object.freeze({
+  settings: '.claude/settings.json',
+  mcp: '.mcp.json',
+  skills: '.claude/skills',
+  observe: '.credence/observe.json',
+});
+
+/** The name of Credence's server in `.mcp.json`. */
+export const MCP_SERVER_NAME = 'credence';
+
+const CREDENCE_HOOK = /\bcredence(?:\.js)?["']?\s+hook\s+claude-code(?![\w-])/;
+
+/** Whether a hook command is one of Credence's (runs `credence hook claude-code`). */
+export const isCredenceHookCommand = (command: string): boolean => CREDENCE_HOOK.test(command);
+
+export interface McpServerEntry {
+  command: string;
+  args: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const serialize = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Parses a config file's text; a missing or blank file is `{}`. */
+function parseObject(text: string | undefined, file: string): Json {
+  const body = (text ?? '').replace(/^\uFEFF/, '');
+  if (body.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    throw new CredenceError('INVALID_INPUT', `${file} is not valid JSON (${(error as Error).message}); fix or remove it, nothing was written`, { cause: error, details: { file } });
+  }
+  if (!isObject(value)) throw new CredenceError('INVALID_INPUT', `${file} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}; nothing was written`, { details: { file } });
+  return value;
+}
+
+function objectAt(parent: Json, key: string, file: string, path: string): Json | undefined {
+  const value = parent[key];
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new CredenceError('INVALID_INPUT', `${file}: "${path}" must be a JSON object, got ${JSON.stringify(value)}; nothing was written`, { details: { file, path } });
+  return value;
+}
+
+/** The outcome of a merge: the new text (the input text itself when nothing changed). */
+export interface MergeResult<Change> {
+  text: string;
+  changed: boolean;
+  change: Change;
+}
+
+export interface HookChange {
+  /** Events that got a Credence entry. */
+  added: string[];
+  /** Events whose Credence entry was rewritten (another command, timeout, matcher…). */
+  updated: string[];
+  /** Events whose Credence entries were taken out. */
+  removed: string[];
+}
+
+function hookEntry(spec: HookSpec, command: string): Json {
+  return { type: 'command', command, timeout: spec.timeout, ...(spec.async === true ? { async: true } : {}) };
+}
+
+const isCredenceEntry = (hook: unknown): boolean => isObject(hook) && typeof hook.command === 'string' && isCredenceHookCommand(hook.command);
+
+/**
+ * Drops Credence's entries from one event's groups, except `keep`. A group (and the caller, the
+ * event) goes only when this empties it. Returns the new array and whether anything was dropped.
+ */
+function dropCredenceEntries(groups: unknown[], keep?: unknown): { groups: unknown[]; dropped: boolean } {
+  let dropped = false;
+  const next: unknown[] = [];
+  for (const group of groups) {
+    if (!isObject(group) || !Array.isArray(group.hooks)) {
+      next.push(group);
+      continue;
+    }
+    const hooks = group.hooks.filter((hook) => hook === keep || !isCredenceEntry(hook));
+    if (hooks.length === group.hooks.length) {
+      next.push(group);
+      continue;
+    }
+    dropped = true;
+    if (hooks.length > 0) {
+      group.hooks = hooks;
+      next.push(group);
+    }
+  }
+  return { groups: next, dropped };
+}
+
+function eventGroups(hooks: Json, event: string, file: string): unknown[] | undefined {
+  const groups = hooks[event];
+  if (groups === undefined) return undefined;
+  if (!Array.isArray(groups)) throw new CredenceError('INVALID_INPUT', `${file}: "hooks.${event}" must be an array of matcher groups, got ${JSON.stringify(groups)}; nothing was written`, { details: { file, path: `hooks.${event}` } });
+  return groups;
+}
+
+/**
+ * Merges Credence's hook entries into the text of `.claude/settings.json` (`undefined`: the file
+ * does not exist). Credence entries on other events (an older install) are taken out.
+ * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `hooks` has the wrong shape.
+ */
+export function mergeHookSettings(text: string | undefined, options: { command?: string; file?: string } = {}): MergeResult<HookChange> {
+  const file = options.file ?? CLAUDE_CODE_FILES.settings;
+  const command = options.command ?? INSTALL_DEFAULTS.command;
+  checkHookCommand(command);
+  const before = parseObject(text, file);
+  const settings = parseObject(text, file);
+  const hooks = objectAt(settings, 'hooks', file, 'hooks') ?? {};
+  const change: HookChange = { added: [], updated: [], removed: [] };
+  const ours = new Set<string>(CLAUDE_CODE_HOOKS.map((spec) => spec.event));
+  for (const event of Object.keys(hooks)) {
+    if (ours.has(event)) continue;
+    const groups = eventGroups(hooks, event, file);
+    if (groups === undefined) continue;
+    const result = dropCredenceEntries(groups);
+    if (!result.dropped) continue;
+    change.removed.push(event);
+    if (result.groups.length === 0) delete hooks[event];
+    else hooks[event] = result.groups;
+  }
+  for (const spec of CLAUDE_CODE_HOOKS) {
+    const entry = hookEntry(spec, command);
+    const matcher = spec.matcher;
+    const newGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] };
+    const groups = eventGroups(hooks, spec.event, file);
+    if (groups === undefined) {
+      hooks[spec.event] = [newGroup];
+      change.added.push(spec.event);
+      continue;
+    }
+    const previous = JSON.stringify(groups);
+    const host = groups.find((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isCredenceEntry));
+    if (host === undefined) {
+      hooks[spec.event] = [...groups, newGroup];
+      change.added.push(spec.event);
+      continue;
+    }
+    let next: unknown[];
+    if (isObject(host) && Array.isArray(host.hooks) && host.matcher === matcher) {
+      // Rewrite the first Credence entry where it is; drop any others.
+      const index = host.hooks.findIndex(isCredenceEntry);
+      host.hooks[index] = entry;
+      next = dropCredenceEntries(groups, entry).groups;
+    } else {
+      next = [...dropCredenceEntries(groups).groups, newGroup];
+    }
+    hooks[spec.event] = next;
+    if (JSON.stringify(next) !== previous) change.updated.push(spec.event);
+  }
+  if (settings.hooks === undefined) settings.hooks = hooks;
+  return finish(text, before, settings, change);
+}
+
+/**
+ * Takes Credence's hook entries out of the text of `.claude/settings.json`; everything else stays.
+ * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `hooks` has the wrong shape.
+ */
+export function removeHookSettings(text: string | undefined, options: { file?: string } = {}): MergeResult<HookChange> {
+  const file = options.file ?? CLAUDE_CODE_FILES.settings;
+  const change: HookChange = { added: [], updated: [], removed: [] };
+  const before = parseObject(text, file);
+  const settings = parseObject(text, file);
+  const hooks = objectAt(settings, 'hooks', file, 'hooks');
+  if (hooks === undefined) return finish(text, before, settings, change);
+  for (const event of Object.keys(hooks)) {
+    const groups = eventGroups(hooks, event, file);
+    if (groups === undefined) continue;
+    const result = dropCredenceEntries(groups);
+    if (!result.dropped) continue;
+    change.removed.push(event);
+    if (result.groups.length === 0) delete hooks[event];
+    else hooks[event] = result.groups;
+  }
+  if (change.removed.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
+  return finish(text, before, settings, change);
+}
+
+export type McpChange = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
+
+/**
+ * Sets the `credence` server of `.mcp.json`'s `mcpServers` (in place when it is there).
+ * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `mcpServers` is not one.
+ */
+export function mergeMcpConfig(text: string | undefined, options: { server?: McpServerEntry; file?: string } = {}): MergeResult<McpChange> {
+  const file = options.file ?? CLAUDE_CODE_FILES.mcp;
+  const server = options.server ?? INSTALL_DEFAULTS.mcpServer;
+  const before = parseObject(text, file);
+  const config = parseObject(text, file);
+  const servers = objectAt(config, 'mcpServers', file, 'mcpServers') ?? {};
+  const existing = servers[MCP_SERVER_NAME];
+  servers[MCP_SERVER_NAME] = { command: server.command, args: [...server.args] };
+  if (config.mcpServers === undefined) config.mcpServers = servers;
+  const change: McpChange = existing === undefined ? 'added' : JSON.stringify(existing) === JSON.stringify(servers[MCP_SERVER_NAME]) ? 'unchanged' : 'updated';
+  return finish(text, before, config, change);
+}
+
+/**
+ * Takes the `credence` server out of `.mcp.json`; `mcpServers` goes only when that empties it.
+ * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `mcpServers` is not one.
+ */
+export function removeMcpConfig(text: string | undefined, options: { file?: string } = {}): MergeResult<McpChange> {
+  const file = options.file ?? CLAUDE_CODE_FILES.mcp;
+  const before = parseObject(text, file);
+  const config = parseObject(text, file);
+  const servers = objectAt(config, 'mcpServers', file, 'mcpServers');
+  if (servers === undefined || !Object.hasOwn(servers, MCP_SERVER_NAME)) return finish(text, before, config, 'absent');
+  delete servers[MCP_SERVER_NAME];
+  if (Object.keys(servers).length === 0) delete config.mcpServers;
+  return finish(text, before, config, 'removed');
+}
+
+function finish<Change>(text: string | undefined, before: Json, after: Json, change: Change): MergeResult<Change> {
+  const changed = text === undefined || JSON.stringify(before) !== JSON.stringify(after);
+  return { text: changed ? serialize(after) : text, changed, change };
+}
+
+function checkHookCommand(command: string): void {
+  if (!isCredenceHookCommand(command)) {
+    throw new CredenceError('INVALID_INPUT', `the hook command must run \`credence hook claude-code\` (so that Credence finds its entries again), got ${JSON.stringify(command)}`, { details: { command } });
+  }
+}
+
+/** The project of a working directory: its git top-level, else the directory itself. */
+export function resolveProjectDir(cwd: string): string {
+  return resolveScope({ cwd }).root ?? resolve(cwd);
+}
+
+export type FileStatus = 'created' | 'updated' | 'unchanged' | 'absent';
+
+export interface FileReport {
+  /** Project-relative path. */
+  file: string;
+  status: FileStatus;
+  /** One line for people: what was done to the file. */
+  message: string;
+  /** `.claude/settings.json` only: the events touched. */
+  events?: HookChange;
+}
+
+export interface ClaudeCodeReport {
+  project: string;
+  action: 'install' | 'remove';
+  files: FileReport[];
+}
+
+export interface ClaudeCodePlan {
+  report: ClaudeCodeReport;
+  /** Absolute paths and texts to write, in order. */
+  writes: { path: string; text: string }[];
+  /** Absolute folders to create. */
+  folders: string[];
+}
+
+export interface ClaudeCodeOptions {
+  /** The project folder (see `resolveProjectDir`). */
+  projectDir: string;
+  /** Take Credence's entries out instead of adding them. @default false */
+  remove?: boolean;
+  /** The hook command. @default INSTALL_DEFAULTS.command */
+  command?: string;
+  /** The MCP server entry. @default INSTALL_DEFAULTS.mcpServer */
+  mcpServer?: McpServerEntry;
+}
+
+function readIfExists(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CredenceError('INVALID_INPUT', `cannot read ${path}: ${(error as Error).message}`, { cause: error, details: { file: path } });
+  }
+}
+
+const events = (names: string[]): string => `${names.length} hook event${names.length === 1 ? '' : 's'}`;
+
+function hookMessage(file: string, change: HookChange, status: FileStatus, remove: boolean): string {
+  if (remove) return change.removed.length === 0 ? `${file}: no Credence hooks to remove` : `removed ${events(change.removed)} from ${file}`;
+  if (status === 'unchanged') return `${file} unchanged (${events(CLAUDE_CODE_HOOKS.map((h) => h.event))} already installed)`;
+  const parts = [
+    ...(change.added.length > 0 ? [`added ${events(change.added)}`] : []),
+    ...(change.updated.length > 0 ? [`updated ${events(change.updated)}`] : []),
+    ...(change.removed.length > 0 ? [`removed ${events(change.removed)} Credence no longer uses`] : []),
+  ];
+  if (parts.length === 0) return `${file} ${status}`;
+  return `${parts.join(', ')} ${change.added.length > 0 ? 'to' : 'in'} ${file}${status === 'created' ? ' (created)' : ''}`;
+}
+
+function mcpMessage(file: string, change: McpChange, status: FileStatus): string {
+  switch (change) {
+    case 'added':
+      return `added the credence MCP server to ${file}${status === 'created' ? ' (created)' : ''}`;
+    case 'updated':
+      return `updated the credence MCP server in ${file}`;
+    case 'unchanged':
+      return `${file} unchanged (the credence MCP server is already there)`;
+    case 'removed':
+      return `removed the credence MCP server from ${file} (the file is kept)`;
+    case 'absent':
+      return `${file}: no credence MCP server to remove`;
+  }
+}
+
+/**
+ * Reads the project's files and plans the writes, writing nothing.
+ * @throws CredenceError `INVALID_INPUT` when a file is not valid JSON (naming it and the parse error)
+ *   or the hook command would not be recognised as Credence's.
+ */
+export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
+  const project = resolve(options.projectDir);
+  const remove = options.remove === true;
+  const at = (file: string): string => join(project, file);
+  const plan: ClaudeCodePlan = { report: { project, action: remove ? 'remove' : 'install', files: [] }, writes: [], folders: [] };
+  const statusOf = (text: string | undefined, changed: boolean): FileStatus => (!changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated');
+
+  const settingsFile = CLAUDE_CODE_FILES.settings;
+  const settingsText = readIfExists(at(settingsFile));
+  const mcpFile = CLAUDE_CODE_FILES.mcp;
+  const mcpText = readIfExists(at(mcpFile));
+  // Errors name the absolute path of the file.
+  const hooks = remove
+    ? removeHookSettings(settingsText, { file: at(settingsFile) })
+    : mergeHookSettings(settingsText, { file: at(settingsFile), ...(options.command === undefined ? {} : { command: options.command }) });
+  const mcp = remove
+    ? removeMcpConfig(mcpText, { file: at(mcpFile) })
+    : mergeMcpConfig(mcpText, { file: at(mcpFile), ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }) });
+  // Removing never creates a file that is not there.
+  const hooksChanged = hooks.changed && !(remove && settingsText === undefined);
+  const mcpChanged = mcp.changed && !(remove && mcpText === undefined);
+
+  const hooksStatus = statusOf(settingsText, hooksChanged);
+  plan.report.files.push({ file: settingsFile, status: hooksStatus, message: hookMessage(settingsFile, hooks.change, hooksStatus, remove), events: hooks.change });
+  if (hooksChanged) plan.writes.push({ path: at(settingsFile), text: hooks.text });
+  const mcpStatus = statusOf(mcpText, mcpChanged);
+  plan.report.files.push({ file: mcpFile, status: mcpStatus, message: mcpMessage(mcpFile, mcp.change, mcpStatus) });
+  if (mcpChanged) plan.writes.push({ path: at(mcpFile), text: mcp.text });
+
+  const skills = CLAUDE_CODE_FILES.skills;
+  const observe = CLAUDE_CODE_FILES.observe;
+  if (remove) {
+    if (existsSync(at(skills))) plan.report.files.push({ file: `${skills}/`, status: 'unchanged', message: `kept ${skills}/ (it holds your skills)` });
+    if (existsSync(at(observe))) plan.report.files.push({ file: observe, status: 'unchanged', message: `kept ${observe} (your observation triggers)` });
+    return plan;
+  }
+  if (existsSync(at(skills))) {
+    if (!statSync(at(skills)).isDirectory()) throw new CredenceError('INVALID_INPUT', `${at(skills)} exists and is not a folder; nothing was written`, { details: { file: skills } });
+    plan.report.files.push({ file: `${skills}/`, status: 'unchanged', message: `${skills}/ is there (credence evolve --skills-dir ${skills} writes skills Claude Code loads)` });
+  } else {
+    plan.folders.push(at(skills));
+    plan.report.files.push({ file: `${skills}/`, status: 'created', message: `created ${skills}/ (credence evolve --skills-dir ${skills} writes skills Claude Code loads)` });
+  }
+  if (existsSync(at(observe))) {
+    plan.report.files.push({ file: observe, status: 'unchanged', message: `${observe} is there (kept as it is)` });
+  } else {
+    plan.writes.push({ path: at(observe), text: serialize(DEFAULT_OBSERVE_CONFIG) });
+    plan.report.files.push({ file: observe, status: 'created', message: `created ${observe} with the default observation triggers` });
+  }
+  return plan;
+}
+
+/** Writes a plan of `prepareClaudeCode` (folders first, then files). */
+export function applyClaudeCodePlan(plan: ClaudeCodePlan): void {
+  for (const folder of plan.folders) mkdirSync(folder, { recursive: true });
+  for (const write of plan.writes) {
+    mkdirSync(dirname(write.path), { recursive: true });
+    writeFileSync(write.path, write.text);
+  }
+}
+
+/** Installs (or with `remove`, uninstalls) Credence for Claude Code in a project; returns the report. */
+export function setUpClaudeCode(options: ClaudeCodeOptions): ClaudeCodeReport {
+  const plan = prepareClaudeCode(options);
+  applyClaudeCodePlan(plan);
+  return plan.report;
+}

@@ -1,0 +1,134 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'credence-init-cc-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let count = 0;
+/** A fresh project folder (no git repository) and a database outside it. */
+function project(): { dir: string; db: string } {
+  count += 1;
+  const dir = join(root, `project-${count}`);
+  mkdirSync(dir);
+  return { dir, db: join(root, `store-${count}.db`) };
+}
+
+function credence(cwd: string, args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: root },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const FILES = ['.claude/settings.json', '.mcp.json', '.credence/observe.json'];
+const read = (dir: string, file: string): string => readFileSync(join(dir, file), 'utf8');
+const credenceCommands = (settings: any): string[] =>
+  Object.values(settings.hooks ?? {}).flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command))).filter((c: string) => c.includes('hook claude-code'));
+
+describe('credence init --claude-code', () => {
+  it('creates the store and writes the hooks, the MCP server, the skills folder and observe.json', () => {
+    const { dir, db } = project();
+    const r = credence(dir, ['init', '--claude-code', '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(db);
+    expect(r.stdout).toContain('added 7 hook events to .claude/settings.json');
+    expect(existsSync(db)).toBe(true);
+    const settings = JSON.parse(read(dir, '.claude/settings.json'));
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5, async: true }] }]);
+    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { credence: { command: 'npx', args: ['credence', 'serve', '--stdio'] } } });
+    expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({ failedCalls: true, testRuns: true, commits: true, corrections: true });
+    expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);
+    for (const file of FILES) expect(read(dir, file).endsWith('}\n')).toBe(true);
+  });
+
+  it('is idempotent: a second run leaves every file byte-identical and reports unchanged', () => {
+    const { dir, db } = project();
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'other-mcp' } } }));
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    const before = FILES.map((f) => read(dir, f));
+    const again = credence(dir, ['init', '--claude-code', '--db', db, '--json']);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout);
+    expect(report).toMatchObject({ db, schemaVersion: expect.any(Number), claudeCode: { project: dir, action: 'install' } });
+    expect(report.claudeCode.files.map((f: { status: string }) => f.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(FILES.map((f) => read(dir, f))).toEqual(before);
+  });
+
+  it('--hook-command replaces the entries rather than adding a second set', () => {
+    const { dir, db } = project();
+    credence(dir, ['init', '--claude-code', '--db', db]);
+    const command = `node ${bin} hook claude-code`;
+    const r = credence(dir, ['init', '--claude-code', '--db', db, '--hook-command', command]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('updated 7 hook events in .claude/settings.json');
+    expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(Array(7).fill(command));
+  });
+
+  it('--remove takes out exactly its own entries and keeps the user\'s', () => {
+    const { dir, db } = project();
+    const user = {
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }], PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }] },
+    };
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify(user, null, 2));
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'other-mcp' } } }));
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    const r = credence(dir, ['init', '--claude-code', '--remove']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('removed 7 hook events from .claude/settings.json');
+    expect(JSON.parse(read(dir, '.claude/settings.json'))).toEqual(user);
+    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { other: { command: 'other-mcp' } } });
+    expect(existsSync(join(dir, '.credence', 'observe.json'))).toBe(true);
+    const again = credence(dir, ['init', '--claude-code', '--remove', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).claudeCode.files.slice(0, 2).map((f: { status: string }) => f.status)).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('--remove where nothing was installed creates no file and opens no store', () => {
+    const { dir, db } = project();
+    const r = credence(dir, ['init', '--claude-code', '--remove', '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no Credence hooks to remove');
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses a settings file that is not valid JSON, naming it, and writes nothing', () => {
+    const { dir, db } = project();
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), '{ "hooks": { ');
+    const r = credence(dir, ['init', '--claude-code', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(join(dir, '.claude', 'settings.json'));
+    expect(read(dir, '.claude/settings.json')).toBe('{ "hooks": { ');
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+    expect(existsSync(join(dir, '.credence'))).toBe(false);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('writes at the git top-level when run in a subfolder of a repository', () => {
+    const { dir, db } = project();
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'src'));
+    expect(credence(join(dir, 'src'), ['init', '--claude-code', '--db', db]).code).toBe(0);
+    expect(existsSync(join(dir, '.claude', 'settings.json'))).toBe(true);
+    expect(existsSync(join(dir, 'src', '.claude'))).toBe(false);
+  });
+
+  it('--remove and --hook-command without --claude-code are usage errors', () => {
+    const { dir, db } = project();
+    expect(credence(dir, ['init', '--remove', '--db', db]).code).toBe(2);
+    expect(credence(dir, ['init', '--hook-command', 'npx credence hook claude-code', '--db', db]).code).toBe(2);
+    expect(existsSync(db)).toBe(false);
+  });
+});
