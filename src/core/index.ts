@@ -34,3 +34,4 @@ export * from './pagerank.js';
 export * from './heat-diffusion.js';
 export * from './graph-paths.js';
 export * from './scrub.js';
+export * from './hook-signals.js';
