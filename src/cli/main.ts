@@ -17,6 +17,7 @@ import { registerRecall } from './recall.js';
 import { registerObserve } from './observe.js';
 import { registerLearning } from './learning.js';
 import { registerServe } from './serve.js';
+import { registerHook } from './hook.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -48,6 +49,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerRecord(program, context);
   registerEdges(program, context);
   registerServe(program, context);
+  registerHook(program, context);
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
     command.commands.forEach(configure);

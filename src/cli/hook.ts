@@ -1,0 +1,24 @@
+/**
+ * @module cli/hook — `credence hook claude-code`, for when global options come with it
+ * (`credence --db x hook claude-code`); the plain form is run by bin/credence.js directly.
+ */
+import type { Command } from 'commander';
+import type { CommandContext } from './context.js';
+
+export function registerHook(program: Command, context: () => CommandContext): void {
+  const hook = program.command('hook').description('agent hooks: read one event on stdin, learn from it, print context (always exit 0)');
+  hook
+    .command('claude-code')
+    .description("handle one Claude Code hook event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd)")
+    .action(async () => {
+      const ctx = context();
+      const env = {
+        ...ctx.io.env,
+        ...(ctx.options.db === undefined ? {} : { CREDENCE_DB: ctx.options.db }),
+        ...(ctx.options.scope === undefined ? {} : { CREDENCE_SCOPE: ctx.options.scope }),
+        ...(ctx.options.now === undefined ? {} : { CREDENCE_NOW: ctx.options.now }),
+      };
+      const { main } = await import('../hooks/claude-code.js');
+      await main(env);
+    });
+}

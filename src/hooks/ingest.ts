@@ -1,0 +1,170 @@
+/**
+ * @module hooks/ingest
+ * Learning from the hook queue, in the order events arrived, one session at a time:
+ *
+ * - each turn's calls are appended to that turn's execution, `cc-<session>-<turn>`, whose intent is
+ *   the turn's prompt (first line, ≤ 200 characters): consecutive calls teach `sequence` edges, and
+ *   a call that reads a file an earlier call of the turn wrote consumes that call, which teaches a
+ *   `dependency` edge (the latest writer of the path);
+ * - the observing rules (core/hook-signals, switched by `.credence/observe.json`) turn failed
+ *   calls, test runs, commits and corrections in prompts into observations;
+ * - the session's observing state (when files last changed, when tests last ran) is kept between
+ *   invocations.
+ *
+ * Events are claimed before they are learned and deleted after, so two processes never learn the
+ * same event; a claim left by a process that died is taken again after a minute.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bashExitCode, filePathsOf, observationsFor, parseObserveConfig, type ObserveConfig, type ObservationDraft, type SessionObserveState } from '../core/hook-signals.js';
+import type { CallInput } from '../core/types.js';
+import type { CallRecord, HookEvent, Store } from '../store/types.js';
+
+export interface IngestOptions {
+  cwd: string;
+  now: number;
+  env: NodeJS.ProcessEnv;
+  claimer: string;
+  /** Only this session's events; all of the scope's without it. */
+  session?: string;
+}
+
+const STALE_CLAIM_MS = 60_000;
+
+/** A call as the tool events queue it (hooks/claude-code `callEventOf`). */
+interface QueuedCall {
+  tool: string;
+  status: 'success' | 'failure';
+  /** JSON text, long strings cut so that it stays parseable. */
+  input?: string;
+  output?: string;
+  error?: string;
+  interrupted?: boolean;
+}
+
+const parsed = (text: string | undefined): unknown => {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** `.credence/observe.json` of the project, or the defaults; a broken file is reported and the defaults used. */
+export function loadObserveConfig(root: string, report: (line: string) => void): ObserveConfig {
+  const path = join(root, '.credence', 'observe.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return parseObserveConfig({});
+  }
+  try {
+    return parseObserveConfig(JSON.parse(text));
+  } catch (error) {
+    report(`${path}: ${(error as Error).message}; the default triggers are used`);
+    return parseObserveConfig({});
+  }
+}
+
+const firstLine = (text: string, max: number): string => {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length <= max ? line.trim() : `${line.slice(0, max).trim()}…`;
+};
+
+export async function ingest(store: Store, scope: string, options: IngestOptions, report: (line: string) => void): Promise<{ events: number; calls: number; observations: number }> {
+  const events = await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session);
+  if (events.length === 0) return { events: 0, calls: 0, observations: 0 };
+  const { openCredence } = await import('../engine.js');
+  const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
+  const config = loadObserveConfig(credence.root, report);
+  const bySession = new Map<string, HookEvent[]>();
+  for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
+  let calls = 0;
+  let observed = 0;
+  for (const [session, list] of bySession) {
+    const stored = await store.hookSession(scope, session);
+    let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
+    const intents: Record<string, string> = { ...(state.intents ?? {}) };
+    const turns = new Map<number, { at: number; calls: (QueuedCall & { at: number })[] }>();
+    const drafts: (ObservationDraft & { at: number })[] = [];
+    for (const e of list) {
+      const payload = (e.payload ?? {}) as Record<string, unknown>;
+      if (e.kind === 'prompt') {
+        const prompt = typeof payload.prompt === 'string' ? payload.prompt : '';
+        if (prompt.trim() !== '') intents[String(e.turn)] = firstLine(prompt, 200);
+        const r = observationsFor({ kind: 'prompt', prompt }, state, config, e.at);
+        drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
+        state = { ...r.nextState, intents };
+      } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
+        const call = payload as unknown as QueuedCall;
+        const turn = turns.get(e.turn) ?? { at: e.at, calls: [] };
+        turn.calls.push({ ...call, at: e.at });
+        turns.set(e.turn, turn);
+        const input = parsed(call.input);
+        const exitCode = bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
+        const r = observationsFor(
+          {
+            kind: 'call',
+            tool: call.tool,
+            input,
+            status: call.status,
+            ...(call.error === undefined ? {} : { error: call.error }),
+            ...(exitCode === undefined ? {} : { exitCode }),
+            ...(call.interrupted === true ? { interrupted: true } : {}),
+          },
+          state,
+          config,
+          e.at,
+        );
+        drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
+        state = { ...r.nextState, intents };
+      }
+    }
+    for (const [turn, t] of [...turns].sort((a, b) => a[0] - b[0])) {
+      await credence.appendCalls(
+        { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
+        (before: readonly CallRecord[]) => withDependencies(before, t.calls),
+      );
+      calls += t.calls.length;
+    }
+    if (drafts.length > 0) {
+      const report2 = await credence.observe(
+        drafts.map(({ at, ...o }) => ({ ...o, timestamp: new Date(at).toISOString(), tags: [...(o.tags ?? []), 'claude-code'] })),
+      );
+      observed += report2.inserted;
+    }
+    // Keep the intents of the last few turns only.
+    const recent = Object.fromEntries(Object.entries(intents).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 5));
+    await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
+  }
+  await store.deleteHookEvents(scope, events.map((e) => e.seq));
+  return { events: events.length, calls, observations: observed };
+}
+
+/**
+ * The new calls as CallInputs: each that reads a path consumes the latest earlier call of the turn
+ * (stored or new) that wrote it.
+ */
+export function withDependencies(before: readonly CallRecord[], calls: readonly (QueuedCall & { at: number })[]): CallInput[] {
+  const writer = new Map<string, number>();
+  before.forEach((c, i) => {
+    if (c.status !== 'failure') for (const w of filePathsOf(c.tool, parsed(c.input)).writes) writer.set(w, i);
+  });
+  return calls.map((c, k) => {
+    const index = before.length + k;
+    const paths = filePathsOf(c.tool, parsed(c.input));
+    const consumes = [...new Set(paths.reads.map((r) => writer.get(r)).filter((i): i is number => i !== undefined))].sort((a, b) => a - b);
+    // A failed write changed nothing.
+    if (c.status === 'success') for (const w of paths.writes) writer.set(w, index);
+    return {
+      tool: c.tool,
+      status: c.status,
+      at: c.at,
+      ...(consumes.length === 0 ? {} : { consumes }),
+      ...(c.input === undefined ? {} : { input: c.input }),
+      ...(c.output === undefined ? {} : { output: c.output }),
+    };
+  });
+}

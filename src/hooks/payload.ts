@@ -1,0 +1,64 @@
+/**
+ * @module hooks/payload
+ * One Claude Code hook event, checked by hand (the hook path does not load zod): the common fields
+ * (`hook_event_name`, `session_id`, `cwd`) must be strings; the rest is read where it is used.
+ */
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+export interface HookPayload {
+  event: HookEventName;
+  session: string;
+  cwd: string;
+  raw: Record<string, unknown>;
+}
+
+export type ParsedPayload = { ok: true; payload: HookPayload } | { ok: false; message: string };
+
+/** Parses stdin text; every refusal names what is wrong. */
+export function parseHookPayload(text: string): ParsedPayload {
+  if (text.trim() === '') return { ok: false, message: 'no hook payload on stdin' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: `the hook payload is not JSON: ${(error as Error).message}` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'the hook payload is not a JSON object' };
+  const r = raw as Record<string, unknown>;
+  const event = r.hook_event_name;
+  if (typeof event !== 'string') return { ok: false, message: 'the hook payload has no hook_event_name' };
+  if (!(HOOK_EVENTS as readonly string[]).includes(event)) return { ok: false, message: `unknown hook event "${event.slice(0, 60)}": nothing to do` };
+  for (const field of ['session_id', 'cwd'] as const) {
+    if (typeof r[field] !== 'string' || r[field] === '') return { ok: false, message: `the ${event} payload has no ${field}` };
+  }
+  return { ok: true, payload: { event: event as HookEventName, session: r.session_id as string, cwd: r.cwd as string, raw: r } };
+}
+
+/** JSON text of a value, cut to `max` characters (with a marker saying how much was cut). */
+export function truncated(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+/** A tool response as text: a string as it is, anything else as JSON. */
+export function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * A value as JSON text that stays parseable: long strings inside it are cut first (to `maxString`
+ * characters each), so that a Write's `file_path` survives its long `content`; only if that is
+ * still over `max` is the text itself cut.
+ */
+export function compactJson(value: unknown, max: number, maxString = 300): string {
+  const shrink = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return v.length <= maxString ? v : `${v.slice(0, maxString)}… [${v.length - maxString} more characters]`;
+    if (depth > 6 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.slice(0, 50).map((x) => shrink(x, depth + 1));
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).slice(0, 50).map(([k, x]) => [k, shrink(x, depth + 1)]));
+  };
+  const text = JSON.stringify(shrink(value, 0)) ?? '';
+  return truncated(text, max);
+}
