@@ -98,30 +98,27 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
   // What this event would queue, so that a busy database sends it to the spool instead.
   let pending: SpooledEvent | undefined;
   if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
-    pending = { scope, session: p.session, turn: -1, kind: p.event, at: now, payload: callEventOf(p) };
+    pending = { scope, session: p.session, turn: 'current', kind: p.event, at: now, payload: callEventOf(p) };
   } else if (p.event === 'UserPromptSubmit') {
     const prompt = typeof p.raw.prompt === 'string' ? p.raw.prompt : '';
-    pending = { scope, session: p.session, turn: -1, kind: 'prompt', at: now, payload: { prompt: scrubbed(prompt, HOOK_LIMITS.prompt) } };
+    pending = { scope, session: p.session, turn: 'next', kind: 'prompt', at: now, payload: { prompt: scrubbed(prompt, HOOK_LIMITS.prompt) } };
   }
   let store: Store | undefined;
   try {
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    // Spooled events first, in their order: a spooled prompt starts its turn now, a spooled call
-    // joins the turn its session is in by then.
+    // Spooled events first, in their order, each file in one transaction: a spooled prompt starts
+    // its turn then, a spooled call joins the turn its session is in by then.
     await drainSpool(
       db,
       async (events) => {
-        for (const e of events) {
-          const s = store as Store;
-          const turn = e.kind === 'prompt' ? await s.startHookTurn(e.scope, e.session, e.at) : (await s.hookSession(e.scope, e.session)).turn;
-          await s.enqueueHookEvents(e.scope, [{ session: e.session, turn, kind: e.kind, at: e.at, payload: e.payload }]);
-        }
+        const byScope = new Map<string, SpooledEvent[]>();
+        for (const e of events) byScope.set(e.scope, [...(byScope.get(e.scope) ?? []), e]);
+        for (const [s, list] of byScope) await (store as Store).enqueueHookEvents(s, list.map(({ scope: _, ...e }) => e));
       },
       warn,
     );
     if (pending !== undefined) {
-      const turn = pending.kind === 'prompt' ? await store.startHookTurn(scope, p.session, now) : (await store.hookSession(scope, p.session)).turn;
-      await store.enqueueHookEvents(scope, [{ ...pending, turn }]);
+      await store.enqueueHookEvents(scope, [pending]);
       pending = undefined;
     }
     if (p.event === 'UserPromptSubmit') {

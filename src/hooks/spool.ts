@@ -4,15 +4,18 @@
  * opened): one JSON line appended to `<db>.hook-spool.jsonl` (a single `write` with O_APPEND, so
  * lines from processes writing at once never interleave). The next invocation that reaches the
  * database moves the spool into the queue first: it renames the file (new lines start a new
- * spool), queues its lines, and deletes it. A drainer that died leaves its renamed file behind; the
- * next one takes it after a minute.
+ * spool), queues its lines (in one transaction: all or none), and deletes it. When queuing fails
+ * (the database is busy again), the lines go back to the spool. A drainer that died leaves its
+ * renamed file behind; the next one takes it after a minute.
  */
 import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { HookEvent } from '../store/types.js';
 
-export interface SpooledEvent extends Omit<HookEvent, 'seq'> {
+export interface SpooledEvent extends Omit<HookEvent, 'seq' | 'turn'> {
   scope: string;
+  /** `next` for a prompt (it starts a turn), `current` for a call: resolved when it is queued. */
+  turn: number | 'current' | 'next';
 }
 
 export const spoolPathFor = (db: string): string => `${db}.hook-spool.jsonl`;
@@ -72,7 +75,14 @@ export async function drainSpool(db: string, queue: (events: SpooledEvent[]) => 
           report(`spool ${file} line ${i + 1} is broken and was skipped`);
         }
       });
-    await queue(events);
+    try {
+      await queue(events);
+    } catch (error) {
+      // Not queued: back to the spool, for the next invocation.
+      if (events.length > 0) appendFileSync(spoolPathFor(db), events.map((e) => `${JSON.stringify(e)}\n`).join(''), { encoding: 'utf8', mode: 0o600 });
+      unlinkSync(file);
+      throw error;
+    }
     unlinkSync(file);
     count += events.length;
   }

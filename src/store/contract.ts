@@ -125,8 +125,10 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
       const store = await fresh();
+      expect(await store.enqueueHookEvents('p', [{ session: 's1', turn: 'next', kind: 'prompt', at: 9, payload: {} }])).toEqual([1]);
+      await store.deleteHookEvents('p', (await store.claimHookEvents('p', 'z', 0)).map((e) => e.seq));
       await store.enqueueHookEvents('p', [
-        { session: 's1', turn: 1, kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
+        { session: 's1', turn: 'current', kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
         { session: 's2', turn: 1, kind: 'PostToolUse', at: 11, payload: { tool: 'Read' } },
         { session: 's1', turn: 1, kind: 'PostToolUseFailure', at: 12, payload: { tool: 'Edit' } },
       ]);

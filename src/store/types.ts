@@ -296,8 +296,12 @@ export interface Store {
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
 
-  /** Queues hook events (payloads scrubbed) in one transaction. */
-  enqueueHookEvents(scope: string, events: readonly Omit<HookEvent, 'seq'>[]): Promise<void>;
+  /**
+   * Queues hook events (payloads scrubbed) in one transaction, all or none. A turn given as `next`
+   * starts the session's next turn (a prompt), `current` joins the turn it is in; returns the turn
+   * of each event.
+   */
+  enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]>;
   /**
    * Claims a session's queued events (or the scope's, without `session`) for `claimer`, oldest
    * first: events nobody claimed, or claimed before `staleBefore` by a process that never finished.

@@ -792,11 +792,25 @@ export class SqliteStore implements Store {
   }
   // ---- hook queue ----------------------------------------------------------------------------
 
-  async enqueueHookEvents(scope: string, events: readonly Omit<HookEvent, 'seq'>[]): Promise<void> {
+  async enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]> {
     const insert = this.#stmt('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload) VALUES (?, ?, ?, ?, ?, ?)');
-    this.#write(() => {
-      for (const e of events) insert.run(scope, e.session, e.turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload));
-    });
+    const current = this.#stmt('SELECT turn FROM hook_sessions WHERE scope = ? AND session_id = ?');
+    const next = this.#stmt(`
+      INSERT INTO hook_sessions (scope, session_id, turn, updated_at) VALUES (?, ?, 1, ?)
+      ON CONFLICT (scope, session_id) DO UPDATE SET turn = hook_sessions.turn + 1, updated_at = excluded.updated_at
+      RETURNING turn`);
+    return this.#write(() =>
+      events.map((e) => {
+        const turn =
+          e.turn === 'next'
+            ? Number((next.get(scope, e.session, e.at) as Row).turn)
+            : e.turn === 'current'
+              ? Number((current.get(scope, e.session) as Row | undefined)?.turn ?? 0)
+              : e.turn;
+        insert.run(scope, e.session, turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload));
+        return turn;
+      }),
+    );
   }
 
   async claimHookEvents(scope: string, claimer: string, staleBefore: number, session?: string): Promise<HookEvent[]> {
