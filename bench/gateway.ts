@@ -15,7 +15,7 @@ import { median, type BenchRow } from './table.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const testServer = join(root, 'test/fixtures/mcp/test-server.mjs');
-const bin = join(root, 'bin/credence.js');
+const bin = join(root, 'bin/credence.cjs');
 
 async function connect(command: string, args: string[], cwd: string): Promise<Client> {
   const client = new Client({ name: 'credence-bench', version: '1.0.0' });

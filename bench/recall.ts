@@ -50,13 +50,13 @@ const percentile = (values: readonly number[], p: number): number => {
 const ms = (v: number): string => `${v.toFixed(2)} ms`;
 const p50p95 = (t: readonly number[]): string => `${ms(percentile(t, 0.5))} / ${ms(percentile(t, 0.95))}`;
 
-interface BaseMemory {
+export interface BaseMemory {
   name: string;
   description: string;
 }
 
 /** Seal-Tools tools and dev queries when the shared data is there, else a seeded synthetic stand-in. */
-function loadData(): { tools: BaseMemory[]; queries: string[]; source: string } {
+export function loadData(): { tools: BaseMemory[]; queries: string[]; source: string } {
   const dir = fileURLToPath(new URL('../../../shared/data/seal-tools/', import.meta.url));
   if (existsSync(join(dir, 'tool.jsonl')) && existsSync(join(dir, 'dev.jsonl'))) {
     const lines = (file: string) => readJsonLines(readFileSync(join(dir, file), 'utf8')).values.map((v) => v.value);

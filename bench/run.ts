@@ -16,6 +16,7 @@ import { benchEmbed } from './embed.js';
 import { benchEvolveEngine } from './evolve-engine.js';
 import { benchEvolveGrouping } from './evolve-grouping.js';
 import { benchGateway } from './gateway.js';
+import { benchHooks } from './hooks.js';
 import { formatTable, type BenchRow } from './table.js';
 
 // `npm run bench -- gateway,recall` runs only the named sections; no argument runs them all.
@@ -34,6 +35,7 @@ try {
     ['evolve', () => benchEvolveEngine()],
     ['pocketflow', async () => (await import('./pocketflow.js')).benchPocketflow()],
     ['gateway', () => benchGateway()],
+    ['hooks', () => benchHooks()],
   ];
   const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
   if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`);

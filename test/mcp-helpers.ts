@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-export const bin = fileURLToPath(new URL('../bin/credence.js', import.meta.url));
+export const bin = fileURLToPath(new URL('../bin/credence.cjs', import.meta.url));
 export const nodeModules = fileURLToPath(new URL('../node_modules/', import.meta.url));
 export const testServer = fileURLToPath(new URL('./fixtures/mcp/test-server.mjs', import.meta.url));
 

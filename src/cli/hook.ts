@@ -1,6 +1,6 @@
 /**
  * @module cli/hook — `credence hook claude-code`, for when global options come with it
- * (`credence --db x hook claude-code`); the plain form is run by bin/credence.js directly.
+ * (`credence --db x hook claude-code`); the plain form is run by bin/credence.cjs directly.
  */
 import type { Command } from 'commander';
 import type { CommandContext } from './context.js';
@@ -19,6 +19,6 @@ export function registerHook(program: Command, context: () => CommandContext): v
         ...(ctx.options.now === undefined ? {} : { CREDENCE_NOW: ctx.options.now }),
       };
       const { main } = await import('../hooks/claude-code.js');
-      await main(env);
+      await main(undefined, env);
     });
 }

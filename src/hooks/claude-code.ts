@@ -4,31 +4,30 @@
  * (SPEC §9, issue 9). It fails open: whatever goes wrong, the process exits 0 with one line on
  * stderr, and the agent never waits for more than a short busy timeout.
  *
- * - PreToolUse: nothing (the fast path: the database is not even opened).
+ * - PreToolUse: nothing (bin/credence.cjs returns before loading anything).
  * - PostToolUse / PostToolUseFailure: the call (tool, scrubbed and truncated input and response,
- *   success or failure) is queued for its session's current turn; one small write.
- * - UserPromptSubmit: starts the session's next turn, queues the prompt (for the turn's intent and
- *   the correction rule), and prints the `<memory-context>` block of what recall finds relevant
- *   (high or medium; nothing at all when nothing is), recording those memories as shown.
+ *   success or failure) goes to the spool (hooks/fast): no database at all.
+ * - UserPromptSubmit: queues the spool, then the prompt, which starts the session's next turn (its
+ *   text is the turn's intent and is read for corrections), and prints the `<memory-context>` block
+ *   of what recall finds relevant (high or medium; nothing at all when nothing is), recording those
+ *   memories as shown.
  * - SessionStart: learns what is queued, then prints the active skills and high-confidence
  *   instincts of the scope, within a few hundred tokens.
- * - Stop / SubagentStop / SessionEnd: learn what the session queued (its turn's execution, edges
+ * - Stop / SubagentStop / SessionEnd: learn what the session queued (its turns' executions, edges
  *   and observations). Never blocks: nothing is printed, whatever `stop_hook_active` says.
  *
- * Learning from the queue (hooks/ingest) loads the whole engine; the tool events never do.
- * A database busy past the busy timeout, or one that cannot be opened, sends the event to the
- * spool (hooks/spool), which the next invocation queues first: no event is lost.
+ * A database busy past the busy timeout, or one that cannot be opened, sends the prompt to the
+ * spool as well; what is queued is learned next time. No event is lost.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { scrubText, scrubValue } from '../core/scrub.js';
-import { parseIsoInstant } from '../core/time.js';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
+import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf, spoolToolEvent } from './fast.js';
+import { parseHookPayload, type HookPayload } from './payload.js';
 import { drainSpool, spoolEvent, type SpooledEvent } from './spool.js';
+
+export { callEventOf, HOOK_LIMITS } from './fast.js';
 
 export interface HookIO {
   env: NodeJS.ProcessEnv;
@@ -39,38 +38,23 @@ export interface HookOutcome {
   stderr: string;
 }
 
-/** How much of a call's input and response is kept (after scrubbing). */
-export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
-
-const scrubbed = (text: string, max: number): string => truncated(scrubText(text).text, max);
-
-function clock(env: NodeJS.ProcessEnv): number {
-  const fixed = env.CREDENCE_NOW;
-  if (fixed !== undefined && fixed !== '') {
-    const at = parseIsoInstant(fixed);
-    if (at !== undefined) return at;
-  }
-  return Date.now();
-}
-
-const dbPathOf = (env: NodeJS.ProcessEnv): string => (env.CREDENCE_DB !== undefined && env.CREDENCE_DB !== '' ? env.CREDENCE_DB : join(homedir(), '.credence', 'credence.db'));
-
 const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
 
-/** What a tool event queues: the call, scrubbed and cut to size. */
-export function callEventOf(p: HookPayload): Record<string, unknown> {
-  const r = p.raw;
-  const failed = p.event === 'PostToolUseFailure';
-  return {
-    tool: typeof r.tool_name === 'string' && r.tool_name !== '' ? r.tool_name : 'unknown',
-    status: failed ? 'failure' : 'success',
-    // Scrubbed whole first (a secret cut in two would escape the rules), then cut to size.
-    input: compactJson(scrubValue(r.tool_input), HOOK_LIMITS.input),
-    ...(failed ? {} : { output: scrubbed(asText(r.tool_response), HOOK_LIMITS.output) }),
-    ...(failed ? { error: scrubbed(asText(r.error), HOOK_LIMITS.error) } : {}),
-    ...(typeof r.tool_use_id === 'string' ? { toolUseId: r.tool_use_id } : {}),
-    ...(r.is_interrupt === true ? { interrupted: true } : {}),
-  };
+/** Queues spooled events: each one's scope worked out from its cwd (once per cwd), in one transaction per scope. */
+async function queueSpooled(store: Store, events: readonly SpooledEvent[]): Promise<void> {
+  const scopes = new Map<string, string>();
+  const byScope = new Map<string, SpooledEvent[]>();
+  for (const e of events) {
+    let scope = e.scope ?? scopes.get(e.cwd);
+    if (scope === undefined) {
+      scope = resolveScope({ cwd: e.cwd }).scope;
+      scopes.set(e.cwd, scope);
+    }
+    byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
+  }
+  for (const [scope, list] of byScope) {
+    await store.enqueueHookEvents(scope, list.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload })));
+  }
 }
 
 export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<HookOutcome> {
@@ -83,10 +67,19 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
     warn(parsed.message);
     return out;
   }
-  const p = parsed.payload;
+  return runParsedHook(parsed.payload, io, out, warn);
+}
+
+async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn: (line: string) => void): Promise<HookOutcome> {
   if (p.event === 'PreToolUse') return out;
   const env = io.env;
-  const now = clock(env);
+  if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
+    const problem = spoolToolEvent(p, env);
+    if (problem !== undefined) warn(problem);
+    return out;
+  }
+  const now = eventTime(env);
+  const db = dbPathOf(env);
   let scope: string;
   try {
     scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
@@ -94,38 +87,30 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
     warn(`cannot tell the project of ${p.cwd}: ${(error as Error).message}`);
     return out;
   }
-  const db = dbPathOf(env);
-  // What this event would queue, so that a busy database sends it to the spool instead.
-  let pending: SpooledEvent | undefined;
-  if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
-    pending = { scope, session: p.session, turn: 'current', kind: p.event, at: now, payload: callEventOf(p) };
-  } else if (p.event === 'UserPromptSubmit') {
-    const prompt = typeof p.raw.prompt === 'string' ? p.raw.prompt : '';
-    pending = { scope, session: p.session, turn: 'next', kind: 'prompt', at: now, payload: { prompt: scrubbed(prompt, HOOK_LIMITS.prompt) } };
-  }
+  // The prompt is queued with the spool; when the database is busy it waits in the spool instead.
+  let pending = spooledEventOf(p, env, now);
   let store: Store | undefined;
   try {
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    // Spooled events first, in their order, each file in one transaction: a spooled prompt starts
-    // its turn then, a spooled call joins the turn its session is in by then.
+    const opened = store;
+    let queuedWithSpool = false;
+    // The spool first, in arrival order, and this event after it, in the same transaction.
     await drainSpool(
       db,
+      randomUUID(),
       async (events) => {
-        const byScope = new Map<string, SpooledEvent[]>();
-        for (const e of events) byScope.set(e.scope, [...(byScope.get(e.scope) ?? []), e]);
-        for (const [s, list] of byScope) await (store as Store).enqueueHookEvents(s, list.map(({ scope: _, ...e }) => e));
+        await queueSpooled(opened, pending === undefined ? events : [...events, pending]);
+        queuedWithSpool = true;
       },
       warn,
     );
-    if (pending !== undefined) {
-      await store.enqueueHookEvents(scope, [pending]);
-      pending = undefined;
-    }
+    if (pending !== undefined && !queuedWithSpool) await queueSpooled(store, [pending]);
+    pending = undefined;
     if (p.event === 'UserPromptSubmit') {
       const { promptContext } = await import('./context.js');
       const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', { cwd: p.cwd, now, env });
       if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
-    } else if (p.event === 'SessionStart' || p.event === 'Stop' || p.event === 'SubagentStop' || p.event === 'SessionEnd') {
+    } else {
       const { ingest } = await import('./ingest.js');
       await ingest(store, scope, { cwd: p.cwd, now, env, claimer: randomUUID(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
       if (p.event === 'SessionStart') {
@@ -138,9 +123,9 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
     if (pending !== undefined) {
       try {
         spoolEvent(db, pending);
-        warn(`${isBusy(error) ? 'the database is busy' : `cannot write to ${db} (${(error as Error).message})`}: the event waits in the spool`);
+        warn(`${isBusy(error) ? 'the database is busy' : `cannot write to ${db} (${(error as Error).message})`}: the prompt waits in the spool`);
       } catch (spoolError) {
-        warn(`cannot write to ${db} (${(error as Error).message}) nor to its spool (${(spoolError as Error).message}): the event is lost`);
+        warn(`cannot write to ${db} (${(error as Error).message}) nor to its spool (${(spoolError as Error).message}): the prompt is lost`);
       }
     } else {
       warn(isBusy(error) ? 'the database is busy: what is queued will be learned next time' : `${p.event}: ${(error as Error).message}`);
@@ -151,17 +136,20 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
   return out;
 }
 
-/** The process entry: reads stdin, runs the hook, prints, and always exits 0. */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let stdin = '';
-  try {
-    process.stdin.setEncoding('utf8');
-    for await (const chunk of process.stdin) stdin += chunk as string;
-  } catch (error) {
-    process.stderr.write(`credence hook: cannot read stdin: ${(error as Error).message}\n`);
+/** The process entry for an already-read payload (bin/credence.cjs reads stdin itself); always exits 0. */
+export async function main(stdin?: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let text = stdin;
+  if (text === undefined) {
+    text = '';
+    try {
+      process.stdin.setEncoding('utf8');
+      for await (const chunk of process.stdin) text += chunk as string;
+    } catch (error) {
+      process.stderr.write(`credence hook: cannot read stdin: ${(error as Error).message}\n`);
+    }
   }
   try {
-    const outcome = await runClaudeCodeHook(stdin, { env });
+    const outcome = await runClaudeCodeHook(text, { env });
     if (outcome.stdout !== '') process.stdout.write(outcome.stdout);
     if (outcome.stderr !== '') process.stderr.write(outcome.stderr);
   } catch (error) {

@@ -19,7 +19,7 @@ import {
 } from './install.js';
 
 const EVENTS = CLAUDE_CODE_HOOKS.map((h) => h.event);
-const NODE_COMMAND = 'node /opt/credence/bin/credence.js hook claude-code';
+const NODE_COMMAND = 'node /opt/credence/bin/credence.cjs hook claude-code';
 const parse = (text: string): Record<string, any> => JSON.parse(text);
 
 const USER_SETTINGS = {

@@ -12,7 +12,7 @@
  * Rules of the merge:
  * - Everything else in both files is kept, in its order (JSON.parse order: integer-like keys first).
  * - Credence's hook entries are the command hooks whose command runs `credence hook claude-code`
- *   (also as `credence.js hook claude-code`, for `node …/bin/credence.js`); installing replaces
+ *   (also as `credence.cjs hook claude-code`, for `node …/bin/credence.cjs`); installing replaces
  *   them in place (in a group with the right matcher) or appends one group of Credence's own per
  *   event, so installing with another command replaces rather than duplicates.
  * - A file whose merged content equals its parsed content is not written at all (byte-identical,
@@ -75,7 +75,7 @@ export const CLAUDE_CODE_FILES = Object.freeze({
 /** The name of Credence's server in `.mcp.json`. */
 export const MCP_SERVER_NAME = 'credence';
 
-const CREDENCE_HOOK = /\bcredence(?:\.js)?["']?\s+hook\s+claude-code(?![\w-])/;
+const CREDENCE_HOOK = /\bcredence(?:\.c?js)?["']?\s+hook\s+claude-code(?![\w-])/;
 
 /** Whether a hook command is one of Credence's (runs `credence hook claude-code`). */
 export const isCredenceHookCommand = (command: string): boolean => CREDENCE_HOOK.test(command);

@@ -1,90 +1,119 @@
 /**
  * @module hooks/spool
- * Where a hook puts an event when the database is busy past the short busy timeout (or cannot be
- * opened): one JSON line appended to `<db>.hook-spool.jsonl` (a single `write` with O_APPEND, so
- * lines from processes writing at once never interleave). The next invocation that reaches the
- * database moves the spool into the queue first: it renames the file (new lines start a new
- * spool), queues its lines (in one transaction: all or none), and deletes it. When queuing fails
- * (the database is busy again), the lines go back to the spool. A drainer that died leaves its
- * renamed file behind; the next one takes it after a minute.
+ * The hooks' first stop on disk: `<db>.hook-spool/`, one small JSON file an event. A tool event
+ * (PostToolUse, PostToolUseFailure) is only ever written here — no database, no lock, so the
+ * agent's tool loop never waits — and so is any event that meets a database busy past the short
+ * busy timeout. Every invocation that opens the database queues the spool first.
+ *
+ * - Writing: the file is written under a dot-name and renamed into place, so a reader never sees
+ *   half an event. Names start with a microsecond timestamp, so the spool reads in arrival order.
+ * - Draining: a drainer claims each file by renaming it (only one rename of a name can succeed),
+ *   queues all it claimed in one transaction, then deletes them; if queuing fails, it renames
+ *   them back. Files claimed by a drainer that died are taken again after a minute.
+ * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
+ *   user only.
  */
-import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import type { HookEvent } from '../store/types.js';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-export interface SpooledEvent extends Omit<HookEvent, 'seq' | 'turn'> {
-  scope: string;
+/** An event on its way to the queue; its scope is worked out from `cwd` when it is queued. */
+export interface SpooledEvent {
+  cwd: string;
+  /** CREDENCE_SCOPE of the hook process, when it was set. */
+  scope?: string;
+  session: string;
   /** `next` for a prompt (it starts a turn), `current` for a call: resolved when it is queued. */
   turn: number | 'current' | 'next';
+  kind: string;
+  at: number;
+  payload: unknown;
 }
 
-export const spoolPathFor = (db: string): string => `${db}.hook-spool.jsonl`;
+export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
 
-const DRAINING = '.draining';
+const CLAIMED = '.claimed-';
 const ABANDONED_AFTER_MS = 60_000;
+let written = 0;
+
+/** A name that sorts in arrival order across processes (epoch microseconds), then unique. */
+function stamp(): string {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  written += 1;
+  return `${String(micros).padStart(17, '0')}-${process.pid}-${written}-${Math.random().toString(36).slice(2, 8)}`;
+}
 
 export function spoolEvent(db: string, event: SpooledEvent): void {
-  appendFileSync(spoolPathFor(db), `${JSON.stringify(event)}\n`, { encoding: 'utf8', mode: 0o600 });
+  const dir = spoolDirFor(db);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = `${stamp()}.json`;
+  const temporary = join(dir, `.${name}`);
+  writeFileSync(temporary, JSON.stringify(event), { encoding: 'utf8', mode: 0o600 });
+  renameSync(temporary, join(dir, name));
 }
 
 /**
- * Takes the spooled events (the current spool and abandoned drains) and hands them to `queue`;
- * a file is deleted only once `queue` has resolved. Broken lines are reported and skipped.
+ * Claims the spooled events, hands them to `queue` in arrival order, and deletes them once `queue`
+ * has resolved (or gives them back when it throws). Broken files are reported and removed.
  */
-export async function drainSpool(db: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
-  const spool = spoolPathFor(db);
-  const dir = dirname(spool);
-  const name = basename(spool);
-  const files: string[] = [];
+export async function drainSpool(db: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
+  const dir = spoolDirFor(db);
+  let names: string[];
   try {
-    const mine = `${spool}.${process.pid}.${Date.now()}${DRAINING}`;
-    renameSync(spool, mine);
-    files.push(mine);
+    names = readdirSync(dir);
   } catch {
-    // No spool (the usual case), or another process took it first.
+    return 0;
   }
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    entries = [];
-  }
-  for (const entry of entries) {
-    if (!entry.startsWith(`${name}.`) || !entry.endsWith(DRAINING)) continue;
-    const path = join(dir, entry);
-    if (files.includes(path)) continue;
+  const claimed: { original: string; path: string }[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith('.')) continue;
+    const at = name.indexOf(CLAIMED);
+    const original = at < 0 ? name : name.slice(0, at);
+    if (at >= 0) {
+      try {
+        if (Date.now() - statSync(join(dir, name)).mtimeMs < ABANDONED_AFTER_MS) continue;
+      } catch {
+        continue;
+      }
+    }
+    const path = join(dir, `${original}${CLAIMED}${claimer}`);
     try {
-      if (Date.now() - statSync(path).mtimeMs < ABANDONED_AFTER_MS) continue;
-      const taken = `${spool}.${process.pid}.${Date.now()}.${files.length}${DRAINING}`;
-      renameSync(path, taken);
-      files.push(taken);
+      renameSync(join(dir, name), path);
+      claimed.push({ original, path });
     } catch {
-      // Someone else took it.
+      // Another drainer claimed it first.
     }
   }
-  let count = 0;
-  for (const file of files) {
-    const events: SpooledEvent[] = [];
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        if (line.trim() === '') return;
-        try {
-          events.push(JSON.parse(line) as SpooledEvent);
-        } catch {
-          report(`spool ${file} line ${i + 1} is broken and was skipped`);
-        }
-      });
+  if (claimed.length === 0) return 0;
+  claimed.sort((a, b) => (a.original < b.original ? -1 : 1));
+  const events: SpooledEvent[] = [];
+  const broken: string[] = [];
+  for (const c of claimed) {
     try {
-      await queue(events);
-    } catch (error) {
-      // Not queued: back to the spool, for the next invocation.
-      if (events.length > 0) appendFileSync(spoolPathFor(db), events.map((e) => `${JSON.stringify(e)}\n`).join(''), { encoding: 'utf8', mode: 0o600 });
-      unlinkSync(file);
-      throw error;
+      events.push(JSON.parse(readFileSync(c.path, 'utf8')) as SpooledEvent);
+    } catch {
+      broken.push(c.path);
+      report(`spooled event ${c.original} is broken and was dropped`);
     }
-    unlinkSync(file);
-    count += events.length;
   }
-  return count;
+  try {
+    await queue(events);
+  } catch (error) {
+    for (const c of claimed) {
+      if (broken.includes(c.path)) continue;
+      try {
+        renameSync(c.path, join(dir, c.original));
+      } catch {
+        // Left claimed: taken again once abandoned.
+      }
+    }
+    throw error;
+  }
+  for (const c of claimed) {
+    try {
+      unlinkSync(c.path);
+    } catch {
+      // Already gone.
+    }
+  }
+  return events.length;
 }

@@ -8,7 +8,7 @@ import { openCredence, type Credence } from '../../src/index.js';
 import type { CallInput } from '../../src/core/types.js';
 import { rejection } from '../helpers.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const library = new URL('../../dist/src/index.js', import.meta.url).href;
 const dir = mkdtempSync(join(tmpdir(), 'credence-append-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

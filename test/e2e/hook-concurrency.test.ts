@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../../src/engine.js';
 import { runClaudeCodeHook } from '../../src/hooks/claude-code.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const writer = fileURLToPath(new URL('../fixtures/claude-code/writer.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-hook-writers-'));
 const project = join(dir, 'project');

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../../src/engine.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const recorded = fileURLToPath(new URL('../fixtures/claude-code/session-50.jsonl', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-replay-'));
 const project = join(dir, 'shop');

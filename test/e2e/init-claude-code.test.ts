@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'credence-init-cc-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -42,7 +42,7 @@ describe('credence init --claude-code', () => {
     expect(existsSync(db)).toBe(true);
     const settings = JSON.parse(read(dir, '.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
-    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5, async: true }] }]);
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `node ${JSON.stringify(bin)} hook claude-code`, timeout: 5, async: true }] }]);
     expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { credence: { command: 'npx', args: ['credence', 'serve', '--stdio'] } } });
     expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({ failedCalls: true, testRuns: true, commits: true, corrections: true });
     expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);

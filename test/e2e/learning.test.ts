@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-learning-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

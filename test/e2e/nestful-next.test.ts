@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'credence-nestful-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } });
-const credence = (args: string[]) => run([join(root, 'bin', 'credence.js'), '--db', join(dir, 'nestful.db'), '--scope', 'nestful', ...args]);
+const credence = (args: string[]) => run([join(root, 'bin', 'credence.cjs'), '--db', join(dir, 'nestful.db'), '--scope', 'nestful', ...args]);
 
 describe.skipIf(!hasData)('learning from every NESTFUL execution (issue 3)', () => {
   it('ranks the real data-flow successor first', () => {
@@ -33,7 +33,7 @@ describe.skipIf(!hasData)('learning from every NESTFUL execution (issue 3)', () 
 
   it('imports the public catalogues directly, once each', () => {
     const db = ['--db', join(dir, 'catalogues.db'), '--scope', 'catalogues'];
-    const add = (args: string[]) => JSON.parse(run([join(root, 'bin', 'credence.js'), ...db, 'tools', 'add', ...args, '--json']).stdout);
+    const add = (args: string[]) => JSON.parse(run([join(root, 'bin', 'credence.cjs'), ...db, 'tools', 'add', ...args, '--json']).stdout);
     expect(add(['--nestful-spec', join(dataDir, 'nestful', 'executable-spec.json')])).toMatchObject({ inserted: 39, updated: 0 });
     expect(add(['--seal-tools', join(dataDir, 'seal-tools', 'tool.jsonl')])).toMatchObject({ inserted: 4076, updated: 0 });
     expect(add(['--seal-tools', join(dataDir, 'seal-tools', 'tool.jsonl')])).toMatchObject({ inserted: 0, updated: 4076 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../bin/credence.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-recall-'));
 const project = join(dir, 'project');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The `credence` executable: runs the compiled CLI (built by `npm install` through `prepare`).
+// `credence hook claude-code` is handled here first, without the CLI around it: a hook runs on
+// every tool call, so a PreToolUse loads nothing and a tool event loads one bundled file
+// (dist/hook-fast.cjs: the scrubber and the spool) through require(), without the ES module loader.
+'use strict';
+const { existsSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const dist = join(__dirname, '..', 'dist');
+const [, , first, second] = process.argv;
+
+async function hook() {
+  // Fail open: whatever happens, exit 0 with one line on stderr.
+  process.exitCode = 0;
+  let stdin = '';
+  let event;
+  try {
+    stdin = readFileSync(0, 'utf8');
+    event = JSON.parse(stdin)?.hook_event_name;
+  } catch {
+    event = undefined;
+  }
+  if (event === 'PreToolUse') return;
+  const fast = event === 'PostToolUse' || event === 'PostToolUseFailure';
+  const file = fast ? join(dist, 'hook-fast.cjs') : join(dist, 'src', 'hooks', 'claude-code.js');
+  if (!existsSync(file)) {
+    process.stderr.write('credence hook: the compiled hook is missing (dist/); run `npm run build` in the package folder\n');
+    return;
+  }
+  const { main } = fast ? require(file) : await import(pathToFileURL(file).href);
+  await main(stdin);
+  process.exitCode = 0;
+}
+
+async function cli() {
+  const entry = join(dist, 'src', 'cli', 'main.js');
+  if (!existsSync(entry)) {
+    process.stderr.write('credence: the compiled CLI is missing (dist/). Run `npm run build` in the package folder.\n');
+    process.exitCode = 1;
+    return;
+  }
+  const { run } = await import(pathToFileURL(entry).href);
+  process.exitCode = await run();
+}
+
+if (first === 'hook' && second === 'claude-code' && process.argv.length === 4) {
+  hook().catch((error) => {
+    process.stderr.write(`credence hook: ${error && error.message}\n`);
+    process.exitCode = 0;
+  });
+} else {
+  cli();
+}

@@ -1,0 +1,77 @@
+/**
+ * @module hooks/fast
+ * The tool events' path (PostToolUse, PostToolUseFailure): the call, scrubbed and cut to size,
+ * written to the spool and nothing more — no database, no scope lookup, no engine — so that a hook
+ * on every tool call costs little more than starting Node. The next invocation that opens the
+ * database (a prompt, a stop, a session start or end) queues it, in order, into the turn the
+ * session is in then. Imports only the scrubber and node:*.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { scrubText, scrubValue } from '../core/scrub.js';
+import { parseIsoInstant } from '../core/time.js';
+import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
+import { spoolEvent, type SpooledEvent } from './spool.js';
+
+/** How much of a call is kept (after scrubbing). */
+export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
+
+export const dbPathOf = (env: NodeJS.ProcessEnv): string => (env.CREDENCE_DB !== undefined && env.CREDENCE_DB !== '' ? env.CREDENCE_DB : join(homedir(), '.credence', 'credence.db'));
+
+/** The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays), else the clock. */
+export function eventTime(env: NodeJS.ProcessEnv): number {
+  const fixed = env.CREDENCE_NOW;
+  const at = fixed === undefined || fixed === '' ? undefined : parseIsoInstant(fixed);
+  return at ?? Date.now();
+}
+
+export const scrubbedText = (text: string, max: number): string => truncated(scrubText(text).text, max);
+
+/** What a tool event queues: the call, scrubbed whole first (a secret cut in two would escape the rules), then cut to size. */
+export function callEventOf(p: Pick<HookPayload, 'event' | 'raw'>): Record<string, unknown> {
+  const r = p.raw;
+  const failed = p.event === 'PostToolUseFailure';
+  return {
+    tool: typeof r.tool_name === 'string' && r.tool_name !== '' ? r.tool_name : 'unknown',
+    status: failed ? 'failure' : 'success',
+    input: compactJson(scrubValue(r.tool_input), HOOK_LIMITS.input),
+    ...(failed ? {} : { output: scrubbedText(asText(r.tool_response), HOOK_LIMITS.output) }),
+    ...(failed ? { error: scrubbedText(asText(r.error), HOOK_LIMITS.error) } : {}),
+    ...(typeof r.tool_use_id === 'string' ? { toolUseId: r.tool_use_id } : {}),
+    ...(r.is_interrupt === true ? { interrupted: true } : {}),
+  };
+}
+
+/** The event a hook payload spools, or undefined for events that carry nothing to queue. */
+export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: number): SpooledEvent | undefined {
+  const scope = env.CREDENCE_SCOPE !== undefined && env.CREDENCE_SCOPE.trim() !== '' ? { scope: env.CREDENCE_SCOPE.trim() } : {};
+  if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
+    return { cwd: p.cwd, ...scope, session: p.session, turn: 'current', kind: p.event, at, payload: callEventOf(p) };
+  }
+  if (p.event === 'UserPromptSubmit') {
+    const prompt = typeof p.raw.prompt === 'string' ? p.raw.prompt : '';
+    return { cwd: p.cwd, ...scope, session: p.session, turn: 'next', kind: 'prompt', at, payload: { prompt: scrubbedText(prompt, HOOK_LIMITS.prompt) } };
+  }
+  return undefined;
+}
+
+/** Spools one tool event; returns the line for stderr when it could not (the hook still exits 0). */
+export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
+  const event = spooledEventOf(p, env, eventTime(env));
+  if (event === undefined) return undefined;
+  const db = dbPathOf(env);
+  try {
+    spoolEvent(db, event);
+    return undefined;
+  } catch (error) {
+    return `cannot write to the spool of ${db}: ${(error as Error).message}; the event is lost`;
+  }
+}
+
+/** The process entry for a tool event (bin/credence.cjs has read stdin); always exits 0. */
+export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const parsed = parseHookPayload(stdin);
+  const problem = parsed.ok ? spoolToolEvent(parsed.payload, env) : parsed.message;
+  if (problem !== undefined) process.stderr.write(`credence hook: ${problem}\n`);
+  process.exitCode = 0;
+}
