@@ -92,7 +92,7 @@ function formatOf(argv: readonly string[]): string | undefined {
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
 }
 
-/** The process shell around `main`, used by bin/credence.js. */
+/** The process shell around `main`, used by bin/credence.cjs. */
 export async function run(): Promise<number> {
   return main(process.argv.slice(2), {
     stdout: (t) => process.stdout.write(t),
