@@ -320,9 +320,9 @@ export class Credence {
    * first append; learns only the edges the new calls add, so an edge counts once per execution.
    * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call.
    */
-  async appendCalls(head: graph.AppendHead, calls: graph.AppendCalls): Promise<graph.AppendResult> {
+  async appendCalls(head: graph.AppendHead, calls: graph.AppendCalls, options: { dequeue?: readonly number[] } = {}): Promise<graph.AppendResult> {
     this.invalidate();
-    return graph.appendCalls(this.#graph, head, calls);
+    return graph.appendCalls(this.#graph, head, calls, options);
   }
 
   /** Records many executions, one transaction per scope. */

@@ -265,7 +265,7 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
  * With a function, `calls` gets the calls already stored, inside the transaction, so it can point
  * `consumes` at them without racing another writer.
  */
-export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: AppendCalls): Promise<AppendResult> {
+export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: AppendCalls, options: { dequeue?: readonly number[] } = {}): Promise<AppendResult> {
   const checked = parseHead(head);
   const now = ctx.now();
   const startedAt = instant(checked.startedAt, now);
@@ -276,6 +276,7 @@ export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: Ap
     (before) => parseAppendedCalls(typeof calls === 'function' ? calls(before) : calls, before.length).map((call) => toCallRecord(call, now)),
     (before, after) => appendedEdgeEvents(before.map(asExecutionCall), after.map(asExecutionCall)),
     foldEdge,
+    options,
   );
   return {
     executionId: report.execution.id,

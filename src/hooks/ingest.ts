@@ -83,63 +83,78 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
   for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
   let calls = 0;
   let observed = 0;
-  for (const [session, list] of bySession) {
-    const stored = await store.hookSession(scope, session);
-    let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
-    const intents: Record<string, string> = { ...(state.intents ?? {}) };
-    const turns = new Map<number, { at: number; calls: (QueuedCall & { at: number })[] }>();
-    const drafts: (ObservationDraft & { at: number })[] = [];
-    for (const e of list) {
-      const payload = (e.payload ?? {}) as Record<string, unknown>;
-      if (e.kind === 'prompt') {
-        const prompt = typeof payload.prompt === 'string' ? payload.prompt : '';
-        if (prompt.trim() !== '') intents[String(e.turn)] = firstLine(prompt, 200);
-        const r = observationsFor({ kind: 'prompt', prompt }, state, config, e.at);
-        drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
-        state = { ...r.nextState, intents };
-      } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
-        const call = payload as unknown as QueuedCall;
-        const turn = turns.get(e.turn) ?? { at: e.at, calls: [] };
-        turn.calls.push({ ...call, at: e.at });
-        turns.set(e.turn, turn);
-        const input = parsed(call.input);
-        const exitCode = bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
-        const r = observationsFor(
-          {
-            kind: 'call',
-            tool: call.tool,
-            input,
-            status: call.status,
-            ...(call.error === undefined ? {} : { error: call.error }),
-            ...(exitCode === undefined ? {} : { exitCode }),
-            ...(call.interrupted === true ? { interrupted: true } : {}),
-          },
-          state,
-          config,
-          e.at,
-        );
-        drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
-        state = { ...r.nextState, intents };
+  const done: number[] = [];
+  try {
+    for (const [session, list] of bySession) {
+      const stored = await store.hookSession(scope, session);
+      let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
+      const intents: Record<string, string> = { ...(state.intents ?? {}) };
+      const turns = new Map<number, { at: number; calls: (QueuedCall & { at: number })[]; seqs: number[] }>();
+      const promptSeqs: number[] = [];
+      const drafts: (ObservationDraft & { at: number })[] = [];
+      for (const e of list) {
+        const payload = (e.payload ?? {}) as Record<string, unknown>;
+        if (e.kind === 'prompt') {
+          promptSeqs.push(e.seq);
+          const prompt = typeof payload.prompt === 'string' ? payload.prompt : '';
+          if (prompt.trim() !== '') intents[String(e.turn)] = firstLine(prompt, 200);
+          const r = observationsFor({ kind: 'prompt', prompt }, state, config, e.at);
+          drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
+          state = { ...r.nextState, intents };
+        } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
+          const call = payload as unknown as QueuedCall;
+          const turn = turns.get(e.turn) ?? { at: e.at, calls: [], seqs: [] };
+          turn.calls.push({ ...call, at: e.at });
+          turn.seqs.push(e.seq);
+          turns.set(e.turn, turn);
+          const input = parsed(call.input);
+          const exitCode = bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
+          const r = observationsFor(
+            {
+              kind: 'call',
+              tool: call.tool,
+              input,
+              status: call.status,
+              ...(call.error === undefined ? {} : { error: call.error }),
+              ...(exitCode === undefined ? {} : { exitCode }),
+              ...(call.interrupted === true ? { interrupted: true } : {}),
+            },
+            state,
+            config,
+            e.at,
+          );
+          drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
+          state = { ...r.nextState, intents };
+        }
       }
+      for (const [turn, t] of [...turns].sort((a, b) => a[0] - b[0])) {
+        await credence.appendCalls(
+          { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
+          (before: readonly CallRecord[]) => withDependencies(before, t.calls),
+          // They leave the queue in the same transaction: a failure later on never appends them twice.
+          { dequeue: t.seqs },
+        );
+        done.push(...t.seqs);
+        calls += t.calls.length;
+      }
+      if (drafts.length > 0) {
+        const report2 = await credence.observe(
+          drafts.map(({ at, ...o }) => ({ ...o, timestamp: new Date(at).toISOString(), tags: [...(o.tags ?? []), 'claude-code'] })),
+        );
+        observed += report2.inserted;
+      }
+      // Keep the intents of the last few turns only.
+      const recent = Object.fromEntries(Object.entries(intents).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 5));
+      await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
+      await store.deleteHookEvents(scope, promptSeqs);
+      done.push(...promptSeqs);
     }
-    for (const [turn, t] of [...turns].sort((a, b) => a[0] - b[0])) {
-      await credence.appendCalls(
-        { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
-        (before: readonly CallRecord[]) => withDependencies(before, t.calls),
-      );
-      calls += t.calls.length;
-    }
-    if (drafts.length > 0) {
-      const report2 = await credence.observe(
-        drafts.map(({ at, ...o }) => ({ ...o, timestamp: new Date(at).toISOString(), tags: [...(o.tags ?? []), 'claude-code'] })),
-      );
-      observed += report2.inserted;
-    }
-    // Keep the intents of the last few turns only.
-    const recent = Object.fromEntries(Object.entries(intents).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 5));
-    await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
+  } catch (error) {
+    // What was not learned goes back to the queue for the next invocation.
+    const left = events.map((e) => e.seq).filter((seq) => !done.includes(seq));
+    await store.releaseHookEvents(scope, left).catch(() => {});
+    throw error;
   }
-  await store.deleteHookEvents(scope, events.map((e) => e.seq));
   return { events: events.length, calls, observations: observed };
 }
 

@@ -7,13 +7,17 @@
  *
  * - Writing: the file is written under a dot-name and renamed into place, so a reader never sees
  *   half an event. Names start with a microsecond timestamp, so the spool reads in arrival order.
- * - Draining: a drainer claims each file by renaming it (only one rename of a name can succeed),
- *   queues all it claimed in one transaction, then deletes them; if queuing fails, it renames
- *   them back. Files claimed by a drainer that died are taken again after a minute.
+ * - Draining: one drainer at a time (a lock folder, `.drain.lock`, taken with mkdir; a drainer
+ *   waits up to `LOCK_WAIT_MS` for it, and a lock older than `STALE_LOCK_MS` was left by a process
+ *   that died). The drainer claims each file by renaming it, queues all it claimed in one
+ *   transaction, in name order, then deletes them; if queuing fails, it renames them back. One
+ *   drainer at a time and names in arrival order keep each session's events in the order its
+ *   hooks ran (for hooks of one session that run one after another). Files claimed by a drainer
+ *   that died are taken again after a minute.
  * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
  *   user only.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** An event on its way to the queue; its scope is worked out from `cwd` when it is queued. */
@@ -32,6 +36,9 @@ export interface SpooledEvent {
 export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
 
 const CLAIMED = '.claimed-';
+const LOCK = '.drain.lock';
+const LOCK_WAIT_MS = 2_000;
+const STALE_LOCK_MS = 30_000;
 const ABANDONED_AFTER_MS = 60_000;
 let written = 0;
 
@@ -57,6 +64,45 @@ export function spoolEvent(db: string, event: SpooledEvent): void {
  */
 export async function drainSpool(db: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
   const dir = spoolDirFor(db);
+  if (!existsSync(dir)) return 0;
+  const lock = join(dir, LOCK);
+  if (!(await takeLock(lock))) {
+    report('another process has been draining the spool for too long; this one left it alone');
+    return 0;
+  }
+  try {
+    return await drainLocked(dir, claimer, queue, report);
+  } finally {
+    try {
+      rmdirSync(lock);
+    } catch {
+      // Taken over as stale: not ours to remove any more.
+    }
+  }
+}
+
+async function takeLock(lock: string): Promise<boolean> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return true;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) {
+          rmdirSync(lock);
+          continue;
+        }
+      } catch {
+        continue;
+      }
+      if (Date.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+async function drainLocked(dir: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -142,7 +142,18 @@ export function runStoreContract(options: StoreContractOptions): void {
       // A claim older than staleBefore was left by a process that died: it can be taken again.
       expect((await store.claimHookEvents('p', 'c', Date.now() + 1000, 's1')).length).toBe(2);
       await store.deleteHookEvents('p', first.map((e) => e.seq));
-      expect(await store.claimHookEvents('p', 'd', Date.now() + 1000)).toHaveLength(1);
+      const left = await store.claimHookEvents('p', 'd', Date.now() + 1000);
+      expect(left).toHaveLength(1);
+      // While 'd' holds a live claim on s2, nobody else learns s2; once released, they can.
+      await store.enqueueHookEvents('p', [{ session: 's2', turn: 'current', kind: 'PostToolUse', at: 13, payload: {} }]);
+      expect(await store.claimHookEvents('p', 'e', 0, 's2')).toEqual([]);
+      await store.releaseHookEvents('p', left.map((e) => e.seq));
+      expect((await store.claimHookEvents('p', 'e', 0, 's2')).map((e) => e.at)).toEqual([11, 13]);
+      // An append takes its hook events out of the queue in the same transaction.
+      const mine = await store.claimHookEvents('p', 'e', 0, 's2');
+      void mine;
+      await store.appendCalls('p', { id: 'x', intent: 'i', startedAt: 1 }, () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }], () => [], (c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: 1, lastSeen: 1 }), { dequeue: left.map((e) => e.seq) });
+      expect((await store.claimHookEvents('p', 'f', Date.now() + 1000, 's2')).map((e) => e.at)).toEqual([13]);
     });
 
     test('a hook session counts its turns and keeps its state', async () => {

@@ -248,6 +248,8 @@ export interface Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
+    /** Hook events (by seq) the calls came from, deleted from the queue in the same transaction. */
+    options?: { dequeue?: readonly number[] },
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
@@ -305,8 +307,12 @@ export interface Store {
   /**
    * Claims a session's queued events (or the scope's, without `session`) for `claimer`, oldest
    * first: events nobody claimed, or claimed before `staleBefore` by a process that never finished.
+   * A session some other claimer is learning from (a live claim) is left alone, so that one
+   * session's events are always learned in order.
    */
   claimHookEvents(scope: string, claimer: string, staleBefore: EpochMs, session?: string): Promise<HookEvent[]>;
+  /** Gives claimed events back (learning them failed): the next claim takes them. */
+  releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
   /** Deletes events once learned from. */
   deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
   /** A hook session's current turn (0 before its first prompt) and its observing state. */

@@ -476,9 +476,13 @@ export class SqliteStore implements Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
+    options: { dequeue?: readonly number[] } = {},
   ): Promise<AppendReport> {
     const head = scrubRecord(rawHead);
     const report = this.#write(() => {
+      // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
+      const dequeue = this.#stmt('DELETE FROM hook_events WHERE scope = ? AND seq = ?');
+      for (const seq of options.dequeue ?? []) dequeue.run(scope, seq);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
       const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(scope, head.id) as Row | undefined;
       const before = (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]).map(toCall);
@@ -818,11 +822,21 @@ export class SqliteStore implements Store {
       UPDATE hook_events SET claimed_by = @claimer, claimed_at = @now
       WHERE scope = @scope AND (@session IS NULL OR session_id = @session)
         AND (claimed_by IS NULL OR claimed_at < @stale)
+        AND session_id NOT IN (
+          SELECT session_id FROM hook_events
+          WHERE scope = @scope AND claimed_by IS NOT NULL AND claimed_by <> @claimer AND claimed_at >= @stale)
       RETURNING seq, session_id, turn, kind, at, payload`);
     const rows = this.#write(() => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[]);
     return rows
       .map((r) => ({ seq: Number(r.seq), session: String(r.session_id), turn: Number(r.turn), kind: String(r.kind), at: Number(r.at), payload: parse<unknown>(r.payload, null) }))
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  async releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
+    const release = this.#stmt('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?');
+    this.#write(() => {
+      for (const seq of seqs) release.run(scope, seq);
+    });
   }
 
   async deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
