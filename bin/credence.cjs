@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `credence` executable: runs the compiled CLI (built by `npm install` through `prepare`).
 // `credence hook claude-code` is handled here first, without the CLI around it: a hook runs on
-// every tool call, so a PreToolUse loads nothing and a tool event loads one bundled file
-// (dist/hook-fast.cjs: the scrubber and the spool) through require(), without the ES module loader.
+// every tool call, so a PreToolUse loads nothing, and a tool event or a prompt loads one bundled
+// file (dist/hook-fast.cjs, dist/hook-prompt.cjs) through require(), without the ES module loader.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -23,8 +23,9 @@ async function hook() {
     event = undefined;
   }
   if (event === 'PreToolUse') return;
-  const fast = event === 'PostToolUse' || event === 'PostToolUseFailure';
-  const file = fast ? join(dist, 'hook-fast.cjs') : join(dist, 'src', 'hooks', 'claude-code.js');
+  const bundle = event === 'PostToolUse' || event === 'PostToolUseFailure' ? 'hook-fast.cjs' : event === 'UserPromptSubmit' ? 'hook-prompt.cjs' : undefined;
+  const fast = bundle !== undefined;
+  const file = fast ? join(dist, bundle) : join(dist, 'src', 'hooks', 'claude-code.js');
   if (!existsSync(file)) {
     process.stderr.write('credence hook: the compiled hook is missing (dist/); run `npm run build` in the package folder\n');
     return;

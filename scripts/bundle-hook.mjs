@@ -1,15 +1,22 @@
-// Bundles the hook's tool-event path (dist/src/hooks/fast.js and the scrubber it uses) into one
-// CommonJS file, dist/hook-fast.cjs, that bin/credence.cjs loads with require(): a hook runs on
-// every tool call, and one file without the ES module loader starts in about the time of `node -e 0`.
+// Bundles the hooks that run on every tool call or prompt into CommonJS files that
+// bin/credence.cjs loads with require(), without the ES module loader: dist/hook-fast.cjs (tool
+// events: the scrubber and the spool) and dist/hook-prompt.cjs (prompts: the store, recall over
+// BM25 hits, the context block). better-sqlite3 stays a package of its own (a native addon).
 import { buildSync } from 'esbuild';
 
-buildSync({
-  entryPoints: [new URL('../dist/src/hooks/fast.js', import.meta.url).pathname],
-  outfile: new URL('../dist/hook-fast.cjs', import.meta.url).pathname,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-  legalComments: 'none',
-});
+for (const [entry, out] of [
+  ['../dist/src/hooks/fast.js', '../dist/hook-fast.cjs'],
+  ['../dist/src/hooks/prompt.js', '../dist/hook-prompt.cjs'],
+]) {
+  buildSync({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    outfile: new URL(out, import.meta.url).pathname,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}

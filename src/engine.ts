@@ -19,7 +19,8 @@ import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider
 import { buildSearchIndex, type SearchIndex } from './search-index.js';
 import * as search from './search.js';
 import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
-import { buildRecallIndex, memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
+import { memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
+import { buildRecallIndex } from './recall-index.js';
 import { formatIssues, MemoryInputSchema } from './schemas/index.js';
 import { scrubText } from './core/scrub.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';

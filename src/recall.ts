@@ -11,10 +11,8 @@ import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { ensureEmbeddings, scanSimilar, similarityOf, toMatrix, type VectorMatrix } from './search-index.js';
-import type { MemoryRecord, Store } from './store/types.js';
-import { readFileInsideRoot } from './files.js';
-import { scrubText } from './core/scrub.js';
+import { scanSimilar, similarityOf, type VectorMatrix } from './vectors.js';
+import type { ExecutionRecord, MemoryRecord, ObservationRecord, Store } from './store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
   limit: 5,
@@ -86,77 +84,55 @@ export interface RecallResult {
   };
 }
 
-const key = (kind: RecallKind, id: string): string => `${kind}:${id}`;
-const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
+export const recallKey = (kind: RecallKind, id: string): string => `${kind}:${id}`;
+const key = recallKey;
+export const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
 
-/** Gathers everything recall can return in a scope and embeds what is missing or stale. */
-export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
-  const [stored, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
-  // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
-  const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));
-  const items: Recallable[] = [
-    ...memories.map((m) => ({
-      // Instincts and skills are memories too; they keep their own kind so feedback finds them.
-      key: key(m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory', m.id),
-      id: m.id,
-      kind: (m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory') as RecallKind,
-      category: m.category,
-      title: m.title,
-      text: m.text,
-      ...(m.path === undefined ? {} : { path: m.path }),
-      tags: m.tags,
-      ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
-      at: m.updatedAt,
-    })),
-    ...observations.map((o) => ({
-      key: key('observation', o.id),
-      id: o.id,
-      kind: 'observation' as const,
-      category: o.type,
-      title: o.observation,
-      text: o.evidence.join('\n'),
-      ...(o.context.file === undefined ? {} : { path: o.context.file }),
-      tags: o.tags,
-      confidence: o.confidence,
-      at: o.timestamp,
-    })),
-    ...executions.map((e) => ({
-      key: key('execution', e.id),
-      id: e.id,
-      kind: 'execution' as const,
-      category: 'execution',
-      title: e.intent,
-      text: [e.summary ?? '', e.calls.map((c) => c.tool).join(' → ')].filter((t) => t !== '').join('\n'),
-      tags: [],
-      ...(e.confidence === undefined ? {} : { confidence: e.confidence }),
-      at: e.endedAt ?? e.startedAt,
-    })),
-  ];
-  const byKind = async (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution') => {
-    const list = items.filter((i) => kinds.includes(i.kind));
-    const vectors = await ensureEmbeddings(store, scope, embedder, stored, list.map((i) => ({ id: i.id, text: itemText(i) })));
-    const keyOf = new Map(list.map((i) => [i.id, i.key]));
-    return new Map([...vectors].map(([id, v]) => [keyOf.get(id) as string, v]));
+
+/** A memory as recall holds it (instincts and skills keep their own kind, so feedback finds them). */
+export function memoryItem(m: MemoryRecord): Recallable {
+  const kind: RecallKind = m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory';
+  return {
+    key: key(kind, m.id),
+    id: m.id,
+    kind,
+    category: m.category,
+    title: m.title,
+    text: m.text,
+    ...(m.path === undefined ? {} : { path: m.path }),
+    tags: m.tags,
+    ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
+    at: m.updatedAt,
   };
-  const all = new Map([
-    ...(await byKind(['memory', 'instinct', 'skill'], 'memory')),
-    ...(await byKind(['observation'], 'observation')),
-    ...(await byKind(['execution'], 'execution')),
-  ]);
-  return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
 }
 
-/**
- * The current text of an instinct's or skill's file, read inside `root` only; undefined (the stored
- * text is used) for other memories, a missing file, or a path that leads outside the root.
- */
-function learnedFileText(root: string | undefined, m: MemoryRecord): string | undefined {
-  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return undefined;
-  try {
-    return scrubText(readFileInsideRoot(root, m.path)).text;
-  } catch {
-    return undefined;
-  }
+export function observationItem(o: ObservationRecord): Recallable {
+  return {
+    key: key('observation', o.id),
+    id: o.id,
+    kind: 'observation',
+    category: o.type,
+    title: o.observation,
+    text: o.evidence.join('\n'),
+    ...(o.context.file === undefined ? {} : { path: o.context.file }),
+    tags: o.tags,
+    confidence: o.confidence,
+    at: o.timestamp,
+  };
+}
+
+export function executionItem(e: ExecutionRecord): Recallable {
+  return {
+    key: key('execution', e.id),
+    id: e.id,
+    kind: 'execution',
+    category: 'execution',
+    title: e.intent,
+    text: [e.summary ?? '', e.calls.map((c) => c.tool).join(' → ')].filter((t) => t !== '').join('\n'),
+    tags: [],
+    ...(e.confidence === undefined ? {} : { confidence: e.confidence }),
+    at: e.endedAt ?? e.startedAt,
+  };
 }
 
 /** The share of the query's words that the item contains (light stemming: a shared 5-letter stem counts). */
@@ -171,21 +147,27 @@ export function termShare(queryWords: readonly string[], item: Recallable): numb
 export interface RecallContext {
   store: Store;
   scope: string;
-  embedder: EmbeddingProvider;
-  index: RecallIndex;
+  /**
+   * Everything recall can return, with embeddings. Without it (the hooks, which must start fast),
+   * recall ranks the BM25 hits alone, read from the hits themselves: no embedding, so the ranking is
+   * BM25's (`bm25Weight` 1) and similarity is 0 (pass labels that do not ask for it).
+   */
+  index?: RecallIndex;
+  embedder?: EmbeddingProvider;
   now: number;
 }
 
 export async function recall(ctx: RecallContext, query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
   const q = buildFtsQuery(query);
   if (q === undefined) return [];
-  const w = request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight;
+  const index = ctx.index;
+  const w = index === undefined || ctx.embedder === undefined ? 1 : (request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight);
   const k = RECALL_DEFAULTS.candidates;
   const [memoryHits, observationHits, executionHits, [queryVector]] = await Promise.all([
     ctx.store.searchMemories(ctx.scope, q.match, { limit: k }),
     ctx.store.searchObservations(ctx.scope, q.match, { limit: k }),
     ctx.store.searchExecutions(ctx.scope, q.match, { limit: k }),
-    ctx.embedder.embed([query]),
+    index === undefined || ctx.embedder === undefined ? Promise.resolve([undefined]) : ctx.embedder.embed([query]),
   ]);
   const bm25 = new Map<string, number>([
     ...memoryHits.map((h) => [key(h.memory.category === 'instinct' || h.memory.category === 'skill' ? h.memory.category : 'memory', h.memory.id), h.bm25] as const),
@@ -193,17 +175,29 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
   ]);
   const best = Math.max(0, ...[...bm25.values()].map(Math.abs));
+  // Without an index, the items are the hits themselves.
+  const items: ReadonlyMap<string, Recallable> =
+    index?.items ??
+    new Map(
+      [
+        ...memoryHits.map((h) => memoryItem(h.memory)),
+        ...observationHits.map((h) => observationItem(h.observation)),
+        ...(await Promise.all(executionHits.map((h) => ctx.store.getExecution(ctx.scope, h.id)))).filter((e): e is ExecutionRecord => e !== undefined).map(executionItem),
+      ].map((i) => [i.key, i]),
+    );
   // BM25 alone does not read the embeddings for ranking: only its hits get a similarity (for labels).
   const similar =
-    w >= 1
-      ? (() => {
-          const sims = similarityOf(ctx.index.vectors, queryVector, bm25.keys());
-          return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
-        })()
-      : scanSimilar(ctx.index.vectors, queryVector, k);
+    index === undefined
+      ? { of: (_: string) => 0, top: [] as string[] }
+      : w >= 1
+        ? (() => {
+            const sims = similarityOf(index.vectors, queryVector, bm25.keys());
+            return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
+          })()
+        : scanSimilar(index.vectors, queryVector, k);
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const ranked = [...new Set([...bm25.keys(), ...similar.top])]
-    .map((k2) => ctx.index.items.get(k2))
+    .map((k2) => items.get(k2))
     .filter((i): i is Recallable => i !== undefined)
     .map((item) => {
       const raw = bm25.get(item.key);

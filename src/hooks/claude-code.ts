@@ -25,7 +25,8 @@ import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
-import { drainSpool, spoolEvent, type SpooledEvent } from './spool.js';
+import { spoolEvent } from './spool.js';
+import { isBusy, queueSpoolAnd } from './queue.js';
 
 export { callEventOf, HOOK_LIMITS } from './fast.js';
 
@@ -36,25 +37,6 @@ export interface HookIO {
 export interface HookOutcome {
   stdout: string;
   stderr: string;
-}
-
-const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
-
-/** Queues spooled events: each one's scope worked out from its cwd (once per cwd), in one transaction per scope. */
-async function queueSpooled(store: Store, events: readonly SpooledEvent[]): Promise<void> {
-  const scopes = new Map<string, string>();
-  const byScope = new Map<string, SpooledEvent[]>();
-  for (const e of events) {
-    let scope = e.scope ?? scopes.get(e.cwd);
-    if (scope === undefined) {
-      scope = resolveScope({ cwd: e.cwd }).scope;
-      scopes.set(e.cwd, scope);
-    }
-    byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
-  }
-  for (const [scope, list] of byScope) {
-    await store.enqueueHookEvents(scope, list.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload })));
-  }
 }
 
 export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<HookOutcome> {
@@ -78,6 +60,13 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     if (problem !== undefined) warn(problem);
     return out;
   }
+  if (p.event === 'UserPromptSubmit') {
+    const { runPromptHook } = await import('./prompt.js');
+    const r = await runPromptHook(p, env);
+    out.stdout += r.stdout;
+    out.stderr += r.stderr;
+    return out;
+  }
   const now = eventTime(env);
   const db = dbPathOf(env);
   let scope: string;
@@ -92,32 +81,14 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
   let store: Store | undefined;
   try {
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    const opened = store;
-    let queuedWithSpool = false;
-    // The spool first, in arrival order, and this event after it, in the same transaction.
-    await drainSpool(
-      db,
-      randomUUID(),
-      async (events) => {
-        await queueSpooled(opened, pending === undefined ? events : [...events, pending]);
-        queuedWithSpool = true;
-      },
-      warn,
-    );
-    if (pending !== undefined && !queuedWithSpool) await queueSpooled(store, [pending]);
+    await queueSpoolAnd(store, db, pending, warn);
     pending = undefined;
-    if (p.event === 'UserPromptSubmit') {
-      const { promptContext } = await import('./context.js');
-      const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', { cwd: p.cwd, now, env });
-      if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
-    } else {
-      const { ingest } = await import('./ingest.js');
-      await ingest(store, scope, { cwd: p.cwd, now, env, claimer: randomUUID(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
-      if (p.event === 'SessionStart') {
-        const { sessionContext } = await import('./context.js');
-        const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
-        if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
-      }
+    const { ingest } = await import('./ingest.js');
+    await ingest(store, scope, { cwd: p.cwd, now, env, claimer: randomUUID(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
+    if (p.event === 'SessionStart') {
+      const { sessionContext } = await import('./context.js');
+      const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
+      if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
     }
   } catch (error) {
     if (pending !== undefined) {

@@ -2,15 +2,13 @@
  * @module hooks/context
  * What the hooks print for Claude Code to read.
  *
- * - At a prompt: the `<memory-context>` block of what recall labels high or medium for the prompt
- *   (at most 5 lines; nothing at all when nothing is), each recorded as shown, so that feedback
- *   and `credence metrics` count it.
+ * - At a prompt: hooks/prompt.
  * - At session start: the active skills (current confidence ≥ 0.7, with their rules) and the
  *   high-confidence active instincts (≥ 0.7) of the scope, strongest first, within
  *   `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
  *   memory block, never instructions of Credence's own.
  */
-import { formatMemoryContext, sanitizeField } from '../core/memory-context.js';
+import { sanitizeField } from '../core/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/bands.js';
 import type { Store } from '../store/types.js';
 
@@ -20,25 +18,7 @@ export interface ContextOptions {
   env: NodeJS.ProcessEnv;
 }
 
-export const PROMPT_CONTEXT_LIMIT = 5;
 export const SESSION_CONTEXT_CHARS = 1600;
-
-async function engineOver(store: Store, scope: string, options: ContextOptions) {
-  const { openCredence } = await import('../engine.js');
-  return openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
-}
-
-export async function promptContext(store: Store, scope: string, prompt: string, options: ContextOptions): Promise<string> {
-  if (prompt.trim() === '') return '';
-  const credence = await engineOver(store, scope, options);
-  const results = (await credence.recall(prompt, { limit: PROMPT_CONTEXT_LIMIT, track: false })).filter((r) => r.label === 'high' || r.label === 'medium');
-  if (results.length === 0) return '';
-  await credence.recordShown(
-    'recall',
-    results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
-  );
-  return formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
-}
 
 export async function sessionContext(store: Store, scope: string, options: ContextOptions): Promise<string> {
   const { currentSkillConfidence } = await import('../evolve.js');

@@ -46,7 +46,7 @@ let written = 0;
 function stamp(): string {
   const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
   written += 1;
-  return `${String(micros).padStart(17, '0')}-${process.pid}-${written}-${Math.random().toString(36).slice(2, 8)}`;
+  return `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 export function spoolEvent(db: string, event: SpooledEvent): void {

@@ -1,0 +1,87 @@
+/**
+ * @module hooks/prompt
+ * The UserPromptSubmit hook, kept small enough to start in about twice the time of `node -e 0`
+ * (bundled into dist/hook-prompt.cjs): it queues the spool and the prompt (which starts the
+ * session's next turn), then prints the `<memory-context>` block of what recall labels high or
+ * medium for the prompt, at most 5 lines, nothing at all when nothing is, and records those lines as
+ * shown.
+ *
+ * Recall here ranks the BM25 hits alone, without the embedding index (building it reads every
+ * memory and vector of the scope, far too slow for a hook): the BM25 ranking (`bm25Weight` 1), and
+ * labels that ask for no embedding similarity (`minSimilarity` 0). On the evaluation data that
+ * costs almost nothing: Seal-Tools test "high" precision 0.962 against 0.967, coverage 0.569
+ * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
+ */
+import { randomUUID } from 'node:crypto';
+import { formatMemoryContext } from '../core/memory-context.js';
+import { recordShown } from '../feedback-service.js';
+import { recall } from '../recall.js';
+import { resolveScope } from '../scope.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
+import { parseHookPayload, type HookPayload } from './payload.js';
+import { isBusy, queueSpoolAnd } from './queue.js';
+import { spoolEvent } from './spool.js';
+
+export const PROMPT_CONTEXT_LIMIT = 5;
+/** The labels the hook gives: the defaults, without the embedding-similarity test (no index here). */
+export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
+
+/** The context block for a prompt ('' when nothing is relevant); what it shows is recorded as shown. */
+export async function promptContext(store: Store, scope: string, prompt: string, now: number): Promise<string> {
+  if (prompt.trim() === '') return '';
+  const results = (await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })).filter(
+    (r) => r.label === 'high' || r.label === 'medium',
+  );
+  if (results.length === 0) return '';
+  await recordShown(
+    { store, scope, now: () => now, newId: randomUUID },
+    'recall',
+    results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
+  );
+  return formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
+}
+
+/** Runs the prompt hook; returns what to print. Never throws. */
+export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const warn = (line: string): void => {
+    out.stderr += `credence hook: ${line}\n`;
+  };
+  const now = eventTime(env);
+  const db = dbPathOf(env);
+  let own = spooledEventOf(p, env, now);
+  let store: Store | undefined;
+  try {
+    const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
+    await queueSpoolAnd(store, db, own, warn);
+    own = undefined;
+    const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
+    if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
+  } catch (error) {
+    if (own !== undefined) {
+      try {
+        spoolEvent(db, own);
+        warn(`${isBusy(error) ? 'the database is busy' : `cannot write to ${db} (${(error as Error).message})`}: the prompt waits in the spool`);
+      } catch (spoolError) {
+        warn(`cannot write to ${db} (${(error as Error).message}) nor to its spool (${(spoolError as Error).message}): the prompt is lost`);
+      }
+    } else {
+      warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
+    }
+  } finally {
+    await store?.close().catch(() => {});
+  }
+  return out;
+}
+
+/** The process entry for a prompt (bin/credence.cjs has read stdin); always exits 0. */
+export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const parsed = parseHookPayload(stdin);
+  const out = parsed.ok ? await runPromptHook(parsed.payload, env) : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
+  if (out.stdout !== '') process.stdout.write(out.stdout);
+  if (out.stderr !== '') process.stderr.write(out.stderr);
+  process.exitCode = 0;
+}

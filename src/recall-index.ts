@@ -1,0 +1,47 @@
+/**
+ * @module recall-index
+ * The full recall index: every memory, observation and past run of a scope, with embeddings
+ * (computed once and stored). The engine builds it once per process; the hooks rank BM25 hits
+ * without it (recall.ts), so that a prompt hook never loads it.
+ */
+import { readFileInsideRoot } from './files.js';
+import { scrubText } from './core/scrub.js';
+import type { EmbeddingProvider } from './embed/index.js';
+import { ensureEmbeddings } from './search-index.js';
+import type { MemoryRecord, Store } from './store/types.js';
+import { toMatrix } from './vectors.js';
+import { executionItem, itemText, memoryItem, observationItem, type RecallIndex, type RecallKind, type Recallable } from './recall.js';
+
+/** Gathers everything recall can return in a scope and embeds what is missing or stale. */
+export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
+  const [stored, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
+  // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
+  const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));
+  const items: Recallable[] = [...memories.map(memoryItem), ...observations.map(observationItem), ...executions.map(executionItem)];
+  const byKind = async (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution') => {
+    const list = items.filter((i) => kinds.includes(i.kind));
+    const vectors = await ensureEmbeddings(store, scope, embedder, stored, list.map((i) => ({ id: i.id, text: itemText(i) })));
+    const keyOf = new Map(list.map((i) => [i.id, i.key]));
+    return new Map([...vectors].map(([id, v]) => [keyOf.get(id) as string, v]));
+  };
+  const all = new Map([
+    ...(await byKind(['memory', 'instinct', 'skill'], 'memory')),
+    ...(await byKind(['observation'], 'observation')),
+    ...(await byKind(['execution'], 'execution')),
+  ]);
+  return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
+}
+
+/**
+ * The current text of an instinct's or skill's file, read inside `root` only; undefined (the stored
+ * text is used) for other memories, a missing file, or a path that leads outside the root.
+ */
+function learnedFileText(root: string | undefined, m: MemoryRecord): string | undefined {
+  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return undefined;
+  try {
+    return scrubText(readFileInsideRoot(root, m.path)).text;
+  } catch {
+    return undefined;
+  }
+}
+
