@@ -5,7 +5,6 @@
  * stored confidence and recency, and labelled high / medium / low with evidence. Every part of a
  * score is in the result.
  */
-import { createHash } from 'node:crypto';
 import { buildFtsQuery } from './core/fts-query.js';
 import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
@@ -251,5 +250,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
 
 /** A stable id for a memory added without one: the hash of its title and text. */
 export function memoryIdFor(title: string, text: string): string {
+  // node:crypto when first needed: the prompt hook, which never names a memory, never loads it.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return `mem-${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`;
 }

@@ -4,7 +4,7 @@
  * the working directory, named by a hash of its normalised remote URL when it has one (so every
  * clone of a repository shares its scope), else of its path — or to `global`.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256.js';
 
 export const GLOBAL_SCOPE = 'global';
 
@@ -33,6 +33,6 @@ export function scopeIdFor(input: { remoteUrl?: string | undefined; path: string
   const identity = input.remoteUrl !== undefined && input.remoteUrl.trim() !== '' ? `remote:${normalizeRemoteUrl(input.remoteUrl)}` : `path:${input.path}`;
   const base = identity.slice(identity.indexOf(':') + 1).split(/[\\/]/).filter(Boolean).pop() ?? 'root';
   const name = base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
-  const hash = createHash('sha256').update(identity).digest('hex').slice(0, 12);
+  const hash = sha256Hex(identity).slice(0, 12);
   return `${name}-${hash}`;
 }

@@ -12,7 +12,6 @@
  * costs almost nothing: Seal-Tools test "high" precision 0.962 against 0.967, coverage 0.569
  * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
  */
-import { randomUUID } from 'node:crypto';
 import { formatMemoryContext } from '../core/memory-context.js';
 import { recordShown } from '../feedback-service.js';
 import { recall } from '../recall.js';
@@ -22,7 +21,7 @@ import type { Store } from '../store/types.js';
 import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy, queueSpoolAnd } from './queue.js';
-import { spoolEvent } from './spool.js';
+import { localId, spoolEvent } from './spool.js';
 
 export const PROMPT_CONTEXT_LIMIT = 5;
 /** The labels the hook gives: the defaults, without the embedding-similarity test (no index here). */
@@ -36,7 +35,7 @@ export async function promptContext(store: Store, scope: string, prompt: string,
   );
   if (results.length === 0) return '';
   await recordShown(
-    { store, scope, now: () => now, newId: randomUUID },
+    { store, scope, now: () => now, newId: localId },
     'recall',
     results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
   );

@@ -4,10 +4,9 @@
  * events (each one's scope worked out from its cwd) and this hook's own event (a prompt) are queued
  * in arrival order; the prompt goes in the same transaction as the spool when there is one.
  */
-import { randomUUID } from 'node:crypto';
 import { resolveScope } from '../scope.js';
 import type { Store } from '../store/types.js';
-import { drainSpool, type SpooledEvent } from './spool.js';
+import { drainSpool, localId, type SpooledEvent } from './spool.js';
 
 export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
 
@@ -33,7 +32,7 @@ export async function queueSpoolAnd(store: Store, db: string, own: SpooledEvent 
   let queuedWithSpool = false;
   await drainSpool(
     db,
-    randomUUID(),
+    localId(),
     async (events) => {
       await queueSpooled(store, own === undefined ? events : [...events, own]);
       queuedWithSpool = true;

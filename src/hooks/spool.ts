@@ -163,3 +163,13 @@ async function drainLocked(dir: string, claimer: string, queue: (events: Spooled
   }
   return events.length;
 }
+
+/**
+ * A unique enough id for a claim or a shown record, without node:crypto (which costs a hook more to
+ * load than everything else it does): 64 random bits first (a shown id keeps the first 16 hex
+ * digits), then the time and the process.
+ */
+export function localId(): string {
+  const random = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return `${random()}${random()}${Date.now().toString(16)}${process.pid.toString(16)}`;
+}

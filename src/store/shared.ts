@@ -4,7 +4,6 @@
  * before anything is stored or indexed (SPEC §10), and fingerprint observations so a re-import
  * adds nothing twice.
  */
-import { hash } from 'node:crypto';
 import { mayContainSecret, scrubValue } from '../core/scrub.js';
 import type { ObservationRecord } from './types.js';
 
@@ -20,6 +19,8 @@ export function scrubRecord<T>(record: T): T {
  * The content fingerprint of an observation: everything but its id, so the same line imported
  * twice (with or without an id) is recognised.
  */
+let nativeHash: typeof import('node:crypto').hash | undefined;
+
 export function observationFingerprint(observation: Omit<ObservationRecord, 'id'>): Buffer {
   const canonical = JSON.stringify([
     observation.timestamp,
@@ -33,7 +34,9 @@ export function observationFingerprint(observation: Omit<ObservationRecord, 'id'
     observation.tags,
   ]);
   // 128 bits of SHA-256: collisions are out of reach, and the unique index stays small.
-  return hash('sha256', canonical, 'buffer').subarray(0, 16);
+  // node:crypto on first use only: a hook that never stores an observation never loads it.
+  nativeHash ??= process.getBuiltinModule('node:crypto').hash;
+  return nativeHash('sha256', canonical, 'buffer').subarray(0, 16);
 }
 
 /** Throws a clear error for a record that would break an invariant of the store. */
