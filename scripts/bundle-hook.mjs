@@ -2,6 +2,7 @@
 // bin/credence.cjs loads with require(), without the ES module loader: dist/hook-fast.cjs (tool
 // events: the scrubber and the spool) and dist/hook-prompt.cjs (prompts: the store, recall over
 // BM25 hits, the context block). better-sqlite3 stays a package of its own (a native addon).
+import { rmSync } from 'node:fs';
 import { buildSync } from 'esbuild';
 
 for (const [entry, out] of [
@@ -18,5 +19,8 @@ for (const [entry, out] of [
     external: ['better-sqlite3'],
     logLevel: 'warning',
     legalComments: 'none',
+    minify: true,
   });
+  // bin/credence.cjs keeps V8's code cache beside a bundle; a new bundle starts without one.
+  rmSync(new URL(`${out}.cache`, import.meta.url).pathname, { force: true });
 }

@@ -42,8 +42,12 @@ export async function promptContext(store: Store, scope: string, prompt: string,
   return formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
 }
 
-/** Runs the prompt hook; returns what to print. Never throws. */
-export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
+/**
+ * Runs the prompt hook; returns what to print. Never throws. `keepOpen` leaves the database to the
+ * process's exit (a hook process ends right after; closing the last connection would first
+ * checkpoint the write-ahead log, which the next writer does anyway).
+ */
+export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, options: { keepOpen?: boolean } = {}): Promise<{ stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
   const warn = (line: string): void => {
     out.stderr += `credence hook: ${line}\n`;
@@ -54,6 +58,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv): Pro
   let store: Store | undefined;
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    if (own !== undefined) own = { ...own, scope };
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
     await queueSpoolAnd(store, db, own, warn);
     own = undefined;
@@ -71,7 +76,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv): Pro
       warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
     }
   } finally {
-    await store?.close().catch(() => {});
+    if (options.keepOpen !== true) await store?.close().catch(() => {});
   }
   return out;
 }
@@ -79,7 +84,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv): Pro
 /** The process entry for a prompt (bin/credence.cjs has read stdin); always exits 0. */
 export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const parsed = parseHookPayload(stdin);
-  const out = parsed.ok ? await runPromptHook(parsed.payload, env) : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
+  const out = parsed.ok ? await runPromptHook(parsed.payload, env, { keepOpen: true }) : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
   if (out.stdout !== '') process.stdout.write(out.stdout);
   if (out.stderr !== '') process.stderr.write(out.stderr);
   process.exitCode = 0;
