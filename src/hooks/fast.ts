@@ -8,6 +8,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { bashExitCode, filePathsOf } from '../core/hook-signals.js';
 import { scrubText, scrubValue } from '../core/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
@@ -27,20 +28,32 @@ export function eventTime(env: NodeJS.ProcessEnv): number {
 
 export const scrubbedText = (text: string, max: number): string => truncated(scrubText(text).text, max);
 
-/** What a tool event queues: the call, scrubbed whole first (a secret cut in two would escape the rules), then cut to size. */
+/**
+ * What a tool event queues: the call, every value scrubbed first (a secret cut in two, or a JSON
+ * escape before it, would escape the rules), then cut to size; and what the learning needs from it
+ * read before the cut: the files it read and wrote, a shell command's exit code.
+ */
 export function callEventOf(p: Pick<HookPayload, 'event' | 'raw'>): Record<string, unknown> {
   const r = p.raw;
   const failed = p.event === 'PostToolUseFailure';
+  const tool = typeof r.tool_name === 'string' && r.tool_name !== '' ? r.tool_name : 'unknown';
+  const paths = filePathsOf(tool, r.tool_input);
+  const exitCode = bashExitCode({ tool_response: r.tool_response, error: r.error }, failed);
   return {
-    tool: typeof r.tool_name === 'string' && r.tool_name !== '' ? r.tool_name : 'unknown',
+    tool,
     status: failed ? 'failure' : 'success',
     input: compactJson(scrubValue(r.tool_input), HOOK_LIMITS.input),
-    ...(failed ? {} : { output: scrubbedText(asText(r.tool_response), HOOK_LIMITS.output) }),
+    ...(failed ? {} : { output: truncated(asText(scrubValue(r.tool_response)), HOOK_LIMITS.output) }),
+    ...(paths.reads.length === 0 ? {} : { reads: paths.reads.map((f) => scrubText(f).text) }),
+    ...(paths.writes.length === 0 ? {} : { writes: paths.writes.map((f) => scrubText(f).text) }),
+    ...(exitCode === undefined ? {} : { exitCode }),
     ...(failed ? { error: scrubbedText(asText(r.error), HOOK_LIMITS.error) } : {}),
     ...(typeof r.tool_use_id === 'string' ? { toolUseId: r.tool_use_id } : {}),
-    ...(r.is_interrupt === true ? { interrupted: true } : {}),
+    ...(r.is_interrupt === true || (isObject(r.tool_response) && r.tool_response.interrupted === true) ? { interrupted: true } : {}),
   };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The event a hook payload spools, or undefined for events that carry nothing to queue. */
 export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: number): SpooledEvent | undefined {

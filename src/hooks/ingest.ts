@@ -40,6 +40,10 @@ interface QueuedCall {
   output?: string;
   error?: string;
   interrupted?: boolean;
+  /** Read from the event before anything was cut (hooks/fast). */
+  reads?: string[];
+  writes?: string[];
+  exitCode?: number;
 }
 
 const parsed = (text: string | undefined): unknown => {
@@ -108,7 +112,7 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
           turn.seqs.push(e.seq);
           turns.set(e.turn, turn);
           const input = parsed(call.input);
-          const exitCode = bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
+          const exitCode = call.exitCode ?? bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
           const r = observationsFor(
             {
               kind: 'call',
@@ -118,6 +122,8 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
               ...(call.error === undefined ? {} : { error: call.error }),
               ...(exitCode === undefined ? {} : { exitCode }),
               ...(call.interrupted === true ? { interrupted: true } : {}),
+              ...(call.writes === undefined ? {} : { writes: call.writes }),
+              ...(call.reads === undefined ? {} : { reads: call.reads }),
             },
             state,
             config,
@@ -127,16 +133,9 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
           state = { ...r.nextState, intents };
         }
       }
-      for (const [turn, t] of [...turns].sort((a, b) => a[0] - b[0])) {
-        await credence.appendCalls(
-          { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
-          (before: readonly CallRecord[]) => withDependencies(before, t.calls),
-          // They leave the queue in the same transaction: a failure later on never appends them twice.
-          { dequeue: t.seqs },
-        );
-        done.push(...t.seqs);
-        calls += t.calls.length;
-      }
+      // Observations and the session's state first: they can be derived again without harm (an
+      // observation is stored once by its content), while the calls leave the queue with the last
+      // write, so that a failure anywhere before it leaves every event to be learned next time.
       if (drafts.length > 0) {
         const report2 = await credence.observe(
           drafts.map(({ at, ...o }) => ({ ...o, timestamp: new Date(at).toISOString(), tags: [...(o.tags ?? []), 'claude-code'] })),
@@ -146,8 +145,22 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
       // Keep the intents of the last few turns only.
       const recent = Object.fromEntries(Object.entries(intents).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 5));
       await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
-      await store.deleteHookEvents(scope, promptSeqs);
-      done.push(...promptSeqs);
+      const ordered = [...turns].sort((a, b) => a[0] - b[0]);
+      for (const [k, [turn, t]] of ordered.entries()) {
+        const dequeue = k === ordered.length - 1 ? [...t.seqs, ...promptSeqs] : t.seqs;
+        await credence.appendCalls(
+          { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
+          (before: readonly CallRecord[]) => withDependencies(before, t.calls),
+          // They leave the queue in the same transaction: never appended twice, never lost.
+          { dequeue },
+        );
+        done.push(...dequeue);
+        calls += t.calls.length;
+      }
+      if (ordered.length === 0) {
+        await store.deleteHookEvents(scope, promptSeqs);
+        done.push(...promptSeqs);
+      }
     }
   } catch (error) {
     // What was not learned goes back to the queue for the next invocation.
@@ -169,7 +182,7 @@ export function withDependencies(before: readonly CallRecord[], calls: readonly 
   });
   return calls.map((c, k) => {
     const index = before.length + k;
-    const paths = filePathsOf(c.tool, parsed(c.input));
+    const paths = c.reads !== undefined || c.writes !== undefined ? { reads: c.reads ?? [], writes: c.writes ?? [] } : filePathsOf(c.tool, parsed(c.input));
     const consumes = [...new Set(paths.reads.map((r) => writer.get(r)).filter((i): i is number => i !== undefined))].sort((a, b) => a - b);
     // A failed write changed nothing.
     if (c.status === 'success') for (const w of paths.writes) writer.set(w, index);

@@ -48,17 +48,18 @@ export function asText(value: unknown): string {
 }
 
 /**
- * A value as JSON text that stays parseable: long strings inside it are cut first (to `maxString`
- * characters each), so that a Write's `file_path` survives its long `content`; only if that is
- * still over `max` is the text itself cut.
+ * A value as JSON text that stays parseable: long strings inside it are cut first (to 300
+ * characters each, then shorter until the text fits in `max`), so that a Write's `file_path`
+ * survives its long `content`; only if even that is over `max` is the text itself cut.
  */
-export function compactJson(value: unknown, max: number, maxString = 300): string {
-  const shrink = (v: unknown, depth: number): unknown => {
+export function compactJson(value: unknown, max: number): string {
+  const shrink = (v: unknown, depth: number, maxString: number): unknown => {
     if (typeof v === 'string') return v.length <= maxString ? v : `${v.slice(0, maxString)}… [${v.length - maxString} more characters]`;
     if (depth > 6 || v === null || typeof v !== 'object') return v;
-    if (Array.isArray(v)) return v.slice(0, 50).map((x) => shrink(x, depth + 1));
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).slice(0, 50).map(([k, x]) => [k, shrink(x, depth + 1)]));
+    if (Array.isArray(v)) return v.slice(0, 50).map((x) => shrink(x, depth + 1, maxString));
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).slice(0, 50).map(([k, x]) => [k, shrink(x, depth + 1, maxString)]));
   };
-  const text = JSON.stringify(shrink(value, 0)) ?? '';
+  let text = JSON.stringify(value) ?? '';
+  for (let maxString = 300; text.length > max && maxString >= 20; maxString = Math.floor(maxString / 2)) text = JSON.stringify(shrink(value, 0, maxString)) ?? '';
   return truncated(text, max);
 }

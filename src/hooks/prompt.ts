@@ -60,7 +60,8 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
     if (own !== undefined) own = { ...own, scope };
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    await queueSpoolAnd(store, db, own, warn);
+    // A prompt waits little for another drainer: it goes to the spool behind the calls instead.
+    await queueSpoolAnd(store, db, own, warn, { waitMs: 200 });
     own = undefined;
     const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
     if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;

@@ -6,7 +6,7 @@
  */
 import { resolveScope } from '../scope.js';
 import type { Store } from '../store/types.js';
-import { drainSpool, localId, type SpooledEvent } from './spool.js';
+import { drainSpool, localId, spoolEvent, type SpooledEvent } from './spool.js';
 
 export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
 
@@ -23,14 +23,18 @@ export async function queueSpooled(store: Store, events: readonly SpooledEvent[]
     byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
   }
   for (const [scope, list] of byScope) {
-    await store.enqueueHookEvents(scope, list.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload })));
+    await store.enqueueHookEvents(scope, list.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload, ...(e.key === undefined ? {} : { key: e.key }) })));
   }
 }
 
-/** Queues the spool, then `own` (if any) after it. Throws when the database refuses (busy). */
-export async function queueSpoolAnd(store: Store, db: string, own: SpooledEvent | undefined, warn: (line: string) => void): Promise<void> {
+/**
+ * Queues the spool, then `own` (if any) after it. When another drainer holds the spool for longer
+ * than `waitMs`, `own` goes to the spool behind the events already there, rather than ahead of
+ * them into the queue. Throws when the database refuses (busy).
+ */
+export async function queueSpoolAnd(store: Store, db: string, own: SpooledEvent | undefined, warn: (line: string) => void, options: { waitMs?: number } = {}): Promise<void> {
   let queuedWithSpool = false;
-  await drainSpool(
+  const drained = await drainSpool(
     db,
     localId(),
     async (events) => {
@@ -38,6 +42,9 @@ export async function queueSpoolAnd(store: Store, db: string, own: SpooledEvent 
       queuedWithSpool = true;
     },
     warn,
+    options,
   );
-  if (own !== undefined && !queuedWithSpool) await queueSpooled(store, [own]);
+  if (own === undefined || queuedWithSpool) return;
+  if (drained.locked) await queueSpooled(store, [own]);
+  else spoolEvent(db, own);
 }

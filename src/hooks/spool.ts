@@ -7,21 +7,24 @@
  *
  * - Writing: the file is written under a dot-name and renamed into place, so a reader never sees
  *   half an event. Names start with a microsecond timestamp, so the spool reads in arrival order.
- * - Draining: one drainer at a time (a lock folder, `.drain.lock`, taken with mkdir; a drainer
- *   waits up to `LOCK_WAIT_MS` for it, and a lock older than `STALE_LOCK_MS` was left by a process
- *   that died). The drainer claims each file by renaming it, queues all it claimed in one
+ * - Draining: one drainer at a time (a lock folder, `.drain.lock`, taken with mkdir, holding the
+ *   drainer's pid; a drainer waits a little for it, and takes over a lock whose process is gone or
+ *   that is older than `STALE_LOCK_MS`, by renaming it away: only one process can). The drainer claims each file by renaming it, queues all it claimed in one
  *   transaction, in name order, then deletes them; if queuing fails, it renames them back. One
  *   drainer at a time and names in arrival order keep each session's events in the order its
  *   hooks ran (for hooks of one session that run one after another). Files claimed by a drainer
- *   that died are taken again after a minute.
+ *   that died are taken again after a minute; the queue keeps each file's name as the event's key,
+ *   so a file queued twice (its drainer died before deleting it) is learned once.
  * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
  *   user only.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** An event on its way to the queue; its scope is worked out from `cwd` when it is queued. */
 export interface SpooledEvent {
+  /** The spool file's name, set when it is read back: the event's idempotency key in the queue. */
+  key?: string;
   cwd: string;
   /** CREDENCE_SCOPE of the hook process, when it was set. */
   scope?: string;
@@ -37,7 +40,6 @@ export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
 
 const CLAIMED = '.claimed-';
 const LOCK = '.drain.lock';
-const LOCK_WAIT_MS = 2_000;
 const STALE_LOCK_MS = 30_000;
 const ABANDONED_AFTER_MS = 60_000;
 let written = 0;
@@ -49,9 +51,22 @@ function stamp(): string {
   return `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** The spool folder, made one level at a time (a recursive mkdir can spin forever under /proc on Node 20). */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT') throw error;
+    mkdirSync(dirname(dir), { mode: 0o700 });
+    mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
 export function spoolEvent(db: string, event: SpooledEvent): void {
   const dir = spoolDirFor(db);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureDir(dir);
   const name = `${stamp()}.json`;
   const temporary = join(dir, `.${name}`);
   writeFileSync(temporary, JSON.stringify(event), { encoding: 'utf8', mode: 0o600 });
@@ -62,43 +77,74 @@ export function spoolEvent(db: string, event: SpooledEvent): void {
  * Claims the spooled events, hands them to `queue` in arrival order, and deletes them once `queue`
  * has resolved (or gives them back when it throws). Broken files are reported and removed.
  */
-export async function drainSpool(db: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
+/**
+ * Drains the spool when the drain lock can be had within `waitMs`. `locked: false` means another
+ * drainer kept it: the spool was left alone (and a caller with an event of its own should spool
+ * it too, so that it stays behind the events before it).
+ */
+export async function drainSpool(
+  db: string,
+  claimer: string,
+  queue: (events: SpooledEvent[]) => Promise<void>,
+  report: (line: string) => void,
+  options: { waitMs?: number } = {},
+): Promise<{ count: number; locked: boolean }> {
   const dir = spoolDirFor(db);
-  if (!existsSync(dir)) return 0;
+  if (!existsSync(dir)) return { count: 0, locked: true };
   const lock = join(dir, LOCK);
-  if (!(await takeLock(lock))) {
-    report('another process has been draining the spool for too long; this one left it alone');
-    return 0;
-  }
+  if (!(await takeLock(lock, claimer, options.waitMs ?? 2_000))) return { count: 0, locked: false };
   try {
-    return await drainLocked(dir, claimer, queue, report);
+    return { count: await drainLocked(dir, claimer, queue, report), locked: true };
   } finally {
-    try {
-      rmdirSync(lock);
-    } catch {
-      // Taken over as stale: not ours to remove any more.
-    }
+    releaseLock(lock, claimer);
   }
 }
 
-async function takeLock(lock: string): Promise<boolean> {
-  const until = Date.now() + LOCK_WAIT_MS;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+async function takeLock(lock: string, claimer: string, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'owner'), `${process.pid} ${claimer}`);
       return true;
     } catch {
       try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) {
-          rmdirSync(lock);
+        const [pid] = readFileSync(join(lock, 'owner'), 'utf8').split(' ');
+        const abandoned = !alive(Number(pid)) || Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
+        if (abandoned) {
+          // Renamed away first: of two processes that find it abandoned, one wins the rename.
+          const away = `${lock}.stale-${claimer}`;
+          renameSync(lock, away);
+          rmSync(away, { recursive: true, force: true });
           continue;
         }
       } catch {
-        continue;
+        // No owner yet (being taken right now), or gone: look again.
       }
       if (Date.now() >= until) return false;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+}
+
+/** Removes the lock only while it is still this drainer's (a takeover left it to another). */
+function releaseLock(lock: string, claimer: string): void {
+  try {
+    if (readFileSync(join(lock, 'owner'), 'utf8') !== `${process.pid} ${claimer}`) return;
+    const away = `${lock}.done-${claimer}`;
+    renameSync(lock, away);
+    rmSync(away, { recursive: true, force: true });
+  } catch {
+    // Already gone.
   }
 }
 
@@ -135,7 +181,7 @@ async function drainLocked(dir: string, claimer: string, queue: (events: Spooled
   const broken: string[] = [];
   for (const c of claimed) {
     try {
-      events.push(JSON.parse(readFileSync(c.path, 'utf8')) as SpooledEvent);
+      events.push({ ...(JSON.parse(readFileSync(c.path, 'utf8')) as SpooledEvent), key: c.original });
     } catch {
       broken.push(c.path);
       report(`spooled event ${c.original} is broken and was dropped`);

@@ -156,6 +156,19 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await store.claimHookEvents('p', 'f', Date.now() + 1000, 's2')).map((e) => e.at)).toEqual([13]);
     });
 
+    test('a hook event queued twice under one key is queued once, even after it was learned', async () => {
+      const store = await fresh();
+      const e = { session: 's', turn: 'next' as const, kind: 'prompt', at: 1, payload: {}, key: 'spool-file-1' };
+      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+      const claimed = await store.claimHookEvents('p', 'a', 0);
+      expect(claimed).toHaveLength(1);
+      await store.deleteHookEvents('p', claimed.map((c) => c.seq));
+      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+      expect(await store.claimHookEvents('p', 'b', Date.now() + 1000)).toEqual([]);
+      expect((await store.hookSession('p', 's')).turn).toBe(1);
+    });
+
     test('a hook session counts its turns and keeps its state', async () => {
       const store = await fresh();
       expect(await store.hookSession('p', 's')).toEqual({ turn: 0, state: {} });

@@ -199,6 +199,8 @@ export interface StoredEmbedding {
 /** A hook event waiting to be learned from (Claude Code's PostToolUse and friends). */
 export interface HookEvent {
   seq: number;
+  /** An idempotency key (a spool file's name): an event queued twice under one key is queued once. */
+  key?: string;
   session: string;
   turn: number;
   kind: string;
@@ -313,7 +315,10 @@ export interface Store {
   claimHookEvents(scope: string, claimer: string, staleBefore: EpochMs, session?: string): Promise<HookEvent[]>;
   /** Gives claimed events back (learning them failed): the next claim takes them. */
   releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
-  /** Deletes events once learned from. */
+  /**
+   * Marks events learned: they leave the queue, and their keys are kept for a week, so that an
+   * event queued again (a drainer that died before deleting its spool file) is not learned twice.
+   */
   deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
   /** A hook session's current turn (0 before its first prompt) and its observing state. */
   hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }>;

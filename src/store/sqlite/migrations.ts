@@ -289,7 +289,9 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         at INTEGER NOT NULL,
         payload TEXT NOT NULL,
         claimed_by TEXT,
-        claimed_at INTEGER
+        claimed_at INTEGER,
+        key TEXT UNIQUE,
+        done_at INTEGER
       );
       CREATE INDEX hook_events_session ON hook_events (scope, session_id, seq);
       CREATE TABLE hook_sessions (

@@ -481,8 +481,7 @@ export class SqliteStore implements Store {
     const head = scrubRecord(rawHead);
     const report = this.#write(() => {
       // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
-      const dequeue = this.#stmt('DELETE FROM hook_events WHERE scope = ? AND seq = ?');
-      for (const seq of options.dequeue ?? []) dequeue.run(scope, seq);
+      this.#markHookEventsDone(scope, options.dequeue ?? []);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
       const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(scope, head.id) as Row | undefined;
       const before = (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]).map(toCall);
@@ -797,7 +796,8 @@ export class SqliteStore implements Store {
   // ---- hook queue ----------------------------------------------------------------------------
 
   async enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]> {
-    const insert = this.#stmt('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.#stmt('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const seen = this.#stmt('SELECT turn FROM hook_events WHERE key = ?');
     const current = this.#stmt('SELECT turn FROM hook_sessions WHERE scope = ? AND session_id = ?');
     const next = this.#stmt(`
       INSERT INTO hook_sessions (scope, session_id, turn, updated_at) VALUES (?, ?, 1, ?)
@@ -805,13 +805,16 @@ export class SqliteStore implements Store {
       RETURNING turn`);
     return this.#write(() =>
       events.map((e) => {
+        // Queued before (under the same key): not again, and no second turn for it.
+        const before = e.key === undefined ? undefined : (seen.get(e.key) as Row | undefined);
+        if (before !== undefined) return Number(before.turn);
         const turn =
           e.turn === 'next'
             ? Number((next.get(scope, e.session, e.at) as Row).turn)
             : e.turn === 'current'
               ? Number((current.get(scope, e.session) as Row | undefined)?.turn ?? 0)
               : e.turn;
-        insert.run(scope, e.session, turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload));
+        insert.run(scope, e.session, turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload), e.key ?? null);
         return turn;
       }),
     );
@@ -820,11 +823,11 @@ export class SqliteStore implements Store {
   async claimHookEvents(scope: string, claimer: string, staleBefore: number, session?: string): Promise<HookEvent[]> {
     const claim = this.#stmt(`
       UPDATE hook_events SET claimed_by = @claimer, claimed_at = @now
-      WHERE scope = @scope AND (@session IS NULL OR session_id = @session)
+      WHERE scope = @scope AND (@session IS NULL OR session_id = @session) AND done_at IS NULL
         AND (claimed_by IS NULL OR claimed_at < @stale)
         AND session_id NOT IN (
           SELECT session_id FROM hook_events
-          WHERE scope = @scope AND claimed_by IS NOT NULL AND claimed_by <> @claimer AND claimed_at >= @stale)
+          WHERE scope = @scope AND done_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> @claimer AND claimed_at >= @stale)
       RETURNING seq, session_id, turn, kind, at, payload`);
     const rows = this.#write(() => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[]);
     return rows
@@ -833,17 +836,23 @@ export class SqliteStore implements Store {
   }
 
   async releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
-    const release = this.#stmt('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?');
+    const release = this.#stmt('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ? AND done_at IS NULL');
     this.#write(() => {
       for (const seq of seqs) release.run(scope, seq);
     });
   }
 
   async deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
-    const del = this.#stmt('DELETE FROM hook_events WHERE scope = ? AND seq = ?');
-    this.#write(() => {
-      for (const seq of seqs) del.run(scope, seq);
-    });
+    this.#write(() => this.#markHookEventsDone(scope, seqs));
+  }
+
+  /** Learned: out of the queue, payload dropped, key kept a week (then the row goes). */
+  #markHookEventsDone(scope: string, seqs: readonly number[]): void {
+    if (seqs.length === 0) return;
+    const now = Date.now();
+    const done = this.#stmt(`UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?`);
+    for (const seq of seqs) done.run(now, scope, seq);
+    this.#stmt('DELETE FROM hook_events WHERE done_at < ?').run(now - 7 * 86_400_000);
   }
 
   async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {

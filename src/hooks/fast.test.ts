@@ -1,0 +1,43 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseHookPayload } from './payload.js';
+import { callEventOf, spoolToolEvent } from './fast.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-fast-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
+
+describe('a tool event on its way to the spool', () => {
+  it('scrubs a secret on any line of an object response before anything is written', () => {
+    const payload = {
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'gh auth token' },
+      tool_response: { stdout: `github.com\n  Logged in\n${TOKEN}\n`, stderr: '', interrupted: false, isImage: false },
+    };
+    expect(JSON.stringify(callEventOf({ event: 'PostToolUse', raw: payload }))).not.toContain(TOKEN);
+    const parsed = parseHookPayload(JSON.stringify(payload));
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(spoolToolEvent(parsed.payload, { CREDENCE_DB: join(dir, 'c.db') })).toBeUndefined();
+    const spool = join(dir, 'c.db.hook-spool');
+    const files = readdirSync(spool);
+    expect(files).toHaveLength(1);
+    const text = readFileSync(join(spool, files[0] as string), 'utf8');
+    expect(text).not.toContain(TOKEN);
+    expect(text).toContain('[REDACTED');
+  });
+
+  it('keeps a long MultiEdit parseable and its file, and a shell command its exit code', () => {
+    const edits = Array.from({ length: 6 }, (_, i) => ({ old_string: `old ${i} `.repeat(80), new_string: `new ${i} `.repeat(80) }));
+    const event = callEventOf({ event: 'PostToolUse', raw: { tool_name: 'MultiEdit', tool_input: { file_path: '/p/src/a.ts', edits }, tool_response: {} } });
+    expect((event.input as string).length).toBeLessThanOrEqual(2000);
+    expect(JSON.parse(event.input as string).file_path).toBe('/p/src/a.ts');
+    expect(event.writes).toEqual(['/p/src/a.ts']);
+    const failed = callEventOf({ event: 'PostToolUseFailure', raw: { tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'Exit code 1\nFAIL …' } });
+    expect(failed).toMatchObject({ status: 'failure', exitCode: 1 });
+  });
+});

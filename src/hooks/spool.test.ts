@@ -1,0 +1,47 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { drainSpool, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-spool-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const event = (n: number): SpooledEvent => ({ cwd: dir, session: 's', turn: 'current', kind: 'PostToolUse', at: n, payload: { n } });
+
+describe('the hook spool', () => {
+  it('reads back in arrival order, each event with its file name as key, and empties', async () => {
+    const db = join(dir, 'order.db');
+    for (let i = 0; i < 30; i += 1) spoolEvent(db, event(i));
+    let got: SpooledEvent[] = [];
+    const r = await drainSpool(db, 'me', async (events) => void (got = events), () => {});
+    expect(r).toEqual({ count: 30, locked: true });
+    expect(got.map((e) => e.at)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(new Set(got.map((e) => e.key)).size).toBe(30);
+    expect(readdirSync(spoolDirFor(db))).toEqual([]);
+  });
+
+  it('gives the files back when queuing fails', async () => {
+    const db = join(dir, 'back.db');
+    spoolEvent(db, event(1));
+    await expect(drainSpool(db, 'me', async () => Promise.reject(new Error('SQLITE_BUSY')), () => {})).rejects.toThrow('SQLITE_BUSY');
+    let got: SpooledEvent[] = [];
+    await drainSpool(db, 'again', async (events) => void (got = events), () => {});
+    expect(got.map((e) => e.at)).toEqual([1]);
+  });
+
+  it('takes over at once a lock whose process is gone, and leaves a live one alone', async () => {
+    const db = join(dir, 'lock.db');
+    spoolEvent(db, event(1));
+    const lock = join(spoolDirFor(db), '.drain.lock');
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), '2147483646 dead');
+    let got = 0;
+    expect((await drainSpool(db, 'me', async (events) => void (got = events.length), () => {}, { waitMs: 0 })).locked).toBe(true);
+    expect(got).toBe(1);
+    spoolEvent(db, event(2));
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), `${process.pid} someone-else`);
+    expect(await drainSpool(db, 'me', async () => {}, () => {}, { waitMs: 20 })).toEqual({ count: 0, locked: false });
+    rmSync(lock, { recursive: true });
+  });
+});
