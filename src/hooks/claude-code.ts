@@ -23,9 +23,8 @@ import { randomUUID } from 'node:crypto';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf, spoolToolEvent } from './fast.js';
+import { dbPathOf, eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
-import { spoolEvent } from './spool.js';
 import { isBusy, queueSpoolAnd } from './queue.js';
 
 export { callEventOf, HOOK_LIMITS } from './fast.js';
@@ -76,13 +75,10 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     warn(`cannot tell the project of ${p.cwd}: ${(error as Error).message}`);
     return out;
   }
-  // The prompt is queued with the spool; when the database is busy it waits in the spool instead.
-  let pending = spooledEventOf(p, env, now);
   let store: Store | undefined;
   try {
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    await queueSpoolAnd(store, db, pending, warn);
-    pending = undefined;
+    await queueSpoolAnd(store, db, undefined, warn);
     const { ingest } = await import('./ingest.js');
     await ingest(store, scope, { cwd: p.cwd, now, env, claimer: randomUUID(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
     if (p.event === 'SessionStart') {
@@ -91,16 +87,7 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
       if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
     }
   } catch (error) {
-    if (pending !== undefined) {
-      try {
-        spoolEvent(db, pending);
-        warn(`${isBusy(error) ? 'the database is busy' : `cannot write to ${db} (${(error as Error).message})`}: the prompt waits in the spool`);
-      } catch (spoolError) {
-        warn(`cannot write to ${db} (${(error as Error).message}) nor to its spool (${(spoolError as Error).message}): the prompt is lost`);
-      }
-    } else {
-      warn(isBusy(error) ? 'the database is busy: what is queued will be learned next time' : `${p.event}: ${(error as Error).message}`);
-    }
+    warn(isBusy(error) ? 'the database is busy: what is queued will be learned next time' : `${p.event}: ${(error as Error).message}`);
   } finally {
     await store?.close().catch(() => {});
   }
