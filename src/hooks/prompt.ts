@@ -1,8 +1,8 @@
 /**
  * @module hooks/prompt
  * The UserPromptSubmit hook, kept small enough to start in about twice the time of `node -e 0`
- * (bundled into dist/hook-prompt.cjs): it queues the spool and the prompt (which starts the
- * session's next turn), then prints the `<memory-context>` block of what recall labels high or
+ * (bundled into dist/hook-prompt.cjs): it spools the prompt (which starts the session's next turn
+ * when the spool is next queued, behind the calls before it), then prints the `<memory-context>` block of what recall labels high or
  * medium for the prompt, at most 5 lines, nothing at all when nothing is, and records those lines as
  * shown.
  *
@@ -20,25 +20,30 @@ import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
-import { isBusy, queueSpoolAnd } from './queue.js';
+import { isBusy } from './queue.js';
 import { localId, spoolEvent } from './spool.js';
 
 export const PROMPT_CONTEXT_LIMIT = 5;
 /** The labels the hook gives: the defaults, without the embedding-similarity test (no index here). */
 export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
 
-/** The context block for a prompt ('' when nothing is relevant); what it shows is recorded as shown. */
-export async function promptContext(store: Store, scope: string, prompt: string, now: number): Promise<string> {
+/** The context block for a prompt ('' when nothing is relevant); what it shows is recorded as shown (when the database lets it). */
+export async function promptContext(store: Store, scope: string, prompt: string, now: number, warn: (line: string) => void = () => {}): Promise<string> {
   if (prompt.trim() === '') return '';
   const results = (await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })).filter(
     (r) => r.label === 'high' || r.label === 'medium',
   );
   if (results.length === 0) return '';
-  await recordShown(
-    { store, scope, now: () => now, newId: localId },
-    'recall',
-    results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
-  );
+  try {
+    await recordShown(
+      { store, scope, now: () => now, newId: localId },
+      'recall',
+      results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
+    );
+  } catch (error) {
+    // The context is still worth giving; only the metrics miss it.
+    warn(`${isBusy(error) ? 'the database is busy' : (error as Error).message}: the context shown this time is not counted`);
+  }
   return formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
 }
 
@@ -54,28 +59,24 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
   };
   const now = eventTime(env);
   const db = dbPathOf(env);
-  let own = spooledEventOf(p, env, now);
+  // The prompt goes to the spool like the calls before it: it starts its turn, in order, when the
+  // next Stop (or session start or end) queues the spool. No lock, no write transaction here.
+  const own = spooledEventOf(p, env, now);
   let store: Store | undefined;
+  if (own !== undefined) {
+    try {
+      spoolEvent(db, own);
+    } catch (error) {
+      warn(`cannot write to the spool of ${db} (${(error as Error).message}): the prompt is lost`);
+    }
+  }
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
-    if (own !== undefined) own = { ...own, scope };
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    // A prompt waits little for another drainer: it goes to the spool behind the calls instead.
-    await queueSpoolAnd(store, db, own, warn, { waitMs: 200 });
-    own = undefined;
-    const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
+    const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now, warn);
     if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
   } catch (error) {
-    if (own !== undefined) {
-      try {
-        spoolEvent(db, own);
-        warn(`${isBusy(error) ? 'the database is busy' : `cannot write to ${db} (${(error as Error).message})`}: the prompt waits in the spool`);
-      } catch (spoolError) {
-        warn(`cannot write to ${db} (${(error as Error).message}) nor to its spool (${(spoolError as Error).message}): the prompt is lost`);
-      }
-    } else {
-      warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
-    }
+    warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
   } finally {
     if (options.keepOpen !== true) await store?.close().catch(() => {});
   }
