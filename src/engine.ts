@@ -4,9 +4,8 @@
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { CredenceError } from './core/errors.js';
+import { defaultDbPath } from './paths.js';
 import { parseIsoInstant } from './core/time.js';
 import { resolveScope, type ResolvedScope } from './scope.js';
 import { openSqliteStore } from './store/sqlite/index.js';
@@ -76,12 +75,6 @@ export interface Status {
   graph: graph.GraphStats;
 }
 
-/** The default database path: `CREDENCE_DB`, else `~/.credence/credence.db`. */
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.CREDENCE_DB;
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.credence', 'credence.db');
-}
-
 /** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
 export function parseNow(value: string | number | Date): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseIsoInstant(value) ?? Number.NaN);
@@ -98,6 +91,8 @@ function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => n
   const ms = parseNow(fixed);
   return () => ms;
 }
+
+export { defaultDbPath };
 
 export class Credence {
   readonly store: Store;

@@ -23,7 +23,8 @@ import { randomUUID } from 'node:crypto';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { dbPathOf, eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
+import { defaultDbPath } from '../paths.js';
+import { eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy, queueSpoolAnd } from './queue.js';
 
@@ -67,7 +68,7 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     return out;
   }
   const now = eventTime(env);
-  const db = dbPathOf(env);
+  const db = defaultDbPath(env);
   let scope: string;
   try {
     scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;

@@ -6,8 +6,7 @@
  * database (a prompt, a stop, a session start or end) queues it, in order, into the turn the
  * session is in then. Imports only the scrubber and node:*.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { defaultDbPath } from '../paths.js';
 import { bashExitCode, filePathsOf } from '../core/hook-signals.js';
 import { scrubText, scrubValue } from '../core/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
@@ -17,7 +16,6 @@ import { spoolEvent, type SpooledEvent } from './spool.js';
 /** How much of a call is kept (after scrubbing). */
 export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
 
-export const dbPathOf = (env: NodeJS.ProcessEnv): string => (env.CREDENCE_DB !== undefined && env.CREDENCE_DB !== '' ? env.CREDENCE_DB : join(homedir(), '.credence', 'credence.db'));
 
 /** The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays), else the clock. */
 export function eventTime(env: NodeJS.ProcessEnv): number {
@@ -72,7 +70,7 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
   const event = spooledEventOf(p, env, eventTime(env));
   if (event === undefined) return undefined;
-  const db = dbPathOf(env);
+  const db = defaultDbPath(env);
   try {
     spoolEvent(db, event);
     return undefined;

@@ -22,6 +22,7 @@
  *   install does not come back on remove. `.mcp.json` is kept even when `{}` remains; the
  *   `.claude/skills/` folder and `.credence/observe.json` are kept (they hold the user's data).
  */
+import { OBSERVE_DEFAULTS } from '../core/hook-signals.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CredenceError } from '../core/errors.js';
@@ -55,14 +56,8 @@ export const INSTALL_DEFAULTS = Object.freeze({
   mcpServer: Object.freeze({ command: 'npx', args: Object.freeze(['credence', 'serve', '--stdio']) }),
 });
 
-/** The automatic-observation triggers written to `.credence/observe.json` when it does not exist. */
-export const DEFAULT_OBSERVE_CONFIG = Object.freeze({
-  failedCalls: true,
-  testRuns: true,
-  commits: true,
-  corrections: true,
-  testCommands: Object.freeze(['npm test', 'npm run test', 'npx vitest', 'vitest', 'jest', 'pytest', 'go test', 'cargo test', 'mvn test', 'gradle test', 'dotnet test', 'rspec', 'phpunit']),
-});
+/** The automatic-observation triggers written to `.credence/observe.json` when it does not exist: the rules' defaults. */
+export const DEFAULT_OBSERVE_CONFIG = OBSERVE_DEFAULTS;
 
 /** The project-relative paths Credence writes. */
 export const CLAUDE_CODE_FILES = Object.freeze({

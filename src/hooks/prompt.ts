@@ -18,7 +18,8 @@ import { recall } from '../recall.js';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { dbPathOf, eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
+import { defaultDbPath } from '../paths.js';
+import { eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy } from './queue.js';
 import { localId, spoolEvent } from './spool.js';
@@ -58,7 +59,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
     out.stderr += `credence hook: ${line}\n`;
   };
   const now = eventTime(env);
-  const db = dbPathOf(env);
+  const db = defaultDbPath(env);
   // The prompt goes to the spool like the calls before it: it starts its turn, in order, when the
   // next Stop (or session start or end) queues the spool. No lock, no write transaction here.
   const own = spooledEventOf(p, env, now);
