@@ -25,23 +25,17 @@ export interface GraphContext {
 }
 
 /** An edge as users see it: the stored counters and its confidence now, explained. */
-export interface EdgeView {
-  from: string;
-  to: string;
-  type: EdgeType;
-  source: EdgeSource;
-  count: number;
-  successes: number;
-  failures: number;
+export type EdgeView = Omit<EdgeRecord, 'firstSeen' | 'lastSeen'> & {
   confidence: number;
   /**
    * What made the confidence. `confirmed` is false for an edge known only from failed calls: it
    * keeps its failure count (SPEC §3) but has confidence 0 until a run confirms it.
    */
   parts: { typeWeight: number; sourceModifier: number; decay: number; idleDays: number; confirmed: boolean };
+  /** ISO 8601. */
   firstSeen: string | null;
   lastSeen: string | null;
-}
+};
 
 export interface RecordResult {
   executions: { id: string; scope: string; calls: number }[];

@@ -175,16 +175,7 @@ export function mergeHookSettings(text: string | undefined, options: { command?:
   const hooks = objectAt(settings, 'hooks', file, 'hooks') ?? {};
   const change: HookChange = { added: [], updated: [], removed: [] };
   const ours = new Set<string>(CLAUDE_CODE_HOOKS.map((spec) => spec.event));
-  for (const event of Object.keys(hooks)) {
-    if (ours.has(event)) continue;
-    const groups = eventGroups(hooks, event, file);
-    if (groups === undefined) continue;
-    const result = dropCredenceEntries(groups);
-    if (!result.dropped) continue;
-    change.removed.push(event);
-    if (result.groups.length === 0) delete hooks[event];
-    else hooks[event] = result.groups;
-  }
+  dropCredenceFromEvents(hooks, Object.keys(hooks).filter((event) => !ours.has(event)), file, change);
   for (const spec of CLAUDE_CODE_HOOKS) {
     const entry = hookEntry(spec, command);
     const matcher = spec.matcher;
@@ -218,6 +209,19 @@ export function mergeHookSettings(text: string | undefined, options: { command?:
   return finish(text, before, settings, change);
 }
 
+/** Takes Credence's entries out of these events' groups, dropping a group or an event it empties. */
+function dropCredenceFromEvents(hooks: Json, events: readonly string[], file: string, change: HookChange): void {
+  for (const event of events) {
+    const groups = eventGroups(hooks, event, file);
+    if (groups === undefined) continue;
+    const result = dropCredenceEntries(groups);
+    if (!result.dropped) continue;
+    change.removed.push(event);
+    if (result.groups.length === 0) delete hooks[event];
+    else hooks[event] = result.groups;
+  }
+}
+
 /**
  * Takes Credence's hook entries out of the text of `.claude/settings.json`; everything else stays.
  * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `hooks` has the wrong shape.
@@ -229,15 +233,7 @@ export function removeHookSettings(text: string | undefined, options: { file?: s
   const settings = parseObject(text, file);
   const hooks = objectAt(settings, 'hooks', file, 'hooks');
   if (hooks === undefined) return finish(text, before, settings, change);
-  for (const event of Object.keys(hooks)) {
-    const groups = eventGroups(hooks, event, file);
-    if (groups === undefined) continue;
-    const result = dropCredenceEntries(groups);
-    if (!result.dropped) continue;
-    change.removed.push(event);
-    if (result.groups.length === 0) delete hooks[event];
-    else hooks[event] = result.groups;
-  }
+  dropCredenceFromEvents(hooks, Object.keys(hooks), file, change);
   if (change.removed.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
   return finish(text, before, settings, change);
 }
