@@ -21,6 +21,7 @@ import type { CallStatus } from '../core/types.js';
 import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
 import type { MetaToolContext } from './meta-tools.js';
 import { isGatewayError } from './gateway.js';
+import { jsonResult } from './results.js';
 
 const Task = z.strictObject({
   id: z.string().min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
@@ -38,28 +39,16 @@ export const ExecuteDagInput = z.strictObject({
 
 type Input = z.output<typeof ExecuteDagInput>;
 
-const errorJson = (value: Record<string, unknown>): CallToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(value) }],
-  structuredContent: value,
-  isError: true,
-});
-
-const okJson = (value: Record<string, unknown>, isError = false): CallToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(value) }],
-  structuredContent: value,
-  ...(isError ? { isError: true } : {}),
-});
-
 export async function executeDag(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
   if (input.workflow !== undefined) return runExplicit(ctx, input.workflow.tasks, input.intent);
   if (input.intent !== undefined) return suggestAndMaybeRun(ctx, input);
-  return errorJson({ error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' });
+  return jsonResult({ error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' }, true);
 }
 
 async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
   const intent = input.intent ?? '';
   const suggestion = await ctx.credence.suggestDag(intent);
-  if (suggestion.mode !== 'suggestion') return okJson({ ...suggestion });
+  if (suggestion.mode !== 'suggestion') return jsonResult({ ...suggestion });
   const notRun: string[] = [];
   const argumentsOf = (t: { id: string; tool: string }): Record<string, unknown> => input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {};
   if (input.execute === false) notRun.push('execute is false');
@@ -79,7 +68,7 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   if (suggestion.confidence < ctx.autoExecuteThreshold) {
     notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
   }
-  if (notRun.length > 0) return okJson({ ...suggestion, executed: false, notExecutedBecause: notRun, threshold: ctx.autoExecuteThreshold });
+  if (notRun.length > 0) return jsonResult({ ...suggestion, executed: false, notExecutedBecause: notRun, threshold: ctx.autoExecuteThreshold });
   const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
     id: t.id,
     tool: t.tool,
@@ -88,22 +77,22 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   }));
   const run = await runExplicit(ctx, tasks, intent);
   const value = (run.structuredContent ?? {}) as Record<string, unknown>;
-  return okJson({ ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value }, run.isError === true);
+  return jsonResult({ ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value }, run.isError === true);
 }
 
 async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[], intent: string | undefined): Promise<CallToolResult> {
   const { credence, gateway } = ctx;
   const check = await credence.validateWorkflow({ tasks });
-  if (!check.ok) return errorJson({ error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems });
+  if (!check.ok) return jsonResult({ error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems }, true);
   if (gateway === undefined) {
-    return errorJson({ error: 'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools', layers: check.layers });
+    return jsonResult({ error: 'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools', layers: check.layers }, true);
   }
   const unserved = tasks.filter((t) => !gateway.routes(t.tool));
   if (unserved.length > 0) {
-    return errorJson({
+    return jsonResult({
       error: `no downstream server of this gateway provides ${unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', ')}`,
       layers: check.layers,
-    });
+    }, true);
   }
   const started = credence.now();
   const clockStart = Date.now();
@@ -146,5 +135,5 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
     })),
     learned: (recorded?.edges ?? []).map((e) => ({ from: e.from, to: e.to, type: e.type, source: e.source, count: e.count, confidence: e.confidence })),
   };
-  return okJson(value, !run.ok);
+  return jsonResult(value, !run.ok);
 }

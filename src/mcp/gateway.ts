@@ -14,6 +14,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { DownstreamServer } from './config.js';
+import { errorResult } from './results.js';
+
+export { errorResult };
 
 /** A downstream tool as the gateway exposes it. */
 export interface DownstreamTool {
@@ -78,11 +81,6 @@ function gatewayError(message: string): CallToolResult {
 const CONNECTION_LOST = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|unknown MCP session|HTTP 404/i;
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
-
-/** An error result, the way MCP reports a tool's own failure. */
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
-}
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

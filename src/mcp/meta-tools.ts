@@ -12,6 +12,9 @@ import { formatMemoryContext } from '../core/memory-context.js';
 import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
 import type { Gateway } from './gateway.js';
+import { jsonResult } from './results.js';
+
+export { jsonResult };
 import { executeDag, ExecuteDagInput } from './execute-dag.js';
 
 export interface MetaToolContext {
@@ -28,11 +31,6 @@ export interface MetaTool {
   input: z.ZodType;
   annotations: ToolAnnotations;
   run: (ctx: MetaToolContext, args: never) => Promise<CallToolResult>;
-}
-
-/** A result as JSON text plus the same value as `structuredContent`. */
-export function jsonResult(value: Record<string, unknown>, isError = false): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value, ...(isError ? { isError: true } : {}) };
 }
 
 const Limit = (max: number, fallback: number) => z.number().int().min(1).max(max).optional().describe(`how many results at most (default ${fallback})`);
