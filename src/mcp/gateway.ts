@@ -100,6 +100,7 @@ export class Gateway {
   readonly #connections = new Map<string, Connection>();
   readonly #options: Required<Omit<GatewayOptions, 'onToolsChanged' | 'startWaitMs'>> & Pick<GatewayOptions, 'onToolsChanged'>;
   #closed = false;
+  #version = 0;
 
   private constructor(servers: readonly DownstreamServer[], options: GatewayOptions) {
     this.#options = {
@@ -139,6 +140,11 @@ export class Gateway {
     await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#startWaitMs)))]);
     clearTimeout(timer);
     this.#started = true;
+  }
+
+  /** Changes whenever the tools of the connected servers do (a server up or down, a new list). */
+  get version(): number {
+    return this.#version;
   }
 
   /** Every tool of every connected server, in server order then the server's own order. */
@@ -212,6 +218,7 @@ export class Gateway {
 
   /** The connection is gone: drop the client, tell the clients, and try again later. */
   #lost(connection: Connection, client: Client, reason: string): void {
+    this.#version += 1;
     connection.client = undefined;
     connection.state = 'unavailable';
     connection.error = reason;
@@ -281,6 +288,7 @@ export class Gateway {
       connection.client = client;
       connection.tools = tools;
       connection.state = 'connected';
+      this.#version += 1;
       connection.failures = 0;
       connection.lastUp = Date.now();
       delete connection.error;
@@ -289,6 +297,7 @@ export class Gateway {
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         connection.tools = await this.#listTools(client, config.name).catch(() => connection.tools);
+        this.#version += 1;
         this.#options.onToolsChanged?.();
       });
       log(`gateway: server "${config.name}" connected with ${tools.length} tool${tools.length === 1 ? '' : 's'}`);

@@ -65,10 +65,16 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
   const meta = new Map(META_TOOLS.map((t) => [t.name, t]));
   const shownName = (id: string): string => (separator === ':' ? id : id.replace(':', separator));
   const warned = new Set<string>();
-  /** The downstream tools as clients see them, by shown name; a name that collides is left out, once said. */
+  let listed: { version: number; byName: Map<string, DownstreamTool> } | undefined;
+  /**
+   * The downstream tools as clients see them, by shown name (built again only when the gateway's
+   * tools change); a name that collides is left out, once said.
+   */
   const downstream = (): Map<string, DownstreamTool> => {
+    if (gateway === undefined) return new Map();
+    if (listed?.version === gateway.version) return listed.byName;
     const byName = new Map<string, DownstreamTool>();
-    for (const d of gateway?.tools() ?? []) {
+    for (const d of gateway.tools()) {
       const name = shownName(d.id);
       const clash = meta.has(name) ? 'a Credence tool' : byName.has(name) ? `"${byName.get(name)?.id}"` : undefined;
       if (clash === undefined) byName.set(name, d);
@@ -77,6 +83,7 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
         log(`gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; it is left out (try another --name-separator)`);
       }
     }
+    listed = { version: gateway.version, byName };
     return byName;
   };
   /** The catalogue id a called name stands for: a listed tool, or a tool of a configured server that is down. */
