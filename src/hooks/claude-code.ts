@@ -7,26 +7,26 @@
  * - PreToolUse: nothing (bin/credence.cjs returns before loading anything).
  * - PostToolUse / PostToolUseFailure: the call (tool, scrubbed and truncated input and response,
  *   success or failure) goes to the spool (hooks/fast): no database at all.
- * - UserPromptSubmit: queues the spool, then the prompt, which starts the session's next turn (its
- *   text is the turn's intent and is read for corrections), and prints the `<memory-context>` block
- *   of what recall finds relevant (high or medium; nothing at all when nothing is), recording those
- *   memories as shown.
+ * - UserPromptSubmit (hooks/prompt): the prompt goes to the spool too (it starts the session's next
+ *   turn when the spool is queued; its text is the turn's intent and is read for corrections), and
+ *   the `<memory-context>` block of what recall finds relevant is printed (high or medium; nothing
+ *   at all when nothing is), those memories recorded as shown.
  * - SessionStart: learns what is queued, then prints the active skills and high-confidence
  *   instincts of the scope, within a few hundred tokens.
  * - Stop / SubagentStop / SessionEnd: learn what the session queued (its turns' executions, edges
  *   and observations). Never blocks: nothing is printed, whatever `stop_hook_active` says.
  *
- * A database busy past the busy timeout, or one that cannot be opened, sends the prompt to the
- * spool as well; what is queued is learned next time. No event is lost.
+ * A database busy past the busy timeout, or one that cannot be opened, leaves what is spooled and
+ * queued for next time. No event is lost.
  */
-import { randomUUID } from 'node:crypto';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
 import { eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
-import { isBusy, queueSpoolAnd } from './queue.js';
+import { isBusy, queueSpool } from './queue.js';
+import { localId } from './spool.js';
 
 export { callEventOf, HOOK_LIMITS } from './fast.js';
 
@@ -79,9 +79,9 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
   let store: Store | undefined;
   try {
     store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    await queueSpoolAnd(store, db, undefined, warn);
+    await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
-    await ingest(store, scope, { cwd: p.cwd, now, env, claimer: randomUUID(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
+    await ingest(store, scope, { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
     if (p.event === 'SessionStart') {
       const { sessionContext } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });

@@ -1,12 +1,11 @@
 /**
  * @module hooks/queue
- * From the spool to the queue: what every hook that opens the database does first. The spooled
- * events (each one's scope worked out from its cwd) and this hook's own event (a prompt) are queued
- * in arrival order; the prompt goes in the same transaction as the spool when there is one.
+ * From the spool to the queue: what every hook that learns does first. The spooled events (each
+ * one's scope worked out from its cwd) are queued in arrival order.
  */
 import { resolveScope } from '../scope.js';
 import type { Store } from '../store/types.js';
-import { drainSpool, localId, spoolEvent, type SpooledEvent } from './spool.js';
+import { drainSpool, localId, type SpooledEvent } from './spool.js';
 
 export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
 
@@ -27,24 +26,7 @@ export async function queueSpooled(store: Store, events: readonly SpooledEvent[]
   }
 }
 
-/**
- * Queues the spool, then `own` (if any) after it. When another drainer holds the spool for longer
- * than `waitMs`, `own` goes to the spool behind the events already there, rather than ahead of
- * them into the queue. Throws when the database refuses (busy).
- */
-export async function queueSpoolAnd(store: Store, db: string, own: SpooledEvent | undefined, warn: (line: string) => void, options: { waitMs?: number } = {}): Promise<void> {
-  let queuedWithSpool = false;
-  const drained = await drainSpool(
-    db,
-    localId(),
-    async (events) => {
-      await queueSpooled(store, own === undefined ? events : [...events, own]);
-      queuedWithSpool = true;
-    },
-    warn,
-    options,
-  );
-  if (own === undefined || queuedWithSpool) return;
-  if (drained.locked) await queueSpooled(store, [own]);
-  else spoolEvent(db, own);
+/** Queues the spool (a drainer already at it is left to it). Throws when the database refuses (busy). */
+export async function queueSpool(store: Store, db: string, warn: (line: string) => void): Promise<void> {
+  await drainSpool(db, localId(), (events) => queueSpooled(store, events), warn);
 }
