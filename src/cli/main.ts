@@ -18,6 +18,7 @@ import { registerObserve } from './observe.js';
 import { registerLearning } from './learning.js';
 import { registerServe } from './serve.js';
 import { registerHook } from './hook.js';
+import { registerDump } from './dump.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -50,6 +51,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerEdges(program, context);
   registerServe(program, context);
   registerHook(program, context);
+  registerDump(program, context);
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
     command.commands.forEach(configure);

@@ -11,6 +11,7 @@ export const ERROR_CODES = Object.freeze({
   PATH_OUTSIDE_ROOT: 'a path resolves outside the folder it must stay in',
   STORE_UNAVAILABLE: 'the store cannot be opened or used',
   SCHEMA_TOO_NEW: 'the database was written by a newer Credence',
+  NOT_EMPTY: 'a store that must be empty (the target of a restore) already holds data',
   PROVIDER_UNAVAILABLE: 'an embedding provider cannot be reached',
 } as const);
 

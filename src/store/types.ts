@@ -208,6 +208,37 @@ export interface HookEvent {
   payload: unknown;
 }
 
+/**
+ * Every table a dump holds (`credence dump`), parents first, so that restoring in this order
+ * satisfies every reference (calls after their executions). Derived tables (the full-text indexes,
+ * `tool_terms`) are not dumped: a backend rebuilds them as rows are imported.
+ */
+export const DUMP_TABLES = [
+  'tools',
+  'edges',
+  'executions',
+  'calls',
+  'observations',
+  'memories',
+  'instincts',
+  'skills',
+  'feedback',
+  'shown',
+  'embeddings',
+  'hook_sessions',
+  'hook_events',
+] as const;
+export type DumpTable = (typeof DUMP_TABLES)[number];
+
+/**
+ * A row as column → value, with the column names of the schema (the SQLite one; PostgreSQL uses
+ * the same names): integers and reals as numbers, text as strings, NULL as null; BLOB columns as
+ * strings (`observations.content_hash` as lowercase hex, `embeddings.vector` as base64 of the
+ * little-endian float32 bytes). No `rowid` or `seq`: a row's place in the export is its order.
+ * See `DUMP_COLUMNS` (store/dump-rows) for each table's columns.
+ */
+export type DumpRow = Record<string, string | number | null>;
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
@@ -325,4 +356,20 @@ export interface Store {
   /** Starts the session's next turn and returns its number. */
   startHookTurn(scope: string, session: string, at: EpochMs): Promise<number>;
   setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: EpochMs): Promise<void>;
+
+  /**
+   * Every row of a table, all scopes, in insertion order: rowid (or seq) order where the table has
+   * one (executions, observations, memories, hook_events), else primary-key order with text
+   * compared bytewise (the "C" collation), in batches of at most `batchSize` rows (default 500).
+   * Each row has every column of the table (`DUMP_COLUMNS`), nulls included.
+   */
+  exportRows(table: DumpTable, options?: { batchSize?: number }): AsyncIterable<DumpRow[]>;
+  /**
+   * Inserts rows exactly as given, in one transaction per call, all or none, after the rows
+   * already there (so rows keep their relative order); derived indexes (full text, tool words) are
+   * built from them. Text is scrubbed of secrets as every write is; constraints apply (a duplicate
+   * key or a bad value fails the whole call). A column left out takes its default. Returns how many
+   * rows were inserted.
+   */
+  importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number>;
 }

@@ -36,8 +36,11 @@ import {
   type TableCounts,
   type ToolRecord,
   type ToolUpsert,
+  type DumpRow,
+  type DumpTable,
 } from '../types.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, toolWords } from './migrations.js';
+import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
 
 export interface SqliteStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -877,6 +880,22 @@ export class SqliteStore implements Store {
         INSERT INTO hook_sessions (scope, session_id, turn, state, updated_at) VALUES (?, ?, 0, ?, ?)
         ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`).run(scope, session, json(state), at),
     );
+  }
+
+  // ---- dump and restore (sqlite-dump.ts) ------------------------------------------------------
+
+  exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
+    return exportSqliteRows((sql) => this.#stmt(sql), table, options);
+  }
+
+  async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
+    const inserted = this.#write(() => importSqliteRows((sql) => this.#stmt(sql), table, rows));
+    // Edges written behind the cache's back: it learns them again from the table.
+    if (table === 'edges') {
+      this.#edgeCache.clear();
+      this.#edgeCacheSize = 0;
+    }
+    return inserted;
   }
 
 }

@@ -1,0 +1,130 @@
+/**
+ * @module cli/dump
+ * `credence dump FILE|-` and `credence restore FILE|-`: a whole store (every scope) into one JSON
+ * Lines file and back, between any two backends (store/dump). The store is the one every command
+ * opens (`--db`, `$CREDENCE_DB`, …).
+ */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { checkDump, restoreDump, writeDump, type DumpCounts } from '../store/dump.js';
+import { DUMP_TABLES } from '../store/types.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+
+export function registerDump(program: Command, context: () => CommandContext): void {
+  program
+    .command('dump <file>')
+    .description('write the whole store (every table, every scope) to FILE as JSON lines (- for standard output)')
+    .action(async (file: string) => {
+      const ctx = context();
+      const report = await withCredence(ctx, (c) => (file === '-' ? writeDump(c.store, (text) => ctx.io.stdout(text), { now: c.now() }) : dumpToFile(c.store, file, c.now())));
+      // With `-` the dump is on standard output: the summary goes to standard error.
+      const print = file === '-' ? ctx.io.stderr : ctx.io.stdout;
+      if (ctx.wantsJson) print(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
+      else print(`dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`);
+    });
+
+  program
+    .command('restore <file>')
+    .description('load a dump (from `credence dump`) into an empty store (- for standard input)')
+    .action(async (file: string) => {
+      const ctx = context();
+      const spool = file === '-' || !isRegularFile(file) ? await spoolInput(file) : undefined;
+      const path = spool?.path ?? file;
+      try {
+        // The file is checked before the store is opened: a bad dump creates no database.
+        const checked = await checkDump(readLines(path));
+        const report = await withCredence(ctx, (c) => restoreDump(c.store, () => readLines(path), { checked }));
+        if (ctx.wantsJson) return printJson(ctx, { file, ...report });
+        ctx.io.stdout(`restored ${report.rows} rows into ${report.to} ${report.target} from ${file} (a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n${formatCounts(report.tables)}`);
+      } catch (error) {
+        // A bad dump is input the command rejected (exit 1), with the line named; not bad usage.
+        if (isCredenceError(error, 'INVALID_INPUT') && typeof error.details?.line === 'number') {
+          ctx.io.stderr(`credence: restore ${file}: ${error.message}\n`);
+          ctx.setExitCode(1);
+          return;
+        }
+        throw error;
+      } finally {
+        spool?.remove();
+      }
+    });
+}
+
+const formatCounts = (counts: DumpCounts): string => DUMP_TABLES.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
+
+/** Writes the dump beside FILE first and renames it into place, so FILE is never half a dump. */
+async function dumpToFile(store: Parameters<typeof writeDump>[0], file: string, now: number): ReturnType<typeof writeDump> {
+  const partial = `${file}.partial-${process.pid}`;
+  const out = createWriteStream(partial, { flags: 'wx' });
+  try {
+    await once(out, 'open');
+  } catch (error) {
+    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+  }
+  let failed: Error | undefined;
+  out.on('error', (error) => {
+    failed = error;
+  });
+  try {
+    const report = await writeDump(
+      store,
+      async (text) => {
+        if (failed !== undefined) throw failed;
+        if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+      },
+      { now },
+    );
+    out.end();
+    await once(out, 'finish');
+    if (failed !== undefined) throw failed;
+    renameSync(partial, file);
+    return report;
+  } catch (error) {
+    out.destroy();
+    rmSync(partial, { force: true });
+    if (isCredenceError(error)) throw error;
+    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+  }
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch (error) {
+    throw new CredenceError('INVALID_INPUT', `cannot read ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+  }
+}
+
+/**
+ * A restore reads its input twice (check, then import): standard input or a pipe is copied to a
+ * temporary file first.
+ */
+async function spoolInput(file: string): Promise<{ path: string; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-restore-'));
+  const path = join(dir, 'dump.jsonl');
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
+  } catch (error) {
+    remove();
+    throw new CredenceError('INVALID_INPUT', `cannot read ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`, { cause: error });
+  }
+  return { path, remove };
+}
+
+async function* readLines(path: string): AsyncGenerator<string> {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    yield* lines;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}

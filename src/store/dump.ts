@@ -1,0 +1,299 @@
+/**
+ * @module store/dump
+ * A whole store as one file and back (`credence dump` / `credence restore`, issue 10), through the
+ * Store interface only, so any backend dumps into any other (SQLite ⇄ PostgreSQL).
+ *
+ * The format is JSON Lines. Line 1 is the header
+ * `{"format":"credence-dump","version":1,"schemaVersion":N,"from":"sqlite","createdAt":ISO,"tables":{"tools":12,…}}`
+ * with the row count of every table; then one line per row, `{"t":"<table>","r":{<column>: <value>}}`,
+ * the tables in `DUMP_TABLES` order (parents first) and each table's rows in its export order.
+ * Both directions stream: neither holds more than one batch of rows.
+ *
+ * A restore checks the whole file before it writes anything (every line parses, every row fits
+ * its table, tables in order, counts as the header says), so a broken or truncated file leaves
+ * the target untouched; it restores only into an empty store, and checks the target's counts at
+ * the end.
+ */
+import { z } from 'zod';
+import { CredenceError } from '../core/errors.js';
+import { formatIssues } from '../schemas/format.js';
+import { dumpRowProblem } from './dump-rows.js';
+import { DUMP_TABLES, TABLES, type DumpRow, type DumpTable, type Store, type TableName } from './types.js';
+
+export const DUMP_FORMAT = 'credence-dump';
+export const DUMP_VERSION = 1;
+
+/** @default 500 rows per batch, read or written */
+export const DUMP_DEFAULTS = Object.freeze({ batchSize: 500 });
+
+export type DumpCounts = Record<DumpTable, number>;
+
+const Count = z.number().int().min(0);
+
+export const DumpHeaderSchema = z.strictObject({
+  format: z.literal(DUMP_FORMAT),
+  version: z.number().int(),
+  schemaVersion: z.number().int().min(1),
+  from: z.enum(['sqlite', 'postgres']),
+  createdAt: z.string(),
+  tables: z.strictObject(Object.fromEntries(DUMP_TABLES.map((t) => [t, Count.optional()])) as Record<DumpTable, z.ZodOptional<typeof Count>>),
+});
+export type DumpHeader = Omit<z.infer<typeof DumpHeaderSchema>, 'tables'> & { tables: DumpCounts };
+
+export const DumpLineSchema = z.strictObject({
+  t: z.enum(DUMP_TABLES, { error: `must be one of ${DUMP_TABLES.join(', ')}` }),
+  r: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+});
+
+export interface DumpReport {
+  from: Store['kind'];
+  location: string;
+  schemaVersion: number;
+  createdAt: string;
+  tables: DumpCounts;
+  rows: number;
+}
+
+export interface RestoreReport {
+  /** The backend the dump was taken from, and when. */
+  from: Store['kind'];
+  createdAt: string;
+  schemaVersion: number;
+  /** The store restored into. */
+  to: Store['kind'];
+  target: string;
+  tables: DumpCounts;
+  rows: number;
+}
+
+const zeroCounts = (): DumpCounts => Object.fromEntries(DUMP_TABLES.map((t) => [t, 0])) as DumpCounts;
+const total = (counts: DumpCounts): number => DUMP_TABLES.reduce((n, t) => n + counts[t], 0);
+
+/** How many rows each dumped table of `store` holds (every scope). */
+export async function dumpCounts(store: Store): Promise<DumpCounts> {
+  const counts = zeroCounts();
+  const known = await store.counts();
+  for (const table of DUMP_TABLES) {
+    if ((TABLES as readonly string[]).includes(table)) counts[table] = known[table as TableName];
+    else for await (const batch of store.exportRows(table, { batchSize: 2000 })) counts[table] += batch.length;
+  }
+  return counts;
+}
+
+/**
+ * Writes every row of `store` to `write` as a dump (see the module header), awaiting each write so
+ * a slow sink holds back the reading. Fails (STORE_UNAVAILABLE) when a table's rows did not match
+ * the count taken first: the store changed while it was read, and the dump must be taken again.
+ */
+export async function writeDump(
+  store: Store,
+  write: (text: string) => void | Promise<void>,
+  options: { now?: number; batchSize?: number } = {},
+): Promise<DumpReport> {
+  const tables = await dumpCounts(store);
+  const header: DumpHeader = {
+    format: DUMP_FORMAT,
+    version: DUMP_VERSION,
+    schemaVersion: await store.schemaVersion(),
+    from: store.kind,
+    createdAt: new Date(options.now ?? Date.now()).toISOString(),
+    tables,
+  };
+  await write(`${JSON.stringify(header)}\n`);
+  for (const table of DUMP_TABLES) {
+    let written = 0;
+    for await (const batch of store.exportRows(table, { batchSize: options.batchSize ?? DUMP_DEFAULTS.batchSize })) {
+      written += batch.length;
+      await write(batch.map((r) => `${JSON.stringify({ t: table, r })}\n`).join(''));
+    }
+    if (written !== tables[table]) {
+      throw new CredenceError(
+        'STORE_UNAVAILABLE',
+        `the store changed while it was dumped: ${table} held ${tables[table]} rows when the dump began and ${written} as they were read; dump again while nothing writes to ${store.location}`,
+        { details: { table, expected: tables[table], read: written } },
+      );
+    }
+  }
+  const { format: _format, version: _version, ...rest } = header;
+  return { ...rest, location: store.location, rows: total(tables) };
+}
+
+/** A broken dump line: INVALID_INPUT with the line number in `details.line`. */
+const lineError = (line: number, reason: string): CredenceError =>
+  new CredenceError('INVALID_INPUT', `line ${line}: ${reason}`, { details: { line } });
+
+/** One parsed line of the body: the table and the row, with the line it came from. */
+interface BodyLine {
+  line: number;
+  table: DumpTable;
+  row: DumpRow;
+}
+
+/** The header and then every row of a dump, each checked; throws at the first bad line. */
+async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeader | BodyLine> {
+  let n = 0;
+  let header: DumpHeader | undefined;
+  for await (const text of lines) {
+    n += 1;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw lineError(n, `malformed JSON (${(error as Error).message})`);
+    }
+    if (header === undefined) {
+      header = parseHeader(n, value);
+      yield header;
+      continue;
+    }
+    const parsed = DumpLineSchema.safeParse(value);
+    if (!parsed.success) throw lineError(n, `not a dump row {"t": table, "r": {…}}: ${formatIssues(parsed.error)}`);
+    const problem = dumpRowProblem(parsed.data.t, parsed.data.r);
+    if (problem !== undefined) throw lineError(n, problem);
+    yield { line: n, table: parsed.data.t, row: parsed.data.r };
+  }
+  if (header === undefined) throw lineError(Math.max(1, n), 'the file is empty: a dump starts with its header line');
+}
+
+function parseHeader(line: number, value: unknown): DumpHeader {
+  const format = (value as { format?: unknown } | null)?.format;
+  if (format !== DUMP_FORMAT) {
+    throw lineError(line, `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", got ${JSON.stringify(format ?? null)}`);
+  }
+  const version = (value as { version?: unknown }).version;
+  if (version !== DUMP_VERSION) {
+    throw lineError(line, `dump format version ${JSON.stringify(version ?? null)} is not one this Credence reads (version ${DUMP_VERSION})`);
+  }
+  const parsed = DumpHeaderSchema.safeParse(value);
+  if (!parsed.success) throw lineError(line, `bad dump header: ${formatIssues(parsed.error)}`);
+  return { ...parsed.data, tables: { ...zeroCounts(), ...parsed.data.tables } as DumpCounts };
+}
+
+/**
+ * Reads a whole dump without writing anything: the header, and every row checked against its
+ * table, the tables in `DUMP_TABLES` order, the counts equal to the header's (a truncated file
+ * fails here). Throws INVALID_INPUT naming the line.
+ */
+export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeader> {
+  let header: DumpHeader | undefined;
+  const seen = zeroCounts();
+  let at = -1;
+  let last = 0;
+  for await (const item of readDump(lines)) {
+    if (!('table' in item)) {
+      header = item;
+      continue;
+    }
+    last = item.line;
+    const index = DUMP_TABLES.indexOf(item.table);
+    if (index < at) {
+      throw lineError(item.line, `a ${item.table} row after ${DUMP_TABLES[at]} rows: a dump lists its tables in the order ${DUMP_TABLES.join(', ')}`);
+    }
+    at = index;
+    seen[item.table] += 1;
+    if (header !== undefined && seen[item.table] > header.tables[item.table]) {
+      throw lineError(item.line, `more ${item.table} rows than the header's ${header.tables[item.table]}`);
+    }
+  }
+  const h = header as DumpHeader;
+  const short = DUMP_TABLES.filter((t) => seen[t] !== h.tables[t]);
+  if (short.length > 0) {
+    throw lineError(
+      last + 1,
+      `the dump ends early (truncated?): ${short.map((t) => `${t} has ${seen[t]} of the header's ${h.tables[t]} rows`).join(', ')}`,
+    );
+  }
+  return h;
+}
+
+const describeCounts = (counts: Partial<DumpCounts>): string =>
+  DUMP_TABLES.filter((t) => (counts[t] ?? 0) > 0)
+    .map((t) => `${t} ${counts[t]}`)
+    .join(', ');
+
+/**
+ * Restores a dump into an empty `store`. `open` opens the dump's lines afresh each time it is
+ * called: once to check the whole file, once to import it. Nothing is written unless the file is
+ * sound, its schema is not newer than the store's, and the store is empty (NOT_EMPTY names what it
+ * holds). Rows go in through `importRows`, a batch per transaction; the counts are checked at the end.
+ * Should the store refuse a row (a duplicate key, a value its schema does not allow), the restore
+ * stops with INVALID_INPUT naming the line and what was already written (`details.partial`).
+ */
+export async function restoreDump(
+  store: Store,
+  open: () => AsyncIterable<string>,
+  options: {
+    batchSize?: number;
+    /** The header `checkDump` returned for this very file, when the caller checked it already. */
+    checked?: DumpHeader;
+  } = {},
+): Promise<RestoreReport> {
+  const header = options.checked ?? (await checkDump(open()));
+  const schemaVersion = await store.schemaVersion();
+  if (header.schemaVersion > schemaVersion) {
+    throw new CredenceError(
+      'SCHEMA_TOO_NEW',
+      `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); restore it with a newer Credence`,
+      { details: { dump: header.schemaVersion, store: schemaVersion } },
+    );
+  }
+  const before = await dumpCounts(store);
+  if (total(before) > 0) {
+    throw new CredenceError(
+      'NOT_EMPTY',
+      `${store.location} already holds data (${describeCounts(before)}); restore into an empty store (a new --db file or an empty database) — nothing was written`,
+      { details: { counts: before } },
+    );
+  }
+  const batchSize = Math.max(1, options.batchSize ?? DUMP_DEFAULTS.batchSize);
+  const imported = zeroCounts();
+  let batch: BodyLine[] = [];
+  const flush = async (): Promise<void> => {
+    const first = batch[0];
+    if (first === undefined) return;
+    try {
+      imported[first.table] += await store.importRows(
+        first.table,
+        batch.map((b) => b.row),
+      );
+    } catch (error) {
+      const row = (error as CredenceError).details?.row;
+      const line = typeof row === 'number' ? (batch[row]?.line ?? first.line) : first.line;
+      const partial = describeCounts(imported);
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `line ${line}: the store refused the row: ${(error as Error).message}. ` +
+          (partial === ''
+            ? 'Nothing was restored.'
+            : `The restore stopped part way: ${store.location} now holds only ${partial}; empty it (or use a new one) before restoring again.`),
+        { cause: error, details: { line, partial: imported } },
+      );
+    }
+    batch = [];
+  };
+  for await (const item of readDump(open())) {
+    if (!('table' in item)) continue;
+    if (batch.length > 0 && (batch[0]?.table !== item.table || batch.length >= batchSize)) await flush();
+    batch.push(item);
+  }
+  await flush();
+  const after = await dumpCounts(store);
+  const off = DUMP_TABLES.filter((t) => after[t] !== header.tables[t]);
+  if (off.length > 0) {
+    throw new CredenceError(
+      'STORE_UNAVAILABLE',
+      `after the restore ${store.location} does not hold what the dump does: ${off.map((t) => `${t} ${after[t]} (dump ${header.tables[t]})`).join(', ')}; did something else write to it?`,
+      { details: { counts: after, expected: header.tables } },
+    );
+  }
+  return {
+    from: header.from,
+    createdAt: header.createdAt,
+    schemaVersion: header.schemaVersion,
+    to: store.kind,
+    target: store.location,
+    tables: imported,
+    rows: total(imported),
+  };
+}
