@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { observeEdge } from '../core/edge-promotion.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/execution-edges.js';
 import type { CallRecord, EdgeFold, EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
+import { DUMP_TABLES, type DumpRow, type DumpTable } from './types.js';
+import { DUMP_COLUMNS } from './dump-rows.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -613,6 +615,194 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
       expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
       expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
+    });
+  });
+
+  // ---- dump rows (issue 10): exportRows / importRows ------------------------------------------
+
+  describe(`Store contract: ${options.name} — dump rows`, () => {
+    afterEach(async () => {
+      while (open.length > 0) await open.pop()?.close();
+    });
+
+    /** Every table's rows, read whole, in `batchSize` batches. */
+    const exportAll = async (store: Store, batchSize?: number): Promise<Record<DumpTable, DumpRow[]>> => {
+      const all = {} as Record<DumpTable, DumpRow[]>;
+      for (const table of DUMP_TABLES) {
+        all[table] = [];
+        for await (const batch of store.exportRows(table, batchSize === undefined ? undefined : { batchSize })) {
+          expect(batch.length).toBeGreaterThan(0);
+          if (batchSize !== undefined) expect(batch.length).toBeLessThanOrEqual(batchSize);
+          all[table].push(...batch);
+        }
+      }
+      return all;
+    };
+    const codeOf = async (fn: () => Promise<unknown>): Promise<string | undefined> => {
+      try {
+        await fn();
+      } catch (error) {
+        return (error as { code?: string }).code ?? 'no code';
+      }
+      return undefined;
+    };
+
+    /** A store with something in every table, in two scopes. */
+    const filled = async (): Promise<Store> => {
+      const store = await fresh();
+      await store.upsertTools('p', [
+        { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, origin: 'fs', annotations: { readOnlyHint: true } },
+        { id: 'ParseJson', description: 'Parse JSON text' },
+      ]);
+      await store.upsertTools('q', [{ id: 'send_mail', description: 'Send an email' }]);
+      await store.recordExecutions('p', [{ execution: { id: 'run-1', intent: 'read and parse the config', startedAt: T0, endedAt: T0 + 900, confidence: 0.75, summary: 'ok', calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
+      await store.appendCalls('q', { ...HEAD, id: 'session-q' }, () => [sessionCall('send_mail', 0, { input: '{"to":"a@b.c"}', output: 'sent', intent: 'implementation' })], learnAppended, foldEdge);
+      await store.putEdge('p', edge({ from: 'ParseJson', to: 'write_file', type: 'dependency', source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));
+      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', type: 'pattern', tags: ['workflow'], confidence: 0.65 })]);
+      await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'Dates in ISO 8601' })]);
+      await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', category: 'note', title: 'Release checklist', text: 'Bump the version, tag, publish.', tags: [], path: 'docs/release.md', confidence: 0.5, intent: 'documentation' })]);
+      await store.upsertInstinct('p', { id: 'in-1', slug: 'camel-case', text: 'Use camelCase', confidence: 0.5, status: 'active', evidence: ['obs-1'], createdAt: T0, updatedAt: T0 + 1 });
+      await store.upsertSkill('p', { id: 'sk-1', name: 'testing-first', description: 'Run tests first', rules: ['run the tests', 'then commit'], confidence: 0.8, evidence: ['obs-2'], createdAt: T0, updatedAt: T0 });
+      await store.insertFeedback('p', { id: 'fb-1', targetId: 'in-1', kind: 'explicit', note: 'yes', at: T0 + 5 });
+      await store.insertFeedback('p', { id: 'fb-2', targetId: 'sk-1', kind: 'validation', at: T0 + 6 });
+      await store.recordShown('p', [
+        { id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0 },
+        { id: 'sh-2', surface: 'recall', target: 'memory:mem-1', at: T0 + 1 },
+      ]);
+      await store.setVerdict('p', 'sh-1', 'accepted', T0 + 2);
+      await store.putEmbeddings('p', 'tool', [{ refId: 'read_file', modelKey: 'test:m:3', textHash: 'h1', vector: new Float32Array([0.6, 0.8, -0.125]) }]);
+      await store.putEmbeddings('p', 'memory', [{ refId: 'mem-1', modelKey: 'test:m:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
+      await store.startHookTurn('p', 'sess-1', T0);
+      await store.setHookSessionState('p', 'sess-1', { mode: 'observing' }, T0 + 1);
+      await store.enqueueHookEvents('p', [
+        { session: 'sess-1', turn: 'current', kind: 'PostToolUse', at: T0 + 2, payload: { tool: 'Bash' }, key: 'spool-1' },
+        { session: 'sess-1', turn: 'current', kind: 'PostToolUse', at: T0 + 3, payload: { tool: 'Read' }, key: 'spool-2' },
+        { session: 'sess-1', turn: 'current', kind: 'Stop', at: T0 + 4, payload: {} },
+      ]);
+      const claimed = await store.claimHookEvents('p', 'worker', 0, 'sess-1');
+      await store.deleteHookEvents('p', claimed.slice(0, 1).map((e) => e.seq));
+      return store;
+    };
+
+    test('a new store exports no rows from any table', async () => {
+      const store = await fresh();
+      const all = await exportAll(store);
+      expect(DUMP_TABLES.filter((t) => all[t].length > 0)).toEqual([]);
+      expect(await store.importRows('tools', [])).toBe(0);
+    });
+
+    test('rows exported from one store and imported into another export the same, every table, every scope, in order', async () => {
+      const source = await filled();
+      const rows = await exportAll(source);
+      expect(DUMP_TABLES.filter((t) => rows[t].length === 0)).toEqual([]);
+      expect(new Set(rows.tools.map((r) => r.scope))).toEqual(new Set(['p', 'q']));
+      const target = await fresh();
+      for (const table of DUMP_TABLES) expect(await target.importRows(table, rows[table])).toBe(rows[table].length);
+      expect(await exportAll(target)).toEqual(rows);
+      // Small batches page through the same rows.
+      expect(await exportAll(target, 2)).toEqual(rows);
+      expect(await target.counts()).toEqual(await source.counts());
+    });
+
+    test('exported rows have every column of their table, blobs as hex and base64', async () => {
+      const rows = await exportAll(await filled());
+      for (const table of DUMP_TABLES) {
+        for (const row of rows[table]) expect(Object.keys(row).sort()).toEqual(DUMP_COLUMNS[table].map((c) => c.name).sort());
+      }
+      expect(rows.observations.map((r) => r.content_hash)).toEqual(rows.observations.map(() => expect.stringMatching(/^[0-9a-f]{32}$/)));
+      const vector = rows.embeddings.find((r) => r.ref_id === 'read_file')?.vector;
+      const bytes = Buffer.from(String(vector), 'base64');
+      expect([...new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)]).toEqual([0.6, 0.8, -0.125].map(Math.fround));
+      expect(rows.tools.find((r) => r.id === 'read_file')).toMatchObject({ scope: 'p', origin: 'fs', calls: 3, annotations: '{"readOnlyHint":true}' });
+      expect(rows.shown.find((r) => r.id === 'sh-1')).toMatchObject({ verdict: 'accepted', verdict_at: T0 + 2, query: 'read a file' });
+      expect(rows.hook_events.map((r) => [r.key, r.done_at === null])).toEqual([
+        ['spool-1', false],
+        ['spool-2', true],
+        [null, true],
+      ]);
+    });
+
+    test('a restored store answers reads and full-text searches as the original does', async () => {
+      const source = await filled();
+      const rows = await exportAll(source);
+      const target = await fresh();
+      for (const table of DUMP_TABLES) await target.importRows(table, rows[table]);
+      for (const store of [source, target]) expect(await store.check()).toEqual([]);
+      const reads = async (store: Store) => ({
+        tools: await store.searchTools('p', '"parse"'),
+        toolWords: await store.searchTools('p', '"json"'),
+        executions: await store.searchExecutions('p', '"config"'),
+        observations: await store.searchObservations('p', '"commit"'),
+        memories: (await store.searchMemories('p', '"release"')).map((h) => h.memory.id),
+        listed: await store.listTools('p'),
+        run: await store.getExecution('p', 'run-1'),
+        session: await store.getExecution('q', 'session-q'),
+        edges: await store.listEdges('p'),
+        embeddings: await store.getEmbeddings('p', 'tool'),
+        called: [...(await store.calledTools('p'))],
+        instincts: await store.listInstincts('p'),
+        skills: await store.listSkills('p'),
+        feedback: await store.listFeedback('p'),
+        shown: await store.shownCounts('p'),
+        hook: await store.hookSession('p', 'sess-1'),
+      });
+      const before = await reads(source);
+      expect(before.tools.map((h) => h.id).sort()).toEqual(['ParseJson', 'parse_json']);
+      expect(before.memories).toEqual(['mem-2']);
+      expect(await reads(target)).toEqual(before);
+    });
+
+    test('a restored store goes on learning where the original left off', async () => {
+      const source = await filled();
+      const target = await fresh();
+      for (const table of DUMP_TABLES) for await (const batch of source.exportRows(table)) await target.importRows(table, batch);
+      for (const store of [source, target]) {
+        await store.appendCalls('q', { ...HEAD, id: 'session-q' }, () => [sessionCall('read_file', 1)], learnAppended, foldEdge);
+        await store.enqueueHookEvents('p', [{ session: 'sess-1', turn: 'next', kind: 'prompt', at: T0 + 9, payload: {}, key: 'spool-1' }]);
+      }
+      expect(await exportAll(target)).toEqual(await exportAll(source));
+    });
+
+    test('importRows is all or none: a row the schema refuses fails the call and leaves the table as it was', async () => {
+      const store = await fresh();
+      const good = { scope: 'p', from_tool: 'a', to_tool: 'b', type: 'sequence', source: 'observed', count: 1, successes: 1, failures: 0, first_seen: T0, last_seen: T0 };
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', type: 'nonsense' }]))).toBe('INVALID_INPUT');
+      expect(await codeOf(() => store.importRows('edges', [good, good]))).toBe('INVALID_INPUT');
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', colour: 'red' }]))).toBe('INVALID_INPUT');
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', count: 'many' }]))).toBe('INVALID_INPUT');
+      expect(await codeOf(() => store.importRows('calls', [{ scope: 'p', execution_id: 'missing', idx: 0, tool: 'a', status: 'success' }]))).toBe('INVALID_INPUT');
+      const all = await exportAll(store);
+      expect(DUMP_TABLES.filter((t) => all[t].length > 0)).toEqual([]);
+      expect(await store.importRows('edges', [good])).toBe(1);
+      expect(await codeOf(() => store.importRows('edges', [good]))).toBe('INVALID_INPUT');
+      expect(await store.listEdges('p')).toEqual([edge({ from: 'a', to: 'b', source: 'observed' })]);
+    });
+
+    test('imported rows come after the rows already there, and columns left out take their defaults', async () => {
+      const store = await fresh();
+      await store.upsertMemories('p', [memory({ id: 'mem-0' })]);
+      const row = (id: string): DumpRow => ({ scope: 'p', id, category: 'note', title: `Note ${id}`, text: 'text', created_at: T0, updated_at: T0 });
+      expect(await store.importRows('memories', [row('mem-b'), row('mem-a')])).toBe(2);
+      expect((await store.listMemories('p')).map((m) => m.id)).toEqual(['mem-0', 'mem-b', 'mem-a']);
+      expect(await store.getMemory('p', 'mem-b')).toEqual({ id: 'mem-b', category: 'note', title: 'Note mem-b', text: 'text', tags: [], createdAt: T0, updatedAt: T0 });
+    });
+
+    test('imported text is scrubbed of secrets like every other write, and a scrubbed observation is fingerprinted anew', async () => {
+      const store = await fresh();
+      const secret = 'sk-ant-abcdefghijklmnopqrstuvwx';
+      await store.importRows('memories', [{ scope: 'p', id: 'm', category: 'note', title: 'key', text: `the key is ${secret}`, created_at: T0, updated_at: T0 }]);
+      expect((await store.getMemory('p', 'm'))?.text).not.toContain(secret);
+      const leaky = observation({ id: 'obs-leak', observation: `export ANTHROPIC_API_KEY=${secret}` });
+      const [exported] = await exportAll(await (async () => {
+        const s = await fresh();
+        await s.insertObservations('p', [observation({ id: 'obs-leak', observation: leaky.observation })]);
+        return s;
+      })()).then((all) => all.observations);
+      await store.importRows('observations', [{ ...exported, observation: leaky.observation, content_hash: '00'.repeat(16) } as DumpRow]);
+      const stored = await store.listObservations('p');
+      expect(stored.map((o) => o.observation.includes(secret))).toEqual([false]);
+      // The same observation inserted again is recognised as already there.
+      expect(await store.insertObservations('p', [leaky])).toEqual({ inserted: 0, duplicates: 1 });
     });
   });
 }
