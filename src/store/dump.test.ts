@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isCredenceError } from '../core/errors.js';
+import { checkDump, DUMP_FORMAT, restoreDump, writeDump } from './dump.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
+import { LATEST_SCHEMA_VERSION } from './sqlite/migrations.js';
+import { DUMP_TABLES, type DumpRow, type Store } from './types.js';
+
+const T0 = Date.UTC(2026, 1, 2, 6, 0, 0);
+const open: Store[] = [];
+afterEach(async () => {
+  while (open.length > 0) await open.pop()?.close();
+});
+
+const fresh = (): Store => {
+  const store = openSqliteStore({ path: ':memory:' });
+  open.push(store);
+  return store;
+};
+
+async function sample(): Promise<Store> {
+  const store = fresh();
+  await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file' }]);
+  await store.insertObservations('p', [
+    { id: 'o1', timestamp: T0, type: 'pattern', context: {}, observation: 'Tests run before every commit', evidence: [], confidence: 0.5, tags: [] },
+  ]);
+  await store.upsertMemories('q', [{ id: 'm1', category: 'note', title: 'Release', text: 'Tag, then publish.', tags: ['release'], createdAt: T0, updatedAt: T0 }]);
+  await store.putEmbeddings('p', 'tool', [{ refId: 'read_file', modelKey: 'x:y:2', textHash: 'h', vector: new Float32Array([0.5, -1]) }]);
+  return store;
+}
+
+async function dumpText(store: Store): Promise<string> {
+  let text = '';
+  await writeDump(store, (chunk) => {
+    text += chunk;
+  }, { now: T0 });
+  return text;
+}
+
+const linesOf = (text: string) => async function* () {
+  yield* text.split('\n');
+};
+
+async function everyRow(store: Store): Promise<Record<string, DumpRow[]>> {
+  const all: Record<string, DumpRow[]> = {};
+  for (const table of DUMP_TABLES) {
+    all[table] = [];
+    for await (const batch of store.exportRows(table)) all[table].push(...batch);
+  }
+  return all;
+}
+
+async function failure(fn: () => Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
+  try {
+    await fn();
+  } catch (error) {
+    if (isCredenceError(error)) return { code: error.code, details: { ...error.details } };
+    throw error;
+  }
+  throw new Error('expected a CredenceError');
+}
+
+const isEmpty = async (store: Store): Promise<boolean> => Object.values(await everyRow(store)).every((rows) => rows.length === 0);
+
+describe('dump files', () => {
+  it('start with a header that counts every table, then hold one line per row', async () => {
+    const text = await dumpText(await sample());
+    const [head, ...rest] = text.trimEnd().split('\n');
+    expect(JSON.parse(head ?? '')).toEqual({
+      format: DUMP_FORMAT,
+      version: 1,
+      schemaVersion: LATEST_SCHEMA_VERSION,
+      from: 'sqlite',
+      createdAt: '2026-02-02T06:00:00.000Z',
+      tables: { tools: 1, edges: 0, executions: 0, calls: 0, observations: 1, memories: 1, instincts: 0, skills: 0, feedback: 0, shown: 0, embeddings: 1, hook_sessions: 0, hook_events: 0 },
+    });
+    expect(rest.map((line) => JSON.parse(line).t)).toEqual(['tools', 'observations', 'memories', 'embeddings']);
+    expect(JSON.parse(rest[0] ?? '')).toEqual({
+      t: 'tools',
+      r: expect.objectContaining({ scope: 'p', id: 'read_file', description: 'Read a text file', calls: 0, input_schema: null }),
+    });
+  });
+
+  it('restore into an empty store gives back every row', async () => {
+    const source = await sample();
+    const target = fresh();
+    const report = await restoreDump(target, linesOf(await dumpText(source)), { batchSize: 1 });
+    expect(report).toMatchObject({ from: 'sqlite', to: 'sqlite', rows: 4, schemaVersion: LATEST_SCHEMA_VERSION, tables: { tools: 1, memories: 1 } });
+    expect(await everyRow(target)).toEqual(await everyRow(source));
+    expect((await target.searchMemories('q', '"publish"')).map((h) => h.memory.id)).toEqual(['m1']);
+  });
+
+  it('are refused by line number when a line is broken, and the target is left untouched', async () => {
+    const lines = (await dumpText(await sample())).split('\n');
+    lines[2] = '{"t":"observations","r":{"scope":"p",';
+    const target = fresh();
+    expect(await failure(() => restoreDump(target, linesOf(lines.join('\n'))))).toEqual({ code: 'INVALID_INPUT', details: { line: 3 } });
+    expect(await isEmpty(target)).toBe(true);
+  });
+
+  it('are refused when a row does not fit its table, naming the line', async () => {
+    const lines = (await dumpText(await sample())).split('\n');
+    const row = JSON.parse(lines[1] ?? '');
+    lines[1] = JSON.stringify({ t: 'tools', r: { ...row.r, colour: 'red' } });
+    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 2 } });
+    lines[1] = JSON.stringify({ t: 'tool', r: row.r });
+    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 2 } });
+  });
+
+  it('are refused when the header is not a Credence dump of a version this Credence reads', async () => {
+    const text = await dumpText(await sample());
+    const [head, ...rest] = text.split('\n');
+    const header = JSON.parse(head ?? '');
+    for (const bad of [{ ...header, format: 'something-else' }, { ...header, version: 2 }, { ...header, tables: { ...header.tables, widgets: 1 } }]) {
+      expect(await failure(() => checkDump(linesOf([JSON.stringify(bad), ...rest].join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 1 } });
+    }
+    expect(await failure(() => checkDump(linesOf('')()))).toEqual({ code: 'INVALID_INPUT', details: { line: 1 } });
+  });
+
+  it('from a newer schema are refused before anything is written', async () => {
+    const text = await dumpText(await sample());
+    const [head, ...rest] = text.split('\n');
+    const newer = JSON.stringify({ ...JSON.parse(head ?? ''), schemaVersion: LATEST_SCHEMA_VERSION + 1 });
+    const target = fresh();
+    expect((await failure(() => restoreDump(target, linesOf([newer, ...rest].join('\n'))))).code).toBe('SCHEMA_TOO_NEW');
+    expect(await isEmpty(target)).toBe(true);
+  });
+
+  it('that end early (fewer rows than the header counts) are refused', async () => {
+    const lines = (await dumpText(await sample())).trimEnd().split('\n');
+    const target = fresh();
+    expect(await failure(() => restoreDump(target, linesOf(lines.slice(0, -1).join('\n'))))).toEqual({ code: 'INVALID_INPUT', details: { line: 5 } });
+    expect(await isEmpty(target)).toBe(true);
+  });
+
+  it('whose tables are out of order are refused (a parent must come before its rows)', async () => {
+    const [head, tools, observations, memories, embeddings] = (await dumpText(await sample())).trimEnd().split('\n');
+    const shuffled = [head, observations, tools, memories, embeddings].join('\n');
+    expect(await failure(() => checkDump(linesOf(shuffled)()))).toEqual({ code: 'INVALID_INPUT', details: { line: 3 } });
+  });
+
+  it('are not restored into a store that holds data, which stays as it was', async () => {
+    const text = await dumpText(await sample());
+    const target = fresh();
+    await target.upsertTools('z', [{ id: 'mine', description: 'already here' }]);
+    const before = await everyRow(target);
+    const refused = await failure(() => restoreDump(target, linesOf(text)));
+    expect(refused.code).toBe('NOT_EMPTY');
+    expect(refused.details.counts).toMatchObject({ tools: 1, memories: 0 });
+    expect(await everyRow(target)).toEqual(before);
+  });
+
+  it('stop at the row the store refuses, naming its line and what was written', async () => {
+    const lines = (await dumpText(await sample())).trimEnd().split('\n');
+    // The memory twice: the header counts two, the second breaks the unique key.
+    const header = JSON.parse(lines[0] ?? '');
+    header.tables.memories = 2;
+    const broken = [JSON.stringify(header), lines[1], lines[2], lines[3], lines[3], lines[4]].join('\n');
+    const target = fresh();
+    const refused = await failure(() => restoreDump(target, linesOf(broken), { batchSize: 1 }));
+    expect(refused.code).toBe('INVALID_INPUT');
+    expect(refused.details.line).toBe(5);
+    expect(refused.details.partial).toMatchObject({ tools: 1, observations: 1, memories: 1, embeddings: 0 });
+  });
+
+  it('are not written when the store changes while it is read', async () => {
+    const store = await sample();
+    let writes = 0;
+    const refused = await failure(() =>
+      writeDump(store, async () => {
+        writes += 1;
+        // Another writer adds a tool after the counts were taken.
+        if (writes === 1) await store.upsertTools('p', [{ id: 'late', description: 'added during the dump' }]);
+      }),
+    );
+    expect(refused).toEqual({ code: 'STORE_UNAVAILABLE', details: { table: 'tools', expected: 1, read: 2 } });
+  });
+});
