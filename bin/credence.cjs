@@ -30,15 +30,18 @@ async function hook() {
     process.stderr.write('credence hook: the compiled hook is missing (dist/); run `npm run build` in the package folder\n');
     return;
   }
-  const { main } = fast ? loadBundle(file) : await import(pathToFileURL(file).href);
-  await main(stdin);
+  const loaded = fast ? loadBundle(file) : { exports: await import(pathToFileURL(file).href) };
+  await loaded.exports.main(stdin);
   process.exitCode = 0;
+  loaded.keepCache?.();
 }
 
 /**
  * Loads a bundle like require() does, with V8's code cache kept beside it (`<bundle>.cache`, made
  * on the first run and whenever Node rejects it): compiling the bundle is a good part of a hook's
- * start. Nothing is cached where dist/ cannot be written.
+ * start. `keepCache`, called once the hook has run, writes the cache then, so that it holds the
+ * functions the hook ran (compiled lazily) as well as the top level. Nothing is cached where dist/
+ * cannot be written.
  */
 function loadBundle(file) {
   const vm = require('node:vm');
@@ -53,14 +56,23 @@ function loadBundle(file) {
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dist);
-  if (cachedData === undefined || script.cachedDataRejected) {
+  const keepCache = () => {
+    // Written aside and renamed into place: a hook starting meanwhile reads the old cache or the new one, never half of one.
+    const aside = `${cacheFile}.${process.pid}`;
     try {
-      require('node:fs').writeFileSync(cacheFile, script.createCachedData());
+      const fs = require('node:fs');
+      fs.writeFileSync(aside, script.createCachedData());
+      fs.renameSync(aside, cacheFile);
     } catch {
       // A read-only install: no cache.
+      try {
+        require('node:fs').unlinkSync(aside);
+      } catch {
+        // Never written.
+      }
     }
-  }
-  return module.exports;
+  };
+  return { exports: module.exports, keepCache: cachedData === undefined || script.cachedDataRejected ? keepCache : undefined };
 }
 
 async function cli() {
