@@ -1,14 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { runDemo, formatDemo, type DemoReport } from './demo.js';
 
 const NOW = '2026-02-02T09:00:00Z';
+// The demo's evolve writes instinct and skill files under the engine's root: a folder of its own.
+const cwd = mkdtempSync(join(tmpdir(), 'credence-demo-test-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 async function demo(): Promise<{ report: DemoReport; counts: Record<string, number> }> {
-  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'demo' });
-  await runDemo(credence);
-  const report = await runDemo(credence); // twice: the second run must add nothing
+  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'demo', cwd });
+  await runDemo(credence, { history: false });
+  const report = await runDemo(credence, { history: false }); // twice: the second run must add nothing
   const counts = await credence.store.counts('demo');
   await credence.close();
   return { report, counts };
@@ -62,7 +68,7 @@ describe('the foundation demo', () => {
   });
 
   it('refuses a scope that holds learned data, and changes nothing there', async () => {
-    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'real-project' });
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'real-project', cwd });
     await credence.recordExecution({ intent: 'real work', calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'success' }] });
     const before = await credence.store.counts('real-project');
     await expect(runDemo(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -72,11 +78,37 @@ describe('the foundation demo', () => {
 
   it('runs in two scopes of one database', async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    const a = await openCredence({ store, now: NOW, scope: 'demo-a' });
+    const a = await openCredence({ store, now: NOW, scope: 'demo-a', cwd });
     await runDemo(a);
-    const b = await openCredence({ store, now: NOW, scope: 'demo-b' });
+    const b = await openCredence({ store, now: NOW, scope: 'demo-b', cwd });
     await runDemo(b);
     expect(await store.counts('demo-b')).toEqual(await store.counts('demo-a'));
+    await store.close();
+  });
+
+  it('plays a month of history through the engine once, and learns from it', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, now: NOW, scope: 'demo', cwd });
+    const first = await runDemo(credence);
+    const counts = await store.counts('demo');
+    const second = await runDemo(credence);
+    expect(await store.counts('demo')).toEqual(counts);
+    // 140 runs of the history beside the seed scenarios' 4; their edges learned by the real rules.
+    expect(counts.executions).toBe(144);
+    expect(counts.observations).toBe(38);
+    const history = first.sections.find((s) => s.id === 'learning-history');
+    expect(history?.stored).toMatch(/^140 runs, 32 observations, 8 memories, evolved into \d+ instinct\(s\) and \d+ skill\(s\)$/);
+    expect(second.sections.find((s) => s.id === 'learning-history')?.stored).toBe('nothing more (already loaded in this scope)');
+    const stats = await credence.graphStats();
+    expect(stats.tier).toBe('growing');
+    expect(stats.central[0]?.tool).toBe('Read');
+    // The recurring habits became instincts and skills; one validated instinct was promoted.
+    const metrics = await credence.metrics();
+    expect(metrics.skills).toBeGreaterThanOrEqual(3);
+    expect(metrics.instincts.promoted).toBeGreaterThanOrEqual(1);
+    expect(metrics.suggestions.accepted).toBeGreaterThan(0);
+    // A failed Grep followed by search_files taught an alternative edge.
+    expect((await credence.edges({ from: 'Grep' })).some((e) => e.to === 'filesystem:search_files' && e.type === 'alternative')).toBe(true);
     await store.close();
   });
 });

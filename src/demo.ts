@@ -1,9 +1,10 @@
 /**
  * @module demo
- * `credence demo` at the foundation stage: runs the scoring core over the seeds' own scenarios,
- * stores what they produce (edges, executions, memories, observations, an instinct, a skill) and
- * reports every score with the parts that made it. Times are placed relative to the clock, so
- * `--now` makes the whole report reproducible.
+ * `credence demo`: runs the scoring core over the seeds' own scenarios, stores what they produce
+ * (edges, executions, memories, observations, an instinct, a skill) and reports every score with
+ * the parts that made it; then plays a month of learning history (`data/demo/`, see
+ * demo-history) through the engine, so the dashboard has something real to show. Times are placed
+ * relative to the clock, so `--now` makes the whole report reproducible.
  */
 import { labelAll } from './core/confidence-label.js';
 import { dagConfidence, pathStrength } from './core/dag-confidence.js';
@@ -19,6 +20,7 @@ import { CredenceError } from './core/errors.js';
 import type { CallStatus, EdgeType } from './core/types.js';
 import type { Credence } from './engine.js';
 import type { EdgeRecord, MemoryRecord, ObservationRecord } from './store/types.js';
+import { loadDemoHistory } from './demo-history.js';
 
 export type DemoParts = Record<string, number | string | boolean>;
 
@@ -29,7 +31,7 @@ export interface DemoLine {
 }
 
 export interface DemoSection {
-  id: 'edge-promotion' | 'local-alpha' | 'cold-start-dag' | 'recall-labels' | 'camelcase-instinct';
+  id: 'edge-promotion' | 'local-alpha' | 'cold-start-dag' | 'recall-labels' | 'camelcase-instinct' | 'learning-history';
   title: string;
   seed: string;
   lines: DemoLine[];
@@ -55,7 +57,14 @@ export const DEMO_SCOPE = 'demo';
  * a scope that already holds other executions or observations, so it can never overwrite what
  * Credence learned for real.
  */
-export async function runDemo(credence: Credence): Promise<DemoReport> {
+export interface DemoOptions {
+  /** Also play the month of learning history of `data/demo/` (a fresh scope only gets it once). @default true */
+  history?: boolean;
+  /** Where the history's files are. @default the package's data/demo */
+  dataDir?: string;
+}
+
+export async function runDemo(credence: Credence, options: DemoOptions = {}): Promise<DemoReport> {
   const foreign = [
     ...(await credence.store.listExecutions(credence.scope)).map((e) => e.id),
     ...(await credence.store.listObservations(credence.scope)).map((o) => o.id),
@@ -74,6 +83,7 @@ export async function runDemo(credence: Credence): Promise<DemoReport> {
     await recallLabels(credence, now),
     await camelCaseInstinct(credence, now),
   ];
+  if (options.history !== false) sections.push(await learningHistory(credence, options));
   return { db: credence.store.location, scope: credence.scope, now: new Date(now).toISOString(), sections };
 }
 
@@ -295,6 +305,37 @@ async function camelCaseInstinct(credence: Credence, now: number): Promise<DemoS
     seed: 'seed 004, SPEC §6',
     lines: [line('"Use camelCase for variables" (0.4, 0.5, 0.6)', c), line('"always run tests before commit" (0.7, 0.7, 0.8)', t)],
     stored: '6 observations, 1 instinct, 1 skill',
+  };
+}
+
+/** A month of an agent's work, played through the engine: what it learned, by the real rules. */
+async function learningHistory(credence: Credence, options: DemoOptions): Promise<DemoSection> {
+  const history = await loadDemoHistory(credence, options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const stats = await credence.graphStats({ top: 3 });
+  const edges = await credence.edges();
+  const bySource = (source: string) => edges.filter((e) => e.source === source).length;
+  const metrics = await credence.metrics();
+  const top = stats.central[0];
+  const lines: DemoLine[] = [
+    { label: `${history.runs} runs over ${history.tools} tools`, value: edges.length, parts: { edges: edges.length, observed: bySource('observed'), inferred: bySource('inferred'), template: bySource('template') } },
+    { label: 'graph density and its tier', value: stats.density, parts: { vertices: stats.vertices, confidentPairs: stats.confidentPairs, tier: stats.tier } },
+    ...(top === undefined ? [] : [{ label: `most central tool: ${top.tool}`, value: top.pageRank, parts: { calls: top.calls } }]),
+    ...history.instincts.map((i) => ({ label: `instinct: ${i.text}`.slice(0, 50), value: i.confidence, parts: { band: confidenceBand(i.confidence).band } })),
+    ...history.skills.map((s) => ({ label: `skill: ${s.name}`.slice(0, 50), value: s.confidence, parts: { band: confidenceBand(s.confidence).band } })),
+    {
+      label: 'suggestion precision (accepted / shown)',
+      value: metrics.suggestions.precision ?? 0,
+      parts: { shown: metrics.suggestions.shown, accepted: metrics.suggestions.accepted, rejected: metrics.suggestions.rejected },
+    },
+  ];
+  return {
+    id: 'learning-history',
+    title: "A month of an agent's work, learned by the engine",
+    seed: 'SPEC §3–§8',
+    lines,
+    stored: history.loaded
+      ? `${history.runs} runs, ${history.observations} observations, ${history.memories} memories, evolved into ${history.instincts.length} instinct(s) and ${history.skills.length} skill(s)`
+      : 'nothing more (already loaded in this scope)',
   };
 }
 

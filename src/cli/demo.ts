@@ -1,18 +1,71 @@
-/** @module cli/demo — `credence demo`: the scoring core over the seeds' scenarios, stored and explained. */
+/**
+ * @module cli/demo — `credence demo`: the seeds' scenarios through the scoring core and a month of
+ * learning history through the engine, stored in scope "demo" and explained; then the dashboard
+ * is served on loopback until Ctrl-C (not with `--no-serve` or `--json`, which print and exit).
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { CredenceError } from '../core/errors.js';
 import { DEMO_SCOPE, formatDemo, runDemo } from '../demo.js';
+import { defaultDbPath } from '../paths.js';
 import { makeContext, printJson, withCredence, type CommandContext } from './context.js';
+
+interface DemoFlags {
+  serve?: boolean;
+  port?: string;
+  history?: boolean;
+}
+
+/**
+ * Where the demo's instinct and skill files go: a `demo` folder beside the database, never the
+ * working directory (a user may run the demo inside a project of theirs).
+ */
+export function demoFilesRoot(db: string, cwd: string): string {
+  return db === ':memory:' || db === '' ? join(tmpdir(), 'credence-demo') : join(dirname(resolve(cwd, db)), 'demo');
+}
 
 export function registerDemo(program: Command, context: () => CommandContext): void {
   program
     .command('demo')
-    .description(`run the seeds' scenarios through the scoring core, store the results (in scope "${DEMO_SCOPE}" unless --scope) and explain every score`)
-    .action(async () => {
+    .description(`fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, explain every score, then serve the dashboard`)
+    .option('--no-serve', 'print the report and exit instead of serving the dashboard')
+    .option('--no-history', "only the seeds' scenarios, without the month of history")
+    .option('--port <n>', 'port of the dashboard (default 3001; 0 picks a free one)')
+    .action(async (o: DemoFlags) => {
       const given = context();
       const explicit = given.options.scope ?? given.io.env.CREDENCE_SCOPE;
-      const ctx = explicit !== undefined && explicit !== '' ? given : makeContext(given.io, { ...given.options, scope: DEMO_SCOPE }, given.setExitCode);
-      const report = await withCredence(ctx, (c) => runDemo(c));
-      if (ctx.wantsJson) return printJson(ctx, report);
-      ctx.io.stdout(`${formatDemo(report)}\n`);
+      const db = given.options.db ?? defaultDbPath(given.io.env);
+      const root = demoFilesRoot(db, given.io.cwd);
+      mkdirSync(root, { recursive: true });
+      const options = { ...given.options, ...(explicit !== undefined && explicit !== '' ? {} : { scope: DEMO_SCOPE }) };
+      const ctx = makeContext({ ...given.io, cwd: root }, options, given.setExitCode);
+      let port = 3001;
+      if (o.port !== undefined) {
+        port = Number(o.port);
+        if (o.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CredenceError('INVALID_INPUT', `--port must be a port number, got ${JSON.stringify(o.port)}`);
+      }
+      const serving = o.serve !== false && !ctx.wantsJson;
+      await withCredence(ctx, async (credence) => {
+        const report = await runDemo(credence, { history: o.history !== false });
+        if (ctx.wantsJson) return printJson(ctx, report);
+        ctx.io.stdout(`${formatDemo(report)}\n`);
+        if (!serving) {
+          ctx.io.stdout(`See it in the dashboard: credence serve --db ${JSON.stringify(report.db)} --scope ${report.scope}\n`);
+          return;
+        }
+        const { serve } = await import('../mcp/serve.js');
+        await serve(
+          credence,
+          { mode: 'http', port, dashboardScopes: [credence.scope] },
+          {
+            stderr: ctx.io.stderr,
+            env: ctx.io.env,
+            cwd: given.io.cwd,
+            ready: (info) => ctx.io.stdout(`\nOpen ${info.dashboard ?? ''} to see what Credence learned and why it is sure (Ctrl-C stops the server).\n`),
+          },
+        );
+      });
     });
 }

@@ -4,9 +4,10 @@
  * Safety: the server listens on loopback unless told otherwise; on loopback a request whose Host
  * header is not a loopback name, or whose Origin is not a loopback page, is refused (DNS rebinding,
  * a web page posting to localhost); with a token, every request needs `Authorization: Bearer
- * <token>`, compared in constant time. A session exists once its `initialize` succeeded; sessions
- * idle for `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are
- * left to `fallback` (the dashboard, later) or answered 404.
+ * <token>`, compared in constant time, except the requests `isPublic` lets through (the dashboard's
+ * pages, which hold no data). A session exists once its `initialize` succeeded; sessions idle for
+ * `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are left to
+ * `fallback` (the dashboard) or answered 404.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
@@ -28,6 +29,8 @@ export interface HttpServeOptions {
   /** @default 64 */
   maxSessions?: number;
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Requests that need no bearer token (the Host and Origin checks still apply). Never /mcp. */
+  isPublic?: (req: IncomingMessage) => boolean;
   log?: (line: string) => void;
 }
 
@@ -131,8 +134,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const origin = req.headers.origin;
     if (allowedHosts !== undefined && origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) return send(res, 403, `origin "${origin}" is not allowed`);
     if (allowedHosts !== undefined && origin === 'null') return send(res, 403, 'origin "null" is not allowed');
-    if (!authorised(req)) return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true)) return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
     if (path === '/mcp') {
       handleMcp(req, res).catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;

@@ -15,6 +15,7 @@ import { parseGatewayConfig } from './config.js';
 import { Gateway } from './gateway.js';
 import { isLoopback, serveHttp, type RunningHttpServer } from './http.js';
 import { createMcpSession, type CredenceMcpSession, type McpServerOptions } from './server.js';
+import { createDashboard } from '../web/server.js';
 
 export interface ServeConfig extends McpServerOptions {
   mode: 'stdio' | 'http';
@@ -33,6 +34,10 @@ export interface ServeConfig extends McpServerOptions {
   retryMs?: number;
   /** How long listing waits for the downstream servers at start. @default 10_000 */
   startWaitMs?: number;
+  /** Serve the dashboard at / and its API at /api/ beside MCP (HTTP only). @default true */
+  dashboard?: boolean;
+  /** Scopes the dashboard offers besides the served one. */
+  dashboardScopes?: readonly string[];
 }
 
 export interface ServeIO {
@@ -41,8 +46,8 @@ export interface ServeIO {
   cwd: string;
   /** Resolves when the server should stop (a signal, the end of stdin); serve() adds its own defaults. */
   stopped?: Promise<void>;
-  /** Called once the server listens (HTTP: its URL). */
-  ready?: (info: { url?: string }) => void;
+  /** Called once the server listens (HTTP: its MCP URL and the dashboard's). */
+  ready?: (info: { url?: string; dashboard?: string }) => void;
 }
 
 /** Imports the gateway's tools into the catalogue, as `server:tool`. */
@@ -138,6 +143,10 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       io.ready?.({});
       await Promise.race([closed, stopped]);
     } else {
+      const dashboard =
+        config.dashboard === false
+          ? undefined
+          : createDashboard({ credence, writable: config.token !== undefined, log, ...(config.dashboardScopes === undefined ? {} : { scopes: config.dashboardScopes }) });
       http = await serveHttp({
         host: config.host ?? '127.0.0.1',
         port: config.port ?? 3001,
@@ -151,10 +160,13 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
           sessions.delete(session);
           flushes.push(session.recorder.flush());
         },
+        ...(dashboard === undefined ? {} : { fallback: dashboard.handle, isPublic: dashboard.isPublic }),
         log,
       });
       log(`MCP (Streamable HTTP) at ${http.url}${config.token === undefined ? '' : ' (bearer token required)'}`);
-      io.ready?.({ url: http.url });
+      const dashboardUrl = dashboard === undefined ? undefined : http.url.replace(/\/mcp$/, '/');
+      if (dashboardUrl !== undefined) log(`dashboard at ${dashboardUrl}${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`);
+      io.ready?.({ url: http.url, ...(dashboardUrl === undefined ? {} : { dashboard: dashboardUrl }) });
       await stopped;
     }
   } finally {

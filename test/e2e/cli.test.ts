@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,10 +79,15 @@ describe('the credence binary', () => {
     expect(JSON.parse(credence(['status', '--json', '--db', db]).stdout).schemaVersion).toBe(LATEST_SCHEMA_VERSION);
   });
 
-  it('demo writes into its own scope "demo" unless told otherwise', () => {
-    const db = join(dir, 'demo-default.db');
-    expect(credence(['demo', '--db', db]).code).toBe(0);
-    expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(4);
+  it('demo writes into its own scope "demo" unless told otherwise, its files beside the database', () => {
+    const db = join(dir, 'demo-default', 'credence.db');
+    const r = credence(['demo', '--db', db, '--no-serve']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`credence serve --db ${JSON.stringify(db)} --scope demo`);
+    // The seed scenarios' 4 runs and the 140 of the month of history.
+    expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(144);
+    expect(existsSync(join(dir, 'demo-default', 'demo', '.credence', 'evolution.log.jsonl'))).toBe(true);
+    expect(existsSync(join(dir, '.credence', 'evolution.log.jsonl'))).toBe(false);
   });
 
   it('names a --db that is a directory', () => {
@@ -93,7 +98,7 @@ describe('the credence binary', () => {
 
   it('demo stores its scenarios and explains each score; a second run adds nothing', () => {
     const db = join(dir, 'demo.db');
-    const args = ['demo', '--db', db, '--scope', 'demo', '--now', '2026-02-02T09:00:00Z'];
+    const args = ['demo', '--db', db, '--scope', 'demo', '--now', '2026-02-02T09:00:00Z', '--no-serve', '--no-history'];
     const r = credence(args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/template → inferred → observed/);

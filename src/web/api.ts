@@ -1,0 +1,302 @@
+/**
+ * @module web/api
+ * The dashboard's JSON: one function per `/api/` endpoint, each reading one scope through the
+ * engine and returning plain data with the parts behind every score (SPEC §9: the dashboard shows
+ * why it is sure). Nothing here writes, and nothing is recorded as shown: a person looking at the
+ * dashboard is not an agent taking a suggestion, so the metrics stay the agents'.
+ */
+import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
+import { adaptiveWeights } from '../core/dag-confidence.js';
+import { edgeConfidence, EDGE_DEFAULTS, passesThreshold } from '../core/edge-confidence.js';
+import { isConfirmed } from '../core/edge-promotion.js';
+import { CredenceError } from '../core/errors.js';
+import { buildGraphIndex } from '../core/graph-index.js';
+import { densityOfEdges } from '../core/graph-density.js';
+import { layoutGraph } from '../core/graph-layout.js';
+import { pageRankById } from '../core/pagerank.js';
+import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
+import type { Credence } from '../engine.js';
+import { currentSkillConfidence } from '../evolve.js';
+import { readFileInsideRoot } from '../files.js';
+import { skillFileLayout } from '../learning/skill-files.js';
+import { viewEdge } from '../tool-graph.js';
+
+const DAY = 86_400_000;
+const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+const round = (v: number, digits: number): number => Number(v.toFixed(digits));
+const bandOf = (c: number): string => confidenceBand(Math.min(1, Math.max(0, c))).band;
+
+export interface GraphFilter {
+  /** Only these edge types. */
+  types?: readonly EdgeType[];
+  /** Only edges at or above this confidence. */
+  min?: number;
+}
+
+/**
+ * The tool graph, columnar so that 5,000 tools and 50,000 edges stay a compact payload: nodes in
+ * PageRank order (most central first) with a deterministic layout, edges as node indexes with their
+ * type, source and confidence now (4 decimals: enough to draw; `/api/tool/:id` has full precision).
+ */
+export async function graphPayload(credence: Credence, filter: GraphFilter = {}) {
+  const now = credence.now();
+  const { store, scope } = credence;
+  const [tools, called, stored] = await Promise.all([store.listTools(scope), store.calledTools(scope), store.listEdges(scope)]);
+  const confidences = stored.map((e) => (isConfirmed(e) ? edgeConfidence({ type: e.type, source: e.source, lastSeen: e.lastSeen, now }).value : 0));
+  const density = densityOfEdges(
+    stored.map((e, i) => ({ from: e.from, to: e.to, confidence: confidences[i] as number })),
+    called.keys(),
+  );
+  const confident: { from: string; to: string; weight: number }[] = [];
+  stored.forEach((e, i) => {
+    const c = confidences[i] as number;
+    if (passesThreshold(c) && e.from !== e.to) confident.push({ from: e.from, to: e.to, weight: c });
+  });
+  const ids = new Set<string>(tools.map((t) => t.id));
+  for (const e of stored) {
+    ids.add(e.from);
+    ids.add(e.to);
+  }
+  const index = buildGraphIndex(confident, { nodes: ids });
+  const ranks = index.ids.length === 0 ? new Map<string, number>() : pageRankById(index);
+  const order = [...ids].sort((a, b) => (ranks.get(b) ?? 0) - (ranks.get(a) ?? 0) || a.localeCompare(b));
+  const position = new Map(order.map((id, i) => [id, i]));
+  const layout = layoutGraph(
+    order.length,
+    confident.map((e) => ({ from: position.get(e.from) as number, to: position.get(e.to) as number, weight: e.weight })),
+  );
+  const types = filter.types === undefined ? undefined : new Set(filter.types);
+  const edges = { from: [] as number[], to: [] as number[], type: [] as number[], source: [] as number[], confidence: [] as number[], count: [] as number[] };
+  stored.forEach((e, i) => {
+    const c = confidences[i] as number;
+    if (types !== undefined && !types.has(e.type)) return;
+    if (filter.min !== undefined && c < filter.min - 1e-9) return;
+    edges.from.push(position.get(e.from) as number);
+    edges.to.push(position.get(e.to) as number);
+    edges.type.push(EDGE_TYPES.indexOf(e.type));
+    edges.source.push(EDGE_SOURCES.indexOf(e.source));
+    edges.confidence.push(round(c, 4));
+    edges.count.push(e.count);
+  });
+  const weights = adaptiveWeights(density.density);
+  return {
+    scope,
+    now: iso(now),
+    threshold: EDGE_DEFAULTS.threshold,
+    types: EDGE_TYPES,
+    sources: EDGE_SOURCES,
+    layout: layout.method,
+    stats: { tools: tools.length, nodes: order.length, edges: stored.length, shownEdges: edges.from.length, vertices: density.vertices, confidentPairs: density.edges, density: density.density, tier: weights.tier },
+    nodes: {
+      id: order,
+      pageRank: order.map((id) => round(ranks.get(id) ?? 0, 6)),
+      calls: order.map((id) => called.get(id) ?? 0),
+      x: Array.from(layout.x, (v) => round(v, 4)),
+      y: Array.from(layout.y, (v) => round(v, 4)),
+    },
+    edges,
+  };
+}
+
+/** One tool: its catalogue entry, every edge in and out with its parts, and its next-tool suggestions. */
+export async function toolPayload(credence: Credence, id: string) {
+  const { store, scope } = credence;
+  const now = credence.now();
+  const [tool, out, into, called] = await Promise.all([store.getTool(scope, id), store.listEdges(scope, { from: id }), store.listEdges(scope, { to: id }), store.calledTools(scope)]);
+  if (tool === undefined && out.length === 0 && into.length === 0) {
+    throw new CredenceError('NOT_FOUND', `no tool ${JSON.stringify(id)} in scope ${JSON.stringify(scope)}: it is neither in the catalogue nor on an edge`);
+  }
+  const byConfidence = (a: { confidence: number }, b: { confidence: number }) => b.confidence - a.confidence;
+  return {
+    scope,
+    id,
+    description: tool?.description ?? '',
+    origin: tool?.origin ?? null,
+    annotations: tool?.annotations ?? null,
+    calls: called.get(id) ?? 0,
+    outgoing: out.map((e) => ({ ...viewEdge(e, now), band: bandOf(viewEdge(e, now).confidence) })).sort(byConfidence),
+    incoming: into.map((e) => ({ ...viewEdge(e, now), band: bandOf(viewEdge(e, now).confidence) })).sort(byConfidence),
+    next: await credence.suggestNext(id, { limit: 10, track: false }),
+  };
+}
+
+function bandCounts(values: readonly number[]) {
+  return CONFIDENCE_BANDS.map((b) => ({
+    band: b.band,
+    action: b.action,
+    min: b.min,
+    max: b.max,
+    count: values.filter((v) => bandOf(v) === b.band).length,
+  }));
+}
+
+/** Confidence at a glance: distributions by band, density and its tier, and counts over time. */
+export async function confidencePayload(credence: Credence, options: { days?: number } = {}) {
+  const { store, scope } = credence;
+  const now = credence.now();
+  const days = options.days ?? 30;
+  const [stored, called, instincts, skills, feedback, executions, observations] = await Promise.all([
+    store.listEdges(scope),
+    store.calledTools(scope),
+    store.listInstincts(scope),
+    store.listSkills(scope),
+    store.listFeedback(scope),
+    store.listExecutions(scope),
+    store.listObservations(scope),
+  ]);
+  const views = stored.map((e) => viewEdge(e, now));
+  const density = densityOfEdges(views, called.keys());
+  const weights = adaptiveWeights(density.density);
+  const events = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
+  const active = instincts.filter((i) => i.status === 'active');
+  const skillNow = skills.map((s) => currentSkillConfidence(s, now, events(s.id)));
+  // Days counted back from the clock: day 0 is the last 24 hours.
+  const timeline = Array.from({ length: days }, (_, i) => ({ day: iso(now - (days - 1 - i) * DAY)?.slice(0, 10) ?? '', executions: 0, calls: 0, observations: 0, newEdges: 0, edgesSoFar: 0 }));
+  const slot = (at: number | null | undefined) => {
+    if (at === null || at === undefined || at > now) return undefined;
+    const back = Math.floor((now - at) / DAY);
+    return back < days ? timeline[days - 1 - back] : undefined;
+  };
+  for (const e of executions) {
+    const s = slot(e.startedAt);
+    if (s !== undefined) {
+      s.executions += 1;
+      s.calls += e.calls.length;
+    }
+  }
+  for (const o of observations) {
+    const s = slot(o.timestamp);
+    if (s !== undefined) s.observations += 1;
+  }
+  let before = 0;
+  for (const e of stored) {
+    const s = slot(e.firstSeen);
+    if (s !== undefined) s.newEdges += 1;
+    else if (e.firstSeen !== null && e.firstSeen <= now - days * DAY) before += 1;
+  }
+  for (const s of timeline) {
+    before += s.newEdges;
+    s.edgesSoFar = before;
+  }
+  const byType = EDGE_TYPES.map((type) => ({ type, bands: bandCounts(views.filter((v) => v.type === type).map((v) => v.confidence)) }));
+  return {
+    scope,
+    now: iso(now),
+    threshold: EDGE_DEFAULTS.threshold,
+    edges: {
+      total: views.length,
+      aboveThreshold: views.filter((v) => passesThreshold(v.confidence)).length,
+      bands: bandCounts(views.map((v) => v.confidence)),
+      byType,
+    },
+    instincts: { total: active.length, bands: bandCounts(active.map((i) => i.confidence)) },
+    skills: { total: skills.length, bands: bandCounts(skillNow) },
+    density: {
+      value: density.density,
+      vertices: density.vertices,
+      confidentPairs: density.edges,
+      tier: weights.tier,
+      weights: { hybrid: weights.hybrid, pageRank: weights.pageRank, path: weights.path },
+      tiers: [
+        { tier: 'cold-start', below: 0.01 },
+        { tier: 'growing', below: 0.1 },
+        { tier: 'mature', below: null },
+      ],
+    },
+    timeline,
+  };
+}
+
+/** Instincts and skills with confidence, evidence and history; recent evolutions; the metrics. */
+export async function learningPayload(credence: Credence) {
+  const { store, scope } = credence;
+  const now = credence.now();
+  const [instincts, skills, feedback, observations, metrics] = await Promise.all([
+    store.listInstincts(scope),
+    store.listSkills(scope),
+    store.listFeedback(scope),
+    store.listObservations(scope),
+    credence.metrics(),
+  ]);
+  const byId = new Map(observations.map((o) => [o.id, o]));
+  const evidence = (ids: readonly string[]) =>
+    ids.map((id) => {
+      const o = byId.get(id);
+      return o === undefined ? { id, gone: true } : { id, type: o.type, observation: o.observation, confidence: o.confidence, at: iso(o.timestamp) };
+    });
+  const history = (id: string) =>
+    feedback
+      .filter((f) => f.targetId === id)
+      .sort((a, b) => a.at - b.at)
+      .map((f) => ({ id: f.id, kind: f.kind, note: f.note ?? null, at: iso(f.at) }));
+  const order = (a: { confidence: number }, b: { confidence: number }) => b.confidence - a.confidence;
+  return {
+    scope,
+    now: iso(now),
+    instincts: instincts
+      .map((i) => ({ id: i.id, slug: i.slug, text: i.text, status: i.status, confidence: i.confidence, band: bandOf(i.confidence), createdAt: iso(i.createdAt), updatedAt: iso(i.updatedAt), evidence: evidence(i.evidence), feedback: history(i.id) }))
+      .sort(order),
+    skills: skills
+      .map((s) => {
+        const events = history(s.id);
+        const current = currentSkillConfidence(s, now, events.map((e) => ({ id: e.id, kind: e.kind })));
+        return {
+          id: s.id,
+          name: s.name,
+          description: s.description,
+          rules: s.rules,
+          confidence: current,
+          parts: { stored: s.confidence, idleDays: Math.max(0, (now - s.updatedAt) / DAY), current },
+          band: bandOf(current),
+          createdAt: iso(s.createdAt),
+          updatedAt: iso(s.updatedAt),
+          evidence: evidence(s.evidence),
+          feedback: events,
+        };
+      })
+      .sort(order),
+    evolutions: recentEvolutions(credence.root),
+    metrics,
+  };
+}
+
+/** The last entries of the evolution log (`.credence/evolution.log.jsonl` under the project root), newest first. */
+export function recentEvolutions(root: string, limit = 30): { at: string; kind: string; id: string; detail: string }[] {
+  let text: string;
+  try {
+    text = readFileInsideRoot(root, skillFileLayout({ root }).logFile, { maxBytes: 8 * 1024 * 1024 });
+  } catch {
+    return []; // no log yet (nothing evolved in this folder)
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-limit)
+    .flatMap((line) => {
+      try {
+        const v = JSON.parse(line) as { at?: unknown; kind?: unknown; id?: unknown; detail?: unknown };
+        return [{ at: String(v.at), kind: String(v.kind), id: String(v.id), detail: String(v.detail) }];
+      } catch {
+        return [];
+      }
+    })
+    .reverse();
+}
+
+/** Recent runs with their intent, calls, outcomes and confidence (and each node's parts). */
+export async function runsPayload(credence: Credence, options: { limit?: number } = {}) {
+  const runs = await credence.runs({ limit: options.limit ?? 50 });
+  return { scope: credence.scope, now: iso(credence.now()), runs: runs.map((r) => ({ ...r, band: r.confidence === null ? null : bandOf(r.confidence) })) };
+}
+
+/** Tools, a DAG and memories for a query, each result with the parts of its score. */
+export async function askPayload(credence: Credence, query: string) {
+  if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
+  if (query.length > 1000) throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
+  const [tools, dag, memories] = await Promise.all([
+    credence.searchTools(query, { limit: 10, track: false }),
+    credence.suggestDag(query, { track: false }),
+    credence.recall(query, { limit: 10, track: false }),
+  ]);
+  return { scope: credence.scope, query, tools, dag, memories };
+}

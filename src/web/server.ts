@@ -1,0 +1,235 @@
+/**
+ * @module web/server
+ * The dashboard as a request handler for the HTTP server that serves MCP (`serveHttp`'s
+ * `fallback`): the pages at `/`, `/graph`, `/confidence`, `/learning`, `/runs`, `/ask` (one page,
+ * its script picks the view from the path), their script and style (hand-written, served from this
+ * package: no CDN), and the JSON API under `/api/`. The loopback Host/Origin checks and the bearer
+ * token are serveHttp's; the pages and assets hold no data, so with a token they load without it
+ * and the API asks for it (the page sends what `#token=…` gave it).
+ *
+ * The API is read-only (GET) unless a token is configured; then `POST /api/feedback` takes a
+ * verdict on an instinct or a skill. Errors are one JSON shape, `{ error: { code, message } }`, with
+ * 400 for bad input, 404 for an unknown scope or tool, 405 for a write the server does not allow.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { EDGE_TYPES, type EdgeType } from '../core/types.js';
+import { openCredence, type Credence } from '../engine.js';
+import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
+
+export const PAGES = Object.freeze(['graph', 'confidence', 'learning', 'runs', 'ask'] as const);
+export type Page = (typeof PAGES)[number];
+
+const ASSETS: Readonly<Record<string, string>> = Object.freeze({
+  '/app.js': 'text/javascript; charset=utf-8',
+  '/style.css': 'text/css; charset=utf-8',
+});
+
+export interface DashboardOptions {
+  /** The engine of the served scope; other scopes are opened over the same store on request. */
+  credence: Credence;
+  /** Writes (`POST /api/feedback`) are allowed only when the server requires a bearer token. */
+  writable?: boolean;
+  /** Scopes to offer besides the served one (e.g. `demo`); only those holding data are listed. */
+  scopes?: readonly string[];
+  log?: (line: string) => void;
+}
+
+export interface Dashboard {
+  /** Answers a dashboard request; false when the path is not the dashboard's. */
+  handle: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Whether a request may skip the bearer token: the pages and assets, which hold no data. */
+  isPublic: (req: IncomingMessage) => boolean;
+}
+
+/** The folder of index.html, app.js and style.css: beside this module in src/, or src/web/assets from dist/. */
+export function assetsDir(): string {
+  for (const rel of ['./assets/', '../../../src/web/assets/']) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(new URL('index.html', url))) return url.pathname;
+  }
+  throw new CredenceError('NOT_FOUND', "the dashboard's assets (src/web/assets) are missing from the package: reinstall credence");
+}
+
+const STATUS: Partial<Record<string, number>> = { INVALID_INPUT: 400, NOT_FOUND: 404, UNKNOWN_TOOL: 404, PATH_OUTSIDE_ROOT: 400 };
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const sendError = (res: ServerResponse, status: number, code: string, message: string): void => sendJson(res, status, { error: { code, message } });
+
+function pageOf(path: string): Page | undefined {
+  if (path === '/' || path === '/index.html') return 'graph';
+  const name = path.slice(1).replace(/\/$/, '');
+  return (PAGES as readonly string[]).includes(name) ? (name as Page) : undefined;
+}
+
+function parseTypes(text: string | null): EdgeType[] | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const types = text.split(',').map((t) => t.trim());
+  const bad = types.filter((t) => !(EDGE_TYPES as readonly string[]).includes(t));
+  if (bad.length > 0) throw new CredenceError('INVALID_INPUT', `unknown edge type ${bad.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EDGE_TYPES.join(', ')}`);
+  return types as EdgeType[];
+}
+
+function parseNumber(name: string, text: string | null, ok: (n: number) => boolean, what: string): number | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || !ok(n)) throw new CredenceError('INVALID_INPUT', `${name} must be ${what}, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+async function readBody(req: IncomingMessage, limit = 64 * 1024): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new CredenceError('INVALID_INPUT', `request body over ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new CredenceError('INVALID_INPUT', 'request body is not JSON: send {"id": "...", "verdict": "validated"}');
+  }
+}
+
+const VERDICTS = ['accepted', 'rejected', 'contradicts', 'validated'] as const;
+
+export function createDashboard(options: DashboardOptions): Dashboard {
+  const { credence } = options;
+  const log = options.log ?? (() => {});
+  const dir = assetsDir();
+  const files = new Map<string, Buffer>();
+  const asset = (name: string): Buffer => {
+    let body = files.get(name);
+    if (body === undefined) {
+      body = readFileSync(`${dir}${name}`);
+      files.set(name, body);
+    }
+    return body;
+  };
+  const engines = new Map<string, Credence>([[credence.scope, credence]]);
+
+  /** The engine of `?scope=` (the served scope by default); 404 for a scope that holds nothing. */
+  const engineFor = async (scope: string | null): Promise<Credence> => {
+    const name = scope === null || scope.trim() === '' ? credence.scope : scope.trim();
+    const known = engines.get(name);
+    if (known !== undefined) return known;
+    const counts = await credence.store.counts(name);
+    if (Object.values(counts).every((n) => n === 0)) {
+      throw new CredenceError('NOT_FOUND', `scope ${JSON.stringify(name)} holds nothing in this store; the scopes are listed at /api/scopes`);
+    }
+    const opened = await openCredence({ store: credence.store, scope: name, now: credence.now, cwd: credence.root });
+    engines.set(name, opened);
+    return opened;
+  };
+
+  const scopes = async () => {
+    const listed = (credence.store as { listScopes?: () => Promise<string[]> }).listScopes;
+    const names = new Set<string>([credence.scope, ...(options.scopes ?? []), ...(listed === undefined ? [] : await listed.call(credence.store))]);
+    const out: { scope: string; counts: Record<string, number> }[] = [];
+    for (const name of names) {
+      const counts = await credence.store.counts(name);
+      if (name === credence.scope || Object.values(counts).some((n) => n > 0)) out.push({ scope: name, counts });
+    }
+    return { default: credence.scope, writable: options.writable === true, scopes: out };
+  };
+
+  const api = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const route = url.pathname.slice('/api/'.length);
+    const q = url.searchParams;
+    if (req.method === 'POST' && route === 'feedback') {
+      if (options.writable !== true) {
+        return sendError(res, 405, 'READ_ONLY', 'the dashboard API is read-only: start `credence serve --token <secret>` to allow feedback from the dashboard');
+      }
+      const body = (await readBody(req)) as { id?: unknown; verdict?: unknown; note?: unknown };
+      if (typeof body.id !== 'string' || body.id === '') throw new CredenceError('INVALID_INPUT', 'feedback needs "id": the id of an instinct or a skill');
+      if (typeof body.verdict !== 'string' || !(VERDICTS as readonly string[]).includes(body.verdict)) {
+        throw new CredenceError('INVALID_INPUT', `"verdict" must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(body.verdict)}`);
+      }
+      const engine = await engineFor(q.get('scope'));
+      const result = await engine.feedback(body.id, body.verdict as (typeof VERDICTS)[number], typeof body.note === 'string' ? { note: body.note } : {});
+      return sendJson(res, 200, result);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendError(res, 405, 'READ_ONLY', `${req.method ?? '?'} /api/${route} is not allowed: the dashboard API is read-only (GET)${options.writable === true ? ', except POST /api/feedback' : ''}`);
+    }
+    if (route === 'scopes') return sendJson(res, 200, await scopes());
+    const engine = await engineFor(q.get('scope'));
+    if (route === 'graph') {
+      const types = parseTypes(q.get('type'));
+      const min = parseNumber('min', q.get('min'), (n) => n >= 0 && n <= 1, 'a confidence in [0, 1]');
+      return sendJson(res, 200, await graphPayload(engine, { ...(types === undefined ? {} : { types }), ...(min === undefined ? {} : { min }) }));
+    }
+    if (route.startsWith('tool/')) {
+      let id: string;
+      try {
+        id = decodeURIComponent(route.slice('tool/'.length));
+      } catch {
+        throw new CredenceError('INVALID_INPUT', `the tool id in ${JSON.stringify(url.pathname)} is not valid URL encoding`);
+      }
+      if (id === '') throw new CredenceError('INVALID_INPUT', 'give a tool id: /api/tool/<id>');
+      return sendJson(res, 200, await toolPayload(engine, id));
+    }
+    if (route === 'confidence') {
+      const days = parseNumber('days', q.get('days'), (n) => Number.isInteger(n) && n >= 1 && n <= 365, 'a whole number of days from 1 to 365');
+      return sendJson(res, 200, await confidencePayload(engine, days === undefined ? {} : { days }));
+    }
+    if (route === 'learning') return sendJson(res, 200, await learningPayload(engine));
+    if (route === 'runs') {
+      const limit = parseNumber('limit', q.get('limit'), (n) => Number.isInteger(n) && n >= 1 && n <= 1000, 'a whole number from 1 to 1000');
+      return sendJson(res, 200, await runsPayload(engine, limit === undefined ? {} : { limit }));
+    }
+    if (route === 'ask') return sendJson(res, 200, await askPayload(engine, q.get('q') ?? ''));
+    sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=`);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (path.startsWith('/api/') || path === '/api') {
+      api(req, res, url).catch((error: unknown) => {
+        if (res.headersSent) return void res.end();
+        if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
+        log(`dashboard: ${(error as Error).stack ?? String(error)}`);
+        sendError(res, 500, 'INTERNAL', `the dashboard failed: ${(error as Error).message}`);
+      });
+      return true;
+    }
+    const page = pageOf(path);
+    const type = page === undefined ? ASSETS[path] : 'text/html; charset=utf-8';
+    if (type === undefined) {
+      if (path === '/favicon.ico') {
+        res.writeHead(204).end();
+        return true;
+      }
+      return false;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendError(res, 405, 'READ_ONLY', `${req.method ?? '?'} ${path}: the dashboard's pages are read with GET`);
+      return true;
+    }
+    const body = asset(page === undefined ? path : '/index.html');
+    res.writeHead(200, {
+      'content-type': type,
+      'content-length': body.length,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  };
+
+  const isPublic = (req: IncomingMessage): boolean => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    return (req.method === 'GET' || req.method === 'HEAD') && (pageOf(path) !== undefined || ASSETS[path] !== undefined || path === '/favicon.ico');
+  };
+
+  return { handle, isPublic };
+}
