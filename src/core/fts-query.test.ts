@@ -299,6 +299,24 @@ describe('buildFtsQuery: properties', () => {
     );
   });
 
+  it('reads ASCII text with its ASCII patterns exactly as with the Unicode ones', () => {
+    const ascii = fc.constantFrom(
+      'refreshToken', 'JWTToken', 'parseHTMLDocument', 'XMLHttpRequest2', 'user_id', 'src/x.ts', 'a-b', 'v1.2.3', 'https://a.b/c',
+      'filesystem:read_text_file', 'C:\\dir\\file', 'AND', 'OR', 'NOT', 'the', '"', '*', '-', ':', '.', ' ', '\t', '\n', 'A', 'a', '9', 'x'.repeat(130),
+    );
+    const texts = fc.oneof(
+      fc.string({ unit: 'binary-ascii', maxLength: 80 }),
+      fc.string({ unit: fc.constantFrom(...'aZ09-_./:\\ "Tt'), maxLength: 80 }),
+      fc.array(fc.oneof(ascii, fc.string({ unit: 'grapheme-ascii', maxLength: 6 })), { maxLength: 24 }).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(texts, fc.constantFrom('or' as const, 'and' as const), (text, mode) => {
+        expect(buildFtsQuery(text, { mode })).toEqual(buildFtsQuery(text, { mode, patterns: 'unicode' }));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('a word typed alone finds a row that contains it', () => {
     const word = fc.stringMatching(/^[a-z]{3,12}$/);
     fc.assert(

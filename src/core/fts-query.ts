@@ -52,6 +52,11 @@ export type FtsQueryMode = 'or' | 'and';
 export interface FtsQueryOptions {
   /** `'or'` (default): any group may match, BM25 ranks. `'and'`: every group must match. */
   mode?: FtsQueryMode;
+  /**
+   * Which patterns read the text: `'auto'` takes the ASCII ones for ASCII text (the same result,
+   * sooner), `'unicode'` always the Unicode ones. @default 'auto'
+   */
+  patterns?: 'auto' | 'unicode';
 }
 
 /** A safe FTS5 query and what it is made of. */
@@ -64,10 +69,33 @@ export interface FtsQuery {
   phrases: string[][];
 }
 
-const CHUNK = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-_./:\\]+[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-/** lower|digit → Upper, and the last capital of an acronym before a capitalised word (`JWTToken`). */
-const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}]\p{M}*)(?=\p{Lu})|(?<=\p{Lu}\p{M}*)(?=\p{Lu}\p{M}*\p{Ll})/u;
+/** The patterns that read a text: chunks, the words of a chunk, camelCase boundaries inside a word. */
+interface TextPatterns {
+  chunk: RegExp;
+  word: RegExp;
+  /** lower|digit → Upper, and the last capital of an acronym before a capitalised word (`JWTToken`). */
+  camel: RegExp;
+}
+
+const UNICODE_PATTERNS: TextPatterns = {
+  chunk: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-_./:\\]+[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu,
+  word: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu,
+  camel: /(?<=[\p{Ll}\p{N}]\p{M}*)(?=\p{Lu})|(?<=\p{Lu}\p{M}*)(?=\p{Lu}\p{M}*\p{Ll})/u,
+};
+
+/**
+ * The same patterns for ASCII text, where they match exactly what the Unicode ones match (`\p{L}`
+ * is `A-Za-z` there, `\p{N}` is `0-9`, `\p{Lu}` and `\p{Ll}` are `A-Z` and `a-z`, and no `\p{M}`
+ * is ASCII): the Unicode property classes cost a few milliseconds to compile on first use, which a
+ * hook that runs on every prompt pays each time.
+ */
+const ASCII_PATTERNS: TextPatterns = {
+  chunk: /[A-Za-z0-9][A-Za-z0-9]*(?:[-_./:\\]+[A-Za-z0-9][A-Za-z0-9]*)*/g,
+  word: /[A-Za-z0-9][A-Za-z0-9]*/g,
+  camel: /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/,
+};
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 interface Group {
   /** Words with camelCase split: the meaning, reported in `terms` / `phrases`. */
@@ -91,19 +119,22 @@ export function buildFtsQuery(text: string, options: FtsQueryOptions = {}): FtsQ
     groups.push(group);
   };
 
-  for (const chunk of String(text).normalize('NFC').matchAll(CHUNK)) {
+  const source = String(text);
+  // ASCII text is its own NFC form.
+  const patterns = options.patterns !== 'unicode' && ASCII.test(source) ? ASCII_PATTERNS : UNICODE_PATTERNS;
+  for (const chunk of (patterns === ASCII_PATTERNS ? source : source.normalize('NFC')).matchAll(patterns.chunk)) {
     if (groups.length >= MAX_FTS_GROUPS) break;
     // An overlong word splits the chunk into runs of ordinary words.
     let run: string[] = [];
-    for (const [word] of chunk[0].matchAll(WORD)) {
+    for (const [word] of chunk[0].matchAll(patterns.word)) {
       if (word.length > MAX_WORD_LENGTH) {
-        pushRun(run, add);
+        pushRun(run, add, patterns.camel);
         run = [];
       } else {
         run.push(word);
       }
     }
-    pushRun(run, add);
+    pushRun(run, add, patterns.camel);
   }
 
   const kept = groups.slice(0, MAX_FTS_GROUPS);
@@ -137,11 +168,11 @@ export function ftsOrQuery(text: string): string | undefined {
 }
 
 /** Turns a run of raw words (one chunk, original case) into a group, unless it is a lone stop word. */
-function pushRun(raw: string[], add: (group: Group) => void): void {
+function pushRun(raw: string[], add: (group: Group) => void, camel: RegExp): void {
   if (raw.length === 0) return;
   const joined = raw.map((w) => w.toLowerCase()).slice(0, MAX_PHRASE_WORDS);
   const split = raw
-    .flatMap((w) => w.split(CAMEL_BOUNDARY))
+    .flatMap((w) => w.split(camel))
     .filter((w) => w.length > 0)
     .map((w) => w.toLowerCase())
     .slice(0, MAX_PHRASE_WORDS);

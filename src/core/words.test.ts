@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentWords, splitWords, maskFileNames } from './words.js';
 
@@ -11,6 +12,19 @@ describe('splitWords', () => {
 
   it('keeps letters of any script and drops punctuation', () => {
     expect(splitWords('Réserver un hôtel, à Paris!')).toEqual(['réserver', 'un', 'hôtel', 'à', 'paris']);
+  });
+
+  it('reads ASCII text with its ASCII pattern exactly as with the Unicode one', () => {
+    const texts = fc.oneof(
+      fc.string({ unit: 'binary-ascii', maxLength: 80 }),
+      fc.array(fc.constantFrom('getUserID', 'JWTToken', 'user_id', 'a-b.c:d', ' ', '!', '\u007f', '\u0000', 'Q9', 'the'), { maxLength: 20 }).map((p) => p.join('')),
+    );
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(splitWords(text)).toEqual(splitWords(text, { patterns: 'unicode' }));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -16,13 +16,25 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 const IDENTIFIER_BOUNDARY = /([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])/g;
 const NON_WORD = /[^\p{L}\p{N}]+/u;
+/**
+ * NON_WORD for ASCII text, where it matches the same (`\p{L}` is `A-Za-z` there, `\p{N}` is `0-9`)
+ * without the cost of compiling Unicode property classes on first use (a hook pays it every time).
+ */
+const ASCII_NON_WORD = /[^A-Za-z0-9]+/;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Options of {@link splitWords}. */
+export interface SplitWordsOptions {
+  /** `'auto'` reads ASCII text with ASCII patterns (the same words, sooner); `'unicode'` never does. @default 'auto' */
+  patterns?: 'auto' | 'unicode';
+}
 
 /** Splits camelCase, PascalCase, snake_case, kebab-case, dotted and `server:tool` text into lower-case words. */
-export function splitWords(text: string): string[] {
+export function splitWords(text: string, options: SplitWordsOptions = {}): string[] {
   const spaced = text.replace(IDENTIFIER_BOUNDARY, (_, a, b, c, d) => (a !== undefined ? `${a} ${b}` : `${c} ${d}`));
   return spaced
     .toLowerCase()
-    .split(NON_WORD)
+    .split(options.patterns !== 'unicode' && ASCII.test(text) ? ASCII_NON_WORD : NON_WORD)
     .filter((w) => w.length > 0);
 }
 

@@ -12,6 +12,7 @@ import { scrubText, scrubValue } from '../core/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';
+import { writeStdio } from './stdio.js';
 
 /** How much of a call is kept (after scrubbing). */
 export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
@@ -83,6 +84,6 @@ export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string |
 export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const parsed = parseHookPayload(stdin);
   const problem = parsed.ok ? spoolToolEvent(parsed.payload, env) : parsed.message;
-  if (problem !== undefined) process.stderr.write(`credence hook: ${problem}\n`);
+  if (problem !== undefined) writeStdio(2, `credence hook: ${problem}\n`);
   process.exitCode = 0;
 }

@@ -23,6 +23,7 @@ import { eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy } from './queue.js';
 import { localId, spoolEvent } from './spool.js';
+import { writeStdio } from './stdio.js';
 
 export const PROMPT_CONTEXT_LIMIT = 5;
 /** The labels the hook gives: the defaults, without the embedding-similarity test (no index here). */
@@ -88,7 +89,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
 export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const parsed = parseHookPayload(stdin);
   const out = parsed.ok ? await runPromptHook(parsed.payload, env, { keepOpen: true }) : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
-  if (out.stdout !== '') process.stdout.write(out.stdout);
-  if (out.stderr !== '') process.stderr.write(out.stderr);
+  if (out.stdout !== '') writeStdio(1, out.stdout);
+  if (out.stderr !== '') writeStdio(2, out.stderr);
   process.exitCode = 0;
 }

@@ -44,9 +44,14 @@ const STALE_LOCK_MS = 30_000;
 const ABANDONED_AFTER_MS = 60_000;
 let written = 0;
 
-/** A name that sorts in arrival order across processes (epoch microseconds), then unique. */
+/**
+ * A name that sorts in arrival order across processes, then unique: the epoch time in microseconds
+ * (the clock's milliseconds × 1000: `performance` would load the perf_hooks modules, most of a
+ * millisecond of a hook, and hooks that run one after another are always more than a millisecond
+ * apart), the pid, a counter within the process.
+ */
 function stamp(): string {
-  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  const micros = Date.now() * 1000;
   written += 1;
   return `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`;
 }

@@ -1,0 +1,24 @@
+/**
+ * @module hooks/stdio
+ * A hook's output, written straight to its file descriptor: `process.stdout` is a stream that
+ * Node builds on first use (for a pipe, the net and stream modules: about 3 ms of a prompt hook that
+ * prints). A pipe that would block (a non-blocking descriptor whose reader is behind) gets the rest
+ * through the stream; a reader that is gone loses the output, as it would anyway.
+ */
+import { writeSync } from 'node:fs';
+
+/** Writes all of `text` to stdout (1) or stderr (2); never throws. */
+export function writeStdio(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    try {
+      (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(done));
+    } catch {
+      // Nowhere to write.
+    }
+  }
+}
