@@ -52,7 +52,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         if (ctx.wantsJson) return printJson(ctx, report);
         ctx.io.stdout(`${formatDemo(report)}\n`);
         if (!serving) {
-          ctx.io.stdout(`See it in the dashboard: credence serve --db ${JSON.stringify(report.db)} --scope ${report.scope}\n`);
+          ctx.io.stdout(`See it in the dashboard: credence demo --db ${JSON.stringify(report.db)}${credence.scope === DEMO_SCOPE ? '' : ` --scope ${credence.scope}`} (running it again adds nothing)\n`);
           return;
         }
         const { serve } = await import('../mcp/serve.js');

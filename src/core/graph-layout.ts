@@ -58,6 +58,7 @@ export function layoutGraph(n: number, edges: readonly LayoutEdge[], options: La
   }
   if (n < 2 || n > forceLimit || iterations === 0) return { x, y, method: 'spiral' };
   forceDirected(x, y, edges, iterations);
+  spreadEvenly(x, y);
   normalise(x, y);
   return { x, y, method: 'force' };
 }
@@ -114,6 +115,33 @@ function forceDirected(x: Float64Array, y: Float64Array, edges: readonly LayoutE
     }
     temperature -= cooling;
   }
+}
+
+/**
+ * Keeps each node's direction from the centre and the order of distances, but spaces the distances
+ * so that every ring holds its share of the area: a dense cluster opens up and a few loose nodes,
+ * pushed far out by repulsion, no longer shrink the rest of the picture.
+ */
+function spreadEvenly(x: Float64Array, y: Float64Array): void {
+  const n = x.length;
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < n; i += 1) {
+    cx += x[i] as number;
+    cy += y[i] as number;
+  }
+  cx /= n;
+  cy /= n;
+  const distance = Float64Array.from(x, (_, i) => Math.hypot((x[i] as number) - cx, (y[i] as number) - cy));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (distance[a] as number) - (distance[b] as number) || a - b);
+  order.forEach((i, rank) => {
+    const d = distance[i] as number;
+    const r = Math.sqrt((rank + 0.5) / n);
+    const ux = d > 1e-12 ? ((x[i] as number) - cx) / d : 1;
+    const uy = d > 1e-12 ? ((y[i] as number) - cy) / d : 0;
+    x[i] = ux * r;
+    y[i] = uy * r;
+  });
 }
 
 function normalise(x: Float64Array, y: Float64Array): void {

@@ -290,13 +290,13 @@ export async function runsPayload(credence: Credence, options: { limit?: number 
 }
 
 /** Tools, a DAG and memories for a query, each result with the parts of its score. */
-export async function askPayload(credence: Credence, query: string) {
+export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
   if (query.length > 1000) throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
   const [tools, dag, memories] = await Promise.all([
-    credence.searchTools(query, { limit: 10, track: false }),
-    credence.suggestDag(query, { track: false }),
+    credence.searchTools(query, { limit: 10, track: false, ...(context.length === 0 ? {} : { context }) }),
+    credence.suggestDag(query, { track: false, ...(context.length === 0 ? {} : { context }) }),
     credence.recall(query, { limit: 10, track: false }),
   ]);
-  return { scope: credence.scope, query, tools, dag, memories };
+  return { scope: credence.scope, query, context, tools, dag, memories };
 }

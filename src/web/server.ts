@@ -185,8 +185,11 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       const limit = parseNumber('limit', q.get('limit'), (n) => Number.isInteger(n) && n >= 1 && n <= 1000, 'a whole number from 1 to 1000');
       return sendJson(res, 200, await runsPayload(engine, limit === undefined ? {} : { limit }));
     }
-    if (route === 'ask') return sendJson(res, 200, await askPayload(engine, q.get('q') ?? ''));
-    sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=`);
+    if (route === 'ask') {
+      const context = (q.get('context') ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+      return sendJson(res, 200, await askPayload(engine, q.get('q') ?? '', context));
+    }
+    sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {

@@ -83,7 +83,7 @@ describe('the credence binary', () => {
     const db = join(dir, 'demo-default', 'credence.db');
     const r = credence(['demo', '--db', db, '--no-serve']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`credence serve --db ${JSON.stringify(db)} --scope demo`);
+    expect(r.stdout).toContain(`credence demo --db ${JSON.stringify(db)} (running it again adds nothing)`);
     // The seed scenarios' 4 runs and the 140 of the month of history.
     expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(144);
     expect(existsSync(join(dir, 'demo-default', 'demo', '.credence', 'evolution.log.jsonl'))).toBe(true);

@@ -387,7 +387,7 @@
             h('td', {}, e.type),
             h('td', {}, e.source),
             h('td', { class: 'num', title: `${e.successes} successes, ${e.failures} failures` }, e.count),
-            h('td', {}, when(e.lastSeen)),
+            h('td', {}, e.lastSeen ? e.lastSeen.slice(0, 10) : '—'),
             h('td', { class: 'num', title: partsText(e.parts) }, fmt(e.confidence), ' ', band(e.band)),
           ),
         ),
@@ -549,12 +549,15 @@
   // ---- ask ----------------------------------------------------------------------------------
   async function askPage() {
     const input = h('input', { type: 'search', name: 'q', id: 'ask-input', placeholder: 'a tool, a workflow, a decision… e.g. "read the config file and validate it"', value: params.get('q') || '', autofocus: true });
+    const context = h('input', { type: 'text', name: 'context', id: 'ask-context', placeholder: 'tools already used, e.g. Read,Grep', value: params.get('context') || '', size: 24, title: 'context tools: the graph part of the score comes from them' });
     const results = h('div', { id: 'ask-results' });
-    const form = h('form', { class: 'ask-form' }, input, h('button', { type: 'submit' }, 'Ask'));
+    const form = h('form', { class: 'ask-form' }, input, context, h('button', { type: 'submit' }, 'Ask'));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const next = new URLSearchParams(location.search);
       next.set('q', input.value);
+      if (context.value.trim()) next.set('context', context.value.trim());
+      else next.delete('context');
       history.replaceState(null, '', `${location.pathname}?${next}`);
       run(input.value);
     });
@@ -566,11 +569,13 @@
       if (q.trim() === '') return;
       results.replaceChildren(h('p', { class: 'muted' }, 'Searching…'));
       try {
-        const d = await api(`/api/ask?q=${encodeURIComponent(q)}`);
+        const ctx = context.value.trim();
+        const d = await api(`/api/ask?q=${encodeURIComponent(q)}${ctx ? `&context=${encodeURIComponent(ctx)}` : ''}`);
         results.replaceChildren(...askResults(d));
         document.body.dataset.askResults = String(d.tools.length);
       } catch (error) {
         results.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.message));
+        document.body.dataset.askResults = 'error';
       }
     }
   }
@@ -585,7 +590,7 @@
     const dag = d.dag;
     return [
       h('h2', {}, `Tools (${d.tools.length})`),
-      h('p', { class: 'parts' }, 'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph).'),
+      h('p', { class: 'parts' }, 'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). Without context tools the graph has nothing to say about the query and α is 1.'),
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
         : h(

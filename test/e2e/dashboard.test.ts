@@ -1,0 +1,171 @@
+/**
+ * The dashboard in a real browser: headless Chromium from Debian's packages (`CREDENCE_CHROMIUM`, or
+ * /usr/bin/chromium) driven by playwright-core, against the dashboard the real `credence demo` serves
+ * over a store that `credence demo --no-serve` filled first. Screenshots of every page go to
+ * test-output/screenshots/. Without Chromium the suite skips with a line saying so, except in CI,
+ * where it fails.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM } from '../../bench/chromium.js';
+
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+const NOW = '2026-02-02T09:00:00Z';
+
+const executablePath = findChromium();
+if (executablePath === undefined) {
+  if (process.env.CI === 'true') throw new Error(`dashboard browser tests cannot run in CI: ${NO_CHROMIUM}`);
+  console.log(`dashboard browser tests skipped: ${NO_CHROMIUM}`);
+}
+
+(executablePath === undefined ? describe.skip : describe)('the dashboard in headless Chromium', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-dashboard-'));
+  const db = join(dir, 'credence.db');
+  const env = { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: dir };
+  let server: ChildProcess | undefined;
+  let base = '';
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  const api = async <T>(path: string): Promise<T> => (await (await fetch(`${base}${path}`)).json()) as T;
+  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: name !== 'graph' && name !== 'graph-tool' });
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], { cwd: dir, env, encoding: 'utf8' });
+    expect(demo.status, demo.stderr).toBe(0);
+    // The demo again, serving this time: it adds nothing to the scope and serves its dashboard.
+    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    base = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      server?.stderr?.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const m = /dashboard at (http:\/\/[^\s]+\/)/.exec(text);
+        if (m?.[1] !== undefined) resolve(m[1].replace(/\/$/, ''));
+      });
+      server?.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
+    });
+    browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws every tool of the graph and says so with its marker', async () => {
+    const graph = await api<{ nodes: { id: string[] }; edges: { from: number[] } }>('/api/graph');
+    const status = JSON.parse(spawnSync(process.execPath, [bin, 'status', '--json', '--db', db, '--scope', 'demo'], { env, encoding: 'utf8' }).stdout);
+    await page.goto(`${base}/graph`);
+    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
+    // Every tool of the demo's catalogue is a node (each edge's ends are in the catalogue too).
+    expect(Number(await page.evaluate(() => document.body.dataset.graphRendered))).toBe(status.counts.tools);
+    expect(graph.nodes.id.length).toBe(status.counts.tools);
+    expect(Number(await page.evaluate(() => document.body.dataset.graphEdges))).toBe(status.counts.edges);
+    await shot('graph');
+  });
+
+  it("shows a clicked tool's edges and its next-tool suggestions", async () => {
+    const read = await api<{ outgoing: { to: string; type: string }[]; next: { tool: string }[] }>('/api/tool/Read');
+    await page.goto(`${base}/graph`);
+    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
+    const at = await page.evaluate(() => (window as unknown as { credenceGraph: { screenPosition: (id: string) => { x: number; y: number } } }).credenceGraph.screenPosition('Read'));
+    await page.mouse.click(at.x, at.y);
+    await page.waitForFunction(() => document.body.dataset.selectedTool === 'Read');
+    expect(await page.locator('#tool-panel h1').textContent()).toBe('Read');
+    const rows = page.locator('#tool-panel table.edges-out tbody tr');
+    expect(await rows.count()).toBe(read.outgoing.length);
+    expect(await page.locator('#tool-panel tr[data-edge="Read>Edit:dependency"] td').allTextContents()).toEqual(['Edit', 'dependency', 'observed', expect.stringMatching(/^\d+$/), expect.stringMatching(/^2026-/), expect.stringMatching(/^0\.9\d\d established$/)]);
+    expect(await page.locator('#next-tools li b').allTextContents()).toEqual(read.next.map((n) => n.tool));
+    await shot('graph-tool');
+  });
+
+  it('filters edges by type and confidence', async () => {
+    const graph = await api<{ types: string[]; edges: { type: number[]; confidence: number[] } }>('/api/graph');
+    await page.goto(`${base}/graph`);
+    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
+    await page.locator('input[data-type="sequence"]').uncheck();
+    const sequence = graph.types.indexOf('sequence');
+    const kept = graph.edges.type.filter((t) => t !== sequence).length;
+    expect(await page.locator('#graph-counts').textContent()).toContain(`${kept} of ${graph.edges.type.length} edges shown`);
+    await page.locator('#min-confidence').fill('0.9');
+    const strong = graph.edges.type.filter((t, i) => t !== sequence && (graph.edges.confidence[i] as number) >= 0.9).length;
+    expect(await page.locator('#graph-counts').textContent()).toContain(`${strong} of ${graph.edges.type.length} edges shown`);
+  });
+
+  it('shows the confidence distributions, density and tier', async () => {
+    const c = await api<{ edges: { total: number }; density: { tier: string } }>('/api/confidence');
+    await page.goto(`${base}/confidence`);
+    await page.waitForFunction(() => document.body.dataset.pageRendered === 'confidence');
+    const counts = (await page.locator('#edge-bands .row .num').allTextContents()).map(Number);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(c.edges.total);
+    expect(await page.locator('#density').textContent()).toContain(`tier ${c.density.tier}`);
+    expect(await page.locator('#timeline rect').count()).toBe(60);
+    await shot('confidence');
+  });
+
+  it('lists instincts and skills with their evidence, and the metrics', async () => {
+    const l = await api<{ skills: unknown[]; instincts: unknown[]; evolutions: unknown[] }>('/api/learning');
+    await page.goto(`${base}/learning`);
+    await page.waitForFunction(() => document.body.dataset.pageRendered === 'learning');
+    expect(await page.locator('#skills tbody tr').count()).toBe(l.skills.length);
+    expect(await page.locator('#instincts tbody tr').count()).toBe(l.instincts.length);
+    expect(l.evolutions.length).toBeGreaterThan(0);
+    expect(await page.locator('#evolutions tr').count()).toBe(l.evolutions.length);
+    expect(await page.locator('#precision .big').textContent()).toMatch(/^\d+\.\d%$/);
+    await shot('learning');
+  });
+
+  it('lists recent runs with their calls, outcomes and confidence', async () => {
+    await page.goto(`${base}/runs`);
+    await page.waitForFunction(() => document.body.dataset.pageRendered === 'runs');
+    expect(await page.locator('#runs tbody tr').count()).toBe(50);
+    expect(await page.locator('#runs .chip.failure').count()).toBeGreaterThan(0);
+    await shot('runs');
+  });
+
+  it('answers the search box with ranked results and the parts of each score', async () => {
+    const query = 'read the config file and validate it';
+    const expected = await api<{ tools: { tool: string }[]; memories: { label: string }[] }>(`/api/ask?q=${encodeURIComponent(query)}`);
+    await page.goto(`${base}/ask`);
+    await page.waitForFunction(() => document.body.dataset.pageRendered === 'ask');
+    await page.locator('#ask-input').fill(query);
+    await page.locator('#ask-input').press('Enter');
+    await page.waitForFunction(() => document.body.dataset.askResults !== undefined);
+    expect(await page.locator('#ask-tools tbody tr td:nth-child(2)').allTextContents()).toEqual(expected.tools.map((t) => t.tool));
+    expect(await page.locator('#ask-tools thead th').allTextContents()).toEqual(['#', 'tool', 'score', 'parts', 'semantic', 'graph', 'α', 'α rule', 'details']);
+    expect(await page.locator('#ask-dag').textContent()).toContain('confidence');
+    expect(await page.locator('#ask-memories tbody tr').count()).toBe(expected.memories.length);
+    await shot('ask');
+    // With a context tool the graph speaks: α drops below 1 for some tool.
+    await page.goto(`${base}/ask?q=${encodeURIComponent('edit the file')}&context=Read`);
+    await page.waitForFunction(() => document.body.dataset.askResults !== undefined);
+    const alphas = (await page.locator('#ask-tools tbody tr td:nth-child(7)').allTextContents()).map(Number);
+    expect(alphas.some((a) => a < 1)).toBe(true);
+  });
+
+  it('names an unknown scope on the page', async () => {
+    await page.goto(`${base}/graph?scope=nowhere`);
+    await page.waitForFunction(() => document.body.dataset.error !== undefined);
+    expect(await page.locator('[role=alert]').textContent()).toContain('scope "nowhere" holds nothing');
+    await shot('unknown-scope');
+  });
+
+  it('ran every page without a script error', () => {
+    expect(errors).toEqual([]);
+  });
+});
