@@ -1,7 +1,8 @@
 /**
  * @module hooks/prompt
- * The UserPromptSubmit hook, kept small enough to start in about twice the time of `node -e 0`
- * (bundled into dist/hook-prompt.cjs): it spools the prompt (which starts the session's next turn
+ * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0`
+ * (bundled into dist/hook-prompt.cjs with better-sqlite3's JavaScript; its output written straight
+ * to the descriptor, hooks/stdio): it spools the prompt (which starts the session's next turn
  * when the spool is next queued, behind the calls before it), then prints the `<memory-context>` block of what recall labels high or
  * medium for the prompt, at most 5 lines, nothing at all when nothing is, and records those lines as
  * shown.
