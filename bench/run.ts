@@ -36,6 +36,7 @@ try {
     ['pocketflow', async () => (await import('./pocketflow.js')).benchPocketflow()],
     ['gateway', () => benchGateway()],
     ['hooks', () => benchHooks()],
+    ['dashboard', async () => (await import('./dashboard.js')).benchDashboard()],
   ];
   const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
   if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`);

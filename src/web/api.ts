@@ -23,7 +23,7 @@ import { viewEdge } from '../tool-graph.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-const round = (v: number, digits: number): number => Number(v.toFixed(digits));
+const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
 const bandOf = (c: number): string => confidenceBand(Math.min(1, Math.max(0, c))).band;
 
 export interface GraphFilter {

@@ -53,7 +53,8 @@ if (executablePath === undefined) {
       server?.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
     });
     browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The page's CSP forbids eval; the string predicates below need it (the page's own code does not).
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
     page.on('pageerror', (e) => errors.push(e.message));
   });
 
@@ -67,25 +68,26 @@ if (executablePath === undefined) {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // Page code is given as text: this file is type-checked without the DOM's types.
   it('draws every tool of the graph and says so with its marker', async () => {
     const graph = await api<{ nodes: { id: string[] }; edges: { from: number[] } }>('/api/graph');
     const status = JSON.parse(spawnSync(process.execPath, [bin, 'status', '--json', '--db', db, '--scope', 'demo'], { env, encoding: 'utf8' }).stdout);
     await page.goto(`${base}/graph`);
-    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
+    await page.waitForFunction(`document.body.dataset.graphRendered !== undefined`);
     // Every tool of the demo's catalogue is a node (each edge's ends are in the catalogue too).
-    expect(Number(await page.evaluate(() => document.body.dataset.graphRendered))).toBe(status.counts.tools);
+    expect(Number(await page.evaluate(`document.body.dataset.graphRendered`))).toBe(status.counts.tools);
     expect(graph.nodes.id.length).toBe(status.counts.tools);
-    expect(Number(await page.evaluate(() => document.body.dataset.graphEdges))).toBe(status.counts.edges);
+    expect(Number(await page.evaluate(`document.body.dataset.graphEdges`))).toBe(status.counts.edges);
     await shot('graph');
   });
 
   it("shows a clicked tool's edges and its next-tool suggestions", async () => {
     const read = await api<{ outgoing: { to: string; type: string }[]; next: { tool: string }[] }>('/api/tool/Read');
     await page.goto(`${base}/graph`);
-    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
-    const at = await page.evaluate(() => (window as unknown as { credenceGraph: { screenPosition: (id: string) => { x: number; y: number } } }).credenceGraph.screenPosition('Read'));
+    await page.waitForFunction(`document.body.dataset.graphRendered !== undefined`);
+    const at = (await page.evaluate(`window.credenceGraph.screenPosition('Read')`)) as { x: number; y: number };
     await page.mouse.click(at.x, at.y);
-    await page.waitForFunction(() => document.body.dataset.selectedTool === 'Read');
+    await page.waitForFunction(`document.body.dataset.selectedTool === 'Read'`);
     expect(await page.locator('#tool-panel h1').textContent()).toBe('Read');
     const rows = page.locator('#tool-panel table.edges-out tbody tr');
     expect(await rows.count()).toBe(read.outgoing.length);
@@ -97,7 +99,7 @@ if (executablePath === undefined) {
   it('filters edges by type and confidence', async () => {
     const graph = await api<{ types: string[]; edges: { type: number[]; confidence: number[] } }>('/api/graph');
     await page.goto(`${base}/graph`);
-    await page.waitForFunction(() => document.body.dataset.graphRendered !== undefined);
+    await page.waitForFunction(`document.body.dataset.graphRendered !== undefined`);
     await page.locator('input[data-type="sequence"]').uncheck();
     const sequence = graph.types.indexOf('sequence');
     const kept = graph.edges.type.filter((t) => t !== sequence).length;
@@ -110,7 +112,7 @@ if (executablePath === undefined) {
   it('shows the confidence distributions, density and tier', async () => {
     const c = await api<{ edges: { total: number }; density: { tier: string } }>('/api/confidence');
     await page.goto(`${base}/confidence`);
-    await page.waitForFunction(() => document.body.dataset.pageRendered === 'confidence');
+    await page.waitForFunction(`document.body.dataset.pageRendered === 'confidence'`);
     const counts = (await page.locator('#edge-bands .row .num').allTextContents()).map(Number);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(c.edges.total);
     expect(await page.locator('#density').textContent()).toContain(`tier ${c.density.tier}`);
@@ -121,7 +123,7 @@ if (executablePath === undefined) {
   it('lists instincts and skills with their evidence, and the metrics', async () => {
     const l = await api<{ skills: unknown[]; instincts: unknown[]; evolutions: unknown[] }>('/api/learning');
     await page.goto(`${base}/learning`);
-    await page.waitForFunction(() => document.body.dataset.pageRendered === 'learning');
+    await page.waitForFunction(`document.body.dataset.pageRendered === 'learning'`);
     expect(await page.locator('#skills tbody tr').count()).toBe(l.skills.length);
     expect(await page.locator('#instincts tbody tr').count()).toBe(l.instincts.length);
     expect(l.evolutions.length).toBeGreaterThan(0);
@@ -132,7 +134,7 @@ if (executablePath === undefined) {
 
   it('lists recent runs with their calls, outcomes and confidence', async () => {
     await page.goto(`${base}/runs`);
-    await page.waitForFunction(() => document.body.dataset.pageRendered === 'runs');
+    await page.waitForFunction(`document.body.dataset.pageRendered === 'runs'`);
     expect(await page.locator('#runs tbody tr').count()).toBe(50);
     expect(await page.locator('#runs .chip.failure').count()).toBeGreaterThan(0);
     await shot('runs');
@@ -142,10 +144,10 @@ if (executablePath === undefined) {
     const query = 'read the config file and validate it';
     const expected = await api<{ tools: { tool: string }[]; memories: { label: string }[] }>(`/api/ask?q=${encodeURIComponent(query)}`);
     await page.goto(`${base}/ask`);
-    await page.waitForFunction(() => document.body.dataset.pageRendered === 'ask');
+    await page.waitForFunction(`document.body.dataset.pageRendered === 'ask'`);
     await page.locator('#ask-input').fill(query);
     await page.locator('#ask-input').press('Enter');
-    await page.waitForFunction(() => document.body.dataset.askResults !== undefined);
+    await page.waitForFunction(`document.body.dataset.askResults !== undefined`);
     expect(await page.locator('#ask-tools tbody tr td:nth-child(2)').allTextContents()).toEqual(expected.tools.map((t) => t.tool));
     expect(await page.locator('#ask-tools thead th').allTextContents()).toEqual(['#', 'tool', 'score', 'parts', 'semantic', 'graph', 'α', 'α rule', 'details']);
     expect(await page.locator('#ask-dag').textContent()).toContain('confidence');
@@ -153,14 +155,14 @@ if (executablePath === undefined) {
     await shot('ask');
     // With a context tool the graph speaks: α drops below 1 for some tool.
     await page.goto(`${base}/ask?q=${encodeURIComponent('edit the file')}&context=Read`);
-    await page.waitForFunction(() => document.body.dataset.askResults !== undefined);
+    await page.waitForFunction(`document.body.dataset.askResults !== undefined`);
     const alphas = (await page.locator('#ask-tools tbody tr td:nth-child(7)').allTextContents()).map(Number);
     expect(alphas.some((a) => a < 1)).toBe(true);
   });
 
   it('names an unknown scope on the page', async () => {
     await page.goto(`${base}/graph?scope=nowhere`);
-    await page.waitForFunction(() => document.body.dataset.error !== undefined);
+    await page.waitForFunction(`document.body.dataset.error !== undefined`);
     expect(await page.locator('[role=alert]').textContent()).toContain('scope "nowhere" holds nothing');
     await shot('unknown-scope');
   });

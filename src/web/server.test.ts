@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../demo.js';
+import { openCredence, type Credence } from '../engine.js';
+import { serveHttp, type RunningHttpServer } from '../mcp/http.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import { createDashboard } from './server.js';
+
+const NOW = '2026-02-02T09:00:00Z';
+const TOKEN = 'a-token-of-sixteen-or-more';
+const dir = mkdtempSync(join(tmpdir(), 'credence-web-'));
+let credence: Credence;
+let open: RunningHttpServer;
+let guarded: RunningHttpServer;
+
+async function start(token?: string): Promise<RunningHttpServer> {
+  const dashboard = createDashboard({ credence, writable: token !== undefined });
+  return serveHttp({
+    host: '127.0.0.1',
+    port: 0,
+    ...(token === undefined ? {} : { token }),
+    createSession: () => {
+      throw new Error('no MCP here');
+    },
+    fallback: dashboard.handle,
+    isPublic: dashboard.isPublic,
+  });
+}
+
+const base = (s: RunningHttpServer) => s.url.replace(/\/mcp$/, '');
+const get = async (s: RunningHttpServer, path: string, init?: RequestInit) => {
+  const res = await fetch(`${base(s)}${path}`, init);
+  return { status: res.status, type: res.headers.get('content-type') ?? '', body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
+};
+
+beforeAll(async () => {
+  credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'demo', cwd: dir });
+  await runDemo(credence);
+  open = await start();
+  guarded = await start(TOKEN);
+});
+afterAll(async () => {
+  await open.close();
+  await guarded.close();
+  await credence.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the dashboard server', () => {
+  it('serves the pages and their assets from the package, with no outside source allowed', async () => {
+    for (const path of ['/', '/graph', '/confidence', '/learning', '/runs', '/ask']) {
+      const r = await get(open, path);
+      expect(r.status).toBe(200);
+      expect(r.type).toContain('text/html');
+      expect(r.body).toContain('<script src="/app.js" defer></script>');
+    }
+    expect((await get(open, '/app.js')).type).toContain('javascript');
+    expect((await get(open, '/style.css')).type).toContain('text/css');
+    const res = await fetch(`${base(open)}/graph`);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await get(open, '/nothing-here')).status).toBe(404);
+  });
+
+  it('gives the graph compactly: nodes by PageRank with a layout, edges as indexes with their confidence', async () => {
+    const { body } = await get(open, '/api/graph');
+    const n = body.nodes.id.length;
+    expect(n).toBe(body.stats.nodes);
+    expect(body.nodes.x).toHaveLength(n);
+    expect(body.nodes.pageRank).toEqual([...body.nodes.pageRank].sort((a: number, b: number) => b - a));
+    expect(body.nodes.id[0]).toBe('Read');
+    expect(body.edges.from.every((i: number) => i >= 0 && i < n)).toBe(true);
+    expect(body.stats).toMatchObject({ tier: 'growing', edges: body.edges.from.length });
+    const filtered = (await get(open, '/api/graph?type=dependency&min=0.9')).body;
+    expect(filtered.edges.type.every((t: number) => body.types[t] === 'dependency')).toBe(true);
+    expect(filtered.edges.confidence.every((c: number) => c >= 0.9)).toBe(true);
+    expect(filtered.nodes.id).toEqual(body.nodes.id);
+  });
+
+  it("explains a tool's edges and suggestions, and names an unknown tool", async () => {
+    const { body } = await get(open, `/api/tool/${encodeURIComponent('Grep')}`);
+    const alternative = body.outgoing.find((e: { to: string; type: string }) => e.to === 'filesystem:search_files' && e.type === 'alternative');
+    expect(alternative).toMatchObject({ source: expect.any(String), count: expect.any(Number), lastSeen: expect.stringMatching(/^2026-/), parts: { typeWeight: 0.6 } });
+    expect(alternative.confidence).toBeCloseTo(alternative.parts.typeWeight * alternative.parts.sourceModifier * alternative.parts.decay, 12);
+    expect(body.next[0]).toMatchObject({ tool: 'Read', why: expect.stringContaining('dependency') });
+    const missing = await get(open, '/api/tool/no_such_tool');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"no_such_tool"') });
+  });
+
+  it('counts confidence by band, with the density tier and a timeline', async () => {
+    const { body } = await get(open, '/api/confidence?days=10');
+    expect(body.edges.bands.map((b: { band: string }) => b.band)).toEqual(['noise', 'tentative', 'probable', 'certain', 'established']);
+    expect(body.edges.bands.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(body.edges.total);
+    expect(body.density).toMatchObject({ tier: 'growing', weights: { hybrid: 0.65, pageRank: 0.2, path: 0.15 } });
+    expect(body.timeline).toHaveLength(10);
+    expect(body.timeline.at(-1).day).toBe('2026-02-02');
+  });
+
+  it('lists learning with evidence and metrics, runs with their confidence, and answers a query with the parts', async () => {
+    const learning = (await get(open, '/api/learning')).body;
+    expect(learning.skills.length).toBeGreaterThan(0);
+    expect(learning.skills[0].evidence[0]).toMatchObject({ observation: expect.any(String) });
+    expect(learning.metrics.suggestions.shown).toBeGreaterThan(0);
+    const runs = (await get(open, '/api/runs?limit=5')).body.runs;
+    expect(runs).toHaveLength(5);
+    expect(runs[0].nodes[0]).toMatchObject({ confidence: expect.any(Number), parts: { base: expect.any(Number) } });
+    const ask = (await get(open, `/api/ask?q=${encodeURIComponent('validate the config')}&context=parse_json`)).body;
+    expect(ask.tools[0]).toMatchObject({ semantic: expect.any(Number), graph: expect.any(Number), alpha: expect.any(Number), alphaRule: expect.any(String) });
+    for (const t of ask.tools) expect(t.score).toBeCloseTo(t.alpha * t.semantic + (1 - t.alpha) * t.graph, 9);
+    expect(ask.memories[0]).toMatchObject({ label: expect.stringMatching(/^(high|medium|low)$/), parts: expect.any(Object) });
+    // Looking is not taking: nothing the dashboard showed counts in the suggestion metrics.
+    expect((await credence.metrics()).suggestions.shown).toBe(learning.metrics.suggestions.shown);
+  });
+
+  it('answers bad input with a clear JSON error', async () => {
+    const cases: [string, number, RegExp][] = [
+      ['/api/graph?type=friendship', 400, /unknown edge type "friendship"/],
+      ['/api/graph?min=2', 400, /min must be a confidence in \[0, 1\], got "2"/],
+      ['/api/runs?limit=0', 400, /limit must be/],
+      ['/api/ask?q=', 400, /query is empty/],
+      ['/api/ask?q=x&context=NoSuchTool', 400, /unknown context tool "NoSuchTool"/],
+      ['/api/graph?scope=elsewhere', 404, /scope "elsewhere" holds nothing/],
+      ['/api/nope', 404, /no API at \/api\/nope/],
+    ];
+    for (const [path, status, message] of cases) {
+      const r = await get(open, path);
+      expect([path, r.status]).toEqual([path, status]);
+      expect(r.body.error.message).toMatch(message);
+    }
+  });
+
+  it('is read-only without a token', async () => {
+    const r = await get(open, '/api/feedback', { method: 'POST', body: JSON.stringify({ id: 'x', verdict: 'validated' }) });
+    expect(r.status).toBe(405);
+    expect(r.body.error.code).toBe('READ_ONLY');
+    expect((await get(open, '/api/graph', { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('with a token: pages load without it, the API needs it, and feedback is allowed', async () => {
+    expect((await get(guarded, '/graph')).status).toBe(200);
+    expect((await get(guarded, '/api/graph')).status).toBe(401);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect((await get(guarded, '/api/graph', { headers: auth })).status).toBe(200);
+    const skill = (await get(guarded, '/api/learning', { headers: auth })).body.skills[0];
+    const r = await get(guarded, '/api/feedback', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: skill.id, verdict: 'contradicts' }) });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ on: 'skill', verdict: 'contradicts' });
+    const after = (await get(guarded, '/api/learning', { headers: auth })).body.skills.find((s: { id: string }) => s.id === skill.id);
+    expect(after.feedback.at(-1).kind).toBe('contradiction');
+    const bad = await get(guarded, '/api/feedback', { method: 'POST', headers: auth, body: JSON.stringify({ id: skill.id, verdict: 'maybe' }) });
+    expect(bad.status).toBe(400);
+    // MCP still needs the token.
+    expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
+  });
+});
