@@ -1,6 +1,6 @@
 /**
  * @module cli/serve — `credence serve`: MCP on stdio (`--stdio`) or Streamable HTTP (the default,
- * 127.0.0.1:3001, MCP at /mcp), optionally as a gateway in front of other MCP servers. The MCP
+ * 127.0.0.1:3001, MCP at /mcp, the dashboard at / and its API at /api/), optionally as a gateway in front of other MCP servers. The MCP
  * code is imported only here, so other commands (and hooks) never load it.
  */
 import type { Command } from 'commander';
@@ -32,7 +32,7 @@ const number = (flag: string, text: string, ok: (n: number) => boolean, what: st
 export function registerServe(program: Command, context: () => CommandContext): void {
   program
     .command('serve')
-    .description('serve MCP on Streamable HTTP (default 127.0.0.1:3001, at /mcp) or on stdio; with --gateway, in front of other MCP servers')
+    .description('serve MCP on Streamable HTTP (default 127.0.0.1:3001, at /mcp, with the dashboard at /) or on stdio; with --gateway, in front of other MCP servers')
     .option('--stdio', 'serve MCP on standard input and output')
     .option('--http', 'serve MCP on Streamable HTTP (the default)')
     .option('--port <n>', 'HTTP port (default 3001; 0 picks a free one)')
