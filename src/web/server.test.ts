@@ -30,7 +30,10 @@ async function start(token?: string): Promise<RunningHttpServer> {
 }
 
 const base = (s: RunningHttpServer) => s.url.replace(/\/mcp$/, '');
-const get = async (s: RunningHttpServer, path: string, init?: RequestInit) => {
+// The tests read the JSON as the page does, field by field: loosely typed on purpose.
+// biome-ignore lint/suspicious/noExplicitAny: test reads of JSON answers
+type Json = any;
+const get = async (s: RunningHttpServer, path: string, init?: RequestInit): Promise<{ status: number; type: string; body: Json }> => {
   const res = await fetch(`${base(s)}${path}`, init);
   return { status: res.status, type: res.headers.get('content-type') ?? '', body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
 };
