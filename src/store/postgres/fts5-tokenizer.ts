@@ -14,7 +14,7 @@
  *   of a word, while ✅ (U+2705, 6.0) separates. {@link SEPARATORS} records that classification.
  *   U+FFFE, U+FFFF and lone surrogates read as U+FFFD (SQLite's UTF-8 reader; a JavaScript string
  *   reaches SQLite with lone surrogates replaced), a separator.
- * - Inside a token (never at its start) the 30 combining diacritics SQLite knows
+ * - Inside a token (never at its start) the 25 combining diacritics SQLite knows
  *   ({@link isDiacritic}: U+0300–U+0331, e.g. U+0301) are token characters and are dropped, so a
  *   decomposed `é` (e + U+0301) folds like the composed one; every other mark separates.
  * - Folding: ASCII upper case to lower case; BMP code points by simple case folding as of Unicode
@@ -28,7 +28,7 @@
  * works on the token's UTF-8 bytes; a token shorter than 3 or longer than 64 bytes is left alone;
  * every non-ASCII byte is a consonant; `y` is a vowel after a consonant (in *v* after any first
  * letter); step 1a turns `ies` into `ie` for a three-letter word. A multi-byte character whose last
- * two UTF-8 bytes are equal (e.g. 于 U+4E8E) followed by `ed`/`ing` loses its last byte in step 1b;
+ * two UTF-8 bytes are equal (丸 U+4E38 is E4 B8 B8) followed by `ed`/`ing` loses its last byte in step 1b;
  * such a token is given here as the string up to and including that character followed by U+FFFD
  * (never otherwise in a token), one string per SQLite byte sequence.
  */
@@ -69,8 +69,8 @@ const DIACRITIC_RANGES: readonly (readonly [number, number])[] = [
 
 /**
  * The blocks whose upper-case letters SQLite folds (the case pairs of Unicode 6.1), less the letters
- * added later: JavaScript's `toLowerCase` is applied inside these only, so a newer Unicode in
- * JavaScript changes nothing.
+ * added later: JavaScript's `toLowerCase` is applied inside these only, so the case pairs a newer
+ * Unicode (a newer Node.js) adds elsewhere change nothing. The tests compare every BMP code point.
  */
 const FOLD_BLOCKS: readonly (readonly [number, number])[] = [
   [0x00c0, 0x037e], // Latin-1, Latin Extended-A/B, IPA, Greek (U+037F came in 7.0)
@@ -282,8 +282,9 @@ export function porterStem(token: string): string {
   }
   touched = W.length;
   const stemmed = stemBytes(n);
-  if (touched >= stemmed && stemmed === (ascii ? token.length : n)) return token;
+  if (stemmed === n && touched >= n) return token;
   if (ascii) {
+    // The stem is the token's first min(touched, stemmed) letters and what the rules wrote after them.
     let tail = '';
     for (let i = touched; i < stemmed; i++) tail += String.fromCharCode(W[i] as number);
     return token.slice(0, Math.min(touched, stemmed)) + tail;

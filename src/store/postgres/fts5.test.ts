@@ -120,6 +120,19 @@ describe('full-text search against SQLite FTS5 (porter unicode61, bm25)', () => 
     );
   });
 
+  it('counts overlapping instances of repeated-word phrases as FTS5 does', () => {
+    const tiny = fc.array(fc.constantFrom('run', 'runs', 'running', 'a', 'b'), { maxLength: 10 }).map((ws) => ws.join(' '));
+    const tinyTable = fc.array(fc.tuple(tiny, tiny), { minLength: 1, maxLength: 12 });
+    const tinyQuery = fc.array(fc.constantFrom('run', 'runs', 'a', 'b'), { minLength: 1, maxLength: 4 }).map((ws) => ws.join('-'));
+    fc.assert(
+      fc.property(tinyTable, tinyQuery, fc.constantFrom<FtsQueryMode>('or', 'and'), (rows, q, mode) => {
+        const built = buildFtsQuery(q, { mode });
+        if (built !== undefined) expectSameRanking(ourSearch(rows, built.match), sqliteSearch(rows, built.match));
+      }),
+      { numRuns: 300, seed: 505 },
+    );
+  });
+
   it('counts row lengths and the table total as FTS5 does, for any text', () => {
     const anyText = fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
     fc.assert(
