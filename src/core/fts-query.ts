@@ -77,11 +77,14 @@ interface TextPatterns {
   camel: RegExp;
 }
 
-const UNICODE_PATTERNS: TextPatterns = {
-  chunk: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-_./:\\]+[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu,
-  word: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu,
-  camel: /(?<=[\p{Ll}\p{N}]\p{M}*)(?=\p{Lu})|(?<=\p{Lu}\p{M}*)(?=\p{Lu}\p{M}*\p{Ll})/u,
-};
+/** Made on first use: even building a Unicode property class costs a hook that never needs it. */
+let unicodePatterns: TextPatterns | undefined;
+const UNICODE_PATTERNS = (): TextPatterns =>
+  (unicodePatterns ??= {
+    chunk: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-_./:\\]+[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu,
+    word: /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu,
+    camel: /(?<=[\p{Ll}\p{N}]\p{M}*)(?=\p{Lu})|(?<=\p{Lu}\p{M}*)(?=\p{Lu}\p{M}*\p{Ll})/u,
+  });
 
 /**
  * The same patterns for ASCII text, where they match exactly what the Unicode ones match (`\p{L}`
@@ -121,7 +124,7 @@ export function buildFtsQuery(text: string, options: FtsQueryOptions = {}): FtsQ
 
   const source = String(text);
   // ASCII text is its own NFC form.
-  const patterns = options.patterns !== 'unicode' && ASCII.test(source) ? ASCII_PATTERNS : UNICODE_PATTERNS;
+  const patterns = options.patterns !== 'unicode' && ASCII.test(source) ? ASCII_PATTERNS : UNICODE_PATTERNS();
   for (const chunk of (patterns === ASCII_PATTERNS ? source : source.normalize('NFC')).matchAll(patterns.chunk)) {
     if (groups.length >= MAX_FTS_GROUPS) break;
     // An overlong word splits the chunk into runs of ordinary words.

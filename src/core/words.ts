@@ -15,7 +15,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 const IDENTIFIER_BOUNDARY = /([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])/g;
-const NON_WORD = /[^\p{L}\p{N}]+/u;
+/** Made on first use: even building a Unicode property class costs a hook that never needs it. */
+let nonWord: RegExp | undefined;
+const NON_WORD = (): RegExp => (nonWord ??= /[^\p{L}\p{N}]+/u);
 /**
  * NON_WORD for ASCII text, where it matches the same (`\p{L}` is `A-Za-z` there, `\p{N}` is `0-9`)
  * without the cost of compiling Unicode property classes on first use (a hook pays it every time).
@@ -34,7 +36,7 @@ export function splitWords(text: string, options: SplitWordsOptions = {}): strin
   const spaced = text.replace(IDENTIFIER_BOUNDARY, (_, a, b, c, d) => (a !== undefined ? `${a} ${b}` : `${c} ${d}`));
   return spaced
     .toLowerCase()
-    .split(options.patterns !== 'unicode' && ASCII.test(text) ? ASCII_NON_WORD : NON_WORD)
+    .split(options.patterns !== 'unicode' && ASCII.test(text) ? ASCII_NON_WORD : NON_WORD())
     .filter((w) => w.length > 0);
 }
 

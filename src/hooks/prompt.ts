@@ -2,10 +2,12 @@
  * @module hooks/prompt
  * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0`
  * (bundled into dist/hook-prompt.cjs with better-sqlite3's JavaScript; its output written straight
- * to the descriptor, hooks/stdio): it spools the prompt (which starts the session's next turn
- * when the spool is next queued, behind the calls before it), then prints the `<memory-context>` block of what recall labels high or
- * medium for the prompt, at most 5 lines, nothing at all when nothing is, and records those lines as
- * shown.
+ * to the descriptor, hooks/stdio): it spools the prompt (which starts the session's next turn when
+ * the spool is next queued, behind the calls before it), then prints the `<memory-context>` block
+ * of what recall labels high or medium for the prompt, at most 5 lines, nothing at all when nothing
+ * is, and spools those lines as shown (a `shown` event: the learning hooks store the shown records
+ * when they next queue the spool). So the prompt only reads the database, opened read-only: it never
+ * waits for another process's write lock, and it skips the writer's set-up.
  *
  * Recall here ranks the BM25 hits alone, without the embedding index (building it reads every
  * memory and vector of the scope, far too slow for a hook): the BM25 ranking (`bm25Weight` 1), and
@@ -14,15 +16,15 @@
  * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
  */
 import { formatMemoryContext } from '../core/memory-context.js';
-import { recordShown } from '../feedback-service.js';
+import { scrubText } from '../core/scrub.js';
 import { recall } from '../recall.js';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Store } from '../store/types.js';
+import type { ShownRecord, Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
 import { eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
-import { isBusy } from './queue.js';
+import { isBusy, SHOWN_KIND } from './queue.js';
 import { localId, spoolEvent } from './spool.js';
 import { writeStdio } from './stdio.js';
 
@@ -30,30 +32,38 @@ export const PROMPT_CONTEXT_LIMIT = 5;
 /** The labels the hook gives: the defaults, without the embedding-similarity test (no index here). */
 export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
 
-/** The context block for a prompt ('' when nothing is relevant); what it shows is recorded as shown (when the database lets it). */
-export async function promptContext(store: Store, scope: string, prompt: string, now: number, warn: (line: string) => void = () => {}): Promise<string> {
-  if (prompt.trim() === '') return '';
+/**
+ * The context block for a prompt ('' when nothing is relevant) and the shown records of its lines
+ * (surface `recall`, the prompt as their query, scrubbed), for the caller to keep.
+ */
+export async function promptContext(store: Store, scope: string, prompt: string, now: number): Promise<{ context: string; shown: ShownRecord[] }> {
+  if (prompt.trim() === '') return { context: '', shown: [] };
   const results = (await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })).filter(
     (r) => r.label === 'high' || r.label === 'medium',
   );
-  if (results.length === 0) return '';
+  if (results.length === 0) return { context: '', shown: [] };
+  const query = scrubText(prompt).text;
+  return {
+    context: formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) }))),
+    shown: results.map((r) => ({ id: `sh-${localId().slice(0, 16)}`, surface: 'recall', target: `${r.kind}:${r.id}`, query, at: now })),
+  };
+}
+
+/**
+ * The store for reading: read-only when the database is there at the current schema; else (no
+ * database yet, a migration due, a read-only open refused) opened as every other surface opens it.
+ */
+function openForReading(db: string): Store {
   try {
-    await recordShown(
-      { store, scope, now: () => now, newId: localId },
-      'recall',
-      results.map((r) => ({ target: `${r.kind}:${r.id}`, query: prompt })),
-    );
-  } catch (error) {
-    // The context is still worth giving; only the metrics miss it.
-    warn(`${isBusy(error) ? 'the database is busy' : (error as Error).message}: the context shown this time is not counted`);
+    return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
+  } catch {
+    return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
   }
-  return formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
 }
 
 /**
  * Runs the prompt hook; returns what to print. Never throws. `keepOpen` leaves the database to the
- * process's exit (a hook process ends right after; closing the last connection would first
- * checkpoint the write-ahead log, which the next writer does anyway).
+ * process's exit (a hook process ends right after).
  */
 export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, options: { keepOpen?: boolean } = {}): Promise<{ stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
@@ -75,9 +85,17 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
   }
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
-    store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-    const context = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now, warn);
+    store = openForReading(db);
+    const { context, shown } = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
     if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
+    if (shown.length > 0) {
+      try {
+        spoolEvent(db, { cwd: p.cwd, scope, session: p.session, turn: 'current', kind: SHOWN_KIND, at: now, payload: { shown } });
+      } catch (error) {
+        // The context is still worth giving; only the metrics miss it.
+        warn(`cannot write to the spool of ${db} (${(error as Error).message}): the context shown this time is not counted`);
+      }
+    }
   } catch (error) {
     warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
   } finally {

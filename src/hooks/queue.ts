@@ -1,15 +1,35 @@
 /**
  * @module hooks/queue
  * From the spool to the queue: what every hook that learns does first. The spooled events (each
- * one's scope worked out from its cwd) are queued in arrival order.
+ * one's scope worked out from its cwd) are queued in arrival order; what a prompt's context showed
+ * (a `shown` event, hooks/prompt) is stored as shown records instead, so that the prompt hook itself
+ * never writes to the database.
  */
 import { resolveScope } from '../scope.js';
-import type { Store } from '../store/types.js';
+import type { ShownRecord, Store } from '../store/types.js';
 import { drainSpool, localId, type SpooledEvent } from './spool.js';
+
+/** The kind of a spooled event that carries shown records (`payload.shown`), not a hook event. */
+export const SHOWN_KIND = 'shown';
+
+/** The shown records a `shown` event carries (well-formed ones only), or none for any other event. */
+export function shownRecordsOf(event: SpooledEvent): ShownRecord[] {
+  if (event.kind !== SHOWN_KIND) return [];
+  const list = (event.payload as { shown?: unknown } | null)?.shown;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((r: Partial<ShownRecord> | null) =>
+    typeof r?.id === 'string' && r.surface === 'recall' && typeof r.target === 'string' && typeof r.at === 'number'
+      ? [{ id: r.id, surface: r.surface, target: r.target, ...(typeof r.query === 'string' ? { query: r.query } : {}), at: r.at }]
+      : [],
+  );
+}
 
 export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
 
-/** Queues events: each one's scope from its cwd (once per cwd), one transaction per scope. */
+/**
+ * Queues events: each one's scope from its cwd (once per cwd), one transaction per scope; shown
+ * records are stored (once by their id, so a spool file queued twice counts once).
+ */
 export async function queueSpooled(store: Store, events: readonly SpooledEvent[]): Promise<void> {
   const scopes = new Map<string, string>();
   const byScope = new Map<string, SpooledEvent[]>();
@@ -22,7 +42,12 @@ export async function queueSpooled(store: Store, events: readonly SpooledEvent[]
     byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
   }
   for (const [scope, list] of byScope) {
-    await store.enqueueHookEvents(scope, list.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload, ...(e.key === undefined ? {} : { key: e.key }) })));
+    const queued = list.filter((e) => e.kind !== SHOWN_KIND);
+    if (queued.length > 0) {
+      await store.enqueueHookEvents(scope, queued.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload, ...(e.key === undefined ? {} : { key: e.key }) })));
+    }
+    const shown = list.flatMap(shownRecordsOf);
+    if (shown.length > 0) await store.recordShown(scope, shown);
   }
 }
 

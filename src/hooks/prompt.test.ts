@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveScope } from '../scope.js';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { parseHookPayload } from './payload.js';
+import { runPromptHook } from './prompt.js';
+import { queueSpool, queueSpooled, SHOWN_KIND } from './queue.js';
+import { spoolDirFor, type SpooledEvent } from './spool.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-prompt-'));
+const project = join(dir, 'project');
+const NOW = Date.parse('2026-03-02T10:00:00Z');
+const env = (db: string) => ({ CREDENCE_DB: db, CREDENCE_NOW: new Date(NOW).toISOString() });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const payload = (prompt: string) => {
+  const parsed = parseHookPayload(JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.payload;
+};
+const spooled = (db: string): SpooledEvent[] =>
+  readdirSync(spoolDirFor(db))
+    .filter((name) => !name.startsWith('.'))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(spoolDirFor(db), name), 'utf8')) as SpooledEvent);
+
+describe('the prompt hook', () => {
+  const db = join(dir, 'credence.db');
+  let scope = '';
+
+  beforeAll(async () => {
+    mkdirSync(join(project, '.git'), { recursive: true });
+    writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    scope = resolveScope({ cwd: project }).scope;
+    const store = openSqliteStore({ path: db });
+    await store.upsertMemories(scope, [
+      { id: 'flags', category: 'decision', title: 'CLI flags are declared with commander', text: 'Every flag of the CLI is a commander option', tags: ['cli'], createdAt: NOW, updatedAt: NOW },
+      { id: 'deploy', category: 'note', title: 'Deploys run from the main branch', text: 'The release job deploys main on each tag', tags: [], createdAt: NOW, updatedAt: NOW },
+    ]);
+    await store.close();
+  });
+
+  it('prints the context and spools the prompt and what it showed, stored as shown when the spool is next queued', async () => {
+    const prompt = 'where are the CLI flags declared? my token is ghp_A1b2C3d4E5A1b2C3d4E5A1b2C3d4E5abcdef';
+    const r = await runPromptHook(payload(prompt), env(db));
+    expect(r.stderr).toBe('');
+    const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toContain('[DECISION] CLI flags are declared with commander #tags:cli [confidence:');
+    const store = openSqliteStore({ path: db });
+    try {
+      const events = spooled(db);
+      expect(events.map((e) => e.kind)).toEqual(['prompt', SHOWN_KIND]);
+      const shown = (events[1]?.payload as { shown: { id: string; target: string; query: string }[] }).shown;
+      expect(shown.map((s) => s.target)).toContain('memory:flags');
+      expect(JSON.stringify(events)).not.toContain('ghp_A1b2');
+      expect(await store.getShown(scope, shown[0]?.id ?? '')).toBeUndefined();
+      // The next learning hook queues the spool: the shown records are stored then, under the prompt's scope.
+      await queueSpool(store, db, () => {});
+      for (const s of shown) expect(await store.getShown(scope, s.id)).toMatchObject({ surface: 'recall', target: s.target, at: NOW });
+      expect((await store.getShown(scope, shown[0]?.id ?? ''))?.query).not.toContain('ghp_A1b2');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('prints nothing and spools no shown event when nothing is relevant', async () => {
+    const db2 = join(dir, 'quiet.db');
+    const store = openSqliteStore({ path: db2 });
+    await store.close();
+    const r = await runPromptHook(payload('zebra quokka'), env(db2));
+    expect(r).toEqual({ stdout: '', stderr: '' });
+    expect(spooled(db2).map((e) => e.kind)).toEqual(['prompt']);
+  });
+
+  it('prints nothing, and no error, when there is no database yet', async () => {
+    const db3 = join(dir, 'fresh', 'credence.db');
+    const r = await runPromptHook(payload('where are the CLI flags declared?'), env(db3));
+    expect(r).toEqual({ stdout: '', stderr: '' });
+    expect(existsSync(db3)).toBe(true);
+  });
+});
+
+describe('queuing shown events', () => {
+  let store: SqliteStore;
+  beforeAll(() => {
+    store = openSqliteStore({ path: ':memory:' });
+  });
+  afterAll(() => store.close());
+  const event = (shown: unknown[]): SpooledEvent => ({ cwd: dir, scope: 'sc', session: 's1', turn: 'current', kind: SHOWN_KIND, at: NOW, payload: { shown } });
+
+  it('stores them as shown records, not as hook events, once even when queued twice', async () => {
+    const e = event([{ id: 'sh-1', surface: 'recall', target: 'memory:a', query: 'q', at: NOW }]);
+    await queueSpooled(store, [{ ...e, key: 'k1' }]);
+    await queueSpooled(store, [{ ...e, key: 'k1' }]);
+    expect(await store.getShown('sc', 'sh-1')).toEqual({ id: 'sh-1', surface: 'recall', target: 'memory:a', query: 'q', at: NOW });
+    expect(await store.claimHookEvents('sc', 'me', 0)).toEqual([]);
+  });
+
+  it('skips malformed entries and keeps the others', async () => {
+    await queueSpooled(store, [event([null, { id: 'sh-2' }, { id: 'sh-3', surface: 'tools', target: 'x', at: NOW }, { id: 'sh-4', surface: 'recall', target: 'memory:b', at: NOW }])]);
+    expect(await store.getShown('sc', 'sh-2')).toBeUndefined();
+    expect(await store.getShown('sc', 'sh-3')).toBeUndefined();
+    expect(await store.getShown('sc', 'sh-4')).toMatchObject({ target: 'memory:b' });
+  });
+});
