@@ -174,8 +174,7 @@ export function parseFts5Match(match: string): Fts5Match {
       children.push(parseAnd());
     }
     if (children.length === 1) return first;
-    const and = children.find((c) => c.hasAnd);
-    if (and !== undefined) fail('AND inside OR (FTS5 counts its phrase instances by index position, not reproducible row by row)', peek().at);
+    if (children.some((c) => c.hasAnd)) fail('AND inside OR (FTS5 counts its phrase instances by index position, not reproducible row by row)', peek().at);
     return { node: { kind: 'or', children: children.flatMap((c) => (c.node.kind === 'or' ? c.node.children : [c.node])) }, hasAnd: false };
   };
   const parseAnd = (): { node: Node; hasAnd: boolean } => {
