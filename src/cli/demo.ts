@@ -1,7 +1,8 @@
 /**
  * @module cli/demo — `credence demo`: the seeds' scenarios through the scoring core and a month of
- * learning history through the engine, stored in scope "demo" and explained; then the dashboard
- * is served on loopback until Ctrl-C (not with `--no-serve` or `--json`, which print and exit).
+ * learning history through the engine, stored in scope "demo" and explained; then, in a terminal,
+ * the dashboard is served on loopback until Ctrl-C. Scripted uses keep exiting: when the output is
+ * not a terminal, or with `--no-serve` or `--json`, it prints and exits; `--serve` serves anyway.
  */
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,8 @@ export function registerDemo(program: Command, context: () => CommandContext): v
   program
     .command('demo')
     .description(`fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, explain every score, then serve the dashboard`)
-    .option('--no-serve', 'print the report and exit instead of serving the dashboard')
+    .option('--serve', 'serve the dashboard after the report (the default when the output is a terminal)')
+    .option('--no-serve', 'print the report and exit (the default when the output is not a terminal)')
     .option('--no-history', "only the seeds' scenarios, without the month of history")
     .option('--port <n>', 'port of the dashboard (default 3001; 0 picks a free one)')
     .action(async (o: DemoFlags) => {
@@ -46,7 +48,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         port = Number(o.port);
         if (o.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CredenceError('INVALID_INPUT', `--port must be a port number, got ${JSON.stringify(o.port)}`);
       }
-      const serving = o.serve !== false && !ctx.wantsJson;
+      const serving = (o.serve ?? process.stdout.isTTY === true) && !ctx.wantsJson;
       await withCredence(ctx, async (credence) => {
         const report = await runDemo(credence, { history: o.history !== false });
         if (ctx.wantsJson) return printJson(ctx, report);

@@ -81,7 +81,8 @@ describe('the credence binary', () => {
 
   it('demo writes into its own scope "demo" unless told otherwise, its files beside the database', () => {
     const db = join(dir, 'demo-default', 'credence.db');
-    const r = credence(['demo', '--db', db, '--no-serve']);
+    // Its output is not a terminal here, so it prints and exits instead of serving the dashboard.
+    const r = credence(['demo', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`credence demo --db ${JSON.stringify(db)} (running it again adds nothing)`);
     // The seed scenarios' 4 runs and the 140 of the month of history.

@@ -42,7 +42,7 @@ if (executablePath === undefined) {
     const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], { cwd: dir, env, encoding: 'utf8' });
     expect(demo.status, demo.stderr).toBe(0);
     // The demo again, serving this time: it adds nothing to the scope and serves its dashboard.
-    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
     base = await new Promise<string>((resolve, reject) => {
       let text = '';
       server?.stderr?.on('data', (chunk: Buffer) => {
