@@ -173,6 +173,26 @@ export class SqliteStore implements Store {
     return forScope;
   }
 
+  #dataVersionNow(): number {
+    return this.#db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /**
+   * Once a write transaction has committed, the cache learns the edges it wrote, unless another
+   * connection committed in between (`data_version` moved since `versionInside`, read inside the
+   * transaction): then what it wrote may already be stale, and the cache is dropped instead.
+   */
+  #cacheCommitted(scope: string, edges: ReadonlyMap<string, EdgeRecord>, versionInside: number): void {
+    if (this.#dataVersionNow() !== versionInside) {
+      this.#edgeCache.clear();
+      this.#edgeCacheSize = 0;
+      this.#dataVersion = -1;
+      return;
+    }
+    const cache = this.#edgeCacheFor(scope);
+    for (const [key, e] of edges) this.#cacheEdge(cache, key, e);
+  }
+
   #cacheEdge(cache: { edges: Map<string, EdgeRecord> }, key: string, edge: EdgeRecord): void {
     if (!cache.edges.has(key)) this.#edgeCacheSize += 1;
     cache.edges.set(key, edge);
@@ -465,11 +485,9 @@ export class SqliteStore implements Store {
       }
       const newTools = this.#countCalls(scope, callsPerTool);
       this.#writeEdges(scope, edges.values());
-      return { newTools, edges };
+      return { newTools, edges, version: this.#dataVersionNow() };
     });
-    // Only once the transaction has committed does the cache learn what it wrote.
-    const cache = this.#edgeCacheFor(scope);
-    for (const [key, e] of report.edges) this.#cacheEdge(cache, key, e);
+    this.#cacheCommitted(scope, report.edges, report.version);
     return { newTools: report.newTools, edges: [...report.edges.values()] };
   }
 
@@ -509,10 +527,9 @@ export class SqliteStore implements Store {
       this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
       const newTools = this.#countCalls(scope, callsPerTool);
       this.#writeEdges(scope, edges.values());
-      return { newTools, edges, execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length } };
+      return { newTools, edges, execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length }, version: this.#dataVersionNow() };
     });
-    const cache = this.#edgeCacheFor(scope);
-    for (const [key, e] of report.edges) this.#cacheEdge(cache, key, e);
+    this.#cacheCommitted(scope, report.edges, report.version);
     return { newTools: report.newTools, edges: [...report.edges.values()], execution: report.execution };
   }
 
