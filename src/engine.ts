@@ -8,7 +8,7 @@ import { CredenceError } from './core/errors.js';
 import { defaultDbPath } from './paths.js';
 import { parseIsoInstant } from './core/time.js';
 import { resolveScope, type ResolvedScope } from './scope.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { openStore } from './store/open.js';
 import type { Store, TableCounts } from './store/types.js';
 import type { ExecutionInput } from './core/types.js';
 import * as graph from './tool-graph.js';
@@ -36,7 +36,12 @@ export interface CredenceOptions {
    * @default process.env.CREDENCE_DB, else ~/.credence/credence.db
    */
   db?: string;
-  /** An already open store; `db` is ignored when given. */
+  /**
+   * A PostgreSQL server to use instead of the SQLite file (SPEC §10).
+   * @default process.env.CREDENCE_DATABASE_URL (unless `db` is given)
+   */
+  databaseUrl?: string;
+  /** An already open store; `db` and `databaseUrl` are ignored when given. */
   store?: Store;
   /**
    * The clock: a fixed instant (ISO text, Date or epoch ms) or a function returning epoch ms.
@@ -407,7 +412,7 @@ export class Credence {
 export async function openCredence(options: CredenceOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Credence> {
   const now = makeClock(options.now, env);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
-  const store = options.store ?? openSqliteStore({ path: options.db ?? defaultDbPath(env) });
+  const store = options.store ?? (await openStore({ ...(options.db === undefined ? {} : { db: options.db }), ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) }, env));
   const embedder = options.embedder;
   return new Credence({
     store,

@@ -13,6 +13,7 @@ export interface CliIO {
 
 export interface GlobalOptions {
   db?: string;
+  databaseUrl?: string;
   scope?: string;
   now?: string;
   json?: boolean;
@@ -39,6 +40,7 @@ export function makeContext(io: CliIO, options: GlobalOptions, setExitCode: (cod
       openCredence(
         {
           ...(options.db === undefined ? {} : { db: options.db }),
+          ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
           ...(options.scope === undefined ? {} : { scope: options.scope }),
           ...(options.now === undefined ? {} : { now: options.now }),
           cwd: io.cwd,

@@ -14,7 +14,8 @@ export function registerHook(program: Command, context: () => CommandContext): v
       const ctx = context();
       const env = {
         ...ctx.io.env,
-        ...(ctx.options.db === undefined ? {} : { CREDENCE_DB: ctx.options.db }),
+        ...(ctx.options.db === undefined ? {} : { CREDENCE_DB: ctx.options.db, CREDENCE_DATABASE_URL: '' }),
+        ...(ctx.options.databaseUrl === undefined ? {} : { CREDENCE_DATABASE_URL: ctx.options.databaseUrl }),
         ...(ctx.options.scope === undefined ? {} : { CREDENCE_SCOPE: ctx.options.scope }),
         ...(ctx.options.now === undefined ? {} : { CREDENCE_NOW: ctx.options.now }),
       };

@@ -28,6 +28,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   program
     .description('A local-first learning memory for AI agents that knows how sure it is.')
     .option('--db <path>', 'SQLite database file (default: $CREDENCE_DB or ~/.credence/credence.db)')
+    .option('--database-url <url>', 'a PostgreSQL server to use instead of the SQLite file (default: $CREDENCE_DATABASE_URL)')
     .option('--scope <name>', 'scope to read and write (default: the git top-level of the working directory)')
     .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
     .option('--json', 'print data as JSON')

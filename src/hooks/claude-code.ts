@@ -20,6 +20,7 @@
  * queued for next time. No event is lost.
  */
 import { resolveScope } from '../scope.js';
+import { databaseUrl } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
@@ -78,7 +79,12 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
   }
   let store: Store | undefined;
   try {
-    store = openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
+    // A team store (CREDENCE_DATABASE_URL) learns the session; the spool stays beside the local file.
+    const url = databaseUrl({}, env);
+    store =
+      url === undefined
+        ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
+        : await (await import('../store/postgres/pg-store.js')).openPgStore({ url, ...(env.CREDENCE_DATABASE_SCHEMA ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
     await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
     await ingest(store, scope, { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);

@@ -1,0 +1,40 @@
+/**
+ * @module store/open
+ * Which store a process uses: PostgreSQL when a server URL is given (`--database-url` or
+ * `CREDENCE_DATABASE_URL`), else the embedded SQLite file (`--db`, `CREDENCE_DB`, or
+ * `~/.credence/credence.db`). An explicit option beats the environment; `--db` and
+ * `--database-url` together are an error. The PostgreSQL driver loads only when it is used.
+ */
+import { CredenceError } from '../core/errors.js';
+import { defaultDbPath } from '../paths.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
+import type { Store } from './types.js';
+
+export interface OpenStoreOptions {
+  /** A SQLite file given explicitly (`--db`). */
+  db?: string;
+  /** A PostgreSQL URL given explicitly (`--database-url`). */
+  databaseUrl?: string;
+}
+
+const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** The PostgreSQL URL this process should use, or undefined for SQLite. */
+export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (given(options.databaseUrl) && given(options.db)) {
+    throw new CredenceError('INVALID_INPUT', 'give either --db (a SQLite file) or --database-url (a PostgreSQL server), not both');
+  }
+  if (given(options.databaseUrl)) return options.databaseUrl;
+  if (given(options.db)) return undefined;
+  return given(env.CREDENCE_DATABASE_URL) ? env.CREDENCE_DATABASE_URL : undefined;
+}
+
+/** Opens the store this process should use (see the module comment). */
+export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  const url = databaseUrl(options, env);
+  if (url !== undefined) {
+    const { openPgStore } = await import('./postgres/pg-store.js');
+    return openPgStore({ url, ...(given(env.CREDENCE_DATABASE_SCHEMA) ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
+  }
+  return openSqliteStore({ path: given(options.db) ? options.db : defaultDbPath(env) });
+}

@@ -1,0 +1,233 @@
+/**
+ * @module store/postgres/migrations
+ * The PostgreSQL schema, as numbered migrations recorded in `credence_meta`. Versions follow the
+ * SQLite schema's: version 6 here holds what SQLite's migrations 1–6 build, so a dump says one
+ * schema version whichever store wrote it. Each migration runs in one transaction under an advisory
+ * lock, so two processes opening a fresh database at once migrate it once.
+ *
+ * Differences from the SQLite schema, all invisible through the Store interface:
+ * - full-text columns `fts` (a tsvector of FTS5-compatible tokens, GIN-indexed) and `fts_len`
+ *   (the row's token count) sit on the searched tables themselves, written by the store
+ *   (store/postgres/fts5), in place of SQLite's FTS5 virtual tables;
+ * - identifiers and other compared text are `COLLATE "C"`: ordered by code point, as SQLite's
+ *   BINARY collation orders them, whatever the database's locale;
+ * - times are `bigint` epoch milliseconds, reals `double precision`, blobs `bytea`.
+ */
+
+export interface PgMigration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+const C = 'COLLATE "C"';
+
+export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
+  {
+    version: 6,
+    description: 'the schema of SQLite version 6: tools, edges, executions and calls, observations, memories, instincts, skills, feedback, embeddings, shown results, hook queue; tsvector full-text columns',
+    sql: `
+      CREATE TABLE tools (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        description text NOT NULL DEFAULT '',
+        input_schema text,
+        origin text,
+        calls bigint NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        annotations text,
+        PRIMARY KEY (scope, id)
+      );
+
+      CREATE TABLE tool_terms (
+        rowid bigserial PRIMARY KEY,
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        words text NOT NULL,
+        description text NOT NULL,
+        fts tsvector NOT NULL,
+        fts_len integer NOT NULL,
+        UNIQUE (scope, id)
+      );
+      CREATE INDEX tool_terms_fts ON tool_terms USING gin (fts);
+
+      CREATE TABLE edges (
+        scope text ${C} NOT NULL,
+        from_tool text ${C} NOT NULL,
+        to_tool text ${C} NOT NULL,
+        type text ${C} NOT NULL CHECK (type IN ('dependency','contains','alternative','sequence')),
+        source text NOT NULL CHECK (source IN ('template','inferred','observed')),
+        count bigint NOT NULL DEFAULT 0 CHECK (count >= 0),
+        successes bigint NOT NULL DEFAULT 0 CHECK (successes >= 0),
+        failures bigint NOT NULL DEFAULT 0 CHECK (failures >= 0),
+        first_seen bigint,
+        last_seen bigint,
+        PRIMARY KEY (scope, from_tool, to_tool, type)
+      );
+      CREATE INDEX edges_to ON edges (scope, to_tool);
+
+      CREATE TABLE executions (
+        rowid bigserial PRIMARY KEY,
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        intent text NOT NULL,
+        intent_kind text,
+        started_at bigint NOT NULL,
+        ended_at bigint,
+        confidence double precision,
+        summary text,
+        fts tsvector NOT NULL,
+        fts_len integer NOT NULL,
+        UNIQUE (scope, id)
+      );
+      CREATE INDEX executions_scope_started ON executions (scope, started_at DESC);
+      CREATE INDEX executions_fts ON executions USING gin (fts);
+
+      CREATE TABLE calls (
+        scope text ${C} NOT NULL,
+        execution_id text ${C} NOT NULL,
+        idx integer NOT NULL,
+        tool text ${C} NOT NULL,
+        status text NOT NULL CHECK (status IN ('success','failure','partial')),
+        retries integer NOT NULL DEFAULT 0,
+        duration_ms double precision,
+        consumes text NOT NULL DEFAULT '[]',
+        parent integer,
+        at bigint,
+        intent text,
+        input text,
+        output text,
+        PRIMARY KEY (scope, execution_id, idx),
+        FOREIGN KEY (scope, execution_id) REFERENCES executions (scope, id) ON DELETE CASCADE
+      );
+
+      CREATE TABLE observations (
+        rowid bigserial PRIMARY KEY,
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        timestamp bigint NOT NULL,
+        type text NOT NULL CHECK (type IN ('pattern','correction','preference','error','success')),
+        context text NOT NULL DEFAULT '{}',
+        observation text NOT NULL,
+        evidence text NOT NULL DEFAULT '[]',
+        confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        tags text NOT NULL DEFAULT '[]',
+        content_hash bytea NOT NULL,
+        fts tsvector NOT NULL,
+        fts_len integer NOT NULL,
+        UNIQUE (scope, id),
+        UNIQUE (scope, content_hash)
+      );
+      CREATE INDEX observations_scope_time ON observations (scope, timestamp);
+      CREATE INDEX observations_fts ON observations USING gin (fts);
+
+      CREATE TABLE memories (
+        rowid bigserial PRIMARY KEY,
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        category text NOT NULL,
+        title text NOT NULL,
+        text text NOT NULL,
+        tags text NOT NULL DEFAULT '',
+        path text,
+        confidence double precision,
+        intent text,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        fts tsvector NOT NULL,
+        fts_len integer NOT NULL,
+        UNIQUE (scope, id)
+      );
+      CREATE INDEX memories_fts ON memories USING gin (fts);
+
+      CREATE TABLE instincts (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        slug text ${C} NOT NULL,
+        text text NOT NULL,
+        confidence double precision NOT NULL,
+        status text NOT NULL CHECK (status IN ('active','promoted','retired')),
+        evidence text NOT NULL DEFAULT '[]',
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (scope, id),
+        UNIQUE (scope, slug)
+      );
+
+      CREATE TABLE skills (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        name text ${C} NOT NULL,
+        description text NOT NULL,
+        rules text NOT NULL DEFAULT '[]',
+        confidence double precision NOT NULL,
+        evidence text NOT NULL DEFAULT '[]',
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (scope, id),
+        UNIQUE (scope, name)
+      );
+
+      CREATE TABLE feedback (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        target_id text ${C} NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('explicit','validation','correction','contradiction')),
+        note text,
+        at bigint NOT NULL,
+        PRIMARY KEY (scope, id)
+      );
+      CREATE INDEX feedback_target ON feedback (scope, target_id);
+
+      CREATE TABLE embeddings (
+        scope text ${C} NOT NULL,
+        kind text ${C} NOT NULL CHECK (kind IN ('tool', 'execution', 'memory', 'observation')),
+        ref_id text ${C} NOT NULL,
+        model_key text NOT NULL,
+        text_hash text NOT NULL,
+        vector bytea NOT NULL,
+        PRIMARY KEY (scope, kind, ref_id)
+      );
+
+      CREATE TABLE shown (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        surface text ${C} NOT NULL CHECK (surface IN ('search', 'next', 'dag', 'recall')),
+        target text ${C} NOT NULL,
+        query text,
+        at bigint NOT NULL,
+        verdict text CHECK (verdict IN ('accepted', 'rejected')),
+        verdict_at bigint,
+        PRIMARY KEY (scope, id)
+      );
+      CREATE INDEX shown_target ON shown (scope, target);
+
+      CREATE TABLE hook_events (
+        seq bigserial PRIMARY KEY,
+        scope text ${C} NOT NULL,
+        session_id text ${C} NOT NULL,
+        turn integer NOT NULL,
+        kind text NOT NULL,
+        at bigint NOT NULL,
+        payload text NOT NULL,
+        claimed_by text,
+        claimed_at bigint,
+        key text ${C} UNIQUE,
+        done_at bigint
+      );
+      CREATE INDEX hook_events_session ON hook_events (scope, session_id, seq);
+
+      CREATE TABLE hook_sessions (
+        scope text ${C} NOT NULL,
+        session_id text ${C} NOT NULL,
+        turn integer NOT NULL DEFAULT 0,
+        state text NOT NULL DEFAULT '{}',
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (scope, session_id)
+      );
+    `,
+  },
+]);
+
+export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,1110 @@
+/**
+ * @module store/postgres/pg-store
+ * The team store: the same Store on a PostgreSQL server (SPEC §10), selected by
+ * `CREDENCE_DATABASE_URL` or `--database-url`. A connection pool serves every method; every
+ * multi-row write is one transaction. Concurrent writers from many processes and machines lose no
+ * update: edge counters are folded under row locks taken in one global order (`SELECT … FOR
+ * UPDATE`, keys sorted), tool call counters are atomic upserts (`calls = tools.calls + n`), appends
+ * to one execution lock its row, and the hook queue is serialised per scope by an advisory lock.
+ * A transaction that still meets a deadlock or a serialisation failure is run again.
+ *
+ * Full-text search ranks exactly as the SQLite store's FTS5 `bm25()` does (store/postgres/fts5):
+ * a GIN-indexed tsvector of FTS5-compatible tokens finds the candidate rows, and their BM25 is
+ * computed from the same statistics FTS5 uses (row count, token counts, rows holding each phrase,
+ * over the whole table), so recall labels and floors are the same on both stores.
+ *
+ * Vectors: stored as float32 bytes (`bytea`) and compared in Node, exactly as on SQLite; this is
+ * the fallback the issue asks for and what runs here (Debian's PostgreSQL has no pgvector).
+ * `pgvector()` reports whether the extension is installed; nothing uses it yet.
+ */
+import pg from 'pg';
+import { CredenceError } from '../../core/errors.js';
+import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
+import { splitWords } from '../../core/words.js';
+import type { EdgeType, FeedbackKind, Intent, MemoryCategory, ObservationType } from '../../core/types.js';
+import { observationFingerprint, scrubRecord } from '../shared.js';
+import {
+  TABLES,
+  type AppendReport,
+  type CallRecord,
+  type DumpRow,
+  type DumpTable,
+  type EdgeFold,
+  type EdgeRecord,
+  type EmbeddingKind,
+  type EpochMs,
+  type ExecutionBatchItem,
+  type ExecutionRecord,
+  type FeedbackRecord,
+  type HookEvent,
+  type InsertReport,
+  type InstinctRecord,
+  type MemoryHit,
+  type MemoryRecord,
+  type ObservationRecord,
+  type RecordReport,
+  type ShownRecord,
+  type SkillRecord,
+  type Store,
+  type StoredEmbedding,
+  type TableCounts,
+  type ToolRecord,
+  type ToolUpsert,
+} from '../types.js';
+import { fts5Bm25, fts5Document, fts5Tokens, parseFts5Match } from './fts5.js';
+import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
+import { exportPgRows, importPgRows } from './pg-dump.js';
+
+export interface PgStoreOptions {
+  /** A PostgreSQL connection URL: `postgres://user:password@host:5432/database`. */
+  url: string;
+  /** The schema (namespace) holding Credence's tables; created when missing. @default 'public' */
+  schema?: string;
+  /** Connections in the pool. @default 10 */
+  poolSize?: number;
+}
+
+type Row = Record<string, unknown>;
+type Queryable = pg.Pool | pg.PoolClient;
+
+const json = (value: unknown): string => JSON.stringify(value ?? null);
+const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
+const optNum = (value: unknown): number | undefined => (value === null || value === undefined ? undefined : Number(value));
+const toolWords = (id: string): string => splitWords(id).join(' ');
+
+/** bigint (int8) comes back as a JavaScript number: epoch milliseconds and counters fit in 2^53. */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATEs after which a transaction is simply run again: serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** The URL with its password hidden, for messages and `status`. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable PostgreSQL URL)';
+  }
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Opens (creating and migrating when needed) a PostgreSQL store. */
+export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
+  const location = redactUrl(options.url);
+  const schema = options.schema ?? 'public';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (letters, digits, _; at most 63)`);
+  }
+  if (!/^postgres(ql)?:\/\//.test(options.url)) {
+    throw new CredenceError('INVALID_INPUT', `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    types: TYPES,
+    options: `-c search_path=${schema}`,
+    application_name: 'credence',
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle connection the server drops must not crash the process: the pool replaces it.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool, schema, location);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (error instanceof CredenceError) throw error;
+    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the PostgreSQL store at ${location}: ${(error as Error).message}`, {
+      cause: error,
+      details: { location },
+    });
+  }
+  return new PgStore(pool, location, schema);
+}
+
+async function migrate(pool: pg.Pool, schema: string, location: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // One migrator per database and schema: the others wait here, then find the work done.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:migrate:${schema}`]);
+    // Created under the lock: two processes creating one schema at once would collide.
+    if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
+    await client.query('CREATE TABLE IF NOT EXISTS credence_meta (key text PRIMARY KEY, value text NOT NULL)');
+    const row = (await client.query(`SELECT value FROM credence_meta WHERE key = 'schema_version'`)).rows[0] as Row | undefined;
+    const current = row === undefined ? 0 : Number(row.value);
+    if (current > PG_LATEST_SCHEMA_VERSION) {
+      throw new CredenceError(
+        'SCHEMA_TOO_NEW',
+        `the PostgreSQL store at ${location} has schema version ${current}, newer than this Credence knows (${PG_LATEST_SCHEMA_VERSION}); upgrade Credence`,
+        { details: { location, version: current } },
+      );
+    }
+    for (const migration of PG_MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query(
+        `INSERT INTO credence_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [String(migration.version)],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The searched tables: which columns FTS5 indexes on SQLite, in its column order. */
+const FTS_TABLES = {
+  memories: (r: Row) => [String(r.title), String(r.text), String(r.tags)],
+  tool_terms: (r: Row) => [String(r.words), String(r.description)],
+  executions: (r: Row) => [String(r.intent)],
+  observations: (r: Row) => [String(r.observation), String(r.evidence), String(r.context), String(r.tags)],
+} as const;
+type FtsTable = keyof typeof FTS_TABLES;
+
+const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export class PgStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  readonly schema: string;
+  readonly #pool: pg.Pool;
+  #closed = false;
+
+  constructor(pool: pg.Pool, location: string, schema: string) {
+    this.#pool = pool;
+    this.location = location;
+    this.schema = schema;
+  }
+
+  /** The connection pool, for benchmarks and tools that need raw SQL. */
+  get pool(): pg.Pool {
+    return this.#pool;
+  }
+
+  async #rows(sql: string, values: unknown[] = [], on: Queryable = this.#pool): Promise<Row[]> {
+    return (await on.query(sql, values)).rows as Row[];
+  }
+
+  /** Runs `fn` in one transaction, again after a deadlock or serialisation failure (`fn` must be safe to re-run). */
+  async #tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      const client = await this.#pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        const code = (error as { code?: string }).code;
+        if (code !== undefined && RETRYABLE.has(code) && attempt < 20) {
+          await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * (attempt + 1)));
+          continue;
+        }
+        throw error;
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  async schemaVersion(): Promise<number> {
+    const row = (await this.#rows(`SELECT value FROM credence_meta WHERE key = 'schema_version'`))[0];
+    return row === undefined ? 0 : Number(row.value);
+  }
+
+  /** Whether the pgvector extension is installed in this database. */
+  async pgvector(): Promise<boolean> {
+    return (await this.#rows(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`)).length > 0;
+  }
+
+  async counts(scope?: string): Promise<TableCounts> {
+    const parts = TABLES.map((t) => `(SELECT count(*) FROM ${t}${scope === undefined ? '' : ' WHERE scope = $1'}) AS ${t}`);
+    const row = (await this.#rows(`SELECT ${parts.join(', ')}`, scope === undefined ? [] : [scope]))[0] as Row;
+    const counts = {} as TableCounts;
+    for (const table of TABLES) counts[table] = Number(row[table]);
+    return counts;
+  }
+
+  async check(): Promise<string[]> {
+    const problems: string[] = [];
+    const version = await this.schemaVersion();
+    if (version !== PG_LATEST_SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${PG_LATEST_SCHEMA_VERSION}`);
+    // Every searched row's index entry must match its text: recompute a sample's token count.
+    for (const [table, columns] of Object.entries(FTS_TABLES) as [FtsTable, (r: Row) => string[]][]) {
+      for (const row of await this.#rows(`SELECT * FROM ${table} ORDER BY rowid DESC LIMIT 200`)) {
+        const length = columns(row).reduce((n, text) => n + fts5Tokens(text).length, 0);
+        if (length !== Number(row.fts_len)) {
+          problems.push(`${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, its text ${length}`);
+          break;
+        }
+      }
+    }
+    return problems;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  // ---- tools ---------------------------------------------------------------------------------
+
+  async upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }> {
+    const now = Date.now();
+    return this.#tx(async (c) => {
+      let inserted = 0;
+      let updated = 0;
+      for (const raw of tools) {
+        const tool = scrubRecord(raw);
+        const [stored] = await this.#rows(
+          `INSERT INTO tools (scope, id, description, input_schema, origin, annotations, created_at, updated_at)
+           VALUES ($1, $2, COALESCE($3, ''), $4, $5, $6, $7, $7)
+           ON CONFLICT (scope, id) DO UPDATE SET
+             description = COALESCE($3, tools.description),
+             input_schema = COALESCE(excluded.input_schema, tools.input_schema),
+             origin = COALESCE(excluded.origin, tools.origin),
+             annotations = COALESCE(excluded.annotations, tools.annotations),
+             updated_at = excluded.updated_at
+           RETURNING description, (xmax = 0) AS inserted`,
+          [
+            scope,
+            tool.id,
+            tool.description ?? null,
+            tool.inputSchema === undefined ? null : json(tool.inputSchema),
+            tool.origin ?? null,
+            tool.annotations === undefined ? null : json(tool.annotations),
+            now,
+          ],
+          c,
+        );
+        if (stored?.inserted === true) inserted += 1;
+        else updated += 1;
+        await this.#indexTools(c, scope, [{ id: tool.id, description: String(stored?.description ?? '') }]);
+      }
+      return { inserted, updated };
+    });
+  }
+
+  /** Keeps the searchable words of tools in step with their ids and descriptions. */
+  async #indexTools(c: Queryable, scope: string, tools: readonly { id: string; description: string }[]): Promise<void> {
+    if (tools.length === 0) return;
+    const words = tools.map((t) => toolWords(t.id));
+    const docs = tools.map((t, i) => fts5Document([words[i] as string, t.description]));
+    await c.query(
+      `INSERT INTO tool_terms (scope, id, words, description, fts, fts_len)
+       SELECT $1, v.id, v.words, v.description, v.fts::tsvector, v.len
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS v(id, words, description, fts, len, n)
+       ORDER BY v.n
+       ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, fts = excluded.fts, fts_len = excluded.fts_len
+       WHERE tool_terms.description IS DISTINCT FROM excluded.description OR tool_terms.words IS DISTINCT FROM excluded.words`,
+      [scope, tools.map((t) => t.id), words, tools.map((t) => t.description), docs.map((d) => d.tsvector), docs.map((d) => d.length)],
+    );
+  }
+
+  async getTool(scope: string, id: string): Promise<ToolRecord | undefined> {
+    const row = (await this.#rows('SELECT * FROM tools WHERE scope = $1 AND id = $2', [scope, id]))[0];
+    return row === undefined ? undefined : toTool(row);
+  }
+
+  async listTools(scope: string): Promise<ToolRecord[]> {
+    return (await this.#rows('SELECT * FROM tools WHERE scope = $1 ORDER BY id', [scope])).map(toTool);
+  }
+
+  /**
+   * Adds calls to each tool's counter (an atomic upsert: concurrent writers add, never overwrite),
+   * creating unknown tools with an empty description; returns the new ones. Tools in id order, so
+   * two writers take the row locks in the same order.
+   */
+  async #countCalls(c: Queryable, scope: string, callsPerTool: ReadonlyMap<string, number>): Promise<string[]> {
+    if (callsPerTool.size === 0) return [];
+    const ids = [...callsPerTool.keys()].sort(byCodePoint);
+    const now = Date.now();
+    const rows = await this.#rows(
+      `INSERT INTO tools (scope, id, description, calls, created_at, updated_at)
+       SELECT $1, v.id, '', v.n, $4, $4 FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS v(id, n, o) ORDER BY v.o
+       ON CONFLICT (scope, id) DO UPDATE SET calls = tools.calls + excluded.calls
+       RETURNING id, (xmax = 0) AS inserted`,
+      [scope, ids, ids.map((id) => callsPerTool.get(id)), now],
+      c,
+    );
+    const created = new Set(rows.filter((r) => r.inserted === true).map((r) => String(r.id)));
+    const newTools = ids.filter((id) => created.has(id));
+    await this.#indexTools(c, scope, newTools.map((id) => ({ id, description: '' })));
+    return newTools;
+  }
+
+  async searchTools(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+    const hits = await this.#ftsTop('tool_terms', scope, match, options.limit ?? 50);
+    return hits.map((h) => ({ id: String(h.row.id), bm25: h.bm25 }));
+  }
+
+  async searchExecutions(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+    const hits = await this.#ftsTop('executions', scope, match, options.limit ?? 20);
+    return hits.map((h) => ({ id: String(h.row.id), bm25: h.bm25 }));
+  }
+
+  async searchObservations(scope: string, match: string, options: { limit?: number } = {}): Promise<{ observation: ObservationRecord; bm25: number }[]> {
+    const hits = await this.#ftsTop('observations', scope, match, options.limit ?? 20);
+    return hits.map((h) => ({ observation: toObservation(h.row), bm25: h.bm25 }));
+  }
+
+  async searchMemories(scope: string, match: string, options: { limit?: number } = {}): Promise<MemoryHit[]> {
+    const hits = await this.#ftsTop('memories', scope, match, options.limit ?? 20);
+    return hits.map((h) => ({ memory: toMemory(h.row), bm25: h.bm25 }));
+  }
+
+  /**
+   * The best `limit` full-text hits of a scope, ranked by FTS5's bm25 (ties by insertion order).
+   * The tsvector finds the candidates; each is tokenised again to count its phrase hits exactly
+   * as FTS5 does; the statistics (rows, tokens, rows per phrase) cover the whole table, as FTS5's do.
+   */
+  async #ftsTop(table: FtsTable, scope: string, match: string, limit: number): Promise<{ row: Row; bm25: number }[]> {
+    const query = parseFts5Match(match);
+    if (query.tsquery === undefined || limit <= 0) return [];
+    const candidates = await this.#rows(`SELECT * FROM ${table} WHERE scope = $1 AND fts @@ $2::tsquery`, [scope, query.tsquery]);
+    if (candidates.length === 0) return [];
+    const values: string[] = [];
+    const phraseCounts = query.phraseTsqueries.map((q) => {
+      if (q === undefined) return '0';
+      values.push(q);
+      return `(SELECT count(*) FROM ${table} WHERE fts @@ $${values.length}::tsquery)`;
+    });
+    const stats = (
+      await this.#rows(`SELECT (SELECT count(*) FROM ${table}) AS n, (SELECT coalesce(sum(fts_len), 0) FROM ${table}) AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`, values)
+    )[0] as Row;
+    const rowsWithPhrase = query.phraseTsqueries.map((_, i) => Number(stats[`p${i}`] ?? 0));
+    const columnsOf = FTS_TABLES[table];
+    const scored: { row: Row; bm25: number }[] = [];
+    for (const row of candidates) {
+      const tokens = columnsOf(row).map(fts5Tokens);
+      if (!query.matches(tokens)) continue;
+      const bm25 = fts5Bm25({ hits: query.hits(tokens), length: Number(row.fts_len), rows: Number(stats.n), totalLength: Number(stats.total), rowsWithPhrase });
+      scored.push({ row, bm25 });
+    }
+    scored.sort((a, b) => a.bm25 - b.bm25 || Number(a.row.rowid) - Number(b.row.rowid));
+    return scored.slice(0, limit);
+  }
+
+  // ---- edges ---------------------------------------------------------------------------------
+
+  async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
+    const e = scrubRecord(raw);
+    await this.#pool.query(
+      `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+         source = excluded.source, count = excluded.count, successes = excluded.successes,
+         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
+      [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+    );
+  }
+
+  async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {
+    const row = (await this.#rows('SELECT * FROM edges WHERE scope = $1 AND from_tool = $2 AND to_tool = $3 AND type = $4', [scope, key.from, key.to, key.type]))[0];
+    return row === undefined ? undefined : toEdge(row);
+  }
+
+  async listEdges(scope: string, filter: { from?: string; to?: string } = {}): Promise<EdgeRecord[]> {
+    const rows = await this.#rows(
+      `SELECT * FROM edges WHERE scope = $1 AND ($2::text IS NULL OR from_tool = $2) AND ($3::text IS NULL OR to_tool = $3)
+       ORDER BY from_tool, to_tool, type`,
+      [scope, filter.from ?? null, filter.to ?? null],
+    );
+    return rows.map(toEdge);
+  }
+
+  /**
+   * Folds edge events into their edges under row locks, so that concurrent writers never lose an
+   * increment: every edge the events name gets a row (a zero placeholder when new, known to be
+   * ours by RETURNING), all of them are locked in key order, folded here, and written back.
+   */
+  async #foldEdges(c: pg.PoolClient, scope: string, events: readonly ExecutionEdgeEvent[], fold: EdgeFold): Promise<Map<string, EdgeRecord>> {
+    const folded = new Map<string, EdgeRecord>();
+    if (events.length === 0) return folded;
+    const keys = new Map<string, { from: string; to: string; type: string }>();
+    for (const e of events) keys.set(edgeKey(e), { from: e.from, to: e.to, type: e.type });
+    const sorted = [...keys.keys()].sort(byCodePoint).map((k) => keys.get(k) as { from: string; to: string; type: string });
+    const columns = [sorted.map((k) => k.type), sorted.map((k) => k.from), sorted.map((k) => k.to)];
+    const placeholders = await this.#rows(
+      `INSERT INTO edges (scope, type, from_tool, to_tool, source, count, successes, failures)
+       SELECT $1, v.type, v.from_tool, v.to_tool, 'inferred', 0, 0, 0
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS v(type, from_tool, to_tool, o) ORDER BY v.o
+       ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING
+       RETURNING type, from_tool, to_tool`,
+      [scope, ...columns],
+      c,
+    );
+    const fresh = new Set(placeholders.map((r) => edgeKey({ type: String(r.type), from: String(r.from_tool), to: String(r.to_tool) })));
+    const locked = await this.#rows(
+      `SELECT e.* FROM edges e JOIN unnest($2::text[], $3::text[], $4::text[]) AS v(type, from_tool, to_tool)
+         ON e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool
+       ORDER BY e.type, e.from_tool, e.to_tool FOR UPDATE OF e`,
+      [scope, ...columns],
+      c,
+    );
+    const current = new Map<string, EdgeRecord>();
+    for (const row of locked) {
+      const edge = toEdge(row);
+      const key = edgeKey(edge);
+      if (!fresh.has(key)) current.set(key, edge);
+    }
+    for (const event of events) {
+      const key = edgeKey(event);
+      folded.set(key, fold(folded.get(key) ?? current.get(key), event));
+    }
+    const edges = [...folded.values()];
+    await c.query(
+      `UPDATE edges e SET source = v.source, count = v.count, successes = v.successes, failures = v.failures,
+         first_seen = v.first_seen, last_seen = v.last_seen
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
+         AS v(type, from_tool, to_tool, source, count, successes, failures, first_seen, last_seen)
+       WHERE e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool`,
+      [
+        scope,
+        edges.map((e) => e.type),
+        edges.map((e) => e.from),
+        edges.map((e) => e.to),
+        edges.map((e) => e.source),
+        edges.map((e) => e.count),
+        edges.map((e) => e.successes),
+        edges.map((e) => e.failures),
+        edges.map((e) => e.firstSeen),
+        edges.map((e) => e.lastSeen),
+      ],
+    );
+    return folded;
+  }
+
+  // ---- executions ----------------------------------------------------------------------------
+
+  async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
+    const execution = scrubRecord(raw);
+    await this.#tx(async (c) => {
+      await this.#insertExecutions(c, scope, [execution]);
+      const counts = new Map<string, number>();
+      for (const call of execution.calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
+      await this.#countCalls(c, scope, counts);
+    });
+  }
+
+  /** Inserts (already scrubbed) executions with their calls. */
+  async #insertExecutions(c: Queryable, scope: string, executions: readonly ExecutionRecord[]): Promise<void> {
+    if (executions.length === 0) return;
+    const docs = executions.map((e) => fts5Document([e.intent]));
+    await c.query(
+      `INSERT INTO executions (scope, id, intent, intent_kind, started_at, ended_at, confidence, summary, fts, fts_len)
+       SELECT $1, v.id, v.intent, v.kind, v.started, v.ended, v.confidence, v.summary, v.fts::tsvector, v.len
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::float8[], $8::text[], $9::text[], $10::int[])
+         WITH ORDINALITY AS v(id, intent, kind, started, ended, confidence, summary, fts, len, o)
+       ORDER BY v.o`,
+      [
+        scope,
+        executions.map((e) => e.id),
+        executions.map((e) => e.intent),
+        executions.map((e) => e.intentKind ?? null),
+        executions.map((e) => e.startedAt),
+        executions.map((e) => e.endedAt ?? null),
+        executions.map((e) => e.confidence ?? null),
+        executions.map((e) => e.summary ?? null),
+        docs.map((d) => d.tsvector),
+        docs.map((d) => d.length),
+      ],
+    );
+    await this.#insertCalls(
+      c,
+      scope,
+      executions.flatMap((e) => e.calls.map((call, idx) => ({ executionId: e.id, idx, call }))),
+    );
+  }
+
+  /** Inserts (already scrubbed) calls at the given indexes. */
+  async #insertCalls(c: Queryable, scope: string, calls: readonly { executionId: string; idx: number; call: CallRecord }[]): Promise<void> {
+    if (calls.length === 0) return;
+    const col = <T>(f: (call: CallRecord) => T): T[] => calls.map((x) => f(x.call));
+    await c.query(
+      `INSERT INTO calls (scope, execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at, intent, input, output)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::text[], $9::int[], $10::bigint[], $11::text[], $12::text[], $13::text[])`,
+      [
+        scope,
+        calls.map((x) => x.executionId),
+        calls.map((x) => x.idx),
+        col((call) => call.tool),
+        col((call) => call.status),
+        col((call) => call.retries),
+        col((call) => call.durationMs ?? null),
+        col((call) => (call.consumes.length === 0 ? '[]' : json(call.consumes))),
+        col((call) => call.parent ?? null),
+        col((call) => call.at ?? null),
+        col((call) => call.intent ?? null),
+        col((call) => call.input ?? null),
+        col((call) => call.output ?? null),
+      ],
+    );
+  }
+
+  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+    const items = batch.map((item) => scrubRecord(item));
+    return this.#tx(async (c) => {
+      await this.#insertExecutions(c, scope, items.map((i) => i.execution));
+      const callsPerTool = new Map<string, number>();
+      for (const item of items) for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
+      // Edges before tools, in every transaction: one lock order, no deadlock between writers.
+      const edges = await this.#foldEdges(c, scope, items.flatMap((i) => i.events), fold);
+      const newTools = await this.#countCalls(c, scope, callsPerTool);
+      return { newTools, edges: [...edges.values()] };
+    });
+  }
+
+  async appendCalls(
+    scope: string,
+    rawHead: { id: string; intent: string; startedAt: EpochMs },
+    build: (before: readonly CallRecord[]) => CallRecord[],
+    learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
+    fold: EdgeFold,
+    options: { dequeue?: readonly number[] } = {},
+  ): Promise<AppendReport> {
+    const head = scrubRecord(rawHead);
+    return this.#tx(async (c) => {
+      await this.#markHookEventsDone(c, scope, options.dequeue ?? []);
+      const doc = fts5Document([head.intent]);
+      const created =
+        (
+          await this.#rows(
+            `INSERT INTO executions (scope, id, intent, started_at, ended_at, fts, fts_len) VALUES ($1, $2, $3, $4, $4, $5::tsvector, $6)
+             ON CONFLICT (scope, id) DO NOTHING RETURNING rowid`,
+            [scope, head.id, head.intent, head.startedAt, doc.tsvector, doc.length],
+            c,
+          )
+        ).length > 0;
+      // The execution's row lock: a second writer appending to it waits here until this one commits.
+      const row = (await this.#rows('SELECT started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE', [scope, head.id], c))[0] as Row;
+      const before = (await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, head.id], c)).map(toCall);
+      const added = build(before).map((call) => scrubRecord(call));
+      const after = [...before, ...added];
+      const events = learn(before, after).map((event) => scrubRecord(event));
+      const startedAt = Number(row.started_at);
+      const endedAt = added.reduce(
+        (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
+        created || row.ended_at == null ? startedAt : Number(row.ended_at),
+      );
+      await c.query('UPDATE executions SET ended_at = $3 WHERE scope = $1 AND id = $2', [scope, head.id, endedAt]);
+      await this.#insertCalls(c, scope, added.map((call, i) => ({ executionId: head.id, idx: before.length + i, call })));
+      const callsPerTool = new Map<string, number>();
+      for (const call of added) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
+      const edges = await this.#foldEdges(c, scope, events, fold);
+      const newTools = await this.#countCalls(c, scope, callsPerTool);
+      return { newTools, edges: [...edges.values()], execution: { id: head.id, created, firstIndex: before.length, calls: after.length } };
+    });
+  }
+
+  async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
+    const row = (await this.#rows('SELECT * FROM executions WHERE scope = $1 AND id = $2', [scope, id]))[0];
+    if (row === undefined) return undefined;
+    const calls = (await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, id])).map(toCall);
+    return toExecution(row, calls);
+  }
+
+  async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
+    const rows = await this.#rows('SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2', [scope, options.limit ?? null]);
+    if (rows.length === 0) return [];
+    const calls = new Map<string, CallRecord[]>();
+    const callRows =
+      options.limit === undefined
+        ? await this.#rows('SELECT * FROM calls WHERE scope = $1 ORDER BY execution_id, idx', [scope])
+        : await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx', [scope, rows.map((r) => r.id)]);
+    for (const c of callRows) {
+      const id = String(c.execution_id);
+      const list = calls.get(id) ?? [];
+      list.push(toCall(c));
+      calls.set(id, list);
+    }
+    return rows.map((row) => toExecution(row, calls.get(String(row.id)) ?? []));
+  }
+
+  async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.#pool.query(
+      `INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector)
+       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS v(ref_id, model_key, text_hash, vector)
+       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector`,
+      [
+        scope,
+        kind,
+        items.map((i) => i.refId),
+        items.map((i) => i.modelKey),
+        items.map((i) => i.textHash),
+        items.map((i) => Buffer.from(i.vector.buffer, i.vector.byteOffset, i.vector.byteLength).toString('base64')),
+      ],
+    );
+  }
+
+  async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
+    const rows = await this.#rows('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
+    return rows.map((r) => {
+      const bytes = r.vector as Buffer;
+      const copy = new Uint8Array(bytes.byteLength);
+      copy.set(bytes);
+      return { refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: new Float32Array(copy.buffer) };
+    });
+  }
+
+  async calledTools(scope: string): Promise<Map<string, number>> {
+    const rows = await this.#rows('SELECT id, calls FROM tools WHERE scope = $1 AND calls > 0 ORDER BY id', [scope]);
+    return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
+  }
+
+  // ---- observations --------------------------------------------------------------------------
+
+  async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
+    if (observations.length === 0) return { inserted: 0, duplicates: 0 };
+    const scrubbed = observations.map((o) => scrubRecord(o));
+    const text = scrubbed.map((o) => ({ context: json(o.context), evidence: json(o.evidence), tags: json(o.tags) }));
+    const docs = scrubbed.map((o, i) => {
+      const t = text[i] as { context: string; evidence: string; tags: string };
+      return fts5Document([o.observation, t.evidence, t.context, t.tags]);
+    });
+    const rows = await this.#rows(
+      `INSERT INTO observations (scope, id, timestamp, type, context, observation, evidence, confidence, tags, content_hash, fts, fts_len)
+       SELECT $1, v.id, v.ts, v.type, v.context, v.observation, v.evidence, v.confidence, v.tags, decode(v.hash, 'hex'), v.fts::tsvector, v.len
+       FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[], $12::int[])
+         WITH ORDINALITY AS v(id, ts, type, context, observation, evidence, confidence, tags, hash, fts, len, o)
+       ORDER BY v.o
+       ON CONFLICT DO NOTHING
+       RETURNING 1`,
+      [
+        scope,
+        scrubbed.map((o) => o.id),
+        scrubbed.map((o) => o.timestamp),
+        scrubbed.map((o) => o.type),
+        text.map((t) => t.context),
+        scrubbed.map((o) => o.observation),
+        text.map((t) => t.evidence),
+        scrubbed.map((o) => o.confidence),
+        text.map((t) => t.tags),
+        scrubbed.map((o) => observationFingerprint(o).toString('hex')),
+        docs.map((d) => d.tsvector),
+        docs.map((d) => d.length),
+      ],
+    );
+    return { inserted: rows.length, duplicates: observations.length - rows.length };
+  }
+
+  async listObservations(scope: string, options: { since?: number; limit?: number } = {}): Promise<ObservationRecord[]> {
+    const rows = await this.#rows('SELECT * FROM observations WHERE scope = $1 AND timestamp >= $2 ORDER BY timestamp, id LIMIT $3', [
+      scope,
+      options.since ?? Number.MIN_SAFE_INTEGER,
+      options.limit ?? null,
+    ]);
+    return rows.map(toObservation);
+  }
+
+  // ---- memories ------------------------------------------------------------------------------
+
+  async upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }> {
+    if (memories.length === 0) return { inserted: 0, updated: 0 };
+    // One row per id, the last one winning, as one-by-one upserts would leave it.
+    const byId = new Map<string, MemoryRecord>();
+    for (const raw of memories) {
+      const m = scrubRecord(raw);
+      const first = byId.get(m.id);
+      // A later copy updates the first; the created time stays the first's, as an upsert keeps it.
+      byId.set(m.id, first === undefined ? m : { ...m, createdAt: first.createdAt });
+    }
+    const list = [...byId.values()];
+    const tags = list.map((m) => m.tags.join('\n'));
+    const docs = list.map((m, i) => fts5Document([m.title, m.text, tags[i] as string]));
+    return this.#tx(async (c) => {
+      const rows = await this.#rows(
+        `INSERT INTO memories (scope, id, category, title, text, tags, path, confidence, intent, created_at, updated_at, fts, fts_len)
+         SELECT $1, v.id, v.category, v.title, v.text, v.tags, v.path, v.confidence, v.intent, v.created, v.updated, v.fts::tsvector, v.len
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::bigint[], $11::bigint[], $12::text[], $13::int[])
+           WITH ORDINALITY AS v(id, category, title, text, tags, path, confidence, intent, created, updated, fts, len, o)
+         ORDER BY v.o
+         ON CONFLICT (scope, id) DO UPDATE SET
+           category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
+           path = excluded.path, confidence = excluded.confidence, intent = excluded.intent,
+           updated_at = excluded.updated_at, fts = excluded.fts, fts_len = excluded.fts_len
+         RETURNING (xmax = 0) AS inserted`,
+        [
+          scope,
+          list.map((m) => m.id),
+          list.map((m) => m.category),
+          list.map((m) => m.title),
+          list.map((m) => m.text),
+          tags,
+          list.map((m) => m.path ?? null),
+          list.map((m) => m.confidence ?? null),
+          list.map((m) => m.intent ?? null),
+          list.map((m) => m.createdAt),
+          list.map((m) => m.updatedAt),
+          docs.map((d) => d.tsvector),
+          docs.map((d) => d.length),
+        ],
+        c,
+      );
+      const inserted = rows.filter((r) => r.inserted === true).length;
+      return { inserted, updated: memories.length - inserted };
+    });
+  }
+
+  async getMemory(scope: string, id: string): Promise<MemoryRecord | undefined> {
+    const row = (await this.#rows('SELECT * FROM memories WHERE scope = $1 AND id = $2', [scope, id]))[0];
+    return row === undefined ? undefined : toMemory(row);
+  }
+
+  async listMemories(scope: string): Promise<MemoryRecord[]> {
+    return (await this.#rows('SELECT * FROM memories WHERE scope = $1 ORDER BY rowid', [scope])).map(toMemory);
+  }
+
+  // ---- instincts, skills, feedback, shown ------------------------------------------------------
+
+  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
+    const i = scrubRecord(raw);
+    await this.#pool.query(
+      `INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
+         status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+      [scope, i.id, i.slug, i.text, i.confidence, i.status, json(i.evidence), i.createdAt, i.updatedAt],
+    );
+  }
+
+  async listInstincts(scope: string): Promise<InstinctRecord[]> {
+    return (await this.#rows('SELECT * FROM instincts WHERE scope = $1 ORDER BY confidence DESC, slug', [scope])).map((r) => ({
+      id: String(r.id),
+      slug: String(r.slug),
+      text: String(r.text),
+      confidence: Number(r.confidence),
+      status: r.status as InstinctRecord['status'],
+      evidence: parse<string[]>(r.evidence, []),
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    }));
+  }
+
+  async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
+    const s = scrubRecord(raw);
+    await this.#pool.query(
+      `INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
+         confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+      [scope, s.id, s.name, s.description, json(s.rules), s.confidence, json(s.evidence), s.createdAt, s.updatedAt],
+    );
+  }
+
+  async listSkills(scope: string): Promise<SkillRecord[]> {
+    return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map((r) => ({
+      id: String(r.id),
+      name: String(r.name),
+      description: String(r.description),
+      rules: parse<string[]>(r.rules, []),
+      confidence: Number(r.confidence),
+      evidence: parse<string[]>(r.evidence, []),
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    }));
+  }
+
+  async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
+    const f = scrubRecord(raw);
+    const rows = await this.#rows(
+      `INSERT INTO feedback (scope, id, target_id, kind, note, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
+      [scope, f.id, f.targetId, f.kind, f.note ?? null, f.at],
+    );
+    return { inserted: rows.length, duplicates: 1 - rows.length };
+  }
+
+  async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {
+    const rows = await this.#rows('SELECT * FROM feedback WHERE scope = $1 AND ($2::text IS NULL OR target_id = $2) ORDER BY at, id', [scope, targetId ?? null]);
+    return rows.map((r) => ({
+      id: String(r.id),
+      targetId: String(r.target_id),
+      kind: r.kind as FeedbackKind,
+      ...(r.note == null ? {} : { note: String(r.note) }),
+      at: Number(r.at),
+    }));
+  }
+
+  async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
+    if (shown.length === 0) return;
+    const list = shown.map((s) => scrubRecord(s));
+    await this.#pool.query(
+      `INSERT INTO shown (scope, id, surface, target, query, at)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+       ON CONFLICT (scope, id) DO NOTHING`,
+      [scope, list.map((s) => s.id), list.map((s) => s.surface), list.map((s) => s.target), list.map((s) => s.query ?? null), list.map((s) => s.at)],
+    );
+  }
+
+  async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
+    const r = (await this.#rows('SELECT * FROM shown WHERE scope = $1 AND id = $2', [scope, id]))[0];
+    if (r === undefined) return undefined;
+    return {
+      id: String(r.id),
+      surface: r.surface as ShownRecord['surface'],
+      target: String(r.target),
+      ...(r.query == null ? {} : { query: String(r.query) }),
+      at: Number(r.at),
+      ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
+    };
+  }
+
+  async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
+    const result = await this.#pool.query('UPDATE shown SET verdict = $3, verdict_at = $4 WHERE scope = $1 AND id = $2', [scope, id, verdict, at]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async shownCounts(scope: string): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+    const rows = await this.#rows(
+      `SELECT surface, count(*) AS shown, count(*) FILTER (WHERE verdict = 'accepted') AS accepted, count(*) FILTER (WHERE verdict = 'rejected') AS rejected
+       FROM shown WHERE scope = $1 GROUP BY surface ORDER BY surface`,
+      [scope],
+    );
+    return rows.map((r) => ({ surface: r.surface as ShownRecord['surface'], shown: Number(r.shown), accepted: Number(r.accepted), rejected: Number(r.rejected) }));
+  }
+
+  async deleteObservation(scope: string, id: string): Promise<boolean> {
+    return this.#tx(async (c) => {
+      const result = await c.query('DELETE FROM observations WHERE scope = $1 AND id = $2', [scope, id]);
+      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'observation' AND ref_id = $2`, [scope, id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async deleteInstinct(scope: string, id: string): Promise<boolean> {
+    return ((await this.#pool.query('DELETE FROM instincts WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0;
+  }
+
+  async deleteMemory(scope: string, id: string): Promise<boolean> {
+    return this.#tx(async (c) => {
+      const result = await c.query('DELETE FROM memories WHERE scope = $1 AND id = $2', [scope, id]);
+      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'memory' AND ref_id = $2`, [scope, id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async deleteSkill(scope: string, id: string): Promise<boolean> {
+    return ((await this.#pool.query('DELETE FROM skills WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0;
+  }
+
+  // ---- hook queue ----------------------------------------------------------------------------
+
+  /** Serialises the queue work of one scope (enqueue, claim, release, done) across every process. */
+  async #lockHookQueue(c: pg.PoolClient, scope: string): Promise<void> {
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:hooks:${scope}`]);
+  }
+
+  async enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]> {
+    return this.#tx(async (c) => {
+      await this.#lockHookQueue(c, scope);
+      const turns: number[] = [];
+      for (const e of events) {
+        // Queued before (under the same key): not again, and no second turn for it.
+        const before = e.key === undefined ? undefined : (await this.#rows('SELECT turn FROM hook_events WHERE key = $1', [e.key], c))[0];
+        if (before !== undefined) {
+          turns.push(Number(before.turn));
+          continue;
+        }
+        const turn =
+          e.turn === 'next'
+            ? await this.#nextTurn(c, scope, e.session, e.at)
+            : e.turn === 'current'
+              ? Number((await this.#rows('SELECT turn FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, e.session], c))[0]?.turn ?? 0)
+              : e.turn;
+        await c.query('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+          scope,
+          e.session,
+          turn,
+          e.kind,
+          e.at,
+          json(scrubRecord({ payload: e.payload }).payload),
+          e.key ?? null,
+        ]);
+        turns.push(turn);
+      }
+      return turns;
+    });
+  }
+
+  async #nextTurn(c: Queryable, scope: string, session: string, at: number): Promise<number> {
+    const row = (
+      await this.#rows(
+        `INSERT INTO hook_sessions (scope, session_id, turn, updated_at) VALUES ($1, $2, 1, $3)
+         ON CONFLICT (scope, session_id) DO UPDATE SET turn = hook_sessions.turn + 1, updated_at = excluded.updated_at
+         RETURNING turn`,
+        [scope, session, at],
+        c,
+      )
+    )[0] as Row;
+    return Number(row.turn);
+  }
+
+  async claimHookEvents(scope: string, claimer: string, staleBefore: number, session?: string): Promise<HookEvent[]> {
+    const rows = await this.#tx(async (c) => {
+      await this.#lockHookQueue(c, scope);
+      return this.#rows(
+        `UPDATE hook_events SET claimed_by = $2, claimed_at = $3
+         WHERE scope = $1 AND ($4::text IS NULL OR session_id = $4) AND done_at IS NULL
+           AND (claimed_by IS NULL OR claimed_at < $5)
+           AND session_id NOT IN (
+             SELECT session_id FROM hook_events
+             WHERE scope = $1 AND done_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> $2 AND claimed_at >= $5)
+         RETURNING seq, session_id, turn, kind, at, payload`,
+        [scope, claimer, Date.now(), session ?? null, staleBefore],
+        c,
+      );
+    });
+    return rows
+      .map((r) => ({ seq: Number(r.seq), session: String(r.session_id), turn: Number(r.turn), kind: String(r.kind), at: Number(r.at), payload: parse<unknown>(r.payload, null) }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#tx(async (c) => {
+      await this.#lockHookQueue(c, scope);
+      await c.query('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[]) AND done_at IS NULL', [scope, [...seqs]]);
+    });
+  }
+
+  async deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#tx((c) => this.#markHookEventsDone(c, scope, seqs));
+  }
+
+  /** Learned: out of the queue, payload dropped, key kept a week (then the row goes). */
+  async #markHookEventsDone(c: pg.PoolClient, scope: string, seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#lockHookQueue(c, scope);
+    const now = Date.now();
+    await c.query(`UPDATE hook_events SET done_at = $3, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[])`, [
+      scope,
+      [...seqs],
+      now,
+    ]);
+    await c.query('DELETE FROM hook_events WHERE done_at < $1', [now - 7 * 86_400_000]);
+  }
+
+  async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
+    const row = (await this.#rows('SELECT turn, state FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, session]))[0];
+    return row === undefined ? { turn: 0, state: {} } : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
+  }
+
+  async startHookTurn(scope: string, session: string, at: number): Promise<number> {
+    return this.#nextTurn(this.#pool, scope, session, at);
+  }
+
+  async setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: number): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO hook_sessions (scope, session_id, turn, state, updated_at) VALUES ($1, $2, 0, $3, $4)
+       ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+      [scope, session, json(state), at],
+    );
+  }
+
+  // ---- dump and restore ----------------------------------------------------------------------
+
+  exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
+    return exportPgRows(this.#pool, table, options);
+  }
+
+  async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
+    return this.#tx((c) => importPgRows(c, table, rows));
+  }
+}
+
+function toTool(row: Row): ToolRecord {
+  return {
+    id: String(row.id),
+    description: String(row.description),
+    ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
+    ...(row.origin == null ? {} : { origin: String(row.origin) }),
+    ...(row.annotations == null ? {} : { annotations: parse<Record<string, unknown>>(row.annotations, {}) }),
+  };
+}
+
+function toEdge(row: Row): EdgeRecord {
+  return {
+    from: String(row.from_tool),
+    to: String(row.to_tool),
+    type: row.type as EdgeRecord['type'],
+    source: row.source as EdgeRecord['source'],
+    count: Number(row.count),
+    successes: Number(row.successes),
+    failures: Number(row.failures),
+    firstSeen: optNum(row.first_seen) ?? null,
+    lastSeen: optNum(row.last_seen) ?? null,
+  };
+}
+
+function toCall(row: Row): CallRecord {
+  return {
+    tool: String(row.tool),
+    status: row.status as CallRecord['status'],
+    retries: Number(row.retries),
+    ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
+    consumes: parse<number[]>(row.consumes, []),
+    ...(row.parent == null ? {} : { parent: Number(row.parent) }),
+    ...(row.at == null ? {} : { at: Number(row.at) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    ...(row.input == null ? {} : { input: String(row.input) }),
+    ...(row.output == null ? {} : { output: String(row.output) }),
+  };
+}
+
+function toExecution(row: Row, calls: CallRecord[]): ExecutionRecord {
+  return {
+    id: String(row.id),
+    intent: String(row.intent),
+    ...(row.intent_kind == null ? {} : { intentKind: row.intent_kind as Intent }),
+    startedAt: Number(row.started_at),
+    ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
+    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+    ...(row.summary == null ? {} : { summary: String(row.summary) }),
+    calls,
+  };
+}
+
+function toObservation(row: Row): ObservationRecord {
+  return {
+    id: String(row.id),
+    timestamp: Number(row.timestamp),
+    type: row.type as ObservationType,
+    context: parse(row.context, {}),
+    observation: String(row.observation),
+    evidence: parse<string[]>(row.evidence, []),
+    confidence: Number(row.confidence),
+    tags: parse<string[]>(row.tags, []),
+  };
+}
+
+function toMemory(row: Row): MemoryRecord {
+  const tags = typeof row.tags === 'string' ? row.tags : '';
+  return {
+    id: String(row.id),
+    category: row.category as MemoryCategory,
+    title: String(row.title),
+    text: String(row.text),
+    tags: tags === '' ? [] : tags.split('\n'),
+    ...(row.path == null ? {} : { path: String(row.path) }),
+    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
