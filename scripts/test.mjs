@@ -4,7 +4,7 @@
 // Elsewhere: uses CREDENCE_TEST_DATABASE_URL / CREDENCE_CHROMIUM when set (CREDENCE_TEST_PG=start
 // starts a throwaway cluster too); without them those tests skip, each with a line saying why.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { chromiumPath, ensureDebianPackages, postgresBinDir, startPostgres } from './services.mjs';
 
 const ci = process.env.CI === 'true';
@@ -24,7 +24,7 @@ if (!env.CREDENCE_TEST_DATABASE_URL && (ci || env.CREDENCE_TEST_PG === 'start'))
 }
 if (!env.CREDENCE_CHROMIUM && chromiumPath() !== undefined) env.CREDENCE_CHROMIUM = chromiumPath();
 
-const vitest = createRequire(import.meta.url).resolve('vitest/vitest.mjs');
+const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const child = spawn(process.execPath, [vitest, 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
 const stop = async () => {
   if (pg !== undefined) await pg.stop();

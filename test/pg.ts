@@ -4,7 +4,7 @@
  * line saying so, unless the variable is set (or `CREDENCE_TEST_PG=start npm test`).
  * Every store gets a schema of its own, dropped when the file's tests end.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { openPgStore, type PgStore } from '../src/store/postgres/pg-store.js';
@@ -43,4 +43,20 @@ export function pgSchemas(url: string | undefined): () => string {
 /** A store in a schema of its own. */
 export async function freshPgStore(url: string, schema: () => string, options: { poolSize?: number } = {}): Promise<PgStore> {
   return openPgStore({ url, schema: schema(), ...options });
+}
+
+/**
+ * The store the end-to-end tests' CLI runs use, in place of `--db FILE`: SQLite (the file) by
+ * default; with CREDENCE_E2E_STORE=postgres, the test server, one schema per database file named
+ * (`?schema=` in the URL), so that each file-backed test store is a store of its own there too.
+ * `npm test` in CI runs the core end-to-end files a second time this way (scripts/test.mjs).
+ */
+export function storeArgs(db: string): string[] {
+  if (process.env.CREDENCE_E2E_STORE !== 'postgres') return ['--db', db];
+  const url = process.env.CREDENCE_TEST_DATABASE_URL;
+  if (url === undefined || url === '') throw new Error('CREDENCE_E2E_STORE=postgres needs CREDENCE_TEST_DATABASE_URL');
+  const schema = `credence_e2e_${createHash('sha256').update(db).digest('hex').slice(0, 16)}`;
+  const withSchema = new URL(url);
+  withSchema.searchParams.set('schema', schema);
+  return ['--database-url', withSchema.toString()];
 }

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storeArgs } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-dag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(db: string, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, '--db', join(dir, db), '--scope', 'deno', '--now', '2026-03-01T00:00:00Z', ...args], {
+  const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, db)), '--scope', 'deno', '--now', '2026-03-01T00:00:00Z', ...args], {
     cwd: dir,
     encoding: 'utf8',
     input,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storeArgs } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-learning-'));
@@ -21,7 +22,7 @@ function project(): { root: string; run: (args: string[], input?: string) => { c
     root,
     db,
     run: (args, input) => {
-      const r = spawnSync(process.execPath, [bin, '--db', db, '--now', '2026-02-02T09:00:00Z', ...args], { cwd: root, encoding: 'utf8', input, env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' } });
+      const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--now', '2026-02-02T09:00:00Z', ...args], { cwd: root, encoding: 'utf8', input, env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' } });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     },
   };
@@ -159,13 +160,21 @@ describe('continuous learning through the CLI (issue 6)', () => {
     ].join('\n');
     expect(everywhere).not.toContain(key);
     expect(everywhere).not.toContain(pat);
-    const raw = new Database(p.db, { readonly: true });
-    const dump = raw
-      .prepare(`SELECT name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'`)
-      .all()
-      .map((r) => JSON.stringify(raw.prepare(`SELECT * FROM "${(r as { name: string }).name}"`).all()))
-      .join('\n');
-    raw.close();
+    // Every stored row: on SQLite every table read raw, full-text index tables included; on
+    // PostgreSQL (CREDENCE_E2E_STORE) the whole store as `credence dump` writes it.
+    let dump: string;
+    if (process.env.CREDENCE_E2E_STORE === 'postgres') dump = p.run(['dump', '-']).stdout;
+    else {
+      const raw = new Database(p.db, { readonly: true });
+      dump = raw
+        .prepare(`SELECT name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'`)
+        .all()
+        .map((r) => JSON.stringify(raw.prepare(`SELECT * FROM "${(r as { name: string }).name}"`).all()))
+        .join('\n');
+      raw.close();
+    }
+    // What was stored in place of the secrets is there: the dump is the real store.
+    expect(dump).toContain('[REDACTED:');
     expect(dump).not.toContain(key);
     expect(dump).not.toContain(pat);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeArgs } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-recall-'));
@@ -20,7 +21,7 @@ beforeAll(() => {
 });
 
 function credence(args: string[], input?: string, options: { db?: string; scope?: string[] } = {}) {
-  const r = spawnSync(process.execPath, [bin, '--db', join(dir, options.db ?? 'recall.db'), ...(options.scope ?? []), ...args], {
+  const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, options.db ?? 'recall.db')), ...(options.scope ?? []), ...args], {
     cwd: project,
     encoding: 'utf8',
     input,

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storeArgs } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(db: string, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'graph', '--now', '2026-03-02T00:00:00Z', ...args], {
+  const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-02T00:00:00Z', ...args], {
     cwd: dir,
     encoding: 'utf8',
     input,
@@ -46,7 +47,7 @@ describe('credence record, edges and next (issue 3)', () => {
   it('shows the exact seed values when read at the time of the runs', () => {
     const db = join(dir, 'exact.db');
     const at = (args: string[]) =>
-      spawnSync(process.execPath, [bin, '--db', db, '--scope', 'graph', '--now', '2026-03-01T00:00:00Z', ...args], { encoding: 'utf8', input: `${threeCalls}\n` });
+      spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-01T00:00:00Z', ...args], { encoding: 'utf8', input: `${threeCalls}\n` });
     const values: string[] = [];
     for (let run = 1; run <= 3; run += 1) {
       at(['record', '--jsonl', '-']);

@@ -11,7 +11,9 @@
  *   (store/postgres/fts5), in place of SQLite's FTS5 virtual tables;
  * - identifiers and other compared text are `COLLATE "C"`: ordered by code point, as SQLite's
  *   BINARY collation orders them, whatever the database's locale;
- * - times are `bigint` epoch milliseconds, reals `double precision`, blobs `bytea`.
+ * - times are epoch milliseconds in `double precision` (exact for every integer a date needs, and
+ *   a time SQLite holds with a fraction, such as a start plus a fractional duration, fits as it is),
+ *   counters `bigint`, reals `double precision`, blobs `bytea`.
  */
 
 export interface PgMigration {
@@ -34,8 +36,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         input_schema text,
         origin text,
         calls bigint NOT NULL DEFAULT 0,
-        created_at bigint NOT NULL,
-        updated_at bigint NOT NULL,
+        created_at double precision NOT NULL,
+        updated_at double precision NOT NULL,
         annotations text,
         PRIMARY KEY (scope, id)
       );
@@ -61,8 +63,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         count bigint NOT NULL DEFAULT 0 CHECK (count >= 0),
         successes bigint NOT NULL DEFAULT 0 CHECK (successes >= 0),
         failures bigint NOT NULL DEFAULT 0 CHECK (failures >= 0),
-        first_seen bigint,
-        last_seen bigint,
+        first_seen double precision,
+        last_seen double precision,
         PRIMARY KEY (scope, from_tool, to_tool, type)
       );
       CREATE INDEX edges_to ON edges (scope, to_tool);
@@ -73,8 +75,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         id text ${C} NOT NULL,
         intent text NOT NULL,
         intent_kind text,
-        started_at bigint NOT NULL,
-        ended_at bigint,
+        started_at double precision NOT NULL,
+        ended_at double precision,
         confidence double precision,
         summary text,
         fts tsvector NOT NULL,
@@ -94,7 +96,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         duration_ms double precision,
         consumes text NOT NULL DEFAULT '[]',
         parent integer,
-        at bigint,
+        at double precision,
         intent text,
         input text,
         output text,
@@ -106,7 +108,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         rowid bigserial PRIMARY KEY,
         scope text ${C} NOT NULL,
         id text ${C} NOT NULL,
-        timestamp bigint NOT NULL,
+        timestamp double precision NOT NULL,
         type text NOT NULL CHECK (type IN ('pattern','correction','preference','error','success')),
         context text NOT NULL DEFAULT '{}',
         observation text NOT NULL,
@@ -133,8 +135,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         path text,
         confidence double precision,
         intent text,
-        created_at bigint NOT NULL,
-        updated_at bigint NOT NULL,
+        created_at double precision NOT NULL,
+        updated_at double precision NOT NULL,
         fts tsvector NOT NULL,
         fts_len integer NOT NULL,
         UNIQUE (scope, id)
@@ -149,8 +151,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         confidence double precision NOT NULL,
         status text NOT NULL CHECK (status IN ('active','promoted','retired')),
         evidence text NOT NULL DEFAULT '[]',
-        created_at bigint NOT NULL,
-        updated_at bigint NOT NULL,
+        created_at double precision NOT NULL,
+        updated_at double precision NOT NULL,
         PRIMARY KEY (scope, id),
         UNIQUE (scope, slug)
       );
@@ -163,8 +165,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         rules text NOT NULL DEFAULT '[]',
         confidence double precision NOT NULL,
         evidence text NOT NULL DEFAULT '[]',
-        created_at bigint NOT NULL,
-        updated_at bigint NOT NULL,
+        created_at double precision NOT NULL,
+        updated_at double precision NOT NULL,
         PRIMARY KEY (scope, id),
         UNIQUE (scope, name)
       );
@@ -175,7 +177,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         target_id text ${C} NOT NULL,
         kind text NOT NULL CHECK (kind IN ('explicit','validation','correction','contradiction')),
         note text,
-        at bigint NOT NULL,
+        at double precision NOT NULL,
         PRIMARY KEY (scope, id)
       );
       CREATE INDEX feedback_target ON feedback (scope, target_id);
@@ -196,9 +198,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         surface text ${C} NOT NULL CHECK (surface IN ('search', 'next', 'dag', 'recall')),
         target text ${C} NOT NULL,
         query text,
-        at bigint NOT NULL,
+        at double precision NOT NULL,
         verdict text CHECK (verdict IN ('accepted', 'rejected')),
-        verdict_at bigint,
+        verdict_at double precision,
         PRIMARY KEY (scope, id)
       );
       CREATE INDEX shown_target ON shown (scope, target);
@@ -209,12 +211,12 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         session_id text ${C} NOT NULL,
         turn integer NOT NULL,
         kind text NOT NULL,
-        at bigint NOT NULL,
+        at double precision NOT NULL,
         payload text NOT NULL,
         claimed_by text,
-        claimed_at bigint,
+        claimed_at double precision,
         key text ${C} UNIQUE,
-        done_at bigint
+        done_at double precision
       );
       CREATE INDEX hook_events_session ON hook_events (scope, session_id, seq);
 
@@ -223,7 +225,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         session_id text ${C} NOT NULL,
         turn integer NOT NULL DEFAULT 0,
         state text NOT NULL DEFAULT '{}',
-        updated_at bigint NOT NULL,
+        updated_at double precision NOT NULL,
         PRIMARY KEY (scope, session_id)
       );
     `,

@@ -56,9 +56,12 @@ import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 
 export interface PgStoreOptions {
-  /** A PostgreSQL connection URL: `postgres://user:password@host:5432/database`. */
+  /**
+   * A PostgreSQL connection URL: `postgres://user:password@host:5432/database`; a `schema`
+   * parameter (`?schema=team_a`) names the schema, as `schema` does.
+   */
   url: string;
-  /** The schema (namespace) holding Credence's tables; created when missing. @default 'public' */
+  /** The schema (namespace) holding Credence's tables; created when missing. @default the URL's `schema`, else 'public' */
   schema?: string;
   /** Connections in the pool. @default 10 */
   poolSize?: number;
@@ -92,20 +95,34 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** A `schema` query parameter (Credence's, not libpq's) taken out of the URL. */
+function splitSchema(url: string): { url: string; schema?: string } {
+  try {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema');
+    if (schema === null) return { url };
+    parsed.searchParams.delete('schema');
+    return { url: parsed.toString(), schema };
+  } catch {
+    return { url };
+  }
+}
+
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const location = redactUrl(options.url);
-  const schema = options.schema ?? 'public';
+  const { url, schema: fromUrl } = splitSchema(options.url);
+  const schema = options.schema ?? fromUrl ?? 'public';
   if (!SCHEMA_NAME.test(schema)) {
     throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (letters, digits, _; at most 63)`);
   }
-  if (!/^postgres(ql)?:\/\//.test(options.url)) {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new CredenceError('INVALID_INPUT', `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
   }
   const pool = new pg.Pool({
-    connectionString: options.url,
+    connectionString: url,
     max: options.poolSize ?? 10,
     types: TYPES,
     options: `-c search_path=${schema}`,
@@ -341,7 +358,8 @@ export class PgStore implements Store {
       c,
     );
     const created = new Set(rows.filter((r) => r.inserted === true).map((r) => String(r.id)));
-    const newTools = ids.filter((id) => created.has(id));
+    // Reported in the order the calls named them, as the SQLite store reports them.
+    const newTools = [...callsPerTool.keys()].filter((id) => created.has(id));
     await this.#indexTools(c, scope, newTools.map((id) => ({ id, description: '' })));
     return newTools;
   }
@@ -469,7 +487,7 @@ export class PgStore implements Store {
     await c.query(
       `UPDATE edges e SET source = v.source, count = v.count, successes = v.successes, failures = v.failures,
          first_seen = v.first_seen, last_seen = v.last_seen
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
          AS v(type, from_tool, to_tool, source, count, successes, failures, first_seen, last_seen)
        WHERE e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool`,
       [
@@ -507,7 +525,7 @@ export class PgStore implements Store {
     await c.query(
       `INSERT INTO executions (scope, id, intent, intent_kind, started_at, ended_at, confidence, summary, fts, fts_len)
        SELECT $1, v.id, v.intent, v.kind, v.started, v.ended, v.confidence, v.summary, v.fts::tsvector, v.len
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::float8[], $8::text[], $9::text[], $10::int[])
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::int[])
          WITH ORDINALITY AS v(id, intent, kind, started, ended, confidence, summary, fts, len, o)
        ORDER BY v.o`,
       [
@@ -536,7 +554,7 @@ export class PgStore implements Store {
     const col = <T>(f: (call: CallRecord) => T): T[] => calls.map((x) => f(x.call));
     await c.query(
       `INSERT INTO calls (scope, execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at, intent, input, output)
-       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::text[], $9::int[], $10::bigint[], $11::text[], $12::text[], $13::text[])`,
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::text[], $9::int[], $10::float8[], $11::text[], $12::text[], $13::text[])`,
       [
         scope,
         calls.map((x) => x.executionId),
@@ -680,7 +698,7 @@ export class PgStore implements Store {
     const rows = await this.#rows(
       `INSERT INTO observations (scope, id, timestamp, type, context, observation, evidence, confidence, tags, content_hash, fts, fts_len)
        SELECT $1, v.id, v.ts, v.type, v.context, v.observation, v.evidence, v.confidence, v.tags, decode(v.hash, 'hex'), v.fts::tsvector, v.len
-       FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[], $12::int[])
+       FROM unnest($2::text[], $3::float8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[], $12::int[])
          WITH ORDINALITY AS v(id, ts, type, context, observation, evidence, confidence, tags, hash, fts, len, o)
        ORDER BY v.o
        ON CONFLICT DO NOTHING
@@ -731,7 +749,7 @@ export class PgStore implements Store {
       const rows = await this.#rows(
         `INSERT INTO memories (scope, id, category, title, text, tags, path, confidence, intent, created_at, updated_at, fts, fts_len)
          SELECT $1, v.id, v.category, v.title, v.text, v.tags, v.path, v.confidence, v.intent, v.created, v.updated, v.fts::tsvector, v.len
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::bigint[], $11::bigint[], $12::text[], $13::int[])
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::float8[], $11::float8[], $12::text[], $13::int[])
            WITH ORDINALITY AS v(id, category, title, text, tags, path, confidence, intent, created, updated, fts, len, o)
          ORDER BY v.o
          ON CONFLICT (scope, id) DO UPDATE SET
@@ -845,7 +863,7 @@ export class PgStore implements Store {
     const list = shown.map((s) => scrubRecord(s));
     await this.#pool.query(
       `INSERT INTO shown (scope, id, surface, target, query, at)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[])
        ON CONFLICT (scope, id) DO NOTHING`,
       [scope, list.map((s) => s.id), list.map((s) => s.surface), list.map((s) => s.target), list.map((s) => s.query ?? null), list.map((s) => s.at)],
     );
