@@ -25,12 +25,27 @@ if (!env.CREDENCE_TEST_DATABASE_URL && (ci || env.CREDENCE_TEST_PG === 'start'))
 if (!env.CREDENCE_CHROMIUM && chromiumPath() !== undefined) env.CREDENCE_CHROMIUM = chromiumPath();
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const child = spawn(process.execPath, [vitest, 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
-const stop = async () => {
+/** The end-to-end files of the core flows, run a second time on PostgreSQL (test/pg.ts storeArgs). */
+const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts'];
+
+let child;
+const run = (args, extraEnv = {}) =>
+  new Promise((resolve) => {
+    child = spawn(process.execPath, [vitest, 'run', ...args], { stdio: 'inherit', env: { ...env, ...extraEnv } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child?.kill(signal));
+
+let code = 1;
+try {
+  const args = process.argv.slice(2);
+  code = await run(args);
+  // A whole run with a server: the core end-to-end flows again, on PostgreSQL.
+  if (code === 0 && args.length === 0 && env.CREDENCE_TEST_DATABASE_URL) {
+    process.stderr.write(`[test] the core end-to-end files again on PostgreSQL (CREDENCE_E2E_STORE=postgres): ${E2E_ON_POSTGRES.join(' ')}\n`);
+    code = await run(E2E_ON_POSTGRES, { CREDENCE_E2E_STORE: 'postgres' });
+  }
+} finally {
   if (pg !== undefined) await pg.stop();
-};
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', async (code, signal) => {
-  await stop();
-  process.exit(code ?? (signal ? 1 : 0));
-});
+}
+process.exit(code);
