@@ -63,7 +63,7 @@ function syntheticData(seed: number) {
     };
   });
   const memories = Array.from({ length: 10_000 }, (_, i) => ({
-    category: 'fact',
+    category: 'note',
     title: `${pick()} ${pick()} ${pick()}`,
     text: Array.from({ length: 20 }, pick).join(' '),
     tags: [pick()],

@@ -1,9 +1,140 @@
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgStore, pgSchemas, pgTestUrl } from '../../../test/pg.js';
+import { buildFtsQuery } from '../../core/fts-query.js';
+import { openCredence } from '../../engine.js';
 import { runStoreContract } from '../contract.js';
+import { openSqliteStore } from '../sqlite/sqlite-store.js';
+import type { Store } from '../types.js';
+import { openPgStore, redactUrl } from './pg-store.js';
+import { isCredenceError } from '../../core/errors.js';
 
 const url = pgTestUrl('the PostgreSQL store contract');
 const schema = pgSchemas(url);
 
 if (url === undefined) describe.skip('Store contract: postgres (no server)', () => {});
 else runStoreContract({ name: 'postgres', create: () => freshPgStore(url, schema, { poolSize: 4 }) });
+
+/** A small seeded generator, so both stores get the same rows. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const VOCABULARY = 'token refresh tokens refreshing auth middleware expire expired config parse parsing json yaml file files read write deploy deployment test tests testing commit branch merge cache cached user users session sessions log logs retry retries queue schema migration migrations index search'.split(' ');
+
+describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 does', () => {
+  const stores: Store[] = [];
+  let sqlite: Store;
+  let postgres: Store;
+  const queries: string[] = [];
+  beforeAll(async () => {
+    sqlite = openSqliteStore({ path: ':memory:' });
+    postgres = await freshPgStore(url as string, schema);
+    stores.push(sqlite, postgres);
+    const next = rng(42);
+    const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
+    const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
+    const memories = Array.from({ length: 300 }, (_, i) => ({
+      id: `m${i}`,
+      category: 'note' as const,
+      title: sentence(3),
+      text: `${sentence(5 + Math.floor(next() * 20))}. The refreshToken is ${pick()}-${pick()} in src/${pick()}.ts`,
+      tags: [pick(), pick()],
+      createdAt: i,
+      updatedAt: i,
+    }));
+    const observations = Array.from({ length: 150 }, (_, i) => ({
+      id: `o${i}`,
+      timestamp: i,
+      type: 'correction' as const,
+      context: { task: sentence(3) },
+      observation: sentence(8),
+      evidence: [sentence(4)],
+      confidence: 0.5,
+      tags: [pick()],
+    }));
+    const tools = memories.slice(0, 120).map((m, i) => ({ id: `${pick()}_${pick()}_${i}`, description: m.text }));
+    for (const store of stores) {
+      // Two scopes: FTS5's statistics cover the whole table, and so must PostgreSQL's.
+      await store.upsertMemories('p', memories);
+      await store.upsertMemories('other', memories.slice(0, 80).map((m) => ({ ...m, text: `${m.text} ${m.title}` })));
+      await store.insertObservations('p', observations);
+      await store.upsertTools('p', tools);
+    }
+    for (let i = 0; i < 120; i += 1) queries.push(i % 5 === 0 ? `${pick()}-${pick()} ${pick()}` : i % 7 === 0 ? `refreshToken ${pick()}` : sentence(1 + Math.floor(next() * 4)));
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+  });
+
+  it('gives the same hits with the same bm25 (within 1e-9) for 240 queries over memories, observations and tools', async () => {
+    let compared = 0;
+    for (const text of queries) {
+      for (const mode of ['or', 'and'] as const) {
+        const match = buildFtsQuery(text, { mode })?.match;
+        if (match === undefined) continue;
+        const [a, b] = await Promise.all([sqlite.searchMemories('p', match, { limit: 10 }), postgres.searchMemories('p', match, { limit: 10 })]);
+        expect(b.map((h) => h.memory.id).sort()).toEqual(a.map((h) => h.memory.id).sort());
+        b.forEach((h, i) => expect(h.bm25).toBeCloseTo((a[i] as { bm25: number }).bm25, 9));
+        const [oa, ob] = await Promise.all([sqlite.searchObservations('p', match), postgres.searchObservations('p', match)]);
+        expect(ob.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort()).toEqual(oa.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort());
+        const [ta, tb] = await Promise.all([sqlite.searchTools('p', match), postgres.searchTools('p', match)]);
+        expect(tb.map((h) => [h.id, h.bm25.toFixed(9)]).sort()).toEqual(ta.map((h) => [h.id, h.bm25.toFixed(9)]).sort());
+        compared += a.length + oa.length + ta.length;
+      }
+    }
+    // The queries find things: the comparison is not of empty lists.
+    expect(compared).toBeGreaterThan(2000);
+  });
+
+  it('recall labels (high, medium, low) and their parts are the same on both stores', async () => {
+    const label = async (store: Store) => {
+      const credence = await openCredence({ store, scope: 'p', now: 1_000 }, {});
+      const out = [];
+      for (const q of queries.slice(0, 40)) out.push((await credence.recall(q, { track: false, bm25Weight: 1 })).map((r) => `${r.kind}:${r.id} ${r.label} ${r.score.toFixed(9)} ${r.parts.bm25Relative.toFixed(9)}`));
+      return out;
+    };
+    const a = await label(sqlite);
+    expect(a.flat().length).toBeGreaterThan(50);
+    expect(await label(postgres)).toEqual(a);
+  });
+});
+
+describe.skipIf(url === undefined)('PostgreSQL store', () => {
+  it('names the server with its password hidden, and says what is wrong with a bad URL or schema', async () => {
+    expect(redactUrl('postgres://team:s3cret@db.example:5432/credence')).toBe('postgres://team:***@db.example:5432/credence');
+    const notPg = await openPgStore({ url: 'mysql://x@y/z' }).catch((e: unknown) => e);
+    expect(isCredenceError(notPg, 'INVALID_INPUT') && notPg.message).toContain('not a PostgreSQL URL');
+    const badSchema = await openPgStore({ url: url as string, schema: 'a; DROP TABLE x' }).catch((e: unknown) => e);
+    expect(isCredenceError(badSchema, 'INVALID_INPUT') && badSchema.message).toContain('not a plain identifier');
+    const refused = await openPgStore({ url: 'postgres://nobody:pw@127.0.0.1:1/none' }).catch((e: unknown) => e);
+    expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain('postgres://nobody:***@127.0.0.1:1/none');
+  });
+
+  it('takes the schema from ?schema= in the URL, and two processes opening a new schema at once migrate it once', async () => {
+    const name = schema();
+    const withSchema = `${url as string}${(url as string).includes('?') ? '&' : '?'}schema=${name}`;
+    const opened = await Promise.all(Array.from({ length: 4 }, () => openPgStore({ url: withSchema, poolSize: 1 })));
+    for (const store of opened) {
+      expect(store.schema).toBe(name);
+      expect(await store.schemaVersion()).toBe(6);
+    }
+    await opened[0]?.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+    expect((await opened[3]?.listTools('p'))?.map((t) => t.id)).toEqual(['read_file']);
+    for (const store of opened) await store.close();
+  });
+
+  it('refuses a store written by a newer Credence, untouched', async () => {
+    const store = await freshPgStore(url as string, schema);
+    await store.pool.query(`UPDATE credence_meta SET value = '99' WHERE key = 'schema_version'`);
+    const again = await openPgStore({ url: url as string, schema: store.schema }).catch((e: unknown) => e);
+    expect(isCredenceError(again, 'SCHEMA_TOO_NEW') && again.message).toContain('schema version 99');
+    expect(await store.schemaVersion()).toBe(99);
+    await store.close();
+  });
+});

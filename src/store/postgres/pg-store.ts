@@ -51,7 +51,7 @@ import {
   type ToolRecord,
   type ToolUpsert,
 } from '../types.js';
-import { fts5Bm25, fts5Document, fts5Tokens, parseFts5Match } from './fts5.js';
+import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 
@@ -187,6 +187,24 @@ const FTS_TABLES = {
   observations: (r: Row) => [String(r.observation), String(r.evidence), String(r.context), String(r.tags)],
 } as const;
 type FtsTable = keyof typeof FTS_TABLES;
+
+/**
+ * A row's query words laid out at their positions (`word:3,9 other:4` from the tsvector), every
+ * other position empty: one column in which the row's phrases sit exactly where FTS5 sees them.
+ * Undefined for a row indexed without positions.
+ */
+function wordsByPosition(hits: string): string[] | undefined {
+  const placed: string[] = [];
+  for (const entry of hits.split(' ')) {
+    const colon = entry.lastIndexOf(':');
+    const word = entry.slice(0, colon);
+    const positions = entry.slice(colon + 1);
+    if (word === FTS5_UNPOSITIONED || positions === '') return undefined;
+    for (const p of positions.split(',')) placed[Number(p)] = word;
+  }
+  for (let i = 0; i < placed.length; i += 1) placed[i] ??= '';
+  return placed;
+}
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -386,13 +404,25 @@ export class PgStore implements Store {
 
   /**
    * The best `limit` full-text hits of a scope, ranked by FTS5's bm25 (ties by insertion order).
-   * The tsvector finds the candidates; each is tokenised again to count its phrase hits exactly
-   * as FTS5 does; the statistics (rows, tokens, rows per phrase) cover the whole table, as FTS5's do.
+   * The tsvector finds the candidates and gives, for each, the positions of the query's words,
+   * from which its phrase hits are counted exactly as FTS5 counts them (phrases never span columns:
+   * columns sit apart in the position space); the statistics (rows, tokens, rows per phrase) cover
+   * the whole table, as FTS5's do. Only the top rows are read whole. A row indexed without
+   * positions (over PostgreSQL's limits), or a query word too long to be its own lexeme, is
+   * tokenised again from its text instead.
    */
   async #ftsTop(table: FtsTable, scope: string, match: string, limit: number): Promise<{ row: Row; bm25: number }[]> {
     const query = parseFts5Match(match);
     if (query.tsquery === undefined || limit <= 0) return [];
-    const candidates = await this.#rows(`SELECT * FROM ${table} WHERE scope = $1 AND fts @@ $2::tsquery`, [scope, query.tsquery]);
+    const words = [...new Set(query.phrases.flat())];
+    const ownLexemes = words.every((w) => pgLexeme(w) === w);
+    const candidates = await this.#rows(
+      `SELECT m.rowid, m.fts_len,
+         (SELECT string_agg(u.lexeme || ':' || coalesce(array_to_string(u.positions, ','), ''), ' ')
+            FROM unnest(m.fts) u WHERE u.lexeme = ANY($3::text[])) AS hits
+       FROM ${table} m WHERE m.scope = $1 AND m.fts @@ $2::tsquery`,
+      [scope, query.tsquery, [...words.map(pgLexeme), FTS5_UNPOSITIONED]],
+    );
     if (candidates.length === 0) return [];
     const values: string[] = [];
     const phraseCounts = query.phraseTsqueries.map((q) => {
@@ -404,16 +434,35 @@ export class PgStore implements Store {
       await this.#rows(`SELECT (SELECT count(*) FROM ${table}) AS n, (SELECT coalesce(sum(fts_len), 0) FROM ${table}) AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`, values)
     )[0] as Row;
     const rowsWithPhrase = query.phraseTsqueries.map((_, i) => Number(stats[`p${i}`] ?? 0));
-    const columnsOf = FTS_TABLES[table];
-    const scored: { row: Row; bm25: number }[] = [];
-    for (const row of candidates) {
-      const tokens = columnsOf(row).map(fts5Tokens);
-      if (!query.matches(tokens)) continue;
-      const bm25 = fts5Bm25({ hits: query.hits(tokens), length: Number(row.fts_len), rows: Number(stats.n), totalLength: Number(stats.total), rowsWithPhrase });
-      scored.push({ row, bm25 });
+    const bm25Of = (tokens: readonly (readonly string[])[], length: number): number | undefined =>
+      query.matches(tokens)
+        ? fts5Bm25({ hits: query.hits(tokens), length, rows: Number(stats.n), totalLength: Number(stats.total), rowsWithPhrase })
+        : undefined;
+    const scored: { rowid: number; bm25: number; row?: Row }[] = [];
+    const retokenise: number[] = [];
+    for (const c of candidates) {
+      const rowid = Number(c.rowid);
+      const placed = ownLexemes ? wordsByPosition(String(c.hits ?? '')) : undefined;
+      if (placed === undefined) {
+        retokenise.push(rowid);
+        continue;
+      }
+      const bm25 = bm25Of([placed], Number(c.fts_len));
+      if (bm25 !== undefined) scored.push({ rowid, bm25 });
     }
-    scored.sort((a, b) => a.bm25 - b.bm25 || Number(a.row.rowid) - Number(b.row.rowid));
-    return scored.slice(0, limit);
+    if (retokenise.length > 0) {
+      const columnsOf = FTS_TABLES[table];
+      for (const row of await this.#rows(`SELECT * FROM ${table} WHERE rowid = ANY($1::bigint[])`, [retokenise])) {
+        const bm25 = bm25Of(columnsOf(row).map(fts5Tokens), Number(row.fts_len));
+        if (bm25 !== undefined) scored.push({ rowid: Number(row.rowid), bm25, row });
+      }
+    }
+    scored.sort((a, b) => a.bm25 - b.bm25 || a.rowid - b.rowid);
+    const top = scored.slice(0, limit);
+    const missing = top.filter((t) => t.row === undefined).map((t) => t.rowid);
+    const rows = new Map<number, Row>();
+    if (missing.length > 0) for (const row of await this.#rows(`SELECT * FROM ${table} WHERE rowid = ANY($1::bigint[])`, [missing])) rows.set(Number(row.rowid), row);
+    return top.map((t) => ({ row: t.row ?? (rows.get(t.rowid) as Row), bm25: t.bm25 }));
   }
 
   // ---- edges ---------------------------------------------------------------------------------
