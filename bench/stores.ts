@@ -19,6 +19,7 @@ import { openPgStore } from '../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
+import { benchMemories, loadData } from './recall.js';
 import type { WriterReport } from './store-writer.js';
 import { fmtRate, type BenchRow } from './table.js';
 
@@ -62,14 +63,10 @@ function syntheticData(seed: number) {
       })),
     };
   });
-  const memories = Array.from({ length: 10_000 }, (_, i) => ({
-    category: 'note',
-    title: `${pick()} ${pick()} ${pick()}`,
-    text: Array.from({ length: 20 }, pick).join(' '),
-    tags: [pick()],
-    id: `m${i}`,
-  }));
-  const queries = Array.from({ length: 100 }, () => `${pick()} ${pick()} ${pick()}`);
+  // Recall's own bench data: Seal-Tools descriptions and queries when ../shared is there, else its seeded stand-in.
+  const recall = loadData();
+  const memories = benchMemories(recall.tools, 10_000);
+  const queries = recall.queries.slice(0, 100);
   return { tools, executions, memories, queries };
 }
 
@@ -80,7 +77,7 @@ async function workload(store: Store, data: ReturnType<typeof syntheticData>) {
   const t0 = performance.now();
   for (let i = 0; i < data.executions.length; i += 1_000) await credence.recordExecutions(data.executions.slice(i, i + 1_000));
   const ingest = (data.executions.length * 5) / ((performance.now() - t0) / 1000);
-  for (let i = 0; i < data.memories.length; i += 2_000) await credence.remember(data.memories.slice(i, i + 2_000));
+  for (let i = 0; i < data.memories.length; i += 2_000) await store.upsertMemories('bench', data.memories.slice(i, i + 2_000));
   const time = async (fn: (q: string) => Promise<unknown>): Promise<number[]> => {
     for (const q of data.queries.slice(0, 10)) await fn(q);
     const times: number[] = [];
@@ -101,7 +98,7 @@ export async function benchStores(): Promise<BenchRow[]> {
   const data = syntheticData(7);
   const sqlite = await workload(openSqliteStore({ path: ':memory:' }), data);
   const srv = await server();
-  const label = '500 tools, 5,000 executions, 10k memories, 100 queries';
+  const label = `500 tools, 5,000 executions, 10k memories and 100 queries from ${loadData().source}`;
   if (typeof srv === 'string') {
     return [{ benchmark: `stores side by side (${label})`, measure: '-', value: `PostgreSQL skipped: ${srv}`, reference: '-', ratio: '-', target: '-' }];
   }
