@@ -23,7 +23,9 @@ async function hook() {
     event = undefined;
   }
   if (event === 'PreToolUse') return;
-  const bundle = event === 'PostToolUse' || event === 'PostToolUseFailure' ? 'hook-fast.cjs' : event === 'UserPromptSubmit' ? 'hook-prompt.cjs' : undefined;
+  // A team store (CREDENCE_DATABASE_URL) needs the PostgreSQL driver, which the prompt bundle leaves out.
+  const team = (process.env.CREDENCE_DATABASE_URL ?? '') !== '';
+  const bundle = event === 'PostToolUse' || event === 'PostToolUseFailure' ? 'hook-fast.cjs' : event === 'UserPromptSubmit' && !team ? 'hook-prompt.cjs' : undefined;
   const fast = bundle !== undefined;
   const file = fast ? join(dist, bundle) : join(dist, 'src', 'hooks', 'claude-code.js');
   if (!existsSync(file)) {

@@ -26,7 +26,7 @@ if (!env.CREDENCE_CHROMIUM && chromiumPath() !== undefined) env.CREDENCE_CHROMIU
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 /** The end-to-end files of the core flows, run a second time on PostgreSQL (test/pg.ts storeArgs). */
-const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts'];
+const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts', 'test/e2e/hook-replay.test.ts'];
 
 let child;
 const run = (args, extraEnv = {}) =>

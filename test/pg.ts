@@ -60,3 +60,14 @@ export function storeArgs(db: string): string[] {
   withSchema.searchParams.set('schema', schema);
   return ['--database-url', withSchema.toString()];
 }
+
+/**
+ * The same choice as {@link storeArgs}, as environment variables (for processes that take no
+ * flags, such as hooks) and as openCredence options (for the test's own checks).
+ */
+export function storeEnv(db: string): { env: Record<string, string>; open: { db?: string; databaseUrl?: string } } {
+  const args = storeArgs(db);
+  if (args[0] === '--db') return { env: { CREDENCE_DB: db }, open: { db } };
+  const url = args[1] as string;
+  return { env: { CREDENCE_DB: db, CREDENCE_DATABASE_URL: url }, open: { databaseUrl: url } };
+}

@@ -50,10 +50,17 @@ export async function promptContext(store: Store, scope: string, prompt: string,
 }
 
 /**
- * The store for reading: read-only when the database is there at the current schema; else (no
- * database yet, a migration due, a read-only open refused) opened as every other surface opens it.
+ * The store for reading: a team's PostgreSQL server when CREDENCE_DATABASE_URL names one (then
+ * bin/credence.cjs runs this module unbundled, and the driver loads here); else the SQLite file,
+ * read-only when the database is there at the current schema, or (no database yet, a migration
+ * due, a read-only open refused) opened as every other surface opens it.
  */
-function openForReading(db: string): Store {
+async function openForReading(db: string, env: NodeJS.ProcessEnv): Promise<Store> {
+  const url = env.CREDENCE_DATABASE_URL;
+  if (url !== undefined && url !== '') {
+    const { openPgStore } = await import('../store/postgres/pg-store.js');
+    return openPgStore({ url, poolSize: 1, ...(env.CREDENCE_DATABASE_SCHEMA ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
+  }
   try {
     return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
   } catch {
@@ -85,7 +92,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
   }
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
-    store = openForReading(db);
+    store = await openForReading(db, env);
     const { context, shown } = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
     if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
     if (shown.length > 0) {

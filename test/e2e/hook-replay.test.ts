@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../../src/engine.js';
+import { storeEnv } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const recorded = fileURLToPath(new URL('../fixtures/claude-code/session-50.jsonl', import.meta.url));
@@ -22,7 +23,9 @@ const S1 = 'b6f3c1de-2a7e-4c4b-9a51-3f0e2d7c8a10';
 const S2 = 'c9a0e2f1-7b3d-4e8a-8c61-0d5f4b2a9e77';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const env = { PATH: process.env.PATH ?? '', HOME: dir, CREDENCE_DB: db, CREDENCE_NOW: NOW };
+// The SQLite file, or with CREDENCE_E2E_STORE=postgres a team store (test/pg.ts): the spool stays beside the file either way.
+const store = storeEnv(db);
+const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: NOW };
 const run = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: project, env, encoding: 'utf8', ...(input === undefined ? {} : { input }) });
 
 interface Step {
@@ -78,7 +81,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   });
 
   it("records each turn's calls, in order, as one execution named by the turn's prompt", async () => {
-    const credence = await openCredence({ db, scope, now: NOW });
+    const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const byId = new Map((await credence.store.listExecutions(scope)).map((e) => [e.id, e]));
       const turn1 = byId.get(`cc-${S1}-1`);
@@ -111,7 +114,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   });
 
   it('learns sequence edges between consecutive tools and a dependency from a write to the read of the same file', async () => {
-    const credence = await openCredence({ db, scope, now: NOW });
+    const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const edges = (await credence.edges()).map((e) => `${e.type} ${e.from} → ${e.to}`);
       expect(edges).toEqual(expect.arrayContaining(['sequence Read → Edit', 'sequence Edit → Read', 'sequence Glob → Read', 'dependency Edit → Read', 'dependency Write → Read']));
@@ -122,7 +125,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   });
 
   it('observes the failed test run, the passing ones, the commit after tests and the correction in a prompt', async () => {
-    const credence = await openCredence({ db, scope, now: NOW });
+    const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const observations = await credence.store.listObservations(scope);
       const said = observations.map((o) => `${o.type}: ${o.observation}`);
