@@ -145,9 +145,11 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   await client.end();
 }
 
-const writerScript = fileURLToPath(new URL('./store-writer.js', import.meta.url));
+// Beside this file once compiled (dist/bench); from the sources (the tests), the compiled copy.
+const writerScript = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../dist/bench/store-writer.js' : './store-writer.js', import.meta.url));
 
-function runWriter(args: string[]): Promise<WriterReport> {
+/** Runs one writer process (bench/store-writer) and returns what it reports. */
+export function runWriter(args: string[]): Promise<WriterReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [writerScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

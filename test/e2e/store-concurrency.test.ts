@@ -4,17 +4,14 @@
  * calls — on PostgreSQL (row locks in one order, atomic upserts) and on SQLite (IMMEDIATE
  * transactions) alike. The writers are real processes (bench/store-writer).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { WriterReport } from '../../bench/store-writer.js';
+import { runWriter } from '../../bench/stores.js';
 import { openStore } from '../../src/store/open.js';
 import { pgSchemas, pgTestUrl } from '../pg.js';
 
-const writerScript = fileURLToPath(new URL('../../dist/bench/store-writer.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-writers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const url = pgTestUrl('the PostgreSQL concurrent-writer test');
@@ -23,16 +20,6 @@ const schema = pgSchemas(url);
 const WRITERS = 8;
 const EXECUTIONS = 40;
 
-function runWriter(args: string[]): Promise<WriterReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [writerScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as WriterReport) : reject(new Error(`writer exited ${code}: ${err}`))));
-  });
-}
 
 async function checkWriters(target: string[], env: NodeJS.ProcessEnv, open: { db?: string; databaseUrl?: string }): Promise<void> {
   const reports = await Promise.all(Array.from({ length: WRITERS }, (_, i) => runWriter([...target, '--scope', 'writers', '--seed', String(i + 1), '--executions', String(EXECUTIONS)])));

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
 import { isCredenceError } from '../../core/errors.js';
+import { mulberry32 } from '../../../bench/prng.js';
 
 const url = pgTestUrl('the PostgreSQL store contract');
 const schema = pgSchemas(url);
@@ -14,17 +15,6 @@ const schema = pgSchemas(url);
 if (url === undefined) describe.skip('Store contract: postgres (no server)', () => {});
 else runStoreContract({ name: 'postgres', create: () => freshPgStore(url, schema, { poolSize: 4 }) });
 
-/** A small seeded generator, so both stores get the same rows. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const VOCABULARY = 'token refresh tokens refreshing auth middleware expire expired config parse parsing json yaml file files read write deploy deployment test tests testing commit branch merge cache cached user users session sessions log logs retry retries queue schema migration migrations index search'.split(' ');
 
 describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 does', () => {
@@ -36,7 +26,7 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
     sqlite = openSqliteStore({ path: ':memory:' });
     postgres = await freshPgStore(url as string, schema);
     stores.push(sqlite, postgres);
-    const next = rng(42);
+    const next = mulberry32(42);
     const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
     const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
     const memories = Array.from({ length: 300 }, (_, i) => ({

@@ -21,8 +21,9 @@ import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import { splitWords } from '../../core/words.js';
-import type { EdgeType, FeedbackKind, Intent, MemoryCategory, ObservationType } from '../../core/types.js';
+import type { EdgeType } from '../../core/types.js';
 import { observationFingerprint, scrubRecord } from '../shared.js';
+import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -67,12 +68,8 @@ export interface PgStoreOptions {
   poolSize?: number;
 }
 
-type Row = Record<string, unknown>;
 type Queryable = pg.Pool | pg.PoolClient;
 
-const json = (value: unknown): string => JSON.stringify(value ?? null);
-const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
-const optNum = (value: unknown): number | undefined => (value === null || value === undefined ? undefined : Number(value));
 const toolWords = (id: string): string => splitWords(id).join(' ');
 
 /** bigint (int8) comes back as a JavaScript number: epoch milliseconds and counters fit in 2^53. */
@@ -851,16 +848,7 @@ export class PgStore implements Store {
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
-    return (await this.#rows('SELECT * FROM instincts WHERE scope = $1 ORDER BY confidence DESC, slug', [scope])).map((r) => ({
-      id: String(r.id),
-      slug: String(r.slug),
-      text: String(r.text),
-      confidence: Number(r.confidence),
-      status: r.status as InstinctRecord['status'],
-      evidence: parse<string[]>(r.evidence, []),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    }));
+    return (await this.#rows('SELECT * FROM instincts WHERE scope = $1 ORDER BY confidence DESC, slug', [scope])).map(toInstinct);
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
@@ -875,16 +863,7 @@ export class PgStore implements Store {
   }
 
   async listSkills(scope: string): Promise<SkillRecord[]> {
-    return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map((r) => ({
-      id: String(r.id),
-      name: String(r.name),
-      description: String(r.description),
-      rules: parse<string[]>(r.rules, []),
-      confidence: Number(r.confidence),
-      evidence: parse<string[]>(r.evidence, []),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    }));
+    return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map(toSkill);
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
@@ -898,13 +877,7 @@ export class PgStore implements Store {
 
   async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {
     const rows = await this.#rows('SELECT * FROM feedback WHERE scope = $1 AND ($2::text IS NULL OR target_id = $2) ORDER BY at, id', [scope, targetId ?? null]);
-    return rows.map((r) => ({
-      id: String(r.id),
-      targetId: String(r.target_id),
-      kind: r.kind as FeedbackKind,
-      ...(r.note == null ? {} : { note: String(r.note) }),
-      at: Number(r.at),
-    }));
+    return rows.map(toFeedback);
   }
 
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
@@ -920,15 +893,7 @@ export class PgStore implements Store {
 
   async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
     const r = (await this.#rows('SELECT * FROM shown WHERE scope = $1 AND id = $2', [scope, id]))[0];
-    if (r === undefined) return undefined;
-    return {
-      id: String(r.id),
-      surface: r.surface as ShownRecord['surface'],
-      target: String(r.target),
-      ...(r.query == null ? {} : { query: String(r.query) }),
-      at: Number(r.at),
-      ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
-    };
+    return r === undefined ? undefined : toShown(r);
   }
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
@@ -1095,83 +1060,8 @@ export class PgStore implements Store {
   }
 }
 
-function toTool(row: Row): ToolRecord {
-  return {
-    id: String(row.id),
-    description: String(row.description),
-    ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
-    ...(row.origin == null ? {} : { origin: String(row.origin) }),
-    ...(row.annotations == null ? {} : { annotations: parse<Record<string, unknown>>(row.annotations, {}) }),
-  };
-}
 
-function toEdge(row: Row): EdgeRecord {
-  return {
-    from: String(row.from_tool),
-    to: String(row.to_tool),
-    type: row.type as EdgeRecord['type'],
-    source: row.source as EdgeRecord['source'],
-    count: Number(row.count),
-    successes: Number(row.successes),
-    failures: Number(row.failures),
-    firstSeen: optNum(row.first_seen) ?? null,
-    lastSeen: optNum(row.last_seen) ?? null,
-  };
-}
 
-function toCall(row: Row): CallRecord {
-  return {
-    tool: String(row.tool),
-    status: row.status as CallRecord['status'],
-    retries: Number(row.retries),
-    ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
-    consumes: parse<number[]>(row.consumes, []),
-    ...(row.parent == null ? {} : { parent: Number(row.parent) }),
-    ...(row.at == null ? {} : { at: Number(row.at) }),
-    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
-    ...(row.input == null ? {} : { input: String(row.input) }),
-    ...(row.output == null ? {} : { output: String(row.output) }),
-  };
-}
 
-function toExecution(row: Row, calls: CallRecord[]): ExecutionRecord {
-  return {
-    id: String(row.id),
-    intent: String(row.intent),
-    ...(row.intent_kind == null ? {} : { intentKind: row.intent_kind as Intent }),
-    startedAt: Number(row.started_at),
-    ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
-    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
-    ...(row.summary == null ? {} : { summary: String(row.summary) }),
-    calls,
-  };
-}
 
-function toObservation(row: Row): ObservationRecord {
-  return {
-    id: String(row.id),
-    timestamp: Number(row.timestamp),
-    type: row.type as ObservationType,
-    context: parse(row.context, {}),
-    observation: String(row.observation),
-    evidence: parse<string[]>(row.evidence, []),
-    confidence: Number(row.confidence),
-    tags: parse<string[]>(row.tags, []),
-  };
-}
 
-function toMemory(row: Row): MemoryRecord {
-  const tags = typeof row.tags === 'string' ? row.tags : '';
-  return {
-    id: String(row.id),
-    category: row.category as MemoryCategory,
-    title: String(row.title),
-    text: String(row.text),
-    tags: tags === '' ? [] : tags.split('\n'),
-    ...(row.path == null ? {} : { path: String(row.path) }),
-    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
-    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}

@@ -9,8 +9,9 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
-import type { EdgeType, FeedbackKind, Intent, MemoryCategory, ObservationType } from '../../core/types.js';
+import type { EdgeType } from '../../core/types.js';
 import { observationFingerprint, scrubRecord } from '../shared.js';
+import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -54,12 +55,7 @@ export interface SqliteStoreOptions {
   readonly?: boolean;
 }
 
-type Row = Record<string, unknown>;
 
-const json = (value: unknown): string => JSON.stringify(value ?? null);
-const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
-const optNum = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
-const optStr = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Opens (creating and migrating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -556,17 +552,7 @@ export class SqliteStore implements Store {
   }
 
   #toExecution(row: Row, known?: CallRecord[]): ExecutionRecord {
-    const calls = known ?? (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(row.scope, row.id) as Row[]).map(toCall);
-    return {
-      id: String(row.id),
-      intent: String(row.intent),
-      ...(row.intent_kind == null ? {} : { intentKind: row.intent_kind as Intent }),
-      startedAt: Number(row.started_at),
-      ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
-      ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
-      ...(row.summary == null ? {} : { summary: String(row.summary) }),
-      calls,
-    };
+    return toExecution(row, known ?? (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(row.scope, row.id) as Row[]).map(toCall));
   }
 
   // ---- observations --------------------------------------------------------------------------
@@ -693,16 +679,7 @@ export class SqliteStore implements Store {
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
-    return (this.#stmt('SELECT * FROM instincts WHERE scope = ? ORDER BY confidence DESC, slug').all(scope) as Row[]).map((r) => ({
-      id: String(r.id),
-      slug: String(r.slug),
-      text: String(r.text),
-      confidence: Number(r.confidence),
-      status: r.status as InstinctRecord['status'],
-      evidence: parse<string[]>(r.evidence, []),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    }));
+    return (this.#stmt('SELECT * FROM instincts WHERE scope = ? ORDER BY confidence DESC, slug').all(scope) as Row[]).map(toInstinct);
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
@@ -720,16 +697,7 @@ export class SqliteStore implements Store {
   }
 
   async listSkills(scope: string): Promise<SkillRecord[]> {
-    return (this.#stmt('SELECT * FROM skills WHERE scope = ? ORDER BY confidence DESC, name').all(scope) as Row[]).map((r) => ({
-      id: String(r.id),
-      name: String(r.name),
-      description: String(r.description),
-      rules: parse<string[]>(r.rules, []),
-      confidence: Number(r.confidence),
-      evidence: parse<string[]>(r.evidence, []),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    }));
+    return (this.#stmt('SELECT * FROM skills WHERE scope = ? ORDER BY confidence DESC, name').all(scope) as Row[]).map(toSkill);
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
@@ -754,15 +722,7 @@ export class SqliteStore implements Store {
 
   async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
     const r = this.#stmt('SELECT * FROM shown WHERE scope = ? AND id = ?').get(scope, id) as Row | undefined;
-    if (r === undefined) return undefined;
-    return {
-      id: String(r.id),
-      surface: r.surface as ShownRecord['surface'],
-      target: String(r.target),
-      ...(r.query == null ? {} : { query: String(r.query) }),
-      at: Number(r.at),
-      ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
-    };
+    return r === undefined ? undefined : toShown(r);
   }
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
@@ -805,13 +765,7 @@ export class SqliteStore implements Store {
       scope,
       target: targetId ?? null,
     }) as Row[];
-    return rows.map((r) => ({
-      id: String(r.id),
-      targetId: String(r.target_id),
-      kind: r.kind as FeedbackKind,
-      ...(r.note == null ? {} : { note: String(r.note) }),
-      at: Number(r.at),
-    }));
+    return rows.map(toFeedback);
   }
   // ---- hook queue ----------------------------------------------------------------------------
 
@@ -922,70 +876,7 @@ const SCAN_EDGES_FROM = 2000;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 
-function toTool(row: Row): ToolRecord {
-  return {
-    id: String(row.id),
-    description: String(row.description),
-    ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
-    ...(row.origin == null ? {} : { origin: String(row.origin) }),
-    ...(row.annotations == null ? {} : { annotations: parse<Record<string, unknown>>(row.annotations, {}) }),
-  };
-}
 
-function toEdge(row: Row): EdgeRecord {
-  return {
-    from: String(row.from_tool),
-    to: String(row.to_tool),
-    type: row.type as EdgeRecord['type'],
-    source: row.source as EdgeRecord['source'],
-    count: Number(row.count),
-    successes: Number(row.successes),
-    failures: Number(row.failures),
-    firstSeen: optNum(row.first_seen) ?? null,
-    lastSeen: optNum(row.last_seen) ?? null,
-  };
-}
 
-function toCall(row: Row): CallRecord {
-  return {
-    tool: String(row.tool),
-    status: row.status as CallRecord['status'],
-    retries: Number(row.retries),
-    ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
-    consumes: parse<number[]>(row.consumes, []),
-    ...(row.parent == null ? {} : { parent: Number(row.parent) }),
-    ...(row.at == null ? {} : { at: Number(row.at) }),
-    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
-    ...(row.input == null ? {} : { input: String(row.input) }),
-    ...(row.output == null ? {} : { output: String(row.output) }),
-  };
-}
 
-function toObservation(row: Row): ObservationRecord {
-  return {
-    id: String(row.id),
-    timestamp: Number(row.timestamp),
-    type: row.type as ObservationType,
-    context: parse(row.context, {}),
-    observation: String(row.observation),
-    evidence: parse<string[]>(row.evidence, []),
-    confidence: Number(row.confidence),
-    tags: parse<string[]>(row.tags, []),
-  };
-}
 
-function toMemory(row: Row): MemoryRecord {
-  const tags = optStr(row.tags) ?? '';
-  return {
-    id: String(row.id),
-    category: row.category as MemoryCategory,
-    title: String(row.title),
-    text: String(row.text),
-    tags: tags === '' ? [] : tags.split('\n'),
-    ...(row.path == null ? {} : { path: String(row.path) }),
-    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
-    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}

@@ -1,0 +1,154 @@
+/**
+ * @module store/rows
+ * Rows of the store's tables as records: both backends name their columns alike (the SQLite schema's
+ * names), so one set of readers serves both. Numbers come as JavaScript numbers from either driver.
+ */
+import type { FeedbackKind, Intent, MemoryCategory, ObservationType } from '../core/types.js';
+import type {
+  CallRecord,
+  EdgeRecord,
+  ExecutionRecord,
+  FeedbackRecord,
+  InstinctRecord,
+  MemoryRecord,
+  ObservationRecord,
+  ShownRecord,
+  SkillRecord,
+  ToolRecord,
+} from './types.js';
+
+export type Row = Record<string, unknown>;
+
+/** A value as JSON text (`null` for undefined), for a JSON text column. */
+export const json = (value: unknown): string => JSON.stringify(value ?? null);
+/** A JSON text column's value, or `fallback` when it is empty. */
+export const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
+const optNum = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+export function toTool(row: Row): ToolRecord {
+  return {
+    id: String(row.id),
+    description: String(row.description),
+    ...(row.input_schema == null ? {} : { inputSchema: parse<unknown>(row.input_schema, null) }),
+    ...(row.origin == null ? {} : { origin: String(row.origin) }),
+    ...(row.annotations == null ? {} : { annotations: parse<Record<string, unknown>>(row.annotations, {}) }),
+  };
+}
+
+export function toEdge(row: Row): EdgeRecord {
+  return {
+    from: String(row.from_tool),
+    to: String(row.to_tool),
+    type: row.type as EdgeRecord['type'],
+    source: row.source as EdgeRecord['source'],
+    count: Number(row.count),
+    successes: Number(row.successes),
+    failures: Number(row.failures),
+    firstSeen: optNum(row.first_seen) ?? null,
+    lastSeen: optNum(row.last_seen) ?? null,
+  };
+}
+
+export function toCall(row: Row): CallRecord {
+  return {
+    tool: String(row.tool),
+    status: row.status as CallRecord['status'],
+    retries: Number(row.retries),
+    ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
+    consumes: parse<number[]>(row.consumes, []),
+    ...(row.parent == null ? {} : { parent: Number(row.parent) }),
+    ...(row.at == null ? {} : { at: Number(row.at) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    ...(row.input == null ? {} : { input: String(row.input) }),
+    ...(row.output == null ? {} : { output: String(row.output) }),
+  };
+}
+
+export function toExecution(row: Row, calls: CallRecord[]): ExecutionRecord {
+  return {
+    id: String(row.id),
+    intent: String(row.intent),
+    ...(row.intent_kind == null ? {} : { intentKind: row.intent_kind as Intent }),
+    startedAt: Number(row.started_at),
+    ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
+    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+    ...(row.summary == null ? {} : { summary: String(row.summary) }),
+    calls,
+  };
+}
+
+export function toObservation(row: Row): ObservationRecord {
+  return {
+    id: String(row.id),
+    timestamp: Number(row.timestamp),
+    type: row.type as ObservationType,
+    context: parse(row.context, {}),
+    observation: String(row.observation),
+    evidence: parse<string[]>(row.evidence, []),
+    confidence: Number(row.confidence),
+    tags: parse<string[]>(row.tags, []),
+  };
+}
+
+export function toMemory(row: Row): MemoryRecord {
+  const tags = typeof row.tags === 'string' ? row.tags : '';
+  return {
+    id: String(row.id),
+    category: row.category as MemoryCategory,
+    title: String(row.title),
+    text: String(row.text),
+    tags: tags === '' ? [] : tags.split('\n'),
+    ...(row.path == null ? {} : { path: String(row.path) }),
+    ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
+    ...(row.intent == null ? {} : { intent: row.intent as Intent }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export function toInstinct(r: Row): InstinctRecord {
+  return {
+    id: String(r.id),
+    slug: String(r.slug),
+    text: String(r.text),
+    confidence: Number(r.confidence),
+    status: r.status as InstinctRecord['status'],
+    evidence: parse<string[]>(r.evidence, []),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export function toSkill(r: Row): SkillRecord {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    description: String(r.description),
+    rules: parse<string[]>(r.rules, []),
+    confidence: Number(r.confidence),
+    evidence: parse<string[]>(r.evidence, []),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export function toFeedback(r: Row): FeedbackRecord {
+  return {
+    id: String(r.id),
+    targetId: String(r.target_id),
+    kind: r.kind as FeedbackKind,
+    ...(r.note == null ? {} : { note: String(r.note) }),
+    at: Number(r.at),
+  };
+}
+
+export function toShown(r: Row): ShownRecord {
+  return {
+    id: String(r.id),
+    surface: r.surface as ShownRecord['surface'],
+    target: String(r.target),
+    ...(r.query == null ? {} : { query: String(r.query) }),
+    at: Number(r.at),
+    ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
+  };
+}
