@@ -319,11 +319,11 @@ export async function declareEdge(
     }
   }
   const key = { from: input.from, to: input.to, type };
-  const existing = await ctx.store.getEdge(ctx.scope, key);
-  if (existing !== undefined) return { edge: viewEdge(existing, ctx.now()), created: false, newTools };
   const edge: EdgeRecord = { ...key, ...templateEdge() };
-  await ctx.store.putEdge(ctx.scope, edge);
-  return { edge: viewEdge(edge, ctx.now()), created: true, newTools };
+  // Only where no edge is: one learned meanwhile by another writer is never replaced by a template.
+  if (await ctx.store.insertEdge(ctx.scope, edge)) return { edge: viewEdge(edge, ctx.now()), created: true, newTools };
+  const existing = (await ctx.store.getEdge(ctx.scope, key)) as EdgeRecord;
+  return { edge: viewEdge(existing, ctx.now()), created: false, newTools };
 }
 
 /** Edges with their confidence now, filtered by ends and a minimum confidence, strongest first. */

@@ -113,6 +113,28 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.check()).toEqual([]);
     });
 
+    test('lists the scopes that hold anything, once each, in code-point order', async () => {
+      const store = await fresh();
+      expect(await store.listScopes()).toEqual([]);
+      await store.upsertTools('zeta', [{ id: 'read_file', description: 'Read a file' }]);
+      await store.insertObservations('Alpha', [observation()]);
+      await store.upsertMemories('beta', [memory()]);
+      await store.putEdge('zeta', edge());
+      expect(await store.listScopes()).toEqual(['Alpha', 'beta', 'zeta']);
+    });
+
+    test('insertEdge stores a template edge only where there is none, never over a learned one', async () => {
+      const store = await fresh();
+      const template = edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null });
+      expect(await store.insertEdge('p', template)).toBe(true);
+      expect(await store.getEdge('p', template)).toEqual(template);
+      await store.putEdge('p', edge({ count: 3, successes: 3 }));
+      expect(await store.insertEdge('p', template)).toBe(false);
+      expect(await store.getEdge('p', template)).toEqual(edge({ count: 3, successes: 3 }));
+      // Another scope is another edge.
+      expect(await store.insertEdge('q', template)).toBe(true);
+    });
+
     test('re-adding a tool updates it and never duplicates it', async () => {
       const store = await fresh();
       expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({ inserted: 1, updated: 0 });

@@ -244,6 +244,8 @@ export interface Store {
   /** Where the data lives: a file path or a redacted server URL. */
   readonly location: string;
   schemaVersion(): Promise<number>;
+  /** Every scope that holds a row of any learned table, in code-point order. */
+  listScopes(): Promise<string[]>;
   /** Row counts per table, for one scope or (scope undefined) the whole store. */
   counts(scope?: string): Promise<TableCounts>;
   /** Runs the backend's own consistency check; returns the problems found (empty when sound). */
@@ -254,7 +256,13 @@ export interface Store {
   getTool(scope: string, id: string): Promise<ToolRecord | undefined>;
   listTools(scope: string): Promise<ToolRecord[]>;
 
+  /** Writes an edge as given, replacing the stored one (restores, tests); learning folds instead. */
   putEdge(scope: string, edge: EdgeRecord): Promise<void>;
+  /**
+   * Stores an edge only when the scope has none with its key (a declared template edge): never
+   * overwrites what was learned meanwhile. True when it was stored.
+   */
+  insertEdge(scope: string, edge: EdgeRecord): Promise<boolean>;
   getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined>;
   listEdges(scope: string, filter?: { from?: string; to?: string }): Promise<EdgeRecord[]>;
 

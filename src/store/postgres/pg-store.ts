@@ -261,6 +261,11 @@ export class PgStore implements Store {
     return (await this.#rows(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`)).length > 0;
   }
 
+  async listScopes(): Promise<string[]> {
+    const union = TABLES.map((t) => `SELECT DISTINCT scope FROM ${t}`).join(' UNION ');
+    return (await this.#rows(`SELECT scope FROM (${union}) s ORDER BY scope`)).map((r) => String(r.scope));
+  }
+
   async counts(scope?: string): Promise<TableCounts> {
     const parts = TABLES.map((t) => `(SELECT count(*) FROM ${t}${scope === undefined ? '' : ' WHERE scope = $1'}) AS ${t}`);
     const row = (await this.#rows(`SELECT ${parts.join(', ')}`, scope === undefined ? [] : [scope]))[0] as Row;
@@ -474,6 +479,17 @@ export class PgStore implements Store {
          failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
       [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
     );
+  }
+
+  async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {
+    const e = scrubRecord(raw);
+    const result = await this.#pool.query(
+      `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING`,
+      [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+    );
+    return (result.rowCount ?? 0) > 0;
   }
 
   async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {

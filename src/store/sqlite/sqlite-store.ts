@@ -202,6 +202,11 @@ export class SqliteStore implements Store {
     return this.#db.pragma('user_version', { simple: true }) as number;
   }
 
+  async listScopes(): Promise<string[]> {
+    const union = TABLES.map((t) => `SELECT DISTINCT scope FROM ${t}`).join(' UNION ');
+    return (this.#stmt(`SELECT scope FROM (${union}) ORDER BY scope`).all() as Row[]).map((r) => String(r.scope));
+  }
+
   async counts(scope?: string): Promise<TableCounts> {
     const counts = {} as TableCounts;
     for (const table of TABLES) {
@@ -287,6 +292,18 @@ export class SqliteStore implements Store {
         source = excluded.source, count = excluded.count, successes = excluded.successes,
         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({ scope, ...edge });
     if (cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
+  }
+
+  async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {
+    const edge = scrubRecord(raw);
+    const inserted =
+      this.#stmt(`
+        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
+        ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING`).run({ scope, ...edge }).changes > 0;
+    const cached = this.#edgeCache.get(scope);
+    if (inserted && cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
+    return inserted;
   }
 
   async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {
