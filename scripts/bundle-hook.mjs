@@ -17,7 +17,7 @@ const bundledSqlite = {
     const shim = at('./hook-sqlite.cjs');
     // The team store's driver stays out of the bundle: bin/credence.cjs runs prompts unbundled when
     // CREDENCE_DATABASE_URL is set, so the bundle never reaches this import.
-    b.onResolve({ filter: /\/store\/postgres\/pg-store\.js$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /\/postgres\/pg-store\.js$/ }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /^better-sqlite3$/ }, (args) => (args.importer === shim ? { path: 'better-sqlite3', external: true } : { path: shim }));
     b.onResolve({ filter: /^credence-sqlite-addon$/ }, () => ({ path: 'addon', namespace: 'credence-sqlite-addon' }));
     b.onLoad({ filter: /.*/, namespace: 'credence-sqlite-addon' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));

@@ -128,6 +128,21 @@ export async function startPostgres() {
   return { url, pid: child.pid, stop };
 }
 
+/** Drops the schemas the end-to-end files made (test/pg.ts: credence_e2e_…). */
+export async function dropTestSchemas(url) {
+  const { default: pgDriver } = await import('pg');
+  const client = new pgDriver.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'credence\\_e2e\\_%'`);
+    for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  } catch (error) {
+    process.stderr.write(`[test] could not drop the test schemas: ${error.message}\n`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 // `node scripts/services.mjs postgres`: a dev cluster until Ctrl-C; prints its URL.
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'postgres') {
   const pg = await startPostgres();

@@ -5,7 +5,7 @@
 // starts a throwaway cluster too); without them those tests skip, each with a line saying why.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromiumPath, ensureDebianPackages, postgresBinDir, startPostgres } from './services.mjs';
+import { chromiumPath, dropTestSchemas, ensureDebianPackages, postgresBinDir, startPostgres } from './services.mjs';
 
 const ci = process.env.CI === 'true';
 const env = { ...process.env };
@@ -26,7 +26,7 @@ if (!env.CREDENCE_CHROMIUM && chromiumPath() !== undefined) env.CREDENCE_CHROMIU
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 /** The end-to-end files of the core flows, run a second time on PostgreSQL (test/pg.ts storeArgs). */
-const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts', 'test/e2e/hook-replay.test.ts'];
+const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts', 'test/e2e/hook-replay.test.ts', 'test/e2e/append-calls.test.ts', 'test/e2e/mcp-server.test.ts'];
 
 let child;
 const run = (args, extraEnv = {}) =>
@@ -44,6 +44,8 @@ try {
   if (code === 0 && args.length === 0 && env.CREDENCE_TEST_DATABASE_URL) {
     process.stderr.write(`[test] the core end-to-end files again on PostgreSQL (CREDENCE_E2E_STORE=postgres): ${E2E_ON_POSTGRES.join(' ')}\n`);
     code = await run(E2E_ON_POSTGRES, { CREDENCE_E2E_STORE: 'postgres' });
+    // On a server of the user's own (not our throwaway cluster), leave no test schema behind.
+    if (pg === undefined) await dropTestSchemas(env.CREDENCE_TEST_DATABASE_URL);
   }
 } finally {
   if (pg !== undefined) await pg.stop();

@@ -20,7 +20,7 @@
  * queued for next time. No event is lost.
  */
 import { resolveScope } from '../scope.js';
-import { databaseUrl } from '../store/open.js';
+import { databaseUrl, openTeamStore } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
@@ -84,7 +84,7 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     store =
       url === undefined
         ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
-        : await (await import('../store/postgres/pg-store.js')).openPgStore({ url, ...(env.CREDENCE_DATABASE_SCHEMA ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
+        : await openTeamStore(url, env);
     await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
     await ingest(store, scope, { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);

@@ -19,6 +19,7 @@ import { formatMemoryContext } from '../core/memory-context.js';
 import { scrubText } from '../core/scrub.js';
 import { recall } from '../recall.js';
 import { resolveScope } from '../scope.js';
+import { openTeamStore } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ShownRecord, Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
@@ -58,8 +59,7 @@ export async function promptContext(store: Store, scope: string, prompt: string,
 async function openForReading(db: string, env: NodeJS.ProcessEnv): Promise<Store> {
   const url = env.CREDENCE_DATABASE_URL;
   if (url !== undefined && url !== '') {
-    const { openPgStore } = await import('../store/postgres/pg-store.js');
-    return openPgStore({ url, poolSize: 1, ...(env.CREDENCE_DATABASE_SCHEMA ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
+    return openTeamStore(url, env, { poolSize: 1 });
   }
   try {
     return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });

@@ -3,7 +3,8 @@
  * Which store a process uses: PostgreSQL when a server URL is given (`--database-url` or
  * `CREDENCE_DATABASE_URL`), else the embedded SQLite file (`--db`, `CREDENCE_DB`, or
  * `~/.credence/credence.db`). An explicit option beats the environment; `--db` and
- * `--database-url` together are an error. The PostgreSQL driver loads only when it is used.
+ * `--database-url` together are an error. The PostgreSQL schema: `?schema=` in the URL, else
+ * `CREDENCE_DATABASE_SCHEMA`, else `public`. The PostgreSQL driver loads only when it is used.
  */
 import { CredenceError } from '../core/errors.js';
 import { defaultDbPath } from '../paths.js';
@@ -32,9 +33,13 @@ export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = 
 /** Opens the store this process should use (see the module comment). */
 export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   const url = databaseUrl(options, env);
-  if (url !== undefined) {
-    const { openPgStore } = await import('./postgres/pg-store.js');
-    return openPgStore({ url, ...(given(env.CREDENCE_DATABASE_SCHEMA) ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
-  }
+  if (url !== undefined) return openTeamStore(url, env);
   return openSqliteStore({ path: given(options.db) ? options.db : defaultDbPath(env) });
+}
+
+/** The PostgreSQL store at `url`; a schema named in the URL (`?schema=`) wins over `CREDENCE_DATABASE_SCHEMA`. */
+export async function openTeamStore(url: string, env: NodeJS.ProcessEnv = process.env, options: { poolSize?: number } = {}): Promise<Store> {
+  const { openPgStore } = await import('./postgres/pg-store.js');
+  const inUrl = /[?&]schema=/.test(url);
+  return openPgStore({ url, ...options, ...(!inUrl && given(env.CREDENCE_DATABASE_SCHEMA) ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
 }

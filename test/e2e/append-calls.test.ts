@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../../src/index.js';
 import type { CallInput } from '../../src/core/types.js';
 import { rejection } from '../helpers.js';
+import { storeArgs, storeEnv } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const library = new URL('../../dist/src/index.js', import.meta.url).href;
@@ -25,7 +26,7 @@ afterAll(async () => {
 async function fresh(): Promise<{ credence: Credence; db: string }> {
   const db = join(dir, `append-${(n += 1)}.db`);
   let id = 0;
-  const credence = await openCredence({ db, scope: 'session', cwd: dir, now: NOW, newId: () => `run-${(id += 1)}` }, {});
+  const credence = await openCredence({ ...storeEnv(db).open, scope: 'session', cwd: dir, now: NOW, newId: () => `run-${(id += 1)}` }, {});
   open.push(credence);
   return { credence, db };
 }
@@ -63,7 +64,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     for (const call of SESSION) await credence.appendCalls({ id: 'mcp-session-42', intent: INTENT, startedAt: START }, [call]);
     const status = await credence.status();
     expect(status.counts).toMatchObject({ executions: 1, calls: SESSION.length, tools: 5 });
-    const cli = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'session', '--now', NOW, 'status', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } });
+    const cli = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'session', '--now', NOW, 'status', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } });
     expect(cli.status).toBe(0);
     expect(JSON.parse(cli.stdout).counts).toMatchObject({ executions: 1, calls: SESSION.length });
     const stored = await credence.store.getExecution('session', 'mcp-session-42');
@@ -119,7 +120,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     // Each process appends 60 calls, each consuming the call stored just before it, whoever wrote it.
     const script = (tools: string[]) => `
       const { openCredence } = await import(${JSON.stringify(library)});
-      const credence = await openCredence({ db: ${JSON.stringify(db)}, scope: 'session', now: ${JSON.stringify(NOW)} }, {});
+      const credence = await openCredence({ ...${JSON.stringify(storeEnv(db).open)}, scope: 'session', now: ${JSON.stringify(NOW)} }, {});
       const tools = ${JSON.stringify(tools)};
       for (let i = 0; i < 60; i += 1) {
         await credence.appendCalls({ id: 'shared', intent: 'two hooks at once' }, (before) => [

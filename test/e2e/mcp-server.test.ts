@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { bin, httpClient, startHttpServer, stdioClient, structured, textOf, type HttpServerProcess } from '../mcp-helpers.js';
+import { storeArgs } from '../pg.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-mcp-'));
 const db = join(dir, 'mcp.db');
@@ -35,7 +36,7 @@ describe('credence serve --stdio, with the SDK client', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ client, close } = await stdioClient(['--db', db, '--scope', 'mcp', '--now', NOW, 'serve', '--stdio'], { cwd: dir }));
+    ({ client, close } = await stdioClient([...storeArgs(db), '--scope', 'mcp', '--now', NOW, 'serve', '--stdio'], { cwd: dir }));
   });
   afterAll(async () => close());
 
@@ -162,7 +163,7 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(fb.isError).toBeUndefined();
     const unknown = await client.callTool({ name: 'feedback', arguments: { id: 'sh-000', verdict: 'accepted' } });
     expect(unknown.isError).toBe(true);
-    const metrics = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'mcp', 'metrics', '--json'], { encoding: 'utf8' });
+    const metrics = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'mcp', 'metrics', '--json'], { encoding: 'utf8' });
     expect(metrics.status).toBe(0);
     const search_ = JSON.parse(metrics.stdout).suggestions.bySurface.find((s: { surface: string }) => s.surface === 'search');
     expect(search_).toMatchObject({ accepted: 1 });
@@ -174,7 +175,7 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
   let server: HttpServerProcess;
 
   beforeAll(async () => {
-    server = await startHttpServer(['--db', join(dir, 'http.db'), '--scope', 'http', '--now', NOW, 'serve', '--http', '--port', '0', '--token', token], { cwd: dir });
+    server = await startHttpServer([...storeArgs(join(dir, 'http.db')), '--scope', 'http', '--now', NOW, 'serve', '--http', '--port', '0', '--token', token], { cwd: dir });
   });
   afterAll(async () => {
     await server.stop();
@@ -205,11 +206,11 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
   });
 
   /** One raw HTTP request to the server, for what the SDK client never sends. */
-  const raw = (options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, unknown> }> => {
+  const raw = (options: { path?: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, unknown> }> => {
     const { port } = new URL(server.url);
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: Number(port), path: '/mcp', method: options.method ?? 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
+        { host: '127.0.0.1', port: Number(port), path: options.path ?? '/mcp', method: options.method ?? 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -232,6 +233,24 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     expect(local.status).toBe(200);
   });
 
+  it('answers a request target that is not a path with a 400, and keeps serving', async () => {
+    for (const path of ['//a:b', '//%5B', '//', '//a:b/mcp']) {
+      for (const method of ['GET', 'POST']) {
+        const r = await raw({ path, method, body: method === 'POST' ? initialize : '' });
+        expect([path, method, r.status]).toEqual([path, method, 400]);
+        expect(JSON.parse(r.body).error.message).toContain(`the request target ${JSON.stringify(path)} is not a path`);
+      }
+    }
+    expect(server.child.exitCode).toBeNull();
+    // The same process still serves MCP and the dashboard.
+    expect((await raw({ body: initialize })).status).toBe(200);
+    expect((await raw({ path: '/graph', method: 'GET' })).status).toBe(200);
+    const client = await httpClient(server.url, { Authorization: `Bearer ${token}` });
+    expect((await client.listTools()).tools).toHaveLength(META.length);
+    await client.close();
+    expect(server.stderr()).not.toMatch(/ERR_INVALID_URL|TypeError/);
+  });
+
   it('accepts the bearer scheme in any case, and ends a session on DELETE', async () => {
     const started = await raw({ body: initialize, headers: { authorization: `bearer ${token}` } });
     expect(started.status).toBe(200);
@@ -245,19 +264,19 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
 
   it('says which port is in use, before starting anything', () => {
     const { port } = new URL(server.url);
-    const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'busy.db'), 'serve', '--port', port], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'busy.db')), 'serve', '--port', port], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
   });
 
   it('refuses HTTP flags with --stdio', () => {
-    const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'stdio.db'), 'serve', '--stdio', '--port', '4000'], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'stdio.db')), 'serve', '--stdio', '--port', '4000'], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '', HOME: dir } });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--stdio serves no HTTP: drop --port/);
   });
 
   it('refuses a non-loopback host without --allow-remote, and without a token', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [bin, '--db', join(dir, 'remote.db'), 'serve', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'remote.db')), 'serve', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
     const noFlag = run(['--host', '0.0.0.0', '--port', '0']);
     expect(noFlag.status).toBe(2);
     expect(noFlag.stderr).toMatch(/not a loopback address: add --allow-remote/);

@@ -4,9 +4,11 @@ import { buildFtsQuery } from '../../core/fts-query.js';
 import { openCredence } from '../../engine.js';
 import { runStoreContract } from '../contract.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
-import type { Store } from '../types.js';
+import type { CallRecord, EdgeFold, Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
+import { observeEdge } from '../../core/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/execution-edges.js';
 import { mulberry32 } from '../../../bench/prng.js';
 
 const url = pgTestUrl('the PostgreSQL store contract');
@@ -117,6 +119,49 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
     await opened[0]?.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
     expect((await opened[3]?.listTools('p'))?.map((t) => t.id)).toEqual(['read_file']);
     for (const store of opened) await store.close();
+  });
+
+  it('takes a reserved word as a schema name, and refuses upper case with a clear message', async () => {
+    const reserved = await openPgStore({ url: url as string, schema: 'user' });
+    await reserved.upsertTools('p', [{ id: 'read_file' }]);
+    await reserved.close();
+    const again = await openPgStore({ url: url as string, schema: 'user' });
+    expect((await again.listTools('p')).map((t) => t.id)).toEqual(['read_file']);
+    await again.pool.query('DROP SCHEMA "user" CASCADE');
+    await again.close();
+    const upper = await openPgStore({ url: url as string, schema: 'TeamA' }).catch((e: unknown) => e);
+    expect(isCredenceError(upper, 'INVALID_INPUT') && upper.message).toContain('lower-case');
+  });
+
+  it('four connections appending to one execution at once lose no call and count each edge once', async () => {
+    const name = schema();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPgStore({ url: url as string, schema: name, poolSize: 2 })));
+    const fold: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+    const asCall = (c: CallRecord): ExecutionCall => ({ ...c, at: c.at ?? 0 });
+    const tools = ['read_file', 'parse_json', 'write_file', 'run_tests'];
+    const head = { id: 'session-1', intent: 'a shared session', startedAt: 1_000 };
+    await Promise.all(
+      stores.map(async (store, w) => {
+        for (let i = 0; i < 60; i += 1) {
+          await store.appendCalls(
+            'p',
+            head,
+            (before) => [{ tool: tools[(w + i) % tools.length] as string, status: 'success', retries: 0, consumes: [], at: 2_000 + before.length }],
+            (before, after) => appendedEdgeEvents(before.map(asCall), after.map(asCall)),
+            fold,
+          );
+        }
+      }),
+    );
+    const execution = await stores[0]?.getExecution('p', 'session-1');
+    expect(execution?.calls).toHaveLength(240);
+    // Indexes 0…239, each once: no two appends took the same place.
+    expect(new Set(execution?.calls.map((c) => c.at))).toEqual(new Set(Array.from({ length: 240 }, (_, i) => 2_000 + i)));
+    // What the appends learned equals what the stored execution yields as a whole: once per edge.
+    const whole = edgeEventsOf((execution?.calls ?? []).map(asCall));
+    const edges = (await stores[0]?.listEdges('p')) ?? [];
+    expect(edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`).sort()).toEqual(whole.map((e) => `${e.type} ${e.from}->${e.to} 1`).sort());
+    for (const store of stores) await store.close();
   });
 
   it('refuses a store written by a newer Credence, untouched', async () => {

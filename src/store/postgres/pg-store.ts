@@ -105,7 +105,7 @@ function splitSchema(url: string): { url: string; schema?: string } {
   }
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
@@ -113,7 +113,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const { url, schema: fromUrl } = splitSchema(options.url);
   const schema = options.schema ?? fromUrl ?? 'public';
   if (!SCHEMA_NAME.test(schema)) {
-    throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (letters, digits, _; at most 63)`);
+    throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (lower-case letters, digits, _; at most 63)`);
   }
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new CredenceError('INVALID_INPUT', `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
@@ -122,7 +122,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     connectionString: url,
     max: options.poolSize ?? 10,
     types: TYPES,
-    options: `-c search_path=${schema}`,
+    // Quoted, so that a name PostgreSQL reserves (user, order) is a schema like any other.
+    options: `-c search_path="${schema}"`,
     application_name: 'credence',
     connectionTimeoutMillis: 10_000,
   });
@@ -148,8 +149,11 @@ async function migrate(pool: pg.Pool, schema: string, location: string): Promise
     // One migrator per database and schema: the others wait here, then find the work done.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:migrate:${schema}`]);
     // Created under the lock: two processes creating one schema at once would collide.
-    if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-    await client.query('CREATE TABLE IF NOT EXISTS credence_meta (key text PRIMARY KEY, value text NOT NULL)');
+    if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA "${schema}"`);
+    // Created only when missing, so that a role allowed to read and write (not to create) can open a set-up store.
+    if ((await client.query(`SELECT to_regclass('credence_meta') AS t`)).rows[0]?.t == null) {
+      await client.query('CREATE TABLE credence_meta (key text PRIMARY KEY, value text NOT NULL)');
+    }
     const row = (await client.query(`SELECT value FROM credence_meta WHERE key = 'schema_version'`)).rows[0] as Row | undefined;
     const current = row === undefined ? 0 : Number(row.value);
     if (current > PG_LATEST_SCHEMA_VERSION) {
