@@ -7,7 +7,9 @@
  * <token>`, compared in constant time, except the requests `isPublic` lets through (the dashboard's
  * pages, which hold no data). A session exists once its `initialize` succeeded; sessions idle for
  * `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are left to
- * `fallback` (the dashboard) or answered 404.
+ * `fallback` (the dashboard) or answered 404. A request target that is not a path (`//a:b`, `*`, an
+ * absolute URL) is a 400; anything a handler throws is a 500 and one line of log, never the end of
+ * the process.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
@@ -56,6 +58,28 @@ function send(res: ServerResponse, status: number, message: string, headers: Rec
 
 /** An Origin header from a page served on a loopback name, on any port. */
 const LOOPBACK_ORIGIN = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
+
+/**
+ * The path and query of a request target, or undefined when the target is not a path starting with
+ * one `/` (`//a:b`, `*`, an absolute URL) or does not parse as one: `new URL(target, base)` throws on
+ * `//a:b` and reads `//host/x` as another host.
+ */
+export function requestTarget(target: string | undefined): URL | undefined {
+  const text = target ?? '/';
+  if (!text.startsWith('/') || text.startsWith('//')) return undefined;
+  try {
+    return new URL(`http://localhost${text}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line for the log: the error's name and message, and where it was thrown. */
+export function oneLine(error: unknown): string {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const at = /\n\s*at (.+)/.exec(e.stack ?? '')?.[1];
+  return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s*\n\s*/g, ' ');
+}
 
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -128,18 +152,27 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (!sessions.has(id)) await session.server.close().catch(() => {});
   };
 
-  const server = createServer((req, res) => {
+  /** Anything a handler threw: a 500 when nothing was sent yet, and one line of log. */
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    log(`http: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
+    if (!res.headersSent) send(res, 500, `the server failed on this request: ${(error as Error)?.message ?? String(error)}`, {}, -32603);
+    else res.end();
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
     const host = (req.headers.host ?? '').toLowerCase();
     if (allowedHosts !== undefined && !allowedHosts.has(host)) return send(res, 403, `host "${host}" is not allowed`);
     const origin = req.headers.origin;
     if (allowedHosts !== undefined && origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) return send(res, 403, `origin "${origin}" is not allowed`);
     if (allowedHosts !== undefined && origin === 'null') return send(res, 403, 'origin "null" is not allowed');
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = requestTarget(req.url);
+    if (url === undefined) return send(res, 400, `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for /mcp or a dashboard page such as /graph`);
+    const path = url.pathname;
     if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true)) return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
     if (path === '/mcp') {
       handleMcp(req, res).catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;
-        if (status === 500) log(`http: ${(error as Error).stack ?? String(error)}`);
+        if (status === 500) return failed(req, res, error);
         if (!res.headersSent) send(res, status, (error as Error).message, {}, (error as { code?: number }).code ?? -32000);
         else res.end();
       });
@@ -147,6 +180,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     }
     if (options.fallback?.(req, res) === true) return;
     send(res, 404, `nothing at ${path}: MCP is at /mcp`);
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      route(req, res);
+    } catch (error) {
+      failed(req, res, error);
+    }
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,4 +158,73 @@ describe('the dashboard server', () => {
     // MCP still needs the token.
     expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
   });
+
+  it('answers a request target that is not a path with a 400, from the dashboard alone too, and keeps serving', async () => {
+    // The dashboard's handler on a bare Node server (no serveHttp in front of it).
+    const dashboard = createDashboard({ credence });
+    const bare: Server = createServer((req, res) => {
+      if (!dashboard.handle(req, res)) res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const port = (bare.address() as { port: number }).port;
+    try {
+      for (const path of ['//a:b', '//%5B', '//']) {
+        for (const target of [port, Number(new URL(open.url).port)]) {
+          const r = await rawRequest(target, path);
+          expect([target, path, r.status]).toEqual([target, path, 400]);
+          expect(r.body).toContain('is not a path');
+        }
+      }
+      expect((await rawRequest(port, '/api/scopes')).status).toBe(200);
+      expect((await get(open, '/api/scopes')).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+
+  it('answers 500 and logs one line when a handler throws, and keeps serving', async () => {
+    const lines: string[] = [];
+    const failing = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: (req) => {
+        if (req.url === '/boom') throw new TypeError('a handler broke');
+        return false;
+      },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const boom = await get(failing, '/boom');
+      expect(boom.status).toBe(500);
+      expect(boom.body.error.message).toContain('a handler broke');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^http: GET "\/boom" failed: TypeError: a handler broke/);
+      expect(lines[0]).not.toContain('\n');
+      // An MCP session that cannot be created is a 500 too, in one line.
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const mcp = await get(failing, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      expect(mcp.status).toBe(500);
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^http: POST "\/mcp" failed: Error: no MCP here/);
+      expect((await get(failing, '/elsewhere')).status).toBe(404);
+    } finally {
+      await failing.close();
+    }
+  });
 });
+
+/** One GET with the request target as given (fetch would normalise it). */
+function rawRequest(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

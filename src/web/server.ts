@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, type EdgeType } from '../core/types.js';
 import { openCredence, type Credence } from '../engine.js';
+import { oneLine, requestTarget } from '../mcp/http.js';
 import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
 
 export const PAGES = Object.freeze(['graph', 'confidence', 'learning', 'runs', 'ask'] as const);
@@ -192,16 +193,32 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`);
   };
 
+  /** A request the dashboard could not answer: its own error when it has a code, else a 500 and one line of log. */
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    if (res.headersSent) return void res.end();
+    if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
+    log(`dashboard: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
+    sendError(res, 500, 'INTERNAL', `the dashboard failed: ${(error as Error)?.message ?? String(error)}`);
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      return route(req, res);
+    } catch (error) {
+      failed(req, res, error);
+      return true;
+    }
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = requestTarget(req.url);
+    if (url === undefined) {
+      sendError(res, 400, 'INVALID_INPUT', `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for a page such as /graph`);
+      return true;
+    }
     const path = url.pathname;
     if (path.startsWith('/api/') || path === '/api') {
-      api(req, res, url).catch((error: unknown) => {
-        if (res.headersSent) return void res.end();
-        if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
-        log(`dashboard: ${(error as Error).stack ?? String(error)}`);
-        sendError(res, 500, 'INTERNAL', `the dashboard failed: ${(error as Error).message}`);
-      });
+      api(req, res, url).catch((error: unknown) => failed(req, res, error));
       return true;
     }
     const page = pageOf(path);
@@ -230,7 +247,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   };
 
   const isPublic = (req: IncomingMessage): boolean => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = requestTarget(req.url)?.pathname;
+    if (path === undefined) return false;
     return (req.method === 'GET' || req.method === 'HEAD') && (pageOf(path) !== undefined || ASSETS[path] !== undefined || path === '/favicon.ico');
   };
 
