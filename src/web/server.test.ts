@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../demo.js';
 import { openCredence, type Credence } from '../engine.js';
 import { serveHttp, type RunningHttpServer } from '../mcp/http.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { createDashboard } from './server.js';
+import { assetsDir, createDashboard } from './server.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 const TOKEN = 'a-token-of-sixteen-or-more';
@@ -212,6 +213,39 @@ describe('the dashboard server', () => {
       expect((await get(failing, '/elsewhere')).status).toBe(404);
     } finally {
       await failing.close();
+    }
+  });
+});
+
+describe("the dashboard's assets", () => {
+  it('are found under a folder whose name has a space and non-ASCII letters, from src/ and from dist/', () => {
+    const root = join(dir, 'my projects', 'crédence ü');
+    const assets = join(root, 'src', 'web', 'assets');
+    mkdirSync(assets, { recursive: true });
+    cpSync(assetsDir(), assets, { recursive: true });
+    expect(assetsDir(pathToFileURL(join(root, 'src', 'web', 'server.ts')))).toBe(assets);
+    expect(assetsDir(pathToFileURL(join(root, 'dist', 'src', 'web', 'server.js')).href)).toBe(assets);
+    expect(() => assetsDir(pathToFileURL(join(dir, 'elsewhere', 'server.js')))).toThrow(/assets \(src\/web\/assets\) are missing/);
+  });
+
+  it('are served from such a folder; one that cannot be read is a 500 naming it, and the server keeps serving', async () => {
+    const assets = join(dir, 'served assets é');
+    cpSync(assetsDir(), assets, { recursive: true });
+    const lines: string[] = [];
+    const dashboard = createDashboard({ credence, assetsDir: assets, log: (line) => lines.push(line) });
+    const server = await serveHttp({ host: '127.0.0.1', port: 0, createSession: () => { throw new Error('no MCP here'); }, fallback: dashboard.handle, isPublic: dashboard.isPublic });
+    try {
+      const js = await get(server, '/app.js');
+      expect(js.status).toBe(200);
+      expect(js.body).toBe(readFileSync(join(assets, 'app.js'), 'utf8'));
+      rmSync(join(assets, 'style.css'));
+      const css = await get(server, '/style.css');
+      expect(css.status).toBe(500);
+      expect(css.body.error).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining(`cannot read the dashboard's file ${join(assets, 'style.css')}: ENOENT`) });
+      expect(lines).toHaveLength(1);
+      expect((await get(server, '/graph')).status).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -13,6 +13,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, type EdgeType } from '../core/types.js';
 import { openCredence, type Credence } from '../engine.js';
@@ -34,6 +36,8 @@ export interface DashboardOptions {
   writable?: boolean;
   /** Scopes to offer besides the served one (e.g. `demo`); only those holding data are listed. */
   scopes?: readonly string[];
+  /** The folder of the pages' files. @default assetsDir() */
+  assetsDir?: string;
   log?: (line: string) => void;
 }
 
@@ -44,11 +48,16 @@ export interface Dashboard {
   isPublic: (req: IncomingMessage) => boolean;
 }
 
-/** The folder of index.html, app.js and style.css: beside this module in src/, or src/web/assets from dist/. */
-export function assetsDir(): string {
-  for (const rel of ['./assets/', '../../../src/web/assets/']) {
-    const url = new URL(rel, import.meta.url);
-    if (existsSync(new URL('index.html', url))) return url.pathname;
+/**
+ * The folder of index.html, app.js and style.css, as a file system path: beside the module at
+ * `moduleUrl` (this one in src/), or src/web/assets from dist/. A file URL is percent-encoded (a
+ * space is %20), so the path comes from fileURLToPath, never from the URL's pathname.
+ */
+export function assetsDir(moduleUrl: string | URL = import.meta.url): string {
+  const here = dirname(fileURLToPath(moduleUrl));
+  for (const rel of [['assets'], ['..', '..', '..', 'src', 'web', 'assets']]) {
+    const dir = join(here, ...rel);
+    if (existsSync(join(dir, 'index.html'))) return dir;
   }
   throw new CredenceError('NOT_FOUND', "the dashboard's assets (src/web/assets) are missing from the package: reinstall credence");
 }
@@ -104,12 +113,18 @@ const VERDICTS = ['accepted', 'rejected', 'contradicts', 'validated'] as const;
 export function createDashboard(options: DashboardOptions): Dashboard {
   const { credence } = options;
   const log = options.log ?? (() => {});
-  const dir = assetsDir();
+  const dir = options.assetsDir ?? assetsDir();
   const files = new Map<string, Buffer>();
+  /** A file of the pages (read once); one that cannot be read is the server's fault: a 500 naming it. */
   const asset = (name: string): Buffer => {
     let body = files.get(name);
     if (body === undefined) {
-      body = readFileSync(`${dir}${name}`);
+      const path = join(dir, name);
+      try {
+        body = readFileSync(path);
+      } catch (error) {
+        throw new Error(`cannot read the dashboard's file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
       files.set(name, body);
     }
     return body;
