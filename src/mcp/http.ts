@@ -2,8 +2,9 @@
  * @module mcp/http
  * MCP over Streamable HTTP at `/mcp`, one SDK transport and one server per client session.
  * Safety: the server listens on loopback unless told otherwise; on loopback a request whose Host
- * header is not a loopback name, or whose Origin is not a loopback page, is refused (DNS rebinding,
- * a web page posting to localhost); with a token, every request needs `Authorization: Bearer
+ * header is not a loopback name with this server's port, or whose Origin is not this server's own
+ * (`http://` with the same host and port as the Host header), is refused (DNS rebinding, a page of
+ * another site or of another local server posting to it); with a token, every request needs `Authorization: Bearer
  * <token>`, compared in constant time, except the requests `isPublic` lets through (the dashboard's
  * pages, which hold no data). A session exists once its `initialize` succeeded; sessions idle for
  * `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are left to
@@ -56,8 +57,8 @@ function send(res: ServerResponse, status: number, message: string, headers: Rec
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** An Origin header from a page served on a loopback name, on any port. */
-const LOOPBACK_ORIGIN = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i;
+/** The `host:port` of an `http://` Origin header, lower case; '' for any other (`null`, https, a path). */
+export const originHost = (origin: string): string => /^http:\/\/([^/?#@\s]+)$/i.exec(origin)?.[1]?.toLowerCase() ?? '';
 
 /**
  * The path and query of a request target, or undefined when the target is not a path starting with
@@ -163,8 +164,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const host = (req.headers.host ?? '').toLowerCase();
     if (allowedHosts !== undefined && !allowedHosts.has(host)) return send(res, 403, `host "${host}" is not allowed`);
     const origin = req.headers.origin;
-    if (allowedHosts !== undefined && origin !== undefined && origin !== 'null' && !LOOPBACK_ORIGIN.test(origin)) return send(res, 403, `origin "${origin}" is not allowed`);
-    if (allowedHosts !== undefined && origin === 'null') return send(res, 403, 'origin "null" is not allowed');
+    // A page may call this server only from the server's own origin: http:, the same host and port.
+    if (allowedHosts !== undefined && origin !== undefined && originHost(origin) !== host) return send(res, 403, `origin "${origin}" is not allowed: only pages served from http://${host} may call this server`);
     const url = requestTarget(req.url);
     if (url === undefined) return send(res, 400, `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for /mcp or a dashboard page such as /graph`);
     const path = url.pathname;

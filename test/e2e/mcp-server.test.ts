@@ -223,14 +223,24 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
   };
   const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
-  it('answers a body that is not JSON with a JSON-RPC parse error, and a foreign Origin with 403', async () => {
+  it('answers a body that is not JSON with a JSON-RPC parse error, and an Origin other than its own with 403', async () => {
     const bad = await raw({ body: '{not json' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe(-32700);
-    const page = await raw({ body: initialize, headers: { origin: 'https://evil.example' } });
-    expect(page.status).toBe(403);
-    const local = await raw({ body: initialize, headers: { origin: 'http://localhost:5173' } });
-    expect(local.status).toBe(200);
+    const { port } = new URL(server.url);
+    // Its own origin, under the loopback name the request was sent to.
+    expect((await raw({ body: initialize, headers: { origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+    expect((await raw({ body: initialize, headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } })).status).toBe(200);
+    const other = Number(port) === 5173 ? 5174 : 5173;
+    for (const origin of ['https://evil.example', `http://localhost:${other}`, `http://127.0.0.1:${other}`, `http://[::1]:${other}`, 'http://localhost', `https://127.0.0.1:${port}`, `http://localhost:${port}`, 'null']) {
+      // `http://localhost:<port>` from a request sent to 127.0.0.1:<port> is another origin too.
+      const page = await raw({ body: initialize, headers: { origin } });
+      expect([origin, page.status]).toEqual([origin, 403]);
+      expect(JSON.parse(page.body).error.message).toContain(`origin "${origin}" is not allowed`);
+    }
+    // The dashboard's API follows the same rule.
+    expect((await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://localhost:${other}` } })).status).toBe(403);
+    expect((await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
   });
 
   it('answers a request target that is not a path with a 400, and keeps serving', async () => {
