@@ -1,8 +1,9 @@
 /**
  * @module bench/chromium
  * Where the headless Chromium of the dashboard's browser tests and bench is: `CREDENCE_CHROMIUM`,
- * else Debian's /usr/bin/chromium when it is installed (never a downloaded browser), and the
- * launch flags that work as root in a container.
+ * else Debian's /usr/bin/chromium when it is installed (never a downloaded browser), the launch
+ * flags that work as root in a container, and the page's globals as the tests and the bench read
+ * them.
  */
 import { existsSync } from 'node:fs';
 
@@ -23,3 +24,21 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 ]);
 
 export const NO_CHROMIUM = 'no Chromium (set CREDENCE_CHROMIUM or apt-get install chromium)';
+
+/**
+ * What the tests and the bench read in the dashboard's page, typed here because the project is
+ * type-checked without the DOM's types. Page code is given to playwright as functions (never as
+ * text, which the page's CSP refuses to evaluate), each reading `globalThis as unknown as
+ * DashboardWindow`; a function runs in the page, so it may use nothing from the file around it.
+ */
+export interface DashboardWindow {
+  document: { body: { dataset: Record<string, string | undefined> } | null };
+  performance: { getEntriesByType: (type: string) => { domContentLoadedEventEnd?: number }[] };
+  credenceGraph?: {
+    nodeCount: number;
+    edgeCount: number;
+    renderedAt: number;
+    /** Where tool `id` is on the screen (client coordinates), for a click. */
+    screenPosition: (id: string) => { x: number; y: number } | null;
+  };
+}

@@ -16,7 +16,7 @@ import { serveHttp } from '../src/mcp/http.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { EdgeRecord } from '../src/store/types.js';
 import { createDashboard } from '../src/web/server.js';
-import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM } from './chromium.js';
+import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from './chromium.js';
 import { mulberry32 } from './prng.js';
 import { median, type BenchRow } from './table.js';
 
@@ -89,24 +89,30 @@ export async function benchDashboard(options: { tools?: number; edges?: number; 
         api.push(performance.now() - t0);
         bytes = Buffer.byteLength(body);
       }
-      // The page's CSP forbids eval; the test's string predicates need it (the page's own code does not).
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+      // The page runs under the CSP it ships; page code is given as functions, which the CSP allows.
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (/content security policy|refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+      });
       const drawn: number[] = [];
       const ready: number[] = [];
       let nodes = 0;
       for (let i = 0; i < navigations + 1; i += 1) {
         await page.goto(`${base}/graph`, { waitUntil: 'commit' });
-        // Page code as text: this file is type-checked without the DOM's types.
-        await page.waitForFunction('document.body !== null && document.body.dataset.graphRendered !== undefined', undefined, { timeout: 30_000, polling: 10 });
-        const m = (await page.evaluate(
-          `({ nodes: Number(document.body.dataset.graphRendered), drawn: window.credenceGraph.renderedAt, dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd })`,
-        )) as { nodes: number; drawn: number; dcl: number };
+        await page.waitForFunction(() => (globalThis as unknown as DashboardWindow).document.body?.dataset.graphRendered !== undefined, undefined, { timeout: 30_000, polling: 10 });
+        const m = await page.evaluate(() => {
+          const w = globalThis as unknown as DashboardWindow;
+          return { nodes: Number(w.document.body?.dataset.graphRendered), drawn: w.credenceGraph?.renderedAt ?? Number.NaN, dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN };
+        });
         nodes = m.nodes;
         if (i === 0) continue; // the first navigation warms the browser's caches
         drawn.push(m.drawn);
         ready.push(m.dcl);
       }
       if (nodes !== tools) throw new Error(`the graph page drew ${nodes} tools, not ${tools}`);
+      if (problems.length > 0) throw new Error(`the graph page failed under its CSP:\n${problems.join('\n')}`);
       const ms = (v: number) => `${v.toFixed(0)} ms`;
       return [
         {
