@@ -60,7 +60,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         const { serve } = await import('../mcp/serve.js');
         await serve(
           credence,
-          { mode: 'http', port, dashboardScopes: [credence.scope] },
+          { mode: 'http', port },
           {
             stderr: ctx.io.stderr,
             env: ctx.io.env,

@@ -36,8 +36,6 @@ export interface ServeConfig extends McpServerOptions {
   startWaitMs?: number;
   /** Serve the dashboard at / and its API at /api/ beside MCP (HTTP only). @default true */
   dashboard?: boolean;
-  /** Scopes the dashboard offers besides the served one. */
-  dashboardScopes?: readonly string[];
 }
 
 export interface ServeIO {
@@ -146,7 +144,7 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       const dashboard =
         config.dashboard === false
           ? undefined
-          : createDashboard({ credence, writable: config.token !== undefined, log, ...(config.dashboardScopes === undefined ? {} : { scopes: config.dashboardScopes }) });
+          : createDashboard({ credence, writable: config.token !== undefined, log });
       http = await serveHttp({
         host: config.host ?? '127.0.0.1',
         port: config.port ?? 3001,

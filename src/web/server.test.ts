@@ -160,6 +160,20 @@ describe('the dashboard server', () => {
     expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
   });
 
+  it('lists every scope holding a row in /api/scopes, the served one first and marked as the default', async () => {
+    // A second scope in the same store, named to sort before the served one.
+    const other = await openCredence({ store: credence.store, now: NOW, scope: 'alpha-team', cwd: dir });
+    await other.addTools([{ id: 'alpha_tool', description: 'a tool of another scope' }]);
+    const { body } = await get(open, '/api/scopes');
+    expect(body.default).toBe('demo');
+    expect(body.scopes.map((x: { scope: string; default: boolean }) => [x.scope, x.default])).toEqual([
+      ['demo', true],
+      ['alpha-team', false],
+    ]);
+    expect(body.scopes[1].counts.tools).toBe(1);
+    expect((await get(open, '/api/graph?scope=alpha-team')).body.nodes.id).toEqual(['alpha_tool']);
+  });
+
   it('answers a request target that is not a path with a 400, from the dashboard alone too, and keeps serving', async () => {
     // The dashboard's handler on a bare Node server (no serveHttp in front of it).
     const dashboard = createDashboard({ credence });

@@ -34,8 +34,6 @@ export interface DashboardOptions {
   credence: Credence;
   /** Writes (`POST /api/feedback`) are allowed only when the server requires a bearer token. */
   writable?: boolean;
-  /** Scopes to offer besides the served one (e.g. `demo`); only those holding data are listed. */
-  scopes?: readonly string[];
   /** The folder of the pages' files. @default assetsDir() */
   assetsDir?: string;
   log?: (line: string) => void;
@@ -145,14 +143,11 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     return opened;
   };
 
+  /** The served scope first (even when it holds nothing yet), then every scope holding a row, by name. */
   const scopes = async () => {
-    const listed = (credence.store as { listScopes?: () => Promise<string[]> }).listScopes;
-    const names = new Set<string>([credence.scope, ...(options.scopes ?? []), ...(listed === undefined ? [] : await listed.call(credence.store))]);
-    const out: { scope: string; counts: Record<string, number> }[] = [];
-    for (const name of names) {
-      const counts = await credence.store.counts(name);
-      if (name === credence.scope || Object.values(counts).some((n) => n > 0)) out.push({ scope: name, counts });
-    }
+    const names = [credence.scope, ...(await credence.store.listScopes()).filter((name) => name !== credence.scope)];
+    const out: { scope: string; default: boolean; counts: Record<string, number> }[] = [];
+    for (const name of names) out.push({ scope: name, default: name === credence.scope, counts: await credence.store.counts(name) });
     return { default: credence.scope, writable: options.writable === true, scopes: out };
   };
 

@@ -49,6 +49,9 @@ if (executablePath === undefined) {
     mkdirSync(shots, { recursive: true });
     const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], { cwd: dir, env, encoding: 'utf8' });
     expect(demo.status, demo.stderr).toBe(0);
+    // A second scope in the same store, for the scope picker.
+    const other = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'alpha-team', 'tools', 'add', '--jsonl', '-'], { cwd: dir, env, encoding: 'utf8', input: '{"id": "alpha_tool", "description": "a tool of another scope"}\n' });
+    expect(other.status, other.stderr).toBe(0);
     // The demo again, serving this time: it adds nothing to the scope and serves its dashboard.
     server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
     base = await new Promise<string>((resolve, reject) => {
@@ -203,6 +206,23 @@ if (executablePath === undefined) {
     await marker('askResults');
     const alphas = (await page.locator('#ask-tools tbody tr td:nth-child(7)').allTextContents()).map(Number);
     expect(alphas.some((a) => a < 1)).toBe(true);
+  });
+
+  it('offers every scope of the store in the scope picker, the served one first and marked as the default', async () => {
+    const listed = await api<{ default: string; scopes: { scope: string }[] }>('/api/scopes');
+    expect(listed.scopes.map((x) => x.scope)).toEqual(['demo', 'alpha-team']);
+    await page.goto(`${base}/graph`);
+    await marker('scopes');
+    const options = page.locator('#scope option');
+    expect(await options.evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(['demo', 'alpha-team']);
+    expect(await options.allTextContents()).toEqual(['demo (default)', 'alpha-team']);
+    expect(await page.locator('#scope').inputValue()).toBe('demo');
+    // Picking the other scope shows its graph.
+    await page.locator('#scope').selectOption('alpha-team');
+    await page.waitForURL(/\?scope=alpha-team$/);
+    await marker('graphRendered');
+    expect(await dataset('graphRendered')).toBe('1');
+    expect(await page.locator('#scope').inputValue()).toBe('alpha-team');
   });
 
   it('names an unknown scope on the page', async () => {

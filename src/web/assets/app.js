@@ -101,7 +101,9 @@
       const current = scope || data.default;
       const names = data.scopes.map((x) => x.scope);
       if (!names.includes(current)) names.push(current);
-      scopeSelect.replaceChildren(...names.map((n) => h('option', { value: n, selected: n === current }, n)));
+      // Every scope holding a row; the served one (listed first) is marked as the default.
+      scopeSelect.replaceChildren(...names.map((n) => h('option', { value: n, selected: n === current, 'data-default': n === data.default }, n === data.default ? `${n} (default)` : n)));
+      document.body.dataset.scopes = String(names.length);
       scopeSelect.addEventListener('change', () => {
         const next = new URLSearchParams(location.search);
         if (scopeSelect.value === data.default) next.delete('scope');
