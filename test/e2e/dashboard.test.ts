@@ -225,6 +225,18 @@ if (executablePath === undefined) {
     expect(await page.locator('#scope').inputValue()).toBe('alpha-team');
   });
 
+  it('ignores a token in the address that is not valid URL encoding, says so, and still draws the page', async () => {
+    await page.goto(`${base}/graph#token=%E0%A4%A`);
+    await marker('graphRendered');
+    expect(await dataset('tokenProblem')).toBe('ignored');
+    const notice = page.locator('#token-problem');
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.textContent()).toContain('is not valid URL encoding, so it was ignored');
+    expect(new URL(page.url()).hash).toBe('');
+    expect(Number(await dataset('graphRendered'))).toBeGreaterThan(0);
+    await shot('bad-token');
+  });
+
   it('names an unknown scope on the page', async () => {
     await page.goto(`${base}/graph?scope=nowhere`);
     await marker('error');

@@ -16,13 +16,26 @@
   const main = document.getElementById('main');
   const params = new URLSearchParams(location.search);
 
-  // A token given as #token=… is kept for this tab and sent as a bearer token to the API.
+  // A token given as #token=… is kept for this tab and sent as a bearer token to the API. One that
+  // is not valid URL encoding (#token=%E0%A4%A) is ignored, with a message, and the page still loads.
   const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  let tokenProblem = null;
   if (fromHash) {
-    sessionStorage.setItem('credence-token', decodeURIComponent(fromHash[1]));
+    try {
+      sessionStorage.setItem('credence-token', decodeURIComponent(fromHash[1]));
+    } catch (error) {
+      tokenProblem = error instanceof URIError
+        ? 'The token in the address (#token=…) is not valid URL encoding, so it was ignored: open the page again with #token= and the token as the server was given it (percent-encode only what needs it).'
+        : `The token in the address (#token=…) could not be kept for this tab, so it was ignored: ${error.message}`;
+    }
     history.replaceState(null, '', location.pathname + location.search);
   }
-  const token = sessionStorage.getItem('credence-token');
+  let token = null;
+  try {
+    token = sessionStorage.getItem('credence-token');
+  } catch {
+    // no storage for this page: the API is asked without a token
+  }
   const scope = params.get('scope') || '';
 
   // ---- small helpers ------------------------------------------------------------------------
@@ -87,6 +100,11 @@
     fill.style.width = `${Math.max(0, Math.min(1, value)) * 100}%`;
     fill.style.background = BAND_COLOURS[bandOf(value)];
     return h('div', { class: 'bar', title: fmt(value) }, fill);
+  }
+
+  if (tokenProblem !== null) {
+    main.before(h('p', { class: 'warn', role: 'alert', id: 'token-problem' }, tokenProblem));
+    document.body.dataset.tokenProblem = 'ignored';
   }
 
   // ---- header: navigation and scopes --------------------------------------------------------
