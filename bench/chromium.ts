@@ -35,10 +35,17 @@ export interface DashboardWindow {
   document: { body: { dataset: Record<string, string | undefined> } | null };
   performance: { getEntriesByType: (type: string) => { domContentLoadedEventEnd?: number }[] };
   credenceGraph?: {
+    /** Tools and edges in the data. */
     nodeCount: number;
     edgeCount: number;
-    renderedAt: number;
+    /** Tools and edges the last draw put on the canvas, counted by its loops. */
+    drawnNodes: number;
+    drawnEdges: number;
+    /** performance.now() when the first draw ended. */
+    renderedAt: number | undefined;
     /** Where tool `id` is on the screen (client coordinates), for a click. */
     screenPosition: (id: string) => { x: number; y: number } | null;
+    /** The canvas's pixel [r, g, b, a] at a client point; [0, 0, 0, 0] where nothing is drawn. */
+    pixelAt: (x: number, y: number) => number[];
   };
 }

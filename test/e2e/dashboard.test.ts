@@ -18,6 +18,8 @@ import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
 const NOW = '2026-02-02T09:00:00Z';
+/** The graph's node colour (#4a5568), opaque, as the canvas gives a pixel. */
+const NODE = [0x4a, 0x55, 0x68, 255];
 
 const executablePath = findChromium();
 if (executablePath === undefined) {
@@ -121,10 +123,28 @@ if (executablePath === undefined) {
     const status = JSON.parse(spawnSync(process.execPath, [bin, 'status', '--json', '--db', db, '--scope', 'demo'], { env, encoding: 'utf8' }).stdout);
     await page.goto(`${base}/graph`);
     await marker('graphRendered');
-    // Every tool of the demo's catalogue is a node (each edge's ends are in the catalogue too).
-    expect(Number(await dataset('graphRendered'))).toBe(status.counts.tools);
+    // Every tool of the demo's catalogue is a node (each edge's ends are in the catalogue too); the
+    // markers count what the draw loops drew, not the data's length.
     expect(graph.nodes.id.length).toBe(status.counts.tools);
+    expect(Number(await dataset('graphRendered'))).toBe(status.counts.tools);
     expect(Number(await dataset('graphEdges'))).toBe(status.counts.edges);
+    const drawn = await page.evaluate(() => {
+      const g = (globalThis as unknown as DashboardWindow).credenceGraph;
+      return { nodes: g?.drawnNodes, edges: g?.drawnEdges };
+    });
+    expect(drawn).toEqual({ nodes: status.counts.tools, edges: status.counts.edges });
+    // The canvas holds them: a known tool's centre is the node colour; an empty corner is blank.
+    const pixels = await page.evaluate((ids) => {
+      const g = (globalThis as unknown as DashboardWindow).credenceGraph;
+      return ids.map((id) => {
+        const at = g?.screenPosition(id);
+        return at === null || at === undefined ? null : g?.pixelAt(at.x, at.y);
+      });
+    }, ['Read', 'Bash', 'Edit']);
+    expect(pixels).toEqual([NODE, NODE, NODE]);
+    const corner = await page.locator('#graph').boundingBox();
+    if (corner === null) throw new Error('no graph canvas');
+    expect(await page.evaluate(([x, y]) => (globalThis as unknown as DashboardWindow).credenceGraph?.pixelAt(x, y), [corner.x + 2, corner.y + 2] as const)).toEqual([0, 0, 0, 0]);
     await shot('graph');
   });
 
@@ -226,6 +246,7 @@ if (executablePath === undefined) {
   });
 
   it('ignores a token in the address that is not valid URL encoding, says so, and still draws the page', async () => {
+    await page.goto('about:blank'); // from /graph, a new #hash alone would not load the page again
     await page.goto(`${base}/graph#token=%E0%A4%A`);
     await marker('graphRendered');
     expect(await dataset('tokenProblem')).toBe('ignored');
