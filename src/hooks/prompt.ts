@@ -19,7 +19,7 @@ import { formatMemoryContext } from '../core/memory-context.js';
 import { scrubText } from '../core/scrub.js';
 import { recall } from '../recall.js';
 import { resolveScope } from '../scope.js';
-import { openTeamStore } from '../store/open.js';
+import { databaseUrl, openTeamStore } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ShownRecord, Store } from '../store/types.js';
 import { defaultDbPath } from '../paths.js';
@@ -57,10 +57,8 @@ export async function promptContext(store: Store, scope: string, prompt: string,
  * due, a read-only open refused) opened as every other surface opens it.
  */
 async function openForReading(db: string, env: NodeJS.ProcessEnv): Promise<Store> {
-  const url = env.CREDENCE_DATABASE_URL;
-  if (url !== undefined && url !== '') {
-    return openTeamStore(url, env, { poolSize: 1 });
-  }
+  const url = databaseUrl({}, env);
+  if (url !== undefined) return openTeamStore(url, env, { poolSize: 1 });
   try {
     return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
   } catch {

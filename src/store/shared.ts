@@ -1,10 +1,12 @@
 /**
  * @module store/shared
  * What every backend does the same way at its boundary: scrub secrets from every text field
- * before anything is stored or indexed (SPEC §10), and fingerprint observations so a re-import
- * adds nothing twice.
+ * before anything is stored or indexed (SPEC §10), fingerprint observations so a re-import
+ * adds nothing twice, and derive what a write implies (a tool's searchable words, call counters,
+ * an execution's end).
  */
 import { mayContainSecret, scrubValue } from '../core/scrub.js';
+import { splitWords } from '../core/words.js';
 import type { ObservationRecord } from './types.js';
 
 /**
@@ -43,4 +45,19 @@ export function observationFingerprint(observation: Omit<ObservationRecord, 'id'
 export function requireFinite(value: number, what: string): number {
   if (!Number.isFinite(value)) throw new TypeError(`${what} must be a finite number, got ${String(value)}`);
   return value;
+}
+
+/** The searchable words of a tool: its id split into words (`SkyScrapperSearchAirport` → sky scrapper search airport). */
+export const toolWords = (id: string): string => splitWords(id).join(' ');
+
+/** How many calls each tool got, in the order the calls first name the tools. */
+export function callsPerTool(calls: Iterable<{ tool: string }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const call of calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
+  return counts;
+}
+
+/** When an execution ends once `calls` are added to it: the latest call end (its time plus its duration), at least `from`. */
+export function endedAt(calls: readonly { at?: number; durationMs?: number }[], from: number): number {
+  return calls.reduce((latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))), from);
 }

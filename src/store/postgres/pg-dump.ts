@@ -6,10 +6,10 @@
  */
 import type pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
-import { splitWords } from '../../core/words.js';
 import { DUMP_COLUMNS, dumpRowProblem, scrubDumpRow } from '../dump-rows.js';
 import type { DumpRow, DumpTable } from '../types.js';
 import { fts5Document } from './fts5.js';
+import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
 /** The column a table's rows are ordered by when it has one (insertion order), else its primary key. */
 const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
@@ -28,12 +28,6 @@ const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
   hook_events: ['seq'],
 });
 
-/** The columns a searched table's full-text entry is made of, in FTS5's column order. */
-const FTS_COLUMNS: Partial<Record<DumpTable, readonly string[]>> = Object.freeze({
-  executions: ['intent'],
-  observations: ['observation', 'evidence', 'context', 'tags'],
-  memories: ['title', 'text', 'tags'],
-});
 
 type Row = Record<string, unknown>;
 
@@ -76,7 +70,7 @@ function fromPg(kind: string, value: unknown): string | number | null {
  */
 export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
   const columns = DUMP_COLUMNS[table];
-  const fts = FTS_COLUMNS[table];
+  const searched = table in FTS_COLUMNS ? (table as FtsTable) : undefined;
   for (const [i, given] of rows.entries()) {
     const problem = dumpRowProblem(table, given);
     if (problem !== undefined) {
@@ -87,10 +81,10 @@ export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows
     const names = present.map((c) => `"${c.name}"`);
     const values: unknown[] = present.map((c) => toPg(c.kind, row[c.name] ?? null));
     const placeholders = present.map((_, n) => `$${n + 1}`);
-    if (fts !== undefined) {
+    if (searched !== undefined) {
       // A column left out takes the schema's default, which is what FTS5 would index too.
       const defaults: Record<string, string> = { context: '{}', evidence: '[]', tags: table === 'memories' ? '' : '[]' };
-      const doc = fts5Document(fts.map((name) => String(row[name] ?? defaults[name] ?? '')));
+      const doc = fts5Document(ftsTexts(searched, row, defaults));
       names.push('fts', 'fts_len');
       values.push(doc.tsvector, doc.length);
       placeholders.push(`$${values.length - 1}::tsvector`, `$${values.length}`);
@@ -99,13 +93,7 @@ export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows
       await client.query(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
       if (table === 'tools') {
         const description = String(((await client.query('SELECT description FROM tools WHERE scope = $1 AND id = $2', [row.scope, row.id])).rows[0] as Row).description);
-        const words = splitWords(String(row.id)).join(' ');
-        const doc = fts5Document([words, description]);
-        await client.query(
-          `INSERT INTO tool_terms (scope, id, words, description, fts, fts_len) VALUES ($1, $2, $3, $4, $5::tsvector, $6)
-           ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, fts = excluded.fts, fts_len = excluded.fts_len`,
-          [row.scope, row.id, words, description, doc.tsvector, doc.length],
-        );
+        await indexTools(client, String(row.scope), [{ id: String(row.id), description }]);
       }
     } catch (error) {
       const code = (error as { code?: unknown }).code;

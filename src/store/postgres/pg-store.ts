@@ -20,9 +20,8 @@
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
-import { splitWords } from '../../core/words.js';
 import type { EdgeType } from '../../core/types.js';
-import { observationFingerprint, scrubRecord } from '../shared.js';
+import { callsPerTool, endedAt, observationFingerprint, scrubRecord } from '../shared.js';
 import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -55,6 +54,7 @@ import {
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
+import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
 export interface PgStoreOptions {
   /**
@@ -70,7 +70,6 @@ export interface PgStoreOptions {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-const toolWords = (id: string): string => splitWords(id).join(' ');
 
 /** bigint (int8) comes back as a JavaScript number: epoch milliseconds and counters fit in 2^53. */
 const TYPES = {
@@ -180,14 +179,6 @@ async function migrate(pool: pg.Pool, schema: string, location: string): Promise
   }
 }
 
-/** The searched tables: which columns FTS5 indexes on SQLite, in its column order. */
-const FTS_TABLES = {
-  memories: (r: Row) => [String(r.title), String(r.text), String(r.tags)],
-  tool_terms: (r: Row) => [String(r.words), String(r.description)],
-  executions: (r: Row) => [String(r.intent)],
-  observations: (r: Row) => [String(r.observation), String(r.evidence), String(r.context), String(r.tags)],
-} as const;
-type FtsTable = keyof typeof FTS_TABLES;
 
 /**
  * A row's query words laid out at their positions (`word:3,9 other:4` from the tsvector), every
@@ -283,9 +274,9 @@ export class PgStore implements Store {
     const version = await this.schemaVersion();
     if (version !== PG_LATEST_SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${PG_LATEST_SCHEMA_VERSION}`);
     // Every searched row's index entry must match its text: recompute a sample's token count.
-    for (const [table, columns] of Object.entries(FTS_TABLES) as [FtsTable, (r: Row) => string[]][]) {
+    for (const table of Object.keys(FTS_COLUMNS) as FtsTable[]) {
       for (const row of await this.#rows(`SELECT * FROM ${table} ORDER BY rowid DESC LIMIT 200`)) {
-        const length = columns(row).reduce((n, text) => n + fts5Tokens(text).length, 0);
+        const length = ftsTexts(table, row).reduce((n, text) => n + fts5Tokens(text).length, 0);
         if (length !== Number(row.fts_len)) {
           problems.push(`${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, its text ${length}`);
           break;
@@ -333,26 +324,10 @@ export class PgStore implements Store {
         );
         if (stored?.inserted === true) inserted += 1;
         else updated += 1;
-        await this.#indexTools(c, scope, [{ id: tool.id, description: String(stored?.description ?? '') }]);
+        await indexTools(c, scope, [{ id: tool.id, description: String(stored?.description ?? '') }]);
       }
       return { inserted, updated };
     });
-  }
-
-  /** Keeps the searchable words of tools in step with their ids and descriptions. */
-  async #indexTools(c: Queryable, scope: string, tools: readonly { id: string; description: string }[]): Promise<void> {
-    if (tools.length === 0) return;
-    const words = tools.map((t) => toolWords(t.id));
-    const docs = tools.map((t, i) => fts5Document([words[i] as string, t.description]));
-    await c.query(
-      `INSERT INTO tool_terms (scope, id, words, description, fts, fts_len)
-       SELECT $1, v.id, v.words, v.description, v.fts::tsvector, v.len
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS v(id, words, description, fts, len, n)
-       ORDER BY v.n
-       ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, fts = excluded.fts, fts_len = excluded.fts_len
-       WHERE tool_terms.description IS DISTINCT FROM excluded.description OR tool_terms.words IS DISTINCT FROM excluded.words`,
-      [scope, tools.map((t) => t.id), words, tools.map((t) => t.description), docs.map((d) => d.tsvector), docs.map((d) => d.length)],
-    );
   }
 
   async getTool(scope: string, id: string): Promise<ToolRecord | undefined> {
@@ -369,22 +344,22 @@ export class PgStore implements Store {
    * creating unknown tools with an empty description; returns the new ones. Tools in id order, so
    * two writers take the row locks in the same order.
    */
-  async #countCalls(c: Queryable, scope: string, callsPerTool: ReadonlyMap<string, number>): Promise<string[]> {
-    if (callsPerTool.size === 0) return [];
-    const ids = [...callsPerTool.keys()].sort(byCodePoint);
+  async #countCalls(c: Queryable, scope: string, perTool: ReadonlyMap<string, number>): Promise<string[]> {
+    if (perTool.size === 0) return [];
+    const ids = [...perTool.keys()].sort(byCodePoint);
     const now = Date.now();
     const rows = await this.#rows(
       `INSERT INTO tools (scope, id, description, calls, created_at, updated_at)
        SELECT $1, v.id, '', v.n, $4, $4 FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS v(id, n, o) ORDER BY v.o
        ON CONFLICT (scope, id) DO UPDATE SET calls = tools.calls + excluded.calls
        RETURNING id, (xmax = 0) AS inserted`,
-      [scope, ids, ids.map((id) => callsPerTool.get(id)), now],
+      [scope, ids, ids.map((id) => perTool.get(id)), now],
       c,
     );
     const created = new Set(rows.filter((r) => r.inserted === true).map((r) => String(r.id)));
     // Reported in the order the calls named them, as the SQLite store reports them.
-    const newTools = [...callsPerTool.keys()].filter((id) => created.has(id));
-    await this.#indexTools(c, scope, newTools.map((id) => ({ id, description: '' })));
+    const newTools = [...perTool.keys()].filter((id) => created.has(id));
+    await indexTools(c, scope, newTools.map((id) => ({ id, description: '' })));
     return newTools;
   }
 
@@ -457,9 +432,8 @@ export class PgStore implements Store {
       if (bm25 !== undefined) scored.push({ rowid, bm25 });
     }
     if (retokenise.length > 0) {
-      const columnsOf = FTS_TABLES[table];
       for (const row of await this.#rows(`SELECT * FROM ${table} WHERE rowid = ANY($1::bigint[])`, [retokenise])) {
-        const bm25 = bm25Of(columnsOf(row).map(fts5Tokens), Number(row.fts_len));
+        const bm25 = bm25Of(ftsTexts(table, row).map(fts5Tokens), Number(row.fts_len));
         if (bm25 !== undefined) scored.push({ rowid: Number(row.rowid), bm25, row });
       }
     }
@@ -578,9 +552,7 @@ export class PgStore implements Store {
     const execution = scrubRecord(raw);
     await this.#tx(async (c) => {
       await this.#insertExecutions(c, scope, [execution]);
-      const counts = new Map<string, number>();
-      for (const call of execution.calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
-      await this.#countCalls(c, scope, counts);
+      await this.#countCalls(c, scope, callsPerTool(execution.calls));
     });
   }
 
@@ -643,11 +615,9 @@ export class PgStore implements Store {
     const items = batch.map((item) => scrubRecord(item));
     return this.#tx(async (c) => {
       await this.#insertExecutions(c, scope, items.map((i) => i.execution));
-      const callsPerTool = new Map<string, number>();
-      for (const item of items) for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
       // Edges before tools, in every transaction: one lock order, no deadlock between writers.
       const edges = await this.#foldEdges(c, scope, items.flatMap((i) => i.events), fold);
-      const newTools = await this.#countCalls(c, scope, callsPerTool);
+      const newTools = await this.#countCalls(c, scope, callsPerTool(items.flatMap((i) => i.execution.calls)));
       return { newTools, edges: [...edges.values()] };
     });
   }
@@ -680,16 +650,11 @@ export class PgStore implements Store {
       const after = [...before, ...added];
       const events = learn(before, after).map((event) => scrubRecord(event));
       const startedAt = Number(row.started_at);
-      const endedAt = added.reduce(
-        (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
-        created || row.ended_at == null ? startedAt : Number(row.ended_at),
-      );
-      await c.query('UPDATE executions SET ended_at = $3 WHERE scope = $1 AND id = $2', [scope, head.id, endedAt]);
+      const ended = endedAt(added, created || row.ended_at == null ? startedAt : Number(row.ended_at));
+      await c.query('UPDATE executions SET ended_at = $3 WHERE scope = $1 AND id = $2', [scope, head.id, ended]);
       await this.#insertCalls(c, scope, added.map((call, i) => ({ executionId: head.id, idx: before.length + i, call })));
-      const callsPerTool = new Map<string, number>();
-      for (const call of added) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
       const edges = await this.#foldEdges(c, scope, events, fold);
-      const newTools = await this.#countCalls(c, scope, callsPerTool);
+      const newTools = await this.#countCalls(c, scope, callsPerTool(added));
       return { newTools, edges: [...edges.values()], execution: { id: head.id, created, firstIndex: before.length, calls: after.length } };
     });
   }

@@ -5,7 +5,7 @@
  */
 
 import type Database from 'better-sqlite3';
-import { splitWords } from '../../core/words.js';
+import { toolWords } from '../shared.js';
 
 export interface Migration {
   readonly version: number;
@@ -15,8 +15,6 @@ export interface Migration {
   readonly after?: (db: Database.Database) => void;
 }
 
-/** The searchable words of a tool: its id split into words (`SkyScrapperSearchAirport` → sky scrapper search airport). */
-export const toolWords = (id: string): string => splitWords(id).join(' ');
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import { DUMP_COLUMNS, dumpRowProblem, scrubDumpRow } from '../dump-rows.js';
 import type { DumpRow, DumpTable } from '../types.js';
-import { toolWords } from './migrations.js';
+import { toolWords } from '../shared.js';
 
 /** The column a table's rows are ordered by when it has one (insertion order), else its primary key. */
 const ORDER: Readonly<Record<DumpTable, { rowid: string } | { key: readonly string[] }>> = Object.freeze({

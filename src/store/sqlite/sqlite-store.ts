@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { observationFingerprint, scrubRecord } from '../shared.js';
+import { callsPerTool, endedAt, observationFingerprint, scrubRecord, toolWords } from '../shared.js';
 import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -40,7 +40,7 @@ import {
   type DumpRow,
   type DumpTable,
 } from '../types.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, toolWords } from './migrations.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
 
 export interface SqliteStoreOptions {
@@ -329,20 +329,18 @@ export class SqliteStore implements Store {
   async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
     this.#write(() => {
       this.#insertExecution(scope, raw);
-      const counts = new Map<string, number>();
-      for (const call of raw.calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
-      this.#countCalls(scope, counts);
+      this.#countCalls(scope, callsPerTool(raw.calls));
     });
   }
 
   /** Adds calls to each tool's counter, creating unknown tools with an empty description; returns the new ones. */
-  #countCalls(scope: string, callsPerTool: ReadonlyMap<string, number>): string[] {
+  #countCalls(scope: string, perTool: ReadonlyMap<string, number>): string[] {
     const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
     const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`);
     const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
     const now = Date.now();
     const newTools: string[] = [];
-    for (const [tool, calls] of callsPerTool) {
+    for (const [tool, calls] of perTool) {
       if (toolExists.get(scope, tool) === undefined) {
         insertTool.run(scope, tool, calls, now, now);
         this.#indexTool(scope, tool, '');
@@ -479,7 +477,6 @@ export class SqliteStore implements Store {
     // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
     const items = batch.map((item) => scrubRecord(item));
     const report = this.#write(() => {
-      const callsPerTool = new Map<string, number>();
       const edges = new Map<string, EdgeRecord>();
       const cache = this.#edgeCacheFor(scope);
       // A large batch touches much of the graph: one scan of the scope's edges beats a point read each.
@@ -493,10 +490,9 @@ export class SqliteStore implements Store {
       }
       for (const item of items) {
         this.#insertExecution(scope, item.execution, true);
-        for (const call of item.execution.calls) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
         this.#foldEvents(scope, item.events, fold, cache, edges);
       }
-      const newTools = this.#countCalls(scope, callsPerTool);
+      const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)));
       this.#writeEdges(scope, edges.values());
       return { newTools, edges, version: this.#dataVersionNow() };
     });
@@ -523,22 +519,17 @@ export class SqliteStore implements Store {
       const after = [...before, ...added];
       const events = learn(before, after).map((event) => scrubRecord(event));
       const startedAt = row === undefined ? head.startedAt : Number(row.started_at);
-      const endedAt = added.reduce(
-        (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
-        row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at),
-      );
+      const ended = endedAt(added, row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at));
       if (row === undefined) {
         // The insert trigger indexes the intent in executions_fts.
-        this.#stmt('INSERT INTO executions (id, scope, intent, started_at, ended_at) VALUES (?, ?, ?, ?, ?)').run(head.id, scope, head.intent, startedAt, endedAt);
+        this.#stmt('INSERT INTO executions (id, scope, intent, started_at, ended_at) VALUES (?, ?, ?, ?, ?)').run(head.id, scope, head.intent, startedAt, ended);
       } else {
-        this.#stmt('UPDATE executions SET ended_at = ? WHERE scope = ? AND id = ?').run(endedAt, scope, head.id);
+        this.#stmt('UPDATE executions SET ended_at = ? WHERE scope = ? AND id = ?').run(ended, scope, head.id);
       }
       this.#insertCalls(scope, head.id, added, before.length);
-      const callsPerTool = new Map<string, number>();
-      for (const call of added) callsPerTool.set(call.tool, (callsPerTool.get(call.tool) ?? 0) + 1);
       const edges = new Map<string, EdgeRecord>();
       this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
-      const newTools = this.#countCalls(scope, callsPerTool);
+      const newTools = this.#countCalls(scope, callsPerTool(added));
       this.#writeEdges(scope, edges.values());
       return { newTools, edges, execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length }, version: this.#dataVersionNow() };
     });
