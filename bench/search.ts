@@ -16,12 +16,8 @@ import { openCredence } from '../src/engine.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
-import { type BenchRow } from './table.js';
+import { percentile, timeEach, type BenchRow } from './table.js';
 
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-};
 
 function loadData(): { tools: ToolRecord[]; learn: ExecutionInput[]; queries: string[]; source: string } {
   const dir = fileURLToPath(new URL('../../../shared/data/seal-tools/', import.meta.url));
@@ -59,16 +55,7 @@ export async function benchSearch(): Promise<BenchRow[]> {
   await credence.searchTools('warm up the index');
   const buildMs = performance.now() - t0;
 
-  const time = async (fn: (q: string) => Promise<unknown>): Promise<number[]> => {
-    for (const q of data.queries.slice(0, 20)) await fn(q);
-    const times: number[] = [];
-    for (const q of data.queries) {
-      const start = performance.now();
-      await fn(q);
-      times.push(performance.now() - start);
-    }
-    return times;
-  };
+  const time = (fn: (q: string) => Promise<unknown>): Promise<number[]> => timeEach(data.queries, fn, 20);
   const fts = await time(async (q) => credence.store.searchTools('bench', ftsOrQuery(contentWords(q).join(' ')) ?? '""', { limit: 50 }));
   const searchTimes = await time((q) => credence.searchTools(q, { limit: 10 }));
   const dagTimes = await time((q) => credence.suggestDag(q));

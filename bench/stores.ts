@@ -21,13 +21,9 @@ import type { Store } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
 import { benchMemories, loadData } from './recall.js';
 import type { WriterReport } from './store-writer.js';
-import { fmtRate, type BenchRow } from './table.js';
+import { fmtRate, percentile, timeEach, type BenchRow } from './table.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-};
 const ms = (v: number): string => `${v.toFixed(2)} ms`;
 
 interface Server {
@@ -78,16 +74,7 @@ async function workload(store: Store, data: ReturnType<typeof syntheticData>) {
   for (let i = 0; i < data.executions.length; i += 1_000) await credence.recordExecutions(data.executions.slice(i, i + 1_000));
   const ingest = (data.executions.length * 5) / ((performance.now() - t0) / 1000);
   for (let i = 0; i < data.memories.length; i += 2_000) await store.upsertMemories('bench', data.memories.slice(i, i + 2_000));
-  const time = async (fn: (q: string) => Promise<unknown>): Promise<number[]> => {
-    for (const q of data.queries.slice(0, 10)) await fn(q);
-    const times: number[] = [];
-    for (const q of data.queries) {
-      const start = performance.now();
-      await fn(q);
-      times.push(performance.now() - start);
-    }
-    return times;
-  };
+  const time = (fn: (q: string) => Promise<unknown>): Promise<number[]> => timeEach(data.queries, fn, 10);
   const recall = await time((q) => credence.recall(q, { track: false, bm25Weight: 1 }));
   const dag = await time((q) => credence.suggestDag(q, { track: false }));
   await credence.close();

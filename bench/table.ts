@@ -23,3 +23,21 @@ export const median = (values: readonly number[]): number => {
 };
 
 export const fmtRate = (perSecond: number): string => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
+
+/** The value below which a share `p` of `values` fall (the nearest rank at or above it). */
+export const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+};
+
+/** Times `fn` once per query, in ms, after running it on the first `warmUp` queries untimed. */
+export async function timeEach(queries: readonly string[], fn: (q: string) => Promise<unknown>, warmUp: number): Promise<number[]> {
+  for (const q of queries.slice(0, warmUp)) await fn(q);
+  const times: number[] = [];
+  for (const q of queries) {
+    const start = performance.now();
+    await fn(q);
+    times.push(performance.now() - start);
+  }
+  return times;
+}
