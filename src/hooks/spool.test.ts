@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { drainSpool, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-spool-'));
@@ -18,6 +18,23 @@ describe('the hook spool', () => {
     expect(got.map((e) => e.at)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(new Set(got.map((e) => e.key)).size).toBe(30);
     expect(readdirSync(spoolDirFor(db))).toEqual([]);
+  });
+
+  it('keeps one process\'s events in order when the wall clock steps back', async () => {
+    const db = join(dir, 'clock.db');
+    const times = [5_000, 5_000, 4_000, 3_999, 6_000, 2_000];
+    const now = vi.spyOn(Date, 'now');
+    try {
+      for (const [i, t] of times.entries()) {
+        now.mockReturnValue(t);
+        spoolEvent(db, event(i));
+      }
+    } finally {
+      now.mockRestore();
+    }
+    let got: SpooledEvent[] = [];
+    await drainSpool(db, 'me', async (events) => void (got = events), () => {});
+    expect(got.map((e) => e.at)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('gives the files back when queuing fails', async () => {

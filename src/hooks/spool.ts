@@ -44,14 +44,18 @@ const STALE_LOCK_MS = 30_000;
 const ABANDONED_AFTER_MS = 60_000;
 let written = 0;
 
+let lastMicros = 0;
+
 /**
  * A name that sorts in arrival order across processes, then unique: the epoch time in microseconds
  * (the clock's milliseconds × 1000: `performance` would load the perf_hooks modules, most of a
  * millisecond of a hook, and hooks that run one after another are always more than a millisecond
- * apart), the pid, a counter within the process.
+ * apart), the pid, a counter within the process. Within a process the time never goes back, even
+ * when the wall clock does (a clock stepped back would otherwise sort a later event first).
  */
 function stamp(): string {
-  const micros = Date.now() * 1000;
+  const micros = Math.max(Date.now() * 1000, lastMicros + 1);
+  lastMicros = micros;
   written += 1;
   return `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`;
 }
