@@ -225,6 +225,8 @@ function scanUnrolled(m: VectorMatrix, query: Float32Array, k: number): number[]
  */
 async function profileRecall(credence: Credence, store: SqliteStore, queries: readonly string[]): Promise<Map<string, number[]>> {
   const index = await buildRecallIndex(store, SCOPE, credence.embedder);
+  const matrix = index.vectors.matrix;
+  if (matrix === undefined) throw new Error('the recall profile needs the vectors in memory (a SQLite store)');
   const ctx: RecallContext = { store, scope: SCOPE, embedder: credence.embedder, index, now: NOW };
   const raw = store.database.prepare(RAW_FTS);
   const twoStep = store.database.prepare(TWO_STEP);
@@ -255,14 +257,14 @@ async function profileRecall(credence: Credence, store: SqliteStore, queries: re
     const [qv] = await credence.embedder.embed([q]);
     const tEmbed = performance.now() - s;
     s = performance.now();
-    const scan = scanSimilar(index.vectors, qv, k);
+    const scan = scanSimilar(matrix, qv, k);
     const tScan = performance.now() - s;
     s = performance.now();
-    const fast = qv === undefined ? [] : scanUnrolled(index.vectors, qv, k);
+    const fast = qv === undefined ? [] : scanUnrolled(matrix, qv, k);
     const tFast = performance.now() - s;
     same.n += 1;
     if (rows.length === hits.length && rows.every((r, i) => r.id === hits[i]?.memory.id)) same.sql += 1;
-    if (fast.length === scan.top.length && fast.every((row, i) => index.vectors.ids[row] === scan.top[i])) same.scan += 1;
+    if (fast.length === scan.top.length && fast.every((row, i) => matrix.ids[row] === scan.top[i])) same.scan += 1;
     s = performance.now();
     const words = [...new Set([...fq.terms, ...fq.phrases.flat()])];
     const top = hits.slice(0, 10).map((h) => index.items.get(`memory:${h.memory.id}`)).filter((i) => i !== undefined);
@@ -276,7 +278,7 @@ async function profileRecall(credence: Credence, store: SqliteStore, queries: re
     add('store.searchMemories (FTS5 + JOIN memories, 50 rows → records)', tMem);
     add('store.searchObservations + searchExecutions (empty)', tOther);
     add('embedder.embed([query])', tEmbed);
-    add(`scanSimilar over ${index.vectors.ids.length.toLocaleString('en-US')} vectors`, tScan);
+    add(`scanSimilar over ${matrix.ids.length.toLocaleString('en-US')} vectors`, tScan);
     add('termShare + recallLabels, top 10', tShare);
     add('recall total (bm25Weight 1)', total);
     add('rest of recall (total − parts: fusing ≤ 100 candidates, sort)', total - tQuery - tMem - tOther - tEmbed - tScan - tShare);

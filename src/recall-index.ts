@@ -7,9 +7,8 @@
 import { readFileInsideRoot } from './files.js';
 import { scrubText } from './core/scrub.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { ensureEmbeddings } from './search-index.js';
+import { buildVectorSource, type VectorPart } from './search-index.js';
 import type { MemoryRecord, Store } from './store/types.js';
-import { toMatrix } from './vectors.js';
 import { executionItem, itemText, memoryItem, observationItem, type RecallIndex, type RecallKind, type Recallable } from './recall.js';
 
 /** Gathers everything recall can return in a scope and embeds what is missing or stale. */
@@ -18,18 +17,16 @@ export async function buildRecallIndex(store: Store, scope: string, embedder: Em
   // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
   const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));
   const items: Recallable[] = [...memories.map(memoryItem), ...observations.map(observationItem), ...executions.map(executionItem)];
-  const byKind = async (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution') => {
-    const list = items.filter((i) => kinds.includes(i.kind));
-    const vectors = await ensureEmbeddings(store, scope, embedder, stored, list.map((i) => ({ id: i.id, text: itemText(i) })));
-    const keyOf = new Map(list.map((i) => [i.id, i.key]));
-    return new Map([...vectors].map(([id, v]) => [keyOf.get(id) as string, v]));
-  };
-  const all = new Map([
-    ...(await byKind(['memory', 'instinct', 'skill'], 'memory')),
-    ...(await byKind(['observation'], 'observation')),
-    ...(await byKind(['execution'], 'execution')),
+  const part = (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution'): VectorPart => ({
+    kind: stored,
+    items: items.filter((i) => kinds.includes(i.kind)).map((i) => ({ key: i.key, id: i.id, text: itemText(i) })),
+  });
+  const vectors = await buildVectorSource(store, scope, embedder, [
+    part(['memory', 'instinct', 'skill'], 'memory'),
+    part(['observation'], 'observation'),
+    part(['execution'], 'execution'),
   ]);
-  return { items: new Map(items.map((i) => [i.key, i])), vectors: toMatrix(items.map((i) => i.key), all) };
+  return { items: new Map(items.map((i) => [i.key, i])), vectors };
 }
 
 /**

@@ -10,7 +10,7 @@ import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { scanSimilar, similarityOf, type VectorMatrix } from './vectors.js';
+import type { VectorSource } from './vectors.js';
 import type { ExecutionRecord, MemoryRecord, ObservationRecord, Store } from './store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
@@ -46,7 +46,8 @@ export interface Recallable {
 
 export interface RecallIndex {
   items: Map<string, Recallable>;
-  vectors: VectorMatrix;
+  /** In memory, or the store when the database ranks vectors (pgvector). */
+  vectors: VectorSource;
 }
 
 export interface RecallRequest {
@@ -189,11 +190,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     index === undefined
       ? { of: (_: string) => 0, top: [] as string[] }
       : w >= 1
-        ? (() => {
-            const sims = similarityOf(index.vectors, queryVector, bm25.keys());
+        ? await (async () => {
+            const sims = await index.vectors.similarity(queryVector, bm25.keys());
             return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
           })()
-        : scanSimilar(index.vectors, queryVector, k);
+        : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const ranked = [...new Set([...bm25.keys(), ...similar.top])]
     .map((k2) => items.get(k2))

@@ -6,9 +6,9 @@
  * provider or model, or an edited description) are re-embedded when the index is built.
  */
 import { createHash } from 'node:crypto';
-import { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix } from './vectors.js';
+import { matrixSource, scanSimilar, similarityOf, storeSource, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource } from './vectors.js';
 
-export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix };
+export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
 import { adaptiveWeights } from './core/dag-confidence.js';
 import { passesThreshold } from './core/edge-confidence.js';
 import { densityOfEdges } from './core/graph-density.js';
@@ -27,9 +27,9 @@ export interface SearchIndex {
   toolIds: Set<string>;
   /** Tools whose description says they are deprecated. */
   deprecated: Set<string>;
-  toolVectors: VectorMatrix;
+  toolVectors: VectorSource;
   executions: ExecutionRecord[];
-  executionVectors: VectorMatrix;
+  executionVectors: VectorSource;
   /** Learned edges with confidence ≥ 0.3, as of the build. */
   confidentEdges: EdgeView[];
   directed: GraphIndex;
@@ -48,15 +48,22 @@ const textHash = (text: string): string => createHash('sha256').update(text).dig
 
 export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.description}`;
 
-/** Embeds what is missing or stale for `kind`, stores it, and returns every vector by id. */
+/**
+ * Embeds what is missing or stale for `kind` and stores it. Returns every vector by id, or with
+ * `vectors: false` (the store ranks them) reads only the stored stamps and returns the new ones.
+ */
 export async function ensureEmbeddings(
   store: Store,
   scope: string,
   embedder: EmbeddingProvider,
   kind: EmbeddingKind,
   items: readonly { id: string; text: string }[],
+  options: { vectors?: boolean } = {},
 ): Promise<Map<string, Float32Array>> {
-  const stored = new Map((await store.getEmbeddings(scope, kind)).map((e) => [e.refId, e]));
+  const withVectors = options.vectors ?? true;
+  const stored = new Map<string, { modelKey: string; textHash: string; vector?: Float32Array }>(
+    (withVectors ? await store.getEmbeddings(scope, kind) : await store.getEmbeddingStamps(scope, kind)).map((e) => [e.refId, e]),
+  );
   const vectors = new Map<string, Float32Array>();
   const missing: { id: string; text: string; hash: string }[] = [];
   // A remote provider learns its dimension on its first call: probe only when something is stored to compare with.
@@ -64,8 +71,9 @@ export async function ensureEmbeddings(
   for (const item of items) {
     const hash = textHash(item.text);
     const have = stored.get(item.id);
-    if (have !== undefined && key !== undefined && have.modelKey === key && have.textHash === hash) vectors.set(item.id, have.vector);
-    else missing.push({ ...item, hash });
+    if (have !== undefined && key !== undefined && have.modelKey === key && have.textHash === hash) {
+      if (have.vector !== undefined) vectors.set(item.id, have.vector);
+    } else missing.push({ ...item, hash });
   }
   for (let i = 0; i < missing.length; i += 512) {
     const chunk = missing.slice(i, i + 512);
@@ -81,6 +89,34 @@ export async function ensureEmbeddings(
   return vectors;
 }
 
+/** Items of one stored kind for a vector source: `key` is what the caller ranks, `id` the stored row. */
+export interface VectorPart {
+  kind: EmbeddingKind;
+  items: readonly { key: string; id: string; text: string }[];
+}
+
+/**
+ * Embeds what is missing or stale, then gives the source search and recall rank against: the
+ * vectors in memory in the parts' order, or (a store that ranks vectors itself, pgvector) the store,
+ * which is then never read whole.
+ */
+export async function buildVectorSource(store: Store, scope: string, embedder: EmbeddingProvider, parts: readonly VectorPart[]): Promise<VectorSource> {
+  const inStore = store.vectorRanking !== 'node' && store.nearestEmbeddings !== undefined;
+  const order: string[] = [];
+  const all = new Map<string, Float32Array>();
+  for (const part of parts) {
+    const vectors = await ensureEmbeddings(store, scope, embedder, part.kind, part.items, { vectors: !inStore });
+    for (const item of part.items) {
+      order.push(item.key);
+      const v = vectors.get(item.id);
+      if (v !== undefined) all.set(item.key, v);
+    }
+  }
+  if (!inStore) return matrixSource(toMatrix(order, all));
+  const keys = new Map(parts.flatMap((p) => p.items.map((i) => [i.key, { kind: p.kind, refId: i.id }] as const)));
+  return storeSource({ store, scope, modelKey: keys.size === 0 ? '' : await resolveEmbeddingKey(embedder), keys });
+}
+
 export async function buildSearchIndex(input: { store: Store; scope: string; embedder: EmbeddingProvider; now: number }): Promise<SearchIndex> {
   const { store, scope, embedder, now } = input;
   const [tools, edges, calls, executions] = await Promise.all([
@@ -89,14 +125,10 @@ export async function buildSearchIndex(input: { store: Store; scope: string; emb
     store.calledTools(scope),
     store.listExecutions(scope),
   ]);
-  const toolVectors = toMatrix(
-    tools.map((t) => t.id),
-    await ensureEmbeddings(store, scope, embedder, 'tool', tools.map((t) => ({ id: t.id, text: toolText(t) }))),
-  );
-  const executionVectors = toMatrix(
-    executions.map((e) => e.id),
-    await ensureEmbeddings(store, scope, embedder, 'execution', executions.map((e) => ({ id: e.id, text: e.intent }))),
-  );
+  const toolVectors = await buildVectorSource(store, scope, embedder, [{ kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) }]);
+  const executionVectors = await buildVectorSource(store, scope, embedder, [
+    { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: e.intent })) },
+  ]);
   const views = edges.map((e) => viewEdge(e, now));
   const confidentEdges = views.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
   const graphEdges = confidentEdges.filter((e) => e.type !== 'alternative').map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));

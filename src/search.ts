@@ -14,7 +14,7 @@ import { intentParts } from './core/intent-parts.js';
 import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
 import { contentWords, maskFileNames } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
-import { scanSimilar, type SearchIndex } from './search-index.js';
+import type { SearchIndex } from './search-index.js';
 import type { Store } from './store/types.js';
 
 export interface SearchContext {
@@ -50,9 +50,6 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
   const match = ftsOrQuery(contentWords(text).join(' '));
   const [queryVector] = await ctx.embedder.embed([text]);
   const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
-  const similarity = scanSimilar(index.toolVectors, queryVector, k);
-  const top = similarity.top;
-  const pool = new Set<string>([...bm25.keys(), ...top]);
 
   // The graph speaks only when the context holds an established tool (≥ 5 recorded calls, the
   // cold-start line of SPEC §4): relatedness from tools the graph barely knows pulled the scores of
@@ -69,8 +66,9 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
       if ((r[i] ?? 0) > 0) related?.set(id, r[i] as number);
     });
     index.undirected.ids.forEach((id, i) => heat?.set(id, h[i] ?? 0));
-    for (const id of related.keys()) pool.add(id);
   }
+  const similarity = await index.toolVectors.scan(queryVector, k, [...bm25.keys(), ...(related?.keys() ?? [])]);
+  const pool = new Set<string>([...bm25.keys(), ...similarity.top, ...(related?.keys() ?? [])]);
   // Tools already in use are not suggested again.
   for (const t of context) pool.delete(t);
   const signals: ToolSignals[] = [...pool]
@@ -135,7 +133,7 @@ export async function similarExecutions(ctx: SearchContext, text: string, option
   const match = ftsOrQuery(contentWords(text).join(' '));
   const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => h.id);
   const [qv] = await ctx.embedder.embed([text]);
-  const cos = scanSimilar(index.executionVectors, qv, 50);
+  const cos = await index.executionVectors.scan(qv, 50, lexical);
   const queryWords = [...new Set(contentWords(text))];
   const byId = new Map(index.executions.map((e) => [e.id, e]));
   const scored = [...new Set([...lexical, ...cos.top])]

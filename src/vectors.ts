@@ -2,7 +2,13 @@
  * @module vectors
  * Embedding matrices and cosine scans (the vectors are L2-normalised, so a dot product is the
  * cosine). Apart from the search index so that recall can use them without loading it.
+ *
+ * A `VectorSource` is what search and recall rank against: a matrix in memory (`matrixSource`), or
+ * the store itself when the database ranks vectors (`storeSource`, pgvector). Both compute every
+ * similarity with the same arithmetic from the same float32 values, so a result's score is the same
+ * wherever its vector was found.
  */
+import type { EmbeddingKind, NearestEmbedding, Store } from './store/types.js';
 
 export interface VectorMatrix {
   ids: string[];
@@ -26,6 +32,34 @@ export interface SimilarityScan {
   top: string[];
 }
 
+/** The dot product of `q` with `dim` values of `data` from `base`, in one running sum (`similarityOf`). */
+function dotPlain(data: Float32Array, base: number, q: Float32Array, dim: number): number {
+  let s = 0;
+  for (let d = 0; d < dim; d += 1) s += (data[base + d] as number) * (q[d] as number);
+  return s;
+}
+
+/**
+ * The same dot product in four running sums (`scanSimilar`): independent additions the CPU can
+ * overlap (1.7× faster at 100k rows). Its rounding differs from `dotPlain` in the last bits.
+ */
+function dotUnrolled(data: Float32Array, base: number, q: Float32Array, dim: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const tail = dim - (dim % 4);
+  let d = 0;
+  for (; d < tail; d += 4) {
+    s0 += (data[base + d] as number) * (q[d] as number);
+    s1 += (data[base + d + 1] as number) * (q[d + 1] as number);
+    s2 += (data[base + d + 2] as number) * (q[d + 2] as number);
+    s3 += (data[base + d + 3] as number) * (q[d + 3] as number);
+  }
+  for (; d < dim; d += 1) s0 += (data[base + d] as number) * (q[d] as number);
+  return s0 + s1 + s2 + s3;
+}
+
 /** Similarity of `query` to the rows of `ids` only (no scan of the whole matrix). */
 export function similarityOf(m: VectorMatrix, query: Float32Array | undefined, ids: Iterable<string>): Map<string, number> {
   const out = new Map<string, number>();
@@ -34,9 +68,7 @@ export function similarityOf(m: VectorMatrix, query: Float32Array | undefined, i
   for (const id of ids) {
     const r = m.row.get(id);
     if (r === undefined) continue;
-    let s = 0;
-    for (let d = 0; d < dim; d += 1) s += (m.data[r * m.dim + d] as number) * (query[d] as number);
-    out.set(id, s);
+    out.set(id, dotPlain(m.data, r * m.dim, query, dim));
   }
   return out;
 }
@@ -48,23 +80,8 @@ export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k:
   const dim = Math.min(m.dim, query?.length ?? 0);
   const best: number[] = [];
   const q = query as Float32Array;
-  const tail = dim - (dim % 4);
   for (let i = 0; i < n; i += 1) {
-    // Four accumulators: independent additions the CPU can overlap (1.7× faster at 100k rows).
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    const base = i * m.dim;
-    let d = 0;
-    for (; d < tail; d += 4) {
-      s0 += (m.data[base + d] as number) * (q[d] as number);
-      s1 += (m.data[base + d + 1] as number) * (q[d + 1] as number);
-      s2 += (m.data[base + d + 2] as number) * (q[d + 2] as number);
-      s3 += (m.data[base + d + 3] as number) * (q[d + 3] as number);
-    }
-    for (; d < dim; d += 1) s0 += (m.data[base + d] as number) * (q[d] as number);
-    const s = s0 + s1 + s2 + s3;
+    const s = dotUnrolled(m.data, i * m.dim, q, dim);
     values[i] = s;
     if (best.length < k || s > (values[best[best.length - 1] as number] as number)) {
       let at = best.length;
@@ -79,5 +96,78 @@ export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k:
       return r === undefined || r >= n ? 0 : (values[r] as number);
     },
     top: best.map((i) => m.ids[i] as string),
+  };
+}
+
+/** What search and recall rank vectors against: in memory, or in the store's database. */
+export interface VectorSource {
+  /** Where the similarities are found. */
+  readonly where: 'memory' | 'store';
+  /** The matrix itself, for a source in memory (benchmarks read it). */
+  readonly matrix?: VectorMatrix;
+  /** The `k` most similar keys and the similarity of each of them and of every key of `also` (`scanSimilar`'s arithmetic). */
+  scan(query: Float32Array | undefined, k: number, also?: Iterable<string>): Promise<SimilarityScan>;
+  /** The similarity of the keys `ids` only (`similarityOf`'s arithmetic). */
+  similarity(query: Float32Array | undefined, ids: Iterable<string>): Promise<Map<string, number>>;
+}
+
+export function matrixSource(m: VectorMatrix): VectorSource {
+  return {
+    where: 'memory',
+    matrix: m,
+    scan: async (query, k) => scanSimilar(m, query, k),
+    similarity: async (query, ids) => similarityOf(m, query, ids),
+  };
+}
+
+/** Rows a nearest query fetches beyond `k`, so that the database's float32 arithmetic cannot change which keys are the top `k`. */
+const NEAREST_MARGIN = 8;
+
+/**
+ * Vectors ranked by the store (pgvector): the database finds the nearest rows and returns their
+ * stored vectors; the scores are computed here as `scanSimilar` and `similarityOf` compute them.
+ * `keys` maps each key the caller knows to its stored row; rows outside it are not results.
+ */
+export function storeSource(input: {
+  store: Store;
+  scope: string;
+  modelKey: string;
+  keys: ReadonlyMap<string, { kind: EmbeddingKind; refId: string }>;
+}): VectorSource {
+  const { store, scope, modelKey, keys } = input;
+  const nearest = store.nearestEmbeddings?.bind(store);
+  if (nearest === undefined) throw new Error(`the ${store.kind} store cannot rank vectors (vectorRanking ${store.vectorRanking})`);
+  const kinds = [...new Set([...keys.values()].map((k) => k.kind))];
+  const keyOf = new Map([...keys].map(([key, row]) => [`${row.kind}\u0000${row.refId}`, key]));
+  const rowsOf = (ids: Iterable<string>) => [...new Set(ids)].map((id) => keys.get(id)).filter((r): r is { kind: EmbeddingKind; refId: string } => r !== undefined);
+  const fetch = async (query: Float32Array, k: number, also: Iterable<string>): Promise<{ key: string; row: NearestEmbedding }[]> => {
+    const rows = await nearest(scope, { kinds, modelKey, vector: query, k, also: rowsOf(also) });
+    return rows
+      .map((row) => ({ key: keyOf.get(`${row.kind}\u0000${row.refId}`), row }))
+      .filter((r): r is { key: string; row: NearestEmbedding } => r.key !== undefined && r.row.vector.length === query.length);
+  };
+  return {
+    where: 'store',
+    scan: async (query, k, also = []) => {
+      if (query === undefined || keys.size === 0) return { of: () => 0, top: [] };
+      const rows = await fetch(query, k + NEAREST_MARGIN, also);
+      const values = new Map<string, number>();
+      const ranked: { key: string; value: number; rank: number }[] = [];
+      for (const { key, row } of rows) {
+        const value = dotUnrolled(row.vector, 0, query, query.length);
+        values.set(key, value);
+        if (row.rank >= 0) ranked.push({ key, value, rank: row.rank });
+      }
+      // Best first as the scan orders them; equal scores keep the database's order.
+      ranked.sort((a, b) => b.value - a.value || a.rank - b.rank);
+      return { of: (id) => values.get(id) ?? 0, top: ranked.slice(0, Math.max(0, k)).map((r) => r.key) };
+    },
+    similarity: async (query, ids) => {
+      const out = new Map<string, number>();
+      const wanted = [...ids];
+      if (query === undefined || wanted.length === 0) return out;
+      for (const { key, row } of await fetch(query, 0, wanted)) out.set(key, dotPlain(row.vector, 0, query, query.length));
+      return out;
+    },
   };
 }

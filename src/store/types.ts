@@ -196,6 +196,36 @@ export interface StoredEmbedding {
   vector: Float32Array;
 }
 
+/** A stored embedding without its vector: enough to tell whether it is current. */
+export type EmbeddingStamp = Omit<StoredEmbedding, 'vector'>;
+
+/**
+ * Where a store's vectors are ranked. `node`: callers read them (`getEmbeddings`) and scan them
+ * in process. `pgvector`: the database ranks them (`nearestEmbeddings`), so a process never loads
+ * a scope's vectors whole.
+ */
+export type VectorRanking = 'node' | 'pgvector';
+
+/** A nearest-vector query: the `k` largest inner products with `vector`, plus the rows of `also`. */
+export interface NearestQuery {
+  kinds: readonly EmbeddingKind[];
+  /** Only vectors of this provider:model:dimension are ranked. */
+  modelKey: string;
+  vector: Float32Array;
+  k: number;
+  /** Rows returned as well, wherever they rank (their similarity is wanted). */
+  also?: readonly { kind: EmbeddingKind; refId: string }[];
+}
+
+/** A row a nearest-vector query returned, with its stored vector (the caller computes the score). */
+export interface NearestEmbedding {
+  kind: EmbeddingKind;
+  refId: string;
+  vector: Float32Array;
+  /** Its place among the nearest (0 = nearest), or -1 for a row returned only because `also` named it. */
+  rank: number;
+}
+
 /** A hook event waiting to be learned from (Claude Code's PostToolUse and friends). */
 export interface HookEvent {
   seq: number;
@@ -301,6 +331,12 @@ export interface Store {
   searchObservations(scope: string, match: string, options?: { limit?: number }): Promise<{ observation: ObservationRecord; bm25: number }[]>;
   putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void>;
   getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
+  /** The stored embeddings of `kind` without their vectors. */
+  getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]>;
+  /** Where vectors are ranked; `nearestEmbeddings` exists when it is not `node`. */
+  readonly vectorRanking: VectorRanking;
+  /** Ranks stored vectors in the database (pgvector): the nearest by inner product, ties by kind and id. */
+  nearestEmbeddings?(scope: string, query: NearestQuery): Promise<NearestEmbedding[]>;
   /** How many recorded calls each tool has had (tools never called are absent). */
   calledTools(scope: string): Promise<Map<string, number>>;
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;

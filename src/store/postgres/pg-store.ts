@@ -13,9 +13,10 @@
  * computed from the same statistics FTS5 uses (row count, token counts, rows holding each phrase,
  * over the whole table), so recall labels and floors are the same on both stores.
  *
- * Vectors: stored as float32 bytes (`bytea`) and compared in Node, exactly as on SQLite; this is
- * the fallback the issue asks for and what runs here (Debian's PostgreSQL has no pgvector).
- * `pgvector()` reports whether the extension is installed; nothing uses it yet.
+ * Vectors: stored as float32 bytes (`bytea`). When the server has pgvector (store/postgres/pgvector),
+ * a mirror column of its type lets the database find the nearest rows (`nearestEmbeddings`), and a
+ * process never loads a scope's vectors whole; without it (Debian's PostgreSQL here has none) they
+ * are read and compared in Node, exactly as on SQLite. `?vectors=node|pgvector|auto` chooses.
  */
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
@@ -32,6 +33,10 @@ import {
   type EdgeFold,
   type EdgeRecord,
   type EmbeddingKind,
+  type EmbeddingStamp,
+  type NearestEmbedding,
+  type NearestQuery,
+  type VectorRanking,
   type EpochMs,
   type ExecutionBatchItem,
   type ExecutionRecord,
@@ -53,6 +58,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
+import { floatsLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
@@ -66,6 +72,12 @@ export interface PgStoreOptions {
   schema?: string;
   /** Connections in the pool. @default 10 */
   poolSize?: number;
+  /**
+   * Where vectors are ranked: `auto` by pgvector when the server has it (creating the extension
+   * when this role may), else in Node; `pgvector` requires it; `node` never uses it.
+   * @default the URL's `vectors`, else 'auto'
+   */
+  vectors?: PgVectorMode;
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -91,14 +103,16 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** A `schema` query parameter (Credence's, not libpq's) taken out of the URL. */
-function splitSchema(url: string): { url: string; schema?: string } {
+/** Credence's own query parameters (`schema`, `vectors`; not libpq's) taken out of the URL. */
+function splitParams(url: string): { url: string; schema?: string; vectors?: string } {
   try {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get('schema');
-    if (schema === null) return { url };
+    const vectors = parsed.searchParams.get('vectors');
+    if (schema === null && vectors === null) return { url };
     parsed.searchParams.delete('schema');
-    return { url: parsed.toString(), schema };
+    parsed.searchParams.delete('vectors');
+    return { url: parsed.toString(), ...(schema === null ? {} : { schema }), ...(vectors === null ? {} : { vectors }) };
   } catch {
     return { url };
   }
@@ -109,8 +123,12 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const location = redactUrl(options.url);
-  const { url, schema: fromUrl } = splitSchema(options.url);
+  const { url, schema: fromUrl, vectors: vectorsFromUrl } = splitParams(options.url);
   const schema = options.schema ?? fromUrl ?? 'public';
+  const vectors = options.vectors ?? vectorsFromUrl ?? 'auto';
+  if (!(PG_VECTOR_MODES as readonly string[]).includes(vectors)) {
+    throw new CredenceError('INVALID_INPUT', `vectors=${vectors} in the database URL is not one of ${PG_VECTOR_MODES.join(', ')}`);
+  }
   if (!SCHEMA_NAME.test(schema)) {
     throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (lower-case letters, digits, _; at most 63)`);
   }
@@ -128,8 +146,9 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   });
   // An idle connection the server drops must not crash the process: the pool replaces it.
   pool.on('error', () => {});
+  let state: PgVectorState;
   try {
-    await migrate(pool, schema, location);
+    state = await migrate(pool, schema, location, vectors as PgVectorMode);
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof CredenceError) throw error;
@@ -138,10 +157,10 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       details: { location },
     });
   }
-  return new PgStore(pool, location, schema);
+  return new PgStore(pool, location, schema, state);
 }
 
-async function migrate(pool: pg.Pool, schema: string, location: string): Promise<void> {
+async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -170,7 +189,9 @@ async function migrate(pool: pg.Pool, schema: string, location: string): Promise
         [String(migration.version)],
       );
     }
+    const state = await setUpVectors(client, vectors, location);
     await client.query('COMMIT');
+    return state;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -198,6 +219,13 @@ function wordsByPosition(hits: string): string[] | undefined {
   return placed;
 }
 
+/** A copy of stored float32 bytes as a Float32Array (the driver's Buffer may be unaligned and pooled). */
+function floatsOf(bytes: Buffer): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -205,13 +233,22 @@ export class PgStore implements Store {
   readonly kind = 'postgres' as const;
   readonly location: string;
   readonly schema: string;
+  readonly vectorRanking: VectorRanking;
+  /** Why vectors are ranked where they are, for `credence status`. */
+  readonly vectorReason: string;
   readonly #pool: pg.Pool;
+  /** The qualified `<#>` operator and vector type, when pgvector ranks. */
+  readonly #vectorSql: { op: string; type: string } | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, location: string, schema: string) {
+  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'vectors are ranked in Node' }) {
     this.#pool = pool;
     this.location = location;
     this.schema = schema;
+    this.vectorRanking = vectors.ranking;
+    this.vectorReason = vectors.reason;
+    const ext = vectors.extensionSchema === undefined ? undefined : `"${vectors.extensionSchema.replace(/"/g, '""')}"`;
+    this.#vectorSql = vectors.ranking === 'pgvector' && ext !== undefined ? { op: `OPERATOR(${ext}.<#>)`, type: `${ext}.vector` } : undefined;
   }
 
   /** The connection pool, for benchmarks and tools that need raw SQL. */
@@ -251,10 +288,6 @@ export class PgStore implements Store {
     return row === undefined ? 0 : Number(row.value);
   }
 
-  /** Whether the pgvector extension is installed in this database. */
-  async pgvector(): Promise<boolean> {
-    return (await this.#rows(`SELECT 1 FROM pg_extension WHERE extname = 'vector'`)).length > 0;
-  }
 
   async listScopes(): Promise<string[]> {
     const union = TABLES.map((t) => `SELECT DISTINCT scope FROM ${t}`).join(' UNION ');
@@ -685,11 +718,13 @@ export class PgStore implements Store {
 
   async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
     if (items.length === 0) return;
+    // With pgvector the mirror column is sent as written (the trigger would rebuild it from the bytes, slower).
+    const vec = this.#vectorSql !== undefined;
     await this.#pool.query(
-      `INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector)
-       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS v(ref_id, model_key, text_hash, vector)
-       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector`,
+      `INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
+       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')${vec ? ', v.vec::real[]' : ''}
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]${vec ? ', $7::text[]' : ''}) AS v(ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
+       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector${vec ? ', vec = excluded.vec' : ''}`,
       [
         scope,
         kind,
@@ -697,18 +732,48 @@ export class PgStore implements Store {
         items.map((i) => i.modelKey),
         items.map((i) => i.textHash),
         items.map((i) => Buffer.from(i.vector.buffer, i.vector.byteOffset, i.vector.byteLength).toString('base64')),
+        ...(vec ? [items.map((i) => floatsLiteral(i.vector))] : []),
       ],
     );
   }
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
     const rows = await this.#rows('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
-    return rows.map((r) => {
-      const bytes = r.vector as Buffer;
-      const copy = new Uint8Array(bytes.byteLength);
-      copy.set(bytes);
-      return { refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: new Float32Array(copy.buffer) };
-    });
+    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: floatsOf(r.vector as Buffer) }));
+  }
+
+  async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
+    const rows = await this.#rows('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
+    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash) }));
+  }
+
+  /**
+   * The `k` rows with the largest inner product (pgvector's `<#>`, exact: no approximate index),
+   * ties by kind and id, and the rows `also` names; each with its stored float32 vector, from which
+   * the caller computes the score exactly as the in-process scan does.
+   */
+  async nearestEmbeddings(scope: string, query: NearestQuery): Promise<NearestEmbedding[]> {
+    const sql = this.#vectorSql;
+    if (sql === undefined) throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${this.location} ranks vectors in Node: ${this.vectorReason}`);
+    if (query.vector.length === 0 || query.kinds.length === 0) return [];
+    const also = query.also ?? [];
+    const rows = await this.#rows(
+      `WITH q AS (SELECT $4::real[]::${sql.type} AS v),
+       nearest AS (
+         SELECT e.kind, e.ref_id, e.vector, (row_number() OVER (ORDER BY e.vec ${sql.op} q.v, e.kind, e.ref_id) - 1)::int AS rank
+         FROM embeddings e, q
+         WHERE e.scope = $1 AND e.kind = ANY($2::text[]) AND e.model_key = $3 AND e.vec IS NOT NULL
+         ORDER BY e.vec ${sql.op} q.v, e.kind, e.ref_id
+         LIMIT $5
+       )
+       SELECT kind, ref_id, vector, rank FROM nearest
+       UNION ALL
+       SELECT e.kind, e.ref_id, e.vector, -1 FROM embeddings e
+       JOIN unnest($6::text[], $7::text[]) AS a(kind, ref_id) ON e.kind = a.kind AND e.ref_id = a.ref_id
+       WHERE e.scope = $1 AND e.model_key = $3`,
+      [scope, [...query.kinds], query.modelKey, floatsLiteral(query.vector), Math.max(0, Math.floor(query.k)), also.map((a) => a.kind), also.map((a) => a.refId)],
+    );
+    return rows.map((r) => ({ kind: String(r.kind) as EmbeddingKind, refId: String(r.ref_id), vector: floatsOf(r.vector as Buffer), rank: Number(r.rank) }));
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {

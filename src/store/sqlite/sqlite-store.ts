@@ -19,6 +19,7 @@ import {
   type CallRecord,
   type EdgeFold,
   type EmbeddingKind,
+  type EmbeddingStamp,
   type EpochMs,
   type StoredEmbedding,
   type EdgeRecord,
@@ -121,6 +122,7 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly vectorRanking = 'node' as const;
   readonly location: string;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
@@ -389,6 +391,11 @@ export class SqliteStore implements Store {
       copy.set(bytes);
       return { refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: new Float32Array(copy.buffer) };
     });
+  }
+
+  async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
+    const rows = this.#stmt('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
+    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash) }));
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {

@@ -1,0 +1,145 @@
+/**
+ * @module store/postgres/pgvector
+ * Vectors through pgvector (SPEC §10), when the server has the extension. The float32 bytes in
+ * `embeddings.vector` stay the stored truth (dumps, `getEmbeddings`, the fallback); a `vec` column
+ * of pgvector's type mirrors them, kept equal by a trigger whoever writes the row, and the nearest
+ * rows are found in the database with the inner-product operator `<#>` (the vectors are
+ * L2-normalised, so the inner product is the cosine). Exact search, no approximate index: the
+ * nearest rows are the ones the in-process scan finds.
+ *
+ * Setting up needs the extension created (by this role when it may, else by a superuser) and the
+ * right to alter `embeddings`; without either, the store ranks vectors in Node as before, and says why.
+ */
+import type pg from 'pg';
+import { CredenceError } from '../../core/errors.js';
+
+/** How a PostgreSQL store ranks vectors: `auto` uses pgvector when it can, `pgvector` requires it, `node` never uses it. */
+export type PgVectorMode = 'auto' | 'pgvector' | 'node';
+
+export const PG_VECTOR_MODES: readonly PgVectorMode[] = ['auto', 'pgvector', 'node'];
+
+export interface PgVectorState {
+  ranking: 'node' | 'pgvector';
+  /** The schema holding the extension's type and operators, when ranking is `pgvector`. */
+  extensionSchema?: string;
+  /** One line on why the store ranks as it does, for `credence status`. */
+  reason: string;
+}
+
+/**
+ * The float32 little-endian bytes of a stored vector as `real[]` (which pgvector assigns to its
+ * type): only for rows written without `vec`, such as a restore or a writer ranking in Node.
+ * Exact: each float32 is rebuilt from its sign, exponent and mantissa.
+ */
+const BYTES_TO_FLOATS = `
+CREATE OR REPLACE FUNCTION credence_float32s(bytes bytea) RETURNS real[]
+LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+  floats real[] := '{}';
+  bits bigint;
+  exponent int;
+  mantissa bigint;
+  value double precision;
+BEGIN
+  FOR i IN 0 .. length(bytes) / 4 - 1 LOOP
+    bits := get_byte(bytes, 4 * i)::bigint | (get_byte(bytes, 4 * i + 1)::bigint << 8)
+          | (get_byte(bytes, 4 * i + 2)::bigint << 16) | (get_byte(bytes, 4 * i + 3)::bigint << 24);
+    exponent := ((bits >> 23) & 255)::int;
+    mantissa := bits & 8388607;
+    IF exponent = 255 THEN
+      RAISE EXCEPTION 'embedding holds a non-finite float (bytes % to %)', 4 * i, 4 * i + 3;
+    ELSIF exponent = 0 THEN
+      value := mantissa * 2::double precision ^ -149;
+    ELSE
+      value := (8388608 + mantissa) * 2::double precision ^ (exponent - 150);
+    END IF;
+    IF (bits >> 31) = 1 THEN value := -value; END IF;
+    floats := floats || value::real;
+  END LOOP;
+  RETURN floats;
+END $$;
+
+CREATE OR REPLACE FUNCTION credence_embeddings_vec() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector AND NEW.vec IS NOT DISTINCT FROM OLD.vec) THEN
+    NEW.vec := credence_float32s(NEW.vector);
+  END IF;
+  RETURN NEW;
+END $$;
+`;
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+async function extensionSchema(client: pg.PoolClient): Promise<string | undefined> {
+  const row = (
+    await client.query(`SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`)
+  ).rows[0] as { nspname: string } | undefined;
+  return row?.nspname;
+}
+
+async function hasVecColumn(client: pg.PoolClient): Promise<boolean> {
+  const row = await client.query(`SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('embeddings') AND attname = 'vec' AND NOT attisdropped`);
+  return (row.rowCount ?? 0) > 0;
+}
+
+/** Runs `sql` in a savepoint; its error message, or undefined when it worked. */
+async function attempt(client: pg.PoolClient, sql: string): Promise<string | undefined> {
+  await client.query('SAVEPOINT credence_vectors');
+  try {
+    await client.query(sql);
+    await client.query('RELEASE SAVEPOINT credence_vectors');
+    return undefined;
+  } catch (error) {
+    await client.query('ROLLBACK TO SAVEPOINT credence_vectors');
+    return (error as Error).message;
+  }
+}
+
+/**
+ * Sets up (once per schema) and reports how this store ranks vectors. Runs inside the caller's
+ * transaction, under the migration lock, after the migrations.
+ */
+export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, location: string): Promise<PgVectorState> {
+  let schema = await extensionSchema(client);
+  const column = await hasVecColumn(client);
+  // The extension was dropped (with its column): the trigger would now fail every write.
+  if (schema === undefined && !column) await attempt(client, 'DROP TRIGGER IF EXISTS embeddings_vec ON embeddings');
+  if (mode === 'node') return { ranking: 'node', reason: 'vectors are ranked in Node (vectors=node)' };
+  const refuse = (why: string): PgVectorState => {
+    if (mode === 'pgvector') {
+      throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${location} was asked for pgvector (vectors=pgvector) but ${why}`, { details: { location } });
+    }
+    return { ranking: 'node', reason: `vectors are ranked in Node: ${why}` };
+  };
+  if (schema === undefined) {
+    const available = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
+    if ((available.rowCount ?? 0) === 0) return refuse('the server has no pgvector extension');
+    // In `public`, so that dropping one team's schema never drops the extension under another's.
+    const hasPublic = ((await client.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'public'`)).rowCount ?? 0) > 0;
+    const failed = await attempt(client, `CREATE EXTENSION IF NOT EXISTS vector${hasPublic ? ' SCHEMA public' : ''}`);
+    if (failed !== undefined) return refuse(`pgvector is installed on the server but this role cannot create it (${failed}); a superuser can run CREATE EXTENSION vector`);
+    schema = (await extensionSchema(client)) as string;
+  }
+  if (!column) {
+    const failed = await attempt(
+      client,
+      `${BYTES_TO_FLOATS}
+       ALTER TABLE embeddings ADD COLUMN vec ${quote(schema)}.vector;
+       CREATE TRIGGER embeddings_vec BEFORE INSERT OR UPDATE ON embeddings FOR EACH ROW EXECUTE FUNCTION credence_embeddings_vec();
+       UPDATE embeddings SET vec = credence_float32s(vector);`,
+    );
+    if (failed !== undefined) return refuse(`this role cannot add pgvector's column to the embeddings table (${failed})`);
+  }
+  return { ranking: 'pgvector', extensionSchema: schema, reason: `vectors are ranked by pgvector (extension in schema ${schema})` };
+}
+
+/** A vector as the `real[]` literal pgvector assigns to its type; exact for float32 values. */
+export function floatsLiteral(vector: Float32Array): string {
+  let out = '{';
+  for (let i = 0; i < vector.length; i += 1) {
+    if (i > 0) out += ',';
+    out += String(vector[i]);
+  }
+  return `${out}}`;
+}
