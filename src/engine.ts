@@ -75,6 +75,8 @@ export interface Status {
   scope: string;
   scopeSource: ResolvedScope['source'];
   schemaVersion: number;
+  /** Where vectors are ranked (`pgvector` in the database, or `node`), and why. */
+  vectors: { ranking: Store['vectorRanking']; reason: string };
   now: string;
   counts: TableCounts;
   graph: graph.GraphStats;
@@ -397,6 +399,7 @@ export class Credence {
       scope: this.scope,
       scopeSource: this.scopeSource,
       schemaVersion: await this.store.schemaVersion(),
+      vectors: { ranking: this.store.vectorRanking, reason: this.store.vectorReason ?? 'ranked in Node' },
       now: new Date(this.now()).toISOString(),
       counts: await this.store.counts(this.scope),
       graph: await graph.graphStats(this.#graph),

@@ -15,6 +15,7 @@ export function registerStatus(program: Command, context: () => CommandContext):
         `store          ${status.store}`,
         `scope          ${status.scope} (${status.scopeSource})`,
         `schema version ${status.schemaVersion}`,
+        `vectors        ${status.vectors.reason}`,
         `now            ${status.now}`,
         ...Object.entries(status.counts).map(([table, n]) => `${table.padEnd(14)} ${n}`),
         `graph          ${status.graph.vertices} tools in use, ${status.graph.confidentPairs} confident pairs, density ${status.graph.density.toFixed(4)} (${status.graph.tier})`,

@@ -335,6 +335,8 @@ export interface Store {
   getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]>;
   /** Where vectors are ranked; `nearestEmbeddings` exists when it is not `node`. */
   readonly vectorRanking: VectorRanking;
+  /** Why vectors are ranked there, when the store has a choice (PostgreSQL). */
+  readonly vectorReason?: string;
   /** Ranks stored vectors in the database (pgvector): the nearest by inner product, ties by kind and id. */
   nearestEmbeddings?(scope: string, query: NearestQuery): Promise<NearestEmbedding[]>;
   /** How many recorded calls each tool has had (tools never called are absent). */

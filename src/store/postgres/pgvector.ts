@@ -59,10 +59,11 @@ BEGIN
   RETURN floats;
 END $$;
 
+-- The vectors are compared as text: pgvector's operators may live outside the store's search_path.
 CREATE OR REPLACE FUNCTION credence_embeddings_vec() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector AND NEW.vec IS NOT DISTINCT FROM OLD.vec) THEN
+  IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector AND NEW.vec::text IS NOT DISTINCT FROM OLD.vec::text) THEN
     NEW.vec := credence_float32s(NEW.vector);
   END IF;
   RETURN NEW;
@@ -105,12 +106,12 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   const column = await hasVecColumn(client);
   // The extension was dropped (with its column): the trigger would now fail every write.
   if (schema === undefined && !column) await attempt(client, 'DROP TRIGGER IF EXISTS embeddings_vec ON embeddings');
-  if (mode === 'node') return { ranking: 'node', reason: 'vectors are ranked in Node (vectors=node)' };
+  if (mode === 'node') return { ranking: 'node', reason: 'ranked in Node (vectors=node)' };
   const refuse = (why: string): PgVectorState => {
     if (mode === 'pgvector') {
       throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${location} was asked for pgvector (vectors=pgvector) but ${why}`, { details: { location } });
     }
-    return { ranking: 'node', reason: `vectors are ranked in Node: ${why}` };
+    return { ranking: 'node', reason: `ranked in Node: ${why}` };
   };
   if (schema === undefined) {
     const available = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
@@ -131,7 +132,7 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
     );
     if (failed !== undefined) return refuse(`this role cannot add pgvector's column to the embeddings table (${failed})`);
   }
-  return { ranking: 'pgvector', extensionSchema: schema, reason: `vectors are ranked by pgvector (extension in schema ${schema})` };
+  return { ranking: 'pgvector', extensionSchema: schema, reason: `ranked by pgvector (the extension is in schema ${schema})` };
 }
 
 /** A vector as the `real[]` literal pgvector assigns to its type; exact for float32 values. */
