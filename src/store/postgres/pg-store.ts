@@ -241,7 +241,7 @@ export class PgStore implements Store {
   readonly #vectorSql: { op: string; type: string } | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'vectors are ranked in Node' }) {
+  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'ranked in Node' }) {
     this.#pool = pool;
     this.location = location;
     this.schema = schema;
