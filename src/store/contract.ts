@@ -637,6 +637,38 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
       expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
       expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
+      // The stamps alone: enough to tell a stale vector without reading any.
+      expect(await store.getEmbeddingStamps('p', 'tool')).toEqual([{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2' }]);
+      expect(await store.getEmbeddingStamps('q', 'tool')).toEqual([]);
+    });
+
+    test('a store that ranks vectors itself finds the nearest by inner product, ties by kind and id, and the rows asked for', async () => {
+      const store = await fresh();
+      if (store.vectorRanking === 'node') {
+        // Ranking in Node: the callers read the vectors; a store that has the method refuses it.
+        if (store.nearestEmbeddings !== undefined) {
+          await expect(store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'm', vector: new Float32Array([1]), k: 1 })).rejects.toThrow(/ranks vectors in Node/);
+        }
+        return;
+      }
+      const nearest = store.nearestEmbeddings?.bind(store);
+      if (nearest === undefined) throw new Error(`vectorRanking ${store.vectorRanking} without nearestEmbeddings`);
+      const key = 'test:unit:3';
+      const put = (kind: 'tool' | 'memory', refId: string, v: number[], modelKey = key) =>
+        store.putEmbeddings('p', kind, [{ refId, modelKey, textHash: 'h', vector: new Float32Array(v) }]);
+      await put('tool', 'b', [0.6, 0.8, 0]);
+      await put('tool', 'a', [0.6, 0.8, 0]);
+      await put('memory', 'a', [0.6, 0.8, 0]);
+      await put('tool', 'far', [0, 0, 1]);
+      await put('tool', 'other-model', [0.6, 0.8, 0], 'test:other:3');
+      await store.putEmbeddings('q', 'tool', [{ refId: 'other-scope', modelKey: key, textHash: 'h', vector: new Float32Array([0.6, 0.8, 0]) }]);
+      const rows = await nearest('p', { kinds: ['tool', 'memory'], modelKey: key, vector: new Float32Array([0.6, 0.8, 0]), k: 3, also: [{ kind: 'tool', refId: 'far' }] });
+      expect(rows.map((r) => [r.kind, r.refId, r.rank, [...r.vector]])).toEqual([
+        ['memory', 'a', 0, [0.6000000238418579, 0.800000011920929, 0]],
+        ['tool', 'a', 1, [0.6000000238418579, 0.800000011920929, 0]],
+        ['tool', 'b', 2, [0.6000000238418579, 0.800000011920929, 0]],
+        ['tool', 'far', -1, [0, 0, 1]],
+      ]);
     });
   });
 
