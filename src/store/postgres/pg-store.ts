@@ -58,7 +58,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
-import { floatsLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
+import { vectorLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
@@ -722,7 +722,7 @@ export class PgStore implements Store {
     const vec = this.#vectorSql !== undefined;
     await this.#pool.query(
       `INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
-       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')${vec ? ', v.vec::real[]' : ''}
+       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')${vec ? `, v.vec::${this.#vectorSql?.type}` : ''}
        FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]${vec ? ', $7::text[]' : ''}) AS v(ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
        ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector${vec ? ', vec = excluded.vec' : ''}`,
       [
@@ -732,7 +732,7 @@ export class PgStore implements Store {
         items.map((i) => i.modelKey),
         items.map((i) => i.textHash),
         items.map((i) => Buffer.from(i.vector.buffer, i.vector.byteOffset, i.vector.byteLength).toString('base64')),
-        ...(vec ? [items.map((i) => floatsLiteral(i.vector))] : []),
+        ...(vec ? [items.map((i) => vectorLiteral(i.vector))] : []),
       ],
     );
   }
@@ -758,7 +758,7 @@ export class PgStore implements Store {
     if (query.vector.length === 0 || query.kinds.length === 0) return [];
     const also = query.also ?? [];
     const rows = await this.#rows(
-      `WITH q AS (SELECT $4::real[]::${sql.type} AS v),
+      `WITH q AS (SELECT $4::text::${sql.type} AS v),
        nearest AS (
          SELECT e.kind, e.ref_id, e.vector, (row_number() OVER (ORDER BY e.vec ${sql.op} q.v, e.kind, e.ref_id) - 1)::int AS rank
          FROM embeddings e, q
@@ -771,7 +771,7 @@ export class PgStore implements Store {
        SELECT e.kind, e.ref_id, e.vector, -1 FROM embeddings e
        JOIN unnest($6::text[], $7::text[]) AS a(kind, ref_id) ON e.kind = a.kind AND e.ref_id = a.ref_id
        WHERE e.scope = $1 AND e.model_key = $3`,
-      [scope, [...query.kinds], query.modelKey, floatsLiteral(query.vector), Math.max(0, Math.floor(query.k)), also.map((a) => a.kind), also.map((a) => a.refId)],
+      [scope, [...query.kinds], query.modelKey, vectorLiteral(query.vector), Math.max(0, Math.floor(query.k)), also.map((a) => a.kind), also.map((a) => a.refId)],
     );
     return rows.map((r) => ({ kind: String(r.kind) as EmbeddingKind, refId: String(r.ref_id), vector: floatsOf(r.vector as Buffer), rank: Number(r.rank) }));
   }

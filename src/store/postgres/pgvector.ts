@@ -135,12 +135,7 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   return { ranking: 'pgvector', extensionSchema: schema, reason: `ranked by pgvector (the extension is in schema ${schema})` };
 }
 
-/** A vector as the `real[]` literal pgvector assigns to its type; exact for float32 values. */
-export function floatsLiteral(vector: Float32Array): string {
-  let out = '{';
-  for (let i = 0; i < vector.length; i += 1) {
-    if (i > 0) out += ',';
-    out += String(vector[i]);
-  }
-  return `${out}}`;
+/** A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values: pgvector parses each with strtof. */
+export function vectorLiteral(vector: Float32Array): string {
+  return `[${Array.prototype.join.call(vector, ',')}]`;
 }
