@@ -9,6 +9,7 @@ import { pgSchemas, pgTestUrl } from '../../../test/pg.js';
 import { freshPgliteStore, PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } from '../../../test/pglite.js';
 import { isCredenceError } from '../../core/errors.js';
 import { openCredence } from '../../engine.js';
+import { restoreDump, writeDump } from '../dump.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { EmbeddingKind, Store, StoredEmbedding } from '../types.js';
 import { matrixSource, storeSource, toMatrix } from '../../vectors.js';
@@ -104,7 +105,7 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     expect(await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'another:model:24', vector: queries[0] as Float32Array, k: 5 })).toEqual([]);
   });
 
-  it('keeps the pgvector column equal to the stored bytes whoever writes them: a writer ranking in Node, an update, a restore', async () => {
+  it('keeps the pgvector column equal to the stored bytes whoever writes them: a writer ranking in Node, then an update', async () => {
     const node = await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 });
     try {
       expect(node.vectorRanking).toBe('node');
@@ -160,6 +161,36 @@ describe('turning pgvector on for a store that has vectors', () => {
  * in the last bits (store/postgres/fts5), and scores built on it with it; the similarities are exact.
  */
 const rounded = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
+
+describe('a restore into a store on pgvector', () => {
+  it('ranks the restored vectors in the database as the source ranked them in memory', async () => {
+    const sqlite = openSqliteStore({ path: ':memory:' });
+    const vectors = unitVectors(80, 24, 11);
+    await sqlite.putEmbeddings('p', 'memory', embeddings('m', vectors));
+    const lines: string[] = [];
+    await writeDump(sqlite, (text) => {
+      lines.push(...text.split('\n').filter((l) => l !== ''));
+    });
+    await sqlite.close();
+    await resetPglite(withVector);
+    const target = await freshPgliteStore(withVector, { poolSize: 1 });
+    try {
+      await restoreDump(target, async function* () {
+        yield* lines;
+      });
+      const keys = keysOf([['memory', 'm', 80]]);
+      const inStore = storeSource({ store: target, scope: 'p', modelKey: MODEL, keys });
+      const inMemory = matrixSource(toMatrix([...keys.keys()], new Map(vectors.map((v, i) => [`memory:m${i}`, v]))));
+      for (const q of unitVectors(10, 24, 12)) {
+        const [a, b] = [await inMemory.scan(q, 8), await inStore.scan(q, 8)];
+        expect(b.top).toEqual(a.top);
+        for (const key of a.top) expect(b.of(key)).toBe(a.of(key));
+      }
+    } finally {
+      await target.close();
+    }
+  });
+});
 
 describe('search and recall on pgvector answer as on SQLite', () => {
   const VOCABULARY = 'token refresh auth middleware expire config parse json yaml file read write deploy test commit branch merge cache user session log retry queue schema migration index search'.split(' ');
