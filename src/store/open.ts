@@ -4,7 +4,8 @@
  * `CREDENCE_DATABASE_URL`), else the embedded SQLite file (`--db`, `CREDENCE_DB`, or
  * `~/.credence/credence.db`). An explicit option beats the environment; `--db` and
  * `--database-url` together are an error. The PostgreSQL schema: `?schema=` in the URL, else
- * `CREDENCE_DATABASE_SCHEMA`, else `public`. The PostgreSQL driver loads only when it is used.
+ * `CREDENCE_DATABASE_SCHEMA`, else `public`; `?vectors=auto|pgvector|node` where vectors are ranked
+ * (store/postgres/pgvector). The PostgreSQL driver loads only when it is used.
  */
 import { CredenceError } from '../core/errors.js';
 import { defaultDbPath } from '../paths.js';

@@ -65,7 +65,7 @@ import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-colum
 export interface PgStoreOptions {
   /**
    * A PostgreSQL connection URL: `postgres://user:password@host:5432/database`; a `schema`
-   * parameter (`?schema=team_a`) names the schema, as `schema` does.
+   * parameter (`?schema=team_a`) names the schema, as `schema` does, and `?vectors=` as `vectors` does.
    */
   url: string;
   /** The schema (namespace) holding Credence's tables; created when missing. @default the URL's `schema`, else 'public' */
