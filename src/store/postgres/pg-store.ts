@@ -189,7 +189,7 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
         [String(migration.version)],
       );
     }
-    const state = await setUpVectors(client, vectors, location);
+    const state = await setUpVectors(client, vectors, location, schema);
     await client.query('COMMIT');
     return state;
   } catch (error) {

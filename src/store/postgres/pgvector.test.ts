@@ -297,3 +297,35 @@ describe('a server without pgvector', () => {
     expect(isCredenceError(refused, 'STORE_UNAVAILABLE')).toBe(true);
   });
 });
+
+describe('pgvector dropped from the database', () => {
+  it('takes the trigger along with the column: writes go on, and the next open creates it again where it may', async () => {
+    await resetPglite(withVector);
+    const before = await freshPgliteStore(withVector, { poolSize: 1 });
+    await before.putEmbeddings('p', 'tool', embeddings('t', unitVectors(5, 24, 20)));
+    await before.close();
+    await withVector.db.exec('DROP EXTENSION vector CASCADE');
+    try {
+      const node = await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 });
+      try {
+        await node.putEmbeddings('p', 'tool', embeddings('u', unitVectors(3, 24, 21)));
+        expect((await node.getEmbeddings('p', 'tool')).length).toBe(8);
+        const triggers = await node.pool.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'embeddings_vec'`);
+        expect(triggers.rows[0].n).toBe(0);
+      } finally {
+        await node.close();
+      }
+      // auto: the extension is available and this role may create it; the stored vectors are mirrored again.
+      const again = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
+      try {
+        expect(again.vectorReason).toBe('ranked by pgvector (the extension is in schema public)');
+        const rows = await again.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: unitVectors(1, 24, 22)[0] as Float32Array, k: 100 });
+        expect(rows).toHaveLength(8);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await withVector.db.exec(`DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
+    }
+  });
+});

@@ -31,7 +31,7 @@ export interface PgVectorState {
  * type): only for rows written without `vec`, such as a restore or a writer ranking in Node.
  * Exact: each float32 is rebuilt from its sign, exponent and mantissa.
  */
-const BYTES_TO_FLOATS = `
+const bytesToFloats = (schema: string): string => `
 CREATE OR REPLACE FUNCTION credence_float32s(bytes bytea) RETURNS real[]
 LANGUAGE plpgsql IMMUTABLE STRICT AS $$
 DECLARE
@@ -64,7 +64,7 @@ CREATE OR REPLACE FUNCTION credence_embeddings_vec() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector AND NEW.vec::text IS NOT DISTINCT FROM OLD.vec::text) THEN
-    NEW.vec := credence_float32s(NEW.vector);
+    NEW.vec := ${quote(schema)}.credence_float32s(NEW.vector);
   END IF;
   RETURN NEW;
 END $$;
@@ -101,7 +101,7 @@ async function attempt(client: pg.PoolClient, sql: string): Promise<string | und
  * Sets up (once per schema) and reports how this store ranks vectors. Runs inside the caller's
  * transaction, under the migration lock, after the migrations.
  */
-export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, location: string): Promise<PgVectorState> {
+export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, location: string, storeSchema: string): Promise<PgVectorState> {
   let schema = await extensionSchema(client);
   const column = await hasVecColumn(client);
   // The extension was dropped (with its column): the trigger would now fail every write.
@@ -116,7 +116,9 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   if (schema === undefined) {
     const available = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
     if ((available.rowCount ?? 0) === 0) return refuse('the server has no pgvector extension');
-    // In `public`, so that dropping one team's schema never drops the extension under another's.
+    // One creator per database (the migration lock is per schema), in `public`, so that dropping
+    // one team's schema never drops the extension under another's.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('credence:pgvector'))`);
     const hasPublic = ((await client.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'public'`)).rowCount ?? 0) > 0;
     const failed = await attempt(client, `CREATE EXTENSION IF NOT EXISTS vector${hasPublic ? ' SCHEMA public' : ''}`);
     if (failed !== undefined) return refuse(`pgvector is installed on the server but this role cannot create it (${failed}); a superuser can run CREATE EXTENSION vector`);
@@ -125,7 +127,9 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   if (!column) {
     const failed = await attempt(
       client,
-      `${BYTES_TO_FLOATS}
+      `${bytesToFloats(storeSchema)}
+       -- Dropped with the extension (which drops the column): the trigger goes with it.
+       ALTER FUNCTION credence_embeddings_vec() DEPENDS ON EXTENSION vector;
        ALTER TABLE embeddings ADD COLUMN vec ${quote(schema)}.vector;
        CREATE TRIGGER embeddings_vec BEFORE INSERT OR UPDATE ON embeddings FOR EACH ROW EXECUTE FUNCTION credence_embeddings_vec();
        UPDATE embeddings SET vec = credence_float32s(vector);`,
