@@ -218,7 +218,7 @@ describe('search and recall on pgvector answer as on SQLite', () => {
     const runs = Array.from({ length: 40 }, (_, i) => ({
       intent: sentence(5),
       startedAt: 1_000 + i,
-      calls: [0, 1, 2].map((j) => ({ tool: (tools[(i * 3 + j) % tools.length] as { id: string }).id, status: 'success' })),
+      calls: [0, 1, 2].map((j) => ({ tool: (tools[(i * 3 + j) % tools.length] as { id: string }).id, status: 'success' as const })),
     }));
     for (const store of [sqlite, postgres]) {
       let n = 0;
