@@ -39,6 +39,7 @@ try {
     ['dashboard', async () => (await import('./dashboard.js')).benchDashboard()],
     ['stores', async () => (await import('./stores.js')).benchStores()],
     ['writers', async () => (await import('./stores.js')).benchWriters({ dir })],
+    ['pgvector', async () => (await import('./pgvector.js')).benchPgvector()],
   ];
   const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
   if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`);
