@@ -756,7 +756,18 @@ export class PgStore implements Store {
     const sql = this.#vectorSql;
     if (sql === undefined) throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${this.location} ranks vectors in Node: ${this.vectorReason}`);
     if (query.vector.length === 0 || query.kinds.length === 0) return [];
-    const also = query.also ?? [];
+    // The rows asked for, one primary-key lookup per kind (a join on (kind, id) pairs was planned as
+    // a scan of the scope on a table without statistics: 60 ms of a 70 ms recall at 5,000 rows).
+    const also = new Map<string, Set<string>>();
+    for (const a of query.also ?? []) also.set(a.kind, (also.get(a.kind) ?? new Set()).add(a.refId));
+    const values: unknown[] = [scope, [...query.kinds], query.modelKey, vectorLiteral(query.vector), Math.max(0, Math.floor(query.k))];
+    const asked = [...also].map(([kind, ids]) => {
+      values.push(kind, [...ids]);
+      return `UNION ALL
+       SELECT e.kind, e.ref_id, e.vector, -1 FROM embeddings e
+       WHERE e.scope = $1 AND e.kind = $${values.length - 1} AND e.ref_id = ANY($${values.length}::text[]) AND e.model_key = $3
+         AND NOT EXISTS (SELECT 1 FROM nearest n WHERE n.kind = e.kind AND n.ref_id = e.ref_id)`;
+    });
     const rows = await this.#rows(
       `WITH q AS (SELECT $4::text::${sql.type} AS v),
        nearest AS (
@@ -767,11 +778,8 @@ export class PgStore implements Store {
          LIMIT $5
        )
        SELECT kind, ref_id, vector, rank FROM nearest
-       UNION ALL
-       SELECT e.kind, e.ref_id, e.vector, -1 FROM embeddings e
-       JOIN unnest($6::text[], $7::text[]) AS a(kind, ref_id) ON e.kind = a.kind AND e.ref_id = a.ref_id
-       WHERE e.scope = $1 AND e.model_key = $3`,
-      [scope, [...query.kinds], query.modelKey, vectorLiteral(query.vector), Math.max(0, Math.floor(query.k)), also.map((a) => a.kind), also.map((a) => a.refId)],
+       ${asked.join('\n       ')}`,
+      values,
     );
     return rows.map((r) => ({ kind: String(r.kind) as EmbeddingKind, refId: String(r.ref_id), vector: floatsOf(r.vector as Buffer), rank: Number(r.rank) }));
   }

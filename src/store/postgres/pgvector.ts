@@ -135,6 +135,8 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
        UPDATE embeddings SET vec = credence_float32s(vector);`,
     );
     if (failed !== undefined) return refuse(`this role cannot add pgvector's column to the embeddings table (${failed})`);
+    // Every row was just rewritten: fresh statistics, so the planner sees the table as it is.
+    await attempt(client, 'ANALYZE embeddings');
   }
   return { ranking: 'pgvector', extensionSchema: schema, reason: `ranked by pgvector (the extension is in schema ${schema})` };
 }
