@@ -18,15 +18,13 @@
  * WebAssembly engine warming up.
  *
  * The engine is PGlite (PostgreSQL 18 compiled to WebAssembly, with pgvector 0.8.7) served over the
- * wire protocol, started here as test/pglite.ts does (bench/ is built without test/).
+ * wire protocol (bench/pglite, which the tests use too).
  */
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../src/embed/index.js';
 import { recall, type RecallContext, type RecallResult } from '../src/recall.js';
 import { buildRecallIndex } from '../src/recall-index.js';
 import { openPgStore, type PgStore } from '../src/store/postgres/pg-store.js';
+import { resetPglite, startPglite, type PgliteServer } from './pglite.js';
 import type { MemoryRecord } from '../src/store/types.js';
 import { benchMemories, loadData } from './recall.js';
 import { percentile, type BenchRow } from './table.js';
@@ -46,38 +44,7 @@ const sec = (v: number): string => `${(v / 1000).toFixed(2)} s`;
 const p50p95 = (t: readonly number[]): string => `${ms(percentile(t, 0.5))} / ${ms(percentile(t, 0.95))}`;
 const bytes = (n: number): string => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(1)} KiB` : `${n} B`);
 
-interface Pglite {
-  url: string;
-  db: PGlite;
-  stop(): Promise<void>;
-}
 
-/** PGlite with pgvector in schema `extensions`, behind a socket server on a free port (as test/pglite.ts). */
-async function startPglite(): Promise<Pglite> {
-  const db = await PGlite.create({ extensions: { vector } });
-  try {
-    await db.exec('CREATE SCHEMA extensions; CREATE EXTENSION vector SCHEMA extensions;');
-    const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 32 });
-    await server.start();
-    return {
-      url: `postgres://postgres@${server.getServerConn()}/postgres`,
-      db,
-      async stop() {
-        try {
-          await server.stop();
-        } finally {
-          await db.close();
-        }
-      },
-    };
-  } catch (error) {
-    await db.close().catch(() => {});
-    throw error;
-  }
-}
-
-/** Empties `public` (pgvector stays in `extensions`); only with no store open. */
-const reset = (server: Pglite): Promise<unknown> => server.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
 
 /** Counts what the store's vector calls move into the process: every vector read, and the time spent putting vectors. */
 function meter(store: PgStore) {
@@ -118,8 +85,8 @@ interface Written {
 const ask = (ctx: RecallContext, q: string): Promise<RecallResult[]> => recall(ctx, q, { limit: LIMIT, bm25Weight: BM25_WEIGHT });
 
 /** One store on an emptied `public`, as a process on it writes: the memories, then their embeddings (the first recall index build). */
-async function write(server: Pglite, vectors: 'node' | 'auto', memories: readonly MemoryRecord[], queries: readonly string[], embedder: EmbeddingProvider): Promise<Written> {
-  await reset(server);
+async function write(server: PgliteServer, vectors: 'node' | 'auto', memories: readonly MemoryRecord[], queries: readonly string[], embedder: EmbeddingProvider): Promise<Written> {
+  await resetPglite(server);
   const store = await open(server, vectors);
   try {
     const m = meter(store);
@@ -137,7 +104,7 @@ async function write(server: Pglite, vectors: 'node' | 'auto', memories: readonl
   }
 }
 
-async function open(server: Pglite, vectors: 'node' | 'auto'): Promise<PgStore> {
+async function open(server: PgliteServer, vectors: 'node' | 'auto'): Promise<PgStore> {
   const store = await openPgStore({ url: server.url, schema: 'public', vectors });
   const expected = vectors === 'node' ? 'node' : 'pgvector';
   if (store.vectorRanking !== expected) {
@@ -157,7 +124,7 @@ interface Side {
 }
 
 /** Opens a store on the data already in `public` and builds its recall index (everything stored: what a process pays to start recalling). */
-async function side(server: Pglite, vectors: 'node' | 'auto', embedder: EmbeddingProvider): Promise<Side> {
+async function side(server: PgliteServer, vectors: 'node' | 'auto', embedder: EmbeddingProvider): Promise<Side> {
   const store = await open(server, vectors);
   const m = meter(store);
   const start = performance.now();
@@ -209,7 +176,7 @@ function compare(a: readonly RecallResult[][], b: readonly RecallResult[][]): { 
   return { same, sameScores };
 }
 
-async function count(server: Pglite, sql: string): Promise<number> {
+async function count(server: PgliteServer, sql: string): Promise<number> {
   const result = await server.db.query<{ n: number }>(sql);
   return Number(result.rows[0]?.n ?? 0);
 }
@@ -221,7 +188,7 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
   const queries = data.queries.slice(0, QUERIES);
   // The provider the engine would make (the offline word-vector table unless CREDENCE_EMBEDDINGS says otherwise).
   const embedder = createEmbeddingProvider(resolveEmbeddingConfig(process.env));
-  const server = await startPglite();
+  const server = await startPglite({ vector: true });
   try {
     // Untimed, so that neither mode pays for the WebAssembly engine warming up.
     for (const mode of ['auto', 'node'] as const) await write(server, mode, memories.slice(0, 1_000), queries.slice(0, 2 * WARM_UP), embedder);

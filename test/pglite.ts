@@ -19,70 +19,13 @@
  *   `OPERATOR(extensions.<=>)`, as on a server where the extension is not in the store's schema.
  * - Starting PGlite takes 1–2 s (a WebAssembly instance and initdb), so a file starts its servers once.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { vector as pgvector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { openPgStore, type PgStore, type PgStoreOptions } from '../src/store/postgres/pg-store.js';
+import { resetPglite, startPglite, type PgliteServer } from '../bench/pglite.js';
+
+export { PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } from '../bench/pglite.js';
 
 /** What a store on PGlite may choose: not its URL, and not its schema (always `public`). */
 export type PgliteStoreOptions = Omit<PgStoreOptions, 'url' | 'schema'>;
-
-/** The schema pgvector is installed in (kept by {@link resetPglite}). */
-export const PGLITE_VECTOR_SCHEMA = 'extensions';
-
-export interface PgliteServer {
-  /** `postgres://postgres@127.0.0.1:PORT/postgres` (no password: PGlite takes any). */
-  url: string;
-  db: PGlite;
-  /** Whether pgvector is installed (in {@link PGLITE_VECTOR_SCHEMA}). */
-  vector: boolean;
-  /** Milliseconds PGlite took to start (creation, extension and socket server). */
-  startMs: number;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts PGlite in memory, with pgvector installed when `vector` is set, behind a socket server on
- * 127.0.0.1 and a free port. `maxConnections` bounds the sockets open at once (a client past it is
- * turned away): leave room for a closed pool's sockets, which the server forgets a tick late.
- */
-export async function startPglite(options: { vector?: boolean; maxConnections?: number } = {}): Promise<PgliteServer> {
-  const started = performance.now();
-  const vector = options.vector ?? false;
-  const db = await PGlite.create(vector ? { extensions: { vector: pgvector } } : {});
-  try {
-    if (vector) await db.exec(`CREATE SCHEMA ${PGLITE_VECTOR_SCHEMA}; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
-    const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: options.maxConnections ?? 32 });
-    await server.start();
-    let stopped = false;
-    return {
-      url: `postgres://postgres@${server.getServerConn()}/postgres`,
-      db,
-      vector,
-      startMs: performance.now() - started,
-      async stop() {
-        if (stopped) return;
-        stopped = true;
-        try {
-          await server.stop();
-        } finally {
-          await db.close();
-        }
-      },
-    };
-  } catch (error) {
-    await db.close().catch(() => {});
-    throw error;
-  }
-}
-
-/**
- * Empties the `public` schema (every table, sequence, function and type in it), keeping pgvector's
- * schema. Run it with no store open on the server: an open pool would see its tables vanish.
- */
-export async function resetPglite(server: Pick<PgliteServer, 'db'>): Promise<void> {
-  await server.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-}
 
 /** A store on an emptied `public` schema (the only schema a store on PGlite can have). */
 export async function freshPgliteStore(server: Pick<PgliteServer, 'db' | 'url'>, options: PgliteStoreOptions = {}): Promise<PgStore> {
