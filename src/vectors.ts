@@ -120,13 +120,19 @@ export function matrixSource(m: VectorMatrix): VectorSource {
   };
 }
 
-/** Rows a nearest query fetches beyond `k`, so that the database's float32 arithmetic cannot change which keys are the top `k`. */
+/** Rows a nearest query first fetches beyond `k` (it fetches more when they cannot settle the top `k`). */
 const NEAREST_MARGIN = 8;
 
 /**
  * Vectors ranked by the store (pgvector): the database finds the nearest rows and returns their
  * stored vectors; the scores are computed here as `scanSimilar` and `similarityOf` compute them.
- * `keys` maps each key the caller knows to its stored row; rows outside it are not results.
+ * `keys` maps each key the caller knows to its stored row, in the order a matrix of them would
+ * have; rows outside it (written since) are not results.
+ *
+ * The top `k` is the one the in-memory scan finds: the same scores, ties in key order. The database
+ * ranks in float32, so a fetch settles the top `k` only when `k` known keys came back and the
+ * `k`-th is better than anything left unfetched can be (the last row's database score plus the
+ * float32 error of an inner product of unit vectors); else twice as many rows are fetched.
  */
 export function storeSource(input: {
   store: Store;
@@ -139,34 +145,47 @@ export function storeSource(input: {
   if (nearest === undefined) throw new Error(`the ${store.kind} store cannot rank vectors (vectorRanking ${store.vectorRanking})`);
   const kinds = [...new Set([...keys.values()].map((k) => k.kind))];
   const keyOf = new Map([...keys].map(([key, row]) => [`${row.kind}\u0000${row.refId}`, key]));
+  const order = new Map([...keys.keys()].map((key, i) => [key, i]));
   const rowsOf = (ids: Iterable<string>) => [...new Set(ids)].map((id) => keys.get(id)).filter((r): r is { kind: EmbeddingKind; refId: string } => r !== undefined);
-  const fetch = async (query: Float32Array, k: number, also: Iterable<string>): Promise<{ key: string; row: NearestEmbedding }[]> => {
+  const fetch = async (query: Float32Array, k: number, also: Iterable<string>) => {
     const rows = await nearest(scope, { kinds, modelKey, vector: query, k, also: rowsOf(also) });
-    return rows
+    const known = rows
       .map((row) => ({ key: keyOf.get(`${row.kind}\u0000${row.refId}`), row }))
       .filter((r): r is { key: string; row: NearestEmbedding } => r.key !== undefined && r.row.vector.length === query.length);
+    const ranked = rows.filter((r) => r.rank >= 0);
+    return { known, fetched: ranked.length, last: ranked.length === 0 ? undefined : Math.min(...ranked.map((r) => r.score)) };
   };
   return {
     where: 'store',
     scan: async (query, k, also = []) => {
       if (query === undefined || keys.size === 0) return { of: () => 0, top: [] };
-      const rows = await fetch(query, k + NEAREST_MARGIN, also);
-      const values = new Map<string, number>();
-      const ranked: { key: string; value: number; rank: number }[] = [];
-      for (const { key, row } of rows) {
-        const value = dotUnrolled(row.vector, 0, query, query.length);
-        values.set(key, value);
-        if (row.rank >= 0) ranked.push({ key, value, rank: row.rank });
+      const want = Math.max(0, Math.floor(k));
+      const alsoKeys = [...also];
+      // Float32 error bound of the database's inner product of two unit vectors, doubled.
+      const slack = (query.length + 2) * 2 ** -23;
+      let limit = want + NEAREST_MARGIN;
+      for (;;) {
+        const { known, fetched, last } = await fetch(query, limit, alsoKeys);
+        const values = new Map<string, number>();
+        const ranked: { key: string; value: number }[] = [];
+        for (const { key, row } of known) {
+          const value = dotUnrolled(row.vector, 0, query, query.length);
+          values.set(key, value);
+          if (row.rank >= 0) ranked.push({ key, value });
+        }
+        ranked.sort((a, b) => b.value - a.value || (order.get(a.key) as number) - (order.get(b.key) as number));
+        const kth = ranked[want - 1]?.value;
+        const exhausted = fetched < limit;
+        const settled = want === 0 || (kth !== undefined && last !== undefined && kth > last + slack);
+        if (exhausted || settled) return { of: (id) => values.get(id) ?? 0, top: ranked.slice(0, want).map((r) => r.key) };
+        limit *= 2;
       }
-      // Best first as the scan orders them; equal scores keep the database's order.
-      ranked.sort((a, b) => b.value - a.value || a.rank - b.rank);
-      return { of: (id) => values.get(id) ?? 0, top: ranked.slice(0, Math.max(0, k)).map((r) => r.key) };
     },
     similarity: async (query, ids) => {
       const out = new Map<string, number>();
       const wanted = [...ids];
       if (query === undefined || wanted.length === 0) return out;
-      for (const { key, row } of await fetch(query, 0, wanted)) out.set(key, dotPlain(row.vector, 0, query, query.length));
+      for (const { key, row } of (await fetch(query, 0, wanted)).known) out.set(key, dotPlain(row.vector, 0, query, query.length));
       return out;
     },
   };

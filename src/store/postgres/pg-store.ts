@@ -764,24 +764,31 @@ export class PgStore implements Store {
     const asked = [...also].map(([kind, ids]) => {
       values.push(kind, [...ids]);
       return `UNION ALL
-       SELECT e.kind, e.ref_id, e.vector, -1 FROM embeddings e
+       SELECT e.kind, e.ref_id, e.vector, -1, NULL::float8 FROM embeddings e
        WHERE e.scope = $1 AND e.kind = $${values.length - 1} AND e.ref_id = ANY($${values.length}::text[]) AND e.model_key = $3
          AND NOT EXISTS (SELECT 1 FROM nearest n WHERE n.kind = e.kind AND n.ref_id = e.ref_id)`;
     });
     const rows = await this.#rows(
       `WITH q AS (SELECT $4::text::${sql.type} AS v),
-       nearest AS (
-         SELECT e.kind, e.ref_id, e.vector, (row_number() OVER (ORDER BY e.vec ${sql.op} q.v, e.kind, e.ref_id) - 1)::int AS rank
+       nearest AS MATERIALIZED (
+         SELECT e.kind, e.ref_id, e.vector, -(e.vec ${sql.op} q.v) AS score
          FROM embeddings e, q
          WHERE e.scope = $1 AND e.kind = ANY($2::text[]) AND e.model_key = $3 AND e.vec IS NOT NULL
          ORDER BY e.vec ${sql.op} q.v, e.kind, e.ref_id
          LIMIT $5
        )
-       SELECT kind, ref_id, vector, rank FROM nearest
+       -- Ranked after the LIMIT, so that the scan above is a top-N sort, not a sort of the scope.
+       SELECT kind, ref_id, vector, (row_number() OVER (ORDER BY score DESC, kind, ref_id) - 1)::int AS rank, score FROM nearest
        ${asked.join('\n       ')}`,
       values,
     );
-    return rows.map((r) => ({ kind: String(r.kind) as EmbeddingKind, refId: String(r.ref_id), vector: floatsOf(r.vector as Buffer), rank: Number(r.rank) }));
+    return rows.map((r) => ({
+      kind: String(r.kind) as EmbeddingKind,
+      refId: String(r.ref_id),
+      vector: floatsOf(r.vector as Buffer),
+      rank: Number(r.rank),
+      score: r.score === null ? Number.NaN : Number(r.score),
+    }));
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {

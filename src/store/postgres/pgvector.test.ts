@@ -97,6 +97,32 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     }
   });
 
+  it('breaks ties in key order, as the scan does, however many tie past the first fetch', async () => {
+    const same = queries[9] as Float32Array;
+    // 70 runs with one intent (one vector), listed newest first as the index lists them, and a memory.
+    const runs = Array.from({ length: 70 }, (_, i) => `r${String(i).padStart(2, '0')}`);
+    await store.putEmbeddings('ties', 'execution', runs.map((refId) => ({ refId, modelKey: MODEL, textHash: 'h', vector: same })));
+    await store.putEmbeddings('ties', 'memory', [{ refId: 'm', modelKey: MODEL, textHash: 'h', vector: same }]);
+    const order = [...runs].reverse().map((id) => [`execution:${id}`, { kind: 'execution' as const, refId: id }] as const);
+    const keys = new Map([...order, ['memory:m', { kind: 'memory' as const, refId: 'm' }] as const]);
+    const inStore = storeSource({ store, scope: 'ties', modelKey: MODEL, keys });
+    const inMemory = matrixSource(toMatrix([...keys.keys()], new Map([...keys.keys()].map((key) => [key, same]))));
+    for (const k of [1, 5, 20, 71]) expect((await inStore.scan(same, k)).top).toEqual((await inMemory.scan(same, k)).top);
+    expect((await inStore.scan(same, 3)).top).toEqual(['execution:r69', 'execution:r68', 'execution:r67']);
+  });
+
+  it('fills the top k with known keys when rows written since (unknown to the index) are nearer', async () => {
+    const q = queries[10] as Float32Array;
+    const near = Array.from({ length: 12 }, (_, i) => q.map((x, d) => x + (d === i ? 1e-3 : 0)));
+    await store.putEmbeddings('late', 'memory', embeddings('new', near));
+    await store.putEmbeddings('late', 'memory', embeddings('old', memories.slice(0, 5)));
+    const keys = keysOf([['memory', 'old', 5]]);
+    const inStore = storeSource({ store, scope: 'late', modelKey: MODEL, keys });
+    const inMemory = matrixSource(toMatrix([...keys.keys()], new Map(memories.slice(0, 5).map((v, i) => [`memory:old${i}`, v]))));
+    expect((await inStore.scan(q, 3)).top).toEqual((await inMemory.scan(q, 3)).top);
+    expect((await inStore.scan(q, 3)).top).toHaveLength(3);
+  });
+
   it('returns only rows of the scope, the kinds and the model asked for', async () => {
     const rows = await store.nearestEmbeddings('p', { kinds: ['memory', 'observation'], modelKey: MODEL, vector: queries[0] as Float32Array, k: 1000 });
     expect(rows).toHaveLength(200);
