@@ -19,7 +19,9 @@ export async function buildRecallIndex(store: Store, scope: string, embedder: Em
   const items: Recallable[] = [...memories.map(memoryItem), ...observations.map(observationItem), ...executions.map(executionItem)];
   const part = (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution'): VectorPart => ({
     kind: stored,
-    items: items.filter((i) => kinds.includes(i.kind)).map((i) => ({ key: i.key, id: i.id, text: itemText(i) })),
+    // A run is embedded by its intent alone, the text tool search embeds for it: one stored vector
+    // serves both, where two texts under one row overwrote each other at every index build.
+    items: items.filter((i) => kinds.includes(i.kind)).map((i) => ({ key: i.key, id: i.id, text: i.kind === 'execution' ? i.title : itemText(i) })),
   });
   const vectors = await buildVectorSource(store, scope, embedder, [
     part(['memory', 'instinct', 'skill'], 'memory'),

@@ -277,6 +277,20 @@ describe('search and recall on pgvector answer as on SQLite', () => {
     nearest.mockRestore();
   });
 
+  it('one stored vector per run serves recall and tool search: building either index re-embeds nothing and changes no answer', async () => {
+    for (const store of [sqlite, postgres]) {
+      const first = await openCredence({ store, scope: 'p', now: 9_000 }, {});
+      const before = await first.recall(queries[0] as string, { track: false, bm25Weight: 0 });
+      await first.similarExecutions(queries[0] as string);
+      const puts = vi.spyOn(store, 'putEmbeddings');
+      const again = await openCredence({ store, scope: 'p', now: 9_000 }, {});
+      expect(await again.recall(queries[0] as string, { track: false, bm25Weight: 0 })).toEqual(before);
+      await again.similarExecutions(queries[0] as string);
+      expect(puts).not.toHaveBeenCalled();
+      puts.mockRestore();
+    }
+  });
+
   it('tool search and DAG suggestion: the same tools, scores and parts', async () => {
     const answers = async (store: Store) => {
       const credence = await openCredence({ store, scope: 'p', now: 9_000 }, {});
