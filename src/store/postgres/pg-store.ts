@@ -58,7 +58,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
-import { vectorLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
+import { quoteIdent, vectorLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
@@ -247,7 +247,7 @@ export class PgStore implements Store {
     this.schema = schema;
     this.vectorRanking = vectors.ranking;
     this.vectorReason = vectors.reason;
-    const ext = vectors.extensionSchema === undefined ? undefined : `"${vectors.extensionSchema.replace(/"/g, '""')}"`;
+    const ext = vectors.extensionSchema === undefined ? undefined : quoteIdent(vectors.extensionSchema);
     this.#vectorSql = vectors.ranking === 'pgvector' && ext !== undefined ? { op: `OPERATOR(${ext}.<#>)`, type: `${ext}.vector` } : undefined;
   }
 

@@ -104,7 +104,7 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     await store.putEmbeddings('ties', 'execution', runs.map((refId) => ({ refId, modelKey: MODEL, textHash: 'h', vector: same })));
     await store.putEmbeddings('ties', 'memory', [{ refId: 'm', modelKey: MODEL, textHash: 'h', vector: same }]);
     const order = [...runs].reverse().map((id) => [`execution:${id}`, { kind: 'execution' as const, refId: id }] as const);
-    const keys = new Map([...order, ['memory:m', { kind: 'memory' as const, refId: 'm' }] as const]);
+    const keys = new Map<string, { kind: EmbeddingKind; refId: string }>([...order, ['memory:m', { kind: 'memory', refId: 'm' }]]);
     const inStore = storeSource({ store, scope: 'ties', modelKey: MODEL, keys });
     const inMemory = matrixSource(toMatrix([...keys.keys()], new Map([...keys.keys()].map((key) => [key, same]))));
     for (const k of [1, 5, 20, 71]) expect((await inStore.scan(same, k)).top).toEqual((await inMemory.scan(same, k)).top);
@@ -364,6 +364,65 @@ describe('pgvector dropped from the database', () => {
       } finally {
         await again.close();
       }
+    } finally {
+      await withVector.db.exec(`DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
+    }
+  });
+});
+
+describe('a role that may not set pgvector up', () => {
+  /** Runs `fn` with the shared PGlite session switched to a plain role that may read and write the store's tables. */
+  async function asWorker(fn: () => Promise<void>): Promise<void> {
+    await withVector.db.exec(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'worker') THEN CREATE ROLE worker; END IF; END $$;
+      GRANT USAGE ON SCHEMA public TO worker; GRANT ALL ON ALL TABLES IN SCHEMA public TO worker; GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO worker;
+      SET ROLE worker;`);
+    try {
+      await fn();
+    } finally {
+      await withVector.db.exec('RESET ROLE');
+    }
+  }
+
+  it('ranks in Node and says why, without trying what it may not do, and its writes still work', async () => {
+    await resetPglite(withVector);
+    // Tables made by their owner, before pgvector's column: the worker may neither add it nor use the extension's schema.
+    await (await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 })).close();
+    await asWorker(async () => {
+      const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
+      try {
+        expect(store.vectorRanking).toBe('node');
+        expect(store.vectorReason).toMatch(/^ranked in Node: this role cannot use pgvector in schema extensions \(permission denied for schema extensions/);
+        await store.putEmbeddings('p', 'tool', embeddings('t', unitVectors(2, 24, 30)));
+        expect(await store.getEmbeddingStamps('p', 'tool')).toHaveLength(2);
+      } finally {
+        await store.close();
+      }
+    });
+    await withVector.db.exec(`GRANT USAGE ON SCHEMA ${PGLITE_VECTOR_SCHEMA} TO worker`);
+    await asWorker(async () => {
+      const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
+      expect(store.vectorReason).toBe("ranked in Node: the embeddings table has no pgvector column yet, and only its owner's first open can add it");
+      await store.close();
+    });
+    // The owner's open adds it; the worker then ranks by pgvector too.
+    await (await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 })).close();
+    await asWorker(async () => {
+      const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
+      expect(store.vectorRanking).toBe('pgvector');
+      await store.close();
+    });
+  });
+
+  it('a role that may not create the extension is told so, and nothing is attempted', async () => {
+    await resetPglite(withVector);
+    await (await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 })).close();
+    await withVector.db.exec('DROP EXTENSION vector CASCADE');
+    try {
+      await asWorker(async () => {
+        const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
+        expect(store.vectorReason).toBe('ranked in Node: pgvector is installed on the server but this role may not create it; a superuser can run CREATE EXTENSION vector once');
+        await store.close();
+      });
     } finally {
       await withVector.db.exec(`DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
     }

@@ -70,7 +70,12 @@ BEGIN
 END $$;
 `;
 
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** A quoted SQL identifier. */
+export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const quote = quoteIdent;
+
+/** The version of the SQL functions below: a store set up with an older one gets them replaced. */
+const FUNCTIONS_VERSION = '1';
 
 async function extensionSchema(client: pg.PoolClient): Promise<string | undefined> {
   const row = (
@@ -114,17 +119,36 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
     return { ranking: 'node', reason: `ranked in Node: ${why}` };
   };
   if (schema === undefined) {
-    const available = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
-    if ((available.rowCount ?? 0) === 0) return refuse('the server has no pgvector extension');
+    const available = (
+      await client.query(
+        `SELECT v.superuser, v.trusted FROM pg_available_extension_versions v JOIN pg_available_extensions a ON a.name = v.name AND a.default_version = v.version
+         WHERE v.name = 'vector'`,
+      )
+    ).rows[0] as { superuser: boolean; trusted: boolean } | undefined;
+    if (available === undefined) return refuse('the server has no pgvector extension');
+    // Asked before trying, so that a role that may not create it does not fail (and log) at every open.
+    const may = (
+      await client.query(`SELECT r.rolsuper OR ($1 AND has_database_privilege(current_database(), 'CREATE')) AS may FROM pg_roles r WHERE r.rolname = current_user`, [
+        available.trusted,
+      ])
+    ).rows[0] as { may: boolean } | undefined;
+    const advice = 'a superuser can run CREATE EXTENSION vector once';
+    if (may?.may !== true) return refuse(`pgvector is installed on the server but this role may not create it; ${advice}`);
     // One creator per database (the migration lock is per schema), in `public`, so that dropping
     // one team's schema never drops the extension under another's.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('credence:pgvector'))`);
     const hasPublic = ((await client.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'public'`)).rowCount ?? 0) > 0;
     const failed = await attempt(client, `CREATE EXTENSION IF NOT EXISTS vector${hasPublic ? ' SCHEMA public' : ''}`);
-    if (failed !== undefined) return refuse(`pgvector is installed on the server but this role cannot create it (${failed}); a superuser can run CREATE EXTENSION vector`);
+    if (failed !== undefined) return refuse(`creating pgvector failed (${failed}); ${advice}`);
     schema = (await extensionSchema(client)) as string;
   }
+  // The extension's type and operator must be usable by this role (USAGE on its schema).
+  const unusable = await attempt(client, `SELECT '[1]'::${quote(schema)}.vector OPERATOR(${quote(schema)}.<#>) '[1]'::${quote(schema)}.vector`);
+  if (unusable !== undefined) return refuse(`this role cannot use pgvector in schema ${schema} (${unusable})`);
+  const owner = ((await client.query(`SELECT pg_has_role(relowner, 'USAGE') AS owns FROM pg_class WHERE oid = to_regclass('embeddings')`)).rows[0] as { owns: boolean } | undefined)?.owns === true;
+  const functions = ((await client.query(`SELECT value FROM credence_meta WHERE key = 'vector_functions'`)).rows[0] as { value: string } | undefined)?.value;
   if (!column) {
+    if (!owner) return refuse("the embeddings table has no pgvector column yet, and only its owner's first open can add it");
     const failed = await attempt(
       client,
       `${bytesToFloats(storeSchema)}
@@ -134,14 +158,28 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
        CREATE TRIGGER embeddings_vec BEFORE INSERT OR UPDATE ON embeddings FOR EACH ROW EXECUTE FUNCTION credence_embeddings_vec();
        UPDATE embeddings SET vec = credence_float32s(vector);`,
     );
-    if (failed !== undefined) return refuse(`this role cannot add pgvector's column to the embeddings table (${failed})`);
+    if (failed !== undefined) return refuse(`adding pgvector's column to the embeddings table failed (${failed})`);
     // Every row was just rewritten: fresh statistics, so the planner sees the table as it is.
     await attempt(client, 'ANALYZE embeddings');
+    await setFunctionsVersion(client);
+  } else if (functions !== FUNCTIONS_VERSION && owner) {
+    // Set up by an older Credence: its converter and trigger function are replaced by this one's.
+    const failed = await attempt(client, `${bytesToFloats(storeSchema)} ALTER FUNCTION credence_embeddings_vec() DEPENDS ON EXTENSION vector;`);
+    if (failed === undefined) await setFunctionsVersion(client);
   }
   return { ranking: 'pgvector', extensionSchema: schema, reason: `ranked by pgvector (the extension is in schema ${schema})` };
 }
 
-/** A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values: pgvector parses each with strtof. */
+async function setFunctionsVersion(client: pg.PoolClient): Promise<void> {
+  await client.query(`INSERT INTO credence_meta (key, value) VALUES ('vector_functions', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [FUNCTIONS_VERSION]);
+}
+
+/** A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values (pgvector parses each with strtof), -0 included. */
 export function vectorLiteral(vector: Float32Array): string {
-  return `[${Array.prototype.join.call(vector, ',')}]`;
+  let out = '[';
+  for (let i = 0; i < vector.length; i += 1) {
+    const x = vector[i] as number;
+    out += `${i === 0 ? '' : ','}${Object.is(x, -0) ? '-0' : String(x)}`;
+  }
+  return `${out}]`;
 }
