@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { drainSpool, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
 
+// The spool's directory readings, passed through unless a test stands in for the next one.
+const listing = vi.hoisted(() => ({ next: undefined as ((dir: string) => string[]) | undefined }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
+    const instead = listing.next;
+    listing.next = undefined;
+    return instead === undefined ? fs.readdirSync(...args) : instead(String(args[0]));
+  }) as typeof fs.readdirSync;
+  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
+});
+
 const dir = mkdtempSync(join(tmpdir(), 'credence-spool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const event = (n: number): SpooledEvent => ({ cwd: dir, session: 's', turn: 'current', kind: 'PostToolUse', at: n, payload: { n } });
@@ -35,6 +47,29 @@ describe('the hook spool', () => {
     let got: SpooledEvent[] = [];
     await drainSpool(db, 'me', async (events) => void (got = events), () => {});
     expect(got.map((e) => e.at)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("never takes a session's event without the one before it, when the folder is read while its hooks write", async () => {
+    // A directory listing is no snapshot: ext4 reads a folder in hash order, so of two files added
+    // while it is read, the listing can hold the second and miss the first (seen in CI: the
+    // 8-writer test learned a session's calls out of order).
+    const db = join(dir, 'listing.db');
+    spoolEvent(db, event(0));
+    listing.next = (spool) => {
+      const before = readdirSync(spool);
+      spoolEvent(db, event(1));
+      const between = readdirSync(spool);
+      spoolEvent(db, event(2));
+      // The reading passed event 1's place before it was there, and event 2's after.
+      return [...before, ...readdirSync(spool).filter((name) => !between.includes(name))];
+    };
+    const got: number[] = [];
+    const take = async (events: SpooledEvent[]): Promise<void> => void got.push(...events.map((e) => e.at));
+    await drainSpool(db, 'me', take, () => {});
+    await drainSpool(db, 'me', take, () => {});
+    expect(listing.next).toBeUndefined();
+    expect(got).toEqual([0, 1, 2]);
+    expect(readdirSync(spoolDirFor(db))).toEqual([]);
   });
 
   it('gives the files back when queuing fails', async () => {

@@ -9,12 +9,16 @@
  *   half an event. Names start with a microsecond timestamp, so the spool reads in arrival order.
  * - Draining: one drainer at a time (a lock folder, `.drain.lock`, taken with mkdir, holding the
  *   drainer's pid; a drainer waits a little for it, and takes over a lock whose process is gone or
- *   that is older than `STALE_LOCK_MS`, by renaming it away: only one process can). The drainer claims each file by renaming it, queues all it claimed in one
- *   transaction, in name order, then deletes them; if queuing fails, it renames them back. One
- *   drainer at a time and names in arrival order keep each session's events in the order its
- *   hooks ran (for hooks of one session that run one after another). Files claimed by a drainer
- *   that died are taken again after a minute; the queue keeps each file's name as the event's key,
- *   so a file queued twice (its drainer died before deleting it) is learned once.
+ *   that is older than `STALE_LOCK_MS`, by renaming it away: only one process can). The drainer
+ *   reads the folder until a reading finds no new file that sorts before the ones it has (a listing
+ *   taken while hooks write can miss an event and hold the next one: `spoolListing`), claims each
+ *   file by renaming it, queues all it claimed in one transaction, in name order, then deletes
+ *   them; if queuing fails, it renames them back. One drainer at a time, names in arrival order
+ *   and a drain that never takes an event without the ones before it keep each session's events
+ *   in the order its hooks ran (for hooks of one session that run one after another). Files
+ *   claimed by a drainer that died are taken again after a minute; the queue keeps each file's
+ *   name as the event's key, so a file queued twice (its drainer died before deleting it) is
+ *   learned once.
  * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
  *   user only.
  */
@@ -157,18 +161,49 @@ function releaseLock(lock: string, claimer: string): void {
   }
 }
 
+/** The name a spool file was written under (a claimed file's name carries its claimer after it). */
+const originalOf = (name: string): string => {
+  const at = name.indexOf(CLAIMED);
+  return at < 0 ? name : name.slice(0, at);
+};
+
+/** How many times the spool is read again at most before a drain takes what it has. */
+const MAX_READINGS = 10;
+
+/**
+ * The spool's files to take, in name order. A directory listing is no snapshot: a file added while
+ * the folder is read may be in it or not (ext4 reads a folder in hash order), so one reading taken
+ * while a session's hooks write can hold an event of the session and miss the one just before it,
+ * and the later event would be queued (and learned) first. So the folder is read again, and what
+ * sorts before the last name of the first reading and is new is taken too, until a reading adds
+ * nothing: that reading began after every file taken was in place, and so after every event
+ * written before any of them (hooks of one session run one after another, in name order).
+ */
+function spoolListing(dir: string): string[] {
+  const visible = (): string[] => readdirSync(dir).filter((name) => !name.startsWith('.'));
+  const taken = new Set(visible());
+  if (taken.size === 0) return [];
+  let last = '';
+  for (const name of taken) if (originalOf(name) > last) last = originalOf(name);
+  for (let reading = 1; reading < MAX_READINGS; reading += 1) {
+    const added = visible().filter((name) => !taken.has(name) && originalOf(name) < last);
+    if (added.length === 0) break;
+    for (const name of added) taken.add(name);
+  }
+  return [...taken].sort();
+}
+
 async function drainLocked(dir: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = spoolListing(dir);
   } catch {
     return 0;
   }
   const claimed: { original: string; path: string }[] = [];
-  for (const name of names.sort()) {
-    if (name.startsWith('.')) continue;
+  for (const name of names) {
     const at = name.indexOf(CLAIMED);
-    const original = at < 0 ? name : name.slice(0, at);
+    const original = originalOf(name);
     if (at >= 0) {
       try {
         if (Date.now() - statSync(join(dir, name)).mtimeMs < ABANDONED_AFTER_MS) continue;

@@ -13,8 +13,10 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../../src/engine.js';
 import { runClaudeCodeHook } from '../../src/hooks/claude-code.js';
+import { drainSpool, type SpooledEvent } from '../../src/hooks/spool.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const spool = new URL('../../dist/src/hooks/spool.js', import.meta.url).href;
 const writer = fileURLToPath(new URL('../fixtures/claude-code/writer.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-hook-writers-'));
 const project = join(dir, 'project');
@@ -85,4 +87,51 @@ describe('8 hook processes writing at once, 500 events each', () => {
       await credence.close();
     }
   }, 240_000);
+});
+
+describe('the spool drained over and over while hook processes write to it', () => {
+  it("hands each session's events over in the order they were written", async () => {
+    // A directory listing taken while files are added is no snapshot (ext4 reads a folder in hash
+    // order, a few hundred names a system call): a drain must not take an event of a session
+    // without the ones written before it. A drain every quarter second finds hundreds of files.
+    const db = join(dir, 'drained.db');
+    const writers = 4;
+    const events = 3_000;
+    const script = `import { spoolEvent } from ${JSON.stringify(spool)};
+      const [db, session, n] = process.argv.slice(1);
+      for (let i = 0; i < Number(n); i += 1) spoolEvent(db, { cwd: '/', session, turn: 'current', kind: 'PostToolUse', at: i, payload: { i } });`;
+    let running = writers;
+    const done = Array.from(
+      { length: writers },
+      (_, w) =>
+        new Promise<void>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, db, `s${w}`, String(events)], { stdio: ['ignore', 'inherit', 'inherit'] });
+          child.on('exit', (code) => {
+            running -= 1;
+            if (code === 0) resolve();
+            else reject(new Error(`writer s${w} exited ${code}`));
+          });
+        }),
+    );
+    const finished = Promise.all(done);
+    finished.catch(() => {});
+    const seen = new Map(Array.from({ length: writers }, (_, w) => [`s${w}`, [] as number[]]));
+    const take = async (list: SpooledEvent[]): Promise<void> => {
+      for (const e of list) seen.get(e.session)?.push(e.at);
+    };
+    let drains = 0;
+    while (running > 0) {
+      await drainSpool(db, 'test', take, (line) => expect.fail(line));
+      drains += 1;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await finished;
+    await drainSpool(db, 'test', take, (line) => expect.fail(line));
+    expect(drains).toBeGreaterThan(1);
+    for (const [, list] of seen) {
+      expect(list).toHaveLength(events);
+      // [position handed over, event]: the first few out of place.
+      expect(list.flatMap((at, i) => (at === i ? [] : [[i, at]])).slice(0, 3)).toEqual([]);
+    }
+  }, 60_000);
 });
