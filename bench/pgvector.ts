@@ -27,7 +27,7 @@ import { openPgStore, type PgStore } from '../src/store/postgres/pg-store.js';
 import { resetPglite, startPglite, type PgliteServer } from './pglite.js';
 import type { MemoryRecord } from '../src/store/types.js';
 import { benchMemories, loadData } from './recall.js';
-import { percentile, type BenchRow } from './table.js';
+import { ms2 as ms, p50p95, percentile, type BenchRow } from './table.js';
 
 const SCOPE = 'bench-pgvector';
 const NOW = Date.parse('2026-06-01T00:00:00Z');
@@ -39,9 +39,7 @@ const BATCH = 1_000;
 /** Memories (`CREDENCE_BENCH_PGVECTOR_N` overrides): the section takes well under 2 minutes on 2 cores. */
 const DEFAULT_N = 5_000;
 
-const ms = (v: number): string => `${v.toFixed(2)} ms`;
 const sec = (v: number): string => `${(v / 1000).toFixed(2)} s`;
-const p50p95 = (t: readonly number[]): string => `${ms(percentile(t, 0.5))} / ${ms(percentile(t, 0.95))}`;
 const bytes = (n: number): string => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(1)} KiB` : `${n} B`);
 
 

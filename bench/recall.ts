@@ -34,7 +34,7 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { MemoryRecord } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
-import { percentile, type BenchRow } from './table.js';
+import { ms2 as ms, p50p95, percentile, type BenchRow } from './table.js';
 
 export const RECALL_BENCH_SIZES = [1_000, 10_000, 100_000] as const;
 const QUERIES = 200;
@@ -44,8 +44,6 @@ const NOW = Date.parse('2026-06-01T00:00:00Z');
 /** The raw FTS5 reference: what recall's BM25 step does at its floor. */
 const RAW_FTS = `SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT ${RECALL_DEFAULTS.candidates}`;
 
-const ms = (v: number): string => `${v.toFixed(2)} ms`;
-const p50p95 = (t: readonly number[]): string => `${ms(percentile(t, 0.5))} / ${ms(percentile(t, 0.95))}`;
 
 export interface BaseMemory {
   name: string;

@@ -21,10 +21,9 @@ import type { Store } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
 import { benchMemories, loadData } from './recall.js';
 import type { WriterReport } from './store-writer.js';
-import { fmtRate, percentile, timeEach, type BenchRow } from './table.js';
+import { fmtRate, ms2 as ms, p50p95, percentile, timeEach, type BenchRow } from './table.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
-const ms = (v: number): string => `${v.toFixed(2)} ms`;
 
 interface Server {
   url: string;
@@ -92,7 +91,6 @@ export async function benchStores(): Promise<BenchRow[]> {
   const schema = `credence_bench_${randomBytes(4).toString('hex')}`;
   try {
     const postgres = await workload(await openPgStore({ url: srv.url, schema }), data);
-    const p95 = (t: number[]) => percentile(t, 0.95);
     return [
       {
         benchmark: `ingest, batches of 1,000 executions (${label})`,
@@ -105,17 +103,17 @@ export async function benchStores(): Promise<BenchRow[]> {
       {
         benchmark: `recall, BM25 (${label})`,
         measure: 'p50 / p95',
-        value: `PostgreSQL ${ms(percentile(postgres.recall, 0.5))} / ${ms(p95(postgres.recall))}`,
-        reference: `SQLite ${ms(percentile(sqlite.recall, 0.5))} / ${ms(p95(sqlite.recall))}`,
-        ratio: `${(p95(postgres.recall) / p95(sqlite.recall)).toFixed(1)}× p95`,
+        value: `PostgreSQL ${p50p95(postgres.recall)}`,
+        reference: `SQLite ${p50p95(sqlite.recall)}`,
+        ratio: `${(percentile(postgres.recall, 0.95) / percentile(sqlite.recall, 0.95)).toFixed(1)}× p95`,
         target: 'side by side',
       },
       {
         benchmark: `DAG suggestion (${label})`,
         measure: 'p50 / p95',
-        value: `PostgreSQL ${ms(percentile(postgres.dag, 0.5))} / ${ms(p95(postgres.dag))}`,
-        reference: `SQLite ${ms(percentile(sqlite.dag, 0.5))} / ${ms(p95(sqlite.dag))}`,
-        ratio: `${(p95(postgres.dag) / p95(sqlite.dag)).toFixed(1)}× p95`,
+        value: `PostgreSQL ${p50p95(postgres.dag)}`,
+        reference: `SQLite ${p50p95(sqlite.dag)}`,
+        ratio: `${(percentile(postgres.dag, 0.95) / percentile(sqlite.dag, 0.95)).toFixed(1)}× p95`,
         target: 'side by side',
       },
     ];

@@ -25,6 +25,12 @@ export const median = (values: readonly number[]): number => {
 export const fmtRate = (perSecond: number): string => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
 
 /** The value below which a share `p` of `values` fall (the nearest rank at or above it). */
+/** Milliseconds to two decimals, as the store, recall and pgvector tables print them. */
+export const ms2 = (v: number): string => `${v.toFixed(2)} ms`;
+
+/** `p50 / p95` of timings in milliseconds. */
+export const p50p95 = (t: readonly number[]): string => `${ms2(percentile(t, 0.5))} / ${ms2(percentile(t, 0.95))}`;
+
 export const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
