@@ -7,6 +7,7 @@ import type { FeedbackKind, Intent, MemoryCategory, ObservationType } from '../c
 import type {
   CallRecord,
   EdgeRecord,
+  EmbeddingStamp,
   ExecutionRecord,
   FeedbackRecord,
   InstinctRecord,
@@ -14,6 +15,7 @@ import type {
   ObservationRecord,
   ShownRecord,
   SkillRecord,
+  StoredEmbedding,
   ToolRecord,
 } from './types.js';
 
@@ -152,3 +154,14 @@ export function toShown(r: Row): ShownRecord {
     ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
   };
 }
+
+/** A copy of stored float32 bytes as a Float32Array (a driver's Buffer may be unaligned and pooled). */
+export function floatsOf(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+export const toEmbeddingStamp = (row: Row): EmbeddingStamp => ({ refId: String(row.ref_id), modelKey: String(row.model_key), textHash: String(row.text_hash) });
+
+export const toEmbedding = (row: Row): StoredEmbedding => ({ ...toEmbeddingStamp(row), vector: floatsOf(row.vector as Uint8Array) });

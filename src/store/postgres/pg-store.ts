@@ -23,7 +23,7 @@ import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { callsPerTool, endedAt, observationFingerprint, scrubRecord } from '../shared.js';
-import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
+import { floatsOf, json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -217,13 +217,6 @@ function wordsByPosition(hits: string): string[] | undefined {
   }
   for (let i = 0; i < placed.length; i += 1) placed[i] ??= '';
   return placed;
-}
-
-/** A copy of stored float32 bytes as a Float32Array (the driver's Buffer may be unaligned and pooled). */
-function floatsOf(bytes: Buffer): Float32Array {
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return new Float32Array(copy.buffer);
 }
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
@@ -739,12 +732,12 @@ export class PgStore implements Store {
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
     const rows = await this.#rows('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
-    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: floatsOf(r.vector as Buffer) }));
+    return rows.map(toEmbedding);
   }
 
   async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
     const rows = await this.#rows('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
-    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash) }));
+    return rows.map(toEmbeddingStamp);
   }
 
   /**

@@ -11,7 +11,7 @@ import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { callsPerTool, endedAt, observationFingerprint, scrubRecord, toolWords } from '../shared.js';
-import { json, parse, toCall, toEdge, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
+import { json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -385,17 +385,12 @@ export class SqliteStore implements Store {
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
     const rows = this.#stmt('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
-    return rows.map((r) => {
-      const bytes = r.vector as Buffer;
-      const copy = new Uint8Array(bytes.byteLength);
-      copy.set(bytes);
-      return { refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash), vector: new Float32Array(copy.buffer) };
-    });
+    return rows.map(toEmbedding);
   }
 
   async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
     const rows = this.#stmt('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
-    return rows.map((r) => ({ refId: String(r.ref_id), modelKey: String(r.model_key), textHash: String(r.text_hash) }));
+    return rows.map(toEmbeddingStamp);
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {
