@@ -84,9 +84,20 @@ async function extensionSchema(client: pg.PoolClient): Promise<string | undefine
   return row?.nspname;
 }
 
-async function hasVecColumn(client: pg.PoolClient): Promise<boolean> {
-  const row = await client.query(`SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('embeddings') AND attname = 'vec' AND NOT attisdropped`);
-  return (row.rowCount ?? 0) > 0;
+/** What an open needs to know of the store's vector set-up, in one round trip (every open, hooks included, asks). */
+async function vectorSetUp(
+  client: pg.PoolClient,
+): Promise<{ schema: string | undefined; column: boolean; trigger: boolean; owner: boolean; functions: string | undefined }> {
+  const row = (
+    await client.query(
+      `SELECT (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector') AS schema,
+              EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('embeddings') AND attname = 'vec' AND NOT attisdropped) AS column,
+              EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('embeddings') AND tgname = 'embeddings_vec') AS trigger,
+              COALESCE((SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass('embeddings')), false) AS owner,
+              (SELECT value FROM credence_meta WHERE key = 'vector_functions') AS functions`,
+    )
+  ).rows[0] as { schema: string | null; column: boolean; trigger: boolean; owner: boolean; functions: string | null };
+  return { schema: row.schema ?? undefined, column: row.column, trigger: row.trigger, owner: row.owner, functions: row.functions ?? undefined };
 }
 
 /** Runs `sql` in a savepoint; its error message, or undefined when it worked. */
@@ -107,10 +118,11 @@ async function attempt(client: pg.PoolClient, sql: string): Promise<string | und
  * transaction, under the migration lock, after the migrations.
  */
 export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, location: string, storeSchema: string): Promise<PgVectorState> {
-  let schema = await extensionSchema(client);
-  const column = await hasVecColumn(client);
+  const found = await vectorSetUp(client);
+  const { column, owner, functions } = found;
+  let schema = found.schema;
   // The extension was dropped (with its column): the trigger would now fail every write.
-  if (schema === undefined && !column) await attempt(client, 'DROP TRIGGER IF EXISTS embeddings_vec ON embeddings');
+  if (!column && found.trigger) await attempt(client, 'DROP TRIGGER IF EXISTS embeddings_vec ON embeddings');
   if (mode === 'node') return { ranking: 'node', reason: 'ranked in Node (vectors=node)' };
   const refuse = (why: string): PgVectorState => {
     if (mode === 'pgvector') {
@@ -145,8 +157,6 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   // The extension's type and operator must be usable by this role (USAGE on its schema).
   const unusable = await attempt(client, `SELECT '[1]'::${quote(schema)}.vector OPERATOR(${quote(schema)}.<#>) '[1]'::${quote(schema)}.vector`);
   if (unusable !== undefined) return refuse(`this role cannot use pgvector in schema ${schema} (${unusable})`);
-  const owner = ((await client.query(`SELECT pg_has_role(relowner, 'USAGE') AS owns FROM pg_class WHERE oid = to_regclass('embeddings')`)).rows[0] as { owns: boolean } | undefined)?.owns === true;
-  const functions = ((await client.query(`SELECT value FROM credence_meta WHERE key = 'vector_functions'`)).rows[0] as { value: string } | undefined)?.value;
   if (!column) {
     if (!owner) return refuse("the embeddings table has no pgvector column yet, and only its owner's first open can add it");
     const failed = await attempt(
