@@ -5,6 +5,7 @@
 
 export const ERROR_CODES = Object.freeze({
   INVALID_INPUT: 'input does not match the expected shape',
+  INPUT_TOO_LARGE: 'an input text is longer than its limit (core/limits INPUT_LIMITS)',
   NOT_FOUND: 'the named record does not exist',
   UNKNOWN_TOOL: 'a workflow names a tool the catalogue does not know',
   CYCLE: 'a graph that must be acyclic has a cycle',

@@ -35,3 +35,4 @@ export * from './heat-diffusion.js';
 export * from './graph-paths.js';
 export * from './scrub.js';
 export * from './hook-signals.js';
+export * from './limits.js';

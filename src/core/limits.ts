@@ -1,0 +1,59 @@
+/**
+ * @module core/limits
+ * The longest text Credence accepts in each input field, in one place (issue 17, red-team 1). The
+ * engine checks them on every public method, so every surface (CLI, MCP, dashboard, hooks, library)
+ * refuses the same inputs with the same `INPUT_TOO_LARGE` error; the MCP schemas reuse the numbers.
+ *
+ * Lengths are JavaScript string lengths (UTF-16 code units). The values are generous for the text
+ * each field is meant for and small enough that one request cannot hold a single-process server for
+ * long (every text pass is linear, but a recall or search still embeds and scores the text):
+ * - `query` / `intent`: a search, recall or DAG request is a sentence or a paragraph; 4,000
+ *   characters is a long prompt (the hooks cut a prompt to fit before recall).
+ * - `toolName`: MCP tool names are short identifiers; 256 leaves room for a `server:` prefix.
+ * - `toolDescription`: MCP servers ship descriptions of a few KB; 16,000 keeps the longest seen.
+ * - `memoryTitle` 500, `memoryText` 100,000: a memory may be a whole notes file (CLAUDE.md, a runbook).
+ * - `observation` 10,000, `evidence` 10,000 per item, `tag` 200 per item.
+ * - `callText` 100,000: a recorded call's input or output (the hooks already cut theirs to 2,000).
+ * - `summary` 10,000: an execution's summary; `note` 2,000: a feedback note.
+ */
+
+import { CredenceError } from './errors.js';
+
+export const INPUT_LIMITS = Object.freeze({
+  query: 4_000,
+  intent: 4_000,
+  toolName: 256,
+  toolDescription: 16_000,
+  memoryTitle: 500,
+  memoryText: 100_000,
+  observation: 10_000,
+  evidence: 10_000,
+  tag: 200,
+  callText: 100_000,
+  summary: 10_000,
+  note: 2_000,
+  id: 256,
+});
+
+export type InputLimitName = keyof typeof INPUT_LIMITS;
+
+/**
+ * Throws `INPUT_TOO_LARGE` when `value` is longer than `INPUT_LIMITS[limit]`. `field` names the
+ * input as the caller knows it (`query`, `tools[3].description`). Non-strings pass (their shape is
+ * checked elsewhere).
+ * @throws CredenceError INPUT_TOO_LARGE naming the field, its length and the limit.
+ */
+export function requireWithinLimit(field: string, value: unknown, limit: InputLimitName): void {
+  if (typeof value !== 'string') return;
+  const max = INPUT_LIMITS[limit];
+  if (value.length <= max) return;
+  throw new CredenceError('INPUT_TOO_LARGE', `${field} is ${value.length} characters long; the limit is ${max}`, {
+    details: { field, length: value.length, limit: max },
+  });
+}
+
+/** `text` cut to the `limit` (for a surface that must not fail, such as a hook's recall). */
+export function withinLimit(text: string, limit: InputLimitName): string {
+  const max = INPUT_LIMITS[limit];
+  return text.length <= max ? text : text.slice(0, max);
+}
