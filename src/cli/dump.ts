@@ -9,6 +9,7 @@ import { createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
@@ -58,31 +59,56 @@ export function registerDump(program: Command, context: () => CommandContext): v
 
 const formatCounts = (counts: DumpCounts): string => DUMP_TABLES.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
 
-/** Writes the dump beside FILE first and renames it into place, so FILE is never half a dump. */
+/**
+ * A writer for `out` that waits for 'drain' when the stream's buffer is full, with one 'error'
+ * listener for the whole write however many chunks go through it (a listener per chunk grows with
+ * the store and trips Node's MaxListenersExceededWarning). After an error, every write and the end
+ * reject with it; `end` resolves once everything is flushed.
+ */
+export function streamWriter(out: Writable): { write: (text: string) => Promise<void>; end: () => Promise<void> } {
+  let failed: Error | undefined;
+  let waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  out.on('error', (error) => {
+    failed = error;
+    waiting?.reject(error);
+    waiting = undefined;
+  });
+  out.on('drain', () => {
+    waiting?.resolve();
+    waiting = undefined;
+  });
+  return {
+    write: async (text) => {
+      if (failed !== undefined) throw failed;
+      if (out.write(text)) return;
+      await new Promise<void>((resolve, reject) => {
+        waiting = { resolve, reject };
+      });
+    },
+    end: () =>
+      new Promise<void>((resolve, reject) => {
+        if (failed !== undefined) return reject(failed);
+        out.end((error?: Error | null) => (error === undefined || error === null ? resolve() : reject(failed ?? error)));
+      }),
+  };
+}
+
+/**
+ * Writes the dump beside FILE first and renames it into place, so FILE is never half a dump. The
+ * file is created readable by its owner only (0600): a dump holds the whole store.
+ */
 async function dumpToFile(store: Parameters<typeof writeDump>[0], file: string, now: number): ReturnType<typeof writeDump> {
   const partial = `${file}.partial-${process.pid}`;
-  const out = createWriteStream(partial, { flags: 'wx' });
+  const out = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
   try {
     await once(out, 'open');
   } catch (error) {
     throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
   }
-  let failed: Error | undefined;
-  out.on('error', (error) => {
-    failed = error;
-  });
+  const writer = streamWriter(out);
   try {
-    const report = await writeDump(
-      store,
-      async (text) => {
-        if (failed !== undefined) throw failed;
-        if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
-      },
-      { now },
-    );
-    out.end();
-    await once(out, 'finish');
-    if (failed !== undefined) throw failed;
+    const report = await writeDump(store, writer.write, { now });
+    await writer.end();
     renameSync(partial, file);
     return report;
   } catch (error) {
