@@ -2,8 +2,8 @@
  * @module mcp/serve
  * `credence serve`: MCP over stdio or Streamable HTTP, optionally as a gateway. Starts the
  * downstream servers, imports their tools into the catalogue (`server:tool`, with description,
- * input schema and annotations), serves until stdin closes (stdio) or a SIGINT/SIGTERM (HTTP),
- * then stores what is still queued and stops the downstream servers.
+ * input schema and annotations), serves until stdin closes (stdio: once every request received is
+ * answered) or a SIGINT/SIGTERM, then stores what is still queued and stops the downstream servers.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import type { Credence } from '../engine.js';
 import { parseGatewayConfig } from './config.js';
 import { Gateway } from './gateway.js';
 import { isLoopback, serveHttp, type RunningHttpServer } from './http.js';
+import { trackInFlight } from './in-flight.js';
 import { createMcpSession, type CredenceMcpSession, type McpServerOptions } from './server.js';
 import { createDashboard } from '../web/server.js';
 
@@ -138,8 +139,12 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
         process.stdin.once('close', () => done());
       });
       await session.server.connect(transport);
+      const inFlight = trackInFlight(transport);
       io.ready?.({});
-      await Promise.race([closed, stopped]);
+      // The end of stdin is not the end of the work: a client may write its requests and close its
+      // end at once. Everything received is answered before the server stops (a signal stops it now).
+      const end = await Promise.race([closed.then(() => 'closed' as const), stopped.then(() => 'stopped' as const)]);
+      if (end === 'closed') await Promise.race([inFlight.idle(), stopped]);
     } else {
       const dashboard =
         config.dashboard === false
