@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { DEMO_SCOPE, formatDemo, runDemo } from '../demo.js';
 import { defaultDbPath } from '../paths.js';
+import { databaseUrl, sqlitePath } from '../store/open.js';
 import { makeContext, printJson, withCredence, type CommandContext } from './context.js';
 
 interface DemoFlags {
@@ -27,6 +28,21 @@ export function demoFilesRoot(db: string, cwd: string): string {
   return db === ':memory:' || db === '' ? join(tmpdir(), 'credence-demo') : join(dirname(resolve(cwd, db)), 'demo');
 }
 
+/**
+ * The closing line of a demo that does not serve: the command that shows this store in the
+ * dashboard. A SQLite store is named by `--db PATH`; a PostgreSQL store by `--database-url` with
+ * the password hidden (the user puts theirs back), or by nothing when it came from
+ * `CREDENCE_DATABASE_URL`, which the next run reads too. Never `--db` with a URL.
+ */
+export function dashboardHint(store: { kind: 'sqlite' | 'postgres'; location: string; scope: string; urlFrom?: 'flag' | 'env' }): string {
+  const scope = store.scope === DEMO_SCOPE ? '' : ` --scope ${JSON.stringify(store.scope)}`;
+  const again = ' (running it again adds nothing)';
+  if (store.kind === 'sqlite') return `See it in the dashboard: credence demo --db ${JSON.stringify(store.location)}${scope}${again}`;
+  if (store.urlFrom === 'env') return `See it in the dashboard: credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
+  const hidden = store.location.includes('***') ? ', with your password in place of ***' : '';
+  return `See it in the dashboard: credence demo --database-url ${JSON.stringify(store.location)}${scope}${hidden}${again}`;
+}
+
 export function registerDemo(program: Command, context: () => CommandContext): void {
   program
     .command('demo')
@@ -38,7 +54,9 @@ export function registerDemo(program: Command, context: () => CommandContext): v
     .action(async (o: DemoFlags) => {
       const given = context();
       const explicit = given.options.scope ?? given.io.env.CREDENCE_SCOPE;
-      const db = given.options.db ?? defaultDbPath(given.io.env);
+      // On a team store the demo's files go beside the default SQLite path; a --db or CREDENCE_DB that is a URL is refused before any folder is made.
+      const team = databaseUrl(given.options, given.io.env) !== undefined;
+      const db = team ? defaultDbPath({}) : sqlitePath(given.options, given.io.env);
       const root = demoFilesRoot(db, given.io.cwd);
       mkdirSync(root, { recursive: true });
       const options = { ...given.options, ...(explicit !== undefined && explicit !== '' ? {} : { scope: DEMO_SCOPE }) };
@@ -54,7 +72,8 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         if (ctx.wantsJson) return printJson(ctx, report);
         ctx.io.stdout(`${formatDemo(report)}\n`);
         if (!serving) {
-          ctx.io.stdout(`See it in the dashboard: credence demo --db ${JSON.stringify(report.db)}${credence.scope === DEMO_SCOPE ? '' : ` --scope ${credence.scope}`} (running it again adds nothing)\n`);
+          const urlFrom = !team ? undefined : given.options.databaseUrl !== undefined && given.options.databaseUrl !== '' ? 'flag' : 'env';
+          ctx.io.stdout(`${dashboardHint({ kind: credence.store.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`);
           return;
         }
         const { serve } = await import('../mcp/serve.js');

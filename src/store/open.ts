@@ -21,6 +21,31 @@ export interface OpenStoreOptions {
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
 
+/**
+ * A URL (`postgres://…`, `file:…`, any `scheme://…`) where a SQLite file path is expected: turned
+ * into a path it would silently create a folder tree named after the URL. Two letters at least
+ * before `://`, so a Windows drive (`C:\…`) stays a path.
+ */
+const URL_LIKE = /^(?:[a-z][a-z0-9+.-]+:\/\/|(?:postgres|postgresql|file|sqlite):)/i;
+
+/**
+ * The SQLite file this process should use: `--db`, else `CREDENCE_DB`, else
+ * `~/.credence/credence.db`. A URL is refused (INVALID_INPUT) with a message naming its source and
+ * `--database-url`; the URL itself is not repeated (it may hold a password), only its scheme.
+ */
+export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string {
+  const source = given(options.db) ? '--db' : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
+  const path = given(options.db) ? options.db : defaultDbPath(env);
+  if (source !== undefined && URL_LIKE.test(path)) {
+    const scheme = path.slice(0, path.indexOf(':') + 1);
+    const instead = source === '--db' ? '--database-url' : 'CREDENCE_DATABASE_URL';
+    throw new CredenceError('INVALID_INPUT', `${source} takes the path of a SQLite file, got a ${scheme} URL; give a PostgreSQL server with ${instead} instead`, {
+      details: { source, scheme },
+    });
+  }
+  return path;
+}
+
 /** The PostgreSQL URL this process should use, or undefined for SQLite. */
 export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (given(options.databaseUrl) && given(options.db)) {
@@ -35,7 +60,7 @@ export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = 
 export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   const url = databaseUrl(options, env);
   if (url !== undefined) return openTeamStore(url, env);
-  return openSqliteStore({ path: given(options.db) ? options.db : defaultDbPath(env) });
+  return openSqliteStore({ path: sqlitePath(options, env) });
 }
 
 /** The PostgreSQL store at `url`; a schema named in the URL (`?schema=`) wins over `CREDENCE_DATABASE_SCHEMA`. */

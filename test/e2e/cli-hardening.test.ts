@@ -4,7 +4,7 @@
  * file modes and error lines without stack traces. Drives the real binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,5 +37,34 @@ describe('credence dump', () => {
     expect(r.stderr).not.toMatch(/MaxListeners|Warning/);
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(6001);
     expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe('--db and CREDENCE_DB take a file path, never a URL', () => {
+  const urls = ['postgres://team:s3cret@db.example:5432/credence', 'postgresql://db.example/credence', 'file:credence.db', 'sqlite://x.db', 'https://example.com/x.db'];
+
+  it.each(urls)('refuses --db %s on status and demo with exit 2, naming --database-url, and creates nothing in the working folder', (url) => {
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    for (const args of [['--db', url, 'status'], ['--db', url, 'demo', '--no-serve', '--no-history']]) {
+      const r = credence(args, { cwd });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^credence: --db takes the path of a SQLite file, got a [a-z]+: URL; give a PostgreSQL server with --database-url instead\n$/);
+      expect(r.stderr).not.toContain('s3cret');
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('refuses CREDENCE_DB=postgres://… naming CREDENCE_DATABASE_URL, and creates nothing', () => {
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    const r = credence(['demo', '--no-serve', '--no-history'], { cwd, env: { CREDENCE_DB: 'postgres://team:s3cret@db.example/credence' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CREDENCE_DB takes the path of a SQLite file, got a postgres: URL; give a PostgreSQL server with CREDENCE_DATABASE_URL instead');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('still takes a relative path', () => {
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    expect(credence(['--db', 'here.db', 'status'], { cwd }).code).toBe(0);
+    expect(readdirSync(cwd)).toContain('here.db');
   });
 });
