@@ -354,6 +354,58 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.searchMemories('p', '"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz"')).toEqual([]);
     });
 
+    // Issue 17, red-team 4: PostgreSQL's text cannot hold U+0000, and one NUL failed a whole batch
+    // there (100 valid observations dropped with 1 bad one) while SQLite stored all 101.
+    test('text with NUL in every field is stored on every backend, each NUL as U+FFFD, and found by the key it was given', async () => {
+      const store = await fresh();
+      const n = (text: string): string => `${text}\u0000x`;
+      const r = (text: string): string => `${text}\uFFFDx`;
+      const scope = n('p');
+      await store.upsertTools(scope, [{ id: n('tool'), description: n('desc'), inputSchema: { [n('key')]: [n('value')] }, origin: n('fs'), annotations: { title: n('t') } }]);
+      await store.putEdge(scope, edge({ from: n('tool'), to: n('other') }));
+      const call: CallRecord = { tool: n('tool'), status: 'success', retries: 0, consumes: [], at: T0, input: n('{"a":1}'), output: n('out') };
+      await store.recordExecutions(scope, [{ execution: { id: n('run'), intent: n('intent'), startedAt: T0, summary: n('summary'), calls: [call] }, events: [] }], foldEdge);
+      await store.appendCalls(scope, { id: n('live'), intent: n('live intent'), startedAt: T0 }, () => [{ ...call, tool: n('later') }], () => [], foldEdge);
+      const valid = Array.from({ length: 100 }, (_, i) => observation({ id: `obs-${i}`, observation: `valid observation ${i}` }));
+      const bad = observation({ id: n('obs'), context: { task: n('task'), file: n('f.ts') }, observation: n('seen'), evidence: [n('ev')], tags: [n('tag')] });
+      expect(await store.insertObservations(scope, [...valid.slice(0, 50), bad, ...valid.slice(50)])).toEqual({ inserted: 101, duplicates: 0 });
+      await store.upsertMemories(scope, [memory({ id: n('mem'), title: n('title'), text: n('text'), tags: [n('tag')], path: n('a.md') })]);
+      await store.upsertInstinct(scope, { id: n('ins'), slug: n('slug'), text: n('text'), confidence: 0.5, status: 'active', evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
+      await store.upsertSkill(scope, { id: n('sk'), name: n('name'), description: n('d'), rules: [n('rule')], confidence: 0.5, evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
+      expect(await store.insertFeedback(scope, { id: n('fb'), targetId: n('ins'), kind: 'validation', note: n('note'), at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
+      await store.recordShown(scope, [{ id: n('shown'), surface: 'search', target: n('tool'), query: n('q'), at: T0 }]);
+      await store.putEmbeddings(scope, 'tool', [{ refId: n('tool'), modelKey: n('model'), textHash: n('hash'), vector: new Float32Array([1, 0]) }]);
+      await store.enqueueHookEvents(scope, [{ session: n('session'), turn: 'next', kind: n('PostToolUse'), at: T0, payload: { [n('k')]: n('v') }, key: n('spool') }]);
+      await store.setHookSessionState(scope, n('session'), { last: n('state') }, T0);
+
+      // Nothing was dropped, and every field reads back with U+FFFD where the NUL was, in the scope as given.
+      expect(await store.listScopes()).toEqual([r('p')]);
+      expect(await store.listTools(scope)).toEqual([
+        { id: r('later'), description: '' },
+        { id: r('tool'), description: r('desc'), inputSchema: { [r('key')]: [r('value')] }, origin: r('fs'), annotations: { title: r('t') } },
+      ]);
+      expect((await store.listEdges(scope)).map((e) => [e.from, e.to])).toEqual([[r('tool'), r('other')]]);
+      const run = await store.getExecution(scope, n('run'));
+      expect([run?.id, run?.intent, run?.summary, run?.calls]).toEqual([r('run'), r('intent'), r('summary'), [{ ...call, tool: r('tool'), input: r('{"a":1}'), output: r('out') }]]);
+      expect((await store.getExecution(scope, n('live')))?.calls.map((c) => c.tool)).toEqual([r('later')]);
+      expect((await store.listObservations(scope)).filter((o) => o.id === r('obs'))).toEqual([
+        { ...bad, id: r('obs'), context: { task: r('task'), file: r('f.ts') }, observation: r('seen'), evidence: [r('ev')], tags: [r('tag')] },
+      ]);
+      expect((await store.counts(scope)).observations).toBe(101);
+      expect(await store.getMemory(scope, n('mem'))).toEqual(memory({ id: r('mem'), title: r('title'), text: r('text'), tags: [r('tag')], path: r('a.md') }));
+      expect((await store.listInstincts(scope)).map((i) => [i.id, i.slug, i.text, i.evidence])).toEqual([[r('ins'), r('slug'), r('text'), [r('ev')]]]);
+      expect((await store.listSkills(scope)).map((s) => [s.id, s.name, s.description, s.rules, s.evidence])).toEqual([[r('sk'), r('name'), r('d'), [r('rule')], [r('ev')]]]);
+      expect((await store.listFeedback(scope, n('ins'))).map((f) => [f.id, f.targetId, f.note])).toEqual([[r('fb'), r('ins'), r('note')]]);
+      expect(await store.getShown(scope, n('shown'))).toEqual({ id: r('shown'), surface: 'search', target: r('tool'), query: r('q'), at: T0 });
+      expect(await store.getEmbeddingStamps(scope, 'tool')).toEqual([{ refId: r('tool'), modelKey: r('model'), textHash: r('hash') }]);
+      expect((await store.claimHookEvents(scope, n('me'), 0, n('session'))).map((e) => [e.session, e.kind, e.payload])).toEqual([[r('session'), r('PostToolUse'), { [r('k')]: r('v') }]]);
+      expect(await store.hookSession(scope, n('session'))).toEqual({ turn: 1, state: { last: r('state') } });
+      // Full text finds the text on both sides of the replaced NUL.
+      expect((await store.searchMemories(scope, '"title"')).map((h) => h.memory.id)).toEqual([r('mem')]);
+      expect((await store.searchObservations(scope, '"seen"')).map((h) => h.observation.id)).toEqual([r('obs')]);
+      expect(await store.check()).toEqual([]);
+    });
+
     test('scopes never mix, even under the same ids', async () => {
       const store = await fresh();
       await store.upsertTools('p', [{ id: 'a', description: 'in p' }]);

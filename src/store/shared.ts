@@ -3,18 +3,46 @@
  * What every backend does the same way at its boundary: scrub secrets from every text field
  * before anything is stored or indexed (SPEC §10), fingerprint observations so a re-import
  * adds nothing twice, and derive what a write implies (a tool's searchable words, call counters,
- * an execution's end).
+ * an execution's end). Every text reaching a backend is NUL-free (core/text-safe): PostgreSQL
+ * cannot hold U+0000, so both stores keep U+FFFD in its place.
  */
 import { mayContainSecret, scrubValue } from '../core/scrub.js';
+import { storableText } from '../core/text-safe.js';
 import { splitWords } from '../core/words.js';
-import type { ObservationRecord } from './types.js';
+import type { ObservationRecord, Store } from './types.js';
 
 /**
- * `record` with every string scrubbed of secrets: a scrubbed deep copy, or the record itself when
- * nothing in it could be a secret (the common case, and the fast one). The input is never touched.
+ * `record` with every NUL replaced (core/text-safe) and every string scrubbed of secrets: a
+ * scrubbed deep copy, or the record itself when it has no NUL and nothing in it could be a secret
+ * (the common case, and the fast one). The input is never touched.
  */
 export function scrubRecord<T>(record: T): T {
-  return mayContainSecret(record) ? scrubValue(record) : record;
+  const safe = storableText(record);
+  return mayContainSecret(safe) ? scrubValue(safe) : safe;
+}
+
+/**
+ * `store` with every argument of every method made NUL-free first (core/text-safe), so that the
+ * two backends see the same text: records, and also scopes, ids, session names, search text and
+ * lookup keys (a key with a NUL finds the record stored under it on both stores; PostgreSQL
+ * would otherwise refuse the query). Callbacks, vectors and other non-plain objects pass as they
+ * are; what a callback returns is made safe by {@link scrubRecord} where it is stored.
+ */
+export function nulSafeStore<S extends Store>(store: S): S {
+  const wrapped = new WeakMap<(...args: unknown[]) => unknown, (...args: unknown[]) => unknown>();
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      let safe = wrapped.get(method);
+      if (safe === undefined) {
+        safe = (...args: unknown[]) => method.apply(target, storableText(args));
+        wrapped.set(method, safe);
+      }
+      return safe;
+    },
+  });
 }
 
 /**

@@ -22,7 +22,7 @@ import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { callsPerTool, endedAt, observationFingerprint, scrubRecord } from '../shared.js';
+import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, scrubRecord } from '../shared.js';
 import { floatsOf, json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -157,7 +157,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       details: { location },
     });
   }
-  return new PgStore(pool, location, schema, state);
+  return nulSafeStore(new PgStore(pool, location, schema, state));
 }
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {

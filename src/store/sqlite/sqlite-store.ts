@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { callsPerTool, endedAt, observationFingerprint, scrubRecord, toolWords } from '../shared.js';
+import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, scrubRecord, toolWords } from '../shared.js';
 import { json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -91,7 +91,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.close();
     throw error;
   }
-  return new SqliteStore(db, path);
+  return nulSafeStore(new SqliteStore(db, path));
 }
 
 function migrate(db: Database.Database, path: string, readonly: boolean): void {
