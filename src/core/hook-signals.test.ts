@@ -416,7 +416,7 @@ describe('observationsFor', () => {
         confidence: 0.6,
         context: { file: '/p/src/a.ts' },
         evidence: ['String: a'],
-        tags: ['hook', 'Edit'],
+        tags: ['hook', 'Edit', 'source:tool-output'],
       },
     ]);
   });
@@ -445,14 +445,14 @@ describe('observationsFor', () => {
   it('turns a passing test command into a success and a failing one into an error (instead of a failed call)', () => {
     const { observations, state } = replay([passing, failing]);
     expect(observations).toEqual([
-      { type: 'success', observation: 'tests passed: npm test', confidence: 0.7, context: {}, evidence: ['runner: npm test', 'exit code 0'], tags: ['hook', 'Bash', 'test'] },
+      { type: 'success', observation: 'tests passed: npm test', confidence: 0.7, context: {}, evidence: ['runner: npm test', 'exit code 0'], tags: ['hook', 'Bash', 'test', 'source:tool-output'] },
       {
         type: 'error',
         observation: 'tests failed: npm test',
         confidence: 0.7,
         context: {},
         evidence: ['runner: npm test', 'exit code 1', 'FAIL src/cart.test.ts > applies the discount'],
-        tags: ['hook', 'Bash', 'test'],
+        tags: ['hook', 'Bash', 'test', 'source:tool-output'],
       },
     ]);
     expect(state).toEqual({ lastTestAt: 2000, lastTestPassed: false });
@@ -482,7 +482,7 @@ describe('observationsFor', () => {
     ['the last test run after the change failed', COMMIT_PATTERNS.failing, [write(), failing, commit]],
   ])('a commit when %s is the pattern %j', (_, pattern, events) => {
     const commits = replay(events).observations.filter((o) => o.type === 'pattern');
-    expect(commits).toEqual([{ type: 'pattern', observation: pattern, confidence: 0.6, context: {}, tags: ['hook', 'Bash', 'commit'] }]);
+    expect(commits).toEqual([{ type: 'pattern', observation: pattern, confidence: 0.6, context: {}, tags: ['hook', 'Bash', 'commit', 'source:template'] }]);
   });
 
   it('sees no commit in a failed git commit, only a failed call', () => {
@@ -493,7 +493,7 @@ describe('observationsFor', () => {
   it('turns a correction in a prompt into a correction observation', () => {
     const r = observationsFor({ kind: 'prompt', prompt: 'Looks good. No, use pnpm instead of npm.' }, { lastTestAt: 1 }, config, 10);
     expect(r).toEqual({
-      observations: [{ type: 'correction', observation: 'No, use pnpm instead of npm.', confidence: 0.7, context: {}, tags: ['hook', 'correction', 'no'] }],
+      observations: [{ type: 'correction', observation: 'No, use pnpm instead of npm.', confidence: 0.7, context: {}, tags: ['hook', 'correction', 'no', 'source:user'] }],
       nextState: { lastTestAt: 1 },
     });
   });

@@ -16,6 +16,7 @@
 import { CredenceError } from './errors.js';
 import type { ObservationPhase, ObservationType } from './types.js';
 import { requireFinite } from './validate.js';
+import { sourceTag } from './rule-trust.js';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration: .credence/observe.json
@@ -741,6 +742,10 @@ function detailLine(text: string): string {
  * - any other failed call → `error` "<tool> failed: <first line of error>" ("<tool> failed" when
  *   the error is empty), confidence 0.6, tags `["hook", tool]`, context `file` the first file the
  *   call wrote or read, evidence the command (Bash) and the first line of detail of the error.
+ * Each observation's last tag is its source (core/rule-trust): `source:user` for a correction (the
+ * user's own words), `source:template` for a commit pattern (Credence's words), `source:tool-output`
+ * for a test run or a failed call (their text quotes a command or a tool's output: data that may
+ * inform a pattern, never the words of a rule).
  * Each trigger is off when its `config` switch is false; the state is kept up to date either way.
  * `<command>` and every evidence line are first lines, at most 200 characters.
  * @throws CredenceError INVALID_INPUT when `now` is not a finite number.
@@ -756,7 +761,7 @@ export function observationsFor(
   if (event.kind === 'prompt') {
     const correction = config.corrections ? detectCorrection(event.prompt) : undefined;
     if (correction !== undefined) {
-      observations.push({ type: 'correction', observation: correction.text, confidence: HOOK_CONFIDENCE.correction, context: {}, tags: ['hook', 'correction', correction.rule] });
+      observations.push({ type: 'correction', observation: correction.text, confidence: HOOK_CONFIDENCE.correction, context: {}, tags: ['hook', 'correction', correction.rule, sourceTag('user')] });
     }
     return { observations, nextState: { ...state } };
   }
@@ -789,13 +794,13 @@ export function observationsFor(
           confidence: HOOK_CONFIDENCE.testRun,
           context: {},
           evidence: detail === '' ? evidence : [...evidence, detail],
-          tags: ['hook', event.tool, 'test'],
+          tags: ['hook', event.tool, 'test', sourceTag('tool-output')],
         });
         if (!passed) observedFailure = true;
       } else if (!failed && (event.exitCode === undefined || event.exitCode === 0) && config.commits) {
         const testedSinceChange = next.lastTestAt !== undefined && (next.lastChangeAt === undefined || next.lastTestAt >= next.lastChangeAt);
         const pattern = !testedSinceChange ? COMMIT_PATTERNS.untested : next.lastTestPassed === true ? COMMIT_PATTERNS.tested : COMMIT_PATTERNS.failing;
-        observations.push({ type: 'pattern', observation: pattern, confidence: HOOK_CONFIDENCE.commit, context: {}, tags: ['hook', event.tool, 'commit'] });
+        observations.push({ type: 'pattern', observation: pattern, confidence: HOOK_CONFIDENCE.commit, context: {}, tags: ['hook', event.tool, 'commit', sourceTag('template')] });
       }
     }
   }
@@ -810,7 +815,7 @@ export function observationsFor(
       confidence: HOOK_CONFIDENCE.failedCall,
       context: file === undefined ? {} : { file },
       ...(evidence.length === 0 ? {} : { evidence }),
-      tags: ['hook', event.tool],
+      tags: ['hook', event.tool, sourceTag('tool-output')],
     });
   }
   return { observations, nextState: next };
