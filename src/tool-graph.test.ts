@@ -69,4 +69,13 @@ describe('the tool-graph library calls', () => {
     expect(stats.central[0]).toMatchObject({ tool: 'write_file', calls: 1 });
     await credence.close();
   });
+
+  it('suggestNext on a tool the scope does not know is UNKNOWN_TOOL naming it; a known tool nothing follows gives []', async () => {
+    const credence = await fresh();
+    await credence.recordExecution(chain);
+    await expect(credence.suggestNext('raed_file')).rejects.toMatchObject({ code: 'UNKNOWN_TOOL', details: { tool: 'raed_file', scope: 'lib' } });
+    expect(await credence.suggestNext('write_file')).toEqual([]);
+    expect((await credence.suggestNext('read_file')).map((s) => s.tool)).toEqual(['parse_json']);
+    await credence.close();
+  });
 });

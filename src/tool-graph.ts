@@ -345,12 +345,20 @@ export async function listEdges(
 /**
  * Next-tool suggestions after `tool` (SPEC §3): successors by their strongest confirmed edge,
  * only edges ≥ 0.3, weak ones (< 0.5) last, each with why. Edges known only from failures are
- * not suggestions.
+ * not suggestions. A tool the scope knows nothing of (not in the catalogue, on no edge) is an
+ * error, not an empty list: a misspelt id would otherwise look like a tool nothing follows.
+ * @throws CredenceError UNKNOWN_TOOL naming the tool and the scope.
  */
 export async function suggestNext(ctx: GraphContext, tool: string, options: { limit?: number } = {}): Promise<NextSuggestion[]> {
   const now = ctx.now();
+  const outgoing = await ctx.store.listEdges(ctx.scope, { from: tool });
+  if (outgoing.length === 0 && (await ctx.store.getTool(ctx.scope, tool)) === undefined && (await ctx.store.listEdges(ctx.scope, { to: tool })).length === 0) {
+    throw new CredenceError('UNKNOWN_TOOL', `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} (search_tools or \`credence tools search\` give tool ids)`, {
+      details: { tool, scope: ctx.scope },
+    });
+  }
   const byTarget = new Map<string, EdgeView[]>();
-  for (const edge of await ctx.store.listEdges(ctx.scope, { from: tool })) {
+  for (const edge of outgoing) {
     if (!isConfirmed(edge)) continue;
     const view = viewEdge(edge, now);
     byTarget.set(edge.to, [...(byTarget.get(edge.to) ?? []), view]);

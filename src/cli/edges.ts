@@ -52,10 +52,8 @@ export function registerEdges(program: Command, context: () => CommandContext): 
     .option('--limit <n>', 'at most this many suggestions', parseLimit)
     .action(async (tool: string, options: { limit?: number }) => {
       const ctx = context();
-      const { list, known } = await withCredence(ctx, async (c) => {
-        return { list: await c.suggestNext(tool, options), known: (await c.store.getTool(c.scope, tool)) !== undefined };
-      });
-      if (!known) ctx.io.stderr(`note: ${tool} is not in the catalogue of this scope\n`);
+      // A tool the scope does not know is the engine's UNKNOWN_TOOL error (exit 1), as over MCP.
+      const list = await withCredence(ctx, (c) => c.suggestNext(tool, options));
       if (ctx.wantsJson) return printJson(ctx, list);
       if (list.length === 0) return ctx.io.stdout(`no confident next tool after ${tool}\n`);
       ctx.io.stdout(

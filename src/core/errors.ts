@@ -7,7 +7,7 @@ export const ERROR_CODES = Object.freeze({
   INVALID_INPUT: 'input does not match the expected shape',
   INPUT_TOO_LARGE: 'an input text is longer than its limit (core/limits INPUT_LIMITS)',
   NOT_FOUND: 'the named record does not exist',
-  UNKNOWN_TOOL: 'a workflow names a tool the catalogue does not know',
+  UNKNOWN_TOOL: 'a tool id the catalogue of the scope does not know (a workflow task, next / suggest_next)',
   CYCLE: 'a graph that must be acyclic has a cycle',
   PATH_OUTSIDE_ROOT: 'a path resolves outside the folder it must stay in',
   STORE_UNAVAILABLE: 'the store cannot be opened or used',

@@ -116,6 +116,13 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(structured(nothing).error).toMatch(/needs an "intent"/);
   });
 
+  it('suggest_next on a tool the scope does not know is an isError result naming it, as `credence next` errors (issue 17)', async () => {
+    const unknown = await client.callTool({ name: 'suggest_next', arguments: { tool: 'weather:get_forcast' } });
+    expect(unknown.isError).toBe(true);
+    expect(structured(unknown)).toMatchObject({ code: 'UNKNOWN_TOOL' });
+    expect(structured(unknown).error).toContain('"weather:get_forcast"');
+  });
+
   it('keeps protocol errors for an unknown tool and for arguments that do not fit the schema', async () => {
     const unknown = await protocolError(client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(unknown.code).toBe(ErrorCode.InvalidParams);

@@ -101,6 +101,19 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(credence(db, ['edges', '--min-confidence', '0.5', '--json']).stdout).not.toContain('log_data');
   });
 
+  it('next on a tool the scope does not know fails with exit 1 and a message naming it, as suggest_next does over MCP (issue 17)', () => {
+    const db = join(dir, 'next-unknown.db');
+    expect(credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`).code).toBe(0);
+    for (const args of [['next', 'raed_file'], ['next', 'raed_file', '--json']]) {
+      const r = credence(db, args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('unknown tool "raed_file"');
+    }
+    // A known tool nothing follows is no error: an empty list.
+    expect(credence(db, ['next', 'write_file', '--json'])).toMatchObject({ code: 0, stdout: '[]\n' });
+  });
+
   it('a failed call counts against the edge and never promotes it', () => {
     const db = join(dir, 'fail.db');
     const failing = JSON.stringify({
