@@ -25,6 +25,24 @@ describe('edgeEventsOf', () => {
     expect(events).toEqual(['alternative fetch_v1->fetch_v2 success', 'sequence fetch_v1->fetch_v2 failure']);
   });
 
+  it('learns no alternative from a failed test run to the edit that fixes it: that is a sequence (issue 17)', () => {
+    const calls = [
+      call('Bash', 1, { status: 'failure', input: JSON.stringify({ command: 'npm test' }) }),
+      call('Edit', 2, { input: JSON.stringify({ file_path: 'src/users.ts', old_string: 'a', new_string: 'b' }) }),
+      call('Bash', 3, { input: JSON.stringify({ command: 'npm test' }) }),
+    ];
+    expect(brief(calls)).toEqual(['sequence Bash->Edit failure', 'sequence Edit->Bash success']);
+  });
+
+  it('learns an alternative only when the tool after the failure did the same job (same kind of job, or the same input)', () => {
+    expect(brief([call('Grep', 1, { status: 'failure' }), call('filesystem:search_files', 2)])).toContain('alternative Grep->filesystem:search_files success');
+    expect(brief([call('Grep', 1, { status: 'failure' }), call('Read', 2)])).toEqual(['sequence Grep->Read failure']);
+    const paris = JSON.stringify({ city: 'Paris' });
+    expect(brief([call('weather_api', 1, { status: 'failure', input: paris }), call('forecast_service', 2, { input: paris })])).toContain(
+      'alternative weather_api->forecast_service success',
+    );
+  });
+
   it('learns no alternative when the replacement also fails or is the same tool', () => {
     expect(brief([call('a', 1, { status: 'failure' }), call('b', 2, { status: 'failure' })])).toEqual(['sequence a->b failure']);
     expect(brief([call('a', 1, { status: 'failure' }), call('a', 2)])).toEqual([]);
@@ -62,12 +80,15 @@ const said = (events: readonly ExecutionEdgeEvent[]) => events.map((e) => `${e.t
 const sorted = (events: readonly ExecutionEdgeEvent[]) =>
   [...events].sort((x, y) => x.type.localeCompare(y.type) || x.from.localeCompare(y.from) || x.to.localeCompare(y.to));
 
-/** Random executions over a few tools (so edges repeat and self-loops occur), references always to earlier calls. */
+/**
+ * Random executions over a few tools (so edges repeat and self-loops occur; read_a and read_b do the
+ * same job, so failures give alternatives), references always to earlier calls.
+ */
 const arbCalls = (statuses: readonly CallStatus[]) =>
   fc
     .array(
       fc.record({
-        tool: fc.constantFrom('a', 'b', 'c', 'd'),
+        tool: fc.constantFrom('read_a', 'read_b', 'Edit', 'Bash'),
         status: fc.constantFrom(...statuses),
         consumes: fc.array(fc.nat(), { maxLength: 3 }),
         parent: fc.option(fc.nat(), { nil: undefined }),
@@ -136,13 +157,13 @@ describe('appendedEdgeEvents', () => {
   });
 
   it('keeps the failure of an edge whose first occurrence failed when a later append sees it succeed (first occurrence decides)', () => {
-    const first = [call('a', 1), call('b', 2, { status: 'failure' })];
-    const later = [...first, call('a', 3), call('b', 4)];
-    expect(appendedEdgeEvents([call('a', 1)], first)).toEqual([{ type: 'sequence', from: 'a', to: 'b', status: 'failure', at: 2 }]);
-    // The later append adds only the edges new to the execution: a → b is not counted again.
-    expect(said(appendedEdgeEvents(first, later))).toEqual(['alternative b->a success', 'sequence b->a failure']);
-    // Recorded whole, the same execution counts a → b as a success.
-    expect(brief(later)).toContain('sequence a->b success');
+    const first = [call('read_a', 1), call('read_b', 2, { status: 'failure' })];
+    const later = [...first, call('read_a', 3), call('read_b', 4)];
+    expect(appendedEdgeEvents([call('read_a', 1)], first)).toEqual([{ type: 'sequence', from: 'read_a', to: 'read_b', status: 'failure', at: 2 }]);
+    // The later append adds only the edges new to the execution: read_a → read_b is not counted again.
+    expect(said(appendedEdgeEvents(first, later))).toEqual(['alternative read_b->read_a success', 'sequence read_b->read_a failure']);
+    // Recorded whole, the same execution counts read_a → read_b as a success.
+    expect(brief(later)).toContain('sequence read_a->read_b success');
   });
 
   it('appending call by call yields the events of the whole execution when no call fails (property)', () => {

@@ -3,8 +3,10 @@
  * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls give
  * `sequence` edges, a call that used an earlier call's output gives a `dependency` edge from
  * producer to consumer, a call made inside another gives a `contains` edge from parent to child,
- * and a failed call followed directly by a different tool that succeeds gives an `alternative`
- * edge from the failed tool to its replacement.
+ * and a failed call followed directly by a different tool that succeeds and did the same job
+ * ({@link didSameJob}: the same kind of job by name, or the same input value) gives an
+ * `alternative` edge from the failed tool to its replacement. A failed test run followed by an
+ * edit is only a sequence: the edit is the fix that follows the failure, not another way to test.
  *
  * Each edge yields at most one event per execution (an edge seen twice in one run counts once):
  * a success when any of its occurrences joined two calls that both ran (success or partial),
@@ -16,6 +18,7 @@
  * file, then read the file it names) is a fact about that tool (issue 8). The graph algorithms
  * drop self-loops (core/graph-index), so such an edge never orders a DAG or moves a rank.
  */
+import { didSameJob } from './same-job.js';
 import type { CallStatus, EdgeType } from './types.js';
 
 export interface ExecutionCall {
@@ -25,6 +28,8 @@ export interface ExecutionCall {
   parent?: number;
   /** When the call ran, epoch ms. */
   at: number;
+  /** What the call was given, as JSON text: evidence that a call after a failure did the same job. */
+  input?: string;
 }
 
 export interface ExecutionEdgeEvent {
@@ -59,7 +64,7 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
     const previous = i > 0 ? calls[i - 1] : undefined;
     if (previous !== undefined) {
       see('sequence', previous, call, ran(previous.status) && ran(call.status));
-      if (previous.status === 'failure' && call.status === 'success') see('alternative', previous, call, true);
+      if (previous.status === 'failure' && call.status === 'success' && didSameJob(previous, call)) see('alternative', previous, call, true);
     }
     for (const j of call.consumes ?? []) {
       const producer = calls[j];

@@ -22,6 +22,7 @@ export * from './bands.js';
 export * from './scope.js';
 export * from './fts-query.js';
 export * from './execution-edges.js';
+export * from './same-job.js';
 export * from './words.js';
 export * from './time.js';
 export * from './tool-search.js';

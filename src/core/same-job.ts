@@ -1,0 +1,118 @@
+/**
+ * @module core/same-job
+ * Whether the call after a failure did the same job as the failed one (issue 17), the evidence an
+ * `alternative` edge needs: a different tool that succeeds right after a failure is a replacement
+ * only when it was after the same thing. A failed test run followed by an edit is the fix that
+ * follows the failure (a `sequence`), not another way to run the tests.
+ *
+ * The rule, in order:
+ * 1. Each call has a job kind, read from its tool's name: the first word of the name (split as an
+ *    identifier: `mcp__github__search_issues`, `WebFetch`) that {@link JOB_WORDS} knows. A shell tool
+ *    (`Bash`, `shell`, `terminal`, …) takes the kind of its command's first word (`cat` reads, `rg`
+ *    searches, `curl` fetches) and is `run` otherwise (`npm test`, `pytest`).
+ * 2. When both calls have a kind, they did the same job exactly when the kinds are equal.
+ * 3. When either has none (a name like `weather_api`), they did the same job when both inputs hold
+ *    the same string value (the same path, URL or query), read from each input's JSON.
+ *
+ * Pure and linear in the size of the inputs.
+ */
+import { splitWords } from './words.js';
+
+/** The kinds of job a tool's name can say. */
+export const JOB_KINDS = ['search', 'read', 'write', 'fetch', 'run'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+const words = (kind: JobKind, list: string): [string, JobKind][] => list.split(' ').map((w) => [w, kind]);
+
+/** The words that name a kind of job, in tool names and as a shell command's first word. */
+export const JOB_WORDS: ReadonlyMap<string, JobKind> = new Map([
+  ...words('search', 'search grep rg ag ack glob find locate lookup query list ls'),
+  ...words('read', 'read cat get view open load show head tail less more'),
+  ...words('write', 'write edit multiedit create update patch save put set delete remove rm move mv copy cp insert append replace rename mkdir touch'),
+  ...words('fetch', 'fetch http https curl wget download browse request'),
+  ...words('run', 'run exec execute'),
+]);
+
+/** Words of a tool's name that make it a shell: its job is its command's. */
+const SHELL_WORDS: ReadonlySet<string> = new Set(['bash', 'shell', 'sh', 'zsh', 'terminal', 'powershell', 'cmd', 'command']);
+
+/** Words a shell command may start with that say nothing of its job. */
+const COMMAND_PREFIXES: ReadonlySet<string> = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'command', 'exec', 'xargs']);
+
+/** One call as far as the rule needs it. */
+export interface JobCall {
+  tool: string;
+  /** What the call was given, as JSON text (a Claude Code hook keeps it). */
+  input?: string;
+}
+
+/** Characters of a tool's name read for its kind (a name is short; a longer one says no more). */
+const MAX_NAME = 200;
+
+/** Input values looked at, at most, per call. */
+const MAX_VALUES = 200;
+
+function parsedInput(input: string | undefined): unknown {
+  if (input === undefined || input.trim() === '') return undefined;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first word of a shell command that says what it does: prefixes and `NAME=value` skipped, a path reduced to its last part. */
+function commandWord(command: string): string | undefined {
+  for (const token of command.trim().split(/\s+/).slice(0, 8)) {
+    if (token === '' || token.includes('=') || token.startsWith('-')) continue;
+    const word = (token.split('/').pop() ?? token).toLowerCase();
+    if (COMMAND_PREFIXES.has(word)) continue;
+    return word;
+  }
+  return undefined;
+}
+
+/** The kind of job a call did, or undefined when neither its tool's name nor its command says. */
+export function jobKindOf(call: JobCall): JobKind | undefined {
+  const nameWords = splitWords(call.tool.slice(0, MAX_NAME));
+  if (nameWords.some((w) => SHELL_WORDS.has(w))) {
+    const input = parsedInput(call.input);
+    const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+    const word = typeof command === 'string' ? commandWord(command) : undefined;
+    return (word === undefined ? undefined : JOB_WORDS.get(word)) ?? 'run';
+  }
+  for (const w of nameWords) {
+    const kind = JOB_WORDS.get(w);
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
+}
+
+/** The string values of an input's JSON (trimmed, at least two characters), at most {@link MAX_VALUES}. */
+export function inputValues(input: string | undefined): Set<string> {
+  const values = new Set<string>();
+  const stack: unknown[] = [parsedInput(input)];
+  while (stack.length > 0 && values.size < MAX_VALUES) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      const t = v.trim();
+      if (t.length >= 2) values.add(t);
+    } else if (Array.isArray(v)) {
+      stack.push(...v.slice(0, MAX_VALUES));
+    } else if (typeof v === 'object' && v !== null) {
+      stack.push(...Object.values(v).slice(0, MAX_VALUES));
+    }
+  }
+  return values;
+}
+
+/** Whether `next` did the same job as `failed` (the rule of the module header). */
+export function didSameJob(failed: JobCall, next: JobCall): boolean {
+  const a = jobKindOf(failed);
+  const b = jobKindOf(next);
+  if (a !== undefined && b !== undefined) return a === b;
+  const mine = inputValues(failed.input);
+  if (mine.size === 0) return false;
+  for (const v of inputValues(next.input)) if (mine.has(v)) return true;
+  return false;
+}
