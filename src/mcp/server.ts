@@ -8,10 +8,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { unexpectedErrorSummary } from '../core/error-summary.js';
 import { isCredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 import type { Credence } from '../engine.js';
 import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
+import { oneLine } from './http.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
 import { SessionRecorder } from './session.js';
 
@@ -109,7 +111,7 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const tool = meta.get(name);
-    if (tool !== undefined) return runMeta(tool, ctx, args);
+    if (tool !== undefined) return runMeta(tool, ctx, args, log);
     const id = catalogueId(name);
     if (gateway === undefined || id === undefined || gateway.knows(id) === 'no') throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     const at = credence.now();
@@ -123,13 +125,19 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
   return { server, recorder };
 }
 
-async function runMeta(tool: MetaTool, ctx: MetaToolContext, args: Record<string, unknown>): Promise<CallToolResult> {
+/**
+ * Runs a meta-tool. Its anticipated failures (CredenceError) reach the agent with their message; an
+ * unanticipated one (a bug, a driver refusing a statement) is logged whole and reaches the agent as
+ * a short line without its message (core/error-summary): a driver's text can quote stored values or SQL.
+ */
+async function runMeta(tool: MetaTool, ctx: MetaToolContext, args: Record<string, unknown>, log: (line: string) => void): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
   try {
     return await tool.run(ctx, parsed.data as never);
   } catch (error) {
     if (isCredenceError(error)) return jsonResult({ error: error.message, code: error.code }, true);
-    return jsonResult({ error: `${tool.name} failed: ${(error as Error).message}` }, true);
+    log(`${tool.name} failed: ${oneLine(error)}`);
+    return jsonResult({ error: `${tool.name} failed: ${unexpectedErrorSummary(error)}; the server's log has the cause`, code: 'INTERNAL' }, true);
   }
 }

@@ -232,6 +232,29 @@ describe('the dashboard server', () => {
   });
 });
 
+// Issue 17, red-team 4: a store driver's refusal reached the page as the driver's raw message.
+describe('the dashboard on a store that fails', () => {
+  it("answers a driver's error with a 500 naming its class, not its message, and logs the whole error in one line", async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const broken = await openCredence({ store, now: NOW, scope: 'p', cwd: dir });
+    const lines: string[] = [];
+    const dashboard = createDashboard({ credence: broken, log: (line) => lines.push(line) });
+    const server = await serveHttp({ host: '127.0.0.1', port: 0, createSession: () => { throw new Error('no MCP here'); }, fallback: dashboard.handle, isPublic: dashboard.isPublic });
+    try {
+      // A real driver error: the table the edges live in is gone under the store.
+      store.database.exec('DROP TABLE edges');
+      const r = await get(server, '/api/graph');
+      expect(r.status).toBe(500);
+      expect(r.body.error).toEqual({ code: 'INTERNAL', message: "the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause" });
+      expect(lines).toEqual([expect.stringMatching(/^dashboard: GET "\/api\/graph" failed: SqliteError: no such table: edges \(at .+\)$/)]);
+      expect((await get(server, '/graph')).status).toBe(200);
+    } finally {
+      await server.close();
+      await broken.close();
+    }
+  });
+});
+
 describe("the dashboard's assets", () => {
   it('are found under a folder whose name has a space and non-ASCII letters, from src/ and from dist/', () => {
     const root = join(dir, 'my projects', 'crédence ü');
@@ -256,8 +279,9 @@ describe("the dashboard's assets", () => {
       rmSync(join(assets, 'style.css'));
       const css = await get(server, '/style.css');
       expect(css.status).toBe(500);
-      expect(css.body.error).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining(`cannot read the dashboard's file ${join(assets, 'style.css')}: ENOENT`) });
-      expect(lines).toHaveLength(1);
+      // The page is told it failed; the log, not the page, names the file (issue 17: no raw error text to clients).
+      expect(css.body.error).toEqual({ code: 'INTERNAL', message: "the dashboard failed on this request: an internal error (Error); the server's log has the cause" });
+      expect(lines).toEqual([expect.stringContaining(`cannot read the dashboard's file ${join(assets, 'style.css')}: ENOENT`)]);
       expect((await get(server, '/graph')).status).toBe(200);
     } finally {
       await server.close();

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unexpectedErrorSummary } from '../core/error-summary.js';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, type EdgeType } from '../core/types.js';
 import { openCredence, type Credence } from '../engine.js';
@@ -203,12 +204,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`);
   };
 
-  /** A request the dashboard could not answer: its own error when it has a code, else a 500 and one line of log. */
+  /** A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line (core/error-summary) and one line of log. */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     if (res.headersSent) return void res.end();
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
     log(`dashboard: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
-    sendError(res, 500, 'INTERNAL', `the dashboard failed: ${(error as Error)?.message ?? String(error)}`);
+    // The message (a driver's text can quote stored values or SQL) goes to the log only.
+    sendError(res, 500, 'INTERNAL', `the dashboard failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
