@@ -4,10 +4,11 @@
  * ONNX Runtime), with remote loading off: nothing is ever downloaded. The package is an optional
  * peer, loaded by dynamic `import()` on the first `embed`; Credence does not depend on it. To use it:
  *
- *     npm install @huggingface/transformers
+ *     ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers
  *
- * with `onnxruntime-node-install=skip` in `.npmrc` (the project's has it) so that npm never runs
- * onnxruntime-node's download step (the CPU binaries ship inside the package).
+ * The variable makes onnxruntime-node's install step download nothing (its CPU binaries ship inside
+ * the package); as an environment variable it works for any project, where an `.npmrc` key would
+ * be one npm warns about.
  *
  * `folder` is the model folder (`config.json`, `tokenizer.json`, `onnx/model.onnx` or
  * `onnx/model_quantized.onnx`), e.g. a copy of `Xenova/all-MiniLM-L6-v2`; or, with `model`, a folder
@@ -24,7 +25,7 @@ import type { EmbeddingProvider } from './types.js';
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
 export const TRANSFORMERS_INSTALL_HINT =
-  'install it with `npm install @huggingface/transformers`, keeping `onnxruntime-node-install=skip` in .npmrc so npm downloads no binary';
+  'install it with `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers` (the variable keeps npm from downloading a binary)';
 
 export const TRANSFORMERS_DEFAULTS = Object.freeze({
   /** Texts given to the pipeline at once. */
