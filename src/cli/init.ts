@@ -4,9 +4,6 @@
  * `.claude/settings.json`, the MCP server in `.mcp.json`, `.claude/skills/`, `.credence/observe.json`);
  * `--claude-code --remove` takes Credence's entries out again (and leaves the store alone).
  */
-import { existsSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { prepareClaudeCode, applyClaudeCodePlan, resolveProjectDir, type ClaudeCodeReport } from '../hooks/install.js';
@@ -24,7 +21,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
     .description('create the database (or bring it to the current schema) and print where it is; --claude-code also sets the project up for Claude Code')
     .option('--claude-code', 'add Credence\'s hooks to .claude/settings.json and its MCP server to .mcp.json in the project (the git top-level, else the working directory)')
     .option('--remove', 'with --claude-code: take Credence\'s hooks and MCP server out again, leaving everything else')
-    .option('--hook-command <cmd>', 'with --claude-code: the hook command (default: node "<this package>/bin/credence.cjs" hook claude-code, which starts faster than npx)')
+    .option('--hook-command <cmd>', 'with --claude-code: the hook command (default: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code when Credence is installed in the project, else node "<this package>/bin/credence.cjs" hook claude-code)')
     .action(async (o: InitOptions) => {
       const ctx = context();
       if (o.claudeCode !== true && (o.remove === true || o.hookCommand !== undefined)) {
@@ -34,7 +31,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
       // Plan first: a settings file that is not valid JSON stops the run before anything is written.
       const plan =
         o.claudeCode === true
-          ? prepareClaudeCode({ projectDir: resolveProjectDir(ctx.io.cwd), remove: o.remove === true, ...(o.remove === true ? {} : { command: o.hookCommand ?? defaultHookCommand(resolveProjectDir(ctx.io.cwd)) }) })
+          ? prepareClaudeCode({ projectDir: resolveProjectDir(ctx.io.cwd), remove: o.remove === true, ...(o.hookCommand === undefined ? {} : { command: o.hookCommand }) })
           : undefined;
       if (plan?.report.action === 'remove') {
         applyClaudeCodePlan(plan);
@@ -60,15 +57,3 @@ function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {
   ctx.io.stdout(`${lines.join('\n')}\n`);
 }
 
-/**
- * The hook command. `npx credence` would resolve the package again on every tool call, which costs
- * more than the hook itself, so: when this package is installed in the project, its bin through
- * `$CLAUDE_PROJECT_DIR` (the same on every clone); otherwise this package's binary by absolute
- * path, run by node.
- */
-export function defaultHookCommand(projectDir: string): string {
-  const bin = fileURLToPath(new URL('../../../bin/credence.cjs', import.meta.url));
-  const installed = join(projectDir, 'node_modules', 'credence', 'bin', 'credence.cjs');
-  if (existsSync(installed) && realpathSync(installed) === realpathSync(bin)) return '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code';
-  return `node ${JSON.stringify(bin)} hook claude-code`;
-}

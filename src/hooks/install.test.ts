@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf, thrown } from '../../test/helpers.js';
@@ -10,8 +10,10 @@ import {
   DEFAULT_OBSERVE_CONFIG,
   INSTALL_DEFAULTS,
   isCredenceHookCommand,
+  launchCommands,
   mergeHookSettings,
   mergeMcpConfig,
+  PACKAGE_BIN,
   removeHookSettings,
   removeMcpConfig,
   resolveProjectDir,
@@ -47,12 +49,13 @@ describe('mergeHookSettings', () => {
     expect(change.added).toEqual(EVENTS);
     const hooks = parse(text).hooks;
     expect(Object.keys(hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
-    expect(hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5, async: true }] }]);
-    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 5 }] }]);
-    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] }]);
-    expect(hooks.PreToolUse[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 2 }] });
+    const command = INSTALL_DEFAULTS.command;
+    expect(hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command, timeout: 5, async: true }] }]);
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command, timeout: 5 }] }]);
+    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command, timeout: 10 }] }]);
+    expect(hooks.PreToolUse[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command, timeout: 2 }] });
     expect(hooks.PostToolUseFailure[0].hooks[0]).toMatchObject({ timeout: 5, async: true });
-    expect(hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] });
+    expect(hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command, timeout: 10 }] });
     expect(hooks.SessionEnd[0].hooks[0]).toMatchObject({ timeout: 10, async: true });
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "hooks": {\n    "SessionStart"');
@@ -181,7 +184,7 @@ describe('the .mcp.json entry', () => {
     const user = { mcpServers: { github: { command: 'gh-mcp' } }, other: 1 };
     const first = mergeMcpConfig(JSON.stringify(user));
     expect(first.change).toBe('added');
-    expect(parse(first.text)).toEqual({ mcpServers: { github: { command: 'gh-mcp' }, credence: { command: 'npx', args: ['credence', 'serve', '--stdio'] } }, other: 1 });
+    expect(parse(first.text)).toEqual({ mcpServers: { github: { command: 'gh-mcp' }, credence: { command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] } }, other: 1 });
     const second = mergeMcpConfig(first.text);
     expect(second).toEqual({ text: first.text, changed: false, change: 'unchanged' });
   });
@@ -266,5 +269,77 @@ describe('setUpClaudeCode', () => {
     expect(resolveProjectDir(join(dir, 'src', 'deep'))).toBe(dir);
     const plain = project();
     expect(resolveProjectDir(plain)).toBe(plain);
+  });
+});
+
+describe('the commands Credence writes (issue 17: never an unpublished npm name)', () => {
+  it('defaults to this package\'s binary by absolute path, run by node, never npx', () => {
+    expect(INSTALL_DEFAULTS.command).toBe(`node ${JSON.stringify(PACKAGE_BIN)} hook claude-code`);
+    expect(INSTALL_DEFAULTS.mcpServer).toEqual({ command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] });
+    expect(existsSync(PACKAGE_BIN)).toBe(true);
+    const dir = project();
+    setUpClaudeCode({ projectDir: dir });
+    const written = [readFileSync(join(dir, '.mcp.json'), 'utf8'), readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')].join('\n');
+    expect(written).not.toMatch(/npx/);
+    expect(parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.credence).toEqual({ command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] });
+  });
+
+  it('uses the project\'s own install when this package is the one in node_modules', () => {
+    const dir = project();
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(dirname(dirname(PACKAGE_BIN)), join(dir, 'node_modules', 'credence'));
+    expect(launchCommands(dir)).toEqual({
+      command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code',
+      mcpServer: { command: 'node', args: [join(dir, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'] },
+    });
+  });
+});
+
+describe('containment: links planted in a cloned project (issue 17, red team 5)', () => {
+  /** Every file under `dir`, relative, links not followed. */
+  const listing = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: false }).map(String).sort();
+
+  for (const planted of ['.claude', '.claude/settings.json', '.claude/skills', '.mcp.json', '.credence', '.credence/observe.json']) {
+    it(`refuses a ${planted} link leading outside the project, naming it, and writes nothing anywhere`, () => {
+      const dir = project();
+      const outside = project();
+      const isFolder = !planted.endsWith('.json');
+      const target = join(outside, 'target');
+      if (isFolder) mkdirSync(target);
+      else writeFileSync(target, '{}');
+      mkdirSync(dirname(join(dir, planted)), { recursive: true });
+      symlinkSync(target, join(dir, planted));
+      const insideBefore = listing(dir);
+      const outsideBefore = listing(outside);
+      const error = thrown(() => setUpClaudeCode({ projectDir: dir }));
+      expect(isCredenceError(error, 'PATH_OUTSIDE_ROOT')).toBe(true);
+      expect((error as CredenceError).details?.link).toBe(join(dir, planted));
+      expect((error as CredenceError).message).toContain(join(dir, planted));
+      expect(listing(dir)).toEqual(insideBefore);
+      expect(listing(outside)).toEqual(outsideBefore);
+      if (!isFolder) expect(readFileSync(target, 'utf8')).toBe('{}');
+    });
+  }
+
+  it('refuses a dangling link leading outside, and a remove through a planted .mcp.json link', () => {
+    const dir = project();
+    const outside = project();
+    symlinkSync(join(outside, 'not-yet'), join(dir, '.claude'));
+    expect(codeOf(() => setUpClaudeCode({ projectDir: dir }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(existsSync(join(outside, 'not-yet'))).toBe(false);
+    const other = project();
+    writeFileSync(join(outside, 'mcp.json'), JSON.stringify({ mcpServers: { credence: { command: 'x' } } }));
+    symlinkSync(join(outside, 'mcp.json'), join(other, '.mcp.json'));
+    expect(codeOf(() => setUpClaudeCode({ projectDir: other, remove: true }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(parse(readFileSync(join(outside, 'mcp.json'), 'utf8'))).toEqual({ mcpServers: { credence: { command: 'x' } } });
+  });
+
+  it('follows a link that stays inside the project', () => {
+    const dir = project();
+    mkdirSync(join(dir, 'config', 'claude'), { recursive: true });
+    symlinkSync(join(dir, 'config', 'claude'), join(dir, '.claude'));
+    setUpClaudeCode({ projectDir: dir });
+    expect(existsSync(join(dir, 'config', 'claude', 'settings.json'))).toBe(true);
+    expect(existsSync(join(dir, 'config', 'claude', 'skills'))).toBe(true);
   });
 });

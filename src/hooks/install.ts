@@ -23,9 +23,11 @@
  *   `.claude/skills/` folder and `.credence/observe.json` are kept (they hold the user's data).
  */
 import { OBSERVE_DEFAULTS } from '../core/hook-signals.js';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { CredenceError } from '../core/errors.js';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { normalizeMemoryPath } from '../files.js';
 import { resolveScope } from '../scope.js';
 
 /** The Claude Code events Credence handles, with the settings of their hook entry. */
@@ -49,12 +51,53 @@ export interface HookSpec {
   async?: boolean;
 }
 
+/**
+ * This package's executable, by absolute path: `bin/credence.cjs` of the package this file runs
+ * from (compiled, `dist/src/hooks/`, or as source under the tests, `src/hooks/`).
+ */
+export const PACKAGE_BIN = ((): string => {
+  const [fromSource, fromDist] = ['../../bin/credence.cjs', '../../../bin/credence.cjs'].map((path) => fileURLToPath(new URL(path, import.meta.url))) as [string, string];
+  return existsSync(fromSource) ? fromSource : fromDist;
+})();
+
+/**
+ * What Credence writes when the project has no copy of it installed: this package's binary by
+ * absolute path, run by node. Never `npx credence`: the name is not on the npm registry, and an
+ * unpublished name in a config is a name someone else can register.
+ */
 export const INSTALL_DEFAULTS = Object.freeze({
-  /** The hook command. @default 'npx credence hook claude-code' */
-  command: 'npx credence hook claude-code',
-  /** The `credence` entry of `.mcp.json`'s `mcpServers`. @default { command: 'npx', args: ['credence', 'serve', '--stdio'] } */
-  mcpServer: Object.freeze({ command: 'npx', args: Object.freeze(['credence', 'serve', '--stdio']) }),
+  /** The hook command. @default 'node "<this package>/bin/credence.cjs" hook claude-code' */
+  command: `node ${JSON.stringify(PACKAGE_BIN)} hook claude-code`,
+  /** The `credence` entry of `.mcp.json`'s `mcpServers`. @default { command: 'node', args: ['<this package>/bin/credence.cjs', 'serve', '--stdio'] } */
+  mcpServer: Object.freeze({ command: 'node', args: Object.freeze([PACKAGE_BIN, 'serve', '--stdio']) }),
 });
+
+/**
+ * The hook command and MCP server entry for a project; both start on this machine without a
+ * registry. When this package is the one installed in the project (`node_modules/credence`, also
+ * as a link to this folder): the hook runs the project's bin through `$CLAUDE_PROJECT_DIR`, which
+ * Claude Code's hook shell sets (the same on every clone), and the MCP server is
+ * `node <project>/node_modules/credence/bin/credence.cjs` by absolute path (Claude Code expands
+ * `${VAR}` in `.mcp.json` from its own environment, where `CLAUDE_PROJECT_DIR` is not promised).
+ * Otherwise `INSTALL_DEFAULTS`: this package's binary by absolute path. Never `npx`, which would also
+ * resolve the package again on every tool call.
+ */
+export function launchCommands(projectDir: string): { command: string; mcpServer: McpServerEntry } {
+  const installed = join(resolve(projectDir), 'node_modules', 'credence', 'bin', 'credence.cjs');
+  if (!sameFile(installed, PACKAGE_BIN)) return { command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer };
+  return {
+    command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code',
+    mcpServer: { command: 'node', args: [installed, 'serve', '--stdio'] },
+  };
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
 
 /** The automatic-observation triggers written to `.credence/observe.json` when it does not exist: the rules' defaults. */
 export const DEFAULT_OBSERVE_CONFIG = OBSERVE_DEFAULTS;
@@ -319,9 +362,9 @@ export interface ClaudeCodeOptions {
   projectDir: string;
   /** Take Credence's entries out instead of adding them. @default false */
   remove?: boolean;
-  /** The hook command. @default INSTALL_DEFAULTS.command */
+  /** The hook command. @default launchCommands(projectDir).command */
   command?: string;
-  /** The MCP server entry. @default INSTALL_DEFAULTS.mcpServer */
+  /** The MCP server entry. @default launchCommands(projectDir).mcpServer */
   mcpServer?: McpServerEntry;
 }
 
@@ -373,6 +416,13 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const remove = options.remove === true;
   const at = (file: string): string => join(project, file);
   const plan: ClaudeCodePlan = { report: { project, action: remove ? 'remove' : 'install', files: [] }, writes: [], folders: [] };
+  // Before anything is read: a planted link (a cloned repository's `.claude` → ~/.ssh) must not
+  // turn a write under the project into one outside it. Removing writes only the two config files.
+  const written = remove ? [CLAUDE_CODE_FILES.settings, CLAUDE_CODE_FILES.mcp] : Object.values(CLAUDE_CODE_FILES);
+  for (const file of written) checkInsideProject(project, file);
+  const launch = remove || (options.command !== undefined && options.mcpServer !== undefined) ? undefined : launchCommands(project);
+  const command = options.command ?? launch?.command;
+  const mcpServer = options.mcpServer ?? launch?.mcpServer;
   const statusOf = (text: string | undefined, changed: boolean): FileStatus => (!changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated');
 
   const settingsFile = CLAUDE_CODE_FILES.settings;
@@ -382,10 +432,10 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   // Errors name the absolute path of the file.
   const hooks = remove
     ? removeHookSettings(settingsText, { file: at(settingsFile) })
-    : mergeHookSettings(settingsText, { file: at(settingsFile), ...(options.command === undefined ? {} : { command: options.command }) });
+    : mergeHookSettings(settingsText, { file: at(settingsFile), ...(command === undefined ? {} : { command }) });
   const mcp = remove
     ? removeMcpConfig(mcpText, { file: at(mcpFile) })
-    : mergeMcpConfig(mcpText, { file: at(mcpFile), ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }) });
+    : mergeMcpConfig(mcpText, { file: at(mcpFile), ...(mcpServer === undefined ? {} : { server: mcpServer }) });
   // Removing never creates a file that is not there.
   const hooksChanged = hooks.changed && !(remove && settingsText === undefined);
   const mcpChanged = mcp.changed && !(remove && mcpText === undefined);
@@ -420,12 +470,44 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   return plan;
 }
 
-/** Writes a plan of `prepareClaudeCode` (folders first, then files). */
+/**
+ * Writes a plan of `prepareClaudeCode` (folders first, then files). Every path is checked again
+ * first, all of them before the first write, in case a link appeared since the plan was made.
+ * @throws CredenceError `PATH_OUTSIDE_ROOT` as `checkInsideProject`, with nothing written.
+ */
 export function applyClaudeCodePlan(plan: ClaudeCodePlan): void {
+  const project = plan.report.project;
+  for (const path of [...plan.folders, ...plan.writes.map((write) => write.path)]) checkInsideProject(project, relative(project, path).split(sep).join('/'));
   for (const folder of plan.folders) mkdirSync(folder, { recursive: true });
   for (const write of plan.writes) {
     mkdirSync(dirname(write.path), { recursive: true });
     writeFileSync(write.path, write.text);
+  }
+}
+
+/**
+ * Refuses a project-relative path that is, or passes through, a symbolic link leading outside the
+ * project (links that stay inside are followed). Each prefix is checked in turn with
+ * `normalizeMemoryPath` (files.ts, the containment rules of file-backed memories), so the error
+ * names the link itself. A path that does not exist yet is fine.
+ * @throws CredenceError `PATH_OUTSIDE_ROOT` naming the link and where it leads.
+ */
+export function checkInsideProject(project: string, file: string): void {
+  const parts = file.split('/');
+  for (let i = 1; i <= parts.length; i += 1) {
+    const prefix = parts.slice(0, i).join('/');
+    try {
+      normalizeMemoryPath(project, prefix);
+    } catch (error) {
+      if (!isCredenceError(error, 'PATH_OUTSIDE_ROOT')) throw error;
+      const target = error.details?.resolvedTo;
+      const link = join(project, prefix);
+      throw new CredenceError(
+        'PATH_OUTSIDE_ROOT',
+        `${link} is a symbolic link leading outside the project${typeof target === 'string' ? ` (to ${target})` : ''}; Credence writes ${file} only inside ${project}. Remove the link or make it point inside the project; nothing was written`,
+        { cause: error, details: { file, link, project, ...(typeof target === 'string' ? { resolvedTo: target } : {}) } },
+      );
+    }
   }
 }
 

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
@@ -43,7 +45,7 @@ describe('credence init --claude-code', () => {
     const settings = JSON.parse(read(dir, '.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
     expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `node ${JSON.stringify(bin)} hook claude-code`, timeout: 5, async: true }] }]);
-    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { credence: { command: 'npx', args: ['credence', 'serve', '--stdio'] } } });
+    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { credence: { command: 'node', args: [bin, 'serve', '--stdio'] } } });
     expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({ failedCalls: true, testRuns: true, commits: true, corrections: true });
     expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);
     for (const file of FILES) expect(read(dir, file).endsWith('}\n')).toBe(true);
@@ -131,4 +133,46 @@ describe('credence init --claude-code', () => {
     expect(credence(dir, ['init', '--hook-command', 'npx credence hook claude-code', '--db', db]).code).toBe(2);
     expect(existsSync(db)).toBe(false);
   });
+});
+
+describe('credence init --claude-code: what it writes starts on this machine (issue 17)', () => {
+  it('the .mcp.json entry, spawned exactly as written, answers initialize and lists Credence\'s tools', async () => {
+    const { dir, db } = project();
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    const entry = JSON.parse(read(dir, '.mcp.json')).mcpServers.credence as { command: string; args: string[] };
+    expect(entry.command).not.toBe('npx');
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: root, CREDENCE_DB: db }, stderr: 'pipe' });
+    const client = new Client({ name: 'credence-init-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('credence');
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['search_tools', 'recall', 'observe']));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('credence init --claude-code: links planted in a cloned project (issue 17, red team 5)', () => {
+  const listing = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).sort();
+  for (const planted of ['.claude', '.claude/settings.json', '.claude/skills', '.mcp.json', '.credence']) {
+    it(`refuses a ${planted} link leading outside: exit 2, the link named, nothing written inside or outside, no store`, () => {
+      const { dir, db } = project();
+      const outside = mkdtempSync(join(root, 'outside-'));
+      const target = join(outside, 'target');
+      if (planted.endsWith('.json')) writeFileSync(target, '{}');
+      else mkdirSync(target);
+      mkdirSync(join(dir, planted, '..'), { recursive: true });
+      symlinkSync(target, join(dir, planted));
+      const inside = listing(dir);
+      const r = credence(dir, ['init', '--claude-code', '--db', db]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(join(dir, planted));
+      expect(listing(dir)).toEqual(inside);
+      expect(listing(outside)).toEqual(['target']);
+      if (planted.endsWith('.json')) expect(readFileSync(target, 'utf8')).toBe('{}');
+      expect(existsSync(db)).toBe(false);
+    });
+  }
 });
