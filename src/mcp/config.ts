@@ -4,7 +4,8 @@
  * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "url", "headers"? } } }`
  * (`type` may say `stdio`, `http` or `streamable-http`; `sse` servers are refused by name, since
  * only Streamable HTTP is spoken). `${VAR}` and `${VAR:-default}` in commands, arguments,
- * environment values, URLs and headers are read from the environment, as Claude Code does.
+ * environment values, URLs and headers are read from the environment, as Claude Code does;
+ * `credence serve --gateway FILE` adds `${CREDENCE_CONFIG_DIR}`, the folder of FILE.
  * Keys other clients add to an entry (`autoApprove`, `description`, …) are ignored; an entry with
  * `"disabled": true` is skipped. Every problem names the server and the field.
  */

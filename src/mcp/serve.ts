@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CredenceError } from '../core/errors.js';
 import type { Credence } from '../engine.js';
@@ -91,7 +91,9 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
     } catch (error) {
       throw new CredenceError('INVALID_INPUT', `cannot read the gateway file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    const servers = parseGatewayConfig(text, path, io.env);
+    // ${CREDENCE_CONFIG_DIR} is the gateway file's folder, so that a path in it (a server's data
+    // file) does not depend on the folder each server resolves relative paths against.
+    const servers = parseGatewayConfig(text, path, { ...io.env, CREDENCE_CONFIG_DIR: dirname(path) });
     const reimport = (): void => {
       // One import at a time, in order; the clients hear of the change once the catalogue has it.
       imports = imports

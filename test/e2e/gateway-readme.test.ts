@@ -1,0 +1,68 @@
+/**
+ * The README's gateway example works as written (issue 17): its `filesystem` and `memory` entries,
+ * read from the README itself, run through `credence serve --gateway .credence/servers.json` with
+ * the real `npx -y @modelcontextprotocol/server-…` (found in this package's node_modules, offline);
+ * `memory:create_entities` then `memory:read_graph` succeed and the graph lands in
+ * `.credence/memory.jsonl`, where the README says. The `tracker` entry names an example host and
+ * is left out.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { nodeModules, stdioClient, textOf } from '../mcp-helpers.js';
+import { storeArgs } from '../pg.js';
+
+const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+
+/** The first ```json block after the README's **Gateway.** paragraph, parsed. */
+function readmeGatewayConfig(): { mcpServers: Record<string, unknown> } {
+  const from = readme.indexOf('**Gateway.**');
+  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
+  if (from < 0 || block === null) throw new Error('the README has no gateway example after **Gateway.**');
+  return JSON.parse(block[1] as string) as { mcpServers: Record<string, unknown> };
+}
+
+// A project folder: npx finds the servers in node_modules (a link to this package's) and, offline,
+// never asks the registry.
+const project = mkdtempSync(join(tmpdir(), 'credence-readme-gateway-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe("the README's gateway example, as written", () => {
+  let client: Client;
+  let close: () => Promise<void>;
+  let stderr: () => string;
+
+  beforeAll(async () => {
+    symlinkSync(nodeModules, join(project, 'node_modules'), 'dir');
+    writeFileSync(join(project, '.npmrc'), 'offline=true\nupdate-notifier=false\nfund=false\n');
+    mkdirSync(join(project, '.credence'));
+    const { mcpServers } = readmeGatewayConfig();
+    expect(mcpServers).toHaveProperty('memory');
+    const { filesystem, memory } = mcpServers;
+    writeFileSync(join(project, '.credence', 'servers.json'), JSON.stringify({ mcpServers: { filesystem, memory } }, null, 2));
+    ({ client, close, stderr } = await stdioClient([...storeArgs(join(project, '.credence', 'credence.db')), '--scope', 'readme', 'serve', '--stdio', '--gateway', '.credence/servers.json'], { cwd: project }));
+  }, 60_000);
+  afterAll(async () => close?.());
+
+  it('memory:create_entities then memory:read_graph succeed, and the graph is kept in .credence/memory.jsonl', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names, stderr()).toContain('memory:create_entities');
+    expect(names).toContain('filesystem:list_directory');
+
+    const created = await client.callTool({
+      name: 'memory:create_entities',
+      arguments: { entities: [{ name: 'Credence', entityType: 'project', observations: ['fronts other MCP servers'] }] },
+    });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    const graph = await client.callTool({ name: 'memory:read_graph', arguments: {} });
+    expect(graph.isError, textOf(graph)).toBeFalsy();
+    expect(textOf(graph)).toContain('fronts other MCP servers');
+
+    const file = join(project, '.credence', 'memory.jsonl');
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toContain('"name":"Credence"');
+  }, 60_000);
+});
