@@ -60,6 +60,19 @@ describe('resolveArguments', () => {
     expect(resolveArguments({ body: '$fetch' }, results)).toEqual({ ok: true, value: { body: 'line one\nline two' } });
   });
 
+  it('drops the line breaks at the end of a whole-task reference, like $(cat file): a pointer written by echo names its file (issue 17)', () => {
+    const read = (t: string) => resolveArguments({ path: '$task_1' }, new Map([['task_1', text(t)]]));
+    expect(read('docs/notes.md\n')).toEqual({ ok: true, value: { path: 'docs/notes.md' } });
+    expect(read('docs/notes.md\r\n\n')).toEqual({ ok: true, value: { path: 'docs/notes.md' } });
+    // Only the final line breaks: spaces, leading and inner line breaks are the text's own.
+    expect(read('\n a\nb \n')).toEqual({ ok: true, value: { path: '\n a\nb ' } });
+    expect(read('\n')).toEqual({ ok: true, value: { path: '' } });
+  });
+
+  it('keeps a field read by path exactly as it is, final line break included', () => {
+    expect(resolveArguments({ p: '$task_1.path' }, new Map([['task_1', { ...text('x'), structuredContent: { path: 'a\n' } }]]))).toEqual({ ok: true, value: { p: 'a\n' } });
+  });
+
   it('reads a field path from structuredContent when present, substituting the value as it is', () => {
     const resolved = resolveArguments({ p: '$task-2.path', n: '$task-2.nested.list.1', o: '$task-2.nested', z: '$task-2.zero', nil: '$task-2.nothing' }, results);
     expect(resolved).toEqual({ ok: true, value: { p: '/srv/y', n: 20, o: { list: [10, 20] }, z: 0, nil: null } });

@@ -10,7 +10,10 @@
  *   segment is the id of a task of the same workflow: `"$task_1"`, `"$task_1.path"`,
  *   `"$fetch-page.items.0.url"`.
  *   - `"$task_1"` becomes the whole text content of task_1's result: the `text` of its `content`
- *     items of type `"text"`, joined with `"\n"` (a result with no text item cannot resolve).
+ *     items of type `"text"`, joined with `"\n"`, with the line breaks at its end (`\n`, `\r\n`)
+ *     removed, as a shell's `$(cat file)` does: a file written by `echo docs/notes.md > pointer.txt`
+ *     names `docs/notes.md` (issue 17). Nothing else is trimmed (spaces, leading line breaks). A
+ *     result with no text item cannot resolve.
  *   - `"$task_1.a.b.0"` reads the dot-separated field path from task_1's `structuredContent` when it
  *     is present, else from its text content parsed as JSON. A segment of digits indexes an array;
  *     any segment reads an own property of an object. The value is substituted as it is (string,
@@ -132,12 +135,19 @@ export function resultText(result: ToolResultLike): string | undefined {
 
 type Read = { ok: true; value: unknown } | { ok: false; why: string };
 
+/** `text` without the `\n` and `\r` characters at its end (a loop, not a regex: linear on any text). */
+export function withoutFinalLineBreaks(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r')) end -= 1;
+  return text.slice(0, end);
+}
+
 function readReference(ref: WorkflowReference, result: ToolResultLike | undefined): Read {
   if (result === undefined) return { ok: false, why: `${ref.task} has no result (it has not run)` };
   if (result.isError === true) return { ok: false, why: `${ref.task} failed` };
   const text = resultText(result);
   if (ref.path.length === 0) {
-    return text === undefined ? { ok: false, why: `${ref.task}'s result has no text content` } : { ok: true, value: text };
+    return text === undefined ? { ok: false, why: `${ref.task}'s result has no text content` } : { ok: true, value: withoutFinalLineBreaks(text) };
   }
   let root: unknown = result.structuredContent;
   if (root === undefined) {
