@@ -169,7 +169,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
         entry.file = file.path;
         report.files.push(file);
         await rememberLearned(store, scope, { id, category: 'instinct', title: text, text: `${text} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
-        if (file.changed) appendEvolutionLog(options.layout, { at: now, kind: instinctMatch === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${text} [${confidence.toFixed(2)}]` });
+        if (file.changed) appendEvolutionLog(options.layout, { scope, at: now, kind: instinctMatch === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${text} [${confidence.toFixed(2)}]` });
       });
       continue;
     }
@@ -307,7 +307,7 @@ async function saveSkill(
   entry.file = file.path;
   report.files.push(file);
   await rememberLearned(ctx.store, ctx.scope, { id: record.id, category: 'skill', title: record.name, text: `${record.description}\n${record.rules.join('\n')}`, path: file.path, confidence: current, now: ctx.now });
-  if (file.changed && logKind !== undefined) appendEvolutionLog(options.layout, { at: ctx.now, kind: logKind, id: record.name, detail: `${label} [${current.toFixed(2)}]` });
+  if (file.changed && logKind !== undefined) appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: logKind, id: record.name, detail: `${label} [${current.toFixed(2)}]` });
 }
 
 async function promoteInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, skill: string, confidence: number, supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
@@ -323,7 +323,7 @@ async function promoteInstinct(ctx: EvolveContext, options: EvolveOptions, insti
   await ctx.store.upsertInstinct(ctx.scope, { ...instinct, status: 'promoted', updatedAt: ctx.now });
   await ctx.store.deleteMemory(ctx.scope, instinct.id);
   report.files.push(promoted);
-  appendEvolutionLog(options.layout, { at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
+  appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
 }
 
 async function retireInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, confidence: number, _supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
@@ -333,7 +333,7 @@ async function retireInstinct(ctx: EvolveContext, options: EvolveOptions, instin
   const removed = removeInstinctFile(options.layout, instinct.slug);
   if (removed.removed) {
     report.files.push({ path: removed.path, changed: true });
-    appendEvolutionLog(options.layout, { at: ctx.now, kind: 'instinct-retired', id: instinct.slug, detail: `confidence ${confidence.toFixed(2)}` });
+    appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-retired', id: instinct.slug, detail: `confidence ${confidence.toFixed(2)}` });
   }
 }
 

@@ -321,7 +321,7 @@ describe('writeSkillFile and writeInstinctFile', () => {
   it('refuses .. in a folder before touching the disk', () => {
     expect(codeOf(() => writeSkillFile({ root, skillsDir: '../outside' }, testsBeforeCommit))).toBe('PATH_OUTSIDE_ROOT');
     expect(codeOf(() => writeInstinctFile({ root, dir: '.credence/../../outside' }, camelCase))).toBe('PATH_OUTSIDE_ROOT');
-    expect(codeOf(() => appendEvolutionLog({ root, logFile: '../outside/log.jsonl' }, { at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(codeOf(() => appendEvolutionLog({ root, logFile: '../outside/log.jsonl' }, { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
   });
 
@@ -372,23 +372,24 @@ describe('reading and removing', () => {
 });
 
 describe('appendEvolutionLog', () => {
-  it('appends one JSON line per entry, with the time as ISO 8601', () => {
-    appendEvolutionLog({ root }, { at: AT, kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
-    appendEvolutionLog({ root }, { at: AT + 1000, kind: 'skill-rule-added', id: 'session-recovery', detail: 'password=hunter2secret' });
+  it('appends one JSON line per entry, with its scope and the time as ISO 8601', () => {
+    appendEvolutionLog({ root }, { scope: 'p', at: AT, kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
+    appendEvolutionLog({ root }, { scope: 'p', at: AT + 1000, kind: 'skill-rule-added', id: 'session-recovery', detail: 'password=hunter2secret' });
     const lines = readFileSync(join(root, '.credence/evolution.log.jsonl'), 'utf8').split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(JSON.parse(lines[0] ?? '')).toEqual({ at: '2026-02-02T09:00:00.000Z', kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
+    expect(JSON.parse(lines[0] ?? '')).toEqual({ scope: 'p', at: '2026-02-02T09:00:00.000Z', kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
     const second = JSON.parse(lines[1] ?? '') as { detail: string };
     expect(second.detail).not.toContain('hunter2secret');
   });
 
   it('refuses a bad entry and a log that is a link out of the root', () => {
-    expect(codeOf(() => appendEvolutionLog({ root }, { at: Number.NaN, kind: 'x', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => appendEvolutionLog({ root }, { at: AT, kind: '', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: Number.NaN, kind: 'x', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: AT, kind: '', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => appendEvolutionLog({ root }, { scope: '', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
     writeFileSync(join(base, 'outside', 'log.jsonl'), '');
     symlinkSync(join(base, 'outside', 'log.jsonl'), join(root, 'log.jsonl'));
-    expect(codeOf(() => appendEvolutionLog({ root, logFile: 'log.jsonl' }, { at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(codeOf(() => appendEvolutionLog({ root, logFile: 'log.jsonl' }, { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
     expect(readFileSync(join(base, 'outside', 'log.jsonl'), 'utf8')).toBe('');
   });
 });

@@ -151,6 +151,11 @@ export interface RemovedFile {
 }
 
 export interface EvolutionLogEntry {
+  /**
+   * The scope that evolved: one project folder's log can hold several scopes' entries, and each
+   * view shows only its own (entries written before there was a scope are shown in none).
+   */
+  scope: string;
   /** Epoch milliseconds. */
   at: number;
   /** What happened, e.g. `instinct-created`, `skill-rule-added`, `instinct-promoted`. */
@@ -615,13 +620,14 @@ export function removeSkillFile(layoutOptions: SkillFileLayoutOptions, name: str
 }
 
 /**
- * Appends one JSON line `{"at":ISO,"kind","id","detail"}` to the evolution log, creating it and its
- * folder when missing. Texts are redacted of secrets.
+ * Appends one JSON line `{"scope","at":ISO,"kind","id","detail"}` to the evolution log, creating it
+ * and its folder when missing. Texts are redacted of secrets (the scope is kept as it is: it is a name).
  * @throws CredenceError `PATH_OUTSIDE_ROOT`, `INVALID_INPUT` (bad entry, the log is not a file).
  */
 export function appendEvolutionLog(layoutOptions: SkillFileLayoutOptions, entry: EvolutionLogEntry): void {
   const layout = skillFileLayout(layoutOptions);
   const line = `${JSON.stringify({
+    scope: requireText('scope', entry.scope, true),
     at: iso('at', entry.at),
     kind: scrubText(requireText('kind', entry.kind, true)).text,
     id: scrubText(requireText('id', entry.id)).text,

@@ -255,32 +255,37 @@ export async function learningPayload(credence: Credence) {
         };
       })
       .sort(order),
-    evolutions: recentEvolutions(credence.root),
+    evolutions: recentEvolutions(credence.root, credence.scope),
     metrics,
   };
 }
 
-/** The last entries of the evolution log (`.credence/evolution.log.jsonl` under the project root), newest first. */
-export function recentEvolutions(root: string, limit = 30): { at: string; kind: string; id: string; detail: string }[] {
+/**
+ * The last entries of `scope` in the evolution log (`.credence/evolution.log.jsonl` under the
+ * project root), newest first. One folder's log can hold several scopes' entries: only the
+ * scope's own are shown; entries with no scope (written by a Credence before issue 17) are shown
+ * in no view, as nothing says whose they are.
+ */
+export function recentEvolutions(root: string, scope: string, limit = 30): { at: string; kind: string; id: string; detail: string }[] {
   let text: string;
   try {
     text = readFileInsideRoot(root, skillFileLayout({ root }).logFile, { maxBytes: 8 * 1024 * 1024 });
   } catch {
     return []; // no log yet (nothing evolved in this folder)
   }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .slice(-limit)
-    .flatMap((line) => {
-      try {
-        const v = JSON.parse(line) as { at?: unknown; kind?: unknown; id?: unknown; detail?: unknown };
-        return [{ at: String(v.at), kind: String(v.kind), id: String(v.id), detail: String(v.detail) }];
-      } catch {
-        return [];
-      }
-    })
-    .reverse();
+  const lines = text.split('\n');
+  const out: { at: string; kind: string; id: string; detail: string }[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < limit; i -= 1) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    try {
+      const v = JSON.parse(line) as { scope?: unknown; at?: unknown; kind?: unknown; id?: unknown; detail?: unknown };
+      if (v.scope === scope) out.push({ at: String(v.at), kind: String(v.kind), id: String(v.id), detail: String(v.detail) });
+    } catch {
+      // a line cut short (a write in progress) or not JSON: skipped
+    }
+  }
+  return out;
 }
 
 /** Recent runs with their intent, calls, outcomes and confidence (and each node's parts). */
