@@ -7,7 +7,10 @@
  * another site or of another local server posting to it); with a token, every request needs `Authorization: Bearer
  * <token>`, compared in constant time, except the requests `isPublic` lets through (the dashboard's
  * pages, which hold no data). A session exists once its `initialize` succeeded; sessions idle for
- * `sessionIdleMs` are closed, and at most `maxSessions` are open at once. Other paths are left to
+ * `sessionIdleMs` are closed, and at most `maxSessions` are open at once: a new client that finds
+ * them all open closes the least recently used one with no request in progress (a local process
+ * holding every session cannot lock the real client out; issue 17), and is refused (503) only
+ * when every session is busy. Other paths are left to
  * `fallback` (the dashboard) or answered 404. A request target that is not a path (`//a:b`, `*`, an
  * absolute URL) is a 400; anything a handler throws is a 500 and one line of log, never the end of
  * the process.
@@ -29,8 +32,10 @@ export interface HttpServeOptions {
   onSessionClosed?: (key: string, session: CredenceMcpSession) => void;
   /** A session without a request for this long is closed. @default 30 minutes */
   sessionIdleMs?: number;
-  /** @default 64 */
+  /** At the cap, a new session replaces the least recently used idle one. @default 64 */
   maxSessions?: number;
+  /** The clock for idle times (tests). @default Date.now */
+  now?: () => number;
   fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Requests that need no bearer token (the Host and Origin checks still apply). Never /mcp. */
   isPublic?: (req: IncomingMessage) => boolean;
@@ -99,13 +104,26 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: CredenceMcpSession; lastSeen: number }>();
+  /** `busy`: the session's requests whose body was read and whose response has not ended. */
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: CredenceMcpSession; lastSeen: number; busy: number }>();
+  const now = options.now ?? Date.now;
   const expected = options.token === undefined ? undefined : digest(options.token);
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? 64;
   const sweep = (): void => {
-    const now = Date.now();
-    for (const entry of sessions.values()) if (now - entry.lastSeen > idleMs) void entry.transport.close().catch(() => {});
+    const at = now();
+    for (const entry of sessions.values()) if (entry.busy === 0 && at - entry.lastSeen > idleMs) void entry.transport.close().catch(() => {});
+  };
+  /** Closes the least recently used session with no request in progress; false when every one is busy. */
+  const evictIdlest = async (): Promise<boolean> => {
+    let idlest: [string, { transport: StreamableHTTPServerTransport; lastSeen: number }] | undefined;
+    for (const entry of sessions) if (entry[1].busy === 0 && (idlest === undefined || entry[1].lastSeen < idlest[1].lastSeen)) idlest = entry;
+    if (idlest === undefined) return false;
+    log(`http: ${maxSessions} MCP sessions open; closing session ${idlest[0]}, unused for ${Math.round((now() - idlest[1].lastSeen) / 1000)} s, for a new client`);
+    // Closing the transport ends the session as a DELETE would (its onclose forgets it and tells the owner).
+    await idlest[1].transport.close().catch(() => {});
+    sessions.delete(idlest[0]);
+    return true;
   };
   const sweeper = setInterval(sweep, Math.min(idleMs, 60_000));
   sweeper.unref();
@@ -124,21 +142,32 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (key !== undefined) {
       const known = sessions.get(key);
       if (known === undefined) return send(res, 404, `unknown MCP session "${key}": start a new one with initialize`);
-      known.lastSeen = Date.now();
+      known.lastSeen = now();
       const body = req.method === 'POST' ? await readJson(req, 4 * 1024 * 1024) : undefined;
+      // A POST is busy until its answer is sent; a GET (the session's event stream) stays open for
+      // the session's life, so it never keeps a session from being the one closed at the cap.
+      if (req.method === 'POST') {
+        known.busy += 1;
+        res.once('close', () => {
+          known.busy -= 1;
+          known.lastSeen = now();
+        });
+      }
       return known.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return send(res, 400, 'a GET or DELETE on /mcp needs an mcp-session-id header');
     const body = await readJson(req, 4 * 1024 * 1024);
     if (!isInitializeRequest(body)) return send(res, 400, 'the first request of a session must be initialize (no mcp-session-id given)');
     if (sessions.size >= maxSessions) sweep();
-    if (sessions.size >= maxSessions) return send(res, 503, `too many open MCP sessions (${maxSessions}): end one with DELETE /mcp`);
+    while (sessions.size >= maxSessions) {
+      if (!(await evictIdlest())) return send(res, 503, `too many open MCP sessions (${maxSessions}), each with a request in progress: try again, or end one with DELETE /mcp`);
+    }
     const id = randomUUID();
     const session = options.createSession(`http-${id}`);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (started) => {
-        sessions.set(started, { transport, session, lastSeen: Date.now() });
+        sessions.set(started, { transport, session, lastSeen: now(), busy: 0 });
       },
     });
     transport.onclose = () => {
