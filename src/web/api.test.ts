@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { learningPayload } from './api.js';
+import { askPayload, learningPayload } from './api.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
 const base = mkdtempSync(join(tmpdir(), 'credence-web-api-'));
@@ -39,5 +39,29 @@ describe("the dashboard's Learning view", () => {
     expect(bView).not.toContain(aNames[0]);
     expect([...aView, ...bView]).not.toContain('old-habit');
     await a.close();
+  });
+});
+
+describe("the dashboard's Ask page", () => {
+  // Issue 17: one Claude Code session was listed seven times among the recalled memories: each of its
+  // turns is an execution, and turns whose prompt was not seen all have the session's intent.
+  it('lists a past run once, however many runs share its intent, with how many they are', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 'p', now: T0, cwd: base });
+    for (let turn = 1; turn <= 7; turn += 1) {
+      await c.appendCalls({ id: `cc-s1-${turn}`, intent: 'Claude Code session s1', startedAt: T0 - turn * 60_000 }, () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [], at: T0 - turn * 60_000 }]);
+    }
+    await c.appendCalls({ id: 'cc-s2-1', intent: 'Claude Code session s2', startedAt: T0 }, () => [{ tool: 'Edit', status: 'success', retries: 0, consumes: [], at: T0 }]);
+    const ask = await askPayload(c, 'Claude Code session');
+    const runs = ask.memories.filter((m) => m.kind === 'execution');
+    expect(runs.map((m) => [m.title, m.repeats])).toEqual(
+      expect.arrayContaining([
+        ['Claude Code session s1', 7],
+        ['Claude Code session s2', 1],
+      ]),
+    );
+    expect(runs).toHaveLength(2);
+    expect(new Set(runs.find((m) => m.repeats === 7)?.ids)).toEqual(new Set(Array.from({ length: 7 }, (_, i) => `cc-s1-${i + 1}`)));
+    await c.close();
   });
 });

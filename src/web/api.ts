@@ -10,6 +10,7 @@ import { adaptiveWeights } from '../core/dag-confidence.js';
 import { edgeConfidence, EDGE_DEFAULTS, passesThreshold } from '../core/edge-confidence.js';
 import { isConfirmed } from '../core/edge-promotion.js';
 import { CredenceError } from '../core/errors.js';
+import { foldRepeats } from '../core/fold-repeats.js';
 import { buildGraphIndex } from '../core/graph-index.js';
 import { densityOfEdges } from '../core/graph-density.js';
 import { layoutGraph } from '../core/graph-layout.js';
@@ -294,14 +295,16 @@ export async function runsPayload(credence: Credence, options: { limit?: number 
   return { scope: credence.scope, now: iso(credence.now()), runs: runs.map((r) => ({ ...r, band: r.confidence === null ? null : bandOf(r.confidence) })) };
 }
 
-/** Tools, a DAG and memories for a query, each result with the parts of its score. */
+/** Tools, a DAG and memories for a query, each result with the parts of its score; a run whose intent repeats is one memory (`repeats`, `ids`). */
 export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
   if (query.length > 1000) throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
   const [tools, dag, memories] = await Promise.all([
     credence.searchTools(query, { limit: 10, track: false, ...(context.length === 0 ? {} : { context }) }),
     credence.suggestDag(query, { track: false, ...(context.length === 0 ? {} : { context }) }),
-    credence.recall(query, { limit: 10, track: false }),
+    // Many past runs share an intent word for word (every turn of a session, a repeated habit):
+    // each such run is listed once, with how many it stands for, among the 10 memories shown.
+    credence.recall(query, { limit: 50, track: false }).then((found) => foldRepeats(found, { kinds: ['execution'], limit: 10 })),
   ]);
   return { scope: credence.scope, query, context, tools, dag, memories };
 }

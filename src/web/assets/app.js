@@ -662,7 +662,7 @@
             'table',
             { id: 'ask-memories' },
             h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'memory'), h('th', {}, 'kind'), h('th', {}, 'label'), h('th', { class: 'num' }, 'score'), h('th', {}, 'parts'))),
-            h('tbody', {}, d.memories.map((r, i) => h('tr', {}, h('td', { class: 'num' }, i + 1), h('td', {}, r.title), h('td', {}, r.kind), h('td', {}, h('span', { class: `band label-${r.label}` }, r.label), r.parts.withheld ? h('div', { class: 'parts' }, r.parts.withheld) : null), h('td', { class: 'num' }, fmt(r.score)), h('td', { class: 'parts' }, partsText(r.parts))))),
+            h('tbody', {}, d.memories.map((r, i) => h('tr', {}, h('td', { class: 'num' }, i + 1), h('td', {}, r.title, r.repeats > 1 ? h('span', { class: 'muted' }, ` · ${r.repeats} runs with this intent`) : null), h('td', {}, r.kind), h('td', {}, h('span', { class: `band label-${r.label}` }, r.label), r.parts.withheld ? h('div', { class: 'parts' }, r.parts.withheld) : null), h('td', { class: 'num' }, fmt(r.score)), h('td', { class: 'parts' }, partsText(r.parts))))),
           ),
     ];
   }
