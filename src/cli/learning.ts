@@ -6,6 +6,7 @@ import type { Verdict } from '../feedback-service.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseCount } from './parse.js';
+import { formatRuns } from './runs-text.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
@@ -95,14 +96,7 @@ export function registerLearning(program: Command, context: () => CommandContext
       const runs = await withCredence(ctx, (c) => c.runs(limit === undefined ? {} : { limit }));
       if (ctx.wantsJson) return printJson(ctx, runs);
       if (runs.length === 0) return ctx.io.stdout('no runs recorded\n');
-      ctx.io.stdout(
-        `${runs
-          .map(
-            (r) =>
-              `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ${r.intent}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n    ${r.nodes.map((n) => `${n.tool} ${n.status}${n.retries > 0 ? ` (${n.retries} retries)` : ''}`).join(' → ')}`,
-          )
-          .join('\n')}\n`,
-      );
+      ctx.io.stdout(`${formatRuns(runs)}\n`);
     });
 
   program

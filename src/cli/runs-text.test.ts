@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { RunListing } from '../runs.js';
+import { formatRuns, formatRunSteps, oneLine } from './runs-text.js';
+
+const node = (tool: string, status: 'success' | 'failure' = 'success', retries = 0) => ({ tool, status, retries });
+
+describe('formatRunSteps', () => {
+  it('lists a short run in full', () => {
+    expect(formatRunSteps([node('Read'), node('Edit'), node('Bash', 'failure', 2)])).toBe('Read success → Edit success → Bash failure (2 retries)');
+  });
+
+  it('folds consecutive repeats of one tool and outcome', () => {
+    expect(formatRunSteps([node('Read'), node('Read'), node('Read'), node('Bash', 'failure'), node('Bash')])).toBe('Read success ×3 → Bash failure → Bash success');
+  });
+
+  it('shows the first steps of a run of hundreds of calls, then how many more, on one short line', () => {
+    const nodes = Array.from({ length: 300 }, (_, i) => node(`tool_${i % 7}`));
+    const line = formatRunSteps(nodes, { maxSteps: 3 });
+    expect(line).toBe('tool_0 success → tool_1 success → tool_2 success → … +297 more steps (300 calls; --json lists all)');
+  });
+
+  it('shows fewer steps when long tool names would pass the width, one at least', () => {
+    const long = (i: number) => node(`mcp__some_server__a_rather_long_tool_name_${i}`);
+    expect(formatRunSteps([long(1), long(2), long(3), long(4)], { maxWidth: 120 })).toBe(
+      'mcp__some_server__a_rather_long_tool_name_1 success → mcp__some_server__a_rather_long_tool_name_2 success → … +2 more steps (4 calls; --json lists all)',
+    );
+    expect(formatRunSteps([long(1), long(2)], { maxWidth: 10 })).toBe('mcp__some_server__a_rather_long_tool_name_1 success → … +1 more step (2 calls; --json lists all)');
+  });
+
+  it('says when a run has no calls', () => {
+    expect(formatRunSteps([])).toBe('(no calls)');
+  });
+});
+
+describe('formatRuns', () => {
+  it('prints one header line and one line of calls per run, the intent on one line and cut', () => {
+    const run = {
+      startedAt: '2026-02-02T06:00:00.000Z',
+      confidence: 0.5,
+      intent: `fix the\nflaky test ${'x'.repeat(300)}`,
+      intentKind: null,
+      nodes: Array.from({ length: 500 }, (_, i) => node(`t${i}`)),
+    } as unknown as RunListing;
+    const lines = formatRuns([run, run]).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^2026-02-02T06:00:00.000Z {2}0\.50 {2}fix the flaky test x+…$/);
+    expect([...(lines[0] ?? '')].length).toBeLessThan(160);
+    expect(lines[1]).toMatch(/^ {4}t0 success → .* → … \+49\d more steps \(500 calls; --json lists all\)$/);
+    expect([...(lines[1] ?? '')].length).toBeLessThan(200);
+  });
+});
+
+describe('oneLine', () => {
+  it('keeps a short text and cuts a long one by characters, not UTF-16 units', () => {
+    expect(oneLine('a  b\tc')).toBe('a b c');
+    expect(oneLine('🧠'.repeat(10), 5)).toBe('🧠🧠🧠🧠…');
+  });
+});
