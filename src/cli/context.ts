@@ -3,6 +3,7 @@
  * What every command gets: the global options, an output sink and a way to open Credence.
  */
 import { openCredence, type Credence } from '../engine.js';
+import { storeFailure } from './failure.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -50,11 +51,16 @@ export function makeContext(io: CliIO, options: GlobalOptions, setExitCode: (cod
   };
 }
 
-/** Opens Credence, runs `fn`, and always closes the store. */
+/**
+ * Opens Credence, runs `fn`, and always closes the store. A driver error (a damaged SQLite file, a
+ * PostgreSQL error) becomes a STORE_UNAVAILABLE error naming the store (cli/failure).
+ */
 export async function withCredence<T>(ctx: CommandContext, fn: (credence: Credence) => Promise<T>): Promise<T> {
   const credence = await ctx.open();
   try {
     return await fn(credence);
+  } catch (error) {
+    throw storeFailure(error, credence.store) ?? error;
   } finally {
     await credence.close();
   }

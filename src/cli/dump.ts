@@ -65,7 +65,7 @@ const formatCounts = (counts: DumpCounts): string => DUMP_TABLES.map((t) => `  $
  * the store and trips Node's MaxListenersExceededWarning). After an error, every write and the end
  * reject with it; `end` resolves once everything is flushed.
  */
-export function streamWriter(out: Writable): { write: (text: string) => Promise<void>; end: () => Promise<void> } {
+export function streamWriter(out: Writable): { write: (text: string) => Promise<void>; end: () => Promise<void>; error: () => Error | undefined } {
   let failed: Error | undefined;
   let waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
   out.on('error', (error) => {
@@ -90,6 +90,7 @@ export function streamWriter(out: Writable): { write: (text: string) => Promise<
         if (failed !== undefined) return reject(failed);
         out.end((error?: Error | null) => (error === undefined || error === null ? resolve() : reject(failed ?? error)));
       }),
+    error: () => failed,
   };
 }
 
@@ -114,7 +115,8 @@ async function dumpToFile(store: Parameters<typeof writeDump>[0], file: string, 
   } catch (error) {
     out.destroy();
     rmSync(partial, { force: true });
-    if (isCredenceError(error)) throw error;
+    // A failure of the file is a write error; one of the store (a damaged database) is the store's.
+    if (writer.error() === undefined || error !== writer.error()) throw error;
     throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
   }
 }

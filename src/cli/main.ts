@@ -19,6 +19,8 @@ import { registerLearning } from './learning.js';
 import { registerServe } from './serve.js';
 import { registerHook } from './hook.js';
 import { registerDump } from './dump.js';
+import { unexpectedFailureLine } from './failure.js';
+import { terminalSafeIO } from './terminal.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -61,7 +63,9 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   return { program, context, exitCode: () => exitCode };
 }
 
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO): Promise<number> {
+  // Every line the command line prints passes here: no stored or typed text reaches the terminal as an escape sequence.
+  const io = terminalSafeIO(given);
   const { program, exitCode } = buildProgram(io);
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
@@ -83,7 +87,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io.stderr(`credence: ${error.message}\n`);
       return error.code === 'INVALID_INPUT' || error.code === 'PATH_OUTSIDE_ROOT' ? EXIT.usage : EXIT.failure;
     }
-    io.stderr(`credence: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    io.stderr(`credence: ${unexpectedFailureLine(error)}\n`);
     return EXIT.failure;
   }
 }

@@ -68,3 +68,106 @@ describe('--db and CREDENCE_DB take a file path, never a URL', () => {
     expect(readdirSync(cwd)).toContain('here.db');
   });
 });
+
+describe('credence runs', () => {
+  it('prints a run of hundreds of calls on short lines, and --json keeps every call', () => {
+    const db = join(dir, 'runs.db');
+    const calls = Array.from({ length: 300 }, (_, i) => ({ tool: `tool_${i % 9}`, status: 'success' }));
+    expect(credence(['--db', db, 'record', '--jsonl', '-'], { input: `${JSON.stringify({ intent: 'a long session', calls })}\n` }).code).toBe(0);
+    const r = credence(['--db', db, 'runs']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(200);
+    expect(lines[1]).toContain('more steps (300 calls; --json lists all)');
+    const json = JSON.parse(credence(['--db', db, 'runs', '--json']).stdout);
+    expect(json[0].nodes).toHaveLength(300);
+  });
+});
+
+/** Raw control characters but newline and tab: what a terminal would obey. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('no stored or typed text reaches the terminal as an escape sequence', () => {
+  const db = join(dir, 'escapes.db');
+  const evil = 'evil\u001b[2J\u001b]0;x\u0007';
+  const downstream = 'server:wipe\u009b2J\u001b[8m';
+
+  it('tools search, runs, next, edges, status, dag and record print stored tool names escaped, in text and in JSON', () => {
+    const tools = [
+      { id: evil, description: 'clears the screen \u009b31m and sets the title' },
+      { id: downstream, description: 'a downstream server tool that hides text' },
+      { id: 'Read', description: 'read a file' },
+    ];
+    expect(credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools.map((t) => JSON.stringify(t)).join('\n') }).code).toBe(0);
+    const runs = Array.from({ length: 4 }, () => JSON.stringify({ intent: 'clear the \u001b[2Jscreen', calls: [{ tool: 'Read', status: 'success' }, { tool: evil, status: 'success' }, { tool: downstream, status: 'success' }, { tool: 'unseen\u001b[5m', status: 'success' }] }));
+    const outputs = [
+      credence(['--db', db, 'record', '--jsonl', '-'], { input: runs.join('\n') }),
+      credence(['--db', db, 'tools', 'search', 'clears the screen']),
+      credence(['--db', db, 'tools', 'search', 'clears the screen', '--json']),
+      credence(['--db', db, 'runs']),
+      credence(['--db', db, 'runs', '--json']),
+      credence(['--db', db, 'next', 'Read']),
+      credence(['--db', db, 'next', evil]),
+      credence(['--db', db, 'edges']),
+      credence(['--db', db, 'edges', '--json']),
+      credence(['--db', db, 'status']),
+      credence(['--db', db, 'dag', 'clear the screen']),
+      credence(['--db', db, 'edge', 'add', evil, 'new\u001b[1mtool', '--type', 'sequence']),
+    ];
+    for (const r of outputs) {
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+      expect(r.stderr).not.toMatch(RAW_CONTROL);
+    }
+    const [, search, searchJson, listed] = outputs;
+    expect(search?.stdout).toContain('evil\\u001b[2J\\u001b]0;x\\u0007');
+    expect(listed?.stdout).toContain('server:wipe\\u009b2J\\u001b[8m');
+    // The JSON is still JSON, and says exactly what is stored.
+    expect(JSON.parse(searchJson?.stdout ?? '').map((t: { tool: string }) => t.tool)).toContain(evil);
+  });
+
+  it('an error that quotes a bad input value, and a line of JSON lines with raw ESC, print no raw escape', () => {
+    const outputs = [
+      credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: '{"id": "raw\u001b[31mred\n{"id": 7}\n' }),
+      credence(['--db', db, 'recall', 'x', '--labels', 'bad\u001b[2J']),
+      credence(['--db', db, 'frobnicate\u001b[2J']),
+      credence(['--db', db, 'remember', 'text', '--title', 't', '--category', 'x\u001b]0;pwned\u0007']),
+    ];
+    for (const r of outputs) {
+      expect(r.code).not.toBe(0);
+      expect(r.stderr.length).toBeGreaterThan(0);
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+      expect(r.stderr).not.toMatch(RAW_CONTROL);
+    }
+    expect(outputs[1]?.stderr).toContain('bad\\u001b[2J');
+  });
+});
+
+describe('a damaged database', () => {
+  const tools = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `tool_${i}`, description: `does thing number ${i}` })).join('\n');
+  const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+  /** A store of 3000 tools with 4 KB of garbage written over it at `offset`. */
+  function damaged(name: string, offset: (size: number) => number): string {
+    const db = join(dir, name);
+    expect(credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools }).code).toBe(0);
+    const bytes = readFileSync(db);
+    const at = offset(bytes.length);
+    for (let i = at; i < at + 4096; i++) bytes[i] = (i * 131 + 17) % 251;
+    writeFileSync(db, bytes);
+    return db;
+  }
+
+  it.each([
+    ['in the middle: the file opens, its tables do not read', 'middle.db', (size: number) => Math.floor(size / 2 / 4096) * 4096],
+    ['over the schema: the file does not open', 'schema.db', () => 0],
+  ])('4 KB of garbage %s: status, tools search and dump say the file is damaged in one line, no stack trace, exit 1', (_, name, offset) => {
+    const db = damaged(name, offset);
+    for (const args of [['status'], ['tools', 'search', 'thing'], ['dump', join(dir, `${name}.jsonl`)]]) {
+      const r = credence(['--db', db, ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^credence: (the database|cannot open the database at) ${escaped(db)}:? (is|it is) damaged or is not a Credence \\(SQLite\\) database: [^\\n]+\\n$`));
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+});

@@ -80,18 +80,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
   } catch (error) {
-    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: ${(error as Error).message}`, {
-      cause: error,
-      details: { path },
-    });
+    throw openFailure(path, error);
   }
   try {
     migrate(db, path, options.readonly ?? false);
   } catch (error) {
     db.close();
-    throw error;
+    throw isDamaged(error) ? openFailure(path, error) : error;
   }
   return nulSafeStore(new SqliteStore(db, path));
+}
+
+/** SQLite's codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is not a SQLite database. */
+const isDamaged = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_'));
+};
+
+function openFailure(path: string, error: unknown): CredenceError {
+  const what = isDamaged(error) ? 'it is damaged or is not a Credence (SQLite) database: ' : '';
+  return new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: ${what}${(error as Error).message}`, { cause: error, details: { path } });
 }
 
 function migrate(db: Database.Database, path: string, readonly: boolean): void {
