@@ -58,7 +58,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
       const team = databaseUrl(given.options, given.io.env) !== undefined;
       const db = team ? defaultDbPath({}) : sqlitePath(given.options, given.io.env);
       const root = demoFilesRoot(db, given.io.cwd);
-      mkdirSync(root, { recursive: true });
+      mkdirSync(root, { recursive: true, mode: 0o700 });
       const options = { ...given.options, ...(explicit !== undefined && explicit !== '' ? {} : { scope: DEMO_SCOPE }) };
       const ctx = makeContext({ ...given.io, cwd: root }, options, given.setExitCode);
       let port = 3001;

@@ -171,3 +171,12 @@ describe('a damaged database', () => {
     }
   });
 });
+
+describe('the store on disk is its owner\'s alone', () => {
+  it.skipIf(process.platform === 'win32')('a first command creates ~/.credence 0700 and credence.db 0600', () => {
+    const home = mkdtempSync(join(dir, 'home-'));
+    expect(credence(['status'], { env: { HOME: home } }).code).toBe(0);
+    expect(mode(join(home, '.credence'))).toBe(0o700);
+    expect(mode(join(home, '.credence', 'credence.db'))).toBe(0o600);
+  });
+});

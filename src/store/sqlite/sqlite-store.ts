@@ -4,7 +4,7 @@
  * timeout so many processes can write at once (SPEC §10). Write transactions start IMMEDIATE so
  * two writers queue on the busy timeout instead of failing on a lock upgrade.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
@@ -66,7 +66,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     throw new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: it is a directory; give the path of a file`, { details: { path } });
   }
   try {
-    if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !options.readonly) createPrivately(path);
     db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (!options.readonly) {
@@ -89,6 +89,21 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     throw isDamaged(error) ? openFailure(path, error) : error;
   }
   return nulSafeStore(new SqliteStore(db, path));
+}
+
+/**
+ * Creates the database's folders (0700) and the empty database file (0600) when they do not exist
+ * yet, so the store is readable by its owner only; SQLite gives the -wal and -shm files the mode of
+ * the database file. A folder or file that already exists is left as it is (never chmod-ed).
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+  } catch (error) {
+    // Another process created it first, or it was there: SQLite opens it as it is.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 /** SQLite's codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is not a SQLite database. */
