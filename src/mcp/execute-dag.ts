@@ -22,16 +22,17 @@ import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
 import type { MetaToolContext } from './meta-tools.js';
 import { isGatewayError } from './gateway.js';
 import { jsonResult } from './results.js';
+import { text } from './fields.js';
 
 const Task = z.strictObject({
-  id: z.string().min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
-  tool: z.string().min(1).describe('a catalogue tool id, e.g. filesystem:read_text_file'),
+  id: text('id').min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
+  tool: text('toolName').min(1).describe('a catalogue tool id, e.g. filesystem:read_text_file'),
   arguments: z.record(z.string(), z.unknown()).optional(),
-  dependsOn: z.array(z.string()).optional(),
+  dependsOn: z.array(text('id')).optional(),
 });
 
 export const ExecuteDagInput = z.strictObject({
-  intent: z.string().optional().describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
+  intent: text('intent').optional().describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
   workflow: z.strictObject({ tasks: z.array(Task).min(1) }).optional().describe('an explicit DAG to run'),
   arguments: z.record(z.string(), z.record(z.string(), z.unknown())).optional().describe('with intent: the arguments of a suggested task, by task id or tool id'),
   execute: z.boolean().optional().describe('with intent: false never runs the suggestion (default true: run when safe)'),

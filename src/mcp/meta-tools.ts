@@ -13,6 +13,7 @@ import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
 import type { Gateway } from './gateway.js';
 import { jsonResult } from './results.js';
+import { text } from './fields.js';
 
 export { jsonResult };
 import { executeDag, ExecuteDagInput } from './execute-dag.js';
@@ -55,9 +56,9 @@ export const META_TOOLS: readonly MetaTool[] = [
       'Each result carries its score and the parts that made it: semantic similarity, graph relatedness to the context tools, and the local alpha that weighs them. ' +
       'Pass the tools already used in this task as context_tools to favour those that usually follow them.',
     input: z.strictObject({
-      query: z.string().describe('what the tool should do, in words'),
+      query: text('query').describe('what the tool should do, in words'),
       limit: Limit(50, 10),
-      context_tools: z.array(z.string()).optional().describe('tool ids already used in this task'),
+      context_tools: z.array(text('toolName')).optional().describe('tool ids already used in this task'),
     }),
     annotations: readOnly,
     run: async ({ credence }, a) => {
@@ -82,7 +83,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'suggest_next',
     title: 'Suggest the next tool',
     description: 'The tools that usually come after (or depend on) the given tool, ranked by edge confidence, each with why: the edge type, its source (observed, inferred, template), its count and decay.',
-    input: z.strictObject({ tool: z.string().describe('a tool id from the catalogue'), limit: Limit(50, 5) }),
+    input: z.strictObject({ tool: text('toolName').describe('a tool id from the catalogue'), limit: Limit(50, 5) }),
     annotations: readOnly,
     run: async ({ credence }, a) => jsonResult({ tool: a.tool, suggestions: await credence.suggestNext(a.tool, a.limit === undefined ? {} : { limit: a.limit }) }),
   }),
@@ -92,7 +93,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     description:
       'Finds memories, notes, decisions, instincts, skills and past runs relevant to a query, each labelled high, medium or low confidence with the parts of its score. ' +
       'Returns them as JSON and as a ready <memory-context> block. Nothing relevant gives an empty list rather than junk.',
-    input: z.strictObject({ query: z.string().describe('what to remember, in words'), limit: Limit(50, 5) }),
+    input: z.strictObject({ query: text('query').describe('what to remember, in words'), limit: Limit(50, 5) }),
     annotations: readOnly,
     run: async ({ credence }, a) => {
       const results = await credence.recall(a.query, a.limit === undefined ? {} : { limit: a.limit });
@@ -108,12 +109,12 @@ export const META_TOOLS: readonly MetaTool[] = [
       'Secrets are scrubbed before anything is stored; the same observation twice is stored once.',
     input: z.strictObject({
       type: z.enum(OBSERVATION_TYPES),
-      observation: z.string().describe('what was observed, in one sentence'),
+      observation: text('observation').describe('what was observed, in one sentence'),
       confidence: z.number().optional().describe('how sure, in [0, 1] (default 0.5)'),
-      context: z.strictObject({ task: z.string().optional(), file: z.string().optional(), phase: z.enum(OBSERVATION_PHASES).optional() }).optional(),
-      evidence: z.array(z.string()).optional(),
-      tags: z.array(z.string()).optional(),
-      timestamp: z.string().optional().describe('ISO 8601; default now'),
+      context: z.strictObject({ task: text('intent').optional(), file: text('evidence').optional(), phase: z.enum(OBSERVATION_PHASES).optional() }).optional(),
+      evidence: z.array(text('evidence')).optional(),
+      tags: z.array(text('tag')).optional(),
+      timestamp: text('id').optional().describe('ISO 8601; default now'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => {
@@ -127,20 +128,20 @@ export const META_TOOLS: readonly MetaTool[] = [
     description:
       'Records one finished run of tools (its intent and its calls in order, each with a status and the earlier calls whose output it consumed) so the tool graph learns sequence, dependency, contains and alternative edges. Unknown tools join the catalogue.',
     input: z.strictObject({
-      intent: z.string().describe('what the run was for'),
+      intent: text('intent').describe('what the run was for'),
       calls: z.array(
         z.strictObject({
-          tool: z.string(),
+          tool: text('toolName'),
           status: z.enum(CALL_STATUSES),
           retries: z.number().int().optional(),
           durationMs: z.number().optional(),
           consumes: z.array(z.number().int()).optional().describe('indexes of earlier calls whose output this call used'),
           parent: z.number().int().optional().describe('index of the call this one ran inside'),
-          at: z.union([z.string(), z.number()]).optional(),
+          at: z.union([text('id'), z.number()]).optional(),
         }),
       ),
-      startedAt: z.union([z.string(), z.number()]).optional(),
-      summary: z.string().optional(),
+      startedAt: z.union([text('id'), z.number()]).optional(),
+      summary: text('summary').optional(),
       confidence: z.number().optional(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -157,7 +158,7 @@ export const META_TOOLS: readonly MetaTool[] = [
       'Groups recent observations into patterns and turns them into instincts (confidence ≥ 0.5) and skills (≥ 0.7), writing their files into the project; reports what changed and what was ignored and why. Use dry_run to see without writing.',
     input: z.strictObject({
       dry_run: z.boolean().optional(),
-      since: z.string().optional().describe('how far back: 7d (default), 12h, 2w or an ISO date'),
+      since: text('id').optional().describe('how far back: 7d (default), 12h, 2w or an ISO date'),
       min_confidence: z.number().optional().describe('patterns below this are ignored (default 0.5)'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -180,10 +181,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     description:
       'A verdict on something Credence showed (the shownId of a search, suggestion or recall result) or on an instinct or skill: accepted or rejected count towards suggestion precision; on instincts and skills accepted is +0.3, validated +0.2, rejected and contradicts −0.3.',
     input: z.strictObject({
-      id: z.string().describe('a shownId (sh-…), an instinct id or a skill id'),
+      id: text('id').describe('a shownId (sh-…), an instinct id or a skill id'),
       verdict: z.enum(['accepted', 'rejected', 'contradicts', 'validated']),
-      event_id: z.string().optional().describe('an id for this event: the same event is applied once'),
-      note: z.string().optional(),
+      event_id: text('id').optional().describe('an id for this event: the same event is applied once'),
+      note: text('note').optional(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async ({ credence }, a) => {
@@ -195,7 +196,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'forget',
     title: 'Forget',
     description: 'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included).',
-    input: z.strictObject({ id: z.string() }),
+    input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => jsonResult({ ...(await credence.forget(a.id)) }),
   }),

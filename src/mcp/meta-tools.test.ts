@@ -1,0 +1,62 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { INPUT_LIMITS } from '../core/limits.js';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
+import { createMcpSession } from './server.js';
+
+/** Every string schema in a JSON Schema, with where it is (object keys of a record are not values). */
+function stringsOf(schema: unknown, where: string, out: { where: string; schema: Record<string, unknown> }[] = []): typeof out {
+  if (Array.isArray(schema)) schema.forEach((s, i) => stringsOf(s, `${where}[${i}]`, out));
+  else if (typeof schema === 'object' && schema !== null) {
+    const node = schema as Record<string, unknown>;
+    if (node.type === 'string' && node.enum === undefined && node.const === undefined) out.push({ where, schema: node });
+    for (const [key, value] of Object.entries(node)) if (key !== 'propertyNames') stringsOf(value, `${where}.${key}`, out);
+  }
+  return out;
+}
+
+describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
+  it('publish a maxLength on every free-text field, the engine limit of that field', () => {
+    const unbounded: string[] = [];
+    for (const tool of META_TOOLS) {
+      for (const s of stringsOf(inputJsonSchema(tool), tool.name)) if (typeof s.schema.maxLength !== 'number') unbounded.push(s.where);
+    }
+    expect(unbounded).toEqual([]);
+    const props = (name: string) => (inputJsonSchema(META_TOOLS.find((t) => t.name === name) as (typeof META_TOOLS)[number]).properties ?? {}) as Record<string, { maxLength?: number }>;
+    expect(props('search_tools').query?.maxLength).toBe(INPUT_LIMITS.query);
+    expect(props('recall').query?.maxLength).toBe(INPUT_LIMITS.query);
+    expect(props('execute_dag').intent?.maxLength).toBe(INPUT_LIMITS.intent);
+    expect(props('record_execution').intent?.maxLength).toBe(INPUT_LIMITS.intent);
+    expect(props('observe').observation?.maxLength).toBe(INPUT_LIMITS.observation);
+    expect(props('suggest_next').tool?.maxLength).toBe(INPUT_LIMITS.toolName);
+  });
+
+  it('refuse an over-long query before any work, as arguments that do not fit the schema (-32602 naming the field and the limit)', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'limits', now: '2026-03-01T09:00:00Z' });
+    await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
+    const session = createMcpSession(credence, undefined, 'limits');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const longest = 'read a file '.repeat(Math.ceil(INPUT_LIMITS.query / 12)).slice(0, INPUT_LIMITS.query);
+      const atLimit = await client.callTool({ name: 'search_tools', arguments: { query: longest } });
+      expect(atLimit.isError).toBeUndefined();
+      const refused = await client.callTool({ name: 'search_tools', arguments: { query: `${longest}x` } }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect((refused as McpError).message).toMatch(/invalid arguments for search_tools: query: at most 4000 characters/);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+});
