@@ -191,7 +191,7 @@ export class Credence {
   }
 
   /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
-  feedback(id: string, verdict: Verdict, options: { eventId?: string; note?: string } = {}): Promise<FeedbackResult> {
+  feedback(id: string, verdict: Verdict, options: { eventId?: string; note?: string; confirm?: boolean } = {}): Promise<FeedbackResult> {
     this.invalidate();
     return giveFeedback(this.#feedback, id, verdict, options);
   }

@@ -11,10 +11,12 @@ import { contradictionAgesDays, detectContradictions } from './core/contradictio
 import { applyFeedback } from './core/feedback.js';
 import { groupConfidence, isSignificant } from './core/learning-confidence.js';
 import { groupObservations, patternText } from './core/pattern-grouping.js';
+import { isRuleSource, observationSource } from './core/rule-trust.js';
 import { skillConfidence } from './core/skill-ageing.js';
 import { slugify } from './core/slug.js';
 import { cosine, type EmbeddingProvider } from './embed/index.js';
-import { appendEvolutionLog, removeInstinctFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import { emittableSkill, eventIdsOn, instinctHeld } from './learning/held.js';
+import { appendEvolutionLog, removeInstinctFile, removeSkillFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
 import type { FeedbackKind } from './core/types.js';
 import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
 
@@ -47,6 +49,11 @@ export interface EvolveReport {
   skillsUpdated: { id: string; name: string; rule: string; confidence: number; created: boolean; promotedFrom?: string; file: string }[];
   ignored: { ids: string[]; text: string; why: string }[];
   contradictions: { group: string; id: string; reason: string }[];
+  /**
+   * Instincts and skills with rules that read like shell commands: stored, but left out of their
+   * files, recall and the session context until the user confirms them (`credence feedback <id> --validated`).
+   */
+  held: { id: string; kind: 'instinct' | 'skill'; texts: string[] }[];
   files: { path: string; changed: boolean }[];
 }
 
@@ -92,6 +99,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     skillsUpdated: [],
     ignored: [],
     contradictions: [],
+    held: [],
     files: [],
   };
   const writes: (() => Promise<void>)[] = [];
@@ -100,6 +108,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   const touchedSkills = new Set<string>();
+  const touchedInstincts = new Set<string>();
   const usedSlugs = new Set(instincts.map((i) => i.slug));
 
   for (const [g, group] of grouping.groups.entries()) {
@@ -108,7 +117,15 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const against = contradictions[g]?.contradictions ?? [];
     const contradicting = new Set(against.map((c) => c.id));
     const supporting = members.filter((o) => !contradicting.has(o.id));
-    const label = ruleText(supporting, group.representative) ?? group.label;
+    // Only the user's own words and Credence's templates word a rule: a tool's output and an agent's
+    // notes may count as a pattern's evidence, never as its text (issue 17, red-team 2).
+    const wording = supporting.filter((o) => isRuleSource(observationSource(o.tags)));
+    const label = ruleText(wording, group.representative);
+    if (label === undefined) {
+      const sources = [...new Set(members.map((o) => observationSource(o.tags)))].join(', ');
+      report.ignored.push({ ids: group.ids, text: group.label, why: `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule` });
+      continue;
+    }
     for (const c of against) report.contradictions.push({ group: label, id: c.id, reason: c.reason });
     const confidences = supporting.map((o) => o.confidence);
     const evidence = supporting.map((o) => o.id);
@@ -117,6 +134,7 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     // Retired instincts keep their identity too: a pattern that holds again revives the same one.
     const instinctMatch = matchLearned(instincts, evidence, labelVector, instinctVectors);
     const skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
+    if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
     if (skillMatch !== undefined) {
       // An established rule: no exponential recency any more; it ages by idle weeks and gains by repetition.
@@ -133,9 +151,10 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       const promote = instinctMatch !== undefined && instinctMatch.status === 'active';
       const entry = { id: skillMatch.id, name: skillMatch.name, rule: label, confidence: current, created: false, file: '', ...(promote ? { promotedFrom: instinctMatch.slug } : {}) };
       if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
+      noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
       writes.push(async () => {
-        await saveSkill(ctx, options, record, current, entry, report, ruleAdded ? 'skill-rule-added' : undefined, label);
-        if (promote) await promoteInstinct(ctx, options, instinctMatch, skillMatch.name, current, supporting, report);
+        await saveSkill(ctx, options, record, current, entry, report, ruleAdded ? 'skill-rule-added' : undefined, label, eventIdsOn(feedback, record.id));
+        if (promote) await promoteInstinct(ctx, options, instinctMatch, skillMatch.name, current, supporting, report, eventIdsOn(feedback, instinctMatch.id));
       });
       continue;
     }
@@ -163,8 +182,11 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       const changed = instinctMatch === undefined || instinctMatch.status !== 'active' || instinctMatch.confidence !== confidence || instinctMatch.evidence.join() !== evidence.join();
       if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
+      const held = instinctHeld(record, eventIdsOn(feedback, id));
+      if (held) report.held.push({ id, kind: 'instinct', texts: [text] });
       writes.push(async () => {
         await store.upsertInstinct(scope, record);
+        if (held) return unpublishInstinct(ctx, options, record, report);
         const file = writeInstinctFile(options.layout, { slug, text, confidence, band: entry.band, evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })), updatedAt: now });
         entry.file = file.path;
         report.files.push(file);
@@ -181,18 +203,51 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     report.skillsUpdated.push(entry);
     skills.push(record);
     touchedSkills.add(record.id);
+    noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
     writes.push(async () => {
-      await saveSkill(ctx, options, record, current, entry, report, 'skill-created', label);
-      if (instinctMatch !== undefined && instinctMatch.status === 'active') await promoteInstinct(ctx, options, instinctMatch, name, current, supporting, report);
+      await saveSkill(ctx, options, record, current, entry, report, 'skill-created', label, eventIdsOn(feedback, record.id));
+      if (instinctMatch !== undefined && instinctMatch.status === 'active') await promoteInstinct(ctx, options, instinctMatch, name, current, supporting, report, eventIdsOn(feedback, instinctMatch.id));
     });
   }
   // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
   for (const skill of skills) {
     if (touchedSkills.has(skill.id)) continue;
     const current = currentSkillConfidence(skill, now, eventsOn(skill.id));
+    const ids = eventIdsOn(feedback, skill.id);
+    const shown = emittableSkill(skill, ids);
+    noteHeldSkill(report, skill, ids);
     writes.push(async () => {
       const memory = await store.getMemory(scope, skill.id);
-      if (memory !== undefined && memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
+      // A skill held until now and confirmed since is written out; one with a held rule loses it from its file and memory.
+      if (memory === undefined || shown === undefined || shown.held.length > 0) {
+        if (memory !== undefined || shown !== undefined) await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids);
+      } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
+    });
+  }
+  // Active instincts no group touched: a held one is kept out of files and recall, one confirmed since is written out.
+  for (const instinct of instincts) {
+    if (touchedInstincts.has(instinct.id) || instinct.status !== 'active') continue;
+    const held = instinctHeld(instinct, eventIdsOn(feedback, instinct.id));
+    if (held) report.held.push({ id: instinct.id, kind: 'instinct', texts: [instinct.text] });
+    writes.push(async () => {
+      const memory = await store.getMemory(scope, instinct.id);
+      if (held) {
+        if (memory !== undefined) await unpublishInstinct(ctx, options, instinct, report);
+      } else if (memory === undefined) {
+        const file = writeInstinctFile(options.layout, {
+          slug: instinct.slug,
+          text: instinct.text,
+          confidence: instinct.confidence,
+          band: confidenceBand(instinct.confidence).band,
+          evidence: instinct.evidence.flatMap((e) => {
+            const o = byId.get(e);
+            return o === undefined ? [] : [{ id: o.id, text: o.observation, at: o.timestamp }];
+          }),
+          updatedAt: now,
+        });
+        report.files.push(file);
+        await rememberLearned(store, scope, { id: instinct.id, category: 'instinct', title: instinct.text, text: `${instinct.text} (instinct, confidence ${instinct.confidence.toFixed(2)})`, path: file.path, confidence: instinct.confidence, now });
+      }
     });
   }
   for (const id of grouping.singletons) {
@@ -295,22 +350,59 @@ async function saveSkill(
   report: EvolveReport,
   logKind: string | undefined,
   label: string,
+  eventIds: readonly string[],
 ): Promise<void> {
+  await ctx.store.upsertSkill(ctx.scope, record);
+  // Held rules stay in the store, out of the file and of recall; a skill with nothing else has neither.
+  const shown = emittableSkill(record, eventIds);
+  if (shown === undefined) {
+    const removed = removeSkillFile(options.layout, record.name);
+    if (removed.removed) report.files.push({ path: removed.path, changed: true });
+    await ctx.store.deleteMemory(ctx.scope, record.id);
+    return;
+  }
   const file = writeSkillFile(options.layout, {
     name: record.name,
-    description: record.description,
-    rules: record.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
+    description: shown.description,
+    rules: shown.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
     confidence: current,
     updatedAt: record.updatedAt,
   });
-  await ctx.store.upsertSkill(ctx.scope, record);
   entry.file = file.path;
   report.files.push(file);
-  await rememberLearned(ctx.store, ctx.scope, { id: record.id, category: 'skill', title: record.name, text: `${record.description}\n${record.rules.join('\n')}`, path: file.path, confidence: current, now: ctx.now });
+  await rememberLearned(ctx.store, ctx.scope, { id: record.id, category: 'skill', title: record.name, text: `${shown.description}\n${shown.rules.join('\n')}`, path: file.path, confidence: current, now: ctx.now });
   if (file.changed && logKind !== undefined) appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: logKind, id: record.name, detail: `${label} [${current.toFixed(2)}]` });
 }
 
-async function promoteInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, skill: string, confidence: number, supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
+function noteHeldSkill(report: EvolveReport, skill: SkillRecord, eventIds: readonly string[]): void {
+  const shown = emittableSkill(skill, eventIds);
+  const texts = shown?.held ?? [...new Set([skill.description, ...skill.rules])];
+  if (texts.length > 0 && !report.held.some((h) => h.id === skill.id)) report.held.push({ id: skill.id, kind: 'skill', texts });
+}
+
+/** A held instinct: its record stays (the user confirms it by id); its file and memory go. */
+async function unpublishInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, report: EvolveReport): Promise<void> {
+  await ctx.store.deleteMemory(ctx.scope, instinct.id);
+  const removed = removeInstinctFile(options.layout, instinct.slug);
+  if (removed.removed) report.files.push({ path: removed.path, changed: true });
+}
+
+async function promoteInstinct(
+  ctx: EvolveContext,
+  options: EvolveOptions,
+  instinct: InstinctRecord,
+  skill: string,
+  confidence: number,
+  supporting: readonly ObservationRecord[],
+  report: EvolveReport,
+  eventIds: readonly string[],
+): Promise<void> {
+  if (instinctHeld(instinct, eventIds)) {
+    await ctx.store.upsertInstinct(ctx.scope, { ...instinct, status: 'promoted', updatedAt: ctx.now });
+    await unpublishInstinct(ctx, options, instinct, report);
+    appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
+    return;
+  }
   const promoted = writeInstinctFile(options.layout, {
     slug: instinct.slug,
     text: instinct.text,
@@ -353,6 +445,10 @@ export function formatEvolveReport(r: EvolveReport): string {
   if (r.contradictions.length > 0) {
     out.push('', `### Contradictions (${r.contradictions.length})`);
     for (const c of r.contradictions) out.push(`- against "${c.group}": ${c.reason}`);
+  }
+  if (r.held.length > 0) {
+    out.push('', `### Held for your confirmation (${r.held.length}): commands are not passed on to agents until you confirm them`);
+    for (const h of r.held) out.push(`- ${h.kind} ${h.id}: ${h.texts.map((t) => JSON.stringify(t)).join('; ')} (confirm: credence feedback ${h.id} --validated)`);
   }
   return out.join('\n');
 }

@@ -4,10 +4,17 @@
  * recalled memory a surface returns is recorded as shown with an id; `feedback` marks it accepted
  * or rejected, and feedback on an instinct or skill is an event (once per event id) whose delta the
  * next evolve applies (+0.3 explicit, +0.2 validation, −0.3 contradiction).
+ *
+ * Confirmation (issue 17, red-team 2): a rule that reads like a shell command is held until the user
+ * confirms it. Only a surface that speaks for the user (the CLI) passes `confirm: true`; then an
+ * `accepted` or `validated` verdict on an instinct or skill with held rules is recorded under the
+ * reserved id that confirms them (core/rule-trust `confirmationEventId`). Every other caller (MCP:
+ * an agent is not the user) is refused such an id.
  */
 import { CredenceError } from './core/errors.js';
 import type { FeedbackKind, ObservationType } from './core/types.js';
 import { OBSERVATION_TYPES } from './core/types.js';
+import { confirmationEventId, heldTexts, isConfirmationId } from './core/rule-trust.js';
 import type { ShownRecord, Store, Surface } from './store/types.js';
 
 export type Verdict = 'accepted' | 'rejected' | 'contradicts' | 'validated';
@@ -42,16 +49,23 @@ export interface FeedbackResult {
   verdict: Verdict;
   /** The feedback event on an instinct or skill, when there was one, and whether it was new. */
   event?: { id: string; targetId: string; kind: FeedbackKind; recorded: boolean };
+  /** The held rules this verdict confirmed (`confirm: true` only). */
+  confirmed?: string[];
 }
 
 /**
  * Gives a verdict on a shown result (by its `sh-…` id) or on an instinct or skill (by its id).
  * `eventId` makes the call idempotent: the same event id is applied once.
  */
-export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Verdict, options: { eventId?: string; note?: string } = {}): Promise<FeedbackResult> {
+export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Verdict, options: { eventId?: string; note?: string; confirm?: boolean } = {}): Promise<FeedbackResult> {
+  if (options.eventId !== undefined && isConfirmationId(options.eventId)) {
+    throw new CredenceError('INVALID_INPUT', `event id ${JSON.stringify(options.eventId)} is reserved: only the user confirms a held rule (credence feedback <id> --validated)`, {
+      details: { eventId: options.eventId },
+    });
+  }
   const at = ctx.now();
-  const eventOn = async (targetId: string) => {
-    const event = { id: options.eventId ?? `fb-${ctx.newId()}`, targetId, kind: KIND_OF[verdict], at, ...(options.note === undefined ? {} : { note: options.note }) };
+  const eventOn = async (targetId: string, eventId?: string) => {
+    const event = { id: eventId ?? options.eventId ?? `fb-${ctx.newId()}`, targetId, kind: KIND_OF[verdict], at, ...(options.note === undefined ? {} : { note: options.note }) };
     const report = await ctx.store.insertFeedback(ctx.scope, event);
     return { id: event.id, targetId, kind: event.kind, recorded: report.inserted === 1 };
   };
@@ -69,9 +83,17 @@ export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Ve
     return { id, on: 'shown', verdict, event: { id: event.id, targetId: event.targetId, kind: event.kind, recorded: report.inserted === 1 } };
   }
   const [instincts, skills] = await Promise.all([ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
-  const on = instincts.some((i) => i.id === id) ? 'instinct' : skills.some((s) => s.id === id) ? 'skill' : undefined;
+  const instinct = instincts.find((i) => i.id === id);
+  const skill = skills.find((s) => s.id === id);
+  const on = instinct !== undefined ? 'instinct' : skill !== undefined ? 'skill' : undefined;
   if (on === undefined) {
     throw new CredenceError('NOT_FOUND', `no shown result, instinct or skill has the id ${JSON.stringify(id)} in scope ${ctx.scope}`);
+  }
+  if (options.confirm === true && (verdict === 'accepted' || verdict === 'validated')) {
+    const texts = instinct !== undefined ? [instinct.text] : [...new Set([skill?.description ?? '', ...(skill?.rules ?? [])])];
+    const events = (await ctx.store.listFeedback(ctx.scope, id)).map((f) => f.id);
+    const held = heldTexts(texts, events);
+    if (held.length > 0) return { id, on, verdict, event: await eventOn(id, confirmationEventId(held)), confirmed: held };
   }
   return { id, on, verdict, event: await eventOn(id) };
 }

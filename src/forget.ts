@@ -8,6 +8,8 @@
  */
 import { CredenceError } from './core/errors.js';
 import { confidenceBand } from './core/bands.js';
+import { isRuleSource, observationSource } from './core/rule-trust.js';
+import { emittableSkill, instinctHeld } from './learning/held.js';
 import { removeInstinctFile, removeSkillFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
 import type { ObservationRecord, Store } from './store/types.js';
 
@@ -42,6 +44,10 @@ interface Ctx {
 
 async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
   await ctx.store.deleteInstinct(ctx.scope, id);
+  await dropInstinctOutputs(ctx, id, slug, files);
+}
+
+async function dropInstinctOutputs(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
   await ctx.store.deleteMemory(ctx.scope, id);
   const removed = removeInstinctFile(ctx.layout, slug);
   if (removed.removed) files.push(removed.path);
@@ -59,6 +65,9 @@ async function observationsById(ctx: Ctx, ids: readonly string[]): Promise<Obser
   return (await ctx.store.listObservations(ctx.scope)).filter((o) => wanted.has(o.id));
 }
 
+/** The first of `observations` whose words may word a rule (the user's, or a template): never a tool's output (issue 17). */
+const wordingOf = (observations: readonly ObservationRecord[]): string | undefined => observations.find((o) => isRuleSource(observationSource(o.tags)))?.observation;
+
 /** Removes `ids` from the evidence of every instinct and skill; those left with none go too, the others are rewritten without them. */
 async function withdrawEvidence(
   ctx: Ctx,
@@ -75,8 +84,14 @@ async function withdrawEvidence(
       result.derivedRemoved.push(i.id);
     } else {
       const remaining = await observationsById(ctx, evidence);
-      const text = forgottenTexts.has(i.text) ? (remaining[0]?.observation ?? i.text) : i.text;
+      const text = forgottenTexts.has(i.text) ? (wordingOf(remaining) ?? i.text) : i.text;
       await ctx.store.upsertInstinct(ctx.scope, { ...i, text, evidence, updatedAt: now });
+      result.derivedUpdated.push(i.id);
+      // A text held for the user's confirmation is in no file and no memory (learning/held).
+      if (instinctHeld({ text }, (await ctx.store.listFeedback(ctx.scope, i.id)).map((f) => f.id))) {
+        await dropInstinctOutputs(ctx, i.id, i.slug, result.files);
+        continue;
+      }
       // The file and the memory no longer show what was forgotten.
       const file = writeInstinctFile(ctx.layout, {
         slug: i.slug,
@@ -89,7 +104,6 @@ async function withdrawEvidence(
       if (file.changed) result.files.push(file.path);
       const memory = await ctx.store.getMemory(ctx.scope, i.id);
       if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, title: text, text: `${text} (instinct, confidence ${i.confidence.toFixed(2)})`, updatedAt: now }]);
-      result.derivedUpdated.push(i.id);
     }
   }
   for (const s of await ctx.store.listSkills(ctx.scope)) {
@@ -101,21 +115,29 @@ async function withdrawEvidence(
     } else {
       const remaining = await observationsById(ctx, evidence);
       // A rule that is the forgotten observation's own words is rewritten from what remains.
-      const rules = s.rules.map((r) => (forgottenTexts.has(r) ? (remaining[0]?.observation ?? r) : r));
+      const rules = s.rules.map((r) => (forgottenTexts.has(r) ? (wordingOf(remaining) ?? r) : r));
       const description = forgottenTexts.has(s.description) ? (rules[0] ?? s.description) : s.description;
       const record = { ...s, rules: [...new Set(rules)], description, evidence };
       await ctx.store.upsertSkill(ctx.scope, record);
+      result.derivedUpdated.push(s.id);
+      // Rules held for the user's confirmation are in no file and no memory (learning/held).
+      const shown = emittableSkill(record, (await ctx.store.listFeedback(ctx.scope, s.id)).map((f) => f.id));
+      if (shown === undefined) {
+        await ctx.store.deleteMemory(ctx.scope, s.id);
+        const removed = removeSkillFile(ctx.layout, s.name);
+        if (removed.removed) result.files.push(removed.path);
+        continue;
+      }
       const file = writeSkillFile(ctx.layout, {
         name: s.name,
-        description,
-        rules: record.rules.map((text) => ({ text, confidence: s.confidence, addedAt: s.createdAt })),
+        description: shown.description,
+        rules: shown.rules.map((text) => ({ text, confidence: s.confidence, addedAt: s.createdAt })),
         confidence: s.confidence,
         updatedAt: s.updatedAt,
       });
       if (file.changed) result.files.push(file.path);
       const memory = await ctx.store.getMemory(ctx.scope, s.id);
-      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, text: `${description}\n${record.rules.join('\n')}`, updatedAt: now }]);
-      result.derivedUpdated.push(s.id);
+      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, text: `${shown.description}\n${shown.rules.join('\n')}`, updatedAt: now }]);
     }
   }
 }

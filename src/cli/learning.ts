@@ -25,11 +25,13 @@ export function registerLearning(program: Command, context: () => CommandContext
       const verdicts = (['accepted', 'rejected', 'contradicts', 'validated'] as const).filter((v) => o[v] === true);
       if (verdicts.length !== 1) throw new CredenceError('INVALID_INPUT', 'give exactly one of --accepted, --rejected, --contradicts or --validated');
       const result = await withCredence(ctx, (c) =>
-        c.feedback(id, verdicts[0] as Verdict, { ...(o.event === undefined ? {} : { eventId: o.event }), ...(o.note === undefined ? {} : { note: o.note }) }),
+        // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for confirmation.
+        c.feedback(id, verdicts[0] as Verdict, { ...(o.event === undefined ? {} : { eventId: o.event }), ...(o.note === undefined ? {} : { note: o.note }), confirm: true }),
       );
       if (ctx.wantsJson) return printJson(ctx, result);
       const event = result.event === undefined ? '' : result.event.recorded ? `; event ${result.event.id} (${result.event.kind}) on ${result.event.targetId}` : `; event ${result.event.id} was already recorded, not applied twice`;
-      ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}\n`);
+      const confirmed = result.confirmed === undefined ? '' : `; confirmed: ${result.confirmed.map((t) => JSON.stringify(t)).join('; ')}`;
+      ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}${confirmed}\n`);
     });
 
   program

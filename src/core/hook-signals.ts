@@ -742,7 +742,7 @@ function detailLine(text: string): string {
  * - any other failed call → `error` "<tool> failed: <first line of error>" ("<tool> failed" when
  *   the error is empty), confidence 0.6, tags `["hook", tool]`, context `file` the first file the
  *   call wrote or read, evidence the command (Bash) and the first line of detail of the error.
- * Each observation's last tag is its source (core/rule-trust): `source:user` for a correction (the
+ * Each observation has a tag naming its source (core/rule-trust): `source:user` for a correction (the
  * user's own words), `source:template` for a commit pattern (Credence's words), `source:tool-output`
  * for a test run or a failed call (their text quotes a command or a tool's output: data that may
  * inform a pattern, never the words of a rule).

@@ -6,10 +6,12 @@
  * - At session start: the active skills (current confidence ≥ 0.7, with their rules) and the
  *   high-confidence active instincts (≥ 0.7) of the scope, strongest first, within
  *   `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
- *   memory block, never instructions of Credence's own.
+ *   memory block, never instructions of Credence's own. A rule that reads like a shell command is
+ *   left out until the user confirms it (learning/held; issue 17, red-team 2).
  */
 import { sanitizeField } from '../core/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/bands.js';
+import { emittableSkill, eventIdsOn, instinctHeld } from '../learning/held.js';
 import type { Store } from '../store/types.js';
 
 export interface ContextOptions {
@@ -26,9 +28,13 @@ export async function sessionContext(store: Store, scope: string, options: Conte
   const active = skills
     .map((s) => ({ s, confidence: currentSkillConfidence(s, options.now, feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind }))) }))
     .filter((x) => x.confidence >= LEARNED_KIND_THRESHOLDS.skill)
+    .flatMap((x) => {
+      const shown = emittableSkill(x.s, eventIdsOn(feedback, x.s.id));
+      return shown === undefined ? [] : [{ ...x, rules: shown.rules }];
+    })
     .sort((a, b) => b.confidence - a.confidence || a.s.name.localeCompare(b.s.name));
   const strong = instincts
-    .filter((i) => i.status === 'active' && i.confidence >= LEARNED_KIND_THRESHOLDS.skill)
+    .filter((i) => i.status === 'active' && i.confidence >= LEARNED_KIND_THRESHOLDS.skill && !instinctHeld(i, eventIdsOn(feedback, i.id)))
     .sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
   if (active.length === 0 && strong.length === 0) return '';
   const lines = ['<learned-context source="credence">'];
@@ -39,8 +45,8 @@ export async function sessionContext(store: Store, scope: string, options: Conte
     size += line.length + 1;
     return true;
   };
-  for (const { s, confidence } of active) {
-    if (!add(`- [SKILL] ${sanitizeField(s.name)}: ${s.rules.map(sanitizeField).join('; ')} [confidence:${confidence.toFixed(2)}]`)) break;
+  for (const { s, rules, confidence } of active) {
+    if (!add(`- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} [confidence:${confidence.toFixed(2)}]`)) break;
   }
   for (const i of strong) {
     if (!add(`- [INSTINCT] ${sanitizeField(i.text)} [confidence:${i.confidence.toFixed(2)}]`)) break;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Credence } from '../engine.js';
 import { formatMemoryContext } from '../core/memory-context.js';
+import { withSource } from '../core/rule-trust.js';
 import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
 import type { Gateway } from './gateway.js';
@@ -106,7 +107,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     title: 'Record an observation',
     description:
       'Records one learning observation (a pattern, a correction by the user, a preference, an error or a success); evolve later groups recurring ones into instincts and skills. ' +
-      'Secrets are scrubbed before anything is stored; the same observation twice is stored once.',
+      'Secrets are scrubbed before anything is stored; the same observation twice is stored once. ' +
+      "What an agent observes counts as evidence of a pattern but never becomes a rule's words: rules are worded from the user's own corrections.",
     input: z.strictObject({
       type: z.enum(OBSERVATION_TYPES),
       observation: text('observation').describe('what was observed, in one sentence'),
@@ -118,7 +120,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => {
-      const report = await credence.observe([{ ...a, timestamp: a.timestamp ?? new Date(credence.now()).toISOString(), confidence: a.confidence ?? 0.5 }]);
+      // An agent is not the user: what it observes may inform a pattern, never word a rule (core/rule-trust).
+      const report = await credence.observe([{ ...a, tags: withSource(a.tags ?? [], 'agent'), timestamp: a.timestamp ?? new Date(credence.now()).toISOString(), confidence: a.confidence ?? 0.5 }]);
       return jsonResult(report);
     },
   }),
