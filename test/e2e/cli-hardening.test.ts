@@ -180,3 +180,13 @@ describe('the store on disk is its owner\'s alone', () => {
     expect(mode(join(home, '.credence', 'credence.db'))).toBe(0o600);
   });
 });
+
+describe('a PostgreSQL URL is shown without its secrets', () => {
+  it('a password given as ?password= or ?sslpassword= is hidden in what the command prints', () => {
+    const r = credence(['status', '--database-url', 'postgres://team@127.0.0.1:1/credence?password=s3cret-pw&sslpassword=k3y-pw&application_name=x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('postgres://team@127.0.0.1:1/credence?password=***&sslpassword=***&application_name=x');
+    expect(r.stderr).not.toMatch(/s3cret-pw|k3y-pw/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});

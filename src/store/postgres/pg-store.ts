@@ -61,6 +61,7 @@ import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
 import { quoteIdent, vectorLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
+import { redactUrl } from './redact-url.js';
 
 export interface PgStoreOptions {
   /**
@@ -92,16 +93,8 @@ const TYPES = {
 /** SQLSTATEs after which a transaction is simply run again: serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/** The URL with its password hidden, for messages and `status`. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable PostgreSQL URL)';
-  }
-}
+/** The URL with its password and secret query parameters hidden, for messages and `status` (store/postgres/redact-url). */
+export { redactUrl };
 
 /** Credence's own query parameters (`schema`, `vectors`; not libpq's) taken out of the URL. */
 function splitParams(url: string): { url: string; schema?: string; vectors?: string } {
