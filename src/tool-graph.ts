@@ -5,6 +5,7 @@
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
 import { CredenceError } from './core/errors.js';
+import { scrubText } from './core/scrub.js';
 import { parseIsoInstant } from './core/time.js';
 import { adaptiveWeights } from './core/dag-confidence.js';
 import { edgeConfidence, passesThreshold, rankSuggestions, EDGE_DEFAULTS } from './core/edge-confidence.js';
@@ -310,15 +311,18 @@ export async function declareEdge(
   for (const [name, id] of [['from', input.from], ['to', input.to]] as const) {
     if (id.trim() === '') throw new CredenceError('INVALID_INPUT', `edge ${name} must be a non-empty tool id`);
   }
-  if (input.from === input.to) throw new CredenceError('INVALID_INPUT', `an edge joins two different tools, got ${input.from} → ${input.to}`);
+  // The ids as the store keeps them (scrubbed of secrets): what is looked up, stored and echoed is the same id, never the secret.
+  const from = scrubText(input.from).text;
+  const to = scrubText(input.to).text;
+  if (from === to) throw new CredenceError('INVALID_INPUT', `an edge joins two different tools, got ${from} → ${to}`);
   const newTools: string[] = [];
-  for (const id of [input.from, input.to]) {
+  for (const id of [from, to]) {
     if ((await ctx.store.getTool(ctx.scope, id)) === undefined) {
       await ctx.store.upsertTools(ctx.scope, [{ id, description: '' }]);
       newTools.push(id);
     }
   }
-  const key = { from: input.from, to: input.to, type };
+  const key = { from, to, type };
   const edge: EdgeRecord = { ...key, ...templateEdge() };
   // Only where no edge is: one learned meanwhile by another writer is never replaced by a template.
   if (await ctx.store.insertEdge(ctx.scope, edge)) return { edge: viewEdge(edge, ctx.now()), created: true, newTools };

@@ -190,3 +190,18 @@ describe('a PostgreSQL URL is shown without its secrets', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });
+
+describe('credence edge add', () => {
+  it('echoes a tool id holding a secret scrubbed, as stored, and declaring it again finds the same edge', () => {
+    const db = join(dir, 'edge-secret.db');
+    const token = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
+    const first = credence(['--db', db, 'edge', 'add', token, 'Read', '--type', 'sequence']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).not.toContain(token);
+    expect(first.stdout).toContain('declared: [REDACTED:github-token] → Read');
+    const again = credence(['--db', db, 'edge', 'add', token, 'Read', '--type', 'sequence', '--json']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain(token);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: false, newTools: [], edge: { from: '[REDACTED:github-token]', to: 'Read' } });
+  });
+});
