@@ -196,3 +196,47 @@ describe('search and DAG edge cases', () => {
     await store.close();
   });
 });
+
+describe('same input, same output (issue 17)', () => {
+  const DAY = 86_400_000;
+  const RECORDED = Date.parse('2026-03-01T08:00:00Z');
+  /** A store where reserve_hotel ties to search_hotels by a sequence seen 3 times (observed, exactly 0.5 = the tie threshold when fresh). */
+  async function store() {
+    const s = openSqliteStore({ path: ':memory:' });
+    let n = 0;
+    const credence = await openCredence({ store: s, scope: 's', now: RECORDED, newId: () => `e${(n += 1)}`, embedder: testEmbedder() });
+    await credence.addTools([
+      { id: 'search_hotels', description: 'Search hotels in a city' },
+      { id: 'reserve_hotel', description: 'Reserve a room' },
+      { id: 'weather_now', description: 'Current weather' },
+    ]);
+    for (let i = 0; i < 3; i += 1) {
+      await credence.recordExecution({ intent: 'book', startedAt: RECORDED, calls: [{ tool: 'search_hotels', status: 'success' }, { tool: 'reserve_hotel', status: 'success' }] });
+    }
+    return s;
+  }
+  const dagAt = async (s: ReturnType<typeof openSqliteStore>, now: number) => {
+    const credence = await openCredence({ store: s, scope: 's', now, embedder: testEmbedder() });
+    const d = await credence.suggestDag('search hotels in Paris');
+    return { tasks: d.dag.tasks, paths: d.paths, rationale: d.rationale.map((r) => [r.tool, r.score]) };
+  };
+
+  it('suggests the same DAG on the same store a second and a few hours apart, the day the edges were seen', async () => {
+    const s = await store();
+    const at = await dagAt(s, RECORDED);
+    expect(at.tasks.map((t) => t.tool)).toEqual(['search_hotels', 'reserve_hotel']);
+    expect(await dagAt(s, RECORDED + 1000)).toEqual(at);
+    expect(await dagAt(s, RECORDED + 5 * 3_600_000)).toEqual(at);
+  });
+
+  it('suggests the same DAG at any two instants of the same idle day, and reads edge confidence by whole idle days', async () => {
+    const s = await store();
+    const later = await dagAt(s, RECORDED + 10 * DAY);
+    expect(await dagAt(s, RECORDED + 10 * DAY + 1000)).toEqual(later);
+    expect(await dagAt(s, RECORDED + 10 * DAY + 23 * 3_600_000)).toEqual(later);
+    const credence = await openCredence({ store: s, scope: 's', now: RECORDED + 10 * DAY + 3_600_000, embedder: testEmbedder() });
+    const [edge] = await credence.edges({ from: 'search_hotels' });
+    expect(edge?.parts.idleDays).toBe(10);
+    expect(edge?.confidence).toBe(0.5 * 0.5 ** (10 / 60));
+  });
+});

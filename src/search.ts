@@ -250,7 +250,8 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   const chosenSet = new Set(tools);
   const learnedAlternatives = index.confidentEdges
     .filter((e) => e.type === 'alternative' && chosenSet.has(e.from) && !chosenSet.has(e.to))
-    .map((e) => ({ tool: e.to, score: e.confidence, for: e.from, why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})` }));
+    .map((e) => ({ tool: e.to, score: e.confidence, for: e.from, why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})` }))
+    .sort((a, b) => b.score - a.score || (a.for < b.for ? -1 : a.for > b.for ? 1 : 0) || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
   const alternatives = [...learnedAlternatives, ...built.leftOut.slice(0, 5).map((l) => ({ tool: l.tool, score: l.score, why: 'a candidate below the cut' }))];
   return {
     mode: explicitRequired ? 'explicit_required' : 'suggestion',

@@ -8,7 +8,7 @@ import { CredenceError } from './core/errors.js';
 import { scrubText } from './core/scrub.js';
 import { parseIsoInstant } from './core/time.js';
 import { adaptiveWeights } from './core/dag-confidence.js';
-import { edgeConfidence, passesThreshold, rankSuggestions, EDGE_DEFAULTS } from './core/edge-confidence.js';
+import { edgeConfidence, passesThreshold, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from './core/edge-confidence.js';
 import { densityOfEdges } from './core/graph-density.js';
 import { buildGraphIndex } from './core/graph-index.js';
 import { pageRankById } from './core/pagerank.js';
@@ -63,7 +63,7 @@ export interface NextSuggestion {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
-  const c = edgeConfidence({ type: edge.type, source: edge.source, lastSeen: edge.lastSeen, now });
+  const c = edgeConfidence({ type: edge.type, source: edge.source, lastSeen: edge.lastSeen, now }, EDGE_READ_OPTIONS);
   const confirmed = isConfirmed(edge);
   return {
     from: edge.from,

@@ -77,4 +77,24 @@ describe('buildDag', () => {
       }),
     );
   });
+
+  it('ignores the input order of candidates and edges: ties are broken by data (issue 17, property)', () => {
+    const tools = ['a', 'b', 'c', 'd', 'e'];
+    // Few distinct values, so that equal scores and equal confidences are common.
+    const level = fc.constantFrom(0.3, 0.5, 0.7, 0.9, 1);
+    const arbCandidates = fc.array(fc.record({ tool: fc.constantFrom(...tools), score: level, part: fc.nat(2), sources: fc.constant(['search'] as const) }), { maxLength: 12 });
+    const arbEdges = fc.uniqueArray(
+      fc.record({ from: fc.constantFrom(...tools), to: fc.constantFrom(...tools), type: fc.constantFrom('dependency', 'contains', 'sequence', 'alternative'), confidence: level }),
+      { maxLength: 20, selector: (e) => `${e.from}>${e.to}:${e.type}` },
+    );
+    const shuffle = <T,>(items: readonly T[], keys: readonly number[]): T[] =>
+      items.map((item, i) => ({ item, key: keys[i % Math.max(1, keys.length)] ?? 0, i })).sort((x, y) => x.key - y.key || y.i - x.i).map((x) => x.item);
+    fc.assert(
+      fc.property(arbCandidates, arbEdges, fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), (candidates, edges, keys) => {
+        const once = buildDag(candidates as DagCandidate[], edges as DagEdgeInput[]);
+        expect(buildDag(shuffle(candidates as DagCandidate[], keys), shuffle(edges as DagEdgeInput[], keys))).toEqual(once);
+        expect(buildDag([...candidates].reverse() as DagCandidate[], [...edges].reverse() as DagEdgeInput[])).toEqual(once);
+      }),
+    );
+  });
 });

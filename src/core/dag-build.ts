@@ -11,6 +11,9 @@
  * sequence, stronger first; an edge that would close a cycle is skipped, so the result is always
  * acyclic. Parts of a multi-part intent that no learned edge joins are ordered as the intent
  * states them (`intent-order` edges), each from the previous part's best tool.
+ *
+ * Every order is total (score, then tool id, then part; confidence, then type, from and to), so
+ * the result never depends on the order of the inputs (issue 17).
  */
 import { passesThreshold } from './edge-confidence.js';
 import type { EdgeType } from './types.js';
@@ -73,6 +76,10 @@ export interface BuiltDag {
 
 const TYPE_ORDER: Readonly<Record<EdgeType, number>> = { dependency: 0, contains: 1, sequence: 2, alternative: 3 };
 
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** A total order on edges by their key (type, from, to): equal confidences never leave it to the input order. */
+const byEdge = (a: DagEdgeInput, b: DagEdgeInput): number => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || byId(a.from, b.from) || byId(a.to, b.to);
+
 export function buildDag(candidates: readonly DagCandidate[], edges: readonly DagEdgeInput[], options: DagBuildOptions = {}): BuiltDag {
   const o = { ...DAG_BUILD_DEFAULTS, ...options };
   // One entry per tool: its best score, every source and the part where it scored best.
@@ -82,16 +89,18 @@ export function buildDag(candidates: readonly DagCandidate[], edges: readonly Da
     if (seen === undefined) best.set(c.tool, { tool: c.tool, score: c.score, sources: new Set(c.sources), part: c.part });
     else {
       c.sources.forEach((s) => seen.sources.add(s));
-      if (c.score > seen.score) Object.assign(seen, { score: c.score, part: c.part });
+      if (c.score > seen.score || (c.score === seen.score && c.part < seen.part)) Object.assign(seen, { score: c.score, part: c.part });
     }
   }
-  const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0);
+  const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) => b.score - a.score || byId(a.tool, b.tool);
+  // Candidates of one tool in several parts: the earlier part first, so the input order never decides.
+  const byScoreThenPart = (a: DagCandidate, b: DagCandidate) => byScore(a, b) || a.part - b.part;
 
   const partTop = new Map<number, number>();
   for (const c of candidates) partTop.set(c.part, Math.max(partTop.get(c.part) ?? 0, c.score));
   const globalTop = Math.max(0, ...partTop.values());
   const kept = new Map<string, BuiltDag['chosen'][number]>();
-  for (const c of [...candidates].sort(byScore)) {
+  for (const c of [...candidates].sort(byScoreThenPart)) {
     const top = partTop.get(c.part) ?? 0;
     if (top > 0 && c.score >= o.keepRatio * top - 1e-12 && c.score >= o.globalRatio * globalTop - 1e-12 && !kept.has(c.tool)) {
       const entry = best.get(c.tool);
@@ -99,7 +108,7 @@ export function buildDag(candidates: readonly DagCandidate[], edges: readonly Da
     }
   }
   const confident = edges.filter((e) => e.from !== e.to && passesThreshold(e.confidence, o.threshold) && e.type !== 'alternative');
-  for (const e of [...confident].sort((a, b) => b.confidence - a.confidence)) {
+  for (const e of [...confident].sort((a, b) => b.confidence - a.confidence || byEdge(a, b))) {
     if (e.confidence < o.tieAt) break;
     for (const [near, far] of [[e.from, e.to], [e.to, e.from]] as const) {
       const candidate = best.get(far);
@@ -134,7 +143,7 @@ export function buildDag(candidates: readonly DagCandidate[], edges: readonly Da
   };
   const between = confident
     .filter((e) => inDag.has(e.from) && inDag.has(e.to))
-    .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || b.confidence - a.confidence || (a.from + a.to < b.from + b.to ? -1 : 1));
+    .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || b.confidence - a.confidence || byEdge(a, b));
   for (const e of between) add({ from: e.from, to: e.to, type: e.type, confidence: e.confidence });
 
   if (o.intentOrder) {

@@ -4,6 +4,7 @@ import { codeOf } from '../../test/helpers.js';
 import { DAY_MS } from './edge-decay.js';
 import {
   EDGE_DEFAULTS,
+  EDGE_READ_OPTIONS,
   SOURCE_MODIFIERS,
   TYPE_WEIGHTS,
   edgeConfidence,
@@ -115,6 +116,35 @@ describe('edgeConfidence', () => {
         },
       ),
     );
+  });
+});
+
+describe('edgeConfidence with idle time in whole steps (issue 17)', () => {
+  const at = (idleMs: number, options = EDGE_READ_OPTIONS) => edgeConfidence({ type: 'sequence', source: 'observed', lastSeen: 0, now: idleMs }, options);
+
+  it('gives the same confidence at every instant of one idle day, and the exact formula at whole days', () => {
+    expect(at(0).value).toBe(0.5);
+    expect(at(1000).value).toBe(0.5);
+    expect(at(DAY_MS - 1).value).toBe(0.5);
+    expect(at(DAY_MS)).toEqual(at(2 * DAY_MS - 1));
+    expect(at(30 * DAY_MS + 5 * 3_600_000)).toEqual({ value: 0.5 * 0.5 ** (30 / 60), parts: { typeWeight: 0.5, sourceModifier: 1, decay: 0.5 ** 0.5, idleDays: 30 } });
+  });
+
+  it('counts idle time exactly without a step, so a fresh 0.5 edge is below 0.5 a second later', () => {
+    expect(at(1000, {}).value).toBeLessThan(0.5);
+  });
+
+  it('stays monotone: a later instant never reads a higher confidence (property)', () => {
+    fc.assert(
+      fc.property(fc.nat(400 * DAY_MS), fc.nat(400 * DAY_MS), (x, y) => {
+        const [early, late] = x <= y ? [x, y] : [y, x];
+        expect(at(late).value).toBeLessThanOrEqual(at(early).value);
+      }),
+    );
+  });
+
+  it('rejects a negative or non-finite step', () => {
+    for (const idleStepDays of [-1, Number.NaN, Infinity]) expect(codeOf(() => at(1000, { idleStepDays }))).toBe('INVALID_INPUT');
   });
 });
 

@@ -43,6 +43,14 @@ export const EDGE_DEFAULTS = Object.freeze({
   weakSuggestion: 0.5,
 });
 
+/**
+ * How the engine reads an edge's confidence on every surface (edges, next, search, dag, the
+ * dashboard): idle time in whole days, so the confidence changes once a day rather than every
+ * millisecond, and a ranking read twice on the same store a second (or a few hours) apart is the
+ * same ranking (issue 17). The formula itself ({@link edgeConfidence}) counts idle time exactly.
+ */
+export const EDGE_READ_OPTIONS: Readonly<EdgeConfidenceOptions> = Object.freeze({ idleStepDays: 1 });
+
 /** Tolerance for float noise at the threshold, so that 0.6 × 0.5 counts as 0.30. */
 const THRESHOLD_EPSILON = 1e-9;
 
@@ -61,6 +69,13 @@ export interface EdgeConfidenceOptions {
    * @default 60
    */
   readonly halfLifeDays?: number;
+  /**
+   * Count idle time in whole steps of this many days (rounded down) before it decays the edge, so
+   * that a confidence read at two instants within one step is the same number: a ranking built on it
+   * does not move with the time of day (issue 17). 0 counts idle time exactly.
+   * @default 0
+   */
+  readonly idleStepDays?: number;
 }
 
 export interface EdgeConfidenceParts {
@@ -100,6 +115,11 @@ export function edgeConfidence(
   let decay = 1;
   if (input.lastSeen !== null && input.lastSeen !== undefined && input.now !== undefined) {
     idle = idleDaysBetween(input.lastSeen, input.now);
+    const step = options.idleStepDays ?? 0;
+    if (!(step >= 0 && Number.isFinite(step))) {
+      throw new CredenceError('INVALID_INPUT', `idleStepDays must be a finite number of days >= 0, got ${String(step)}`, { details: { idleStepDays: step } });
+    }
+    if (step > 0) idle = Math.floor(idle / step) * step;
     decay = decayFactor(idle, resolved);
   }
 

@@ -7,7 +7,7 @@
  */
 import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
 import { adaptiveWeights } from '../core/dag-confidence.js';
-import { edgeConfidence, EDGE_DEFAULTS, passesThreshold } from '../core/edge-confidence.js';
+import { edgeConfidence, EDGE_DEFAULTS, EDGE_READ_OPTIONS, passesThreshold } from '../core/edge-confidence.js';
 import { isConfirmed } from '../core/edge-promotion.js';
 import { CredenceError } from '../core/errors.js';
 import { foldRepeats } from '../core/fold-repeats.js';
@@ -43,7 +43,7 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
   const now = credence.now();
   const { store, scope } = credence;
   const [tools, called, stored] = await Promise.all([store.listTools(scope), store.calledTools(scope), store.listEdges(scope)]);
-  const confidences = stored.map((e) => (isConfirmed(e) ? edgeConfidence({ type: e.type, source: e.source, lastSeen: e.lastSeen, now }).value : 0));
+  const confidences = stored.map((e) => (isConfirmed(e) ? edgeConfidence({ type: e.type, source: e.source, lastSeen: e.lastSeen, now }, EDGE_READ_OPTIONS).value : 0));
   const density = densityOfEdges(
     stored.map((e, i) => ({ from: e.from, to: e.to, confidence: confidences[i] as number })),
     called.keys(),
