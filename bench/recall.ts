@@ -31,6 +31,7 @@ import { RECALL_DEFAULTS, recall, termShare, type RecallContext } from '../src/r
 import { buildRecallIndex } from '../src/recall-index.js';
 import { scanSimilar, type VectorMatrix } from '../src/search-index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
+import { sqliteConnection } from '../src/store/sqlite/connection.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { MemoryRecord } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
@@ -134,7 +135,7 @@ async function measureSize(tools: readonly BaseMemory[], queries: readonly strin
   await credence.recall('build the recall index');
   const buildMs = performance.now() - t1;
 
-  const raw = (store as SqliteStore).database.prepare(RAW_FTS);
+  const raw = sqliteConnection(store).prepare(RAW_FTS);
   const matches = queries.map((q) => buildFtsQuery(q)?.match);
   const fts: number[] = [];
   const bm25: number[] = [];
@@ -226,8 +227,8 @@ async function profileRecall(credence: Credence, store: SqliteStore, queries: re
   const matrix = index.vectors.matrix;
   if (matrix === undefined) throw new Error('the recall profile needs the vectors in memory (a SQLite store)');
   const ctx: RecallContext = { store, scope: SCOPE, embedder: credence.embedder, index, now: NOW };
-  const raw = store.database.prepare(RAW_FTS);
-  const twoStep = store.database.prepare(TWO_STEP);
+  const raw = sqliteConnection(store).prepare(RAW_FTS);
+  const twoStep = sqliteConnection(store).prepare(TWO_STEP);
   const k = RECALL_DEFAULTS.candidates;
   const parts = new Map<string, number[]>();
   const same = { sql: 0, scan: 0, n: 0 };

@@ -13,7 +13,7 @@ import { CredenceError } from './core/errors.js';
 import { deriveIntent } from './core/intent.js';
 import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from './core/types.js';
 import { Credence } from './engine.js';
-import { formatIssues } from './schemas/index.js';
+import { formatIssues, type MemoryInput } from './schemas/index.js';
 
 const DAY = 86_400_000;
 
@@ -140,7 +140,7 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
     await engine.observe(
       observations.map(({ daysAgo, ...o }) => ({ ...o, timestamp: new Date(now - daysAgo * DAY).toISOString() })),
     );
-    await engine.remember(memories);
+    await engine.remember(memories as MemoryInput[]); // the demo's lines hold notes and decisions; checked by the engine
     const first = await engine.evolve();
     // A user validates the first new instinct; the next evolve applies it (+0.2, SPEC §6).
     const validated = first.newInstincts[0];

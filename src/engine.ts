@@ -20,7 +20,7 @@ import * as search from './search.js';
 import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
 import { memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
 import { buildRecallIndex } from './recall-index.js';
-import { formatIssues, MemoryInputSchema } from './schemas/index.js';
+import { formatIssues, MemoryInputSchema, type MemoryInput, type ObservationInput, type ToolInput } from './schemas/index.js';
 import { scrubText } from './core/scrub.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
@@ -150,9 +150,10 @@ export class Credence {
   /**
    * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
    * relative to the project root, and a memory without text reads it from that file, inside the
-   * root only. Returns the ids.
+   * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
+   * bad field), so a surface may pass JSON it parsed as it is.
    */
-  async remember(memories: readonly unknown[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
+  async remember(memories: readonly MemoryInput[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
     const now = this.now();
     const records: MemoryRecord[] = memories.map((raw) => {
       const parsed = MemoryInputSchema.safeParse(raw);
@@ -178,8 +179,8 @@ export class Credence {
     return { ids: records.map((r) => r.id), ...report };
   }
 
-  /** Records observations (the seed 004 schema); the same content twice is stored once. */
-  async observe(observations: readonly unknown[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+  /** Records observations (the seed 004 schema, checked at run time too); the same content twice is stored once. */
+  async observe(observations: readonly ObservationInput[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     const checked = observations.map(parseObservation);
     this.invalidate();
     return addObservations(this.store, this.scope, checked);
@@ -306,8 +307,8 @@ export class Credence {
     return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
   }
 
-  /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`). */
-  async addTools(tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+  /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`, checked at run time too). */
+  async addTools(tools: readonly ToolInput[]): Promise<{ inserted: number; updated: number }> {
     this.invalidate();
     return graph.addTools(this.#graph, tools);
   }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ObservationType } from './core/types.js';
 import { openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
@@ -24,7 +25,7 @@ function setup() {
   return { root, store, at };
 }
 
-const obs = (text: string, confidence: number, hoursBefore: number, type = 'success') => ({
+const obs = (text: string, confidence: number, hoursBefore: number, type: ObservationType = 'success') => ({
   timestamp: new Date(T0 - hoursBefore * 3_600_000).toISOString(),
   type,
   observation: text,

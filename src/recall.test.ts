@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
+import type { MemoryInput } from './schemas/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
@@ -65,7 +66,7 @@ describe('recall ranking and labels', () => {
   it('refuses to overwrite what evolve owns, and derives ids from scrubbed text', async () => {
     const credence = await engine();
     await expect(credence.remember([{ id: 'instinct-x', title: 't', text: 'x' }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(credence.remember([{ category: 'skill', title: 't', text: 'x' }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(credence.remember([{ category: 'skill', title: 't', text: 'x' } as unknown as MemoryInput])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     const key = ['sk', 'ant', 'api03', 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8'].join('-');
     const withSecret = await credence.remember([{ title: 'deploy key', text: `export ANTHROPIC_API_KEY=${key}` }]);
     const scrubbed = await credence.remember([{ title: 'deploy key', text: 'export ANTHROPIC_API_KEY=[REDACTED:anthropic-key]' }]);

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
 import { parseObservation } from '../observations.js';
+import type { ObservationInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
@@ -47,7 +48,7 @@ export function registerObserve(program: Command, context: () => CommandContext)
           confidence: o.confidence ?? 0.5,
           tags: o.tag ?? [],
         };
-        return c.observe([line]);
+        return c.observe([line as ObservationInput]); // checked by the engine: INVALID_INPUT naming the field
       });
       if (ctx.wantsJson) return printJson(ctx, result);
       ctx.io.stdout(result.inserted === 1 ? `observed ${result.ids[0]}\n` : `already observed: ${result.ids[0]}\n`);

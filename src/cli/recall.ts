@@ -10,6 +10,7 @@ import { formatMemoryContext } from '../core/memory-context.js';
 import type { Credence } from '../engine.js';
 import type { RecallResult } from '../recall.js';
 import { formatIssues } from '../schemas/format.js';
+import type { MemoryInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
@@ -43,7 +44,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
           const stored: string[] = [];
           for (const item of items) {
             try {
-              stored.push(...(await c.remember([item.value])).ids);
+              stored.push(...(await c.remember([item.value as MemoryInput])).ids); // checked by the engine, per line
             } catch (error) {
               problems.push({ line: item.line, reason: (error as Error).message });
             }
@@ -67,7 +68,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
         ...(options.path === undefined ? {} : { path: options.path }),
         ...(options.id === undefined ? {} : { id: options.id }),
       };
-      const result = await withCredence(ctx, (c) => c.remember([memory]));
+      const result = await withCredence(ctx, (c) => c.remember([memory as MemoryInput])); // checked by the engine
       if (ctx.wantsJson) return printJson(ctx, result);
       ctx.io.stdout(`${result.inserted === 1 ? 'remembered' : 'updated'} ${result.ids[0]}\n`);
     });

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseNestfulSpec, parseSealToolsTool } from '../datasets/index.js';
+import type { ToolInput } from '../schemas/index.js';
 import { parseTool } from '../tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
@@ -45,7 +46,7 @@ export function registerTools(program: Command, context: () => CommandContext): 
     .action(async (options: AddOptions) => {
       const ctx = context();
       const { tools: parsed, problems } = readTools(options);
-      const result = await withCredence(ctx, (c) => c.addTools(parsed));
+      const result = await withCredence(ctx, (c) => c.addTools(parsed as ToolInput[])); // checked by the engine
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...result, rejected: problems });
       else ctx.io.stdout(`${result.inserted} tool(s) added, ${result.updated} updated${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);

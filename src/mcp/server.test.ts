@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine.js';
+import { sqliteConnection } from '../store/sqlite/connection.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { createMcpSession } from './server.js';
 
@@ -19,7 +20,7 @@ describe('the MCP server in process', () => {
     await client.connect(clientSide);
     try {
       // A real driver error: the table the tools live in is gone under the store.
-      store.database.exec('DROP TABLE tools');
+      sqliteConnection(store).exec('DROP TABLE tools');
       const result = await client.callTool({ name: 'search_tools', arguments: { query: 'read a file' } });
       expect(result.isError).toBe(true);
       const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';

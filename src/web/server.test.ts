@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../demo.js';
 import { openCredence, type Credence } from '../engine.js';
 import { serveHttp, type RunningHttpServer } from '../mcp/http.js';
+import { sqliteConnection } from '../store/sqlite/connection.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { assetsDir, createDashboard } from './server.js';
 
@@ -242,7 +243,7 @@ describe('the dashboard on a store that fails', () => {
     const server = await serveHttp({ host: '127.0.0.1', port: 0, createSession: () => { throw new Error('no MCP here'); }, fallback: dashboard.handle, isPublic: dashboard.isPublic });
     try {
       // A real driver error: the table the edges live in is gone under the store.
-      store.database.exec('DROP TABLE edges');
+      sqliteConnection(store).exec('DROP TABLE edges');
       const r = await get(server, '/api/graph');
       expect(r.status).toBe(500);
       expect(r.body.error).toEqual({ code: 'INTERNAL', message: "the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause" });

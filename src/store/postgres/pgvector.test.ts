@@ -9,6 +9,7 @@ import { pgSchemas, pgTestUrl } from '../../../test/pg.js';
 import { freshPgliteStore, PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } from '../../../test/pglite.js';
 import { isCredenceError } from '../../core/errors.js';
 import { openCredence } from '../../engine.js';
+import type { ObservationInput } from '../../schemas/index.js';
 import { restoreDump, writeDump } from '../dump.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { EmbeddingKind, Store, StoredEmbedding } from '../types.js';
@@ -251,7 +252,7 @@ describe('search and recall on pgvector answer as on SQLite', () => {
       const credence = await openCredence({ store, scope: 'p', now: 5_000, newId: () => `id-${(n += 1)}` }, {});
       await credence.addTools(tools);
       await credence.remember(memories);
-      await credence.observe(observations);
+      await credence.observe(observations as ObservationInput[]);
       await credence.recordExecutions(runs);
     }
     for (let i = 0; i < 30; i += 1) queries.push(sentence(2 + (i % 4)));

@@ -4,15 +4,22 @@
  * each migration runs in its own transaction, so a store is always at one whole version.
  */
 
-import type Database from 'better-sqlite3';
 import { toolWords } from '../shared.js';
+
+/**
+ * What a migration's `after` step uses of the connection (a better-sqlite3 `Database` is one),
+ * declared here so that the published declarations need no driver types.
+ */
+export interface MigrationConnection {
+  prepare(sql: string): { run(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+}
 
 export interface Migration {
   readonly version: number;
   readonly description: string;
   readonly sql: string;
   /** Work SQL cannot do, run in the same transaction after `sql`. */
-  readonly after?: (db: Database.Database) => void;
+  readonly after?: (db: MigrationConnection) => void;
 }
 
 

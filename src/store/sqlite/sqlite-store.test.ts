@@ -8,6 +8,7 @@ import { isCredenceError } from '../../core/errors.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/execution-edges.js';
 import { runStoreContract } from '../contract.js';
 import type { CallRecord, EdgeFold } from '../types.js';
+import { sqliteConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { thrown } from '../../../test/helpers.js';
@@ -23,8 +24,8 @@ runStoreContract({ name: 'sqlite (:memory:)', create: async () => openSqliteStor
 describe('SQLite store', () => {
   it('opens in WAL mode with a busy timeout', async () => {
     const store = openSqliteStore({ path: nextPath(), busyTimeoutMs: 1234 });
-    expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.database.pragma('busy_timeout', { simple: true })).toBe(1234);
+    expect(sqliteConnection(store).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(sqliteConnection(store).pragma('busy_timeout', { simple: true })).toBe(1234);
     await store.close();
   });
 
@@ -119,7 +120,7 @@ describe('SQLite store', () => {
     // The writers took turns rather than one after the other.
     expect(Math.max(...fromA)).toBeGreaterThan(Math.min(...fromB));
     expect(Math.max(...fromB)).toBeGreaterThan(Math.min(...fromA));
-    const idx = (b.database.prepare(`SELECT idx FROM calls WHERE scope = 'p' AND execution_id = 'shared-session' ORDER BY idx`).all() as { idx: number }[]).map((r) => r.idx);
+    const idx = (sqliteConnection(b).prepare(`SELECT idx FROM calls WHERE scope = 'p' AND execution_id = 'shared-session' ORDER BY idx`).all() as { idx: number }[]).map((r) => r.idx);
     expect(idx).toEqual(Array.from({ length: 400 }, (_, i) => i));
     // Every call consumed the one stored right before it: no writer appended on a stale view.
     expect(stored?.calls.every((c, i) => (i === 0 ? c.consumes.length === 0 : c.consumes[0] === i - 1))).toBe(true);

@@ -41,6 +41,7 @@ import {
   type DumpRow,
   type DumpTable,
 } from '../types.js';
+import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
 
@@ -88,7 +89,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.close();
     throw isDamaged(error) ? openFailure(path, error) : error;
   }
-  return nulSafeStore(new SqliteStore(db, path));
+  const store = nulSafeStore(construct(db, path));
+  keepConnection(store, db);
+  return store;
 }
 
 /**
@@ -143,6 +146,9 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
   }
 }
 
+/** `new SqliteStore`, for `openSqliteStore` alone (the constructor is private, so its declaration names no driver type). */
+let construct: (db: Database.Database, location: string) => SqliteStore;
+
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly vectorRanking = 'node' as const;
@@ -160,14 +166,13 @@ export class SqliteStore implements Store {
   #edgeCacheSize = 0;
   #dataVersion = -1;
 
-  constructor(db: Database.Database, location: string) {
-    this.#db = db;
-    this.location = location;
+  static {
+    construct = (db, location) => new SqliteStore(db, location);
   }
 
-  /** The driver handle, for benchmarks and tools that need raw SQL. */
-  get database(): Database.Database {
-    return this.#db;
+  private constructor(db: Database.Database, location: string) {
+    this.#db = db;
+    this.location = location;
   }
 
   #stmt(sql: string): Database.Statement {
