@@ -31,7 +31,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .command('remember [text...]')
     .description('add a note or decision to what recall can return (or many, from JSON lines)')
     .option('--title <title>', 'a short title (required for a single memory)')
-    .option('--category <category>', 'note, decision, … (default note)')
+    .option('--category <category>', 'note, decision or a short lowercase word of your own, e.g. runbook (default note)')
     .option('--tags <tags>', 'comma-separated tags', parseList)
     .option('--path <path>', 'the file it is about, inside the project; without TEXT the text is read from it')
     .option('--id <id>', 'an id of your own (default: a hash of title and text); the same id updates')

@@ -301,6 +301,18 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.check()).toEqual([]);
     });
 
+    test("a memory keeps a user's own category (runbook, bug, pattern), stored, found and dumped as given", async () => {
+      const store = await fresh();
+      const own = ['runbook', 'bug', 'pattern', 'a-32-character-category-name-xyz'];
+      await store.upsertMemories('p', own.map((category, i) => memory({ id: `mem-${category}`, category, title: `Deploy step ${i}`, text: `Restart the worker ${i}.` })));
+      for (const category of own) expect((await store.getMemory('p', `mem-${category}`))?.category).toBe(category);
+      expect((await store.searchMemories('p', '"restart"')).map((h) => h.memory.category).sort()).toEqual([...own].sort());
+      const dumped: string[] = [];
+      for await (const batch of store.exportRows('memories')) dumped.push(...batch.map((r) => String(r.category)));
+      expect(dumped.sort()).toEqual([...own].sort());
+      expect(await store.check()).toEqual([]);
+    });
+
     test('instincts and skills are upserted by id and listed by confidence', async () => {
       const store = await fresh();
       const base = { status: 'active' as const, evidence: ['obs-1'], createdAt: T0, updatedAt: T0 };

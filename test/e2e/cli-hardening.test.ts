@@ -205,3 +205,29 @@ describe('credence edge add', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ created: false, newTools: [], edge: { from: '[REDACTED:github-token]', to: 'Read' } });
   });
 });
+
+describe('remember --category', () => {
+  it('takes any short lowercase word, by flag and in JSON lines, and recall labels it like the seed does', () => {
+    const db = join(dir, 'categories.db');
+    const one = credence(['--db', db, '--scope', 'p', 'remember', 'Restart the queue worker after a deploy', '--title', 'Queue restart', '--category', 'runbook']);
+    expect(one.code).toBe(0);
+    const lines = [{ title: 'Flaky login test', text: 'The login test fails when the clock skews', category: 'bug' }, { title: 'Retry pattern', text: 'Retry the queue call with backoff', category: 'pattern' }];
+    const many = credence(['--db', db, '--scope', 'p', 'remember', '--jsonl', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') });
+    expect(many.code).toBe(0);
+    expect(many.stdout).toContain('remembered 2 memories');
+    const recall = credence(['--db', db, '--scope', 'p', 'recall', 'queue', 'worker', 'restart']);
+    expect(recall.stdout).toContain('- [RUNBOOK] Queue restart');
+    const json = JSON.parse(credence(['--db', db, '--scope', 'p', 'recall', 'login', 'test', '--json']).stdout);
+    expect(json[0]).toMatchObject({ title: 'Flaky login test', category: 'bug' });
+  });
+
+  it('refuses a category Credence derives itself, or one that is no short lowercase word, naming it (exit 2)', () => {
+    const db = join(dir, 'categories.db');
+    const reserved = credence(['--db', db, 'remember', 'x', '--title', 't', '--category', 'skill']);
+    expect(reserved.code).toBe(2);
+    expect(reserved.stderr).toContain('"skill" is reserved for what Credence derives itself');
+    const spaced = credence(['--db', db, 'remember', 'x', '--title', 't', '--category', 'Run Book']);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain('got "Run Book"');
+  });
+});
