@@ -10,7 +10,7 @@ const T0 = Date.parse('2026-02-02T09:00:00Z');
 const base = mkdtempSync(join(tmpdir(), 'credence-web-api-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const obs = (text: string, hoursBefore: number) => ({ timestamp: new Date(T0 - hoursBefore * 3_600_000).toISOString(), type: 'preference', observation: text, confidence: 0.6 });
+const obs = (text: string, hoursBefore: number) => ({ timestamp: new Date(T0 - hoursBefore * 3_600_000).toISOString(), type: 'preference' as const, observation: text, confidence: 0.6 });
 
 describe("the dashboard's Learning view", () => {
   // Issue 17, red-team 7: one folder's evolution log held two scopes' entries, and each view showed both.
