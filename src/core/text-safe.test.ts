@@ -25,6 +25,13 @@ describe('storableText', () => {
     expect(storableText(args)).toBe(args);
   });
 
+  it("keeps a `__proto__` key a key", () => {
+    const parsed = JSON.parse('{"__proto__": "a\\u0000"}') as Record<string, unknown>;
+    const safe = storableText(parsed);
+    expect(Object.keys(safe)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(safe, '__proto__')?.value).toBe('a\uFFFD');
+  });
+
   it('keeps a cycle as it is instead of looping', () => {
     const cyclic: Record<string, unknown> = { a: 'b' };
     cyclic.self = cyclic;

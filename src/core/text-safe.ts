@@ -20,43 +20,42 @@ export function storableString(text: string): string {
 /**
  * `value` with every NUL replaced in every string inside it: object keys and values, array items,
  * at any depth. Copy on write: the input is never touched, and a value with no NUL anywhere comes
- * back as the same reference (the common case). Plain objects and arrays are copied; other objects
- * (Buffer, Float32Array, Date, Map) are returned as they are, as records are JSON-like. A cycle is
- * returned as it is (records have none).
+ * back as the same reference after one walk that allocates nothing (the common case: every store
+ * call passes through here). Plain objects and arrays are copied; other objects (Buffer,
+ * Float32Array, Date, Map) are returned as they are, as records are JSON-like. Past
+ * {@link MAX_DEPTH} levels (a cycle; records have none) a value is left as it is.
  */
 export function storableText<T>(value: T): T {
-  return safe(value, new Set()) as T;
+  return hasNul(value, 0) ? (copy(value, 0) as T) : value;
 }
 
-function safe(value: unknown, path: Set<object>): unknown {
-  if (typeof value === 'string') return storableString(value);
-  if (value === null || typeof value !== 'object' || path.has(value)) return value;
-  if (Array.isArray(value)) {
-    path.add(value);
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i += 1) {
-      const item: unknown = value[i];
-      const next = safe(item, path);
-      if (next !== item) {
-        copy ??= value.slice();
-        copy[i] = next;
-      }
-    }
-    path.delete(value);
-    return copy ?? value;
-  }
+const MAX_DEPTH = 64;
+
+function isPlain(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  path.add(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function hasNul(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes(NUL);
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasNul(item, depth + 1)) return true;
+    return false;
+  }
+  if (!isPlain(value)) return false;
   const record = value as Record<string, unknown>;
-  let changed = false;
-  const entries = Object.keys(record).map((key): [string, unknown] => {
-    const item = record[key];
-    const safeKey = storableString(key);
-    const next = safe(item, path);
-    if (safeKey !== key || next !== item) changed = true;
-    return [safeKey, next];
-  });
-  path.delete(value);
-  return changed ? Object.fromEntries(entries) : value;
+  for (const key in record) if (key.includes(NUL) || hasNul(record[key], depth + 1)) return true;
+  return false;
+}
+
+function copy(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return storableString(value);
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || !hasNul(value, depth)) return value;
+  if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  // Defined, not assigned: a `__proto__` key (JSON.parse makes one) stays a key.
+  for (const key of Object.keys(record)) Object.defineProperty(out, storableString(key), { value: copy(record[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
 }

@@ -12,32 +12,34 @@ import { splitWords } from '../core/words.js';
 import type { ObservationRecord, Store } from './types.js';
 
 /**
- * `record` with every NUL replaced (core/text-safe) and every string scrubbed of secrets: a
- * scrubbed deep copy, or the record itself when it has no NUL and nothing in it could be a secret
- * (the common case, and the fast one). The input is never touched.
+ * `record` with every string scrubbed of secrets: a scrubbed deep copy, or the record itself when
+ * nothing in it could be a secret (the common case, and the fast one). The input is never touched.
  */
 export function scrubRecord<T>(record: T): T {
-  const safe = storableText(record);
-  return mayContainSecret(safe) ? scrubValue(safe) : safe;
+  return mayContainSecret(record) ? scrubValue(record) : record;
 }
+
+type AnyFunction = (...args: unknown[]) => unknown;
 
 /**
  * `store` with every argument of every method made NUL-free first (core/text-safe), so that the
  * two backends see the same text: records, and also scopes, ids, session names, search text and
- * lookup keys (a key with a NUL finds the record stored under it on both stores; PostgreSQL
- * would otherwise refuse the query). Callbacks, vectors and other non-plain objects pass as they
- * are; what a callback returns is made safe by {@link scrubRecord} where it is stored.
+ * lookup keys (a key with a NUL finds the record stored under it on both stores; PostgreSQL would
+ * otherwise refuse the statement). A callback argument (appendCalls' `build`, `learn`, `fold`)
+ * has what it returns made NUL-free too. Vectors and other non-plain objects pass as they are.
+ * One walk per call, which allocates nothing when there is no NUL.
  */
 export function nulSafeStore<S extends Store>(store: S): S {
-  const wrapped = new WeakMap<(...args: unknown[]) => unknown, (...args: unknown[]) => unknown>();
+  const wrapped = new WeakMap<AnyFunction, AnyFunction>();
+  const safeArg = (arg: unknown): unknown => (typeof arg === 'function' ? (...inner: unknown[]) => storableText((arg as AnyFunction)(...inner)) : arg);
   return new Proxy(store, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
+      const method = value as AnyFunction;
       let safe = wrapped.get(method);
       if (safe === undefined) {
-        safe = (...args: unknown[]) => method.apply(target, storableText(args));
+        safe = (...args: unknown[]) => method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args));
         wrapped.set(method, safe);
       }
       return safe;
