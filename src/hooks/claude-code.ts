@@ -23,7 +23,7 @@ import { resolveScope } from '../scope.js';
 import { databaseUrl, openTeamStore } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
-import { defaultDbPath } from '../paths.js';
+import { hookDbPath } from '../paths.js';
 import { eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy, queueSpool } from './queue.js';
@@ -69,7 +69,12 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     return out;
   }
   const now = eventTime(env);
-  const db = defaultDbPath(env);
+  const where = hookDbPath(env);
+  if (!where.ok) {
+    warn(where.message);
+    return out;
+  }
+  const db = where.path;
   let scope: string;
   try {
     scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;

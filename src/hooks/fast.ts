@@ -6,7 +6,7 @@
  * database (a prompt, a stop, a session start or end) queues it, in order, into the turn the
  * session is in then. Imports only the scrubber and node:*.
  */
-import { defaultDbPath } from '../paths.js';
+import { hookDbPath } from '../paths.js';
 import { bashExitCode, filePathsOf } from '../core/hook-signals.js';
 import { scrubText, scrubValue } from '../core/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
@@ -71,12 +71,13 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
   const event = spooledEventOf(p, env, eventTime(env));
   if (event === undefined) return undefined;
-  const db = defaultDbPath(env);
+  const db = hookDbPath(env);
+  if (!db.ok) return db.message;
   try {
-    spoolEvent(db, event);
+    spoolEvent(db.path, event);
     return undefined;
   } catch (error) {
-    return `cannot write to the spool of ${db}: ${(error as Error).message}; the event is lost`;
+    return `cannot write to the spool of ${db.path}: ${(error as Error).message}; the event is lost`;
   }
 }
 

@@ -22,7 +22,7 @@ import { resolveScope } from '../scope.js';
 import { databaseUrl, openTeamStore } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ShownRecord, Store } from '../store/types.js';
-import { defaultDbPath } from '../paths.js';
+import { hookDbPath } from '../paths.js';
 import { eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
@@ -76,7 +76,12 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
     out.stderr += `credence hook: ${line}\n`;
   };
   const now = eventTime(env);
-  const db = defaultDbPath(env);
+  const where = hookDbPath(env);
+  if (!where.ok) {
+    warn(where.message);
+    return out;
+  }
+  const db = where.path;
   // The prompt goes to the spool like the calls before it: it starts its turn, in order, when the
   // next Stop (or session start or end) queues the spool. No lock, no write transaction here.
   const own = spooledEventOf(p, env, now);

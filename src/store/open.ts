@@ -8,7 +8,7 @@
  * (store/postgres/pgvector). The PostgreSQL driver loads only when it is used.
  */
 import { CredenceError } from '../core/errors.js';
-import { defaultDbPath } from '../paths.js';
+import { defaultDbPath, urlSchemeOf } from '../paths.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './types.js';
 
@@ -22,13 +22,6 @@ export interface OpenStoreOptions {
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 /**
- * A URL (`postgres://…`, `file:…`, any `scheme://…`) where a SQLite file path is expected: turned
- * into a path it would silently create a folder tree named after the URL. Two letters at least
- * before `://`, so a Windows drive (`C:\…`) stays a path.
- */
-const URL_LIKE = /^(?:[a-z][a-z0-9+.-]+:\/\/|(?:postgres|postgresql|file|sqlite):)/i;
-
-/**
  * The SQLite file this process should use: `--db`, else `CREDENCE_DB`, else
  * `~/.credence/credence.db`. A URL is refused (INVALID_INPUT) with a message naming its source and
  * `--database-url`; the URL itself is not repeated (it may hold a password), only its scheme.
@@ -36,8 +29,8 @@ const URL_LIKE = /^(?:[a-z][a-z0-9+.-]+:\/\/|(?:postgres|postgresql|file|sqlite)
 export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string {
   const source = given(options.db) ? '--db' : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
   const path = given(options.db) ? options.db : defaultDbPath(env);
-  if (source !== undefined && URL_LIKE.test(path)) {
-    const scheme = path.slice(0, path.indexOf(':') + 1);
+  const scheme = source === undefined ? undefined : urlSchemeOf(path);
+  if (scheme !== undefined) {
     const instead = source === '--db' ? '--database-url' : 'CREDENCE_DATABASE_URL';
     throw new CredenceError('INVALID_INPUT', `${source} takes the path of a SQLite file, got a ${scheme} URL; give a PostgreSQL server with ${instead} instead`, {
       details: { source, scheme },
