@@ -20,6 +20,22 @@ describe('terminalSafe', () => {
     expect(JSON.parse(safe)).toEqual(value);
   });
 
+  it('shows bidi controls (embeddings, overrides, isolates, marks) as escapes, so a printed name is not reordered', () => {
+    // "Trojan Source": U+202E makes a terminal print what follows right to left.
+    expect(terminalSafe('Read\u202etxt.exe\u202c')).toBe('Read\\u202etxt.exe\\u202c');
+    const bidi = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) expect(terminalSafe(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b`);
+    // Their neighbours are ordinary text.
+    expect(terminalSafe('a\u200db\u2029c\u2065d\u206ae')).toBe('a\u200db\u2029c\u2065d\u206ae');
+  });
+
+  it('keeps JSON meaning unchanged with bidi controls inside its strings', () => {
+    const value = { tool: 'mcp:\u202eevil\u2066x\u2069', note: 'a\\\u200f"q"\u061c' };
+    const safe = terminalSafe(JSON.stringify(value));
+    expect(safe).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(safe)).toEqual(value);
+  });
+
   it('guards both streams of an io', () => {
     const out: string[] = [];
     const io = terminalSafeIO({ stdout: (t) => out.push(`1:${t}`), stderr: (t) => out.push(`2:${t}`), env: {}, cwd: '/' });
