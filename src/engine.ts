@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CredenceError } from './core/errors.js';
+import * as limits from './core/limits.js';
 import { defaultDbPath } from './paths.js';
 import { parseIsoInstant } from './core/time.js';
 import { resolveScope, type ResolvedScope } from './scope.js';
@@ -154,6 +155,7 @@ export class Credence {
    * bad field), so a surface may pass JSON it parsed as it is.
    */
   async remember(memories: readonly MemoryInput[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
+    memories.forEach((m, i) => limits.requireMemoryWithinLimits(`memories[${i}]`, m));
     const now = this.now();
     const records: MemoryRecord[] = memories.map((raw) => {
       const parsed = MemoryInputSchema.safeParse(raw);
@@ -181,6 +183,7 @@ export class Credence {
 
   /** Records observations (the seed 004 schema, checked at run time too); the same content twice is stored once. */
   async observe(observations: readonly ObservationInput[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+    observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
     this.invalidate();
     return addObservations(this.store, this.scope, checked);
@@ -193,8 +196,11 @@ export class Credence {
 
   /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
   feedback(id: string, verdict: Verdict, options: { eventId?: string; note?: string; confirm?: boolean } = {}): Promise<FeedbackResult> {
+    limits.requireWithinLimit('id', id, 'id');
+    limits.requireWithinLimit('note', options.note, 'note');
     this.invalidate();
-    return giveFeedback(this.#feedback, id, verdict, options);
+    // Every id is stored scrubbed of secrets: the lookup key is scrubbed the same way (tool-graph storedId).
+    return giveFeedback(this.#feedback, graph.storedId(id), verdict, options);
   }
 
   /** Observations per type, instinct → skill conversion, suggestion precision. */
@@ -231,7 +237,7 @@ export class Credence {
   /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */
   async forget(id: string, options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<ForgetResult> {
     this.invalidate();
-    return forget({ store: this.store, scope: this.scope, layout: this.#layout(options) }, id, this.now());
+    return forget({ store: this.store, scope: this.scope, layout: this.#layout(options) }, graph.storedId(id), this.now());
   }
 
   #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {
@@ -253,6 +259,7 @@ export class Credence {
    * carries its `shownId` for feedback (SPEC §6), unless `track: false`.
    */
   async recall(query: string, request: RecallRequest & Tracking = {}): Promise<(RecallResult & { shownId?: string })[]> {
+    limits.requireWithinLimit('query', query, 'query');
     const results = await recall(await this.#recallContext(), query, request);
     return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request);
   }
@@ -280,12 +287,14 @@ export class Credence {
    * recorded as shown with its `shownId` unless `track: false`.
    */
   async searchTools(query: string, request: search.ToolSearchRequest & Tracking = {}): Promise<(ToolSearchResult & { shownId?: string })[]> {
+    limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
     return this.#track('search', results, (r) => r.tool, query, request);
   }
 
   /** A workflow DAG for an intent (SPEC §5); a suggestion is recorded as shown, as a whole, unless `track: false`. */
   async suggestDag(intent: string, request: search.DagRequest & Tracking = {}): Promise<search.DagSuggestion & { shownId?: string }> {
+    limits.requireWithinLimit('intent', intent, 'intent');
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
     const [tracked] = await this.#track('dag', [s], (x) => `dag:${x.dag.tasks.map((t) => t.tool).join(',')}`, intent, request);
@@ -294,13 +303,15 @@ export class Credence {
 
   /** Past executions whose intents resemble `text` (the intent memory). */
   async similarExecutions(text: string, options: { limit?: number } = {}): Promise<search.MemoryMatch[]> {
+    limits.requireWithinLimit('intent', text, 'intent');
     return search.similarExecutions(await this.#searchContext(), text, options);
   }
 
   /** Checks an explicit workflow against the catalogue: unknown tool, missing dependency, cycle. */
   async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
     const known = new Set((await this.store.listTools(this.scope)).map((t) => t.id));
-    return validateWorkflow(workflow.tasks, known);
+    // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same way.
+    return validateWorkflow(workflow.tasks.map((t) => ({ ...t, tool: graph.storedId(t.tool) })), known);
   }
 
   get #graph(): graph.GraphContext {
@@ -309,12 +320,14 @@ export class Credence {
 
   /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`, checked at run time too). */
   async addTools(tools: readonly ToolInput[]): Promise<{ inserted: number; updated: number }> {
+    tools.forEach((t, i) => limits.requireToolWithinLimits(`tools[${i}]`, t));
     this.invalidate();
     return graph.addTools(this.#graph, tools);
   }
 
   /** Records one execution and learns its edges (issue 3). Throws INVALID_INPUT on a bad shape. */
   async recordExecution(execution: ExecutionInput): Promise<graph.RecordResult> {
+    limits.requireExecutionWithinLimits('execution', execution);
     this.invalidate();
     return graph.recordExecutions(this.#graph, [execution]);
   }
@@ -325,12 +338,16 @@ export class Credence {
    * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call.
    */
   async appendCalls(head: graph.AppendHead, calls: graph.AppendCalls, options: { dequeue?: readonly number[] } = {}): Promise<graph.AppendResult> {
+    limits.requireWithinLimit('id', head.id, 'id');
+    limits.requireWithinLimit('intent', head.intent, 'intent');
+    if (Array.isArray(calls)) calls.forEach((c, i) => limits.requireCallWithinLimits(`calls[${i}]`, c));
     this.invalidate();
     return graph.appendCalls(this.#graph, head, calls, options);
   }
 
   /** Records many executions, one transaction per scope. */
   async recordExecutions(executions: readonly ExecutionInput[], options: graph.RecordOptions = {}): Promise<graph.RecordResult> {
+    executions.forEach((e, i) => limits.requireExecutionWithinLimits(`executions[${i}]`, e));
     this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
   }
@@ -341,6 +358,8 @@ export class Credence {
    * contains for nested flows) and recall finds the run by its intent and summary.
    */
   async recordRun(run: RunInput): Promise<RunResult> {
+    limits.requireWithinLimit('intent', run.intent, 'intent');
+    run.nodes.forEach((n, i) => limits.requireWithinLimit(`nodes[${i}].name`, n.name, 'toolName'));
     const scored = scoreRun(run);
     const recorded = await this.recordExecutions(
       [
@@ -374,6 +393,8 @@ export class Credence {
 
   /** Declares a template edge (`credence edge add`). */
   async declareEdge(edge: { from: string; to: string; type: string }) {
+    limits.requireWithinLimit('from', edge.from, 'toolName');
+    limits.requireWithinLimit('to', edge.to, 'toolName');
     this.invalidate();
     return graph.declareEdge(this.#graph, edge);
   }
@@ -390,6 +411,7 @@ export class Credence {
 
   /** Ranked next-tool suggestions after `tool` (`credence next`), recorded as shown unless `track: false`. */
   async suggestNext(tool: string, options: { limit?: number } & Tracking = {}): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
+    limits.requireWithinLimit('tool', tool, 'toolName');
     return this.#track('next', await graph.suggestNext(this.#graph, tool, options), (s) => s.tool, tool, options);
   }
 

@@ -60,6 +60,13 @@ export interface NextSuggestion {
   edges: EdgeView[];
 }
 
+/**
+ * An id a caller names (a tool, a memory) as the store keeps it: every id is scrubbed of secrets
+ * when it is stored, so a lookup scrubs its key the same way (idempotent: a stored id is unchanged)
+ * and finds the stored record; messages then echo the scrubbed id, never the secret.
+ */
+export const storedId = (id: string): string => scrubText(id).text;
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function viewEdge(edge: EdgeRecord, now: number): EdgeView {
@@ -312,8 +319,8 @@ export async function declareEdge(
     if (id.trim() === '') throw new CredenceError('INVALID_INPUT', `edge ${name} must be a non-empty tool id`);
   }
   // The ids as the store keeps them (scrubbed of secrets): what is looked up, stored and echoed is the same id, never the secret.
-  const from = scrubText(input.from).text;
-  const to = scrubText(input.to).text;
+  const from = storedId(input.from);
+  const to = storedId(input.to);
   if (from === to) throw new CredenceError('INVALID_INPUT', `an edge joins two different tools, got ${from} → ${to}`);
   const newTools: string[] = [];
   for (const id of [from, to]) {
@@ -330,15 +337,15 @@ export async function declareEdge(
   return { edge: viewEdge(existing, ctx.now()), created: false, newTools };
 }
 
-/** Edges with their confidence now, filtered by ends and a minimum confidence, strongest first. */
+/** Edges with their confidence now, filtered by ends (their {@link storedId}) and a minimum confidence, strongest first. */
 export async function listEdges(
   ctx: GraphContext,
   filter: { from?: string; to?: string; minConfidence?: number } = {},
 ): Promise<EdgeView[]> {
   const now = ctx.now();
   const rows = await ctx.store.listEdges(ctx.scope, {
-    ...(filter.from === undefined ? {} : { from: filter.from }),
-    ...(filter.to === undefined ? {} : { to: filter.to }),
+    ...(filter.from === undefined ? {} : { from: storedId(filter.from) }),
+    ...(filter.to === undefined ? {} : { to: storedId(filter.to) }),
   });
   return rows
     .map((e) => viewEdge(e, now))
@@ -347,14 +354,15 @@ export async function listEdges(
 }
 
 /**
- * Next-tool suggestions after `tool` (SPEC §3): successors by their strongest confirmed edge,
+ * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest confirmed edge,
  * only edges ≥ 0.3, weak ones (< 0.5) last, each with why. Edges known only from failures are
  * not suggestions. A tool the scope knows nothing of (not in the catalogue, on no edge) is an
  * error, not an empty list: a misspelt id would otherwise look like a tool nothing follows.
  * @throws CredenceError UNKNOWN_TOOL naming the tool and the scope.
  */
-export async function suggestNext(ctx: GraphContext, tool: string, options: { limit?: number } = {}): Promise<NextSuggestion[]> {
+export async function suggestNext(ctx: GraphContext, named: string, options: { limit?: number } = {}): Promise<NextSuggestion[]> {
   const now = ctx.now();
+  const tool = storedId(named);
   const outgoing = await ctx.store.listEdges(ctx.scope, { from: tool });
   if (outgoing.length === 0 && (await ctx.store.getTool(ctx.scope, tool)) === undefined && (await ctx.store.listEdges(ctx.scope, { to: tool })).length === 0) {
     throw new CredenceError('UNKNOWN_TOOL', `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} (search_tools or \`credence tools search\` give tool ids)`, {
