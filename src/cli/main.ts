@@ -85,7 +85,7 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     }
     if (isCredenceError(error)) {
       io.stderr(`credence: ${error.message}\n`);
-      return error.code === 'INVALID_INPUT' || error.code === 'PATH_OUTSIDE_ROOT' ? EXIT.usage : EXIT.failure;
+      return error.code === 'INVALID_INPUT' || error.code === 'INPUT_TOO_LARGE' || error.code === 'PATH_OUTSIDE_ROOT' ? EXIT.usage : EXIT.failure;
     }
     io.stderr(`credence: ${unexpectedFailureLine(error)}\n`);
     return EXIT.failure;

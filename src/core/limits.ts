@@ -15,6 +15,7 @@
  * - `observation` 10,000, `evidence` 10,000 per item, `tag` 200 per item.
  * - `callText` 100,000: a recorded call's input or output (the hooks already cut theirs to 2,000).
  * - `summary` 10,000: an execution's summary; `note` 2,000: a feedback note.
+ * - `id` 256: a record id, a scope, a shown id; `path` 4,096: a file path (Linux's PATH_MAX).
  */
 
 import { CredenceError } from './errors.js';
@@ -33,6 +34,7 @@ export const INPUT_LIMITS = Object.freeze({
   summary: 10_000,
   note: 2_000,
   id: 256,
+  path: 4_096,
 });
 
 export type InputLimitName = keyof typeof INPUT_LIMITS;
@@ -56,4 +58,53 @@ export function requireWithinLimit(field: string, value: unknown, limit: InputLi
 export function withinLimit(text: string, limit: InputLimitName): string {
   const max = INPUT_LIMITS[limit];
   return text.length <= max ? text : text.slice(0, max);
+}
+
+/** Which limit each text field of a record takes; `[]` marks a list of texts, `.` a nested field. */
+type FieldLimits = Readonly<Record<string, InputLimitName>>;
+
+const MEMORY_FIELDS: FieldLimits = Object.freeze({ id: 'id', title: 'memoryTitle', text: 'memoryText', 'tags[]': 'tag', path: 'path', category: 'tag' });
+const OBSERVATION_FIELDS: FieldLimits = Object.freeze({
+  id: 'id',
+  observation: 'observation',
+  'evidence[]': 'evidence',
+  'tags[]': 'tag',
+  'context.task': 'intent',
+  'context.file': 'path',
+});
+const TOOL_FIELDS: FieldLimits = Object.freeze({ id: 'toolName', description: 'toolDescription', origin: 'toolName' });
+const EXECUTION_FIELDS: FieldLimits = Object.freeze({ intent: 'intent', summary: 'summary', scope: 'id' });
+const CALL_FIELDS: FieldLimits = Object.freeze({ tool: 'toolName', input: 'callText', output: 'callText' });
+
+const fieldOf = (record: unknown, name: string): unknown =>
+  record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[name] : undefined;
+
+/** Checks the text fields of one record (of unknown shape: a schema checks the shape after). */
+function requireFieldsWithinLimits(where: string, record: unknown, fields: FieldLimits): void {
+  for (const [path, limit] of Object.entries(fields)) {
+    if (path.endsWith('[]')) {
+      const name = path.slice(0, -2);
+      const list = fieldOf(record, name);
+      if (Array.isArray(list)) list.forEach((item, i) => requireWithinLimit(`${where}.${name}[${i}]`, item, limit));
+    } else {
+      const value = path.split('.').reduce<unknown>((at, name) => fieldOf(at, name), record);
+      requireWithinLimit(`${where}.${path}`, value, limit);
+    }
+  }
+}
+
+/** `memories[i]`: id, title, text, tags, path. @throws CredenceError INPUT_TOO_LARGE */
+export const requireMemoryWithinLimits = (where: string, memory: unknown): void => requireFieldsWithinLimits(where, memory, MEMORY_FIELDS);
+/** `observations[i]`: observation, evidence, tags, context. @throws CredenceError INPUT_TOO_LARGE */
+export const requireObservationWithinLimits = (where: string, observation: unknown): void =>
+  requireFieldsWithinLimits(where, observation, OBSERVATION_FIELDS);
+/** `tools[i]`: id, description, origin. @throws CredenceError INPUT_TOO_LARGE */
+export const requireToolWithinLimits = (where: string, tool: unknown): void => requireFieldsWithinLimits(where, tool, TOOL_FIELDS);
+/** A call: tool, input, output. @throws CredenceError INPUT_TOO_LARGE */
+export const requireCallWithinLimits = (where: string, call: unknown): void => requireFieldsWithinLimits(where, call, CALL_FIELDS);
+/** `executions[i]`: intent, summary, scope and every call. @throws CredenceError INPUT_TOO_LARGE */
+export function requireExecutionWithinLimits(where: string, execution: unknown): void {
+  requireFieldsWithinLimits(where, execution, EXECUTION_FIELDS);
+  const calls = fieldOf(execution, 'calls');
+  if (Array.isArray(calls)) calls.forEach((call, i) => requireCallWithinLimits(`${where}.calls[${i}]`, call));
 }

@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowTask } from '../core/workflow.js';
+import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
 import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
 import type { MetaToolContext } from './meta-tools.js';
@@ -102,7 +103,8 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
   const ran = run.tasks.filter((t) => t.status !== 'skipped' && reachedTool(t));
   const index = new Map(ran.map((t, i) => [t.id, i]));
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
-  const text = intent ?? `workflow: ${tasks.map((t) => t.tool).join(', ')}`;
+  // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size.
+  const text = intent ?? withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
   const recorded =
     ran.length === 0
       ? undefined

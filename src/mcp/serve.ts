@@ -5,6 +5,7 @@
  * input schema and annotations), serves until stdin closes (stdio: once every request received is
  * answered) or a SIGINT/SIGTERM, then stores what is still queued and stops the downstream servers.
  */
+import { INPUT_LIMITS, withinLimit } from '../core/limits.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -51,12 +52,14 @@ export interface ServeIO {
 
 /** Imports the gateway's tools into the catalogue, as `server:tool`. */
 export async function importGatewayTools(credence: Credence, gateway: Gateway): Promise<number> {
-  const tools = gateway.tools();
+  // A downstream server's data is cut to the input limits, not refused: a description is shortened,
+  // a tool whose name is over the limit stays out of the catalogue (issue 17).
+  const tools = gateway.tools().filter((d) => d.id.length <= INPUT_LIMITS.toolName);
   if (tools.length === 0) return 0;
   await credence.addTools(
     tools.map((d) => ({
       id: d.id,
-      description: d.tool.description ?? '',
+      description: withinLimit(d.tool.description ?? '', 'toolDescription'),
       inputSchema: d.tool.inputSchema,
       origin: `mcp:${d.server}`,
       ...(d.tool.annotations === undefined ? {} : { annotations: d.tool.annotations }),
