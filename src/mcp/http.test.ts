@@ -114,3 +114,45 @@ describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
     for (const c of clients) await c.close().catch(() => {});
   });
 });
+
+describe('the HTTP transport when a handler fails (issue 17, red-team 4)', () => {
+  const CAUSE = 'duplicate key value violates unique constraint: Key (id)=(sk-live-stored-value) already exists';
+  const failing = (where: 'session' | 'fallback'): Promise<RunningHttpServer> =>
+    serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        if (where === 'session') throw Object.assign(new Error(CAUSE), { code: '23505' });
+        throw new Error('no session in this test');
+      },
+      fallback: () => {
+        if (where === 'fallback') throw new TypeError(CAUSE);
+        return false;
+      },
+      log: (line) => lines.push(line),
+    });
+  let lines: string[] = [];
+
+  it('answers an MCP request whose session could not be made with a 500 naming the class and code, its message in the log only', async () => {
+    lines = [];
+    running = await failing('session');
+    const res = await fetch(running.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) });
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(res.status).toBe(500);
+    expect(body.error.code).toBe(-32603);
+    expect(body.error.message).toContain('an internal error (Error 23505)');
+    expect(JSON.stringify(body)).not.toContain('sk-live-stored-value');
+    expect(lines.join('\n')).toContain(CAUSE);
+  });
+
+  it('answers a failing page handler with the same short line', async () => {
+    lines = [];
+    running = await failing('fallback');
+    const res = await fetch(running.url.replace('/mcp', '/graph'));
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    expect(text).toContain('an internal error (TypeError)');
+    expect(text).not.toContain('sk-live-stored-value');
+    expect(lines.join('\n')).toContain(CAUSE);
+  });
+});

@@ -12,14 +12,15 @@
  * holding every session cannot lock the real client out; issue 17), and is refused (503) only
  * when every session is busy. Other paths are left to
  * `fallback` (the dashboard) or answered 404. A request target that is not a path (`//a:b`, `*`, an
- * absolute URL) is a 400; anything a handler throws is a 500 and one line of log, never the end of
- * the process.
+ * absolute URL) is a 400; anything a handler throws is a 500 naming only the error's class (its
+ * message, which can quote stored values, goes to the log in one line), never the end of the process.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CredenceMcpSession } from './server.js';
+import { unexpectedErrorSummary } from '../core/error-summary.js';
 import { CredenceError } from '../core/errors.js';
 
 export interface HttpServeOptions {
@@ -182,10 +183,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (!sessions.has(id)) await session.server.close().catch(() => {});
   };
 
-  /** Anything a handler threw: a 500 when nothing was sent yet, and one line of log. */
+  /**
+   * Anything a handler threw: a 500 when nothing was sent yet, and one line of log. The client is
+   * told the error's class and code only (core/error-summary): its message can quote stored values.
+   */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     log(`http: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
-    if (!res.headersSent) send(res, 500, `the server failed on this request: ${(error as Error)?.message ?? String(error)}`, {}, -32603);
+    if (!res.headersSent) send(res, 500, `the server failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`, {}, -32603);
     else res.end();
   };
 
