@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveScope } from '../scope.js';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { parseHookPayload } from './payload.js';
-import { runPromptHook } from './prompt.js';
+import { INPUT_LIMITS } from '../core/limits.js';
+import { promptContext, runPromptHook } from './prompt.js';
 import { queueSpool, queueSpooled, SHOWN_KIND } from './queue.js';
 import { spoolDirFor, type SpooledEvent } from './spool.js';
 
@@ -103,5 +104,20 @@ describe('queuing shown events', () => {
     expect(await store.getShown('sc', 'sh-2')).toBeUndefined();
     expect(await store.getShown('sc', 'sh-3')).toBeUndefined();
     expect(await store.getShown('sc', 'sh-4')).toMatchObject({ target: 'memory:b' });
+  });
+});
+
+describe('the prompt hook on a long prompt (issue 17, input limits)', () => {
+  it('recalls for the prompt cut to the query limit, and never fails on its length', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    await store.upsertMemories('long', [
+      { id: 'flags', category: 'decision', title: 'CLI flags are declared with commander', text: 'Every flag of the CLI is a commander option', tags: ['cli'], createdAt: NOW, updatedAt: NOW },
+    ]);
+    const prompt = `How are CLI flags declared with commander? ${'Here is a long log line. '.repeat(8_000)}`;
+    const { context, shown } = await promptContext(store, 'long', prompt, NOW);
+    expect(context).toContain('CLI flags are declared with commander');
+    expect(shown.length).toBeGreaterThan(0);
+    for (const s of shown) expect(s.query.length).toBeLessThanOrEqual(INPUT_LIMITS.query);
+    await store.close();
   });
 });

@@ -15,6 +15,7 @@
  * costs almost nothing: Seal-Tools test "high" precision 0.962 against 0.967, coverage 0.569
  * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
  */
+import { withinLimit } from '../core/limits.js';
 import { formatMemoryContext } from '../core/memory-context.js';
 import { scrubText } from '../core/scrub.js';
 import { recall } from '../recall.js';
@@ -37,8 +38,10 @@ export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
  * The context block for a prompt ('' when nothing is relevant) and the shown records of its lines
  * (surface `recall`, the prompt as their query, scrubbed), for the caller to keep.
  */
-export async function promptContext(store: Store, scope: string, prompt: string, now: number): Promise<{ context: string; shown: ShownRecord[] }> {
-  if (prompt.trim() === '') return { context: '', shown: [] };
+export async function promptContext(store: Store, scope: string, given: string, now: number): Promise<{ context: string; shown: ShownRecord[] }> {
+  if (given.trim() === '') return { context: '', shown: [] };
+  // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
+  const prompt = withinLimit(given, 'query');
   const results = (await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })).filter(
     (r) => r.label === 'high' || r.label === 'medium',
   );
