@@ -1,14 +1,10 @@
-/** @module schemas/format — zod issues as one readable line: `calls[2].consumes[0]: <message>`. */
+/**
+ * @module schemas/format — zod issues as one readable line: `calls[2].consumes[0]: <message>`, the
+ * same problem at many positions folded into one entry (`calls[2–299].status: … (298 calls)`, core/issue-list).
+ */
 import type { z } from 'zod';
+import { describeIssues } from '../core/issue-list.js';
 
 export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.reduce<string>(
-        (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text === '' ? String(part) : `${text}.${String(part)}`),
-        '',
-      );
-      return path === '' ? issue.message : `${path}: ${issue.message}`;
-    })
-    .join('; ');
+  return describeIssues(error.issues.map((issue) => ({ path: issue.path, message: issue.message })));
 }

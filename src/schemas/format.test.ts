@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseExecution } from '../tool-graph.js';
+import { codeOf, thrown } from '../../test/helpers.js';
+
+describe('formatIssues', () => {
+  it('names a run of 300 calls with 298 bad statuses in one short entry, not 298 repeats (issue 17)', () => {
+    const calls = [
+      { tool: 'read', status: 'success' },
+      { tool: 'edit', status: 'success' },
+      ...Array.from({ length: 298 }, (_, i) => ({ tool: `t${i}`, status: 'done' })),
+    ];
+    const error = thrown(() => parseExecution({ intent: 'a long session', calls }));
+    expect(codeOf(() => parseExecution({ intent: 'a long session', calls }))).toBe('INVALID_INPUT');
+    const message = (error as Error).message;
+    expect(message).toContain('calls[2–299].status');
+    expect(message).toContain('(298 calls)');
+    expect(message.length).toBeLessThan(200);
+  });
+
+  it('keeps the message of a single bad field as it was', () => {
+    const error = thrown(() => parseExecution({ intent: 'x', calls: [{ tool: 'a', status: 'done' }] }));
+    expect((error as Error).message).toBe('invalid execution: calls[0].status: must be one of success, failure, partial');
+  });
+});
