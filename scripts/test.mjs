@@ -25,8 +25,24 @@ if (!env.CREDENCE_TEST_DATABASE_URL && (ci || env.CREDENCE_TEST_PG === 'start'))
 if (!env.CREDENCE_CHROMIUM && chromiumPath() !== undefined) env.CREDENCE_CHROMIUM = chromiumPath();
 
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-/** The end-to-end files of the core flows, run a second time on PostgreSQL (test/pg.ts storeArgs). */
-const E2E_ON_POSTGRES = ['test/e2e/tool-graph.test.ts', 'test/e2e/dag.test.ts', 'test/e2e/learning.test.ts', 'test/e2e/recall.test.ts', 'test/e2e/hook-replay.test.ts', 'test/e2e/append-calls.test.ts', 'test/e2e/mcp-server.test.ts'];
+/**
+ * The end-to-end files that reach their store through test/pg.ts storeArgs / storeEnv, run a second
+ * time on PostgreSQL. Files that open PostgreSQL themselves (pgTestUrl: security-queries,
+ * security-crash, nul-text, dump-restore, store-concurrency) already run both stores and are not here.
+ */
+const E2E_ON_POSTGRES = [
+  'test/e2e/tool-graph.test.ts',
+  'test/e2e/dag.test.ts',
+  'test/e2e/learning.test.ts',
+  'test/e2e/recall.test.ts',
+  'test/e2e/hook-replay.test.ts',
+  'test/e2e/append-calls.test.ts',
+  'test/e2e/mcp-server.test.ts',
+  'test/e2e/security-hooks.test.ts',
+  'test/e2e/untrusted-rules.test.ts',
+  'test/e2e/mcp-stdio-end.test.ts',
+  'test/e2e/gateway-readme.test.ts',
+];
 
 let child;
 const run = (args, extraEnv = {}) =>
