@@ -85,13 +85,15 @@ export interface RecallResult {
 }
 
 export const recallKey = (kind: RecallKind, id: string): string => `${kind}:${id}`;
+/** The recall kind of a stored memory: instincts and skills keep theirs, every other category is a memory. */
+const memoryKind = (category: MemoryRecord['category']): RecallKind => (category === 'instinct' ? 'instinct' : category === 'skill' ? 'skill' : 'memory');
 const key = recallKey;
 export const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
 
 
 /** A memory as recall holds it (instincts and skills keep their own kind, so feedback finds them). */
 export function memoryItem(m: MemoryRecord): Recallable {
-  const kind: RecallKind = m.category === 'instinct' || m.category === 'skill' ? m.category : 'memory';
+  const kind = memoryKind(m.category);
   return {
     key: key(kind, m.id),
     id: m.id,
@@ -170,7 +172,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     index === undefined || ctx.embedder === undefined ? Promise.resolve([undefined]) : ctx.embedder.embed([query]),
   ]);
   const bm25 = new Map<string, number>([
-    ...memoryHits.map((h) => [key(h.memory.category === 'instinct' || h.memory.category === 'skill' ? h.memory.category : 'memory', h.memory.id), h.bm25] as const),
+    ...memoryHits.map((h) => [key(memoryKind(h.memory.category), h.memory.id), h.bm25] as const),
     ...observationHits.map((h) => [key('observation', h.observation.id), h.bm25] as const),
     ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
   ]);

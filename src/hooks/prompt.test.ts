@@ -117,7 +117,10 @@ describe('the prompt hook on a long prompt (issue 17, input limits)', () => {
     const { context, shown } = await promptContext(store, 'long', prompt, NOW);
     expect(context).toContain('CLI flags are declared with commander');
     expect(shown.length).toBeGreaterThan(0);
-    for (const s of shown) expect(s.query.length).toBeLessThanOrEqual(INPUT_LIMITS.query);
+    for (const s of shown) {
+      expect(typeof s.query).toBe('string');
+      expect((s.query ?? '').length).toBeLessThanOrEqual(INPUT_LIMITS.query);
+    }
     await store.close();
   });
 });
