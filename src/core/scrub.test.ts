@@ -106,6 +106,11 @@ const fake = {
   ampersandPassword: 'Tr0ub' + alnum(6) + '&3',
   ampersandBeforeOperator: 'Tr0ub' + alnum(7) + '&x9',
   ampersandFlag: alnum(8) + '&' + alnum(5),
+  gitlab: 'gl' + 'pat-' + urlsafe(20),
+  huggingface: 'h' + 'f_' + gen.from(UPPER + LOWER, 34),
+  sendgrid: 'S' + 'G.' + urlsafe(22) + '.' + urlsafe(43),
+  slackWebhook: 'T' + gen.from(UPPER + DIGITS, 8) + '/B' + gen.from(UPPER + DIGITS, 10) + '/' + alnum(24),
+  sessionCookie: 'sid=' + alnum(32) + '; csrftoken=' + alnum(24),
 };
 
 interface SecretCase {
@@ -119,6 +124,11 @@ interface SecretCase {
 }
 
 const SECRETS: readonly SecretCase[] = [
+  { name: 'GitLab personal access token in a clone URL', kind: 'gitlab-token', secret: fake.gitlab, context: 'GITLAB={S} glab repo list', keep: [' glab repo list'] },
+  { name: 'Hugging Face token in a CLI call', kind: 'huggingface-token', secret: fake.huggingface, context: 'huggingface-cli login --add-to-git-credential {S}' },
+  { name: 'SendGrid key in a curl header', kind: 'sendgrid-key', secret: fake.sendgrid, context: 'curl -H "X-Key: {S}" https://api.sendgrid.com/v3/mail/send', keep: ['https://api.sendgrid.com/v3/mail/send'] },
+  { name: 'Slack webhook URL', kind: 'webhook-url', secret: fake.slackWebhook, context: 'curl -X POST https://hooks.slack.com/services/{S} -d @msg.json', keep: ['https://hooks.slack.com/services/', ' -d @msg.json'] },
+  { name: 'Cookie header of a request', kind: 'cookie', secret: fake.sessionCookie, context: 'GET / HTTP/1.1\nCookie: {S}\nAccept: */*', keep: ['Cookie: ', 'Accept: */*'] },
   { name: 'OpenAI key in an export line', kind: 'openai-key', secret: fake.openai, context: 'export OPENAI_API_KEY={S}', keep: ['export OPENAI_API_KEY='] },
   { name: 'OpenAI project key in Python code', kind: 'openai-key', secret: fake.openaiProject, context: 'client = OpenAI(api_key="{S}")\nclient.models.list()', keep: ['client = OpenAI(api_key="', '")'] },
   { name: 'Anthropic key in a JSON tool input', kind: 'anthropic-key', secret: fake.anthropic, context: '{"url":"https://api.anthropic.com/v1/messages","headers":{"x-api-key":"{S}"}}', keep: ['"x-api-key":"'] },
@@ -746,5 +756,100 @@ describe('mayContainSecret', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+/** Every byte as `%XX`: a secret fully percent-encoded. */
+const encodeAll = (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+/** `%XX` decoded once, as the scrubber reads it. */
+const decodeOnce = (s: string): string => s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+
+describe('percent-encoded secrets (issue 17, red-team 3)', () => {
+  for (const c of SECRETS) {
+    it(`removes the ${c.name} when percent-encoded in a URL and when fully encoded`, () => {
+      for (const input of [`https://example.com/fetch?q=${encodeURIComponent(place(c))}&page=2`, encodeAll(place(c))]) {
+        const out = scrubText(input).text;
+        expect(decodeOnce(out)).not.toContain(c.secret);
+        expect(out).toContain(redactionMarker(c.kind));
+        expect(scrubText(out).text).toBe(out);
+      }
+    });
+  }
+
+  it('keeps the encoded frame and the rest of the URL', () => {
+    const token = fake.ghp;
+    expect(scrubText(`https://api.example.com/x?token%3D${token}%26page%3D2`).text).toBe(`https://api.example.com/x?token%3D${redactionMarker('github-token')}%26page%3D2`);
+    expect(scrubText(`GET /x?${encodeAll(token)}&page=2`).text).toBe(`GET /x?${redactionMarker('github-token')}&page=2`);
+  });
+
+  it('leaves percent-encoded text without secrets as it is', () => {
+    for (const text of ['https://example.com/search?q=hello%20world%2Fpath&lang=en', 'file%20name%2B1.txt', '100%25 done, 50%', '%E2%9C%93 passed']) {
+      expect(scrubText(text).text).toBe(text);
+    }
+  });
+});
+
+/** The formats the red-team found uncovered (issue 17, red-team 3): each plain and percent-encoded. */
+const FORMATS: readonly SecretCase[] = [
+  { name: 'docker config.json auth', kind: 'credential', secret: Buffer.from('ada:' + alnum(16)).toString('base64'), context: '{"auths": {"registry.example.com": {"auth": "{S}"}}}', keep: ['"auth": "', '"}}}'] },
+  { name: 'docker config.json identitytoken', kind: 'credential', secret: urlsafe(40), context: '{"auths":{"r.example.com":{"identitytoken":"{S}"}}}', keep: ['"identitytoken":"'] },
+  { name: 'AWS credentials CSV secret column', kind: 'aws-secret-key', secret: 'k' + gen.from(B64, 37) + 'Z1', context: `Access key ID,Secret access key\n${fake.akia},{S}\n`, keep: ['Access key ID,Secret access key'] },
+  { name: 'Set-Cookie header', kind: 'cookie', secret: 'session=' + alnum(40) + '; Path=/; HttpOnly', context: 'HTTP/1.1 200 OK\nSet-Cookie: {S}\nContent-Type: text/html', keep: ['Set-Cookie: ', 'Content-Type: text/html'] },
+  { name: 'docker login -p', kind: 'credential', secret: 'Dk' + alnum(14), context: 'docker login -u ada -p {S} registry.example.com', keep: ['docker login -u ada -p ', ' registry.example.com'] },
+  { name: 'docker login --password', kind: 'credential', secret: 'Dp' + alnum(14), context: 'docker login --username ada --password {S} ghcr.io', keep: [' ghcr.io'] },
+  { name: 'docker login --password=', kind: 'credential', secret: 'De' + alnum(14), context: 'docker login --password={S} ghcr.io', keep: [' ghcr.io'] },
+  { name: '.netrc on one line', kind: 'credential', secret: 'Nr' + alnum(12), context: 'machine api.example.com login ada password {S}\n', keep: ['machine api.example.com login ada password '] },
+  { name: '.netrc on several lines', kind: 'credential', secret: 'Nm' + alnum(12), context: 'machine git.example.com\n  login ada\n  password {S}\n', keep: ['  login ada\n'] },
+  { name: 'GitLab token', kind: 'gitlab-token', secret: 'gl' + 'pat-' + urlsafe(20), context: 'git clone https://oauth2:{S}@gitlab.com/acme/app.git' },
+  { name: 'Hugging Face token', kind: 'huggingface-token', secret: 'h' + 'f_' + gen.from(UPPER + LOWER, 34), context: 'HF_TOKEN={S} python train.py', keep: [' python train.py'] },
+  { name: 'SendGrid key', kind: 'sendgrid-key', secret: 'S' + 'G.' + urlsafe(22) + '.' + urlsafe(43), context: 'sg = SendGridAPIClient("{S}")' },
+  { name: 'Stripe webhook secret', kind: 'stripe-key', secret: 'wh' + 'sec_' + alnum(32), context: 'stripe listen --forward-to localhost:3000 # {S}' },
+  { name: 'Slack webhook', kind: 'webhook-url', secret: 'T' + gen.from(UPPER + DIGITS, 8) + '/B' + gen.from(UPPER + DIGITS, 10) + '/' + alnum(24), context: 'SLACK_URL=https://hooks.slack.com/services/{S}', keep: ['https://hooks.slack.com/services/'] },
+  { name: 'Discord webhook', kind: 'webhook-url', secret: gen.from(DIGITS, 18) + '/' + urlsafe(68), context: 'curl -d "{}" https://discord.com/api/webhooks/{S}', keep: ['https://discord.com/api/webhooks/'] },
+  { name: 'Discord webhook on discordapp.com', kind: 'webhook-url', secret: gen.from(DIGITS, 18) + '/' + urlsafe(68), context: 'POST https://discordapp.com/api/webhooks/{S} 204', keep: [' 204'] },
+];
+
+describe('formats the red-team found uncovered (issue 17, red-team 3)', () => {
+  for (const c of FORMATS) {
+    it(`removes the ${c.name} (${c.kind}), plain and percent-encoded`, () => {
+      const out = scrubText(place(c));
+      expect(out.text).not.toContain(c.secret);
+      expect(out.redactions.map((r) => r.kind)).toContain(c.kind);
+      for (const part of c.keep ?? []) expect(out.text).toContain(part);
+      expect(scrubText(out.text).text).toBe(out.text);
+      for (const encoded of [encodeURIComponent(place(c)), encodeAll(place(c))]) expect(decodeOnce(scrubText(encoded).text)).not.toContain(c.secret);
+    });
+  }
+
+  it('scrubs a Cookie and a Set-Cookie under their JSON keys', () => {
+    const value = 'sid=' + alnum(30);
+    expect(scrubValue({ headers: { Cookie: value, 'set-cookie': value, accept: 'text/html' } })).toEqual({ headers: { Cookie: redactionMarker('cookie'), 'set-cookie': redactionMarker('cookie'), accept: 'text/html' } });
+  });
+
+  it.each([
+    ['a cookie in prose', 'Cookie: a small sweet cake. The cookie consent banner is shown once.'],
+    ['docker login without a password', 'docker login registry.example.com && docker login -u ada --password-stdin ghcr.io'],
+    ['machine learning prose', 'The machine learning team reset the password policy last week.'],
+    ['hf_ inside a word and short', 'pdf_hf_parser and hf_hub are modules; hf_token_path=~/.hf'],
+    ['SG. as a file name', 'open SG.ts and SG.config.json'],
+    ['glpat- alone', 'tokens start with glpat- on GitLab'],
+    ['a Discord channel link and a Slack page', 'https://discord.com/channels/123/456 and https://hooks.slack.com/ docs'],
+    ['a CSV of key ids without secrets', 'Access key ID,Status\nAKIA_NOT_A_KEY,Active'],
+    ['a whsec_ mention', 'the secret starts with whsec_ in the dashboard'],
+  ])('leaves %s alone', (_, text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});
+
+describe('the scrubber on long adversarial texts (issue 17, red-team 1)', () => {
+  // Each family repeats what a rule's frame starts with and never completes it. A linear scrubber
+  // reads 400 KB of it in well under a second; a rule that read on from each repetition to the
+  // end of the text would take minutes. The bound leaves a margin of 10× either way.
+  const families = ['cookie: ', 'docker login ', 'machine a ', 'token%3D', '%', 'hooks.slack.com/services/', 'password=$a ', '"auth": "', 'AKIA0123456789ABCDEF,', 'sk-', ' -p ', 'Bearer '];
+  it.each(families)('reads 400 KB of %j in linear time', (unit) => {
+    const text = unit.repeat(Math.ceil(400_000 / unit.length));
+    const started = performance.now();
+    scrubText(text);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

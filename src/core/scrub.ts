@@ -10,8 +10,16 @@
  * What counts as a secret:
  * - vendor formats, recognised anywhere: OpenAI `sk-…`/`sk-proj-…`, Anthropic `sk-ant-…`, GitHub
  *   `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/`github_pat_`, AWS key ids `AKIA…`/`ASIA…`, Slack `xox?-`,
- *   Stripe `sk_live_`/`rk_live_` (and `_test_`), Google `AIza…`, npm `npm_…`, JWTs (`eyJ….….…`),
- *   PEM private-key blocks (an unterminated block is redacted to the end of the text);
+ *   Stripe `sk_live_`/`rk_live_` (and `_test_`) and webhook secrets `whsec_`, Google `AIza…`, npm
+ *   `npm_…`, GitLab `glpat-`, Hugging Face `hf_`, SendGrid `SG.….…`, JWTs (`eyJ….….…`), PEM
+ *   private-key blocks (an unterminated block is redacted to the end of the text);
+ * - Slack (`hooks.slack.com/services/…`) and Discord (`discord.com/api/webhooks/<id>/<token>`)
+ *   webhook URLs: the host stays, the path goes;
+ * - the secret column of AWS's credentials CSV (40 characters after `AKIA…,`); docker's
+ *   `config.json` `"auth"` and `"identitytoken"`; `docker login -p <password>`; `.netrc`'s
+ *   `machine <host> [login <user>] password <password>`; Cookie and Set-Cookie values (`name=value`);
+ * - any of these percent-encoded (issue 17): the text is also read with every `%XX` decoded once,
+ *   and a secret found there is redacted in its encoded span (`token%3D[REDACTED:github-token]`);
  * - AWS secret keys (40 base64 characters) after an `aws_secret_access_key`-like name;
  * - `Authorization:` headers (Bearer, Basic, other schemes) and a bare `Bearer <token>` or
  *   `Basic <base64 of user:password>`;
@@ -80,6 +88,11 @@ export const SECRET_KINDS = Object.freeze([
   'stripe-key',
   'google-api-key',
   'npm-token',
+  'gitlab-token',
+  'huggingface-token',
+  'sendgrid-key',
+  'webhook-url',
+  'cookie',
   'url-password',
   'basic-auth',
   'bearer-token',
@@ -381,6 +394,8 @@ const UNQUOTED_VALUE_CHAR = String.raw`(?:[^\s"'\x60,;&]|${VALUE_AMPERSAND})`;
 const UNQUOTED_VALUE_REST = new RegExp(`${UNQUOTED_VALUE_CHAR}*`, 'y');
 const AUTH_VALUE_CHAR = String.raw`[^\s"',;]`;
 const AUTH_VALUE_REST = new RegExp(`${AUTH_VALUE_CHAR}*`, 'y');
+const COOKIE_VALUE_CHAR = String.raw`[^\r\n"'\\]`;
+const COOKIE_VALUE_REST = new RegExp(`${COOKIE_VALUE_CHAR}*`, 'y');
 
 /** The end of the run of `rest`'s characters that starts at `from`. */
 function extendRun(text: string, from: number, rest: RegExp): number {
@@ -573,6 +588,36 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('stripe-key', /(?<![A-Za-z0-9\]])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g),
   whole('google-api-key', /(?<![\w\]-])AIza[\w-]{35}(?![\w-])/g),
   whole('npm-token', /(?<![\w\]])npm_[A-Za-z0-9]{36,}/g),
+  whole('gitlab-token', /(?<![\w\]-])glpat-[\w-]{20,}/g),
+  whole('huggingface-token', /(?<![\w\]-])hf_[A-Za-z0-9]{30,}(?![\w-])/g),
+  whole('sendgrid-key', /(?<![\w\]-])SG\.[\w-]{16,}\.[\w-]{16,}/g),
+  whole('stripe-key', /(?<![A-Za-z0-9\]])whsec_[A-Za-z0-9+/]{24,}/g),
+  // The webhook's host stays; what follows it (team, channel and secret; id and token) goes.
+  framed('webhook-url', /(\bhooks\.slack\.com\/(?:services|workflows|triggers)\/)([\w/-]{8,})/gi),
+  framed('webhook-url', /(\b(?:(?:canary|ptb)\.)?discord(?:app)?\.com\/api(?:\/v\d+)?\/webhooks\/)(\d+\/[\w-]{8,})/gi),
+  // AWS's credentials CSV (`Access key ID,Secret access key` then rows): the column after a key id.
+  framed('aws-secret-key', /((?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}[ \t]*,[ \t]*)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g),
+  // docker's config.json: `"auth": "<base64 of user:password>"`, `"identitytoken": "…"`.
+  framed('credential', /("(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*")([A-Za-z0-9+/=._-]{8,})(?=")/gi),
+  // `docker login -p <password>` (a few words of options may stand between).
+  framed(
+    'credential',
+    /(\bdocker[ \t]+login(?:[ \t]+(?!-p[ \t])[^\s;&|]+){0,8}[ \t]+-p[ \t]+)([^\s"'\x60;&|]+)/g,
+    (s) => (isPlaceholder(s) ? 0 : s.length),
+  ),
+  // .netrc: `machine <host> [login <user>] [account <a>] password <password>`, on one line or several.
+  framed(
+    'credential',
+    /((?:\bmachine[ \t]+\S+|^[ \t]*default)(?:\s+(?:login|account|port)[ \t]+\S+){0,4}\s+password[ \t]+)(\S+)/gm,
+    (s) => (isPlaceholder(s) ? 0 : s.length),
+  ),
+  // Cookie and Set-Cookie header values (`name=value; …`), a header's or a JSON field's.
+  framed(
+    'cookie',
+    new RegExp(String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`, 'gi'),
+    (s) => (s.includes('=') && !isPlaceholder(s) ? s.length : 0),
+    COOKIE_VALUE_REST,
+  ),
   framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
   // Not followed by `[` either: base64 glued to a key (`Basic …TOKEN=value`) would take the key's
   // `=` as padding once the value is a marker, and scrubbing again would redact more.
@@ -645,7 +690,7 @@ const RULES: readonly Rule[] = Object.freeze([
 
 /** One pass over the text that every rule's required literal passes; most texts stop here. */
 const PREFILTER =
-  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
+  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|whsec_|hooks\.slack|discord|docker|cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
 
 const EXISTING_MARKER = /\[REDACTED:[a-z-]+\]/g;
 
@@ -716,13 +761,55 @@ function mergeSpans(spans: Span[]): Span[] {
 
 const NO_REDACTIONS: readonly Redaction[] = Object.freeze([]);
 
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+const isHexCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * `text` with each `%XX` escape decoded once (as the byte's Latin-1 character: secrets are ASCII),
+ * and where each decoded character came from, so a secret found in the decoded text is redacted in
+ * its encoded span (`token%3Dghp_…`, `%67%68%70%5F…` in a fetched URL). Undefined without escapes.
+ * One pass, linear; `+` stays `+` (base64 holds it).
+ */
+function percentDecoded(text: string): { text: string; from: Int32Array; to: Int32Array } | undefined {
+  if (!PERCENT_ESCAPE.test(text)) return undefined;
+  const n = text.length;
+  const from = new Int32Array(n);
+  const to = new Int32Array(n);
+  const parts: string[] = [];
+  let k = 0;
+  for (let i = 0; i < n; k++) {
+    from[k] = i;
+    if (text.charCodeAt(i) === 37 && isHexCode(text.charCodeAt(i + 1)) && isHexCode(text.charCodeAt(i + 2))) {
+      parts.push(String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)));
+      i += 3;
+    } else {
+      parts.push(text[i] as string);
+      i += 1;
+    }
+    to[k] = i;
+  }
+  return { text: parts.join(''), from, to };
+}
+
+/** The secret spans of `text` and of its percent-decoded reading, in `text`'s offsets. */
+function allSpans(text: string, firstOnly: boolean): Span[] {
+  const spans = findSpans(text, firstOnly);
+  if (firstOnly && spans.length > 0) return spans;
+  const decoded = percentDecoded(text);
+  if (decoded === undefined) return spans;
+  for (const span of findSpans(decoded.text, firstOnly)) {
+    spans.push({ start: decoded.from[span.start] as number, end: decoded.to[span.end - 1] as number, priority: span.priority });
+  }
+  return spans;
+}
+
 /**
  * Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the frame around it
  * (`API_KEY=`, `https://user:…@host`, `Bearer `). Returns the text unchanged (same string) and no
  * redactions when nothing is found.
  */
 export function scrubText(text: string): ScrubResult {
-  const spans = findSpans(text, false);
+  const spans = allSpans(text, false);
   if (spans.length === 0) return { text, redactions: NO_REDACTIONS };
   const parts: string[] = [];
   const redactions: Redaction[] = [];
@@ -744,7 +831,7 @@ export function scrubText(text: string): ScrubResult {
 
 /** Whether `text` holds anything {@link scrubText} would redact. */
 export function containsSecret(text: string): boolean {
-  return findSpans(text, true).length > 0;
+  return allSpans(text, true).length > 0;
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -754,6 +841,7 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 
 const AUTHORIZATION_KEY = /^(?:proxy-)?authorization$/i;
 const AUTHORIZATION_FRAME = 'Authorization: ';
+const COOKIE_KEY = /^(?:set-)?cookie$/i;
 const CLI_FLAG = /^--?[A-Za-z][\w-]*$/;
 
 /**
@@ -764,6 +852,7 @@ const CLI_FLAG = /^--?[A-Za-z][\w-]*$/;
 function scrubInContext(value: string, context: string | undefined): string {
   const scrubbed = scrubText(value).text;
   if (context === undefined || scrubbed !== value) return scrubbed;
+  if (COOKIE_KEY.test(context)) return value.includes('=') && !isPlaceholder(value) ? redactionMarker('cookie') : value;
   if (AUTHORIZATION_KEY.test(context)) {
     const framed = scrubText(AUTHORIZATION_FRAME + value).text;
     return framed.startsWith(AUTHORIZATION_FRAME) ? framed.slice(AUTHORIZATION_FRAME.length) : framed;
@@ -815,7 +904,7 @@ export function scrubValue<T>(value: T): T {
 }
 
 function anyMatch(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return PREFILTER.test(value);
+  if (typeof value === 'string') return PREFILTER.test(value) || PERCENT_ESCAPE.test(value);
   if (value === null || typeof value !== 'object' || depth > 64) return depth > 64;
   if (Array.isArray(value)) {
     for (const item of value) if (anyMatch(item, depth + 1)) return true;
