@@ -358,8 +358,9 @@ export class Credence {
    * contains for nested flows) and recall finds the run by its intent and summary.
    */
   async recordRun(run: RunInput): Promise<RunResult> {
-    limits.requireWithinLimit('intent', run.intent, 'intent');
-    run.nodes.forEach((n, i) => limits.requireWithinLimit(`nodes[${i}].name`, n.name, 'toolName'));
+    limits.requireWithinLimit('intent', run?.intent, 'intent');
+    // A malformed run is scoreRun's to name (INVALID_INPUT); the limits only read what is there.
+    if (Array.isArray(run?.nodes)) run.nodes.forEach((n, i) => limits.requireWithinLimit(`nodes[${i}].name`, n?.name, 'toolName'));
     const scored = scoreRun(run);
     const recorded = await this.recordExecutions(
       [
