@@ -2,6 +2,7 @@
  * Helpers shared by the test files (not a test file itself: vitest does not collect it).
  */
 
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isCredenceError, type CredenceError } from '../src/core/errors.js';
@@ -50,4 +51,20 @@ export async function rejection(promise: Promise<unknown>): Promise<CredenceErro
     throw error;
   }
   throw new Error('expected a rejection');
+}
+
+/**
+ * The dashboard's base address (without the final slash) once a `credence serve` or `demo --serve`
+ * process prints it on stderr; rejects with what it printed if the process exits first.
+ */
+export function dashboardAddress(server: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    server.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const m = /dashboard at (http:\/\/[^\s]+\/)/.exec(text);
+      if (m?.[1] !== undefined) resolve(m[1].replace(/\/$/, ''));
+    });
+    server.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
+  });
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
+import { dashboardAddress } from '../helpers.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
@@ -56,15 +57,7 @@ if (executablePath === undefined) {
     expect(other.status, other.stderr).toBe(0);
     // The demo again, serving this time: it adds nothing to the scope and serves its dashboard.
     server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    base = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      server?.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const m = /dashboard at (http:\/\/[^\s]+\/)/.exec(text);
-        if (m?.[1] !== undefined) resolve(m[1].replace(/\/$/, ''));
-      });
-      server?.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
-    });
+    base = await dashboardAddress(server);
     browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     watch(page, problems);

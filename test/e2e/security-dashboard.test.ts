@@ -17,6 +17,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
 import { bin } from '../mcp-helpers.js';
+import { dashboardAddress } from '../helpers.js';
 
 const NOW = '2026-03-02T10:00:00Z';
 const IMG = '<img src=x onerror=alert(1)>';
@@ -69,15 +70,7 @@ interface Injected {
     }
     spawnSync(process.execPath, [bin, '--db', db, '--scope', 'xss', '--now', NOW, 'evolve', '--skills-dir', join(dir, 'skills')], { cwd: dir, env, encoding: 'utf8' });
     server = spawn(process.execPath, [bin, '--db', db, '--scope', 'xss', '--now', NOW, 'serve', '--http', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    base = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      server?.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const m = /dashboard at (http:\/\/[^\s]+\/)/.exec(text);
-        if (m?.[1] !== undefined) resolve(m[1].replace(/\/$/, ''));
-      });
-      server?.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
-    });
+    base = await dashboardAddress(server);
     browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
   }, 60_000);
 
