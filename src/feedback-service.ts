@@ -12,12 +12,12 @@
  * an agent is not the user) is refused such an id.
  */
 import { CredenceError } from './core/errors.js';
-import type { FeedbackKind, ObservationType } from './core/types.js';
+import type { FeedbackKind, ObservationType, Verdict } from './core/types.js';
 import { OBSERVATION_TYPES } from './core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from './core/rule-trust.js';
 import type { ShownRecord, Store, Surface } from './store/types.js';
 
-export type Verdict = 'accepted' | 'rejected' | 'contradicts' | 'validated';
+export type { Verdict } from './core/types.js';
 
 export interface FeedbackContext {
   store: Store;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { formatEvolveReport } from '../evolve.js';
-import type { Verdict } from '../feedback-service.js';
+import { VERDICTS, type Verdict } from '../core/types.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseCount } from './parse.js';
@@ -22,7 +22,7 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--note <text>', 'a note kept with the event')
     .action(async (id: string, o: { accepted?: boolean; rejected?: boolean; contradicts?: boolean; validated?: boolean; event?: string; note?: string }) => {
       const ctx = context();
-      const verdicts = (['accepted', 'rejected', 'contradicts', 'validated'] as const).filter((v) => o[v] === true);
+      const verdicts = VERDICTS.filter((v) => o[v] === true);
       if (verdicts.length !== 1) throw new CredenceError('INVALID_INPUT', 'give exactly one of --accepted, --rejected, --contradicts or --validated');
       const result = await withCredence(ctx, (c) =>
         // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for confirmation.

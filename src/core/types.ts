@@ -46,6 +46,10 @@ export type ConfidenceBand = 'noise' | 'tentative' | 'probable' | 'certain' | 'e
 export const FEEDBACK_KINDS = ['explicit', 'validation', 'correction', 'contradiction'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
+/** The verdicts on a shown result, an instinct or a skill (`feedback` in the CLI, MCP and dashboard). */
+export const VERDICTS = Object.freeze(['accepted', 'rejected', 'contradicts', 'validated'] as const);
+export type Verdict = (typeof VERDICTS)[number];
+
 /** A score with the parts that made it: every confidence in Credence is explainable. */
 export interface Explained<P extends object = Record<string, number | string>> {
   readonly value: number;

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../core/limits.js';
+import { VERDICTS } from '../core/types.js';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
@@ -58,5 +59,15 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
       await client.close();
       await credence.close();
     }
+  });
+});
+
+describe('the feedback tool (issue 18: one verdict list)', () => {
+  it('accepts exactly the core VERDICTS, in their order', () => {
+    expect(VERDICTS).toEqual(['accepted', 'rejected', 'contradicts', 'validated']);
+    expect(Object.isFrozen(VERDICTS)).toBe(true);
+    const feedback = META_TOOLS.find((t) => t.name === 'feedback') as (typeof META_TOOLS)[number];
+    const verdict = (inputJsonSchema(feedback).properties as Record<string, { enum?: unknown }>).verdict;
+    expect(verdict?.enum).toEqual([...VERDICTS]);
   });
 });

@@ -11,7 +11,7 @@ import type { Credence } from '../engine.js';
 import { formatMemoryContext } from '../core/memory-context.js';
 import { withSource } from '../core/rule-trust.js';
 import { parseSince } from '../core/time.js';
-import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
+import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
 import type { Gateway } from './gateway.js';
 import { jsonResult } from './results.js';
 import { text } from './fields.js';
@@ -185,7 +185,7 @@ export const META_TOOLS: readonly MetaTool[] = [
       'A verdict on something Credence showed (the shownId of a search, suggestion or recall result) or on an instinct or skill: accepted or rejected count towards suggestion precision; on instincts and skills accepted is +0.3, validated +0.2, rejected and contradicts −0.3.',
     input: z.strictObject({
       id: text('id').describe('a shownId (sh-…), an instinct id or a skill id'),
-      verdict: z.enum(['accepted', 'rejected', 'contradicts', 'validated']),
+      verdict: z.enum(VERDICTS),
       event_id: text('id').optional().describe('an id for this event: the same event is applied once'),
       note: text('note').optional(),
     }),

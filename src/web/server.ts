@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unexpectedErrorSummary } from '../core/error-summary.js';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { EDGE_TYPES, type EdgeType } from '../core/types.js';
+import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
 import { openCredence, type Credence } from '../engine.js';
 import { oneLine, requestTarget } from '../mcp/http.js';
 import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
@@ -106,8 +106,6 @@ async function readBody(req: IncomingMessage, limit = 64 * 1024): Promise<unknow
     throw new CredenceError('INVALID_INPUT', 'request body is not JSON: send {"id": "...", "verdict": "validated"}');
   }
 }
-
-const VERDICTS = ['accepted', 'rejected', 'contradicts', 'validated'] as const;
 
 export function createDashboard(options: DashboardOptions): Dashboard {
   const { credence } = options;
