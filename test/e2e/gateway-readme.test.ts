@@ -1,9 +1,9 @@
 /**
- * The README's gateway example works as written (issue 17): its `filesystem` and `memory` entries,
- * read from the README itself, run through `credence serve --gateway .credence/servers.json` with
+ * The documented gateway example works as written (issue 17): its `filesystem` and `memory` entries,
+ * read from the MCP guide itself (docs/mcp.md, moved there from the README), run through `credence serve --gateway .credence/servers.json` with
  * the real `npx -y @modelcontextprotocol/server-…` (found in this package's node_modules, offline);
  * `memory:create_entities` then `memory:read_graph` succeed and the graph lands in
- * `.credence/memory.jsonl`, where the README says. The `tracker` entry names an example host and
+ * `.credence/memory.jsonl`, where the guide says. The `tracker` entry names an example host and
  * is left out.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
@@ -15,13 +15,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { nodeModules, stdioClient, textOf } from '../mcp-helpers.js';
 import { storeArgs } from '../pg.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const guide = readFileSync(fileURLToPath(new URL('../../docs/mcp.md', import.meta.url)), 'utf8');
 
-/** The first ```json block after the README's **Gateway.** paragraph, parsed. */
-function readmeGatewayConfig(): { mcpServers: Record<string, unknown> } {
-  const from = readme.indexOf('**Gateway.**');
-  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
-  if (from < 0 || block === null) throw new Error('the README has no gateway example after **Gateway.**');
+/** The first ```json block after the guide's **Gateway.** paragraph, parsed. */
+function documentedGatewayConfig(): { mcpServers: Record<string, unknown> } {
+  const from = guide.indexOf('**Gateway.**');
+  const block = /```json\n([\s\S]*?)\n```/.exec(guide.slice(from));
+  if (from < 0 || block === null) throw new Error('docs/mcp.md has no gateway example after **Gateway.**');
   return JSON.parse(block[1] as string) as { mcpServers: Record<string, unknown> };
 }
 
@@ -30,7 +30,7 @@ function readmeGatewayConfig(): { mcpServers: Record<string, unknown> } {
 const project = mkdtempSync(join(tmpdir(), 'credence-readme-gateway-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-describe("the README's gateway example, as written", () => {
+describe("the MCP guide's gateway example, as written", () => {
   let client: Client;
   let close: () => Promise<void>;
   let stderr: () => string;
@@ -39,7 +39,7 @@ describe("the README's gateway example, as written", () => {
     symlinkSync(nodeModules, join(project, 'node_modules'), 'dir');
     writeFileSync(join(project, '.npmrc'), 'offline=true\nupdate-notifier=false\nfund=false\n');
     mkdirSync(join(project, '.credence'));
-    const { mcpServers } = readmeGatewayConfig();
+    const { mcpServers } = documentedGatewayConfig();
     expect(mcpServers).toHaveProperty('memory');
     const { filesystem, memory } = mcpServers;
     writeFileSync(join(project, '.credence', 'servers.json'), JSON.stringify({ mcpServers: { filesystem, memory } }, null, 2));

@@ -42,7 +42,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   beforeAll(() => {
     mkdirSync(project);
     expect(spawnSync('git', ['init', '-q'], { cwd: project }).status).toBe(0);
-    // Step 2 of the README: install the hooks (step 1 is npm install, done by the test run itself).
+    // Step 2 of docs/claude-code.md: install the hooks (step 1 is npm install, done by the test run itself).
     expect(run(['init', '--claude-code']).status).toBe(0);
     // Something to remember, so the prompt about the CLI's flags gets context.
     expect(run(['remember', '--title', 'CLI flags are declared with commander in src/cli.ts', '--category', 'decision', '--tags', 'cli', 'Every flag of the CLI is a commander option in src/cli.ts']).status).toBe(0);

@@ -60,7 +60,7 @@ function repositoryWords(): string[] {
       else if (/\.(ts|md|jsonl?|txt|mjs)$/.test(name)) files.push(path);
     }
   };
-  for (const dir of ['src', 'test', 'data', 'eval', 'bench', 'examples']) {
+  for (const dir of ['src', 'test', 'data', 'eval', 'bench', 'examples', 'docs']) {
     try {
       walk(join(root, dir));
     } catch {

@@ -1,5 +1,5 @@
 // Credence dashboard: hand-written, no framework, no CDN. One script for every page; the path
-// picks the view (/graph, /confidence, /learning, /runs, /ask). Data comes from /api/ (see README).
+// picks the view (/graph, /confidence, /learning, /runs, /ask). Data comes from /api/ (see docs/dashboard.md).
 // Every text from the store goes into the page as text nodes, never as HTML.
 'use strict';
 
