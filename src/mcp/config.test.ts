@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeOf, thrown } from '../../test/helpers.js';
 import { expandVariables, parseGatewayConfig } from './config.js';
@@ -39,5 +40,40 @@ describe('parseGatewayConfig', () => {
     expect(message({ mcpServers: { 'a:b': { command: 'x' } } })).toMatch(/server name is 1–64 letters/);
     expect(message({ mcpServers: {} })).toMatch(/lists no servers/);
     expect(codeOf(() => parseGatewayConfig('{oops', 'servers.json'))).toBe('INVALID_INPUT');
+  });
+});
+
+describe('expandVariables (issue 17 leftover: linear time)', () => {
+  /** The former one-pattern implementation, quadratic on many unclosed `${A:-`: the oracle. */
+  const oracle = (text: string, env: NodeJS.ProcessEnv): string =>
+    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      throw new Error(`unset ${name}`);
+    });
+  const outcome = (f: () => string): string => {
+    try {
+      return `ok ${f()}`;
+    } catch (error) {
+      return `error ${/\$\{(\w+)\}|unset (\w+)/.exec((error as Error).message)?.slice(1).find((x) => x !== undefined)}`;
+    }
+  };
+
+  it('expands exactly as the former pattern on every short text over ${, }, :-, names and blanks', () => {
+    const env = { A: 'x$1', B: '', AB: 'y' };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('$', '{', '}', ':', '-', 'A', 'B', '_', '1', ' ', '${', ':-'), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(outcome(() => expandVariables(text, env, 'x'))).toBe(outcome(() => oracle(text, env)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads 100,000 unclosed ${A:- and then a closed one through the real function', () => {
+    const text = `${'${A:-'.repeat(100_000)}`;
+    expect(expandVariables(text, {}, 'x')).toBe(text);
+    expect(expandVariables(`${text}}`, {}, 'x')).toBe('${A:-'.repeat(99_999));
   });
 });

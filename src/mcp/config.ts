@@ -41,14 +41,52 @@ const HttpEntry = z.looseObject({
 
 const ConfigFile = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
 
-/** Replaces `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
+const VARIABLE_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` (the default runs to the next `}`), left to right; an
+ * unset variable without a default is an error naming it. A `${` that starts neither is kept.
+ * Linear in the text: the next `}` is searched for once and remembered, so many unclosed
+ * `${A:-` do not each scan to the end (issue 17 leftover).
+ */
 export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: string): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+  let out = '';
+  let copied = 0;
+  let nextClose = -1; // the first `}` at or after the last place searched; Infinity when none
+  let start = text.indexOf('${');
+  while (start !== -1) {
+    VARIABLE_NAME.lastIndex = start + 2;
+    const name = VARIABLE_NAME.exec(text)?.[0];
+    let end = -1;
+    let fallback: string | undefined;
+    if (name !== undefined) {
+      const after = start + 2 + name.length;
+      if (text[after] === '}') {
+        end = after + 1;
+      } else if (text.startsWith(':-', after)) {
+        if (nextClose < after + 2) {
+          const close = text.indexOf('}', after + 2);
+          nextClose = close === -1 ? Infinity : close;
+        }
+        if (nextClose !== Infinity) {
+          fallback = text.slice(after + 2, nextClose);
+          end = nextClose + 1;
+        }
+      }
+    }
+    if (name === undefined || end === -1) {
+      start = text.indexOf('${', start + 1);
+      continue;
+    }
     const value = env[name];
-    if (value !== undefined && value !== '') return value;
-    if (fallback !== undefined) return fallback;
-    throw new CredenceError('INVALID_INPUT', `${where} uses \${${name}}, which is not set in the environment`);
-  });
+    if (value === undefined || value === '') {
+      if (fallback === undefined) throw new CredenceError('INVALID_INPUT', `${where} uses \${${name}}, which is not set in the environment`);
+    }
+    out += text.slice(copied, start) + (value !== undefined && value !== '' ? value : (fallback as string));
+    copied = end;
+    start = text.indexOf('${', end);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 function expandMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {

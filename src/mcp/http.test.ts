@@ -2,10 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { serveHttp, type RunningHttpServer } from './http.js';
+import { oneLine, serveHttp, type RunningHttpServer } from './http.js';
 import { createMcpSession, type CredenceMcpSession } from './server.js';
 import type { SessionRecorder } from './session.js';
 
@@ -154,5 +155,37 @@ describe('the HTTP transport when a handler fails (issue 17, red-team 4)', () =>
     expect(text).toContain('an internal error (TypeError)');
     expect(text).not.toContain('sk-live-stored-value');
     expect(lines.join('\n')).toContain(CAUSE);
+  });
+});
+
+describe('oneLine (issue 17 leftover: linear time)', () => {
+  /** The former implementation, quadratic on long runs of blanks: the oracle. */
+  const oracle = (e: Error): string => {
+    const at = /\n\s*at (.+)/.exec(e.stack ?? '')?.[1];
+    return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s*\n\s*/g, ' ');
+  };
+  const errorWith = (message: string, stack: string): Error => {
+    const e = new Error(message);
+    e.stack = stack;
+    return e;
+  };
+  const piece = fc.constantFrom('\n', ' ', '\t', '\r', '\u2028', 'at', 'at ', 'a', 'x', ' at x');
+
+  it('gives the same line as the former patterns on every short message and stack', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), fc.array(piece, { maxLength: 16 }), (message, stack) => {
+        const e = errorWith(message.join(''), stack.join(''));
+        expect(oneLine(e)).toBe(oracle(e));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(oneLine(new Error('boom'))).toMatch(/^Error: boom \(at .+http\.test\.ts:\d+:\d+\)?/);
+  });
+
+  it('reads 200,000 blanks with no line break, and 200,000 blank lines, through the real function', () => {
+    const blanks = ' '.repeat(200_000);
+    expect(oneLine(errorWith(`${blanks}x`, `Error: ${blanks}x\n    at here (f.ts:1:1)`))).toBe(`Error: ${blanks}x (at here (f.ts:1:1))`);
+    const lines = '\n'.repeat(200_000);
+    expect(oneLine(errorWith(`a${lines}b`, `Error: a${lines}b`))).toBe('Error: a b');
   });
 });

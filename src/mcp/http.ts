@@ -81,11 +81,28 @@ export function requestTarget(target: string | undefined): URL | undefined {
   }
 }
 
-/** One line for the log: the error's name and message, and where it was thrown. */
+/**
+ * One line for the log: the error's name and message, and where it was thrown (the first stack
+ * line after the first that starts, blanks aside, with `at `). Every run of blanks holding a line
+ * break becomes one space. Linear in the text (issue 17 leftover: the former pattern, blanks around a
+ * line break, was quadratic on a long run of blanks, as was the stack search on many blank lines).
+ */
 export function oneLine(error: unknown): string {
   const e = error instanceof Error ? error : new Error(String(error));
-  const at = /\n\s*at (.+)/.exec(e.stack ?? '')?.[1];
-  return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s*\n\s*/g, ' ');
+  const at = stackFrame(e.stack ?? '');
+  return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+}
+
+/** The text after `at ` on the first line past the first that starts (blanks aside) with `at ` and more, up to a line end. */
+function stackFrame(stack: string): string | undefined {
+  const lines = stack.split('\n');
+  for (let i = 1; i < lines.length; i += 1) {
+    const line = (lines[i] as string).trimStart();
+    if (!line.startsWith('at ')) continue;
+    const frame = /^[^\r\u2028\u2029]+/.exec(line.slice(3))?.[0];
+    if (frame !== undefined) return frame;
+  }
+  return undefined;
 }
 
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
