@@ -8,6 +8,7 @@
 import { buildFtsQuery } from './core/fts-query.js';
 import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
+import { queryTermShare } from './core/term-weights.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import type { VectorSource } from './vectors.js';
@@ -137,13 +138,9 @@ export function executionItem(e: ExecutionRecord): Recallable {
   };
 }
 
-/** The share of the query's words that the item contains (light stemming: a shared 5-letter stem counts). */
+/** The share of the query's words that the item contains (core/term-weights `queryTermShare`). */
 export function termShare(queryWords: readonly string[], item: Recallable): number {
-  if (queryWords.length === 0) return 0;
-  const words = new Set(contentWords(itemText(item)));
-  const stems = new Set([...words].map((w) => w.slice(0, 5)));
-  const hit = queryWords.filter((q) => words.has(q) || (q.length >= 5 && stems.has(q.slice(0, 5))));
-  return hit.length / queryWords.length;
+  return queryTermShare(queryWords, itemText(item));
 }
 
 export interface RecallContext {

@@ -12,6 +12,7 @@ import { heatDiffusion } from './core/heat-diffusion.js';
 import { relatednessAll } from './core/graph-paths.js';
 import { intentParts } from './core/intent-parts.js';
 import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
+import { queryTermShare } from './core/term-weights.js';
 import { contentWords, maskFileNames } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import type { SearchIndex } from './search-index.js';
@@ -103,13 +104,6 @@ export interface MemoryMatch {
   tools: string[];
 }
 
-/** The share of `query`'s content words found in `text` (light stemming: a shared 5-letter stem counts). */
-function wordShare(query: readonly string[], text: string): number {
-  if (query.length === 0) return 0;
-  const words = new Set(contentWords(text));
-  const stems = new Set([...words].map((w) => w.slice(0, 5)));
-  return query.filter((q) => words.has(q) || (q.length >= 5 && stems.has(q.slice(0, 5)))).length / query.length;
-}
 
 /**
  * How well a past run went, in [0, 1]: its own confidence when it has one (a workflow run's), else
@@ -139,7 +133,7 @@ export async function similarExecutions(ctx: SearchContext, text: string, option
   const scored = [...new Set([...lexical, ...cos.top])]
     .map((id) => byId.get(id))
     .filter((e): e is NonNullable<typeof e> => e !== undefined)
-    .map((e) => ({ e, sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * wordShare(queryWords, e.intent) }));
+    .map((e) => ({ e, sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * queryTermShare(queryWords, e.intent) }));
   const top = scored.sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1)).slice(0, options.limit ?? 3);
   const best = top[0]?.sim ?? 0;
   return top

@@ -49,6 +49,7 @@
  */
 
 import { CredenceError } from './errors.js';
+import { batchIdf } from './term-weights.js';
 import { OBSERVATION_TYPES, type ObservationType } from './types.js';
 import { aliasesOf, canonicalOrder, GENERIC_TERMS, GROUPING_DEFAULTS, patternText, stemWord } from './pattern-grouping.js';
 import { STOP_WORDS, splitWords } from './words.js';
@@ -518,8 +519,7 @@ export function detectContradictions(
   const df = new Int32Array(termIdOf.size);
   for (let i = 0; i < items.length; i += 1) for (const t of assertionTerms[itemAssertion[i] as number] as number[]) df[t] = (df[t] as number) + 1;
   const names = [...termIdOf.keys()];
-  const n = Math.max(items.length, resolved.idfMinBatch);
-  const termWeight = Float64Array.from(names, (term, t) => Math.log(1 + n / (df[t] as number)) * (GENERIC_TERMS.has(term) ? resolved.genericWeight : 1));
+  const termWeight = batchIdf(names, df, items.length, { minBatch: resolved.idfMinBatch, genericWeight: resolved.genericWeight, generic: GENERIC_TERMS });
   const vectors = assertionTerms.map((terms) => {
     const weights = new Map<number, number>();
     let norm = 0;

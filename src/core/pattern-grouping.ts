@@ -57,6 +57,7 @@
  */
 
 import { CredenceError } from './errors.js';
+import { batchIdf } from './term-weights.js';
 import type { ObservationType } from './types.js';
 import { contentWords } from './words.js';
 
@@ -379,8 +380,7 @@ function buildUnits(items: readonly GroupingItem[], order: readonly number[], di
   }
   const df = new Int32Array(termIdOf.size);
   for (const terms of itemTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
-  const n = Math.max(items.length, options.idfMinBatch);
-  const termWeight = Float64Array.from(termNames, (term, t) => Math.log(1 + n / (df[t] as number)) * (GENERIC_TERMS.has(term) ? options.genericWeight : 1));
+  const termWeight = batchIdf(termNames, df, items.length, { minBatch: options.idfMinBatch, genericWeight: options.genericWeight, generic: GENERIC_TERMS });
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
