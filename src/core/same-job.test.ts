@@ -80,3 +80,16 @@ describe('didSameJob', () => {
     );
   });
 });
+
+describe('jobKindOf reads a shell command with the shared shell reading (issue 18: one shell parser)', () => {
+  const bash = (command: string) => ({ tool: 'Bash', input: JSON.stringify({ command }) });
+
+  it('sees the command inside quotes, a subshell, timeout and a comment line', () => {
+    expect(jobKindOf(bash('"cat" notes.md'))).toBe('read');
+    expect(jobKindOf(bash('(rg TODO src)'))).toBe('search');
+    expect(jobKindOf(bash('timeout 30 curl -s https://example.com'))).toBe('fetch');
+    expect(jobKindOf(bash('# look first\ngrep -n x a.ts'))).toBe('search');
+    expect(jobKindOf(bash('xargs -0 cat'))).toBe('read');
+    expect(jobKindOf(bash('CAT a.txt'))).toBe('read');
+  });
+});

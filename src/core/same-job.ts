@@ -16,6 +16,7 @@
  *
  * Pure and linear in the size of the inputs.
  */
+import { dropOptions, launchedWords, splitShell } from './shell-words.js';
 import { splitWords } from './words.js';
 
 /** The kinds of job a tool's name can say. */
@@ -35,9 +36,6 @@ export const JOB_WORDS: ReadonlyMap<string, JobKind> = new Map([
 
 /** Words of a tool's name that make it a shell: its job is its command's. */
 const SHELL_WORDS: ReadonlySet<string> = new Set(['bash', 'shell', 'sh', 'zsh', 'terminal', 'powershell', 'cmd', 'command']);
-
-/** Words a shell command may start with that say nothing of its job. */
-const COMMAND_PREFIXES: ReadonlySet<string> = new Set(['sudo', 'env', 'time', 'nice', 'nohup', 'command', 'exec', 'xargs']);
 
 /** One call as far as the rule needs it. */
 export interface JobCall {
@@ -61,15 +59,15 @@ function parsedInput(input: string | undefined): unknown {
   }
 }
 
-/** The first word of a shell command that says what it does: prefixes and `NAME=value` skipped, a path reduced to its last part. */
+/**
+ * The word a shell command runs, lower-cased: the first simple command's, with what only launches
+ * it taken off (core/shell-words: `CI=1`, `sudo`, `env`, `time`, `npx`, …, a path reduced to its
+ * file name), and `xargs` with its options.
+ */
 function commandWord(command: string): string | undefined {
-  for (const token of command.trim().split(/\s+/).slice(0, 8)) {
-    if (token === '' || token.includes('=') || token.startsWith('-')) continue;
-    const word = (token.split('/').pop() ?? token).toLowerCase();
-    if (COMMAND_PREFIXES.has(word)) continue;
-    return word;
-  }
-  return undefined;
+  let words = launchedWords(splitShell(command)[0] ?? []);
+  for (let step = 0; step < 8 && words[0] === 'xargs'; step += 1) words = launchedWords(dropOptions(words.slice(1), []));
+  return words[0]?.toLowerCase();
 }
 
 /** The kind of job a call did, or undefined when neither its tool's name nor its command says. */
