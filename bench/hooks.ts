@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openCredence } from '../src/engine.js';
+import { engineStore, openCredence } from '../src/engine.js';
 import { benchMemories, loadData } from './recall.js';
 import { median, type BenchRow } from './table.js';
 
@@ -35,7 +35,7 @@ export async function benchHooks(options: { rounds?: number; memories?: number }
     const db = join(dir, 'bench.db');
     const data = loadData();
     const credence = await openCredence({ db, cwd: project, now: '2026-03-01T09:00:00Z' });
-    await credence.store.upsertMemories(credence.scope, benchMemories(data.tools, size));
+    await engineStore(credence).upsertMemories(credence.scope, benchMemories(data.tools, size));
     // Embeddings are computed once and stored, as the first recall in a real store does.
     await credence.recall(data.queries[0] ?? 'search', { track: false });
     await credence.close();

@@ -12,7 +12,7 @@ import { ftsOrQuery } from '../src/core/fts-query.js';
 import type { ExecutionInput } from '../src/core/types.js';
 import { contentWords } from '../src/core/words.js';
 import { parseSealToolsQuery, parseSealToolsTool, readJsonLines } from '../src/datasets/index.js';
-import { openCredence } from '../src/engine.js';
+import { engineStore, openCredence } from '../src/engine.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
@@ -56,7 +56,7 @@ export async function benchSearch(): Promise<BenchRow[]> {
   const buildMs = performance.now() - t0;
 
   const time = (fn: (q: string) => Promise<unknown>): Promise<number[]> => timeEach(data.queries, fn, 20);
-  const fts = await time(async (q) => credence.store.searchTools('bench', ftsOrQuery(contentWords(q).join(' ')) ?? '""', { limit: 50 }));
+  const fts = await time(async (q) => engineStore(credence).searchTools('bench', ftsOrQuery(contentWords(q).join(' ')) ?? '""', { limit: 50 }));
   const searchTimes = await time((q) => credence.searchTools(q, { limit: 10 }));
   const dagTimes = await time((q) => credence.suggestDag(q));
   await credence.close();

@@ -125,7 +125,7 @@ export async function runSteps(
   const cache = new Map<Sample, ToolSearchResult[]>();
   const out: StepRun[] = [];
   // Search refuses context tools the catalogue does not know (a few NESTFUL tools are in no spec): leave them out.
-  const known = new Set((await cr.store.listTools(cr.scope)).map((t) => t.id));
+  const known = new Set((await cr.graphSnapshot()).tools.map((t) => t.id));
   for (const step of steps) {
     let results = perQuery ? cache.get(step.sample) : undefined;
     if (results === undefined) {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { CredenceError } from './core/errors.js';
 import { deriveIntent } from './core/intent.js';
 import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from './core/types.js';
-import { Credence } from './engine.js';
+import { Credence, engineStore } from './engine.js';
 import { formatIssues, type MemoryInput } from './schemas/index.js';
 
 const DAY = 86_400_000;
@@ -119,14 +119,14 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
   const dir = options.dataDir ?? demoDataDir();
   const now = credence.now();
   const engine = new Credence({
-    store: credence.store,
+    store: engineStore(credence),
     scope: { scope: credence.scope, source: 'flag' },
     root: credence.root,
     now: credence.now,
     newId: () => `demo-${randomUUID()}`,
     embedder: () => credence.embedder,
   });
-  const present = await credence.store.getMemory(credence.scope, HISTORY_MARKER);
+  const present = await engineStore(credence).getMemory(credence.scope, HISTORY_MARKER);
   const tools = readLines(dir, 'tools.jsonl', ToolLineSchema);
   const runs = readLines(dir, 'runs.jsonl', RunLineSchema);
   const observations = readLines(dir, 'observations.jsonl', ObservationLineSchema);
@@ -171,7 +171,7 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
       },
     ]);
   }
-  const [instincts, skills] = await Promise.all([credence.store.listInstincts(credence.scope), credence.store.listSkills(credence.scope)]);
+  const [instincts, skills] = await Promise.all([engineStore(credence).listInstincts(credence.scope), engineStore(credence).listSkills(credence.scope)]);
   return {
     loaded: present === undefined,
     tools: tools.length,

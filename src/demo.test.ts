@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCredence } from './engine.js';
+import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import { runDemo, formatDemo, type DemoReport } from './demo.js';
 
@@ -15,7 +15,7 @@ async function demo(): Promise<{ report: DemoReport; counts: Record<string, numb
   const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'demo', cwd });
   await runDemo(credence, { history: false });
   const report = await runDemo(credence, { history: false }); // twice: the second run must add nothing
-  const counts = await credence.store.counts('demo');
+  const counts = await engineStore(credence).counts('demo');
   await credence.close();
   return { report, counts };
 }
@@ -70,9 +70,9 @@ describe('the foundation demo', () => {
   it('refuses a scope that holds learned data, and changes nothing there', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'real-project', cwd });
     await credence.recordExecution({ intent: 'real work', calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'success' }] });
-    const before = await credence.store.counts('real-project');
+    const before = await engineStore(credence).counts('real-project');
     await expect(runDemo(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    expect(await credence.store.counts('real-project')).toEqual(before);
+    expect(await engineStore(credence).counts('real-project')).toEqual(before);
     await credence.close();
   });
 

@@ -18,7 +18,7 @@ import { groupConfidence, isSignificant } from './core/learning-confidence.js';
 import { localAlpha } from './core/local-alpha.js';
 import { CredenceError } from './core/errors.js';
 import type { CallStatus, EdgeType } from './core/types.js';
-import type { Credence } from './engine.js';
+import { engineStore, type Credence } from './engine.js';
 import type { EdgeRecord, MemoryRecord, ObservationRecord } from './store/types.js';
 import { loadDemoHistory } from './demo-history.js';
 
@@ -66,8 +66,8 @@ export interface DemoOptions {
 
 export async function runDemo(credence: Credence, options: DemoOptions = {}): Promise<DemoReport> {
   const foreign = [
-    ...(await credence.store.listExecutions(credence.scope)).map((e) => e.id),
-    ...(await credence.store.listObservations(credence.scope)).map((o) => o.id),
+    ...(await engineStore(credence).listExecutions(credence.scope)).map((e) => e.id),
+    ...(await engineStore(credence).listObservations(credence.scope)).map((o) => o.id),
   ].filter((id) => !id.startsWith('demo-'));
   if (foreign.length > 0) {
     throw new CredenceError(
@@ -84,7 +84,7 @@ export async function runDemo(credence: Credence, options: DemoOptions = {}): Pr
     await camelCaseInstinct(credence, now),
   ];
   if (options.history !== false) sections.push(await learningHistory(credence, options));
-  return { db: credence.store.location, scope: credence.scope, now: new Date(now).toISOString(), sections };
+  return { db: credence.storeInfo.location, scope: credence.scope, now: new Date(now).toISOString(), sections };
 }
 
 function edgeLine(label: string, type: EdgeType, state: EdgeState, now: number): DemoLine {
@@ -98,7 +98,8 @@ function edgeLine(label: string, type: EdgeType, state: EdgeState, now: number):
 
 /** Seed 000: read_file → parse_json declared by hand, then confirmed by three runs and one failure. */
 async function edgePromotion(credence: Credence, now: number): Promise<DemoSection> {
-  const { store, scope } = credence;
+  const store = engineStore(credence);
+  const { scope } = credence;
   await store.upsertTools(scope, [
     { id: 'read_file', description: 'Read the complete contents of a file from disk', origin: 'demo' },
     { id: 'parse_json', description: 'Parse JSON text into a value', origin: 'demo' },
@@ -166,7 +167,8 @@ function localAlphaExamples(): DemoSection {
 
 /** Seed 001: "Read the deno.json file" on a new project's graph, before and after ADR-026. */
 async function coldStartDag(credence: Credence, now: number): Promise<DemoSection> {
-  const { store, scope } = credence;
+  const store = engineStore(credence);
+  const { scope } = credence;
   // A freshly imported catalogue: five tools, nothing learned between them yet.
   const catalogue = ['filesystem:read_text_file', 'filesystem:write_file', 'filesystem:list_directory', 'filesystem:search_files', 'filesystem:get_file_info'];
   await store.upsertTools(
@@ -209,7 +211,8 @@ async function coldStartDag(credence: Credence, now: number): Promise<DemoSectio
 
 /** Seed 003: recall labels over a handful of decisions and notes. */
 async function recallLabels(credence: Credence, now: number): Promise<DemoSection> {
-  const { store, scope } = credence;
+  const store = engineStore(credence);
+  const { scope } = credence;
   const memories: MemoryRecord[] = [
     ['demo-mem-jwt', 'decision', 'JWT token refresh flow', 'Access tokens (JWT) are refreshed by the auth middleware five minutes before expiry; the refresh token rotates on every refresh.', ['auth', 'jwt']],
     ['demo-mem-session', 'decision', 'Session storage', 'Sessions live in Redis with a 24 hour TTL; a token refresh extends the session.', ['auth', 'redis']],
@@ -245,7 +248,8 @@ async function recallLabels(credence: Credence, now: number): Promise<DemoSectio
 
 /** Seed 004: three observations about camelCase become an instinct; tests-before-commit becomes a skill. */
 async function camelCaseInstinct(credence: Credence, now: number): Promise<DemoSection> {
-  const { store, scope } = credence;
+  const store = engineStore(credence);
+  const { scope } = credence;
   // The seed's timestamps (Feb 1 10:00, Feb 1 14:00, Feb 2 09:00), moved so the latest is now.
   const camel: ObservationRecord[] = [
     { id: 'demo-obs-camel-1', timestamp: now - 23 * HOUR, type: 'correction', observation: 'User asks for camelCase naming', confidence: 0.4 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openCredence } from './engine.js';
+import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -67,7 +67,7 @@ describe('lookups by an id that holds a secret (issue 17)', () => {
     const { ids } = await credence.remember([{ id, title: 'deploy runbook', text: 'deploy with the staging key' }]);
     expect(ids[0]).not.toContain(SECRET);
     expect(await credence.forget(id)).toMatchObject({ kind: 'memory', id: ids[0] });
-    expect(await credence.store.getMemory('lib', ids[0] as string)).toBeUndefined();
+    expect(await engineStore(credence).getMemory('lib', ids[0] as string)).toBeUndefined();
     await credence.close();
   });
 

@@ -29,7 +29,10 @@ import type { Surface } from './store/types.js';
 import { evolve, type EvolveReport } from './evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
-import type { MemoryRecord } from './store/types.js';
+import type { MemoryRecord, ToolRecord } from './store/types.js';
+import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './graph-snapshot.js';
+import { learningView, type LearningView } from './learning-view.js';
+import { restoreDump, writeDump, type DumpHeader, type DumpReport, type RestoreReport } from './store/dump.js';
 
 export interface CredenceOptions {
   /**
@@ -80,8 +83,17 @@ export interface Status {
   vectors: { ranking: Store['vectorRanking']; reason: string };
   now: string;
   counts: TableCounts;
-  graph: graph.GraphStats;
+  graph: GraphStats;
 }
+
+/** What an observation stated now (`credence observe`, MCP `observe`) is when its sender says nothing. */
+export const OBSERVATION_DEFAULTS = Object.freeze({
+  /** @default 0.5 */
+  confidence: 0.5,
+});
+
+/** An observation stated now: the seed 004 line without `timestamp` (default now) or `confidence` (default 0.5). */
+export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'> & { timestamp?: string; confidence?: number };
 
 /** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
 export function parseNow(value: string | number | Date): number {
@@ -102,8 +114,20 @@ function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => n
 
 export { defaultDbPath };
 
+const stores = new WeakMap<Credence, Store>();
+
+/**
+ * The store under an engine, for the engine's own use cases that write fixtures as they are (the
+ * demo) and for tests and benches. @internal: not exported by the package; surfaces (CLI, MCP,
+ * web, hooks) call the engine's methods instead.
+ */
+export function engineStore(credence: Credence): Store {
+  return stores.get(credence) as Store;
+}
+
 export class Credence {
-  readonly store: Store;
+  /** Closed: surfaces call the engine's methods, never the store (issue 18). */
+  readonly #store: Store;
   readonly scope: string;
   readonly scopeSource: ResolvedScope['source'];
   /** The project's top-level folder (or the working directory outside a repository): file-backed memories live inside it. */
@@ -114,9 +138,11 @@ export class Credence {
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
+  #snapshot: Promise<GraphSnapshot> | undefined;
 
   constructor(init: { store: Store; scope: ResolvedScope; root: string; now: () => number; newId?: () => string; embedder: () => EmbeddingProvider }) {
-    this.store = init.store;
+    this.#store = init.store;
+    stores.set(this, init.store);
     this.scope = init.scope.scope;
     this.scopeSource = init.scope.source;
     this.root = init.root;
@@ -135,17 +161,75 @@ export class Credence {
   invalidate(): void {
     this.#index = undefined;
     this.#recallIndex = undefined;
+    this.#snapshot = undefined;
+  }
+
+  /**
+   * The scope's graph snapshot (graph-snapshot): confident edges, PageRank, heat, density and
+   * tier, computed once and kept until this engine writes (or {@link invalidate}). `status`, the
+   * dashboard, tool search and DAG suggestion all read this one.
+   */
+  graphSnapshot(): Promise<GraphSnapshot> {
+    if (this.#snapshot === undefined) {
+      const building = buildGraphSnapshot({ store: this.#store, scope: this.scope, now: this.now() });
+      this.#snapshot = building;
+      building.catch(() => {
+        if (this.#snapshot === building) this.#snapshot = undefined;
+      });
+    }
+    return this.#snapshot;
+  }
+
+  /** Which backend holds the data, and where (a file path, or a URL without its password). */
+  get storeInfo(): { kind: Store['kind']; location: string } {
+    return { kind: this.#store.kind, location: this.#store.location };
+  }
+
+  /** Rows per table, in this scope or (`scope: null`) in the whole store. */
+  counts(scope: string | null = this.scope): Promise<TableCounts> {
+    return this.#store.counts(scope ?? undefined);
+  }
+
+  /** Every scope that holds a row in the store. */
+  scopes(): Promise<string[]> {
+    return this.#store.listScopes();
+  }
+
+  /** An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store. */
+  forScope(scope: string): Promise<Credence> {
+    return openCredence({ store: this.#store, scope, now: this.now, cwd: this.root, newId: this.newId });
+  }
+
+  /** The whole store (every scope) as dump lines given to `write` (store/dump). */
+  dump(write: (text: string) => void | Promise<void>): Promise<DumpReport> {
+    return writeDump(this.#store, write, { now: this.now() });
+  }
+
+  /** Loads a dump into this empty store; `lines` opens its lines afresh each call, `checked` is its header when already checked (store/dump). */
+  restore(lines: () => AsyncIterable<string>, options: { checked?: DumpHeader } = {}): Promise<RestoreReport> {
+    this.invalidate();
+    return restoreDump(this.#store, lines, options);
+  }
+
+  /** A tool of the catalogue by its id ({@link graph.storedId}), or undefined. */
+  tool(id: string): Promise<ToolRecord | undefined> {
+    return this.#store.getTool(this.scope, graph.storedId(id));
+  }
+
+  /** Instincts, skills with their confidence now, feedback, observations and executions of the scope (the dashboard). */
+  learningView(): Promise<LearningView> {
+    return learningView({ store: this.#store, scope: this.scope, now: this.now() });
   }
 
   async #recallContext(): Promise<RecallContext> {
     if (this.#recallIndex === undefined) {
-      const building = buildRecallIndex(this.store, this.scope, this.embedder, this.root);
+      const building = buildRecallIndex(this.#store, this.scope, this.embedder, this.root);
       this.#recallIndex = building;
       building.catch(() => {
         if (this.#recallIndex === building) this.#recallIndex = undefined;
       });
     }
-    return { store: this.store, scope: this.scope, embedder: this.embedder, index: await this.#recallIndex, now: this.now() };
+    return { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#recallIndex, now: this.now() };
   }
 
   /**
@@ -177,7 +261,7 @@ export class Credence {
       };
     });
     this.invalidate();
-    const report = await this.store.upsertMemories(this.scope, records);
+    const report = await this.#store.upsertMemories(this.scope, records);
     return { ids: records.map((r) => r.id), ...report };
   }
 
@@ -186,7 +270,12 @@ export class Credence {
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
     this.invalidate();
-    return addObservations(this.store, this.scope, checked);
+    return addObservations(this.#store, this.scope, checked);
+  }
+
+  /** Records one observation stated now: its time defaults to the clock, its confidence to {@link OBSERVATION_DEFAULTS}. */
+  observeNow(observation: ObservationDraft): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+    return this.observe([{ ...observation, timestamp: observation.timestamp ?? new Date(this.now()).toISOString(), confidence: observation.confidence ?? OBSERVATION_DEFAULTS.confidence }]);
   }
 
   /** Records what a surface returned (SPEC §6 metrics); one shown id per item. */
@@ -209,7 +298,7 @@ export class Credence {
   }
 
   get #feedback() {
-    return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
+    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId };
   }
 
   /**
@@ -222,7 +311,7 @@ export class Credence {
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
     const report = await evolve(
-      { store: this.store, scope: this.scope, embedder: this.embedder, now: this.now() },
+      { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() },
       {
         layout,
         ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
@@ -231,13 +320,13 @@ export class Credence {
       },
     );
     if (options.dryRun === true) return report;
-    return { ...report, pruned: await prune({ store: this.store, scope: this.scope, layout }, this.now(), options.limits) };
+    return { ...report, pruned: await prune({ store: this.#store, scope: this.scope, layout }, this.now(), options.limits) };
   }
 
   /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */
   async forget(id: string, options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<ForgetResult> {
     this.invalidate();
-    return forget({ store: this.store, scope: this.scope, layout: this.#layout(options) }, graph.storedId(id), this.now());
+    return forget({ store: this.#store, scope: this.scope, layout: this.#layout(options) }, graph.storedId(id), this.now());
   }
 
   #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {
@@ -251,7 +340,7 @@ export class Credence {
 
   /** Observations of the scope as the seed's lines, oldest first. */
   async exportObservations(options: { since?: number } = {}): Promise<Record<string, unknown>[]> {
-    return (await this.store.listObservations(this.scope, options)).map(toObservationLine);
+    return (await this.#store.listObservations(this.scope, options)).map(toObservationLine);
   }
 
   /**
@@ -273,13 +362,13 @@ export class Credence {
 
   async #searchContext(): Promise<search.SearchContext> {
     if (this.#index === undefined) {
-      const building = buildSearchIndex({ store: this.store, scope: this.scope, embedder: this.embedder, now: this.now() });
+      const building = this.graphSnapshot().then((snapshot) => buildSearchIndex({ store: this.#store, scope: this.scope, embedder: this.embedder, graph: snapshot }));
       this.#index = building;
       building.catch(() => {
         if (this.#index === building) this.#index = undefined;
       });
     }
-    return { store: this.store, scope: this.scope, embedder: this.embedder, index: await this.#index };
+    return { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#index };
   }
 
   /**
@@ -309,13 +398,13 @@ export class Credence {
 
   /** Checks an explicit workflow against the catalogue: unknown tool, missing dependency, cycle. */
   async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
-    const known = new Set((await this.store.listTools(this.scope)).map((t) => t.id));
+    const known = new Set((await this.#store.listTools(this.scope)).map((t) => t.id));
     // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same way.
     return validateWorkflow(workflow.tasks.map((t) => ({ ...t, tool: graph.storedId(t.tool) })), known);
   }
 
   get #graph(): graph.GraphContext {
-    return { store: this.store, scope: this.scope, now: this.now, newId: this.newId };
+    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId };
   }
 
   /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`, checked at run time too). */
@@ -389,7 +478,7 @@ export class Credence {
 
   /** Recent runs, newest first, with intent, confidence and node outcomes (`credence runs`). */
   async runs(options: { limit?: number } = {}): Promise<RunListing[]> {
-    return (await this.store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);
+    return (await this.#store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);
   }
 
   /** Declares a template edge (`credence edge add`). */
@@ -406,8 +495,8 @@ export class Credence {
   }
 
   /** Density, its tier, and the most central tools of the scope's graph. */
-  graphStats(options: { top?: number } = {}): Promise<graph.GraphStats> {
-    return graph.graphStats(this.#graph, options);
+  async graphStats(options: { top?: number } = {}): Promise<GraphStats> {
+    return graphStats(await this.graphSnapshot(), options);
   }
 
   /** Ranked next-tool suggestions after `tool` (`credence next`), recorded as shown unless `track: false`. */
@@ -418,20 +507,20 @@ export class Credence {
 
   async status(): Promise<Status> {
     return {
-      db: this.store.location,
-      store: this.store.kind,
+      db: this.#store.location,
+      store: this.#store.kind,
       scope: this.scope,
       scopeSource: this.scopeSource,
-      schemaVersion: await this.store.schemaVersion(),
-      vectors: { ranking: this.store.vectorRanking, reason: this.store.vectorReason ?? 'ranked in Node' },
+      schemaVersion: await this.#store.schemaVersion(),
+      vectors: { ranking: this.#store.vectorRanking, reason: this.#store.vectorReason ?? 'ranked in Node' },
       now: new Date(this.now()).toISOString(),
-      counts: await this.store.counts(this.scope),
-      graph: await graph.graphStats(this.#graph),
+      counts: await this.#store.counts(this.scope),
+      graph: await this.graphStats(),
     };
   }
 
   async close(): Promise<void> {
-    await this.store.close();
+    await this.#store.close();
   }
 }
 

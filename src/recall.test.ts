@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openCredence } from './engine.js';
+import { engineStore, openCredence } from './engine.js';
 import type { MemoryInput } from './schemas/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
@@ -23,7 +23,7 @@ describe('recall ranking and labels', () => {
       createdAt: NOW - daysOld * DAY,
       updatedAt: NOW - daysOld * DAY,
     });
-    await credence.store.upsertMemories('r', [memory('unsure', 0.2, 0), memory('sure', 0.9, 0), memory('sure-but-old', 0.9, 400)]);
+    await engineStore(credence).upsertMemories('r', [memory('unsure', 0.2, 0), memory('sure', 0.9, 0), memory('sure-but-old', 0.9, 400)]);
     const results = await credence.recall('redis cache eviction');
     expect(results.map((r) => r.id)).toEqual(['sure', 'sure-but-old', 'unsure']);
     const [sure, old, unsure] = results;

@@ -1,24 +1,20 @@
 /**
  * @module search-index
  * Everything tool search and DAG suggestion read for a scope, gathered once and kept until this
- * engine writes again: the catalogue with its embeddings, the confident learned graph (directed
- * for paths, undirected for heat), PageRank, call counts and density. Stale embeddings (another
+ * engine writes again: the catalogue with its embeddings and the scope's graph snapshot
+ * (graph-snapshot: the confident graph, PageRank, heat, call counts and density). Stale embeddings (another
  * provider or model, or an edited description) are re-embedded when the index is built.
  */
 import { createHash } from 'node:crypto';
 import { matrixSource, scanSimilar, similarityOf, storeSource, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource } from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
-import { adaptiveWeights } from './core/dag-confidence.js';
-import { passesThreshold } from './core/edge-confidence.js';
-import { densityOfEdges } from './core/graph-density.js';
-import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
-import { heatDiffusion } from './core/heat-diffusion.js';
-import { pageRankById } from './core/pagerank.js';
+import type { GraphIndex } from './core/graph-index.js';
 import { isDeprecated } from './core/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from './embed/index.js';
 import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
-import { viewEdge, type EdgeView } from './tool-graph.js';
+import type { GraphSnapshot } from './graph-snapshot.js';
+import type { EdgeView } from './tool-graph.js';
 
 /** Row-major vectors with their ids, for a fast scan of every similarity. */
 
@@ -34,9 +30,9 @@ export interface SearchIndex {
   confidentEdges: EdgeView[];
   directed: GraphIndex;
   undirected: GraphIndex;
-  pageRank: Map<string, number>;
+  pageRank: ReadonlyMap<string, number>;
   maxPageRank: number;
-  calls: Map<string, number>;
+  calls: ReadonlyMap<string, number>;
   density: number;
   tier: 'cold-start' | 'growing' | 'mature';
   /** Heat a tool spreads to its neighbourhood (1 − its own share), for α without context. Memoised. */
@@ -117,40 +113,15 @@ export async function buildVectorSource(store: Store, scope: string, embedder: E
   return storeSource({ store, scope, modelKey: keys.size === 0 ? '' : await resolveEmbeddingKey(embedder), keys });
 }
 
-export async function buildSearchIndex(input: { store: Store; scope: string; embedder: EmbeddingProvider; now: number }): Promise<SearchIndex> {
-  const { store, scope, embedder, now } = input;
-  const [tools, edges, calls, executions] = await Promise.all([
-    store.listTools(scope),
-    store.listEdges(scope),
-    store.calledTools(scope),
-    store.listExecutions(scope),
-  ]);
+/** The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph status and the dashboard show. */
+export async function buildSearchIndex(input: { store: Store; scope: string; embedder: EmbeddingProvider; graph: GraphSnapshot }): Promise<SearchIndex> {
+  const { store, scope, embedder, graph } = input;
+  const { tools } = graph;
+  const executions = await store.listExecutions(scope);
   const toolVectors = await buildVectorSource(store, scope, embedder, [{ kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) }]);
   const executionVectors = await buildVectorSource(store, scope, embedder, [
     { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: e.intent })) },
   ]);
-  const views = edges.map((e) => viewEdge(e, now));
-  const confidentEdges = views.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
-  const graphEdges = confidentEdges.filter((e) => e.type !== 'alternative').map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
-  const directed = buildGraphIndex(graphEdges);
-  const undirected = buildGraphIndex(graphEdges, { undirected: true });
-  const pageRank = directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed);
-  const maxPageRank = Math.max(0, ...pageRank.values());
-  const density = densityOfEdges(views, calls.keys()).density;
-  const spread = new Map<string, number>();
-  const selfSpread = (tool: string): number => {
-    let h = spread.get(tool);
-    if (h === undefined) {
-      if (!undirected.indexOf.has(tool)) h = 0;
-      else {
-        const heat = heatDiffusion(undirected, [tool]);
-        const total = heat.reduce((s, v) => s + v, 0);
-        h = total <= 0 ? 0 : 1 - 1 / total;
-      }
-      spread.set(tool, h);
-    }
-    return h;
-  };
   return {
     tools,
     toolIds: new Set(tools.map((t) => t.id)),
@@ -158,14 +129,14 @@ export async function buildSearchIndex(input: { store: Store; scope: string; emb
     toolVectors,
     executions,
     executionVectors,
-    confidentEdges,
-    directed,
-    undirected,
-    pageRank,
-    maxPageRank,
-    calls,
-    density,
-    tier: adaptiveWeights(density).tier as SearchIndex['tier'],
-    selfSpread,
+    confidentEdges: graph.confidentEdges,
+    directed: graph.directed,
+    undirected: graph.undirected,
+    pageRank: graph.pageRank,
+    maxPageRank: graph.maxPageRank,
+    calls: graph.calls,
+    density: graph.density.density,
+    tier: graph.tier,
+    selfSpread: graph.selfSpread,
   };
 }

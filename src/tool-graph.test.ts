@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openCredence } from './engine.js';
+import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -36,15 +36,15 @@ describe('the tool-graph library calls', () => {
     await expect(credence.recordExecution({ intent: 'x', calls: [{ tool: 'a', status: 'success', consumes: [0] }] })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
-    expect((await credence.store.counts('lib')).executions).toBe(0);
+    expect((await engineStore(credence).counts('lib')).executions).toBe(0);
     await credence.close();
   });
 
   it('records an execution into the scope it names', async () => {
     const credence = await fresh();
     await credence.recordExecution({ ...chain, scope: 'other' });
-    expect((await credence.store.counts('other')).executions).toBe(1);
-    expect((await credence.store.counts('lib')).executions).toBe(0);
+    expect((await engineStore(credence).counts('other')).executions).toBe(1);
+    expect((await engineStore(credence).counts('lib')).executions).toBe(0);
     await credence.close();
   });
 

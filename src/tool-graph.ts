@@ -7,11 +7,7 @@
 import { CredenceError } from './core/errors.js';
 import { scrubText } from './core/scrub.js';
 import { parseIsoInstant } from './core/time.js';
-import { adaptiveWeights } from './core/dag-confidence.js';
-import { edgeConfidence, passesThreshold, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from './core/edge-confidence.js';
-import { densityOfEdges } from './core/graph-density.js';
-import { buildGraphIndex } from './core/graph-index.js';
-import { pageRankById } from './core/pagerank.js';
+import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from './core/edge-confidence.js';
 import { isConfirmed, observeEdge, templateEdge } from './core/edge-promotion.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './core/execution-edges.js';
 import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
@@ -392,49 +388,4 @@ export async function suggestNext(ctx: GraphContext, named: string, options: { l
   });
   const ranked = rankSuggestions(candidates);
   return options.limit === undefined ? ranked : ranked.slice(0, options.limit);
-}
-
-export interface GraphStats {
-  /** Tools in the catalogue. */
-  tools: number;
-  /** Tools that have been called at least once. */
-  calledTools: number;
-  /** Stored edges, of every confidence. */
-  edges: number;
-  /** |V| and |E| of SPEC §5: tools called or with an edge; distinct pairs with confidence ≥ 0.3. */
-  vertices: number;
-  confidentPairs: number;
-  density: number;
-  /** The density tier that sets the DAG weights (seed 001). */
-  tier: 'cold-start' | 'growing' | 'mature';
-  /** The most central tools by weighted PageRank over the confident edges. */
-  central: { tool: string; pageRank: number; calls: number }[];
-}
-
-/** Graph statistics of the scope, with confidence computed now. */
-export async function graphStats(ctx: GraphContext, options: { top?: number } = {}): Promise<GraphStats> {
-  const now = ctx.now();
-  const [tools, called, stored] = await Promise.all([ctx.store.listTools(ctx.scope), ctx.store.calledTools(ctx.scope), ctx.store.listEdges(ctx.scope)]);
-  const views = stored.map((e) => viewEdge(e, now));
-  const density = densityOfEdges(views, called.keys());
-  const confident = views.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
-  const index = buildGraphIndex(
-    confident.map((e) => ({ from: e.from, to: e.to, weight: e.confidence })),
-    { nodes: new Set([...called.keys(), ...views.flatMap((e) => [e.from, e.to])]) },
-  );
-  const ranks = index.ids.length === 0 ? new Map<string, number>() : pageRankById(index);
-  const central = [...ranks.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, options.top ?? 5)
-    .map(([tool, pageRank]) => ({ tool, pageRank, calls: called.get(tool) ?? 0 }));
-  return {
-    tools: tools.length,
-    calledTools: called.size,
-    edges: stored.length,
-    vertices: density.vertices,
-    confidentPairs: density.edges,
-    density: density.density,
-    tier: adaptiveWeights(density.density).tier as GraphStats['tier'],
-    central,
-  };
 }

@@ -60,7 +60,7 @@ export async function withCredence<T>(ctx: CommandContext, fn: (credence: Creden
   try {
     return await fn(credence);
   } catch (error) {
-    throw storeFailure(error, credence.store) ?? error;
+    throw storeFailure(error, credence.storeInfo) ?? error;
   } finally {
     await credence.close();
   }

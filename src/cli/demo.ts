@@ -73,7 +73,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         ctx.io.stdout(`${formatDemo(report)}\n`);
         if (!serving) {
           const urlFrom = !team ? undefined : given.options.databaseUrl !== undefined && given.options.databaseUrl !== '' ? 'flag' : 'env';
-          ctx.io.stdout(`${dashboardHint({ kind: credence.store.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`);
+          ctx.io.stdout(`${dashboardHint({ kind: credence.storeInfo.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`);
           return;
         }
         const { serve } = await import('../mcp/serve.js');

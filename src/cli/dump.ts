@@ -13,7 +13,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { checkDump, restoreDump, writeDump, type DumpCounts } from '../store/dump.js';
+import { checkDump, type DumpCounts } from '../store/dump.js';
+import type { Credence } from '../engine.js';
 import { DUMP_TABLES } from '../store/types.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
@@ -23,7 +24,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
     .description('write the whole store (every table, every scope) to FILE as JSON lines (- for standard output)')
     .action(async (file: string) => {
       const ctx = context();
-      const report = await withCredence(ctx, (c) => (file === '-' ? writeDump(c.store, (text) => ctx.io.stdout(text), { now: c.now() }) : dumpToFile(c.store, file, c.now())));
+      const report = await withCredence(ctx, (c) => (file === '-' ? c.dump((text) => ctx.io.stdout(text)) : dumpToFile(c, file)));
       // With `-` the dump is on standard output: the summary goes to standard error.
       const print = file === '-' ? ctx.io.stderr : ctx.io.stdout;
       if (ctx.wantsJson) print(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
@@ -40,7 +41,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
       try {
         // The file is checked before the store is opened: a bad dump creates no database.
         const checked = await checkDump(readLines(path));
-        const report = await withCredence(ctx, (c) => restoreDump(c.store, () => readLines(path), { checked }));
+        const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
         ctx.io.stdout(`restored ${report.rows} rows into ${report.to} ${report.target} from ${file} (a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n${formatCounts(report.tables)}`);
       } catch (error) {
@@ -98,7 +99,7 @@ export function streamWriter(out: Writable): { write: (text: string) => Promise<
  * Writes the dump beside FILE first and renames it into place, so FILE is never half a dump. The
  * file is created readable by its owner only (0600): a dump holds the whole store.
  */
-async function dumpToFile(store: Parameters<typeof writeDump>[0], file: string, now: number): ReturnType<typeof writeDump> {
+async function dumpToFile(credence: Credence, file: string): ReturnType<Credence['dump']> {
   const partial = `${file}.partial-${process.pid}`;
   const out = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
   try {
@@ -108,7 +109,7 @@ async function dumpToFile(store: Parameters<typeof writeDump>[0], file: string, 
   }
   const writer = streamWriter(out);
   try {
-    const report = await writeDump(store, writer.write, { now });
+    const report = await credence.dump(writer.write);
     await writer.end();
     renameSync(partial, file);
     return report;

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
 import { parseObservation } from '../observations.js';
-import type { ObservationInput } from '../schemas/index.js';
+import type { ObservationDraft } from '../engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
@@ -38,17 +38,16 @@ export function registerObserve(program: Command, context: () => CommandContext)
       const ctx = context();
       const result = await withCredence(ctx, async (c) => {
         const line = {
-          timestamp: o.at ?? new Date(c.now()).toISOString(),
           type: o.type,
           ...(o.task === undefined && o.file === undefined && o.phase === undefined
             ? {}
             : { context: { ...(o.task === undefined ? {} : { task: o.task }), ...(o.file === undefined ? {} : { file: o.file }), ...(o.phase === undefined ? {} : { phase: o.phase }) } }),
           observation: o.observation,
           evidence: o.evidence ?? [],
-          confidence: o.confidence ?? 0.5,
           tags: o.tag ?? [],
         };
-        return c.observe([line as ObservationInput]); // checked by the engine: INVALID_INPUT naming the field
+        // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the field.
+        return c.observeNow({ ...line, ...(o.at === undefined ? {} : { timestamp: o.at }), ...(o.confidence === undefined ? {} : { confidence: o.confidence }) } as ObservationDraft);
       });
       if (ctx.wantsJson) return printJson(ctx, result);
       ctx.io.stdout(result.inserted === 1 ? `observed ${result.ids[0]}\n` : `already observed: ${result.ids[0]}\n`);

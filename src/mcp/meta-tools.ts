@@ -121,7 +121,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => {
       // An agent is not the user: what it observes may inform a pattern, never word a rule (core/rule-trust).
-      const report = await credence.observe([{ ...a, tags: withSource(a.tags ?? [], 'agent'), timestamp: a.timestamp ?? new Date(credence.now()).toISOString(), confidence: a.confidence ?? 0.5 }]);
+      const report = await credence.observeNow({ ...a, tags: withSource(a.tags ?? [], 'agent') });
       return jsonResult(report);
     },
   }),

@@ -7,20 +7,14 @@
  */
 import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
 import { adaptiveWeights } from '../core/dag-confidence.js';
-import { edgeConfidence, EDGE_DEFAULTS, EDGE_READ_OPTIONS, passesThreshold } from '../core/edge-confidence.js';
-import { isConfirmed } from '../core/edge-promotion.js';
+import { EDGE_DEFAULTS, passesThreshold } from '../core/edge-confidence.js';
 import { CredenceError } from '../core/errors.js';
 import { foldRepeats } from '../core/fold-repeats.js';
-import { buildGraphIndex } from '../core/graph-index.js';
-import { densityOfEdges } from '../core/graph-density.js';
 import { layoutGraph } from '../core/graph-layout.js';
-import { pageRankById } from '../core/pagerank.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine.js';
-import { currentSkillConfidence } from '../evolve.js';
 import { readFileInsideRoot } from '../files.js';
 import { skillFileLayout } from '../learning/skill-files.js';
-import { viewEdge } from '../tool-graph.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -40,46 +34,34 @@ export interface GraphFilter {
  * type, source and confidence now (4 decimals: enough to draw; `/api/tool/:id` has full precision).
  */
 export async function graphPayload(credence: Credence, filter: GraphFilter = {}) {
-  const now = credence.now();
-  const { store, scope } = credence;
-  const [tools, called, stored] = await Promise.all([store.listTools(scope), store.calledTools(scope), store.listEdges(scope)]);
-  const confidences = stored.map((e) => (isConfirmed(e) ? edgeConfidence({ type: e.type, source: e.source, lastSeen: e.lastSeen, now }, EDGE_READ_OPTIONS).value : 0));
-  const density = densityOfEdges(
-    stored.map((e, i) => ({ from: e.from, to: e.to, confidence: confidences[i] as number })),
-    called.keys(),
-  );
-  const confident: { from: string; to: string; weight: number }[] = [];
-  stored.forEach((e, i) => {
-    const c = confidences[i] as number;
-    if (passesThreshold(c) && e.from !== e.to) confident.push({ from: e.from, to: e.to, weight: c });
-  });
-  const ids = new Set<string>(tools.map((t) => t.id));
-  for (const e of stored) {
+  const { scope } = credence;
+  // The engine's one snapshot: the PageRank drawn here is the one tool search ranks with.
+  const snapshot = await credence.graphSnapshot();
+  const { now, edges: views, calls: called, pageRank: ranks, density } = snapshot;
+  const ids = new Set<string>(snapshot.tools.map((t) => t.id));
+  for (const e of views) {
     ids.add(e.from);
     ids.add(e.to);
   }
-  const index = buildGraphIndex(confident, { nodes: ids });
-  const ranks = index.ids.length === 0 ? new Map<string, number>() : pageRankById(index);
   const order = [...ids].sort((a, b) => (ranks.get(b) ?? 0) - (ranks.get(a) ?? 0) || a.localeCompare(b));
   const position = new Map(order.map((id, i) => [id, i]));
   const layout = layoutGraph(
     order.length,
-    confident.map((e) => ({ from: position.get(e.from) as number, to: position.get(e.to) as number, weight: e.weight })),
+    snapshot.confidentEdges.map((e) => ({ from: position.get(e.from) as number, to: position.get(e.to) as number, weight: e.confidence })),
   );
   const types = filter.types === undefined ? undefined : new Set(filter.types);
   const edges = { from: [] as number[], to: [] as number[], type: [] as number[], source: [] as number[], confidence: [] as number[], count: [] as number[] };
-  stored.forEach((e, i) => {
-    const c = confidences[i] as number;
-    if (types !== undefined && !types.has(e.type)) return;
-    if (filter.min !== undefined && c < filter.min - 1e-9) return;
+  for (const e of views) {
+    const c = e.confidence;
+    if (types !== undefined && !types.has(e.type)) continue;
+    if (filter.min !== undefined && c < filter.min - 1e-9) continue;
     edges.from.push(position.get(e.from) as number);
     edges.to.push(position.get(e.to) as number);
     edges.type.push(EDGE_TYPES.indexOf(e.type));
     edges.source.push(EDGE_SOURCES.indexOf(e.source));
     edges.confidence.push(round(c, 4));
     edges.count.push(e.count);
-  });
-  const weights = adaptiveWeights(density.density);
+  }
   return {
     scope,
     now: iso(now),
@@ -87,7 +69,7 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     types: EDGE_TYPES,
     sources: EDGE_SOURCES,
     layout: layout.method,
-    stats: { tools: tools.length, nodes: order.length, edges: stored.length, shownEdges: edges.from.length, vertices: density.vertices, confidentPairs: density.edges, density: density.density, tier: weights.tier },
+    stats: { tools: snapshot.tools.length, nodes: order.length, edges: views.length, shownEdges: edges.from.length, vertices: density.vertices, confidentPairs: density.edges, density: density.density, tier: snapshot.tier },
     nodes: {
       id: order,
       pageRank: order.map((id) => round(ranks.get(id) ?? 0, 6)),
@@ -101,9 +83,8 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
 
 /** One tool: its catalogue entry, every edge in and out with its parts, and its next-tool suggestions. */
 export async function toolPayload(credence: Credence, id: string) {
-  const { store, scope } = credence;
-  const now = credence.now();
-  const [tool, out, into, called] = await Promise.all([store.getTool(scope, id), store.listEdges(scope, { from: id }), store.listEdges(scope, { to: id }), store.calledTools(scope)]);
+  const { scope } = credence;
+  const [tool, out, into, snapshot] = await Promise.all([credence.tool(id), credence.edges({ from: id }), credence.edges({ to: id }), credence.graphSnapshot()]);
   if (tool === undefined && out.length === 0 && into.length === 0) {
     throw new CredenceError('NOT_FOUND', `no tool ${JSON.stringify(id)} in scope ${JSON.stringify(scope)}: it is neither in the catalogue nor on an edge`);
   }
@@ -114,9 +95,9 @@ export async function toolPayload(credence: Credence, id: string) {
     description: tool?.description ?? '',
     origin: tool?.origin ?? null,
     annotations: tool?.annotations ?? null,
-    calls: called.get(id) ?? 0,
-    outgoing: out.map((e) => ({ ...viewEdge(e, now), band: bandOf(viewEdge(e, now).confidence) })).sort(byConfidence),
-    incoming: into.map((e) => ({ ...viewEdge(e, now), band: bandOf(viewEdge(e, now).confidence) })).sort(byConfidence),
+    calls: snapshot.calls.get(id) ?? 0,
+    outgoing: out.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
+    incoming: into.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     next: await credence.suggestNext(id, { limit: 10, track: false }),
   };
 }
@@ -133,24 +114,14 @@ function bandCounts(values: readonly number[]) {
 
 /** Confidence at a glance: distributions by band, density and its tier, and counts over time. */
 export async function confidencePayload(credence: Credence, options: { days?: number } = {}) {
-  const { store, scope } = credence;
-  const now = credence.now();
+  const { scope } = credence;
   const days = options.days ?? 30;
-  const [stored, called, instincts, skills, feedback, executions, observations] = await Promise.all([
-    store.listEdges(scope),
-    store.calledTools(scope),
-    store.listInstincts(scope),
-    store.listSkills(scope),
-    store.listFeedback(scope),
-    store.listExecutions(scope),
-    store.listObservations(scope),
-  ]);
-  const views = stored.map((e) => viewEdge(e, now));
-  const density = densityOfEdges(views, called.keys());
+  const [snapshot, learned] = await Promise.all([credence.graphSnapshot(), credence.learningView()]);
+  const { now, edges: views, density } = snapshot;
+  const { executions, observations } = learned;
   const weights = adaptiveWeights(density.density);
-  const events = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
-  const active = instincts.filter((i) => i.status === 'active');
-  const skillNow = skills.map((s) => currentSkillConfidence(s, now, events(s.id)));
+  const active = learned.instincts.filter((i) => i.status === 'active');
+  const skillNow = learned.skills.map((s) => s.current);
   // Days counted back from the clock: day 0 is the last 24 hours.
   const timeline = Array.from({ length: days }, (_, i) => ({ day: iso(now - (days - 1 - i) * DAY)?.slice(0, 10) ?? '', executions: 0, calls: 0, observations: 0, newEdges: 0, edgesSoFar: 0 }));
   const slot = (at: number | null | undefined) => {
@@ -170,10 +141,11 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     if (s !== undefined) s.observations += 1;
   }
   let before = 0;
-  for (const e of stored) {
-    const s = slot(e.firstSeen);
+  for (const e of views) {
+    const firstSeen = e.firstSeen === null ? null : Date.parse(e.firstSeen);
+    const s = slot(firstSeen);
     if (s !== undefined) s.newEdges += 1;
-    else if (e.firstSeen !== null && e.firstSeen <= now - days * DAY) before += 1;
+    else if (firstSeen !== null && firstSeen <= now - days * DAY) before += 1;
   }
   for (const s of timeline) {
     before += s.newEdges;
@@ -191,7 +163,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
       byType,
     },
     instincts: { total: active.length, bands: bandCounts(active.map((i) => i.confidence)) },
-    skills: { total: skills.length, bands: bandCounts(skillNow) },
+    skills: { total: learned.skills.length, bands: bandCounts(skillNow) },
     density: {
       value: density.density,
       vertices: density.vertices,
@@ -210,15 +182,9 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
 
 /** Instincts and skills with confidence, evidence and history; recent evolutions; the metrics. */
 export async function learningPayload(credence: Credence) {
-  const { store, scope } = credence;
+  const { scope } = credence;
   const now = credence.now();
-  const [instincts, skills, feedback, observations, metrics] = await Promise.all([
-    store.listInstincts(scope),
-    store.listSkills(scope),
-    store.listFeedback(scope),
-    store.listObservations(scope),
-    credence.metrics(),
-  ]);
+  const [{ instincts, skills, feedback, observations }, metrics] = await Promise.all([credence.learningView(), credence.metrics()]);
   const byId = new Map(observations.map((o) => [o.id, o]));
   const evidence = (ids: readonly string[]) =>
     ids.map((id) => {
@@ -240,14 +206,14 @@ export async function learningPayload(credence: Credence) {
     skills: skills
       .map((s) => {
         const events = history(s.id);
-        const current = currentSkillConfidence(s, now, events.map((e) => ({ id: e.id, kind: e.kind })));
+        const current = s.current;
         return {
           id: s.id,
           name: s.name,
           description: s.description,
           rules: s.rules,
           confidence: current,
-          parts: { stored: s.confidence, idleDays: Math.max(0, (now - s.updatedAt) / DAY), current },
+          parts: { stored: s.confidence, idleDays: s.idleDays, current },
           band: bandOf(current),
           createdAt: iso(s.createdAt),
           updatedAt: iso(s.updatedAt),

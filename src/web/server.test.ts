@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../demo.js';
-import { openCredence, type Credence } from '../engine.js';
+import { engineStore, openCredence, type Credence } from '../engine.js';
 import { serveHttp, type RunningHttpServer } from '../mcp/http.js';
 import { sqliteConnection } from '../store/sqlite/connection.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -164,7 +164,7 @@ describe('the dashboard server', () => {
 
   it('lists every scope holding a row in /api/scopes, the served one first and marked as the default', async () => {
     // A second scope in the same store, named to sort before the served one.
-    const other = await openCredence({ store: credence.store, now: NOW, scope: 'alpha-team', cwd: dir });
+    const other = await openCredence({ store: engineStore(credence), now: NOW, scope: 'alpha-team', cwd: dir });
     await other.addTools([{ id: 'alpha_tool', description: 'a tool of another scope' }]);
     const { body } = await get(open, '/api/scopes');
     expect(body.default).toBe('demo');

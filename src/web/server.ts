@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { unexpectedErrorSummary } from '../core/error-summary.js';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
-import { openCredence, type Credence } from '../engine.js';
+import type { Credence } from '../engine.js';
 import { oneLine, requestTarget } from '../mcp/http.js';
 import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
 
@@ -133,20 +133,20 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     const name = scope === null || scope.trim() === '' ? credence.scope : scope.trim();
     const known = engines.get(name);
     if (known !== undefined) return known;
-    const counts = await credence.store.counts(name);
+    const counts = await credence.counts(name);
     if (Object.values(counts).every((n) => n === 0)) {
       throw new CredenceError('NOT_FOUND', `scope ${JSON.stringify(name)} holds nothing in this store; the scopes are listed at /api/scopes`);
     }
-    const opened = await openCredence({ store: credence.store, scope: name, now: credence.now, cwd: credence.root });
+    const opened = await credence.forScope(name);
     engines.set(name, opened);
     return opened;
   };
 
   /** The served scope first (even when it holds nothing yet), then every scope holding a row, by name. */
   const scopes = async () => {
-    const names = [credence.scope, ...(await credence.store.listScopes()).filter((name) => name !== credence.scope)];
+    const names = [credence.scope, ...(await credence.scopes()).filter((name) => name !== credence.scope)];
     const out: { scope: string; default: boolean; counts: Record<string, number> }[] = [];
-    for (const name of names) out.push({ scope: name, default: name === credence.scope, counts: await credence.store.counts(name) });
+    for (const name of names) out.push({ scope: name, default: name === credence.scope, counts: await credence.counts(name) });
     return { default: credence.scope, writable: options.writable === true, scopes: out };
   };
 
@@ -171,6 +171,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     if (route === 'scopes') return sendJson(res, 200, await scopes());
     const engine = await engineFor(q.get('scope'));
+    // Another process (a hook, the CLI) may have written since: the graph and confidence pages read
+    // the store as it is now, and the engine's one snapshot (which `ask` then ranks with) is rebuilt.
+    if (route === 'graph' || route === 'confidence') engine.invalidate();
     if (route === 'graph') {
       const types = parseTypes(q.get('type'));
       const min = parseNumber('min', q.get('min'), (n) => n >= 0 && n <= 1, 'a confidence in [0, 1]');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../../src/index.js';
 import type { CallInput } from '../../src/core/types.js';
+import { engineStore } from '../../src/engine.js';
 import { rejection } from '../helpers.js';
 import { storeArgs, storeEnv } from '../pg.js';
 
@@ -67,7 +68,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     const cli = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'session', '--now', NOW, 'status', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } });
     expect(cli.status).toBe(0);
     expect(JSON.parse(cli.stdout).counts).toMatchObject({ executions: 1, calls: SESSION.length });
-    const stored = await credence.store.getExecution('session', 'mcp-session-42');
+    const stored = await engineStore(credence).getExecution('session', 'mcp-session-42');
     // The end moved on with each call: the latest call's time plus its duration.
     expect(stored).toMatchObject({ intent: INTENT, startedAt: START, endedAt: START + 6_000 });
   });
@@ -83,7 +84,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     expect(second.edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`)).toEqual(['sequence parse_json->read_file 1']);
     // A call without a time ran now.
     await credence.appendCalls(head, [{ tool: 'ls', status: 'success' }]);
-    expect((await credence.store.getExecution('session', 'hooks-1'))?.calls[4]?.at).toBe(Date.parse(NOW));
+    expect((await engineStore(credence).getExecution('session', 'hooks-1'))?.calls[4]?.at).toBe(Date.parse(NOW));
   });
 
   it('lets a call consume a call stored by an earlier append, found from the calls already stored', async () => {
@@ -92,7 +93,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     await credence.appendCalls(head, SESSION.slice(0, 3));
     const result = await credence.appendCalls(head, (before) => [{ tool: 'parse_json', status: 'success', consumes: [before.findLastIndex((c) => c.tool === 'read_file'), 0, 0] }]);
     expect(result.firstIndex).toBe(3);
-    expect((await credence.store.getExecution('session', 'hooks-2'))?.calls[3]?.consumes).toEqual([0, 2]);
+    expect((await engineStore(credence).getExecution('session', 'hooks-2'))?.calls[3]?.consumes).toEqual([0, 2]);
     expect((await credence.edges({ from: 'read_file', to: 'parse_json' })).map((e) => [e.type, e.count])).toEqual([
       ['dependency', 1],
       ['sequence', 1],
@@ -140,7 +141,7 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
       { code: 0, stderr: '' },
       { code: 0, stderr: '' },
     ]);
-    const stored = await credence.store.getExecution('session', 'shared');
+    const stored = await engineStore(credence).getExecution('session', 'shared');
     expect(stored?.calls).toHaveLength(120);
     expect(stored?.calls.map((c) => c.at)).toEqual(Array.from({ length: 120 }, (_, i) => START + i));
     expect(stored?.calls.every((c, i) => (i === 0 ? c.consumes.length === 0 : c.consumes[0] === i - 1))).toBe(true);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine.js';
 import { runClaudeCodeHook } from '../../src/hooks/claude-code.js';
 import { drainSpool, type SpooledEvent } from '../../src/hooks/spool.js';
 
@@ -74,7 +74,7 @@ describe('8 hook processes writing at once, 500 events each', () => {
     expect(readdirSync(`${db}.hook-spool`)).toEqual([]);
     const credence = await openCredence({ db, cwd: project });
     try {
-      const executions = await credence.store.listExecutions(credence.scope);
+      const executions = await engineStore(credence).listExecutions(credence.scope);
       expect(executions.map((e) => e.id).sort()).toEqual(sessions.map((s) => `cc-${s}-0`).sort());
       for (const e of executions) {
         expect(e.calls).toHaveLength(EVENTS);
@@ -82,7 +82,7 @@ describe('8 hook processes writing at once, 500 events each', () => {
         const misplaced = e.calls.map((c, i) => [i, c.tool, c.input] as const).filter(([i, tool]) => tool !== (i % 2 === 0 ? 'Bash' : 'Read'));
         expect(misplaced.slice(0, 3)).toEqual([]);
       }
-      expect(await credence.store.claimHookEvents(credence.scope, 'check', Date.now() + 1)).toEqual([]);
+      expect(await engineStore(credence).claimHookEvents(credence.scope, 'check', Date.now() + 1)).toEqual([]);
     } finally {
       await credence.close();
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine.js';
 import { storeEnv } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
@@ -83,7 +83,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   it("records each turn's calls, in order, as one execution named by the turn's prompt", async () => {
     const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
-      const byId = new Map((await credence.store.listExecutions(scope)).map((e) => [e.id, e]));
+      const byId = new Map((await engineStore(credence).listExecutions(scope)).map((e) => [e.id, e]));
       const turn1 = byId.get(`cc-${S1}-1`);
       expect(turn1?.intent).toBe('Add a --verbose flag to the CLI that prints each step');
       expect(turn1?.calls.map((c) => `${c.tool}:${c.status}`)).toEqual([
@@ -107,7 +107,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
       expect(byId.get(`cc-${S2}-1`)?.calls.map((c) => c.tool)).toEqual(['Grep', 'Bash', 'Read', 'Read']);
       expect(byId.size).toBe(3);
       // Nothing is left in the queue once the sessions have ended.
-      expect(await credence.store.claimHookEvents(scope, 'check', Date.now() + 1)).toEqual([]);
+      expect(await engineStore(credence).claimHookEvents(scope, 'check', Date.now() + 1)).toEqual([]);
     } finally {
       await credence.close();
     }
@@ -127,7 +127,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   it('observes the failed test run, the passing ones, the commit after tests and the correction in a prompt', async () => {
     const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
-      const observations = await credence.store.listObservations(scope);
+      const observations = await engineStore(credence).listObservations(scope);
       const said = observations.map((o) => `${o.type}: ${o.observation}`);
       expect(said.filter((s) => s.startsWith('error:')).length).toBeGreaterThanOrEqual(1);
       expect(said.some((s) => s.startsWith('success:') && s.includes('npm test'))).toBe(true);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine.js';
 import { bin, nodeModules, startHttpServer, stdioClient, structured, testServer, textOf } from '../mcp-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-gateway-'));
@@ -68,7 +68,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
   });
 
   it('imports the downstream tools into the catalogue with description, input schema, origin and annotations', async () => {
-    const tool = await withStore('gw.db', (c) => c.store.getTool('gw', 'filesystem:read_text_file'));
+    const tool = await withStore('gw.db', (c) => engineStore(c).getTool('gw', 'filesystem:read_text_file'));
     expect(tool?.description).toMatch(/Read the complete contents of a file/);
     expect(tool?.origin).toBe('mcp:filesystem');
     expect(tool?.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string' } } });
@@ -108,7 +108,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
 
   it('answers a call to a tool its (connected) server does not have with a protocol error, and learns nothing from it', async () => {
     await expect(client.callTool({ name: 'test:nope', arguments: {} })).rejects.toThrow(/unknown tool "test:nope"/);
-    expect(await withStore('gw.db', (c) => c.store.getTool('gw', 'test:nope'))).toBeUndefined();
+    expect(await withStore('gw.db', (c) => engineStore(c).getTool('gw', 'test:nope'))).toBeUndefined();
   });
 
   it('runs an explicit 2-task DAG (read pointer.txt, then read "$task_1") and leaves a dependency edge behind', async () => {
@@ -132,7 +132,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
 
     const edges = await withStore('gw.db', (c) => c.edges({ from: 'filesystem:read_text_file' }));
     expect(edges).toContainEqual(expect.objectContaining({ to: 'filesystem:read_text_file', type: 'dependency', count: 1 }));
-    const execution = await withStore('gw.db', (c) => c.store.getExecution('gw', run.executionId));
+    const execution = await withStore('gw.db', (c) => engineStore(c).getExecution('gw', run.executionId));
     expect(execution?.calls.map((call) => [call.tool, call.consumes])).toEqual([
       ['filesystem:read_text_file', []],
       ['filesystem:read_text_file', [0]],
@@ -167,7 +167,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(run.learned).toContainEqual(expect.objectContaining({ from: 'test:locate', to: 'test:echo', type: 'dependency' }));
     // Layer order is not a sequence: only the references are learned, and an unresolved task never called its tool.
     expect(run.learned.every((e: { type: string }) => e.type === 'dependency')).toBe(true);
-    const execution = await withStore('gw.db', (c) => c.store.getExecution('gw', run.executionId));
+    const execution = await withStore('gw.db', (c) => engineStore(c).getExecution('gw', run.executionId));
     expect(execution?.calls.map((c) => `${c.tool} ${c.status}`)).toEqual(['test:fail failure', 'test:locate success', 'test:echo success']);
   });
 
@@ -214,7 +214,7 @@ describe('a downstream server that died', () => {
       await close();
     }
     // Neither the crash (the server went away) nor anything the gateway failed at is learned as a call.
-    const calls = await withStore('restart.db', async (c) => (await c.store.listExecutions('gw')).flatMap((e) => e.calls.map((x) => `${x.tool} ${x.status}`)));
+    const calls = await withStore('restart.db', async (c) => (await engineStore(c).listExecutions('gw')).flatMap((e) => e.calls.map((x) => `${x.tool} ${x.status}`)));
     expect(calls).toEqual(['test:echo success']);
   });
 });
@@ -266,7 +266,7 @@ describe('learning from proxied calls', () => {
     await close();
     // The server stores what it queued before it exits; the SDK client waits for that exit.
     const { executions, edges } = await withStore('learn.db', async (c) => ({
-      executions: await c.store.listExecutions('gw'),
+      executions: await engineStore(c).listExecutions('gw'),
       edges: await c.edges(),
     }));
     expect(executions).toHaveLength(1);
@@ -295,7 +295,7 @@ describe('learning from proxied calls', () => {
     const read = await sep.client.callTool({ name: 'filesystem__read_text_file', arguments: { path: join(files, 'deno.json') } });
     expect(textOf(read)).toBe(DENO);
     await sep.close();
-    const calls = await withStore('sep.db', async (c) => (await c.store.listExecutions('gw'))[0]?.calls.map((call) => call.tool));
+    const calls = await withStore('sep.db', async (c) => (await engineStore(c).listExecutions('gw'))[0]?.calls.map((call) => call.tool));
     expect(calls).toEqual(['filesystem:read_text_file']);
   });
 

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine.js';
 import { bin } from '../mcp-helpers.js';
 import { storeEnv } from '../pg.js';
 
@@ -124,7 +124,7 @@ describe('credence hook claude-code on malformed payloads, between valid events'
     expect(stop).toEqual({ name: 'stop', code: 0, stdout: '', stderr: '' });
     const credence = await openCredence({ ...store.open, cwd: project });
     try {
-      const executions = (await credence.store.listExecutions(credence.scope)).filter((e) => e.id.startsWith(`cc-${SESSION}`));
+      const executions = (await engineStore(credence).listExecutions(credence.scope)).filter((e) => e.id.startsWith(`cc-${SESSION}`));
       const calls = executions.flatMap((e) => e.calls);
       expect(calls.map((c) => c.tool)).toEqual(Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? 'Read' : 'Bash')));
       expect(calls.map((c) => JSON.parse(String(c.input)))).toEqual(Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? { file_path: join(project, `f${n}.txt`) } : { command: `echo ${n}` })));

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../../core/errors.js';
-import { openCredence, type Credence } from '../../engine.js';
+import { engineStore, openCredence, type Credence } from '../../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { instrumentFlow, isWrapped, UNFINISHED_ERROR } from './index.js';
 
@@ -120,7 +120,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     // The run's confidence is the mean of its nodes' (src/runs.ts).
     expect(run?.confidence).toBeCloseTo((0.75 + 0.55 + 0.7) / 3, 12);
 
-    const [execution] = await credence.store.listExecutions('t');
+    const [execution] = await engineStore(credence).listExecutions('t');
     expect(execution).toMatchObject({
       id: 'e1',
       intent: 'research a topic and write a draft',
@@ -166,7 +166,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['SearchWeb', 'success', 0, 0.75, undefined],
       ['CallApi', 'failure', 0, 0.3, 'the API is down'],
     ]);
-    const [execution] = await credence.store.listExecutions('t');
+    const [execution] = await engineStore(credence).listExecutions('t');
     expect(execution?.calls.map((c) => [c.tool, c.status, c.consumes])).toEqual([
       ['SearchWeb', 'success', []],
       ['CallApi', 'failure', [0]],
@@ -233,7 +233,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     });
     await recorded.run({ topic: 'bees' });
 
-    const [execution] = await credence.store.listExecutions('t');
+    const [execution] = await engineStore(credence).listExecutions('t');
     expect(execution?.calls.map((c) => [c.tool, c.parent, c.consumes])).toEqual([
       ['Plan', undefined, []],
       ['flow:research', undefined, []],
@@ -368,7 +368,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const recorded = instrumentFlow(new pf.Flow<Shared>(draft), { credence, intent: 'draft and review', now: steppingClock() });
     expect(recorded.describe(review)).toEqual({ name: 'Review', intent: 'general', intentRule: 'default' });
     await recorded.run({});
-    const [execution] = await credence.store.listExecutions('t');
+    const [execution] = await engineStore(credence).listExecutions('t');
     expect(execution?.calls.map((c) => [c.tool, c.consumes])).toEqual([
       ['Draft', []],
       ['Review', [0]],
@@ -408,7 +408,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['ReadFile', 'general'],
       ['ReadFile', 'general'],
     ]);
-    const [execution] = await credence.store.listExecutions('t');
+    const [execution] = await engineStore(credence).listExecutions('t');
     expect(execution?.calls.map((c) => [c.tool, c.parent])).toEqual([
       ['EachFile', undefined],
       ['ReadFile', 0],
@@ -438,7 +438,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['Branch', 'failure', 'branch 1 broke'],
     ]);
     await new Promise((resolve) => setTimeout(resolve, 40)); // the late branch ends after the run: nothing breaks
-    expect(await credence.store.listExecutions('t')).toHaveLength(1);
+    expect(await engineStore(credence).listExecutions('t')).toHaveLength(1);
   });
 
   it('records a lone node run through the adapter as a one-node run', async () => {
@@ -469,7 +469,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const [x, y] = [{ in: 'x' }, { in: 'y' }] as Shared[];
     await Promise.all([recorded.run(x as Shared), recorded.run(y as Shared)]);
     expect([x?.out, y?.out]).toEqual(['x!!', 'y!!']);
-    const executions = await credence.store.listExecutions('t');
+    const executions = await engineStore(credence).listExecutions('t');
     expect(executions).toHaveLength(2);
     for (const e of executions) expect(e.calls.map((c) => [c.tool, c.consumes, c.parent])).toEqual([['SlowStep', [], undefined], ['SlowStep#2', [0], undefined]]);
 
@@ -477,7 +477,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const bare: Shared = { in: 'z' };
     await flow.run(bare);
     expect(bare.out).toBe('z!!');
-    expect(await credence.store.listExecutions('t')).toHaveLength(2);
+    expect(await engineStore(credence).listExecutions('t')).toHaveLength(2);
   });
 
   it('leaves a non-plain shared store untouched (no Proxy) and still records the nodes', async () => {
@@ -507,7 +507,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     } catch (error) {
       expect(isCredenceError(error, 'INVALID_INPUT')).toBe(true);
     }
-    expect(await credence.store.listExecutions('t')).toHaveLength(0);
+    expect(await engineStore(credence).listExecutions('t')).toHaveLength(0);
   });
 
   it('throws a recording failure after a successful flow, keeps the flow error after a failed one', async () => {
