@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../test/helpers.js';
 import { isCredenceError, type CredenceError } from './core/errors.js';
 import { normalizeMemoryPath, readFileInsideRoot, resolveInsideRoot } from './files.js';
+import { skillFileLayout, writeInstinctFile } from './learning/skill-files.js';
 
 /** The CredenceError `fn` throws (fails the test when it throws nothing or something else). */
 function errorOf(fn: () => unknown): CredenceError {
@@ -287,5 +288,20 @@ describe('normalizeMemoryPath', () => {
   it('gives back a path that resolveInsideRoot finds', () => {
     const stored = normalizeMemoryPath(rootLink, join(root, 'skills', 'auth', '..', 'auth', 'SKILL.md'));
     expect(readFileInsideRoot(rootLink, stored)).toContain('Refresh JWT tokens.');
+  });
+});
+
+describe('one containment for reads and for the learned files (issue 18)', () => {
+  it('refuses the same .. and absolute forms in a read path and in a learned-files folder', () => {
+    for (const path of ['..', '../outside', 'a/../../outside', '..\\outside', '/etc', '\\\\server\\share', 'C:\\x', 'C:x']) {
+      expect(errorOf(() => resolveInsideRoot(root, path)).code).toBe('PATH_OUTSIDE_ROOT');
+      expect(errorOf(() => skillFileLayout({ root, dir: path })).code).toBe('PATH_OUTSIDE_ROOT');
+    }
+  });
+
+  it('refuses a folder linked outside the root both for a read and for a learned file written there', () => {
+    expect(errorOf(() => resolveInsideRoot(root, 'dir-out/secret.txt')).code).toBe('PATH_OUTSIDE_ROOT');
+    const instinct = { slug: 'x', text: 'x', confidence: 0.5, band: 'tentative' as const, evidence: [], updatedAt: 0 };
+    expect(errorOf(() => writeInstinctFile({ root, instinctsDir: 'dir-out' }, instinct)).code).toBe('PATH_OUTSIDE_ROOT');
   });
 });

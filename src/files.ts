@@ -26,8 +26,9 @@
  * (8.3 short names, trailing dots, reserved device names).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type BigIntStats } from 'node:fs';
-import { isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CredenceError } from './core/errors.js';
+import { climbsAboveRoot, lexicalSegments as segmentsOf, looksAbsolute } from './core/path-containment.js';
 
 export const FILE_READ_DEFAULTS = Object.freeze({
   /** Largest file `readFileInsideRoot` reads, in bytes. @default 1048576 (1 MiB) */
@@ -205,31 +206,13 @@ function rootContext(root: string, path: string): RootContext {
   return { path, root, rootAbs, realRoot };
 }
 
-/** `C:\x`, `C:x`, `\x`, `\\server\share`: absolute (or drive-bound) on Windows, whatever the platform. */
-function looksAbsolute(path: string): boolean {
-  return posix.isAbsolute(path) || win32.isAbsolute(path) || /^[A-Za-z]:/.test(path);
-}
-
 /**
  * The path's components with `.` and `..` applied; refuses a `..` that climbs above the root,
  * counting both `/` and `\` as separators on every platform.
  */
 function lexicalSegments(names: Names, path: string): string[] {
-  let depth = 0;
-  for (const part of path.split(/[\\/]+/)) {
-    if (part === '..') {
-      depth -= 1;
-      if (depth < 0) throw outside(names, 'above-root');
-    } else if (part !== '' && part !== '.') {
-      depth += 1;
-    }
-  }
-  const segments: string[] = [];
-  for (const part of path.split(sep === '\\' ? /[\\/]+/ : /\/+/)) {
-    if (part === '..') segments.pop();
-    else if (part !== '' && part !== '.') segments.push(part);
-  }
-  return segments;
+  if (climbsAboveRoot(path)) throw outside(names, 'above-root');
+  return segmentsOf(path, sep === '\\' ? 'both' : 'slash');
 }
 
 /**
@@ -280,8 +263,11 @@ function walk(ctx: RootContext, segments: readonly string[], hops: number): stri
   return current;
 }
 
-/** `target` relative to `base` when it is `base` ('') or inside it; undefined when outside. */
-function insideRel(base: string, target: string): string | undefined {
+/**
+ * `target` relative to `base` (both absolute, native separators) when it is `base` ('') or inside
+ * it; undefined when outside. Lexical: links are not followed.
+ */
+export function insideRel(base: string, target: string): string | undefined {
   const rel = relative(base, target);
   if (rel === '') return '';
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;

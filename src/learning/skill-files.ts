@@ -55,13 +55,14 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep, win32 } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
 import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
 import { CredenceError, isCredenceError } from '../core/errors.js';
+import { looksAbsolute, pathParts } from '../core/path-containment.js';
 import { scrubText } from '../core/scrub.js';
 import { isValidSkillName } from '../core/slug.js';
 import type { ConfidenceBand } from '../core/types.js';
-import { readFileInsideRoot, resolveInsideRoot } from '../files.js';
+import { insideRel, readFileInsideRoot, resolveInsideRoot } from '../files.js';
 
 export const SKILL_FILE_DEFAULTS = Object.freeze({
   /** Folder holding everything below unless each is set. @default '.credence' */
@@ -191,14 +192,14 @@ function layoutPath(root: string, value: string, name: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
     throw new CredenceError('INVALID_INPUT', `${name} must be a non-empty path without NUL bytes, got ${show(value)}`, { details: { [name]: value } });
   }
-  const parts = value.split(/[\\/]+/);
+  const parts = pathParts(value);
   if (parts.includes('..')) {
     throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} contains "..": give a folder inside the root ${show(root)} without ".."`, {
       details: { [name]: value, root, reason: 'above-root' },
     });
   }
   let rel: string;
-  if (posix.isAbsolute(value) || win32.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
+  if (looksAbsolute(value)) {
     const inside = isAbsolute(value) ? (insideRel(resolve(root), resolve(value)) ?? insideRealRoot(root, value)) : undefined;
     if (inside === undefined) {
       throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} is outside the root ${show(root)}: give a folder relative to the root`, {
@@ -207,7 +208,7 @@ function layoutPath(root: string, value: string, name: string): string {
     }
     rel = inside.split(sep).join('/');
   } else {
-    rel = parts.filter((part) => part !== '' && part !== '.').join('/');
+    rel = parts.filter((part) => part !== '.').join('/');
   }
   if (rel === '') {
     throw new CredenceError('INVALID_INPUT', `${name} ${show(value)} names the root itself; give a folder inside it`, { details: { [name]: value, root } });
@@ -223,12 +224,6 @@ function insideRealRoot(root: string, value: string): string | undefined {
   }
 }
 
-/** `target` relative to `base` when strictly inside it ('' for `base` itself); else undefined. */
-function insideRel(base: string, target: string): string | undefined {
-  const rel = relative(base, target);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return rel;
-}
 
 // --- rendering ------------------------------------------------------------------------------
 
