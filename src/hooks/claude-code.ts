@@ -20,12 +20,11 @@
  * queued for next time. No event is lost.
  */
 import { resolveScope } from '../scope.js';
-import { databaseUrl, openTeamStore } from '../store/open.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { hookDbPath } from '../paths.js';
-import { eventTime, HOOK_LIMITS, spoolToolEvent } from './fast.js';
+import { eventTime, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
+import { openHookStore } from './open-store.js';
 import { isBusy, queueSpool } from './queue.js';
 import { localId } from './spool.js';
 
@@ -85,11 +84,7 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
   let store: Store | undefined;
   try {
     // A team store (CREDENCE_DATABASE_URL) learns the session; the spool stays beside the local file.
-    const url = databaseUrl({}, env);
-    store =
-      url === undefined
-        ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
-        : await openTeamStore(url, env);
+    store = await openHookStore(db, env);
     await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
     await ingest(store, scope, { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);

@@ -20,11 +20,10 @@ import { formatMemoryContext } from '../core/memory-context.js';
 import { scrubText } from '../core/scrub.js';
 import { recall } from '../recall.js';
 import { resolveScope } from '../scope.js';
-import { databaseUrl, openTeamStore } from '../store/open.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ShownRecord, Store } from '../store/types.js';
 import { hookDbPath } from '../paths.js';
-import { eventTime, HOOK_LIMITS, spooledEventOf } from './fast.js';
+import { eventTime, spooledEventOf } from './fast.js';
+import { openHookStore } from './open-store.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
 import { localId, spoolEvent } from './spool.js';
@@ -51,22 +50,6 @@ export async function promptContext(store: Store, scope: string, given: string, 
     context: formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) }))),
     shown: results.map((r) => ({ id: `sh-${localId().slice(0, 16)}`, surface: 'recall', target: `${r.kind}:${r.id}`, query, at: now })),
   };
-}
-
-/**
- * The store for reading: a team's PostgreSQL server when CREDENCE_DATABASE_URL names one (then
- * bin/credence.cjs runs this module unbundled, and the driver loads here); else the SQLite file,
- * read-only when the database is there at the current schema, or (no database yet, a migration
- * due, a read-only open refused) opened as every other surface opens it.
- */
-async function openForReading(db: string, env: NodeJS.ProcessEnv): Promise<Store> {
-  const url = databaseUrl({}, env);
-  if (url !== undefined) return openTeamStore(url, env, { poolSize: 1 });
-  try {
-    return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
-  } catch {
-    return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
-  }
 }
 
 /**
@@ -98,7 +81,7 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
   }
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
-    store = await openForReading(db, env);
+    store = await openHookStore(db, env, { read: true });
     const { context, shown } = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
     if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
     if (shown.length > 0) {

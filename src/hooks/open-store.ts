@@ -1,0 +1,29 @@
+/**
+ * @module hooks/open-store
+ * The one way a hook opens the store: the team's PostgreSQL server when CREDENCE_DATABASE_URL names
+ * one (its driver loaded only then), else the SQLite file with the hooks' short busy timeout. Kept
+ * small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver.
+ */
+import { databaseUrl, openTeamStore } from '../store/open.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/types.js';
+import { HOOK_LIMITS } from './fast.js';
+
+/**
+ * Opens the store a hook event reads or learns into. `read: true` (the prompt hook) opens the
+ * SQLite file read-only when it can (no write lock to wait for, no writer's set-up) and falls back
+ * to the ordinary open (no database yet, a migration due, a read-only open refused), and asks the
+ * team server for one connection.
+ */
+export async function openHookStore(db: string, env: NodeJS.ProcessEnv, options: { read?: boolean } = {}): Promise<Store> {
+  const url = databaseUrl({}, env);
+  if (options.read === true) {
+    if (url !== undefined) return openTeamStore(url, env, { poolSize: 1 });
+    try {
+      return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
+    } catch {
+      return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
+    }
+  }
+  return url === undefined ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs }) : openTeamStore(url, env);
+}
