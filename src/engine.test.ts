@@ -79,3 +79,36 @@ describe('lookups by an id that holds a secret (issue 17)', () => {
     await credence.close();
   });
 });
+
+describe('a closed engine (issue 18)', () => {
+  it('holds its store out of reach: no store property, only methods', async () => {
+    const credence = await fresh();
+    expect('store' in credence).toBe(false);
+    expect(Object.keys(credence)).not.toContain('store');
+    expect(credence.storeInfo).toEqual({ kind: 'sqlite', location: ':memory:' });
+    await credence.close();
+  });
+
+  it('gives an observation stated now the clock as its time and 0.5 as its confidence', async () => {
+    const credence = await fresh();
+    await credence.observeNow({ type: 'pattern', observation: 'runs the tests before each commit' });
+    await credence.observeNow({ type: 'correction', observation: 'use pnpm, not npm', confidence: 0.9, timestamp: '2026-02-01T10:00:00Z' });
+    const lines = await credence.exportObservations();
+    expect(lines.map((l) => [l.observation, l.timestamp, l.confidence])).toEqual([
+      ['use pnpm, not npm', '2026-02-01T10:00:00.000Z', 0.9],
+      ['runs the tests before each commit', '2026-03-01T00:00:00.000Z', 0.5],
+    ]);
+    await credence.close();
+  });
+
+  it('keeps one graph snapshot until it writes, then builds a new one', async () => {
+    const credence = await fresh();
+    const before = await credence.graphSnapshot();
+    expect(await credence.graphSnapshot()).toBe(before);
+    await credence.recordExecution({ intent: 'read then parse', startedAt: T0, calls: [{ tool: 'read', status: 'success' }, { tool: 'parse', status: 'success', consumes: [0] }] });
+    const after = await credence.graphSnapshot();
+    expect(after).not.toBe(before);
+    expect(after.edges.map((e) => `${e.from}→${e.to}`)).toContain('read→parse');
+    await credence.close();
+  });
+});

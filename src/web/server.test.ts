@@ -176,6 +176,18 @@ describe('the dashboard server', () => {
     expect((await get(open, '/api/graph?scope=alpha-team')).body.nodes.id).toEqual(['alpha_tool']);
   });
 
+  it('draws what another process learned since the last page: /api/graph reads the store as it is now (issue 18 snapshot)', async () => {
+    const scope = 'fresh-team';
+    const writer = await openCredence({ store: engineStore(credence), now: NOW, scope, cwd: dir });
+    await writer.addTools([{ id: 'fresh_a', description: 'first' }]);
+    expect((await get(open, `/api/graph?scope=${scope}`)).body.nodes.id).toEqual(['fresh_a']);
+    // Another engine (a hook, the CLI) learns an edge; the dashboard's engine did not write it.
+    await writer.recordExecution({ intent: 'a then b', startedAt: NOW, calls: [{ tool: 'fresh_a', status: 'success' }, { tool: 'fresh_b', status: 'success', consumes: [0] }] });
+    const { body } = await get(open, `/api/graph?scope=${scope}`);
+    expect(body.nodes.id).toEqual(expect.arrayContaining(['fresh_a', 'fresh_b']));
+    expect(body.stats.edges).toBeGreaterThan(0);
+  });
+
   it('answers a request target that is not a path with a 400, from the dashboard alone too, and keeps serving', async () => {
     // The dashboard's handler on a bare Node server (no serveHttp in front of it).
     const dashboard = createDashboard({ credence });
