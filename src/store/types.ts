@@ -1,8 +1,9 @@
 /**
  * @module store/types
- * The Store interface every backend implements (SQLite now, PostgreSQL later), and the records it
- * keeps (SPEC §2). Store methods are async; the math stays in core/ and is sync (STYLE §4).
- * Every record carries a scope; nothing is read across scopes unless a method says so.
+ * The Store interface every backend implements (SQLite, PostgreSQL), and the records it keeps
+ * (SPEC §2). `Store` is composed of small roles (ToolGraphStore, ExecutionStore, MemoryStore, …):
+ * a use case depends on the roles it needs. Store methods are async; the math stays in core/ and
+ * is sync (STYLE §4). Every record carries a scope; nothing is read across scopes unless a method says so.
  */
 import type { ExecutionEdgeEvent } from '../core/execution-edges.js';
 import type {
@@ -271,7 +272,8 @@ export type DumpTable = (typeof DUMP_TABLES)[number];
  */
 export type DumpRow = Record<string, string | number | null>;
 
-export interface Store {
+/** What the store is and its lifecycle: kind, location, schema, scopes, counts, check, close. */
+export interface StoreMeta {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
   readonly location: string;
@@ -283,11 +285,15 @@ export interface Store {
   /** Runs the backend's own consistency check; returns the problems found (empty when sound). */
   check(): Promise<string[]>;
   close(): Promise<void>;
+}
 
+/** The tool catalogue and the edges between tools (SPEC §3–§4). */
+export interface ToolGraphStore {
   upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }>;
   getTool(scope: string, id: string): Promise<ToolRecord | undefined>;
   listTools(scope: string): Promise<ToolRecord[]>;
-
+  /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
+  searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
   /** Writes an edge as given, replacing the stored one (restores, tests); learning folds instead. */
   putEdge(scope: string, edge: EdgeRecord): Promise<void>;
   /**
@@ -297,7 +303,10 @@ export interface Store {
   insertEdge(scope: string, edge: EdgeRecord): Promise<boolean>;
   getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined>;
   listEdges(scope: string, filter?: { from?: string; to?: string }): Promise<EdgeRecord[]>;
+}
 
+/** Recorded executions and their calls; recording one folds its edge events into the tool graph. */
+export interface ExecutionStore {
   insertExecution(scope: string, execution: ExecutionRecord): Promise<void>;
   /**
    * Records executions in one transaction: each execution with its calls, every unknown tool into
@@ -325,12 +334,15 @@ export interface Store {
     options?: { dequeue?: readonly number[] },
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
-  /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
-  searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
+  listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
   /** BM25 over execution intents (the intent memory); `match` is a safe FTS5 expression. */
   searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
-  /** BM25 over observation texts and tags; `match` is a safe FTS5 expression. */
-  searchObservations(scope: string, match: string, options?: { limit?: number }): Promise<{ observation: ObservationRecord; bm25: number }[]>;
+  /** How many recorded calls each tool has had (tools never called are absent). */
+  calledTools(scope: string): Promise<Map<string, number>>;
+}
+
+/** Stored vectors, and where they are ranked. */
+export interface EmbeddingStore {
   putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void>;
   getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
   /** The stored embeddings of `kind` without their vectors. */
@@ -341,14 +353,21 @@ export interface Store {
   readonly vectorReason?: string;
   /** Ranks stored vectors in the database (pgvector): the nearest by inner product, ties by kind and id. */
   nearestEmbeddings?(scope: string, query: NearestQuery): Promise<NearestEmbedding[]>;
-  /** How many recorded calls each tool has had (tools never called are absent). */
-  calledTools(scope: string): Promise<Map<string, number>>;
-  listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
+}
 
+/** Learning observations (SPEC §6). */
+export interface ObservationStore {
   /** Inserts in one transaction; an observation whose content is already stored is a duplicate. */
   insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport>;
   listObservations(scope: string, options?: { since?: EpochMs; limit?: number }): Promise<ObservationRecord[]>;
+  /** BM25 over observation texts and tags; `match` is a safe FTS5 expression. */
+  searchObservations(scope: string, match: string, options?: { limit?: number }): Promise<{ observation: ObservationRecord; bm25: number }[]>;
+  /** Deletes an observation; false when it did not exist. */
+  deleteObservation(scope: string, id: string): Promise<boolean>;
+}
 
+/** Memories (notes, runs, files) and their full-text search. */
+export interface MemoryStore {
   upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }>;
   getMemory(scope: string, id: string): Promise<MemoryRecord | undefined>;
   listMemories(scope: string): Promise<MemoryRecord[]>;
@@ -357,28 +376,34 @@ export interface Store {
    * the query-safety rules (SPEC §8); the store never builds one from raw user input.
    */
   searchMemories(scope: string, match: string, options?: { limit?: number }): Promise<MemoryHit[]>;
+  deleteMemory(scope: string, id: string): Promise<boolean>;
+}
 
+/** What evolve derives from observations: instincts and skills. */
+export interface LearningStore {
   upsertInstinct(scope: string, instinct: InstinctRecord): Promise<void>;
   listInstincts(scope: string): Promise<InstinctRecord[]>;
+  deleteInstinct(scope: string, id: string): Promise<boolean>;
   upsertSkill(scope: string, skill: SkillRecord): Promise<void>;
   listSkills(scope: string): Promise<SkillRecord[]>;
+  deleteSkill(scope: string, id: string): Promise<boolean>;
+}
 
+/** Results shown with their verdicts, and feedback events. */
+export interface FeedbackStore {
   recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void>;
   getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
   /** Shown results per surface with their verdicts, for metrics. */
   shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]>;
-  /** Deletes an observation; false when it did not exist. */
-  deleteObservation(scope: string, id: string): Promise<boolean>;
-  deleteInstinct(scope: string, id: string): Promise<boolean>;
-  deleteMemory(scope: string, id: string): Promise<boolean>;
-  deleteSkill(scope: string, id: string): Promise<boolean>;
-
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
+}
 
+/** The queue of hook events and the hook sessions' turns and state. */
+export interface HookQueueStore {
   /**
    * Queues hook events (payloads scrubbed) in one transaction, all or none. A turn given as `next`
    * starts the session's next turn (a prompt), `current` joins the turn it is in; returns the turn
@@ -404,7 +429,10 @@ export interface Store {
   /** Starts the session's next turn and returns its number. */
   startHookTurn(scope: string, session: string, at: EpochMs): Promise<number>;
   setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: EpochMs): Promise<void>;
+}
 
+/** Every row out and in, for `credence dump` and restore. */
+export interface DumpStore {
   /**
    * Every row of a table, all scopes, in insertion order: rowid (or seq) order where the table has
    * one (executions, observations, memories, hook_events), else primary-key order with text
@@ -421,3 +449,19 @@ export interface Store {
    */
   importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number>;
 }
+
+/**
+ * The whole store every backend implements: the roles above, composed. A use case asks for the
+ * narrowest role it needs (`ToolGraphStore & ExecutionStore`, …); the engine holds a `Store`.
+ */
+export interface Store
+  extends StoreMeta,
+    ToolGraphStore,
+    ExecutionStore,
+    EmbeddingStore,
+    ObservationStore,
+    MemoryStore,
+    LearningStore,
+    FeedbackStore,
+    HookQueueStore,
+    DumpStore {}
