@@ -18,7 +18,7 @@ import { cosine, type EmbeddingProvider } from './embed/index.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './learning/held.js';
 import { appendEvolutionLog, removeInstinctFile, removeSkillFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
 import type { FeedbackKind } from './core/types.js';
-import type { InstinctRecord, MemoryRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
+import type { FeedbackStore, InstinctRecord, LearningStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, SkillRecord } from './store/types.js';
 
 const DAY = 86_400_000;
 
@@ -58,7 +58,7 @@ export interface EvolveReport {
 }
 
 export interface EvolveContext {
-  store: Store;
+  store: ObservationStore & LearningStore & MemoryStore & FeedbackStore;
   scope: string;
   embedder: EmbeddingProvider;
   now: number;
@@ -281,7 +281,7 @@ async function embedTexts(embedder: EmbeddingProvider, entries: readonly [string
 
 /** Instincts and skills join recall as memories, with their stored confidence and their file. */
 async function rememberLearned(
-  store: Store,
+  store: ObservationStore & LearningStore & MemoryStore & FeedbackStore,
   scope: string,
   m: { id: string; category: 'instinct' | 'skill'; title: string; text: string; path: string; confidence: number; now: number },
 ): Promise<void> {

@@ -15,12 +15,12 @@ import { CredenceError } from './core/errors.js';
 import type { FeedbackKind, ObservationType, Verdict } from './core/types.js';
 import { OBSERVATION_TYPES } from './core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from './core/rule-trust.js';
-import type { ShownRecord, Store, Surface } from './store/types.js';
+import type { FeedbackStore, LearningStore, ObservationStore, ShownRecord, Surface } from './store/types.js';
 
 export type { Verdict } from './core/types.js';
 
 export interface FeedbackContext {
-  store: Store;
+  store: FeedbackStore & ObservationStore & LearningStore;
   scope: string;
   now: () => number;
   newId: () => string;

@@ -11,7 +11,7 @@ import { confidenceBand } from './core/bands.js';
 import { isRuleSource, observationSource } from './core/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { removeInstinctFile, removeSkillFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
-import type { ObservationRecord, Store } from './store/types.js';
+import type { FeedbackStore, LearningStore, MemoryStore, ObservationRecord, ObservationStore } from './store/types.js';
 
 const DAY = 86_400_000;
 
@@ -37,7 +37,7 @@ export interface ForgetResult {
 }
 
 interface Ctx {
-  store: Store;
+  store: ObservationStore & MemoryStore & LearningStore & FeedbackStore;
   scope: string;
   layout: SkillFileLayoutOptions;
 }

@@ -11,7 +11,7 @@ import { densityOfEdges, type GraphDensity } from './core/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
 import { heatDiffusion } from './core/heat-diffusion.js';
 import { pageRankById } from './core/pagerank.js';
-import type { Store, ToolRecord } from './store/types.js';
+import type { ExecutionStore, ToolGraphStore, ToolRecord } from './store/types.js';
 import { viewEdge, type EdgeView } from './tool-graph.js';
 
 export interface GraphSnapshot {
@@ -41,7 +41,7 @@ export interface GraphSnapshot {
 }
 
 /** Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`. */
-export async function buildGraphSnapshot(input: { store: Store; scope: string; now: number }): Promise<GraphSnapshot> {
+export async function buildGraphSnapshot(input: { store: ToolGraphStore & ExecutionStore; scope: string; now: number }): Promise<GraphSnapshot> {
   const { store, scope, now } = input;
   const [tools, stored, calls] = await Promise.all([store.listTools(scope), store.listEdges(scope), store.calledTools(scope)]);
   const edges = stored.map((e) => viewEdge(e, now));

@@ -4,7 +4,7 @@
  * confidence now (aged by idle weeks, moved by feedback), feedback, observations and executions.
  */
 import { currentSkillConfidence } from './evolve.js';
-import type { ExecutionRecord, FeedbackRecord, InstinctRecord, ObservationRecord, SkillRecord, Store } from './store/types.js';
+import type { ExecutionRecord, ExecutionStore, FeedbackRecord, FeedbackStore, InstinctRecord, LearningStore, ObservationRecord, ObservationStore, SkillRecord } from './store/types.js';
 
 const DAY = 86_400_000;
 
@@ -17,7 +17,7 @@ export interface LearningView {
   executions: ExecutionRecord[];
 }
 
-export async function learningView(ctx: { store: Store; scope: string; now: number }): Promise<LearningView> {
+export async function learningView(ctx: { store: ExecutionStore & ObservationStore & LearningStore & FeedbackStore; scope: string; now: number }): Promise<LearningView> {
   const { store, scope, now } = ctx;
   const [instincts, skills, feedback, observations, executions] = await Promise.all([
     store.listInstincts(scope),

@@ -8,7 +8,7 @@ import { CredenceError } from './core/errors.js';
 import { scrubValue } from './core/scrub.js';
 import { parseIsoInstant } from './core/time.js';
 import { formatIssues, ObservationInputSchema, type ObservationInput } from './schemas/index.js';
-import type { InsertReport, ObservationRecord, Store } from './store/types.js';
+import type { InsertReport, ObservationRecord, ObservationStore } from './store/types.js';
 
 /** Checks one observation line; throws INVALID_INPUT naming every bad field. */
 export function parseObservation(value: unknown): ObservationInput {
@@ -45,7 +45,7 @@ export function toObservationLine(o: ObservationRecord): Record<string, unknown>
   };
 }
 
-export async function addObservations(store: Store, scope: string, inputs: readonly ObservationInput[]): Promise<InsertReport & { ids: string[] }> {
+export async function addObservations(store: ObservationStore, scope: string, inputs: readonly ObservationInput[]): Promise<InsertReport & { ids: string[] }> {
   const records = inputs.map(toObservationRecord);
   const report = await store.insertObservations(scope, records);
   return { ...report, ids: records.map((r) => r.id) };

@@ -8,11 +8,11 @@ import { readFileInsideRoot } from './files.js';
 import { scrubText } from './core/scrub.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import { buildVectorSource, type VectorPart } from './search-index.js';
-import type { MemoryRecord, Store } from './store/types.js';
+import type { EmbeddingStore, ExecutionStore, MemoryRecord, MemoryStore, ObservationStore, StoreMeta } from './store/types.js';
 import { executionItem, itemText, memoryItem, observationItem, type RecallIndex, type RecallKind, type Recallable } from './recall.js';
 
 /** Gathers everything recall can return in a scope and embeds what is missing or stale. */
-export async function buildRecallIndex(store: Store, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
+export async function buildRecallIndex(store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & StoreMeta, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
   const [stored, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
   // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
   const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));

@@ -12,7 +12,7 @@ import { queryTermShare } from './core/term-weights.js';
 import { contentWords } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import type { VectorSource } from './vectors.js';
-import type { ExecutionRecord, MemoryRecord, ObservationRecord, Store } from './store/types.js';
+import type { EmbeddingStore, ExecutionRecord, ExecutionStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, StoreMeta } from './store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
   limit: 5,
@@ -144,7 +144,7 @@ export function termShare(queryWords: readonly string[], item: Recallable): numb
 }
 
 export interface RecallContext {
-  store: Store;
+  store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & StoreMeta;
   scope: string;
   /**
    * Everything recall can return, with embeddings. Without it (the hooks, which must start fast),

@@ -12,7 +12,7 @@ export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMa
 import type { GraphIndex } from './core/graph-index.js';
 import { isDeprecated } from './core/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from './embed/index.js';
-import type { EmbeddingKind, ExecutionRecord, Store, ToolRecord } from './store/types.js';
+import type { EmbeddingKind, EmbeddingStore, ExecutionRecord, ExecutionStore, StoreMeta, ToolGraphStore, ToolRecord } from './store/types.js';
 import type { GraphSnapshot } from './graph-snapshot.js';
 import type { EdgeView } from './tool-graph.js';
 
@@ -49,7 +49,7 @@ export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.descri
  * `vectors: false` (the store ranks them) reads only the stored stamps and returns the new ones.
  */
 export async function ensureEmbeddings(
-  store: Store,
+  store: EmbeddingStore,
   scope: string,
   embedder: EmbeddingProvider,
   kind: EmbeddingKind,
@@ -96,7 +96,7 @@ export interface VectorPart {
  * vectors in memory in the parts' order, or (a store that ranks vectors itself, pgvector) the store,
  * which is then never read whole.
  */
-export async function buildVectorSource(store: Store, scope: string, embedder: EmbeddingProvider, parts: readonly VectorPart[]): Promise<VectorSource> {
+export async function buildVectorSource(store: EmbeddingStore & StoreMeta, scope: string, embedder: EmbeddingProvider, parts: readonly VectorPart[]): Promise<VectorSource> {
   const inStore = store.vectorRanking !== 'node' && store.nearestEmbeddings !== undefined;
   const order: string[] = [];
   const all = new Map<string, Float32Array>();
@@ -114,7 +114,7 @@ export async function buildVectorSource(store: Store, scope: string, embedder: E
 }
 
 /** The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph status and the dashboard show. */
-export async function buildSearchIndex(input: { store: Store; scope: string; embedder: EmbeddingProvider; graph: GraphSnapshot }): Promise<SearchIndex> {
+export async function buildSearchIndex(input: { store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta; scope: string; embedder: EmbeddingProvider; graph: GraphSnapshot }): Promise<SearchIndex> {
   const { store, scope, embedder, graph } = input;
   const { tools } = graph;
   const executions = await store.listExecutions(scope);

@@ -16,10 +16,10 @@ import { queryTermShare } from './core/term-weights.js';
 import { contentWords, maskFileNames } from './core/words.js';
 import type { EmbeddingProvider } from './embed/index.js';
 import type { SearchIndex } from './search-index.js';
-import type { Store } from './store/types.js';
+import type { EmbeddingStore, ExecutionStore, StoreMeta, ToolGraphStore } from './store/types.js';
 
 export interface SearchContext {
-  store: Store;
+  store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;
   scope: string;
   embedder: EmbeddingProvider;
   index: SearchIndex;

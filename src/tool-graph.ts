@@ -12,10 +12,10 @@ import { isConfirmed, observeEdge, templateEdge } from './core/edge-promotion.js
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './core/execution-edges.js';
 import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
 import { CallInputSchema, ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from './schemas/index.js';
-import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, Store } from './store/types.js';
+import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, ExecutionStore, ToolGraphStore } from './store/types.js';
 
 export interface GraphContext {
-  store: Store;
+  store: ToolGraphStore & ExecutionStore;
   scope: string;
   now: () => number;
   newId: () => string;

@@ -8,7 +8,7 @@
  * similarity with the same arithmetic from the same float32 values, so a result's score is the same
  * wherever its vector was found.
  */
-import type { EmbeddingKind, NearestEmbedding, Store } from './store/types.js';
+import type { EmbeddingKind, EmbeddingStore, NearestEmbedding, StoreMeta } from './store/types.js';
 
 export interface VectorMatrix {
   ids: string[];
@@ -135,7 +135,7 @@ const NEAREST_MARGIN = 8;
  * float32 error of an inner product of unit vectors); else twice as many rows are fetched.
  */
 export function storeSource(input: {
-  store: Store;
+  store: EmbeddingStore & StoreMeta;
   scope: string;
   modelKey: string;
   keys: ReadonlyMap<string, { kind: EmbeddingKind; refId: string }>;

@@ -12,7 +12,7 @@
 import { sanitizeField } from '../core/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/bands.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from '../learning/held.js';
-import type { Store } from '../store/types.js';
+import type { FeedbackStore, LearningStore } from '../store/types.js';
 
 export interface ContextOptions {
   cwd: string;
@@ -22,7 +22,7 @@ export interface ContextOptions {
 
 export const SESSION_CONTEXT_CHARS = 1600;
 
-export async function sessionContext(store: Store, scope: string, options: ContextOptions): Promise<string> {
+export async function sessionContext(store: FeedbackStore & LearningStore, scope: string, options: ContextOptions): Promise<string> {
   const { currentSkillConfidence } = await import('../evolve.js');
   const [skills, instincts, feedback] = await Promise.all([store.listSkills(scope), store.listInstincts(scope), store.listFeedback(scope)]);
   const active = skills

@@ -6,7 +6,7 @@
  * never writes to the database.
  */
 import { resolveScope } from '../scope.js';
-import type { ShownRecord, Store } from '../store/types.js';
+import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
 import { drainSpool, localId, type SpooledEvent } from './spool.js';
 
 /** The kind of a spooled event that carries shown records (`payload.shown`), not a hook event. */
@@ -30,7 +30,7 @@ export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is lock
  * Queues events: each one's scope from its cwd (once per cwd), one transaction per scope; shown
  * records are stored (once by their id, so a spool file queued twice counts once).
  */
-export async function queueSpooled(store: Store, events: readonly SpooledEvent[]): Promise<void> {
+export async function queueSpooled(store: HookQueueStore & FeedbackStore, events: readonly SpooledEvent[]): Promise<void> {
   const scopes = new Map<string, string>();
   const byScope = new Map<string, SpooledEvent[]>();
   for (const e of events) {
@@ -52,6 +52,6 @@ export async function queueSpooled(store: Store, events: readonly SpooledEvent[]
 }
 
 /** Queues the spool (a drainer already at it is left to it). Throws when the database refuses (busy). */
-export async function queueSpool(store: Store, db: string, warn: (line: string) => void): Promise<void> {
+export async function queueSpool(store: HookQueueStore & FeedbackStore, db: string, warn: (line: string) => void): Promise<void> {
   await drainSpool(db, localId(), (events) => queueSpooled(store, events), warn);
 }
