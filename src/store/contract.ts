@@ -1,12 +1,13 @@
 /**
  * @module store/contract
  * The contract every Store backend passes (STYLE §4): `runStoreContract({ name, create })` registers
- * the same vitest suite for SQLite today and PostgreSQL later. A backend that cannot meet a case
- * declares it in `skip` with its reason; the reason is printed with the skipped test.
+ * the same vitest suite on every backend (SQLite, PostgreSQL, PGlite), one describe block per store
+ * role (types.ts), plus the cases every write shares (scrubbing, NUL-safe text, scopes). A backend
+ * that cannot meet a case declares it in `skip` with its reason; the reason is printed with the skipped test.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { observeEdge } from '../core/edge-promotion.js';
-import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/execution-edges.js';
+import { observeEdge } from '../core/graph/edge-promotion.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/graph/execution-edges.js';
 import type { CallRecord, EdgeFold, EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
 import { DUMP_TABLES, type DumpRow, type DumpTable } from './types.js';
 import { DUMP_COLUMNS } from './dump-rows.js';
@@ -102,643 +103,663 @@ export function runStoreContract(options: StoreContractOptions): void {
       while (open.length > 0) await open.pop()?.close();
     });
 
-    test('a new store is at a schema version and has every table empty', async () => {
-      const store = await fresh();
-      expect(await store.schemaVersion()).toBeGreaterThanOrEqual(1);
-      const counts = await store.counts();
-      expect(Object.values(counts).every((n) => n === 0)).toBe(true);
-      expect(Object.keys(counts).sort()).toEqual(
-        ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'shown', 'skills', 'tools'].sort(),
-      );
-      expect(await store.check()).toEqual([]);
-    });
-
-    test('lists the scopes that hold anything, once each, in code-point order', async () => {
-      const store = await fresh();
-      expect(await store.listScopes()).toEqual([]);
-      await store.upsertTools('zeta', [{ id: 'read_file', description: 'Read a file' }]);
-      await store.insertObservations('Alpha', [observation()]);
-      await store.upsertMemories('beta', [memory()]);
-      await store.putEdge('zeta', edge());
-      expect(await store.listScopes()).toEqual(['Alpha', 'beta', 'zeta']);
-    });
-
-    test('insertEdge stores a template edge only where there is none, never over a learned one', async () => {
-      const store = await fresh();
-      const template = edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null });
-      expect(await store.insertEdge('p', template)).toBe(true);
-      expect(await store.getEdge('p', template)).toEqual(template);
-      await store.putEdge('p', edge({ count: 3, successes: 3 }));
-      expect(await store.insertEdge('p', template)).toBe(false);
-      expect(await store.getEdge('p', template)).toEqual(edge({ count: 3, successes: 3 }));
-      // Another scope is another edge.
-      expect(await store.insertEdge('q', template)).toBe(true);
-    });
-
-    test('re-adding a tool updates it and never duplicates it', async () => {
-      const store = await fresh();
-      expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({ inserted: 1, updated: 0 });
-      expect(
-        await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' }]),
-      ).toEqual({ inserted: 0, updated: 1 });
-      expect(await store.listTools('p')).toEqual([
-        { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' },
-      ]);
-      expect((await store.counts('p')).tools).toBe(1);
-    });
-
-    test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
-      const store = await fresh();
-      expect(await store.enqueueHookEvents('p', [{ session: 's1', turn: 'next', kind: 'prompt', at: 9, payload: {} }])).toEqual([1]);
-      await store.deleteHookEvents('p', (await store.claimHookEvents('p', 'z', 0)).map((e) => e.seq));
-      await store.enqueueHookEvents('p', [
-        { session: 's1', turn: 'current', kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
-        { session: 's2', turn: 1, kind: 'PostToolUse', at: 11, payload: { tool: 'Read' } },
-        { session: 's1', turn: 1, kind: 'PostToolUseFailure', at: 12, payload: { tool: 'Edit' } },
-      ]);
-      const first = await store.claimHookEvents('p', 'a', 0, 's1');
-      expect(first.map((e) => [e.session, e.kind, e.at])).toEqual([
-        ['s1', 'PostToolUse', 10],
-        ['s1', 'PostToolUseFailure', 12],
-      ]);
-      expect(JSON.stringify(first[0]?.payload)).not.toContain('sk-ant-abcdefghijklmnopqrstuvwx');
-      expect(await store.claimHookEvents('p', 'b', 0, 's1')).toEqual([]);
-      // A claim older than staleBefore was left by a process that died: it can be taken again.
-      expect((await store.claimHookEvents('p', 'c', Date.now() + 1000, 's1')).length).toBe(2);
-      await store.deleteHookEvents('p', first.map((e) => e.seq));
-      const left = await store.claimHookEvents('p', 'd', Date.now() + 1000);
-      expect(left).toHaveLength(1);
-      // While 'd' holds a live claim on s2, nobody else learns s2; once released, they can.
-      await store.enqueueHookEvents('p', [{ session: 's2', turn: 'current', kind: 'PostToolUse', at: 13, payload: {} }]);
-      expect(await store.claimHookEvents('p', 'e', 0, 's2')).toEqual([]);
-      await store.releaseHookEvents('p', left.map((e) => e.seq));
-      expect((await store.claimHookEvents('p', 'e', 0, 's2')).map((e) => e.at)).toEqual([11, 13]);
-      // An append takes its hook events out of the queue in the same transaction.
-      const mine = await store.claimHookEvents('p', 'e', 0, 's2');
-      void mine;
-      await store.appendCalls('p', { id: 'x', intent: 'i', startedAt: 1 }, () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }], () => [], (c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: 1, lastSeen: 1 }), { dequeue: left.map((e) => e.seq) });
-      expect((await store.claimHookEvents('p', 'f', Date.now() + 1000, 's2')).map((e) => e.at)).toEqual([13]);
-    });
-
-    test('a hook event queued twice under one key is queued once, even after it was learned', async () => {
-      const store = await fresh();
-      const e = { session: 's', turn: 'next' as const, kind: 'prompt', at: 1, payload: {}, key: 'spool-file-1' };
-      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
-      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
-      const claimed = await store.claimHookEvents('p', 'a', 0);
-      expect(claimed).toHaveLength(1);
-      await store.deleteHookEvents('p', claimed.map((c) => c.seq));
-      expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
-      expect(await store.claimHookEvents('p', 'b', Date.now() + 1000)).toEqual([]);
-      expect((await store.hookSession('p', 's')).turn).toBe(1);
-    });
-
-    test('a hook session counts its turns and keeps its state', async () => {
-      const store = await fresh();
-      expect(await store.hookSession('p', 's')).toEqual({ turn: 0, state: {} });
-      expect(await store.startHookTurn('p', 's', 1)).toBe(1);
-      expect(await store.startHookTurn('p', 's', 2)).toBe(2);
-      await store.setHookSessionState('p', 's', { lastTestAt: 5 }, 3);
-      expect(await store.hookSession('p', 's')).toEqual({ turn: 2, state: { lastTestAt: 5 } });
-      expect(await store.hookSession('q', 's')).toEqual({ turn: 0, state: {} });
-    });
-
-    test("a tool's MCP annotations are kept, and a re-add without them keeps the stored ones", async () => {
-      const store = await fresh();
-      await store.upsertTools('p', [{ id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } }]);
-      await store.upsertTools('p', [{ id: 'fs:read', description: 'Read a file' }]);
-      expect(await store.getTool('p', 'fs:read')).toEqual({ id: 'fs:read', description: 'Read a file', annotations: { readOnlyHint: true, title: 'Read' } });
-      await store.upsertTools('p', [{ id: 'fs:read', annotations: { readOnlyHint: false } }]);
-      expect((await store.getTool('p', 'fs:read'))?.annotations).toEqual({ readOnlyHint: false });
-    });
-
-    test('an edge is stored once per (from, to, type) and filtered by its ends', async () => {
-      const store = await fresh();
-      await store.putEdge('p', edge());
-      await store.putEdge('p', edge({ source: 'observed', count: 3, successes: 3 }));
-      await store.putEdge('p', edge({ type: 'dependency' }));
-      await store.putEdge('p', edge({ from: 'parse_json', to: 'write_file' }));
-      expect(await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' })).toEqual(
-        edge({ source: 'observed', count: 3, successes: 3 }),
-      );
-      expect((await store.listEdges('p', { from: 'read_file' })).map((e) => e.type)).toEqual(['dependency', 'sequence']);
-      expect((await store.listEdges('p', { to: 'write_file' })).map((e) => e.from)).toEqual(['parse_json']);
-      expect(await store.listEdges('p')).toHaveLength(3);
-      expect(await store.getEdge('p', { from: 'x', to: 'y', type: 'sequence' })).toBeUndefined();
-    });
-
-    test('a template edge keeps null dates', async () => {
-      const store = await fresh();
-      await store.putEdge('p', edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));
-      const stored = await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' });
-      expect(stored?.lastSeen).toBeNull();
-      expect(stored?.firstSeen).toBeNull();
-    });
-
-    test('an execution comes back with its calls in order', async () => {
-      const store = await fresh();
-      await store.insertExecution('p', {
-        id: 'exec-1',
-        intent: 'Read the deno.json file',
-        intentKind: 'research',
-        startedAt: T0,
-        endedAt: T0 + 1000,
-        confidence: 0.7,
-        summary: 'read then parsed',
-        calls: [
-          { tool: 'read_file', status: 'success', retries: 0, consumes: [], durationMs: 12, at: T0 },
-          { tool: 'parse_json', status: 'partial', retries: 2, consumes: [0], parent: 0 },
-        ],
+    describe('StoreMeta: lifecycle, scopes and counts', () => {
+      test('a new store is at a schema version and has every table empty', async () => {
+        const store = await fresh();
+        expect(await store.schemaVersion()).toBeGreaterThanOrEqual(1);
+        const counts = await store.counts();
+        expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+        expect(Object.keys(counts).sort()).toEqual(
+          ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'shown', 'skills', 'tools'].sort(),
+        );
+        expect(await store.check()).toEqual([]);
       });
-      const back = await store.getExecution('p', 'exec-1');
-      expect(back?.calls.map((c) => [c.tool, c.status, c.retries, c.consumes])).toEqual([
-        ['read_file', 'success', 0, []],
-        ['parse_json', 'partial', 2, [0]],
-      ]);
-      expect(back?.calls[1]?.parent).toBe(0);
-      expect(back?.confidence).toBe(0.7);
-      expect((await store.counts('p')).calls).toBe(2);
-      // Calls are counted per tool, and a tool the catalogue did not know joins it.
-      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 1], ['read_file', 1]]));
-      expect((await store.getTool('p', 'parse_json'))?.description).toBe('');
-      expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
-    });
 
-    test('observations import once: the same content again is a duplicate, even under another id', async () => {
-      const store = await fresh();
-      const batch = [observation(), observation({ id: 'obs-2', timestamp: T0 + DAY, confidence: 0.5 })];
-      expect(await store.insertObservations('p', batch)).toEqual({ inserted: 2, duplicates: 0 });
-      expect(await store.insertObservations('p', batch)).toEqual({ inserted: 0, duplicates: 2 });
-      expect(await store.insertObservations('p', [observation({ id: 'other-id' })])).toEqual({ inserted: 0, duplicates: 1 });
-      expect((await store.counts('p')).observations).toBe(2);
-      const since = await store.listObservations('p', { since: T0 + 1 });
-      expect(since.map((o) => o.id)).toEqual(['obs-2']);
-      expect((await store.listObservations('p'))[0]).toEqual(observation());
-    });
-
-    test('memories are found by full text with porter stemming, within their scope only', async () => {
-      const store = await fresh();
-      await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', title: 'Database migrations', text: 'Run migrations before deploy.', tags: ['db'] })]);
-      await store.upsertMemories('q', [memory({ id: 'mem-q', title: 'Other project token refresh' })]);
-      const hits = await store.searchMemories('p', '"refreshing"');
-      expect(hits.map((h) => h.memory.id)).toEqual(['mem-1']);
-      expect(hits[0]?.bm25).toBeLessThan(0);
-      expect(hits[0]?.memory.tags).toEqual(['auth', 'jwt']);
-      expect((await store.searchMemories('p', '"jwt"')).map((h) => h.memory.id)).toEqual(['mem-1']);
-      expect(await store.searchMemories('p', '"nothing"')).toEqual([]);
-      expect((await store.listMemories('p')).map((m) => m.id)).toEqual(['mem-1', 'mem-2']);
-    });
-
-    test('updating a memory re-indexes it', async () => {
-      const store = await fresh();
-      await store.upsertMemories('p', [memory()]);
-      expect(await store.upsertMemories('p', [memory({ text: 'Sessions now use opaque cookies.', title: 'Session cookies', tags: [] })])).toEqual({
-        inserted: 0,
-        updated: 1,
+      test('lists the scopes that hold anything, once each, in code-point order', async () => {
+        const store = await fresh();
+        expect(await store.listScopes()).toEqual([]);
+        await store.upsertTools('zeta', [{ id: 'read_file', description: 'Read a file' }]);
+        await store.insertObservations('Alpha', [observation()]);
+        await store.upsertMemories('beta', [memory()]);
+        await store.putEdge('zeta', edge());
+        expect(await store.listScopes()).toEqual(['Alpha', 'beta', 'zeta']);
       });
-      expect(await store.searchMemories('p', '"refreshed"')).toEqual([]);
-      expect((await store.searchMemories('p', '"cookies"')).map((h) => h.memory.id)).toEqual(['mem-1']);
-      expect(await store.check()).toEqual([]);
     });
 
-    test("a memory keeps a user's own category (runbook, bug, pattern), stored, found and dumped as given", async () => {
-      const store = await fresh();
-      const own = ['runbook', 'bug', 'pattern', 'a-32-character-category-name-xyz'];
-      await store.upsertMemories('p', own.map((category, i) => memory({ id: `mem-${category}`, category, title: `Deploy step ${i}`, text: `Restart the worker ${i}.` })));
-      for (const category of own) expect((await store.getMemory('p', `mem-${category}`))?.category).toBe(category);
-      expect((await store.searchMemories('p', '"restart"')).map((h) => h.memory.category).sort()).toEqual([...own].sort());
-      const dumped: string[] = [];
-      for await (const batch of store.exportRows('memories')) dumped.push(...batch.map((r) => String(r.category)));
-      expect(dumped.sort()).toEqual([...own].sort());
-      expect(await store.check()).toEqual([]);
-    });
-
-    test('instincts and skills are upserted by id and listed by confidence', async () => {
-      const store = await fresh();
-      const base = { status: 'active' as const, evidence: ['obs-1'], createdAt: T0, updatedAt: T0 };
-      await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.65, ...base });
-      await store.upsertInstinct('p', { id: 'i2', slug: 'atomic-commits', text: 'Atomic commits', confidence: 0.55, ...base });
-      await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.75, ...base, status: 'promoted' });
-      expect((await store.listInstincts('p')).map((i) => [i.id, i.confidence, i.status])).toEqual([
-        ['i1', 0.75, 'promoted'],
-        ['i2', 0.55, 'active'],
-      ]);
-      await store.upsertSkill('p', {
-        id: 's1',
-        name: 'testing-discipline',
-        description: 'Run the tests before every commit',
-        rules: ['always run tests before commit'],
-        confidence: 0.95,
-        evidence: ['obs-4'],
-        createdAt: T0,
-        updatedAt: T0,
+    describe('every write: scrubbing, NUL-safe text, scopes', () => {
+      test('secrets are scrubbed from every text field before they are stored', async () => {
+        const store = await fresh();
+        const key = ['sk', 'ant', 'api03', 'Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
+        const pat = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+        await store.upsertTools('p', [{ id: 'curl', description: `call with ${key}`, inputSchema: { example: `token ${pat}` } }]);
+        await store.insertObservations('p', [observation({ observation: `used ${key}`, evidence: [`git push https://me:${pat}@github.com/o/r`] })]);
+        await store.upsertMemories('p', [memory({ text: `export ANTHROPIC_API_KEY=${key}` })]);
+        await store.insertExecution('p', { id: 'e', intent: `deploy with ${pat}`, startedAt: T0, calls: [] });
+        const everything = JSON.stringify([
+          await store.listTools('p'),
+          await store.listObservations('p'),
+          await store.getMemory('p', 'mem-1'),
+          await store.listExecutions('p'),
+        ]);
+        expect(everything).not.toContain(key);
+        expect(everything).not.toContain(pat);
+        expect(everything).toContain('REDACTED');
+        expect(await store.searchMemories('p', '"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz"')).toEqual([]);
       });
-      expect((await store.listSkills('p'))[0]?.rules).toEqual(['always run tests before commit']);
-      expect(await store.listSkills('q')).toEqual([]);
-    });
 
-    test('a feedback event is recorded once per id', async () => {
-      const store = await fresh();
-      const event = { id: 'fb-1', targetId: 'i1', kind: 'validation' as const, at: T0 };
-      expect(await store.insertFeedback('p', event)).toEqual({ inserted: 1, duplicates: 0 });
-      expect(await store.insertFeedback('p', event)).toEqual({ inserted: 0, duplicates: 1 });
-      expect(await store.listFeedback('p', 'i1')).toEqual([event]);
-      expect(await store.listFeedback('p', 'other')).toEqual([]);
-    });
+      // Issue 17, red-team 4: PostgreSQL's text cannot hold U+0000, and one NUL failed a whole batch
+      // there (100 valid observations dropped with 1 bad one) while SQLite stored all 101.
+      test('text with NUL in every field is stored on every backend, each NUL as U+FFFD, and found by the key it was given', async () => {
+        const store = await fresh();
+        const n = (text: string): string => `${text}\u0000x`;
+        const r = (text: string): string => `${text}\uFFFDx`;
+        const scope = n('p');
+        await store.upsertTools(scope, [{ id: n('tool'), description: n('desc'), inputSchema: { [n('key')]: [n('value')] }, origin: n('fs'), annotations: { title: n('t') } }]);
+        await store.putEdge(scope, edge({ from: n('tool'), to: n('other') }));
+        const call: CallRecord = { tool: n('tool'), status: 'success', retries: 0, consumes: [], at: T0, input: n('{"a":1}'), output: n('out') };
+        await store.recordExecutions(scope, [{ execution: { id: n('run'), intent: n('intent'), startedAt: T0, summary: n('summary'), calls: [call] }, events: [] }], foldEdge);
+        await store.appendCalls(scope, { id: n('live'), intent: n('live intent'), startedAt: T0 }, () => [{ ...call, tool: n('later') }], () => [], foldEdge);
+        const valid = Array.from({ length: 100 }, (_, i) => observation({ id: `obs-${i}`, observation: `valid observation ${i}` }));
+        const bad = observation({ id: n('obs'), context: { task: n('task'), file: n('f.ts') }, observation: n('seen'), evidence: [n('ev')], tags: [n('tag')] });
+        expect(await store.insertObservations(scope, [...valid.slice(0, 50), bad, ...valid.slice(50)])).toEqual({ inserted: 101, duplicates: 0 });
+        await store.upsertMemories(scope, [memory({ id: n('mem'), title: n('title'), text: n('text'), tags: [n('tag')], path: n('a.md') })]);
+        await store.upsertInstinct(scope, { id: n('ins'), slug: n('slug'), text: n('text'), confidence: 0.5, status: 'active', evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
+        await store.upsertSkill(scope, { id: n('sk'), name: n('name'), description: n('d'), rules: [n('rule')], confidence: 0.5, evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
+        expect(await store.insertFeedback(scope, { id: n('fb'), targetId: n('ins'), kind: 'validation', note: n('note'), at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
+        await store.recordShown(scope, [{ id: n('shown'), surface: 'search', target: n('tool'), query: n('q'), at: T0 }]);
+        await store.putEmbeddings(scope, 'tool', [{ refId: n('tool'), modelKey: n('model'), textHash: n('hash'), vector: new Float32Array([1, 0]) }]);
+        await store.enqueueHookEvents(scope, [{ session: n('session'), turn: 'next', kind: n('PostToolUse'), at: T0, payload: { [n('k')]: n('v') }, key: n('spool') }]);
+        await store.setHookSessionState(scope, n('session'), { last: n('state') }, T0);
 
-    test('secrets are scrubbed from every text field before they are stored', async () => {
-      const store = await fresh();
-      const key = ['sk', 'ant', 'api03', 'Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
-      const pat = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
-      await store.upsertTools('p', [{ id: 'curl', description: `call with ${key}`, inputSchema: { example: `token ${pat}` } }]);
-      await store.insertObservations('p', [observation({ observation: `used ${key}`, evidence: [`git push https://me:${pat}@github.com/o/r`] })]);
-      await store.upsertMemories('p', [memory({ text: `export ANTHROPIC_API_KEY=${key}` })]);
-      await store.insertExecution('p', { id: 'e', intent: `deploy with ${pat}`, startedAt: T0, calls: [] });
-      const everything = JSON.stringify([
-        await store.listTools('p'),
-        await store.listObservations('p'),
-        await store.getMemory('p', 'mem-1'),
-        await store.listExecutions('p'),
-      ]);
-      expect(everything).not.toContain(key);
-      expect(everything).not.toContain(pat);
-      expect(everything).toContain('REDACTED');
-      expect(await store.searchMemories('p', '"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz"')).toEqual([]);
-    });
-
-    // Issue 17, red-team 4: PostgreSQL's text cannot hold U+0000, and one NUL failed a whole batch
-    // there (100 valid observations dropped with 1 bad one) while SQLite stored all 101.
-    test('text with NUL in every field is stored on every backend, each NUL as U+FFFD, and found by the key it was given', async () => {
-      const store = await fresh();
-      const n = (text: string): string => `${text}\u0000x`;
-      const r = (text: string): string => `${text}\uFFFDx`;
-      const scope = n('p');
-      await store.upsertTools(scope, [{ id: n('tool'), description: n('desc'), inputSchema: { [n('key')]: [n('value')] }, origin: n('fs'), annotations: { title: n('t') } }]);
-      await store.putEdge(scope, edge({ from: n('tool'), to: n('other') }));
-      const call: CallRecord = { tool: n('tool'), status: 'success', retries: 0, consumes: [], at: T0, input: n('{"a":1}'), output: n('out') };
-      await store.recordExecutions(scope, [{ execution: { id: n('run'), intent: n('intent'), startedAt: T0, summary: n('summary'), calls: [call] }, events: [] }], foldEdge);
-      await store.appendCalls(scope, { id: n('live'), intent: n('live intent'), startedAt: T0 }, () => [{ ...call, tool: n('later') }], () => [], foldEdge);
-      const valid = Array.from({ length: 100 }, (_, i) => observation({ id: `obs-${i}`, observation: `valid observation ${i}` }));
-      const bad = observation({ id: n('obs'), context: { task: n('task'), file: n('f.ts') }, observation: n('seen'), evidence: [n('ev')], tags: [n('tag')] });
-      expect(await store.insertObservations(scope, [...valid.slice(0, 50), bad, ...valid.slice(50)])).toEqual({ inserted: 101, duplicates: 0 });
-      await store.upsertMemories(scope, [memory({ id: n('mem'), title: n('title'), text: n('text'), tags: [n('tag')], path: n('a.md') })]);
-      await store.upsertInstinct(scope, { id: n('ins'), slug: n('slug'), text: n('text'), confidence: 0.5, status: 'active', evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
-      await store.upsertSkill(scope, { id: n('sk'), name: n('name'), description: n('d'), rules: [n('rule')], confidence: 0.5, evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
-      expect(await store.insertFeedback(scope, { id: n('fb'), targetId: n('ins'), kind: 'validation', note: n('note'), at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
-      await store.recordShown(scope, [{ id: n('shown'), surface: 'search', target: n('tool'), query: n('q'), at: T0 }]);
-      await store.putEmbeddings(scope, 'tool', [{ refId: n('tool'), modelKey: n('model'), textHash: n('hash'), vector: new Float32Array([1, 0]) }]);
-      await store.enqueueHookEvents(scope, [{ session: n('session'), turn: 'next', kind: n('PostToolUse'), at: T0, payload: { [n('k')]: n('v') }, key: n('spool') }]);
-      await store.setHookSessionState(scope, n('session'), { last: n('state') }, T0);
-
-      // Nothing was dropped, and every field reads back with U+FFFD where the NUL was, in the scope as given.
-      expect(await store.listScopes()).toEqual([r('p')]);
-      expect(await store.listTools(scope)).toEqual([
-        { id: r('later'), description: '' },
-        { id: r('tool'), description: r('desc'), inputSchema: { [r('key')]: [r('value')] }, origin: r('fs'), annotations: { title: r('t') } },
-      ]);
-      expect((await store.listEdges(scope)).map((e) => [e.from, e.to])).toEqual([[r('tool'), r('other')]]);
-      const run = await store.getExecution(scope, n('run'));
-      expect([run?.id, run?.intent, run?.summary, run?.calls]).toEqual([r('run'), r('intent'), r('summary'), [{ ...call, tool: r('tool'), input: r('{"a":1}'), output: r('out') }]]);
-      expect((await store.getExecution(scope, n('live')))?.calls.map((c) => c.tool)).toEqual([r('later')]);
-      expect((await store.listObservations(scope)).filter((o) => o.id === r('obs'))).toEqual([
-        { ...bad, id: r('obs'), context: { task: r('task'), file: r('f.ts') }, observation: r('seen'), evidence: [r('ev')], tags: [r('tag')] },
-      ]);
-      expect((await store.counts(scope)).observations).toBe(101);
-      expect(await store.getMemory(scope, n('mem'))).toEqual(memory({ id: r('mem'), title: r('title'), text: r('text'), tags: [r('tag')], path: r('a.md') }));
-      expect((await store.listInstincts(scope)).map((i) => [i.id, i.slug, i.text, i.evidence])).toEqual([[r('ins'), r('slug'), r('text'), [r('ev')]]]);
-      expect((await store.listSkills(scope)).map((s) => [s.id, s.name, s.description, s.rules, s.evidence])).toEqual([[r('sk'), r('name'), r('d'), [r('rule')], [r('ev')]]]);
-      expect((await store.listFeedback(scope, n('ins'))).map((f) => [f.id, f.targetId, f.note])).toEqual([[r('fb'), r('ins'), r('note')]]);
-      expect(await store.getShown(scope, n('shown'))).toEqual({ id: r('shown'), surface: 'search', target: r('tool'), query: r('q'), at: T0 });
-      expect(await store.getEmbeddingStamps(scope, 'tool')).toEqual([{ refId: r('tool'), modelKey: r('model'), textHash: r('hash') }]);
-      expect((await store.claimHookEvents(scope, n('me'), 0, n('session'))).map((e) => [e.session, e.kind, e.payload])).toEqual([[r('session'), r('PostToolUse'), { [r('k')]: r('v') }]]);
-      expect(await store.hookSession(scope, n('session'))).toEqual({ turn: 1, state: { last: r('state') } });
-      // Full text finds the text on both sides of the replaced NUL.
-      expect((await store.searchMemories(scope, '"title"')).map((h) => h.memory.id)).toEqual([r('mem')]);
-      expect((await store.searchObservations(scope, '"seen"')).map((h) => h.observation.id)).toEqual([r('obs')]);
-      expect(await store.check()).toEqual([]);
-    });
-
-    test('scopes never mix, even under the same ids', async () => {
-      const store = await fresh();
-      await store.upsertTools('p', [{ id: 'a', description: 'in p' }]);
-      await store.putEdge('p', edge());
-      await store.insertObservations('p', [observation()]);
-      expect(await store.listTools('q')).toEqual([]);
-      expect(await store.listEdges('q')).toEqual([]);
-      expect(await store.listObservations('q')).toEqual([]);
-      // The same observation, id included, in another scope is stored there too.
-      expect(await store.insertObservations('q', [observation()])).toEqual({ inserted: 1, duplicates: 0 });
-      expect((await store.counts('q')).observations).toBe(1);
-      expect((await store.counts()).observations).toBe(2);
-      // Same ids in two scopes: executions, memories, instincts, skills, feedback each keep their own.
-      for (const scope of ['p', 'q']) {
-        await store.insertExecution(scope, { id: 'run-1', intent: `run in ${scope}`, startedAt: T0, calls: [{ tool: `tool_${scope}`, status: 'success', retries: 0, consumes: [] }] });
-        await store.upsertMemories(scope, [memory({ title: `memory of ${scope}` })]);
-        await store.upsertInstinct(scope, { id: 'i1', slug: 'same-slug', text: `instinct of ${scope}`, confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
-        await store.upsertSkill(scope, { id: 's1', name: 'same-name', description: `skill of ${scope}`, rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
-        expect(await store.insertFeedback(scope, { id: 'fb-1', targetId: 'i1', kind: 'explicit', at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
-      }
-      for (const scope of ['p', 'q']) {
-        expect((await store.getExecution(scope, 'run-1'))?.intent).toBe(`run in ${scope}`);
-        expect((await store.getExecution(scope, 'run-1'))?.calls.map((c) => c.tool)).toEqual([`tool_${scope}`]);
-        expect((await store.getMemory(scope, 'mem-1'))?.title).toBe(`memory of ${scope}`);
-        expect((await store.listInstincts(scope)).map((i) => i.text)).toEqual([`instinct of ${scope}`]);
-        expect((await store.listSkills(scope)).map((k) => k.description)).toEqual([`skill of ${scope}`]);
-        expect(await store.listFeedback(scope)).toHaveLength(1);
-        expect((await store.counts(scope)).calls).toBe(1);
-      }
-      expect((await store.searchMemories('p', '"memory"')).map((h) => h.memory.title)).toEqual(['memory of p']);
-    });
-
-    test('recordExecutions stores runs, counts calls, adds unknown tools and folds every edge event, all at once', async () => {
-      const store = await fresh();
-      await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
-      const fold = (current: EdgeRecord | undefined, event: { from: string; to: string; type: EdgeRecord['type']; status: string; at: number }): EdgeRecord => ({
-        from: event.from,
-        to: event.to,
-        type: event.type,
-        source: 'inferred',
-        count: (current?.count ?? 0) + (event.status === 'success' ? 1 : 0),
-        successes: (current?.successes ?? 0) + (event.status === 'success' ? 1 : 0),
-        failures: (current?.failures ?? 0) + (event.status === 'failure' ? 1 : 0),
-        firstSeen: current?.firstSeen ?? event.at,
-        lastSeen: event.at,
+        // Nothing was dropped, and every field reads back with U+FFFD where the NUL was, in the scope as given.
+        expect(await store.listScopes()).toEqual([r('p')]);
+        expect(await store.listTools(scope)).toEqual([
+          { id: r('later'), description: '' },
+          { id: r('tool'), description: r('desc'), inputSchema: { [r('key')]: [r('value')] }, origin: r('fs'), annotations: { title: r('t') } },
+        ]);
+        expect((await store.listEdges(scope)).map((e) => [e.from, e.to])).toEqual([[r('tool'), r('other')]]);
+        const run = await store.getExecution(scope, n('run'));
+        expect([run?.id, run?.intent, run?.summary, run?.calls]).toEqual([r('run'), r('intent'), r('summary'), [{ ...call, tool: r('tool'), input: r('{"a":1}'), output: r('out') }]]);
+        expect((await store.getExecution(scope, n('live')))?.calls.map((c) => c.tool)).toEqual([r('later')]);
+        expect((await store.listObservations(scope)).filter((o) => o.id === r('obs'))).toEqual([
+          { ...bad, id: r('obs'), context: { task: r('task'), file: r('f.ts') }, observation: r('seen'), evidence: [r('ev')], tags: [r('tag')] },
+        ]);
+        expect((await store.counts(scope)).observations).toBe(101);
+        expect(await store.getMemory(scope, n('mem'))).toEqual(memory({ id: r('mem'), title: r('title'), text: r('text'), tags: [r('tag')], path: r('a.md') }));
+        expect((await store.listInstincts(scope)).map((i) => [i.id, i.slug, i.text, i.evidence])).toEqual([[r('ins'), r('slug'), r('text'), [r('ev')]]]);
+        expect((await store.listSkills(scope)).map((s) => [s.id, s.name, s.description, s.rules, s.evidence])).toEqual([[r('sk'), r('name'), r('d'), [r('rule')], [r('ev')]]]);
+        expect((await store.listFeedback(scope, n('ins'))).map((f) => [f.id, f.targetId, f.note])).toEqual([[r('fb'), r('ins'), r('note')]]);
+        expect(await store.getShown(scope, n('shown'))).toEqual({ id: r('shown'), surface: 'search', target: r('tool'), query: r('q'), at: T0 });
+        expect(await store.getEmbeddingStamps(scope, 'tool')).toEqual([{ refId: r('tool'), modelKey: r('model'), textHash: r('hash') }]);
+        expect((await store.claimHookEvents(scope, n('me'), 0, n('session'))).map((e) => [e.session, e.kind, e.payload])).toEqual([[r('session'), r('PostToolUse'), { [r('k')]: r('v') }]]);
+        expect(await store.hookSession(scope, n('session'))).toEqual({ turn: 1, state: { last: r('state') } });
+        // Full text finds the text on both sides of the replaced NUL.
+        expect((await store.searchMemories(scope, '"title"')).map((h) => h.memory.id)).toEqual([r('mem')]);
+        expect((await store.searchObservations(scope, '"seen"')).map((h) => h.observation.id)).toEqual([r('obs')]);
+        expect(await store.check()).toEqual([]);
       });
-      const run = (id: string) => ({
-        execution: {
-          id,
-          intent: 'read then parse',
+
+      test('scopes never mix, even under the same ids', async () => {
+        const store = await fresh();
+        await store.upsertTools('p', [{ id: 'a', description: 'in p' }]);
+        await store.putEdge('p', edge());
+        await store.insertObservations('p', [observation()]);
+        expect(await store.listTools('q')).toEqual([]);
+        expect(await store.listEdges('q')).toEqual([]);
+        expect(await store.listObservations('q')).toEqual([]);
+        // The same observation, id included, in another scope is stored there too.
+        expect(await store.insertObservations('q', [observation()])).toEqual({ inserted: 1, duplicates: 0 });
+        expect((await store.counts('q')).observations).toBe(1);
+        expect((await store.counts()).observations).toBe(2);
+        // Same ids in two scopes: executions, memories, instincts, skills, feedback each keep their own.
+        for (const scope of ['p', 'q']) {
+          await store.insertExecution(scope, { id: 'run-1', intent: `run in ${scope}`, startedAt: T0, calls: [{ tool: `tool_${scope}`, status: 'success', retries: 0, consumes: [] }] });
+          await store.upsertMemories(scope, [memory({ title: `memory of ${scope}` })]);
+          await store.upsertInstinct(scope, { id: 'i1', slug: 'same-slug', text: `instinct of ${scope}`, confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
+          await store.upsertSkill(scope, { id: 's1', name: 'same-name', description: `skill of ${scope}`, rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
+          expect(await store.insertFeedback(scope, { id: 'fb-1', targetId: 'i1', kind: 'explicit', at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
+        }
+        for (const scope of ['p', 'q']) {
+          expect((await store.getExecution(scope, 'run-1'))?.intent).toBe(`run in ${scope}`);
+          expect((await store.getExecution(scope, 'run-1'))?.calls.map((c) => c.tool)).toEqual([`tool_${scope}`]);
+          expect((await store.getMemory(scope, 'mem-1'))?.title).toBe(`memory of ${scope}`);
+          expect((await store.listInstincts(scope)).map((i) => i.text)).toEqual([`instinct of ${scope}`]);
+          expect((await store.listSkills(scope)).map((k) => k.description)).toEqual([`skill of ${scope}`]);
+          expect(await store.listFeedback(scope)).toHaveLength(1);
+          expect((await store.counts(scope)).calls).toBe(1);
+        }
+        expect((await store.searchMemories('p', '"memory"')).map((h) => h.memory.title)).toEqual(['memory of p']);
+      });
+    });
+
+    describe('ToolGraphStore: tools and edges', () => {
+      test('re-adding a tool updates it and never duplicates it', async () => {
+        const store = await fresh();
+        expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({ inserted: 1, updated: 0 });
+        expect(
+          await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' }]),
+        ).toEqual({ inserted: 0, updated: 1 });
+        expect(await store.listTools('p')).toEqual([
+          { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' },
+        ]);
+        expect((await store.counts('p')).tools).toBe(1);
+      });
+
+      test("a tool's MCP annotations are kept, and a re-add without them keeps the stored ones", async () => {
+        const store = await fresh();
+        await store.upsertTools('p', [{ id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } }]);
+        await store.upsertTools('p', [{ id: 'fs:read', description: 'Read a file' }]);
+        expect(await store.getTool('p', 'fs:read')).toEqual({ id: 'fs:read', description: 'Read a file', annotations: { readOnlyHint: true, title: 'Read' } });
+        await store.upsertTools('p', [{ id: 'fs:read', annotations: { readOnlyHint: false } }]);
+        expect((await store.getTool('p', 'fs:read'))?.annotations).toEqual({ readOnlyHint: false });
+      });
+
+      test('tools are found by the words of their id and description, within their scope', async () => {
+        const store = await fresh();
+        await store.upsertTools('p', [
+          { id: 'SkyScrapperSearchAirport', description: 'Find the airports of a city' },
+          { id: 'filesystem:read_text_file', description: 'Read the complete contents of a file' },
+        ]);
+        await store.upsertTools('q', [{ id: 'search_airport_q', description: 'airports' }]);
+        expect((await store.searchTools('p', '"airport"')).map((h) => h.id)).toEqual(['SkyScrapperSearchAirport']);
+        expect((await store.searchTools('p', '"reading" OR "text"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
+        // Re-adding with a new description re-indexes it.
+        await store.upsertTools('p', [{ id: 'filesystem:read_text_file', description: 'Load a document' }]);
+        expect(await store.searchTools('p', '"complete"')).toEqual([]);
+        expect((await store.searchTools('p', '"document"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
+        // A tool that joins the catalogue by being called is searchable by its id.
+        await store.insertExecution('p', { id: 'e1', intent: 'x', startedAt: T0, calls: [{ tool: 'TripadvisorSearchHotels', status: 'success', retries: 0, consumes: [] }] });
+        expect((await store.searchTools('p', '"hotels"')).map((h) => h.id)).toEqual(['TripadvisorSearchHotels']);
+      });
+
+      test('an edge is stored once per (from, to, type) and filtered by its ends', async () => {
+        const store = await fresh();
+        await store.putEdge('p', edge());
+        await store.putEdge('p', edge({ source: 'observed', count: 3, successes: 3 }));
+        await store.putEdge('p', edge({ type: 'dependency' }));
+        await store.putEdge('p', edge({ from: 'parse_json', to: 'write_file' }));
+        expect(await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' })).toEqual(
+          edge({ source: 'observed', count: 3, successes: 3 }),
+        );
+        expect((await store.listEdges('p', { from: 'read_file' })).map((e) => e.type)).toEqual(['dependency', 'sequence']);
+        expect((await store.listEdges('p', { to: 'write_file' })).map((e) => e.from)).toEqual(['parse_json']);
+        expect(await store.listEdges('p')).toHaveLength(3);
+        expect(await store.getEdge('p', { from: 'x', to: 'y', type: 'sequence' })).toBeUndefined();
+      });
+
+      test('insertEdge stores a template edge only where there is none, never over a learned one', async () => {
+        const store = await fresh();
+        const template = edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null });
+        expect(await store.insertEdge('p', template)).toBe(true);
+        expect(await store.getEdge('p', template)).toEqual(template);
+        await store.putEdge('p', edge({ count: 3, successes: 3 }));
+        expect(await store.insertEdge('p', template)).toBe(false);
+        expect(await store.getEdge('p', template)).toEqual(edge({ count: 3, successes: 3 }));
+        // Another scope is another edge.
+        expect(await store.insertEdge('q', template)).toBe(true);
+      });
+
+      test('a template edge keeps null dates', async () => {
+        const store = await fresh();
+        await store.putEdge('p', edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));
+        const stored = await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' });
+        expect(stored?.lastSeen).toBeNull();
+        expect(stored?.firstSeen).toBeNull();
+      });
+    });
+
+    describe('ExecutionStore: executions, their calls and what recording them learns', () => {
+      test('an execution comes back with its calls in order', async () => {
+        const store = await fresh();
+        await store.insertExecution('p', {
+          id: 'exec-1',
+          intent: 'Read the deno.json file',
+          intentKind: 'research',
           startedAt: T0,
+          endedAt: T0 + 1000,
+          confidence: 0.7,
+          summary: 'read then parsed',
           calls: [
-            { tool: 'read_file', status: 'success' as const, retries: 0, consumes: [] },
-            { tool: 'parse_json', status: 'success' as const, retries: 0, consumes: [0] },
+            { tool: 'read_file', status: 'success', retries: 0, consumes: [], durationMs: 12, at: T0 },
+            { tool: 'parse_json', status: 'partial', retries: 2, consumes: [0], parent: 0 },
           ],
-        },
-        events: [{ from: 'read_file', to: 'parse_json', type: 'sequence' as const, status: 'success' as const, at: T0 }],
+        });
+        const back = await store.getExecution('p', 'exec-1');
+        expect(back?.calls.map((c) => [c.tool, c.status, c.retries, c.consumes])).toEqual([
+          ['read_file', 'success', 0, []],
+          ['parse_json', 'partial', 2, [0]],
+        ]);
+        expect(back?.calls[1]?.parent).toBe(0);
+        expect(back?.confidence).toBe(0.7);
+        expect((await store.counts('p')).calls).toBe(2);
+        // Calls are counted per tool, and a tool the catalogue did not know joins it.
+        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 1], ['read_file', 1]]));
+        expect((await store.getTool('p', 'parse_json'))?.description).toBe('');
+        expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });
-      const report = await store.recordExecutions('p', [run('r1'), run('r2')], fold);
-      expect(report.newTools).toEqual(['parse_json']);
-      expect(report.edges).toEqual([expect.objectContaining({ from: 'read_file', to: 'parse_json', count: 2 })]);
-      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2]]));
-      expect((await store.counts('p')).executions).toBe(2);
-      // A later batch reads the stored edge back before folding.
-      await store.recordExecutions('p', [run('r3')], fold);
-      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
-      // All or nothing: a batch that fails (a repeated run id) leaves nothing behind.
-      await expect(store.recordExecutions('p', [run('r4'), run('r1')], fold)).rejects.toThrow();
-      expect((await store.counts('p')).executions).toBe(3);
-      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
-      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 3], ['read_file', 3]]));
-    });
 
-    test('appendCalls creates the execution on the first append and stores later calls in order at the next indexes', async () => {
-      const store = await fresh();
-      const first = await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
-      expect(first.execution).toEqual({ id: 'session-1', created: true, firstIndex: 0, calls: 2 });
-      // The head of a later append is not used: the intent and start were set at creation.
-      const later = await store.appendCalls('p', { ...HEAD, intent: 'something else', startedAt: T0 + DAY }, () => SESSION.slice(2, 5), learnAppended, foldEdge);
-      expect(later.execution).toEqual({ id: 'session-1', created: false, firstIndex: 2, calls: 5 });
-      const back = await store.getExecution('p', 'session-1');
-      expect(back?.calls).toEqual(SESSION.slice(0, 5));
-      expect(back).toMatchObject({ intent: HEAD.intent, startedAt: T0, endedAt: T0 + 4000 + 500 });
-      // An append that adds no call leaves the execution as it was.
-      const none = await store.appendCalls('p', HEAD, () => [], learnAppended, foldEdge);
-      expect(none).toEqual({ newTools: [], edges: [], execution: { id: 'session-1', created: false, firstIndex: 5, calls: 5 } });
-      expect((await store.counts('p')).executions).toBe(1);
-      expect((await store.counts('p')).calls).toBe(5);
-      expect((await store.getExecution('p', 'session-1'))?.endedAt).toBe(T0 + 4500);
-      // The intent is searchable once, as for a recorded execution.
-      expect(await store.searchExecutions('p', '"config"')).toEqual([{ id: 'session-1', bm25: expect.any(Number) }]);
-      expect(await store.check()).toEqual([]);
-    });
+      test('recordExecutions stores runs, counts calls, adds unknown tools and folds every edge event, all at once', async () => {
+        const store = await fresh();
+        await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+        const fold = (current: EdgeRecord | undefined, event: { from: string; to: string; type: EdgeRecord['type']; status: string; at: number }): EdgeRecord => ({
+          from: event.from,
+          to: event.to,
+          type: event.type,
+          source: 'inferred',
+          count: (current?.count ?? 0) + (event.status === 'success' ? 1 : 0),
+          successes: (current?.successes ?? 0) + (event.status === 'success' ? 1 : 0),
+          failures: (current?.failures ?? 0) + (event.status === 'failure' ? 1 : 0),
+          firstSeen: current?.firstSeen ?? event.at,
+          lastSeen: event.at,
+        });
+        const run = (id: string) => ({
+          execution: {
+            id,
+            intent: 'read then parse',
+            startedAt: T0,
+            calls: [
+              { tool: 'read_file', status: 'success' as const, retries: 0, consumes: [] },
+              { tool: 'parse_json', status: 'success' as const, retries: 0, consumes: [0] },
+            ],
+          },
+          events: [{ from: 'read_file', to: 'parse_json', type: 'sequence' as const, status: 'success' as const, at: T0 }],
+        });
+        const report = await store.recordExecutions('p', [run('r1'), run('r2')], fold);
+        expect(report.newTools).toEqual(['parse_json']);
+        expect(report.edges).toEqual([expect.objectContaining({ from: 'read_file', to: 'parse_json', count: 2 })]);
+        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2]]));
+        expect((await store.counts('p')).executions).toBe(2);
+        // A later batch reads the stored edge back before folding.
+        await store.recordExecutions('p', [run('r3')], fold);
+        expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
+        // All or nothing: a batch that fails (a repeated run id) leaves nothing behind.
+        await expect(store.recordExecutions('p', [run('r4'), run('r1')], fold)).rejects.toThrow();
+        expect((await store.counts('p')).executions).toBe(3);
+        expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
+        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 3], ['read_file', 3]]));
+      });
 
-    test('appendCalls gives build the calls already stored, so a new call can consume an earlier one', async () => {
-      const store = await fresh();
-      const seen: (readonly CallRecord[])[] = [];
-      const build = (calls: readonly CallRecord[]) => (before: readonly CallRecord[]) => {
-        seen.push(before);
-        return [...calls];
-      };
-      await store.appendCalls('p', HEAD, build(SESSION.slice(0, 3)), learnAppended, foldEdge);
-      await store.appendCalls(
-        'p',
-        HEAD,
-        (before) => {
+      test('appendCalls creates the execution on the first append and stores later calls in order at the next indexes', async () => {
+        const store = await fresh();
+        const first = await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
+        expect(first.execution).toEqual({ id: 'session-1', created: true, firstIndex: 0, calls: 2 });
+        // The head of a later append is not used: the intent and start were set at creation.
+        const later = await store.appendCalls('p', { ...HEAD, intent: 'something else', startedAt: T0 + DAY }, () => SESSION.slice(2, 5), learnAppended, foldEdge);
+        expect(later.execution).toEqual({ id: 'session-1', created: false, firstIndex: 2, calls: 5 });
+        const back = await store.getExecution('p', 'session-1');
+        expect(back?.calls).toEqual(SESSION.slice(0, 5));
+        expect(back).toMatchObject({ intent: HEAD.intent, startedAt: T0, endedAt: T0 + 4000 + 500 });
+        // An append that adds no call leaves the execution as it was.
+        const none = await store.appendCalls('p', HEAD, () => [], learnAppended, foldEdge);
+        expect(none).toEqual({ newTools: [], edges: [], execution: { id: 'session-1', created: false, firstIndex: 5, calls: 5 } });
+        expect((await store.counts('p')).executions).toBe(1);
+        expect((await store.counts('p')).calls).toBe(5);
+        expect((await store.getExecution('p', 'session-1'))?.endedAt).toBe(T0 + 4500);
+        // The intent is searchable once, as for a recorded execution.
+        expect(await store.searchExecutions('p', '"config"')).toEqual([{ id: 'session-1', bm25: expect.any(Number) }]);
+        expect(await store.check()).toEqual([]);
+      });
+
+      test('appendCalls gives build the calls already stored, so a new call can consume an earlier one', async () => {
+        const store = await fresh();
+        const seen: (readonly CallRecord[])[] = [];
+        const build = (calls: readonly CallRecord[]) => (before: readonly CallRecord[]) => {
           seen.push(before);
-          const producer = before.findLastIndex((c) => c.tool === 'read_file');
-          return [sessionCall('parse_json', 3, { consumes: [producer] })];
-        },
-        learnAppended,
-        foldEdge,
-      );
-      expect(seen).toEqual([[], SESSION.slice(0, 3)]);
-      expect((await store.getExecution('p', 'session-1'))?.calls[3]?.consumes).toEqual([2]);
-      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'dependency' }))?.count).toBe(1);
-    });
+          return [...calls];
+        };
+        await store.appendCalls('p', HEAD, build(SESSION.slice(0, 3)), learnAppended, foldEdge);
+        await store.appendCalls(
+          'p',
+          HEAD,
+          (before) => {
+            seen.push(before);
+            const producer = before.findLastIndex((c) => c.tool === 'read_file');
+            return [sessionCall('parse_json', 3, { consumes: [producer] })];
+          },
+          learnAppended,
+          foldEdge,
+        );
+        expect(seen).toEqual([[], SESSION.slice(0, 3)]);
+        expect((await store.getExecution('p', 'session-1'))?.calls[3]?.consumes).toEqual([2]);
+        expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'dependency' }))?.count).toBe(1);
+      });
 
-    test('appendCalls counts each edge once per execution across appends, as recording the whole execution at once does', async () => {
-      const appended = await fresh();
-      const whole = await fresh();
-      for (const id of ['session-1', 'session-2']) {
-        for (let i = 0; i < SESSION.length; i += 1) {
-          await appended.appendCalls('p', { ...HEAD, id }, () => SESSION.slice(i, i + 1), learnAppended, foldEdge);
+      test('appendCalls counts each edge once per execution across appends, as recording the whole execution at once does', async () => {
+        const appended = await fresh();
+        const whole = await fresh();
+        for (const id of ['session-1', 'session-2']) {
+          for (let i = 0; i < SESSION.length; i += 1) {
+            await appended.appendCalls('p', { ...HEAD, id }, () => SESSION.slice(i, i + 1), learnAppended, foldEdge);
+          }
+          await whole.recordExecutions('p', [{ execution: { ...HEAD, id, calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
         }
-        await whole.recordExecutions('p', [{ execution: { ...HEAD, id, calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
-      }
-      const edges = await appended.listEdges('p');
-      expect(counters(edges)).toEqual(counters(await whole.listEdges('p')));
-      // read_file → parse_json occurs twice in each session and is counted once per session.
-      expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({ count: 2, successes: 2 });
-      expect(await appended.calledTools('p')).toEqual(await whole.calledTools('p'));
-      expect((await appended.counts('p')).executions).toBe(2);
+        const edges = await appended.listEdges('p');
+        expect(counters(edges)).toEqual(counters(await whole.listEdges('p')));
+        // read_file → parse_json occurs twice in each session and is counted once per session.
+        expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({ count: 2, successes: 2 });
+        expect(await appended.calledTools('p')).toEqual(await whole.calledTools('p'));
+        expect((await appended.counts('p')).executions).toBe(2);
+      });
+
+      test('appendCalls adds unknown tools to the catalogue and counts their calls', async () => {
+        const store = await fresh();
+        await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+        expect((await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge)).newTools).toEqual(['parse_json']);
+        expect((await store.appendCalls('p', HEAD, () => SESSION.slice(2, 5), learnAppended, foldEdge)).newTools).toEqual(['write_file']);
+        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2], ['write_file', 1]]));
+        expect((await store.getTool('p', 'read_file'))?.description).toBe('Read a file');
+        expect((await store.searchTools('p', '"write"')).map((h) => h.id)).toEqual(['write_file']);
+      });
+
+      test('appendCalls scrubs secrets from the intent and the tool ids, as recordExecutions does', async () => {
+        const store = await fresh();
+        const pat = 'ghp_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+        const tool = `curl -H "Authorization: token ${pat}"`;
+        const head = { ...HEAD, intent: `deploy with ${pat}` };
+        await store.appendCalls('p', head, () => [sessionCall(tool, 0)], learnAppended, foldEdge);
+        let before: readonly CallRecord[] = [];
+        await store.appendCalls('p', head, (stored) => ((before = stored), [sessionCall('jq', 1, { consumes: [0] })]), learnAppended, foldEdge);
+        const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()], before]);
+        expect(everything).not.toContain(pat);
+        expect(everything).toContain('REDACTED');
+        // The scrubbed id is the same in every table.
+        const scrubbedId = (await store.listEdges('p', { to: 'jq' }))[0]?.from;
+        expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
+        expect((await store.getExecution('p', 'session-1'))?.calls[0]?.tool).toBe(scrubbedId);
+      });
+
+      test('appendCalls stores nothing when build or learn throws', async () => {
+        const store = await fresh();
+        const fail = (): never => {
+          throw new Error('no calls to give');
+        };
+        await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
+        expect(Object.values(await store.counts('p')).every((n) => n === 0)).toBe(true);
+        expect(await store.getExecution('p', 'session-1')).toBeUndefined();
+        expect(await store.searchExecutions('p', '"config"')).toEqual([]);
+        await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
+        const stored = { execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') };
+        await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
+        await expect(store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), fail, foldEdge)).rejects.toThrow('no calls to give');
+        expect({ execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') }).toEqual(stored);
+        // The edges this store cached are still right after the rollbacks.
+        await store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), learnAppended, foldEdge);
+        expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(1);
+        expect((await store.getEdge('p', { from: 'parse_json', to: 'read_file', type: 'sequence' }))?.count).toBe(1);
+      });
+
+      test('recorded tool ids and edges are scrubbed like every other text', async () => {
+        const store = await fresh();
+        const pat = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
+        const tool = `curl -H "Authorization: token ${pat}"`;
+        await store.recordExecutions(
+          'p',
+          [{ execution: { id: 'r', intent: 'x', startedAt: T0, calls: [{ tool, status: 'success', retries: 0, consumes: [] }, { tool: 'jq', status: 'success', retries: 0, consumes: [0] }] }, events: [{ from: tool, to: 'jq', type: 'dependency', status: 'success', at: T0 }] }],
+          (_c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: e.at, lastSeen: e.at }),
+        );
+        const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()]]);
+        expect(everything).not.toContain(pat);
+        // The scrubbed id is the same in every table.
+        const scrubbedId = (await store.listEdges('p'))[0]?.from;
+        expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
+      });
+
+      test('execution intents are searchable: the intent memory', async () => {
+        const store = await fresh();
+        await store.insertExecution('p', { id: 'e1', intent: 'find flights to London', startedAt: T0, calls: [] });
+        await store.insertExecution('p', { id: 'e2', intent: 'book a hotel room', startedAt: T0, calls: [] });
+        await store.insertExecution('q', { id: 'e3', intent: 'flight to Paris', startedAt: T0, calls: [] });
+        expect((await store.searchExecutions('p', '"flight"')).map((h) => h.id)).toEqual(['e1']);
+      });
     });
 
-    test('appendCalls adds unknown tools to the catalogue and counts their calls', async () => {
-      const store = await fresh();
-      await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
-      expect((await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge)).newTools).toEqual(['parse_json']);
-      expect((await store.appendCalls('p', HEAD, () => SESSION.slice(2, 5), learnAppended, foldEdge)).newTools).toEqual(['write_file']);
-      expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2], ['write_file', 1]]));
-      expect((await store.getTool('p', 'read_file'))?.description).toBe('Read a file');
-      expect((await store.searchTools('p', '"write"')).map((h) => h.id)).toEqual(['write_file']);
-    });
+    describe('EmbeddingStore: vectors', () => {
+      test('embeddings round-trip with the key of the model that made them', async () => {
+        const store = await fresh();
+        const vector = new Float32Array([0.6, 0.8, 0]);
+        await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'word-vectors:glove:3', textHash: 'h1', vector }]);
+        await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
+        const back = await store.getEmbeddings('p', 'tool');
+        expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
+        expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
+        expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
+        // The stamps alone: enough to tell a stale vector without reading any.
+        expect(await store.getEmbeddingStamps('p', 'tool')).toEqual([{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2' }]);
+        expect(await store.getEmbeddingStamps('q', 'tool')).toEqual([]);
+      });
 
-    test('appendCalls scrubs secrets from the intent and the tool ids, as recordExecutions does', async () => {
-      const store = await fresh();
-      const pat = 'ghp_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
-      const tool = `curl -H "Authorization: token ${pat}"`;
-      const head = { ...HEAD, intent: `deploy with ${pat}` };
-      await store.appendCalls('p', head, () => [sessionCall(tool, 0)], learnAppended, foldEdge);
-      let before: readonly CallRecord[] = [];
-      await store.appendCalls('p', head, (stored) => ((before = stored), [sessionCall('jq', 1, { consumes: [0] })]), learnAppended, foldEdge);
-      const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()], before]);
-      expect(everything).not.toContain(pat);
-      expect(everything).toContain('REDACTED');
-      // The scrubbed id is the same in every table.
-      const scrubbedId = (await store.listEdges('p', { to: 'jq' }))[0]?.from;
-      expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
-      expect((await store.getExecution('p', 'session-1'))?.calls[0]?.tool).toBe(scrubbedId);
-    });
-
-    test('appendCalls stores nothing when build or learn throws', async () => {
-      const store = await fresh();
-      const fail = (): never => {
-        throw new Error('no calls to give');
-      };
-      await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
-      expect(Object.values(await store.counts('p')).every((n) => n === 0)).toBe(true);
-      expect(await store.getExecution('p', 'session-1')).toBeUndefined();
-      expect(await store.searchExecutions('p', '"config"')).toEqual([]);
-      await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
-      const stored = { execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') };
-      await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
-      await expect(store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), fail, foldEdge)).rejects.toThrow('no calls to give');
-      expect({ execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') }).toEqual(stored);
-      // The edges this store cached are still right after the rollbacks.
-      await store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), learnAppended, foldEdge);
-      expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(1);
-      expect((await store.getEdge('p', { from: 'parse_json', to: 'read_file', type: 'sequence' }))?.count).toBe(1);
-    });
-
-    test('recorded tool ids and edges are scrubbed like every other text', async () => {
-      const store = await fresh();
-      const pat = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
-      const tool = `curl -H "Authorization: token ${pat}"`;
-      await store.recordExecutions(
-        'p',
-        [{ execution: { id: 'r', intent: 'x', startedAt: T0, calls: [{ tool, status: 'success', retries: 0, consumes: [] }, { tool: 'jq', status: 'success', retries: 0, consumes: [0] }] }, events: [{ from: tool, to: 'jq', type: 'dependency', status: 'success', at: T0 }] }],
-        (_c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: e.at, lastSeen: e.at }),
-      );
-      const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()]]);
-      expect(everything).not.toContain(pat);
-      // The scrubbed id is the same in every table.
-      const scrubbedId = (await store.listEdges('p'))[0]?.from;
-      expect((await store.listTools('p')).map((t) => t.id)).toContain(scrubbedId);
-    });
-
-    test('tools are found by the words of their id and description, within their scope', async () => {
-      const store = await fresh();
-      await store.upsertTools('p', [
-        { id: 'SkyScrapperSearchAirport', description: 'Find the airports of a city' },
-        { id: 'filesystem:read_text_file', description: 'Read the complete contents of a file' },
-      ]);
-      await store.upsertTools('q', [{ id: 'search_airport_q', description: 'airports' }]);
-      expect((await store.searchTools('p', '"airport"')).map((h) => h.id)).toEqual(['SkyScrapperSearchAirport']);
-      expect((await store.searchTools('p', '"reading" OR "text"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
-      // Re-adding with a new description re-indexes it.
-      await store.upsertTools('p', [{ id: 'filesystem:read_text_file', description: 'Load a document' }]);
-      expect(await store.searchTools('p', '"complete"')).toEqual([]);
-      expect((await store.searchTools('p', '"document"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
-      // A tool that joins the catalogue by being called is searchable by its id.
-      await store.insertExecution('p', { id: 'e1', intent: 'x', startedAt: T0, calls: [{ tool: 'TripadvisorSearchHotels', status: 'success', retries: 0, consumes: [] }] });
-      expect((await store.searchTools('p', '"hotels"')).map((h) => h.id)).toEqual(['TripadvisorSearchHotels']);
-    });
-
-    test('execution intents are searchable: the intent memory', async () => {
-      const store = await fresh();
-      await store.insertExecution('p', { id: 'e1', intent: 'find flights to London', startedAt: T0, calls: [] });
-      await store.insertExecution('p', { id: 'e2', intent: 'book a hotel room', startedAt: T0, calls: [] });
-      await store.insertExecution('q', { id: 'e3', intent: 'flight to Paris', startedAt: T0, calls: [] });
-      expect((await store.searchExecutions('p', '"flight"')).map((h) => h.id)).toEqual(['e1']);
-    });
-
-    test('shown results take one verdict each, and are counted per surface', async () => {
-      const store = await fresh();
-      await store.recordShown('p', [
-        { id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0 },
-        { id: 'sh-2', surface: 'search', target: 'write_file', at: T0 },
-        { id: 'sh-3', surface: 'recall', target: 'memory:mem-1', at: T0 },
-      ]);
-      expect(await store.setVerdict('p', 'sh-1', 'accepted', T0 + 1)).toBe(true);
-      expect(await store.setVerdict('p', 'sh-2', 'rejected', T0 + 2)).toBe(true);
-      expect(await store.setVerdict('p', 'nope', 'accepted', T0)).toBe(false);
-      expect(await store.setVerdict('q', 'sh-1', 'accepted', T0)).toBe(false);
-      expect(await store.getShown('p', 'sh-1')).toEqual({ id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0, verdict: 'accepted', verdictAt: T0 + 1 });
-      expect(await store.shownCounts('p')).toEqual([
-        { surface: 'recall', shown: 1, accepted: 0, rejected: 0 },
-        { surface: 'search', shown: 2, accepted: 1, rejected: 1 },
-      ]);
-    });
-
-    test('an observation, an instinct and a skill can be deleted, in their scope only', async () => {
-      const store = await fresh();
-      await store.insertObservations('p', [observation()]);
-      await store.insertObservations('q', [observation()]);
-      expect(await store.deleteObservation('p', 'obs-1')).toBe(true);
-      expect(await store.deleteObservation('p', 'obs-1')).toBe(false);
-      expect((await store.listObservations('q')).map((o) => o.id)).toEqual(['obs-1']);
-      expect(await store.searchObservations('p', '"camelcase"')).toEqual([]);
-      await store.upsertInstinct('p', { id: 'i1', slug: 's', text: 't', confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
-      expect(await store.deleteInstinct('p', 'i1')).toBe(true);
-      expect(await store.listInstincts('p')).toEqual([]);
-      await store.upsertSkill('p', { id: 's1', name: 'n', description: 'd', rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
-      expect(await store.deleteSkill('q', 's1')).toBe(false);
-      expect(await store.deleteSkill('p', 's1')).toBe(true);
-      await store.upsertMemories('p', [memory()]);
-      expect(await store.deleteMemory('p', 'mem-1')).toBe(true);
-      expect(await store.searchMemories('p', '"jwt"')).toEqual([]);
-    });
-
-    test('observations are found by full text within their scope', async () => {
-      const store = await fresh();
-      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'], evidence: ['ci log'], context: { task: 'ship the release' } })]);
-      await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'camelCase everywhere' })]);
-      const hits = await store.searchObservations('p', '"camelcase"');
-      expect(hits.map((h) => h.observation.id)).toEqual(['obs-1']);
-      expect(hits[0]?.observation).toEqual(observation());
-      expect((await store.searchObservations('p', '"workflow"')).map((h) => h.observation.id)).toEqual(['obs-2']);
-      // Evidence and the task are searchable too.
-      expect((await store.searchObservations('p', '"review" AND "comment"')).map((h) => h.observation.id)).toEqual(['obs-1']);
-      expect((await store.searchObservations('p', '"rename"')).map((h) => h.observation.id)).toEqual(['obs-1']);
-    });
-
-    test('embeddings round-trip with the key of the model that made them', async () => {
-      const store = await fresh();
-      const vector = new Float32Array([0.6, 0.8, 0]);
-      await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'word-vectors:glove:3', textHash: 'h1', vector }]);
-      await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
-      const back = await store.getEmbeddings('p', 'tool');
-      expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
-      expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
-      expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
-      // The stamps alone: enough to tell a stale vector without reading any.
-      expect(await store.getEmbeddingStamps('p', 'tool')).toEqual([{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2' }]);
-      expect(await store.getEmbeddingStamps('q', 'tool')).toEqual([]);
-    });
-
-    test('a store that ranks vectors itself finds the nearest by inner product, ties by kind and id, and the rows asked for', async () => {
-      const store = await fresh();
-      if (store.vectorRanking === 'node') {
-        // Ranking in Node: the callers read the vectors; a store that has the method refuses it.
-        if (store.nearestEmbeddings !== undefined) {
-          await expect(store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'm', vector: new Float32Array([1]), k: 1 })).rejects.toThrow(/ranks vectors in Node/);
+      test('a store that ranks vectors itself finds the nearest by inner product, ties by kind and id, and the rows asked for', async () => {
+        const store = await fresh();
+        if (store.vectorRanking === 'node') {
+          // Ranking in Node: the callers read the vectors; a store that has the method refuses it.
+          if (store.nearestEmbeddings !== undefined) {
+            await expect(store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'm', vector: new Float32Array([1]), k: 1 })).rejects.toThrow(/ranks vectors in Node/);
+          }
+          return;
         }
-        return;
-      }
-      const nearest = store.nearestEmbeddings?.bind(store);
-      if (nearest === undefined) throw new Error(`vectorRanking ${store.vectorRanking} without nearestEmbeddings`);
-      const key = 'test:unit:3';
-      const put = (kind: 'tool' | 'memory', refId: string, v: number[], modelKey = key) =>
-        store.putEmbeddings('p', kind, [{ refId, modelKey, textHash: 'h', vector: new Float32Array(v) }]);
-      await put('tool', 'b', [0.6, 0.8, 0]);
-      await put('tool', 'a', [0.6, 0.8, 0]);
-      await put('memory', 'a', [0.6, 0.8, 0]);
-      await put('tool', 'far', [0, 0, 1]);
-      await put('tool', 'other-model', [0.6, 0.8, 0], 'test:other:3');
-      await store.putEmbeddings('q', 'tool', [{ refId: 'other-scope', modelKey: key, textHash: 'h', vector: new Float32Array([0.6, 0.8, 0]) }]);
-      const rows = await nearest('p', { kinds: ['tool', 'memory'], modelKey: key, vector: new Float32Array([0.6, 0.8, 0]), k: 3, also: [{ kind: 'tool', refId: 'far' }] });
-      expect(rows.map((r) => [r.kind, r.refId, r.rank, [...r.vector]])).toEqual([
-        ['memory', 'a', 0, [0.6000000238418579, 0.800000011920929, 0]],
-        ['tool', 'a', 1, [0.6000000238418579, 0.800000011920929, 0]],
-        ['tool', 'b', 2, [0.6000000238418579, 0.800000011920929, 0]],
-        ['tool', 'far', -1, [0, 0, 1]],
-      ]);
+        const nearest = store.nearestEmbeddings?.bind(store);
+        if (nearest === undefined) throw new Error(`vectorRanking ${store.vectorRanking} without nearestEmbeddings`);
+        const key = 'test:unit:3';
+        const put = (kind: 'tool' | 'memory', refId: string, v: number[], modelKey = key) =>
+          store.putEmbeddings('p', kind, [{ refId, modelKey, textHash: 'h', vector: new Float32Array(v) }]);
+        await put('tool', 'b', [0.6, 0.8, 0]);
+        await put('tool', 'a', [0.6, 0.8, 0]);
+        await put('memory', 'a', [0.6, 0.8, 0]);
+        await put('tool', 'far', [0, 0, 1]);
+        await put('tool', 'other-model', [0.6, 0.8, 0], 'test:other:3');
+        await store.putEmbeddings('q', 'tool', [{ refId: 'other-scope', modelKey: key, textHash: 'h', vector: new Float32Array([0.6, 0.8, 0]) }]);
+        const rows = await nearest('p', { kinds: ['tool', 'memory'], modelKey: key, vector: new Float32Array([0.6, 0.8, 0]), k: 3, also: [{ kind: 'tool', refId: 'far' }] });
+        expect(rows.map((r) => [r.kind, r.refId, r.rank, [...r.vector]])).toEqual([
+          ['memory', 'a', 0, [0.6000000238418579, 0.800000011920929, 0]],
+          ['tool', 'a', 1, [0.6000000238418579, 0.800000011920929, 0]],
+          ['tool', 'b', 2, [0.6000000238418579, 0.800000011920929, 0]],
+          ['tool', 'far', -1, [0, 0, 1]],
+        ]);
+      });
+    });
+
+    describe('ObservationStore: observations', () => {
+      test('observations import once: the same content again is a duplicate, even under another id', async () => {
+        const store = await fresh();
+        const batch = [observation(), observation({ id: 'obs-2', timestamp: T0 + DAY, confidence: 0.5 })];
+        expect(await store.insertObservations('p', batch)).toEqual({ inserted: 2, duplicates: 0 });
+        expect(await store.insertObservations('p', batch)).toEqual({ inserted: 0, duplicates: 2 });
+        expect(await store.insertObservations('p', [observation({ id: 'other-id' })])).toEqual({ inserted: 0, duplicates: 1 });
+        expect((await store.counts('p')).observations).toBe(2);
+        const since = await store.listObservations('p', { since: T0 + 1 });
+        expect(since.map((o) => o.id)).toEqual(['obs-2']);
+        expect((await store.listObservations('p'))[0]).toEqual(observation());
+      });
+
+      test('observations are found by full text within their scope', async () => {
+        const store = await fresh();
+        await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'], evidence: ['ci log'], context: { task: 'ship the release' } })]);
+        await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'camelCase everywhere' })]);
+        const hits = await store.searchObservations('p', '"camelcase"');
+        expect(hits.map((h) => h.observation.id)).toEqual(['obs-1']);
+        expect(hits[0]?.observation).toEqual(observation());
+        expect((await store.searchObservations('p', '"workflow"')).map((h) => h.observation.id)).toEqual(['obs-2']);
+        // Evidence and the task are searchable too.
+        expect((await store.searchObservations('p', '"review" AND "comment"')).map((h) => h.observation.id)).toEqual(['obs-1']);
+        expect((await store.searchObservations('p', '"rename"')).map((h) => h.observation.id)).toEqual(['obs-1']);
+      });
+    });
+
+    describe('MemoryStore: memories', () => {
+      test('memories are found by full text with porter stemming, within their scope only', async () => {
+        const store = await fresh();
+        await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', title: 'Database migrations', text: 'Run migrations before deploy.', tags: ['db'] })]);
+        await store.upsertMemories('q', [memory({ id: 'mem-q', title: 'Other project token refresh' })]);
+        const hits = await store.searchMemories('p', '"refreshing"');
+        expect(hits.map((h) => h.memory.id)).toEqual(['mem-1']);
+        expect(hits[0]?.bm25).toBeLessThan(0);
+        expect(hits[0]?.memory.tags).toEqual(['auth', 'jwt']);
+        expect((await store.searchMemories('p', '"jwt"')).map((h) => h.memory.id)).toEqual(['mem-1']);
+        expect(await store.searchMemories('p', '"nothing"')).toEqual([]);
+        expect((await store.listMemories('p')).map((m) => m.id)).toEqual(['mem-1', 'mem-2']);
+      });
+
+      test('updating a memory re-indexes it', async () => {
+        const store = await fresh();
+        await store.upsertMemories('p', [memory()]);
+        expect(await store.upsertMemories('p', [memory({ text: 'Sessions now use opaque cookies.', title: 'Session cookies', tags: [] })])).toEqual({
+          inserted: 0,
+          updated: 1,
+        });
+        expect(await store.searchMemories('p', '"refreshed"')).toEqual([]);
+        expect((await store.searchMemories('p', '"cookies"')).map((h) => h.memory.id)).toEqual(['mem-1']);
+        expect(await store.check()).toEqual([]);
+      });
+
+      test("a memory keeps a user's own category (runbook, bug, pattern), stored, found and dumped as given", async () => {
+        const store = await fresh();
+        const own = ['runbook', 'bug', 'pattern', 'a-32-character-category-name-xyz'];
+        await store.upsertMemories('p', own.map((category, i) => memory({ id: `mem-${category}`, category, title: `Deploy step ${i}`, text: `Restart the worker ${i}.` })));
+        for (const category of own) expect((await store.getMemory('p', `mem-${category}`))?.category).toBe(category);
+        expect((await store.searchMemories('p', '"restart"')).map((h) => h.memory.category).sort()).toEqual([...own].sort());
+        const dumped: string[] = [];
+        for await (const batch of store.exportRows('memories')) dumped.push(...batch.map((r) => String(r.category)));
+        expect(dumped.sort()).toEqual([...own].sort());
+        expect(await store.check()).toEqual([]);
+      });
+    });
+
+    describe('LearningStore: instincts and skills', () => {
+      test('instincts and skills are upserted by id and listed by confidence', async () => {
+        const store = await fresh();
+        const base = { status: 'active' as const, evidence: ['obs-1'], createdAt: T0, updatedAt: T0 };
+        await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.65, ...base });
+        await store.upsertInstinct('p', { id: 'i2', slug: 'atomic-commits', text: 'Atomic commits', confidence: 0.55, ...base });
+        await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.75, ...base, status: 'promoted' });
+        expect((await store.listInstincts('p')).map((i) => [i.id, i.confidence, i.status])).toEqual([
+          ['i1', 0.75, 'promoted'],
+          ['i2', 0.55, 'active'],
+        ]);
+        await store.upsertSkill('p', {
+          id: 's1',
+          name: 'testing-discipline',
+          description: 'Run the tests before every commit',
+          rules: ['always run tests before commit'],
+          confidence: 0.95,
+          evidence: ['obs-4'],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect((await store.listSkills('p'))[0]?.rules).toEqual(['always run tests before commit']);
+        expect(await store.listSkills('q')).toEqual([]);
+      });
+
+      test('an observation, an instinct and a skill can be deleted, in their scope only', async () => {
+        const store = await fresh();
+        await store.insertObservations('p', [observation()]);
+        await store.insertObservations('q', [observation()]);
+        expect(await store.deleteObservation('p', 'obs-1')).toBe(true);
+        expect(await store.deleteObservation('p', 'obs-1')).toBe(false);
+        expect((await store.listObservations('q')).map((o) => o.id)).toEqual(['obs-1']);
+        expect(await store.searchObservations('p', '"camelcase"')).toEqual([]);
+        await store.upsertInstinct('p', { id: 'i1', slug: 's', text: 't', confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
+        expect(await store.deleteInstinct('p', 'i1')).toBe(true);
+        expect(await store.listInstincts('p')).toEqual([]);
+        await store.upsertSkill('p', { id: 's1', name: 'n', description: 'd', rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
+        expect(await store.deleteSkill('q', 's1')).toBe(false);
+        expect(await store.deleteSkill('p', 's1')).toBe(true);
+        await store.upsertMemories('p', [memory()]);
+        expect(await store.deleteMemory('p', 'mem-1')).toBe(true);
+        expect(await store.searchMemories('p', '"jwt"')).toEqual([]);
+      });
+    });
+
+    describe('FeedbackStore: shown results, verdicts and feedback', () => {
+      test('a feedback event is recorded once per id', async () => {
+        const store = await fresh();
+        const event = { id: 'fb-1', targetId: 'i1', kind: 'validation' as const, at: T0 };
+        expect(await store.insertFeedback('p', event)).toEqual({ inserted: 1, duplicates: 0 });
+        expect(await store.insertFeedback('p', event)).toEqual({ inserted: 0, duplicates: 1 });
+        expect(await store.listFeedback('p', 'i1')).toEqual([event]);
+        expect(await store.listFeedback('p', 'other')).toEqual([]);
+      });
+
+      test('shown results take one verdict each, and are counted per surface', async () => {
+        const store = await fresh();
+        await store.recordShown('p', [
+          { id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0 },
+          { id: 'sh-2', surface: 'search', target: 'write_file', at: T0 },
+          { id: 'sh-3', surface: 'recall', target: 'memory:mem-1', at: T0 },
+        ]);
+        expect(await store.setVerdict('p', 'sh-1', 'accepted', T0 + 1)).toBe(true);
+        expect(await store.setVerdict('p', 'sh-2', 'rejected', T0 + 2)).toBe(true);
+        expect(await store.setVerdict('p', 'nope', 'accepted', T0)).toBe(false);
+        expect(await store.setVerdict('q', 'sh-1', 'accepted', T0)).toBe(false);
+        expect(await store.getShown('p', 'sh-1')).toEqual({ id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0, verdict: 'accepted', verdictAt: T0 + 1 });
+        expect(await store.shownCounts('p')).toEqual([
+          { surface: 'recall', shown: 1, accepted: 0, rejected: 0 },
+          { surface: 'search', shown: 2, accepted: 1, rejected: 1 },
+        ]);
+      });
+    });
+
+    describe('HookQueueStore: the hook queue and sessions', () => {
+      test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
+        const store = await fresh();
+        expect(await store.enqueueHookEvents('p', [{ session: 's1', turn: 'next', kind: 'prompt', at: 9, payload: {} }])).toEqual([1]);
+        await store.deleteHookEvents('p', (await store.claimHookEvents('p', 'z', 0)).map((e) => e.seq));
+        await store.enqueueHookEvents('p', [
+          { session: 's1', turn: 'current', kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
+          { session: 's2', turn: 1, kind: 'PostToolUse', at: 11, payload: { tool: 'Read' } },
+          { session: 's1', turn: 1, kind: 'PostToolUseFailure', at: 12, payload: { tool: 'Edit' } },
+        ]);
+        const first = await store.claimHookEvents('p', 'a', 0, 's1');
+        expect(first.map((e) => [e.session, e.kind, e.at])).toEqual([
+          ['s1', 'PostToolUse', 10],
+          ['s1', 'PostToolUseFailure', 12],
+        ]);
+        expect(JSON.stringify(first[0]?.payload)).not.toContain('sk-ant-abcdefghijklmnopqrstuvwx');
+        expect(await store.claimHookEvents('p', 'b', 0, 's1')).toEqual([]);
+        // A claim older than staleBefore was left by a process that died: it can be taken again.
+        expect((await store.claimHookEvents('p', 'c', Date.now() + 1000, 's1')).length).toBe(2);
+        await store.deleteHookEvents('p', first.map((e) => e.seq));
+        const left = await store.claimHookEvents('p', 'd', Date.now() + 1000);
+        expect(left).toHaveLength(1);
+        // While 'd' holds a live claim on s2, nobody else learns s2; once released, they can.
+        await store.enqueueHookEvents('p', [{ session: 's2', turn: 'current', kind: 'PostToolUse', at: 13, payload: {} }]);
+        expect(await store.claimHookEvents('p', 'e', 0, 's2')).toEqual([]);
+        await store.releaseHookEvents('p', left.map((e) => e.seq));
+        expect((await store.claimHookEvents('p', 'e', 0, 's2')).map((e) => e.at)).toEqual([11, 13]);
+        // An append takes its hook events out of the queue in the same transaction.
+        const mine = await store.claimHookEvents('p', 'e', 0, 's2');
+        void mine;
+        await store.appendCalls('p', { id: 'x', intent: 'i', startedAt: 1 }, () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }], () => [], (c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: 1, lastSeen: 1 }), { dequeue: left.map((e) => e.seq) });
+        expect((await store.claimHookEvents('p', 'f', Date.now() + 1000, 's2')).map((e) => e.at)).toEqual([13]);
+      });
+
+      test('a hook event queued twice under one key is queued once, even after it was learned', async () => {
+        const store = await fresh();
+        const e = { session: 's', turn: 'next' as const, kind: 'prompt', at: 1, payload: {}, key: 'spool-file-1' };
+        expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+        expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+        const claimed = await store.claimHookEvents('p', 'a', 0);
+        expect(claimed).toHaveLength(1);
+        await store.deleteHookEvents('p', claimed.map((c) => c.seq));
+        expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
+        expect(await store.claimHookEvents('p', 'b', Date.now() + 1000)).toEqual([]);
+        expect((await store.hookSession('p', 's')).turn).toBe(1);
+      });
+
+      test('a hook session counts its turns and keeps its state', async () => {
+        const store = await fresh();
+        expect(await store.hookSession('p', 's')).toEqual({ turn: 0, state: {} });
+        expect(await store.startHookTurn('p', 's', 1)).toBe(1);
+        expect(await store.startHookTurn('p', 's', 2)).toBe(2);
+        await store.setHookSessionState('p', 's', { lastTestAt: 5 }, 3);
+        expect(await store.hookSession('p', 's')).toEqual({ turn: 2, state: { lastTestAt: 5 } });
+        expect(await store.hookSession('q', 's')).toEqual({ turn: 0, state: {} });
+      });
     });
   });
 
-  // ---- dump rows (issue 10): exportRows / importRows ------------------------------------------
+  // ---- DumpStore (issue 10): exportRows / importRows ----------------------------------------
 
-  describe(`Store contract: ${options.name} — dump rows`, () => {
+  describe(`Store contract: ${options.name} — DumpStore: dump rows`, () => {
     afterEach(async () => {
       while (open.length > 0) await open.pop()?.close();
     });
