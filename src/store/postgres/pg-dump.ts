@@ -68,7 +68,7 @@ function fromPg(kind: string, value: unknown): string | number | null {
  * Inserts `rows` into `table` inside the caller's transaction: each row checked against the
  * table's columns and scrubbed first; a constraint the schema enforces fails with the row's position.
  */
-export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
+export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows: readonly DumpRow[], scrub: <T>(record: T) => T): Promise<number> {
   const columns = DUMP_COLUMNS[table];
   const searched = table in FTS_COLUMNS ? (table as FtsTable) : undefined;
   for (const [i, given] of rows.entries()) {
@@ -76,7 +76,7 @@ export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows
     if (problem !== undefined) {
       throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, { details: { table, row: i } });
     }
-    const row = scrubDumpRow(table, given);
+    const row = scrubDumpRow(table, given, scrub);
     const present = columns.filter((c) => row[c.name] !== undefined);
     const names = present.map((c) => `"${c.name}"`);
     const values: unknown[] = present.map((c) => toPg(c.kind, row[c.name] ?? null));

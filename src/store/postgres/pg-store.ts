@@ -22,7 +22,8 @@ import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, scrubRecord } from '../shared.js';
+import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
+import { callsPerTool, endedAt, nulSafeStore, observationFingerprint } from '../shared.js';
 import { floatsOf, json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -73,6 +74,8 @@ export interface PgStoreOptions {
   schema?: string;
   /** Connections in the pool. @default 10 */
   poolSize?: number;
+  /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
+  policy?: Partial<StorePolicy>;
   /**
    * Where vectors are ranked: `auto` by pgvector when the server has it (creating the extension
    * when this role may), else in Node; `pgvector` requires it; `node` never uses it.
@@ -150,7 +153,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       details: { location },
     });
   }
-  return nulSafeStore(new PgStore(pool, location, schema, state));
+  return nulSafeStore(new PgStore(pool, location, schema, state, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)));
 }
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
@@ -223,12 +226,14 @@ export class PgStore implements Store {
   /** Why vectors are ranked where they are, for `credence status`. */
   readonly vectorReason: string;
   readonly #pool: pg.Pool;
+  readonly #policy: StorePolicy;
   /** The qualified `<#>` operator and vector type, when pgvector ranks. */
   readonly #vectorSql: { op: string; type: string } | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'ranked in Node' }) {
+  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'ranked in Node' }, policy: StorePolicy = STORE_POLICY) {
     this.#pool = pool;
+    this.#policy = policy;
     this.location = location;
     this.schema = schema;
     this.vectorRanking = vectors.ranking;
@@ -319,7 +324,7 @@ export class PgStore implements Store {
       let inserted = 0;
       let updated = 0;
       for (const raw of tools) {
-        const tool = scrubRecord(raw);
+        const tool = this.#policy.scrub(raw);
         const [stored] = await this.#rows(
           `INSERT INTO tools (scope, id, description, input_schema, origin, annotations, created_at, updated_at)
            VALUES ($1, $2, COALESCE($3, ''), $4, $5, $6, $7, $7)
@@ -467,7 +472,7 @@ export class PgStore implements Store {
   // ---- edges ---------------------------------------------------------------------------------
 
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
-    const e = scrubRecord(raw);
+    const e = this.#policy.scrub(raw);
     await this.#pool.query(
       `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -479,7 +484,7 @@ export class PgStore implements Store {
   }
 
   async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {
-    const e = scrubRecord(raw);
+    const e = this.#policy.scrub(raw);
     const result = await this.#pool.query(
       `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -568,7 +573,7 @@ export class PgStore implements Store {
   // ---- executions ----------------------------------------------------------------------------
 
   async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
-    const execution = scrubRecord(raw);
+    const execution = this.#policy.scrub(raw);
     await this.#tx(async (c) => {
       await this.#insertExecutions(c, scope, [execution]);
       await this.#countCalls(c, scope, callsPerTool(execution.calls));
@@ -631,7 +636,7 @@ export class PgStore implements Store {
   }
 
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
-    const items = batch.map((item) => scrubRecord(item));
+    const items = batch.map((item) => this.#policy.scrub(item));
     return this.#tx(async (c) => {
       await this.#insertExecutions(c, scope, items.map((i) => i.execution));
       // Edges before tools, in every transaction: one lock order, no deadlock between writers.
@@ -649,7 +654,7 @@ export class PgStore implements Store {
     fold: EdgeFold,
     options: { dequeue?: readonly number[] } = {},
   ): Promise<AppendReport> {
-    const head = scrubRecord(rawHead);
+    const head = this.#policy.scrub(rawHead);
     return this.#tx(async (c) => {
       await this.#markHookEventsDone(c, scope, options.dequeue ?? []);
       const doc = fts5Document([head.intent]);
@@ -665,9 +670,9 @@ export class PgStore implements Store {
       // The execution's row lock: a second writer appending to it waits here until this one commits.
       const row = (await this.#rows('SELECT started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE', [scope, head.id], c))[0] as Row;
       const before = (await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, head.id], c)).map(toCall);
-      const added = build(before).map((call) => scrubRecord(call));
+      const added = build(before).map((call) => this.#policy.scrub(call));
       const after = [...before, ...added];
-      const events = learn(before, after).map((event) => scrubRecord(event));
+      const events = learn(before, after).map((event) => this.#policy.scrub(event));
       const startedAt = Number(row.started_at);
       const ended = endedAt(added, created || row.ended_at == null ? startedAt : Number(row.ended_at));
       await c.query('UPDATE executions SET ended_at = $3 WHERE scope = $1 AND id = $2', [scope, head.id, ended]);
@@ -786,7 +791,7 @@ export class PgStore implements Store {
 
   async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
     if (observations.length === 0) return { inserted: 0, duplicates: 0 };
-    const scrubbed = observations.map((o) => scrubRecord(o));
+    const scrubbed = observations.map((o) => this.#policy.scrub(o));
     const text = scrubbed.map((o) => ({ context: json(o.context), evidence: json(o.evidence), tags: json(o.tags) }));
     const docs = scrubbed.map((o, i) => {
       const t = text[i] as { context: string; evidence: string; tags: string };
@@ -834,7 +839,7 @@ export class PgStore implements Store {
     // One row per id, the last one winning, as one-by-one upserts would leave it.
     const byId = new Map<string, MemoryRecord>();
     for (const raw of memories) {
-      const m = scrubRecord(raw);
+      const m = this.#policy.scrub(raw);
       const first = byId.get(m.id);
       // A later copy updates the first; the created time stays the first's, as an upsert keeps it.
       byId.set(m.id, first === undefined ? m : { ...m, createdAt: first.createdAt });
@@ -888,7 +893,7 @@ export class PgStore implements Store {
   // ---- instincts, skills, feedback, shown ------------------------------------------------------
 
   async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
-    const i = scrubRecord(raw);
+    const i = this.#policy.scrub(raw);
     await this.#pool.query(
       `INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -903,7 +908,7 @@ export class PgStore implements Store {
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
-    const s = scrubRecord(raw);
+    const s = this.#policy.scrub(raw);
     await this.#pool.query(
       `INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -918,7 +923,7 @@ export class PgStore implements Store {
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
-    const f = scrubRecord(raw);
+    const f = this.#policy.scrub(raw);
     const rows = await this.#rows(
       `INSERT INTO feedback (scope, id, target_id, kind, note, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
       [scope, f.id, f.targetId, f.kind, f.note ?? null, f.at],
@@ -933,7 +938,7 @@ export class PgStore implements Store {
 
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     if (shown.length === 0) return;
-    const list = shown.map((s) => scrubRecord(s));
+    const list = shown.map((s) => this.#policy.scrub(s));
     await this.#pool.query(
       `INSERT INTO shown (scope, id, surface, target, query, at)
        SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[])
@@ -1015,7 +1020,7 @@ export class PgStore implements Store {
           turn,
           e.kind,
           e.at,
-          json(scrubRecord({ payload: e.payload }).payload),
+          json(this.#policy.scrub({ payload: e.payload }).payload),
           e.key ?? null,
         ]);
         turns.push(turn);
@@ -1070,7 +1075,7 @@ export class PgStore implements Store {
     await this.#tx((c) => this.#markHookEventsDone(c, scope, seqs));
   }
 
-  /** Learned: out of the queue, payload dropped, key kept a week (then the row goes). */
+  /** Learned: out of the queue, payload dropped, key kept `hookKeyRetentionMs` (a week; then the row goes). */
   async #markHookEventsDone(c: pg.PoolClient, scope: string, seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;
     await this.#lockHookQueue(c, scope);
@@ -1080,7 +1085,7 @@ export class PgStore implements Store {
       [...seqs],
       now,
     ]);
-    await c.query('DELETE FROM hook_events WHERE done_at < $1', [now - 7 * 86_400_000]);
+    await c.query('DELETE FROM hook_events WHERE done_at < $1', [now - this.#policy.hookKeyRetentionMs]);
   }
 
   async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
@@ -1107,7 +1112,7 @@ export class PgStore implements Store {
   }
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
-    return this.#tx((c) => importPgRows(c, table, rows));
+    return this.#tx((c) => importPgRows(c, table, rows, this.#policy.scrub));
   }
 }
 

@@ -73,7 +73,7 @@ function fromSqlite(kind: string, value: unknown): string | number | null {
  * table's columns and scrubbed first; a constraint the schema enforces (allowed values, unique
  * keys, a call's execution) fails with the row's position. Returns how many went in.
  */
-export function importSqliteRows(prepare: Prepare, table: DumpTable, rows: readonly DumpRow[]): number {
+export function importSqliteRows(prepare: Prepare, table: DumpTable, rows: readonly DumpRow[], scrub: <T>(record: T) => T): number {
   const columns = DUMP_COLUMNS[table];
   const indexTool = prepare(`
     INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)
@@ -83,7 +83,7 @@ export function importSqliteRows(prepare: Prepare, table: DumpTable, rows: reado
     if (problem !== undefined) {
       throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, { details: { table, row: i } });
     }
-    const row = scrubDumpRow(table, given);
+    const row = scrubDumpRow(table, given, scrub);
     const present = columns.filter((c) => row[c.name] !== undefined);
     const insert = prepare(`INSERT INTO ${table} (${present.map((c) => `"${c.name}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`);
     try {

@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, scrubRecord, toolWords } from '../shared.js';
+import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
+import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, toolWords } from '../shared.js';
 import { json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
 import {
   TABLES,
@@ -55,6 +56,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Open without writing (no migration); fails if the schema is missing. @default false */
   readonly?: boolean;
+  /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
+  policy?: Partial<StorePolicy>;
 }
 
 
@@ -89,7 +92,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.close();
     throw isDamaged(error) ? openFailure(path, error) : error;
   }
-  const store = nulSafeStore(construct(db, path));
+  const store = nulSafeStore(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)));
   keepConnection(store, db);
   return store;
 }
@@ -147,13 +150,14 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
 }
 
 /** `new SqliteStore`, for `openSqliteStore` alone (the constructor is private, so its declaration names no driver type). */
-let construct: (db: Database.Database, location: string) => SqliteStore;
+let construct: (db: Database.Database, location: string, policy: StorePolicy) => SqliteStore;
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly vectorRanking = 'node' as const;
   readonly location: string;
   readonly #db: Database.Database;
+  readonly #policy: StorePolicy;
   readonly #statements = new Map<string, Database.Statement>();
   /**
    * Edges this connection has read or written, per scope, so bulk recording does not read every
@@ -167,11 +171,12 @@ export class SqliteStore implements Store {
   #dataVersion = -1;
 
   static {
-    construct = (db, location) => new SqliteStore(db, location);
+    construct = (db, location, policy) => new SqliteStore(db, location, policy);
   }
 
-  private constructor(db: Database.Database, location: string) {
+  private constructor(db: Database.Database, location: string, policy: StorePolicy) {
     this.#db = db;
+    this.#policy = policy;
     this.location = location;
   }
 
@@ -283,7 +288,7 @@ export class SqliteStore implements Store {
       let inserted = 0;
       let updated = 0;
       for (const raw of tools) {
-        const tool = scrubRecord(raw);
+        const tool = this.#policy.scrub(raw);
         if (exists.get(scope, tool.id) === undefined) inserted += 1;
         else updated += 1;
         const stored = upsert.get({
@@ -313,7 +318,7 @@ export class SqliteStore implements Store {
   // ---- edges ---------------------------------------------------------------------------------
 
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
-    const edge = scrubRecord(raw);
+    const edge = this.#policy.scrub(raw);
     const cached = this.#edgeCache.get(scope);
     this.#stmt(`
       INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
@@ -325,7 +330,7 @@ export class SqliteStore implements Store {
   }
 
   async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {
-    const edge = scrubRecord(raw);
+    const edge = this.#policy.scrub(raw);
     const inserted =
       this.#stmt(`
         INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
@@ -427,7 +432,7 @@ export class SqliteStore implements Store {
   }
 
   #insertExecution(scope: string, raw: ExecutionRecord, scrubbed = false): void {
-    const execution = scrubbed ? raw : scrubRecord(raw);
+    const execution = scrubbed ? raw : this.#policy.scrub(raw);
     const insertExecution = this.#stmt(`
       INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -505,7 +510,7 @@ export class SqliteStore implements Store {
 
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
     // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
-    const items = batch.map((item) => scrubRecord(item));
+    const items = batch.map((item) => this.#policy.scrub(item));
     const report = this.#write(() => {
       const edges = new Map<string, EdgeRecord>();
       const cache = this.#edgeCacheFor(scope);
@@ -538,16 +543,16 @@ export class SqliteStore implements Store {
     fold: EdgeFold,
     options: { dequeue?: readonly number[] } = {},
   ): Promise<AppendReport> {
-    const head = scrubRecord(rawHead);
+    const head = this.#policy.scrub(rawHead);
     const report = this.#write(() => {
       // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
       this.#markHookEventsDone(scope, options.dequeue ?? []);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
       const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(scope, head.id) as Row | undefined;
       const before = (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]).map(toCall);
-      const added = build(before).map((call) => scrubRecord(call));
+      const added = build(before).map((call) => this.#policy.scrub(call));
       const after = [...before, ...added];
-      const events = learn(before, after).map((event) => scrubRecord(event));
+      const events = learn(before, after).map((event) => this.#policy.scrub(event));
       const startedAt = row === undefined ? head.startedAt : Number(row.started_at);
       const ended = endedAt(added, row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at));
       if (row === undefined) {
@@ -603,7 +608,7 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       let inserted = 0;
       for (const raw of observations) {
-        const o = scrubRecord(raw);
+        const o = this.#policy.scrub(raw);
         const info = insert.run(
           o.id,
           scope,
@@ -646,7 +651,7 @@ export class SqliteStore implements Store {
       let inserted = 0;
       let updated = 0;
       for (const raw of memories) {
-        const m = scrubRecord(raw);
+        const m = this.#policy.scrub(raw);
         if (exists.get(scope, m.id) === undefined) inserted += 1;
         else updated += 1;
         upsert.run({
@@ -704,7 +709,7 @@ export class SqliteStore implements Store {
   // ---- instincts, skills, feedback -----------------------------------------------------------
 
   async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
-    const i = scrubRecord(raw);
+    const i = this.#policy.scrub(raw);
     this.#stmt(`
       INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
       VALUES (@id, @scope, @slug, @text, @confidence, @status, @evidence, @createdAt, @updatedAt)
@@ -721,7 +726,7 @@ export class SqliteStore implements Store {
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
-    const s = scrubRecord(raw);
+    const s = this.#policy.scrub(raw);
     this.#stmt(`
       INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
       VALUES (@id, @scope, @name, @description, @rules, @confidence, @evidence, @createdAt, @updatedAt)
@@ -739,7 +744,7 @@ export class SqliteStore implements Store {
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
-    const f = scrubRecord(raw);
+    const f = this.#policy.scrub(raw);
     const info = this.#stmt(`
       INSERT INTO feedback (id, scope, target_id, kind, note, at)
       VALUES (@id, @scope, @targetId, @kind, @note, @at) ON CONFLICT DO NOTHING`).run({ ...f, scope, note: f.note ?? null });
@@ -752,7 +757,7 @@ export class SqliteStore implements Store {
       ON CONFLICT (scope, id) DO NOTHING`);
     this.#write(() => {
       for (const raw of shown) {
-        const s = scrubRecord(raw);
+        const s = this.#policy.scrub(raw);
         insert.run(scope, s.id, s.surface, s.target, s.query ?? null, s.at);
       }
     });
@@ -826,7 +831,7 @@ export class SqliteStore implements Store {
             : e.turn === 'current'
               ? Number((current.get(scope, e.session) as Row | undefined)?.turn ?? 0)
               : e.turn;
-        insert.run(scope, e.session, turn, e.kind, e.at, json(scrubRecord({ payload: e.payload }).payload), e.key ?? null);
+        insert.run(scope, e.session, turn, e.kind, e.at, json(this.#policy.scrub({ payload: e.payload }).payload), e.key ?? null);
         return turn;
       }),
     );
@@ -858,13 +863,13 @@ export class SqliteStore implements Store {
     this.#write(() => this.#markHookEventsDone(scope, seqs));
   }
 
-  /** Learned: out of the queue, payload dropped, key kept a week (then the row goes). */
+  /** Learned: out of the queue, payload dropped, key kept `hookKeyRetentionMs` (a week; then the row goes). */
   #markHookEventsDone(scope: string, seqs: readonly number[]): void {
     if (seqs.length === 0) return;
     const now = Date.now();
     const done = this.#stmt(`UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?`);
     for (const seq of seqs) done.run(now, scope, seq);
-    this.#stmt('DELETE FROM hook_events WHERE done_at < ?').run(now - 7 * 86_400_000);
+    this.#stmt('DELETE FROM hook_events WHERE done_at < ?').run(now - this.#policy.hookKeyRetentionMs);
   }
 
   async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
@@ -898,7 +903,7 @@ export class SqliteStore implements Store {
   }
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
-    const inserted = this.#write(() => importSqliteRows((sql) => this.#stmt(sql), table, rows));
+    const inserted = this.#write(() => importSqliteRows((sql) => this.#stmt(sql), table, rows, this.#policy.scrub));
     // Edges written behind the cache's back: it learns them again from the table.
     if (table === 'edges') {
       this.#edgeCache.clear();
