@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openCredence } from '../src/engine.js';
+import { openCredence } from '../src/engine/engine.js';
 import { EDGE_SOURCES, EDGE_TYPES } from '../src/core/types.js';
 import { serveHttp } from '../src/mcp/http.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';

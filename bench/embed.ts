@@ -4,14 +4,14 @@
  * load in a fresh process, and how fast it embeds the 4,076 Seal-Tools tool texts (name +
  * description; seeded synthetic sentences when ../shared/data is absent). References measured in
  * the same run: for the load, reading the table file's bytes alone (the I/O floor); for
- * throughput, splitting the same texts into words alone (`core/words`, the tokeniser the provider
+ * throughput, splitting the same texts into words alone (`core/text/words`, the tokeniser the provider
  * runs first), so the ratio says what the vector arithmetic adds.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contentWords, splitWords } from '../src/core/words.js';
+import { contentWords, splitWords } from '../src/core/text/words.js';
 import { defaultWordTablePath } from '../src/embed/word-table.js';
 import { wordVectorProvider } from '../src/embed/word-vectors.js';
 import { mulberry32 } from './prng.js';

@@ -9,8 +9,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentWords } from '../src/core/words.js';
-import { openCredence } from '../src/engine.js';
+import { contentWords } from '../src/core/text/words.js';
+import { openCredence } from '../src/engine/engine.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { generateHabitStream } from '../eval/habits/stream.js';
 import type { BenchRow } from './table.js';

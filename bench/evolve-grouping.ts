@@ -7,10 +7,10 @@
  * is loaded by a warm-up run first (its load is timed in bench/embed). Median of `runs` runs.
  *
  * Reference measured in the same run on the same texts: one pass computing the content words of
- * every observation (`core/words` contentWords, the tokenising every step starts with), so the ratio
+ * every observation (`core/text/words` contentWords, the tokenising every step starts with), so the ratio
  * reads as "passes over the text".
  */
-import { contentWords } from '../src/core/words.js';
+import { contentWords } from '../src/core/text/words.js';
 import { wordVectorProvider } from '../src/embed/word-vectors.js';
 import { evolveObservations, type EvolveResult } from '../eval/habits/evolve.js';
 import { generateHabitStream } from '../eval/habits/stream.js';

@@ -8,9 +8,9 @@
  * input); for PageRank and heat, one sparse matrix-vector pass over the CSR arrays (Σ w·x[target],
  * the memory-bandwidth floor of one iteration), so the ratio reads as "iteration-equivalents".
  */
-import { buildGraphIndex, type GraphEdge, type GraphIndex } from '../src/core/graph-index.js';
-import { heatDiffusion } from '../src/core/heat-diffusion.js';
-import { pageRank } from '../src/core/pagerank.js';
+import { buildGraphIndex, type GraphEdge, type GraphIndex } from '../src/core/graph/graph-index.js';
+import { heatDiffusion } from '../src/core/graph/heat-diffusion.js';
+import { pageRank } from '../src/core/graph/pagerank.js';
 import { mulberry32 } from './prng.js';
 import { median, type BenchRow } from './table.js';
 

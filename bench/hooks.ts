@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineStore, openCredence } from '../src/engine.js';
+import { engineStore, openCredence } from '../src/engine/engine.js';
 import { benchMemories, loadData } from './recall.js';
 import { median, type BenchRow } from './table.js';
 

@@ -21,8 +21,8 @@
  * wire protocol (bench/pglite, which the tests use too).
  */
 import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../src/embed/index.js';
-import { recall, type RecallContext, type RecallResult } from '../src/recall.js';
-import { buildRecallIndex } from '../src/recall-index.js';
+import { recall, type RecallContext, type RecallResult } from '../src/engine/recall/recall.js';
+import { buildRecallIndex } from '../src/engine/recall/recall-index.js';
 import { openPgStore, type PgStore } from '../src/store/postgres/pg-store.js';
 import { resetPglite, startPglite, type PgliteServer } from './pglite.js';
 import type { MemoryRecord } from '../src/store/types.js';

@@ -14,8 +14,8 @@
  */
 import { createRequire } from 'node:module';
 import { instrumentFlow } from '../src/adapters/pocketflow/index.js';
-import { openCredence } from '../src/engine.js';
-import type { RunInput, RunResult } from '../src/runs.js';
+import { openCredence } from '../src/engine/engine.js';
+import type { RunInput, RunResult } from '../src/engine/runs.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { median, type BenchRow } from './table.js';
 

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ExecutionInput } from '../src/core/types.js';
-import { openCredence } from '../src/engine.js';
+import { openCredence } from '../src/engine/engine.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { mulberry32 } from './prng.js';

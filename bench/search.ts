@@ -8,11 +8,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ftsOrQuery } from '../src/core/fts-query.js';
+import { ftsOrQuery } from '../src/core/text/fts-query.js';
 import type { ExecutionInput } from '../src/core/types.js';
-import { contentWords } from '../src/core/words.js';
+import { contentWords } from '../src/core/text/words.js';
 import { parseSealToolsQuery, parseSealToolsTool, readJsonLines } from '../src/datasets/index.js';
-import { engineStore, openCredence } from '../src/engine.js';
+import { engineStore, openCredence } from '../src/engine/engine.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';

@@ -10,8 +10,8 @@
  *        (--executions N | --seconds S) [--schema NAME]
  */
 import { parseArgs } from 'node:util';
-import { edgeEventsOf } from '../src/core/execution-edges.js';
-import { openCredence } from '../src/engine.js';
+import { edgeEventsOf } from '../src/core/graph/execution-edges.js';
+import { openCredence } from '../src/engine/engine.js';
 import { mulberry32 } from './prng.js';
 
 /** Few tools, so that every writer hits the same edges (the contended case). */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { openCredence, type Credence } from '../src/engine.js';
+import { openCredence, type Credence } from '../src/engine/engine.js';
 import { openPgStore } from '../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/types.js';

@@ -4,8 +4,8 @@
  * text alone; node F1 (tool sets), edge F1 (tool pairs), exact tool-set match, the DAG's
  * confidence and how often the cold-start warning came with it. Macro-averaged over queries.
  */
-import type { Credence } from '../src/engine.js';
-import type { DagRequest, DagSuggestion } from '../src/search.js';
+import type { Credence } from '../src/engine/engine.js';
+import type { DagRequest, DagSuggestion } from '../src/engine/search/search.js';
 import type { Sample } from './data.js';
 import { dagEdges, mean, sameSet, setF1, truthEdges, truthTools } from './metrics.js';
 

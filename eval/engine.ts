@@ -1,5 +1,5 @@
 /** @module eval/engine — reproducible in-memory engines for the evaluation. */
-import { openCredence, type Credence } from '../src/engine.js';
+import { openCredence, type Credence } from '../src/engine/engine.js';
 import type { ExecutionInput } from '../src/core/types.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { ToolRecord } from '../src/store/types.js';

@@ -15,11 +15,11 @@
  * for "high" on dev at that weight (best precision with coverage ≥ {@link MIN_DEV_COVERAGE}), and
  * both are reported on test_in_domain beside the seed's relative label.
  */
-import { recallLabels, RECALL_LABEL_DEFAULTS, type RecallLabelOptions } from '../src/core/recall-label.js';
+import { recallLabels, RECALL_LABEL_DEFAULTS, type RecallLabelOptions } from '../src/core/recall/recall-label.js';
 import type { ConfidenceLabel } from '../src/core/types.js';
-import { splitWords } from '../src/core/words.js';
-import { openCredence, type Credence } from '../src/engine.js';
-import { RECALL_DEFAULTS, type RecallResult } from '../src/recall.js';
+import { splitWords } from '../src/core/text/words.js';
+import { openCredence, type Credence } from '../src/engine/engine.js';
+import { RECALL_DEFAULTS, type RecallResult } from '../src/engine/recall/recall.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Sample } from './data.js';

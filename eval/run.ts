@@ -11,9 +11,9 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SEARCH_DEFAULTS } from '../src/core/tool-search.js';
-import { DAG_BUILD_DEFAULTS } from '../src/core/dag-build.js';
-import type { DagRequest } from '../src/search.js';
+import { SEARCH_DEFAULTS } from '../src/core/search/tool-search.js';
+import { DAG_BUILD_DEFAULTS } from '../src/core/dag/dag-build.js';
+import type { DagRequest } from '../src/engine/search/search.js';
 import { hasData, loadNestful, loadSealTools, splitHalves, toExecution, type Sample } from './data.js';
 import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
 import { EVAL_NOW, openEvalEngine } from './engine.js';
@@ -22,7 +22,7 @@ import { recallEval } from './recall-eval.js';
 import { evaluateHabits } from './habits/evaluate.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
-import type { Credence } from '../src/engine.js';
+import type { Credence } from '../src/engine/engine.js';
 import { repositoryRoot } from './paths.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, seed: { type: 'string', default: '4' } }, allowPositionals: false });

@@ -4,8 +4,8 @@
  * ground-truth tools, for BM25 only, embeddings only, the fused semantic score (a sweep of the BM25
  * weight), and the hybrid score with context tools once the graph has learned.
  */
-import type { Credence } from '../src/engine.js';
-import { rankTools, type ToolSearchResult, type ToolSignals } from '../src/core/tool-search.js';
+import type { Credence } from '../src/engine/engine.js';
+import { rankTools, type ToolSearchResult, type ToolSignals } from '../src/core/search/tool-search.js';
 import type { Sample } from './data.js';
 import { mean, recallAtK, reciprocalRank } from './metrics.js';
 

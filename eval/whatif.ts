@@ -9,21 +9,21 @@
  * relatedness to itself removed; the graph used only when a context tool is established (≥ 5
  * calls); context tools dropped from the ranking.
  *
- * DAG: a replica of `suggestDag`'s candidate gathering (src/search.ts as of commit 71102c6: intent
+ * DAG: a replica of `suggestDag`'s candidate gathering (src/engine/search/search.ts as of commit 71102c6: intent
  * parts, at most 4, the rest joined into the last; top 10 of the search per part; the intent
  * memory per part, every tool of a kept run scored similarity × quality) feeding the core
  * `buildDag`. Its default rows are checked against `suggestDag` itself (the `API check` line): when
- * src/search.ts changes, that line says whether the replica still holds. Variants: memory as a
+ * src/engine/search/search.ts changes, that line says whether the replica still holds. Variants: memory as a
  * boost to the search candidates it agrees with (memory-only tools left out), a global keep ratio
  * over all parts (SPEC §5's "≥ 0.8 × the top score"), the per-part keep ratio.
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDag, type DagBuildOptions, type DagCandidate } from '../src/core/dag-build.js';
-import { intentParts } from '../src/core/intent-parts.js';
-import { rankTools, type ToolSearchResult, type ToolSignals } from '../src/core/tool-search.js';
-import type { Credence } from '../src/engine.js';
-import type { MemoryMatch } from '../src/search.js';
+import { buildDag, type DagBuildOptions, type DagCandidate } from '../src/core/dag/dag-build.js';
+import { intentParts } from '../src/core/dag/intent-parts.js';
+import { rankTools, type ToolSearchResult, type ToolSignals } from '../src/core/search/tool-search.js';
+import type { Credence } from '../src/engine/engine.js';
+import type { MemoryMatch } from '../src/engine/search/search.js';
 import type { ToolRecord } from '../src/store/types.js';
 import { hasData, loadNestful, loadSealTools, splitHalves, toExecution, type Sample } from './data.js';
 import { scoreDags, suggestAll, type DagOutcome } from './dag-eval.js';
@@ -100,7 +100,7 @@ await searchWhatIf('NESTFUL half B, learned from half A', nestful.tools, nestful
 
 // ---------------------------------------------------------------------------------------------
 // DAG suggestion.
-/** As src/search.ts: a long request is searched in at most 4 pieces, the rest joined into the last. */
+/** As src/engine/search/search.ts: a long request is searched in at most 4 pieces, the rest joined into the last. */
 const MAX_PARTS = 4;
 
 interface Gathered {

@@ -20,8 +20,8 @@
  */
 import { wordVectorProvider } from '../../src/embed/word-vectors.js';
 import type { EmbeddingProvider } from '../../src/embed/types.js';
-import { GROUPING_DEFAULTS } from '../../src/core/pattern-grouping.js';
-import { CONTRADICTION_DEFAULTS } from '../../src/core/contradiction.js';
+import { GROUPING_DEFAULTS } from '../../src/core/learning/pattern-grouping.js';
+import { CONTRADICTION_DEFAULTS } from '../../src/core/learning/contradiction.js';
 import { f3, formatTable, pct } from '../table.js';
 import { evolveObservations, type EvolveResult } from './evolve.js';
 import { generateHabitStream, STREAM_DEFAULTS, type HabitStream, type StreamObservation } from './stream.js';

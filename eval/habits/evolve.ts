@@ -3,15 +3,15 @@
  * The computation `credence evolve` runs over a batch of observations (SPEC §6, seed 004: "groupe
  * par pattern similaire, calcule la confidence agrégée"), as the evaluation (`eval/habits/evaluate`)
  * and the benchmark (`bench/evolve-grouping`) measure it: embed the distinct texts, group by meaning
- * (`core/pattern-grouping`), detect contradictions (`core/contradiction`), then score every group
- * (`core/learning-confidence`: significance and group confidence at a fixed `now`).
+ * (`core/learning/pattern-grouping`), detect contradictions (`core/learning/contradiction`), then score every group
+ * (`core/learning/learning-confidence`: significance and group confidence at a fixed `now`).
  *
  * A contradicting observation is evidence against its group, not for any group: it is left out of
  * the confidences of every group, and its age counts against the group it contradicts.
  */
-import { detectContradictions, contradictionAgesDays, type GroupContradictions } from '../../src/core/contradiction.js';
-import { groupConfidence, isSignificant, type Significance } from '../../src/core/learning-confidence.js';
-import { groupObservations, patternText, type Grouping, type GroupingItem } from '../../src/core/pattern-grouping.js';
+import { detectContradictions, contradictionAgesDays, type GroupContradictions } from '../../src/core/learning/contradiction.js';
+import { groupConfidence, isSignificant, type Significance } from '../../src/core/learning/learning-confidence.js';
+import { groupObservations, patternText, type Grouping, type GroupingItem } from '../../src/core/learning/pattern-grouping.js';
 import type { EmbeddingProvider } from '../../src/embed/types.js';
 
 const DAY_MS = 86_400_000;

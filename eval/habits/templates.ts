@@ -3,7 +3,7 @@
  * The fixed text of the synthetic observation stream of issue 6 ("Done when": 30 recurring habits,
  * each written as several paraphrases, 20 one-off contradictions), SPEC §6 / seed 004.
  *
- * Written once, before the grouper (`core/pattern-grouping`) was tuned, and not edited to suit it:
+ * Written once, before the grouper (`core/learning/pattern-grouping`) was tuned, and not edited to suit it:
  * the paraphrases of a habit say the same thing in different words and forms (a request, a
  * correction, an outcome, an error made when the habit was broken), as the seed's two examples do
  * ("user asks for camelCase naming" / "Correction: snake_case → camelCase" / "all the code uses

@@ -2,7 +2,7 @@
  * @module cli/context
  * What every command gets: the global options, an output sink and a way to open Credence.
  */
-import { openCredence, type Credence } from '../engine.js';
+import { openCredence, type Credence } from '../engine/engine.js';
 import { storeFailure } from './failure.js';
 
 export interface CliIO {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SCOPE } from '../demo.js';
+import { DEMO_SCOPE } from '../engine/demo/demo.js';
 import { dashboardHint } from './demo.js';
 
 describe('dashboardHint', () => {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { DEMO_SCOPE, formatDemo, runDemo } from '../demo.js';
-import { defaultDbPath } from '../paths.js';
+import { DEMO_SCOPE, formatDemo, runDemo } from '../engine/demo/demo.js';
+import { defaultDbPath } from '../platform/paths.js';
 import { databaseUrl, sqlitePath } from '../store/open.js';
 import { makeContext, printJson, withCredence, type CommandContext } from './context.js';
 

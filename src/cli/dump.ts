@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { checkDump, type DumpCounts } from '../store/dump.js';
-import type { Credence } from '../engine.js';
+import type { Credence } from '../engine/engine.js';
 import { DUMP_TABLES } from '../store/types.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 

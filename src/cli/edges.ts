@@ -1,7 +1,7 @@
 /** @module cli/edges — `credence edge add A B --type T`, `credence edges`, `credence next TOOL`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import type { EdgeView } from '../tool-graph.js';
+import type { EdgeView } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseLimit } from './parse.js';
 

@@ -1,7 +1,7 @@
 /** @module cli/learning — `credence feedback ID`, `credence metrics`, `credence forget ID`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { formatEvolveReport } from '../evolve.js';
+import { formatEvolveReport } from '../engine/learning/evolve.js';
 import { VERDICTS, type Verdict } from '../core/types.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
-import { parseObservation } from '../observations.js';
-import type { ObservationDraft } from '../engine.js';
+import { parseObservation } from '../engine/observations.js';
+import type { ObservationDraft } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 

@@ -5,10 +5,10 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
-import { scrubText } from '../core/scrub.js';
-import { formatMemoryContext } from '../core/memory-context.js';
-import type { Credence } from '../engine.js';
-import type { RecallResult } from '../recall.js';
+import { scrubText } from '../core/security/scrub.js';
+import { formatMemoryContext } from '../core/recall/memory-context.js';
+import type { Credence } from '../engine/engine.js';
+import type { RecallResult } from '../engine/recall/recall.js';
 import { formatIssues } from '../schemas/format.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';

@@ -1,6 +1,6 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
-import { parseExecution } from '../tool-graph.js';
+import { parseExecution } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 

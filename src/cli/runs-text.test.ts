@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunListing } from '../runs.js';
+import type { RunListing } from '../engine/runs.js';
 import { formatRuns, formatRunSteps, oneLine } from './runs-text.js';
 
 const node = (tool: string, status: 'success' | 'failure' = 'success', retries = 0) => ({ tool, status, retries });

@@ -5,7 +5,7 @@
  * `maxSteps` steps before `… +K more`. A hook session can hold hundreds of calls; `--json` keeps
  * every one.
  */
-import type { RunListing } from '../runs.js';
+import type { RunListing } from '../engine/runs.js';
 
 /** @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of the intent */
 export const RUNS_TEXT_DEFAULTS = Object.freeze({ maxSteps: 8, maxWidth: 140, maxIntent: 120 });

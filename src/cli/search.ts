@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/format.js';
-import type { Credence } from '../engine.js';
+import type { Credence } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput } from './input.js';
 import { parseLimit, parseList } from './parse.js';

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseNestfulSpec, parseSealToolsTool } from '../datasets/index.js';
 import type { ToolInput } from '../schemas/index.js';
-import { parseTool } from '../tool-graph.js';
+import { parseTool } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
 

@@ -7,7 +7,7 @@
  * Sentence embedding, SIF (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for Sentence
  * Embeddings", ICLR 2017):
  *
- * 1. words: `core/words` splits camelCase, PascalCase, snake_case, kebab-case, dotted and
+ * 1. words: `core/text/words` splits camelCase, PascalCase, snake_case, kebab-case, dotted and
  *    `server:tool` identifiers, lower-cases, drops stop words (`SkyScrapperSearchAirport` →
  *    sky scrapper search airport);
  * 2. a word missing from the table is tried as a compound of two table words (`websearch` → web
@@ -32,7 +32,7 @@
  * the compound split change less than 0.005. Word vectors alone still retrieve far worse than BM25;
  * they are a small-weight addition to it (SPEC §8).
  */
-import { contentWords } from '../core/words.js';
+import { contentWords } from '../core/text/words.js';
 import { CredenceError } from '../core/errors.js';
 import type { EmbeddingProvider } from './types.js';
 import { l2Normalize } from './vector.js';

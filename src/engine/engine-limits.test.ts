@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './core/errors.js';
-import { INPUT_LIMITS } from './core/limits.js';
+import { isCredenceError } from '../core/errors.js';
+import { INPUT_LIMITS } from '../core/limits.js';
 import { openCredence, type Credence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const engine = (): Promise<Credence> => openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'limits', now: NOW });

@@ -4,35 +4,35 @@
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
 import { randomUUID } from 'node:crypto';
-import { CredenceError } from './core/errors.js';
-import * as limits from './core/limits.js';
-import { defaultDbPath } from './paths.js';
-import { parseIsoInstant } from './core/time.js';
-import { resolveScope, type ResolvedScope } from './scope.js';
-import { openStore } from './store/open.js';
-import type { Store, TableCounts } from './store/types.js';
-import type { ExecutionInput } from './core/types.js';
-import * as graph from './tool-graph.js';
-import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from './core/workflow.js';
-import type { ToolSearchResult } from './core/tool-search.js';
-import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from './embed/index.js';
-import { buildSearchIndex, type SearchIndex } from './search-index.js';
-import * as search from './search.js';
-import { normalizeMemoryPath, readFileInsideRoot } from './files.js';
-import { memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall.js';
-import { buildRecallIndex } from './recall-index.js';
-import { formatIssues, MemoryInputSchema, type MemoryInput, type ObservationInput, type ToolInput } from './schemas/index.js';
-import { scrubText } from './core/scrub.js';
+import { CredenceError } from '../core/errors.js';
+import * as limits from '../core/limits.js';
+import { defaultDbPath } from '../platform/paths.js';
+import { parseIsoInstant } from '../core/time.js';
+import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
+import { openStore } from '../store/open.js';
+import type { Store, TableCounts } from '../store/types.js';
+import type { ExecutionInput } from '../core/types.js';
+import * as graph from './tool-graph/tool-graph.js';
+import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core/workflow/workflow.js';
+import type { ToolSearchResult } from '../core/search/tool-search.js';
+import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../embed/index.js';
+import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
+import * as search from './search/search.js';
+import { normalizeMemoryPath, readFileInsideRoot } from '../platform/files.js';
+import { memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall/recall.js';
+import { buildRecallIndex } from './recall/recall-index.js';
+import { formatIssues, MemoryInputSchema, type MemoryInput, type ObservationInput, type ToolInput } from '../schemas/index.js';
+import { scrubText } from '../core/security/scrub.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
 import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
-import type { Surface } from './store/types.js';
-import { evolve, type EvolveReport } from './evolve.js';
+import type { Surface } from '../store/types.js';
+import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
-import type { MemoryRecord, ToolRecord } from './store/types.js';
-import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './graph-snapshot.js';
-import { learningView, type LearningView } from './learning-view.js';
-import { restoreDump, writeDump, type DumpHeader, type DumpReport, type RestoreReport } from './store/dump.js';
+import type { MemoryRecord, ToolRecord } from '../store/types.js';
+import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './tool-graph/graph-snapshot.js';
+import { learningView, type LearningView } from './learning/learning-view.js';
+import { restoreDump, writeDump, type DumpHeader, type DumpReport, type RestoreReport } from '../store/dump.js';
 
 export interface CredenceOptions {
   /**

@@ -8,16 +8,16 @@
  * Confirmation (issue 17, red-team 2): a rule that reads like a shell command is held until the user
  * confirms it. Only a surface that speaks for the user (the CLI) passes `confirm: true`; then an
  * `accepted` or `validated` verdict on an instinct or skill with held rules is recorded under the
- * reserved id that confirms them (core/rule-trust `confirmationEventId`). Every other caller (MCP:
+ * reserved id that confirms them (core/learning/rule-trust `confirmationEventId`). Every other caller (MCP:
  * an agent is not the user) is refused such an id.
  */
-import { CredenceError } from './core/errors.js';
-import type { FeedbackKind, ObservationType, Verdict } from './core/types.js';
-import { OBSERVATION_TYPES } from './core/types.js';
-import { confirmationEventId, heldTexts, isConfirmationId } from './core/rule-trust.js';
-import type { FeedbackStore, LearningStore, ObservationStore, ShownRecord, Surface } from './store/types.js';
+import { CredenceError } from '../core/errors.js';
+import type { FeedbackKind, ObservationType, Verdict } from '../core/types.js';
+import { OBSERVATION_TYPES } from '../core/types.js';
+import { confirmationEventId, heldTexts, isConfirmationId } from '../core/learning/rule-trust.js';
+import type { FeedbackStore, LearningStore, ObservationStore, ShownRecord, Surface } from '../store/types.js';
 
-export type { Verdict } from './core/types.js';
+export type { Verdict } from '../core/types.js';
 
 export interface FeedbackContext {
   store: FeedbackStore & ObservationStore & LearningStore;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prune } from './forget.js';
-import { openSqliteStore } from './store/sqlite/index.js';
-import type { ObservationRecord } from './store/types.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { ObservationRecord } from '../store/types.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-01T00:00:00Z');

@@ -6,12 +6,12 @@
  * goes too, with its memory and its file. Pruning never deletes the last evidence of a live
  * instinct or skill, and says what it removed.
  */
-import { CredenceError } from './core/errors.js';
-import { confidenceBand } from './core/bands.js';
-import { isRuleSource, observationSource } from './core/rule-trust.js';
+import { CredenceError } from '../core/errors.js';
+import { confidenceBand } from '../core/learning/bands.js';
+import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { removeInstinctFile, removeSkillFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
-import type { FeedbackStore, LearningStore, MemoryStore, ObservationRecord, ObservationStore } from './store/types.js';
+import type { FeedbackStore, LearningStore, MemoryStore, ObservationRecord, ObservationStore } from '../store/types.js';
 
 const DAY = 86_400_000;
 

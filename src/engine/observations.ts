@@ -4,11 +4,11 @@
  * de-duplicated by the store, exported back field for field (context always written).
  */
 import { createHash } from 'node:crypto';
-import { CredenceError } from './core/errors.js';
-import { scrubValue } from './core/scrub.js';
-import { parseIsoInstant } from './core/time.js';
-import { formatIssues, ObservationInputSchema, type ObservationInput } from './schemas/index.js';
-import type { InsertReport, ObservationRecord, ObservationStore } from './store/types.js';
+import { CredenceError } from '../core/errors.js';
+import { scrubValue } from '../core/security/scrub.js';
+import { parseIsoInstant } from '../core/time.js';
+import { formatIssues, ObservationInputSchema, type ObservationInput } from '../schemas/index.js';
+import type { InsertReport, ObservationRecord, ObservationStore } from '../store/types.js';
 
 /** Checks one observation line; throws INVALID_INPUT naming every bad field. */
 export function parseObservation(value: unknown): ObservationInput {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
 import { scoreRun, type RunNodeInput } from './runs.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const node = (name: string, extra: Partial<RunNodeInput> = {}): RunNodeInput => ({

@@ -10,13 +10,13 @@
  * execution (its nodes as calls), so the tool graph learns from it and recall finds it by intent.
  */
 import { z } from 'zod';
-import { CredenceError } from './core/errors.js';
-import { CALL_STATUSES, INTENTS } from './core/types.js';
-import { formatIssues } from './schemas/format.js';
-import { deriveIntent } from './core/intent.js';
-import { outcomeConfidence } from './core/outcome-confidence.js';
-import type { CallStatus, Intent } from './core/types.js';
-import type { ExecutionRecord } from './store/types.js';
+import { CredenceError } from '../core/errors.js';
+import { CALL_STATUSES, INTENTS } from '../core/types.js';
+import { formatIssues } from '../schemas/format.js';
+import { deriveIntent } from '../core/runs/intent.js';
+import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
+import type { CallStatus, Intent } from '../core/types.js';
+import type { ExecutionRecord } from '../store/types.js';
 
 export interface RunNodeInput {
   name: string;

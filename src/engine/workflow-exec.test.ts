@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rejection } from '../test/helpers.js';
-import type { WorkflowTask } from './core/workflow.js';
-import type { ToolResultLike } from './core/workflow-references.js';
+import { rejection } from '../../test/helpers.js';
+import type { WorkflowTask } from '../core/workflow/workflow.js';
+import type { ToolResultLike } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type ToolCaller } from './workflow-exec.js';
 
 interface Deferred<T> {

@@ -2,7 +2,7 @@
  * @module workflow-exec
  * Runs an explicit workflow (SPEC §5, the gateway's `execute_dag`) once `validateWorkflow` has
  * accepted it: layer after layer, the tasks of a layer concurrently, each task's references
- * (`"$task_1"`, `"$task_1.path"`, see core/workflow-references) replaced by the results of the
+ * (`"$task_1"`, `"$task_1.path"`, see core/workflow/workflow-references) replaced by the results of the
  * tasks it references before its tool is called. The MCP side is the caller's: `call` does the
  * actual tool call, so this module knows nothing of transports and is tested with a fake.
  *
@@ -11,9 +11,9 @@
  * (`dependsOn` ∪ referenced tasks) failed or was skipped is skipped without a call. A failure
  * reaches a task's dependants, never its siblings.
  */
-import { CredenceError } from './core/errors.js';
-import type { WorkflowTask } from './core/workflow.js';
-import { effectiveDependencies, referencesIn, resolveArguments, resultText, type ToolResultLike } from './core/workflow-references.js';
+import { CredenceError } from '../core/errors.js';
+import type { WorkflowTask } from '../core/workflow/workflow.js';
+import { effectiveDependencies, referencesIn, resolveArguments, resultText, type ToolResultLike } from '../core/workflow/workflow-references.js';
 
 export interface TaskOutcome {
   id: string;

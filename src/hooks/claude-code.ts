@@ -19,9 +19,9 @@
  * A database busy past the busy timeout, or one that cannot be opened, leaves what is spooled and
  * queued for next time. No event is lost.
  */
-import { resolveScope } from '../scope.js';
+import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';
-import { hookDbPath } from '../paths.js';
+import { hookDbPath } from '../platform/paths.js';
 import { eventTime, spoolToolEvent } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { openHookStore } from './open-store.js';

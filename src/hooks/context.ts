@@ -9,9 +9,9 @@
  *   memory block, never instructions of Credence's own. A rule that reads like a shell command is
  *   left out until the user confirms it (learning/held; issue 17, red-team 2).
  */
-import { sanitizeField } from '../core/memory-context.js';
-import { LEARNED_KIND_THRESHOLDS } from '../core/bands.js';
-import { emittableSkill, eventIdsOn, instinctHeld } from '../learning/held.js';
+import { sanitizeField } from '../core/recall/memory-context.js';
+import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
+import { emittableSkill, eventIdsOn, instinctHeld } from '../engine/learning/held.js';
 import type { FeedbackStore, LearningStore } from '../store/types.js';
 
 export interface ContextOptions {
@@ -23,7 +23,7 @@ export interface ContextOptions {
 export const SESSION_CONTEXT_CHARS = 1600;
 
 export async function sessionContext(store: FeedbackStore & LearningStore, scope: string, options: ContextOptions): Promise<string> {
-  const { currentSkillConfidence } = await import('../evolve.js');
+  const { currentSkillConfidence } = await import('../engine/learning/evolve.js');
   const [skills, instincts, feedback] = await Promise.all([store.listSkills(scope), store.listInstincts(scope), store.listFeedback(scope)]);
   const active = skills
     .map((s) => ({ s, confidence: currentSkillConfidence(s, options.now, feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind }))) }))

@@ -6,9 +6,9 @@
  * database (a prompt, a stop, a session start or end) queues it, in order, into the turn the
  * session is in then. Imports only the scrubber and node:*.
  */
-import { hookDbPath } from '../paths.js';
-import { bashExitCode, filePathsOf } from '../core/hook-signals.js';
-import { scrubText, scrubValue } from '../core/scrub.js';
+import { hookDbPath } from '../platform/paths.js';
+import { bashExitCode, filePathsOf } from './signals.js';
+import { scrubText, scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';

@@ -6,7 +6,7 @@
  *   the turn's prompt (first line, ≤ 200 characters): consecutive calls teach `sequence` edges, and
  *   a call that reads a file an earlier call of the turn wrote consumes that call, which teaches a
  *   `dependency` edge (the latest writer of the path);
- * - the observing rules (core/hook-signals, switched by `.credence/observe.json`) turn failed
+ * - the observing rules (hooks/signals, switched by `.credence/observe.json`) turn failed
  *   calls, test runs, commits and corrections in prompts into observations;
  * - the session's observing state (when files last changed, when tests last ran) is kept between
  *   invocations.
@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bashExitCode, filePathsOf, observationsFor, parseObserveConfig, type ObserveConfig, type ObservationDraft, type SessionObserveState } from '../core/hook-signals.js';
+import { bashExitCode, filePathsOf, observationsFor, parseObserveConfig, type ObserveConfig, type ObservationDraft, type SessionObserveState } from './signals.js';
 import type { CallInput } from '../core/types.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
 
@@ -80,7 +80,7 @@ const firstLine = (text: string, max: number): string => {
 export async function ingest(store: Store, scope: string, options: IngestOptions, report: (line: string) => void): Promise<{ events: number; calls: number; observations: number }> {
   const events = await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session);
   if (events.length === 0) return { events: 0, calls: 0, observations: 0 };
-  const { openCredence } = await import('../engine.js');
+  const { openCredence } = await import('../engine/engine.js');
   const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
   const config = loadObserveConfig(credence.root, report);
   const bySession = new Map<string, HookEvent[]>();

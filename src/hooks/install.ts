@@ -22,13 +22,13 @@
  *   install does not come back on remove. `.mcp.json` is kept even when `{}` remains; the
  *   `.claude/skills/` folder and `.credence/observe.json` are kept (they hold the user's data).
  */
-import { OBSERVE_DEFAULTS } from '../core/hook-signals.js';
+import { OBSERVE_DEFAULTS } from './signals.js';
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { normalizeMemoryPath } from '../files.js';
-import { resolveScope } from '../scope.js';
+import { normalizeMemoryPath } from '../platform/files.js';
+import { resolveScope } from '../platform/git-scope.js';
 
 /** The Claude Code events Credence handles, with the settings of their hook entry. */
 export const CLAUDE_CODE_HOOKS: readonly Readonly<HookSpec>[] = Object.freeze([

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveScope } from '../scope.js';
+import { resolveScope } from '../platform/git-scope.js';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { parseHookPayload } from './payload.js';
 import { INPUT_LIMITS } from '../core/limits.js';

@@ -16,12 +16,12 @@
  * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
  */
 import { withinLimit } from '../core/limits.js';
-import { formatMemoryContext } from '../core/memory-context.js';
-import { scrubText } from '../core/scrub.js';
-import { recall } from '../recall.js';
-import { resolveScope } from '../scope.js';
+import { formatMemoryContext } from '../core/recall/memory-context.js';
+import { scrubText } from '../core/security/scrub.js';
+import { recall } from '../engine/recall/recall.js';
+import { resolveScope } from '../platform/git-scope.js';
 import type { ShownRecord, Store } from '../store/types.js';
-import { hookDbPath } from '../paths.js';
+import { hookDbPath } from '../platform/paths.js';
 import { eventTime, spooledEventOf } from './fast.js';
 import { openHookStore } from './open-store.js';
 import { parseHookPayload, type HookPayload } from './payload.js';

@@ -5,7 +5,7 @@
  * (a `shown` event, hooks/prompt) is stored as shown records instead, so that the prompt hook itself
  * never writes to the database.
  */
-import { resolveScope } from '../scope.js';
+import { resolveScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
 import { drainSpool, localId, type SpooledEvent } from './spool.js';
 

@@ -13,9 +13,9 @@ import {
   filePathsOf,
   observationsFor,
   parseObserveConfig,
-} from './hook-signals.js';
-import type { HookSignalEvent, ObserveConfig, SessionObserveState } from './hook-signals.js';
-import { isCredenceError } from './errors.js';
+} from './signals.js';
+import type { HookSignalEvent, ObserveConfig, SessionObserveState } from './signals.js';
+import { isCredenceError } from '../core/errors.js';
 
 const config = OBSERVE_DEFAULTS;
 

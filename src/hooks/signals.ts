@@ -1,5 +1,5 @@
 /**
- * @module core/hook-signals
+ * @module hooks/signals
  * The pure rules that turn Claude Code hook events into observations (SPEC §6, "Observing
  * automatically"; issue 9): a failed tool call → `error`, a test run → `success` / `error`, a
  * `git commit` → `pattern` (tests run since the last change or not), a user correction in a
@@ -13,11 +13,11 @@
  * each at most {@link HOOK_SIGNAL_LIMITS.lineLength} characters.
  */
 
-import { CredenceError } from './errors.js';
-import type { ObservationPhase, ObservationType } from './types.js';
-import { requireFinite } from './validate.js';
-import { launchedWords, splitShell } from './shell-words.js';
-import { sourceTag } from './rule-trust.js';
+import { CredenceError } from '../core/errors.js';
+import type { ObservationPhase, ObservationType } from '../core/types.js';
+import { requireFinite } from '../core/validate.js';
+import { launchedWords, splitShell } from '../core/text/shell-words.js';
+import { sourceTag } from '../core/learning/rule-trust.js';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration: .credence/observe.json
@@ -559,7 +559,7 @@ function detailLine(text: string): string {
  * - any other failed call → `error` "<tool> failed: <first line of error>" ("<tool> failed" when
  *   the error is empty), confidence 0.6, tags `["hook", tool]`, context `file` the first file the
  *   call wrote or read, evidence the command (Bash) and the first line of detail of the error.
- * Each observation has a tag naming its source (core/rule-trust): `source:user` for a correction (the
+ * Each observation has a tag naming its source (core/learning/rule-trust): `source:user` for a correction (the
  * user's own words), `source:template` for a commit pattern (Credence's words), `source:tool-output`
  * for a test run or a failed call (their text quotes a command or a tool's output: data that may
  * inform a pattern, never the words of a rule).

@@ -8,7 +8,7 @@
  *   task's arguments by task id or by tool id.
  * - `{workflow: {tasks}}` is validated against the catalogue (unknown tool, missing dependency,
  *   cycle: an error result naming them, nothing run) and run through the gateway in parallel
- *   layers (src/workflow-exec). The run is recorded as one execution: its calls in layer order,
+ *   layers (src/engine/workflow-exec). The run is recorded as one execution: its calls in layer order,
  *   each task's references as `consumes`, and only `dependency` edges are learned from it (the
  *   order of calls across layers is not a sequence anyone chose). Tasks that never reached their
  *   tool (skipped, a reference that did not resolve, a server that was down or did not answer)
@@ -16,11 +16,11 @@
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { WorkflowTask } from '../core/workflow.js';
+import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
-import { runWorkflow, type TaskOutcome } from '../workflow-exec.js';
-import type { MetaToolContext } from './meta-tools.js';
+import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
+import type { MetaToolContext } from './tool-context.js';
 import { isGatewayError } from './gateway.js';
 import { jsonResult } from './results.js';
 import { text } from './fields.js';

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../core/limits.js';
 import { VERDICTS } from '../core/types.js';
-import { openCredence } from '../engine.js';
+import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
 import { createMcpSession } from './server.js';

@@ -7,24 +7,18 @@
  */
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Credence } from '../engine.js';
-import { formatMemoryContext } from '../core/memory-context.js';
-import { withSource } from '../core/rule-trust.js';
+import { formatMemoryContext } from '../core/recall/memory-context.js';
+import { withSource } from '../core/learning/rule-trust.js';
 import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
-import type { Gateway } from './gateway.js';
+import type { MetaToolContext } from './tool-context.js';
 import { jsonResult } from './results.js';
 import { text } from './fields.js';
 
 export { jsonResult };
 import { executeDag, ExecuteDagInput } from './execute-dag.js';
 
-export interface MetaToolContext {
-  credence: Credence;
-  gateway?: Gateway;
-  /** `execute_dag {intent}` runs the suggestion only at or above this confidence (and all tools read-only). */
-  autoExecuteThreshold: number;
-}
+export type { MetaToolContext };
 
 export interface MetaTool {
   name: string;
@@ -120,7 +114,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => {
-      // An agent is not the user: what it observes may inform a pattern, never word a rule (core/rule-trust).
+      // An agent is not the user: what it observes may inform a pattern, never word a rule (core/learning/rule-trust).
       const report = await credence.observeNow({ ...a, tags: withSource(a.tags ?? [], 'agent') });
       return jsonResult(report);
     },

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CredenceError } from '../core/errors.js';
-import type { Credence } from '../engine.js';
+import type { Credence } from '../engine/engine.js';
 import { parseGatewayConfig } from './config.js';
 import { Gateway } from './gateway.js';
 import { isLoopback, serveHttp, type RunningHttpServer } from './http.js';

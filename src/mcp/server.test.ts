@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { openCredence } from '../engine.js';
+import { openCredence } from '../engine/engine.js';
 import { sqliteConnection } from '../store/sqlite/connection.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { createMcpSession } from './server.js';

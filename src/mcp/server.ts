@@ -8,12 +8,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { unexpectedErrorSummary } from '../core/error-summary.js';
+import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import { isCredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
-import type { Credence } from '../engine.js';
+import type { Credence } from '../engine/engine.js';
 import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
-import { oneLine } from './http.js';
+import { oneLine } from '../http/request.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
 import { SessionRecorder } from './session.js';
 
@@ -128,7 +128,7 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
 /**
  * Runs a meta-tool. Its anticipated failures (CredenceError) reach the agent with their message; an
  * unanticipated one (a bug, a driver refusing a statement) is logged whole and reaches the agent as
- * a short line without its message (core/error-summary): a driver's text can quote stored values or SQL.
+ * a short line without its message (core/text/error-summary): a driver's text can quote stored values or SQL.
  */
 async function runMeta(tool: MetaTool, ctx: MetaToolContext, args: Record<string, unknown>, log: (line: string) => void): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args);

@@ -8,7 +8,7 @@
  * recording neither delays an answer nor costs a transaction per call; `flush()` writes what is
  * pending and waits for it.
  */
-import type { Credence } from '../engine.js';
+import type { Credence } from '../engine/engine.js';
 import type { CallStatus } from '../core/types.js';
 
 export interface SessionCall {

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf } from '../test/helpers.js';
-import { isCredenceError, type CredenceError } from './core/errors.js';
+import { codeOf } from '../../test/helpers.js';
+import { isCredenceError, type CredenceError } from '../core/errors.js';
 import { normalizeMemoryPath, readFileInsideRoot, resolveInsideRoot } from './files.js';
-import { skillFileLayout, writeInstinctFile } from './learning/skill-files.js';
+import { skillFileLayout, writeInstinctFile } from '../engine/learning/skill-files.js';
 
 /** The CredenceError `fn` throws (fails the test when it throws nothing or something else). */
 function errorOf(fn: () => unknown): CredenceError {

@@ -27,8 +27,8 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { CredenceError } from './core/errors.js';
-import { climbsAboveRoot, lexicalSegments as segmentsOf, looksAbsolute } from './core/path-containment.js';
+import { CredenceError } from '../core/errors.js';
+import { climbsAboveRoot, lexicalSegments as segmentsOf, looksAbsolute } from '../core/security/path-containment.js';
 
 export const FILE_READ_DEFAULTS = Object.freeze({
   /** Largest file `readFileInsideRoot` reads, in bytes. @default 1048576 (1 MiB) */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveScope } from './scope.js';
+import { resolveScope } from './git-scope.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-scope-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

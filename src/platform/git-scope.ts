@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { GLOBAL_SCOPE, scopeIdFor } from './core/scope.js';
+import { GLOBAL_SCOPE, scopeIdFor } from '../core/scope/scope.js';
 
 export interface ResolvedScope {
   scope: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExecution } from '../tool-graph.js';
+import { parseExecution } from '../engine/tool-graph/tool-graph.js';
 import { codeOf, thrown } from '../../test/helpers.js';
 
 describe('formatIssues', () => {

@@ -8,7 +8,7 @@
  * (store/postgres/pgvector). The PostgreSQL driver loads only when it is used.
  */
 import { CredenceError } from '../core/errors.js';
-import { defaultDbPath, urlSchemeOf } from '../paths.js';
+import { defaultDbPath, urlSchemeOf } from '../platform/paths.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './types.js';
 

@@ -6,9 +6,9 @@
  * an execution's end). Every text reaching a backend is NUL-free (core/text-safe): PostgreSQL
  * cannot hold U+0000, so both stores keep U+FFFD in its place.
  */
-import { mayContainSecret, scrubValue } from '../core/scrub.js';
-import { storableText } from '../core/text-safe.js';
-import { splitWords } from '../core/words.js';
+import { mayContainSecret, scrubValue } from '../core/security/scrub.js';
+import { storableText } from '../core/text/text-safe.js';
+import { splitWords } from '../core/text/words.js';
 import type { ObservationRecord, Store } from './types.js';
 
 /**

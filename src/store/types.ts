@@ -5,7 +5,7 @@
  * a use case depends on the roles it needs. Store methods are async; the math stays in core/ and
  * is sync (STYLE §4). Every record carries a scope; nothing is read across scopes unless a method says so.
  */
-import type { ExecutionEdgeEvent } from '../core/execution-edges.js';
+import type { ExecutionEdgeEvent } from '../core/graph/execution-edges.js';
 import type {
   CallStatus,
   EdgeSource,

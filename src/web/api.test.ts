@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCredence } from '../engine.js';
+import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { askPayload, learningPayload } from './api.js';
 

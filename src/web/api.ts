@@ -5,16 +5,16 @@
  * why it is sure). Nothing here writes, and nothing is recorded as shown: a person looking at the
  * dashboard is not an agent taking a suggestion, so the metrics stay the agents'.
  */
-import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
-import { adaptiveWeights } from '../core/dag-confidence.js';
-import { EDGE_DEFAULTS, passesThreshold } from '../core/edge-confidence.js';
+import { CONFIDENCE_BANDS, confidenceBand } from '../core/learning/bands.js';
+import { adaptiveWeights } from '../core/dag/dag-confidence.js';
+import { EDGE_DEFAULTS, passesThreshold } from '../core/graph/edge-confidence.js';
 import { CredenceError } from '../core/errors.js';
-import { foldRepeats } from '../core/fold-repeats.js';
-import { layoutGraph } from '../core/graph-layout.js';
+import { foldRepeats } from '../core/recall/fold-repeats.js';
+import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
-import type { Credence } from '../engine.js';
-import { readFileInsideRoot } from '../files.js';
-import { skillFileLayout } from '../learning/skill-files.js';
+import type { Credence } from '../engine/engine.js';
+import { readFileInsideRoot } from '../platform/files.js';
+import { skillFileLayout } from '../engine/learning/skill-files.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());

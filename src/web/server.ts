@@ -15,11 +15,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unexpectedErrorSummary } from '../core/error-summary.js';
+import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
-import type { Credence } from '../engine.js';
-import { oneLine, requestTarget } from '../mcp/http.js';
+import type { Credence } from '../engine/engine.js';
+import { oneLine, requestTarget } from '../http/request.js';
 import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
 
 export const PAGES = Object.freeze(['graph', 'confidence', 'learning', 'runs', 'ask'] as const);
@@ -205,7 +205,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`);
   };
 
-  /** A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line (core/error-summary) and one line of log. */
+  /** A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line (core/text/error-summary) and one line of log. */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     if (res.headersSent) return void res.end();
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../../src/index.js';
 import type { CallInput } from '../../src/core/types.js';
-import { engineStore } from '../../src/engine.js';
+import { engineStore } from '../../src/engine/engine.js';
 import { rejection } from '../helpers.js';
 import { storeArgs, storeEnv } from '../pg.js';
 

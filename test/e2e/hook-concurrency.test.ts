@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStore, openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine/engine.js';
 import { runClaudeCodeHook } from '../../src/hooks/claude-code.js';
 import { drainSpool, type SpooledEvent } from '../../src/hooks/spool.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { engineStore, openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine/engine.js';
 import { bin, nodeModules, startHttpServer, stdioClient, structured, testServer, textOf } from '../mcp-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-gateway-'));

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineStore, openCredence } from '../../src/engine.js';
+import { engineStore, openCredence } from '../../src/engine/engine.js';
 import { bin } from '../mcp-helpers.js';
 import { storeEnv } from '../pg.js';
 

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../../core/errors.js';
-import { engineStore, openCredence, type Credence } from '../../engine.js';
+import { engineStore, openCredence, type Credence } from '../../engine/engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { instrumentFlow, isWrapped, UNFINISHED_ERROR } from './index.js';
 
@@ -117,7 +117,7 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['VerifyDraft', 'testing', 'name', 'success', 0, 0, 0.7],
     ]);
     expect(run?.nodes[1]?.parts).toEqual({ base: 0.7, retryPenalty: 0.2, downstreamBoost: 0.05 });
-    // The run's confidence is the mean of its nodes' (src/runs.ts).
+    // The run's confidence is the mean of its nodes' (src/engine/runs.ts).
     expect(run?.confidence).toBeCloseTo((0.75 + 0.55 + 0.7) / 3, 12);
 
     const [execution] = await engineStore(credence).listExecutions('t');

@@ -26,7 +26,7 @@
  * so it works with whatever copy of the package built them.
  */
 import { CredenceError } from '../../core/errors.js';
-import type { RunInput, RunResult } from '../../runs.js';
+import type { RunInput, RunResult } from '../../engine/runs.js';
 import { collectNodes, isFlowLike, isNodeLike, NodeNaming, type NodeDescription, type NodeLike, type NodeOptionsSource } from './nodes.js';
 import { acquire, release, type WrapperFactory } from './patch.js';
 import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js';

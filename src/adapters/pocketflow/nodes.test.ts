@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type { RunInput, RunResult } from '../../runs.js';
+import type { RunInput, RunResult } from '../../engine/runs.js';
 import { collectNodes, instrumentFlow, NodeNaming } from './index.js';
 
 const pf = createRequire(import.meta.url)('pocketflow') as typeof import('pocketflow');

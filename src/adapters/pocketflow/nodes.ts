@@ -16,7 +16,7 @@
  * globs, else the description and tags, else `general`.
  */
 import { CredenceError } from '../../core/errors.js';
-import { deriveIntent, type IntentRule } from '../../core/intent.js';
+import { deriveIntent, type IntentRule } from '../../core/runs/intent.js';
 import type { Intent } from '../../core/types.js';
 
 /** What the adapter needs of a PocketFlow node: `BaseNode._run`. */

@@ -24,7 +24,7 @@
  *   class instance with private state would break behind a Proxy, so such a store runs untracked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RunNodeInput } from '../../runs.js';
+import type { RunNodeInput } from '../../engine/runs.js';
 import type { CallStatus } from '../../core/types.js';
 import type { NodeDescription } from './nodes.js';
 

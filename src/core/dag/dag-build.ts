@@ -1,5 +1,5 @@
 /**
- * @module core/dag-build
+ * @module core/dag/dag-build
  * Builds a workflow DAG from scored candidate tools and confident edges (seed 001, SPEC §5). Pure.
  *
  * Selection (SPEC §5 default rule, tuned on eval/): candidates scoring at least `globalRatio` (0.8)
@@ -15,8 +15,8 @@
  * Every order is total (score, then tool id, then part; confidence, then type, from and to), so
  * the result never depends on the order of the inputs (issue 17).
  */
-import { passesThreshold } from './edge-confidence.js';
-import type { EdgeType } from './types.js';
+import { passesThreshold } from '../graph/edge-confidence.js';
+import type { EdgeType } from '../types.js';
 
 export const DAG_BUILD_DEFAULTS = Object.freeze({ keepRatio: 0.9, globalRatio: 0.8, maxTools: 8, tieAt: 0.5, threshold: 0.3, intentOrder: true });
 

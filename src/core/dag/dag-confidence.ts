@@ -1,5 +1,5 @@
 /**
- * @module core/dag-confidence
+ * @module core/dag/dag-confidence
  * Confidence of a suggested DAG with weights adapted to the graph's density: seed 001 (ADR-026, Cold
  * Start Confidence Formula for DAG Suggestions), SPEC §5.
  *
@@ -17,8 +17,8 @@
  * {@link COLD_START_WARNING}: never nothing when there are valid candidates.
  */
 
-import { CredenceError } from './errors.js';
-import { clampUnit, requireNonNegative, requireUnit } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { clampUnit, requireNonNegative, requireUnit } from '../validate.js';
 
 export type DensityTierName = 'cold-start' | 'growing' | 'mature';
 

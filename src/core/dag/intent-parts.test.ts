@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { intentParts } from './intent-parts.js';
-import { contentWords } from './words.js';
+import { contentWords } from '../text/words.js';
 
 describe('intentParts', () => {
   it('splits a two-part request at "and"', () => {

@@ -1,9 +1,9 @@
 /**
- * @module core/intent-parts
+ * @module core/dag/intent-parts
  * Splits a multi-part intent into its parts (SPEC §5: "find flights to London and a hotel there"
  * asks for two things). Each part is searched on its own (at most four: the rest joins the last).
  */
-import { contentWords } from './words.js';
+import { contentWords } from '../text/words.js';
 
 /**
  * No `\s*` around the separators: the parts are trimmed anyway, and `\s*` before an alternation

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { DAY_MS } from './edge-decay.js';
 import {
   EDGE_DEFAULTS,
@@ -11,8 +11,8 @@ import {
   passesThreshold,
   rankSuggestions,
 } from './edge-confidence.js';
-import { EDGE_SOURCES, EDGE_TYPES } from './types.js';
-import type { EdgeSource, EdgeType } from './types.js';
+import { EDGE_SOURCES, EDGE_TYPES } from '../types.js';
+import type { EdgeSource, EdgeType } from '../types.js';
 
 const NOW = Date.UTC(2025, 5, 1);
 

@@ -1,5 +1,5 @@
 /**
- * @module core/edge-confidence
+ * @module core/graph/edge-confidence
  * Confidence of a tool-graph edge, the 0.3 threshold and next-tool ranking: seed 000 (Confidence
  * Levels), SPEC §3.
  *
@@ -7,17 +7,17 @@
  *
  * typeWeight: dependency 1.0, contains 0.8, alternative 0.6, sequence 0.5;
  * sourceModifier: observed 1.0, inferred 0.7, template 0.5;
- * decay: `0.5 ^ (idleDays / halfLifeDays)` from `lastSeen` (see `core/edge-decay`), 1 for an edge
+ * decay: `0.5 ^ (idleDays / halfLifeDays)` from `lastSeen` (see `core/graph/edge-decay`), 1 for an edge
  * never seen (a template nobody has confirmed yet does not decay).
  *
  * Only edges with confidence ≥ 0.3 take part in DAG building and next-tool suggestions (SPEC §3
  * Decision: 0.30 itself is included). Suggestions are ranked by confidence, weak ones (< 0.5) last.
  */
 
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 import { decayFactor, idleDays as idleDaysBetween, resolveDecayOptions } from './edge-decay.js';
-import type { EdgeSource, EdgeType, Explained } from './types.js';
-import { requireNumber } from './validate.js';
+import type { EdgeSource, EdgeType, Explained } from '../types.js';
+import { requireNumber } from '../validate.js';
 
 /** How much the way an edge was learned is trusted (seed 000, "Source Modifiers"). */
 export const SOURCE_MODIFIERS: Readonly<Record<EdgeSource, number>> = Object.freeze({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { DAY_MS, DECAY_DEFAULTS, decayFactor, idleDays } from './edge-decay.js';
 
 const T0 = Date.UTC(2025, 0, 1);

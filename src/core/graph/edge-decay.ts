@@ -1,5 +1,5 @@
 /**
- * @module core/edge-decay
+ * @module core/graph/edge-decay
  * Time decay of tool-graph edges: seed 000 (Confidence Levels, "Confidence Decay"), SPEC §3.
  *
  * The seed says only that unused patterns lose confidence over time; SPEC §3 decides the formula:
@@ -11,8 +11,8 @@
  * never reads the clock.
  */
 
-import { CredenceError } from './errors.js';
-import { requireFinite } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { requireFinite } from '../validate.js';
 
 /** Milliseconds in one day. */
 export const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import {
   PROMOTION_DEFAULTS,
   isConfirmed,
@@ -9,8 +9,8 @@ import {
   templateEdge,
 } from './edge-promotion.js';
 import type { EdgeState } from './edge-promotion.js';
-import { CALL_STATUSES, EDGE_SOURCES } from './types.js';
-import type { CallStatus } from './types.js';
+import { CALL_STATUSES, EDGE_SOURCES } from '../types.js';
+import type { CallStatus } from '../types.js';
 
 const T = Date.UTC(2025, 0, 1);
 const HOUR = 3_600_000;

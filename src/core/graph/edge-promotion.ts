@@ -1,5 +1,5 @@
 /**
- * @module core/edge-promotion
+ * @module core/graph/edge-promotion
  * How an edge's source and counters change as executions confirm it: seed 000 (Confidence Levels,
  * "Promotion Rules"), SPEC §3.
  *
@@ -11,10 +11,10 @@
  * to `failures` and never promotes. A source never moves backwards (template < inferred < observed).
  */
 
-import { CredenceError } from './errors.js';
-import { CALL_STATUSES, EDGE_SOURCES } from './types.js';
-import type { CallStatus, EdgeSource } from './types.js';
-import { requireCount, requireFinite } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { CALL_STATUSES, EDGE_SOURCES } from '../types.js';
+import type { CallStatus, EdgeSource } from '../types.js';
+import { requireCount, requireFinite } from '../validate.js';
 
 export const PROMOTION_DEFAULTS = Object.freeze({
   /** Count at which an edge becomes `observed` (seed 000: "Confirmed by 3+ executions"). */

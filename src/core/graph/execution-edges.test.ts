@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './execution-edges.js';
-import type { CallStatus } from './types.js';
+import type { CallStatus } from '../types.js';
 
 const call = (tool: string, at: number, extra: Partial<ExecutionCall> = {}): ExecutionCall => ({ tool, status: 'success', at, ...extra });
 const brief = (calls: ExecutionCall[]) => edgeEventsOf(calls).map((e) => `${e.type} ${e.from}->${e.to} ${e.status}`);

@@ -1,5 +1,5 @@
 /**
- * @module core/execution-edges
+ * @module core/graph/execution-edges
  * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls give
  * `sequence` edges, a call that used an earlier call's output gives a `dependency` edge from
  * producer to consumer, a call made inside another gives a `contains` edge from parent to child,
@@ -16,10 +16,10 @@
  * teach nothing — a tool retried or repeated right after itself — and are left out, except a
  * dependency: a call that used the output of an earlier call of the same tool (read a pointer
  * file, then read the file it names) is a fact about that tool (issue 8). The graph algorithms
- * drop self-loops (core/graph-index), so such an edge never orders a DAG or moves a rank.
+ * drop self-loops (core/graph/graph-index), so such an edge never orders a DAG or moves a rank.
  */
 import { didSameJob } from './same-job.js';
-import type { CallStatus, EdgeType } from './types.js';
+import type { CallStatus, EdgeType } from '../types.js';
 
 export interface ExecutionCall {
   tool: string;

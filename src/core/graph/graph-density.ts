@@ -1,5 +1,5 @@
 /**
- * @module core/graph-density
+ * @module core/graph/graph-density
  * Density of the learned tool graph, which picks the DAG-confidence tier: seed 001 (ADR-026, Cold
  * Start Confidence Formula, `getGraphDensity()`), SPEC §5.
  *
@@ -12,8 +12,8 @@
  */
 
 import { EDGE_DEFAULTS, passesThreshold } from './edge-confidence.js';
-import { CredenceError } from './errors.js';
-import { requireCount, requireNumber } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { requireCount, requireNumber } from '../validate.js';
 
 export interface DensityEdge {
   readonly from: string;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, edgeWeight, type GraphEdge, type GraphIndex } from './graph-index.js';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 
 
 /** The index as a plain list of `from → to: weight` triples, in CSR order. */

@@ -1,5 +1,5 @@
 /**
- * @module core/graph-index
+ * @module core/graph/graph-index
  * A compact, read-only index of the weighted tool graph for the graph algorithms of SPEC §4 and §5
  * (PageRank centrality, heat diffusion, path relatedness). Layout: compressed sparse row (CSR), as in
  * Saad, "Iterative Methods for Sparse Linear Systems" (2nd ed., 2003, §3.4): the out-edges of node
@@ -20,7 +20,7 @@
  *   out-degree; the weighted degree when undirected).
  */
 
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 
 export interface GraphEdge {
   readonly from: string;

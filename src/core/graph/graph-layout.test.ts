@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { layoutGraph } from './graph-layout.js';
 
 const ring = (n: number) => Array.from({ length: n }, (_, i) => ({ from: i, to: (i + 1) % n, weight: 1 }));

@@ -1,5 +1,5 @@
 /**
- * @module core/graph-layout
+ * @module core/graph/graph-layout
  * A deterministic 2-D layout of the tool graph for the dashboard: nodes start on a Vogel spiral
  * (Vogel 1979, "A better way to construct the sunflower head") in the order given — the most
  * central first, so they sit in the middle — and, for graphs small enough, are then moved by
@@ -8,8 +8,8 @@
  * keeps the 5,000-tool page within its budget. No randomness: the same graph gives the same picture.
  * Coordinates come back normalised to [-1, 1].
  */
-import { CredenceError } from './errors.js';
-import { requireCount } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { requireCount } from '../validate.js';
 
 export const LAYOUT_DEFAULTS = Object.freeze({
   /** Graphs with more nodes than this keep the spiral. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PATH_DEFAULTS, bestPaths, relatedness, relatednessAll, type BestPath } from './graph-paths.js';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 
 
 /**

@@ -1,5 +1,5 @@
 /**
- * @module core/graph-paths
+ * @module core/graph/graph-paths
  * Best paths and relatedness in the tool graph, the `relatedness` of SPEC §4's graph score: "the
  * best confidence of an edge or path (≤ 3 hops, product of edge confidences) from a context tool",
  * using only confident edges (SPEC §3: confidence ≥ 0.3, 0.30 itself included).
@@ -24,7 +24,7 @@
  */
 
 import { EDGE_DEFAULTS, passesThreshold } from './edge-confidence.js';
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 import type { GraphIndex } from './graph-index.js';
 
 export const PATH_DEFAULTS = Object.freeze({

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { HEAT_DEFAULTS, heatById, heatDiffusion, heatTruncationBound } from './heat-diffusion.js';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 
 
 /**

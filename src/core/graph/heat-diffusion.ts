@@ -1,5 +1,5 @@
 /**
- * @module core/heat-diffusion
+ * @module core/graph/heat-diffusion
  * Heat diffusion over the weighted, undirected tool graph, the `h` of SPEC §4's local α
  * (`α = clamp(1 − 0.5 · h, 0.5, 1)`): the heat kernel `exp(−t·L)` applied to the indicator vector
  * of the source tools (the context tools, or the tool itself), normalised so the hottest tool has 1.
@@ -36,7 +36,7 @@
  * pull over the CSR rows.
  */
 
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 import type { GraphIndex } from './graph-index.js';
 
 export const HEAT_DEFAULTS = Object.freeze({

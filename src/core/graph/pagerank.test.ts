@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PAGERANK_DEFAULTS, pageRank, pageRankById } from './pagerank.js';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 
 
 /**

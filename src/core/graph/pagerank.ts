@@ -1,5 +1,5 @@
 /**
- * @module core/pagerank
+ * @module core/graph/pagerank
  * Weighted PageRank of the tool graph, the centrality of SPEC §4 (`centrality = PageRank / max
  * PageRank`) and the raw PageRank of SPEC §5's DAG confidence. Reference: L. Page, S. Brin,
  * R. Motwani, T. Winograd, "The PageRank Citation Ranking: Bringing Order to the Web" (Stanford,
@@ -14,10 +14,10 @@
  * Convergence: the L1 change between two iterates falls below `tolerance`; otherwise it throws.
  *
  * The hot loop is allocation-free: two Float64Array buffers swapped each iteration and per-edge
- * transition probabilities computed once before it, a push over the CSR rows of `core/graph-index`.
+ * transition probabilities computed once before it, a push over the CSR rows of `core/graph/graph-index`.
  */
 
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 import type { GraphIndex } from './graph-index.js';
 
 export const PAGERANK_DEFAULTS = Object.freeze({

@@ -1,5 +1,5 @@
 /**
- * @module core/same-job
+ * @module core/graph/same-job
  * Whether the call after a failure did the same job as the failed one (issue 17), the evidence an
  * `alternative` edge needs: a different tool that succeeds right after a failure is a replacement
  * only when it was after the same thing. A failed test run followed by an edit is the fix that
@@ -16,8 +16,8 @@
  *
  * Pure and linear in the size of the inputs.
  */
-import { dropOptions, launchedWords, splitShell } from './shell-words.js';
-import { splitWords } from './words.js';
+import { dropOptions, launchedWords, splitShell } from '../text/shell-words.js';
+import { splitWords } from '../text/words.js';
 
 /** The kinds of job a tool's name can say. */
 export const JOB_KINDS = ['search', 'read', 'write', 'fetch', 'run'] as const;
@@ -61,7 +61,7 @@ function parsedInput(input: string | undefined): unknown {
 
 /**
  * The word a shell command runs, lower-cased: the first simple command's, with what only launches
- * it taken off (core/shell-words: `CI=1`, `sudo`, `env`, `time`, `npx`, …, a path reduced to its
+ * it taken off (core/text/shell-words: `CI=1`, `sudo`, `env`, `time`, `npx`, …, a path reduced to its
  * file name), and `xargs` with its options.
  */
 function commandWord(command: string): string | undefined {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { CONFIDENCE_BANDS, LEARNED_KIND_THRESHOLDS, confidenceBand, learnedKind } from './bands.js';
 
 describe('CONFIDENCE_BANDS', () => {

@@ -1,5 +1,5 @@
 /**
- * @module core/bands
+ * @module core/learning/bands
  * Confidence bands and learned kinds of seed 004 (Continuous Learning System), SPEC §6.
  *
  * Bands are half-open, the last one closed: [0, 0.3) noise, [0.3, 0.5) tentative,
@@ -11,8 +11,8 @@
  * 0.7 − 0.4 = 0.29999999999999993 does not drop a value into the band below.
  */
 
-import type { ConfidenceBand } from './types.js';
-import { requireUnit, roundTo12 } from './validate.js';
+import type { ConfidenceBand } from '../types.js';
+import { requireUnit, roundTo12 } from '../validate.js';
 
 /** One band of the seed 004 confidence scale and what to do with a pattern in it. */
 export interface BandInfo {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import {
   assertionOf,
   CONTRADICTION_DEFAULTS,
@@ -10,7 +10,7 @@ import {
   type ContradictionItem,
 } from './contradiction.js';
 import { isSignificant } from './learning-confidence.js';
-import type { ObservationType } from './types.js';
+import type { ObservationType } from '../types.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-02-02T09:00:00Z');

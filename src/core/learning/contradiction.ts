@@ -1,5 +1,5 @@
 /**
- * @module core/contradiction
+ * @module core/learning/contradiction
  * Contradictions of patterns (seed 004, "Pas de contradiction récente (derniers 7 jours)"; SPEC §6:
  * "detect contradictions — an observation that asserts the opposite preference, or a correction
  * against an established pattern — and show them"). Pure: no clock; the caller turns the
@@ -48,11 +48,11 @@
  * three files", whose closest members share too few words (cosine < 0.3).
  */
 
-import { CredenceError } from './errors.js';
-import { batchIdf } from './term-weights.js';
-import { OBSERVATION_TYPES, type ObservationType } from './types.js';
+import { CredenceError } from '../errors.js';
+import { batchIdf } from '../text/term-weights.js';
+import { OBSERVATION_TYPES, type ObservationType } from '../types.js';
 import { aliasesOf, canonicalOrder, GENERIC_TERMS, GROUPING_DEFAULTS, patternText, stemWord } from './pattern-grouping.js';
-import { STOP_WORDS, splitWords } from './words.js';
+import { STOP_WORDS, splitWords } from '../text/words.js';
 
 /** A family of conventions that exclude one another; alternatives are lists of words. */
 export interface ConventionFamily {

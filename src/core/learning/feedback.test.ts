@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { FEEDBACK_DELTAS, applyFeedback } from './feedback.js';
 import type { FeedbackEvent } from './feedback.js';
-import { FEEDBACK_KINDS } from './types.js';
-import type { FeedbackKind } from './types.js';
+import { FEEDBACK_KINDS } from '../types.js';
+import type { FeedbackKind } from '../types.js';
 
 describe('applyFeedback', () => {
   it('adds +0.3 for explicit feedback, +0.2 for a validation or a correction, −0.3 for a contradiction', () => {

@@ -1,5 +1,5 @@
 /**
- * @module core/feedback
+ * @module core/learning/feedback
  * Feedback deltas on a learned instinct's confidence: seed 004 (Continuous Learning System, its
  * "Facteurs influençant le score" table), SPEC §6 decision.
  *
@@ -13,10 +13,10 @@
  * depend on the order of the events. The sum is rounded to 12 decimals (0.4 + 0.2 is 0.6).
  */
 
-import { CredenceError } from './errors.js';
-import { FEEDBACK_KINDS } from './types.js';
-import type { Explained, FeedbackKind } from './types.js';
-import { clampUnit, mergeNumberOptions, requireInRange, requireUnit, roundTo12 } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { FEEDBACK_KINDS } from '../types.js';
+import type { Explained, FeedbackKind } from '../types.js';
+import { clampUnit, mergeNumberOptions, requireInRange, requireUnit, roundTo12 } from '../validate.js';
 
 /** Seed 004 / SPEC §6 confidence deltas per feedback kind. */
 export const FEEDBACK_DELTAS = Object.freeze({

@@ -1,5 +1,5 @@
 /**
- * @module core/learning-confidence
+ * @module core/learning/learning-confidence
  * Confidence and significance of a group of similar observations (a pattern): seed 004
  * (Continuous Learning System), SPEC §6.
  *
@@ -15,8 +15,8 @@
  * Results are rounded to 12 decimals so seed example 1 (0.4, 0.5, 0.6 at age 0) is 0.65 exactly.
  */
 
-import { CredenceError } from './errors.js';
-import type { Explained } from './types.js';
+import { CredenceError } from '../errors.js';
+import type { Explained } from '../types.js';
 import {
   clampUnit,
   mergeNumberOptions,
@@ -25,7 +25,7 @@ import {
   requireNonNegative,
   requireUnit,
   roundTo12,
-} from './validate.js';
+} from '../validate.js';
 
 /** Seed 004 constants. */
 export const LEARNING_DEFAULTS = Object.freeze({

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
-import { generateHabitStream } from '../../eval/habits/stream.js';
-import { CONTRADICTIONS, HABITS } from '../../eval/habits/templates.js';
-import { wordVectorProvider } from '../embed/word-vectors.js';
+import { codeOf } from '../../../test/helpers.js';
+import { generateHabitStream } from '../../../eval/habits/stream.js';
+import { CONTRADICTIONS, HABITS } from '../../../eval/habits/templates.js';
+import { wordVectorProvider } from '../../embed/word-vectors.js';
 import {
   GROUPING_DEFAULTS,
   groupObservations,
@@ -13,7 +13,7 @@ import {
   type Grouping,
   type GroupingItem,
 } from './pattern-grouping.js';
-import type { ObservationType } from './types.js';
+import type { ObservationType } from '../types.js';
 
 const provider = wordVectorProvider();
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 /**
- * @module core/pattern-grouping
+ * @module core/learning/pattern-grouping
  * Groups observations that mean the same thing, the "Pattern Detection" step of seed 004
  * (Continuous Learning System; SPEC §6: "group similar observations — same meaning, not only same
  * text"). "User asks for camelCase naming", "Correction: snake_case → camelCase" and "All the code
@@ -56,10 +56,10 @@
  * vectors do weakly, so a habit stays about one group per wording.
  */
 
-import { CredenceError } from './errors.js';
-import { batchIdf } from './term-weights.js';
-import type { ObservationType } from './types.js';
-import { contentWords } from './words.js';
+import { CredenceError } from '../errors.js';
+import { batchIdf } from '../text/term-weights.js';
+import type { ObservationType } from '../types.js';
+import { contentWords } from '../text/words.js';
 
 export const GROUPING_DEFAULTS = Object.freeze({
   /** Weight w of the embedding cosine; 1 − w goes to the IDF-weighted term cosine. */

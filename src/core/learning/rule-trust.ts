@@ -1,5 +1,5 @@
 /**
- * @module core/rule-trust
+ * @module core/learning/rule-trust
  * Where an observation's words came from, and which learned rules wait for the user (issue 17,
  * red-team 2: untrusted tool output must never become a permanent instruction).
  *
@@ -25,7 +25,7 @@
  *
  * Pure: plain values in and out; every pattern here runs in linear time.
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../text/sha256.js';
 
 export const OBSERVATION_SOURCES = ['user', 'template', 'agent', 'tool-output'] as const;
 export type ObservationSource = (typeof OBSERVATION_SOURCES)[number];

@@ -1,5 +1,5 @@
 /**
- * @module core/skill-ageing
+ * @module core/learning/skill-ageing
  * Confidence of an established skill over time: seed 004 (Continuous Learning System, its
  * "Facteurs influençant le score" table: −0.02 per week of age, +0.1 per repetition), SPEC §6
  * decision (a skill does not follow the exponential recency of instincts).
@@ -14,8 +14,8 @@
  * A permanent rule never loses confidence to ageing but can still gain. Rounded to 12 decimals.
  */
 
-import type { Explained } from './types.js';
-import { clampUnit, mergeNumberOptions, requireCount, requireFinite, requireUnit, roundTo12 } from './validate.js';
+import type { Explained } from '../types.js';
+import { clampUnit, mergeNumberOptions, requireCount, requireFinite, requireUnit, roundTo12 } from '../validate.js';
 
 /** Seed 004 / SPEC §6 skill constants. */
 export const SKILL_DEFAULTS = Object.freeze({ idleWeeklyLoss: 0.02, repetitionGain: 0.1, permanentAt: 0.9 });

@@ -1,5 +1,5 @@
 /**
- * @module core/slug
+ * @module core/learning/slug
  * File names for learned instincts and skills (SPEC §6): `instincts/<slug>.md` and
  * `skills/<name>/SKILL.md`, where a skill's name must be one Claude Code accepts.
  *
@@ -19,7 +19,7 @@
  * usable left becomes `<fallback>-<hash>`. Pure: no I/O, deterministic.
  */
 
-import { CredenceError } from './errors.js';
+import { CredenceError } from '../errors.js';
 
 export const SLUG_DEFAULTS = Object.freeze({
   /** Longest name Claude Code accepts for a skill. @default 64 */

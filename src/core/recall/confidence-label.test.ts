@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { LABEL_DEFAULTS, confidenceLabel, labelAll } from './confidence-label.js';
 
 describe('confidenceLabel', () => {

@@ -1,5 +1,5 @@
 /**
- * @module core/confidence-label
+ * @module core/recall/confidence-label
  * Relative confidence labels for recall results: seed 003 (confidence annotations for retrieved
  * memories), SPEC §8.
  *
@@ -15,9 +15,9 @@
  * evidence (margin, term coverage, similarity) lives elsewhere.
  */
 
-import { CredenceError } from './errors.js';
-import type { ConfidenceLabel } from './types.js';
-import { requireFinite, roundTo12 } from './validate.js';
+import { CredenceError } from '../errors.js';
+import type { ConfidenceLabel } from '../types.js';
+import { requireFinite, roundTo12 } from '../validate.js';
 
 /** Seed 003 ratio thresholds. */
 export const LABEL_DEFAULTS = Object.freeze({ high: 0.75, medium: 0.4 });

@@ -1,5 +1,5 @@
 /**
- * @module core/fold-repeats
+ * @module core/recall/fold-repeats
  * One entry per repeated past run in a ranked list. Runs that share their intent word for word
  * (every turn of a Claude Code session whose prompt was not seen is `Claude Code session <id>`,
  * every MCP session is `MCP session (<client>)`, a habit repeats `add a search endpoint with tests`)

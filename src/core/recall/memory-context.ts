@@ -1,5 +1,5 @@
 /**
- * @module core/memory-context
+ * @module core/recall/memory-context
  * The `<memory-context>` block of SPEC §8 (seed 003's output format), ready for an agent's context:
  *
  *     <memory-context source="credence">
@@ -10,7 +10,7 @@
  * markers (`->`, `#tags:`, `[confidence:`) and newlines are removed, and everything is XML-escaped
  * so a memory cannot close the block or open another.
  */
-import type { ConfidenceLabel } from './types.js';
+import type { ConfidenceLabel } from '../types.js';
 
 export interface ContextLine {
   category: string;

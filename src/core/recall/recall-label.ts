@@ -1,5 +1,5 @@
 /**
- * @module core/recall-label
+ * @module core/recall/recall-label
  * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's `confidenceLabel` is
  * relative: the top hit of any query is "high", so a vague query gets "high" junk. Here "high"
  * also needs evidence, measured on the development data (eval/):
@@ -11,7 +11,7 @@
  * behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
-import type { ConfidenceLabel } from './types.js';
+import type { ConfidenceLabel } from '../types.js';
 
 /**
  * Calibrated on Seal-Tools dev (best "high" precision with coverage ≥ 0.55), reported on

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from './errors.js';
+import { isCredenceError } from '../errors.js';
 import { INTENT_DESCRIPTIONS, NODE_INTENT_MAP, deriveIntent, isIntent, matchIntent } from './intent.js';
-import { INTENTS } from './types.js';
+import { INTENTS } from '../types.js';
 
 function thrown(fn: () => unknown): unknown {
   try {

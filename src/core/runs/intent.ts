@@ -1,5 +1,5 @@
 /**
- * @module core/intent
+ * @module core/runs/intent
  * Intent taxonomy and intent derivation for workflow nodes and queries: seed 002 (PocketFlow
  * adapter, "Derive intent and confidence signals"), SPEC §7.
  *
@@ -13,9 +13,9 @@
  * research globs come first.
  */
 
-import { CredenceError } from './errors.js';
-import { INTENTS } from './types.js';
-import type { Intent } from './types.js';
+import { CredenceError } from '../errors.js';
+import { INTENTS } from '../types.js';
+import type { Intent } from '../types.js';
 
 /** One line per intent, for documentation, `--help` output and the dashboard. */
 export const INTENT_DESCRIPTIONS: Readonly<Record<Intent, string>> = Object.freeze({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import {
   OUTCOME_DEFAULTS,
   adjustForDownstreamUse,
@@ -8,8 +8,8 @@ import {
   confidenceFromOutcome,
   outcomeConfidence,
 } from './outcome-confidence.js';
-import { CALL_STATUSES } from './types.js';
-import type { CallStatus } from './types.js';
+import { CALL_STATUSES } from '../types.js';
+import type { CallStatus } from '../types.js';
 
 describe('confidenceFromOutcome', () => {
   it('gives success 0.7, partial 0.5 and failure 0.3', () => {

@@ -1,5 +1,5 @@
 /**
- * @module core/outcome-confidence
+ * @module core/runs/outcome-confidence
  * Confidence of one workflow node's output from its execution signals: seed 002 (PocketFlow
  * adapter, "Derive intent and confidence signals"), SPEC §7.
  *
@@ -14,10 +14,10 @@
  * 0.7 − 0.1 · 3 is 0.4, not 0.39999999999999997.
  */
 
-import { CredenceError } from './errors.js';
-import { CALL_STATUSES } from './types.js';
-import type { CallStatus, Explained } from './types.js';
-import { clampUnit, mergeNumberOptions, requireCount, requireUnit, roundTo12 } from './validate.js';
+import { CredenceError } from '../errors.js';
+import { CALL_STATUSES } from '../types.js';
+import type { CallStatus, Explained } from '../types.js';
+import { clampUnit, mergeNumberOptions, requireCount, requireUnit, roundTo12 } from '../validate.js';
 
 /** Seed 002 scoring constants. */
 export const OUTCOME_DEFAULTS = Object.freeze({

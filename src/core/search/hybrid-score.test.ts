@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf } from '../../../test/helpers.js';
 import { GRAPH_SCORE_DEFAULTS, graphScore, hybridScore } from './hybrid-score.js';
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });

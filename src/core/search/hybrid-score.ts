@@ -1,18 +1,18 @@
 /**
- * @module core/hybrid-score
+ * @module core/search/hybrid-score
  * Hybrid tool-search score: seed 000 (Confidence Levels, "Cold Start Behavior" examples), SPEC §4.
  *
  *     graph  = 0.7 · relatedness + 0.3 · centrality      (graph = centrality with no context tools)
  *     score  = α · semantic + (1 − α) · graph
  *
  * relatedness is the best confidence of an edge or path from a context tool, centrality is
- * PageRank / max PageRank, α comes from `core/local-alpha`. Seed examples:
+ * PageRank / max PageRank, α comes from `core/search/local-alpha`. Seed examples:
  * 0.72 × 0.92 + 0.30 × 0.08 = 0.69 and 0.72 × 0.55 + 0.85 × 0.45 = 0.78.
  */
 
-import { CredenceError } from './errors.js';
-import type { Explained } from './types.js';
-import { requireUnit } from './validate.js';
+import { CredenceError } from '../errors.js';
+import type { Explained } from '../types.js';
+import { requireUnit } from '../validate.js';
 
 export const GRAPH_SCORE_DEFAULTS = Object.freeze({
   /** Weight of relatedness to the context tools. */

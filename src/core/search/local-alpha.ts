@@ -1,9 +1,9 @@
 /**
- * @module core/local-alpha
+ * @module core/search/local-alpha
  * Per-tool α for hybrid tool search: seed 000 (Confidence Levels, "Cold Start Behavior", Local Alpha
  * ADR-048), SPEC §4.
  *
- * α weighs the semantic score against the graph score (`core/hybrid-score`). Two rules:
+ * α weighs the semantic score against the graph score (`core/search/hybrid-score`). Two rules:
  *
  * - cold start (Bayesian fallback), fewer than 5 observations of the tool:
  *   `α = max(0.85, 1 − 0.04 · observations)` (0 → 1.00, 2 → 0.92 as in the seed, 4 → 0.85);
@@ -14,7 +14,7 @@
  * These constants are SPEC §4's starting points; tuning replaces them through the options.
  */
 
-import { clampUnit, requireCount, requireInRange, requireNumber, requireUnit } from './validate.js';
+import { clampUnit, requireCount, requireInRange, requireNumber, requireUnit } from '../validate.js';
 
 export const ALPHA_DEFAULTS = Object.freeze({
   /** Lowest α any rule may return. */

@@ -1,5 +1,5 @@
 /**
- * @module core/tool-search
+ * @module core/search/tool-search
  * Hybrid tool search scoring (seed 000, SPEC §4): `score = α · semantic + (1 − α) · graph`, with α
  * chosen per tool. Pure: the caller gathers each candidate's signals (its BM25 and embedding
  * similarity to the query, its relatedness to the context tools, its centrality, its heat and
@@ -11,7 +11,7 @@
  */
 import { localAlpha, type AlphaRule } from './local-alpha.js';
 import { graphScore, hybridScore } from './hybrid-score.js';
-import { requireUnit } from './validate.js';
+import { requireUnit } from '../validate.js';
 
 export const SEARCH_DEFAULTS = Object.freeze({
   /** Weight of the BM25 ratio in the semantic score (the rest is embedding similarity). */

@@ -1,5 +1,5 @@
 /**
- * @module core/path-containment
+ * @module core/security/path-containment
  * The lexical half of keeping a path inside its root (SPEC §8), the one implementation shared by
  * the safe file reads (`files.ts`), the learned files' folders (`learning/skill-files.ts`) and
  * through them the Claude Code installer: what counts as absolute on any platform, and whether a

@@ -1,5 +1,5 @@
 /**
- * @module core/scrub
+ * @module core/security/scrub
  * Secret scrubbing, SPEC §10 ("Secrets"): every text field is scrubbed before anything is stored
  * or indexed (inputs, outputs, commands, URLs, evidence). Pure: no I/O, no clock, no randomness.
  *

@@ -1,5 +1,5 @@
 /**
- * @module core/error-summary
+ * @module core/text/error-summary
  * What a client (an MCP agent, the dashboard's page) is told of an error Credence did not
  * anticipate: a bug, or a database driver refusing a statement. Such a message is written for the
  * one who runs the server, not for the client: a driver's text can quote stored values or SQL,

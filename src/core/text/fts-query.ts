@@ -1,5 +1,5 @@
 /**
- * @module core/fts-query
+ * @module core/text/fts-query
  * Builds the FTS5 MATCH expression for user text, so that user text never reaches MATCH raw
  * (SPEC §8: "tokens are quoted; `a-b`, `a.b`, paths become phrases"). Written for tables with the
  * `porter unicode61` tokenizer. Pure: no I/O.

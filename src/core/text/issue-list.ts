@@ -1,5 +1,5 @@
 /**
- * @module core/issue-list
+ * @module core/text/issue-list
  * Validation problems as one readable line, however many there are. The same problem at many
  * positions of one array (300 calls with a bad status) is one entry naming the positions as ranges,
  * `calls[2–299].status: must be one of … (298 calls)`, not 298 repeats; and past

@@ -1,5 +1,5 @@
 /**
- * @module core/sha256
+ * @module core/text/sha256
  * SHA-256 (FIPS 180-4) of a UTF-8 string, in plain JavaScript. For the few short texts on a hook's
  * path (a scope's identity), where loading node:crypto would cost more than the hashing; the
  * results are the same bytes (tests compare them with node:crypto).

@@ -1,9 +1,9 @@
 /**
- * @module core/shell-words
+ * @module core/text/shell-words
  * The one reading of shell command lines (issue 18): `splitShell` cuts a command into its simple
  * commands' words (quotes, escapes, here documents, comments handled), `launchedWords` takes off
  * what only launches a command (`CI=1`, `sudo`, `npx`, `pnpm run`, …). Used by the hook triggers
- * (test runs, commits: core/hook-signals) and by the same-job rule (core/same-job). Pure, linear.
+ * (test runs, commits: hooks/signals) and by the same-job rule (core/graph/same-job). Pure, linear.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * @module core/term-weights
+ * @module core/text/term-weights
  * How much a word counts, the one implementation of each measure (issue 18):
  * - `batchIdf`: a term's IDF over a batch of texts, `ln(1 + max(N, minBatch) / df)`, times
  *   `genericWeight` for the generic words of observation sentences (pattern grouping and

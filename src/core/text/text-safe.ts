@@ -1,5 +1,5 @@
 /**
- * @module core/text-safe
+ * @module core/text/text-safe
  * Text every store can hold. PostgreSQL's `text` cannot hold the NUL character (U+0000): one NUL
  * in one field failed the whole batch there, while SQLite stored it. So every text Credence stores
  * has each NUL replaced by U+FFFD (the Unicode replacement character) before any backend sees it,

@@ -1,5 +1,5 @@
 /**
- * @module core/words
+ * @module core/text/words
  * Words of free text and of tool identifiers, for full-text search and meaning (SPEC §4, §8):
  * `SkyScrapperSearchAirport`, `filesystem:read_text_file`, `get-user.v2` all become plain
  * lower-case words. Pure.

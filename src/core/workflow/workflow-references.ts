@@ -1,5 +1,5 @@
 /**
- * @module core/workflow-references
+ * @module core/workflow/workflow-references
  * References between the tasks of an explicit workflow (SPEC §5, the gateway's `execute_dag`): a
  * later task's arguments can name an earlier task's result, and the executor substitutes it.
  *
@@ -28,7 +28,7 @@
  * A reference makes its task depend on the referenced one, whatever `dependsOn` says: the effective
  * dependencies are `dependsOn` ∪ the referenced tasks, and a task referencing itself is a cycle.
  */
-import type { WorkflowTask } from './workflow.js';
+import type { WorkflowTask } from './task.js';
 
 /** What a tool call returns, as far as references read it (an MCP `CallToolResult` fits). */
 export interface ToolResultLike {

@@ -1,22 +1,18 @@
 /**
- * @module core/workflow
+ * @module core/workflow/workflow
  * Validation of an explicit workflow (SPEC §5): `{tasks: [{id, tool, arguments?, dependsOn?}]}`.
  * Every problem is named: a duplicate task id, an unknown tool, a dependency on a task that does
  * not exist, a task that depends on itself, a cycle (with the tasks on it). Returns the tasks in
  * parallel layers (each layer depends only on earlier ones) when the workflow is valid.
  *
  * The layers and the cycle check follow the effective dependencies: `dependsOn` ∪ the tasks a
- * task's arguments reference (`"$task_1"`, `"$task_1.path"`: see core/workflow-references). A
+ * task's arguments reference (`"$task_1"`, `"$task_1.path"`: see core/workflow/workflow-references). A
  * `$name` whose name is not a task of the workflow is a literal string, so it is no problem here.
  */
+import type { WorkflowTask } from './task.js';
 import { effectiveDependencies } from './workflow-references.js';
 
-export interface WorkflowTask {
-  id: string;
-  tool: string;
-  arguments?: unknown;
-  dependsOn?: readonly string[];
-}
+export type { WorkflowTask };
 
 export type WorkflowProblem =
   | { kind: 'duplicate-id'; task: string; message: string }

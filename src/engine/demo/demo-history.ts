@@ -9,11 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CredenceError } from './core/errors.js';
-import { deriveIntent } from './core/intent.js';
-import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from './core/types.js';
-import { Credence, engineStore } from './engine.js';
-import { formatIssues, type MemoryInput } from './schemas/index.js';
+import { CredenceError } from '../../core/errors.js';
+import { deriveIntent } from '../../core/runs/intent.js';
+import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from '../../core/types.js';
+import { Credence, engineStore } from '../engine.js';
+import { formatIssues, type MemoryInput } from '../../schemas/index.js';
 
 const DAY = 86_400_000;
 
@@ -52,9 +52,9 @@ const SuggestionLineSchema = z.strictObject({ surface: z.enum(['search', 'next',
 
 export type DemoRunLine = z.infer<typeof RunLineSchema>;
 
-/** Where the history ships: `data/demo/` of the package (from dist/src or from src). */
+/** Where the history ships: `data/demo/` of the package (from dist/src/engine/demo or from src/engine/demo). */
 export function demoDataDir(): string {
-  for (const rel of ['../../data/demo/', '../data/demo/']) {
+  for (const rel of ['../../../../data/demo/', '../../../data/demo/']) {
     const url = new URL(rel, import.meta.url);
     if (existsSync(new URL('runs.jsonl', url))) return url.pathname;
   }

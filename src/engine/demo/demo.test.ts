@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { engineStore, openCredence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { engineStore, openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 import { runDemo, formatDemo, type DemoReport } from './demo.js';
 
 const NOW = '2026-02-02T09:00:00Z';

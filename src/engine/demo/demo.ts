@@ -6,20 +6,20 @@
  * demo-history) through the engine, so the dashboard has something real to show. Times are placed
  * relative to the clock, so `--now` makes the whole report reproducible.
  */
-import { labelAll } from './core/confidence-label.js';
-import { dagConfidence, pathStrength } from './core/dag-confidence.js';
-import { edgeConfidence } from './core/edge-confidence.js';
-import { observeEdge, templateEdge, type EdgeState } from './core/edge-promotion.js';
-import { ftsOrQuery } from './core/fts-query.js';
-import { densityOfEdges } from './core/graph-density.js';
-import { hybridScore } from './core/hybrid-score.js';
-import { learnedKind, confidenceBand } from './core/bands.js';
-import { groupConfidence, isSignificant } from './core/learning-confidence.js';
-import { localAlpha } from './core/local-alpha.js';
-import { CredenceError } from './core/errors.js';
-import type { CallStatus, EdgeType } from './core/types.js';
-import { engineStore, type Credence } from './engine.js';
-import type { EdgeRecord, MemoryRecord, ObservationRecord } from './store/types.js';
+import { labelAll } from '../../core/recall/confidence-label.js';
+import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
+import { edgeConfidence } from '../../core/graph/edge-confidence.js';
+import { observeEdge, templateEdge, type EdgeState } from '../../core/graph/edge-promotion.js';
+import { ftsOrQuery } from '../../core/text/fts-query.js';
+import { densityOfEdges } from '../../core/graph/graph-density.js';
+import { hybridScore } from '../../core/search/hybrid-score.js';
+import { learnedKind, confidenceBand } from '../../core/learning/bands.js';
+import { groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
+import { localAlpha } from '../../core/search/local-alpha.js';
+import { CredenceError } from '../../core/errors.js';
+import type { CallStatus, EdgeType } from '../../core/types.js';
+import { engineStore, type Credence } from '../engine.js';
+import type { EdgeRecord, MemoryRecord, ObservationRecord } from '../../store/types.js';
 import { loadDemoHistory } from './demo-history.js';
 
 export type DemoParts = Record<string, number | string | boolean>;

@@ -6,11 +6,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rejection } from '../test/helpers.js';
-import type { ObservationType } from './core/types.js';
-import { openCredence } from './engine.js';
-import { sessionContext } from './hooks/context.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { rejection } from '../../../test/helpers.js';
+import type { ObservationType } from '../../core/types.js';
+import { openCredence } from '../engine.js';
+import { sessionContext } from '../../hooks/context.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
 const base = mkdtempSync(join(tmpdir(), 'credence-evolve-trust-'));

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ObservationType } from './core/types.js';
-import { openCredence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import type { ObservationType } from '../../core/types.js';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');

@@ -6,19 +6,19 @@
  * a new one (0.7 and up). Instincts and skills become memories, so recall returns them with their
  * confidence. Runs twice on the same data change nothing the second time.
  */
-import { confidenceBand, learnedKind } from './core/bands.js';
-import { contradictionAgesDays, detectContradictions } from './core/contradiction.js';
-import { applyFeedback } from './core/feedback.js';
-import { groupConfidence, isSignificant } from './core/learning-confidence.js';
-import { groupObservations, patternText } from './core/pattern-grouping.js';
-import { isRuleSource, observationSource } from './core/rule-trust.js';
-import { skillConfidence } from './core/skill-ageing.js';
-import { slugify } from './core/slug.js';
-import { cosine, type EmbeddingProvider } from './embed/index.js';
-import { emittableSkill, eventIdsOn, instinctHeld } from './learning/held.js';
-import { appendEvolutionLog, removeInstinctFile, removeSkillFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
-import type { FeedbackKind } from './core/types.js';
-import type { FeedbackStore, InstinctRecord, LearningStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, SkillRecord } from './store/types.js';
+import { confidenceBand, learnedKind } from '../../core/learning/bands.js';
+import { contradictionAgesDays, detectContradictions } from '../../core/learning/contradiction.js';
+import { applyFeedback } from '../../core/learning/feedback.js';
+import { groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
+import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
+import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
+import { skillConfidence } from '../../core/learning/skill-ageing.js';
+import { slugify } from '../../core/learning/slug.js';
+import { cosine, type EmbeddingProvider } from '../../embed/index.js';
+import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
+import { appendEvolutionLog, removeInstinctFile, removeSkillFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './skill-files.js';
+import type { FeedbackKind } from '../../core/types.js';
+import type { FeedbackStore, InstinctRecord, LearningStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, SkillRecord } from '../../store/types.js';
 
 const DAY = 86_400_000;
 

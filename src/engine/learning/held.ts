@@ -1,12 +1,12 @@
 /**
  * @module learning/held
  * What of a learned instinct or skill may be emitted as an instruction (session context, skill and
- * instinct files, recall), and what is held for the user's confirmation (core/rule-trust): a rule
+ * instinct files, recall), and what is held for the user's confirmation (core/learning/rule-trust): a rule
  * whose text reads like a shell command stays in the store, where the user can see it and confirm
  * it (`credence feedback <id> --validated`), but is left out of everything an agent reads until then.
  */
-import { heldTexts } from '../core/rule-trust.js';
-import type { FeedbackRecord, InstinctRecord, SkillRecord } from '../store/types.js';
+import { heldTexts } from '../../core/learning/rule-trust.js';
+import type { FeedbackRecord, InstinctRecord, SkillRecord } from '../../store/types.js';
 
 /** The ids of the feedback events on `targetId`. */
 export function eventIdsOn(feedback: readonly Pick<FeedbackRecord, 'id' | 'targetId'>[], targetId: string): string[] {

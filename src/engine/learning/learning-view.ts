@@ -4,7 +4,7 @@
  * confidence now (aged by idle weeks, moved by feedback), feedback, observations and executions.
  */
 import { currentSkillConfidence } from './evolve.js';
-import type { ExecutionRecord, ExecutionStore, FeedbackRecord, FeedbackStore, InstinctRecord, LearningStore, ObservationRecord, ObservationStore, SkillRecord } from './store/types.js';
+import type { ExecutionRecord, ExecutionStore, FeedbackRecord, FeedbackStore, InstinctRecord, LearningStore, ObservationRecord, ObservationStore, SkillRecord } from '../../store/types.js';
 
 const DAY = 86_400_000;
 

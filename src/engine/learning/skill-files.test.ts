@@ -2,8 +2,8 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
-import { slugify } from '../core/slug.js';
+import { codeOf } from '../../../test/helpers.js';
+import { slugify } from '../../core/learning/slug.js';
 import {
   appendEvolutionLog,
   readInstinctFile,

@@ -9,7 +9,7 @@
  * follow; and Anthropic's Agent Skills overview — both found through the docs search corpus): a
  * skill is a folder holding `SKILL.md`, which starts with YAML front matter whose required `name`
  * is 1–64 characters of lowercase letters, digits and single hyphens, matches the folder's name and
- * holds neither "anthropic" nor "claude" (see `core/slug`), and whose required `description` is
+ * holds neither "anthropic" nor "claude" (see `core/learning/slug`), and whose required `description` is
  * non-empty, at most 1024 characters, without XML tags; Markdown follows.
  *
  * Ownership. Each file has one section Credence owns, between the lines `<!-- credence:begin … -->`
@@ -24,7 +24,7 @@
  * touched (`changed: false`). The time of the last update (`updated` key of an instinct, `Updated:`
  * line of a skill) is left out of that comparison: it is written with a change, but a new time alone
  * is not a change, so evolve run twice on the same data touches nothing. Confidences are written
- * with two decimals. Texts are made one line, and secrets in them are redacted (`core/scrub`), as a
+ * with two decimals. Texts are made one line, and secrets in them are redacted (`core/security/scrub`), as a
  * second line of defence behind the store.
  *
  * Containment (SPEC §8, via `files.ts`). Folders are root-relative (an absolute path inside the
@@ -56,13 +56,13 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
-import { CONFIDENCE_BANDS, confidenceBand } from '../core/bands.js';
-import { CredenceError, isCredenceError } from '../core/errors.js';
-import { looksAbsolute, pathParts } from '../core/path-containment.js';
-import { scrubText } from '../core/scrub.js';
-import { isValidSkillName } from '../core/slug.js';
-import type { ConfidenceBand } from '../core/types.js';
-import { insideRel, readFileInsideRoot, resolveInsideRoot } from '../files.js';
+import { CONFIDENCE_BANDS, confidenceBand } from '../../core/learning/bands.js';
+import { CredenceError, isCredenceError } from '../../core/errors.js';
+import { looksAbsolute, pathParts } from '../../core/security/path-containment.js';
+import { scrubText } from '../../core/security/scrub.js';
+import { isValidSkillName } from '../../core/learning/slug.js';
+import type { ConfidenceBand } from '../../core/types.js';
+import { insideRel, readFileInsideRoot, resolveInsideRoot } from '../../platform/files.js';
 
 export const SKILL_FILE_DEFAULTS = Object.freeze({
   /** Folder holding everything below unless each is set. @default '.credence' */

@@ -4,11 +4,11 @@
  * (computed once and stored). The engine builds it once per process; the hooks rank BM25 hits
  * without it (recall.ts), so that a prompt hook never loads it.
  */
-import { readFileInsideRoot } from './files.js';
-import { scrubText } from './core/scrub.js';
-import type { EmbeddingProvider } from './embed/index.js';
-import { buildVectorSource, type VectorPart } from './search-index.js';
-import type { EmbeddingStore, ExecutionStore, MemoryRecord, MemoryStore, ObservationStore, StoreMeta } from './store/types.js';
+import { readFileInsideRoot } from '../../platform/files.js';
+import { scrubText } from '../../core/security/scrub.js';
+import type { EmbeddingProvider } from '../../embed/index.js';
+import { buildVectorSource, type VectorPart } from '../search/search-index.js';
+import type { EmbeddingStore, ExecutionStore, MemoryRecord, MemoryStore, ObservationStore, StoreMeta } from '../../store/types.js';
 import { executionItem, itemText, memoryItem, observationItem, type RecallIndex, type RecallKind, type Recallable } from './recall.js';
 
 /** Gathers everything recall can return in a scope and embeds what is missing or stale. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { engineStore, openCredence } from './engine.js';
-import type { MemoryInput } from './schemas/index.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { engineStore, openCredence } from '../engine.js';
+import type { MemoryInput } from '../../schemas/index.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const DAY = 86_400_000;

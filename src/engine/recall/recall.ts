@@ -5,14 +5,14 @@
  * stored confidence and recency, and labelled high / medium / low with evidence. Every part of a
  * score is in the result.
  */
-import { buildFtsQuery } from './core/fts-query.js';
-import { recallLabels, type RecallLabelOptions } from './core/recall-label.js';
-import type { ConfidenceLabel, MemoryCategory } from './core/types.js';
-import { queryTermShare } from './core/term-weights.js';
-import { contentWords } from './core/words.js';
-import type { EmbeddingProvider } from './embed/index.js';
-import type { VectorSource } from './vectors.js';
-import type { EmbeddingStore, ExecutionRecord, ExecutionStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, StoreMeta } from './store/types.js';
+import { buildFtsQuery } from '../../core/text/fts-query.js';
+import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
+import type { ConfidenceLabel, MemoryCategory } from '../../core/types.js';
+import { queryTermShare } from '../../core/text/term-weights.js';
+import { contentWords } from '../../core/text/words.js';
+import type { EmbeddingProvider } from '../../embed/index.js';
+import type { VectorSource } from '../search/vectors.js';
+import type { EmbeddingStore, ExecutionRecord, ExecutionStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, StoreMeta } from '../../store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
   limit: 5,
@@ -138,7 +138,7 @@ export function executionItem(e: ExecutionRecord): Recallable {
   };
 }
 
-/** The share of the query's words that the item contains (core/term-weights `queryTermShare`). */
+/** The share of the query's words that the item contains (core/text/term-weights `queryTermShare`). */
 export function termShare(queryWords: readonly string[], item: Recallable): number {
   return queryTermShare(queryWords, itemText(item));
 }

@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import { matrixSource, scanSimilar, similarityOf, storeSource, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource } from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
-import type { GraphIndex } from './core/graph-index.js';
-import { isDeprecated } from './core/tool-search.js';
-import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from './embed/index.js';
-import type { EmbeddingKind, EmbeddingStore, ExecutionRecord, ExecutionStore, StoreMeta, ToolGraphStore, ToolRecord } from './store/types.js';
-import type { GraphSnapshot } from './graph-snapshot.js';
-import type { EdgeView } from './tool-graph.js';
+import type { GraphIndex } from '../../core/graph/graph-index.js';
+import { isDeprecated } from '../../core/search/tool-search.js';
+import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
+import type { EmbeddingKind, EmbeddingStore, ExecutionRecord, ExecutionStore, StoreMeta, ToolGraphStore, ToolRecord } from '../../store/types.js';
+import type { GraphSnapshot } from '../tool-graph/graph-snapshot.js';
+import type { EdgeView } from '../tool-graph/tool-graph.js';
 
 /** Row-major vectors with their ids, for a fast scan of every similarity. */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CredenceError } from './core/errors.js';
-import type { EmbeddingProvider } from './embed/index.js';
-import { openCredence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { CredenceError } from '../../core/errors.js';
+import type { EmbeddingProvider } from '../../embed/index.js';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 

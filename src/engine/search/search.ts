@@ -3,20 +3,20 @@
  * Hybrid tool search (SPEC §4) and DAG suggestion from an intent (SPEC §5) over a SearchIndex.
  * Gathers each candidate's signals here; the scoring and the DAG rules are in core/.
  */
-import { dagConfidence, pathStrength } from './core/dag-confidence.js';
-import { CredenceError } from './core/errors.js';
-import { outcomeConfidence, OUTCOME_DEFAULTS } from './core/outcome-confidence.js';
-import { buildDag, type DagBuildOptions, type DagCandidate, type DagLink } from './core/dag-build.js';
-import { ftsOrQuery } from './core/fts-query.js';
-import { heatDiffusion } from './core/heat-diffusion.js';
-import { relatednessAll } from './core/graph-paths.js';
-import { intentParts } from './core/intent-parts.js';
-import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from './core/tool-search.js';
-import { queryTermShare } from './core/term-weights.js';
-import { contentWords, maskFileNames } from './core/words.js';
-import type { EmbeddingProvider } from './embed/index.js';
+import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
+import { CredenceError } from '../../core/errors.js';
+import { outcomeConfidence, OUTCOME_DEFAULTS } from '../../core/runs/outcome-confidence.js';
+import { buildDag, type DagBuildOptions, type DagCandidate, type DagLink } from '../../core/dag/dag-build.js';
+import { ftsOrQuery } from '../../core/text/fts-query.js';
+import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
+import { relatednessAll } from '../../core/graph/graph-paths.js';
+import { intentParts } from '../../core/dag/intent-parts.js';
+import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from '../../core/search/tool-search.js';
+import { queryTermShare } from '../../core/text/term-weights.js';
+import { contentWords, maskFileNames } from '../../core/text/words.js';
+import type { EmbeddingProvider } from '../../embed/index.js';
 import type { SearchIndex } from './search-index.js';
-import type { EmbeddingStore, ExecutionStore, StoreMeta, ToolGraphStore } from './store/types.js';
+import type { EmbeddingStore, ExecutionStore, StoreMeta, ToolGraphStore } from '../../store/types.js';
 
 export interface SearchContext {
   store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDemo } from './demo.js';
-import { openCredence, type Credence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import { graphPayload } from './web/api.js';
+import { runDemo } from '../demo/demo.js';
+import { openCredence, type Credence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { graphPayload } from '../../web/api.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'credence-snapshot-'));

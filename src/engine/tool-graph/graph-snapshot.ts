@@ -5,13 +5,13 @@
  * THE graph is the one search ranks over: confirmed edges with confidence ≥ 0.3, no self-loops, no
  * `alternative` edges (a substitute is not a step), its nodes the ends of those edges.
  */
-import { adaptiveWeights } from './core/dag-confidence.js';
-import { passesThreshold } from './core/edge-confidence.js';
-import { densityOfEdges, type GraphDensity } from './core/graph-density.js';
-import { buildGraphIndex, type GraphIndex } from './core/graph-index.js';
-import { heatDiffusion } from './core/heat-diffusion.js';
-import { pageRankById } from './core/pagerank.js';
-import type { ExecutionStore, ToolGraphStore, ToolRecord } from './store/types.js';
+import { adaptiveWeights } from '../../core/dag/dag-confidence.js';
+import { passesThreshold } from '../../core/graph/edge-confidence.js';
+import { densityOfEdges, type GraphDensity } from '../../core/graph/graph-density.js';
+import { buildGraphIndex, type GraphIndex } from '../../core/graph/graph-index.js';
+import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
+import { pageRankById } from '../../core/graph/pagerank.js';
+import type { ExecutionStore, ToolGraphStore, ToolRecord } from '../../store/types.js';
 import { viewEdge, type EdgeView } from './tool-graph.js';
 
 export interface GraphSnapshot {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { engineStore, openCredence } from './engine.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { engineStore, openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 

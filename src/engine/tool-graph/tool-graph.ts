@@ -4,15 +4,15 @@
  * Validation happens here, at the library boundary; the rules live in core/ and the rows in the
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
-import { CredenceError } from './core/errors.js';
-import { scrubText } from './core/scrub.js';
-import { parseIsoInstant } from './core/time.js';
-import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from './core/edge-confidence.js';
-import { isConfirmed, observeEdge, templateEdge } from './core/edge-promotion.js';
-import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './core/execution-edges.js';
-import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from './core/types.js';
-import { CallInputSchema, ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from './schemas/index.js';
-import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, ExecutionStore, ToolGraphStore } from './store/types.js';
+import { CredenceError } from '../../core/errors.js';
+import { scrubText } from '../../core/security/scrub.js';
+import { parseIsoInstant } from '../../core/time.js';
+import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
+import { isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
+import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from '../../core/types.js';
+import { CallInputSchema, ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from '../../schemas/index.js';
+import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, ExecutionStore, ToolGraphStore } from '../../store/types.js';
 
 export interface GraphContext {
   store: ToolGraphStore & ExecutionStore;

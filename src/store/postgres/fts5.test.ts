@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildFtsQuery, type FtsQueryMode } from '../../core/fts-query.js';
+import { buildFtsQuery, type FtsQueryMode } from '../../core/text/fts-query.js';
 import { isCredenceError } from '../../core/errors.js';
 import {
   FTS5_UNPOSITIONED,

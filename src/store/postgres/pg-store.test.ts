@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgStore, pgSchemas, pgTestUrl } from '../../../test/pg.js';
-import { buildFtsQuery } from '../../core/fts-query.js';
-import { openCredence } from '../../engine.js';
+import { buildFtsQuery } from '../../core/text/fts-query.js';
+import { openCredence } from '../../engine/engine.js';
 import { runStoreContract } from '../contract.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { CallRecord, EdgeFold, Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
-import { observeEdge } from '../../core/edge-promotion.js';
+import { observeEdge } from '../../core/graph/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
-import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/execution-edges.js';
+import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/graph/execution-edges.js';
 import { mulberry32 } from '../../../bench/prng.js';
 
 const url = pgTestUrl('the PostgreSQL store contract');

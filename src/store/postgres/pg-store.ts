@@ -20,7 +20,7 @@
  */
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
-import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
+import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { callsPerTool, endedAt, nulSafeStore, observationFingerprint } from '../shared.js';

@@ -8,12 +8,12 @@ import { mulberry32 } from '../../../bench/prng.js';
 import { pgSchemas, pgTestUrl } from '../../../test/pg.js';
 import { freshPgliteStore, PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } from '../../../test/pglite.js';
 import { isCredenceError } from '../../core/errors.js';
-import { openCredence } from '../../engine.js';
+import { openCredence } from '../../engine/engine.js';
 import type { ObservationInput } from '../../schemas/index.js';
 import { restoreDump, writeDump } from '../dump.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { EmbeddingKind, Store, StoredEmbedding } from '../types.js';
-import { matrixSource, storeSource, toMatrix } from '../../vectors.js';
+import { matrixSource, storeSource, toMatrix } from '../../engine/search/vectors.js';
 import { openPgStore, type PgStore } from './pg-store.js';
 
 let withVector: PgliteServer;

@@ -8,7 +8,7 @@ import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
-import type { ExecutionEdgeEvent } from '../../core/execution-edges.js';
+import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, toolWords } from '../shared.js';

@@ -4,7 +4,7 @@
  * the working directory, named by a hash of its normalised remote URL when it has one (so every
  * clone of a repository shares its scope), else of its path — or to `global`.
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../text/sha256.js';
 
 export const GLOBAL_SCOPE = 'global';
 

@@ -8,7 +8,7 @@
  * similarity with the same arithmetic from the same float32 values, so a result's score is the same
  * wherever its vector was found.
  */
-import type { EmbeddingKind, EmbeddingStore, NearestEmbedding, StoreMeta } from './store/types.js';
+import type { EmbeddingKind, EmbeddingStore, NearestEmbedding, StoreMeta } from '../../store/types.js';
 
 export interface VectorMatrix {
   ids: string[];

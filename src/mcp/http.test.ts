@@ -4,11 +4,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCredence, type Credence } from '../engine.js';
+import { openCredence, type Credence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { oneLine, serveHttp, type RunningHttpServer } from './http.js';
 import { createMcpSession, type CredenceMcpSession } from './server.js';
-import type { SessionRecorder } from './session.js';
+import type { SessionRecorder } from '../mcp/session.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'squatter', version: '1' } } };
