@@ -1,5 +1,5 @@
 /**
- * @module engine
+ * @module engine/engine
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */

@@ -1,5 +1,5 @@
 /**
- * @module feedback-service
+ * @module engine/feedback-service
  * What surfaces showed, the verdicts on it, and the metrics of SPEC §6: every suggestion, DAG and
  * recalled memory a surface returns is recorded as shown with an id; `feedback` marks it accepted
  * or rejected, and feedback on an instinct or skill is an event (once per event id) whose delta the

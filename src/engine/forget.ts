@@ -1,5 +1,5 @@
 /**
- * @module forget
+ * @module engine/forget
  * Forgetting and the limits of SPEC §6 (seed 004 defaults: 100 observations kept per scope, purge
  * after 90 days, 20 active instincts). `forget ID` deletes an observation (or an instinct, a skill,
  * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
@@ -87,7 +87,7 @@ async function withdrawEvidence(
       const text = forgottenTexts.has(i.text) ? (wordingOf(remaining) ?? i.text) : i.text;
       await ctx.store.upsertInstinct(ctx.scope, { ...i, text, evidence, updatedAt: now });
       result.derivedUpdated.push(i.id);
-      // A text held for the user's confirmation is in no file and no memory (learning/held).
+      // A text held for the user's confirmation is in no file and no memory (engine/learning/held).
       if (instinctHeld({ text }, (await ctx.store.listFeedback(ctx.scope, i.id)).map((f) => f.id))) {
         await dropInstinctOutputs(ctx, i.id, i.slug, result.files);
         continue;
@@ -120,7 +120,7 @@ async function withdrawEvidence(
       const record = { ...s, rules: [...new Set(rules)], description, evidence };
       await ctx.store.upsertSkill(ctx.scope, record);
       result.derivedUpdated.push(s.id);
-      // Rules held for the user's confirmation are in no file and no memory (learning/held).
+      // Rules held for the user's confirmation are in no file and no memory (engine/learning/held).
       const shown = emittableSkill(record, (await ctx.store.listFeedback(ctx.scope, s.id)).map((f) => f.id));
       if (shown === undefined) {
         await ctx.store.deleteMemory(ctx.scope, s.id);

@@ -1,5 +1,5 @@
 /**
- * @module observations
+ * @module engine/observations
  * Observations in and out (SPEC §6, seed 004): checked against the seed's schema, scrubbed and
  * de-duplicated by the store, exported back field for field (context always written).
  */

@@ -1,5 +1,5 @@
 /**
- * @module runs
+ * @module engine/runs
  * Workflow runs (SPEC §7, seed 002): a run's nodes, each with its derived intent and its outcome
  * confidence (success 0.7 / partial 0.5 / failure 0.3, −0.1 per retry down to 0.1, +0.05 per later
  * node that used its output up to +0.2). The run's confidence is the mean of its nodes'

@@ -1,5 +1,5 @@
 /**
- * @module workflow-exec
+ * @module engine/workflow-exec
  * Runs an explicit workflow (SPEC §5, the gateway's `execute_dag`) once `validateWorkflow` has
  * accepted it: layer after layer, the tasks of a layer concurrently, each task's references
  * (`"$task_1"`, `"$task_1.path"`, see core/workflow/workflow-references) replaced by the results of the

@@ -7,7 +7,7 @@
  *   high-confidence active instincts (≥ 0.7) of the scope, strongest first, within
  *   `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
  *   memory block, never instructions of Credence's own. A rule that reads like a shell command is
- *   left out until the user confirms it (learning/held; issue 17, red-team 2).
+ *   left out until the user confirms it (engine/learning/held; issue 17, red-team 2).
  */
 import { sanitizeField } from '../core/recall/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';

@@ -1,5 +1,5 @@
 /**
- * @module files
+ * @module platform/files
  * Reads file-backed memories (instinct and skill files, a memory's `path`) only inside their root
  * (SPEC §8): a path that resolves outside it — by `..`, as an absolute path, or through a symbolic
  * link — is refused with `PATH_OUTSIDE_ROOT`.

@@ -1,5 +1,5 @@
 /**
- * @module scope
+ * @module platform/git-scope
  * Finds the scope of a working directory (SPEC §2) by reading the repository's files directly —
  * no `git` process is spawned, so a hook stays fast.
  */

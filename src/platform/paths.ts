@@ -1,5 +1,5 @@
 /**
- * @module paths
+ * @module platform/paths
  * Where the database lives by default, apart from the engine so that the hooks can know it without
  * loading the engine.
  */

@@ -1,5 +1,5 @@
 /**
- * @module core/scope
+ * @module core/scope/scope
  * Scope identity (SPEC §2): a record belongs to the project it was made in — the git top-level of
  * the working directory, named by a hash of its normalised remote URL when it has one (so every
  * clone of a repository shares its scope), else of its path — or to `global`.

@@ -1,9 +1,9 @@
 /**
  * @module core/security/path-containment
  * The lexical half of keeping a path inside its root (SPEC §8), the one implementation shared by
- * the safe file reads (`files.ts`), the learned files' folders (`learning/skill-files.ts`) and
+ * the safe file reads (`platform/files.ts`), the learned files' folders (`engine/learning/skill-files.ts`) and
  * through them the Claude Code installer: what counts as absolute on any platform, and whether a
- * `..` climbs above the root. Pure (no file system): symbolic links are followed by `files.ts`.
+ * `..` climbs above the root. Pure (no file system): symbolic links are followed by `platform/files.ts`.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * @module demo-history
+ * @module engine/demo/demo-history
  * The demo's learning history: a month of a coding agent's work that ships in `data/demo/`
  * (tools, runs, observations with recurring habits, memories, and the results a user accepted),
  * played through the real engine (recordRun, observe, remember, evolve, feedback), so every number

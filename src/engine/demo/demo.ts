@@ -1,5 +1,5 @@
 /**
- * @module demo
+ * @module engine/demo/demo
  * `credence demo`: runs the scoring core over the seeds' own scenarios, stores what they produce
  * (edges, executions, memories, observations, an instinct, a skill) and reports every score with
  * the parts that made it; then plays a month of learning history (`data/demo/`, see

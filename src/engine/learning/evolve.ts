@@ -1,5 +1,5 @@
 /**
- * @module evolve
+ * @module engine/learning/evolve
  * `credence evolve` (SPEC §6, seed 004): loads recent observations, groups them by meaning, scores
  * each group (`mean × recency × frequency`, plus the feedback recorded against its instinct), and
  * for each significant pattern writes an instinct (below 0.7) or updates the closest skill / makes

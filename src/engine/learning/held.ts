@@ -1,5 +1,5 @@
 /**
- * @module learning/held
+ * @module engine/learning/held
  * What of a learned instinct or skill may be emitted as an instruction (session context, skill and
  * instinct files, recall), and what is held for the user's confirmation (core/learning/rule-trust): a rule
  * whose text reads like a shell command stays in the store, where the user can see it and confirm

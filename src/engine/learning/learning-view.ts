@@ -1,5 +1,5 @@
 /**
- * @module learning-view
+ * @module engine/learning/learning-view
  * What a scope has learned, read for display (the dashboard): instincts, skills with their
  * confidence now (aged by idle weeks, moved by feedback), feedback, observations and executions.
  */

@@ -1,5 +1,5 @@
 /**
- * @module learning/skill-files
+ * @module engine/learning/skill-files
  * The files evolve writes (SPEC §6, seed 004): instincts as `instincts/<slug>.md` and skills as
  * `skills/<name>/SKILL.md` in the format Claude Code loads, plus the evolution log — under
  * configurable folders inside the project root (default `.credence/`, e.g. `.claude/skills` for

@@ -1,5 +1,5 @@
 /**
- * @module recall-index
+ * @module engine/recall/recall-index
  * The full recall index: every memory, observation and past run of a scope, with embeddings
  * (computed once and stored). The engine builds it once per process; the hooks rank BM25 hits
  * without it (recall.ts), so that a prompt hook never loads it.

@@ -1,5 +1,5 @@
 /**
- * @module recall
+ * @module engine/recall/recall
  * Recall (SPEC §8, seed 003): the memories that matter for a query — notes and decisions,
  * observations, past runs — found by BM25 (FTS5, porter) and by embeddings, fused, weighed by their
  * stored confidence and recency, and labelled high / medium / low with evidence. Every part of a

@@ -1,5 +1,5 @@
 /**
- * @module search-index
+ * @module engine/search/search-index
  * Everything tool search and DAG suggestion read for a scope, gathered once and kept until this
  * engine writes again: the catalogue with its embeddings and the scope's graph snapshot
  * (graph-snapshot: the confident graph, PageRank, heat, call counts and density). Stale embeddings (another

@@ -1,5 +1,5 @@
 /**
- * @module search
+ * @module engine/search/search
  * Hybrid tool search (SPEC §4) and DAG suggestion from an intent (SPEC §5) over a SearchIndex.
  * Gathers each candidate's signals here; the scoring and the DAG rules are in core/.
  */

@@ -1,5 +1,5 @@
 /**
- * @module vectors
+ * @module engine/search/vectors
  * Embedding matrices and cosine scans (the vectors are L2-normalised, so a dot product is the
  * cosine). Apart from the search index so that recall can use them without loading it.
  *

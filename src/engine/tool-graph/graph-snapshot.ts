@@ -1,5 +1,5 @@
 /**
- * @module graph-snapshot
+ * @module engine/tool-graph/graph-snapshot
  * One view of a scope's learned tool graph at one instant, built once and read by `status`, the
  * dashboard, tool search and DAG suggestion, so each shows the numbers the others rank with.
  * THE graph is the one search ranks over: confirmed edges with confidence ≥ 0.3, no self-loops, no

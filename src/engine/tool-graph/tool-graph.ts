@@ -1,5 +1,5 @@
 /**
- * @module tool-graph
+ * @module engine/tool-graph/tool-graph
  * The tool-graph loop of the engine (issue 3, seed 000): executions in, confident edges out.
  * Validation happens here, at the library boundary; the rules live in core/ and the rows in the
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
