@@ -3,7 +3,7 @@
  * What every backend does the same way at its boundary: scrub secrets from every text field
  * before anything is stored or indexed (SPEC §10), fingerprint observations so a re-import
  * adds nothing twice, and derive what a write implies (a tool's searchable words, call counters,
- * an execution's end). Every text reaching a backend is NUL-free (core/text-safe): PostgreSQL
+ * an execution's end). Every text reaching a backend is NUL-free (core/text/text-safe): PostgreSQL
  * cannot hold U+0000, so both stores keep U+FFFD in its place.
  */
 import { mayContainSecret, scrubValue } from '../core/security/scrub.js';
@@ -22,7 +22,7 @@ export function scrubRecord<T>(record: T): T {
 type AnyFunction = (...args: unknown[]) => unknown;
 
 /**
- * `store` with every argument of every method made NUL-free first (core/text-safe), so that the
+ * `store` with every argument of every method made NUL-free first (core/text/text-safe), so that the
  * two backends see the same text: records, and also scopes, ids, session names, search text and
  * lookup keys (a key with a NUL finds the record stored under it on both stores; PostgreSQL would
  * otherwise refuse the statement). A callback argument (appendCalls' `build`, `learn`, `fold`)

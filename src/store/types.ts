@@ -167,13 +167,13 @@ export interface InsertReport {
   duplicates: number;
 }
 
-/** One execution to record with the edge events it yields (core/execution-edges). */
+/** One execution to record with the edge events it yields (core/graph/execution-edges). */
 export interface ExecutionBatchItem {
   execution: ExecutionRecord;
   events: readonly ExecutionEdgeEvent[];
 }
 
-/** Folds one edge event into the edge's current state (core/edge-promotion). Pure. */
+/** Folds one edge event into the edge's current state (core/graph/edge-promotion). Pure. */
 export type EdgeFold = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent) => EdgeRecord;
 
 export interface RecordReport {

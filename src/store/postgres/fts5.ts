@@ -5,7 +5,7 @@
  * their ratios). Pure: no I/O, no driver.
  *
  * How the store uses it: each row keeps `fts5Document(columns).tsvector` (GIN-indexed) and its
- * `length`; a MATCH expression (always from core/fts-query's `buildFtsQuery`) goes through
+ * `length`; a MATCH expression (always from core/text/fts-query's `buildFtsQuery`) goes through
  * {@link parseFts5Match}; `tsquery` finds candidate rows (every matching row satisfies it; it may
  * let a few more through), `matches` decides each candidate exactly as FTS5 would, `hits` counts
  * its phrase instances, and {@link fts5Bm25} scores it from the table-wide statistics FTS5 uses:
