@@ -43,14 +43,27 @@ export function syntheticGraph(tools: number, edges: number, seed = 11): { ids: 
     if (from === to || seen.has(key)) continue;
     seen.add(key);
     const source = EDGE_SOURCES[Math.floor(rng() * EDGE_SOURCES.length)] as EdgeRecord['source'];
-    const count = source === 'observed' ? 3 + Math.floor(rng() * 40) : source === 'inferred' ? 1 + Math.floor(rng() * 2) : 0;
+    const count =
+      source === 'observed' ? 3 + Math.floor(rng() * 40) : source === 'inferred' ? 1 + Math.floor(rng() * 2) : 0;
     const lastSeen = source === 'template' ? null : NOW - Math.floor(rng() * 150 * DAY);
-    out.push({ from: ids[from] as string, to: ids[to] as string, type, source, count, successes: count, failures: Math.floor(rng() * 3), firstSeen: lastSeen === null ? null : lastSeen - 30 * DAY, lastSeen });
+    out.push({
+      from: ids[from] as string,
+      to: ids[to] as string,
+      type,
+      source,
+      count,
+      successes: count,
+      failures: Math.floor(rng() * 3),
+      firstSeen: lastSeen === null ? null : lastSeen - 30 * DAY,
+      lastSeen,
+    });
   }
   return { ids, edges: out };
 }
 
-export async function benchDashboard(options: { tools?: number; edges?: number; navigations?: number } = {}): Promise<BenchRow[]> {
+export async function benchDashboard(
+  options: { tools?: number; edges?: number; navigations?: number } = {},
+): Promise<BenchRow[]> {
   const tools = options.tools ?? 5_000;
   const edgeCount = options.edges ?? 50_000;
   const navigations = options.navigations ?? 9;
@@ -66,7 +79,10 @@ export async function benchDashboard(options: { tools?: number; edges?: number; 
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
   try {
     const graph = syntheticGraph(tools, edgeCount);
-    await store.upsertTools('bench', graph.ids.map((id) => ({ id, description: `${id.replaceAll('_', ' ')} of a synthetic catalogue` })));
+    await store.upsertTools(
+      'bench',
+      graph.ids.map((id) => ({ id, description: `${id.replaceAll('_', ' ')} of a synthetic catalogue` })),
+    );
     for (const edge of graph.edges) await store.putEdge('bench', edge);
     const credence = await openCredence({ store, scope: 'bench', now: NOW, cwd: dir });
     const dashboard = createDashboard({ credence });
@@ -101,10 +117,18 @@ export async function benchDashboard(options: { tools?: number; edges?: number; 
       let nodes = 0;
       for (let i = 0; i < navigations + 1; i += 1) {
         await page.goto(`${base}/graph`, { waitUntil: 'commit' });
-        await page.waitForFunction(() => (globalThis as unknown as DashboardWindow).document.body?.dataset.graphRendered !== undefined, undefined, { timeout: 30_000, polling: 10 });
+        await page.waitForFunction(
+          () => (globalThis as unknown as DashboardWindow).document.body?.dataset.graphRendered !== undefined,
+          undefined,
+          { timeout: 30_000, polling: 10 },
+        );
         const m = await page.evaluate(() => {
           const w = globalThis as unknown as DashboardWindow;
-          return { nodes: Number(w.document.body?.dataset.graphRendered), drawn: w.credenceGraph?.renderedAt ?? Number.NaN, dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN };
+          return {
+            nodes: Number(w.document.body?.dataset.graphRendered),
+            drawn: w.credenceGraph?.renderedAt ?? Number.NaN,
+            dcl: w.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? Number.NaN,
+          };
         });
         nodes = m.nodes;
         if (i === 0) continue; // the first navigation warms the browser's caches

@@ -20,9 +20,20 @@ export async function benchEvolveEngine(): Promise<BenchRow[]> {
   const root = mkdtempSync(join(tmpdir(), 'credence-evolve-bench-'));
   mkdirSync(join(root, '.git'));
   try {
-    const credence = await openCredence({ store: openSqliteStore({ path: join(root, 'bench.db') }), scope: 'bench', now: stream.now, cwd: root });
+    const credence = await openCredence({
+      store: openSqliteStore({ path: join(root, 'bench.db') }),
+      scope: 'bench',
+      now: stream.now,
+      cwd: root,
+    });
     await credence.observe(
-      stream.observations.map((o) => ({ timestamp: new Date(o.timestamp).toISOString(), type: o.type, observation: o.text, confidence: o.confidence, tags: [...o.tags] })),
+      stream.observations.map((o) => ({
+        timestamp: new Date(o.timestamp).toISOString(),
+        type: o.type,
+        observation: o.text,
+        confidence: o.confidence,
+        tags: [...o.tags],
+      })),
     );
     let t = performance.now();
     let words = 0;

@@ -51,7 +51,14 @@ export async function benchEvolveGrouping(options: { runs?: number; seed?: numbe
   const significant = last?.scored.filter((s) => s.significance.significant).length ?? 0;
   const step = (name: string, key: keyof EvolveResult['timings'], note: string): BenchRow => {
     const value = median(steps.map((s) => s[key]));
-    return { benchmark: `evolve step: ${name}`, measure, value: ms(value), reference: `content words ${ms(reference)}`, ratio: `${(value / reference).toFixed(1)}× pass`, target: note };
+    return {
+      benchmark: `evolve step: ${name}`,
+      measure,
+      value: ms(value),
+      reference: `content words ${ms(reference)}`,
+      ratio: `${(value / reference).toFixed(1)}× pass`,
+      target: note,
+    };
   };
   return [
     {

@@ -40,9 +40,16 @@ export async function benchGateway(options: { rounds?: number; calls?: number } 
   const rounds = options.rounds ?? 5;
   const calls = options.calls ?? 200;
   const dir = mkdtempSync(join(tmpdir(), 'credence-bench-gateway-'));
-  writeFileSync(join(dir, 'servers.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [testServer] } } }));
+  writeFileSync(
+    join(dir, 'servers.json'),
+    JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [testServer] } } }),
+  );
   const direct = await connect(process.execPath, [testServer], dir);
-  const gateway = await connect(process.execPath, [bin, '--db', join(dir, 'bench.db'), '--scope', 'bench', 'serve', '--stdio', '--gateway', 'servers.json'], dir);
+  const gateway = await connect(
+    process.execPath,
+    [bin, '--db', join(dir, 'bench.db'), '--scope', 'bench', 'serve', '--stdio', '--gateway', 'servers.json'],
+    dir,
+  );
   try {
     // Warm both paths (JIT, the first SQLite write) before measuring.
     await timeCalls(direct, 'echo', 50, []);

@@ -14,7 +14,6 @@ import { pageRank } from '../src/core/graph/pagerank.js';
 import { mulberry32 } from './prng.js';
 import { median, type BenchRow } from './table.js';
 
-
 const TYPE_WEIGHTS = [1.0, 0.8, 0.6, 0.5];
 const SOURCE_MODIFIERS = [1.0, 0.7, 0.5];
 
@@ -45,7 +44,10 @@ export function syntheticToolGraph(tools: number, edgeCount: number, seed = 42):
   for (let i = 1; i < tools && edges.length < edgeCount; i += 1) {
     const want = Math.min(i, perTool);
     for (let added = 0, tries = 0; added < want && tries < want * 20; tries += 1) {
-      const j = endpoints.length > 0 && rand() < 0.9 ? (endpoints[Math.floor(rand() * endpoints.length)] ?? 0) : Math.floor(rand() * i);
+      const j =
+        endpoints.length > 0 && rand() < 0.9
+          ? (endpoints[Math.floor(rand() * endpoints.length)] ?? 0)
+          : Math.floor(rand() * i);
       if (add(i, j)) added += 1;
     }
   }
@@ -77,7 +79,8 @@ function csrMatVecPass(graph: GraphIndex, x: Float64Array): number {
   let sum = 0;
   for (let u = 0, n = graph.ids.length; u < n; u += 1) {
     let row = 0;
-    for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1) row += (weights[e] as number) * (x[targets[e] as number] as number);
+    for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1)
+      row += (weights[e] as number) * (x[targets[e] as number] as number);
     sum += row;
   }
   return sum;
@@ -97,7 +100,9 @@ function pageRankIterations(graph: GraphIndex): number {
 
 const ms = (value: number): string => `${value < 1 ? value.toFixed(3) : value.toFixed(2)} ms`;
 
-export async function benchGraph(options: { tools?: number; edges?: number; runs?: number; warmup?: number } = {}): Promise<BenchRow[]> {
+export async function benchGraph(
+  options: { tools?: number; edges?: number; runs?: number; warmup?: number } = {},
+): Promise<BenchRow[]> {
   const tools = options.tools ?? 10_000;
   const edgeCount = options.edges ?? 100_000;
   const runs = options.runs ?? 20;

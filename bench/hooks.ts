@@ -40,9 +40,27 @@ export async function benchHooks(options: { rounds?: number; memories?: number }
     await credence.recall(data.queries[0] ?? 'search', { track: false });
     await credence.close();
     const env = { PATH: process.env.PATH ?? '', HOME: dir, CREDENCE_DB: db };
-    const base = { session_id: 'bench-session', transcript_path: join(dir, 't.jsonl'), cwd: project, permission_mode: 'default' };
-    const post = JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'src/app.ts') }, tool_response: { type: 'text', file: { content: 'x'.repeat(4000) } }, tool_use_id: 'toolu_1' });
-    const pre = JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'src/app.ts') }, tool_use_id: 'toolu_1' });
+    const base = {
+      session_id: 'bench-session',
+      transcript_path: join(dir, 't.jsonl'),
+      cwd: project,
+      permission_mode: 'default',
+    };
+    const post = JSON.stringify({
+      ...base,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: join(project, 'src/app.ts') },
+      tool_response: { type: 'text', file: { content: 'x'.repeat(4000) } },
+      tool_use_id: 'toolu_1',
+    });
+    const pre = JSON.stringify({
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: join(project, 'src/app.ts') },
+      tool_use_id: 'toolu_1',
+    });
     const queries = data.queries.slice(0, rounds);
     const times = { node: [] as number[], post: [] as number[], pre: [] as number[], prompt: [] as number[] };
     // One of each first (the OS file cache, the first migration), not measured.
@@ -51,7 +69,11 @@ export async function benchHooks(options: { rounds?: number; memories?: number }
       times.node.push(timeProcess(['-e', '0'], '', env, project));
       times.post.push(timeProcess([bin, 'hook', 'claude-code'], post, env, project));
       times.pre.push(timeProcess([bin, 'hook', 'claude-code'], pre, env, project));
-      const prompt = JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: queries[i % queries.length] ?? 'search' });
+      const prompt = JSON.stringify({
+        ...base,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: queries[i % queries.length] ?? 'search',
+      });
       times.prompt.push(timeProcess([bin, 'hook', 'claude-code'], prompt, env, project));
     }
     const n = median(times.node);
@@ -66,7 +88,11 @@ export async function benchHooks(options: { rounds?: number; memories?: number }
         target: target === undefined ? '—' : `≤ ${target}×: ${ratio <= target ? 'met' : 'not met'}`,
       };
     };
-    return [row('PostToolUse', times.post, 1.5), row('PreToolUse', times.pre, undefined), row(`UserPromptSubmit, ${size.toLocaleString('en-US')} memories (${data.source})`, times.prompt, 2)];
+    return [
+      row('PostToolUse', times.post, 1.5),
+      row('PreToolUse', times.pre, undefined),
+      row(`UserPromptSubmit, ${size.toLocaleString('en-US')} memories (${data.source})`, times.prompt, 2),
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

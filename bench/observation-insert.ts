@@ -32,7 +32,12 @@ function makeRows(total: number, round: number): ObservationRecord[] {
   }));
 }
 
-export async function benchObservationInsert(options: { dir: string; total: number; batch: number; rounds: number }): Promise<BenchRow[]> {
+export async function benchObservationInsert(options: {
+  dir: string;
+  total: number;
+  batch: number;
+  rounds: number;
+}): Promise<BenchRow[]> {
   const storeRates: number[] = [];
   const rawRates: number[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
@@ -40,7 +45,8 @@ export async function benchObservationInsert(options: { dir: string; total: numb
 
     const store = openSqliteStore({ path: join(options.dir, `store-${round}.db`) });
     let t = process.hrtime.bigint();
-    for (let i = 0; i < rows.length; i += options.batch) await store.insertObservations('bench', rows.slice(i, i + options.batch));
+    for (let i = 0; i < rows.length; i += options.batch)
+      await store.insertObservations('bench', rows.slice(i, i + options.batch));
     storeRates.push(options.total / (Number(process.hrtime.bigint() - t) / 1e9));
     await store.close();
 
@@ -58,7 +64,17 @@ export async function benchObservationInsert(options: { dir: string; total: numb
     const writeBatch = raw.transaction((from: number) => {
       for (let i = from; i < Math.min(from + options.batch, rows.length); i += 1) {
         const o = rows[i] as ObservationRecord;
-        insert.run(o.id, o.timestamp, o.type, JSON.stringify(o.context), o.observation, JSON.stringify(o.evidence), o.confidence, JSON.stringify(o.tags), fingerprints[i]);
+        insert.run(
+          o.id,
+          o.timestamp,
+          o.type,
+          JSON.stringify(o.context),
+          o.observation,
+          JSON.stringify(o.evidence),
+          o.confidence,
+          JSON.stringify(o.tags),
+          fingerprints[i],
+        );
       }
     });
     t = process.hrtime.bigint();

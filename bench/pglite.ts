@@ -34,8 +34,14 @@ export async function startPglite(options: { vector?: boolean; maxConnections?: 
   const vector = options.vector ?? false;
   const db = await PGlite.create(vector ? { extensions: { vector: pgvector } } : {});
   try {
-    if (vector) await db.exec(`CREATE SCHEMA ${PGLITE_VECTOR_SCHEMA}; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
-    const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: options.maxConnections ?? 32 });
+    if (vector)
+      await db.exec(`CREATE SCHEMA ${PGLITE_VECTOR_SCHEMA}; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
+    const server = new PGLiteSocketServer({
+      db,
+      port: 0,
+      host: '127.0.0.1',
+      maxConnections: options.maxConnections ?? 32,
+    });
     await server.start();
     let stopped = false;
     return {
@@ -66,4 +72,3 @@ export async function startPglite(options: { vector?: boolean; maxConnections?: 
 export async function resetPglite(server: Pick<PgliteServer, 'db'>): Promise<void> {
   await server.db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
 }
-

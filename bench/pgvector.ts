@@ -40,9 +40,8 @@ const BATCH = 1_000;
 const DEFAULT_N = 5_000;
 
 const sec = (v: number): string => `${(v / 1000).toFixed(2)} s`;
-const bytes = (n: number): string => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(1)} KiB` : `${n} B`);
-
-
+const bytes = (n: number): string =>
+  n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(1)} KiB` : `${n} B`;
 
 /** Counts what the store's vector calls move into the process: every vector read, and the time spent putting vectors. */
 function meter(store: PgStore) {
@@ -80,10 +79,17 @@ interface Written {
   answers: RecallResult[][];
 }
 
-const ask = (ctx: RecallContext, q: string): Promise<RecallResult[]> => recall(ctx, q, { limit: LIMIT, bm25Weight: BM25_WEIGHT });
+const ask = (ctx: RecallContext, q: string): Promise<RecallResult[]> =>
+  recall(ctx, q, { limit: LIMIT, bm25Weight: BM25_WEIGHT });
 
 /** One store on an emptied `public`, as a process on it writes: the memories, then their embeddings (the first recall index build). */
-async function write(server: PgliteServer, vectors: 'node' | 'auto', memories: readonly MemoryRecord[], queries: readonly string[], embedder: EmbeddingProvider): Promise<Written> {
+async function write(
+  server: PgliteServer,
+  vectors: 'node' | 'auto',
+  memories: readonly MemoryRecord[],
+  queries: readonly string[],
+  embedder: EmbeddingProvider,
+): Promise<Written> {
   await resetPglite(server);
   const store = await open(server, vectors);
   try {
@@ -128,11 +134,20 @@ async function side(server: PgliteServer, vectors: 'node' | 'auto', embedder: Em
   const start = performance.now();
   const index = await buildRecallIndex(store, SCOPE, embedder);
   const buildMs = performance.now() - start;
-  return { store, meter: m, buildMs, indexBytes: m.indexBytes, ctx: { store, scope: SCOPE, embedder, index, now: NOW } };
+  return {
+    store,
+    meter: m,
+    buildMs,
+    indexBytes: m.indexBytes,
+    ctx: { store, scope: SCOPE, embedder, index, now: NOW },
+  };
 }
 
 /** Both stores' recall, query by query in turn (so that the machine's noise falls on both alike), after `WARM_UP` untimed queries. */
-async function interleaved(sides: readonly Side[], queries: readonly string[]): Promise<{ times: number[][]; answers: RecallResult[][][] }> {
+async function interleaved(
+  sides: readonly Side[],
+  queries: readonly string[],
+): Promise<{ times: number[][]; answers: RecallResult[][][] }> {
   const times = sides.map((): number[] => []);
   const answers = sides.map((): RecallResult[][] => []);
   for (const q of queries.slice(0, WARM_UP)) for (const s of sides) await ask(s.ctx, q);
@@ -147,7 +162,12 @@ async function interleaved(sides: readonly Side[], queries: readonly string[]): 
   return { times, answers };
 }
 
-function recallRow(benchmark: string, pgv: readonly number[], node: readonly number[], bytesPerQuery: number): BenchRow {
+function recallRow(
+  benchmark: string,
+  pgv: readonly number[],
+  node: readonly number[],
+  bytesPerQuery: number,
+): BenchRow {
   return {
     benchmark,
     measure: 'p50 / p95; vectors read per query',
@@ -158,7 +178,8 @@ function recallRow(benchmark: string, pgv: readonly number[], node: readonly num
   };
 }
 
-const answerKey = (results: readonly RecallResult[]): string => results.map((r) => `${r.kind}:${r.id}:${r.label}`).join('\n');
+const answerKey = (results: readonly RecallResult[]): string =>
+  results.map((r) => `${r.kind}:${r.id}:${r.label}`).join('\n');
 const scoreKey = (results: readonly RecallResult[]): string => results.map((r) => `${r.score}`).join('\n');
 
 /** How many queries got the same ids and labels in the same order, and of those the same scores to the bit. */
@@ -189,12 +210,17 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
   const server = await startPglite({ vector: true });
   try {
     // Untimed, so that neither mode pays for the WebAssembly engine warming up.
-    for (const mode of ['auto', 'node'] as const) await write(server, mode, memories.slice(0, 1_000), queries.slice(0, 2 * WARM_UP), embedder);
+    for (const mode of ['auto', 'node'] as const)
+      await write(server, mode, memories.slice(0, 1_000), queries.slice(0, 2 * WARM_UP), embedder);
     // Node first: its store, written without pgvector's column, is the backfill's starting point.
     const nodeWrite = await write(server, 'node', memories, queries, embedder);
     const stored = await count(server, 'SELECT count(*)::int AS n FROM embeddings');
-    const hadColumn = await count(server, `SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'public.embeddings'::regclass AND attname = 'vec' AND NOT attisdropped`);
-    if (hadColumn !== 0) throw new Error('bench/pgvector: the node-written store already has the vec column; the backfill would not run');
+    const hadColumn = await count(
+      server,
+      `SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'public.embeddings'::regclass AND attname = 'vec' AND NOT attisdropped`,
+    );
+    if (hadColumn !== 0)
+      throw new Error('bench/pgvector: the node-written store already has the vec column; the backfill would not run');
 
     // The backfill: the first open with vectors=auto adds the column and fills it from the stored bytes.
     let start = performance.now();
@@ -209,7 +235,13 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
     // The backfilled store answers as the node store did (untimed).
     const backfilled: RecallResult[][] = [];
     try {
-      const ctx: RecallContext = { store, scope: SCOPE, embedder, index: await buildRecallIndex(store, SCOPE, embedder), now: NOW };
+      const ctx: RecallContext = {
+        store,
+        scope: SCOPE,
+        embedder,
+        index: await buildRecallIndex(store, SCOPE, embedder),
+        now: NOW,
+      };
       for (const q of queries) backfilled.push(await ask(ctx, q));
     } finally {
       await store.close();
@@ -241,7 +273,8 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
 
     const dim = embedder.dimension ?? 0;
     const what = `${n.toLocaleString('en-US')} memories (${data.source}), ${dim}-dim ${embedder.provider} vectors`;
-    const engine = "PGlite: PostgreSQL 18 compiled to WebAssembly, one session, pgvector 0.8.7; absolute figures are not a server's, the two modes on the same engine are the point";
+    const engine =
+      "PGlite: PostgreSQL 18 compiled to WebAssembly, one session, pgvector 0.8.7; absolute figures are not a server's, the two modes on the same engine are the point";
     const sameWritten = compare(nodeWrite.answers, pgvWrite.answers);
     const sameBackfill = compare(nodeWrite.answers, backfilled);
     const sameCold = compare(nodeAnswers, pgvAnswers);
@@ -274,11 +307,22 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
         ratio: `${(pgvSide.buildMs / nodeSide.buildMs).toFixed(2)}× time`,
         target: `pgvector reads none: ${pgvSide.indexBytes === 0 ? 'met' : 'NOT met'}`,
       },
-      recallRow(`recall with no planner statistics (as loaded; PGlite runs no autovacuum), ${recallOn}`, pgvCold, nodeCold, nearestBytesPerQuery),
-      recallRow(`recall after ANALYZE (as autovacuum leaves a server), ${recallOn}`, pgvAnalysed, nodeAnalysed, nearestBytesPerQuery),
+      recallRow(
+        `recall with no planner statistics (as loaded; PGlite runs no autovacuum), ${recallOn}`,
+        pgvCold,
+        nodeCold,
+        nearestBytesPerQuery,
+      ),
+      recallRow(
+        `recall after ANALYZE (as autovacuum leaves a server), ${recallOn}`,
+        pgvAnalysed,
+        nodeAnalysed,
+        nearestBytesPerQuery,
+      ),
       {
         benchmark: `same answers, pgvector vs node (ids, kinds and labels in order; ${queries.length} queries)`,
-        measure: 'queries identical (of which same scores to the bit): each on its own write; same tables as loaded; after ANALYZE; backfilled store',
+        measure:
+          'queries identical (of which same scores to the bit): each on its own write; same tables as loaded; after ANALYZE; backfilled store',
         value: `${sameWritten.same} (${sameWritten.sameScores}); ${sameCold.same} (${sameCold.sameScores}); ${sameAnalysed.same} (${sameAnalysed.sameScores}); ${sameBackfill.same} (${sameBackfill.sameScores}) of ${queries.length}`,
         reference: '-',
         ratio: '-',

@@ -54,7 +54,9 @@ async function meanMs(fn: () => Promise<unknown>, runs: number): Promise<number>
 
 const ms = (value: number): string => `${value.toFixed(value < 0.01 ? 4 : 3)} ms`;
 
-export async function benchPocketflow(options: { nodes?: number; runs?: number; rounds?: number } = {}): Promise<BenchRow[]> {
+export async function benchPocketflow(
+  options: { nodes?: number; runs?: number; rounds?: number } = {},
+): Promise<BenchRow[]> {
   const nodes = options.nodes ?? 50;
   const runs = options.runs ?? 200;
   const rounds = options.rounds ?? 7;
@@ -62,10 +64,19 @@ export async function benchPocketflow(options: { nodes?: number; runs?: number; 
 
   const kept: RunInput[] = [];
   const batched = instrumentFlow(flow, {
-    credence: { recordRun: async (run: RunInput): Promise<RunResult> => (kept.push(run), { executionId: '', intent: run.intent, intentKind: 'general', confidence: 0, summary: '', nodes: [] }) },
+    credence: {
+      recordRun: async (run: RunInput): Promise<RunResult> => (
+        kept.push(run),
+        { executionId: '', intent: run.intent, intentKind: 'general', confidence: 0, summary: '', nodes: [] }
+      ),
+    },
     intent: 'bench chain',
   });
-  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'bench', now: 1_780_000_000_000 });
+  const credence = await openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 'bench',
+    now: 1_780_000_000_000,
+  });
   const engine = instrumentFlow(flow, { credence, intent: 'bench chain' });
 
   // Check once that the wrapped run is the bare run, recorded.
@@ -73,7 +84,11 @@ export async function benchPocketflow(options: { nodes?: number; runs?: number; 
   const wrappedOut: Shared = {};
   await flow.run(bareOut);
   await batched.run(wrappedOut);
-  if (JSON.stringify(bareOut) !== JSON.stringify(wrappedOut) || kept[0]?.nodes.length !== nodes || kept[0]?.nodes[nodes - 1]?.consumes[0] !== nodes - 2) {
+  if (
+    JSON.stringify(bareOut) !== JSON.stringify(wrappedOut) ||
+    kept[0]?.nodes.length !== nodes ||
+    kept[0]?.nodes[nodes - 1]?.consumes[0] !== nodes - 2
+  ) {
     throw new Error('bench/pocketflow: the wrapped flow did not behave as the bare one');
   }
 

@@ -45,7 +45,6 @@ const NOW = Date.parse('2026-06-01T00:00:00Z');
 /** The raw FTS5 reference: what recall's BM25 step does at its floor. */
 const RAW_FTS = `SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT ${RECALL_DEFAULTS.candidates}`;
 
-
 export interface BaseMemory {
   name: string;
   description: string;
@@ -61,16 +60,29 @@ export function loadData(): { tools: BaseMemory[]; queries: string[]; source: st
       .map(parseSealToolsTool)
       .filter((t) => (seen.has(t.id) ? false : (seen.add(t.id), true)))
       .map((t) => ({ name: t.id, description: t.description }));
-    return { tools, queries: lines('dev.jsonl').slice(0, QUERIES).map((v, i) => parseSealToolsQuery(v, i).intent), source: 'Seal-Tools' };
+    return {
+      tools,
+      queries: lines('dev.jsonl')
+        .slice(0, QUERIES)
+        .map((v, i) => parseSealToolsQuery(v, i).intent),
+      source: 'Seal-Tools',
+    };
   }
   const rng = mulberry32(11);
-  const words = 'get search read write file user weather flight hotel book list create delete update report email calendar price stock translate patient invoice order shipment route music news'.split(' ');
+  const words =
+    'get search read write file user weather flight hotel book list create delete update report email calendar price stock translate patient invoice order shipment route music news'.split(
+      ' ',
+    );
   const pick = () => words[Math.floor(rng() * words.length)] ?? 'item';
   const tools = Array.from({ length: 4_076 }, (_, i) => ({
     name: `${pick()}${pick().replace(/^./, (c) => c.toUpperCase())}${i}`,
     description: Array.from({ length: 6 + Math.floor(rng() * 12) }, pick).join(' '),
   }));
-  return { tools, queries: Array.from({ length: QUERIES }, () => `${pick()} the ${pick()} of a ${pick()} and ${pick()} it`), source: 'synthetic' };
+  return {
+    tools,
+    queries: Array.from({ length: QUERIES }, () => `${pick()} the ${pick()} of a ${pick()} and ${pick()} it`),
+    source: 'synthetic',
+  };
 }
 
 /**
@@ -125,7 +137,12 @@ interface SizeResult {
 }
 
 /** One size: a fresh in-memory store, the memories, the index built, then the queries timed. */
-async function measureSize(tools: readonly BaseMemory[], queries: readonly string[], n: number, profile: boolean): Promise<SizeResult> {
+async function measureSize(
+  tools: readonly BaseMemory[],
+  queries: readonly string[],
+  n: number,
+  profile: boolean,
+): Promise<SizeResult> {
   const store = openSqliteStore({ path: ':memory:' });
   const credence: Credence = await openCredence({ store, scope: SCOPE, now: NOW });
   const memories = benchMemories(tools, n);
@@ -222,7 +239,11 @@ function scanUnrolled(m: VectorMatrix, query: Float32Array, k: number): number[]
  * similarity scan over every vector, and what is left (fusing, sorting, term shares, labels:
  * recall's own total minus the parts, at bm25Weight 1 as the BM25 row measures it).
  */
-async function profileRecall(credence: Credence, store: SqliteStore, queries: readonly string[]): Promise<Map<string, number[]>> {
+async function profileRecall(
+  credence: Credence,
+  store: SqliteStore,
+  queries: readonly string[],
+): Promise<Map<string, number[]>> {
   const index = await buildRecallIndex(store, SCOPE, credence.embedder);
   const matrix = index.vectors.matrix;
   if (matrix === undefined) throw new Error('the recall profile needs the vectors in memory (a SQLite store)');
@@ -266,7 +287,10 @@ async function profileRecall(credence: Credence, store: SqliteStore, queries: re
     if (fast.length === scan.top.length && fast.every((row, i) => matrix.ids[row] === scan.top[i])) same.scan += 1;
     s = performance.now();
     const words = [...new Set([...fq.terms, ...fq.phrases.flat()])];
-    const top = hits.slice(0, 10).map((h) => index.items.get(`memory:${h.memory.id}`)).filter((i) => i !== undefined);
+    const top = hits
+      .slice(0, 10)
+      .map((h) => index.items.get(`memory:${h.memory.id}`))
+      .filter((i) => i !== undefined);
     const shares = top.map((i) => termShare(words, i));
     recallLabels(shares.map((t, i) => ({ score: 1 - i / 10, termShare: t, similarity: 0.5 })));
     const tShare = performance.now() - s;
@@ -280,12 +304,19 @@ async function profileRecall(credence: Credence, store: SqliteStore, queries: re
     add(`scanSimilar over ${matrix.ids.length.toLocaleString('en-US')} vectors`, tScan);
     add('termShare + recallLabels, top 10', tShare);
     add('recall total (bm25Weight 1)', total);
-    add('rest of recall (total − parts: fusing ≤ 100 candidates, sort)', total - tQuery - tMem - tOther - tEmbed - tScan - tShare);
-    add(`candidate fix: FTS5 top ${4 * k} first, then CROSS JOIN memories (same hits as searchMemories: SAME_SQL)`, tTwoStep);
+    add(
+      'rest of recall (total − parts: fusing ≤ 100 candidates, sort)',
+      total - tQuery - tMem - tOther - tEmbed - tScan - tShare,
+    );
+    add(
+      `candidate fix: FTS5 top ${4 * k} first, then CROSS JOIN memories (same hits as searchMemories: SAME_SQL)`,
+      tTwoStep,
+    );
     add(`candidate fix: scan with 4 accumulators (same top ${k}: SAME_SCAN)`, tFast);
   }
   const named = new Map<string, number[]>();
-  for (const [name, times] of parts) named.set(name.replace('SAME_SQL', `${same.sql}/${same.n}`).replace('SAME_SCAN', `${same.scan}/${same.n}`), times);
+  for (const [name, times] of parts)
+    named.set(name.replace('SAME_SQL', `${same.sql}/${same.n}`).replace('SAME_SCAN', `${same.scan}/${same.n}`), times);
   return named;
 }
 
@@ -294,7 +325,10 @@ export async function benchRecall(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const results: SizeResult[] = [];
   const largest = Math.max(...RECALL_BENCH_SIZES);
-  for (const n of RECALL_BENCH_SIZES) results.push(await measureSize(data.tools, data.queries, n, n === largest && process.env.CREDENCE_BENCH_PROFILE === '1'));
+  for (const n of RECALL_BENCH_SIZES)
+    results.push(
+      await measureSize(data.tools, data.queries, n, n === largest && process.env.CREDENCE_BENCH_PROFILE === '1'),
+    );
   const label = (n: number) => `${n.toLocaleString('en-US')} memories, ${data.queries.length} ${data.source} queries`;
   for (const r of results) {
     const ftsP95 = percentile(r.fts, 0.95);
@@ -316,7 +350,9 @@ export async function benchRecall(): Promise<BenchRow[]> {
       value: p50p95(r.bm25),
       reference: ref,
       ratio: `${(bm25P95 / Math.max(1e-9, ftsP95)).toFixed(2)}× FTS`,
-      target: atTarget ? `≤ 1.3× FTS and ≤ 30 ms p95: ${bm25P95 <= 1.3 * ftsP95 && bm25P95 <= 30 ? 'met' : 'NOT met'}` : '-',
+      target: atTarget
+        ? `≤ 1.3× FTS and ≤ 30 ms p95: ${bm25P95 <= 1.3 * ftsP95 && bm25P95 <= 30 ? 'met' : 'NOT met'}`
+        : '-',
     });
     rows.push({
       benchmark: `recall, fused bm25Weight ${RECALL_DEFAULTS.bm25Weight} (${label(r.n)})`,

@@ -14,7 +14,6 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { mulberry32 } from './prng.js';
 import { fmtRate, median, type BenchRow } from './table.js';
 
-
 function makeExecutions(count: number, seed: number): ExecutionInput[] {
   const rng = mulberry32(seed);
   const tool = () => `tool_${Math.floor(rng() ** 2 * 300)}`;
@@ -29,7 +28,12 @@ function makeExecutions(count: number, seed: number): ExecutionInput[] {
   }));
 }
 
-export async function benchRecord(options: { dir: string; executions: number; batch: number; rounds: number }): Promise<BenchRow[]> {
+export async function benchRecord(options: {
+  dir: string;
+  executions: number;
+  batch: number;
+  rounds: number;
+}): Promise<BenchRow[]> {
   const rates: number[] = [];
   const rawRates: number[] = [];
   const calls = options.executions * 5;
@@ -43,7 +47,8 @@ export async function benchRecord(options: { dir: string; executions: number; ba
       newId: () => `exec-${round}-${(n += 1)}`,
     });
     let t = process.hrtime.bigint();
-    for (let i = 0; i < executions.length; i += options.batch) await credence.recordExecutions(executions.slice(i, i + options.batch), { edges: false });
+    for (let i = 0; i < executions.length; i += options.batch)
+      await credence.recordExecutions(executions.slice(i, i + options.batch), { edges: false });
     rates.push(calls / (Number(process.hrtime.bigint() - t) / 1e9));
     await credence.close();
 
@@ -52,11 +57,15 @@ export async function benchRecord(options: { dir: string; executions: number; ba
     raw.pragma('synchronous = NORMAL');
     for (const m of MIGRATIONS) raw.exec(m.sql);
     raw.pragma('foreign_keys = OFF');
-    const insert = raw.prepare("INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, 'bench', ?, ?, ?, 0, NULL, ?, NULL, ?)");
+    const insert = raw.prepare(
+      "INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, 'bench', ?, ?, ?, 0, NULL, ?, NULL, ?)",
+    );
     const write = raw.transaction((from: number) => {
       for (let i = from; i < Math.min(from + options.batch, executions.length); i += 1) {
         const e = executions[i] as ExecutionInput;
-        e.calls.forEach((c, k) => insert.run(`exec-${i}`, k, c.tool, c.status, JSON.stringify(c.consumes ?? []), e.startedAt as number));
+        e.calls.forEach((c, k) =>
+          insert.run(`exec-${i}`, k, c.tool, c.status, JSON.stringify(c.consumes ?? []), e.startedAt as number),
+        );
       }
     });
     t = process.hrtime.bigint();
@@ -68,7 +77,7 @@ export async function benchRecord(options: { dir: string; executions: number; ba
   const raw = median(rawRates);
   return [
     {
-      benchmark: `record executions (${options.executions.toLocaleString('en-US')} × 5 calls, batches of ${options.batch.toLocaleString("en-US")})`,
+      benchmark: `record executions (${options.executions.toLocaleString('en-US')} × 5 calls, batches of ${options.batch.toLocaleString('en-US')})`,
       measure: `calls/s, median of ${options.rounds}`,
       value: fmtRate(rate),
       reference: `raw call-row insert ${fmtRate(raw)}`,

@@ -42,7 +42,10 @@ try {
     ['pgvector', async () => (await import('./pgvector.js')).benchPgvector()],
   ];
   const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
-  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown bench section ${unknown.join(', ')}: the sections are ${sections.map(([s]) => s).join(', ')}`,
+    );
   for (const [name, run] of sections) if (only === undefined || only.has(name)) rows.push(...(await run()));
   process.stdout.write(`${formatTable(rows)}\n`);
 } finally {

@@ -15,7 +15,16 @@ import { openCredence } from '../src/engine/engine.js';
 import { mulberry32 } from './prng.js';
 
 /** Few tools, so that every writer hits the same edges (the contended case). */
-const TOOLS = ['read_file', 'parse_json', 'validate', 'transform', 'write_file', 'run_tests', 'git_commit', 'search_code'];
+const TOOLS = [
+  'read_file',
+  'parse_json',
+  'validate',
+  'transform',
+  'write_file',
+  'run_tests',
+  'git_commit',
+  'search_code',
+];
 const T0 = 1_780_000_000_000;
 
 export interface WriterReport {

@@ -35,17 +35,27 @@ async function server(): Promise<Server | string> {
   const given = process.env.CREDENCE_BENCH_DATABASE_URL ?? process.env.CREDENCE_TEST_DATABASE_URL;
   if (given !== undefined && given !== '') return { url: given, stop: async () => {} };
   const script = pathToFileURL(fileURLToPath(new URL('../../scripts/services.mjs', import.meta.url))).href;
-  const services = (await import(script)) as { postgresBinDir: () => string | undefined; startPostgres: () => Promise<Server> };
-  if (services.postgresBinDir() === undefined) return 'no PostgreSQL: set CREDENCE_BENCH_DATABASE_URL or install postgresql';
+  const services = (await import(script)) as {
+    postgresBinDir: () => string | undefined;
+    startPostgres: () => Promise<Server>;
+  };
+  if (services.postgresBinDir() === undefined)
+    return 'no PostgreSQL: set CREDENCE_BENCH_DATABASE_URL or install postgresql';
   return services.startPostgres();
 }
 
-const WORDS = 'read parse write validate transform json yaml csv file config test build deploy commit branch merge search index query cache token auth user session log metric alert backup restore schema table column row key value api http request response retry queue worker job schedule report chart image resize upload download'.split(' ');
+const WORDS =
+  'read parse write validate transform json yaml csv file config test build deploy commit branch merge search index query cache token auth user session log metric alert backup restore schema table column row key value api http request response retry queue worker job schedule report chart image resize upload download'.split(
+    ' ',
+  );
 
 function syntheticData(seed: number) {
   const rng = mulberry32(seed);
   const pick = () => WORDS[Math.floor(rng() * WORDS.length)] as string;
-  const tools = Array.from({ length: 500 }, (_, i) => ({ id: `${pick()}_${pick()}_${i}`, description: `${pick()} ${pick()} ${pick()} the ${pick()} ${pick()}` }));
+  const tools = Array.from({ length: 500 }, (_, i) => ({
+    id: `${pick()}_${pick()}_${i}`,
+    description: `${pick()} ${pick()} ${pick()} the ${pick()} ${pick()}`,
+  }));
   const executions = Array.from({ length: 5_000 }, (_, i) => {
     const start = Math.floor(rng() * 490);
     return {
@@ -70,9 +80,11 @@ async function workload(store: Store, data: ReturnType<typeof syntheticData>) {
   const credence: Credence = await openCredence({ store, scope: 'bench', now: NOW, newId: () => `e${(n += 1)}` });
   await credence.addTools(data.tools);
   const t0 = performance.now();
-  for (let i = 0; i < data.executions.length; i += 1_000) await credence.recordExecutions(data.executions.slice(i, i + 1_000));
+  for (let i = 0; i < data.executions.length; i += 1_000)
+    await credence.recordExecutions(data.executions.slice(i, i + 1_000));
   const ingest = (data.executions.length * 5) / ((performance.now() - t0) / 1000);
-  for (let i = 0; i < data.memories.length; i += 2_000) await store.upsertMemories('bench', data.memories.slice(i, i + 2_000));
+  for (let i = 0; i < data.memories.length; i += 2_000)
+    await store.upsertMemories('bench', data.memories.slice(i, i + 2_000));
   const time = (fn: (q: string) => Promise<unknown>): Promise<number[]> => timeEach(data.queries, fn, 10);
   const recall = await time((q) => credence.recall(q, { track: false, bm25Weight: 1 }));
   const dag = await time((q) => credence.suggestDag(q, { track: false }));
@@ -86,7 +98,16 @@ export async function benchStores(): Promise<BenchRow[]> {
   const srv = await server();
   const label = `500 tools, 5,000 executions, 10k memories and 100 queries from ${loadData().source}`;
   if (typeof srv === 'string') {
-    return [{ benchmark: `stores side by side (${label})`, measure: '-', value: `PostgreSQL skipped: ${srv}`, reference: '-', ratio: '-', target: '-' }];
+    return [
+      {
+        benchmark: `stores side by side (${label})`,
+        measure: '-',
+        value: `PostgreSQL skipped: ${srv}`,
+        reference: '-',
+        ratio: '-',
+        target: '-',
+      },
+    ];
   }
   const schema = `credence_bench_${randomBytes(4).toString('hex')}`;
   try {
@@ -131,7 +152,9 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 // Beside this file once compiled (dist/bench); from the sources (the tests), the compiled copy.
-const writerScript = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../dist/bench/store-writer.js' : './store-writer.js', import.meta.url));
+const writerScript = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../dist/bench/store-writer.js' : './store-writer.js', import.meta.url),
+);
 
 /** Runs one writer process (bench/store-writer) and returns what it reports. */
 export function runWriter(args: string[]): Promise<WriterReport> {
@@ -141,17 +164,27 @@ export function runWriter(args: string[]): Promise<WriterReport> {
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as WriterReport) : reject(new Error(`writer exited ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as WriterReport) : reject(new Error(`writer exited ${code}: ${err}`)),
+    );
   });
 }
 
 /** Runs the writers against one store and returns throughput and lost increments. */
 async function writers(count: number, seconds: number, target: string[], store: () => Promise<Store>) {
-  const reports = await Promise.all(Array.from({ length: count }, (_, i) => runWriter([...target, '--scope', 'writers', '--seed', String(i + 1), '--seconds', String(seconds)])));
+  const reports = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      runWriter([...target, '--scope', 'writers', '--seed', String(i + 1), '--seconds', String(seconds)]),
+    ),
+  );
   const expected = new Map<string, number>();
-  for (const r of reports) for (const [key, t] of Object.entries(r.edges)) expected.set(key, (expected.get(key) ?? 0) + t.successes + t.failures);
+  for (const r of reports)
+    for (const [key, t] of Object.entries(r.edges))
+      expected.set(key, (expected.get(key) ?? 0) + t.successes + t.failures);
   const s = await store();
-  const stored = new Map((await s.listEdges('writers')).map((e) => [`${e.type} ${e.from}→${e.to}`, e.successes + e.failures]));
+  const stored = new Map(
+    (await s.listEdges('writers')).map((e) => [`${e.type} ${e.from}→${e.to}`, e.successes + e.failures]),
+  );
   await s.close();
   let lost = 0;
   let events = 0;
@@ -181,12 +214,21 @@ export async function benchWriters(options: { dir: string; count?: number; secon
   });
   if (typeof srv === 'string') {
     rows.push(row('SQLite', sqlite, '-'));
-    rows.push({ benchmark: `${count} writer processes (PostgreSQL)`, measure: '-', value: `skipped: ${srv}`, reference: '-', ratio: '-', target: '-' });
+    rows.push({
+      benchmark: `${count} writer processes (PostgreSQL)`,
+      measure: '-',
+      value: `skipped: ${srv}`,
+      reference: '-',
+      ratio: '-',
+      target: '-',
+    });
     return rows;
   }
   const schema = `credence_bench_${randomBytes(4).toString('hex')}`;
   try {
-    const postgres = await writers(count, seconds, ['--database-url', srv.url, '--schema', schema], () => openPgStore({ url: srv.url, schema }));
+    const postgres = await writers(count, seconds, ['--database-url', srv.url, '--schema', schema], () =>
+      openPgStore({ url: srv.url, schema }),
+    );
     rows.push(row('PostgreSQL', postgres, `SQLite ${fmtRate(sqlite.rate)}; lost ${sqlite.lost}`));
     rows.push(row('SQLite', sqlite, '-'));
   } finally {

@@ -13,7 +13,11 @@ export function formatTable(rows: readonly BenchRow[]): string {
   const headers: (keyof BenchRow)[] = ['benchmark', 'measure', 'value', 'reference', 'ratio', 'target'];
   const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => r[h].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(headers.map((h) => r[h])))].join('\n');
+  return [
+    line(headers),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map((r) => line(headers.map((h) => r[h]))),
+  ].join('\n');
 }
 
 export const median = (values: readonly number[]): number => {
@@ -37,7 +41,11 @@ export const percentile = (values: readonly number[], p: number): number => {
 };
 
 /** Times `fn` once per query, in ms, after running it on the first `warmUp` queries untimed. */
-export async function timeEach(queries: readonly string[], fn: (q: string) => Promise<unknown>, warmUp: number): Promise<number[]> {
+export async function timeEach(
+  queries: readonly string[],
+  fn: (q: string) => Promise<unknown>,
+  warmUp: number,
+): Promise<number[]> {
   for (const q of queries.slice(0, warmUp)) await fn(q);
   const times: number[] = [];
   for (const q of queries) {

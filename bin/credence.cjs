@@ -25,11 +25,18 @@ async function hook() {
   if (event === 'PreToolUse') return;
   // A team store (CREDENCE_DATABASE_URL) needs the PostgreSQL driver, which the prompt bundle leaves out.
   const team = (process.env.CREDENCE_DATABASE_URL ?? '') !== '';
-  const bundle = event === 'PostToolUse' || event === 'PostToolUseFailure' ? 'hook-fast.cjs' : event === 'UserPromptSubmit' && !team ? 'hook-prompt.cjs' : undefined;
+  const bundle =
+    event === 'PostToolUse' || event === 'PostToolUseFailure'
+      ? 'hook-fast.cjs'
+      : event === 'UserPromptSubmit' && !team
+        ? 'hook-prompt.cjs'
+        : undefined;
   const fast = bundle !== undefined;
   const file = fast ? join(dist, bundle) : join(dist, 'src', 'hooks', 'claude-code.js');
   if (!existsSync(file)) {
-    process.stderr.write('credence hook: the compiled hook is missing (dist/); run `npm run build` in the package folder\n');
+    process.stderr.write(
+      'credence hook: the compiled hook is missing (dist/); run `npm run build` in the package folder\n',
+    );
     return;
   }
   const loaded = fast ? loadBundle(file) : { exports: await import(pathToFileURL(file).href) };
@@ -74,7 +81,10 @@ function loadBundle(file) {
       }
     }
   };
-  return { exports: module.exports, keepCache: cachedData === undefined || script.cachedDataRejected ? keepCache : undefined };
+  return {
+    exports: module.exports,
+    keepCache: cachedData === undefined || script.cachedDataRejected ? keepCache : undefined,
+  };
 }
 
 async function cli() {

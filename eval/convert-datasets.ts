@@ -17,7 +17,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isCredenceError } from '../src/core/errors.js';
 import type { ExecutionInput } from '../src/core/types.js';
-import { parseNestfulData, parseNestfulSpec, parseSealToolsQuery, parseSealToolsTool, readJsonLines } from '../src/datasets/index.js';
+import {
+  parseNestfulData,
+  parseNestfulSpec,
+  parseSealToolsQuery,
+  parseSealToolsTool,
+  readJsonLines,
+} from '../src/datasets/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 import { repositoryRoot } from './paths.js';
 
@@ -44,7 +50,10 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8')) as unknown;
 }
 
-function callStats(executions: readonly ExecutionInput[], catalogue: ReadonlySet<string>): Pick<Row, 'calls' | 'consumes' | 'uncatalogued'> {
+function callStats(
+  executions: readonly ExecutionInput[],
+  catalogue: ReadonlySet<string>,
+): Pick<Row, 'calls' | 'consumes' | 'uncatalogued'> {
   let calls = 0;
   let consumes = 0;
   let uncatalogued = 0;
@@ -68,7 +77,8 @@ function dedupe(tools: readonly ToolRecord[]): { tools: ToolRecord[]; dropped: n
 function convertNestful(dataDir: string, outDir: string): Row[] {
   const dir = join(dataDir, 'nestful');
   const rawTools: ToolRecord[] = [];
-  for (const part of NESTFUL_PARTS) rawTools.push(...parseNestfulSpec(readJson(join(dir, `${part}-spec.json`)), `nestful:${part}`));
+  for (const part of NESTFUL_PARTS)
+    rawTools.push(...parseNestfulSpec(readJson(join(dir, `${part}-spec.json`)), `nestful:${part}`));
   const { tools, dropped } = dedupe(rawTools);
   writeJsonLines(join(outDir, 'nestful-tools.jsonl'), tools);
   const catalogue = new Set(tools.map((t) => t.id));
@@ -83,7 +93,15 @@ function convertNestful(dataDir: string, outDir: string): Row[] {
   }
   writeJsonLines(join(outDir, 'nestful-executions.jsonl'), lines);
   return [
-    { file: 'nestful-tools.jsonl', tools: tools.length, executions: 0, calls: 0, consumes: 0, problems: dropped, uncatalogued: 0 },
+    {
+      file: 'nestful-tools.jsonl',
+      tools: tools.length,
+      executions: 0,
+      calls: 0,
+      consumes: 0,
+      problems: dropped,
+      uncatalogued: 0,
+    },
     { file: 'nestful-executions.jsonl', tools: 0, executions: lines.length, problems, ...callStats(lines, catalogue) },
   ];
 }
@@ -106,7 +124,17 @@ function convertSealTools(dataDir: string, outDir: string): Row[] {
   const { tools, dropped } = dedupe(rawTools);
   writeJsonLines(join(outDir, 'seal-tools-tools.jsonl'), tools);
   const catalogue = new Set(tools.map((t) => t.id));
-  const rows: Row[] = [{ file: 'seal-tools-tools.jsonl', tools: tools.length, executions: 0, calls: 0, consumes: 0, problems: toolProblems + dropped, uncatalogued: 0 }];
+  const rows: Row[] = [
+    {
+      file: 'seal-tools-tools.jsonl',
+      tools: tools.length,
+      executions: 0,
+      calls: 0,
+      consumes: 0,
+      problems: toolProblems + dropped,
+      uncatalogued: 0,
+    },
+  ];
 
   for (const [source, target] of [
     ['dev.jsonl', 'seal-tools-dev-executions.jsonl'],
@@ -134,7 +162,9 @@ function convertSealTools(dataDir: string, outDir: string): Row[] {
 
 function printTable(rows: readonly Row[]): void {
   const header = ['file', 'tools', 'executions', 'calls', 'consume links', 'problems', 'uncatalogued calls'];
-  const body = rows.map((r) => [r.file, r.tools, r.executions, r.calls, r.consumes, r.problems, r.uncatalogued].map(String));
+  const body = rows.map((r) =>
+    [r.file, r.tools, r.executions, r.calls, r.consumes, r.problems, r.uncatalogued].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));
   const format = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
@@ -150,7 +180,9 @@ function main(): number {
   });
   const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
   if (!existsSync(dataDir)) {
-    console.error(`convert-datasets: no data folder at ${dataDir} (expected ../shared/data beside the repository, or pass --data DIR)`);
+    console.error(
+      `convert-datasets: no data folder at ${dataDir} (expected ../shared/data beside the repository, or pass --data DIR)`,
+    );
     return 1;
   }
   const outDir = resolve(values.out ?? './data-out');
@@ -158,7 +190,9 @@ function main(): number {
   try {
     const rows = [...convertNestful(dataDir, outDir), ...convertSealTools(dataDir, outDir)];
     printTable(rows);
-    console.log(`written to ${outDir}  (problems on tool rows: duplicate or malformed records; on execution rows: see the lines above)`);
+    console.log(
+      `written to ${outDir}  (problems on tool rows: duplicate or malformed records; on execution rows: see the lines above)`,
+    );
     return 0;
   } catch (error) {
     if (isCredenceError(error)) {

@@ -35,7 +35,11 @@ export interface DagOutcome {
   edgeF1: number;
 }
 
-export async function suggestAll(cr: Credence, samples: readonly Sample[], request: DagRequest = {}): Promise<DagOutcome[]> {
+export async function suggestAll(
+  cr: Credence,
+  samples: readonly Sample[],
+  request: DagRequest = {},
+): Promise<DagOutcome[]> {
   const out: DagOutcome[] = [];
   for (const sample of samples) {
     const suggestion = await cr.suggestDag(sample.intent, request);
@@ -61,7 +65,9 @@ export function scoreDags(outcomes: readonly DagOutcome[]): DagScore {
     edgeF1: mean(outcomes.map((o) => o.edgeF1)),
     edgeF1Multi: mean(multi.map((o) => o.edgeF1)),
     nMulti: multi.length,
-    exact: mean(outcomes.map((o) => (sameSet(new Set(o.suggestion.dag.tasks.map((t) => t.tool)), truthTools(o.sample)) ? 1 : 0))),
+    exact: mean(
+      outcomes.map((o) => (sameSet(new Set(o.suggestion.dag.tasks.map((t) => t.tool)), truthTools(o.sample)) ? 1 : 0)),
+    ),
     size: mean(outcomes.map((o) => o.suggestion.dag.tasks.length)),
     confidence: mean(outcomes.map((o) => o.suggestion.confidence)),
     warned: mean(outcomes.map((o) => (o.suggestion.warning === undefined ? 0 : 1))),

@@ -7,7 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../bench/prng.js';
 import type { ExecutionInput } from '../src/core/types.js';
-import { parseNestfulData, parseNestfulSpec, parseSealToolsQuery, parseSealToolsTool, readJsonLines } from '../src/datasets/index.js';
+import {
+  parseNestfulData,
+  parseNestfulSpec,
+  parseSealToolsQuery,
+  parseSealToolsTool,
+  readJsonLines,
+} from '../src/datasets/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 
 /** One ground-truth query: its id, the file it came from, its text (the intent) and its calls. */
@@ -40,14 +46,16 @@ export function hasData(dataDir: string): boolean {
 export function loadNestful(dataDir: string): DataSet {
   const dir = join(dataDir, 'nestful');
   const raw: ToolRecord[] = [];
-  for (const part of NESTFUL_PARTS) raw.push(...parseNestfulSpec(readJson(join(dir, `${part}-spec.json`)), `nestful:${part}`));
+  for (const part of NESTFUL_PARTS)
+    raw.push(...parseNestfulSpec(readJson(join(dir, `${part}-spec.json`)), `nestful:${part}`));
   const tools = dedupe(raw);
   const samples: Sample[] = [];
   let problems = raw.length - tools.length;
   for (const part of NESTFUL_PARTS) {
     const data = parseNestfulData(readJson(join(dir, `${part}-data.json`)), part);
     problems += data.problems.length;
-    for (const { sampleId, ...execution } of data.executions) samples.push({ id: sampleId, source: part, ...execution });
+    for (const { sampleId, ...execution } of data.executions)
+      samples.push({ id: sampleId, source: part, ...execution });
   }
   return { name: 'NESTFUL', tools, samples, problems };
 }
@@ -62,14 +70,24 @@ function readSealQueries(dir: string, file: string): { samples: Sample[]; proble
 }
 
 /** Seal-Tools: the 4,076 tools of tool.jsonl; `dev` and `test_in_domain` queries kept apart. */
-export function loadSealTools(dataDir: string): { tools: ToolRecord[]; dev: Sample[]; test: Sample[]; problems: number } {
+export function loadSealTools(dataDir: string): {
+  tools: ToolRecord[];
+  dev: Sample[];
+  test: Sample[];
+  problems: number;
+} {
   const dir = join(dataDir, 'seal-tools');
   const text = readJsonLines(readFileSync(join(dir, 'tool.jsonl'), 'utf8'));
   const raw = text.values.map(({ value }) => parseSealToolsTool(value));
   const tools = dedupe(raw);
   const dev = readSealQueries(dir, 'dev.jsonl');
   const test = readSealQueries(dir, 'test_in_domain.jsonl');
-  return { tools, dev: dev.samples, test: test.samples, problems: text.errors.length + raw.length - tools.length + dev.problems + test.problems };
+  return {
+    tools,
+    dev: dev.samples,
+    test: test.samples,
+    problems: text.errors.length + raw.length - tools.length + dev.problems + test.problems,
+  };
 }
 
 /** A seeded Fisher–Yates shuffle (mulberry32), so a split is the same on every run. */

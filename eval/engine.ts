@@ -11,7 +11,10 @@ export const EVAL_NOW = Date.parse('2026-01-01T00:00:00Z');
  * An engine over a fresh in-memory SQLite store (scope `eval`, fixed clock, counter ids) holding
  * `tools` and, when given, having recorded `executions` (with their intents) in one batch.
  */
-export async function openEvalEngine(tools: readonly ToolRecord[], executions: readonly ExecutionInput[] = []): Promise<Credence> {
+export async function openEvalEngine(
+  tools: readonly ToolRecord[],
+  executions: readonly ExecutionInput[] = [],
+): Promise<Credence> {
   let next = 0;
   const cr = await openCredence({
     store: openSqliteStore({ path: ':memory:' }),

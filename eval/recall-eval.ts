@@ -36,7 +36,9 @@ const ALL = 100_000;
 export const MIN_DEV_COVERAGE = 0.55;
 
 /** The fusion weights swept: 0, 0.1, …, 1 and the default. */
-export const WEIGHT_GRID = [...new Set([...Array.from({ length: 11 }, (_, i) => i / 10), RECALL_DEFAULTS.bm25Weight])].sort((a, b) => a - b);
+export const WEIGHT_GRID = [
+  ...new Set([...Array.from({ length: 11 }, (_, i) => i / 10), RECALL_DEFAULTS.bm25Weight]),
+].sort((a, b) => a - b);
 export const TERM_SHARE_GRID = [0, 0.2, 0.25, 0.3, 1 / 3, 0.4, 0.5, 0.6, 2 / 3, 0.75, 0.8, 1];
 export const SIMILARITY_GRID = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 export const MARGIN_GRID = [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1];
@@ -44,15 +46,26 @@ export const MARGIN_GRID = [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1];
 export type TitleStyle = 'words' | 'name';
 
 /** The memory a tool becomes. `words`: "get health workforce"; `name`: "getHealthWorkforce". */
-export function toolMemory(tool: ToolRecord, style: TitleStyle = 'words'): { id: string; category: 'note'; title: string; text: string } {
+export function toolMemory(
+  tool: ToolRecord,
+  style: TitleStyle = 'words',
+): { id: string; category: 'note'; title: string; text: string } {
   const title = style === 'words' ? splitWords(tool.id).join(' ') : tool.id;
   return { id: tool.id, category: 'note', title: title === '' ? tool.id : title, text: tool.description };
 }
 
 /** A fresh in-memory engine (scope `eval-recall`, the eval clock) holding one memory a tool, its recall index built. */
-export async function openRecallEngine(tools: readonly ToolRecord[], style: TitleStyle = 'words'): Promise<{ cr: Credence; rememberMs: number; buildMs: number }> {
+export async function openRecallEngine(
+  tools: readonly ToolRecord[],
+  style: TitleStyle = 'words',
+): Promise<{ cr: Credence; rememberMs: number; buildMs: number }> {
   let next = 0;
-  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'eval-recall', now: EVAL_NOW, newId: () => `recall-${(next += 1)}` });
+  const cr = await openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 'eval-recall',
+    now: EVAL_NOW,
+    newId: () => `recall-${(next += 1)}`,
+  });
   const t0 = performance.now();
   await cr.remember(tools.map((t) => toolMemory(t, style)));
   const t1 = performance.now();
@@ -92,9 +105,13 @@ const toCandidate = (r: RecallResult): Candidate => ({
 });
 
 /** One recall per query, the whole pool kept. */
-export async function recallPools(cr: Credence, queries: readonly { query: string; relevant: ReadonlySet<string> }[]): Promise<Pool[]> {
+export async function recallPools(
+  cr: Credence,
+  queries: readonly { query: string; relevant: ReadonlySet<string> }[],
+): Promise<Pool[]> {
   const pools: Pool[] = [];
-  for (const q of queries) pools.push({ ...q, candidates: (await cr.recall(q.query, { limit: ALL })).map(toCandidate) });
+  for (const q of queries)
+    pools.push({ ...q, candidates: (await cr.recall(q.query, { limit: ALL })).map(toCandidate) });
   return pools;
 }
 
@@ -116,11 +133,18 @@ export function rankPool(pool: Pool, w: number, limit = EVAL_LIMIT): Ranked[] {
 export function withoutIds(pool: Pool, ids: ReadonlySet<string>): Pool {
   const rest = pool.candidates.filter((c) => !ids.has(c.id));
   const top = Math.max(0, ...rest.map((c) => c.bm25Relative));
-  return { query: pool.query, relevant: new Set(), candidates: rest.map((c) => ({ ...c, bm25Relative: top === 0 ? 0 : c.bm25Relative / top })) };
+  return {
+    query: pool.query,
+    relevant: new Set(),
+    candidates: rest.map((c) => ({ ...c, bm25Relative: top === 0 ? 0 : c.bm25Relative / top })),
+  };
 }
 
 const labelsOf = (ranked: readonly Ranked[], options: RecallLabelOptions): ConfidenceLabel[] =>
-  recallLabels(ranked.map((r) => ({ score: r.score, termShare: r.termShare, similarity: r.similarity })), options).map((l) => l.label);
+  recallLabels(
+    ranked.map((r) => ({ score: r.score, termShare: r.termShare, similarity: r.similarity })),
+    options,
+  ).map((l) => l.label);
 
 export interface SetScore {
   r5: number;
@@ -171,7 +195,11 @@ export function tuneThresholds(pools: readonly Pool[], w: number, minCoverage = 
       for (const minMargin of MARGIN_GRID) {
         const thresholds = { minTermShare, minSimilarity, minMargin };
         const score = scoreHighLabel(
-          heads.map((h) => ({ ranked: h.ranked.slice(0, 1).map((r) => r.id), labels: labelsOf(h.ranked, { mode: 'evidence', ...thresholds }).slice(0, 1), relevant: h.relevant })),
+          heads.map((h) => ({
+            ranked: h.ranked.slice(0, 1).map((r) => r.id),
+            labels: labelsOf(h.ranked, { mode: 'evidence', ...thresholds }).slice(0, 1),
+            relevant: h.relevant,
+          })),
         );
         tried += 1;
         if (!(score.coverage >= minCoverage) || Number.isNaN(score.precision)) continue;
@@ -184,8 +212,14 @@ export function tuneThresholds(pools: readonly Pool[], w: number, minCoverage = 
       }
     }
   }
-  const fallback = { minTermShare: RECALL_LABEL_DEFAULTS.minTermShare, minSimilarity: RECALL_LABEL_DEFAULTS.minSimilarity, minMargin: RECALL_LABEL_DEFAULTS.minMargin };
-  return best === undefined ? { thresholds: fallback, dev: scoreSet(pools, w, { mode: 'evidence' }).label, tried, eligible } : { ...best, tried, eligible };
+  const fallback = {
+    minTermShare: RECALL_LABEL_DEFAULTS.minTermShare,
+    minSimilarity: RECALL_LABEL_DEFAULTS.minSimilarity,
+    minMargin: RECALL_LABEL_DEFAULTS.minMargin,
+  };
+  return best === undefined
+    ? { thresholds: fallback, dev: scoreSet(pools, w, { mode: 'evidence' }).label, tried, eligible }
+    : { ...best, tried, eligible };
 }
 
 /** Re-scored rankings and labels checked against direct `recall` calls (the first `compare` results): how many of `rankings` differed. */
@@ -203,14 +237,17 @@ export async function verifyAgainstApi(
       const ranked = rankPool(pool, s.w);
       const labels = labelsOf(ranked, s.labels);
       rankings += 1;
-      const same = Math.min(api.length, compare) === Math.min(ranked.length, compare) && api.slice(0, compare).every((r, i) => r.id === ranked[i]?.id && r.label === labels[i]);
+      const same =
+        Math.min(api.length, compare) === Math.min(ranked.length, compare) &&
+        api.slice(0, compare).every((r, i) => r.id === ranked[i]?.id && r.label === labels[i]);
       if (!same) mismatches += 1;
     }
   }
   return { rankings, mismatches };
 }
 
-const thresholdText = (t: Thresholds): string => `minTermShare ${+t.minTermShare.toFixed(3)}, minSimilarity ${t.minSimilarity}, minMargin ${t.minMargin}`;
+const thresholdText = (t: Thresholds): string =>
+  `minTermShare ${+t.minTermShare.toFixed(3)}, minSimilarity ${t.minSimilarity}, minMargin ${t.minMargin}`;
 const orDash = (v: number, format: (x: number) => string): string => (Number.isNaN(v) ? '-' : format(v));
 
 export interface RecallEvalInput {
@@ -230,7 +267,8 @@ export interface RecallEvalSummary {
 export async function recallEval(input: RecallEvalInput, out: (text?: string) => void): Promise<RecallEvalSummary> {
   const started = performance.now();
   const { cr, rememberMs, buildMs } = await openRecallEngine(input.tools);
-  const asked = (samples: readonly Sample[]) => samples.map((s) => ({ query: s.intent, relevant: new Set(s.calls.map((c) => c.tool)) }));
+  const asked = (samples: readonly Sample[]) =>
+    samples.map((s) => ({ query: s.intent, relevant: new Set(s.calls.map((c) => c.tool)) }));
   const dev = await recallPools(cr, asked(input.dev));
   const test = await recallPools(cr, asked(input.test));
   const poolMs = performance.now() - started - rememberMs - buildMs;
@@ -238,8 +276,16 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   const heldOut = test.map((p) => withoutIds(p, p.relevant));
 
   // Fusion, tuned on dev.
-  const byWeight = WEIGHT_GRID.map((w) => ({ w, dev: scoreSet(dev, w, { mode: 'seed' }), test: scoreSet(test, w, { mode: 'seed' }) }));
-  const bestW = byWeight.reduce((b, c) => (c.dev.ndcg10 > b.dev.ndcg10 + 1e-12 || (Math.abs(c.dev.ndcg10 - b.dev.ndcg10) <= 1e-12 && c.dev.r5 > b.dev.r5) ? c : b)).w;
+  const byWeight = WEIGHT_GRID.map((w) => ({
+    w,
+    dev: scoreSet(dev, w, { mode: 'seed' }),
+    test: scoreSet(test, w, { mode: 'seed' }),
+  }));
+  const bestW = byWeight.reduce((b, c) =>
+    c.dev.ndcg10 > b.dev.ndcg10 + 1e-12 || (Math.abs(c.dev.ndcg10 - b.dev.ndcg10) <= 1e-12 && c.dev.r5 > b.dev.r5)
+      ? c
+      : b,
+  ).w;
   const defaultW = RECALL_DEFAULTS.bm25Weight;
 
   // Label thresholds, tuned on dev for each ranking.
@@ -247,18 +293,28 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
     { name: 'BM25 only (bm25Weight 1)', w: 1 },
     { name: 'embeddings only (bm25Weight 0)', w: 0 },
     { name: `fused, default bm25Weight ${defaultW}`, w: defaultW },
-    ...(bestW === defaultW || bestW === 0 || bestW === 1 ? [] : [{ name: `fused, tuned bm25Weight ${bestW}`, w: bestW }]),
+    ...(bestW === defaultW || bestW === 0 || bestW === 1
+      ? []
+      : [{ name: `fused, tuned bm25Weight ${bestW}`, w: bestW }]),
   ];
   const tuned = new Map(rankings.map((r) => [r.w, tuneThresholds(dev, r.w)]));
   const tunedAt = (w: number) => tuned.get(w) as TunedLabels;
   const chosen = tunedAt(bestW);
-  const defaults: Thresholds = { minTermShare: RECALL_LABEL_DEFAULTS.minTermShare, minSimilarity: RECALL_LABEL_DEFAULTS.minSimilarity, minMargin: RECALL_LABEL_DEFAULTS.minMargin };
+  const defaults: Thresholds = {
+    minTermShare: RECALL_LABEL_DEFAULTS.minTermShare,
+    minSimilarity: RECALL_LABEL_DEFAULTS.minSimilarity,
+    minMargin: RECALL_LABEL_DEFAULTS.minMargin,
+  };
 
-  const verified = await verifyAgainstApi(cr, [...dev.slice(0, 10), ...test.slice(0, 10)], [
-    ...rankings.map((r) => ({ w: r.w, labels: { mode: 'seed' as const } })),
-    ...rankings.map((r) => ({ w: r.w, labels: {} })),
-    ...rankings.map((r) => ({ w: r.w, labels: { mode: 'evidence' as const, ...tunedAt(r.w).thresholds } })),
-  ]);
+  const verified = await verifyAgainstApi(
+    cr,
+    [...dev.slice(0, 10), ...test.slice(0, 10)],
+    [
+      ...rankings.map((r) => ({ w: r.w, labels: { mode: 'seed' as const } })),
+      ...rankings.map((r) => ({ w: r.w, labels: {} })),
+      ...rankings.map((r) => ({ w: r.w, labels: { mode: 'evidence' as const, ...tunedAt(r.w).thresholds } })),
+    ],
+  );
   await cr.close();
   // The held-out approximation checked on a store that never held the first 20 test queries' tools.
   const sample = test.slice(0, 20);
@@ -267,12 +323,16 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   const heldOutVerified = await verifyAgainstApi(
     without.cr,
     sample.map((p) => withoutIds(p, removed)),
-    [{ w: bestW, labels: {} }, { w: bestW, labels: { mode: 'evidence', ...chosen.thresholds } }],
+    [
+      { w: bestW, labels: {} },
+      { w: bestW, labels: { mode: 'evidence', ...chosen.thresholds } },
+    ],
     1,
   );
   await without.cr.close();
 
-  const mark = (w: number) => [w === defaultW ? 'default' : '', w === bestW ? 'best on dev' : ''].filter((t) => t !== '').join(', ');
+  const mark = (w: number) =>
+    [w === defaultW ? 'default' : '', w === bestW ? 'best on dev' : ''].filter((t) => t !== '').join(', ');
   out();
   out(`## C. Recall, Seal-Tools tool descriptions as memories (issue 5)`);
   out();
@@ -291,7 +351,9 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
     ),
   );
   out();
-  out(`Fusion tuned on dev (best nDCG@10, ties by R@5): bm25Weight ${bestW} (RECALL_DEFAULTS.bm25Weight is ${defaultW}).`);
+  out(
+    `Fusion tuned on dev (best nDCG@10, ties by R@5): bm25Weight ${bestW} (RECALL_DEFAULTS.bm25Weight is ${defaultW}).`,
+  );
   out();
 
   out(`### C2. Labels: the "high" label, the seed's relative label beside ours (evidence)`);
@@ -307,9 +369,27 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
     const d = scoreSet(dev, w, labels).label;
     const t = scoreSet(test, w, labels).label;
     const h = scoreSet(heldOut, w, labels).label;
-    return [name, label, orDash(d.precision, f3), orDash(d.coverage, f3), orDash(t.precision, f3), orDash(t.coverage, f3), pct(t.withHigh), t.highsPerQuery.toFixed(2), pct(h.withHigh)];
+    return [
+      name,
+      label,
+      orDash(d.precision, f3),
+      orDash(d.coverage, f3),
+      orDash(t.precision, f3),
+      orDash(t.coverage, f3),
+      pct(t.withHigh),
+      t.highsPerQuery.toFixed(2),
+      pct(h.withHigh),
+    ];
   };
-  const labelHeaders = ['dev high P', 'dev coverage', 'test high P', 'test coverage', 'test ≥1 high', 'test highs/query', 'held out ≥1 high'];
+  const labelHeaders = [
+    'dev high P',
+    'dev coverage',
+    'test high P',
+    'test coverage',
+    'test ≥1 high',
+    'test highs/query',
+    'held out ≥1 high',
+  ];
   out(
     formatTable(
       ['ranking', 'label', ...labelHeaders],
@@ -324,7 +404,9 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   out(`Defaults (RECALL_LABEL_DEFAULTS): ${thresholdText(defaults)}.`);
   for (const r of rankings) {
     const t = tunedAt(r.w);
-    out(`Tuned for ${r.name}: ${thresholdText(t.thresholds)} (dev precision ${orDash(t.dev.precision, f3)}, coverage ${orDash(t.dev.coverage, f3)}; ${t.eligible}/${t.tried} grid points reach the coverage floor).`);
+    out(
+      `Tuned for ${r.name}: ${thresholdText(t.thresholds)} (dev precision ${orDash(t.dev.precision, f3)}, coverage ${orDash(t.dev.coverage, f3)}; ${t.eligible}/${t.tried} grid points reach the coverage floor).`,
+    );
   }
   out(
     `Re-scored pools checked against direct recall calls (limit ${EVAL_LIMIT}; each ranking × seed / default / tuned labels; first 10 dev and 10 test queries): ` +
@@ -337,7 +419,10 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   // One threshold at a time around the tuned point, at the tuned weight.
   const vary: [keyof Thresholds, readonly number[]][] = [
     ['minMargin', MARGIN_GRID],
-    ['minSimilarity', SIMILARITY_GRID.filter((_, i) => i % 2 === 0 || SIMILARITY_GRID[i] === chosen.thresholds.minSimilarity)],
+    [
+      'minSimilarity',
+      SIMILARITY_GRID.filter((_, i) => i % 2 === 0 || SIMILARITY_GRID[i] === chosen.thresholds.minSimilarity),
+    ],
     ['minTermShare', [0, 0.2, 0.25, 1 / 3, 0.5]],
   ];
   out(`### C2b. Sensitivity: one threshold varied, the others as tuned (bm25Weight ${bestW})`);
@@ -347,8 +432,14 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
       ['threshold', 'value', ...labelHeaders],
       vary.flatMap(([name, values]) =>
         values.map((v) => {
-          const row = labelRow(name, String(+v.toFixed(3)), bestW, { mode: 'evidence', ...chosen.thresholds, [name]: v });
-          return v === chosen.thresholds[name] ? [row[0] as string, `${row[1] as string} (tuned)`, ...row.slice(2)] : row;
+          const row = labelRow(name, String(+v.toFixed(3)), bestW, {
+            mode: 'evidence',
+            ...chosen.thresholds,
+            [name]: v,
+          });
+          return v === chosen.thresholds[name]
+            ? [row[0] as string, `${row[1] as string} (tuned)`, ...row.slice(2)]
+            : row;
         }),
       ),
     ),
@@ -364,18 +455,30 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   const met = meets(oursTest, seedTest);
   const measured = (ours: LabelScore, seed: LabelScore) =>
     `P ${orDash(ours.precision, f3)} vs seed ${orDash(seed.precision, f3)}; coverage ${orDash(ours.coverage, f3)} (seed ${orDash(seed.coverage, f3)})`;
-  out('### C3. Target (issue 5): on test_in_domain the "high" label\'s precision is above the seed\'s relative label\'s while its coverage stays ≥ 0.5');
+  out(
+    "### C3. Target (issue 5): on test_in_domain the \"high\" label's precision is above the seed's relative label's while its coverage stays ≥ 0.5",
+  );
   out();
   out(
     formatTable(
       ['setting', 'measured on test_in_domain', 'status'],
       [
-        [`tuned on dev: bm25Weight ${bestW}, ${thresholdText(chosen.thresholds)}`, measured(oursTest, seedTest), met ? 'met' : 'NOT met'],
-        [`as shipped: bm25Weight ${defaultW}, RECALL_LABEL_DEFAULTS`, measured(defaultTest, defaultSeedTest), meets(defaultTest, defaultSeedTest) ? 'met' : 'NOT met'],
+        [
+          `tuned on dev: bm25Weight ${bestW}, ${thresholdText(chosen.thresholds)}`,
+          measured(oursTest, seedTest),
+          met ? 'met' : 'NOT met',
+        ],
+        [
+          `as shipped: bm25Weight ${defaultW}, RECALL_LABEL_DEFAULTS`,
+          measured(defaultTest, defaultSeedTest),
+          meets(defaultTest, defaultSeedTest) ? 'met' : 'NOT met',
+        ],
       ],
     ),
   );
   out();
-  out(`(C took ${((performance.now() - started) / 1000).toFixed(1)} s, of which ${(poolMs / 1000).toFixed(1)} s for ${dev.length + test.length} recalls of the whole pool)`);
+  out(
+    `(C took ${((performance.now() - started) / 1000).toFixed(1)} s, of which ${(poolMs / 1000).toFixed(1)} s for ${dev.length + test.length} recalls of the whole pool)`,
+  );
   return { weight: bestW, thresholds: chosen.thresholds, test: { evidence: oursTest, seed: seedTest }, met };
 }

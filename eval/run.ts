@@ -25,10 +25,15 @@ import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine/engine.js';
 import { repositoryRoot } from './paths.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, seed: { type: 'string', default: '4' } }, allowPositionals: false });
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, seed: { type: 'string', default: '4' } },
+  allowPositionals: false,
+});
 const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
 if (!hasData(dataDir)) {
-  console.log(`npm run eval: no evaluation data at ${dataDir} (the public NESTFUL and Seal-Tools copies live in ../shared/data beside the repository; see SPEC §11); nothing to measure.`);
+  console.log(
+    `npm run eval: no evaluation data at ${dataDir} (the public NESTFUL and Seal-Tools copies live in ../shared/data beside the repository; see SPEC §11); nothing to measure.`,
+  );
   process.exit(0);
 }
 const seed = Number(values.seed);
@@ -61,21 +66,34 @@ const embedder = cold.embedder;
 out('# Credence evaluation (issue 4)');
 out();
 out(`data: ${dataDir}`);
-out(`embeddings: ${embedder.provider} / ${embedder.model} / ${embedder.dimension ?? '?'} dimensions${process.env.CREDENCE_EMBEDDINGS ? ` (CREDENCE_EMBEDDINGS=${process.env.CREDENCE_EMBEDDINGS})` : ' (default; CREDENCE_EMBEDDINGS unset)'}`);
-out(`engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, counter ids; seed ${seed} (mulberry32) for the DAG splits`);
-out(`Seal-Tools: ${seal.tools.length} tools, dev ${seal.dev.length} queries, test_in_domain ${seal.test.length}; NESTFUL: ${nestful.tools.length} tools (3 specs), ${nestful.samples.length} samples`);
+out(
+  `embeddings: ${embedder.provider} / ${embedder.model} / ${embedder.dimension ?? '?'} dimensions${process.env.CREDENCE_EMBEDDINGS ? ` (CREDENCE_EMBEDDINGS=${process.env.CREDENCE_EMBEDDINGS})` : ' (default; CREDENCE_EMBEDDINGS unset)'}`,
+);
+out(
+  `engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, counter ids; seed ${seed} (mulberry32) for the DAG splits`,
+);
+out(
+  `Seal-Tools: ${seal.tools.length} tools, dev ${seal.dev.length} queries, test_in_domain ${seal.test.length}; NESTFUL: ${nestful.tools.length} tools (3 specs), ${nestful.samples.length} samples`,
+);
 out();
 
-const scoreCells = (s: RankScore | undefined): string[] => (s === undefined ? ['', '', ''] : [f3(s.r1), f3(s.r5), f3(s.mrr)]);
+const scoreCells = (s: RankScore | undefined): string[] =>
+  s === undefined ? ['', '', ''] : [f3(s.r1), f3(s.r5), f3(s.mrr)];
 const [devSweep, testSweep] = sweep.byWeight as [Map<number, RankScore>, Map<number, RankScore>];
 const bestBy = (m: Map<number, RankScore>) =>
-  [...m.entries()].reduce((best, cur) => (cur[1].mrr > best[1].mrr + 1e-12 || (Math.abs(cur[1].mrr - best[1].mrr) <= 1e-12 && cur[1].r5 > best[1].r5) ? cur : best));
+  [...m.entries()].reduce((best, cur) =>
+    cur[1].mrr > best[1].mrr + 1e-12 || (Math.abs(cur[1].mrr - best[1].mrr) <= 1e-12 && cur[1].r5 > best[1].r5)
+      ? cur
+      : best,
+  );
 const [bestDevW] = bestBy(devSweep);
 const [bestTestW] = bestBy(testSweep);
 
 out(`## A1. Tool search, Seal-Tools, catalogue of ${seal.tools.length} tools, nothing learned (semantic score, α = 1)`);
 out();
-out('Relevant = the query\'s ground-truth tools; Recall@k = share of them in the top k, averaged over queries; MRR of the first relevant.');
+out(
+  "Relevant = the query's ground-truth tools; Recall@k = share of them in the top k, averaged over queries; MRR of the first relevant.",
+);
 out();
 out(
   formatTable(
@@ -83,7 +101,11 @@ out(
     [
       ['BM25 only (bm25Weight 1)', ...scoreCells(devSweep.get(1)), ...scoreCells(testSweep.get(1))],
       ['embeddings only (bm25Weight 0)', ...scoreCells(devSweep.get(0)), ...scoreCells(testSweep.get(0))],
-      [`fused, default bm25Weight ${DEFAULT_W}`, ...scoreCells(devSweep.get(DEFAULT_W)), ...scoreCells(testSweep.get(DEFAULT_W))],
+      [
+        `fused, default bm25Weight ${DEFAULT_W}`,
+        ...scoreCells(devSweep.get(DEFAULT_W)),
+        ...scoreCells(testSweep.get(DEFAULT_W)),
+      ],
     ],
   ),
 );
@@ -97,7 +119,9 @@ out(
       String(w),
       ...scoreCells(devSweep.get(w)),
       ...scoreCells(testSweep.get(w)),
-      [w === DEFAULT_W ? 'default' : '', w === bestDevW ? 'best on dev' : '', w === bestTestW ? 'best on test' : ''].filter((t) => t !== '').join(', '),
+      [w === DEFAULT_W ? 'default' : '', w === bestDevW ? 'best on dev' : '', w === bestTestW ? 'best on test' : '']
+        .filter((t) => t !== '')
+        .join(', '),
     ]),
   ),
 );
@@ -115,7 +139,14 @@ out();
  * calls 0..k−1; target = the tool of call k. Prints the table; returns the R@5 of semantic only and
  * of the warm hybrid.
  */
-async function stepwise(title: string, learnedFrom: string, tools: readonly ToolRecord[], learn: readonly Sample[], evaluate: readonly Sample[], coldEngine: Credence) {
+async function stepwise(
+  title: string,
+  learnedFrom: string,
+  tools: readonly ToolRecord[],
+  learn: readonly Sample[],
+  evaluate: readonly Sample[],
+  coldEngine: Credence,
+) {
   const warm = await openEvalEngine(tools, learn.map(toExecution));
   const stats = await warm.graphStats();
   const steps = stepsOf(evaluate);
@@ -126,13 +157,23 @@ async function stepwise(title: string, learnedFrom: string, tools: readonly Tool
   await warm.close();
   const related = (i: number) => (hybridWarm[i]?.target?.parts.relatedness ?? 0) > 0;
   const nRelated = steps.filter((_, i) => related(i)).length;
-  const learnedPairs = new Set(learn.flatMap((s) => s.calls.slice(1).map((c, i) => `${s.calls[i]?.tool} -> ${c.tool}`)));
+  const learnedPairs = new Set(
+    learn.flatMap((s) => s.calls.slice(1).map((c, i) => `${s.calls[i]?.tool} -> ${c.tool}`)),
+  );
   const pairSeen = steps.filter((s) => learnedPairs.has(`${s.sample.calls[s.k - 1]?.tool} -> ${s.target}`)).length;
   const observed = steps.filter((_, i) => (hybridWarm[i]?.target?.parts.observations ?? 0) > 0).length;
   const rows: [string, RankScore, RankScore][] = [
     ['semantic only (α = 1), context given', scoreSteps(steps, semantic), scoreSteps(steps, semantic, related)],
-    ['hybrid cold (nothing learned), context given', scoreSteps(steps, hybridCold), scoreSteps(steps, hybridCold, related)],
-    ['hybrid warm, no context (centrality only)', scoreSteps(steps, hybridNoContext), scoreSteps(steps, hybridNoContext, related)],
+    [
+      'hybrid cold (nothing learned), context given',
+      scoreSteps(steps, hybridCold),
+      scoreSteps(steps, hybridCold, related),
+    ],
+    [
+      'hybrid warm, no context (centrality only)',
+      scoreSteps(steps, hybridNoContext),
+      scoreSteps(steps, hybridNoContext, related),
+    ],
     ['hybrid warm, context given', scoreSteps(steps, hybridWarm), scoreSteps(steps, hybridWarm, related)],
   ];
   out(title);
@@ -196,7 +237,8 @@ async function dagSet(name: string, tools: readonly ToolRecord[], samples: reado
   const warmEngine = await openEvalEngine(tools, a.map(toExecution));
   const learned = await warmEngine.graphStats();
   const scores = new Map<string, DagScore>();
-  for (const c of CONDITIONS) scores.set(c.name, scoreDags(await suggestAll(c.warm ? warmEngine : coldEngine, b, c.request)));
+  for (const c of CONDITIONS)
+    scores.set(c.name, scoreDags(await suggestAll(c.warm ? warmEngine : coldEngine, b, c.request)));
   await coldEngine.close();
   await warmEngine.close();
   const sources = [...new Set(samples.map((s) => s.source))];
@@ -210,10 +252,32 @@ async function dagSet(name: string, tools: readonly ToolRecord[], samples: reado
   out();
   out(
     formatTable(
-      ['condition', 'node P', 'node R', 'node F1', 'edge F1', 'edge F1 multi', 'exact set', 'mean |V|', 'mean conf', 'warned'],
+      [
+        'condition',
+        'node P',
+        'node R',
+        'node F1',
+        'edge F1',
+        'edge F1 multi',
+        'exact set',
+        'mean |V|',
+        'mean conf',
+        'warned',
+      ],
       CONDITIONS.map((c) => {
         const s = scores.get(c.name) as DagScore;
-        return [c.name, f3(s.nodeP), f3(s.nodeR), f3(s.nodeF1), f3(s.edgeF1), f3(s.edgeF1Multi), pct(s.exact), s.size.toFixed(2), f3(s.confidence), pct(s.warned)];
+        return [
+          c.name,
+          f3(s.nodeP),
+          f3(s.nodeR),
+          f3(s.nodeF1),
+          f3(s.edgeF1),
+          f3(s.edgeF1Multi),
+          pct(s.exact),
+          s.size.toFixed(2),
+          f3(s.confidence),
+          pct(s.warned),
+        ];
       }),
     ),
   );
@@ -223,23 +287,51 @@ async function dagSet(name: string, tools: readonly ToolRecord[], samples: reado
 }
 
 const nestfulDag = await dagSet('NESTFUL (300 samples, 3 files)', nestful.tools, nestful.samples);
-const sealDag = await dagSet('Seal-Tools (dev + test_in_domain, 1,400 queries)', seal.tools, [...seal.dev, ...seal.test]);
+const sealDag = await dagSet('Seal-Tools (dev + test_in_domain, 1,400 queries)', seal.tools, [
+  ...seal.dev,
+  ...seal.test,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Targets (issue 4, "Done when").
 const get = (r: DagSetResult, c: number) => r.scores.get(CONDITIONS[c]?.name ?? '') as DagScore;
 const targets: [string, string, boolean][] = [
-  ['NESTFUL: warm beats cold on edge F1', `${f3(get(nestfulDag, 1).edgeF1)} vs ${f3(get(nestfulDag, 0).edgeF1)}`, get(nestfulDag, 1).edgeF1 > get(nestfulDag, 0).edgeF1],
-  ['Seal-Tools: warm not below cold, node F1', `${f3(get(sealDag, 1).nodeF1)} vs ${f3(get(sealDag, 0).nodeF1)}`, get(sealDag, 1).nodeF1 >= get(sealDag, 0).nodeF1],
-  ['Seal-Tools: warm not below cold, edge F1', `${f3(get(sealDag, 1).edgeF1)} vs ${f3(get(sealDag, 0).edgeF1)}`, get(sealDag, 1).edgeF1 >= get(sealDag, 0).edgeF1],
-  ['Seal-Tools search: warm hybrid with context not below semantic only, R@5', `${f3(sealSteps.hybridR5)} vs ${f3(sealSteps.semanticR5)}`, sealSteps.hybridR5 >= sealSteps.semanticR5],
+  [
+    'NESTFUL: warm beats cold on edge F1',
+    `${f3(get(nestfulDag, 1).edgeF1)} vs ${f3(get(nestfulDag, 0).edgeF1)}`,
+    get(nestfulDag, 1).edgeF1 > get(nestfulDag, 0).edgeF1,
+  ],
+  [
+    'Seal-Tools: warm not below cold, node F1',
+    `${f3(get(sealDag, 1).nodeF1)} vs ${f3(get(sealDag, 0).nodeF1)}`,
+    get(sealDag, 1).nodeF1 >= get(sealDag, 0).nodeF1,
+  ],
+  [
+    'Seal-Tools: warm not below cold, edge F1',
+    `${f3(get(sealDag, 1).edgeF1)} vs ${f3(get(sealDag, 0).edgeF1)}`,
+    get(sealDag, 1).edgeF1 >= get(sealDag, 0).edgeF1,
+  ],
+  [
+    'Seal-Tools search: warm hybrid with context not below semantic only, R@5',
+    `${f3(sealSteps.hybridR5)} vs ${f3(sealSteps.semanticR5)}`,
+    sealSteps.hybridR5 >= sealSteps.semanticR5,
+  ],
 ];
 out('## Targets');
 out();
-out(`For reference (no target): NESTFUL step-wise search R@5, warm hybrid with context ${f3(nestfulSteps.hybridR5)} vs semantic only ${f3(nestfulSteps.semanticR5)}.`);
+out(
+  `For reference (no target): NESTFUL step-wise search R@5, warm hybrid with context ${f3(nestfulSteps.hybridR5)} vs semantic only ${f3(nestfulSteps.semanticR5)}.`,
+);
 out();
-out(formatTable(['target', 'measured', 'status'], targets.map(([t, m, ok]) => [t, m, ok ? 'met' : 'NOT met'])));
+out(
+  formatTable(
+    ['target', 'measured', 'status'],
+    targets.map(([t, m, ok]) => [t, m, ok ? 'met' : 'NOT met']),
+  ),
+);
 out();
-out(`DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, maxTools ${DAG_BUILD_DEFAULTS.maxTools}; memory limit 3, floor 0.3. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+out(
+  `DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, maxTools ${DAG_BUILD_DEFAULTS.maxTools}; memory limit 3, floor 0.3. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+);
 await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
 await evaluateHabits({ out });

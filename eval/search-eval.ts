@@ -64,22 +64,33 @@ export interface SweepResult {
  * BM25 weight. The candidate pool does not depend on the weight, so this is the API's ranking; it is
  * checked against direct API calls for the first `verify` queries of the first set at every weight.
  */
-export async function bm25Sweep(cr: Credence, sets: readonly (readonly Sample[])[], weights: readonly number[], verify = 10): Promise<SweepResult> {
+export async function bm25Sweep(
+  cr: Credence,
+  sets: readonly (readonly Sample[])[],
+  weights: readonly number[],
+  verify = 10,
+): Promise<SweepResult> {
   const byWeight: Map<number, RankScore>[] = [];
   let rankings = 0;
   let mismatches = 0;
   for (const [setIndex, samples] of sets.entries()) {
     const pools: { pool: ToolSearchResult[]; relevant: Set<string> }[] = [];
     for (const s of samples) {
-      pools.push({ pool: await cr.searchTools(s.intent, { limit: ALL, semanticOnly: true }), relevant: new Set(s.calls.map((c) => c.tool)) });
+      pools.push({
+        pool: await cr.searchTools(s.intent, { limit: ALL, semanticOnly: true }),
+        relevant: new Set(s.calls.map((c) => c.tool)),
+      });
     }
     const scores = new Map<number, RankScore>();
-    for (const w of weights) scores.set(w, scoreRankings(pools.map((p) => ({ ranked: rerank(p.pool, w), relevant: p.relevant }))));
+    for (const w of weights)
+      scores.set(w, scoreRankings(pools.map((p) => ({ ranked: rerank(p.pool, w), relevant: p.relevant }))));
     byWeight.push(scores);
     if (setIndex === 0) {
       for (const [i, s] of samples.slice(0, verify).entries()) {
         for (const w of weights) {
-          const api = (await cr.searchTools(s.intent, { limit: 10, semanticOnly: true, bm25Weight: w })).map((r) => r.tool);
+          const api = (await cr.searchTools(s.intent, { limit: 10, semanticOnly: true, bm25Weight: w })).map(
+            (r) => r.tool,
+          );
           const mine = rerank(pools[i]?.pool ?? [], w).slice(0, 10);
           rankings += 1;
           if (api.join('\n') !== mine.join('\n')) mismatches += 1;
@@ -131,7 +142,11 @@ export async function runSteps(
     if (results === undefined) {
       const req = request(step) ?? {};
       const context = req.context?.filter((t) => known.has(t));
-      results = await cr.searchTools(step.sample.intent, { limit: ALL, ...req, ...(context === undefined ? {} : { context }) });
+      results = await cr.searchTools(step.sample.intent, {
+        limit: ALL,
+        ...req,
+        ...(context === undefined ? {} : { context }),
+      });
       if (perQuery) cache.set(step.sample, results);
     }
     const target = results.find((r) => r.tool === step.target);
@@ -140,6 +155,12 @@ export async function runSteps(
   return out;
 }
 
-export function scoreSteps(steps: readonly Step[], runs: readonly StepRun[], keep: (i: number) => boolean = () => true): RankScore {
-  return scoreRankings(runs.flatMap((r, i) => (keep(i) ? [{ ranked: r.ranked, relevant: new Set([(steps[i] as Step).target]) }] : [])));
+export function scoreSteps(
+  steps: readonly Step[],
+  runs: readonly StepRun[],
+  keep: (i: number) => boolean = () => true,
+): RankScore {
+  return scoreRankings(
+    runs.flatMap((r, i) => (keep(i) ? [{ ranked: r.ranked, relevant: new Set([(steps[i] as Step).target]) }] : [])),
+  );
 }

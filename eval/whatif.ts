@@ -34,7 +34,11 @@ import { f3, formatTable } from './table.js';
 import { repositoryRoot } from './paths.js';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, seed: { type: 'string', default: '4' }, 'seal-every': { type: 'string', default: '1' } },
+  options: {
+    data: { type: 'string' },
+    seed: { type: 'string', default: '4' },
+    'seal-every': { type: 'string', default: '1' },
+  },
   allowPositionals: false,
 });
 const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
@@ -47,7 +51,9 @@ const sealEvery = Math.max(1, Number(values['seal-every']));
 const out = (text = ''): void => void process.stdout.write(`${text}\n`);
 const nestful = loadNestful(dataDir);
 const seal = loadSealTools(dataDir);
-out(`# What-if measurements (seed ${seed}; Seal-Tools DAG queries: every ${sealEvery === 1 ? '' : `${sealEvery}th of the `}half B)`);
+out(
+  `# What-if measurements (seed ${seed}; Seal-Tools DAG queries: every ${sealEvery === 1 ? '' : `${sealEvery}th of the `}half B)`,
+);
 out();
 
 // ---------------------------------------------------------------------------------------------
@@ -69,11 +75,17 @@ const RANKERS: [string, Ranker][] = [
   ],
 ];
 
-async function searchWhatIf(name: string, tools: readonly ToolRecord[], learn: readonly Sample[], evaluate: readonly Sample[]): Promise<void> {
+async function searchWhatIf(
+  name: string,
+  tools: readonly ToolRecord[],
+  learn: readonly Sample[],
+  evaluate: readonly Sample[],
+): Promise<void> {
   const warm = await openEvalEngine(tools, learn.map(toExecution));
   const steps = stepsOf(evaluate);
   const pools: ToolSignals[][] = [];
-  for (const st of steps) pools.push((await warm.searchTools(st.sample.intent, { limit: ALL, context: st.context })).map(signalsOf));
+  for (const st of steps)
+    pools.push((await warm.searchTools(st.sample.intent, { limit: ALL, context: st.context })).map(signalsOf));
   await warm.close();
   const rows: string[][] = [];
   for (const [label, rank] of RANKERS) {
@@ -82,7 +94,10 @@ async function searchWhatIf(name: string, tools: readonly ToolRecord[], learn: r
         pools.map((p, i) => {
           const st = steps[i] as Step;
           const ranked = rank(p, st);
-          return { ranked: drop ? ranked.filter((t) => !st.context.includes(t)) : ranked, relevant: new Set([st.target]) };
+          return {
+            ranked: drop ? ranked.filter((t) => !st.context.includes(t)) : ranked,
+            relevant: new Set([st.target]),
+          };
         }),
       );
       rows.push([`${label}${drop ? ', context tools dropped' : ''}`, f3(s.r1), f3(s.r5), f3(s.mrr)]);
@@ -112,9 +127,15 @@ async function gather(cr: Credence, samples: readonly Sample[]): Promise<Gathere
   const outList: Gathered[] = [];
   for (const sample of samples) {
     const parts = intentParts(sample.intent);
-    const texts = parts.length <= 1 ? [sample.intent] : parts.length <= MAX_PARTS ? parts : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
+    const texts =
+      parts.length <= 1
+        ? [sample.intent]
+        : parts.length <= MAX_PARTS
+          ? parts
+          : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
     const gathered: Gathered['parts'] = [];
-    for (const text of texts) gathered.push({ pool: await cr.searchTools(text, { limit: 10 }), memory: await cr.similarExecutions(text) });
+    for (const text of texts)
+      gathered.push({ pool: await cr.searchTools(text, { limit: 10 }), memory: await cr.similarExecutions(text) });
     outList.push({ sample, parts: gathered });
   }
   return outList;
@@ -135,12 +156,20 @@ function replicate(g: Gathered, v: Variant, edges: Parameters<typeof buildDag>[1
   let candidates: DagCandidate[] = [];
   g.parts.forEach((p, part) => {
     const support = new Map<string, number>();
-    for (const m of p.memory) for (const tool of m.tools) support.set(tool, Math.max(support.get(tool) ?? 0, m.similarity * m.quality));
+    for (const m of p.memory)
+      for (const tool of m.tools) support.set(tool, Math.max(support.get(tool) ?? 0, m.similarity * m.quality));
     for (const r of p.pool) {
       const s = v.memory === 'boost' ? support.get(r.tool) : undefined;
-      candidates.push(s === undefined ? { tool: r.tool, part, score: r.score, sources: ['search'] } : { tool: r.tool, part, score: r.score + (v.boost ?? 0) * s, sources: ['memory', 'search'] });
+      candidates.push(
+        s === undefined
+          ? { tool: r.tool, part, score: r.score, sources: ['search'] }
+          : { tool: r.tool, part, score: r.score + (v.boost ?? 0) * s, sources: ['memory', 'search'] },
+      );
     }
-    if (v.memory === 'candidates') for (const m of p.memory) for (const tool of m.tools) candidates.push({ tool, part, score: m.similarity * m.quality, sources: ['memory'] });
+    if (v.memory === 'candidates')
+      for (const m of p.memory)
+        for (const tool of m.tools)
+          candidates.push({ tool, part, score: m.similarity * m.quality, sources: ['memory'] });
   });
   if (v.global !== undefined) {
     const top = Math.max(0, ...candidates.map((c) => c.score));
@@ -149,7 +178,12 @@ function replicate(g: Gathered, v: Variant, edges: Parameters<typeof buildDag>[1
   return buildDag(candidates, edges, v.build);
 }
 
-async function dagWhatIf(name: string, tools: readonly ToolRecord[], samples: readonly Sample[], every: number): Promise<void> {
+async function dagWhatIf(
+  name: string,
+  tools: readonly ToolRecord[],
+  samples: readonly Sample[],
+  every: number,
+): Promise<void> {
   const { a, b: all } = splitHalves(samples, seed);
   const b = all.filter((_, i) => i % every === 0);
   const engines = { cold: await openEvalEngine(tools), warm: await openEvalEngine(tools, a.map(toExecution)) };
@@ -161,10 +195,17 @@ async function dagWhatIf(name: string, tools: readonly ToolRecord[], samples: re
   // The replica against the API, default conditions.
   let checked = 0;
   let differ = 0;
-  for (const [warm, memory] of [[false, 'candidates'], [true, 'candidates']] as const) {
+  for (const [warm, memory] of [
+    [false, 'candidates'],
+    [true, 'candidates'],
+  ] as const) {
     const api = await suggestAll(warm ? engines.warm : engines.cold, b);
     api.forEach((o, i) => {
-      const mine = replicate((warm ? gathered.warm : gathered.cold)[i] as Gathered, { name: '', warm, memory }, warm ? edges.warm : edges.cold);
+      const mine = replicate(
+        (warm ? gathered.warm : gathered.cold)[i] as Gathered,
+        { name: '', warm, memory },
+        warm ? edges.warm : edges.cold,
+      );
       checked += 1;
       if (JSON.stringify(mine.tasks) !== JSON.stringify(o.suggestion.dag.tasks)) differ += 1;
     });
@@ -182,26 +223,48 @@ async function dagWhatIf(name: string, tools: readonly ToolRecord[], samples: re
     const common = { build, ...(global === undefined ? {} : { global }) };
     variants.push({ name: `cold, ${label}`, warm: false, memory: 'off', ...common });
     variants.push({ name: `warm, memory as candidates, ${label}`, warm: true, memory: 'candidates', ...common });
-    for (const boost of [0.1, 0.2, 0.3]) variants.push({ name: `warm, memory as boost ${boost}, ${label}`, warm: true, memory: 'boost', boost, ...common });
+    for (const boost of [0.1, 0.2, 0.3])
+      variants.push({
+        name: `warm, memory as boost ${boost}, ${label}`,
+        warm: true,
+        memory: 'boost',
+        boost,
+        ...common,
+      });
   }
   const rows = variants.map((v) => {
     const outcomes: DagOutcome[] = (v.warm ? gathered.warm : gathered.cold).map((g) => {
       const built = replicate(g, v, v.warm ? edges.warm : edges.cold);
       return {
         sample: g.sample,
-        suggestion: { dag: { tasks: built.tasks }, confidence: 0, mode: built.tasks.length > 0 ? 'suggestion' : 'explicit_required' } as DagOutcome['suggestion'],
+        suggestion: {
+          dag: { tasks: built.tasks },
+          confidence: 0,
+          mode: built.tasks.length > 0 ? 'suggestion' : 'explicit_required',
+        } as DagOutcome['suggestion'],
         nodeF1: setF1(new Set(built.tasks.map((t) => t.tool)), truthTools(g.sample)).f1,
         edgeF1: setF1(dagEdges(built.tasks), truthEdges(g.sample)).f1,
       };
     });
     const s = scoreDags(outcomes);
-    return [v.name, f3(s.nodeP), f3(s.nodeR), f3(s.nodeF1), f3(s.edgeF1), f3(s.edgeF1Multi), `${(100 * s.exact).toFixed(1)}%`, s.size.toFixed(2)];
+    return [
+      v.name,
+      f3(s.nodeP),
+      f3(s.nodeR),
+      f3(s.nodeF1),
+      f3(s.edgeF1),
+      f3(s.edgeF1Multi),
+      `${(100 * s.exact).toFixed(1)}%`,
+      s.size.toFixed(2),
+    ];
   });
   out(`## DAG suggestion, ${name} (${b.length} queries of half B, learned from ${a.length})`);
   out();
   out(`API check: the replica's DAG equals suggestDag's for ${checked - differ}/${checked} (query, cold|warm) pairs.`);
   out();
-  out(formatTable(['variant', 'node P', 'node R', 'node F1', 'edge F1', 'edge F1 multi', 'exact set', 'mean |V|'], rows));
+  out(
+    formatTable(['variant', 'node P', 'node R', 'node F1', 'edge F1', 'edge F1 multi', 'exact set', 'mean |V|'], rows),
+  );
   out();
 }
 

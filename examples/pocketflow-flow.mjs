@@ -99,7 +99,10 @@ const flow = new Flow(search);
 // ---- recorded by Credence --------------------------------------------------------------------
 
 const dbFlag = process.argv.indexOf('--db');
-const db = dbFlag >= 0 && process.argv[dbFlag + 1] ? process.argv[dbFlag + 1] : join(mkdtempSync(join(tmpdir(), 'credence-pocketflow-')), 'credence.db');
+const db =
+  dbFlag >= 0 && process.argv[dbFlag + 1]
+    ? process.argv[dbFlag + 1]
+    : join(mkdtempSync(join(tmpdir(), 'credence-pocketflow-')), 'credence.db');
 const credence = await openCredence({ db, scope: 'pocketflow-example' });
 
 try {
@@ -125,7 +128,8 @@ try {
   }
   console.log(`\nsummary: ${run.summary}\n`);
   console.log('tool graph learned:');
-  for (const e of await credence.edges()) console.log(`  ${e.type.padEnd(10)} ${e.from} → ${e.to}  (confidence ${e.confidence.toFixed(2)})`);
+  for (const e of await credence.edges())
+    console.log(`  ${e.type.padEnd(10)} ${e.from} → ${e.to}  (confidence ${e.confidence.toFixed(2)})`);
   console.log(`\nlist the recorded runs: npx credence runs --db ${db} --scope pocketflow-example`);
 } finally {
   await credence.close();

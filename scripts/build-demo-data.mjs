@@ -75,7 +75,12 @@ const workflows = [
     intent: (m) => `fix the failing ${m} test`,
     steps: (m) => {
       const s = [{ tool: 'Grep' }, { tool: 'Read', consumes: [0] }, { tool: 'Edit', consumes: [1] }];
-      if (rng() < 0.35) s.push({ tool: 'Bash', status: 'failure', note: 'npm test' }, { tool: 'Read' }, { tool: 'Edit', consumes: [4] });
+      if (rng() < 0.35)
+        s.push(
+          { tool: 'Bash', status: 'failure', note: 'npm test' },
+          { tool: 'Read' },
+          { tool: 'Edit', consumes: [4] },
+        );
       s.push({ tool: 'Bash', note: 'npm test' });
       return s;
     },
@@ -106,7 +111,12 @@ const workflows = [
   {
     weight: 2,
     intent: () => 'triage the new issues',
-    steps: () => [{ tool: 'github:list_issues' }, { tool: 'github:get_issue', consumes: [0] }, { tool: 'github:update_issue', consumes: [1] }, { tool: 'github:add_issue_comment', consumes: [1] }],
+    steps: () => [
+      { tool: 'github:list_issues' },
+      { tool: 'github:get_issue', consumes: [0] },
+      { tool: 'github:update_issue', consumes: [1] },
+      { tool: 'github:add_issue_comment', consumes: [1] },
+    ],
   },
   {
     weight: 2,
@@ -143,17 +153,30 @@ const workflows = [
     weight: 2,
     intent: (m) => `find where ${m} errors are logged`,
     // A failed Grep (a bad pattern) followed by search_files that works: an `alternative` edge.
-    steps: () => (rng() < 0.6 ? [{ tool: 'Grep', status: 'failure' }, { tool: 'filesystem:search_files' }, { tool: 'Read', consumes: [1] }] : [{ tool: 'Grep' }, { tool: 'Read', consumes: [0] }]),
+    steps: () =>
+      rng() < 0.6
+        ? [{ tool: 'Grep', status: 'failure' }, { tool: 'filesystem:search_files' }, { tool: 'Read', consumes: [1] }]
+        : [{ tool: 'Grep' }, { tool: 'Read', consumes: [0] }],
   },
   {
     weight: 1,
     intent: (m) => `look up the docs for the ${m} library`,
-    steps: () => [{ tool: 'memory:search_nodes' }, { tool: 'WebFetch' }, { tool: 'memory:create_entities', consumes: [1] }],
+    steps: () => [
+      { tool: 'memory:search_nodes' },
+      { tool: 'WebFetch' },
+      { tool: 'memory:create_entities', consumes: [1] },
+    ],
   },
   {
     weight: 1,
     intent: () => 'research rate limiting and write a design note',
-    steps: () => [{ tool: 'searchWeb' }, { tool: 'fetch:fetch', consumes: [0] }, { tool: 'summarize', consumes: [1] }, { tool: 'writeArticle', consumes: [2] }, { tool: 'reviewDraft', consumes: [3] }],
+    steps: () => [
+      { tool: 'searchWeb' },
+      { tool: 'fetch:fetch', consumes: [0] },
+      { tool: 'summarize', consumes: [1] },
+      { tool: 'writeArticle', consumes: [2] },
+      { tool: 'reviewDraft', consumes: [3] },
+    ],
   },
 ];
 const weighted = workflows.flatMap((w) => Array.from({ length: w.weight }, () => w));
@@ -182,12 +205,58 @@ runs.sort((a, b) => b.daysAgo - a.daysAgo);
 // Recurring habits, each written a few ways, over the last week (evolve reads 7 days by default),
 // plus one-off remarks that stay noise.
 const habits = [
-  { type: 'success', tags: ['testing'], phase: 'review', confidence: [0.7, 0.85], n: 6, texts: ['Tests run before commit', 'Ran the test suite before committing', 'Tests run before commit, CI stayed green'] },
-  { type: 'correction', tags: ['style'], phase: 'implementation', confidence: [0.48, 0.58], n: 4, texts: ['User prefers early returns over nested if blocks', 'Use early returns over nested if blocks'] },
-  { type: 'preference', tags: ['sql'], phase: 'implementation', confidence: [0.6, 0.8], n: 5, texts: ['Use parameterised SQL queries with placeholders', 'SQL queries use placeholders for parameters'] },
-  { type: 'pattern', tags: ['errors'], phase: 'implementation', confidence: [0.5, 0.6], n: 4, texts: ['Return errors as values with an error code', 'Service functions return errors as values with a code'] },
-  { type: 'error', tags: ['config'], phase: 'planning', confidence: [0.5, 0.7], n: 4, texts: ['The config file must be validated after parsing', 'Validate the config file after parsing it'] },
-  { type: 'preference', tags: ['git'], phase: 'review', confidence: [0.5, 0.58], n: 3, texts: ['Small commits with imperative subject lines', 'Write commit subjects in the imperative mood'] },
+  {
+    type: 'success',
+    tags: ['testing'],
+    phase: 'review',
+    confidence: [0.7, 0.85],
+    n: 6,
+    texts: [
+      'Tests run before commit',
+      'Ran the test suite before committing',
+      'Tests run before commit, CI stayed green',
+    ],
+  },
+  {
+    type: 'correction',
+    tags: ['style'],
+    phase: 'implementation',
+    confidence: [0.48, 0.58],
+    n: 4,
+    texts: ['User prefers early returns over nested if blocks', 'Use early returns over nested if blocks'],
+  },
+  {
+    type: 'preference',
+    tags: ['sql'],
+    phase: 'implementation',
+    confidence: [0.6, 0.8],
+    n: 5,
+    texts: ['Use parameterised SQL queries with placeholders', 'SQL queries use placeholders for parameters'],
+  },
+  {
+    type: 'pattern',
+    tags: ['errors'],
+    phase: 'implementation',
+    confidence: [0.5, 0.6],
+    n: 4,
+    texts: ['Return errors as values with an error code', 'Service functions return errors as values with a code'],
+  },
+  {
+    type: 'error',
+    tags: ['config'],
+    phase: 'planning',
+    confidence: [0.5, 0.7],
+    n: 4,
+    texts: ['The config file must be validated after parsing', 'Validate the config file after parsing it'],
+  },
+  {
+    type: 'preference',
+    tags: ['git'],
+    phase: 'review',
+    confidence: [0.5, 0.58],
+    n: 3,
+    texts: ['Small commits with imperative subject lines', 'Write commit subjects in the imperative mood'],
+  },
 ];
 const observations = [];
 let n = 0;
@@ -216,19 +285,76 @@ const oneOffs = [
 ];
 for (const [type, observation, confidence] of oneOffs) {
   n += 1;
-  observations.push({ id: `demo-obs-h${String(n).padStart(2, '0')}`, daysAgo: round(rng() * 12, 4), type, context: {}, observation, confidence, evidence: [], tags: [] });
+  observations.push({
+    id: `demo-obs-h${String(n).padStart(2, '0')}`,
+    daysAgo: round(rng() * 12, 4),
+    type,
+    context: {},
+    observation,
+    confidence,
+    evidence: [],
+    tags: [],
+  });
 }
 observations.sort((a, b) => b.daysAgo - a.daysAgo);
 
 const memories = [
-  ['demo-mem-db', 'decision', 'SQLite for local state, PostgreSQL in production', 'Local development uses SQLite; staging and production run PostgreSQL 16. Migrations must work on both.', ['database', 'postgres']],
-  ['demo-mem-errors', 'decision', 'Errors as values', 'Service functions return { ok, value } or { ok: false, error } with a code from the catalogue; exceptions are for bugs.', ['errors', 'style']],
-  ['demo-mem-ratelimit', 'decision', 'Rate limiting at the gateway', 'Rate limits live in the API gateway (token bucket, 100 requests per minute per key), not in each service.', ['api', 'rate-limit']],
-  ['demo-mem-deploy', 'note', 'Deploys on Tuesday and Thursday', 'Production deploys happen on Tuesdays and Thursdays after the review meeting; hotfixes any day.', ['deploy']],
-  ['demo-mem-billing', 'note', 'Billing amounts in cents', 'Every billing amount is an integer number of cents; currency is stored beside it.', ['billing']],
-  ['demo-mem-tests', 'note', 'Test layout', 'Unit tests sit beside the code as *.test.ts; end-to-end tests in test/e2e drive the real server.', ['testing']],
-  ['demo-mem-search', 'decision', 'Search index rebuilt nightly', 'The product search index is rebuilt every night at 02:00 UTC; partial updates go through the queue.', ['search']],
-  ['demo-mem-config', 'note', 'Config schema', 'config.json is validated against schema/config.schema.json at start-up; a bad file stops the service with the path of the bad field.', ['config']],
+  [
+    'demo-mem-db',
+    'decision',
+    'SQLite for local state, PostgreSQL in production',
+    'Local development uses SQLite; staging and production run PostgreSQL 16. Migrations must work on both.',
+    ['database', 'postgres'],
+  ],
+  [
+    'demo-mem-errors',
+    'decision',
+    'Errors as values',
+    'Service functions return { ok, value } or { ok: false, error } with a code from the catalogue; exceptions are for bugs.',
+    ['errors', 'style'],
+  ],
+  [
+    'demo-mem-ratelimit',
+    'decision',
+    'Rate limiting at the gateway',
+    'Rate limits live in the API gateway (token bucket, 100 requests per minute per key), not in each service.',
+    ['api', 'rate-limit'],
+  ],
+  [
+    'demo-mem-deploy',
+    'note',
+    'Deploys on Tuesday and Thursday',
+    'Production deploys happen on Tuesdays and Thursdays after the review meeting; hotfixes any day.',
+    ['deploy'],
+  ],
+  [
+    'demo-mem-billing',
+    'note',
+    'Billing amounts in cents',
+    'Every billing amount is an integer number of cents; currency is stored beside it.',
+    ['billing'],
+  ],
+  [
+    'demo-mem-tests',
+    'note',
+    'Test layout',
+    'Unit tests sit beside the code as *.test.ts; end-to-end tests in test/e2e drive the real server.',
+    ['testing'],
+  ],
+  [
+    'demo-mem-search',
+    'decision',
+    'Search index rebuilt nightly',
+    'The product search index is rebuilt every night at 02:00 UTC; partial updates go through the queue.',
+    ['search'],
+  ],
+  [
+    'demo-mem-config',
+    'note',
+    'Config schema',
+    'config.json is validated against schema/config.schema.json at start-up; a bad file stops the service with the path of the bad field.',
+    ['config'],
+  ],
 ].map(([id, category, title, text, tags]) => ({ id, category, title, text, tags }));
 
 // What a user accepted or rejected among the results shown to them: feedback marks them.
@@ -249,9 +375,14 @@ const suggestions = [
 ];
 
 const lines = (rows) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
-writeFileSync(new URL('tools.jsonl', out), lines(tools.map(([id, description, origin]) => ({ id, description, origin }))));
+writeFileSync(
+  new URL('tools.jsonl', out),
+  lines(tools.map(([id, description, origin]) => ({ id, description, origin }))),
+);
 writeFileSync(new URL('runs.jsonl', out), lines(runs));
 writeFileSync(new URL('observations.jsonl', out), lines(observations));
 writeFileSync(new URL('memories.jsonl', out), lines(memories));
 writeFileSync(new URL('suggestions.jsonl', out), lines(suggestions));
-console.log(`data/demo: ${tools.length} tools, ${runs.length} runs, ${observations.length} observations, ${memories.length} memories, ${suggestions.length} suggestions`);
+console.log(
+  `data/demo: ${tools.length} tools, ${runs.length} runs, ${observations.length} observations, ${memories.length} memories, ${suggestions.length} suggestions`,
+);

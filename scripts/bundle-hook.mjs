@@ -18,9 +18,14 @@ const bundledSqlite = {
     // The team store's driver stays out of the bundle: bin/credence.cjs runs prompts unbundled when
     // CREDENCE_DATABASE_URL is set, so the bundle never reaches this import.
     b.onResolve({ filter: /\/postgres\/pg-store\.js$/ }, (args) => ({ path: args.path, external: true }));
-    b.onResolve({ filter: /^better-sqlite3$/ }, (args) => (args.importer === shim ? { path: 'better-sqlite3', external: true } : { path: shim }));
+    b.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
+      args.importer === shim ? { path: 'better-sqlite3', external: true } : { path: shim },
+    );
     b.onResolve({ filter: /^credence-sqlite-addon$/ }, () => ({ path: 'addon', namespace: 'credence-sqlite-addon' }));
-    b.onLoad({ filter: /.*/, namespace: 'credence-sqlite-addon' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'credence-sqlite-addon' }, () => ({
+      contents: 'module.exports = {};',
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^bindings$/ }, () => ({ path: 'bindings', namespace: 'credence-sqlite-bindings' }));
     b.onLoad({ filter: /.*/, namespace: 'credence-sqlite-bindings' }, () => ({
       contents: 'const slot = require("credence-sqlite-addon"); module.exports = () => slot.addon;',
@@ -41,7 +46,9 @@ for (const [entry, out, sqlite] of [
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    ...(sqlite ? { plugins: [bundledSqlite], define: { BUNDLED_SQLITE_VERSION: JSON.stringify(sqliteVersion) } } : { external: ['better-sqlite3'] }),
+    ...(sqlite
+      ? { plugins: [bundledSqlite], define: { BUNDLED_SQLITE_VERSION: JSON.stringify(sqliteVersion) } }
+      : { external: ['better-sqlite3'] }),
     logLevel: 'warning',
     legalComments: 'none',
     minify: true,

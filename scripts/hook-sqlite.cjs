@@ -15,7 +15,9 @@ function installedPackage() {
   for (let dir = __dirname; ; ) {
     const candidate = join(dir, 'node_modules', 'better-sqlite3');
     try {
-      return JSON.parse(readFileSync(join(candidate, 'package.json'), 'utf8')).version === BUNDLED_SQLITE_VERSION ? candidate : undefined;
+      return JSON.parse(readFileSync(join(candidate, 'package.json'), 'utf8')).version === BUNDLED_SQLITE_VERSION
+        ? candidate
+        : undefined;
     } catch {
       // Not in this node_modules: one folder up.
     }

@@ -13,7 +13,9 @@ const log = (line) => process.stderr.write(`[services] ${line}\n`);
 export function postgresBinDir() {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(root)
+      .filter((d) => /^\d+$/.test(d))
+      .sort((a, b) => Number(b) - Number(a));
     for (const major of majors) {
       const dir = join(root, major, 'bin');
       if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) return dir;
@@ -73,14 +75,53 @@ export async function startPostgres() {
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'credence-pg-'));
   const as = (cmd, args) => (root ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
-  if (root) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout), Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout));
+  if (root)
+    chownSync(
+      dir,
+      Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout),
+      Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout),
+    );
   const data = join(dir, 'data');
-  const [initCmd, initArgs] = as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  const [initCmd, initArgs] = as(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--locale=C',
+  ]);
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freePort();
-  const settings = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_buffers=128MB', '-c', 'log_min_messages=warning'];
-  const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, ...settings]);
+  const settings = [
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=300',
+    '-c',
+    'shared_buffers=128MB',
+    '-c',
+    'log_min_messages=warning',
+  ];
+  const [cmd, args] = as(join(bin, 'postgres'), [
+    '-D',
+    data,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    ...settings,
+  ]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -102,7 +143,11 @@ export async function startPostgres() {
   // Accepting TCP connections comes a moment before accepting logins; wait for a real one.
   const psql = join(bin, 'psql');
   for (let i = 0; i < 100; i += 1) {
-    const ok = existsSync(psql) ? spawnSync(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', 'SELECT 1', '-qAt'], { encoding: 'utf8' }).status === 0 : true;
+    const ok = existsSync(psql)
+      ? spawnSync(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', 'SELECT 1', '-qAt'], {
+          encoding: 'utf8',
+        }).status === 0
+      : true;
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

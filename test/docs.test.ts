@@ -89,7 +89,9 @@ describe('the README', () => {
 
   it('keeps every section it had reachable: each is a heading of the README or of a guide it links', () => {
     const reachable = new Set(['README.md', ...relativeLinks('README.md').map((l) => l.target)]);
-    const found = new Set([...reachable].filter((page) => existsSync(join(repo, page))).flatMap((page) => headings(read(page))));
+    const found = new Set(
+      [...reachable].filter((page) => existsSync(join(repo, page))).flatMap((page) => headings(read(page))),
+    );
     expect(FORMER_README_SECTIONS.filter((section) => !found.has(section))).toEqual([]);
   });
 });
@@ -99,7 +101,8 @@ describe('links between the README and the docs', () => {
     const broken: string[] = [];
     for (const { target, hash } of relativeLinks(page)) {
       if (!existsSync(join(repo, target))) broken.push(`${target} (no such file)`);
-      else if (hash !== '' && target.endsWith('.md') && !headings(read(target)).map(anchor).includes(hash)) broken.push(`${target}#${hash} (no such heading)`);
+      else if (hash !== '' && target.endsWith('.md') && !headings(read(target)).map(anchor).includes(hash))
+        broken.push(`${target}#${hash} (no such heading)`);
     }
     expect(broken).toEqual([]);
   });

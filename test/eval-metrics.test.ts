@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { dagEdges, edgeKey, mean, recallAtK, reciprocalRank, sameSet, setF1, truthEdges, truthTools } from '../eval/metrics.js';
+import {
+  dagEdges,
+  edgeKey,
+  mean,
+  recallAtK,
+  reciprocalRank,
+  sameSet,
+  setF1,
+  truthEdges,
+  truthTools,
+} from '../eval/metrics.js';
 import { shuffled, splitHalves, type Sample } from '../eval/data.js';
 
 const set = (...items: string[]) => new Set(items);
@@ -71,7 +81,14 @@ describe('ground-truth and predicted edges', () => {
 
   it('takes consumes links as producer → consumer and falls back to the previous call when a call consumes nothing', () => {
     const edges = truthEdges({ calls: [call('search'), call('details', [0]), call('book'), call('pay', [1, 2])] });
-    expect([...edges].sort()).toEqual([edgeKey('book', 'pay'), edgeKey('details', 'book'), edgeKey('details', 'pay'), edgeKey('search', 'details')].sort());
+    expect([...edges].sort()).toEqual(
+      [
+        edgeKey('book', 'pay'),
+        edgeKey('details', 'book'),
+        edgeKey('details', 'pay'),
+        edgeKey('search', 'details'),
+      ].sort(),
+    );
   });
 
   it('gives a single call no edge and drops self-pairs', () => {
@@ -89,16 +106,27 @@ describe('ground-truth and predicted edges', () => {
       { id: 't2', tool: 'details', dependsOn: ['t1'] },
       { id: 't3', tool: 'pay', dependsOn: ['t1', 't2', 'missing'] },
     ];
-    expect([...dagEdges(tasks)].sort()).toEqual([edgeKey('details', 'pay'), edgeKey('search', 'details'), edgeKey('search', 'pay')].sort());
+    expect([...dagEdges(tasks)].sort()).toEqual(
+      [edgeKey('details', 'pay'), edgeKey('search', 'details'), edgeKey('search', 'pay')].sort(),
+    );
   });
 });
 
 describe('the seeded split', () => {
-  const samples: Sample[] = Array.from({ length: 10 }, (_, i) => ({ id: String(i), source: i < 6 ? 'one' : 'two', intent: `q${i}`, calls: [] }));
+  const samples: Sample[] = Array.from({ length: 10 }, (_, i) => ({
+    id: String(i),
+    source: i < 6 ? 'one' : 'two',
+    intent: `q${i}`,
+    calls: [],
+  }));
 
   it('shuffles the same way for the same seed and keeps every item', () => {
     expect(shuffled(samples, 7)).toEqual(shuffled(samples, 7));
-    expect(shuffled(samples, 7).map((s) => s.id).sort()).toEqual(samples.map((s) => s.id).sort());
+    expect(
+      shuffled(samples, 7)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(samples.map((s) => s.id).sort());
   });
 
   it('halves each source file, disjointly, reproducibly', () => {

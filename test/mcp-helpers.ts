@@ -14,7 +14,10 @@ export const nodeModules = fileURLToPath(new URL('../node_modules/', import.meta
 export const testServer = fileURLToPath(new URL('./fixtures/mcp/test-server.mjs', import.meta.url));
 
 /** Connects the SDK client to `credence … serve --stdio`; stderr is collected in `stderr()`. */
-export async function stdioClient(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+export async function stdioClient(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, ...args],
@@ -39,8 +42,15 @@ export interface HttpServerProcess {
 }
 
 /** Starts `credence … serve --http --port 0 …` and resolves with the URL it prints. */
-export function startHttpServer(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startHttpServer(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -13,8 +13,13 @@ import { openPgStore, type PgStore } from '../src/store/postgres/pg-store.js';
 export function pgTestUrl(what: string): string | undefined {
   const url = process.env.CREDENCE_TEST_DATABASE_URL;
   if (url !== undefined && url !== '') return url;
-  if (process.env.CI === 'true') throw new Error(`CI=true but CREDENCE_TEST_DATABASE_URL is not set: ${what} must run in CI (run the tests with npm test)`);
-  console.log(`skipping: no PostgreSQL (CREDENCE_TEST_DATABASE_URL unset) — ${what} run with CREDENCE_TEST_PG=start npm test, or in CI`);
+  if (process.env.CI === 'true')
+    throw new Error(
+      `CI=true but CREDENCE_TEST_DATABASE_URL is not set: ${what} must run in CI (run the tests with npm test)`,
+    );
+  console.log(
+    `skipping: no PostgreSQL (CREDENCE_TEST_DATABASE_URL unset) — ${what} run with CREDENCE_TEST_PG=start npm test, or in CI`,
+  );
   return undefined;
 }
 
@@ -41,7 +46,11 @@ export function pgSchemas(url: string | undefined): () => string {
 }
 
 /** A store in a schema of its own. */
-export async function freshPgStore(url: string, schema: () => string, options: { poolSize?: number } = {}): Promise<PgStore> {
+export async function freshPgStore(
+  url: string,
+  schema: () => string,
+  options: { poolSize?: number } = {},
+): Promise<PgStore> {
   return openPgStore({ url, schema: schema(), ...options });
 }
 

@@ -28,7 +28,10 @@ export { PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } fro
 export type PgliteStoreOptions = Omit<PgStoreOptions, 'url' | 'schema'>;
 
 /** A store on an emptied `public` schema (the only schema a store on PGlite can have). */
-export async function freshPgliteStore(server: Pick<PgliteServer, 'db' | 'url'>, options: PgliteStoreOptions = {}): Promise<PgStore> {
+export async function freshPgliteStore(
+  server: Pick<PgliteServer, 'db' | 'url'>,
+  options: PgliteStoreOptions = {},
+): Promise<PgStore> {
   await resetPglite(server);
   return openPgStore({ url: server.url, schema: 'public', ...options });
 }

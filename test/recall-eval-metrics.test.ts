@@ -64,12 +64,18 @@ describe('recall eval helpers', () => {
     recencyFactor: 1,
     termShare: 0.5,
   });
-  const pool: Pool = { query: 'q', relevant: set('a'), candidates: [candidate('a', 1, 0.2), candidate('b', 0.5, 0.9), candidate('c', 0, 0.95)] };
+  const pool: Pool = {
+    query: 'q',
+    relevant: set('a'),
+    candidates: [candidate('a', 1, 0.2), candidate('b', 0.5, 0.9), candidate('c', 0, 0.95)],
+  };
 
   it('ranks a pool with the fused score and the key as tie-break', () => {
     expect(rankPool(pool, 1).map((r) => r.id)).toEqual(['a', 'b', 'c']);
     expect(rankPool(pool, 0).map((r) => r.id)).toEqual(['c', 'b', 'a']);
-    expect(rankPool({ ...pool, candidates: [candidate('z', 0.5, 0.5), candidate('y', 0.5, 0.5)] }, 0.7).map((r) => r.id)).toEqual(['y', 'z']);
+    expect(
+      rankPool({ ...pool, candidates: [candidate('z', 0.5, 0.5), candidate('y', 0.5, 0.5)] }, 0.7).map((r) => r.id),
+    ).toEqual(['y', 'z']);
     expect(rankPool(pool, 1, 2)).toHaveLength(2);
   });
 
@@ -101,7 +107,12 @@ describe('recall eval helpers', () => {
     const a = benchMemories(tools, 10);
     expect(benchMemories(tools, 10)).toEqual(a);
     expect(new Set(a.map((m) => m.id)).size).toBe(10);
-    expect(a.slice(0, 2).map((m) => m.text).sort()).toEqual(tools.map((t) => t.description).sort());
+    expect(
+      a
+        .slice(0, 2)
+        .map((m) => m.text)
+        .sort(),
+    ).toEqual(tools.map((t) => t.description).sort());
     expect(a.every((m) => m.text.length > 0 && m.title.length > 0)).toBe(true);
     expect(new Set(a.map((m) => `${m.title}\n${m.text}`)).size).toBeGreaterThan(2);
   });

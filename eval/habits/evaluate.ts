@@ -68,7 +68,10 @@ export interface HabitsEvaluation {
   readonly met: { readonly precision: boolean; readonly recall: boolean };
 }
 
-function majorityOf(ids: readonly string[], byId: ReadonlyMap<string, StreamObservation>): { label: string; counts: [string, number][] } {
+function majorityOf(
+  ids: readonly string[],
+  byId: ReadonlyMap<string, StreamObservation>,
+): { label: string; counts: [string, number][] } {
   const counts = new Map<string, number>();
   for (const id of ids) {
     const o = byId.get(id) as StreamObservation;
@@ -93,7 +96,13 @@ export function scoreHabits(stream: HabitStream, result: EvolveResult): HabitsEv
     significantGroups += 1;
     const group = grouping.groups[s.index] as (typeof grouping.groups)[number];
     const { label, counts } = majorities[s.index] as { label: string; counts: [string, number][] };
-    const row = { label: group.label, majority: label, size: group.ids.length, evidence: s.evidence.length, confidence: s.confidence };
+    const row = {
+      label: group.label,
+      majority: label,
+      size: group.ids.length,
+      evidence: s.evidence.length,
+      confidence: s.confidence,
+    };
     if (label === NOISE || label === CONTRADICTION) {
       falseGroups.push(row);
       continue;
@@ -176,28 +185,54 @@ export function formatHabitsEvaluation(e: HabitsEvaluation, seed: number): strin
     formatTable(
       ['measure', 'value', 'target', 'status'],
       [
-        ['precision (significant groups whose majority is a habit)', f3(e.precision), `≥ ${HABIT_TARGETS.precision}`, status(e.met.precision)],
+        [
+          'precision (significant groups whose majority is a habit)',
+          f3(e.precision),
+          `≥ ${HABIT_TARGETS.precision}`,
+          status(e.met.precision),
+        ],
         ['recall (habits found / 30)', f3(e.recall), `≥ ${HABIT_TARGETS.recall}`, status(e.met.recall)],
         ['groups of ≥ 2 / singletons', `${e.groups} / ${e.singletons}`, '-', '-'],
         ['significant groups', String(e.significantGroups), '-', '-'],
         ['splits: habits in > 1 significant group', `${e.splitHabits} of ${e.habits - e.missing.length}`, '-', '-'],
-        ['significant groups per found habit (mean / max)', `${e.groupsPerHabit.toFixed(2)} / ${e.maxGroupsPerHabit}`, '1 ideal', '-'],
+        [
+          'significant groups per found habit (mean / max)',
+          `${e.groupsPerHabit.toFixed(2)} / ${e.maxGroupsPerHabit}`,
+          '1 ideal',
+          '-',
+        ],
         ['merges: significant groups with ≥ 3 of a second habit', String(e.merges.length), '0 ideal', '-'],
         ['habit observations in a group led by their habit', pct(e.placement), '-', '-'],
-        ['planted contradictions found (against their habit)', `${e.contradictionsFound} / ${e.plantedContradictions}`, '-', '-'],
+        [
+          'planted contradictions found (against their habit)',
+          `${e.contradictionsFound} / ${e.plantedContradictions}`,
+          '-',
+          '-',
+        ],
         ['planted contradictions reported against another group', String(e.contradictionsMisplaced), '-', '-'],
         ['contradictions reported that were not planted', String(e.contradictionFalsePositives), '-', '-'],
-        ['time: embed / group / contradictions / score', `${ms(e.timings.embed)} / ${ms(e.timings.group)} / ${ms(e.timings.contradictions)} / ${ms(e.timings.score)}`, 'see npm run bench', '-'],
+        [
+          'time: embed / group / contradictions / score',
+          `${ms(e.timings.embed)} / ${ms(e.timings.group)} / ${ms(e.timings.contradictions)} / ${ms(e.timings.score)}`,
+          'see npm run bench',
+          '-',
+        ],
       ],
     ),
   );
   lines.push('');
   if (e.missing.length > 0) lines.push(`Habits not found: ${e.missing.join(', ')}.`);
   if (e.falseGroups.length > 0) {
-    lines.push(`Significant groups that are not habits (${e.falseGroups.length}): ${e.falseGroups.map((g) => `"${g.label}" (${g.size}, ${g.majority})`).join('; ')}.`);
+    lines.push(
+      `Significant groups that are not habits (${e.falseGroups.length}): ${e.falseGroups.map((g) => `"${g.label}" (${g.size}, ${g.majority})`).join('; ')}.`,
+    );
   }
-  if (e.merges.length > 0) lines.push(`Merges: ${e.merges.map((m) => `"${m.label}" (${m.habits.map(([h, n]) => `${h} ${n}`).join(', ')})`).join('; ')}.`);
-  if (e.missedContradictions.length > 0) lines.push(`Planted contradictions not found: ${e.missedContradictions.join('; ')}.`);
+  if (e.merges.length > 0)
+    lines.push(
+      `Merges: ${e.merges.map((m) => `"${m.label}" (${m.habits.map(([h, n]) => `${h} ${n}`).join(', ')})`).join('; ')}.`,
+    );
+  if (e.missedContradictions.length > 0)
+    lines.push(`Planted contradictions not found: ${e.missedContradictions.join('; ')}.`);
   lines.push(
     'Splits cost no recall here, but each split is one more instinct for the same habit: the default word vectors cannot bridge paraphrases that share no word ' +
       '("Time is injected so that tests are reproducible" / "Pass the clock in instead of calling Date.now()"), so most habits stay one group per wording.',
@@ -209,7 +244,9 @@ export function formatHabitsEvaluation(e: HabitsEvaluation, seed: number): strin
  * Generates the stream, runs evolve on it with the default embeddings (or `embedder`), scores it,
  * and prints the report through `out` when given.
  */
-export async function evaluateHabits(options: { seed?: number; out?: (text?: string) => void; embedder?: EmbeddingProvider } = {}): Promise<HabitsEvaluation> {
+export async function evaluateHabits(
+  options: { seed?: number; out?: (text?: string) => void; embedder?: EmbeddingProvider } = {},
+): Promise<HabitsEvaluation> {
   const seed = options.seed ?? STREAM_DEFAULTS.seed;
   const stream = generateHabitStream({ seed });
   const embedder = options.embedder ?? wordVectorProvider();

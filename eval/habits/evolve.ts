@@ -9,9 +9,18 @@
  * A contradicting observation is evidence against its group, not for any group: it is left out of
  * the confidences of every group, and its age counts against the group it contradicts.
  */
-import { detectContradictions, contradictionAgesDays, type GroupContradictions } from '../../src/core/learning/contradiction.js';
+import {
+  detectContradictions,
+  contradictionAgesDays,
+  type GroupContradictions,
+} from '../../src/core/learning/contradiction.js';
 import { groupConfidence, isSignificant, type Significance } from '../../src/core/learning/learning-confidence.js';
-import { groupObservations, patternText, type Grouping, type GroupingItem } from '../../src/core/learning/pattern-grouping.js';
+import {
+  groupObservations,
+  patternText,
+  type Grouping,
+  type GroupingItem,
+} from '../../src/core/learning/pattern-grouping.js';
 import type { EmbeddingProvider } from '../../src/embed/types.js';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +49,12 @@ export interface EvolveResult {
   readonly contradictions: readonly GroupContradictions[];
   readonly scored: readonly ScoredGroup[];
   /** Milliseconds of each step (embedding includes nothing cached from a previous call). */
-  readonly timings: { readonly embed: number; readonly group: number; readonly contradictions: number; readonly score: number };
+  readonly timings: {
+    readonly embed: number;
+    readonly group: number;
+    readonly contradictions: number;
+    readonly score: number;
+  };
   readonly distinctTexts: number;
 }
 
@@ -48,7 +62,11 @@ export interface EvolveResult {
  * Embeds, groups, detects contradictions and scores. `now` in milliseconds. Identical texts are
  * embedded once (the provider is deterministic, so this changes nothing but the time).
  */
-export async function evolveObservations(observations: readonly EvolveInput[], now: number, embedder: EmbeddingProvider): Promise<EvolveResult> {
+export async function evolveObservations(
+  observations: readonly EvolveInput[],
+  now: number,
+  embedder: EmbeddingProvider,
+): Promise<EvolveResult> {
   let t = performance.now();
   const textIndex = new Map<string, number>();
   const distinct: string[] = [];
@@ -62,7 +80,10 @@ export async function evolveObservations(observations: readonly EvolveInput[], n
     return k;
   });
   const vectors = await embedder.embed(distinct);
-  const items: GroupingItem[] = observations.map((o, i) => ({ ...o, vector: vectors[slot[i] as number] as Float32Array }));
+  const items: GroupingItem[] = observations.map((o, i) => ({
+    ...o,
+    vector: vectors[slot[i] as number] as Float32Array,
+  }));
   const embed = performance.now() - t;
 
   t = performance.now();
@@ -85,9 +106,16 @@ export async function evolveObservations(observations: readonly EvolveInput[], n
       contradictionAgesDays: contradictionAgesDays((contradictions[index] as GroupContradictions).contradictions, now),
     });
     const latest = members.reduce((max, o) => Math.max(max, o.timestamp), Number.NEGATIVE_INFINITY);
-    const confidence = members.length === 0 ? 0 : groupConfidence({ confidences, daysSinceLatest: (now - latest) / DAY_MS }).value;
+    const confidence =
+      members.length === 0 ? 0 : groupConfidence({ confidences, daysSinceLatest: (now - latest) / DAY_MS }).value;
     return { index, evidence, significance, confidence };
   });
   const score = performance.now() - t;
-  return { grouping, contradictions, scored, timings: { embed, group, contradictions: contradictionsMs, score }, distinctTexts: distinct.length };
+  return {
+    grouping,
+    contradictions,
+    scored,
+    timings: { embed, group, contradictions: contradictionsMs, score },
+    distinctTexts: distinct.length,
+  };
 }

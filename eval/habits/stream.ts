@@ -160,12 +160,17 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
   const days = options.days ?? STREAM_DEFAULTS.days;
   const now = options.now ?? STREAM_DEFAULTS.now;
   const noise = options.noise ?? NOISE_COUNT;
-  if (!Number.isInteger(noise) || noise < 0 || noise > NOISE_COUNT) throw new Error(`noise must be an integer in [0, ${NOISE_COUNT}], got ${noise}`);
+  if (!Number.isInteger(noise) || noise < 0 || noise > NOISE_COUNT)
+    throw new Error(`noise must be an integer in [0, ${NOISE_COUNT}], got ${noise}`);
   const habitCount = total - noise - contradictions.length;
-  if (habitCount < habits.length * 3) throw new Error(`a stream of ${total} leaves ${habitCount} habit observations for ${habits.length} habits`);
+  if (habitCount < habits.length * 3)
+    throw new Error(`a stream of ${total} leaves ${habitCount} habit observations for ${habits.length} habits`);
   const rng = mulberry32(seed);
   const start = now - days * DAY_MS;
-  const confidence = () => Math.round((STREAM_DEFAULTS.minConfidence + rng() * (STREAM_DEFAULTS.maxConfidence - STREAM_DEFAULTS.minConfidence)) * 100) / 100;
+  const confidence = () =>
+    Math.round(
+      (STREAM_DEFAULTS.minConfidence + rng() * (STREAM_DEFAULTS.maxConfidence - STREAM_DEFAULTS.minConfidence)) * 100,
+    ) / 100;
   const raw: Omit<StreamObservation, 'id'>[] = [];
 
   const sizes = habitSizes(rng, habits, habitCount, STREAM_DEFAULTS.zipfExponent);
@@ -174,16 +179,40 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
       const template = pick(rng, habit.templates);
       let text = fillSlots(rng, template.text);
       if (rng() < STREAM_DEFAULTS.suffixShare) text += fillSlots(rng, pick(rng, SUFFIXES));
-      raw.push({ text, type: template.type, timestamp: start + Math.floor(rng() * days * DAY_MS), confidence: confidence(), tags: habit.tags, habit: habit.key, contradicts: null });
+      raw.push({
+        text,
+        type: template.type,
+        timestamp: start + Math.floor(rng() * days * DAY_MS),
+        confidence: confidence(),
+        tags: habit.tags,
+        habit: habit.key,
+        contradicts: null,
+      });
     }
   }
   for (const { text, type } of noiseTexts(rng).slice(0, noise)) {
-    raw.push({ text, type, timestamp: start + Math.floor(rng() * days * DAY_MS), confidence: confidence(), tags: ['misc'], habit: null, contradicts: null });
+    raw.push({
+      text,
+      type,
+      timestamp: start + Math.floor(rng() * days * DAY_MS),
+      confidence: confidence(),
+      tags: ['misc'],
+      habit: null,
+      contradicts: null,
+    });
   }
   const latest = now - STREAM_DEFAULTS.contradictionMinAgeDays * DAY_MS;
   for (const c of contradictions) {
     const tags = habits.find((h) => h.key === c.habit)?.tags ?? [];
-    raw.push({ text: c.text, type: c.type, timestamp: start + DAY_MS + Math.floor(rng() * (latest - start - DAY_MS)), confidence: confidence(), tags, habit: null, contradicts: c.habit });
+    raw.push({
+      text: c.text,
+      type: c.type,
+      timestamp: start + DAY_MS + Math.floor(rng() * (latest - start - DAY_MS)),
+      confidence: confidence(),
+      tags,
+      habit: null,
+      contradicts: c.habit,
+    });
   }
   raw.sort((a, b) => a.timestamp - b.timestamp || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const width = String(raw.length).length;

@@ -31,7 +31,11 @@ export interface CommandContext {
   setExitCode: (code: number) => void;
 }
 
-export function makeContext(io: CliIO, options: GlobalOptions, setExitCode: (code: number) => void = () => {}): CommandContext {
+export function makeContext(
+  io: CliIO,
+  options: GlobalOptions,
+  setExitCode: (code: number) => void = () => {},
+): CommandContext {
   return {
     setExitCode,
     io,
@@ -66,4 +70,5 @@ export async function withCredence<T>(ctx: CommandContext, fn: (credence: Creden
   }
 }
 
-export const printJson = (ctx: CommandContext, value: unknown): void => ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+export const printJson = (ctx: CommandContext, value: unknown): void =>
+  ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);

@@ -10,13 +10,27 @@ describe('dashboardHint', () => {
   });
 
   it('names a PostgreSQL store given by flag with --database-url, never --db, and says where the password goes', () => {
-    const hint = dashboardHint({ kind: 'postgres', location: 'postgres://team:***@db.example:5432/credence', scope: DEMO_SCOPE, urlFrom: 'flag' });
-    expect(hint).toBe('See it in the dashboard: credence demo --database-url "postgres://team:***@db.example:5432/credence", with your password in place of *** (running it again adds nothing)');
+    const hint = dashboardHint({
+      kind: 'postgres',
+      location: 'postgres://team:***@db.example:5432/credence',
+      scope: DEMO_SCOPE,
+      urlFrom: 'flag',
+    });
+    expect(hint).toBe(
+      'See it in the dashboard: credence demo --database-url "postgres://team:***@db.example:5432/credence", with your password in place of *** (running it again adds nothing)',
+    );
     expect(hint).not.toContain('--db ');
   });
 
   it('on a PostgreSQL store from CREDENCE_DATABASE_URL, names no flag at all', () => {
-    const hint = dashboardHint({ kind: 'postgres', location: 'postgres://team:***@db.example/credence', scope: 'mine', urlFrom: 'env' });
-    expect(hint).toBe('See it in the dashboard: credence demo --scope "mine", with CREDENCE_DATABASE_URL set as now (running it again adds nothing)');
+    const hint = dashboardHint({
+      kind: 'postgres',
+      location: 'postgres://team:***@db.example/credence',
+      scope: 'mine',
+      urlFrom: 'env',
+    });
+    expect(hint).toBe(
+      'See it in the dashboard: credence demo --scope "mine", with CREDENCE_DATABASE_URL set as now (running it again adds nothing)',
+    );
   });
 });

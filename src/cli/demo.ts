@@ -34,11 +34,18 @@ export function demoFilesRoot(db: string, cwd: string): string {
  * the password hidden (the user puts theirs back), or by nothing when it came from
  * `CREDENCE_DATABASE_URL`, which the next run reads too. Never `--db` with a URL.
  */
-export function dashboardHint(store: { kind: 'sqlite' | 'postgres'; location: string; scope: string; urlFrom?: 'flag' | 'env' }): string {
+export function dashboardHint(store: {
+  kind: 'sqlite' | 'postgres';
+  location: string;
+  scope: string;
+  urlFrom?: 'flag' | 'env';
+}): string {
   const scope = store.scope === DEMO_SCOPE ? '' : ` --scope ${JSON.stringify(store.scope)}`;
   const again = ' (running it again adds nothing)';
-  if (store.kind === 'sqlite') return `See it in the dashboard: credence demo --db ${JSON.stringify(store.location)}${scope}${again}`;
-  if (store.urlFrom === 'env') return `See it in the dashboard: credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
+  if (store.kind === 'sqlite')
+    return `See it in the dashboard: credence demo --db ${JSON.stringify(store.location)}${scope}${again}`;
+  if (store.urlFrom === 'env')
+    return `See it in the dashboard: credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
   const hidden = store.location.includes('***') ? ', with your password in place of ***' : '';
   return `See it in the dashboard: credence demo --database-url ${JSON.stringify(store.location)}${scope}${hidden}${again}`;
 }
@@ -46,7 +53,9 @@ export function dashboardHint(store: { kind: 'sqlite' | 'postgres'; location: st
 export function registerDemo(program: Command, context: () => CommandContext): void {
   program
     .command('demo')
-    .description(`fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, explain every score, then serve the dashboard`)
+    .description(
+      `fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, explain every score, then serve the dashboard`,
+    )
     .option('--serve', 'serve the dashboard after the report (the default when the output is a terminal)')
     .option('--no-serve', 'print the report and exit (the default when the output is not a terminal)')
     .option('--no-history', "only the seeds' scenarios, without the month of history")
@@ -64,7 +73,8 @@ export function registerDemo(program: Command, context: () => CommandContext): v
       let port = 3001;
       if (o.port !== undefined) {
         port = Number(o.port);
-        if (o.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CredenceError('INVALID_INPUT', `--port must be a port number, got ${JSON.stringify(o.port)}`);
+        if (o.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+          throw new CredenceError('INVALID_INPUT', `--port must be a port number, got ${JSON.stringify(o.port)}`);
       }
       const serving = (o.serve ?? process.stdout.isTTY === true) && !ctx.wantsJson;
       await withCredence(ctx, async (credence) => {
@@ -72,8 +82,14 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         if (ctx.wantsJson) return printJson(ctx, report);
         ctx.io.stdout(`${formatDemo(report)}\n`);
         if (!serving) {
-          const urlFrom = !team ? undefined : given.options.databaseUrl !== undefined && given.options.databaseUrl !== '' ? 'flag' : 'env';
-          ctx.io.stdout(`${dashboardHint({ kind: credence.storeInfo.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`);
+          const urlFrom = !team
+            ? undefined
+            : given.options.databaseUrl !== undefined && given.options.databaseUrl !== ''
+              ? 'flag'
+              : 'env';
+          ctx.io.stdout(
+            `${dashboardHint({ kind: credence.storeInfo.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`,
+          );
           return;
         }
         const { serve } = await import('../mcp/serve.js');
@@ -84,7 +100,10 @@ export function registerDemo(program: Command, context: () => CommandContext): v
             stderr: ctx.io.stderr,
             env: ctx.io.env,
             cwd: given.io.cwd,
-            ready: (info) => ctx.io.stdout(`\nOpen ${info.dashboard ?? ''} to see what Credence learned and why it is sure (Ctrl-C stops the server).\n`),
+            ready: (info) =>
+              ctx.io.stdout(
+                `\nOpen ${info.dashboard ?? ''} to see what Credence learned and why it is sure (Ctrl-C stops the server).\n`,
+              ),
           },
         );
       });

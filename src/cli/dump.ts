@@ -24,11 +24,16 @@ export function registerDump(program: Command, context: () => CommandContext): v
     .description('write the whole store (every table, every scope) to FILE as JSON lines (- for standard output)')
     .action(async (file: string) => {
       const ctx = context();
-      const report = await withCredence(ctx, (c) => (file === '-' ? c.dump((text) => ctx.io.stdout(text)) : dumpToFile(c, file)));
+      const report = await withCredence(ctx, (c) =>
+        file === '-' ? c.dump((text) => ctx.io.stdout(text)) : dumpToFile(c, file),
+      );
       // With `-` the dump is on standard output: the summary goes to standard error.
       const print = file === '-' ? ctx.io.stderr : ctx.io.stdout;
       if (ctx.wantsJson) print(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
-      else print(`dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`);
+      else
+        print(
+          `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`,
+        );
     });
 
   program
@@ -43,7 +48,9 @@ export function registerDump(program: Command, context: () => CommandContext): v
         const checked = await checkDump(readLines(path));
         const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
-        ctx.io.stdout(`restored ${report.rows} rows into ${report.to} ${report.target} from ${file} (a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n${formatCounts(report.tables)}`);
+        ctx.io.stdout(
+          `restored ${report.rows} rows into ${report.to} ${report.target} from ${file} (a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n${formatCounts(report.tables)}`,
+        );
       } catch (error) {
         // A bad dump is input the command rejected (exit 1), with the line named; not bad usage.
         if (isCredenceError(error, 'INVALID_INPUT') && typeof error.details?.line === 'number') {
@@ -58,7 +65,8 @@ export function registerDump(program: Command, context: () => CommandContext): v
     });
 }
 
-const formatCounts = (counts: DumpCounts): string => DUMP_TABLES.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
+const formatCounts = (counts: DumpCounts): string =>
+  DUMP_TABLES.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
 
 /**
  * A writer for `out` that waits for 'drain' when the stream's buffer is full, with one 'error'
@@ -66,7 +74,11 @@ const formatCounts = (counts: DumpCounts): string => DUMP_TABLES.map((t) => `  $
  * the store and trips Node's MaxListenersExceededWarning). After an error, every write and the end
  * reject with it; `end` resolves once everything is flushed.
  */
-export function streamWriter(out: Writable): { write: (text: string) => Promise<void>; end: () => Promise<void>; error: () => Error | undefined } {
+export function streamWriter(out: Writable): {
+  write: (text: string) => Promise<void>;
+  end: () => Promise<void>;
+  error: () => Error | undefined;
+} {
   let failed: Error | undefined;
   let waiting: { resolve: () => void; reject: (error: Error) => void } | undefined;
   out.on('error', (error) => {
@@ -89,7 +101,9 @@ export function streamWriter(out: Writable): { write: (text: string) => Promise<
     end: () =>
       new Promise<void>((resolve, reject) => {
         if (failed !== undefined) return reject(failed);
-        out.end((error?: Error | null) => (error === undefined || error === null ? resolve() : reject(failed ?? error)));
+        out.end((error?: Error | null) =>
+          error === undefined || error === null ? resolve() : reject(failed ?? error),
+        );
       }),
     error: () => failed,
   };
@@ -105,7 +119,10 @@ async function dumpToFile(credence: Credence, file: string): ReturnType<Credence
   try {
     await once(out, 'open');
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path: file },
+    });
   }
   const writer = streamWriter(out);
   try {
@@ -118,7 +135,10 @@ async function dumpToFile(credence: Credence, file: string): ReturnType<Credence
     rmSync(partial, { force: true });
     // A failure of the file is a write error; one of the store (a damaged database) is the store's.
     if (writer.error() === undefined || error !== writer.error()) throw error;
-    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path: file },
+    });
   }
 }
 
@@ -126,7 +146,10 @@ function isRegularFile(file: string): boolean {
   try {
     return statSync(file).isFile();
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `cannot read ${file}: ${(error as Error).message}`, { cause: error, details: { path: file } });
+    throw new CredenceError('INVALID_INPUT', `cannot read ${file}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path: file },
+    });
   }
 }
 
@@ -142,7 +165,11 @@ async function spoolInput(file: string): Promise<{ path: string; remove: () => v
     await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
   } catch (error) {
     remove();
-    throw new CredenceError('INVALID_INPUT', `cannot read ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`, { cause: error });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `cannot read ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return { path, remove };
 }

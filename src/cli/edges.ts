@@ -14,7 +14,10 @@ function edgeRow(e: EdgeView): string {
 function parseConfidence(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0 || value > 1) {
-    throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `--min-confidence must be a number in [0, 1], got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }
@@ -29,7 +32,10 @@ export function registerEdges(program: Command, context: () => CommandContext): 
       const ctx = context();
       const result = await withCredence(ctx, (c) => c.declareEdge({ from, to, type: options.type }));
       if (ctx.wantsJson) return printJson(ctx, result);
-      if (result.newTools.length > 0) ctx.io.stdout(`added unknown tool(s) to the catalogue with an empty description: ${result.newTools.join(', ')}\n`);
+      if (result.newTools.length > 0)
+        ctx.io.stdout(
+          `added unknown tool(s) to the catalogue with an empty description: ${result.newTools.join(', ')}\n`,
+        );
       ctx.io.stdout(`${result.created ? 'declared' : 'already known, left as it is'}: ${edgeRow(result.edge)}\n`);
     });
 

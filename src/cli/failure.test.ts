@@ -14,16 +14,28 @@ function sqliteError(message: string, code: string): Error {
 
 describe('storeFailure', () => {
   it('makes a PostgreSQL error a one-line STORE_UNAVAILABLE naming the store and the SQLSTATE', () => {
-    const failure = storeFailure(pgError('invalid byte sequence for encoding "UTF8": 0x00', '22021'), { kind: 'postgres', location: 'postgres://team:***@db/credence' });
+    const failure = storeFailure(pgError('invalid byte sequence for encoding "UTF8": 0x00', '22021'), {
+      kind: 'postgres',
+      location: 'postgres://team:***@db/credence',
+    });
     expect(failure?.code).toBe('STORE_UNAVAILABLE');
-    expect(failure?.message).toBe('the PostgreSQL store postgres://team:***@db/credence failed: invalid byte sequence for encoding "UTF8": 0x00 (SQLSTATE 22021)');
+    expect(failure?.message).toBe(
+      'the PostgreSQL store postgres://team:***@db/credence failed: invalid byte sequence for encoding "UTF8": 0x00 (SQLSTATE 22021)',
+    );
   });
 
   it('says a SQLite file is damaged when the driver says so, and names it', () => {
-    const failure = storeFailure(sqliteError('database disk image is malformed', 'SQLITE_CORRUPT'), { kind: 'sqlite', location: '/home/me/.credence/credence.db' });
+    const failure = storeFailure(sqliteError('database disk image is malformed', 'SQLITE_CORRUPT'), {
+      kind: 'sqlite',
+      location: '/home/me/.credence/credence.db',
+    });
     expect(failure?.code).toBe('STORE_UNAVAILABLE');
-    expect(failure?.message).toMatch(/^the database \/home\/me\/\.credence\/credence\.db is damaged or is not a Credence \(SQLite\) database: database disk image is malformed/);
-    expect(storeFailure(sqliteError('database is locked', 'SQLITE_BUSY'), { kind: 'sqlite', location: '/x.db' })?.message).toBe('the database /x.db failed: database is locked (SQLITE_BUSY)');
+    expect(failure?.message).toMatch(
+      /^the database \/home\/me\/\.credence\/credence\.db is damaged or is not a Credence \(SQLite\) database: database disk image is malformed/,
+    );
+    expect(
+      storeFailure(sqliteError('database is locked', 'SQLITE_BUSY'), { kind: 'sqlite', location: '/x.db' })?.message,
+    ).toBe('the database /x.db failed: database is locked (SQLITE_BUSY)');
   });
 
   it('leaves any other error alone', () => {
@@ -34,10 +46,16 @@ describe('storeFailure', () => {
 describe('unexpectedFailureLine', () => {
   it('prints a driver or system error as one line, without its stack', () => {
     expect(unexpectedFailureLine(pgError('value too long', '22001'))).toBe('the store failed: value too long (22001)');
-    expect(unexpectedFailureLine(Object.assign(new Error('ENOSPC: no space left on device, write'), { syscall: 'write', code: 'ENOSPC' }))).toBe('ENOSPC: no space left on device, write');
+    expect(
+      unexpectedFailureLine(
+        Object.assign(new Error('ENOSPC: no space left on device, write'), { syscall: 'write', code: 'ENOSPC' }),
+      ),
+    ).toBe('ENOSPC: no space left on device, write');
   });
 
   it('keeps the stack of a bug', () => {
-    expect(unexpectedFailureLine(new TypeError('x is undefined'))).toMatch(/^unexpected error: TypeError: x is undefined\n\s+at /);
+    expect(unexpectedFailureLine(new TypeError('x is undefined'))).toMatch(
+      /^unexpected error: TypeError: x is undefined\n\s+at /,
+    );
   });
 });

@@ -7,7 +7,8 @@
 import { CredenceError } from '../core/errors.js';
 
 /** SQLite's result codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is no SQLite database. */
-const isDamaged = (code: string): boolean => code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_');
+const isDamaged = (code: string): boolean =>
+  code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_');
 
 interface CodedError extends Error {
   code?: unknown;
@@ -20,25 +21,38 @@ const isSqliteError = (error: unknown): error is CodedError & { code: string } =
 
 /** node-postgres's server errors carry a severity and a five-character SQLSTATE. */
 const isPgError = (error: unknown): error is CodedError & { code: string } =>
-  error instanceof Error && typeof (error as CodedError).severity === 'string' && typeof (error as CodedError).code === 'string' && /^[0-9A-Z]{5}$/.test((error as CodedError).code as string);
+  error instanceof Error &&
+  typeof (error as CodedError).severity === 'string' &&
+  typeof (error as CodedError).code === 'string' &&
+  /^[0-9A-Z]{5}$/.test((error as CodedError).code as string);
 
 /**
  * A driver error raised while a command used the store at `location`, as a STORE_UNAVAILABLE
  * CredenceError naming the store (a damaged SQLite file is named as such); undefined for any other
  * error.
  */
-export function storeFailure(error: unknown, store: { kind: 'sqlite' | 'postgres'; location: string }): CredenceError | undefined {
+export function storeFailure(
+  error: unknown,
+  store: { kind: 'sqlite' | 'postgres'; location: string },
+): CredenceError | undefined {
   if (isSqliteError(error)) {
     const message = isDamaged(error.code)
       ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; restore it from a dump (credence restore) or move it aside`
       : `the database ${store.location} failed: ${error.message} (${error.code})`;
-    return new CredenceError('STORE_UNAVAILABLE', message, { cause: error, details: { location: store.location, driverCode: error.code } });
-  }
-  if (isPgError(error)) {
-    return new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store ${store.location} failed: ${error.message} (SQLSTATE ${error.code})`, {
+    return new CredenceError('STORE_UNAVAILABLE', message, {
       cause: error,
       details: { location: store.location, driverCode: error.code },
     });
+  }
+  if (isPgError(error)) {
+    return new CredenceError(
+      'STORE_UNAVAILABLE',
+      `the PostgreSQL store ${store.location} failed: ${error.message} (SQLSTATE ${error.code})`,
+      {
+        cause: error,
+        details: { location: store.location, driverCode: error.code },
+      },
+    );
   }
   return undefined;
 }

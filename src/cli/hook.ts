@@ -6,10 +6,14 @@ import type { Command } from 'commander';
 import type { CommandContext } from './context.js';
 
 export function registerHook(program: Command, context: () => CommandContext): void {
-  const hook = program.command('hook').description('agent hooks: read one event on stdin, learn from it, print context (always exit 0)');
+  const hook = program
+    .command('hook')
+    .description('agent hooks: read one event on stdin, learn from it, print context (always exit 0)');
   hook
     .command('claude-code')
-    .description("handle one Claude Code hook event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd)")
+    .description(
+      'handle one Claude Code hook event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd)',
+    )
     .action(async () => {
       const ctx = context();
       const env = {

@@ -18,20 +18,36 @@ interface InitOptions {
 export function registerInit(program: Command, context: () => CommandContext): void {
   program
     .command('init')
-    .description('create the database (or bring it to the current schema) and print where it is; --claude-code also sets the project up for Claude Code')
-    .option('--claude-code', 'add Credence\'s hooks to .claude/settings.json and its MCP server to .mcp.json in the project (the git top-level, else the working directory)')
-    .option('--remove', 'with --claude-code: take Credence\'s hooks and MCP server out again, leaving everything else')
-    .option('--hook-command <cmd>', 'with --claude-code: the hook command (default: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code when Credence is installed in the project, else node "<this package>/bin/credence.cjs" hook claude-code)')
+    .description(
+      'create the database (or bring it to the current schema) and print where it is; --claude-code also sets the project up for Claude Code',
+    )
+    .option(
+      '--claude-code',
+      "add Credence's hooks to .claude/settings.json and its MCP server to .mcp.json in the project (the git top-level, else the working directory)",
+    )
+    .option('--remove', "with --claude-code: take Credence's hooks and MCP server out again, leaving everything else")
+    .option(
+      '--hook-command <cmd>',
+      'with --claude-code: the hook command (default: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code when Credence is installed in the project, else node "<this package>/bin/credence.cjs" hook claude-code)',
+    )
     .action(async (o: InitOptions) => {
       const ctx = context();
       if (o.claudeCode !== true && (o.remove === true || o.hookCommand !== undefined)) {
-        throw new CredenceError('INVALID_INPUT', `${o.remove === true ? '--remove' : '--hook-command'} goes with --claude-code`);
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `${o.remove === true ? '--remove' : '--hook-command'} goes with --claude-code`,
+        );
       }
-      if (o.remove === true && o.hookCommand !== undefined) throw new CredenceError('INVALID_INPUT', '--hook-command is for installing, not with --remove');
+      if (o.remove === true && o.hookCommand !== undefined)
+        throw new CredenceError('INVALID_INPUT', '--hook-command is for installing, not with --remove');
       // Plan first: a settings file that is not valid JSON stops the run before anything is written.
       const plan =
         o.claudeCode === true
-          ? prepareClaudeCode({ projectDir: resolveProjectDir(ctx.io.cwd), remove: o.remove === true, ...(o.hookCommand === undefined ? {} : { command: o.hookCommand }) })
+          ? prepareClaudeCode({
+              projectDir: resolveProjectDir(ctx.io.cwd),
+              remove: o.remove === true,
+              ...(o.hookCommand === undefined ? {} : { command: o.hookCommand }),
+            })
           : undefined;
       if (plan?.report.action === 'remove') {
         applyClaudeCodePlan(plan);
@@ -41,9 +57,16 @@ export function registerInit(program: Command, context: () => CommandContext): v
       const status = await withCredence(ctx, (c) => c.status());
       if (plan !== undefined) applyClaudeCodePlan(plan);
       if (ctx.wantsJson) {
-        return printJson(ctx, { db: status.db, scope: status.scope, schemaVersion: status.schemaVersion, ...(plan === undefined ? {} : { claudeCode: plan.report }) });
+        return printJson(ctx, {
+          db: status.db,
+          scope: status.scope,
+          schemaVersion: status.schemaVersion,
+          ...(plan === undefined ? {} : { claudeCode: plan.report }),
+        });
       }
-      ctx.io.stdout(`Credence store ready at ${status.db} (schema version ${status.schemaVersion}, scope ${status.scope}).\n`);
+      ctx.io.stdout(
+        `Credence store ready at ${status.db} (schema version ${status.schemaVersion}, scope ${status.scope}).\n`,
+      );
       if (plan !== undefined) printReport(ctx, plan.report);
     });
 }
@@ -52,8 +75,11 @@ function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {
   const lines = [
     `Claude Code (${report.project}):`,
     ...report.files.map((f) => `  ${f.message}`),
-    ...(report.action === 'install' && report.files.some((f) => f.status !== 'unchanged') ? ['  Start a new Claude Code session in the project to use them (it asks once to approve the project\'s MCP server).'] : []),
+    ...(report.action === 'install' && report.files.some((f) => f.status !== 'unchanged')
+      ? [
+          "  Start a new Claude Code session in the project to use them (it asks once to approve the project's MCP server).",
+        ]
+      : []),
   ];
   ctx.io.stdout(`${lines.join('\n')}\n`);
 }
-

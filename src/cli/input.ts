@@ -8,7 +8,11 @@ export function readInput(file: string): string {
   try {
     return readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `cannot read ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`, { cause: error });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `cannot read ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -21,7 +25,10 @@ export interface LineProblem {
  * Parses JSON lines and checks each with `parse`; bad lines are reported with their number and
  * reason, and the good ones still come back.
  */
-export function checkedLines<T>(text: string, parse: (value: unknown) => T): { items: { line: number; value: T }[]; problems: LineProblem[] } {
+export function checkedLines<T>(
+  text: string,
+  parse: (value: unknown) => T,
+): { items: { line: number; value: T }[]; problems: LineProblem[] } {
   const { values, errors } = readJsonLines(text);
   const problems: LineProblem[] = errors.map((e) => ({ line: e.line, reason: `malformed JSON: ${e.reason}` }));
   const items: { line: number; value: T }[] = [];

@@ -20,19 +20,47 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--validated', 'the user confirmed it (+0.2)')
     .option('--event <id>', 'an id for this feedback event: the same event id is applied once')
     .option('--note <text>', 'a note kept with the event')
-    .action(async (id: string, o: { accepted?: boolean; rejected?: boolean; contradicts?: boolean; validated?: boolean; event?: string; note?: string }) => {
-      const ctx = context();
-      const verdicts = VERDICTS.filter((v) => o[v] === true);
-      if (verdicts.length !== 1) throw new CredenceError('INVALID_INPUT', 'give exactly one of --accepted, --rejected, --contradicts or --validated');
-      const result = await withCredence(ctx, (c) =>
-        // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for confirmation.
-        c.feedback(id, verdicts[0] as Verdict, { ...(o.event === undefined ? {} : { eventId: o.event }), ...(o.note === undefined ? {} : { note: o.note }), confirm: true }),
-      );
-      if (ctx.wantsJson) return printJson(ctx, result);
-      const event = result.event === undefined ? '' : result.event.recorded ? `; event ${result.event.id} (${result.event.kind}) on ${result.event.targetId}` : `; event ${result.event.id} was already recorded, not applied twice`;
-      const confirmed = result.confirmed === undefined ? '' : `; confirmed: ${result.confirmed.map((t) => JSON.stringify(t)).join('; ')}`;
-      ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}${confirmed}\n`);
-    });
+    .action(
+      async (
+        id: string,
+        o: {
+          accepted?: boolean;
+          rejected?: boolean;
+          contradicts?: boolean;
+          validated?: boolean;
+          event?: string;
+          note?: string;
+        },
+      ) => {
+        const ctx = context();
+        const verdicts = VERDICTS.filter((v) => o[v] === true);
+        if (verdicts.length !== 1)
+          throw new CredenceError(
+            'INVALID_INPUT',
+            'give exactly one of --accepted, --rejected, --contradicts or --validated',
+          );
+        const result = await withCredence(ctx, (c) =>
+          // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for confirmation.
+          c.feedback(id, verdicts[0] as Verdict, {
+            ...(o.event === undefined ? {} : { eventId: o.event }),
+            ...(o.note === undefined ? {} : { note: o.note }),
+            confirm: true,
+          }),
+        );
+        if (ctx.wantsJson) return printJson(ctx, result);
+        const event =
+          result.event === undefined
+            ? ''
+            : result.event.recorded
+              ? `; event ${result.event.id} (${result.event.kind}) on ${result.event.targetId}`
+              : `; event ${result.event.id} was already recorded, not applied twice`;
+        const confirmed =
+          result.confirmed === undefined
+            ? ''
+            : `; confirmed: ${result.confirmed.map((t) => JSON.stringify(t)).join('; ')}`;
+        ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}${confirmed}\n`);
+      },
+    );
 
   program
     .command('evolve')
@@ -40,39 +68,60 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--dry-run', 'show what would change; write nothing')
     .option('--since <when>', 'how far back to look: 7d (default), 12h, 2w or an ISO date')
     .option('--min-confidence <c>', 'patterns below this are ignored (default 0.5)')
-    .option('--dir <folder>', 'where instincts, skills and the evolution log go, inside the project (default .credence)')
+    .option(
+      '--dir <folder>',
+      'where instincts, skills and the evolution log go, inside the project (default .credence)',
+    )
     .option('--skills-dir <folder>', 'where skills go (e.g. .claude/skills, so Claude Code loads them)')
     .option('--max-observations <n>', 'observations kept per scope (default 100)')
     .option('--purge-days <n>', 'observations older than this are purged (default 90)')
     .option('--max-instincts <n>', 'active instincts at most (default 20)')
-    .action(async (o: { dryRun?: boolean; since?: string; minConfidence?: string; dir?: string; skillsDir?: string; maxObservations?: string; purgeDays?: string; maxInstincts?: string }) => {
-      const ctx = context();
-      const min = o.minConfidence === undefined ? undefined : Number(o.minConfidence);
-      if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 1)) {
-        throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${JSON.stringify(o.minConfidence)}`);
-      }
-      const report = await withCredence(ctx, (c) =>
-        c.evolve({
-          ...(o.dryRun === true ? { dryRun: true } : {}),
-          ...(o.since === undefined ? {} : { sinceMs: c.now() - parseSince(o.since, c.now()) }),
-          ...(min === undefined ? {} : { minConfidence: min }),
-          ...(o.dir === undefined ? {} : { dir: o.dir }),
-          ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
-          limits: {
-            ...(o.maxObservations === undefined ? {} : { maxObservations: parseCount('--max-observations', o.maxObservations) }),
-            ...(o.purgeDays === undefined ? {} : { purgeAfterDays: parseCount('--purge-days', o.purgeDays) }),
-            ...(o.maxInstincts === undefined ? {} : { maxActiveInstincts: parseCount('--max-instincts', o.maxInstincts) }),
-          },
-        }),
-      );
-      if (ctx.wantsJson) return printJson(ctx, report);
-      const pruned = report.pruned;
-      const tail =
-        pruned === undefined || (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0)
-          ? ''
-          : `\n\n### Pruned\n${pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n')}${pruned.retiredInstincts.map((i) => `\n- instinct ${i.id} retired (over the limit of active instincts)`).join('')}${pruned.protected > 0 ? `\n- ${pruned.protected} observation(s) over a limit kept: the last evidence of a live instinct or skill` : ''}`;
-      ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);
-    });
+    .action(
+      async (o: {
+        dryRun?: boolean;
+        since?: string;
+        minConfidence?: string;
+        dir?: string;
+        skillsDir?: string;
+        maxObservations?: string;
+        purgeDays?: string;
+        maxInstincts?: string;
+      }) => {
+        const ctx = context();
+        const min = o.minConfidence === undefined ? undefined : Number(o.minConfidence);
+        if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 1)) {
+          throw new CredenceError(
+            'INVALID_INPUT',
+            `--min-confidence must be a number in [0, 1], got ${JSON.stringify(o.minConfidence)}`,
+          );
+        }
+        const report = await withCredence(ctx, (c) =>
+          c.evolve({
+            ...(o.dryRun === true ? { dryRun: true } : {}),
+            ...(o.since === undefined ? {} : { sinceMs: c.now() - parseSince(o.since, c.now()) }),
+            ...(min === undefined ? {} : { minConfidence: min }),
+            ...(o.dir === undefined ? {} : { dir: o.dir }),
+            ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+            limits: {
+              ...(o.maxObservations === undefined
+                ? {}
+                : { maxObservations: parseCount('--max-observations', o.maxObservations) }),
+              ...(o.purgeDays === undefined ? {} : { purgeAfterDays: parseCount('--purge-days', o.purgeDays) }),
+              ...(o.maxInstincts === undefined
+                ? {}
+                : { maxActiveInstincts: parseCount('--max-instincts', o.maxInstincts) }),
+            },
+          }),
+        );
+        if (ctx.wantsJson) return printJson(ctx, report);
+        const pruned = report.pruned;
+        const tail =
+          pruned === undefined || (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0)
+            ? ''
+            : `\n\n### Pruned\n${pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n')}${pruned.retiredInstincts.map((i) => `\n- instinct ${i.id} retired (over the limit of active instincts)`).join('')}${pruned.protected > 0 ? `\n- ${pruned.protected} observation(s) over a limit kept: the last evidence of a live instinct or skill` : ''}`;
+        ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);
+      },
+    );
 
   program
     .command('forget <id>')
@@ -81,9 +130,17 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--skills-dir <folder>', 'where skills are (if not under --dir)')
     .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
       const ctx = context();
-      const result = await withCredence(ctx, (c) => c.forget(id, { ...(o.dir === undefined ? {} : { dir: o.dir }), ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }) }));
+      const result = await withCredence(ctx, (c) =>
+        c.forget(id, {
+          ...(o.dir === undefined ? {} : { dir: o.dir }),
+          ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+        }),
+      );
       if (ctx.wantsJson) return printJson(ctx, result);
-      const also = [...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`), ...result.derivedUpdated.map((d) => `updated ${d}`)];
+      const also = [
+        ...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`),
+        ...result.derivedUpdated.map((d) => `updated ${d}`),
+      ];
       ctx.io.stdout(`forgot ${result.kind} ${result.id}${also.length > 0 ? `; ${also.join('; ')}` : ''}\n`);
     });
 
@@ -109,12 +166,16 @@ export function registerLearning(program: Command, context: () => CommandContext
       const m = await withCredence(ctx, (c) => c.metrics());
       if (ctx.wantsJson) return printJson(ctx, m);
       const lines = [
-        `observations   ${m.observations.total} (${Object.entries(m.observations.byType).map(([t, n]) => `${t} ${n}`).join(', ')})`,
+        `observations   ${m.observations.total} (${Object.entries(m.observations.byType)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')})`,
         `instincts      ${m.instincts.total} (active ${m.instincts.active}, promoted ${m.instincts.promoted})`,
         `skills         ${m.skills}`,
         `conversion     ${pct(m.conversionRate)} of instincts became skills`,
         `precision      ${pct(m.suggestions.precision)} (accepted ${m.suggestions.accepted} / shown ${m.suggestions.shown}, rejected ${m.suggestions.rejected})`,
-        ...m.suggestions.bySurface.map((s) => `  ${s.surface.padEnd(12)} ${pct(s.precision)} (accepted ${s.accepted} / shown ${s.shown})`),
+        ...m.suggestions.bySurface.map(
+          (s) => `  ${s.surface.padEnd(12)} ${pct(s.precision)} (accepted ${s.accepted} / shown ${s.shown})`,
+        ),
       ];
       ctx.io.stdout(`${lines.join('\n')}\n`);
     });

@@ -30,7 +30,10 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   program
     .description('A local-first learning memory for AI agents that knows how sure it is.')
     .option('--db <path>', 'SQLite database file (default: $CREDENCE_DB or ~/.credence/credence.db)')
-    .option('--database-url <url>', 'a PostgreSQL server to use instead of the SQLite file (default: $CREDENCE_DATABASE_URL)')
+    .option(
+      '--database-url <url>',
+      'a PostgreSQL server to use instead of the SQLite file (default: $CREDENCE_DATABASE_URL)',
+    )
     .option('--scope <name>', 'scope to read and write (default: the git top-level of the working directory)')
     .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
     .option('--json', 'print data as JSON')
@@ -81,11 +84,17 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     return exitCode();
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+        ? EXIT.ok
+        : EXIT.usage;
     }
     if (isCredenceError(error)) {
       io.stderr(`credence: ${error.message}\n`);
-      return error.code === 'INVALID_INPUT' || error.code === 'INPUT_TOO_LARGE' || error.code === 'PATH_OUTSIDE_ROOT' ? EXIT.usage : EXIT.failure;
+      return error.code === 'INVALID_INPUT' || error.code === 'INPUT_TOO_LARGE' || error.code === 'PATH_OUTSIDE_ROOT'
+        ? EXIT.usage
+        : EXIT.failure;
     }
     io.stderr(`credence: ${unexpectedFailureLine(error)}\n`);
     return EXIT.failure;

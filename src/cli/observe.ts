@@ -14,7 +14,8 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function parseConfidence(text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new CredenceError('INVALID_INPUT', `--confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new CredenceError('INVALID_INPUT', `--confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -34,35 +35,63 @@ export function registerObserve(program: Command, context: () => CommandContext)
     .option('--evidence <text>', 'evidence (repeatable)', collect)
     .option('--tag <tag>', 'tag (repeatable)', collect)
     .option('--at <iso>', 'when (default: now)')
-    .action(async (o: { type: string; observation: string; task?: string; file?: string; phase?: string; confidence?: number; evidence?: string[]; tag?: string[]; at?: string }) => {
-      const ctx = context();
-      const result = await withCredence(ctx, async (c) => {
-        const line = {
-          type: o.type,
-          ...(o.task === undefined && o.file === undefined && o.phase === undefined
-            ? {}
-            : { context: { ...(o.task === undefined ? {} : { task: o.task }), ...(o.file === undefined ? {} : { file: o.file }), ...(o.phase === undefined ? {} : { phase: o.phase }) } }),
-          observation: o.observation,
-          evidence: o.evidence ?? [],
-          tags: o.tag ?? [],
-        };
-        // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the field.
-        return c.observeNow({ ...line, ...(o.at === undefined ? {} : { timestamp: o.at }), ...(o.confidence === undefined ? {} : { confidence: o.confidence }) } as ObservationDraft);
-      });
-      if (ctx.wantsJson) return printJson(ctx, result);
-      ctx.io.stdout(result.inserted === 1 ? `observed ${result.ids[0]}\n` : `already observed: ${result.ids[0]}\n`);
-    });
+    .action(
+      async (o: {
+        type: string;
+        observation: string;
+        task?: string;
+        file?: string;
+        phase?: string;
+        confidence?: number;
+        evidence?: string[];
+        tag?: string[];
+        at?: string;
+      }) => {
+        const ctx = context();
+        const result = await withCredence(ctx, async (c) => {
+          const line = {
+            type: o.type,
+            ...(o.task === undefined && o.file === undefined && o.phase === undefined
+              ? {}
+              : {
+                  context: {
+                    ...(o.task === undefined ? {} : { task: o.task }),
+                    ...(o.file === undefined ? {} : { file: o.file }),
+                    ...(o.phase === undefined ? {} : { phase: o.phase }),
+                  },
+                }),
+            observation: o.observation,
+            evidence: o.evidence ?? [],
+            tags: o.tag ?? [],
+          };
+          // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the field.
+          return c.observeNow({
+            ...line,
+            ...(o.at === undefined ? {} : { timestamp: o.at }),
+            ...(o.confidence === undefined ? {} : { confidence: o.confidence }),
+          } as ObservationDraft);
+        });
+        if (ctx.wantsJson) return printJson(ctx, result);
+        ctx.io.stdout(result.inserted === 1 ? `observed ${result.ids[0]}\n` : `already observed: ${result.ids[0]}\n`);
+      },
+    );
 
   program
     .command('import <file>')
-    .description('import observations from JSON lines (or - for standard input); bad lines are reported, good ones go in, nothing twice')
+    .description(
+      'import observations from JSON lines (or - for standard input); bad lines are reported, good ones go in, nothing twice',
+    )
     .action(async (file: string) => {
       const ctx = context();
       const { items, problems } = checkedLines(readInput(file), parseObservation);
       const result = await withCredence(ctx, (c) => c.observe(items.map((i) => i.value)));
       reportProblems(ctx.io.stderr, problems);
-      if (ctx.wantsJson) printJson(ctx, { inserted: result.inserted, duplicates: result.duplicates, rejected: problems });
-      else ctx.io.stdout(`imported ${result.inserted} observation(s), ${result.duplicates} already present${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);
+      if (ctx.wantsJson)
+        printJson(ctx, { inserted: result.inserted, duplicates: result.duplicates, rejected: problems });
+      else
+        ctx.io.stdout(
+          `imported ${result.inserted} observation(s), ${result.duplicates} already present${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+        );
       if (problems.length > 0) ctx.setExitCode(1);
     });
 
@@ -72,7 +101,9 @@ export function registerObserve(program: Command, context: () => CommandContext)
     .option('--since <when>', 'only from this time: a duration back from now (7d, 12h, 2w) or an ISO date')
     .action(async (o: { since?: string }) => {
       const ctx = context();
-      const lines = await withCredence(ctx, (c) => c.exportObservations(o.since === undefined ? {} : { since: parseSince(o.since, c.now()) }));
+      const lines = await withCredence(ctx, (c) =>
+        c.exportObservations(o.since === undefined ? {} : { since: parseSince(o.since, c.now()) }),
+      );
       ctx.io.stdout(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     });
 }

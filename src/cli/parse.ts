@@ -4,7 +4,8 @@ import { CredenceError } from '../core/errors.js';
 /** A whole number ≥ 1 for --limit. */
 export function parseLimit(text: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -18,6 +19,7 @@ export const parseList = (text: string): string[] =>
 /** A whole number ≥ 0 for `flag`. */
 export function parseCount(flag: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
   return n;
 }

@@ -15,63 +15,83 @@ import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
 
-
 function parseLabels(text: string): 'seed' | 'evidence' {
-  if (text !== 'seed' && text !== 'evidence') throw new CredenceError('INVALID_INPUT', `--labels must be seed or evidence, got ${JSON.stringify(text)}`);
+  if (text !== 'seed' && text !== 'evidence')
+    throw new CredenceError('INVALID_INPUT', `--labels must be seed or evidence, got ${JSON.stringify(text)}`);
   return text;
 }
 
 const BatchLineSchema = z.strictObject({ query: z.string() });
 
 const contextBlock = (results: readonly RecallResult[]): string =>
-  formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
+  formatMemoryContext(
+    results.map((r) => ({
+      category: r.category,
+      title: r.title,
+      tags: r.tags,
+      label: r.label,
+      ...(r.path === null ? {} : { path: r.path }),
+    })),
+  );
 
 export function registerRecall(program: Command, context: () => CommandContext): void {
   program
     .command('remember [text...]')
     .description('add a note or decision to what recall can return (or many, from JSON lines)')
     .option('--title <title>', 'a short title (required for a single memory)')
-    .option('--category <category>', 'note, decision or a short lowercase word of your own, e.g. runbook (default note)')
+    .option(
+      '--category <category>',
+      'note, decision or a short lowercase word of your own, e.g. runbook (default note)',
+    )
     .option('--tags <tags>', 'comma-separated tags', parseList)
     .option('--path <path>', 'the file it is about, inside the project; without TEXT the text is read from it')
     .option('--id <id>', 'an id of your own (default: a hash of title and text); the same id updates')
     .option('--jsonl <file>', 'JSON lines {id?, category?, title, text?, tags?, path?}, or - for standard input')
-    .action(async (words: string[], options: { title?: string; category?: string; tags?: string[]; path?: string; id?: string; jsonl?: string }) => {
-      const ctx = context();
-      if (options.jsonl !== undefined) {
-        const { items, problems } = checkedLines(readInput(options.jsonl), (v) => v);
-        const result = await withCredence(ctx, async (c) => {
-          const stored: string[] = [];
-          for (const item of items) {
-            try {
-              stored.push(...(await c.remember([item.value as MemoryInput])).ids); // checked by the engine, per line
-            } catch (error) {
-              problems.push({ line: item.line, reason: (error as Error).message });
+    .action(
+      async (
+        words: string[],
+        options: { title?: string; category?: string; tags?: string[]; path?: string; id?: string; jsonl?: string },
+      ) => {
+        const ctx = context();
+        if (options.jsonl !== undefined) {
+          const { items, problems } = checkedLines(readInput(options.jsonl), (v) => v);
+          const result = await withCredence(ctx, async (c) => {
+            const stored: string[] = [];
+            for (const item of items) {
+              try {
+                stored.push(...(await c.remember([item.value as MemoryInput])).ids); // checked by the engine, per line
+              } catch (error) {
+                problems.push({ line: item.line, reason: (error as Error).message });
+              }
             }
-          }
-          return stored;
-        });
-        problems.sort((a, b) => a.line - b.line);
-        reportProblems(ctx.io.stderr, problems);
-        if (ctx.wantsJson) printJson(ctx, { remembered: result.length, ids: result, rejected: problems });
-        else ctx.io.stdout(`remembered ${result.length} memor${result.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);
-        if (problems.length > 0) ctx.setExitCode(1);
-        return;
-      }
-      if (options.title === undefined) throw new CredenceError('INVALID_INPUT', 'give --title (and TEXT or --path), or --jsonl FILE');
-      const text = words.length > 0 ? words.join(' ') : undefined;
-      const memory = {
-        title: options.title,
-        ...(text === undefined ? {} : { text }),
-        ...(options.category === undefined ? {} : { category: options.category }),
-        ...(options.tags === undefined ? {} : { tags: options.tags }),
-        ...(options.path === undefined ? {} : { path: options.path }),
-        ...(options.id === undefined ? {} : { id: options.id }),
-      };
-      const result = await withCredence(ctx, (c) => c.remember([memory as MemoryInput])); // checked by the engine
-      if (ctx.wantsJson) return printJson(ctx, result);
-      ctx.io.stdout(`${result.inserted === 1 ? 'remembered' : 'updated'} ${result.ids[0]}\n`);
-    });
+            return stored;
+          });
+          problems.sort((a, b) => a.line - b.line);
+          reportProblems(ctx.io.stderr, problems);
+          if (ctx.wantsJson) printJson(ctx, { remembered: result.length, ids: result, rejected: problems });
+          else
+            ctx.io.stdout(
+              `remembered ${result.length} memor${result.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+            );
+          if (problems.length > 0) ctx.setExitCode(1);
+          return;
+        }
+        if (options.title === undefined)
+          throw new CredenceError('INVALID_INPUT', 'give --title (and TEXT or --path), or --jsonl FILE');
+        const text = words.length > 0 ? words.join(' ') : undefined;
+        const memory = {
+          title: options.title,
+          ...(text === undefined ? {} : { text }),
+          ...(options.category === undefined ? {} : { category: options.category }),
+          ...(options.tags === undefined ? {} : { tags: options.tags }),
+          ...(options.path === undefined ? {} : { path: options.path }),
+          ...(options.id === undefined ? {} : { id: options.id }),
+        };
+        const result = await withCredence(ctx, (c) => c.remember([memory as MemoryInput])); // checked by the engine
+        if (ctx.wantsJson) return printJson(ctx, result);
+        ctx.io.stdout(`${result.inserted === 1 ? 'remembered' : 'updated'} ${result.ids[0]}\n`);
+      },
+    );
 
   program
     .command('recall [query...]')
@@ -81,17 +101,31 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .option('--batch <file>', 'JSON lines {"query"} in (or -), one JSON result a line out')
     .action(async (words: string[], options: { limit?: number; labels?: 'seed' | 'evidence'; batch?: string }) => {
       const ctx = context();
-      const request = { ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.labels === undefined ? {} : { labels: { mode: options.labels } }) };
+      const request = {
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.labels === undefined ? {} : { labels: { mode: options.labels } }),
+      };
       if (options.batch !== undefined) {
         const { items, problems } = checkedLines(readInput(options.batch), (value) => {
           const parsed = BatchLineSchema.safeParse(value);
           if (!parsed.success) throw new CredenceError('INVALID_INPUT', formatIssues(parsed.error));
           return parsed.data;
         });
-        const out: { line: number; text: string }[] = problems.map((p) => ({ line: p.line, text: JSON.stringify({ line: p.line, error: p.reason }) }));
+        const out: { line: number; text: string }[] = problems.map((p) => ({
+          line: p.line,
+          text: JSON.stringify({ line: p.line, error: p.reason }),
+        }));
         await withCredence(ctx, async (c) => {
           // The query is echoed scrubbed, like everything Credence writes.
-          for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: scrubText(item.value.query).text, results: await c.recall(item.value.query, request) }) });
+          for (const item of items)
+            out.push({
+              line: item.line,
+              text: JSON.stringify({
+                line: item.line,
+                query: scrubText(item.value.query).text,
+                results: await c.recall(item.value.query, request),
+              }),
+            });
         });
         out.sort((a, b) => a.line - b.line);
         ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));

@@ -10,7 +10,9 @@ const BATCH = 5000;
 export function registerRecord(program: Command, context: () => CommandContext): void {
   program
     .command('record')
-    .description('record executions (one JSON object a line: {intent, scope?, startedAt?, calls: [...]}) and learn their edges')
+    .description(
+      'record executions (one JSON object a line: {intent, scope?, startedAt?, calls: [...]}) and learn their edges',
+    )
     .requiredOption('--jsonl <file>', 'JSON lines file, or - for standard input')
     .action(async (options: { jsonl: string }) => {
       const ctx = context();
@@ -28,14 +30,24 @@ export function registerRecord(program: Command, context: () => CommandContext):
           newTools.push(...result.newTools);
           result.executions.forEach((e) => scopes.add(e.scope));
         }
-        return { recorded: items.length, calls, edgesUpdated: edges, newTools: [...new Set(newTools)], scopes: scopes.size === 0 ? [credence.scope] : [...scopes].sort() };
+        return {
+          recorded: items.length,
+          calls,
+          edgesUpdated: edges,
+          newTools: [...new Set(newTools)],
+          scopes: scopes.size === 0 ? [credence.scope] : [...scopes].sort(),
+        };
       });
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...summary, rejected: problems });
       else {
-        ctx.io.stdout(`recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`);
+        ctx.io.stdout(
+          `recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`,
+        );
         if (summary.newTools.length > 0) {
-          ctx.io.stdout(`added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ${summary.newTools.join(', ')}\n`);
+          ctx.io.stdout(
+            `added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ${summary.newTools.join(', ')}\n`,
+          );
         }
         if (problems.length > 0) ctx.io.stdout(`rejected ${problems.length} line(s); see above\n`);
       }

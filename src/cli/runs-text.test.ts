@@ -6,17 +6,23 @@ const node = (tool: string, status: 'success' | 'failure' = 'success', retries =
 
 describe('formatRunSteps', () => {
   it('lists a short run in full', () => {
-    expect(formatRunSteps([node('Read'), node('Edit'), node('Bash', 'failure', 2)])).toBe('Read success → Edit success → Bash failure (2 retries)');
+    expect(formatRunSteps([node('Read'), node('Edit'), node('Bash', 'failure', 2)])).toBe(
+      'Read success → Edit success → Bash failure (2 retries)',
+    );
   });
 
   it('folds consecutive repeats of one tool and outcome', () => {
-    expect(formatRunSteps([node('Read'), node('Read'), node('Read'), node('Bash', 'failure'), node('Bash')])).toBe('Read success ×3 → Bash failure → Bash success');
+    expect(formatRunSteps([node('Read'), node('Read'), node('Read'), node('Bash', 'failure'), node('Bash')])).toBe(
+      'Read success ×3 → Bash failure → Bash success',
+    );
   });
 
   it('shows the first steps of a run of hundreds of calls, then how many more, on one short line', () => {
     const nodes = Array.from({ length: 300 }, (_, i) => node(`tool_${i % 7}`));
     const line = formatRunSteps(nodes, { maxSteps: 3 });
-    expect(line).toBe('tool_0 success → tool_1 success → tool_2 success → … +297 more steps (300 calls; --json lists all)');
+    expect(line).toBe(
+      'tool_0 success → tool_1 success → tool_2 success → … +297 more steps (300 calls; --json lists all)',
+    );
   });
 
   it('shows fewer steps when long tool names would pass the width, one at least', () => {
@@ -24,7 +30,9 @@ describe('formatRunSteps', () => {
     expect(formatRunSteps([long(1), long(2), long(3), long(4)], { maxWidth: 120 })).toBe(
       'mcp__some_server__a_rather_long_tool_name_1 success → mcp__some_server__a_rather_long_tool_name_2 success → … +2 more steps (4 calls; --json lists all)',
     );
-    expect(formatRunSteps([long(1), long(2)], { maxWidth: 10 })).toBe('mcp__some_server__a_rather_long_tool_name_1 success → … +1 more step (2 calls; --json lists all)');
+    expect(formatRunSteps([long(1), long(2)], { maxWidth: 10 })).toBe(
+      'mcp__some_server__a_rather_long_tool_name_1 success → … +1 more step (2 calls; --json lists all)',
+    );
   });
 
   it('says when a run has no calls', () => {

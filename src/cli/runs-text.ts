@@ -19,7 +19,12 @@ function steps(nodes: readonly Node[]): string[] {
     const key = node.retries === 0 ? `${node.tool}\u0000${node.status}` : undefined;
     const last = out[out.length - 1];
     if (key !== undefined && last !== undefined && last.key === key) last.n += 1;
-    else out.push({ text: `${node.tool} ${node.status}${node.retries > 0 ? ` (${node.retries} retries)` : ''}`, key, n: 1 });
+    else
+      out.push({
+        text: `${node.tool} ${node.status}${node.retries > 0 ? ` (${node.retries} retries)` : ''}`,
+        key,
+        n: 1,
+      });
   }
   return out.map((s) => (s.n > 1 ? `${s.text} ×${s.n}` : s.text));
 }

@@ -11,16 +11,19 @@ import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput } from './input.js';
 import { parseLimit, parseList } from './parse.js';
 
-const BatchLineSchema = z.strictObject({ query: z.string().trim().min(1, 'must be a non-empty query'), context: z.array(z.string()).optional() });
+const BatchLineSchema = z.strictObject({
+  query: z.string().trim().min(1, 'must be a non-empty query'),
+  context: z.array(z.string()).optional(),
+});
 
 const WorkflowSchema = z.strictObject({
   tasks: z
     .array(
       z.strictObject({
-      id: z.string().min(1),
-      tool: z.string().min(1),
-      arguments: z.unknown().optional(),
-      dependsOn: z.array(z.string()).optional(),
+        id: z.string().min(1),
+        tool: z.string().min(1),
+        arguments: z.unknown().optional(),
+        dependsOn: z.array(z.string()).optional(),
       }),
     )
     .min(1, 'a workflow needs at least one task'),
@@ -29,15 +32,26 @@ const WorkflowSchema = z.strictObject({
 const f3 = (n: number): string => n.toFixed(3);
 
 /** Runs `each` on every JSON line of FILE and prints one JSON result a line; a bad line prints its error. */
-async function runBatch(ctx: CommandContext, file: string, each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>): Promise<void> {
+async function runBatch(
+  ctx: CommandContext,
+  file: string,
+  each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>,
+): Promise<void> {
   const { items, problems } = checkedLines(readInput(file), (value) => {
     const parsed = BatchLineSchema.safeParse(value);
     if (!parsed.success) throw new CredenceError('INVALID_INPUT', formatIssues(parsed.error));
     return parsed.data;
   });
-  const out: { line: number; text: string }[] = problems.map((p) => ({ line: p.line, text: JSON.stringify({ line: p.line, error: p.reason }) }));
+  const out: { line: number; text: string }[] = problems.map((p) => ({
+    line: p.line,
+    text: JSON.stringify({ line: p.line, error: p.reason }),
+  }));
   await withCredence(ctx, async (c) => {
-    for (const item of items) out.push({ line: item.line, text: JSON.stringify({ line: item.line, query: item.value.query, result: await each(c, item.value) }) });
+    for (const item of items)
+      out.push({
+        line: item.line,
+        text: JSON.stringify({ line: item.line, query: item.value.query, result: await each(c, item.value) }),
+      });
   });
   out.sort((a, b) => a.line - b.line);
   ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
@@ -50,20 +64,32 @@ export function registerSearch(program: Command, tools: Command, context: () => 
     .description('rank the catalogue for a query: semantic (BM25 + embeddings), graph, and a per-tool α')
     .option('--context <tools>', 'comma-separated tools already in use (graph relatedness)', parseList)
     .option('--limit <n>', 'how many results', parseLimit)
-    .option('--batch <file>', 'JSON lines {"query", "context"?} in (or - for standard input), one JSON result a line out')
+    .option(
+      '--batch <file>',
+      'JSON lines {"query", "context"?} in (or - for standard input), one JSON result a line out',
+    )
     .action(async (query: string | undefined, options: { context?: string[]; limit?: number; batch?: string }) => {
       const ctx = context();
-      const request = { limit: options.limit ?? 10, ...(options.context === undefined ? {} : { context: options.context }) };
+      const request = {
+        limit: options.limit ?? 10,
+        ...(options.context === undefined ? {} : { context: options.context }),
+      };
       if (options.batch !== undefined) {
-        return runBatch(ctx, options.batch, (c, line) => c.searchTools(line.query, { ...request, ...(line.context === undefined ? {} : { context: line.context }) }));
+        return runBatch(ctx, options.batch, (c, line) =>
+          c.searchTools(line.query, { ...request, ...(line.context === undefined ? {} : { context: line.context }) }),
+        );
       }
-      if (query === undefined || query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
+      if (query === undefined || query.trim() === '')
+        throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
       const results = await withCredence(ctx, (c) => c.searchTools(query, request));
       if (ctx.wantsJson) return printJson(ctx, results);
       if (results.length === 0) return ctx.io.stdout('no tool matches\n');
       ctx.io.stdout(
         `${results
-          .map((r, i) => `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`)
+          .map(
+            (r, i) =>
+              `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`,
+          )
           .join('\n')}\n`,
       );
     });
@@ -72,7 +98,10 @@ export function registerSearch(program: Command, tools: Command, context: () => 
     .command('dag [intent]')
     .description('suggest a workflow DAG for an intent, or validate an explicit workflow')
     .option('--context <tools>', 'comma-separated tools already in use', parseList)
-    .option('--validate <file>', 'validate an explicit workflow {"tasks": [{id, tool, arguments?, dependsOn?}]} (JSON file or -)')
+    .option(
+      '--validate <file>',
+      'validate an explicit workflow {"tasks": [{id, tool, arguments?, dependsOn?}]} (JSON file or -)',
+    )
     .option('--batch <file>', 'JSON lines {"query", "context"?} in (or -), one JSON suggestion a line out')
     .action(async (intent: string | undefined, options: { context?: string[]; validate?: string; batch?: string }) => {
       const ctx = context();
@@ -85,27 +114,38 @@ export function registerSearch(program: Command, tools: Command, context: () => 
           throw new CredenceError('INVALID_INPUT', `${options.validate} is not JSON: ${(error as Error).message}`);
         }
         const parsed = WorkflowSchema.safeParse(json);
-        if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid workflow: ${formatIssues(parsed.error)}`);
+        if (!parsed.success)
+          throw new CredenceError('INVALID_INPUT', `invalid workflow: ${formatIssues(parsed.error)}`);
         const check = await withCredence(ctx, (c) => c.validateWorkflow(parsed.data));
         if (ctx.wantsJson) printJson(ctx, check);
-        else if (check.ok) ctx.io.stdout(`valid: ${check.layers.map((l, i) => `layer ${i + 1}: ${l.join(', ')}`).join('; ')}\n`);
+        else if (check.ok)
+          ctx.io.stdout(`valid: ${check.layers.map((l, i) => `layer ${i + 1}: ${l.join(', ')}`).join('; ')}\n`);
         else ctx.io.stderr(`${check.problems.map((p) => `invalid workflow: ${p.message}`).join('\n')}\n`);
         if (!check.ok) ctx.setExitCode(1);
         return;
       }
       const request = options.context === undefined ? {} : { context: options.context };
       if (options.batch !== undefined) {
-        return runBatch(ctx, options.batch, (c, line) => c.suggestDag(line.query, line.context === undefined ? request : { context: line.context }));
+        return runBatch(ctx, options.batch, (c, line) =>
+          c.suggestDag(line.query, line.context === undefined ? request : { context: line.context }),
+        );
       }
-      if (intent === undefined || intent.trim() === '') throw new CredenceError('INVALID_INPUT', 'give an intent, --validate FILE or --batch FILE');
+      if (intent === undefined || intent.trim() === '')
+        throw new CredenceError('INVALID_INPUT', 'give an intent, --validate FILE or --batch FILE');
       const s = await withCredence(ctx, (c) => c.suggestDag(intent, request));
       if (ctx.wantsJson) return printJson(ctx, s);
-      const lines = [`mode ${s.mode}  confidence ${f3(s.confidence)}  (${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; density ${s.density.toFixed(4)})`];
+      const lines = [
+        `mode ${s.mode}  confidence ${f3(s.confidence)}  (${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; density ${s.density.toFixed(4)})`,
+      ];
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
-      for (const t of s.dag.tasks) lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
-      lines.push(`confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`);
+      for (const t of s.dag.tasks)
+        lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
+      lines.push(
+        `confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`,
+      );
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
-      if (s.alternatives.length > 0) lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);
+      if (s.alternatives.length > 0)
+        lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);
       ctx.io.stdout(`${lines.join('\n')}\n`);
     });
 }

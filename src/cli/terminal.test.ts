@@ -3,7 +3,9 @@ import { terminalSafe, terminalSafeIO } from './terminal.js';
 
 describe('terminalSafe', () => {
   it('shows ESC, BEL, CR, DEL and C1 controls as visible escapes, and keeps newline and tab', () => {
-    expect(terminalSafe('evil\u001b[2J\u001b]0;x\u0007\r\u007f\u009b31m\n\tok')).toBe('evil\\u001b[2J\\u001b]0;x\\u0007\\u000d\\u007f\\u009b31m\n\tok');
+    expect(terminalSafe('evil\u001b[2J\u001b]0;x\u0007\r\u007f\u009b31m\n\tok')).toBe(
+      'evil\\u001b[2J\\u001b]0;x\\u0007\\u000d\\u007f\\u009b31m\n\tok',
+    );
   });
 
   it('returns text without control characters as it is, Unicode included', () => {
@@ -23,7 +25,20 @@ describe('terminalSafe', () => {
   it('shows bidi controls (embeddings, overrides, isolates, marks) as escapes, so a printed name is not reordered', () => {
     // "Trojan Source": U+202E makes a terminal print what follows right to left.
     expect(terminalSafe('Read\u202etxt.exe\u202c')).toBe('Read\\u202etxt.exe\\u202c');
-    const bidi = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    const bidi = [
+      '\u061c',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ];
     for (const c of bidi) expect(terminalSafe(`a${c}b`)).toBe(`a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b`);
     // Their neighbours are ordinary text.
     expect(terminalSafe('a\u200db\u2029c\u2065d\u206ae')).toBe('a\u200db\u2029c\u2065d\u206ae');
@@ -38,7 +53,12 @@ describe('terminalSafe', () => {
 
   it('guards both streams of an io', () => {
     const out: string[] = [];
-    const io = terminalSafeIO({ stdout: (t) => out.push(`1:${t}`), stderr: (t) => out.push(`2:${t}`), env: {}, cwd: '/' });
+    const io = terminalSafeIO({
+      stdout: (t) => out.push(`1:${t}`),
+      stderr: (t) => out.push(`2:${t}`),
+      env: {},
+      cwd: '/',
+    });
     io.stdout('a\u001bb\n');
     io.stderr('c\u0007d\n');
     expect(out).toEqual(['1:a\\u001bb\n', '2:c\\u0007d\n']);

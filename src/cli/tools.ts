@@ -19,7 +19,8 @@ interface AddOptions {
 
 function readTools(options: AddOptions): { tools: unknown[]; problems: LineProblem[] } {
   const given = [options.jsonl, options.nestfulSpec, options.sealTools].filter((o) => o !== undefined);
-  if (given.length !== 1) throw new CredenceError('INVALID_INPUT', 'give exactly one of --jsonl, --nestful-spec or --seal-tools');
+  if (given.length !== 1)
+    throw new CredenceError('INVALID_INPUT', 'give exactly one of --jsonl, --nestful-spec or --seal-tools');
   if (options.nestfulSpec !== undefined) {
     const file = options.nestfulSpec;
     let json: unknown;
@@ -31,7 +32,10 @@ function readTools(options: AddOptions): { tools: unknown[]; problems: LineProbl
     }
     return { tools: parseNestfulSpec(json, `nestful:${basename(file).replace(/-spec\.json$/, '')}`), problems: [] };
   }
-  const { items, problems } = checkedLines(readInput(options.jsonl ?? options.sealTools ?? '-'), options.sealTools !== undefined ? parseSealToolsTool : parseTool);
+  const { items, problems } = checkedLines(
+    readInput(options.jsonl ?? options.sealTools ?? '-'),
+    options.sealTools !== undefined ? parseSealToolsTool : parseTool,
+  );
   return { tools: items.map((i) => i.value), problems };
 }
 
@@ -49,7 +53,10 @@ export function registerTools(program: Command, context: () => CommandContext): 
       const result = await withCredence(ctx, (c) => c.addTools(parsed as ToolInput[])); // checked by the engine
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...result, rejected: problems });
-      else ctx.io.stdout(`${result.inserted} tool(s) added, ${result.updated} updated${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`);
+      else
+        ctx.io.stdout(
+          `${result.inserted} tool(s) added, ${result.updated} updated${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+        );
       if (problems.length > 0) ctx.setExitCode(1);
     });
   return tools;

@@ -36,7 +36,9 @@ export function isCredenceError(value: unknown, code?: ErrorCode): value is Cred
 }
 
 /** An expected outcome as a value (STYLE §8). */
-export type Result<T, E = CredenceError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Result<T, E = CredenceError> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: E };
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });

@@ -63,7 +63,14 @@ export function withinLimit(text: string, limit: InputLimitName): string {
 /** Which limit each text field of a record takes; `[]` marks a list of texts, `.` a nested field. */
 type FieldLimits = Readonly<Record<string, InputLimitName>>;
 
-const MEMORY_FIELDS: FieldLimits = Object.freeze({ id: 'id', title: 'memoryTitle', text: 'memoryText', 'tags[]': 'tag', path: 'path', category: 'tag' });
+const MEMORY_FIELDS: FieldLimits = Object.freeze({
+  id: 'id',
+  title: 'memoryTitle',
+  text: 'memoryText',
+  'tags[]': 'tag',
+  path: 'path',
+  category: 'tag',
+});
 const OBSERVATION_FIELDS: FieldLimits = Object.freeze({
   id: 'id',
   observation: 'observation',
@@ -94,14 +101,17 @@ function requireFieldsWithinLimits(where: string, record: unknown, fields: Field
 }
 
 /** `memories[i]`: id, title, text, tags, path. @throws CredenceError INPUT_TOO_LARGE */
-export const requireMemoryWithinLimits = (where: string, memory: unknown): void => requireFieldsWithinLimits(where, memory, MEMORY_FIELDS);
+export const requireMemoryWithinLimits = (where: string, memory: unknown): void =>
+  requireFieldsWithinLimits(where, memory, MEMORY_FIELDS);
 /** `observations[i]`: observation, evidence, tags, context. @throws CredenceError INPUT_TOO_LARGE */
 export const requireObservationWithinLimits = (where: string, observation: unknown): void =>
   requireFieldsWithinLimits(where, observation, OBSERVATION_FIELDS);
 /** `tools[i]`: id, description, origin. @throws CredenceError INPUT_TOO_LARGE */
-export const requireToolWithinLimits = (where: string, tool: unknown): void => requireFieldsWithinLimits(where, tool, TOOL_FIELDS);
+export const requireToolWithinLimits = (where: string, tool: unknown): void =>
+  requireFieldsWithinLimits(where, tool, TOOL_FIELDS);
 /** A call: tool, input, output. @throws CredenceError INPUT_TOO_LARGE */
-export const requireCallWithinLimits = (where: string, call: unknown): void => requireFieldsWithinLimits(where, call, CALL_FIELDS);
+export const requireCallWithinLimits = (where: string, call: unknown): void =>
+  requireFieldsWithinLimits(where, call, CALL_FIELDS);
 /** `executions[i]`: intent, summary, scope and every call. @throws CredenceError INPUT_TOO_LARGE */
 export function requireExecutionWithinLimits(where: string, execution: unknown): void {
   requireFieldsWithinLimits(where, execution, EXECUTION_FIELDS);

@@ -11,7 +11,17 @@ describe('parseIsoInstant', () => {
   });
 
   it('refuses what is not an ISO date instead of guessing', () => {
-    for (const text of ['5', 'March 7', '2026-02-30', '2025-02-29', '2026-13-01', '2026-02-02T25:00', 'yesterday', '', '2026-2-2']) {
+    for (const text of [
+      '5',
+      'March 7',
+      '2026-02-30',
+      '2025-02-29',
+      '2026-13-01',
+      '2026-02-02T25:00',
+      'yesterday',
+      '',
+      '2026-2-2',
+    ]) {
       expect(parseIsoInstant(text), text).toBeUndefined();
     }
   });

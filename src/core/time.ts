@@ -39,8 +39,13 @@ export function parseIsoInstant(text: string): number | undefined {
 /** The start of a window given as a duration back from `now` (`7d`, `12h`, `2w`) or an ISO date; `name` is the option named in the error. */
 export function parseSince(text: string, now: number, name = '--since'): number {
   const rel = /^(\d+(?:\.\d+)?)\s*([hdw])$/.exec(text.trim());
-  if (rel !== null) return now - Number(rel[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'h' | 'd' | 'w'];
+  if (rel !== null)
+    return now - Number(rel[1]) * { h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'h' | 'd' | 'w'];
   const at = parseIsoInstant(text);
-  if (at === undefined) throw new CredenceError('INVALID_INPUT', `${name} must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`);
+  if (at === undefined)
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name} must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`,
+    );
   return at;
 }

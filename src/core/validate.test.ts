@@ -45,7 +45,8 @@ describe('requireNumber', () => {
 
 describe('requireFinite', () => {
   it('accepts finite numbers of any sign', () => {
-    for (const value of [0, -1, 1e300, -Number.MIN_VALUE]) expect(codeOf(() => requireFinite('n', value))).toBeUndefined();
+    for (const value of [0, -1, 1e300, -Number.MIN_VALUE])
+      expect(codeOf(() => requireFinite('n', value))).toBeUndefined();
   });
 
   it('rejects NaN, infinities and non-numbers', () => {

@@ -7,7 +7,6 @@ import { codeOf, sharedData } from '../../test/helpers.js';
 
 const { dataDir, hasData } = sharedData('the tests on the public data sets');
 
-
 // Shapes copied by hand from the three spec files (trimmed).
 const executableApi = {
   name: 'SkyScrapperFlightSearch',
@@ -25,8 +24,20 @@ const oddlyTypedApi = {
   name: 'Real-Time_Product_Search_Search',
   description: 'Product search.',
   query_parameters: {
-    sort_by: { type: 'Enum', description: 'Sort offers.', default: 'BEST_MATCH', allowed_values: ['BEST_MATCH', 'TOP_RATED'], required: false },
-    page: { type: 'Number', description: 'Results page to return.', default: 1, allowed_values: '1-100', required: false },
+    sort_by: {
+      type: 'Enum',
+      description: 'Sort offers.',
+      default: 'BEST_MATCH',
+      allowed_values: ['BEST_MATCH', 'TOP_RATED'],
+      required: false,
+    },
+    page: {
+      type: 'Number',
+      description: 'Results page to return.',
+      default: 1,
+      allowed_values: '1-100',
+      required: false,
+    },
     dt: { type: 'Date (yyyy-mm-dd)', description: 'Specific date.', required: false },
     amount: { type: 'Number', description: 'Minimum number.', optional: true },
   },
@@ -45,7 +56,12 @@ const sgdApi = {
   description: 'Find a bus itinerary between cities for a given date',
   arguments: {
     origin: { description: 'Origin city for journey', required: true, allowed_values: [] },
-    fare_type: { description: 'Type of fare', required: false, default_value: 'Economy', allowed_values: ['Economy', 'Flexible'] },
+    fare_type: {
+      description: 'Type of fare',
+      required: false,
+      default_value: 'Economy',
+      allowed_values: ['Economy', 'Flexible'],
+    },
   },
   output_parameters: { origin: { description: 'Origin city', possible_values: [] } },
 };
@@ -76,7 +92,12 @@ describe('parseNestfulSpec', () => {
       type: 'object',
       properties: {
         location: { type: 'string', description: 'ISO 3166-2 location code.' },
-        sort_by: { type: 'string', description: 'Sort offers.', enum: ['BEST_MATCH', 'TOP_RATED'], default: 'BEST_MATCH' },
+        sort_by: {
+          type: 'string',
+          description: 'Sort offers.',
+          enum: ['BEST_MATCH', 'TOP_RATED'],
+          default: 'BEST_MATCH',
+        },
         page: { type: 'number', minimum: 1, maximum: 100, description: 'Results page to return.', default: 1 },
         dt: { type: 'string', format: 'date', description: 'Specific date.' },
         amount: { type: 'number', description: 'Minimum number.' },
@@ -89,7 +110,9 @@ describe('parseNestfulSpec', () => {
     const tools = parseNestfulSpec([glaiveApi, sgdApi]);
     expect(tools[0]?.inputSchema).toEqual({
       type: 'object',
-      properties: { ingredients: { type: 'array', description: 'Ingredients to search for', items: { type: 'string' } } },
+      properties: {
+        ingredients: { type: 'array', description: 'Ingredients to search for', items: { type: 'string' } },
+      },
       required: ['ingredients'],
     });
     expect(tools[1]?.inputSchema).toEqual({
@@ -118,7 +141,9 @@ describe('parseNestfulSpec', () => {
   it('raises INVALID_INPUT for a document that is not an array or an API without a name', () => {
     expect(codeOf(() => parseNestfulSpec({ name: 'x' }))).toBe('INVALID_INPUT');
     expect(codeOf(() => parseNestfulSpec([executableApi, { description: 'no name' }]))).toBe('INVALID_INPUT');
-    expect(codeOf(() => parseNestfulSpec([{ name: 'x', query_parameters: { a: { required: 'yes' } } }]))).toBe('INVALID_INPUT');
+    expect(codeOf(() => parseNestfulSpec([{ name: 'x', query_parameters: { a: { required: 'yes' } } }]))).toBe(
+      'INVALID_INPUT',
+    );
   });
 });
 
@@ -208,7 +233,11 @@ describe('parseNestfulData', () => {
       output: [
         { name: 'a', arguments: {}, label: 'var1' },
         { name: 'b', arguments: {}, label: 'var2' },
-        { name: 'c', arguments: { p: '$var2.x$', q: '$var1.y$', r: '$var2.z$', s: '$var1.localtime$ - $var2.localtime$' }, label: 'var3' },
+        {
+          name: 'c',
+          arguments: { p: '$var2.x$', q: '$var1.y$', r: '$var2.z$', s: '$var1.localtime$ - $var2.localtime$' },
+          label: 'var3',
+        },
       ],
     };
     expect(parseNestfulData([sample]).executions[0]?.calls[2]?.consumes).toEqual([0, 1]);
@@ -221,7 +250,11 @@ describe('parseNestfulData', () => {
       output: [
         { name: 'Movies.FindMovies', arguments: { location: 'San Francisco' }, label: 'var1' },
         { name: 'Movies.GetTimesForMovie', arguments: { movie_name: '$var1.movie_name$' }, label: 'var2' },
-        { name: 'Movies.BuyMovieTickets', arguments: { movie_name: '$var1.movie_name$', show_time: '$var2.show_time$' }, label: 'var2' },
+        {
+          name: 'Movies.BuyMovieTickets',
+          arguments: { movie_name: '$var1.movie_name$', show_time: '$var2.show_time$' },
+          label: 'var2',
+        },
         { name: 'var_result', arguments: { movie_times: '$var2$', movie_tickets: '$var3$' } },
       ],
     };
@@ -264,7 +297,11 @@ describe('parseNestfulData', () => {
       input: 'Get me details for a product.',
       output: [
         { name: 'Real-Time_Product_Search_Search', arguments: { q: 'shoes' }, label: 'var1' },
-        { name: 'Real-Time_Product_Search_Product_Details', arguments: { product_id: 'var1.product_id$' }, label: 'var2' },
+        {
+          name: 'Real-Time_Product_Search_Product_Details',
+          arguments: { product_id: 'var1.product_id$' },
+          label: 'var2',
+        },
       ],
     };
     const { executions, problems } = parseNestfulData([sample]);
@@ -289,7 +326,9 @@ const PARTS = ['executable', 'non-executable-glaive', 'non-executable-sgd'] as c
 const readJson = (name: string): unknown => JSON.parse(readFileSync(join(dataDir, 'nestful', name), 'utf8')) as unknown;
 
 function consumesPair(executions: readonly NestfulExecution[], consumer: string, producer: string): boolean {
-  return executions.some((e) => e.calls.some((c) => c.tool === consumer && (c.consumes ?? []).some((j) => e.calls[j]?.tool === producer)));
+  return executions.some((e) =>
+    e.calls.some((c) => c.tool === consumer && (c.consumes ?? []).some((j) => e.calls[j]?.tool === producer)),
+  );
 }
 
 describe.skipIf(!hasData)('NESTFUL public data (../shared/data/nestful)', () => {
@@ -308,7 +347,8 @@ describe.skipIf(!hasData)('NESTFUL public data (../shared/data/nestful)', () => 
   it('parses every data sample into an execution `credence record` accepts', () => {
     expect(parsed.map((p) => p.executions.length)).toEqual(raw.map((r) => r.length));
     expect(executions).toHaveLength(300);
-    for (const { sampleId, ...execution } of executions) expect(ExecutionInputSchema.safeParse({ id: sampleId, ...execution }).success).toBe(true);
+    for (const { sampleId, ...execution } of executions)
+      expect(ExecutionInputSchema.safeParse({ id: sampleId, ...execution }).success).toBe(true);
     expect(new Set(executions.map((e) => e.sampleId)).size).toBe(300);
   });
 

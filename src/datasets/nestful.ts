@@ -125,9 +125,13 @@ function propertySchema(parameter: NestfulParameter): Record<string, unknown> {
   }
   const note = allowedText !== undefined && range === null ? `allowed: ${allowedText}` : undefined;
   if (parameter.description !== undefined || note !== undefined) {
-    out['description'] = [parameter.description, note === undefined ? undefined : `(${note})`].filter((t) => t !== undefined).join(' ');
+    out['description'] = [parameter.description, note === undefined ? undefined : `(${note})`]
+      .filter((t) => t !== undefined)
+      .join(' ');
   }
-  const values = [parameter.enum, Array.isArray(allowed) ? allowed : undefined, parameter.possible_values].find((v) => v !== undefined && v.length > 0);
+  const values = [parameter.enum, Array.isArray(allowed) ? allowed : undefined, parameter.possible_values].find(
+    (v) => v !== undefined && v.length > 0,
+  );
   if (values !== undefined) out['enum'] = [...values];
   const fallback = parameter.default !== undefined ? parameter.default : parameter.default_value;
   if (fallback !== undefined) out['default'] = fallback;
@@ -166,9 +170,13 @@ export function parseNestfulSpec(json: unknown, origin = 'nestful'): ToolRecord[
   json.forEach((entry, index) => {
     const parsed = NestfulApiSchema.safeParse(entry);
     if (!parsed.success) {
-      throw new CredenceError('INVALID_INPUT', `NESTFUL spec entry ${index}${nameOf(entry)} is malformed: ${formatIssues(parsed.error)}`, {
-        cause: parsed.error,
-      });
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `NESTFUL spec entry ${index}${nameOf(entry)} is malformed: ${formatIssues(parsed.error)}`,
+        {
+          cause: parsed.error,
+        },
+      );
     }
     const api = parsed.data;
     if (seen.has(api.name)) return;
@@ -204,8 +212,15 @@ function collectReferences(value: unknown, into: Reference[]): void {
   }
 }
 
-function toExecution(sample: NestfulSample, index: number, sampleId: string, problems: NestfulProblem[]): NestfulExecution {
-  const resultLabels = new Set(sample.output.flatMap((c) => (c.name === NESTFUL_RESULT_CALL && c.label !== undefined ? [c.label] : [])));
+function toExecution(
+  sample: NestfulSample,
+  index: number,
+  sampleId: string,
+  problems: NestfulProblem[],
+): NestfulExecution {
+  const resultLabels = new Set(
+    sample.output.flatMap((c) => (c.name === NESTFUL_RESULT_CALL && c.label !== undefined ? [c.label] : [])),
+  );
   const kept = sample.output.filter((c) => c.name !== NESTFUL_RESULT_CALL);
   const positions = new Map<string, number[]>();
   kept.forEach((call, i) => {
@@ -225,12 +240,21 @@ function toExecution(sample: NestfulSample, index: number, sampleId: string, pro
       if (earlier.length > 0) {
         consumes.add(Math.max(...earlier));
         if (ref.repaired !== undefined) {
-          problems.push({ sample: index, reason: `call ${i} (${call.name}): argument ${JSON.stringify(ref.repaired)} lacks its leading '$'; read as a reference to ${ref.label}` });
+          problems.push({
+            sample: index,
+            reason: `call ${i} (${call.name}): argument ${JSON.stringify(ref.repaired)} lacks its leading '$'; read as a reference to ${ref.label}`,
+          });
         }
       } else if (at.length > 0) {
-        problems.push({ sample: index, reason: `call ${i} (${call.name}) references ${ref.label}, which only call ${at.join(', ')} at or after it carries; consume dropped` });
+        problems.push({
+          sample: index,
+          reason: `call ${i} (${call.name}) references ${ref.label}, which only call ${at.join(', ')} at or after it carries; consume dropped`,
+        });
       } else if (!resultLabels.has(ref.label)) {
-        problems.push({ sample: index, reason: `call ${i} (${call.name}) references unknown label ${ref.label}; consume dropped` });
+        problems.push({
+          sample: index,
+          reason: `call ${i} (${call.name}) references unknown label ${ref.label}; consume dropped`,
+        });
       }
     }
     return { tool: call.name, status: 'success', consumes: [...consumes].sort((a, b) => a - b) };
@@ -267,11 +291,13 @@ function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
   return typeof value;
 }
 
 function nameOf(entry: unknown): string {
-  if (typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string') return ` (${JSON.stringify(entry.name)})`;
+  if (typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string')
+    return ` (${JSON.stringify(entry.name)})`;
   return '';
 }

@@ -8,7 +8,6 @@ import { codeOf, sharedData } from '../../test/helpers.js';
 
 const { dataDir, hasData } = sharedData('the tests on the public data sets');
 
-
 // Lines copied by hand from tool.jsonl (trimmed).
 const analyzeSubstance = {
   api_name: 'analyzeSubstance',
@@ -50,7 +49,13 @@ describe('parseSealToolsTool', () => {
   });
 
   it('leaves out required when the tool requires nothing', () => {
-    const tool = parseSealToolsTool({ api_name: 'getTime', api_description: 'Get the time', parameters: {}, required: [], responses: {} });
+    const tool = parseSealToolsTool({
+      api_name: 'getTime',
+      api_description: 'Get the time',
+      parameters: {},
+      required: [],
+      responses: {},
+    });
     expect(tool.inputSchema).toEqual({ type: 'object', properties: {} });
   });
 
@@ -65,15 +70,29 @@ describe('parseSealToolsTool', () => {
 const easy = {
   id: 'dev-easy-0',
   query: 'Retrieve information about the number of nurses in a specific country.',
-  calling: [{ api: 'getHealthWorkforce', parameters: { location: 'country', occupation: 'nurses' }, responses: ['API_call_0', 'API_call_1', 'API_call_2'] }],
+  calling: [
+    {
+      api: 'getHealthWorkforce',
+      parameters: { location: 'country', occupation: 'nurses' },
+      responses: ['API_call_0', 'API_call_1', 'API_call_2'],
+    },
+  ],
 };
 const difficult = {
   id: 'test_in_domain-difficult-237',
   query: "Create a new IT project called 'Project Nexus', add a task, and remove Michael Johnson from the project.",
   calling: [
     { api: 'createITProject', parameters: { name: 'Project Nexus', department: 'HR' }, responses: ['API_call_0'] },
-    { api: 'addTask', parameters: { project_id: 'API_call_0', task_name: 'Clean the house' }, responses: ['API_call_1'] },
-    { api: 'removeProjectMember', parameters: { project_id: 'API_call_0', member_name: 'Michael Johnson' }, responses: ['API_call_2'] },
+    {
+      api: 'addTask',
+      parameters: { project_id: 'API_call_0', task_name: 'Clean the house' },
+      responses: ['API_call_1'],
+    },
+    {
+      api: 'removeProjectMember',
+      parameters: { project_id: 'API_call_0', member_name: 'Michael Johnson' },
+      responses: ['API_call_2'],
+    },
   ],
 };
 
@@ -117,7 +136,15 @@ describe('parseSealToolsQuery', () => {
       calling: [
         { api: 'a', parameters: {}, responses: ['API_call_0'] },
         { api: 'b', parameters: { n: 12, flag: true }, responses: ['API_call_1'] },
-        { api: 'c', parameters: { text: 'API_call_0 response', ids: [1, 2, 'API_call_1'], deep: { x: [{ y: 'see API_call_1' }] } }, responses: [] },
+        {
+          api: 'c',
+          parameters: {
+            text: 'API_call_0 response',
+            ids: [1, 2, 'API_call_1'],
+            deep: { x: [{ y: 'see API_call_1' }] },
+          },
+          responses: [],
+        },
       ],
     };
     expect(parseSealToolsQuery(query).calls[2]?.consumes).toEqual([0, 1]);
@@ -142,7 +169,11 @@ describe('parseSealToolsQuery', () => {
       query: 'x',
       calling: [
         { api: 'a', parameters: { later: 'API_call_1' }, responses: ['API_call_0'] },
-        { api: 'b', parameters: { own: 'API_call_1', unknown: 'API_call_9', fine: 'API_call_0' }, responses: ['API_call_1'] },
+        {
+          api: 'b',
+          parameters: { own: 'API_call_1', unknown: 'API_call_9', fine: 'API_call_0' },
+          responses: ['API_call_1'],
+        },
       ],
     };
     expect(parseSealToolsQuery(query).calls.map((c) => c.consumes)).toEqual([[], [0]]);
@@ -158,7 +189,9 @@ describe('parseSealToolsQuery', () => {
     const { id: _id, ...noId } = easy;
     expect(codeOf(() => parseSealToolsQuery(noId))).toBe('INVALID_INPUT');
     expect(codeOf(() => parseSealToolsQuery({ id: 'q', query: 'x' }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => parseSealToolsQuery({ id: 'q', query: 'x', calling: [{ parameters: {} }] }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => parseSealToolsQuery({ id: 'q', query: 'x', calling: [{ parameters: {} }] }))).toBe(
+      'INVALID_INPUT',
+    );
     expect(codeOf(() => parseSealToolsQuery(null, 0))).toBe('INVALID_INPUT');
   });
 });

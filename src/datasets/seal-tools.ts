@@ -110,14 +110,21 @@ function propertySchema(parameter: SealToolsParameter): Record<string, unknown> 
 export function parseSealToolsTool(line: unknown): ToolRecord {
   const parsed = SealToolsToolSchema.safeParse(line);
   if (!parsed.success) {
-    throw new CredenceError('INVALID_INPUT', `Seal-Tools tool${nameOf(line, 'api_name')} is malformed: ${formatIssues(parsed.error)}`, {
-      cause: parsed.error,
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `Seal-Tools tool${nameOf(line, 'api_name')} is malformed: ${formatIssues(parsed.error)}`,
+      {
+        cause: parsed.error,
+      },
+    );
   }
   const tool = parsed.data;
   const properties: Record<string, Record<string, unknown>> = {};
   for (const [name, parameter] of Object.entries(tool.parameters)) properties[name] = propertySchema(parameter);
-  const inputSchema = tool.required.length > 0 ? { type: 'object', properties, required: [...tool.required] } : { type: 'object', properties };
+  const inputSchema =
+    tool.required.length > 0
+      ? { type: 'object', properties, required: [...tool.required] }
+      : { type: 'object', properties };
   return { id: tool.api_name, description: tool.api_description, inputSchema, origin: SEAL_TOOLS_ORIGIN };
 }
 
@@ -145,9 +152,13 @@ export function parseSealToolsQuery(line: unknown, lineNumber?: number): SealToo
   const parsed = SealToolsQuerySchema.safeParse(line);
   const where = lineNumber === undefined ? '' : ` on line ${lineNumber}`;
   if (!parsed.success) {
-    throw new CredenceError('INVALID_INPUT', `Seal-Tools query${nameOf(line, 'id')}${where} is malformed: ${formatIssues(parsed.error)}`, {
-      cause: parsed.error,
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `Seal-Tools query${nameOf(line, 'id')}${where} is malformed: ${formatIssues(parsed.error)}`,
+      {
+        cause: parsed.error,
+      },
+    );
   }
   const query = parsed.data;
   const queryId = query.id !== undefined ? String(query.id) : lineNumber !== undefined ? String(lineNumber) : undefined;

@@ -35,14 +35,20 @@ export function batchedEmbedder(input: {
 
   const checked = async (batch: readonly string[]): Promise<Float32Array[]> => {
     const raw = await request(batch);
-    if (raw.length !== batch.length) throw providerUnavailable(provider, where, `asked for ${batch.length} embeddings, got ${raw.length}`);
+    if (raw.length !== batch.length)
+      throw providerUnavailable(provider, where, `asked for ${batch.length} embeddings, got ${raw.length}`);
     return raw.map((vector, i) => {
       if (vector.length === 0) throw providerUnavailable(provider, where, `embedding ${i} of the batch is empty`);
       if (dimension !== undefined && vector.length !== dimension) {
-        throw providerUnavailable(provider, where, `inconsistent dimension: expected ${dimension}, got ${vector.length} (embedding ${i} of the batch)`);
+        throw providerUnavailable(
+          provider,
+          where,
+          `inconsistent dimension: expected ${dimension}, got ${vector.length} (embedding ${i} of the batch)`,
+        );
       }
       const out = Float32Array.from(vector);
-      if (!out.every((x) => Number.isFinite(x))) throw providerUnavailable(provider, where, `embedding ${i} of the batch has a non-finite number`);
+      if (!out.every((x) => Number.isFinite(x)))
+        throw providerUnavailable(provider, where, `embedding ${i} of the batch has a non-finite number`);
       dimension = vector.length;
       return l2Normalize(out);
     });

@@ -22,7 +22,12 @@ describe('resolveEmbeddingConfig', () => {
   });
 
   it('reads ollama:<model> and the server URL from the environment', () => {
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text', CREDENCE_EMBEDDINGS_URL: 'http://gpu-box:11434' })).toEqual({
+    expect(
+      resolveEmbeddingConfig({
+        CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text',
+        CREDENCE_EMBEDDINGS_URL: 'http://gpu-box:11434',
+      }),
+    ).toEqual({
       provider: 'ollama',
       model: 'nomic-embed-text',
       url: 'http://gpu-box:11434',
@@ -42,14 +47,29 @@ describe('resolveEmbeddingConfig', () => {
     const file = { embeddings: { provider: 'openai', model: 'x', apiKey: 'from-file' } };
     expect(resolveEmbeddingConfig({ ...spec, OPENAI_API_KEY: 'from-openai' }).apiKey).toBe('from-openai');
     expect(resolveEmbeddingConfig({ ...spec, OPENAI_API_KEY: 'from-openai' }, file).apiKey).toBe('from-file');
-    expect(resolveEmbeddingConfig({ ...spec, OPENAI_API_KEY: 'from-openai', CREDENCE_EMBEDDINGS_KEY: 'from-credence' }, file).apiKey).toBe('from-credence');
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', OPENAI_API_KEY: 'from-openai' }).apiKey).toBeUndefined();
+    expect(
+      resolveEmbeddingConfig({ ...spec, OPENAI_API_KEY: 'from-openai', CREDENCE_EMBEDDINGS_KEY: 'from-credence' }, file)
+        .apiKey,
+    ).toBe('from-credence');
+    expect(
+      resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', OPENAI_API_KEY: 'from-openai' }).apiKey,
+    ).toBeUndefined();
   });
 
   it('reads the config file when the environment names no provider, the environment URL and key still winning', () => {
-    const file = { store: { path: 'x.db' }, embeddings: { provider: 'openai', model: 'bge', url: 'http://file-host/v1', apiKey: 'k1' } };
-    expect(resolveEmbeddingConfig({}, file)).toEqual({ provider: 'openai', model: 'bge', url: 'http://file-host/v1', apiKey: 'k1' });
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS_URL: 'http://env-host', CREDENCE_EMBEDDINGS_KEY: 'k2' }, file)).toEqual({
+    const file = {
+      store: { path: 'x.db' },
+      embeddings: { provider: 'openai', model: 'bge', url: 'http://file-host/v1', apiKey: 'k1' },
+    };
+    expect(resolveEmbeddingConfig({}, file)).toEqual({
+      provider: 'openai',
+      model: 'bge',
+      url: 'http://file-host/v1',
+      apiKey: 'k1',
+    });
+    expect(
+      resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS_URL: 'http://env-host', CREDENCE_EMBEDDINGS_KEY: 'k2' }, file),
+    ).toEqual({
       provider: 'openai',
       model: 'bge',
       url: 'http://env-host',
@@ -59,9 +79,20 @@ describe('resolveEmbeddingConfig', () => {
 
   it('lets the environment provider win over the file, keeping the file settings only for the same provider', () => {
     const file = { embeddings: { provider: 'ollama', model: 'from-file', url: 'http://file-host:11434' } };
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:from-env' }, file)).toEqual({ provider: 'ollama', model: 'from-env', url: 'http://file-host:11434' });
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama' }, file)).toEqual({ provider: 'ollama', model: 'from-file', url: 'http://file-host:11434' });
-    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'openai:small' }, file)).toEqual({ provider: 'openai', model: 'small' });
+    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:from-env' }, file)).toEqual({
+      provider: 'ollama',
+      model: 'from-env',
+      url: 'http://file-host:11434',
+    });
+    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama' }, file)).toEqual({
+      provider: 'ollama',
+      model: 'from-file',
+      url: 'http://file-host:11434',
+    });
+    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'openai:small' }, file)).toEqual({
+      provider: 'openai',
+      model: 'small',
+    });
     expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'word-vectors' }, file)).toEqual({ provider: 'word-vectors' });
   });
 
@@ -69,33 +100,61 @@ describe('resolveEmbeddingConfig', () => {
     expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'bert:base' }))).toBe('CREDENCE_EMBEDDINGS');
     expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama' }))).toBe('CREDENCE_EMBEDDINGS');
     expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'transformers' }))).toBe('CREDENCE_EMBEDDINGS');
-    expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'word-vectors:big' }))).toBe('CREDENCE_EMBEDDINGS');
-    expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', CREDENCE_EMBEDDINGS_URL: 'ftp://host' }))).toBe('CREDENCE_EMBEDDINGS_URL');
+    expect(fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'word-vectors:big' }))).toBe(
+      'CREDENCE_EMBEDDINGS',
+    );
+    expect(
+      fieldOf(() => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', CREDENCE_EMBEDDINGS_URL: 'ftp://host' })),
+    ).toBe('CREDENCE_EMBEDDINGS_URL');
     expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'bert' } }))).toBe('embeddings.provider');
-    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'ollama', url: 'not a url', model: 'm' } }))).toBe('embeddings.url');
-    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'ollama', modle: 'm' } }))).toBe('embeddings');
+    expect(
+      fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'ollama', url: 'not a url', model: 'm' } })),
+    ).toBe('embeddings.url');
+    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'ollama', modle: 'm' } }))).toBe(
+      'embeddings',
+    );
     expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'ollama' } }))).toBe('embeddings.model');
-    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'transformers' } }))).toBe('embeddings.folder');
+    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: { provider: 'transformers' } }))).toBe(
+      'embeddings.folder',
+    );
     expect(fieldOf(() => resolveEmbeddingConfig({}, 'embeddings: ollama'))).toBe('config file');
   });
 
   it('never prints an API key in a configuration error', () => {
     try {
-      resolveEmbeddingConfig({}, { embeddings: { provider: 'openai', model: 'm', apiKey: 'sk-secret-42', colour: 'blue' } });
+      resolveEmbeddingConfig(
+        {},
+        { embeddings: { provider: 'openai', model: 'm', apiKey: 'sk-secret-42', colour: 'blue' } },
+      );
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(CredenceError);
-      expect(JSON.stringify([(error as CredenceError).message, (error as CredenceError).details])).not.toContain('sk-secret-42');
+      expect(JSON.stringify([(error as CredenceError).message, (error as CredenceError).details])).not.toContain(
+        'sk-secret-42',
+      );
     }
   });
 });
 
 describe('createEmbeddingProvider', () => {
   it('makes the provider the configuration names, contacting nothing yet', () => {
-    expect(createEmbeddingProvider({ provider: 'word-vectors' })).toMatchObject({ provider: 'word-vectors', model: 'glove-100d-int8-100k', dimension: 100 });
-    expect(createEmbeddingProvider({ provider: 'ollama', model: 'nomic-embed-text' })).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text', dimension: undefined });
-    expect(createEmbeddingProvider({ provider: 'openai', model: 'text-embedding-3-small', apiKey: 'k' })).toMatchObject({ provider: 'openai', model: 'text-embedding-3-small' });
-    expect(createEmbeddingProvider({ provider: 'transformers', folder: '/models/all-MiniLM-L6-v2' })).toMatchObject({ provider: 'transformers', model: 'all-MiniLM-L6-v2' });
+    expect(createEmbeddingProvider({ provider: 'word-vectors' })).toMatchObject({
+      provider: 'word-vectors',
+      model: 'glove-100d-int8-100k',
+      dimension: 100,
+    });
+    expect(createEmbeddingProvider({ provider: 'ollama', model: 'nomic-embed-text' })).toMatchObject({
+      provider: 'ollama',
+      model: 'nomic-embed-text',
+      dimension: undefined,
+    });
+    expect(createEmbeddingProvider({ provider: 'openai', model: 'text-embedding-3-small', apiKey: 'k' })).toMatchObject(
+      { provider: 'openai', model: 'text-embedding-3-small' },
+    );
+    expect(createEmbeddingProvider({ provider: 'transformers', folder: '/models/all-MiniLM-L6-v2' })).toMatchObject({
+      provider: 'transformers',
+      model: 'all-MiniLM-L6-v2',
+    });
   });
 
   it('refuses a configuration missing what its provider needs', () => {
@@ -106,7 +165,9 @@ describe('createEmbeddingProvider', () => {
 
 describe('embeddingKey', () => {
   it('is provider:model:dimension', () => {
-    expect(embeddingKey(createEmbeddingProvider({ provider: 'word-vectors' }))).toBe('word-vectors:glove-100d-int8-100k:100');
+    expect(embeddingKey(createEmbeddingProvider({ provider: 'word-vectors' }))).toBe(
+      'word-vectors:glove-100d-int8-100k:100',
+    );
   });
 
   it('is not made up before a remote provider has told its dimension; resolveEmbeddingKey asks once', async () => {

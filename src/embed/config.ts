@@ -21,7 +21,12 @@ import { CredenceError } from '../core/errors.js';
 import { ollamaProvider } from './ollama.js';
 import { openAiProvider } from './openai.js';
 import { transformersProvider } from './transformers.js';
-import { EMBEDDING_PROVIDERS, type EmbeddingConfig, type EmbeddingProvider, type EmbeddingProviderName } from './types.js';
+import {
+  EMBEDDING_PROVIDERS,
+  type EmbeddingConfig,
+  type EmbeddingProvider,
+  type EmbeddingProviderName,
+} from './types.js';
 import { wordVectorProvider } from './word-vectors.js';
 
 const ProviderNameSchema = z.enum(EMBEDDING_PROVIDERS as [EmbeddingProviderName, ...EmbeddingProviderName[]]);
@@ -52,7 +57,11 @@ export const EmbeddingConfigSchema = z
 export const EmbeddingConfigFileSchema = z.object({ embeddings: EmbeddingConfigSchema.optional() }).passthrough();
 
 function invalid(field: string, message: string, value: unknown): CredenceError {
-  return new CredenceError('INVALID_INPUT', `${field} ${message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`, { details: { [field]: value } });
+  return new CredenceError(
+    'INVALID_INPUT',
+    `${field} ${message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+    { details: { [field]: value } },
+  );
 }
 
 /** The first issue of a failed parse as `INVALID_INPUT` naming the field (`embeddings.url`, …). */
@@ -60,12 +69,19 @@ function fileIssue(error: z.ZodError, file: unknown): CredenceError {
   const issue = error.issues[0];
   const path = issue?.path ?? [];
   let value: unknown = file;
-  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+  for (const key of path)
+    value =
+      value !== null && typeof value === 'object'
+        ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
+        : undefined;
   const field = path.length === 0 ? 'config file' : path.join('.');
   let message = issue?.message ?? 'is invalid';
-  if (issue?.code === 'invalid_value' && path.at(-1) === 'provider') message = `must be one of ${EMBEDDING_PROVIDERS.join(', ')}`;
-  else if (issue?.code === 'unrecognized_keys') message = `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} (valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
-  else if (issue?.code === 'invalid_type') message = `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
+  if (issue?.code === 'invalid_value' && path.at(-1) === 'provider')
+    message = `must be one of ${EMBEDDING_PROVIDERS.join(', ')}`;
+  else if (issue?.code === 'unrecognized_keys')
+    message = `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} (valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
+  else if (issue?.code === 'invalid_type')
+    message = `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
   return invalid(field, message, maskKey(field, value));
 }
 
@@ -124,7 +140,12 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
   }
   const key = env.CREDENCE_EMBEDDINGS_KEY;
   if (key !== undefined && key.length > 0) config.apiKey = key;
-  else if (config.provider === 'openai' && config.apiKey === undefined && env.OPENAI_API_KEY !== undefined && env.OPENAI_API_KEY.length > 0) {
+  else if (
+    config.provider === 'openai' &&
+    config.apiKey === undefined &&
+    env.OPENAI_API_KEY !== undefined &&
+    env.OPENAI_API_KEY.length > 0
+  ) {
     config.apiKey = env.OPENAI_API_KEY;
   }
 
@@ -135,7 +156,9 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
       : invalid('embeddings.model', `is required for ${config.provider}`, config.model);
   }
   if (config.provider === 'transformers' && config.folder === undefined) {
-    throw fromEnv ? invalid('CREDENCE_EMBEDDINGS', 'needs a model folder: transformers:<folder>', spec) : invalid('embeddings.folder', 'is required for transformers', config.folder);
+    throw fromEnv
+      ? invalid('CREDENCE_EMBEDDINGS', 'needs a model folder: transformers:<folder>', spec)
+      : invalid('embeddings.folder', 'is required for transformers', config.folder);
   }
   return config;
 }
@@ -147,7 +170,10 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
       return wordVectorProvider();
     case 'transformers':
       if (config.folder === undefined) throw invalid('embeddings.folder', 'is required for transformers', undefined);
-      return transformersProvider({ folder: config.folder, ...(config.model === undefined ? {} : { model: config.model }) });
+      return transformersProvider({
+        folder: config.folder,
+        ...(config.model === undefined ? {} : { model: config.model }),
+      });
     case 'ollama':
       if (config.model === undefined) throw invalid('embeddings.model', 'is required for ollama', undefined);
       return ollamaProvider({ model: config.model, ...(config.url === undefined ? {} : { url: config.url }) });
@@ -169,9 +195,13 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
 export function embeddingKey(provider: EmbeddingProvider): string {
   const { dimension } = provider;
   if (dimension === undefined) {
-    throw new CredenceError('PROVIDER_UNAVAILABLE', `${provider.provider} embeddings of ${provider.model}: dimension not known before the first embed`, {
-      details: { provider: provider.provider, model: provider.model },
-    });
+    throw new CredenceError(
+      'PROVIDER_UNAVAILABLE',
+      `${provider.provider} embeddings of ${provider.model}: dimension not known before the first embed`,
+      {
+        details: { provider: provider.provider, model: provider.model },
+      },
+    );
   }
   return `${provider.provider}:${provider.model}:${dimension}`;
 }

@@ -6,7 +6,12 @@
 import { CredenceError } from '../core/errors.js';
 import type { EmbeddingProviderName } from './types.js';
 
-export function providerUnavailable(provider: EmbeddingProviderName, where: string, reason: string, cause?: unknown): CredenceError {
+export function providerUnavailable(
+  provider: EmbeddingProviderName,
+  where: string,
+  reason: string,
+  cause?: unknown,
+): CredenceError {
   return new CredenceError('PROVIDER_UNAVAILABLE', `${provider} embeddings unavailable at ${where}: ${reason}`, {
     ...(cause === undefined ? {} : { cause }),
     details: { provider, where },

@@ -30,7 +30,12 @@ async function serve(reply: (seen: Seen) => Reply): Promise<{ url: string; seen:
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: raw.length > 0 ? (JSON.parse(raw) as Seen['body']) : {} };
+      const request: Seen = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: raw.length > 0 ? (JSON.parse(raw) as Seen['body']) : {},
+      };
       seen.push(request);
       const answer = reply(request);
       if (answer === 'hang') return;
@@ -54,11 +59,17 @@ async function closedPort(): Promise<number> {
 
 /** The deterministic raw vector a fake server gives a text: [length, 1, 2]. */
 const rawVector = (text: string): number[] => [text.length, 1, 2];
-const ollamaAnswer = (seen: Seen): Reply => ({ body: JSON.stringify({ model: seen.body.model, embeddings: (seen.body.input ?? []).map(rawVector) }) });
-const openAiAnswer = (seen: Seen): Reply => ({
-  body: JSON.stringify({ object: 'list', data: (seen.body.input ?? []).map((t, index) => ({ object: 'embedding', index, embedding: rawVector(t) })).reverse() }),
+const ollamaAnswer = (seen: Seen): Reply => ({
+  body: JSON.stringify({ model: seen.body.model, embeddings: (seen.body.input ?? []).map(rawVector) }),
 });
-
+const openAiAnswer = (seen: Seen): Reply => ({
+  body: JSON.stringify({
+    object: 'list',
+    data: (seen.body.input ?? [])
+      .map((t, index) => ({ object: 'embedding', index, embedding: rawVector(t) }))
+      .reverse(),
+  }),
+});
 
 const expectUnit = (v: Float32Array, raw: number[]) => {
   const n = Math.hypot(...raw);
@@ -71,7 +82,9 @@ describe('ollamaProvider', () => {
     const provider = ollamaProvider({ url: server.url, model: 'nomic-embed-text' });
     expect(provider.dimension).toBeUndefined();
     const vectors = await provider.embed(['alpha', 'be']);
-    expect(server.seen).toMatchObject([{ method: 'POST', path: '/api/embed', body: { model: 'nomic-embed-text', input: ['alpha', 'be'] } }]);
+    expect(server.seen).toMatchObject([
+      { method: 'POST', path: '/api/embed', body: { model: 'nomic-embed-text', input: ['alpha', 'be'] } },
+    ]);
     expectUnit(vectors[0] as Float32Array, rawVector('alpha'));
     expectUnit(vectors[1] as Float32Array, rawVector('be'));
     expect(provider.dimension).toBe(3);
@@ -104,7 +117,10 @@ describe('ollamaProvider', () => {
   });
 
   it('is PROVIDER_UNAVAILABLE naming the url and the server message on an error status', async () => {
-    const server = await serve(() => ({ status: 404, body: JSON.stringify({ error: 'model "m" not found, try pulling it first' }) }));
+    const server = await serve(() => ({
+      status: 404,
+      body: JSON.stringify({ error: 'model "m" not found, try pulling it first' }),
+    }));
     const error = await rejection(ollamaProvider({ url: server.url, model: 'm' }).embed(['hi']));
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.details?.where).toBe(`${server.url}/api/embed`);
@@ -121,7 +137,9 @@ describe('ollamaProvider', () => {
 
   it('is PROVIDER_UNAVAILABLE when the server does not answer within the timeout', async () => {
     const server = await serve(() => 'hang');
-    expect((await rejection(ollamaProvider({ url: server.url, model: 'm', timeoutMs: 100 }).embed(['hi']))).code).toBe('PROVIDER_UNAVAILABLE');
+    expect((await rejection(ollamaProvider({ url: server.url, model: 'm', timeoutMs: 100 }).embed(['hi']))).code).toBe(
+      'PROVIDER_UNAVAILABLE',
+    );
   });
 
   it.each([
@@ -129,15 +147,27 @@ describe('ollamaProvider', () => {
     ['a body of the wrong shape', JSON.stringify({ embeddings: 'nope' })],
     ['too few embeddings', JSON.stringify({ embeddings: [[1, 2]] })],
     ['an empty embedding', JSON.stringify({ embeddings: [[], []] })],
-    ['embeddings of two dimensions', JSON.stringify({ embeddings: [[1, 2], [1, 2, 3]] })],
+    [
+      'embeddings of two dimensions',
+      JSON.stringify({
+        embeddings: [
+          [1, 2],
+          [1, 2, 3],
+        ],
+      }),
+    ],
   ])('is PROVIDER_UNAVAILABLE for %s', async (_, body) => {
     const server = await serve(() => ({ body }));
-    expect((await rejection(ollamaProvider({ url: server.url, model: 'm' }).embed(['a', 'b']))).code).toBe('PROVIDER_UNAVAILABLE');
+    expect((await rejection(ollamaProvider({ url: server.url, model: 'm' }).embed(['a', 'b']))).code).toBe(
+      'PROVIDER_UNAVAILABLE',
+    );
   });
 
   it('is PROVIDER_UNAVAILABLE when a later answer changes the dimension', async () => {
     let calls = 0;
-    const server = await serve((seen) => ({ body: JSON.stringify({ embeddings: (seen.body.input ?? []).map(() => (calls === 0 ? [1, 2, 3] : [1, 2])) }) }));
+    const server = await serve((seen) => ({
+      body: JSON.stringify({ embeddings: (seen.body.input ?? []).map(() => (calls === 0 ? [1, 2, 3] : [1, 2])) }),
+    }));
     const provider = ollamaProvider({ url: server.url, model: 'm' });
     await provider.embed(['a']);
     calls += 1;
@@ -145,8 +175,12 @@ describe('ollamaProvider', () => {
   });
 
   it('refuses a timeout or batch size that is not positive', () => {
-    expect(() => ollamaProvider({ model: 'm', timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    expect(() => ollamaProvider({ model: 'm', batchSize: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => ollamaProvider({ model: 'm', timeoutMs: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => ollamaProvider({ model: 'm', batchSize: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
   });
 });
 
@@ -159,9 +193,19 @@ describe('openAiProvider', () => {
 
   it('posts {model, input} with the bearer key and puts the answer back in input order by index', async () => {
     const server = await serve(openAiAnswer);
-    const provider = openAiProvider({ url: `${server.url}/v1`, model: 'text-embedding-3-small', apiKey: 'sk-test-123' });
+    const provider = openAiProvider({
+      url: `${server.url}/v1`,
+      model: 'text-embedding-3-small',
+      apiKey: 'sk-test-123',
+    });
     const vectors = await provider.embed(['one', 'three', 'seventeen']);
-    expect(server.seen).toMatchObject([{ method: 'POST', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['one', 'three', 'seventeen'] } }]);
+    expect(server.seen).toMatchObject([
+      {
+        method: 'POST',
+        path: '/v1/embeddings',
+        body: { model: 'text-embedding-3-small', input: ['one', 'three', 'seventeen'] },
+      },
+    ]);
     expect(server.seen[0]?.headers.authorization).toBe('Bearer sk-test-123');
     vectors.forEach((v, i) => expectUnit(v, rawVector(['one', 'three', 'seventeen'][i] as string)));
     expect(provider.dimension).toBe(3);
@@ -179,8 +223,15 @@ describe('openAiProvider', () => {
   });
 
   it('never puts the API key in an error message, even when the server echoes it', async () => {
-    const server = await serve(() => ({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided: sk-secret-42.', type: 'invalid_request_error' } }) }));
-    const error = await rejection(openAiProvider({ url: server.url, model: 'm', apiKey: 'sk-secret-42' }).embed(['hi']));
+    const server = await serve(() => ({
+      status: 401,
+      body: JSON.stringify({
+        error: { message: 'Incorrect API key provided: sk-secret-42.', type: 'invalid_request_error' },
+      }),
+    }));
+    const error = await rejection(
+      openAiProvider({ url: server.url, model: 'm', apiKey: 'sk-secret-42' }).embed(['hi']),
+    );
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.message).toContain('401');
     expect(error.message).not.toContain('sk-secret-42');
@@ -198,11 +249,29 @@ describe('openAiProvider', () => {
   it.each([
     ['a body that is not JSON', '<html>bad gateway</html>'],
     ['a body without data', JSON.stringify({ object: 'list' })],
-    ['a repeated index', JSON.stringify({ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }] })],
-    ['an index out of range', JSON.stringify({ data: [{ index: 0, embedding: [1] }, { index: 5, embedding: [2] }] })],
+    [
+      'a repeated index',
+      JSON.stringify({
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [2] },
+        ],
+      }),
+    ],
+    [
+      'an index out of range',
+      JSON.stringify({
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 5, embedding: [2] },
+        ],
+      }),
+    ],
     ['too few embeddings', JSON.stringify({ data: [{ index: 0, embedding: [1] }] })],
   ])('is PROVIDER_UNAVAILABLE for %s', async (_, body) => {
     const server = await serve(() => ({ body }));
-    expect((await rejection(openAiProvider({ url: server.url, model: 'm' }).embed(['a', 'b']))).code).toBe('PROVIDER_UNAVAILABLE');
+    expect((await rejection(openAiProvider({ url: server.url, model: 'm' }).embed(['a', 'b']))).code).toBe(
+      'PROVIDER_UNAVAILABLE',
+    );
   });
 });

@@ -53,7 +53,8 @@ function bodyMessage(body: string): string {
 
 /** Why a fetch threw, in words: timeout, connection refused, DNS, ... */
 function fetchFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${timeoutMs} ms`;
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause !== undefined) return `request failed: ${describeError(cause)}`;
   return `request failed: ${describeError(error)}`;
@@ -90,7 +91,11 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
     text = await response.text();
     if (!response.ok) {
       const message = redact(bodyMessage(text), apiKey);
-      throw providerUnavailable(provider, url, `HTTP ${status} ${response.statusText}${message.length > 0 ? `: ${message}` : ''}`);
+      throw providerUnavailable(
+        provider,
+        url,
+        `HTTP ${status} ${response.statusText}${message.length > 0 ? `: ${message}` : ''}`,
+      );
     }
   } catch (error) {
     if (isCredenceError(error)) throw error;
@@ -100,13 +105,23 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw providerUnavailable(provider, url, `the answer is not JSON: ${redact(text, apiKey) || '(empty body)'}`, error);
+    throw providerUnavailable(
+      provider,
+      url,
+      `the answer is not JSON: ${redact(text, apiKey) || '(empty body)'}`,
+      error,
+    );
   }
   const parsed = request.schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-    throw providerUnavailable(provider, url, `unexpected answer${where}: ${issue?.message ?? 'does not match'}`, parsed.error);
+    throw providerUnavailable(
+      provider,
+      url,
+      `unexpected answer${where}: ${issue?.message ?? 'does not match'}`,
+      parsed.error,
+    );
   }
   return parsed.data;
 }
@@ -120,10 +135,14 @@ export function resolveRemoteOptions(options: RemoteOptions): { timeoutMs: numbe
   const timeoutMs = options.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;
   const batchSize = options.batchSize ?? REMOTE_DEFAULTS.batchSize;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    throw new CredenceError('INVALID_INPUT', `timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`, { details: { timeoutMs } });
+    throw new CredenceError('INVALID_INPUT', `timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`, {
+      details: { timeoutMs },
+    });
   }
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new CredenceError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}`, { details: { batchSize } });
+    throw new CredenceError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}`, {
+      details: { batchSize },
+    });
   }
   return { timeoutMs, batchSize };
 }

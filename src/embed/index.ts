@@ -14,7 +14,13 @@ export {
   resolveEmbeddingConfig,
   resolveEmbeddingKey,
 } from './config.js';
-export { WORD_VECTOR_DEFAULTS, WORD_VECTOR_DIMENSION, WORD_VECTOR_MODEL, wordVectorProvider, type WordVectorOptions } from './word-vectors.js';
+export {
+  WORD_VECTOR_DEFAULTS,
+  WORD_VECTOR_DIMENSION,
+  WORD_VECTOR_MODEL,
+  wordVectorProvider,
+  type WordVectorOptions,
+} from './word-vectors.js';
 export { TRANSFORMERS_INSTALL_HINT, transformersProvider, type TransformersOptions } from './transformers.js';
 export { OLLAMA_DEFAULTS, ollamaProvider, type OllamaOptions } from './ollama.js';
 export { OPENAI_DEFAULTS, openAiProvider, type OpenAiOptions } from './openai.js';

@@ -32,7 +32,15 @@ export function ollamaProvider(options: OllamaOptions): EmbeddingProvider {
     where: url,
     batchSize,
     request: async (batch) =>
-      (await postJson({ provider: 'ollama', url, body: { model, input: batch }, schema: OllamaEmbedResponseSchema, timeoutMs })).embeddings,
+      (
+        await postJson({
+          provider: 'ollama',
+          url,
+          body: { model, input: batch },
+          schema: OllamaEmbedResponseSchema,
+          timeoutMs,
+        })
+      ).embeddings,
   });
   return {
     provider: 'ollama',

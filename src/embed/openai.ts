@@ -45,11 +45,22 @@ export function openAiProvider(options: OpenAiOptions): EmbeddingProvider {
     where: url,
     batchSize,
     request: async (batch) => {
-      const { data } = await postJson({ provider: 'openai', url, body: { model, input: batch }, schema: OpenAiEmbeddingsResponseSchema, apiKey, timeoutMs });
+      const { data } = await postJson({
+        provider: 'openai',
+        url,
+        body: { model, input: batch },
+        schema: OpenAiEmbeddingsResponseSchema,
+        apiKey,
+        timeoutMs,
+      });
       const byIndex = new Array<readonly number[] | undefined>(batch.length);
       for (const item of data) {
         if (item.index >= batch.length || byIndex[item.index] !== undefined) {
-          throw providerUnavailable('openai', url, `embedding index ${item.index} is out of range or repeated for a batch of ${batch.length}`);
+          throw providerUnavailable(
+            'openai',
+            url,
+            `embedding index ${item.index} is out of range or repeated for a batch of ${batch.length}`,
+          );
         }
         byIndex[item.index] = item.embedding;
       }

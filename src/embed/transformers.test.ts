@@ -17,13 +17,15 @@ function modelFolder(name: string, onnx: 'model.onnx' | 'model_quantized.onnx' =
   return folder;
 }
 
-
 /**
  * A fake `@huggingface/transformers`: `pipeline` returns an extractor that pools each text to the
  * un-normalised vector [length, 1, 0] (×2 for texts starting with "big"), as a [n, 3] tensor.
  */
 function fakeModule(overrides: { failOpen?: number; dims?: (n: number) => number[] } = {}) {
-  const calls = { opens: [] as { task: string; model: string; options: Record<string, unknown> }[], runs: [] as { texts: string[]; options: unknown }[] };
+  const calls = {
+    opens: [] as { task: string; model: string; options: Record<string, unknown> }[],
+    runs: [] as { texts: string[]; options: unknown }[],
+  };
   const env: Record<string, unknown> = { allowRemoteModels: true, localModelPath: '/models/' };
   let failures = overrides.failOpen ?? 0;
   const module = {
@@ -36,7 +38,9 @@ function fakeModule(overrides: { failOpen?: number; dims?: (n: number) => number
       }
       return async (texts: string[], options: unknown) => {
         calls.runs.push({ texts, options });
-        const data = new Float32Array(texts.flatMap((t) => [t.length, 1, 0].map((x) => (t.startsWith('big') ? 2 * x : x))));
+        const data = new Float32Array(
+          texts.flatMap((t) => [t.length, 1, 0].map((x) => (t.startsWith('big') ? 2 * x : x))),
+        );
         return { data, dims: overrides.dims?.(texts.length) ?? [texts.length, 3] };
       };
     },
@@ -55,7 +59,9 @@ describe('transformersProvider', () => {
     await provider.embed(['hello']);
     expect(fake.env.allowRemoteModels).toBe(false);
     expect(fake.env.localModelPath).toBe(`${root}/`);
-    expect(fake.calls.opens).toEqual([{ task: 'feature-extraction', model: 'MiniLM', options: { local_files_only: true } }]);
+    expect(fake.calls.opens).toEqual([
+      { task: 'feature-extraction', model: 'MiniLM', options: { local_files_only: true } },
+    ]);
     expect(fake.calls.runs[0]?.options).toEqual({ pooling: 'mean', normalize: true });
     expect(provider.dimension).toBe(3);
   });
@@ -63,7 +69,11 @@ describe('transformersProvider', () => {
   it('with a model id, looks for the model under the folder', async () => {
     modelFolder('models/bge-small');
     const fake = fakeModule();
-    const provider = transformersProvider({ folder: join(root, 'models'), model: 'bge-small', loadModule: fake.loadModule });
+    const provider = transformersProvider({
+      folder: join(root, 'models'),
+      model: 'bge-small',
+      loadModule: fake.loadModule,
+    });
     await provider.embed(['hello']);
     expect(fake.env.localModelPath).toBe(`${join(root, 'models')}/`);
     expect(fake.calls.opens[0]?.model).toBe('bge-small');
@@ -83,14 +93,19 @@ describe('transformersProvider', () => {
 
   it('opens the quantised model when the folder has only that one', async () => {
     const fake = fakeModule();
-    await transformersProvider({ folder: modelFolder('quantised', 'model_quantized.onnx'), loadModule: fake.loadModule }).embed(['hi']);
+    await transformersProvider({
+      folder: modelFolder('quantised', 'model_quantized.onnx'),
+      loadModule: fake.loadModule,
+    }).embed(['hi']);
     expect(fake.calls.opens[0]?.options).toEqual({ local_files_only: true, dtype: 'q8' });
   });
 
   it('is PROVIDER_UNAVAILABLE naming the folder when the folder is missing, without loading the package', async () => {
     let loaded = false;
     const folder = join(root, 'absent');
-    const error = await rejection(transformersProvider({ folder, loadModule: async () => ((loaded = true), {}) }).embed(['hi']));
+    const error = await rejection(
+      transformersProvider({ folder, loadModule: async () => ((loaded = true), {}) }).embed(['hi']),
+    );
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.details?.where).toBe(folder);
     expect(loaded).toBe(false);
@@ -99,12 +114,20 @@ describe('transformersProvider', () => {
   it('is PROVIDER_UNAVAILABLE when the folder is not a model folder', async () => {
     const folder = join(root, 'empty');
     mkdirSync(folder, { recursive: true });
-    expect((await rejection(transformersProvider({ folder, loadModule: fakeModule().loadModule }).embed(['hi']))).code).toBe('PROVIDER_UNAVAILABLE');
+    expect(
+      (await rejection(transformersProvider({ folder, loadModule: fakeModule().loadModule }).embed(['hi']))).code,
+    ).toBe('PROVIDER_UNAVAILABLE');
   });
 
   it('is PROVIDER_UNAVAILABLE saying how to install the package when it is not installed', async () => {
-    const notFound = Object.assign(new Error("Cannot find package '@huggingface/transformers'"), { code: 'ERR_MODULE_NOT_FOUND' });
-    const error = await rejection(transformersProvider({ folder: modelFolder('no-package'), loadModule: () => Promise.reject(notFound) }).embed(['hi']));
+    const notFound = Object.assign(new Error("Cannot find package '@huggingface/transformers'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+    const error = await rejection(
+      transformersProvider({ folder: modelFolder('no-package'), loadModule: () => Promise.reject(notFound) }).embed([
+        'hi',
+      ]),
+    );
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.message).toContain(TRANSFORMERS_INSTALL_HINT);
   });
@@ -125,6 +148,12 @@ describe('transformersProvider', () => {
 
   it('is PROVIDER_UNAVAILABLE when the pipeline returns token vectors instead of pooled ones', async () => {
     const fake = fakeModule({ dims: (n) => [n, 1, 3] });
-    expect((await rejection(transformersProvider({ folder: modelFolder('unpooled'), loadModule: fake.loadModule }).embed(['hi']))).code).toBe('PROVIDER_UNAVAILABLE');
+    expect(
+      (
+        await rejection(
+          transformersProvider({ folder: modelFolder('unpooled'), loadModule: fake.loadModule }).embed(['hi']),
+        )
+      ).code,
+    ).toBe('PROVIDER_UNAVAILABLE');
   });
 });

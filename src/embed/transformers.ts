@@ -64,7 +64,9 @@ function isModule(value: unknown): value is TransformersModule {
 export function transformersProvider(options: TransformersOptions): EmbeddingProvider {
   const batchSize = options.batchSize ?? TRANSFORMERS_DEFAULTS.batchSize;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
-    throw new CredenceError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}`, { details: { batchSize } });
+    throw new CredenceError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}`, {
+      details: { batchSize },
+    });
   }
   const folder = resolve(options.folder);
   const root = options.model === undefined ? dirname(folder) : folder;
@@ -76,23 +78,39 @@ export function transformersProvider(options: TransformersOptions): EmbeddingPro
 
   const open = async (): Promise<FeatureExtractor> => {
     if (!existsSync(modelFolder) || !statSync(modelFolder).isDirectory()) throw fail('no such model folder');
-    if (!existsSync(join(modelFolder, 'config.json'))) throw fail('the folder has no config.json (not a transformers.js model folder)');
+    if (!existsSync(join(modelFolder, 'config.json')))
+      throw fail('the folder has no config.json (not a transformers.js model folder)');
     let loaded: unknown;
     try {
       loaded = await load();
     } catch (error) {
       const missing =
-        (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' || /cannot find (package|module)|failed to (load|resolve)/i.test(describeError(error));
-      throw fail(missing ? `${TRANSFORMERS_PACKAGE} is not installed; ${TRANSFORMERS_INSTALL_HINT}` : `cannot load ${TRANSFORMERS_PACKAGE} (${describeError(error)})`, error);
+        (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' ||
+        /cannot find (package|module)|failed to (load|resolve)/i.test(describeError(error));
+      throw fail(
+        missing
+          ? `${TRANSFORMERS_PACKAGE} is not installed; ${TRANSFORMERS_INSTALL_HINT}`
+          : `cannot load ${TRANSFORMERS_PACKAGE} (${describeError(error)})`,
+        error,
+      );
     }
-    const module = isModule(loaded) ? loaded : isModule((loaded as { default?: unknown } | null)?.default) ? (loaded as { default: TransformersModule }).default : undefined;
+    const module = isModule(loaded)
+      ? loaded
+      : isModule((loaded as { default?: unknown } | null)?.default)
+        ? (loaded as { default: TransformersModule }).default
+        : undefined;
     if (module === undefined) throw fail(`${TRANSFORMERS_PACKAGE} does not export env and pipeline`);
     module.env.allowRemoteModels = false;
     module.env.allowLocalModels = true;
     module.env.localModelPath = `${root}/`;
-    const quantizedOnly = !existsSync(join(modelFolder, 'onnx', 'model.onnx')) && existsSync(join(modelFolder, 'onnx', 'model_quantized.onnx'));
+    const quantizedOnly =
+      !existsSync(join(modelFolder, 'onnx', 'model.onnx')) &&
+      existsSync(join(modelFolder, 'onnx', 'model_quantized.onnx'));
     try {
-      return await module.pipeline('feature-extraction', model, { local_files_only: true, ...(quantizedOnly ? { dtype: 'q8' } : {}) });
+      return await module.pipeline('feature-extraction', model, {
+        local_files_only: true,
+        ...(quantizedOnly ? { dtype: 'q8' } : {}),
+      });
     } catch (error) {
       throw fail(`cannot open the model (${describeError(error)})`, error);
     }
@@ -115,10 +133,18 @@ export function transformersProvider(options: TransformersOptions): EmbeddingPro
       throw fail(`feature extraction failed (${describeError(error)})`, error);
     }
     const [rows, width] = output.dims;
-    if (output.dims.length !== 2 || rows !== batch.length || width === undefined || width < 1 || output.data.length !== rows * width) {
+    if (
+      output.dims.length !== 2 ||
+      rows !== batch.length ||
+      width === undefined ||
+      width < 1 ||
+      output.data.length !== rows * width
+    ) {
       throw fail(`expected pooled output of shape [${batch.length}, d], got [${output.dims.join(', ')}]`);
     }
-    return Array.from({ length: rows }, (_, r) => Float32Array.from({ length: width }, (_, j) => output.data[r * width + j] as number));
+    return Array.from({ length: rows }, (_, r) =>
+      Float32Array.from({ length: width }, (_, j) => output.data[r * width + j] as number),
+    );
   };
   const embedder = batchedEmbedder({ provider: 'transformers', where: modelFolder, batchSize, request: run });
 

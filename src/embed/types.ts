@@ -6,7 +6,12 @@
 /** The four kinds of provider. */
 export type EmbeddingProviderName = 'word-vectors' | 'transformers' | 'ollama' | 'openai';
 
-export const EMBEDDING_PROVIDERS: readonly EmbeddingProviderName[] = Object.freeze(['word-vectors', 'transformers', 'ollama', 'openai']);
+export const EMBEDDING_PROVIDERS: readonly EmbeddingProviderName[] = Object.freeze([
+  'word-vectors',
+  'transformers',
+  'ollama',
+  'openai',
+]);
 
 export interface EmbeddingProvider {
   readonly provider: EmbeddingProviderName;

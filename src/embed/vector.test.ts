@@ -24,12 +24,15 @@ describe('cosine', () => {
 describe('l2Normalize', () => {
   it('gives unit length, keeps the direction and leaves a zero vector zero', () => {
     fc.assert(
-      fc.property(fc.array(fc.float({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 50 }), (values) => {
-        const v = l2Normalize(Float32Array.from(values));
-        const norm = Math.hypot(...v);
-        if (values.every((x) => Math.fround(x) === 0)) expect(norm).toBe(0);
-        else expect(norm).toBeCloseTo(1, 5);
-      }),
+      fc.property(
+        fc.array(fc.float({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 50 }),
+        (values) => {
+          const v = l2Normalize(Float32Array.from(values));
+          const norm = Math.hypot(...v);
+          if (values.every((x) => Math.fround(x) === 0)) expect(norm).toBe(0);
+          else expect(norm).toBeCloseTo(1, 5);
+        },
+      ),
     );
   });
 });

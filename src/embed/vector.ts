@@ -43,9 +43,13 @@ export function encodeVector(v: Float32Array): Buffer {
  */
 export function decodeVector(b: Uint8Array): Float32Array {
   if (b.byteLength % 4 !== 0) {
-    throw new CredenceError('INVALID_INPUT', `an encoded vector must be a multiple of 4 bytes long, got ${b.byteLength}`, {
-      details: { byteLength: b.byteLength },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `an encoded vector must be a multiple of 4 bytes long, got ${b.byteLength}`,
+      {
+        details: { byteLength: b.byteLength },
+      },
+    );
   }
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const out = new Float32Array(b.byteLength / 4);

@@ -59,9 +59,15 @@ describe('parseWordTable', () => {
   it.each([
     ['a file without the signature', Buffer.from('hello world, not a table')],
     ['a truncated file', tableBytes(words, rows).subarray(0, 100)],
-    ['a header that is not JSON', Buffer.concat([Buffer.from('CRDWVEC1'), Buffer.from([4, 0, 0, 0]), Buffer.from('{{{{')])],
+    [
+      'a header that is not JSON',
+      Buffer.concat([Buffer.from('CRDWVEC1'), Buffer.from([4, 0, 0, 0]), Buffer.from('{{{{')]),
+    ],
     ['a vocabulary with fewer words than rows', tableBytes(words.slice(0, 5), rows, { count: 6 })],
-    ['a common direction of the wrong length', tableBytes(words, rows, { commonDirection: { sifA: 0.001, vector: [1, 0] } })],
+    [
+      'a common direction of the wrong length',
+      tableBytes(words, rows, { commonDirection: { sifA: 0.001, vector: [1, 0] } }),
+    ],
   ])('refuses %s with PROVIDER_UNAVAILABLE', (_, bytes) => {
     expect(codeOf(() => parseWordTable(bytes, 'bad.bin'))).toBe('PROVIDER_UNAVAILABLE');
   });

@@ -20,23 +20,25 @@ import { describeError, providerUnavailable } from './errors.js';
 const MAGIC = 'CRDWVEC1';
 const PREFIX_BYTES = 12;
 
-export const WordTableHeaderSchema = z.object({
-  format: z.literal(1),
-  model: z.string().min(1),
-  count: z.number().int().positive(),
-  dimension: z.number().int().positive(),
-  scale: z.number().positive(),
-  sourceWords: z.number().int().positive(),
-  vocabBytes: z.number().int().nonnegative(),
-  quantisation: z
-    .object({
-      scheme: z.string(),
-      cosineError: z.object({ mean: z.number(), p99: z.number(), max: z.number() }),
-    })
-    .passthrough(),
-  /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
-  commonDirection: z.object({ sifA: z.number().positive(), vector: z.array(z.number()) }).optional(),
-}).passthrough();
+export const WordTableHeaderSchema = z
+  .object({
+    format: z.literal(1),
+    model: z.string().min(1),
+    count: z.number().int().positive(),
+    dimension: z.number().int().positive(),
+    scale: z.number().positive(),
+    sourceWords: z.number().int().positive(),
+    vocabBytes: z.number().int().nonnegative(),
+    quantisation: z
+      .object({
+        scheme: z.string(),
+        cosineError: z.object({ mean: z.number(), p99: z.number(), max: z.number() }),
+      })
+      .passthrough(),
+    /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
+    commonDirection: z.object({ sifA: z.number().positive(), vector: z.array(z.number()) }).optional(),
+  })
+  .passthrough();
 export type WordTableHeader = z.infer<typeof WordTableHeaderSchema>;
 
 export interface WordTable {
@@ -59,7 +61,12 @@ const FNV_PRIME = 0x01000193;
 const NEWLINE = 0x0a;
 
 /** Hash index over the newline-separated words in `bytes[start, end)`. */
-function indexWords(bytes: Buffer, start: number, end: number, count: number): { offsets: Int32Array; slots: Int32Array; maxBytes: number } | undefined {
+function indexWords(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  count: number,
+): { offsets: Int32Array; slots: Int32Array; maxBytes: number } | undefined {
   let size = 1;
   while (size < count * 2) size *= 2;
   const mask = size - 1;
@@ -93,7 +100,10 @@ function indexWords(bytes: Buffer, start: number, end: number, count: number): {
 /** Where the shipped table is, from `src/embed` (tests) or `dist/src/embed` (the built package). */
 export function defaultWordTablePath(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '..', '..', 'data', 'word-vectors.bin'), join(here, '..', '..', '..', 'data', 'word-vectors.bin')];
+  const candidates = [
+    join(here, '..', '..', 'data', 'word-vectors.bin'),
+    join(here, '..', '..', '..', 'data', 'word-vectors.bin'),
+  ];
   return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
 }
 
@@ -102,8 +112,10 @@ export function defaultWordTablePath(): string {
  * @throws CredenceError PROVIDER_UNAVAILABLE naming `path` when the bytes are not a valid table.
  */
 export function parseWordTable(bytes: Buffer, path: string): WordTable {
-  const bad = (reason: string, cause?: unknown) => providerUnavailable('word-vectors', path, `not a valid word-vector table: ${reason}`, cause);
-  if (bytes.length < PREFIX_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) throw bad(`missing the ${MAGIC} signature`);
+  const bad = (reason: string, cause?: unknown) =>
+    providerUnavailable('word-vectors', path, `not a valid word-vector table: ${reason}`, cause);
+  if (bytes.length < PREFIX_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC)
+    throw bad(`missing the ${MAGIC} signature`);
   const headerBytes = bytes.readUInt32LE(8);
   if (PREFIX_BYTES + headerBytes > bytes.length) throw bad('truncated header');
   let header: WordTableHeader;
@@ -115,7 +127,9 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
   const vectorStart = PREFIX_BYTES + headerBytes;
   const vocabStart = vectorStart + header.count * header.dimension;
   if (vocabStart + header.vocabBytes !== bytes.length) {
-    throw bad(`expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, got ${bytes.length}`);
+    throw bad(
+      `expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, got ${bytes.length}`,
+    );
   }
   const index = indexWords(bytes, vocabStart, vocabStart + header.vocabBytes, header.count);
   if (index === undefined) throw bad(`the vocabulary does not hold ${header.count} words`);
@@ -151,7 +165,9 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
     },
     word(row: number): string {
       if (!Number.isInteger(row) || row < 0 || row >= header.count) {
-        throw new CredenceError('INVALID_INPUT', `row must be an integer in [0, ${header.count}), got ${row}`, { details: { row } });
+        throw new CredenceError('INVALID_INPUT', `row must be an integer in [0, ${header.count}), got ${row}`, {
+          details: { row },
+        });
       }
       return bytes.toString('utf8', offsets[row] as number, (offsets[row + 1] as number) - 1);
     },
@@ -172,7 +188,12 @@ export function loadWordTable(path: string = defaultWordTablePath()): WordTable 
   try {
     bytes = readFileSync(key);
   } catch (error) {
-    throw providerUnavailable('word-vectors', key, `cannot read the word-vector table (${describeError(error)})`, error);
+    throw providerUnavailable(
+      'word-vectors',
+      key,
+      `cannot read the word-vector table (${describeError(error)})`,
+      error,
+    );
   }
   const table = parseWordTable(bytes, key);
   cache.set(key, table);

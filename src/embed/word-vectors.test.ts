@@ -5,7 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../core/errors.js';
 import { cosine } from './vector.js';
 import { defaultWordTablePath, loadWordTable } from './word-table.js';
-import { commonDirection, computeCommonDirection, sentenceEmbedding, sifWeight, WORD_VECTOR_DIMENSION, WORD_VECTOR_MODEL, wordVectorProvider } from './word-vectors.js';
+import {
+  commonDirection,
+  computeCommonDirection,
+  sentenceEmbedding,
+  sifWeight,
+  WORD_VECTOR_DIMENSION,
+  WORD_VECTOR_MODEL,
+  wordVectorProvider,
+} from './word-vectors.js';
 
 const provider = wordVectorProvider();
 const embedOne = async (text: string): Promise<Float32Array> => (await provider.embed([text]))[0] as Float32Array;
@@ -106,7 +114,9 @@ describe('wordVectorProvider', () => {
 
   it('is deterministic across calls and provider instances', async () => {
     const again = await wordVectorProvider().embed(['Translate a document into French']);
-    expect(Array.from(again[0] as Float32Array)).toEqual(Array.from(await embedOne('Translate a document into French')));
+    expect(Array.from(again[0] as Float32Array)).toEqual(
+      Array.from(await embedOne('Translate a document into French')),
+    );
   });
 
   it('gives the zero vector for an empty text, stop words only, and words it does not know', async () => {
@@ -118,14 +128,18 @@ describe('wordVectorProvider', () => {
   });
 
   it('skips unknown words and keeps the known ones', async () => {
-    expect(Array.from(await embedOne('weather xqzvjk forecast'))).toEqual(Array.from(await embedOne('weather forecast')));
+    expect(Array.from(await embedOne('weather xqzvjk forecast'))).toEqual(
+      Array.from(await embedOne('weather forecast')),
+    );
   });
 
   it('splits tool identifiers into words: SkyScrapperSearchAirport is close to "search airport sky scanner"', async () => {
     const close = await similarity('SkyScrapperSearchAirport', 'search airport sky scanner');
     expect(close).toBeGreaterThan(0.6);
     expect(close).toBeGreaterThan(await similarity('SkyScrapperSearchAirport', 'read a file from disk'));
-    expect(Array.from(await embedOne('filesystem:read_text_file'))).toEqual(Array.from(await embedOne('filesystem read text file')));
+    expect(Array.from(await embedOne('filesystem:read_text_file'))).toEqual(
+      Array.from(await embedOne('filesystem read text file')),
+    );
     expect(Array.from(await embedOne('get-user.v2'))).toEqual(Array.from(await embedOne('get user v2')));
   });
 
@@ -136,8 +150,12 @@ describe('wordVectorProvider', () => {
   it('puts related sentences closer than unrelated ones', async () => {
     const related = await similarity('read a file from disk', 'load file contents');
     expect(related).toBeGreaterThan(await similarity('read a file from disk', 'book a hotel room'));
-    expect(await similarity('find flights to London', 'search airline tickets')).toBeGreaterThan(await similarity('find flights to London', 'delete a git branch'));
-    expect(await similarity('filesystem:read_text_file', 'Read the deno.json file')).toBeGreaterThan(await similarity('filesystem:read_text_file', 'book a hotel room'));
+    expect(await similarity('find flights to London', 'search airline tickets')).toBeGreaterThan(
+      await similarity('find flights to London', 'delete a git branch'),
+    );
+    expect(await similarity('filesystem:read_text_file', 'Read the deno.json file')).toBeGreaterThan(
+      await similarity('filesystem:read_text_file', 'book a hotel room'),
+    );
   });
 
   it('removes the common direction of running text from every embedding', () => {

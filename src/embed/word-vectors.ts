@@ -164,7 +164,9 @@ export function wordVectorProvider(options: WordVectorOptions = {}): EmbeddingPr
   const path = options.path ?? defaultWordTablePath();
   const sifA = options.sifA ?? WORD_VECTOR_DEFAULTS.sifA;
   if (!(sifA > 0) || !Number.isFinite(sifA)) {
-    throw new CredenceError('INVALID_INPUT', `sifA must be a positive number, got ${String(sifA)}`, { details: { sifA } });
+    throw new CredenceError('INVALID_INPUT', `sifA must be a positive number, got ${String(sifA)}`, {
+      details: { sifA },
+    });
   }
   const shipped = options.path === undefined;
   const peek = (): WordTable | undefined => {

@@ -9,7 +9,12 @@ const SECRET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 async function fresh() {
   let n = 0;
-  return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'lib', now: T0, newId: () => `e${(n += 1)}` });
+  return openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 'lib',
+    now: T0,
+    newId: () => `e${(n += 1)}`,
+  });
 }
 
 async function withSecretTool() {
@@ -54,7 +59,14 @@ describe('lookups by an id that holds a secret (issue 17)', () => {
 
   it('validateWorkflow knows a catalogue tool named with a secret', async () => {
     const credence = await withSecretTool();
-    expect(await credence.validateWorkflow({ tasks: [{ id: 'a', tool: SECRET_TOOL }, { id: 'b', tool: 'jq', dependsOn: ['a'] }] })).toEqual({ ok: true, layers: [['a'], ['b']] });
+    expect(
+      await credence.validateWorkflow({
+        tasks: [
+          { id: 'a', tool: SECRET_TOOL },
+          { id: 'b', tool: 'jq', dependsOn: ['a'] },
+        ],
+      }),
+    ).toEqual({ ok: true, layers: [['a'], ['b']] });
     const unknown = await credence.validateWorkflow({ tasks: [{ id: 'a', tool: `curl -H "token: ${SECRET}"` }] });
     expect(unknown.ok).toBe(false);
     expect(JSON.stringify(unknown)).not.toContain(SECRET);
@@ -92,7 +104,12 @@ describe('a closed engine (issue 18)', () => {
   it('gives an observation stated now the clock as its time and 0.5 as its confidence', async () => {
     const credence = await fresh();
     await credence.observeNow({ type: 'pattern', observation: 'runs the tests before each commit' });
-    await credence.observeNow({ type: 'correction', observation: 'use pnpm, not npm', confidence: 0.9, timestamp: '2026-02-01T10:00:00Z' });
+    await credence.observeNow({
+      type: 'correction',
+      observation: 'use pnpm, not npm',
+      confidence: 0.9,
+      timestamp: '2026-02-01T10:00:00Z',
+    });
     const lines = await credence.exportObservations();
     expect(lines.map((l) => [l.observation, l.timestamp, l.confidence])).toEqual([
       ['use pnpm, not npm', '2026-02-01T10:00:00.000Z', 0.9],
@@ -105,7 +122,14 @@ describe('a closed engine (issue 18)', () => {
     const credence = await fresh();
     const before = await credence.graphSnapshot();
     expect(await credence.graphSnapshot()).toBe(before);
-    await credence.recordExecution({ intent: 'read then parse', startedAt: T0, calls: [{ tool: 'read', status: 'success' }, { tool: 'parse', status: 'success', consumes: [0] }] });
+    await credence.recordExecution({
+      intent: 'read then parse',
+      startedAt: T0,
+      calls: [
+        { tool: 'read', status: 'success' },
+        { tool: 'parse', status: 'success', consumes: [0] },
+      ],
+    });
     const after = await credence.graphSnapshot();
     expect(after).not.toBe(before);
     expect(after.edges.map((e) => `${e.from}→${e.to}`)).toContain('read→parse');

@@ -19,12 +19,32 @@ import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider
 import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
 import * as search from './search/search.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../platform/files.js';
-import { memoryIdFor, recall, type RecallContext, type RecallIndex, type RecallRequest, type RecallResult } from './recall/recall.js';
+import {
+  memoryIdFor,
+  recall,
+  type RecallContext,
+  type RecallIndex,
+  type RecallRequest,
+  type RecallResult,
+} from './recall/recall.js';
 import { buildRecallIndex } from './recall/recall-index.js';
-import { formatIssues, MemoryInputSchema, type MemoryInput, type ObservationInput, type ToolInput } from '../schemas/index.js';
+import {
+  formatIssues,
+  MemoryInputSchema,
+  type MemoryInput,
+  type ObservationInput,
+  type ToolInput,
+} from '../schemas/index.js';
 import { scrubText } from '../core/security/scrub.js';
 import { addObservations, parseObservation, toObservationLine } from './observations.js';
-import { giveFeedback, metrics, recordShown, type FeedbackResult, type Metrics, type Verdict } from './feedback-service.js';
+import {
+  giveFeedback,
+  metrics,
+  recordShown,
+  type FeedbackResult,
+  type Metrics,
+  type Verdict,
+} from './feedback-service.js';
 import type { Surface } from '../store/types.js';
 import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
@@ -93,13 +113,24 @@ export const OBSERVATION_DEFAULTS = Object.freeze({
 });
 
 /** An observation stated now: the seed 004 line without `timestamp` (default now) or `confidence` (default 0.5). */
-export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'> & { timestamp?: string; confidence?: number };
+export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'> & {
+  timestamp?: string;
+  confidence?: number;
+};
 
 /** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
 export function parseNow(value: string | number | Date): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseIsoInstant(value) ?? Number.NaN);
+  const ms =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'number'
+        ? value
+        : (parseIsoInstant(value) ?? Number.NaN);
   if (!Number.isFinite(ms)) {
-    throw new CredenceError('INVALID_INPUT', `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`,
+    );
   }
   return ms;
 }
@@ -140,7 +171,14 @@ export class Credence {
   #recallIndex: Promise<RecallIndex> | undefined;
   #snapshot: Promise<GraphSnapshot> | undefined;
 
-  constructor(init: { store: Store; scope: ResolvedScope; root: string; now: () => number; newId?: () => string; embedder: () => EmbeddingProvider }) {
+  constructor(init: {
+    store: Store;
+    scope: ResolvedScope;
+    root: string;
+    now: () => number;
+    newId?: () => string;
+    embedder: () => EmbeddingProvider;
+  }) {
     this.#store = init.store;
     stores.set(this, init.store);
     this.scope = init.scope.scope;
@@ -229,7 +267,13 @@ export class Credence {
         if (this.#recallIndex === building) this.#recallIndex = undefined;
       });
     }
-    return { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#recallIndex, now: this.now() };
+    return {
+      store: this.#store,
+      scope: this.scope,
+      embedder: this.embedder,
+      index: await this.#recallIndex,
+      now: this.now(),
+    };
   }
 
   /**
@@ -266,7 +310,9 @@ export class Credence {
   }
 
   /** Records observations (the seed 004 schema, checked at run time too); the same content twice is stored once. */
-  async observe(observations: readonly ObservationInput[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+  async observe(
+    observations: readonly ObservationInput[],
+  ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
     this.invalidate();
@@ -275,7 +321,13 @@ export class Credence {
 
   /** Records one observation stated now: its time defaults to the clock, its confidence to {@link OBSERVATION_DEFAULTS}. */
   observeNow(observation: ObservationDraft): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
-    return this.observe([{ ...observation, timestamp: observation.timestamp ?? new Date(this.now()).toISOString(), confidence: observation.confidence ?? OBSERVATION_DEFAULTS.confidence }]);
+    return this.observe([
+      {
+        ...observation,
+        timestamp: observation.timestamp ?? new Date(this.now()).toISOString(),
+        confidence: observation.confidence ?? OBSERVATION_DEFAULTS.confidence,
+      },
+    ]);
   }
 
   /** Records what a surface returned (SPEC §6 metrics); one shown id per item. */
@@ -284,7 +336,11 @@ export class Credence {
   }
 
   /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
-  feedback(id: string, verdict: Verdict, options: { eventId?: string; note?: string; confirm?: boolean } = {}): Promise<FeedbackResult> {
+  feedback(
+    id: string,
+    verdict: Verdict,
+    options: { eventId?: string; note?: string; confirm?: boolean } = {},
+  ): Promise<FeedbackResult> {
     limits.requireWithinLimit('id', id, 'id');
     limits.requireWithinLimit('note', options.note, 'note');
     this.invalidate();
@@ -306,7 +362,15 @@ export class Credence {
    * under the project root (`.credence/` by default; `skillsDir: '.claude/skills'` for Claude Code).
    */
   async evolve(
-    options: { dryRun?: boolean; sinceMs?: number; minConfidence?: number; dir?: string; skillsDir?: string; instinctsDir?: string; limits?: LimitOptions } = {},
+    options: {
+      dryRun?: boolean;
+      sinceMs?: number;
+      minConfidence?: number;
+      dir?: string;
+      skillsDir?: string;
+      instinctsDir?: string;
+      limits?: LimitOptions;
+    } = {},
   ): Promise<EvolveReport & { pruned?: PruneReport }> {
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
@@ -320,13 +384,23 @@ export class Credence {
       },
     );
     if (options.dryRun === true) return report;
-    return { ...report, pruned: await prune({ store: this.#store, scope: this.scope, layout }, this.now(), options.limits) };
+    return {
+      ...report,
+      pruned: await prune({ store: this.#store, scope: this.scope, layout }, this.now(), options.limits),
+    };
   }
 
   /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */
-  async forget(id: string, options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {}): Promise<ForgetResult> {
+  async forget(
+    id: string,
+    options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {},
+  ): Promise<ForgetResult> {
     this.invalidate();
-    return forget({ store: this.#store, scope: this.scope, layout: this.#layout(options) }, graph.storedId(id), this.now());
+    return forget(
+      { store: this.#store, scope: this.scope, layout: this.#layout(options) },
+      graph.storedId(id),
+      this.now(),
+    );
   }
 
   #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {
@@ -347,22 +421,36 @@ export class Credence {
    * The memories that matter for `query`, labelled (SPEC §8). Each result is recorded as shown and
    * carries its `shownId` for feedback (SPEC §6), unless `track: false`.
    */
-  async recall(query: string, request: RecallRequest & Tracking = {}): Promise<(RecallResult & { shownId?: string })[]> {
+  async recall(
+    query: string,
+    request: RecallRequest & Tracking = {},
+  ): Promise<(RecallResult & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await recall(await this.#recallContext(), query, request);
     return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request);
   }
 
   /** Records what a surface returned and puts each item's shown id on it. */
-  async #track<T extends object>(surface: Surface, items: readonly T[], target: (item: T) => string, query: string, request: Tracking): Promise<(T & { shownId?: string })[]> {
+  async #track<T extends object>(
+    surface: Surface,
+    items: readonly T[],
+    target: (item: T) => string,
+    query: string,
+    request: Tracking,
+  ): Promise<(T & { shownId?: string })[]> {
     if (request.track === false || items.length === 0) return [...items];
-    const ids = await this.recordShown(surface, items.map((item) => ({ target: target(item), query })));
+    const ids = await this.recordShown(
+      surface,
+      items.map((item) => ({ target: target(item), query })),
+    );
     return items.map((item, i) => ({ ...item, shownId: ids[i] as string }));
   }
 
   async #searchContext(): Promise<search.SearchContext> {
     if (this.#index === undefined) {
-      const building = this.graphSnapshot().then((snapshot) => buildSearchIndex({ store: this.#store, scope: this.scope, embedder: this.embedder, graph: snapshot }));
+      const building = this.graphSnapshot().then((snapshot) =>
+        buildSearchIndex({ store: this.#store, scope: this.scope, embedder: this.embedder, graph: snapshot }),
+      );
       this.#index = building;
       building.catch(() => {
         if (this.#index === building) this.#index = undefined;
@@ -375,18 +463,30 @@ export class Credence {
    * Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`,
    * recorded as shown with its `shownId` unless `track: false`.
    */
-  async searchTools(query: string, request: search.ToolSearchRequest & Tracking = {}): Promise<(ToolSearchResult & { shownId?: string })[]> {
+  async searchTools(
+    query: string,
+    request: search.ToolSearchRequest & Tracking = {},
+  ): Promise<(ToolSearchResult & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
     return this.#track('search', results, (r) => r.tool, query, request);
   }
 
   /** A workflow DAG for an intent (SPEC §5); a suggestion is recorded as shown, as a whole, unless `track: false`. */
-  async suggestDag(intent: string, request: search.DagRequest & Tracking = {}): Promise<search.DagSuggestion & { shownId?: string }> {
+  async suggestDag(
+    intent: string,
+    request: search.DagRequest & Tracking = {},
+  ): Promise<search.DagSuggestion & { shownId?: string }> {
     limits.requireWithinLimit('intent', intent, 'intent');
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
-    const [tracked] = await this.#track('dag', [s], (x) => `dag:${x.dag.tasks.map((t) => t.tool).join(',')}`, intent, request);
+    const [tracked] = await this.#track(
+      'dag',
+      [s],
+      (x) => `dag:${x.dag.tasks.map((t) => t.tool).join(',')}`,
+      intent,
+      request,
+    );
     return tracked ?? s;
   }
 
@@ -400,7 +500,10 @@ export class Credence {
   async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
     const known = new Set((await this.#store.listTools(this.scope)).map((t) => t.id));
     // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same way.
-    return validateWorkflow(workflow.tasks.map((t) => ({ ...t, tool: graph.storedId(t.tool) })), known);
+    return validateWorkflow(
+      workflow.tasks.map((t) => ({ ...t, tool: graph.storedId(t.tool) })),
+      known,
+    );
   }
 
   get #graph(): graph.GraphContext {
@@ -426,7 +529,11 @@ export class Credence {
    * first append; learns only the edges the new calls add, so an edge counts once per execution.
    * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call.
    */
-  async appendCalls(head: graph.AppendHead, calls: graph.AppendCalls, options: { dequeue?: readonly number[] } = {}): Promise<graph.AppendResult> {
+  async appendCalls(
+    head: graph.AppendHead,
+    calls: graph.AppendCalls,
+    options: { dequeue?: readonly number[] } = {},
+  ): Promise<graph.AppendResult> {
     limits.requireWithinLimit('id', head.id, 'id');
     limits.requireWithinLimit('intent', head.intent, 'intent');
     if (Array.isArray(calls)) calls.forEach((c, i) => limits.requireCallWithinLimits(`calls[${i}]`, c));
@@ -435,7 +542,10 @@ export class Credence {
   }
 
   /** Records many executions, one transaction per scope. */
-  async recordExecutions(executions: readonly ExecutionInput[], options: graph.RecordOptions = {}): Promise<graph.RecordResult> {
+  async recordExecutions(
+    executions: readonly ExecutionInput[],
+    options: graph.RecordOptions = {},
+  ): Promise<graph.RecordResult> {
     executions.forEach((e, i) => limits.requireExecutionWithinLimits(`executions[${i}]`, e));
     this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
@@ -449,7 +559,8 @@ export class Credence {
   async recordRun(run: RunInput): Promise<RunResult> {
     limits.requireWithinLimit('intent', run?.intent, 'intent');
     // A malformed run is scoreRun's to name (INVALID_INPUT); the limits only read what is there.
-    if (Array.isArray(run?.nodes)) run.nodes.forEach((n, i) => limits.requireWithinLimit(`nodes[${i}].name`, n?.name, 'toolName'));
+    if (Array.isArray(run?.nodes))
+      run.nodes.forEach((n, i) => limits.requireWithinLimit(`nodes[${i}].name`, n?.name, 'toolName'));
     const scored = scoreRun(run);
     const recorded = await this.recordExecutions(
       [
@@ -500,7 +611,10 @@ export class Credence {
   }
 
   /** Ranked next-tool suggestions after `tool` (`credence next`), recorded as shown unless `track: false`. */
-  async suggestNext(tool: string, options: { limit?: number } & Tracking = {}): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
+  async suggestNext(
+    tool: string,
+    options: { limit?: number } & Tracking = {},
+  ): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
     limits.requireWithinLimit('tool', tool, 'toolName');
     return this.#track('next', await graph.suggestNext(this.#graph, tool, options), (s) => s.tool, tool, options);
   }
@@ -525,10 +639,21 @@ export class Credence {
 }
 
 /** Opens Credence over a store (the embedded SQLite file by default). */
-export async function openCredence(options: CredenceOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Credence> {
+export async function openCredence(
+  options: CredenceOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Credence> {
   const now = makeClock(options.now, env);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
-  const store = options.store ?? (await openStore({ ...(options.db === undefined ? {} : { db: options.db }), ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) }, env));
+  const store =
+    options.store ??
+    (await openStore(
+      {
+        ...(options.db === undefined ? {} : { db: options.db }),
+        ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+      },
+      env,
+    ));
   const embedder = options.embedder;
   return new Credence({
     store,

@@ -27,7 +27,11 @@ export interface FeedbackContext {
 }
 
 /** Records what a surface returned; returns one shown id per item, in order. */
-export async function recordShown(ctx: FeedbackContext, surface: Surface, items: readonly { target: string; query?: string }[]): Promise<string[]> {
+export async function recordShown(
+  ctx: FeedbackContext,
+  surface: Surface,
+  items: readonly { target: string; query?: string }[],
+): Promise<string[]> {
   const at = ctx.now();
   const shown: ShownRecord[] = items.map((item) => ({
     id: `sh-${ctx.newId().replace(/-/g, '').slice(0, 16)}`,
@@ -40,7 +44,12 @@ export async function recordShown(ctx: FeedbackContext, surface: Surface, items:
   return shown.map((s) => s.id);
 }
 
-const KIND_OF: Record<Verdict, FeedbackKind> = { accepted: 'explicit', validated: 'validation', rejected: 'contradiction', contradicts: 'contradiction' };
+const KIND_OF: Record<Verdict, FeedbackKind> = {
+  accepted: 'explicit',
+  validated: 'validation',
+  rejected: 'contradiction',
+  contradicts: 'contradiction',
+};
 
 export interface FeedbackResult {
   id: string;
@@ -57,15 +66,30 @@ export interface FeedbackResult {
  * Gives a verdict on a shown result (by its `sh-…` id) or on an instinct or skill (by its id).
  * `eventId` makes the call idempotent: the same event id is applied once.
  */
-export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Verdict, options: { eventId?: string; note?: string; confirm?: boolean } = {}): Promise<FeedbackResult> {
+export async function giveFeedback(
+  ctx: FeedbackContext,
+  id: string,
+  verdict: Verdict,
+  options: { eventId?: string; note?: string; confirm?: boolean } = {},
+): Promise<FeedbackResult> {
   if (options.eventId !== undefined && isConfirmationId(options.eventId)) {
-    throw new CredenceError('INVALID_INPUT', `event id ${JSON.stringify(options.eventId)} is reserved: only the user confirms a held rule (credence feedback <id> --validated)`, {
-      details: { eventId: options.eventId },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `event id ${JSON.stringify(options.eventId)} is reserved: only the user confirms a held rule (credence feedback <id> --validated)`,
+      {
+        details: { eventId: options.eventId },
+      },
+    );
   }
   const at = ctx.now();
   const eventOn = async (targetId: string, eventId?: string) => {
-    const event = { id: eventId ?? options.eventId ?? `fb-${ctx.newId()}`, targetId, kind: KIND_OF[verdict], at, ...(options.note === undefined ? {} : { note: options.note }) };
+    const event = {
+      id: eventId ?? options.eventId ?? `fb-${ctx.newId()}`,
+      targetId,
+      kind: KIND_OF[verdict],
+      at,
+      ...(options.note === undefined ? {} : { note: options.note }),
+    };
     const report = await ctx.store.insertFeedback(ctx.scope, event);
     return { id: event.id, targetId, kind: event.kind, recorded: report.inserted === 1 };
   };
@@ -73,27 +97,52 @@ export async function giveFeedback(ctx: FeedbackContext, id: string, verdict: Ve
   if (shown !== undefined) {
     // One verdict per shown result: the first one counts, and is the event (its id is the shown id).
     if (shown.verdict !== undefined) {
-      return { id, on: 'shown', verdict, event: { id: options.eventId ?? `shown:${id}`, targetId: shown.target, kind: KIND_OF[verdict], recorded: false } };
+      return {
+        id,
+        on: 'shown',
+        verdict,
+        event: {
+          id: options.eventId ?? `shown:${id}`,
+          targetId: shown.target,
+          kind: KIND_OF[verdict],
+          recorded: false,
+        },
+      };
     }
-    await ctx.store.setVerdict(ctx.scope, id, verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected', at);
+    await ctx.store.setVerdict(
+      ctx.scope,
+      id,
+      verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected',
+      at,
+    );
     const learned = /^(instinct|skill):(.+)$/.exec(shown.target);
     if (learned?.[2] === undefined) return { id, on: 'shown', verdict };
     const event = { id: options.eventId ?? `shown:${id}`, targetId: learned[2], kind: KIND_OF[verdict], at };
     const report = await ctx.store.insertFeedback(ctx.scope, event);
-    return { id, on: 'shown', verdict, event: { id: event.id, targetId: event.targetId, kind: event.kind, recorded: report.inserted === 1 } };
+    return {
+      id,
+      on: 'shown',
+      verdict,
+      event: { id: event.id, targetId: event.targetId, kind: event.kind, recorded: report.inserted === 1 },
+    };
   }
   const [instincts, skills] = await Promise.all([ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
   const instinct = instincts.find((i) => i.id === id);
   const skill = skills.find((s) => s.id === id);
   const on = instinct !== undefined ? 'instinct' : skill !== undefined ? 'skill' : undefined;
   if (on === undefined) {
-    throw new CredenceError('NOT_FOUND', `no shown result, instinct or skill has the id ${JSON.stringify(id)} in scope ${ctx.scope}`);
+    throw new CredenceError(
+      'NOT_FOUND',
+      `no shown result, instinct or skill has the id ${JSON.stringify(id)} in scope ${ctx.scope}`,
+    );
   }
   if (options.confirm === true && (verdict === 'accepted' || verdict === 'validated')) {
-    const texts = instinct !== undefined ? [instinct.text] : [...new Set([skill?.description ?? '', ...(skill?.rules ?? [])])];
+    const texts =
+      instinct !== undefined ? [instinct.text] : [...new Set([skill?.description ?? '', ...(skill?.rules ?? [])])];
     const events = (await ctx.store.listFeedback(ctx.scope, id)).map((f) => f.id);
     const held = heldTexts(texts, events);
-    if (held.length > 0) return { id, on, verdict, event: await eventOn(id, confirmationEventId(held)), confirmed: held };
+    if (held.length > 0)
+      return { id, on, verdict, event: await eventOn(id, confirmationEventId(held)), confirmed: held };
   }
   return { id, on, verdict, event: await eventOn(id) };
 }

@@ -25,9 +25,28 @@ const obs = (id: string, daysAgo: number): ObservationRecord => ({
 describe('prune (the seed limits)', () => {
   it('purges old and surplus observations, oldest first, but never the last evidence of a live instinct', async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    await store.insertObservations('p', [obs('ancient', 200), obs('old-evidence', 120), obs('a', 5), obs('b', 4), obs('c', 3), obs('d', 2)]);
-    await store.upsertInstinct('p', { id: 'i1', slug: 's', text: 't', confidence: 0.6, status: 'active', evidence: ['old-evidence'], createdAt: NOW, updatedAt: NOW });
-    const report = await prune({ store, scope: 'p', layout: { root } }, NOW, { maxObservations: 3, purgeAfterDays: 90 });
+    await store.insertObservations('p', [
+      obs('ancient', 200),
+      obs('old-evidence', 120),
+      obs('a', 5),
+      obs('b', 4),
+      obs('c', 3),
+      obs('d', 2),
+    ]);
+    await store.upsertInstinct('p', {
+      id: 'i1',
+      slug: 's',
+      text: 't',
+      confidence: 0.6,
+      status: 'active',
+      evidence: ['old-evidence'],
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    const report = await prune({ store, scope: 'p', layout: { root } }, NOW, {
+      maxObservations: 3,
+      purgeAfterDays: 90,
+    });
     expect(report.observations).toEqual([
       { id: 'ancient', why: 'older than 90 days' },
       { id: 'a', why: 'over the limit of 3 observations' },
@@ -40,8 +59,21 @@ describe('prune (the seed limits)', () => {
 
   it('retires the least confident instincts over the active limit', async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    for (const [id, confidence] of [['i1', 0.6], ['i2', 0.55], ['i3', 0.65]] as const) {
-      await store.upsertInstinct('p', { id, slug: id, text: id, confidence, status: 'active', evidence: [], createdAt: NOW, updatedAt: NOW });
+    for (const [id, confidence] of [
+      ['i1', 0.6],
+      ['i2', 0.55],
+      ['i3', 0.65],
+    ] as const) {
+      await store.upsertInstinct('p', {
+        id,
+        slug: id,
+        text: id,
+        confidence,
+        status: 'active',
+        evidence: [],
+        createdAt: NOW,
+        updatedAt: NOW,
+      });
     }
     const report = await prune({ store, scope: 'p', layout: { root } }, NOW, { maxActiveInstincts: 2 });
     expect(report.retiredInstincts).toEqual([{ id: 'i2', confidence: 0.55 }]);

@@ -10,7 +10,13 @@ import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
-import { removeInstinctFile, removeSkillFile, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './learning/skill-files.js';
+import {
+  removeInstinctFile,
+  removeSkillFile,
+  writeInstinctFile,
+  writeSkillFile,
+  type SkillFileLayoutOptions,
+} from './learning/skill-files.js';
 import type { FeedbackStore, LearningStore, MemoryStore, ObservationRecord, ObservationStore } from '../store/types.js';
 
 const DAY = 86_400_000;
@@ -66,7 +72,8 @@ async function observationsById(ctx: Ctx, ids: readonly string[]): Promise<Obser
 }
 
 /** The first of `observations` whose words may word a rule (the user's, or a template): never a tool's output (issue 17). */
-const wordingOf = (observations: readonly ObservationRecord[]): string | undefined => observations.find((o) => isRuleSource(observationSource(o.tags)))?.observation;
+const wordingOf = (observations: readonly ObservationRecord[]): string | undefined =>
+  observations.find((o) => isRuleSource(observationSource(o.tags)))?.observation;
 
 /** Removes `ids` from the evidence of every instinct and skill; those left with none go too, the others are rewritten without them. */
 async function withdrawEvidence(
@@ -88,7 +95,12 @@ async function withdrawEvidence(
       await ctx.store.upsertInstinct(ctx.scope, { ...i, text, evidence, updatedAt: now });
       result.derivedUpdated.push(i.id);
       // A text held for the user's confirmation is in no file and no memory (engine/learning/held).
-      if (instinctHeld({ text }, (await ctx.store.listFeedback(ctx.scope, i.id)).map((f) => f.id))) {
+      if (
+        instinctHeld(
+          { text },
+          (await ctx.store.listFeedback(ctx.scope, i.id)).map((f) => f.id),
+        )
+      ) {
         await dropInstinctOutputs(ctx, i.id, i.slug, result.files);
         continue;
       }
@@ -103,7 +115,10 @@ async function withdrawEvidence(
       });
       if (file.changed) result.files.push(file.path);
       const memory = await ctx.store.getMemory(ctx.scope, i.id);
-      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, title: text, text: `${text} (instinct, confidence ${i.confidence.toFixed(2)})`, updatedAt: now }]);
+      if (memory !== undefined)
+        await ctx.store.upsertMemories(ctx.scope, [
+          { ...memory, title: text, text: `${text} (instinct, confidence ${i.confidence.toFixed(2)})`, updatedAt: now },
+        ]);
     }
   }
   for (const s of await ctx.store.listSkills(ctx.scope)) {
@@ -121,7 +136,10 @@ async function withdrawEvidence(
       await ctx.store.upsertSkill(ctx.scope, record);
       result.derivedUpdated.push(s.id);
       // Rules held for the user's confirmation are in no file and no memory (engine/learning/held).
-      const shown = emittableSkill(record, (await ctx.store.listFeedback(ctx.scope, s.id)).map((f) => f.id));
+      const shown = emittableSkill(
+        record,
+        (await ctx.store.listFeedback(ctx.scope, s.id)).map((f) => f.id),
+      );
       if (shown === undefined) {
         await ctx.store.deleteMemory(ctx.scope, s.id);
         const removed = removeSkillFile(ctx.layout, s.name);
@@ -137,7 +155,10 @@ async function withdrawEvidence(
       });
       if (file.changed) result.files.push(file.path);
       const memory = await ctx.store.getMemory(ctx.scope, s.id);
-      if (memory !== undefined) await ctx.store.upsertMemories(ctx.scope, [{ ...memory, text: `${shown.description}\n${shown.rules.join('\n')}`, updatedAt: now }]);
+      if (memory !== undefined)
+        await ctx.store.upsertMemories(ctx.scope, [
+          { ...memory, text: `${shown.description}\n${shown.rules.join('\n')}`, updatedAt: now },
+        ]);
     }
   }
 }
@@ -160,7 +181,10 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     return { id, kind: 'skill', ...result };
   }
   if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result };
-  throw new CredenceError('NOT_FOUND', `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`);
+  throw new CredenceError(
+    'NOT_FOUND',
+    `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`,
+  );
 }
 
 export interface PruneReport {
@@ -174,7 +198,11 @@ export interface PruneReport {
 export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): Promise<PruneReport> {
   const o = { ...LIMIT_DEFAULTS, ...options };
   const report: PruneReport = { observations: [], retiredInstincts: [], protected: 0 };
-  const [observations, instincts, skills] = await Promise.all([ctx.store.listObservations(ctx.scope), ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
+  const [observations, instincts, skills] = await Promise.all([
+    ctx.store.listObservations(ctx.scope),
+    ctx.store.listInstincts(ctx.scope),
+    ctx.store.listSkills(ctx.scope),
+  ]);
   const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
   // Evidence that still exists (earlier prunes may have removed some): an observation is protected
   // when removing it would leave a live instinct or skill with none.
@@ -196,20 +224,27 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
       report.protected += 1;
       continue;
     }
-    remove(obs.id, tooOld ? `older than ${o.purgeAfterDays} days` : `over the limit of ${o.maxObservations} observations`);
+    remove(
+      obs.id,
+      tooOld ? `older than ${o.purgeAfterDays} days` : `over the limit of ${o.maxObservations} observations`,
+    );
     kept -= 1;
   }
   for (const r of report.observations) await ctx.store.deleteObservation(ctx.scope, r.id);
   // The evidence lists follow: they name only observations that still exist.
   for (const i of instincts) {
     const left = evidenceLeft.get(i.id);
-    if (left !== undefined && left.size !== i.evidence.length) await ctx.store.upsertInstinct(ctx.scope, { ...i, evidence: i.evidence.filter((id) => left.has(id)) });
+    if (left !== undefined && left.size !== i.evidence.length)
+      await ctx.store.upsertInstinct(ctx.scope, { ...i, evidence: i.evidence.filter((id) => left.has(id)) });
   }
   for (const k of skills) {
     const left = evidenceLeft.get(k.id);
-    if (left !== undefined && left.size !== k.evidence.length) await ctx.store.upsertSkill(ctx.scope, { ...k, evidence: k.evidence.filter((id) => left.has(id)) });
+    if (left !== undefined && left.size !== k.evidence.length)
+      await ctx.store.upsertSkill(ctx.scope, { ...k, evidence: k.evidence.filter((id) => left.has(id)) });
   }
-  const active = instincts.filter((i) => i.status === 'active').sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1));
+  const active = instincts
+    .filter((i) => i.status === 'active')
+    .sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1));
   for (const i of active.slice(o.maxActiveInstincts)) {
     await ctx.store.upsertInstinct(ctx.scope, { ...i, status: 'retired', updatedAt: now });
     report.retiredInstincts.push({ id: i.id, confidence: i.confidence });

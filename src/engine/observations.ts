@@ -26,7 +26,15 @@ export function toObservationRecord(input: ObservationInput): ObservationRecord 
     ...(input.context?.phase === undefined ? {} : { phase: input.context.phase }),
   };
   // Scrubbed before its id is derived, so not even a hash of a secret is kept.
-  const record = scrubValue({ timestamp, type: input.type, context, observation: input.observation, evidence: input.evidence ?? [], confidence: input.confidence, tags: input.tags ?? [] });
+  const record = scrubValue({
+    timestamp,
+    type: input.type,
+    context,
+    observation: input.observation,
+    evidence: input.evidence ?? [],
+    confidence: input.confidence,
+    tags: input.tags ?? [],
+  });
   const id = input.id ?? `obs-${createHash('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 16)}`;
   return { id, ...record };
 }
@@ -45,7 +53,11 @@ export function toObservationLine(o: ObservationRecord): Record<string, unknown>
   };
 }
 
-export async function addObservations(store: ObservationStore, scope: string, inputs: readonly ObservationInput[]): Promise<InsertReport & { ids: string[] }> {
+export async function addObservations(
+  store: ObservationStore,
+  scope: string,
+  inputs: readonly ObservationInput[],
+): Promise<InsertReport & { ids: string[] }> {
   const records = inputs.map(toObservationRecord);
   const report = await store.insertObservations(scope, records);
   return { ...report, ids: records.map((r) => r.id) };

@@ -32,11 +32,15 @@ describe('scoreRun', () => {
     expect(scored.nodes.map((n) => Number(n.confidence.toFixed(12)))).toEqual([0.6, 0.75, 0.3]);
     expect(scored.confidence).toBeCloseTo((0.6 + 0.75 + 0.3) / 3, 12);
     expect(scored.intentKind).toBe('research');
-    expect(scored.summary).toBe('research and write a summary: searchWeb success after 2 retries → writeDraft success → verifyDraft failure; confidence 0.55');
+    expect(scored.summary).toBe(
+      'research and write a summary: searchWeb success after 2 retries → writeDraft success → verifyDraft failure; confidence 0.55',
+    );
   });
 
   it('refuses a node that consumes a later node', () => {
-    expect(() => scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { consumes: [1] }), node('b')] })).toThrow(/only earlier nodes/);
+    expect(() =>
+      scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { consumes: [1] }), node('b')] }),
+    ).toThrow(/only earlier nodes/);
   });
 });
 
@@ -47,12 +51,21 @@ describe('recordRun and runs', () => {
       intent: 'research the market and write a report',
       startedAt: T0,
       endedAt: T0 + 50,
-      nodes: [node('flow:report'), node('searchMarket', { parent: 0 }), node('writeReport', { parent: 0, consumes: [1] })],
+      nodes: [
+        node('flow:report'),
+        node('searchMarket', { parent: 0 }),
+        node('writeReport', { parent: 0, consumes: [1] }),
+      ],
     });
     // The nested flow's own entry is left out of the mean: its children count.
     expect(result.confidence).toBeCloseTo((0.75 + 0.7) / 2, 12);
     const [run] = await credence.runs();
-    expect(run).toMatchObject({ id: result.executionId, intentKind: 'research', confidence: result.confidence, summary: result.summary });
+    expect(run).toMatchObject({
+      id: result.executionId,
+      intentKind: 'research',
+      confidence: result.confidence,
+      summary: result.summary,
+    });
     expect(run?.nodes.map((n) => n.tool)).toEqual(['flow:report', 'searchMarket', 'writeReport']);
     // The stored run explains itself: node intents and confidences, recomputed from what is stored.
     expect(run?.nodes.map((n) => [n.intent, n.confidence, n.downstreamUses])).toEqual([
@@ -69,7 +82,11 @@ describe('recordRun and runs', () => {
       'sequence searchMarket->writeReport',
     ]);
     const [recalled] = await credence.recall('market report research');
-    expect(recalled).toMatchObject({ kind: 'execution', id: result.executionId, parts: { confidence: result.confidence } });
+    expect(recalled).toMatchObject({
+      kind: 'execution',
+      id: result.executionId,
+      parts: { confidence: result.confidence },
+    });
     await credence.close();
   });
 });
@@ -78,13 +95,20 @@ describe('run edge cases', () => {
   it('refuses a malformed run with INVALID_INPUT naming the field', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'r', now: T0 });
     await expect(credence.recordRun({} as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(credence.recordRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { intent: 'bogus' as never })] })).rejects.toThrow(/intent/);
+    await expect(
+      credence.recordRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('a', { intent: 'bogus' as never })] }),
+    ).rejects.toThrow(/intent/);
     await credence.close();
   });
 
   it('gives a run with no node no confidence, and a loop no boost from itself', () => {
     expect(scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [] }).confidence).toBeNull();
-    const loop = scoreRun({ intent: 'x', startedAt: T0, endedAt: T0, nodes: [node('step'), node('step', { consumes: [0] }), node('step', { consumes: [1] })] });
+    const loop = scoreRun({
+      intent: 'x',
+      startedAt: T0,
+      endedAt: T0,
+      nodes: [node('step'), node('step', { consumes: [0] }), node('step', { consumes: [1] })],
+    });
     expect(loop.nodes.map((n) => n.downstreamUses)).toEqual([0, 0, 0]);
   });
 });

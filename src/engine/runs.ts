@@ -93,7 +93,9 @@ export function parseRun(value: unknown): RunInput {
  * Each node's confidence (SPEC §7). Downstream use counts the later nodes, other than the node
  * itself run again (a loop), that read what it wrote.
  */
-export function nodeConfidences(nodes: readonly { name: string; status: CallStatus; retries: number; consumes: readonly number[] }[]) {
+export function nodeConfidences(
+  nodes: readonly { name: string; status: CallStatus; retries: number; consumes: readonly number[] }[],
+) {
   return nodes.map((n, i) => {
     const downstreamUses = nodes.filter((m) => m.consumes.includes(i) && m.name !== n.name).length;
     return { downstreamUses, ...outcomeConfidence({ status: n.status, retries: n.retries, downstreamUses }) };
@@ -115,9 +117,17 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
   const run = parseRun(input);
   run.nodes.forEach((n, i) => {
     for (const j of n.consumes) {
-      if (j >= i) throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) consumes node ${j}: only earlier nodes (0..${i - 1}) can be consumed`);
+      if (j >= i)
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `run node ${i} (${n.name}) consumes node ${j}: only earlier nodes (0..${i - 1}) can be consumed`,
+        );
     }
-    if (n.parent !== undefined && n.parent >= i) throw new CredenceError('INVALID_INPUT', `run node ${i} (${n.name}) has parent ${n.parent}: a parent comes earlier`);
+    if (n.parent !== undefined && n.parent >= i)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `run node ${i} (${n.name}) has parent ${n.parent}: a parent comes earlier`,
+      );
   });
   const scoredNodes = nodeConfidences(run.nodes);
   const nodes = run.nodes.map((n, i): RunNodeResult => {
@@ -165,7 +175,9 @@ export interface RunListing {
 }
 
 export function toRunListing(e: ExecutionRecord): RunListing {
-  const scored_ = nodeConfidences(e.calls.map((c) => ({ name: c.tool, status: c.status, retries: c.retries, consumes: c.consumes })));
+  const scored_ = nodeConfidences(
+    e.calls.map((c) => ({ name: c.tool, status: c.status, retries: c.retries, consumes: c.consumes })),
+  );
   return {
     id: e.id,
     intent: e.intent,

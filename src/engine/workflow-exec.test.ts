@@ -31,7 +31,10 @@ function ticking(): () => number {
 }
 
 /** A fake `call` answering from a table by task id and recording what it was called with. */
-function fake(answers: Record<string, ToolResultLike | Error>): { call: ToolCaller; calls: { id: string; tool: string; args: unknown }[] } {
+function fake(answers: Record<string, ToolResultLike | Error>): {
+  call: ToolCaller;
+  calls: { id: string; tool: string; args: unknown }[];
+} {
   const calls: { id: string; tool: string; args: unknown }[] = [];
   const call: ToolCaller = async (tool, args, task) => {
     calls.push({ id: task.id, tool, args });
@@ -129,7 +132,12 @@ describe('runWorkflow', () => {
 
   it('substitutes a whole-text reference and field references from structuredContent and from JSON text', async () => {
     const { call, calls } = fake({
-      task_1: { content: [{ type: 'text', text: 'hello' }, { type: 'text', text: 'world' }] },
+      task_1: {
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'text', text: 'world' },
+        ],
+      },
       task_2: { ...text('ignored'), structuredContent: { path: '/srv/a', size: 3 } },
       task_3: text('{"path": "/tmp/b", "tags": ["x", "y"]}'),
     });
@@ -137,12 +145,29 @@ describe('runWorkflow', () => {
       { id: 'task_1', tool: 'read' },
       { id: 'task_2', tool: 'stat' },
       { id: 'task_3', tool: 'parse' },
-      { id: 'task_4', tool: 'write', arguments: { body: '$task_1', to: ['$task_2.path', '$task_3.path'], size: '$task_2.size', tag: '$task_3.tags.1', home: '$$HOME', env: '$HOME' } },
+      {
+        id: 'task_4',
+        tool: 'write',
+        arguments: {
+          body: '$task_1',
+          to: ['$task_2.path', '$task_3.path'],
+          size: '$task_2.size',
+          tag: '$task_3.tags.1',
+          home: '$$HOME',
+          env: '$HOME',
+        },
+      },
     ];
     const done = await runWorkflow(tasks, [['task_1', 'task_2', 'task_3'], ['task_4']], call, { now: ticking() });
     const expected = { body: 'hello\nworld', to: ['/srv/a', '/tmp/b'], size: 3, tag: 'y', home: '$HOME', env: '$HOME' };
     expect(calls.find((c) => c.id === 'task_4')?.args).toEqual(expected);
-    expect(done.tasks[3]).toMatchObject({ id: 'task_4', status: 'success', arguments: expected, consumes: ['task_1', 'task_2', 'task_3'], layer: 1 });
+    expect(done.tasks[3]).toMatchObject({
+      id: 'task_4',
+      status: 'success',
+      arguments: expected,
+      consumes: ['task_1', 'task_2', 'task_3'],
+      layer: 1,
+    });
   });
 
   it('skips the dependants of a failing task, transitively, but runs its siblings', async () => {
@@ -182,7 +207,9 @@ describe('runWorkflow', () => {
       ['task_2', 'failure'],
       ['task_3', 'success'],
     ]);
-    expect(done.tasks[1]?.error).toBe(`task "task_2": "$task_1.path" cannot resolve: task_1's result has no field "path"`);
+    expect(done.tasks[1]?.error).toBe(
+      `task "task_2": "$task_1.path" cannot resolve: task_1's result has no field "path"`,
+    );
     expect(calls.map((c) => c.id)).toEqual(['task_1', 'task_3']);
     expect(done.tasks.map((t) => t.called)).toEqual([true, false, true]);
   });
@@ -200,7 +227,12 @@ describe('runWorkflow', () => {
       { now: ticking() },
     );
     expect(done.ok).toBe(false);
-    expect(done.tasks[0]).toMatchObject({ status: 'failure', error: 'permission denied', result: refused, arguments: { path: '/root' } });
+    expect(done.tasks[0]).toMatchObject({
+      status: 'failure',
+      error: 'permission denied',
+      result: refused,
+      arguments: { path: '/root' },
+    });
     expect(done.tasks[1]).toMatchObject({ status: 'skipped', error: 'dependency "a" failed' });
   });
 
@@ -232,7 +264,9 @@ describe('runWorkflow', () => {
     expect((await rejection(runWorkflow(tasks, [['a', 'b']], call, { now }))).code).toBe('INVALID_INPUT');
     expect((await rejection(runWorkflow(tasks, [['a']], call, { now }))).code).toBe('INVALID_INPUT');
     expect((await rejection(runWorkflow(tasks, [['a'], ['b', 'ghost']], call, { now }))).code).toBe('INVALID_INPUT');
-    expect((await rejection(runWorkflow(tasks, [['a'], ['b']], call, { now, concurrency: 0 }))).code).toBe('INVALID_INPUT');
+    expect((await rejection(runWorkflow(tasks, [['a'], ['b']], call, { now, concurrency: 0 }))).code).toBe(
+      'INVALID_INPUT',
+    );
     expect(calls).toEqual([]);
   });
 });

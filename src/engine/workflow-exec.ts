@@ -13,7 +13,13 @@
  */
 import { CredenceError } from '../core/errors.js';
 import type { WorkflowTask } from '../core/workflow/workflow.js';
-import { effectiveDependencies, referencesIn, resolveArguments, resultText, type ToolResultLike } from '../core/workflow/workflow-references.js';
+import {
+  effectiveDependencies,
+  referencesIn,
+  resolveArguments,
+  resultText,
+  type ToolResultLike,
+} from '../core/workflow/workflow-references.js';
 
 export interface TaskOutcome {
   id: string;
@@ -62,7 +68,12 @@ export interface RunWorkflowOptions {
  * the layers do not fit the tasks: a task missing from the layers or listed twice, an id that is not
  * a task, a dependency that is not a task or does not sit in an earlier layer, a bad `concurrency`.
  */
-export async function runWorkflow(tasks: readonly WorkflowTask[], layers: readonly (readonly string[])[], call: ToolCaller, options: RunWorkflowOptions): Promise<WorkflowRun> {
+export async function runWorkflow(
+  tasks: readonly WorkflowTask[],
+  layers: readonly (readonly string[])[],
+  call: ToolCaller,
+  options: RunWorkflowOptions,
+): Promise<WorkflowRun> {
   const concurrency = options.concurrency ?? Infinity;
   if (concurrency !== Infinity && !(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new CredenceError('INVALID_INPUT', `concurrency must be an integer of at least 1, got ${concurrency}`);
@@ -89,31 +100,59 @@ export async function runWorkflow(tasks: readonly WorkflowTask[], layers: readon
     for (const d of deps.get(task.id) ?? []) {
       const before = outcomes.get(d);
       if (before !== undefined && before.status !== 'success') {
-        return { ...base, called: false, status: 'skipped', error: `dependency "${d}" ${before.status === 'failure' ? 'failed' : 'was skipped'}`, durationMs: 0 };
+        return {
+          ...base,
+          called: false,
+          status: 'skipped',
+          error: `dependency "${d}" ${before.status === 'failure' ? 'failed' : 'was skipped'}`,
+          durationMs: 0,
+        };
       }
     }
     const resolved = resolveArguments(task.arguments, results, taskIds);
-    if (!resolved.ok) return { ...base, called: false, status: 'failure', error: `task "${task.id}": ${resolved.message}`, durationMs: 0 };
+    if (!resolved.ok)
+      return {
+        ...base,
+        called: false,
+        status: 'failure',
+        error: `task "${task.id}": ${resolved.message}`,
+        durationMs: 0,
+      };
     const args = resolved.value;
     let result: ToolResultLike;
     try {
       result = await call(task.tool, args, task);
     } catch (error) {
-      return { ...called, status: 'failure', arguments: args, error: error instanceof Error ? error.message : String(error), durationMs: options.now() - startedAt };
+      return {
+        ...called,
+        status: 'failure',
+        arguments: args,
+        error: error instanceof Error ? error.message : String(error),
+        durationMs: options.now() - startedAt,
+      };
     }
     const durationMs = options.now() - startedAt;
     if (result === null || typeof result !== 'object') {
       return { ...called, status: 'failure', arguments: args, error: 'the tool returned no result', durationMs };
     }
     if (result.isError === true) {
-      return { ...called, status: 'failure', arguments: args, result, error: resultText(result) ?? 'the tool reported an error without a message', durationMs };
+      return {
+        ...called,
+        status: 'failure',
+        arguments: args,
+        result,
+        error: resultText(result) ?? 'the tool reported an error without a message',
+        durationMs,
+      };
     }
     return { ...called, status: 'success', arguments: args, result, durationMs };
   };
 
   const all: TaskOutcome[] = [];
   for (const [layer, ids] of layers.entries()) {
-    const inOrder = [...ids].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)).map((id) => byId.get(id) as WorkflowTask);
+    const inOrder = [...ids]
+      .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
+      .map((id) => byId.get(id) as WorkflowTask);
     const done = await mapBounded(inOrder, concurrency, (task) => runTask(task, layer));
     for (const outcome of done) {
       outcomes.set(outcome.id, outcome);
@@ -124,11 +163,16 @@ export async function runWorkflow(tasks: readonly WorkflowTask[], layers: readon
   return { ok: all.every((o) => o.status === 'success'), tasks: all };
 }
 
-function checkLayers(byId: ReadonlyMap<string, WorkflowTask>, layers: readonly (readonly string[])[], deps: ReadonlyMap<string, readonly string[]>): void {
+function checkLayers(
+  byId: ReadonlyMap<string, WorkflowTask>,
+  layers: readonly (readonly string[])[],
+  deps: ReadonlyMap<string, readonly string[]>,
+): void {
   const layerOf = new Map<string, number>();
   for (const [i, ids] of layers.entries()) {
     for (const id of ids) {
-      if (!byId.has(id)) throw new CredenceError('INVALID_INPUT', `the layers name "${id}", which is not a task of this workflow`);
+      if (!byId.has(id))
+        throw new CredenceError('INVALID_INPUT', `the layers name "${id}", which is not a task of this workflow`);
       if (layerOf.has(id)) throw new CredenceError('INVALID_INPUT', `the layers list task "${id}" twice`);
       layerOf.set(id, i);
     }
@@ -138,8 +182,16 @@ function checkLayers(byId: ReadonlyMap<string, WorkflowTask>, layers: readonly (
     if (at === undefined) throw new CredenceError('INVALID_INPUT', `task "${id}" is in none of the layers`);
     for (const d of ds) {
       const depAt = layerOf.get(d);
-      if (depAt === undefined) throw new CredenceError('INVALID_INPUT', `task "${id}" depends on "${d}", which is not a task of this workflow`);
-      if (depAt >= at) throw new CredenceError('INVALID_INPUT', `task "${id}" (layer ${at}) depends on "${d}" (layer ${depAt}), which must run in an earlier layer`);
+      if (depAt === undefined)
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `task "${id}" depends on "${d}", which is not a task of this workflow`,
+        );
+      if (depAt >= at)
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `task "${id}" (layer ${at}) depends on "${d}" (layer ${depAt}), which must run in an earlier layer`,
+        );
     }
   }
 }

@@ -52,7 +52,12 @@ export async function runClaudeCodeHook(stdin: string, io: HookIO): Promise<Hook
   return runParsedHook(parsed.payload, io, out, warn);
 }
 
-async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn: (line: string) => void): Promise<HookOutcome> {
+async function runParsedHook(
+  p: HookPayload,
+  io: HookIO,
+  out: HookOutcome,
+  warn: (line: string) => void,
+): Promise<HookOutcome> {
   if (p.event === 'PreToolUse') return out;
   const env = io.env;
   if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
@@ -87,14 +92,24 @@ async function runParsedHook(p: HookPayload, io: HookIO, out: HookOutcome, warn:
     store = await openHookStore(db, env);
     await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
-    await ingest(store, scope, { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) }, warn);
+    await ingest(
+      store,
+      scope,
+      { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) },
+      warn,
+    );
     if (p.event === 'SessionStart') {
       const { sessionContext } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
-      if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
+      if (context !== '')
+        out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
     }
   } catch (error) {
-    warn(isBusy(error) ? 'the database is busy: what is queued will be learned next time' : `${p.event}: ${(error as Error).message}`);
+    warn(
+      isBusy(error)
+        ? 'the database is busy: what is queued will be learned next time'
+        : `${p.event}: ${(error as Error).message}`,
+    );
   } finally {
     await store?.close().catch(() => {});
   }

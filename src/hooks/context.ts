@@ -22,11 +22,26 @@ export interface ContextOptions {
 
 export const SESSION_CONTEXT_CHARS = 1600;
 
-export async function sessionContext(store: FeedbackStore & LearningStore, scope: string, options: ContextOptions): Promise<string> {
+export async function sessionContext(
+  store: FeedbackStore & LearningStore,
+  scope: string,
+  options: ContextOptions,
+): Promise<string> {
   const { currentSkillConfidence } = await import('../engine/learning/evolve.js');
-  const [skills, instincts, feedback] = await Promise.all([store.listSkills(scope), store.listInstincts(scope), store.listFeedback(scope)]);
+  const [skills, instincts, feedback] = await Promise.all([
+    store.listSkills(scope),
+    store.listInstincts(scope),
+    store.listFeedback(scope),
+  ]);
   const active = skills
-    .map((s) => ({ s, confidence: currentSkillConfidence(s, options.now, feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind }))) }))
+    .map((s) => ({
+      s,
+      confidence: currentSkillConfidence(
+        s,
+        options.now,
+        feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind })),
+      ),
+    }))
     .filter((x) => x.confidence >= LEARNED_KIND_THRESHOLDS.skill)
     .flatMap((x) => {
       const shown = emittableSkill(x.s, eventIdsOn(feedback, x.s.id));
@@ -34,7 +49,12 @@ export async function sessionContext(store: FeedbackStore & LearningStore, scope
     })
     .sort((a, b) => b.confidence - a.confidence || a.s.name.localeCompare(b.s.name));
   const strong = instincts
-    .filter((i) => i.status === 'active' && i.confidence >= LEARNED_KIND_THRESHOLDS.skill && !instinctHeld(i, eventIdsOn(feedback, i.id)))
+    .filter(
+      (i) =>
+        i.status === 'active' &&
+        i.confidence >= LEARNED_KIND_THRESHOLDS.skill &&
+        !instinctHeld(i, eventIdsOn(feedback, i.id)),
+    )
     .sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
   if (active.length === 0 && strong.length === 0) return '';
   const lines = ['<learned-context source="credence">'];
@@ -46,7 +66,12 @@ export async function sessionContext(store: FeedbackStore & LearningStore, scope
     return true;
   };
   for (const { s, rules, confidence } of active) {
-    if (!add(`- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} [confidence:${confidence.toFixed(2)}]`)) break;
+    if (
+      !add(
+        `- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} [confidence:${confidence.toFixed(2)}]`,
+      )
+    )
+      break;
   }
   for (const i of strong) {
     if (!add(`- [INSTINCT] ${sanitizeField(i.text)} [confidence:${i.confidence.toFixed(2)}]`)) break;

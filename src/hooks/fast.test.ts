@@ -32,12 +32,21 @@ describe('a tool event on its way to the spool', () => {
   });
 
   it('keeps a long MultiEdit parseable and its file, and a shell command its exit code', () => {
-    const edits = Array.from({ length: 6 }, (_, i) => ({ old_string: `old ${i} `.repeat(80), new_string: `new ${i} `.repeat(80) }));
-    const event = callEventOf({ event: 'PostToolUse', raw: { tool_name: 'MultiEdit', tool_input: { file_path: '/p/src/a.ts', edits }, tool_response: {} } });
+    const edits = Array.from({ length: 6 }, (_, i) => ({
+      old_string: `old ${i} `.repeat(80),
+      new_string: `new ${i} `.repeat(80),
+    }));
+    const event = callEventOf({
+      event: 'PostToolUse',
+      raw: { tool_name: 'MultiEdit', tool_input: { file_path: '/p/src/a.ts', edits }, tool_response: {} },
+    });
     expect((event.input as string).length).toBeLessThanOrEqual(2000);
     expect(JSON.parse(event.input as string).file_path).toBe('/p/src/a.ts');
     expect(event.writes).toEqual(['/p/src/a.ts']);
-    const failed = callEventOf({ event: 'PostToolUseFailure', raw: { tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'Exit code 1\nFAIL …' } });
+    const failed = callEventOf({
+      event: 'PostToolUseFailure',
+      raw: { tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'Exit code 1\nFAIL …' },
+    });
     expect(failed).toMatchObject({ status: 'failure', exitCode: 1 });
   });
 });

@@ -17,7 +17,6 @@ import { writeStdio } from './stdio.js';
 /** How much of a call is kept (after scrubbing). */
 export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
 
-
 /** The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays), else the clock. */
 export function eventTime(env: NodeJS.ProcessEnv): number {
   const fixed = env.CREDENCE_NOW;
@@ -48,7 +47,9 @@ export function callEventOf(p: Pick<HookPayload, 'event' | 'raw'>): Record<strin
     ...(exitCode === undefined ? {} : { exitCode }),
     ...(failed ? { error: scrubbedText(asText(r.error), HOOK_LIMITS.error) } : {}),
     ...(typeof r.tool_use_id === 'string' ? { toolUseId: r.tool_use_id } : {}),
-    ...(r.is_interrupt === true || (isObject(r.tool_response) && r.tool_response.interrupted === true) ? { interrupted: true } : {}),
+    ...(r.is_interrupt === true || (isObject(r.tool_response) && r.tool_response.interrupted === true)
+      ? { interrupted: true }
+      : {}),
   };
 }
 
@@ -56,13 +57,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The event a hook payload spools, or undefined for events that carry nothing to queue. */
 export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: number): SpooledEvent | undefined {
-  const scope = env.CREDENCE_SCOPE !== undefined && env.CREDENCE_SCOPE.trim() !== '' ? { scope: env.CREDENCE_SCOPE.trim() } : {};
+  const scope =
+    env.CREDENCE_SCOPE !== undefined && env.CREDENCE_SCOPE.trim() !== '' ? { scope: env.CREDENCE_SCOPE.trim() } : {};
   if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
     return { cwd: p.cwd, ...scope, session: p.session, turn: 'current', kind: p.event, at, payload: callEventOf(p) };
   }
   if (p.event === 'UserPromptSubmit') {
     const prompt = typeof p.raw.prompt === 'string' ? p.raw.prompt : '';
-    return { cwd: p.cwd, ...scope, session: p.session, turn: 'next', kind: 'prompt', at, payload: { prompt: scrubbedText(prompt, HOOK_LIMITS.prompt) } };
+    return {
+      cwd: p.cwd,
+      ...scope,
+      session: p.session,
+      turn: 'next',
+      kind: 'prompt',
+      at,
+      payload: { prompt: scrubbedText(prompt, HOOK_LIMITS.prompt) },
+    };
   }
   return undefined;
 }

@@ -16,7 +16,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bashExitCode, filePathsOf, observationsFor, parseObserveConfig, type ObserveConfig, type ObservationDraft, type SessionObserveState } from './signals.js';
+import {
+  bashExitCode,
+  filePathsOf,
+  observationsFor,
+  parseObserveConfig,
+  type ObserveConfig,
+  type ObservationDraft,
+  type SessionObserveState,
+} from './signals.js';
 import type { CallInput } from '../core/types.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
 
@@ -77,7 +85,12 @@ const firstLine = (text: string, max: number): string => {
   return line.length <= max ? line.trim() : `${line.slice(0, max).trim()}…`;
 };
 
-export async function ingest(store: Store, scope: string, options: IngestOptions, report: (line: string) => void): Promise<{ events: number; calls: number; observations: number }> {
+export async function ingest(
+  store: Store,
+  scope: string,
+  options: IngestOptions,
+  report: (line: string) => void,
+): Promise<{ events: number; calls: number; observations: number }> {
   const events = await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session);
   if (events.length === 0) return { events: 0, calls: 0, observations: 0 };
   const { openCredence } = await import('../engine/engine.js');
@@ -112,7 +125,9 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
           turn.seqs.push(e.seq);
           turns.set(e.turn, turn);
           const input = parsed(call.input);
-          const exitCode = call.exitCode ?? bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
+          const exitCode =
+            call.exitCode ??
+            bashExitCode({ tool_response: parsed(call.output), error: call.error }, call.status === 'failure');
           const r = observationsFor(
             {
               kind: 'call',
@@ -138,18 +153,30 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
       // write, so that a failure anywhere before it leaves every event to be learned next time.
       if (drafts.length > 0) {
         const report2 = await credence.observe(
-          drafts.map(({ at, ...o }) => ({ ...o, timestamp: new Date(at).toISOString(), tags: [...(o.tags ?? []), 'claude-code'] })),
+          drafts.map(({ at, ...o }) => ({
+            ...o,
+            timestamp: new Date(at).toISOString(),
+            tags: [...(o.tags ?? []), 'claude-code'],
+          })),
         );
         observed += report2.inserted;
       }
       // Keep the intents of the last few turns only.
-      const recent = Object.fromEntries(Object.entries(intents).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 5));
+      const recent = Object.fromEntries(
+        Object.entries(intents)
+          .sort((a, b) => Number(b[0]) - Number(a[0]))
+          .slice(0, 5),
+      );
       await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
       const ordered = [...turns].sort((a, b) => a[0] - b[0]);
       for (const [k, [turn, t]] of ordered.entries()) {
         const dequeue = k === ordered.length - 1 ? [...t.seqs, ...promptSeqs] : t.seqs;
         await credence.appendCalls(
-          { id: `cc-${session}-${turn}`, intent: intents[String(turn)] ?? `Claude Code session ${session}`, startedAt: t.at },
+          {
+            id: `cc-${session}-${turn}`,
+            intent: intents[String(turn)] ?? `Claude Code session ${session}`,
+            startedAt: t.at,
+          },
           (before: readonly CallRecord[]) => withDependencies(before, t.calls),
           // They leave the queue in the same transaction: never appended twice, never lost.
           { dequeue },
@@ -175,15 +202,23 @@ export async function ingest(store: Store, scope: string, options: IngestOptions
  * The new calls as CallInputs: each that reads a path consumes the latest earlier call of the turn
  * (stored or new) that wrote it.
  */
-export function withDependencies(before: readonly CallRecord[], calls: readonly (QueuedCall & { at: number })[]): CallInput[] {
+export function withDependencies(
+  before: readonly CallRecord[],
+  calls: readonly (QueuedCall & { at: number })[],
+): CallInput[] {
   const writer = new Map<string, number>();
   before.forEach((c, i) => {
     if (c.status !== 'failure') for (const w of filePathsOf(c.tool, parsed(c.input)).writes) writer.set(w, i);
   });
   return calls.map((c, k) => {
     const index = before.length + k;
-    const paths = c.reads !== undefined || c.writes !== undefined ? { reads: c.reads ?? [], writes: c.writes ?? [] } : filePathsOf(c.tool, parsed(c.input));
-    const consumes = [...new Set(paths.reads.map((r) => writer.get(r)).filter((i): i is number => i !== undefined))].sort((a, b) => a - b);
+    const paths =
+      c.reads !== undefined || c.writes !== undefined
+        ? { reads: c.reads ?? [], writes: c.writes ?? [] }
+        : filePathsOf(c.tool, parsed(c.input));
+    const consumes = [
+      ...new Set(paths.reads.map((r) => writer.get(r)).filter((i): i is number => i !== undefined)),
+    ].sort((a, b) => a - b);
     // A failed write changed nothing.
     if (c.status === 'success') for (const w of paths.writes) writer.set(w, index);
     return {

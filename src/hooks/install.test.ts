@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -43,14 +52,24 @@ function project(): string {
 }
 
 describe('mergeHookSettings', () => {
-  it('writes the seven events in Claude Code\'s format into an empty file, matchers on tool events only', () => {
+  it("writes the seven events in Claude Code's format into an empty file, matchers on tool events only", () => {
     const { text, change, changed } = mergeHookSettings(undefined);
     expect(changed).toBe(true);
     expect(change.added).toEqual(EVENTS);
     const hooks = parse(text).hooks;
-    expect(Object.keys(hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
+    expect(Object.keys(hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'SessionEnd',
+    ]);
     const command = INSTALL_DEFAULTS.command;
-    expect(hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command, timeout: 5, async: true }] }]);
+    expect(hooks.PostToolUse).toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command, timeout: 5, async: true }] },
+    ]);
     expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command, timeout: 5 }] }]);
     expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command, timeout: 10 }] }]);
     expect(hooks.PreToolUse[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command, timeout: 2 }] });
@@ -61,7 +80,7 @@ describe('mergeHookSettings', () => {
     expect(text).toContain('\n  "hooks": {\n    "SessionStart"');
   });
 
-  it('keeps the user\'s own hooks for the same events, other events and other keys, in their order', () => {
+  it("keeps the user's own hooks for the same events, other events and other keys, in their order", () => {
     const { text } = mergeHookSettings(JSON.stringify(USER_SETTINGS));
     const settings = parse(text);
     expect(Object.keys(settings)).toEqual(['permissions', 'hooks', 'model']);
@@ -81,7 +100,7 @@ describe('mergeHookSettings', () => {
     expect(second.change).toEqual({ added: [], updated: [], removed: [] });
   });
 
-  it('leaves an already installed file\'s own formatting alone', () => {
+  it("leaves an already installed file's own formatting alone", () => {
     const fourSpaces = JSON.stringify(parse(mergeHookSettings(undefined).text), null, 4);
     expect(mergeHookSettings(fourSpaces).text).toBe(fourSpaces);
   });
@@ -90,20 +109,43 @@ describe('mergeHookSettings', () => {
     const npx = mergeHookSettings(JSON.stringify(USER_SETTINGS)).text;
     const node = mergeHookSettings(npx, { command: NODE_COMMAND });
     expect(node.change.updated).toEqual(EVENTS);
-    const commands = Object.values(parse(node.text).hooks).flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command)));
+    const commands = Object.values(parse(node.text).hooks).flatMap((groups: any) =>
+      groups.flatMap((g: any) => g.hooks.map((h: any) => h.command)),
+    );
     expect(commands.filter(isCredenceHookCommand)).toEqual(EVENTS.map(() => NODE_COMMAND));
     expect(parse(node.text).hooks.Stop[0]).toEqual(USER_SETTINGS.hooks.Stop[0]);
   });
 
   it('collapses duplicate Credence entries and moves one sitting under the wrong matcher', () => {
-    const messy = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'npx credence hook claude-code' }, { type: 'command', command: 'lint' }] }], Stop: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }, { hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] } };
+    const messy = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'npx credence hook claude-code' },
+              { type: 'command', command: 'lint' },
+            ],
+          },
+        ],
+        Stop: [
+          { hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] },
+          { hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] },
+        ],
+      },
+    };
     const hooks = parse(mergeHookSettings(JSON.stringify(messy)).text).hooks;
-    expect(hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'lint' }] }, { matcher: '*', hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 2 }] }]);
+    expect(hooks.PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: 'lint' }] },
+      { matcher: '*', hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 2 }] },
+    ]);
     expect(hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 10 }] }]);
   });
 
   it('takes Credence entries off events it no longer uses', () => {
-    const old = { hooks: { Notification: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] } };
+    const old = {
+      hooks: { Notification: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] },
+    };
     const result = mergeHookSettings(JSON.stringify(old));
     expect(result.change.removed).toEqual(['Notification']);
     expect(parse(result.text).hooks.Notification).toBeUndefined();
@@ -129,7 +171,7 @@ describe('mergeHookSettings', () => {
 });
 
 describe('removeHookSettings', () => {
-  it('is the exact inverse of install on the user\'s settings', () => {
+  it("is the exact inverse of install on the user's settings", () => {
     const original = JSON.stringify(USER_SETTINGS);
     const installed = mergeHookSettings(original, { command: NODE_COMMAND }).text;
     const removed = removeHookSettings(installed);
@@ -145,9 +187,22 @@ describe('removeHookSettings', () => {
     expect(text).toBe('{"hooks": {"Stop": []}}');
   });
 
-  it('keeps a group that still holds the user\'s hooks after Credence\'s entry leaves it', () => {
-    const shared = { hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }, { type: 'command', command: 'npx credence hook claude-code', timeout: 10 }] }] } };
-    expect(parse(removeHookSettings(JSON.stringify(shared)).text)).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } });
+  it("keeps a group that still holds the user's hooks after Credence's entry leaves it", () => {
+    const shared = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: './notify.sh' },
+              { type: 'command', command: 'npx credence hook claude-code', timeout: 10 },
+            ],
+          },
+        ],
+      },
+    };
+    expect(parse(removeHookSettings(JSON.stringify(shared)).text)).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] },
+    });
   });
 
   it('is a no-op that says so when nothing is installed', () => {
@@ -158,15 +213,33 @@ describe('removeHookSettings', () => {
 
   it('install then remove returns a deep-equal object for random user settings (property)', () => {
     const command = fc.constantFrom('npx credence hook claude-code', NODE_COMMAND);
-    const userHook = fc.record({ type: fc.constant('command'), command: fc.string().filter((c) => !isCredenceHookCommand(c)) }, { requiredKeys: ['type', 'command'] });
+    const userHook = fc.record(
+      { type: fc.constant('command'), command: fc.string().filter((c) => !isCredenceHookCommand(c)) },
+      { requiredKeys: ['type', 'command'] },
+    );
     const group = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ matcher: fc.constantFrom('*', 'Bash', 'Edit|Write', ''), hooks: fc.array(userHook, { minLength: 1, maxLength: 3 }) }, { requiredKeys: ['hooks'] }) },
+      {
+        weight: 4,
+        arbitrary: fc.record(
+          {
+            matcher: fc.constantFrom('*', 'Bash', 'Edit|Write', ''),
+            hooks: fc.array(userHook, { minLength: 1, maxLength: 3 }),
+          },
+          { requiredKeys: ['hooks'] },
+        ),
+      },
       { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
     );
     const eventName = fc.oneof(fc.constantFrom(...EVENTS, 'Notification', 'PreCompact'), fc.string({ minLength: 1 }));
     const hooks = fc.dictionary(eventName, fc.array(group, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 6 });
-    const others = fc.dictionary(fc.string().filter((k) => k !== 'hooks'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
-    const settings = fc.tuple(others, fc.option(hooks, { nil: undefined })).map(([rest, h]) => (h === undefined ? rest : { ...rest, hooks: h }));
+    const others = fc.dictionary(
+      fc.string().filter((k) => k !== 'hooks'),
+      fc.jsonValue({ maxDepth: 3 }),
+      { maxKeys: 5 },
+    );
+    const settings = fc
+      .tuple(others, fc.option(hooks, { nil: undefined }))
+      .map(([rest, h]) => (h === undefined ? rest : { ...rest, hooks: h }));
     fc.assert(
       fc.property(settings, command, (user, cmd) => {
         const original = JSON.stringify(user);
@@ -180,11 +253,17 @@ describe('removeHookSettings', () => {
 });
 
 describe('the .mcp.json entry', () => {
-  it('adds the credence server beside the user\'s servers and is idempotent', () => {
+  it("adds the credence server beside the user's servers and is idempotent", () => {
     const user = { mcpServers: { github: { command: 'gh-mcp' } }, other: 1 };
     const first = mergeMcpConfig(JSON.stringify(user));
     expect(first.change).toBe('added');
-    expect(parse(first.text)).toEqual({ mcpServers: { github: { command: 'gh-mcp' }, credence: { command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] } }, other: 1 });
+    expect(parse(first.text)).toEqual({
+      mcpServers: {
+        github: { command: 'gh-mcp' },
+        credence: { command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] },
+      },
+      other: 1,
+    });
     const second = mergeMcpConfig(first.text);
     expect(second).toEqual({ text: first.text, changed: false, change: 'unchanged' });
   });
@@ -220,10 +299,14 @@ describe('setUpClaudeCode', () => {
     ]);
     expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);
     expect(parse(readFileSync(join(dir, '.credence', 'observe.json'), 'utf8'))).toEqual(DEFAULT_OBSERVE_CONFIG);
-    const bytes = ['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) => readFileSync(join(dir, f), 'utf8'));
+    const bytes = ['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) =>
+      readFileSync(join(dir, f), 'utf8'),
+    );
     const second = setUpClaudeCode({ projectDir: dir });
     expect(second.files.every((f) => f.status === 'unchanged')).toBe(true);
-    expect(['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(bytes);
+    expect(
+      ['.claude/settings.json', '.mcp.json', '.credence/observe.json'].map((f) => readFileSync(join(dir, f), 'utf8')),
+    ).toEqual(bytes);
   });
 
   it('never overwrites an existing observe.json', () => {
@@ -273,33 +356,50 @@ describe('setUpClaudeCode', () => {
 });
 
 describe('the commands Credence writes (issue 17: never an unpublished npm name)', () => {
-  it('defaults to this package\'s binary by absolute path, run by node, never npx', () => {
+  it("defaults to this package's binary by absolute path, run by node, never npx", () => {
     expect(INSTALL_DEFAULTS.command).toBe(`node ${JSON.stringify(PACKAGE_BIN)} hook claude-code`);
     expect(INSTALL_DEFAULTS.mcpServer).toEqual({ command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] });
     expect(existsSync(PACKAGE_BIN)).toBe(true);
     const dir = project();
     setUpClaudeCode({ projectDir: dir });
-    const written = [readFileSync(join(dir, '.mcp.json'), 'utf8'), readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')].join('\n');
+    const written = [
+      readFileSync(join(dir, '.mcp.json'), 'utf8'),
+      readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'),
+    ].join('\n');
     expect(written).not.toMatch(/npx/);
-    expect(parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.credence).toEqual({ command: 'node', args: [PACKAGE_BIN, 'serve', '--stdio'] });
+    expect(parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.credence).toEqual({
+      command: 'node',
+      args: [PACKAGE_BIN, 'serve', '--stdio'],
+    });
   });
 
-  it('uses the project\'s own install when this package is the one in node_modules', () => {
+  it("uses the project's own install when this package is the one in node_modules", () => {
     const dir = project();
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(dirname(dirname(PACKAGE_BIN)), join(dir, 'node_modules', 'credence'));
     expect(launchCommands(dir)).toEqual({
       command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code',
-      mcpServer: { command: 'node', args: [join(dir, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'] },
+      mcpServer: {
+        command: 'node',
+        args: [join(dir, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'],
+      },
     });
   });
 });
 
 describe('containment: links planted in a cloned project (issue 17, red team 5)', () => {
   /** Every file under `dir`, relative, links not followed. */
-  const listing = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: false }).map(String).sort();
+  const listing = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: false }).map(String).sort();
 
-  for (const planted of ['.claude', '.claude/settings.json', '.claude/skills', '.mcp.json', '.credence', '.credence/observe.json']) {
+  for (const planted of [
+    '.claude',
+    '.claude/settings.json',
+    '.claude/skills',
+    '.mcp.json',
+    '.credence',
+    '.credence/observe.json',
+  ]) {
     it(`refuses a ${planted} link leading outside the project, naming it, and writes nothing anywhere`, () => {
       const dir = project();
       const outside = project();
@@ -331,7 +431,9 @@ describe('containment: links planted in a cloned project (issue 17, red team 5)'
     writeFileSync(join(outside, 'mcp.json'), JSON.stringify({ mcpServers: { credence: { command: 'x' } } }));
     symlinkSync(join(outside, 'mcp.json'), join(other, '.mcp.json'));
     expect(codeOf(() => setUpClaudeCode({ projectDir: other, remove: true }))).toBe('PATH_OUTSIDE_ROOT');
-    expect(parse(readFileSync(join(outside, 'mcp.json'), 'utf8'))).toEqual({ mcpServers: { credence: { command: 'x' } } });
+    expect(parse(readFileSync(join(outside, 'mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { credence: { command: 'x' } },
+    });
   });
 
   it('follows a link that stays inside the project', () => {

@@ -56,7 +56,9 @@ export interface HookSpec {
  * from (compiled, `dist/src/hooks/`, or as source under the tests, `src/hooks/`).
  */
 export const PACKAGE_BIN = ((): string => {
-  const [fromSource, fromDist] = ['../../bin/credence.cjs', '../../../bin/credence.cjs'].map((path) => fileURLToPath(new URL(path, import.meta.url))) as [string, string];
+  const [fromSource, fromDist] = ['../../bin/credence.cjs', '../../../bin/credence.cjs'].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  ) as [string, string];
   return existsSync(fromSource) ? fromSource : fromDist;
 })();
 
@@ -84,7 +86,8 @@ export const INSTALL_DEFAULTS = Object.freeze({
  */
 export function launchCommands(projectDir: string): { command: string; mcpServer: McpServerEntry } {
   const installed = join(resolve(projectDir), 'node_modules', 'credence', 'bin', 'credence.cjs');
-  if (!sameFile(installed, PACKAGE_BIN)) return { command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer };
+  if (!sameFile(installed, PACKAGE_BIN))
+    return { command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer };
   return {
     command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code',
     mcpServer: { command: 'node', args: [installed, 'serve', '--stdio'] },
@@ -125,7 +128,8 @@ export interface McpServerEntry {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const serialize = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Parses a config file's text; a missing or blank file is `{}`. */
@@ -136,16 +140,30 @@ function parseObject(text: string | undefined, file: string): Json {
   try {
     value = JSON.parse(body);
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `${file} is not valid JSON (${(error as Error).message}); fix or remove it, nothing was written`, { cause: error, details: { file } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${file} is not valid JSON (${(error as Error).message}); fix or remove it, nothing was written`,
+      { cause: error, details: { file } },
+    );
   }
-  if (!isObject(value)) throw new CredenceError('INVALID_INPUT', `${file} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}; nothing was written`, { details: { file } });
+  if (!isObject(value))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${file} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}; nothing was written`,
+      { details: { file } },
+    );
   return value;
 }
 
 function objectAt(parent: Json, key: string, file: string, path: string): Json | undefined {
   const value = parent[key];
   if (value === undefined) return undefined;
-  if (!isObject(value)) throw new CredenceError('INVALID_INPUT', `${file}: "${path}" must be a JSON object, got ${JSON.stringify(value)}; nothing was written`, { details: { file, path } });
+  if (!isObject(value))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${file}: "${path}" must be a JSON object, got ${JSON.stringify(value)}; nothing was written`,
+      { details: { file, path } },
+    );
   return value;
 }
 
@@ -169,7 +187,8 @@ function hookEntry(spec: HookSpec, command: string): Json {
   return { type: 'command', command, timeout: spec.timeout, ...(spec.async === true ? { async: true } : {}) };
 }
 
-const isCredenceEntry = (hook: unknown): boolean => isObject(hook) && typeof hook.command === 'string' && isCredenceHookCommand(hook.command);
+const isCredenceEntry = (hook: unknown): boolean =>
+  isObject(hook) && typeof hook.command === 'string' && isCredenceHookCommand(hook.command);
 
 /**
  * Drops Credence's entries from one event's groups, except `keep`. A group (and the caller, the
@@ -200,7 +219,12 @@ function dropCredenceEntries(groups: unknown[], keep?: unknown): { groups: unkno
 function eventGroups(hooks: Json, event: string, file: string): unknown[] | undefined {
   const groups = hooks[event];
   if (groups === undefined) return undefined;
-  if (!Array.isArray(groups)) throw new CredenceError('INVALID_INPUT', `${file}: "hooks.${event}" must be an array of matcher groups, got ${JSON.stringify(groups)}; nothing was written`, { details: { file, path: `hooks.${event}` } });
+  if (!Array.isArray(groups))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${file}: "hooks.${event}" must be an array of matcher groups, got ${JSON.stringify(groups)}; nothing was written`,
+      { details: { file, path: `hooks.${event}` } },
+    );
   return groups;
 }
 
@@ -209,7 +233,10 @@ function eventGroups(hooks: Json, event: string, file: string): unknown[] | unde
  * does not exist). Credence entries on other events (an older install) are taken out.
  * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `hooks` has the wrong shape.
  */
-export function mergeHookSettings(text: string | undefined, options: { command?: string; file?: string } = {}): MergeResult<HookChange> {
+export function mergeHookSettings(
+  text: string | undefined,
+  options: { command?: string; file?: string } = {},
+): MergeResult<HookChange> {
   const file = options.file ?? CLAUDE_CODE_FILES.settings;
   const command = options.command ?? INSTALL_DEFAULTS.command;
   checkHookCommand(command);
@@ -218,7 +245,12 @@ export function mergeHookSettings(text: string | undefined, options: { command?:
   const hooks = objectAt(settings, 'hooks', file, 'hooks') ?? {};
   const change: HookChange = { added: [], updated: [], removed: [] };
   const ours = new Set<string>(CLAUDE_CODE_HOOKS.map((spec) => spec.event));
-  dropCredenceFromEvents(hooks, Object.keys(hooks).filter((event) => !ours.has(event)), file, change);
+  dropCredenceFromEvents(
+    hooks,
+    Object.keys(hooks).filter((event) => !ours.has(event)),
+    file,
+    change,
+  );
   for (const spec of CLAUDE_CODE_HOOKS) {
     const entry = hookEntry(spec, command);
     const matcher = spec.matcher;
@@ -230,7 +262,9 @@ export function mergeHookSettings(text: string | undefined, options: { command?:
       continue;
     }
     const previous = JSON.stringify(groups);
-    const host = groups.find((group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isCredenceEntry));
+    const host = groups.find(
+      (group) => isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isCredenceEntry),
+    );
     if (host === undefined) {
       hooks[spec.event] = [...groups, newGroup];
       change.added.push(spec.event);
@@ -287,7 +321,10 @@ export type McpChange = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
  * Sets the `credence` server of `.mcp.json`'s `mcpServers` (in place when it is there).
  * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `mcpServers` is not one.
  */
-export function mergeMcpConfig(text: string | undefined, options: { server?: McpServerEntry; file?: string } = {}): MergeResult<McpChange> {
+export function mergeMcpConfig(
+  text: string | undefined,
+  options: { server?: McpServerEntry; file?: string } = {},
+): MergeResult<McpChange> {
   const file = options.file ?? CLAUDE_CODE_FILES.mcp;
   const server = options.server ?? INSTALL_DEFAULTS.mcpServer;
   const before = parseObject(text, file);
@@ -296,7 +333,12 @@ export function mergeMcpConfig(text: string | undefined, options: { server?: Mcp
   const existing = servers[MCP_SERVER_NAME];
   servers[MCP_SERVER_NAME] = { command: server.command, args: [...server.args] };
   if (config.mcpServers === undefined) config.mcpServers = servers;
-  const change: McpChange = existing === undefined ? 'added' : JSON.stringify(existing) === JSON.stringify(servers[MCP_SERVER_NAME]) ? 'unchanged' : 'updated';
+  const change: McpChange =
+    existing === undefined
+      ? 'added'
+      : JSON.stringify(existing) === JSON.stringify(servers[MCP_SERVER_NAME])
+        ? 'unchanged'
+        : 'updated';
   return finish(text, before, config, change);
 }
 
@@ -322,7 +364,11 @@ function finish<Change>(text: string | undefined, before: Json, after: Json, cha
 
 function checkHookCommand(command: string): void {
   if (!isCredenceHookCommand(command)) {
-    throw new CredenceError('INVALID_INPUT', `the hook command must run \`credence hook claude-code\` (so that Credence finds its entries again), got ${JSON.stringify(command)}`, { details: { command } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the hook command must run \`credence hook claude-code\` (so that Credence finds its entries again), got ${JSON.stringify(command)}`,
+      { details: { command } },
+    );
   }
 }
 
@@ -373,15 +419,22 @@ function readIfExists(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `cannot read ${path}: ${(error as Error).message}`, { cause: error, details: { file: path } });
+    throw new CredenceError('INVALID_INPUT', `cannot read ${path}: ${(error as Error).message}`, {
+      cause: error,
+      details: { file: path },
+    });
   }
 }
 
 const events = (names: string[]): string => `${names.length} hook event${names.length === 1 ? '' : 's'}`;
 
 function hookMessage(file: string, change: HookChange, status: FileStatus, remove: boolean): string {
-  if (remove) return change.removed.length === 0 ? `${file}: no Credence hooks to remove` : `removed ${events(change.removed)} from ${file}`;
-  if (status === 'unchanged') return `${file} unchanged (${events(CLAUDE_CODE_HOOKS.map((h) => h.event))} already installed)`;
+  if (remove)
+    return change.removed.length === 0
+      ? `${file}: no Credence hooks to remove`
+      : `removed ${events(change.removed)} from ${file}`;
+  if (status === 'unchanged')
+    return `${file} unchanged (${events(CLAUDE_CODE_HOOKS.map((h) => h.event))} already installed)`;
   const parts = [
     ...(change.added.length > 0 ? [`added ${events(change.added)}`] : []),
     ...(change.updated.length > 0 ? [`updated ${events(change.updated)}`] : []),
@@ -415,15 +468,21 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const project = resolve(options.projectDir);
   const remove = options.remove === true;
   const at = (file: string): string => join(project, file);
-  const plan: ClaudeCodePlan = { report: { project, action: remove ? 'remove' : 'install', files: [] }, writes: [], folders: [] };
+  const plan: ClaudeCodePlan = {
+    report: { project, action: remove ? 'remove' : 'install', files: [] },
+    writes: [],
+    folders: [],
+  };
   // Before anything is read: a planted link (a cloned repository's `.claude` → ~/.ssh) must not
   // turn a write under the project into one outside it. Removing writes only the two config files.
   const written = remove ? [CLAUDE_CODE_FILES.settings, CLAUDE_CODE_FILES.mcp] : Object.values(CLAUDE_CODE_FILES);
   for (const file of written) checkInsideProject(project, file);
-  const launch = remove || (options.command !== undefined && options.mcpServer !== undefined) ? undefined : launchCommands(project);
+  const launch =
+    remove || (options.command !== undefined && options.mcpServer !== undefined) ? undefined : launchCommands(project);
   const command = options.command ?? launch?.command;
   const mcpServer = options.mcpServer ?? launch?.mcpServer;
-  const statusOf = (text: string | undefined, changed: boolean): FileStatus => (!changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated');
+  const statusOf = (text: string | undefined, changed: boolean): FileStatus =>
+    !changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated';
 
   const settingsFile = CLAUDE_CODE_FILES.settings;
   const settingsText = readIfExists(at(settingsFile));
@@ -441,7 +500,12 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const mcpChanged = mcp.changed && !(remove && mcpText === undefined);
 
   const hooksStatus = statusOf(settingsText, hooksChanged);
-  plan.report.files.push({ file: settingsFile, status: hooksStatus, message: hookMessage(settingsFile, hooks.change, hooksStatus, remove), events: hooks.change });
+  plan.report.files.push({
+    file: settingsFile,
+    status: hooksStatus,
+    message: hookMessage(settingsFile, hooks.change, hooksStatus, remove),
+    events: hooks.change,
+  });
   if (hooksChanged) plan.writes.push({ path: at(settingsFile), text: hooks.text });
   const mcpStatus = statusOf(mcpText, mcpChanged);
   plan.report.files.push({ file: mcpFile, status: mcpStatus, message: mcpMessage(mcpFile, mcp.change, mcpStatus) });
@@ -450,22 +514,47 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const skills = CLAUDE_CODE_FILES.skills;
   const observe = CLAUDE_CODE_FILES.observe;
   if (remove) {
-    if (existsSync(at(skills))) plan.report.files.push({ file: `${skills}/`, status: 'unchanged', message: `kept ${skills}/ (it holds your skills)` });
-    if (existsSync(at(observe))) plan.report.files.push({ file: observe, status: 'unchanged', message: `kept ${observe} (your observation triggers)` });
+    if (existsSync(at(skills)))
+      plan.report.files.push({
+        file: `${skills}/`,
+        status: 'unchanged',
+        message: `kept ${skills}/ (it holds your skills)`,
+      });
+    if (existsSync(at(observe)))
+      plan.report.files.push({
+        file: observe,
+        status: 'unchanged',
+        message: `kept ${observe} (your observation triggers)`,
+      });
     return plan;
   }
   if (existsSync(at(skills))) {
-    if (!statSync(at(skills)).isDirectory()) throw new CredenceError('INVALID_INPUT', `${at(skills)} exists and is not a folder; nothing was written`, { details: { file: skills } });
-    plan.report.files.push({ file: `${skills}/`, status: 'unchanged', message: `${skills}/ is there (credence evolve --skills-dir ${skills} writes skills Claude Code loads)` });
+    if (!statSync(at(skills)).isDirectory())
+      throw new CredenceError('INVALID_INPUT', `${at(skills)} exists and is not a folder; nothing was written`, {
+        details: { file: skills },
+      });
+    plan.report.files.push({
+      file: `${skills}/`,
+      status: 'unchanged',
+      message: `${skills}/ is there (credence evolve --skills-dir ${skills} writes skills Claude Code loads)`,
+    });
   } else {
     plan.folders.push(at(skills));
-    plan.report.files.push({ file: `${skills}/`, status: 'created', message: `created ${skills}/ (credence evolve --skills-dir ${skills} writes skills Claude Code loads)` });
+    plan.report.files.push({
+      file: `${skills}/`,
+      status: 'created',
+      message: `created ${skills}/ (credence evolve --skills-dir ${skills} writes skills Claude Code loads)`,
+    });
   }
   if (existsSync(at(observe))) {
     plan.report.files.push({ file: observe, status: 'unchanged', message: `${observe} is there (kept as it is)` });
   } else {
     plan.writes.push({ path: at(observe), text: serialize(DEFAULT_OBSERVE_CONFIG) });
-    plan.report.files.push({ file: observe, status: 'created', message: `created ${observe} with the default observation triggers` });
+    plan.report.files.push({
+      file: observe,
+      status: 'created',
+      message: `created ${observe} with the default observation triggers`,
+    });
   }
   return plan;
 }
@@ -477,7 +566,8 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
  */
 export function applyClaudeCodePlan(plan: ClaudeCodePlan): void {
   const project = plan.report.project;
-  for (const path of [...plan.folders, ...plan.writes.map((write) => write.path)]) checkInsideProject(project, relative(project, path).split(sep).join('/'));
+  for (const path of [...plan.folders, ...plan.writes.map((write) => write.path)])
+    checkInsideProject(project, relative(project, path).split(sep).join('/'));
   for (const folder of plan.folders) mkdirSync(folder, { recursive: true });
   for (const write of plan.writes) {
     mkdirSync(dirname(write.path), { recursive: true });
@@ -505,7 +595,10 @@ export function checkInsideProject(project: string, file: string): void {
       throw new CredenceError(
         'PATH_OUTSIDE_ROOT',
         `${link} is a symbolic link leading outside the project${typeof target === 'string' ? ` (to ${target})` : ''}; Credence writes ${file} only inside ${project}. Remove the link or make it point inside the project; nothing was written`,
-        { cause: error, details: { file, link, project, ...(typeof target === 'string' ? { resolvedTo: target } : {}) } },
+        {
+          cause: error,
+          details: { file, link, project, ...(typeof target === 'string' ? { resolvedTo: target } : {}) },
+        },
       );
     }
   }

@@ -15,7 +15,11 @@ import { HOOK_LIMITS } from './fast.js';
  * to the ordinary open (no database yet, a migration due, a read-only open refused), and asks the
  * team server for one connection.
  */
-export async function openHookStore(db: string, env: NodeJS.ProcessEnv, options: { read?: boolean } = {}): Promise<Store> {
+export async function openHookStore(
+  db: string,
+  env: NodeJS.ProcessEnv,
+  options: { read?: boolean } = {},
+): Promise<Store> {
   const url = databaseUrl({}, env);
   if (options.read === true) {
     if (url !== undefined) return openTeamStore(url, env, { poolSize: 1 });
@@ -25,5 +29,7 @@ export async function openHookStore(db: string, env: NodeJS.ProcessEnv, options:
       return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs });
     }
   }
-  return url === undefined ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs }) : openTeamStore(url, env);
+  return url === undefined
+    ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
+    : openTeamStore(url, env);
 }

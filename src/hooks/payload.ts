@@ -4,7 +4,16 @@
  * (`hook_event_name`, `session_id`, `cwd`) must be strings; the rest is read where it is used.
  */
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SubagentStop',
+  'SessionEnd',
+] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 export interface HookPayload {
@@ -25,15 +34,21 @@ export function parseHookPayload(text: string): ParsedPayload {
   } catch (error) {
     return { ok: false, message: `the hook payload is not JSON: ${(error as Error).message}` };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'the hook payload is not a JSON object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, message: 'the hook payload is not a JSON object' };
   const r = raw as Record<string, unknown>;
   const event = r.hook_event_name;
   if (typeof event !== 'string') return { ok: false, message: 'the hook payload has no hook_event_name' };
-  if (!(HOOK_EVENTS as readonly string[]).includes(event)) return { ok: false, message: `unknown hook event "${event.slice(0, 60)}": nothing to do` };
+  if (!(HOOK_EVENTS as readonly string[]).includes(event))
+    return { ok: false, message: `unknown hook event "${event.slice(0, 60)}": nothing to do` };
   for (const field of ['session_id', 'cwd'] as const) {
-    if (typeof r[field] !== 'string' || r[field] === '') return { ok: false, message: `the ${event} payload has no ${field}` };
+    if (typeof r[field] !== 'string' || r[field] === '')
+      return { ok: false, message: `the ${event} payload has no ${field}` };
   }
-  return { ok: true, payload: { event: event as HookEventName, session: r.session_id as string, cwd: r.cwd as string, raw: r } };
+  return {
+    ok: true,
+    payload: { event: event as HookEventName, session: r.session_id as string, cwd: r.cwd as string, raw: r },
+  };
 }
 
 /** JSON text of a value, cut to `max` characters (with a marker saying how much was cut). */
@@ -54,12 +69,18 @@ export function asText(value: unknown): string {
  */
 export function compactJson(value: unknown, max: number): string {
   const shrink = (v: unknown, depth: number, maxString: number): unknown => {
-    if (typeof v === 'string') return v.length <= maxString ? v : `${v.slice(0, maxString)}… [${v.length - maxString} more characters]`;
+    if (typeof v === 'string')
+      return v.length <= maxString ? v : `${v.slice(0, maxString)}… [${v.length - maxString} more characters]`;
     if (depth > 6 || v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) return v.slice(0, 50).map((x) => shrink(x, depth + 1, maxString));
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).slice(0, 50).map(([k, x]) => [k, shrink(x, depth + 1, maxString)]));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .slice(0, 50)
+        .map(([k, x]) => [k, shrink(x, depth + 1, maxString)]),
+    );
   };
   let text = JSON.stringify(value) ?? '';
-  for (let maxString = 300; text.length > max && maxString >= 20; maxString = Math.floor(maxString / 2)) text = JSON.stringify(shrink(value, 0, maxString)) ?? '';
+  for (let maxString = 300; text.length > max && maxString >= 20; maxString = Math.floor(maxString / 2))
+    text = JSON.stringify(shrink(value, 0, maxString)) ?? '';
   return truncated(text, max);
 }

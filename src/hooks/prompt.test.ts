@@ -17,7 +17,9 @@ const env = (db: string) => ({ CREDENCE_DB: db, CREDENCE_NOW: new Date(NOW).toIS
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const payload = (prompt: string) => {
-  const parsed = parseHookPayload(JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }));
+  const parsed = parseHookPayload(
+    JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
+  );
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.payload;
 };
@@ -37,8 +39,24 @@ describe('the prompt hook', () => {
     scope = resolveScope({ cwd: project }).scope;
     const store = openSqliteStore({ path: db });
     await store.upsertMemories(scope, [
-      { id: 'flags', category: 'decision', title: 'CLI flags are declared with commander', text: 'Every flag of the CLI is a commander option', tags: ['cli'], createdAt: NOW, updatedAt: NOW },
-      { id: 'deploy', category: 'note', title: 'Deploys run from the main branch', text: 'The release job deploys main on each tag', tags: [], createdAt: NOW, updatedAt: NOW },
+      {
+        id: 'flags',
+        category: 'decision',
+        title: 'CLI flags are declared with commander',
+        text: 'Every flag of the CLI is a commander option',
+        tags: ['cli'],
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
+      {
+        id: 'deploy',
+        category: 'note',
+        title: 'Deploys run from the main branch',
+        text: 'The release job deploys main on each tag',
+        tags: [],
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
     ]);
     await store.close();
   });
@@ -59,7 +77,8 @@ describe('the prompt hook', () => {
       expect(await store.getShown(scope, shown[0]?.id ?? '')).toBeUndefined();
       // The next learning hook queues the spool: the shown records are stored then, under the prompt's scope.
       await queueSpool(store, db, () => {});
-      for (const s of shown) expect(await store.getShown(scope, s.id)).toMatchObject({ surface: 'recall', target: s.target, at: NOW });
+      for (const s of shown)
+        expect(await store.getShown(scope, s.id)).toMatchObject({ surface: 'recall', target: s.target, at: NOW });
       expect((await store.getShown(scope, shown[0]?.id ?? ''))?.query).not.toContain('ghp_A1b2');
     } finally {
       await store.close();
@@ -89,18 +108,39 @@ describe('queuing shown events', () => {
     store = openSqliteStore({ path: ':memory:' });
   });
   afterAll(() => store.close());
-  const event = (shown: unknown[]): SpooledEvent => ({ cwd: dir, scope: 'sc', session: 's1', turn: 'current', kind: SHOWN_KIND, at: NOW, payload: { shown } });
+  const event = (shown: unknown[]): SpooledEvent => ({
+    cwd: dir,
+    scope: 'sc',
+    session: 's1',
+    turn: 'current',
+    kind: SHOWN_KIND,
+    at: NOW,
+    payload: { shown },
+  });
 
   it('stores them as shown records, not as hook events, once even when queued twice', async () => {
     const e = event([{ id: 'sh-1', surface: 'recall', target: 'memory:a', query: 'q', at: NOW }]);
     await queueSpooled(store, [{ ...e, key: 'k1' }]);
     await queueSpooled(store, [{ ...e, key: 'k1' }]);
-    expect(await store.getShown('sc', 'sh-1')).toEqual({ id: 'sh-1', surface: 'recall', target: 'memory:a', query: 'q', at: NOW });
+    expect(await store.getShown('sc', 'sh-1')).toEqual({
+      id: 'sh-1',
+      surface: 'recall',
+      target: 'memory:a',
+      query: 'q',
+      at: NOW,
+    });
     expect(await store.claimHookEvents('sc', 'me', 0)).toEqual([]);
   });
 
   it('skips malformed entries and keeps the others', async () => {
-    await queueSpooled(store, [event([null, { id: 'sh-2' }, { id: 'sh-3', surface: 'tools', target: 'x', at: NOW }, { id: 'sh-4', surface: 'recall', target: 'memory:b', at: NOW }])]);
+    await queueSpooled(store, [
+      event([
+        null,
+        { id: 'sh-2' },
+        { id: 'sh-3', surface: 'tools', target: 'x', at: NOW },
+        { id: 'sh-4', surface: 'recall', target: 'memory:b', at: NOW },
+      ]),
+    ]);
     expect(await store.getShown('sc', 'sh-2')).toBeUndefined();
     expect(await store.getShown('sc', 'sh-3')).toBeUndefined();
     expect(await store.getShown('sc', 'sh-4')).toMatchObject({ target: 'memory:b' });
@@ -111,7 +151,15 @@ describe('the prompt hook on a long prompt (issue 17, input limits)', () => {
   it('recalls for the prompt cut to the query limit, and never fails on its length', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     await store.upsertMemories('long', [
-      { id: 'flags', category: 'decision', title: 'CLI flags are declared with commander', text: 'Every flag of the CLI is a commander option', tags: ['cli'], createdAt: NOW, updatedAt: NOW },
+      {
+        id: 'flags',
+        category: 'decision',
+        title: 'CLI flags are declared with commander',
+        text: 'Every flag of the CLI is a commander option',
+        tags: ['cli'],
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
     ]);
     const prompt = `How are CLI flags declared with commander? ${'Here is a long log line. '.repeat(8_000)}`;
     const { context, shown } = await promptContext(store, 'long', prompt, NOW);

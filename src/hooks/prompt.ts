@@ -37,18 +37,37 @@ export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
  * The context block for a prompt ('' when nothing is relevant) and the shown records of its lines
  * (surface `recall`, the prompt as their query, scrubbed), for the caller to keep.
  */
-export async function promptContext(store: Store, scope: string, given: string, now: number): Promise<{ context: string; shown: ShownRecord[] }> {
+export async function promptContext(
+  store: Store,
+  scope: string,
+  given: string,
+  now: number,
+): Promise<{ context: string; shown: ShownRecord[] }> {
   if (given.trim() === '') return { context: '', shown: [] };
   // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
   const prompt = withinLimit(given, 'query');
-  const results = (await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })).filter(
-    (r) => r.label === 'high' || r.label === 'medium',
-  );
+  const results = (
+    await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })
+  ).filter((r) => r.label === 'high' || r.label === 'medium');
   if (results.length === 0) return { context: '', shown: [] };
   const query = scrubText(prompt).text;
   return {
-    context: formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) }))),
-    shown: results.map((r) => ({ id: `sh-${localId().slice(0, 16)}`, surface: 'recall', target: `${r.kind}:${r.id}`, query, at: now })),
+    context: formatMemoryContext(
+      results.map((r) => ({
+        category: r.category,
+        title: r.title,
+        tags: r.tags,
+        label: r.label,
+        ...(r.path === null ? {} : { path: r.path }),
+      })),
+    ),
+    shown: results.map((r) => ({
+      id: `sh-${localId().slice(0, 16)}`,
+      surface: 'recall',
+      target: `${r.kind}:${r.id}`,
+      query,
+      at: now,
+    })),
   };
 }
 
@@ -56,7 +75,11 @@ export async function promptContext(store: Store, scope: string, given: string, 
  * Runs the prompt hook; returns what to print. Never throws. `keepOpen` leaves the database to the
  * process's exit (a hook process ends right after).
  */
-export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, options: { keepOpen?: boolean } = {}): Promise<{ stdout: string; stderr: string }> {
+export async function runPromptHook(
+  p: HookPayload,
+  env: NodeJS.ProcessEnv,
+  options: { keepOpen?: boolean } = {},
+): Promise<{ stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
   const warn = (line: string): void => {
     out.stderr += `credence hook: ${line}\n`;
@@ -82,18 +105,36 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
     store = await openHookStore(db, env, { read: true });
-    const { context, shown } = await promptContext(store, scope, typeof p.raw.prompt === 'string' ? p.raw.prompt : '', now);
-    if (context !== '') out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
+    const { context, shown } = await promptContext(
+      store,
+      scope,
+      typeof p.raw.prompt === 'string' ? p.raw.prompt : '',
+      now,
+    );
+    if (context !== '')
+      out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
     if (shown.length > 0) {
       try {
-        spoolEvent(db, { cwd: p.cwd, scope, session: p.session, turn: 'current', kind: SHOWN_KIND, at: now, payload: { shown } });
+        spoolEvent(db, {
+          cwd: p.cwd,
+          scope,
+          session: p.session,
+          turn: 'current',
+          kind: SHOWN_KIND,
+          at: now,
+          payload: { shown },
+        });
       } catch (error) {
         // The context is still worth giving; only the metrics miss it.
-        warn(`cannot write to the spool of ${db} (${(error as Error).message}): the context shown this time is not counted`);
+        warn(
+          `cannot write to the spool of ${db} (${(error as Error).message}): the context shown this time is not counted`,
+        );
       }
     }
   } catch (error) {
-    warn(isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`);
+    warn(
+      isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`,
+    );
   } finally {
     if (options.keepOpen !== true) await store?.close().catch(() => {});
   }
@@ -103,7 +144,9 @@ export async function runPromptHook(p: HookPayload, env: NodeJS.ProcessEnv, opti
 /** The process entry for a prompt (bin/credence.cjs has read stdin); always exits 0. */
 export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const parsed = parseHookPayload(stdin);
-  const out = parsed.ok ? await runPromptHook(parsed.payload, env, { keepOpen: true }) : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
+  const out = parsed.ok
+    ? await runPromptHook(parsed.payload, env, { keepOpen: true })
+    : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
   if (out.stdout !== '') writeStdio(1, out.stdout);
   if (out.stderr !== '') writeStdio(2, out.stderr);
   process.exitCode = 0;

@@ -19,18 +19,32 @@ export function shownRecordsOf(event: SpooledEvent): ShownRecord[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((r: Partial<ShownRecord> | null) =>
     typeof r?.id === 'string' && r.surface === 'recall' && typeof r.target === 'string' && typeof r.at === 'number'
-      ? [{ id: r.id, surface: r.surface, target: r.target, ...(typeof r.query === 'string' ? { query: r.query } : {}), at: r.at }]
+      ? [
+          {
+            id: r.id,
+            surface: r.surface,
+            target: r.target,
+            ...(typeof r.query === 'string' ? { query: r.query } : {}),
+            at: r.at,
+          },
+        ]
       : [],
   );
 }
 
-export const isBusy = (error: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
+export const isBusy = (error: unknown): boolean =>
+  /SQLITE_BUSY|database is locked/i.test(
+    `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`,
+  );
 
 /**
  * Queues events: each one's scope from its cwd (once per cwd), one transaction per scope; shown
  * records are stored (once by their id, so a spool file queued twice counts once).
  */
-export async function queueSpooled(store: HookQueueStore & FeedbackStore, events: readonly SpooledEvent[]): Promise<void> {
+export async function queueSpooled(
+  store: HookQueueStore & FeedbackStore,
+  events: readonly SpooledEvent[],
+): Promise<void> {
   const scopes = new Map<string, string>();
   const byScope = new Map<string, SpooledEvent[]>();
   for (const e of events) {
@@ -44,7 +58,17 @@ export async function queueSpooled(store: HookQueueStore & FeedbackStore, events
   for (const [scope, list] of byScope) {
     const queued = list.filter((e) => e.kind !== SHOWN_KIND);
     if (queued.length > 0) {
-      await store.enqueueHookEvents(scope, queued.map((e) => ({ session: e.session, turn: e.turn, kind: e.kind, at: e.at, payload: e.payload, ...(e.key === undefined ? {} : { key: e.key }) })));
+      await store.enqueueHookEvents(
+        scope,
+        queued.map((e) => ({
+          session: e.session,
+          turn: e.turn,
+          kind: e.kind,
+          at: e.at,
+          payload: e.payload,
+          ...(e.key === undefined ? {} : { key: e.key }),
+        })),
+      );
     }
     const shown = list.flatMap(shownRecordsOf);
     if (shown.length > 0) await store.recordShown(scope, shown);
@@ -52,6 +76,10 @@ export async function queueSpooled(store: HookQueueStore & FeedbackStore, events
 }
 
 /** Queues the spool (a drainer already at it is left to it). Throws when the database refuses (busy). */
-export async function queueSpool(store: HookQueueStore & FeedbackStore, db: string, warn: (line: string) => void): Promise<void> {
+export async function queueSpool(
+  store: HookQueueStore & FeedbackStore,
+  db: string,
+  warn: (line: string) => void,
+): Promise<void> {
   await drainSpool(db, localId(), (events) => queueSpooled(store, events), warn);
 }

@@ -26,7 +26,21 @@ describe('parseObserveConfig', () => {
       testRuns: true,
       commits: true,
       corrections: true,
-      testCommands: ['npm test', 'npm run test', 'npx vitest', 'vitest', 'jest', 'pytest', 'go test', 'cargo test', 'mvn test', 'gradle test', 'dotnet test', 'rspec', 'phpunit'],
+      testCommands: [
+        'npm test',
+        'npm run test',
+        'npx vitest',
+        'vitest',
+        'jest',
+        'pytest',
+        'go test',
+        'cargo test',
+        'mvn test',
+        'gradle test',
+        'dotnet test',
+        'rspec',
+        'phpunit',
+      ],
     });
   });
 
@@ -133,7 +147,7 @@ describe('classifyCommand', () => {
     'git -c user.name=dev commit -m "fix"',
     'git --no-pager commit -m "fix"',
     'git add src/cart.ts && git commit -m "Add cart"',
-    "git commit -m \"$(cat <<'EOF'\nAdd cart totals\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
+    'git commit -m "$(cat <<\'EOF\'\nAdd cart totals\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
     'GIT_AUTHOR_NAME=dev git commit -m x',
   ])('%s is a commit', (command) => {
     expect(classifyCommand(command, config)).toEqual({ kind: 'commit' });
@@ -171,14 +185,20 @@ describe('classifyCommand', () => {
   });
 
   it('names the first simple command that is one: a test run before a commit', () => {
-    expect(classifyCommand('npm test && git commit -m "Add cart"', config)).toEqual({ kind: 'test', runner: 'npm test' });
+    expect(classifyCommand('npm test && git commit -m "Add cart"', config)).toEqual({
+      kind: 'test',
+      runner: 'npm test',
+    });
     expect(classifyCommand('git commit -m "Add cart" && npm test', config)).toEqual({ kind: 'commit' });
   });
 
   it('recognises the test commands of the project config, stripped the same way', () => {
     const custom = parseObserveConfig({ testCommands: ['make check', 'npx playwright test'] });
     expect(classifyCommand('cd e2e && make check', custom)).toEqual({ kind: 'test', runner: 'make check' });
-    expect(classifyCommand('pnpm exec playwright test --project chromium', custom)).toEqual({ kind: 'test', runner: 'npx playwright test' });
+    expect(classifyCommand('pnpm exec playwright test --project chromium', custom)).toEqual({
+      kind: 'test',
+      runner: 'npx playwright test',
+    });
     expect(classifyCommand('npm test', custom)).toBeUndefined();
     expect(classifyCommand('git commit -m x', custom)).toEqual({ kind: 'commit' });
   });
@@ -197,7 +217,42 @@ describe('classifyCommand', () => {
   });
 
   it('finds nothing in random shell-like commands that hold none of the test words', () => {
-    const word = fc.constantFrom('npm', 'pnpm', 'yarn', 'bun', 'npx', 'run', 'exec', 'git', '-C', 'dir', 'cd', 'web', 'CI=1', '&&', '||', ';', '|', '"', "'", '(', ')', 'env', 'go', 'cargo', 'build', 'lint', '--', '#', '<<', 'EOF', '\n', 'python', '-m', 'uv');
+    const word = fc.constantFrom(
+      'npm',
+      'pnpm',
+      'yarn',
+      'bun',
+      'npx',
+      'run',
+      'exec',
+      'git',
+      '-C',
+      'dir',
+      'cd',
+      'web',
+      'CI=1',
+      '&&',
+      '||',
+      ';',
+      '|',
+      '"',
+      "'",
+      '(',
+      ')',
+      'env',
+      'go',
+      'cargo',
+      'build',
+      'lint',
+      '--',
+      '#',
+      '<<',
+      'EOF',
+      '\n',
+      'python',
+      '-m',
+      'uv',
+    );
     fc.assert(
       fc.property(fc.array(word, { maxLength: 20 }), (words) => classifyCommand(words.join(' '), config) === undefined),
       { numRuns: 500 },
@@ -205,18 +260,35 @@ describe('classifyCommand', () => {
   });
 
   it('never throws on any string', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (command) => {
-      classifyCommand(command, config);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (command) => {
+        classifyCommand(command, config);
+      }),
+    );
   });
 });
 
 describe('bashExitCode', () => {
   it.each([
-    ['a PostToolUse success', { tool_response: { stdout: 'ok', stderr: '', interrupted: false, isImage: false } }, false, 0],
+    [
+      'a PostToolUse success',
+      { tool_response: { stdout: 'ok', stderr: '', interrupted: false, isImage: false } },
+      false,
+      0,
+    ],
     ['a success without a response', {}, false, 0],
-    ['an interrupted success', { tool_response: { stdout: '', stderr: '', interrupted: true, isImage: false } }, false, undefined],
-    ['a failure with "Exit code 1" and output', { error: 'Exit code 1\n\n> shop@1.0.0 test\n FAIL src/cart.test.ts' }, true, 1],
+    [
+      'an interrupted success',
+      { tool_response: { stdout: '', stderr: '', interrupted: true, isImage: false } },
+      false,
+      undefined,
+    ],
+    [
+      'a failure with "Exit code 1" and output',
+      { error: 'Exit code 1\n\n> shop@1.0.0 test\n FAIL src/cart.test.ts' },
+      true,
+      1,
+    ],
     ['a failure with "Exit code 127"', { error: 'Exit code 127\nbash: pnpm: command not found' }, true, 127],
     ['a failure whose first line is blank', { error: '\nExit code 2\nusage: …' }, true, 2],
     ['a failure with "Error: Exit code 3"', { error: 'Error: Exit code 3' }, true, 3],
@@ -239,7 +311,12 @@ describe('filePathsOf', () => {
     ['Write', { file_path: p, content: 'x' }, [], [p]],
     ['Edit', { file_path: p, old_string: 'a', new_string: 'b' }, [], [p]],
     ['MultiEdit', { file_path: p, edits: [] }, [], [p]],
-    ['NotebookEdit', { notebook_path: '/home/dev/projects/shop/nb.ipynb', new_source: '' }, [], ['/home/dev/projects/shop/nb.ipynb']],
+    [
+      'NotebookEdit',
+      { notebook_path: '/home/dev/projects/shop/nb.ipynb', new_source: '' },
+      [],
+      ['/home/dev/projects/shop/nb.ipynb'],
+    ],
     ['Glob', { pattern: '**/*.ts', path: '/home/dev/projects/shop' }, [], []],
     ['Grep', { pattern: 'total', path: '/home/dev/projects/shop/src' }, [], []],
     ['Bash', { command: 'cat src/cart.ts' }, [], []],
@@ -256,22 +333,50 @@ describe('filePathsOf', () => {
 describe('detectCorrection', () => {
   it.each([
     ['no, use pnpm instead', 'no', 'no, use pnpm instead'],
-    ['Nope. Put the helper in src/utils, not in the component file.', 'no', 'Nope. Put the helper in src/utils, not in the component file.'],
+    [
+      'Nope. Put the helper in src/utils, not in the component file.',
+      'no',
+      'Nope. Put the helper in src/utils, not in the component file.',
+    ],
     ['No - the migration should go in db/migrations', 'no', 'No - the migration should go in db/migrations'],
-    ["That's wrong, the config lives in .credence/observe.json", 'wrong', "That's wrong, the config lives in .credence/observe.json"],
+    [
+      "That's wrong, the config lives in .credence/observe.json",
+      'wrong',
+      "That's wrong, the config lives in .credence/observe.json",
+    ],
     ["Thanks. That's not what I asked for. I wanted a bar chart.", 'wrong', "That's not what I asked for."],
-    ['You edited the wrong file, the route is in src/routes/cart.ts', 'wrong', 'You edited the wrong file, the route is in src/routes/cart.ts'],
-    ['Instead of console.log, use the logger from src/log.ts.', 'instead-of', 'Instead of console.log, use the logger from src/log.ts.'],
+    [
+      'You edited the wrong file, the route is in src/routes/cart.ts',
+      'wrong',
+      'You edited the wrong file, the route is in src/routes/cart.ts',
+    ],
+    [
+      'Instead of console.log, use the logger from src/log.ts.',
+      'instead-of',
+      'Instead of console.log, use the logger from src/log.ts.',
+    ],
     ['Could you use fetch instead of axios?', 'instead-of', 'Could you use fetch instead of axios?'],
-    ['Return an empty array instead of null when nothing matches', 'instead-of', 'Return an empty array instead of null when nothing matches'],
+    [
+      'Return an empty array instead of null when nothing matches',
+      'instead-of',
+      'Return an empty array instead of null when nothing matches',
+    ],
     ['Use vitest, not jest.', 'use-not', 'Use vitest, not jest.'],
     ['Use pnpm rather than npm in this repo', 'use-not', 'Use pnpm rather than npm in this repo'],
     ['Prefer const over let.', 'use-not', 'Prefer const over let.'],
     ['Do it in the other file instead.', 'use-instead', 'Do it in the other file instead.'],
     ["Don't use `any` in this codebase.", 'dont', "Don't use `any` in this codebase."],
-    ["The tests pass now. But don't mock the database in the integration tests.", 'dont', "But don't mock the database in the integration tests."],
+    [
+      "The tests pass now. But don't mock the database in the integration tests.",
+      'dont',
+      "But don't mock the database in the integration tests.",
+    ],
     ['please don’t add comments to every line', 'dont', 'please don’t add comments to every line'],
-    ["You shouldn't catch errors there, let them propagate.", 'dont', "You shouldn't catch errors there, let them propagate."],
+    [
+      "You shouldn't catch errors there, let them propagate.",
+      'dont',
+      "You shouldn't catch errors there, let them propagate.",
+    ],
     ["I said don't touch the generated files", 'dont', "I said don't touch the generated files"],
     ['Do not commit directly to main.', 'do-not', 'Do not commit directly to main.'],
     ['I told you not to run the migrations on prod', 'do-not', 'I told you not to run the migrations on prod'],
@@ -284,8 +389,16 @@ describe('detectCorrection', () => {
     ['In this repo we write tests next to the code.', 'we-use', 'In this repo we write tests next to the code.'],
     ["Actually, let's keep the old function name.", 'actually', "Actually, let's keep the old function name."],
     ['Actually the button should be on the left', 'actually', 'Actually the button should be on the left'],
-    ['- don’t edit package-lock.json by hand\n- run the tests before you commit', 'dont', '- don’t edit package-lock.json by hand'],
-    ['That was the wrong file, the route is in routes/cart.ts', 'wrong', 'That was the wrong file, the route is in routes/cart.ts'],
+    [
+      '- don’t edit package-lock.json by hand\n- run the tests before you commit',
+      'dont',
+      '- don’t edit package-lock.json by hand',
+    ],
+    [
+      'That was the wrong file, the route is in routes/cart.ts',
+      'wrong',
+      'That was the wrong file, the route is in routes/cart.ts',
+    ],
     ['Rather than a new file, put it in cart.ts', 'instead-of', 'Rather than a new file, put it in cart.ts'],
     ["We don't use classes in this codebase", 'we-use', "We don't use classes in this codebase"],
     ['Stop. Revert the last change.', 'stop', 'Stop. Revert the last change.'],
@@ -331,7 +444,9 @@ describe('detectCorrection', () => {
   });
 
   it(`does not read a prompt longer than ${HOOK_SIGNAL_LIMITS.maxPromptLength} characters: it is a task description`, () => {
-    const task = "Don't use any. " + 'Build the checkout page with a cart summary, a shipping form and a payment step. '.repeat(30);
+    const task =
+      "Don't use any. " +
+      'Build the checkout page with a cart summary, a shipping form and a payment step. '.repeat(30);
     expect(task.length).toBeGreaterThan(HOOK_SIGNAL_LIMITS.maxPromptLength);
     expect(detectCorrection(task)).toBeUndefined();
     expect(detectCorrection(task.slice(0, HOOK_SIGNAL_LIMITS.maxPromptLength))).toMatchObject({ rule: 'dont' });
@@ -345,14 +460,50 @@ describe('detectCorrection', () => {
   });
 
   it('returns the first correction of a prompt with several', () => {
-    expect(detectCorrection('Never use default exports. Also, use pnpm instead.')).toEqual({ text: 'Never use default exports.', rule: 'never' });
+    expect(detectCorrection('Never use default exports. Also, use pnpm instead.')).toEqual({
+      text: 'Never use default exports.',
+      rule: 'never',
+    });
   });
 
   const promptLike = fc.oneof(
     fc.string({ maxLength: 400 }),
     fc
       .array(
-        fc.constantFrom('no,', 'No.', 'nope', "don't", 'do not', 'never', 'stop', 'using', 'use', 'instead', 'of', 'not', 'rather than', 'actually', "that's", 'wrong', 'we', 'always', 'here', 'pnpm', 'npm', '`code`', '```', '?', '.', '\n', '>', 'you', 'could', 'if', ',', 'x'),
+        fc.constantFrom(
+          'no,',
+          'No.',
+          'nope',
+          "don't",
+          'do not',
+          'never',
+          'stop',
+          'using',
+          'use',
+          'instead',
+          'of',
+          'not',
+          'rather than',
+          'actually',
+          "that's",
+          'wrong',
+          'we',
+          'always',
+          'here',
+          'pnpm',
+          'npm',
+          '`code`',
+          '```',
+          '?',
+          '.',
+          '\n',
+          '>',
+          'you',
+          'could',
+          'if',
+          ',',
+          'x',
+        ),
         { maxLength: 40 },
       )
       .map((words) => words.join(' ')),
@@ -377,17 +528,33 @@ describe('detectCorrection', () => {
 
   it('finds nothing in a prompt over the length cap', () => {
     fc.assert(
-      fc.property(promptLike, (prompt) => detectCorrection(prompt.padEnd(HOOK_SIGNAL_LIMITS.maxPromptLength + 1, ' no, use x instead.')) === undefined),
+      fc.property(
+        promptLike,
+        (prompt) =>
+          detectCorrection(prompt.padEnd(HOOK_SIGNAL_LIMITS.maxPromptLength + 1, ' no, use x instead.')) === undefined,
+      ),
       { numRuns: 100 },
     );
   });
 });
 
 describe('observationsFor', () => {
-  const write = (path = '/home/dev/projects/shop/src/cart.ts'): HookSignalEvent => ({ kind: 'call', tool: 'Write', input: { file_path: path, content: 'x' }, status: 'success' });
-  const bash = (command: string, status: 'success' | 'failure', extra: { error?: string; exitCode?: number } = {}): HookSignalEvent => ({ kind: 'call', tool: 'Bash', input: { command, description: 'run' }, status, ...extra });
+  const write = (path = '/home/dev/projects/shop/src/cart.ts'): HookSignalEvent => ({
+    kind: 'call',
+    tool: 'Write',
+    input: { file_path: path, content: 'x' },
+    status: 'success',
+  });
+  const bash = (
+    command: string,
+    status: 'success' | 'failure',
+    extra: { error?: string; exitCode?: number } = {},
+  ): HookSignalEvent => ({ kind: 'call', tool: 'Bash', input: { command, description: 'run' }, status, ...extra });
   const passing = bash('npm test', 'success', { exitCode: 0 });
-  const failing = bash('npm test', 'failure', { error: 'Exit code 1\n\n FAIL src/cart.test.ts > applies the discount', exitCode: 1 });
+  const failing = bash('npm test', 'failure', {
+    error: 'Exit code 1\n\n FAIL src/cart.test.ts > applies the discount',
+    exitCode: 1,
+  });
   const commit = bash('git commit -m "Add cart"', 'success', { exitCode: 0 });
 
   /** Runs events one after another, at times 1000, 2000, …, as the caller would. */
@@ -404,7 +571,13 @@ describe('observationsFor', () => {
 
   it('turns a failed call into an error with the first line of its error, the file it touched and the hook tags', () => {
     const { observations } = observationsFor(
-      { kind: 'call', tool: 'Edit', input: { file_path: '/p/src/a.ts', old_string: 'a', new_string: 'b' }, status: 'failure', error: 'String to replace not found in file.\nString: a' },
+      {
+        kind: 'call',
+        tool: 'Edit',
+        input: { file_path: '/p/src/a.ts', old_string: 'a', new_string: 'b' },
+        status: 'failure',
+        error: 'String to replace not found in file.\nString: a',
+      },
       {},
       config,
       5,
@@ -423,7 +596,12 @@ describe('observationsFor', () => {
 
   it('keeps only the first line of a long Bash failure, at most 200 characters, with the command as evidence', () => {
     const long = 'x'.repeat(500);
-    const { observations } = observationsFor(bash('npm run build', 'failure', { error: `Exit code 2\n${long}\nmore output`, exitCode: 2 }), {}, config, 5);
+    const { observations } = observationsFor(
+      bash('npm run build', 'failure', { error: `Exit code 2\n${long}\nmore output`, exitCode: 2 }),
+      {},
+      config,
+      5,
+    );
     expect(observations).toHaveLength(1);
     const [o] = observations;
     expect(o?.observation).toBe('Bash failed: Exit code 2');
@@ -434,18 +612,40 @@ describe('observationsFor', () => {
   });
 
   it('says only "<tool> failed" when the failure has no error text', () => {
-    expect(observationsFor({ kind: 'call', tool: 'WebFetch', input: {}, status: 'failure' }, {}, config, 1).observations[0]?.observation).toBe('WebFetch failed');
+    expect(
+      observationsFor({ kind: 'call', tool: 'WebFetch', input: {}, status: 'failure' }, {}, config, 1).observations[0]
+        ?.observation,
+    ).toBe('WebFetch failed');
   });
 
   it('observes nothing of a call the user interrupted', () => {
-    const r = observationsFor({ kind: 'call', tool: 'Bash', input: { command: 'npm test' }, status: 'failure', error: 'Interrupted by user', interrupted: true }, { lastChangeAt: 3 }, config, 9);
+    const r = observationsFor(
+      {
+        kind: 'call',
+        tool: 'Bash',
+        input: { command: 'npm test' },
+        status: 'failure',
+        error: 'Interrupted by user',
+        interrupted: true,
+      },
+      { lastChangeAt: 3 },
+      config,
+      9,
+    );
     expect(r).toEqual({ observations: [], nextState: { lastChangeAt: 3 } });
   });
 
   it('turns a passing test command into a success and a failing one into an error (instead of a failed call)', () => {
     const { observations, state } = replay([passing, failing]);
     expect(observations).toEqual([
-      { type: 'success', observation: 'tests passed: npm test', confidence: 0.7, context: {}, evidence: ['runner: npm test', 'exit code 0'], tags: ['hook', 'Bash', 'test', 'source:tool-output'] },
+      {
+        type: 'success',
+        observation: 'tests passed: npm test',
+        confidence: 0.7,
+        context: {},
+        evidence: ['runner: npm test', 'exit code 0'],
+        tags: ['hook', 'Bash', 'test', 'source:tool-output'],
+      },
       {
         type: 'error',
         observation: 'tests failed: npm test',
@@ -464,36 +664,78 @@ describe('observationsFor', () => {
 
   it('sets lastChangeAt on a successful write, not on a failed one nor on a read', () => {
     expect(observationsFor(write(), {}, config, 7).nextState).toEqual({ lastChangeAt: 7 });
-    expect(observationsFor({ ...write(), status: 'failure', error: 'EACCES' } as HookSignalEvent, {}, config, 7).nextState).toEqual({});
-    expect(observationsFor({ kind: 'call', tool: 'Read', input: { file_path: '/a' }, status: 'success' }, {}, config, 7).nextState).toEqual({});
+    expect(
+      observationsFor({ ...write(), status: 'failure', error: 'EACCES' } as HookSignalEvent, {}, config, 7).nextState,
+    ).toEqual({});
+    expect(
+      observationsFor({ kind: 'call', tool: 'Read', input: { file_path: '/a' }, status: 'success' }, {}, config, 7)
+        .nextState,
+    ).toEqual({});
   });
 
   it('takes the files written from the event when the caller gives them', () => {
-    expect(observationsFor({ kind: 'call', tool: 'mcp__fs__write_file', input: {}, status: 'success', writes: ['/a'] }, {}, config, 7).nextState).toEqual({ lastChangeAt: 7 });
+    expect(
+      observationsFor(
+        { kind: 'call', tool: 'mcp__fs__write_file', input: {}, status: 'success', writes: ['/a'] },
+        {},
+        config,
+        7,
+      ).nextState,
+    ).toEqual({ lastChangeAt: 7 });
   });
 
   it.each([
     ['tests passed after the last change', COMMIT_PATTERNS.tested, [write(), failing, passing, commit]],
     ['tests passed and no file changed in the session', COMMIT_PATTERNS.tested, [passing, commit]],
-    ['the same command tests then commits', COMMIT_PATTERNS.tested, [write(), bash('npm test && git commit -m "Add cart"', 'success', { exitCode: 0 })]],
+    [
+      'the same command tests then commits',
+      COMMIT_PATTERNS.tested,
+      [write(), bash('npm test && git commit -m "Add cart"', 'success', { exitCode: 0 })],
+    ],
     ['a file changed after the tests passed', COMMIT_PATTERNS.untested, [passing, write(), commit]],
     ['no test ran', COMMIT_PATTERNS.untested, [write(), commit]],
     ['nothing happened before', COMMIT_PATTERNS.untested, [commit]],
     ['the last test run after the change failed', COMMIT_PATTERNS.failing, [write(), failing, commit]],
   ])('a commit when %s is the pattern %j', (_, pattern, events) => {
     const commits = replay(events).observations.filter((o) => o.type === 'pattern');
-    expect(commits).toEqual([{ type: 'pattern', observation: pattern, confidence: 0.6, context: {}, tags: ['hook', 'Bash', 'commit', 'source:template'] }]);
+    expect(commits).toEqual([
+      {
+        type: 'pattern',
+        observation: pattern,
+        confidence: 0.6,
+        context: {},
+        tags: ['hook', 'Bash', 'commit', 'source:template'],
+      },
+    ]);
   });
 
   it('sees no commit in a failed git commit, only a failed call', () => {
-    const { observations } = observationsFor(bash('git commit -m x', 'failure', { error: 'Exit code 1\nnothing to commit, working tree clean', exitCode: 1 }), {}, config, 1);
+    const { observations } = observationsFor(
+      bash('git commit -m x', 'failure', { error: 'Exit code 1\nnothing to commit, working tree clean', exitCode: 1 }),
+      {},
+      config,
+      1,
+    );
     expect(observations.map((o) => [o.type, o.observation])).toEqual([['error', 'Bash failed: Exit code 1']]);
   });
 
   it('turns a correction in a prompt into a correction observation', () => {
-    const r = observationsFor({ kind: 'prompt', prompt: 'Looks good. No, use pnpm instead of npm.' }, { lastTestAt: 1 }, config, 10);
+    const r = observationsFor(
+      { kind: 'prompt', prompt: 'Looks good. No, use pnpm instead of npm.' },
+      { lastTestAt: 1 },
+      config,
+      10,
+    );
     expect(r).toEqual({
-      observations: [{ type: 'correction', observation: 'No, use pnpm instead of npm.', confidence: 0.7, context: {}, tags: ['hook', 'correction', 'no', 'source:user'] }],
+      observations: [
+        {
+          type: 'correction',
+          observation: 'No, use pnpm instead of npm.',
+          confidence: 0.7,
+          context: {},
+          tags: ['hook', 'correction', 'no', 'source:user'],
+        },
+      ],
       nextState: { lastTestAt: 1 },
     });
   });
@@ -521,7 +763,9 @@ describe('observationsFor', () => {
 
   it('reports a failed test run as a failed call when test runs are not observed', () => {
     const off = parseObserveConfig({ testRuns: false });
-    expect(observationsFor(failing, {}, off, 1).observations.map((o) => o.observation)).toEqual(['Bash failed: Exit code 1']);
+    expect(observationsFor(failing, {}, off, 1).observations.map((o) => o.observation)).toEqual([
+      'Bash failed: Exit code 1',
+    ]);
   });
 
   it('does not change the state it is given', () => {
@@ -540,7 +784,10 @@ describe('observationsFor', () => {
       fc.record({
         kind: fc.constant('call' as const),
         tool: fc.constantFrom('Bash', 'Write', 'Read', 'Edit', 'WebFetch'),
-        input: fc.record({ command: fc.oneof(fc.constantFrom('npm test', 'git commit -m x', 'ls'), fc.string({ maxLength: 400 })), file_path: fc.string({ maxLength: 20 }) }),
+        input: fc.record({
+          command: fc.oneof(fc.constantFrom('npm test', 'git commit -m x', 'ls'), fc.string({ maxLength: 400 })),
+          file_path: fc.string({ maxLength: 20 }),
+        }),
         status: fc.constantFrom('success' as const, 'failure' as const),
         error: fc.string({ maxLength: 600 }),
         exitCode: fc.integer({ min: 0, max: 255 }),
@@ -552,7 +799,8 @@ describe('observationsFor', () => {
         for (const o of replay(events).observations) {
           if (!(o.confidence >= 0 && o.confidence <= 1) || o.tags[0] !== 'hook') return false;
           if (o.type !== 'correction' && o.observation.length > 200 + 'tests passed: '.length) return false;
-          if ((o.evidence ?? []).some((line) => line.length > 200 + 'command: '.length || line.includes('\n'))) return false;
+          if ((o.evidence ?? []).some((line) => line.length > 200 + 'command: '.length || line.includes('\n')))
+            return false;
         }
         return true;
       }),
@@ -562,12 +810,30 @@ describe('observationsFor', () => {
 });
 
 describe('Claude Code hook fixtures', () => {
-  const fixture = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`../../test/fixtures/claude-code/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
-  const names = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUse-read', 'PostToolUse-bash-test', 'PostToolUseFailure', 'PostToolUse-commit', 'Stop', 'SessionEnd'];
+  const fixture = (name: string): Record<string, unknown> =>
+    JSON.parse(
+      readFileSync(new URL(`../../test/fixtures/claude-code/${name}.json`, import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+  const names = [
+    'SessionStart',
+    'UserPromptSubmit',
+    'PreToolUse',
+    'PostToolUse',
+    'PostToolUse-read',
+    'PostToolUse-bash-test',
+    'PostToolUseFailure',
+    'PostToolUse-commit',
+    'Stop',
+    'SessionEnd',
+  ];
 
   it.each(names)('%s carries the common fields of one session in the shop project', (name) => {
     const payload = fixture(name);
-    expect(payload).toMatchObject({ session_id: '5b0f3c2e-7a41-4d8e-9c36-1e2f4a6b8d90', cwd: '/home/dev/projects/shop', permission_mode: 'default' });
+    expect(payload).toMatchObject({
+      session_id: '5b0f3c2e-7a41-4d8e-9c36-1e2f4a6b8d90',
+      cwd: '/home/dev/projects/shop',
+      permission_mode: 'default',
+    });
     expect(typeof payload.transcript_path).toBe('string');
     expect(String(payload.hook_event_name)).toBe(name.split('-')[0]);
   });
@@ -578,8 +844,14 @@ describe('Claude Code hook fixtures', () => {
     const test = fixture('PostToolUse-bash-test');
     const failure = fixture('PostToolUseFailure');
     const commit = fixture('PostToolUse-commit');
-    expect(filePathsOf(String(write.tool_name), write.tool_input)).toEqual({ reads: [], writes: ['/home/dev/projects/shop/src/cart.ts'] });
-    expect(filePathsOf(String(read.tool_name), read.tool_input)).toEqual({ reads: ['/home/dev/projects/shop/src/cart.ts'], writes: [] });
+    expect(filePathsOf(String(write.tool_name), write.tool_input)).toEqual({
+      reads: [],
+      writes: ['/home/dev/projects/shop/src/cart.ts'],
+    });
+    expect(filePathsOf(String(read.tool_name), read.tool_input)).toEqual({
+      reads: ['/home/dev/projects/shop/src/cart.ts'],
+      writes: [],
+    });
     expect(bashExitCode(test, false)).toBe(0);
     expect(bashExitCode(failure, true)).toBe(1);
     expect(bashExitCode(commit, false)).toBe(0);
@@ -587,7 +859,10 @@ describe('Claude Code hook fixtures', () => {
     expect(classifyCommand(command(test), config)).toEqual({ kind: 'test', runner: 'npm test' });
     expect(classifyCommand(command(failure), config)).toEqual({ kind: 'test', runner: 'npm test' });
     expect(classifyCommand(command(commit), config)).toEqual({ kind: 'commit' });
-    expect(detectCorrection(String(fixture('UserPromptSubmit').prompt))).toEqual({ text: 'no, use pnpm instead of npm here — the lockfile is pnpm-lock.yaml', rule: 'no' });
+    expect(detectCorrection(String(fixture('UserPromptSubmit').prompt))).toEqual({
+      text: 'no, use pnpm instead of npm here — the lockfile is pnpm-lock.yaml',
+      rule: 'no',
+    });
   });
 
   it('replays a session: a correction, a write, a failing then passing test run and a commit after tests', () => {
@@ -607,7 +882,14 @@ describe('Claude Code hook fixtures', () => {
     };
     let state: SessionObserveState = {};
     const seen: string[] = [];
-    ['UserPromptSubmit', 'PostToolUse', 'PostToolUse-read', 'PostToolUseFailure', 'PostToolUse-bash-test', 'PostToolUse-commit'].forEach((name, i) => {
+    [
+      'UserPromptSubmit',
+      'PostToolUse',
+      'PostToolUse-read',
+      'PostToolUseFailure',
+      'PostToolUse-bash-test',
+      'PostToolUse-commit',
+    ].forEach((name, i) => {
       const r = observationsFor(toEvent(fixture(name)), state, config, 1_000 * (i + 1));
       seen.push(...r.observations.map((o) => `${o.type}: ${o.observation}`));
       state = r.nextState;

@@ -87,27 +87,37 @@ export function parseObserveConfig(value: unknown): ObserveConfig {
   const record = value as Record<string, unknown>;
   const unknownKeys = Object.keys(record).filter((key) => !(OBSERVE_KEYS as readonly string[]).includes(key));
   if (unknownKeys.length > 0) {
-    throw invalidConfig(`unknown key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')}; valid keys are ${OBSERVE_KEYS.join(', ')}`, {
-      unknownKeys,
-    });
+    throw invalidConfig(
+      `unknown key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')}; valid keys are ${OBSERVE_KEYS.join(', ')}`,
+      {
+        unknownKeys,
+      },
+    );
   }
   const switches = { ...OBSERVE_DEFAULTS } as { -readonly [K in keyof ObserveConfig]: ObserveConfig[K] };
   for (const key of OBSERVE_SWITCHES) {
     const given = record[key];
     if (given === undefined) continue;
-    if (typeof given !== 'boolean') throw invalidConfig(`${key} must be true or false, got ${shown(given)}`, { [key]: given });
+    if (typeof given !== 'boolean')
+      throw invalidConfig(`${key} must be true or false, got ${shown(given)}`, { [key]: given });
     switches[key] = given;
   }
   const commands = record.testCommands;
   if (commands !== undefined) {
-    if (!Array.isArray(commands)) throw invalidConfig(`testCommands must be a list of commands such as ["npm test"], got ${shown(commands)}`, { testCommands: commands });
+    if (!Array.isArray(commands))
+      throw invalidConfig(`testCommands must be a list of commands such as ["npm test"], got ${shown(commands)}`, {
+        testCommands: commands,
+      });
     switches.testCommands = Object.freeze(
       commands.map((command: unknown, index) => {
         const segments = typeof command === 'string' ? splitShell(command) : [];
         if (typeof command !== 'string' || segments.length !== 1) {
-          throw invalidConfig(`testCommands[${index}] must be one command such as "npm test" (no &&, | or ;), got ${shown(command)}`, {
-            [`testCommands[${index}]`]: command,
-          });
+          throw invalidConfig(
+            `testCommands[${index}] must be one command such as "npm test" (no &&, | or ;), got ${shown(command)}`,
+            {
+              [`testCommands[${index}]`]: command,
+            },
+          );
         }
         return command.trim();
       }),
@@ -119,7 +129,6 @@ export function parseObserveConfig(value: unknown): ObserveConfig {
 // ---------------------------------------------------------------------------------------------
 // Shell commands: test runs and commits
 // ---------------------------------------------------------------------------------------------
-
 
 /**
  * Whether `words` start with `pattern`, word for word; a pattern word `test` also matches a
@@ -133,13 +142,23 @@ function startsWithWords(words: readonly string[], pattern: readonly string[]): 
   });
 }
 
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--super-prefix', '--config-env']);
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--super-prefix',
+  '--config-env',
+]);
 
 /** `git [global options] commit …`, not with `--help`, `-h` or `--dry-run` (which make no commit). */
 function isGitCommit(words: readonly string[]): boolean {
   if (words[0] !== 'git') return false;
   let i = 1;
-  while (i < words.length && (words[i] as string).startsWith('-')) i += GIT_VALUE_OPTIONS.has(words[i] as string) ? 2 : 1;
+  while (i < words.length && (words[i] as string).startsWith('-'))
+    i += GIT_VALUE_OPTIONS.has(words[i] as string) ? 2 : 1;
   if (words[i] !== 'commit') return false;
   return !words.slice(i + 1).some((arg) => arg === '--help' || arg === '-h' || arg === '--dry-run');
 }
@@ -180,7 +199,10 @@ function commandFacts(command: string, testCommands: readonly string[]): Command
  * @returns the kind of the first simple command that is one, with `runner` the matching entry of
  *   `config.testCommands` as written; `undefined` when none is.
  */
-export function classifyCommand(command: string, config: Pick<ObserveConfig, 'testCommands'>): { kind: 'test'; runner: string } | { kind: 'commit' } | undefined {
+export function classifyCommand(
+  command: string,
+  config: Pick<ObserveConfig, 'testCommands'>,
+): { kind: 'test'; runner: string } | { kind: 'commit' } | undefined {
   if (typeof command !== 'string') return undefined;
   return commandFacts(command, config.testCommands).kinds[0];
 }
@@ -195,8 +217,14 @@ export function classifyCommand(command: string, config: Pick<ObserveConfig, 'te
  * 3. for a success (PostToolUse): 0, Claude Code reports a Bash call as successful only when it
  *    exits 0, unless `tool_response.interrupted` is true (undefined: it did not finish).
  */
-export function bashExitCode(payload: { tool_response?: unknown; error?: unknown }, failed: boolean): number | undefined {
-  const response = typeof payload.tool_response === 'object' && payload.tool_response !== null ? (payload.tool_response as Record<string, unknown>) : undefined;
+export function bashExitCode(
+  payload: { tool_response?: unknown; error?: unknown },
+  failed: boolean,
+): number | undefined {
+  const response =
+    typeof payload.tool_response === 'object' && payload.tool_response !== null
+      ? (payload.tool_response as Record<string, unknown>)
+      : undefined;
   for (const key of ['exitCode', 'exit_code', 'code']) {
     const value = response?.[key];
     if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -213,7 +241,12 @@ export function bashExitCode(payload: { tool_response?: unknown; error?: unknown
 // Files touched by Claude Code's built-in tools
 // ---------------------------------------------------------------------------------------------
 
-const WRITE_TOOLS: Readonly<Record<string, string>> = Object.freeze({ Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path', NotebookEdit: 'notebook_path' });
+const WRITE_TOOLS: Readonly<Record<string, string>> = Object.freeze({
+  Write: 'file_path',
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+});
 
 /**
  * The files a Claude Code built-in tool call reads or writes, paths as given (absolute in Claude
@@ -248,7 +281,19 @@ export const HOOK_SIGNAL_LIMITS = Object.freeze({
 });
 
 /** The rules of {@link detectCorrection}, in the order they are tried on each sentence. */
-export const CORRECTION_RULES = Object.freeze(['no', 'wrong', 'instead-of', 'use-not', 'use-instead', 'dont', 'do-not', 'stop', 'never', 'we-use', 'actually'] as const);
+export const CORRECTION_RULES = Object.freeze([
+  'no',
+  'wrong',
+  'instead-of',
+  'use-not',
+  'use-instead',
+  'dont',
+  'do-not',
+  'stop',
+  'never',
+  'we-use',
+  'actually',
+] as const);
 export type CorrectionRule = (typeof CORRECTION_RULES)[number];
 
 /** Filler that may open an imperative sentence: "please", "but", "ok,", "remember:", … */
@@ -268,7 +313,8 @@ const BULLET = /^(?:[-*•]|\d+[.)])\s+/;
 /** A polite request: "can you use X instead?" is read as "use X instead". */
 const POLITE = /^(?:(?:so|ok|okay|and|but|hey|also|then)[,\s]+)*(?:can|could|would|will)\s+you(?:\s+please)?\s+(?=\S)/i;
 /** A sentence that opens like a question or a condition is not a correction. */
-const INTERROGATIVE = /^(?:do\s+(?:you|we|i|they)\b|(?:does|did|is|are|was|were|should|shall|can|could|would|will|may|might|why|how|what|which|where|who|whether|if|unless)\b)/i;
+const INTERROGATIVE =
+  /^(?:do\s+(?:you|we|i|they)\b|(?:does|did|is|are|was|were|should|shall|can|could|would|will|may|might|why|how|what|which|where|who|whether|if|unless)\b)/i;
 /** Words that, before a rule's match, make it reported, asked or conditional. */
 const SUBORDINATE = /\b(?:if|unless|whether|why|how|what|which|says?|said|claims?|sure|wonder)\b/i;
 
@@ -285,8 +331,14 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
     'instead-of',
     /\b(?:instead\s+of|rather\s+than)\b.{0,120}?[,\s](?:use|call|write|try|go\s+with|put|return|throw|import|prefer)\b|\b(?:use|call|write|try|go\s+with|put|return|throw|import|prefer|pick|choose|switch\s+to)\s+\S.{0,120}?\binstead\s+of\b/i,
   ],
-  ['use-not', /\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?(?:,\s*not|\s+rather\s+than)\s+(?!(?:only|just|sure)\b)\S|\bprefer\s+\S.{0,80}?\s+over\s+\S/i],
-  ['use-instead', /\b(?:use|call|try|go\s+with|switch\s+to|prefer|run|do|put|write|import|return|make)\s+\S.{0,120}?\binstead\b(?!\s+of\b)/i],
+  [
+    'use-not',
+    /\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?(?:,\s*not|\s+rather\s+than)\s+(?!(?:only|just|sure)\b)\S|\bprefer\s+\S.{0,80}?\s+over\s+\S/i,
+  ],
+  [
+    'use-instead',
+    /\b(?:use|call|try|go\s+with|switch\s+to|prefer|run|do|put|write|import|return|make)\s+\S.{0,120}?\binstead\b(?!\s+of\b)/i,
+  ],
   [
     'dont',
     new RegExp(
@@ -305,7 +357,14 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
       'i',
     ),
   ],
-  ['stop', new RegExp(LEAD + String.raw`stop\s+(?!(?:thing|something|anything|everything|nothing|string|spring|during|morning|evening|ceiling|king|ring|bring|sing|wing)\b)[a-z]{2,}ing\b`, 'i')],
+  [
+    'stop',
+    new RegExp(
+      LEAD +
+        String.raw`stop\s+(?!(?:thing|something|anything|everything|nothing|string|spring|during|morning|evening|ceiling|king|ring|bring|sing|wing)\b)[a-z]{2,}ing\b`,
+      'i',
+    ),
+  ],
   [
     'never',
     new RegExp(
@@ -443,18 +502,23 @@ export function detectCorrection(prompt: string): { text: string; rule: Correcti
   if (typeof prompt !== 'string' || prompt.length > HOOK_SIGNAL_LIMITS.maxPromptLength) return undefined;
   const readable = readableCopy(prompt);
   const spans = sentenceSpans(readable);
-  const found = (rule: CorrectionRule, span: Span) => ({ text: cut(prompt.slice(span.start, span.end), HOOK_SIGNAL_LIMITS.maxCorrectionLength), rule });
+  const found = (rule: CorrectionRule, span: Span) => ({
+    text: cut(prompt.slice(span.start, span.end), HOOK_SIGNAL_LIMITS.maxCorrectionLength),
+    rule,
+  });
   for (let index = 0; index < spans.length; index++) {
     const span = spans[index] as Span;
     const sentence = readable.slice(span.start, span.end).replace(BULLET, '');
     // `no`: "no, use …", or "No." and a directive in the next sentence.
     const no = NO_OPENING.exec(sentence);
-    if (no !== null && !sentence.endsWith('?') && DIRECTIVE.test(sentence.slice(no[0].length))) return found('no', span);
+    if (no !== null && !sentence.endsWith('?') && DIRECTIVE.test(sentence.slice(no[0].length)))
+      return found('no', span);
     const next = spans[index + 1];
     const alone = NO_ALONE.test(sentence) ? 'no' : STOP_ALONE.test(sentence) ? 'stop' : undefined;
     if (alone !== undefined && next !== undefined) {
       const following = imperativeBody(readable.slice(next.start, next.end));
-      if (following !== undefined && DIRECTIVE.test(following)) return found(alone, { start: span.start, end: next.end });
+      if (following !== undefined && DIRECTIVE.test(following))
+        return found(alone, { start: span.start, end: next.end });
     }
     const body = imperativeBody(sentence);
     if (body === undefined) continue;
@@ -463,7 +527,8 @@ export function detectCorrection(prompt: string): { text: string; rule: Correcti
       if (match !== null && !SUBORDINATE.test(body.slice(0, match.index))) return found(rule, span);
     }
     const actually = index === 0 ? ACTUALLY_OPENING.exec(body) : null;
-    if (actually !== null && actually[0].length < body.length && DIRECTIVE.test(body.slice(actually[0].length))) return found('actually', span);
+    if (actually !== null && actually[0].length < body.length && DIRECTIVE.test(body.slice(actually[0].length)))
+      return found('actually', span);
   }
   return undefined;
 }
@@ -527,7 +592,11 @@ export const COMMIT_PATTERNS = Object.freeze({
 
 /** The first non-blank line of `text`, trimmed and cut to `max` characters (an ellipsis marks a cut). */
 function firstLine(text: string, max: number = HOOK_SIGNAL_LIMITS.lineLength): string {
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -578,7 +647,13 @@ export function observationsFor(
   if (event.kind === 'prompt') {
     const correction = config.corrections ? detectCorrection(event.prompt) : undefined;
     if (correction !== undefined) {
-      observations.push({ type: 'correction', observation: correction.text, confidence: HOOK_CONFIDENCE.correction, context: {}, tags: ['hook', 'correction', correction.rule, sourceTag('user')] });
+      observations.push({
+        type: 'correction',
+        observation: correction.text,
+        confidence: HOOK_CONFIDENCE.correction,
+        context: {},
+        tags: ['hook', 'correction', correction.rule, sourceTag('user')],
+      });
     }
     return { observations, nextState: { ...state } };
   }
@@ -603,7 +678,10 @@ export function observationsFor(
         if (!known) continue;
         next = { ...next, lastTestAt: now, lastTestPassed: passed };
         if (!config.testRuns) continue;
-        const evidence = [`runner: ${fact.runner}`, ...(event.exitCode === undefined ? [] : [`exit code ${event.exitCode}`])];
+        const evidence = [
+          `runner: ${fact.runner}`,
+          ...(event.exitCode === undefined ? [] : [`exit code ${event.exitCode}`]),
+        ];
         const detail = passed ? '' : detailLine(error);
         observations.push({
           type: passed ? 'success' : 'error',
@@ -615,16 +693,30 @@ export function observationsFor(
         });
         if (!passed) observedFailure = true;
       } else if (!failed && (event.exitCode === undefined || event.exitCode === 0) && config.commits) {
-        const testedSinceChange = next.lastTestAt !== undefined && (next.lastChangeAt === undefined || next.lastTestAt >= next.lastChangeAt);
-        const pattern = !testedSinceChange ? COMMIT_PATTERNS.untested : next.lastTestPassed === true ? COMMIT_PATTERNS.tested : COMMIT_PATTERNS.failing;
-        observations.push({ type: 'pattern', observation: pattern, confidence: HOOK_CONFIDENCE.commit, context: {}, tags: ['hook', event.tool, 'commit', sourceTag('template')] });
+        const testedSinceChange =
+          next.lastTestAt !== undefined && (next.lastChangeAt === undefined || next.lastTestAt >= next.lastChangeAt);
+        const pattern = !testedSinceChange
+          ? COMMIT_PATTERNS.untested
+          : next.lastTestPassed === true
+            ? COMMIT_PATTERNS.tested
+            : COMMIT_PATTERNS.failing;
+        observations.push({
+          type: 'pattern',
+          observation: pattern,
+          confidence: HOOK_CONFIDENCE.commit,
+          context: {},
+          tags: ['hook', event.tool, 'commit', sourceTag('template')],
+        });
       }
     }
   }
   if (failed && !observedFailure && config.failedCalls) {
     const head = firstLine(error);
     const detail = detailLine(error);
-    const evidence = [...(command === undefined ? [] : [`command: ${firstLine(command)}`]), ...(detail === '' ? [] : [detail])];
+    const evidence = [
+      ...(command === undefined ? [] : [`command: ${firstLine(command)}`]),
+      ...(detail === '' ? [] : [detail]),
+    ];
     const file = writes[0] ?? reads[0];
     observations.push({
       type: 'error',

@@ -18,21 +18,33 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-spool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const event = (n: number): SpooledEvent => ({ cwd: dir, session: 's', turn: 'current', kind: 'PostToolUse', at: n, payload: { n } });
+const event = (n: number): SpooledEvent => ({
+  cwd: dir,
+  session: 's',
+  turn: 'current',
+  kind: 'PostToolUse',
+  at: n,
+  payload: { n },
+});
 
 describe('the hook spool', () => {
   it('reads back in arrival order, each event with its file name as key, and empties', async () => {
     const db = join(dir, 'order.db');
     for (let i = 0; i < 30; i += 1) spoolEvent(db, event(i));
     let got: SpooledEvent[] = [];
-    const r = await drainSpool(db, 'me', async (events) => void (got = events), () => {});
+    const r = await drainSpool(
+      db,
+      'me',
+      async (events) => void (got = events),
+      () => {},
+    );
     expect(r).toEqual({ count: 30, locked: true });
     expect(got.map((e) => e.at)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(new Set(got.map((e) => e.key)).size).toBe(30);
     expect(readdirSync(spoolDirFor(db))).toEqual([]);
   });
 
-  it('keeps one process\'s events in order when the wall clock steps back', async () => {
+  it("keeps one process's events in order when the wall clock steps back", async () => {
     const db = join(dir, 'clock.db');
     const times = [5_000, 5_000, 4_000, 3_999, 6_000, 2_000];
     const now = vi.spyOn(Date, 'now');
@@ -45,7 +57,12 @@ describe('the hook spool', () => {
       now.mockRestore();
     }
     let got: SpooledEvent[] = [];
-    await drainSpool(db, 'me', async (events) => void (got = events), () => {});
+    await drainSpool(
+      db,
+      'me',
+      async (events) => void (got = events),
+      () => {},
+    );
     expect(got.map((e) => e.at)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
@@ -75,9 +92,21 @@ describe('the hook spool', () => {
   it('gives the files back when queuing fails', async () => {
     const db = join(dir, 'back.db');
     spoolEvent(db, event(1));
-    await expect(drainSpool(db, 'me', async () => Promise.reject(new Error('SQLITE_BUSY')), () => {})).rejects.toThrow('SQLITE_BUSY');
+    await expect(
+      drainSpool(
+        db,
+        'me',
+        async () => Promise.reject(new Error('SQLITE_BUSY')),
+        () => {},
+      ),
+    ).rejects.toThrow('SQLITE_BUSY');
     let got: SpooledEvent[] = [];
-    await drainSpool(db, 'again', async (events) => void (got = events), () => {});
+    await drainSpool(
+      db,
+      'again',
+      async (events) => void (got = events),
+      () => {},
+    );
     expect(got.map((e) => e.at)).toEqual([1]);
   });
 
@@ -88,12 +117,30 @@ describe('the hook spool', () => {
     mkdirSync(lock);
     writeFileSync(join(lock, 'owner'), '2147483646 dead');
     let got = 0;
-    expect((await drainSpool(db, 'me', async (events) => void (got = events.length), () => {}, { waitMs: 0 })).locked).toBe(true);
+    expect(
+      (
+        await drainSpool(
+          db,
+          'me',
+          async (events) => void (got = events.length),
+          () => {},
+          { waitMs: 0 },
+        )
+      ).locked,
+    ).toBe(true);
     expect(got).toBe(1);
     spoolEvent(db, event(2));
     mkdirSync(lock);
     writeFileSync(join(lock, 'owner'), `${process.pid} someone-else`);
-    expect(await drainSpool(db, 'me', async () => {}, () => {}, { waitMs: 20 })).toEqual({ count: 0, locked: false });
+    expect(
+      await drainSpool(
+        db,
+        'me',
+        async () => {},
+        () => {},
+        { waitMs: 20 },
+      ),
+    ).toEqual({ count: 0, locked: false });
     rmSync(lock, { recursive: true });
   });
 });

@@ -22,7 +22,17 @@
  * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
  *   user only.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** An event on its way to the queue; its scope is worked out from `cwd` when it is queued. */
@@ -193,7 +203,12 @@ function spoolListing(dir: string): string[] {
   return [...taken].sort();
 }
 
-async function drainLocked(dir: string, claimer: string, queue: (events: SpooledEvent[]) => Promise<void>, report: (line: string) => void): Promise<number> {
+async function drainLocked(
+  dir: string,
+  claimer: string,
+  queue: (events: SpooledEvent[]) => Promise<void>,
+  report: (line: string) => void,
+): Promise<number> {
   let names: string[];
   try {
     names = spoolListing(dir);
@@ -260,6 +275,9 @@ async function drainLocked(dir: string, claimer: string, queue: (events: Spooled
  * digits), then the time and the process.
  */
 export function localId(): string {
-  const random = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  const random = () =>
+    Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return `${random()}${random()}${Date.now().toString(16)}${process.pid.toString(16)}`;
 }

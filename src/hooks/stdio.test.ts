@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 const stdio = new URL('../../dist/src/hooks/stdio.js', import.meta.url).href;
 
 /** Runs writeStdio (the compiled module) in a child process whose stdout and stderr are pipes. */
-const run = (script: string) => spawnSync(process.execPath, ['--input-type=module', '-e', `import { writeStdio } from ${JSON.stringify(stdio)};\n${script}`], { encoding: 'utf8', maxBuffer: 1 << 24 });
+const run = (script: string) =>
+  spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { writeStdio } from ${JSON.stringify(stdio)};\n${script}`],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
 
 describe('a hook writing its output', () => {
   it('writes the whole text to stdout and to stderr, even past a pipe buffer', () => {
@@ -17,7 +22,10 @@ describe('a hook writing its output', () => {
   it('does not throw when nobody reads stdout', () => {
     const r = spawnSync(
       '/bin/sh',
-      ['-c', `"${process.execPath}" --input-type=module -e 'import { writeStdio } from ${JSON.stringify(stdio)}; writeStdio(1, "x".repeat(200000)); process.stderr.write("done")' | true`],
+      [
+        '-c',
+        `"${process.execPath}" --input-type=module -e 'import { writeStdio } from ${JSON.stringify(stdio)}; writeStdio(1, "x".repeat(200000)); process.stderr.write("done")' | true`,
+      ],
       { encoding: 'utf8' },
     );
     expect(r.stderr).toBe('done');

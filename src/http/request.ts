@@ -36,7 +36,9 @@ export function requestTarget(target: string | undefined): URL | undefined {
 export function oneLine(error: unknown): string {
   const e = error instanceof Error ? error : new Error(String(error));
   const at = stackFrame(e.stack ?? '');
-  return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+  return `${e.name}: ${e.message}${at === undefined ? '' : ` (at ${at})`}`.replace(/\s+/g, (run) =>
+    run.includes('\n') ? ' ' : run,
+  );
 }
 
 /** The text after `at ` on the first line past the first that starts (blanks aside) with `at ` and more, up to a line end. */

@@ -14,7 +14,15 @@ import { CredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 
 export type DownstreamServer =
-  | { name: string; kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; timeoutMs?: number }
+  | {
+      name: string;
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      timeoutMs?: number;
+    }
   | { name: string; kind: 'http'; url: string; headers: Record<string, string>; timeoutMs?: number };
 
 /** Server names become tool-id prefixes (`server:tool`), so they keep to a safe alphabet. */
@@ -80,7 +88,8 @@ export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: str
     }
     const value = env[name];
     if (value === undefined || value === '') {
-      if (fallback === undefined) throw new CredenceError('INVALID_INPUT', `${where} uses \${${name}}, which is not set in the environment`);
+      if (fallback === undefined)
+        throw new CredenceError('INVALID_INPUT', `${where} uses \${${name}}, which is not set in the environment`);
     }
     out += text.slice(copied, start) + (value !== undefined && value !== '' ? value : (fallback as string));
     copied = end;
@@ -89,12 +98,20 @@ export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: str
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-function expandMap(map: Record<string, string> | undefined, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+function expandMap(
+  map: Record<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, expandVariables(v, env, `${where}.${k}`)]));
 }
 
 /** Parses a gateway configuration (the text of a `.mcp.json`-style file); `source` names it in errors. */
-export function parseGatewayConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): DownstreamServer[] {
+export function parseGatewayConfig(
+  text: string,
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+): DownstreamServer[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -102,15 +119,28 @@ export function parseGatewayConfig(text: string, source: string, env: NodeJS.Pro
     throw new CredenceError('INVALID_INPUT', `${source} is not JSON: ${(error as Error).message}`);
   }
   const file = ConfigFile.safeParse(raw);
-  if (!file.success) throw new CredenceError('INVALID_INPUT', `${source} must be an object with "mcpServers": ${formatIssues(file.error)}`);
+  if (!file.success)
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${source} must be an object with "mcpServers": ${formatIssues(file.error)}`,
+    );
   const servers: DownstreamServer[] = [];
   for (const [name, entry] of Object.entries(file.data.mcpServers)) {
     const where = `${source}: server "${name}"`;
-    if (!SERVER_NAME.test(name)) throw new CredenceError('INVALID_INPUT', `${where}: a server name is 1–64 letters, digits, "_" or "-" (it prefixes tool ids as ${name}:tool)`);
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CredenceError('INVALID_INPUT', `${where} must be an object with "command" or "url"`);
+    if (!SERVER_NAME.test(name))
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `${where}: a server name is 1–64 letters, digits, "_" or "-" (it prefixes tool ids as ${name}:tool)`,
+      );
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+      throw new CredenceError('INVALID_INPUT', `${where} must be an object with "command" or "url"`);
     if ((entry as { disabled?: unknown }).disabled === true) continue;
     const type = (entry as { type?: unknown }).type;
-    if (type === 'sse') throw new CredenceError('INVALID_INPUT', `${where}: "sse" servers are not supported; the gateway speaks stdio and Streamable HTTP ("type": "http")`);
+    if (type === 'sse')
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `${where}: "sse" servers are not supported; the gateway speaks stdio and Streamable HTTP ("type": "http")`,
+      );
     if ('url' in entry) {
       const parsed = HttpEntry.safeParse(entry);
       if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${where}: ${formatIssues(parsed.error)}`);
@@ -137,6 +167,7 @@ export function parseGatewayConfig(text: string, source: string, env: NodeJS.Pro
       });
     }
   }
-  if (servers.length === 0) throw new CredenceError('INVALID_INPUT', `${source} lists no servers under "mcpServers" (or all are disabled)`);
+  if (servers.length === 0)
+    throw new CredenceError('INVALID_INPUT', `${source} lists no servers under "mcpServers" (or all are disabled)`);
   return servers;
 }

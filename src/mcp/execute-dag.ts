@@ -33,10 +33,21 @@ const Task = z.strictObject({
 });
 
 export const ExecuteDagInput = z.strictObject({
-  intent: text('intent').optional().describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
-  workflow: z.strictObject({ tasks: z.array(Task).min(1) }).optional().describe('an explicit DAG to run'),
-  arguments: z.record(z.string(), z.record(z.string(), z.unknown())).optional().describe('with intent: the arguments of a suggested task, by task id or tool id'),
-  execute: z.boolean().optional().describe('with intent: false never runs the suggestion (default true: run when safe)'),
+  intent: text('intent')
+    .optional()
+    .describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
+  workflow: z
+    .strictObject({ tasks: z.array(Task).min(1) })
+    .optional()
+    .describe('an explicit DAG to run'),
+  arguments: z
+    .record(z.string(), z.record(z.string(), z.unknown()))
+    .optional()
+    .describe('with intent: the arguments of a suggested task, by task id or tool id'),
+  execute: z
+    .boolean()
+    .optional()
+    .describe('with intent: false never runs the suggestion (default true: run when safe)'),
 });
 
 type Input = z.output<typeof ExecuteDagInput>;
@@ -44,7 +55,10 @@ type Input = z.output<typeof ExecuteDagInput>;
 export async function executeDag(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
   if (input.workflow !== undefined) return runExplicit(ctx, input.workflow.tasks, input.intent);
   if (input.intent !== undefined) return suggestAndMaybeRun(ctx, input);
-  return jsonResult({ error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' }, true);
+  return jsonResult(
+    { error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' },
+    true,
+  );
 }
 
 async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<CallToolResult> {
@@ -52,7 +66,8 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   const suggestion = await ctx.credence.suggestDag(intent);
   if (suggestion.mode !== 'suggestion') return jsonResult({ ...suggestion });
   const notRun: string[] = [];
-  const argumentsOf = (t: { id: string; tool: string }): Record<string, unknown> => input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {};
+  const argumentsOf = (t: { id: string; tool: string }): Record<string, unknown> =>
+    input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {};
   if (input.execute === false) notRun.push('execute is false');
   if (ctx.gateway === undefined) notRun.push('no gateway: start `credence serve --gateway FILE` to run tools');
   else {
@@ -61,16 +76,27 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
       if (tool === undefined) notRun.push(`${task.tool} is not a tool of a connected downstream server`);
       else if (tool.tool.annotations?.readOnlyHint !== true) notRun.push(`${task.tool} is not marked readOnlyHint`);
       else {
-        const required = Array.isArray(tool.tool.inputSchema.required) ? (tool.tool.inputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+        const required = Array.isArray(tool.tool.inputSchema.required)
+          ? (tool.tool.inputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+          : [];
         const missing = required.filter((name) => !(name in argumentsOf(task)));
-        if (missing.length > 0) notRun.push(`${task.tool} needs ${missing.map((m) => `"${m}"`).join(', ')}: give them in arguments (by task id "${task.id}" or tool id)`);
+        if (missing.length > 0)
+          notRun.push(
+            `${task.tool} needs ${missing.map((m) => `"${m}"`).join(', ')}: give them in arguments (by task id "${task.id}" or tool id)`,
+          );
       }
     }
   }
   if (suggestion.confidence < ctx.autoExecuteThreshold) {
     notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
   }
-  if (notRun.length > 0) return jsonResult({ ...suggestion, executed: false, notExecutedBecause: notRun, threshold: ctx.autoExecuteThreshold });
+  if (notRun.length > 0)
+    return jsonResult({
+      ...suggestion,
+      executed: false,
+      notExecutedBecause: notRun,
+      threshold: ctx.autoExecuteThreshold,
+    });
   const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
     id: t.id,
     tool: t.tool,
@@ -79,27 +105,54 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   }));
   const run = await runExplicit(ctx, tasks, intent);
   const value = (run.structuredContent ?? {}) as Record<string, unknown>;
-  return jsonResult({ ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value }, run.isError === true);
+  return jsonResult(
+    { ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value },
+    run.isError === true,
+  );
 }
 
-async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[], intent: string | undefined): Promise<CallToolResult> {
+async function runExplicit(
+  ctx: MetaToolContext,
+  tasks: readonly WorkflowTask[],
+  intent: string | undefined,
+): Promise<CallToolResult> {
   const { credence, gateway } = ctx;
   const check = await credence.validateWorkflow({ tasks });
-  if (!check.ok) return jsonResult({ error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems }, true);
+  if (!check.ok)
+    return jsonResult(
+      { error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems },
+      true,
+    );
   if (gateway === undefined) {
-    return jsonResult({ error: 'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools', layers: check.layers }, true);
+    return jsonResult(
+      {
+        error:
+          'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools',
+        layers: check.layers,
+      },
+      true,
+    );
   }
   const unserved = tasks.filter((t) => !gateway.routes(t.tool));
   if (unserved.length > 0) {
-    return jsonResult({
-      error: `no downstream server of this gateway provides ${unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', ')}`,
-      layers: check.layers,
-    }, true);
+    return jsonResult(
+      {
+        error: `no downstream server of this gateway provides ${unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', ')}`,
+        layers: check.layers,
+      },
+      true,
+    );
   }
   const started = credence.now();
   const clockStart = Date.now();
-  const run = await runWorkflow(tasks, check.layers, (tool, args) => gateway.call(tool, args as Record<string, unknown> | undefined), { now: () => Date.now() });
-  const reachedTool = (t: TaskOutcome): boolean => t.called && !(t.result !== undefined && isGatewayError(t.result as CallToolResult));
+  const run = await runWorkflow(
+    tasks,
+    check.layers,
+    (tool, args) => gateway.call(tool, args as Record<string, unknown> | undefined),
+    { now: () => Date.now() },
+  );
+  const reachedTool = (t: TaskOutcome): boolean =>
+    t.called && !(t.result !== undefined && isGatewayError(t.result as CallToolResult));
   const ran = run.tasks.filter((t) => t.status !== 'skipped' && reachedTool(t));
   const index = new Map(ran.map((t, i) => [t.id, i]));
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
@@ -108,17 +161,22 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
   const recorded =
     ran.length === 0
       ? undefined
-      : await credence.recordExecutions([{
-          intent: text,
-          startedAt: started,
-          calls: ran.map((t) => ({
-            tool: t.tool,
-            status: status(t),
-            durationMs: t.durationMs,
-            at: started + (t.startedAt - clockStart),
-            consumes: t.consumes.map((id) => index.get(id)).filter((i): i is number => i !== undefined),
-          })),
-        }], { learn: ['dependency'] });
+      : await credence.recordExecutions(
+          [
+            {
+              intent: text,
+              startedAt: started,
+              calls: ran.map((t) => ({
+                tool: t.tool,
+                status: status(t),
+                durationMs: t.durationMs,
+                at: started + (t.startedAt - clockStart),
+                consumes: t.consumes.map((id) => index.get(id)).filter((i): i is number => i !== undefined),
+              })),
+            },
+          ],
+          { learn: ['dependency'] },
+        );
   const value = {
     mode: 'executed',
     ok: run.ok,
@@ -136,7 +194,14 @@ async function runExplicit(ctx: MetaToolContext, tasks: readonly WorkflowTask[],
       ...(t.result === undefined ? {} : { result: t.result }),
       ...(t.error === undefined ? {} : { error: t.error }),
     })),
-    learned: (recorded?.edges ?? []).map((e) => ({ from: e.from, to: e.to, type: e.type, source: e.source, count: e.count, confidence: e.confidence })),
+    learned: (recorded?.edges ?? []).map((e) => ({
+      from: e.from,
+      to: e.to,
+      type: e.type,
+      source: e.source,
+      count: e.count,
+      confidence: e.confidence,
+    })),
   };
   return jsonResult(value, !run.ok);
 }

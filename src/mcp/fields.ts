@@ -8,4 +8,5 @@ import { z } from 'zod';
 import { INPUT_LIMITS, type InputLimitName } from '../core/limits.js';
 
 /** A string of at most `INPUT_LIMITS[limit]` characters. */
-export const text = (limit: InputLimitName) => z.string().max(INPUT_LIMITS[limit], `at most ${INPUT_LIMITS[limit]} characters (the ${limit} limit)`);
+export const text = (limit: InputLimitName) =>
+  z.string().max(INPUT_LIMITS[limit], `at most ${INPUT_LIMITS[limit]} characters (the ${limit} limit)`);

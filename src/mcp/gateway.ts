@@ -78,7 +78,8 @@ function gatewayError(message: string): CallToolResult {
 }
 
 /** Errors that mean the connection itself is gone (a dead HTTP server, a dropped session), not that a call failed. */
-const CONNECTION_LOST = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|unknown MCP session|HTTP 404/i;
+const CONNECTION_LOST =
+  /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|unknown MCP session|HTTP 404/i;
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
@@ -98,7 +99,8 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 
 export class Gateway {
   readonly #connections = new Map<string, Connection>();
-  readonly #options: Required<Omit<GatewayOptions, 'onToolsChanged' | 'startWaitMs'>> & Pick<GatewayOptions, 'onToolsChanged'>;
+  readonly #options: Required<Omit<GatewayOptions, 'onToolsChanged' | 'startWaitMs'>> &
+    Pick<GatewayOptions, 'onToolsChanged'>;
   #closed = false;
   #version = 0;
 
@@ -110,7 +112,8 @@ export class Gateway {
       log: options.log ?? (() => {}),
       ...(options.onToolsChanged === undefined ? {} : { onToolsChanged: options.onToolsChanged }),
     };
-    for (const config of servers) this.#connections.set(config.name, { config, tools: [], state: 'unavailable', lastAttempt: 0, failures: 0 });
+    for (const config of servers)
+      this.#connections.set(config.name, { config, tools: [], state: 'unavailable', lastAttempt: 0, failures: 0 });
     this.#startWaitMs = options.startWaitMs ?? 10_000;
   }
 
@@ -191,16 +194,24 @@ export class Gateway {
    * Calls a downstream tool by its catalogue id. Never throws: an unknown tool, a dead server, a
    * timeout or a protocol error comes back as an error result naming the server and the reason.
    */
-  async call(id: string, args: Record<string, unknown> | undefined, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+  async call(
+    id: string,
+    args: Record<string, unknown> | undefined,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
     const connection = this.#serverOf(id);
     if (connection === undefined) return gatewayError(`no downstream server provides "${id}"`);
-    if (connection.state !== 'connected' && Date.now() - connection.lastAttempt >= this.#options.retryMs) await this.#connect(connection);
+    if (connection.state !== 'connected' && Date.now() - connection.lastAttempt >= this.#options.retryMs)
+      await this.#connect(connection);
     const { client } = connection;
     if (connection.state !== 'connected' || client === undefined) {
-      return gatewayError(`server "${connection.config.name}" is unavailable${connection.error === undefined ? '' : `: ${connection.error}`}`);
+      return gatewayError(
+        `server "${connection.config.name}" is unavailable${connection.error === undefined ? '' : `: ${connection.error}`}`,
+      );
     }
     const name = id.slice(connection.config.name.length + 1);
-    if (!connection.tools.some((t) => t.name === name)) return gatewayError(`server "${connection.config.name}" has no tool "${name}"`);
+    if (!connection.tools.some((t) => t.name === name))
+      return gatewayError(`server "${connection.config.name}" has no tool "${name}"`);
     const timeout = connection.config.timeoutMs ?? this.#options.callTimeoutMs;
     try {
       const result = await client.callTool({ name, ...(args === undefined ? {} : { arguments: args }) }, undefined, {
@@ -210,7 +221,8 @@ export class Gateway {
       return result as CallToolResult;
     } catch (error) {
       const message = (error as Error).message;
-      if (/timed out|timeout/i.test(message)) return gatewayError(`server "${connection.config.name}" did not answer "${name}" within ${timeout} ms`);
+      if (/timed out|timeout/i.test(message))
+        return gatewayError(`server "${connection.config.name}" did not answer "${name}" within ${timeout} ms`);
       if (CONNECTION_LOST.test(message) && connection.client === client) this.#lost(connection, client, message);
       return gatewayError(`server "${connection.config.name}" failed on "${name}": ${message}`);
     }
@@ -224,7 +236,9 @@ export class Gateway {
     connection.error = reason;
     void client.close().catch(() => {});
     if (this.#closed) return;
-    this.#options.log(`gateway: server "${connection.config.name}" is unavailable (${reason}); its tools answer with an error until it is back`);
+    this.#options.log(
+      `gateway: server "${connection.config.name}" is unavailable (${reason}); its tools answer with an error until it is back`,
+    );
     this.#options.onToolsChanged?.();
     this.#scheduleRetry(connection);
   }
@@ -316,7 +330,11 @@ export class Gateway {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await withTimeout(client.listTools(cursor === undefined ? {} : { cursor }), this.#options.connectTimeoutMs, `server "${server}" (tools/list)`);
+      const page = await withTimeout(
+        client.listTools(cursor === undefined ? {} : { cursor }),
+        this.#options.connectTimeoutMs,
+        `server "${server}" (tools/list)`,
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);

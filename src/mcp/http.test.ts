@@ -11,7 +11,12 @@ import { createMcpSession, type CredenceMcpSession } from './server.js';
 import type { SessionRecorder } from '../mcp/session.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'squatter', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'squatter', version: '1' } },
+};
 
 /** What a local process needs to hold a session: one initialize, then nothing. Returns the session id. */
 async function openIdleSession(url: string): Promise<string> {
@@ -24,7 +29,11 @@ async function openIdleSession(url: string): Promise<string> {
 
 /** A request on an open session; its HTTP status (404 once the session is gone). */
 async function ping(url: string, session: string): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
   await res.text();
   return res.status;
 }
@@ -40,7 +49,11 @@ afterEach(async () => {
 
 describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
   it('64 idle sessions held by another local process do not lock out a new client: the least recently used one is closed for it', async () => {
-    credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'http', now: '2026-03-01T09:00:00Z' });
+    credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 'http',
+      now: '2026-03-01T09:00:00Z',
+    });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
     let clock = 1_000_000;
     const closed: string[] = [];
@@ -77,7 +90,9 @@ describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
     expect(await ping(url, squatted[1] as string)).toBe(404);
     expect(await ping(url, squatted[0] as string)).toBe(200);
     // Opened at 1,002,000 ms, closed at 1,066,000 ms by the clock the server was given.
-    expect(lines).toEqual([`http: 64 MCP sessions open; closing session ${squatted[1]}, unused for 64 s, for a new client`]);
+    expect(lines).toEqual([
+      `http: 64 MCP sessions open; closing session ${squatted[1]}, unused for 64 s, for a new client`,
+    ]);
     await client.close();
   });
 
@@ -88,7 +103,9 @@ describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
     // Sessions whose only tool waits until the test lets it go.
     const holdingSession = (): CredenceMcpSession => {
       const server = new Server({ name: 'hold', version: '1' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'hold', inputSchema: { type: 'object' } }] }));
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'hold', inputSchema: { type: 'object' } }],
+      }));
       server.setRequestHandler(CallToolRequestSchema, async () => {
         started += 1;
         await held;
@@ -105,7 +122,9 @@ describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
 
     const refused = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) });
     expect(refused.status).toBe(503);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/too many open MCP sessions \(2\), each with a request in progress/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /too many open MCP sessions \(2\), each with a request in progress/,
+    );
 
     release();
     for (const result of await Promise.all(calls)) expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
@@ -184,7 +203,9 @@ describe('oneLine (issue 17 leftover: linear time)', () => {
 
   it('reads 200,000 blanks with no line break, and 200,000 blank lines, through the real function', () => {
     const blanks = ' '.repeat(200_000);
-    expect(oneLine(errorWith(`${blanks}x`, `Error: ${blanks}x\n    at here (f.ts:1:1)`))).toBe(`Error: ${blanks}x (at here (f.ts:1:1))`);
+    expect(oneLine(errorWith(`${blanks}x`, `Error: ${blanks}x\n    at here (f.ts:1:1)`))).toBe(
+      `Error: ${blanks}x (at here (f.ts:1:1))`,
+    );
     const lines = '\n'.repeat(200_000);
     expect(oneLine(errorWith(`a${lines}b`, `Error: a${lines}b`))).toBe('Error: a b');
   });

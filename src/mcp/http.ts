@@ -57,7 +57,13 @@ export interface RunningHttpServer {
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
-function send(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
@@ -80,21 +86,28 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const log = options.log ?? (() => {});
   /** `busy`: the session's requests whose body was read and whose response has not ended. */
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: CredenceMcpSession; lastSeen: number; busy: number }>();
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; session: CredenceMcpSession; lastSeen: number; busy: number }
+  >();
   const now = options.now ?? Date.now;
   const expected = options.token === undefined ? undefined : digest(options.token);
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? 64;
   const sweep = (): void => {
     const at = now();
-    for (const entry of sessions.values()) if (entry.busy === 0 && at - entry.lastSeen > idleMs) void entry.transport.close().catch(() => {});
+    for (const entry of sessions.values())
+      if (entry.busy === 0 && at - entry.lastSeen > idleMs) void entry.transport.close().catch(() => {});
   };
   /** Closes the least recently used session with no request in progress; false when every one is busy. */
   const evictIdlest = async (): Promise<boolean> => {
     let idlest: [string, { transport: StreamableHTTPServerTransport; lastSeen: number }] | undefined;
-    for (const entry of sessions) if (entry[1].busy === 0 && (idlest === undefined || entry[1].lastSeen < idlest[1].lastSeen)) idlest = entry;
+    for (const entry of sessions)
+      if (entry[1].busy === 0 && (idlest === undefined || entry[1].lastSeen < idlest[1].lastSeen)) idlest = entry;
     if (idlest === undefined) return false;
-    log(`http: ${maxSessions} MCP sessions open; closing session ${idlest[0]}, unused for ${Math.round((now() - idlest[1].lastSeen) / 1000)} s, for a new client`);
+    log(
+      `http: ${maxSessions} MCP sessions open; closing session ${idlest[0]}, unused for ${Math.round((now() - idlest[1].lastSeen) / 1000)} s, for a new client`,
+    );
     // Closing the transport ends the session as a DELETE would (its onclose forgets it and tells the owner).
     await idlest[1].transport.close().catch(() => {});
     sessions.delete(idlest[0]);
@@ -132,10 +145,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     }
     if (req.method !== 'POST') return send(res, 400, 'a GET or DELETE on /mcp needs an mcp-session-id header');
     const body = await readJson(req, 4 * 1024 * 1024);
-    if (!isInitializeRequest(body)) return send(res, 400, 'the first request of a session must be initialize (no mcp-session-id given)');
+    if (!isInitializeRequest(body))
+      return send(res, 400, 'the first request of a session must be initialize (no mcp-session-id given)');
     if (sessions.size >= maxSessions) sweep();
     while (sessions.size >= maxSessions) {
-      if (!(await evictIdlest())) return send(res, 503, `too many open MCP sessions (${maxSessions}), each with a request in progress: try again, or end one with DELETE /mcp`);
+      if (!(await evictIdlest()))
+        return send(
+          res,
+          503,
+          `too many open MCP sessions (${maxSessions}), each with a request in progress: try again, or end one with DELETE /mcp`,
+        );
     }
     const id = randomUUID();
     const session = options.createSession(`http-${id}`);
@@ -163,7 +182,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
    */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     log(`http: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
-    if (!res.headersSent) send(res, 500, `the server failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`, {}, -32603);
+    if (!res.headersSent)
+      send(
+        res,
+        500,
+        `the server failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`,
+        {},
+        -32603,
+      );
     else res.end();
   };
 
@@ -172,16 +198,28 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (allowedHosts !== undefined && !allowedHosts.has(host)) return send(res, 403, `host "${host}" is not allowed`);
     const origin = req.headers.origin;
     // A page may call this server only from the server's own origin: http:, the same host and port.
-    if (allowedHosts !== undefined && origin !== undefined && originHost(origin) !== host) return send(res, 403, `origin "${origin}" is not allowed: only pages served from http://${host} may call this server`);
+    if (allowedHosts !== undefined && origin !== undefined && originHost(origin) !== host)
+      return send(
+        res,
+        403,
+        `origin "${origin}" is not allowed: only pages served from http://${host} may call this server`,
+      );
     const url = requestTarget(req.url);
-    if (url === undefined) return send(res, 400, `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for /mcp or a dashboard page such as /graph`);
+    if (url === undefined)
+      return send(
+        res,
+        400,
+        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for /mcp or a dashboard page such as /graph`,
+      );
     const path = url.pathname;
-    if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true)) return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+    if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true))
+      return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
     if (path === '/mcp') {
       handleMcp(req, res).catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;
         if (status === 500) return failed(req, res, error);
-        if (!res.headersSent) send(res, status, (error as Error).message, {}, (error as { code?: number }).code ?? -32000);
+        if (!res.headersSent)
+          send(res, status, (error as Error).message, {}, (error as { code?: number }).code ?? -32000);
         else res.end();
       });
       return;
@@ -203,7 +241,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       clearInterval(sweeper);
       reject(
         error.code === 'EADDRINUSE'
-          ? new CredenceError('INVALID_INPUT', `port ${options.port} on ${options.host} is in use: choose another with --port (0 picks a free one)`)
+          ? new CredenceError(
+              'INVALID_INPUT',
+              `port ${options.port} on ${options.host} is in use: choose another with --port (0 picks a free one)`,
+            )
           : error.code === 'EADDRNOTAVAIL'
             ? new CredenceError('INVALID_INPUT', `--host ${options.host} is not an address of this machine`)
             : error,
@@ -217,7 +258,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const names = ['127.0.0.1', 'localhost', '[::1]', options.host];
-  allowedHosts = isLoopback(options.host) ? new Set(names.map((n) => `${n.includes(':') && !n.startsWith('[') ? `[${n}]` : n}:${port}`.toLowerCase())) : undefined;
+  allowedHosts = isLoopback(options.host)
+    ? new Set(names.map((n) => `${n.includes(':') && !n.startsWith('[') ? `[${n}]` : n}:${port}`.toLowerCase()))
+    : undefined;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     server,

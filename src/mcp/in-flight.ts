@@ -18,7 +18,8 @@ export interface InFlight {
 type Id = string | number;
 
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } => 'method' in m && 'id' in m;
-const isAnswer = (m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } => !('method' in m) && 'id' in m && m.id !== undefined;
+const isAnswer = (m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } =>
+  !('method' in m) && 'id' in m && m.id !== undefined;
 const cancelledId = (m: JSONRPCMessage): Id | undefined => {
   if (!('method' in m) || 'id' in m || m.method !== 'notifications/cancelled') return undefined;
   const id = (m.params as { requestId?: unknown } | undefined)?.requestId;

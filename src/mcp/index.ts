@@ -4,7 +4,14 @@
  */
 export { serve, importGatewayTools, checkServeConfig, type ServeConfig, type ServeIO } from './serve.js';
 export { createMcpSession, SERVER_INFO, type CredenceMcpSession, type McpServerOptions } from './server.js';
-export { Gateway, errorResult, toolId, type DownstreamTool, type GatewayOptions, type ServerStatus } from './gateway.js';
+export {
+  Gateway,
+  errorResult,
+  toolId,
+  type DownstreamTool,
+  type GatewayOptions,
+  type ServerStatus,
+} from './gateway.js';
 export { parseGatewayConfig, expandVariables, type DownstreamServer } from './config.js';
 export { META_TOOLS, jsonResult, inputJsonSchema, type MetaTool, type MetaToolContext } from './meta-tools.js';
 export { serveHttp, isLoopback, type HttpServeOptions, type RunningHttpServer } from './http.js';

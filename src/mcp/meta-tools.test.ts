@@ -10,12 +10,18 @@ import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
 import { createMcpSession } from './server.js';
 
 /** Every string schema in a JSON Schema, with where it is (object keys of a record are not values). */
-function stringsOf(schema: unknown, where: string, out: { where: string; schema: Record<string, unknown> }[] = []): typeof out {
+function stringsOf(
+  schema: unknown,
+  where: string,
+  out: { where: string; schema: Record<string, unknown> }[] = [],
+): typeof out {
   if (Array.isArray(schema)) schema.forEach((s, i) => stringsOf(s, `${where}[${i}]`, out));
   else if (typeof schema === 'object' && schema !== null) {
     const node = schema as Record<string, unknown>;
-    if (node.type === 'string' && node.enum === undefined && node.const === undefined) out.push({ where, schema: node });
-    for (const [key, value] of Object.entries(node)) if (key !== 'propertyNames') stringsOf(value, `${where}.${key}`, out);
+    if (node.type === 'string' && node.enum === undefined && node.const === undefined)
+      out.push({ where, schema: node });
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'propertyNames') stringsOf(value, `${where}.${key}`, out);
   }
   return out;
 }
@@ -24,10 +30,13 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
   it('publish a maxLength on every free-text field, the engine limit of that field', () => {
     const unbounded: string[] = [];
     for (const tool of META_TOOLS) {
-      for (const s of stringsOf(inputJsonSchema(tool), tool.name)) if (typeof s.schema.maxLength !== 'number') unbounded.push(s.where);
+      for (const s of stringsOf(inputJsonSchema(tool), tool.name))
+        if (typeof s.schema.maxLength !== 'number') unbounded.push(s.where);
     }
     expect(unbounded).toEqual([]);
-    const props = (name: string) => (inputJsonSchema(META_TOOLS.find((t) => t.name === name) as (typeof META_TOOLS)[number]).properties ?? {}) as Record<string, { maxLength?: number }>;
+    const props = (name: string) =>
+      (inputJsonSchema(META_TOOLS.find((t) => t.name === name) as (typeof META_TOOLS)[number]).properties ??
+        {}) as Record<string, { maxLength?: number }>;
     expect(props('search_tools').query?.maxLength).toBe(INPUT_LIMITS.query);
     expect(props('recall').query?.maxLength).toBe(INPUT_LIMITS.query);
     expect(props('execute_dag').intent?.maxLength).toBe(INPUT_LIMITS.intent);
@@ -37,7 +46,11 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
   });
 
   it('refuse an over-long query before any work, as arguments that do not fit the schema (-32602 naming the field and the limit)', async () => {
-    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'limits', now: '2026-03-01T09:00:00Z' });
+    const credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 'limits',
+      now: '2026-03-01T09:00:00Z',
+    });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
     const session = createMcpSession(credence, undefined, 'limits');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -54,7 +67,9 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
       );
       expect(refused).toBeInstanceOf(McpError);
       expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
-      expect((refused as McpError).message).toMatch(/invalid arguments for search_tools: query: at most 4000 characters/);
+      expect((refused as McpError).message).toMatch(
+        /invalid arguments for search_tools: query: at most 4000 characters/,
+      );
     } finally {
       await client.close();
       await credence.close();

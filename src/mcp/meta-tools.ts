@@ -29,7 +29,8 @@ export interface MetaTool {
   run: (ctx: MetaToolContext, args: never) => Promise<CallToolResult>;
 }
 
-const Limit = (max: number, fallback: number) => z.number().int().min(1).max(max).optional().describe(`how many results at most (default ${fallback})`);
+const Limit = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).optional().describe(`how many results at most (default ${fallback})`);
 
 const define = <S extends z.ZodType>(tool: {
   name: string;
@@ -40,14 +41,19 @@ const define = <S extends z.ZodType>(tool: {
   run: (ctx: MetaToolContext, args: z.output<S>) => Promise<CallToolResult>;
 }): MetaTool => tool as unknown as MetaTool;
 
-const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const readOnly: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 export const META_TOOLS: readonly MetaTool[] = [
   define({
     name: 'search_tools',
     title: 'Search tools',
     description:
-      'Ranks the tools Credence knows (its catalogue, including the gateway\'s downstream tools) for a task described in words. ' +
+      "Ranks the tools Credence knows (its catalogue, including the gateway's downstream tools) for a task described in words. " +
       'Each result carries its score and the parts that made it: semantic similarity, graph relatedness to the context tools, and the local alpha that weighs them. ' +
       'Pass the tools already used in this task as context_tools to favour those that usually follow them.',
     input: z.strictObject({
@@ -57,7 +63,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     }),
     annotations: readOnly,
     run: async ({ credence }, a) => {
-      const results = await credence.searchTools(a.query, { ...(a.limit === undefined ? {} : { limit: a.limit }), ...(a.context_tools === undefined ? {} : { context: a.context_tools }) });
+      const results = await credence.searchTools(a.query, {
+        ...(a.limit === undefined ? {} : { limit: a.limit }),
+        ...(a.context_tools === undefined ? {} : { context: a.context_tools }),
+      });
       return jsonResult({ query: a.query, results });
     },
   }),
@@ -66,7 +75,7 @@ export const META_TOOLS: readonly MetaTool[] = [
     title: 'Suggest or run a workflow DAG',
     description:
       'With {intent}: suggests a workflow DAG of tools for the intent, with its confidence, the weights used (cold start, growing, mature), the rationale and alternatives; ' +
-      'it runs it only when every tool is marked readOnlyHint and the confidence reaches the server\'s threshold (default 0.85). ' +
+      "it runs it only when every tool is marked readOnlyHint and the confidence reaches the server's threshold (default 0.85). " +
       'With {workflow: {tasks: [{id, tool, arguments, dependsOn}]}}: validates it (unknown tool, missing dependency, cycle) and runs it through the gateway in parallel layers. ' +
       'An argument "$task_1" is the text of task_1\'s result; "$task_1.field" reads a field of its structured content (or of its text parsed as JSON); "$$" escapes a literal "$". ' +
       'A failed task fails the tasks that depend on it, not its siblings. Every run is recorded, so the tool graph learns its dependencies.',
@@ -77,10 +86,15 @@ export const META_TOOLS: readonly MetaTool[] = [
   define({
     name: 'suggest_next',
     title: 'Suggest the next tool',
-    description: 'The tools that usually come after (or depend on) the given tool, ranked by edge confidence, each with why: the edge type, its source (observed, inferred, template), its count and decay.',
+    description:
+      'The tools that usually come after (or depend on) the given tool, ranked by edge confidence, each with why: the edge type, its source (observed, inferred, template), its count and decay.',
     input: z.strictObject({ tool: text('toolName').describe('a tool id from the catalogue'), limit: Limit(50, 5) }),
     annotations: readOnly,
-    run: async ({ credence }, a) => jsonResult({ tool: a.tool, suggestions: await credence.suggestNext(a.tool, a.limit === undefined ? {} : { limit: a.limit }) }),
+    run: async ({ credence }, a) =>
+      jsonResult({
+        tool: a.tool,
+        suggestions: await credence.suggestNext(a.tool, a.limit === undefined ? {} : { limit: a.limit }),
+      }),
   }),
   define({
     name: 'recall',
@@ -92,7 +106,18 @@ export const META_TOOLS: readonly MetaTool[] = [
     annotations: readOnly,
     run: async ({ credence }, a) => {
       const results = await credence.recall(a.query, a.limit === undefined ? {} : { limit: a.limit });
-      const context = results.length === 0 ? '' : formatMemoryContext(results.map((r) => ({ category: r.category, title: r.title, tags: r.tags, label: r.label, ...(r.path === null ? {} : { path: r.path }) })));
+      const context =
+        results.length === 0
+          ? ''
+          : formatMemoryContext(
+              results.map((r) => ({
+                category: r.category,
+                title: r.title,
+                tags: r.tags,
+                label: r.label,
+                ...(r.path === null ? {} : { path: r.path }),
+              })),
+            );
       return jsonResult({ query: a.query, results, context });
     },
   }),
@@ -107,7 +132,13 @@ export const META_TOOLS: readonly MetaTool[] = [
       type: z.enum(OBSERVATION_TYPES),
       observation: text('observation').describe('what was observed, in one sentence'),
       confidence: z.number().optional().describe('how sure, in [0, 1] (default 0.5)'),
-      context: z.strictObject({ task: text('intent').optional(), file: text('evidence').optional(), phase: z.enum(OBSERVATION_PHASES).optional() }).optional(),
+      context: z
+        .strictObject({
+          task: text('intent').optional(),
+          file: text('evidence').optional(),
+          phase: z.enum(OBSERVATION_PHASES).optional(),
+        })
+        .optional(),
       evidence: z.array(text('evidence')).optional(),
       tags: z.array(text('tag')).optional(),
       timestamp: text('id').optional().describe('ISO 8601; default now'),
@@ -132,7 +163,10 @@ export const META_TOOLS: readonly MetaTool[] = [
           status: z.enum(CALL_STATUSES),
           retries: z.number().int().optional(),
           durationMs: z.number().optional(),
-          consumes: z.array(z.number().int()).optional().describe('indexes of earlier calls whose output this call used'),
+          consumes: z
+            .array(z.number().int())
+            .optional()
+            .describe('indexes of earlier calls whose output this call used'),
           parent: z.number().int().optional().describe('index of the call this one ran inside'),
           at: z.union([text('id'), z.number()]).optional(),
         }),
@@ -145,7 +179,12 @@ export const META_TOOLS: readonly MetaTool[] = [
     run: async ({ credence }, a) => {
       const recorded = await credence.recordExecutions([a], { validate: true });
       const execution = recorded.executions[0];
-      return jsonResult({ executionId: execution?.id, calls: execution?.calls ?? 0, newTools: recorded.newTools, edges: recorded.edges });
+      return jsonResult({
+        executionId: execution?.id,
+        calls: execution?.calls ?? 0,
+        newTools: recorded.newTools,
+        edges: recorded.edges,
+      });
     },
   }),
   define({
@@ -185,14 +224,18 @@ export const META_TOOLS: readonly MetaTool[] = [
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async ({ credence }, a) => {
-      const result = await credence.feedback(a.id, a.verdict, { ...(a.event_id === undefined ? {} : { eventId: a.event_id }), ...(a.note === undefined ? {} : { note: a.note }) });
+      const result = await credence.feedback(a.id, a.verdict, {
+        ...(a.event_id === undefined ? {} : { eventId: a.event_id }),
+        ...(a.note === undefined ? {} : { note: a.note }),
+      });
       return jsonResult({ ...result });
     },
   }),
   define({
     name: 'forget',
     title: 'Forget',
-    description: 'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included).',
+    description:
+      'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included).',
     input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => jsonResult({ ...(await credence.forget(a.id)) }),

@@ -7,7 +7,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A result as JSON text plus the same value as `structuredContent`. */
 export function jsonResult(value: Record<string, unknown>, isError = false): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value, ...(isError ? { isError: true } : {}) };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value,
+    ...(isError ? { isError: true } : {}),
+  };
 }
 
 /** An error result, the way MCP reports a tool's own failure. */

@@ -71,11 +71,25 @@ export async function importGatewayTools(credence: Credence, gateway: Gateway): 
 export function checkServeConfig(config: ServeConfig): void {
   const host = config.host ?? '127.0.0.1';
   if (config.mode === 'http' && !isLoopback(host)) {
-    if (config.allowRemote !== true) throw new CredenceError('INVALID_INPUT', `--host ${host} is not a loopback address: add --allow-remote (and a bearer token) to serve other machines`);
-    if (config.token === undefined || config.token.length < 16) throw new CredenceError('INVALID_INPUT', `serving on ${host} needs a bearer token of at least 16 characters (--token or CREDENCE_TOKEN)`);
+    if (config.allowRemote !== true)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `--host ${host} is not a loopback address: add --allow-remote (and a bearer token) to serve other machines`,
+      );
+    if (config.token === undefined || config.token.length < 16)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `serving on ${host} needs a bearer token of at least 16 characters (--token or CREDENCE_TOKEN)`,
+      );
   }
-  if (config.autoExecuteThreshold !== undefined && !(config.autoExecuteThreshold >= 0 && config.autoExecuteThreshold <= 1)) {
-    throw new CredenceError('INVALID_INPUT', `the auto-execute threshold must be in [0, 1], got ${config.autoExecuteThreshold}`);
+  if (
+    config.autoExecuteThreshold !== undefined &&
+    !(config.autoExecuteThreshold >= 0 && config.autoExecuteThreshold <= 1)
+  ) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the auto-execute threshold must be in [0, 1], got ${config.autoExecuteThreshold}`,
+    );
   }
 }
 
@@ -92,7 +106,10 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new CredenceError('INVALID_INPUT', `cannot read the gateway file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `cannot read the gateway file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     // ${CREDENCE_CONFIG_DIR} is the gateway file's folder, so that a path in it (a server's data
     // file) does not depend on the folder each server resolves relative paths against.
@@ -117,13 +134,16 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
   }
   // The gateway's servers connect while the server starts listening; listing and calling wait for
   // their first chance (at most startWaitMs), so a slow server never delays `initialize`.
-  const connected = gateway === undefined
-    ? Promise.resolve()
-    : (async () => {
-        await gateway.connectAll();
-        const imported = await importGatewayTools(credence, gateway);
-        log(`gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`);
-      })();
+  const connected =
+    gateway === undefined
+      ? Promise.resolve()
+      : (async () => {
+          await gateway.connectAll();
+          const imported = await importGatewayTools(credence, gateway);
+          log(
+            `gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`,
+          );
+        })();
   const ready = connected.catch((error: unknown) => log(`gateway: ${(error as Error).message}`));
   const options: McpServerOptions = { ...config, log, ready };
   const stopSignals = new Promise<void>((done) => {
@@ -173,7 +193,10 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       });
       log(`MCP (Streamable HTTP) at ${http.url}${config.token === undefined ? '' : ' (bearer token required)'}`);
       const dashboardUrl = dashboard === undefined ? undefined : http.url.replace(/\/mcp$/, '/');
-      if (dashboardUrl !== undefined) log(`dashboard at ${dashboardUrl}${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`);
+      if (dashboardUrl !== undefined)
+        log(
+          `dashboard at ${dashboardUrl}${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`,
+        );
       io.ready?.({ url: http.url, ...(dashboardUrl === undefined ? {} : { dashboard: dashboardUrl }) });
       await stopped;
     }

@@ -25,9 +25,14 @@ describe('the MCP server in process', () => {
       expect(result.isError).toBe(true);
       const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
       const body = JSON.parse(text) as { error: string; code: string };
-      expect(body).toEqual({ error: "search_tools failed: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause", code: 'INTERNAL' });
+      expect(body).toEqual({
+        error: "search_tools failed: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause",
+        code: 'INTERNAL',
+      });
       expect(text).not.toContain('no such table');
-      expect(lines).toEqual([expect.stringMatching(/^search_tools failed: SqliteError: no such table: tools \(at .+\)$/)]);
+      expect(lines).toEqual([
+        expect.stringMatching(/^search_tools failed: SqliteError: no such table: tools \(at .+\)$/),
+      ]);
     } finally {
       await client.close();
       await credence.close();

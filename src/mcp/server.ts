@@ -7,7 +7,14 @@
  * fit the published schema; everything a tool itself refuses is an `isError` result.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import { isCredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
@@ -49,10 +56,18 @@ const INSTRUCTIONS =
   'Every score comes with the parts that made it.';
 
 /** Creates the server for one client session; `sessionKey` names its recorded executions. */
-export function createMcpSession(credence: Credence, gateway: Gateway | undefined, sessionKey: string, options: McpServerOptions = {}): CredenceMcpSession {
+export function createMcpSession(
+  credence: Credence,
+  gateway: Gateway | undefined,
+  sessionKey: string,
+  options: McpServerOptions = {},
+): CredenceMcpSession {
   const log = options.log ?? (() => {});
   const separator = options.nameSeparator ?? ':';
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: INSTRUCTIONS,
+  });
   const recorder = new SessionRecorder(credence, {
     sessionKey,
     intent: () => `MCP session (${server.getClientVersion()?.name ?? 'unknown client'})`,
@@ -82,7 +97,9 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
       if (clash === undefined) byName.set(name, d);
       else if (!warned.has(d.id)) {
         warned.add(d.id);
-        log(`gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; it is left out (try another --name-separator)`);
+        log(
+          `gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; it is left out (try another --name-separator)`,
+        );
       }
     }
     listed = { version: gateway.version, byName };
@@ -93,15 +110,24 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
     if (gateway === undefined) return undefined;
     const listed = downstream().get(name);
     if (listed !== undefined) return listed.id;
-    const server = gateway.servers().find((s) => name.startsWith(`${s}${separator}`) && name.length > s.length + separator.length);
+    const server = gateway
+      .servers()
+      .find((s) => name.startsWith(`${s}${separator}`) && name.length > s.length + separator.length);
     return server === undefined ? undefined : `${server}:${name.slice(server.length + separator.length)}`;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await options.ready;
-    const tools: Tool[] = META_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: inputJsonSchema(t), annotations: t.annotations }));
+    const tools: Tool[] = META_TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: inputJsonSchema(t),
+      annotations: t.annotations,
+    }));
     if (options.metaOnly !== true) {
-      for (const [name, d] of downstream()) tools.push({ ...d.tool, name, description: `[${d.server}] ${d.tool.description ?? ''}`.trim() });
+      for (const [name, d] of downstream())
+        tools.push({ ...d.tool, name, description: `[${d.server}] ${d.tool.description ?? ''}`.trim() });
     }
     return { tools };
   });
@@ -113,12 +139,19 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
     const tool = meta.get(name);
     if (tool !== undefined) return runMeta(tool, ctx, args, log);
     const id = catalogueId(name);
-    if (gateway === undefined || id === undefined || gateway.knows(id) === 'no') throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
+    if (gateway === undefined || id === undefined || gateway.knows(id) === 'no')
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     const at = credence.now();
     const t0 = performance.now();
     const result = await gateway.call(id, args, { signal: extra.signal });
     // What the gateway failed at (a server down, a timeout) says nothing about the tool: not learned.
-    if (!isGatewayError(result)) recorder.record({ tool: id, status: result.isError === true ? 'failure' : 'success', durationMs: Math.round(performance.now() - t0), at });
+    if (!isGatewayError(result))
+      recorder.record({
+        tool: id,
+        status: result.isError === true ? 'failure' : 'success',
+        durationMs: Math.round(performance.now() - t0),
+        at,
+      });
     return result;
   });
 
@@ -130,14 +163,26 @@ export function createMcpSession(credence: Credence, gateway: Gateway | undefine
  * unanticipated one (a bug, a driver refusing a statement) is logged whole and reaches the agent as
  * a short line without its message (core/text/error-summary): a driver's text can quote stored values or SQL.
  */
-async function runMeta(tool: MetaTool, ctx: MetaToolContext, args: Record<string, unknown>, log: (line: string) => void): Promise<CallToolResult> {
+async function runMeta(
+  tool: MetaTool,
+  ctx: MetaToolContext,
+  args: Record<string, unknown>,
+  log: (line: string) => void,
+): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args);
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
   try {
     return await tool.run(ctx, parsed.data as never);
   } catch (error) {
     if (isCredenceError(error)) return jsonResult({ error: error.message, code: error.code }, true);
     log(`${tool.name} failed: ${oneLine(error)}`);
-    return jsonResult({ error: `${tool.name} failed: ${unexpectedErrorSummary(error)}; the server's log has the cause`, code: 'INTERNAL' }, true);
+    return jsonResult(
+      {
+        error: `${tool.name} failed: ${unexpectedErrorSummary(error)}; the server's log has the cause`,
+        code: 'INTERNAL',
+      },
+      true,
+    );
   }
 }

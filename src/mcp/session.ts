@@ -58,7 +58,11 @@ export class SessionRecorder {
     this.#execution.lastAt = Math.max(this.#execution.lastAt, call.at);
     const last = this.#pending.at(-1);
     if (last !== undefined && last.head.id === this.#execution.id) last.calls.push(call);
-    else this.#pending.push({ head: { id: this.#execution.id, intent: this.#options.intent(), startedAt: this.#execution.startedAt }, calls: [call] });
+    else
+      this.#pending.push({
+        head: { id: this.#execution.id, intent: this.#options.intent(), startedAt: this.#execution.startedAt },
+        calls: [call],
+      });
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => void this.#write(), this.#options.batchMs ?? 100);
       this.#timer.unref();
@@ -73,10 +77,18 @@ export class SessionRecorder {
     this.#pending = [];
     for (const { head, calls } of batches) {
       this.#queue = this.#queue
-        .then(() => this.#credence.appendCalls(head, calls.map((c) => ({ tool: c.tool, status: c.status, durationMs: c.durationMs, at: c.at }))))
+        .then(() =>
+          this.#credence.appendCalls(
+            head,
+            calls.map((c) => ({ tool: c.tool, status: c.status, durationMs: c.durationMs, at: c.at })),
+          ),
+        )
         .then(
           () => {},
-          (error: unknown) => this.#options.log?.(`gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ${(error as Error).message}`),
+          (error: unknown) =>
+            this.#options.log?.(
+              `gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ${(error as Error).message}`,
+            ),
         );
     }
     return this.#queue;

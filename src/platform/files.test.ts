@@ -83,9 +83,12 @@ describe('resolveInsideRoot', () => {
     },
   );
 
-  it.each(['..\\x', 'a\\..\\..\\x', 'skills\\..\\..\\outside\\secret.txt'])('refuses the Windows-style %j on every platform', (path) => {
-    expect(codeOf(() => resolveInsideRoot(root, path))).toBe('PATH_OUTSIDE_ROOT');
-  });
+  it.each(['..\\x', 'a\\..\\..\\x', 'skills\\..\\..\\outside\\secret.txt'])(
+    'refuses the Windows-style %j on every platform',
+    (path) => {
+      expect(codeOf(() => resolveInsideRoot(root, path))).toBe('PATH_OUTSIDE_ROOT');
+    },
+  );
 
   it('refuses an absolute path, even one inside the root', () => {
     for (const path of [join(base, 'outside', 'secret.txt'), join(root, 'notes.md'), '/etc/passwd']) {
@@ -96,9 +99,12 @@ describe('resolveInsideRoot', () => {
     }
   });
 
-  it.each(['C:\\Windows\\win.ini', 'C:/x', 'C:x', '\\x', '\\\\server\\share\\x'])('refuses the Windows absolute or drive form %j', (path) => {
-    expect(codeOf(() => resolveInsideRoot(root, path))).toBe('PATH_OUTSIDE_ROOT');
-  });
+  it.each(['C:\\Windows\\win.ini', 'C:/x', 'C:x', '\\x', '\\\\server\\share\\x'])(
+    'refuses the Windows absolute or drive form %j',
+    (path) => {
+      expect(codeOf(() => resolveInsideRoot(root, path))).toBe('PATH_OUTSIDE_ROOT');
+    },
+  );
 
   it('refuses a symbolic link to a file outside the root (absolute or relative target)', () => {
     for (const path of ['file-out', 'relative-out']) {
@@ -281,7 +287,10 @@ describe('normalizeMemoryPath', () => {
 
   it('refuses an empty path, the root itself and a NUL byte', () => {
     for (const path of ['', '.', root, 'skills/..', 'self', 'notes.md\0']) {
-      expect(codeOf(() => normalizeMemoryPath(root, path)), JSON.stringify(path)).toBe('INVALID_INPUT');
+      expect(
+        codeOf(() => normalizeMemoryPath(root, path)),
+        JSON.stringify(path),
+      ).toBe('INVALID_INPUT');
     }
   });
 
@@ -293,7 +302,16 @@ describe('normalizeMemoryPath', () => {
 
 describe('one containment for reads and for the learned files (issue 18)', () => {
   it('refuses the same .. and absolute forms in a read path and in a learned-files folder', () => {
-    for (const path of ['..', '../outside', 'a/../../outside', '..\\outside', '/etc', '\\\\server\\share', 'C:\\x', 'C:x']) {
+    for (const path of [
+      '..',
+      '../outside',
+      'a/../../outside',
+      '..\\outside',
+      '/etc',
+      '\\\\server\\share',
+      'C:\\x',
+      'C:x',
+    ]) {
       expect(errorOf(() => resolveInsideRoot(root, path)).code).toBe('PATH_OUTSIDE_ROOT');
       expect(errorOf(() => skillFileLayout({ root, dir: path })).code).toBe('PATH_OUTSIDE_ROOT');
     }
@@ -302,6 +320,8 @@ describe('one containment for reads and for the learned files (issue 18)', () =>
   it('refuses a folder linked outside the root both for a read and for a learned file written there', () => {
     expect(errorOf(() => resolveInsideRoot(root, 'dir-out/secret.txt')).code).toBe('PATH_OUTSIDE_ROOT');
     const instinct = { slug: 'x', text: 'x', confidence: 0.5, band: 'tentative' as const, evidence: [], updatedAt: 0 };
-    expect(errorOf(() => writeInstinctFile({ root, instinctsDir: 'dir-out' }, instinct)).code).toBe('PATH_OUTSIDE_ROOT');
+    expect(errorOf(() => writeInstinctFile({ root, instinctsDir: 'dir-out' }, instinct)).code).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
   });
 });

@@ -25,7 +25,17 @@
  * one needs write access to the root and to that file's file system), and Windows-only name forms
  * (8.3 short names, trailing dots, reserved device names).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type BigIntStats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type BigIntStats,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CredenceError } from '../core/errors.js';
 import { climbsAboveRoot, lexicalSegments as segmentsOf, looksAbsolute } from '../core/security/path-containment.js';
@@ -82,7 +92,9 @@ export function resolveInsideRoot(root: string, path: string): string {
 export function readFileInsideRoot(root: string, path: string, options: FileReadOptions = {}): string {
   const maxBytes = options.maxBytes ?? FILE_READ_DEFAULTS.maxBytes;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw new CredenceError('INVALID_INPUT', `maxBytes must be a whole number of bytes ≥ 0, got ${String(maxBytes)}`, { details: { maxBytes } });
+    throw new CredenceError('INVALID_INPUT', `maxBytes must be a whole number of bytes ≥ 0, got ${String(maxBytes)}`, {
+      details: { maxBytes },
+    });
   }
   const { real, realRoot } = resolveWithRoot(root, path);
   const shown = `${quote(path)} (${quote(real)})`;
@@ -97,15 +109,22 @@ export function readFileInsideRoot(root: string, path: string, options: FileRead
   } catch (error) {
     const code = errnoOf(error);
     if (code === 'ELOOP') throw changed(path, root, 'it became a symbolic link after it was resolved');
-    if (code === 'ENOENT') throw new CredenceError('NOT_FOUND', `file ${shown} disappeared before it could be opened`, { cause: error, details: { path } });
-    if (code === 'EISDIR') throw new CredenceError('INVALID_INPUT', `${shown} is a folder, not a file`, { cause: error, details: { path } });
+    if (code === 'ENOENT')
+      throw new CredenceError('NOT_FOUND', `file ${shown} disappeared before it could be opened`, {
+        cause: error,
+        details: { path },
+      });
+    if (code === 'EISDIR')
+      throw new CredenceError('INVALID_INPUT', `${shown} is a folder, not a file`, { cause: error, details: { path } });
     throw fsFailure(error, path, root);
   }
   try {
     const opened = fstatSync(fd, { bigint: true });
-    if (opened.dev !== before.dev || opened.ino !== before.ino) throw changed(path, root, 'a different file was opened than the one checked');
+    if (opened.dev !== before.dev || opened.ino !== before.ino)
+      throw changed(path, root, 'a different file was opened than the one checked');
     checkRegularFile(opened, shown, maxBytes, path);
-    if (!openedInside(fd, real, realRoot)) throw changed(path, root, 'the opened file is no longer where it was resolved');
+    if (!openedInside(fd, real, realRoot))
+      throw changed(path, root, 'the opened file is no longer where it was resolved');
     return decodeUtf8(readAtMost(fd, maxBytes, shown, path));
   } finally {
     closeSync(fd);
@@ -165,14 +184,19 @@ function resolveWithRoot(root: string, path: string): { real: string; realRoot: 
   const ctx = rootContext(root, path);
   if (segments.length === 0) throw rootItself(ctx);
   const real = walk(ctx, segments, 0);
-  if (real === undefined) throw new CredenceError('NOT_FOUND', `file ${quote(path)} does not exist under the root ${quote(root)}`, { details: { path, root } });
+  if (real === undefined)
+    throw new CredenceError('NOT_FOUND', `file ${quote(path)} does not exist under the root ${quote(root)}`, {
+      details: { path, root },
+    });
   if (real === ctx.realRoot) throw rootItself(ctx);
   return { real, realRoot: ctx.realRoot };
 }
 
 function checkPathText(path: string): void {
   if (typeof path !== 'string' || path === '') {
-    throw new CredenceError('INVALID_INPUT', `a file path must be a non-empty string, got ${quote(path)}`, { details: { path } });
+    throw new CredenceError('INVALID_INPUT', `a file path must be a non-empty string, got ${quote(path)}`, {
+      details: { path },
+    });
   }
   if (path.includes('\0')) {
     throw new CredenceError('INVALID_INPUT', `file path ${quote(path)} contains a NUL byte`, { details: { path } });
@@ -181,7 +205,11 @@ function checkPathText(path: string): void {
 
 function rootContext(root: string, path: string): RootContext {
   if (typeof root !== 'string' || root === '' || root.includes('\0')) {
-    throw new CredenceError('INVALID_INPUT', `the root must be a non-empty folder path without NUL bytes, got ${quote(root)}`, { details: { root } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the root must be a non-empty folder path without NUL bytes, got ${quote(root)}`,
+      { details: { root } },
+    );
   }
   const rootAbs = resolve(root);
   let realRoot: string;
@@ -190,7 +218,10 @@ function rootContext(root: string, path: string): RootContext {
   } catch (error) {
     const code = errnoOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new CredenceError('NOT_FOUND', `the root ${quote(root)} does not exist`, { cause: error, details: { root } });
+      throw new CredenceError('NOT_FOUND', `the root ${quote(root)} does not exist`, {
+        cause: error,
+        details: { root },
+      });
     }
     throw fsFailure(error, root, root);
   }
@@ -282,15 +313,20 @@ function statOrThrow(real: string, path: string, root: string): BigIntStats {
   } catch (error) {
     const code = errnoOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new CredenceError('NOT_FOUND', `file ${quote(path)} disappeared before it could be read`, { cause: error, details: { path } });
+      throw new CredenceError('NOT_FOUND', `file ${quote(path)} disappeared before it could be read`, {
+        cause: error,
+        details: { path },
+      });
     }
     throw fsFailure(error, path, root);
   }
 }
 
 function checkRegularFile(stats: BigIntStats, shown: string, maxBytes: number, path: string): void {
-  if (stats.isDirectory()) throw new CredenceError('INVALID_INPUT', `${shown} is a folder, not a file`, { details: { path } });
-  if (!stats.isFile()) throw new CredenceError('INVALID_INPUT', `${shown} is not a regular file`, { details: { path } });
+  if (stats.isDirectory())
+    throw new CredenceError('INVALID_INPUT', `${shown} is a folder, not a file`, { details: { path } });
+  if (!stats.isFile())
+    throw new CredenceError('INVALID_INPUT', `${shown} is not a regular file`, { details: { path } });
   if (stats.size > BigInt(maxBytes)) throw tooBig(shown, `${stats.size} bytes`, maxBytes, path);
 }
 
@@ -351,35 +387,55 @@ function outside(ctx: Names, reason: OutsideReason, resolvedTo?: string): Creden
 }
 
 function rootItself(ctx: Names): CredenceError {
-  return new CredenceError('INVALID_INPUT', `path ${quote(ctx.path)} names the root ${quote(ctx.root)} itself, a folder; name a file inside it`, {
-    details: { path: ctx.path, root: ctx.root },
-  });
+  return new CredenceError(
+    'INVALID_INPUT',
+    `path ${quote(ctx.path)} names the root ${quote(ctx.root)} itself, a folder; name a file inside it`,
+    {
+      details: { path: ctx.path, root: ctx.root },
+    },
+  );
 }
 
 function linkLoop(ctx: Names, cause: unknown): CredenceError {
-  return new CredenceError('INVALID_INPUT', `path ${quote(ctx.path)} under the root ${quote(ctx.root)} goes through a loop of symbolic links`, {
-    cause,
-    details: { path: ctx.path, root: ctx.root },
-  });
+  return new CredenceError(
+    'INVALID_INPUT',
+    `path ${quote(ctx.path)} under the root ${quote(ctx.root)} goes through a loop of symbolic links`,
+    {
+      cause,
+      details: { path: ctx.path, root: ctx.root },
+    },
+  );
 }
 
 function changed(path: string, root: string, why: string): CredenceError {
-  return new CredenceError('PATH_OUTSIDE_ROOT', `file ${quote(path)} under the root ${quote(root)} changed while being checked: ${why}; refusing it`, {
-    details: { path, root, reason: 'changed' },
-  });
+  return new CredenceError(
+    'PATH_OUTSIDE_ROOT',
+    `file ${quote(path)} under the root ${quote(root)} changed while being checked: ${why}; refusing it`,
+    {
+      details: { path, root, reason: 'changed' },
+    },
+  );
 }
 
 function tooBig(shown: string, size: string, maxBytes: number, path: string): CredenceError {
-  return new CredenceError('INVALID_INPUT', `file ${shown} is ${size}, over the limit of ${maxBytes} bytes`, { details: { path, maxBytes } });
-}
-
-function fsFailure(error: unknown, path: string, root: string): CredenceError {
-  return new CredenceError('INVALID_INPUT', `cannot resolve ${quote(path)} under the root ${quote(root)}: ${errnoOf(error) ?? String(error)}`, {
-    cause: error,
-    details: { path, root },
+  return new CredenceError('INVALID_INPUT', `file ${shown} is ${size}, over the limit of ${maxBytes} bytes`, {
+    details: { path, maxBytes },
   });
 }
 
+function fsFailure(error: unknown, path: string, root: string): CredenceError {
+  return new CredenceError(
+    'INVALID_INPUT',
+    `cannot resolve ${quote(path)} under the root ${quote(root)}: ${errnoOf(error) ?? String(error)}`,
+    {
+      cause: error,
+      details: { path, root },
+    },
+  );
+}
+
 function errnoOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }

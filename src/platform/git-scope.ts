@@ -20,8 +20,12 @@ export interface ResolvedScope {
  * `ceiling` (like GIT_CEILING_DIRECTORIES) when given.
  */
 export function resolveScope(options: { cwd: string; override?: string | undefined; ceiling?: string }): ResolvedScope {
-  if (options.override !== undefined && options.override.trim() !== '') return { scope: options.override.trim(), source: 'flag' };
-  const repo = findRepository(resolve(options.cwd), options.ceiling === undefined ? undefined : resolve(options.ceiling));
+  if (options.override !== undefined && options.override.trim() !== '')
+    return { scope: options.override.trim(), source: 'flag' };
+  const repo = findRepository(
+    resolve(options.cwd),
+    options.ceiling === undefined ? undefined : resolve(options.ceiling),
+  );
   if (repo === undefined) return { scope: GLOBAL_SCOPE, source: 'global' };
   const remoteUrl = readRemoteUrl(repo.gitDir);
   return remoteUrl === undefined

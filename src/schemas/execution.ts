@@ -10,7 +10,11 @@ import { CALL_STATUSES, INTENTS, type ExecutionInput } from '../core/types.js';
 
 const Instant = z.union([
   z.number().finite(),
-  z.string().refine((s) => parseIsoInstant(s) !== undefined, { message: 'must be an ISO 8601 date such as 2026-03-01T09:30:00Z' }),
+  z
+    .string()
+    .refine((s) => parseIsoInstant(s) !== undefined, {
+      message: 'must be an ISO 8601 date such as 2026-03-01T09:30:00Z',
+    }),
 ]);
 
 export const CallInputSchema = z.strictObject({
@@ -45,12 +49,19 @@ export const ExecutionInputSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['calls', i, 'consumes', k],
-            message: i === 0 ? `call 0 cannot consume call ${j}: the first call has no earlier call to consume` : `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
+            message:
+              i === 0
+                ? `call 0 cannot consume call ${j}: the first call has no earlier call to consume`
+                : `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
           });
         }
       });
       if (call.parent !== undefined && call.parent >= i) {
-        ctx.addIssue({ code: 'custom', path: ['calls', i, 'parent'], message: `call ${i} cannot be inside call ${call.parent}: a parent comes earlier` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['calls', i, 'parent'],
+          message: `call ${i} cannot be inside call ${call.parent}: a parent comes earlier`,
+        });
       }
     });
   });

@@ -19,6 +19,8 @@ describe('formatIssues', () => {
 
   it('keeps the message of a single bad field as it was', () => {
     const error = thrown(() => parseExecution({ intent: 'x', calls: [{ tool: 'a', status: 'done' }] }));
-    expect((error as Error).message).toBe('invalid execution: calls[0].status: must be one of success, failure, partial');
+    expect((error as Error).message).toBe(
+      'invalid execution: calls[0].status: must be one of success, failure, partial',
+    );
   });
 });

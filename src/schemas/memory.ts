@@ -9,9 +9,13 @@ const reserved: readonly string[] = RESERVED_MEMORY_CATEGORIES;
 /** A user's category: a short lowercase word, not one of the categories Credence derives itself. */
 export const MemoryCategorySchema = z
   .string()
-  .regex(MEMORY_CATEGORY_PATTERN, { error: (issue) => `must be a short lowercase word (a letter, then letters, digits or -; at most 32), got ${JSON.stringify(issue.input)}` })
+  .regex(MEMORY_CATEGORY_PATTERN, {
+    error: (issue) =>
+      `must be a short lowercase word (a letter, then letters, digits or -; at most 32), got ${JSON.stringify(issue.input)}`,
+  })
   .refine((category) => !reserved.includes(category), {
-    error: (issue) => `${JSON.stringify(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): use note, decision or a word of your own`,
+    error: (issue) =>
+      `${JSON.stringify(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): use note, decision or a word of your own`,
   });
 
 export const MemoryInputSchema = z
@@ -20,7 +24,9 @@ export const MemoryInputSchema = z
       .string()
       .trim()
       .min(1)
-      .refine((id) => !/^(instinct|skill)-/.test(id), { message: 'ids starting with instinct- or skill- belong to evolve' })
+      .refine((id) => !/^(instinct|skill)-/.test(id), {
+        message: 'ids starting with instinct- or skill- belong to evolve',
+      })
       .optional(),
     category: MemoryCategorySchema.optional(),
     title: z.string().trim().min(1, 'must be a non-empty title'),
@@ -29,6 +35,9 @@ export const MemoryInputSchema = z
     tags: z.array(z.string().trim().min(1)).optional(),
     path: z.string().trim().min(1).optional(),
   })
-  .refine((m) => m.text !== undefined || m.path !== undefined, { message: 'give a text, or a path whose file holds it', path: ['text'] });
+  .refine((m) => m.text !== undefined || m.path !== undefined, {
+    message: 'give a text, or a path whose file holds it',
+    path: ['text'],
+  });
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>;

@@ -11,7 +11,11 @@ import { OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
 
 export const ObservationInputSchema = z.strictObject({
   id: z.string().trim().min(1).optional(),
-  timestamp: z.string().refine((s) => parseIsoInstant(s) !== undefined, { message: 'must be an ISO 8601 date such as 2026-02-02T06:00:00Z' }),
+  timestamp: z
+    .string()
+    .refine((s) => parseIsoInstant(s) !== undefined, {
+      message: 'must be an ISO 8601 date such as 2026-02-02T06:00:00Z',
+    }),
   type: z.enum(OBSERVATION_TYPES, { error: `must be one of ${OBSERVATION_TYPES.join(', ')}` }),
   context: z
     .strictObject({
@@ -22,7 +26,10 @@ export const ObservationInputSchema = z.strictObject({
     .optional(),
   observation: z.string().trim().min(1, 'must be a non-empty description'),
   evidence: z.array(z.string()).optional(),
-  confidence: z.number({ error: 'must be a number between 0 and 1' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
+  confidence: z
+    .number({ error: 'must be a number between 0 and 1' })
+    .min(0, 'must be between 0 and 1')
+    .max(1, 'must be between 0 and 1'),
   tags: z.array(z.string()).optional(),
 });
 

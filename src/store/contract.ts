@@ -66,11 +66,24 @@ function edge(overrides: Partial<EdgeRecord> = {}): EdgeRecord {
 }
 
 /** The edge rule of SPEC §3 as a fold, as the engine passes it. */
-const foldEdge: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+const foldEdge: EdgeFold = (current, event) => ({
+  from: event.from,
+  to: event.to,
+  type: event.type,
+  ...observeEdge(current, event),
+});
 const asCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? T0 });
 /** What the engine gives `appendCalls` to learn from: the edges the new calls add. */
-const learnAppended = (before: readonly CallRecord[], after: readonly CallRecord[]) => appendedEdgeEvents(before.map(asCall), after.map(asCall));
-const sessionCall = (tool: string, i: number, extra: Partial<CallRecord> = {}): CallRecord => ({ tool, status: 'success', retries: 0, consumes: [], at: T0 + 1000 * i, ...extra });
+const learnAppended = (before: readonly CallRecord[], after: readonly CallRecord[]) =>
+  appendedEdgeEvents(before.map(asCall), after.map(asCall));
+const sessionCall = (tool: string, i: number, extra: Partial<CallRecord> = {}): CallRecord => ({
+  tool,
+  status: 'success',
+  retries: 0,
+  consumes: [],
+  at: T0 + 1000 * i,
+  ...extra,
+});
 /** A session that repeats edges (read_file → parse_json twice) and has a dependency on a call two back. */
 const SESSION: readonly CallRecord[] = [
   sessionCall('read_file', 0),
@@ -83,7 +96,12 @@ const SESSION: readonly CallRecord[] = [
 ];
 const HEAD = { id: 'session-1', intent: 'read, parse and rewrite the config', startedAt: T0 };
 const counters = (edges: readonly EdgeRecord[]) =>
-  edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} first=${e.firstSeen} last=${e.lastSeen}`).sort();
+  edges
+    .map(
+      (e) =>
+        `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} first=${e.firstSeen} last=${e.lastSeen}`,
+    )
+    .sort();
 
 export function runStoreContract(options: StoreContractOptions): void {
   const open: Store[] = [];
@@ -110,7 +128,18 @@ export function runStoreContract(options: StoreContractOptions): void {
         const counts = await store.counts();
         expect(Object.values(counts).every((n) => n === 0)).toBe(true);
         expect(Object.keys(counts).sort()).toEqual(
-          ['calls', 'edges', 'executions', 'feedback', 'instincts', 'memories', 'observations', 'shown', 'skills', 'tools'].sort(),
+          [
+            'calls',
+            'edges',
+            'executions',
+            'feedback',
+            'instincts',
+            'memories',
+            'observations',
+            'shown',
+            'skills',
+            'tools',
+          ].sort(),
         );
         expect(await store.check()).toEqual([]);
       });
@@ -131,8 +160,12 @@ export function runStoreContract(options: StoreContractOptions): void {
         const store = await fresh();
         const key = ['sk', 'ant', 'api03', 'Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
         const pat = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
-        await store.upsertTools('p', [{ id: 'curl', description: `call with ${key}`, inputSchema: { example: `token ${pat}` } }]);
-        await store.insertObservations('p', [observation({ observation: `used ${key}`, evidence: [`git push https://me:${pat}@github.com/o/r`] })]);
+        await store.upsertTools('p', [
+          { id: 'curl', description: `call with ${key}`, inputSchema: { example: `token ${pat}` } },
+        ]);
+        await store.insertObservations('p', [
+          observation({ observation: `used ${key}`, evidence: [`git push https://me:${pat}@github.com/o/r`] }),
+        ]);
         await store.upsertMemories('p', [memory({ text: `export ANTHROPIC_API_KEY=${key}` })]);
         await store.insertExecution('p', { id: 'e', intent: `deploy with ${pat}`, startedAt: T0, calls: [] });
         const everything = JSON.stringify([
@@ -154,44 +187,163 @@ export function runStoreContract(options: StoreContractOptions): void {
         const n = (text: string): string => `${text}\u0000x`;
         const r = (text: string): string => `${text}\uFFFDx`;
         const scope = n('p');
-        await store.upsertTools(scope, [{ id: n('tool'), description: n('desc'), inputSchema: { [n('key')]: [n('value')] }, origin: n('fs'), annotations: { title: n('t') } }]);
+        await store.upsertTools(scope, [
+          {
+            id: n('tool'),
+            description: n('desc'),
+            inputSchema: { [n('key')]: [n('value')] },
+            origin: n('fs'),
+            annotations: { title: n('t') },
+          },
+        ]);
         await store.putEdge(scope, edge({ from: n('tool'), to: n('other') }));
-        const call: CallRecord = { tool: n('tool'), status: 'success', retries: 0, consumes: [], at: T0, input: n('{"a":1}'), output: n('out') };
-        await store.recordExecutions(scope, [{ execution: { id: n('run'), intent: n('intent'), startedAt: T0, summary: n('summary'), calls: [call] }, events: [] }], foldEdge);
-        await store.appendCalls(scope, { id: n('live'), intent: n('live intent'), startedAt: T0 }, () => [{ ...call, tool: n('later') }], () => [], foldEdge);
-        const valid = Array.from({ length: 100 }, (_, i) => observation({ id: `obs-${i}`, observation: `valid observation ${i}` }));
-        const bad = observation({ id: n('obs'), context: { task: n('task'), file: n('f.ts') }, observation: n('seen'), evidence: [n('ev')], tags: [n('tag')] });
-        expect(await store.insertObservations(scope, [...valid.slice(0, 50), bad, ...valid.slice(50)])).toEqual({ inserted: 101, duplicates: 0 });
-        await store.upsertMemories(scope, [memory({ id: n('mem'), title: n('title'), text: n('text'), tags: [n('tag')], path: n('a.md') })]);
-        await store.upsertInstinct(scope, { id: n('ins'), slug: n('slug'), text: n('text'), confidence: 0.5, status: 'active', evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
-        await store.upsertSkill(scope, { id: n('sk'), name: n('name'), description: n('d'), rules: [n('rule')], confidence: 0.5, evidence: [n('ev')], createdAt: T0, updatedAt: T0 });
-        expect(await store.insertFeedback(scope, { id: n('fb'), targetId: n('ins'), kind: 'validation', note: n('note'), at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
-        await store.recordShown(scope, [{ id: n('shown'), surface: 'search', target: n('tool'), query: n('q'), at: T0 }]);
-        await store.putEmbeddings(scope, 'tool', [{ refId: n('tool'), modelKey: n('model'), textHash: n('hash'), vector: new Float32Array([1, 0]) }]);
-        await store.enqueueHookEvents(scope, [{ session: n('session'), turn: 'next', kind: n('PostToolUse'), at: T0, payload: { [n('k')]: n('v') }, key: n('spool') }]);
+        const call: CallRecord = {
+          tool: n('tool'),
+          status: 'success',
+          retries: 0,
+          consumes: [],
+          at: T0,
+          input: n('{"a":1}'),
+          output: n('out'),
+        };
+        await store.recordExecutions(
+          scope,
+          [
+            {
+              execution: { id: n('run'), intent: n('intent'), startedAt: T0, summary: n('summary'), calls: [call] },
+              events: [],
+            },
+          ],
+          foldEdge,
+        );
+        await store.appendCalls(
+          scope,
+          { id: n('live'), intent: n('live intent'), startedAt: T0 },
+          () => [{ ...call, tool: n('later') }],
+          () => [],
+          foldEdge,
+        );
+        const valid = Array.from({ length: 100 }, (_, i) =>
+          observation({ id: `obs-${i}`, observation: `valid observation ${i}` }),
+        );
+        const bad = observation({
+          id: n('obs'),
+          context: { task: n('task'), file: n('f.ts') },
+          observation: n('seen'),
+          evidence: [n('ev')],
+          tags: [n('tag')],
+        });
+        expect(await store.insertObservations(scope, [...valid.slice(0, 50), bad, ...valid.slice(50)])).toEqual({
+          inserted: 101,
+          duplicates: 0,
+        });
+        await store.upsertMemories(scope, [
+          memory({ id: n('mem'), title: n('title'), text: n('text'), tags: [n('tag')], path: n('a.md') }),
+        ]);
+        await store.upsertInstinct(scope, {
+          id: n('ins'),
+          slug: n('slug'),
+          text: n('text'),
+          confidence: 0.5,
+          status: 'active',
+          evidence: [n('ev')],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        await store.upsertSkill(scope, {
+          id: n('sk'),
+          name: n('name'),
+          description: n('d'),
+          rules: [n('rule')],
+          confidence: 0.5,
+          evidence: [n('ev')],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(
+          await store.insertFeedback(scope, {
+            id: n('fb'),
+            targetId: n('ins'),
+            kind: 'validation',
+            note: n('note'),
+            at: T0,
+          }),
+        ).toEqual({ inserted: 1, duplicates: 0 });
+        await store.recordShown(scope, [
+          { id: n('shown'), surface: 'search', target: n('tool'), query: n('q'), at: T0 },
+        ]);
+        await store.putEmbeddings(scope, 'tool', [
+          { refId: n('tool'), modelKey: n('model'), textHash: n('hash'), vector: new Float32Array([1, 0]) },
+        ]);
+        await store.enqueueHookEvents(scope, [
+          {
+            session: n('session'),
+            turn: 'next',
+            kind: n('PostToolUse'),
+            at: T0,
+            payload: { [n('k')]: n('v') },
+            key: n('spool'),
+          },
+        ]);
         await store.setHookSessionState(scope, n('session'), { last: n('state') }, T0);
 
         // Nothing was dropped, and every field reads back with U+FFFD where the NUL was, in the scope as given.
         expect(await store.listScopes()).toEqual([r('p')]);
         expect(await store.listTools(scope)).toEqual([
           { id: r('later'), description: '' },
-          { id: r('tool'), description: r('desc'), inputSchema: { [r('key')]: [r('value')] }, origin: r('fs'), annotations: { title: r('t') } },
+          {
+            id: r('tool'),
+            description: r('desc'),
+            inputSchema: { [r('key')]: [r('value')] },
+            origin: r('fs'),
+            annotations: { title: r('t') },
+          },
         ]);
         expect((await store.listEdges(scope)).map((e) => [e.from, e.to])).toEqual([[r('tool'), r('other')]]);
         const run = await store.getExecution(scope, n('run'));
-        expect([run?.id, run?.intent, run?.summary, run?.calls]).toEqual([r('run'), r('intent'), r('summary'), [{ ...call, tool: r('tool'), input: r('{"a":1}'), output: r('out') }]]);
+        expect([run?.id, run?.intent, run?.summary, run?.calls]).toEqual([
+          r('run'),
+          r('intent'),
+          r('summary'),
+          [{ ...call, tool: r('tool'), input: r('{"a":1}'), output: r('out') }],
+        ]);
         expect((await store.getExecution(scope, n('live')))?.calls.map((c) => c.tool)).toEqual([r('later')]);
         expect((await store.listObservations(scope)).filter((o) => o.id === r('obs'))).toEqual([
-          { ...bad, id: r('obs'), context: { task: r('task'), file: r('f.ts') }, observation: r('seen'), evidence: [r('ev')], tags: [r('tag')] },
+          {
+            ...bad,
+            id: r('obs'),
+            context: { task: r('task'), file: r('f.ts') },
+            observation: r('seen'),
+            evidence: [r('ev')],
+            tags: [r('tag')],
+          },
         ]);
         expect((await store.counts(scope)).observations).toBe(101);
-        expect(await store.getMemory(scope, n('mem'))).toEqual(memory({ id: r('mem'), title: r('title'), text: r('text'), tags: [r('tag')], path: r('a.md') }));
-        expect((await store.listInstincts(scope)).map((i) => [i.id, i.slug, i.text, i.evidence])).toEqual([[r('ins'), r('slug'), r('text'), [r('ev')]]]);
-        expect((await store.listSkills(scope)).map((s) => [s.id, s.name, s.description, s.rules, s.evidence])).toEqual([[r('sk'), r('name'), r('d'), [r('rule')], [r('ev')]]]);
-        expect((await store.listFeedback(scope, n('ins'))).map((f) => [f.id, f.targetId, f.note])).toEqual([[r('fb'), r('ins'), r('note')]]);
-        expect(await store.getShown(scope, n('shown'))).toEqual({ id: r('shown'), surface: 'search', target: r('tool'), query: r('q'), at: T0 });
-        expect(await store.getEmbeddingStamps(scope, 'tool')).toEqual([{ refId: r('tool'), modelKey: r('model'), textHash: r('hash') }]);
-        expect((await store.claimHookEvents(scope, n('me'), 0, n('session'))).map((e) => [e.session, e.kind, e.payload])).toEqual([[r('session'), r('PostToolUse'), { [r('k')]: r('v') }]]);
+        expect(await store.getMemory(scope, n('mem'))).toEqual(
+          memory({ id: r('mem'), title: r('title'), text: r('text'), tags: [r('tag')], path: r('a.md') }),
+        );
+        expect((await store.listInstincts(scope)).map((i) => [i.id, i.slug, i.text, i.evidence])).toEqual([
+          [r('ins'), r('slug'), r('text'), [r('ev')]],
+        ]);
+        expect((await store.listSkills(scope)).map((s) => [s.id, s.name, s.description, s.rules, s.evidence])).toEqual([
+          [r('sk'), r('name'), r('d'), [r('rule')], [r('ev')]],
+        ]);
+        expect((await store.listFeedback(scope, n('ins'))).map((f) => [f.id, f.targetId, f.note])).toEqual([
+          [r('fb'), r('ins'), r('note')],
+        ]);
+        expect(await store.getShown(scope, n('shown'))).toEqual({
+          id: r('shown'),
+          surface: 'search',
+          target: r('tool'),
+          query: r('q'),
+          at: T0,
+        });
+        expect(await store.getEmbeddingStamps(scope, 'tool')).toEqual([
+          { refId: r('tool'), modelKey: r('model'), textHash: r('hash') },
+        ]);
+        expect(
+          (await store.claimHookEvents(scope, n('me'), 0, n('session'))).map((e) => [e.session, e.kind, e.payload]),
+        ).toEqual([[r('session'), r('PostToolUse'), { [r('k')]: r('v') }]]);
         expect(await store.hookSession(scope, n('session'))).toEqual({ turn: 1, state: { last: r('state') } });
         // Full text finds the text on both sides of the replaced NUL.
         expect((await store.searchMemories(scope, '"title"')).map((h) => h.memory.id)).toEqual([r('mem')]);
@@ -213,11 +365,37 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.counts()).observations).toBe(2);
         // Same ids in two scopes: executions, memories, instincts, skills, feedback each keep their own.
         for (const scope of ['p', 'q']) {
-          await store.insertExecution(scope, { id: 'run-1', intent: `run in ${scope}`, startedAt: T0, calls: [{ tool: `tool_${scope}`, status: 'success', retries: 0, consumes: [] }] });
+          await store.insertExecution(scope, {
+            id: 'run-1',
+            intent: `run in ${scope}`,
+            startedAt: T0,
+            calls: [{ tool: `tool_${scope}`, status: 'success', retries: 0, consumes: [] }],
+          });
           await store.upsertMemories(scope, [memory({ title: `memory of ${scope}` })]);
-          await store.upsertInstinct(scope, { id: 'i1', slug: 'same-slug', text: `instinct of ${scope}`, confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
-          await store.upsertSkill(scope, { id: 's1', name: 'same-name', description: `skill of ${scope}`, rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
-          expect(await store.insertFeedback(scope, { id: 'fb-1', targetId: 'i1', kind: 'explicit', at: T0 })).toEqual({ inserted: 1, duplicates: 0 });
+          await store.upsertInstinct(scope, {
+            id: 'i1',
+            slug: 'same-slug',
+            text: `instinct of ${scope}`,
+            confidence: 0.6,
+            status: 'active',
+            evidence: [],
+            createdAt: T0,
+            updatedAt: T0,
+          });
+          await store.upsertSkill(scope, {
+            id: 's1',
+            name: 'same-name',
+            description: `skill of ${scope}`,
+            rules: [],
+            confidence: 0.8,
+            evidence: [],
+            createdAt: T0,
+            updatedAt: T0,
+          });
+          expect(await store.insertFeedback(scope, { id: 'fb-1', targetId: 'i1', kind: 'explicit', at: T0 })).toEqual({
+            inserted: 1,
+            duplicates: 0,
+          });
         }
         for (const scope of ['p', 'q']) {
           expect((await store.getExecution(scope, 'run-1'))?.intent).toBe(`run in ${scope}`);
@@ -235,9 +413,14 @@ export function runStoreContract(options: StoreContractOptions): void {
     describe('ToolGraphStore: tools and edges', () => {
       test('re-adding a tool updates it and never duplicates it', async () => {
         const store = await fresh();
-        expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({ inserted: 1, updated: 0 });
+        expect(await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }])).toEqual({
+          inserted: 1,
+          updated: 0,
+        });
         expect(
-          await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' }]),
+          await store.upsertTools('p', [
+            { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' },
+          ]),
         ).toEqual({ inserted: 0, updated: 1 });
         expect(await store.listTools('p')).toEqual([
           { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object' }, origin: 'fs' },
@@ -247,9 +430,15 @@ export function runStoreContract(options: StoreContractOptions): void {
 
       test("a tool's MCP annotations are kept, and a re-add without them keeps the stored ones", async () => {
         const store = await fresh();
-        await store.upsertTools('p', [{ id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } }]);
+        await store.upsertTools('p', [
+          { id: 'fs:read', description: 'Read', annotations: { readOnlyHint: true, title: 'Read' } },
+        ]);
         await store.upsertTools('p', [{ id: 'fs:read', description: 'Read a file' }]);
-        expect(await store.getTool('p', 'fs:read')).toEqual({ id: 'fs:read', description: 'Read a file', annotations: { readOnlyHint: true, title: 'Read' } });
+        expect(await store.getTool('p', 'fs:read')).toEqual({
+          id: 'fs:read',
+          description: 'Read a file',
+          annotations: { readOnlyHint: true, title: 'Read' },
+        });
         await store.upsertTools('p', [{ id: 'fs:read', annotations: { readOnlyHint: false } }]);
         expect((await store.getTool('p', 'fs:read'))?.annotations).toEqual({ readOnlyHint: false });
       });
@@ -262,13 +451,20 @@ export function runStoreContract(options: StoreContractOptions): void {
         ]);
         await store.upsertTools('q', [{ id: 'search_airport_q', description: 'airports' }]);
         expect((await store.searchTools('p', '"airport"')).map((h) => h.id)).toEqual(['SkyScrapperSearchAirport']);
-        expect((await store.searchTools('p', '"reading" OR "text"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
+        expect((await store.searchTools('p', '"reading" OR "text"')).map((h) => h.id)).toEqual([
+          'filesystem:read_text_file',
+        ]);
         // Re-adding with a new description re-indexes it.
         await store.upsertTools('p', [{ id: 'filesystem:read_text_file', description: 'Load a document' }]);
         expect(await store.searchTools('p', '"complete"')).toEqual([]);
         expect((await store.searchTools('p', '"document"')).map((h) => h.id)).toEqual(['filesystem:read_text_file']);
         // A tool that joins the catalogue by being called is searchable by its id.
-        await store.insertExecution('p', { id: 'e1', intent: 'x', startedAt: T0, calls: [{ tool: 'TripadvisorSearchHotels', status: 'success', retries: 0, consumes: [] }] });
+        await store.insertExecution('p', {
+          id: 'e1',
+          intent: 'x',
+          startedAt: T0,
+          calls: [{ tool: 'TripadvisorSearchHotels', status: 'success', retries: 0, consumes: [] }],
+        });
         expect((await store.searchTools('p', '"hotels"')).map((h) => h.id)).toEqual(['TripadvisorSearchHotels']);
       });
 
@@ -281,7 +477,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' })).toEqual(
           edge({ source: 'observed', count: 3, successes: 3 }),
         );
-        expect((await store.listEdges('p', { from: 'read_file' })).map((e) => e.type)).toEqual(['dependency', 'sequence']);
+        expect((await store.listEdges('p', { from: 'read_file' })).map((e) => e.type)).toEqual([
+          'dependency',
+          'sequence',
+        ]);
         expect((await store.listEdges('p', { to: 'write_file' })).map((e) => e.from)).toEqual(['parse_json']);
         expect(await store.listEdges('p')).toHaveLength(3);
         expect(await store.getEdge('p', { from: 'x', to: 'y', type: 'sequence' })).toBeUndefined();
@@ -333,7 +532,12 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(back?.confidence).toBe(0.7);
         expect((await store.counts('p')).calls).toBe(2);
         // Calls are counted per tool, and a tool the catalogue did not know joins it.
-        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 1], ['read_file', 1]]));
+        expect(await store.calledTools('p')).toEqual(
+          new Map([
+            ['parse_json', 1],
+            ['read_file', 1],
+          ]),
+        );
         expect((await store.getTool('p', 'parse_json'))?.description).toBe('');
         expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });
@@ -341,7 +545,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('recordExecutions stores runs, counts calls, adds unknown tools and folds every edge event, all at once', async () => {
         const store = await fresh();
         await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
-        const fold = (current: EdgeRecord | undefined, event: { from: string; to: string; type: EdgeRecord['type']; status: string; at: number }): EdgeRecord => ({
+        const fold = (
+          current: EdgeRecord | undefined,
+          event: { from: string; to: string; type: EdgeRecord['type']; status: string; at: number },
+        ): EdgeRecord => ({
           from: event.from,
           to: event.to,
           type: event.type,
@@ -362,12 +569,19 @@ export function runStoreContract(options: StoreContractOptions): void {
               { tool: 'parse_json', status: 'success' as const, retries: 0, consumes: [0] },
             ],
           },
-          events: [{ from: 'read_file', to: 'parse_json', type: 'sequence' as const, status: 'success' as const, at: T0 }],
+          events: [
+            { from: 'read_file', to: 'parse_json', type: 'sequence' as const, status: 'success' as const, at: T0 },
+          ],
         });
         const report = await store.recordExecutions('p', [run('r1'), run('r2')], fold);
         expect(report.newTools).toEqual(['parse_json']);
         expect(report.edges).toEqual([expect.objectContaining({ from: 'read_file', to: 'parse_json', count: 2 })]);
-        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2]]));
+        expect(await store.calledTools('p')).toEqual(
+          new Map([
+            ['parse_json', 2],
+            ['read_file', 2],
+          ]),
+        );
         expect((await store.counts('p')).executions).toBe(2);
         // A later batch reads the stored edge back before folding.
         await store.recordExecutions('p', [run('r3')], fold);
@@ -376,7 +590,12 @@ export function runStoreContract(options: StoreContractOptions): void {
         await expect(store.recordExecutions('p', [run('r4'), run('r1')], fold)).rejects.toThrow();
         expect((await store.counts('p')).executions).toBe(3);
         expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(3);
-        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 3], ['read_file', 3]]));
+        expect(await store.calledTools('p')).toEqual(
+          new Map([
+            ['parse_json', 3],
+            ['read_file', 3],
+          ]),
+        );
       });
 
       test('appendCalls creates the execution on the first append and stores later calls in order at the next indexes', async () => {
@@ -384,14 +603,24 @@ export function runStoreContract(options: StoreContractOptions): void {
         const first = await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
         expect(first.execution).toEqual({ id: 'session-1', created: true, firstIndex: 0, calls: 2 });
         // The head of a later append is not used: the intent and start were set at creation.
-        const later = await store.appendCalls('p', { ...HEAD, intent: 'something else', startedAt: T0 + DAY }, () => SESSION.slice(2, 5), learnAppended, foldEdge);
+        const later = await store.appendCalls(
+          'p',
+          { ...HEAD, intent: 'something else', startedAt: T0 + DAY },
+          () => SESSION.slice(2, 5),
+          learnAppended,
+          foldEdge,
+        );
         expect(later.execution).toEqual({ id: 'session-1', created: false, firstIndex: 2, calls: 5 });
         const back = await store.getExecution('p', 'session-1');
         expect(back?.calls).toEqual(SESSION.slice(0, 5));
         expect(back).toMatchObject({ intent: HEAD.intent, startedAt: T0, endedAt: T0 + 4000 + 500 });
         // An append that adds no call leaves the execution as it was.
         const none = await store.appendCalls('p', HEAD, () => [], learnAppended, foldEdge);
-        expect(none).toEqual({ newTools: [], edges: [], execution: { id: 'session-1', created: false, firstIndex: 5, calls: 5 } });
+        expect(none).toEqual({
+          newTools: [],
+          edges: [],
+          execution: { id: 'session-1', created: false, firstIndex: 5, calls: 5 },
+        });
         expect((await store.counts('p')).executions).toBe(1);
         expect((await store.counts('p')).calls).toBe(5);
         expect((await store.getExecution('p', 'session-1'))?.endedAt).toBe(T0 + 4500);
@@ -431,12 +660,18 @@ export function runStoreContract(options: StoreContractOptions): void {
           for (let i = 0; i < SESSION.length; i += 1) {
             await appended.appendCalls('p', { ...HEAD, id }, () => SESSION.slice(i, i + 1), learnAppended, foldEdge);
           }
-          await whole.recordExecutions('p', [{ execution: { ...HEAD, id, calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
+          await whole.recordExecutions(
+            'p',
+            [{ execution: { ...HEAD, id, calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }],
+            foldEdge,
+          );
         }
         const edges = await appended.listEdges('p');
         expect(counters(edges)).toEqual(counters(await whole.listEdges('p')));
         // read_file → parse_json occurs twice in each session and is counted once per session.
-        expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({ count: 2, successes: 2 });
+        expect(
+          edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json'),
+        ).toMatchObject({ count: 2, successes: 2 });
         expect(await appended.calledTools('p')).toEqual(await whole.calledTools('p'));
         expect((await appended.counts('p')).executions).toBe(2);
       });
@@ -444,9 +679,19 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('appendCalls adds unknown tools to the catalogue and counts their calls', async () => {
         const store = await fresh();
         await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
-        expect((await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge)).newTools).toEqual(['parse_json']);
-        expect((await store.appendCalls('p', HEAD, () => SESSION.slice(2, 5), learnAppended, foldEdge)).newTools).toEqual(['write_file']);
-        expect(await store.calledTools('p')).toEqual(new Map([['parse_json', 2], ['read_file', 2], ['write_file', 1]]));
+        expect(
+          (await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge)).newTools,
+        ).toEqual(['parse_json']);
+        expect(
+          (await store.appendCalls('p', HEAD, () => SESSION.slice(2, 5), learnAppended, foldEdge)).newTools,
+        ).toEqual(['write_file']);
+        expect(await store.calledTools('p')).toEqual(
+          new Map([
+            ['parse_json', 2],
+            ['read_file', 2],
+            ['write_file', 1],
+          ]),
+        );
         expect((await store.getTool('p', 'read_file'))?.description).toBe('Read a file');
         expect((await store.searchTools('p', '"write"')).map((h) => h.id)).toEqual(['write_file']);
       });
@@ -458,8 +703,20 @@ export function runStoreContract(options: StoreContractOptions): void {
         const head = { ...HEAD, intent: `deploy with ${pat}` };
         await store.appendCalls('p', head, () => [sessionCall(tool, 0)], learnAppended, foldEdge);
         let before: readonly CallRecord[] = [];
-        await store.appendCalls('p', head, (stored) => ((before = stored), [sessionCall('jq', 1, { consumes: [0] })]), learnAppended, foldEdge);
-        const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()], before]);
+        await store.appendCalls(
+          'p',
+          head,
+          (stored) => ((before = stored), [sessionCall('jq', 1, { consumes: [0] })]),
+          learnAppended,
+          foldEdge,
+        );
+        const everything = JSON.stringify([
+          await store.listTools('p'),
+          await store.listEdges('p'),
+          await store.listExecutions('p'),
+          [...(await store.calledTools('p')).keys()],
+          before,
+        ]);
         expect(everything).not.toContain(pat);
         expect(everything).toContain('REDACTED');
         // The scrubbed id is the same in every table.
@@ -478,10 +735,22 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.getExecution('p', 'session-1')).toBeUndefined();
         expect(await store.searchExecutions('p', '"config"')).toEqual([]);
         await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
-        const stored = { execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') };
+        const stored = {
+          execution: await store.getExecution('p', 'session-1'),
+          edges: await store.listEdges('p'),
+          called: await store.calledTools('p'),
+          counts: await store.counts('p'),
+        };
         await expect(store.appendCalls('p', HEAD, fail, learnAppended, foldEdge)).rejects.toThrow('no calls to give');
-        await expect(store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), fail, foldEdge)).rejects.toThrow('no calls to give');
-        expect({ execution: await store.getExecution('p', 'session-1'), edges: await store.listEdges('p'), called: await store.calledTools('p'), counts: await store.counts('p') }).toEqual(stored);
+        await expect(store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), fail, foldEdge)).rejects.toThrow(
+          'no calls to give',
+        );
+        expect({
+          execution: await store.getExecution('p', 'session-1'),
+          edges: await store.listEdges('p'),
+          called: await store.calledTools('p'),
+          counts: await store.counts('p'),
+        }).toEqual(stored);
         // The edges this store cached are still right after the rollbacks.
         await store.appendCalls('p', HEAD, () => SESSION.slice(2, 4), learnAppended, foldEdge);
         expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'sequence' }))?.count).toBe(1);
@@ -494,10 +763,38 @@ export function runStoreContract(options: StoreContractOptions): void {
         const tool = `curl -H "Authorization: token ${pat}"`;
         await store.recordExecutions(
           'p',
-          [{ execution: { id: 'r', intent: 'x', startedAt: T0, calls: [{ tool, status: 'success', retries: 0, consumes: [] }, { tool: 'jq', status: 'success', retries: 0, consumes: [0] }] }, events: [{ from: tool, to: 'jq', type: 'dependency', status: 'success', at: T0 }] }],
-          (_c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: e.at, lastSeen: e.at }),
+          [
+            {
+              execution: {
+                id: 'r',
+                intent: 'x',
+                startedAt: T0,
+                calls: [
+                  { tool, status: 'success', retries: 0, consumes: [] },
+                  { tool: 'jq', status: 'success', retries: 0, consumes: [0] },
+                ],
+              },
+              events: [{ from: tool, to: 'jq', type: 'dependency', status: 'success', at: T0 }],
+            },
+          ],
+          (_c, e) => ({
+            from: e.from,
+            to: e.to,
+            type: e.type,
+            source: 'inferred',
+            count: 1,
+            successes: 1,
+            failures: 0,
+            firstSeen: e.at,
+            lastSeen: e.at,
+          }),
         );
-        const everything = JSON.stringify([await store.listTools('p'), await store.listEdges('p'), await store.listExecutions('p'), [...(await store.calledTools('p')).keys()]]);
+        const everything = JSON.stringify([
+          await store.listTools('p'),
+          await store.listEdges('p'),
+          await store.listExecutions('p'),
+          [...(await store.calledTools('p')).keys()],
+        ]);
         expect(everything).not.toContain(pat);
         // The scrubbed id is the same in every table.
         const scrubbedId = (await store.listEdges('p'))[0]?.from;
@@ -517,14 +814,22 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('embeddings round-trip with the key of the model that made them', async () => {
         const store = await fresh();
         const vector = new Float32Array([0.6, 0.8, 0]);
-        await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'word-vectors:glove:3', textHash: 'h1', vector }]);
-        await store.putEmbeddings('p', 'tool', [{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
+        await store.putEmbeddings('p', 'tool', [
+          { refId: 'a', modelKey: 'word-vectors:glove:3', textHash: 'h1', vector },
+        ]);
+        await store.putEmbeddings('p', 'tool', [
+          { refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) },
+        ]);
         const back = await store.getEmbeddings('p', 'tool');
-        expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([['a', 'ollama:nomic:3', 'h2', [1, 0, 0]]]);
+        expect(back.map((e) => [e.refId, e.modelKey, e.textHash, [...e.vector]])).toEqual([
+          ['a', 'ollama:nomic:3', 'h2', [1, 0, 0]],
+        ]);
         expect(await store.getEmbeddings('p', 'memory')).toEqual([]);
         expect(await store.getEmbeddings('q', 'tool')).toEqual([]);
         // The stamps alone: enough to tell a stale vector without reading any.
-        expect(await store.getEmbeddingStamps('p', 'tool')).toEqual([{ refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2' }]);
+        expect(await store.getEmbeddingStamps('p', 'tool')).toEqual([
+          { refId: 'a', modelKey: 'ollama:nomic:3', textHash: 'h2' },
+        ]);
         expect(await store.getEmbeddingStamps('q', 'tool')).toEqual([]);
       });
 
@@ -533,7 +838,9 @@ export function runStoreContract(options: StoreContractOptions): void {
         if (store.vectorRanking === 'node') {
           // Ranking in Node: the callers read the vectors; a store that has the method refuses it.
           if (store.nearestEmbeddings !== undefined) {
-            await expect(store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'm', vector: new Float32Array([1]), k: 1 })).rejects.toThrow(/ranks vectors in Node/);
+            await expect(
+              store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'm', vector: new Float32Array([1]), k: 1 }),
+            ).rejects.toThrow(/ranks vectors in Node/);
           }
           return;
         }
@@ -547,8 +854,16 @@ export function runStoreContract(options: StoreContractOptions): void {
         await put('memory', 'a', [0.6, 0.8, 0]);
         await put('tool', 'far', [0, 0, 1]);
         await put('tool', 'other-model', [0.6, 0.8, 0], 'test:other:3');
-        await store.putEmbeddings('q', 'tool', [{ refId: 'other-scope', modelKey: key, textHash: 'h', vector: new Float32Array([0.6, 0.8, 0]) }]);
-        const rows = await nearest('p', { kinds: ['tool', 'memory'], modelKey: key, vector: new Float32Array([0.6, 0.8, 0]), k: 3, also: [{ kind: 'tool', refId: 'far' }] });
+        await store.putEmbeddings('q', 'tool', [
+          { refId: 'other-scope', modelKey: key, textHash: 'h', vector: new Float32Array([0.6, 0.8, 0]) },
+        ]);
+        const rows = await nearest('p', {
+          kinds: ['tool', 'memory'],
+          modelKey: key,
+          vector: new Float32Array([0.6, 0.8, 0]),
+          k: 3,
+          also: [{ kind: 'tool', refId: 'far' }],
+        });
         expect(rows.map((r) => [r.kind, r.refId, r.rank, [...r.vector]])).toEqual([
           ['memory', 'a', 0, [0.6000000238418579, 0.800000011920929, 0]],
           ['tool', 'a', 1, [0.6000000238418579, 0.800000011920929, 0]],
@@ -564,7 +879,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         const batch = [observation(), observation({ id: 'obs-2', timestamp: T0 + DAY, confidence: 0.5 })];
         expect(await store.insertObservations('p', batch)).toEqual({ inserted: 2, duplicates: 0 });
         expect(await store.insertObservations('p', batch)).toEqual({ inserted: 0, duplicates: 2 });
-        expect(await store.insertObservations('p', [observation({ id: 'other-id' })])).toEqual({ inserted: 0, duplicates: 1 });
+        expect(await store.insertObservations('p', [observation({ id: 'other-id' })])).toEqual({
+          inserted: 0,
+          duplicates: 1,
+        });
         expect((await store.counts('p')).observations).toBe(2);
         const since = await store.listObservations('p', { since: T0 + 1 });
         expect(since.map((o) => o.id)).toEqual(['obs-2']);
@@ -573,14 +891,25 @@ export function runStoreContract(options: StoreContractOptions): void {
 
       test('observations are found by full text within their scope', async () => {
         const store = await fresh();
-        await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', tags: ['workflow'], evidence: ['ci log'], context: { task: 'ship the release' } })]);
+        await store.insertObservations('p', [
+          observation(),
+          observation({
+            id: 'obs-2',
+            observation: 'Tests run before every commit',
+            tags: ['workflow'],
+            evidence: ['ci log'],
+            context: { task: 'ship the release' },
+          }),
+        ]);
         await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'camelCase everywhere' })]);
         const hits = await store.searchObservations('p', '"camelcase"');
         expect(hits.map((h) => h.observation.id)).toEqual(['obs-1']);
         expect(hits[0]?.observation).toEqual(observation());
         expect((await store.searchObservations('p', '"workflow"')).map((h) => h.observation.id)).toEqual(['obs-2']);
         // Evidence and the task are searchable too.
-        expect((await store.searchObservations('p', '"review" AND "comment"')).map((h) => h.observation.id)).toEqual(['obs-1']);
+        expect((await store.searchObservations('p', '"review" AND "comment"')).map((h) => h.observation.id)).toEqual([
+          'obs-1',
+        ]);
         expect((await store.searchObservations('p', '"rename"')).map((h) => h.observation.id)).toEqual(['obs-1']);
       });
     });
@@ -588,7 +917,10 @@ export function runStoreContract(options: StoreContractOptions): void {
     describe('MemoryStore: memories', () => {
       test('memories are found by full text with porter stemming, within their scope only', async () => {
         const store = await fresh();
-        await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', title: 'Database migrations', text: 'Run migrations before deploy.', tags: ['db'] })]);
+        await store.upsertMemories('p', [
+          memory(),
+          memory({ id: 'mem-2', title: 'Database migrations', text: 'Run migrations before deploy.', tags: ['db'] }),
+        ]);
         await store.upsertMemories('q', [memory({ id: 'mem-q', title: 'Other project token refresh' })]);
         const hits = await store.searchMemories('p', '"refreshing"');
         expect(hits.map((h) => h.memory.id)).toEqual(['mem-1']);
@@ -602,7 +934,11 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('updating a memory re-indexes it', async () => {
         const store = await fresh();
         await store.upsertMemories('p', [memory()]);
-        expect(await store.upsertMemories('p', [memory({ text: 'Sessions now use opaque cookies.', title: 'Session cookies', tags: [] })])).toEqual({
+        expect(
+          await store.upsertMemories('p', [
+            memory({ text: 'Sessions now use opaque cookies.', title: 'Session cookies', tags: [] }),
+          ]),
+        ).toEqual({
           inserted: 0,
           updated: 1,
         });
@@ -614,9 +950,16 @@ export function runStoreContract(options: StoreContractOptions): void {
       test("a memory keeps a user's own category (runbook, bug, pattern), stored, found and dumped as given", async () => {
         const store = await fresh();
         const own = ['runbook', 'bug', 'pattern', 'a-32-character-category-name-xyz'];
-        await store.upsertMemories('p', own.map((category, i) => memory({ id: `mem-${category}`, category, title: `Deploy step ${i}`, text: `Restart the worker ${i}.` })));
+        await store.upsertMemories(
+          'p',
+          own.map((category, i) =>
+            memory({ id: `mem-${category}`, category, title: `Deploy step ${i}`, text: `Restart the worker ${i}.` }),
+          ),
+        );
         for (const category of own) expect((await store.getMemory('p', `mem-${category}`))?.category).toBe(category);
-        expect((await store.searchMemories('p', '"restart"')).map((h) => h.memory.category).sort()).toEqual([...own].sort());
+        expect((await store.searchMemories('p', '"restart"')).map((h) => h.memory.category).sort()).toEqual(
+          [...own].sort(),
+        );
         const dumped: string[] = [];
         for await (const batch of store.exportRows('memories')) dumped.push(...batch.map((r) => String(r.category)));
         expect(dumped.sort()).toEqual([...own].sort());
@@ -628,9 +971,28 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('instincts and skills are upserted by id and listed by confidence', async () => {
         const store = await fresh();
         const base = { status: 'active' as const, evidence: ['obs-1'], createdAt: T0, updatedAt: T0 };
-        await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.65, ...base });
-        await store.upsertInstinct('p', { id: 'i2', slug: 'atomic-commits', text: 'Atomic commits', confidence: 0.55, ...base });
-        await store.upsertInstinct('p', { id: 'i1', slug: 'use-camelcase', text: 'Use camelCase', confidence: 0.75, ...base, status: 'promoted' });
+        await store.upsertInstinct('p', {
+          id: 'i1',
+          slug: 'use-camelcase',
+          text: 'Use camelCase',
+          confidence: 0.65,
+          ...base,
+        });
+        await store.upsertInstinct('p', {
+          id: 'i2',
+          slug: 'atomic-commits',
+          text: 'Atomic commits',
+          confidence: 0.55,
+          ...base,
+        });
+        await store.upsertInstinct('p', {
+          id: 'i1',
+          slug: 'use-camelcase',
+          text: 'Use camelCase',
+          confidence: 0.75,
+          ...base,
+          status: 'promoted',
+        });
         expect((await store.listInstincts('p')).map((i) => [i.id, i.confidence, i.status])).toEqual([
           ['i1', 0.75, 'promoted'],
           ['i2', 0.55, 'active'],
@@ -657,10 +1019,28 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.deleteObservation('p', 'obs-1')).toBe(false);
         expect((await store.listObservations('q')).map((o) => o.id)).toEqual(['obs-1']);
         expect(await store.searchObservations('p', '"camelcase"')).toEqual([]);
-        await store.upsertInstinct('p', { id: 'i1', slug: 's', text: 't', confidence: 0.6, status: 'active', evidence: [], createdAt: T0, updatedAt: T0 });
+        await store.upsertInstinct('p', {
+          id: 'i1',
+          slug: 's',
+          text: 't',
+          confidence: 0.6,
+          status: 'active',
+          evidence: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
         expect(await store.deleteInstinct('p', 'i1')).toBe(true);
         expect(await store.listInstincts('p')).toEqual([]);
-        await store.upsertSkill('p', { id: 's1', name: 'n', description: 'd', rules: [], confidence: 0.8, evidence: [], createdAt: T0, updatedAt: T0 });
+        await store.upsertSkill('p', {
+          id: 's1',
+          name: 'n',
+          description: 'd',
+          rules: [],
+          confidence: 0.8,
+          evidence: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
         expect(await store.deleteSkill('q', 's1')).toBe(false);
         expect(await store.deleteSkill('p', 's1')).toBe(true);
         await store.upsertMemories('p', [memory()]);
@@ -690,7 +1070,15 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.setVerdict('p', 'sh-2', 'rejected', T0 + 2)).toBe(true);
         expect(await store.setVerdict('p', 'nope', 'accepted', T0)).toBe(false);
         expect(await store.setVerdict('q', 'sh-1', 'accepted', T0)).toBe(false);
-        expect(await store.getShown('p', 'sh-1')).toEqual({ id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0, verdict: 'accepted', verdictAt: T0 + 1 });
+        expect(await store.getShown('p', 'sh-1')).toEqual({
+          id: 'sh-1',
+          surface: 'search',
+          target: 'read_file',
+          query: 'read a file',
+          at: T0,
+          verdict: 'accepted',
+          verdictAt: T0 + 1,
+        });
         expect(await store.shownCounts('p')).toEqual([
           { surface: 'recall', shown: 1, accepted: 0, rejected: 0 },
           { surface: 'search', shown: 2, accepted: 1, rejected: 1 },
@@ -701,10 +1089,21 @@ export function runStoreContract(options: StoreContractOptions): void {
     describe('HookQueueStore: the hook queue and sessions', () => {
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();
-        expect(await store.enqueueHookEvents('p', [{ session: 's1', turn: 'next', kind: 'prompt', at: 9, payload: {} }])).toEqual([1]);
-        await store.deleteHookEvents('p', (await store.claimHookEvents('p', 'z', 0)).map((e) => e.seq));
+        expect(
+          await store.enqueueHookEvents('p', [{ session: 's1', turn: 'next', kind: 'prompt', at: 9, payload: {} }]),
+        ).toEqual([1]);
+        await store.deleteHookEvents(
+          'p',
+          (await store.claimHookEvents('p', 'z', 0)).map((e) => e.seq),
+        );
         await store.enqueueHookEvents('p', [
-          { session: 's1', turn: 'current', kind: 'PostToolUse', at: 10, payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' } },
+          {
+            session: 's1',
+            turn: 'current',
+            kind: 'PostToolUse',
+            at: 10,
+            payload: { tool: 'Bash', input: 'curl -H "Authorization: Bearer sk-ant-abcdefghijklmnopqrstuvwx"' },
+          },
           { session: 's2', turn: 1, kind: 'PostToolUse', at: 11, payload: { tool: 'Read' } },
           { session: 's1', turn: 1, kind: 'PostToolUseFailure', at: 12, payload: { tool: 'Edit' } },
         ]);
@@ -717,18 +1116,43 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.claimHookEvents('p', 'b', 0, 's1')).toEqual([]);
         // A claim older than staleBefore was left by a process that died: it can be taken again.
         expect((await store.claimHookEvents('p', 'c', Date.now() + 1000, 's1')).length).toBe(2);
-        await store.deleteHookEvents('p', first.map((e) => e.seq));
+        await store.deleteHookEvents(
+          'p',
+          first.map((e) => e.seq),
+        );
         const left = await store.claimHookEvents('p', 'd', Date.now() + 1000);
         expect(left).toHaveLength(1);
         // While 'd' holds a live claim on s2, nobody else learns s2; once released, they can.
-        await store.enqueueHookEvents('p', [{ session: 's2', turn: 'current', kind: 'PostToolUse', at: 13, payload: {} }]);
+        await store.enqueueHookEvents('p', [
+          { session: 's2', turn: 'current', kind: 'PostToolUse', at: 13, payload: {} },
+        ]);
         expect(await store.claimHookEvents('p', 'e', 0, 's2')).toEqual([]);
-        await store.releaseHookEvents('p', left.map((e) => e.seq));
+        await store.releaseHookEvents(
+          'p',
+          left.map((e) => e.seq),
+        );
         expect((await store.claimHookEvents('p', 'e', 0, 's2')).map((e) => e.at)).toEqual([11, 13]);
         // An append takes its hook events out of the queue in the same transaction.
         const mine = await store.claimHookEvents('p', 'e', 0, 's2');
         void mine;
-        await store.appendCalls('p', { id: 'x', intent: 'i', startedAt: 1 }, () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }], () => [], (c, e) => ({ from: e.from, to: e.to, type: e.type, source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: 1, lastSeen: 1 }), { dequeue: left.map((e) => e.seq) });
+        await store.appendCalls(
+          'p',
+          { id: 'x', intent: 'i', startedAt: 1 },
+          () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }],
+          () => [],
+          (c, e) => ({
+            from: e.from,
+            to: e.to,
+            type: e.type,
+            source: 'inferred',
+            count: 1,
+            successes: 1,
+            failures: 0,
+            firstSeen: 1,
+            lastSeen: 1,
+          }),
+          { dequeue: left.map((e) => e.seq) },
+        );
         expect((await store.claimHookEvents('p', 'f', Date.now() + 1000, 's2')).map((e) => e.at)).toEqual([13]);
       });
 
@@ -739,7 +1163,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
         const claimed = await store.claimHookEvents('p', 'a', 0);
         expect(claimed).toHaveLength(1);
-        await store.deleteHookEvents('p', claimed.map((c) => c.seq));
+        await store.deleteHookEvents(
+          'p',
+          claimed.map((c) => c.seq),
+        );
         expect(await store.enqueueHookEvents('p', [e])).toEqual([1]);
         expect(await store.claimHookEvents('p', 'b', Date.now() + 1000)).toEqual([]);
         expect((await store.hookSession('p', 's')).turn).toBe(1);
@@ -790,18 +1217,98 @@ export function runStoreContract(options: StoreContractOptions): void {
     const filled = async (): Promise<Store> => {
       const store = await fresh();
       await store.upsertTools('p', [
-        { id: 'read_file', description: 'Read a text file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, origin: 'fs', annotations: { readOnlyHint: true } },
+        {
+          id: 'read_file',
+          description: 'Read a text file',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+          origin: 'fs',
+          annotations: { readOnlyHint: true },
+        },
         { id: 'ParseJson', description: 'Parse JSON text' },
       ]);
       await store.upsertTools('q', [{ id: 'send_mail', description: 'Send an email' }]);
-      await store.recordExecutions('p', [{ execution: { id: 'run-1', intent: 'read and parse the config', startedAt: T0, endedAt: T0 + 900, confidence: 0.75, summary: 'ok', calls: [...SESSION] }, events: edgeEventsOf(SESSION.map(asCall)) }], foldEdge);
-      await store.appendCalls('q', { ...HEAD, id: 'session-q' }, () => [sessionCall('send_mail', 0, { input: '{"to":"a@b.c"}', output: 'sent', intent: 'implementation' })], learnAppended, foldEdge);
-      await store.putEdge('p', edge({ from: 'ParseJson', to: 'write_file', type: 'dependency', source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));
-      await store.insertObservations('p', [observation(), observation({ id: 'obs-2', observation: 'Tests run before every commit', type: 'pattern', tags: ['workflow'], confidence: 0.65 })]);
+      await store.recordExecutions(
+        'p',
+        [
+          {
+            execution: {
+              id: 'run-1',
+              intent: 'read and parse the config',
+              startedAt: T0,
+              endedAt: T0 + 900,
+              confidence: 0.75,
+              summary: 'ok',
+              calls: [...SESSION],
+            },
+            events: edgeEventsOf(SESSION.map(asCall)),
+          },
+        ],
+        foldEdge,
+      );
+      await store.appendCalls(
+        'q',
+        { ...HEAD, id: 'session-q' },
+        () => [sessionCall('send_mail', 0, { input: '{"to":"a@b.c"}', output: 'sent', intent: 'implementation' })],
+        learnAppended,
+        foldEdge,
+      );
+      await store.putEdge(
+        'p',
+        edge({
+          from: 'ParseJson',
+          to: 'write_file',
+          type: 'dependency',
+          source: 'template',
+          count: 0,
+          successes: 0,
+          firstSeen: null,
+          lastSeen: null,
+        }),
+      );
+      await store.insertObservations('p', [
+        observation(),
+        observation({
+          id: 'obs-2',
+          observation: 'Tests run before every commit',
+          type: 'pattern',
+          tags: ['workflow'],
+          confidence: 0.65,
+        }),
+      ]);
       await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'Dates in ISO 8601' })]);
-      await store.upsertMemories('p', [memory(), memory({ id: 'mem-2', category: 'note', title: 'Release checklist', text: 'Bump the version, tag, publish.', tags: [], path: 'docs/release.md', confidence: 0.5, intent: 'documentation' })]);
-      await store.upsertInstinct('p', { id: 'in-1', slug: 'camel-case', text: 'Use camelCase', confidence: 0.5, status: 'active', evidence: ['obs-1'], createdAt: T0, updatedAt: T0 + 1 });
-      await store.upsertSkill('p', { id: 'sk-1', name: 'testing-first', description: 'Run tests first', rules: ['run the tests', 'then commit'], confidence: 0.8, evidence: ['obs-2'], createdAt: T0, updatedAt: T0 });
+      await store.upsertMemories('p', [
+        memory(),
+        memory({
+          id: 'mem-2',
+          category: 'note',
+          title: 'Release checklist',
+          text: 'Bump the version, tag, publish.',
+          tags: [],
+          path: 'docs/release.md',
+          confidence: 0.5,
+          intent: 'documentation',
+        }),
+      ]);
+      await store.upsertInstinct('p', {
+        id: 'in-1',
+        slug: 'camel-case',
+        text: 'Use camelCase',
+        confidence: 0.5,
+        status: 'active',
+        evidence: ['obs-1'],
+        createdAt: T0,
+        updatedAt: T0 + 1,
+      });
+      await store.upsertSkill('p', {
+        id: 'sk-1',
+        name: 'testing-first',
+        description: 'Run tests first',
+        rules: ['run the tests', 'then commit'],
+        confidence: 0.8,
+        evidence: ['obs-2'],
+        createdAt: T0,
+        updatedAt: T0,
+      });
       await store.insertFeedback('p', { id: 'fb-1', targetId: 'in-1', kind: 'explicit', note: 'yes', at: T0 + 5 });
       await store.insertFeedback('p', { id: 'fb-2', targetId: 'sk-1', kind: 'validation', at: T0 + 6 });
       await store.recordShown('p', [
@@ -809,17 +1316,38 @@ export function runStoreContract(options: StoreContractOptions): void {
         { id: 'sh-2', surface: 'recall', target: 'memory:mem-1', at: T0 + 1 },
       ]);
       await store.setVerdict('p', 'sh-1', 'accepted', T0 + 2);
-      await store.putEmbeddings('p', 'tool', [{ refId: 'read_file', modelKey: 'test:m:3', textHash: 'h1', vector: new Float32Array([0.6, 0.8, -0.125]) }]);
-      await store.putEmbeddings('p', 'memory', [{ refId: 'mem-1', modelKey: 'test:m:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) }]);
+      await store.putEmbeddings('p', 'tool', [
+        { refId: 'read_file', modelKey: 'test:m:3', textHash: 'h1', vector: new Float32Array([0.6, 0.8, -0.125]) },
+      ]);
+      await store.putEmbeddings('p', 'memory', [
+        { refId: 'mem-1', modelKey: 'test:m:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) },
+      ]);
       await store.startHookTurn('p', 'sess-1', T0);
       await store.setHookSessionState('p', 'sess-1', { mode: 'observing' }, T0 + 1);
       await store.enqueueHookEvents('p', [
-        { session: 'sess-1', turn: 'current', kind: 'PostToolUse', at: T0 + 2, payload: { tool: 'Bash' }, key: 'spool-1' },
-        { session: 'sess-1', turn: 'current', kind: 'PostToolUse', at: T0 + 3, payload: { tool: 'Read' }, key: 'spool-2' },
+        {
+          session: 'sess-1',
+          turn: 'current',
+          kind: 'PostToolUse',
+          at: T0 + 2,
+          payload: { tool: 'Bash' },
+          key: 'spool-1',
+        },
+        {
+          session: 'sess-1',
+          turn: 'current',
+          kind: 'PostToolUse',
+          at: T0 + 3,
+          payload: { tool: 'Read' },
+          key: 'spool-2',
+        },
         { session: 'sess-1', turn: 'current', kind: 'Stop', at: T0 + 4, payload: {} },
       ]);
       const claimed = await store.claimHookEvents('p', 'worker', 0, 'sess-1');
-      await store.deleteHookEvents('p', claimed.slice(0, 1).map((e) => e.seq));
+      await store.deleteHookEvents(
+        'p',
+        claimed.slice(0, 1).map((e) => e.seq),
+      );
       return store;
     };
 
@@ -846,14 +1374,28 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('exported rows have every column of their table, blobs as hex and base64', async () => {
       const rows = await exportAll(await filled());
       for (const table of DUMP_TABLES) {
-        for (const row of rows[table]) expect(Object.keys(row).sort()).toEqual(DUMP_COLUMNS[table].map((c) => c.name).sort());
+        for (const row of rows[table])
+          expect(Object.keys(row).sort()).toEqual(DUMP_COLUMNS[table].map((c) => c.name).sort());
       }
-      expect(rows.observations.map((r) => r.content_hash)).toEqual(rows.observations.map(() => expect.stringMatching(/^[0-9a-f]{32}$/)));
+      expect(rows.observations.map((r) => r.content_hash)).toEqual(
+        rows.observations.map(() => expect.stringMatching(/^[0-9a-f]{32}$/)),
+      );
       const vector = rows.embeddings.find((r) => r.ref_id === 'read_file')?.vector;
       const bytes = Buffer.from(String(vector), 'base64');
-      expect([...new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)]).toEqual([0.6, 0.8, -0.125].map(Math.fround));
-      expect(rows.tools.find((r) => r.id === 'read_file')).toMatchObject({ scope: 'p', origin: 'fs', calls: 3, annotations: '{"readOnlyHint":true}' });
-      expect(rows.shown.find((r) => r.id === 'sh-1')).toMatchObject({ verdict: 'accepted', verdict_at: T0 + 2, query: 'read a file' });
+      expect([...new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)]).toEqual(
+        [0.6, 0.8, -0.125].map(Math.fround),
+      );
+      expect(rows.tools.find((r) => r.id === 'read_file')).toMatchObject({
+        scope: 'p',
+        origin: 'fs',
+        calls: 3,
+        annotations: '{"readOnlyHint":true}',
+      });
+      expect(rows.shown.find((r) => r.id === 'sh-1')).toMatchObject({
+        verdict: 'accepted',
+        verdict_at: T0 + 2,
+        query: 'read a file',
+      });
       expect(rows.hook_events.map((r) => [r.key, r.done_at === null])).toEqual([
         ['spool-1', false],
         ['spool-2', true],
@@ -894,24 +1436,57 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('a restored store goes on learning where the original left off', async () => {
       const source = await filled();
       const target = await fresh();
-      for (const table of DUMP_TABLES) for await (const batch of source.exportRows(table)) await target.importRows(table, batch);
+      for (const table of DUMP_TABLES)
+        for await (const batch of source.exportRows(table)) await target.importRows(table, batch);
       for (const store of [source, target]) {
-        await store.appendCalls('q', { ...HEAD, id: 'session-q' }, () => [sessionCall('read_file', 1)], learnAppended, foldEdge);
-        await store.enqueueHookEvents('p', [{ session: 'sess-1', turn: 'next', kind: 'prompt', at: T0 + 9, payload: {}, key: 'spool-1' }]);
+        await store.appendCalls(
+          'q',
+          { ...HEAD, id: 'session-q' },
+          () => [sessionCall('read_file', 1)],
+          learnAppended,
+          foldEdge,
+        );
+        await store.enqueueHookEvents('p', [
+          { session: 'sess-1', turn: 'next', kind: 'prompt', at: T0 + 9, payload: {}, key: 'spool-1' },
+        ]);
       }
       // A tool the append created is stamped with the wall clock of each store's own write.
-      const unstamped = (all: Record<DumpTable, DumpRow[]>) => ({ ...all, tools: all.tools.map((t) => ({ ...t, created_at: 0, updated_at: 0 })) });
+      const unstamped = (all: Record<DumpTable, DumpRow[]>) => ({
+        ...all,
+        tools: all.tools.map((t) => ({ ...t, created_at: 0, updated_at: 0 })),
+      });
       expect(unstamped(await exportAll(target))).toEqual(unstamped(await exportAll(source)));
     });
 
     test('importRows is all or none: a row the schema refuses fails the call and leaves the table as it was', async () => {
       const store = await fresh();
-      const good = { scope: 'p', from_tool: 'a', to_tool: 'b', type: 'sequence', source: 'observed', count: 1, successes: 1, failures: 0, first_seen: T0, last_seen: T0 };
-      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', type: 'nonsense' }]))).toBe('INVALID_INPUT');
+      const good = {
+        scope: 'p',
+        from_tool: 'a',
+        to_tool: 'b',
+        type: 'sequence',
+        source: 'observed',
+        count: 1,
+        successes: 1,
+        failures: 0,
+        first_seen: T0,
+        last_seen: T0,
+      };
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', type: 'nonsense' }]))).toBe(
+        'INVALID_INPUT',
+      );
       expect(await codeOf(() => store.importRows('edges', [good, good]))).toBe('INVALID_INPUT');
-      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', colour: 'red' }]))).toBe('INVALID_INPUT');
-      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', count: 'many' }]))).toBe('INVALID_INPUT');
-      expect(await codeOf(() => store.importRows('calls', [{ scope: 'p', execution_id: 'missing', idx: 0, tool: 'a', status: 'success' }]))).toBe('INVALID_INPUT');
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', colour: 'red' }]))).toBe(
+        'INVALID_INPUT',
+      );
+      expect(await codeOf(() => store.importRows('edges', [good, { ...good, to_tool: 'c', count: 'many' }]))).toBe(
+        'INVALID_INPUT',
+      );
+      expect(
+        await codeOf(() =>
+          store.importRows('calls', [{ scope: 'p', execution_id: 'missing', idx: 0, tool: 'a', status: 'success' }]),
+        ),
+      ).toBe('INVALID_INPUT');
       const all = await exportAll(store);
       expect(DUMP_TABLES.filter((t) => all[t].length > 0)).toEqual([]);
       expect(await store.importRows('edges', [good])).toBe(1);
@@ -922,24 +1497,54 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('imported rows come after the rows already there, and columns left out take their defaults', async () => {
       const store = await fresh();
       await store.upsertMemories('p', [memory({ id: 'mem-0' })]);
-      const row = (id: string): DumpRow => ({ scope: 'p', id, category: 'note', title: `Note ${id}`, text: 'text', created_at: T0, updated_at: T0 });
+      const row = (id: string): DumpRow => ({
+        scope: 'p',
+        id,
+        category: 'note',
+        title: `Note ${id}`,
+        text: 'text',
+        created_at: T0,
+        updated_at: T0,
+      });
       expect(await store.importRows('memories', [row('mem-b'), row('mem-a')])).toBe(2);
       expect((await store.listMemories('p')).map((m) => m.id)).toEqual(['mem-0', 'mem-b', 'mem-a']);
-      expect(await store.getMemory('p', 'mem-b')).toEqual({ id: 'mem-b', category: 'note', title: 'Note mem-b', text: 'text', tags: [], createdAt: T0, updatedAt: T0 });
+      expect(await store.getMemory('p', 'mem-b')).toEqual({
+        id: 'mem-b',
+        category: 'note',
+        title: 'Note mem-b',
+        text: 'text',
+        tags: [],
+        createdAt: T0,
+        updatedAt: T0,
+      });
     });
 
     test('imported text is scrubbed of secrets like every other write, and a scrubbed observation is fingerprinted anew', async () => {
       const store = await fresh();
       const secret = 'sk-ant-abcdefghijklmnopqrstuvwx';
-      await store.importRows('memories', [{ scope: 'p', id: 'm', category: 'note', title: 'key', text: `the key is ${secret}`, created_at: T0, updated_at: T0 }]);
+      await store.importRows('memories', [
+        {
+          scope: 'p',
+          id: 'm',
+          category: 'note',
+          title: 'key',
+          text: `the key is ${secret}`,
+          created_at: T0,
+          updated_at: T0,
+        },
+      ]);
       expect((await store.getMemory('p', 'm'))?.text).not.toContain(secret);
       const leaky = observation({ id: 'obs-leak', observation: `export ANTHROPIC_API_KEY=${secret}` });
-      const [exported] = await exportAll(await (async () => {
-        const s = await fresh();
-        await s.insertObservations('p', [observation({ id: 'obs-leak', observation: leaky.observation })]);
-        return s;
-      })()).then((all) => all.observations);
-      await store.importRows('observations', [{ ...exported, observation: leaky.observation, content_hash: '00'.repeat(16) } as DumpRow]);
+      const [exported] = await exportAll(
+        await (async () => {
+          const s = await fresh();
+          await s.insertObservations('p', [observation({ id: 'obs-leak', observation: leaky.observation })]);
+          return s;
+        })(),
+      ).then((all) => all.observations);
+      await store.importRows('observations', [
+        { ...exported, observation: leaky.observation, content_hash: '00'.repeat(16) } as DumpRow,
+      ]);
       const stored = await store.listObservations('p');
       expect(stored.map((o) => o.observation.includes(secret))).toEqual([false]);
       // The same observation inserted again is recognised as already there.

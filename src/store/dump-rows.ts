@@ -179,12 +179,14 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * unique keys) are left to the store.
  */
 export function dumpRowProblem(table: DumpTable, row: unknown): string | undefined {
-  if (row === null || typeof row !== 'object' || Array.isArray(row)) return `a ${table} row must be an object of column values`;
+  if (row === null || typeof row !== 'object' || Array.isArray(row))
+    return `a ${table} row must be an object of column values`;
   const columns = DUMP_COLUMNS[table];
   const known = new Set(columns.map((c) => c.name));
   const values = row as Record<string, unknown>;
   const unknown = Object.keys(values).filter((name) => !known.has(name));
-  if (unknown.length > 0) return `${table} has no column ${unknown.map((n) => JSON.stringify(n)).join(', ')} (columns: ${[...known].join(', ')})`;
+  if (unknown.length > 0)
+    return `${table} has no column ${unknown.map((n) => JSON.stringify(n)).join(', ')} (columns: ${[...known].join(', ')})`;
   for (const column of columns) {
     const value = values[column.name];
     if (value === undefined) {
@@ -219,7 +221,9 @@ function valueProblem(column: DumpColumn, value: unknown): string | undefined {
     case 'hex':
       return typeof value === 'string' && HEX.test(value) ? undefined : 'must be lowercase hex bytes';
     case 'base64':
-      return typeof value === 'string' && value.length % 4 === 0 && BASE64.test(value) ? undefined : 'must be base64 bytes';
+      return typeof value === 'string' && value.length % 4 === 0 && BASE64.test(value)
+        ? undefined
+        : 'must be base64 bytes';
   }
 }
 

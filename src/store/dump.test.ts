@@ -21,24 +21,50 @@ async function sample(): Promise<Store> {
   const store = fresh();
   await store.upsertTools('p', [{ id: 'read_file', description: 'Read a text file' }]);
   await store.insertObservations('p', [
-    { id: 'o1', timestamp: T0, type: 'pattern', context: {}, observation: 'Tests run before every commit', evidence: [], confidence: 0.5, tags: [] },
+    {
+      id: 'o1',
+      timestamp: T0,
+      type: 'pattern',
+      context: {},
+      observation: 'Tests run before every commit',
+      evidence: [],
+      confidence: 0.5,
+      tags: [],
+    },
   ]);
-  await store.upsertMemories('q', [{ id: 'm1', category: 'note', title: 'Release', text: 'Tag, then publish.', tags: ['release'], createdAt: T0, updatedAt: T0 }]);
-  await store.putEmbeddings('p', 'tool', [{ refId: 'read_file', modelKey: 'x:y:2', textHash: 'h', vector: new Float32Array([0.5, -1]) }]);
+  await store.upsertMemories('q', [
+    {
+      id: 'm1',
+      category: 'note',
+      title: 'Release',
+      text: 'Tag, then publish.',
+      tags: ['release'],
+      createdAt: T0,
+      updatedAt: T0,
+    },
+  ]);
+  await store.putEmbeddings('p', 'tool', [
+    { refId: 'read_file', modelKey: 'x:y:2', textHash: 'h', vector: new Float32Array([0.5, -1]) },
+  ]);
   return store;
 }
 
 async function dumpText(store: Store): Promise<string> {
   let text = '';
-  await writeDump(store, (chunk) => {
-    text += chunk;
-  }, { now: T0 });
+  await writeDump(
+    store,
+    (chunk) => {
+      text += chunk;
+    },
+    { now: T0 },
+  );
   return text;
 }
 
-const linesOf = (text: string) => async function* () {
-  yield* text.split('\n');
-};
+const linesOf = (text: string) =>
+  async function* () {
+    yield* text.split('\n');
+  };
 
 async function everyRow(store: Store): Promise<Record<string, DumpRow[]>> {
   const all: Record<string, DumpRow[]> = {};
@@ -59,7 +85,8 @@ async function failure(fn: () => Promise<unknown>): Promise<{ code: string; deta
   throw new Error('expected a CredenceError');
 }
 
-const isEmpty = async (store: Store): Promise<boolean> => Object.values(await everyRow(store)).every((rows) => rows.length === 0);
+const isEmpty = async (store: Store): Promise<boolean> =>
+  Object.values(await everyRow(store)).every((rows) => rows.length === 0);
 
 describe('dump files', () => {
   it('start with a header that counts every table, then hold one line per row', async () => {
@@ -71,12 +98,32 @@ describe('dump files', () => {
       schemaVersion: LATEST_SCHEMA_VERSION,
       from: 'sqlite',
       createdAt: '2026-02-02T06:00:00.000Z',
-      tables: { tools: 1, edges: 0, executions: 0, calls: 0, observations: 1, memories: 1, instincts: 0, skills: 0, feedback: 0, shown: 0, embeddings: 1, hook_sessions: 0, hook_events: 0 },
+      tables: {
+        tools: 1,
+        edges: 0,
+        executions: 0,
+        calls: 0,
+        observations: 1,
+        memories: 1,
+        instincts: 0,
+        skills: 0,
+        feedback: 0,
+        shown: 0,
+        embeddings: 1,
+        hook_sessions: 0,
+        hook_events: 0,
+      },
     });
     expect(rest.map((line) => JSON.parse(line).t)).toEqual(['tools', 'observations', 'memories', 'embeddings']);
     expect(JSON.parse(rest[0] ?? '')).toEqual({
       t: 'tools',
-      r: expect.objectContaining({ scope: 'p', id: 'read_file', description: 'Read a text file', calls: 0, input_schema: null }),
+      r: expect.objectContaining({
+        scope: 'p',
+        id: 'read_file',
+        description: 'Read a text file',
+        calls: 0,
+        input_schema: null,
+      }),
     });
   });
 
@@ -84,7 +131,13 @@ describe('dump files', () => {
     const source = await sample();
     const target = fresh();
     const report = await restoreDump(target, linesOf(await dumpText(source)), { batchSize: 1 });
-    expect(report).toMatchObject({ from: 'sqlite', to: 'sqlite', rows: 4, schemaVersion: LATEST_SCHEMA_VERSION, tables: { tools: 1, memories: 1 } });
+    expect(report).toMatchObject({
+      from: 'sqlite',
+      to: 'sqlite',
+      rows: 4,
+      schemaVersion: LATEST_SCHEMA_VERSION,
+      tables: { tools: 1, memories: 1 },
+    });
     expect(await everyRow(target)).toEqual(await everyRow(source));
     expect((await target.searchMemories('q', '"publish"')).map((h) => h.memory.id)).toEqual(['m1']);
   });
@@ -93,7 +146,10 @@ describe('dump files', () => {
     const lines = (await dumpText(await sample())).split('\n');
     lines[2] = '{"t":"observations","r":{"scope":"p",';
     const target = fresh();
-    expect(await failure(() => restoreDump(target, linesOf(lines.join('\n'))))).toEqual({ code: 'INVALID_INPUT', details: { line: 3 } });
+    expect(await failure(() => restoreDump(target, linesOf(lines.join('\n'))))).toEqual({
+      code: 'INVALID_INPUT',
+      details: { line: 3 },
+    });
     expect(await isEmpty(target)).toBe(true);
   });
 
@@ -101,17 +157,30 @@ describe('dump files', () => {
     const lines = (await dumpText(await sample())).split('\n');
     const row = JSON.parse(lines[1] ?? '');
     lines[1] = JSON.stringify({ t: 'tools', r: { ...row.r, colour: 'red' } });
-    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 2 } });
+    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({
+      code: 'INVALID_INPUT',
+      details: { line: 2 },
+    });
     lines[1] = JSON.stringify({ t: 'tool', r: row.r });
-    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 2 } });
+    expect(await failure(() => checkDump(linesOf(lines.join('\n'))()))).toEqual({
+      code: 'INVALID_INPUT',
+      details: { line: 2 },
+    });
   });
 
   it('are refused when the header is not a Credence dump of a version this Credence reads', async () => {
     const text = await dumpText(await sample());
     const [head, ...rest] = text.split('\n');
     const header = JSON.parse(head ?? '');
-    for (const bad of [{ ...header, format: 'something-else' }, { ...header, version: 2 }, { ...header, tables: { ...header.tables, widgets: 1 } }]) {
-      expect(await failure(() => checkDump(linesOf([JSON.stringify(bad), ...rest].join('\n'))()))).toEqual({ code: 'INVALID_INPUT', details: { line: 1 } });
+    for (const bad of [
+      { ...header, format: 'something-else' },
+      { ...header, version: 2 },
+      { ...header, tables: { ...header.tables, widgets: 1 } },
+    ]) {
+      expect(await failure(() => checkDump(linesOf([JSON.stringify(bad), ...rest].join('\n'))()))).toEqual({
+        code: 'INVALID_INPUT',
+        details: { line: 1 },
+      });
     }
     expect(await failure(() => checkDump(linesOf('')()))).toEqual({ code: 'INVALID_INPUT', details: { line: 1 } });
   });
@@ -121,21 +190,29 @@ describe('dump files', () => {
     const [head, ...rest] = text.split('\n');
     const newer = JSON.stringify({ ...JSON.parse(head ?? ''), schemaVersion: LATEST_SCHEMA_VERSION + 1 });
     const target = fresh();
-    expect((await failure(() => restoreDump(target, linesOf([newer, ...rest].join('\n'))))).code).toBe('SCHEMA_TOO_NEW');
+    expect((await failure(() => restoreDump(target, linesOf([newer, ...rest].join('\n'))))).code).toBe(
+      'SCHEMA_TOO_NEW',
+    );
     expect(await isEmpty(target)).toBe(true);
   });
 
   it('that end early (fewer rows than the header counts) are refused', async () => {
     const lines = (await dumpText(await sample())).trimEnd().split('\n');
     const target = fresh();
-    expect(await failure(() => restoreDump(target, linesOf(lines.slice(0, -1).join('\n'))))).toEqual({ code: 'INVALID_INPUT', details: { line: 5 } });
+    expect(await failure(() => restoreDump(target, linesOf(lines.slice(0, -1).join('\n'))))).toEqual({
+      code: 'INVALID_INPUT',
+      details: { line: 5 },
+    });
     expect(await isEmpty(target)).toBe(true);
   });
 
   it('whose tables are out of order are refused (a parent must come before its rows)', async () => {
     const [head, tools, observations, memories, embeddings] = (await dumpText(await sample())).trimEnd().split('\n');
     const shuffled = [head, observations, tools, memories, embeddings].join('\n');
-    expect(await failure(() => checkDump(linesOf(shuffled)()))).toEqual({ code: 'INVALID_INPUT', details: { line: 3 } });
+    expect(await failure(() => checkDump(linesOf(shuffled)()))).toEqual({
+      code: 'INVALID_INPUT',
+      details: { line: 3 },
+    });
   });
 
   it('are not restored into a store that holds data, which stays as it was', async () => {

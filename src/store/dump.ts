@@ -36,7 +36,9 @@ export const DumpHeaderSchema = z.strictObject({
   schemaVersion: z.number().int().min(1),
   from: z.enum(['sqlite', 'postgres']),
   createdAt: z.string(),
-  tables: z.strictObject(Object.fromEntries(DUMP_TABLES.map((t) => [t, Count.optional()])) as Record<DumpTable, z.ZodOptional<typeof Count>>),
+  tables: z.strictObject(
+    Object.fromEntries(DUMP_TABLES.map((t) => [t, Count.optional()])) as Record<DumpTable, z.ZodOptional<typeof Count>>,
+  ),
 });
 export type DumpHeader = Omit<z.infer<typeof DumpHeaderSchema>, 'tables'> & { tables: DumpCounts };
 
@@ -159,11 +161,17 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
 function parseHeader(line: number, value: unknown): DumpHeader {
   const format = (value as { format?: unknown } | null)?.format;
   if (format !== DUMP_FORMAT) {
-    throw lineError(line, `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", got ${JSON.stringify(format ?? null)}`);
+    throw lineError(
+      line,
+      `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", got ${JSON.stringify(format ?? null)}`,
+    );
   }
   const version = (value as { version?: unknown }).version;
   if (version !== DUMP_VERSION) {
-    throw lineError(line, `dump format version ${JSON.stringify(version ?? null)} is not one this Credence reads (version ${DUMP_VERSION})`);
+    throw lineError(
+      line,
+      `dump format version ${JSON.stringify(version ?? null)} is not one this Credence reads (version ${DUMP_VERSION})`,
+    );
   }
   const parsed = DumpHeaderSchema.safeParse(value);
   if (!parsed.success) throw lineError(line, `bad dump header: ${formatIssues(parsed.error)}`);
@@ -188,7 +196,10 @@ export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeade
     last = item.line;
     const index = DUMP_TABLES.indexOf(item.table);
     if (index < at) {
-      throw lineError(item.line, `a ${item.table} row after ${DUMP_TABLES[at]} rows: a dump lists its tables in the order ${DUMP_TABLES.join(', ')}`);
+      throw lineError(
+        item.line,
+        `a ${item.table} row after ${DUMP_TABLES[at]} rows: a dump lists its tables in the order ${DUMP_TABLES.join(', ')}`,
+      );
     }
     at = index;
     seen[item.table] += 1;

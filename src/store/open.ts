@@ -32,9 +32,13 @@ export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = p
   const scheme = source === undefined ? undefined : urlSchemeOf(path);
   if (scheme !== undefined) {
     const instead = source === '--db' ? '--database-url' : 'CREDENCE_DATABASE_URL';
-    throw new CredenceError('INVALID_INPUT', `${source} takes the path of a SQLite file, got a ${scheme} URL; give a PostgreSQL server with ${instead} instead`, {
-      details: { source, scheme },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${source} takes the path of a SQLite file, got a ${scheme} URL; give a PostgreSQL server with ${instead} instead`,
+      {
+        details: { source, scheme },
+      },
+    );
   }
   return path;
 }
@@ -42,7 +46,10 @@ export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = p
 /** The PostgreSQL URL this process should use, or undefined for SQLite. */
 export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (given(options.databaseUrl) && given(options.db)) {
-    throw new CredenceError('INVALID_INPUT', 'give either --db (a SQLite file) or --database-url (a PostgreSQL server), not both');
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'give either --db (a SQLite file) or --database-url (a PostgreSQL server), not both',
+    );
   }
   if (given(options.databaseUrl)) return options.databaseUrl;
   if (given(options.db)) return undefined;
@@ -57,8 +64,16 @@ export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.Proc
 }
 
 /** The PostgreSQL store at `url`; a schema named in the URL (`?schema=`) wins over `CREDENCE_DATABASE_SCHEMA`. */
-export async function openTeamStore(url: string, env: NodeJS.ProcessEnv = process.env, options: { poolSize?: number } = {}): Promise<Store> {
+export async function openTeamStore(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { poolSize?: number } = {},
+): Promise<Store> {
   const { openPgStore } = await import('./postgres/pg-store.js');
   const inUrl = /[?&]schema=/.test(url);
-  return openPgStore({ url, ...options, ...(!inUrl && given(env.CREDENCE_DATABASE_SCHEMA) ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}) });
+  return openPgStore({
+    url,
+    ...options,
+    ...(!inUrl && given(env.CREDENCE_DATABASE_SCHEMA) ? { schema: env.CREDENCE_DATABASE_SCHEMA } : {}),
+  });
 }

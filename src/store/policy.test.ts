@@ -13,9 +13,14 @@ afterEach(() => {
 /** Queues `key`, learns it and deletes it at `at`; returns the turns the queue gave. */
 async function learnKey(store: ReturnType<typeof openSqliteStore>, key: string, at: number): Promise<number[]> {
   vi.setSystemTime(at);
-  const turns = await store.enqueueHookEvents('p', [{ session: 's', turn: 'current', kind: 'PostToolUse', at, payload: {}, key }]);
+  const turns = await store.enqueueHookEvents('p', [
+    { session: 's', turn: 'current', kind: 'PostToolUse', at, payload: {}, key },
+  ]);
   const claimed = await store.claimHookEvents('p', 'worker', 0, 's');
-  await store.deleteHookEvents('p', claimed.map((e) => e.seq));
+  await store.deleteHookEvents(
+    'p',
+    claimed.map((e) => e.seq),
+  );
   return turns;
 }
 
@@ -24,8 +29,29 @@ describe('store policy', () => {
     const scrub = <T>(record: T): T => JSON.parse(JSON.stringify(record).replaceAll('hunter2', '[gone]')) as T;
     const store = openSqliteStore({ path: ':memory:', policy: { scrub } });
     try {
-      await store.upsertMemories('p', [{ id: 'm', category: 'note', title: 'pw hunter2', text: 'the password is hunter2', tags: [], createdAt: T0, updatedAt: T0 }]);
-      await store.importRows('memories', [{ scope: 'p', id: 'm2', category: 'note', title: 'restored hunter2', text: 'hunter2 again', tags: '[]', created_at: T0, updated_at: T0 }]);
+      await store.upsertMemories('p', [
+        {
+          id: 'm',
+          category: 'note',
+          title: 'pw hunter2',
+          text: 'the password is hunter2',
+          tags: [],
+          createdAt: T0,
+          updatedAt: T0,
+        },
+      ]);
+      await store.importRows('memories', [
+        {
+          scope: 'p',
+          id: 'm2',
+          category: 'note',
+          title: 'restored hunter2',
+          text: 'hunter2 again',
+          tags: '[]',
+          created_at: T0,
+          updated_at: T0,
+        },
+      ]);
       const memories = await store.listMemories('p');
       expect(memories.map((m) => [m.title, m.text])).toEqual([
         ['pw [gone]', 'the password is [gone]'],
@@ -46,7 +72,9 @@ describe('store policy', () => {
         // Two hours later another event is learned (which drops keys past their time), and spool-1 comes again.
         await learnKey(store, 'spool-2', T0 + 2 * HOUR);
         vi.setSystemTime(T0 + 2 * HOUR + 1);
-        await store.enqueueHookEvents('p', [{ session: 's', turn: 'current', kind: 'PostToolUse', at: T0, payload: {}, key: 'spool-1' }]);
+        await store.enqueueHookEvents('p', [
+          { session: 's', turn: 'current', kind: 'PostToolUse', at: T0, payload: {}, key: 'spool-1' },
+        ]);
       }
       expect(await short.claimHookEvents('p', 'worker', 0, 's')).toHaveLength(1);
       expect(await usual.claimHookEvents('p', 'worker', 0, 's')).toHaveLength(0);

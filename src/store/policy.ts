@@ -21,7 +21,10 @@ export const STORE_POLICY: StorePolicy = Object.freeze({ scrub: scrubRecord, hoo
 export function storePolicy(overrides: Partial<StorePolicy> = {}): StorePolicy {
   const policy = Object.freeze({ ...STORE_POLICY, ...overrides });
   if (!Number.isFinite(policy.hookKeyRetentionMs) || policy.hookKeyRetentionMs < 0) {
-    throw new CredenceError('INVALID_INPUT', `hookKeyRetentionMs must be a number of milliseconds, 0 or more; got ${String(policy.hookKeyRetentionMs)}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `hookKeyRetentionMs must be a number of milliseconds, 0 or more; got ${String(policy.hookKeyRetentionMs)}`,
+    );
   }
   return policy;
 }

@@ -24,7 +24,8 @@ export type Row = Record<string, unknown>;
 /** A value as JSON text (`null` for undefined), for a JSON text column. */
 export const json = (value: unknown): string => JSON.stringify(value ?? null);
 /** A JSON text column's value, or `fallback` when it is empty. */
-export const parse = <T>(text: unknown, fallback: T): T => (typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback);
+export const parse = <T>(text: unknown, fallback: T): T =>
+  typeof text === 'string' && text !== '' ? (JSON.parse(text) as T) : fallback;
 const optNum = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 export function toTool(row: Row): ToolRecord {
@@ -162,6 +163,13 @@ export function floatsOf(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
-export const toEmbeddingStamp = (row: Row): EmbeddingStamp => ({ refId: String(row.ref_id), modelKey: String(row.model_key), textHash: String(row.text_hash) });
+export const toEmbeddingStamp = (row: Row): EmbeddingStamp => ({
+  refId: String(row.ref_id),
+  modelKey: String(row.model_key),
+  textHash: String(row.text_hash),
+});
 
-export const toEmbedding = (row: Row): StoredEmbedding => ({ ...toEmbeddingStamp(row), vector: floatsOf(row.vector as Uint8Array) });
+export const toEmbedding = (row: Row): StoredEmbedding => ({
+  ...toEmbeddingStamp(row),
+  vector: floatsOf(row.vector as Uint8Array),
+});

@@ -31,7 +31,8 @@ type AnyFunction = (...args: unknown[]) => unknown;
  */
 export function nulSafeStore<S extends Store>(store: S): S {
   const wrapped = new WeakMap<AnyFunction, AnyFunction>();
-  const safeArg = (arg: unknown): unknown => (typeof arg === 'function' ? (...inner: unknown[]) => storableText((arg as AnyFunction)(...inner)) : arg);
+  const safeArg = (arg: unknown): unknown =>
+    typeof arg === 'function' ? (...inner: unknown[]) => storableText((arg as AnyFunction)(...inner)) : arg;
   return new Proxy(store, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
@@ -39,7 +40,8 @@ export function nulSafeStore<S extends Store>(store: S): S {
       const method = value as AnyFunction;
       let safe = wrapped.get(method);
       if (safe === undefined) {
-        safe = (...args: unknown[]) => method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args));
+        safe = (...args: unknown[]) =>
+          method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args));
         wrapped.set(method, safe);
       }
       return safe;
@@ -89,5 +91,8 @@ export function callsPerTool(calls: Iterable<{ tool: string }>): Map<string, num
 
 /** When an execution ends once `calls` are added to it: the latest call end (its time plus its duration), at least `from`. */
 export function endedAt(calls: readonly { at?: number; durationMs?: number }[], from: number): number {
-  return calls.reduce((latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))), from);
+  return calls.reduce(
+    (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
+    from,
+  );
 }

@@ -157,7 +157,18 @@ export interface ShownRecord {
   verdictAt?: EpochMs;
 }
 
-export const TABLES = ['tools', 'edges', 'executions', 'calls', 'observations', 'memories', 'instincts', 'skills', 'feedback', 'shown'] as const;
+export const TABLES = [
+  'tools',
+  'edges',
+  'executions',
+  'calls',
+  'observations',
+  'memories',
+  'instincts',
+  'skills',
+  'feedback',
+  'shown',
+] as const;
 export type TableName = (typeof TABLES)[number];
 export type TableCounts = Record<TableName, number>;
 
@@ -184,7 +195,9 @@ export interface RecordReport {
 }
 
 /** What one `appendCalls` did: the record report, and where the new calls went. */
-export type AppendReport = RecordReport & { execution: { id: string; created: boolean; firstIndex: number; calls: number } };
+export type AppendReport = RecordReport & {
+  execution: { id: string; created: boolean; firstIndex: number; calls: number };
+};
 
 export type EmbeddingKind = 'tool' | 'execution' | 'memory' | 'observation';
 
@@ -361,7 +374,11 @@ export interface ObservationStore {
   insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport>;
   listObservations(scope: string, options?: { since?: EpochMs; limit?: number }): Promise<ObservationRecord[]>;
   /** BM25 over observation texts and tags; `match` is a safe FTS5 expression. */
-  searchObservations(scope: string, match: string, options?: { limit?: number }): Promise<{ observation: ObservationRecord; bm25: number }[]>;
+  searchObservations(
+    scope: string,
+    match: string,
+    options?: { limit?: number },
+  ): Promise<{ observation: ObservationRecord; bm25: number }[]>;
   /** Deletes an observation; false when it did not exist. */
   deleteObservation(scope: string, id: string): Promise<boolean>;
 }
@@ -409,7 +426,10 @@ export interface HookQueueStore {
    * starts the session's next turn (a prompt), `current` joins the turn it is in; returns the turn
    * of each event.
    */
-  enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]>;
+  enqueueHookEvents(
+    scope: string,
+    events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[],
+  ): Promise<number[]>;
   /**
    * Claims a session's queued events (or the scope's, without `session`) for `claimer`, oldest
    * first: events nobody claimed, or claimed before `staleBefore` by a process that never finished.

@@ -17,7 +17,8 @@ import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 
 const DAY = 86_400_000;
-const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+const iso = (ms: number | null | undefined): string | null =>
+  ms === null || ms === undefined ? null : new Date(ms).toISOString();
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
 const bandOf = (c: number): string => confidenceBand(Math.min(1, Math.max(0, c))).band;
 
@@ -47,10 +48,21 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
   const position = new Map(order.map((id, i) => [id, i]));
   const layout = layoutGraph(
     order.length,
-    snapshot.confidentEdges.map((e) => ({ from: position.get(e.from) as number, to: position.get(e.to) as number, weight: e.confidence })),
+    snapshot.confidentEdges.map((e) => ({
+      from: position.get(e.from) as number,
+      to: position.get(e.to) as number,
+      weight: e.confidence,
+    })),
   );
   const types = filter.types === undefined ? undefined : new Set(filter.types);
-  const edges = { from: [] as number[], to: [] as number[], type: [] as number[], source: [] as number[], confidence: [] as number[], count: [] as number[] };
+  const edges = {
+    from: [] as number[],
+    to: [] as number[],
+    type: [] as number[],
+    source: [] as number[],
+    confidence: [] as number[],
+    count: [] as number[],
+  };
   for (const e of views) {
     const c = e.confidence;
     if (types !== undefined && !types.has(e.type)) continue;
@@ -69,7 +81,16 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     types: EDGE_TYPES,
     sources: EDGE_SOURCES,
     layout: layout.method,
-    stats: { tools: snapshot.tools.length, nodes: order.length, edges: views.length, shownEdges: edges.from.length, vertices: density.vertices, confidentPairs: density.edges, density: density.density, tier: snapshot.tier },
+    stats: {
+      tools: snapshot.tools.length,
+      nodes: order.length,
+      edges: views.length,
+      shownEdges: edges.from.length,
+      vertices: density.vertices,
+      confidentPairs: density.edges,
+      density: density.density,
+      tier: snapshot.tier,
+    },
     nodes: {
       id: order,
       pageRank: order.map((id) => round(ranks.get(id) ?? 0, 6)),
@@ -84,9 +105,17 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
 /** One tool: its catalogue entry, every edge in and out with its parts, and its next-tool suggestions. */
 export async function toolPayload(credence: Credence, id: string) {
   const { scope } = credence;
-  const [tool, out, into, snapshot] = await Promise.all([credence.tool(id), credence.edges({ from: id }), credence.edges({ to: id }), credence.graphSnapshot()]);
+  const [tool, out, into, snapshot] = await Promise.all([
+    credence.tool(id),
+    credence.edges({ from: id }),
+    credence.edges({ to: id }),
+    credence.graphSnapshot(),
+  ]);
   if (tool === undefined && out.length === 0 && into.length === 0) {
-    throw new CredenceError('NOT_FOUND', `no tool ${JSON.stringify(id)} in scope ${JSON.stringify(scope)}: it is neither in the catalogue nor on an edge`);
+    throw new CredenceError(
+      'NOT_FOUND',
+      `no tool ${JSON.stringify(id)} in scope ${JSON.stringify(scope)}: it is neither in the catalogue nor on an edge`,
+    );
   }
   const byConfidence = (a: { confidence: number }, b: { confidence: number }) => b.confidence - a.confidence;
   return {
@@ -123,7 +152,14 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   const active = learned.instincts.filter((i) => i.status === 'active');
   const skillNow = learned.skills.map((s) => s.current);
   // Days counted back from the clock: day 0 is the last 24 hours.
-  const timeline = Array.from({ length: days }, (_, i) => ({ day: iso(now - (days - 1 - i) * DAY)?.slice(0, 10) ?? '', executions: 0, calls: 0, observations: 0, newEdges: 0, edgesSoFar: 0 }));
+  const timeline = Array.from({ length: days }, (_, i) => ({
+    day: iso(now - (days - 1 - i) * DAY)?.slice(0, 10) ?? '',
+    executions: 0,
+    calls: 0,
+    observations: 0,
+    newEdges: 0,
+    edgesSoFar: 0,
+  }));
   const slot = (at: number | null | undefined) => {
     if (at === null || at === undefined || at > now) return undefined;
     const back = Math.floor((now - at) / DAY);
@@ -151,7 +187,10 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     before += s.newEdges;
     s.edgesSoFar = before;
   }
-  const byType = EDGE_TYPES.map((type) => ({ type, bands: bandCounts(views.filter((v) => v.type === type).map((v) => v.confidence)) }));
+  const byType = EDGE_TYPES.map((type) => ({
+    type,
+    bands: bandCounts(views.filter((v) => v.type === type).map((v) => v.confidence)),
+  }));
   return {
     scope,
     now: iso(now),
@@ -184,12 +223,17 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
 export async function learningPayload(credence: Credence) {
   const { scope } = credence;
   const now = credence.now();
-  const [{ instincts, skills, feedback, observations }, metrics] = await Promise.all([credence.learningView(), credence.metrics()]);
+  const [{ instincts, skills, feedback, observations }, metrics] = await Promise.all([
+    credence.learningView(),
+    credence.metrics(),
+  ]);
   const byId = new Map(observations.map((o) => [o.id, o]));
   const evidence = (ids: readonly string[]) =>
     ids.map((id) => {
       const o = byId.get(id);
-      return o === undefined ? { id, gone: true } : { id, type: o.type, observation: o.observation, confidence: o.confidence, at: iso(o.timestamp) };
+      return o === undefined
+        ? { id, gone: true }
+        : { id, type: o.type, observation: o.observation, confidence: o.confidence, at: iso(o.timestamp) };
     });
   const history = (id: string) =>
     feedback
@@ -201,7 +245,18 @@ export async function learningPayload(credence: Credence) {
     scope,
     now: iso(now),
     instincts: instincts
-      .map((i) => ({ id: i.id, slug: i.slug, text: i.text, status: i.status, confidence: i.confidence, band: bandOf(i.confidence), createdAt: iso(i.createdAt), updatedAt: iso(i.updatedAt), evidence: evidence(i.evidence), feedback: history(i.id) }))
+      .map((i) => ({
+        id: i.id,
+        slug: i.slug,
+        text: i.text,
+        status: i.status,
+        confidence: i.confidence,
+        band: bandOf(i.confidence),
+        createdAt: iso(i.createdAt),
+        updatedAt: iso(i.updatedAt),
+        evidence: evidence(i.evidence),
+        feedback: history(i.id),
+      }))
       .sort(order),
     skills: skills
       .map((s) => {
@@ -233,7 +288,11 @@ export async function learningPayload(credence: Credence) {
  * scope's own are shown; entries with no scope (written by a Credence before issue 17) are shown
  * in no view, as nothing says whose they are.
  */
-export function recentEvolutions(root: string, scope: string, limit = 30): { at: string; kind: string; id: string; detail: string }[] {
+export function recentEvolutions(
+  root: string,
+  scope: string,
+  limit = 30,
+): { at: string; kind: string; id: string; detail: string }[] {
   let text: string;
   try {
     text = readFileInsideRoot(root, skillFileLayout({ root }).logFile, { maxBytes: 8 * 1024 * 1024 });
@@ -247,7 +306,8 @@ export function recentEvolutions(root: string, scope: string, limit = 30): { at:
     if (line.trim() === '') continue;
     try {
       const v = JSON.parse(line) as { scope?: unknown; at?: unknown; kind?: unknown; id?: unknown; detail?: unknown };
-      if (v.scope === scope) out.push({ at: String(v.at), kind: String(v.kind), id: String(v.id), detail: String(v.detail) });
+      if (v.scope === scope)
+        out.push({ at: String(v.at), kind: String(v.kind), id: String(v.id), detail: String(v.detail) });
     } catch {
       // a line cut short (a write in progress) or not JSON: skipped
     }
@@ -258,19 +318,26 @@ export function recentEvolutions(root: string, scope: string, limit = 30): { at:
 /** Recent runs with their intent, calls, outcomes and confidence (and each node's parts). */
 export async function runsPayload(credence: Credence, options: { limit?: number } = {}) {
   const runs = await credence.runs({ limit: options.limit ?? 50 });
-  return { scope: credence.scope, now: iso(credence.now()), runs: runs.map((r) => ({ ...r, band: r.confidence === null ? null : bandOf(r.confidence) })) };
+  return {
+    scope: credence.scope,
+    now: iso(credence.now()),
+    runs: runs.map((r) => ({ ...r, band: r.confidence === null ? null : bandOf(r.confidence) })),
+  };
 }
 
 /** Tools, a DAG and memories for a query, each result with the parts of its score; a run whose intent repeats is one memory (`repeats`, `ids`). */
 export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
-  if (query.length > 1000) throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
+  if (query.length > 1000)
+    throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
   const [tools, dag, memories] = await Promise.all([
     credence.searchTools(query, { limit: 10, track: false, ...(context.length === 0 ? {} : { context }) }),
     credence.suggestDag(query, { track: false, ...(context.length === 0 ? {} : { context }) }),
     // Many past runs share an intent word for word (every turn of a session, a repeated habit):
     // each such run is listed once, with how many it stands for, among the 10 memories shown.
-    credence.recall(query, { limit: 50, track: false }).then((found) => foldRepeats(found, { kinds: ['execution'], limit: 10 })),
+    credence
+      .recall(query, { limit: 50, track: false })
+      .then((found) => foldRepeats(found, { kinds: ['execution'], limit: 10 })),
   ]);
   return { scope: credence.scope, query, context, tools, dag, memories };
 }

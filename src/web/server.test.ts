@@ -36,9 +36,17 @@ const base = (s: RunningHttpServer) => s.url.replace(/\/mcp$/, '');
 // The tests read the JSON as the page does, field by field: loosely typed on purpose.
 // biome-ignore lint/suspicious/noExplicitAny: test reads of JSON answers
 type Json = any;
-const get = async (s: RunningHttpServer, path: string, init?: RequestInit): Promise<{ status: number; type: string; body: Json }> => {
+const get = async (
+  s: RunningHttpServer,
+  path: string,
+  init?: RequestInit,
+): Promise<{ status: number; type: string; body: Json }> => {
   const res = await fetch(`${base(s)}${path}`, init);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text(),
+  };
 };
 
 beforeAll(async () => {
@@ -87,9 +95,19 @@ describe('the dashboard server', () => {
 
   it("explains a tool's edges and suggestions, and names an unknown tool", async () => {
     const { body } = await get(open, `/api/tool/${encodeURIComponent('Grep')}`);
-    const alternative = body.outgoing.find((e: { to: string; type: string }) => e.to === 'filesystem:search_files' && e.type === 'alternative');
-    expect(alternative).toMatchObject({ source: expect.any(String), count: expect.any(Number), lastSeen: expect.stringMatching(/^2026-/), parts: { typeWeight: 0.6 } });
-    expect(alternative.confidence).toBeCloseTo(alternative.parts.typeWeight * alternative.parts.sourceModifier * alternative.parts.decay, 12);
+    const alternative = body.outgoing.find(
+      (e: { to: string; type: string }) => e.to === 'filesystem:search_files' && e.type === 'alternative',
+    );
+    expect(alternative).toMatchObject({
+      source: expect.any(String),
+      count: expect.any(Number),
+      lastSeen: expect.stringMatching(/^2026-/),
+      parts: { typeWeight: 0.6 },
+    });
+    expect(alternative.confidence).toBeCloseTo(
+      alternative.parts.typeWeight * alternative.parts.sourceModifier * alternative.parts.decay,
+      12,
+    );
     expect(body.next[0]).toMatchObject({ tool: 'Read', why: expect.stringContaining('dependency') });
     const missing = await get(open, '/api/tool/no_such_tool');
     expect(missing.status).toBe(404);
@@ -98,7 +116,13 @@ describe('the dashboard server', () => {
 
   it('counts confidence by band, with the density tier and a timeline', async () => {
     const { body } = await get(open, '/api/confidence?days=10');
-    expect(body.edges.bands.map((b: { band: string }) => b.band)).toEqual(['noise', 'tentative', 'probable', 'certain', 'established']);
+    expect(body.edges.bands.map((b: { band: string }) => b.band)).toEqual([
+      'noise',
+      'tentative',
+      'probable',
+      'certain',
+      'established',
+    ]);
     expect(body.edges.bands.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(body.edges.total);
     expect(body.density).toMatchObject({ tier: 'growing', weights: { hybrid: 0.65, pageRank: 0.2, path: 0.15 } });
     expect(body.timeline).toHaveLength(10);
@@ -114,9 +138,17 @@ describe('the dashboard server', () => {
     expect(runs).toHaveLength(5);
     expect(runs[0].nodes[0]).toMatchObject({ confidence: expect.any(Number), parts: { base: expect.any(Number) } });
     const ask = (await get(open, `/api/ask?q=${encodeURIComponent('validate the config')}&context=parse_json`)).body;
-    expect(ask.tools[0]).toMatchObject({ semantic: expect.any(Number), graph: expect.any(Number), alpha: expect.any(Number), alphaRule: expect.any(String) });
+    expect(ask.tools[0]).toMatchObject({
+      semantic: expect.any(Number),
+      graph: expect.any(Number),
+      alpha: expect.any(Number),
+      alphaRule: expect.any(String),
+    });
     for (const t of ask.tools) expect(t.score).toBeCloseTo(t.alpha * t.semantic + (1 - t.alpha) * t.graph, 9);
-    expect(ask.memories[0]).toMatchObject({ label: expect.stringMatching(/^(high|medium|low)$/), parts: expect.any(Object) });
+    expect(ask.memories[0]).toMatchObject({
+      label: expect.stringMatching(/^(high|medium|low)$/),
+      parts: expect.any(Object),
+    });
     // Looking is not taking: nothing the dashboard showed counts in the suggestion metrics.
     expect((await credence.metrics()).suggestions.shown).toBe(learning.metrics.suggestions.shown);
   });
@@ -139,7 +171,10 @@ describe('the dashboard server', () => {
   });
 
   it('is read-only without a token', async () => {
-    const r = await get(open, '/api/feedback', { method: 'POST', body: JSON.stringify({ id: 'x', verdict: 'validated' }) });
+    const r = await get(open, '/api/feedback', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'x', verdict: 'validated' }),
+    });
     expect(r.status).toBe(405);
     expect(r.body.error.code).toBe('READ_ONLY');
     expect((await get(open, '/api/graph', { method: 'DELETE' })).status).toBe(405);
@@ -151,12 +186,22 @@ describe('the dashboard server', () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     expect((await get(guarded, '/api/graph', { headers: auth })).status).toBe(200);
     const skill = (await get(guarded, '/api/learning', { headers: auth })).body.skills[0];
-    const r = await get(guarded, '/api/feedback', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: skill.id, verdict: 'contradicts' }) });
+    const r = await get(guarded, '/api/feedback', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: skill.id, verdict: 'contradicts' }),
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ on: 'skill', verdict: 'contradicts' });
-    const after = (await get(guarded, '/api/learning', { headers: auth })).body.skills.find((s: { id: string }) => s.id === skill.id);
+    const after = (await get(guarded, '/api/learning', { headers: auth })).body.skills.find(
+      (s: { id: string }) => s.id === skill.id,
+    );
     expect(after.feedback.at(-1).kind).toBe('contradiction');
-    const bad = await get(guarded, '/api/feedback', { method: 'POST', headers: auth, body: JSON.stringify({ id: skill.id, verdict: 'maybe' }) });
+    const bad = await get(guarded, '/api/feedback', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ id: skill.id, verdict: 'maybe' }),
+    });
     expect(bad.status).toBe(400);
     // MCP still needs the token.
     expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
@@ -182,7 +227,14 @@ describe('the dashboard server', () => {
     await writer.addTools([{ id: 'fresh_a', description: 'first' }]);
     expect((await get(open, `/api/graph?scope=${scope}`)).body.nodes.id).toEqual(['fresh_a']);
     // Another engine (a hook, the CLI) learns an edge; the dashboard's engine did not write it.
-    await writer.recordExecution({ intent: 'a then b', startedAt: NOW, calls: [{ tool: 'fresh_a', status: 'success' }, { tool: 'fresh_b', status: 'success', consumes: [0] }] });
+    await writer.recordExecution({
+      intent: 'a then b',
+      startedAt: NOW,
+      calls: [
+        { tool: 'fresh_a', status: 'success' },
+        { tool: 'fresh_b', status: 'success', consumes: [0] },
+      ],
+    });
     const { body } = await get(open, `/api/graph?scope=${scope}`);
     expect(body.nodes.id).toEqual(expect.arrayContaining(['fresh_a', 'fresh_b']));
     expect(body.stats.edges).toBeGreaterThan(0);
@@ -235,8 +287,17 @@ describe('the dashboard server', () => {
       expect(lines[0]).toMatch(/^http: GET "\/boom" failed: TypeError: a handler broke/);
       expect(lines[0]).not.toContain('\n');
       // An MCP session that cannot be created is a 500 too, in one line.
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-      const mcp = await get(failing, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
+      const mcp = await get(failing, '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(init),
+      });
       expect(mcp.status).toBe(500);
       expect(lines).toHaveLength(2);
       expect(lines[1]).toMatch(/^http: POST "\/mcp" failed: Error: no MCP here/);
@@ -254,14 +315,28 @@ describe('the dashboard on a store that fails', () => {
     const broken = await openCredence({ store, now: NOW, scope: 'p', cwd: dir });
     const lines: string[] = [];
     const dashboard = createDashboard({ credence: broken, log: (line) => lines.push(line) });
-    const server = await serveHttp({ host: '127.0.0.1', port: 0, createSession: () => { throw new Error('no MCP here'); }, fallback: dashboard.handle, isPublic: dashboard.isPublic });
+    const server = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: dashboard.handle,
+      isPublic: dashboard.isPublic,
+    });
     try {
       // A real driver error: the table the edges live in is gone under the store.
       sqliteConnection(store).exec('DROP TABLE edges');
       const r = await get(server, '/api/graph');
       expect(r.status).toBe(500);
-      expect(r.body.error).toEqual({ code: 'INTERNAL', message: "the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause" });
-      expect(lines).toEqual([expect.stringMatching(/^dashboard: GET "\/api\/graph" failed: SqliteError: no such table: edges \(at .+\)$/)]);
+      expect(r.body.error).toEqual({
+        code: 'INTERNAL',
+        message:
+          "the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause",
+      });
+      expect(lines).toEqual([
+        expect.stringMatching(/^dashboard: GET "\/api\/graph" failed: SqliteError: no such table: edges \(at .+\)$/),
+      ]);
       expect((await get(server, '/graph')).status).toBe(200);
     } finally {
       await server.close();
@@ -278,7 +353,9 @@ describe("the dashboard's assets", () => {
     cpSync(assetsDir(), assets, { recursive: true });
     expect(assetsDir(pathToFileURL(join(root, 'src', 'web', 'server.ts')))).toBe(assets);
     expect(assetsDir(pathToFileURL(join(root, 'dist', 'src', 'web', 'server.js')).href)).toBe(assets);
-    expect(() => assetsDir(pathToFileURL(join(dir, 'elsewhere', 'server.js')))).toThrow(/assets \(src\/web\/assets\) are missing/);
+    expect(() => assetsDir(pathToFileURL(join(dir, 'elsewhere', 'server.js')))).toThrow(
+      /assets \(src\/web\/assets\) are missing/,
+    );
   });
 
   it('are served from such a folder; one that cannot be read is a 500 naming it, and the server keeps serving', async () => {
@@ -286,7 +363,15 @@ describe("the dashboard's assets", () => {
     cpSync(assetsDir(), assets, { recursive: true });
     const lines: string[] = [];
     const dashboard = createDashboard({ credence, assetsDir: assets, log: (line) => lines.push(line) });
-    const server = await serveHttp({ host: '127.0.0.1', port: 0, createSession: () => { throw new Error('no MCP here'); }, fallback: dashboard.handle, isPublic: dashboard.isPublic });
+    const server = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: dashboard.handle,
+      isPublic: dashboard.isPublic,
+    });
     try {
       const js = await get(server, '/app.js');
       expect(js.status).toBe(200);
@@ -295,8 +380,13 @@ describe("the dashboard's assets", () => {
       const css = await get(server, '/style.css');
       expect(css.status).toBe(500);
       // The page is told it failed; the log, not the page, names the file (issue 17: no raw error text to clients).
-      expect(css.body.error).toEqual({ code: 'INTERNAL', message: "the dashboard failed on this request: an internal error (Error); the server's log has the cause" });
-      expect(lines).toEqual([expect.stringContaining(`cannot read the dashboard's file ${join(assets, 'style.css')}: ENOENT`)]);
+      expect(css.body.error).toEqual({
+        code: 'INTERNAL',
+        message: "the dashboard failed on this request: an internal error (Error); the server's log has the cause",
+      });
+      expect(lines).toEqual([
+        expect.stringContaining(`cannot read the dashboard's file ${join(assets, 'style.css')}: ENOENT`),
+      ]);
       expect((await get(server, '/graph')).status).toBe(200);
     } finally {
       await server.close();

@@ -58,18 +58,31 @@ export function assetsDir(moduleUrl: string | URL = import.meta.url): string {
     const dir = join(here, ...rel);
     if (existsSync(join(dir, 'index.html'))) return dir;
   }
-  throw new CredenceError('NOT_FOUND', "the dashboard's assets (src/web/assets) are missing from the package: reinstall credence");
+  throw new CredenceError(
+    'NOT_FOUND',
+    "the dashboard's assets (src/web/assets) are missing from the package: reinstall credence",
+  );
 }
 
-const STATUS: Partial<Record<string, number>> = { INVALID_INPUT: 400, NOT_FOUND: 404, UNKNOWN_TOOL: 404, PATH_OUTSIDE_ROOT: 400 };
+const STATUS: Partial<Record<string, number>> = {
+  INVALID_INPUT: 400,
+  NOT_FOUND: 404,
+  UNKNOWN_TOOL: 404,
+  PATH_OUTSIDE_ROOT: 400,
+};
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
-const sendError = (res: ServerResponse, status: number, code: string, message: string): void => sendJson(res, status, { error: { code, message } });
+const sendError = (res: ServerResponse, status: number, code: string, message: string): void =>
+  sendJson(res, status, { error: { code, message } });
 
 function pageOf(path: string): Page | undefined {
   if (path === '/' || path === '/index.html') return 'graph';
@@ -81,14 +94,19 @@ function parseTypes(text: string | null): EdgeType[] | undefined {
   if (text === null || text.trim() === '') return undefined;
   const types = text.split(',').map((t) => t.trim());
   const bad = types.filter((t) => !(EDGE_TYPES as readonly string[]).includes(t));
-  if (bad.length > 0) throw new CredenceError('INVALID_INPUT', `unknown edge type ${bad.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EDGE_TYPES.join(', ')}`);
+  if (bad.length > 0)
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `unknown edge type ${bad.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EDGE_TYPES.join(', ')}`,
+    );
   return types as EdgeType[];
 }
 
 function parseNumber(name: string, text: string | null, ok: (n: number) => boolean, what: string): number | undefined {
   if (text === null || text.trim() === '') return undefined;
   const n = Number(text);
-  if (!Number.isFinite(n) || !ok(n)) throw new CredenceError('INVALID_INPUT', `${name} must be ${what}, got ${JSON.stringify(text)}`);
+  if (!Number.isFinite(n) || !ok(n))
+    throw new CredenceError('INVALID_INPUT', `${name} must be ${what}, got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -120,7 +138,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       try {
         body = readFileSync(path);
       } catch (error) {
-        throw new Error(`cannot read the dashboard's file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new Error(
+          `cannot read the dashboard's file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
       files.set(name, body);
     }
@@ -135,7 +155,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (known !== undefined) return known;
     const counts = await credence.counts(name);
     if (Object.values(counts).every((n) => n === 0)) {
-      throw new CredenceError('NOT_FOUND', `scope ${JSON.stringify(name)} holds nothing in this store; the scopes are listed at /api/scopes`);
+      throw new CredenceError(
+        'NOT_FOUND',
+        `scope ${JSON.stringify(name)} holds nothing in this store; the scopes are listed at /api/scopes`,
+      );
     }
     const opened = await credence.forScope(name);
     engines.set(name, opened);
@@ -146,7 +169,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const scopes = async () => {
     const names = [credence.scope, ...(await credence.scopes()).filter((name) => name !== credence.scope)];
     const out: { scope: string; default: boolean; counts: Record<string, number> }[] = [];
-    for (const name of names) out.push({ scope: name, default: name === credence.scope, counts: await credence.counts(name) });
+    for (const name of names)
+      out.push({ scope: name, default: name === credence.scope, counts: await credence.counts(name) });
     return { default: credence.scope, writable: options.writable === true, scopes: out };
   };
 
@@ -155,19 +179,37 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     const q = url.searchParams;
     if (req.method === 'POST' && route === 'feedback') {
       if (options.writable !== true) {
-        return sendError(res, 405, 'READ_ONLY', 'the dashboard API is read-only: start `credence serve --token <secret>` to allow feedback from the dashboard');
+        return sendError(
+          res,
+          405,
+          'READ_ONLY',
+          'the dashboard API is read-only: start `credence serve --token <secret>` to allow feedback from the dashboard',
+        );
       }
       const body = (await readBody(req)) as { id?: unknown; verdict?: unknown; note?: unknown };
-      if (typeof body.id !== 'string' || body.id === '') throw new CredenceError('INVALID_INPUT', 'feedback needs "id": the id of an instinct or a skill');
+      if (typeof body.id !== 'string' || body.id === '')
+        throw new CredenceError('INVALID_INPUT', 'feedback needs "id": the id of an instinct or a skill');
       if (typeof body.verdict !== 'string' || !(VERDICTS as readonly string[]).includes(body.verdict)) {
-        throw new CredenceError('INVALID_INPUT', `"verdict" must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(body.verdict)}`);
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `"verdict" must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(body.verdict)}`,
+        );
       }
       const engine = await engineFor(q.get('scope'));
-      const result = await engine.feedback(body.id, body.verdict as (typeof VERDICTS)[number], typeof body.note === 'string' ? { note: body.note } : {});
+      const result = await engine.feedback(
+        body.id,
+        body.verdict as (typeof VERDICTS)[number],
+        typeof body.note === 'string' ? { note: body.note } : {},
+      );
       return sendJson(res, 200, result);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(res, 405, 'READ_ONLY', `${req.method ?? '?'} /api/${route} is not allowed: the dashboard API is read-only (GET)${options.writable === true ? ', except POST /api/feedback' : ''}`);
+      return sendError(
+        res,
+        405,
+        'READ_ONLY',
+        `${req.method ?? '?'} /api/${route} is not allowed: the dashboard API is read-only (GET)${options.writable === true ? ', except POST /api/feedback' : ''}`,
+      );
     }
     if (route === 'scopes') return sendJson(res, 200, await scopes());
     const engine = await engineFor(q.get('scope'));
@@ -177,32 +219,60 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (route === 'graph') {
       const types = parseTypes(q.get('type'));
       const min = parseNumber('min', q.get('min'), (n) => n >= 0 && n <= 1, 'a confidence in [0, 1]');
-      return sendJson(res, 200, await graphPayload(engine, { ...(types === undefined ? {} : { types }), ...(min === undefined ? {} : { min }) }));
+      return sendJson(
+        res,
+        200,
+        await graphPayload(engine, {
+          ...(types === undefined ? {} : { types }),
+          ...(min === undefined ? {} : { min }),
+        }),
+      );
     }
     if (route.startsWith('tool/')) {
       let id: string;
       try {
         id = decodeURIComponent(route.slice('tool/'.length));
       } catch {
-        throw new CredenceError('INVALID_INPUT', `the tool id in ${JSON.stringify(url.pathname)} is not valid URL encoding`);
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `the tool id in ${JSON.stringify(url.pathname)} is not valid URL encoding`,
+        );
       }
       if (id === '') throw new CredenceError('INVALID_INPUT', 'give a tool id: /api/tool/<id>');
       return sendJson(res, 200, await toolPayload(engine, id));
     }
     if (route === 'confidence') {
-      const days = parseNumber('days', q.get('days'), (n) => Number.isInteger(n) && n >= 1 && n <= 365, 'a whole number of days from 1 to 365');
+      const days = parseNumber(
+        'days',
+        q.get('days'),
+        (n) => Number.isInteger(n) && n >= 1 && n <= 365,
+        'a whole number of days from 1 to 365',
+      );
       return sendJson(res, 200, await confidencePayload(engine, days === undefined ? {} : { days }));
     }
     if (route === 'learning') return sendJson(res, 200, await learningPayload(engine));
     if (route === 'runs') {
-      const limit = parseNumber('limit', q.get('limit'), (n) => Number.isInteger(n) && n >= 1 && n <= 1000, 'a whole number from 1 to 1000');
+      const limit = parseNumber(
+        'limit',
+        q.get('limit'),
+        (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+        'a whole number from 1 to 1000',
+      );
       return sendJson(res, 200, await runsPayload(engine, limit === undefined ? {} : { limit }));
     }
     if (route === 'ask') {
-      const context = (q.get('context') ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+      const context = (q.get('context') ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
       return sendJson(res, 200, await askPayload(engine, q.get('q') ?? '', context));
     }
-    sendError(res, 404, 'NOT_FOUND', `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`);
+    sendError(
+      res,
+      404,
+      'NOT_FOUND',
+      `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`,
+    );
   };
 
   /** A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line (core/text/error-summary) and one line of log. */
@@ -211,7 +281,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
     log(`dashboard: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
     // The message (a driver's text can quote stored values or SQL) goes to the log only.
-    sendError(res, 500, 'INTERNAL', `the dashboard failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`);
+    sendError(
+      res,
+      500,
+      'INTERNAL',
+      `the dashboard failed on this request: ${unexpectedErrorSummary(error)}; the server's log has the cause`,
+    );
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -226,7 +301,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const route = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = requestTarget(req.url);
     if (url === undefined) {
-      sendError(res, 400, 'INVALID_INPUT', `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for a page such as /graph`);
+      sendError(
+        res,
+        400,
+        'INVALID_INPUT',
+        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for a page such as /graph`,
+      );
       return true;
     }
     const path = url.pathname;
@@ -253,7 +333,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       'content-length': body.length,
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
@@ -262,7 +343,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const isPublic = (req: IncomingMessage): boolean => {
     const path = requestTarget(req.url)?.pathname;
     if (path === undefined) return false;
-    return (req.method === 'GET' || req.method === 'HEAD') && (pageOf(path) !== undefined || ASSETS[path] !== undefined || path === '/favicon.ico');
+    return (
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      (pageOf(path) !== undefined || ASSETS[path] !== undefined || path === '/favicon.ico')
+    );
   };
 
   return { handle, isPublic };

@@ -27,7 +27,10 @@ afterAll(async () => {
 async function fresh(): Promise<{ credence: Credence; db: string }> {
   const db = join(dir, `append-${(n += 1)}.db`);
   let id = 0;
-  const credence = await openCredence({ ...storeEnv(db).open, scope: 'session', cwd: dir, now: NOW, newId: () => `run-${(id += 1)}` }, {});
+  const credence = await openCredence(
+    { ...storeEnv(db).open, scope: 'session', cwd: dir, now: NOW, newId: () => `run-${(id += 1)}` },
+    {},
+  );
   open.push(credence);
   return { credence, db };
 }
@@ -55,17 +58,27 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     }
     const edges = await appended.edges();
     expect(edges).toEqual(await whole.edges());
-    expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({ source: 'observed', count: 3 });
+    expect(edges.find((e) => e.type === 'sequence' && e.from === 'read_file' && e.to === 'parse_json')).toMatchObject({
+      source: 'observed',
+      count: 3,
+    });
     expect(edges.find((e) => e.type === 'alternative')).toMatchObject({ from: 'fetch_v1', to: 'fetch_v2', count: 3 });
-    expect(await appended.suggestNext('read_file', { track: false })).toEqual(await whole.suggestNext('read_file', { track: false }));
+    expect(await appended.suggestNext('read_file', { track: false })).toEqual(
+      await whole.suggestNext('read_file', { track: false }),
+    );
   });
 
   it("shows one execution in credence's status, in the library and on the command line", async () => {
     const { credence, db } = await fresh();
-    for (const call of SESSION) await credence.appendCalls({ id: 'mcp-session-42', intent: INTENT, startedAt: START }, [call]);
+    for (const call of SESSION)
+      await credence.appendCalls({ id: 'mcp-session-42', intent: INTENT, startedAt: START }, [call]);
     const status = await credence.status();
     expect(status.counts).toMatchObject({ executions: 1, calls: SESSION.length, tools: 5 });
-    const cli = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'session', '--now', NOW, 'status', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } });
+    const cli = spawnSync(
+      process.execPath,
+      [bin, ...storeArgs(db), '--scope', 'session', '--now', NOW, 'status', '--json'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: dir } },
+    );
     expect(cli.status).toBe(0);
     expect(JSON.parse(cli.stdout).counts).toMatchObject({ executions: 1, calls: SESSION.length });
     const stored = await engineStore(credence).getExecution('session', 'mcp-session-42');
@@ -77,11 +90,27 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     const { credence } = await fresh();
     const head = { id: 'hooks-1', intent: INTENT, startedAt: '2026-03-01T09:00:00Z' };
     const first = await credence.appendCalls(head, SESSION.slice(0, 2));
-    expect(first).toMatchObject({ executionId: 'hooks-1', created: true, firstIndex: 0, calls: 2, newTools: ['read_file', 'parse_json'], edgesUpdated: 2 });
+    expect(first).toMatchObject({
+      executionId: 'hooks-1',
+      created: true,
+      firstIndex: 0,
+      calls: 2,
+      newTools: ['read_file', 'parse_json'],
+      edgesUpdated: 2,
+    });
     const second = await credence.appendCalls(head, SESSION.slice(2, 4));
     // read_file → parse_json was already counted in this execution: only parse_json → read_file is new.
-    expect(second).toMatchObject({ executionId: 'hooks-1', created: false, firstIndex: 2, calls: 4, newTools: [], edgesUpdated: 1 });
-    expect(second.edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`)).toEqual(['sequence parse_json->read_file 1']);
+    expect(second).toMatchObject({
+      executionId: 'hooks-1',
+      created: false,
+      firstIndex: 2,
+      calls: 4,
+      newTools: [],
+      edgesUpdated: 1,
+    });
+    expect(second.edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`)).toEqual([
+      'sequence parse_json->read_file 1',
+    ]);
     // A call without a time ran now.
     await credence.appendCalls(head, [{ tool: 'ls', status: 'success' }]);
     expect((await engineStore(credence).getExecution('session', 'hooks-1'))?.calls[4]?.at).toBe(Date.parse(NOW));
@@ -91,7 +120,9 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     const { credence } = await fresh();
     const head = { id: 'hooks-2', intent: INTENT };
     await credence.appendCalls(head, SESSION.slice(0, 3));
-    const result = await credence.appendCalls(head, (before) => [{ tool: 'parse_json', status: 'success', consumes: [before.findLastIndex((c) => c.tool === 'read_file'), 0, 0] }]);
+    const result = await credence.appendCalls(head, (before) => [
+      { tool: 'parse_json', status: 'success', consumes: [before.findLastIndex((c) => c.tool === 'read_file'), 0, 0] },
+    ]);
     expect(result.firstIndex).toBe(3);
     expect((await engineStore(credence).getExecution('session', 'hooks-2'))?.calls[3]?.consumes).toEqual([0, 2]);
     expect((await credence.edges({ from: 'read_file', to: 'parse_json' })).map((e) => [e.type, e.count])).toEqual([
@@ -104,15 +135,36 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     const { credence } = await fresh();
     const head = { id: 'hooks-3', intent: INTENT };
     await credence.appendCalls(head, SESSION.slice(0, 2));
-    const later = await rejection(credence.appendCalls(head, [{ tool: 'write_file', status: 'success', consumes: [2] }]));
+    const later = await rejection(
+      credence.appendCalls(head, [{ tool: 'write_file', status: 'success', consumes: [2] }]),
+    );
     expect(later.code).toBe('INVALID_INPUT');
     expect(later.message).toContain('calls[2].consumes');
-    expect((await rejection(credence.appendCalls(head, [{ tool: 'ls', status: 'success' }, { tool: 'cat', status: 'success', parent: 3 }]))).code).toBe('INVALID_INPUT');
-    expect((await rejection(credence.appendCalls(head, [{ tool: 'ls', status: 'done' as 'success' }]))).code).toBe('INVALID_INPUT');
+    expect(
+      (
+        await rejection(
+          credence.appendCalls(head, [
+            { tool: 'ls', status: 'success' },
+            { tool: 'cat', status: 'success', parent: 3 },
+          ]),
+        )
+      ).code,
+    ).toBe('INVALID_INPUT');
+    expect((await rejection(credence.appendCalls(head, [{ tool: 'ls', status: 'done' as 'success' }]))).code).toBe(
+      'INVALID_INPUT',
+    );
     expect((await rejection(credence.appendCalls({ id: '', intent: INTENT }, []))).code).toBe('INVALID_INPUT');
-    expect((await rejection(credence.appendCalls({ id: 'x', intent: INTENT, startedAt: 'yesterday' }, []))).code).toBe('INVALID_INPUT');
+    expect((await rejection(credence.appendCalls({ id: 'x', intent: INTENT, startedAt: 'yesterday' }, []))).code).toBe(
+      'INVALID_INPUT',
+    );
     // A new execution whose first call consumes anything is refused before it exists.
-    expect((await rejection(credence.appendCalls({ id: 'hooks-4', intent: INTENT }, [{ tool: 'ls', status: 'success', consumes: [0] }]))).code).toBe('INVALID_INPUT');
+    expect(
+      (
+        await rejection(
+          credence.appendCalls({ id: 'hooks-4', intent: INTENT }, [{ tool: 'ls', status: 'success', consumes: [0] }]),
+        )
+      ).code,
+    ).toBe('INVALID_INPUT');
     expect((await credence.status()).counts).toMatchObject({ executions: 1, calls: 2, tools: 2 });
   });
 
@@ -131,12 +183,18 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
       await credence.close();`;
     const run = (tools: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script(tools)], { cwd: dir, env: { ...process.env, HOME: dir } });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script(tools)], {
+          cwd: dir,
+          env: { ...process.env, HOME: dir },
+        });
         let stderr = '';
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         child.on('close', (code) => resolve({ code, stderr }));
       });
-    const results = await Promise.all([run(['read_file', 'parse_json', 'grep']), run(['write_file', 'parse_json', 'ls', 'cat'])]);
+    const results = await Promise.all([
+      run(['read_file', 'parse_json', 'grep']),
+      run(['write_file', 'parse_json', 'ls', 'cat']),
+    ]);
     expect(results).toEqual([
       { code: 0, stderr: '' },
       { code: 0, stderr: '' },
@@ -147,7 +205,16 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
     expect(stored?.calls.every((c, i) => (i === 0 ? c.consumes.length === 0 : c.consumes[0] === i - 1))).toBe(true);
     // The same calls recorded whole give the same edges.
     const whole = (await fresh()).credence;
-    await whole.recordExecution({ intent: 'two hooks at once', startedAt: START, calls: (stored?.calls ?? []).map(({ tool, status, consumes, at }) => ({ tool, status, consumes, ...(at === undefined ? {} : { at }) })) });
+    await whole.recordExecution({
+      intent: 'two hooks at once',
+      startedAt: START,
+      calls: (stored?.calls ?? []).map(({ tool, status, consumes, at }) => ({
+        tool,
+        status,
+        consumes,
+        ...(at === undefined ? {} : { at }),
+      })),
+    });
     expect(await credence.edges()).toEqual(await whole.edges());
   });
 });

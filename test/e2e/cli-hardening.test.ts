@@ -19,7 +19,15 @@ function credence(args: string[], options: { env?: Record<string, string>; input
     cwd: options.cwd ?? dir,
     encoding: 'utf8',
     ...(options.input === undefined ? {} : { input: options.input }),
-    env: { ...process.env, CREDENCE_DB: '', CREDENCE_DATABASE_URL: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: dir, ...options.env },
+    env: {
+      ...process.env,
+      CREDENCE_DB: '',
+      CREDENCE_DATABASE_URL: '',
+      CREDENCE_NOW: '',
+      CREDENCE_SCOPE: '',
+      HOME: dir,
+      ...options.env,
+    },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -29,7 +37,9 @@ const mode = (path: string): number => statSync(path).mode & 0o777;
 describe('credence dump', () => {
   it('dumps a store of thousands of rows with no MaxListenersExceededWarning, into a file only its owner reads', () => {
     const db = join(dir, 'big.db');
-    const tools = Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `tool_${i}`, description: `does thing number ${i}` })).join('\n');
+    const tools = Array.from({ length: 6000 }, (_, i) =>
+      JSON.stringify({ id: `tool_${i}`, description: `does thing number ${i}` }),
+    ).join('\n');
     expect(credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools }).code).toBe(0);
     const file = join(dir, 'big.jsonl');
     const r = credence(['--db', db, 'dump', file]);
@@ -41,24 +51,43 @@ describe('credence dump', () => {
 });
 
 describe('--db and CREDENCE_DB take a file path, never a URL', () => {
-  const urls = ['postgres://team:s3cret@db.example:5432/credence', 'postgresql://db.example/credence', 'file:credence.db', 'sqlite://x.db', 'https://example.com/x.db'];
+  const urls = [
+    'postgres://team:s3cret@db.example:5432/credence',
+    'postgresql://db.example/credence',
+    'file:credence.db',
+    'sqlite://x.db',
+    'https://example.com/x.db',
+  ];
 
-  it.each(urls)('refuses --db %s on status and demo with exit 2, naming --database-url, and creates nothing in the working folder', (url) => {
-    const cwd = mkdtempSync(join(dir, 'cwd-'));
-    for (const args of [['--db', url, 'status'], ['--db', url, 'demo', '--no-serve', '--no-history']]) {
-      const r = credence(args, { cwd });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^credence: --db takes the path of a SQLite file, got a [a-z]+: URL; give a PostgreSQL server with --database-url instead\n$/);
-      expect(r.stderr).not.toContain('s3cret');
-    }
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(urls)(
+    'refuses --db %s on status and demo with exit 2, naming --database-url, and creates nothing in the working folder',
+    (url) => {
+      const cwd = mkdtempSync(join(dir, 'cwd-'));
+      for (const args of [
+        ['--db', url, 'status'],
+        ['--db', url, 'demo', '--no-serve', '--no-history'],
+      ]) {
+        const r = credence(args, { cwd });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(
+          /^credence: --db takes the path of a SQLite file, got a [a-z]+: URL; give a PostgreSQL server with --database-url instead\n$/,
+        );
+        expect(r.stderr).not.toContain('s3cret');
+      }
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 
   it('refuses CREDENCE_DB=postgres://… naming CREDENCE_DATABASE_URL, and creates nothing', () => {
     const cwd = mkdtempSync(join(dir, 'cwd-'));
-    const r = credence(['demo', '--no-serve', '--no-history'], { cwd, env: { CREDENCE_DB: 'postgres://team:s3cret@db.example/credence' } });
+    const r = credence(['demo', '--no-serve', '--no-history'], {
+      cwd,
+      env: { CREDENCE_DB: 'postgres://team:s3cret@db.example/credence' },
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('CREDENCE_DB takes the path of a SQLite file, got a postgres: URL; give a PostgreSQL server with CREDENCE_DATABASE_URL instead');
+    expect(r.stderr).toContain(
+      'CREDENCE_DB takes the path of a SQLite file, got a postgres: URL; give a PostgreSQL server with CREDENCE_DATABASE_URL instead',
+    );
     expect(readdirSync(cwd)).toEqual([]);
   });
 
@@ -73,7 +102,11 @@ describe('credence runs', () => {
   it('prints a run of hundreds of calls on short lines, and --json keeps every call', () => {
     const db = join(dir, 'runs.db');
     const calls = Array.from({ length: 300 }, (_, i) => ({ tool: `tool_${i % 9}`, status: 'success' }));
-    expect(credence(['--db', db, 'record', '--jsonl', '-'], { input: `${JSON.stringify({ intent: 'a long session', calls })}\n` }).code).toBe(0);
+    expect(
+      credence(['--db', db, 'record', '--jsonl', '-'], {
+        input: `${JSON.stringify({ intent: 'a long session', calls })}\n`,
+      }).code,
+    ).toBe(0);
     const r = credence(['--db', db, 'runs']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -99,8 +132,21 @@ describe('no stored or typed text reaches the terminal as an escape sequence', (
       { id: downstream, description: 'a downstream server tool that hides text' },
       { id: 'Read', description: 'read a file' },
     ];
-    expect(credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools.map((t) => JSON.stringify(t)).join('\n') }).code).toBe(0);
-    const runs = Array.from({ length: 4 }, () => JSON.stringify({ intent: 'clear the \u001b[2Jscreen', calls: [{ tool: 'Read', status: 'success' }, { tool: evil, status: 'success' }, { tool: downstream, status: 'success' }, { tool: 'unseen\u001b[5m', status: 'success' }] }));
+    expect(
+      credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools.map((t) => JSON.stringify(t)).join('\n') })
+        .code,
+    ).toBe(0);
+    const runs = Array.from({ length: 4 }, () =>
+      JSON.stringify({
+        intent: 'clear the \u001b[2Jscreen',
+        calls: [
+          { tool: 'Read', status: 'success' },
+          { tool: evil, status: 'success' },
+          { tool: downstream, status: 'success' },
+          { tool: 'unseen\u001b[5m', status: 'success' },
+        ],
+      }),
+    );
     const outputs = [
       credence(['--db', db, 'record', '--jsonl', '-'], { input: runs.join('\n') }),
       credence(['--db', db, 'tools', 'search', 'clears the screen']),
@@ -144,7 +190,9 @@ describe('no stored or typed text reaches the terminal as an escape sequence', (
 });
 
 describe('a damaged database', () => {
-  const tools = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `tool_${i}`, description: `does thing number ${i}` })).join('\n');
+  const tools = Array.from({ length: 3000 }, (_, i) =>
+    JSON.stringify({ id: `tool_${i}`, description: `does thing number ${i}` }),
+  ).join('\n');
   const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   /** A store of 3000 tools with 4 KB of garbage written over it at `offset`. */
@@ -159,20 +207,31 @@ describe('a damaged database', () => {
   }
 
   it.each([
-    ['in the middle: the file opens, its tables do not read', 'middle.db', (size: number) => Math.floor(size / 2 / 4096) * 4096],
+    [
+      'in the middle: the file opens, its tables do not read',
+      'middle.db',
+      (size: number) => Math.floor(size / 2 / 4096) * 4096,
+    ],
     ['over the schema: the file does not open', 'schema.db', () => 0],
-  ])('4 KB of garbage %s: status, tools search and dump say the file is damaged in one line, no stack trace, exit 1', (_, name, offset) => {
-    const db = damaged(name, offset);
-    for (const args of [['status'], ['tools', 'search', 'thing'], ['dump', join(dir, `${name}.jsonl`)]]) {
-      const r = credence(['--db', db, ...args]);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`^credence: (the database|cannot open the database at) ${escaped(db)}:? (is|it is) damaged or is not a Credence \\(SQLite\\) database: [^\\n]+\\n$`));
-      expect(r.stderr).not.toMatch(/^\s+at /m);
-    }
-  });
+  ])(
+    '4 KB of garbage %s: status, tools search and dump say the file is damaged in one line, no stack trace, exit 1',
+    (_, name, offset) => {
+      const db = damaged(name, offset);
+      for (const args of [['status'], ['tools', 'search', 'thing'], ['dump', join(dir, `${name}.jsonl`)]]) {
+        const r = credence(['--db', db, ...args]);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `^credence: (the database|cannot open the database at) ${escaped(db)}:? (is|it is) damaged or is not a Credence \\(SQLite\\) database: [^\\n]+\\n$`,
+          ),
+        );
+        expect(r.stderr).not.toMatch(/^\s+at /m);
+      }
+    },
+  );
 });
 
-describe('the store on disk is its owner\'s alone', () => {
+describe("the store on disk is its owner's alone", () => {
   it.skipIf(process.platform === 'win32')('a first command creates ~/.credence 0700 and credence.db 0600', () => {
     const home = mkdtempSync(join(dir, 'home-'));
     expect(credence(['status'], { env: { HOME: home } }).code).toBe(0);
@@ -183,7 +242,11 @@ describe('the store on disk is its owner\'s alone', () => {
 
 describe('a PostgreSQL URL is shown without its secrets', () => {
   it('a password given as ?password= or ?sslpassword= is hidden in what the command prints', () => {
-    const r = credence(['status', '--database-url', 'postgres://team@127.0.0.1:1/credence?password=s3cret-pw&sslpassword=k3y-pw&application_name=x']);
+    const r = credence([
+      'status',
+      '--database-url',
+      'postgres://team@127.0.0.1:1/credence?password=s3cret-pw&sslpassword=k3y-pw&application_name=x',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('postgres://team@127.0.0.1:1/credence?password=***&sslpassword=***&application_name=x');
     expect(r.stderr).not.toMatch(/s3cret-pw|k3y-pw/);
@@ -202,17 +265,37 @@ describe('credence edge add', () => {
     const again = credence(['--db', db, 'edge', 'add', token, 'Read', '--type', 'sequence', '--json']);
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain(token);
-    expect(JSON.parse(again.stdout)).toMatchObject({ created: false, newTools: [], edge: { from: '[REDACTED:github-token]', to: 'Read' } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      created: false,
+      newTools: [],
+      edge: { from: '[REDACTED:github-token]', to: 'Read' },
+    });
   });
 });
 
 describe('remember --category', () => {
   it('takes any short lowercase word, by flag and in JSON lines, and recall labels it like the seed does', () => {
     const db = join(dir, 'categories.db');
-    const one = credence(['--db', db, '--scope', 'p', 'remember', 'Restart the queue worker after a deploy', '--title', 'Queue restart', '--category', 'runbook']);
+    const one = credence([
+      '--db',
+      db,
+      '--scope',
+      'p',
+      'remember',
+      'Restart the queue worker after a deploy',
+      '--title',
+      'Queue restart',
+      '--category',
+      'runbook',
+    ]);
     expect(one.code).toBe(0);
-    const lines = [{ title: 'Flaky login test', text: 'The login test fails when the clock skews', category: 'bug' }, { title: 'Retry pattern', text: 'Retry the queue call with backoff', category: 'pattern' }];
-    const many = credence(['--db', db, '--scope', 'p', 'remember', '--jsonl', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') });
+    const lines = [
+      { title: 'Flaky login test', text: 'The login test fails when the clock skews', category: 'bug' },
+      { title: 'Retry pattern', text: 'Retry the queue call with backoff', category: 'pattern' },
+    ];
+    const many = credence(['--db', db, '--scope', 'p', 'remember', '--jsonl', '-'], {
+      input: lines.map((l) => JSON.stringify(l)).join('\n'),
+    });
     expect(many.code).toBe(0);
     expect(many.stdout).toContain('remembered 2 memories');
     const recall = credence(['--db', db, '--scope', 'p', 'recall', 'queue', 'worker', 'restart']);

@@ -25,7 +25,13 @@ describe('the credence binary', () => {
     const r = credence(['status', '--json', '--db', db, '--scope', 'demo-scope']);
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
-    expect(status).toMatchObject({ db, store: 'sqlite', scope: 'demo-scope', scopeSource: 'flag', schemaVersion: LATEST_SCHEMA_VERSION });
+    expect(status).toMatchObject({
+      db,
+      store: 'sqlite',
+      scope: 'demo-scope',
+      scopeSource: 'flag',
+      schemaVersion: LATEST_SCHEMA_VERSION,
+    });
     expect(Object.values(status.counts).every((n) => n === 0)).toBe(true);
   });
 
@@ -86,7 +92,9 @@ describe('the credence binary', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`credence demo --db ${JSON.stringify(db)} (running it again adds nothing)`);
     // The seed scenarios' 4 runs and the 140 of the month of history.
-    expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(144);
+    expect(JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts.executions).toBe(
+      144,
+    );
     expect(existsSync(join(dir, 'demo-default', 'demo', '.credence', 'evolution.log.jsonl'))).toBe(true);
     expect(existsSync(join(dir, '.credence', 'evolution.log.jsonl'))).toBe(false);
   });
@@ -108,6 +116,15 @@ describe('the credence binary', () => {
     expect(section('cold-start-dag').lines[1].value.toFixed(3)).toBe('0.665');
     expect(section('camelcase-instinct').lines[0].value.toFixed(2)).toBe('0.65');
     const counts = JSON.parse(credence(['status', '--json', '--db', db, '--scope', 'demo']).stdout).counts;
-    expect(counts).toMatchObject({ tools: 7, edges: 2, executions: 4, calls: 8, observations: 6, instincts: 1, skills: 1, memories: 5 });
+    expect(counts).toMatchObject({
+      tools: 7,
+      edges: 2,
+      executions: 4,
+      calls: 8,
+      observations: 6,
+      instincts: 1,
+      skills: 1,
+      memories: 5,
+    });
   });
 });

@@ -11,19 +11,29 @@ const dir = mkdtempSync(join(tmpdir(), 'credence-dag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(db: string, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, db)), '--scope', 'deno', '--now', '2026-03-01T00:00:00Z', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin, ...storeArgs(join(dir, db)), '--scope', 'deno', '--now', '2026-03-01T00:00:00Z', ...args],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      input,
+      env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' },
+    },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const catalogue = [
-  { id: 'filesystem:read_text_file', description: 'Read the complete contents of a file from the file system as text.' },
+  {
+    id: 'filesystem:read_text_file',
+    description: 'Read the complete contents of a file from the file system as text.',
+  },
   { id: 'filesystem:write_file', description: 'Create a new file or overwrite an existing file with new content.' },
-  { id: 'filesystem:list_directory', description: 'Get a detailed listing of all files and directories in a specified path.' },
+  {
+    id: 'filesystem:list_directory',
+    description: 'Get a detailed listing of all files and directories in a specified path.',
+  },
   { id: 'github:create_issue', description: 'Create a new issue in a GitHub repository.' },
 ]
   .map((t) => JSON.stringify(t))
@@ -41,7 +51,9 @@ describe('credence dag (issue 4)', () => {
     expect(s.density).toBe(0);
     expect(s.confidence).toBeCloseTo(s.parts.hybrid * 0.85 + s.parts.pageRank * 0.05 + s.parts.pathStrength * 0.1, 12);
     expect('warning' in s).toBe(s.confidence < 0.5);
-    expect(s.rationale.find((x: { tool: string }) => x.tool === 'filesystem:read_text_file').sources).toEqual(['search']);
+    expect(s.rationale.find((x: { tool: string }) => x.tool === 'filesystem:read_text_file').sources).toEqual([
+      'search',
+    ]);
   });
 
   it('answers explicit_required only when nothing matches at all', () => {
@@ -56,21 +68,37 @@ describe('credence dag (issue 4)', () => {
       writeFileSync(file, JSON.stringify({ tasks }));
       return file;
     };
-    const ok = credence('validate.db', ['dag', '--validate', write('ok.json', [
-      { id: 'a', tool: 'filesystem:read_text_file' },
-      { id: 'b', tool: 'filesystem:write_file', dependsOn: ['a'] },
-    ])]);
+    const ok = credence('validate.db', [
+      'dag',
+      '--validate',
+      write('ok.json', [
+        { id: 'a', tool: 'filesystem:read_text_file' },
+        { id: 'b', tool: 'filesystem:write_file', dependsOn: ['a'] },
+      ]),
+    ]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('valid: layer 1: a; layer 2: b');
-    const unknown = credence('validate.db', ['dag', '--validate', write('unknown.json', [{ id: 'a', tool: 'rm_everything' }])]);
+    const unknown = credence('validate.db', [
+      'dag',
+      '--validate',
+      write('unknown.json', [{ id: 'a', tool: 'rm_everything' }]),
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown tool "rm_everything"');
-    const missing = credence('validate.db', ['dag', '--validate', write('missing.json', [{ id: 'a', tool: 'filesystem:write_file', dependsOn: ['zzz'] }])]);
+    const missing = credence('validate.db', [
+      'dag',
+      '--validate',
+      write('missing.json', [{ id: 'a', tool: 'filesystem:write_file', dependsOn: ['zzz'] }]),
+    ]);
     expect(missing.stderr).toContain('depends on "zzz"');
-    const cycle = credence('validate.db', ['dag', '--validate', write('cycle.json', [
-      { id: 'a', tool: 'filesystem:read_text_file', dependsOn: ['b'] },
-      { id: 'b', tool: 'filesystem:write_file', dependsOn: ['a'] },
-    ])]);
+    const cycle = credence('validate.db', [
+      'dag',
+      '--validate',
+      write('cycle.json', [
+        { id: 'a', tool: 'filesystem:read_text_file', dependsOn: ['b'] },
+        { id: 'b', tool: 'filesystem:write_file', dependsOn: ['a'] },
+      ]),
+    ]);
     expect(cycle.code).toBe(1);
     expect(cycle.stderr).toMatch(/cycle: [ab] → [ab] → [ab]/);
     const notJson = credence('validate.db', ['dag', '--validate', '-'], '{nope');
@@ -79,9 +107,16 @@ describe('credence dag (issue 4)', () => {
 
   it('answers a batch of queries, one JSON line each, in one process', () => {
     credence('batch.db', ['tools', 'add', '--jsonl', '-'], catalogue);
-    const input = ['{"query":"read a file"}', '{"bad": true}', '{"query":"open an issue on github","context":["filesystem:read_text_file"]}'].join('\n');
+    const input = [
+      '{"query":"read a file"}',
+      '{"bad": true}',
+      '{"query":"open an issue on github","context":["filesystem:read_text_file"]}',
+    ].join('\n');
     const search = credence('batch.db', ['tools', 'search', '--batch', '-'], input);
-    const lines = search.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = search.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.line)).toEqual([1, 2, 3]);
     expect(lines[0].result[0].tool).toBe('filesystem:read_text_file');
     expect(lines[1].error).toMatch(/query/);
@@ -97,7 +132,9 @@ describe('credence dag (issue 4)', () => {
     const results = JSON.parse(r.stdout);
     expect(results).toHaveLength(2);
     for (const x of results) {
-      expect(Object.keys(x)).toEqual(expect.arrayContaining(['tool', 'score', 'semantic', 'graph', 'alpha', 'alphaRule']));
+      expect(Object.keys(x)).toEqual(
+        expect.arrayContaining(['tool', 'score', 'semantic', 'graph', 'alpha', 'alphaRule']),
+      );
       expect(x.score).toBeCloseTo(x.alpha * x.semantic + (1 - x.alpha) * x.graph, 12);
     }
   });

@@ -46,17 +46,30 @@ if (executablePath === undefined) {
   };
 
   const api = async <T>(path: string): Promise<T> => (await (await fetch(`${base}${path}`)).json()) as T;
-  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: name !== 'graph' && name !== 'graph-tool' });
+  const shot = (name: string) =>
+    page.screenshot({ path: join(shots, `${name}.png`), fullPage: name !== 'graph' && name !== 'graph-tool' });
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], { cwd: dir, env, encoding: 'utf8' });
+    const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
     expect(demo.status, demo.stderr).toBe(0);
     // A second scope in the same store, for the scope picker.
-    const other = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'alpha-team', 'tools', 'add', '--jsonl', '-'], { cwd: dir, env, encoding: 'utf8', input: '{"id": "alpha_tool", "description": "a tool of another scope"}\n' });
+    const other = spawnSync(
+      process.execPath,
+      [bin, '--db', db, '--scope', 'alpha-team', 'tools', 'add', '--jsonl', '-'],
+      { cwd: dir, env, encoding: 'utf8', input: '{"id": "alpha_tool", "description": "a tool of another scope"}\n' },
+    );
     expect(other.status, other.stderr).toBe(0);
     // The demo again, serving this time: it adds nothing to the scope and serves its dashboard.
-    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     base = await dashboardAddress(server);
     browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -86,7 +99,8 @@ if (executablePath === undefined) {
       },
       [key, value] as const,
     );
-  const dataset = (key: string) => page.evaluate((k) => (globalThis as unknown as DashboardWindow).document.body?.dataset[k], key);
+  const dataset = (key: string) =>
+    page.evaluate((k) => (globalThis as unknown as DashboardWindow).document.body?.dataset[k], key);
 
   it('runs under its CSP, and a violation would be seen', async () => {
     const res = await page.goto(`${base}/graph`);
@@ -99,7 +113,13 @@ if (executablePath === undefined) {
     await other.goto(`${base}/graph`);
     const reported = other.waitForEvent('console', (m) => /content security policy/i.test(m.text()));
     const ran = await other.evaluate(() => {
-      const w = globalThis as unknown as { injected?: boolean; document: { createElement: (tag: string) => { textContent: string }; body: { append: (node: unknown) => void } } };
+      const w = globalThis as unknown as {
+        injected?: boolean;
+        document: {
+          createElement: (tag: string) => { textContent: string };
+          body: { append: (node: unknown) => void };
+        };
+      };
       const script = w.document.createElement('script');
       script.textContent = 'globalThis.injected = true';
       w.document.body.append(script);
@@ -113,7 +133,10 @@ if (executablePath === undefined) {
 
   it('draws every tool of the graph and says so with its marker', async () => {
     const graph = await api<{ nodes: { id: string[] }; edges: { from: number[] } }>('/api/graph');
-    const status = JSON.parse(spawnSync(process.execPath, [bin, 'status', '--json', '--db', db, '--scope', 'demo'], { env, encoding: 'utf8' }).stdout);
+    const status = JSON.parse(
+      spawnSync(process.execPath, [bin, 'status', '--json', '--db', db, '--scope', 'demo'], { env, encoding: 'utf8' })
+        .stdout,
+    );
     await page.goto(`${base}/graph`);
     await marker('graphRendered');
     // Every tool of the demo's catalogue is a node (each edge's ends are in the catalogue too); the
@@ -127,17 +150,25 @@ if (executablePath === undefined) {
     });
     expect(drawn).toEqual({ nodes: status.counts.tools, edges: status.counts.edges });
     // The canvas holds them: a known tool's centre is the node colour; an empty corner is blank.
-    const pixels = await page.evaluate((ids) => {
-      const g = (globalThis as unknown as DashboardWindow).credenceGraph;
-      return ids.map((id) => {
-        const at = g?.screenPosition(id);
-        return at === null || at === undefined ? null : g?.pixelAt(at.x, at.y);
-      });
-    }, ['Read', 'Bash', 'Edit']);
+    const pixels = await page.evaluate(
+      (ids) => {
+        const g = (globalThis as unknown as DashboardWindow).credenceGraph;
+        return ids.map((id) => {
+          const at = g?.screenPosition(id);
+          return at === null || at === undefined ? null : g?.pixelAt(at.x, at.y);
+        });
+      },
+      ['Read', 'Bash', 'Edit'],
+    );
     expect(pixels).toEqual([NODE, NODE, NODE]);
     const corner = await page.locator('#graph').boundingBox();
     if (corner === null) throw new Error('no graph canvas');
-    expect(await page.evaluate(([x, y]) => (globalThis as unknown as DashboardWindow).credenceGraph?.pixelAt(x, y), [corner.x + 2, corner.y + 2] as const)).toEqual([0, 0, 0, 0]);
+    expect(
+      await page.evaluate(([x, y]) => (globalThis as unknown as DashboardWindow).credenceGraph?.pixelAt(x, y), [
+        corner.x + 2,
+        corner.y + 2,
+      ] as const),
+    ).toEqual([0, 0, 0, 0]);
     await shot('graph');
   });
 
@@ -145,14 +176,24 @@ if (executablePath === undefined) {
     const read = await api<{ outgoing: { to: string; type: string }[]; next: { tool: string }[] }>('/api/tool/Read');
     await page.goto(`${base}/graph`);
     await marker('graphRendered');
-    const at = await page.evaluate((id) => (globalThis as unknown as DashboardWindow).credenceGraph?.screenPosition(id), 'Read');
+    const at = await page.evaluate(
+      (id) => (globalThis as unknown as DashboardWindow).credenceGraph?.screenPosition(id),
+      'Read',
+    );
     if (at === null || at === undefined) throw new Error('the page does not place Read');
     await page.mouse.click(at.x, at.y);
     await marker('selectedTool', 'Read');
     expect(await page.locator('#tool-panel h1').textContent()).toBe('Read');
     const rows = page.locator('#tool-panel table.edges-out tbody tr');
     expect(await rows.count()).toBe(read.outgoing.length);
-    expect(await page.locator('#tool-panel tr[data-edge="Read>Edit:dependency"] td').allTextContents()).toEqual(['Edit', 'dependency', 'observed', expect.stringMatching(/^\d+$/), expect.stringMatching(/^2026-/), expect.stringMatching(/^0\.9\d\d established$/)]);
+    expect(await page.locator('#tool-panel tr[data-edge="Read>Edit:dependency"] td').allTextContents()).toEqual([
+      'Edit',
+      'dependency',
+      'observed',
+      expect.stringMatching(/^\d+$/),
+      expect.stringMatching(/^2026-/),
+      expect.stringMatching(/^0\.9\d\d established$/),
+    ]);
     expect(await page.locator('#next-tools li b').allTextContents()).toEqual(read.next.map((n) => n.tool));
     await shot('graph-tool');
   });
@@ -164,10 +205,16 @@ if (executablePath === undefined) {
     await page.locator('input[data-type="sequence"]').uncheck();
     const sequence = graph.types.indexOf('sequence');
     const kept = graph.edges.type.filter((t) => t !== sequence).length;
-    expect(await page.locator('#graph-counts').textContent()).toContain(`${kept} of ${graph.edges.type.length} edges shown`);
+    expect(await page.locator('#graph-counts').textContent()).toContain(
+      `${kept} of ${graph.edges.type.length} edges shown`,
+    );
     await page.locator('#min-confidence').fill('0.9');
-    const strong = graph.edges.type.filter((t, i) => t !== sequence && (graph.edges.confidence[i] as number) >= 0.9).length;
-    expect(await page.locator('#graph-counts').textContent()).toContain(`${strong} of ${graph.edges.type.length} edges shown`);
+    const strong = graph.edges.type.filter(
+      (t, i) => t !== sequence && (graph.edges.confidence[i] as number) >= 0.9,
+    ).length;
+    expect(await page.locator('#graph-counts').textContent()).toContain(
+      `${strong} of ${graph.edges.type.length} edges shown`,
+    );
   });
 
   it('shows the confidence distributions, density and tier', async () => {
@@ -203,14 +250,28 @@ if (executablePath === undefined) {
 
   it('answers the search box with ranked results and the parts of each score', async () => {
     const query = 'read the config file and validate it';
-    const expected = await api<{ tools: { tool: string }[]; memories: { label: string }[] }>(`/api/ask?q=${encodeURIComponent(query)}`);
+    const expected = await api<{ tools: { tool: string }[]; memories: { label: string }[] }>(
+      `/api/ask?q=${encodeURIComponent(query)}`,
+    );
     await page.goto(`${base}/ask`);
     await marker('pageRendered', 'ask');
     await page.locator('#ask-input').fill(query);
     await page.locator('#ask-input').press('Enter');
     await marker('askResults');
-    expect(await page.locator('#ask-tools tbody tr td:nth-child(2)').allTextContents()).toEqual(expected.tools.map((t) => t.tool));
-    expect(await page.locator('#ask-tools thead th').allTextContents()).toEqual(['#', 'tool', 'score', 'parts', 'semantic', 'graph', 'α', 'α rule', 'details']);
+    expect(await page.locator('#ask-tools tbody tr td:nth-child(2)').allTextContents()).toEqual(
+      expected.tools.map((t) => t.tool),
+    );
+    expect(await page.locator('#ask-tools thead th').allTextContents()).toEqual([
+      '#',
+      'tool',
+      'score',
+      'parts',
+      'semantic',
+      'graph',
+      'α',
+      'α rule',
+      'details',
+    ]);
     expect(await page.locator('#ask-dag').textContent()).toContain('confidence');
     expect(await page.locator('#ask-memories tbody tr').count()).toBe(expected.memories.length);
     await shot('ask');
@@ -227,7 +288,10 @@ if (executablePath === undefined) {
     await page.goto(`${base}/graph`);
     await marker('scopes');
     const options = page.locator('#scope option');
-    expect(await options.evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(['demo', 'alpha-team']);
+    expect(await options.evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual([
+      'demo',
+      'alpha-team',
+    ]);
     expect(await options.allTextContents()).toEqual(['demo (default)', 'alpha-team']);
     expect(await page.locator('#scope').inputValue()).toBe('demo');
     // Picking the other scope shows its graph.

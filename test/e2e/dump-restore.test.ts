@@ -88,7 +88,10 @@ async function roundTrip(from: StoreTarget, through: readonly StoreTarget[]): Pr
     const restored = credence(['restore', file, '--json', ...next.args], { env: next.env ?? {} });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
-    expect(JSON.parse(restored.stdout)).toMatchObject({ tables: counts(expected), rows: Object.values(counts(expected)).reduce((a, b) => a + b, 0) });
+    expect(JSON.parse(restored.stdout)).toMatchObject({
+      tables: counts(expected),
+      rows: Object.values(counts(expected)).reduce((a, b) => a + b, 0),
+    });
     expect(await everyRow(next)).toEqual(expected);
     current = next;
   }
@@ -103,7 +106,11 @@ const answer = (target: StoreTarget, args: string[], digits?: number): unknown =
   const r = credence([...args, ...target.args, '--scope', 'demo', '--json'], { env: target.env ?? {} });
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout, (key, value) =>
-    key === 'shownId' ? undefined : digits !== undefined && typeof value === 'number' ? Number(value.toPrecision(digits)) : value,
+    key === 'shownId'
+      ? undefined
+      : digits !== undefined && typeof value === 'number'
+        ? Number(value.toPrecision(digits))
+        : value,
   );
 };
 
@@ -121,21 +128,68 @@ describe('credence dump and restore', () => {
       return r.stdout;
     };
     ok(['demo']);
-    ok(['record', '--jsonl', '-', '--scope', 'e2e'], [
-      JSON.stringify({ intent: 'read the config and validate it', calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'success', consumes: [0] }, { tool: 'validate', status: 'failure', retries: 1 }] }),
-      // A fractional duration: SQLite keeps the end (start + 1200.5 ms) as it is, and so must every move.
-      JSON.stringify({ intent: 'deploy the release', calls: [{ tool: 'build', status: 'success' }, { tool: 'deploy', status: 'partial', durationMs: 1200.5 }] }),
-    ].join('\n'));
+    ok(
+      ['record', '--jsonl', '-', '--scope', 'e2e'],
+      [
+        JSON.stringify({
+          intent: 'read the config and validate it',
+          calls: [
+            { tool: 'read_file', status: 'success' },
+            { tool: 'parse_json', status: 'success', consumes: [0] },
+            { tool: 'validate', status: 'failure', retries: 1 },
+          ],
+        }),
+        // A fractional duration: SQLite keeps the end (start + 1200.5 ms) as it is, and so must every move.
+        JSON.stringify({
+          intent: 'deploy the release',
+          calls: [
+            { tool: 'build', status: 'success' },
+            { tool: 'deploy', status: 'partial', durationMs: 1200.5 },
+          ],
+        }),
+      ].join('\n'),
+    );
     for (const text of ['Use pnpm, not npm', 'Use pnpm for installs', 'Run pnpm install before tests']) {
-      ok(['observe', '--scope', 'e2e', '--type', 'preference', '--observation', text, '--tag', 'tooling', '--evidence', 'user said so', '--confidence', '0.6']);
+      ok([
+        'observe',
+        '--scope',
+        'e2e',
+        '--type',
+        'preference',
+        '--observation',
+        text,
+        '--tag',
+        'tooling',
+        '--evidence',
+        'user said so',
+        '--confidence',
+        '0.6',
+      ]);
     }
-    ok(['remember', '--scope', 'e2e', '--title', 'Deploys go through the release script', '--category', 'decision', '--tags', 'deploy,release', 'Never deploy by hand; run scripts/release.sh.']);
+    ok([
+      'remember',
+      '--scope',
+      'e2e',
+      '--title',
+      'Deploys go through the release script',
+      '--category',
+      'decision',
+      '--tags',
+      'deploy,release',
+      'Never deploy by hand; run scripts/release.sh.',
+    ]);
     ok(['evolve', '--scope', 'e2e', '--min-confidence', '0.3']);
-    const shown = JSON.parse(ok(['tools', 'search', 'read a json file', '--scope', 'demo', '--json'])) as { shownId: string }[];
+    const shown = JSON.parse(ok(['tools', 'search', 'read a json file', '--scope', 'demo', '--json'])) as {
+      shownId: string;
+    }[];
     ok(['feedback', shown[0]?.shownId ?? '', '--accepted', '--scope', 'demo']);
     ok(['recall', 'tests before commit', '--scope', 'demo', '--format', 'json']);
     // Claude Code hook events: a session's first turn (learned at its Stop) and the start of the next.
-    const events = readFileSync(recorded, 'utf8').trim().split('\n').slice(0, 28).filter((line) => !line.includes('"PreToolUse"'));
+    const events = readFileSync(recorded, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(0, 28)
+      .filter((line) => !line.includes('"PreToolUse"'));
     for (const line of events) {
       expect(credence(['hook', 'claude-code'], { env, input: line.replaceAll('/PROJECT', project) }).code).toBe(0);
     }
@@ -155,16 +209,28 @@ describe('credence dump and restore', () => {
   const schema = pgSchemas(url);
   const pgTarget = (server: string): StoreTarget => {
     const name = schema();
-    return { name: `postgres ${name}`, args: ['--database-url', server], env: { CREDENCE_DATABASE_SCHEMA: name }, open: () => openPgStore({ url: server, schema: name }) };
+    return {
+      name: `postgres ${name}`,
+      args: ['--database-url', server],
+      env: { CREDENCE_DATABASE_SCHEMA: name },
+      open: () => openPgStore({ url: server, schema: name }),
+    };
   };
-  (url === undefined ? it.skip : it)('moves a store from SQLite to PostgreSQL and back with every row as it was', async () => {
-    const server = url as string;
-    const viaPg = pgTarget(server);
-    const back = await roundTrip(from, [viaPg, sqliteTarget()]);
-    for (const args of [['tools', 'search', 'read a json file'], ['recall', 'tests before commit'], ['next', 'read_file']]) {
-      expect(answer(viaPg, args, 10)).toEqual(answer(back, args, 10));
-    }
-  });
+  (url === undefined ? it.skip : it)(
+    'moves a store from SQLite to PostgreSQL and back with every row as it was',
+    async () => {
+      const server = url as string;
+      const viaPg = pgTarget(server);
+      const back = await roundTrip(from, [viaPg, sqliteTarget()]);
+      for (const args of [
+        ['tools', 'search', 'read a json file'],
+        ['recall', 'tests before commit'],
+        ['next', 'read_file'],
+      ]) {
+        expect(answer(viaPg, args, 10)).toEqual(answer(back, args, 10));
+      }
+    },
+  );
 
   it('gives the same search and recall answers after a restore', async () => {
     // Restored first, so both stores are asked from the same state.
@@ -191,7 +257,12 @@ describe('credence dump and restore', () => {
     const dumped = credence(['dump', '-', ...from.args]);
     expect(dumped.code).toBe(0);
     expect(dumped.stderr).toMatch(/^dumped \d+ rows from sqlite/);
-    expect(JSON.parse(dumped.stdout.slice(0, dumped.stdout.indexOf('\n')))).toMatchObject({ format: 'credence-dump', version: 1, from: 'sqlite', createdAt: '2026-03-02T10:00:00.000Z' });
+    expect(JSON.parse(dumped.stdout.slice(0, dumped.stdout.indexOf('\n')))).toMatchObject({
+      format: 'credence-dump',
+      version: 1,
+      from: 'sqlite',
+      createdAt: '2026-03-02T10:00:00.000Z',
+    });
     const to = sqliteTarget();
     const restored = credence(['restore', '-', ...to.args], { input: dumped.stdout });
     expect(restored.stderr).toBe('');
@@ -231,7 +302,10 @@ describe('credence dump and restore', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/line 1: not a Credence dump/);
       const [head, ...rest] = readFileSync(dump, 'utf8').split('\n');
-      const newer = restoreText([JSON.stringify({ ...JSON.parse(head ?? ''), schemaVersion: 999 }), ...rest].join('\n'), target);
+      const newer = restoreText(
+        [JSON.stringify({ ...JSON.parse(head ?? ''), schemaVersion: 999 }), ...rest].join('\n'),
+        target,
+      );
       expect(newer.code).toBe(1);
       expect(newer.stderr).toMatch(/schema version 999/);
       expect(await everyRow(target)).toEqual(before);

@@ -42,8 +42,22 @@ describe("the MCP guide's gateway example, as written", () => {
     const { mcpServers } = documentedGatewayConfig();
     expect(mcpServers).toHaveProperty('memory');
     const { filesystem, memory } = mcpServers;
-    writeFileSync(join(project, '.credence', 'servers.json'), JSON.stringify({ mcpServers: { filesystem, memory } }, null, 2));
-    ({ client, close, stderr } = await stdioClient([...storeArgs(join(project, '.credence', 'credence.db')), '--scope', 'readme', 'serve', '--stdio', '--gateway', '.credence/servers.json'], { cwd: project }));
+    writeFileSync(
+      join(project, '.credence', 'servers.json'),
+      JSON.stringify({ mcpServers: { filesystem, memory } }, null, 2),
+    );
+    ({ client, close, stderr } = await stdioClient(
+      [
+        ...storeArgs(join(project, '.credence', 'credence.db')),
+        '--scope',
+        'readme',
+        'serve',
+        '--stdio',
+        '--gateway',
+        '.credence/servers.json',
+      ],
+      { cwd: project },
+    ));
   }, 60_000);
   afterAll(async () => close?.());
 
@@ -54,7 +68,9 @@ describe("the MCP guide's gateway example, as written", () => {
 
     const created = await client.callTool({
       name: 'memory:create_entities',
-      arguments: { entities: [{ name: 'Credence', entityType: 'project', observations: ['fronts other MCP servers'] }] },
+      arguments: {
+        entities: [{ name: 'Credence', entityType: 'project', observations: ['fronts other MCP servers'] }],
+      },
     });
     expect(created.isError, textOf(created)).toBeFalsy();
     const graph = await client.callTool({ name: 'memory:read_graph', arguments: {} });

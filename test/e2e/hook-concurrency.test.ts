@@ -47,7 +47,9 @@ describe('8 hook processes writing at once, 500 events each', () => {
     const done = sessions.map(
       (session) =>
         new Promise<void>((resolve, reject) => {
-          const child = spawn(process.execPath, [writer, db, project, session, String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn(process.execPath, [writer, db, project, session, String(EVENTS)], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
           child.stdout.setEncoding('utf8');
           let output = '';
           child.stdout.on('data', (chunk: string) => {
@@ -56,7 +58,11 @@ describe('8 hook processes writing at once, 500 events each', () => {
             if (chunk.includes('ERROR')) errors += chunk;
             if (busy >= WRITERS) release();
           });
-          child.on('exit', (code) => (code === 0 && output.includes(`done ${session}`) ? resolve() : reject(new Error(`writer ${session} exited ${code}: ${output.slice(-300)}`))));
+          child.on('exit', (code) =>
+            code === 0 && output.includes(`done ${session}`)
+              ? resolve()
+              : reject(new Error(`writer ${session} exited ${code}: ${output.slice(-300)}`)),
+          );
         }),
     );
     await Promise.all(done);
@@ -66,9 +72,12 @@ describe('8 hook processes writing at once, 500 events each', () => {
 
     // Each session ends: its SessionEnd queues what is still in the spool, then learns it.
     for (const session of sessions) {
-      const end = await runClaudeCodeHook(JSON.stringify({ session_id: session, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' }), {
-        env: { CREDENCE_DB: db, HOME: dir, PATH: process.env.PATH ?? '' },
-      });
+      const end = await runClaudeCodeHook(
+        JSON.stringify({ session_id: session, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' }),
+        {
+          env: { CREDENCE_DB: db, HOME: dir, PATH: process.env.PATH ?? '' },
+        },
+      );
       expect(end.stderr).toBe('');
     }
     expect(readdirSync(`${db}.hook-spool`)).toEqual([]);
@@ -79,7 +88,9 @@ describe('8 hook processes writing at once, 500 events each', () => {
       for (const e of executions) {
         expect(e.calls).toHaveLength(EVENTS);
         // In the order the session made them: Bash, Read, Bash, Read, …
-        const misplaced = e.calls.map((c, i) => [i, c.tool, c.input] as const).filter(([i, tool]) => tool !== (i % 2 === 0 ? 'Bash' : 'Read'));
+        const misplaced = e.calls
+          .map((c, i) => [i, c.tool, c.input] as const)
+          .filter(([i, tool]) => tool !== (i % 2 === 0 ? 'Bash' : 'Read'));
         expect(misplaced.slice(0, 3)).toEqual([]);
       }
       expect(await engineStore(credence).claimHookEvents(credence.scope, 'check', Date.now() + 1)).toEqual([]);
@@ -105,7 +116,9 @@ describe('the spool drained over and over while hook processes write to it', () 
       { length: writers },
       (_, w) =>
         new Promise<void>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--input-type=module', '-e', script, db, `s${w}`, String(events)], { stdio: ['ignore', 'inherit', 'inherit'] });
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, db, `s${w}`, String(events)], {
+            stdio: ['ignore', 'inherit', 'inherit'],
+          });
           child.on('exit', (code) => {
             running -= 1;
             if (code === 0) resolve();

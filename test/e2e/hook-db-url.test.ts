@@ -22,8 +22,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const URL_AS_DB = 'postgres://credence:hunter2secret@127.0.0.1:1/credence';
 const session = { session_id: 's-1', cwd: project };
 const EVENTS: Record<string, unknown>[] = [
-  { ...session, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(project, 'a.txt') }, tool_response: 'a' },
-  { ...session, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'false' }, error: 'exit 1' },
+  {
+    ...session,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: join(project, 'a.txt') },
+    tool_response: 'a',
+  },
+  {
+    ...session,
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: { command: 'false' },
+    error: 'exit 1',
+  },
   { ...session, hook_event_name: 'UserPromptSubmit', prompt: 'how do we run the tests?' },
   { ...session, hook_event_name: 'SessionStart', source: 'startup' },
   { ...session, hook_event_name: 'Stop', stop_hook_active: false },
@@ -33,7 +45,13 @@ const EVENTS: Record<string, unknown>[] = [
 const hook = (event: Record<string, unknown>, extra: Record<string, string> = {}) =>
   spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
     cwd: project,
-    env: { PATH: process.env.PATH ?? '', HOME: home, CREDENCE_NOW: '2026-03-02T10:00:00Z', CREDENCE_DB: URL_AS_DB, ...extra },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      CREDENCE_NOW: '2026-03-02T10:00:00Z',
+      CREDENCE_DB: URL_AS_DB,
+      ...extra,
+    },
     input: JSON.stringify(event),
     encoding: 'utf8',
   });

@@ -7,7 +7,16 @@
  * to the real package.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,15 +26,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'credence.cjs');
 const realPackage = dirname(createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json'));
-const realVersion = (JSON.parse(readFileSync(join(realPackage, 'package.json'), 'utf8')) as { version: string }).version;
+const realVersion = (JSON.parse(readFileSync(join(realPackage, 'package.json'), 'utf8')) as { version: string })
+  .version;
 const dir = mkdtempSync(join(tmpdir(), 'credence-prompt-driver-'));
 const project = join(dir, 'project');
 const db = join(dir, 'credence.db');
 const env = { PATH: process.env.PATH ?? '', HOME: dir, CREDENCE_DB: db, CREDENCE_NOW: '2026-03-02T10:00:00Z' };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const prompt = JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt: 'which library declares the CLI flags?' });
-const hook = (entry: string) => spawnSync(process.execPath, [entry, 'hook', 'claude-code'], { cwd: project, env, encoding: 'utf8', input: prompt });
+const prompt = JSON.stringify({
+  session_id: 's1',
+  cwd: project,
+  hook_event_name: 'UserPromptSubmit',
+  prompt: 'which library declares the CLI flags?',
+});
+const hook = (entry: string) =>
+  spawnSync(process.execPath, [entry, 'hook', 'claude-code'], { cwd: project, env, encoding: 'utf8', input: prompt });
 
 /** A copy of the package whose better-sqlite3 has `version`, with or without the real addon folder. */
 function installed(name: string, version: string, withAddon: boolean): { entry: string; mark: string } {
@@ -38,7 +54,10 @@ function installed(name: string, version: string, withAddon: boolean): { entry: 
   mkdirSync(sqlite, { recursive: true });
   writeFileSync(join(sqlite, 'package.json'), JSON.stringify({ name: 'better-sqlite3', version, main: 'index.js' }));
   const mark = join(sqlite, 'loaded');
-  writeFileSync(join(sqlite, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\nmodule.exports = require(${JSON.stringify(realPackage)});\n`);
+  writeFileSync(
+    join(sqlite, 'index.js'),
+    `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\nmodule.exports = require(${JSON.stringify(realPackage)});\n`,
+  );
   if (withAddon) symlinkSync(join(realPackage, 'build'), join(sqlite, 'build'));
   return { entry: join(pkg, 'bin', 'credence.cjs'), mark };
 }
@@ -49,7 +68,19 @@ describe('the prompt hook and the installed better-sqlite3', () => {
   beforeAll(() => {
     mkdirSync(project);
     expect(spawnSync('git', ['init', '-q'], { cwd: project }).status).toBe(0);
-    const remember = spawnSync(process.execPath, [bin, 'remember', '--title', 'CLI flags are declared with commander', '--category', 'decision', 'Every flag of the CLI is a commander option'], { cwd: project, env, encoding: 'utf8' });
+    const remember = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'remember',
+        '--title',
+        'CLI flags are declared with commander',
+        '--category',
+        'decision',
+        'Every flag of the CLI is a commander option',
+      ],
+      { cwd: project, env, encoding: 'utf8' },
+    );
     expect(remember.status).toBe(0);
     const r = hook(bin);
     expect(r.stderr).toBe('');

@@ -26,7 +26,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // The SQLite file, or with CREDENCE_E2E_STORE=postgres a team store (test/pg.ts): the spool stays beside the file either way.
 const store = storeEnv(db);
 const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: NOW };
-const run = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: project, env, encoding: 'utf8', ...(input === undefined ? {} : { input }) });
+const run = (args: string[], input?: string) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    cwd: project,
+    env,
+    encoding: 'utf8',
+    ...(input === undefined ? {} : { input }),
+  });
 
 interface Step {
   event: string;
@@ -45,14 +51,30 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
     // Step 2 of docs/claude-code.md: install the hooks (step 1 is npm install, done by the test run itself).
     expect(run(['init', '--claude-code']).status).toBe(0);
     // Something to remember, so the prompt about the CLI's flags gets context.
-    expect(run(['remember', '--title', 'CLI flags are declared with commander in src/cli.ts', '--category', 'decision', '--tags', 'cli', 'Every flag of the CLI is a commander option in src/cli.ts']).status).toBe(0);
+    expect(
+      run([
+        'remember',
+        '--title',
+        'CLI flags are declared with commander in src/cli.ts',
+        '--category',
+        'decision',
+        '--tags',
+        'cli',
+        'Every flag of the CLI is a commander option in src/cli.ts',
+      ]).status,
+    ).toBe(0);
     scope = JSON.parse(run(['status', '--json']).stdout).scope;
     const lines = readFileSync(recorded, 'utf8').trim().split('\n');
     for (const [i, line] of lines.entries()) {
       const event = JSON.parse(line.replaceAll('/PROJECT', project)) as { hook_event_name: string };
       // One event every 10 s, so that "tests ran after the last change" is a real question.
       const at = new Date(Date.parse(NOW) + i * 10_000).toISOString();
-      const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], { cwd: project, env: { ...env, CREDENCE_NOW: at }, encoding: 'utf8', input: JSON.stringify(event) });
+      const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
+        cwd: project,
+        env: { ...env, CREDENCE_NOW: at },
+        encoding: 'utf8',
+        input: JSON.stringify(event),
+      });
       steps.push({ event: event.hook_event_name, code: r.status, stdout: r.stdout, stderr: r.stderr });
       void run;
     }
@@ -77,7 +99,9 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
     expect(first).toContain('<memory-context source="credence">');
     expect(first).toContain('[DECISION] CLI flags are declared with commander in src/cli.ts');
     const metrics = JSON.parse(run(['metrics', '--json']).stdout);
-    expect(metrics.suggestions.bySurface.find((x: { surface: string }) => x.surface === 'recall')?.shown).toBeGreaterThanOrEqual(1);
+    expect(
+      metrics.suggestions.bySurface.find((x: { surface: string }) => x.surface === 'recall')?.shown,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it("records each turn's calls, in order, as one execution named by the turn's prompt", async () => {
@@ -117,7 +141,15 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
     const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const edges = (await credence.edges()).map((e) => `${e.type} ${e.from} → ${e.to}`);
-      expect(edges).toEqual(expect.arrayContaining(['sequence Read → Edit', 'sequence Edit → Read', 'sequence Glob → Read', 'dependency Edit → Read', 'dependency Write → Read']));
+      expect(edges).toEqual(
+        expect.arrayContaining([
+          'sequence Read → Edit',
+          'sequence Edit → Read',
+          'sequence Glob → Read',
+          'dependency Edit → Read',
+          'dependency Write → Read',
+        ]),
+      );
       expect(edges.some((e) => e.startsWith('sequence Bash → Read'))).toBe(true);
     } finally {
       await credence.close();
@@ -131,7 +163,10 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
       const said = observations.map((o) => `${o.type}: ${o.observation}`);
       expect(said.filter((s) => s.startsWith('error:')).length).toBeGreaterThanOrEqual(1);
       expect(said.some((s) => s.startsWith('success:') && s.includes('npm test'))).toBe(true);
-      expect(said.filter((s) => s.startsWith('pattern:'))).toEqual(['pattern: committed after running tests', 'pattern: committed after running tests']);
+      expect(said.filter((s) => s.startsWith('pattern:'))).toEqual([
+        'pattern: committed after running tests',
+        'pattern: committed after running tests',
+      ]);
       expect(said.some((s) => s.startsWith('correction:') && s.includes('console.error'))).toBe(true);
     } finally {
       await credence.close();

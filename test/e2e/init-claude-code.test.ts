@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +41,9 @@ function credence(cwd: string, args: string[]) {
 const FILES = ['.claude/settings.json', '.mcp.json', '.credence/observe.json'];
 const read = (dir: string, file: string): string => readFileSync(join(dir, file), 'utf8');
 const credenceCommands = (settings: any): string[] =>
-  Object.values(settings.hooks ?? {}).flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command))).filter((c: string) => c.includes('hook claude-code'));
+  Object.values(settings.hooks ?? {})
+    .flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command)))
+    .filter((c: string) => c.includes('hook claude-code'));
 
 describe('credence init --claude-code', () => {
   it('creates the store and writes the hooks, the MCP server, the skills folder and observe.json', () => {
@@ -43,10 +54,30 @@ describe('credence init --claude-code', () => {
     expect(r.stdout).toContain('added 7 hook events to .claude/settings.json');
     expect(existsSync(db)).toBe(true);
     const settings = JSON.parse(read(dir, '.claude/settings.json'));
-    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
-    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `node ${JSON.stringify(bin)} hook claude-code`, timeout: 5, async: true }] }]);
-    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { credence: { command: 'node', args: [bin, 'serve', '--stdio'] } } });
-    expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({ failedCalls: true, testRuns: true, commits: true, corrections: true });
+    expect(Object.keys(settings.hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'SessionEnd',
+    ]);
+    expect(settings.hooks.PostToolUse).toEqual([
+      {
+        matcher: '*',
+        hooks: [{ type: 'command', command: `node ${JSON.stringify(bin)} hook claude-code`, timeout: 5, async: true }],
+      },
+    ]);
+    expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({
+      mcpServers: { credence: { command: 'node', args: [bin, 'serve', '--stdio'] } },
+    });
+    expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({
+      failedCalls: true,
+      testRuns: true,
+      commits: true,
+      corrections: true,
+    });
     expect(existsSync(join(dir, '.claude', 'skills'))).toBe(true);
     for (const file of FILES) expect(read(dir, file).endsWith('}\n')).toBe(true);
   });
@@ -59,8 +90,17 @@ describe('credence init --claude-code', () => {
     const again = credence(dir, ['init', '--claude-code', '--db', db, '--json']);
     expect(again.code).toBe(0);
     const report = JSON.parse(again.stdout);
-    expect(report).toMatchObject({ db, schemaVersion: expect.any(Number), claudeCode: { project: dir, action: 'install' } });
-    expect(report.claudeCode.files.map((f: { status: string }) => f.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(report).toMatchObject({
+      db,
+      schemaVersion: expect.any(Number),
+      claudeCode: { project: dir, action: 'install' },
+    });
+    expect(report.claudeCode.files.map((f: { status: string }) => f.status)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
     expect(FILES.map((f) => read(dir, f))).toEqual(before);
   });
 
@@ -74,11 +114,14 @@ describe('credence init --claude-code', () => {
     expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(Array(7).fill(command));
   });
 
-  it('--remove takes out exactly its own entries and keeps the user\'s', () => {
+  it("--remove takes out exactly its own entries and keeps the user's", () => {
     const { dir, db } = project();
     const user = {
       permissions: { allow: ['Bash(npm test)'] },
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }], PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }] },
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }],
+        PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }],
+      },
     };
     mkdirSync(join(dir, '.claude'));
     writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify(user, null, 2));
@@ -92,7 +135,11 @@ describe('credence init --claude-code', () => {
     expect(existsSync(join(dir, '.credence', 'observe.json'))).toBe(true);
     const again = credence(dir, ['init', '--claude-code', '--remove', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout).claudeCode.files.slice(0, 2).map((f: { status: string }) => f.status)).toEqual(['unchanged', 'unchanged']);
+    expect(
+      JSON.parse(again.stdout)
+        .claudeCode.files.slice(0, 2)
+        .map((f: { status: string }) => f.status),
+    ).toEqual(['unchanged', 'unchanged']);
   });
 
   it('--remove where nothing was installed creates no file and opens no store', () => {
@@ -136,12 +183,18 @@ describe('credence init --claude-code', () => {
 });
 
 describe('credence init --claude-code: what it writes starts on this machine (issue 17)', () => {
-  it('the .mcp.json entry, spawned exactly as written, answers initialize and lists Credence\'s tools', async () => {
+  it("the .mcp.json entry, spawned exactly as written, answers initialize and lists Credence's tools", async () => {
     const { dir, db } = project();
     expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
     const entry = JSON.parse(read(dir, '.mcp.json')).mcpServers.credence as { command: string; args: string[] };
     expect(entry.command).not.toBe('npx');
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: root, CREDENCE_DB: db }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: root, CREDENCE_DB: db },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'credence-init-test', version: '1.0.0' });
     try {
       await client.connect(transport);

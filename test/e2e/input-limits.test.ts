@@ -13,10 +13,20 @@ import { bin, stdioClient, textOf } from '../mcp-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = { CREDENCE_DB: join(dir, 'credence.db'), CREDENCE_DATABASE_URL: '', CREDENCE_NOW: '', CREDENCE_SCOPE: 'limits', HOME: dir };
+const env = {
+  CREDENCE_DB: join(dir, 'credence.db'),
+  CREDENCE_DATABASE_URL: '',
+  CREDENCE_NOW: '',
+  CREDENCE_SCOPE: 'limits',
+  HOME: dir,
+};
 
 function credence(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -25,7 +35,9 @@ describe('input limits on the command line', () => {
     const run = credence(['tools', 'search', 'x'.repeat(5_000)]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trimEnd().split('\n')).toEqual([`credence: query is 5000 characters long; the limit is ${INPUT_LIMITS.query}`]);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `credence: query is 5000 characters long; the limit is ${INPUT_LIMITS.query}`,
+    ]);
   });
 
   it('answers a search of exactly the limit', () => {
@@ -35,7 +47,10 @@ describe('input limits on the command line', () => {
 
 describe('input limits over MCP', () => {
   it('refuses search_tools with an over-long query, naming the limit', async () => {
-    const { client, close } = await stdioClient(['--db', env.CREDENCE_DB, '--scope', 'limits', 'serve', '--stdio'], { cwd: dir, env });
+    const { client, close } = await stdioClient(['--db', env.CREDENCE_DB, '--scope', 'limits', 'serve', '--stdio'], {
+      cwd: dir,
+      env,
+    });
     try {
       // The MCP schema (zod, from the same INPUT_LIMITS) may refuse it before the engine does: an
       // invalid-arguments error; the engine's refusal is an isError result. Either names the limit.

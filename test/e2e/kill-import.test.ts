@@ -48,7 +48,16 @@ describe('a bulk import killed with SIGKILL', () => {
     expect(count % BATCH).toBe(0);
     // The store still takes writes after the crash.
     const after = await store.insertObservations('bulk', [
-      { id: 'after-kill', timestamp: 1, type: 'success', context: {}, observation: 'written after the kill', evidence: [], confidence: 0.9, tags: [] },
+      {
+        id: 'after-kill',
+        timestamp: 1,
+        type: 'success',
+        context: {},
+        observation: 'written after the kill',
+        evidence: [],
+        confidence: 0.9,
+        tags: [],
+      },
     ]);
     expect(after.inserted).toBe(1);
     await store.close();

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +22,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
 /** A fresh project (a git folder) with its own database. */
-function project(): { root: string; run: (args: string[], input?: string) => { code: number | null; stdout: string; stderr: string }; db: string } {
+function project(): {
+  root: string;
+  run: (args: string[], input?: string) => { code: number | null; stdout: string; stderr: string };
+  db: string;
+} {
   const root = join(dir, `p${(n += 1)}`);
   mkdirSync(join(root, '.git'), { recursive: true });
   writeFileSync(join(root, '.git', 'config'), '[core]\n');
@@ -22,7 +35,12 @@ function project(): { root: string; run: (args: string[], input?: string) => { c
     root,
     db,
     run: (args, input) => {
-      const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--now', '2026-02-02T09:00:00Z', ...args], { cwd: root, encoding: 'utf8', input, env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' } });
+      const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--now', '2026-02-02T09:00:00Z', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        input,
+        env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' },
+      });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     },
   };
@@ -30,18 +48,38 @@ function project(): { root: string; run: (args: string[], input?: string) => { c
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const camelCase = [
-  line({ timestamp: '2026-02-01T10:00:00Z', type: 'correction', observation: 'User asks for camelCase naming', confidence: 0.4 }),
-  line({ timestamp: '2026-02-01T14:00:00Z', type: 'correction', observation: 'Correction: snake_case → camelCase', confidence: 0.5 }),
-  line({ timestamp: '2026-02-02T09:00:00Z', type: 'pattern', observation: 'All the code uses camelCase', confidence: 0.6 }),
+  line({
+    timestamp: '2026-02-01T10:00:00Z',
+    type: 'correction',
+    observation: 'User asks for camelCase naming',
+    confidence: 0.4,
+  }),
+  line({
+    timestamp: '2026-02-01T14:00:00Z',
+    type: 'correction',
+    observation: 'Correction: snake_case → camelCase',
+    confidence: 0.5,
+  }),
+  line({
+    timestamp: '2026-02-02T09:00:00Z',
+    type: 'pattern',
+    observation: 'All the code uses camelCase',
+    confidence: 0.6,
+  }),
 ];
 const testsBeforeCommit = [
   line({ timestamp: '2026-02-02T07:00:00Z', type: 'success', observation: 'Tests run before commit', confidence: 0.7 }),
   line({ timestamp: '2026-02-02T07:30:00Z', type: 'success', observation: 'CI green after commit', confidence: 0.7 }),
-  line({ timestamp: '2026-02-02T08:00:00Z', type: 'error', observation: 'Commit without tests turned CI red', confidence: 0.8 }),
+  line({
+    timestamp: '2026-02-02T08:00:00Z',
+    type: 'error',
+    observation: 'Commit without tests turned CI red',
+    confidence: 0.8,
+  }),
 ];
 
 describe('continuous learning through the CLI (issue 6)', () => {
-  it("seed example 1: three camelCase observations become one instinct at 0.65", () => {
+  it('seed example 1: three camelCase observations become one instinct at 0.65', () => {
     const p = project();
     writeFileSync(join(p.root, 'obs.jsonl'), `${camelCase.join('\n')}\n`);
     expect(p.run(['import', 'obs.jsonl']).code).toBe(0);
@@ -52,7 +90,10 @@ describe('continuous learning through the CLI (issue 6)', () => {
     const file = join(p.root, report.newInstincts[0].file);
     expect(readFileSync(file, 'utf8')).toMatch(/camelCase/);
     // Recall returns the instinct with its stored confidence.
-    const recalled = JSON.parse(p.run(['recall', 'camelCase naming', '--json']).stdout) as { kind: string; parts: { confidence: number } }[];
+    const recalled = JSON.parse(p.run(['recall', 'camelCase naming', '--json']).stdout) as {
+      kind: string;
+      parts: { confidence: number };
+    }[];
     expect(recalled.find((r) => r.kind === 'instinct')?.parts.confidence.toFixed(2)).toBe('0.65');
   });
 
@@ -76,7 +117,10 @@ describe('continuous learning through the CLI (issue 6)', () => {
     expect(existsSync(join(p.root, '.credence'))).toBe(false);
     expect(JSON.parse(p.run(['status', '--json']).stdout).counts.instincts).toBe(0);
     p.run(['evolve']);
-    const files = () => readdirSync(join(p.root, '.credence', 'instincts')).map((f) => readFileSync(join(p.root, '.credence', 'instincts', f), 'utf8'));
+    const files = () =>
+      readdirSync(join(p.root, '.credence', 'instincts')).map((f) =>
+        readFileSync(join(p.root, '.credence', 'instincts', f), 'utf8'),
+      );
     const log = () => readFileSync(join(p.root, '.credence', 'evolution.log.jsonl'), 'utf8');
     const before = { files: files(), log: log(), status: p.run(['status', '--json']).stdout };
     const second = JSON.parse(p.run(['evolve', '--json']).stdout);
@@ -89,7 +133,10 @@ describe('continuous learning through the CLI (issue 6)', () => {
     p.run(['import', '-'], `${camelCase.join('\n')}\n`);
     const file = join(p.root, JSON.parse(p.run(['evolve', '--json']).stdout).newInstincts[0].file);
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nHand-written note: applies to TypeScript only.\n`);
-    p.run(['import', '-'], `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.6 })}\n`);
+    p.run(
+      ['import', '-'],
+      `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.6 })}\n`,
+    );
     const again = JSON.parse(p.run(['evolve', '--json']).stdout);
     // The same instinct, updated in place (no duplicate): the file now lists the new evidence and keeps the hand edit.
     expect(again.newInstincts).toEqual([]);
@@ -97,13 +144,18 @@ describe('continuous learning through the CLI (issue 6)', () => {
     expect(readFileSync(file, 'utf8')).toContain('Prefer camelCase for variable names');
     expect(readFileSync(file, 'utf8')).toContain('Hand-written note: applies to TypeScript only.');
     // Recall reads the instinct's file, hand edits included, inside the project only.
-    const recalled = JSON.parse(p.run(['recall', 'hand-written note TypeScript', '--json']).stdout) as { kind: string }[];
+    const recalled = JSON.parse(p.run(['recall', 'hand-written note TypeScript', '--json']).stdout) as {
+      kind: string;
+    }[];
     expect(recalled[0]?.kind).toBe('instinct');
     writeFileSync(join(dir, 'outside.md'), 'zanzibar quokka\n');
     rmSync(file);
     symlinkSync(join(dir, 'outside.md'), file);
     // A file swapped for a link out of the project is not read: its words do not reach the instinct.
-    const outside = JSON.parse(p.run(['recall', 'zanzibar quokka', '--json']).stdout) as { kind: string; parts: { termShare: number } }[];
+    const outside = JSON.parse(p.run(['recall', 'zanzibar quokka', '--json']).stdout) as {
+      kind: string;
+      parts: { termShare: number };
+    }[];
     expect(outside.filter((r) => r.kind === 'instinct').every((r) => r.parts.termShare === 0)).toBe(true);
   });
 
@@ -116,22 +168,51 @@ describe('continuous learning through the CLI (issue 6)', () => {
       line({ timestamp: '2026-02-01T10:00:00Z', type: 'hunch', observation: 'x', confidence: 0.5 }),
       line({ timestamp: '2026-02-01T10:00:00Z', type: 'pattern', observation: 'x', confidence: 1.5 }),
       line({ timestamp: '2026-02-01T10:00:00Z', type: 'pattern', confidence: 0.5 }),
-      line({ timestamp: '2026-02-01T11:00:00Z', type: 'success', context: { task: 'refactor', file: 'src/a.ts', phase: 'review' }, observation: 'Refactor kept behaviour', evidence: ['tests green'], confidence: 0.6, tags: ['refactor'] }),
+      line({
+        timestamp: '2026-02-01T11:00:00Z',
+        type: 'success',
+        context: { task: 'refactor', file: 'src/a.ts', phase: 'review' },
+        observation: 'Refactor kept behaviour',
+        evidence: ['tests green'],
+        confidence: 0.6,
+        tags: ['refactor'],
+      }),
     ];
     const first = p.run(['import', '-', '--json'], `${lines.join('\n')}\n`);
     expect(first.code).toBe(1);
-    expect(JSON.parse(first.stdout)).toMatchObject({ inserted: 2, duplicates: 0, rejected: [{ line: 2 }, { line: 3 }, { line: 4 }, { line: 5 }, { line: 6 }] });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      inserted: 2,
+      duplicates: 0,
+      rejected: [{ line: 2 }, { line: 3 }, { line: 4 }, { line: 5 }, { line: 6 }],
+    });
     expect(first.stderr).toMatch(/line 3: .*timestamp/);
     expect(first.stderr).toMatch(/line 4: .*type/);
     expect(first.stderr).toMatch(/line 5: .*confidence/);
     expect(first.stderr).toMatch(/line 6: .*observation/);
-    expect(JSON.parse(p.run(['import', '-', '--json'], `${lines.join('\n')}\n`).stdout)).toMatchObject({ inserted: 0, duplicates: 2 });
-    const exported = p.run(['export']).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(JSON.parse(p.run(['import', '-', '--json'], `${lines.join('\n')}\n`).stdout)).toMatchObject({
+      inserted: 0,
+      duplicates: 2,
+    });
+    const exported = p
+      .run(['export'])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(exported).toHaveLength(2);
-    expect(exported[0]).toMatchObject({ timestamp: '2026-02-01T10:00:00.000Z', type: 'correction', context: {}, observation: 'User asks for camelCase naming', evidence: [], confidence: 0.4, tags: [] });
+    expect(exported[0]).toMatchObject({
+      timestamp: '2026-02-01T10:00:00.000Z',
+      type: 'correction',
+      context: {},
+      observation: 'User asks for camelCase naming',
+      evidence: [],
+      confidence: 0.4,
+      tags: [],
+    });
     expect(exported[1].context).toEqual({ task: 'refactor', file: 'src/a.ts', phase: 'review' });
     // The export imports back as the same observations: nothing new.
-    expect(JSON.parse(p.run(['import', '-', '--json'], `${exported.map((e) => JSON.stringify(e)).join('\n')}\n`).stdout)).toMatchObject({ inserted: 0 });
+    expect(
+      JSON.parse(p.run(['import', '-', '--json'], `${exported.map((e) => JSON.stringify(e)).join('\n')}\n`).stdout),
+    ).toMatchObject({ inserted: 0 });
   });
 
   it('never lets a secret in any field reach the store, the index, the export or the instinct files', () => {
@@ -142,7 +223,11 @@ describe('continuous learning through the CLI (issue 6)', () => {
       line({
         timestamp: `2026-02-02T0${i + 6}:00:00Z`,
         type: 'correction',
-        context: { task: `deploy with ANTHROPIC_API_KEY=${key}`, file: `https://me:${pat}@github.com/o/r`, phase: 'implementation' },
+        context: {
+          task: `deploy with ANTHROPIC_API_KEY=${key}`,
+          file: `https://me:${pat}@github.com/o/r`,
+          phase: 'implementation',
+        },
         observation: `User asks for camelCase naming, token ${pat}`,
         evidence: [`export ANTHROPIC_API_KEY=${key}`],
         confidence: 0.6,
@@ -184,7 +269,11 @@ describe('continuous learning through the CLI (issue 6)', () => {
     p.run(['import', '-'], `${camelCase.join('\n')}\n`);
     const report = JSON.parse(p.run(['evolve', '--json']).stdout);
     const file = join(p.root, report.newInstincts[0].file);
-    const ids = p.run(['export']).stdout.trim().split('\n').map((l) => JSON.parse(l).id as string);
+    const ids = p
+      .run(['export'])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id as string);
     for (const [i, id] of ids.entries()) {
       const r = JSON.parse(p.run(['forget', id, '--json']).stdout);
       if (i < ids.length - 1) expect(r.derivedUpdated).toEqual([report.newInstincts[0].id]);

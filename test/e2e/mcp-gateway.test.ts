@@ -25,8 +25,15 @@ writeFileSync(join(files, 'deno.json'), DENO);
 writeFileSync(join(files, 'pointer.txt'), join(files, 'deno.json'));
 const servers = {
   mcpServers: {
-    filesystem: { command: process.execPath, args: [join(nodeModules, '@modelcontextprotocol/server-filesystem/dist/index.js'), files] },
-    memory: { command: process.execPath, args: [join(nodeModules, '@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+    filesystem: {
+      command: process.execPath,
+      args: [join(nodeModules, '@modelcontextprotocol/server-filesystem/dist/index.js'), files],
+    },
+    memory: {
+      command: process.execPath,
+      args: [join(nodeModules, '@modelcontextprotocol/server-memory/dist/index.js')],
+      env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+    },
     test: { command: process.execPath, args: [testServer] },
     broken: { command: join(dir, 'no-such-program') },
   },
@@ -34,9 +41,37 @@ const servers = {
 writeFileSync(join(dir, 'servers.json'), JSON.stringify(servers));
 
 // --retry-after: a dead server is not started again within a test unless the test says so.
-const gatewayArgs = (db: string, ...extra: string[]) => ['--db', join(dir, db), '--scope', 'gw', '--now', NOW, 'serve', '--stdio', '--gateway', 'servers.json', '--call-timeout', '1000', '--retry-after', '600000', ...extra];
+const gatewayArgs = (db: string, ...extra: string[]) => [
+  '--db',
+  join(dir, db),
+  '--scope',
+  'gw',
+  '--now',
+  NOW,
+  'serve',
+  '--stdio',
+  '--gateway',
+  'servers.json',
+  '--call-timeout',
+  '1000',
+  '--retry-after',
+  '600000',
+  ...extra,
+];
 writeFileSync(join(dir, 'test-only.json'), JSON.stringify({ mcpServers: { test: servers.mcpServers.test } }));
-const testOnlyArgs = (db: string, ...extra: string[]) => ['--db', join(dir, db), '--scope', 'gw', '--now', NOW, 'serve', '--stdio', '--gateway', 'test-only.json', ...extra];
+const testOnlyArgs = (db: string, ...extra: string[]) => [
+  '--db',
+  join(dir, db),
+  '--scope',
+  'gw',
+  '--now',
+  NOW,
+  'serve',
+  '--stdio',
+  '--gateway',
+  'test-only.json',
+  ...extra,
+];
 
 async function withStore<T>(db: string, fn: (c: Awaited<ReturnType<typeof openCredence>>) => Promise<T>): Promise<T> {
   const credence = await openCredence({ db: join(dir, db), scope: 'gw', now: NOW });
@@ -76,7 +111,9 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
   });
 
   it('ADR-026: "Read the deno.json file" gives a cold-start suggestion naming filesystem:read_text_file, not run below the threshold', async () => {
-    const s = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Read the deno.json file' } }));
+    const s = structured(
+      await client.callTool({ name: 'execute_dag', arguments: { intent: 'Read the deno.json file' } }),
+    );
     expect(s.mode).toBe('suggestion');
     expect(s.dag.tasks.map((t: { tool: string }) => t.tool)).toContain('filesystem:read_text_file');
     expect(s.tier).toBe('cold-start');
@@ -89,7 +126,11 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
 
     const fb = await client.callTool({ name: 'feedback', arguments: { id: s.shownId, verdict: 'accepted' } });
     expect(fb.isError).toBeUndefined();
-    const metrics = spawnSync(process.execPath, [bin, '--db', join(dir, 'gw.db'), '--scope', 'gw', 'metrics', '--json'], { encoding: 'utf8' });
+    const metrics = spawnSync(
+      process.execPath,
+      [bin, '--db', join(dir, 'gw.db'), '--scope', 'gw', 'metrics', '--json'],
+      { encoding: 'utf8' },
+    );
     const dag = JSON.parse(metrics.stdout).suggestions.bySurface.find((x: { surface: string }) => x.surface === 'dag');
     expect(dag).toMatchObject({ shown: 1, accepted: 1, precision: 1 });
   });
@@ -101,7 +142,10 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
       if (s.mode !== 'suggestion') continue;
       suggestions += 1;
       expect('warning' in s).toBe(s.confidence < 0.5);
-      if (s.confidence < 0.5) expect(s.warning).toBe('Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.');
+      if (s.confidence < 0.5)
+        expect(s.warning).toBe(
+          'Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.',
+        );
     }
     expect(suggestions).toBeGreaterThanOrEqual(2);
   });
@@ -126,12 +170,25 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(result.isError).toBeUndefined();
     const run = structured(result);
     expect(run).toMatchObject({ mode: 'executed', ok: true, layers: [['task_1'], ['task_2']] });
-    expect(run.tasks[1]).toMatchObject({ id: 'task_2', status: 'success', consumes: ['task_1'], arguments: { path: join(files, 'deno.json') } });
+    expect(run.tasks[1]).toMatchObject({
+      id: 'task_2',
+      status: 'success',
+      consumes: ['task_1'],
+      arguments: { path: join(files, 'deno.json') },
+    });
     expect(textOf(run.tasks[1].result)).toBe(DENO);
-    expect(run.learned).toContainEqual(expect.objectContaining({ from: 'filesystem:read_text_file', to: 'filesystem:read_text_file', type: 'dependency' }));
+    expect(run.learned).toContainEqual(
+      expect.objectContaining({
+        from: 'filesystem:read_text_file',
+        to: 'filesystem:read_text_file',
+        type: 'dependency',
+      }),
+    );
 
     const edges = await withStore('gw.db', (c) => c.edges({ from: 'filesystem:read_text_file' }));
-    expect(edges).toContainEqual(expect.objectContaining({ to: 'filesystem:read_text_file', type: 'dependency', count: 1 }));
+    expect(edges).toContainEqual(
+      expect.objectContaining({ to: 'filesystem:read_text_file', type: 'dependency', count: 1 }),
+    );
     const execution = await withStore('gw.db', (c) => engineStore(c).getExecution('gw', run.executionId));
     expect(execution?.calls.map((call) => [call.tool, call.consumes])).toEqual([
       ['filesystem:read_text_file', []],
@@ -164,16 +221,25 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(textOf(byId.path.result)).toBe('/data/deno.json');
     expect(byId.missing.status).toBe('failure');
     expect(byId.missing.error).toMatch(/task "missing": "\$find.owner" cannot resolve: .*no field "owner"/);
-    expect(run.learned).toContainEqual(expect.objectContaining({ from: 'test:locate', to: 'test:echo', type: 'dependency' }));
+    expect(run.learned).toContainEqual(
+      expect.objectContaining({ from: 'test:locate', to: 'test:echo', type: 'dependency' }),
+    );
     // Layer order is not a sequence: only the references are learned, and an unresolved task never called its tool.
     expect(run.learned.every((e: { type: string }) => e.type === 'dependency')).toBe(true);
     const execution = await withStore('gw.db', (c) => engineStore(c).getExecution('gw', run.executionId));
-    expect(execution?.calls.map((c) => `${c.tool} ${c.status}`)).toEqual(['test:fail failure', 'test:locate success', 'test:echo success']);
+    expect(execution?.calls.map((c) => `${c.tool} ${c.status}`)).toEqual([
+      'test:fail failure',
+      'test:locate success',
+      'test:echo success',
+    ]);
   });
 
   it('refuses a workflow naming a tool no connected server provides, before running anything', async () => {
     const before = await withStore('gw.db', (c) => c.status());
-    const result = await client.callTool({ name: 'execute_dag', arguments: { workflow: { tasks: [{ id: 'a', tool: 'filesystem:teleport' }] } } });
+    const result = await client.callTool({
+      name: 'execute_dag',
+      arguments: { workflow: { tasks: [{ id: 'a', tool: 'filesystem:teleport' }] } },
+    });
     expect(result.isError).toBe(true);
     expect(structured(result).error).toMatch(/unknown tool "filesystem:teleport"/);
     const after = await withStore('gw.db', (c) => c.status());
@@ -214,7 +280,9 @@ describe('a downstream server that died', () => {
       await close();
     }
     // Neither the crash (the server went away) nor anything the gateway failed at is learned as a call.
-    const calls = await withStore('restart.db', async (c) => (await engineStore(c).listExecutions('gw')).flatMap((e) => e.calls.map((x) => `${x.tool} ${x.status}`)));
+    const calls = await withStore('restart.db', async (c) =>
+      (await engineStore(c).listExecutions('gw')).flatMap((e) => e.calls.map((x) => `${x.tool} ${x.status}`)),
+    );
     expect(calls).toEqual(['test:echo success']);
   });
 });
@@ -223,17 +291,28 @@ describe('execute_dag with an intent runs the suggestion only when it is safe', 
   it('runs a read-only suggestion at or above the threshold, with the arguments given by tool id', async () => {
     const { client, close } = await stdioClient(testOnlyArgs('auto.db', '--auto-execute-threshold', '0'), { cwd: dir });
     try {
-      const ran = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } } }));
+      const ran = structured(
+        await client.callTool({
+          name: 'execute_dag',
+          arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } },
+        }),
+      );
       expect(ran.dag.tasks.map((t: { tool: string }) => t.tool)).toEqual(['test:echo']);
       expect(ran.executed).toBe(true);
       expect(ran.run.tasks[0]).toMatchObject({ tool: 'test:echo', status: 'success' });
       expect(textOf(ran.run.tasks[0].result)).toBe('hi');
 
-      const noArgs = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back' } }));
+      const noArgs = structured(
+        await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back' } }),
+      );
       expect(noArgs.executed).toBe(false);
-      expect(noArgs.notExecutedBecause).toEqual(['test:echo needs "text": give them in arguments (by task id "t1" or tool id)']);
+      expect(noArgs.notExecutedBecause).toEqual([
+        'test:echo needs "text": give them in arguments (by task id "t1" or tool id)',
+      ]);
 
-      const crash = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Exit the server process' } }));
+      const crash = structured(
+        await client.callTool({ name: 'execute_dag', arguments: { intent: 'Exit the server process' } }),
+      );
       expect(crash.dag.tasks.map((t: { tool: string }) => t.tool)).toEqual(['test:crash']);
       expect(crash.executed).toBe(false);
       expect(crash.notExecutedBecause).toEqual(['test:crash is not marked readOnlyHint']);
@@ -244,9 +323,16 @@ describe('execute_dag with an intent runs the suggestion only when it is safe', 
   });
 
   it('does not run below the threshold', async () => {
-    const { client, close } = await stdioClient(testOnlyArgs('threshold.db', '--auto-execute-threshold', '0.99'), { cwd: dir });
+    const { client, close } = await stdioClient(testOnlyArgs('threshold.db', '--auto-execute-threshold', '0.99'), {
+      cwd: dir,
+    });
     try {
-      const s = structured(await client.callTool({ name: 'execute_dag', arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } } }));
+      const s = structured(
+        await client.callTool({
+          name: 'execute_dag',
+          arguments: { intent: 'Echo the given text back', arguments: { 'test:echo': { text: 'hi' } } },
+        }),
+      );
       expect(s.executed).toBe(false);
       expect(s.notExecutedBecause).toEqual([`confidence ${s.confidence.toFixed(3)} is below the threshold 0.99`]);
       expect(s.threshold).toBe(0.99);
@@ -279,7 +365,10 @@ describe('learning from proxied calls', () => {
     ]);
     const sequence = edges.filter((e) => e.type === 'sequence').map((e) => `${e.from} → ${e.to}`);
     expect(sequence).toEqual(
-      expect.arrayContaining(['filesystem:list_allowed_directories → filesystem:read_text_file', 'filesystem:read_text_file → memory:read_graph']),
+      expect.arrayContaining([
+        'filesystem:list_allowed_directories → filesystem:read_text_file',
+        'filesystem:read_text_file → memory:read_graph',
+      ]),
     );
   });
 
@@ -292,16 +381,25 @@ describe('learning from proxied calls', () => {
     const names = (await sep.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('filesystem__read_text_file');
     expect(names.every((n) => /^[A-Za-z0-9_-]+$/.test(n))).toBe(true);
-    const read = await sep.client.callTool({ name: 'filesystem__read_text_file', arguments: { path: join(files, 'deno.json') } });
+    const read = await sep.client.callTool({
+      name: 'filesystem__read_text_file',
+      arguments: { path: join(files, 'deno.json') },
+    });
     expect(textOf(read)).toBe(DENO);
     await sep.close();
-    const calls = await withStore('sep.db', async (c) => (await engineStore(c).listExecutions('gw'))[0]?.calls.map((call) => call.tool));
+    const calls = await withStore('sep.db', async (c) =>
+      (await engineStore(c).listExecutions('gw'))[0]?.calls.map((call) => call.tool),
+    );
     expect(calls).toEqual(['filesystem:read_text_file']);
   });
 
   it('refuses a gateway file that is not JSON or names no command, with the file and server named', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ mcpServers: { x: { args: ['a'] } } }));
-    const r = spawnSync(process.execPath, [bin, '--db', join(dir, 'bad.db'), 'serve', '--stdio', '--gateway', 'bad.json'], { cwd: dir, encoding: 'utf8', input: '' });
+    const r = spawnSync(
+      process.execPath,
+      [bin, '--db', join(dir, 'bad.db'), 'serve', '--stdio', '--gateway', 'bad.json'],
+      { cwd: dir, encoding: 'utf8', input: '' },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/bad\.json: server "x": command/);
   });
@@ -309,19 +407,30 @@ describe('learning from proxied calls', () => {
 
 describe('a gateway whose downstream server speaks Streamable HTTP', () => {
   it('lists and proxies the tools of a url server (here another credence serve --http)', async () => {
-    const inner = await startHttpServer(['--db', join(dir, 'inner.db'), '--scope', 'inner', 'serve', '--port', '0', '--token', 'inner-token-0123456789'], { cwd: dir });
+    const inner = await startHttpServer(
+      ['--db', join(dir, 'inner.db'), '--scope', 'inner', 'serve', '--port', '0', '--token', 'inner-token-0123456789'],
+      { cwd: dir },
+    );
     try {
       writeFileSync(
         join(dir, 'remote.json'),
-        JSON.stringify({ mcpServers: { inner: { type: 'http', url: inner.url, headers: { Authorization: 'Bearer ${INNER_TOKEN}' } } } }),
+        JSON.stringify({
+          mcpServers: { inner: { type: 'http', url: inner.url, headers: { Authorization: 'Bearer ${INNER_TOKEN}' } } },
+        }),
       );
-      const outer = await stdioClient(['--db', join(dir, 'outer.db'), '--scope', 'gw', 'serve', '--stdio', '--gateway', 'remote.json'], {
-        cwd: dir,
-        env: { INNER_TOKEN: 'inner-token-0123456789' },
-      });
+      const outer = await stdioClient(
+        ['--db', join(dir, 'outer.db'), '--scope', 'gw', 'serve', '--stdio', '--gateway', 'remote.json'],
+        {
+          cwd: dir,
+          env: { INNER_TOKEN: 'inner-token-0123456789' },
+        },
+      );
       const names = (await outer.client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('inner:observe');
-      const observed = await outer.client.callTool({ name: 'inner:observe', arguments: { type: 'preference', observation: 'prefers tabs' } });
+      const observed = await outer.client.callTool({
+        name: 'inner:observe',
+        arguments: { type: 'preference', observation: 'prefers tabs' },
+      });
       expect(structured(observed)).toMatchObject({ inserted: 1 });
       await outer.close();
     } finally {
@@ -334,7 +443,21 @@ describe('a gateway whose downstream server speaks Streamable HTTP', () => {
     let inner = await startHttpServer(args('0'), { cwd: dir });
     const { port } = new URL(inner.url);
     writeFileSync(join(dir, 'remote2.json'), JSON.stringify({ mcpServers: { inner: { url: inner.url } } }));
-    const outer = await stdioClient(['--db', join(dir, 'outer2.db'), '--scope', 'gw', 'serve', '--stdio', '--gateway', 'remote2.json', '--retry-after', '0'], { cwd: dir });
+    const outer = await stdioClient(
+      [
+        '--db',
+        join(dir, 'outer2.db'),
+        '--scope',
+        'gw',
+        'serve',
+        '--stdio',
+        '--gateway',
+        'remote2.json',
+        '--retry-after',
+        '0',
+      ],
+      { cwd: dir },
+    );
     try {
       const call = () => outer.client.callTool({ name: 'inner:recall', arguments: { query: 'anything' } });
       expect((await call()).isError).toBeFalsy();

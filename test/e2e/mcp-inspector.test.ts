@@ -18,7 +18,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs the inspector CLI; resolves with its exit code and output (asynchronously, so an HTTP server in this process keeps answering). */
 function runInspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [inspector, '--cli', ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const child = spawn(process.execPath, [inspector, '--cli', ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -27,28 +30,61 @@ function runInspector(args: string[]): Promise<{ code: number | null; stdout: st
   });
 }
 
-const serverCommand = ['node', bin, '--db', db, '--scope', 'inspector', '--now', '2026-03-01T09:00:00Z', 'serve', '--stdio'];
+const serverCommand = [
+  'node',
+  bin,
+  '--db',
+  db,
+  '--scope',
+  'inspector',
+  '--now',
+  '2026-03-01T09:00:00Z',
+  'serve',
+  '--stdio',
+];
 
 describe('the MCP Inspector CLI against credence serve', () => {
   it('lists the tools over stdio', async () => {
     const r = await runInspector([...serverCommand, '--method', 'tools/list']);
     expect(r.code).toBe(0);
     const names = JSON.parse(r.stdout).tools.map((t: { name: string }) => t.name);
-    expect(names).toEqual(['search_tools', 'execute_dag', 'suggest_next', 'recall', 'observe', 'record_execution', 'evolve', 'feedback', 'forget']);
+    expect(names).toEqual([
+      'search_tools',
+      'execute_dag',
+      'suggest_next',
+      'recall',
+      'observe',
+      'record_execution',
+      'evolve',
+      'feedback',
+      'forget',
+    ]);
   });
 
   it('calls search_tools over stdio and gets ranked results with their parts', async () => {
-    const seeded = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'inspector', 'tools', 'add', '--jsonl', '-'], {
-      input: [
-        { id: 'github:create_issue', description: 'Create a new issue in a GitHub repository' },
-        { id: 'slack:post_message', description: 'Post a message to a Slack channel' },
-      ]
-        .map((t) => JSON.stringify(t))
-        .join('\n'),
-      encoding: 'utf8',
-    });
+    const seeded = spawnSync(
+      process.execPath,
+      [bin, '--db', db, '--scope', 'inspector', 'tools', 'add', '--jsonl', '-'],
+      {
+        input: [
+          { id: 'github:create_issue', description: 'Create a new issue in a GitHub repository' },
+          { id: 'slack:post_message', description: 'Post a message to a Slack channel' },
+        ]
+          .map((t) => JSON.stringify(t))
+          .join('\n'),
+        encoding: 'utf8',
+      },
+    );
     expect(seeded.status).toBe(0);
-    const r = await runInspector([...serverCommand, '--method', 'tools/call', '--tool-name', 'search_tools', '--tool-arg', 'query=open an issue on github']);
+    const r = await runInspector([
+      ...serverCommand,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'search_tools',
+      '--tool-arg',
+      'query=open an issue on github',
+    ]);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.isError).toBeUndefined();

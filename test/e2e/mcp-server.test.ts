@@ -11,13 +11,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { bin, httpClient, startHttpServer, stdioClient, structured, textOf, type HttpServerProcess } from '../mcp-helpers.js';
+import {
+  bin,
+  httpClient,
+  startHttpServer,
+  stdioClient,
+  structured,
+  textOf,
+  type HttpServerProcess,
+} from '../mcp-helpers.js';
 import { storeArgs } from '../pg.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-mcp-'));
 const db = join(dir, 'mcp.db');
 const NOW = '2026-03-01T09:00:00Z';
-const META = ['search_tools', 'execute_dag', 'suggest_next', 'recall', 'observe', 'record_execution', 'evolve', 'feedback', 'forget'];
+const META = [
+  'search_tools',
+  'execute_dag',
+  'suggest_next',
+  'recall',
+  'observe',
+  'record_execution',
+  'evolve',
+  'feedback',
+  'forget',
+];
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,7 +54,9 @@ describe('credence serve --stdio, with the SDK client', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ client, close } = await stdioClient([...storeArgs(db), '--scope', 'mcp', '--now', NOW, 'serve', '--stdio'], { cwd: dir }));
+    ({ client, close } = await stdioClient([...storeArgs(db), '--scope', 'mcp', '--now', NOW, 'serve', '--stdio'], {
+      cwd: dir,
+    }));
   });
   afterAll(async () => close());
 
@@ -71,18 +91,25 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect([...value.newTools].sort()).toEqual(['slack:post_message', 'weather:get_forecast']);
     expect(value.edges.map((e: { type: string }) => e.type).sort()).toEqual(['dependency', 'sequence']);
 
-    const next = structured(await client.callTool({ name: 'suggest_next', arguments: { tool: 'weather:get_forecast' } }));
+    const next = structured(
+      await client.callTool({ name: 'suggest_next', arguments: { tool: 'weather:get_forecast' } }),
+    );
     expect(next.suggestions[0]).toMatchObject({ tool: 'slack:post_message' });
     expect(next.suggestions[0].shownId).toMatch(/^sh-/);
 
-    const search = structured(await client.callTool({ name: 'search_tools', arguments: { query: 'post a message to slack', limit: 3 } }));
+    const search = structured(
+      await client.callTool({ name: 'search_tools', arguments: { query: 'post a message to slack', limit: 3 } }),
+    );
     expect(search.results[0].tool).toBe('slack:post_message');
     expect(search.results[0].parts).toHaveProperty('similarity');
     expect(search.results[0]).toHaveProperty('alpha');
   });
 
   it("returns a tool's own failure as an isError result with a clear message", async () => {
-    const unknown = await client.callTool({ name: 'execute_dag', arguments: { workflow: { tasks: [{ id: 'a', tool: 'nowhere:tool' }] } } });
+    const unknown = await client.callTool({
+      name: 'execute_dag',
+      arguments: { workflow: { tasks: [{ id: 'a', tool: 'nowhere:tool' }] } },
+    });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('task \\"a\\" names an unknown tool \\"nowhere:tool\\"');
 
@@ -100,14 +127,20 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(cycle.isError).toBe(true);
     expect(structured(cycle).error).toMatch(/the tasks form a cycle: (a → b → a|b → a → b)/);
 
-    const badDate = await client.callTool({ name: 'observe', arguments: { type: 'pattern', observation: 'runs tests before commit', timestamp: 'yesterday' } });
+    const badDate = await client.callTool({
+      name: 'observe',
+      arguments: { type: 'pattern', observation: 'runs tests before commit', timestamp: 'yesterday' },
+    });
     expect(badDate.isError).toBe(true);
     expect(structured(badDate).error).toMatch(/timestamp/);
 
     const blank = await client.callTool({ name: 'observe', arguments: { type: 'pattern', observation: '   ' } });
     expect(blank.isError).toBe(true);
 
-    const noGateway = await client.callTool({ name: 'execute_dag', arguments: { workflow: { tasks: [{ id: 'a', tool: 'weather:get_forecast' }] } } });
+    const noGateway = await client.callTool({
+      name: 'execute_dag',
+      arguments: { workflow: { tasks: [{ id: 'a', tool: 'weather:get_forecast' }] } },
+    });
     expect(noGateway.isError).toBe(true);
     expect(structured(noGateway).error).toMatch(/--gateway/);
 
@@ -138,13 +171,33 @@ describe('credence serve --stdio, with the SDK client', () => {
 
   it('observes, recalls with labels and a <memory-context> block, evolves (dry run) and forgets', async () => {
     const observed = structured(
-      await client.callTool({ name: 'observe', arguments: { type: 'correction', observation: 'use pnpm instead of npm in this repository', confidence: 0.8, tags: ['tooling'] } }),
+      await client.callTool({
+        name: 'observe',
+        arguments: {
+          type: 'correction',
+          observation: 'use pnpm instead of npm in this repository',
+          confidence: 0.8,
+          tags: ['tooling'],
+        },
+      }),
     );
     expect(observed).toMatchObject({ inserted: 1, duplicates: 0 });
-    const again = structured(await client.callTool({ name: 'observe', arguments: { type: 'correction', observation: 'use pnpm instead of npm in this repository', confidence: 0.8, tags: ['tooling'] } }));
+    const again = structured(
+      await client.callTool({
+        name: 'observe',
+        arguments: {
+          type: 'correction',
+          observation: 'use pnpm instead of npm in this repository',
+          confidence: 0.8,
+          tags: ['tooling'],
+        },
+      }),
+    );
     expect(again).toMatchObject({ inserted: 0, duplicates: 1 });
 
-    const recalled = structured(await client.callTool({ name: 'recall', arguments: { query: 'which package manager, pnpm or npm?' } }));
+    const recalled = structured(
+      await client.callTool({ name: 'recall', arguments: { query: 'which package manager, pnpm or npm?' } }),
+    );
     expect(recalled.results.length).toBeGreaterThan(0);
     expect(['high', 'medium', 'low']).toContain(recalled.results[0].label);
     expect(recalled.context).toContain('<memory-context');
@@ -164,15 +217,21 @@ describe('credence serve --stdio, with the SDK client', () => {
   });
 
   it('takes feedback on a shown result, and credence metrics counts it', async () => {
-    const search = structured(await client.callTool({ name: 'search_tools', arguments: { query: 'weather forecast', limit: 1 } }));
+    const search = structured(
+      await client.callTool({ name: 'search_tools', arguments: { query: 'weather forecast', limit: 1 } }),
+    );
     const shownId = search.results[0].shownId as string;
     const fb = await client.callTool({ name: 'feedback', arguments: { id: shownId, verdict: 'accepted' } });
     expect(fb.isError).toBeUndefined();
     const unknown = await client.callTool({ name: 'feedback', arguments: { id: 'sh-000', verdict: 'accepted' } });
     expect(unknown.isError).toBe(true);
-    const metrics = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'mcp', 'metrics', '--json'], { encoding: 'utf8' });
+    const metrics = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'mcp', 'metrics', '--json'], {
+      encoding: 'utf8',
+    });
     expect(metrics.status).toBe(0);
-    const search_ = JSON.parse(metrics.stdout).suggestions.bySurface.find((s: { surface: string }) => s.surface === 'search');
+    const search_ = JSON.parse(metrics.stdout).suggestions.bySurface.find(
+      (s: { surface: string }) => s.surface === 'search',
+    );
     expect(search_).toMatchObject({ accepted: 1 });
   });
 });
@@ -182,7 +241,22 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
   let server: HttpServerProcess;
 
   beforeAll(async () => {
-    server = await startHttpServer([...storeArgs(join(dir, 'http.db')), '--scope', 'http', '--now', NOW, 'serve', '--http', '--port', '0', '--token', token], { cwd: dir });
+    server = await startHttpServer(
+      [
+        ...storeArgs(join(dir, 'http.db')),
+        '--scope',
+        'http',
+        '--now',
+        NOW,
+        'serve',
+        '--http',
+        '--port',
+        '0',
+        '--token',
+        token,
+      ],
+      { cwd: dir },
+    );
   });
   afterAll(async () => {
     await server.stop();
@@ -193,7 +267,10 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     const client = await httpClient(server.url, { Authorization: `Bearer ${token}` });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(META);
-    const observed = await client.callTool({ name: 'observe', arguments: { type: 'preference', observation: 'prefers small commits' } });
+    const observed = await client.callTool({
+      name: 'observe',
+      arguments: { type: 'preference', observation: 'prefers small commits' },
+    });
     expect(structured(observed)).toMatchObject({ inserted: 1 });
     await client.close();
   });
@@ -202,10 +279,23 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     await expect(httpClient(server.url)).rejects.toThrow(/401|token/i);
     const { port } = new URL(server.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: Number(port), path: '/mcp', method: 'POST', headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: Number(port),
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: `evil.example:${port}`,
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -213,11 +303,27 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
   });
 
   /** One raw HTTP request to the server, for what the SDK client never sends. */
-  const raw = (options: { path?: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, unknown> }> => {
+  const raw = (options: {
+    path?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }): Promise<{ status: number; body: string; headers: Record<string, unknown> }> => {
     const { port } = new URL(server.url);
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: Number(port), path: options.path ?? '/mcp', method: options.method ?? 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
+        {
+          host: '127.0.0.1',
+          port: Number(port),
+          path: options.path ?? '/mcp',
+          method: options.method ?? 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...options.headers,
+          },
+        },
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -228,7 +334,12 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
       req.end(options.body ?? '');
     });
   };
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
 
   it('answers a body that is not JSON with a JSON-RPC parse error, and an Origin other than its own with 403', async () => {
     const bad = await raw({ body: '{not json' });
@@ -237,17 +348,33 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     const { port } = new URL(server.url);
     // Its own origin, under the loopback name the request was sent to.
     expect((await raw({ body: initialize, headers: { origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
-    expect((await raw({ body: initialize, headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } })).status).toBe(200);
+    expect(
+      (await raw({ body: initialize, headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } }))
+        .status,
+    ).toBe(200);
     const other = Number(port) === 5173 ? 5174 : 5173;
-    for (const origin of ['https://evil.example', `http://localhost:${other}`, `http://127.0.0.1:${other}`, `http://[::1]:${other}`, 'http://localhost', `https://127.0.0.1:${port}`, `http://localhost:${port}`, 'null']) {
+    for (const origin of [
+      'https://evil.example',
+      `http://localhost:${other}`,
+      `http://127.0.0.1:${other}`,
+      `http://[::1]:${other}`,
+      'http://localhost',
+      `https://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      'null',
+    ]) {
       // `http://localhost:<port>` from a request sent to 127.0.0.1:<port> is another origin too.
       const page = await raw({ body: initialize, headers: { origin } });
       expect([origin, page.status]).toEqual([origin, 403]);
       expect(JSON.parse(page.body).error.message).toContain(`origin "${origin}" is not allowed`);
     }
     // The dashboard's API follows the same rule.
-    expect((await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://localhost:${other}` } })).status).toBe(403);
-    expect((await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+    expect(
+      (await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://localhost:${other}` } })).status,
+    ).toBe(403);
+    expect(
+      (await raw({ path: '/api/scopes', method: 'GET', headers: { origin: `http://127.0.0.1:${port}` } })).status,
+    ).toBe(200);
   });
 
   it('answers a request target that is not a path with a 400, and keeps serving', async () => {
@@ -275,25 +402,39 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const ended = await raw({ method: 'DELETE', headers: { 'mcp-session-id': id } });
     expect(ended.status).toBe(200);
-    const after = await raw({ body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), headers: { 'mcp-session-id': id } });
+    const after = await raw({
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      headers: { 'mcp-session-id': id },
+    });
     expect(after.status).toBe(404);
   });
 
   it('says which port is in use, before starting anything', () => {
     const { port } = new URL(server.url);
-    const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'busy.db')), 'serve', '--port', port], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'busy.db')), 'serve', '--port', port], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
   });
 
   it('refuses HTTP flags with --stdio', () => {
-    const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'stdio.db')), 'serve', '--stdio', '--port', '4000'], { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const r = spawnSync(
+      process.execPath,
+      [bin, ...storeArgs(join(dir, 'stdio.db')), 'serve', '--stdio', '--port', '4000'],
+      { encoding: 'utf8', input: '', env: { PATH: process.env.PATH ?? '', HOME: dir } },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--stdio serves no HTTP: drop --port/);
   });
 
   it('refuses a non-loopback host without --allow-remote, and without a token', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'remote.db')), 'serve', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir } });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [bin, ...storeArgs(join(dir, 'remote.db')), 'serve', ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: dir },
+      });
     const noFlag = run(['--host', '0.0.0.0', '--port', '0']);
     expect(noFlag.status).toBe(2);
     expect(noFlag.stderr).toMatch(/not a loopback address: add --allow-remote/);

@@ -12,13 +12,28 @@ import { storeArgs } from '../pg.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-stdio-end-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'servers.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [testServer] } } }));
+writeFileSync(
+  join(dir, 'servers.json'),
+  JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [testServer] } } }),
+);
 
-const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method, params });
+const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 
 /** Writes `messages` to `credence …args` (a `serve --stdio`) in one chunk, closes its stdin, and collects what it answers. */
-function serveOnce(args: readonly string[], messages: readonly unknown[]): Promise<{ code: number | null; answers: { id?: unknown; result?: any; error?: unknown }[]; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+function serveOnce(
+  args: readonly string[],
+  messages: readonly unknown[],
+): Promise<{ code: number | null; answers: { id?: unknown; result?: any; error?: unknown }[]; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -26,7 +41,10 @@ function serveOnce(args: readonly string[], messages: readonly unknown[]): Promi
   child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
   return new Promise((resolve) => {
     child.once('close', (code) => {
-      const answers = out.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { id?: unknown });
+      const answers = out
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as { id?: unknown });
       resolve({ code, answers, stderr: err });
     });
   });
@@ -35,9 +53,23 @@ function serveOnce(args: readonly string[], messages: readonly unknown[]): Promi
 describe('credence serve --stdio whose input closes with requests still queued', () => {
   it('answers initialize, tools/list and every tools/call written before stdin closed, then exits 0', async () => {
     const { code, answers, stderr } = await serveOnce(
-      [...storeArgs(join(dir, 'end.db')), '--scope', 'end', '--now', '2026-03-01T09:00:00Z', 'serve', '--stdio', '--gateway', 'servers.json'],
       [
-        request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'one-shot', version: '1.0.0' } }),
+        ...storeArgs(join(dir, 'end.db')),
+        '--scope',
+        'end',
+        '--now',
+        '2026-03-01T09:00:00Z',
+        'serve',
+        '--stdio',
+        '--gateway',
+        'servers.json',
+      ],
+      [
+        request(1, 'initialize', {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'one-shot', version: '1.0.0' },
+        }),
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         request(2, 'tools/list'),
         request(3, 'tools/call', { name: 'test:sleep', arguments: { ms: 300 } }),

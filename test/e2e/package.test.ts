@@ -20,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-const typesNodeVersion = (JSON.parse(readFileSync(join(repo, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string }).version;
+const typesNodeVersion = (
+  JSON.parse(readFileSync(join(repo, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string }
+).version;
 const root = mkdtempSync(join(tmpdir(), 'credence-package-'));
 const project = join(root, 'project');
 const db = join(root, 'store', 'credence.db');
@@ -30,8 +32,19 @@ const INSTALL_TIMEOUT = 20 * 60_000;
 /** npm's messages for "the registry cannot be reached" (and nothing in the cache to fall back on). */
 const UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ENOTCACHED)\b/;
 
-function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeout = 5 * 60_000): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CREDENCE_DB: db, CREDENCE_DATABASE_URL: '', CREDENCE_SCOPE: '', CREDENCE_NOW: '', ...env } });
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeout = 5 * 60_000,
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, CREDENCE_DB: db, CREDENCE_DATABASE_URL: '', CREDENCE_SCOPE: '', CREDENCE_NOW: '', ...env },
+  });
 }
 const npm = (args: readonly string[], cwd: string, timeout?: number) => run('npm', args, cwd, {}, timeout);
 const npx = (args: readonly string[]) => run('npx', ['credence', ...args], project);
@@ -48,14 +61,24 @@ beforeAll(() => {
   mkdirSync(packDir);
   const pack = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], repo);
   if (pack.status !== 0) throw new Error(`npm pack failed: ${shown(pack)}`);
-  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   packed = (report[0]?.files ?? []).map((f) => f.path);
   const tarball = join(packDir, report[0]?.filename ?? '');
 
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'scratch', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'scratch', private: true, type: 'module' }, null, 2)}\n`,
+  );
   expect(run('git', ['init', '-q'], project).status).toBe(0);
-  const install = npm(['install', tarball, `@types/node@${typesNodeVersion}`, '--prefer-offline', '--no-audit', '--no-fund'], project, INSTALL_TIMEOUT);
+  const install = npm(
+    ['install', tarball, `@types/node@${typesNodeVersion}`, '--prefer-offline', '--no-audit', '--no-fund'],
+    project,
+    INSTALL_TIMEOUT,
+  );
   if (install.status !== 0 && UNREACHABLE.test(install.stderr)) {
     skipped = `skipping: npm could not get the packages (neither from its cache nor the registry): ${UNREACHABLE.exec(install.stderr)?.[1]}`;
     console.log(skipped);
@@ -72,7 +95,18 @@ describe('the npm package (issue 17)', () => {
   });
 
   it('the tarball holds only what runs: no bench, eval, source maps or tests', () => {
-    expect(packed).toEqual(expect.arrayContaining(['bin/credence.cjs', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/mcp/index.js', 'dist/hook-fast.cjs', 'dist/hook-prompt.cjs', 'data/word-vectors.bin', 'src/web/assets/index.html']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'bin/credence.cjs',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/src/mcp/index.js',
+        'dist/hook-fast.cjs',
+        'dist/hook-prompt.cjs',
+        'data/word-vectors.bin',
+        'src/web/assets/index.html',
+      ]),
+    );
     expect(packed.filter((p) => p.startsWith('dist/bench/') || p.startsWith('dist/eval/'))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(packed.filter((p) => /\.test\./.test(p))).toEqual([]);
@@ -94,14 +128,29 @@ describe('the npm package (issue 17)', () => {
     expect(init.status, shown(init)).toBe(0);
     const settings = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
     expect(settings).toContain('\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/credence hook claude-code');
-    const entry = (JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.credence;
-    expect(entry).toEqual({ command: 'node', args: [join(project, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'] });
-    const transport = new StdioClientTransport({ command: entry!.command, args: entry!.args, cwd: project, env: { PATH: process.env.PATH ?? '', HOME: root, CREDENCE_DB: db }, stderr: 'pipe' });
+    const entry = (
+      JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')) as {
+        mcpServers: Record<string, { command: string; args: string[] }>;
+      }
+    ).mcpServers.credence;
+    expect(entry).toEqual({
+      command: 'node',
+      args: [join(project, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'],
+    });
+    const transport = new StdioClientTransport({
+      command: entry!.command,
+      args: entry!.args,
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', HOME: root, CREDENCE_DB: db },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'package-test', version: '1.0.0' });
     try {
       await client.connect(transport);
       expect(client.getServerVersion()?.name).toBe('credence');
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['search_tools', 'execute_dag', 'recall', 'observe']));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['search_tools', 'execute_dag', 'recall', 'observe']),
+      );
     } finally {
       await client.close();
     }
@@ -111,7 +160,18 @@ describe('the npm package (issue 17)', () => {
     if (skipped !== undefined) return ctx.skip();
     const consumer = (file: string, body: string): SpawnSyncReturns<string> => {
       writeFileSync(join(project, file), body);
-      const config = { compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'] }, files: [file] };
+      const config = {
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          types: ['node'],
+        },
+        files: [file],
+      };
       writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(config));
       return run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
     };
@@ -129,7 +189,10 @@ describe('the npm package (issue 17)', () => {
       ].join('\n'),
     );
     expect(good.status, shown(good)).toBe(0);
-    const bad = consumer('bad.ts', "import { openCredence } from 'credence';\nconst credence = await openCredence({});\nawait credence.remember([{ titel: 1 }]);\n");
+    const bad = consumer(
+      'bad.ts',
+      "import { openCredence } from 'credence';\nconst credence = await openCredence({});\nawait credence.remember([{ titel: 1 }]);\n",
+    );
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/bad\.ts\(3,\d+\): error TS\d+/);
     expect(bad.stdout).not.toMatch(/node_modules/);

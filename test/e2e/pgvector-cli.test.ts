@@ -91,7 +91,10 @@ describe('credence status on PostgreSQL says where vectors are ranked', () => {
     expect(out.split('\n')).toContain('vectors        ranked by pgvector (the extension is in schema extensions)');
     expect(out).toMatch(/^store {10}postgres$/m);
     const json = JSON.parse(await ok(['status', '--json', '--database-url', withVector.url, '--scope', SCOPE]));
-    expect(json.vectors).toEqual({ ranking: 'pgvector', reason: 'ranked by pgvector (the extension is in schema extensions)' });
+    expect(json.vectors).toEqual({
+      ranking: 'pgvector',
+      reason: 'ranked by pgvector (the extension is in schema extensions)',
+    });
 
     const node = await ok(['status', '--database-url', `${withVector.url}?vectors=node`, '--scope', SCOPE]);
     expect(node.split('\n')).toContain('vectors        ranked in Node (vectors=node)');
@@ -105,7 +108,9 @@ describe('credence status on PostgreSQL says where vectors are ranked', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/^credence: .*was asked for pgvector \(vectors=pgvector\) but the server has no pgvector extension\n$/);
+    expect(refused.stderr).toMatch(
+      /^credence: .*was asked for pgvector \(vectors=pgvector\) but the server has no pgvector extension\n$/,
+    );
 
     const bogus = await credence(['status', '--database-url', `${withVector.url}?vectors=bogus`, '--scope', SCOPE]);
     expect(bogus.code).toBe(2);
@@ -123,7 +128,10 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
   const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
   const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
 
-  const tools = Array.from({ length: 40 }, (_, i) => ({ id: `${pick()}_${pick()}_${i}`, description: `${sentence(8)}.` }));
+  const tools = Array.from({ length: 40 }, (_, i) => ({
+    id: `${pick()}_${pick()}_${i}`,
+    description: `${sentence(8)}.`,
+  }));
   const memories = Array.from({ length: 30 }, (_, i) => ({
     id: `mem-${i}`,
     category: i % 3 === 0 ? 'decision' : 'note',
@@ -157,10 +165,20 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
   const postgres = () => ['--database-url', withVector.url, '--scope', SCOPE];
 
   async function fill(store: readonly string[]): Promise<void> {
-    expect(JSON.parse(await ok(['tools', 'add', '--jsonl', '-', '--json', ...store], jsonl(tools)))).toMatchObject({ inserted: tools.length, rejected: [] });
-    expect(JSON.parse(await ok(['remember', '--jsonl', '-', '--json', ...store], jsonl(memories)))).toMatchObject({ remembered: memories.length, rejected: [] });
+    expect(JSON.parse(await ok(['tools', 'add', '--jsonl', '-', '--json', ...store], jsonl(tools)))).toMatchObject({
+      inserted: tools.length,
+      rejected: [],
+    });
+    expect(JSON.parse(await ok(['remember', '--jsonl', '-', '--json', ...store], jsonl(memories)))).toMatchObject({
+      remembered: memories.length,
+      rejected: [],
+    });
     await ok(['import', '-', ...store], jsonl(observations));
-    expect(JSON.parse(await ok(['record', '--jsonl', '-', '--json', ...store], jsonl(executions)))).toMatchObject({ recorded: executions.length, newTools: [], rejected: [] });
+    expect(JSON.parse(await ok(['record', '--jsonl', '-', '--json', ...store], jsonl(executions)))).toMatchObject({
+      recorded: executions.length,
+      newTools: [],
+      rejected: [],
+    });
   }
 
   /** Every SQL text the PGlite server with pgvector is sent while `fn` runs (from its wire messages). */
@@ -201,7 +219,10 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
    * how many statements ranked vectors with pgvector's inner-product operator (when `watch`: only
    * one run at a time may watch the server).
    */
-  async function answers(store: readonly string[], watch: boolean): Promise<{ outputs: unknown[][]; nearest: number[] }> {
+  async function answers(
+    store: readonly string[],
+    watch: boolean,
+  ): Promise<{ outputs: unknown[][]; nearest: number[] }> {
     const outputs: unknown[][] = [];
     const nearest: number[] = [];
     for (const command of asked()) {
@@ -231,9 +252,17 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
   }, 60_000);
 
   it('holds the same rows, with every vector in the pgvector column', async () => {
-    const [a, b] = await Promise.all([sqlite, postgres()].map(async (store) => JSON.parse(await ok(['status', '--json', ...store]))));
+    const [a, b] = await Promise.all(
+      [sqlite, postgres()].map(async (store) => JSON.parse(await ok(['status', '--json', ...store]))),
+    );
     expect(b.counts).toEqual(a.counts);
-    expect(a.counts).toMatchObject({ tools: 40, memories: 30, observations: 20, executions: 24, edges: expect.any(Number) });
+    expect(a.counts).toMatchObject({
+      tools: 40,
+      memories: 30,
+      observations: 20,
+      executions: 24,
+      edges: expect.any(Number),
+    });
     expect(a.counts.edges).toBeGreaterThan(0);
     expect([a.vectors.ranking, b.vectors.ranking]).toEqual(['node', 'pgvector']);
     // Vectors are stored by the first command that needs them (recall: memories, observations and
@@ -258,7 +287,9 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
     expect(b.outputs).toEqual(a.outputs);
 
     // The recall batch: results found, ranked with a bm25 weight below 1, many with meaning in them.
-    const recalled = (a.outputs[0] as { results: { parts: { similarity: number; bm25Weight: number } }[] }[]).flatMap((line) => line.results);
+    const recalled = (a.outputs[0] as { results: { parts: { similarity: number; bm25Weight: number } }[] }[]).flatMap(
+      (line) => line.results,
+    );
     expect(recalled.length).toBeGreaterThan(50);
     expect(new Set(recalled.map((r) => r.parts.bm25Weight))).toEqual(new Set([0.7]));
     expect(recalled.filter((r) => r.parts.similarity > 0).length).toBeGreaterThan(recalled.length / 2);
@@ -267,6 +298,9 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
     expect(JSON.stringify(a.outputs[3])).toMatch(/used by a past run .{1,80}\(similarity 0\.[1-9]/);
     // Every command asked the database for the nearest vectors (pgvector's inner-product operator)
     // at least once a query, rather than reading them whole.
-    expect(b.nearest.every((n, i) => n >= (asked()[i]?.queries ?? Infinity)), `pgvector statements per command: ${b.nearest.join(', ')}`).toBe(true);
+    expect(
+      b.nearest.every((n, i) => n >= (asked()[i]?.queries ?? Infinity)),
+      `pgvector statements per command: ${b.nearest.join(', ')}`,
+    ).toBe(true);
   });
 });

@@ -15,26 +15,60 @@ beforeAll(() => {
   writeFileSync(join(project, '.git', 'config'), '[core]\n');
   writeFileSync(join(project, 'path'), 'the JWT refresh code lives here\n');
   mkdirSync(join(project, 'docs'));
-  writeFileSync(join(project, 'docs', 'auth.md'), 'Refresh tokens rotate on every use; access tokens last fifteen minutes.\n');
+  writeFileSync(
+    join(project, 'docs', 'auth.md'),
+    'Refresh tokens rotate on every use; access tokens last fifteen minutes.\n',
+  );
   writeFileSync(join(dir, 'outside-secret.txt'), 'not yours\n');
   symlinkSync(join(dir, 'outside-secret.txt'), join(project, 'docs', 'link.txt'));
 });
 
 function credence(args: string[], input?: string, options: { db?: string; scope?: string[] } = {}) {
-  const r = spawnSync(process.execPath, [bin, ...storeArgs(join(dir, options.db ?? 'recall.db')), ...(options.scope ?? []), ...args], {
-    cwd: project,
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin, ...storeArgs(join(dir, options.db ?? 'recall.db')), ...(options.scope ?? []), ...args],
+    {
+      cwd: project,
+      encoding: 'utf8',
+      input,
+      env: { ...process.env, HOME: dir, CREDENCE_EMBEDDINGS: '' },
+    },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('remember and recall (issue 5)', () => {
   it("prints the seed's line from a real remember then recall", () => {
-    expect(credence(['remember', '--category', 'decision', '--title', 'JWT token refresh flow', '--tags', 'auth,jwt', '--path', 'path', 'Access tokens are refreshed by the auth middleware five minutes before they expire.']).code).toBe(0);
-    credence(['remember', '--title', 'Session storage', '--tags', 'auth,redis', 'Sessions live in Redis with a 24 hour time to live.']);
-    credence(['remember', '--title', 'CI pipeline', '--tags', 'ci', 'Lint, unit tests and the end-to-end suite run on every push.']);
+    expect(
+      credence([
+        'remember',
+        '--category',
+        'decision',
+        '--title',
+        'JWT token refresh flow',
+        '--tags',
+        'auth,jwt',
+        '--path',
+        'path',
+        'Access tokens are refreshed by the auth middleware five minutes before they expire.',
+      ]).code,
+    ).toBe(0);
+    credence([
+      'remember',
+      '--title',
+      'Session storage',
+      '--tags',
+      'auth,redis',
+      'Sessions live in Redis with a 24 hour time to live.',
+    ]);
+    credence([
+      'remember',
+      '--title',
+      'CI pipeline',
+      '--tags',
+      'ci',
+      'Lint, unit tests and the end-to-end suite run on every push.',
+    ]);
     const r = credence(['recall', 'how do we refresh JWT tokens here?']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
@@ -45,20 +79,63 @@ describe('remember and recall (issue 5)', () => {
   });
 
   it('gives no "high" to a query that no memory answers', () => {
-    const results = JSON.parse(credence(['recall', 'banana smoothie recipe with oat milk', '--format', 'json']).stdout) as { label: string }[];
+    const results = JSON.parse(
+      credence(['recall', 'banana smoothie recipe with oat milk', '--format', 'json']).stdout,
+    ) as { label: string }[];
     expect(results.every((r) => r.label !== 'high')).toBe(true);
   });
 
   it('prints every result with the parts of its score in JSON', () => {
     const [top] = JSON.parse(credence(['recall', 'JWT refresh', '--json']).stdout);
-    expect(Object.keys(top)).toEqual(['id', 'kind', 'category', 'title', 'path', 'tags', 'score', 'label', 'parts', 'shownId']);
+    expect(Object.keys(top)).toEqual([
+      'id',
+      'kind',
+      'category',
+      'title',
+      'path',
+      'tags',
+      'score',
+      'label',
+      'parts',
+      'shownId',
+    ]);
     expect(top.parts).toMatchObject({ bm25Relative: 1, bm25Weight: expect.any(Number), seedLabel: 'high' });
     expect(top.score).toBeCloseTo(top.parts.fused * top.parts.confidenceFactor * top.parts.recencyFactor, 12);
   });
 
   it('never errors on hostile query text, and never returns another scope', () => {
-    credence(['remember', '--title', 'Other project secret plan', 'Tokens refresh nightly in the other project.'], undefined, { scope: ['--scope', 'other'] });
-    const hostile = ['"', '""', "'", 'NEAR(a b)', 'a NEAR/2 b', '*', 'a*', '-', '-token', ':', 'title:jwt', '(', ')', '((', 'AND', 'OR NOT', '^jwt', '{a b}', '\\', '%', ';DROP TABLE memories;--', 'é😀中文', '\u0007\u001b', 'the of and', '   '];
+    credence(
+      ['remember', '--title', 'Other project secret plan', 'Tokens refresh nightly in the other project.'],
+      undefined,
+      { scope: ['--scope', 'other'] },
+    );
+    const hostile = [
+      '"',
+      '""',
+      "'",
+      'NEAR(a b)',
+      'a NEAR/2 b',
+      '*',
+      'a*',
+      '-',
+      '-token',
+      ':',
+      'title:jwt',
+      '(',
+      ')',
+      '((',
+      'AND',
+      'OR NOT',
+      '^jwt',
+      '{a b}',
+      '\\',
+      '%',
+      ';DROP TABLE memories;--',
+      'é😀中文',
+      '\u0007\u001b',
+      'the of and',
+      '   ',
+    ];
     for (const q of hostile) {
       const r = credence(['recall', '--json', '--', q]);
       if (q.trim() === '') {
@@ -67,13 +144,22 @@ describe('remember and recall (issue 5)', () => {
       }
       expect(r.code, q).toBe(0);
       const results = JSON.parse(r.stdout) as { title: string }[];
-      expect(results.some((x) => x.title.includes('Other project')), q).toBe(false);
+      expect(
+        results.some((x) => x.title.includes('Other project')),
+        q,
+      ).toBe(false);
     }
   });
 
   it('answers a batch, one JSON line each', () => {
-    const r = credence(['recall', '--batch', '-'], '{"query":"JWT refresh"}\n{"q":"wrong"}\n{"query":"redis sessions"}\n');
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const r = credence(
+      ['recall', '--batch', '-'],
+      '{"query":"JWT refresh"}\n{"q":"wrong"}\n{"query":"redis sessions"}\n',
+    );
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.line)).toEqual([1, 2, 3]);
     expect(lines[0].results[0].title).toBe('JWT token refresh flow');
     expect(lines[1].error).toBeDefined();
@@ -86,7 +172,12 @@ describe('remember and recall (issue 5)', () => {
     expect(credence(['remember', '--title', 'Token lifetimes', '--path', 'docs/auth.md'], undefined, db).code).toBe(0);
     const [hit] = JSON.parse(credence(['recall', 'fifteen minutes access tokens', '--json'], undefined, db).stdout);
     expect(hit).toMatchObject({ title: 'Token lifetimes', path: 'docs/auth.md' });
-    for (const bad of ['../outside-secret.txt', join(dir, 'outside-secret.txt'), 'docs/link.txt', 'docs/../../outside-secret.txt']) {
+    for (const bad of [
+      '../outside-secret.txt',
+      join(dir, 'outside-secret.txt'),
+      'docs/link.txt',
+      'docs/../../outside-secret.txt',
+    ]) {
       const r = credence(['remember', '--title', 'bad', '--path', bad], undefined, db);
       expect(r.code, bad).toBe(2);
       expect(r.stderr, bad).toMatch(/outside|absolute|root/i);

@@ -12,10 +12,21 @@ import { bin } from '../mcp-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-scrub-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = { CREDENCE_DB: join(dir, 'credence.db'), CREDENCE_DATABASE_URL: '', CREDENCE_NOW: '', CREDENCE_SCOPE: 'scrub', HOME: dir };
+const env = {
+  CREDENCE_DB: join(dir, 'credence.db'),
+  CREDENCE_DATABASE_URL: '',
+  CREDENCE_NOW: '',
+  CREDENCE_SCOPE: 'scrub',
+  HOME: dir,
+};
 
 function credence(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, ...(input === undefined ? {} : { input }) });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    ...(input === undefined ? {} : { input }),
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -34,9 +45,24 @@ describe('secrets in recorded tool calls', () => {
     const execution = {
       intent: 'deploy the app',
       calls: [
-        { tool: 'Bash', status: 'success', input: JSON.stringify({ command: `docker login -u ada -p ${secrets.dockerPassword} registry.example.com` }), output: `Login Succeeded\nSet-Cookie: sid=${secrets.cookie}; Path=/` },
-        { tool: 'WebFetch', status: 'success', input: JSON.stringify({ url: `https://api.example.com/x?token%3D${secrets.encodedGithub}` }), output: `HF_TOKEN=${secrets.huggingface}` },
-        { tool: 'Read', status: 'success', input: JSON.stringify({ file_path: '/home/ada/.netrc' }), output: `machine gitlab.com login ada password ${secrets.netrc}\n# ${secrets.gitlab}` },
+        {
+          tool: 'Bash',
+          status: 'success',
+          input: JSON.stringify({ command: `docker login -u ada -p ${secrets.dockerPassword} registry.example.com` }),
+          output: `Login Succeeded\nSet-Cookie: sid=${secrets.cookie}; Path=/`,
+        },
+        {
+          tool: 'WebFetch',
+          status: 'success',
+          input: JSON.stringify({ url: `https://api.example.com/x?token%3D${secrets.encodedGithub}` }),
+          output: `HF_TOKEN=${secrets.huggingface}`,
+        },
+        {
+          tool: 'Read',
+          status: 'success',
+          input: JSON.stringify({ file_path: '/home/ada/.netrc' }),
+          output: `machine gitlab.com login ada password ${secrets.netrc}\n# ${secrets.gitlab}`,
+        },
       ],
     };
     const recorded = credence(['record', '--jsonl', '-'], `${JSON.stringify(execution)}\n`);
@@ -46,7 +72,13 @@ describe('secrets in recorded tool calls', () => {
     expect(dump.code).toBe(0);
     expect(dump.stdout).toContain('deploy the app');
     // The calls' texts are stored (their frames are in the dump), only the secrets are not.
-    for (const kept of ['registry.example.com', 'Login Succeeded', 'machine gitlab.com login ada password ', 'token%3D']) expect(dump.stdout).toContain(kept);
+    for (const kept of [
+      'registry.example.com',
+      'Login Succeeded',
+      'machine gitlab.com login ada password ',
+      'token%3D',
+    ])
+      expect(dump.stdout).toContain(kept);
     expect(dump.stdout).toContain('[REDACTED:');
     for (const secret of Object.values(secrets)) expect(dump.stdout).not.toContain(secret);
   });

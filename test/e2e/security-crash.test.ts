@@ -42,7 +42,12 @@ const execution = (intent: string, at = '2026-03-01T00:00:00Z') =>
       { tool: 'write_file', status: 'success', consumes: [1] },
     ],
   });
-const EDGES = ['sequence read_file→parse_json', 'sequence parse_json→write_file', 'dependency read_file→parse_json', 'dependency parse_json→write_file'];
+const EDGES = [
+  'sequence read_file→parse_json',
+  'sequence parse_json→write_file',
+  'dependency read_file→parse_json',
+  'dependency parse_json→write_file',
+];
 
 interface Target {
   name: string;
@@ -51,7 +56,13 @@ interface Target {
   open: (name: string) => Promise<Store>;
 }
 
-const targets: Target[] = [{ name: 'SQLite', args: (name) => ['--db', join(dir, `${name}.db`)], open: (name) => openStore({ db: join(dir, `${name}.db`) }, {}) }];
+const targets: Target[] = [
+  {
+    name: 'SQLite',
+    args: (name) => ['--db', join(dir, `${name}.db`)],
+    open: (name) => openStore({ db: join(dir, `${name}.db`) }, {}),
+  },
+];
 if (url !== undefined) {
   const schemas = new Map<string, string>();
   const urlOf = (name: string) => {
@@ -60,12 +71,24 @@ if (url !== undefined) {
     u.searchParams.set('schema', schemas.get(name) as string);
     return u.toString();
   };
-  targets.push({ name: 'PostgreSQL', args: (name) => ['--database-url', urlOf(name)], open: (name) => openStore({ databaseUrl: urlOf(name) }, {}) });
+  targets.push({
+    name: 'PostgreSQL',
+    args: (name) => ['--database-url', urlOf(name)],
+    open: (name) => openStore({ databaseUrl: urlOf(name) }, {}),
+  });
 }
 
 /** Runs `credence record --jsonl file`; resolves with its exit code and signal. */
-function record(args: string[], file: string, onSpawn?: (kill: () => void) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args, 'record', '--jsonl', file], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+function record(
+  args: string[],
+  file: string,
+  onSpawn?: (kill: () => void) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args, 'record', '--jsonl', file], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   onSpawn?.(() => child.kill('SIGKILL'));
@@ -141,7 +164,15 @@ for (const target of targets) {
       const args = [...target.args('writers'), '--scope', 'writers'];
       const files = Array.from({ length: WRITERS }, (_, w) => {
         const file = join(dir, `writer-${w}.jsonl`);
-        writeFileSync(file, Array.from({ length: EACH }, (_, i) => execution(`writer ${w} run ${i}`, `2026-03-01T00:${String(w).padStart(2, '0')}:${String(i).padStart(2, '0')}Z`)).join('\n'));
+        writeFileSync(
+          file,
+          Array.from({ length: EACH }, (_, i) =>
+            execution(
+              `writer ${w} run ${i}`,
+              `2026-03-01T00:${String(w).padStart(2, '0')}:${String(i).padStart(2, '0')}Z`,
+            ),
+          ).join('\n'),
+        );
         return file;
       });
       const results = await Promise.all(files.map((file) => record(args, file)));

@@ -34,7 +34,12 @@ interface Outcome {
 }
 
 const hook = (name: string, input: string | Buffer): Outcome => {
-  const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], { cwd: project, env, input, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
+    cwd: project,
+    env,
+    input,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { name, code: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
 };
 
@@ -64,21 +69,76 @@ const MALFORMED: [string, string | Buffer][] = [
   ['two objects on one line', `${valid(0)}${valid(1)}`],
   ['hook_event_name of the wrong type', JSON.stringify({ hook_event_name: 5, session_id: SESSION, cwd: project })],
   ['an unknown event', JSON.stringify({ hook_event_name: 'Explode', session_id: SESSION, cwd: project })],
-  ['session_id of the wrong type', JSON.stringify({ hook_event_name: 'PostToolUse', session_id: {}, cwd: project, tool_name: 'Read' })],
+  [
+    'session_id of the wrong type',
+    JSON.stringify({ hook_event_name: 'PostToolUse', session_id: {}, cwd: project, tool_name: 'Read' }),
+  ],
   ['cwd of the wrong type', JSON.stringify({ hook_event_name: 'Stop', session_id: SESSION, cwd: ['/'] })],
-  ['an empty session_id', JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: '', cwd: project, prompt: 'hi' })],
+  [
+    'an empty session_id',
+    JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: '', cwd: project, prompt: 'hi' }),
+  ],
   ['nesting 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
   ['a 20 MB line of garbage', `{"hook_event_name": "PostToolUse", "x": ${'9'.repeat(BIG)}`],
 ];
 
 /** Payloads that parse as an event but carry odd values: each is taken or ignored, quietly or with one line. */
 const ODD: [string, string][] = [
-  ['tool fields of the wrong types (another session)', JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 'odd-session', cwd: project, tool_name: 42, tool_input: 'x', tool_response: [1, { a: null }] })],
-  ['a failure whose error is an object (another session)', JSON.stringify({ hook_event_name: 'PostToolUseFailure', session_id: 'odd-session', cwd: project, tool_name: 'Bash', tool_input: null, error: { nested: [1] } })],
-  ['a prompt that is an object (another session)', JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'odd-session', cwd: project, prompt: { text: 'x' } })],
-  ['NUL bytes in every string (another session)', JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 'odd\u0000session', cwd: project, tool_name: 'Re\u0000ad', tool_input: { file_path: 'a\u0000b' }, tool_response: '\u0000' })],
-  ['a session start in a folder that does not exist', JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'odd-session', cwd: join(dir, 'no', 'such', 'folder'), source: 'startup' })],
-  ['a stop of the wrong shape', JSON.stringify({ hook_event_name: 'Stop', session_id: 'odd-session', cwd: project, stop_hook_active: 'yes' })],
+  [
+    'tool fields of the wrong types (another session)',
+    JSON.stringify({
+      hook_event_name: 'PostToolUse',
+      session_id: 'odd-session',
+      cwd: project,
+      tool_name: 42,
+      tool_input: 'x',
+      tool_response: [1, { a: null }],
+    }),
+  ],
+  [
+    'a failure whose error is an object (another session)',
+    JSON.stringify({
+      hook_event_name: 'PostToolUseFailure',
+      session_id: 'odd-session',
+      cwd: project,
+      tool_name: 'Bash',
+      tool_input: null,
+      error: { nested: [1] },
+    }),
+  ],
+  [
+    'a prompt that is an object (another session)',
+    JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 'odd-session',
+      cwd: project,
+      prompt: { text: 'x' },
+    }),
+  ],
+  [
+    'NUL bytes in every string (another session)',
+    JSON.stringify({
+      hook_event_name: 'PostToolUse',
+      session_id: 'odd\u0000session',
+      cwd: project,
+      tool_name: 'Re\u0000ad',
+      tool_input: { file_path: 'a\u0000b' },
+      tool_response: '\u0000',
+    }),
+  ],
+  [
+    'a session start in a folder that does not exist',
+    JSON.stringify({
+      hook_event_name: 'SessionStart',
+      session_id: 'odd-session',
+      cwd: join(dir, 'no', 'such', 'folder'),
+      source: 'startup',
+    }),
+  ],
+  [
+    'a stop of the wrong shape',
+    JSON.stringify({ hook_event_name: 'Stop', session_id: 'odd-session', cwd: project, stop_hook_active: 'yes' }),
+  ],
 ];
 
 describe('credence hook claude-code on malformed payloads, between valid events', () => {
@@ -109,25 +169,41 @@ describe('credence hook claude-code on malformed payloads, between valid events'
 
   it('exits 0 on every malformed payload, prints nothing on stdout and one line on stderr, without a stack trace', () => {
     expect(outcomes).toHaveLength(MALFORMED.length);
-    const wrong = outcomes.filter((o) => o.code !== 0 || o.stdout !== '' || !/^credence hook: [^\n]+\n$/.test(o.stderr) || /\n\s+at /.test(o.stderr));
+    const wrong = outcomes.filter(
+      (o) =>
+        o.code !== 0 || o.stdout !== '' || !/^credence hook: [^\n]+\n$/.test(o.stderr) || /\n\s+at /.test(o.stderr),
+    );
     expect(wrong.map((o) => ({ ...o, stderr: o.stderr.slice(0, 300) }))).toEqual([]);
   });
 
   it('exits 0 on payloads with odd values, with at most one line on stderr', () => {
-    const wrong = odd.filter((o) => o.code !== 0 || o.stderr.split('\n').filter((l) => l !== '').length > 1 || /\n\s+at /.test(o.stderr));
+    const wrong = odd.filter(
+      (o) => o.code !== 0 || o.stderr.split('\n').filter((l) => l !== '').length > 1 || /\n\s+at /.test(o.stderr),
+    );
     expect(wrong).toEqual([]);
     for (const o of odd) if (o.stdout !== '') expect(JSON.parse(o.stdout).hookSpecificOutput).toBeDefined();
   });
 
   it('learns every valid event of the session, in order, the 20 MB response cut to size', async () => {
-    const stop = hook('stop', JSON.stringify({ hook_event_name: 'Stop', session_id: SESSION, cwd: project, stop_hook_active: false }));
+    const stop = hook(
+      'stop',
+      JSON.stringify({ hook_event_name: 'Stop', session_id: SESSION, cwd: project, stop_hook_active: false }),
+    );
     expect(stop).toEqual({ name: 'stop', code: 0, stdout: '', stderr: '' });
     const credence = await openCredence({ ...store.open, cwd: project });
     try {
-      const executions = (await engineStore(credence).listExecutions(credence.scope)).filter((e) => e.id.startsWith(`cc-${SESSION}`));
+      const executions = (await engineStore(credence).listExecutions(credence.scope)).filter((e) =>
+        e.id.startsWith(`cc-${SESSION}`),
+      );
       const calls = executions.flatMap((e) => e.calls);
-      expect(calls.map((c) => c.tool)).toEqual(Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? 'Read' : 'Bash')));
-      expect(calls.map((c) => JSON.parse(String(c.input)))).toEqual(Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? { file_path: join(project, `f${n}.txt`) } : { command: `echo ${n}` })));
+      expect(calls.map((c) => c.tool)).toEqual(
+        Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? 'Read' : 'Bash')),
+      );
+      expect(calls.map((c) => JSON.parse(String(c.input)))).toEqual(
+        Array.from({ length: validCount }, (_, n) =>
+          n % 2 === 0 ? { file_path: join(project, `f${n}.txt`) } : { command: `echo ${n}` },
+        ),
+      );
       // The 20 MB response is the next to last call's: kept, and cut to the hook's limit.
       const big = String(calls.at(-2)?.output);
       expect(big.startsWith('yyyy')).toBe(true);

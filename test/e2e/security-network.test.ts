@@ -22,9 +22,20 @@ const db = join(dir, 'credence.db');
 const netLog = join(dir, 'net.log');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const env = { PATH: process.env.PATH ?? '', HOME: dir, CREDENCE_DB: db, CREDENCE_NET_LOG: netLog, NODE_OPTIONS: `--require ${guard}` };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: dir,
+  CREDENCE_DB: db,
+  CREDENCE_NET_LOG: netLog,
+  NODE_OPTIONS: `--require ${guard}`,
+};
 const run = (args: string[], input?: string, extra: Record<string, string> = {}) => {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: project, env: { ...env, ...extra }, encoding: 'utf8', input });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: project,
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    input,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 const logged = () => (existsSync(netLog) ? readFileSync(netLog, 'utf8') : '');
@@ -35,14 +46,34 @@ describe('the default configuration opens no network connection', () => {
     const ok = (r: { code: number | null; stderr: string }) => expect(r.code, r.stderr).toBe(0);
     ok(run(['demo', '--no-serve', '--db', join(dir, 'demo.db')]));
     ok(run(['init']));
-    ok(run(['tools', 'add', '--jsonl', '-'], '{"id": "read_file", "description": "read a file"}\n{"id": "http_fetch", "description": "fetch a URL from https://example.com"}'));
-    ok(run(['record', '--jsonl', '-'], '{"intent": "fetch https://example.com and save it", "calls": [{"tool": "http_fetch", "status": "success"}, {"tool": "read_file", "status": "success"}]}'));
+    ok(
+      run(
+        ['tools', 'add', '--jsonl', '-'],
+        '{"id": "read_file", "description": "read a file"}\n{"id": "http_fetch", "description": "fetch a URL from https://example.com"}',
+      ),
+    );
+    ok(
+      run(
+        ['record', '--jsonl', '-'],
+        '{"intent": "fetch https://example.com and save it", "calls": [{"tool": "http_fetch", "status": "success"}, {"tool": "read_file", "status": "success"}]}',
+      ),
+    );
     ok(run(['tools', 'search', 'fetch https://example.com/page']));
     ok(run(['dag', 'fetch the page at https://example.com and read it']));
     ok(run(['remember', '--title', 'Docs host', 'The docs live at https://docs.example.com']));
     ok(run(['recall', 'where do the docs live?']));
     for (const at of ['2026-03-01T08:00:00Z', '2026-03-01T09:00:00Z', '2026-03-01T10:00:00Z']) {
-      ok(run(['observe', '--type', 'preference', '--observation', 'fetch https://example.com before reading', '--at', at]));
+      ok(
+        run([
+          'observe',
+          '--type',
+          'preference',
+          '--observation',
+          'fetch https://example.com before reading',
+          '--at',
+          at,
+        ]),
+      );
     }
     ok(run(['evolve', '--skills-dir', 'skills']));
     ok(run(['dump', join(dir, 'dump.jsonl')]));
@@ -53,13 +84,21 @@ describe('the default configuration opens no network connection', () => {
     };
     hook({ hook_event_name: 'SessionStart', source: 'startup' });
     hook({ hook_event_name: 'UserPromptSubmit', prompt: 'fetch https://example.com and read it' });
-    hook({ hook_event_name: 'PostToolUse', tool_name: 'WebFetch', tool_input: { url: 'https://example.com' }, tool_response: 'ok' });
+    hook({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'WebFetch',
+      tool_input: { url: 'https://example.com' },
+      tool_response: 'ok',
+    });
     hook({ hook_event_name: 'Stop', stop_hook_active: false });
     expect(logged()).toBe('');
   }, 120_000);
 
   it('the guard sees the connection of a configured embedding provider', () => {
-    const r = run(['recall', 'anything'], undefined, { CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text', CREDENCE_DB: join(dir, 'ollama.db') });
+    const r = run(['recall', 'anything'], undefined, {
+      CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text',
+      CREDENCE_DB: join(dir, 'ollama.db'),
+    });
     expect(r.code).not.toBe(0);
     expect(logged()).toMatch(/connect .*11434/);
   });

@@ -28,13 +28,66 @@ const NOW = '2026-03-02T10:00:00Z';
 const THEIRS = /theirs/i;
 
 const HOSTILE: readonly string[] = [
-  '"', '""', '"token', 'token"config', "'", "''", "'; DROP TABLE tools; --", "' OR '1'='1", ';DROP TABLE memories;--',
-  '*', 'token*', '*config', 'NEAR(token config)', 'NEAR(token config, 2)', 'token NEAR/2 config', 'NEAR(',
-  'OR', 'token OR config', 'AND', 'token AND NOT config', 'NOT', '-', '-token', 'token -config', 'token - config',
-  ':', 'title:token', 'description:config', 'id:theirs_secret_reader', 'tools:*', '{id description}:token',
-  '%', '_', '%token%', 'to_en', 'tok%n', '%%', '\\', '\\%', '(', ')', '((token', 'token)', '^token', '+token', '~token', '@token',
-  'é 中文 😀 token', 'Ünïcödé configuración', '\u200b\u0301', '\u0007\u001b[31mtoken', 'token\u0000config', 'ﬁle ＴＯＫＥＮ',
-  'theirs', 'theirs_secret_reader', 'theirs secret token', 'THEIRS', 'scope:theirs', "scope = 'theirs'", 'theirs" OR "mine',
+  '"',
+  '""',
+  '"token',
+  'token"config',
+  "'",
+  "''",
+  "'; DROP TABLE tools; --",
+  "' OR '1'='1",
+  ';DROP TABLE memories;--',
+  '*',
+  'token*',
+  '*config',
+  'NEAR(token config)',
+  'NEAR(token config, 2)',
+  'token NEAR/2 config',
+  'NEAR(',
+  'OR',
+  'token OR config',
+  'AND',
+  'token AND NOT config',
+  'NOT',
+  '-',
+  '-token',
+  'token -config',
+  'token - config',
+  ':',
+  'title:token',
+  'description:config',
+  'id:theirs_secret_reader',
+  'tools:*',
+  '{id description}:token',
+  '%',
+  '_',
+  '%token%',
+  'to_en',
+  'tok%n',
+  '%%',
+  '\\',
+  '\\%',
+  '(',
+  ')',
+  '((token',
+  'token)',
+  '^token',
+  '+token',
+  '~token',
+  '@token',
+  'é 中文 😀 token',
+  'Ünïcödé configuración',
+  '\u200b\u0301',
+  '\u0007\u001b[31mtoken',
+  'token\u0000config',
+  'ﬁle ＴＯＫＥＮ',
+  'theirs',
+  'theirs_secret_reader',
+  'theirs secret token',
+  'THEIRS',
+  'scope:theirs',
+  "scope = 'theirs'",
+  'theirs" OR "mine',
   'read the config file and refresh the token',
 ];
 
@@ -55,7 +108,11 @@ function rowsIn(value: unknown, into: string[] = []): string[] {
     for (const [key, v] of Object.entries(value)) {
       if (key === 'query' || key === 'intent') continue;
       if (typeof v === 'string' && ['tool', 'title', 'id', 'from', 'to', 'label'].includes(key)) into.push(v);
-      else if (key === 'tools' && Array.isArray(v)) into.push(...v.filter((x): x is string => typeof x === 'string'), ...rowsIn(v.filter((x) => typeof x !== 'string')));
+      else if (key === 'tools' && Array.isArray(v))
+        into.push(
+          ...v.filter((x): x is string => typeof x === 'string'),
+          ...rowsIn(v.filter((x) => typeof x !== 'string')),
+        );
       else rowsIn(v, into);
     }
   }
@@ -97,9 +154,16 @@ for (const target of targets) {
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
     };
     const batch = (scope: string, command: string[]) => {
-      const r = credence(scope, [...command, '--batch', '-'], QUERIES.map((query) => JSON.stringify({ query })).join('\n'));
+      const r = credence(
+        scope,
+        [...command, '--batch', '-'],
+        QUERIES.map((query) => JSON.stringify({ query })).join('\n'),
+      );
       expect(r.stderr).not.toMatch(SYNTAX_ERROR);
-      const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { line: number; error?: string; result?: unknown; results?: unknown });
+      const lines = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { line: number; error?: string; result?: unknown; results?: unknown });
       expect(lines).toHaveLength(QUERIES.length);
       return { code: r.code, lines };
     };
@@ -107,19 +171,35 @@ for (const target of targets) {
     beforeAll(() => {
       const fill = (scope: string, prefix: string) => {
         const tools = [
-          { id: `${prefix}_secret_reader`, description: `read the config file, refresh the token, drop the table; near title description id tools scope: ${prefix} secret é 中文 😀 configuración` },
+          {
+            id: `${prefix}_secret_reader`,
+            description: `read the config file, refresh the token, drop the table; near title description id tools scope: ${prefix} secret é 中文 😀 configuración`,
+          },
           { id: `${prefix}:token_refresher`, description: 'refresh the token and write the config' },
-          { id: `${prefix}_table_dropper`, description: 'drop a table of the database, percent and underscore wildcards' },
+          {
+            id: `${prefix}_table_dropper`,
+            description: 'drop a table of the database, percent and underscore wildcards',
+          },
         ];
         const ok = (r: { code: number | null; stderr: string }) => expect(r.code, r.stderr).toBe(0);
         ok(credence(scope, ['tools', 'add', '--jsonl', '-'], tools.map((t) => JSON.stringify(t)).join('\n')));
         const runs = Array.from({ length: 3 }, () =>
-          JSON.stringify({ intent: 'read the config file and refresh the token', calls: tools.map((t) => ({ tool: t.id, status: 'success' })) }),
+          JSON.stringify({
+            intent: 'read the config file and refresh the token',
+            calls: tools.map((t) => ({ tool: t.id, status: 'success' })),
+          }),
         );
         ok(credence(scope, ['record', '--jsonl', '-'], runs.join('\n')));
         const memories = [
-          { title: `${prefix.toUpperCase()} secret plan: token refresh`, text: `The ${prefix} project refreshes the token nightly; config table drop near title é 中文 😀`, category: 'decision' },
-          { title: `${prefix.toUpperCase()} wildcard notes`, text: 'percent % and underscore _ and quotes \' " in the config' },
+          {
+            title: `${prefix.toUpperCase()} secret plan: token refresh`,
+            text: `The ${prefix} project refreshes the token nightly; config table drop near title é 中文 😀`,
+            category: 'decision',
+          },
+          {
+            title: `${prefix.toUpperCase()} wildcard notes`,
+            text: 'percent % and underscore _ and quotes \' " in the config',
+          },
         ];
         ok(credence(scope, ['remember', '--jsonl', '-'], memories.map((m) => JSON.stringify(m)).join('\n')));
       };
@@ -129,20 +209,27 @@ for (const target of targets) {
 
     const toolsOf = (line: { result?: unknown }) => (line.result as { tool: string }[]).map((r) => r.tool);
     const titlesOf = (line: { results?: unknown }) => (line.results as { title: string }[]).map((r) => r.title);
-    const dagToolsOf = (line: { result?: unknown }) => ((line.result as { dag?: { tasks: { tool: string }[] } }).dag?.tasks ?? []).map((t) => t.tool);
+    const dagToolsOf = (line: { result?: unknown }) =>
+      ((line.result as { dag?: { tasks: { tool: string }[] } }).dag?.tasks ?? []).map((t) => t.tool);
 
     it('the data would show a leak: asked in their scope, the same queries find their rows', () => {
       const search = batch('theirs', ['tools', 'search']);
-      expect(search.lines.filter((l) => l.error === undefined && toolsOf(l).some((t) => THEIRS.test(t))).length).toBeGreaterThan(QUERIES.length / 2);
+      expect(
+        search.lines.filter((l) => l.error === undefined && toolsOf(l).some((t) => THEIRS.test(t))).length,
+      ).toBeGreaterThan(QUERIES.length / 2);
       const recall = batch('theirs', ['recall']);
-      expect(recall.lines.filter((l) => l.error === undefined && titlesOf(l).some((t) => THEIRS.test(t))).length).toBeGreaterThan(QUERIES.length / 2);
+      expect(
+        recall.lines.filter((l) => l.error === undefined && titlesOf(l).some((t) => THEIRS.test(t))).length,
+      ).toBeGreaterThan(QUERIES.length / 2);
     }, 30_000);
 
     it('tools search: every query answers, without a syntax error, and never with a tool of the other scope', () => {
       const { code, lines } = batch('mine', ['tools', 'search']);
       expect(lines.filter((l) => l.error !== undefined).map((l) => [QUERIES[l.line - 1], l.error])).toEqual([]);
       expect(code).toBe(0);
-      expect(lines.filter((l) => leaks(l.result).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.result)])).toEqual([]);
+      expect(
+        lines.filter((l) => leaks(l.result).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.result)]),
+      ).toEqual([]);
       // Not vacuous: our own tools are found.
       expect(lines.filter((l) => toolsOf(l).length > 0).length).toBeGreaterThan(QUERIES.length / 2);
     }, 30_000);
@@ -151,7 +238,9 @@ for (const target of targets) {
       const { code, lines } = batch('mine', ['recall']);
       expect(lines.filter((l) => l.error !== undefined).map((l) => [QUERIES[l.line - 1], l.error])).toEqual([]);
       expect(code).toBe(0);
-      expect(lines.filter((l) => leaks(l.results).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.results)])).toEqual([]);
+      expect(
+        lines.filter((l) => leaks(l.results).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.results)]),
+      ).toEqual([]);
       expect(lines.filter((l) => titlesOf(l).length > 0).length).toBeGreaterThan(QUERIES.length / 2);
     }, 30_000);
 
@@ -159,7 +248,9 @@ for (const target of targets) {
       const { code, lines } = batch('mine', ['dag']);
       expect(lines.filter((l) => l.error !== undefined).map((l) => [QUERIES[l.line - 1], l.error])).toEqual([]);
       expect(code).toBe(0);
-      expect(lines.filter((l) => leaks(l.result).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.result)])).toEqual([]);
+      expect(
+        lines.filter((l) => leaks(l.result).length > 0).map((l) => [QUERIES[l.line - 1], leaks(l.result)]),
+      ).toEqual([]);
       expect(lines.filter((l) => dagToolsOf(l).length > 0).length).toBeGreaterThan(QUERIES.length / 2);
     }, 30_000);
 
@@ -171,7 +262,10 @@ for (const target of targets) {
     });
 
     it('MCP over stdio: search_tools, recall, execute_dag and suggest_next answer every query within the scope', async () => {
-      const { client, stderr, close } = await stdioClient([...target.args(), '--scope', 'mine', '--now', NOW, 'serve', '--stdio'], { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
+      const { client, stderr, close } = await stdioClient(
+        [...target.args(), '--scope', 'mine', '--now', NOW, 'serve', '--stdio'],
+        { cwd: dir, env: { PATH: process.env.PATH ?? '' } },
+      );
       try {
         const problems: unknown[] = [];
         let found = 0;
@@ -189,14 +283,17 @@ for (const target of targets) {
             }
             // The query is echoed back in the result: look at the rows found, not at the echo.
             const rows = rowsIn(structured(result));
-            if (rows.some((name) => THEIRS.test(name))) problems.push([call.name, query, 'leak', rows.filter((name) => THEIRS.test(name))]);
+            if (rows.some((name) => THEIRS.test(name)))
+              problems.push([call.name, query, 'leak', rows.filter((name) => THEIRS.test(name))]);
             if (rows.some((name) => /^mine/i.test(name))) found += 1;
           }
         }
         expect(problems).toEqual([]);
         expect(found).toBeGreaterThan(QUERIES.length);
         const next = await client.callTool({ name: 'suggest_next', arguments: { tool: 'theirs_secret_reader' } });
-        expect(next.isError === true ? [] : leaks((structured(next) as { suggestions: unknown }).suggestions)).toEqual([]);
+        expect(next.isError === true ? [] : leaks((structured(next) as { suggestions: unknown }).suggestions)).toEqual(
+          [],
+        );
         expect(stderr()).not.toMatch(SYNTAX_ERROR);
       } finally {
         await close();

@@ -20,9 +20,16 @@ const schema = pgSchemas(url);
 const WRITERS = 8;
 const EXECUTIONS = 40;
 
-
-async function checkWriters(target: string[], env: NodeJS.ProcessEnv, open: { db?: string; databaseUrl?: string }): Promise<void> {
-  const reports = await Promise.all(Array.from({ length: WRITERS }, (_, i) => runWriter([...target, '--scope', 'writers', '--seed', String(i + 1), '--executions', String(EXECUTIONS)])));
+async function checkWriters(
+  target: string[],
+  env: NodeJS.ProcessEnv,
+  open: { db?: string; databaseUrl?: string },
+): Promise<void> {
+  const reports = await Promise.all(
+    Array.from({ length: WRITERS }, (_, i) =>
+      runWriter([...target, '--scope', 'writers', '--seed', String(i + 1), '--executions', String(EXECUTIONS)]),
+    ),
+  );
   const expected = new Map<string, { successes: number; failures: number }>();
   for (const r of reports) {
     expect(r.executions).toBe(EXECUTIONS);
@@ -34,7 +41,9 @@ async function checkWriters(target: string[], env: NodeJS.ProcessEnv, open: { db
   const store = await openStore(open, env);
   try {
     const edges = await store.listEdges('writers');
-    const stored = new Map(edges.map((e) => [`${e.type} ${e.from}→${e.to}`, { successes: e.successes, failures: e.failures }]));
+    const stored = new Map(
+      edges.map((e) => [`${e.type} ${e.from}→${e.to}`, { successes: e.successes, failures: e.failures }]),
+    );
     expect(stored.size).toBe(expected.size);
     for (const [key, tally] of expected) expect({ key, ...stored.get(key) }).toEqual({ key, ...tally });
     // An edge's count is its successful observations.
@@ -53,8 +62,16 @@ describe(`${WRITERS} processes recording ${EXECUTIONS} executions each into one 
     await checkWriters(['--db', db], {}, { db });
   }, 120_000);
 
-  it.skipIf(url === undefined)('PostgreSQL: edge counters equal the recorded edge events, no increment lost', async () => {
-    const name = schema();
-    await checkWriters(['--database-url', url as string, '--schema', name], { CREDENCE_DATABASE_SCHEMA: name }, { databaseUrl: url as string });
-  }, 120_000);
+  it.skipIf(url === undefined)(
+    'PostgreSQL: edge counters equal the recorded edge events, no increment lost',
+    async () => {
+      const name = schema();
+      await checkWriters(
+        ['--database-url', url as string, '--schema', name],
+        { CREDENCE_DATABASE_SCHEMA: name },
+        { databaseUrl: url as string },
+      );
+    },
+    120_000,
+  );
 });

@@ -11,12 +11,16 @@ const dir = mkdtempSync(join(tmpdir(), 'credence-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(db: string, args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-02T00:00:00Z', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, HOME: dir },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-02T00:00:00Z', ...args],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      input,
+      env: { ...process.env, HOME: dir },
+    },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -36,22 +40,39 @@ describe('credence record, edges and next (issue 3)', () => {
     const seen: string[] = [];
     for (let run = 1; run <= 3; run += 1) {
       expect(credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`).code).toBe(0);
-      const edges = JSON.parse(credence(db, ['edges', '--from', 'read_file', '--json']).stdout) as { type: string; source: string; confidence: number }[];
+      const edges = JSON.parse(credence(db, ['edges', '--from', 'read_file', '--json']).stdout) as {
+        type: string;
+        source: string;
+        confidence: number;
+      }[];
       const pick = (type: string) => edges.find((e) => e.type === type);
       // One idle day since the run (--now is a day later): compare against the decay-free value at 2 decimals.
-      seen.push(`${pick('sequence')?.source} ${pick('sequence')?.confidence.toFixed(2)} | ${pick('dependency')?.source} ${pick('dependency')?.confidence.toFixed(2)}`);
+      seen.push(
+        `${pick('sequence')?.source} ${pick('sequence')?.confidence.toFixed(2)} | ${pick('dependency')?.source} ${pick('dependency')?.confidence.toFixed(2)}`,
+      );
     }
-    expect(seen).toEqual(['inferred 0.35 | inferred 0.69', 'inferred 0.35 | inferred 0.69', 'observed 0.49 | observed 0.99']);
+    expect(seen).toEqual([
+      'inferred 0.35 | inferred 0.69',
+      'inferred 0.35 | inferred 0.69',
+      'observed 0.49 | observed 0.99',
+    ]);
   });
 
   it('shows the exact seed values when read at the time of the runs', () => {
     const db = join(dir, 'exact.db');
     const at = (args: string[]) =>
-      spawnSync(process.execPath, [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-01T00:00:00Z', ...args], { encoding: 'utf8', input: `${threeCalls}\n` });
+      spawnSync(
+        process.execPath,
+        [bin, ...storeArgs(db), '--scope', 'graph', '--now', '2026-03-01T00:00:00Z', ...args],
+        { encoding: 'utf8', input: `${threeCalls}\n` },
+      );
     const values: string[] = [];
     for (let run = 1; run <= 3; run += 1) {
       at(['record', '--jsonl', '-']);
-      const edges = JSON.parse(at(['edges', '--from', 'read_file', '--json']).stdout) as { type: string; confidence: number }[];
+      const edges = JSON.parse(at(['edges', '--from', 'read_file', '--json']).stdout) as {
+        type: string;
+        confidence: number;
+      }[];
       values.push(['sequence', 'dependency'].map((t) => edges.find((e) => e.type === t)?.confidence).join(' '));
     }
     expect(values).toEqual(['0.35 0.7', '0.35 0.7', '0.5 1']);
@@ -59,7 +80,9 @@ describe('credence record, edges and next (issue 3)', () => {
 
   it('says which unknown tools it added to the catalogue', () => {
     const r = credence(join(dir, 'unknown.db'), ['record', '--jsonl', '-'], `${threeCalls}\n`);
-    expect(r.stdout).toContain('added 3 unknown tool(s) to the catalogue with an empty description: read_file, parse_json, write_file');
+    expect(r.stdout).toContain(
+      'added 3 unknown tool(s) to the catalogue with an empty description: read_file, parse_json, write_file',
+    );
   });
 
   it('rejects bad lines with their number and reason, and still records the valid ones', () => {
@@ -67,10 +90,22 @@ describe('credence record, edges and next (issue 3)', () => {
     const lines = [
       threeCalls,
       '{not json',
-      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success' }, { tool: 'b', status: 'success', consumes: [1] }] }),
+      JSON.stringify({
+        intent: 'x',
+        calls: [
+          { tool: 'a', status: 'success' },
+          { tool: 'b', status: 'success', consumes: [1] },
+        ],
+      }),
       JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success', retries: -2 }] }),
       JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'exploded' }] }),
-      JSON.stringify({ intent: 'x', calls: [{ tool: 'a', status: 'success' }, { tool: 'b', status: 'success', consumes: [7] }] }),
+      JSON.stringify({
+        intent: 'x',
+        calls: [
+          { tool: 'a', status: 'success' },
+          { tool: 'b', status: 'success', consumes: [7] },
+        ],
+      }),
     ];
     const r = credence(db, ['record', '--jsonl', '-', '--json'], `${lines.join('\n')}\n`);
     expect(r.code).toBe(1);
@@ -93,7 +128,12 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('friendship');
     credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`);
-    const next = JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout) as { tool: string; confidence: number; weak: boolean; why: string }[];
+    const next = JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout) as {
+      tool: string;
+      confidence: number;
+      weak: boolean;
+      why: string;
+    }[];
     // parse_json (dependency, inferred 0.7) first; backup_file (alternative template 0.30) last and weak; log_data (0.25) below the threshold.
     expect(next.map((s) => s.tool)).toEqual(['parse_json', 'backup_file']);
     expect(next[1]?.weak).toBe(true);
@@ -104,7 +144,10 @@ describe('credence record, edges and next (issue 3)', () => {
   it('next on a tool the scope does not know fails with exit 1 and a message naming it, as suggest_next does over MCP (issue 17)', () => {
     const db = join(dir, 'next-unknown.db');
     expect(credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`).code).toBe(0);
-    for (const args of [['next', 'raed_file'], ['next', 'raed_file', '--json']]) {
+    for (const args of [
+      ['next', 'raed_file'],
+      ['next', 'raed_file', '--json'],
+    ]) {
       const r = credence(db, args);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
@@ -119,21 +162,42 @@ describe('credence record, edges and next (issue 3)', () => {
     const failing = JSON.stringify({
       intent: 'x',
       startedAt: '2026-03-01T00:00:00Z',
-      calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'failure', consumes: [0] }],
+      calls: [
+        { tool: 'read_file', status: 'success' },
+        { tool: 'parse_json', status: 'failure', consumes: [0] },
+      ],
     });
     for (let i = 0; i < 3; i += 1) credence(db, ['record', '--jsonl', '-'], `${failing}\n`);
-    const edges = JSON.parse(credence(db, ['edges', '--json']).stdout) as { type: string; count: number; failures: number; source: string }[];
-    expect(edges.find((e) => e.type === 'dependency')).toMatchObject({ count: 0, failures: 3, source: 'inferred', confidence: 0, parts: { confirmed: false } });
+    const edges = JSON.parse(credence(db, ['edges', '--json']).stdout) as {
+      type: string;
+      count: number;
+      failures: number;
+      source: string;
+    }[];
+    expect(edges.find((e) => e.type === 'dependency')).toMatchObject({
+      count: 0,
+      failures: 3,
+      source: 'inferred',
+      confidence: 0,
+      parts: { confirmed: false },
+    });
     expect(JSON.parse(credence(db, ['next', 'read_file', '--json']).stdout)).toEqual([]);
     expect(JSON.parse(credence(db, ['edges', '--min-confidence', '0.3', '--json']).stdout)).toEqual([]);
     // Known only from failures: no confident pair, so the graph stays in cold start.
-    expect(JSON.parse(credence(db, ['status', '--json']).stdout).graph).toMatchObject({ confidentPairs: 0, density: 0, tier: 'cold-start' });
+    expect(JSON.parse(credence(db, ['status', '--json']).stdout).graph).toMatchObject({
+      confidentPairs: 0,
+      density: 0,
+      tier: 'cold-start',
+    });
   });
 
   it('adds tools from JSON lines, and re-adding updates them without duplicates', () => {
     const db = join(dir, 'tools.db');
     const lines = `${JSON.stringify({ id: 'read_file', description: 'Read a file' })}\n${JSON.stringify({ id: 'write_file', description: 'Write a file' })}\n`;
-    expect(JSON.parse(credence(db, ['tools', 'add', '--jsonl', '-', '--json'], lines).stdout)).toMatchObject({ inserted: 2, updated: 0 });
+    expect(JSON.parse(credence(db, ['tools', 'add', '--jsonl', '-', '--json'], lines).stdout)).toMatchObject({
+      inserted: 2,
+      updated: 0,
+    });
     const again = `${JSON.stringify({ id: 'read_file', description: 'Read a text file', origin: 'fs' })}\n{"description":"no id"}\n`;
     const r = credence(db, ['tools', 'add', '--jsonl', '-', '--json'], again);
     expect(r.code).toBe(1);
@@ -146,10 +210,24 @@ describe('credence record, edges and next (issue 3)', () => {
     const db = join(dir, 'keep.db');
     credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't1', description: 'Keeps me' })}\n`);
     credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't1', origin: 'mcp' })}\n`);
-    const typo = credence(db, ['tools', 'add', '--jsonl', '-'], `${JSON.stringify({ id: 't2', descripton: 'typo' })}\n`);
+    const typo = credence(
+      db,
+      ['tools', 'add', '--jsonl', '-'],
+      `${JSON.stringify({ id: 't2', descripton: 'typo' })}\n`,
+    );
     expect(typo.code).toBe(1);
     expect(typo.stderr).toMatch(/line 1: .*descripton/);
-    const record = credence(db, ['record', '--jsonl', '-'], `${JSON.stringify({ intent: 'x', calls: [{ tool: 't1', status: 'success' }, { tool: 't2', status: 'success', consume: [0] }] })}\n`);
+    const record = credence(
+      db,
+      ['record', '--jsonl', '-'],
+      `${JSON.stringify({
+        intent: 'x',
+        calls: [
+          { tool: 't1', status: 'success' },
+          { tool: 't2', status: 'success', consume: [0] },
+        ],
+      })}\n`,
+    );
     expect(record.code).toBe(1);
     expect(record.stderr).toMatch(/line 1: .*consume/);
     const search = JSON.parse(credence(db, ['tools', 'search', 'keeps', '--json']).stdout);
@@ -157,7 +235,11 @@ describe('credence record, edges and next (issue 3)', () => {
   });
 
   it('rejects a time that is not an ISO date, naming the field', () => {
-    const r = credence(join(dir, 'dates.db'), ['record', '--jsonl', '-'], `${JSON.stringify({ intent: 'x', startedAt: 'March 7', calls: [] })}\n`);
+    const r = credence(
+      join(dir, 'dates.db'),
+      ['record', '--jsonl', '-'],
+      `${JSON.stringify({ intent: 'x', startedAt: 'March 7', calls: [] })}\n`,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/line 1: .*startedAt: must be an ISO 8601 date/);
   });

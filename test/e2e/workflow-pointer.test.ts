@@ -24,7 +24,8 @@ function documentedExample(): { arguments: { workflow: { tasks: unknown[] } }; e
   const from = guide.indexOf('**`execute_dag`.**');
   const block = /```json\n([\s\S]*?)\n```/.exec(guide.slice(from));
   const echo = /`(echo [^`]+ > pointer\.txt)`/.exec(guide.slice(from));
-  if (from < 0 || block === null || echo === null) throw new Error('docs/mcp.md has no pointer.txt workflow after **`execute_dag`.**');
+  if (from < 0 || block === null || echo === null)
+    throw new Error('docs/mcp.md has no pointer.txt workflow after **`execute_dag`.**');
   return { arguments: JSON.parse(block[1] as string), echo: echo[1] as string };
 }
 
@@ -38,9 +39,28 @@ describe("the MCP guide's pointer.txt workflow", () => {
     const echo = spawnSync('sh', ['-c', example.echo], { cwd: project });
     expect(echo.status).toBe(0);
     // As the guide's servers.json, with the installed server in place of npx.
-    const servers = { mcpServers: { filesystem: { command: process.execPath, args: [join(nodeModules, '@modelcontextprotocol/server-filesystem/dist/index.js'), '.'] } } };
+    const servers = {
+      mcpServers: {
+        filesystem: {
+          command: process.execPath,
+          args: [join(nodeModules, '@modelcontextprotocol/server-filesystem/dist/index.js'), '.'],
+        },
+      },
+    };
     writeFileSync(join(project, '.credence', 'servers.json'), JSON.stringify(servers));
-    const { client, close } = await stdioClient(['--db', join(project, 'c.db'), '--now', '2026-03-01T09:00:00Z', 'serve', '--stdio', '--gateway', '.credence/servers.json'], { cwd: project });
+    const { client, close } = await stdioClient(
+      [
+        '--db',
+        join(project, 'c.db'),
+        '--now',
+        '2026-03-01T09:00:00Z',
+        'serve',
+        '--stdio',
+        '--gateway',
+        '.credence/servers.json',
+      ],
+      { cwd: project },
+    );
     try {
       expect(example.arguments.workflow.tasks).toHaveLength(2);
       const result = await client.callTool({ name: 'execute_dag', arguments: example.arguments });

@@ -22,6 +22,15 @@ export {
   type RunnableFlow,
   type RunRecorderTarget,
 } from './instrument.js';
-export { collectNodes, isFlowLike, isNodeLike, NodeNaming, type NodeDescription, type NodeLike, type NodeOptionsSource, type PocketflowNodeOptions } from './nodes.js';
+export {
+  collectNodes,
+  isFlowLike,
+  isNodeLike,
+  NodeNaming,
+  type NodeDescription,
+  type NodeLike,
+  type NodeOptionsSource,
+  type PocketflowNodeOptions,
+} from './nodes.js';
 export { UNFINISHED_ERROR } from './recorder.js';
 export { isWrapped } from './patch.js';

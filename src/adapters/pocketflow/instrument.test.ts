@@ -24,7 +24,12 @@ const steppingClock = (step = 10): (() => number) => {
 const opened: Credence[] = [];
 async function engine(): Promise<Credence> {
   let n = 0;
-  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 't', now: T0, newId: () => `e${(n += 1)}` });
+  const credence = await openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 't',
+    now: T0,
+    newId: () => `e${(n += 1)}`,
+  });
   opened.push(credence);
   return credence;
 }
@@ -97,13 +102,22 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const flow = new ReportFlow(search);
     const keysBefore = [search, write, verify, flow].map((n) => Object.keys(n));
 
-    const recorded = instrumentFlow(flow, { credence, intent: 'research a topic and write a draft', now: steppingClock() });
+    const recorded = instrumentFlow(flow, {
+      credence,
+      intent: 'research a topic and write a draft',
+      now: steppingClock(),
+    });
     const shared: Shared = { topic: 'bees' };
     const action = await recorded.run(shared);
 
     // Same semantics as flow.run: the flow's own return value, the user's store written through.
     expect(action).toBe('finished');
-    expect(shared).toEqual({ topic: 'bees', results: 'bees+SearchWeb', draft: 'draft of bees+SearchWeb', verdict: 'draft of bees+SearchWeb+VerifyDraft' });
+    expect(shared).toEqual({
+      topic: 'bees',
+      results: 'bees+SearchWeb',
+      draft: 'draft of bees+SearchWeb',
+      verdict: 'draft of bees+SearchWeb+VerifyDraft',
+    });
     expect(write.attempts).toBe(0); // PocketFlow runs clones: the user's node object is untouched…
     // …and nothing of the adapter is left on it.
     expect([search, write, verify, flow].map((n) => Object.keys(n))).toEqual(keysBefore);
@@ -111,7 +125,17 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
 
     const run = recorded.lastRun;
     expect(run).toBeDefined();
-    expect(run?.nodes.map((n) => [n.name, n.intent, n.intentRule, n.status, n.retries, n.downstreamUses, round(n.confidence)])).toEqual([
+    expect(
+      run?.nodes.map((n) => [
+        n.name,
+        n.intent,
+        n.intentRule,
+        n.status,
+        n.retries,
+        n.downstreamUses,
+        round(n.confidence),
+      ]),
+    ).toEqual([
       ['SearchWeb', 'research', 'name', 'success', 0, 1, 0.75],
       ['WriteDraft', 'implementation', 'name', 'success', 2, 1, 0.55],
       ['VerifyDraft', 'testing', 'name', 'success', 0, 0, 0.7],
@@ -155,7 +179,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const call = new CallApi('results', 'answer');
     const never = new Publish('answer', undefined);
     search.next(call).next(never);
-    const recorded = instrumentFlow(new pf.Flow<Shared>(search), { credence, intent: 'call the API', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Shared>(search), {
+      credence,
+      intent: 'call the API',
+      now: steppingClock(),
+    });
 
     let caught: unknown;
     await recorded.run({ topic: 'bees' }).catch((error: unknown) => (caught = error));
@@ -184,7 +212,9 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const always = new WriteDraft('topic', 'draft', 99, 3);
     const recorded = instrumentFlow(new pf.Flow<Shared>(always), { credence, intent: 'write', now: steppingClock() });
     await expect(recorded.run({ topic: 'x' })).rejects.toThrow('draft attempt 3 failed');
-    expect(recorded.lastRun?.nodes.map((n) => [n.status, n.retries, round(n.confidence)])).toEqual([['failure', 2, 0.1]]);
+    expect(recorded.lastRun?.nodes.map((n) => [n.status, n.retries, round(n.confidence)])).toEqual([
+      ['failure', 2, 0.1],
+    ]);
   });
 
   it('records a node whose exec failed and whose execFallback returned a value as partial (0.5)', async () => {
@@ -200,7 +230,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const fetch = new FetchPrices(undefined, 'prices', 2);
     const publish = new Publish('prices', undefined);
     fetch.next(publish);
-    const recorded = instrumentFlow(new pf.Flow<Shared>(fetch), { credence, intent: 'publish prices', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Shared>(fetch), {
+      credence,
+      intent: 'publish prices',
+      now: steppingClock(),
+    });
     const shared: Shared = {};
     await recorded.run(shared);
     expect(shared.prices).toBe('cached prices');
@@ -211,7 +245,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     ]);
 
     const single = new FetchPrices(undefined, 'prices');
-    const once = instrumentFlow(new pf.Flow<Shared>(single), { credence, intent: 'fetch prices', now: steppingClock() });
+    const once = instrumentFlow(new pf.Flow<Shared>(single), {
+      credence,
+      intent: 'fetch prices',
+      now: steppingClock(),
+    });
     await once.run({});
     expect(once.lastRun?.nodes.map((n) => [n.status, n.retries, round(n.confidence)])).toEqual([['partial', 0, 0.5]]);
   });
@@ -268,13 +306,26 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     class Consume extends Step {}
     const a = new Produce(undefined, 'a');
     const b = new Produce(undefined, 'b');
-    const readers = [...Array.from({ length: 5 }, () => new Consume('a', undefined)), ...Array.from({ length: 2 }, () => new Consume('b', undefined))];
+    const readers = [
+      ...Array.from({ length: 5 }, () => new Consume('a', undefined)),
+      ...Array.from({ length: 2 }, () => new Consume('b', undefined)),
+    ];
     let last: InstanceType<typeof pf.Node> = a.next(b);
     for (const r of readers) last = last.next(r);
     const recorded = instrumentFlow(new pf.Flow<Shared>(a), { credence, intent: 'fan out', now: steppingClock() });
     await recorded.run({});
     const nodes = recorded.lastRun?.nodes ?? [];
-    expect(nodes.map((n) => n.name)).toEqual(['Produce', 'Produce#2', 'Consume', 'Consume#2', 'Consume#3', 'Consume#4', 'Consume#5', 'Consume#6', 'Consume#7']);
+    expect(nodes.map((n) => n.name)).toEqual([
+      'Produce',
+      'Produce#2',
+      'Consume',
+      'Consume#2',
+      'Consume#3',
+      'Consume#4',
+      'Consume#5',
+      'Consume#6',
+      'Consume#7',
+    ]);
     expect(nodes.slice(0, 2).map((n) => [n.downstreamUses, n.parts.downstreamBoost, round(n.confidence)])).toEqual([
       [5, 0.2, 0.9], // 5 × 0.05 = 0.25, capped at 0.2
       [2, 0.1, 0.8],
@@ -332,7 +383,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const embed = new EmbedChunks(2, 0);
     const index = new IndexChunks(2, 0);
     embed.next(index);
-    const recorded = instrumentFlow(new pf.Flow<Shared>(embed), { credence, intent: 'index documents', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Shared>(embed), {
+      credence,
+      intent: 'index documents',
+      now: steppingClock(),
+    });
     const shared: Shared = { chunks: ['a', 'b', 'c'] };
     await recorded.run(shared);
     expect(shared.indexed).toEqual(['A2', 'B2', 'C']);
@@ -365,7 +420,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const draft = new Draft();
     const review = new Review();
     draft.next(review).on('again', draft);
-    const recorded = instrumentFlow(new pf.Flow<Shared>(draft), { credence, intent: 'draft and review', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Shared>(draft), {
+      credence,
+      intent: 'draft and review',
+      now: steppingClock(),
+    });
     expect(recorded.describe(review)).toEqual({ name: 'Review', intent: 'general', intentRule: 'default' });
     await recorded.run({});
     const [execution] = await engineStore(credence).listExecutions('t');
@@ -399,7 +458,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       }
     }
     const each = new EachFile(new ReadFile());
-    const recorded = instrumentFlow(new pf.Flow<Shared>(each), { credence, intent: 'read the docs', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Shared>(each), {
+      credence,
+      intent: 'read the docs',
+      now: steppingClock(),
+    });
     const shared: Shared = {};
     await recorded.run(shared);
     expect(shared).toEqual({ 'file:a.md': 'read', 'file:b.md': 'read' });
@@ -448,7 +511,9 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const shared: Shared = { topic: 'ants' };
     await recorded.run(shared);
     expect(shared.results).toBe('ants+SearchWeb');
-    expect(recorded.lastRun?.nodes.map((n) => [n.name, n.status, round(n.confidence)])).toEqual([['SearchWeb', 'success', 0.7]]);
+    expect(recorded.lastRun?.nodes.map((n) => [n.name, n.status, round(n.confidence)])).toEqual([
+      ['SearchWeb', 'success', 0.7],
+    ]);
     expect(isWrapped(node)).toBe(false);
     expect(Object.keys(node)).not.toContain('_run');
   });
@@ -471,7 +536,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     expect([x?.out, y?.out]).toEqual(['x!!', 'y!!']);
     const executions = await engineStore(credence).listExecutions('t');
     expect(executions).toHaveLength(2);
-    for (const e of executions) expect(e.calls.map((c) => [c.tool, c.consumes, c.parent])).toEqual([['SlowStep', [], undefined], ['SlowStep#2', [0], undefined]]);
+    for (const e of executions)
+      expect(e.calls.map((c) => [c.tool, c.consumes, c.parent])).toEqual([
+        ['SlowStep', [], undefined],
+        ['SlowStep#2', [0], undefined],
+      ]);
 
     expect(isWrapped(first)).toBe(false);
     const bare: Shared = { in: 'z' };
@@ -488,7 +557,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
         return undefined;
       }
     }
-    const recorded = instrumentFlow(new pf.Flow<Map<string, string>>(new MapStep()), { credence, intent: 'map store', now: steppingClock() });
+    const recorded = instrumentFlow(new pf.Flow<Map<string, string>>(new MapStep()), {
+      credence,
+      intent: 'map store',
+      now: steppingClock(),
+    });
     const store = new Map<string, string>();
     await recorded.run(store);
     expect(store.get('done')).toBe('yes');
@@ -499,7 +572,9 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const credence = await engine();
     const node = new SearchWeb('topic', 'results');
     const flow = new pf.Flow<Shared>(node);
-    expect(() => instrumentFlow(flow, { credence, intent: 'x', nodes: new Map([[node, { intent: 'planning' }]]) })).toThrow(/unknown intent "planning"/);
+    expect(() =>
+      instrumentFlow(flow, { credence, intent: 'x', nodes: new Map([[node, { intent: 'planning' }]]) }),
+    ).toThrow(/unknown intent "planning"/);
     expect(() => instrumentFlow(flow, { credence, intent: ' ' })).toThrow(/options.intent/);
     try {
       instrumentFlow(flow, { credence, intent: 'x', nodes: () => ({ name: '' }) });
@@ -515,7 +590,11 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     const ok = instrumentFlow(new pf.Flow<Shared>(new SearchWeb(undefined, 'r')), { credence: failing, intent: 'x' });
     await expect(ok.run({})).rejects.toThrow('disk full');
     const seen: unknown[] = [];
-    const quiet = instrumentFlow(new pf.Flow<Shared>(new SearchWeb(undefined, 'r')), { credence: failing, intent: 'x', onRecordError: (e) => seen.push(e) });
+    const quiet = instrumentFlow(new pf.Flow<Shared>(new SearchWeb(undefined, 'r')), {
+      credence: failing,
+      intent: 'x',
+      onRecordError: (e) => seen.push(e),
+    });
     await expect(quiet.run({})).resolves.toBeUndefined();
     expect(seen).toHaveLength(1);
     const boom = new Error('flow broke');
@@ -524,7 +603,10 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
         throw boom;
       }
     }
-    const broken = instrumentFlow(new pf.Flow<Shared>(new Broken(undefined, undefined)), { credence: failing, intent: 'x' });
+    const broken = instrumentFlow(new pf.Flow<Shared>(new Broken(undefined, undefined)), {
+      credence: failing,
+      intent: 'x',
+    });
     await expect(broken.run({})).rejects.toBe(boom);
   });
 });

@@ -27,7 +27,15 @@
  */
 import { CredenceError } from '../../core/errors.js';
 import type { RunInput, RunResult } from '../../engine/runs.js';
-import { collectNodes, isFlowLike, isNodeLike, NodeNaming, type NodeDescription, type NodeLike, type NodeOptionsSource } from './nodes.js';
+import {
+  collectNodes,
+  isFlowLike,
+  isNodeLike,
+  NodeNaming,
+  type NodeDescription,
+  type NodeLike,
+  type NodeOptionsSource,
+} from './nodes.js';
 import { acquire, release, type WrapperFactory } from './patch.js';
 import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js';
 
@@ -89,13 +97,22 @@ const FLOW_WRAPPERS: Readonly<Record<string, WrapperFactory>> = Object.freeze({
  */
 export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: InstrumentFlowOptions): InstrumentedFlow<S, R> {
   if (!isNodeLike(flow) || typeof (flow as { run?: unknown }).run !== 'function') {
-    throw new CredenceError('INVALID_INPUT', 'instrumentFlow expects a PocketFlow Flow or Node (an object with run and _run methods)');
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'instrumentFlow expects a PocketFlow Flow or Node (an object with run and _run methods)',
+    );
   }
   if (options === undefined || options === null || typeof options.credence?.recordRun !== 'function') {
-    throw new CredenceError('INVALID_INPUT', 'instrumentFlow needs options.credence, an engine with recordRun (openCredence())');
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'instrumentFlow needs options.credence, an engine with recordRun (openCredence())',
+    );
   }
   if (typeof options.intent !== 'string' || options.intent.trim() === '') {
-    throw new CredenceError('INVALID_INPUT', 'instrumentFlow needs options.intent, a non-empty description of what the flow is for');
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'instrumentFlow needs options.intent, a non-empty description of what the flow is for',
+    );
   }
   const root: NodeLike = flow;
   const naming = new NodeNaming(options.nodes);

@@ -34,19 +34,35 @@ class UpdateReadme extends pf.Node {}
 class Summarize extends pf.Node {}
 class Greet extends pf.Node {}
 
-async function intentsOf(nodes: InstanceType<typeof pf.Node>[], options?: Parameters<typeof instrumentFlow>[1]['nodes']) {
+async function intentsOf(
+  nodes: InstanceType<typeof pf.Node>[],
+  options?: Parameters<typeof instrumentFlow>[1]['nodes'],
+) {
   const [first, ...rest] = nodes;
   if (first === undefined) throw new Error('no nodes');
   let last = first;
   for (const n of rest) last = last.next(n);
   const { credence, runs } = capture();
-  await instrumentFlow(new pf.Flow(first), { credence, intent: 'test', ...(options === undefined ? {} : { nodes: options }) }).run({});
+  await instrumentFlow(new pf.Flow(first), {
+    credence,
+    intent: 'test',
+    ...(options === undefined ? {} : { nodes: options }),
+  }).run({});
   return runs[0]?.nodes.map((n) => [n.name, n.intent, n.intentRule]);
 }
 
 describe('node intents through the adapter (seed 002)', () => {
   it('maps known name patterns to their intents', async () => {
-    expect(await intentsOf([new SearchWeb(), new WriteCode(), new RunTests(), new VerifyOutput(), new FixBug(), new UpdateReadme()])).toEqual([
+    expect(
+      await intentsOf([
+        new SearchWeb(),
+        new WriteCode(),
+        new RunTests(),
+        new VerifyOutput(),
+        new FixBug(),
+        new UpdateReadme(),
+      ]),
+    ).toEqual([
       ['SearchWeb', 'research', 'name'],
       ['WriteCode', 'implementation', 'name'],
       ['RunTests', 'testing', 'name'],
@@ -78,7 +94,9 @@ describe('node intents through the adapter (seed 002)', () => {
       ['Greet', 'debugging', 'hint'],
     ]);
     // A hint never beats the name.
-    expect(await intentsOf([new WriteCode()], () => ({ description: 'search the web' }))).toEqual([['WriteCode', 'implementation', 'name']]);
+    expect(await intentsOf([new WriteCode()], () => ({ description: 'search the web' }))).toEqual([
+      ['WriteCode', 'implementation', 'name'],
+    ]);
   });
 
   it('matches names and explicit intents case-insensitively', async () => {
@@ -106,7 +124,12 @@ describe('node naming', () => {
     const [s1, s2, s3, g] = [new Summarize(), new Summarize(), new Summarize(), new Greet()];
     const naming = new NodeNaming(new Map([[g, { name: 'Summarize#2' }]]));
     naming.register([s1, s2, s3, g]);
-    expect([s1, s2, s3, g].map((n) => naming.describe(n).name)).toEqual(['Summarize', 'Summarize#3', 'Summarize#4', 'Summarize#2']);
+    expect([s1, s2, s3, g].map((n) => naming.describe(n).name)).toEqual([
+      'Summarize',
+      'Summarize#3',
+      'Summarize#4',
+      'Summarize#2',
+    ]);
     // Stable: registering again (a later run) changes nothing; a new node takes the next free name.
     const s4 = new Summarize();
     naming.register([s4, s1]);

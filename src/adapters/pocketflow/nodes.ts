@@ -97,10 +97,14 @@ function className(node: object): string {
 
 function checkOptions(options: unknown): PocketflowNodeOptions | undefined {
   if (options === undefined || options === null) return undefined;
-  if (typeof options !== 'object') throw new CredenceError('INVALID_INPUT', `pocketflow node options must be an object, got ${typeof options}`);
+  if (typeof options !== 'object')
+    throw new CredenceError('INVALID_INPUT', `pocketflow node options must be an object, got ${typeof options}`);
   const { name, description, tags } = options as Record<string, unknown>;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
-    throw new CredenceError('INVALID_INPUT', `pocketflow node name must be a non-empty string, got ${JSON.stringify(name)}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `pocketflow node name must be a non-empty string, got ${JSON.stringify(name)}`,
+    );
   }
   if (description !== undefined && typeof description !== 'string') {
     throw new CredenceError('INVALID_INPUT', `pocketflow node description must be a string, got ${typeof description}`);
@@ -125,7 +129,10 @@ export class NodeNaming {
 
   constructor(source?: NodeOptionsSource) {
     if (source !== undefined && !(source instanceof Map) && typeof source !== 'function') {
-      throw new CredenceError('INVALID_INPUT', 'pocketflow `nodes` option must be a Map of node → options or a function (node) => options');
+      throw new CredenceError(
+        'INVALID_INPUT',
+        'pocketflow `nodes` option must be a Map of node → options or a function (node) => options',
+      );
     }
     this.#source = source;
   }
@@ -179,7 +186,11 @@ export class NodeNaming {
     try {
       this.register([node]);
     } catch {
-      const fallback = Object.freeze({ name: freeName(this.#used, className(node)), intent: 'general' as const, intentRule: 'default' as const });
+      const fallback = Object.freeze({
+        name: freeName(this.#used, className(node)),
+        intent: 'general' as const,
+        intentRule: 'default' as const,
+      });
       this.#used.add(fallback.name);
       this.#described.set(node, fallback);
     }

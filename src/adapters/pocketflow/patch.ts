@@ -16,7 +16,10 @@
  */
 
 /** Makes the wrapper of one method from the method it replaces. */
-export type WrapperFactory = (original: (...args: unknown[]) => unknown, node: object) => (...args: unknown[]) => unknown;
+export type WrapperFactory = (
+  original: (...args: unknown[]) => unknown,
+  node: object,
+) => (...args: unknown[]) => unknown;
 
 interface Installed {
   count: number;

@@ -64,7 +64,8 @@ interface Entry {
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  ((typeof value === 'object' && value !== null) || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  ((typeof value === 'object' && value !== null) || typeof value === 'function') &&
+  typeof (value as { then?: unknown }).then === 'function';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

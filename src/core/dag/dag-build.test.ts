@@ -2,8 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDag, type DagCandidate, type DagEdgeInput } from './dag-build.js';
 
-const cand = (tool: string, score: number, part = 0, sources: DagCandidate['sources'] = ['search']): DagCandidate => ({ tool, score, part, sources });
-const edge = (from: string, to: string, confidence: number, type: DagEdgeInput['type'] = 'dependency'): DagEdgeInput => ({ from, to, type, confidence });
+const cand = (tool: string, score: number, part = 0, sources: DagCandidate['sources'] = ['search']): DagCandidate => ({
+  tool,
+  score,
+  part,
+  sources,
+});
+const edge = (
+  from: string,
+  to: string,
+  confidence: number,
+  type: DagEdgeInput['type'] = 'dependency',
+): DagEdgeInput => ({ from, to, type, confidence });
 
 describe('buildDag', () => {
   it('keeps the candidates near the top score, not blindly the top k', () => {
@@ -14,7 +24,10 @@ describe('buildDag', () => {
   });
 
   it('orders the tools by confident edges, dependency first', () => {
-    const dag = buildDag([cand('write', 0.9), cand('read', 0.85), cand('parse', 0.8)], [edge('read', 'parse', 1), edge('parse', 'write', 0.7), edge('write', 'read', 0.35, 'sequence')]);
+    const dag = buildDag(
+      [cand('write', 0.9), cand('read', 0.85), cand('parse', 0.8)],
+      [edge('read', 'parse', 1), edge('parse', 'write', 0.7), edge('write', 'read', 0.35, 'sequence')],
+    );
     expect(dag.tasks).toEqual([
       { id: 't1', tool: 'read', dependsOn: [] },
       { id: 't2', tool: 'parse', dependsOn: ['t1'] },
@@ -30,7 +43,10 @@ describe('buildDag', () => {
   });
 
   it('adds a weaker candidate that a strong learned edge ties to a selected tool', () => {
-    const dag = buildDag([cand('search_airport', 0.9), cand('flight_search', 0.4), cand('unrelated', 0.4)], [edge('search_airport', 'flight_search', 1)]);
+    const dag = buildDag(
+      [cand('search_airport', 0.9), cand('flight_search', 0.4), cand('unrelated', 0.4)],
+      [edge('search_airport', 'flight_search', 1)],
+    );
     expect(dag.chosen.map((c) => [c.tool, c.reason])).toEqual([
       ['search_airport', 'candidate'],
       ['flight_search', 'tied'],
@@ -39,7 +55,15 @@ describe('buildDag', () => {
   });
 
   it('selects per part and orders unconnected parts as the intent states them', () => {
-    const dag = buildDag([cand('hotel_search', 0.95, 1), cand('flight_search', 0.8, 0), cand('car_rental', 0.3, 1), cand('weak_part', 0.5, 2)], []);
+    const dag = buildDag(
+      [
+        cand('hotel_search', 0.95, 1),
+        cand('flight_search', 0.8, 0),
+        cand('car_rental', 0.3, 1),
+        cand('weak_part', 0.5, 2),
+      ],
+      [],
+    );
     expect(dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
       ['flight_search', []],
       ['hotel_search', ['t1']],
@@ -64,17 +88,26 @@ describe('buildDag', () => {
       { maxLength: 25 },
     );
     fc.assert(
-      fc.property(arbEdges, fc.array(fc.double({ min: 0.5, max: 1, noNaN: true }), { minLength: 5, maxLength: 5 }), (edges, scores) => {
-        const dag = buildDag(tools.map((t, i) => cand(t, scores[i] ?? 1, i % 2)), edges as DagEdgeInput[], { keepRatio: 0 });
-        const position = new Map(dag.tasks.map((t, i) => [t.id, i]));
-        for (const [i, task] of dag.tasks.entries()) for (const dep of task.dependsOn) expect(position.get(dep)).toBeLessThan(i);
-        expect(new Set(dag.tasks.map((t) => t.tool)).size).toBe(dag.tasks.length);
-        // Every chosen tool is a task: a cycle cannot hide by dropping tools out of the order.
-        expect(dag.tasks.map((t) => t.tool).sort()).toEqual(dag.chosen.map((c) => c.tool).sort());
-        // Every link is an edge between tasks, from an earlier task to a later one.
-        const at = new Map(dag.tasks.map((t, i) => [t.tool, i]));
-        for (const l of dag.links) expect(at.get(l.from) as number).toBeLessThan(at.get(l.to) as number);
-      }),
+      fc.property(
+        arbEdges,
+        fc.array(fc.double({ min: 0.5, max: 1, noNaN: true }), { minLength: 5, maxLength: 5 }),
+        (edges, scores) => {
+          const dag = buildDag(
+            tools.map((t, i) => cand(t, scores[i] ?? 1, i % 2)),
+            edges as DagEdgeInput[],
+            { keepRatio: 0 },
+          );
+          const position = new Map(dag.tasks.map((t, i) => [t.id, i]));
+          for (const [i, task] of dag.tasks.entries())
+            for (const dep of task.dependsOn) expect(position.get(dep)).toBeLessThan(i);
+          expect(new Set(dag.tasks.map((t) => t.tool)).size).toBe(dag.tasks.length);
+          // Every chosen tool is a task: a cycle cannot hide by dropping tools out of the order.
+          expect(dag.tasks.map((t) => t.tool).sort()).toEqual(dag.chosen.map((c) => c.tool).sort());
+          // Every link is an edge between tasks, from an earlier task to a later one.
+          const at = new Map(dag.tasks.map((t, i) => [t.tool, i]));
+          for (const l of dag.links) expect(at.get(l.from) as number).toBeLessThan(at.get(l.to) as number);
+        },
+      ),
     );
   });
 
@@ -82,19 +115,44 @@ describe('buildDag', () => {
     const tools = ['a', 'b', 'c', 'd', 'e'];
     // Few distinct values, so that equal scores and equal confidences are common.
     const level = fc.constantFrom(0.3, 0.5, 0.7, 0.9, 1);
-    const arbCandidates = fc.array(fc.record({ tool: fc.constantFrom(...tools), score: level, part: fc.nat(2), sources: fc.constant(['search'] as const) }), { maxLength: 12 });
+    const arbCandidates = fc.array(
+      fc.record({
+        tool: fc.constantFrom(...tools),
+        score: level,
+        part: fc.nat(2),
+        sources: fc.constant(['search'] as const),
+      }),
+      { maxLength: 12 },
+    );
     const arbEdges = fc.uniqueArray(
-      fc.record({ from: fc.constantFrom(...tools), to: fc.constantFrom(...tools), type: fc.constantFrom('dependency', 'contains', 'sequence', 'alternative'), confidence: level }),
+      fc.record({
+        from: fc.constantFrom(...tools),
+        to: fc.constantFrom(...tools),
+        type: fc.constantFrom('dependency', 'contains', 'sequence', 'alternative'),
+        confidence: level,
+      }),
       { maxLength: 20, selector: (e) => `${e.from}>${e.to}:${e.type}` },
     );
-    const shuffle = <T,>(items: readonly T[], keys: readonly number[]): T[] =>
-      items.map((item, i) => ({ item, key: keys[i % Math.max(1, keys.length)] ?? 0, i })).sort((x, y) => x.key - y.key || y.i - x.i).map((x) => x.item);
+    const shuffle = <T>(items: readonly T[], keys: readonly number[]): T[] =>
+      items
+        .map((item, i) => ({ item, key: keys[i % Math.max(1, keys.length)] ?? 0, i }))
+        .sort((x, y) => x.key - y.key || y.i - x.i)
+        .map((x) => x.item);
     fc.assert(
-      fc.property(arbCandidates, arbEdges, fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), (candidates, edges, keys) => {
-        const once = buildDag(candidates as DagCandidate[], edges as DagEdgeInput[]);
-        expect(buildDag(shuffle(candidates as DagCandidate[], keys), shuffle(edges as DagEdgeInput[], keys))).toEqual(once);
-        expect(buildDag([...candidates].reverse() as DagCandidate[], [...edges].reverse() as DagEdgeInput[])).toEqual(once);
-      }),
+      fc.property(
+        arbCandidates,
+        arbEdges,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        (candidates, edges, keys) => {
+          const once = buildDag(candidates as DagCandidate[], edges as DagEdgeInput[]);
+          expect(buildDag(shuffle(candidates as DagCandidate[], keys), shuffle(edges as DagEdgeInput[], keys))).toEqual(
+            once,
+          );
+          expect(buildDag([...candidates].reverse() as DagCandidate[], [...edges].reverse() as DagEdgeInput[])).toEqual(
+            once,
+          );
+        },
+      ),
     );
   });
 });

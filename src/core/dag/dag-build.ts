@@ -18,7 +18,14 @@
 import { passesThreshold } from '../graph/edge-confidence.js';
 import type { EdgeType } from '../types.js';
 
-export const DAG_BUILD_DEFAULTS = Object.freeze({ keepRatio: 0.9, globalRatio: 0.8, maxTools: 8, tieAt: 0.5, threshold: 0.3, intentOrder: true });
+export const DAG_BUILD_DEFAULTS = Object.freeze({
+  keepRatio: 0.9,
+  globalRatio: 0.8,
+  maxTools: 8,
+  tieAt: 0.5,
+  threshold: 0.3,
+  intentOrder: true,
+});
 
 export interface DagBuildOptions {
   /** Within a part of the intent, keep candidates at least this share of the part's top score. @default 0.9 */
@@ -78,21 +85,29 @@ const TYPE_ORDER: Readonly<Record<EdgeType, number>> = { dependency: 0, contains
 
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** A total order on edges by their key (type, from, to): equal confidences never leave it to the input order. */
-const byEdge = (a: DagEdgeInput, b: DagEdgeInput): number => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || byId(a.from, b.from) || byId(a.to, b.to);
+const byEdge = (a: DagEdgeInput, b: DagEdgeInput): number =>
+  TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || byId(a.from, b.from) || byId(a.to, b.to);
 
-export function buildDag(candidates: readonly DagCandidate[], edges: readonly DagEdgeInput[], options: DagBuildOptions = {}): BuiltDag {
+export function buildDag(
+  candidates: readonly DagCandidate[],
+  edges: readonly DagEdgeInput[],
+  options: DagBuildOptions = {},
+): BuiltDag {
   const o = { ...DAG_BUILD_DEFAULTS, ...options };
   // One entry per tool: its best score, every source and the part where it scored best.
   const best = new Map<string, { tool: string; score: number; sources: Set<CandidateSource>; part: number }>();
   for (const c of candidates) {
     const seen = best.get(c.tool);
-    if (seen === undefined) best.set(c.tool, { tool: c.tool, score: c.score, sources: new Set(c.sources), part: c.part });
+    if (seen === undefined)
+      best.set(c.tool, { tool: c.tool, score: c.score, sources: new Set(c.sources), part: c.part });
     else {
       c.sources.forEach((s) => seen.sources.add(s));
-      if (c.score > seen.score || (c.score === seen.score && c.part < seen.part)) Object.assign(seen, { score: c.score, part: c.part });
+      if (c.score > seen.score || (c.score === seen.score && c.part < seen.part))
+        Object.assign(seen, { score: c.score, part: c.part });
     }
   }
-  const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) => b.score - a.score || byId(a.tool, b.tool);
+  const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) =>
+    b.score - a.score || byId(a.tool, b.tool);
   // Candidates of one tool in several parts: the earlier part first, so the input order never decides.
   const byScoreThenPart = (a: DagCandidate, b: DagCandidate) => byScore(a, b) || a.part - b.part;
 
@@ -102,19 +117,41 @@ export function buildDag(candidates: readonly DagCandidate[], edges: readonly Da
   const kept = new Map<string, BuiltDag['chosen'][number]>();
   for (const c of [...candidates].sort(byScoreThenPart)) {
     const top = partTop.get(c.part) ?? 0;
-    if (top > 0 && c.score >= o.keepRatio * top - 1e-12 && c.score >= o.globalRatio * globalTop - 1e-12 && !kept.has(c.tool)) {
+    if (
+      top > 0 &&
+      c.score >= o.keepRatio * top - 1e-12 &&
+      c.score >= o.globalRatio * globalTop - 1e-12 &&
+      !kept.has(c.tool)
+    ) {
       const entry = best.get(c.tool);
-      kept.set(c.tool, { tool: c.tool, score: entry?.score ?? c.score, reason: 'candidate', sources: [...(entry?.sources ?? c.sources)].sort(), part: c.part });
+      kept.set(c.tool, {
+        tool: c.tool,
+        score: entry?.score ?? c.score,
+        reason: 'candidate',
+        sources: [...(entry?.sources ?? c.sources)].sort(),
+        part: c.part,
+      });
     }
   }
-  const confident = edges.filter((e) => e.from !== e.to && passesThreshold(e.confidence, o.threshold) && e.type !== 'alternative');
+  const confident = edges.filter(
+    (e) => e.from !== e.to && passesThreshold(e.confidence, o.threshold) && e.type !== 'alternative',
+  );
   for (const e of [...confident].sort((a, b) => b.confidence - a.confidence || byEdge(a, b))) {
     if (e.confidence < o.tieAt) break;
-    for (const [near, far] of [[e.from, e.to], [e.to, e.from]] as const) {
+    for (const [near, far] of [
+      [e.from, e.to],
+      [e.to, e.from],
+    ] as const) {
       const candidate = best.get(far);
       const anchor = kept.get(near);
       if (anchor !== undefined && candidate !== undefined && !kept.has(far) && anchor.reason === 'candidate') {
-        kept.set(far, { tool: far, score: candidate.score, reason: 'tied', sources: [...candidate.sources].sort(), part: anchor.part });
+        kept.set(far, {
+          tool: far,
+          score: candidate.score,
+          reason: 'tied',
+          sources: [...candidate.sources].sort(),
+          part: anchor.part,
+        });
       }
     }
   }
@@ -177,8 +214,14 @@ export function buildDag(candidates: readonly DagCandidate[], edges: readonly Da
   const tasks = order.map((tool) => ({
     id: idOf.get(tool) as string,
     tool,
-    dependsOn: links.filter((l) => l.to === tool).map((l) => idOf.get(l.from) as string).sort(),
+    dependsOn: links
+      .filter((l) => l.to === tool)
+      .map((l) => idOf.get(l.from) as string)
+      .sort(),
   }));
-  const leftOut = [...best.values()].filter((c) => !inDag.has(c.tool)).sort(byScore).map((c) => ({ tool: c.tool, score: c.score }));
+  const leftOut = [...best.values()]
+    .filter((c) => !inDag.has(c.tool))
+    .sort(byScore)
+    .map((c) => ({ tool: c.tool, score: c.score }));
   return { tasks, links, chosen, leftOut };
 }

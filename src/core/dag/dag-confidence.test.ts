@@ -92,16 +92,20 @@ describe('dagConfidence', () => {
   });
 
   it('warns exactly below the low-confidence bound, which the options can move', () => {
-    expect(dagConfidence({ hybrid: 0.5, pageRank: 0.5, pathStrength: 0.5, density: 0.5 })).not.toHaveProperty('warning');
-    expect(DAG_DEFAULTS.lowConfidence).toBe(0.5);
-    expect(dagConfidence({ hybrid: 0.72, pageRank: 0.059, pathStrength: 0.5, density: 0 }, { lowConfidence: 0.7 }).warning).toBe(
-      COLD_START_WARNING,
+    expect(dagConfidence({ hybrid: 0.5, pageRank: 0.5, pathStrength: 0.5, density: 0.5 })).not.toHaveProperty(
+      'warning',
     );
+    expect(DAG_DEFAULTS.lowConfidence).toBe(0.5);
+    expect(
+      dagConfidence({ hybrid: 0.72, pageRank: 0.059, pathStrength: 0.5, density: 0 }, { lowConfidence: 0.7 }).warning,
+    ).toBe(COLD_START_WARNING);
   });
 
   it('rejects missing density and weights, scores outside [0, 1] and negative weights', () => {
     expect(codeOf(() => dagConfidence({ hybrid: 0.5, pageRank: 0.5, pathStrength: 0.5 }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => dagConfidence({ hybrid: 1.5, pageRank: 0.5, pathStrength: 0.5, density: 0 }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => dagConfidence({ hybrid: 1.5, pageRank: 0.5, pathStrength: 0.5, density: 0 }))).toBe(
+      'INVALID_INPUT',
+    );
     expect(
       codeOf(() =>
         dagConfidence({ hybrid: 0.5, pageRank: 0.5, pathStrength: 0.5, weights: { hybrid: -1, pageRank: 0, path: 0 } }),

@@ -5,11 +5,18 @@ import { contentWords } from '../text/words.js';
 
 describe('intentParts', () => {
   it('splits a two-part request at "and"', () => {
-    expect(intentParts('find flights to London and a hotel there')).toEqual(['find flights to London', 'a hotel there']);
+    expect(intentParts('find flights to London and a hotel there')).toEqual([
+      'find flights to London',
+      'a hotel there',
+    ]);
   });
 
   it('splits at then, commas and semicolons, and drops parts with no content word', () => {
-    expect(intentParts('read the config, parse it; then write it back and')).toEqual(['read the config', 'parse it', 'write it back']);
+    expect(intentParts('read the config, parse it; then write it back and')).toEqual([
+      'read the config',
+      'parse it',
+      'write it back',
+    ]);
   });
 
   it('keeps a one-part intent whole', () => {
@@ -20,11 +27,36 @@ describe('intentParts', () => {
 
 describe('intentParts on long blank runs (issue 17, red-team 1)', () => {
   it('splits as the old pattern (blanks around separators) did, on texts made of its pieces', () => {
-    const OLD = /\s*(?:[;,!?]|\.(?=\s|$)|\band then\b|\bthen\b|\band also\b|\balso\b|\bafter that\b|\bafterwards\b|\band\b|\bplus\b)\s*/i;
-    const texts = fc.array(fc.constantFrom('read', 'x', ' ', '  ', '\t', '\n', ',', '.', ' and ', 'then', ' plus ', 'after that', 'AND', 'also', ';'), { maxLength: 20 }).map((p) => p.join(''));
+    const OLD =
+      /\s*(?:[;,!?]|\.(?=\s|$)|\band then\b|\bthen\b|\band also\b|\balso\b|\bafter that\b|\bafterwards\b|\band\b|\bplus\b)\s*/i;
+    const texts = fc
+      .array(
+        fc.constantFrom(
+          'read',
+          'x',
+          ' ',
+          '  ',
+          '\t',
+          '\n',
+          ',',
+          '.',
+          ' and ',
+          'then',
+          ' plus ',
+          'after that',
+          'AND',
+          'also',
+          ';',
+        ),
+        { maxLength: 20 },
+      )
+      .map((p) => p.join(''));
     fc.assert(
       fc.property(texts, (text) => {
-        const parts = text.split(OLD).map((p) => p.trim()).filter((p) => contentWords(p).length > 0);
+        const parts = text
+          .split(OLD)
+          .map((p) => p.trim())
+          .filter((p) => contentWords(p).length > 0);
         expect(intentParts(text)).toEqual(parts.length === 0 ? [text.trim()] : parts);
       }),
       { numRuns: 5_000 },

@@ -9,7 +9,8 @@ import { contentWords } from '../text/words.js';
  * No `\s*` around the separators: the parts are trimmed anyway, and `\s*` before an alternation
  * read a whole run of blanks again from each of its positions (quadratic, issue 17).
  */
-const SEPARATORS = /[;,!?]|\.(?=\s|$)|\band then\b|\bthen\b|\band also\b|\balso\b|\bafter that\b|\bafterwards\b|\band\b|\bplus\b/i;
+const SEPARATORS =
+  /[;,!?]|\.(?=\s|$)|\band then\b|\bthen\b|\band also\b|\balso\b|\bafter that\b|\bafterwards\b|\band\b|\bplus\b/i;
 
 /** The parts of `intent` that carry at least one content word, in order; one part when it does not split. */
 export function intentParts(intent: string): string[] {

@@ -81,7 +81,9 @@ describe('edgeConfidence', () => {
     expect(codeOf(() => edgeConfidence({ type: 'sequence', source: 'observed', lastSeen: Number.NaN, now: NOW }))).toBe(
       'INVALID_INPUT',
     );
-    expect(codeOf(() => edgeConfidence({ type: 'sequence', source: 'observed' }, { halfLifeDays: 0 }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => edgeConfidence({ type: 'sequence', source: 'observed' }, { halfLifeDays: 0 }))).toBe(
+      'INVALID_INPUT',
+    );
   });
 
   it('stays within [0, 1] for any type, source and idle time', () => {
@@ -120,14 +122,18 @@ describe('edgeConfidence', () => {
 });
 
 describe('edgeConfidence with idle time in whole steps (issue 17)', () => {
-  const at = (idleMs: number, options = EDGE_READ_OPTIONS) => edgeConfidence({ type: 'sequence', source: 'observed', lastSeen: 0, now: idleMs }, options);
+  const at = (idleMs: number, options = EDGE_READ_OPTIONS) =>
+    edgeConfidence({ type: 'sequence', source: 'observed', lastSeen: 0, now: idleMs }, options);
 
   it('gives the same confidence at every instant of one idle day, and the exact formula at whole days', () => {
     expect(at(0).value).toBe(0.5);
     expect(at(1000).value).toBe(0.5);
     expect(at(DAY_MS - 1).value).toBe(0.5);
     expect(at(DAY_MS)).toEqual(at(2 * DAY_MS - 1));
-    expect(at(30 * DAY_MS + 5 * 3_600_000)).toEqual({ value: 0.5 * 0.5 ** (30 / 60), parts: { typeWeight: 0.5, sourceModifier: 1, decay: 0.5 ** 0.5, idleDays: 30 } });
+    expect(at(30 * DAY_MS + 5 * 3_600_000)).toEqual({
+      value: 0.5 * 0.5 ** (30 / 60),
+      parts: { typeWeight: 0.5, sourceModifier: 1, decay: 0.5 ** 0.5, idleDays: 30 },
+    });
   });
 
   it('counts idle time exactly without a step, so a fresh 0.5 edge is below 0.5 a second later', () => {
@@ -144,7 +150,8 @@ describe('edgeConfidence with idle time in whole steps (issue 17)', () => {
   });
 
   it('rejects a negative or non-finite step', () => {
-    for (const idleStepDays of [-1, Number.NaN, Infinity]) expect(codeOf(() => at(1000, { idleStepDays }))).toBe('INVALID_INPUT');
+    for (const idleStepDays of [-1, Number.NaN, Infinity])
+      expect(codeOf(() => at(1000, { idleStepDays }))).toBe('INVALID_INPUT');
   });
 });
 

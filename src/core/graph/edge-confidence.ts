@@ -117,7 +117,11 @@ export function edgeConfidence(
     idle = idleDaysBetween(input.lastSeen, input.now);
     const step = options.idleStepDays ?? 0;
     if (!(step >= 0 && Number.isFinite(step))) {
-      throw new CredenceError('INVALID_INPUT', `idleStepDays must be a finite number of days >= 0, got ${String(step)}`, { details: { idleStepDays: step } });
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `idleStepDays must be a finite number of days >= 0, got ${String(step)}`,
+        { details: { idleStepDays: step } },
+      );
     }
     if (step > 0) idle = Math.floor(idle / step) * step;
     decay = decayFactor(idle, resolved);

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers.js';
-import {
-  PROMOTION_DEFAULTS,
-  isConfirmed,
-  observeEdge,
-  promotedSource,
-  templateEdge,
-} from './edge-promotion.js';
+import { PROMOTION_DEFAULTS, isConfirmed, observeEdge, promotedSource, templateEdge } from './edge-promotion.js';
 import type { EdgeState } from './edge-promotion.js';
 import { CALL_STATUSES, EDGE_SOURCES } from '../types.js';
 import type { CallStatus } from '../types.js';
@@ -19,7 +13,14 @@ const failure = (at: number) => ({ status: 'failure' as const, at });
 
 describe('templateEdge', () => {
   it('is a template with no counts and no dates', () => {
-    expect(templateEdge()).toEqual({ source: 'template', count: 0, successes: 0, failures: 0, firstSeen: null, lastSeen: null });
+    expect(templateEdge()).toEqual({
+      source: 'template',
+      count: 0,
+      successes: 0,
+      failures: 0,
+      firstSeen: null,
+      lastSeen: null,
+    });
     expect(templateEdge()).not.toBe(templateEdge());
   });
 
@@ -37,7 +38,14 @@ describe('observeEdge', () => {
     expect(e2.source).toBe('inferred');
     expect(e2.count).toBe(2);
     const e3 = observeEdge(e2, success(T + 2 * HOUR));
-    expect(e3).toEqual({ source: 'observed', count: 3, successes: 3, failures: 0, firstSeen: T, lastSeen: T + 2 * HOUR });
+    expect(e3).toEqual({
+      source: 'observed',
+      count: 3,
+      successes: 3,
+      failures: 0,
+      firstSeen: T,
+      lastSeen: T + 2 * HOUR,
+    });
   });
 
   it('creates an edge first seen in an execution as inferred with count 1', () => {
@@ -52,7 +60,14 @@ describe('observeEdge', () => {
   });
 
   it('promotes an inferred edge with count 2 to observed with count 3 on the next execution', () => {
-    const before: EdgeState = { source: 'inferred', count: 2, successes: 2, failures: 0, firstSeen: T, lastSeen: T + HOUR };
+    const before: EdgeState = {
+      source: 'inferred',
+      count: 2,
+      successes: 2,
+      failures: 0,
+      firstSeen: T,
+      lastSeen: T + HOUR,
+    };
     const after = observeEdge(before, success(T + 2 * HOUR));
     expect(after.source).toBe('observed');
     expect(after.count).toBe(3);
@@ -68,7 +83,14 @@ describe('observeEdge', () => {
   it('records a failure without touching count, source or lastSeen', () => {
     const template = observeEdge(templateEdge(), failure(T));
     expect(template).toEqual({ ...templateEdge(), failures: 1 });
-    const inferred: EdgeState = { source: 'inferred', count: 2, successes: 2, failures: 0, firstSeen: T, lastSeen: T + HOUR };
+    const inferred: EdgeState = {
+      source: 'inferred',
+      count: 2,
+      successes: 2,
+      failures: 0,
+      firstSeen: T,
+      lastSeen: T + HOUR,
+    };
     const after = observeEdge(inferred, failure(T + 5 * HOUR));
     expect(after).toEqual({ ...inferred, failures: 1 });
   });
@@ -86,7 +108,14 @@ describe('observeEdge', () => {
     expect(failed).toEqual({ source: 'inferred', count: 0, successes: 0, failures: 1, firstSeen: T, lastSeen: null });
     expect(isConfirmed(failed)).toBe(false);
     const confirmed = observeEdge(failed, success(T + HOUR));
-    expect(confirmed).toEqual({ source: 'inferred', count: 1, successes: 1, failures: 1, firstSeen: T, lastSeen: T + HOUR });
+    expect(confirmed).toEqual({
+      source: 'inferred',
+      count: 1,
+      successes: 1,
+      failures: 1,
+      firstSeen: T,
+      lastSeen: T + HOUR,
+    });
     expect(isConfirmed(confirmed)).toBe(true);
   });
 

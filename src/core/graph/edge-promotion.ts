@@ -107,7 +107,14 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
     return { ...state, failures: state.failures + 1 };
   }
 
-  const previous = state ?? { source: 'inferred' as const, count: 0, successes: 0, failures: 0, firstSeen: null, lastSeen: null };
+  const previous = state ?? {
+    source: 'inferred' as const,
+    count: 0,
+    successes: 0,
+    failures: 0,
+    firstSeen: null,
+    lastSeen: null,
+  };
   const count = previous.count + 1;
   return {
     source: promotedSource(previous.source, count, resolved),
@@ -127,9 +134,13 @@ function rank(source: EdgeSource): number {
 function resolvePromotionOptions(options: PromotionOptions): { observedAtCount: number } {
   const observedAtCount = options.observedAtCount ?? PROMOTION_DEFAULTS.observedAtCount;
   if (!Number.isInteger(observedAtCount) || observedAtCount < 1) {
-    throw new CredenceError('INVALID_INPUT', `observedAtCount must be an integer >= 1, got ${String(observedAtCount)}`, {
-      details: { observedAtCount },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `observedAtCount must be an integer >= 1, got ${String(observedAtCount)}`,
+      {
+        details: { observedAtCount },
+      },
+    );
   }
   return { observedAtCount };
 }

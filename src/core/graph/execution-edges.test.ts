@@ -3,12 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './execution-edges.js';
 import type { CallStatus } from '../types.js';
 
-const call = (tool: string, at: number, extra: Partial<ExecutionCall> = {}): ExecutionCall => ({ tool, status: 'success', at, ...extra });
+const call = (tool: string, at: number, extra: Partial<ExecutionCall> = {}): ExecutionCall => ({
+  tool,
+  status: 'success',
+  at,
+  ...extra,
+});
 const brief = (calls: ExecutionCall[]) => edgeEventsOf(calls).map((e) => `${e.type} ${e.from}->${e.to} ${e.status}`);
 
 describe('edgeEventsOf', () => {
   it('links consecutive calls by sequence and a consumer to its producer by dependency', () => {
-    expect(brief([call('read_file', 1), call('parse_json', 2, { consumes: [0] }), call('write_file', 3, { consumes: [1] })])).toEqual([
+    expect(
+      brief([call('read_file', 1), call('parse_json', 2, { consumes: [0] }), call('write_file', 3, { consumes: [1] })]),
+    ).toEqual([
       'dependency parse_json->write_file success',
       'dependency read_file->parse_json success',
       'sequence parse_json->write_file success',
@@ -17,7 +24,9 @@ describe('edgeEventsOf', () => {
   });
 
   it('links a parent to the calls made inside it by contains', () => {
-    expect(brief([call('flow', 1), call('step_a', 2, { parent: 0 }), call('step_b', 3, { parent: 0 })])).toContain('contains flow->step_b success');
+    expect(brief([call('flow', 1), call('step_a', 2, { parent: 0 }), call('step_b', 3, { parent: 0 })])).toContain(
+      'contains flow->step_b success',
+    );
   });
 
   it('learns an alternative when a failed call is followed by a different tool that succeeds', () => {
@@ -35,16 +44,23 @@ describe('edgeEventsOf', () => {
   });
 
   it('learns an alternative only when the tool after the failure did the same job (same kind of job, or the same input)', () => {
-    expect(brief([call('Grep', 1, { status: 'failure' }), call('filesystem:search_files', 2)])).toContain('alternative Grep->filesystem:search_files success');
+    expect(brief([call('Grep', 1, { status: 'failure' }), call('filesystem:search_files', 2)])).toContain(
+      'alternative Grep->filesystem:search_files success',
+    );
     expect(brief([call('Grep', 1, { status: 'failure' }), call('Read', 2)])).toEqual(['sequence Grep->Read failure']);
     const paris = JSON.stringify({ city: 'Paris' });
-    expect(brief([call('weather_api', 1, { status: 'failure', input: paris }), call('forecast_service', 2, { input: paris })])).toContain(
-      'alternative weather_api->forecast_service success',
-    );
+    expect(
+      brief([
+        call('weather_api', 1, { status: 'failure', input: paris }),
+        call('forecast_service', 2, { input: paris }),
+      ]),
+    ).toContain('alternative weather_api->forecast_service success');
   });
 
   it('learns no alternative when the replacement also fails or is the same tool', () => {
-    expect(brief([call('a', 1, { status: 'failure' }), call('b', 2, { status: 'failure' })])).toEqual(['sequence a->b failure']);
+    expect(brief([call('a', 1, { status: 'failure' }), call('b', 2, { status: 'failure' })])).toEqual([
+      'sequence a->b failure',
+    ]);
     expect(brief([call('a', 1, { status: 'failure' }), call('a', 2)])).toEqual([]);
   });
 
@@ -56,11 +72,20 @@ describe('edgeEventsOf', () => {
 
   it('dates an edge seen twice by its first successful occurrence', () => {
     const events = edgeEventsOf([call('a', 1), call('b', 2), call('a', 3), call('b', 4)]);
-    expect(events.find((e) => e.type === 'sequence' && e.from === 'a')).toEqual({ from: 'a', to: 'b', type: 'sequence', status: 'success', at: 2 });
+    expect(events.find((e) => e.type === 'sequence' && e.from === 'a')).toEqual({
+      from: 'a',
+      to: 'b',
+      type: 'sequence',
+      status: 'success',
+      at: 2,
+    });
   });
 
   it('treats a partial call as one that ran', () => {
-    expect(brief([call('a', 1, { status: 'partial' }), call('b', 2, { consumes: [0] })])).toEqual(['dependency a->b success', 'sequence a->b success']);
+    expect(brief([call('a', 1, { status: 'partial' }), call('b', 2, { consumes: [0] })])).toEqual([
+      'dependency a->b success',
+      'sequence a->b success',
+    ]);
   });
 
   it('ignores references to missing or later calls (validation rejects them before this)', () => {
@@ -96,13 +121,15 @@ const arbCalls = (statuses: readonly CallStatus[]) =>
       { maxLength: 14 },
     )
     .map((raw) =>
-      raw.map(({ tool, status, consumes, parent }, i): ExecutionCall => ({
-        tool,
-        status,
-        at: 1000 + 10 * i,
-        ...(i === 0 ? {} : { consumes: [...new Set(consumes.map((j) => j % i))].sort((x, y) => x - y) }),
-        ...(i === 0 || parent === undefined ? {} : { parent: parent % i }),
-      })),
+      raw.map(
+        ({ tool, status, consumes, parent }, i): ExecutionCall => ({
+          tool,
+          status,
+          at: 1000 + 10 * i,
+          ...(i === 0 ? {} : { consumes: [...new Set(consumes.map((j) => j % i))].sort((x, y) => x - y) }),
+          ...(i === 0 || parent === undefined ? {} : { parent: parent % i }),
+        }),
+      ),
     );
 
 describe('appendedEdgeEvents', () => {
@@ -122,7 +149,9 @@ describe('appendedEdgeEvents', () => {
 
   it('keeps a dependency of a tool on itself: the second read used what the first one read', () => {
     const before = [call('read', 1)];
-    expect(said(appendedEdgeEvents(before, [...before, call('read', 2, { consumes: [0] })]))).toEqual(['dependency read->read success']);
+    expect(said(appendedEdgeEvents(before, [...before, call('read', 2, { consumes: [0] })]))).toEqual([
+      'dependency read->read success',
+    ]);
   });
 
   it('counts an edge seen twice in one execution once, in the append that first showed it', () => {
@@ -136,7 +165,11 @@ describe('appendedEdgeEvents', () => {
   });
 
   it('gives every event of the execution when nothing was stored before', () => {
-    const calls = [call('read_file', 1), call('parse_json', 2, { consumes: [0] }), call('write_file', 3, { consumes: [1] })];
+    const calls = [
+      call('read_file', 1),
+      call('parse_json', 2, { consumes: [0] }),
+      call('write_file', 3, { consumes: [1] }),
+    ];
     expect(appendedEdgeEvents([], calls)).toEqual(edgeEventsOf(calls));
   });
 
@@ -150,7 +183,11 @@ describe('appendedEdgeEvents', () => {
       call('parse_json', 6, { consumes: [4], status: 'partial' }),
     ];
     expect(sorted(callByCall(calls))).toEqual(sorted(edgeEventsOf(calls)));
-    expect(callByCall(calls).filter((e) => e.from === 'read_file' && e.to === 'parse_json').map((e) => [e.type, e.at])).toEqual([
+    expect(
+      callByCall(calls)
+        .filter((e) => e.from === 'read_file' && e.to === 'parse_json')
+        .map((e) => [e.type, e.at]),
+    ).toEqual([
       ['dependency', 2],
       ['sequence', 2],
     ]);
@@ -159,9 +196,14 @@ describe('appendedEdgeEvents', () => {
   it('keeps the failure of an edge whose first occurrence failed when a later append sees it succeed (first occurrence decides)', () => {
     const first = [call('read_a', 1), call('read_b', 2, { status: 'failure' })];
     const later = [...first, call('read_a', 3), call('read_b', 4)];
-    expect(appendedEdgeEvents([call('read_a', 1)], first)).toEqual([{ type: 'sequence', from: 'read_a', to: 'read_b', status: 'failure', at: 2 }]);
+    expect(appendedEdgeEvents([call('read_a', 1)], first)).toEqual([
+      { type: 'sequence', from: 'read_a', to: 'read_b', status: 'failure', at: 2 },
+    ]);
     // The later append adds only the edges new to the execution: read_a → read_b is not counted again.
-    expect(said(appendedEdgeEvents(first, later))).toEqual(['alternative read_b->read_a success', 'sequence read_b->read_a failure']);
+    expect(said(appendedEdgeEvents(first, later))).toEqual([
+      'alternative read_b->read_a success',
+      'sequence read_b->read_a failure',
+    ]);
     // Recorded whole, the same execution counts read_a → read_b as a success.
     expect(brief(later)).toContain('sequence read_a->read_b success');
   });
@@ -179,8 +221,12 @@ describe('appendedEdgeEvents', () => {
   it('counts every edge of the execution exactly once however it is appended, failures included (property)', () => {
     fc.assert(
       fc.property(arbCalls(['success', 'partial', 'failure']), fc.array(fc.nat(), { maxLength: 6 }), (calls, cuts) => {
-        const bounds = [...new Set([0, ...cuts.map((c) => c % (calls.length + 1)), calls.length])].sort((x, y) => x - y);
-        const appended = bounds.slice(1).flatMap((end, k) => appendedEdgeEvents(calls.slice(0, bounds[k]), calls.slice(0, end)));
+        const bounds = [...new Set([0, ...cuts.map((c) => c % (calls.length + 1)), calls.length])].sort(
+          (x, y) => x - y,
+        );
+        const appended = bounds
+          .slice(1)
+          .flatMap((end, k) => appendedEdgeEvents(calls.slice(0, bounds[k]), calls.slice(0, end)));
         const key = (e: ExecutionEdgeEvent) => `${e.type} ${e.from}->${e.to}`;
         expect(appended.map(key).sort()).toEqual(edgeEventsOf(calls).map(key).sort());
       }),

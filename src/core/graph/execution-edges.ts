@@ -64,7 +64,8 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
     const previous = i > 0 ? calls[i - 1] : undefined;
     if (previous !== undefined) {
       see('sequence', previous, call, ran(previous.status) && ran(call.status));
-      if (previous.status === 'failure' && call.status === 'success' && didSameJob(previous, call)) see('alternative', previous, call, true);
+      if (previous.status === 'failure' && call.status === 'success' && didSameJob(previous, call))
+        see('alternative', previous, call, true);
     }
     for (const j of call.consumes ?? []) {
       const producer = calls[j];
@@ -72,7 +73,8 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
     }
     if (call.parent !== undefined) {
       const parent = calls[call.parent];
-      if (parent !== undefined && call.parent < i) see('contains', parent, call, ran(parent.status) && ran(call.status));
+      if (parent !== undefined && call.parent < i)
+        see('contains', parent, call, ran(parent.status) && ran(call.status));
     }
   });
   const order: Record<EdgeType, number> = { dependency: 0, contains: 1, alternative: 2, sequence: 3 };
@@ -97,7 +99,10 @@ const keyOf = (e: ExecutionEdgeEvent): string => `${e.type}\u0000${e.from}\u0000
  * and a stored failure cannot be taken back. Without failures, appending call by call (or in any
  * slices) yields exactly the events of {@link edgeEventsOf} on the whole execution, times included.
  */
-export function appendedEdgeEvents(before: readonly ExecutionCall[], after: readonly ExecutionCall[]): ExecutionEdgeEvent[] {
+export function appendedEdgeEvents(
+  before: readonly ExecutionCall[],
+  after: readonly ExecutionCall[],
+): ExecutionEdgeEvent[] {
   const known = new Set(edgeEventsOf(before).map(keyOf));
   return edgeEventsOf(after).filter((event) => !known.has(keyOf(event)));
 }

@@ -90,7 +90,9 @@ describe('densityOfEdges', () => {
         (edges, called) => {
           const result = densityOfEdges(edges, called);
           const vertices = new Set([...called, ...edges.flatMap((e) => [e.from, e.to])]);
-          const pairs = new Set(edges.filter((e) => e.from !== e.to && e.confidence >= 0.3 - 1e-9).map((e) => `${e.from}>${e.to}`));
+          const pairs = new Set(
+            edges.filter((e) => e.from !== e.to && e.confidence >= 0.3 - 1e-9).map((e) => `${e.from}>${e.to}`),
+          );
           expect(result.vertices).toBe(vertices.size);
           expect(result.edges).toBe(pairs.size);
           expect(result.density).toBeGreaterThanOrEqual(0);

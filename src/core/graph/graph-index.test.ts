@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, edgeWeight, type GraphEdge, type GraphIndex } from './graph-index.js';
 import { codeOf } from '../../../test/helpers.js';
 
-
 /** The index as a plain list of `from → to: weight` triples, in CSR order. */
 function triples(graph: GraphIndex): [string, string, number][] {
   const out: [string, string, number][] = [];
   for (let u = 0; u < graph.ids.length; u += 1) {
-    for (let e = graph.offsets[u]!; e < graph.offsets[u + 1]!; e += 1) out.push([graph.ids[u]!, graph.ids[graph.targets[e]!]!, graph.weights[e]!]);
+    for (let e = graph.offsets[u]!; e < graph.offsets[u + 1]!; e += 1)
+      out.push([graph.ids[u]!, graph.ids[graph.targets[e]!]!, graph.weights[e]!]);
   }
   return out;
 }
@@ -35,7 +35,11 @@ function naiveTriples(edges: readonly GraphEdge[], undirected: boolean): [string
 }
 
 const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'B', 'é', 'tool-10', 'tool-9');
-const EDGE = fc.record({ from: ID, to: ID, weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })) });
+const EDGE = fc.record({
+  from: ID,
+  to: ID,
+  weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+});
 const EDGES = fc.array(EDGE, { maxLength: 40 });
 
 describe('buildGraphIndex', () => {
@@ -141,7 +145,12 @@ describe('buildGraphIndex', () => {
   it('does not depend on the order of the input edges', () => {
     fc.assert(
       fc.property(
-        EDGES.chain((edges) => fc.tuple(fc.constant(edges), fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }))),
+        EDGES.chain((edges) =>
+          fc.tuple(
+            fc.constant(edges),
+            fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }),
+          ),
+        ),
         fc.boolean(),
         ([edges, shuffled], undirected) => {
           const a = buildGraphIndex(edges, { undirected });

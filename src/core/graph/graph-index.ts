@@ -84,9 +84,13 @@ export function buildGraphIndex(edges: readonly GraphEdge[], options: GraphIndex
   for (let e = 0; e < edges.length; e += 1) {
     const edge = edges[e] as GraphEdge;
     if (typeof edge.from !== 'string' || typeof edge.to !== 'string') {
-      throw new CredenceError('INVALID_INPUT', `edge ${e} must have string endpoints, got ${String(edge.from)} → ${String(edge.to)}`, {
-        details: { index: e },
-      });
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `edge ${e} must have string endpoints, got ${String(edge.from)} → ${String(edge.to)}`,
+        {
+          details: { index: e },
+        },
+      );
     }
     if (typeof edge.weight !== 'number' || !Number.isFinite(edge.weight) || edge.weight < 0) {
       throw new CredenceError(

@@ -34,11 +34,16 @@ describe('graph layout', () => {
   it('draws connected nodes closer than unconnected ones', () => {
     // Two triangles joined by nothing: within a triangle nodes sit closer than across.
     const edges = [
-      { from: 0, to: 1, weight: 1 }, { from: 1, to: 2, weight: 1 }, { from: 2, to: 0, weight: 1 },
-      { from: 3, to: 4, weight: 1 }, { from: 4, to: 5, weight: 1 }, { from: 5, to: 3, weight: 1 },
+      { from: 0, to: 1, weight: 1 },
+      { from: 1, to: 2, weight: 1 },
+      { from: 2, to: 0, weight: 1 },
+      { from: 3, to: 4, weight: 1 },
+      { from: 4, to: 5, weight: 1 },
+      { from: 5, to: 3, weight: 1 },
     ];
     const { x, y } = layoutGraph(6, edges);
-    const d = (i: number, j: number) => Math.hypot((x[i] as number) - (x[j] as number), (y[i] as number) - (y[j] as number));
+    const d = (i: number, j: number) =>
+      Math.hypot((x[i] as number) - (x[j] as number), (y[i] as number) - (y[j] as number));
     expect(Math.max(d(0, 1), d(1, 2), d(3, 4))).toBeLessThan(Math.min(d(0, 3), d(1, 4), d(2, 5)));
   });
 

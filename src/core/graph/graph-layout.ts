@@ -54,7 +54,8 @@ export function layoutGraph(n: number, edges: readonly LayoutEdge[], options: La
     y[i] = r * Math.sin(i * GOLDEN_ANGLE);
   }
   for (const e of edges) {
-    if (!(e.from >= 0 && e.from < n && e.to >= 0 && e.to < n)) throw new CredenceError('INVALID_INPUT', `edge ${e.from} → ${e.to} names a node outside 0..${n - 1}`);
+    if (!(e.from >= 0 && e.from < n && e.to >= 0 && e.to < n))
+      throw new CredenceError('INVALID_INPUT', `edge ${e.from} → ${e.to} names a node outside 0..${n - 1}`);
   }
   if (n < 2 || n > forceLimit || iterations === 0) return { x, y, method: 'spiral' };
   forceDirected(x, y, edges, iterations);
@@ -133,7 +134,9 @@ function spreadEvenly(x: Float64Array, y: Float64Array): void {
   cx /= n;
   cy /= n;
   const distance = Float64Array.from(x, (_, i) => Math.hypot((x[i] as number) - cx, (y[i] as number) - cy));
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (distance[a] as number) - (distance[b] as number) || a - b);
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (distance[a] as number) - (distance[b] as number) || a - b,
+  );
   order.forEach((i, rank) => {
     const d = distance[i] as number;
     const r = Math.sqrt((rank + 0.5) / n);

@@ -4,13 +4,17 @@ import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PATH_DEFAULTS, bestPaths, relatedness, relatednessAll, type BestPath } from './graph-paths.js';
 import { codeOf } from '../../../test/helpers.js';
 
-
 /**
  * Naive reference: enumerate every simple directed path of ≤ maxHops hops from `from` over the raw
  * edge list (max weight per pair, edges > 0 and ≥ threshold − 1e-9 as SPEC §3), keep per target the best by
  * (confidence within 1e-12, then fewer hops, then lexicographic ids).
  */
-function bruteForce(edges: readonly GraphEdge[], from: string, maxHops: number, threshold: number): Map<string, BestPath> {
+function bruteForce(
+  edges: readonly GraphEdge[],
+  from: string,
+  maxHops: number,
+  threshold: number,
+): Map<string, BestPath> {
   const adj = new Map<string, Map<string, number>>();
   for (const e of edges) {
     if (e.from === e.to || e.weight === 0 || e.weight < threshold - 1e-9) continue;
@@ -20,7 +24,8 @@ function bruteForce(edges: readonly GraphEdge[], from: string, maxHops: number, 
   }
   const best = new Map<string, BestPath>();
   const better = (a: BestPath, b: BestPath): boolean => {
-    if (Math.abs(a.confidence - b.confidence) > 1e-12 * Math.max(a.confidence, b.confidence)) return a.confidence > b.confidence;
+    if (Math.abs(a.confidence - b.confidence) > 1e-12 * Math.max(a.confidence, b.confidence))
+      return a.confidence > b.confidence;
     if (a.path.length !== b.path.length) return a.path.length < b.path.length;
     for (let i = 0; i < a.path.length; i += 1) if (a.path[i] !== b.path[i]) return a.path[i]! < b.path[i]!;
     return false;
@@ -42,7 +47,10 @@ function bruteForce(edges: readonly GraphEdge[], from: string, maxHops: number, 
 const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
 // Discrete confidences (the SPEC §3 table) make ties common; continuous ones test the products
 // (kept above 1e-6 so that no product underflows, see the module header).
-const WEIGHT = fc.oneof(fc.constantFrom(0, 0.2, 0.25, 0.3, 0.35, 0.5, 0.56, 0.7, 0.8, 1), fc.double({ min: 1e-6, max: 1, noNaN: true }));
+const WEIGHT = fc.oneof(
+  fc.constantFrom(0, 0.2, 0.25, 0.3, 0.35, 0.5, 0.56, 0.7, 0.8, 1),
+  fc.double({ min: 1e-6, max: 1, noNaN: true }),
+);
 const EDGES = fc.array(fc.record({ from: ID, to: ID, weight: WEIGHT }), { maxLength: 40 });
 
 describe('bestPaths', () => {
@@ -129,11 +137,17 @@ describe('bestPaths', () => {
 
   it('matches a brute-force enumeration of simple paths on random graphs', () => {
     fc.assert(
-      fc.property(EDGES, ID, fc.integer({ min: 1, max: 4 }), fc.constantFrom(0.3, 0, 0.5), (edges, from, maxHops, threshold) => {
-        const paths = bestPaths(buildGraphIndex(edges), from, { maxHops, threshold });
-        expect(paths).toEqual(bruteForce(edges, from, maxHops, threshold));
-        for (const { path } of paths.values()) expect(new Set(path).size).toBe(path.length);
-      }),
+      fc.property(
+        EDGES,
+        ID,
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(0.3, 0, 0.5),
+        (edges, from, maxHops, threshold) => {
+          const paths = bestPaths(buildGraphIndex(edges), from, { maxHops, threshold });
+          expect(paths).toEqual(bruteForce(edges, from, maxHops, threshold));
+          for (const { path } of paths.values()) expect(new Set(path).size).toBe(path.length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -141,7 +155,12 @@ describe('bestPaths', () => {
   it('does not depend on the order of the input edges', () => {
     fc.assert(
       fc.property(
-        EDGES.chain((edges) => fc.tuple(fc.constant(edges), fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }))),
+        EDGES.chain((edges) =>
+          fc.tuple(
+            fc.constant(edges),
+            fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }),
+          ),
+        ),
         ID,
         ([edges, shuffled], from) => {
           expect(bestPaths(buildGraphIndex(shuffled), from)).toEqual(bestPaths(buildGraphIndex(edges), from));
@@ -191,7 +210,9 @@ describe('relatedness', () => {
         const g = buildGraphIndex(edges);
         const all = relatednessAll(g, context);
         g.ids.forEach((id, i) => {
-          const expected = (context as string[]).includes(id) ? 0 : Math.max(0, ...context.map((c) => bestPaths(g, c).get(id)?.confidence ?? 0));
+          const expected = (context as string[]).includes(id)
+            ? 0
+            : Math.max(0, ...context.map((c) => bestPaths(g, c).get(id)?.confidence ?? 0));
           // Context tools whose best paths tie within rounding may give either product: 1e-12.
           expect(all[i]).toBeCloseTo(expected, 12);
           expect(relatedness(g, context, id)).toBe(all[i]);

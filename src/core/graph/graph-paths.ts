@@ -91,7 +91,12 @@ export function bestPaths(graph: GraphIndex, from: string, options: PathOptions 
  * without it).
  * @throws CredenceError INVALID_INPUT as {@link bestPaths}.
  */
-export function relatedness(graph: GraphIndex, contextTools: readonly string[], target: string, options: PathOptions = {}): number {
+export function relatedness(
+  graph: GraphIndex,
+  contextTools: readonly string[],
+  target: string,
+  options: PathOptions = {},
+): number {
   const o = resolvePathOptions(options);
   if (contextTools.includes(target)) return 0;
   const t = graph.indexOf.get(target);
@@ -104,7 +109,11 @@ export function relatedness(graph: GraphIndex, contextTools: readonly string[], 
  * O(maxHops · m) pass: context tools and unreachable tools 0.
  * @throws CredenceError INVALID_INPUT as {@link bestPaths}.
  */
-export function relatednessAll(graph: GraphIndex, contextTools: readonly string[], options: PathOptions = {}): Float64Array {
+export function relatednessAll(
+  graph: GraphIndex,
+  contextTools: readonly string[],
+  options: PathOptions = {},
+): Float64Array {
   const o = resolvePathOptions(options);
   const starts: number[] = [];
   for (const id of contextTools) {
@@ -156,9 +165,13 @@ function hopTable(graph: GraphIndex, starts: readonly number[], o: ResolvedPathO
         const w = weights[e] as number;
         if (!(w > 0) || !passesThreshold(w, o.threshold)) continue;
         if (w > 1) {
-          throw new CredenceError('INVALID_INPUT', `path confidences need edge weights in [0, 1]; ${graph.ids[u]} → ${graph.ids[targets[e] as number]} has ${w}`, {
-            details: { from: graph.ids[u], to: graph.ids[targets[e] as number], weight: w },
-          });
+          throw new CredenceError(
+            'INVALID_INPUT',
+            `path confidences need edge weights in [0, 1]; ${graph.ids[u]} → ${graph.ids[targets[e] as number]} has ${w}`,
+            {
+              details: { from: graph.ids[u], to: graph.ids[targets[e] as number], weight: w },
+            },
+          );
         }
         const v = targets[e] as number;
         const candidate = pu * w;
@@ -217,7 +230,9 @@ function resolvePathOptions(options: PathOptions): ResolvedPathOptions {
     threshold: options.threshold ?? PATH_DEFAULTS.threshold,
   };
   if (!Number.isInteger(o.maxHops) || o.maxHops < 0) {
-    throw new CredenceError('INVALID_INPUT', `maxHops must be an integer >= 0, got ${String(o.maxHops)}`, { details: { maxHops: o.maxHops } });
+    throw new CredenceError('INVALID_INPUT', `maxHops must be an integer >= 0, got ${String(o.maxHops)}`, {
+      details: { maxHops: o.maxHops },
+    });
   }
   if (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold) || o.threshold < 0) {
     throw new CredenceError('INVALID_INPUT', `threshold must be a finite number >= 0, got ${String(o.threshold)}`, {

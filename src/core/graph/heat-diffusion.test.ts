@@ -4,7 +4,6 @@ import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { HEAT_DEFAULTS, heatById, heatDiffusion, heatTruncationBound } from './heat-diffusion.js';
 import { codeOf } from '../../../test/helpers.js';
 
-
 /**
  * Naive reference: the heat kernel exp(−t·L)·f with L = I − D⁺W as a dense matrix in plain arrays
  * (W symmetric, max weight per unordered pair, straight from the edge list), by the Taylor series of
@@ -35,19 +34,31 @@ function denseHeat(edges: readonly GraphEdge[], sources: readonly string[], time
 }
 
 const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
-const EDGE = fc.record({ from: ID, to: ID, weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })) });
+const EDGE = fc.record({
+  from: ID,
+  to: ID,
+  weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+});
 const EDGES = fc.array(EDGE, { minLength: 1, maxLength: 24 });
 
 /** A random connected undirected graph: a random spanning tree plus extra edges. */
 const CONNECTED = fc
-  .tuple(fc.integer({ min: 2, max: 9 }), fc.infiniteStream(fc.double({ min: 0.05, max: 1, noNaN: true })), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 15 }))
+  .tuple(
+    fc.integer({ min: 2, max: 9 }),
+    fc.infiniteStream(fc.double({ min: 0.05, max: 1, noNaN: true })),
+    fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 15 }),
+  )
   .chain(([n, weights, extra]) =>
     fc.tuple(
       fc.constant(n),
       fc.array(fc.nat({ max: 1_000 }), { minLength: n - 1, maxLength: n - 1 }).map((parents) => {
         const stream = weights[Symbol.iterator]();
         const next = () => stream.next().value as number;
-        const edges: GraphEdge[] = parents.map((p, i) => ({ from: `t${i + 1}`, to: `t${p % (i + 1)}`, weight: next() }));
+        const edges: GraphEdge[] = parents.map((p, i) => ({
+          from: `t${i + 1}`,
+          to: `t${p % (i + 1)}`,
+          weight: next(),
+        }));
         for (const [a, b] of extra) edges.push({ from: `t${a % n}`, to: `t${b % n}`, weight: next() });
         return edges;
       }),
@@ -88,16 +99,21 @@ describe('heatDiffusion', () => {
 
   it('matches the dense heat kernel within its truncation bound on random graphs', () => {
     fc.assert(
-      fc.property(EDGES, fc.array(ID, { minLength: 1, maxLength: 3 }), fc.constantFrom(0.25, 0.5, 1, 2), (edges, sources, time) => {
-        const steps = time === 2 ? 12 : 10;
-        const heat = heatById(buildGraphIndex(edges, { undirected: true }), sources, { time, steps });
-        const reference = denseHeat(edges, sources, time);
-        // Every entry is off by at most the series' tail relative to the max, once for the entry and
-        // once for the max it is divided by.
-        const tolerance = 2 * heatTruncationBound(time, steps) + 1e-12;
-        expect([...heat.keys()]).toEqual([...reference.keys()]);
-        for (const [id, value] of reference) expect(Math.abs(heat.get(id)! - value)).toBeLessThanOrEqual(tolerance);
-      }),
+      fc.property(
+        EDGES,
+        fc.array(ID, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(0.25, 0.5, 1, 2),
+        (edges, sources, time) => {
+          const steps = time === 2 ? 12 : 10;
+          const heat = heatById(buildGraphIndex(edges, { undirected: true }), sources, { time, steps });
+          const reference = denseHeat(edges, sources, time);
+          // Every entry is off by at most the series' tail relative to the max, once for the entry and
+          // once for the max it is divided by.
+          const tolerance = 2 * heatTruncationBound(time, steps) + 1e-12;
+          expect([...heat.keys()]).toEqual([...reference.keys()]);
+          for (const [id, value] of reference) expect(Math.abs(heat.get(id)! - value)).toBeLessThanOrEqual(tolerance);
+        },
+      ),
     );
   });
 
@@ -126,13 +142,24 @@ describe('heatDiffusion', () => {
   it('leaves a tool with no edge cold unless it is a source', () => {
     const graph = buildGraphIndex([{ from: 'a', to: 'b', weight: 1 }], { undirected: true, nodes: ['lonely'] });
     expect(heatById(graph, ['a']).get('lonely')).toBe(0);
-    expect(heatById(graph, ['lonely'])).toEqual(new Map([['a', 0], ['b', 0], ['lonely', 1]]));
+    expect(heatById(graph, ['lonely'])).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 0],
+        ['lonely', 1],
+      ]),
+    );
   });
 
   it('does not depend on the order of the input edges or sources', () => {
     fc.assert(
       fc.property(
-        EDGES.chain((edges) => fc.tuple(fc.constant(edges), fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }))),
+        EDGES.chain((edges) =>
+          fc.tuple(
+            fc.constant(edges),
+            fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }),
+          ),
+        ),
         fc.array(ID, { maxLength: 3 }),
         ([edges, shuffled], sources) => {
           const a = heatById(buildGraphIndex(edges, { undirected: true }), sources);
@@ -164,7 +191,10 @@ describe('heatDiffusion', () => {
   });
 
   it('bounds the truncation by the tail of the exponential series', () => {
-    expect(heatTruncationBound(1, 10)).toBeCloseTo(Math.E - [...Array(11).keys()].reduce((sum, k) => sum + 1 / factorial(k), 0), 15);
+    expect(heatTruncationBound(1, 10)).toBeCloseTo(
+      Math.E - [...Array(11).keys()].reduce((sum, k) => sum + 1 / factorial(k), 0),
+      15,
+    );
     expect(heatTruncationBound(1, 10)).toBeLessThan(3e-8);
     expect(heatTruncationBound(0, 0)).toBe(0);
   });

@@ -73,9 +73,13 @@ type ResolvedHeatOptions = { -readonly [K in keyof typeof HEAT_DEFAULTS]: number
 export function heatDiffusion(graph: GraphIndex, sources: readonly string[], options: HeatOptions = {}): Float64Array {
   const o = resolveHeatOptions(options);
   if (!graph.undirected) {
-    throw new CredenceError('INVALID_INPUT', 'heatDiffusion needs a graph built with { undirected: true } (SPEC §4: the undirected tool graph)', {
-      details: { undirected: graph.undirected },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'heatDiffusion needs a graph built with { undirected: true } (SPEC §4: the undirected tool graph)',
+      {
+        details: { undirected: graph.undirected },
+      },
+    );
   }
   const n = graph.ids.length;
   const heat = new Float64Array(n);
@@ -96,14 +100,17 @@ export function heatDiffusion(graph: GraphIndex, sources: readonly string[], opt
   const probability = new Float64Array(targets.length);
   for (let v = 0; v < n; v += 1) {
     const degree = outWeight[v] as number;
-    if (degree > 0) for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1) probability[e] = (weights[e] as number) / degree;
+    if (degree > 0)
+      for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
+        probability[e] = (weights[e] as number) / degree;
   }
   // heat = Σ_k t^k/k! · P^k f, with term_k = (t/k) · P term_{k−1}; e^{−t} cancels in the normalisation.
   for (let k = 1; k <= o.steps; k += 1) {
     const factor = o.time / k;
     for (let v = 0; v < n; v += 1) {
       let sum = 0;
-      for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1) sum += (probability[e] as number) * (term[targets[e] as number] as number);
+      for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
+        sum += (probability[e] as number) * (term[targets[e] as number] as number);
       const value = factor * sum;
       next[v] = value;
       heat[v] = (heat[v] as number) + value;
@@ -119,7 +126,11 @@ export function heatDiffusion(graph: GraphIndex, sources: readonly string[], opt
 }
 
 /** {@link heatDiffusion} keyed by tool id. */
-export function heatById(graph: GraphIndex, sources: readonly string[], options: HeatOptions = {}): Map<string, number> {
+export function heatById(
+  graph: GraphIndex,
+  sources: readonly string[],
+  options: HeatOptions = {},
+): Map<string, number> {
   const heat = heatDiffusion(graph, sources, options);
   const out = new Map<string, number>();
   graph.ids.forEach((id, i) => out.set(id, heat[i] as number));
@@ -149,7 +160,9 @@ function resolveHeatOptions(options: HeatOptions): ResolvedHeatOptions {
     });
   }
   if (!Number.isInteger(o.steps) || o.steps < 0) {
-    throw new CredenceError('INVALID_INPUT', `steps must be an integer >= 0, got ${String(o.steps)}`, { details: { steps: o.steps } });
+    throw new CredenceError('INVALID_INPUT', `steps must be an integer >= 0, got ${String(o.steps)}`, {
+      details: { steps: o.steps },
+    });
   }
   const bound = heatTruncationBound(o.time, o.steps);
   if (bound > TRUNCATION_TOLERANCE) {

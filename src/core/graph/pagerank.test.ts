@@ -4,7 +4,6 @@ import { buildGraphIndex, type GraphEdge } from './graph-index.js';
 import { PAGERANK_DEFAULTS, pageRank, pageRankById } from './pagerank.js';
 import { codeOf } from '../../../test/helpers.js';
 
-
 /**
  * Naive reference: a dense transition matrix in plain arrays, built straight from the edge list
  * (max weight per pair, self-loops dropped), iterated until the iterates stop changing at all.
@@ -36,7 +35,11 @@ function densePageRank(edges: readonly GraphEdge[], nodes: readonly string[], da
 }
 
 const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
-const EDGE = fc.record({ from: ID, to: ID, weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })) });
+const EDGE = fc.record({
+  from: ID,
+  to: ID,
+  weight: fc.oneof(fc.constantFrom(0, 0.3, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+});
 const EDGES = fc.array(EDGE, { maxLength: 30 });
 
 describe('pageRank', () => {
@@ -80,14 +83,19 @@ describe('pageRank', () => {
   // and so in each entry: 1e-5 covers it.
   it('matches a dense-matrix power iteration on random weighted graphs', () => {
     fc.assert(
-      fc.property(EDGES, fc.array(ID, { maxLength: 3 }), fc.constantFrom(0, 0.5, 0.85, 0.95), (edges, nodes, damping) => {
-        const graph = buildGraphIndex(edges, { nodes });
-        const scores = pageRank(graph, { damping, maxIterations: 1000 });
-        const reference = densePageRank(edges, nodes, damping);
-        expect(scores.length).toBe(reference.length);
-        const l1 = reference.reduce((sum, value, v) => sum + Math.abs(value - scores[v]!), 0);
-        expect(l1).toBeLessThan((damping / (1 - damping)) * 1e-6 + 1e-12);
-      }),
+      fc.property(
+        EDGES,
+        fc.array(ID, { maxLength: 3 }),
+        fc.constantFrom(0, 0.5, 0.85, 0.95),
+        (edges, nodes, damping) => {
+          const graph = buildGraphIndex(edges, { nodes });
+          const scores = pageRank(graph, { damping, maxIterations: 1000 });
+          const reference = densePageRank(edges, nodes, damping);
+          expect(scores.length).toBe(reference.length);
+          const l1 = reference.reduce((sum, value, v) => sum + Math.abs(value - scores[v]!), 0);
+          expect(l1).toBeLessThan((damping / (1 - damping)) * 1e-6 + 1e-12);
+        },
+      ),
     );
   });
 
@@ -104,7 +112,12 @@ describe('pageRank', () => {
   it('does not depend on the order of the input edges', () => {
     fc.assert(
       fc.property(
-        EDGES.chain((edges) => fc.tuple(fc.constant(edges), fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }))),
+        EDGES.chain((edges) =>
+          fc.tuple(
+            fc.constant(edges),
+            fc.shuffledSubarray(edges, { minLength: edges.length, maxLength: edges.length }),
+          ),
+        ),
         ([edges, shuffled]) => {
           expect(pageRankById(buildGraphIndex(shuffled))).toEqual(pageRankById(buildGraphIndex(edges)));
         },
@@ -135,6 +148,11 @@ describe('pageRank', () => {
   it('keys the scores by tool id', () => {
     const graph = buildGraphIndex([{ from: 'a', to: 'b', weight: 1 }]);
     const scores = pageRank(graph);
-    expect(pageRankById(graph)).toEqual(new Map([['a', scores[0]], ['b', scores[1]]]));
+    expect(pageRankById(graph)).toEqual(
+      new Map([
+        ['a', scores[0]],
+        ['b', scores[1]],
+      ]),
+    );
   });
 });

@@ -60,7 +60,9 @@ export function pageRank(graph: GraphIndex, options: PageRankOptions = {}): Floa
   for (let u = 0; u < n; u += 1) {
     const out = outWeight[u] as number;
     if (!(out > 0)) danglingCount += 1;
-    else for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1) step[e] = d * ((weights[e] as number) / out);
+    else
+      for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1)
+        step[e] = d * ((weights[e] as number) / out);
   }
   const danglingNodes = new Int32Array(danglingCount);
   for (let u = 0, k = 0; u < n; u += 1) if (!((outWeight[u] as number) > 0)) danglingNodes[k++] = u;

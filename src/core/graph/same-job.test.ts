@@ -34,7 +34,10 @@ describe('jobKindOf', () => {
 
 describe('inputValues', () => {
   it('collects the trimmed string values of the input JSON, nested ones included', () => {
-    expect([...inputValues('{"path":" src/a.ts ","opts":{"q":["flights","x"]},"n":3}')].sort()).toEqual(['flights', 'src/a.ts']);
+    expect([...inputValues('{"path":" src/a.ts ","opts":{"q":["flights","x"]},"n":3}')].sort()).toEqual([
+      'flights',
+      'src/a.ts',
+    ]);
   });
 
   it('has no values for a missing or unparseable input', () => {
@@ -45,11 +48,21 @@ describe('inputValues', () => {
 
 describe('didSameJob', () => {
   it('a failed test run followed by an edit is the fix, not the same job (issue 17)', () => {
-    expect(didSameJob(bash('npm test'), { tool: 'Edit', input: JSON.stringify({ file_path: 'src/users.ts', old_string: 'a', new_string: 'b' }) })).toBe(false);
+    expect(
+      didSameJob(bash('npm test'), {
+        tool: 'Edit',
+        input: JSON.stringify({ file_path: 'src/users.ts', old_string: 'a', new_string: 'b' }),
+      }),
+    ).toBe(false);
   });
 
   it('an edit of the very file the failed test run named is still the fix', () => {
-    expect(didSameJob(bash('npx vitest run src/users.test.ts'), { tool: 'Edit', input: JSON.stringify({ file_path: 'src/users.test.ts' }) })).toBe(false);
+    expect(
+      didSameJob(bash('npx vitest run src/users.test.ts'), {
+        tool: 'Edit',
+        input: JSON.stringify({ file_path: 'src/users.test.ts' }),
+      }),
+    ).toBe(false);
   });
 
   it('a failed search followed by another search tool is the same job', () => {
@@ -72,11 +85,17 @@ describe('didSameJob', () => {
   it('is symmetric in the kinds and never throws on any input text (property)', () => {
     const tool = fc.constantFrom('Grep', 'Read', 'Edit', 'Bash', 'weather_api', 'fetch_v1', 'x');
     fc.assert(
-      fc.property(tool, tool, fc.option(fc.string(), { nil: undefined }), fc.option(fc.json(), { nil: undefined }), (a, b, ia, ib) => {
-        const x = { tool: a, ...(ia === undefined ? {} : { input: ia }) };
-        const y = { tool: b, ...(ib === undefined ? {} : { input: ib }) };
-        expect(didSameJob(x, y)).toBe(didSameJob(y, x));
-      }),
+      fc.property(
+        tool,
+        tool,
+        fc.option(fc.string(), { nil: undefined }),
+        fc.option(fc.json(), { nil: undefined }),
+        (a, b, ia, ib) => {
+          const x = { tool: a, ...(ia === undefined ? {} : { input: ia }) };
+          const y = { tool: b, ...(ib === undefined ? {} : { input: ib }) };
+          expect(didSameJob(x, y)).toBe(didSameJob(y, x));
+        },
+      ),
     );
   });
 });

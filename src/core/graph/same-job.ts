@@ -29,13 +29,25 @@ const words = (kind: JobKind, list: string): [string, JobKind][] => list.split('
 export const JOB_WORDS: ReadonlyMap<string, JobKind> = new Map([
   ...words('search', 'search grep rg ag ack glob find locate lookup query list ls'),
   ...words('read', 'read cat get view open load show head tail less more'),
-  ...words('write', 'write edit multiedit create update patch save put set delete remove rm move mv copy cp insert append replace rename mkdir touch'),
+  ...words(
+    'write',
+    'write edit multiedit create update patch save put set delete remove rm move mv copy cp insert append replace rename mkdir touch',
+  ),
   ...words('fetch', 'fetch http https curl wget download browse request'),
   ...words('run', 'run exec execute'),
 ]);
 
 /** Words of a tool's name that make it a shell: its job is its command's. */
-const SHELL_WORDS: ReadonlySet<string> = new Set(['bash', 'shell', 'sh', 'zsh', 'terminal', 'powershell', 'cmd', 'command']);
+const SHELL_WORDS: ReadonlySet<string> = new Set([
+  'bash',
+  'shell',
+  'sh',
+  'zsh',
+  'terminal',
+  'powershell',
+  'cmd',
+  'command',
+]);
 
 /** One call as far as the rule needs it. */
 export interface JobCall {
@@ -66,7 +78,8 @@ function parsedInput(input: string | undefined): unknown {
  */
 function commandWord(command: string): string | undefined {
   let words = launchedWords(splitShell(command)[0] ?? []);
-  for (let step = 0; step < 8 && words[0] === 'xargs'; step += 1) words = launchedWords(dropOptions(words.slice(1), []));
+  for (let step = 0; step < 8 && words[0] === 'xargs'; step += 1)
+    words = launchedWords(dropOptions(words.slice(1), []));
   return words[0]?.toLowerCase();
 }
 
@@ -75,7 +88,8 @@ export function jobKindOf(call: JobCall): JobKind | undefined {
   const nameWords = splitWords(call.tool.slice(0, MAX_NAME));
   if (nameWords.some((w) => SHELL_WORDS.has(w))) {
     const input = parsedInput(call.input);
-    const command = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+    const command =
+      typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
     const word = typeof command === 'string' ? commandWord(command) : undefined;
     return (word === undefined ? undefined : JOB_WORDS.get(word)) ?? 'run';
   }

@@ -18,10 +18,16 @@ const NOW = Date.parse('2026-02-02T09:00:00Z');
 let next = 0;
 /** `count` observations of one text, an hour apart, ending `daysAgo` days before NOW. */
 function repeat(text: string, count: number, type: ObservationType = 'pattern', daysAgo = 3): ContradictionItem[] {
-  return Array.from({ length: count }, (_, k) => ({ id: `o${(next += 1)}`, text, type, timestamp: NOW - daysAgo * DAY - k * 3_600_000 }));
+  return Array.from({ length: count }, (_, k) => ({
+    id: `o${(next += 1)}`,
+    text,
+    type,
+    timestamp: NOW - daysAgo * DAY - k * 3_600_000,
+  }));
 }
 
-const one = (text: string, type: ObservationType = 'preference', daysAgo = 2): ContradictionItem => repeat(text, 1, type, daysAgo)[0] as ContradictionItem;
+const one = (text: string, type: ObservationType = 'preference', daysAgo = 2): ContradictionItem =>
+  repeat(text, 1, type, daysAgo)[0] as ContradictionItem;
 
 const camelGroup = () => [
   ...repeat('User asks for camelCase naming', 4, 'correction'),
@@ -76,7 +82,13 @@ describe('assertionOf', () => {
   });
 
   it('handles hostile texts in linear time', () => {
-    for (const text of [' '.repeat(100_000) + 'x', '-'.repeat(100_000), 'not '.repeat(20_000), '→'.repeat(50_000), 'a/'.repeat(50_000)]) {
+    for (const text of [
+      ' '.repeat(100_000) + 'x',
+      '-'.repeat(100_000),
+      'not '.repeat(20_000),
+      '→'.repeat(50_000),
+      'a/'.repeat(50_000),
+    ]) {
       expect(assertionOf(text).polarity).toBeTypeOf('number');
     }
   });
@@ -91,7 +103,9 @@ describe('detectContradictions', () => {
   it('reports an opposite naming convention against the camelCase group (seed 004 example 1)', () => {
     const dissent = one('Prefer snake_case for variable names in this module');
     const found = contradictionsOf(camelGroup(), [dissent]);
-    expect(found).toEqual([expect.objectContaining({ id: dissent.id, timestamp: dissent.timestamp, kind: 'opposite-convention' })]);
+    expect(found).toEqual([
+      expect.objectContaining({ id: dissent.id, timestamp: dissent.timestamp, kind: 'opposite-convention' }),
+    ]);
     expect(found[0]?.reason).toMatch(/snake_case/);
   });
 
@@ -115,12 +129,16 @@ describe('detectContradictions', () => {
   });
 
   it('does not take an error made when the pattern was broken for a contradiction', () => {
-    expect(contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')])).toEqual([]);
+    expect(
+      contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')]),
+    ).toEqual([]);
   });
 
   it('does not report members that agree, nor unrelated negative statements', () => {
     expect(contradictionsOf(camelGroup(), [])).toEqual([]);
-    expect(contradictionsOf(testsGroup(), [one('Never deploy on Fridays'), one('The office printer does not work')])).toEqual([]);
+    expect(
+      contradictionsOf(testsGroup(), [one('Never deploy on Fridays'), one('The office printer does not work')]),
+    ).toEqual([]);
   });
 
   it('needs an established pattern to contradict: one dissenting member is not enough', () => {
@@ -133,19 +151,33 @@ describe('detectContradictions', () => {
     const camel = camelGroup();
     const tests = testsGroup();
     const dissent = one('Prefer snake_case for variable names');
-    const result = detectContradictions([...camel, ...tests, dissent], [{ ids: tests.map((o) => o.id) }, { ids: [...camel, dissent].map((o) => o.id) }]);
+    const result = detectContradictions(
+      [...camel, ...tests, dissent],
+      [{ ids: tests.map((o) => o.id) }, { ids: [...camel, dissent].map((o) => o.id) }],
+    );
     expect(result.map((r) => r.contradictions.map((c) => c.id))).toEqual([[], [dissent.id]]);
   });
 
   it('gives the same result whatever the order of the observations', () => {
-    const items = [...camelGroup(), ...testsGroup(), one('Prefer snake_case for variable names'), one('Do not run tests before commit')];
+    const items = [
+      ...camelGroup(),
+      ...testsGroup(),
+      one('Prefer snake_case for variable names'),
+      one('Do not run tests before commit'),
+    ];
     const groups = [{ ids: items.slice(0, 13).map((o) => o.id) }, { ids: items.slice(13).map((o) => o.id) }];
     const reference = detectContradictions(items, groups);
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: items.length, maxLength: items.length }), (keys) => {
-        const shuffled = items.map((item, i) => ({ item, key: keys[i] as number })).sort((a, b) => a.key - b.key).map((x) => x.item);
-        expect(detectContradictions(shuffled, groups)).toEqual(reference);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: items.length, maxLength: items.length }),
+        (keys) => {
+          const shuffled = items
+            .map((item, i) => ({ item, key: keys[i] as number }))
+            .sort((a, b) => a.key - b.key)
+            .map((x) => x.item);
+          expect(detectContradictions(shuffled, groups)).toEqual(reference);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -158,13 +190,17 @@ describe('detectContradictions', () => {
     expect(ages).toEqual([2]);
     const confidences = group.map(() => 0.6);
     expect(isSignificant({ confidences, contradictionAgesDays: ages }).significant).toBe(false);
-    expect(isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(found, NOW + 6 * DAY) }).significant).toBe(true);
+    expect(
+      isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(found, NOW + 6 * DAY) }).significant,
+    ).toBe(true);
   });
 
   it('rejects unknown ids, an id in two groups and repeated ids with INVALID_INPUT', () => {
     const items = camelGroup();
     expect(codeOf(() => detectContradictions(items, [{ ids: ['nope'] }]))).toBe('INVALID_INPUT');
-    expect(codeOf(() => detectContradictions(items, [{ ids: [items[0]?.id as string] }, { ids: [items[0]?.id as string] }]))).toBe('INVALID_INPUT');
+    expect(
+      codeOf(() => detectContradictions(items, [{ ids: [items[0]?.id as string] }, { ids: [items[0]?.id as string] }])),
+    ).toBe('INVALID_INPUT');
     expect(codeOf(() => detectContradictions([...items, items[0] as ContradictionItem], []))).toBe('INVALID_INPUT');
     expect(codeOf(() => detectContradictions(items, [], { nearThreshold: 2 }))).toBe('INVALID_INPUT');
   });

@@ -51,7 +51,14 @@
 import { CredenceError } from '../errors.js';
 import { batchIdf } from '../text/term-weights.js';
 import { OBSERVATION_TYPES, type ObservationType } from '../types.js';
-import { aliasesOf, canonicalOrder, GENERIC_TERMS, GROUPING_DEFAULTS, patternText, stemWord } from './pattern-grouping.js';
+import {
+  aliasesOf,
+  canonicalOrder,
+  GENERIC_TERMS,
+  GROUPING_DEFAULTS,
+  patternText,
+  stemWord,
+} from './pattern-grouping.js';
 import { STOP_WORDS, splitWords } from '../text/words.js';
 
 /** A family of conventions that exclude one another; alternatives are lists of words. */
@@ -63,15 +70,36 @@ export interface ConventionFamily {
 }
 
 const CONVENTIONS: ConventionFamily[] = [
-  { name: 'naming case', alternatives: { camelCase: ['camel'], snake_case: ['snake'], 'kebab-case': ['kebab'], PascalCase: ['pascal'] } },
+  {
+    name: 'naming case',
+    alternatives: { camelCase: ['camel'], snake_case: ['snake'], 'kebab-case': ['kebab'], PascalCase: ['pascal'] },
+  },
   { name: 'indentation', alternatives: { tabs: ['tab', 'tabs'], spaces: ['space', 'spaces'] } },
-  { name: 'quotes', alternatives: { 'single quotes': ['single'], 'double quotes': ['double'] }, context: ['quote', 'quotes', 'quoted'] },
-  { name: 'exports', alternatives: { 'named exports': ['named'], 'default exports': ['default'] }, context: ['export', 'exports', 'exported'] },
-  { name: 'git integration', alternatives: { merge: ['merge', 'merging', 'merged', 'merges'], rebase: ['rebase', 'rebasing', 'rebased'] } },
+  {
+    name: 'quotes',
+    alternatives: { 'single quotes': ['single'], 'double quotes': ['double'] },
+    context: ['quote', 'quotes', 'quoted'],
+  },
+  {
+    name: 'exports',
+    alternatives: { 'named exports': ['named'], 'default exports': ['default'] },
+    context: ['export', 'exports', 'exported'],
+  },
+  {
+    name: 'git integration',
+    alternatives: { merge: ['merge', 'merging', 'merged', 'merges'], rebase: ['rebase', 'rebasing', 'rebased'] },
+  },
   { name: 'package manager', alternatives: { npm: ['npm'], yarn: ['yarn'], pnpm: ['pnpm'], bun: ['bun'] } },
   { name: 'test runner', alternatives: { jest: ['jest'], vitest: ['vitest'], mocha: ['mocha'], jasmine: ['jasmine'] } },
-  { name: 'time zone', alternatives: { UTC: ['utc', 'gmt'], 'local time': ['local'] }, context: ['utc', 'gmt', 'time', 'timezone', 'timestamp', 'timestamps', 'date', 'dates'] },
-  { name: 'async style', alternatives: { 'async/await': ['async', 'await'], callbacks: ['callback', 'callbacks', 'promise', 'promises'] } },
+  {
+    name: 'time zone',
+    alternatives: { UTC: ['utc', 'gmt'], 'local time': ['local'] },
+    context: ['utc', 'gmt', 'time', 'timezone', 'timestamp', 'timestamps', 'date', 'dates'],
+  },
+  {
+    name: 'async style',
+    alternatives: { 'async/await': ['async', 'await'], callbacks: ['callback', 'callbacks', 'promise', 'promises'] },
+  },
   { name: 'language', alternatives: { TypeScript: ['typescript'], JavaScript: ['javascript'] } },
 ];
 
@@ -153,13 +181,58 @@ export interface Assertion {
 
 /** Negation cues as word sequences (words as `splitWords` gives them). */
 const NEGATIONS: readonly (readonly string[])[] = [
-  ['no', 'longer'], ['don', 't'], ['doesn', 't'], ['didn', 't'], ['won', 't'], ['isn', 't'], ['aren', 't'], ['shouldn', 't'],
-  ['not'], ['never'], ['no'], ['without'], ['avoid'], ['avoids'], ['avoided'], ['avoiding'], ['stop'], ['stops'], ['stopped'],
-  ['skip'], ['skips'], ['skipped'], ['skipping'], ['disable'], ['disabled'], ['disabling'], ['dislike'], ['dislikes'],
-  ['disliked'], ['hate'], ['hates'], ['reject'], ['rejects'], ['rejected'], ['rejecting'],
+  ['no', 'longer'],
+  ['don', 't'],
+  ['doesn', 't'],
+  ['didn', 't'],
+  ['won', 't'],
+  ['isn', 't'],
+  ['aren', 't'],
+  ['shouldn', 't'],
+  ['not'],
+  ['never'],
+  ['no'],
+  ['without'],
+  ['avoid'],
+  ['avoids'],
+  ['avoided'],
+  ['avoiding'],
+  ['stop'],
+  ['stops'],
+  ['stopped'],
+  ['skip'],
+  ['skips'],
+  ['skipped'],
+  ['skipping'],
+  ['disable'],
+  ['disabled'],
+  ['disabling'],
+  ['dislike'],
+  ['dislikes'],
+  ['disliked'],
+  ['hate'],
+  ['hates'],
+  ['reject'],
+  ['rejects'],
+  ['rejected'],
+  ['rejecting'],
 ];
 /** After one of these in a clause, "over" selects: "prefers await over callbacks" rejects callbacks. */
-const PREFERRING = new Set(['prefer', 'prefers', 'preferred', 'preferring', 'favour', 'favours', 'favor', 'favors', 'choose', 'chooses', 'chose', 'pick', 'picks']);
+const PREFERRING = new Set([
+  'prefer',
+  'prefers',
+  'preferred',
+  'preferring',
+  'favour',
+  'favours',
+  'favor',
+  'favors',
+  'choose',
+  'chooses',
+  'chose',
+  'pick',
+  'picks',
+]);
 /** Selector cues: they reject what they cover without negating the sentence. */
 const SELECTORS: readonly (readonly string[])[] = [['instead', 'of'], ['rather', 'than'], ['from']];
 /**
@@ -167,13 +240,31 @@ const SELECTORS: readonly (readonly string[])[] = [['instead', 'of'], ['rather',
  * ("replaced the default export with a named one", "migrated the jest specs to vitest").
  */
 const REPLACING = new Set(
-  'replace replaced replaces replacing switch switched switching migrate migrated migrating convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'.split(' '),
+  'replace replaced replaces replacing switch switched switching migrate migrated migrating convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'.split(
+    ' ',
+  ),
 );
 /** Words that end a replacement's or a "from"'s scope and start the favoured part. */
 const REPLACEMENT_TARGETS = new Set(['with', 'to', 'into', 'in', 'as', 'by', 'for']);
 const CUE_WORDS = new Set([...NEGATIONS, ...SELECTORS].flat());
 /** Words that end a negation's scope before the clause does ("don't X while working on Y"). */
-const SCOPE_ENDS = new Set(['while', 'during', 'when', 'whenever', 'because', 'since', 'although', 'though', 'unless', 'until', 'whereas', 'so', 'if', 'as', 'then']);
+const SCOPE_ENDS = new Set([
+  'while',
+  'during',
+  'when',
+  'whenever',
+  'because',
+  'since',
+  'although',
+  'though',
+  'unless',
+  'until',
+  'whereas',
+  'so',
+  'if',
+  'as',
+  'then',
+]);
 /** "no" negates a noun phrase: its scope is at most this many words. */
 const NO_SCOPE = 3;
 const CUE_STEMS = new Set([...CUE_WORDS].map(stemWord));
@@ -198,7 +289,8 @@ function indexFamilies(families: readonly ConventionFamily[]): FamilyIndex {
     for (const [alternative, words] of Object.entries(family.alternatives)) {
       for (const word of words) for (const w of splitWords(word)) members.set(stemWord(w), [family.name, alternative]);
     }
-    if (family.context !== undefined) context.set(family.name, new Set(family.context.flatMap((w) => splitWords(w).map(stemWord))));
+    if (family.context !== undefined)
+      context.set(family.name, new Set(family.context.flatMap((w) => splitWords(w).map(stemWord))));
   }
   return { members, context, contextStems: new Set([...context.values()].flatMap((set) => [...set])) };
 }
@@ -217,7 +309,11 @@ function byFirstWord(cues: readonly (readonly string[])[]): Map<string, (readonl
 const NEGATIONS_BY_FIRST = byFirstWord(NEGATIONS);
 const SELECTORS_BY_FIRST = byFirstWord(SELECTORS);
 
-function matchAt(words: readonly string[], k: number, cues: ReadonlyMap<string, (readonly string[])[]>): readonly string[] | undefined {
+function matchAt(
+  words: readonly string[],
+  k: number,
+  cues: ReadonlyMap<string, (readonly string[])[]>,
+): readonly string[] | undefined {
   return cues.get(words[k] as string)?.find((cue) => cue.every((w, j) => words[k + j] === w));
 }
 
@@ -294,7 +390,8 @@ function analyse(text: string, families: FamilyIndex): Assertion {
           const matched = (selector ?? negation) as readonly string[];
           if (negation !== undefined) negations += 1;
           if (matched[0] === 'from') scope = 'replacing';
-          else if (scope !== 'negation') scope = selector !== undefined ? (scope === 'none' ? 'selector' : scope) : 'negation';
+          else if (scope !== 'negation')
+            scope = selector !== undefined ? (scope === 'none' ? 'selector' : scope) : 'negation';
           if (!(negation !== undefined && scope === 'negation' && negations > 1)) {
             scopeLeft = matched.length === 1 && matched[0] === 'no' ? NO_SCOPE : Number.POSITIVE_INFINITY;
           }
@@ -309,7 +406,11 @@ function analyse(text: string, families: FamilyIndex): Assertion {
         const stem = stems[k] as string;
         const member = families.members.get(stem);
         if (member !== undefined && active(member[0])) {
-          hits.push([member[0], member[1], scope === 'none' ? 'none' : scope === 'negation' ? 'negation' : 'rejecting']);
+          hits.push([
+            member[0],
+            member[1],
+            scope === 'none' ? 'none' : scope === 'negation' ? 'negation' : 'rejecting',
+          ]);
         } else if (scope === 'negation' && !CUE_WORDS.has(word) && !STOP_WORDS.has(word)) {
           if (!families.contextStems.has(stem) && !isNumber(stem)) topicalInNegation = true;
         }
@@ -384,8 +485,13 @@ function choice(stance: Stance, family: string): Set<string> | undefined {
  * shared family, on polarity. `abstain` (no vote) when either polarity is unknown or a shared
  * family is chosen both ways; undefined when they agree.
  */
-function disagreement(x: Stance, y: Stance): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | undefined {
-  const families = new Set([...x.favoured.keys(), ...x.rejected.keys()].filter((f) => y.favoured.has(f) || y.rejected.has(f)));
+function disagreement(
+  x: Stance,
+  y: Stance,
+): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | undefined {
+  const families = new Set(
+    [...x.favoured.keys(), ...x.rejected.keys()].filter((f) => y.favoured.has(f) || y.rejected.has(f)),
+  );
   let decided = false;
   for (const family of [...families].sort()) {
     const xc = choice(x, family);
@@ -423,7 +529,9 @@ function resolveOptions(options: ContradictionOptions | undefined): Resolved {
     const value = options[key];
     if (value === undefined) continue;
     if (!Number.isFinite(value) || value < 0 || value > 1) {
-      throw new CredenceError('INVALID_INPUT', `contradiction option ${key} must be in [0, 1], got ${String(value)}`, { details: { [key]: value } });
+      throw new CredenceError('INVALID_INPUT', `contradiction option ${key} must be in [0, 1], got ${String(value)}`, {
+        details: { [key]: value },
+      });
     }
     resolved[key] = value;
   }
@@ -431,7 +539,11 @@ function resolveOptions(options: ContradictionOptions | undefined): Resolved {
     const value = options[key];
     if (value === undefined) continue;
     if (!Number.isInteger(value) || value < 1) {
-      throw new CredenceError('INVALID_INPUT', `contradiction option ${key} must be an integer ≥ 1, got ${String(value)}`, { details: { [key]: value } });
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `contradiction option ${key} must be an integer ≥ 1, got ${String(value)}`,
+        { details: { [key]: value } },
+      );
     }
     resolved[key] = value;
   }
@@ -478,17 +590,29 @@ export function detectContradictions(
   const resolved = resolveOptions(options);
   const indexOf = new Map<string, number>();
   items.forEach((item, i) => {
-    if (typeof item.id !== 'string' || item.id.length === 0) throw new CredenceError('INVALID_INPUT', `observation at index ${i} needs a non-empty string id`);
-    if (indexOf.has(item.id)) throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
-    if (!Number.isFinite(item.timestamp)) throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`);
+    if (typeof item.id !== 'string' || item.id.length === 0)
+      throw new CredenceError('INVALID_INPUT', `observation at index ${i} needs a non-empty string id`);
+    if (indexOf.has(item.id))
+      throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
+    if (!Number.isFinite(item.timestamp))
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`,
+      );
     indexOf.set(item.id, i);
   });
   const groupOf = new Int32Array(items.length).fill(-1);
   groups.forEach((group, g) => {
     for (const id of group.ids) {
       const i = indexOf.get(id);
-      if (i === undefined) throw new CredenceError('INVALID_INPUT', `group ${g} names observation ${id}, which is not among the items`, { details: { group: g, id } });
-      if (groupOf[i] !== -1) throw new CredenceError('INVALID_INPUT', `observation ${id} is in groups ${groupOf[i]} and ${g}`, { details: { id } });
+      if (i === undefined)
+        throw new CredenceError('INVALID_INPUT', `group ${g} names observation ${id}, which is not among the items`, {
+          details: { group: g, id },
+        });
+      if (groupOf[i] !== -1)
+        throw new CredenceError('INVALID_INPUT', `observation ${id} is in groups ${groupOf[i]} and ${g}`, {
+          details: { id },
+        });
       groupOf[i] = g;
     }
   });
@@ -517,9 +641,14 @@ export function detectContradictions(
     }),
   );
   const df = new Int32Array(termIdOf.size);
-  for (let i = 0; i < items.length; i += 1) for (const t of assertionTerms[itemAssertion[i] as number] as number[]) df[t] = (df[t] as number) + 1;
+  for (let i = 0; i < items.length; i += 1)
+    for (const t of assertionTerms[itemAssertion[i] as number] as number[]) df[t] = (df[t] as number) + 1;
   const names = [...termIdOf.keys()];
-  const termWeight = batchIdf(names, df, items.length, { minBatch: resolved.idfMinBatch, genericWeight: resolved.genericWeight, generic: GENERIC_TERMS });
+  const termWeight = batchIdf(names, df, items.length, {
+    minBatch: resolved.idfMinBatch,
+    genericWeight: resolved.genericWeight,
+    generic: GENERIC_TERMS,
+  });
   const vectors = assertionTerms.map((terms) => {
     const weights = new Map<number, number>();
     let norm = 0;
@@ -532,7 +661,10 @@ export function detectContradictions(
   const stanceIds = new Map<string, number>();
   const stances: Stance[] = [];
   const familyKey = (map: ReadonlyMap<string, ReadonlySet<string>>) =>
-    [...map].map(([f, alts]) => `${f}=${[...alts].sort().join('|')}`).sort().join(';');
+    [...map]
+      .map(([f, alts]) => `${f}=${[...alts].sort().join('|')}`)
+      .sort()
+      .join(';');
   const internStance = (stance: Stance): number => {
     const key = `${stance.polarity}/${familyKey(stance.favoured)}/${familyKey(stance.rejected)}`;
     let id = stanceIds.get(key);
@@ -547,7 +679,11 @@ export function detectContradictions(
   const itemStance = Int32Array.from(items, (item, i) => {
     const key = (itemAssertion[i] as number) * TYPE_SLOTS + typeSlot(item.type);
     let id = stanceMemo.get(key);
-    if (id === undefined) stanceMemo.set(key, (id = internStance(stanceOf(assertions[itemAssertion[i] as number] as Assertion, item.type))));
+    if (id === undefined)
+      stanceMemo.set(
+        key,
+        (id = internStance(stanceOf(assertions[itemAssertion[i] as number] as Assertion, item.type))),
+      );
     return id;
   });
   const stanceCount = stances.length;
@@ -587,7 +723,9 @@ export function detectContradictions(
     }
   }
   const spreadLimit = Math.max(resolved.minSupport, resolved.maxGroupShare * groups.length);
-  const weak = Uint8Array.from(names, (term, t) => (GENERIC_TERMS.has(term) || (groupsWith[t] as number) > spreadLimit ? 1 : 0));
+  const weak = Uint8Array.from(names, (term, t) =>
+    GENERIC_TERMS.has(term) || (groupsWith[t] as number) > spreadLimit ? 1 : 0,
+  );
   const weakNorms = Float64Array.from(vectors, (weights) => {
     let sum = 0;
     for (const [t, w] of weights) if (weak[t] === 1) sum += w * w;
@@ -601,7 +739,8 @@ export function detectContradictions(
     const start = new Int32Array(termIdOf.size + 1);
     for (const p of prototypes) {
       if (!keep(p)) continue;
-      for (const t of assertionTerms[p.assertion] as number[]) if (weak[t] === 0) start[t + 1] = (start[t + 1] as number) + 1;
+      for (const t of assertionTerms[p.assertion] as number[])
+        if (weak[t] === 0) start[t + 1] = (start[t + 1] as number) + 1;
     }
     for (let t = 0; t < termIdOf.size; t += 1) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
     const fill = Int32Array.from(start);
@@ -666,7 +805,17 @@ export function detectContradictions(
       };
       let touched = gather(plain ? negativePostings : allPostings);
       const stanceId = itemStance[i] as number;
-      const votes = new Map<number, { disagree: number; support: number; best: number; against: number; kind: 'negation' | 'opposite-convention'; family: string | undefined }>();
+      const votes = new Map<
+        number,
+        {
+          disagree: number;
+          support: number;
+          best: number;
+          against: number;
+          kind: 'negation' | 'opposite-convention';
+          family: string | undefined;
+        }
+      >();
       const near = (p: number): number => {
         let sim = acc[p] as number;
         const other = (prototypes[p] as Prototype).assertion;
@@ -693,7 +842,11 @@ export function detectContradictions(
         const sim = near(p);
         if (sim < resolved.nearThreshold) continue;
         let vote = votes.get(proto.group);
-        if (vote === undefined) votes.set(proto.group, (vote = { disagree: 0, support: 0, best: -1, against: -1, kind: 'negation', family: undefined }));
+        if (vote === undefined)
+          votes.set(
+            proto.group,
+            (vote = { disagree: 0, support: 0, best: -1, against: -1, kind: 'negation', family: undefined }),
+          );
         vote.disagree += count * sim;
         vote.support += count;
         if (vote.support >= resolved.minSupport) contested = true;
@@ -723,17 +876,26 @@ export function detectContradictions(
       }
       let chosen: number | undefined;
       for (const [g, vote] of [...votes].sort((x, y) => x[0] - y[0])) {
-        if (vote.disagree > agreeing && vote.support >= resolved.minSupport && (chosen === undefined || vote.disagree > (votes.get(chosen) as { disagree: number }).disagree)) chosen = g;
+        if (
+          vote.disagree > agreeing &&
+          vote.support >= resolved.minSupport &&
+          (chosen === undefined || vote.disagree > (votes.get(chosen) as { disagree: number }).disagree)
+        )
+          chosen = g;
       }
       if (chosen === undefined) verdict = null;
       else {
-        const vote = votes.get(chosen) as { against: number; kind: 'negation' | 'opposite-convention'; family: string | undefined };
+        const vote = votes.get(chosen) as {
+          against: number;
+          kind: 'negation' | 'opposite-convention';
+          family: string | undefined;
+        };
         const against = prototypes[vote.against] as Prototype;
         const example = items[against.items[0] as number] as ContradictionItem;
         const assertion = assertions[a] as Assertion;
         const what =
           vote.kind === 'opposite-convention' && vote.family !== undefined
-            ? `favours ${describe(stance, vote.family) || 'another choice'} over ${describe(against.stance, vote.family) || 'the group\'s choice'} (${vote.family})`
+            ? `favours ${describe(stance, vote.family) || 'another choice'} over ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
             : `says the opposite${assertion.cue !== undefined ? ` ("${assertion.cue}")` : ''}`;
         verdict = {
           group: chosen,
@@ -761,6 +923,9 @@ export function detectContradictions(
  * Ages in days of contradictions at `now` (milliseconds), for `isSignificant`'s
  * `contradictionAgesDays`.
  */
-export function contradictionAgesDays(contradictions: readonly { readonly timestamp: number }[], now: number): number[] {
+export function contradictionAgesDays(
+  contradictions: readonly { readonly timestamp: number }[],
+  now: number,
+): number[] {
   return contradictions.map((c) => (now - c.timestamp) / 86_400_000);
 }

@@ -70,9 +70,12 @@ describe('applyFeedback', () => {
     fc.assert(
       fc.property(
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 3 }), kind: fc.constantFrom(...FEEDBACK_KINDS) }), {
-          maxLength: 30,
-        }),
+        fc.array(
+          fc.record({ id: fc.string({ minLength: 1, maxLength: 3 }), kind: fc.constantFrom(...FEEDBACK_KINDS) }),
+          {
+            maxLength: 30,
+          },
+        ),
         (base, events) => {
           const { value } = applyFeedback(base, events);
           expect(value).toBeGreaterThanOrEqual(0);
@@ -89,7 +92,10 @@ describe('applyFeedback', () => {
       .array(fc.integer({ min: 0, max: 12 }), { maxLength: 20 })
       .map((ids): FeedbackEvent[] => ids.map((id) => ({ id: `e${id}`, kind: kindOf(id) })))
       .chain((events) =>
-        fc.tuple(fc.constant(events), fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length })),
+        fc.tuple(
+          fc.constant(events),
+          fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }),
+        ),
       );
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100 }), eventsAndShuffle, (percent, [events, shuffled]) => {

@@ -88,7 +88,10 @@ export function applyFeedback(
 
   events.forEach((event, index) => {
     if (typeof event.id !== 'string' || event.id.length === 0) {
-      throw new CredenceError('INVALID_INPUT', `feedback event at index ${index} needs a non-empty string id, got ${String(event.id)}`);
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `feedback event at index ${index} needs a non-empty string id, got ${String(event.id)}`,
+      );
     }
     if (!KIND_SET.has(event.kind)) {
       throw new CredenceError(

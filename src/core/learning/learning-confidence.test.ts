@@ -34,9 +34,13 @@ describe('recencyWeight', () => {
 
   it('never increases as the latest observation gets older', () => {
     fc.assert(
-      fc.property(fc.double({ min: -100, max: 10_000, noNaN: true }), fc.double({ min: 0, max: 10_000, noNaN: true }), (age, extra) => {
-        expect(recencyWeight(age + extra)).toBeLessThanOrEqual(recencyWeight(age));
-      }),
+      fc.property(
+        fc.double({ min: -100, max: 10_000, noNaN: true }),
+        fc.double({ min: 0, max: 10_000, noNaN: true }),
+        (age, extra) => {
+          expect(recencyWeight(age + extra)).toBeLessThanOrEqual(recencyWeight(age));
+        },
+      ),
     );
   });
 });
@@ -170,7 +174,9 @@ describe('isSignificant', () => {
 
   it('rejects a confidence outside [0, 1] or a non-finite age with INVALID_INPUT', () => {
     expect(codeOf(() => isSignificant({ confidences: [-0.1], contradictionAgesDays: [] }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => isSignificant({ confidences: [0.5], contradictionAgesDays: [Number.NaN] }))).toBe('INVALID_INPUT');
+    expect(codeOf(() => isSignificant({ confidences: [0.5], contradictionAgesDays: [Number.NaN] }))).toBe(
+      'INVALID_INPUT',
+    );
   });
 
   it('agrees with a direct reading of the three seed rules', () => {

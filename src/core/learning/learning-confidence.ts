@@ -188,7 +188,9 @@ export function isSignificant(input: SignificanceInput, options?: LearningOption
       );
     }
   }
-  const recent = contradictionAgesDays.map((age) => Math.max(0, age)).filter((age) => age < resolved.contradictionWindowDays);
+  const recent = contradictionAgesDays
+    .map((age) => Math.max(0, age))
+    .filter((age) => age < resolved.contradictionWindowDays);
   if (recent.length > 0) {
     const youngest = Math.min(...recent);
     reasons.push(

@@ -144,19 +144,32 @@ function resolveOptions(options: GroupingOptions | undefined): Resolved {
     const value = options[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be a finite number, got ${String(value)}`, { details: { [key]: value } });
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be a finite number, got ${String(value)}`, {
+        details: { [key]: value },
+      });
     }
     resolved[key] = value;
   }
-  const unit = ['vectorWeight', 'joinThreshold', 'mergeThreshold', 'linkThreshold', 'maxDocumentShare', 'genericWeight'] as const;
+  const unit = [
+    'vectorWeight',
+    'joinThreshold',
+    'mergeThreshold',
+    'linkThreshold',
+    'maxDocumentShare',
+    'genericWeight',
+  ] as const;
   for (const key of unit) {
     if (resolved[key] < 0 || resolved[key] > 1) {
-      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be in [0, 1], got ${resolved[key]}`, { details: { [key]: resolved[key] } });
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be in [0, 1], got ${resolved[key]}`, {
+        details: { [key]: resolved[key] },
+      });
     }
   }
   for (const key of ['candidateLimit', 'minGroupSize', 'labelLength', 'idfMinBatch'] as const) {
     if (!Number.isInteger(resolved[key]) || resolved[key] < 1) {
-      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be an integer ≥ 1, got ${resolved[key]}`, { details: { [key]: resolved[key] } });
+      throw new CredenceError('INVALID_INPUT', `grouping option ${key} must be an integer ≥ 1, got ${resolved[key]}`, {
+        details: { [key]: resolved[key] },
+      });
     }
   }
   return resolved;
@@ -195,14 +208,56 @@ export function stemWord(word: string): string {
  * abbreviations of software work to their words (PR → pull request).
  */
 export const TERM_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  ran: ['run'], wrote: ['write'], written: ['write'], broke: ['break'], broken: ['break'], went: ['go'], gone: ['go'],
-  made: ['make'], kept: ['keep'], took: ['take'], taken: ['take'], found: ['find'], got: ['get'], gotten: ['get'],
-  gave: ['give'], given: ['give'], said: ['say'], told: ['tell'], brought: ['bring'], began: ['begin'], begun: ['begin'],
-  chose: ['choose'], chosen: ['choose'], forgot: ['forget'], forgotten: ['forget'], sent: ['send'], spent: ['spend'],
-  built: ['build'], held: ['hold'], caught: ['catch'], thought: ['think'], saw: ['see'], seen: ['see'], threw: ['throw'],
-  thrown: ['throw'], knew: ['know'], known: ['know'], fell: ['fall'], fallen: ['fall'], hid: ['hide'], hidden: ['hide'],
-  pr: ['pull', 'request'], prs: ['pull', 'request'], repo: ['repository'], repos: ['repository'], config: ['configuration'],
-  configs: ['configuration'], env: ['environment'], deps: ['dependency'], docs: ['documentation'],
+  ran: ['run'],
+  wrote: ['write'],
+  written: ['write'],
+  broke: ['break'],
+  broken: ['break'],
+  went: ['go'],
+  gone: ['go'],
+  made: ['make'],
+  kept: ['keep'],
+  took: ['take'],
+  taken: ['take'],
+  found: ['find'],
+  got: ['get'],
+  gotten: ['get'],
+  gave: ['give'],
+  given: ['give'],
+  said: ['say'],
+  told: ['tell'],
+  brought: ['bring'],
+  began: ['begin'],
+  begun: ['begin'],
+  chose: ['choose'],
+  chosen: ['choose'],
+  forgot: ['forget'],
+  forgotten: ['forget'],
+  sent: ['send'],
+  spent: ['spend'],
+  built: ['build'],
+  held: ['hold'],
+  caught: ['catch'],
+  thought: ['think'],
+  saw: ['see'],
+  seen: ['see'],
+  threw: ['throw'],
+  thrown: ['throw'],
+  knew: ['know'],
+  known: ['know'],
+  fell: ['fall'],
+  fallen: ['fall'],
+  hid: ['hide'],
+  hidden: ['hide'],
+  pr: ['pull', 'request'],
+  prs: ['pull', 'request'],
+  repo: ['repository'],
+  repos: ['repository'],
+  config: ['configuration'],
+  configs: ['configuration'],
+  env: ['environment'],
+  deps: ['dependency'],
+  docs: ['documentation'],
 });
 
 /** The words `word` stands for (`TERM_ALIASES`), or undefined (own keys only: "constructor" is a word). */
@@ -230,7 +285,9 @@ export const GENERIC_WORDS: readonly string[] = Object.freeze(
 );
 
 /** `GENERIC_WORDS` as terms (aliased and stemmed like `observationTerms`). */
-export const GENERIC_TERMS: ReadonlySet<string> = new Set(GENERIC_WORDS.flatMap((w) => (aliasesOf(w) ?? [w]).map(stemWord)));
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(
+  GENERIC_WORDS.flatMap((w) => (aliasesOf(w) ?? [w]).map(stemWord)),
+);
 
 const PATH_CHAR = /^[\w.@~/-]+$/;
 
@@ -300,20 +357,32 @@ function validate(items: readonly GroupingItem[]): number {
   let dimension = 0;
   items.forEach((item, index) => {
     if (typeof item.id !== 'string' || item.id.length === 0) {
-      throw new CredenceError('INVALID_INPUT', `observation at index ${index} needs a non-empty string id, got ${String(item.id)}`);
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `observation at index ${index} needs a non-empty string id, got ${String(item.id)}`,
+      );
     }
-    if (seen.has(item.id)) throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
+    if (seen.has(item.id))
+      throw new CredenceError('INVALID_INPUT', `observation id ${item.id} appears twice`, { details: { id: item.id } });
     seen.add(item.id);
-    if (typeof item.text !== 'string') throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a text, got ${String(item.text)}`);
+    if (typeof item.text !== 'string')
+      throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a text, got ${String(item.text)}`);
     if (!Number.isFinite(item.timestamp)) {
-      throw new CredenceError('INVALID_INPUT', `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`);
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `observation ${item.id} needs a finite timestamp, got ${String(item.timestamp)}`,
+      );
     }
     if (item.vector !== undefined) {
       if (dimension === 0) dimension = item.vector.length;
       else if (item.vector.length !== dimension) {
-        throw new CredenceError('INVALID_INPUT', `observation ${item.id} has a vector of dimension ${item.vector.length}, the others ${dimension}`, {
-          details: { id: item.id, dimension: item.vector.length, expected: dimension },
-        });
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `observation ${item.id} has a vector of dimension ${item.vector.length}, the others ${dimension}`,
+          {
+            details: { id: item.id, dimension: item.vector.length, expected: dimension },
+          },
+        );
       }
     }
   });
@@ -343,7 +412,12 @@ function isZero(v: Float32Array): boolean {
   return true;
 }
 
-function buildUnits(items: readonly GroupingItem[], order: readonly number[], dimension: number, options: Resolved): Units {
+function buildUnits(
+  items: readonly GroupingItem[],
+  order: readonly number[],
+  dimension: number,
+  options: Resolved,
+): Units {
   const termIdOf = new Map<string, number>();
   const termNames: string[] = [];
   const unitOf = new Map<string, number>();
@@ -380,7 +454,11 @@ function buildUnits(items: readonly GroupingItem[], order: readonly number[], di
   }
   const df = new Int32Array(termIdOf.size);
   for (const terms of itemTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
-  const termWeight = batchIdf(termNames, df, items.length, { minBatch: options.idfMinBatch, genericWeight: options.genericWeight, generic: GENERIC_TERMS });
+  const termWeight = batchIdf(termNames, df, items.length, {
+    minBatch: options.idfMinBatch,
+    genericWeight: options.genericWeight,
+    generic: GENERIC_TERMS,
+  });
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
@@ -453,7 +531,15 @@ class Grouper {
   }
 
   newCluster(): number {
-    this.clusters.push({ units: [], size: 0, terms: new Map(), termNorm2: 0, vector: undefined, vectorNorm2: 0, alive: true });
+    this.clusters.push({
+      units: [],
+      size: 0,
+      terms: new Map(),
+      termNorm2: 0,
+      vector: undefined,
+      vectorNorm2: 0,
+      alive: true,
+    });
     return this.clusters.length - 1;
   }
 
@@ -566,7 +652,8 @@ class Grouper {
    */
   /** Whether a unit has a term rare enough to search by: then its common terms are skipped. */
   hasRareTerm(terms: Int32Array): boolean {
-    for (let k = 0; k < terms.length; k += 1) if ((this.units.df[terms[k] as number] as number) <= this.maxDf) return true;
+    for (let k = 0; k < terms.length; k += 1)
+      if ((this.units.df[terms[k] as number] as number) <= this.maxDf) return true;
     return false;
   }
 
@@ -656,7 +743,10 @@ class Grouper {
     }
     const va = this.units.vectors[a];
     const vb = this.units.vectors[b];
-    const semantic = va === undefined || vb === undefined ? undefined : dot(va, vb) / ((this.units.vectorNorms[a] as number) * (this.units.vectorNorms[b] as number));
+    const semantic =
+      va === undefined || vb === undefined
+        ? undefined
+        : dot(va, vb) / ((this.units.vectorNorms[a] as number) * (this.units.vectorNorms[b] as number));
     return this.mix(semantic, lexical);
   }
 
@@ -682,7 +772,8 @@ class Grouper {
         }
         const tv = this.units.termIds[v] as Int32Array;
         const k2 = tv.indexOf(t);
-        this.acc[v] = (this.acc[v] as number) + (weights[k] as number) * ((this.units.weights[v] as Float64Array)[k2] as number);
+        this.acc[v] =
+          (this.acc[v] as number) + (weights[k] as number) * ((this.units.weights[v] as Float64Array)[k2] as number);
       }
     }
     let bestUnit = -1;
@@ -763,7 +854,9 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     const b = find(b0);
     if (a === b || g.clusterSimilarity(a, b) < resolved.mergeThreshold) continue;
     const [keep, drop] = a < b ? [a, b] : [b, a];
-    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort((p, q) => p - q);
+    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
+      (p, q) => p - q,
+    );
     Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
     root[drop] = keep;
     g.rebuild(keep, merged);
@@ -817,7 +910,8 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   // Output.
   const groups: ObservationGroup[] = [];
   const singletons: number[] = [];
-  const itemsOf = (list: readonly number[]) => list.flatMap((u) => units.members[u] as number[]).sort((p, q) => (rank[p] as number) - (rank[q] as number));
+  const itemsOf = (list: readonly number[]) =>
+    list.flatMap((u) => units.members[u] as number[]).sort((p, q) => (rank[p] as number) - (rank[q] as number));
   for (const [c, cluster] of g.clusters.entries()) {
     if (!cluster.alive) continue;
     const members = itemsOf(cluster.units);
@@ -842,7 +936,11 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
       label: text.length <= resolved.labelLength ? text : `${text.slice(0, resolved.labelLength - 1).trimEnd()}…`,
     });
   }
-  groups.sort((a, b) => b.ids.length - a.ids.length || (a.representative < b.representative ? -1 : a.representative > b.representative ? 1 : 0));
+  groups.sort(
+    (a, b) =>
+      b.ids.length - a.ids.length ||
+      (a.representative < b.representative ? -1 : a.representative > b.representative ? 1 : 0),
+  );
   singletons.sort((a, b) => (rank[a] as number) - (rank[b] as number));
   return { groups, singletons: singletons.map((i) => (items[i] as GroupingItem).id) };
 }

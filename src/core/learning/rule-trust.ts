@@ -32,14 +32,20 @@ export type ObservationSource = (typeof OBSERVATION_SOURCES)[number];
 
 const SOURCE_PREFIX = 'source:';
 /** Most trusted first. */
-const TRUST: Readonly<Record<ObservationSource, number>> = Object.freeze({ user: 0, template: 1, agent: 2, 'tool-output': 3 });
+const TRUST: Readonly<Record<ObservationSource, number>> = Object.freeze({
+  user: 0,
+  template: 1,
+  agent: 2,
+  'tool-output': 3,
+});
 
 /** The tag that records `source`. */
 export function sourceTag(source: ObservationSource): string {
   return `${SOURCE_PREFIX}${source}`;
 }
 
-const isSource = (value: string): value is ObservationSource => (OBSERVATION_SOURCES as readonly string[]).includes(value);
+const isSource = (value: string): value is ObservationSource =>
+  (OBSERVATION_SOURCES as readonly string[]).includes(value);
 
 /**
  * The source of an observation by its tags: the least trusted `source:` tag; an unknown
@@ -55,7 +61,8 @@ export function observationSource(tags: readonly string[]): ObservationSource {
     if (found === undefined || TRUST[source] > TRUST[found]) found = source;
   }
   if (found !== undefined) return found;
-  if (tags.includes('hook')) return tags.includes('correction') ? 'user' : tags.includes('commit') ? 'template' : 'tool-output';
+  if (tags.includes('hook'))
+    return tags.includes('correction') ? 'user' : tags.includes('commit') ? 'template' : 'tool-output';
   return 'user';
 }
 
@@ -74,7 +81,8 @@ export function isRuleSource(source: ObservationSource): boolean {
 // --- commands in rules -------------------------------------------------------------------------
 
 /** Words that run, fetch or escalate on their own. */
-const COMMAND_WORDS = /\b(?:curl|wget|sudo|doas|eval|chmod|ncat|netcat|iex|iwr|invoke-expression|invoke-webrequest|powershell|pwsh)\b/i;
+const COMMAND_WORDS =
+  /\b(?:curl|wget|sudo|doas|eval|chmod|ncat|netcat|iex|iwr|invoke-expression|invoke-webrequest|powershell|pwsh)\b/i;
 /** Output piped into an interpreter: `| sh`, `|bash`, `| python3`. */
 const PIPE_TO_SHELL = /\|\s*(?:sh|bash|zsh|dash|ksh|fish|csh|tcsh|python[23]?|perl|ruby|node|php)\b/i;
 /** `sh -c`, `bash -c`, `rm -rf`, `rm -fr`, `rm -r -f`. */
@@ -86,7 +94,13 @@ const SHELL_FLAGS = /\b(?:(?:sh|bash|zsh|dash)\s+-c|rm\s+-[a-z]*[rf])\b/i;
  * until the user confirms it.
  */
 export function commandLike(text: string): boolean {
-  return text.includes('`') || text.includes('$(') || PIPE_TO_SHELL.test(text) || COMMAND_WORDS.test(text) || SHELL_FLAGS.test(text);
+  return (
+    text.includes('`') ||
+    text.includes('$(') ||
+    PIPE_TO_SHELL.test(text) ||
+    COMMAND_WORDS.test(text) ||
+    SHELL_FLAGS.test(text)
+  );
 }
 
 // --- confirmation ------------------------------------------------------------------------------
@@ -110,6 +124,8 @@ export function confirmationEventId(texts: readonly string[]): string {
  * `eventIds` (the ids of the feedback events on the learned thing that holds them).
  */
 export function heldTexts(texts: readonly string[], eventIds: readonly string[]): string[] {
-  const confirmed = new Set(eventIds.filter(isConfirmationId).flatMap((id) => id.slice(CONFIRM_PREFIX.length).split('.')));
+  const confirmed = new Set(
+    eventIds.filter(isConfirmationId).flatMap((id) => id.slice(CONFIRM_PREFIX.length).split('.')),
+  );
   return texts.filter((t) => commandLike(t) && !confirmed.has(textHash(t)));
 }

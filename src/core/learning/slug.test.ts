@@ -62,7 +62,20 @@ describe('slugify', () => {
 describe('isValidSkillName', () => {
   it('accepts the Agent Skills name form and nothing else', () => {
     for (const name of ['pdf-processing', 'a', '1password', 'x'.repeat(64)]) expect(isValidSkillName(name)).toBe(true);
-    for (const name of ['', 'PDF-Processing', '-pdf', 'pdf-', 'pdf--processing', 'pdf_processing', 'pdf processing', 'x'.repeat(65), 'my-claude-skill', 'anthropic', '../x', 'é']) {
+    for (const name of [
+      '',
+      'PDF-Processing',
+      '-pdf',
+      'pdf-',
+      'pdf--processing',
+      'pdf_processing',
+      'pdf processing',
+      'x'.repeat(65),
+      'my-claude-skill',
+      'anthropic',
+      '../x',
+      'é',
+    ]) {
       expect(isValidSkillName(name)).toBe(false);
     }
   });

@@ -64,17 +64,25 @@ export function isValidSkillName(name: string, maxLength: number = SLUG_DEFAULTS
  */
 export function slugify(text: string, options: SlugOptions = {}): string {
   if (typeof text !== 'string') {
-    throw new CredenceError('INVALID_INPUT', `the text to make a slug of must be a string, got ${String(text)}`, { details: { text } });
+    throw new CredenceError('INVALID_INPUT', `the text to make a slug of must be a string, got ${String(text)}`, {
+      details: { text },
+    });
   }
   const maxLength = options.maxLength ?? SLUG_DEFAULTS.maxLength;
   if (!Number.isInteger(maxLength) || maxLength < 16 || maxLength > SLUG_DEFAULTS.maxLength) {
-    throw new CredenceError('INVALID_INPUT', `maxLength must be a whole number in [16, 64], got ${String(maxLength)}`, { details: { maxLength } });
+    throw new CredenceError('INVALID_INPUT', `maxLength must be a whole number in [16, 64], got ${String(maxLength)}`, {
+      details: { maxLength },
+    });
   }
   const fallback = options.fallback ?? SLUG_DEFAULTS.fallback;
   if (!isValidSkillName(fallback, maxLength - HASH_PART)) {
-    throw new CredenceError('INVALID_INPUT', `fallback must be a valid name of at most ${maxLength - HASH_PART} characters (a-z, 0-9, single hyphens), got ${JSON.stringify(fallback)}`, {
-      details: { fallback },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `fallback must be a valid name of at most ${maxLength - HASH_PART} characters (a-z, 0-9, single hyphens), got ${JSON.stringify(fallback)}`,
+      {
+        details: { fallback },
+      },
+    );
   }
 
   const words = text

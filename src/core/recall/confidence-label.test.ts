@@ -88,13 +88,19 @@ describe('labelAll', () => {
 
   it('labels the result with the largest absolute score high', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 30 }), (scores) => {
-        const labels = labelAll(scores);
-        expect(labels).toHaveLength(scores.length);
-        const bestIndex = scores.reduce((top, score, index) => (Math.abs(score) > Math.abs(scores[top] ?? 0) ? index : top), 0);
-        const allZero = scores.every((score) => score === 0);
-        expect(labels[bestIndex]).toBe(allZero ? 'low' : 'high');
-      }),
+      fc.property(
+        fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 30 }),
+        (scores) => {
+          const labels = labelAll(scores);
+          expect(labels).toHaveLength(scores.length);
+          const bestIndex = scores.reduce(
+            (top, score, index) => (Math.abs(score) > Math.abs(scores[top] ?? 0) ? index : top),
+            0,
+          );
+          const allZero = scores.every((score) => score === 0);
+          expect(labels[bestIndex]).toBe(allZero ? 'low' : 'high');
+        },
+      ),
     );
   });
 

@@ -6,7 +6,13 @@ const note = (id: string, title: string) => ({ id, kind: 'observation', title })
 
 describe('foldRepeats', () => {
   it('lists a run whose intent repeats once, at its best rank, with how many runs it stands for', () => {
-    const items = [run('r1', 'Claude Code session s1'), note('o1', 'Tests run first'), run('r2', 'Claude Code session s1 '), run('r3', 'fix the test'), run('r4', 'Claude Code session s1')];
+    const items = [
+      run('r1', 'Claude Code session s1'),
+      note('o1', 'Tests run first'),
+      run('r2', 'Claude Code session s1 '),
+      run('r3', 'fix the test'),
+      run('r4', 'Claude Code session s1'),
+    ];
     expect(foldRepeats(items).map((e) => [e.id, e.repeats, e.ids])).toEqual([
       ['r1', 3, ['r1', 'r2', 'r4']],
       ['o1', 1, ['o1']],
@@ -17,12 +23,18 @@ describe('foldRepeats', () => {
   it('folds only the kinds it is given, and never folds across kinds', () => {
     const items = [note('o1', 'same'), note('o2', 'same'), run('r1', 'same')];
     expect(foldRepeats(items).map((e) => e.id)).toEqual(['o1', 'o2', 'r1']);
-    expect(foldRepeats(items, { kinds: ['observation', 'execution'] }).map((e) => [e.id, e.repeats])).toEqual([['o1', 2], ['r1', 1]]);
+    expect(foldRepeats(items, { kinds: ['observation', 'execution'] }).map((e) => [e.id, e.repeats])).toEqual([
+      ['o1', 2],
+      ['r1', 1],
+    ]);
   });
 
   it('cuts to the limit after folding, still counting the repeats of what it kept', () => {
     const items = [run('r1', 'a'), run('r2', 'b'), run('r3', 'a'), run('r4', 'c'), run('r5', 'b')];
-    expect(foldRepeats(items, { limit: 2 }).map((e) => [e.id, e.repeats])).toEqual([['r1', 2], ['r2', 2]]);
+    expect(foldRepeats(items, { limit: 2 }).map((e) => [e.id, e.repeats])).toEqual([
+      ['r1', 2],
+      ['r2', 2],
+    ]);
   });
 
   it('leaves its input as it was', () => {

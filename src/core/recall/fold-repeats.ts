@@ -26,7 +26,10 @@ export interface FoldOptions {
  * that kind has left out, and the earlier one carrying `repeats` (how many entries it stands for,
  * itself included) and `ids` (theirs, in rank order). Order is kept; nothing is mutated.
  */
-export function foldRepeats<T extends Foldable>(items: readonly T[], options: FoldOptions = {}): (T & { repeats: number; ids: string[] })[] {
+export function foldRepeats<T extends Foldable>(
+  items: readonly T[],
+  options: FoldOptions = {},
+): (T & { repeats: number; ids: string[] })[] {
   const kinds = new Set(options.kinds ?? ['execution']);
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const out: (T & { repeats: number; ids: string[] })[] = [];

@@ -29,11 +29,19 @@ export function sanitizeField(text: string): string {
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 export function formatContextLine(line: ContextLine): string {
-  const category = sanitizeField(line.category).toUpperCase().replace(/[^A-Z0-9_-]/g, '') || 'NOTE';
+  const category =
+    sanitizeField(line.category)
+      .toUpperCase()
+      .replace(/[^A-Z0-9_-]/g, '') || 'NOTE';
   const path = line.path === undefined || line.path === '' ? '' : ` -> ${sanitizeField(line.path)}`;
   const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
   return `- [${category}] ${sanitizeField(line.title)}${path}${tags.length > 0 ? ` #tags:${tags.join(',')}` : ''} [confidence:${line.label}]`;
@@ -41,5 +49,7 @@ export function formatContextLine(line: ContextLine): string {
 
 /** The whole block; an empty block when nothing was recalled. */
 export function formatMemoryContext(lines: readonly ContextLine[], source = 'credence'): string {
-  return [`<memory-context source="${escapeXml(source)}">`, ...lines.map(formatContextLine), '</memory-context>'].join('\n');
+  return [`<memory-context source="${escapeXml(source)}">`, ...lines.map(formatContextLine), '</memory-context>'].join(
+    '\n',
+  );
 }

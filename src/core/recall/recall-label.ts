@@ -62,9 +62,12 @@ export function recallLabels(results: readonly LabelEvidence[], options: RecallL
     const next = results[i + 1]?.score;
     const reasons: string[] = [];
     if (i > 0) reasons.push('not the top result');
-    else if (next !== undefined && r.score < (1 + o.minMargin) * next) reasons.push(`no clear margin over the next result (${r.score.toFixed(3)} vs ${next.toFixed(3)})`);
+    else if (next !== undefined && r.score < (1 + o.minMargin) * next)
+      reasons.push(`no clear margin over the next result (${r.score.toFixed(3)} vs ${next.toFixed(3)})`);
     if (r.termShare < o.minTermShare) reasons.push(`only ${Math.round(r.termShare * 100)}% of the query's words`);
     if (r.similarity < o.minSimilarity) reasons.push(`similarity ${r.similarity.toFixed(2)} below ${o.minSimilarity}`);
-    return reasons.length === 0 ? { label: 'high', seedLabel } : { label: 'medium', seedLabel, withheld: reasons.join('; ') };
+    return reasons.length === 0
+      ? { label: 'high', seedLabel }
+      : { label: 'medium', seedLabel, withheld: reasons.join('; ') };
   });
 }

@@ -99,7 +99,10 @@ describe('deriveIntent', () => {
   });
 
   it('lets an explicit config intent override the name', () => {
-    expect(deriveIntent('TestRunner', { intent: 'documentation' })).toEqual({ intent: 'documentation', rule: 'explicit' });
+    expect(deriveIntent('TestRunner', { intent: 'documentation' })).toEqual({
+      intent: 'documentation',
+      rule: 'explicit',
+    });
     expect(deriveIntent('TestRunner', { intent: 'general' })).toEqual({ intent: 'general', rule: 'explicit' });
   });
 
@@ -128,7 +131,10 @@ describe('deriveIntent', () => {
   });
 
   it('uses the description as a hint when the name says nothing', () => {
-    expect(deriveIntent('StepThree', { description: 'Runs the unit tests' })).toEqual({ intent: 'testing', rule: 'hint' });
+    expect(deriveIntent('StepThree', { description: 'Runs the unit tests' })).toEqual({
+      intent: 'testing',
+      rule: 'hint',
+    });
   });
 
   it('uses the tags in order when neither the name nor the description says anything', () => {
@@ -146,11 +152,17 @@ describe('deriveIntent', () => {
   });
 
   it('prefers the name over the hints', () => {
-    expect(deriveIntent('SearchNode', { description: 'debug the parser' })).toEqual({ intent: 'research', rule: 'name' });
+    expect(deriveIntent('SearchNode', { description: 'debug the parser' })).toEqual({
+      intent: 'research',
+      rule: 'name',
+    });
   });
 
   it('falls back to general when no hint matches either', () => {
-    expect(deriveIntent('Step', { description: 'third step', tags: ['misc'] })).toEqual({ intent: 'general', rule: 'default' });
+    expect(deriveIntent('Step', { description: 'third step', tags: ['misc'] })).toEqual({
+      intent: 'general',
+      rule: 'default',
+    });
   });
 
   it('does not modify the config it is given', () => {

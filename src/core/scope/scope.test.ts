@@ -13,7 +13,9 @@ describe('normalizeRemoteUrl', () => {
   });
 
   it('keeps different repositories apart', () => {
-    expect(normalizeRemoteUrl('git@github.com:org/repo-a.git')).not.toBe(normalizeRemoteUrl('git@github.com:org/repo-b.git'));
+    expect(normalizeRemoteUrl('git@github.com:org/repo-a.git')).not.toBe(
+      normalizeRemoteUrl('git@github.com:org/repo-b.git'),
+    );
   });
 });
 

@@ -30,9 +30,21 @@ export function normalizeRemoteUrl(url: string): string {
 
 /** A readable, stable scope id: the project's name and 12 hex digits of the hash of its identity. */
 export function scopeIdFor(input: { remoteUrl?: string | undefined; path: string }): string {
-  const identity = input.remoteUrl !== undefined && input.remoteUrl.trim() !== '' ? `remote:${normalizeRemoteUrl(input.remoteUrl)}` : `path:${input.path}`;
-  const base = identity.slice(identity.indexOf(':') + 1).split(/[\\/]/).filter(Boolean).pop() ?? 'root';
-  const name = base.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+  const identity =
+    input.remoteUrl !== undefined && input.remoteUrl.trim() !== ''
+      ? `remote:${normalizeRemoteUrl(input.remoteUrl)}`
+      : `path:${input.path}`;
+  const base =
+    identity
+      .slice(identity.indexOf(':') + 1)
+      .split(/[\\/]/)
+      .filter(Boolean)
+      .pop() ?? 'root';
+  const name =
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'project';
   const hash = sha256Hex(identity).slice(0, 12);
   return `${name}-${hash}`;
 }

@@ -40,7 +40,10 @@ export interface HybridScoreParts {
  * @throws CredenceError INVALID_INPUT when a score is outside [0, 1] or the weights are not a convex
  * pair (each ≥ 0, summing to 1).
  */
-export function graphScore(input: { centrality: number; relatedness?: number }, options: GraphScoreOptions = {}): number {
+export function graphScore(
+  input: { centrality: number; relatedness?: number },
+  options: GraphScoreOptions = {},
+): number {
   const weights = {
     relatedness: options.relatedness ?? GRAPH_SCORE_DEFAULTS.relatedness,
     centrality: options.centrality ?? GRAPH_SCORE_DEFAULTS.centrality,

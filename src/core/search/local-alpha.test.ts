@@ -39,7 +39,11 @@ describe('heatAlpha', () => {
 describe('localAlpha', () => {
   it('uses the cold-start rule under 5 observations and ignores heat there', () => {
     const result = localAlpha({ observations: 2, heat: 1 });
-    expect(result).toEqual({ alpha: 0.92, rule: 'cold-start', parts: { observations: 2, heat: null, coldStartObservations: 5 } });
+    expect(result).toEqual({
+      alpha: 0.92,
+      rule: 'cold-start',
+      parts: { observations: 2, heat: null, coldStartObservations: 5 },
+    });
   });
 
   it('uses heat diffusion from 5 observations on', () => {
@@ -51,7 +55,11 @@ describe('localAlpha', () => {
 
   it('treats an established tool with no heat as isolated', () => {
     const result = localAlpha({ observations: 50 });
-    expect(result).toEqual({ alpha: 1, rule: 'heat-diffusion', parts: { observations: 50, heat: 0, coldStartObservations: 5 } });
+    expect(result).toEqual({
+      alpha: 1,
+      rule: 'heat-diffusion',
+      parts: { observations: 50, heat: 0, coldStartObservations: 5 },
+    });
   });
 
   it('honours options without changing them or the frozen defaults', () => {
@@ -78,11 +86,15 @@ describe('localAlpha', () => {
 
   it('always returns α within [0.5, 1] with the default options', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 10_000 }), fc.option(fc.double({ noNaN: true }), { nil: undefined }), (observations, heat) => {
-        const { alpha } = localAlpha(heat === undefined ? { observations } : { observations, heat });
-        expect(alpha).toBeGreaterThanOrEqual(0.5);
-        expect(alpha).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.nat({ max: 10_000 }),
+        fc.option(fc.double({ noNaN: true }), { nil: undefined }),
+        (observations, heat) => {
+          const { alpha } = localAlpha(heat === undefined ? { observations } : { observations, heat });
+          expect(alpha).toBeGreaterThanOrEqual(0.5);
+          expect(alpha).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 });

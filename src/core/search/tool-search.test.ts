@@ -2,11 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEPRECATED_FACTOR, isDeprecated, rankTools, semanticScore, type ToolSignals } from './tool-search.js';
 
-const signals = (tool: string, extra: Partial<ToolSignals> = {}): ToolSignals => ({ tool, centrality: 0, heat: 0, observations: 0, ...extra });
+const signals = (tool: string, extra: Partial<ToolSignals> = {}): ToolSignals => ({
+  tool,
+  centrality: 0,
+  heat: 0,
+  observations: 0,
+  ...extra,
+});
 
 describe('semanticScore', () => {
   it('fuses the BM25 ratio to the best match with the clamped embedding similarity', () => {
-    expect(semanticScore({ bm25: -5, bestBm25: -10, similarity: 0.8 }, { bm25Weight: 0.5 })).toBeCloseTo(0.5 * 0.5 + 0.5 * 0.8, 12);
+    expect(semanticScore({ bm25: -5, bestBm25: -10, similarity: 0.8 }, { bm25Weight: 0.5 })).toBeCloseTo(
+      0.5 * 0.5 + 0.5 * 0.8,
+      12,
+    );
     expect(semanticScore({ similarity: -0.3 }, { bm25Weight: 0.5 })).toBe(0);
     expect(semanticScore({ bm25: -5, bestBm25: -5 }, { bm25Weight: 1 })).toBe(1);
   });
@@ -15,7 +24,10 @@ describe('semanticScore', () => {
 describe('rankTools', () => {
   it("reproduces the seed's cold-start example: 2 observations, semantic 0.72, graph 0.30 → α 0.92, score 0.69", () => {
     // semantic 0.72 from similarity alone; graph 0.30 from relatedness 0 and ... centrality 1 → 0.3.
-    const [r] = rankTools([signals('new_config_reader', { similarity: 0.72, relatedness: 0, centrality: 1, observations: 2 })], { bm25Weight: 0 });
+    const [r] = rankTools(
+      [signals('new_config_reader', { similarity: 0.72, relatedness: 0, centrality: 1, observations: 2 })],
+      { bm25Weight: 0 },
+    );
     expect(r).toMatchObject({ alpha: 0.92, alphaRule: 'cold-start' });
     expect(r?.semantic).toBeCloseTo(0.72, 12);
     expect(r?.graph).toBeCloseTo(0.3, 12);
@@ -23,7 +35,10 @@ describe('rankTools', () => {
   });
 
   it('lowers α for an established tool with heat from the context, down to 0.5', () => {
-    const [hot] = rankTools([signals('hub', { similarity: 0.5, centrality: 1, relatedness: 1, heat: 1, observations: 50 })], { bm25Weight: 0 });
+    const [hot] = rankTools(
+      [signals('hub', { similarity: 0.5, centrality: 1, relatedness: 1, heat: 1, observations: 50 })],
+      { bm25Weight: 0 },
+    );
     expect(hot).toMatchObject({ alpha: 0.5, alphaRule: 'heat-diffusion' });
   });
 
@@ -60,7 +75,9 @@ describe('rankTools', () => {
   });
 
   it('semantic-only gives α = 1 for every tool', () => {
-    const [r] = rankTools([signals('x', { similarity: 0.4, centrality: 1, heat: 1, observations: 99 })], { semanticOnly: true });
+    const [r] = rankTools([signals('x', { similarity: 0.4, centrality: 1, heat: 1, observations: 99 })], {
+      semanticOnly: true,
+    });
     expect(r).toMatchObject({ alpha: 1, alphaRule: 'semantic-only', score: r?.semantic });
   });
 });

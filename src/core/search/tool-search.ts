@@ -81,7 +81,10 @@ export interface ToolSearchResult {
 }
 
 /** The semantic part of one tool: BM25 ratio and embedding similarity, fused. */
-export function semanticScore(input: { bm25?: number; bestBm25?: number; similarity?: number }, options: SearchOptions = {}): number {
+export function semanticScore(
+  input: { bm25?: number; bestBm25?: number; similarity?: number },
+  options: SearchOptions = {},
+): number {
   const w = options.bm25Weight ?? SEARCH_DEFAULTS.bm25Weight;
   requireUnit('bm25Weight', w);
   const best = Math.abs(input.bestBm25 ?? 0);
@@ -94,10 +97,17 @@ export function semanticScore(input: { bm25?: number; bestBm25?: number; similar
 export function rankTools(candidates: readonly ToolSignals[], options: SearchOptions = {}): ToolSearchResult[] {
   const w = options.bm25Weight ?? SEARCH_DEFAULTS.bm25Weight;
   requireUnit('bm25Weight', w);
-  const bestBm25 = candidates.reduce((best, c) => (c.bm25 !== undefined && Math.abs(c.bm25) > best ? Math.abs(c.bm25) : best), 0);
+  const bestBm25 = candidates.reduce(
+    (best, c) => (c.bm25 !== undefined && Math.abs(c.bm25) > best ? Math.abs(c.bm25) : best),
+    0,
+  );
   const results = candidates.map((c): ToolSearchResult => {
     const semantic = semanticScore({ ...c, bestBm25 }, { bm25Weight: w });
-    const graph = graphScore(c.relatedness === undefined ? { centrality: c.centrality } : { centrality: c.centrality, relatedness: c.relatedness });
+    const graph = graphScore(
+      c.relatedness === undefined
+        ? { centrality: c.centrality }
+        : { centrality: c.centrality, relatedness: c.relatedness },
+    );
     const chosen: { alpha: number; rule: ToolAlphaRule } =
       options.semanticOnly === undefined || options.semanticOnly === false
         ? localAlpha({ observations: c.observations, heat: c.heat })

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCRUB_DEFAULTS, SECRET_KINDS, containsSecret, mayContainSecret, redactionMarker, scrubText, scrubValue } from './scrub.js';
+import {
+  SCRUB_DEFAULTS,
+  SECRET_KINDS,
+  containsSecret,
+  mayContainSecret,
+  redactionMarker,
+  scrubText,
+  scrubValue,
+} from './scrub.js';
 import type { SecretKind } from './scrub.js';
 
 // Fake secrets are generated at test time from a seeded generator and assembled by concatenation,
@@ -35,7 +43,11 @@ const alnum = (n: number): string => 'a' + gen.from(ALNUM, n - 3) + 'Z7';
 const urlsafe = (n: number): string => 'q' + gen.from(URLSAFE, n - 3) + 'X4';
 const b64url = (s: string): string => Buffer.from(s).toString('base64url');
 const pem = (label: string, lines: number): string =>
-  [`-----BEGIN ${label}-----`, ...Array.from({ length: lines }, () => gen.from(B64, 64)), `-----END ${label}-----`].join('\n');
+  [
+    `-----BEGIN ${label}-----`,
+    ...Array.from({ length: lines }, () => gen.from(B64, 64)),
+    `-----END ${label}-----`,
+  ].join('\n');
 
 const fake = {
   openai: 'sk' + '-' + alnum(48),
@@ -52,7 +64,12 @@ const fake = {
   awsSecret1: 'w' + gen.from(B64, 37) + 'K9',
   awsSecret2: 'R' + gen.from(B64, 37) + 'p2',
   awsSecret3: 'j' + gen.from(B64, 37) + 'Q5',
-  jwt: b64url('{"alg":"HS256","typ":"JWT"}') + '.' + b64url('{"sub":"1234567890","name":"Ada","iat":1516239022}') + '.' + urlsafe(43),
+  jwt:
+    b64url('{"alg":"HS256","typ":"JWT"}') +
+    '.' +
+    b64url('{"sub":"1234567890","name":"Ada","iat":1516239022}') +
+    '.' +
+    urlsafe(43),
   jwt2: b64url('{"alg":"RS256","kid":"k1"}') + '.' + b64url('{"sub":"svc","exp":1900000000}') + '.' + urlsafe(86),
   rsaKey: pem('RSA PRIVATE KEY', 6),
   opensshKey: pem('OPENSSH PRIVATE KEY', 4),
@@ -124,80 +141,497 @@ interface SecretCase {
 }
 
 const SECRETS: readonly SecretCase[] = [
-  { name: 'GitLab personal access token in a clone URL', kind: 'gitlab-token', secret: fake.gitlab, context: 'GITLAB={S} glab repo list', keep: [' glab repo list'] },
-  { name: 'Hugging Face token in a CLI call', kind: 'huggingface-token', secret: fake.huggingface, context: 'huggingface-cli login --add-to-git-credential {S}' },
-  { name: 'SendGrid key in a curl header', kind: 'sendgrid-key', secret: fake.sendgrid, context: 'curl -H "X-Key: {S}" https://api.sendgrid.com/v3/mail/send', keep: ['https://api.sendgrid.com/v3/mail/send'] },
-  { name: 'Slack webhook URL', kind: 'webhook-url', secret: fake.slackWebhook, context: 'curl -X POST https://hooks.slack.com/services/{S} -d @msg.json', keep: ['https://hooks.slack.com/services/', ' -d @msg.json'] },
-  { name: 'Cookie header of a request', kind: 'cookie', secret: fake.sessionCookie, context: 'GET / HTTP/1.1\nCookie: {S}\nAccept: */*', keep: ['Cookie: ', 'Accept: */*'] },
-  { name: 'OpenAI key in an export line', kind: 'openai-key', secret: fake.openai, context: 'export OPENAI_API_KEY={S}', keep: ['export OPENAI_API_KEY='] },
-  { name: 'OpenAI project key in Python code', kind: 'openai-key', secret: fake.openaiProject, context: 'client = OpenAI(api_key="{S}")\nclient.models.list()', keep: ['client = OpenAI(api_key="', '")'] },
-  { name: 'Anthropic key in a JSON tool input', kind: 'anthropic-key', secret: fake.anthropic, context: '{"url":"https://api.anthropic.com/v1/messages","headers":{"x-api-key":"{S}"}}', keep: ['"x-api-key":"'] },
-  { name: 'OpenAI key assigned through os.environ', kind: 'openai-key', secret: fake.environApiKey, context: 'os.environ["OPENAI_API_KEY"] = "{S}"' },
-  { name: 'GitHub ghp_ token as URL user', kind: 'github-token', secret: fake.ghp, context: 'git clone https://{S}@github.com/acme/infra.git', keep: ['git clone https://', '@github.com/acme/infra.git'] },
-  { name: 'GitHub gho_ token in a log line', kind: 'github-token', secret: fake.gho, context: '2024-05-01T12:00:00Z INFO oauth exchange ok token={S} scope=repo' },
-  { name: 'GitHub ghu_ token in a .env file', kind: 'github-token', secret: fake.ghu, context: 'NODE_ENV=production\nGH_USER_TOKEN={S}\nPORT=3000', keep: ['NODE_ENV=production', 'PORT=3000'] },
-  { name: 'GitHub ghs_ token in an Authorization token header', kind: 'github-token', secret: fake.ghs, context: 'curl -H "Authorization: token {S}" https://api.github.com/repos/acme/app' },
-  { name: 'GitHub ghr_ token in JSON', kind: 'github-token', secret: fake.ghr, context: '{"refresh_token": "{S}", "expires_in": 15811200}', keep: ['"expires_in": 15811200'] },
-  { name: 'GitHub fine-grained PAT in a shell here-string', kind: 'github-token', secret: fake.githubPat, context: 'gh auth login --with-token <<< {S}' },
-  { name: 'AWS access key id in aws configure', kind: 'aws-access-key-id', secret: fake.akia, context: 'aws configure set aws_access_key_id {S} --profile prod', keep: ['--profile prod'] },
-  { name: 'AWS temporary key id in STS JSON', kind: 'aws-access-key-id', secret: fake.asia, context: '{"Credentials": {"AccessKeyId": "{S}", "Expiration": "2024-05-01T13:00:00Z"}}' },
-  { name: 'AWS secret key in an env assignment', kind: 'aws-secret-key', secret: fake.awsSecret1, context: 'AWS_SECRET_ACCESS_KEY={S} aws s3 ls', keep: ['AWS_SECRET_ACCESS_KEY=', ' aws s3 ls'] },
-  { name: 'AWS secret key in ~/.aws/credentials', kind: 'aws-secret-key', secret: fake.awsSecret2, context: '[default]\naws_access_key_id = AKIA_NOT_A_KEY\naws_secret_access_key = {S}\nregion = eu-west-1', keep: ['region = eu-west-1'] },
-  { name: 'AWS secret key in STS JSON', kind: 'aws-secret-key', secret: fake.awsSecret3, context: '{"SecretAccessKey": "{S}", "SessionToken": "abc"}' },
-  { name: 'AWS session token in an env file', kind: 'credential', secret: fake.sessionToken, context: 'AWS_SESSION_TOKEN={S}' },
-  { name: 'JWT in an Authorization Bearer header', kind: 'jwt', secret: fake.jwt, context: 'GET /v1/me HTTP/1.1\nAuthorization: Bearer {S}\nAccept: application/json', keep: ['Authorization: Bearer ', 'Accept: application/json'] },
-  { name: 'JWT in a cookie in a log line', kind: 'jwt', secret: fake.jwt2, context: '[api] 200 GET /dashboard cookie=session={S}; Path=/' },
-  { name: 'RSA private key block across lines', kind: 'private-key', secret: fake.rsaKey, context: 'cat ~/.ssh/deploy_rsa\n{S}\n$ ls' },
-  { name: 'OpenSSH private key block in tool output', kind: 'private-key', secret: fake.opensshKey, context: 'Output:\n{S}\n' },
-  { name: 'EC private key block in a heredoc', kind: 'private-key', secret: fake.ecKey, context: "cat > key.pem <<'EOF'\n{S}\nEOF" },
-  { name: 'PKCS#8 private key block in a TypeScript string', kind: 'private-key', secret: fake.pkcs8Key, context: 'const key = `{S}`;' },
-  { name: 'private key in a GCP service-account JSON with escaped newlines', kind: 'private-key', secret: fake.gcpKey, context: '{"type": "service_account", "private_key": "{S}", "client_email": "x@p.iam.gserviceaccount.com"}', keep: ['"client_email": "x@p.iam.gserviceaccount.com"'] },
-  { name: 'opaque Bearer token in a curl header', kind: 'bearer-token', secret: fake.opaqueBearer, context: "curl -s -H 'Authorization: Bearer {S}' https://api.example.com/v2/items", keep: ['Authorization: Bearer ', 'https://api.example.com/v2/items'] },
-  { name: 'bare Bearer token in a log line', kind: 'bearer-token', secret: fake.bareBearer, context: 'retrying request with Bearer {S} after 401', keep: ['with Bearer ', ' after 401'] },
-  { name: 'Basic credentials in an HTTP header', kind: 'basic-auth', secret: fake.basic, context: 'Authorization: Basic {S}', keep: ['Authorization: Basic '] },
-  { name: 'password in a postgres URL', kind: 'url-password', secret: fake.urlPassword1, context: 'psql postgres://app:{S}@db.internal:5432/app', keep: ['postgres://app:', '@db.internal:5432/app'] },
-  { name: 'password in a redis URL without user', kind: 'url-password', secret: fake.urlPassword2, context: '{"REDIS_URL": "redis://:{S}@cache:6379/0"}', keep: ['redis://:', '@cache:6379/0'] },
-  { name: 'password in an https git URL', kind: 'url-password', secret: fake.urlPassword3, context: 'git clone https://ci-bot:{S}@git.example.org/acme/app.git', keep: ['https://ci-bot:', '@git.example.org/acme/app.git'] },
-  { name: 'DB_PASSWORD in a .env file', kind: 'credential', secret: fake.dbPassword, context: 'DB_HOST=localhost\nDB_PASSWORD={S}\nDB_PORT=5432', keep: ['DB_PASSWORD=', 'DB_HOST=localhost', 'DB_PORT=5432'] },
-  { name: 'passwd in YAML', kind: 'credential', secret: fake.yamlPasswd, context: 'database:\n  user: app\n  passwd: {S}\n', keep: ['passwd: ', 'user: app'] },
-  { name: 'secret in an INI file', kind: 'credential', secret: fake.iniSecret, context: '[oauth]\nsecret={S}\ncallback=/auth/cb', keep: ['secret=', 'callback=/auth/cb'] },
-  { name: 'api_key in a JSON tool input', kind: 'credential', secret: fake.apiKeyJson, context: '{"tool":"http_get","api_key": "{S}","q":"weather"}', keep: ['"api_key": "', '"q":"weather"'] },
-  { name: 'apiKey in a TypeScript object literal', kind: 'credential', secret: fake.apiKeyTs, context: "const client = new Client({ apiKey: '{S}', timeout: 5000 });", keep: ["apiKey: '", 'timeout: 5000'] },
-  { name: 'token in a URL query string', kind: 'credential', secret: fake.queryToken, context: 'GET https://api.example.com/feed?token={S}&page=2', keep: ['?token=', '&page=2'] },
-  { name: 'access_token in a JSON response', kind: 'credential', secret: fake.accessToken, context: '{"access_token":"{S}","token_type":"bearer","expires_in":3600}', keep: ['"token_type":"bearer"'] },
-  { name: 'client_secret in a Python dict', kind: 'credential', secret: fake.clientSecret, context: "payload = {'client_id': 'web-app', 'client_secret': '{S}'}", keep: ["'client_id': 'web-app'"] },
-  { name: 'GITHUB_TOKEN exported in a shell', kind: 'credential', secret: fake.githubTokenEnv, context: 'export GITHUB_TOKEN={S} && gh pr list', keep: ['export GITHUB_TOKEN=', ' && gh pr list'] },
-  { name: 'password given as a CLI flag', kind: 'credential', secret: fake.cliPassword, context: 'mysql -h db -u root --password {S} -e "select 1"', keep: ['--password ', '-e "select 1"'] },
-  { name: 'token given as a CLI flag with =', kind: 'credential', secret: fake.cliToken, context: 'vault login --token={S} -method=token', keep: ['--token=', '-method=token'] },
-  { name: 'passphrase with spaces in JSON', kind: 'credential', secret: fake.passphrase, context: '{"username": "ada", "password": "{S}"}', keep: ['"username": "ada"'] },
+  {
+    name: 'GitLab personal access token in a clone URL',
+    kind: 'gitlab-token',
+    secret: fake.gitlab,
+    context: 'GITLAB={S} glab repo list',
+    keep: [' glab repo list'],
+  },
+  {
+    name: 'Hugging Face token in a CLI call',
+    kind: 'huggingface-token',
+    secret: fake.huggingface,
+    context: 'huggingface-cli login --add-to-git-credential {S}',
+  },
+  {
+    name: 'SendGrid key in a curl header',
+    kind: 'sendgrid-key',
+    secret: fake.sendgrid,
+    context: 'curl -H "X-Key: {S}" https://api.sendgrid.com/v3/mail/send',
+    keep: ['https://api.sendgrid.com/v3/mail/send'],
+  },
+  {
+    name: 'Slack webhook URL',
+    kind: 'webhook-url',
+    secret: fake.slackWebhook,
+    context: 'curl -X POST https://hooks.slack.com/services/{S} -d @msg.json',
+    keep: ['https://hooks.slack.com/services/', ' -d @msg.json'],
+  },
+  {
+    name: 'Cookie header of a request',
+    kind: 'cookie',
+    secret: fake.sessionCookie,
+    context: 'GET / HTTP/1.1\nCookie: {S}\nAccept: */*',
+    keep: ['Cookie: ', 'Accept: */*'],
+  },
+  {
+    name: 'OpenAI key in an export line',
+    kind: 'openai-key',
+    secret: fake.openai,
+    context: 'export OPENAI_API_KEY={S}',
+    keep: ['export OPENAI_API_KEY='],
+  },
+  {
+    name: 'OpenAI project key in Python code',
+    kind: 'openai-key',
+    secret: fake.openaiProject,
+    context: 'client = OpenAI(api_key="{S}")\nclient.models.list()',
+    keep: ['client = OpenAI(api_key="', '")'],
+  },
+  {
+    name: 'Anthropic key in a JSON tool input',
+    kind: 'anthropic-key',
+    secret: fake.anthropic,
+    context: '{"url":"https://api.anthropic.com/v1/messages","headers":{"x-api-key":"{S}"}}',
+    keep: ['"x-api-key":"'],
+  },
+  {
+    name: 'OpenAI key assigned through os.environ',
+    kind: 'openai-key',
+    secret: fake.environApiKey,
+    context: 'os.environ["OPENAI_API_KEY"] = "{S}"',
+  },
+  {
+    name: 'GitHub ghp_ token as URL user',
+    kind: 'github-token',
+    secret: fake.ghp,
+    context: 'git clone https://{S}@github.com/acme/infra.git',
+    keep: ['git clone https://', '@github.com/acme/infra.git'],
+  },
+  {
+    name: 'GitHub gho_ token in a log line',
+    kind: 'github-token',
+    secret: fake.gho,
+    context: '2024-05-01T12:00:00Z INFO oauth exchange ok token={S} scope=repo',
+  },
+  {
+    name: 'GitHub ghu_ token in a .env file',
+    kind: 'github-token',
+    secret: fake.ghu,
+    context: 'NODE_ENV=production\nGH_USER_TOKEN={S}\nPORT=3000',
+    keep: ['NODE_ENV=production', 'PORT=3000'],
+  },
+  {
+    name: 'GitHub ghs_ token in an Authorization token header',
+    kind: 'github-token',
+    secret: fake.ghs,
+    context: 'curl -H "Authorization: token {S}" https://api.github.com/repos/acme/app',
+  },
+  {
+    name: 'GitHub ghr_ token in JSON',
+    kind: 'github-token',
+    secret: fake.ghr,
+    context: '{"refresh_token": "{S}", "expires_in": 15811200}',
+    keep: ['"expires_in": 15811200'],
+  },
+  {
+    name: 'GitHub fine-grained PAT in a shell here-string',
+    kind: 'github-token',
+    secret: fake.githubPat,
+    context: 'gh auth login --with-token <<< {S}',
+  },
+  {
+    name: 'AWS access key id in aws configure',
+    kind: 'aws-access-key-id',
+    secret: fake.akia,
+    context: 'aws configure set aws_access_key_id {S} --profile prod',
+    keep: ['--profile prod'],
+  },
+  {
+    name: 'AWS temporary key id in STS JSON',
+    kind: 'aws-access-key-id',
+    secret: fake.asia,
+    context: '{"Credentials": {"AccessKeyId": "{S}", "Expiration": "2024-05-01T13:00:00Z"}}',
+  },
+  {
+    name: 'AWS secret key in an env assignment',
+    kind: 'aws-secret-key',
+    secret: fake.awsSecret1,
+    context: 'AWS_SECRET_ACCESS_KEY={S} aws s3 ls',
+    keep: ['AWS_SECRET_ACCESS_KEY=', ' aws s3 ls'],
+  },
+  {
+    name: 'AWS secret key in ~/.aws/credentials',
+    kind: 'aws-secret-key',
+    secret: fake.awsSecret2,
+    context: '[default]\naws_access_key_id = AKIA_NOT_A_KEY\naws_secret_access_key = {S}\nregion = eu-west-1',
+    keep: ['region = eu-west-1'],
+  },
+  {
+    name: 'AWS secret key in STS JSON',
+    kind: 'aws-secret-key',
+    secret: fake.awsSecret3,
+    context: '{"SecretAccessKey": "{S}", "SessionToken": "abc"}',
+  },
+  {
+    name: 'AWS session token in an env file',
+    kind: 'credential',
+    secret: fake.sessionToken,
+    context: 'AWS_SESSION_TOKEN={S}',
+  },
+  {
+    name: 'JWT in an Authorization Bearer header',
+    kind: 'jwt',
+    secret: fake.jwt,
+    context: 'GET /v1/me HTTP/1.1\nAuthorization: Bearer {S}\nAccept: application/json',
+    keep: ['Authorization: Bearer ', 'Accept: application/json'],
+  },
+  {
+    name: 'JWT in a cookie in a log line',
+    kind: 'jwt',
+    secret: fake.jwt2,
+    context: '[api] 200 GET /dashboard cookie=session={S}; Path=/',
+  },
+  {
+    name: 'RSA private key block across lines',
+    kind: 'private-key',
+    secret: fake.rsaKey,
+    context: 'cat ~/.ssh/deploy_rsa\n{S}\n$ ls',
+  },
+  {
+    name: 'OpenSSH private key block in tool output',
+    kind: 'private-key',
+    secret: fake.opensshKey,
+    context: 'Output:\n{S}\n',
+  },
+  {
+    name: 'EC private key block in a heredoc',
+    kind: 'private-key',
+    secret: fake.ecKey,
+    context: "cat > key.pem <<'EOF'\n{S}\nEOF",
+  },
+  {
+    name: 'PKCS#8 private key block in a TypeScript string',
+    kind: 'private-key',
+    secret: fake.pkcs8Key,
+    context: 'const key = `{S}`;',
+  },
+  {
+    name: 'private key in a GCP service-account JSON with escaped newlines',
+    kind: 'private-key',
+    secret: fake.gcpKey,
+    context: '{"type": "service_account", "private_key": "{S}", "client_email": "x@p.iam.gserviceaccount.com"}',
+    keep: ['"client_email": "x@p.iam.gserviceaccount.com"'],
+  },
+  {
+    name: 'opaque Bearer token in a curl header',
+    kind: 'bearer-token',
+    secret: fake.opaqueBearer,
+    context: "curl -s -H 'Authorization: Bearer {S}' https://api.example.com/v2/items",
+    keep: ['Authorization: Bearer ', 'https://api.example.com/v2/items'],
+  },
+  {
+    name: 'bare Bearer token in a log line',
+    kind: 'bearer-token',
+    secret: fake.bareBearer,
+    context: 'retrying request with Bearer {S} after 401',
+    keep: ['with Bearer ', ' after 401'],
+  },
+  {
+    name: 'Basic credentials in an HTTP header',
+    kind: 'basic-auth',
+    secret: fake.basic,
+    context: 'Authorization: Basic {S}',
+    keep: ['Authorization: Basic '],
+  },
+  {
+    name: 'password in a postgres URL',
+    kind: 'url-password',
+    secret: fake.urlPassword1,
+    context: 'psql postgres://app:{S}@db.internal:5432/app',
+    keep: ['postgres://app:', '@db.internal:5432/app'],
+  },
+  {
+    name: 'password in a redis URL without user',
+    kind: 'url-password',
+    secret: fake.urlPassword2,
+    context: '{"REDIS_URL": "redis://:{S}@cache:6379/0"}',
+    keep: ['redis://:', '@cache:6379/0'],
+  },
+  {
+    name: 'password in an https git URL',
+    kind: 'url-password',
+    secret: fake.urlPassword3,
+    context: 'git clone https://ci-bot:{S}@git.example.org/acme/app.git',
+    keep: ['https://ci-bot:', '@git.example.org/acme/app.git'],
+  },
+  {
+    name: 'DB_PASSWORD in a .env file',
+    kind: 'credential',
+    secret: fake.dbPassword,
+    context: 'DB_HOST=localhost\nDB_PASSWORD={S}\nDB_PORT=5432',
+    keep: ['DB_PASSWORD=', 'DB_HOST=localhost', 'DB_PORT=5432'],
+  },
+  {
+    name: 'passwd in YAML',
+    kind: 'credential',
+    secret: fake.yamlPasswd,
+    context: 'database:\n  user: app\n  passwd: {S}\n',
+    keep: ['passwd: ', 'user: app'],
+  },
+  {
+    name: 'secret in an INI file',
+    kind: 'credential',
+    secret: fake.iniSecret,
+    context: '[oauth]\nsecret={S}\ncallback=/auth/cb',
+    keep: ['secret=', 'callback=/auth/cb'],
+  },
+  {
+    name: 'api_key in a JSON tool input',
+    kind: 'credential',
+    secret: fake.apiKeyJson,
+    context: '{"tool":"http_get","api_key": "{S}","q":"weather"}',
+    keep: ['"api_key": "', '"q":"weather"'],
+  },
+  {
+    name: 'apiKey in a TypeScript object literal',
+    kind: 'credential',
+    secret: fake.apiKeyTs,
+    context: "const client = new Client({ apiKey: '{S}', timeout: 5000 });",
+    keep: ["apiKey: '", 'timeout: 5000'],
+  },
+  {
+    name: 'token in a URL query string',
+    kind: 'credential',
+    secret: fake.queryToken,
+    context: 'GET https://api.example.com/feed?token={S}&page=2',
+    keep: ['?token=', '&page=2'],
+  },
+  {
+    name: 'access_token in a JSON response',
+    kind: 'credential',
+    secret: fake.accessToken,
+    context: '{"access_token":"{S}","token_type":"bearer","expires_in":3600}',
+    keep: ['"token_type":"bearer"'],
+  },
+  {
+    name: 'client_secret in a Python dict',
+    kind: 'credential',
+    secret: fake.clientSecret,
+    context: "payload = {'client_id': 'web-app', 'client_secret': '{S}'}",
+    keep: ["'client_id': 'web-app'"],
+  },
+  {
+    name: 'GITHUB_TOKEN exported in a shell',
+    kind: 'credential',
+    secret: fake.githubTokenEnv,
+    context: 'export GITHUB_TOKEN={S} && gh pr list',
+    keep: ['export GITHUB_TOKEN=', ' && gh pr list'],
+  },
+  {
+    name: 'password given as a CLI flag',
+    kind: 'credential',
+    secret: fake.cliPassword,
+    context: 'mysql -h db -u root --password {S} -e "select 1"',
+    keep: ['--password ', '-e "select 1"'],
+  },
+  {
+    name: 'token given as a CLI flag with =',
+    kind: 'credential',
+    secret: fake.cliToken,
+    context: 'vault login --token={S} -method=token',
+    keep: ['--token=', '-method=token'],
+  },
+  {
+    name: 'passphrase with spaces in JSON',
+    kind: 'credential',
+    secret: fake.passphrase,
+    context: '{"username": "ada", "password": "{S}"}',
+    keep: ['"username": "ada"'],
+  },
   { name: 'Slack bot token in a config', kind: 'slack-token', secret: fake.slack, context: 'slack:\n  bot: {S}' },
-  { name: 'Stripe live secret key in code', kind: 'stripe-key', secret: fake.stripe, context: 'stripe = Stripe("{S}")' },
-  { name: 'Stripe restricted key in an env file', kind: 'stripe-key', secret: fake.stripeRestricted, context: 'STRIPE_RESTRICTED={S}' },
-  { name: 'Google API key in a maps URL', kind: 'google-api-key', secret: fake.google, context: 'https://maps.googleapis.com/maps/api/geocode/json?address=Paris&k={S}', keep: ['address=Paris'] },
-  { name: 'npm token in .npmrc', kind: 'npm-token', secret: fake.npm, context: '//registry.npmjs.org/:_authToken={S}', keep: ['//registry.npmjs.org/:_authToken='] },
-  { name: 'user:password given to curl -u', kind: 'credential', secret: fake.curlUserPassword, context: 'curl -u admin:{S} https://jenkins.example.com/api/json', keep: ['-u admin:', 'https://jenkins.example.com/api/json'] },
-  { name: 'raw token in an Authorization header', kind: 'authorization', secret: fake.rawAuthorization, context: 'headers = {"Authorization": "{S}"}', keep: ['"Authorization": "'] },
-  { name: 'X-Api-Key header', kind: 'credential', secret: fake.xApiKey, context: 'X-Api-Key: {S}\nContent-Type: application/json', keep: ['X-Api-Key: ', 'Content-Type: application/json'] },
-  { name: 'very long raw token in an Authorization header', kind: 'authorization', secret: fake.longRawAuthorization, context: 'Proxy-Authorization: {S}\nHost: x', keep: ['Proxy-Authorization: ', 'Host: x'] },
-  { name: 'POSTGRES_PASSWORD passed to docker run', kind: 'credential', secret: fake.dockerPassword, context: 'docker run -e POSTGRES_PASSWORD={S} -p 5432:5432 postgres:16', keep: ['-p 5432:5432 postgres:16'] },
+  {
+    name: 'Stripe live secret key in code',
+    kind: 'stripe-key',
+    secret: fake.stripe,
+    context: 'stripe = Stripe("{S}")',
+  },
+  {
+    name: 'Stripe restricted key in an env file',
+    kind: 'stripe-key',
+    secret: fake.stripeRestricted,
+    context: 'STRIPE_RESTRICTED={S}',
+  },
+  {
+    name: 'Google API key in a maps URL',
+    kind: 'google-api-key',
+    secret: fake.google,
+    context: 'https://maps.googleapis.com/maps/api/geocode/json?address=Paris&k={S}',
+    keep: ['address=Paris'],
+  },
+  {
+    name: 'npm token in .npmrc',
+    kind: 'npm-token',
+    secret: fake.npm,
+    context: '//registry.npmjs.org/:_authToken={S}',
+    keep: ['//registry.npmjs.org/:_authToken='],
+  },
+  {
+    name: 'user:password given to curl -u',
+    kind: 'credential',
+    secret: fake.curlUserPassword,
+    context: 'curl -u admin:{S} https://jenkins.example.com/api/json',
+    keep: ['-u admin:', 'https://jenkins.example.com/api/json'],
+  },
+  {
+    name: 'raw token in an Authorization header',
+    kind: 'authorization',
+    secret: fake.rawAuthorization,
+    context: 'headers = {"Authorization": "{S}"}',
+    keep: ['"Authorization": "'],
+  },
+  {
+    name: 'X-Api-Key header',
+    kind: 'credential',
+    secret: fake.xApiKey,
+    context: 'X-Api-Key: {S}\nContent-Type: application/json',
+    keep: ['X-Api-Key: ', 'Content-Type: application/json'],
+  },
+  {
+    name: 'very long raw token in an Authorization header',
+    kind: 'authorization',
+    secret: fake.longRawAuthorization,
+    context: 'Proxy-Authorization: {S}\nHost: x',
+    keep: ['Proxy-Authorization: ', 'Host: x'],
+  },
+  {
+    name: 'POSTGRES_PASSWORD passed to docker run',
+    kind: 'credential',
+    secret: fake.dockerPassword,
+    context: 'docker run -e POSTGRES_PASSWORD={S} -p 5432:5432 postgres:16',
+    keep: ['-p 5432:5432 postgres:16'],
+  },
   // Credential words glued to a prefix, the short -p of mysql, mariadb and sshpass, and `&` inside a value.
-  { name: 'PGPASSWORD before psql', kind: 'credential', secret: fake.pgPassword, context: 'PGPASSWORD={S} psql -h db -U app app', keep: ['PGPASSWORD=', ' psql -h db -U app app'] },
-  { name: 'quoted PGPASSWORD before pg_dump', kind: 'credential', secret: fake.pgPasswordQuoted, context: 'PGPASSWORD="{S}" pg_dump -h db app > app.sql', keep: ['PGPASSWORD="', '" pg_dump -h db app > app.sql'] },
-  { name: 'DBPASSWORD in a .env file', kind: 'credential', secret: fake.dbPasswordGlued, context: 'DBHOST=db\nDBPASSWORD={S}\nDBPORT=5432', keep: ['DBHOST=db', 'DBPASSWORD=', 'DBPORT=5432'] },
-  { name: 'lowercase adminpassword in a config', kind: 'credential', secret: fake.adminPassword, context: '[admin]\nadminuser=root\nadminpassword={S}', keep: ['adminuser=root', 'adminpassword='] },
-  { name: 'NPMTOKEN before npm publish', kind: 'credential', secret: fake.npmTokenEnv, context: 'NPMTOKEN={S} npm publish --access public', keep: ['NPMTOKEN=', ' npm publish --access public'] },
-  { name: 'MYSQL_PWD before mysql', kind: 'credential', secret: fake.mysqlPwd, context: 'MYSQL_PWD={S} mysql -u root app -e "show tables"', keep: ['MYSQL_PWD=', ' mysql -u root app -e "show tables"'] },
-  { name: 'DBPASS exported in a shell', kind: 'credential', secret: fake.dbPass, context: "export DBPASS='{S}'", keep: ["export DBPASS='", "'"] },
-  { name: 'SSHPASS before sshpass -e', kind: 'credential', secret: fake.sshpassEnv, context: 'SSHPASS={S} sshpass -e ssh deploy@web-1 uptime', keep: ['SSHPASS=', ' sshpass -e ssh deploy@web-1 uptime'] },
-  { name: 'keytool -storepass', kind: 'credential', secret: fake.keystorePass, context: 'keytool -list -keystore app.jks -storepass {S} -v', keep: ['-storepass ', ' -v'] },
-  { name: 'password given to sshpass -p', kind: 'credential', secret: fake.sshpassSpaced, context: 'sshpass -p {S} ssh deploy@web-1 "sudo systemctl restart app"', keep: ['sshpass -p ', ' ssh deploy@web-1 "sudo systemctl restart app"'] },
-  { name: 'quoted password glued to sshpass -p after another option', kind: 'credential', secret: fake.sshpassGlued, context: "sshpass -v -p'{S}' scp build.tgz deploy@web-1:/srv", keep: ["sshpass -v -p'", "' scp build.tgz deploy@web-1:/srv"] },
-  { name: 'password glued to mysql -p before the database', kind: 'credential', secret: fake.mysqlGlued, context: 'mysql -u root -p{S} mydb < schema.sql', keep: ['mysql -u root -p', ' mydb < schema.sql'] },
-  { name: 'word password glued to mariadb -p in docker exec', kind: 'credential', secret: fake.mariadbGlued, context: 'docker exec -it db mariadb -uroot -p{S} shop', keep: ['docker exec -it db mariadb -uroot -p', ' shop'] },
-  { name: 'quoted passphrase glued to mysqldump -p', kind: 'credential', secret: fake.mysqldumpQuoted, context: 'mysqldump -uroot -p"{S}" shop > shop.sql', keep: ['mysqldump -uroot -p"', '" shop > shop.sql'] },
-  { name: 'password with & given as --password=', kind: 'credential', secret: fake.ampersandPassword, context: 'mysql --password={S} -h db -e "select 1"', keep: ['--password=', ' -h db -e "select 1"'] },
-  { name: 'password with & before a shell &&', kind: 'credential', secret: fake.ampersandBeforeOperator, context: 'deploy --password={S} && systemctl restart app', keep: ['--password=', ' && systemctl restart app'] },
-  { name: 'password with & after a spaced --password flag', kind: 'credential', secret: fake.ampersandFlag, context: 'app-cli login --password {S} --user ada', keep: ['--password ', ' --user ada'] },
+  {
+    name: 'PGPASSWORD before psql',
+    kind: 'credential',
+    secret: fake.pgPassword,
+    context: 'PGPASSWORD={S} psql -h db -U app app',
+    keep: ['PGPASSWORD=', ' psql -h db -U app app'],
+  },
+  {
+    name: 'quoted PGPASSWORD before pg_dump',
+    kind: 'credential',
+    secret: fake.pgPasswordQuoted,
+    context: 'PGPASSWORD="{S}" pg_dump -h db app > app.sql',
+    keep: ['PGPASSWORD="', '" pg_dump -h db app > app.sql'],
+  },
+  {
+    name: 'DBPASSWORD in a .env file',
+    kind: 'credential',
+    secret: fake.dbPasswordGlued,
+    context: 'DBHOST=db\nDBPASSWORD={S}\nDBPORT=5432',
+    keep: ['DBHOST=db', 'DBPASSWORD=', 'DBPORT=5432'],
+  },
+  {
+    name: 'lowercase adminpassword in a config',
+    kind: 'credential',
+    secret: fake.adminPassword,
+    context: '[admin]\nadminuser=root\nadminpassword={S}',
+    keep: ['adminuser=root', 'adminpassword='],
+  },
+  {
+    name: 'NPMTOKEN before npm publish',
+    kind: 'credential',
+    secret: fake.npmTokenEnv,
+    context: 'NPMTOKEN={S} npm publish --access public',
+    keep: ['NPMTOKEN=', ' npm publish --access public'],
+  },
+  {
+    name: 'MYSQL_PWD before mysql',
+    kind: 'credential',
+    secret: fake.mysqlPwd,
+    context: 'MYSQL_PWD={S} mysql -u root app -e "show tables"',
+    keep: ['MYSQL_PWD=', ' mysql -u root app -e "show tables"'],
+  },
+  {
+    name: 'DBPASS exported in a shell',
+    kind: 'credential',
+    secret: fake.dbPass,
+    context: "export DBPASS='{S}'",
+    keep: ["export DBPASS='", "'"],
+  },
+  {
+    name: 'SSHPASS before sshpass -e',
+    kind: 'credential',
+    secret: fake.sshpassEnv,
+    context: 'SSHPASS={S} sshpass -e ssh deploy@web-1 uptime',
+    keep: ['SSHPASS=', ' sshpass -e ssh deploy@web-1 uptime'],
+  },
+  {
+    name: 'keytool -storepass',
+    kind: 'credential',
+    secret: fake.keystorePass,
+    context: 'keytool -list -keystore app.jks -storepass {S} -v',
+    keep: ['-storepass ', ' -v'],
+  },
+  {
+    name: 'password given to sshpass -p',
+    kind: 'credential',
+    secret: fake.sshpassSpaced,
+    context: 'sshpass -p {S} ssh deploy@web-1 "sudo systemctl restart app"',
+    keep: ['sshpass -p ', ' ssh deploy@web-1 "sudo systemctl restart app"'],
+  },
+  {
+    name: 'quoted password glued to sshpass -p after another option',
+    kind: 'credential',
+    secret: fake.sshpassGlued,
+    context: "sshpass -v -p'{S}' scp build.tgz deploy@web-1:/srv",
+    keep: ["sshpass -v -p'", "' scp build.tgz deploy@web-1:/srv"],
+  },
+  {
+    name: 'password glued to mysql -p before the database',
+    kind: 'credential',
+    secret: fake.mysqlGlued,
+    context: 'mysql -u root -p{S} mydb < schema.sql',
+    keep: ['mysql -u root -p', ' mydb < schema.sql'],
+  },
+  {
+    name: 'word password glued to mariadb -p in docker exec',
+    kind: 'credential',
+    secret: fake.mariadbGlued,
+    context: 'docker exec -it db mariadb -uroot -p{S} shop',
+    keep: ['docker exec -it db mariadb -uroot -p', ' shop'],
+  },
+  {
+    name: 'quoted passphrase glued to mysqldump -p',
+    kind: 'credential',
+    secret: fake.mysqldumpQuoted,
+    context: 'mysqldump -uroot -p"{S}" shop > shop.sql',
+    keep: ['mysqldump -uroot -p"', '" shop > shop.sql'],
+  },
+  {
+    name: 'password with & given as --password=',
+    kind: 'credential',
+    secret: fake.ampersandPassword,
+    context: 'mysql --password={S} -h db -e "select 1"',
+    keep: ['--password=', ' -h db -e "select 1"'],
+  },
+  {
+    name: 'password with & before a shell &&',
+    kind: 'credential',
+    secret: fake.ampersandBeforeOperator,
+    context: 'deploy --password={S} && systemctl restart app',
+    keep: ['--password=', ' && systemctl restart app'],
+  },
+  {
+    name: 'password with & after a spaced --password flag',
+    kind: 'credential',
+    secret: fake.ampersandFlag,
+    context: 'app-cli login --password {S} --user ada',
+    keep: ['--password ', ' --user ada'],
+  },
 ];
 
 const place = (c: SecretCase): string => c.context.split('{S}').join(c.secret);
@@ -227,7 +661,10 @@ const LOOK_ALIKES: readonly [string, string][] = [
   ['max_tokens and token counts', '{"model": "claude", "max_tokens": 4096, "input_tokens": 1234567890}'],
   ['token_type in a response', '{"token_type": "bearer", "scope": "repo"}'],
   ['the shell working directory', 'PWD=/home/ada/projects/credence OLDPWD=/home/ada'],
-  ['docker login reading a password from stdin', 'echo "$PW" | docker login --password-stdin -u ada registry.example.com'],
+  [
+    'docker login reading a password from stdin',
+    'echo "$PW" | docker login --password-stdin -u ada registry.example.com',
+  ],
   ['Basic in prose', 'Basic usage: run credence init, then credence recall.'],
   ['an Authorization header mentioned in prose', 'The Authorization: header is required for admin routes.'],
   ['a tokenizer', 'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")'],
@@ -244,7 +681,10 @@ const LOOK_ALIKES: readonly [string, string][] = [
   ['-p options of other commands', 'ssh -p 2222 deploy@host && mkdir -p build/out && docker run -p 8080:80 nginx'],
   ['a container named mysql', 'docker run --name mysql -p3306:3306 -d mysql:8'],
   ['a psql port next to a mysql host', 'psql -h mysql -p5432 app'],
-  ['sshpass with the password in a variable or a file', 'sshpass -p "$SSHPASS" ssh host && sshpass -f ~/.pw ssh -p 2222 host'],
+  [
+    'sshpass with the password in a variable or a file',
+    'sshpass -p "$SSHPASS" ssh host && sshpass -f ~/.pw ssh -p 2222 host',
+  ],
   ['mysql with the password in a variable', 'mysql -u root -p"$MYSQL_PASSWORD" app && mysqldump -p$PW shop'],
 ];
 
@@ -377,11 +817,20 @@ describe('scrubText on glued keys, short password options and & in values', () =
     expect(scrubText(`NPMTOKEN=${v}`).text).toBe('NPMTOKEN=[REDACTED:credential]');
     expect(scrubText(`MYSQL_PWD=${v}`).text).toBe('MYSQL_PWD=[REDACTED:credential]');
     expect(scrubText(`clientsecret: ${v}`).text).toBe('clientsecret: [REDACTED:credential]');
-    expect(scrubText(`DBPASS=${v} SSHPASS=${v}`).text).toBe('DBPASS=[REDACTED:credential] SSHPASS=[REDACTED:credential]');
+    expect(scrubText(`DBPASS=${v} SSHPASS=${v}`).text).toBe(
+      'DBPASS=[REDACTED:credential] SSHPASS=[REDACTED:credential]',
+    );
   });
 
   it('does not take a glued pass that ends an ordinary word, nor a count of tokens, as a credential key', () => {
-    for (const text of ['bypass=Hunter22', 'compass=Hunter22', 'encompass: Hunter22', 'max_tokens=1000', 'keypass_enabled=false', 'OLDPWD=Hunter22']) {
+    for (const text of [
+      'bypass=Hunter22',
+      'compass=Hunter22',
+      'encompass: Hunter22',
+      'max_tokens=1000',
+      'keypass_enabled=false',
+      'OLDPWD=Hunter22',
+    ]) {
       expect(scrubText(text).text).toBe(text);
     }
   });
@@ -390,17 +839,26 @@ describe('scrubText on glued keys, short password options and & in values', () =
     expect(scrubText(`sshpass -p ${pw} ssh host`).text).toBe('sshpass -p [REDACTED:credential] ssh host');
     expect(scrubText(`sshpass -p${pw} ssh host`).text).toBe('sshpass -p[REDACTED:credential] ssh host');
     expect(scrubText(`sshpass -v -p "${pw}" ssh host`).text).toBe('sshpass -v -p "[REDACTED:credential]" ssh host');
-    expect(scrubText(`sshpass -p ${pw} ssh -p 2222 host`).text).toBe('sshpass -p [REDACTED:credential] ssh -p 2222 host');
+    expect(scrubText(`sshpass -p ${pw} ssh -p 2222 host`).text).toBe(
+      'sshpass -p [REDACTED:credential] ssh -p 2222 host',
+    );
   });
 
   it('redacts a password glued to mysql -p and keeps the database; the prompting -p stays', () => {
     expect(scrubText(`mysql -u root -p${pw} mydb`).text).toBe('mysql -u root -p[REDACTED:credential] mydb');
     expect(scrubText('mysql -u root -psupersecret mydb').text).toBe('mysql -u root -p[REDACTED:credential] mydb');
-    expect(scrubText(`mysqldump -uroot -p'${pw}' shop > shop.sql`).text).toBe("mysqldump -uroot -p'[REDACTED:credential]' shop > shop.sql");
-    expect(scrubText(`/usr/bin/mariadb -uroot -p${pw} -e "select 1"`).text).toBe('/usr/bin/mariadb -uroot -p[REDACTED:credential] -e "select 1"');
+    expect(scrubText(`mysqldump -uroot -p'${pw}' shop > shop.sql`).text).toBe(
+      "mysqldump -uroot -p'[REDACTED:credential]' shop > shop.sql",
+    );
+    expect(scrubText(`/usr/bin/mariadb -uroot -p${pw} -e "select 1"`).text).toBe(
+      '/usr/bin/mariadb -uroot -p[REDACTED:credential] -e "select 1"',
+    );
     expect(scrubText(`mysql -p${pw} app; ls -p${pw}`).text).toBe(`mysql -p[REDACTED:credential] app; ls -p${pw}`);
     expect(scrubText('mysql -u root -p mydb').text).toBe('mysql -u root -p mydb');
-    expect(scrubValue(['mysql -u root -p mydb', `mysql -uroot -p${pw} mydb`])).toEqual(['mysql -u root -p mydb', 'mysql -uroot -p[REDACTED:credential] mydb']);
+    expect(scrubValue(['mysql -u root -p mydb', `mysql -uroot -p${pw} mydb`])).toEqual([
+      'mysql -u root -p mydb',
+      'mysql -uroot -p[REDACTED:credential] mydb',
+    ]);
   });
 
   it('takes & inside an unquoted value as part of it, unless it starts a shell operator or the next parameter', () => {
@@ -443,10 +901,47 @@ describe('scrubText on glued keys, short password options and & in values', () =
 
   it('is idempotent on commands mixing clients, -p options, breaks and secrets', () => {
     const pieces = fc.constantFrom(
-      'mysql', 'mariadb', 'sshpass', 'mysqldump', ' ', '\n', ';', '&', '&&', '|', '"', "'", '=', '-',
-      ' -p', ' -p ', ` -p${pw}`, ' -p"a;b c1"', " -p'x|y z2'", ' -ppassword', ' -psupersecret', ' mydb',
-      ' --name ', ' -h ', ' -it ', '--password=', 'token=', 'PGPASSWORD=', ' --password ', 'Tr0ub&3', '&3',
-      'https://u:pa;ss1@h', fake.openai, fake.pkcs8Key, ' -u a:b;c1 ', '/usr/bin/mysql', 'mysql:8', ' -v', ' ssh', '$PW', 'abc123',
+      'mysql',
+      'mariadb',
+      'sshpass',
+      'mysqldump',
+      ' ',
+      '\n',
+      ';',
+      '&',
+      '&&',
+      '|',
+      '"',
+      "'",
+      '=',
+      '-',
+      ' -p',
+      ' -p ',
+      ` -p${pw}`,
+      ' -p"a;b c1"',
+      " -p'x|y z2'",
+      ' -ppassword',
+      ' -psupersecret',
+      ' mydb',
+      ' --name ',
+      ' -h ',
+      ' -it ',
+      '--password=',
+      'token=',
+      'PGPASSWORD=',
+      ' --password ',
+      'Tr0ub&3',
+      '&3',
+      'https://u:pa;ss1@h',
+      fake.openai,
+      fake.pkcs8Key,
+      ' -u a:b;c1 ',
+      '/usr/bin/mysql',
+      'mysql:8',
+      ' -v',
+      ' ssh',
+      '$PW',
+      'abc123',
     );
     fc.assert(
       fc.property(fc.array(fc.oneof(pieces, pieces, fc.string({ maxLength: 6 })), { maxLength: 14 }), (parts) => {
@@ -458,7 +953,9 @@ describe('scrubText on glued keys, short password options and & in values', () =
   });
 
   it('takes a glued credential key as the frame of a bare string value', () => {
-    expect(scrubValue({ PGPASSWORD: 'pa55' + 'word', NPMTOKEN: alnum(20), bypass: 'proxy01', max_tokens: '1000' })).toEqual({
+    expect(
+      scrubValue({ PGPASSWORD: 'pa55' + 'word', NPMTOKEN: alnum(20), bypass: 'proxy01', max_tokens: '1000' }),
+    ).toEqual({
       PGPASSWORD: '[REDACTED:credential]',
       NPMTOKEN: '[REDACTED:credential]',
       bypass: 'proxy01',
@@ -510,7 +1007,18 @@ describe('scrubText idempotence', () => {
   });
 
   it('is idempotent on secrets mixed into arbitrary text', () => {
-    const pieces = fc.constantFrom(...SECRETS.map(place), ' ', '\n', '=', ':', '"', 'password', 'Bearer ', '://u:', '@h');
+    const pieces = fc.constantFrom(
+      ...SECRETS.map(place),
+      ' ',
+      '\n',
+      '=',
+      ':',
+      '"',
+      'password',
+      'Bearer ',
+      '://u:',
+      '@h',
+    );
     fc.assert(
       fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 12 })), { maxLength: 8 }), (parts) => {
         const once = scrubText(parts.join('')).text;
@@ -533,7 +1041,24 @@ describe('scrubText properties', () => {
   });
 
   it('leaves lowercase prose that names secrets unchanged', () => {
-    const words = fc.array(fc.constantFrom('the', 'password', 'token', 'secret', 'bearer', 'basic', 'api', 'key', 'is', 'of', 'authorization', 'credentials', 'pass'), { maxLength: 30 });
+    const words = fc.array(
+      fc.constantFrom(
+        'the',
+        'password',
+        'token',
+        'secret',
+        'bearer',
+        'basic',
+        'api',
+        'key',
+        'is',
+        'of',
+        'authorization',
+        'credentials',
+        'pass',
+      ),
+      { maxLength: 30 },
+    );
     fc.assert(
       fc.property(words, (ws) => {
         expect(scrubText(ws.join(' ')).text).toBe(ws.join(' '));
@@ -558,7 +1083,7 @@ describe('scrubText performance', () => {
       'bypass='.repeat(30_000),
       'token=a('.repeat(25_000),
       'authorization:-'.repeat(15_000),
-      'token: "x token: \'y\' '.repeat(10_000),
+      "token: \"x token: 'y' ".repeat(10_000),
     ];
     // No wall-clock assertion (it would flake on a loaded machine): catastrophic backtracking
     // shows as the test's own timeout, and each input must still come out scrubbed and idempotent.
@@ -594,7 +1119,9 @@ describe('scrubValue', () => {
 
   it('scrubs every string at any depth and leaves keys and non-strings as they are', () => {
     const out = scrubValue(toolInput());
-    expect(out.tool_input.command).toBe('curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://api.example.com');
+    expect(out.tool_input.command).toBe(
+      'curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://api.example.com',
+    );
     expect(out.tool_input.env.OPENAI_API_KEY).toBe('[REDACTED:openai-key]');
     expect(out.tool_input.args[1]).toBe('[REDACTED:github-token]');
     expect(out.tool_input.args[2]).toEqual(['nested', 'password=[REDACTED:credential]']);
@@ -669,7 +1196,10 @@ describe('scrubValue', () => {
       apiKey: '[REDACTED:credential]',
       client_secret: '[REDACTED:credential]',
       openai_api_key: '[REDACTED:openai-key]',
-      headers: { Authorization: 'Bearer [REDACTED:bearer-token]', 'proxy-authorization': 'Basic [REDACTED:basic-auth]' },
+      headers: {
+        Authorization: 'Bearer [REDACTED:bearer-token]',
+        'proxy-authorization': 'Basic [REDACTED:basic-auth]',
+      },
       args: ['mysql', '--password', '[REDACTED:credential]', '--user', 'root', '--token', '[REDACTED:credential]'],
     });
   });
@@ -712,10 +1242,19 @@ describe('mayContainSecret on glued keys and short password options', () => {
       ' -p',
       'plain words only',
     );
-    const leaf = fc.oneof(fc.string(), secretish, fc.array(secretish, { maxLength: 3 }).map((xs) => xs.join(' ')));
+    const leaf = fc.oneof(
+      fc.string(),
+      secretish,
+      fc.array(secretish, { maxLength: 3 }).map((xs) => xs.join(' ')),
+    );
     const key = fc.oneof(fc.string(), fc.constantFrom('PGPASSWORD', 'NPMTOKEN', 'bypass', 'adminpassword', 'name'));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {
@@ -728,7 +1267,14 @@ describe('mayContainSecret on glued keys and short password options', () => {
 
 describe('mayContainSecret', () => {
   it('is false for a record whose strings and keys hold nothing the rules look for', () => {
-    expect(mayContainSecret({ task: 'rename variables', evidence: ['CI green after commit'], n: 3, nested: [{ file: 'src/a.ts' }] })).toBe(false);
+    expect(
+      mayContainSecret({
+        task: 'rename variables',
+        evidence: ['CI green after commit'],
+        n: 3,
+        nested: [{ file: 'src/a.ts' }],
+      }),
+    ).toBe(false);
   });
 
   it('is true when a string or a key could hold a secret', () => {
@@ -748,7 +1294,12 @@ describe('mayContainSecret', () => {
     const leaf = fc.oneof(fc.string(), secretish);
     const key = fc.oneof(fc.string(), fc.constantFrom('password', 'apiKey', 'Authorization', 'token', 'name'));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {
@@ -760,9 +1311,11 @@ describe('mayContainSecret', () => {
 });
 
 /** Every byte as `%XX`: a secret fully percent-encoded. */
-const encodeAll = (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const encodeAll = (s: string): string =>
+  [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 /** `%XX` decoded once, as the scrubber reads it. */
-const decodeOnce = (s: string): string => s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+const decodeOnce = (s: string): string =>
+  s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
 describe('percent-encoded secrets (issue 17, red-team 3)', () => {
   for (const c of SECRETS) {
@@ -778,12 +1331,21 @@ describe('percent-encoded secrets (issue 17, red-team 3)', () => {
 
   it('keeps the encoded frame and the rest of the URL', () => {
     const token = fake.ghp;
-    expect(scrubText(`https://api.example.com/x?token%3D${token}%26page%3D2`).text).toBe(`https://api.example.com/x?token%3D${redactionMarker('github-token')}%26page%3D2`);
-    expect(scrubText(`GET /x?${encodeAll(token)}&page=2`).text).toBe(`GET /x?${redactionMarker('github-token')}&page=2`);
+    expect(scrubText(`https://api.example.com/x?token%3D${token}%26page%3D2`).text).toBe(
+      `https://api.example.com/x?token%3D${redactionMarker('github-token')}%26page%3D2`,
+    );
+    expect(scrubText(`GET /x?${encodeAll(token)}&page=2`).text).toBe(
+      `GET /x?${redactionMarker('github-token')}&page=2`,
+    );
   });
 
   it('leaves percent-encoded text without secrets as it is', () => {
-    for (const text of ['https://example.com/search?q=hello%20world%2Fpath&lang=en', 'file%20name%2B1.txt', '100%25 done, 50%', '%E2%9C%93 passed']) {
+    for (const text of [
+      'https://example.com/search?q=hello%20world%2Fpath&lang=en',
+      'file%20name%2B1.txt',
+      '100%25 done, 50%',
+      '%E2%9C%93 passed',
+    ]) {
       expect(scrubText(text).text).toBe(text);
     }
   });
@@ -791,22 +1353,115 @@ describe('percent-encoded secrets (issue 17, red-team 3)', () => {
 
 /** The formats the red-team found uncovered (issue 17, red-team 3): each plain and percent-encoded. */
 const FORMATS: readonly SecretCase[] = [
-  { name: 'docker config.json auth', kind: 'credential', secret: Buffer.from('ada:' + alnum(16)).toString('base64'), context: '{"auths": {"registry.example.com": {"auth": "{S}"}}}', keep: ['"auth": "', '"}}}'] },
-  { name: 'docker config.json identitytoken', kind: 'credential', secret: urlsafe(40), context: '{"auths":{"r.example.com":{"identitytoken":"{S}"}}}', keep: ['"identitytoken":"'] },
-  { name: 'AWS credentials CSV secret column', kind: 'aws-secret-key', secret: 'k' + gen.from(B64, 37) + 'Z1', context: `Access key ID,Secret access key\n${fake.akia},{S}\n`, keep: ['Access key ID,Secret access key'] },
-  { name: 'Set-Cookie header', kind: 'cookie', secret: 'session=' + alnum(40) + '; Path=/; HttpOnly', context: 'HTTP/1.1 200 OK\nSet-Cookie: {S}\nContent-Type: text/html', keep: ['Set-Cookie: ', 'Content-Type: text/html'] },
-  { name: 'docker login -p', kind: 'credential', secret: 'Dk' + alnum(14), context: 'docker login -u ada -p {S} registry.example.com', keep: ['docker login -u ada -p ', ' registry.example.com'] },
-  { name: 'docker login --password', kind: 'credential', secret: 'Dp' + alnum(14), context: 'docker login --username ada --password {S} ghcr.io', keep: [' ghcr.io'] },
-  { name: 'docker login --password=', kind: 'credential', secret: 'De' + alnum(14), context: 'docker login --password={S} ghcr.io', keep: [' ghcr.io'] },
-  { name: '.netrc on one line', kind: 'credential', secret: 'Nr' + alnum(12), context: 'machine api.example.com login ada password {S}\n', keep: ['machine api.example.com login ada password '] },
-  { name: '.netrc on several lines', kind: 'credential', secret: 'Nm' + alnum(12), context: 'machine git.example.com\n  login ada\n  password {S}\n', keep: ['  login ada\n'] },
-  { name: 'GitLab token', kind: 'gitlab-token', secret: 'gl' + 'pat-' + urlsafe(20), context: 'git clone https://oauth2:{S}@gitlab.com/acme/app.git' },
-  { name: 'Hugging Face token', kind: 'huggingface-token', secret: 'h' + 'f_' + gen.from(UPPER + LOWER, 34), context: 'HF_TOKEN={S} python train.py', keep: [' python train.py'] },
-  { name: 'SendGrid key', kind: 'sendgrid-key', secret: 'S' + 'G.' + urlsafe(22) + '.' + urlsafe(43), context: 'sg = SendGridAPIClient("{S}")' },
-  { name: 'Stripe webhook secret', kind: 'stripe-key', secret: 'wh' + 'sec_' + alnum(32), context: 'stripe listen --forward-to localhost:3000 # {S}' },
-  { name: 'Slack webhook', kind: 'webhook-url', secret: 'T' + gen.from(UPPER + DIGITS, 8) + '/B' + gen.from(UPPER + DIGITS, 10) + '/' + alnum(24), context: 'SLACK_URL=https://hooks.slack.com/services/{S}', keep: ['https://hooks.slack.com/services/'] },
-  { name: 'Discord webhook', kind: 'webhook-url', secret: gen.from(DIGITS, 18) + '/' + urlsafe(68), context: 'curl -d "{}" https://discord.com/api/webhooks/{S}', keep: ['https://discord.com/api/webhooks/'] },
-  { name: 'Discord webhook on discordapp.com', kind: 'webhook-url', secret: gen.from(DIGITS, 18) + '/' + urlsafe(68), context: 'POST https://discordapp.com/api/webhooks/{S} 204', keep: [' 204'] },
+  {
+    name: 'docker config.json auth',
+    kind: 'credential',
+    secret: Buffer.from('ada:' + alnum(16)).toString('base64'),
+    context: '{"auths": {"registry.example.com": {"auth": "{S}"}}}',
+    keep: ['"auth": "', '"}}}'],
+  },
+  {
+    name: 'docker config.json identitytoken',
+    kind: 'credential',
+    secret: urlsafe(40),
+    context: '{"auths":{"r.example.com":{"identitytoken":"{S}"}}}',
+    keep: ['"identitytoken":"'],
+  },
+  {
+    name: 'AWS credentials CSV secret column',
+    kind: 'aws-secret-key',
+    secret: 'k' + gen.from(B64, 37) + 'Z1',
+    context: `Access key ID,Secret access key\n${fake.akia},{S}\n`,
+    keep: ['Access key ID,Secret access key'],
+  },
+  {
+    name: 'Set-Cookie header',
+    kind: 'cookie',
+    secret: 'session=' + alnum(40) + '; Path=/; HttpOnly',
+    context: 'HTTP/1.1 200 OK\nSet-Cookie: {S}\nContent-Type: text/html',
+    keep: ['Set-Cookie: ', 'Content-Type: text/html'],
+  },
+  {
+    name: 'docker login -p',
+    kind: 'credential',
+    secret: 'Dk' + alnum(14),
+    context: 'docker login -u ada -p {S} registry.example.com',
+    keep: ['docker login -u ada -p ', ' registry.example.com'],
+  },
+  {
+    name: 'docker login --password',
+    kind: 'credential',
+    secret: 'Dp' + alnum(14),
+    context: 'docker login --username ada --password {S} ghcr.io',
+    keep: [' ghcr.io'],
+  },
+  {
+    name: 'docker login --password=',
+    kind: 'credential',
+    secret: 'De' + alnum(14),
+    context: 'docker login --password={S} ghcr.io',
+    keep: [' ghcr.io'],
+  },
+  {
+    name: '.netrc on one line',
+    kind: 'credential',
+    secret: 'Nr' + alnum(12),
+    context: 'machine api.example.com login ada password {S}\n',
+    keep: ['machine api.example.com login ada password '],
+  },
+  {
+    name: '.netrc on several lines',
+    kind: 'credential',
+    secret: 'Nm' + alnum(12),
+    context: 'machine git.example.com\n  login ada\n  password {S}\n',
+    keep: ['  login ada\n'],
+  },
+  {
+    name: 'GitLab token',
+    kind: 'gitlab-token',
+    secret: 'gl' + 'pat-' + urlsafe(20),
+    context: 'git clone https://oauth2:{S}@gitlab.com/acme/app.git',
+  },
+  {
+    name: 'Hugging Face token',
+    kind: 'huggingface-token',
+    secret: 'h' + 'f_' + gen.from(UPPER + LOWER, 34),
+    context: 'HF_TOKEN={S} python train.py',
+    keep: [' python train.py'],
+  },
+  {
+    name: 'SendGrid key',
+    kind: 'sendgrid-key',
+    secret: 'S' + 'G.' + urlsafe(22) + '.' + urlsafe(43),
+    context: 'sg = SendGridAPIClient("{S}")',
+  },
+  {
+    name: 'Stripe webhook secret',
+    kind: 'stripe-key',
+    secret: 'wh' + 'sec_' + alnum(32),
+    context: 'stripe listen --forward-to localhost:3000 # {S}',
+  },
+  {
+    name: 'Slack webhook',
+    kind: 'webhook-url',
+    secret: 'T' + gen.from(UPPER + DIGITS, 8) + '/B' + gen.from(UPPER + DIGITS, 10) + '/' + alnum(24),
+    context: 'SLACK_URL=https://hooks.slack.com/services/{S}',
+    keep: ['https://hooks.slack.com/services/'],
+  },
+  {
+    name: 'Discord webhook',
+    kind: 'webhook-url',
+    secret: gen.from(DIGITS, 18) + '/' + urlsafe(68),
+    context: 'curl -d "{}" https://discord.com/api/webhooks/{S}',
+    keep: ['https://discord.com/api/webhooks/'],
+  },
+  {
+    name: 'Discord webhook on discordapp.com',
+    kind: 'webhook-url',
+    secret: gen.from(DIGITS, 18) + '/' + urlsafe(68),
+    context: 'POST https://discordapp.com/api/webhooks/{S} 204',
+    keep: [' 204'],
+  },
 ];
 
 describe('formats the red-team found uncovered (issue 17, red-team 3)', () => {
@@ -817,23 +1472,32 @@ describe('formats the red-team found uncovered (issue 17, red-team 3)', () => {
       expect(out.redactions.map((r) => r.kind)).toContain(c.kind);
       for (const part of c.keep ?? []) expect(out.text).toContain(part);
       expect(scrubText(out.text).text).toBe(out.text);
-      for (const encoded of [encodeURIComponent(place(c)), encodeAll(place(c))]) expect(decodeOnce(scrubText(encoded).text)).not.toContain(c.secret);
+      for (const encoded of [encodeURIComponent(place(c)), encodeAll(place(c))])
+        expect(decodeOnce(scrubText(encoded).text)).not.toContain(c.secret);
     });
   }
 
   it('scrubs a Cookie and a Set-Cookie under their JSON keys', () => {
     const value = 'sid=' + alnum(30);
-    expect(scrubValue({ headers: { Cookie: value, 'set-cookie': value, accept: 'text/html' } })).toEqual({ headers: { Cookie: redactionMarker('cookie'), 'set-cookie': redactionMarker('cookie'), accept: 'text/html' } });
+    expect(scrubValue({ headers: { Cookie: value, 'set-cookie': value, accept: 'text/html' } })).toEqual({
+      headers: { Cookie: redactionMarker('cookie'), 'set-cookie': redactionMarker('cookie'), accept: 'text/html' },
+    });
   });
 
   it.each([
     ['a cookie in prose', 'Cookie: a small sweet cake. The cookie consent banner is shown once.'],
-    ['docker login without a password', 'docker login registry.example.com && docker login -u ada --password-stdin ghcr.io'],
+    [
+      'docker login without a password',
+      'docker login registry.example.com && docker login -u ada --password-stdin ghcr.io',
+    ],
     ['machine learning prose', 'The machine learning team reset the password policy last week.'],
     ['hf_ inside a word and short', 'pdf_hf_parser and hf_hub are modules; hf_token_path=~/.hf'],
     ['SG. as a file name', 'open SG.ts and SG.config.json'],
     ['glpat- alone', 'tokens start with glpat- on GitLab'],
-    ['a Discord channel link and a Slack page', 'https://discord.com/channels/123/456 and https://hooks.slack.com/ docs'],
+    [
+      'a Discord channel link and a Slack page',
+      'https://discord.com/channels/123/456 and https://hooks.slack.com/ docs',
+    ],
     ['a CSV of key ids without secrets', 'Access key ID,Status\nAKIA_NOT_A_KEY,Active'],
     ['a whsec_ mention', 'the secret starts with whsec_ in the dashboard'],
   ])('leaves %s alone', (_, text) => {
@@ -845,7 +1509,20 @@ describe('the scrubber on long adversarial texts (issue 17, red-team 1)', () => 
   // Each family repeats what a rule's frame starts with and never completes it. A linear scrubber
   // reads 400 KB of it in well under a second; a rule that read on from each repetition to the
   // end of the text would take minutes. The bound leaves a margin of 10× either way.
-  const families = ['cookie: ', 'docker login ', 'machine a ', 'token%3D', '%', 'hooks.slack.com/services/', 'password=$a ', '"auth": "', 'AKIA0123456789ABCDEF,', 'sk-', ' -p ', 'Bearer '];
+  const families = [
+    'cookie: ',
+    'docker login ',
+    'machine a ',
+    'token%3D',
+    '%',
+    'hooks.slack.com/services/',
+    'password=$a ',
+    '"auth": "',
+    'AKIA0123456789ABCDEF,',
+    'sk-',
+    ' -p ',
+    'Bearer ',
+  ];
   it.each(families)('reads 400 KB of %j in linear time', (unit) => {
     const text = unit.repeat(Math.ceil(400_000 / unit.length));
     const started = performance.now();

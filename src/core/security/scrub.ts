@@ -159,10 +159,51 @@ const NAMES_A_SECRET = /pass|pwd|secret|token|key|auth|cred/i;
 const SAME_CHARACTER = /^(.)\1*$/s;
 const PLACEHOLDER = /^(?:\$|%\(|%s$|\{\{|\{%|<[^<>]*>$|\[REDACTED:|(?:process\.env|os\.environ|import\.meta\.env)\b)/i;
 const RESERVED_VALUES: ReadonlySet<string> = new Set([
-  'null', 'none', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional',
-  'string', 'str', 'number', 'int', 'integer', 'bool', 'boolean', 'any', 'unknown', 'object', 'bytes',
-  'redacted', 'hidden', 'masked', 'empty', 'password', 'passwd', 'secret', 'token', 'key', 'value',
-  'function', 'new', 'this', 'self', 'await', 'async', 'yield', 'typeof', 'lambda', 'require', 'import', 'class',
+  'null',
+  'none',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'required',
+  'optional',
+  'string',
+  'str',
+  'number',
+  'int',
+  'integer',
+  'bool',
+  'boolean',
+  'any',
+  'unknown',
+  'object',
+  'bytes',
+  'redacted',
+  'hidden',
+  'masked',
+  'empty',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'key',
+  'value',
+  'function',
+  'new',
+  'this',
+  'self',
+  'await',
+  'async',
+  'yield',
+  'typeof',
+  'lambda',
+  'require',
+  'import',
+  'class',
 ]);
 
 function isPlaceholder(value: string): boolean {
@@ -197,11 +238,35 @@ type KeyClass = 'password' | 'token';
 
 const PASSWORD_WORDS: ReadonlySet<string> = new Set(['password', 'passwd', 'passphrase', 'pass', 'pwd']);
 const TOKEN_WORDS: ReadonlySet<string> = new Set([
-  'secret', 'token', 'credential', 'credentials', 'apikey', 'secretkey', 'privatekey', 'accesskey', 'authkey',
+  'secret',
+  'token',
+  'credential',
+  'credentials',
+  'apikey',
+  'secretkey',
+  'privatekey',
+  'accesskey',
+  'authkey',
 ]);
 const KEY_QUALIFIERS: ReadonlySet<string> = new Set([
-  'api', 'secret', 'private', 'access', 'auth', 'signing', 'encryption', 'master', 'session', 'client',
-  'license', 'app', 'account', 'shared', 'webhook', 'service', 'admin', 'subscription',
+  'api',
+  'secret',
+  'private',
+  'access',
+  'auth',
+  'signing',
+  'encryption',
+  'master',
+  'session',
+  'client',
+  'license',
+  'app',
+  'account',
+  'shared',
+  'webhook',
+  'service',
+  'admin',
+  'subscription',
 ]);
 const KEY_SUFFIXES: ReadonlySet<string> = new Set(['base', 'value', 'b64', 'base64']);
 
@@ -275,11 +340,13 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
   if (bareWord && !option && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
   if (form === 'quoted') {
     if (!HAS_SPACE.test(v)) return true;
-    const passphrase = cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && (option || !NAMES_A_SECRET.test(v));
+    const passphrase =
+      cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && (option || !NAMES_A_SECRET.test(v));
     return passphrase;
   }
   if (form === 'flag' && v.startsWith('-')) return false;
-  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v) || INDEXING_OR_GENERIC.test(v)) return false;
+  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v) || INDEXING_OR_GENERIC.test(v))
+    return false;
   if (bareWord) {
     if (form === 'assign') return false;
     if (form === 'colon' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return false;
@@ -289,7 +356,8 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
 
 /** Whether base64 text decodes to `user:password`, the payload of HTTP Basic authentication. */
 function isBasicCredential(encoded: string): boolean {
-  if (encoded.length < SCRUB_DEFAULTS.minTokenLength || !HAS_UPPER.test(encoded) || !HAS_LOWER.test(encoded)) return false;
+  if (encoded.length < SCRUB_DEFAULTS.minTokenLength || !HAS_UPPER.test(encoded) || !HAS_LOWER.test(encoded))
+    return false;
   let decoded: string;
   try {
     decoded = atob(encoded);
@@ -358,11 +426,7 @@ function framed(
  * Locates a value that ends the match, captured by one of four groups from `first` on:
  * escaped-quoted `\"…\"`, double-quoted, single-quoted, unquoted; quotes stay, content goes.
  */
-function locateValue(
-  m: RegExpExecArray,
-  first: number,
-  judge: (value: string, quoted: boolean) => number,
-): Located {
+function locateValue(m: RegExpExecArray, first: number, judge: (value: string, quoted: boolean) => number): Located {
   const end = m.index + m[0].length;
   const escaped = m[first];
   if (escaped !== undefined) return { start: end - 2 - escaped.length, length: judge(escaped, true) };
@@ -422,7 +486,8 @@ const HAS_BLANK = /[ \t]/;
  */
 const CLIENT_SEARCH = /mysql|mariadb|sshpass/g;
 /** A client's whole name from where it starts (`mysqldump`, `mariadb-admin`, `mysql.exe`). */
-const CLIENT_NAME = /(?:mysql|mariadb)(?:-?(?:dump|admin|import|show|check|pump|binlog|slap|sh))?(?:\.exe)?|sshpass(?:\.exe)?/y;
+const CLIENT_NAME =
+  /(?:mysql|mariadb)(?:-?(?:dump|admin|import|show|check|pump|binlog|slap|sh))?(?:\.exe)?|sshpass(?:\.exe)?/y;
 /** How many of its options after `sshpass` may stand before its `-p`. */
 const SSHPASS_OPTION_LIMIT = 8;
 /** What ends a command: a new line, `;`, `&&`, `&`, `|`, `||`. */
@@ -577,7 +642,11 @@ const RULES: readonly Rule[] = Object.freeze([
   ),
   whole('jwt', /(?<![\w\]-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
   whole('anthropic-key', /(?<![\w\]-])sk-ant-[\w-]{20,}/g),
-  whole('openai-key', /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g, (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3))),
+  whole(
+    'openai-key',
+    /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g,
+    (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3)),
+  ),
   whole('github-token', /(?<![\w\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
   whole('aws-access-key-id', /(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
   framed(
@@ -596,7 +665,10 @@ const RULES: readonly Rule[] = Object.freeze([
   framed('webhook-url', /(\bhooks\.slack\.com\/(?:services|workflows|triggers)\/)([\w/-]{8,})/gi),
   framed('webhook-url', /(\b(?:(?:canary|ptb)\.)?discord(?:app)?\.com\/api(?:\/v\d+)?\/webhooks\/)(\d+\/[\w-]{8,})/gi),
   // AWS's credentials CSV (`Access key ID,Secret access key` then rows): the column after a key id.
-  framed('aws-secret-key', /((?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}[ \t]*,[ \t]*)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g),
+  framed(
+    'aws-secret-key',
+    /((?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}[ \t]*,[ \t]*)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+  ),
   // docker's config.json: `"auth": "<base64 of user:password>"`, `"identitytoken": "…"`.
   framed('credential', /("(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*")([A-Za-z0-9+/=._-]{8,})(?=")/gi),
   // `docker login -p <password>` (a few words of options may stand between).
@@ -614,15 +686,20 @@ const RULES: readonly Rule[] = Object.freeze([
   // Cookie and Set-Cookie header values (`name=value; …`), a header's or a JSON field's.
   framed(
     'cookie',
-    new RegExp(String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`, 'gi'),
+    new RegExp(
+      String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`,
+      'gi',
+    ),
     (s) => (s.includes('=') && !isPlaceholder(s) ? s.length : 0),
     COOKIE_VALUE_REST,
   ),
   framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
   // Not followed by `[` either: base64 glued to a key (`Basic …TOKEN=value`) would take the key's
   // `=` as padding once the value is a marker, and scrubbing again would redact more.
-  framed('basic-auth', new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=[])`, 'gi'), (s, frame) =>
-    isAuthFrame(frame) || isBasicCredential(s) ? s.length : 0,
+  framed(
+    'basic-auth',
+    new RegExp(String.raw`(${AUTH_FRAME}?\bBasic[ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=[])`, 'gi'),
+    (s, frame) => (isAuthFrame(frame) || isBasicCredential(s) ? s.length : 0),
   ),
   framed('bearer-token', new RegExp(String.raw`(${AUTH_FRAME}?\bBearer[ \t]+)([\w.~+/-]+=*)`, 'gi'), (s, frame) => {
     const token = s.replace(TRAILING_DOTS, '');
@@ -666,7 +743,11 @@ const RULES: readonly Rule[] = Object.freeze([
       if (cls === undefined) return KEEP;
       // `mysql -pHunter2Secret mydb`: not a flag named …secret with the value `mydb`, but a glued
       // password, which the rule of short password options redacts (so this keeps nothing it leaves).
-      if (flag.startsWith('-p') && commands().optionAt(m.index) !== undefined && shortPasswordLength(flag.slice(2), false) > 0) {
+      if (
+        flag.startsWith('-p') &&
+        commands().optionAt(m.index) !== undefined &&
+        shortPasswordLength(flag.slice(2), false) > 0
+      ) {
         return KEEP;
       }
       return locateValue(m, 2, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : 'flag'));
@@ -798,7 +879,11 @@ function allSpans(text: string, firstOnly: boolean): Span[] {
   const decoded = percentDecoded(text);
   if (decoded === undefined) return spans;
   for (const span of findSpans(decoded.text, firstOnly)) {
-    spans.push({ start: decoded.from[span.start] as number, end: decoded.to[span.end - 1] as number, priority: span.priority });
+    spans.push({
+      start: decoded.from[span.start] as number,
+      end: decoded.to[span.end - 1] as number,
+      priority: span.priority,
+    });
   }
   return spans;
 }

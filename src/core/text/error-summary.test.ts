@@ -14,7 +14,11 @@ describe('unexpectedErrorSummary', () => {
 
   it('says only "Error" for a thrown value that is not an Error, or a name or code that is not a plain word', () => {
     expect(unexpectedErrorSummary('boom')).toBe('an internal error (Error)');
-    expect(unexpectedErrorSummary(Object.assign(new Error('x'), { name: 'Bad\u001b[31m', code: 'a b' }))).toBe('an internal error (Error)');
-    expect(unexpectedErrorSummary(new TypeError('The database connection is not open'))).toBe('an internal error (TypeError)');
+    expect(unexpectedErrorSummary(Object.assign(new Error('x'), { name: 'Bad\u001b[31m', code: 'a b' }))).toBe(
+      'an internal error (Error)',
+    );
+    expect(unexpectedErrorSummary(new TypeError('The database connection is not open'))).toBe(
+      'an internal error (TypeError)',
+    );
   });
 });

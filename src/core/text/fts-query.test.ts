@@ -153,8 +153,22 @@ describe('buildFtsQuery: hostile strings', () => {
   });
 
   it('returns undefined for punctuation-only and stop-word-only text', () => {
-    for (const text of ['', '   ', '  -- !! ** ', '!@#$%^&*()[]{}<>?,;\'"`~|=+', '"', '""', '🙂', '\u200b\u0000', '\u0301',
-      'the and of to a in is it', 'How do we?', 'OR AND', "'' '' ''", '- * ^']) {
+    for (const text of [
+      '',
+      '   ',
+      '  -- !! ** ',
+      '!@#$%^&*()[]{}<>?,;\'"`~|=+',
+      '"',
+      '""',
+      '🙂',
+      '\u200b\u0000',
+      '\u0301',
+      'the and of to a in is it',
+      'How do we?',
+      'OR AND',
+      "'' '' ''",
+      '- * ^',
+    ]) {
       expect(buildFtsQuery(text), JSON.stringify(text)).toBeUndefined();
       expect(buildFtsQuery(text, { mode: 'and' }), JSON.stringify(text)).toBeUndefined();
       expect(ftsOrQuery(text), JSON.stringify(text)).toBeUndefined();
@@ -174,7 +188,9 @@ describe('buildFtsQuery: words and phrases', () => {
 
   it('joins with AND in and-mode', () => {
     expect(buildFtsQuery('refresh jwt', { mode: 'and' })?.match).toBe('"refresh" AND "jwt"');
-    expect(buildFtsQuery('auth refreshToken', { mode: 'and' })?.match).toBe('"auth" AND ("refresh token" OR "refreshtoken")');
+    expect(buildFtsQuery('auth refreshToken', { mode: 'and' })?.match).toBe(
+      '"auth" AND ("refresh token" OR "refreshtoken")',
+    );
   });
 
   it('makes one phrase of a compound joined by - _ . / : or \\', () => {
@@ -276,14 +292,45 @@ describe('buildFtsQuery: words and phrases', () => {
 
 describe('buildFtsQuery: properties', () => {
   const fragments = fc.constantFrom(
-    '"', "'", '*', '^', '-', ':', '(', ')', '{', '}', '+', '\\', '/', '.', '_', ' ', 'AND', 'OR', 'NOT', 'NEAR',
-    'NEAR/2', 'title:', 'auth', 'token', 'é', '中文', '🙂', '\u200b', '\u0000', '\u0301', 'the',
+    '"',
+    "'",
+    '*',
+    '^',
+    '-',
+    ':',
+    '(',
+    ')',
+    '{',
+    '}',
+    '+',
+    '\\',
+    '/',
+    '.',
+    '_',
+    ' ',
+    'AND',
+    'OR',
+    'NOT',
+    'NEAR',
+    'NEAR/2',
+    'title:',
+    'auth',
+    'token',
+    'é',
+    '中文',
+    '🙂',
+    '\u200b',
+    '\u0000',
+    '\u0301',
+    'the',
   );
   const texts = fc.oneof(
     fc.string({ unit: 'grapheme', maxLength: 60 }),
     fc.string({ unit: 'binary', maxLength: 60 }),
     fc.array(fragments, { maxLength: 20 }).map((parts) => parts.join('')),
-    fc.array(fc.oneof(fragments, fc.string({ unit: 'grapheme-composite', maxLength: 5 })), { maxLength: 20 }).map((p) => p.join('')),
+    fc
+      .array(fc.oneof(fragments, fc.string({ unit: 'grapheme-composite', maxLength: 5 })), { maxLength: 20 })
+      .map((p) => p.join('')),
   );
 
   it('never throws, and SQLite never throws on its match', () => {
@@ -301,13 +348,40 @@ describe('buildFtsQuery: properties', () => {
 
   it('reads ASCII text with its ASCII patterns exactly as with the Unicode ones', () => {
     const ascii = fc.constantFrom(
-      'refreshToken', 'JWTToken', 'parseHTMLDocument', 'XMLHttpRequest2', 'user_id', 'src/x.ts', 'a-b', 'v1.2.3', 'https://a.b/c',
-      'filesystem:read_text_file', 'C:\\dir\\file', 'AND', 'OR', 'NOT', 'the', '"', '*', '-', ':', '.', ' ', '\t', '\n', 'A', 'a', '9', 'x'.repeat(130),
+      'refreshToken',
+      'JWTToken',
+      'parseHTMLDocument',
+      'XMLHttpRequest2',
+      'user_id',
+      'src/x.ts',
+      'a-b',
+      'v1.2.3',
+      'https://a.b/c',
+      'filesystem:read_text_file',
+      'C:\\dir\\file',
+      'AND',
+      'OR',
+      'NOT',
+      'the',
+      '"',
+      '*',
+      '-',
+      ':',
+      '.',
+      ' ',
+      '\t',
+      '\n',
+      'A',
+      'a',
+      '9',
+      'x'.repeat(130),
     );
     const texts = fc.oneof(
       fc.string({ unit: 'binary-ascii', maxLength: 80 }),
       fc.string({ unit: fc.constantFrom(...'aZ09-_./:\\ "Tt'), maxLength: 80 }),
-      fc.array(fc.oneof(ascii, fc.string({ unit: 'grapheme-ascii', maxLength: 6 })), { maxLength: 24 }).map((parts) => parts.join('')),
+      fc
+        .array(fc.oneof(ascii, fc.string({ unit: 'grapheme-ascii', maxLength: 6 })), { maxLength: 24 })
+        .map((parts) => parts.join('')),
     );
     fc.assert(
       fc.property(texts, fc.constantFrom('or' as const, 'and' as const), (text, mode) => {

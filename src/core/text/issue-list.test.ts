@@ -15,10 +15,15 @@ describe('describeIssues', () => {
   });
 
   it('names scattered positions as ranges, and cuts a long list of ranges with … +K more', () => {
-    const at = (indices: number[]) => indices.map((i) => ({ path: ['calls', i, 'tool'], message: 'must be a non-empty tool id' }));
-    expect(describeIssues(at([0, 1, 5, 6, 7, 9]))).toBe('calls[0, 1, 5–7, 9].tool: must be a non-empty tool id (6 calls)');
+    const at = (indices: number[]) =>
+      indices.map((i) => ({ path: ['calls', i, 'tool'], message: 'must be a non-empty tool id' }));
+    expect(describeIssues(at([0, 1, 5, 6, 7, 9]))).toBe(
+      'calls[0, 1, 5–7, 9].tool: must be a non-empty tool id (6 calls)',
+    );
     const every3rd = at(Array.from({ length: 30 }, (_, i) => i * 3));
-    expect(describeIssues(every3rd, { maxRanges: 3 })).toBe('calls[0, 3, 6, … +27 more].tool: must be a non-empty tool id (30 calls)');
+    expect(describeIssues(every3rd, { maxRanges: 3 })).toBe(
+      'calls[0, 3, 6, … +27 more].tool: must be a non-empty tool id (30 calls)',
+    );
   });
 
   it('keeps different problems apart, in the order they first appear', () => {
@@ -26,17 +31,25 @@ describe('describeIssues', () => {
       { path: ['calls', i, 'tool'], message: 'must be a non-empty tool id' },
       { path: ['calls', i, 'status'], message: STATUS },
     ]);
-    expect(describeIssues(issues)).toBe(`calls[0–2].tool: must be a non-empty tool id (3 calls); calls[0–2].status: ${STATUS} (3 calls)`);
+    expect(describeIssues(issues)).toBe(
+      `calls[0–2].tool: must be a non-empty tool id (3 calls); calls[0–2].status: ${STATUS} (3 calls)`,
+    );
   });
 
   it('shows at most maxEntries distinct problems, then … +K more', () => {
-    const issues = Array.from({ length: 20 }, (_, i) => ({ path: ['calls', i, 'consumes', 0], message: `call ${i} cannot consume call ${i + 5}` }));
+    const issues = Array.from({ length: 20 }, (_, i) => ({
+      path: ['calls', i, 'consumes', 0],
+      message: `call ${i} cannot consume call ${i + 5}`,
+    }));
     const text = describeIssues(issues, { maxEntries: 3 });
-    expect(text).toBe('calls[0].consumes[0]: call 0 cannot consume call 5; calls[1].consumes[0]: call 1 cannot consume call 6; calls[2].consumes[0]: call 2 cannot consume call 7; … +17 more');
+    expect(text).toBe(
+      'calls[0].consumes[0]: call 0 cannot consume call 5; calls[1].consumes[0]: call 1 cannot consume call 6; calls[2].consumes[0]: call 2 cannot consume call 7; … +17 more',
+    );
   });
 
   it('its length does not grow with the number of repeated problems', () => {
-    const line = (n: number) => describeIssues(Array.from({ length: n }, (_, i) => ({ path: ['calls', i, 'status'], message: STATUS })));
+    const line = (n: number) =>
+      describeIssues(Array.from({ length: n }, (_, i) => ({ path: ['calls', i, 'status'], message: STATUS })));
     expect(line(30_000).length).toBeLessThan(line(3).length + 10);
   });
 });

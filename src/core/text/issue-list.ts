@@ -44,7 +44,9 @@ function rangesText(indices: readonly number[], max: number): string {
     else ranges.push(`${start}–${prev}`);
     start = sorted[i] as number;
   }
-  return ranges.length <= max ? ranges.join(', ') : `${ranges.slice(0, max).join(', ')}, … +${ranges.length - max} more`;
+  return ranges.length <= max
+    ? ranges.join(', ')
+    : `${ranges.slice(0, max).join(', ')}, … +${ranges.length - max} more`;
 }
 
 interface Entry {
@@ -66,7 +68,13 @@ export function describeIssues(issues: readonly Issue[], options: IssueListOptio
     const at = issue.path.findIndex((part) => typeof part === 'number');
     const key = `${at === -1 ? pathText(issue.path) : pathText(issue.path, at, '*')}\u0000${issue.message}`;
     const entry = entries.get(key);
-    if (entry === undefined) entries.set(key, { message: issue.message, path: issue.path, at, indices: at === -1 ? [] : [issue.path[at] as number] });
+    if (entry === undefined)
+      entries.set(key, {
+        message: issue.message,
+        path: issue.path,
+        at,
+        indices: at === -1 ? [] : [issue.path[at] as number],
+      });
     else if (at !== -1) entry.indices.push(issue.path[at] as number);
   }
   const lines = [...entries.values()].map((e) => {
@@ -79,5 +87,7 @@ export function describeIssues(issues: readonly Issue[], options: IssueListOptio
     const what = typeof owner === 'string' ? owner : 'items';
     return `${pathText(e.path, e.at, rangesText(e.indices, o.maxRanges))}: ${e.message} (${count} ${what})`;
   });
-  return lines.length <= o.maxEntries ? lines.join('; ') : `${lines.slice(0, o.maxEntries).join('; ')}; … +${lines.length - o.maxEntries} more`;
+  return lines.length <= o.maxEntries
+    ? lines.join('; ')
+    : `${lines.slice(0, o.maxEntries).join('; ')}; … +${lines.length - o.maxEntries} more`;
 }

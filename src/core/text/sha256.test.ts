@@ -9,10 +9,15 @@ describe('sha256Hex', () => {
   it('gives the FIPS 180-4 test vectors', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    );
   });
   it('agrees with node:crypto on every length around the block boundaries and on any text', () => {
     for (let n = 0; n < 200; n += 1) expect(sha256Hex('x'.repeat(n))).toBe(native('x'.repeat(n)));
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => sha256Hex(s) === native(s)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => sha256Hex(s) === native(s)),
+      { numRuns: 500 },
+    );
   });
 });

@@ -10,11 +10,18 @@ describe('splitShell', () => {
       ['tee', 'out file.txt'],
       ['echo', 'a;b', ';', 'done'],
     ]);
-    expect(splitShell('(cat a.txt) 2>&1 >log # a comment\n`ls`')).toEqual([['cat', 'a.txt'], ['2', '1', 'log'], ['ls']]);
+    expect(splitShell('(cat a.txt) 2>&1 >log # a comment\n`ls`')).toEqual([
+      ['cat', 'a.txt'],
+      ['2', '1', 'log'],
+      ['ls'],
+    ]);
   });
 
   it('skips here-document bodies', () => {
-    expect(splitShell("cat <<-'EOF' >x\n\tnpm test\n\tEOF\ngit commit -m done")).toEqual([['cat', 'x'], ['git', 'commit', '-m', 'done']]);
+    expect(splitShell("cat <<-'EOF' >x\n\tnpm test\n\tEOF\ngit commit -m done")).toEqual([
+      ['cat', 'x'],
+      ['git', 'commit', '-m', 'done'],
+    ]);
   });
 
   it('never throws and yields no empty word lists', () => {

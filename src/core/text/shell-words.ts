@@ -99,7 +99,11 @@ export function splitShell(command: string): string[][] {
 }
 
 /** Skips here-document bodies from `start` (a line start) and returns the index after them. */
-function skipHeredocBodies(command: string, start: number, heredocs: ReadonlyArray<{ delimiter: string; stripTabs: boolean }>): number {
+function skipHeredocBodies(
+  command: string,
+  start: number,
+  heredocs: ReadonlyArray<{ delimiter: string; stripTabs: boolean }>,
+): number {
   let i = start;
   for (const { delimiter, stripTabs } of heredocs) {
     while (i < command.length) {
@@ -119,7 +123,14 @@ const PLAIN_WRAPPERS = new Set(['env', 'time', 'command', 'exec', 'nohup', 'sudo
 const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 /** `<tool> <verb> <command>`: the verb that makes the tool run the command after it. */
-const SCRIPT_RUNNERS: Readonly<Record<string, string>> = Object.freeze({ uv: 'run', poetry: 'run', pipenv: 'run', pdm: 'run', hatch: 'run', bundle: 'exec' });
+const SCRIPT_RUNNERS: Readonly<Record<string, string>> = Object.freeze({
+  uv: 'run',
+  poetry: 'run',
+  pipenv: 'run',
+  pdm: 'run',
+  hatch: 'run',
+  bundle: 'exec',
+});
 /** Wrapper scripts that stand for their tool. */
 const TOOL_ALIASES: Readonly<Record<string, string>> = Object.freeze({ gradlew: 'gradle', mvnw: 'mvn' });
 /** Options that take the next word as their value, per command family. */

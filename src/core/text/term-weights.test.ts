@@ -38,10 +38,14 @@ describe('queryTermShare', () => {
   it('is 0 for no query words and stays in [0, 1]', () => {
     expect(queryTermShare([], 'anything')).toBe(0);
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 6 }), fc.string({ maxLength: 60 }), (query, text) => {
-        const share = queryTermShare(query, text);
-        expect(share >= 0 && share <= 1).toBe(true);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 6 }),
+        fc.string({ maxLength: 60 }),
+        (query, text) => {
+          const share = queryTermShare(query, text);
+          expect(share >= 0 && share <= 1).toBe(true);
+        },
+      ),
     );
   });
 });

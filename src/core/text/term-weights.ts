@@ -24,9 +24,17 @@ export interface BatchIdfOptions {
  * Per term t (`terms[t]`, found in `df[t]` ≥ 1 of `itemCount` texts): `ln(1 + max(itemCount,
  * minBatch) / df[t])`, times `genericWeight` when the term is generic.
  */
-export function batchIdf(terms: readonly string[], df: Int32Array, itemCount: number, options: BatchIdfOptions): Float64Array {
+export function batchIdf(
+  terms: readonly string[],
+  df: Int32Array,
+  itemCount: number,
+  options: BatchIdfOptions,
+): Float64Array {
   const n = Math.max(itemCount, options.minBatch);
-  return Float64Array.from(terms, (term, t) => Math.log(1 + n / (df[t] as number)) * (options.generic.has(term) ? options.genericWeight : 1));
+  return Float64Array.from(
+    terms,
+    (term, t) => Math.log(1 + n / (df[t] as number)) * (options.generic.has(term) ? options.genericWeight : 1),
+  );
 }
 
 /** Length of the prefix two words share to count as one (light stemming). */
@@ -41,5 +49,8 @@ export function queryTermShare(queryWords: readonly string[], text: string): num
   if (queryWords.length === 0) return 0;
   const words = new Set(contentWords(text));
   const stems = new Set([...words].map((w) => w.slice(0, SHARE_PREFIX)));
-  return queryWords.filter((q) => words.has(q) || (q.length >= SHARE_PREFIX && stems.has(q.slice(0, SHARE_PREFIX)))).length / queryWords.length;
+  return (
+    queryWords.filter((q) => words.has(q) || (q.length >= SHARE_PREFIX && stems.has(q.slice(0, SHARE_PREFIX)))).length /
+    queryWords.length
+  );
 }

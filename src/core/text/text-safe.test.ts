@@ -4,7 +4,12 @@ import { NUL_REPLACEMENT, storableString, storableText } from './text-safe.js';
 describe('storableText', () => {
   it('replaces every NUL with U+FFFD in strings, object keys and array items at any depth', () => {
     const input = { 'a\u0000': ['x\u0000y\u0000', { deep: 'z\u0000' }], plain: 'ok', n: 1, none: null };
-    expect(storableText(input)).toEqual({ 'a\uFFFD': ['x\uFFFDy\uFFFD', { deep: 'z\uFFFD' }], plain: 'ok', n: 1, none: null });
+    expect(storableText(input)).toEqual({
+      'a\uFFFD': ['x\uFFFDy\uFFFD', { deep: 'z\uFFFD' }],
+      plain: 'ok',
+      n: 1,
+      none: null,
+    });
     expect(storableString('\u0000')).toBe(NUL_REPLACEMENT);
   });
 
@@ -25,7 +30,7 @@ describe('storableText', () => {
     expect(storableText(args)).toBe(args);
   });
 
-  it("keeps a `__proto__` key a key", () => {
+  it('keeps a `__proto__` key a key', () => {
     const parsed = JSON.parse('{"__proto__": "a\\u0000"}') as Record<string, unknown>;
     const safe = storableText(parsed);
     expect(Object.keys(safe)).toEqual(['__proto__']);

@@ -56,6 +56,12 @@ function copy(value: unknown, depth: number): unknown {
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   // Defined, not assigned: a `__proto__` key (JSON.parse makes one) stays a key.
-  for (const key of Object.keys(record)) Object.defineProperty(out, storableString(key), { value: copy(record[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(record))
+    Object.defineProperty(out, storableString(key), {
+      value: copy(record[key], depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }

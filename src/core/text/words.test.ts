@@ -17,7 +17,12 @@ describe('splitWords', () => {
   it('reads ASCII text with its ASCII pattern exactly as with the Unicode one', () => {
     const texts = fc.oneof(
       fc.string({ unit: 'binary-ascii', maxLength: 80 }),
-      fc.array(fc.constantFrom('getUserID', 'JWTToken', 'user_id', 'a-b.c:d', ' ', '!', '\u007f', '\u0000', 'Q9', 'the'), { maxLength: 20 }).map((p) => p.join('')),
+      fc
+        .array(
+          fc.constantFrom('getUserID', 'JWTToken', 'user_id', 'a-b.c:d', ' ', '!', '\u007f', '\u0000', 'Q9', 'the'),
+          { maxLength: 20 },
+        )
+        .map((p) => p.join('')),
     );
     fc.assert(
       fc.property(texts, (text) => {
@@ -30,7 +35,12 @@ describe('splitWords', () => {
 
 describe('contentWords', () => {
   it('drops stop words', () => {
-    expect(contentWords('Find me the flights to London and a hotel there')).toEqual(['find', 'flights', 'london', 'hotel']);
+    expect(contentWords('Find me the flights to London and a hotel there')).toEqual([
+      'find',
+      'flights',
+      'london',
+      'hotel',
+    ]);
   });
 });
 
@@ -41,18 +51,27 @@ describe('maskFileNames', () => {
     expect(maskFileNames('parse config.YAML')).toBe('parse file');
   });
   it('leaves runtimes, versions, abbreviations and addresses alone', () => {
-    for (const text of ['install node.js', 'bump to v1.2', 'e.g. a list', 'mail bob@example.com', 'see example.com', 'a sentence. Another']) {
+    for (const text of [
+      'install node.js',
+      'bump to v1.2',
+      'e.g. a list',
+      'mail bob@example.com',
+      'see example.com',
+      'a sentence. Another',
+    ]) {
       expect(maskFileNames(text)).toBe(text);
     }
   });
 });
 
 /** The patterns words.ts used before issue 17, kept as oracles for short texts (they backtrack polynomially on long ones). */
-const OLD_FILE_NAME = /(?<![\w@])(?:[\w.~-]*\/)*[\w-]*[A-Za-z0-9][\w-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|env|md|mdx|txt|csv|tsv|xml|html?|css|scss|tsx?|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|log|lock|pdf|png|jpe?g|gif|svg|zip|gz|tar)(?![\w.])/gi;
+const OLD_FILE_NAME =
+  /(?<![\w@])(?:[\w.~-]*\/)*[\w-]*[A-Za-z0-9][\w-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|env|md|mdx|txt|csv|tsv|xml|html?|css|scss|tsx?|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|log|lock|pdf|png|jpe?g|gif|svg|zip|gz|tar)(?![\w.])/gi;
 const OLD_BOUNDARY = /([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])/g;
 
 /** Text made of pieces that file names and identifiers are made of. */
-const pieces = (alphabet: readonly string[]) => fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }).map((p) => p.join(''));
+const pieces = (alphabet: readonly string[]) =>
+  fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }).map((p) => p.join(''));
 
 /** The attack inputs of issue 17 (red-team 1) and other worst cases of the old patterns. */
 const base64 = (n: number): string => {
@@ -80,9 +99,31 @@ const ADVERSARIAL: Record<string, (n: number) => string> = {
 describe('linear time on any text (issue 17, red-team 1)', () => {
   it('maskFileNames is the old pattern, on every short text', () => {
     fc.assert(
-      fc.property(pieces(['a', 'B', '1', '_', '-', '.', '/', '~', '@', ' ', 'json', 'JSONC', 'md', 'ts', 'x', 'jpeg', 'é', '.js']), (text) => {
-        expect(maskFileNames(text)).toBe(text.replace(OLD_FILE_NAME, 'file'));
-      }),
+      fc.property(
+        pieces([
+          'a',
+          'B',
+          '1',
+          '_',
+          '-',
+          '.',
+          '/',
+          '~',
+          '@',
+          ' ',
+          'json',
+          'JSONC',
+          'md',
+          'ts',
+          'x',
+          'jpeg',
+          'é',
+          '.js',
+        ]),
+        (text) => {
+          expect(maskFileNames(text)).toBe(text.replace(OLD_FILE_NAME, 'file'));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });
@@ -97,17 +138,20 @@ describe('linear time on any text (issue 17, red-team 1)', () => {
     );
   });
 
-  it.each(Object.entries(ADVERSARIAL))('maskFileNames and splitWords do at most 5 steps a character on %s input, at 4 KB and at 40 KB', (_, make) => {
-    for (const n of [4_000, 40_000]) {
-      const text = make(n);
-      const mask: ScanMeter = { steps: 0 };
-      maskFileNames(text, mask);
-      const split: ScanMeter = { steps: 0 };
-      identifierBoundariesForTest(text, split);
-      expect(mask.steps).toBeLessThanOrEqual(5 * text.length);
-      expect(split.steps).toBeLessThanOrEqual(5 * text.length);
-    }
-  });
+  it.each(Object.entries(ADVERSARIAL))(
+    'maskFileNames and splitWords do at most 5 steps a character on %s input, at 4 KB and at 40 KB',
+    (_, make) => {
+      for (const n of [4_000, 40_000]) {
+        const text = make(n);
+        const mask: ScanMeter = { steps: 0 };
+        maskFileNames(text, mask);
+        const split: ScanMeter = { steps: 0 };
+        identifierBoundariesForTest(text, split);
+        expect(mask.steps).toBeLessThanOrEqual(5 * text.length);
+        expect(split.steps).toBeLessThanOrEqual(5 * text.length);
+      }
+    },
+  );
 
   it('answers the red-team inputs (20 and 40 KB of base64, 10 KB of joined UUIDs) at once', () => {
     // The old pattern took 17 s, 148 s and 18 s on these; the test's timeout is the backstop.

@@ -159,7 +159,13 @@ export function maskFileNames(text: string, meter?: ScanMeter): string {
   lastBase[n] = -1;
   for (let p = n - 1; p >= 0; p--) {
     const later = lastBase[p + 1] as number;
-    lastBase[p] = !isPathChar(code(p)) ? -1 : later !== -1 ? later : code(p) === 47 && fileNameEnd(p + 1) !== -1 ? p + 1 : -1;
+    lastBase[p] = !isPathChar(code(p))
+      ? -1
+      : later !== -1
+        ? later
+        : code(p) === 47 && fileNameEnd(p + 1) !== -1
+          ? p + 1
+          : -1;
   }
   if (meter !== undefined) meter.steps += 2 * n;
   let out = '';

@@ -87,7 +87,11 @@ export function effectiveDependencies(tasks: readonly WorkflowTask[]): Map<strin
   const taskIds = new Set(tasks.map((t) => t.id));
   const deps = new Map<string, string[]>();
   for (const t of tasks) {
-    const mine = new Set([...(deps.get(t.id) ?? []), ...(t.dependsOn ?? []), ...referencesIn(t.arguments, taskIds).map((r) => r.task)]);
+    const mine = new Set([
+      ...(deps.get(t.id) ?? []),
+      ...(t.dependsOn ?? []),
+      ...referencesIn(t.arguments, taskIds).map((r) => r.task),
+    ]);
     deps.set(t.id, [...mine]);
   }
   return deps;
@@ -104,7 +108,11 @@ export function effectiveDependencies(tasks: readonly WorkflowTask[]): Map<strin
  * @default taskIds the keys of `results` — pass the workflow's ids so that a reference to a task
  *   without a result fails instead of passing through as a literal.
  */
-export function resolveArguments(args: unknown, results: ReadonlyMap<string, ToolResultLike>, taskIds: ReadonlySet<string> = new Set(results.keys())): ResolvedArguments {
+export function resolveArguments(
+  args: unknown,
+  results: ReadonlyMap<string, ToolResultLike>,
+  taskIds: ReadonlySet<string> = new Set(results.keys()),
+): ResolvedArguments {
   let failure: string | undefined;
   const visit = (value: unknown): unknown => {
     if (failure !== undefined) return value;
@@ -129,7 +137,9 @@ export function resolveArguments(args: unknown, results: ReadonlyMap<string, Too
 
 /** The text content of a result: its text items joined with "\n"; undefined when it has none. */
 export function resultText(result: ToolResultLike): string | undefined {
-  const texts = (result.content ?? []).filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string);
+  const texts = (result.content ?? [])
+    .filter((c) => c.type === 'text' && typeof c.text === 'string')
+    .map((c) => c.text as string);
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
@@ -147,11 +157,14 @@ function readReference(ref: WorkflowReference, result: ToolResultLike | undefine
   if (result.isError === true) return { ok: false, why: `${ref.task} failed` };
   const text = resultText(result);
   if (ref.path.length === 0) {
-    return text === undefined ? { ok: false, why: `${ref.task}'s result has no text content` } : { ok: true, value: withoutFinalLineBreaks(text) };
+    return text === undefined
+      ? { ok: false, why: `${ref.task}'s result has no text content` }
+      : { ok: true, value: withoutFinalLineBreaks(text) };
   }
   let root: unknown = result.structuredContent;
   if (root === undefined) {
-    if (text === undefined) return { ok: false, why: `${ref.task}'s result has neither structuredContent nor text content` };
+    if (text === undefined)
+      return { ok: false, why: `${ref.task}'s result has neither structuredContent nor text content` };
     try {
       root = JSON.parse(text);
     } catch {
@@ -161,7 +174,8 @@ function readReference(ref: WorkflowReference, result: ToolResultLike | undefine
   let at = root;
   for (const [i, segment] of ref.path.entries()) {
     const next = field(at, segment);
-    if (!next.found) return { ok: false, why: `${ref.task}'s result has no field "${ref.path.slice(0, i + 1).join('.')}"` };
+    if (!next.found)
+      return { ok: false, why: `${ref.task}'s result has no field "${ref.path.slice(0, i + 1).join('.')}"` };
     at = next.value;
   }
   return { ok: true, value: at };

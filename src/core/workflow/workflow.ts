@@ -29,20 +29,35 @@ export function validateWorkflow(tasks: readonly WorkflowTask[], knownTools: Rea
     if (ids.has(t.id)) problems.push({ kind: 'duplicate-id', task: t.id, message: `task id "${t.id}" is used twice` });
     ids.add(t.id);
     if (!knownTools.has(t.tool)) {
-      problems.push({ kind: 'unknown-tool', task: t.id, tool: t.tool, message: `task "${t.id}" names an unknown tool "${t.tool}": add it to the catalogue first` });
+      problems.push({
+        kind: 'unknown-tool',
+        task: t.id,
+        tool: t.tool,
+        message: `task "${t.id}" names an unknown tool "${t.tool}": add it to the catalogue first`,
+      });
     }
   }
   for (const t of tasks) {
     for (const d of t.dependsOn ?? []) {
-      if (!ids.has(d)) problems.push({ kind: 'missing-dependency', task: t.id, dependsOn: d, message: `task "${t.id}" depends on "${d}", which is not a task of this workflow` });
+      if (!ids.has(d))
+        problems.push({
+          kind: 'missing-dependency',
+          task: t.id,
+          dependsOn: d,
+          message: `task "${t.id}" depends on "${d}", which is not a task of this workflow`,
+        });
     }
   }
   // Kahn's algorithm by layers; what is left over sits on or behind a cycle.
-  const deps = new Map([...effectiveDependencies(tasks)].map(([id, ds]) => [id, new Set(ds.filter((d) => ids.has(d)))]));
+  const deps = new Map(
+    [...effectiveDependencies(tasks)].map(([id, ds]) => [id, new Set(ds.filter((d) => ids.has(d)))]),
+  );
   const layers: string[][] = [];
   const done = new Set<string>();
   for (;;) {
-    const layer = [...deps.entries()].filter(([id, ds]) => !done.has(id) && [...ds].every((d) => done.has(d))).map(([id]) => id);
+    const layer = [...deps.entries()]
+      .filter(([id, ds]) => !done.has(id) && [...ds].every((d) => done.has(d)))
+      .map(([id]) => id);
     if (layer.length === 0) break;
     layer.sort();
     layers.push(layer);
@@ -50,7 +65,11 @@ export function validateWorkflow(tasks: readonly WorkflowTask[], knownTools: Rea
   }
   if (done.size < deps.size) {
     const cycle = findCycle(deps, done);
-    problems.push({ kind: 'cycle', tasks: cycle, message: `the tasks form a cycle: ${[...cycle, cycle[0]].join(' → ')}` });
+    problems.push({
+      kind: 'cycle',
+      tasks: cycle,
+      message: `the tasks form a cycle: ${[...cycle, cycle[0]].join(' → ')}`,
+    });
   }
   return problems.length === 0 ? { ok: true, layers } : { ok: false, problems };
 }

@@ -36,7 +36,11 @@ const RunLineSchema = z.strictObject({
     )
     .min(1),
 });
-const ToolLineSchema = z.strictObject({ id: z.string().min(1), description: z.string(), origin: z.string().optional() });
+const ToolLineSchema = z.strictObject({
+  id: z.string().min(1),
+  description: z.string(),
+  origin: z.string().optional(),
+});
 const ObservationLineSchema = z.strictObject({
   id: z.string().startsWith('demo-'),
   daysAgo: Days,
@@ -47,8 +51,18 @@ const ObservationLineSchema = z.strictObject({
   evidence: z.array(z.string()),
   tags: z.array(z.string()),
 });
-const MemoryLineSchema = z.strictObject({ id: z.string().startsWith('demo-'), category: z.enum(MEMORY_CATEGORIES), title: z.string().min(1), text: z.string().min(1), tags: z.array(z.string()) });
-const SuggestionLineSchema = z.strictObject({ surface: z.enum(['search', 'next', 'recall']), query: z.string().min(1), accept: z.string().nullable() });
+const MemoryLineSchema = z.strictObject({
+  id: z.string().startsWith('demo-'),
+  category: z.enum(MEMORY_CATEGORIES),
+  title: z.string().min(1),
+  text: z.string().min(1),
+  tags: z.array(z.string()),
+});
+const SuggestionLineSchema = z.strictObject({
+  surface: z.enum(['search', 'next', 'recall']),
+  query: z.string().min(1),
+  accept: z.string().nullable(),
+});
 
 export type DemoRunLine = z.infer<typeof RunLineSchema>;
 
@@ -58,7 +72,10 @@ export function demoDataDir(): string {
     const url = new URL(rel, import.meta.url);
     if (existsSync(new URL('runs.jsonl', url))) return url.pathname;
   }
-  throw new CredenceError('NOT_FOUND', "the demo's data (data/demo/*.jsonl) is missing from the package: reinstall credence");
+  throw new CredenceError(
+    'NOT_FOUND',
+    "the demo's data (data/demo/*.jsonl) is missing from the package: reinstall credence",
+  );
 }
 
 function readLines<T>(dir: string, file: string, schema: z.ZodType<T>): T[] {
@@ -67,7 +84,10 @@ function readLines<T>(dir: string, file: string, schema: z.ZodType<T>): T[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CredenceError('NOT_FOUND', `cannot read the demo's ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CredenceError(
+      'NOT_FOUND',
+      `cannot read the demo's ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return text
     .split('\n')
@@ -104,7 +124,16 @@ export function runOfLine(line: DemoRunLine, now: number): Parameters<Credence['
   let at = startedAt;
   const nodes = line.calls.map((c) => {
     const derived = deriveIntent(c.tool);
-    const node = { name: c.tool, intent: derived.intent, intentRule: derived.rule, status: c.status, retries: c.retries, startedAt: at, durationMs: c.durationMs, consumes: c.consumes };
+    const node = {
+      name: c.tool,
+      intent: derived.intent,
+      intentRule: derived.rule,
+      status: c.status,
+      retries: c.retries,
+      startedAt: at,
+      durationMs: c.durationMs,
+      consumes: c.consumes,
+    };
     at += c.durationMs + 500;
     return node;
   });
@@ -115,7 +144,10 @@ export function runOfLine(line: DemoRunLine, now: number): Parameters<Credence['
  * Plays the history into `credence`'s scope unless its marker is there. Records go in with ids
  * that start with `demo-`, as the rest of the demo's, so the demo still recognises its scope.
  */
-export async function loadDemoHistory(credence: Credence, options: { dataDir?: string } = {}): Promise<DemoHistoryReport> {
+export async function loadDemoHistory(
+  credence: Credence,
+  options: { dataDir?: string } = {},
+): Promise<DemoHistoryReport> {
   const dir = options.dataDir ?? demoDataDir();
   const now = credence.now();
   const engine = new Credence({
@@ -144,7 +176,11 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
     const first = await engine.evolve();
     // A user validates the first new instinct; the next evolve applies it (+0.2, SPEC §6).
     const validated = first.newInstincts[0];
-    if (validated !== undefined) await engine.feedback(validated.id, 'validated', { eventId: 'demo-feedback-validated', note: 'confirmed in review' });
+    if (validated !== undefined)
+      await engine.feedback(validated.id, 'validated', {
+        eventId: 'demo-feedback-validated',
+        note: 'confirmed in review',
+      });
     await engine.evolve();
     for (const s of suggestions) {
       const results =
@@ -152,7 +188,10 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
           ? (await engine.searchTools(s.query, { limit: 5 })).map((r) => ({ key: r.tool, shownId: r.shownId }))
           : s.surface === 'next'
             ? (await engine.suggestNext(s.query, { limit: 5 })).map((r) => ({ key: r.tool, shownId: r.shownId }))
-            : (await engine.recall(s.query, { limit: 5 })).map((r) => ({ key: `${r.kind}:${r.id}`, shownId: r.shownId }));
+            : (await engine.recall(s.query, { limit: 5 })).map((r) => ({
+                key: `${r.kind}:${r.id}`,
+                shownId: r.shownId,
+              }));
       shown += results.length;
       const hit = results.find((r) => r.key === s.accept);
       const verdict = hit ?? results[0];
@@ -171,14 +210,19 @@ export async function loadDemoHistory(credence: Credence, options: { dataDir?: s
       },
     ]);
   }
-  const [instincts, skills] = await Promise.all([engineStore(credence).listInstincts(credence.scope), engineStore(credence).listSkills(credence.scope)]);
+  const [instincts, skills] = await Promise.all([
+    engineStore(credence).listInstincts(credence.scope),
+    engineStore(credence).listSkills(credence.scope),
+  ]);
   return {
     loaded: present === undefined,
     tools: tools.length,
     runs: runs.length,
     observations: observations.length,
     memories: memories.length,
-    instincts: instincts.filter((i) => i.status === 'active').map((i) => ({ id: i.id, text: i.text, confidence: i.confidence })),
+    instincts: instincts
+      .filter((i) => i.status === 'active')
+      .map((i) => ({ id: i.id, text: i.text, confidence: i.confidence })),
     skills: skills.map((s) => ({ id: s.id, name: s.name, confidence: s.confidence })),
     shown,
     accepted,

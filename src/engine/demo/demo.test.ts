@@ -21,7 +21,9 @@ async function demo(): Promise<{ report: DemoReport; counts: Record<string, numb
 }
 
 const values = (report: DemoReport, id: string): (number | string)[] =>
-  report.sections.find((s) => s.id === id)?.lines.map((l) => (typeof l.value === 'number' ? Number(l.value.toFixed(3)) : l.value)) ?? [];
+  report.sections
+    .find((s) => s.id === id)
+    ?.lines.map((l) => (typeof l.value === 'number' ? Number(l.value.toFixed(3)) : l.value)) ?? [];
 
 describe('the foundation demo', () => {
   it("walks an edge through the seed's promotion path with the seed's numbers", async () => {
@@ -58,7 +60,16 @@ describe('the foundation demo', () => {
 
   it('stores what it computed, once', async () => {
     const { counts } = await demo();
-    expect(counts).toMatchObject({ tools: 7, edges: 2, executions: 4, calls: 8, observations: 6, memories: 5, instincts: 1, skills: 1 });
+    expect(counts).toMatchObject({
+      tools: 7,
+      edges: 2,
+      executions: 4,
+      calls: 8,
+      observations: 6,
+      memories: 5,
+      instincts: 1,
+      skills: 1,
+    });
   });
 
   it('prints every score with its parts', async () => {
@@ -68,8 +79,19 @@ describe('the foundation demo', () => {
   });
 
   it('refuses a scope that holds learned data, and changes nothing there', async () => {
-    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), now: NOW, scope: 'real-project', cwd });
-    await credence.recordExecution({ intent: 'real work', calls: [{ tool: 'read_file', status: 'success' }, { tool: 'parse_json', status: 'success' }] });
+    const credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      now: NOW,
+      scope: 'real-project',
+      cwd,
+    });
+    await credence.recordExecution({
+      intent: 'real work',
+      calls: [
+        { tool: 'read_file', status: 'success' },
+        { tool: 'parse_json', status: 'success' },
+      ],
+    });
     const before = await engineStore(credence).counts('real-project');
     await expect(runDemo(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect(await engineStore(credence).counts('real-project')).toEqual(before);
@@ -97,8 +119,12 @@ describe('the foundation demo', () => {
     expect(counts.executions).toBe(144);
     expect(counts.observations).toBe(38);
     const history = first.sections.find((s) => s.id === 'learning-history');
-    expect(history?.stored).toMatch(/^140 runs, 32 observations, 8 memories, evolved into \d+ instinct\(s\) and \d+ skill\(s\)$/);
-    expect(second.sections.find((s) => s.id === 'learning-history')?.stored).toBe('nothing more (already loaded in this scope)');
+    expect(history?.stored).toMatch(
+      /^140 runs, 32 observations, 8 memories, evolved into \d+ instinct\(s\) and \d+ skill\(s\)$/,
+    );
+    expect(second.sections.find((s) => s.id === 'learning-history')?.stored).toBe(
+      'nothing more (already loaded in this scope)',
+    );
     const stats = await credence.graphStats();
     expect(stats.tier).toBe('growing');
     // PageRank ranks the end of the browser chain every browser run ends on first. Before issue 17 the
@@ -111,7 +137,11 @@ describe('the foundation demo', () => {
     expect(metrics.instincts.promoted).toBeGreaterThanOrEqual(1);
     expect(metrics.suggestions.accepted).toBeGreaterThan(0);
     // A failed Grep followed by search_files taught an alternative edge.
-    expect((await credence.edges({ from: 'Grep' })).some((e) => e.to === 'filesystem:search_files' && e.type === 'alternative')).toBe(true);
+    expect(
+      (await credence.edges({ from: 'Grep' })).some(
+        (e) => e.to === 'filesystem:search_files' && e.type === 'alternative',
+      ),
+    ).toBe(true);
     // A failed test run followed by a fix (Read, Edit) taught sequences, no alternative (issue 17).
     expect((await credence.edges({ from: 'Bash' })).filter((e) => e.type === 'alternative')).toEqual([]);
     await store.close();

@@ -158,8 +158,16 @@ function localAlphaExamples(): DemoSection {
     title: 'Tool search blends meaning and graph with a per-tool α',
     seed: 'seed 000, SPEC §4',
     lines: [
-      { label: 'new_config_reader (2 observations)', value: coldScore.value, parts: { ...coldScore.parts, rule: cold.rule } },
-      { label: 'filesystem:read_file (established, dense)', value: mature.value, parts: { ...mature.parts, rule: 'heat-diffusion' } },
+      {
+        label: 'new_config_reader (2 observations)',
+        value: coldScore.value,
+        parts: { ...coldScore.parts, rule: cold.rule },
+      },
+      {
+        label: 'filesystem:read_file (established, dense)',
+        value: mature.value,
+        parts: { ...mature.parts, rule: 'heat-diffusion' },
+      },
     ],
     stored: 'nothing (pure scoring)',
   };
@@ -170,10 +178,20 @@ async function coldStartDag(credence: Credence, now: number): Promise<DemoSectio
   const store = engineStore(credence);
   const { scope } = credence;
   // A freshly imported catalogue: five tools, nothing learned between them yet.
-  const catalogue = ['filesystem:read_text_file', 'filesystem:write_file', 'filesystem:list_directory', 'filesystem:search_files', 'filesystem:get_file_info'];
+  const catalogue = [
+    'filesystem:read_text_file',
+    'filesystem:write_file',
+    'filesystem:list_directory',
+    'filesystem:search_files',
+    'filesystem:get_file_info',
+  ];
   await store.upsertTools(
     scope,
-    catalogue.map((id) => ({ id, description: `${id.split(':')[1]?.replaceAll('_', ' ') ?? id} on the local filesystem`, origin: 'demo' })),
+    catalogue.map((id) => ({
+      id,
+      description: `${id.split(':')[1]?.replaceAll('_', ' ') ?? id} on the local filesystem`,
+      origin: 'demo',
+    })),
   );
   const density = densityOfEdges([], catalogue).density;
   const inputs = { hybrid: 0.72, pageRank: 0.059, pathStrength: pathStrength([]) };
@@ -183,12 +201,24 @@ async function coldStartDag(credence: Credence, now: number): Promise<DemoSectio
     {
       label: 'before ADR-026 (fixed mature weights, PageRank 0)',
       value: before.value,
-      parts: { tier: before.tier, ...before.parts, mode: before.value < 0.5 ? 'explicit_required (old rule)' : 'suggestion' },
+      parts: {
+        tier: before.tier,
+        ...before.parts,
+        mode: before.value < 0.5 ? 'explicit_required (old rule)' : 'suggestion',
+      },
     },
-    { label: 'after ADR-026 (weights by density)', value: after.value, parts: { tier: after.tier, density, ...after.parts, mode: 'suggestion' } },
+    {
+      label: 'after ADR-026 (weights by density)',
+      value: after.value,
+      parts: { tier: after.tier, density, ...after.parts, mode: 'suggestion' },
+    },
   ];
   const low = dagConfidence({ hybrid: 0.4, pageRank: 0.01, pathStrength: 0.5, density });
-  lines.push({ label: 'a weaker match still comes back, with a warning', value: low.value, parts: { warning: low.warning ?? '' } });
+  lines.push({
+    label: 'a weaker match still comes back, with a warning',
+    value: low.value,
+    parts: { warning: low.warning ?? '' },
+  });
   const memory: MemoryRecord = {
     id: 'demo-dag-read-deno-json',
     category: 'note',
@@ -214,9 +244,27 @@ async function recallLabels(credence: Credence, now: number): Promise<DemoSectio
   const store = engineStore(credence);
   const { scope } = credence;
   const memories: MemoryRecord[] = [
-    ['demo-mem-jwt', 'decision', 'JWT token refresh flow', 'Access tokens (JWT) are refreshed by the auth middleware five minutes before expiry; the refresh token rotates on every refresh.', ['auth', 'jwt']],
-    ['demo-mem-session', 'decision', 'Session storage', 'Sessions live in Redis with a 24 hour TTL; a token refresh extends the session.', ['auth', 'redis']],
-    ['demo-mem-ci', 'note', 'CI runs on every push', 'The CI pipeline runs lint, unit tests and the end-to-end suite on every push to main.', ['ci']],
+    [
+      'demo-mem-jwt',
+      'decision',
+      'JWT token refresh flow',
+      'Access tokens (JWT) are refreshed by the auth middleware five minutes before expiry; the refresh token rotates on every refresh.',
+      ['auth', 'jwt'],
+    ],
+    [
+      'demo-mem-session',
+      'decision',
+      'Session storage',
+      'Sessions live in Redis with a 24 hour TTL; a token refresh extends the session.',
+      ['auth', 'redis'],
+    ],
+    [
+      'demo-mem-ci',
+      'note',
+      'CI runs on every push',
+      'The CI pipeline runs lint, unit tests and the end-to-end suite on every push to main.',
+      ['ci'],
+    ],
     ['demo-mem-logs', 'note', 'Log format', 'Logs are JSON lines with a request id; never log a token.', ['logging']],
   ].map(([id, category, title, text, tags]) => ({
     id: id as string,
@@ -252,15 +300,46 @@ async function camelCaseInstinct(credence: Credence, now: number): Promise<DemoS
   const { scope } = credence;
   // The seed's timestamps (Feb 1 10:00, Feb 1 14:00, Feb 2 09:00), moved so the latest is now.
   const camel: ObservationRecord[] = [
-    { id: 'demo-obs-camel-1', timestamp: now - 23 * HOUR, type: 'correction', observation: 'User asks for camelCase naming', confidence: 0.4 },
-    { id: 'demo-obs-camel-2', timestamp: now - 19 * HOUR, type: 'correction', observation: 'Correction: snake_case → camelCase', confidence: 0.5 },
-    { id: 'demo-obs-camel-3', timestamp: now, type: 'pattern', observation: 'All the code uses camelCase', confidence: 0.6 },
-  ].map((o) => ({ ...o, type: o.type as ObservationRecord['type'], context: { phase: 'implementation' }, evidence: [], tags: ['style'] }));
+    {
+      id: 'demo-obs-camel-1',
+      timestamp: now - 23 * HOUR,
+      type: 'correction',
+      observation: 'User asks for camelCase naming',
+      confidence: 0.4,
+    },
+    {
+      id: 'demo-obs-camel-2',
+      timestamp: now - 19 * HOUR,
+      type: 'correction',
+      observation: 'Correction: snake_case → camelCase',
+      confidence: 0.5,
+    },
+    {
+      id: 'demo-obs-camel-3',
+      timestamp: now,
+      type: 'pattern',
+      observation: 'All the code uses camelCase',
+      confidence: 0.6,
+    },
+  ].map((o) => ({
+    ...o,
+    type: o.type as ObservationRecord['type'],
+    context: { phase: 'implementation' },
+    evidence: [],
+    tags: ['style'],
+  }));
   const tests: ObservationRecord[] = [
     { id: 'demo-obs-tests-1', type: 'success', observation: 'Tests run before commit', confidence: 0.7 },
     { id: 'demo-obs-tests-2', type: 'success', observation: 'CI green after commit', confidence: 0.7 },
     { id: 'demo-obs-tests-3', type: 'error', observation: 'Commit without tests = red CI', confidence: 0.8 },
-  ].map((o, i) => ({ ...o, type: o.type as ObservationRecord['type'], timestamp: now - (2 - i) * HOUR, context: {}, evidence: [], tags: ['workflow'] }));
+  ].map((o, i) => ({
+    ...o,
+    type: o.type as ObservationRecord['type'],
+    timestamp: now - (2 - i) * HOUR,
+    context: {},
+    evidence: [],
+    tags: ['workflow'],
+  }));
   await store.insertObservations(scope, [...camel, ...tests]);
 
   const score = (group: ObservationRecord[]) => {
@@ -307,7 +386,10 @@ async function camelCaseInstinct(credence: Credence, now: number): Promise<DemoS
     id: 'camelcase-instinct',
     title: 'Repeated observations become an instinct, confident ones a skill',
     seed: 'seed 004, SPEC §6',
-    lines: [line('"Use camelCase for variables" (0.4, 0.5, 0.6)', c), line('"always run tests before commit" (0.7, 0.7, 0.8)', t)],
+    lines: [
+      line('"Use camelCase for variables" (0.4, 0.5, 0.6)', c),
+      line('"always run tests before commit" (0.7, 0.7, 0.8)', t),
+    ],
     stored: '6 observations, 1 instinct, 1 skill',
   };
 }
@@ -321,15 +403,42 @@ async function learningHistory(credence: Credence, options: DemoOptions): Promis
   const metrics = await credence.metrics();
   const top = stats.central[0];
   const lines: DemoLine[] = [
-    { label: `${history.runs} runs over ${history.tools} tools`, value: edges.length, parts: { edges: edges.length, observed: bySource('observed'), inferred: bySource('inferred'), template: bySource('template') } },
-    { label: 'graph density and its tier', value: stats.density, parts: { vertices: stats.vertices, confidentPairs: stats.confidentPairs, tier: stats.tier } },
-    ...(top === undefined ? [] : [{ label: `most central tool: ${top.tool}`, value: top.pageRank, parts: { calls: top.calls } }]),
-    ...history.instincts.map((i) => ({ label: `instinct: ${i.text}`.slice(0, 50), value: i.confidence, parts: { band: confidenceBand(i.confidence).band } })),
-    ...history.skills.map((s) => ({ label: `skill: ${s.name}`.slice(0, 50), value: s.confidence, parts: { band: confidenceBand(s.confidence).band } })),
+    {
+      label: `${history.runs} runs over ${history.tools} tools`,
+      value: edges.length,
+      parts: {
+        edges: edges.length,
+        observed: bySource('observed'),
+        inferred: bySource('inferred'),
+        template: bySource('template'),
+      },
+    },
+    {
+      label: 'graph density and its tier',
+      value: stats.density,
+      parts: { vertices: stats.vertices, confidentPairs: stats.confidentPairs, tier: stats.tier },
+    },
+    ...(top === undefined
+      ? []
+      : [{ label: `most central tool: ${top.tool}`, value: top.pageRank, parts: { calls: top.calls } }]),
+    ...history.instincts.map((i) => ({
+      label: `instinct: ${i.text}`.slice(0, 50),
+      value: i.confidence,
+      parts: { band: confidenceBand(i.confidence).band },
+    })),
+    ...history.skills.map((s) => ({
+      label: `skill: ${s.name}`.slice(0, 50),
+      value: s.confidence,
+      parts: { band: confidenceBand(s.confidence).band },
+    })),
     {
       label: 'suggestion precision (accepted / shown)',
       value: metrics.suggestions.precision ?? 0,
-      parts: { shown: metrics.suggestions.shown, accepted: metrics.suggestions.accepted, rejected: metrics.suggestions.rejected },
+      parts: {
+        shown: metrics.suggestions.shown,
+        accepted: metrics.suggestions.accepted,
+        rejected: metrics.suggestions.rejected,
+      },
     },
   ];
   return {
@@ -345,8 +454,13 @@ async function learningHistory(credence: Credence, options: DemoOptions): Promis
 
 /** The report as text: every score with its parts, numbers to 3 decimals (SPEC §3). */
 export function formatDemo(report: DemoReport): string {
-  const fmt = (v: number | string | boolean): string => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : String(v));
-  const out = [`Credence demo: the scoring core over the seeds' scenarios`, `store ${report.db}  scope ${report.scope}  now ${report.now}`, ''];
+  const fmt = (v: number | string | boolean): string =>
+    typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : String(v);
+  const out = [
+    `Credence demo: the scoring core over the seeds' scenarios`,
+    `store ${report.db}  scope ${report.scope}  now ${report.now}`,
+    '',
+  ];
   report.sections.forEach((section, i) => {
     out.push(`${i + 1}. ${section.title}  (${section.seed})`);
     for (const line of section.lines) {

@@ -36,7 +36,11 @@ describe('evolve keeps one identity per habit', () => {
   it('adds a paraphrase to the same skill instead of making a second one', async () => {
     const { store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
+    await c.observe([
+      obs('Tests run before commit', 0.7, 2),
+      obs('CI green after commit', 0.7, 1.5),
+      obs('Commit without tests turned CI red', 0.8, 1, 'error'),
+    ]);
     const first = await c.evolve();
     expect(first.skillsUpdated).toHaveLength(1);
     await c.observe([obs('Ran the tests before committing, CI stayed green', 0.7, 0.5)]);
@@ -49,7 +53,11 @@ describe('evolve keeps one identity per habit', () => {
   it('ages a skill by idle weeks and never re-creates its pattern as an instinct', async () => {
     const { store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('Use pnpm for installs', 0.6, 3, 'preference'), obs('Install dependencies with pnpm', 0.6, 2, 'preference'), obs('pnpm install, not npm install', 0.6, 1, 'preference')]);
+    await c.observe([
+      obs('Use pnpm for installs', 0.6, 3, 'preference'),
+      obs('Install dependencies with pnpm', 0.6, 2, 'preference'),
+      obs('pnpm install, not npm install', 0.6, 1, 'preference'),
+    ]);
     const skill = (await c.evolve()).skillsUpdated[0];
     // 0.6 × 1.3 × the recency of an hour-old latest observation.
     expect(skill?.confidence).toBeCloseTo(0.6 * 1.3 * Math.exp(-1 / 24 / 30), 12);
@@ -63,7 +71,11 @@ describe('evolve keeps one identity per habit', () => {
   it('applies feedback on a skill, and one verdict per shown result', async () => {
     const { store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('Use pnpm for installs', 0.6, 3, 'preference'), obs('Install dependencies with pnpm', 0.6, 2, 'preference'), obs('pnpm install, not npm install', 0.6, 1, 'preference')]);
+    await c.observe([
+      obs('Use pnpm for installs', 0.6, 3, 'preference'),
+      obs('Install dependencies with pnpm', 0.6, 2, 'preference'),
+      obs('pnpm install, not npm install', 0.6, 1, 'preference'),
+    ]);
     const skill = (await c.evolve()).skillsUpdated[0];
     await c.feedback(skill?.id ?? '', 'contradicts', { eventId: 'e1' });
     await c.feedback(skill?.id ?? '', 'contradicts', { eventId: 'e1' });
@@ -80,7 +92,11 @@ describe('evolve keeps one identity per habit', () => {
   it('retires an instinct whose pattern no longer holds, file and memory too', async () => {
     const { root, store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('User asks for camelCase naming', 0.4, 23, 'correction'), obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'), obs('All the code uses camelCase', 0.6, 0, 'pattern')]);
+    await c.observe([
+      obs('User asks for camelCase naming', 0.4, 23, 'correction'),
+      obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'),
+      obs('All the code uses camelCase', 0.6, 0, 'pattern'),
+    ]);
     const instinct = (await c.evolve()).newInstincts[0];
     await c.feedback(instinct?.id ?? '', 'rejected', { eventId: 'r1' });
     await c.feedback(instinct?.id ?? '', 'rejected', { eventId: 'r2' });
@@ -94,7 +110,11 @@ describe('evolve keeps one identity per habit', () => {
   it('prunes twice without ever deleting the last evidence of a live skill', async () => {
     const { store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
+    await c.observe([
+      obs('Tests run before commit', 0.7, 2),
+      obs('CI green after commit', 0.7, 1.5),
+      obs('Commit without tests turned CI red', 0.8, 1, 'error'),
+    ]);
     await c.evolve({ limits: { maxObservations: 3 } });
     await c.evolve({ limits: { maxObservations: 1 } });
     await c.evolve({ limits: { maxObservations: 0 } });
@@ -107,9 +127,15 @@ describe('evolve keeps one identity per habit', () => {
   it('forget rewrites the files of what keeps living, without the forgotten text', async () => {
     const { root, store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('User asks for camelCase naming', 0.4, 23, 'correction'), obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'), obs('All the code uses camelCase', 0.6, 0, 'pattern')]);
+    await c.observe([
+      obs('User asks for camelCase naming', 0.4, 23, 'correction'),
+      obs('Correction: snake_case → camelCase', 0.5, 19, 'correction'),
+      obs('All the code uses camelCase', 0.6, 0, 'pattern'),
+    ]);
     const instinct = (await c.evolve()).newInstincts[0];
-    const forgotten = (await store.listObservations('s')).find((o) => o.observation === 'User asks for camelCase naming');
+    const forgotten = (await store.listObservations('s')).find(
+      (o) => o.observation === 'User asks for camelCase naming',
+    );
     await c.forget(forgotten?.id ?? '');
     const file = readFileSync(join(root, instinct?.file ?? 'x'), 'utf8');
     expect(file).not.toContain('User asks for camelCase naming');
@@ -121,8 +147,14 @@ describe('evolve checks its folders first', () => {
   it('refuses a skills folder outside the project before storing anything, dry run included', async () => {
     const { store, at } = setup();
     const c = await at(T0);
-    await c.observe([obs('Tests run before commit', 0.7, 2), obs('CI green after commit', 0.7, 1.5), obs('Commit without tests turned CI red', 0.8, 1, 'error')]);
-    await expect(c.evolve({ dryRun: true, skillsDir: '../elsewhere' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+    await c.observe([
+      obs('Tests run before commit', 0.7, 2),
+      obs('CI green after commit', 0.7, 1.5),
+      obs('Commit without tests turned CI red', 0.8, 1, 'error'),
+    ]);
+    await expect(c.evolve({ dryRun: true, skillsDir: '../elsewhere' })).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_ROOT',
+    });
     await expect(c.evolve({ skillsDir: '../elsewhere' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
     expect(await store.listSkills('s')).toEqual([]);
     expect((await store.counts('s')).memories).toBe(0);

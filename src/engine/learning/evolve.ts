@@ -16,9 +16,26 @@ import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
-import { appendEvolutionLog, removeInstinctFile, removeSkillFile, skillFileLayout, writeInstinctFile, writeSkillFile, type SkillFileLayoutOptions } from './skill-files.js';
+import {
+  appendEvolutionLog,
+  removeInstinctFile,
+  removeSkillFile,
+  skillFileLayout,
+  writeInstinctFile,
+  writeSkillFile,
+  type SkillFileLayoutOptions,
+} from './skill-files.js';
 import type { FeedbackKind } from '../../core/types.js';
-import type { FeedbackStore, InstinctRecord, LearningStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, SkillRecord } from '../../store/types.js';
+import type {
+  FeedbackStore,
+  InstinctRecord,
+  LearningStore,
+  MemoryRecord,
+  MemoryStore,
+  ObservationRecord,
+  ObservationStore,
+  SkillRecord,
+} from '../../store/types.js';
 
 const DAY = 86_400_000;
 
@@ -44,9 +61,25 @@ export interface EvolveReport {
   now: string;
   dryRun: boolean;
   observations: number;
-  newInstincts: { id: string; slug: string; text: string; confidence: number; band: string; file: string; evidence: string[] }[];
+  newInstincts: {
+    id: string;
+    slug: string;
+    text: string;
+    confidence: number;
+    band: string;
+    file: string;
+    evidence: string[];
+  }[];
   updatedInstincts: { id: string; slug: string; text: string; confidence: number; file: string }[];
-  skillsUpdated: { id: string; name: string; rule: string; confidence: number; created: boolean; promotedFrom?: string; file: string }[];
+  skillsUpdated: {
+    id: string;
+    name: string;
+    rule: string;
+    confidence: number;
+    created: boolean;
+    promotedFrom?: string;
+    file: string;
+  }[];
   ignored: { ids: string[]; text: string; why: string }[];
   contradictions: { group: string; id: string; reason: string }[];
   /**
@@ -64,7 +97,6 @@ export interface EvolveContext {
   now: number;
 }
 
-
 export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promise<EvolveReport> {
   const { store, scope, now } = ctx;
   // The folders are checked before anything is read or written (a dry run too): a layout that leads
@@ -75,7 +107,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   const observations = await store.listObservations(scope, { since: now - sinceMs });
   // Embedded without file paths and numbers (patternText), as the grouping reads them. Not stored:
   // recall keeps its own vectors of the full observations, and the default table embeds fast.
-  const embedded = observations.length === 0 ? [] : await ctx.embedder.embed(observations.map((o) => patternText(o.observation)));
+  const embedded =
+    observations.length === 0 ? [] : await ctx.embedder.embed(observations.map((o) => patternText(o.observation)));
   const vectors = new Map(observations.map((o, i) => [o.id, embedded[i] as Float32Array]));
   const items = observations.map((o) => ({
     id: o.id,
@@ -89,7 +122,11 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
   const byId = new Map(observations.map((o) => [o.id, o]));
   const grouping = groupObservations(items);
   const contradictions = detectContradictions(items, grouping.groups);
-  const [instincts, skills, feedback] = await Promise.all([store.listInstincts(scope), store.listSkills(scope), store.listFeedback(scope)]);
+  const [instincts, skills, feedback] = await Promise.all([
+    store.listInstincts(scope),
+    store.listSkills(scope),
+    store.listFeedback(scope),
+  ]);
   const report: EvolveReport = {
     now: new Date(now).toISOString(),
     dryRun: options.dryRun === true,
@@ -103,7 +140,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     files: [],
   };
   const writes: (() => Promise<void>)[] = [];
-  const textVectors = async (entries: readonly [string, string][]) => (entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries));
+  const textVectors = async (entries: readonly [string, string][]) =>
+    entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries);
   const skillVectors = await textVectors(skills.map((s) => [s.id, `${s.description}\n${s.rules.join('\n')}`]));
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
@@ -123,7 +161,11 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     const label = ruleText(wording, group.representative);
     if (label === undefined) {
       const sources = [...new Set(members.map((o) => observationSource(o.tags)))].join(', ');
-      report.ignored.push({ ids: group.ids, text: group.label, why: `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule` });
+      report.ignored.push({
+        ids: group.ids,
+        text: group.label,
+        why: `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule`,
+      });
       continue;
     }
     for (const c of against) report.contradictions.push({ group: label, id: c.id, reason: c.reason });
@@ -142,30 +184,85 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       const known = new Set(skillMatch.evidence);
       const fresh = evidence.filter((id) => !known.has(id));
       const idleDays = Math.max(0, (now - skillMatch.updatedAt) / DAY);
-      const base = fresh.length === 0 ? skillMatch.confidence : skillConfidence({ base: skillMatch.confidence, idleDays, repetitions: fresh.length }).value;
+      const base =
+        fresh.length === 0
+          ? skillMatch.confidence
+          : skillConfidence({ base: skillMatch.confidence, idleDays, repetitions: fresh.length }).value;
       const updatedAt = fresh.length === 0 ? skillMatch.updatedAt : now;
-      const current = currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, eventsOn(skillMatch.id));
+      const current = currentSkillConfidence(
+        { ...skillMatch, confidence: base, updatedAt },
+        now,
+        eventsOn(skillMatch.id),
+      );
       const ruleAdded = !skillMatch.rules.includes(label) && fresh.length > 0;
       const rules = ruleAdded ? [...skillMatch.rules, label] : skillMatch.rules;
-      const record: SkillRecord = { ...skillMatch, rules, confidence: base, evidence: [...new Set([...skillMatch.evidence, ...evidence])], updatedAt };
+      const record: SkillRecord = {
+        ...skillMatch,
+        rules,
+        confidence: base,
+        evidence: [...new Set([...skillMatch.evidence, ...evidence])],
+        updatedAt,
+      };
       const promote = instinctMatch !== undefined && instinctMatch.status === 'active';
-      const entry = { id: skillMatch.id, name: skillMatch.name, rule: label, confidence: current, created: false, file: '', ...(promote ? { promotedFrom: instinctMatch.slug } : {}) };
+      const entry = {
+        id: skillMatch.id,
+        name: skillMatch.name,
+        rule: label,
+        confidence: current,
+        created: false,
+        file: '',
+        ...(promote ? { promotedFrom: instinctMatch.slug } : {}),
+      };
       if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
       noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
       writes.push(async () => {
-        await saveSkill(ctx, options, record, current, entry, report, ruleAdded ? 'skill-rule-added' : undefined, label, eventIdsOn(feedback, record.id));
-        if (promote) await promoteInstinct(ctx, options, instinctMatch, skillMatch.name, current, supporting, report, eventIdsOn(feedback, instinctMatch.id));
+        await saveSkill(
+          ctx,
+          options,
+          record,
+          current,
+          entry,
+          report,
+          ruleAdded ? 'skill-rule-added' : undefined,
+          label,
+          eventIdsOn(feedback, record.id),
+        );
+        if (promote)
+          await promoteInstinct(
+            ctx,
+            options,
+            instinctMatch,
+            skillMatch.name,
+            current,
+            supporting,
+            report,
+            eventIdsOn(feedback, instinctMatch.id),
+          );
       });
       continue;
     }
 
     const significance = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
-    const base = confidences.length === 0 ? 0 : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
+    const base =
+      confidences.length === 0
+        ? 0
+        : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
     const instinctId = instinctMatch?.id;
     const confidence = applyFeedback(base, instinctId === undefined ? [] : eventsOn(instinctId)).value;
     if (!significance.significant || confidence < minConfidence) {
-      const why = [...significance.reasons, ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : [])];
-      report.ignored.push({ ids: group.ids, text: label, why: why.join('; ') + (instinctMatch === undefined || instinctMatch.status === 'retired' ? '' : `; instinct ${instinctMatch.slug} retired`) });
+      const why = [
+        ...significance.reasons,
+        ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : []),
+      ];
+      report.ignored.push({
+        ids: group.ids,
+        text: label,
+        why:
+          why.join('; ') +
+          (instinctMatch === undefined || instinctMatch.status === 'retired'
+            ? ''
+            : `; instinct ${instinctMatch.slug} retired`),
+      });
       if (instinctMatch !== undefined && instinctMatch.status !== 'retired') {
         // Recomputed at each evolve: an instinct whose pattern no longer holds is retired, file and memory too.
         writes.push(async () => retireInstinct(ctx, options, instinctMatch, confidence, supporting, report));
@@ -177,9 +274,22 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       usedSlugs.add(slug);
       const id = instinctMatch?.id ?? `instinct-${slug}`;
       const text = instinctMatch?.text ?? label;
-      const record: InstinctRecord = { id, slug, text, confidence, status: 'active', evidence, createdAt: instinctMatch?.createdAt ?? now, updatedAt: now };
+      const record: InstinctRecord = {
+        id,
+        slug,
+        text,
+        confidence,
+        status: 'active',
+        evidence,
+        createdAt: instinctMatch?.createdAt ?? now,
+        updatedAt: now,
+      };
       const entry = { id, slug, text, confidence, file: '', band: confidenceBand(confidence).band, evidence };
-      const changed = instinctMatch === undefined || instinctMatch.status !== 'active' || instinctMatch.confidence !== confidence || instinctMatch.evidence.join() !== evidence.join();
+      const changed =
+        instinctMatch === undefined ||
+        instinctMatch.status !== 'active' ||
+        instinctMatch.confidence !== confidence ||
+        instinctMatch.evidence.join() !== evidence.join();
       if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
       const held = instinctHeld(record, eventIdsOn(feedback, id));
@@ -187,26 +297,85 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       writes.push(async () => {
         await store.upsertInstinct(scope, record);
         if (held) return unpublishInstinct(ctx, options, record, report);
-        const file = writeInstinctFile(options.layout, { slug, text, confidence, band: entry.band, evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })), updatedAt: now });
+        const file = writeInstinctFile(options.layout, {
+          slug,
+          text,
+          confidence,
+          band: entry.band,
+          evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+          updatedAt: now,
+        });
         entry.file = file.path;
         report.files.push(file);
-        await rememberLearned(store, scope, { id, category: 'instinct', title: text, text: `${text} (instinct, confidence ${confidence.toFixed(2)})`, path: file.path, confidence, now });
-        if (file.changed) appendEvolutionLog(options.layout, { scope, at: now, kind: instinctMatch === undefined ? 'instinct-created' : 'instinct-updated', id: slug, detail: `${text} [${confidence.toFixed(2)}]` });
+        await rememberLearned(store, scope, {
+          id,
+          category: 'instinct',
+          title: text,
+          text: `${text} (instinct, confidence ${confidence.toFixed(2)})`,
+          path: file.path,
+          confidence,
+          now,
+        });
+        if (file.changed)
+          appendEvolutionLog(options.layout, {
+            scope,
+            at: now,
+            kind: instinctMatch === undefined ? 'instinct-created' : 'instinct-updated',
+            id: slug,
+            detail: `${text} [${confidence.toFixed(2)}]`,
+          });
       });
       continue;
     }
     // A new established rule: a new skill (no existing skill matched by evidence or meaning).
     const name = uniqueSlug(slugify(label, { fallback: 'skill' }), new Set(skills.map((k) => k.name)));
-    const record: SkillRecord = { id: `skill-${name}`, name, description: label, rules: [label], confidence: Math.min(1, confidence), evidence, createdAt: now, updatedAt: now };
+    const record: SkillRecord = {
+      id: `skill-${name}`,
+      name,
+      description: label,
+      rules: [label],
+      confidence: Math.min(1, confidence),
+      evidence,
+      createdAt: now,
+      updatedAt: now,
+    };
     const current = currentSkillConfidence(record, now, eventsOn(record.id));
-    const entry = { id: record.id, name, rule: label, confidence: current, created: true, file: '', ...(instinctMatch === undefined || instinctMatch.status !== 'active' ? {} : { promotedFrom: instinctMatch.slug }) };
+    const entry = {
+      id: record.id,
+      name,
+      rule: label,
+      confidence: current,
+      created: true,
+      file: '',
+      ...(instinctMatch === undefined || instinctMatch.status !== 'active' ? {} : { promotedFrom: instinctMatch.slug }),
+    };
     report.skillsUpdated.push(entry);
     skills.push(record);
     touchedSkills.add(record.id);
     noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
     writes.push(async () => {
-      await saveSkill(ctx, options, record, current, entry, report, 'skill-created', label, eventIdsOn(feedback, record.id));
-      if (instinctMatch !== undefined && instinctMatch.status === 'active') await promoteInstinct(ctx, options, instinctMatch, name, current, supporting, report, eventIdsOn(feedback, instinctMatch.id));
+      await saveSkill(
+        ctx,
+        options,
+        record,
+        current,
+        entry,
+        report,
+        'skill-created',
+        label,
+        eventIdsOn(feedback, record.id),
+      );
+      if (instinctMatch !== undefined && instinctMatch.status === 'active')
+        await promoteInstinct(
+          ctx,
+          options,
+          instinctMatch,
+          name,
+          current,
+          supporting,
+          report,
+          eventIdsOn(feedback, instinctMatch.id),
+        );
     });
   }
   // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
@@ -220,7 +389,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
       const memory = await store.getMemory(scope, skill.id);
       // A skill held until now and confirmed since is written out; one with a held rule loses it from its file and memory.
       if (memory === undefined || shown === undefined || shown.held.length > 0) {
-        if (memory !== undefined || shown !== undefined) await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids);
+        if (memory !== undefined || shown !== undefined)
+          await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids);
       } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
     });
   }
@@ -246,13 +416,22 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
           updatedAt: now,
         });
         report.files.push(file);
-        await rememberLearned(store, scope, { id: instinct.id, category: 'instinct', title: instinct.text, text: `${instinct.text} (instinct, confidence ${instinct.confidence.toFixed(2)})`, path: file.path, confidence: instinct.confidence, now });
+        await rememberLearned(store, scope, {
+          id: instinct.id,
+          category: 'instinct',
+          title: instinct.text,
+          text: `${instinct.text} (instinct, confidence ${instinct.confidence.toFixed(2)})`,
+          path: file.path,
+          confidence: instinct.confidence,
+          now,
+        });
       }
     });
   }
   for (const id of grouping.singletons) {
     const o = byId.get(id);
-    if (o !== undefined) report.ignored.push({ ids: [id], text: o.observation, why: 'seen once: a pattern needs 3 occurrences' });
+    if (o !== undefined)
+      report.ignored.push({ ids: [id], text: o.observation, why: 'seen once: a pattern needs 3 occurrences' });
   }
   if (options.dryRun !== true) for (const write of writes) await write();
   return report;
@@ -270,11 +449,16 @@ function ruleText(members: readonly ObservationRecord[], representative: string)
   const rank = (o: ObservationRecord) => RULE_TYPES.indexOf(o.type);
   const best = Math.min(...members.map(rank));
   const pool = members.filter((o) => rank(o) === best);
-  const chosen = pool.find((o) => o.id === representative) ?? [...pool].sort((a, b) => b.confidence - a.confidence || a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1))[0];
+  const chosen =
+    pool.find((o) => o.id === representative) ??
+    [...pool].sort((a, b) => b.confidence - a.confidence || a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1))[0];
   return chosen?.observation;
 }
 
-async function embedTexts(embedder: EmbeddingProvider, entries: readonly [string, string][]): Promise<Map<string, Float32Array>> {
+async function embedTexts(
+  embedder: EmbeddingProvider,
+  entries: readonly [string, string][],
+): Promise<Map<string, Float32Array>> {
   const vectors = await embedder.embed(entries.map(([, text]) => text));
   return new Map(entries.map(([id], i) => [id, vectors[i] as Float32Array]));
 }
@@ -283,7 +467,15 @@ async function embedTexts(embedder: EmbeddingProvider, entries: readonly [string
 async function rememberLearned(
   store: ObservationStore & LearningStore & MemoryStore & FeedbackStore,
   scope: string,
-  m: { id: string; category: 'instinct' | 'skill'; title: string; text: string; path: string; confidence: number; now: number },
+  m: {
+    id: string;
+    category: 'instinct' | 'skill';
+    title: string;
+    text: string;
+    path: string;
+    confidence: number;
+    now: number;
+  },
 ): Promise<void> {
   const existing = await store.getMemory(scope, m.id);
   const record: MemoryRecord = {
@@ -295,7 +487,10 @@ async function rememberLearned(
     path: m.path,
     confidence: m.confidence,
     createdAt: existing?.createdAt ?? m.now,
-    updatedAt: existing !== undefined && existing.text === m.text && existing.confidence === m.confidence ? existing.updatedAt : m.now,
+    updatedAt:
+      existing !== undefined && existing.text === m.text && existing.confidence === m.confidence
+        ? existing.updatedAt
+        : m.now,
   };
   await store.upsertMemories(scope, [record]);
 }
@@ -331,8 +526,16 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
 }
 
 /** A skill's confidence now: its stored base aged by idle weeks since its last repetition, plus its feedback. */
-export function currentSkillConfidence(skill: SkillRecord, now: number, events: readonly { id: string; kind: FeedbackKind }[]): number {
-  const aged = skillConfidence({ base: skill.confidence, idleDays: Math.max(0, (now - skill.updatedAt) / DAY), repetitions: 0 }).value;
+export function currentSkillConfidence(
+  skill: SkillRecord,
+  now: number,
+  events: readonly { id: string; kind: FeedbackKind }[],
+): number {
+  const aged = skillConfidence({
+    base: skill.confidence,
+    idleDays: Math.max(0, (now - skill.updatedAt) / DAY),
+    repetitions: 0,
+  }).value;
   return applyFeedback(aged, events).value;
 }
 
@@ -370,18 +573,39 @@ async function saveSkill(
   });
   entry.file = file.path;
   report.files.push(file);
-  await rememberLearned(ctx.store, ctx.scope, { id: record.id, category: 'skill', title: record.name, text: `${shown.description}\n${shown.rules.join('\n')}`, path: file.path, confidence: current, now: ctx.now });
-  if (file.changed && logKind !== undefined) appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: logKind, id: record.name, detail: `${label} [${current.toFixed(2)}]` });
+  await rememberLearned(ctx.store, ctx.scope, {
+    id: record.id,
+    category: 'skill',
+    title: record.name,
+    text: `${shown.description}\n${shown.rules.join('\n')}`,
+    path: file.path,
+    confidence: current,
+    now: ctx.now,
+  });
+  if (file.changed && logKind !== undefined)
+    appendEvolutionLog(options.layout, {
+      scope: ctx.scope,
+      at: ctx.now,
+      kind: logKind,
+      id: record.name,
+      detail: `${label} [${current.toFixed(2)}]`,
+    });
 }
 
 function noteHeldSkill(report: EvolveReport, skill: SkillRecord, eventIds: readonly string[]): void {
   const shown = emittableSkill(skill, eventIds);
   const texts = shown?.held ?? [...new Set([skill.description, ...skill.rules])];
-  if (texts.length > 0 && !report.held.some((h) => h.id === skill.id)) report.held.push({ id: skill.id, kind: 'skill', texts });
+  if (texts.length > 0 && !report.held.some((h) => h.id === skill.id))
+    report.held.push({ id: skill.id, kind: 'skill', texts });
 }
 
 /** A held instinct: its record stays (the user confirms it by id); its file and memory go. */
-async function unpublishInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, report: EvolveReport): Promise<void> {
+async function unpublishInstinct(
+  ctx: EvolveContext,
+  options: EvolveOptions,
+  instinct: InstinctRecord,
+  report: EvolveReport,
+): Promise<void> {
   await ctx.store.deleteMemory(ctx.scope, instinct.id);
   const removed = removeInstinctFile(options.layout, instinct.slug);
   if (removed.removed) report.files.push({ path: removed.path, changed: true });
@@ -400,7 +624,13 @@ async function promoteInstinct(
   if (instinctHeld(instinct, eventIds)) {
     await ctx.store.upsertInstinct(ctx.scope, { ...instinct, status: 'promoted', updatedAt: ctx.now });
     await unpublishInstinct(ctx, options, instinct, report);
-    appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
+    appendEvolutionLog(options.layout, {
+      scope: ctx.scope,
+      at: ctx.now,
+      kind: 'instinct-promoted',
+      id: instinct.slug,
+      detail: `promoted to skill ${skill}`,
+    });
     return;
   }
   const promoted = writeInstinctFile(options.layout, {
@@ -415,17 +645,36 @@ async function promoteInstinct(
   await ctx.store.upsertInstinct(ctx.scope, { ...instinct, status: 'promoted', updatedAt: ctx.now });
   await ctx.store.deleteMemory(ctx.scope, instinct.id);
   report.files.push(promoted);
-  appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-promoted', id: instinct.slug, detail: `promoted to skill ${skill}` });
+  appendEvolutionLog(options.layout, {
+    scope: ctx.scope,
+    at: ctx.now,
+    kind: 'instinct-promoted',
+    id: instinct.slug,
+    detail: `promoted to skill ${skill}`,
+  });
 }
 
-async function retireInstinct(ctx: EvolveContext, options: EvolveOptions, instinct: InstinctRecord, confidence: number, _supporting: readonly ObservationRecord[], report: EvolveReport): Promise<void> {
+async function retireInstinct(
+  ctx: EvolveContext,
+  options: EvolveOptions,
+  instinct: InstinctRecord,
+  confidence: number,
+  _supporting: readonly ObservationRecord[],
+  report: EvolveReport,
+): Promise<void> {
   // A retired instinct is no longer a suggestion: its file and its memory go; the record stays, retired.
   await ctx.store.upsertInstinct(ctx.scope, { ...instinct, confidence, status: 'retired', updatedAt: ctx.now });
   await ctx.store.deleteMemory(ctx.scope, instinct.id);
   const removed = removeInstinctFile(options.layout, instinct.slug);
   if (removed.removed) {
     report.files.push({ path: removed.path, changed: true });
-    appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'instinct-retired', id: instinct.slug, detail: `confidence ${confidence.toFixed(2)}` });
+    appendEvolutionLog(options.layout, {
+      scope: ctx.scope,
+      at: ctx.now,
+      kind: 'instinct-retired',
+      id: instinct.slug,
+      detail: `confidence ${confidence.toFixed(2)}`,
+    });
   }
 }
 
@@ -439,17 +688,26 @@ export function formatEvolveReport(r: EvolveReport): string {
     for (const i of r.updatedInstincts) out.push(`- [${i.confidence.toFixed(2)}] ${i.text}`);
   }
   out.push('', `### Skills updated (${r.skillsUpdated.length})`);
-  for (const s of r.skillsUpdated) out.push(`- ${s.name}: ${s.created ? 'new skill, rule' : 'rule added'} "${s.rule}" [${s.confidence.toFixed(2)}]${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`);
+  for (const s of r.skillsUpdated)
+    out.push(
+      `- ${s.name}: ${s.created ? 'new skill, rule' : 'rule added'} "${s.rule}" [${s.confidence.toFixed(2)}]${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`,
+    );
   out.push('', `### Observations ignored (${r.ignored.reduce((n, i) => n + i.ids.length, 0)})`);
-  for (const i of r.ignored) out.push(`- ${i.text}${i.ids.length > 1 ? ` (${i.ids.length} observations)` : ''}: ${i.why}`);
+  for (const i of r.ignored)
+    out.push(`- ${i.text}${i.ids.length > 1 ? ` (${i.ids.length} observations)` : ''}: ${i.why}`);
   if (r.contradictions.length > 0) {
     out.push('', `### Contradictions (${r.contradictions.length})`);
     for (const c of r.contradictions) out.push(`- against "${c.group}": ${c.reason}`);
   }
   if (r.held.length > 0) {
-    out.push('', `### Held for your confirmation (${r.held.length}): commands are not passed on to agents until you confirm them`);
-    for (const h of r.held) out.push(`- ${h.kind} ${h.id}: ${h.texts.map((t) => JSON.stringify(t)).join('; ')} (confirm: credence feedback ${h.id} --validated)`);
+    out.push(
+      '',
+      `### Held for your confirmation (${r.held.length}): commands are not passed on to agents until you confirm them`,
+    );
+    for (const h of r.held)
+      out.push(
+        `- ${h.kind} ${h.id}: ${h.texts.map((t) => JSON.stringify(t)).join('; ')} (confirm: credence feedback ${h.id} --validated)`,
+      );
   }
   return out.join('\n');
 }
-

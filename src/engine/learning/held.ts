@@ -23,7 +23,10 @@ export function instinctHeld(instinct: Pick<InstinctRecord, 'text'>, eventIds: r
  * not held (its first such rule when the description is), and the texts held. Undefined when
  * every rule is held.
  */
-export function emittableSkill(skill: Pick<SkillRecord, 'description' | 'rules'>, eventIds: readonly string[]): { description: string; rules: string[]; held: string[] } | undefined {
+export function emittableSkill(
+  skill: Pick<SkillRecord, 'description' | 'rules'>,
+  eventIds: readonly string[],
+): { description: string; rules: string[]; held: string[] } | undefined {
   const held = heldTexts([...new Set([skill.description, ...skill.rules])], eventIds);
   const rules = skill.rules.filter((r) => !held.includes(r));
   const first = rules[0];

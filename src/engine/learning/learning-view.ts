@@ -4,7 +4,17 @@
  * confidence now (aged by idle weeks, moved by feedback), feedback, observations and executions.
  */
 import { currentSkillConfidence } from './evolve.js';
-import type { ExecutionRecord, ExecutionStore, FeedbackRecord, FeedbackStore, InstinctRecord, LearningStore, ObservationRecord, ObservationStore, SkillRecord } from '../../store/types.js';
+import type {
+  ExecutionRecord,
+  ExecutionStore,
+  FeedbackRecord,
+  FeedbackStore,
+  InstinctRecord,
+  LearningStore,
+  ObservationRecord,
+  ObservationStore,
+  SkillRecord,
+} from '../../store/types.js';
 
 const DAY = 86_400_000;
 
@@ -17,7 +27,11 @@ export interface LearningView {
   executions: ExecutionRecord[];
 }
 
-export async function learningView(ctx: { store: ExecutionStore & ObservationStore & LearningStore & FeedbackStore; scope: string; now: number }): Promise<LearningView> {
+export async function learningView(ctx: {
+  store: ExecutionStore & ObservationStore & LearningStore & FeedbackStore;
+  scope: string;
+  now: number;
+}): Promise<LearningView> {
   const { store, scope, now } = ctx;
   const [instincts, skills, feedback, observations, executions] = await Promise.all([
     store.listInstincts(scope),
@@ -29,7 +43,11 @@ export async function learningView(ctx: { store: ExecutionStore & ObservationSto
   const eventsOf = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   return {
     instincts,
-    skills: skills.map((s) => ({ ...s, current: currentSkillConfidence(s, now, eventsOf(s.id)), idleDays: Math.max(0, (now - s.updatedAt) / DAY) })),
+    skills: skills.map((s) => ({
+      ...s,
+      current: currentSkillConfidence(s, now, eventsOf(s.id)),
+      idleDays: Math.max(0, (now - s.updatedAt) / DAY),
+    })),
     feedback,
     observations,
     executions,

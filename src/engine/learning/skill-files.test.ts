@@ -1,4 +1,17 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,7 +113,11 @@ describe('skillFileLayout', () => {
 describe('renderSkill', () => {
   it('writes the front matter Claude Code loads: name and a one-line description', () => {
     const text = renderSkill(testsBeforeCommit);
-    expect(text.startsWith('---\nname: session-recovery\ndescription: "Workflow rules learned from commits and CI runs. Use when committing."\n---\n')).toBe(true);
+    expect(
+      text.startsWith(
+        '---\nname: session-recovery\ndescription: "Workflow rules learned from commits and CI runs. Use when committing."\n---\n',
+      ),
+    ).toBe(true);
     expect(text).toContain('<!-- credence:begin');
     expect(text).toContain('- Always run the tests before a commit (confidence 0.80, added 2026-02-02)');
     expect(text).toContain('Confidence: 0.80 (certain: apply).');
@@ -113,7 +130,9 @@ describe('renderSkill', () => {
     const line = text.split('\n').find((l) => l.startsWith('description:'));
     expect(line).toBe('description: "Run tests: before \\"commit\\" # always then push \\\\ deploy too"');
     // A YAML double-quoted scalar of this form is a JSON string: it reads back as the one-line text.
-    expect(JSON.parse(line?.slice('description: '.length) ?? '')).toBe('Run tests: before "commit" # always then push \\ deploy too');
+    expect(JSON.parse(line?.slice('description: '.length) ?? '')).toBe(
+      'Run tests: before "commit" # always then push \\ deploy too',
+    );
   });
 
   it('cuts the description to 1024 characters and neutralises XML tags', () => {
@@ -134,13 +153,18 @@ describe('renderSkill', () => {
   });
 
   it('names a skill made by slugify validly, quoting a name YAML would read as something else', () => {
-    expect(frontMatter(renderSkill({ ...testsBeforeCommit, name: slugify('Tests before commit!') })).get('name')).toBe('tests-before-commit');
+    expect(frontMatter(renderSkill({ ...testsBeforeCommit, name: slugify('Tests before commit!') })).get('name')).toBe(
+      'tests-before-commit',
+    );
     expect(frontMatter(renderSkill({ ...testsBeforeCommit, name: 'null' })).get('name')).toBe('"null"');
     expect(frontMatter(renderSkill({ ...testsBeforeCommit, name: '1234' })).get('name')).toBe('"1234"');
   });
 
   it('redacts a secret that reached a rule', () => {
-    const text = renderSkill({ ...testsBeforeCommit, rules: [{ text: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789', confidence: 0.8, addedAt: AT }] });
+    const text = renderSkill({
+      ...testsBeforeCommit,
+      rules: [{ text: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789', confidence: 0.8, addedAt: AT }],
+    });
     expect(text).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
     expect(text).toContain('[REDACTED:');
   });
@@ -170,17 +194,29 @@ describe('renderInstinct', () => {
     expect(frontMatter(text).get('status')).toBe('promoted');
     expect(frontMatter(text).get('skill')).toBe('naming-style');
     expect(text).toContain('Promoted to the skill [naming-style](../skills/naming-style/SKILL.md).');
-    expect(renderInstinct(promoted, { skillsDir: '.claude/skills' })).toContain('[naming-style](../../.claude/skills/naming-style/SKILL.md)');
+    expect(renderInstinct(promoted, { skillsDir: '.claude/skills' })).toContain(
+      '[naming-style](../../.claude/skills/naming-style/SKILL.md)',
+    );
     expect(codeOf(() => renderInstinct({ ...camelCase, promotedTo: 'Not A Name' }))).toBe('INVALID_INPUT');
   });
 });
 
 describe('writeSkillFile and writeInstinctFile', () => {
   it('creates the folders and files inside the root, atomically (no temporary file left)', () => {
-    expect(writeSkillFile({ root }, testsBeforeCommit)).toEqual({ path: '.credence/skills/session-recovery/SKILL.md', changed: true });
-    expect(writeInstinctFile({ root }, camelCase)).toEqual({ path: '.credence/instincts/use-camelcase-for-variables.md', changed: true });
-    expect(readFileSync(join(root, '.credence/skills/session-recovery/SKILL.md'), 'utf8')).toBe(renderSkill(testsBeforeCommit));
-    expect(readFileSync(join(root, '.credence/instincts/use-camelcase-for-variables.md'), 'utf8')).toBe(renderInstinct(camelCase));
+    expect(writeSkillFile({ root }, testsBeforeCommit)).toEqual({
+      path: '.credence/skills/session-recovery/SKILL.md',
+      changed: true,
+    });
+    expect(writeInstinctFile({ root }, camelCase)).toEqual({
+      path: '.credence/instincts/use-camelcase-for-variables.md',
+      changed: true,
+    });
+    expect(readFileSync(join(root, '.credence/skills/session-recovery/SKILL.md'), 'utf8')).toBe(
+      renderSkill(testsBeforeCommit),
+    );
+    expect(readFileSync(join(root, '.credence/instincts/use-camelcase-for-variables.md'), 'utf8')).toBe(
+      renderInstinct(camelCase),
+    );
     expect(readdirSync(join(root, '.credence/skills/session-recovery'))).toEqual(['SKILL.md']);
     expect(readdirSync(join(root, '.credence/instincts'))).toEqual(['use-camelcase-for-variables.md']);
   });
@@ -199,7 +235,10 @@ describe('writeSkillFile and writeInstinctFile', () => {
     const updated: SkillFileData = {
       ...testsBeforeCommit,
       confidence: 0.86,
-      rules: [...testsBeforeCommit.rules, { text: 'Wait for CI to go green before merging', confidence: 0.75, addedAt: AT + DAY }],
+      rules: [
+        ...testsBeforeCommit.rules,
+        { text: 'Wait for CI to go green before merging', confidence: 0.75, addedAt: AT + DAY },
+      ],
       updatedAt: AT + DAY,
     };
     expect(writeSkillFile(layout, updated)).toEqual({ path, changed: true });
@@ -217,7 +256,12 @@ describe('writeSkillFile and writeInstinctFile', () => {
   it('keeps an instinct file hand edit when its confidence changes, and its unknown front-matter keys', () => {
     const { path } = writeInstinctFile({ root }, camelCase);
     const file = join(root, path);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('status: active', 'status: active\nowner: alice').concat('Note: only for TypeScript files.\n'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('status: active', 'status: active\nowner: alice')
+        .concat('Note: only for TypeScript files.\n'),
+    );
     expect(writeInstinctFile({ root }, { ...camelCase, confidence: 0.68, updatedAt: AT + DAY }).changed).toBe(true);
     const after = readFileSync(file, 'utf8');
     expect(frontMatter(after).get('confidence')).toBe('0.68');
@@ -235,14 +279,20 @@ describe('writeSkillFile and writeInstinctFile', () => {
     const before = readFileSync(file, 'utf8');
     // Same data; then the same data with only a later time: neither is a change.
     expect(writeSkillFile({ root }, testsBeforeCommit)).toEqual({ path, changed: false });
-    expect(writeSkillFile({ root }, { ...testsBeforeCommit, updatedAt: AT + 7 * DAY })).toEqual({ path, changed: false });
+    expect(writeSkillFile({ root }, { ...testsBeforeCommit, updatedAt: AT + 7 * DAY })).toEqual({
+      path,
+      changed: false,
+    });
     expect(statSync(file).mtimeMs).toBe(old.getTime());
     expect(readFileSync(file, 'utf8')).toBe(before);
 
     const instinct = writeInstinctFile({ root }, camelCase);
     const instinctFile = join(root, instinct.path);
     utimesSync(instinctFile, old, old);
-    expect(writeInstinctFile({ root }, { ...camelCase, evidence: [...camelCase.evidence].reverse(), updatedAt: AT + DAY }).changed).toBe(false);
+    expect(
+      writeInstinctFile({ root }, { ...camelCase, evidence: [...camelCase.evidence].reverse(), updatedAt: AT + DAY })
+        .changed,
+    ).toBe(false);
     expect(statSync(instinctFile).mtimeMs).toBe(old.getTime());
   });
 
@@ -266,7 +316,10 @@ describe('writeSkillFile and writeInstinctFile', () => {
   it('appends the owned section to a hand-written SKILL.md of the same name, keeping its body', () => {
     mkdirSync(join(root, '.credence/skills/session-recovery'), { recursive: true });
     const file = join(root, '.credence/skills/session-recovery/SKILL.md');
-    writeFileSync(file, '---\nname: session-recovery\ndescription: mine\nlicense: MIT\n---\n# Mine\n\nHand-written guidance.\n');
+    writeFileSync(
+      file,
+      '---\nname: session-recovery\ndescription: mine\nlicense: MIT\n---\n# Mine\n\nHand-written guidance.\n',
+    );
     expect(writeSkillFile({ root }, testsBeforeCommit).changed).toBe(true);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('---\nname: session-recovery\ndescription: "Workflow rules')).toBe(true);
@@ -298,8 +351,12 @@ describe('writeSkillFile and writeInstinctFile', () => {
   it('refuses a skills folder that is a symbolic link pointing outside the root', () => {
     mkdirSync(join(root, '.claude'));
     symlinkSync(join(base, 'outside'), join(root, '.claude', 'skills'));
-    expect(codeOf(() => writeSkillFile({ root, skillsDir: '.claude/skills' }, testsBeforeCommit))).toBe('PATH_OUTSIDE_ROOT');
-    expect(codeOf(() => readSkillFile({ root, skillsDir: '.claude/skills' }, 'session-recovery'))).toBe('PATH_OUTSIDE_ROOT');
+    expect(codeOf(() => writeSkillFile({ root, skillsDir: '.claude/skills' }, testsBeforeCommit))).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
+    expect(codeOf(() => readSkillFile({ root, skillsDir: '.claude/skills' }, 'session-recovery'))).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
   });
 
@@ -319,9 +376,20 @@ describe('writeSkillFile and writeInstinctFile', () => {
   });
 
   it('refuses .. in a folder before touching the disk', () => {
-    expect(codeOf(() => writeSkillFile({ root, skillsDir: '../outside' }, testsBeforeCommit))).toBe('PATH_OUTSIDE_ROOT');
-    expect(codeOf(() => writeInstinctFile({ root, dir: '.credence/../../outside' }, camelCase))).toBe('PATH_OUTSIDE_ROOT');
-    expect(codeOf(() => appendEvolutionLog({ root, logFile: '../outside/log.jsonl' }, { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(codeOf(() => writeSkillFile({ root, skillsDir: '../outside' }, testsBeforeCommit))).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
+    expect(codeOf(() => writeInstinctFile({ root, dir: '.credence/../../outside' }, camelCase))).toBe(
+      'PATH_OUTSIDE_ROOT',
+    );
+    expect(
+      codeOf(() =>
+        appendEvolutionLog(
+          { root, logFile: '../outside/log.jsonl' },
+          { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' },
+        ),
+      ),
+    ).toBe('PATH_OUTSIDE_ROOT');
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
   });
 
@@ -373,23 +441,51 @@ describe('reading and removing', () => {
 
 describe('appendEvolutionLog', () => {
   it('appends one JSON line per entry, with its scope and the time as ISO 8601', () => {
-    appendEvolutionLog({ root }, { scope: 'p', at: AT, kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
-    appendEvolutionLog({ root }, { scope: 'p', at: AT + 1000, kind: 'skill-rule-added', id: 'session-recovery', detail: 'password=hunter2secret' });
+    appendEvolutionLog(
+      { root },
+      {
+        scope: 'p',
+        at: AT,
+        kind: 'instinct-created',
+        id: 'use-camelcase-for-variables',
+        detail: 'confidence 0.65\nfrom 3 observations',
+      },
+    );
+    appendEvolutionLog(
+      { root },
+      { scope: 'p', at: AT + 1000, kind: 'skill-rule-added', id: 'session-recovery', detail: 'password=hunter2secret' },
+    );
     const lines = readFileSync(join(root, '.credence/evolution.log.jsonl'), 'utf8').split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(JSON.parse(lines[0] ?? '')).toEqual({ scope: 'p', at: '2026-02-02T09:00:00.000Z', kind: 'instinct-created', id: 'use-camelcase-for-variables', detail: 'confidence 0.65\nfrom 3 observations' });
+    expect(JSON.parse(lines[0] ?? '')).toEqual({
+      scope: 'p',
+      at: '2026-02-02T09:00:00.000Z',
+      kind: 'instinct-created',
+      id: 'use-camelcase-for-variables',
+      detail: 'confidence 0.65\nfrom 3 observations',
+    });
     const second = JSON.parse(lines[1] ?? '') as { detail: string };
     expect(second.detail).not.toContain('hunter2secret');
   });
 
   it('refuses a bad entry and a log that is a link out of the root', () => {
-    expect(codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: Number.NaN, kind: 'x', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: AT, kind: '', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
-    expect(codeOf(() => appendEvolutionLog({ root }, { scope: '', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('INVALID_INPUT');
+    expect(
+      codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: Number.NaN, kind: 'x', id: 'y', detail: '' })),
+    ).toBe('INVALID_INPUT');
+    expect(codeOf(() => appendEvolutionLog({ root }, { scope: 'p', at: AT, kind: '', id: 'y', detail: '' }))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(codeOf(() => appendEvolutionLog({ root }, { scope: '', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe(
+      'INVALID_INPUT',
+    );
     writeFileSync(join(base, 'outside', 'log.jsonl'), '');
     symlinkSync(join(base, 'outside', 'log.jsonl'), join(root, 'log.jsonl'));
-    expect(codeOf(() => appendEvolutionLog({ root, logFile: 'log.jsonl' }, { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' }))).toBe('PATH_OUTSIDE_ROOT');
+    expect(
+      codeOf(() =>
+        appendEvolutionLog({ root, logFile: 'log.jsonl' }, { scope: 'p', at: AT, kind: 'x', id: 'y', detail: '' }),
+      ),
+    ).toBe('PATH_OUTSIDE_ROOT');
     expect(readFileSync(join(base, 'outside', 'log.jsonl'), 'utf8')).toBe('');
   });
 });

@@ -176,13 +176,19 @@ export interface EvolutionLogEntry {
 export function skillFileLayout(options: SkillFileLayoutOptions): SkillFileLayout {
   const root = options.root;
   if (typeof root !== 'string' || root === '' || root.includes('\0')) {
-    throw new CredenceError('INVALID_INPUT', `root must be a non-empty folder path, got ${show(root)}`, { details: { root } });
+    throw new CredenceError('INVALID_INPUT', `root must be a non-empty folder path, got ${show(root)}`, {
+      details: { root },
+    });
   }
   const dir = options.dir ?? SKILL_FILE_DEFAULTS.dir;
   const base = layoutPath(root, dir, 'dir');
   return Object.freeze({
     root,
-    instinctsDir: layoutPath(root, options.instinctsDir ?? `${base}/${SKILL_FILE_DEFAULTS.instinctsDir}`, 'instinctsDir'),
+    instinctsDir: layoutPath(
+      root,
+      options.instinctsDir ?? `${base}/${SKILL_FILE_DEFAULTS.instinctsDir}`,
+      'instinctsDir',
+    ),
     skillsDir: layoutPath(root, options.skillsDir ?? `${base}/${SKILL_FILE_DEFAULTS.skillsDir}`, 'skillsDir'),
     logFile: layoutPath(root, options.logFile ?? `${base}/${SKILL_FILE_DEFAULTS.logFile}`, 'logFile'),
   });
@@ -190,28 +196,42 @@ export function skillFileLayout(options: SkillFileLayoutOptions): SkillFileLayou
 
 function layoutPath(root: string, value: string, name: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
-    throw new CredenceError('INVALID_INPUT', `${name} must be a non-empty path without NUL bytes, got ${show(value)}`, { details: { [name]: value } });
+    throw new CredenceError('INVALID_INPUT', `${name} must be a non-empty path without NUL bytes, got ${show(value)}`, {
+      details: { [name]: value },
+    });
   }
   const parts = pathParts(value);
   if (parts.includes('..')) {
-    throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} contains "..": give a folder inside the root ${show(root)} without ".."`, {
-      details: { [name]: value, root, reason: 'above-root' },
-    });
+    throw new CredenceError(
+      'PATH_OUTSIDE_ROOT',
+      `${name} ${show(value)} contains "..": give a folder inside the root ${show(root)} without ".."`,
+      {
+        details: { [name]: value, root, reason: 'above-root' },
+      },
+    );
   }
   let rel: string;
   if (looksAbsolute(value)) {
-    const inside = isAbsolute(value) ? (insideRel(resolve(root), resolve(value)) ?? insideRealRoot(root, value)) : undefined;
+    const inside = isAbsolute(value)
+      ? (insideRel(resolve(root), resolve(value)) ?? insideRealRoot(root, value))
+      : undefined;
     if (inside === undefined) {
-      throw new CredenceError('PATH_OUTSIDE_ROOT', `${name} ${show(value)} is outside the root ${show(root)}: give a folder relative to the root`, {
-        details: { [name]: value, root, reason: 'absolute' },
-      });
+      throw new CredenceError(
+        'PATH_OUTSIDE_ROOT',
+        `${name} ${show(value)} is outside the root ${show(root)}: give a folder relative to the root`,
+        {
+          details: { [name]: value, root, reason: 'absolute' },
+        },
+      );
     }
     rel = inside.split(sep).join('/');
   } else {
     rel = parts.filter((part) => part !== '.').join('/');
   }
   if (rel === '') {
-    throw new CredenceError('INVALID_INPUT', `${name} ${show(value)} names the root itself; give a folder inside it`, { details: { [name]: value, root } });
+    throw new CredenceError('INVALID_INPUT', `${name} ${show(value)} names the root itself; give a folder inside it`, {
+      details: { [name]: value, root },
+    });
   }
   return rel;
 }
@@ -224,10 +244,10 @@ function insideRealRoot(root: string, value: string): string | undefined {
   }
 }
 
-
 // --- rendering ------------------------------------------------------------------------------
 
-const BEGIN = '<!-- credence:begin (written by credence evolve: edits between these markers are replaced, edits outside them are kept) -->';
+const BEGIN =
+  '<!-- credence:begin (written by credence evolve: edits between these markers are replaced, edits outside them are kept) -->';
 const END = '<!-- credence:end -->';
 const BEGIN_LINE = /^<!--\s*credence:begin\b.*-->\s*$/;
 const END_LINE = /^<!--\s*credence:end\b.*-->\s*$/;
@@ -276,14 +296,24 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
   const confidence = requireConfidence('confidence', instinct.confidence);
   const band = CONFIDENCE_BANDS.find((info) => info.band === instinct.band);
   if (band === undefined) {
-    throw new CredenceError('INVALID_INPUT', `band must be one of ${CONFIDENCE_BANDS.map((b) => b.band).join(', ')}, got ${show(instinct.band)}`, {
-      details: { band: instinct.band },
-    });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `band must be one of ${CONFIDENCE_BANDS.map((b) => b.band).join(', ')}, got ${show(instinct.band)}`,
+      {
+        details: { band: instinct.band },
+      },
+    );
   }
   const updated = iso('updatedAt', instinct.updatedAt);
-  if (!Array.isArray(instinct.evidence)) throw new CredenceError('INVALID_INPUT', 'evidence must be an array', { details: { evidence: instinct.evidence } });
+  if (!Array.isArray(instinct.evidence))
+    throw new CredenceError('INVALID_INPUT', 'evidence must be an array', { details: { evidence: instinct.evidence } });
   const evidence = instinct.evidence
-    .map((item, index) => ({ id: requireText(`evidence ${index} id`, item.id), text: oneLine(requireText(`evidence ${index} text`, item.text)), at: item.at, when: iso(`evidence ${index} at`, item.at) }))
+    .map((item, index) => ({
+      id: requireText(`evidence ${index} id`, item.id),
+      text: oneLine(requireText(`evidence ${index} text`, item.text)),
+      at: item.at,
+      when: iso(`evidence ${index} at`, item.at),
+    }))
     .sort((a, b) => a.at - b.at || compareText(a.id, b.id));
   const title = oneLine(requireText('text', instinct.text)) || instinct.slug;
 
@@ -312,7 +342,8 @@ function skillParts(skill: SkillFileData): OwnedParts {
   const confidence = requireConfidence('confidence', skill.confidence);
   const band = confidenceBand(skill.confidence);
   const updated = iso('updatedAt', skill.updatedAt);
-  if (!Array.isArray(skill.rules)) throw new CredenceError('INVALID_INPUT', 'rules must be an array', { details: { rules: skill.rules } });
+  if (!Array.isArray(skill.rules))
+    throw new CredenceError('INVALID_INPUT', 'rules must be an array', { details: { rules: skill.rules } });
   const rules = skill.rules
     .map((rule, index) => ({
       text: oneLine(requireText(`rule ${index} text`, rule.text)),
@@ -340,8 +371,14 @@ function skillParts(skill: SkillFileData): OwnedParts {
 function skillDescription(value: string): string {
   let text = oneLine(requireText('description', value)).replace(/<(\/?[A-Za-z][^<>]*)>/g, '‹$1›');
   const chars = Array.from(text);
-  if (chars.length > SKILL_FILE_DEFAULTS.maxDescriptionLength) text = `${chars.slice(0, SKILL_FILE_DEFAULTS.maxDescriptionLength - 1).join('')}…`;
-  if (text === '') throw new CredenceError('INVALID_INPUT', 'description must hold some text: Claude Code needs it to know when to use the skill', { details: { description: value } });
+  if (chars.length > SKILL_FILE_DEFAULTS.maxDescriptionLength)
+    text = `${chars.slice(0, SKILL_FILE_DEFAULTS.maxDescriptionLength - 1).join('')}…`;
+  if (text === '')
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'description must hold some text: Claude Code needs it to know when to use the skill',
+      { details: { description: value } },
+    );
   return text;
 }
 
@@ -453,7 +490,13 @@ function parseDocument(text: string, path: string): ManagedDocument {
       { details: { path, begins: begins.length, ends: ends.length } },
     );
   }
-  return { frontMatter, before: lines.slice(0, begin), section: lines.slice(begin + 1, end), after: lines.slice(end + 1), eol };
+  return {
+    frontMatter,
+    before: lines.slice(0, begin),
+    section: lines.slice(begin + 1, end),
+    after: lines.slice(end + 1),
+    eol,
+  };
 }
 
 /**
@@ -537,7 +580,13 @@ function merge(doc: ManagedDocument, parts: OwnedParts): ManagedDocument {
   const before = [...doc.before];
   while (before.length > 0 && before[before.length - 1] === '') before.pop();
   if (before.length > 0) before.push('');
-  return { frontMatter, before: before.length === 0 ? [''] : before, section: [...parts.section], after: [''], eol: doc.eol };
+  return {
+    frontMatter,
+    before: before.length === 0 ? [''] : before,
+    section: [...parts.section],
+    after: [''],
+    eol: doc.eol,
+  };
 }
 
 // --- files ----------------------------------------------------------------------------------
@@ -608,7 +657,8 @@ export function removeSkillFile(layoutOptions: SkillFileLayoutOptions, name: str
     try {
       if (lstatSync(folder).isDirectory()) rmdirSync(folder);
     } catch (error) {
-      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoOf(error) ?? '')) throw fsFailure(error, `${layout.skillsDir}/${name}`);
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoOf(error) ?? ''))
+        throw fsFailure(error, `${layout.skillsDir}/${name}`);
     }
   }
   return result;
@@ -633,7 +683,11 @@ export function appendEvolutionLog(layoutOptions: SkillFileLayoutOptions, entry:
   const target = existingTarget(layout.root, layout.logFile, join(dirReal, posix.basename(layout.logFile)));
   let fd: number;
   try {
-    fd = openSync(target.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o644);
+    fd = openSync(
+      target.path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      0o644,
+    );
   } catch (error) {
     throw fsFailure(error, layout.logFile);
   }
@@ -675,7 +729,11 @@ function existingTarget(root: string, path: string, fallback: string): { path: s
   const real = stats.isSymbolicLink() ? resolveInsideRoot(root, path) : fallback;
   const realStats = real === fallback ? stats : statSync(real);
   if (!realStats.isFile()) {
-    throw new CredenceError('INVALID_INPUT', `${show(path)} under the root ${show(root)} is not a regular file; move it away`, { details: { path, root } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${show(path)} under the root ${show(root)} is not a regular file; move it away`,
+      { details: { path, root } },
+    );
   }
   return { path: real, stats: realStats };
 }
@@ -690,7 +748,11 @@ function atomicWrite(target: string, text: string, previous: Stats | undefined, 
     tempCounter += 1;
     temp = join(folder, `.${basename(target)}.${process.pid}.${tempCounter}.tmp`);
     try {
-      fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+      fd = openSync(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+        0o644,
+      );
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST' || attempt >= 100) throw fsFailure(error, shown);
     }
@@ -704,7 +766,11 @@ function atomicWrite(target: string, text: string, previous: Stats | undefined, 
       closeSync(fd);
     }
     if (realpathSync(folder) !== folder) {
-      throw new CredenceError('PATH_OUTSIDE_ROOT', `the folder of ${show(shown)} changed while it was being written; refusing it`, { details: { path: shown, reason: 'changed' } });
+      throw new CredenceError(
+        'PATH_OUTSIDE_ROOT',
+        `the folder of ${show(shown)} changed while it was being written; refusing it`,
+        { details: { path: shown, reason: 'changed' } },
+      );
     }
     renameSync(temp, target);
   } catch (error) {
@@ -753,7 +819,9 @@ function ensureFolder(root: string, folder: string): string {
       next = resolveInsideRoot(root, prefix);
     }
     if (!statSync(next).isDirectory()) {
-      throw new CredenceError('INVALID_INPUT', `${show(prefix)} under the root ${show(root)} is not a folder`, { details: { path: prefix, root } });
+      throw new CredenceError('INVALID_INPUT', `${show(prefix)} under the root ${show(root)} is not a folder`, {
+        details: { path: prefix, root },
+      });
     }
     current = next;
   }
@@ -778,7 +846,11 @@ function removeInside(layout: SkillFileLayout, folder: string, fileName: string)
     throw fsFailure(error, path);
   }
   if (stats.isDirectory()) {
-    throw new CredenceError('INVALID_INPUT', `${show(path)} under the root ${show(layout.root)} is a folder, not a file`, { details: { path } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${show(path)} under the root ${show(layout.root)} is a folder, not a file`,
+      { details: { path } },
+    );
   }
   try {
     unlinkSync(target);
@@ -792,7 +864,8 @@ function removeInside(layout: SkillFileLayout, folder: string, fileName: string)
 function realRoot(root: string): string {
   try {
     const real = realpathSync(root);
-    if (!statSync(real).isDirectory()) throw new CredenceError('INVALID_INPUT', `the root ${show(root)} is not a folder`, { details: { root } });
+    if (!statSync(real).isDirectory())
+      throw new CredenceError('INVALID_INPUT', `the root ${show(root)} is not a folder`, { details: { root } });
     return real;
   } catch (error) {
     if (isCredenceError(error)) throw error;
@@ -823,7 +896,11 @@ function requireName(field: string, name: string): void {
 
 function requireText(field: string, value: string, nonEmpty = false): string {
   if (typeof value !== 'string' || (nonEmpty && value.trim() === '')) {
-    throw new CredenceError('INVALID_INPUT', `${field} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${show(value)}`, { details: { [field]: value } });
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${field} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${show(value)}`,
+      { details: { [field]: value } },
+    );
   }
   return value;
 }
@@ -831,7 +908,9 @@ function requireText(field: string, value: string, nonEmpty = false): string {
 /** The confidence written with two decimals. */
 function requireConfidence(field: string, value: number): string {
   if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw new CredenceError('INVALID_INPUT', `${field} must be a number in [0, 1], got ${show(value)}`, { details: { [field]: value } });
+    throw new CredenceError('INVALID_INPUT', `${field} must be a number in [0, 1], got ${show(value)}`, {
+      details: { [field]: value },
+    });
   }
   return value.toFixed(2);
 }
@@ -840,7 +919,9 @@ const MAX_EPOCH_MS = 8.64e15;
 
 function iso(field: string, ms: number): string {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) {
-    throw new CredenceError('INVALID_INPUT', `${field} must be a time in epoch milliseconds, got ${show(ms)}`, { details: { [field]: ms } });
+    throw new CredenceError('INVALID_INPUT', `${field} must be a time in epoch milliseconds, got ${show(ms)}`, {
+      details: { [field]: ms },
+    });
   }
   return new Date(ms).toISOString();
 }
@@ -854,10 +935,15 @@ function show(value: unknown): string {
 }
 
 function errnoOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 function fsFailure(error: unknown, path: string): CredenceError {
   if (isCredenceError(error)) return error;
-  return new CredenceError('INVALID_INPUT', `cannot write ${show(path)}: ${errnoOf(error) ?? String(error)}`, { cause: error, details: { path } });
+  return new CredenceError('INVALID_INPUT', `cannot write ${show(path)}: ${errnoOf(error) ?? String(error)}`, {
+    cause: error,
+    details: { path },
+  });
 }

@@ -8,20 +8,50 @@ import { readFileInsideRoot } from '../../platform/files.js';
 import { scrubText } from '../../core/security/scrub.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import { buildVectorSource, type VectorPart } from '../search/search-index.js';
-import type { EmbeddingStore, ExecutionStore, MemoryRecord, MemoryStore, ObservationStore, StoreMeta } from '../../store/types.js';
-import { executionItem, itemText, memoryItem, observationItem, type RecallIndex, type RecallKind, type Recallable } from './recall.js';
+import type {
+  EmbeddingStore,
+  ExecutionStore,
+  MemoryRecord,
+  MemoryStore,
+  ObservationStore,
+  StoreMeta,
+} from '../../store/types.js';
+import {
+  executionItem,
+  itemText,
+  memoryItem,
+  observationItem,
+  type RecallIndex,
+  type RecallKind,
+  type Recallable,
+} from './recall.js';
 
 /** Gathers everything recall can return in a scope and embeds what is missing or stale. */
-export async function buildRecallIndex(store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & StoreMeta, scope: string, embedder: EmbeddingProvider, root?: string): Promise<RecallIndex> {
-  const [stored, observations, executions] = await Promise.all([store.listMemories(scope), store.listObservations(scope), store.listExecutions(scope)]);
+export async function buildRecallIndex(
+  store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & StoreMeta,
+  scope: string,
+  embedder: EmbeddingProvider,
+  root?: string,
+): Promise<RecallIndex> {
+  const [stored, observations, executions] = await Promise.all([
+    store.listMemories(scope),
+    store.listObservations(scope),
+    store.listExecutions(scope),
+  ]);
   // An instinct's or skill's file may hold hand edits: recall reads it, inside the project root only.
   const memories = stored.map((m) => ({ ...m, text: learnedFileText(root, m) ?? m.text }));
-  const items: Recallable[] = [...memories.map(memoryItem), ...observations.map(observationItem), ...executions.map(executionItem)];
+  const items: Recallable[] = [
+    ...memories.map(memoryItem),
+    ...observations.map(observationItem),
+    ...executions.map(executionItem),
+  ];
   const part = (kinds: readonly RecallKind[], stored: 'memory' | 'observation' | 'execution'): VectorPart => ({
     kind: stored,
     // A run is embedded by its intent alone, the text tool search embeds for it: one stored vector
     // serves both, where two texts under one row overwrote each other at every index build.
-    items: items.filter((i) => kinds.includes(i.kind)).map((i) => ({ key: i.key, id: i.id, text: i.kind === 'execution' ? i.title : itemText(i) })),
+    items: items
+      .filter((i) => kinds.includes(i.kind))
+      .map((i) => ({ key: i.key, id: i.id, text: i.kind === 'execution' ? i.title : itemText(i) })),
   });
   const vectors = await buildVectorSource(store, scope, embedder, [
     part(['memory', 'instinct', 'skill'], 'memory'),
@@ -36,11 +66,11 @@ export async function buildRecallIndex(store: ExecutionStore & MemoryStore & Obs
  * text is used) for other memories, a missing file, or a path that leads outside the root.
  */
 function learnedFileText(root: string | undefined, m: MemoryRecord): string | undefined {
-  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return undefined;
+  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill'))
+    return undefined;
   try {
     return scrubText(readFileInsideRoot(root, m.path)).text;
   } catch {
     return undefined;
   }
 }
-

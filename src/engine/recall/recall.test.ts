@@ -23,7 +23,11 @@ describe('recall ranking and labels', () => {
       createdAt: NOW - daysOld * DAY,
       updatedAt: NOW - daysOld * DAY,
     });
-    await engineStore(credence).upsertMemories('r', [memory('unsure', 0.2, 0), memory('sure', 0.9, 0), memory('sure-but-old', 0.9, 400)]);
+    await engineStore(credence).upsertMemories('r', [
+      memory('unsure', 0.2, 0),
+      memory('sure', 0.9, 0),
+      memory('sure-but-old', 0.9, 400),
+    ]);
     const results = await credence.recall('redis cache eviction');
     expect(results.map((r) => r.id)).toEqual(['sure', 'sure-but-old', 'unsure']);
     const [sure, old, unsure] = results;
@@ -35,7 +39,13 @@ describe('recall ranking and labels', () => {
 
   it('labels over the whole pool: --limit does not remove the margin check', async () => {
     const credence = await engine();
-    await credence.remember(['a', 'b', 'c'].map((x) => ({ id: `tie-${x}`, title: 'Redis caching', text: 'We use redis caching for sessions.' })));
+    await credence.remember(
+      ['a', 'b', 'c'].map((x) => ({
+        id: `tie-${x}`,
+        title: 'Redis caching',
+        text: 'We use redis caching for sessions.',
+      })),
+    );
     const one = await credence.recall('redis caching', { limit: 1 });
     const all = await credence.recall('redis caching', { limit: 5 });
     expect(one[0]?.label).toBe(all[0]?.label);
@@ -54,22 +64,42 @@ describe('recall ranking and labels', () => {
   it('finds observations by their evidence and task, and past runs by their intent', async () => {
     const credence = await engine();
     await credence.observe([
-      { timestamp: '2026-05-30T10:00:00Z', type: 'success', context: { task: 'quixotic migration' }, observation: 'Schema change shipped', evidence: ['zygomorphic index rebuilt'], confidence: 0.7 },
+      {
+        timestamp: '2026-05-30T10:00:00Z',
+        type: 'success',
+        context: { task: 'quixotic migration' },
+        observation: 'Schema change shipped',
+        evidence: ['zygomorphic index rebuilt'],
+        confidence: 0.7,
+      },
     ]);
-    await credence.recordExecution({ intent: 'deploy the kubernetes cluster', startedAt: NOW - DAY, calls: [{ tool: 'kubectl_apply', status: 'success' }] });
+    await credence.recordExecution({
+      intent: 'deploy the kubernetes cluster',
+      startedAt: NOW - DAY,
+      calls: [{ tool: 'kubectl_apply', status: 'success' }],
+    });
     expect((await credence.recall('zygomorphic'))[0]).toMatchObject({ kind: 'observation', category: 'success' });
     expect((await credence.recall('quixotic'))[0]).toMatchObject({ kind: 'observation' });
-    expect((await credence.recall('kubernetes deploy'))[0]).toMatchObject({ kind: 'execution', title: 'deploy the kubernetes cluster' });
+    expect((await credence.recall('kubernetes deploy'))[0]).toMatchObject({
+      kind: 'execution',
+      title: 'deploy the kubernetes cluster',
+    });
     await credence.close();
   });
 
   it('refuses to overwrite what evolve owns, and derives ids from scrubbed text', async () => {
     const credence = await engine();
-    await expect(credence.remember([{ id: 'instinct-x', title: 't', text: 'x' }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(credence.remember([{ category: 'skill', title: 't', text: 'x' } as unknown as MemoryInput])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(credence.remember([{ id: 'instinct-x', title: 't', text: 'x' }])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(
+      credence.remember([{ category: 'skill', title: 't', text: 'x' } as unknown as MemoryInput]),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     const key = ['sk', 'ant', 'api03', 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8'].join('-');
     const withSecret = await credence.remember([{ title: 'deploy key', text: `export ANTHROPIC_API_KEY=${key}` }]);
-    const scrubbed = await credence.remember([{ title: 'deploy key', text: 'export ANTHROPIC_API_KEY=[REDACTED:anthropic-key]' }]);
+    const scrubbed = await credence.remember([
+      { title: 'deploy key', text: 'export ANTHROPIC_API_KEY=[REDACTED:anthropic-key]' },
+    ]);
     expect(withSecret.ids).toEqual(scrubbed.ids);
     await credence.close();
   });

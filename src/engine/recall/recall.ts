@@ -12,7 +12,16 @@ import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
-import type { EmbeddingStore, ExecutionRecord, ExecutionStore, MemoryRecord, MemoryStore, ObservationRecord, ObservationStore, StoreMeta } from '../../store/types.js';
+import type {
+  EmbeddingStore,
+  ExecutionRecord,
+  ExecutionStore,
+  MemoryRecord,
+  MemoryStore,
+  ObservationRecord,
+  ObservationStore,
+  StoreMeta,
+} from '../../store/types.js';
 
 export const RECALL_DEFAULTS = Object.freeze({
   limit: 5,
@@ -87,10 +96,11 @@ export interface RecallResult {
 
 export const recallKey = (kind: RecallKind, id: string): string => `${kind}:${id}`;
 /** The recall kind of a stored memory: instincts and skills keep theirs, every other category is a memory. */
-const memoryKind = (category: MemoryRecord['category']): RecallKind => (category === 'instinct' ? 'instinct' : category === 'skill' ? 'skill' : 'memory');
+const memoryKind = (category: MemoryRecord['category']): RecallKind =>
+  category === 'instinct' ? 'instinct' : category === 'skill' ? 'skill' : 'memory';
 const key = recallKey;
-export const itemText = (r: Recallable): string => `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
-
+export const itemText = (r: Recallable): string =>
+  `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
 
 /** A memory as recall holds it (instincts and skills keep their own kind, so feedback finds them). */
 export function memoryItem(m: MemoryRecord): Recallable {
@@ -181,7 +191,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       [
         ...memoryHits.map((h) => memoryItem(h.memory)),
         ...observationHits.map((h) => observationItem(h.observation)),
-        ...(await Promise.all(executionHits.map((h) => ctx.store.getExecution(ctx.scope, h.id)))).filter((e): e is ExecutionRecord => e !== undefined).map(executionItem),
+        ...(await Promise.all(executionHits.map((h) => ctx.store.getExecution(ctx.scope, h.id))))
+          .filter((e): e is ExecutionRecord => e !== undefined)
+          .map(executionItem),
       ].map((i) => [i.key, i]),
     );
   // BM25 alone does not read the embeddings for ranking: only its hits get a similarity (for labels).
@@ -203,10 +215,21 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
       const similarity = Math.max(0, similar.of(item.key));
       const fused = w * bm25Relative + (1 - w) * similarity;
-      const confidenceFactor = item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
+      const confidenceFactor =
+        item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
       const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
       const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
-      return { item, raw, bm25Relative, similarity, fused, confidenceFactor, ageDays, recencyFactor, score: fused * confidenceFactor * recencyFactor };
+      return {
+        item,
+        raw,
+        bm25Relative,
+        similarity,
+        fused,
+        confidenceFactor,
+        ageDays,
+        recencyFactor,
+        score: fused * confidenceFactor * recencyFactor,
+      };
     })
     // Meaning alone must be close to count: a memory with none of the query's words and a far
     // embedding is not a result (it filled the context block with unrelated "medium" memories).

@@ -6,13 +6,30 @@
  * provider or model, or an edited description) are re-embedded when the index is built.
  */
 import { createHash } from 'node:crypto';
-import { matrixSource, scanSimilar, similarityOf, storeSource, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource } from './vectors.js';
+import {
+  matrixSource,
+  scanSimilar,
+  similarityOf,
+  storeSource,
+  toMatrix,
+  type SimilarityScan,
+  type VectorMatrix,
+  type VectorSource,
+} from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
 import type { GraphIndex } from '../../core/graph/graph-index.js';
 import { isDeprecated } from '../../core/search/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
-import type { EmbeddingKind, EmbeddingStore, ExecutionRecord, ExecutionStore, StoreMeta, ToolGraphStore, ToolRecord } from '../../store/types.js';
+import type {
+  EmbeddingKind,
+  EmbeddingStore,
+  ExecutionRecord,
+  ExecutionStore,
+  StoreMeta,
+  ToolGraphStore,
+  ToolRecord,
+} from '../../store/types.js';
 import type { GraphSnapshot } from '../tool-graph/graph-snapshot.js';
 import type { EdgeView } from '../tool-graph/tool-graph.js';
 
@@ -41,7 +58,6 @@ export interface SearchIndex {
 
 const textHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
-
 export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.description}`;
 
 /**
@@ -58,7 +74,10 @@ export async function ensureEmbeddings(
 ): Promise<Map<string, Float32Array>> {
   const withVectors = options.vectors ?? true;
   const stored = new Map<string, { modelKey: string; textHash: string; vector?: Float32Array }>(
-    (withVectors ? await store.getEmbeddings(scope, kind) : await store.getEmbeddingStamps(scope, kind)).map((e) => [e.refId, e]),
+    (withVectors ? await store.getEmbeddings(scope, kind) : await store.getEmbeddingStamps(scope, kind)).map((e) => [
+      e.refId,
+      e,
+    ]),
   );
   const vectors = new Map<string, Float32Array>();
   const missing: { id: string; text: string; hash: string }[] = [];
@@ -96,7 +115,12 @@ export interface VectorPart {
  * vectors in memory in the parts' order, or (a store that ranks vectors itself, pgvector) the store,
  * which is then never read whole.
  */
-export async function buildVectorSource(store: EmbeddingStore & StoreMeta, scope: string, embedder: EmbeddingProvider, parts: readonly VectorPart[]): Promise<VectorSource> {
+export async function buildVectorSource(
+  store: EmbeddingStore & StoreMeta,
+  scope: string,
+  embedder: EmbeddingProvider,
+  parts: readonly VectorPart[],
+): Promise<VectorSource> {
   const inStore = store.vectorRanking !== 'node' && store.nearestEmbeddings !== undefined;
   const order: string[] = [];
   const all = new Map<string, Float32Array>();
@@ -114,11 +138,18 @@ export async function buildVectorSource(store: EmbeddingStore & StoreMeta, scope
 }
 
 /** The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph status and the dashboard show. */
-export async function buildSearchIndex(input: { store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta; scope: string; embedder: EmbeddingProvider; graph: GraphSnapshot }): Promise<SearchIndex> {
+export async function buildSearchIndex(input: {
+  store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;
+  scope: string;
+  embedder: EmbeddingProvider;
+  graph: GraphSnapshot;
+}): Promise<SearchIndex> {
   const { store, scope, embedder, graph } = input;
   const { tools } = graph;
   const executions = await store.listExecutions(scope);
-  const toolVectors = await buildVectorSource(store, scope, embedder, [{ kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) }]);
+  const toolVectors = await buildVectorSource(store, scope, embedder, [
+    { kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
+  ]);
   const executionVectors = await buildVectorSource(store, scope, embedder, [
     { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: e.intent })) },
   ]);

@@ -27,7 +27,13 @@ function testEmbedder(): EmbeddingProvider & { calls: number } {
 
 async function engine(embedder: EmbeddingProvider = testEmbedder()) {
   let n = 0;
-  return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0, newId: () => `e${(n += 1)}`, embedder });
+  return openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 's',
+    now: T0,
+    newId: () => `e${(n += 1)}`,
+    embedder,
+  });
 }
 
 describe('hybrid tool search through the engine', () => {
@@ -39,12 +45,27 @@ describe('hybrid tool search through the engine', () => {
     ]);
     // Two runs list_dir → new_config_reader: the reader has 2 observations and the highest PageRank.
     for (let i = 0; i < 2; i += 1) {
-      await credence.recordExecution({ intent: 'x', startedAt: T0, calls: [{ tool: 'list_dir', status: 'success' }, { tool: 'new_config_reader', status: 'success' }] });
+      await credence.recordExecution({
+        intent: 'x',
+        startedAt: T0,
+        calls: [
+          { tool: 'list_dir', status: 'success' },
+          { tool: 'new_config_reader', status: 'success' },
+        ],
+      });
     }
     // An established context tool (5 calls) with no path to the reader: relatedness 0, centrality 1 → graph 0.3.
-    for (let i = 0; i < 5; i += 1) await credence.recordExecution({ intent: 'y', startedAt: T0, calls: [{ tool: 'unrelated_tool', status: 'success' }] });
+    for (let i = 0; i < 5; i += 1)
+      await credence.recordExecution({
+        intent: 'y',
+        startedAt: T0,
+        calls: [{ tool: 'unrelated_tool', status: 'success' }],
+      });
     // The query matches only the reader by BM25 (ratio 1) and has cosine 0.3 with it: 0.6 · 1 + 0.4 · 0.3 = 0.72.
-    const results = await credence.searchTools('read the configuration file', { context: ['unrelated_tool'], bm25Weight: 0.6 });
+    const results = await credence.searchTools('read the configuration file', {
+      context: ['unrelated_tool'],
+      bm25Weight: 0.6,
+    });
     const reader = results.find((r) => r.tool === 'new_config_reader');
     expect(reader).toMatchObject({ alpha: 0.92, alphaRule: 'cold-start' });
     expect(reader?.semantic).toBeCloseTo(0.72, 6);
@@ -68,7 +89,12 @@ describe('hybrid tool search through the engine', () => {
 
 describe('DAG suggestion through the engine', () => {
   it('returns explicit_required only when nothing matches', async () => {
-    const credence = await engine({ provider: 'ollama', model: 'zero', dimension: 2, embed: async (t) => t.map(() => new Float32Array([0, 0])) });
+    const credence = await engine({
+      provider: 'ollama',
+      model: 'zero',
+      dimension: 2,
+      embed: async (t) => t.map(() => new Float32Array([0, 0])),
+    });
     const s = await credence.suggestDag('anything at all');
     expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0, dag: { tasks: [] } });
     await credence.close();
@@ -85,7 +111,10 @@ describe('DAG suggestion through the engine', () => {
       await credence.recordExecution({
         intent: 'find flights from London',
         startedAt: T0,
-        calls: [{ tool: 'search_airport', status: 'success' }, { tool: 'search_flights', status: 'success', consumes: [0] }],
+        calls: [
+          { tool: 'search_airport', status: 'success' },
+          { tool: 'search_flights', status: 'success', consumes: [0] },
+        ],
       });
     }
     const warm = await credence.suggestDag('find flights from London');
@@ -94,11 +123,19 @@ describe('DAG suggestion through the engine', () => {
       ['search_airport', []],
       ['search_flights', ['t1']],
     ]);
-    expect(warm.paths[0]).toMatchObject({ from: 'search_airport', to: 'search_flights', type: 'dependency', confidence: 1 });
+    expect(warm.paths[0]).toMatchObject({
+      from: 'search_airport',
+      to: 'search_flights',
+      type: 'dependency',
+      confidence: 1,
+    });
     expect(warm.rationale.find((r) => r.tool === 'search_flights')?.sources).toContain('memory');
     // The confidence is the formula over the parts it reports.
     const p = warm.parts;
-    expect(warm.confidence).toBeCloseTo(p.hybrid * warm.weights.hybrid + p.pageRank * warm.weights.pageRank + p.pathStrength * warm.weights.path, 12);
+    expect(warm.confidence).toBeCloseTo(
+      p.hybrid * warm.weights.hybrid + p.pageRank * warm.weights.pageRank + p.pathStrength * warm.weights.path,
+      12,
+    );
     expect(warm.parts.pathStrength).toBe(1);
     expect(cold.parts.pathStrength).toBe(0.5);
     await credence.close();
@@ -107,7 +144,12 @@ describe('DAG suggestion through the engine', () => {
   it('validates an explicit workflow against the catalogue', async () => {
     const credence = await engine();
     await credence.addTools([{ id: 'a', description: '' }]);
-    const check = await credence.validateWorkflow({ tasks: [{ id: 't1', tool: 'a' }, { id: 't2', tool: 'ghost', dependsOn: ['t1'] }] });
+    const check = await credence.validateWorkflow({
+      tasks: [
+        { id: 't1', tool: 'a' },
+        { id: 't2', tool: 'ghost', dependsOn: ['t1'] },
+      ],
+    });
     expect(check).toMatchObject({ ok: false, problems: [{ kind: 'unknown-tool', tool: 'ghost' }] });
     await credence.close();
   });
@@ -122,7 +164,14 @@ describe('DAG suggestion through the engine', () => {
     expect(fresh.map((r) => r.tool)).toEqual(['config_writer']);
     expect(fresh[0]).toMatchObject({ alpha: 1, alphaRule: 'cold-context' });
     for (let i = 0; i < 5; i += 1) {
-      await credence.recordExecution({ intent: 'z', startedAt: T0, calls: [{ tool: 'config_reader', status: 'success' }, { tool: 'config_writer', status: 'success', consumes: [0] }] });
+      await credence.recordExecution({
+        intent: 'z',
+        startedAt: T0,
+        calls: [
+          { tool: 'config_reader', status: 'success' },
+          { tool: 'config_writer', status: 'success', consumes: [0] },
+        ],
+      });
     }
     const warm = await credence.searchTools('config', { context: ['config_reader'] });
     expect(warm[0]).toMatchObject({ tool: 'config_writer', alphaRule: 'heat-diffusion', parts: { relatedness: 1 } });
@@ -154,7 +203,14 @@ describe('search and DAG edge cases', () => {
       { id: 'json_parse', description: 'Parse JSON text' },
     ]);
     for (let i = 0; i < 5; i += 1) {
-      await credence.recordExecution({ intent: 'read the config', startedAt: T0, calls: [{ tool: 'read_text_file', status: 'success' }, { tool: 'json_parse', status: 'success', consumes: [0] }] });
+      await credence.recordExecution({
+        intent: 'read the config',
+        startedAt: T0,
+        calls: [
+          { tool: 'read_text_file', status: 'success' },
+          { tool: 'json_parse', status: 'success', consumes: [0] },
+        ],
+      });
     }
     const s = await credence.suggestDag('xyzzy plugh');
     expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0, dag: { tasks: [] } });
@@ -163,8 +219,19 @@ describe('search and DAG edge cases', () => {
 
   it('finds similar past runs by an absolute similarity, weighted by their outcome', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0 });
-    await credence.recordExecution({ intent: 'find flights to Paris and a hotel', startedAt: T0, calls: [{ tool: 'flights', status: 'success' }, { tool: 'hotels', status: 'failure' }] });
-    await credence.recordExecution({ intent: 'read the config file and parse it', startedAt: T0, calls: [{ tool: 'read', status: 'success' }] });
+    await credence.recordExecution({
+      intent: 'find flights to Paris and a hotel',
+      startedAt: T0,
+      calls: [
+        { tool: 'flights', status: 'success' },
+        { tool: 'hotels', status: 'failure' },
+      ],
+    });
+    await credence.recordExecution({
+      intent: 'read the config file and parse it',
+      startedAt: T0,
+      calls: [{ tool: 'read', status: 'success' }],
+    });
     const flights = await credence.similarExecutions('book flights to Paris');
     expect(flights.map((m) => m.intent)).toEqual(['find flights to Paris and a hotel']);
     // One success (0.7) and one failure (0.3): mean 0.5, relative to a success 0.5 / 0.7.
@@ -179,10 +246,17 @@ describe('search and DAG edge cases', () => {
     await first.addTools([{ id: 'a_config', description: 'x' }]);
     await first.searchTools('config');
     expect((await store.getEmbeddings('s', 'tool')).map((e) => e.modelKey)).toEqual(['ollama:test:2']);
-    const other = { provider: 'openai' as const, model: 'other', dimension: 3, embed: async (t: readonly string[]) => t.map(() => new Float32Array([1, 0, 0])) };
+    const other = {
+      provider: 'openai' as const,
+      model: 'other',
+      dimension: 3,
+      embed: async (t: readonly string[]) => t.map(() => new Float32Array([1, 0, 0])),
+    };
     const second = await openCredence({ store, scope: 's', now: T0, embedder: other });
     await second.searchTools('config');
-    expect((await store.getEmbeddings('s', 'tool')).map((e) => [e.modelKey, e.vector.length])).toEqual([['openai:other:3', 3]]);
+    expect((await store.getEmbeddings('s', 'tool')).map((e) => [e.modelKey, e.vector.length])).toEqual([
+      ['openai:other:3', 3],
+    ]);
     const down = {
       provider: 'ollama' as const,
       model: 'down',
@@ -204,14 +278,27 @@ describe('same input, same output (issue 17)', () => {
   async function store() {
     const s = openSqliteStore({ path: ':memory:' });
     let n = 0;
-    const credence = await openCredence({ store: s, scope: 's', now: RECORDED, newId: () => `e${(n += 1)}`, embedder: testEmbedder() });
+    const credence = await openCredence({
+      store: s,
+      scope: 's',
+      now: RECORDED,
+      newId: () => `e${(n += 1)}`,
+      embedder: testEmbedder(),
+    });
     await credence.addTools([
       { id: 'search_hotels', description: 'Search hotels in a city' },
       { id: 'reserve_hotel', description: 'Reserve a room' },
       { id: 'weather_now', description: 'Current weather' },
     ]);
     for (let i = 0; i < 3; i += 1) {
-      await credence.recordExecution({ intent: 'book', startedAt: RECORDED, calls: [{ tool: 'search_hotels', status: 'success' }, { tool: 'reserve_hotel', status: 'success' }] });
+      await credence.recordExecution({
+        intent: 'book',
+        startedAt: RECORDED,
+        calls: [
+          { tool: 'search_hotels', status: 'success' },
+          { tool: 'reserve_hotel', status: 'success' },
+        ],
+      });
     }
     return s;
   }
@@ -234,7 +321,12 @@ describe('same input, same output (issue 17)', () => {
     const later = await dagAt(s, RECORDED + 10 * DAY);
     expect(await dagAt(s, RECORDED + 10 * DAY + 1000)).toEqual(later);
     expect(await dagAt(s, RECORDED + 10 * DAY + 23 * 3_600_000)).toEqual(later);
-    const credence = await openCredence({ store: s, scope: 's', now: RECORDED + 10 * DAY + 3_600_000, embedder: testEmbedder() });
+    const credence = await openCredence({
+      store: s,
+      scope: 's',
+      now: RECORDED + 10 * DAY + 3_600_000,
+      embedder: testEmbedder(),
+    });
     const [edge] = await credence.edges({ from: 'search_hotels' });
     expect(edge?.parts.idleDays).toBe(10);
     expect(edge?.confidence).toBe(0.5 * 0.5 ** (10 / 60));

@@ -11,7 +11,12 @@ import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { relatednessAll } from '../../core/graph/graph-paths.js';
 import { intentParts } from '../../core/dag/intent-parts.js';
-import { rankTools, type SearchOptions, type ToolSearchResult, type ToolSignals } from '../../core/search/tool-search.js';
+import {
+  rankTools,
+  type SearchOptions,
+  type ToolSearchResult,
+  type ToolSignals,
+} from '../../core/search/tool-search.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
@@ -37,20 +42,28 @@ export interface ToolSearchRequest extends SearchOptions {
   candidates?: number;
 }
 
-
 /** Ranks the catalogue for `query`: each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
-export async function searchTools(ctx: SearchContext, query: string, request: ToolSearchRequest = {}): Promise<ToolSearchResult[]> {
+export async function searchTools(
+  ctx: SearchContext,
+  query: string,
+  request: ToolSearchRequest = {},
+): Promise<ToolSearchResult[]> {
   const { index } = ctx;
   const k = request.candidates ?? 50;
   const context = (request.context ?? []).filter((t) => t.trim() !== '');
   const unknown = context.filter((t) => !index.toolIds.has(t));
   if (unknown.length > 0) {
-    throw new CredenceError('INVALID_INPUT', `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: context tools must be in the catalogue of the scope`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: context tools must be in the catalogue of the scope`,
+    );
   }
   const text = maskFileNames(query);
   const match = ftsOrQuery(contentWords(text).join(' '));
   const [queryVector] = await ctx.embedder.embed([text]);
-  const bm25 = new Map((match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]));
+  const bm25 = new Map(
+    (match === undefined ? [] : await ctx.store.searchTools(ctx.scope, match, { limit: k })).map((h) => [h.id, h.bm25]),
+  );
 
   // The graph speaks only when the context holds an established tool (≥ 5 recorded calls, the
   // cold-start line of SPEC §4): relatedness from tools the graph barely knows pulled the scores of
@@ -89,7 +102,14 @@ export async function searchTools(ctx: SearchContext, query: string, request: To
     });
   // Without context the graph can only speak through centrality, and that ranked worse than meaning
   // alone (eval/: warm Seal-Tools R@1 0.255 vs 0.419): the graph is used with an established context.
-  const graphRule = request.semanticOnly !== undefined && request.semanticOnly !== false ? request.semanticOnly : context.length === 0 ? 'no-context' : established.length === 0 ? 'cold-context' : false;
+  const graphRule =
+    request.semanticOnly !== undefined && request.semanticOnly !== false
+      ? request.semanticOnly
+      : context.length === 0
+        ? 'no-context'
+        : established.length === 0
+          ? 'cold-context'
+          : false;
   const ranked = rankTools(signals, { ...request, semanticOnly: graphRule });
   // A tool that matches neither by words nor by meaning is no match at all.
   return ranked.filter((r) => r.parts.bm25 !== null || r.parts.similarity > 0).slice(0, request.limit ?? 10);
@@ -104,15 +124,18 @@ export interface MemoryMatch {
   tools: string[];
 }
 
-
 /**
  * How well a past run went, in [0, 1]: its own confidence when it has one (a workflow run's), else
  * the mean outcome confidence of its calls (seed 002) relative to a clean success (0.7).
  */
-function runQuality(e: { confidence?: number; calls: readonly { status: 'success' | 'failure' | 'partial'; retries: number }[] }): number {
+function runQuality(e: {
+  confidence?: number;
+  calls: readonly { status: 'success' | 'failure' | 'partial'; retries: number }[];
+}): number {
   if (e.confidence !== undefined) return e.confidence;
   if (e.calls.length === 0) return 0;
-  const mean = e.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries }).value, 0) / e.calls.length;
+  const mean =
+    e.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries }).value, 0) / e.calls.length;
   return Math.min(1, mean / OUTCOME_DEFAULTS.success);
 }
 
@@ -121,11 +144,17 @@ function runQuality(e: { confidence?: number; calls: readonly { status: 'success
  * similarity is absolute, not relative to the best hit: the mean of the embedding cosine and of the
  * share of the query's words the intent holds, so the floor (0.3) means the same for every query.
  */
-export async function similarExecutions(ctx: SearchContext, text: string, options: { limit?: number; floor?: number } = {}): Promise<MemoryMatch[]> {
+export async function similarExecutions(
+  ctx: SearchContext,
+  text: string,
+  options: { limit?: number; floor?: number } = {},
+): Promise<MemoryMatch[]> {
   const { index } = ctx;
   if (index.executions.length === 0) return [];
   const match = ftsOrQuery(contentWords(text).join(' '));
-  const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map((h) => h.id);
+  const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map(
+    (h) => h.id,
+  );
   const [qv] = await ctx.embedder.embed([text]);
   const cos = await index.executionVectors.scan(qv, 50, lexical);
   const queryWords = [...new Set(contentWords(text))];
@@ -138,7 +167,13 @@ export async function similarExecutions(ctx: SearchContext, text: string, option
   const best = top[0]?.sim ?? 0;
   return top
     .filter((s) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * best)
-    .map(({ e, sim }) => ({ execution: e.id, intent: e.intent, similarity: sim, quality: runQuality(e), tools: [...new Set(e.calls.map((c) => c.tool))] }));
+    .map(({ e, sim }) => ({
+      execution: e.id,
+      intent: e.intent,
+      similarity: sim,
+      quality: runQuality(e),
+      tools: [...new Set(e.calls.map((c) => c.tool))],
+    }));
 }
 
 /** Weight of the intent memory's evidence added to a searched candidate's score. */
@@ -170,14 +205,28 @@ export interface DagSuggestion {
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   /** Why each tool is in the DAG, and which source proposed it. */
   /** Why each tool is in the DAG; `score` = min(1, search + memoryBoost), or the memory's score alone without search. */
-  rationale: { tool: string; score: number; search: number | null; memoryBoost: number; sources: string[]; why: string }[];
+  rationale: {
+    tool: string;
+    score: number;
+    search: number | null;
+    memoryBoost: number;
+    sources: string[];
+    why: string;
+  }[];
   /** The edges that order the DAG. */
   paths: DagLink[];
   alternatives: { tool: string; score: number; for?: string; why: string }[];
   weights: { hybrid: number; pageRank: number; path: number };
   density: number;
   tier: string;
-  parts: { hybrid: number; pageRank: number; pathStrength: number; hybridPart: number; pageRankPart: number; pathPart: number };
+  parts: {
+    hybrid: number;
+    pageRank: number;
+    pathStrength: number;
+    hybridPart: number;
+    pageRankPart: number;
+    pathPart: number;
+  };
   intentParts: string[];
 }
 
@@ -191,22 +240,39 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   const scoreParts = new Map<string, { search: number | null; memoryBoost: number }>();
   const noteParts = (tool: string, search: number | null, memoryBoost: number): void => {
     const seen = scoreParts.get(tool);
-    if (seen === undefined || (search ?? 0) + memoryBoost > (seen.search ?? 0) + seen.memoryBoost) scoreParts.set(tool, { search, memoryBoost });
+    if (seen === undefined || (search ?? 0) + memoryBoost > (seen.search ?? 0) + seen.memoryBoost)
+      scoreParts.set(tool, { search, memoryBoost });
   };
   // A long request is searched in at most MAX_PARTS pieces: the rest joins the last one.
-  const searchTexts = parts.length <= 1 ? [intent] : parts.length <= MAX_PARTS ? parts : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
+  const searchTexts =
+    parts.length <= 1
+      ? [intent]
+      : parts.length <= MAX_PARTS
+        ? parts
+        : [...parts.slice(0, MAX_PARTS - 1), parts.slice(MAX_PARTS - 1).join(' ')];
   // Intent memory: with the tool search, it boosts the candidates that similar past runs used
   // (+ MEMORY_BOOST × similarity × share of calls that ran); alone, it proposes their tools. Adding
   // every tool of the nearest runs as a candidate of its own added wrong tools at high scores where
   // few workflows recur (eval/: Seal-Tools warm node F1 0.342 → 0.646 with the boost rule).
   for (const [part, text] of searchTexts.entries()) {
-    const searched = request.useSearch === false ? [] : await searchTools(ctx, text, { limit: 10, ...request.search, ...(request.context === undefined ? {} : { context: request.context }) });
+    const searched =
+      request.useSearch === false
+        ? []
+        : await searchTools(ctx, text, {
+            limit: 10,
+            ...request.search,
+            ...(request.context === undefined ? {} : { context: request.context }),
+          });
     const memories = request.useMemory === false ? [] : await similarExecutions(ctx, text, request.memory);
     const memoryScore = new Map<string, number>();
     for (const m of memories) {
       for (const tool of m.tools) {
         memoryScore.set(tool, Math.max(memoryScore.get(tool) ?? 0, m.similarity * m.quality));
-        if (!memoryWhy.has(tool)) memoryWhy.set(tool, `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, outcome ${m.quality.toFixed(2)})`);
+        if (!memoryWhy.has(tool))
+          memoryWhy.set(
+            tool,
+            `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, outcome ${m.quality.toFixed(2)})`,
+          );
       }
     }
     if (request.useSearch === false) {
@@ -228,10 +294,17 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   }
   const built = buildDag(candidates, index.confidentEdges, request.build);
   const tools = built.chosen.map((c) => c.tool);
-  const dependencyConfidences = built.links.filter((l) => l.type === 'dependency' && l.confidence !== null).map((l) => l.confidence as number);
+  const dependencyConfidences = built.links
+    .filter((l) => l.type === 'dependency' && l.confidence !== null)
+    .map((l) => l.confidence as number);
   const hybrid = tools.length === 0 ? 0 : built.chosen.reduce((s, c) => s + c.score, 0) / tools.length;
   const pageRank = tools.length === 0 ? 0 : tools.reduce((s, t) => s + (index.pageRank.get(t) ?? 0), 0) / tools.length;
-  const scored = dagConfidence({ hybrid: Math.min(1, hybrid), pageRank, pathStrength: pathStrength(dependencyConfidences), density: index.density });
+  const scored = dagConfidence({
+    hybrid: Math.min(1, hybrid),
+    pageRank,
+    pathStrength: pathStrength(dependencyConfidences),
+    density: index.density,
+  });
   const explicitRequired = built.tasks.length === 0;
   const rationale = built.chosen.map((c) => {
     const reasons: string[] = [];
@@ -239,14 +312,34 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
     if (c.sources.includes('memory')) reasons.push(memoryWhy.get(c.tool) ?? 'used by a similar past run');
     if (c.reason === 'tied') reasons.push('tied to a chosen tool by a learned edge');
     const sp = scoreParts.get(c.tool) ?? { search: null, memoryBoost: 0 };
-    return { tool: c.tool, score: c.score, search: sp.search, memoryBoost: sp.memoryBoost, sources: c.sources, why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}` };
+    return {
+      tool: c.tool,
+      score: c.score,
+      search: sp.search,
+      memoryBoost: sp.memoryBoost,
+      sources: c.sources,
+      why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}`,
+    };
   });
   const chosenSet = new Set(tools);
   const learnedAlternatives = index.confidentEdges
     .filter((e) => e.type === 'alternative' && chosenSet.has(e.from) && !chosenSet.has(e.to))
-    .map((e) => ({ tool: e.to, score: e.confidence, for: e.from, why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})` }))
-    .sort((a, b) => b.score - a.score || (a.for < b.for ? -1 : a.for > b.for ? 1 : 0) || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
-  const alternatives = [...learnedAlternatives, ...built.leftOut.slice(0, 5).map((l) => ({ tool: l.tool, score: l.score, why: 'a candidate below the cut' }))];
+    .map((e) => ({
+      tool: e.to,
+      score: e.confidence,
+      for: e.from,
+      why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})`,
+    }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.for < b.for ? -1 : a.for > b.for ? 1 : 0) ||
+        (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0),
+    );
+  const alternatives = [
+    ...learnedAlternatives,
+    ...built.leftOut.slice(0, 5).map((l) => ({ tool: l.tool, score: l.score, why: 'a candidate below the cut' })),
+  ];
   return {
     mode: explicitRequired ? 'explicit_required' : 'suggestion',
     intent,

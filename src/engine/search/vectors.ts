@@ -61,7 +61,11 @@ function dotUnrolled(data: Float32Array, base: number, q: Float32Array, dim: num
 }
 
 /** Similarity of `query` to the rows of `ids` only (no scan of the whole matrix). */
-export function similarityOf(m: VectorMatrix, query: Float32Array | undefined, ids: Iterable<string>): Map<string, number> {
+export function similarityOf(
+  m: VectorMatrix,
+  query: Float32Array | undefined,
+  ids: Iterable<string>,
+): Map<string, number> {
   const out = new Map<string, number>();
   if (query === undefined || m.dim === 0) return out;
   const dim = Math.min(m.dim, query.length);
@@ -142,18 +146,28 @@ export function storeSource(input: {
 }): VectorSource {
   const { store, scope, modelKey, keys } = input;
   const nearest = store.nearestEmbeddings?.bind(store);
-  if (nearest === undefined) throw new Error(`the ${store.kind} store cannot rank vectors (vectorRanking ${store.vectorRanking})`);
+  if (nearest === undefined)
+    throw new Error(`the ${store.kind} store cannot rank vectors (vectorRanking ${store.vectorRanking})`);
   const kinds = [...new Set([...keys.values()].map((k) => k.kind))];
   const keyOf = new Map([...keys].map(([key, row]) => [`${row.kind}\u0000${row.refId}`, key]));
   const order = new Map([...keys.keys()].map((key, i) => [key, i]));
-  const rowsOf = (ids: Iterable<string>) => [...new Set(ids)].map((id) => keys.get(id)).filter((r): r is { kind: EmbeddingKind; refId: string } => r !== undefined);
+  const rowsOf = (ids: Iterable<string>) =>
+    [...new Set(ids)]
+      .map((id) => keys.get(id))
+      .filter((r): r is { kind: EmbeddingKind; refId: string } => r !== undefined);
   const fetch = async (query: Float32Array, k: number, also: Iterable<string>) => {
     const rows = await nearest(scope, { kinds, modelKey, vector: query, k, also: rowsOf(also) });
     const known = rows
       .map((row) => ({ key: keyOf.get(`${row.kind}\u0000${row.refId}`), row }))
-      .filter((r): r is { key: string; row: NearestEmbedding } => r.key !== undefined && r.row.vector.length === query.length);
+      .filter(
+        (r): r is { key: string; row: NearestEmbedding } => r.key !== undefined && r.row.vector.length === query.length,
+      );
     const ranked = rows.filter((r) => r.rank >= 0);
-    return { known, fetched: ranked.length, last: ranked.length === 0 ? undefined : Math.min(...ranked.map((r) => r.score)) };
+    return {
+      known,
+      fetched: ranked.length,
+      last: ranked.length === 0 ? undefined : Math.min(...ranked.map((r) => r.score)),
+    };
   };
   return {
     where: 'store',
@@ -177,7 +191,8 @@ export function storeSource(input: {
         const kth = ranked[want - 1]?.value;
         const exhausted = fetched < limit;
         const settled = want === 0 || (kth !== undefined && last !== undefined && kth > last + slack);
-        if (exhausted || settled) return { of: (id) => values.get(id) ?? 0, top: ranked.slice(0, want).map((r) => r.key) };
+        if (exhausted || settled)
+          return { of: (id) => values.get(id) ?? 0, top: ranked.slice(0, want).map((r) => r.key) };
         limit *= 2;
       }
     },
@@ -185,7 +200,8 @@ export function storeSource(input: {
       const out = new Map<string, number>();
       const wanted = [...ids];
       if (query === undefined || wanted.length === 0) return out;
-      for (const { key, row } of (await fetch(query, 0, wanted)).known) out.set(key, dotPlain(row.vector, 0, query, query.length));
+      for (const { key, row } of (await fetch(query, 0, wanted)).known)
+        out.set(key, dotPlain(row.vector, 0, query, query.length));
       return out;
     },
   };

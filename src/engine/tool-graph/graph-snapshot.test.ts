@@ -34,7 +34,9 @@ describe('one graph snapshot (issue 18)', () => {
 
     for (const { tool, pageRank } of central) {
       expect(drawn.get(tool)).toBeCloseTo(pageRank, 6);
-      const found = (await (forSearch as Credence).searchTools(tool, { limit: 50, track: false })).find((r) => r.tool === tool);
+      const found = (await (forSearch as Credence).searchTools(tool, { limit: 50, track: false })).find(
+        (r) => r.tool === tool,
+      );
       expect(found, `tool search finds ${tool}`).toBeDefined();
       // Search's graph part is the tool's PageRank over the most central tool's.
       expect(found?.parts.centrality).toBeCloseTo(pageRank / max, 12);

@@ -41,12 +41,22 @@ export interface GraphSnapshot {
 }
 
 /** Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`. */
-export async function buildGraphSnapshot(input: { store: ToolGraphStore & ExecutionStore; scope: string; now: number }): Promise<GraphSnapshot> {
+export async function buildGraphSnapshot(input: {
+  store: ToolGraphStore & ExecutionStore;
+  scope: string;
+  now: number;
+}): Promise<GraphSnapshot> {
   const { store, scope, now } = input;
-  const [tools, stored, calls] = await Promise.all([store.listTools(scope), store.listEdges(scope), store.calledTools(scope)]);
+  const [tools, stored, calls] = await Promise.all([
+    store.listTools(scope),
+    store.listEdges(scope),
+    store.calledTools(scope),
+  ]);
   const edges = stored.map((e) => viewEdge(e, now));
   const confidentEdges = edges.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
-  const graphEdges = confidentEdges.filter((e) => e.type !== 'alternative').map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
+  const graphEdges = confidentEdges
+    .filter((e) => e.type !== 'alternative')
+    .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
   const directed = buildGraphIndex(graphEdges);
   const undirected = buildGraphIndex(graphEdges, { undirected: true });
   const pageRank = directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed);

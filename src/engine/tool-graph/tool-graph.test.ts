@@ -6,7 +6,12 @@ const T0 = Date.parse('2026-03-01T00:00:00Z');
 
 async function fresh() {
   let n = 0;
-  return openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'lib', now: T0, newId: () => `e${(n += 1)}` });
+  return openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 'lib',
+    now: T0,
+    newId: () => `e${(n += 1)}`,
+  });
 }
 
 const chain = {
@@ -27,13 +32,20 @@ describe('the tool-graph library calls', () => {
     expect(result.newTools).toEqual(['read_file', 'parse_json', 'write_file']);
     expect(result.edgesUpdated).toBe(4);
     const dep = result.edges.find((e) => e.type === 'dependency' && e.from === 'read_file');
-    expect(dep).toMatchObject({ source: 'inferred', count: 1, confidence: 0.7, parts: { typeWeight: 1, sourceModifier: 0.7, decay: 1 } });
+    expect(dep).toMatchObject({
+      source: 'inferred',
+      count: 1,
+      confidence: 0.7,
+      parts: { typeWeight: 1, sourceModifier: 0.7, decay: 1 },
+    });
     await credence.close();
   });
 
   it('rejects a malformed execution with INVALID_INPUT and stores nothing', async () => {
     const credence = await fresh();
-    await expect(credence.recordExecution({ intent: 'x', calls: [{ tool: 'a', status: 'success', consumes: [0] }] })).rejects.toMatchObject({
+    await expect(
+      credence.recordExecution({ intent: 'x', calls: [{ tool: 'a', status: 'success', consumes: [0] }] }),
+    ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
     expect((await engineStore(credence).counts('lib')).executions).toBe(0);
@@ -50,8 +62,12 @@ describe('the tool-graph library calls', () => {
 
   it('declareEdge refuses an unknown type and a self-loop, and never demotes a learned edge', async () => {
     const credence = await fresh();
-    await expect(credence.declareEdge({ from: 'a', to: 'b', type: 'friendship' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(credence.declareEdge({ from: 'a', to: 'a', type: 'sequence' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(credence.declareEdge({ from: 'a', to: 'b', type: 'friendship' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(credence.declareEdge({ from: 'a', to: 'a', type: 'sequence' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await credence.recordExecution(chain);
     const declared = await credence.declareEdge({ from: 'read_file', to: 'parse_json', type: 'dependency' });
     expect(declared).toMatchObject({ created: false, edge: { source: 'inferred', count: 1 } });
@@ -73,7 +89,10 @@ describe('the tool-graph library calls', () => {
   it('suggestNext on a tool the scope does not know is UNKNOWN_TOOL naming it; a known tool nothing follows gives []', async () => {
     const credence = await fresh();
     await credence.recordExecution(chain);
-    await expect(credence.suggestNext('raed_file')).rejects.toMatchObject({ code: 'UNKNOWN_TOOL', details: { tool: 'raed_file', scope: 'lib' } });
+    await expect(credence.suggestNext('raed_file')).rejects.toMatchObject({
+      code: 'UNKNOWN_TOOL',
+      details: { tool: 'raed_file', scope: 'lib' },
+    });
     expect(await credence.suggestNext('write_file')).toEqual([]);
     expect((await credence.suggestNext('read_file')).map((s) => s.tool)).toEqual(['parse_json']);
     await credence.close();

@@ -9,10 +9,28 @@ import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
 import { isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
-import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
+import {
+  appendedEdgeEvents,
+  edgeEventsOf,
+  type ExecutionCall,
+  type ExecutionEdgeEvent,
+} from '../../core/graph/execution-edges.js';
 import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from '../../core/types.js';
-import { CallInputSchema, ExecutionInputSchema, formatIssues, ToolInputSchema, type ToolInput } from '../../schemas/index.js';
-import type { CallRecord, EdgeRecord, ExecutionBatchItem, ExecutionRecord, ExecutionStore, ToolGraphStore } from '../../store/types.js';
+import {
+  CallInputSchema,
+  ExecutionInputSchema,
+  formatIssues,
+  ToolInputSchema,
+  type ToolInput,
+} from '../../schemas/index.js';
+import type {
+  CallRecord,
+  EdgeRecord,
+  ExecutionBatchItem,
+  ExecutionRecord,
+  ExecutionStore,
+  ToolGraphStore,
+} from '../../store/types.js';
 
 export interface GraphContext {
   store: ToolGraphStore & ExecutionStore;
@@ -138,7 +156,11 @@ export interface RecordOptions {
   learn?: readonly EdgeType[];
 }
 
-function toItem(ctx: GraphContext, input: ExecutionInput, learn?: readonly EdgeType[]): { scope: string; item: ExecutionBatchItem } {
+function toItem(
+  ctx: GraphContext,
+  input: ExecutionInput,
+  learn?: readonly EdgeType[],
+): { scope: string; item: ExecutionBatchItem } {
   const startedAt = instant(input.startedAt, ctx.now());
   const calls = input.calls.map((call) => toCallRecord(call, startedAt));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
@@ -153,7 +175,10 @@ function toItem(ctx: GraphContext, input: ExecutionInput, learn?: readonly EdgeT
     ...(input.intentKind === undefined ? {} : { intentKind: input.intentKind }),
   };
   const events = edgeEventsOf(calls);
-  return { scope: input.scope ?? ctx.scope, item: { execution, events: learn === undefined ? events : events.filter((e) => learn.includes(e.type)) } };
+  return {
+    scope: input.scope ?? ctx.scope,
+    item: { execution, events: learn === undefined ? events : events.filter((e) => learn.includes(e.type)) },
+  };
 }
 
 /**
@@ -216,10 +241,21 @@ export interface AppendResult {
 /** Checks the head of an append; throws INVALID_INPUT naming the bad field. */
 function parseHead(head: AppendHead): { id: string; intent: string; startedAt: string | number | undefined } {
   if (typeof head?.id !== 'string' || head.id.trim() === '') {
-    throw new CredenceError('INVALID_INPUT', `invalid execution: id must be a non-empty string, got ${JSON.stringify(head?.id)}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `invalid execution: id must be a non-empty string, got ${JSON.stringify(head?.id)}`,
+    );
   }
-  const parsed = ExecutionInputSchema.safeParse({ intent: head.intent, ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }), calls: [] });
-  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid execution ${JSON.stringify(head.id)}: ${formatIssues(parsed.error)}`);
+  const parsed = ExecutionInputSchema.safeParse({
+    intent: head.intent,
+    ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }),
+    calls: [],
+  });
+  if (!parsed.success)
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `invalid execution ${JSON.stringify(head.id)}: ${formatIssues(parsed.error)}`,
+    );
   return { id: head.id, intent: parsed.data.intent, startedAt: parsed.data.startedAt };
 }
 
@@ -228,7 +264,11 @@ function parseHead(head: AppendHead): { id: string; intent: string; startedAt: s
  * and `parent` against the whole execution (an earlier call, stored or appended before it).
  */
 function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
-  if (!Array.isArray(value)) throw new CredenceError('INVALID_INPUT', `calls must be an array of calls, got ${value === null ? 'null' : typeof value}`);
+  if (!Array.isArray(value))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `calls must be an array of calls, got ${value === null ? 'null' : typeof value}`,
+    );
   const problems: string[] = [];
   const checked = value.map((raw: unknown, k) => {
     const i = firstIndex + k;
@@ -247,10 +287,12 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
       }
     }
     const parent = parsed.data.parent;
-    if (parent !== undefined && parent >= i) problems.push(`calls[${i}].parent: call ${i} cannot be inside call ${parent}: a parent comes earlier`);
+    if (parent !== undefined && parent >= i)
+      problems.push(`calls[${i}].parent: call ${i} cannot be inside call ${parent}: a parent comes earlier`);
     return parsed.data;
   });
-  if (problems.length > 0) throw new CredenceError('INVALID_INPUT', `invalid calls: ${problems.join('; ')}`, { details: { firstIndex } });
+  if (problems.length > 0)
+    throw new CredenceError('INVALID_INPUT', `invalid calls: ${problems.join('; ')}`, { details: { firstIndex } });
   return checked as CallInput[];
 }
 
@@ -263,7 +305,12 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
  * With a function, `calls` gets the calls already stored, inside the transaction, so it can point
  * `consumes` at them without racing another writer.
  */
-export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: AppendCalls, options: { dequeue?: readonly number[] } = {}): Promise<AppendResult> {
+export async function appendCalls(
+  ctx: GraphContext,
+  head: AppendHead,
+  calls: AppendCalls,
+  options: { dequeue?: readonly number[] } = {},
+): Promise<AppendResult> {
   const checked = parseHead(head);
   const now = ctx.now();
   const startedAt = instant(checked.startedAt, now);
@@ -271,7 +318,10 @@ export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: Ap
   const report = await ctx.store.appendCalls(
     ctx.scope,
     { id: checked.id, intent: checked.intent, startedAt },
-    (before) => parseAppendedCalls(typeof calls === 'function' ? calls(before) : calls, before.length).map((call) => toCallRecord(call, now)),
+    (before) =>
+      parseAppendedCalls(typeof calls === 'function' ? calls(before) : calls, before.length).map((call) =>
+        toCallRecord(call, now),
+      ),
     (before, after) => appendedEdgeEvents(before.map(asExecutionCall), after.map(asExecutionCall)),
     foldEdge,
     options,
@@ -288,7 +338,10 @@ export async function appendCalls(ctx: GraphContext, head: AppendHead, calls: Ap
 }
 
 /** Adds or updates catalogue entries; re-adding updates, never duplicates. */
-export async function addTools(ctx: GraphContext, tools: readonly unknown[]): Promise<{ inserted: number; updated: number }> {
+export async function addTools(
+  ctx: GraphContext,
+  tools: readonly unknown[],
+): Promise<{ inserted: number; updated: number }> {
   const checked = tools.map(parseTool).map((t) => ({
     id: t.id,
     ...(t.description === undefined ? {} : { description: t.description }),
@@ -309,9 +362,15 @@ export async function declareEdge(
 ): Promise<{ edge: EdgeView; created: boolean; newTools: string[] }> {
   const type = input.type as EdgeType;
   if (!(EDGE_TYPES as readonly string[]).includes(input.type)) {
-    throw new CredenceError('INVALID_INPUT', `unknown edge type ${JSON.stringify(input.type)}: use one of ${EDGE_TYPES.join(', ')}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `unknown edge type ${JSON.stringify(input.type)}: use one of ${EDGE_TYPES.join(', ')}`,
+    );
   }
-  for (const [name, id] of [['from', input.from], ['to', input.to]] as const) {
+  for (const [name, id] of [
+    ['from', input.from],
+    ['to', input.to],
+  ] as const) {
     if (id.trim() === '') throw new CredenceError('INVALID_INPUT', `edge ${name} must be a non-empty tool id`);
   }
   // The ids as the store keeps them (scrubbed of secrets): what is looked up, stored and echoed is the same id, never the secret.
@@ -346,7 +405,13 @@ export async function listEdges(
   return rows
     .map((e) => viewEdge(e, now))
     .filter((e) => filter.minConfidence === undefined || e.confidence >= filter.minConfidence - 1e-9)
-    .sort((a, b) => b.confidence - a.confidence || a.from.localeCompare(b.from) || a.to.localeCompare(b.to) || a.type.localeCompare(b.type));
+    .sort(
+      (a, b) =>
+        b.confidence - a.confidence ||
+        a.from.localeCompare(b.from) ||
+        a.to.localeCompare(b.to) ||
+        a.type.localeCompare(b.type),
+    );
 }
 
 /**
@@ -356,14 +421,26 @@ export async function listEdges(
  * error, not an empty list: a misspelt id would otherwise look like a tool nothing follows.
  * @throws CredenceError UNKNOWN_TOOL naming the tool and the scope.
  */
-export async function suggestNext(ctx: GraphContext, named: string, options: { limit?: number } = {}): Promise<NextSuggestion[]> {
+export async function suggestNext(
+  ctx: GraphContext,
+  named: string,
+  options: { limit?: number } = {},
+): Promise<NextSuggestion[]> {
   const now = ctx.now();
   const tool = storedId(named);
   const outgoing = await ctx.store.listEdges(ctx.scope, { from: tool });
-  if (outgoing.length === 0 && (await ctx.store.getTool(ctx.scope, tool)) === undefined && (await ctx.store.listEdges(ctx.scope, { to: tool })).length === 0) {
-    throw new CredenceError('UNKNOWN_TOOL', `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} (search_tools or \`credence tools search\` give tool ids)`, {
-      details: { tool, scope: ctx.scope },
-    });
+  if (
+    outgoing.length === 0 &&
+    (await ctx.store.getTool(ctx.scope, tool)) === undefined &&
+    (await ctx.store.listEdges(ctx.scope, { to: tool })).length === 0
+  ) {
+    throw new CredenceError(
+      'UNKNOWN_TOOL',
+      `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} (search_tools or \`credence tools search\` give tool ids)`,
+      {
+        details: { tool, scope: ctx.scope },
+      },
+    );
   }
   const byTarget = new Map<string, EdgeView[]>();
   for (const edge of outgoing) {
@@ -382,7 +459,10 @@ export async function suggestNext(ctx: GraphContext, named: string, options: { l
       type: best.type,
       source: best.source,
       count: best.count,
-      why: best.source === 'template' ? `${best.type} edge declared by hand, not yet seen` : `${best.type} edge, ${best.source}, seen ${seen}`,
+      why:
+        best.source === 'template'
+          ? `${best.type} edge declared by hand, not yet seen`
+          : `${best.type} edge, ${best.source}, seen ${seen}`,
       edges,
     };
   });

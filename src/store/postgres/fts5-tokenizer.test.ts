@@ -20,10 +20,14 @@ function sqliteTokens(rows: readonly (readonly string[])[], tokenize = 'porter u
   const cols = Array.from({ length: width }, (_, i) => `c${i}`);
   db.exec(`CREATE VIRTUAL TABLE ${t} USING fts5(${cols.join(', ')}, tokenize = '${tokenize}');
            CREATE VIRTUAL TABLE ${t}_v USING fts5vocab(${t}, 'instance');`);
-  const insert = db.prepare(`INSERT INTO ${t} (rowid, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO ${t} (rowid, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`,
+  );
   db.transaction(() => rows.forEach((r, i) => insert.run(i + 1, ...r)))();
   const out = rows.map((r) => r.map((): string[] => []));
-  const read = db.prepare<[], { doc: number; col: string; term: string }>(`SELECT doc, col, hex(term) AS term FROM ${t}_v ORDER BY doc, col, offset`);
+  const read = db.prepare<[], { doc: number; col: string; term: string }>(
+    `SELECT doc, col, hex(term) AS term FROM ${t}_v ORDER BY doc, col, offset`,
+  );
   for (const { doc, col, term } of read.iterate()) out[doc - 1]?.[Number(col.slice(1))]?.push(term);
   db.exec(`DROP TABLE ${t}_v; DROP TABLE ${t};`);
   return out;
@@ -33,7 +37,10 @@ function sqliteTokens(rows: readonly (readonly string[])[], tokenize = 'porter u
 function tokenHex(token: string): string {
   if (!token.endsWith('\uFFFD')) return Buffer.from(token, 'utf8').toString('hex').toUpperCase();
   const bytes = Buffer.from(token.slice(0, -1), 'utf8');
-  return bytes.subarray(0, bytes.length - 1).toString('hex').toUpperCase();
+  return bytes
+    .subarray(0, bytes.length - 1)
+    .toString('hex')
+    .toUpperCase();
 }
 
 /** Our tokens against SQLite's for every text; the texts where they differ (none expected). */
@@ -68,14 +75,79 @@ function repositoryWords(): string[] {
     }
   }
   const words = new Set<string>();
-  for (const file of files) for (const word of readFileSync(file, 'utf8').split(/\s+/)) if (word !== '') words.add(word);
+  for (const file of files)
+    for (const word of readFileSync(file, 'utf8').split(/\s+/)) if (word !== '') words.add(word);
   return [...words];
 }
 
-const SUFFIXES = ['s', 'es', 'ies', 'sses', 'ss', 'ed', 'eed', 'ing', 'ational', 'tional', 'enci', 'anci', 'izer', 'logi', 'bli', 'alli', 'entli', 'eli', 'ousli',
-  'ization', 'ation', 'ator', 'alism', 'iveness', 'fulness', 'ousness', 'aliti', 'iviti', 'biliti', 'ical', 'ness', 'icate', 'iciti', 'ful', 'ative', 'alize',
-  'al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'sion', 'tion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'y',
-  'e', 'll', 'at', 'bl', 'iz', 'ing', 'ying', 'eing'];
+const SUFFIXES = [
+  's',
+  'es',
+  'ies',
+  'sses',
+  'ss',
+  'ed',
+  'eed',
+  'ing',
+  'ational',
+  'tional',
+  'enci',
+  'anci',
+  'izer',
+  'logi',
+  'bli',
+  'alli',
+  'entli',
+  'eli',
+  'ousli',
+  'ization',
+  'ation',
+  'ator',
+  'alism',
+  'iveness',
+  'fulness',
+  'ousness',
+  'aliti',
+  'iviti',
+  'biliti',
+  'ical',
+  'ness',
+  'icate',
+  'iciti',
+  'ful',
+  'ative',
+  'alize',
+  'al',
+  'ance',
+  'ence',
+  'er',
+  'ic',
+  'able',
+  'ible',
+  'ant',
+  'ement',
+  'ment',
+  'ent',
+  'ion',
+  'sion',
+  'tion',
+  'ou',
+  'ism',
+  'ate',
+  'iti',
+  'ous',
+  'ive',
+  'ize',
+  'y',
+  'e',
+  'll',
+  'at',
+  'bl',
+  'iz',
+  'ing',
+  'ying',
+  'eing',
+];
 
 /** English-like words: a random stem (vowel-rich, with y, w, x) plus up to two Porter suffixes. */
 const porterWord = fc
@@ -94,8 +166,32 @@ const mixedWord = fc
   .array(
     fc.constantFrom(
       ...'aeiouybcdlstxyzAEIOU0123456789éàñüÅØßÆœǖǕİıſµςΣΩЖжЯ日本語中丸',
-      '\u0301', '\u0308', '\u0327', '\u0305', '\u20dd', 'e\u0301', '\u{20000}', '\u{2A6C0}', '\u{1F642}', '\u{1F680}', '\u2705', '\u{10400}', 'Ꭰ', 'Ა', '\uFFFE', '\uD800',
-      'ed', 'ing', 'ies', 'ss', 's', 'ational', 'ment', '-', "'", ' ',
+      '\u0301',
+      '\u0308',
+      '\u0327',
+      '\u0305',
+      '\u20dd',
+      'e\u0301',
+      '\u{20000}',
+      '\u{2A6C0}',
+      '\u{1F642}',
+      '\u{1F680}',
+      '\u2705',
+      '\u{10400}',
+      'Ꭰ',
+      'Ა',
+      '\uFFFE',
+      '\uD800',
+      'ed',
+      'ing',
+      'ies',
+      'ss',
+      's',
+      'ational',
+      'ment',
+      '-',
+      "'",
+      ' ',
     ),
     { minLength: 1, maxLength: 10 },
   )
@@ -141,7 +237,13 @@ describe('fts5Tokens against SQLite (tokenize = porter unicode61)', () => {
     points.add(0x10ffff);
     const list = [...points].filter((cp) => cp >= 0x30000 && cp <= 0x10ffff).sort((a, b) => a - b);
     const chunks: string[][] = [];
-    for (let i = 0; i < list.length; i += 2048) chunks.push([list.slice(i, i + 2048).map((cp) => `b${String.fromCodePoint(cp)}b ${String.fromCodePoint(cp)}b`).join(' ')]);
+    for (let i = 0; i < list.length; i += 2048)
+      chunks.push([
+        list
+          .slice(i, i + 2048)
+          .map((cp) => `b${String.fromCodePoint(cp)}b ${String.fromCodePoint(cp)}b`)
+          .join(' '),
+      ]);
     const theirs = sqliteTokens(chunks);
     chunks.forEach((c, i) => expect(fts5Tokens(c[0] as string).map(tokenHex)).toEqual(theirs[i]?.[0]));
     expect(list.length).toBeGreaterThan(14_000);
@@ -165,11 +267,57 @@ describe('fts5Tokens against SQLite (tokenize = porter unicode61)', () => {
 
   it('matches SQLite on the edges its code has', () => {
     const edges = [
-      'ies', 'ied', 'eeds', 'eed', 'yed', 'ayed', 'sky', 'happy', 'bed', 'aed', 'hopping', 'hoping', 'filing', 'falling', 'controlling',
-      'generalizations', 'oscillators', 'triplicate', 'electriciti', 'adoption', 'relational', 'conditional', 'allowance', 'y', 'ys', 'yy',
-      'a丸ed', 'e丸ing', 'a丸丸ed', 'x丸ed', 'a\u{20000}ed', 'o\u{2A6C0}ing', '丸s', '日本s', 'cafés', 'CAFÉS', 'naïve', 'Straße', 'ΣΊΣΥΦΟΣ',
-      'e\u0301te\u0301', '\u0301abc', 'a\u0305b', 'x'.repeat(FTS5_PORTER_MAX_TOKEN) + 'ing', 'x'.repeat(FTS5_PORTER_MAX_TOKEN - 3) + 'ing',
-      'é'.repeat(31) + 'ing', 'é'.repeat(32) + 'ing', 'lone\uD800surrogate', 'non\uFFFFchar', 'emoji🙂inside', 'rocket🚀split', '',
+      'ies',
+      'ied',
+      'eeds',
+      'eed',
+      'yed',
+      'ayed',
+      'sky',
+      'happy',
+      'bed',
+      'aed',
+      'hopping',
+      'hoping',
+      'filing',
+      'falling',
+      'controlling',
+      'generalizations',
+      'oscillators',
+      'triplicate',
+      'electriciti',
+      'adoption',
+      'relational',
+      'conditional',
+      'allowance',
+      'y',
+      'ys',
+      'yy',
+      'a丸ed',
+      'e丸ing',
+      'a丸丸ed',
+      'x丸ed',
+      'a\u{20000}ed',
+      'o\u{2A6C0}ing',
+      '丸s',
+      '日本s',
+      'cafés',
+      'CAFÉS',
+      'naïve',
+      'Straße',
+      'ΣΊΣΥΦΟΣ',
+      'e\u0301te\u0301',
+      '\u0301abc',
+      'a\u0305b',
+      'x'.repeat(FTS5_PORTER_MAX_TOKEN) + 'ing',
+      'x'.repeat(FTS5_PORTER_MAX_TOKEN - 3) + 'ing',
+      'é'.repeat(31) + 'ing',
+      'é'.repeat(32) + 'ing',
+      'lone\uD800surrogate',
+      'non\uFFFFchar',
+      'emoji🙂inside',
+      'rocket🚀split',
+      '',
     ];
     expect(differences(edges)).toEqual([]);
   });
@@ -177,8 +325,26 @@ describe('fts5Tokens against SQLite (tokenize = porter unicode61)', () => {
 
 describe('fts5Tokens', () => {
   it('lower-cases, removes diacritics and stems (bytes: ß is a consonant, so Straße loses its e)', () => {
-    expect(fts5Tokens('Refreshing the AUTH-tokens: café, naïve — Straße')).toEqual(['refresh', 'the', 'auth', 'token', 'cafe', 'naiv', 'straß']);
-    expect(fts5Tokens('refreshToken user_id src/x.ts v1.2.3')).toEqual(['refreshtoken', 'user', 'id', 'src', 'x', 'ts', 'v1', '2', '3']);
+    expect(fts5Tokens('Refreshing the AUTH-tokens: café, naïve — Straße')).toEqual([
+      'refresh',
+      'the',
+      'auth',
+      'token',
+      'cafe',
+      'naiv',
+      'straß',
+    ]);
+    expect(fts5Tokens('refreshToken user_id src/x.ts v1.2.3')).toEqual([
+      'refreshtoken',
+      'user',
+      'id',
+      'src',
+      'x',
+      'ts',
+      'v1',
+      '2',
+      '3',
+    ]);
   });
 
   it('keeps code points unassigned in Unicode 6.1 inside words, as SQLite does (🙂 is 7.0, 🚀 is 6.0)', () => {
@@ -214,8 +380,40 @@ describe('fts5Tokens', () => {
   });
 
   it('stems single tokens like SQLite’s porter', () => {
-    expect(['caresses', 'ponies', 'ties', 'cats', 'feed', 'agreed', 'plastered', 'motoring', 'sing', 'conflated', 'hopping', 'filing', 'happy', 'relational', 'generalization'].map(porterStem)).toEqual([
-      'caress', 'poni', 'ti', 'cat', 'feed', 'agre', 'plaster', 'motor', 'sing', 'conflat', 'hop', 'file', 'happi', 'relat', 'gener',
+    expect(
+      [
+        'caresses',
+        'ponies',
+        'ties',
+        'cats',
+        'feed',
+        'agreed',
+        'plastered',
+        'motoring',
+        'sing',
+        'conflated',
+        'hopping',
+        'filing',
+        'happy',
+        'relational',
+        'generalization',
+      ].map(porterStem),
+    ).toEqual([
+      'caress',
+      'poni',
+      'ti',
+      'cat',
+      'feed',
+      'agre',
+      'plaster',
+      'motor',
+      'sing',
+      'conflat',
+      'hop',
+      'file',
+      'happi',
+      'relat',
+      'gener',
     ]);
   });
 });

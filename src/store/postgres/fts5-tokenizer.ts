@@ -63,8 +63,14 @@ const SEPARATORS =
 
 /** Combining marks SQLite drops inside a token (U+0300–U+0331 as `sqlite3Fts5UnicodeIsdiacritic`). */
 const DIACRITIC_RANGES: readonly (readonly [number, number])[] = [
-  [0x300, 0x304], [0x306, 0x30c], [0x30f, 0x30f], [0x311, 0x311], [0x31b, 0x31b],
-  [0x323, 0x328], [0x32d, 0x32e], [0x330, 0x331],
+  [0x300, 0x304],
+  [0x306, 0x30c],
+  [0x30f, 0x30f],
+  [0x311, 0x311],
+  [0x31b, 0x31b],
+  [0x323, 0x328],
+  [0x32d, 0x32e],
+  [0x330, 0x331],
 ];
 
 /**
@@ -89,8 +95,19 @@ const FOLD_BLOCKS: readonly (readonly [number, number])[] = [
 
 /** Where Unicode case folding (SQLite) differs from lower case (JavaScript), plus İ, folded then stripped. */
 const FOLD_EXTRA: ReadonlyMap<number, number> = new Map([
-  [0x00b5, 0x03bc], [0x03c2, 0x03c3], [0x03d0, 0x03b2], [0x03d1, 0x03b8], [0x03d5, 0x03c6], [0x03d6, 0x03c0],
-  [0x03f0, 0x03ba], [0x03f1, 0x03c1], [0x03f5, 0x03b5], [0x1fbe, 0x03b9], [0x0130, 0x69], [0x017f, 0x73], [0x1e9b, 0x73],
+  [0x00b5, 0x03bc],
+  [0x03c2, 0x03c3],
+  [0x03d0, 0x03b2],
+  [0x03d1, 0x03b8],
+  [0x03d5, 0x03c6],
+  [0x03d6, 0x03c0],
+  [0x03f0, 0x03ba],
+  [0x03f1, 0x03c1],
+  [0x03f5, 0x03b5],
+  [0x1fbe, 0x03b9],
+  [0x0130, 0x69],
+  [0x017f, 0x73],
+  [0x1e9b, 0x73],
 ]);
 
 /** Deseret capitals, the only folded code points above the BMP. */
@@ -381,22 +398,57 @@ type Rule = readonly [string, string, Condition];
 const mGt1SorT: Condition = (n) => (W[n - 1] === 115 || W[n - 1] === 116) && mGt1(n);
 
 const STEP2: readonly Rule[] = [
-  ['ational', 'ate', mGt0], ['tional', 'tion', mGt0], ['enci', 'ence', mGt0], ['anci', 'ance', mGt0],
-  ['izer', 'ize', mGt0], ['logi', 'log', mGt0], ['bli', 'ble', mGt0], ['alli', 'al', mGt0],
-  ['entli', 'ent', mGt0], ['eli', 'e', mGt0], ['ousli', 'ous', mGt0], ['ization', 'ize', mGt0],
-  ['ation', 'ate', mGt0], ['ator', 'ate', mGt0], ['alism', 'al', mGt0], ['iveness', 'ive', mGt0],
-  ['fulness', 'ful', mGt0], ['ousness', 'ous', mGt0], ['aliti', 'al', mGt0], ['iviti', 'ive', mGt0],
+  ['ational', 'ate', mGt0],
+  ['tional', 'tion', mGt0],
+  ['enci', 'ence', mGt0],
+  ['anci', 'ance', mGt0],
+  ['izer', 'ize', mGt0],
+  ['logi', 'log', mGt0],
+  ['bli', 'ble', mGt0],
+  ['alli', 'al', mGt0],
+  ['entli', 'ent', mGt0],
+  ['eli', 'e', mGt0],
+  ['ousli', 'ous', mGt0],
+  ['ization', 'ize', mGt0],
+  ['ation', 'ate', mGt0],
+  ['ator', 'ate', mGt0],
+  ['alism', 'al', mGt0],
+  ['iveness', 'ive', mGt0],
+  ['fulness', 'ful', mGt0],
+  ['ousness', 'ous', mGt0],
+  ['aliti', 'al', mGt0],
+  ['iviti', 'ive', mGt0],
   ['biliti', 'ble', mGt0],
 ];
 const STEP3: readonly Rule[] = [
-  ['ical', 'ic', mGt0], ['ness', '', mGt0], ['icate', 'ic', mGt0], ['iciti', 'ic', mGt0],
-  ['ful', '', mGt0], ['ative', '', mGt0], ['alize', 'al', mGt0],
+  ['ical', 'ic', mGt0],
+  ['ness', '', mGt0],
+  ['icate', 'ic', mGt0],
+  ['iciti', 'ic', mGt0],
+  ['ful', '', mGt0],
+  ['ative', '', mGt0],
+  ['alize', 'al', mGt0],
 ];
 const STEP4: readonly Rule[] = [
-  ['al', '', mGt1], ['ance', '', mGt1], ['ence', '', mGt1], ['er', '', mGt1], ['ic', '', mGt1],
-  ['able', '', mGt1], ['ible', '', mGt1], ['ant', '', mGt1], ['ement', '', mGt1], ['ment', '', mGt1],
-  ['ent', '', mGt1], ['ion', '', mGt1SorT], ['ou', '', mGt1], ['ism', '', mGt1], ['ate', '', mGt1],
-  ['iti', '', mGt1], ['ous', '', mGt1], ['ive', '', mGt1], ['ize', '', mGt1],
+  ['al', '', mGt1],
+  ['ance', '', mGt1],
+  ['ence', '', mGt1],
+  ['er', '', mGt1],
+  ['ic', '', mGt1],
+  ['able', '', mGt1],
+  ['ible', '', mGt1],
+  ['ant', '', mGt1],
+  ['ement', '', mGt1],
+  ['ment', '', mGt1],
+  ['ent', '', mGt1],
+  ['ion', '', mGt1SorT],
+  ['ou', '', mGt1],
+  ['ism', '', mGt1],
+  ['ate', '', mGt1],
+  ['iti', '', mGt1],
+  ['ous', '', mGt1],
+  ['ive', '', mGt1],
+  ['ize', '', mGt1],
 ];
 
 /**

@@ -32,9 +32,13 @@ function sqliteSearch(rows: readonly (readonly string[])[], match: string): Rank
   const cols = Array.from({ length: width }, (_, i) => `c${i}`);
   db.exec(`CREATE VIRTUAL TABLE ${t} USING fts5(${cols.join(', ')}, tokenize = 'porter unicode61')`);
   try {
-    const insert = db.prepare(`INSERT INTO ${t} (rowid, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`);
+    const insert = db.prepare(
+      `INSERT INTO ${t} (rowid, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`,
+    );
     rows.forEach((r, i) => insert.run(i + 1, ...r));
-    return db.prepare<[string], Ranked>(`SELECT rowid, bm25(${t}) AS bm25 FROM ${t} WHERE ${t} MATCH ? ORDER BY bm25, rowid`).all(match);
+    return db
+      .prepare<[string], Ranked>(`SELECT rowid, bm25(${t}) AS bm25 FROM ${t} WHERE ${t} MATCH ? ORDER BY bm25, rowid`)
+      .all(match);
   } finally {
     db.exec(`DROP TABLE ${t}`);
   }
@@ -51,7 +55,16 @@ function ourSearch(rows: readonly (readonly string[])[], match: string): Ranked[
   const out: Ranked[] = [];
   tokens.forEach((t, i) => {
     if (!query.matches(t)) return;
-    out.push({ rowid: i + 1, bm25: fts5Bm25({ hits: hits[i] as number[], length: lengths[i] as number, rows: rows.length, totalLength, rowsWithPhrase }) });
+    out.push({
+      rowid: i + 1,
+      bm25: fts5Bm25({
+        hits: hits[i] as number[],
+        length: lengths[i] as number,
+        rows: rows.length,
+        totalLength,
+        rowsWithPhrase,
+      }),
+    });
   });
   return out.sort((a, b) => a.bm25 - b.bm25 || a.rowid - b.rowid);
 }
@@ -69,22 +82,71 @@ function expectSameRanking(ours: readonly Ranked[], theirs: readonly Ranked[]): 
 
 /** Words that stem together, camelCase, snake_case, a path, accents, stop words: hits and phrases happen. */
 const VOCABULARY = [
-  'run', 'running', 'runs', 'runner', 'refresh', 'refreshing', 'token', 'tokens', 'refreshToken', 'auth', 'cache', 'cached', 'user', 'user_id', 'id',
-  'the', 'a', 'of', 'error', 'errors', 'café', 'cafe', 'src/x.ts', 'x', 'conditional', 'condition', 'Straße', '中文', 'v1.2.3', 'token-refresh', 'AND', 'OR',
+  'run',
+  'running',
+  'runs',
+  'runner',
+  'refresh',
+  'refreshing',
+  'token',
+  'tokens',
+  'refreshToken',
+  'auth',
+  'cache',
+  'cached',
+  'user',
+  'user_id',
+  'id',
+  'the',
+  'a',
+  'of',
+  'error',
+  'errors',
+  'café',
+  'cafe',
+  'src/x.ts',
+  'x',
+  'conditional',
+  'condition',
+  'Straße',
+  '中文',
+  'v1.2.3',
+  'token-refresh',
+  'AND',
+  'OR',
 ];
 const word = fc.constantFrom(...VOCABULARY);
-const text = fc.array(word, { maxLength: 12 }).chain((words) =>
-  fc.array(fc.constantFrom(' ', ' ', ' ', '-', ', ', '. ', '_', '"', "'"), { minLength: words.length, maxLength: words.length }).map((seps) => words.map((w, i) => w + (seps[i] ?? ' ')).join('')),
-);
-const table = fc.integer({ min: 1, max: 4 }).chain((width) => fc.array(fc.array(text, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 25 }));
-const queryText = fc.array(word, { minLength: 1, maxLength: 4 }).chain((words) =>
-  fc.array(fc.constantFrom(' ', '-', '.', ' '), { minLength: words.length, maxLength: words.length }).map((seps) => words.map((w, i) => w + (seps[i] ?? '')).join('')),
-);
+const text = fc
+  .array(word, { maxLength: 12 })
+  .chain((words) =>
+    fc
+      .array(fc.constantFrom(' ', ' ', ' ', '-', ', ', '. ', '_', '"', "'"), {
+        minLength: words.length,
+        maxLength: words.length,
+      })
+      .map((seps) => words.map((w, i) => w + (seps[i] ?? ' ')).join('')),
+  );
+const table = fc
+  .integer({ min: 1, max: 4 })
+  .chain((width) => fc.array(fc.array(text, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 25 }));
+const queryText = fc
+  .array(word, { minLength: 1, maxLength: 4 })
+  .chain((words) =>
+    fc
+      .array(fc.constantFrom(' ', '-', '.', ' '), { minLength: words.length, maxLength: words.length })
+      .map((seps) => words.map((w, i) => w + (seps[i] ?? '')).join('')),
+  );
 
 /** MATCH expressions outside buildFtsQuery's shapes: nested ORs and ANDs (no AND under an OR), empty and repeated phrases. */
-const phrase = fc.array(fc.constantFrom(...VOCABULARY, '🚀'), { maxLength: 3 }).map((ws) => `"${ws.join(' ').replaceAll('"', '""')}"`);
+const phrase = fc
+  .array(fc.constantFrom(...VOCABULARY, '🚀'), { maxLength: 3 })
+  .map((ws) => `"${ws.join(' ').replaceAll('"', '""')}"`);
 const { anyExpr } = fc.letrec<{ anyExpr: string; orExpr: string; andExpr: string }>((tie) => ({
-  orExpr: fc.oneof({ depthSize: 'small', withCrossShrink: true }, phrase, fc.array(tie('orExpr'), { minLength: 2, maxLength: 3 }).map((xs) => `(${xs.join(' OR ')})`)),
+  orExpr: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    phrase,
+    fc.array(tie('orExpr'), { minLength: 2, maxLength: 3 }).map((xs) => `(${xs.join(' OR ')})`),
+  ),
   andExpr: fc.array(tie('anyExpr'), { minLength: 2, maxLength: 3 }).map((xs) => `(${xs.join(' AND ')})`),
   anyExpr: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('orExpr'), tie('andExpr')),
 }));
@@ -121,9 +183,13 @@ describe('full-text search against SQLite FTS5 (porter unicode61, bm25)', () => 
   });
 
   it('counts overlapping instances of repeated-word phrases as FTS5 does', () => {
-    const tiny = fc.array(fc.constantFrom('run', 'runs', 'running', 'a', 'b'), { maxLength: 10 }).map((ws) => ws.join(' '));
+    const tiny = fc
+      .array(fc.constantFrom('run', 'runs', 'running', 'a', 'b'), { maxLength: 10 })
+      .map((ws) => ws.join(' '));
     const tinyTable = fc.array(fc.tuple(tiny, tiny), { minLength: 1, maxLength: 12 });
-    const tinyQuery = fc.array(fc.constantFrom('run', 'runs', 'a', 'b'), { minLength: 1, maxLength: 4 }).map((ws) => ws.join('-'));
+    const tinyQuery = fc
+      .array(fc.constantFrom('run', 'runs', 'a', 'b'), { minLength: 1, maxLength: 4 })
+      .map((ws) => ws.join('-'));
     fc.assert(
       fc.property(tinyTable, tinyQuery, fc.constantFrom<FtsQueryMode>('or', 'and'), (rows, q, mode) => {
         const built = buildFtsQuery(q, { mode });
@@ -134,17 +200,31 @@ describe('full-text search against SQLite FTS5 (porter unicode61, bm25)', () => 
   });
 
   it('counts row lengths and the table total as FTS5 does, for any text', () => {
-    const anyText = fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
+    const anyText = fc.oneof(
+      text,
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(anyText, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 10 }), (rows) => {
-        const t = `t${++tableNumber}`;
-        db.exec(`CREATE VIRTUAL TABLE ${t} USING fts5(a, b, c, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE ${t}_v USING fts5vocab(${t}, 'instance');`);
-        const insert = db.prepare(`INSERT INTO ${t} (rowid, a, b, c) VALUES (?, ?, ?, ?)`);
-        rows.forEach((r, i) => insert.run(i + 1, ...r));
-        const counts = new Map(db.prepare<[], { doc: number; n: number }>(`SELECT doc, count(*) AS n FROM ${t}_v GROUP BY doc`).all().map((r) => [r.doc, r.n]));
-        db.exec(`DROP TABLE ${t}_v; DROP TABLE ${t}`);
-        rows.forEach((r, i) => expect(fts5Document(r).length).toBe(counts.get(i + 1) ?? 0));
-      }),
+      fc.property(
+        fc.array(fc.array(anyText, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 10 }),
+        (rows) => {
+          const t = `t${++tableNumber}`;
+          db.exec(
+            `CREATE VIRTUAL TABLE ${t} USING fts5(a, b, c, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE ${t}_v USING fts5vocab(${t}, 'instance');`,
+          );
+          const insert = db.prepare(`INSERT INTO ${t} (rowid, a, b, c) VALUES (?, ?, ?, ?)`);
+          rows.forEach((r, i) => insert.run(i + 1, ...r));
+          const counts = new Map(
+            db
+              .prepare<[], { doc: number; n: number }>(`SELECT doc, count(*) AS n FROM ${t}_v GROUP BY doc`)
+              .all()
+              .map((r) => [r.doc, r.n]),
+          );
+          db.exec(`DROP TABLE ${t}_v; DROP TABLE ${t}`);
+          rows.forEach((r, i) => expect(fts5Document(r).length).toBe(counts.get(i + 1) ?? 0));
+        },
+      ),
       { numRuns: 200, seed: 404 },
     );
   });
@@ -172,12 +252,25 @@ describe('parseFts5Match', () => {
   it('numbers phrases in expression order, duplicates and empty phrases included', () => {
     const q = parseFts5Match('"Running" OR ("refresh token" OR "refreshtoken") OR "runs" OR ""');
     expect(q.phrases).toEqual([['run'], ['refresh', 'token'], ['refreshtoken'], ['run'], []]);
-    expect(q.phraseTsqueries).toEqual(["'run'", `('refresh' <-> 'token' | '${FTS5_UNPOSITIONED}' & 'refresh' & 'token')`, "'refreshtoken'", "'run'", undefined]);
-    expect(q.hits([['run', 'fast'], ['refresh', 'token', 'run']])).toEqual([2, 1, 0, 2, 0]);
+    expect(q.phraseTsqueries).toEqual([
+      "'run'",
+      `('refresh' <-> 'token' | '${FTS5_UNPOSITIONED}' & 'refresh' & 'token')`,
+      "'refreshtoken'",
+      "'run'",
+      undefined,
+    ]);
+    expect(
+      q.hits([
+        ['run', 'fast'],
+        ['refresh', 'token', 'run'],
+      ]),
+    ).toEqual([2, 1, 0, 2, 0]);
   });
 
   it('writes OR as |, AND as & and an empty phrase as nothing', () => {
-    expect(parseFts5Match('"a" AND ("b" OR "c d")').tsquery).toBe(`('a' & ('b' | ('c' <-> 'd' | '${FTS5_UNPOSITIONED}' & 'c' & 'd')))`);
+    expect(parseFts5Match('"a" AND ("b" OR "c d")').tsquery).toBe(
+      `('a' & ('b' | ('c' <-> 'd' | '${FTS5_UNPOSITIONED}' & 'c' & 'd')))`,
+    );
     expect(parseFts5Match('"auth" OR ""').tsquery).toBe("'auth'");
     expect(parseFts5Match('"auth" AND ""').tsquery).toBeUndefined();
   });
@@ -202,9 +295,30 @@ describe('parseFts5Match', () => {
 
   it('refuses everything outside the subset with INVALID_INPUT, as SQLite refuses or reads it otherwise', () => {
     const refused = [
-      '', '   ', '()', '"a" OR', 'OR "a"', '"a" AND', '"unterminated', 'auth', '"a" or "b"', '"a" "b"', '"a" NOT "b"', 'NEAR("a" "b")',
-      '"a"*', '^"a"', 'title:"a"', '{title text}: "a"', '"a" + "b"', '-"a"', '("a"', '"a")', '("a" AND "b") OR "c"', '"a" OR "b" AND "c"',
-      '"a" AND ("b" OR ("c" AND "d"))', '"a"\u000bOR "b"',
+      '',
+      '   ',
+      '()',
+      '"a" OR',
+      'OR "a"',
+      '"a" AND',
+      '"unterminated',
+      'auth',
+      '"a" or "b"',
+      '"a" "b"',
+      '"a" NOT "b"',
+      'NEAR("a" "b")',
+      '"a"*',
+      '^"a"',
+      'title:"a"',
+      '{title text}: "a"',
+      '"a" + "b"',
+      '-"a"',
+      '("a"',
+      '"a")',
+      '("a" AND "b") OR "c"',
+      '"a" OR "b" AND "c"',
+      '"a" AND ("b" OR ("c" AND "d"))',
+      '"a"\u000bOR "b"',
     ];
     for (const match of refused) {
       let error: unknown;
@@ -235,10 +349,14 @@ describe('parseFts5Match', () => {
 
   it('parses every query buildFtsQuery writes', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.constantFrom<FtsQueryMode>('or', 'and'), (t, mode) => {
-        const built = buildFtsQuery(t, { mode });
-        if (built !== undefined) expect(() => parseFts5Match(built.match)).not.toThrow();
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.constantFrom<FtsQueryMode>('or', 'and'),
+        (t, mode) => {
+          const built = buildFtsQuery(t, { mode });
+          if (built !== undefined) expect(() => parseFts5Match(built.match)).not.toThrow();
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -251,7 +369,9 @@ describe('fts5Document', () => {
   it('lays columns out with a gap so that a phrase never spans two columns', () => {
     const doc = fts5Document(['Refresh the token', '', 'token refresh']);
     expect(doc).toEqual({ tsvector: "'refresh':1,7 'the':2 'token':3,6", length: 5, positional: true });
-    expect(parseFts5Match('"token token"').tsquery).toBe(`('token' <-> 'token' | '${FTS5_UNPOSITIONED}' & 'token' & 'token')`);
+    expect(parseFts5Match('"token token"').tsquery).toBe(
+      `('token' <-> 'token' | '${FTS5_UNPOSITIONED}' & 'token' & 'token')`,
+    );
   });
 
   it('writes safe literals whatever the text holds (quotes, backslashes, SQL)', () => {
@@ -264,8 +384,13 @@ describe('fts5Document', () => {
     );
     // Quotes and backslashes in a query separate words: no lexeme ever holds one.
     const q = parseFts5Match(`"it's" OR "a\\b"`);
-    expect(q.phrases).toEqual([['it', 's'], ['a', 'b']]);
-    expect(q.tsquery).toBe(`(('it' <-> 's' | '${FTS5_UNPOSITIONED}' & 'it' & 's') | ('a' <-> 'b' | '${FTS5_UNPOSITIONED}' & 'a' & 'b'))`);
+    expect(q.phrases).toEqual([
+      ['it', 's'],
+      ['a', 'b'],
+    ]);
+    expect(q.tsquery).toBe(
+      `(('it' <-> 's' | '${FTS5_UNPOSITIONED}' & 'it' & 's') | ('a' <-> 'b' | '${FTS5_UNPOSITIONED}' & 'a' & 'b'))`,
+    );
   });
 
   it('indexes a row past PostgreSQL’s 16383 positions without positions, and every phrase query still finds it', () => {

@@ -163,7 +163,12 @@ export function parseFts5Match(match: string): Fts5Match {
   let k = 0;
   const peek = (): Lexeme => lexemes[k] as Lexeme;
   const fail = (what: string, at: number): never => invalid(match, what, at);
-  const describe = (l: Lexeme): string => (l.kind === 'end' ? 'unexpected end' : l.kind === 'string' ? 'a string where an operator belongs (implicit AND)' : `unexpected ${l.kind}`);
+  const describe = (l: Lexeme): string =>
+    l.kind === 'end'
+      ? 'unexpected end'
+      : l.kind === 'string'
+        ? 'a string where an operator belongs (implicit AND)'
+        : `unexpected ${l.kind}`;
 
   // Each level returns its node and whether an AND is inside it (refused under an OR).
   const parseOr = (): { node: Node; hasAnd: boolean } => {
@@ -174,8 +179,15 @@ export function parseFts5Match(match: string): Fts5Match {
       children.push(parseAnd());
     }
     if (children.length === 1) return first;
-    if (children.some((c) => c.hasAnd)) fail('AND inside OR (FTS5 counts its phrase instances by index position, not reproducible row by row)', peek().at);
-    return { node: { kind: 'or', children: children.flatMap((c) => (c.node.kind === 'or' ? c.node.children : [c.node])) }, hasAnd: false };
+    if (children.some((c) => c.hasAnd))
+      fail(
+        'AND inside OR (FTS5 counts its phrase instances by index position, not reproducible row by row)',
+        peek().at,
+      );
+    return {
+      node: { kind: 'or', children: children.flatMap((c) => (c.node.kind === 'or' ? c.node.children : [c.node])) },
+      hasAnd: false,
+    };
   };
   const parseAnd = (): { node: Node; hasAnd: boolean } => {
     const first = parsePrimary();
@@ -185,7 +197,10 @@ export function parseFts5Match(match: string): Fts5Match {
       children.push(parsePrimary());
     }
     if (children.length === 1) return first;
-    return { node: { kind: 'and', children: children.flatMap((c) => (c.node.kind === 'and' ? c.node.children : [c.node])) }, hasAnd: true };
+    return {
+      node: { kind: 'and', children: children.flatMap((c) => (c.node.kind === 'and' ? c.node.children : [c.node])) },
+      hasAnd: true,
+    };
   };
   const parsePrimary = (): { node: Node; hasAnd: boolean } => {
     const l = peek();
@@ -210,9 +225,13 @@ export function parseFts5Match(match: string): Fts5Match {
 }
 
 function invalid(match: string, what: string, at: number): never {
-  throw new CredenceError('INVALID_INPUT', `FTS5 MATCH ${JSON.stringify(match)}: ${what} at offset ${at}; only "quoted" strings, AND, OR and ( ) are supported`, {
-    details: { match, offset: at },
-  });
+  throw new CredenceError(
+    'INVALID_INPUT',
+    `FTS5 MATCH ${JSON.stringify(match)}: ${what} at offset ${at}; only "quoted" strings, AND, OR and ( ) are supported`,
+    {
+      details: { match, offset: at },
+    },
+  );
 }
 
 /** Splits a MATCH expression into strings, parentheses and AND/OR; refuses everything else. */
@@ -303,7 +322,9 @@ function compile(root: Node, phrases: string[][]): Fts5Match {
   };
   const evaluate = (node: Node, counts: readonly number[]): boolean => {
     if (node.kind === 'phrase') return (counts[node.index] as number) > 0;
-    return node.kind === 'and' ? node.children.every((c) => evaluate(c, counts)) : node.children.some((c) => evaluate(c, counts));
+    return node.kind === 'and'
+      ? node.children.every((c) => evaluate(c, counts))
+      : node.children.some((c) => evaluate(c, counts));
   };
 
   return {
@@ -350,7 +371,10 @@ export interface Fts5Bm25Input {
 export function fts5Bm25(input: Fts5Bm25Input): number {
   const { hits, length, rows, totalLength, rowsWithPhrase } = input;
   if (hits.length !== rowsWithPhrase.length) {
-    throw new CredenceError('INVALID_INPUT', `fts5Bm25: ${hits.length} hit counts for ${rowsWithPhrase.length} phrases`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `fts5Bm25: ${hits.length} hit counts for ${rowsWithPhrase.length} phrases`,
+    );
   }
   const { k1, b, minIdf } = FTS5_BM25;
   const avgdl = totalLength / rows;

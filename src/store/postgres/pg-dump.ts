@@ -28,11 +28,14 @@ const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
   hook_events: ['seq'],
 });
 
-
 type Row = Record<string, unknown>;
 
 /** Every row of `table` in its order, `batchSize` rows at a time. */
-export async function* exportPgRows(pool: pg.Pool, table: DumpTable, options: { batchSize?: number } = {}): AsyncGenerator<DumpRow[]> {
+export async function* exportPgRows(
+  pool: pg.Pool,
+  table: DumpTable,
+  options: { batchSize?: number } = {},
+): AsyncGenerator<DumpRow[]> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 500));
   const columns = DUMP_COLUMNS[table];
   const keys = ORDER[table];
@@ -44,7 +47,10 @@ export async function* exportPgRows(pool: pg.Pool, table: DumpTable, options: { 
     const rows = (
       after === undefined
         ? await pool.query(`${select} ORDER BY ${orderBy} LIMIT $1`, [batchSize])
-        : await pool.query(`${select} WHERE ${keyTuple} > (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY ${orderBy} LIMIT $${keys.length + 1}`, [...after, batchSize])
+        : await pool.query(
+            `${select} WHERE ${keyTuple} > (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY ${orderBy} LIMIT $${keys.length + 1}`,
+            [...after, batchSize],
+          )
     ).rows as Row[];
     if (rows.length === 0) return;
     const last = rows[rows.length - 1] as Row;
@@ -68,13 +74,20 @@ function fromPg(kind: string, value: unknown): string | number | null {
  * Inserts `rows` into `table` inside the caller's transaction: each row checked against the
  * table's columns and scrubbed first; a constraint the schema enforces fails with the row's position.
  */
-export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows: readonly DumpRow[], scrub: <T>(record: T) => T): Promise<number> {
+export async function importPgRows(
+  client: pg.PoolClient,
+  table: DumpTable,
+  rows: readonly DumpRow[],
+  scrub: <T>(record: T) => T,
+): Promise<number> {
   const columns = DUMP_COLUMNS[table];
   const searched = table in FTS_COLUMNS ? (table as FtsTable) : undefined;
   for (const [i, given] of rows.entries()) {
     const problem = dumpRowProblem(table, given);
     if (problem !== undefined) {
-      throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, { details: { table, row: i } });
+      throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, {
+        details: { table, row: i },
+      });
     }
     const row = scrubDumpRow(table, given, scrub);
     const present = columns.filter((c) => row[c.name] !== undefined);
@@ -83,7 +96,11 @@ export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows
     const placeholders = present.map((_, n) => `$${n + 1}`);
     if (searched !== undefined) {
       // A column left out takes the schema's default, which is what FTS5 would index too.
-      const defaults: Record<string, string> = { context: '{}', evidence: '[]', tags: table === 'memories' ? '' : '[]' };
+      const defaults: Record<string, string> = {
+        context: '{}',
+        evidence: '[]',
+        tags: table === 'memories' ? '' : '[]',
+      };
       const doc = fts5Document(ftsTexts(searched, row, defaults));
       names.push('fts', 'fts_len');
       values.push(doc.tsvector, doc.length);
@@ -92,17 +109,26 @@ export async function importPgRows(client: pg.PoolClient, table: DumpTable, rows
     try {
       await client.query(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
       if (table === 'tools') {
-        const description = String(((await client.query('SELECT description FROM tools WHERE scope = $1 AND id = $2', [row.scope, row.id])).rows[0] as Row).description);
+        const description = String(
+          (
+            (await client.query('SELECT description FROM tools WHERE scope = $1 AND id = $2', [row.scope, row.id]))
+              .rows[0] as Row
+          ).description,
+        );
         await indexTools(client, String(row.scope), [{ id: String(row.id), description }]);
       }
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       // Class 23: integrity constraint violation (unique, check, foreign key, not null).
       if (typeof code === 'string' && code.startsWith('23')) {
-        throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch breaks a constraint of the store: ${(error as Error).message}`, {
-          cause: error,
-          details: { table, row: i },
-        });
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `${table} row ${i + 1} of the batch breaks a constraint of the store: ${(error as Error).message}`,
+          {
+            cause: error,
+            details: { table, row: i },
+          },
+        );
       }
       throw error;
     }

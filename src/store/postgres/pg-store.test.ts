@@ -17,7 +17,10 @@ const schema = pgSchemas(url);
 if (url === undefined) describe.skip('Store contract: postgres (no server)', () => {});
 else runStoreContract({ name: 'postgres', create: () => freshPgStore(url, schema, { poolSize: 4 }) });
 
-const VOCABULARY = 'token refresh tokens refreshing auth middleware expire expired config parse parsing json yaml file files read write deploy deployment test tests testing commit branch merge cache cached user users session sessions log logs retry retries queue schema migration migrations index search'.split(' ');
+const VOCABULARY =
+  'token refresh tokens refreshing auth middleware expire expired config parse parsing json yaml file files read write deploy deployment test tests testing commit branch merge cache cached user users session sessions log logs retry retries queue schema migration migrations index search'.split(
+    ' ',
+  );
 
 describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 does', () => {
   const stores: Store[] = [];
@@ -54,11 +57,21 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
     for (const store of stores) {
       // Two scopes: FTS5's statistics cover the whole table, and so must PostgreSQL's.
       await store.upsertMemories('p', memories);
-      await store.upsertMemories('other', memories.slice(0, 80).map((m) => ({ ...m, text: `${m.text} ${m.title}` })));
+      await store.upsertMemories(
+        'other',
+        memories.slice(0, 80).map((m) => ({ ...m, text: `${m.text} ${m.title}` })),
+      );
       await store.insertObservations('p', observations);
       await store.upsertTools('p', tools);
     }
-    for (let i = 0; i < 120; i += 1) queries.push(i % 5 === 0 ? `${pick()}-${pick()} ${pick()}` : i % 7 === 0 ? `refreshToken ${pick()}` : sentence(1 + Math.floor(next() * 4)));
+    for (let i = 0; i < 120; i += 1)
+      queries.push(
+        i % 5 === 0
+          ? `${pick()}-${pick()} ${pick()}`
+          : i % 7 === 0
+            ? `refreshToken ${pick()}`
+            : sentence(1 + Math.floor(next() * 4)),
+      );
   });
   afterAll(async () => {
     for (const store of stores) await store.close();
@@ -70,13 +83,23 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
       for (const mode of ['or', 'and'] as const) {
         const match = buildFtsQuery(text, { mode })?.match;
         if (match === undefined) continue;
-        const [a, b] = await Promise.all([sqlite.searchMemories('p', match, { limit: 10 }), postgres.searchMemories('p', match, { limit: 10 })]);
+        const [a, b] = await Promise.all([
+          sqlite.searchMemories('p', match, { limit: 10 }),
+          postgres.searchMemories('p', match, { limit: 10 }),
+        ]);
         expect(b.map((h) => h.memory.id).sort()).toEqual(a.map((h) => h.memory.id).sort());
         b.forEach((h, i) => expect(h.bm25).toBeCloseTo((a[i] as { bm25: number }).bm25, 9));
-        const [oa, ob] = await Promise.all([sqlite.searchObservations('p', match), postgres.searchObservations('p', match)]);
-        expect(ob.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort()).toEqual(oa.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort());
+        const [oa, ob] = await Promise.all([
+          sqlite.searchObservations('p', match),
+          postgres.searchObservations('p', match),
+        ]);
+        expect(ob.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort()).toEqual(
+          oa.map((h) => [h.observation.id, h.bm25.toFixed(9)]).sort(),
+        );
         const [ta, tb] = await Promise.all([sqlite.searchTools('p', match), postgres.searchTools('p', match)]);
-        expect(tb.map((h) => [h.id, h.bm25.toFixed(9)]).sort()).toEqual(ta.map((h) => [h.id, h.bm25.toFixed(9)]).sort());
+        expect(tb.map((h) => [h.id, h.bm25.toFixed(9)]).sort()).toEqual(
+          ta.map((h) => [h.id, h.bm25.toFixed(9)]).sort(),
+        );
         compared += a.length + oa.length + ta.length;
       }
     }
@@ -88,7 +111,12 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
     const label = async (store: Store) => {
       const credence = await openCredence({ store, scope: 'p', now: 1_000 }, {});
       const out = [];
-      for (const q of queries.slice(0, 40)) out.push((await credence.recall(q, { track: false, bm25Weight: 1 })).map((r) => `${r.kind}:${r.id} ${r.label} ${r.score.toFixed(9)} ${r.parts.bm25Relative.toFixed(9)}`));
+      for (const q of queries.slice(0, 40))
+        out.push(
+          (await credence.recall(q, { track: false, bm25Weight: 1 })).map(
+            (r) => `${r.kind}:${r.id} ${r.label} ${r.score.toFixed(9)} ${r.parts.bm25Relative.toFixed(9)}`,
+          ),
+        );
       return out;
     };
     const a = await label(sqlite);
@@ -99,13 +127,17 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
 
 describe.skipIf(url === undefined)('PostgreSQL store', () => {
   it('names the server with its password hidden, and says what is wrong with a bad URL or schema', async () => {
-    expect(redactUrl('postgres://team:s3cret@db.example:5432/credence')).toBe('postgres://team:***@db.example:5432/credence');
+    expect(redactUrl('postgres://team:s3cret@db.example:5432/credence')).toBe(
+      'postgres://team:***@db.example:5432/credence',
+    );
     const notPg = await openPgStore({ url: 'mysql://x@y/z' }).catch((e: unknown) => e);
     expect(isCredenceError(notPg, 'INVALID_INPUT') && notPg.message).toContain('not a PostgreSQL URL');
     const badSchema = await openPgStore({ url: url as string, schema: 'a; DROP TABLE x' }).catch((e: unknown) => e);
     expect(isCredenceError(badSchema, 'INVALID_INPUT') && badSchema.message).toContain('not a plain identifier');
     const refused = await openPgStore({ url: 'postgres://nobody:pw@127.0.0.1:1/none' }).catch((e: unknown) => e);
-    expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain('postgres://nobody:***@127.0.0.1:1/none');
+    expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain(
+      'postgres://nobody:***@127.0.0.1:1/none',
+    );
   });
 
   it('takes the schema from ?schema= in the URL, and two processes opening a new schema at once migrate it once', async () => {
@@ -135,8 +167,15 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
 
   it('four connections appending to one execution at once lose no call and count each edge once', async () => {
     const name = schema();
-    const stores = await Promise.all(Array.from({ length: 4 }, () => openPgStore({ url: url as string, schema: name, poolSize: 2 })));
-    const fold: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+    const stores = await Promise.all(
+      Array.from({ length: 4 }, () => openPgStore({ url: url as string, schema: name, poolSize: 2 })),
+    );
+    const fold: EdgeFold = (current, event) => ({
+      from: event.from,
+      to: event.to,
+      type: event.type,
+      ...observeEdge(current, event),
+    });
     const asCall = (c: CallRecord): ExecutionCall => ({ ...c, at: c.at ?? 0 });
     const tools = ['read_file', 'parse_json', 'write_file', 'run_tests'];
     const head = { id: 'session-1', intent: 'a shared session', startedAt: 1_000 };
@@ -146,7 +185,15 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
           await store.appendCalls(
             'p',
             head,
-            (before) => [{ tool: tools[(w + i) % tools.length] as string, status: 'success', retries: 0, consumes: [], at: 2_000 + before.length }],
+            (before) => [
+              {
+                tool: tools[(w + i) % tools.length] as string,
+                status: 'success',
+                retries: 0,
+                consumes: [],
+                at: 2_000 + before.length,
+              },
+            ],
             (before, after) => appendedEdgeEvents(before.map(asCall), after.map(asCall)),
             fold,
           );
@@ -156,11 +203,15 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
     const execution = await stores[0]?.getExecution('p', 'session-1');
     expect(execution?.calls).toHaveLength(240);
     // Indexes 0…239, each once: no two appends took the same place.
-    expect(new Set(execution?.calls.map((c) => c.at))).toEqual(new Set(Array.from({ length: 240 }, (_, i) => 2_000 + i)));
+    expect(new Set(execution?.calls.map((c) => c.at))).toEqual(
+      new Set(Array.from({ length: 240 }, (_, i) => 2_000 + i)),
+    );
     // What the appends learned equals what the stored execution yields as a whole: once per edge.
     const whole = edgeEventsOf((execution?.calls ?? []).map(asCall));
     const edges = (await stores[0]?.listEdges('p')) ?? [];
-    expect(edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`).sort()).toEqual(whole.map((e) => `${e.type} ${e.from}->${e.to} 1`).sort());
+    expect(edges.map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`).sort()).toEqual(
+      whole.map((e) => `${e.type} ${e.from}->${e.to} 1`).sort(),
+    );
     for (const store of stores) await store.close();
   });
 

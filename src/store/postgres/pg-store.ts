@@ -24,7 +24,24 @@ import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { callsPerTool, endedAt, nulSafeStore, observationFingerprint } from '../shared.js';
-import { floatsOf, json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
+import {
+  floatsOf,
+  json,
+  parse,
+  toCall,
+  toEdge,
+  toEmbedding,
+  toEmbeddingStamp,
+  toExecution,
+  toFeedback,
+  toInstinct,
+  toMemory,
+  toObservation,
+  toShown,
+  toSkill,
+  toTool,
+  type Row,
+} from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -59,7 +76,14 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
-import { quoteIdent, vectorLiteral, PG_VECTOR_MODES, setUpVectors, type PgVectorMode, type PgVectorState } from './pgvector.js';
+import {
+  quoteIdent,
+  vectorLiteral,
+  PG_VECTOR_MODES,
+  setUpVectors,
+  type PgVectorMode,
+  type PgVectorState,
+} from './pgvector.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 import { redactUrl } from './redact-url.js';
@@ -86,11 +110,12 @@ export interface PgStoreOptions {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-
 /** bigint (int8) comes back as a JavaScript number: epoch milliseconds and counters fit in 2^53. */
 const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** SQLSTATEs after which a transaction is simply run again: serialization_failure, deadlock_detected. */
@@ -123,13 +148,22 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const schema = options.schema ?? fromUrl ?? 'public';
   const vectors = options.vectors ?? vectorsFromUrl ?? 'auto';
   if (!(PG_VECTOR_MODES as readonly string[]).includes(vectors)) {
-    throw new CredenceError('INVALID_INPUT', `vectors=${vectors} in the database URL is not one of ${PG_VECTOR_MODES.join(', ')}`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `vectors=${vectors} in the database URL is not one of ${PG_VECTOR_MODES.join(', ')}`,
+    );
   }
   if (!SCHEMA_NAME.test(schema)) {
-    throw new CredenceError('INVALID_INPUT', `the PostgreSQL schema name "${schema}" is not a plain identifier (lower-case letters, digits, _; at most 63)`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the PostgreSQL schema name "${schema}" is not a plain identifier (lower-case letters, digits, _; at most 63)`,
+    );
   }
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new CredenceError('INVALID_INPUT', `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
+    );
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -148,12 +182,24 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof CredenceError) throw error;
-    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the PostgreSQL store at ${location}: ${(error as Error).message}`, {
-      cause: error,
-      details: { location },
-    });
+    throw new CredenceError(
+      'STORE_UNAVAILABLE',
+      `cannot open the PostgreSQL store at ${location}: ${(error as Error).message}`,
+      {
+        cause: error,
+        details: { location },
+      },
+    );
   }
-  return nulSafeStore(new PgStore(pool, location, schema, state, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)));
+  return nulSafeStore(
+    new PgStore(
+      pool,
+      location,
+      schema,
+      state,
+      options.policy === undefined ? STORE_POLICY : storePolicy(options.policy),
+    ),
+  );
 }
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
@@ -163,12 +209,15 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
     // One migrator per database and schema: the others wait here, then find the work done.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:migrate:${schema}`]);
     // Created under the lock: two processes creating one schema at once would collide.
-    if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA "${schema}"`);
+    if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0)
+      await client.query(`CREATE SCHEMA "${schema}"`);
     // Created only when missing, so that a role allowed to read and write (not to create) can open a set-up store.
     if ((await client.query(`SELECT to_regclass('credence_meta') AS t`)).rows[0]?.t == null) {
       await client.query('CREATE TABLE credence_meta (key text PRIMARY KEY, value text NOT NULL)');
     }
-    const row = (await client.query(`SELECT value FROM credence_meta WHERE key = 'schema_version'`)).rows[0] as Row | undefined;
+    const row = (await client.query(`SELECT value FROM credence_meta WHERE key = 'schema_version'`)).rows[0] as
+      | Row
+      | undefined;
     const current = row === undefined ? 0 : Number(row.value);
     if (current > PG_LATEST_SCHEMA_VERSION) {
       throw new CredenceError(
@@ -195,7 +244,6 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
     client.release();
   }
 }
-
 
 /**
  * A row's query words laid out at their positions (`word:3,9 other:4` from the tsvector), every
@@ -231,7 +279,13 @@ export class PgStore implements Store {
   readonly #vectorSql: { op: string; type: string } | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, location: string, schema: string, vectors: PgVectorState = { ranking: 'node', reason: 'ranked in Node' }, policy: StorePolicy = STORE_POLICY) {
+  constructor(
+    pool: pg.Pool,
+    location: string,
+    schema: string,
+    vectors: PgVectorState = { ranking: 'node', reason: 'ranked in Node' },
+    policy: StorePolicy = STORE_POLICY,
+  ) {
     this.#pool = pool;
     this.#policy = policy;
     this.location = location;
@@ -239,7 +293,10 @@ export class PgStore implements Store {
     this.vectorRanking = vectors.ranking;
     this.vectorReason = vectors.reason;
     const ext = vectors.extensionSchema === undefined ? undefined : quoteIdent(vectors.extensionSchema);
-    this.#vectorSql = vectors.ranking === 'pgvector' && ext !== undefined ? { op: `OPERATOR(${ext}.<#>)`, type: `${ext}.vector` } : undefined;
+    this.#vectorSql =
+      vectors.ranking === 'pgvector' && ext !== undefined
+        ? { op: `OPERATOR(${ext}.<#>)`, type: `${ext}.vector` }
+        : undefined;
   }
 
   /** The connection pool, for benchmarks and tools that need raw SQL. */
@@ -279,14 +336,15 @@ export class PgStore implements Store {
     return row === undefined ? 0 : Number(row.value);
   }
 
-
   async listScopes(): Promise<string[]> {
     const union = TABLES.map((t) => `SELECT DISTINCT scope FROM ${t}`).join(' UNION ');
     return (await this.#rows(`SELECT scope FROM (${union}) s ORDER BY scope`)).map((r) => String(r.scope));
   }
 
   async counts(scope?: string): Promise<TableCounts> {
-    const parts = TABLES.map((t) => `(SELECT count(*) FROM ${t}${scope === undefined ? '' : ' WHERE scope = $1'}) AS ${t}`);
+    const parts = TABLES.map(
+      (t) => `(SELECT count(*) FROM ${t}${scope === undefined ? '' : ' WHERE scope = $1'}) AS ${t}`,
+    );
     const row = (await this.#rows(`SELECT ${parts.join(', ')}`, scope === undefined ? [] : [scope]))[0] as Row;
     const counts = {} as TableCounts;
     for (const table of TABLES) counts[table] = Number(row[table]);
@@ -296,13 +354,16 @@ export class PgStore implements Store {
   async check(): Promise<string[]> {
     const problems: string[] = [];
     const version = await this.schemaVersion();
-    if (version !== PG_LATEST_SCHEMA_VERSION) problems.push(`schema version ${version}, expected ${PG_LATEST_SCHEMA_VERSION}`);
+    if (version !== PG_LATEST_SCHEMA_VERSION)
+      problems.push(`schema version ${version}, expected ${PG_LATEST_SCHEMA_VERSION}`);
     // Every searched row's index entry must match its text: recompute a sample's token count.
     for (const table of Object.keys(FTS_COLUMNS) as FtsTable[]) {
       for (const row of await this.#rows(`SELECT * FROM ${table} ORDER BY rowid DESC LIMIT 200`)) {
         const length = ftsTexts(table, row).reduce((n, text) => n + fts5Tokens(text).length, 0);
         if (length !== Number(row.fts_len)) {
-          problems.push(`${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, its text ${length}`);
+          problems.push(
+            `${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, its text ${length}`,
+          );
           break;
         }
       }
@@ -383,21 +444,37 @@ export class PgStore implements Store {
     const created = new Set(rows.filter((r) => r.inserted === true).map((r) => String(r.id)));
     // Reported in the order the calls named them, as the SQLite store reports them.
     const newTools = [...perTool.keys()].filter((id) => created.has(id));
-    await indexTools(c, scope, newTools.map((id) => ({ id, description: '' })));
+    await indexTools(
+      c,
+      scope,
+      newTools.map((id) => ({ id, description: '' })),
+    );
     return newTools;
   }
 
-  async searchTools(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+  async searchTools(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ id: string; bm25: number }[]> {
     const hits = await this.#ftsTop('tool_terms', scope, match, options.limit ?? 50);
     return hits.map((h) => ({ id: String(h.row.id), bm25: h.bm25 }));
   }
 
-  async searchExecutions(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+  async searchExecutions(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ id: string; bm25: number }[]> {
     const hits = await this.#ftsTop('executions', scope, match, options.limit ?? 20);
     return hits.map((h) => ({ id: String(h.row.id), bm25: h.bm25 }));
   }
 
-  async searchObservations(scope: string, match: string, options: { limit?: number } = {}): Promise<{ observation: ObservationRecord; bm25: number }[]> {
+  async searchObservations(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ observation: ObservationRecord; bm25: number }[]> {
     const hits = await this.#ftsTop('observations', scope, match, options.limit ?? 20);
     return hits.map((h) => ({ observation: toObservation(h.row), bm25: h.bm25 }));
   }
@@ -436,12 +513,21 @@ export class PgStore implements Store {
       return `(SELECT count(*) FROM ${table} WHERE fts @@ $${values.length}::tsquery)`;
     });
     const stats = (
-      await this.#rows(`SELECT (SELECT count(*) FROM ${table}) AS n, (SELECT coalesce(sum(fts_len), 0) FROM ${table}) AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`, values)
+      await this.#rows(
+        `SELECT (SELECT count(*) FROM ${table}) AS n, (SELECT coalesce(sum(fts_len), 0) FROM ${table}) AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`,
+        values,
+      )
     )[0] as Row;
     const rowsWithPhrase = query.phraseTsqueries.map((_, i) => Number(stats[`p${i}`] ?? 0));
     const bm25Of = (tokens: readonly (readonly string[])[], length: number): number | undefined =>
       query.matches(tokens)
-        ? fts5Bm25({ hits: query.hits(tokens), length, rows: Number(stats.n), totalLength: Number(stats.total), rowsWithPhrase })
+        ? fts5Bm25({
+            hits: query.hits(tokens),
+            length,
+            rows: Number(stats.n),
+            totalLength: Number(stats.total),
+            rowsWithPhrase,
+          })
         : undefined;
     const scored: { rowid: number; bm25: number; row?: Row }[] = [];
     const retokenise: number[] = [];
@@ -465,7 +551,9 @@ export class PgStore implements Store {
     const top = scored.slice(0, limit);
     const missing = top.filter((t) => t.row === undefined).map((t) => t.rowid);
     const rows = new Map<number, Row>();
-    if (missing.length > 0) for (const row of await this.#rows(`SELECT * FROM ${table} WHERE rowid = ANY($1::bigint[])`, [missing])) rows.set(Number(row.rowid), row);
+    if (missing.length > 0)
+      for (const row of await this.#rows(`SELECT * FROM ${table} WHERE rowid = ANY($1::bigint[])`, [missing]))
+        rows.set(Number(row.rowid), row);
     return top.map((t) => ({ row: t.row ?? (rows.get(t.rowid) as Row), bm25: t.bm25 }));
   }
 
@@ -495,7 +583,14 @@ export class PgStore implements Store {
   }
 
   async getEdge(scope: string, key: { from: string; to: string; type: EdgeType }): Promise<EdgeRecord | undefined> {
-    const row = (await this.#rows('SELECT * FROM edges WHERE scope = $1 AND from_tool = $2 AND to_tool = $3 AND type = $4', [scope, key.from, key.to, key.type]))[0];
+    const row = (
+      await this.#rows('SELECT * FROM edges WHERE scope = $1 AND from_tool = $2 AND to_tool = $3 AND type = $4', [
+        scope,
+        key.from,
+        key.to,
+        key.type,
+      ])
+    )[0];
     return row === undefined ? undefined : toEdge(row);
   }
 
@@ -513,12 +608,19 @@ export class PgStore implements Store {
    * increment: every edge the events name gets a row (a zero placeholder when new, known to be
    * ours by RETURNING), all of them are locked in key order, folded here, and written back.
    */
-  async #foldEdges(c: pg.PoolClient, scope: string, events: readonly ExecutionEdgeEvent[], fold: EdgeFold): Promise<Map<string, EdgeRecord>> {
+  async #foldEdges(
+    c: pg.PoolClient,
+    scope: string,
+    events: readonly ExecutionEdgeEvent[],
+    fold: EdgeFold,
+  ): Promise<Map<string, EdgeRecord>> {
     const folded = new Map<string, EdgeRecord>();
     if (events.length === 0) return folded;
     const keys = new Map<string, { from: string; to: string; type: string }>();
     for (const e of events) keys.set(edgeKey(e), { from: e.from, to: e.to, type: e.type });
-    const sorted = [...keys.keys()].sort(byCodePoint).map((k) => keys.get(k) as { from: string; to: string; type: string });
+    const sorted = [...keys.keys()]
+      .sort(byCodePoint)
+      .map((k) => keys.get(k) as { from: string; to: string; type: string });
     const columns = [sorted.map((k) => k.type), sorted.map((k) => k.from), sorted.map((k) => k.to)];
     const placeholders = await this.#rows(
       `INSERT INTO edges (scope, type, from_tool, to_tool, source, count, successes, failures)
@@ -529,7 +631,9 @@ export class PgStore implements Store {
       [scope, ...columns],
       c,
     );
-    const fresh = new Set(placeholders.map((r) => edgeKey({ type: String(r.type), from: String(r.from_tool), to: String(r.to_tool) })));
+    const fresh = new Set(
+      placeholders.map((r) => edgeKey({ type: String(r.type), from: String(r.from_tool), to: String(r.to_tool) })),
+    );
     const locked = await this.#rows(
       `SELECT e.* FROM edges e JOIN unnest($2::text[], $3::text[], $4::text[]) AS v(type, from_tool, to_tool)
          ON e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool
@@ -611,7 +715,11 @@ export class PgStore implements Store {
   }
 
   /** Inserts (already scrubbed) calls at the given indexes. */
-  async #insertCalls(c: Queryable, scope: string, calls: readonly { executionId: string; idx: number; call: CallRecord }[]): Promise<void> {
+  async #insertCalls(
+    c: Queryable,
+    scope: string,
+    calls: readonly { executionId: string; idx: number; call: CallRecord }[],
+  ): Promise<void> {
     if (calls.length === 0) return;
     const col = <T>(f: (call: CallRecord) => T): T[] => calls.map((x) => f(x.call));
     await c.query(
@@ -638,9 +746,18 @@ export class PgStore implements Store {
   async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
     const items = batch.map((item) => this.#policy.scrub(item));
     return this.#tx(async (c) => {
-      await this.#insertExecutions(c, scope, items.map((i) => i.execution));
+      await this.#insertExecutions(
+        c,
+        scope,
+        items.map((i) => i.execution),
+      );
       // Edges before tools, in every transaction: one lock order, no deadlock between writers.
-      const edges = await this.#foldEdges(c, scope, items.flatMap((i) => i.events), fold);
+      const edges = await this.#foldEdges(
+        c,
+        scope,
+        items.flatMap((i) => i.events),
+        fold,
+      );
       const newTools = await this.#countCalls(c, scope, callsPerTool(items.flatMap((i) => i.execution.calls)));
       return { newTools, edges: [...edges.values()] };
     });
@@ -668,36 +785,60 @@ export class PgStore implements Store {
           )
         ).length > 0;
       // The execution's row lock: a second writer appending to it waits here until this one commits.
-      const row = (await this.#rows('SELECT started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE', [scope, head.id], c))[0] as Row;
-      const before = (await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, head.id], c)).map(toCall);
+      const row = (
+        await this.#rows(
+          'SELECT started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE',
+          [scope, head.id],
+          c,
+        )
+      )[0] as Row;
+      const before = (
+        await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, head.id], c)
+      ).map(toCall);
       const added = build(before).map((call) => this.#policy.scrub(call));
       const after = [...before, ...added];
       const events = learn(before, after).map((event) => this.#policy.scrub(event));
       const startedAt = Number(row.started_at);
       const ended = endedAt(added, created || row.ended_at == null ? startedAt : Number(row.ended_at));
       await c.query('UPDATE executions SET ended_at = $3 WHERE scope = $1 AND id = $2', [scope, head.id, ended]);
-      await this.#insertCalls(c, scope, added.map((call, i) => ({ executionId: head.id, idx: before.length + i, call })));
+      await this.#insertCalls(
+        c,
+        scope,
+        added.map((call, i) => ({ executionId: head.id, idx: before.length + i, call })),
+      );
       const edges = await this.#foldEdges(c, scope, events, fold);
       const newTools = await this.#countCalls(c, scope, callsPerTool(added));
-      return { newTools, edges: [...edges.values()], execution: { id: head.id, created, firstIndex: before.length, calls: after.length } };
+      return {
+        newTools,
+        edges: [...edges.values()],
+        execution: { id: head.id, created, firstIndex: before.length, calls: after.length },
+      };
     });
   }
 
   async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
     const row = (await this.#rows('SELECT * FROM executions WHERE scope = $1 AND id = $2', [scope, id]))[0];
     if (row === undefined) return undefined;
-    const calls = (await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, id])).map(toCall);
+    const calls = (
+      await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, id])
+    ).map(toCall);
     return toExecution(row, calls);
   }
 
   async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
-    const rows = await this.#rows('SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2', [scope, options.limit ?? null]);
+    const rows = await this.#rows('SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2', [
+      scope,
+      options.limit ?? null,
+    ]);
     if (rows.length === 0) return [];
     const calls = new Map<string, CallRecord[]>();
     const callRows =
       options.limit === undefined
         ? await this.#rows('SELECT * FROM calls WHERE scope = $1 ORDER BY execution_id, idx', [scope])
-        : await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx', [scope, rows.map((r) => r.id)]);
+        : await this.#rows(
+            'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
+            [scope, rows.map((r) => r.id)],
+          );
     for (const c of callRows) {
       const id = String(c.execution_id);
       const list = calls.get(id) ?? [];
@@ -729,12 +870,18 @@ export class PgStore implements Store {
   }
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
-    const rows = await this.#rows('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
+    const rows = await this.#rows(
+      'SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = $1 AND kind = $2',
+      [scope, kind],
+    );
     return rows.map(toEmbedding);
   }
 
   async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
-    const rows = await this.#rows('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = $1 AND kind = $2', [scope, kind]);
+    const rows = await this.#rows(
+      'SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = $1 AND kind = $2',
+      [scope, kind],
+    );
     return rows.map(toEmbeddingStamp);
   }
 
@@ -745,13 +892,23 @@ export class PgStore implements Store {
    */
   async nearestEmbeddings(scope: string, query: NearestQuery): Promise<NearestEmbedding[]> {
     const sql = this.#vectorSql;
-    if (sql === undefined) throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${this.location} ranks vectors in Node: ${this.vectorReason}`);
+    if (sql === undefined)
+      throw new CredenceError(
+        'STORE_UNAVAILABLE',
+        `the PostgreSQL store at ${this.location} ranks vectors in Node: ${this.vectorReason}`,
+      );
     if (query.vector.length === 0 || query.kinds.length === 0) return [];
     // The rows asked for, one primary-key lookup per kind (a join on (kind, id) pairs was planned as
     // a scan of the scope on a table without statistics: 60 ms of a 70 ms recall at 5,000 rows).
     const also = new Map<string, Set<string>>();
     for (const a of query.also ?? []) also.set(a.kind, (also.get(a.kind) ?? new Set()).add(a.refId));
-    const values: unknown[] = [scope, [...query.kinds], query.modelKey, vectorLiteral(query.vector), Math.max(0, Math.floor(query.k))];
+    const values: unknown[] = [
+      scope,
+      [...query.kinds],
+      query.modelKey,
+      vectorLiteral(query.vector),
+      Math.max(0, Math.floor(query.k)),
+    ];
     const asked = [...also].map(([kind, ids]) => {
       values.push(kind, [...ids]);
       return `UNION ALL
@@ -823,18 +980,23 @@ export class PgStore implements Store {
     return { inserted: rows.length, duplicates: observations.length - rows.length };
   }
 
-  async listObservations(scope: string, options: { since?: number; limit?: number } = {}): Promise<ObservationRecord[]> {
-    const rows = await this.#rows('SELECT * FROM observations WHERE scope = $1 AND timestamp >= $2 ORDER BY timestamp, id LIMIT $3', [
-      scope,
-      options.since ?? Number.MIN_SAFE_INTEGER,
-      options.limit ?? null,
-    ]);
+  async listObservations(
+    scope: string,
+    options: { since?: number; limit?: number } = {},
+  ): Promise<ObservationRecord[]> {
+    const rows = await this.#rows(
+      'SELECT * FROM observations WHERE scope = $1 AND timestamp >= $2 ORDER BY timestamp, id LIMIT $3',
+      [scope, options.since ?? Number.MIN_SAFE_INTEGER, options.limit ?? null],
+    );
     return rows.map(toObservation);
   }
 
   // ---- memories ------------------------------------------------------------------------------
 
-  async upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }> {
+  async upsertMemories(
+    scope: string,
+    memories: readonly MemoryRecord[],
+  ): Promise<{ inserted: number; updated: number }> {
     if (memories.length === 0) return { inserted: 0, updated: 0 };
     // One row per id, the last one winning, as one-by-one upserts would leave it.
     const byId = new Map<string, MemoryRecord>();
@@ -904,7 +1066,9 @@ export class PgStore implements Store {
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
-    return (await this.#rows('SELECT * FROM instincts WHERE scope = $1 ORDER BY confidence DESC, slug', [scope])).map(toInstinct);
+    return (await this.#rows('SELECT * FROM instincts WHERE scope = $1 ORDER BY confidence DESC, slug', [scope])).map(
+      toInstinct,
+    );
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
@@ -919,7 +1083,9 @@ export class PgStore implements Store {
   }
 
   async listSkills(scope: string): Promise<SkillRecord[]> {
-    return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map(toSkill);
+    return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map(
+      toSkill,
+    );
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
@@ -932,7 +1098,10 @@ export class PgStore implements Store {
   }
 
   async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {
-    const rows = await this.#rows('SELECT * FROM feedback WHERE scope = $1 AND ($2::text IS NULL OR target_id = $2) ORDER BY at, id', [scope, targetId ?? null]);
+    const rows = await this.#rows(
+      'SELECT * FROM feedback WHERE scope = $1 AND ($2::text IS NULL OR target_id = $2) ORDER BY at, id',
+      [scope, targetId ?? null],
+    );
     return rows.map(toFeedback);
   }
 
@@ -943,7 +1112,14 @@ export class PgStore implements Store {
       `INSERT INTO shown (scope, id, surface, target, query, at)
        SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[])
        ON CONFLICT (scope, id) DO NOTHING`,
-      [scope, list.map((s) => s.id), list.map((s) => s.surface), list.map((s) => s.target), list.map((s) => s.query ?? null), list.map((s) => s.at)],
+      [
+        scope,
+        list.map((s) => s.id),
+        list.map((s) => s.surface),
+        list.map((s) => s.target),
+        list.map((s) => s.query ?? null),
+        list.map((s) => s.at),
+      ],
     );
   }
 
@@ -953,17 +1129,27 @@ export class PgStore implements Store {
   }
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
-    const result = await this.#pool.query('UPDATE shown SET verdict = $3, verdict_at = $4 WHERE scope = $1 AND id = $2', [scope, id, verdict, at]);
+    const result = await this.#pool.query(
+      'UPDATE shown SET verdict = $3, verdict_at = $4 WHERE scope = $1 AND id = $2',
+      [scope, id, verdict, at],
+    );
     return (result.rowCount ?? 0) > 0;
   }
 
-  async shownCounts(scope: string): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+  async shownCounts(
+    scope: string,
+  ): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
     const rows = await this.#rows(
       `SELECT surface, count(*) AS shown, count(*) FILTER (WHERE verdict = 'accepted') AS accepted, count(*) FILTER (WHERE verdict = 'rejected') AS rejected
        FROM shown WHERE scope = $1 GROUP BY surface ORDER BY surface`,
       [scope],
     );
-    return rows.map((r) => ({ surface: r.surface as ShownRecord['surface'], shown: Number(r.shown), accepted: Number(r.accepted), rejected: Number(r.rejected) }));
+    return rows.map((r) => ({
+      surface: r.surface as ShownRecord['surface'],
+      shown: Number(r.shown),
+      accepted: Number(r.accepted),
+      rejected: Number(r.rejected),
+    }));
   }
 
   async deleteObservation(scope: string, id: string): Promise<boolean> {
@@ -975,7 +1161,9 @@ export class PgStore implements Store {
   }
 
   async deleteInstinct(scope: string, id: string): Promise<boolean> {
-    return ((await this.#pool.query('DELETE FROM instincts WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0;
+    return (
+      ((await this.#pool.query('DELETE FROM instincts WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0
+    );
   }
 
   async deleteMemory(scope: string, id: string): Promise<boolean> {
@@ -997,13 +1185,19 @@ export class PgStore implements Store {
     await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:hooks:${scope}`]);
   }
 
-  async enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]> {
+  async enqueueHookEvents(
+    scope: string,
+    events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[],
+  ): Promise<number[]> {
     return this.#tx(async (c) => {
       await this.#lockHookQueue(c, scope);
       const turns: number[] = [];
       for (const e of events) {
         // Queued before (under the same key): not again, and no second turn for it.
-        const before = e.key === undefined ? undefined : (await this.#rows('SELECT turn FROM hook_events WHERE key = $1', [e.key], c))[0];
+        const before =
+          e.key === undefined
+            ? undefined
+            : (await this.#rows('SELECT turn FROM hook_events WHERE key = $1', [e.key], c))[0];
         if (before !== undefined) {
           turns.push(Number(before.turn));
           continue;
@@ -1012,17 +1206,28 @@ export class PgStore implements Store {
           e.turn === 'next'
             ? await this.#nextTurn(c, scope, e.session, e.at)
             : e.turn === 'current'
-              ? Number((await this.#rows('SELECT turn FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, e.session], c))[0]?.turn ?? 0)
+              ? Number(
+                  (
+                    await this.#rows(
+                      'SELECT turn FROM hook_sessions WHERE scope = $1 AND session_id = $2',
+                      [scope, e.session],
+                      c,
+                    )
+                  )[0]?.turn ?? 0,
+                )
               : e.turn;
-        await c.query('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-          scope,
-          e.session,
-          turn,
-          e.kind,
-          e.at,
-          json(this.#policy.scrub({ payload: e.payload }).payload),
-          e.key ?? null,
-        ]);
+        await c.query(
+          'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [
+            scope,
+            e.session,
+            turn,
+            e.kind,
+            e.at,
+            json(this.#policy.scrub({ payload: e.payload }).payload),
+            e.key ?? null,
+          ],
+        );
         turns.push(turn);
       }
       return turns;
@@ -1058,7 +1263,14 @@ export class PgStore implements Store {
       );
     });
     return rows
-      .map((r) => ({ seq: Number(r.seq), session: String(r.session_id), turn: Number(r.turn), kind: String(r.kind), at: Number(r.at), payload: parse<unknown>(r.payload, null) }))
+      .map((r) => ({
+        seq: Number(r.seq),
+        session: String(r.session_id),
+        turn: Number(r.turn),
+        kind: String(r.kind),
+        at: Number(r.at),
+        payload: parse<unknown>(r.payload, null),
+      }))
       .sort((a, b) => a.seq - b.seq);
   }
 
@@ -1066,7 +1278,10 @@ export class PgStore implements Store {
     if (seqs.length === 0) return;
     await this.#tx(async (c) => {
       await this.#lockHookQueue(c, scope);
-      await c.query('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[]) AND done_at IS NULL', [scope, [...seqs]]);
+      await c.query(
+        'UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[]) AND done_at IS NULL',
+        [scope, [...seqs]],
+      );
     });
   }
 
@@ -1080,17 +1295,20 @@ export class PgStore implements Store {
     if (seqs.length === 0) return;
     await this.#lockHookQueue(c, scope);
     const now = Date.now();
-    await c.query(`UPDATE hook_events SET done_at = $3, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[])`, [
-      scope,
-      [...seqs],
-      now,
-    ]);
+    await c.query(
+      `UPDATE hook_events SET done_at = $3, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[])`,
+      [scope, [...seqs], now],
+    );
     await c.query('DELETE FROM hook_events WHERE done_at < $1', [now - this.#policy.hookKeyRetentionMs]);
   }
 
   async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
-    const row = (await this.#rows('SELECT turn, state FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, session]))[0];
-    return row === undefined ? { turn: 0, state: {} } : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
+    const row = (
+      await this.#rows('SELECT turn, state FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, session])
+    )[0];
+    return row === undefined
+      ? { turn: 0, state: {} }
+      : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
   }
 
   async startHookTurn(scope: string, session: string, at: number): Promise<number> {
@@ -1115,9 +1333,3 @@ export class PgStore implements Store {
     return this.#tx((c) => importPgRows(c, table, rows, this.#policy.scrub));
   }
 }
-
-
-
-
-
-

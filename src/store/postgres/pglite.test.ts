@@ -21,7 +21,10 @@ describe('stores on PGlite', () => {
   it('rank vectors by pgvector, from the extension in its own schema', async () => {
     const store = await stores.create();
     try {
-      expect([store.vectorRanking, store.vectorReason]).toEqual(['pgvector', expect.stringContaining(PGLITE_VECTOR_SCHEMA)]);
+      expect([store.vectorRanking, store.vectorReason]).toEqual([
+        'pgvector',
+        expect.stringContaining(PGLITE_VECTOR_SCHEMA),
+      ]);
     } finally {
       await store.close();
     }

@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../../bench/prng.js';
 import { pgSchemas, pgTestUrl } from '../../../test/pg.js';
-import { freshPgliteStore, PGLITE_VECTOR_SCHEMA, resetPglite, startPglite, type PgliteServer } from '../../../test/pglite.js';
+import {
+  freshPgliteStore,
+  PGLITE_VECTOR_SCHEMA,
+  resetPglite,
+  startPglite,
+  type PgliteServer,
+} from '../../../test/pglite.js';
 import { isCredenceError } from '../../core/errors.js';
 import { openCredence } from '../../engine/engine.js';
 import type { ObservationInput } from '../../schemas/index.js';
@@ -43,8 +49,14 @@ function embeddings(prefix: string, vectors: readonly Float32Array[], modelKey =
 }
 
 /** Keys (`kind:id`) → rows, for a source over the given kinds and counts. */
-function keysOf(parts: readonly [EmbeddingKind, string, number][]): Map<string, { kind: EmbeddingKind; refId: string }> {
-  return new Map(parts.flatMap(([kind, prefix, n]) => Array.from({ length: n }, (_, i) => [`${kind}:${prefix}${i}`, { kind, refId: `${prefix}${i}` }] as const)));
+function keysOf(
+  parts: readonly [EmbeddingKind, string, number][],
+): Map<string, { kind: EmbeddingKind; refId: string }> {
+  return new Map(
+    parts.flatMap(([kind, prefix, n]) =>
+      Array.from({ length: n }, (_, i) => [`${kind}:${prefix}${i}`, { kind, refId: `${prefix}${i}` }] as const),
+    ),
+  );
 }
 
 describe('a PostgreSQL store on a server with pgvector', () => {
@@ -60,7 +72,10 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     matrixSource(
       toMatrix(
         [...keys.keys()],
-        new Map([...tools.map((v, i) => [`tool:t${i}`, v] as const), ...memories.map((v, i) => [`memory:m${i}`, v] as const)]),
+        new Map([
+          ...tools.map((v, i) => [`tool:t${i}`, v] as const),
+          ...memories.map((v, i) => [`memory:m${i}`, v] as const),
+        ]),
       ),
     );
 
@@ -102,13 +117,23 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     const same = queries[9] as Float32Array;
     // 70 runs with one intent (one vector), listed newest first as the index lists them, and a memory.
     const runs = Array.from({ length: 70 }, (_, i) => `r${String(i).padStart(2, '0')}`);
-    await store.putEmbeddings('ties', 'execution', runs.map((refId) => ({ refId, modelKey: MODEL, textHash: 'h', vector: same })));
+    await store.putEmbeddings(
+      'ties',
+      'execution',
+      runs.map((refId) => ({ refId, modelKey: MODEL, textHash: 'h', vector: same })),
+    );
     await store.putEmbeddings('ties', 'memory', [{ refId: 'm', modelKey: MODEL, textHash: 'h', vector: same }]);
-    const order = [...runs].reverse().map((id) => [`execution:${id}`, { kind: 'execution' as const, refId: id }] as const);
-    const keys = new Map<string, { kind: EmbeddingKind; refId: string }>([...order, ['memory:m', { kind: 'memory', refId: 'm' }]]);
+    const order = [...runs]
+      .reverse()
+      .map((id) => [`execution:${id}`, { kind: 'execution' as const, refId: id }] as const);
+    const keys = new Map<string, { kind: EmbeddingKind; refId: string }>([
+      ...order,
+      ['memory:m', { kind: 'memory', refId: 'm' }],
+    ]);
     const inStore = storeSource({ store, scope: 'ties', modelKey: MODEL, keys });
     const inMemory = matrixSource(toMatrix([...keys.keys()], new Map([...keys.keys()].map((key) => [key, same]))));
-    for (const k of [1, 5, 20, 71]) expect((await inStore.scan(same, k)).top).toEqual((await inMemory.scan(same, k)).top);
+    for (const k of [1, 5, 20, 71])
+      expect((await inStore.scan(same, k)).top).toEqual((await inMemory.scan(same, k)).top);
     expect((await inStore.scan(same, 3)).top).toEqual(['execution:r69', 'execution:r68', 'execution:r67']);
   });
 
@@ -119,17 +144,31 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     await store.putEmbeddings('late', 'memory', embeddings('old', memories.slice(0, 5)));
     const keys = keysOf([['memory', 'old', 5]]);
     const inStore = storeSource({ store, scope: 'late', modelKey: MODEL, keys });
-    const inMemory = matrixSource(toMatrix([...keys.keys()], new Map(memories.slice(0, 5).map((v, i) => [`memory:old${i}`, v]))));
+    const inMemory = matrixSource(
+      toMatrix([...keys.keys()], new Map(memories.slice(0, 5).map((v, i) => [`memory:old${i}`, v]))),
+    );
     expect((await inStore.scan(q, 3)).top).toEqual((await inMemory.scan(q, 3)).top);
     expect((await inStore.scan(q, 3)).top).toHaveLength(3);
   });
 
   it('returns only rows of the scope, the kinds and the model asked for', async () => {
-    const rows = await store.nearestEmbeddings('p', { kinds: ['memory', 'observation'], modelKey: MODEL, vector: queries[0] as Float32Array, k: 1000 });
+    const rows = await store.nearestEmbeddings('p', {
+      kinds: ['memory', 'observation'],
+      modelKey: MODEL,
+      vector: queries[0] as Float32Array,
+      k: 1000,
+    });
     expect(rows).toHaveLength(200);
     expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['memory']));
     expect(rows.map((r) => r.rank)).toEqual(rows.map((_, i) => i));
-    expect(await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: 'another:model:24', vector: queries[0] as Float32Array, k: 5 })).toEqual([]);
+    expect(
+      await store.nearestEmbeddings('p', {
+        kinds: ['tool'],
+        modelKey: 'another:model:24',
+        vector: queries[0] as Float32Array,
+        k: 5,
+      }),
+    ).toEqual([]);
   });
 
   it('keeps the pgvector column equal to the stored bytes whoever writes them: a writer ranking in Node, then an update', async () => {
@@ -138,13 +177,28 @@ describe('a PostgreSQL store on a server with pgvector', () => {
       expect(node.vectorRanking).toBe('node');
       // Far from every other vector: the query itself, written by a store that sends no pgvector column.
       const target = queries[5] as Float32Array;
-      await node.putEmbeddings('p', 'tool', [{ refId: 'written-by-node', modelKey: MODEL, textHash: 'x', vector: target }]);
+      await node.putEmbeddings('p', 'tool', [
+        { refId: 'written-by-node', modelKey: MODEL, textHash: 'x', vector: target },
+      ]);
       const first = await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: target, k: 1 });
       expect(first.map((r) => [r.refId, Array.from(r.vector)])).toEqual([['written-by-node', Array.from(target)]]);
       // The same row updated to another vector: the column follows.
-      await node.putEmbeddings('p', 'tool', [{ refId: 'written-by-node', modelKey: MODEL, textHash: 'y', vector: queries[6] as Float32Array }]);
-      expect((await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: queries[6] as Float32Array, k: 1 }))[0]?.refId).toBe('written-by-node');
-      expect((await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: target, k: 1 }))[0]?.refId).not.toBe('written-by-node');
+      await node.putEmbeddings('p', 'tool', [
+        { refId: 'written-by-node', modelKey: MODEL, textHash: 'y', vector: queries[6] as Float32Array },
+      ]);
+      expect(
+        (
+          await store.nearestEmbeddings('p', {
+            kinds: ['tool'],
+            modelKey: MODEL,
+            vector: queries[6] as Float32Array,
+            k: 1,
+          })
+        )[0]?.refId,
+      ).toBe('written-by-node');
+      expect(
+        (await store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: target, k: 1 }))[0]?.refId,
+      ).not.toBe('written-by-node');
       // The mirror holds exactly the stored float32 values, for every row.
       const mismatched = await store.pool.query(
         `SELECT count(*)::int AS n FROM embeddings WHERE vec::real[] IS DISTINCT FROM credence_float32s(vector)`,
@@ -162,7 +216,9 @@ describe('turning pgvector on for a store that has vectors', () => {
     const vectors = unitVectors(120, 24, 9);
     const before = await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 });
     await before.putEmbeddings('p', 'execution', embeddings('e', vectors));
-    const noColumn = await before.pool.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'embeddings' AND column_name = 'vec'`);
+    const noColumn = await before.pool.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'embeddings' AND column_name = 'vec'`,
+    );
     expect(noColumn.rowCount).toBe(0);
     await before.close();
 
@@ -172,7 +228,8 @@ describe('turning pgvector on for a store that has vectors', () => {
       const keys = keysOf([['execution', 'e', 120]]);
       const inStore = storeSource({ store: after, scope: 'p', modelKey: MODEL, keys });
       const inMemory = matrixSource(toMatrix([...keys.keys()], new Map(vectors.map((v, i) => [`execution:e${i}`, v]))));
-      for (const q of unitVectors(10, 24, 10)) expect((await inStore.scan(q, 10)).top).toEqual((await inMemory.scan(q, 10)).top);
+      for (const q of unitVectors(10, 24, 10))
+        expect((await inStore.scan(q, 10)).top).toEqual((await inMemory.scan(q, 10)).top);
       // Opening again changes nothing.
       const again = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
       expect(again.vectorRanking).toBe('pgvector');
@@ -187,7 +244,8 @@ describe('turning pgvector on for a store that has vectors', () => {
  * Every number to 9 significant digits: PostgreSQL's bm25 equals FTS5's within 1e-9 but may differ
  * in the last bits (store/postgres/fts5), and scores built on it with it; the similarities are exact.
  */
-const rounded = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
+const rounded = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));
 
 describe('a restore into a store on pgvector', () => {
   it('ranks the restored vectors in the database as the source ranked them in memory', async () => {
@@ -220,7 +278,10 @@ describe('a restore into a store on pgvector', () => {
 });
 
 describe('search and recall on pgvector answer as on SQLite', () => {
-  const VOCABULARY = 'token refresh auth middleware expire config parse json yaml file read write deploy test commit branch merge cache user session log retry queue schema migration index search'.split(' ');
+  const VOCABULARY =
+    'token refresh auth middleware expire config parse json yaml file read write deploy test commit branch merge cache user session log retry queue schema migration index search'.split(
+      ' ',
+    );
   let sqlite: Store;
   let postgres: PgStore;
   const queries: string[] = [];
@@ -233,7 +294,11 @@ describe('search and recall on pgvector answer as on SQLite', () => {
     const next = mulberry32(7);
     const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
     const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
-    const memories = Array.from({ length: 150 }, (_, i) => ({ title: sentence(3), text: `${sentence(6 + (i % 9))}.`, tags: [pick()] }));
+    const memories = Array.from({ length: 150 }, (_, i) => ({
+      title: sentence(3),
+      text: `${sentence(6 + (i % 9))}.`,
+      tags: [pick()],
+    }));
     const observations = Array.from({ length: 60 }, (_, i) => ({
       timestamp: '2026-02-01T00:00:00Z',
       type: 'correction',
@@ -241,11 +306,17 @@ describe('search and recall on pgvector answer as on SQLite', () => {
       observation: `${sentence(7)} (${i})`,
       context: { task: sentence(2) },
     }));
-    const tools = Array.from({ length: 80 }, (_, i) => ({ id: `${pick()}_${pick()}_${i}`, description: `${sentence(8)}.` }));
+    const tools = Array.from({ length: 80 }, (_, i) => ({
+      id: `${pick()}_${pick()}_${i}`,
+      description: `${sentence(8)}.`,
+    }));
     const runs = Array.from({ length: 40 }, (_, i) => ({
       intent: sentence(5),
       startedAt: 1_000 + i,
-      calls: [0, 1, 2].map((j) => ({ tool: (tools[(i * 3 + j) % tools.length] as { id: string }).id, status: 'success' as const })),
+      calls: [0, 1, 2].map((j) => ({
+        tool: (tools[(i * 3 + j) % tools.length] as { id: string }).id,
+        status: 'success' as const,
+      })),
     }));
     for (const store of [sqlite, postgres]) {
       let n = 0;
@@ -314,29 +385,42 @@ describe('a server without pgvector', () => {
     const store = await openPgStore({ url: without.url, schema: 'public', poolSize: 1 });
     expect(store.vectorRanking).toBe('node');
     expect(store.vectorReason).toBe('ranked in Node: the server has no pgvector extension');
-    await expect(store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: new Float32Array(24), k: 1 })).rejects.toThrow(/ranks vectors in Node/);
+    await expect(
+      store.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: new Float32Array(24), k: 1 }),
+    ).rejects.toThrow(/ranks vectors in Node/);
     await store.close();
 
-    const refused = await openPgStore({ url: `${without.url}?vectors=pgvector`, schema: 'public', poolSize: 1 }).catch((e: unknown) => e);
-    expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain('was asked for pgvector (vectors=pgvector) but the server has no pgvector extension');
+    const refused = await openPgStore({ url: `${without.url}?vectors=pgvector`, schema: 'public', poolSize: 1 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain(
+      'was asked for pgvector (vectors=pgvector) but the server has no pgvector extension',
+    );
 
     const unknown = await openPgStore({ url: `${without.url}?vectors=fast`, poolSize: 1 }).catch((e: unknown) => e);
-    expect(isCredenceError(unknown, 'INVALID_INPUT') && unknown.message).toBe('vectors=fast in the database URL is not one of auto, pgvector, node');
+    expect(isCredenceError(unknown, 'INVALID_INPUT') && unknown.message).toBe(
+      'vectors=fast in the database URL is not one of auto, pgvector, node',
+    );
   });
 
   const url = pgTestUrl('the pgvector fallback on the test server');
   const schema = pgSchemas(url);
-  it.skipIf(url === undefined)('on the test server (Debian PostgreSQL): the fallback, and vectors=pgvector refused', async () => {
-    const store = await openPgStore({ url: url as string, schema: schema() });
-    try {
-      expect(store.vectorRanking).toBe('node');
-      expect(store.vectorReason).toMatch(/^ranked in Node: /);
-    } finally {
-      await store.close();
-    }
-    const refused = await openPgStore({ url: url as string, schema: schema(), vectors: 'pgvector' }).catch((e: unknown) => e);
-    expect(isCredenceError(refused, 'STORE_UNAVAILABLE')).toBe(true);
-  });
+  it.skipIf(url === undefined)(
+    'on the test server (Debian PostgreSQL): the fallback, and vectors=pgvector refused',
+    async () => {
+      const store = await openPgStore({ url: url as string, schema: schema() });
+      try {
+        expect(store.vectorRanking).toBe('node');
+        expect(store.vectorReason).toMatch(/^ranked in Node: /);
+      } finally {
+        await store.close();
+      }
+      const refused = await openPgStore({ url: url as string, schema: schema(), vectors: 'pgvector' }).catch(
+        (e: unknown) => e,
+      );
+      expect(isCredenceError(refused, 'STORE_UNAVAILABLE')).toBe(true);
+    },
+  );
 });
 
 describe('pgvector dropped from the database', () => {
@@ -351,7 +435,9 @@ describe('pgvector dropped from the database', () => {
       try {
         await node.putEmbeddings('p', 'tool', embeddings('u', unitVectors(3, 24, 21)));
         expect((await node.getEmbeddings('p', 'tool')).length).toBe(8);
-        const triggers = await node.pool.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'embeddings_vec'`);
+        const triggers = await node.pool.query(
+          `SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'embeddings_vec'`,
+        );
         expect(triggers.rows[0].n).toBe(0);
       } finally {
         await node.close();
@@ -360,13 +446,20 @@ describe('pgvector dropped from the database', () => {
       const again = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
       try {
         expect(again.vectorReason).toBe('ranked by pgvector (the extension is in schema public)');
-        const rows = await again.nearestEmbeddings('p', { kinds: ['tool'], modelKey: MODEL, vector: unitVectors(1, 24, 22)[0] as Float32Array, k: 100 });
+        const rows = await again.nearestEmbeddings('p', {
+          kinds: ['tool'],
+          modelKey: MODEL,
+          vector: unitVectors(1, 24, 22)[0] as Float32Array,
+          k: 100,
+        });
         expect(rows).toHaveLength(8);
       } finally {
         await again.close();
       }
     } finally {
-      await withVector.db.exec(`DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
+      await withVector.db.exec(
+        `DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`,
+      );
     }
   });
 });
@@ -392,7 +485,9 @@ describe('a role that may not set pgvector up', () => {
       const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
       try {
         expect(store.vectorRanking).toBe('node');
-        expect(store.vectorReason).toMatch(/^ranked in Node: this role cannot use pgvector in schema extensions \(permission denied for schema extensions/);
+        expect(store.vectorReason).toMatch(
+          /^ranked in Node: this role cannot use pgvector in schema extensions \(permission denied for schema extensions/,
+        );
         await store.putEmbeddings('p', 'tool', embeddings('t', unitVectors(2, 24, 30)));
         expect(await store.getEmbeddingStamps('p', 'tool')).toHaveLength(2);
       } finally {
@@ -402,7 +497,9 @@ describe('a role that may not set pgvector up', () => {
     await withVector.db.exec(`GRANT USAGE ON SCHEMA ${PGLITE_VECTOR_SCHEMA} TO worker`);
     await asWorker(async () => {
       const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
-      expect(store.vectorReason).toBe("ranked in Node: the embeddings table has no pgvector column yet, and only its owner's first open can add it");
+      expect(store.vectorReason).toBe(
+        "ranked in Node: the embeddings table has no pgvector column yet, and only its owner's first open can add it",
+      );
       await store.close();
     });
     // The owner's open adds it; the worker then ranks by pgvector too.
@@ -421,11 +518,15 @@ describe('a role that may not set pgvector up', () => {
     try {
       await asWorker(async () => {
         const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
-        expect(store.vectorReason).toBe('ranked in Node: pgvector is installed on the server but this role may not create it; a superuser can run CREATE EXTENSION vector once');
+        expect(store.vectorReason).toBe(
+          'ranked in Node: pgvector is installed on the server but this role may not create it; a superuser can run CREATE EXTENSION vector once',
+        );
         await store.close();
       });
     } finally {
-      await withVector.db.exec(`DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`);
+      await withVector.db.exec(
+        `DROP EXTENSION IF EXISTS vector CASCADE; CREATE EXTENSION vector SCHEMA ${PGLITE_VECTOR_SCHEMA};`,
+      );
     }
   });
 });

@@ -79,7 +79,9 @@ const FUNCTIONS_VERSION = '1';
 
 async function extensionSchema(client: pg.PoolClient): Promise<string | undefined> {
   const row = (
-    await client.query(`SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`)
+    await client.query(
+      `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`,
+    )
   ).rows[0] as { nspname: string } | undefined;
   return row?.nspname;
 }
@@ -87,7 +89,13 @@ async function extensionSchema(client: pg.PoolClient): Promise<string | undefine
 /** What an open needs to know of the store's vector set-up, in one round trip (every open, hooks included, asks). */
 async function vectorSetUp(
   client: pg.PoolClient,
-): Promise<{ schema: string | undefined; column: boolean; trigger: boolean; owner: boolean; functions: string | undefined }> {
+): Promise<{
+  schema: string | undefined;
+  column: boolean;
+  trigger: boolean;
+  owner: boolean;
+  functions: string | undefined;
+}> {
   const row = (
     await client.query(
       `SELECT (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector') AS schema,
@@ -97,7 +105,13 @@ async function vectorSetUp(
               (SELECT value FROM credence_meta WHERE key = 'vector_functions') AS functions`,
     )
   ).rows[0] as { schema: string | null; column: boolean; trigger: boolean; owner: boolean; functions: string | null };
-  return { schema: row.schema ?? undefined, column: row.column, trigger: row.trigger, owner: row.owner, functions: row.functions ?? undefined };
+  return {
+    schema: row.schema ?? undefined,
+    column: row.column,
+    trigger: row.trigger,
+    owner: row.owner,
+    functions: row.functions ?? undefined,
+  };
 }
 
 /** Runs `sql` in a savepoint; its error message, or undefined when it worked. */
@@ -117,7 +131,12 @@ async function attempt(client: pg.PoolClient, sql: string): Promise<string | und
  * Sets up (once per schema) and reports how this store ranks vectors. Runs inside the caller's
  * transaction, under the migration lock, after the migrations.
  */
-export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, location: string, storeSchema: string): Promise<PgVectorState> {
+export async function setUpVectors(
+  client: pg.PoolClient,
+  mode: PgVectorMode,
+  location: string,
+  storeSchema: string,
+): Promise<PgVectorState> {
   const found = await vectorSetUp(client);
   const { column, owner, functions } = found;
   let schema = found.schema;
@@ -126,7 +145,11 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
   if (mode === 'node') return { ranking: 'node', reason: 'ranked in Node (vectors=node)' };
   const refuse = (why: string): PgVectorState => {
     if (mode === 'pgvector') {
-      throw new CredenceError('STORE_UNAVAILABLE', `the PostgreSQL store at ${location} was asked for pgvector (vectors=pgvector) but ${why}`, { details: { location } });
+      throw new CredenceError(
+        'STORE_UNAVAILABLE',
+        `the PostgreSQL store at ${location} was asked for pgvector (vectors=pgvector) but ${why}`,
+        { details: { location } },
+      );
     }
     return { ranking: 'node', reason: `ranked in Node: ${why}` };
   };
@@ -140,12 +163,14 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
     if (available === undefined) return refuse('the server has no pgvector extension');
     // Asked before trying, so that a role that may not create it does not fail (and log) at every open.
     const may = (
-      await client.query(`SELECT r.rolsuper OR ($1 AND has_database_privilege(current_database(), 'CREATE')) AS may FROM pg_roles r WHERE r.rolname = current_user`, [
-        available.trusted,
-      ])
+      await client.query(
+        `SELECT r.rolsuper OR ($1 AND has_database_privilege(current_database(), 'CREATE')) AS may FROM pg_roles r WHERE r.rolname = current_user`,
+        [available.trusted],
+      )
     ).rows[0] as { may: boolean } | undefined;
     const advice = 'a superuser can run CREATE EXTENSION vector once';
-    if (may?.may !== true) return refuse(`pgvector is installed on the server but this role may not create it; ${advice}`);
+    if (may?.may !== true)
+      return refuse(`pgvector is installed on the server but this role may not create it; ${advice}`);
     // One creator per database (the migration lock is per schema), in `public`, so that dropping
     // one team's schema never drops the extension under another's.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('credence:pgvector'))`);
@@ -155,10 +180,14 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
     schema = (await extensionSchema(client)) as string;
   }
   // The extension's type and operator must be usable by this role (USAGE on its schema).
-  const unusable = await attempt(client, `SELECT '[1]'::${quote(schema)}.vector OPERATOR(${quote(schema)}.<#>) '[1]'::${quote(schema)}.vector`);
+  const unusable = await attempt(
+    client,
+    `SELECT '[1]'::${quote(schema)}.vector OPERATOR(${quote(schema)}.<#>) '[1]'::${quote(schema)}.vector`,
+  );
   if (unusable !== undefined) return refuse(`this role cannot use pgvector in schema ${schema} (${unusable})`);
   if (!column) {
-    if (!owner) return refuse("the embeddings table has no pgvector column yet, and only its owner's first open can add it");
+    if (!owner)
+      return refuse("the embeddings table has no pgvector column yet, and only its owner's first open can add it");
     const failed = await attempt(
       client,
       `${bytesToFloats(storeSchema)}
@@ -174,14 +203,24 @@ export async function setUpVectors(client: pg.PoolClient, mode: PgVectorMode, lo
     await setFunctionsVersion(client);
   } else if (functions !== FUNCTIONS_VERSION && owner) {
     // Set up by an older Credence: its converter and trigger function are replaced by this one's.
-    const failed = await attempt(client, `${bytesToFloats(storeSchema)} ALTER FUNCTION credence_embeddings_vec() DEPENDS ON EXTENSION vector;`);
+    const failed = await attempt(
+      client,
+      `${bytesToFloats(storeSchema)} ALTER FUNCTION credence_embeddings_vec() DEPENDS ON EXTENSION vector;`,
+    );
     if (failed === undefined) await setFunctionsVersion(client);
   }
-  return { ranking: 'pgvector', extensionSchema: schema, reason: `ranked by pgvector (the extension is in schema ${schema})` };
+  return {
+    ranking: 'pgvector',
+    extensionSchema: schema,
+    reason: `ranked by pgvector (the extension is in schema ${schema})`,
+  };
 }
 
 async function setFunctionsVersion(client: pg.PoolClient): Promise<void> {
-  await client.query(`INSERT INTO credence_meta (key, value) VALUES ('vector_functions', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [FUNCTIONS_VERSION]);
+  await client.query(
+    `INSERT INTO credence_meta (key, value) VALUES ('vector_functions', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    [FUNCTIONS_VERSION],
+  );
 }
 
 /** A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values (pgvector parses each with strtof), -0 included. */

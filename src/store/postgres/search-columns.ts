@@ -16,12 +16,20 @@ export const FTS_COLUMNS = Object.freeze({
 export type FtsTable = keyof typeof FTS_COLUMNS;
 
 /** A row's texts for its full-text entry; a column the row lacks reads as `defaults` gives it, else empty. */
-export function ftsTexts(table: FtsTable, row: Record<string, unknown>, defaults: Readonly<Record<string, string>> = {}): string[] {
+export function ftsTexts(
+  table: FtsTable,
+  row: Record<string, unknown>,
+  defaults: Readonly<Record<string, string>> = {},
+): string[] {
   return FTS_COLUMNS[table].map((name) => String(row[name] ?? defaults[name] ?? ''));
 }
 
 /** Keeps the searchable words of tools in step with their ids and descriptions (`tool_terms`). */
-export async function indexTools(c: pg.Pool | pg.PoolClient, scope: string, tools: readonly { id: string; description: string }[]): Promise<void> {
+export async function indexTools(
+  c: pg.Pool | pg.PoolClient,
+  scope: string,
+  tools: readonly { id: string; description: string }[],
+): Promise<void> {
   if (tools.length === 0) return;
   const words = tools.map((t) => toolWords(t.id));
   const docs = tools.map((t, i) => fts5Document([words[i] as string, t.description]));
@@ -32,6 +40,13 @@ export async function indexTools(c: pg.Pool | pg.PoolClient, scope: string, tool
      ORDER BY v.n
      ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, fts = excluded.fts, fts_len = excluded.fts_len
      WHERE tool_terms.description IS DISTINCT FROM excluded.description OR tool_terms.words IS DISTINCT FROM excluded.words`,
-    [scope, tools.map((t) => t.id), words, tools.map((t) => t.description), docs.map((d) => d.tsvector), docs.map((d) => d.length)],
+    [
+      scope,
+      tools.map((t) => t.id),
+      words,
+      tools.map((t) => t.description),
+      docs.map((d) => d.tsvector),
+      docs.map((d) => d.length),
+    ],
   );
 }

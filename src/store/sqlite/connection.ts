@@ -20,6 +20,7 @@ export function keepConnection(store: object, db: Database.Database): void {
  */
 export function sqliteConnection(store: object): Database.Database {
   const db = connections.get(store);
-  if (db === undefined) throw new CredenceError('INVALID_INPUT', 'not a store opened by openSqliteStore: it has no SQLite connection');
+  if (db === undefined)
+    throw new CredenceError('INVALID_INPUT', 'not a store opened by openSqliteStore: it has no SQLite connection');
   return db;
 }

@@ -22,7 +22,6 @@ export interface Migration {
   readonly after?: (db: MigrationConnection) => void;
 }
 
-
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -174,7 +173,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   },
   {
     version: 2,
-    description: 'full-text search over tools, execution intents and observations; stored embeddings with their provider',
+    description:
+      'full-text search over tools, execution intents and observations; stored embeddings with their provider',
     sql: `
       CREATE TABLE tool_terms (
         rowid INTEGER PRIMARY KEY,
@@ -246,7 +246,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     `,
     after: (db) => {
       const insert = db.prepare('INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)');
-      for (const row of db.prepare('SELECT scope, id, description FROM tools').all() as { scope: string; id: string; description: string }[]) {
+      for (const row of db.prepare('SELECT scope, id, description FROM tools').all() as {
+        scope: string;
+        id: string;
+        description: string;
+      }[]) {
         insert.run(row.scope, row.id, toolWords(row.id), row.description);
       }
     },
@@ -281,7 +285,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   },
   {
     version: 6,
-    description: 'Claude Code hooks: what a call was given and gave back (scrubbed, truncated); the queue of hook events; sessions and their turns',
+    description:
+      'Claude Code hooks: what a call was given and gave back (scrubbed, truncated); the queue of hook events; sessions and their turns',
     sql: `
       ALTER TABLE calls ADD COLUMN input TEXT;
       ALTER TABLE calls ADD COLUMN output TEXT;

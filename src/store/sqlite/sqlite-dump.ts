@@ -35,17 +35,23 @@ type Prepare = (sql: string) => Database.Statement;
 type Row = Record<string, unknown>;
 
 /** Every row of `table` in its order, `batchSize` rows at a time. */
-export async function* exportSqliteRows(prepare: Prepare, table: DumpTable, options: { batchSize?: number } = {}): AsyncGenerator<DumpRow[]> {
+export async function* exportSqliteRows(
+  prepare: Prepare,
+  table: DumpTable,
+  options: { batchSize?: number } = {},
+): AsyncGenerator<DumpRow[]> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? EXPORT_DEFAULTS.batchSize));
   const columns = DUMP_COLUMNS[table];
   const order = ORDER[table];
   const keys = 'rowid' in order ? [order.rowid] : order.key;
   // The order keys are selected again under their own names, so a row's columns stay as they are.
   const select = `SELECT ${columns.map((c) => `"${c.name}"`).join(', ')}, ${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
-  const tuple = (names: readonly string[]): string => (names.length === 1 ? names[0] ?? '' : `(${names.join(', ')})`);
+  const tuple = (names: readonly string[]): string => (names.length === 1 ? (names[0] ?? '') : `(${names.join(', ')})`);
   const keyTuple = tuple(keys.map((k) => `"${k}"`));
   const first = prepare(`${select} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`);
-  const next = prepare(`${select} WHERE ${keyTuple} > ${tuple(keys.map(() => '?'))} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`);
+  const next = prepare(
+    `${select} WHERE ${keyTuple} > ${tuple(keys.map(() => '?'))} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`,
+  );
   let after: unknown[] | undefined;
   for (;;) {
     const rows = (after === undefined ? first.all(batchSize) : next.all(...after, batchSize)) as Row[];
@@ -73,7 +79,12 @@ function fromSqlite(kind: string, value: unknown): string | number | null {
  * table's columns and scrubbed first; a constraint the schema enforces (allowed values, unique
  * keys, a call's execution) fails with the row's position. Returns how many went in.
  */
-export function importSqliteRows(prepare: Prepare, table: DumpTable, rows: readonly DumpRow[], scrub: <T>(record: T) => T): number {
+export function importSqliteRows(
+  prepare: Prepare,
+  table: DumpTable,
+  rows: readonly DumpRow[],
+  scrub: <T>(record: T) => T,
+): number {
   const columns = DUMP_COLUMNS[table];
   const indexTool = prepare(`
     INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)
@@ -81,24 +92,34 @@ export function importSqliteRows(prepare: Prepare, table: DumpTable, rows: reado
   rows.forEach((given, i) => {
     const problem = dumpRowProblem(table, given);
     if (problem !== undefined) {
-      throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, { details: { table, row: i } });
+      throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch: ${problem}`, {
+        details: { table, row: i },
+      });
     }
     const row = scrubDumpRow(table, given, scrub);
     const present = columns.filter((c) => row[c.name] !== undefined);
-    const insert = prepare(`INSERT INTO ${table} (${present.map((c) => `"${c.name}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`);
+    const insert = prepare(
+      `INSERT INTO ${table} (${present.map((c) => `"${c.name}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`,
+    );
     try {
       insert.run(...present.map((c) => toSqlite(c.kind, row[c.name] ?? null)));
       if (table === 'tools') {
-        const stored = prepare('SELECT description FROM tools WHERE scope = ? AND id = ?').get(row.scope, row.id) as { description: string };
+        const stored = prepare('SELECT description FROM tools WHERE scope = ? AND id = ?').get(row.scope, row.id) as {
+          description: string;
+        };
         indexTool.run(row.scope, row.id, toolWords(String(row.id)), stored.description);
       }
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
-        throw new CredenceError('INVALID_INPUT', `${table} row ${i + 1} of the batch breaks a constraint of the store: ${(error as Error).message}`, {
-          cause: error,
-          details: { table, row: i },
-        });
+        throw new CredenceError(
+          'INVALID_INPUT',
+          `${table} row ${i + 1} of the batch breaks a constraint of the store: ${(error as Error).message}`,
+          {
+            cause: error,
+            details: { table, row: i },
+          },
+        );
       }
       throw error;
     }

@@ -72,9 +72,23 @@ describe('SQLite store', () => {
 
   it('keeps a whole batch out when one row of it breaks a constraint', async () => {
     const store = openSqliteStore({ path: nextPath() });
-    const good = { id: 'ok', timestamp: 1, type: 'pattern' as const, context: {}, observation: 'fine', evidence: [], confidence: 0.5, tags: [] };
+    const good = {
+      id: 'ok',
+      timestamp: 1,
+      type: 'pattern' as const,
+      context: {},
+      observation: 'fine',
+      evidence: [],
+      confidence: 0.5,
+      tags: [],
+    };
     await store.insertObservations('p', [good]);
-    await expect(store.insertObservations('p', [{ ...good, id: 'a', observation: 'new' }, { ...good, id: 'b', observation: 'bad', confidence: 7 }])).rejects.toThrow();
+    await expect(
+      store.insertObservations('p', [
+        { ...good, id: 'a', observation: 'new' },
+        { ...good, id: 'b', observation: 'bad', confidence: 7 },
+      ]),
+    ).rejects.toThrow();
     expect((await store.listObservations('p')).map((o) => o.id)).toEqual(['ok']);
     await store.close();
   });
@@ -94,9 +108,15 @@ describe('SQLite store', () => {
     const path = nextPath();
     const a = openSqliteStore({ path });
     const b = openSqliteStore({ path });
-    const fold: EdgeFold = (current, event) => ({ from: event.from, to: event.to, type: event.type, ...observeEdge(current, event) });
+    const fold: EdgeFold = (current, event) => ({
+      from: event.from,
+      to: event.to,
+      type: event.type,
+      ...observeEdge(current, event),
+    });
     const asCall = (c: CallRecord): ExecutionCall => ({ ...c, at: c.at ?? 0 });
-    const learn = (before: readonly CallRecord[], after: readonly CallRecord[]) => appendedEdgeEvents(before.map(asCall), after.map(asCall));
+    const learn = (before: readonly CallRecord[], after: readonly CallRecord[]) =>
+      appendedEdgeEvents(before.map(asCall), after.map(asCall));
     const head = { id: 'shared-session', intent: 'two writers, one session', startedAt: 0 };
     // Each writer appends 200 calls, each consuming the call stored just before it (whoever wrote it).
     const writer = async (store: typeof a, tools: readonly string[]): Promise<number[]> => {
@@ -105,7 +125,15 @@ describe('SQLite store', () => {
         const report = await store.appendCalls(
           'p',
           head,
-          (before) => [{ tool: tools[i % tools.length] as string, status: i % 7 === 3 ? 'partial' : 'success', retries: 0, consumes: before.length === 0 ? [] : [before.length - 1], at: before.length }],
+          (before) => [
+            {
+              tool: tools[i % tools.length] as string,
+              status: i % 7 === 3 ? 'partial' : 'success',
+              retries: 0,
+              consumes: before.length === 0 ? [] : [before.length - 1],
+              at: before.length,
+            },
+          ],
           learn,
           fold,
         );
@@ -113,21 +141,32 @@ describe('SQLite store', () => {
       }
       return indexes;
     };
-    const [fromA, fromB] = await Promise.all([writer(a, ['read_file', 'parse_json', 'grep']), writer(b, ['write_file', 'parse_json', 'ls', 'cat'])]);
+    const [fromA, fromB] = await Promise.all([
+      writer(a, ['read_file', 'parse_json', 'grep']),
+      writer(b, ['write_file', 'parse_json', 'ls', 'cat']),
+    ]);
     const stored = await a.getExecution('p', 'shared-session');
     expect(stored?.calls).toHaveLength(400);
     expect([...fromA, ...fromB].sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i));
     // The writers took turns rather than one after the other.
     expect(Math.max(...fromA)).toBeGreaterThan(Math.min(...fromB));
     expect(Math.max(...fromB)).toBeGreaterThan(Math.min(...fromA));
-    const idx = (sqliteConnection(b).prepare(`SELECT idx FROM calls WHERE scope = 'p' AND execution_id = 'shared-session' ORDER BY idx`).all() as { idx: number }[]).map((r) => r.idx);
+    const idx = (
+      sqliteConnection(b)
+        .prepare(`SELECT idx FROM calls WHERE scope = 'p' AND execution_id = 'shared-session' ORDER BY idx`)
+        .all() as { idx: number }[]
+    ).map((r) => r.idx);
     expect(idx).toEqual(Array.from({ length: 400 }, (_, i) => i));
     // Every call consumed the one stored right before it: no writer appended on a stale view.
     expect(stored?.calls.every((c, i) => (i === 0 ? c.consumes.length === 0 : c.consumes[0] === i - 1))).toBe(true);
     // The same calls recorded whole, in one go, give the same edges.
     const whole = openSqliteStore({ path: ':memory:' });
     const calls = stored?.calls ?? [];
-    await whole.recordExecutions('p', [{ execution: { ...head, calls }, events: edgeEventsOf(calls.map(asCall)) }], fold);
+    await whole.recordExecutions(
+      'p',
+      [{ execution: { ...head, calls }, events: edgeEventsOf(calls.map(asCall)) }],
+      fold,
+    );
     const sequence = async (store: typeof a) => (await store.listEdges('p')).filter((e) => e.type === 'sequence');
     expect(await sequence(b)).toEqual(await sequence(whole));
     expect(await a.listEdges('p')).toEqual(await whole.listEdges('p'));
@@ -141,7 +180,11 @@ describe('SQLite store', () => {
     const first = MIGRATIONS.find((m) => m.version === 1);
     raw.exec(first?.sql ?? '');
     raw.pragma('user_version = 1');
-    raw.prepare(`INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES ('p', 'SkyScrapperFlightSearch', 'flights', 1, 1)`).run();
+    raw
+      .prepare(
+        `INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES ('p', 'SkyScrapperFlightSearch', 'flights', 1, 1)`,
+      )
+      .run();
     raw.close();
     const store = openSqliteStore({ path });
     expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);

@@ -12,7 +12,23 @@ import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, toolWords } from '../shared.js';
-import { json, parse, toCall, toEdge, toEmbedding, toEmbeddingStamp, toExecution, toFeedback, toInstinct, toMemory, toObservation, toShown, toSkill, toTool, type Row } from '../rows.js';
+import {
+  json,
+  parse,
+  toCall,
+  toEdge,
+  toEmbedding,
+  toEmbeddingStamp,
+  toExecution,
+  toFeedback,
+  toInstinct,
+  toMemory,
+  toObservation,
+  toShown,
+  toSkill,
+  toTool,
+  type Row,
+} from '../rows.js';
 import {
   TABLES,
   type AppendReport,
@@ -60,14 +76,16 @@ export interface SqliteStoreOptions {
   policy?: Partial<StorePolicy>;
 }
 
-
-
 /** Opens (creating and migrating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
   let db: Database.Database;
   if (path !== ':memory:' && existsSync(path) && statSync(path).isDirectory()) {
-    throw new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: it is a directory; give the path of a file`, { details: { path } });
+    throw new CredenceError(
+      'STORE_UNAVAILABLE',
+      `cannot open the database at ${path}: it is a directory; give the path of a file`,
+      { details: { path } },
+    );
   }
   try {
     if (path !== ':memory:' && !options.readonly) createPrivately(path);
@@ -92,7 +110,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.close();
     throw isDamaged(error) ? openFailure(path, error) : error;
   }
-  const store = nulSafeStore(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)));
+  const store = nulSafeStore(
+    construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)),
+  );
   keepConnection(store, db);
   return store;
 }
@@ -115,12 +135,19 @@ function createPrivately(path: string): void {
 /** SQLite's codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is not a SQLite database. */
 const isDamaged = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_'));
+  return (
+    typeof code === 'string' &&
+    (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_'))
+  );
 };
 
 function openFailure(path: string, error: unknown): CredenceError {
   const what = isDamaged(error) ? 'it is damaged or is not a Credence (SQLite) database: ' : '';
-  return new CredenceError('STORE_UNAVAILABLE', `cannot open the database at ${path}: ${what}${(error as Error).message}`, { cause: error, details: { path } });
+  return new CredenceError(
+    'STORE_UNAVAILABLE',
+    `cannot open the database at ${path}: ${what}${(error as Error).message}`,
+    { cause: error, details: { path } },
+  );
 }
 
 function migrate(db: Database.Database, path: string, readonly: boolean): void {
@@ -134,7 +161,10 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
   }
   if (current === LATEST_SCHEMA_VERSION) return;
   if (readonly) {
-    throw new CredenceError('STORE_UNAVAILABLE', `the database at ${path} needs a migration to version ${LATEST_SCHEMA_VERSION} but was opened read-only`);
+    throw new CredenceError(
+      'STORE_UNAVAILABLE',
+      `the database at ${path} needs a migration to version ${LATEST_SCHEMA_VERSION} but was opened read-only`,
+    );
   }
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
@@ -325,7 +355,10 @@ export class SqliteStore implements Store {
       VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
         source = excluded.source, count = excluded.count, successes = excluded.successes,
-        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({ scope, ...edge });
+        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({
+      scope,
+      ...edge,
+    });
     if (cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
   }
 
@@ -371,7 +404,9 @@ export class SqliteStore implements Store {
   /** Adds calls to each tool's counter, creating unknown tools with an empty description; returns the new ones. */
   #countCalls(scope: string, perTool: ReadonlyMap<string, number>): string[] {
     const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
-    const insertTool = this.#stmt(`INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`);
+    const insertTool = this.#stmt(
+      `INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`,
+    );
     const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
     const now = Date.now();
     const newTools: string[] = [];
@@ -389,20 +424,37 @@ export class SqliteStore implements Store {
     this.#stmt(`
       INSERT INTO tool_terms (scope, id, words, description) VALUES (?, ?, ?, ?)
       ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description
-      WHERE tool_terms.description IS NOT excluded.description OR tool_terms.words IS NOT excluded.words`).run(scope, id, toolWords(id), description);
+      WHERE tool_terms.description IS NOT excluded.description OR tool_terms.words IS NOT excluded.words`).run(
+      scope,
+      id,
+      toolWords(id),
+      description,
+    );
   }
 
-  async searchTools(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+  async searchTools(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ id: string; bm25: number }[]> {
     const rows = this.#ftsTop('tools_fts', 'tool_terms', scope, match, options.limit ?? 50, 'm.id AS id');
     return rows.map((r) => ({ id: String(r.id), bm25: Number(r.bm25) }));
   }
 
-  async searchExecutions(scope: string, match: string, options: { limit?: number } = {}): Promise<{ id: string; bm25: number }[]> {
+  async searchExecutions(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ id: string; bm25: number }[]> {
     const rows = this.#ftsTop('executions_fts', 'executions', scope, match, options.limit ?? 20, 'm.id AS id');
     return rows.map((r) => ({ id: String(r.id), bm25: Number(r.bm25) }));
   }
 
-  async searchObservations(scope: string, match: string, options: { limit?: number } = {}): Promise<{ observation: ObservationRecord; bm25: number }[]> {
+  async searchObservations(
+    scope: string,
+    match: string,
+    options: { limit?: number } = {},
+  ): Promise<{ observation: ObservationRecord; bm25: number }[]> {
     const rows = this.#ftsTop('observations_fts', 'observations', scope, match, options.limit ?? 20, 'm.*');
     return rows.map((r) => ({ observation: toObservation(r), bm25: Number(r.bm25) }));
   }
@@ -412,22 +464,37 @@ export class SqliteStore implements Store {
       INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector`);
     this.#write(() => {
-      for (const item of items) put.run(scope, kind, item.refId, item.modelKey, item.textHash, Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength));
+      for (const item of items)
+        put.run(
+          scope,
+          kind,
+          item.refId,
+          item.modelKey,
+          item.textHash,
+          Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength),
+        );
     });
   }
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
-    const rows = this.#stmt('SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
+    const rows = this.#stmt(
+      'SELECT ref_id, model_key, text_hash, vector FROM embeddings WHERE scope = ? AND kind = ?',
+    ).all(scope, kind) as Row[];
     return rows.map(toEmbedding);
   }
 
   async getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]> {
-    const rows = this.#stmt('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = ? AND kind = ?').all(scope, kind) as Row[];
+    const rows = this.#stmt('SELECT ref_id, model_key, text_hash FROM embeddings WHERE scope = ? AND kind = ?').all(
+      scope,
+      kind,
+    ) as Row[];
     return rows.map(toEmbeddingStamp);
   }
 
   async calledTools(scope: string): Promise<Map<string, number>> {
-    const rows = this.#stmt('SELECT id, calls FROM tools WHERE scope = ? AND calls > 0 ORDER BY id').all(scope) as Row[];
+    const rows = this.#stmt('SELECT id, calls FROM tools WHERE scope = ? AND calls > 0 ORDER BY id').all(
+      scope,
+    ) as Row[];
     return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
   }
 
@@ -548,8 +615,13 @@ export class SqliteStore implements Store {
       // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
       this.#markHookEventsDone(scope, options.dequeue ?? []);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
-      const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(scope, head.id) as Row | undefined;
-      const before = (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]).map(toCall);
+      const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(
+        scope,
+        head.id,
+      ) as Row | undefined;
+      const before = (
+        this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]
+      ).map(toCall);
       const added = build(before).map((call) => this.#policy.scrub(call));
       const after = [...before, ...added];
       const events = learn(before, after).map((event) => this.#policy.scrub(event));
@@ -557,7 +629,13 @@ export class SqliteStore implements Store {
       const ended = endedAt(added, row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at));
       if (row === undefined) {
         // The insert trigger indexes the intent in executions_fts.
-        this.#stmt('INSERT INTO executions (id, scope, intent, started_at, ended_at) VALUES (?, ?, ?, ?, ?)').run(head.id, scope, head.intent, startedAt, ended);
+        this.#stmt('INSERT INTO executions (id, scope, intent, started_at, ended_at) VALUES (?, ?, ?, ?, ?)').run(
+          head.id,
+          scope,
+          head.intent,
+          startedAt,
+          ended,
+        );
       } else {
         this.#stmt('UPDATE executions SET ended_at = ? WHERE scope = ? AND id = ?').run(ended, scope, head.id);
       }
@@ -566,7 +644,12 @@ export class SqliteStore implements Store {
       this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
       const newTools = this.#countCalls(scope, callsPerTool(added));
       this.#writeEdges(scope, edges.values());
-      return { newTools, edges, execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length }, version: this.#dataVersionNow() };
+      return {
+        newTools,
+        edges,
+        execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length },
+        version: this.#dataVersionNow(),
+      };
     });
     this.#cacheCommitted(scope, report.edges, report.version);
     return { newTools: report.newTools, edges: [...report.edges.values()], execution: report.execution };
@@ -595,7 +678,16 @@ export class SqliteStore implements Store {
   }
 
   #toExecution(row: Row, known?: CallRecord[]): ExecutionRecord {
-    return toExecution(row, known ?? (this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(row.scope, row.id) as Row[]).map(toCall));
+    return toExecution(
+      row,
+      known ??
+        (
+          this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(
+            row.scope,
+            row.id,
+          ) as Row[]
+        ).map(toCall),
+    );
   }
 
   // ---- observations --------------------------------------------------------------------------
@@ -627,18 +719,22 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listObservations(scope: string, options: { since?: number; limit?: number } = {}): Promise<ObservationRecord[]> {
-    const rows = this.#stmt('SELECT * FROM observations WHERE scope = ? AND timestamp >= ? ORDER BY timestamp, id LIMIT ?').all(
-      scope,
-      options.since ?? Number.MIN_SAFE_INTEGER,
-      options.limit ?? -1,
-    ) as Row[];
+  async listObservations(
+    scope: string,
+    options: { since?: number; limit?: number } = {},
+  ): Promise<ObservationRecord[]> {
+    const rows = this.#stmt(
+      'SELECT * FROM observations WHERE scope = ? AND timestamp >= ? ORDER BY timestamp, id LIMIT ?',
+    ).all(scope, options.since ?? Number.MIN_SAFE_INTEGER, options.limit ?? -1) as Row[];
     return rows.map(toObservation);
   }
 
   // ---- memories ------------------------------------------------------------------------------
 
-  async upsertMemories(scope: string, memories: readonly MemoryRecord[]): Promise<{ inserted: number; updated: number }> {
+  async upsertMemories(
+    scope: string,
+    memories: readonly MemoryRecord[],
+  ): Promise<{ inserted: number; updated: number }> {
     const exists = this.#stmt('SELECT 1 FROM memories WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
       INSERT INTO memories (id, scope, category, title, text, tags, path, confidence, intent, created_at, updated_at)
@@ -722,7 +818,9 @@ export class SqliteStore implements Store {
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
-    return (this.#stmt('SELECT * FROM instincts WHERE scope = ? ORDER BY confidence DESC, slug').all(scope) as Row[]).map(toInstinct);
+    return (
+      this.#stmt('SELECT * FROM instincts WHERE scope = ? ORDER BY confidence DESC, slug').all(scope) as Row[]
+    ).map(toInstinct);
   }
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
@@ -740,14 +838,20 @@ export class SqliteStore implements Store {
   }
 
   async listSkills(scope: string): Promise<SkillRecord[]> {
-    return (this.#stmt('SELECT * FROM skills WHERE scope = ? ORDER BY confidence DESC, name').all(scope) as Row[]).map(toSkill);
+    return (this.#stmt('SELECT * FROM skills WHERE scope = ? ORDER BY confidence DESC, name').all(scope) as Row[]).map(
+      toSkill,
+    );
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
     const f = this.#policy.scrub(raw);
     const info = this.#stmt(`
       INSERT INTO feedback (id, scope, target_id, kind, note, at)
-      VALUES (@id, @scope, @targetId, @kind, @note, @at) ON CONFLICT DO NOTHING`).run({ ...f, scope, note: f.note ?? null });
+      VALUES (@id, @scope, @targetId, @kind, @note, @at) ON CONFLICT DO NOTHING`).run({
+      ...f,
+      scope,
+      note: f.note ?? null,
+    });
     return { inserted: info.changes, duplicates: 1 - info.changes };
   }
 
@@ -769,14 +873,24 @@ export class SqliteStore implements Store {
   }
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
-    return this.#stmt('UPDATE shown SET verdict = ?, verdict_at = ? WHERE scope = ? AND id = ?').run(verdict, at, scope, id).changes > 0;
+    return (
+      this.#stmt('UPDATE shown SET verdict = ?, verdict_at = ? WHERE scope = ? AND id = ?').run(verdict, at, scope, id)
+        .changes > 0
+    );
   }
 
-  async shownCounts(scope: string): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+  async shownCounts(
+    scope: string,
+  ): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
     const rows = this.#stmt(`
       SELECT surface, count(*) AS shown, sum(verdict = 'accepted') AS accepted, sum(verdict = 'rejected') AS rejected
       FROM shown WHERE scope = ? GROUP BY surface ORDER BY surface`).all(scope) as Row[];
-    return rows.map((r) => ({ surface: r.surface as ShownRecord['surface'], shown: Number(r.shown), accepted: Number(r.accepted ?? 0), rejected: Number(r.rejected ?? 0) }));
+    return rows.map((r) => ({
+      surface: r.surface as ShownRecord['surface'],
+      shown: Number(r.shown),
+      accepted: Number(r.accepted ?? 0),
+      rejected: Number(r.rejected ?? 0),
+    }));
   }
 
   async deleteObservation(scope: string, id: string): Promise<boolean> {
@@ -804,7 +918,9 @@ export class SqliteStore implements Store {
   }
 
   async listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]> {
-    const rows = this.#stmt('SELECT * FROM feedback WHERE scope = @scope AND (@target IS NULL OR target_id = @target) ORDER BY at, id').all({
+    const rows = this.#stmt(
+      'SELECT * FROM feedback WHERE scope = @scope AND (@target IS NULL OR target_id = @target) ORDER BY at, id',
+    ).all({
       scope,
       target: targetId ?? null,
     }) as Row[];
@@ -812,8 +928,13 @@ export class SqliteStore implements Store {
   }
   // ---- hook queue ----------------------------------------------------------------------------
 
-  async enqueueHookEvents(scope: string, events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[]): Promise<number[]> {
-    const insert = this.#stmt('INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  async enqueueHookEvents(
+    scope: string,
+    events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[],
+  ): Promise<number[]> {
+    const insert = this.#stmt(
+      'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const seen = this.#stmt('SELECT turn FROM hook_events WHERE key = ?');
     const current = this.#stmt('SELECT turn FROM hook_sessions WHERE scope = ? AND session_id = ?');
     const next = this.#stmt(`
@@ -831,7 +952,15 @@ export class SqliteStore implements Store {
             : e.turn === 'current'
               ? Number((current.get(scope, e.session) as Row | undefined)?.turn ?? 0)
               : e.turn;
-        insert.run(scope, e.session, turn, e.kind, e.at, json(this.#policy.scrub({ payload: e.payload }).payload), e.key ?? null);
+        insert.run(
+          scope,
+          e.session,
+          turn,
+          e.kind,
+          e.at,
+          json(this.#policy.scrub({ payload: e.payload }).payload),
+          e.key ?? null,
+        );
         return turn;
       }),
     );
@@ -846,14 +975,25 @@ export class SqliteStore implements Store {
           SELECT session_id FROM hook_events
           WHERE scope = @scope AND done_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> @claimer AND claimed_at >= @stale)
       RETURNING seq, session_id, turn, kind, at, payload`);
-    const rows = this.#write(() => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[]);
+    const rows = this.#write(
+      () => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[],
+    );
     return rows
-      .map((r) => ({ seq: Number(r.seq), session: String(r.session_id), turn: Number(r.turn), kind: String(r.kind), at: Number(r.at), payload: parse<unknown>(r.payload, null) }))
+      .map((r) => ({
+        seq: Number(r.seq),
+        session: String(r.session_id),
+        turn: Number(r.turn),
+        kind: String(r.kind),
+        at: Number(r.at),
+        payload: parse<unknown>(r.payload, null),
+      }))
       .sort((a, b) => a.seq - b.seq);
   }
 
   async releaseHookEvents(scope: string, seqs: readonly number[]): Promise<void> {
-    const release = this.#stmt('UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ? AND done_at IS NULL');
+    const release = this.#stmt(
+      'UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ? AND done_at IS NULL',
+    );
     this.#write(() => {
       for (const seq of seqs) release.run(scope, seq);
     });
@@ -867,14 +1007,21 @@ export class SqliteStore implements Store {
   #markHookEventsDone(scope: string, seqs: readonly number[]): void {
     if (seqs.length === 0) return;
     const now = Date.now();
-    const done = this.#stmt(`UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?`);
+    const done = this.#stmt(
+      `UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?`,
+    );
     for (const seq of seqs) done.run(now, scope, seq);
     this.#stmt('DELETE FROM hook_events WHERE done_at < ?').run(now - this.#policy.hookKeyRetentionMs);
   }
 
   async hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }> {
-    const row = this.#stmt('SELECT turn, state FROM hook_sessions WHERE scope = ? AND session_id = ?').get(scope, session) as Row | undefined;
-    return row === undefined ? { turn: 0, state: {} } : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
+    const row = this.#stmt('SELECT turn, state FROM hook_sessions WHERE scope = ? AND session_id = ?').get(
+      scope,
+      session,
+    ) as Row | undefined;
+    return row === undefined
+      ? { turn: 0, state: {} }
+      : { turn: Number(row.turn), state: parse<Record<string, unknown>>(row.state, {}) };
   }
 
   async startHookTurn(scope: string, session: string, at: number): Promise<number> {
@@ -892,7 +1039,12 @@ export class SqliteStore implements Store {
     this.#write(() =>
       this.#stmt(`
         INSERT INTO hook_sessions (scope, session_id, turn, state, updated_at) VALUES (?, ?, 0, ?, ?)
-        ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`).run(scope, session, json(state), at),
+        ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`).run(
+        scope,
+        session,
+        json(state),
+        at,
+      ),
     );
   }
 
@@ -911,15 +1063,9 @@ export class SqliteStore implements Store {
     }
     return inserted;
   }
-
 }
 
 /** Events in one recording batch from which the whole scope's edges are scanned into the cache. */
 const SCAN_EDGES_FROM = 2000;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
-
-
-
-
-

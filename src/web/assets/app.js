@@ -6,7 +6,13 @@
 (() => {
   const NODE_COLOUR = '#4a5568';
   const BANDS = ['noise', 'tentative', 'probable', 'certain', 'established'];
-  const BAND_COLOURS = { noise: '#b8bcc4', tentative: '#e8912d', probable: '#c9b22a', certain: '#3a9d5d', established: '#2f6fd6' };
+  const BAND_COLOURS = {
+    noise: '#b8bcc4',
+    tentative: '#e8912d',
+    probable: '#c9b22a',
+    certain: '#3a9d5d',
+    established: '#2f6fd6',
+  };
   const TYPE_STYLES = {
     dependency: { width: 1.8, dash: [] },
     contains: { width: 1.4, dash: [8, 3, 2, 3] },
@@ -25,9 +31,10 @@
     try {
       sessionStorage.setItem('credence-token', decodeURIComponent(fromHash[1]));
     } catch (error) {
-      tokenProblem = error instanceof URIError
-        ? 'The token in the address (#token=…) is not valid URL encoding, so it was ignored: open the page again with #token= and the token as the server was given it (percent-encode only what needs it).'
-        : `The token in the address (#token=…) could not be kept for this tab, so it was ignored: ${error.message}`;
+      tokenProblem =
+        error instanceof URIError
+          ? 'The token in the address (#token=…) is not valid URL encoding, so it was ignored: open the page again with #token= and the token as the server was given it (percent-encode only what needs it).'
+          : `The token in the address (#token=…) could not be kept for this tab, so it was ignored: ${error.message}`;
     }
     history.replaceState(null, '', location.pathname + location.search);
   }
@@ -48,7 +55,8 @@
       else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
       else el.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) el.append(c instanceof Node ? c : String(c));
+    for (const c of children.flat(Infinity))
+      if (c !== undefined && c !== null && c !== false) el.append(c instanceof Node ? c : String(c));
     return el;
   }
   const svgNs = 'http://www.w3.org/2000/svg';
@@ -58,10 +66,18 @@
     for (const c of children.flat()) if (c !== undefined && c !== null) el.append(c instanceof Node ? c : String(c));
     return el;
   }
-  const fmt = (v, d = 3) => (v === null || v === undefined ? '—' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(d)) : String(v));
+  const fmt = (v, d = 3) =>
+    v === null || v === undefined
+      ? '—'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? String(v)
+          : v.toFixed(d)
+        : String(v);
   const pct = (v) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
   const when = (iso) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
-  const bandOf = (c) => (c >= 0.9 ? 'established' : c >= 0.7 ? 'certain' : c >= 0.5 ? 'probable' : c >= 0.3 ? 'tentative' : 'noise');
+  const bandOf = (c) =>
+    c >= 0.9 ? 'established' : c >= 0.7 ? 'certain' : c >= 0.5 ? 'probable' : c >= 0.3 ? 'tentative' : 'noise';
   const band = (name) => h('span', { class: `band band-${name}` }, name);
   const partsText = (parts) =>
     Object.entries(parts || {})
@@ -92,7 +108,13 @@
       rows.map((r) => {
         const fill = h('div', { class: `fill ${r.cls || 'plain'}` });
         fill.style.width = `${(100 * r.count) / top}%`;
-        return h('div', { class: 'row' }, h('span', {}, r.label), h('div', {}, fill), h('span', { class: 'num' }, String(r.count)));
+        return h(
+          'div',
+          { class: 'row' },
+          h('span', {}, r.label),
+          h('div', {}, fill),
+          h('span', { class: 'num' }, String(r.count)),
+        );
       }),
     );
   }
@@ -121,7 +143,15 @@
       const names = data.scopes.map((x) => x.scope);
       if (!names.includes(current)) names.push(current);
       // Every scope holding a row; the served one (listed first) is marked as the default.
-      scopeSelect.replaceChildren(...names.map((n) => h('option', { value: n, selected: n === current, 'data-default': n === data.default }, n === data.default ? `${n} (default)` : n)));
+      scopeSelect.replaceChildren(
+        ...names.map((n) =>
+          h(
+            'option',
+            { value: n, selected: n === current, 'data-default': n === data.default },
+            n === data.default ? `${n} (default)` : n,
+          ),
+        ),
+      );
       document.body.dataset.scopes = String(names.length);
       scopeSelect.addEventListener('change', () => {
         const next = new URLSearchParams(location.search);
@@ -141,15 +171,46 @@
     const state = { types: new Set(data.types), min: 0, selected: -1, zoom: 1, panX: 0, panY: 0, detail: null };
     const canvas = h('canvas', { id: 'graph', 'aria-label': `tool graph: ${n} tools, ${m} edges` });
     const side = h('aside', { class: 'side', id: 'tool-panel' }, h('h1', {}, 'Tool graph'), summary());
-    const find = h('input', { type: 'search', placeholder: 'find a tool', list: 'tool-ids', id: 'find-tool', size: 22 });
-    const ids = h('datalist', { id: 'tool-ids' }, n <= 5000 ? data.nodes.id.map((id) => h('option', { value: id })) : []);
+    const find = h('input', {
+      type: 'search',
+      placeholder: 'find a tool',
+      list: 'tool-ids',
+      id: 'find-tool',
+      size: 22,
+    });
+    const ids = h(
+      'datalist',
+      { id: 'tool-ids' },
+      n <= 5000 ? data.nodes.id.map((id) => h('option', { value: id })) : [],
+    );
     const minLabel = h('span', { class: 'num' }, '0.00');
-    const slider = h('input', { type: 'range', min: 0, max: 1, step: 0.05, value: 0, id: 'min-confidence', 'aria-label': 'minimum confidence' });
+    const slider = h('input', {
+      type: 'range',
+      min: 0,
+      max: 1,
+      step: 0.05,
+      value: 0,
+      id: 'min-confidence',
+      'aria-label': 'minimum confidence',
+    });
     const toolbar = h(
       'div',
       { class: 'toolbar' },
       data.types.map((t) =>
-        h('label', {}, h('input', { type: 'checkbox', checked: true, 'data-type': t, onchange: (e) => { e.target.checked ? state.types.add(t) : state.types.delete(t); draw(); } }), ` ${t}`),
+        h(
+          'label',
+          {},
+          h('input', {
+            type: 'checkbox',
+            checked: true,
+            'data-type': t,
+            onchange: (e) => {
+              e.target.checked ? state.types.add(t) : state.types.delete(t);
+              draw();
+            },
+          }),
+          ` ${t}`,
+        ),
       ),
       h('label', {}, 'confidence ≥ ', slider, ' ', minLabel),
       find,
@@ -157,7 +218,14 @@
       h('span', { class: 'muted', id: 'graph-counts' }, `${n} tools · ${m} edges · layout ${data.layout}`),
     );
     const legend = h('div', { class: 'legend' }, legendRows());
-    main.replaceChildren(h('div', { class: 'graph-page' }, h('div', { class: 'graph-col' }, toolbar, h('div', { class: 'graph-wrap' }, canvas, legend)), side));
+    main.replaceChildren(
+      h(
+        'div',
+        { class: 'graph-page' },
+        h('div', { class: 'graph-col' }, toolbar, h('div', { class: 'graph-wrap' }, canvas, legend)),
+        side,
+      ),
+    );
 
     slider.addEventListener('input', () => {
       state.min = Number(slider.value);
@@ -261,7 +329,8 @@
       const labelled = n <= 80 ? n : 25;
       for (let i = 0; i < labelled; i += 1) ctx.fillText(data.nodes.id[i], px[i] + radius[i] + 3, py[i] + 4);
       if (sel >= labelled) ctx.fillText(data.nodes.id[sel], px[sel] + radius[sel] + 3, py[sel] + 4);
-      document.getElementById('graph-counts').textContent = `${n} tools · ${shown} of ${m} edges shown · layout ${data.layout}`;
+      document.getElementById('graph-counts').textContent =
+        `${n} tools · ${shown} of ${m} edges shown · layout ${data.layout}`;
       // The markers the tests and the bench wait on: what this draw put on the canvas, counted by
       // the loops above (not the data's length), and when the first draw ended.
       graph.drawnNodes = drawnNodes;
@@ -376,7 +445,11 @@
       pixelAt(x, y) {
         const rect = canvas.getBoundingClientRect();
         const dpr = canvas.width / Math.max(1, rect.width);
-        return Array.from(canvas.getContext('2d').getImageData(Math.floor((x - rect.left) * dpr), Math.floor((y - rect.top) * dpr), 1, 1).data);
+        return Array.from(
+          canvas
+            .getContext('2d')
+            .getImageData(Math.floor((x - rect.left) * dpr), Math.floor((y - rect.top) * dpr), 1, 1).data,
+        );
       },
     };
     window.credenceGraph = graph;
@@ -387,16 +460,43 @@
       return h(
         'div',
         {},
-        h('p', { class: 'muted' }, 'Click a tool to see its edges and what usually follows it. Sizes follow PageRank over the confident edges; colours the confidence band; faded edges are below the 0.3 threshold.'),
-        h('table', {}, h('tbody', {},
-          h('tr', {}, h('th', {}, 'tools in the catalogue'), h('td', { class: 'num' }, st.tools)),
-          h('tr', {}, h('th', {}, 'edges stored'), h('td', { class: 'num' }, st.edges)),
-          h('tr', {}, h('th', {}, 'confident pairs (≥ 0.3)'), h('td', { class: 'num' }, st.confidentPairs)),
-          h('tr', {}, h('th', {}, 'density'), h('td', { class: 'num' }, fmt(st.density, 4))),
-          h('tr', {}, h('th', {}, 'tier'), h('td', { class: 'num' }, st.tier)),
-        )),
+        h(
+          'p',
+          { class: 'muted' },
+          'Click a tool to see its edges and what usually follows it. Sizes follow PageRank over the confident edges; colours the confidence band; faded edges are below the 0.3 threshold.',
+        ),
+        h(
+          'table',
+          {},
+          h(
+            'tbody',
+            {},
+            h('tr', {}, h('th', {}, 'tools in the catalogue'), h('td', { class: 'num' }, st.tools)),
+            h('tr', {}, h('th', {}, 'edges stored'), h('td', { class: 'num' }, st.edges)),
+            h('tr', {}, h('th', {}, 'confident pairs (≥ 0.3)'), h('td', { class: 'num' }, st.confidentPairs)),
+            h('tr', {}, h('th', {}, 'density'), h('td', { class: 'num' }, fmt(st.density, 4))),
+            h('tr', {}, h('th', {}, 'tier'), h('td', { class: 'num' }, st.tier)),
+          ),
+        ),
         h('h2', {}, 'Most central'),
-        h('ol', {}, data.nodes.id.slice(0, 8).map((id, i) => h('li', {}, `${id} `, h('span', { class: 'muted' }, `PageRank ${fmt(data.nodes.pageRank[i], 4)}, ${data.nodes.calls[i]} calls`)))),
+        h(
+          'ol',
+          {},
+          data.nodes.id
+            .slice(0, 8)
+            .map((id, i) =>
+              h(
+                'li',
+                {},
+                `${id} `,
+                h(
+                  'span',
+                  { class: 'muted' },
+                  `PageRank ${fmt(data.nodes.pageRank[i], 4)}, ${data.nodes.calls[i]} calls`,
+                ),
+              ),
+            ),
+        ),
       );
     }
   }
@@ -404,11 +504,32 @@
   function legendRows() {
     const line = (type) => {
       const st = TYPE_STYLES[type];
-      return s('svg', { width: 34, height: 10 }, s('line', { x1: 1, y1: 5, x2: 33, y2: 5, stroke: '#4a5568', 'stroke-width': st.width, 'stroke-dasharray': st.dash.join(' ') || 'none' }));
+      return s(
+        'svg',
+        { width: 34, height: 10 },
+        s('line', {
+          x1: 1,
+          y1: 5,
+          x2: 33,
+          y2: 5,
+          stroke: '#4a5568',
+          'stroke-width': st.width,
+          'stroke-dasharray': st.dash.join(' ') || 'none',
+        }),
+      );
     };
     return [
-      h('div', {}, Object.keys(TYPE_STYLES).map((t) => h('span', { class: 'chip' }, line(t), ` ${t}`))),
-      h('div', {}, BANDS.map((b) => h('span', { class: `band band-${b}` }, b)), h('span', { class: 'muted' }, ' faded: below 0.3')),
+      h(
+        'div',
+        {},
+        Object.keys(TYPE_STYLES).map((t) => h('span', { class: 'chip' }, line(t), ` ${t}`)),
+      ),
+      h(
+        'div',
+        {},
+        BANDS.map((b) => h('span', { class: `band band-${b}` }, b)),
+        h('span', { class: 'muted' }, ' faded: below 0.3'),
+      ),
     ];
   }
 
@@ -417,7 +538,20 @@
     return h(
       'table',
       { class: `edges-${end}` },
-      h('thead', {}, h('tr', {}, h('th', {}, end === 'out' ? 'to' : 'from'), h('th', {}, 'type'), h('th', {}, 'source'), h('th', { class: 'num' }, 'count'), h('th', {}, 'last seen'), h('th', { class: 'num' }, 'confidence'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, end === 'out' ? 'to' : 'from'),
+          h('th', {}, 'type'),
+          h('th', {}, 'source'),
+          h('th', { class: 'num' }, 'count'),
+          h('th', {}, 'last seen'),
+          h('th', { class: 'num' }, 'confidence'),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -441,40 +575,136 @@
     return [
       h('h1', {}, tool.id),
       h('p', {}, tool.description || h('span', { class: 'muted' }, 'no description')),
-      h('p', { class: 'muted' }, `${tool.calls} calls · PageRank ${fmt(pageRank, 4)}${tool.origin ? ` · ${tool.origin}` : ''}`),
+      h(
+        'p',
+        { class: 'muted' },
+        `${tool.calls} calls · PageRank ${fmt(pageRank, 4)}${tool.origin ? ` · ${tool.origin}` : ''}`,
+      ),
       h('h2', {}, `Next-tool suggestions (${tool.next.length})`),
       tool.next.length === 0
         ? h('p', { class: 'muted' }, 'none: no confirmed edge ≥ 0.3 leaves this tool')
-        : h('ol', { id: 'next-tools' }, tool.next.map((n) => h('li', {}, h('b', {}, n.tool), ` ${fmt(n.confidence)} `, band(bandOf(n.confidence)), n.weak ? h('span', { class: 'muted' }, ' weak') : null, h('div', { class: 'parts' }, n.why)))),
+        : h(
+            'ol',
+            { id: 'next-tools' },
+            tool.next.map((n) =>
+              h(
+                'li',
+                {},
+                h('b', {}, n.tool),
+                ` ${fmt(n.confidence)} `,
+                band(bandOf(n.confidence)),
+                n.weak ? h('span', { class: 'muted' }, ' weak') : null,
+                h('div', { class: 'parts' }, n.why),
+              ),
+            ),
+          ),
       h('h2', {}, `Edges out (${tool.outgoing.length})`),
       edgeTable(tool.outgoing, 'out'),
       h('h2', {}, `Edges in (${tool.incoming.length})`),
       edgeTable(tool.incoming, 'in'),
-      h('p', { class: 'parts' }, 'confidence = type weight × source modifier × 0.5^(idle days / 60); hover a confidence for its parts.'),
+      h(
+        'p',
+        { class: 'parts' },
+        'confidence = type weight × source modifier × 0.5^(idle days / 60); hover a confidence for its parts.',
+      ),
     ];
   }
 
   // ---- confidence ---------------------------------------------------------------------------
   async function confidencePage() {
     const d = await api('/api/confidence');
-    const bandRows = (bands) => bands.map((b) => ({ label: `${b.band} ${b.min}–${b.max}`, count: b.count, cls: b.band }));
-    const tiers = d.density.tiers.map((t) => h('span', { class: `chip${t.tier === d.density.tier ? ' success' : ''}` }, t.below === null ? `${t.tier} ≥ 0.10` : `${t.tier} < ${t.below}`));
+    const bandRows = (bands) =>
+      bands.map((b) => ({ label: `${b.band} ${b.min}–${b.max}`, count: b.count, cls: b.band }));
+    const tiers = d.density.tiers.map((t) =>
+      h(
+        'span',
+        { class: `chip${t.tier === d.density.tier ? ' success' : ''}` },
+        t.below === null ? `${t.tier} ≥ 0.10` : `${t.tier} < ${t.below}`,
+      ),
+    );
     main.replaceChildren(
       h('h1', {}, `Confidence — scope ${d.scope}`),
       h(
         'div',
         { class: 'cards' },
-        h('div', { class: 'card', id: 'density' }, h('div', { class: 'muted' }, 'graph density'), h('div', { class: 'big' }, fmt(d.density.value, 4)), h('div', {}, 'tier ', h('b', {}, d.density.tier)), h('div', {}, tiers)),
-        h('div', { class: 'card' }, h('div', { class: 'muted' }, 'DAG weights for this tier'), h('div', {}, `hybrid ${d.density.weights.hybrid} · PageRank ${d.density.weights.pageRank} · path ${d.density.weights.path}`), h('div', { class: 'muted' }, `|V| ${d.density.vertices}, |E| ${d.density.confidentPairs}`)),
-        h('div', { class: 'card' }, h('div', { class: 'muted' }, 'edges ≥ 0.3 (used for suggestions)'), h('div', { class: 'big' }, `${d.edges.aboveThreshold} / ${d.edges.total}`)),
+        h(
+          'div',
+          { class: 'card', id: 'density' },
+          h('div', { class: 'muted' }, 'graph density'),
+          h('div', { class: 'big' }, fmt(d.density.value, 4)),
+          h('div', {}, 'tier ', h('b', {}, d.density.tier)),
+          h('div', {}, tiers),
+        ),
+        h(
+          'div',
+          { class: 'card' },
+          h('div', { class: 'muted' }, 'DAG weights for this tier'),
+          h(
+            'div',
+            {},
+            `hybrid ${d.density.weights.hybrid} · PageRank ${d.density.weights.pageRank} · path ${d.density.weights.path}`,
+          ),
+          h('div', { class: 'muted' }, `|V| ${d.density.vertices}, |E| ${d.density.confidentPairs}`),
+        ),
+        h(
+          'div',
+          { class: 'card' },
+          h('div', { class: 'muted' }, 'edges ≥ 0.3 (used for suggestions)'),
+          h('div', { class: 'big' }, `${d.edges.aboveThreshold} / ${d.edges.total}`),
+        ),
       ),
       h(
         'div',
         { class: 'grid2' },
-        h('section', { id: 'edge-bands' }, h('h2', {}, `Edge confidence (${d.edges.total})`), barsOf(bandRows(d.edges.bands))),
-        h('section', {}, h('h2', {}, 'By edge type'), h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'type'), BANDS.map((b) => h('th', { class: 'num' }, b)))), h('tbody', {}, d.edges.byType.map((t) => h('tr', {}, h('td', {}, t.type), t.bands.map((b) => h('td', { class: 'num' }, b.count))))))),
-        h('section', { id: 'instinct-bands' }, h('h2', {}, `Active instincts (${d.instincts.total})`), barsOf(bandRows(d.instincts.bands))),
-        h('section', { id: 'skill-bands' }, h('h2', {}, `Skills, confidence now (${d.skills.total})`), barsOf(bandRows(d.skills.bands))),
+        h(
+          'section',
+          { id: 'edge-bands' },
+          h('h2', {}, `Edge confidence (${d.edges.total})`),
+          barsOf(bandRows(d.edges.bands)),
+        ),
+        h(
+          'section',
+          {},
+          h('h2', {}, 'By edge type'),
+          h(
+            'table',
+            {},
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'type'),
+                BANDS.map((b) => h('th', { class: 'num' }, b)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              d.edges.byType.map((t) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, t.type),
+                  t.bands.map((b) => h('td', { class: 'num' }, b.count)),
+                ),
+              ),
+            ),
+          ),
+        ),
+        h(
+          'section',
+          { id: 'instinct-bands' },
+          h('h2', {}, `Active instincts (${d.instincts.total})`),
+          barsOf(bandRows(d.instincts.bands)),
+        ),
+        h(
+          'section',
+          { id: 'skill-bands' },
+          h('h2', {}, `Skills, confidence now (${d.skills.total})`),
+          barsOf(bandRows(d.skills.bands)),
+        ),
       ),
       h('h2', {}, `Over the last ${d.timeline.length} days`),
       timeline(d.timeline),
@@ -490,69 +720,255 @@
     const maxBar = Math.max(1, ...days.map((d) => Math.max(d.executions, d.observations)));
     const maxEdges = Math.max(1, ...days.map((d) => d.edgesSoFar));
     const y = (v, max) => hgt - 20 - (v / max) * (hgt - 40);
-    const svg = s('svg', { viewBox: `0 0 ${w} ${hgt}`, width: '100%', role: 'img', 'aria-label': 'executions, observations and edges per day', id: 'timeline' });
+    const svg = s('svg', {
+      viewBox: `0 0 ${w} ${hgt}`,
+      width: '100%',
+      role: 'img',
+      'aria-label': 'executions, observations and edges per day',
+      id: 'timeline',
+    });
     days.forEach((d, i) => {
       const x = left + i * bw;
-      svg.append(s('rect', { x: x + 1, y: y(d.executions, maxBar), width: bw / 2 - 1, height: hgt - 20 - y(d.executions, maxBar), fill: '#2f6fd6' }, s('title', {}, `${d.day}: ${d.executions} runs, ${d.calls} calls`)));
-      svg.append(s('rect', { x: x + bw / 2, y: y(d.observations, maxBar), width: bw / 2 - 1, height: hgt - 20 - y(d.observations, maxBar), fill: '#e8912d' }, s('title', {}, `${d.day}: ${d.observations} observations`)));
+      svg.append(
+        s(
+          'rect',
+          {
+            x: x + 1,
+            y: y(d.executions, maxBar),
+            width: bw / 2 - 1,
+            height: hgt - 20 - y(d.executions, maxBar),
+            fill: '#2f6fd6',
+          },
+          s('title', {}, `${d.day}: ${d.executions} runs, ${d.calls} calls`),
+        ),
+      );
+      svg.append(
+        s(
+          'rect',
+          {
+            x: x + bw / 2,
+            y: y(d.observations, maxBar),
+            width: bw / 2 - 1,
+            height: hgt - 20 - y(d.observations, maxBar),
+            fill: '#e8912d',
+          },
+          s('title', {}, `${d.day}: ${d.observations} observations`),
+        ),
+      );
       if (i % 5 === 0) svg.append(s('text', { x, y: hgt - 4 }, d.day.slice(5)));
     });
     const points = days.map((d, i) => `${left + i * bw + bw / 2},${y(d.edgesSoFar, maxEdges)}`).join(' ');
     svg.append(s('polyline', { points, fill: 'none', stroke: '#3a9d5d', 'stroke-width': 2 }));
     svg.append(s('text', { x: 2, y: 14 }, `${maxBar}`));
-    return h('div', { class: 'card' }, svg, h('div', { class: 'muted' }, h('span', { class: 'chip' }, '■ runs (blue)'), h('span', { class: 'chip' }, '■ observations (orange)'), h('span', { class: 'chip' }, `— edges learned so far (green, up to ${maxEdges})`)));
+    return h(
+      'div',
+      { class: 'card' },
+      svg,
+      h(
+        'div',
+        { class: 'muted' },
+        h('span', { class: 'chip' }, '■ runs (blue)'),
+        h('span', { class: 'chip' }, '■ observations (orange)'),
+        h('span', { class: 'chip' }, `— edges learned so far (green, up to ${maxEdges})`),
+      ),
+    );
   }
 
   // ---- learning -----------------------------------------------------------------------------
   async function learningPage() {
     const d = await api('/api/learning');
-    const writable = await scopesInfo.then((x) => x.writable === true, () => false);
+    const writable = await scopesInfo.then(
+      (x) => x.writable === true,
+      () => false,
+    );
     const mt = d.metrics;
     const verdictButtons = (id) =>
       writable
-        ? h('div', {}, ['validated', 'contradicts'].map((v) => h('button', { class: 'ghost', onclick: () => giveVerdict(id, v) }, v)))
+        ? h(
+            'div',
+            {},
+            ['validated', 'contradicts'].map((v) =>
+              h('button', { class: 'ghost', onclick: () => giveVerdict(id, v) }, v),
+            ),
+          )
         : null;
-    const evidenceList = (ev) => h('details', {}, h('summary', {}, `${ev.length} observation${ev.length === 1 ? '' : 's'}`), h('ul', {}, ev.map((o) => h('li', {}, o.gone ? h('span', { class: 'muted' }, `${o.id} (forgotten)`) : `[${o.type}] ${o.observation} (${fmt(o.confidence, 2)}, ${when(o.at)})`))));
-    const historyList = (x) => h('div', { class: 'parts' }, `created ${when(x.createdAt)} · updated ${when(x.updatedAt)}`, x.feedback.map((f) => h('div', {}, `${when(f.at)} ${f.kind}${f.note ? `: ${f.note}` : ''}`)));
+    const evidenceList = (ev) =>
+      h(
+        'details',
+        {},
+        h('summary', {}, `${ev.length} observation${ev.length === 1 ? '' : 's'}`),
+        h(
+          'ul',
+          {},
+          ev.map((o) =>
+            h(
+              'li',
+              {},
+              o.gone
+                ? h('span', { class: 'muted' }, `${o.id} (forgotten)`)
+                : `[${o.type}] ${o.observation} (${fmt(o.confidence, 2)}, ${when(o.at)})`,
+            ),
+          ),
+        ),
+      );
+    const historyList = (x) =>
+      h(
+        'div',
+        { class: 'parts' },
+        `created ${when(x.createdAt)} · updated ${when(x.updatedAt)}`,
+        x.feedback.map((f) => h('div', {}, `${when(f.at)} ${f.kind}${f.note ? `: ${f.note}` : ''}`)),
+      );
     main.replaceChildren(
       h('h1', {}, `Learning — scope ${d.scope}`),
       h(
         'div',
         { class: 'cards' },
-        h('div', { class: 'card' }, h('div', { class: 'muted' }, 'observations per type'), barsOf(Object.entries(mt.observations.byType).map(([label, count]) => ({ label, count })))),
-        h('div', { class: 'card', id: 'conversion' }, h('div', { class: 'muted' }, 'instinct → skill conversion'), h('div', { class: 'big' }, pct(mt.conversionRate)), h('div', {}, `${mt.instincts.promoted} promoted of ${mt.instincts.total} instincts; ${mt.skills} skills`)),
+        h(
+          'div',
+          { class: 'card' },
+          h('div', { class: 'muted' }, 'observations per type'),
+          barsOf(Object.entries(mt.observations.byType).map(([label, count]) => ({ label, count }))),
+        ),
+        h(
+          'div',
+          { class: 'card', id: 'conversion' },
+          h('div', { class: 'muted' }, 'instinct → skill conversion'),
+          h('div', { class: 'big' }, pct(mt.conversionRate)),
+          h('div', {}, `${mt.instincts.promoted} promoted of ${mt.instincts.total} instincts; ${mt.skills} skills`),
+        ),
         h(
           'div',
           { class: 'card', id: 'precision' },
           h('div', { class: 'muted' }, 'suggestion precision (accepted / shown)'),
           h('div', { class: 'big' }, pct(mt.suggestions.precision)),
-          h('div', {}, `${mt.suggestions.accepted} accepted, ${mt.suggestions.rejected} rejected of ${mt.suggestions.shown} shown`),
-          h('table', {}, h('tbody', {}, mt.suggestions.bySurface.map((x) => h('tr', {}, h('td', {}, x.surface), h('td', { class: 'num' }, `${x.accepted}/${x.shown}`), h('td', { class: 'num' }, pct(x.precision)))))),
+          h(
+            'div',
+            {},
+            `${mt.suggestions.accepted} accepted, ${mt.suggestions.rejected} rejected of ${mt.suggestions.shown} shown`,
+          ),
+          h(
+            'table',
+            {},
+            h(
+              'tbody',
+              {},
+              mt.suggestions.bySurface.map((x) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, x.surface),
+                  h('td', { class: 'num' }, `${x.accepted}/${x.shown}`),
+                  h('td', { class: 'num' }, pct(x.precision)),
+                ),
+              ),
+            ),
+          ),
         ),
       ),
       h('h2', {}, `Skills (${d.skills.length})`),
       h(
         'table',
         { id: 'skills' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'skill'), h('th', {}, 'rules'), h('th', {}, 'confidence now'), h('th', {}, 'evidence'), h('th', {}, 'history'))),
-        h('tbody', {}, d.skills.map((x) => h('tr', {}, h('td', {}, h('b', {}, x.name), h('div', { class: 'parts' }, x.description)), h('td', {}, h('ul', {}, x.rules.map((r) => h('li', {}, r)))), h('td', { title: partsText(x.parts) }, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band), h('div', { class: 'parts' }, `stored ${fmt(x.parts.stored)}, idle ${fmt(x.parts.idleDays, 1)} days`)), h('td', {}, evidenceList(x.evidence)), h('td', {}, historyList(x), verdictButtons(x.id))))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'skill'),
+            h('th', {}, 'rules'),
+            h('th', {}, 'confidence now'),
+            h('th', {}, 'evidence'),
+            h('th', {}, 'history'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          d.skills.map((x) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, h('b', {}, x.name), h('div', { class: 'parts' }, x.description)),
+              h(
+                'td',
+                {},
+                h(
+                  'ul',
+                  {},
+                  x.rules.map((r) => h('li', {}, r)),
+                ),
+              ),
+              h(
+                'td',
+                { title: partsText(x.parts) },
+                meter(x.confidence),
+                `${fmt(x.confidence)} `,
+                band(x.band),
+                h('div', { class: 'parts' }, `stored ${fmt(x.parts.stored)}, idle ${fmt(x.parts.idleDays, 1)} days`),
+              ),
+              h('td', {}, evidenceList(x.evidence)),
+              h('td', {}, historyList(x), verdictButtons(x.id)),
+            ),
+          ),
+        ),
       ),
       h('h2', {}, `Instincts (${d.instincts.length})`),
       h(
         'table',
         { id: 'instincts' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'instinct'), h('th', {}, 'status'), h('th', {}, 'confidence'), h('th', {}, 'evidence'), h('th', {}, 'history'))),
-        h('tbody', {}, d.instincts.map((x) => h('tr', {}, h('td', {}, x.text), h('td', {}, x.status), h('td', {}, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band)), h('td', {}, evidenceList(x.evidence)), h('td', {}, historyList(x), x.status === 'active' ? verdictButtons(x.id) : null)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'instinct'),
+            h('th', {}, 'status'),
+            h('th', {}, 'confidence'),
+            h('th', {}, 'evidence'),
+            h('th', {}, 'history'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          d.instincts.map((x) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, x.text),
+              h('td', {}, x.status),
+              h('td', {}, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band)),
+              h('td', {}, evidenceList(x.evidence)),
+              h('td', {}, historyList(x), x.status === 'active' ? verdictButtons(x.id) : null),
+            ),
+          ),
+        ),
       ),
       h('h2', {}, 'Recent evolutions'),
-      d.evolutions.length === 0 ? h('p', { class: 'muted' }, 'no evolution log in this folder yet (credence evolve writes one)') : h('table', { id: 'evolutions' }, h('tbody', {}, d.evolutions.map((e) => h('tr', {}, h('td', {}, when(e.at)), h('td', {}, e.kind), h('td', {}, e.detail))))),
+      d.evolutions.length === 0
+        ? h('p', { class: 'muted' }, 'no evolution log in this folder yet (credence evolve writes one)')
+        : h(
+            'table',
+            { id: 'evolutions' },
+            h(
+              'tbody',
+              {},
+              d.evolutions.map((e) => h('tr', {}, h('td', {}, when(e.at)), h('td', {}, e.kind), h('td', {}, e.detail))),
+            ),
+          ),
     );
     document.body.dataset.pageRendered = 'learning';
   }
 
   async function giveVerdict(id, verdict) {
     try {
-      await api('/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, verdict }) });
+      await api('/api/feedback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id, verdict }),
+      });
       await learningPage();
     } catch (error) {
       alert(error.message);
@@ -564,11 +980,26 @@
     const d = await api('/api/runs?limit=50');
     main.replaceChildren(
       h('h1', {}, `Runs — scope ${d.scope}`),
-      h('p', { class: 'muted' }, "A run's confidence is the mean of its calls' outcome confidence: success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7)."),
+      h(
+        'p',
+        { class: 'muted' },
+        "A run's confidence is the mean of its calls' outcome confidence: success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7).",
+      ),
       h(
         'table',
         { id: 'runs' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'started'), h('th', {}, 'intent'), h('th', {}, 'calls and outcomes'), h('th', {}, 'confidence'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'started'),
+            h('th', {}, 'intent'),
+            h('th', {}, 'calls and outcomes'),
+            h('th', {}, 'confidence'),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -578,7 +1009,22 @@
               {},
               h('td', {}, when(r.startedAt)),
               h('td', {}, r.intent, r.intentKind ? h('div', { class: 'parts' }, r.intentKind) : null),
-              h('td', {}, r.nodes.map((c) => h('span', { class: `chip ${c.status}`, title: `${c.status}, confidence ${fmt(c.confidence)} (${partsText(c.parts)})` }, c.tool, c.retries > 0 ? ` ↻${c.retries}` : '', c.status === 'success' ? '' : ` ${c.status}`))),
+              h(
+                'td',
+                {},
+                r.nodes.map((c) =>
+                  h(
+                    'span',
+                    {
+                      class: `chip ${c.status}`,
+                      title: `${c.status}, confidence ${fmt(c.confidence)} (${partsText(c.parts)})`,
+                    },
+                    c.tool,
+                    c.retries > 0 ? ` ↻${c.retries}` : '',
+                    c.status === 'success' ? '' : ` ${c.status}`,
+                  ),
+                ),
+              ),
               h('td', {}, r.confidence === null ? '—' : [meter(r.confidence), `${fmt(r.confidence)} `, band(r.band)]),
             ),
           ),
@@ -590,8 +1036,23 @@
 
   // ---- ask ----------------------------------------------------------------------------------
   async function askPage() {
-    const input = h('input', { type: 'search', name: 'q', id: 'ask-input', placeholder: 'a tool, a workflow, a decision… e.g. "read the config file and validate it"', value: params.get('q') || '', autofocus: true });
-    const context = h('input', { type: 'text', name: 'context', id: 'ask-context', placeholder: 'tools already used, e.g. Read,Grep', value: params.get('context') || '', size: 24, title: 'context tools: the graph part of the score comes from them' });
+    const input = h('input', {
+      type: 'search',
+      name: 'q',
+      id: 'ask-input',
+      placeholder: 'a tool, a workflow, a decision… e.g. "read the config file and validate it"',
+      value: params.get('q') || '',
+      autofocus: true,
+    });
+    const context = h('input', {
+      type: 'text',
+      name: 'context',
+      id: 'ask-context',
+      placeholder: 'tools already used, e.g. Read,Grep',
+      value: params.get('context') || '',
+      size: 24,
+      title: 'context tools: the graph part of the score comes from them',
+    });
     const results = h('div', { id: 'ask-results' });
     const form = h('form', { class: 'ask-form' }, input, context, h('button', { type: 'submit' }, 'Ask'));
     form.addEventListener('submit', (e) => {
@@ -624,7 +1085,15 @@
 
   function askResults(d) {
     const split = (r) => {
-      const bar = h('div', { class: 'split', title: `α·semantic ${fmt(r.alpha * r.semantic)} + (1−α)·graph ${fmt((1 - r.alpha) * r.graph)}` }, h('span', { class: 'sem' }), h('span', { class: 'gra' }));
+      const bar = h(
+        'div',
+        {
+          class: 'split',
+          title: `α·semantic ${fmt(r.alpha * r.semantic)} + (1−α)·graph ${fmt((1 - r.alpha) * r.graph)}`,
+        },
+        h('span', { class: 'sem' }),
+        h('span', { class: 'gra' }),
+      );
       bar.children[0].style.width = `${r.alpha * r.semantic * 100}%`;
       bar.children[1].style.width = `${(1 - r.alpha) * r.graph * 100}%`;
       return bar;
@@ -632,14 +1101,52 @@
     const dag = d.dag;
     return [
       h('h2', {}, `Tools (${d.tools.length})`),
-      h('p', { class: 'parts' }, 'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). Without context tools the graph has nothing to say about the query and α is 1.'),
+      h(
+        'p',
+        { class: 'parts' },
+        'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). Without context tools the graph has nothing to say about the query and α is 1.',
+      ),
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
         : h(
             'table',
             { id: 'ask-tools' },
-            h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'tool'), h('th', { class: 'num' }, 'score'), h('th', {}, 'parts'), h('th', { class: 'num' }, 'semantic'), h('th', { class: 'num' }, 'graph'), h('th', { class: 'num' }, 'α'), h('th', {}, 'α rule'), h('th', {}, 'details'))),
-            h('tbody', {}, d.tools.map((r, i) => h('tr', { 'data-tool': r.tool }, h('td', { class: 'num' }, i + 1), h('td', {}, h('b', {}, r.tool)), h('td', { class: 'num' }, fmt(r.score)), h('td', {}, split(r)), h('td', { class: 'num' }, fmt(r.semantic)), h('td', { class: 'num' }, fmt(r.graph)), h('td', { class: 'num' }, fmt(r.alpha)), h('td', {}, r.alphaRule), h('td', { class: 'parts' }, partsText(r.parts))))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { class: 'num' }, '#'),
+                h('th', {}, 'tool'),
+                h('th', { class: 'num' }, 'score'),
+                h('th', {}, 'parts'),
+                h('th', { class: 'num' }, 'semantic'),
+                h('th', { class: 'num' }, 'graph'),
+                h('th', { class: 'num' }, 'α'),
+                h('th', {}, 'α rule'),
+                h('th', {}, 'details'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              d.tools.map((r, i) =>
+                h(
+                  'tr',
+                  { 'data-tool': r.tool },
+                  h('td', { class: 'num' }, i + 1),
+                  h('td', {}, h('b', {}, r.tool)),
+                  h('td', { class: 'num' }, fmt(r.score)),
+                  h('td', {}, split(r)),
+                  h('td', { class: 'num' }, fmt(r.semantic)),
+                  h('td', { class: 'num' }, fmt(r.graph)),
+                  h('td', { class: 'num' }, fmt(r.alpha)),
+                  h('td', {}, r.alphaRule),
+                  h('td', { class: 'parts' }, partsText(r.parts)),
+                ),
+              ),
+            ),
           ),
       h('h2', {}, 'Workflow (DAG)'),
       dag.mode !== 'suggestion'
@@ -647,13 +1154,39 @@
         : h(
             'div',
             { class: 'card', id: 'ask-dag' },
-            h('div', {}, h('b', {}, `confidence ${fmt(dag.confidence)} `), band(bandOf(dag.confidence)), ` tier ${dag.tier}, density ${fmt(dag.density, 4)}`),
-            h('div', { class: 'parts' }, `= hybrid ${fmt(dag.parts.hybrid)} × ${dag.weights.hybrid} + PageRank ${fmt(dag.parts.pageRank, 4)} × ${dag.weights.pageRank} + path ${fmt(dag.parts.pathStrength)} × ${dag.weights.path}`),
+            h(
+              'div',
+              {},
+              h('b', {}, `confidence ${fmt(dag.confidence)} `),
+              band(bandOf(dag.confidence)),
+              ` tier ${dag.tier}, density ${fmt(dag.density, 4)}`,
+            ),
+            h(
+              'div',
+              { class: 'parts' },
+              `= hybrid ${fmt(dag.parts.hybrid)} × ${dag.weights.hybrid} + PageRank ${fmt(dag.parts.pageRank, 4)} × ${dag.weights.pageRank} + path ${fmt(dag.parts.pathStrength)} × ${dag.weights.path}`,
+            ),
             dag.warning ? h('p', { class: 'warn' }, dag.warning) : null,
-            h('ol', {}, dag.dag.tasks.map((t) => {
-              const why = dag.rationale.find((r) => r.tool === t.tool);
-              return h('li', {}, h('b', {}, t.tool), t.dependsOn.length ? ` after ${t.dependsOn.join(', ')}` : '', why ? h('div', { class: 'parts' }, `${why.why} (score ${fmt(why.score)}, from ${why.sources.join(' + ')})`) : null);
-            })),
+            h(
+              'ol',
+              {},
+              dag.dag.tasks.map((t) => {
+                const why = dag.rationale.find((r) => r.tool === t.tool);
+                return h(
+                  'li',
+                  {},
+                  h('b', {}, t.tool),
+                  t.dependsOn.length ? ` after ${t.dependsOn.join(', ')}` : '',
+                  why
+                    ? h(
+                        'div',
+                        { class: 'parts' },
+                        `${why.why} (score ${fmt(why.score)}, from ${why.sources.join(' + ')})`,
+                      )
+                    : null,
+                );
+              }),
+            ),
           ),
       h('h2', {}, `Memories (${d.memories.length})`),
       d.memories.length === 0
@@ -661,8 +1194,46 @@
         : h(
             'table',
             { id: 'ask-memories' },
-            h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'memory'), h('th', {}, 'kind'), h('th', {}, 'label'), h('th', { class: 'num' }, 'score'), h('th', {}, 'parts'))),
-            h('tbody', {}, d.memories.map((r, i) => h('tr', {}, h('td', { class: 'num' }, i + 1), h('td', {}, r.title, r.repeats > 1 ? h('span', { class: 'muted' }, ` · ${r.repeats} runs with this intent`) : null), h('td', {}, r.kind), h('td', {}, h('span', { class: `band label-${r.label}` }, r.label), r.parts.withheld ? h('div', { class: 'parts' }, r.parts.withheld) : null), h('td', { class: 'num' }, fmt(r.score)), h('td', { class: 'parts' }, partsText(r.parts))))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { class: 'num' }, '#'),
+                h('th', {}, 'memory'),
+                h('th', {}, 'kind'),
+                h('th', {}, 'label'),
+                h('th', { class: 'num' }, 'score'),
+                h('th', {}, 'parts'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              d.memories.map((r, i) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', { class: 'num' }, i + 1),
+                  h(
+                    'td',
+                    {},
+                    r.title,
+                    r.repeats > 1 ? h('span', { class: 'muted' }, ` · ${r.repeats} runs with this intent`) : null,
+                  ),
+                  h('td', {}, r.kind),
+                  h(
+                    'td',
+                    {},
+                    h('span', { class: `band label-${r.label}` }, r.label),
+                    r.parts.withheld ? h('div', { class: 'parts' }, r.parts.withheld) : null,
+                  ),
+                  h('td', { class: 'num' }, fmt(r.score)),
+                  h('td', { class: 'parts' }, partsText(r.parts)),
+                ),
+              ),
+            ),
           ),
     ];
   }
