@@ -10,11 +10,9 @@ import { CALL_STATUSES, INTENTS, type ExecutionInput } from '../core/types.js';
 
 const Instant = z.union([
   z.number().finite(),
-  z
-    .string()
-    .refine((s) => parseIsoInstant(s) !== undefined, {
-      message: 'must be an ISO 8601 date such as 2026-03-01T09:30:00Z',
-    }),
+  z.string().refine((s) => parseIsoInstant(s) !== undefined, {
+    message: 'must be an ISO 8601 date such as 2026-03-01T09:30:00Z',
+  }),
 ]);
 
 export const CallInputSchema = z.strictObject({

@@ -11,11 +11,9 @@ import { OBSERVATION_PHASES, OBSERVATION_TYPES } from '../core/types.js';
 
 export const ObservationInputSchema = z.strictObject({
   id: z.string().trim().min(1).optional(),
-  timestamp: z
-    .string()
-    .refine((s) => parseIsoInstant(s) !== undefined, {
-      message: 'must be an ISO 8601 date such as 2026-02-02T06:00:00Z',
-    }),
+  timestamp: z.string().refine((s) => parseIsoInstant(s) !== undefined, {
+    message: 'must be an ISO 8601 date such as 2026-02-02T06:00:00Z',
+  }),
   type: z.enum(OBSERVATION_TYPES, { error: `must be one of ${OBSERVATION_TYPES.join(', ')}` }),
   context: z
     .strictObject({

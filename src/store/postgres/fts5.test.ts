@@ -116,16 +116,14 @@ const VOCABULARY = [
   'OR',
 ];
 const word = fc.constantFrom(...VOCABULARY);
-const text = fc
-  .array(word, { maxLength: 12 })
-  .chain((words) =>
-    fc
-      .array(fc.constantFrom(' ', ' ', ' ', '-', ', ', '. ', '_', '"', "'"), {
-        minLength: words.length,
-        maxLength: words.length,
-      })
-      .map((seps) => words.map((w, i) => w + (seps[i] ?? ' ')).join('')),
-  );
+const text = fc.array(word, { maxLength: 12 }).chain((words) =>
+  fc
+    .array(fc.constantFrom(' ', ' ', ' ', '-', ', ', '. ', '_', '"', "'"), {
+      minLength: words.length,
+      maxLength: words.length,
+    })
+    .map((seps) => words.map((w, i) => w + (seps[i] ?? ' ')).join('')),
+);
 const table = fc
   .integer({ min: 1, max: 4 })
   .chain((width) => fc.array(fc.array(text, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 25 }));

@@ -87,9 +87,7 @@ async function extensionSchema(client: pg.PoolClient): Promise<string | undefine
 }
 
 /** What an open needs to know of the store's vector set-up, in one round trip (every open, hooks included, asks). */
-async function vectorSetUp(
-  client: pg.PoolClient,
-): Promise<{
+async function vectorSetUp(client: pg.PoolClient): Promise<{
   schema: string | undefined;
   column: boolean;
   trigger: boolean;
