@@ -43,7 +43,9 @@ const sec = (v: number): string => `${(v / 1000).toFixed(2)} s`;
 const bytes = (n: number): string =>
   n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(1)} KiB` : `${n} B`;
 
-/** Counts what the store's vector calls move into the process: every vector read, and the time spent putting vectors. */
+/**
+ * Counts what the store's vector calls move into the process: every vector read, and the time spent putting vectors.
+ */
 function meter(store: PgStore) {
   const m = { putMs: 0, indexBytes: 0, nearestBytes: 0, nearestCalls: 0 };
   const put = store.putEmbeddings.bind(store);
@@ -82,7 +84,10 @@ interface Written {
 const ask = (ctx: RecallContext, q: string): Promise<RecallResult[]> =>
   recall(ctx, q, { limit: LIMIT, bm25Weight: BM25_WEIGHT });
 
-/** One store on an emptied `public`, as a process on it writes: the memories, then their embeddings (the first recall index build). */
+/**
+ * One store on an emptied `public`, as a process on it writes: the memories, then their embeddings (the first recall
+ * index build).
+ */
 async function write(
   server: PgliteServer,
   vectors: 'node' | 'auto',
@@ -127,7 +132,10 @@ interface Side {
   ctx: RecallContext;
 }
 
-/** Opens a store on the data already in `public` and builds its recall index (everything stored: what a process pays to start recalling). */
+/**
+ * Opens a store on the data already in `public` and builds its recall index (everything stored: what a process pays to
+ * start recalling).
+ */
 async function side(server: PgliteServer, vectors: 'node' | 'auto', embedder: EmbeddingProvider): Promise<Side> {
   const store = await open(server, vectors);
   const m = meter(store);
@@ -143,7 +151,10 @@ async function side(server: PgliteServer, vectors: 'node' | 'auto', embedder: Em
   };
 }
 
-/** Both stores' recall, query by query in turn (so that the machine's noise falls on both alike), after `WARM_UP` untimed queries. */
+/**
+ * Both stores' recall, query by query in turn (so that the machine's noise falls on both alike), after `WARM_UP`
+ * untimed queries.
+ */
 async function interleaved(
   sides: readonly Side[],
   queries: readonly string[],

@@ -15,7 +15,8 @@
  * Timed after the recall index is built (its build, which embeds every memory, is reported apart),
  * the three measures interleaved query by query so that the machine's noise falls on all alike. At
  * the largest size the time of one recall is split into its parts (the same calls recall makes),
- * (with CREDENCE_BENCH_PROFILE=1) so that a missed target says where the time goes, beside two candidate fixes measured on the same
+ * (with CREDENCE_BENCH_PROFILE=1) so that a missed target says where the time goes, beside two candidate fixes measured
+ * on the same
  * queries (a store query that lets FTS5 pick its top hits before the join; a faster scan loop),
  * each checked to return the same hits.
  */

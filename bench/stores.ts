@@ -21,7 +21,7 @@ import type { Store } from '../src/store/types.js';
 import { mulberry32 } from './prng.js';
 import { benchMemories, loadData } from './recall.js';
 import type { WriterReport } from './store-writer.js';
-import { fmtRate, ms2 as ms, p50p95, percentile, timeEach, type BenchRow } from './table.js';
+import { fmtRate, p50p95, percentile, timeEach, type BenchRow } from './table.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 

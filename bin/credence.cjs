@@ -66,7 +66,8 @@ function loadBundle(file) {
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dist);
   const keepCache = () => {
-    // Written aside and renamed into place: a hook starting meanwhile reads the old cache or the new one, never half of one.
+    // Written aside and renamed into place: a hook starting meanwhile reads the old cache or the new one, never half of
+    // one.
     const aside = `${cacheFile}.${process.pid}`;
     try {
       const fs = require('node:fs');
@@ -100,7 +101,7 @@ async function cli() {
 
 if (first === 'hook' && second === 'claude-code' && process.argv.length === 4) {
   hook().catch((error) => {
-    process.stderr.write(`credence hook: ${error && error.message}\n`);
+    process.stderr.write(`credence hook: ${error?.message}\n`);
     process.exitCode = 0;
   });
 } else {

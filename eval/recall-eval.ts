@@ -115,7 +115,10 @@ export async function recallPools(
   return pools;
 }
 
-/** The pool ranked at BM25 weight `w` exactly as `recall` ranks it (same formula, same order of operations, same tie-break). */
+/**
+ * The pool ranked at BM25 weight `w` exactly as `recall` ranks it (same formula, same order of operations, same
+ * tie-break).
+ */
 export function rankPool(pool: Pool, w: number, limit = EVAL_LIMIT): Ranked[] {
   return pool.candidates
     .map((c) => ({ ...c, score: (w * c.bm25Relative + (1 - w) * c.similarity) * c.confidenceFactor * c.recencyFactor }))
@@ -222,7 +225,10 @@ export function tuneThresholds(pools: readonly Pool[], w: number, minCoverage = 
     : { ...best, tried, eligible };
 }
 
-/** Re-scored rankings and labels checked against direct `recall` calls (the first `compare` results): how many of `rankings` differed. */
+/**
+ * Re-scored rankings and labels checked against direct `recall` calls (the first `compare` results): how many of
+ * `rankings` differed.
+ */
 export async function verifyAgainstApi(
   cr: Credence,
   pools: readonly Pool[],
@@ -272,7 +278,9 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   const dev = await recallPools(cr, asked(input.dev));
   const test = await recallPools(cr, asked(input.test));
   const poolMs = performance.now() - started - rememberMs - buildMs;
-  /** The test queries with their own relevant memories taken out: nothing relevant is left, so "high" is always wrong. */
+  /**
+   * The test queries with their own relevant memories taken out: nothing relevant is left, so "high" is always wrong.
+   */
   const heldOut = test.map((p) => withoutIds(p, p.relevant));
 
   // Fusion, tuned on dev.

@@ -30,7 +30,9 @@ export function scoreRankings(list: readonly Ranked[]): RankScore {
   };
 }
 
-/** Every candidate the search considered, ranked (the pool is at most 50 BM25 + 50 embedding hits, plus related tools). */
+/**
+ * Every candidate the search considered, ranked (the pool is at most 50 BM25 + 50 embedding hits, plus related tools).
+ */
 export const ALL = 100_000;
 
 /** The signals a search result was scored from, so the pure core can re-score them. */
@@ -126,7 +128,10 @@ export interface StepRun {
   target?: ToolSearchResult;
 }
 
-/** Ranks each step with `request(step)`; `perQuery` reuses one search for all steps of a query (for requests without context). */
+/**
+ * Ranks each step with `request(step)`; `perQuery` reuses one search for all steps of a query (for requests without
+ * context).
+ */
 export async function runSteps(
   cr: Credence,
   steps: readonly Step[],

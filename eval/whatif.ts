@@ -144,7 +144,10 @@ async function gather(cr: Credence, samples: readonly Sample[]): Promise<Gathere
 interface Variant {
   name: string;
   warm: boolean;
-  /** 'candidates': as src (memory tools are candidates of their own); 'boost': memory adds `boost` × its score to search candidates it agrees with; 'off'. */
+  /**
+   * 'candidates': as src (memory tools are candidates of their own); 'boost': memory adds `boost` × its score to search
+   * candidates it agrees with; 'off'.
+   */
   memory: 'candidates' | 'boost' | 'off';
   boost?: number;
   /** Keep only candidates ≥ global × the top score over all parts (before buildDag). */

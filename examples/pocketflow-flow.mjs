@@ -4,7 +4,8 @@
  *
  *   npm install                                  # also builds dist/
  *   node examples/pocketflow-flow.mjs            # a fresh database in a temporary folder
- *   node examples/pocketflow-flow.mjs --db runs.db   # keep the runs, then: npx credence runs --db runs.db --scope pocketflow-example
+ * node examples/pocketflow-flow.mjs --db runs.db # keep the runs, then: npx credence runs --db runs.db --scope
+ * pocketflow-example
  *
  * The flow researches a topic and writes a summary: SearchWeb → (a nested flow: WriteDraft, which
  * fails once and succeeds on its retry → VerifyDraft) → FetchQuotes (its source is down, its

@@ -73,7 +73,7 @@ const workflows = [
   {
     weight: 5,
     intent: (m) => `fix the failing ${m} test`,
-    steps: (m) => {
+    steps: () => {
       const s = [{ tool: 'Grep' }, { tool: 'Read', consumes: [0] }, { tool: 'Edit', consumes: [1] }];
       if (rng() < 0.35)
         s.push(

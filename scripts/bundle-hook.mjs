@@ -10,7 +10,10 @@ import { build } from 'esbuild';
 const at = (path) => new URL(path, import.meta.url).pathname;
 const sqliteVersion = JSON.parse(readFileSync(at('../node_modules/better-sqlite3/package.json'), 'utf8')).version;
 
-/** better-sqlite3 → scripts/hook-sqlite.cjs (which falls back to the package itself); its `bindings` → the addon that file loaded. */
+/**
+ * better-sqlite3 → scripts/hook-sqlite.cjs (which falls back to the package itself); its `bindings` → the addon that
+ * file loaded.
+ */
 const bundledSqlite = {
   name: 'credence-bundled-sqlite',
   setup(b) {

@@ -31,7 +31,8 @@ interface RawImport {
 
 /**
  * The code of a TypeScript source with its comments and the contents of its strings blanked
- * (module specifiers aside), so that an import named in a comment or a string is not counted. Regular-expression literals are kept
+ * (module specifiers aside), so that an import named in a comment or a string is not counted. Regular-expression
+ * literals are kept
  * whole (a quote inside one opens no string). Offsets are unchanged.
  */
 export function codeOnly(text: string): string {

@@ -26,7 +26,6 @@ import {
   NOISE_VOCABULARY,
   SLOT_VALUES,
   type Habit,
-  type HabitTemplate,
   type PlantedContradiction,
 } from './templates.js';
 

@@ -63,7 +63,8 @@ export function registerDemo(program: Command, context: () => CommandContext): v
     .action(async (o: DemoFlags) => {
       const given = context();
       const explicit = given.options.scope ?? given.io.env.CREDENCE_SCOPE;
-      // On a team store the demo's files go beside the default SQLite path; a --db or CREDENCE_DB that is a URL is refused before any folder is made.
+      // On a team store the demo's files go beside the default SQLite path; a --db or CREDENCE_DB that is a URL is
+      // refused before any folder is made.
       const team = databaseUrl(given.options, given.io.env) !== undefined;
       const db = team ? defaultDbPath({}) : sqlitePath(given.options, given.io.env);
       const root = demoFilesRoot(db, given.io.cwd);

@@ -6,7 +6,9 @@
  */
 import { CredenceError } from '../core/errors.js';
 
-/** SQLite's result codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is no SQLite database. */
+/**
+ * SQLite's result codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is no SQLite database.
+ */
 const isDamaged = (code: string): boolean =>
   code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_');
 

@@ -40,7 +40,8 @@ export function registerLearning(program: Command, context: () => CommandContext
             'give exactly one of --accepted, --rejected, --contradicts or --validated',
           );
         const result = await withCredence(ctx, (c) =>
-          // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for confirmation.
+          // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for
+          // confirmation.
           c.feedback(id, verdicts[0] as Verdict, {
             ...(o.event === undefined ? {} : { eventId: o.event }),
             ...(o.note === undefined ? {} : { note: o.note }),

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { parseIsoInstant, parseSince } from '../core/time.js';
+import { parseSince } from '../core/time.js';
 import { parseObservation } from '../engine/observations.js';
 import type { ObservationDraft } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -64,7 +64,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
             evidence: o.evidence ?? [],
             tags: o.tag ?? [],
           };
-          // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the field.
+          // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the
+          // field.
           return c.observeNow({
             ...line,
             ...(o.at === undefined ? {} : { timestamp: o.at }),

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { scrubText } from '../core/security/scrub.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
-import type { Credence } from '../engine/engine.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import { formatIssues } from '../schemas/format.js';
 import type { MemoryInput } from '../schemas/index.js';

@@ -7,7 +7,10 @@
  */
 import type { RunListing } from '../engine/runs.js';
 
-/** @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of the intent */
+/**
+ * @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of
+ * the intent
+ */
 export const RUNS_TEXT_DEFAULTS = Object.freeze({ maxSteps: 8, maxWidth: 140, maxIntent: 120 });
 
 type Node = Pick<RunListing['nodes'][number], 'tool' | 'status' | 'retries'>;

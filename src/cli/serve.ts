@@ -1,6 +1,7 @@
 /**
  * @module cli/serve — `credence serve`: MCP on stdio (`--stdio`) or Streamable HTTP (the default,
- * 127.0.0.1:3001, MCP at /mcp, the dashboard at / and its API at /api/), optionally as a gateway in front of other MCP servers. The MCP
+ * 127.0.0.1:3001, MCP at /mcp, the dashboard at / and its API at /api/), optionally as a gateway in front of other MCP
+ * servers. The MCP
  * code is imported only here, so other commands (and hooks) never load it.
  */
 import type { Command } from 'commander';

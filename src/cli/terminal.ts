@@ -16,7 +16,10 @@ import type { CliIO } from './context.js';
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const ANY_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** `text` with every control character but `\n` and `\t`, and every bidi control, written as `\uXXXX`; the same string when it has none. */
+/**
+ * `text` with every control character but `\n` and `\t`, and every bidi control, written as `\uXXXX`; the same string
+ * when it has none.
+ */
 export function terminalSafe(text: string): string {
   if (!ANY_UNSAFE.test(text)) return text;
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

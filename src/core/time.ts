@@ -36,7 +36,10 @@ export function parseIsoInstant(text: string): number | undefined {
   return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(ms) - offset;
 }
 
-/** The start of a window given as a duration back from `now` (`7d`, `12h`, `2w`) or an ISO date; `name` is the option named in the error. */
+/**
+ * The start of a window given as a duration back from `now` (`7d`, `12h`, `2w`) or an ISO date; `name` is the option
+ * named in the error.
+ */
 export function parseSince(text: string, now: number, name = '--since'): number {
   const rel = /^(\d+(?:\.\d+)?)\s*([hdw])$/.exec(text.trim());
   if (rel !== null)

@@ -31,7 +31,10 @@ export type ObservationPhase = (typeof OBSERVATION_PHASES)[number];
 export const MEMORY_CATEGORIES = ['note', 'decision', 'observation', 'execution', 'instinct', 'skill'] as const;
 /** The categories of what Credence derives itself (observations, runs, evolve): never given to `remember`. */
 export const RESERVED_MEMORY_CATEGORIES = ['observation', 'execution', 'instinct', 'skill'] as const;
-/** A category a user may give: a short lowercase word, a letter then letters, digits or `-`, at most 32 (`runbook`, `bug`, `pattern`). */
+/**
+ * A category a user may give: a short lowercase word, a letter then letters, digits or `-`, at most 32 (`runbook`,
+ * `bug`, `pattern`).
+ */
 export const MEMORY_CATEGORY_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 /** A built-in category or a user's own word matching {@link MEMORY_CATEGORY_PATTERN}. */
 export type MemoryCategory = (typeof MEMORY_CATEGORIES)[number] | (string & {});

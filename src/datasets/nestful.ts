@@ -82,7 +82,9 @@ export type NestfulSample = z.infer<typeof NestfulSampleSchema>;
 /** An execution with the sample it came from (`<idPrefix>-<index>`, or the bare 0-based index). */
 export type NestfulExecution = ExecutionInput & { sampleId: string };
 
-/** Something irregular in one sample (0-based index in the file): a dropped or repaired reference, or a skipped sample. */
+/**
+ * Something irregular in one sample (0-based index in the file): a dropped or repaired reference, or a skipped sample.
+ */
 export interface NestfulProblem {
   sample: number;
   reason: string;

@@ -161,7 +161,10 @@ export class Credence {
   readonly #store: Store;
   readonly scope: string;
   readonly scopeSource: ResolvedScope['source'];
-  /** The project's top-level folder (or the working directory outside a repository): file-backed memories live inside it. */
+  /**
+   * The project's top-level folder (or the working directory outside a repository): file-backed memories live inside
+   * it.
+   */
   readonly root: string;
   readonly now: () => number;
   readonly newId: () => string;
@@ -233,7 +236,9 @@ export class Credence {
     return this.#store.listScopes();
   }
 
-  /** An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store. */
+  /**
+   * An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store.
+   */
   forScope(scope: string): Promise<Credence> {
     return openCredence({ store: this.#store, scope, now: this.now, cwd: this.root, newId: this.newId });
   }
@@ -243,7 +248,10 @@ export class Credence {
     return writeDump(this.#store, write, { now: this.now() });
   }
 
-  /** Loads a dump into this empty store; `lines` opens its lines afresh each call, `checked` is its header when already checked (store/dump). */
+  /**
+   * Loads a dump into this empty store; `lines` opens its lines afresh each call, `checked` is its header when already
+   * checked (store/dump).
+   */
   restore(lines: () => AsyncIterable<string>, options: { checked?: DumpHeader } = {}): Promise<RestoreReport> {
     this.invalidate();
     return restoreDump(this.#store, lines, options);
@@ -254,7 +262,9 @@ export class Credence {
     return this.#store.getTool(this.scope, graph.storedId(id));
   }
 
-  /** Instincts, skills with their confidence now, feedback, observations and executions of the scope (the dashboard). */
+  /**
+   * Instincts, skills with their confidence now, feedback, observations and executions of the scope (the dashboard).
+   */
   learningView(): Promise<LearningView> {
     return learningView({ store: this.#store, scope: this.scope, now: this.now() });
   }
@@ -319,7 +329,9 @@ export class Credence {
     return addObservations(this.#store, this.scope, checked);
   }
 
-  /** Records one observation stated now: its time defaults to the clock, its confidence to {@link OBSERVATION_DEFAULTS}. */
+  /**
+   * Records one observation stated now: its time defaults to the clock, its confidence to {@link OBSERVATION_DEFAULTS}.
+   */
   observeNow(observation: ObservationDraft): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     return this.observe([
       {
@@ -499,7 +511,8 @@ export class Credence {
   /** Checks an explicit workflow against the catalogue: unknown tool, missing dependency, cycle. */
   async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
     const known = new Set((await this.#store.listTools(this.scope)).map((t) => t.id));
-    // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same way.
+    // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same
+    // way.
     return validateWorkflow(
       workflow.tasks.map((t) => ({ ...t, tool: graph.storedId(t.tool) })),
       known,

@@ -71,11 +71,17 @@ async function observationsById(ctx: Ctx, ids: readonly string[]): Promise<Obser
   return (await ctx.store.listObservations(ctx.scope)).filter((o) => wanted.has(o.id));
 }
 
-/** The first of `observations` whose words may word a rule (the user's, or a template): never a tool's output (issue 17). */
+/**
+ * The first of `observations` whose words may word a rule (the user's, or a template): never a tool's output (issue
+ * 17).
+ */
 const wordingOf = (observations: readonly ObservationRecord[]): string | undefined =>
   observations.find((o) => isRuleSource(observationSource(o.tags)))?.observation;
 
-/** Removes `ids` from the evidence of every instinct and skill; those left with none go too, the others are rewritten without them. */
+/**
+ * Removes `ids` from the evidence of every instinct and skill; those left with none go too, the others are rewritten
+ * without them.
+ */
 async function withdrawEvidence(
   ctx: Ctx,
   ids: ReadonlySet<string>,

@@ -28,7 +28,8 @@ describe('scoreRun', () => {
         node('verifyDraft', { intent: 'testing', intentRule: 'name', status: 'failure', consumes: [0, 1] }),
       ],
     });
-    // searchWeb: 0.7 − 0.2 (2 retries) + 0.1 (2 later nodes used it) = 0.6; writeDraft: 0.7 + 0.05 = 0.75; verifyDraft: 0.3.
+    // searchWeb: 0.7 − 0.2 (2 retries) + 0.1 (2 later nodes used it) = 0.6; writeDraft: 0.7 + 0.05 = 0.75; verifyDraft:
+    // 0.3.
     expect(scored.nodes.map((n) => Number(n.confidence.toFixed(12)))).toEqual([0.6, 0.75, 0.3]);
     expect(scored.confidence).toBeCloseTo((0.6 + 0.75 + 0.3) / 3, 12);
     expect(scored.intentKind).toBe('research');

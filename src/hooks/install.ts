@@ -70,7 +70,10 @@ export const PACKAGE_BIN = ((): string => {
 export const INSTALL_DEFAULTS = Object.freeze({
   /** The hook command. @default 'node "<this package>/bin/credence.cjs" hook claude-code' */
   command: `node ${JSON.stringify(PACKAGE_BIN)} hook claude-code`,
-  /** The `credence` entry of `.mcp.json`'s `mcpServers`. @default { command: 'node', args: ['<this package>/bin/credence.cjs', 'serve', '--stdio'] } */
+  /**
+   * The `credence` entry of `.mcp.json`'s `mcpServers`. @default { command: 'node', args: ['<this
+   * package>/bin/credence.cjs', 'serve', '--stdio'] }
+   */
   mcpServer: Object.freeze({ command: 'node', args: Object.freeze([PACKAGE_BIN, 'serve', '--stdio']) }),
 });
 
@@ -102,7 +105,9 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-/** The automatic-observation triggers written to `.credence/observe.json` when it does not exist: the rules' defaults. */
+/**
+ * The automatic-observation triggers written to `.credence/observe.json` when it does not exist: the rules' defaults.
+ */
 export const DEFAULT_OBSERVE_CONFIG = OBSERVE_DEFAULTS;
 
 /** The project-relative paths Credence writes. */

@@ -71,7 +71,8 @@ describe('the prompt hook', () => {
     try {
       const events = spooled(db);
       expect(events.map((e) => e.kind)).toEqual(['prompt', SHOWN_KIND]);
-      const shown = (events[1]?.payload as { shown: { id: string; target: string; query: string }[] }).shown;
+      const payload = events[1]?.payload as { shown: { id: string; target: string; query: string }[] } | undefined;
+      const shown = payload?.shown ?? [];
       expect(shown.map((s) => s.target)).toContain('memory:flags');
       expect(JSON.stringify(events)).not.toContain('ghp_A1b2');
       expect(await store.getShown(scope, shown[0]?.id ?? '')).toBeUndefined();

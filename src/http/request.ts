@@ -41,7 +41,10 @@ export function oneLine(error: unknown): string {
   );
 }
 
-/** The text after `at ` on the first line past the first that starts (blanks aside) with `at ` and more, up to a line end. */
+/**
+ * The text after `at ` on the first line past the first that starts (blanks aside) with `at ` and more, up to a line
+ * end.
+ */
 function stackFrame(stack: string): string | undefined {
   const lines = stack.split('\n');
   for (let i = 1; i < lines.length; i += 1) {

@@ -35,7 +35,10 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   /** The least time between two attempts to start a dead server again. @default 10_000 */
   retryMs?: number;
-  /** How long `start` waits for the servers before returning; slower ones keep connecting in the background. @default 10_000 */
+  /**
+   * How long `start` waits for the servers before returning; slower ones keep connecting in the background. @default
+   * 10_000
+   */
   startWaitMs?: number;
   /** Where downstream stderr lines and connection events go. */
   log?: (line: string) => void;

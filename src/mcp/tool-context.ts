@@ -1,4 +1,7 @@
-/** @module mcp/tool-context — what every meta tool runs with, apart so that the tools (meta-tools, execute-dag) share it without a cycle. */
+/**
+ * @module mcp/tool-context — what every meta tool runs with, apart so that the tools (meta-tools, execute-dag) share it
+ * without a cycle.
+ */
 import type { Credence } from '../engine/engine.js';
 import type { Gateway } from './gateway.js';
 

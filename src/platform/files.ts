@@ -35,6 +35,7 @@ import {
   readSync,
   realpathSync,
   type BigIntStats,
+  type Stats,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CredenceError } from '../core/errors.js';
@@ -254,7 +255,7 @@ function walk(ctx: RootContext, segments: readonly string[], hops: number): stri
   let current = ctx.realRoot;
   for (let i = 0; i < segments.length; i += 1) {
     const next = join(current, segments[i] as string);
-    let stats;
+    let stats: Stats;
     try {
       stats = lstatSync(next);
     } catch (error) {

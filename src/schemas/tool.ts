@@ -1,4 +1,7 @@
-/** @module schemas/tool — a catalogue entry as `credence tools add` takes it. An unknown field is an error that names it. */
+/**
+ * @module schemas/tool — a catalogue entry as `credence tools add` takes it. An unknown field is an error that names
+ * it.
+ */
 import { z } from 'zod';
 
 export const ToolInputSchema = z.strictObject({

@@ -1140,7 +1140,7 @@ export function runStoreContract(options: StoreContractOptions): void {
           { id: 'x', intent: 'i', startedAt: 1 },
           () => [{ tool: 'Read', status: 'success', retries: 0, consumes: [] }],
           () => [],
-          (c, e) => ({
+          (_c, e) => ({
             from: e.from,
             to: e.to,
             type: e.type,

@@ -11,7 +11,10 @@ import { scrubRecord } from './shared.js';
 export interface StorePolicy {
   /** Returns `record` with its secrets scrubbed (a copy, or the record itself when it has none); never mutates it. */
   readonly scrub: <T>(record: T) => T;
-  /** How long (ms) a learned hook event's key is kept, so that the same event queued again is not learned twice. @default 604_800_000 (a week) */
+  /**
+   * How long (ms) a learned hook event's key is kept, so that the same event queued again is not learned twice.
+   * @default 604_800_000 (a week)
+   */
   readonly hookKeyRetentionMs: number;
 }
 

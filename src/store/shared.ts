@@ -79,7 +79,9 @@ export function requireFinite(value: number, what: string): number {
   return value;
 }
 
-/** The searchable words of a tool: its id split into words (`SkyScrapperSearchAirport` → sky scrapper search airport). */
+/**
+ * The searchable words of a tool: its id split into words (`SkyScrapperSearchAirport` → sky scrapper search airport).
+ */
 export const toolWords = (id: string): string => splitWords(id).join(' ');
 
 /** How many calls each tool got, in the order the calls first name the tools. */
@@ -89,7 +91,10 @@ export function callsPerTool(calls: Iterable<{ tool: string }>): Map<string, num
   return counts;
 }
 
-/** When an execution ends once `calls` are added to it: the latest call end (its time plus its duration), at least `from`. */
+/**
+ * When an execution ends once `calls` are added to it: the latest call end (its time plus its duration), at least
+ * `from`.
+ */
 export function endedAt(calls: readonly { at?: number; durationMs?: number }[], from: number): number {
   return calls.reduce(
     (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),

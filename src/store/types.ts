@@ -238,7 +238,10 @@ export interface NearestEmbedding {
   vector: Float32Array;
   /** Its place among the nearest (0 = nearest), or -1 for a row returned only because `also` named it. */
   rank: number;
-  /** The inner product as the database computed it (float32 arithmetic: close to, not always equal to, the caller's); NaN for an `also` row. */
+  /**
+   * The inner product as the database computed it (float32 arithmetic: close to, not always equal to, the caller's);
+   * NaN for an `also` row.
+   */
   score: number;
 }
 

@@ -325,7 +325,10 @@ export async function runsPayload(credence: Credence, options: { limit?: number 
   };
 }
 
-/** Tools, a DAG and memories for a query, each result with the parts of its score; a run whose intent repeats is one memory (`repeats`, `ids`). */
+/**
+ * Tools, a DAG and memories for a query, each result with the parts of its score; a run whose intent repeats is one
+ * memory (`repeats`, `ids`).
+ */
 export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
   if (query.length > 1000)

@@ -34,7 +34,6 @@ async function start(token?: string): Promise<RunningHttpServer> {
 
 const base = (s: RunningHttpServer) => s.url.replace(/\/mcp$/, '');
 // The tests read the JSON as the page does, field by field: loosely typed on purpose.
-// biome-ignore lint/suspicious/noExplicitAny: test reads of JSON answers
 type Json = any;
 const get = async (
   s: RunningHttpServer,

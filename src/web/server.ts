@@ -275,7 +275,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     );
   };
 
-  /** A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line (core/text/error-summary) and one line of log. */
+  /**
+   * A request the dashboard could not answer: its own error when it has a code, else a 500 with a short line
+   * (core/text/error-summary) and one line of log.
+   */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     if (res.headersSent) return void res.end();
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);

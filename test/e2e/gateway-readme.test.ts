@@ -1,6 +1,7 @@
 /**
  * The documented gateway example works as written (issue 17): its `filesystem` and `memory` entries,
- * read from the MCP guide itself (docs/mcp.md, moved there from the README), run through `credence serve --gateway .credence/servers.json` with
+ * read from the MCP guide itself (docs/mcp.md, moved there from the README), run through `credence serve --gateway
+ * .credence/servers.json` with
  * the real `npx -y @modelcontextprotocol/server-…` (found in this package's node_modules, offline);
  * `memory:create_entities` then `memory:read_graph` succeed and the graph lands in
  * `.credence/memory.jsonl`, where the guide says. The `tracker` entry names an example host and

@@ -23,7 +23,8 @@ const S1 = 'b6f3c1de-2a7e-4c4b-9a51-3f0e2d7c8a10';
 const S2 = 'c9a0e2f1-7b3d-4e8a-8c61-0d5f4b2a9e77';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// The SQLite file, or with CREDENCE_E2E_STORE=postgres a team store (test/pg.ts): the spool stays beside the file either way.
+// The SQLite file, or with CREDENCE_E2E_STORE=postgres a team store (test/pg.ts): the spool stays beside the file
+// either way.
 const store = storeEnv(db);
 const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: NOW };
 const run = (args: string[], input?: string) =>

@@ -15,7 +15,10 @@ const db = join(dir, 'inspector.db');
 const inspector = join(nodeModules, '@modelcontextprotocol/inspector-cli/build/cli.js');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the inspector CLI; resolves with its exit code and output (asynchronously, so an HTTP server in this process keeps answering). */
+/**
+ * Runs the inspector CLI; resolves with its exit code and output (asynchronously, so an HTTP server in this process
+ * keeps answering).
+ */
 function runInspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [inspector, '--cli', ...args], {

@@ -24,7 +24,10 @@ const request = (id: number, method: string, params: Record<string, unknown> = {
   params,
 });
 
-/** Writes `messages` to `credence …args` (a `serve --stdio`) in one chunk, closes its stdin, and collects what it answers. */
+/**
+ * Writes `messages` to `credence …args` (a `serve --stdio`) in one chunk, closes its stdin, and collects what it
+ * answers.
+ */
 function serveOnce(
   args: readonly string[],
   messages: readonly unknown[],

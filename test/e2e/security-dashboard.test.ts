@@ -153,9 +153,7 @@ interface Injected {
         const d = (
           globalThis as unknown as {
             document: {
-              querySelectorAll: (
-                s: string,
-              ) => ArrayLike<{
+              querySelectorAll: (s: string) => ArrayLike<{
                 attributes: ArrayLike<{ name: string }>;
                 tagName: string;
                 getAttribute: (n: string) => string | null;
@@ -181,6 +179,7 @@ interface Injected {
     const CLEAN: Injected = { imgX: 0, onAttributes: [], iframes: 0, scripts: 1, javascriptLinks: 0 };
     const text = (page: Page) =>
       page.evaluate(
+        // biome-ignore lint/performance/useDomNodeTextContent: the test reads the text as rendered, as a user sees it
         () => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText,
       );
 

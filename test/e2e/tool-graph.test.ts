@@ -134,7 +134,8 @@ describe('credence record, edges and next (issue 3)', () => {
       weak: boolean;
       why: string;
     }[];
-    // parse_json (dependency, inferred 0.7) first; backup_file (alternative template 0.30) last and weak; log_data (0.25) below the threshold.
+    // parse_json (dependency, inferred 0.7) first; backup_file (alternative template 0.30) last and weak; log_data
+    // (0.25) below the threshold.
     expect(next.map((s) => s.tool)).toEqual(['parse_json', 'backup_file']);
     expect(next[1]?.weak).toBe(true);
     expect(next[0]?.why).toBe('dependency edge, inferred, seen once');

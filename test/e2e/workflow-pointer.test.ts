@@ -19,7 +19,9 @@ const NOTES = '# Notes\n\nThe pointer led here.\n';
 
 const guide = readFileSync(fileURLToPath(new URL('../../docs/mcp.md', import.meta.url)), 'utf8');
 
-/** The guide's example: the first ```json block after its **`execute_dag`.** paragraph, and its `echo … > pointer.txt`. */
+/**
+ * The guide's example: the first ```json block after its **`execute_dag`.** paragraph, and its `echo … > pointer.txt`.
+ */
 function documentedExample(): { arguments: { workflow: { tasks: unknown[] } }; echo: string } {
   const from = guide.indexOf('**`execute_dag`.**');
   const block = /```json\n([\s\S]*?)\n```/.exec(guide.slice(from));

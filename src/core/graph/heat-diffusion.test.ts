@@ -12,7 +12,6 @@ import { codeOf } from '../../../test/helpers.js';
  */
 function denseHeat(edges: readonly GraphEdge[], sources: readonly string[], time: number): Map<string, number> {
   const ids = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort();
-  const n = ids.length;
   const w = ids.map(() => ids.map(() => 0));
   for (const e of edges) {
     if (e.from === e.to) continue;

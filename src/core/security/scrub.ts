@@ -468,7 +468,7 @@ function extendRun(text: string, from: number, rest: RegExp): number {
   return rest.lastIndex;
 }
 
-const KEY_WORDS = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?`;
+const KEY_WORDS = 'pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?';
 const VALUE = String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|(${UNQUOTED_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}}))`;
 const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*)`;
 const AUTHORIZATION_WORD = /authorization/i;
@@ -980,7 +980,8 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
  * depth; object keys stay as they are; numbers, booleans, null and undefined are copied as they
  * are. A key that names a credential (`{ password: "…" }`, `{ apiKey: "…" }`,
  * `{ Authorization: "Bearer …" }`) or a CLI flag just before an array item
- * (`["--token", "…"]`) frames a bare string value the way `key=` frames it in text. Plain objects and arrays are copied (never mutated); other objects (Date, Map, class
+ * (`["--token", "…"]`) frames a bare string value the way `key=` frames it in text. Plain objects and arrays are copied
+ * (never mutated); other objects (Date, Map, class
  * instances) are returned as the same reference, untouched, as inputs are expected to be
  * JSON-like. Cycles and shared references are kept in the copy.
  */

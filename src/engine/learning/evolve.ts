@@ -387,7 +387,8 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     noteHeldSkill(report, skill, ids);
     writes.push(async () => {
       const memory = await store.getMemory(scope, skill.id);
-      // A skill held until now and confirmed since is written out; one with a held rule loses it from its file and memory.
+      // A skill held until now and confirmed since is written out; one with a held rule loses it from its file and
+      // memory.
       if (memory === undefined || shown === undefined || shown.held.length > 0) {
         if (memory !== undefined || shown !== undefined)
           await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids);
@@ -495,7 +496,9 @@ async function rememberLearned(
   await store.upsertMemories(scope, [record]);
 }
 
-/** The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine). */
+/**
+ * The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine).
+ */
 function matchLearned<T extends { id: string; evidence: string[] }>(
   candidates: readonly T[],
   evidence: readonly string[],

@@ -9,7 +9,6 @@ import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from '../../core/types.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
-import { contentWords } from '../../core/text/words.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
 import type {

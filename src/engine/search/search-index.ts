@@ -137,7 +137,10 @@ export async function buildVectorSource(
   return storeSource({ store, scope, modelKey: keys.size === 0 ? '' : await resolveEmbeddingKey(embedder), keys });
 }
 
-/** The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph status and the dashboard show. */
+/**
+ * The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph
+ * status and the dashboard show.
+ */
 export async function buildSearchIndex(input: {
   store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;
   scope: string;

@@ -274,7 +274,10 @@ describe('search and DAG edge cases', () => {
 describe('same input, same output (issue 17)', () => {
   const DAY = 86_400_000;
   const RECORDED = Date.parse('2026-03-01T08:00:00Z');
-  /** A store where reserve_hotel ties to search_hotels by a sequence seen 3 times (observed, exactly 0.5 = the tie threshold when fresh). */
+  /**
+   * A store where reserve_hotel ties to search_hotels by a sequence seen 3 times (observed, exactly 0.5 = the tie
+   * threshold when fresh).
+   */
   async function store() {
     const s = openSqliteStore({ path: ':memory:' });
     let n = 0;

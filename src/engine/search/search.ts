@@ -204,7 +204,9 @@ export interface DagSuggestion {
   warning?: string;
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   /** Why each tool is in the DAG, and which source proposed it. */
-  /** Why each tool is in the DAG; `score` = min(1, search + memoryBoost), or the memory's score alone without search. */
+  /**
+   * Why each tool is in the DAG; `score` = min(1, search + memoryBoost), or the memory's score alone without search.
+   */
   rationale: {
     tool: string;
     score: number;

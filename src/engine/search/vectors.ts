@@ -109,7 +109,10 @@ export interface VectorSource {
   readonly where: 'memory' | 'store';
   /** The matrix itself, for a source in memory (benchmarks read it). */
   readonly matrix?: VectorMatrix;
-  /** The `k` most similar keys and the similarity of each of them and of every key of `also` (`scanSimilar`'s arithmetic). */
+  /**
+   * The `k` most similar keys and the similarity of each of them and of every key of `also` (`scanSimilar`'s
+   * arithmetic).
+   */
   scan(query: Float32Array | undefined, k: number, also?: Iterable<string>): Promise<SimilarityScan>;
   /** The similarity of the keys `ids` only (`similarityOf`'s arithmetic). */
   similarity(query: Float32Array | undefined, ids: Iterable<string>): Promise<Map<string, number>>;

@@ -22,7 +22,8 @@ afterAll(async () => {
 
 describe('one graph snapshot (issue 18)', () => {
   it('status, the dashboard graph and tool search give the same PageRank for the same tool', async () => {
-    // Each surface reads from an engine of its own over the one store, as the CLI, the dashboard and an MCP server would.
+    // Each surface reads from an engine of its own over the one store, as the CLI, the dashboard and an MCP server
+    // would.
     const [forStatus, forDashboard, forSearch] = await Promise.all([1, 2, 3].map(() => credence.forScope('demo')));
     const status = await (forStatus as Credence).status();
     const central = status.graph.central;

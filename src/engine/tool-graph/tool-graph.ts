@@ -373,7 +373,8 @@ export async function declareEdge(
   ] as const) {
     if (id.trim() === '') throw new CredenceError('INVALID_INPUT', `edge ${name} must be a non-empty tool id`);
   }
-  // The ids as the store keeps them (scrubbed of secrets): what is looked up, stored and echoed is the same id, never the secret.
+  // The ids as the store keeps them (scrubbed of secrets): what is looked up, stored and echoed is the same id, never
+  // the secret.
   const from = storedId(input.from);
   const to = storedId(input.to);
   if (from === to) throw new CredenceError('INVALID_INPUT', `an edge joins two different tools, got ${from} → ${to}`);
@@ -392,7 +393,9 @@ export async function declareEdge(
   return { edge: viewEdge(existing, ctx.now()), created: false, newTools };
 }
 
-/** Edges with their confidence now, filtered by ends (their {@link storedId}) and a minimum confidence, strongest first. */
+/**
+ * Edges with their confidence now, filtered by ends (their {@link storedId}) and a minimum confidence, strongest first.
+ */
 export async function listEdges(
   ctx: GraphContext,
   filter: { from?: string; to?: string; minConfidence?: number } = {},
@@ -415,7 +418,8 @@ export async function listEdges(
 }
 
 /**
- * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest confirmed edge,
+ * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest confirmed
+ * edge,
  * only edges ≥ 0.3, weak ones (< 0.5) last, each with why. Edges known only from failures are
  * not suggestions. A tool the scope knows nothing of (not in the catalogue, on no edge) is an
  * error, not an empty list: a misspelt id would otherwise look like a tool nothing follows.

@@ -135,7 +135,10 @@ const queryText = fc
       .map((seps) => words.map((w, i) => w + (seps[i] ?? '')).join('')),
   );
 
-/** MATCH expressions outside buildFtsQuery's shapes: nested ORs and ANDs (no AND under an OR), empty and repeated phrases. */
+/**
+ * MATCH expressions outside buildFtsQuery's shapes: nested ORs and ANDs (no AND under an OR), empty and repeated
+ * phrases.
+ */
 const phrase = fc
   .array(fc.constantFrom(...VOCABULARY, '🚀'), { maxLength: 3 })
   .map((ws) => `"${ws.join(' ').replaceAll('"', '""')}"`);

@@ -94,7 +94,9 @@ export interface PgStoreOptions {
    * parameter (`?schema=team_a`) names the schema, as `schema` does, and `?vectors=` as `vectors` does.
    */
   url: string;
-  /** The schema (namespace) holding Credence's tables; created when missing. @default the URL's `schema`, else 'public' */
+  /**
+   * The schema (namespace) holding Credence's tables; created when missing. @default the URL's `schema`, else 'public'
+   */
   schema?: string;
   /** Connections in the pool. @default 10 */
   poolSize?: number;
@@ -121,7 +123,9 @@ const TYPES = {
 /** SQLSTATEs after which a transaction is simply run again: serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/** The URL with its password and secret query parameters hidden, for messages and `status` (store/postgres/redact-url). */
+/**
+ * The URL with its password and secret query parameters hidden, for messages and `status` (store/postgres/redact-url).
+ */
 export { redactUrl };
 
 /** Credence's own query parameters (`schema`, `vectors`; not libpq's) taken out of the URL. */

@@ -479,7 +479,8 @@ describe('a role that may not set pgvector up', () => {
 
   it('ranks in Node and says why, without trying what it may not do, and its writes still work', async () => {
     await resetPglite(withVector);
-    // Tables made by their owner, before pgvector's column: the worker may neither add it nor use the extension's schema.
+    // Tables made by their owner, before pgvector's column: the worker may neither add it nor use the extension's
+    // schema.
     await (await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 })).close();
     await asWorker(async () => {
       const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });

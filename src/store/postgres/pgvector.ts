@@ -13,7 +13,9 @@
 import type pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 
-/** How a PostgreSQL store ranks vectors: `auto` uses pgvector when it can, `pgvector` requires it, `node` never uses it. */
+/**
+ * How a PostgreSQL store ranks vectors: `auto` uses pgvector when it can, `pgvector` requires it, `node` never uses it.
+ */
 export type PgVectorMode = 'auto' | 'pgvector' | 'node';
 
 export const PG_VECTOR_MODES: readonly PgVectorMode[] = ['auto', 'pgvector', 'node'];
@@ -221,7 +223,10 @@ async function setFunctionsVersion(client: pg.PoolClient): Promise<void> {
   );
 }
 
-/** A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values (pgvector parses each with strtof), -0 included. */
+/**
+ * A vector as pgvector's text form (`[0.6,0.8]`), exact for float32 values (pgvector parses each with strtof), -0
+ * included.
+ */
 export function vectorLiteral(vector: Float32Array): string {
   let out = '[';
   for (let i = 0; i < vector.length; i += 1) {

@@ -179,7 +179,9 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
   }
 }
 
-/** `new SqliteStore`, for `openSqliteStore` alone (the constructor is private, so its declaration names no driver type). */
+/**
+ * `new SqliteStore`, for `openSqliteStore` alone (the constructor is private, so its declaration names no driver type).
+ */
 let construct: (db: Database.Database, location: string, policy: StorePolicy) => SqliteStore;
 
 export class SqliteStore implements Store {

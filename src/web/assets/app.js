@@ -89,7 +89,7 @@
   };
 
   async function api(path, init) {
-    const headers = { accept: 'application/json', ...(init && init.headers) };
+    const headers = { accept: 'application/json', ...init?.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(withScope(path), { ...init, headers });
     const body = await res.json().catch(() => ({ error: { message: `HTTP ${res.status}` } }));
