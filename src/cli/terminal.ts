@@ -1,15 +1,10 @@
 /**
  * @module cli/terminal
- * Text made safe for a terminal. Stored text (tool names, intents, memories, a downstream server's
- * tool names) and user input (a bad JSONL line quoted in an error) can hold control characters: an
- * ESC starts an escape sequence that clears the screen, rewrites the window title or hides text; a
- * CR overwrites the line. Every control character but newline and tab, C0 (U+0000–U+001F), DEL
- * (U+007F) and C1 (U+0080–U+009F, which some terminals obey as CSI and OSC), is shown as its JSON
- * escape, `\u001b`: visible, and still valid inside JSON text, so the same function guards JSON
- * output (JSON.stringify escapes C0 but leaves DEL and C1 raw) without changing what it parses to.
- * So are the Unicode bidi controls ("Trojan Source": an override or isolate makes the terminal print
- * what follows in another order, so a tool name reads as another): the embeddings and overrides
- * U+202A–U+202E, the isolates U+2066–U+2069, the marks U+200E, U+200F and U+061C, shown as `\u202e`.
+ * Text made safe for a terminal. Stored text and quoted user input can hold control characters (ESC
+ * sequences clear the screen or retitle the window, CR overwrites the line). Every control character but
+ * newline and tab — C0, DEL and C1 — and the Unicode bidi controls ("Trojan Source": U+202A–U+202E,
+ * U+2066–U+2069, U+200E, U+200F, U+061C) is shown as its JSON escape (`\u001b`): visible, and still valid
+ * inside JSON text, so the same function guards JSON output without changing what it parses to.
  */
 import type { CliIO } from './context.js';
 

@@ -2,19 +2,10 @@
  * @module datasets/seal-tools
  * The Seal-Tools data set (fairyshine/Seal-Tools, Apache-2.0) as Credence catalogue records and
  * executions, one JSON Lines line at a time (the caller reads the file, see `datasets/jsonl`).
- *
- * `tool.jsonl` lines: `{ api_name, api_description, field, parameters: { name: { type, description,
- * ... } }, required: [names], responses: {...} }`; `type` is a Python name (`str`, `int`, `float`,
- * `bool`), and a few parameters carry `default`, `example`, `examples` (a list or one string),
- * `example_values`, `choices` or `unit`. They become a JSON-Schema-like `inputSchema`.
- *
- * `dev.jsonl` / `test_in_domain.jsonl` lines: `{ id: "dev-easy-0" | "dev-difficult-207" | ..., query,
- * calling: [{ api, parameters, responses: ["API_call_0", "API_call_1"] }] }`. Response slots are
- * numbered from 0 across the whole query, in call order. A parameter value that is `"API_call_k"`, or
- * a string holding it (`"API_call_0 response"`), at any depth of lists and objects, consumes the call
- * whose `responses` hold slot k. Values are otherwise strings, numbers, booleans and lists of numbers.
- * A reference to a slot that no earlier call produces (unknown, the call's own, or a later call's) is
- * dropped: it cannot be a data flow in a recorded execution (none occurs at commit ce753ec).
+ * `tool.jsonl` lines become tools with a JSON-Schema-like `inputSchema` (Python type names mapped).
+ * `dev.jsonl` / `test_in_domain.jsonl` lines are queries with calls; response slots (`"API_call_k"`)
+ * are numbered from 0 across a query, in call order, and a value holding one, at any depth, consumes
+ * the call that produced it. A reference to a slot no earlier call produces is dropped.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

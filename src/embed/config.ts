@@ -1,20 +1,11 @@
 /**
  * @module embed/config
  * The one place the embedding configuration is read (SPEC §8), and the provider it makes.
- *
- * Environment (wins over the config file):
- * - `CREDENCE_EMBEDDINGS`: `word-vectors` (the default) | `ollama:<model>` | `openai:<model>` |
- *   `transformers:<folder>`;
- * - `CREDENCE_EMBEDDINGS_URL`: base URL of the Ollama or OpenAI-compatible server;
- * - `CREDENCE_EMBEDDINGS_KEY`: API key; for `openai`, `OPENAI_API_KEY` is the last fallback
- *   (after the config file's `apiKey`).
- *
- * Config file (already parsed by the caller): `{ embeddings: { provider, model?, url?, apiKey?,
- * folder? } }`; its other keys are not read here. When the environment names a provider other than
- * the file's, nothing of the file's embeddings section is used.
- *
- * `embeddingKey(provider)` = `provider:model:dimension`, stored beside each vector so that a change
- * of any of the three re-embeds.
+ * Environment wins over the config file: `CREDENCE_EMBEDDINGS` (`word-vectors`, the default |
+ * `ollama:<model>` | `openai:<model>` | `transformers:<folder>`), `CREDENCE_EMBEDDINGS_URL`,
+ * `CREDENCE_EMBEDDINGS_KEY` (for `openai`, `OPENAI_API_KEY` is the last fallback). When the environment
+ * names another provider than the file's `embeddings` section, nothing of that section is used.
+ * `embeddingKey(provider)` = `provider:model:dimension`, stored beside each vector: a change of any re-embeds.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

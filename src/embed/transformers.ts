@@ -1,18 +1,11 @@
 /**
  * @module embed/transformers
- * Embeddings from a model folder on disk through `@huggingface/transformers` (transformers.js,
- * ONNX Runtime), with remote loading off: nothing is ever downloaded. The package is an optional
- * peer, loaded by dynamic `import()` on the first `embed`; Credence does not depend on it. To use it:
- *
- *     ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers
- *
- * The variable makes onnxruntime-node's install step download nothing (its CPU binaries ship inside
- * the package); as an environment variable it works for any project, where an `.npmrc` key would
- * be one npm warns about.
- *
+ * Embeddings from a model folder on disk through `@huggingface/transformers` (ONNX Runtime), remote
+ * loading off: nothing is ever downloaded. An optional peer, loaded by dynamic `import()` on the first
+ * `embed`; install it with `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers`.
  * `folder` is the model folder (`config.json`, `tokenizer.json`, `onnx/model.onnx` or
- * `onnx/model_quantized.onnx`), e.g. a copy of `Xenova/all-MiniLM-L6-v2`; or, with `model`, a folder
- * holding models as `<folder>/<model>/`. Feature extraction with mean pooling and normalisation.
+ * `onnx/model_quantized.onnx`, e.g. a copy of `Xenova/all-MiniLM-L6-v2`), or with `model` a folder of
+ * `<folder>/<model>/`. Feature extraction with mean pooling and normalisation.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';

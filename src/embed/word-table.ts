@@ -1,14 +1,10 @@
 /**
  * @module embed/word-table
- * Reads the word-vector table shipped in `data/word-vectors.bin` (written once by
- * `scripts/build-word-vectors.mjs`, which documents the layout): a small JSON header, `count ×
- * dimension` int8 components with one global scale, and the vocabulary as UTF-8 lines. Rows are in
- * descending corpus frequency, so a word's row index + 1 is its frequency rank.
- *
- * Loading is one file read, a zero-copy Int8Array view and one pass over the vocabulary bytes that
- * fills an open-addressing hash index (FNV-1a over UTF-8 bytes, linear probing, Int32Array slots):
- * no string is made per word, so a load takes tens of milliseconds (a Map of 100k strings alone took
- * longer than the file read). Done lazily and cached per process and path.
+ * Reads `data/word-vectors.bin` (layout documented by scripts/build-word-vectors.mjs): a JSON header,
+ * `count × dimension` int8 components with one scale, and the vocabulary as UTF-8 lines, by descending
+ * corpus frequency (row + 1 = frequency rank). One file read, a zero-copy Int8Array view and an
+ * open-addressing hash index (FNV-1a, linear probing) built without a string per word; done lazily and
+ * cached per process and path.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,15 +1,11 @@
 /**
  * @module engine/feedback-service
- * What surfaces showed, the verdicts on it, and the metrics of SPEC §6: every suggestion, DAG and
- * recalled memory a surface returns is recorded as shown with an id; `feedback` marks it accepted
- * or rejected, and feedback on an instinct or skill is an event (once per event id) whose delta the
- * next evolve applies (+0.3 explicit, +0.2 validation, −0.3 contradiction).
- *
- * Confirmation (issue 17, red-team 2): a rule that reads like a shell command is held until the user
- * confirms it. Only a surface that speaks for the user (the CLI) passes `confirm: true`; then an
- * `accepted` or `validated` verdict on an instinct or skill with held rules is recorded under the
- * reserved id that confirms them (core/learning/rule-trust `confirmationEventId`). Every other caller (MCP:
- * an agent is not the user) is refused such an id.
+ * What surfaces showed, the verdicts on it, and SPEC §6's metrics: every suggestion, DAG and recalled
+ * memory a surface returns is recorded as shown with an id; `feedback` marks it accepted or rejected, and
+ * feedback on an instinct or skill is an event (once per id) that the next evolve applies.
+ * A rule that reads like a shell command is held until the user confirms it (issue 17): only a surface
+ * speaking for the user (the CLI) passes `confirm: true`, which records an accepted or validated verdict
+ * under the reserved confirming id (core/learning/rule-trust); every other caller is refused that id.
  */
 import { CredenceError } from '../core/errors.js';
 import type { FeedbackKind, ObservationType, Verdict } from '../core/types.js';

@@ -1,13 +1,10 @@
 /**
  * @module engine/runs
- * Workflow runs (SPEC §7, seed 002): a run's nodes, each with its derived intent and its outcome
- * confidence (success 0.7 / partial 0.5 / failure 0.3, −0.1 per retry down to 0.1, +0.05 per later
- * node that used its output up to +0.2). The run's confidence is the mean of its nodes'
- * confidences: every node counts, a failed or retried node pulls the run down in proportion, and
- * the value stays explainable from the parts the result carries. A nested flow's own entry is left
- * out of the mean (its outcome is its children's, which already count), and a node run again in a
- * loop does not boost itself. The run is recorded as an
- * execution (its nodes as calls), so the tool graph learns from it and recall finds it by intent.
+ * Workflow runs (SPEC §7, seed 002): a run's nodes, each with its derived intent and outcome confidence
+ * (core/runs/outcome-confidence). The run's confidence is the mean of its nodes' (a failed or retried
+ * node pulls it down in proportion, explainable from the parts); a nested flow's own entry is left out
+ * (its children count), and a node run again in a loop does not boost itself. The run is recorded as an
+ * execution (nodes as calls), so the tool graph learns from it and recall finds it by intent.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

@@ -1,14 +1,10 @@
 /**
  * @module engine/workflow-exec
- * Runs an explicit workflow (SPEC §5, the gateway's `execute_dag`) once `validateWorkflow` has
- * accepted it: layer after layer, the tasks of a layer concurrently, each task's references
- * (`"$task_1"`, `"$task_1.path"`, see core/workflow/workflow-references) replaced by the results of the
- * tasks it references before its tool is called. The MCP side is the caller's: `call` does the
- * actual tool call, so this module knows nothing of transports and is tested with a fake.
- *
- * Outcomes: a task whose call throws or returns `isError: true` is a failure; a task whose
- * reference cannot resolve is a failure without a call; a task one of whose effective dependencies
- * (`dependsOn` ∪ referenced tasks) failed or was skipped is skipped without a call. A failure
+ * Runs an explicit workflow (SPEC §5, `execute_dag`) once `validateWorkflow` accepted it: layer after
+ * layer, a layer's tasks concurrently, each task's references (core/workflow/workflow-references)
+ * replaced by the referenced results before its tool is called through `call` (the caller's; tested
+ * with a fake). A call that throws or returns `isError` fails its task; an unresolvable reference fails
+ * it without a call; a task whose effective dependency failed or was skipped is skipped. A failure
  * reaches a task's dependants, never its siblings.
  */
 import { CredenceError } from '../core/errors.js';

@@ -1,13 +1,10 @@
 /**
  * @module hooks/context
- * What the hooks print for Claude Code to read.
- *
- * - At a prompt: hooks/prompt.
- * - At session start: the active skills (current confidence ≥ 0.7, with their rules) and the
- *   high-confidence active instincts (≥ 0.7) of the scope, strongest first, within
- *   `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
- *   memory block, never instructions of Credence's own. A rule that reads like a shell command is
- *   left out until the user confirms it (engine/learning/held; issue 17, red-team 2).
+ * What the hooks print for Claude Code to read. At a prompt: hooks/prompt. At session start: the
+ * scope's active skills (confidence ≥ 0.7, with their rules) and active instincts ≥ 0.7, strongest first,
+ * within `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
+ * memory block; a rule that reads like a shell command is left out until the user confirms it
+ * (engine/learning/held; issue 17).
  */
 import { sanitizeField } from '../core/recall/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';

@@ -1,18 +1,12 @@
 /**
  * @module hooks/ingest
- * Learning from the hook queue, in the order events arrived, one session at a time:
- *
- * - each turn's calls are appended to that turn's execution, `cc-<session>-<turn>`, whose intent is
- *   the turn's prompt (first line, ≤ 200 characters): consecutive calls teach `sequence` edges, and
- *   a call that reads a file an earlier call of the turn wrote consumes that call, which teaches a
- *   `dependency` edge (the latest writer of the path);
- * - the observing rules (hooks/signals, switched by `.credence/observe.json`) turn failed
- *   calls, test runs, commits and corrections in prompts into observations;
- * - the session's observing state (when files last changed, when tests last ran) is kept between
- *   invocations.
- *
- * Events are claimed before they are learned and deleted after, so two processes never learn the
- * same event; a claim left by a process that died is taken again after a minute.
+ * Learning from the hook queue, in arrival order, one session at a time: each turn's calls are appended
+ * to the execution `cc-<session>-<turn>` (intent: the prompt's first line, ≤ 200 characters); consecutive
+ * calls teach `sequence` edges, and a call reading a file an earlier call of the turn wrote teaches a
+ * `dependency` edge. The observing rules (hooks/signals, `.credence/observe.json`) turn failures, test
+ * runs, commits and corrections into observations; the session's observing state is kept between runs.
+ * Events are claimed before they are learned and deleted after; a dead process's claim is retaken after
+ * a minute.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

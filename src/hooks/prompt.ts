@@ -1,19 +1,11 @@
 /**
  * @module hooks/prompt
- * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0`
- * (bundled into dist/hook-prompt.cjs with better-sqlite3's JavaScript; its output written straight
- * to the descriptor, hooks/stdio): it spools the prompt (which starts the session's next turn when
- * the spool is next queued, behind the calls before it), then prints the `<memory-context>` block
- * of what recall labels high or medium for the prompt, at most 5 lines, nothing at all when nothing
- * is, and spools those lines as shown (a `shown` event: the learning hooks store the shown records
- * when they next queue the spool). So the prompt only reads the database, opened read-only: it never
- * waits for another process's write lock, and it skips the writer's set-up.
- *
- * Recall here ranks the BM25 hits alone, without the embedding index (building it reads every
- * memory and vector of the scope, far too slow for a hook): the BM25 ranking (`bm25Weight` 1), and
- * labels that ask for no embedding similarity (`minSimilarity` 0). On the evaluation data that
- * costs almost nothing: Seal-Tools test "high" precision 0.962 against 0.967, coverage 0.569
- * against 0.565, R@5 0.837 against 0.839 (`npm run eval`, C1 and C2b).
+ * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0` (bundled
+ * into dist/hook-prompt.cjs). It spools the prompt (the session's next turn), prints the
+ * `<memory-context>` block of what recall labels high or medium (at most 5 lines, nothing when
+ * nothing is) and spools those lines as a `shown` event. It only reads the database, opened
+ * read-only, so it never waits for a write lock. Recall here ranks the BM25 hits alone, without the
+ * embedding index (too slow for a hook); what that costs is measured in docs/claude-code.md.
  */
 import { withinLimit } from '../core/limits.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';

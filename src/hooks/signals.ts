@@ -1,16 +1,11 @@
 /**
  * @module hooks/signals
- * The pure rules that turn Claude Code hook events into observations (SPEC §6, "Observing
- * automatically"; issue 9): a failed tool call → `error`, a test run → `success` / `error`, a
- * `git commit` → `pattern` (tests run since the last change or not), a user correction in a
- * prompt → `correction`. Which triggers observe is set per project by `.credence/observe.json`
- * ({@link parseObserveConfig}).
- *
- * Pure: no I/O, no clock (the caller passes `now`), no randomness. The caller (the hook shell)
- * reads the hook JSON, normalises it into a {@link HookSignalEvent}, keeps the {@link SessionObserveState}
- * of each session between events, and adds `timestamp` and `id` to each {@link ObservationDraft}.
- * Texts are scrubbed by the store; still, no draft carries a whole tool output: only first lines,
- * each at most {@link HOOK_SIGNAL_LIMITS.lineLength} characters.
+ * The pure rules that turn Claude Code hook events into observations (SPEC §6, issue 9): a failed call →
+ * `error`, a test run → `success` / `error`, a `git commit` → `pattern`, a user correction → `correction`;
+ * which triggers observe is set per project in `.credence/observe.json` ({@link parseObserveConfig}).
+ * Pure: the caller passes `now`, normalises hook JSON into a {@link HookSignalEvent}, keeps each
+ * session's {@link SessionObserveState}, and adds `timestamp` and `id`. No draft carries a whole tool
+ * output: only first lines, each at most {@link HOOK_SIGNAL_LIMITS.lineLength} characters.
  */
 
 import { CredenceError } from '../core/errors.js';

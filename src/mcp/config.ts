@@ -1,13 +1,10 @@
 /**
  * @module mcp/config
- * The gateway's downstream servers, in the `mcpServers` format of Claude Code's `.mcp.json`:
- * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "url", "headers"? } } }`
- * (`type` may say `stdio`, `http` or `streamable-http`; `sse` servers are refused by name, since
- * only Streamable HTTP is spoken). `${VAR}` and `${VAR:-default}` in commands, arguments,
- * environment values, URLs and headers are read from the environment, as Claude Code does;
- * `credence serve --gateway FILE` adds `${CREDENCE_CONFIG_DIR}`, the folder of FILE.
- * Keys other clients add to an entry (`autoApprove`, `description`, …) are ignored; an entry with
- * `"disabled": true` is skipped. Every problem names the server and the field.
+ * The gateway's downstream servers, in `.mcp.json`'s `mcpServers` format: `{ "<name>": { "command",
+ * "args"?, "env"?, "cwd"? } | { "url", "headers"? } }` (`type` `stdio`, `http` or `streamable-http`; `sse`
+ * is refused by name). `${VAR}` and `${VAR:-default}` are read from the environment, as Claude Code does;
+ * `serve --gateway FILE` adds `${CREDENCE_CONFIG_DIR}`. Other clients' keys are ignored; `"disabled":
+ * true` skips an entry. Every problem names the server and the field.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

@@ -1,18 +1,11 @@
 /**
  * @module mcp/execute-dag
- * The `execute_dag` tool (SPEC §5, §9).
- *
- * - `{intent}` gives the DAG suggestion (mode, confidence, DAG, weights, warning, rationale). It
- *   runs only when every tool in it is a downstream tool marked `readOnlyHint` and the confidence
- *   reaches the threshold; otherwise the result says why it was not run. `arguments` may give a
- *   task's arguments by task id or by tool id.
- * - `{workflow: {tasks}}` is validated against the catalogue (unknown tool, missing dependency,
- *   cycle: an error result naming them, nothing run) and run through the gateway in parallel
- *   layers (src/engine/workflow-exec). The run is recorded as one execution: its calls in layer order,
- *   each task's references as `consumes`, and only `dependency` edges are learned from it (the
- *   order of calls across layers is not a sequence anyone chose). Tasks that never reached their
- *   tool (skipped, a reference that did not resolve, a server that was down or did not answer)
- *   are not recorded: they say nothing about the tool.
+ * The `execute_dag` tool (SPEC §5, §9). `{intent}` gives the DAG suggestion and runs it only when every
+ * tool in it is a downstream `readOnlyHint` tool and the confidence reaches the threshold (else says
+ * why not); `arguments` gives tasks' arguments by task or tool id. `{workflow: {tasks}}` is validated
+ * against the catalogue (errors name the problems; nothing runs) and run in parallel layers
+ * (engine/workflow-exec), recorded as one execution that teaches only `dependency` edges (the order
+ * across layers is nobody's choice). Tasks that never reached their tool are not recorded.
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

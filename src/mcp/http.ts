@@ -1,19 +1,12 @@
 /**
  * @module mcp/http
- * MCP over Streamable HTTP at `/mcp`, one SDK transport and one server per client session.
- * Safety: the server listens on loopback unless told otherwise; on loopback a request whose Host
- * header is not a loopback name with this server's port, or whose Origin is not this server's own
- * (`http://` with the same host and port as the Host header), is refused (DNS rebinding, a page of
- * another site or of another local server posting to it); with a token, every request needs `Authorization: Bearer
- * <token>`, compared in constant time, except the requests `isPublic` lets through (the dashboard's
- * pages, which hold no data). A session exists once its `initialize` succeeded; sessions idle for
- * `sessionIdleMs` are closed, and at most `maxSessions` are open at once: a new client that finds
- * them all open closes the least recently used one with no request in progress (a local process
- * holding every session cannot lock the real client out; issue 17), and is refused (503) only
- * when every session is busy. Other paths are left to
- * `fallback` (the dashboard) or answered 404. A request target that is not a path (`//a:b`, `*`, an
- * absolute URL) is a 400; anything a handler throws is a 500 naming only the error's class (its
- * message, which can quote stored values, goes to the log in one line), never the end of the process.
+ * MCP over Streamable HTTP at `/mcp`, one SDK transport and server per client session. Safety: loopback
+ * by default; there a request whose Host is not a loopback name with this port, or whose Origin is not
+ * this server's own, is refused (DNS rebinding, other sites' pages). With a token every request needs
+ * `Authorization: Bearer <token>` (constant-time compare), except what `isPublic` lets through. Idle
+ * sessions close after `sessionIdleMs`; at `maxSessions` a new client closes the least recently used
+ * idle one (issue 17), 503 only when all are busy. A non-path target is a 400; a throw is a 500 naming
+ * only the error's class (the message goes to the log). Other paths go to `fallback`, else 404.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';

@@ -1,18 +1,12 @@
 /**
  * @module store/dump
- * A whole store as one file and back (`credence dump` / `credence restore`, issue 10), through the
- * Store interface only, so any backend dumps into any other (SQLite ⇄ PostgreSQL).
- *
- * The format is JSON Lines. Line 1 is the header
- * `{"format":"credence-dump","version":1,"schemaVersion":N,"from":"sqlite","createdAt":ISO,"tables":{"tools":12,…}}`
- * with the row count of every table; then one line per row, `{"t":"<table>","r":{<column>: <value>}}`,
- * the tables in `DUMP_TABLES` order (parents first) and each table's rows in its export order.
- * Both directions stream: neither holds more than one batch of rows.
- *
- * A restore checks the whole file before it writes anything (every line parses, every row fits
- * its table, tables in order, counts as the header says), so a broken or truncated file leaves
- * the target untouched; it restores only into an empty store, and checks the target's counts at
- * the end.
+ * A whole store as one file and back (`credence dump` / `restore`, issue 10), through the Store
+ * interface only, so any backend dumps into any other. JSON Lines: a header line
+ * (`{"format":"credence-dump","version":1,…,"tables":{…}}` with every table's row count), then one
+ * `{"t":"<table>","r":{…}}` line per row, tables in `DUMP_TABLES` order; both directions stream.
+ * A restore checks the whole file before writing anything (so a broken or truncated file leaves the
+ * target untouched), restores only into an empty store, and checks the target's counts at the end.
+ * The format in full: docs/operations.md.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

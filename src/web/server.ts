@@ -1,15 +1,11 @@
 /**
  * @module web/server
- * The dashboard as a request handler for the HTTP server that serves MCP (`serveHttp`'s
- * `fallback`): the pages at `/`, `/graph`, `/confidence`, `/learning`, `/runs`, `/ask` (one page,
- * its script picks the view from the path), their script and style (hand-written, served from this
- * package: no CDN), and the JSON API under `/api/`. The loopback Host/Origin checks and the bearer
- * token are serveHttp's; the pages and assets hold no data, so with a token they load without it
- * and the API asks for it (the page sends what `#token=…` gave it).
- *
- * The API is read-only (GET) unless a token is configured; then `POST /api/feedback` takes a
- * verdict on an instinct or a skill. Errors are one JSON shape, `{ error: { code, message } }`, with
- * 400 for bad input, 404 for an unknown scope or tool, 405 for a write the server does not allow.
+ * The dashboard as `serveHttp`'s `fallback`: the pages (`/`, `/graph`, `/confidence`, `/learning`,
+ * `/runs`, `/ask`: one page, its script picks the view), their hand-written script and style (no CDN),
+ * and the JSON API under `/api/`. Host/Origin checks and the bearer token are serveHttp's; pages and
+ * assets hold no data, so with a token only the API asks for it. The API is read-only unless a token is
+ * configured; then `POST /api/feedback` takes a verdict on an instinct or skill. Errors are
+ * `{ error: { code, message } }`: 400 bad input, 404 unknown scope or tool, 405 a write not allowed.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -2,18 +2,9 @@
  * @module adapters/pocketflow
  * The PocketFlow adapter (SPEC §7, seed 002): wrap an existing `pocketflow` flow in one line and
  * Credence records every run — each node's intent, outcome, retries, duration, parent flow and
- * downstream use — scores it, and learns the tool graph from it.
- *
- * ```ts
- * import { openCredence } from 'credence';
- * import { instrumentFlow } from './adapters/pocketflow/index.js'; // see examples/pocketflow-flow.mjs
- * const credence = await openCredence();
- * const recorded = instrumentFlow(flow, { credence, intent: 'research a topic and write a summary' });
- * await recorded.run(shared);
- * console.log(recorded.lastRun?.confidence);
- * ```
- *
- * Does not import `pocketflow`; works with the user's copy of it.
+ * downstream use — scores it, and learns the tool graph from it: `instrumentFlow(flow, { credence,
+ * intent })` returns a handle whose `run(shared)` records and whose `lastRun?.confidence` reads the
+ * result (see examples/pocketflow-flow.mjs). Does not import `pocketflow`; works with the user's copy.
  */
 export {
   instrumentFlow,

@@ -1,19 +1,11 @@
 /**
  * @module adapters/pocketflow/nodes
- * The PocketFlow graph seen duck-typed (SPEC §7, seed 002 "node lifecycle"): which objects are
- * nodes, which are flows, which nodes a flow can reach, and what each node is called and intends.
- *
- * Nothing here imports `pocketflow`: a node is any object with a `_run(shared)` method, a flow a
- * node with a `start` node; successors are read from PocketFlow's `_successors` map. So the adapter
- * works with whichever copy of the package (CJS or ESM build, any 1.x) the user's flow was built
- * with.
- *
- * Naming: PocketFlow nodes have no name and `Flow` overwrites node params, so names come from the
- * per-node options (`nodes`), else the node's class name, de-duplicated in discovery order with
- * `#2`, `#3`… (two `Summarize` instances are `Summarize` and `Summarize#2`; an explicit name is
- * never renamed, and a default name never takes one an explicit option uses). Intent:
- * `deriveIntent(name, { intent, description, tags })` — an explicit intent wins, else the name
- * globs, else the description and tags, else `general`.
+ * The PocketFlow graph seen duck-typed (SPEC §7, seed 002 "node lifecycle"): which objects are nodes
+ * (anything with `_run(shared)`), which are flows (a node with a `start`), which nodes a flow reaches
+ * (PocketFlow's `_successors`), and what each is called and intends. Imports nothing from `pocketflow`.
+ * Names come from the per-node options, else the class name, de-duplicated in discovery order with
+ * `#2`, `#3`… (an explicit name is never renamed). Intent: an explicit intent, else the name globs,
+ * else the description and tags, else `general` (`deriveIntent`).
  */
 import { CredenceError } from '../../core/errors.js';
 import { deriveIntent, type IntentRule } from '../../core/runs/intent.js';

@@ -1,18 +1,11 @@
 /**
  * @module adapters/pocketflow/patch
- * Temporary, reference-counted method wrappers on the user's PocketFlow node instances (SPEC §7:
- * wrap a flow and its nodes without changing their code).
- *
- * Why own properties: `Flow` never runs the user's node objects, it runs `clone()`s of them, and
- * `clone()` copies the node's own enumerable properties (`Object.assign`). A wrapper installed as
- * an own property of the original is therefore carried into every clone a run makes, and the
- * wrapper's closure still knows which original node it stands for (the key of its name and intent).
- *
- * Lifetime: a node is wrapped while at least one instrumented run that reaches it is in progress
- * (two handles, or two concurrent runs of one handle, share one set of wrappers) and restored
- * exactly when the last of them ends: the own property is deleted, or the user's own property put
- * back. A property the user replaced during the run is left as the user set it. Nodes that cannot
- * take a property (frozen, or a non-configurable own method) are left alone and go unrecorded.
+ * Temporary, reference-counted method wrappers on the user's PocketFlow node instances (SPEC §7: wrap
+ * a flow without changing its code). Wrappers are own properties because `Flow` runs `clone()`s, which
+ * copy own enumerable properties: every clone carries the wrapper, which still knows its original node.
+ * A node stays wrapped while any instrumented run reaching it is in progress and is restored when the
+ * last ends (the property deleted or the user's put back; one the user replaced meanwhile is left).
+ * Nodes that cannot take a property (frozen, non-configurable method) are left alone and go unrecorded.
  */
 
 /** Makes the wrapper of one method from the method it replaces. */

@@ -1,19 +1,12 @@
 /**
  * @module core/dag/dag-build
  * Builds a workflow DAG from scored candidate tools and confident edges (seed 001, SPEC §5). Pure.
- *
- * Selection (SPEC §5 default rule, tuned on eval/): candidates scoring at least `globalRatio` (0.8)
- * × the overall top score and, in each part of the intent, at least `keepRatio` (0.9) × that part's
- * top score (per-part selection alone let every fragment of a long request add tools: DAGs of 4.6–7.5
- * tools against 2.6 in the ground truth); then tools that a strong learned edge (≥ `tieAt`)
- * ties to a selected tool, if they were candidates at all; at most `maxTools` (8), best first.
- * Order: confident edges (≥ 0.3) between selected tools, dependency before contains before
- * sequence, stronger first; an edge that would close a cycle is skipped, so the result is always
- * acyclic. Parts of a multi-part intent that no learned edge joins are ordered as the intent
- * states them (`intent-order` edges), each from the previous part's best tool.
- *
- * Every order is total (score, then tool id, then part; confidence, then type, from and to), so
- * the result never depends on the order of the inputs (issue 17).
+ * Selection: candidates within `globalRatio` of the overall top score and `keepRatio` of their part's,
+ * plus candidates a strong learned edge (≥ `tieAt`) ties to a selected tool, at most `maxTools`.
+ * Order: confident edges between selected tools (dependency, contains, sequence; stronger first),
+ * skipping any that would close a cycle, so the result is always acyclic; parts no edge joins follow
+ * the intent's order (`intent-order` edges). Every sort is total, so the result never depends on the
+ * order of the inputs (issue 17). The default figures and the reasons for them: docs/how-it-works.md.
  */
 import { passesThreshold } from '../graph/edge-confidence.js';
 import type { EdgeType } from '../types.js';

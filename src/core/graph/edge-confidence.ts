@@ -1,17 +1,11 @@
 /**
  * @module core/graph/edge-confidence
- * Confidence of a tool-graph edge, the 0.3 threshold and next-tool ranking: seed 000 (Confidence
- * Levels), SPEC §3.
- *
+ * Confidence of a tool-graph edge, the 0.3 threshold and next-tool ranking: seed 000, SPEC §3.
  *     confidence = typeWeight × sourceModifier × decay
- *
- * typeWeight: dependency 1.0, contains 0.8, alternative 0.6, sequence 0.5;
- * sourceModifier: observed 1.0, inferred 0.7, template 0.5;
- * decay: `0.5 ^ (idleDays / halfLifeDays)` from `lastSeen` (see `core/graph/edge-decay`), 1 for an edge
- * never seen (a template nobody has confirmed yet does not decay).
- *
- * Only edges with confidence ≥ 0.3 take part in DAG building and next-tool suggestions (SPEC §3
- * Decision: 0.30 itself is included). Suggestions are ranked by confidence, weak ones (< 0.5) last.
+ * typeWeight: dependency 1.0, contains 0.8, alternative 0.6, sequence 0.5; sourceModifier: observed 1.0,
+ * inferred 0.7, template 0.5; decay from `lastSeen` (core/graph/edge-decay), 1 for an edge never seen.
+ * Only edges with confidence ≥ 0.3 (0.30 included) take part in DAGs and next-tool suggestions, which are
+ * ranked by confidence, weak ones (< 0.5) last.
  */
 
 import { CredenceError } from '../errors.js';

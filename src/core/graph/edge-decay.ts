@@ -1,14 +1,9 @@
 /**
  * @module core/graph/edge-decay
- * Time decay of tool-graph edges: seed 000 (Confidence Levels, "Confidence Decay"), SPEC §3.
- *
- * The seed says only that unused patterns lose confidence over time; SPEC §3 decides the formula:
- *
+ * Time decay of tool-graph edges: seed 000 ("Confidence Decay"), SPEC §3 formula:
  *     decay = 0.5 ^ (idleDays / halfLifeDays)
- *
- * with idle days fractional, counted from the edge's `lastSeen`, and a default half-life of 60 days.
- * Decay is computed at read time (nothing is rewritten), so both instants are passed in: this module
- * never reads the clock.
+ * with fractional idle days counted from the edge's `lastSeen` and a default half-life of 60 days.
+ * Decay is computed at read time (nothing rewritten), so both instants are passed in: no clock here.
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,14 +1,10 @@
 /**
  * @module core/graph/edge-promotion
- * How an edge's source and counters change as executions confirm it: seed 000 (Confidence Levels,
- * "Promotion Rules"), SPEC §3.
- *
+ * How an edge's source and counters change as executions confirm it: seed 000 ("Promotion Rules"), SPEC §3.
  *     template ── seen in an execution ──→ inferred (count 1) ── count ≥ 3 ──→ observed
- *
- * An edge first seen in an execution is `inferred` with count 1. `count` counts executions in which
- * the edge was seen succeeding: call {@link observeEdge} once per execution (the caller de-duplicates
- * within an execution). A `partial` call counts (it ran and produced something); a `failure` only adds
- * to `failures` and never promotes. A source never moves backwards (template < inferred < observed).
+ * `count` counts executions in which the edge was seen succeeding: call {@link observeEdge} once per
+ * execution (the caller de-duplicates). A `partial` call counts; a `failure` only adds to `failures`.
+ * A source never moves backwards.
  */
 
 import { CredenceError } from '../errors.js';

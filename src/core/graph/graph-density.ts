@@ -1,14 +1,10 @@
 /**
  * @module core/graph/graph-density
- * Density of the learned tool graph, which picks the DAG-confidence tier: seed 001 (ADR-026, Cold
- * Start Confidence Formula, `getGraphDensity()`), SPEC §5.
- *
+ * Density of the learned tool graph, which picks the DAG-confidence tier: seed 001 (ADR-026), SPEC §5.
  *     density = |E| / (|V| · (|V| − 1))      (0 when |V| < 2)
- *
- * Over a scope's learned graph: |V| = tools that have been called or have an edge (any edge, any
- * confidence), |E| = distinct directed (from, to) pairs, whatever their type, with confidence ≥ 0.3;
- * self-loops are not counted in |E|. Counting only confident pairs keeps a large imported catalogue of
- * template edges from holding the graph in cold start forever.
+ * |V| = tools called or with any edge; |E| = distinct directed (from, to) pairs with confidence ≥ 0.3,
+ * self-loops left out. Counting only confident pairs keeps a large imported catalogue of template edges
+ * from holding the graph in cold start forever.
  */
 
 import { EDGE_DEFAULTS, passesThreshold } from './edge-confidence.js';

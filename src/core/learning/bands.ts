@@ -1,14 +1,9 @@
 /**
  * @module core/learning/bands
- * Confidence bands and learned kinds of seed 004 (Continuous Learning System), SPEC §6.
- *
- * Bands are half-open, the last one closed: [0, 0.3) noise, [0.3, 0.5) tentative,
- * [0.5, 0.7) probable, [0.7, 0.9) certain, [0.9, 1] established.
- * Kinds follow the life cycle observation → instinct (≥ 0.5) → skill (≥ 0.7) → permanent rule
- * (≥ 0.9); below the instinct threshold a pattern is noise to the evolve step.
- *
- * A confidence is rounded to 12 decimals before it is placed, so float noise such as
- * 0.7 − 0.4 = 0.29999999999999993 does not drop a value into the band below.
+ * Confidence bands and learned kinds of seed 004, SPEC §6. Bands are half-open, the last closed:
+ * [0, 0.3) noise, [0.3, 0.5) tentative, [0.5, 0.7) probable, [0.7, 0.9) certain, [0.9, 1] established.
+ * Kinds: observation → instinct (≥ 0.5) → skill (≥ 0.7) → permanent rule (≥ 0.9). A confidence is
+ * rounded to 12 decimals before it is placed, so float noise (0.7 − 0.4) does not drop it a band.
  */
 
 import type { ConfidenceBand } from '../types.js';

@@ -1,16 +1,10 @@
 /**
  * @module core/learning/feedback
- * Feedback deltas on a learned instinct's confidence: seed 004 (Continuous Learning System, its
- * "Facteurs influençant le score" table), SPEC §6 decision.
- *
- * Formula:
+ * Feedback deltas on a learned instinct's confidence: seed 004 ("Facteurs influençant le score"), SPEC §6.
  *   confidence = clamp(base + Σ delta(kind) over distinct event ids, 0, 1)
- *   delta: explicit user feedback +0.3, user validation +0.2, correction in its favour +0.2,
- *          contradiction −0.3
- *
- * Each event counts once by id (re-importing or replaying events never double-counts); a repeated id
- * is ignored, whatever its kind, and listed. The clamp comes once at the end, so the result does not
- * depend on the order of the events. The sum is rounded to 12 decimals (0.4 + 0.2 is 0.6).
+ *   delta: explicit +0.3, validation +0.2, correction in its favour +0.2, contradiction −0.3
+ * Each event id counts once (a repeated id is ignored, whatever its kind, and listed); the clamp comes
+ * once at the end, so event order does not matter. The sum is rounded to 12 decimals.
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,18 +1,11 @@
 /**
  * @module core/learning/learning-confidence
- * Confidence and significance of a group of similar observations (a pattern): seed 004
- * (Continuous Learning System), SPEC §6.
- *
- * Formula (seed 004 "Calcul du score"):
- *   recency    = exp(−daysSinceLatest / 30)          (a negative age counts as 0)
- *   frequency  = min(1.3, 1 + 0.1 · occurrences)
+ * Confidence and significance of a pattern (a group of similar observations): seed 004, SPEC §6.
+ *   recency = exp(−daysSinceLatest / 30) (a negative age counts as 0); frequency = min(1.3, 1 + 0.1 · n)
  *   confidence = clamp(mean(confidences) × recency × frequency, 0, 1)
- *
- * Significance (seed 004 "Critères de détection"): at least 3 occurrences, mean confidence ≥ 0.5
- * (with a 1e-9 tolerance for float noise), and no contradiction younger than 7 days.
- *
- * Ages are passed in as days (the caller turns timestamps and `now` into ages): no clock here.
- * Results are rounded to 12 decimals so seed example 1 (0.4, 0.5, 0.6 at age 0) is 0.65 exactly.
+ * Significant: at least 3 occurrences, mean confidence ≥ 0.5 (1e-9 tolerance), no contradiction younger
+ * than 7 days. Ages are passed in as days: no clock here. Results are rounded to 12 decimals, so seed
+ * example 1 (0.4, 0.5, 0.6 at age 0) is 0.65 exactly.
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,17 +1,11 @@
 /**
  * @module core/learning/skill-ageing
- * Confidence of an established skill over time: seed 004 (Continuous Learning System, its
- * "Facteurs influençant le score" table: −0.02 per week of age, +0.1 per repetition), SPEC §6
+ * Confidence of an established skill over time: seed 004 ("Facteurs influençant le score"), SPEC §6
  * decision (a skill does not follow the exponential recency of instincts).
- *
- * Formula:
- *   idleWeeks  = floor(max(0, idleDays) / 7)             (whole weeks only)
- *   permanent  = base ≥ 0.9
- *   ageingLoss = permanent ? 0 : 0.02 · idleWeeks
- *   gain       = 0.1 · repetitions                      (new repetitions since `base` was set)
- *   confidence = clamp(base − ageingLoss + gain, 0, 1)
- *
- * A permanent rule never loses confidence to ageing but can still gain. Rounded to 12 decimals.
+ *   idleWeeks = floor(max(0, idleDays) / 7); permanent = base ≥ 0.9
+ *   confidence = clamp(base − (permanent ? 0 : 0.02 · idleWeeks) + 0.1 · repetitions, 0, 1)
+ * `repetitions` counts new repetitions since `base` was set. A permanent rule never loses confidence to
+ * ageing but can still gain. Rounded to 12 decimals.
  */
 
 import type { Explained } from '../types.js';

@@ -1,18 +1,11 @@
 /**
  * @module core/recall/confidence-label
- * Relative confidence labels for recall results: seed 003 (confidence annotations for retrieved
- * memories), SPEC §8.
- *
- * Formula, as the seed's `confidence_label(score, best_score)`:
- *   best = 0              → low
- *   ratio = |score| / |best|   (works for negative BM25 and for positive scores)
+ * Relative confidence labels for recall results: seed 003's `confidence_label(score, best_score)`, SPEC §8.
+ *   best = 0 → low; ratio = |score| / |best| (negative BM25 and positive scores alike)
  *   ratio ≥ 0.75 → high; ratio ≥ 0.40 → medium; else low
- *
- * Two choices beyond the seed: a missing score (`undefined`) counts as 0, as the seed's
- * `entry.get("score", 0)` does; and the ratio is rounded to 12 decimals before it is compared, so
- * that float noise does not move a boundary case (0.3 / 0.4 is 0.7499999999999999 in floating
- * point; it is labelled high, as 3 / 4 is). This is the seed's relative label only; SPEC §8's extra
- * evidence (margin, term coverage, similarity) lives elsewhere.
+ * Beyond the seed: a missing score counts as 0 (as the seed's `entry.get("score", 0)`), and the ratio is
+ * rounded to 12 decimals before comparing (0.3 / 0.4 is labelled high, as 3 / 4 is). SPEC §8's extra
+ * evidence (margin, term coverage, similarity) lives in core/recall/recall-label.
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,14 +1,11 @@
 /**
  * @module core/recall/memory-context
- * The `<memory-context>` block of SPEC §8 (seed 003's output format), ready for an agent's context:
- *
+ * The `<memory-context>` block of SPEC §8 (seed 003), e.g.
  *     <memory-context source="credence">
  *     - [DECISION] JWT token refresh flow -> path #tags:auth,jwt [confidence:high]
  *     </memory-context>
- *
- * Titles, paths and tags are data, never instructions: control characters, the format's own
- * markers (`->`, `#tags:`, `[confidence:`) and newlines are removed, and everything is XML-escaped
- * so a memory cannot close the block or open another.
+ * Titles, paths and tags are data, never instructions: control characters, the format's markers and
+ * newlines are removed, and everything is XML-escaped so a memory cannot close or open a block.
  */
 import type { ConfidenceLabel } from '../types.js';
 

@@ -1,14 +1,10 @@
 /**
  * @module core/recall/recall-label
- * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's `confidenceLabel` is
- * relative: the top hit of any query is "high", so a vague query gets "high" junk. Here "high"
- * also needs evidence, measured on the development data (eval/):
- * - the result shares at least `minTermShare` of the query's content words;
- * - its embedding similarity to the query is at least `minSimilarity`;
- * - it is the top result and beats the next one by a clear margin (`score ≥ (1 + minMargin) ×
- *   next score`), or it is the only result.
- * A seed-"high" result without that evidence becomes "medium". `mode: 'seed'` gives the seed's
- * behaviour exactly.
+ * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's label is relative (any query's top
+ * hit is "high"); here "high" also needs evidence, tuned on eval/: a share of the query's content words
+ * (`minTermShare`), an embedding similarity (`minSimilarity`), and being the top result by a clear margin
+ * (`score ≥ (1 + minMargin) × next`) or the only one. Otherwise it becomes "medium". `mode: 'seed'`
+ * gives the seed's behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
 import type { ConfidenceLabel } from '../types.js';

@@ -1,16 +1,10 @@
 /**
  * @module core/runs/intent
- * Intent taxonomy and intent derivation for workflow nodes and queries: seed 002 (PocketFlow
- * adapter, "Derive intent and confidence signals"), SPEC §7.
- *
- * Rule: an explicit `config.intent` wins; else the first node-name glob of {@link NODE_INTENT_MAP}
- * that matches the name (case-insensitive, `*` = any run of characters, every other character
- * literal, whole-string match); else the same globs over the config hints (description first, then
- * each tag in order); else `general`.
- *
- * The globs are the seed's and are deliberately broad: `*test*` also matches "latest", `*fix*`
- * "prefix", `*doc*` "docker". Order decides ties: "researchAndWriteNode" is research because the
- * research globs come first.
+ * Intent taxonomy and derivation for workflow nodes and queries: seed 002, SPEC §7. An explicit
+ * `config.intent` wins; else the first glob of {@link NODE_INTENT_MAP} matching the name
+ * (case-insensitive, `*` = any run, whole-string match); else the same globs over the description, then
+ * each tag; else `general`. The seed's globs are deliberately broad (`*test*` matches "latest"), and
+ * order decides ties ("researchAndWriteNode" is research).
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,17 +1,11 @@
 /**
  * @module core/runs/outcome-confidence
- * Confidence of one workflow node's output from its execution signals: seed 002 (PocketFlow
- * adapter, "Derive intent and confidence signals"), SPEC §7.
- *
- * Formula, in this order (SPEC §7 decision):
- *   base       = success 0.7 | partial 0.5 | failure 0.3
- *   retried    = retries > 0 ? min(base, max(0.1, base − 0.1 · retries)) : base
- *   boosted    = retried + min(0.2, 0.05 · downstreamUses)
- *   confidence = clamp(boosted, 0, 1)
- *
- * The retry floor only stops a penalty: a base already under the floor (possible only with custom
- * options) is not raised to it. Every intermediate value is rounded to 12 decimals so that
- * 0.7 − 0.1 · 3 is 0.4, not 0.39999999999999997.
+ * Confidence of one workflow node's output from its execution signals: seed 002, SPEC §7 decision.
+ *   base = success 0.7 | partial 0.5 | failure 0.3
+ *   retried = retries > 0 ? min(base, max(0.1, base − 0.1 · retries)) : base
+ *   confidence = clamp(retried + min(0.2, 0.05 · downstreamUses), 0, 1)
+ * The retry floor only stops a penalty (a base under it is not raised). Intermediate values are rounded
+ * to 12 decimals (0.7 − 0.1 · 3 is 0.4).
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,13 +1,11 @@
 /**
  * @module core/search/hybrid-score
- * Hybrid tool-search score: seed 000 (Confidence Levels, "Cold Start Behavior" examples), SPEC §4.
- *
- *     graph  = 0.7 · relatedness + 0.3 · centrality      (graph = centrality with no context tools)
- *     score  = α · semantic + (1 − α) · graph
- *
- * relatedness is the best confidence of an edge or path from a context tool, centrality is
- * PageRank / max PageRank, α comes from `core/search/local-alpha`. Seed examples:
- * 0.72 × 0.92 + 0.30 × 0.08 = 0.69 and 0.72 × 0.55 + 0.85 × 0.45 = 0.78.
+ * Hybrid tool-search score: seed 000 ("Cold Start Behavior"), SPEC §4.
+ *     graph = 0.7 · relatedness + 0.3 · centrality      (graph = centrality with no context tools)
+ *     score = α · semantic + (1 − α) · graph
+ * relatedness: the best confidence of an edge or path from a context tool; centrality: PageRank / max;
+ * α from core/search/local-alpha. Seed examples: 0.72 × 0.92 + 0.30 × 0.08 = 0.69 and
+ * 0.72 × 0.55 + 0.85 × 0.45 = 0.78.
  */
 
 import { CredenceError } from '../errors.js';

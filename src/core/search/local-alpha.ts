@@ -1,17 +1,10 @@
 /**
  * @module core/search/local-alpha
- * Per-tool α for hybrid tool search: seed 000 (Confidence Levels, "Cold Start Behavior", Local Alpha
- * ADR-048), SPEC §4.
- *
- * α weighs the semantic score against the graph score (`core/search/hybrid-score`). Two rules:
- *
- * - cold start (Bayesian fallback), fewer than 5 observations of the tool:
- *   `α = max(0.85, 1 − 0.04 · observations)` (0 → 1.00, 2 → 0.92 as in the seed, 4 → 0.85);
- * - heat diffusion, 5 observations or more: `α = clamp(1 − 0.5 · h, 0.5, 1.0)` with `h` the tool's
- *   heat normalised to [0, 1] (computed elsewhere, by the graph algorithm): well-connected tools trust
- *   the graph more (α down to 0.5), isolated ones keep α near 1.
- *
- * These constants are SPEC §4's starting points; tuning replaces them through the options.
+ * Per-tool α for hybrid tool search (core/search/hybrid-score): seed 000 (Local Alpha ADR-048), SPEC §4.
+ * - cold start, fewer than 5 observations: `α = max(0.85, 1 − 0.04 · observations)` (2 → 0.92, seed);
+ * - heat diffusion, 5 or more: `α = clamp(1 − 0.5 · h, 0.5, 1.0)` with `h` the tool's heat normalised
+ *   to [0, 1]: well-connected tools trust the graph more, isolated ones keep α near 1.
+ * These constants are SPEC §4's starting points; the options replace them.
  */
 
 import { clampUnit, requireCount, requireInRange, requireNumber, requireUnit } from '../validate.js';

@@ -1,13 +1,9 @@
 /**
  * @module core/search/tool-search
- * Hybrid tool search scoring (seed 000, SPEC §4): `score = α · semantic + (1 − α) · graph`, with α
- * chosen per tool. Pure: the caller gathers each candidate's signals (its BM25 and embedding
- * similarity to the query, its relatedness to the context tools, its centrality, its heat and
- * how often it was called) and this module turns them into ranked, explained results.
- *
- * semantic = w · bm25Relative + (1 − w) · similarity, where bm25Relative = |bm25| / |best bm25|
- * of the query (seed 003's ratio: the best text match is 1) and similarity is the embedding cosine
- * clamped to [0, 1]. The weight w was measured on the development data (eval/).
+ * Hybrid tool search scoring (seed 000, SPEC §4): `score = α · semantic + (1 − α) · graph`, α per tool.
+ * Pure: the caller gathers each candidate's signals (BM25, embedding similarity, relatedness to the
+ * context tools, centrality, heat, call count); this module ranks and explains. semantic =
+ * w · |bm25| / |best bm25| + (1 − w) · similarity (cosine clamped to [0, 1]); w was measured on eval/.
  */
 import { localAlpha, type AlphaRule } from './local-alpha.js';
 import { graphScore, hybridScore } from './hybrid-score.js';

@@ -1,13 +1,10 @@
 /**
  * @module core/workflow/workflow
- * Validation of an explicit workflow (SPEC §5): `{tasks: [{id, tool, arguments?, dependsOn?}]}`.
- * Every problem is named: a duplicate task id, an unknown tool, a dependency on a task that does
- * not exist, a task that depends on itself, a cycle (with the tasks on it). Returns the tasks in
- * parallel layers (each layer depends only on earlier ones) when the workflow is valid.
- *
- * The layers and the cycle check follow the effective dependencies: `dependsOn` ∪ the tasks a
- * task's arguments reference (`"$task_1"`, `"$task_1.path"`: see core/workflow/workflow-references). A
- * `$name` whose name is not a task of the workflow is a literal string, so it is no problem here.
+ * Validation of an explicit workflow (SPEC §5): `{tasks: [{id, tool, arguments?, dependsOn?}]}`. Every
+ * problem is named (duplicate id, unknown tool, missing dependency, self-dependency, a cycle with its
+ * tasks). A valid workflow comes back in parallel layers over the effective dependencies: `dependsOn` ∪
+ * the tasks its arguments reference (core/workflow/workflow-references); a `$name` naming no task is a
+ * literal string.
  */
 import type { WorkflowTask } from './task.js';
 import { effectiveDependencies } from './workflow-references.js';

@@ -1,19 +1,12 @@
 /**
  * @module store/postgres/migrations
- * The PostgreSQL schema, as numbered migrations recorded in `credence_meta`. Versions follow the
- * SQLite schema's: version 6 here holds what SQLite's migrations 1–6 build, so a dump says one
- * schema version whichever store wrote it. Each migration runs in one transaction under an advisory
- * lock, so two processes opening a fresh database at once migrate it once.
- *
- * Differences from the SQLite schema, all invisible through the Store interface:
- * - full-text columns `fts` (a tsvector of FTS5-compatible tokens, GIN-indexed) and `fts_len`
- *   (the row's token count) sit on the searched tables themselves, written by the store
- *   (store/postgres/fts5), in place of SQLite's FTS5 virtual tables;
- * - identifiers and other compared text are `COLLATE "C"`: ordered by code point, as SQLite's
- *   BINARY collation orders them, whatever the database's locale;
- * - times are epoch milliseconds in `double precision` (exact for every integer a date needs, and
- *   a time SQLite holds with a fraction, such as a start plus a fractional duration, fits as it is),
- *   counters `bigint`, reals `double precision`, blobs `bytea`.
+ * The PostgreSQL schema, as numbered migrations recorded in `credence_meta`. Versions follow SQLite's
+ * (version 6 here holds what SQLite's 1–6 build), so a dump names one schema version whichever store
+ * wrote it. Each migration runs in one transaction under an advisory lock: concurrent first opens
+ * migrate once. Differences from SQLite, invisible through the Store interface: `fts` (tsvector of
+ * FTS5-compatible tokens, GIN) and `fts_len` columns on the searched tables instead of FTS5 tables;
+ * compared text `COLLATE "C"` (code-point order, as SQLite's BINARY); times as epoch milliseconds in
+ * `double precision`, counters `bigint`, blobs `bytea`.
  */
 
 export interface PgMigration {

@@ -1,14 +1,10 @@
 /**
  * @module store/postgres/pgvector
  * Vectors through pgvector (SPEC §10), when the server has the extension. The float32 bytes in
- * `embeddings.vector` stay the stored truth (dumps, `getEmbeddings`, the fallback); a `vec` column
- * of pgvector's type mirrors them, kept equal by a trigger whoever writes the row, and the nearest
- * rows are found in the database with the inner-product operator `<#>` (the vectors are
- * L2-normalised, so the inner product is the cosine). Exact search, no approximate index: the
- * nearest rows are the ones the in-process scan finds.
- *
- * Setting up needs the extension created (by this role when it may, else by a superuser) and the
- * right to alter `embeddings`; without either, the store ranks vectors in Node as before, and says why.
+ * `embeddings.vector` stay the truth; a `vec` column mirrors them (a trigger keeps it equal), and nearest
+ * rows are found in the database with `<#>` (vectors are L2-normalised, so inner product is cosine).
+ * Exact search, no approximate index: the same rows the in-process scan finds. Needs the extension
+ * and the right to alter `embeddings`; without either, the store ranks in Node and says why.
  */
 import type pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
