@@ -1,21 +1,11 @@
 /**
  * @module core/limits
  * The longest text Credence accepts in each input field, in one place (issue 17, red-team 1). The
- * engine checks them on every public method, so every surface (CLI, MCP, dashboard, hooks, library)
- * refuses the same inputs with the same `INPUT_TOO_LARGE` error; the MCP schemas reuse the numbers.
- *
- * Lengths are JavaScript string lengths (UTF-16 code units). The values are generous for the text
- * each field is meant for and small enough that one request cannot hold a single-process server for
- * long (every text pass is linear, but a recall or search still embeds and scores the text):
- * - `query` / `intent`: a search, recall or DAG request is a sentence or a paragraph; 4,000
- *   characters is a long prompt (the hooks cut a prompt to fit before recall).
- * - `toolName`: MCP tool names are short identifiers; 256 leaves room for a `server:` prefix.
- * - `toolDescription`: MCP servers ship descriptions of a few KB; 16,000 keeps the longest seen.
- * - `memoryTitle` 500, `memoryText` 100,000: a memory may be a whole notes file (CLAUDE.md, a runbook).
- * - `observation` 10,000, `evidence` 10,000 per item, `tag` 200 per item.
- * - `callText` 100,000: a recorded call's input or output (the hooks already cut theirs to 2,000).
- * - `summary` 10,000: an execution's summary; `note` 2,000: a feedback note.
- * - `id` 256: a record id, a scope, a shown id; `path` 4,096: a file path (Linux's PATH_MAX).
+ * engine checks them on every public method, so every surface refuses the same inputs with the same
+ * `INPUT_TOO_LARGE` error; the MCP schemas reuse the numbers. Lengths are JavaScript string lengths
+ * (UTF-16 code units), generous for each field's purpose (a query is a paragraph, a memory may be a
+ * whole notes file) and small enough that one request cannot hold a single-process server for long.
+ * The values are listed in docs/cli.md and docs/security.md.
  */
 
 import { CredenceError } from './errors.js';

@@ -1,29 +1,12 @@
 /**
  * @module datasets/nestful
  * The NESTFUL data set (IBM/NESTFUL, Apache-2.0) as Credence catalogue records and executions.
- *
- * Spec files (`*-spec.json`) are JSON arrays of APIs: `name`, `description`, and parameters under
- * `query_parameters` / `path_parameters` (executable), `parameters` or `query_parameters` (glaive) or
- * `arguments` (sgd), each a map `name → { type?, description?, required?, ... }`. The `type` spelling
- * varies (`string`, `String`, `Enum`, `Date (yyyy-mm-dd)`, none at all in sgd); allowed values come as
- * `enum`, `allowed_values` or `possible_values` (and four times as a range text, `"1-100"`, which
- * becomes `minimum` / `maximum`); defaults as `default` or `default_value`. They become
- * one JSON-Schema-like `inputSchema`: `{ type: 'object', properties, required? }`.
- *
- * Data files are JSON arrays of samples `{ input, output: [{ name, arguments, label: "varN" }] }`. An
- * argument string holds a reference `$varN$` (the whole output) or `$varN.field$` (a field; the field
- * may hold spaces or brackets: `$var1.Exchange Rate$`, `$var1.results[0].id$`), either as the whole
- * value or inside text (`"5 * $var1.Exchange Rate$"`, `"Meeting ID: $var1.event_id$"`), at any
- * depth of arrays and objects. Each sample ends with a pseudo-call `var_result` that gathers the
- * answer and is in no spec: it is dropped, and so are references to it.
- *
- * Upstream irregularities this parser settles (all seen in the data, commit 053cbde):
- * - a label can be given twice in a sample (`var2` on calls 1 and 2); a reference resolves to the
- *   nearest earlier call with that label, which is the evident intent;
- * - one value lacks its leading `$` (`"var1.product_id$"`); a whole value of that form is read as a
- *   reference and the repair is reported in `problems`;
- * - a reference to a label no earlier call carries (unknown, or only the same or a later call) is
- *   reported in `problems` and its consume dropped; nothing is thrown for one bad sample.
+ * Spec files (`*-spec.json`) list APIs whose parameters, in their three upstream spellings (executable,
+ * glaive, sgd), become one JSON-Schema-like `inputSchema`. Data files hold samples whose calls carry a
+ * `label: "varN"`; an argument holds `$varN$` or `$varN.field$` (fields may hold spaces or brackets),
+ * whole or inside text, at any depth. The final `var_result` pseudo-call and references to it are
+ * dropped. Upstream irregularities (commit 053cbde), reported in `problems`: a repeated label resolves to
+ * the nearest earlier call, a missing leading `$` is repaired, a reference to no earlier call is dropped.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';

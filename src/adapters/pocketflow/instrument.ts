@@ -1,29 +1,12 @@
 /**
  * @module adapters/pocketflow/instrument
- * `instrumentFlow(flow, options)`: one line turns an existing PocketFlow flow into one whose every
- * run is recorded by Credence (SPEC §7, seed 002 "PocketFlow adapter"; issue 7 point 1).
- *
- * ```ts
- * const recorded = instrumentFlow(flow, { credence, intent: 'research a topic and write a report' });
- * const action = await recorded.run(shared);   // same as `await flow.run(shared)`, and recorded
- * ```
- *
- * Each `run(shared)`:
- * 1. finds the nodes the flow can reach (nested flows included), names them and derives their
- *    intents (invalid options throw `INVALID_INPUT` before the flow starts);
- * 2. wraps `_run`, `exec` and `execFallback` on those node instances for the duration of the run
- *    (see ./patch.ts; nothing of the user's code changes, everything is restored in `finally`);
- * 3. calls `flow.run(trackedShared)` — same semantics, same return value; the user's `shared`
- *    object receives every write (the Proxy writes through);
- * 4. records the run with `credence.recordRun` (see ./recorder.ts for what each node entry holds),
- *    whether the flow returned or threw; a node's error is re-thrown unchanged (the same object).
- *
- * If recording itself fails: after a successful flow its error is thrown (nothing is dropped in
- * silence) unless `onRecordError` is given; after a failed flow the flow's error wins and the
- * recording error goes to `onRecordError` when given.
- *
- * This module does not import `pocketflow`: it drives the user's objects through their methods,
- * so it works with whatever copy of the package built them.
+ * `instrumentFlow(flow, options)`: one line turns an existing PocketFlow flow into one whose every run
+ * is recorded by Credence (SPEC §7, seed 002; issue 7). Each `run(shared)` names the reachable nodes and
+ * derives their intents (bad options throw `INVALID_INPUT` before the flow starts), wraps their methods
+ * for the run (./patch.ts, restored in `finally`), calls `flow.run` with the same semantics and return
+ * value (the user's `shared` receives every write), and records the run (./recorder.ts) whether the flow
+ * returned or threw; a node's error is re-thrown unchanged. A recording error is thrown after a
+ * successful flow unless `onRecordError` is given; after a failed flow the flow's error wins.
  */
 import { CredenceError } from '../../core/errors.js';
 import type { RunInput, RunResult } from '../../engine/runs.js';

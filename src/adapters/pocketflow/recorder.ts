@@ -1,27 +1,12 @@
 /**
  * @module adapters/pocketflow/recorder
- * What one instrumented PocketFlow run records (SPEC §7, seed 002 "integrate signals into the
- * lifecycle"): an entry per node execution, in the order the nodes started, with start, duration,
- * outcome, retries, the enclosing flow, and which earlier nodes' shared-store writes it read.
- *
- * - Context: the run and the node executing now travel in an `AsyncLocalStorage` frame, so nested
- *   flows get their `parent` and concurrent branches (`ParallelBatchFlow`, two runs at once) are
- *   told apart without touching the shared store or the node's params.
- * - Outcome: `failure` when the node's `_run` throws (the error is re-thrown unchanged); `partial`
- *   when the node finished but at least one of its results came from `execFallback`; else
- *   `success`.
- * - Retries: failed `exec` attempts that were retried, counted by wrapping `exec` and
- *   `execFallback` on the instance: throws − fallbacks. For a plain `Node` this is exactly
- *   PocketFlow's `currentRetry` at the end (k failures then a success: k; all `maxRetries`
- *   attempts failed: `maxRetries − 1`); for a `BatchNode` / `ParallelBatchNode` (one entry) it
- *   sums over the items, where the shared `currentRetry` field would only tell the last item's
- *   (and races under `ParallelBatchNode`). A node whose own `_exec` never calls `exec` falls back
- *   to `currentRetry`.
- * - Downstream use: the shared store is wrapped in a Proxy that remembers, per top-level key, the
- *   node execution that wrote it last; a node that later gets (or tests with `in`) that key
- *   consumes that writer. Writes inside nested objects (`shared.list.push(x)`) are reads of `list`,
- *   not writes. Only plain objects (`{}` literals, `Object.create(null)`) are proxied: a `Map` or a
- *   class instance with private state would break behind a Proxy, so such a store runs untracked.
+ * What one instrumented PocketFlow run records (SPEC §7, seed 002): an entry per node execution, in start
+ * order, with start, duration, outcome, retries, enclosing flow and the earlier writes it read. The run
+ * and current node travel in an `AsyncLocalStorage` frame (nested and concurrent flows told apart).
+ * Outcome: `failure` when `_run` throws, `partial` when a result came from `execFallback`, else `success`.
+ * Retries: failed `exec` attempts counted by wrapping `exec` and `execFallback` (throws − fallbacks),
+ * summed over a batch node's items; else `currentRetry`. Downstream use: a Proxy over a plain-object shared
+ * store remembers each top-level key's last writer, which a later read consumes (a `Map` runs untracked).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RunNodeInput } from '../../engine/runs.js';

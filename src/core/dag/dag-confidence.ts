@@ -1,20 +1,12 @@
 /**
  * @module core/dag/dag-confidence
- * Confidence of a suggested DAG with weights adapted to the graph's density: seed 001 (ADR-026, Cold
- * Start Confidence Formula for DAG Suggestions), SPEC §5.
- *
+ * Confidence of a suggested DAG with weights adapted to the graph's density: seed 001 (ADR-026), SPEC §5.
  *     confidence = hybrid · w_h + pageRank · w_pr + pathStrength · w_p       (clamped to [0, 1])
- *
- * | density  | tier       | w_h  | w_pr | w_p  |
- * | < 0.01   | cold-start | 0.85 | 0.05 | 0.10 |
- * | < 0.10   | growing    | 0.65 | 0.20 | 0.15 |
- * | ≥ 0.10   | mature     | 0.55 | 0.30 | 0.15 |
- *
- * hybrid = mean hybrid score of the DAG's tools, pageRank = their mean raw PageRank, pathStrength =
- * mean confidence of the DAG's dependency edges (0.5 when there are none). Seed example: the mature
- * formula gave 0.72·0.55 + 0·0.30 + 0.5·0.15 = 0.471 in cold start; the cold-start tier gives
- * 0.72·0.85 + 0.059·0.05 + 0.5·0.10 ≈ 0.665. A suggestion below 0.5 is still returned, with
- * {@link COLD_START_WARNING}: never nothing when there are valid candidates.
+ * Tiers (w_h, w_pr, w_p): cold-start, density < 0.01: 0.85, 0.05, 0.10; growing, < 0.10: 0.65, 0.20,
+ * 0.15; mature: 0.55, 0.30, 0.15. hybrid = the tools' mean hybrid score, pageRank = their mean raw
+ * PageRank, pathStrength = the mean confidence of the DAG's dependency edges (0.5 when none). A
+ * suggestion below 0.5 is still returned, with {@link COLD_START_WARNING}: never nothing when there are
+ * valid candidates.
  */
 
 import { CredenceError } from '../errors.js';

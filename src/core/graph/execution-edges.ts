@@ -1,22 +1,12 @@
 /**
  * @module core/graph/execution-edges
- * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls give
- * `sequence` edges, a call that used an earlier call's output gives a `dependency` edge from
- * producer to consumer, a call made inside another gives a `contains` edge from parent to child,
- * and a failed call followed directly by a different tool that succeeds and did the same job
- * ({@link didSameJob}: the same kind of job by name, or the same input value) gives an
- * `alternative` edge from the failed tool to its replacement. A failed test run followed by an
- * edit is only a sequence: the edit is the fix that follows the failure, not another way to test.
- *
- * Each edge yields at most one event per execution (an edge seen twice in one run counts once):
- * a success when any of its occurrences joined two calls that both ran (success or partial),
- * else a failure — a failure never promotes an edge, it only counts against it. The event is dated
- * by the occurrence that decided it: the first success, else the first failure (so an execution
- * recorded call by call, see {@link appendedEdgeEvents}, dates its edges the same). Self-loops
- * teach nothing — a tool retried or repeated right after itself — and are left out, except a
- * dependency: a call that used the output of an earlier call of the same tool (read a pointer
- * file, then read the file it names) is a fact about that tool (issue 8). The graph algorithms
- * drop self-loops (core/graph/graph-index), so such an edge never orders a DAG or moves a rank.
+ * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls → `sequence`, a call
+ * using an earlier call's output → `dependency`, a call inside another → `contains`, a failed call then a
+ * different tool that succeeds doing the same job ({@link didSameJob}) → `alternative`. Each edge yields
+ * at most one event per execution: a success when any occurrence joined two calls that ran, else a
+ * failure (which never promotes), dated by the occurrence that decided it (as {@link appendedEdgeEvents}
+ * does call by call). Self-loops teach nothing and are left out, except a dependency of a tool on its own
+ * earlier output (issue 8); the graph algorithms drop self-loops anyway.
  */
 import { didSameJob } from './same-job.js';
 import type { CallStatus, EdgeType } from '../types.js';

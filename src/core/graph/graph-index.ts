@@ -1,23 +1,11 @@
 /**
  * @module core/graph/graph-index
- * A compact, read-only index of the weighted tool graph for the graph algorithms of SPEC §4 and §5
- * (PageRank centrality, heat diffusion, path relatedness). Layout: compressed sparse row (CSR), as in
- * Saad, "Iterative Methods for Sparse Linear Systems" (2nd ed., 2003, §3.4): the out-edges of node
- * `i` are `targets[offsets[i] .. offsets[i + 1])` with their `weights`, so the hot loops of the
- * algorithms walk typed arrays and never touch a string or a Map.
- *
- * - Nodes: every edge endpoint plus `options.nodes` (tools with no edge), numbered in sorted id
- *   order (UTF-16 code units, `Array.prototype.sort`), so no result depends on the input order.
- * - Parallel edges between the same ordered pair (several edge types: dependency and sequence from
- *   A to B) are merged into one edge carrying the MAX weight: the strongest reason to go from A to B
- *   is the confidence of the pair, as for relatedness (SPEC §4, best confidence) and the density's
- *   "distinct pairs" (SPEC §5). Summing would let a pair exceed confidence 1.
- * - Self-loops are dropped (their endpoint stays a node): a tool following itself says nothing about
- *   its neighbours, and PageRank/heat would only keep mass in place.
- * - `undirected`: each edge is stored in both directions, one weight per unordered pair (the max over
- *   both directions and all types), as heat diffusion needs (SPEC §4, undirected tool graph).
- * - Rows are sorted by target index. `outWeight[i]` is the sum of row `i`'s weights (the weighted
- *   out-degree; the weighted degree when undirected).
+ * A compact, read-only index of the weighted tool graph for SPEC §4–§5's algorithms: compressed sparse
+ * row (Saad, "Iterative Methods for Sparse Linear Systems", 2003, §3.4), so hot loops walk typed arrays.
+ * Nodes (edge endpoints plus `options.nodes`) are numbered in sorted id order, so nothing depends on
+ * input order. Parallel edges of a pair merge into one with the MAX weight (a pair's confidence never
+ * exceeds 1); self-loops are dropped. `undirected` stores each unordered pair both ways with one weight,
+ * as heat diffusion needs. Rows are sorted by target; `outWeight[i]` is row i's weighted degree.
  */
 
 import { CredenceError } from '../errors.js';

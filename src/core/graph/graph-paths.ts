@@ -1,26 +1,12 @@
 /**
  * @module core/graph/graph-paths
- * Best paths and relatedness in the tool graph, the `relatedness` of SPEC §4's graph score: "the
- * best confidence of an edge or path (≤ 3 hops, product of edge confidences) from a context tool",
- * using only confident edges (SPEC §3: confidence ≥ 0.3, 0.30 itself included).
- *
- * The confidence of a path is the product of its edge confidences (multiplied left to right); the
- * best path to a tool maximises it over the simple directed paths of at most `maxHops` hops.
- * Algorithm: hop-bounded Bellman–Ford (R. Bellman, "On a routing problem", Quart. Appl. Math. 16,
- * 1958; the k-hop relaxation of Bellman–Ford for the max-product semiring), O(maxHops · m):
- * level h holds, for every tool, the best walk of exactly h hops, built from the best walks of level
- * h − 1. Walks may revisit a tool, but because confidences are ≤ 1 removing a cycle never lowers the
- * product and always shortens the walk, so the best walk overall, with shorter paths winning ties,
- * is a simple path: the result equals the brute-force enumeration of simple paths (the tests check
- * it against one) without its exponential cost on hub tools.
- *
- * Ties (deterministic, independent of input order): higher confidence, then fewer hops, then the
- * lexicographically smaller sequence of tool ids. Confidences within a relative 1e−12 count as equal,
- * so that (0.3·0.35)·0.8 and (0.3·0.8)·0.35 — equal, but a rounding apart — tie. Edges of weight 0
- * are never followed (a zero confidence relates nothing, and a product pinned at 0 would hide the
- * tie-break). The equality with brute force assumes products stay normal doubles (no underflow,
- * i.e. weights well above 1e−100 at 3 hops): below that, multiplication stops being strictly
- * monotone and a tie may be broken differently; confidences are never that small in practice.
+ * Best paths and relatedness for SPEC §4's graph score: the best product of edge confidences over paths of
+ * at most `maxHops` hops from a context tool, on confident edges only (≥ 0.3). Hop-bounded Bellman–Ford
+ * (R. Bellman, "On a routing problem", 1958) over the max-product semiring, O(maxHops · m): since
+ * confidences are ≤ 1 the best walk is a simple path, so the result equals brute-force enumeration (the
+ * tests check it) without its cost on hubs. Ties: higher confidence (within a relative 1e−12), then fewer
+ * hops, then the smaller id sequence. Weight-0 edges are never followed. Exactness assumes products stay
+ * normal doubles (weights far above 1e−100), always true of confidences.
  */
 
 import { EDGE_DEFAULTS, passesThreshold } from './edge-confidence.js';

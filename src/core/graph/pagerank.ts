@@ -1,20 +1,11 @@
 /**
  * @module core/graph/pagerank
- * Weighted PageRank of the tool graph, the centrality of SPEC §4 (`centrality = PageRank / max
- * PageRank`) and the raw PageRank of SPEC §5's DAG confidence. Reference: L. Page, S. Brin,
- * R. Motwani, T. Winograd, "The PageRank Citation Ranking: Bringing Order to the Web" (Stanford,
- * 1998), and S. Brin, L. Page, "The Anatomy of a Large-Scale Hypertextual Web Search Engine" (1998).
- *
- *     x' = (1 − d)/n · 1  +  d · (Pᵀx  +  (Σ_{dangling u} x_u)/n · 1)
- *
- * by power iteration from the uniform vector, where `P[u][v] = w(u→v) / Σ_v w(u→v)`: a walker
- * follows an edge with probability proportional to its weight (its confidence), and teleports to a
- * uniformly chosen tool with probability 1 − d. A dangling tool (no out-edge, or only weight-0 ones)
- * spreads its mass uniformly over all tools, so no mass leaks and the scores always sum to 1.
- * Convergence: the L1 change between two iterates falls below `tolerance`; otherwise it throws.
- *
- * The hot loop is allocation-free: two Float64Array buffers swapped each iteration and per-edge
- * transition probabilities computed once before it, a push over the CSR rows of `core/graph/graph-index`.
+ * Weighted PageRank, SPEC §4's centrality (PageRank / max) and §5's raw PageRank (Page, Brin, Motwani,
+ * Winograd, "The PageRank Citation Ranking", Stanford 1998):
+ *     x' = (1 − d)/n · 1  +  d · (Pᵀx  +  (Σ_{dangling u} x_u)/n · 1),  P[u][v] = w(u→v) / Σ_v w(u→v)
+ * by power iteration from the uniform vector; dangling mass spreads uniformly, so scores sum to 1. Throws
+ * unless the L1 change falls below `tolerance`. The hot loop is allocation-free over the CSR rows of
+ * core/graph/graph-index.
  */
 
 import { CredenceError } from '../errors.js';

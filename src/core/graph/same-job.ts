@@ -1,20 +1,11 @@
 /**
  * @module core/graph/same-job
  * Whether the call after a failure did the same job as the failed one (issue 17), the evidence an
- * `alternative` edge needs: a different tool that succeeds right after a failure is a replacement
- * only when it was after the same thing. A failed test run followed by an edit is the fix that
- * follows the failure (a `sequence`), not another way to run the tests.
- *
- * The rule, in order:
- * 1. Each call has a job kind, read from its tool's name: the first word of the name (split as an
- *    identifier: `mcp__github__search_issues`, `WebFetch`) that {@link JOB_WORDS} knows. A shell tool
- *    (`Bash`, `shell`, `terminal`, …) takes the kind of its command's first word (`cat` reads, `rg`
- *    searches, `curl` fetches) and is `run` otherwise (`npm test`, `pytest`).
- * 2. When both calls have a kind, they did the same job exactly when the kinds are equal.
- * 3. When either has none (a name like `weather_api`), they did the same job when both inputs hold
- *    the same string value (the same path, URL or query), read from each input's JSON.
- *
- * Pure and linear in the size of the inputs.
+ * `alternative` edge needs: a failed test run followed by an edit is a fix (`sequence`), not another way
+ * to test. Each call's job kind is the first word of its tool's name that {@link JOB_WORDS} knows; a
+ * shell tool takes its command's first word's kind (`cat` reads), else `run`. Two calls with kinds did
+ * the same job when the kinds are equal; when either has none, when both inputs hold the same string
+ * value (path, URL or query). Pure and linear in the size of the inputs.
  */
 import { dropOptions, launchedWords, splitShell } from '../text/shell-words.js';
 import { splitWords } from '../text/words.js';

@@ -1,29 +1,12 @@
 /**
  * @module core/learning/rule-trust
- * Where an observation's words came from, and which learned rules wait for the user (issue 17,
- * red-team 2: untrusted tool output must never become a permanent instruction).
- *
- * Provenance. Each observation carries its source as a tag `source:<source>`, set by the surface
- * that created it:
- * - `user`: the user's own words (a correction in a prompt read by the hooks; `credence observe` and
- *   `credence import`, which leave the tag off: an observation without one is the user's);
- * - `template`: text that is Credence's own (the hooks' commit patterns);
- * - `agent`: written by an agent (MCP `observe`): it may relay what a tool or a web page said;
- * - `tool-output`: derived from a tool call (failed calls, test runs): the text quotes a tool's
- *   output or the agent's command.
- * Only `user` and `template` text words a rule ({@link isRuleSource}); the others may inform a
- * pattern (count as its evidence) but never become its text. When several source tags are present
- * the least trusted wins, so a surface can lower a claimed source but never raise it
- * ({@link withSource}). Hook observations stored before the tag existed are read by their hook tags
- * (`correction` → user, `commit` → template, any other → tool-output).
- *
- * Confirmation. A learned rule whose text looks like a shell command ({@link commandLike}) is held:
- * it is not emitted as an instruction (session context, skill and instinct files, recall) until the
- * user confirms it. A confirmation is a feedback event whose id is {@link confirmationEventId} of
- * the texts confirmed: `confirm:` then the first 16 hex digits of each text's SHA-256, joined by
- * `.`. Only a user surface (the CLI) may record such an id.
- *
- * Pure: plain values in and out; every pattern here runs in linear time.
+ * Where an observation's words came from, and which learned rules wait for the user (issue 17: untrusted
+ * tool output must never become a permanent instruction). Provenance is a `source:<source>` tag: `user`
+ * (also no tag), `template`, `agent` or `tool-output`; only `user` and `template` text words a rule
+ * ({@link isRuleSource}), the others only count as evidence. Several tags: the least trusted wins
+ * ({@link withSource}); untagged hook observations are read by their hook tags. A rule that looks like a
+ * shell command ({@link commandLike}) is held until a feedback event with id {@link confirmationEventId}
+ * (`confirm:` + 16 hex digits of each text's SHA-256) confirms it; only the CLI may record one. Pure.
  */
 import { sha256Hex } from '../text/sha256.js';
 

@@ -1,22 +1,11 @@
 /**
  * @module core/learning/slug
  * File names for learned instincts and skills (SPEC §6): `instincts/<slug>.md` and
- * `skills/<name>/SKILL.md`, where a skill's name must be one Claude Code accepts.
- *
- * The name rules, as published by the Agent Skills specification that Claude Code skills follow
- * (agentskills.io/specification: "name … Must be 1-64 characters; May only contain … lowercase
- * alphanumeric characters (a-z, 0-9) and hyphens; Must not start or end with a hyphen; Must not
- * contain consecutive hyphens; Must match the parent directory name"; "description … Must be
- * 1-1024 characters") and by Anthropic's Agent Skills overview (name: "Maximum 64 characters",
- * "only lowercase letters, numbers, and hyphens", "Cannot contain reserved words: 'anthropic',
- * 'claude'"; description: "Maximum 1024 characters"). Both found through the docs search corpus.
- *
- * A slug follows the same rules, so an instinct promoted to a skill can keep its slug as the
- * skill's name. `slugify` never returns an empty or invalid name: accents are folded (`é` → `e`),
- * every other run of non `[a-z0-9]` becomes one hyphen, words holding a reserved word are dropped,
- * a text longer than 64 characters is cut at a word boundary and ends with 8 hex digits of a hash
- * of the whole text (so two long texts sharing a beginning do not collide), and a text with nothing
- * usable left becomes `<fallback>-<hash>`. Pure: no I/O, deterministic.
+ * `skills/<name>/SKILL.md`. A slug follows the Agent Skills name rules (agentskills.io/specification
+ * and Anthropic's overview: 1–64 of `[a-z0-9-]`, no leading, trailing or double hyphen, no reserved
+ * word 'anthropic' or 'claude'), so a promoted instinct keeps its slug. `slugify` never returns an
+ * invalid name: accents folded, other runs become one hyphen, reserved words dropped, a long text cut
+ * at a word boundary plus 8 hex digits of its hash, an empty one `<fallback>-<hash>`. Pure.
  */
 
 import { CredenceError } from '../errors.js';

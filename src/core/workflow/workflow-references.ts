@@ -1,32 +1,12 @@
 /**
  * @module core/workflow/workflow-references
- * References between the tasks of an explicit workflow (SPEC §5, the gateway's `execute_dag`): a
- * later task's arguments can name an earlier task's result, and the executor substitutes it.
- *
- * The syntax, checked on every string found anywhere in `arguments` (nested arrays and plain
- * objects included; object keys are never references):
- *
- * - A **reference** is a whole string matching `/^\$([A-Za-z_][\w-]*)((?:\.[^.]+)*)$/` whose first
- *   segment is the id of a task of the same workflow: `"$task_1"`, `"$task_1.path"`,
- *   `"$fetch-page.items.0.url"`.
- *   - `"$task_1"` becomes the whole text content of task_1's result: the `text` of its `content`
- *     items of type `"text"`, joined with `"\n"`, with the line breaks at its end (`\n`, `\r\n`)
- *     removed, as a shell's `$(cat file)` does: a file written by `echo docs/notes.md > pointer.txt`
- *     names `docs/notes.md` (issue 17). Nothing else is trimmed (spaces, leading line breaks). A
- *     result with no text item cannot resolve.
- *   - `"$task_1.a.b.0"` reads the dot-separated field path from task_1's `structuredContent` when it
- *     is present, else from its text content parsed as JSON. A segment of digits indexes an array;
- *     any segment reads an own property of an object. The value is substituted as it is (string,
- *     number, object…), never stringified; objects and arrays are copied, not shared.
- * - A string starting with `$$` is an escaped `$`: the first `$` is dropped (`"$$HOME"` → `"$HOME"`,
- *   `"$$task_1"` → the literal `"$task_1"`).
- * - Every other string is left as it is: a `$` later in the string (`"cost: $5"`), a first segment
- *   that is not a task id of the workflow (`"$HOME"`, `"$PATH.x"`), an empty path segment
- *   (`"$task_1."`, `"$task_1..a"`). A task id that does not match `[A-Za-z_][\w-]*` (it starts with a
- *   digit, or holds a dot or a space) cannot be referenced.
- *
- * A reference makes its task depend on the referenced one, whatever `dependsOn` says: the effective
- * dependencies are `dependsOn` ∪ the referenced tasks, and a task referencing itself is a cycle.
+ * References between the tasks of an explicit workflow (SPEC §5, `execute_dag`), in every string at any
+ * depth of `arguments` (keys never): `"$task_1"` is task_1's text content with trailing line breaks
+ * removed (as `$(cat file)`, issue 17); `"$task_1.a.0"` a field path in its `structuredContent`, else
+ * its text parsed as JSON, substituted as a copied value. Only a whole string matching
+ * `/^\$([A-Za-z_][\w-]*)((?:\.[^.]+)*)$/` whose first segment is a task id is a reference; `$$` escapes
+ * a `$`; anything else stays literal. A reference makes its task depend on the referenced one (so a
+ * self-reference is a cycle). The syntax for users: docs/mcp.md.
  */
 import type { WorkflowTask } from './task.js';
 
