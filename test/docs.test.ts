@@ -4,7 +4,7 @@
  * section the README had is a heading of a linked guide, and every relative link (file and #anchor)
  * leads somewhere.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -105,5 +105,26 @@ describe('links between the README and the docs', () => {
         broken.push(`${target}#${hash} (no such heading)`);
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** Every source module under src/ (tests left out), as a path relative to the repository. */
+function sourceModules(dir = 'src'): string[] {
+  return readdirSync(join(repo, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    if (statSync(join(repo, path)).isDirectory()) return sourceModules(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('module headers', () => {
+  it('every module header under src is at most 10 lines', () => {
+    const long: string[] = [];
+    for (const path of sourceModules()) {
+      const header = /^(?:#![^\n]*\n)?\s*(\/\*\*[\s\S]*?\*\/)/.exec(read(path))?.[1];
+      const lines = header?.split('\n').length ?? 0;
+      if (lines > 10) long.push(`${path} (${lines} lines)`);
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -1,36 +1,11 @@
 /**
  * @module embed/word-vectors
- * The default, offline embedding provider (SPEC §8): sentences as a weighted average of GloVe word
- * vectors from the table shipped in `data/word-vectors.bin` (see `embed/word-table`). No network, no
- * download, ~10 MB read once per process.
- *
- * Sentence embedding, SIF (Arora, Liang & Ma, "A Simple but Tough-to-Beat Baseline for Sentence
- * Embeddings", ICLR 2017):
- *
- * 1. words: `core/text/words` splits camelCase, PascalCase, snake_case, kebab-case, dotted and
- *    `server:tool` identifiers, lower-cases, drops stop words (`SkyScrapperSearchAirport` →
- *    sky scrapper search airport);
- * 2. a word missing from the table is tried as a compound of two table words (`websearch` → web
- *    search; each part ≥ 3 letters, the split whose rarer part is most frequent wins), else skipped;
- * 3. SIF weight `a / (a + p(w))`, with `p(w)` from the word's frequency rank r (its table row + 1:
- *    the GloVe order without punctuation; the few computing words appended after the top 100,000
- *    rank a little higher than they should, which changes their weight by < 0.001) by Zipf's law,
- *    `p(r) = 1 / (r · H_N)`, `H_N = ln N + γ` the harmonic number of the source vocabulary size
- *    N = 341,479, and `a = 1e-3`: "the" (p ≈ 0.075) weighs 0.013, a rank-100 word 0.57, a rank-1000
- *    word 0.93, rare words ≈ 1;
- * 4. the weighted sum of the word vectors (each occurrence counts);
- * 5. common-component removal: the projection on the common direction `c` is subtracted. The paper
- *    takes `c` as the first principal component of a corpus of sentence embeddings; here it is
- *    estimated from the table alone, with no corpus: `c ∝ Σ_r p(r) · w(r) · v_r`, the expected
- *    weighted word vector of running text (stored in the table header by the build script for the
- *    default `a`, computed on first use for another);
- * 6. L2-normalised. No table word at all gives the zero vector.
- *
- * Measured on Seal-Tools (700 dev queries against the 4,076 tools, name + description, embeddings
- * only), MRR: plain mean 0.158; SIF 0.167 (a = 1e-4: 0.176, 1e-2: 0.160); SIF with step 5 0.251
- * (Recall@1 0.175, Recall@5 0.318; a = 1e-4: 0.247; on test_in_domain 0.169 → 0.253); unit-length word vectors and
- * the compound split change less than 0.005. Word vectors alone still retrieve far worse than BM25;
- * they are a small-weight addition to it (SPEC §8).
+ * The default, offline embedding provider (SPEC §8): sentences as a weighted average of the GloVe word
+ * vectors of `data/word-vectors.bin` (embed/word-table). No network, no download. SIF (Arora, Liang & Ma,
+ * ICLR 2017): words from `core/text/words` (identifiers split, stop words dropped; a missing word tried
+ * as a compound of two table words), each weighted `a / (a + p(w))` with `p` from its frequency rank by
+ * Zipf's law (a = 1e-3), summed; the common component, estimated from the table alone, is subtracted;
+ * L2-normalised (no known word: the zero vector). Retrieval figures: docs/evaluation.md.
  */
 import { contentWords } from '../core/text/words.js';
 import { CredenceError } from '../core/errors.js';

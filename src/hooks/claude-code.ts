@@ -1,23 +1,11 @@
 /**
  * @module hooks/claude-code
- * `credence hook claude-code`: one Claude Code hook event on stdin, acted on by `hook_event_name`
- * (SPEC §9, issue 9). It fails open: whatever goes wrong, the process exits 0 with one line on
- * stderr, and the agent never waits for more than a short busy timeout.
- *
- * - PreToolUse: nothing (bin/credence.cjs returns before loading anything).
- * - PostToolUse / PostToolUseFailure: the call (tool, scrubbed and truncated input and response,
- *   success or failure) goes to the spool (hooks/fast): no database at all.
- * - UserPromptSubmit (hooks/prompt): the prompt goes to the spool too (it starts the session's next
- *   turn when the spool is queued; its text is the turn's intent and is read for corrections), and
- *   the `<memory-context>` block of what recall finds relevant is printed (high or medium; nothing
- *   at all when nothing is), those memories recorded as shown.
- * - SessionStart: learns what is queued, then prints the active skills and high-confidence
- *   instincts of the scope, within a few hundred tokens.
- * - Stop / SubagentStop / SessionEnd: learn what the session queued (its turns' executions, edges
- *   and observations). Never blocks: nothing is printed, whatever `stop_hook_active` says.
- *
- * A database busy past the busy timeout, or one that cannot be opened, leaves what is spooled and
- * queued for next time. No event is lost.
+ * `credence hook claude-code`: one Claude Code hook event on stdin, acted on by `hook_event_name` (SPEC
+ * §9, issue 9). Fails open: whatever goes wrong it exits 0 with one stderr line, never waiting past a
+ * short busy timeout. PreToolUse: nothing. PostToolUse(Failure): the scrubbed, truncated call to the
+ * spool (hooks/fast). UserPromptSubmit: hooks/prompt. SessionStart: learn the queue, print the skills
+ * and high-confidence instincts. Stop / SubagentStop / SessionEnd: learn the queue, print nothing. A
+ * busy or unopenable database leaves the spool and queue for next time: no event is lost.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';

@@ -1,26 +1,12 @@
 /**
  * @module hooks/install
- * `credence init --claude-code`: wires Credence into a project for Claude Code. Merges Credence's
- * hook entries into `.claude/settings.json` and its MCP server into `.mcp.json`, creates
- * `.claude/skills/` and `.credence/observe.json` (the automatic-observation triggers, never
- * overwritten); `--remove` takes out exactly Credence's entries again.
- *
- * The merge functions are pure (file text in, file text out); `prepareClaudeCode` reads the files
- * and plans every write before `applyClaudeCodePlan` writes any, so a file that is not valid JSON
- * leaves every file as it was.
- *
- * Rules of the merge:
- * - Everything else in both files is kept, in its order (JSON.parse order: integer-like keys first).
- * - Credence's hook entries are the command hooks whose command runs `credence hook claude-code`
- *   (also as `credence.cjs hook claude-code`, for `node …/bin/credence.cjs`); installing replaces
- *   them in place (in a group with the right matcher) or appends one group of Credence's own per
- *   event, so installing with another command replaces rather than duplicates.
- * - A file whose merged content equals its parsed content is not written at all (byte-identical,
- *   reported `unchanged`); a written file has a 2-space indent and a trailing newline.
- * - Removing drops a matcher group, an event key or the `hooks` key (and `mcpServers`) only when
- *   the removal empties it; so a user's own empty `"hooks": {}` or `"Stop": []` written into by
- *   install does not come back on remove. `.mcp.json` is kept even when `{}` remains; the
- *   `.claude/skills/` folder and `.credence/observe.json` are kept (they hold the user's data).
+ * `credence init --claude-code`: merges Credence's hook entries into `.claude/settings.json` and its MCP
+ * server into `.mcp.json`, creates `.claude/skills/` and `.credence/observe.json` (never overwritten);
+ * `--remove` takes out exactly Credence's entries. The merges are pure, and every write is planned
+ * before any is made, so invalid JSON leaves every file as it was. Everything else is kept in order;
+ * Credence's hooks (commands running `credence hook claude-code`) are replaced in place, never
+ * duplicated; an unchanged file is not written; removing drops a container only when it empties it,
+ * and keeps `.mcp.json`, the skills folder and observe.json.
  */
 import { OBSERVE_DEFAULTS } from './signals.js';
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';

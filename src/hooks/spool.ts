@@ -1,26 +1,12 @@
 /**
  * @module hooks/spool
- * The hooks' first stop on disk: `<db>.hook-spool/`, one small JSON file an event. A tool event
- * (PostToolUse, PostToolUseFailure) is only ever written here — no database, no lock, so the
- * agent's tool loop never waits — and so is any event that meets a database busy past the short
- * busy timeout. Every invocation that opens the database queues the spool first.
- *
- * - Writing: the file is written under a dot-name and renamed into place, so a reader never sees
- *   half an event. Names start with a microsecond timestamp, so the spool reads in arrival order.
- * - Draining: one drainer at a time (a lock folder, `.drain.lock`, taken with mkdir, holding the
- *   drainer's pid; a drainer waits a little for it, and takes over a lock whose process is gone or
- *   that is older than `STALE_LOCK_MS`, by renaming it away: only one process can). The drainer
- *   reads the folder until a reading finds no new file that sorts before the ones it has (a listing
- *   taken while hooks write can miss an event and hold the next one: `spoolListing`), claims each
- *   file by renaming it, queues all it claimed in one transaction, in name order, then deletes
- *   them; if queuing fails, it renames them back. One drainer at a time, names in arrival order
- *   and a drain that never takes an event without the ones before it keep each session's events
- *   in the order its hooks ran (for hooks of one session that run one after another). Files
- *   claimed by a drainer that died are taken again after a minute; the queue keeps each file's
- *   name as the event's key, so a file queued twice (its drainer died before deleting it) is
- *   learned once.
- * - Everything written is scrubbed first (hooks/claude-code), and the files are readable by the
- *   user only.
+ * The hooks' first stop on disk: `<db>.hook-spool/`, one small JSON file an event, written under a
+ * dot-name and renamed (never half read), named by microsecond time (arrival order). Tool events only
+ * ever go here (no database, no lock: the agent never waits), as does any event meeting a busy database.
+ * Draining: one drainer at a time (`.drain.lock` by mkdir, stale after `STALE_LOCK_MS`), which lists
+ * until stable (`spoolListing`), claims files by rename, queues them in one transaction in name order,
+ * then deletes them (renames back on failure); a dead drainer's claims are retaken after a minute and
+ * a file queued twice is learned once. Contents are scrubbed; files are readable by the user only.
  */
 import {
   existsSync,

@@ -1,29 +1,12 @@
 /**
  * @module platform/files
  * Reads file-backed memories (instinct and skill files, a memory's `path`) only inside their root
- * (SPEC §8): a path that resolves outside it — by `..`, as an absolute path, or through a symbolic
- * link — is refused with `PATH_OUTSIDE_ROOT`.
- *
- * Rules, in the order they are checked:
- * 1. The path must be a non-empty string without NUL bytes (`INVALID_INPUT`).
- * 2. Lexically, before touching the disk (so an outside path is refused even when it does not
- *    exist): an absolute path is refused — POSIX `/x`, and on every platform the Windows forms
- *    `C:\x`, `C:x`, `\x`, `\\server\share` — and so is a `..` that climbs above the root, with `/`
- *    and `\` both counted as separators (`..\x` is refused on POSIX too). `resolveInsideRoot`
- *    refuses an absolute path even when it lies inside the root: a stored path must be
- *    root-relative, so a store moved with its project keeps working; `normalizeMemoryPath` is the
- *    one place that turns an absolute path inside the root into a root-relative one.
- * 3. `.` and `..` are then applied lexically (like Node's `path.resolve` and `fs.realpathSync`), so
- *    `a/../b` means `b` whatever `a` points to.
- * 4. On disk, every component is resolved in turn from the root's real path; each symbolic link is
- *    followed with `fs.realpathSync` and its target must lie inside the root's real path (no
- *    excursion outside, even one that would come back). The root itself may be a symbolic link. A
- *    dangling link is followed by its text to tell "leads outside" from "missing".
- * 5. A path that names the root itself is refused (`INVALID_INPUT`): it is a folder, not a file.
- *
- * Not covered: hard links (a hard link inside the root to a file outside is the same file; making
- * one needs write access to the root and to that file's file system), and Windows-only name forms
- * (8.3 short names, trailing dots, reserved device names).
+ * (SPEC §8): a path that resolves outside it — by `..`, as an absolute path (POSIX or any Windows form),
+ * or through a symbolic link — is refused with `PATH_OUTSIDE_ROOT`, lexically first (even when missing),
+ * then component by component on disk from the root's real path (no excursion outside, even one that
+ * comes back). Stored paths are root-relative (`normalizeMemoryPath` converts); an empty or NUL-holding
+ * path, or the root itself, is `INVALID_INPUT`. Not covered: hard links, Windows-only name forms (8.3
+ * short names, trailing dots, device names).
  */
 import {
   closeSync,

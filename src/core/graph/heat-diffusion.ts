@@ -1,39 +1,12 @@
 /**
  * @module core/graph/heat-diffusion
- * Heat diffusion over the weighted, undirected tool graph, the `h` of SPEC §4's local α
- * (`α = clamp(1 − 0.5 · h, 0.5, 1)`): the heat kernel `exp(−t·L)` applied to the indicator vector
- * of the source tools (the context tools, or the tool itself), normalised so the hottest tool has 1.
- * References: R. I. Kondor, J. Lafferty, "Diffusion Kernels on Graphs and Other Discrete Input
- * Spaces" (ICML 2002); F. Chung, "The heat kernel as the pagerank of a graph" (PNAS 104(50), 2007),
- * whose kernel `e^{−t(I − P)}` and series are the ones used here (Chung multiplies a row vector,
- * spreading mass; we multiply the column indicator vector, so a tool's heat is a probability, below).
- *
- * Laplacian: the random-walk normalised `L = I − D⁺W` (W the symmetric weights, D the weighted
- * degrees, D⁺ its pseudo-inverse: an isolated tool's row of `P = D⁺W` is zero). So
- *
- *     exp(−t·L)·f = e^{−t} · Σ_{k ≥ 0} t^k / k! · P^k f
- *
- * and `(P^k f)(v)` is the probability that a k-step weighted random walk from v ends on a source:
- * the heat of tool v is the chance that a walker leaving v, taking a Poisson(t) number of steps along
- * edges in proportion to their confidence, ends on a context tool. Well-connected neighbours of the
- * context get most of it; tools far away or only weakly tied get little.
- *
- * Approximation (Decision): the series above truncated after `steps` matrix-vector products
- * (k = 0 … steps), not explicit Euler steps. Why this is stable: P is non-negative with row sums
- * ≤ 1, so every term is ≥ 0 and ≤ t^k/k! entrywise; nothing cancels (unlike the alternating Taylor
- * series of exp(−tL) itself), the partial sums increase monotonically to the exact kernel, and after
- * the normalisation every entry is within 2 · Σ_{k > steps} t^k/k! of the exact one (the max is at
- * least e^{−t}, a source's k = 0 term): 5.5e−8 at the defaults t = 1, 10 products. When that tail
- * exceeds 1e−4 the function throws rather than return a poor approximation. Explicit Euler,
- * `((1 − h)·I + h·P)^steps` with h = t/steps, is only first-order accurate (7 % off at a chain's
- * first neighbour at the defaults, more further out), stable only while h ≤ 1, and weighs walk
- * lengths binomially: with those weights a leaf hanging off a source can come out hotter than the
- * source. With the Poisson weights and t ≤ 1, a lone source is always the hottest tool (a walk from
- * v ≠ s reaching s after j ≥ 1 steps, then back to s in m more, is weighted t^{m+j}/(m+j)! ≤ t^m/m!,
- * the weight of the m-step return from s itself); for t > 1 a leaf next to it can be hotter.
- *
- * The hot loop is allocation-free: Float64Array buffers and per-edge probabilities allocated once, a
- * pull over the CSR rows.
+ * Heat diffusion over the weighted, undirected tool graph, the `h` of SPEC §4's local α: the heat kernel
+ * `exp(−t·L)` (Kondor & Lafferty, ICML 2002; Chung, PNAS 2007) with `L = I − D⁺W`, applied to the
+ * indicator of the source tools and normalised so the hottest tool has 1. A tool's heat is the chance
+ * that a weighted random walk of Poisson(t) steps from it ends on a source:
+ *     exp(−t·L)·f = e^{−t} · Σ_{k ≥ 0} t^k / k! · P^k f,  truncated after `steps` products
+ * The terms are non-negative, so the truncation is stable and bounded (it throws when the tail exceeds
+ * 1e−4); docs/confidence.md says why not Euler steps. Allocation-free hot loop over CSR rows.
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,51 +1,12 @@
 /**
  * @module core/learning/contradiction
- * Contradictions of patterns (seed 004, "Pas de contradiction récente (derniers 7 jours)"; SPEC §6:
- * "detect contradictions — an observation that asserts the opposite preference, or a correction
- * against an established pattern — and show them"). Pure: no clock; the caller turns the
- * contradictions' timestamps into ages for `isSignificant` (`contradictionAgesDays`).
- *
- * An observation x contradicts a group g when the members of g that say the same thing as x, sign
- * aside, say it with the opposite sign, and more of them than agree with x anywhere:
- *
- * 1. Assertion of a text (`assertionOf`): sign-free terms (as `observationTerms`, negation words
- *    left out, the words of an opposite-convention family — camel/snake/kebab/pascal case,
- *    tabs/spaces, single/double quotes, named/default exports, merge/rebase, npm/yarn/pnpm,
- *    jest/vitest, UTC/local time, async/await vs callbacks, TypeScript/JavaScript:
- *    `OPPOSITE_CONVENTIONS` — replaced by the family), a polarity, and per family the alternatives
- *    it favours and those it rejects.
- *    - Negation cues (not, never, no, no longer, don't / doesn't / didn't / won't, without, avoid,
- *      stop, skip, disable, dislike, hate, reject) reach to the end of their clause or to a
- *      subordinating word (while, during, when, because, …); "no" covers at most 3 words.
- *    - Selectors reject what they cover without negating the sentence: "instead of", "rather than",
- *      "over" after "prefer", the left side of an arrow (`snake_case → camelCase`), "from X (to)",
- *      and a replacement verb's object up to its target ("replaced X with Y", "migrated X to Y").
- *    - Alternatives under a negation or a selector are rejected, others favoured; a negation over
- *      topical words makes the polarity −1; two negations in one clause cancel ("never commit
- *      without tests").
- *    - An `error` reports what went wrong: its alternatives are swapped, and its polarity swapped
- *      when it holds a negation ("Commit without tests made CI red" supports "tests before
- *      commit"), unknown (no vote by sign) when it does not.
- * 2. Near members: members of any group (deduplicated by text and type; x itself left out) whose
- *    sign-free term cosine to x is ≥ `nearThreshold` (0.35); terms weighted as in pattern grouping
- *    (batch IDF, generic words × 0.25). Found through an inverted index on strong terms: generic
- *    words, and words spread over the members of more than `maxGroupShare` (25 %) of the groups
- *    (context such as a module name), do not find candidates; their part of the cosine is added
- *    where it can still reach the threshold. Never all pairs.
- * 3. Vote: two assertions that both mention a family disagree when one chooses what the other
- *    rejects, or both choose and share no choice (`opposite-convention`); a text choosing two
- *    alternatives at once does not vote on that family. Without a shared family they disagree when
- *    their polarities differ (`negation`). x contradicts g when the disagreeing members of g weigh
- *    (count × similarity) more than all the near members that agree with x, in any group, and hold
- *    at least `minSupport` (2) observations (an established pattern, not one dissenting member).
- *    A contradicting `correction` is reported as kind `correction`.
- * 4. Each observation is reported against at most one group: the one with the largest disagreeing
- *    weight (ties: the earlier group). Contradictions are listed by (timestamp, id).
- *
- * Measured on `eval/habits` (`npm run eval`): 17–18 of the 20 planted contradictions found on
- * seeds 1–10 (18 on the default seed 6), none reported that was not planted. Missed: "Avoid
- * splitting pull requests; one big PR is easier to review" and "No longer limit the context to
- * three files", whose closest members share too few words (cosine < 0.3).
+ * Contradictions of patterns (seed 004, "no recent contradiction"; SPEC §6: an observation asserting the
+ * opposite preference, or a correction against an established pattern). Pure: no clock.
+ * Each text's assertion (`assertionOf`): sign-free terms, a polarity from negation cues, and per
+ * `OPPOSITE_CONVENTIONS` family the alternatives it favours or rejects. x contradicts group g when
+ * g's near members (term cosine ≥ `nearThreshold`, via an inverted index) that disagree with x (opposite
+ * convention or polarity) outweigh the near members agreeing with x, and hold at least `minSupport`
+ * observations. One group at most per observation; by (timestamp, id). Measured: docs/evaluation.md.
  */
 
 import { CredenceError } from '../errors.js';

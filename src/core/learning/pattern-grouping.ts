@@ -1,59 +1,12 @@
 /**
  * @module core/learning/pattern-grouping
- * Groups observations that mean the same thing, the "Pattern Detection" step of seed 004
- * (Continuous Learning System; SPEC §6: "group similar observations — same meaning, not only same
- * text"). "User asks for camelCase naming", "Correction: snake_case → camelCase" and "All the code
- * uses camelCase" form one group; "Tests run before commit", "CI green after commit" and "Commit
- * without tests made CI red" another. Pure: the caller embeds the texts (`patternText`) and passes
- * the vectors in.
- *
- * Similarity of an observation x to a group g (and of two groups, centroid to centroid):
- *
- *   sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)          w = vectorWeight = 0.5
- *
- * - v: the L2-normalised sentence embedding given by the caller; centroid_g the sum of the group's
- *   vectors. Without vectors (or with a zero vector) the lexical part counts alone.
- * - t: the observation's terms (`observationTerms`: file paths and numbers dropped, identifiers
- *   split — camelCase → camel, case —, stop words dropped, irregular verbs and a few abbreviations
- *   mapped, a light stemmer: commit, commits, committed, committing → commit), each weighted by its
- *   IDF over the batch `ln(1 + max(N, 100) / df)` — a rare shared word ("camel", "pnpm") is strong
- *   evidence, a word of many observations weak; a batch is taken as at least 100 observations so
- *   that the words of a small batch are not all "common" — times 0.25 for the generic words of
- *   observation sentences (`GENERIC_WORDS`: user, asks, wants, before, every, code, file, …), then
- *   normalised. terms_g sums its members' term vectors, so a group that gathered several
- *   paraphrases matches each of them.
- *
- * Types, confidences and tags do not group (a correction and a success can say the same thing).
- * Identical term sets are one unit (weighted by their count): the work follows distinct wordings.
- * Four passes, never all pairs: candidates always come from an inverted index term → groups
- * (terms of more than 5 % of the batch, and at least 100 observations, only when an observation has
- * no rarer term), the `candidateLimit` (8) best by their lexical score scored in full.
- *
- * 1. Online assignment (leader clustering on centroids), units in (timestamp, id) order of their
- *    first observation: join the best candidate group if sim ≥ `joinThreshold` (0.5), else start
- *    a group.
- * 2. Merge: pairs of groups of ≥ 2 observations sharing one of their 8 heaviest terms, with sim ≥
- *    `mergeThreshold` (0.5), best pair first, each pair re-scored on the current centroids when its
- *    turn comes (no chaining through stale scores): paraphrases that started a group before theirs
- *    had gathered their words.
- * 3. Reassignment (one k-means step against frozen centroids): each unit goes to the candidate
- *    group it is most similar to — its own scored without itself — if sim ≥ `joinThreshold`, else
- *    stands alone.
- * 4. Link: a lone observation joins the group of its most similar unit (among groups of ≥ 2) when
- *    that pair's sim ≥ `linkThreshold` (0.5): a paraphrase close to one wording of a group but not
- *    to its average ("Tests run before commit" to "Commit without tests turned CI red").
- *
- * Groups of at least `minGroupSize` (2) are returned, largest first (ties by representative id),
- * members in (timestamp, id) order; the others are singletons, in that order. The representative is
- * the member closest to its group's centroid (ties: earliest), the label its text. Deterministic:
- * the result depends on the set of observations, not on their order.
- *
- * Thresholds were set on the synthetic stream of `eval/habits` (30 habits as paraphrase templates
- * fixed before tuning, noise, contradictions; `npm run eval` prints precision, recall, splits and
- * merges) and the seed's two examples. Measured there (seed 6, offline word vectors): precision
- * 0.959, recall 1.0, no two habits merged, but 3.9 significant groups per habit. That is the known
- * limit: paraphrases that share no word are bridged by the embeddings alone, which the offline word
- * vectors do weakly, so a habit stays about one group per wording.
+ * Groups observations that mean the same thing, seed 004's "Pattern Detection" (SPEC §6: same meaning,
+ * not only same text). Pure: the caller embeds the texts (`patternText`) and passes the vectors in.
+ *   sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)     (w = `vectorWeight`, 0.5)
+ * with t the IDF-weighted terms of `observationTerms` (generic words × 0.25). Four passes over candidates
+ * from an inverted index, never all pairs: online assignment, merge, one reassignment step, and a link
+ * of lone observations. Groups of at least `minGroupSize` come largest first; the result depends on the
+ * set of observations, not their order. Thresholds were set on `eval/habits` (figures: docs/evaluation.md).
  */
 
 import { CredenceError } from '../errors.js';

@@ -1,78 +1,12 @@
 /**
  * @module core/security/scrub
- * Secret scrubbing, SPEC §10 ("Secrets"): every text field is scrubbed before anything is stored
- * or indexed (inputs, outputs, commands, URLs, evidence). Pure: no I/O, no clock, no randomness.
- *
- * Each secret is replaced by `[REDACTED:<kind>]`. Where a secret sits in a recognisable frame the
- * frame stays: `API_KEY=[REDACTED:credential]`, `https://user:[REDACTED:url-password]@host`,
- * `Authorization: Bearer [REDACTED:bearer-token]`.
- *
- * What counts as a secret:
- * - vendor formats, recognised anywhere: OpenAI `sk-…`/`sk-proj-…`, Anthropic `sk-ant-…`, GitHub
- *   `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/`github_pat_`, AWS key ids `AKIA…`/`ASIA…`, Slack `xox?-`,
- *   Stripe `sk_live_`/`rk_live_` (and `_test_`) and webhook secrets `whsec_`, Google `AIza…`, npm
- *   `npm_…`, GitLab `glpat-`, Hugging Face `hf_`, SendGrid `SG.….…`, JWTs (`eyJ….….…`), PEM
- *   private-key blocks (an unterminated block is redacted to the end of the text);
- * - Slack (`hooks.slack.com/services/…`) and Discord (`discord.com/api/webhooks/<id>/<token>`)
- *   webhook URLs: the host stays, the path goes;
- * - the secret column of AWS's credentials CSV (40 characters after `AKIA…,`); docker's
- *   `config.json` `"auth"` and `"identitytoken"`; `docker login -p <password>`; `.netrc`'s
- *   `machine <host> [login <user>] password <password>`; Cookie and Set-Cookie values (`name=value`);
- * - any of these percent-encoded (issue 17): the text is also read with every `%XX` decoded once,
- *   and a secret found there is redacted in its encoded span (`token%3D[REDACTED:github-token]`);
- * - AWS secret keys (40 base64 characters) after an `aws_secret_access_key`-like name;
- * - `Authorization:` headers (Bearer, Basic, other schemes) and a bare `Bearer <token>` or
- *   `Basic <base64 of user:password>`;
- * - passwords in URLs, `scheme://user:password@host`, and `-u user:password` (curl);
- * - the short password option of clients whose `-p` is one: glued for mysql, mariadb and their
- *   tools (`mysql -u root -pHunter2 mydb` keeps `mydb`; the prompting `mysql -p mydb` is left as
- *   it is), glued or spaced among sshpass's own options (`sshpass -p Hunter2 ssh host`);
- * - credential assignments: a key whose last word is password/passwd/passphrase/pass/pwd, secret,
- *   token, credential(s), or `<api|secret|private|access|auth|…> key`, followed by `=`, `:`, `:=`
- *   or `=>` (`password=`, `"api_key": "…"`, `apiKey: '…'`, `export GITHUB_TOKEN=…`,
- *   `--token=…`), and CLI flags with such a name followed by a value (`--password hunter2`).
- *   The last word may also have the credential word glued to a prefix: it ends with
- *   password/passwd/passphrase/pwd/token/secret (`PGPASSWORD`, `adminpassword`, `NPMTOKEN`; not
- *   `OLDPWD`), or with `pass` after a prefix naming an account, service or keystore (`DBPASS`,
- *   `SSHPASS`, `-storepass`; never `bypass`, `compass`), and `max_tokens` stays a count.
- *
- * The rule for assignment values, so code and prose survive:
- * - a quoted value is a literal: redacted when at least {@link SCRUB_DEFAULTS.minValueLength}
- *   characters and not a placeholder (`''`, `"${DB_PASSWORD}"`, `"{{ secrets.X }}"`, `"<token>"`,
- *   `"****"`, `null`, `true`, `string`, …); with whitespace only for password-like keys (passphrases);
- * - a word without digits that names a secret itself (`userToken`, `"GITHUB_TOKEN"`) is a
- *   reference, quoted or not;
- * - an unquoted value is a reference, not a secret, when it is a call (`getToken()`), a member
- *   path or index (`config.apiKey`, `process.env.TOKEN`, `match[0]`), a variable (`$TOKEN`), a
- *   URL or a path; a word without digits after a spaced `=` (`token = punctuator`, the way code
- *   assigns) is a variable name, and after a spaced `:` (YAML, object literals) it is one when it
- *   is camelCase or shorter than {@link SCRUB_DEFAULTS.minBareWordLength}; so
- *   `password=letmein`, `password: hunter2` and `password: letmeinplease` are redacted, and an
- *   INI line `password = letmein` is not (a known miss: it reads as code);
- * - values made only of digits are not secrets unless the key is password-like (`max_tokens: 4096`).
- * - an unquoted value ends at whitespace, a quote, `,` or `;`, and at an `&` that starts what
- *   follows it: a shell operator or redirection (`&&`, `& `, `&>`, a trailing `&`) or the next
- *   query parameter (`&page=2`); so query strings and shell lines keep their other parts, and
- *   `--password=Tr0ub4dor&3` loses all of its value. A password containing `,`, `;` or one of
- *   those `&` is redacted up to it.
- *
- * Ordinary hashes and ids are not secrets: git SHAs, UUIDs, hex digests, base64 payloads, semver,
- * timestamps and URLs without credentials are left as they are.
- *
- * Text that already holds `[REDACTED:<kind>]` markers keeps them untouched, so scrubbing is
- * idempotent: scrubbing a scrubbed text changes nothing.
- *
- * Performance: every pattern is compiled once at module load; one combined case-insensitive
- * prefilter decides in a single pass whether any rule can match, and most texts stop there. The
- * patterns avoid nested quantifiers, and an unquoted value is read at most
- * {@link VALUE_SCAN_LIMIT} characters per match (a longer accepted one is followed to its end), so
- * time stays linear in the text length even on adversarial repetitions. Whether a `-p` belongs to
- * mysql or sshpass is answered by one left-to-right scan of the commands per rule pass
- * ({@link CommandScanner}), not by looking back from each `-p`.
- *
- * {@link scrubValue} applies the same rules to every string of a JSON-like value and uses an
- * object key (`{ "password": "…" }`) or a preceding CLI flag (`["--token", "…"]`) as the frame a
- * bare string lacks.
+ * Secret scrubbing, SPEC §10: every text field is scrubbed before anything is stored or indexed. Pure.
+ * Each secret becomes `[REDACTED:<kind>]`, its frame kept (`API_KEY=[REDACTED:credential]`). Recognised:
+ * vendor token formats, private keys, webhook URLs, credential files and commands, auth headers, cookies,
+ * URL passwords, credential assignments and flags, also percent-encoded (the list: docs/security.md).
+ * Assignment values that read as code (calls, member paths, variables, URLs, paths, bare names after a
+ * spaced `=`, placeholders, digit-only counts) are references, not secrets. Ordinary hashes and ids stay.
+ * Idempotent; linear time (prefilter, no nested quantifiers, bounded scans). JSON values: {@link scrubValue}.
  */
 
 /** Every kind of secret the scrubber recognises, in rule priority order. */

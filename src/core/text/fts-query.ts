@@ -1,39 +1,12 @@
 /**
  * @module core/text/fts-query
- * Builds the FTS5 MATCH expression for user text, so that user text never reaches MATCH raw
- * (SPEC §8: "tokens are quoted; `a-b`, `a.b`, paths become phrases"). Written for tables with the
- * `porter unicode61` tokenizer. Pure: no I/O.
- *
- * Rules, in order:
- * 1. The text is NFC-normalised and scanned for *chunks*: runs of words (a Unicode letter or digit
- *    followed by letters, digits or combining marks) joined by runs of `-`, `_`, `.`, `/`, `:` or
- *    `\` with no space between (`auth-token`, `user_id`, `src/x.ts`, `filesystem:read_text_file`,
- *    `v1.2.3`, `https://a.b/c`). Every other character (whitespace, quotes, `*`, `^`, `+`, `(`,
- *    `)`, `{`, `}`, `'`, `%`, `;`, emoji, control, zero-width and bidi characters) separates, and a
- *    joiner with no word on one side (`-a`, `a:`, `a.`) is dropped. So the user's FTS5 syntax has no
- *    effect: quotes, prefix `*`, initial `^`, `-`/`NOT` exclusion, `NEAR(…)`, `{col}` and `col:`
- *    filters become plain words or vanish; `AND`/`OR` are stop words; `NOT`/`NEAR` become the
- *    words "not"/"near".
- * 2. Each chunk becomes one *group*: its words (lower-case) in order. camelCase inside a word is
- *    split too (`refreshToken` → "refresh token", `JWTToken` → "jwt token"), because prose says
- *    "refresh token"; but unicode61 indexes the identifier `refreshToken` as the single token
- *    "refreshtoken", so a camelCase group also matches its unsplit form:
- *    `("refresh token" OR "refreshtoken")`.
- * 3. A one-word group that is a stop word (`STOP_WORDS`) is dropped; a stop word inside a phrase is
- *    kept (`to-do`, `a.b`).
- * 4. Groups are de-duplicated, capped at {@link MAX_FTS_GROUPS} (the rest of a pasted essay is
- *    ignored), a phrase at {@link MAX_PHRASE_WORDS} words (a prefix of a phrase still matches where
- *    the whole one does), and a word longer than {@link MAX_WORD_LENGTH} characters (a blob, not a
- *    word) separates like punctuation.
- * 5. Every word is written inside double quotes. A word holds only letters, digits and combining
- *    marks, so no `"` can appear inside; the only FTS5 syntax in the result is ours: quotes,
- *    `OR`, `AND` and parentheses. Groups are joined by `OR` (default) or `AND`.
- * 6. Nothing left → `undefined`: the caller returns no rows rather than an error.
- *
- * Porter stemming still applies: the tokenizer stems quoted words and phrase words alike.
- * Known edge: unicode61 treats a handful of code points that Unicode now calls letters
- * (U+19B0–U+19C9, U+1CF2–U+1CF3) as separators; a word made only of them becomes an empty phrase,
- * which matches nothing (never an error).
+ * Builds the FTS5 MATCH expression for user text (`porter unicode61` tables), so user text never reaches
+ * MATCH raw (SPEC §8: tokens quoted; `a-b`, `a.b`, paths become phrases). Pure. Chunks of words joined by
+ * `-`, `_`, `.`, `/`, `:` or `\` become phrases; everything else separates, so the user's FTS5 syntax
+ * has no effect. camelCase also matches unsplit (`("refresh token" OR "refreshtoken")`); lone stop
+ * words drop; groups are de-duplicated and capped ({@link MAX_FTS_GROUPS}, {@link MAX_PHRASE_WORDS},
+ * {@link MAX_WORD_LENGTH}). Every word is double-quoted and holds only letters, digits and marks, so the
+ * only syntax is ours; groups are joined by `OR` or `AND`. Nothing left → `undefined` (no rows).
  */
 
 import { STOP_WORDS } from './words.js';

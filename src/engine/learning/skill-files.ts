@@ -1,42 +1,12 @@
 /**
  * @module engine/learning/skill-files
- * The files evolve writes (SPEC §6, seed 004): instincts as `instincts/<slug>.md` and skills as
- * `skills/<name>/SKILL.md` in the format Claude Code loads, plus the evolution log — under
- * configurable folders inside the project root (default `.credence/`, e.g. `.claude/skills` for
- * skills), never outside it.
- *
- * Skill format (Agent Skills specification, agentskills.io/specification, which Claude Code skills
- * follow; and Anthropic's Agent Skills overview — both found through the docs search corpus): a
- * skill is a folder holding `SKILL.md`, which starts with YAML front matter whose required `name`
- * is 1–64 characters of lowercase letters, digits and single hyphens, matches the folder's name and
- * holds neither "anthropic" nor "claude" (see `core/learning/slug`), and whose required `description` is
- * non-empty, at most 1024 characters, without XML tags; Markdown follows.
- *
- * Ownership. Each file has one section Credence owns, between the lines `<!-- credence:begin … -->`
- * and `<!-- credence:end … -->`, and owns some front-matter keys (skill: `name`, `description`;
- * instinct: `confidence`, `band`, `status`, `skill`, `updated`). An update rewrites only those:
- * text before and after the section, other front-matter keys a human added and line endings (LF or
- * CRLF) are kept as they are. A file without the markers (a hand-written SKILL.md of the same name)
- * gets the section appended; markers that are broken (one missing, repeated, in the wrong order)
- * are refused with `INVALID_INPUT` rather than guessed at, so hand edits are never lost.
- *
- * Idempotence. When the owned keys and section already hold what would be written, the file is not
- * touched (`changed: false`). The time of the last update (`updated` key of an instinct, `Updated:`
- * line of a skill) is left out of that comparison: it is written with a change, but a new time alone
- * is not a change, so evolve run twice on the same data touches nothing. Confidences are written
- * with two decimals. Texts are made one line, and secrets in them are redacted (`core/security/scrub`), as a
- * second line of defence behind the store.
- *
- * Containment (SPEC §8, via `files.ts`). Folders are root-relative (an absolute path inside the
- * root is accepted and made relative); `..` in a folder is refused, and so is every folder or file
- * that resolves outside the root through a symbolic link, with `PATH_OUTSIDE_ROOT`. Missing folders
- * are created one component at a time from the root's real path. Writes are atomic: a temporary
- * file in the same folder (created with `O_EXCL | O_NOFOLLOW`, flushed), then a rename; a target
- * that is a link inside the root is written through (the link is kept), and the folder must still
- * resolve to the same real path just before the rename. Not covered: a folder component swapped
- * for a link by another process between its check and the rename's own path lookup.
- *
- * Times are passed in as epoch milliseconds and written as ISO 8601 (UTC).
+ * The files evolve writes (SPEC §6, seed 004): `instincts/<slug>.md`, `skills/<name>/SKILL.md` (Agent
+ * Skills format: front matter `name`, see core/learning/slug, and `description`) and the evolution log,
+ * under configurable folders inside the project root, never outside it. Credence owns one marked section
+ * (`<!-- credence:begin … -->` … `end`) and a few front-matter keys; all else a human wrote is kept, and
+ * broken markers are refused (`INVALID_INPUT`). Unchanged content (the update time aside) is not
+ * rewritten. Texts are one line and scrubbed. `..` or a link leading out is `PATH_OUTSIDE_ROOT`; writes
+ * are atomic (`O_EXCL | O_NOFOLLOW` temp, rename); not covered: a folder swapped for a link meanwhile.
  */
 
 import {

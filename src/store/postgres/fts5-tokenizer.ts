@@ -1,36 +1,12 @@
 /**
  * @module store/postgres/fts5-tokenizer
- * The tokens SQLite's FTS5 makes of a text with `tokenize = 'porter unicode61'` (the SQLite store's
- * full-text tables), so that the PostgreSQL store indexes and ranks the very same tokens. Pure: no
- * I/O. Written from the behaviour of SQLite 3.53 (FTS5's `fts5_unicode2.c`, `fts5_tokenize.c`) and
- * checked against it code point by code point (fts5-tokenizer.test.ts); no SQLite code is copied.
- *
- * **unicode61** (default options: `remove_diacritics 1`, `categories 'L* N* Co'`):
- * - A token is a maximal run of token characters. ASCII token characters are `[0-9A-Za-z]`. A
- *   non-ASCII code point is a token character unless it is a *separator*: SQLite classifies with the
- *   Unicode **6.1** general categories, so separators are M*, P*, S*, Z*, Cc, Cf and Cs as of 6.1,
- *   while letters, numbers, private use (Co) *and code points unassigned in 6.1* are token
- *   characters. So an emoji or a mark added to Unicode after 6.1 (🙂 U+1F642, 🤖 U+1F916) is part
- *   of a word, while ✅ (U+2705, 6.0) separates. {@link SEPARATORS} records that classification.
- *   U+FFFE, U+FFFF and lone surrogates read as U+FFFD (SQLite's UTF-8 reader; a JavaScript string
- *   reaches SQLite with lone surrogates replaced), a separator.
- * - Inside a token (never at its start) the 25 combining diacritics SQLite knows
- *   ({@link isDiacritic}: U+0300–U+0331, e.g. U+0301) are token characters and are dropped, so a
- *   decomposed `é` (e + U+0301) folds like the composed one; every other mark separates.
- * - Folding: ASCII upper case to lower case; BMP code points by simple case folding as of Unicode
- *   6.1 (here: JavaScript's lower case, limited to the blocks that had case pairs in 6.1
- *   ({@link FOLD_BLOCKS}) less the later additions, plus the folds where case folding and lower
- *   case differ: µ→μ, ς→σ, ϐ→β, ϑ→θ, ϕ→φ, ϖ→π, ϰ→κ, ϱ→ρ, ϵ→ε, ι→ι, İ→i, ſ→s, ẛ→s); Deseret
- *   (U+10400–U+10427) +40; nothing else above the BMP. Then a Latin letter up to U+1EFF that is an
- *   ASCII letter plus one diacritic loses the diacritic (é→e, ñ→n, but ǖ, with two, stays).
- *
- * **porter** (SQLite's own variant of Porter's 1980 stemmer, which differs from the textbook): it
- * works on the token's UTF-8 bytes; a token shorter than 3 or longer than 64 bytes is left alone;
- * every non-ASCII byte is a consonant; `y` is a vowel after a consonant (in *v* after any first
- * letter); step 1a turns `ies` into `ie` for a three-letter word. A multi-byte character whose last
- * two UTF-8 bytes are equal (丸 U+4E38 is E4 B8 B8) followed by `ed`/`ing` loses its last byte in step 1b;
- * such a token is given here as the string up to and including that character followed by U+FFFD
- * (never otherwise in a token), one string per SQLite byte sequence.
+ * The tokens SQLite's FTS5 makes with `tokenize = 'porter unicode61'`, so the PostgreSQL store indexes
+ * the very same tokens. Pure. Written from SQLite 3.53's behaviour and checked against it code point by
+ * code point (fts5-tokenizer.test.ts); no SQLite code copied. unicode61 classifies by Unicode 6.1
+ * ({@link SEPARATORS}: later emoji are word characters), drops SQLite's 25 combining diacritics inside a
+ * token ({@link isDiacritic}), folds case as of 6.1 ({@link FOLD_BLOCKS}) and strips one diacritic
+ * from Latin letters. porter is SQLite's own variant, on UTF-8 bytes (3–64 bytes; non-ASCII bytes are
+ * consonants); where it cuts a multi-byte character the token ends in U+FFFD.
  */
 
 /** Tokens longer than this many UTF-8 bytes are not stemmed (SQLite's FTS5_PORTER_MAX_TOKEN). */

@@ -1,42 +1,12 @@
 /**
  * @module store/postgres/fts5
- * SQLite FTS5's full-text search, reproduced for the PostgreSQL store so that both stores find and
- * rank the same rows with the same `bm25()` values (recall labels and floors use those values and
- * their ratios). Pure: no I/O, no driver.
- *
- * How the store uses it: each row keeps `fts5Document(columns).tsvector` (GIN-indexed) and its
- * `length`; a MATCH expression (always from core/text/fts-query's `buildFtsQuery`) goes through
- * {@link parseFts5Match}; `tsquery` finds candidate rows (every matching row satisfies it; it may
- * let a few more through), `matches` decides each candidate exactly as FTS5 would, `hits` counts
- * its phrase instances, and {@link fts5Bm25} scores it from the table-wide statistics FTS5 uses:
- * the row count, the total token count, and the number of rows holding each phrase
- * (`phraseTsqueries`).
- *
- * The tokens are FTS5's `porter unicode61` tokens (store/postgres/fts5-tokenizer: how unicode61
- * and SQLite's porter variant work, and where they surprise).
- *
- * Verified against SQLite 3.53 (fts5.test.ts): match sets, bm25 to 1e-9, document lengths.
- * FTS5 behaviours mirrored: a phrase never spans columns; phrase instances may overlap (`"a a"`
- * occurs twice in `a a a`); phrases are numbered in expression order with duplicates counted
- * separately (`"run" OR "running"` are two phrases, each adding its own BM25 term); an empty phrase
- * (`""`, or one whose words are all separators) matches nothing yet still counts as a phrase (its
- * term is 0); an empty expression is a syntax error.
- *
- * Limits:
- * - The MATCH subset: double-quoted strings (`""` inside one is a quote), `AND`, `OR` and
- *   parentheses; anything else (bare words, `NOT`, `NEAR`, `*`, `^`, column filters, implicit AND)
- *   is an INVALID_INPUT error. So is an `AND` inside an `OR`: for `("a" AND "b") OR "c"` FTS5
- *   reports a phrase's instances only when its iterator happens to stand on the row, which depends
- *   on the rest of the table, so its bm25 cannot be reproduced row by row. `buildFtsQuery` never
- *   writes one (its AND mode is an AND of ORs).
- * - PostgreSQL positions stop at 16383 and keep 256 per lexeme. A row beyond either is indexed
- *   without positions and with the marker lexeme {@link FTS5_UNPOSITIONED}; every phrase's tsquery
- *   also accepts such a row when it holds all the phrase's words, so `tsquery` still finds every
- *   match (`matches` then decides). `phraseTsqueries` counts such a row for a multi-word phrase
- *   whose words it holds even without the phrase: the phrase's IDF can then differ from FTS5's
- *   (only in tables with rows of 16383+ tokens).
- * - A token longer than PostgreSQL's 2046-byte lexeme limit is indexed by its first ≤ 2000 bytes
- *   plus `#` (queries the same way: at worst an extra candidate, which `matches` rejects).
+ * SQLite FTS5's full-text search reproduced for the PostgreSQL store, so both stores find and rank the
+ * same rows with the same `bm25()` (checked against SQLite in fts5.test.ts, to 1e-9). Pure. Each row
+ * keeps `fts5Document(columns)`; {@link parseFts5Match} reads a MATCH expression of `buildFtsQuery`'s
+ * subset (quoted phrases, `AND`, `OR`, parentheses; no `AND` inside `OR`), whose `tsquery` finds
+ * candidates, `matches` decides exactly and {@link fts5Bm25} scores from FTS5's table statistics.
+ * Limits: a row beyond PostgreSQL's positions (16383, 256 per lexeme) is indexed unpositioned ({@link
+ * FTS5_UNPOSITIONED}; still found, a phrase's IDF may differ); a token over 2046 bytes by its first 2000 + `#`.
  */
 
 import { CredenceError } from '../../core/errors.js';

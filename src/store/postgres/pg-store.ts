@@ -1,22 +1,12 @@
 /**
  * @module store/postgres/pg-store
- * The team store: the same Store on a PostgreSQL server (SPEC §10), selected by
- * `CREDENCE_DATABASE_URL` or `--database-url`. A connection pool serves every method; every
- * multi-row write is one transaction. Concurrent writers from many processes and machines lose no
- * update: edge counters are folded under row locks taken in one global order (`SELECT … FOR
- * UPDATE`, keys sorted), tool call counters are atomic upserts (`calls = tools.calls + n`), appends
- * to one execution lock its row, and the hook queue is serialised per scope by an advisory lock.
- * A transaction that still meets a deadlock or a serialisation failure is run again.
- *
- * Full-text search ranks exactly as the SQLite store's FTS5 `bm25()` does (store/postgres/fts5):
- * a GIN-indexed tsvector of FTS5-compatible tokens finds the candidate rows, and their BM25 is
- * computed from the same statistics FTS5 uses (row count, token counts, rows holding each phrase,
- * over the whole table), so recall labels and floors are the same on both stores.
- *
- * Vectors: stored as float32 bytes (`bytea`). When the server has pgvector (store/postgres/pgvector),
- * a mirror column of its type lets the database find the nearest rows (`nearestEmbeddings`), and a
- * process never loads a scope's vectors whole; without it (Debian's PostgreSQL here has none) they
- * are read and compared in Node, exactly as on SQLite. `?vectors=node|pgvector|auto` chooses.
+ * The team store: the same Store on PostgreSQL (SPEC §10), selected by `CREDENCE_DATABASE_URL` or
+ * `--database-url`. A pool serves every method; a multi-row write is one transaction. Concurrent writers
+ * lose no update: edge counters fold under row locks in one global order, call counters are atomic
+ * upserts, appends lock their execution, the hook queue is serialised per scope by an advisory lock,
+ * and deadlocks or serialisation failures are retried. Full-text ranks as SQLite's FTS5 (store/postgres/
+ * fts5); vectors are float32 `bytea`, ranked in the database through pgvector when present
+ * (`?vectors=node|pgvector|auto`), else in Node as on SQLite.
  */
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
