@@ -18,7 +18,6 @@ import {
 } from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
-import type { GraphIndex } from '../../core/graph/graph-index.js';
 import { isDeprecated } from '../../core/search/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
 import type {
@@ -31,29 +30,24 @@ import type {
   ToolRecord,
 } from '../../store/types.js';
 import type { GraphSnapshot } from '../tool-graph/graph-snapshot.js';
-import type { EdgeView } from '../tool-graph/tool-graph.js';
 
 /** Row-major vectors with their ids, for a fast scan of every similarity. */
 
-export interface SearchIndex {
-  tools: ToolRecord[];
+/** The parts of the scope's {@link GraphSnapshot} search ranks with (the same objects, not copies). */
+type SnapshotParts = Pick<
+  GraphSnapshot,
+  'tools' | 'confidentEdges' | 'directed' | 'undirected' | 'pageRank' | 'maxPageRank' | 'calls' | 'tier' | 'selfSpread'
+>;
+
+export interface SearchIndex extends SnapshotParts {
   toolIds: Set<string>;
   /** Tools whose description says they are deprecated. */
   deprecated: Set<string>;
   toolVectors: VectorSource;
   executions: ExecutionRecord[];
   executionVectors: VectorSource;
-  /** Learned edges with confidence ≥ 0.3, as of the build. */
-  confidentEdges: EdgeView[];
-  directed: GraphIndex;
-  undirected: GraphIndex;
-  pageRank: ReadonlyMap<string, number>;
-  maxPageRank: number;
-  calls: ReadonlyMap<string, number>;
+  /** The snapshot's density, as a number. */
   density: number;
-  tier: 'cold-start' | 'growing' | 'mature';
-  /** Heat a tool spreads to its neighbourhood (1 − its own share), for α without context. Memoised. */
-  selfSpread: (tool: string) => number;
 }
 
 const textHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -169,8 +163,8 @@ export async function buildSearchIndex(input: {
     pageRank: graph.pageRank,
     maxPageRank: graph.maxPageRank,
     calls: graph.calls,
-    density: graph.density.density,
     tier: graph.tier,
     selfSpread: graph.selfSpread,
+    density: graph.density.density,
   };
 }
