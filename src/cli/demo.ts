@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { DEMO_SCOPE, formatDemo, runDemo } from '../engine/demo/demo.js';
 import { defaultDbPath } from '../platform/paths.js';
-import { databaseUrl, sqlitePath } from '../store/open.js';
+import { databaseUrl, sqlitePath } from '../platform/store-location.js';
 import { makeContext, printJson, withCredence, type CommandContext } from './context.js';
 
 interface DemoFlags {

@@ -13,9 +13,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { checkDump, type DumpCounts } from '../store/dump.js';
-import type { Credence } from '../engine/engine.js';
-import { DUMP_TABLES } from '../store/types.js';
+import { Credence } from '../engine/engine.js';
+import type { DumpCounts } from '../store/dump.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 export function registerDump(program: Command, context: () => CommandContext): void {
@@ -45,7 +44,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
       const path = spool?.path ?? file;
       try {
         // The file is checked before the store is opened: a bad dump creates no database.
-        const checked = await checkDump(readLines(path));
+        const checked = await Credence.checkDump(readLines(path));
         const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
         ctx.io.stdout(
@@ -66,7 +65,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
 }
 
 const formatCounts = (counts: DumpCounts): string =>
-  DUMP_TABLES.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
+  Credence.dumpTables.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
 
 /**
  * A writer for `out` that waits for 'drain' when the stream's buffer is full, with one 'error'

@@ -9,8 +9,8 @@ import * as limits from '../core/limits.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
-import { openStore } from '../store/open.js';
-import type { Store, TableCounts } from '../store/types.js';
+import { openStore } from '../store/open/open-store.js';
+import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
 import type { ExecutionInput } from '../core/types.js';
 import * as graph from './tool-graph/tool-graph.js';
 import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core/workflow/workflow.js';
@@ -52,7 +52,14 @@ import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport }
 import type { MemoryRecord, ToolRecord } from '../store/types.js';
 import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './tool-graph/graph-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
-import { restoreDump, writeDump, type DumpHeader, type DumpReport, type RestoreReport } from '../store/dump.js';
+import {
+  checkDump,
+  restoreDump,
+  writeDump,
+  type DumpHeader,
+  type DumpReport,
+  type RestoreReport,
+} from '../store/dump.js';
 
 export interface CredenceOptions {
   /**
@@ -241,6 +248,17 @@ export class Credence {
    */
   forScope(scope: string): Promise<Credence> {
     return openCredence({ store: this.#store, scope, now: this.now, cwd: this.root, newId: this.newId });
+  }
+
+  /** The tables a dump holds, in the order it holds them (store/types). */
+  static readonly dumpTables = DUMP_TABLES;
+
+  /**
+   * Checks a whole dump (header, every line, the counts) before any store is opened, so a bad dump
+   * creates no database; the header it returns is {@link restore}'s `checked` (store/dump).
+   */
+  static checkDump(lines: AsyncIterable<string>): Promise<DumpHeader> {
+    return checkDump(lines);
   }
 
   /** The whole store (every scope) as dump lines given to `write` (store/dump). */

@@ -4,7 +4,8 @@
  * one (its driver loaded only then), else the SQLite file with the hooks' short busy timeout. Kept
  * small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver.
  */
-import { databaseUrl, openTeamStore } from '../store/open.js';
+import { databaseUrl } from '../platform/store-location.js';
+import { openTeamStore } from '../store/open/open-store.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { HOOK_LIMITS } from './fast.js';

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open-store.js';
 import type { Store } from '../../src/store/types.js';
 import { bin } from '../mcp-helpers.js';
 import { pgSchemas, pgTestUrl } from '../pg.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWriter } from '../../bench/stores.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open-store.js';
 import { pgSchemas, pgTestUrl } from '../pg.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-writers-'));

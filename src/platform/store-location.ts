@@ -1,0 +1,50 @@
+/**
+ * @module platform/store-location
+ * Which store a process uses, before any is opened: PostgreSQL when a server URL is given
+ * (`--database-url` or `CREDENCE_DATABASE_URL`), else the embedded SQLite file (`--db`,
+ * `CREDENCE_DB`, or `~/.credence/credence.db`). An explicit option beats the environment; `--db` and
+ * `--database-url` together are an error. No driver here: store/open/open-store opens what this names.
+ */
+import { CredenceError } from '../core/errors.js';
+import { defaultDbPath, urlSchemeOf } from './paths.js';
+
+export interface OpenStoreOptions {
+  /** A SQLite file given explicitly (`--db`). */
+  db?: string;
+  /** A PostgreSQL URL given explicitly (`--database-url`). */
+  databaseUrl?: string;
+}
+
+const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/**
+ * The SQLite file this process should use: `--db`, else `CREDENCE_DB`, else
+ * `~/.credence/credence.db`. A URL is refused (INVALID_INPUT) with a message naming its source and
+ * `--database-url`; the URL itself is not repeated (it may hold a password), only its scheme.
+ */
+export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string {
+  const source = given(options.db) ? '--db' : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
+  const path = given(options.db) ? options.db : defaultDbPath(env);
+  const scheme = source === undefined ? undefined : urlSchemeOf(path);
+  if (scheme !== undefined) {
+    const instead = source === '--db' ? '--database-url' : 'CREDENCE_DATABASE_URL';
+    const message = `${source} takes the path of a SQLite file, got a ${scheme} URL`;
+    throw new CredenceError('INVALID_INPUT', `${message}; give a PostgreSQL server with ${instead} instead`, {
+      details: { source, scheme },
+    });
+  }
+  return path;
+}
+
+/** The PostgreSQL URL this process should use, or undefined for SQLite. */
+export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (given(options.databaseUrl) && given(options.db)) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      'give either --db (a SQLite file) or --database-url (a PostgreSQL server), not both',
+    );
+  }
+  if (given(options.databaseUrl)) return options.databaseUrl;
+  if (given(options.db)) return undefined;
+  return given(env.CREDENCE_DATABASE_URL) ? env.CREDENCE_DATABASE_URL : undefined;
+}
