@@ -85,7 +85,7 @@ describe('parseNestfulSpec', () => {
     });
   });
 
-  it('normalises type spellings, reads a range text as minimum and maximum, and treats optional parameters as not required', () => {
+  it('normalises type spellings, reads a range text as min and max, treats optional parameters as not required', () => {
     const [tool] = parseNestfulSpec([oddlyTypedApi]);
     expect(tool?.origin).toBe('nestful');
     expect(tool?.inputSchema).toEqual({
@@ -106,7 +106,7 @@ describe('parseNestfulSpec', () => {
     });
   });
 
-  it('reads glaive parameters with their items and sgd arguments without a type, taking default_value as the default', () => {
+  it('reads glaive parameters with their items and untyped sgd arguments, taking default_value as the default', () => {
     const tools = parseNestfulSpec([glaiveApi, sgdApi]);
     expect(tools[0]?.inputSchema).toEqual({
       type: 'object',
@@ -171,7 +171,7 @@ const flightsAndHotels = {
 };
 
 describe('parseNestfulData', () => {
-  it('makes the input the intent, every call a success, and $varN.field$ references consumes of the labelled calls', () => {
+  it('makes the input the intent, every call a success, and $varN.field$ references consumes of labelled calls', () => {
     const { executions, problems } = parseNestfulData([flightsAndHotels]);
     expect(problems).toEqual([]);
     expect(executions).toEqual([
@@ -370,7 +370,7 @@ describe.skipIf(!hasData)('NESTFUL public data (../shared/data/nestful)', () => 
     expect(links).toBe(376);
   });
 
-  it('has SkyScrapperFlightSearch consume SkyScrapperSearchAirport and TripadvisorSearchHotels consume TripadvisorSearchLocation', () => {
+  it('has the flight search consume the airport search and the hotel search consume the location search', () => {
     expect(consumesPair(executions, 'SkyScrapperFlightSearch', 'SkyScrapperSearchAirport')).toBe(true);
     expect(consumesPair(executions, 'TripadvisorSearchHotels', 'TripadvisorSearchLocation')).toBe(true);
   });

@@ -227,13 +227,17 @@ function toExecution(
         if (ref.repaired !== undefined) {
           problems.push({
             sample: index,
-            reason: `call ${i} (${call.name}): argument ${JSON.stringify(ref.repaired)} lacks its leading '$'; read as a reference to ${ref.label}`,
+            reason:
+              `call ${i} (${call.name}): argument ${JSON.stringify(ref.repaired)} lacks its leading '$'; ` +
+              `read as a reference to ${ref.label}`,
           });
         }
       } else if (at.length > 0) {
         problems.push({
           sample: index,
-          reason: `call ${i} (${call.name}) references ${ref.label}, which only call ${at.join(', ')} at or after it carries; consume dropped`,
+          reason:
+            `call ${i} (${call.name}) references ${ref.label}, ` +
+            `which only call ${at.join(', ')} at or after it carries; consume dropped`,
         });
       } else if (!resultLabels.has(ref.label)) {
         problems.push({

@@ -26,14 +26,14 @@ const analyzeSubstance = {
 };
 
 describe('parseSealToolsTool', () => {
-  it('turns a tool line into a record with api_name as id, api_description as description and origin seal-tools', () => {
+  it('turns a tool line into a record: api_name as id, api_description as description and origin seal-tools', () => {
     const tool = parseSealToolsTool(analyzeSubstance);
     expect(tool.id).toBe('analyzeSubstance');
     expect(tool.description).toBe('Analyze a substance for forensic purposes');
     expect(tool.origin).toBe('seal-tools');
   });
 
-  it('builds an inputSchema with JSON types for the Python type names and carries choices, defaults and examples', () => {
+  it('builds an inputSchema with JSON types for Python type names and carries choices, defaults and examples', () => {
     expect(parseSealToolsTool(analyzeSubstance).inputSchema).toEqual({
       type: 'object',
       properties: {

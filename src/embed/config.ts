@@ -70,7 +70,9 @@ function fileIssue(error: z.ZodError, file: unknown): CredenceError {
   if (issue?.code === 'invalid_value' && path.at(-1) === 'provider')
     message = `must be one of ${EMBEDDING_PROVIDERS.join(', ')}`;
   else if (issue?.code === 'unrecognized_keys')
-    message = `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} (valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
+    message =
+      `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} ` +
+      `(valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
   else if (issue?.code === 'invalid_type')
     message = `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
   return invalid(field, message, maskKey(field, value));

@@ -18,7 +18,8 @@ import type { EmbeddingProvider } from './types.js';
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
 export const TRANSFORMERS_INSTALL_HINT =
-  'install it with `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers` (the variable keeps npm from downloading a binary)';
+  'install it with `ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers` ' +
+  '(the variable keeps npm from downloading a binary)';
 
 export const TRANSFORMERS_DEFAULTS = Object.freeze({
   /** Texts given to the pipeline at once. */

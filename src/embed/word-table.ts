@@ -124,7 +124,8 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
   const vocabStart = vectorStart + header.count * header.dimension;
   if (vocabStart + header.vocabBytes !== bytes.length) {
     throw bad(
-      `expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, got ${bytes.length}`,
+      `expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, ` +
+        `got ${bytes.length}`,
     );
   }
   const index = indexWords(bytes, vocabStart, vocabStart + header.vocabBytes, header.count);

@@ -133,7 +133,7 @@ describe('wordVectorProvider', () => {
     );
   });
 
-  it('splits tool identifiers into words: SkyScrapperSearchAirport is close to "search airport sky scanner"', async () => {
+  it('splits tool ids into words: SkyScrapperSearchAirport is close to "search airport sky scanner"', async () => {
     const close = await similarity('SkyScrapperSearchAirport', 'search airport sky scanner');
     expect(close).toBeGreaterThan(0.6);
     expect(close).toBeGreaterThan(await similarity('SkyScrapperSearchAirport', 'read a file from disk'));

@@ -72,7 +72,8 @@ export function wordRows(table: WordTable, text: string): number[] {
 
 /**
  * The unit common direction of `table` for SIF smoothing `a`, computed: `Σ_r p(r) · w(r) · v_r` over
- * all rows (r = row + 1, Zipf `p`, SIF `w`), normalised. ~20 ms for the shipped table.
+ * all rows (r = row + 1, Zipf `p`, SIF `w`), normalised. A pass over the whole table: the build script
+ * stores it in the table header, so a process does not pay it at load (docs/benchmarks.md).
  */
 export function computeCommonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAULTS.sifA): Float64Array {
   const { dimension, vectors } = table;

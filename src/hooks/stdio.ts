@@ -1,9 +1,10 @@
 /**
  * @module hooks/stdio
  * A hook's output, written straight to its file descriptor: `process.stdout` is a stream that
- * Node builds on first use (for a pipe, the net and stream modules: about 3 ms of a prompt hook that
- * prints). A pipe that would block (a non-blocking descriptor whose reader is behind) gets the rest
- * through the stream; a reader that is gone loses the output, as it would anyway.
+ * Node builds on first use (for a pipe, it loads the net and stream modules, a share of a prompt
+ * hook that prints worth avoiding: docs/benchmarks.md). A pipe that would block (a non-blocking
+ * descriptor whose reader is behind) gets the rest through the stream; a reader that is gone loses
+ * the output, as it would anyway.
  */
 import { writeSync } from 'node:fs';
 

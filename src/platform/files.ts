@@ -365,7 +365,8 @@ function outside(ctx: Names, reason: OutsideReason, resolvedTo?: string): Creden
   const to = resolvedTo === undefined ? '' : ` (resolves to ${quote(resolvedTo)})`;
   return new CredenceError(
     'PATH_OUTSIDE_ROOT',
-    `path ${quote(ctx.path)} is outside the root ${quote(ctx.root)}: ${REASON_TEXT[reason]}${to}; give a path relative to the root that stays inside it`,
+    `path ${quote(ctx.path)} is outside the root ${quote(ctx.root)}: ${REASON_TEXT[reason]}${to}; ` +
+      'give a path relative to the root that stays inside it',
     { details: { path: ctx.path, root: ctx.root, reason, ...(resolvedTo === undefined ? {} : { resolvedTo }) } },
   );
 }

@@ -19,7 +19,8 @@ describe('resolveScope', () => {
   it('uses the origin remote of the enclosing repository, from any subfolder', () => {
     const root = repo(
       'with-remote',
-      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@x.org:a/up.git\n[remote "origin"]\n\turl = git@github.com:org/credence.git\n',
+      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@x.org:a/up.git\n' +
+        '[remote "origin"]\n\turl = git@github.com:org/credence.git\n',
     );
     const fromRoot = resolveScope({ cwd: root });
     const fromDeep = resolveScope({ cwd: join(root, 'src', 'deep') });

@@ -35,6 +35,8 @@ export function hookDbPath(env: NodeJS.ProcessEnv): { ok: true; path: string } |
   if (scheme === undefined) return { ok: true, path };
   return {
     ok: false,
-    message: `CREDENCE_DB takes the path of a SQLite file, got a ${scheme} URL; give a PostgreSQL server with CREDENCE_DATABASE_URL instead (nothing was kept)`,
+    message:
+      `CREDENCE_DB takes the path of a SQLite file, got a ${scheme} URL; ` +
+      'give a PostgreSQL server with CREDENCE_DATABASE_URL instead (nothing was kept)',
   };
 }

@@ -11,11 +11,13 @@ export const MemoryCategorySchema = z
   .string()
   .regex(MEMORY_CATEGORY_PATTERN, {
     error: (issue) =>
-      `must be a short lowercase word (a letter, then letters, digits or -; at most 32), got ${JSON.stringify(issue.input)}`,
+      'must be a short lowercase word (a letter, then letters, digits or -; at most 32), ' +
+      `got ${JSON.stringify(issue.input)}`,
   })
   .refine((category) => !reserved.includes(category), {
     error: (issue) =>
-      `${JSON.stringify(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): use note, decision or a word of your own`,
+      `${JSON.stringify(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): ` +
+      'use note, decision or a word of your own',
   });
 
 export const MemoryInputSchema = z

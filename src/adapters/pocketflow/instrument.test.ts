@@ -93,7 +93,7 @@ class ReportFlow extends pf.Flow<Shared> {
 }
 
 describe('instrumentFlow on a real PocketFlow flow', () => {
-  it('records a 3-node run where the middle node fails twice then succeeds: retries 2, confidence 0.7 − 0.2 + 0.05', async () => {
+  it('records a run whose middle node fails twice, then succeeds: retries 2, confidence 0.7 − 0.2 + 0.05', async () => {
     const credence = await engine();
     const search = new SearchWeb('topic', 'results');
     const write = new WriteDraft('results', 'draft', 2, 3);

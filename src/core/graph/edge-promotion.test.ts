@@ -30,7 +30,7 @@ describe('templateEdge', () => {
 });
 
 describe('observeEdge', () => {
-  it('follows the seed: template read_file → parse_json becomes inferred after the 1st execution and observed at the 3rd', () => {
+  it('follows the seed: template read_file → parse_json is inferred at the 1st execution, observed at the 3rd', () => {
     const e0 = templateEdge();
     const e1 = observeEdge(e0, success(T));
     expect(e1).toEqual({ source: 'inferred', count: 1, successes: 1, failures: 0, firstSeen: T, lastSeen: T });

@@ -43,7 +43,7 @@ describe('edgeEventsOf', () => {
     expect(brief(calls)).toEqual(['sequence Bash->Edit failure', 'sequence Edit->Bash success']);
   });
 
-  it('learns an alternative only when the tool after the failure did the same job (same kind of job, or the same input)', () => {
+  it('learns an alternative only when the tool after the failure did the same job (same kind, or same input)', () => {
     expect(brief([call('Grep', 1, { status: 'failure' }), call('filesystem:search_files', 2)])).toContain(
       'alternative Grep->filesystem:search_files success',
     );
@@ -193,7 +193,7 @@ describe('appendedEdgeEvents', () => {
     ]);
   });
 
-  it('keeps the failure of an edge whose first occurrence failed when a later append sees it succeed (first occurrence decides)', () => {
+  it('keeps the failure of an edge whose first occurrence failed, when a later append sees it succeed', () => {
     const first = [call('read_a', 1), call('read_b', 2, { status: 'failure' })];
     const later = [...first, call('read_a', 3), call('read_b', 4)];
     expect(appendedEdgeEvents([call('read_a', 1)], first)).toEqual([

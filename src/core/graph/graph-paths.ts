@@ -73,8 +73,7 @@ export function bestPaths(graph: GraphIndex, from: string, options: PathOptions 
  * Relatedness of `target` to the context (SPEC §4): the best path confidence from any context tool
  * to `target` (directed, ≤ maxHops hops, confident edges only), 0 when none reaches it. Decision: a
  * context tool itself has relatedness 0 — it is already in use, and scoring it 1 made search rank
- * the tools already called first (measured by eval/: NESTFUL step-wise Recall@1 0.253 → 0.346
- * without it).
+ * the tools already called first (the step-wise figures: docs/evaluation.md).
  * @throws CredenceError INVALID_INPUT as {@link bestPaths}.
  */
 export function relatedness(

@@ -141,7 +141,8 @@ function resolveHeatOptions(options: HeatOptions): ResolvedHeatOptions {
   if (bound > TRUNCATION_TOLERANCE) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `heat series does not converge in ${o.steps} steps for time ${o.time} (truncation bound ${bound.toExponential(2)} > ${TRUNCATION_TOLERANCE}); raise steps or lower time`,
+      `heat series does not converge in ${o.steps} steps for time ${o.time} ` +
+        `(truncation bound ${bound.toExponential(2)} > ${TRUNCATION_TOLERANCE}); raise steps or lower time`,
       { details: { time: o.time, steps: o.steps, bound } },
     );
   }

@@ -89,7 +89,8 @@ export function pageRank(graph: GraphIndex, options: PageRankOptions = {}): Floa
   }
   throw new CredenceError(
     'INVALID_INPUT',
-    `PageRank did not converge within ${o.maxIterations} iterations (L1 change ${residual.toExponential(3)} >= tolerance ${o.tolerance}); raise maxIterations or tolerance`,
+    `PageRank did not converge within ${o.maxIterations} iterations ` +
+      `(L1 change ${residual.toExponential(3)} >= tolerance ${o.tolerance}); raise maxIterations or tolerance`,
     { details: { maxIterations: o.maxIterations, residual, tolerance: o.tolerance, damping: o.damping } },
   );
 }

@@ -22,7 +22,8 @@ export const JOB_WORDS: ReadonlyMap<string, JobKind> = new Map([
   ...words('read', 'read cat get view open load show head tail less more'),
   ...words(
     'write',
-    'write edit multiedit create update patch save put set delete remove rm move mv copy cp insert append replace rename mkdir touch',
+    'write edit multiedit create update patch save put set delete remove rm move mv copy cp ' +
+      'insert append replace rename mkdir touch',
   ),
   ...words('fetch', 'fetch http https curl wget download browse request'),
   ...words('run', 'run exec execute'),

@@ -201,9 +201,10 @@ const SELECTORS: readonly (readonly string[])[] = [['instead', 'of'], ['rather',
  * ("replaced the default export with a named one", "migrated the jest specs to vitest").
  */
 const REPLACING = new Set(
-  'replace replaced replaces replacing switch switched switching migrate migrated migrating convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'.split(
-    ' ',
-  ),
+  (
+    'replace replaced replaces replacing switch switched switching migrate migrated migrating ' +
+    'convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'
+  ).split(' '),
 );
 /** Words that end a replacement's or a "from"'s scope and start the favoured part. */
 const REPLACEMENT_TARGETS = new Set(['with', 'to', 'into', 'in', 'as', 'by', 'for']);
@@ -856,7 +857,8 @@ export function detectContradictions(
         const assertion = assertions[a] as Assertion;
         const what =
           vote.kind === 'opposite-convention' && vote.family !== undefined
-            ? `favours ${describe(stance, vote.family) || 'another choice'} over ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
+            ? `favours ${describe(stance, vote.family) || 'another choice'} ` +
+              `over ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
             : `says the opposite${assertion.cue !== undefined ? ` ("${assertion.cue}")` : ''}`;
         verdict = {
           group: chosen,

@@ -90,7 +90,8 @@ export function applyFeedback(
     if (!KIND_SET.has(event.kind)) {
       throw new CredenceError(
         'INVALID_INPUT',
-        `feedback event ${JSON.stringify(event.id)} has unknown kind ${JSON.stringify(event.kind)}; valid kinds are ${FEEDBACK_KINDS.join(', ')}`,
+        `feedback event ${JSON.stringify(event.id)} has unknown kind ${JSON.stringify(event.kind)}; ` +
+          `valid kinds are ${FEEDBACK_KINDS.join(', ')}`,
       );
     }
     if (seen.has(event.id)) {

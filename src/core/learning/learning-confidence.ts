@@ -168,7 +168,8 @@ export function isSignificant(input: SignificanceInput, options?: LearningOption
   const occurrences = confidences.length;
   if (occurrences < resolved.minOccurrences) {
     reasons.push(
-      `only ${occurrences} occurrence${occurrences === 1 ? '' : 's'}; a pattern needs at least ${resolved.minOccurrences}`,
+      `only ${occurrences} occurrence${occurrences === 1 ? '' : 's'}; ` +
+        `a pattern needs at least ${resolved.minOccurrences}`,
     );
   }
   if (occurrences === 0) {
@@ -187,7 +188,8 @@ export function isSignificant(input: SignificanceInput, options?: LearningOption
   if (recent.length > 0) {
     const youngest = Math.min(...recent);
     reasons.push(
-      `${recent.length === 1 ? 'a contradiction' : `${recent.length} contradictions`} in the last ${resolved.contradictionWindowDays} days (the latest ${formatNumber(youngest)} days ago)`,
+      `${recent.length === 1 ? 'a contradiction' : `${recent.length} contradictions`} ` +
+        `in the last ${resolved.contradictionWindowDays} days (the latest ${formatNumber(youngest)} days ago)`,
     );
   }
   return { significant: reasons.length === 0, reasons };

@@ -117,7 +117,7 @@ describe('stemWord and observationTerms', () => {
 });
 
 describe('groupObservations', () => {
-  it('groups each of the seed examples by meaning: camelCase together, tests-before-commit together (seed 004)', async () => {
+  it('groups the seed examples by meaning: camelCase together, tests-before-commit together (seed 004)', async () => {
     const items = await embedded([...SEED_EXAMPLE_1, ...SEED_EXAMPLE_2]);
     const result = groupObservations(items);
     expect(canonical(result)).toEqual([

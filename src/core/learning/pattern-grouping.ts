@@ -226,14 +226,13 @@ export function aliasesOf(word: string): readonly string[] | undefined {
  */
 export const GENERIC_WORDS: readonly string[] = Object.freeze(
   (
-    'user users ask asks asked asking want wants wanted request requested requests prefer prefers preferred preference ' +
-    'like likes liked correction corrected noted note observed again always every each all also just only still ' +
-    'should must need needs needed make makes making use uses using used get gets got set do does did done ' +
-    'keep keeps kept new old one two three more less most least much many any some other same ' +
-    'before after during under over into onto about above below between through without within ' +
-    'instead rather than via per time times way thing things something everything code file files change changes ' +
-    'changed work working worked now today yesterday session too very really quite fine ok okay yes ' +
-    'not no never don doesn didn isn aren wasn won t s'
+    'user users ask asks asked asking want wants wanted request requested requests prefer prefers preferred ' +
+    'preference like likes liked correction corrected noted note observed again always every each all also just only ' +
+    'still should must need needs needed make makes making use uses using used get gets got set do does did done ' +
+    'keep keeps kept new old one two three more less most least much many any some other same before after during ' +
+    'under over into onto about above below between through without within instead rather than via per time times ' +
+    'way thing things something everything code file files change changes changed work working worked now today ' +
+    'yesterday session too very really quite fine ok okay yes not no never don doesn didn isn aren wasn won t s'
   ).split(' '),
 );
 

@@ -67,7 +67,8 @@ export function slugify(text: string, options: SlugOptions = {}): string {
   if (!isValidSkillName(fallback, maxLength - HASH_PART)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `fallback must be a valid name of at most ${maxLength - HASH_PART} characters (a-z, 0-9, single hyphens), got ${JSON.stringify(fallback)}`,
+      `fallback must be a valid name of at most ${maxLength - HASH_PART} characters (a-z, 0-9, single hyphens), ` +
+        `got ${JSON.stringify(fallback)}`,
       {
         details: { fallback },
       },

@@ -34,7 +34,8 @@ function resolveOptions(options: LabelOptions | undefined): ResolvedLabelOptions
   if (!Number.isFinite(high) || !Number.isFinite(medium) || medium < 0 || medium > high) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `label thresholds must be finite numbers with 0 ≤ medium ≤ high, got medium ${String(medium)} and high ${String(high)}`,
+      `label thresholds must be finite numbers with 0 ≤ medium ≤ high, ` +
+        `got medium ${String(medium)} and high ${String(high)}`,
     );
   }
   return { high, medium };

@@ -41,7 +41,8 @@ export function formatContextLine(line: ContextLine): string {
       .replace(/[^A-Z0-9_-]/g, '') || 'NOTE';
   const path = line.path === undefined || line.path === '' ? '' : ` -> ${sanitizeField(line.path)}`;
   const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
-  return `- [${category}] ${sanitizeField(line.title)}${path}${tags.length > 0 ? ` #tags:${tags.join(',')}` : ''} [confidence:${line.label}]`;
+  const tagText = tags.length > 0 ? ` #tags:${tags.join(',')}` : '';
+  return `- [${category}] ${sanitizeField(line.title)}${path}${tagText} [confidence:${line.label}]`;
 }
 
 /** The whole block; an empty block when nothing was recalled. */

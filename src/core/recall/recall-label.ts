@@ -11,8 +11,8 @@ import type { ConfidenceLabel } from '../types.js';
 
 /**
  * Calibrated on Seal-Tools dev (best "high" precision with coverage ≥ 0.55), reported on
- * test_in_domain by `npm run eval`: precision 0.967 vs 0.536 for the seed's label, coverage 0.565.
- * The margin is the strong signal; a share of words above "one of them" cut coverage to 0.1.
+ * test_in_domain by `npm run eval` (figures: docs/evaluation.md). The margin is the strong signal;
+ * asking for a larger share of the query's words than "one of them" lost most of the coverage.
  */
 export const RECALL_LABEL_DEFAULTS = Object.freeze({
   mode: 'evidence' as 'evidence' | 'seed',

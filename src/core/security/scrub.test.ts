@@ -878,7 +878,8 @@ describe('scrubText on glued keys, short password options and & in values', () =
     // A `&`, `;`, newline or client word inside a secret is gone once the secret is a marker, so it
     // must count for nothing the first time either.
     const texts = [
-      `mysql --password=Tr0ub${alnum(6)}&3 -h db -e "select 1"export OPENAI_API_KEY=${fake.openai}mysqldump -uroot -p"${alnum(8)} ${alnum(6)}" shop`,
+      `mysql --password=Tr0ub${alnum(6)}&3 -h db -e "select 1"export OPENAI_API_KEY=${fake.openai}` +
+        `mysqldump -uroot -p"${alnum(8)} ${alnum(6)}" shop`,
       `mysql --password="a;${alnum(6)}" -p${pw} db`,
       `mysql -p"a;${alnum(6)}" -p"c|${alnum(6)}" db`,
       `mysql -u root ${fake.pkcs8Key}sshpass -p${pw} ssh host`,

@@ -271,7 +271,8 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
   if (option ? PLACEHOLDER.test(v) || SAME_CHARACTER.test(v) : isPlaceholder(v)) return false;
   if (cls === 'token' && ONLY_DIGITS.test(v)) return false;
   const bareWord = IDENTIFIER.test(v) && !HAS_DIGIT.test(v);
-  if (bareWord && !option && NAMES_A_SECRET.test(v)) return false; // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
+  // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
+  if (bareWord && !option && NAMES_A_SECRET.test(v)) return false;
   if (form === 'quoted') {
     if (!HAS_SPACE.test(v)) return true;
     const passphrase =
@@ -403,7 +404,9 @@ function extendRun(text: string, from: number, rest: RegExp): number {
 }
 
 const KEY_WORDS = 'pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?';
-const VALUE = String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|(${UNQUOTED_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}}))`;
+const VALUE =
+  String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|` +
+  `(${UNQUOTED_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}}))`;
 const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*)`;
 const AUTHORIZATION_WORD = /authorization/i;
 const isAuthFrame = (frame: string): boolean => AUTHORIZATION_WORD.test(frame);
@@ -572,7 +575,11 @@ function shortPasswordLength(value: string, quoted: boolean): number {
 const RULES: readonly Rule[] = Object.freeze([
   whole(
     'private-key',
-    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    new RegExp(
+      String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?` +
+        '(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)',
+      'g',
+    ),
   ),
   whole('jwt', /(?<![\w\]-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
   whole('anthropic-key', /(?<![\w\]-])sk-ant-[\w-]{20,}/g),
@@ -585,7 +592,11 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('aws-access-key-id', /(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
   framed(
     'aws-secret-key',
-    /((?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    new RegExp(
+      String.raw`((?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)` +
+        '([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])',
+      'gi',
+    ),
   ),
   whole('slack-token', /(?<![A-Za-z0-9\]])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g),
   whole('stripe-key', /(?<![A-Za-z0-9\]])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g),
@@ -621,7 +632,8 @@ const RULES: readonly Rule[] = Object.freeze([
   framed(
     'cookie',
     new RegExp(
-      String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`,
+      String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)` +
+        String.raw`([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`,
       'gi',
     ),
     (s) => (s.includes('=') && !isPlaceholder(s) ? s.length : 0),
@@ -642,7 +654,8 @@ const RULES: readonly Rule[] = Object.freeze([
   framed(
     'authorization',
     new RegExp(
-      String.raw`(${AUTH_FRAME}(?:(?:token|bot|digest|negotiate|ntlm|apikey|api-key|key|sso-key|splunk|gitlab|pat)[ \t]+)?)(?!(?:Bearer|Basic)\b)(${AUTH_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}})`,
+      `(${AUTH_FRAME}(?:(?:token|bot|digest|negotiate|ntlm|apikey|api-key|key|sso-key|splunk|gitlab|pat)` +
+        String.raw`[ \t]+)?)(?!(?:Bearer|Basic)\b)(${AUTH_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}})`,
       'gi',
     ),
     (s) => {
@@ -654,7 +667,9 @@ const RULES: readonly Rule[] = Object.freeze([
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![\w$.\]-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
+      String.raw`(?<![\w$.\]-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})` +
+        String.raw`(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?` +
+        String.raw`([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
       'gi',
     ),
     locate: (m) => {
@@ -668,7 +683,8 @@ const RULES: readonly Rule[] = Object.freeze([
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|((?:[^\s"'\x60;&|]|${VALUE_AMPERSAND})+))`,
+      String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+` +
+        String.raw`(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|((?:[^\s"'\x60;&|]|${VALUE_AMPERSAND})+))`,
       'gi',
     ),
     locate: (m, commands) => {
@@ -704,8 +720,12 @@ const RULES: readonly Rule[] = Object.freeze([
 ]);
 
 /** One pass over the text that every rule's required literal passes; most texts stop here. */
-const PREFILTER =
-  /pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|whsec_|hooks\.slack|discord|docker|cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user/i;
+const PREFILTER = new RegExp(
+  'pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|' +
+    String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|whsec_|hooks\.slack|discord|docker|` +
+    String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user`,
+  'i',
+);
 
 const EXISTING_MARKER = /\[REDACTED:[a-z-]+\]/g;
 

@@ -43,7 +43,8 @@ describe('describeIssues', () => {
     }));
     const text = describeIssues(issues, { maxEntries: 3 });
     expect(text).toBe(
-      'calls[0].consumes[0]: call 0 cannot consume call 5; calls[1].consumes[0]: call 1 cannot consume call 6; calls[2].consumes[0]: call 2 cannot consume call 7; … +17 more',
+      'calls[0].consumes[0]: call 0 cannot consume call 5; calls[1].consumes[0]: call 1 cannot consume call 6; ' +
+        'calls[2].consumes[0]: call 2 cannot consume call 7; … +17 more',
     );
   });
 

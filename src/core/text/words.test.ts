@@ -68,8 +68,12 @@ describe('maskFileNames', () => {
  * The patterns words.ts used before issue 17, kept as oracles for short texts (they backtrack polynomially on long
  * ones).
  */
-const OLD_FILE_NAME =
-  /(?<![\w@])(?:[\w.~-]*\/)*[\w-]*[A-Za-z0-9][\w-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|env|md|mdx|txt|csv|tsv|xml|html?|css|scss|tsx?|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|log|lock|pdf|png|jpe?g|gif|svg|zip|gz|tar)(?![\w.])/gi;
+const OLD_FILE_NAME = new RegExp(
+  String.raw`(?<![\w@])(?:[\w.~-]*\/)*[\w-]*[A-Za-z0-9][\w-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf|env|` +
+    'md|mdx|txt|csv|tsv|xml|html?|css|scss|tsx?|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|' +
+    String.raw`hpp|cs|php|sh|sql|log|lock|pdf|png|jpe?g|gif|svg|zip|gz|tar)(?![\w.])`,
+  'gi',
+);
 const OLD_BOUNDARY = /([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])/g;
 
 /** Text made of pieces that file names and identifiers are made of. */

@@ -106,8 +106,8 @@ function spaceIdentifierBoundaries(text: string, meter?: ScanMeter): string {
 /** Lower-case extensions a file name in a request ends with (`.js` is left out: `node.js` names a runtime). */
 const FILE_EXTENSIONS: ReadonlySet<string> = new Set(
   (
-    'json jsonc yaml yml toml ini cfg conf env md mdx txt csv tsv xml html htm css scss ts tsx jsx mjs cjs py rb go rs ' +
-    'java kt swift c h cc cpp hpp cs php sh sql log lock pdf png jpg jpeg gif svg zip gz tar'
+    'json jsonc yaml yml toml ini cfg conf env md mdx txt csv tsv xml html htm css scss ts tsx jsx mjs cjs py rb go ' +
+    'rs java kt swift c h cc cpp hpp cs php sh sql log lock pdf png jpg jpeg gif svg zip gz tar'
   ).split(' '),
 );
 const LONGEST_EXTENSION = Math.max(...[...FILE_EXTENSIONS].map((e) => e.length));

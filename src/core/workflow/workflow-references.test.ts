@@ -89,7 +89,7 @@ describe('resolveArguments', () => {
     expect(resolveArguments({ body: '$fetch' }, results)).toEqual({ ok: true, value: { body: 'line one\nline two' } });
   });
 
-  it('drops the line breaks at the end of a whole-task reference, like $(cat file): a pointer written by echo names its file (issue 17)', () => {
+  it('drops trailing line breaks of a whole-task reference like $(cat file), as echo writes them (issue 17)', () => {
     const read = (t: string) => resolveArguments({ path: '$task_1' }, new Map([['task_1', text(t)]]));
     expect(read('docs/notes.md\n')).toEqual({ ok: true, value: { path: 'docs/notes.md' } });
     expect(read('docs/notes.md\r\n\n')).toEqual({ ok: true, value: { path: 'docs/notes.md' } });

@@ -893,7 +893,7 @@ export class PgStore implements Store {
       );
     if (query.vector.length === 0 || query.kinds.length === 0) return [];
     // The rows asked for, one primary-key lookup per kind (a join on (kind, id) pairs was planned as
-    // a scan of the scope on a table without statistics: 60 ms of a 70 ms recall at 5,000 rows).
+    // a scan of the scope on a table without statistics, most of a recall's time: docs/benchmarks.md).
     const also = new Map<string, Set<string>>();
     for (const a of query.also ?? []) also.set(a.kind, (also.get(a.kind) ?? new Set()).add(a.refId));
     const values: unknown[] = [

@@ -786,9 +786,9 @@ export class SqliteStore implements Store {
 
   /**
    * The best `limit` full-text hits of a scope. FTS5 ranks its own top hits first (4 × limit), then
-   * joins them to their rows: reading every matching row before sorting made recall 2.5× slower
-   * than the raw FTS5 query at 100k memories (bench/recall.ts). When fewer than `limit` of those
-   * hits belong to the scope, the full join answers instead, so the result is the same.
+   * joins them to their rows: reading every matching row before sorting made recall several times
+   * slower than the raw FTS5 query on a large store (docs/benchmarks.md). When fewer than `limit` of
+   * those hits belong to the scope, the full join answers instead, so the result is the same.
    */
   #ftsTop(fts: string, table: string, scope: string, match: string, limit: number, columns: string): Row[] {
     const fast = this.#stmt(`
