@@ -152,7 +152,8 @@ function hopTable(graph: GraphIndex, starts: readonly number[], o: ResolvedPathO
         if (w > 1) {
           throw new CredenceError(
             'INVALID_INPUT',
-            `path confidences need edge weights in [0, 1]; ${graph.ids[u]} → ${graph.ids[targets[e] as number]} has ${w}`,
+            `path confidences need edge weights in [0, 1]; ` +
+              `${graph.ids[u]} → ${graph.ids[targets[e] as number]} has ${w}`,
             {
               details: { from: graph.ids[u], to: graph.ids[targets[e] as number], weight: w },
             },
