@@ -17,7 +17,8 @@ describe('dashboardHint', () => {
       urlFrom: 'flag',
     });
     expect(hint).toBe(
-      'See it in the dashboard: credence demo --database-url "postgres://team:***@db.example:5432/credence", with your password in place of *** (running it again adds nothing)',
+      'See it in the dashboard: credence demo --database-url "postgres://team:***@db.example:5432/credence", ' +
+        'with your password in place of *** (running it again adds nothing)',
     );
     expect(hint).not.toContain('--db ');
   });
@@ -30,7 +31,8 @@ describe('dashboardHint', () => {
       urlFrom: 'env',
     });
     expect(hint).toBe(
-      'See it in the dashboard: credence demo --scope "mine", with CREDENCE_DATABASE_URL set as now (running it again adds nothing)',
+      'See it in the dashboard: credence demo --scope "mine", ' +
+        'with CREDENCE_DATABASE_URL set as now (running it again adds nothing)',
     );
   });
 });

@@ -47,14 +47,18 @@ export function dashboardHint(store: {
   if (store.urlFrom === 'env')
     return `See it in the dashboard: credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
   const hidden = store.location.includes('***') ? ', with your password in place of ***' : '';
-  return `See it in the dashboard: credence demo --database-url ${JSON.stringify(store.location)}${scope}${hidden}${again}`;
+  return (
+    `See it in the dashboard: credence demo --database-url ${JSON.stringify(store.location)}` +
+    `${scope}${hidden}${again}`
+  );
 }
 
 export function registerDemo(program: Command, context: () => CommandContext): void {
   program
     .command('demo')
     .description(
-      `fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, explain every score, then serve the dashboard`,
+      `fill scope "${DEMO_SCOPE}" (unless --scope) with the seeds' scenarios and a month of learning history, ` +
+        'explain every score, then serve the dashboard',
     )
     .option('--serve', 'serve the dashboard after the report (the default when the output is a terminal)')
     .option('--no-serve', 'print the report and exit (the default when the output is not a terminal)')
@@ -88,9 +92,13 @@ export function registerDemo(program: Command, context: () => CommandContext): v
             : given.options.databaseUrl !== undefined && given.options.databaseUrl !== ''
               ? 'flag'
               : 'env';
-          ctx.io.stdout(
-            `${dashboardHint({ kind: credence.storeInfo.kind, location: report.db, scope: credence.scope, ...(urlFrom === undefined ? {} : { urlFrom }) })}\n`,
-          );
+          const hint = dashboardHint({
+            kind: credence.storeInfo.kind,
+            location: report.db,
+            scope: credence.scope,
+            ...(urlFrom === undefined ? {} : { urlFrom }),
+          });
+          ctx.io.stdout(`${hint}\n`);
           return;
         }
         const { serve } = await import('../mcp/serve.js');
@@ -103,7 +111,8 @@ export function registerDemo(program: Command, context: () => CommandContext): v
             cwd: given.io.cwd,
             ready: (info) =>
               ctx.io.stdout(
-                `\nOpen ${info.dashboard ?? ''} to see what Credence learned and why it is sure (Ctrl-C stops the server).\n`,
+                `\nOpen ${info.dashboard ?? ''} to see what Credence learned and why it is sure ` +
+                  '(Ctrl-C stops the server).\n',
               ),
           },
         );

@@ -31,7 +31,8 @@ export function registerDump(program: Command, context: () => CommandContext): v
       if (ctx.wantsJson) print(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
       else
         print(
-          `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`,
+          `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) ` +
+            `to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`,
         );
     });
 
@@ -48,7 +49,9 @@ export function registerDump(program: Command, context: () => CommandContext): v
         const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
         ctx.io.stdout(
-          `restored ${report.rows} rows into ${report.to} ${report.target} from ${file} (a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n${formatCounts(report.tables)}`,
+          `restored ${report.rows} rows into ${report.to} ${report.target} from ${file} ` +
+            `(a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n` +
+            formatCounts(report.tables),
         );
       } catch (error) {
         // A bad dump is input the command rejected (exit 1), with the line named; not bad usage.

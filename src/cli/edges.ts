@@ -8,7 +8,10 @@ import { parseLimit } from './parse.js';
 const fmt = (n: number): string => n.toFixed(3);
 
 function edgeRow(e: EdgeView): string {
-  return `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  count ${e.count}  ok ${e.successes} failed ${e.failures}  last seen ${e.lastSeen ?? 'never'}`;
+  return (
+    `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  count ${e.count}  ` +
+    `ok ${e.successes} failed ${e.failures}  last seen ${e.lastSeen ?? 'never'}`
+  );
 }
 
 function parseConfidence(text: string): number {
@@ -62,9 +65,10 @@ export function registerEdges(program: Command, context: () => CommandContext): 
       const list = await withCredence(ctx, (c) => c.suggestNext(tool, options));
       if (ctx.wantsJson) return printJson(ctx, list);
       if (list.length === 0) return ctx.io.stdout(`no confident next tool after ${tool}\n`);
-      ctx.io.stdout(
-        `${list.map((s, i) => `${String(i + 1).padStart(2)}. ${s.tool}  ${fmt(s.confidence)}${s.weak ? ' (weak)' : ''}  ${s.why}`).join('\n')}\n`,
+      const rows = list.map(
+        (s, i) => `${String(i + 1).padStart(2)}. ${s.tool}  ${fmt(s.confidence)}${s.weak ? ' (weak)' : ''}  ${s.why}`,
       );
+      ctx.io.stdout(`${rows.join('\n')}\n`);
     });
   return [edge, edges, next];
 }

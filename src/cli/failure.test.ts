@@ -20,7 +20,8 @@ describe('storeFailure', () => {
     });
     expect(failure?.code).toBe('STORE_UNAVAILABLE');
     expect(failure?.message).toBe(
-      'the PostgreSQL store postgres://team:***@db/credence failed: invalid byte sequence for encoding "UTF8": 0x00 (SQLSTATE 22021)',
+      'the PostgreSQL store postgres://team:***@db/credence failed: ' +
+        'invalid byte sequence for encoding "UTF8": 0x00 (SQLSTATE 22021)',
     );
   });
 
@@ -31,7 +32,10 @@ describe('storeFailure', () => {
     });
     expect(failure?.code).toBe('STORE_UNAVAILABLE');
     expect(failure?.message).toMatch(
-      /^the database \/home\/me\/\.credence\/credence\.db is damaged or is not a Credence \(SQLite\) database: database disk image is malformed/,
+      new RegExp(
+        String.raw`^the database \/home\/me\/\.credence\/credence\.db is damaged or is not a Credence \(SQLite\) ` +
+          'database: database disk image is malformed',
+      ),
     );
     expect(
       storeFailure(sqliteError('database is locked', 'SQLITE_BUSY'), { kind: 'sqlite', location: '/x.db' })?.message,

@@ -39,7 +39,8 @@ export function storeFailure(
 ): CredenceError | undefined {
   if (isSqliteError(error)) {
     const message = isDamaged(error.code)
-      ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; restore it from a dump (credence restore) or move it aside`
+      ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; ` +
+        'restore it from a dump (credence restore) or move it aside'
       : `the database ${store.location} failed: ${error.message} (${error.code})`;
     return new CredenceError('STORE_UNAVAILABLE', message, {
       cause: error,

@@ -12,7 +12,8 @@ export function registerHook(program: Command, context: () => CommandContext): v
   hook
     .command('claude-code')
     .description(
-      'handle one Claude Code hook event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd)',
+      'handle one Claude Code hook event ' +
+        '(SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd)',
     )
     .action(async () => {
       const ctx = context();

@@ -19,16 +19,20 @@ export function registerInit(program: Command, context: () => CommandContext): v
   program
     .command('init')
     .description(
-      'create the database (or bring it to the current schema) and print where it is; --claude-code also sets the project up for Claude Code',
+      'create the database (or bring it to the current schema) and print where it is; ' +
+        '--claude-code also sets the project up for Claude Code',
     )
     .option(
       '--claude-code',
-      "add Credence's hooks to .claude/settings.json and its MCP server to .mcp.json in the project (the git top-level, else the working directory)",
+      "add Credence's hooks to .claude/settings.json and its MCP server to .mcp.json in the project " +
+        '(the git top-level, else the working directory)',
     )
     .option('--remove', "with --claude-code: take Credence's hooks and MCP server out again, leaving everything else")
     .option(
       '--hook-command <cmd>',
-      'with --claude-code: the hook command (default: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence hook claude-code when Credence is installed in the project, else node "<this package>/bin/credence.cjs" hook claude-code)',
+      'with --claude-code: the hook command (default: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/credence' +
+        ' hook claude-code when Credence is installed in the project,' +
+        ' else node "<this package>/bin/credence.cjs" hook claude-code)',
     )
     .action(async (o: InitOptions) => {
       const ctx = context();
@@ -77,7 +81,8 @@ function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {
     ...report.files.map((f) => `  ${f.message}`),
     ...(report.action === 'install' && report.files.some((f) => f.status !== 'unchanged')
       ? [
-          "  Start a new Claude Code session in the project to use them (it asks once to approve the project's MCP server).",
+          '  Start a new Claude Code session in the project to use them ' +
+            "(it asks once to approve the project's MCP server).",
         ]
       : []),
   ];

@@ -119,7 +119,15 @@ export function registerLearning(program: Command, context: () => CommandContext
         const tail =
           pruned === undefined || (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0)
             ? ''
-            : `\n\n### Pruned\n${pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n')}${pruned.retiredInstincts.map((i) => `\n- instinct ${i.id} retired (over the limit of active instincts)`).join('')}${pruned.protected > 0 ? `\n- ${pruned.protected} observation(s) over a limit kept: the last evidence of a live instinct or skill` : ''}`;
+            : '\n\n### Pruned\n' +
+              pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n') +
+              pruned.retiredInstincts
+                .map((i) => `\n- instinct ${i.id} retired (over the limit of active instincts)`)
+                .join('') +
+              (pruned.protected > 0
+                ? `\n- ${pruned.protected} observation(s) over a limit kept: ` +
+                  'the last evidence of a live instinct or skill'
+                : '');
         ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);
       },
     );
@@ -173,7 +181,8 @@ export function registerLearning(program: Command, context: () => CommandContext
         `instincts      ${m.instincts.total} (active ${m.instincts.active}, promoted ${m.instincts.promoted})`,
         `skills         ${m.skills}`,
         `conversion     ${pct(m.conversionRate)} of instincts became skills`,
-        `precision      ${pct(m.suggestions.precision)} (accepted ${m.suggestions.accepted} / shown ${m.suggestions.shown}, rejected ${m.suggestions.rejected})`,
+        `precision      ${pct(m.suggestions.precision)} ` +
+          `(accepted ${m.suggestions.accepted} / shown ${m.suggestions.shown}, rejected ${m.suggestions.rejected})`,
         ...m.suggestions.bySurface.map(
           (s) => `  ${s.surface.padEnd(12)} ${pct(s.precision)} (accepted ${s.accepted} / shown ${s.shown})`,
         ),

@@ -80,7 +80,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
   program
     .command('import <file>')
     .description(
-      'import observations from JSON lines (or - for standard input); bad lines are reported, good ones go in, nothing twice',
+      'import observations from JSON lines (or - for standard input); ' +
+        'bad lines are reported, good ones go in, nothing twice',
     )
     .action(async (file: string) => {
       const ctx = context();
@@ -91,7 +92,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
         printJson(ctx, { inserted: result.inserted, duplicates: result.duplicates, rejected: problems });
       else
         ctx.io.stdout(
-          `imported ${result.inserted} observation(s), ${result.duplicates} already present${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+          `imported ${result.inserted} observation(s), ${result.duplicates} already present` +
+            `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
         );
       if (problems.length > 0) ctx.setExitCode(1);
     });

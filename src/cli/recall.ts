@@ -70,7 +70,8 @@ export function registerRecall(program: Command, context: () => CommandContext):
           if (ctx.wantsJson) printJson(ctx, { remembered: result.length, ids: result, rejected: problems });
           else
             ctx.io.stdout(
-              `remembered ${result.length} memor${result.length === 1 ? 'y' : 'ies'}${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+              `remembered ${result.length} memor${result.length === 1 ? 'y' : 'ies'}` +
+                `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
             );
           if (problems.length > 0) ctx.setExitCode(1);
           return;

@@ -42,11 +42,13 @@ export function registerRecord(program: Command, context: () => CommandContext):
       if (ctx.wantsJson) printJson(ctx, { ...summary, rejected: problems });
       else {
         ctx.io.stdout(
-          `recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`,
+          `recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ` +
+            `${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`,
         );
         if (summary.newTools.length > 0) {
           ctx.io.stdout(
-            `added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ${summary.newTools.join(', ')}\n`,
+            `added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ` +
+              `${summary.newTools.join(', ')}\n`,
           );
         }
         if (problems.length > 0) ctx.io.stdout(`rejected ${problems.length} line(s); see above\n`);

@@ -28,7 +28,8 @@ describe('formatRunSteps', () => {
   it('shows fewer steps when long tool names would pass the width, one at least', () => {
     const long = (i: number) => node(`mcp__some_server__a_rather_long_tool_name_${i}`);
     expect(formatRunSteps([long(1), long(2), long(3), long(4)], { maxWidth: 120 })).toBe(
-      'mcp__some_server__a_rather_long_tool_name_1 success → mcp__some_server__a_rather_long_tool_name_2 success → … +2 more steps (4 calls; --json lists all)',
+      'mcp__some_server__a_rather_long_tool_name_1 success → mcp__some_server__a_rather_long_tool_name_2 success → ' +
+        '… +2 more steps (4 calls; --json lists all)',
     );
     expect(formatRunSteps([long(1), long(2)], { maxWidth: 10 })).toBe(
       'mcp__some_server__a_rather_long_tool_name_1 success → … +1 more step (2 calls; --json lists all)',

@@ -50,7 +50,10 @@ export function formatRunSteps(nodes: readonly Node[], limits: { maxSteps?: numb
   }
   if (shown === all.length) return all.join(' → ');
   const more = all.length - shown;
-  return `${all.slice(0, shown).join(' → ')} → … +${more} more step${more === 1 ? '' : 's'} (${nodes.length} calls; --json lists all)`;
+  return (
+    `${all.slice(0, shown).join(' → ')} → … +${more} more step${more === 1 ? '' : 's'} ` +
+    `(${nodes.length} calls; --json lists all)`
+  );
 }
 
 /** An intent on one line: whitespace runs made one space, cut at `max` characters with `…`. */
@@ -66,7 +69,9 @@ export function formatRuns(runs: readonly RunListing[], options: Partial<typeof 
   return runs
     .map(
       (r) =>
-        `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n    ${formatRunSteps(r.nodes, o)}`,
+        `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ` +
+        `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n` +
+        `    ${formatRunSteps(r.nodes, o)}`,
     )
     .join('\n');
 }

@@ -88,7 +88,8 @@ export function registerSearch(program: Command, tools: Command, context: () => 
         `${results
           .map(
             (r, i) =>
-              `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`,
+              `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  ` +
+              `semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`,
           )
           .join('\n')}\n`,
       );
@@ -135,13 +136,16 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       const s = await withCredence(ctx, (c) => c.suggestDag(intent, request));
       if (ctx.wantsJson) return printJson(ctx, s);
       const lines = [
-        `mode ${s.mode}  confidence ${f3(s.confidence)}  (${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; density ${s.density.toFixed(4)})`,
+        `mode ${s.mode}  confidence ${f3(s.confidence)}  ` +
+          `(${s.tier} weights: hybrid ${s.weights.hybrid}, pageRank ${s.weights.pageRank}, path ${s.weights.path}; ` +
+          `density ${s.density.toFixed(4)})`,
       ];
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
       for (const t of s.dag.tasks)
         lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
       lines.push(
-        `confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`,
+        `confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ` +
+          `${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`,
       );
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
       if (s.alternatives.length > 0)

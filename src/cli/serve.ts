@@ -35,7 +35,8 @@ export function registerServe(program: Command, context: () => CommandContext): 
   program
     .command('serve')
     .description(
-      'serve MCP on Streamable HTTP (default 127.0.0.1:3001, at /mcp, with the dashboard at /) or on stdio; with --gateway, in front of other MCP servers',
+      'serve MCP on Streamable HTTP (default 127.0.0.1:3001, at /mcp, with the dashboard at /) or on stdio; ' +
+        'with --gateway, in front of other MCP servers',
     )
     .option('--stdio', 'serve MCP on standard input and output')
     .option('--http', 'serve MCP on Streamable HTTP (the default)')
@@ -125,7 +126,8 @@ export function registerServe(program: Command, context: () => CommandContext): 
         if (ignored.length > 0)
           throw new CredenceError(
             'INVALID_INPUT',
-            `--stdio serves no HTTP: drop ${ignored.map((k) => `--${k === 'allowRemote' ? 'allow-remote' : k}`).join(', ')}`,
+            '--stdio serves no HTTP: drop ' +
+              ignored.map((k) => `--${k === 'allowRemote' ? 'allow-remote' : k}`).join(', '),
           );
       }
       const { serve, checkServeConfig } = await import('../mcp/serve.js');

@@ -18,10 +18,12 @@ export function registerStatus(program: Command, context: () => CommandContext):
         `vectors        ${status.vectors.reason}`,
         `now            ${status.now}`,
         ...Object.entries(status.counts).map(([table, n]) => `${table.padEnd(14)} ${n}`),
-        `graph          ${status.graph.vertices} tools in use, ${status.graph.confidentPairs} confident pairs, density ${status.graph.density.toFixed(4)} (${status.graph.tier})`,
+        `graph          ${status.graph.vertices} tools in use, ${status.graph.confidentPairs} confident pairs, ` +
+          `density ${status.graph.density.toFixed(4)} (${status.graph.tier})`,
         ...status.graph.central.map(
           (c, i) =>
-            `${i === 0 ? 'central        ' : '               '}${c.tool}  pagerank ${c.pageRank.toFixed(3)}  calls ${c.calls}`,
+            `${i === 0 ? 'central        ' : '               '}` +
+            `${c.tool}  pagerank ${c.pageRank.toFixed(3)}  calls ${c.calls}`,
         ),
       ];
       ctx.io.stdout(`${lines.join('\n')}\n`);

@@ -22,7 +22,7 @@ describe('terminalSafe', () => {
     expect(JSON.parse(safe)).toEqual(value);
   });
 
-  it('shows bidi controls (embeddings, overrides, isolates, marks) as escapes, so a printed name is not reordered', () => {
+  it('shows bidi controls (embeddings, overrides, isolates, marks) escaped, so a printed name is not reordered', () => {
     // "Trojan Source": U+202E makes a terminal print what follows right to left.
     expect(terminalSafe('Read\u202etxt.exe\u202c')).toBe('Read\\u202etxt.exe\\u202c');
     const bidi = [

@@ -55,7 +55,8 @@ export function registerTools(program: Command, context: () => CommandContext): 
       if (ctx.wantsJson) printJson(ctx, { ...result, rejected: problems });
       else
         ctx.io.stdout(
-          `${result.inserted} tool(s) added, ${result.updated} updated${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
+          `${result.inserted} tool(s) added, ${result.updated} updated` +
+            `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
         );
       if (problems.length > 0) ctx.setExitCode(1);
     });
