@@ -79,7 +79,7 @@ describe('sameSet and mean', () => {
 describe('ground-truth and predicted edges', () => {
   const call = (tool: string, consumes: number[] = []) => ({ tool, status: 'success' as const, consumes });
 
-  it('takes consumes links as producer → consumer and falls back to the previous call when a call consumes nothing', () => {
+  it('takes consumes links as producer → consumer, or the previous call when a call consumes nothing', () => {
     const edges = truthEdges({ calls: [call('search'), call('details', [0]), call('book'), call('pay', [1, 2])] });
     expect([...edges].sort()).toEqual(
       [

@@ -18,7 +18,8 @@ export function pgTestUrl(what: string): string | undefined {
       `CI=true but CREDENCE_TEST_DATABASE_URL is not set: ${what} must run in CI (run the tests with npm test)`,
     );
   console.log(
-    `skipping: no PostgreSQL (CREDENCE_TEST_DATABASE_URL unset) — ${what} run with CREDENCE_TEST_PG=start npm test, or in CI`,
+    `skipping: no PostgreSQL (CREDENCE_TEST_DATABASE_URL unset) — ${what} ` +
+      'run with CREDENCE_TEST_PG=start npm test, or in CI',
   );
   return undefined;
 }

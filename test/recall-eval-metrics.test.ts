@@ -28,9 +28,10 @@ describe('ndcgAtK (binary relevance)', () => {
 });
 
 describe('scoreHighLabel', () => {
-  it('gives micro-averaged precision, coverage over queries whose top result is relevant, and the share with a high', () => {
+  it('gives micro-averaged precision, coverage over queries with a relevant top result, the share with a high', () => {
     const s = scoreHighLabel([
-      { ranked: ['a', 'b', 'c'], labels: ['high', 'high', 'low'], relevant: set('a') }, // top relevant, 2 highs, 1 right
+      // top relevant, 2 highs, 1 right
+      { ranked: ['a', 'b', 'c'], labels: ['high', 'high', 'low'], relevant: set('a') },
       { ranked: ['a', 'b'], labels: ['medium', 'low'], relevant: set('a') }, // top relevant, no high
       { ranked: ['x', 'y'], labels: ['high', 'low'], relevant: set('y') }, // top wrong, 1 wrong high
       { ranked: [], labels: [], relevant: set('a') }, // nothing returned

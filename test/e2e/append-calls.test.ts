@@ -171,13 +171,16 @@ describe('appendCalls: an execution recorded call by call (MCP and Claude Code s
   it('two processes appending to one session at once lose no call and count each edge once', async () => {
     const { credence, db } = await fresh();
     // Each process appends 60 calls, each consuming the call stored just before it, whoever wrote it.
-    const script = (tools: string[]) => `
+    const script = (tools: string[]) =>
+      `
       const { openCredence } = await import(${JSON.stringify(library)});
-      const credence = await openCredence({ ...${JSON.stringify(storeEnv(db).open)}, scope: 'session', now: ${JSON.stringify(NOW)} }, {});
+      const credence = await openCredence(` +
+      `{ ...${JSON.stringify(storeEnv(db).open)}, scope: 'session', now: ${JSON.stringify(NOW)} }, {});
       const tools = ${JSON.stringify(tools)};
       for (let i = 0; i < 60; i += 1) {
         await credence.appendCalls({ id: 'shared', intent: 'two hooks at once' }, (before) => [
-          { tool: tools[i % tools.length], status: 'success', consumes: before.length === 0 ? [] : [before.length - 1], at: ${START} + before.length },
+          { tool: tools[i % tools.length], status: 'success', ` +
+      `consumes: before.length === 0 ? [] : [before.length - 1], at: ${START} + before.length },
         ]);
       }
       await credence.close();`;

@@ -70,7 +70,10 @@ describe('--db and CREDENCE_DB take a file path, never a URL', () => {
         const r = credence(args, { cwd });
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(
-          /^credence: --db takes the path of a SQLite file, got a [a-z]+: URL; give a PostgreSQL server with --database-url instead\n$/,
+          new RegExp(
+            '^credence: --db takes the path of a SQLite file, got a [a-z]+: URL; ' +
+              'give a PostgreSQL server with --database-url instead\\n$',
+          ),
         );
         expect(r.stderr).not.toContain('s3cret');
       }
@@ -86,7 +89,8 @@ describe('--db and CREDENCE_DB take a file path, never a URL', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'CREDENCE_DB takes the path of a SQLite file, got a postgres: URL; give a PostgreSQL server with CREDENCE_DATABASE_URL instead',
+      'CREDENCE_DB takes the path of a SQLite file, got a postgres: URL; ' +
+        'give a PostgreSQL server with CREDENCE_DATABASE_URL instead',
     );
     expect(readdirSync(cwd)).toEqual([]);
   });
@@ -126,7 +130,7 @@ describe('no stored or typed text reaches the terminal as an escape sequence', (
   const evil = 'evil\u001b[2J\u001b]0;x\u0007';
   const downstream = 'server:wipe\u009b2J\u001b[8m';
 
-  it('tools search, runs, next, edges, status, dag and record print stored tool names escaped, in text and in JSON', () => {
+  it('tools search, runs, next, edges, status, dag and record print stored tool names escaped in text and JSON', () => {
     const tools = [
       { id: evil, description: 'clears the screen \u009b31m and sets the title' },
       { id: downstream, description: 'a downstream server tool that hides text' },
@@ -222,7 +226,8 @@ describe('a damaged database', () => {
         expect(r.code).toBe(1);
         expect(r.stderr).toMatch(
           new RegExp(
-            `^credence: (the database|cannot open the database at) ${escaped(db)}:? (is|it is) damaged or is not a Credence \\(SQLite\\) database: [^\\n]+\\n$`,
+            `^credence: (the database|cannot open the database at) ${escaped(db)}:? (is|it is) damaged ` +
+              `or is not a Credence \\(SQLite\\) database: [^\\n]+\\n$`,
           ),
         );
         expect(r.stderr).not.toMatch(/^\s+at /m);

@@ -40,7 +40,7 @@ const catalogue = [
   .join('\n');
 
 describe('credence dag (issue 4)', () => {
-  it('suggests the read tool for "Read the deno.json file" on an empty graph, with the cold-start weights (ADR-026)', () => {
+  it('suggests the read tool for "Read the deno.json file" on an empty graph with cold-start weights (ADR-026)', () => {
     expect(credence('adr026.db', ['tools', 'add', '--jsonl', '-'], catalogue).code).toBe(0);
     const r = credence('adr026.db', ['dag', 'Read the deno.json file', '--json']);
     expect(r.code).toBe(0);

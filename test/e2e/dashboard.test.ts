@@ -282,7 +282,7 @@ if (executablePath === undefined) {
     expect(alphas.some((a) => a < 1)).toBe(true);
   });
 
-  it('offers every scope of the store in the scope picker, the served one first and marked as the default', async () => {
+  it('offers every scope of the store in the scope picker, the served one first, marked as the default', async () => {
     const listed = await api<{ default: string; scopes: { scope: string }[] }>('/api/scopes');
     expect(listed.scopes.map((x) => x.scope)).toEqual(['demo', 'alpha-team']);
     await page.goto(`${base}/graph`);

@@ -62,7 +62,7 @@ describe("the MCP guide's gateway example, as written", () => {
   }, 60_000);
   afterAll(async () => close?.());
 
-  it('memory:create_entities then memory:read_graph succeed, and the graph is kept in .credence/memory.jsonl', async () => {
+  it('memory:create_entities then memory:read_graph succeed; the graph is kept in .credence/memory.jsonl', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names, stderr()).toContain('memory:create_entities');
     expect(names).toContain('filesystem:list_directory');

@@ -108,9 +108,11 @@ describe('the spool drained over and over while hook processes write to it', () 
     const db = join(dir, 'drained.db');
     const writers = 4;
     const events = 3_000;
-    const script = `import { spoolEvent } from ${JSON.stringify(spool)};
+    const script =
+      `import { spoolEvent } from ${JSON.stringify(spool)};
       const [db, session, n] = process.argv.slice(1);
-      for (let i = 0; i < Number(n); i += 1) spoolEvent(db, { cwd: '/', session, turn: 'current', kind: 'PostToolUse', at: i, payload: { i } });`;
+      for (let i = 0; i < Number(n); i += 1) ` +
+      `spoolEvent(db, { cwd: '/', session, turn: 'current', kind: 'PostToolUse', at: i, payload: { i } });`;
     let running = writers;
     const done = Array.from(
       { length: writers },

@@ -63,7 +63,8 @@ describe('hooks with CREDENCE_DB set to a URL', () => {
   ];
   for (const [name, extra] of cases) {
     for (const event of EVENTS) {
-      it(`${event.hook_event_name as string} (${name}) fails open with one line naming CREDENCE_DATABASE_URL and creates nothing`, () => {
+      const hookName = event.hook_event_name as string;
+      it(`${hookName} (${name}) fails open with one line naming CREDENCE_DATABASE_URL and creates nothing`, () => {
         const r = hook(event, extra);
         expect(r.status).toBe(0);
         expect(r.stdout).toBe('');

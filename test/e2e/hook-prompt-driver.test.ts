@@ -56,7 +56,8 @@ function installed(name: string, version: string, withAddon: boolean): { entry: 
   const mark = join(sqlite, 'loaded');
   writeFileSync(
     join(sqlite, 'index.js'),
-    `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\nmodule.exports = require(${JSON.stringify(realPackage)});\n`,
+    `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\n` +
+      `module.exports = require(${JSON.stringify(realPackage)});\n`,
   );
   if (withAddon) symlinkSync(join(realPackage, 'build'), join(sqlite, 'build'));
   return { entry: join(pkg, 'bin', 'credence.cjs'), mark };

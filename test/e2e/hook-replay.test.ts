@@ -138,7 +138,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
     }
   });
 
-  it('learns sequence edges between consecutive tools and a dependency from a write to the read of the same file', async () => {
+  it('learns sequence edges between consecutive tools and a write→read dependency on the same file', async () => {
     const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const edges = (await credence.edges()).map((e) => `${e.type} ${e.from} → ${e.to}`);
@@ -157,7 +157,7 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
     }
   });
 
-  it('observes the failed test run, the passing ones, the commit after tests and the correction in a prompt', async () => {
+  it('observes the failed test run, passing ones, the commit after tests and the correction in a prompt', async () => {
     const credence = await openCredence({ ...store.open, scope, now: NOW });
     try {
       const observations = await engineStore(credence).listObservations(scope);

@@ -210,7 +210,7 @@ describe('credence init --claude-code: what it writes starts on this machine (is
 describe('credence init --claude-code: links planted in a cloned project (issue 17, red team 5)', () => {
   const listing = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).sort();
   for (const planted of ['.claude', '.claude/settings.json', '.claude/skills', '.mcp.json', '.credence']) {
-    it(`refuses a ${planted} link leading outside: exit 2, the link named, nothing written inside or outside, no store`, () => {
+    it(`refuses a ${planted} link leading outside: exit 2, link named, nothing written either side, no store`, () => {
       const { dir, db } = project();
       const outside = mkdtempSync(join(root, 'outside-'));
       const target = join(outside, 'target');

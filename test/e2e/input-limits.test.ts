@@ -31,7 +31,7 @@ function credence(args: string[]) {
 }
 
 describe('input limits on the command line', () => {
-  it('refuses a 5,000-character search with exit code 2 and one line naming the query, its length and the limit', () => {
+  it('refuses a 5,000-character search with exit 2 and one line naming the query, its length and the limit', () => {
     const run = credence(['tools', 'search', 'x'.repeat(5_000)]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');

@@ -135,7 +135,12 @@ describe('continuous learning through the CLI (issue 6)', () => {
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nHand-written note: applies to TypeScript only.\n`);
     p.run(
       ['import', '-'],
-      `${line({ timestamp: '2026-02-02T08:30:00Z', type: 'preference', observation: 'Prefer camelCase for variable names', confidence: 0.6 })}\n`,
+      `${line({
+        timestamp: '2026-02-02T08:30:00Z',
+        type: 'preference',
+        observation: 'Prefer camelCase for variable names',
+        confidence: 0.6,
+      })}\n`,
     );
     const again = JSON.parse(p.run(['evolve', '--json']).stdout);
     // The same instinct, updated in place (no duplicate): the file now lists the new evidence and keeps the hand edit.

@@ -92,7 +92,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
   });
   afterAll(async () => close());
 
-  it('lists its meta-tools, then every downstream tool as server:tool; a server that cannot start is reported, not fatal', async () => {
+  it('lists meta-tools, then downstream tools as server:tool; a broken server is reported, not fatal', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names.slice(0, 9)).toContain('execute_dag');
     expect(names).toContain('filesystem:read_text_file');
@@ -102,7 +102,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(stderr()).toMatch(/server "broken" is unavailable/);
   });
 
-  it('imports the downstream tools into the catalogue with description, input schema, origin and annotations', async () => {
+  it('imports downstream tools into the catalogue with description, input schema, origin and annotations', async () => {
     const tool = await withStore('gw.db', (c) => engineStore(c).getTool('gw', 'filesystem:read_text_file'));
     expect(tool?.description).toMatch(/Read the complete contents of a file/);
     expect(tool?.origin).toBe('mcp:filesystem');
@@ -110,7 +110,7 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
   });
 
-  it('ADR-026: "Read the deno.json file" gives a cold-start suggestion naming filesystem:read_text_file, not run below the threshold', async () => {
+  it('ADR-026: cold start suggests, not runs, filesystem:read_text_file for "Read the deno.json file"', async () => {
     const s = structured(
       await client.callTool({ name: 'execute_dag', arguments: { intent: 'Read the deno.json file' } }),
     );
@@ -150,12 +150,12 @@ describe('the gateway in front of server-filesystem, server-memory and a test se
     expect(suggestions).toBeGreaterThanOrEqual(2);
   });
 
-  it('answers a call to a tool its (connected) server does not have with a protocol error, and learns nothing from it', async () => {
+  it('answers a call to a tool its connected server lacks with a protocol error, and learns nothing', async () => {
     await expect(client.callTool({ name: 'test:nope', arguments: {} })).rejects.toThrow(/unknown tool "test:nope"/);
     expect(await withStore('gw.db', (c) => engineStore(c).getTool('gw', 'test:nope'))).toBeUndefined();
   });
 
-  it('runs an explicit 2-task DAG (read pointer.txt, then read "$task_1") and leaves a dependency edge behind', async () => {
+  it('runs an explicit 2-task DAG (read pointer.txt, then read "$task_1"), leaving a dependency edge', async () => {
     const result = await client.callTool({
       name: 'execute_dag',
       arguments: {
@@ -372,7 +372,7 @@ describe('learning from proxied calls', () => {
     );
   });
 
-  it('--meta-only lists only the meta-tools; --name-separator __ shows server__tool and records server:tool', async () => {
+  it('--meta-only lists only meta-tools; --name-separator __ shows server__tool and records server:tool', async () => {
     const meta = await stdioClient(gatewayArgs('meta.db', '--meta-only'), { cwd: dir });
     expect((await meta.client.listTools()).tools).toHaveLength(9);
     await meta.close();

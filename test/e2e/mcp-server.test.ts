@@ -74,7 +74,7 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(tools.find((t) => t.name === 'forget')?.annotations?.destructiveHint).toBe(true);
   });
 
-  it('records an execution, then suggests and searches from it; results are JSON text plus the same structuredContent', async () => {
+  it('records, then suggests and searches from it; results are JSON text plus the same structuredContent', async () => {
     const recorded = await client.callTool({
       name: 'record_execution',
       arguments: {
@@ -149,7 +149,7 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(structured(nothing).error).toMatch(/needs an "intent"/);
   });
 
-  it('suggest_next on a tool the scope does not know is an isError result naming it, as `credence next` errors (issue 17)', async () => {
+  it('suggest_next on an unknown tool: an isError result naming it, as `credence next` errors (issue 17)', async () => {
     const unknown = await client.callTool({ name: 'suggest_next', arguments: { tool: 'weather:get_forcast' } });
     expect(unknown.isError).toBe(true);
     expect(structured(unknown)).toMatchObject({ code: 'UNKNOWN_TOOL' });
@@ -341,7 +341,7 @@ describe('credence serve --http (Streamable HTTP at /mcp)', () => {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   });
 
-  it('answers a body that is not JSON with a JSON-RPC parse error, and an Origin other than its own with 403', async () => {
+  it('answers a body that is not JSON with a JSON-RPC parse error, and a foreign Origin with 403', async () => {
     const bad = await raw({ body: '{not json' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe(-32700);

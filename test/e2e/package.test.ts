@@ -80,7 +80,9 @@ beforeAll(() => {
     INSTALL_TIMEOUT,
   );
   if (install.status !== 0 && UNREACHABLE.test(install.stderr)) {
-    skipped = `skipping: npm could not get the packages (neither from its cache nor the registry): ${UNREACHABLE.exec(install.stderr)?.[1]}`;
+    skipped =
+      'skipping: npm could not get the packages (neither from its cache nor the registry): ' +
+      `${UNREACHABLE.exec(install.stderr)?.[1]}`;
     console.log(skipped);
     return;
   }
@@ -183,7 +185,8 @@ describe('the npm package (issue 17)', () => {
         "const credence: Credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p' });",
         "await credence.addTools([{ id: 'read_file', description: 'Reads a file' }]);",
         "await credence.remember([{ title: 'Caching', text: 'We cache sessions in Redis.', tags: ['redis'] }]);",
-        "await credence.observe([{ timestamp: '2026-02-02T09:00:00Z', type: 'success', observation: 'tests passed', confidence: 0.6 }]);",
+        "await credence.observe([{ timestamp: '2026-02-02T09:00:00Z', type: 'success', " +
+          "observation: 'tests passed', confidence: 0.6 }]);",
         'void createMcpSession;',
         '',
       ].join('\n'),
@@ -191,7 +194,9 @@ describe('the npm package (issue 17)', () => {
     expect(good.status, shown(good)).toBe(0);
     const bad = consumer(
       'bad.ts',
-      "import { openCredence } from 'credence';\nconst credence = await openCredence({});\nawait credence.remember([{ titel: 1 }]);\n",
+      "import { openCredence } from 'credence';\n" +
+        'const credence = await openCredence({});\n' +
+        'await credence.remember([{ titel: 1 }]);\n',
     );
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/bad\.ts\(3,\d+\): error TS\d+/);

@@ -282,7 +282,7 @@ describe('the same store through the CLI on SQLite and on PostgreSQL with pgvect
     ]);
   });
 
-  it('recall, tool search and DAG suggestion give the same answers, with meaning in them, ranked by pgvector', async () => {
+  it('recall, tool search and DAG suggestion give the same answers, with meaning, ranked by pgvector', async () => {
     const [a, b] = await Promise.all([answers(sqlite, false), answers(postgres(), true)]);
     expect(b.outputs).toEqual(a.outputs);
 

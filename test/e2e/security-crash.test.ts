@@ -102,7 +102,7 @@ async function edgeCounts(store: Store, scope: string): Promise<Map<string, numb
 
 for (const target of targets) {
   describe(`crash atomicity and concurrent writers through credence record (${target.name})`, () => {
-    it(`killed with SIGKILL mid-file ${ROUNDS} times, the store holds whole batches, consistent counters, and takes writes`, async () => {
+    it(`SIGKILLed mid-file ${ROUNDS} times: whole batches, consistent counters, the store takes writes`, async () => {
       const file = join(dir, 'big.jsonl');
       writeFileSync(file, Array.from({ length: TOTAL }, (_, i) => execution(`run ${i}`)).join('\n'));
       const args = [...target.args('killed'), '--scope', 'killed'];

@@ -167,7 +167,7 @@ describe('credence hook claude-code on malformed payloads, between valid events'
     send(valid(validCount));
   }, 120_000);
 
-  it('exits 0 on every malformed payload, prints nothing on stdout and one line on stderr, without a stack trace', () => {
+  it('exits 0 on every malformed payload, prints nothing on stdout and one line on stderr, no stack trace', () => {
     expect(outcomes).toHaveLength(MALFORMED.length);
     const wrong = outcomes.filter(
       (o) =>

@@ -41,7 +41,7 @@ const run = (args: string[], input?: string, extra: Record<string, string> = {})
 const logged = () => (existsSync(netLog) ? readFileSync(netLog, 'utf8') : '');
 
 describe('the default configuration opens no network connection', () => {
-  it('demo, tools, record, search, dag, remember, recall, observe, evolve, dump, status and hook events connect nowhere', () => {
+  it('demo, tools, record, search, dag, remember, recall, observe, evolve, dump, status, hooks connect nowhere', () => {
     mkdirSync(project);
     const ok = (r: { code: number | null; stderr: string }) => expect(r.code, r.stderr).toBe(0);
     ok(run(['demo', '--no-serve', '--db', join(dir, 'demo.db')]));
@@ -49,13 +49,15 @@ describe('the default configuration opens no network connection', () => {
     ok(
       run(
         ['tools', 'add', '--jsonl', '-'],
-        '{"id": "read_file", "description": "read a file"}\n{"id": "http_fetch", "description": "fetch a URL from https://example.com"}',
+        '{"id": "read_file", "description": "read a file"}\n' +
+          '{"id": "http_fetch", "description": "fetch a URL from https://example.com"}',
       ),
     );
     ok(
       run(
         ['record', '--jsonl', '-'],
-        '{"intent": "fetch https://example.com and save it", "calls": [{"tool": "http_fetch", "status": "success"}, {"tool": "read_file", "status": "success"}]}',
+        '{"intent": "fetch https://example.com and save it", ' +
+          '"calls": [{"tool": "http_fetch", "status": "success"}, {"tool": "read_file", "status": "success"}]}',
       ),
     );
     ok(run(['tools', 'search', 'fetch https://example.com/page']));

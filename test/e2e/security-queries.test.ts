@@ -173,7 +173,9 @@ for (const target of targets) {
         const tools = [
           {
             id: `${prefix}_secret_reader`,
-            description: `read the config file, refresh the token, drop the table; near title description id tools scope: ${prefix} secret é 中文 😀 configuración`,
+            description:
+              'read the config file, refresh the token, drop the table; ' +
+              `near title description id tools scope: ${prefix} secret é 中文 😀 configuración`,
           },
           { id: `${prefix}:token_refresher`, description: 'refresh the token and write the config' },
           {
@@ -261,7 +263,7 @@ for (const target of targets) {
       expect(credence('theirs', ['next', 'theirs_secret_reader', '--json']).stdout).toMatch(/theirs:token_refresher/);
     });
 
-    it('MCP over stdio: search_tools, recall, execute_dag and suggest_next answer every query within the scope', async () => {
+    it('MCP over stdio: search_tools, recall, execute_dag and suggest_next answer every query in scope', async () => {
       const { client, stderr, close } = await stdioClient(
         [...target.args(), '--scope', 'mine', '--now', NOW, 'serve', '--stdio'],
         { cwd: dir, env: { PATH: process.env.PATH ?? '' } },

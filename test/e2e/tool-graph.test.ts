@@ -48,7 +48,8 @@ describe('credence record, edges and next (issue 3)', () => {
       const pick = (type: string) => edges.find((e) => e.type === type);
       // One idle day since the run (--now is a day later): compare against the decay-free value at 2 decimals.
       seen.push(
-        `${pick('sequence')?.source} ${pick('sequence')?.confidence.toFixed(2)} | ${pick('dependency')?.source} ${pick('dependency')?.confidence.toFixed(2)}`,
+        `${pick('sequence')?.source} ${pick('sequence')?.confidence.toFixed(2)} | ` +
+          `${pick('dependency')?.source} ${pick('dependency')?.confidence.toFixed(2)}`,
       );
     }
     expect(seen).toEqual([
@@ -142,7 +143,7 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(credence(db, ['edges', '--min-confidence', '0.5', '--json']).stdout).not.toContain('log_data');
   });
 
-  it('next on a tool the scope does not know fails with exit 1 and a message naming it, as suggest_next does over MCP (issue 17)', () => {
+  it('next on a tool unknown to the scope fails with exit 1 naming it, like suggest_next over MCP (issue 17)', () => {
     const db = join(dir, 'next-unknown.db');
     expect(credence(db, ['record', '--jsonl', '-'], `${threeCalls}\n`).code).toBe(0);
     for (const args of [
@@ -194,12 +195,16 @@ describe('credence record, edges and next (issue 3)', () => {
 
   it('adds tools from JSON lines, and re-adding updates them without duplicates', () => {
     const db = join(dir, 'tools.db');
-    const lines = `${JSON.stringify({ id: 'read_file', description: 'Read a file' })}\n${JSON.stringify({ id: 'write_file', description: 'Write a file' })}\n`;
+    const lines =
+      `${JSON.stringify({ id: 'read_file', description: 'Read a file' })}\n` +
+      `${JSON.stringify({ id: 'write_file', description: 'Write a file' })}\n`;
     expect(JSON.parse(credence(db, ['tools', 'add', '--jsonl', '-', '--json'], lines).stdout)).toMatchObject({
       inserted: 2,
       updated: 0,
     });
-    const again = `${JSON.stringify({ id: 'read_file', description: 'Read a text file', origin: 'fs' })}\n{"description":"no id"}\n`;
+    const again =
+      `${JSON.stringify({ id: 'read_file', description: 'Read a text file', origin: 'fs' })}\n` +
+      '{"description":"no id"}\n';
     const r = credence(db, ['tools', 'add', '--jsonl', '-', '--json'], again);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ inserted: 0, updated: 1, rejected: [{ line: 2 }] });

@@ -32,7 +32,7 @@ function documentedExample(): { arguments: { workflow: { tasks: unknown[] } }; e
 }
 
 describe("the MCP guide's pointer.txt workflow", () => {
-  it('reads the file a pointer written by `echo docs/notes.md > pointer.txt` names: the final newline is not part of the path', async () => {
+  it('reads the file named by `echo docs/notes.md > pointer.txt`: the final newline is not in the path', async () => {
     mkdirSync(join(project, 'docs'));
     mkdirSync(join(project, '.credence'));
     writeFileSync(join(project, 'docs', 'notes.md'), NOTES);
