@@ -1,0 +1,53 @@
+/**
+ * @module core/experience/isotonic
+ * A monotone (non-decreasing) fit of outcomes to a score, by pooling adjacent violators, used to turn a
+ * memory's raw strength into how often such memories were right (issue 19). Each pooled block is shrunk
+ * toward the overall mean by `prior` pseudo-observations, so a block of two points says little. Pure.
+ */
+
+export interface IsotonicPoint {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface IsotonicFit {
+  /** Upper x of each block, increasing. */
+  readonly xs: readonly number[];
+  /** Fitted value of each block, non-decreasing. */
+  readonly ys: readonly number[];
+  /** How many points the fit stands on. */
+  readonly n: number;
+  /** The mean of every y. */
+  readonly mean: number;
+}
+
+/** Fits y ≈ f(x), f non-decreasing; `prior` pseudo-points at the mean per block (default 2). */
+export function fitIsotonic(points: readonly IsotonicPoint[], prior = 2): IsotonicFit {
+  const sorted = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  const n = sorted.length;
+  const mean = n === 0 ? 0 : sorted.reduce((s, p) => s + p.y, 0) / n;
+  const blocks: { sum: number; count: number; hi: number }[] = [];
+  for (const p of sorted) {
+    blocks.push({ sum: p.y, count: 1, hi: p.x });
+    while (blocks.length > 1) {
+      const last = blocks[blocks.length - 1] as (typeof blocks)[number];
+      const before = blocks[blocks.length - 2] as (typeof blocks)[number];
+      if (before.sum / before.count < last.sum / last.count && before.hi < last.hi) break;
+      blocks.pop();
+      before.sum += last.sum;
+      before.count += last.count;
+      before.hi = last.hi;
+    }
+  }
+  const shrunk = blocks.map((b) => (b.sum + prior * mean) / (b.count + prior));
+  // Shrinking can break the order where block sizes differ: one more pass keeps it monotone.
+  for (let i = 1; i < shrunk.length; i += 1) shrunk[i] = Math.max(shrunk[i] as number, shrunk[i - 1] as number);
+  return { xs: blocks.map((b) => b.hi), ys: shrunk, n, mean };
+}
+
+/** The fitted value at `x`: the first block whose upper x reaches it (the last block past the end). */
+export function predictIsotonic(fit: IsotonicFit, x: number): number {
+  if (fit.ys.length === 0) return fit.mean;
+  for (let i = 0; i < fit.xs.length; i += 1) if (x <= (fit.xs[i] as number)) return fit.ys[i] as number;
+  return fit.ys[fit.ys.length - 1] as number;
+}

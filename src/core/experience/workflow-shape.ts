@@ -1,0 +1,64 @@
+/**
+ * @module core/experience/workflow-shape
+ * The shape of one recorded run, what a learned workflow is made of (issue 19): its distinct tools in
+ * first-use order and its tool-level edges (a call's `consumes` links, else the call before it), with a
+ * key that is equal for runs of the same shape, so near-identical runs (the same tools and edges, in
+ * any number of repeated calls) merge into one workflow. Pure.
+ */
+
+import { sha256Hex } from '../text/sha256.js';
+
+/** A call as the shape reads it. */
+export interface ShapeCall {
+  readonly tool: string;
+  readonly consumes?: readonly number[];
+}
+
+export interface WorkflowShape {
+  /** Distinct tools, in the order of their first call. */
+  readonly tools: readonly string[];
+  /** Distinct tool pairs `[from, to]`, in the order first seen; a tool never links to itself. */
+  readonly edges: readonly (readonly [string, string])[];
+  /** Equal for two shapes with the same tool set and edge set. */
+  readonly key: string;
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The shape of a run's calls. */
+export function workflowShape(calls: readonly ShapeCall[]): WorkflowShape {
+  const tools: string[] = [];
+  const seenTools = new Set<string>();
+  const edges: [string, string][] = [];
+  const seenEdges = new Set<string>();
+  calls.forEach((call, i) => {
+    if (!seenTools.has(call.tool)) {
+      seenTools.add(call.tool);
+      tools.push(call.tool);
+    }
+    const consumes = call.consumes ?? [];
+    const sources = consumes.length > 0 ? consumes : i > 0 ? [i - 1] : [];
+    for (const j of sources) {
+      const from = j >= 0 && j < i ? calls[j]?.tool : undefined;
+      if (from === undefined || from === call.tool) continue;
+      const key = edgeKey(from, call.tool);
+      if (seenEdges.has(key)) continue;
+      seenEdges.add(key);
+      edges.push([from, call.tool]);
+    }
+  });
+  return { tools, edges, key: shapeKey(tools, edges) };
+}
+
+/** The key of a directed tool pair. */
+export const edgeKey = (from: string, to: string): string => `${from}\u0000${to}`;
+
+/** The key of a tool set and an edge set, independent of their order. */
+export function shapeKey(tools: readonly string[], edges: readonly (readonly [string, string])[]): string {
+  return JSON.stringify([[...tools].sort(byText), edges.map(([f, t]) => edgeKey(f, t)).sort(byText)]);
+}
+
+/** The stable id of the learned workflow of a shape: `wf-` and the first 12 hex digits of its key's SHA-256. */
+export function workflowId(key: string): string {
+  return `wf-${sha256Hex(key).slice(0, 12)}`;
+}
