@@ -67,7 +67,8 @@ export async function benchDashboard(
   const tools = options.tools ?? 5_000;
   const edgeCount = options.edges ?? 50_000;
   const navigations = options.navigations ?? 9;
-  const label = `dashboard graph page, ${tools.toLocaleString('en-US')} tools / ${edgeCount.toLocaleString('en-US')} edges`;
+  const label =
+    `dashboard graph page, ${tools.toLocaleString('en-US')} tools / ` + `${edgeCount.toLocaleString('en-US')} edges`;
   const executablePath = findChromium();
   if (executablePath === undefined) {
     console.log(`dashboard bench skipped: ${NO_CHROMIUM}`);

@@ -32,15 +32,14 @@ function benchTexts(): { texts: string[]; source: string } {
     return { texts, source: `${texts.length.toLocaleString('en-US')} Seal-Tools tool texts` };
   }
   const rng = mulberry32(7);
-  const words =
-    'get search read write file user weather flight hotel book list create delete update report email calendar price stock translate'.split(
-      ' ',
-    );
-  const texts = Array.from(
-    { length: 4_000 },
-    (_, i) =>
-      `tool${i} ${Array.from({ length: 6 + Math.floor(rng() * 12) }, () => words[Math.floor(rng() * words.length)]).join(' ')}`,
-  );
+  const words = (
+    'get search read write file user weather flight hotel book list create delete update report email calendar ' +
+    'price stock translate'
+  ).split(' ');
+  const texts = Array.from({ length: 4_000 }, (_, i) => {
+    const length = 6 + Math.floor(rng() * 12);
+    return `tool${i} ${Array.from({ length }, () => words[Math.floor(rng() * words.length)]).join(' ')}`;
+  });
   return { texts, source: `${texts.length.toLocaleString('en-US')} synthetic sentences` };
 }
 

@@ -46,7 +46,9 @@ export async function benchEvolveGrouping(options: { runs?: number; seed?: numbe
   void sink;
   const total = median(totals);
   const reference = median(references);
-  const size = `${observations.length.toLocaleString('en-US')} observations, ${last?.distinctTexts.toLocaleString('en-US') ?? '?'} distinct texts`;
+  const size =
+    `${observations.length.toLocaleString('en-US')} observations, ` +
+    `${last?.distinctTexts.toLocaleString('en-US') ?? '?'} distinct texts`;
   const measure = `ms, median of ${runs}`;
   const significant = last?.scored.filter((s) => s.significance.significant).length ?? 0;
   const step = (name: string, key: keyof EvolveResult['timings'], note: string): BenchRow => {

@@ -58,7 +58,8 @@ export async function benchObservationInsert(options: {
     raw.pragma('cache_size = -32000');
     for (const m of MIGRATIONS) raw.exec(m.sql);
     const insert = raw.prepare(
-      `INSERT INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, content_hash)
+      'INSERT INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, ' +
+        `content_hash)
        VALUES (?, 'bench', ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const writeBatch = raw.transaction((from: number) => {

@@ -184,7 +184,9 @@ function recallRow(
     measure: 'p50 / p95; vectors read per query',
     value: `pgvector ${p50p95(pgv)}; ${bytes(bytesPerQuery)}`,
     reference: `node ${p50p95(node)}; 0 B (in memory)`,
-    ratio: `${(percentile(pgv, 0.5) / percentile(node, 0.5)).toFixed(2)}× p50, ${(percentile(pgv, 0.95) / percentile(node, 0.95)).toFixed(2)}× p95`,
+    ratio:
+      `${(percentile(pgv, 0.5) / percentile(node, 0.5)).toFixed(2)}× p50, ` +
+      `${(percentile(pgv, 0.95) / percentile(node, 0.95)).toFixed(2)}× p95`,
     target: 'side by side',
   };
 }
@@ -228,7 +230,8 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
     const stored = await count(server, 'SELECT count(*)::int AS n FROM embeddings');
     const hadColumn = await count(
       server,
-      `SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'public.embeddings'::regclass AND attname = 'vec' AND NOT attisdropped`,
+      "SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'public.embeddings'::regclass " +
+        "AND attname = 'vec' AND NOT attisdropped",
     );
     if (hadColumn !== 0)
       throw new Error('bench/pgvector: the node-written store already has the vec column; the backfill would not run');
@@ -285,14 +288,17 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
     const dim = embedder.dimension ?? 0;
     const what = `${n.toLocaleString('en-US')} memories (${data.source}), ${dim}-dim ${embedder.provider} vectors`;
     const engine =
-      "PGlite: PostgreSQL 18 compiled to WebAssembly, one session, pgvector 0.8.7; absolute figures are not a server's, the two modes on the same engine are the point";
+      'PGlite: PostgreSQL 18 compiled to WebAssembly, one session, pgvector 0.8.7; ' +
+      "absolute figures are not a server's, the two modes on the same engine are the point";
     const sameWritten = compare(nodeWrite.answers, pgvWrite.answers);
     const sameBackfill = compare(nodeWrite.answers, backfilled);
     const sameCold = compare(nodeAnswers, pgvAnswers);
     const sameAnalysed = compare(nodeAnswersAnalysed, pgvAnswersAnalysed);
     const allSame = [sameWritten, sameCold, sameAnalysed, sameBackfill].every((c) => c.same === queries.length);
     const total = (w: Written) => w.memoriesMs + w.embedMs;
-    const recallOn = `bm25Weight ${BM25_WEIGHT}, limit ${LIMIT}, ${queries.length} ${data.source} queries interleaved, both stores on the tables pgvector wrote (${what})`;
+    const recallOn =
+      `bm25Weight ${BM25_WEIGHT}, limit ${LIMIT}, ${queries.length} ${data.source} queries interleaved, ` +
+      `both stores on the tables pgvector wrote (${what})`;
     return [
       {
         benchmark: `pgvector (vectors=auto) vs node (vectors=node) ranking [${engine}]`,
@@ -303,18 +309,28 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
         target: '-',
       },
       {
-        benchmark: `write ${what}, each mode on an emptied schema: upsertMemories by ${BATCH.toLocaleString('en-US')}, then embed + putEmbeddings (first recall index build)`,
+        benchmark:
+          `write ${what}, each mode on an emptied schema: upsertMemories by ${BATCH.toLocaleString('en-US')}, ` +
+          'then embed + putEmbeddings (first recall index build)',
         measure: 'total (memories + embeddings; of which putEmbeddings)',
-        value: `pgvector ${sec(total(pgvWrite))} (${sec(pgvWrite.memoriesMs)} + ${sec(pgvWrite.embedMs)}; put ${sec(pgvWrite.putMs)})`,
-        reference: `node ${sec(total(nodeWrite))} (${sec(nodeWrite.memoriesMs)} + ${sec(nodeWrite.embedMs)}; put ${sec(nodeWrite.putMs)})`,
-        ratio: `${(total(pgvWrite) / total(nodeWrite)).toFixed(2)}× total, ${(pgvWrite.putMs / nodeWrite.putMs).toFixed(2)}× put`,
+        value:
+          `pgvector ${sec(total(pgvWrite))} ` +
+          `(${sec(pgvWrite.memoriesMs)} + ${sec(pgvWrite.embedMs)}; put ${sec(pgvWrite.putMs)})`,
+        reference:
+          `node ${sec(total(nodeWrite))} ` +
+          `(${sec(nodeWrite.memoriesMs)} + ${sec(nodeWrite.embedMs)}; put ${sec(nodeWrite.putMs)})`,
+        ratio:
+          `${(total(pgvWrite) / total(nodeWrite)).toFixed(2)}× total, ` +
+          `${(pgvWrite.putMs / nodeWrite.putMs).toFixed(2)}× put`,
         target: 'side by side',
       },
       {
         benchmark: `build the recall index, everything stored (${what})`,
         measure: 'time; vectors read into the process',
         value: `pgvector ${ms(pgvSide.buildMs)}; ${bytes(pgvSide.indexBytes)}`,
-        reference: `node ${ms(nodeSide.buildMs)}; ${bytes(nodeSide.indexBytes)} (${(nodeSide.ctx.index?.vectors.matrix?.ids.length ?? 0).toLocaleString('en-US')} × ${dim} × 4 B)`,
+        reference:
+          `node ${ms(nodeSide.buildMs)}; ${bytes(nodeSide.indexBytes)} ` +
+          `(${(nodeSide.ctx.index?.vectors.matrix?.ids.length ?? 0).toLocaleString('en-US')} × ${dim} × 4 B)`,
         ratio: `${(pgvSide.buildMs / nodeSide.buildMs).toFixed(2)}× time`,
         target: `pgvector reads none: ${pgvSide.indexBytes === 0 ? 'met' : 'NOT met'}`,
       },
@@ -333,14 +349,20 @@ export async function benchPgvector(options: { n?: number } = {}): Promise<Bench
       {
         benchmark: `same answers, pgvector vs node (ids, kinds and labels in order; ${queries.length} queries)`,
         measure:
-          'queries identical (of which same scores to the bit): each on its own write; same tables as loaded; after ANALYZE; backfilled store',
-        value: `${sameWritten.same} (${sameWritten.sameScores}); ${sameCold.same} (${sameCold.sameScores}); ${sameAnalysed.same} (${sameAnalysed.sameScores}); ${sameBackfill.same} (${sameBackfill.sameScores}) of ${queries.length}`,
+          'queries identical (of which same scores to the bit): ' +
+          'each on its own write; same tables as loaded; after ANALYZE; backfilled store',
+        value:
+          `${sameWritten.same} (${sameWritten.sameScores}); ${sameCold.same} (${sameCold.sameScores}); ` +
+          `${sameAnalysed.same} (${sameAnalysed.sameScores}); ${sameBackfill.same} (${sameBackfill.sameScores}) ` +
+          `of ${queries.length}`,
         reference: '-',
         ratio: '-',
         target: `all ${queries.length}: ${allSame ? 'met' : 'NOT met'}`,
       },
       {
-        benchmark: `one-time backfill: the node-written store opened with vectors=auto (adds the vec column, fills ${stored.toLocaleString('en-US')} rows from the bytes)`,
+        benchmark:
+          'one-time backfill: the node-written store opened with vectors=auto ' +
+          `(adds the vec column, fills ${stored.toLocaleString('en-US')} rows from the bytes)`,
         measure: 'open time; rows filled',
         value: `${sec(backfillMs)}; ${filled.toLocaleString('en-US')}/${stored.toLocaleString('en-US')}`,
         reference: `reopen, column there: ${ms(reopenMs)}`,

@@ -44,7 +44,9 @@ const WARM_UP = 20;
 const SCOPE = 'bench-recall';
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 /** The raw FTS5 reference: what recall's BM25 step does at its floor. */
-const RAW_FTS = `SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT ${RECALL_DEFAULTS.candidates}`;
+const RAW_FTS =
+  'SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ' +
+  `ORDER BY bm25(memories_fts) LIMIT ${RECALL_DEFAULTS.candidates}`;
 
 export interface BaseMemory {
   name: string;
@@ -70,10 +72,10 @@ export function loadData(): { tools: BaseMemory[]; queries: string[]; source: st
     };
   }
   const rng = mulberry32(11);
-  const words =
-    'get search read write file user weather flight hotel book list create delete update report email calendar price stock translate patient invoice order shipment route music news'.split(
-      ' ',
-    );
+  const words = (
+    'get search read write file user weather flight hotel book list create delete update report email calendar ' +
+    'price stock translate patient invoice order shipment route music news'
+  ).split(' ');
   const pick = () => words[Math.floor(rng() * words.length)] ?? 'item';
   const tools = Array.from({ length: 4_076 }, (_, i) => ({
     name: `${pick()}${pick().replace(/^./, (c) => c.toUpperCase())}${i}`,

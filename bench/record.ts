@@ -58,7 +58,8 @@ export async function benchRecord(options: {
     for (const m of MIGRATIONS) raw.exec(m.sql);
     raw.pragma('foreign_keys = OFF');
     const insert = raw.prepare(
-      "INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at) VALUES (?, 'bench', ?, ?, ?, 0, NULL, ?, NULL, ?)",
+      'INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at) ' +
+        "VALUES (?, 'bench', ?, ?, ?, 0, NULL, ?, NULL, ?)",
     );
     const write = raw.transaction((from: number) => {
       for (let i = from; i < Math.min(from + options.batch, executions.length); i += 1) {
@@ -77,7 +78,9 @@ export async function benchRecord(options: {
   const raw = median(rawRates);
   return [
     {
-      benchmark: `record executions (${options.executions.toLocaleString('en-US')} × 5 calls, batches of ${options.batch.toLocaleString('en-US')})`,
+      benchmark:
+        `record executions (${options.executions.toLocaleString('en-US')} × 5 calls, ` +
+        `batches of ${options.batch.toLocaleString('en-US')})`,
       measure: `calls/s, median of ${options.rounds}`,
       value: fmtRate(rate),
       reference: `raw call-row insert ${fmtRate(raw)}`,

@@ -44,10 +44,11 @@ async function server(): Promise<Server | string> {
   return services.startPostgres();
 }
 
-const WORDS =
-  'read parse write validate transform json yaml csv file config test build deploy commit branch merge search index query cache token auth user session log metric alert backup restore schema table column row key value api http request response retry queue worker job schedule report chart image resize upload download'.split(
-    ' ',
-  );
+const WORDS = (
+  'read parse write validate transform json yaml csv file config test build deploy commit branch merge search ' +
+  'index query cache token auth user session log metric alert backup restore schema table column row key value ' +
+  'api http request response retry queue worker job schedule report chart image resize upload download'
+).split(' ');
 
 function syntheticData(seed: number) {
   const rng = mulberry32(seed);
