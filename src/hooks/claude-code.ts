@@ -89,8 +89,10 @@ async function runParsedHook(
     if (p.event === 'SessionStart') {
       const { sessionContext } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
-      if (context !== '')
-        out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`;
+      if (context !== '') {
+        const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
+        out.stdout = `${JSON.stringify(output)}\n`;
+      }
     }
   } catch (error) {
     warn(

@@ -65,7 +65,8 @@ export async function sessionContext(
   for (const { s, rules, confidence } of active) {
     if (
       !add(
-        `- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} [confidence:${confidence.toFixed(2)}]`,
+        `- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} ` +
+          `[confidence:${confidence.toFixed(2)}]`,
       )
     )
       break;

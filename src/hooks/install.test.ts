@@ -288,7 +288,7 @@ describe('the .mcp.json entry', () => {
 });
 
 describe('setUpClaudeCode', () => {
-  it('writes settings, .mcp.json, the skills folder and the default observe.json; a second run writes the same bytes', () => {
+  it('writes settings, .mcp.json, the skills folder and the default observe.json; run again, the same bytes', () => {
     const dir = project();
     const first = setUpClaudeCode({ projectDir: dir });
     expect(first.files.map((f) => [f.file, f.status])).toEqual([

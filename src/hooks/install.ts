@@ -140,7 +140,8 @@ function parseObject(text: string | undefined, file: string): Json {
   if (!isObject(value))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${file} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}; nothing was written`,
+      `${file} must hold a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}; ` +
+        'nothing was written',
       { details: { file } },
     );
   return value;
@@ -213,7 +214,8 @@ function eventGroups(hooks: Json, event: string, file: string): unknown[] | unde
   if (!Array.isArray(groups))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${file}: "hooks.${event}" must be an array of matcher groups, got ${JSON.stringify(groups)}; nothing was written`,
+      `${file}: "hooks.${event}" must be an array of matcher groups, got ${JSON.stringify(groups)}; ` +
+        'nothing was written',
       { details: { file, path: `hooks.${event}` } },
     );
   return groups;
@@ -357,7 +359,8 @@ function checkHookCommand(command: string): void {
   if (!isCredenceHookCommand(command)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `the hook command must run \`credence hook claude-code\` (so that Credence finds its entries again), got ${JSON.stringify(command)}`,
+      'the hook command must run `credence hook claude-code` (so that Credence finds its entries again), ' +
+        `got ${JSON.stringify(command)}`,
       { details: { command } },
     );
   }
@@ -432,7 +435,10 @@ function hookMessage(file: string, change: HookChange, status: FileStatus, remov
     ...(change.removed.length > 0 ? [`removed ${events(change.removed)} Credence no longer uses`] : []),
   ];
   if (parts.length === 0) return `${file} ${status}`;
-  return `${parts.join(', ')} ${change.added.length > 0 ? 'to' : 'in'} ${file}${status === 'created' ? ' (created)' : ''}`;
+  return (
+    `${parts.join(', ')} ${change.added.length > 0 ? 'to' : 'in'} ${file}` +
+    `${status === 'created' ? ' (created)' : ''}`
+  );
 }
 
 function mcpMessage(file: string, change: McpChange, status: FileStatus): string {
@@ -585,7 +591,10 @@ export function checkInsideProject(project: string, file: string): void {
       const link = join(project, prefix);
       throw new CredenceError(
         'PATH_OUTSIDE_ROOT',
-        `${link} is a symbolic link leading outside the project${typeof target === 'string' ? ` (to ${target})` : ''}; Credence writes ${file} only inside ${project}. Remove the link or make it point inside the project; nothing was written`,
+        `${link} is a symbolic link leading outside the project` +
+          `${typeof target === 'string' ? ` (to ${target})` : ''}; ` +
+          `Credence writes ${file} only inside ${project}. ` +
+          'Remove the link or make it point inside the project; nothing was written',
         {
           cause: error,
           details: { file, link, project, ...(typeof target === 'string' ? { resolvedTo: target } : {}) },

@@ -61,7 +61,7 @@ describe('the prompt hook', () => {
     await store.close();
   });
 
-  it('prints the context and spools the prompt and what it showed, stored as shown when the spool is next queued', async () => {
+  it('prints the context, spools the prompt and what it showed; queued next, it is stored as shown', async () => {
     const prompt = 'where are the CLI flags declared? my token is ghp_A1b2C3d4E5A1b2C3d4E5A1b2C3d4E5abcdef';
     const r = await runPromptHook(payload(prompt), env(db));
     expect(r.stderr).toBe('');

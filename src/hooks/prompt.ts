@@ -103,8 +103,10 @@ export async function runPromptHook(
       typeof p.raw.prompt === 'string' ? p.raw.prompt : '',
       now,
     );
-    if (context !== '')
-      out.stdout = `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
+    if (context !== '') {
+      const output = { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };
+      out.stdout = `${JSON.stringify(output)}\n`;
+    }
     if (shown.length > 0) {
       try {
         spoolEvent(db, {
@@ -119,7 +121,8 @@ export async function runPromptHook(
       } catch (error) {
         // The context is still worth giving; only the metrics miss it.
         warn(
-          `cannot write to the spool of ${db} (${(error as Error).message}): the context shown this time is not counted`,
+          `cannot write to the spool of ${db} (${(error as Error).message}): ` +
+            'the context shown this time is not counted',
         );
       }
     }

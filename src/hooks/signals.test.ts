@@ -443,7 +443,7 @@ describe('detectCorrection', () => {
     expect(detectCorrection(prompt)).toBeUndefined();
   });
 
-  it(`does not read a prompt longer than ${HOOK_SIGNAL_LIMITS.maxPromptLength} characters: it is a task description`, () => {
+  it(`does not read a prompt over ${HOOK_SIGNAL_LIMITS.maxPromptLength} characters: it is a task description`, () => {
     const task =
       "Don't use any. " +
       'Build the checkout page with a cart summary, a shipping form and a payment step. '.repeat(30);
@@ -569,7 +569,7 @@ describe('observationsFor', () => {
     return { observations: all, state };
   }
 
-  it('turns a failed call into an error with the first line of its error, the file it touched and the hook tags', () => {
+  it("turns a failed call into an error with its error's first line, the file it touched and the hook tags", () => {
     const { observations } = observationsFor(
       {
         kind: 'call',

@@ -83,7 +83,8 @@ export function parseObserveConfig(value: unknown): ObserveConfig {
   const unknownKeys = Object.keys(record).filter((key) => !(OBSERVE_KEYS as readonly string[]).includes(key));
   if (unknownKeys.length > 0) {
     throw invalidConfig(
-      `unknown key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')}; valid keys are ${OBSERVE_KEYS.join(', ')}`,
+      `unknown key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')}; ` +
+        `valid keys are ${OBSERVE_KEYS.join(', ')}`,
       {
         unknownKeys,
       },
@@ -292,11 +293,19 @@ export const CORRECTION_RULES = Object.freeze([
 export type CorrectionRule = (typeof CORRECTION_RULES)[number];
 
 /** Filler that may open an imperative sentence: "please", "but", "ok,", "remember:", … */
-const LEAD = String.raw`^(?:(?:please|and|but|also|again|so|ok|okay|oh|hey|just|then|hmm|wait|sorry|remember|reminder|note)\b[,:;\s—–-]*)*`;
+const LEAD =
+  String.raw`^(?:(?:please|and|but|also|again|so|ok|okay|oh|hey|just|then|hmm|wait|sorry|remember|reminder|note)\b` +
+  String.raw`[,:;\s—–-]*)*`;
+/** Where a team states its habits: "here", "in this repo", "in this project", … */
+const PLACE = String.raw`(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo))`;
 /** What a sentence that overrules the agent goes on with, after "no," or "actually,". */
 const DIRECTIVE = new RegExp(
-  String.raw`^(?:please\s+)?(?:(?:use|don't|dont|do\s+not|never|stop|avoid|keep|leave|put|make|change|rename|revert|undo|remove|drop|delete|move|switch|go\s+back|call|return|write|prefer|skip|let's|lets|instead|rather|not|wrong)\b` +
-    String.raw`|(?:it|that|this|you|we|i|they|the\s+[\w./-]+(?:\s+[\w./-]+)?)\s+(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|has\s+to|have\s+to|always|never|don't|do\s+not|doesn't|does\s+not|want|wanted|meant|said|asked|prefer|goes|go|belongs?|lives?)\b` +
+  String.raw`^(?:please\s+)?(?:(?:use|don't|dont|do\s+not|never|stop|avoid|keep|leave|put|make|change|rename|revert|` +
+    String.raw`undo|remove|drop|delete|move|switch|go\s+back|call|return|write|prefer|skip|let's|lets|instead|rather|` +
+    String.raw`not|wrong)\b` +
+    String.raw`|(?:it|that|this|you|we|i|they|the\s+[\w./-]+(?:\s+[\w./-]+)?)\s+` +
+    String.raw`(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|has\s+to|have\s+to|always|never|don't|do\s+not|` +
+    String.raw`doesn't|does\s+not|want|wanted|meant|said|asked|prefer|goes|go|belongs?|lives?)\b` +
     String.raw`|(?:it's|that's|this\s+is|it\s+is|that\s+is)\s+(?:wrong|not|incorrect|supposed)\b)`,
   'i',
 );
@@ -308,8 +317,11 @@ const BULLET = /^(?:[-*•]|\d+[.)])\s+/;
 /** A polite request: "can you use X instead?" is read as "use X instead". */
 const POLITE = /^(?:(?:so|ok|okay|and|but|hey|also|then)[,\s]+)*(?:can|could|would|will)\s+you(?:\s+please)?\s+(?=\S)/i;
 /** A sentence that opens like a question or a condition is not a correction. */
-const INTERROGATIVE =
-  /^(?:do\s+(?:you|we|i|they)\b|(?:does|did|is|are|was|were|should|shall|can|could|would|will|may|might|why|how|what|which|where|who|whether|if|unless)\b)/i;
+const INTERROGATIVE = new RegExp(
+  String.raw`^(?:do\s+(?:you|we|i|they)\b|(?:does|did|is|are|was|were|should|shall|can|could|would|will|may|might|` +
+    String.raw`why|how|what|which|where|who|whether|if|unless)\b)`,
+  'i',
+);
 /** Words that, before a rule's match, make it reported, asked or conditional. */
 const SUBORDINATE = /\b(?:if|unless|whether|why|how|what|which|says?|said|claims?|sure|wonder)\b/i;
 
@@ -317,28 +329,49 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
   [
     'wrong',
     new RegExp(
-      String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:(?:all|completely|totally|just|still|simply|clearly|definitely)\s+)?(?:(?:the\s+)?wrong|incorrect|not\s+(?:right|correct|what\s+i\s+(?:asked|meant|wanted|said)|how\s+(?:we|i|you)\b))` +
-        String.raw`|\byou(?:'re|\s+are)\s+(?:wrong|mistaken)\b|\byou\s+(?:edited|changed|used|picked|opened|modified|deleted|imported|called)\s+the\s+wrong\b`,
+      String.raw`\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+` +
+        String.raw`(?:(?:all|completely|totally|just|still|simply|clearly|definitely)\s+)?` +
+        String.raw`(?:(?:the\s+)?wrong|incorrect|` +
+        String.raw`not\s+(?:right|correct|what\s+i\s+(?:asked|meant|wanted|said)|how\s+(?:we|i|you)\b))` +
+        String.raw`|\byou(?:'re|\s+are)\s+(?:wrong|mistaken)\b` +
+        String.raw`|\byou\s+(?:edited|changed|used|picked|opened|modified|deleted|imported|called)\s+the\s+wrong\b`,
       'i',
     ),
   ],
   [
     'instead-of',
-    /\b(?:instead\s+of|rather\s+than)\b.{0,120}?[,\s](?:use|call|write|try|go\s+with|put|return|throw|import|prefer)\b|\b(?:use|call|write|try|go\s+with|put|return|throw|import|prefer|pick|choose|switch\s+to)\s+\S.{0,120}?\binstead\s+of\b/i,
+    new RegExp(
+      String.raw`\b(?:instead\s+of|rather\s+than)\b.{0,120}?` +
+        String.raw`[,\s](?:use|call|write|try|go\s+with|put|return|throw|import|prefer)\b` +
+        String.raw`|\b(?:use|call|write|try|go\s+with|put|return|throw|import|prefer|pick|choose|switch\s+to)\s+` +
+        String.raw`\S.{0,120}?\binstead\s+of\b`,
+      'i',
+    ),
   ],
   [
     'use-not',
-    /\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?(?:,\s*not|\s+rather\s+than)\s+(?!(?:only|just|sure)\b)\S|\bprefer\s+\S.{0,80}?\s+over\s+\S/i,
+    new RegExp(
+      String.raw`\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?` +
+        String.raw`(?:,\s*not|\s+rather\s+than)\s+(?!(?:only|just|sure)\b)\S` +
+        String.raw`|\bprefer\s+\S.{0,80}?\s+over\s+\S`,
+      'i',
+    ),
   ],
   [
     'use-instead',
-    /\b(?:use|call|try|go\s+with|switch\s+to|prefer|run|do|put|write|import|return|make)\s+\S.{0,120}?\binstead\b(?!\s+of\b)/i,
+    new RegExp(
+      String.raw`\b(?:use|call|try|go\s+with|switch\s+to|prefer|run|do|put|write|import|return|make)\s+` +
+        String.raw`\S.{0,120}?\binstead\b(?!\s+of\b)`,
+      'i',
+    ),
   ],
   [
     'dont',
     new RegExp(
       LEAD +
-        String.raw`(?:(?:i\s+(?:said|told\s+you|asked\s+you)[,:]?\s+)?(?:don't|dont)\s+(?!(?:you|we|they|i|know|think|understand|see|get|remember|recall|care|mind|worry|hesitate|panic|believe|even)\b)\w` +
+        String.raw`(?:(?:i\s+(?:said|told\s+you|asked\s+you)[,:]?\s+)?(?:don't|dont)\s+` +
+        '(?!(?:you|we|they|i|know|think|understand|see|get|remember|recall|care|mind|' +
+        String.raw`worry|hesitate|panic|believe|even)\b)\w` +
         String.raw`|you\s+(?:shouldn't|mustn't|can't|don't\s+(?:need|have)\s+to)\s+\w)`,
       'i',
     ),
@@ -347,7 +380,8 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
     'do-not',
     new RegExp(
       LEAD +
-        String.raw`(?:(?:i\s+(?:said|told\s+you|asked\s+you)[,:]?\s+)?do\s+not\s+(?!(?:you|we|they|i|know|think|understand|worry|hesitate|panic)\b)\w` +
+        String.raw`(?:(?:i\s+(?:said|told\s+you|asked\s+you)[,:]?\s+)?do\s+not\s+` +
+        String.raw`(?!(?:you|we|they|i|know|think|understand|worry|hesitate|panic)\b)\w` +
         String.raw`|i\s+(?:told|asked)\s+you\s+not\s+to\b|you\s+(?:should|must|do)\s+not\s+\w|you\s+cannot\s+\w)`,
       'i',
     ),
@@ -356,7 +390,8 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
     'stop',
     new RegExp(
       LEAD +
-        String.raw`stop\s+(?!(?:thing|something|anything|everything|nothing|string|spring|during|morning|evening|ceiling|king|ring|bring|sing|wing)\b)[a-z]{2,}ing\b`,
+        String.raw`stop\s+(?!(?:thing|something|anything|everything|nothing|string|spring|during|morning|evening|` +
+        String.raw`ceiling|king|ring|bring|sing|wing)\b)[a-z]{2,}ing\b`,
       'i',
     ),
   ],
@@ -364,7 +399,10 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
     'never',
     new RegExp(
       LEAD +
-        String.raw`(?:(?:you|we)\s+(?:should\s+|must\s+)?)?never\s+(?!(?:mind|seen|been|heard|had|knew|thought|got|did|was|were|saw|done|gone|made|ran|wrote|written|found|felt|understood|came|went|said|told|again|ever)\b)(?!(?!(?:need|embed|feed|seed|proceed|exceed|succeed|shred)\b)[a-z]+ed\b)[a-z]`,
+        String.raw`(?:(?:you|we)\s+(?:should\s+|must\s+)?)?never\s+` +
+        '(?!(?:mind|seen|been|heard|had|knew|thought|got|did|was|were|saw|done|gone|made|ran|wrote|written|' +
+        String.raw`found|felt|understood|came|went|said|told|again|ever)\b)` +
+        String.raw`(?!(?!(?:need|embed|feed|seed|proceed|exceed|succeed|shred)\b)[a-z]+ed\b)[a-z]`,
       'i',
     ),
   ],
@@ -372,9 +410,10 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
     'we-use',
     new RegExp(
       LEAD +
-        String.raw`(?:(?:(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo)),?\s+)?we\s+(?:(?:always|only|usually|generally)\s+(?:use|write|put|keep|call|name|run|import|do)|prefer)\b` +
-        String.raw`|(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo)),?\s+we\s+(?:use|write|put|keep|run|do)\b` +
-        String.raw`|we\s+(?:use|write|put|keep|run|do)\s+\S.{0,80}?\s+(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo))\b` +
+        String.raw`(?:(?:${PLACE},?\s+)?we\s+(?:(?:always|only|usually|generally)\s+` +
+        String.raw`(?:use|write|put|keep|call|name|run|import|do)|prefer)\b` +
+        String.raw`|${PLACE},?\s+we\s+(?:use|write|put|keep|run|do)\b` +
+        String.raw`|we\s+(?:use|write|put|keep|run|do)\s+\S.{0,80}?\s+${PLACE}\b` +
         String.raw`|we\s+(?:don't|do\s+not)\s+(?:use|write|put|keep|call|name|import|commit|push|merge)\b)`,
       'i',
     ),

@@ -66,7 +66,7 @@ describe('the hook spool', () => {
     expect(got.map((e) => e.at)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("never takes a session's event without the one before it, when the folder is read while its hooks write", async () => {
+  it("never takes a session's event without the one before it when the folder is read while hooks write", async () => {
     // A directory listing is no snapshot: ext4 reads a folder in hash order, so of two files added
     // while it is read, the listing can hold the second and miss the first (seen in CI: the
     // 8-writer test learned a session's calls out of order).

@@ -57,7 +57,10 @@ function stamp(): string {
   const micros = Math.max(Date.now() * 1000, lastMicros + 1);
   lastMicros = micros;
   written += 1;
-  return `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`;
+  return (
+    `${String(micros).padStart(17, '0')}-${String(process.pid).padStart(8, '0')}-` +
+    `${String(written).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8)}`
+  );
 }
 
 /** The spool folder, made one level at a time (a recursive mkdir can spin forever under /proc on Node 20). */

@@ -24,7 +24,8 @@ describe('a hook writing its output', () => {
       '/bin/sh',
       [
         '-c',
-        `"${process.execPath}" --input-type=module -e 'import { writeStdio } from ${JSON.stringify(stdio)}; writeStdio(1, "x".repeat(200000)); process.stderr.write("done")' | true`,
+        `"${process.execPath}" --input-type=module -e 'import { writeStdio } from ${JSON.stringify(stdio)}; ` +
+          `writeStdio(1, "x".repeat(200000)); process.stderr.write("done")' | true`,
       ],
       { encoding: 'utf8' },
     );
