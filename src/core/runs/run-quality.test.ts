@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { runQuality, runSucceeded } from './run-quality.js';
+
+describe('runQuality', () => {
+  it('is the run’s own confidence when it has one', () => {
+    expect(runQuality({ confidence: 0.42, calls: [{ status: 'success', retries: 0 }] })).toBe(0.42);
+  });
+
+  it('is 1 for clean successful calls and the mean outcome over 0.7 otherwise', () => {
+    expect(runQuality({ calls: [{ status: 'success', retries: 0 }] })).toBe(1);
+    expect(runQuality({ calls: [{ status: 'failure', retries: 0 }] })).toBeCloseTo(0.3 / 0.7, 12);
+    expect(runQuality({ calls: [{ status: 'success' }, { status: 'failure' }] })).toBeCloseTo(0.5 / 0.7, 12);
+  });
+
+  it('counts retries against a call', () => {
+    expect(runQuality({ calls: [{ status: 'success', retries: 2 }] })).toBeCloseTo(0.5 / 0.7, 12);
+  });
+
+  it('is 0 for a run without calls', () => {
+    expect(runQuality({ calls: [] })).toBe(0);
+  });
+});
+
+describe('runSucceeded', () => {
+  it('holds at quality 0.5 and above', () => {
+    expect(runSucceeded({ confidence: 0.5, calls: [] })).toBe(true);
+    expect(runSucceeded({ confidence: 0.49, calls: [] })).toBe(false);
+    expect(runSucceeded({ calls: [{ status: 'failure' }] })).toBe(false);
+    expect(runSucceeded({ calls: [{ status: 'partial' }] })).toBe(true);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * @module core/runs/run-quality
+ * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow
+ * run's, seed 002), else the mean outcome confidence of its calls relative to a clean success
+ * (OUTCOME_DEFAULTS.success), capped at 1. A run counts as a success at quality ≥ 0.5. Pure.
+ */
+import type { CallStatus } from '../types.js';
+import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
+
+/** A run as its quality reads it. */
+export interface QualityRun {
+  readonly confidence?: number | undefined;
+  readonly calls: readonly { readonly status: CallStatus; readonly retries?: number }[];
+}
+
+/** The quality at and above which a run counts as a success. */
+export const RUN_SUCCESS_QUALITY = 0.5;
+
+/** The run's quality: its confidence, else its calls' mean outcome confidence / 0.7, at most 1; 0 without calls. */
+export function runQuality(run: QualityRun): number {
+  if (run.confidence !== undefined) return run.confidence;
+  if (run.calls.length === 0) return 0;
+  const sum = run.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries ?? 0 }).value, 0);
+  return Math.min(1, sum / run.calls.length / OUTCOME_DEFAULTS.success);
+}
+
+/** Whether a run went well: quality ≥ {@link RUN_SUCCESS_QUALITY}. */
+export function runSucceeded(run: QualityRun): boolean {
+  return runQuality(run) >= RUN_SUCCESS_QUALITY;
+}
