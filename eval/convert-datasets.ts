@@ -181,7 +181,8 @@ function main(): number {
   const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
   if (!existsSync(dataDir)) {
     console.error(
-      `convert-datasets: no data folder at ${dataDir} (expected ../shared/data beside the repository, or pass --data DIR)`,
+      `convert-datasets: no data folder at ${dataDir} ` +
+        '(expected ../shared/data beside the repository, or pass --data DIR)',
     );
     return 1;
   }
@@ -191,7 +192,8 @@ function main(): number {
     const rows = [...convertNestful(dataDir, outDir), ...convertSealTools(dataDir, outDir)];
     printTable(rows);
     console.log(
-      `written to ${outDir}  (problems on tool rows: duplicate or malformed records; on execution rows: see the lines above)`,
+      `written to ${outDir}  ` +
+        '(problems on tool rows: duplicate or malformed records; on execution rows: see the lines above)',
     );
     return 0;
   } catch (error) {

@@ -345,9 +345,12 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   out(`## C. Recall, Seal-Tools tool descriptions as memories (issue 5)`);
   out();
   out(
-    `${input.tools.length.toLocaleString('en-US')} memories (one a tool: id = tool name, title = the name split into words, text = its description, category note), remembered in ${(rememberMs / 1000).toFixed(1)} s; ` +
-      `recall index (embeddings) built in ${(buildMs / 1000).toFixed(1)} s. Questions: dev ${dev.length}, test_in_domain ${test.length} queries; relevant = the query's ground-truth tools ` +
-      `(${mean([...dev, ...test].map((p) => p.relevant.size)).toFixed(2)} a query). Each query's ranking is its top ${EVAL_LIMIT}; Recall@5 = share of its tools in the top 5; nDCG@10 with binary relevance.`,
+    `${input.tools.length.toLocaleString('en-US')} memories (one a tool: id = tool name, title = the name split into ` +
+      `words, text = its description, category note), remembered in ${(rememberMs / 1000).toFixed(1)} s; recall ` +
+      `index (embeddings) built in ${(buildMs / 1000).toFixed(1)} s. Questions: dev ${dev.length}, test_in_domain ` +
+      `${test.length} queries; relevant = the query's ground-truth tools ` +
+      `(${mean([...dev, ...test].map((p) => p.relevant.size)).toFixed(2)} a query). Each query's ranking is its top ` +
+      `${EVAL_LIMIT}; Recall@5 = share of its tools in the top 5; nDCG@10 with binary relevance.`,
   );
   out();
   out(`### C1. Ranking: BM25 weight sweep (fused score = w · BM25 ratio + (1 − w) · cosine)`);
@@ -367,10 +370,13 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   out(`### C2. Labels: the "high" label, the seed's relative label beside ours (evidence)`);
   out();
   out(
-    `Precision = share of the results labelled high (of the top ${EVAL_LIMIT}) that are relevant; coverage = share of the queries whose top result is relevant that get at least one "high"; ` +
-      `"≥1 high" = share of all queries with one. "held out ≥1 high": the test queries again, each with its own relevant memories taken out of the store, so that nothing relevant is left ` +
-      `(SPEC §8: such a query gets no "high"; lower is better). Evidence thresholds tuned on dev for each ranking: the best precision with coverage ≥ ${MIN_DEV_COVERAGE} ` +
-      `(grid ${TERM_SHARE_GRID.length} minTermShare × ${SIMILARITY_GRID.length} minSimilarity × ${MARGIN_GRID.length} minMargin = ${chosen.tried} points).`,
+    `Precision = share of the results labelled high (of the top ${EVAL_LIMIT}) that are relevant; coverage = share ` +
+      'of the queries whose top result is relevant that get at least one "high"; "≥1 high" = share of all queries ' +
+      'with one. "held out ≥1 high": the test queries again, each with its own relevant memories taken out of the ' +
+      'store, so that nothing relevant is left (SPEC §8: such a query gets no "high"; lower is better). Evidence ' +
+      `thresholds tuned on dev for each ranking: the best precision with coverage ≥ ${MIN_DEV_COVERAGE} (grid ` +
+      `${TERM_SHARE_GRID.length} minTermShare × ${SIMILARITY_GRID.length} minSimilarity × ${MARGIN_GRID.length} ` +
+      `minMargin = ${chosen.tried} points).`,
   );
   out();
   const labelRow = (name: string, label: string, w: number, labels: RecallLabelOptions): string[] => {
@@ -413,14 +419,17 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   for (const r of rankings) {
     const t = tunedAt(r.w);
     out(
-      `Tuned for ${r.name}: ${thresholdText(t.thresholds)} (dev precision ${orDash(t.dev.precision, f3)}, coverage ${orDash(t.dev.coverage, f3)}; ${t.eligible}/${t.tried} grid points reach the coverage floor).`,
+      `Tuned for ${r.name}: ${thresholdText(t.thresholds)} (dev precision ${orDash(t.dev.precision, f3)}, coverage ` +
+        `${orDash(t.dev.coverage, f3)}; ${t.eligible}/${t.tried} grid points reach the coverage floor).`,
     );
   }
   out(
-    `Re-scored pools checked against direct recall calls (limit ${EVAL_LIMIT}; each ranking × seed / default / tuned labels; first 10 dev and 10 test queries): ` +
-      `${verified.rankings - verified.mismatches}/${verified.rankings} identical (ids and labels). Held-out pools checked against a store that never held the ${removed.size} tools of the first ${sample.length} test queries ` +
-      `(default and tuned evidence labels): top result and its label identical in ${heldOutVerified.rankings - heldOutVerified.mismatches}/${heldOutVerified.rankings} ` +
-      `(lower down the lists differ a little: BM25's corpus statistics change without those documents).`,
+    `Re-scored pools checked against direct recall calls (limit ${EVAL_LIMIT}; each ranking × seed / default / tuned ` +
+      `labels; first 10 dev and 10 test queries): ${verified.rankings - verified.mismatches}/${verified.rankings} ` +
+      `identical (ids and labels). Held-out pools checked against a store that never held the ${removed.size} tools ` +
+      `of the first ${sample.length} test queries (default and tuned evidence labels): top result and its label ` +
+      `identical in ${heldOutVerified.rankings - heldOutVerified.mismatches}/${heldOutVerified.rankings} (lower down ` +
+      "the lists differ a little: BM25's corpus statistics change without those documents).",
   );
   out();
 
@@ -462,9 +471,11 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   const meets = (ours: LabelScore, seed: LabelScore) => ours.precision > seed.precision && ours.coverage >= 0.5;
   const met = meets(oursTest, seedTest);
   const measured = (ours: LabelScore, seed: LabelScore) =>
-    `P ${orDash(ours.precision, f3)} vs seed ${orDash(seed.precision, f3)}; coverage ${orDash(ours.coverage, f3)} (seed ${orDash(seed.coverage, f3)})`;
+    `P ${orDash(ours.precision, f3)} vs seed ${orDash(seed.precision, f3)}; coverage ${orDash(ours.coverage, f3)} ` +
+    `(seed ${orDash(seed.coverage, f3)})`;
   out(
-    "### C3. Target (issue 5): on test_in_domain the \"high\" label's precision is above the seed's relative label's while its coverage stays ≥ 0.5",
+    `### C3. Target (issue 5): on test_in_domain the "high" label's precision is above the seed's relative label's ` +
+      'while its coverage stays ≥ 0.5',
   );
   out();
   out(
@@ -486,7 +497,8 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
   );
   out();
   out(
-    `(C took ${((performance.now() - started) / 1000).toFixed(1)} s, of which ${(poolMs / 1000).toFixed(1)} s for ${dev.length + test.length} recalls of the whole pool)`,
+    `(C took ${((performance.now() - started) / 1000).toFixed(1)} s, of which ${(poolMs / 1000).toFixed(1)} s for ` +
+      `${dev.length + test.length} recalls of the whole pool)`,
   );
   return { weight: bestW, thresholds: chosen.thresholds, test: { evidence: oursTest, seed: seedTest }, met };
 }

@@ -52,7 +52,8 @@ const out = (text = ''): void => void process.stdout.write(`${text}\n`);
 const nestful = loadNestful(dataDir);
 const seal = loadSealTools(dataDir);
 out(
-  `# What-if measurements (seed ${seed}; Seal-Tools DAG queries: every ${sealEvery === 1 ? '' : `${sealEvery}th of the `}half B)`,
+  `# What-if measurements (seed ${seed}; Seal-Tools DAG queries: ` +
+    `every ${sealEvery === 1 ? '' : `${sealEvery}th of the `}half B)`,
 );
 out();
 

@@ -175,10 +175,14 @@ export function formatHabitsEvaluation(e: HabitsEvaluation, seed: number): strin
   lines.push('## D. Continuous learning: habits in a stream of observations (issue 6, seed 004)');
   lines.push('');
   lines.push(
-    `Stream (seed ${seed}, eval/habits): ${e.observations.toLocaleString('en-US')} observations over ${STREAM_DEFAULTS.days} days, ${e.habits} habits written from fixed paraphrase templates, ` +
-      `${e.plantedContradictions} one-off contradictions (all ≥ ${STREAM_DEFAULTS.contradictionMinAgeDays} days old at now = ${new Date(STREAM_DEFAULTS.now).toISOString()}), one-off noise. ` +
-      `Evolve: offline word-vector embeddings of ${e.distinctTexts.toLocaleString('en-US')} distinct texts, groupObservations (vectorWeight ${GROUPING_DEFAULTS.vectorWeight}, join ${GROUPING_DEFAULTS.joinThreshold}, ` +
-      `merge ${GROUPING_DEFAULTS.mergeThreshold}, link ${GROUPING_DEFAULTS.linkThreshold}), detectContradictions (near ${CONTRADICTION_DEFAULTS.nearThreshold}), isSignificant (≥ 3, mean ≥ 0.5, no contradiction in 7 days).`,
+    `Stream (seed ${seed}, eval/habits): ${e.observations.toLocaleString('en-US')} observations over ` +
+      `${STREAM_DEFAULTS.days} days, ${e.habits} habits written from fixed paraphrase templates, ` +
+      `${e.plantedContradictions} one-off contradictions (all ≥ ${STREAM_DEFAULTS.contradictionMinAgeDays} days old ` +
+      `at now = ${new Date(STREAM_DEFAULTS.now).toISOString()}), one-off noise. Evolve: offline word-vector ` +
+      `embeddings of ${e.distinctTexts.toLocaleString('en-US')} distinct texts, groupObservations (vectorWeight ` +
+      `${GROUPING_DEFAULTS.vectorWeight}, join ${GROUPING_DEFAULTS.joinThreshold}, merge ` +
+      `${GROUPING_DEFAULTS.mergeThreshold}, link ${GROUPING_DEFAULTS.linkThreshold}), detectContradictions (near ` +
+      `${CONTRADICTION_DEFAULTS.nearThreshold}), isSignificant (≥ 3, mean ≥ 0.5, no contradiction in 7 days).`,
   );
   lines.push('');
   lines.push(
@@ -224,18 +228,22 @@ export function formatHabitsEvaluation(e: HabitsEvaluation, seed: number): strin
   if (e.missing.length > 0) lines.push(`Habits not found: ${e.missing.join(', ')}.`);
   if (e.falseGroups.length > 0) {
     lines.push(
-      `Significant groups that are not habits (${e.falseGroups.length}): ${e.falseGroups.map((g) => `"${g.label}" (${g.size}, ${g.majority})`).join('; ')}.`,
+      `Significant groups that are not habits (${e.falseGroups.length}): ` +
+        `${e.falseGroups.map((g) => `"${g.label}" (${g.size}, ${g.majority})`).join('; ')}.`,
     );
   }
   if (e.merges.length > 0)
     lines.push(
-      `Merges: ${e.merges.map((m) => `"${m.label}" (${m.habits.map(([h, n]) => `${h} ${n}`).join(', ')})`).join('; ')}.`,
+      `Merges: ${e.merges
+        .map((m) => `"${m.label}" (${m.habits.map(([h, n]) => `${h} ${n}`).join(', ')})`)
+        .join('; ')}.`,
     );
   if (e.missedContradictions.length > 0)
     lines.push(`Planted contradictions not found: ${e.missedContradictions.join('; ')}.`);
   lines.push(
-    'Splits cost no recall here, but each split is one more instinct for the same habit: the default word vectors cannot bridge paraphrases that share no word ' +
-      '("Time is injected so that tests are reproducible" / "Pass the clock in instead of calling Date.now()"), so most habits stay one group per wording.',
+    'Splits cost no recall here, but each split is one more instinct for the same habit: the default word vectors ' +
+      'cannot bridge paraphrases that share no word ("Time is injected so that tests are reproducible" / "Pass the ' +
+      'clock in instead of calling Date.now()"), so most habits stay one group per wording.',
   );
   return lines.join('\n');
 }
