@@ -123,7 +123,8 @@ try {
   console.log('node                intent          outcome   retries  used by  confidence');
   for (const n of run.nodes) {
     console.log(
-      `${n.name.padEnd(20)}${n.intent.padEnd(16)}${n.status.padEnd(10)}${String(n.retries).padEnd(9)}${String(n.downstreamUses).padEnd(9)}` +
+      `${n.name.padEnd(20)}${n.intent.padEnd(16)}${n.status.padEnd(10)}` +
+        `${String(n.retries).padEnd(9)}${String(n.downstreamUses).padEnd(9)}` +
         `${n.confidence.toFixed(2)} = ${n.parts.base} − ${n.parts.retryPenalty} + ${n.parts.downstreamBoost}`,
     );
   }

@@ -310,7 +310,8 @@ const memories = [
     'demo-mem-errors',
     'decision',
     'Errors as values',
-    'Service functions return { ok, value } or { ok: false, error } with a code from the catalogue; exceptions are for bugs.',
+    'Service functions return { ok, value } or { ok: false, error } with a code from the catalogue; ' +
+      'exceptions are for bugs.',
     ['errors', 'style'],
   ],
   [
@@ -352,7 +353,8 @@ const memories = [
     'demo-mem-config',
     'note',
     'Config schema',
-    'config.json is validated against schema/config.schema.json at start-up; a bad file stops the service with the path of the bad field.',
+    'config.json is validated against schema/config.schema.json at start-up; ' +
+      'a bad file stops the service with the path of the bad field.',
     ['config'],
   ],
 ].map(([id, category, title, text, tags]) => ({ id, category, title, text, tags }));
@@ -384,5 +386,6 @@ writeFileSync(new URL('observations.jsonl', out), lines(observations));
 writeFileSync(new URL('memories.jsonl', out), lines(memories));
 writeFileSync(new URL('suggestions.jsonl', out), lines(suggestions));
 console.log(
-  `data/demo: ${tools.length} tools, ${runs.length} runs, ${observations.length} observations, ${memories.length} memories, ${suggestions.length} suggestions`,
+  `data/demo: ${tools.length} tools, ${runs.length} runs, ${observations.length} observations, ` +
+    `${memories.length} memories, ${suggestions.length} suggestions`,
 );

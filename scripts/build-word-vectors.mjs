@@ -189,6 +189,11 @@ writeFileSync(
   Buffer.concat([prefix, headerBytes, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength), vocab]),
 );
 process.stdout.write(
-  `${JSON.stringify({ ...header, commonDirection: `(${dimension} numbers)`, extraWordsMissingFromGloVe: missing }, null, 2)}\n` +
-    `wrote ${OUT}: ${statSync(OUT).size.toLocaleString('en-US')} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  `${JSON.stringify(
+    { ...header, commonDirection: `(${dimension} numbers)`, extraWordsMissingFromGloVe: missing },
+    null,
+    2,
+  )}\n` +
+    `wrote ${OUT}: ${statSync(OUT).size.toLocaleString('en-US')} bytes ` +
+    `in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );

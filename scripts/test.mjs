@@ -59,7 +59,8 @@ try {
   // A whole run with a server: the core end-to-end flows again, on PostgreSQL.
   if (code === 0 && args.length === 0 && env.CREDENCE_TEST_DATABASE_URL) {
     process.stderr.write(
-      `[test] the core end-to-end files again on PostgreSQL (CREDENCE_E2E_STORE=postgres): ${E2E_ON_POSTGRES.join(' ')}\n`,
+      '[test] the core end-to-end files again on PostgreSQL (CREDENCE_E2E_STORE=postgres): ' +
+        `${E2E_ON_POSTGRES.join(' ')}\n`,
     );
     code = await run(E2E_ON_POSTGRES, { CREDENCE_E2E_STORE: 'postgres' });
     // On a server of the user's own (not our throwaway cluster), leave no test schema behind.
