@@ -75,7 +75,8 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
         const missing = required.filter((name) => !(name in argumentsOf(task)));
         if (missing.length > 0)
           notRun.push(
-            `${task.tool} needs ${missing.map((m) => `"${m}"`).join(', ')}: give them in arguments (by task id "${task.id}" or tool id)`,
+            `${task.tool} needs ${missing.map((m) => `"${m}"`).join(', ')}: ` +
+              `give them in arguments (by task id "${task.id}" or tool id)`,
           );
       }
     }
@@ -120,7 +121,8 @@ async function runExplicit(
     return jsonResult(
       {
         error:
-          'execute_dag runs workflows through the gateway: start `credence serve --gateway FILE` with the servers that provide these tools',
+          'execute_dag runs workflows through the gateway: ' +
+          'start `credence serve --gateway FILE` with the servers that provide these tools',
         layers: check.layers,
       },
       true,
@@ -130,7 +132,9 @@ async function runExplicit(
   if (unserved.length > 0) {
     return jsonResult(
       {
-        error: `no downstream server of this gateway provides ${unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', ')}`,
+        error:
+          'no downstream server of this gateway provides ' +
+          unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', '),
         layers: check.layers,
       },
       true,

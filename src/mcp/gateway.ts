@@ -81,8 +81,11 @@ function gatewayError(message: string): CallToolResult {
 }
 
 /** Errors that mean the connection itself is gone (a dead HTTP server, a dropped session), not that a call failed. */
-const CONNECTION_LOST =
-  /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|unknown MCP session|HTTP 404/i;
+const CONNECTION_LOST = new RegExp(
+  'fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Connection closed|Not connected|session not found|' +
+    'unknown MCP session|HTTP 404',
+  'i',
+);
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
@@ -209,7 +212,8 @@ export class Gateway {
     const { client } = connection;
     if (connection.state !== 'connected' || client === undefined) {
       return gatewayError(
-        `server "${connection.config.name}" is unavailable${connection.error === undefined ? '' : `: ${connection.error}`}`,
+        `server "${connection.config.name}" is unavailable` +
+          `${connection.error === undefined ? '' : `: ${connection.error}`}`,
       );
     }
     const name = id.slice(connection.config.name.length + 1);
@@ -240,7 +244,8 @@ export class Gateway {
     void client.close().catch(() => {});
     if (this.#closed) return;
     this.#options.log(
-      `gateway: server "${connection.config.name}" is unavailable (${reason}); its tools answer with an error until it is back`,
+      `gateway: server "${connection.config.name}" is unavailable (${reason}); ` +
+        'its tools answer with an error until it is back',
     );
     this.#options.onToolsChanged?.();
     this.#scheduleRetry(connection);

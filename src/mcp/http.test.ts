@@ -48,7 +48,7 @@ afterEach(async () => {
 });
 
 describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
-  it('64 idle sessions held by another local process do not lock out a new client: the least recently used one is closed for it', async () => {
+  it("64 idle sessions of another local process don't lock out a new client: the idlest one is closed", async () => {
     credence = await openCredence({
       store: openSqliteStore({ path: ':memory:' }),
       scope: 'http',
@@ -96,7 +96,7 @@ describe('the HTTP transport at its session cap (issue 17, red-team 8)', () => {
     await client.close();
   });
 
-  it('never closes a session with a request in progress: when every session is busy, a new one is refused with 503', async () => {
+  it('never closes a session with a request in progress: when every session is busy, a new one gets 503', async () => {
     let release = (): void => {};
     const held = new Promise<void>((done) => (release = done));
     let started = 0;
@@ -153,7 +153,7 @@ describe('the HTTP transport when a handler fails (issue 17, red-team 4)', () =>
     });
   let lines: string[] = [];
 
-  it('answers an MCP request whose session could not be made with a 500 naming the class and code, its message in the log only', async () => {
+  it('an MCP session that cannot be made gets a 500 naming class and code, its message in the log only', async () => {
     lines = [];
     running = await failing('session');
     const res = await fetch(running.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) });

@@ -99,7 +99,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       if (entry[1].busy === 0 && (idlest === undefined || entry[1].lastSeen < idlest[1].lastSeen)) idlest = entry;
     if (idlest === undefined) return false;
     log(
-      `http: ${maxSessions} MCP sessions open; closing session ${idlest[0]}, unused for ${Math.round((now() - idlest[1].lastSeen) / 1000)} s, for a new client`,
+      `http: ${maxSessions} MCP sessions open; closing session ${idlest[0]}, ` +
+        `unused for ${Math.round((now() - idlest[1].lastSeen) / 1000)} s, for a new client`,
     );
     // Closing the transport ends the session as a DELETE would (its onclose forgets it and tells the owner).
     await idlest[1].transport.close().catch(() => {});
@@ -146,7 +147,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         return send(
           res,
           503,
-          `too many open MCP sessions (${maxSessions}), each with a request in progress: try again, or end one with DELETE /mcp`,
+          `too many open MCP sessions (${maxSessions}), each with a request in progress: ` +
+            'try again, or end one with DELETE /mcp',
         );
     }
     const id = randomUUID();
@@ -202,7 +204,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       return send(
         res,
         400,
-        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for /mcp or a dashboard page such as /graph`,
+        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ` +
+          'ask for /mcp or a dashboard page such as /graph',
       );
     const path = url.pathname;
     if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true))

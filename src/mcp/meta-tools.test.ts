@@ -45,7 +45,7 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
     expect(props('suggest_next').tool?.maxLength).toBe(INPUT_LIMITS.toolName);
   });
 
-  it('refuse an over-long query before any work, as arguments that do not fit the schema (-32602 naming the field and the limit)', async () => {
+  it('refuse an over-long query before any work: -32602, off the schema, naming the field and the limit', async () => {
     const credence = await openCredence({
       store: openSqliteStore({ path: ':memory:' }),
       scope: 'limits',

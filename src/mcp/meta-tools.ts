@@ -53,9 +53,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'search_tools',
     title: 'Search tools',
     description:
-      "Ranks the tools Credence knows (its catalogue, including the gateway's downstream tools) for a task described in words. " +
-      'Each result carries its score and the parts that made it: semantic similarity, graph relatedness to the context tools, and the local alpha that weighs them. ' +
-      'Pass the tools already used in this task as context_tools to favour those that usually follow them.',
+      "Ranks the tools Credence knows (its catalogue, including the gateway's downstream tools) for a task " +
+      'described in words. Each result carries its score and the parts that made it: semantic similarity, graph ' +
+      'relatedness to the context tools, and the local alpha that weighs them. Pass the tools already used in ' +
+      'this task as context_tools to favour those that usually follow them.',
     input: z.strictObject({
       query: text('query').describe('what the tool should do, in words'),
       limit: Limit(50, 10),
@@ -74,11 +75,14 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'execute_dag',
     title: 'Suggest or run a workflow DAG',
     description:
-      'With {intent}: suggests a workflow DAG of tools for the intent, with its confidence, the weights used (cold start, growing, mature), the rationale and alternatives; ' +
-      "it runs it only when every tool is marked readOnlyHint and the confidence reaches the server's threshold (default 0.85). " +
-      'With {workflow: {tasks: [{id, tool, arguments, dependsOn}]}}: validates it (unknown tool, missing dependency, cycle) and runs it through the gateway in parallel layers. ' +
-      'An argument "$task_1" is the text of task_1\'s result; "$task_1.field" reads a field of its structured content (or of its text parsed as JSON); "$$" escapes a literal "$". ' +
-      'A failed task fails the tasks that depend on it, not its siblings. Every run is recorded, so the tool graph learns its dependencies.',
+      'With {intent}: suggests a workflow DAG of tools for the intent, with its confidence, the weights used ' +
+      '(cold start, growing, mature), the rationale and alternatives; it runs it only when every tool is marked ' +
+      "readOnlyHint and the confidence reaches the server's threshold (default 0.85). With {workflow: {tasks: " +
+      '[{id, tool, arguments, dependsOn}]}}: validates it (unknown tool, missing dependency, cycle) and runs it ' +
+      'through the gateway in parallel layers. An argument "$task_1" is the text of task_1\'s result; ' +
+      '"$task_1.field" reads a field of its structured content (or of its text parsed as JSON); "$$" escapes a ' +
+      'literal "$". A failed task fails the tasks that depend on it, not its siblings. Every run is recorded, so ' +
+      'the tool graph learns its dependencies.',
     input: ExecuteDagInput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: (ctx, a) => executeDag(ctx, a),
@@ -87,7 +91,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'suggest_next',
     title: 'Suggest the next tool',
     description:
-      'The tools that usually come after (or depend on) the given tool, ranked by edge confidence, each with why: the edge type, its source (observed, inferred, template), its count and decay.',
+      'The tools that usually come after (or depend on) the given tool, ranked by edge confidence, each with ' +
+      'why: the edge type, its source (observed, inferred, template), its count and decay.',
     input: z.strictObject({ tool: text('toolName').describe('a tool id from the catalogue'), limit: Limit(50, 5) }),
     annotations: readOnly,
     run: async ({ credence }, a) =>
@@ -100,8 +105,9 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'recall',
     title: 'Recall memories',
     description:
-      'Finds memories, notes, decisions, instincts, skills and past runs relevant to a query, each labelled high, medium or low confidence with the parts of its score. ' +
-      'Returns them as JSON and as a ready <memory-context> block. Nothing relevant gives an empty list rather than junk.',
+      'Finds memories, notes, decisions, instincts, skills and past runs relevant to a query, each labelled ' +
+      'high, medium or low confidence with the parts of its score. Returns them as JSON and as a ready ' +
+      '<memory-context> block. Nothing relevant gives an empty list rather than junk.',
     input: z.strictObject({ query: text('query').describe('what to remember, in words'), limit: Limit(50, 5) }),
     annotations: readOnly,
     run: async ({ credence }, a) => {
@@ -125,9 +131,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'observe',
     title: 'Record an observation',
     description:
-      'Records one learning observation (a pattern, a correction by the user, a preference, an error or a success); evolve later groups recurring ones into instincts and skills. ' +
-      'Secrets are scrubbed before anything is stored; the same observation twice is stored once. ' +
-      "What an agent observes counts as evidence of a pattern but never becomes a rule's words: rules are worded from the user's own corrections.",
+      'Records one learning observation (a pattern, a correction by the user, a preference, an error or a ' +
+      'success); evolve later groups recurring ones into instincts and skills. Secrets are scrubbed before ' +
+      'anything is stored; the same observation twice is stored once. What an agent observes counts as evidence ' +
+      "of a pattern but never becomes a rule's words: rules are worded from the user's own corrections.",
     input: z.strictObject({
       type: z.enum(OBSERVATION_TYPES),
       observation: text('observation').describe('what was observed, in one sentence'),
@@ -154,7 +161,9 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'record_execution',
     title: 'Record an execution',
     description:
-      'Records one finished run of tools (its intent and its calls in order, each with a status and the earlier calls whose output it consumed) so the tool graph learns sequence, dependency, contains and alternative edges. Unknown tools join the catalogue.',
+      'Records one finished run of tools (its intent and its calls in order, each with a status and the earlier ' +
+      'calls whose output it consumed) so the tool graph learns sequence, dependency, contains and alternative ' +
+      'edges. Unknown tools join the catalogue.',
     input: z.strictObject({
       intent: text('intent').describe('what the run was for'),
       calls: z.array(
@@ -191,7 +200,9 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'evolve',
     title: 'Evolve instincts and skills',
     description:
-      'Groups recent observations into patterns and turns them into instincts (confidence ≥ 0.5) and skills (≥ 0.7), writing their files into the project; reports what changed and what was ignored and why. Use dry_run to see without writing.',
+      'Groups recent observations into patterns and turns them into instincts (confidence ≥ 0.5) and skills (≥ ' +
+      '0.7), writing their files into the project; reports what changed and what was ignored and why. Use ' +
+      'dry_run to see without writing.',
     input: z.strictObject({
       dry_run: z.boolean().optional(),
       since: text('id').optional().describe('how far back: 7d (default), 12h, 2w or an ISO date'),
@@ -215,7 +226,9 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'feedback',
     title: 'Give feedback',
     description:
-      'A verdict on something Credence showed (the shownId of a search, suggestion or recall result) or on an instinct or skill: accepted or rejected count towards suggestion precision; on instincts and skills accepted is +0.3, validated +0.2, rejected and contradicts −0.3.',
+      'A verdict on something Credence showed (the shownId of a search, suggestion or recall result) or on an ' +
+      'instinct or skill: accepted or rejected count towards suggestion precision; on instincts and skills ' +
+      'accepted is +0.3, validated +0.2, rejected and contradicts −0.3.',
     input: z.strictObject({
       id: text('id').describe('a shownId (sh-…), an instinct id or a skill id'),
       verdict: z.enum(VERDICTS),

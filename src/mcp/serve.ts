@@ -141,7 +141,8 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
           await gateway.connectAll();
           const imported = await importGatewayTools(credence, gateway);
           log(
-            `gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} in the catalogue of scope ${credence.scope}`,
+            `gateway: ${imported} downstream tool${imported === 1 ? '' : 's'} ` +
+              `in the catalogue of scope ${credence.scope}`,
           );
         })();
   const ready = connected.catch((error: unknown) => log(`gateway: ${(error as Error).message}`));
@@ -195,7 +196,8 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       const dashboardUrl = dashboard === undefined ? undefined : http.url.replace(/\/mcp$/, '/');
       if (dashboardUrl !== undefined)
         log(
-          `dashboard at ${dashboardUrl}${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`,
+          `dashboard at ${dashboardUrl}` +
+            `${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`,
         );
       io.ready?.({ url: http.url, ...(dashboardUrl === undefined ? {} : { dashboard: dashboardUrl }) });
       await stopped;

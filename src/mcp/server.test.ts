@@ -8,7 +8,7 @@ import { createMcpSession } from './server.js';
 
 describe('the MCP server in process', () => {
   // Issue 17, red-team 4: a driver's refusal reached the agent as the driver's raw message.
-  it("answers a store driver's error as a short isError result naming its class, and logs the whole error in one line", async () => {
+  it("a driver's error is a short isError result naming its class; the whole error is logged in one line", async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const credence = await openCredence({ store, scope: 'p', now: '2026-02-02T09:00:00Z' });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);

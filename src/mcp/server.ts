@@ -51,9 +51,10 @@ export interface CredenceMcpSession {
 }
 
 const INSTRUCTIONS =
-  'Credence is a learning memory for agents. Use search_tools to find the right tool for a task, suggest_next for what usually follows a tool, ' +
-  'execute_dag to get (or run) a workflow for an intent, recall before starting work, observe to record corrections and habits, and feedback to say whether a suggestion helped. ' +
-  'Every score comes with the parts that made it.';
+  'Credence is a learning memory for agents. Use search_tools to find the right tool for a task, suggest_next ' +
+  'for what usually follows a tool, execute_dag to get (or run) a workflow for an intent, recall before starting ' +
+  'work, observe to record corrections and habits, and feedback to say whether a suggestion helped. Every score ' +
+  'comes with the parts that made it.';
 
 /** Creates the server for one client session; `sessionKey` names its recorded executions. */
 export function createMcpSession(
@@ -98,7 +99,8 @@ export function createMcpSession(
       else if (!warned.has(d.id)) {
         warned.add(d.id);
         log(
-          `gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; it is left out (try another --name-separator)`,
+          `gateway: "${d.id}" would be listed as "${name}", the name of ${clash}; ` +
+            'it is left out (try another --name-separator)',
         );
       }
     }

@@ -87,7 +87,8 @@ export class SessionRecorder {
           () => {},
           (error: unknown) =>
             this.#options.log?.(
-              `gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ${(error as Error).message}`,
+              `gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ` +
+                `${(error as Error).message}`,
             ),
         );
     }
