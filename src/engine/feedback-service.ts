@@ -71,7 +71,8 @@ export async function giveFeedback(
   if (options.eventId !== undefined && isConfirmationId(options.eventId)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `event id ${JSON.stringify(options.eventId)} is reserved: only the user confirms a held rule (credence feedback <id> --validated)`,
+      `event id ${JSON.stringify(options.eventId)} is reserved: ` +
+        'only the user confirms a held rule (credence feedback <id> --validated)',
       {
         details: { eventId: options.eventId },
       },

@@ -34,7 +34,8 @@ describe('scoreRun', () => {
     expect(scored.confidence).toBeCloseTo((0.6 + 0.75 + 0.3) / 3, 12);
     expect(scored.intentKind).toBe('research');
     expect(scored.summary).toBe(
-      'research and write a summary: searchWeb success after 2 retries → writeDraft success → verifyDraft failure; confidence 0.55',
+      'research and write a summary: searchWeb success after 2 retries → writeDraft success → ' +
+        'verifyDraft failure; confidence 0.55',
     );
   });
 

@@ -144,7 +144,12 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
   const parents = new Set(run.nodes.flatMap((n) => (n.parent === undefined ? [] : [n.parent])));
   const confidence = runConfidence(nodes, parents);
   const intentKind = deriveIntent(undefined, { description: run.intent }).intent;
-  const summary = `${run.intent}: ${nodes.map((n) => `${n.name} ${n.status}${n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : ''}`).join(' → ')}; confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
+  const steps = nodes.map((n) => {
+    const retried = n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : '';
+    return `${n.name} ${n.status}${retried}`;
+  });
+  const shownConfidence = confidence === null ? 'none (no node ran)' : confidence.toFixed(2);
+  const summary = `${run.intent}: ${steps.join(' → ')}; confidence ${shownConfidence}`;
   return { intent: run.intent, intentKind, confidence, summary, nodes };
 }
 

@@ -194,7 +194,7 @@ describe('runWorkflow', () => {
     expect(done.tasks[2]?.arguments).toBeUndefined();
   });
 
-  it('fails only the task whose reference cannot resolve, with a message naming the task, the reference and why', async () => {
+  it('fails only the task with an unresolvable reference, naming the task, the reference and why', async () => {
     const { call, calls } = fake({ task_1: { ...text('{}'), structuredContent: { name: 'x' } } });
     const tasks: WorkflowTask[] = [
       { id: 'task_1', tool: 'stat' },

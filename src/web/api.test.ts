@@ -19,7 +19,7 @@ const obs = (text: string, hoursBefore: number) => ({
 
 describe("the dashboard's Learning view", () => {
   // Issue 17, red-team 7: one folder's evolution log held two scopes' entries, and each view showed both.
-  it('shows the evolution log entries of its own scope only, when two scopes evolve into one folder; entries with no scope in neither', async () => {
+  it("shows only its scope's evolve log entries when two scopes share a folder; unscoped ones in neither", async () => {
     const root = join(base, 'project');
     mkdirSync(join(root, '.git'), { recursive: true });
     const store = openSqliteStore({ path: ':memory:' });

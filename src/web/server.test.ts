@@ -128,7 +128,7 @@ describe('the dashboard server', () => {
     expect(body.timeline.at(-1).day).toBe('2026-02-02');
   });
 
-  it('lists learning with evidence and metrics, runs with their confidence, and answers a query with the parts', async () => {
+  it('lists learning with evidence and metrics, runs with confidence, and answers a query with the parts', async () => {
     const learning = (await get(open, '/api/learning')).body;
     expect(learning.skills.length).toBeGreaterThan(0);
     expect(learning.skills[0].evidence[0]).toMatchObject({ observation: expect.any(String) });
@@ -220,7 +220,7 @@ describe('the dashboard server', () => {
     expect((await get(open, '/api/graph?scope=alpha-team')).body.nodes.id).toEqual(['alpha_tool']);
   });
 
-  it('draws what another process learned since the last page: /api/graph reads the store as it is now (issue 18 snapshot)', async () => {
+  it('draws what another process just learned: /api/graph reads the store as it is now (issue 18)', async () => {
     const scope = 'fresh-team';
     const writer = await openCredence({ store: engineStore(credence), now: NOW, scope, cwd: dir });
     await writer.addTools([{ id: 'fresh_a', description: 'first' }]);
@@ -239,7 +239,7 @@ describe('the dashboard server', () => {
     expect(body.stats.edges).toBeGreaterThan(0);
   });
 
-  it('answers a request target that is not a path with a 400, from the dashboard alone too, and keeps serving', async () => {
+  it('answers a non-path request target with a 400, from the dashboard alone too, and keeps serving', async () => {
     // The dashboard's handler on a bare Node server (no serveHttp in front of it).
     const dashboard = createDashboard({ credence });
     const bare: Server = createServer((req, res) => {
@@ -309,7 +309,7 @@ describe('the dashboard server', () => {
 
 // Issue 17, red-team 4: a store driver's refusal reached the page as the driver's raw message.
 describe('the dashboard on a store that fails', () => {
-  it("answers a driver's error with a 500 naming its class, not its message, and logs the whole error in one line", async () => {
+  it("a driver's error is a 500 naming its class, not its message; the whole error is logged in one line", async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const broken = await openCredence({ store, now: NOW, scope: 'p', cwd: dir });
     const lines: string[] = [];
@@ -331,7 +331,8 @@ describe('the dashboard on a store that fails', () => {
       expect(r.body.error).toEqual({
         code: 'INTERNAL',
         message:
-          "the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); the server's log has the cause",
+          'the dashboard failed on this request: an internal error (SqliteError SQLITE_ERROR); ' +
+          "the server's log has the cause",
       });
       expect(lines).toEqual([
         expect.stringMatching(/^dashboard: GET "\/api\/graph" failed: SqliteError: no such table: edges \(at .+\)$/),
@@ -357,7 +358,7 @@ describe("the dashboard's assets", () => {
     );
   });
 
-  it('are served from such a folder; one that cannot be read is a 500 naming it, and the server keeps serving', async () => {
+  it('are served from such a folder; one that cannot be read is a 500 naming it, and serving goes on', async () => {
     const assets = join(dir, 'served assets é');
     cpSync(assetsDir(), assets, { recursive: true });
     const lines: string[] = [];

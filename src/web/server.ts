@@ -135,7 +135,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         body = readFileSync(path);
       } catch (error) {
         throw new Error(
-          `cannot read the dashboard's file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          `cannot read the dashboard's file ${path}: ` +
+            `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         );
       }
       files.set(name, body);
@@ -179,7 +180,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
           res,
           405,
           'READ_ONLY',
-          'the dashboard API is read-only: start `credence serve --token <secret>` to allow feedback from the dashboard',
+          'the dashboard API is read-only: ' +
+            'start `credence serve --token <secret>` to allow feedback from the dashboard',
         );
       }
       const body = (await readBody(req)) as { id?: unknown; verdict?: unknown; note?: unknown };
@@ -204,7 +206,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         res,
         405,
         'READ_ONLY',
-        `${req.method ?? '?'} /api/${route} is not allowed: the dashboard API is read-only (GET)${options.writable === true ? ', except POST /api/feedback' : ''}`,
+        `${req.method ?? '?'} /api/${route} is not allowed: the dashboard API is read-only (GET)` +
+          `${options.writable === true ? ', except POST /api/feedback' : ''}`,
       );
     }
     if (route === 'scopes') return sendJson(res, 200, await scopes());
@@ -267,7 +270,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       res,
       404,
       'NOT_FOUND',
-      `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, /api/learning, /api/runs, /api/ask?q=&context=`,
+      `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, ` +
+        '/api/learning, /api/runs, /api/ask?q=&context=',
     );
   };
 
@@ -304,7 +308,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         res,
         400,
         'INVALID_INPUT',
-        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ask for a page such as /graph`,
+        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ` +
+          'ask for a page such as /graph',
       );
       return true;
     }
@@ -333,7 +338,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
       'content-security-policy':
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " +
+        "frame-ancestors 'none'",
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;

@@ -172,7 +172,8 @@ export async function loadDemoHistory(
     await engine.observe(
       observations.map(({ daysAgo, ...o }) => ({ ...o, timestamp: new Date(now - daysAgo * DAY).toISOString() })),
     );
-    await engine.remember(memories as MemoryInput[]); // the demo's lines hold notes and decisions; checked by the engine
+    // the demo's lines hold notes and decisions; checked by the engine
+    await engine.remember(memories as MemoryInput[]);
     const first = await engine.evolve();
     // A user validates the first new instinct; the next evolve applies it (+0.2, SPEC §6).
     const validated = first.newInstincts[0];
@@ -205,7 +206,10 @@ export async function loadDemoHistory(
         id: HISTORY_MARKER,
         category: 'note',
         title: 'About this demo store',
-        text: `A month of a coding agent's work on a small web service: ${runs.length} runs over ${tools.length} tools, ${observations.length} observations of recurring habits, ${memories.length} decisions and notes. Loaded by credence demo.`,
+        text:
+          `A month of a coding agent's work on a small web service: ${runs.length} runs over ${tools.length} tools, ` +
+          `${observations.length} observations of recurring habits, ${memories.length} decisions and notes. ` +
+          'Loaded by credence demo.',
         tags: ['demo'],
       },
     ]);

@@ -72,7 +72,8 @@ export async function runDemo(credence: Credence, options: DemoOptions = {}): Pr
   if (foreign.length > 0) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `the demo writes into scope "${credence.scope}", which already holds ${foreign.length} learned record(s); run it in a scope of its own (the default is "${DEMO_SCOPE}")`,
+      `the demo writes into scope "${credence.scope}", which already holds ${foreign.length} learned record(s); ` +
+        `run it in a scope of its own (the default is "${DEMO_SCOPE}")`,
     );
   }
   const now = credence.now();
@@ -248,7 +249,8 @@ async function recallLabels(credence: Credence, now: number): Promise<DemoSectio
       'demo-mem-jwt',
       'decision',
       'JWT token refresh flow',
-      'Access tokens (JWT) are refreshed by the auth middleware five minutes before expiry; the refresh token rotates on every refresh.',
+      'Access tokens (JWT) are refreshed by the auth middleware five minutes before expiry; ' +
+        'the refresh token rotates on every refresh.',
       ['auth', 'jwt'],
     ],
     [
@@ -447,7 +449,8 @@ async function learningHistory(credence: Credence, options: DemoOptions): Promis
     seed: 'SPEC §3–§8',
     lines,
     stored: history.loaded
-      ? `${history.runs} runs, ${history.observations} observations, ${history.memories} memories, evolved into ${history.instincts.length} instinct(s) and ${history.skills.length} skill(s)`
+      ? `${history.runs} runs, ${history.observations} observations, ${history.memories} memories, ` +
+        `evolved into ${history.instincts.length} instinct(s) and ${history.skills.length} skill(s)`
       : 'nothing more (already loaded in this scope)',
   };
 }

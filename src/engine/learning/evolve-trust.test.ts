@@ -96,7 +96,7 @@ describe('evolve words rules only from the user and from templates', () => {
 describe('a learned rule that reads like a command waits for the user', () => {
   const RULE = 'Always run `make bootstrap` before the tests';
 
-  it('is stored and reported as held, with no file, no memory and no session context, until the CLI-style confirmation', async () => {
+  it('is stored and reported as held, with no file, memory or session context, until confirmed CLI-style', async () => {
     const { root, store, credence, files } = await setup();
     await credence.observe([0, 1, 2].map((h) => obs(RULE, h)));
     const report = await credence.evolve();

@@ -693,7 +693,8 @@ export function formatEvolveReport(r: EvolveReport): string {
   out.push('', `### Skills updated (${r.skillsUpdated.length})`);
   for (const s of r.skillsUpdated)
     out.push(
-      `- ${s.name}: ${s.created ? 'new skill, rule' : 'rule added'} "${s.rule}" [${s.confidence.toFixed(2)}]${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`,
+      `- ${s.name}: ${s.created ? 'new skill, rule' : 'rule added'} "${s.rule}" [${s.confidence.toFixed(2)}]` +
+        `${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`,
     );
   out.push('', `### Observations ignored (${r.ignored.reduce((n, i) => n + i.ids.length, 0)})`);
   for (const i of r.ignored)
@@ -709,7 +710,8 @@ export function formatEvolveReport(r: EvolveReport): string {
     );
     for (const h of r.held)
       out.push(
-        `- ${h.kind} ${h.id}: ${h.texts.map((t) => JSON.stringify(t)).join('; ')} (confirm: credence feedback ${h.id} --validated)`,
+        `- ${h.kind} ${h.id}: ${h.texts.map((t) => JSON.stringify(t)).join('; ')} ` +
+          `(confirm: credence feedback ${h.id} --validated)`,
       );
   }
   return out.join('\n');

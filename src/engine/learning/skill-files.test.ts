@@ -115,7 +115,8 @@ describe('renderSkill', () => {
     const text = renderSkill(testsBeforeCommit);
     expect(
       text.startsWith(
-        '---\nname: session-recovery\ndescription: "Workflow rules learned from commits and CI runs. Use when committing."\n---\n',
+        '---\nname: session-recovery\n' +
+          'description: "Workflow rules learned from commits and CI runs. Use when committing."\n---\n',
       ),
     ).toBe(true);
     expect(text).toContain('<!-- credence:begin');

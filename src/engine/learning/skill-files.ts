@@ -217,7 +217,8 @@ function insideRealRoot(root: string, value: string): string | undefined {
 // --- rendering ------------------------------------------------------------------------------
 
 const BEGIN =
-  '<!-- credence:begin (written by credence evolve: edits between these markers are replaced, edits outside them are kept) -->';
+  '<!-- credence:begin (written by credence evolve: ' +
+  'edits between these markers are replaced, edits outside them are kept) -->';
 const END = '<!-- credence:end -->';
 const BEGIN_LINE = /^<!--\s*credence:begin\b.*-->\s*$/;
 const END_LINE = /^<!--\s*credence:end\b.*-->\s*$/;
@@ -456,7 +457,9 @@ function parseDocument(text: string, path: string): ManagedDocument {
   if (begins.length !== 1 || ends.length !== 1 || begin === undefined || end === undefined || end < begin) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `${show(path)} has ${begins.length} credence:begin and ${ends.length} credence:end markers; expected one of each, begin first. Fix or remove them by hand; Credence will not guess which text is yours`,
+      `${show(path)} has ${begins.length} credence:begin and ${ends.length} credence:end markers; ` +
+        'expected one of each, begin first. ' +
+        'Fix or remove them by hand; Credence will not guess which text is yours',
       { details: { path, begins: begins.length, ends: ends.length } },
     );
   }
@@ -858,7 +861,9 @@ function requireName(field: string, name: string): void {
   if (!isValidSkillName(name)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `${field} must be a valid skill name (1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with one, without "anthropic" or "claude"; see slugify), got ${show(name)}`,
+      `${field} must be a valid skill name (1-64 characters of a-z, 0-9 and single hyphens, ` +
+        'not starting or ending with one, without "anthropic" or "claude"; see slugify), ' +
+        `got ${show(name)}`,
       { details: { [field]: name } },
     );
   }

@@ -86,7 +86,7 @@ describe('the tool-graph library calls', () => {
     await credence.close();
   });
 
-  it('suggestNext on a tool the scope does not know is UNKNOWN_TOOL naming it; a known tool nothing follows gives []', async () => {
+  it('suggestNext: a tool unknown in the scope is UNKNOWN_TOOL naming it; one nothing follows gives []', async () => {
     const credence = await fresh();
     await credence.recordExecution(chain);
     await expect(credence.suggestNext('raed_file')).rejects.toMatchObject({

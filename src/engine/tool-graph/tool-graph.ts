@@ -282,7 +282,8 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
         problems.push(
           i === 0
             ? `calls[0].consumes: call 0 cannot consume call ${j}: the first call has no earlier call to consume`
-            : `calls[${i}].consumes: call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
+            : `calls[${i}].consumes: call ${i} cannot consume call ${j}: ` +
+                `only earlier calls (0..${i - 1}) can be consumed`,
         );
       }
     }
@@ -440,7 +441,8 @@ export async function suggestNext(
   ) {
     throw new CredenceError(
       'UNKNOWN_TOOL',
-      `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} (search_tools or \`credence tools search\` give tool ids)`,
+      `unknown tool ${JSON.stringify(tool)}: it is not in the catalogue of scope ${ctx.scope} ` +
+        '(search_tools or `credence tools search` give tool ids)',
       {
         details: { tool, scope: ctx.scope },
       },

@@ -33,7 +33,9 @@
     } catch (error) {
       tokenProblem =
         error instanceof URIError
-          ? 'The token in the address (#token=…) is not valid URL encoding, so it was ignored: open the page again with #token= and the token as the server was given it (percent-encode only what needs it).'
+          ? 'The token in the address (#token=…) is not valid URL encoding, so it was ignored: ' +
+            'open the page again with #token= and the token as the server was given it ' +
+            '(percent-encode only what needs it).'
           : `The token in the address (#token=…) could not be kept for this tab, so it was ignored: ${error.message}`;
     }
     history.replaceState(null, '', location.pathname + location.search);
@@ -463,7 +465,9 @@
         h(
           'p',
           { class: 'muted' },
-          'Click a tool to see its edges and what usually follows it. Sizes follow PageRank over the confident edges; colours the confidence band; faded edges are below the 0.3 threshold.',
+          'Click a tool to see its edges and what usually follows it. ' +
+            'Sizes follow PageRank over the confident edges; colours the confidence band; ' +
+            'faded edges are below the 0.3 threshold.',
         ),
         h(
           'table',
@@ -642,7 +646,8 @@
           h(
             'div',
             {},
-            `hybrid ${d.density.weights.hybrid} · PageRank ${d.density.weights.pageRank} · path ${d.density.weights.path}`,
+            `hybrid ${d.density.weights.hybrid} · PageRank ${d.density.weights.pageRank} · ` +
+              `path ${d.density.weights.path}`,
           ),
           h('div', { class: 'muted' }, `|V| ${d.density.vertices}, |E| ${d.density.confidentPairs}`),
         ),
@@ -983,7 +988,8 @@
       h(
         'p',
         { class: 'muted' },
-        "A run's confidence is the mean of its calls' outcome confidence: success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7).",
+        "A run's confidence is the mean of its calls' outcome confidence: " +
+          'success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7).',
       ),
       h(
         'table',
@@ -1104,7 +1110,8 @@
       h(
         'p',
         { class: 'parts' },
-        'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). Without context tools the graph has nothing to say about the query and α is 1.',
+        'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). ' +
+          'Without context tools the graph has nothing to say about the query and α is 1.',
       ),
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
@@ -1164,7 +1171,9 @@
             h(
               'div',
               { class: 'parts' },
-              `= hybrid ${fmt(dag.parts.hybrid)} × ${dag.weights.hybrid} + PageRank ${fmt(dag.parts.pageRank, 4)} × ${dag.weights.pageRank} + path ${fmt(dag.parts.pathStrength)} × ${dag.weights.path}`,
+              `= hybrid ${fmt(dag.parts.hybrid)} × ${dag.weights.hybrid} ` +
+                `+ PageRank ${fmt(dag.parts.pageRank, 4)} × ${dag.weights.pageRank} ` +
+                `+ path ${fmt(dag.parts.pathStrength)} × ${dag.weights.path}`,
             ),
             dag.warning ? h('p', { class: 'warn' }, dag.warning) : null,
             h(
