@@ -12,12 +12,19 @@ import {
   parseNestfulSpec,
   parseSealToolsQuery,
   parseSealToolsTool,
+  parseTaskPlanRequest,
+  parseTaskPlanTools,
   readJsonLines,
 } from '../src/datasets/index.js';
 import type { ToolRecord } from '../src/store/types.js';
 
 /** One ground-truth query: its id, the file it came from, its text (the intent) and its calls. */
-export type Sample = ExecutionInput & { id: string; source: string };
+export type Sample = ExecutionInput & {
+  id: string;
+  source: string;
+  /** The ground-truth dependency links, when the set states them apart from the calls (task-plan sets). */
+  links?: readonly { from: string; to: string }[];
+};
 
 export interface DataSet {
   name: string;
@@ -88,6 +95,25 @@ export function loadSealTools(dataDir: string): {
     test: test.samples,
     problems: text.errors.length + raw.length - tools.length + dev.problems + test.problems,
   };
+}
+
+/** True when the data folder holds a task-plan set `name` (e.g. `restbench-tmdb`). */
+export function hasTaskPlan(dataDir: string, name: string): boolean {
+  return existsSync(join(dataDir, name, 'data.json')) && existsSync(join(dataDir, name, 'tool_desc.json'));
+}
+
+/** A task-plan set (GNN4TaskPlan's format, e.g. RestBench-TMDB): its tools and every request as a sample. */
+export function loadTaskPlan(dataDir: string, name: string, title: string): DataSet {
+  const dir = join(dataDir, name);
+  const tools = dedupe(parseTaskPlanTools(readJson(join(dir, 'tool_desc.json')), name));
+  const lines = readJsonLines(readFileSync(join(dir, 'data.json'), 'utf8'));
+  let problems = lines.errors.length;
+  const samples: Sample[] = lines.values.map(({ line, value }) => {
+    const { requestId, links, dropped, ...execution } = parseTaskPlanRequest(value, line - 1);
+    problems += dropped;
+    return { id: requestId, source: name, links, ...execution };
+  });
+  return { name: title, tools, samples, problems };
 }
 
 /** A seeded Fisher–Yates shuffle (mulberry32), so a split is the same on every run. */

@@ -56,10 +56,17 @@ export const edgeKey = (from: string, to: string): string => `${from} -> ${to}`;
 /**
  * Ground-truth edges of an execution, as tool pairs: for each call i, its consumes links j → i as
  * tool_j → tool_i; when call i consumes nothing and i > 0, the order link tool_{i−1} → tool_i.
- * Self-pairs (a tool following itself) are dropped.
+ * Self-pairs (a tool following itself) are dropped. A sample that states its links (a task-plan set) has
+ * exactly those.
  */
-export function truthEdges(execution: Pick<ExecutionInput, 'calls'>): Set<string> {
+export function truthEdges(
+  execution: Pick<ExecutionInput, 'calls'> & { links?: readonly { from: string; to: string }[] },
+): Set<string> {
   const out = new Set<string>();
+  if (execution.links !== undefined) {
+    for (const l of execution.links) if (l.from !== l.to) out.add(edgeKey(l.from, l.to));
+    return out;
+  }
   const { calls } = execution;
   calls.forEach((call, i) => {
     const consumes = call.consumes ?? [];

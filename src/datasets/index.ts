@@ -13,3 +13,4 @@ export {
   type NestfulProblem,
 } from './nestful.js';
 export { SEAL_TOOLS_ORIGIN, parseSealToolsQuery, parseSealToolsTool, type SealToolsExecution } from './seal-tools.js';
+export { parseTaskPlanRequest, parseTaskPlanTools, type TaskPlanExecution } from './task-plan.js';

@@ -25,7 +25,7 @@ describe('buildDag', () => {
 
   it('orders the tools by confident edges, dependency first', () => {
     const dag = buildDag(
-      [cand('write', 0.9), cand('read', 0.85), cand('parse', 0.8)],
+      [cand('write', 0.9), cand('read', 0.85), cand('parse', 0.82)],
       [edge('read', 'parse', 1), edge('parse', 'write', 0.7), edge('write', 'read', 0.35, 'sequence')],
     );
     expect(dag.tasks).toEqual([
@@ -42,11 +42,11 @@ describe('buildDag', () => {
     expect(dag.links).toEqual([]);
   });
 
-  it('adds a weaker candidate that a strong learned edge ties to a selected tool', () => {
-    const dag = buildDag(
-      [cand('search_airport', 0.9), cand('flight_search', 0.4), cand('unrelated', 0.4)],
-      [edge('search_airport', 'flight_search', 1)],
-    );
+  it('with ties on, adds a weaker candidate that a strong learned edge ties to a selected tool', () => {
+    const candidates = [cand('search_airport', 0.9), cand('flight_search', 0.4), cand('unrelated', 0.4)];
+    const edges = [edge('search_airport', 'flight_search', 1)];
+    expect(buildDag(candidates, edges).chosen.map((c) => c.tool)).toEqual(['search_airport']);
+    const dag = buildDag(candidates, edges, { ties: true });
     expect(dag.chosen.map((c) => [c.tool, c.reason])).toEqual([
       ['search_airport', 'candidate'],
       ['flight_search', 'tied'],

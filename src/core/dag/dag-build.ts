@@ -15,6 +15,7 @@ export const DAG_BUILD_DEFAULTS = Object.freeze({
   keepRatio: 0.9,
   globalRatio: 0.8,
   maxTools: 8,
+  ties: false,
   tieAt: 0.5,
   threshold: 0.3,
   intentOrder: true,
@@ -27,7 +28,12 @@ export interface DagBuildOptions {
   globalRatio?: number;
   /** @default 8 */
   maxTools?: number;
-  /** Edge confidence from which a tied tool joins the DAG. @default 0.5 */
+  /**
+   * Let a strong learned edge tie a candidate below the cut into the DAG. Off by default: ties added wrong
+   * tools once a graph was learned (docs/how-it-works.md). @default false
+   */
+  ties?: boolean;
+  /** Edge confidence from which a tied tool joins the DAG (with `ties`). @default 0.5 */
   tieAt?: number;
   /** @default 0.3 */
   threshold?: number;
@@ -130,7 +136,7 @@ export function buildDag(
     (e) => e.from !== e.to && passesThreshold(e.confidence, o.threshold) && e.type !== 'alternative',
   );
   for (const e of [...confident].sort((a, b) => b.confidence - a.confidence || byEdge(a, b))) {
-    if (e.confidence < o.tieAt) break;
+    if (!o.ties || e.confidence < o.tieAt) break;
     for (const [near, far] of [
       [e.from, e.to],
       [e.to, e.from],

@@ -2,7 +2,8 @@
  * @module core/experience/isotonic
  * A monotone (non-decreasing) fit of outcomes to a score, by pooling adjacent violators, used to turn a
  * memory's raw strength into how often such memories were right (issue 19). Each pooled block is shrunk
- * toward the overall mean by `prior` pseudo-observations, so a block of two points says little. Pure.
+ * toward the overall mean (itself shrunk toward one half) by `prior` pseudo-observations, so a block of two
+ * points says little. Pure.
  */
 
 export interface IsotonicPoint {
@@ -21,7 +22,7 @@ export interface IsotonicFit {
   readonly mean: number;
 }
 
-/** Fits y ≈ f(x), f non-decreasing; `prior` pseudo-points at the mean per block (default 2). */
+/** Fits y ≈ f(x), f non-decreasing; `prior` pseudo-points at the (shrunk) mean per block (default 2). */
 export function fitIsotonic(points: readonly IsotonicPoint[], prior = 2): IsotonicFit {
   const sorted = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
   const n = sorted.length;
@@ -39,7 +40,9 @@ export function fitIsotonic(points: readonly IsotonicPoint[], prior = 2): Isoton
       before.hi = last.hi;
     }
   }
-  const shrunk = blocks.map((b) => (b.sum + prior * mean) / (b.count + prior));
+  // The centre blocks shrink toward: the mean, itself shrunk toward one half (a few points say little).
+  const centre = (mean * n + prior * 0.5) / (n + prior);
+  const shrunk = blocks.map((b) => (b.sum + prior * centre) / (b.count + prior));
   // Shrinking can break the order where block sizes differ: one more pass keeps it monotone.
   for (let i = 1; i < shrunk.length; i += 1) shrunk[i] = Math.max(shrunk[i] as number, shrunk[i - 1] as number);
   return { xs: blocks.map((b) => b.hi), ys: shrunk, n, mean };

@@ -71,8 +71,8 @@ describe('workflowConfidence', () => {
     expect(codeOf(() => workflowConfidence({ runs: 1, successes: 0, lastSeen: Number.NaN, now: T }))).toBe(
       'INVALID_INPUT',
     );
-    expect(
-      codeOf(() => workflowConfidence({ runs: 1, successes: 0, lastSeen: T, now: T }, { idleStepDays: -1 })),
-    ).toBe('INVALID_INPUT');
+    expect(codeOf(() => workflowConfidence({ runs: 1, successes: 0, lastSeen: T, now: T }, { idleStepDays: -1 }))).toBe(
+      'INVALID_INPUT',
+    );
   });
 });

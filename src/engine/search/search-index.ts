@@ -39,6 +39,14 @@ type SnapshotParts = Pick<
   'tools' | 'confidentEdges' | 'directed' | 'undirected' | 'pageRank' | 'maxPageRank' | 'calls' | 'tier' | 'selfSpread'
 >;
 
+/** What search, DAG suggestion and the memory of past runs work over: the store, the scope and its index. */
+export interface SearchContext {
+  store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;
+  scope: string;
+  embedder: EmbeddingProvider;
+  index: SearchIndex;
+}
+
 export interface SearchIndex extends SnapshotParts {
   toolIds: Set<string>;
   /** Tools whose description says they are deprecated. */

@@ -130,9 +130,12 @@ describe('DAG suggestion through the engine', () => {
       confidence: 1,
     });
     expect(warm.rationale.find((r) => r.tool === 'search_flights')?.sources).toContain('memory');
-    // The confidence is the formula over the parts it reports.
+    // The seed's confidence is the formula over the parts it reports; the confidence is the memory's calibrated one.
     const p = warm.parts;
-    expect(warm.confidence).toBeCloseTo(
+    expect(warm.memory?.backed).toBe(true);
+    expect(warm.confidence).toBe(warm.memory?.expected);
+    expect(warm.confidence).toBeGreaterThan(cold.confidence);
+    expect(warm.seedConfidence).toBeCloseTo(
       p.hybrid * warm.weights.hybrid + p.pageRank * warm.weights.pageRank + p.pathStrength * warm.weights.path,
       12,
     );

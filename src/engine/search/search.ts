@@ -6,7 +6,23 @@
 import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
 import { CredenceError } from '../../core/errors.js';
 import { outcomeConfidence, OUTCOME_DEFAULTS } from '../../core/runs/outcome-confidence.js';
-import { buildDag, type DagBuildOptions, type DagCandidate, type DagLink } from '../../core/dag/dag-build.js';
+import {
+  buildDag,
+  type BuiltDag,
+  type DagBuildOptions,
+  type DagCandidate,
+  type DagEdgeInput,
+  type DagLink,
+} from '../../core/dag/dag-build.js';
+import {
+  adviseFromMemory,
+  calibration,
+  experienceEdges,
+  experienceOf,
+  nearestRuns,
+  type MemoryAdvice,
+} from './experience.js';
+import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { relatednessAll } from '../../core/graph/graph-paths.js';
@@ -19,16 +35,9 @@ import {
 } from '../../core/search/tool-search.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
-import type { EmbeddingProvider } from '../../embed/index.js';
-import type { SearchIndex } from './search-index.js';
-import type { EmbeddingStore, ExecutionStore, StoreMeta, ToolGraphStore } from '../../store/types.js';
+import type { SearchContext, SearchIndex } from './search-index.js';
 
-export interface SearchContext {
-  store: ToolGraphStore & ExecutionStore & EmbeddingStore & StoreMeta;
-  scope: string;
-  embedder: EmbeddingProvider;
-  index: SearchIndex;
-}
+export type { SearchContext } from './search-index.js';
 
 /** Calls below which a tool is in cold start (SPEC §4). */
 const COLD_START_CALLS = 5;
@@ -176,6 +185,32 @@ export async function similarExecutions(
     }));
 }
 
+/**
+ * The past runs whose tools raise searched candidates: the nearest (at most `limit`, default 3) with a
+ * similarity of at least `floor` (0.3) and 0.8 × the best one's. `leaveOut` skips one run (a replay).
+ */
+async function boostingRuns(
+  ctx: SearchContext,
+  text: string,
+  options: { limit?: number; floor?: number } = {},
+  leaveOut?: number,
+): Promise<MemoryMatch[]> {
+  const near = await nearestRuns(ctx, text, {
+    k: options.limit ?? 3,
+    ...(leaveOut === undefined ? {} : { skip: leaveOut }),
+  });
+  const best = near[0]?.similarity ?? 0;
+  return near
+    .filter((n) => n.similarity >= (options.floor ?? 0.3) && n.similarity >= 0.8 * best)
+    .map((n) => ({
+      execution: n.id,
+      intent: n.intent,
+      similarity: n.similarity,
+      quality: n.quality,
+      tools: [...n.shape.tools],
+    }));
+}
+
 /** Weight of the intent memory's evidence added to a searched candidate's score. */
 const MEMORY_BOOST = 0.2;
 
@@ -195,12 +230,25 @@ export interface DagRequest {
   build?: DagBuildOptions;
   /** Intent memory: how many similar runs at most, and the similarity floor. @default { limit: 3, floor: 0.3 } */
   memory?: { limit?: number; floor?: number };
+  /** Raise searched candidates that similar past runs used (+0.2 × similarity × outcome). @default true */
+  memoryBoost?: boolean;
+  /** Let the nearest past runs propose a workflow of their own (issue 19). @default true */
+  memoryProposal?: boolean;
+  /** How likely a search-built DAG is taken to be right against the memory's. @default SEARCH_PRIOR */
+  searchPrior?: number;
 }
 
 export interface DagSuggestion {
   mode: 'suggestion' | 'explicit_required';
   intent: string;
+  /**
+   * How likely the DAG is right: with enough past runs, the scope's own calibration (memory-backed: how often
+   * such neighbours were right; search-built: how often a search DAG with this seed confidence was); else the
+   * seed formula's value.
+   */
   confidence: number;
+  /** The seed formula's confidence (ADR-026 weights, `parts`), always given. */
+  seedConfidence?: number;
   warning?: string;
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   /** Why each tool is in the DAG, and which source proposed it. */
@@ -230,10 +278,133 @@ export interface DagSuggestion {
     pathPart: number;
   };
   intentParts: string[];
+  /**
+   * What the nearest past runs proposed and how far it was followed: `expected` is how often such a proposal
+   * matched the run (the confidence of a memory-backed suggestion), `weight` its share of the vote.
+   */
+  memory?: DagMemory;
+}
+
+export interface DagMemory {
+  backed: boolean;
+  expected: number;
+  weight: number;
+  strength: number;
+  agreement: number;
+  calibratedOn: number;
+  tools: { tool: string; vote: number }[];
+  neighbours: { run: string; intent: string; similarity: number; quality: number }[];
+}
+
+function memorySummary(advice: MemoryAdvice, weight: number, backed: boolean): DagMemory {
+  const p = advice.proposal;
+  return {
+    backed,
+    expected: advice.expected,
+    weight,
+    strength: p.strength,
+    agreement: p.agreement,
+    calibratedOn: advice.calibratedOn,
+    tools: p.tools.map((t) => ({ tool: t.tool, vote: t.vote })),
+    neighbours: p.neighbours.map((n) => ({
+      run: n.id,
+      intent: n.intent,
+      similarity: n.similarity,
+      quality: n.quality,
+    })),
+  };
+}
+
+/** How likely a search-built DAG is taken to be right before the scope's own replays say (too few of them). */
+export const SEARCH_PRIOR = 0.5;
+/** Replayed runs from which a calibration speaks. */
+const MIN_CALIBRATION = 10;
+
+/** The seed's DAG confidence (ADR-026) of a built DAG. */
+function seedScore(built: BuiltDag, index: SearchIndex) {
+  const tools = built.chosen.map((c) => c.tool);
+  const dependencyConfidences = built.links
+    .filter((l) => l.type === 'dependency' && l.confidence !== null)
+    .map((l) => l.confidence as number);
+  const hybrid = tools.length === 0 ? 0 : built.chosen.reduce((s, c) => s + c.score, 0) / tools.length;
+  const pageRank = tools.length === 0 ? 0 : tools.reduce((s, t) => s + (index.pageRank.get(t) ?? 0), 0) / tools.length;
+  return dagConfidence({
+    hybrid: Math.min(1, hybrid),
+    pageRank,
+    pathStrength: pathStrength(dependencyConfidences),
+    density: index.density,
+  });
+}
+
+interface Fused {
+  built: BuiltDag;
+  /** The memory's share of the vote, expected / (expected + the search's prior); 1 without search. */
+  weight: number;
+  /** Each tool's fused vote. */
+  votes: Map<string, number>;
+}
+
+/**
+ * The search-built DAG and the memory's proposal voted together: a tool's vote is weight × its memory vote +
+ * (1 − weight) × (1 when the search chose it), where weight = the memory's expected F1 against the search's
+ * prior; tools with at least half the vote are kept, ordered by the memory's edges, then the learned graph's.
+ * Undefined when the vote keeps exactly the search's tools.
+ */
+function fuseWithMemory(
+  searchBuilt: BuiltDag,
+  advice: MemoryAdvice,
+  searchExpected: number,
+  request: DagRequest,
+  graphEdges: readonly DagEdgeInput[],
+  learnedEdges: (tools: readonly string[]) => DagEdgeInput[],
+): Fused | undefined {
+  const searched = new Set(request.useSearch === false ? [] : searchBuilt.chosen.map((c) => c.tool));
+  const prior = request.searchPrior ?? searchExpected;
+  const weight = searched.size === 0 ? 1 : advice.expected / (advice.expected + prior || 1);
+  // The memory's vote for a tool, as a share of a majority: its proposed tools count whole.
+  const memoryVote = new Map(advice.proposal.votes.map((v) => [v.tool, v.vote]));
+  for (const t of advice.proposal.tools) memoryVote.set(t.tool, 1);
+  const votes = new Map<string, number>();
+  for (const tool of new Set([...searched, ...memoryVote.keys()]))
+    votes.set(tool, weight * (memoryVote.get(tool) ?? 0) + (1 - weight) * (searched.has(tool) ? 1 : 0));
+  const top = Math.max(0, ...votes.values());
+  // At least the best-voted tools: a vote split between the two never leaves the DAG empty.
+  const kept = [...votes].filter(([, v]) => v >= Math.min(0.5, top) - 1e-12);
+  if (kept.length === searched.size && kept.every(([t]) => searched.has(t))) return undefined;
+  const fromMemory = new Set(advice.proposal.tools.map((t) => t.tool));
+  const memoryEdges = advice.proposal.edges.map((e) => ({
+    from: e.from,
+    to: e.to,
+    type: 'dependency' as const,
+    confidence: e.vote,
+  }));
+  const built = buildDag(
+    kept.map(([tool, v]) => ({
+      tool,
+      part: 0,
+      score: v,
+      sources: [
+        ...(searched.has(tool) ? ['search' as const] : []),
+        ...(memoryVote.has(tool) ? ['memory' as const] : []),
+      ],
+    })),
+    [
+      ...memoryEdges,
+      ...graphEdges.filter((e) => !(fromMemory.has(e.from) && fromMemory.has(e.to))),
+      ...learnedEdges(kept.map(([t]) => t)),
+    ],
+    { keepRatio: 0, globalRatio: 0, tieAt: 2, intentOrder: false, maxTools: request.build?.maxTools ?? 8 },
+  );
+  return { built, weight, votes };
 }
 
 /** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
-export async function suggestDag(ctx: SearchContext, intent: string, request: DagRequest = {}): Promise<DagSuggestion> {
+export async function suggestDag(
+  ctx: SearchContext,
+  intent: string,
+  request: DagRequest = {},
+  leaveOut?: number,
+): Promise<DagSuggestion> {
   const { index } = ctx;
   const parts = intentParts(intent);
   const candidates: DagCandidate[] = [];
@@ -265,7 +436,10 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
             ...request.search,
             ...(request.context === undefined ? {} : { context: request.context }),
           });
-    const memories = request.useMemory === false ? [] : await similarExecutions(ctx, text, request.memory);
+    const memories =
+      request.useMemory === false || request.memoryBoost === false
+        ? []
+        : await boostingRuns(ctx, text, request.memory, leaveOut);
     const memoryScore = new Map<string, number>();
     for (const m of memories) {
       for (const tool of m.tools) {
@@ -294,20 +468,43 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
       );
     }
   }
-  const built = buildDag(candidates, index.confidentEdges, request.build);
-  const tools = built.chosen.map((c) => c.tool);
-  const dependencyConfidences = built.links
-    .filter((l) => l.type === 'dependency' && l.confidence !== null)
-    .map((l) => l.confidence as number);
-  const hybrid = tools.length === 0 ? 0 : built.chosen.reduce((s, c) => s + c.score, 0) / tools.length;
-  const pageRank = tools.length === 0 ? 0 : tools.reduce((s, t) => s + (index.pageRank.get(t) ?? 0), 0) / tools.length;
-  const scored = dagConfidence({
-    hybrid: Math.min(1, hybrid),
-    pageRank,
-    pathStrength: pathStrength(dependencyConfidences),
-    density: index.density,
-  });
+  const experience = experienceOf(index);
+  const learnedEdges = (tools: readonly string[]): DagEdgeInput[] =>
+    request.useMemory === false ? [] : experienceEdges(experience, tools);
+  const searchBuilt = buildDag(
+    candidates,
+    [...index.confidentEdges, ...learnedEdges([...new Set(candidates.map((c) => c.tool))])],
+    request.build,
+  );
+  const searchScored = seedScore(searchBuilt, index);
+  const learning =
+    request.useMemory === false || request.memoryProposal === false || experienceOf(index).runs.length === 0
+      ? undefined
+      : await calibration(ctx, async (text, run) => {
+          const replay = await suggestDag(ctx, text, { ...request, memoryProposal: false }, run);
+          return { tools: replay.dag.tasks.map((t) => t.tool), confidence: replay.seedConfidence ?? replay.confidence };
+        });
+  const advice = learning === undefined ? undefined : await adviseFromMemory(ctx, intent, learning, leaveOut);
+  const searchExpected =
+    learning === undefined || learning.search.n < MIN_CALIBRATION
+      ? undefined
+      : predictIsotonic(learning.search, searchScored.value);
+  const fused =
+    advice === undefined
+      ? undefined
+      : fuseWithMemory(
+          searchBuilt,
+          advice,
+          searchExpected ?? SEARCH_PRIOR,
+          request,
+          index.confidentEdges,
+          learnedEdges,
+        );
+  const built = fused?.built ?? searchBuilt;
+  const scored = fused === undefined ? searchScored : seedScore(built, index);
   const explicitRequired = built.tasks.length === 0;
+  const memoryBacked = fused !== undefined && fused.weight >= 0.5;
+  const calibrated = memoryBacked ? advice?.expected : fused === undefined ? searchExpected : undefined;
   const rationale = built.chosen.map((c) => {
     const reasons: string[] = [];
     if (c.sources.includes('search')) reasons.push(`matched by tool search`);
@@ -323,7 +520,7 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
       why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}`,
     };
   });
-  const chosenSet = new Set(tools);
+  const chosenSet = new Set(built.chosen.map((c) => c.tool));
   const learnedAlternatives = index.confidentEdges
     .filter((e) => e.type === 'alternative' && chosenSet.has(e.from) && !chosenSet.has(e.to))
     .map((e) => ({
@@ -345,8 +542,10 @@ export async function suggestDag(ctx: SearchContext, intent: string, request: Da
   return {
     mode: explicitRequired ? 'explicit_required' : 'suggestion',
     intent,
-    confidence: explicitRequired ? 0 : scored.value,
-    ...(explicitRequired || scored.warning === undefined ? {} : { warning: scored.warning }),
+    confidence: explicitRequired ? 0 : (calibrated ?? scored.value),
+    seedConfidence: explicitRequired ? 0 : scored.value,
+    ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
+    ...(advice === undefined ? {} : { memory: memorySummary(advice, fused?.weight ?? 0, memoryBacked) }),
     dag: { tasks: built.tasks },
     rationale,
     paths: built.links,

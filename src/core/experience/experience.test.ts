@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { IntentIndex } from './intent-index.js';
+import { fitIsotonic, predictIsotonic } from './isotonic.js';
+import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
+import { shapeKey, workflowId, workflowShape } from './workflow-shape.js';
+
+describe('workflowShape', () => {
+  it('keeps distinct tools in first-use order and links consumes, else the call before', () => {
+    const shape = workflowShape([
+      { tool: 'search' },
+      { tool: 'details', consumes: [0] },
+      { tool: 'details', consumes: [0] },
+      { tool: 'reviews' },
+    ]);
+    expect(shape.tools).toEqual(['search', 'details', 'reviews']);
+    expect(shape.edges).toEqual([
+      ['search', 'details'],
+      ['details', 'reviews'],
+    ]);
+  });
+
+  it('gives runs of the same tools and edges one key and one id, whatever the order or repeats', () => {
+    const a = workflowShape([{ tool: 'a' }, { tool: 'b', consumes: [0] }, { tool: 'c', consumes: [0] }]);
+    const b = workflowShape([{ tool: 'a' }, { tool: 'c', consumes: [0] }, { tool: 'b', consumes: [0] }]);
+    const other = workflowShape([{ tool: 'a' }, { tool: 'b' }, { tool: 'c' }]);
+    expect(a.key).toBe(b.key);
+    expect(workflowId(a.key)).toBe(workflowId(b.key));
+    expect(workflowId(a.key)).toMatch(/^wf-[0-9a-f]{12}$/);
+    expect(other.key).not.toBe(a.key);
+    expect(shapeKey(['x'], [])).not.toBe(shapeKey(['x', 'y'], []));
+  });
+
+  it('ignores a consumes index that does not point to an earlier call, and self links', () => {
+    const shape = workflowShape([
+      { tool: 'a', consumes: [3] },
+      { tool: 'a', consumes: [0] },
+      { tool: 'b', consumes: [5] },
+    ]);
+    expect(shape.edges).toEqual([]);
+  });
+});
+
+describe('IntentIndex', () => {
+  const index = new IntentIndex([
+    'find the movies of Sofia Coppola',
+    'show the reviews of a movie',
+    'who directed the top rated movie',
+  ]);
+
+  it('ranks the intent sharing the rarer words first, and treats movie / movies as one term', () => {
+    const hits = index.search('list the movies directed by Greta Gerwig', 3);
+    expect(hits[0]?.index).toBe(2);
+    expect(hits.map((h) => h.index)).toContain(0);
+  });
+
+  it('leaves one text out when asked, and finds nothing for unknown words', () => {
+    expect(index.search('who directed', 3, 2).map((h) => h.index)).not.toContain(2);
+    expect(index.search('zebra', 3)).toEqual([]);
+    expect(index.idf('zebra')).toBe(0);
+  });
+});
+
+describe('fitIsotonic', () => {
+  it('is non-decreasing, pools violators and shrinks small blocks toward the mean', () => {
+    const fit = fitIsotonic([
+      { x: 0.1, y: 0 },
+      { x: 0.2, y: 1 },
+      { x: 0.3, y: 0 },
+      { x: 0.8, y: 1 },
+      { x: 0.9, y: 1 },
+    ]);
+    for (let i = 1; i < fit.ys.length; i += 1) expect(fit.ys[i]).toBeGreaterThanOrEqual(fit.ys[i - 1] as number);
+    expect(predictIsotonic(fit, 0)).toBeLessThan(predictIsotonic(fit, 1));
+    expect(predictIsotonic(fit, 1)).toBeLessThan(1);
+    expect(predictIsotonic(fit, 0)).toBeGreaterThan(0);
+    expect(fit.n).toBe(5);
+  });
+
+  it('with no point says one half, and with a few perfect points stays below 1', () => {
+    expect(predictIsotonic(fitIsotonic([]), 0.4)).toBe(0);
+    const three = fitIsotonic([0.5, 0.6, 0.7].map((x) => ({ x, y: 1 })));
+    expect(predictIsotonic(three, 0.6)).toBeGreaterThan(0.8);
+    expect(predictIsotonic(three, 0.6)).toBeLessThan(1);
+  });
+});
+
+const near = (id: string, similarity: number, tools: string[], quality = 1): Neighbour => ({
+  id,
+  intent: id,
+  similarity,
+  quality,
+  shape: workflowShape(tools.map((tool, i) => ({ tool, ...(i > 0 ? { consumes: [i - 1] } : {}) }))),
+});
+
+describe('voteNeighbours', () => {
+  it('proposes the tools and edges holding half the weight, with how much the neighbours agree', () => {
+    const p = voteNeighbours([
+      near('r1', 0.9, ['search', 'credits']),
+      near('r2', 0.8, ['search', 'credits']),
+      near('r3', 0.4, ['popular']),
+    ]);
+    expect(p.tools.map((t) => t.tool)).toEqual(['credits', 'search']);
+    expect(p.edges).toEqual([{ from: 'search', to: 'credits', vote: expect.closeTo(1.45 / 1.61, 6) }]);
+    expect(p.agreement).toBeCloseTo(1.45 / 1.61, 6);
+    expect(p.strength).toBeCloseTo(p.agreement * p.similarity, 12);
+    expect(p.tools[0]?.support).toEqual(['r1', 'r2']);
+  });
+
+  it('weighs a failed run down, and always proposes at least the best tool', () => {
+    const p = voteNeighbours([near('bad', 0.9, ['a'], 0), near('ok', 0.5, ['b']), near('ok2', 0.5, ['c'])]);
+    expect(p.votes.find((v) => v.tool === 'a')?.vote).toBe(0);
+    expect(p.tools.map((t) => t.tool)).toEqual(['b', 'c']);
+    expect(voteNeighbours([]).tools).toEqual([]);
+  });
+
+  it('scores sets by F1', () => {
+    expect(setF1(new Set(['a', 'b']), new Set(['a']))).toBeCloseTo(2 / 3, 12);
+    expect(setF1(new Set(), new Set())).toBe(1);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * @module engine/search/experience
+ * The memory of past runs as a proposer (issue 19): the nearest past intents (BM25 over intent text and
+ * embedding cosine), their workflows voted ({@link voteNeighbours}), and the memory's own calibration —
+ * leave-one-out over the store's past runs: for a sample of them, how well their neighbours' proposal
+ * matched what they really did, fitted monotone to the proposal's strength. Built once per search index.
+ */
+import { fitIsotonic, predictIsotonic, type IsotonicFit } from '../../core/experience/isotonic.js';
+import { IntentIndex } from '../../core/experience/intent-index.js';
+import { setF1, voteNeighbours, type MemoryProposal, type Neighbour } from '../../core/experience/neighbour-vote.js';
+import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
+import type { DagEdgeInput } from '../../core/dag/dag-build.js';
+import { runQuality } from '../../core/runs/run-quality.js';
+import { queryTermShare } from '../../core/text/term-weights.js';
+import { contentWords } from '../../core/text/words.js';
+import type { SearchContext, SearchIndex } from './search-index.js';
+
+/** How many nearest past runs vote. */
+export const MEMORY_NEIGHBOURS = 5;
+/** How many past runs the calibration replays at most. */
+export const CALIBRATION_SAMPLE = 200;
+/** How many of them also replay the search-built DAG (a search costs more than a vote). */
+export const SEARCH_CALIBRATION_SAMPLE = 100;
+/** Tools of a run counted in the pair statistics. */
+const PAIR_TOOLS = 12;
+/** How many candidates each of BM25 and cosine gives before the similarity ranks them. */
+const CANDIDATES = 30;
+
+export interface PastRun {
+  readonly id: string;
+  readonly intent: string;
+  readonly quality: number;
+  readonly shape: WorkflowShape;
+}
+
+export interface Experience {
+  readonly runs: readonly PastRun[];
+  readonly intents: IntentIndex;
+  /** Per ordered tool pair `from\0to`: how many runs used both tools, and how many linked from → to. */
+  readonly pairs: Map<string, { both: number; linked: number }>;
+  calibration?: Promise<Calibration>;
+}
+
+const built = new WeakMap<SearchIndex, Experience>();
+
+/** The past runs of the index with their shapes and the BM25 index of their intents (made once). */
+export function experienceOf(index: SearchIndex): Experience {
+  let e = built.get(index);
+  if (e === undefined) {
+    const runs = index.executions
+      .filter((x) => x.calls.length > 0 && x.intent.trim() !== '')
+      .map((x) => ({ id: x.id, intent: x.intent, quality: runQuality(x), shape: workflowShape(x.calls) }));
+    const pairs = new Map<string, { both: number; linked: number }>();
+    const pair = (from: string, to: string) => {
+      const key = edgeKey(from, to);
+      let p = pairs.get(key);
+      if (p === undefined) pairs.set(key, (p = { both: 0, linked: 0 }));
+      return p;
+    };
+    for (const r of runs) {
+      // Pairs of the first PAIR_TOOLS tools only: a run of many tools says little about any one pair.
+      const tools = r.shape.tools.slice(0, PAIR_TOOLS);
+      for (const a of tools) for (const b of tools) if (a !== b) pair(a, b).both += 1;
+      for (const [from, to] of r.shape.edges) if (pairs.has(edgeKey(from, to))) pair(from, to).linked += 1;
+    }
+    e = { runs, intents: new IntentIndex(runs.map((r) => r.intent)), pairs };
+    built.set(index, e);
+  }
+  return e;
+}
+
+/**
+ * The `k` past runs whose intents are nearest `text`, best first: candidates from BM25 and cosine, ranked by
+ * the absolute similarity 0.5 · cosine + 0.5 · share of the query's words the intent holds. `skip` leaves one
+ * run out (the calibration's replay).
+ */
+export async function nearestRuns(
+  ctx: SearchContext,
+  text: string,
+  options: { k?: number; skip?: number; vector?: Float32Array } = {},
+): Promise<Neighbour[]> {
+  const { runs, intents } = experienceOf(ctx.index);
+  if (runs.length === 0) return [];
+  const lexical = intents.search(text, CANDIDATES, options.skip).map((h) => h.index);
+  const vector = options.vector ?? (await ctx.embedder.embed([text]))[0];
+  const skipId = options.skip === undefined ? undefined : runs[options.skip]?.id;
+  const cos = await ctx.index.executionVectors.scan(
+    vector,
+    CANDIDATES + 1,
+    lexical.map((i) => runs[i]?.id as string),
+  );
+  const position = new Map(runs.map((r, i) => [r.id, i]));
+  const pool = new Set<number>(lexical);
+  for (const id of cos.top) {
+    const i = position.get(id);
+    if (i !== undefined && id !== skipId) pool.add(i);
+  }
+  const words = [...new Set(contentWords(text))];
+  return [...pool]
+    .map((i) => {
+      const run = runs[i] as PastRun;
+      const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShare(words, run.intent);
+      return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, i };
+    })
+    .filter((n) => n.similarity > 0)
+    .sort((a, b) => b.similarity - a.similarity || a.i - b.i)
+    .slice(0, options.k ?? MEMORY_NEIGHBOURS)
+    .map(({ i: _i, ...n }) => n);
+}
+
+/** What one replay of the search-built DAG gave: its tools and the seed formula's confidence. */
+export type SearchReplay = (
+  intent: string,
+  leaveOut: number,
+) => Promise<{ tools: readonly string[]; confidence: number }>;
+
+export interface Calibration {
+  /** Node F1 of the memory's proposal as a monotone function of its strength. */
+  readonly memory: IsotonicFit;
+  /** Node F1 of the search-built DAG as a monotone function of the seed formula's confidence. */
+  readonly search: IsotonicFit;
+}
+
+/** Evenly spaced positions of `size` items, at most `limit`. */
+function evenSample(size: number, limit: number): number[] {
+  const step = Math.max(1, size / limit);
+  const out: number[] = [];
+  for (let x = 0; Math.floor(x) < size && out.length < limit; x += step) out.push(Math.floor(x));
+  return out;
+}
+
+/**
+ * The scope's calibration, from its own past runs: up to {@link CALIBRATION_SAMPLE} of them (evenly spaced)
+ * are replayed from their intent alone — the memory with the run left out, and (for the first
+ * {@link SEARCH_CALIBRATION_SAMPLE}) the search-built DAG — and the node F1 each got against what the run
+ * really used is fitted monotone to the memory's strength and to the seed formula's confidence.
+ */
+export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Promise<Calibration> {
+  const experience = experienceOf(ctx.index);
+  experience.calibration ??= (async () => {
+    const { runs } = experience;
+    const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
+    const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).intent));
+    const memory: { x: number; y: number }[] = [];
+    const search: { x: number; y: number }[] = [];
+    const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));
+    for (const [j, i] of sample.entries()) {
+      const run = runs[i] as PastRun;
+      const truth = new Set(run.shape.tools);
+      const proposal = voteNeighbours(
+        await nearestRuns(ctx, run.intent, { skip: i, ...(vectors[j] ? { vector: vectors[j] } : {}) }),
+      );
+      if (proposal.neighbours.length > 0)
+        memory.push({ x: proposal.strength, y: setF1(new Set(proposal.tools.map((t) => t.tool)), truth) });
+      if (searchSample.has(i)) {
+        const replay = await replaySearch(run.intent, i);
+        search.push({ x: replay.confidence, y: setF1(new Set(replay.tools), truth) });
+      }
+    }
+    return { memory: fitIsotonic(memory), search: fitIsotonic(search) };
+  })();
+  return experience.calibration;
+}
+
+export interface MemoryAdvice {
+  readonly proposal: MemoryProposal;
+  /** How often a proposal this strong matched the run, from the calibration. */
+  readonly expected: number;
+  /** How many replayed runs the memory's calibration stands on. */
+  readonly calibratedOn: number;
+}
+
+/** What the memory proposes for `text`, with how often such proposals were right. */
+export async function adviseFromMemory(
+  ctx: SearchContext,
+  text: string,
+  fit: Calibration,
+  leaveOut?: number,
+): Promise<MemoryAdvice | undefined> {
+  const proposal = voteNeighbours(await nearestRuns(ctx, text, leaveOut === undefined ? {} : { skip: leaveOut }));
+  if (proposal.tools.length === 0) return undefined;
+  return { proposal, expected: predictIsotonic(fit.memory, proposal.strength), calibratedOn: fit.memory.n };
+}
+
+/**
+ * Links between `tools` that past runs made: from → to when at least half of the runs that used both linked
+ * them that way (its confidence, that share). What orders a DAG's tools when the graph has no confident edge.
+ */
+export function experienceEdges(experience: Experience, tools: readonly string[]): DagEdgeInput[] {
+  const out: DagEdgeInput[] = [];
+  for (const from of tools)
+    for (const to of tools) {
+      if (from === to) continue;
+      const p = experience.pairs.get(edgeKey(from, to));
+      if (p !== undefined && p.both > 0 && p.linked / p.both >= 0.5)
+        out.push({ from, to, type: 'sequence', confidence: p.linked / p.both });
+    }
+  return out;
+}
