@@ -8,7 +8,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { observeEdge } from '../core/graph/edge-promotion.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/graph/execution-edges.js';
-import type { CallRecord, EdgeFold, EdgeRecord, MemoryRecord, ObservationRecord, Store } from './types.js';
+import type {
+  CallRecord,
+  EdgeFold,
+  EdgeRecord,
+  ExecutionRecord,
+  MemoryRecord,
+  ObservationRecord,
+  Store,
+  WorkflowMerge,
+} from './types.js';
 import { DUMP_TABLES, type DumpRow, type DumpTable } from './types.js';
 import { DUMP_COLUMNS } from './dump-rows.js';
 
@@ -102,6 +111,30 @@ const counters = (edges: readonly EdgeRecord[]) =>
         `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} first=${e.firstSeen} last=${e.lastSeen}`,
     )
     .sort();
+
+/** A merge as the engine makes one: the run's tools in order, each after the one before. */
+function wfMerge(tools: readonly string[], overrides: Partial<WorkflowMerge> = {}): WorkflowMerge {
+  const key = tools.join('>');
+  return {
+    id: `wf-${key}`,
+    key,
+    tools,
+    edges: tools.slice(1).map((t, i) => [tools[i] as string, t] as const),
+    runs: 1,
+    successes: 1,
+    at: T0,
+    ...overrides,
+  };
+}
+/** How the engine merges a recorded execution: by its tools, a success when no call failed. */
+const workflowOfRun = (e: ExecutionRecord): WorkflowMerge | undefined =>
+  e.intent === '' || e.calls.length === 0
+    ? undefined
+    : wfMerge([...new Set(e.calls.map((c) => c.tool))], {
+        intent: e.intent,
+        successes: e.calls.some((c) => c.status === 'failure') ? 0 : 1,
+        at: e.startedAt,
+      });
 
 export function runStoreContract(options: StoreContractOptions): void {
   const open: Store[] = [];
@@ -810,6 +843,138 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('WorkflowStore: learned workflows', () => {
+      test('merges add runs and successes, widen first and last use, and keep the 5 latest distinct intents', async () => {
+        const store = await fresh();
+        const intents = ['find a', 'find b', 'find a', 'find c', 'find d', 'find e', 'find f'];
+        await store.mergeWorkflows(
+          'p',
+          intents.map((intent, i) => wfMerge(['search', 'fetch'], { intent, at: T0 + i * DAY, successes: i % 2 })),
+        );
+        await store.mergeWorkflows('p', [wfMerge(['search', 'fetch'], { intent: 'old one', at: T0 - DAY })]);
+        const [w, ...rest] = await store.listWorkflows('p');
+        expect(rest).toEqual([]);
+        expect(w).toEqual({
+          id: 'wf-search>fetch',
+          key: 'search>fetch',
+          tools: ['search', 'fetch'],
+          edges: [['search', 'fetch']],
+          intents: ['find f', 'find e', 'find d', 'find c', 'find a'],
+          runs: 8,
+          successes: 4,
+          firstSeen: T0 - DAY,
+          lastSeen: T0 + 6 * DAY,
+        });
+        expect(await store.listWorkflows('q')).toEqual([]);
+      });
+
+      test('workflows list most recently used first, up to a limit', async () => {
+        const store = await fresh();
+        await store.mergeWorkflows('p', [
+          wfMerge(['a'], { at: T0 + 2 }),
+          wfMerge(['b'], { at: T0 + 3 }),
+          wfMerge(['c'], { at: T0 + 1 }),
+        ]);
+        expect((await store.listWorkflows('p')).map((w) => w.key)).toEqual(['b', 'a', 'c']);
+        expect((await store.listWorkflows('p', { limit: 2 })).map((w) => w.key)).toEqual(['b', 'a']);
+      });
+
+      test('a merge that leaves a workflow no run deletes it; replace and deleteWorkflows empty the scope only', async () => {
+        const store = await fresh();
+        await store.mergeWorkflows('p', [wfMerge(['a']), wfMerge(['b']), wfMerge(['c'], { runs: -1, successes: -1 })]);
+        await store.mergeWorkflows('q', [wfMerge(['a'])]);
+        await store.mergeWorkflows('p', [wfMerge(['a'], { runs: -1, successes: -1 })]);
+        expect((await store.listWorkflows('p')).map((w) => w.key)).toEqual(['b']);
+        await store.mergeWorkflows('p', [wfMerge(['c'])], { replace: true });
+        expect((await store.listWorkflows('p')).map((w) => w.key)).toEqual(['c']);
+        expect(await store.deleteWorkflows('p')).toBe(1);
+        expect(await store.listWorkflows('p')).toEqual([]);
+        expect((await store.listWorkflows('q')).map((w) => w.key)).toEqual(['a']);
+      });
+
+      test('a workflow intent is stored scrubbed of secrets', async () => {
+        const store = await fresh();
+        const pat = 'ghp_' + 'W1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+        await store.mergeWorkflows('p', [wfMerge(['a'], { intent: `push with ${pat}` })]);
+        expect(JSON.stringify(await store.listWorkflows('p'))).not.toContain(pat);
+      });
+
+      test('recording executions merges each into its workflow in the same write', async () => {
+        const store = await fresh();
+        const run = (id: string, intent: string, tools: string[], at: number): ExecutionRecord => ({
+          id,
+          intent,
+          startedAt: at,
+          calls: tools.map((tool, i) => sessionCall(tool, i)),
+        });
+        await store.recordExecutions(
+          'p',
+          [
+            { execution: run('r1', 'find a', ['search', 'fetch'], T0), events: [] },
+            { execution: run('r2', 'find b', ['search', 'fetch'], T0 + 1), events: [] },
+            { execution: run('r3', 'mail it', ['send'], T0 + 2), events: [] },
+            { execution: run('r4', '', ['send'], T0 + 3), events: [] },
+          ],
+          foldEdge,
+          { workflow: workflowOfRun },
+        );
+        expect(
+          (await store.listWorkflows('p')).map((w) => [w.key, w.runs, w.successes, w.intents, w.lastSeen]),
+        ).toEqual([
+          ['send', 1, 1, ['mail it'], T0 + 2],
+          ['search>fetch', 2, 2, ['find b', 'find a'], T0 + 1],
+        ]);
+        await store.recordExecutions('p', [{ execution: run('r5', 'x', ['send'], T0), events: [] }], foldEdge);
+        expect((await store.listWorkflows('p')).map((w) => w.runs)).toEqual([1, 2]);
+      });
+
+      test('appended calls move their execution from its old workflow to its new one, in the same write', async () => {
+        const store = await fresh();
+        const move = (before: readonly CallRecord[], after: readonly CallRecord[], e: { intent: string }) => [
+          ...(before.length === 0 ? [] : [{ ...wfMerge(before.map((c) => c.tool)), runs: -1, successes: -1 }]),
+          wfMerge(
+            after.map((c) => c.tool),
+            { intent: e.intent },
+          ),
+        ];
+        await store.appendCalls('p', HEAD, () => [sessionCall('Read', 0)], learnAppended, foldEdge, {
+          workflows: move,
+        });
+        expect((await store.listWorkflows('p')).map((w) => [w.key, w.runs, w.intents])).toEqual([
+          ['Read', 1, [HEAD.intent]],
+        ]);
+        await store.appendCalls(
+          'p',
+          { ...HEAD, intent: 'ignored: the execution exists' },
+          () => [sessionCall('Edit', 1)],
+          learnAppended,
+          foldEdge,
+          { workflows: move },
+        );
+        expect((await store.listWorkflows('p')).map((w) => [w.key, w.runs, w.intents])).toEqual([
+          ['Read>Edit', 1, [HEAD.intent]],
+        ]);
+      });
+
+      test('workflows rebuild from the executions, oldest first; ifEmpty leaves a scope that has some', async () => {
+        const store = await fresh();
+        const calls = [sessionCall('search', 0), sessionCall('fetch', 1, { status: 'failure' })];
+        await store.insertExecution('p', { id: 'e2', intent: 'find b', startedAt: T0 + 1, calls });
+        await store.insertExecution('p', { id: 'e1', intent: 'find a', startedAt: T0, calls });
+        await store.insertExecution('p', { id: 'e3', intent: 'nothing run', startedAt: T0, calls: [] });
+        await store.insertExecution('q', { id: 'e4', intent: 'elsewhere', startedAt: T0, calls });
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifEmpty: true })).toBe(true);
+        const rebuilt = await store.listWorkflows('p');
+        expect(rebuilt.map((w) => [w.key, w.runs, w.successes, w.intents, w.firstSeen, w.lastSeen])).toEqual([
+          ['search>fetch', 2, 0, ['find b', 'find a'], T0, T0 + 1],
+        ]);
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifEmpty: true })).toBe(false);
+        expect(await store.rebuildWorkflows('p', workflowOfRun)).toBe(true);
+        expect(await store.listWorkflows('p')).toEqual(rebuilt);
+        expect(await store.listWorkflows('q')).toEqual([]);
+      });
+    });
+
     describe('EmbeddingStore: vectors', () => {
       test('embeddings round-trip with the key of the model that made them', async () => {
         const store = await fresh();
@@ -1252,6 +1417,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         learnAppended,
         foldEdge,
       );
+      await store.mergeWorkflows('p', [wfMerge(['read_file', 'ParseJson'], { intent: 'read and parse the config' })]);
       await store.putEdge(
         'p',
         edge({

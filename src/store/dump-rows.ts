@@ -76,6 +76,18 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('input', 'text', 'nullable'),
     col('output', 'text', 'nullable'),
   ],
+  workflows: [
+    col('scope', 'text', 'required'),
+    col('id', 'text', 'required'),
+    col('key', 'text', 'required'),
+    col('tools', 'json', 'default'),
+    col('edges', 'json', 'default'),
+    col('intents', 'json', 'default'),
+    col('runs', 'integer', 'default'),
+    col('successes', 'integer', 'default'),
+    col('first_seen', 'integer', 'required'),
+    col('last_seen', 'integer', 'required'),
+  ],
   observations: [
     col('scope', 'text', 'required'),
     col('id', 'text', 'required'),

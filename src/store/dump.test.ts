@@ -103,6 +103,7 @@ describe('dump files', () => {
         edges: 0,
         executions: 0,
         calls: 0,
+        workflows: 0,
         observations: 1,
         memories: 1,
         instincts: 0,
@@ -140,6 +141,27 @@ describe('dump files', () => {
     });
     expect(await everyRow(target)).toEqual(await everyRow(source));
     expect((await target.searchMemories('q', '"publish"')).map((h) => h.memory.id)).toEqual(['m1']);
+  });
+
+  it('keep learned workflows, and a dump written before workflows existed still restores', async () => {
+    const store = await sample();
+    const merge = { id: 'wf-1', key: 'k', tools: ['read_file'], edges: [], runs: 1, successes: 1, at: T0 };
+    await store.mergeWorkflows('p', [{ ...merge, intent: 'read the notes' }]);
+    const text = await dumpText(store);
+    const target = fresh();
+    await restoreDump(target, linesOf(text));
+    expect(await target.listWorkflows('p')).toEqual(await store.listWorkflows('p'));
+    // The same dump as an older Credence wrote it: no workflows in the header, no workflows rows.
+    const [head, ...rest] = text.trimEnd().split('\n');
+    const { workflows: _w, ...tables } = JSON.parse(head ?? '').tables;
+    const older = [
+      JSON.stringify({ ...JSON.parse(head ?? ''), tables }),
+      ...rest.filter((l) => !l.includes('"t":"workflows"')),
+    ];
+    const again = fresh();
+    await restoreDump(again, linesOf(older.join('\n')));
+    expect(await again.listWorkflows('p')).toEqual([]);
+    expect(await everyRow(again)).toEqual({ ...(await everyRow(target)), workflows: [] });
   });
 
   it('are refused by line number when a line is broken, and the target is left untouched', async () => {

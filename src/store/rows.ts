@@ -17,6 +17,7 @@ import type {
   SkillRecord,
   StoredEmbedding,
   ToolRecord,
+  WorkflowRecord,
 } from './types.js';
 
 export type Row = Record<string, unknown>;
@@ -173,3 +174,17 @@ export const toEmbedding = (row: Row): StoredEmbedding => ({
   ...toEmbeddingStamp(row),
   vector: floatsOf(row.vector as Uint8Array),
 });
+
+export function toWorkflow(row: Row): WorkflowRecord {
+  return {
+    id: String(row.id),
+    key: String(row.key),
+    tools: parse<string[]>(row.tools, []),
+    edges: parse<[string, string][]>(row.edges, []),
+    intents: parse<string[]>(row.intents, []),
+    runs: Number(row.runs),
+    successes: Number(row.successes),
+    firstSeen: Number(row.first_seen),
+    lastSeen: Number(row.last_seen),
+  };
+}

@@ -9,7 +9,15 @@
 import { mayContainSecret, scrubValue } from '../core/security/scrub.js';
 import { storableText } from '../core/text/text-safe.js';
 import { splitWords } from '../core/text/words.js';
-import type { ObservationRecord, Store } from './types.js';
+import {
+  WORKFLOW_INTENTS_KEPT,
+  type ExecutionRecord,
+  type ObservationRecord,
+  type Store,
+  type WorkflowMerge,
+  type WorkflowOf,
+  type WorkflowRecord,
+} from './types.js';
 
 /**
  * `record` with every string scrubbed of secrets: a scrubbed deep copy, or the record itself when
@@ -100,4 +108,57 @@ export function endedAt(calls: readonly { at?: number; durationMs?: number }[], 
     (latest, call) => (call.at === undefined ? latest : Math.max(latest, call.at + (call.durationMs ?? 0))),
     from,
   );
+}
+
+/**
+ * A learned workflow after one merge (WorkflowMerge): runs and successes added (successes kept within
+ * [0, runs]), first and last use widened, the merge's intent first among the latest distinct intents when it
+ * is the newest use (else after them, if there is room). Undefined when no run is left: the row goes. Pure.
+ */
+export function mergeWorkflow(current: WorkflowRecord | undefined, merge: WorkflowMerge): WorkflowRecord | undefined {
+  const runs = (current?.runs ?? 0) + merge.runs;
+  if (runs <= 0) return undefined;
+  const successes = Math.min(runs, Math.max(0, (current?.successes ?? 0) + merge.successes));
+  const intents = current?.intents ?? [];
+  const intent = merge.intent?.trim() === '' ? undefined : merge.intent;
+  const newest = current === undefined || merge.at >= current.lastSeen;
+  const merged =
+    intent === undefined
+      ? intents
+      : newest
+        ? [intent, ...intents.filter((i) => i !== intent)]
+        : intents.includes(intent)
+          ? intents
+          : [...intents, intent];
+  return {
+    id: merge.id,
+    key: merge.key,
+    tools: current?.tools ?? [...merge.tools],
+    edges: current?.edges ?? merge.edges.map(([from, to]) => [from, to] as [string, string]),
+    intents: merged.slice(0, WORKFLOW_INTENTS_KEPT),
+    runs,
+    successes,
+    firstSeen: current === undefined ? merge.at : Math.min(current.firstSeen, merge.at),
+    lastSeen: current === undefined ? merge.at : Math.max(current.lastSeen, merge.at),
+  };
+}
+
+/** Folds merges over the workflows they name (`current` by id, read by the caller); the result by id, undefined = delete. */
+export function foldWorkflows(
+  current: ReadonlyMap<string, WorkflowRecord>,
+  merges: readonly WorkflowMerge[],
+): Map<string, WorkflowRecord | undefined> {
+  const out = new Map<string, WorkflowRecord | undefined>();
+  for (const m of merges) out.set(m.id, mergeWorkflow(out.has(m.id) ? out.get(m.id) : current.get(m.id), m));
+  return out;
+}
+
+/** The workflow merges of recorded executions, in their order. */
+export function workflowsOf(items: readonly { execution: ExecutionRecord }[], workflow: WorkflowOf): WorkflowMerge[] {
+  const merges: WorkflowMerge[] = [];
+  for (const { execution } of items) {
+    const m = workflow(execution);
+    if (m !== undefined) merges.push(m);
+  }
+  return merges;
 }

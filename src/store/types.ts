@@ -178,6 +178,51 @@ export interface InsertReport {
   duplicates: number;
 }
 
+/**
+ * A learned workflow (issue 19): the recorded runs of one shape (core/experience/workflow-shape), merged.
+ * `id` is `workflowId(key)`; `intents` the latest 5 distinct intents, newest first.
+ */
+export interface WorkflowRecord {
+  id: string;
+  key: string;
+  tools: string[];
+  edges: [string, string][];
+  intents: string[];
+  runs: number;
+  successes: number;
+  firstSeen: EpochMs;
+  lastSeen: EpochMs;
+}
+
+/**
+ * What one run (or the change of one run) adds to its workflow: `runs` and `successes` are added (an appended
+ * run that changes shape leaves its old workflow with -1), `at` moves first/last use, `intent` joins the latest
+ * intents. A workflow left with no run is deleted.
+ */
+export interface WorkflowMerge {
+  id: string;
+  key: string;
+  tools: readonly string[];
+  edges: readonly (readonly [string, string])[];
+  intent?: string;
+  runs: number;
+  successes: number;
+  at: EpochMs;
+}
+
+/** How many distinct intents a learned workflow keeps. */
+export const WORKFLOW_INTENTS_KEPT = 5;
+
+/** How a recorded execution merges into its workflow: the merge, or undefined when it has none (no intent, no call). */
+export type WorkflowOf = (execution: ExecutionRecord) => WorkflowMerge | undefined;
+
+/** How appended calls move their execution between workflows: given the calls before and after, and its intent. */
+export type WorkflowMove = (
+  before: readonly CallRecord[],
+  after: readonly CallRecord[],
+  execution: { intent: string; startedAt: EpochMs },
+) => readonly WorkflowMerge[];
+
 /** One execution to record with the edge events it yields (core/graph/execution-edges). */
 export interface ExecutionBatchItem {
   execution: ExecutionRecord;
@@ -267,6 +312,7 @@ export const DUMP_TABLES = [
   'edges',
   'executions',
   'calls',
+  'workflows',
   'observations',
   'memories',
   'instincts',
@@ -328,7 +374,13 @@ export interface ExecutionStore {
    * Records executions in one transaction: each execution with its calls, every unknown tool into
    * the catalogue, and every edge event folded into its edge with `fold`. All or nothing.
    */
-  recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport>;
+  recordExecutions(
+    scope: string,
+    batch: readonly ExecutionBatchItem[],
+    fold: EdgeFold,
+    /** `workflow` merges each execution (as stored, scrubbed) into its learned workflow, in the same transaction. */
+    options?: { workflow?: WorkflowOf },
+  ): Promise<RecordReport>;
   /**
    * Appends calls to one execution in one transaction, creating it from `head` when it does not exist:
    * `build(before)` gets the calls already stored and returns the new ones (so a caller can point
@@ -346,8 +398,11 @@ export interface ExecutionStore {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
-    /** Hook events (by seq) the calls came from, deleted from the queue in the same transaction. */
-    options?: { dequeue?: readonly number[] },
+    /**
+     * `dequeue`: hook events (by seq) the calls came from, deleted from the queue in the same transaction;
+     * `workflows`: how the calls move the execution between learned workflows, merged in the same transaction.
+     */
+    options?: { dequeue?: readonly number[]; workflows?: WorkflowMove },
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
@@ -355,6 +410,24 @@ export interface ExecutionStore {
   searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
   /** How many recorded calls each tool has had (tools never called are absent). */
   calledTools(scope: string): Promise<Map<string, number>>;
+}
+
+/** Learned workflows (issue 19): recorded runs merged by shape. */
+export interface WorkflowStore {
+  /**
+   * Folds merges into their workflows in one transaction (see {@link WorkflowMerge}); `replace` first deletes
+   * every workflow of the scope (a rebuild from the executions).
+   */
+  mergeWorkflows(scope: string, merges: readonly WorkflowMerge[], options?: { replace?: boolean }): Promise<void>;
+  /** The scope's workflows, most recently used first (ties by id). */
+  listWorkflows(scope: string, options?: { limit?: number }): Promise<WorkflowRecord[]>;
+  /**
+   * Rebuilds the scope's workflows from its executions in one transaction (each as stored, through `workflow`,
+   * oldest first); with `ifEmpty`, only when the scope has no workflow yet (an upgraded store). True when rebuilt.
+   */
+  rebuildWorkflows(scope: string, workflow: WorkflowOf, options?: { ifEmpty?: boolean }): Promise<boolean>;
+  /** Deletes every workflow of the scope; returns how many there were. */
+  deleteWorkflows(scope: string): Promise<number>;
 }
 
 /** Stored vectors, and where they are ranked. */
@@ -481,6 +554,7 @@ export interface Store
   extends StoreMeta,
     ToolGraphStore,
     ExecutionStore,
+    WorkflowStore,
     EmbeddingStore,
     ObservationStore,
     MemoryStore,

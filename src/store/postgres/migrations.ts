@@ -224,6 +224,26 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 7,
+    description: 'learned workflows (issue 19), as SQLite version 7',
+    sql: `
+      CREATE TABLE workflows (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        key text ${C} NOT NULL,
+        tools text NOT NULL DEFAULT '[]',
+        edges text NOT NULL DEFAULT '[]',
+        intents text NOT NULL DEFAULT '[]',
+        runs bigint NOT NULL DEFAULT 0 CHECK (runs >= 0),
+        successes bigint NOT NULL DEFAULT 0 CHECK (successes >= 0),
+        first_seen double precision NOT NULL,
+        last_seen double precision NOT NULL,
+        PRIMARY KEY (scope, id)
+      );
+      CREATE INDEX workflows_last_seen ON workflows (scope, last_seen);
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

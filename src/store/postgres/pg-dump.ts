@@ -17,6 +17,7 @@ const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
   edges: ['scope', 'from_tool', 'to_tool', 'type'],
   executions: ['rowid'],
   calls: ['scope', 'execution_id', 'idx'],
+  workflows: ['scope', 'id'],
   observations: ['rowid'],
   memories: ['rowid'],
   instincts: ['scope', 'id'],

@@ -6,6 +6,7 @@ import { runStoreContract } from '../contract.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { CallRecord, EdgeFold, Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
+import { PG_LATEST_SCHEMA_VERSION } from './migrations.js';
 import { observeEdge } from '../../core/graph/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/graph/execution-edges.js';
@@ -146,7 +147,7 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
     const opened = await Promise.all(Array.from({ length: 4 }, () => openPgStore({ url: withSchema, poolSize: 1 })));
     for (const store of opened) {
       expect(store.schema).toBe(name);
-      expect(await store.schemaVersion()).toBe(6);
+      expect(await store.schemaVersion()).toBe(PG_LATEST_SCHEMA_VERSION);
     }
     await opened[0]?.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
     expect((await opened[3]?.listTools('p'))?.map((t) => t.id)).toEqual(['read_file']);

@@ -13,7 +13,7 @@ import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
-import { callsPerTool, endedAt, nulSafeStore, observationFingerprint } from '../shared.js';
+import { callsPerTool, endedAt, foldWorkflows, nulSafeStore, observationFingerprint, workflowsOf } from '../shared.js';
 import {
   floatsOf,
   json,
@@ -30,6 +30,7 @@ import {
   toShown,
   toSkill,
   toTool,
+  toWorkflow,
   type Row,
 } from '../rows.js';
 import {
@@ -63,6 +64,10 @@ import {
   type TableCounts,
   type ToolRecord,
   type ToolUpsert,
+  type WorkflowMerge,
+  type WorkflowMove,
+  type WorkflowOf,
+  type WorkflowRecord,
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
@@ -737,7 +742,12 @@ export class PgStore implements Store {
     );
   }
 
-  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+  async recordExecutions(
+    scope: string,
+    batch: readonly ExecutionBatchItem[],
+    fold: EdgeFold,
+    options: { workflow?: WorkflowOf } = {},
+  ): Promise<RecordReport> {
     const items = batch.map((item) => this.#policy.scrub(item));
     return this.#tx(async (c) => {
       await this.#insertExecutions(
@@ -752,6 +762,8 @@ export class PgStore implements Store {
         items.flatMap((i) => i.events),
         fold,
       );
+      // Workflows after edges and before tools: one lock order in every transaction.
+      if (options.workflow !== undefined) await this.#mergeWorkflows(c, scope, workflowsOf(items, options.workflow));
       const newTools = await this.#countCalls(c, scope, callsPerTool(items.flatMap((i) => i.execution.calls)));
       return { newTools, edges: [...edges.values()] };
     });
@@ -763,7 +775,7 @@ export class PgStore implements Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
-    options: { dequeue?: readonly number[] } = {},
+    options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
     return this.#tx(async (c) => {
@@ -781,7 +793,7 @@ export class PgStore implements Store {
       // The execution's row lock: a second writer appending to it waits here until this one commits.
       const row = (
         await this.#rows(
-          'SELECT started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE',
+          'SELECT intent, started_at, ended_at FROM executions WHERE scope = $1 AND id = $2 FOR UPDATE',
           [scope, head.id],
           c,
         )
@@ -801,6 +813,12 @@ export class PgStore implements Store {
         added.map((call, i) => ({ executionId: head.id, idx: before.length + i, call })),
       );
       const edges = await this.#foldEdges(c, scope, events, fold);
+      if (options.workflows !== undefined)
+        await this.#mergeWorkflows(
+          c,
+          scope,
+          options.workflows(before, after, { intent: String(row.intent), startedAt }),
+        );
       const newTools = await this.#countCalls(c, scope, callsPerTool(added));
       return {
         newTools,
@@ -819,19 +837,131 @@ export class PgStore implements Store {
     return toExecution(row, calls);
   }
 
+  // ---- learned workflows ---------------------------------------------------------------------
+
+  /**
+   * Folds merges into the scope's workflows under row locks (as edges are folded): a placeholder row for each
+   * new id, every named row locked in id order, folded here, written back or deleted.
+   */
+  async #mergeWorkflows(c: pg.PoolClient, scope: string, merges: readonly WorkflowMerge[]): Promise<void> {
+    if (merges.length === 0) return;
+    const ids = [...new Set(merges.map((m) => m.id))].sort(byCodePoint);
+    const fresh = new Set(
+      (
+        await this.#rows(
+          `INSERT INTO workflows (scope, id, key, first_seen, last_seen)
+           SELECT $1, v.id, '', 0, 0 FROM unnest($2::text[]) WITH ORDINALITY AS v(id, o) ORDER BY v.o
+           ON CONFLICT (scope, id) DO NOTHING RETURNING id`,
+          [scope, ids],
+          c,
+        )
+      ).map((r) => String(r.id)),
+    );
+    const locked = await this.#rows(
+      'SELECT * FROM workflows WHERE scope = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
+      [scope, ids],
+      c,
+    );
+    const current = new Map<string, WorkflowRecord>();
+    for (const row of locked) if (!fresh.has(String(row.id))) current.set(String(row.id), toWorkflow(row));
+    const folded = foldWorkflows(current, merges);
+    const kept = [...folded.values()].filter((w): w is WorkflowRecord => w !== undefined);
+    const gone = [...folded.entries()].filter(([, w]) => w === undefined).map(([id]) => id);
+    if (gone.length > 0)
+      await c.query('DELETE FROM workflows WHERE scope = $1 AND id = ANY($2::text[])', [scope, gone]);
+    if (kept.length === 0) return;
+    await c.query(
+      `UPDATE workflows w SET key = v.key, tools = v.tools, edges = v.edges, intents = v.intents, runs = v.runs,
+         successes = v.successes, first_seen = v.first_seen, last_seen = v.last_seen
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
+         AS v(id, key, tools, edges, intents, runs, successes, first_seen, last_seen)
+       WHERE w.scope = $1 AND w.id = v.id`,
+      [
+        scope,
+        kept.map((w) => w.id),
+        kept.map((w) => w.key),
+        kept.map((w) => json(w.tools)),
+        kept.map((w) => json(w.edges)),
+        kept.map((w) => json(w.intents)),
+        kept.map((w) => w.runs),
+        kept.map((w) => w.successes),
+        kept.map((w) => w.firstSeen),
+        kept.map((w) => w.lastSeen),
+      ],
+    );
+  }
+
+  async mergeWorkflows(
+    scope: string,
+    merges: readonly WorkflowMerge[],
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
+    const scrubbed = merges.map((m) => this.#policy.scrub(m));
+    await this.#tx(async (c) => {
+      if (options.replace === true) await c.query('DELETE FROM workflows WHERE scope = $1', [scope]);
+      await this.#mergeWorkflows(c, scope, scrubbed);
+    });
+  }
+
+  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifEmpty?: boolean } = {}): Promise<boolean> {
+    return this.#tx(async (c) => {
+      // One rebuilder per scope at a time; the others wait here, then (ifEmpty) find the work done.
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:workflows:${scope}`]);
+      if (
+        options.ifEmpty === true &&
+        (await this.#rows('SELECT 1 FROM workflows WHERE scope = $1 LIMIT 1', [scope], c)).length > 0
+      )
+        return false;
+      await c.query('DELETE FROM workflows WHERE scope = $1', [scope]);
+      const executions = await this.#listExecutions(scope, undefined, c);
+      await this.#mergeWorkflows(
+        c,
+        scope,
+        workflowsOf(
+          executions.reverse().map((execution) => ({ execution })),
+          workflow,
+        ),
+      );
+      return true;
+    });
+  }
+
+  async listWorkflows(scope: string, options: { limit?: number } = {}): Promise<WorkflowRecord[]> {
+    return (
+      await this.#rows('SELECT * FROM workflows WHERE scope = $1 ORDER BY last_seen DESC, id LIMIT $2', [
+        scope,
+        options.limit ?? null,
+      ])
+    ).map(toWorkflow);
+  }
+
+  async deleteWorkflows(scope: string): Promise<number> {
+    return (await this.#pool.query('DELETE FROM workflows WHERE scope = $1', [scope])).rowCount ?? 0;
+  }
+
   async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
-    const rows = await this.#rows('SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2', [
-      scope,
-      options.limit ?? null,
-    ]);
+    return this.#listExecutions(scope, options.limit);
+  }
+
+  async #listExecutions(
+    scope: string,
+    limit: number | undefined,
+    on: Queryable = this.#pool,
+  ): Promise<ExecutionRecord[]> {
+    const rows = await this.#rows(
+      'SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2',
+      [scope, limit ?? null],
+      on,
+    );
     if (rows.length === 0) return [];
     const calls = new Map<string, CallRecord[]>();
     const callRows =
-      options.limit === undefined
-        ? await this.#rows('SELECT * FROM calls WHERE scope = $1 ORDER BY execution_id, idx', [scope])
+      limit === undefined
+        ? await this.#rows('SELECT * FROM calls WHERE scope = $1 ORDER BY execution_id, idx', [scope], on)
         : await this.#rows(
             'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
             [scope, rows.map((r) => r.id)],
+            on,
           );
     for (const c of callRows) {
       const id = String(c.execution_id);

@@ -314,6 +314,26 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 7,
+    description: 'learned workflows (issue 19): one row per shape of run, with its counts, last intents and last use',
+    sql: `
+      CREATE TABLE workflows (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        tools TEXT NOT NULL DEFAULT '[]',
+        edges TEXT NOT NULL DEFAULT '[]',
+        intents TEXT NOT NULL DEFAULT '[]',
+        runs INTEGER NOT NULL DEFAULT 0 CHECK (runs >= 0),
+        successes INTEGER NOT NULL DEFAULT 0 CHECK (successes >= 0),
+        first_seen INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX workflows_last_seen ON workflows (scope, last_seen);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -17,6 +17,7 @@ const ORDER: Readonly<Record<DumpTable, { rowid: string } | { key: readonly stri
   edges: { key: ['scope', 'from_tool', 'to_tool', 'type'] },
   executions: { rowid: 'rowid' },
   calls: { key: ['scope', 'execution_id', 'idx'] },
+  workflows: { key: ['scope', 'id'] },
   observations: { rowid: 'rowid' },
   memories: { rowid: 'rowid' },
   instincts: { key: ['scope', 'id'] },

@@ -11,7 +11,15 @@ import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
-import { callsPerTool, endedAt, nulSafeStore, observationFingerprint, toolWords } from '../shared.js';
+import {
+  callsPerTool,
+  endedAt,
+  foldWorkflows,
+  workflowsOf,
+  nulSafeStore,
+  observationFingerprint,
+  toolWords,
+} from '../shared.js';
 import {
   json,
   parse,
@@ -27,6 +35,7 @@ import {
   toShown,
   toSkill,
   toTool,
+  toWorkflow,
   type Row,
 } from '../rows.js';
 import {
@@ -57,6 +66,10 @@ import {
   type ToolUpsert,
   type DumpRow,
   type DumpTable,
+  type WorkflowMerge,
+  type WorkflowMove,
+  type WorkflowOf,
+  type WorkflowRecord,
 } from '../types.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
@@ -577,7 +590,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  async recordExecutions(scope: string, batch: readonly ExecutionBatchItem[], fold: EdgeFold): Promise<RecordReport> {
+  async recordExecutions(
+    scope: string,
+    batch: readonly ExecutionBatchItem[],
+    fold: EdgeFold,
+    options: { workflow?: WorkflowOf } = {},
+  ): Promise<RecordReport> {
     // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
     const items = batch.map((item) => this.#policy.scrub(item));
     const report = this.#write(() => {
@@ -598,6 +616,7 @@ export class SqliteStore implements Store {
       }
       const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)));
       this.#writeEdges(scope, edges.values());
+      if (options.workflow !== undefined) this.#mergeWorkflows(scope, workflowsOf(items, options.workflow));
       return { newTools, edges, version: this.#dataVersionNow() };
     });
     this.#cacheCommitted(scope, report.edges, report.version);
@@ -610,14 +629,14 @@ export class SqliteStore implements Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
-    options: { dequeue?: readonly number[] } = {},
+    options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
     const report = this.#write(() => {
       // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
       this.#markHookEventsDone(scope, options.dequeue ?? []);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
-      const row = this.#stmt('SELECT started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(
+      const row = this.#stmt('SELECT intent, started_at, ended_at FROM executions WHERE scope = ? AND id = ?').get(
         scope,
         head.id,
       ) as Row | undefined;
@@ -646,6 +665,10 @@ export class SqliteStore implements Store {
       this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
       const newTools = this.#countCalls(scope, callsPerTool(added));
       this.#writeEdges(scope, edges.values());
+      if (options.workflows !== undefined) {
+        const intent = row === undefined ? head.intent : String(row.intent);
+        this.#mergeWorkflows(scope, options.workflows(before, after, { intent, startedAt }));
+      }
       return {
         newTools,
         edges,
@@ -663,11 +686,15 @@ export class SqliteStore implements Store {
   }
 
   async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
+    return this.#listExecutionsNow(scope, options.limit);
+  }
+
+  #listExecutionsNow(scope: string, limit: number | undefined): ExecutionRecord[] {
     const rows = this.#stmt('SELECT * FROM executions WHERE scope = ? ORDER BY started_at DESC, id LIMIT ?').all(
       scope,
-      options.limit ?? -1,
+      limit ?? -1,
     ) as Row[];
-    if (options.limit !== undefined) return rows.map((row) => this.#toExecution(row));
+    if (limit !== undefined && limit >= 0) return rows.map((row) => this.#toExecution(row));
     // Every execution of the scope: read all its calls in one query rather than one per execution.
     const calls = new Map<string, CallRecord[]>();
     for (const c of this.#stmt('SELECT * FROM calls WHERE scope = ? ORDER BY execution_id, idx').all(scope) as Row[]) {
@@ -690,6 +717,81 @@ export class SqliteStore implements Store {
           ) as Row[]
         ).map(toCall),
     );
+  }
+
+  // ---- learned workflows ---------------------------------------------------------------------
+
+  /** Folds merges into the scope's workflows (shared.mergeWorkflow). Call inside a write transaction. */
+  #mergeWorkflows(scope: string, merges: readonly WorkflowMerge[]): void {
+    if (merges.length === 0) return;
+    const read = this.#stmt('SELECT * FROM workflows WHERE scope = ? AND id = ?');
+    const current = new Map<string, WorkflowRecord>();
+    for (const id of new Set(merges.map((m) => m.id))) {
+      const row = read.get(scope, id) as Row | undefined;
+      if (row !== undefined) current.set(id, toWorkflow(row));
+    }
+    const write = this.#stmt(`
+      INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, last_seen)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const remove = this.#stmt('DELETE FROM workflows WHERE scope = ? AND id = ?');
+    for (const [id, w] of foldWorkflows(current, merges)) {
+      if (w === undefined) remove.run(scope, id);
+      else
+        write.run(
+          scope,
+          w.id,
+          w.key,
+          json(w.tools),
+          json(w.edges),
+          json(w.intents),
+          w.runs,
+          w.successes,
+          w.firstSeen,
+          w.lastSeen,
+        );
+    }
+  }
+
+  async mergeWorkflows(
+    scope: string,
+    merges: readonly WorkflowMerge[],
+    options: { replace?: boolean } = {},
+  ): Promise<void> {
+    const scrubbed = merges.map((m) => this.#policy.scrub(m));
+    this.#write(() => {
+      if (options.replace === true) this.#stmt('DELETE FROM workflows WHERE scope = ?').run(scope);
+      this.#mergeWorkflows(scope, scrubbed);
+    });
+  }
+
+  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifEmpty?: boolean } = {}): Promise<boolean> {
+    return this.#write(() => {
+      if (options.ifEmpty === true && this.#stmt('SELECT 1 FROM workflows WHERE scope = ? LIMIT 1').get(scope))
+        return false;
+      this.#stmt('DELETE FROM workflows WHERE scope = ?').run(scope);
+      const executions = this.#listExecutionsNow(scope, -1);
+      this.#mergeWorkflows(
+        scope,
+        workflowsOf(
+          executions.reverse().map((execution) => ({ execution })),
+          workflow,
+        ),
+      );
+      return true;
+    });
+  }
+
+  async listWorkflows(scope: string, options: { limit?: number } = {}): Promise<WorkflowRecord[]> {
+    return (
+      this.#stmt('SELECT * FROM workflows WHERE scope = ? ORDER BY last_seen DESC, id LIMIT ?').all(
+        scope,
+        options.limit ?? -1,
+      ) as Row[]
+    ).map(toWorkflow);
+  }
+
+  async deleteWorkflows(scope: string): Promise<number> {
+    return this.#write(() => this.#stmt('DELETE FROM workflows WHERE scope = ?').run(scope).changes);
   }
 
   // ---- observations --------------------------------------------------------------------------
