@@ -198,7 +198,7 @@ const mixedWord = fc
   .map((parts) => parts.join(''));
 
 describe('fts5Tokens against SQLite (tokenize = porter unicode61)', () => {
-  it('classifies and folds every code point of the BMP and planes 1–2 as SQLite does, at a token start and inside one', () => {
+  it('classifies and folds every BMP and plane 1–2 code point as SQLite does, at a token start and inside one', () => {
     // Each code point c appears as `bcb` (inside a token) in one column and as `cb` (at a start) in the other.
     const rows: string[][] = [];
     for (let base = 0x80; base < 0x30000; base += 4096) {

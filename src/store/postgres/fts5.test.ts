@@ -212,7 +212,8 @@ describe('full-text search against SQLite FTS5 (porter unicode61, bm25)', () => 
         (rows) => {
           const t = `t${++tableNumber}`;
           db.exec(
-            `CREATE VIRTUAL TABLE ${t} USING fts5(a, b, c, tokenize = 'porter unicode61'); CREATE VIRTUAL TABLE ${t}_v USING fts5vocab(${t}, 'instance');`,
+            `CREATE VIRTUAL TABLE ${t} USING fts5(a, b, c, tokenize = 'porter unicode61'); ` +
+              `CREATE VIRTUAL TABLE ${t}_v USING fts5vocab(${t}, 'instance');`,
           );
           const insert = db.prepare(`INSERT INTO ${t} (rowid, a, b, c) VALUES (?, ?, ?, ?)`);
           rows.forEach((r, i) => insert.run(i + 1, ...r));

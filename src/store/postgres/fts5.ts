@@ -197,7 +197,8 @@ export function parseFts5Match(match: string): Fts5Match {
 function invalid(match: string, what: string, at: number): never {
   throw new CredenceError(
     'INVALID_INPUT',
-    `FTS5 MATCH ${JSON.stringify(match)}: ${what} at offset ${at}; only "quoted" strings, AND, OR and ( ) are supported`,
+    `FTS5 MATCH ${JSON.stringify(match)}: ${what} at offset ${at}; ` +
+      'only "quoted" strings, AND, OR and ( ) are supported',
     {
       details: { match, offset: at },
     },

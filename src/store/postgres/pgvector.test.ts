@@ -171,7 +171,7 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     ).toEqual([]);
   });
 
-  it('keeps the pgvector column equal to the stored bytes whoever writes them: a writer ranking in Node, then an update', async () => {
+  it('keeps the pgvector column equal to the stored bytes for a Node-ranking writer, then for an update', async () => {
     const node = await openPgStore({ url: withVector.url, schema: 'public', vectors: 'node', poolSize: 1 });
     try {
       expect(node.vectorRanking).toBe('node');
@@ -278,10 +278,10 @@ describe('a restore into a store on pgvector', () => {
 });
 
 describe('search and recall on pgvector answer as on SQLite', () => {
-  const VOCABULARY =
-    'token refresh auth middleware expire config parse json yaml file read write deploy test commit branch merge cache user session log retry queue schema migration index search'.split(
-      ' ',
-    );
+  const VOCABULARY = (
+    'token refresh auth middleware expire config parse json yaml file read write deploy test commit branch merge ' +
+    'cache user session log retry queue schema migration index search'
+  ).split(' ');
   let sqlite: Store;
   let postgres: PgStore;
   const queries: string[] = [];
@@ -349,7 +349,7 @@ describe('search and recall on pgvector answer as on SQLite', () => {
     nearest.mockRestore();
   });
 
-  it('one stored vector per run serves recall and tool search: building either index re-embeds nothing and changes no answer', async () => {
+  it('one vector per run serves recall and tool search: either index re-embeds nothing, alters no answer', async () => {
     for (const store of [sqlite, postgres]) {
       const first = await openCredence({ store, scope: 'p', now: 9_000 }, {});
       const before = await first.recall(queries[0] as string, { track: false, bm25Weight: 0 });
@@ -424,7 +424,7 @@ describe('a server without pgvector', () => {
 });
 
 describe('pgvector dropped from the database', () => {
-  it('takes the trigger along with the column: writes go on, and the next open creates it again where it may', async () => {
+  it('takes the trigger along with the column: writes go on, the next open creates it again where it may', async () => {
     await resetPglite(withVector);
     const before = await freshPgliteStore(withVector, { poolSize: 1 });
     await before.putEmbeddings('p', 'tool', embeddings('t', unitVectors(5, 24, 20)));
@@ -467,9 +467,13 @@ describe('pgvector dropped from the database', () => {
 describe('a role that may not set pgvector up', () => {
   /** Runs `fn` with the shared PGlite session switched to a plain role that may read and write the store's tables. */
   async function asWorker(fn: () => Promise<void>): Promise<void> {
-    await withVector.db.exec(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'worker') THEN CREATE ROLE worker; END IF; END $$;
-      GRANT USAGE ON SCHEMA public TO worker; GRANT ALL ON ALL TABLES IN SCHEMA public TO worker; GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO worker;
-      SET ROLE worker;`);
+    await withVector.db.exec(
+      "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'worker') THEN CREATE ROLE worker; " +
+        `END IF; END $$;
+      GRANT USAGE ON SCHEMA public TO worker; GRANT ALL ON ALL TABLES IN SCHEMA public TO worker; ` +
+        `GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO worker;
+      SET ROLE worker;`,
+    );
     try {
       await fn();
     } finally {
@@ -487,7 +491,10 @@ describe('a role that may not set pgvector up', () => {
       try {
         expect(store.vectorRanking).toBe('node');
         expect(store.vectorReason).toMatch(
-          /^ranked in Node: this role cannot use pgvector in schema extensions \(permission denied for schema extensions/,
+          new RegExp(
+            '^ranked in Node: this role cannot use pgvector in schema extensions ' +
+              String.raw`\(permission denied for schema extensions`,
+          ),
         );
         await store.putEmbeddings('p', 'tool', embeddings('t', unitVectors(2, 24, 30)));
         expect(await store.getEmbeddingStamps('p', 'tool')).toHaveLength(2);
@@ -520,7 +527,8 @@ describe('a role that may not set pgvector up', () => {
       await asWorker(async () => {
         const store = await openPgStore({ url: withVector.url, schema: 'public', poolSize: 1 });
         expect(store.vectorReason).toBe(
-          'ranked in Node: pgvector is installed on the server but this role may not create it; a superuser can run CREATE EXTENSION vector once',
+          'ranked in Node: pgvector is installed on the server but this role may not create it; ' +
+            'a superuser can run CREATE EXTENSION vector once',
         );
         await store.close();
       });

@@ -10,10 +10,12 @@ describe('redactUrl', () => {
 
   it('hides password, sslpassword and any query parameter named like a secret, and keeps the others', () => {
     const shown = redactUrl(
-      'postgresql://team@db.example/credence?sslmode=require&password=s3cret&sslpassword=k3y&schema=team&api_token=t0k&client_secret=c5&sslkey=/home/me/k.pem&vectors=node',
+      'postgresql://team@db.example/credence?sslmode=require&password=s3cret&sslpassword=k3y&schema=team' +
+        '&api_token=t0k&client_secret=c5&sslkey=/home/me/k.pem&vectors=node',
     );
     expect(shown).toBe(
-      'postgresql://team@db.example/credence?sslmode=require&password=***&sslpassword=***&schema=team&api_token=***&client_secret=***&sslkey=***&vectors=node',
+      'postgresql://team@db.example/credence?sslmode=require&password=***&sslpassword=***&schema=team' +
+        '&api_token=***&client_secret=***&sslkey=***&vectors=node',
     );
     for (const secret of ['s3cret', 'k3y', 't0k', 'c5', 'k.pem']) expect(shown).not.toContain(secret);
   });

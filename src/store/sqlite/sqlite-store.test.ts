@@ -182,7 +182,8 @@ describe('SQLite store', () => {
     raw.pragma('user_version = 1');
     raw
       .prepare(
-        `INSERT INTO tools (scope, id, description, created_at, updated_at) VALUES ('p', 'SkyScrapperFlightSearch', 'flights', 1, 1)`,
+        'INSERT INTO tools (scope, id, description, created_at, updated_at) ' +
+          "VALUES ('p', 'SkyScrapperFlightSearch', 'flights', 1, 1)",
       )
       .run();
     raw.close();
