@@ -49,6 +49,7 @@ import type { Surface } from '../store/types.js';
 import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
+import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
 import type { MemoryRecord, ToolRecord } from '../store/types.js';
 import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './tool-graph/graph-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
@@ -621,6 +622,25 @@ export class Credence {
   /** Recent runs, newest first, with intent, confidence and node outcomes (`credence runs`). */
   async runs(options: { limit?: number } = {}): Promise<RunListing[]> {
     return (await this.#store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);
+  }
+
+  /**
+   * Learned workflows (issue 19): recorded runs merged by shape, most recently used first, with their success
+   * rate and confidence at `now` (default the clock), explained (`credence workflows`, MCP `list_workflows`).
+   */
+  async workflows(options: { limit?: number; now?: number } = {}): Promise<WorkflowView[]> {
+    if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1))
+      throw new CredenceError('INVALID_INPUT', `limit must be a whole number >= 1, got ${String(options.limit)}`);
+    return listWorkflows(
+      { store: this.#store, scope: this.scope },
+      { now: options.now ?? this.now(), ...(options.limit === undefined ? {} : { limit: options.limit }) },
+    );
+  }
+
+  /** Rebuilds the scope's learned workflows from its executions (a use case that removes executions calls it). */
+  async rebuildWorkflows(): Promise<void> {
+    this.invalidate();
+    await rebuildWorkflows(this.#store, this.scope);
   }
 
   /** Declares a template edge (`credence edge add`). */

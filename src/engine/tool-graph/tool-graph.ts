@@ -30,10 +30,12 @@ import type {
   ExecutionRecord,
   ExecutionStore,
   ToolGraphStore,
+  WorkflowStore,
 } from '../../store/types.js';
+import { ensureWorkflows, workflowMove, workflowOf } from '../workflows/workflows.js';
 
 export interface GraphContext {
-  store: ToolGraphStore & ExecutionStore;
+  store: ToolGraphStore & ExecutionStore & WorkflowStore;
   scope: string;
   now: () => number;
   newId: () => string;
@@ -203,7 +205,9 @@ export async function recordExecutions(
   let edgesUpdated = 0;
   const now = ctx.now();
   for (const [scope, batch] of byScope) {
-    const report = await ctx.store.recordExecutions(scope, batch, foldEdge);
+    // Each run merges into its learned workflow in the same transaction (engine/workflows).
+    await ensureWorkflows(ctx.store, scope);
+    const report = await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf });
     newTools.push(...report.newTools);
     edgesUpdated += report.edges.length;
     if (options.edges !== false) edges.push(...report.edges.map((e) => viewEdge(e, now)));
@@ -316,6 +320,7 @@ export async function appendCalls(
   const now = ctx.now();
   const startedAt = instant(checked.startedAt, now);
   const asExecutionCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? startedAt });
+  await ensureWorkflows(ctx.store, ctx.scope);
   const report = await ctx.store.appendCalls(
     ctx.scope,
     { id: checked.id, intent: checked.intent, startedAt },
@@ -325,7 +330,7 @@ export async function appendCalls(
       ),
     (before, after) => appendedEdgeEvents(before.map(asExecutionCall), after.map(asExecutionCall)),
     foldEdge,
-    options,
+    { ...options, workflows: workflowMove },
   );
   return {
     executionId: report.execution.id,

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../core/graph/edge-decay.js';
+import { workflowConfidence } from '../../core/experience/workflow-confidence.js';
+import { engineStore, openCredence, type Credence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import type { CallInput } from '../../core/types.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00Z');
+const open = (): Promise<Credence> =>
+  openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 + 1000, newId: counter() });
+function counter(): () => string {
+  let n = 0;
+  return () => `id-${++n}`;
+}
+const call = (tool: string, status: CallInput['status'] = 'success', consumes: number[] = []): CallInput => ({
+  tool,
+  status,
+  consumes,
+});
+const person = (intent: string, at: number, status: CallInput['status'] = 'success') => ({
+  intent,
+  startedAt: at,
+  calls: [call('SearchPeople', status), call('GetPersonMovieCredit', status, [0])],
+});
+
+describe('learned workflows', () => {
+  it('merge runs of one shape: two workflows from four runs, with counts, intents and success rate', async () => {
+    const credence = await open();
+    await credence.recordExecution(person("find Greta Gerwig's movies", T0));
+    await credence.recordExecutions([
+      person("find Tom Hanks's movies", T0 + 10, 'failure'),
+      { intent: 'search for a movie', startedAt: T0 + 20, calls: [call('SearchMovie')] },
+      person("find Meryl Streep's movies", T0 + 30),
+    ]);
+    const list = await credence.workflows();
+    expect(list.map((w) => [w.tools, w.edges, w.runs, w.successes, w.intents])).toEqual([
+      [
+        ['SearchPeople', 'GetPersonMovieCredit'],
+        [['SearchPeople', 'GetPersonMovieCredit']],
+        3,
+        2,
+        ["find Meryl Streep's movies", "find Tom Hanks's movies", "find Greta Gerwig's movies"],
+      ],
+      [['SearchMovie'], [], 1, 1, ['search for a movie']],
+    ]);
+    const [people] = list;
+    expect(people?.id).toMatch(/^wf-[0-9a-f]{12}$/);
+    expect(people?.successRate).toBeCloseTo(2 / 3, 12);
+    expect(people?.confidence).toBe(
+      workflowConfidence({ runs: 3, successes: 2, lastSeen: T0 + 30, now: T0 + 1000 }).value,
+    );
+    expect(people?.lastSeen).toBe(new Date(T0 + 30).toISOString());
+    expect(await credence.workflows({ limit: 1 })).toEqual([people]);
+    await credence.close();
+  });
+
+  it('read confidence at the time asked, decayed like edges', async () => {
+    const credence = await open();
+    await credence.recordExecution(person('find movies', T0));
+    const [now] = await credence.workflows();
+    const [later] = await credence.workflows({ now: T0 + 60 * DAY_MS });
+    expect(later?.parts.decay).toBe(0.5);
+    expect(later?.confidence).toBeCloseTo((now?.confidence ?? 0) / 2, 12);
+    await expect(credence.workflows({ limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await credence.close();
+  });
+
+  it('take in explicit workflow runs by their own confidence, and leave out runs without intent or calls', async () => {
+    const credence = await open();
+    const node = (name: string, status: 'success' | 'failure', consumes: number[] = []) => ({
+      name,
+      intent: 'general' as const,
+      intentRule: 'default' as const,
+      status,
+      retries: 0,
+      startedAt: T0,
+      durationMs: 5,
+      consumes,
+    });
+    await credence.recordRun({
+      intent: 'fetch and summarise',
+      startedAt: T0,
+      endedAt: T0 + 10,
+      nodes: [node('fetch', 'failure'), node('summarise', 'failure', [0])],
+    });
+    await credence.recordExecution({ intent: 'nothing ran', startedAt: T0, calls: [] });
+    const list = await credence.workflows();
+    expect(list.map((w) => [w.tools, w.runs, w.successes])).toEqual([[['fetch', 'summarise'], 1, 0]]);
+    await credence.close();
+  });
+
+  it('follow a growing execution (hooks, gateway sessions): it counts once, in the shape it has now', async () => {
+    const credence = await open();
+    const head = { id: 'cc-s-1', intent: 'fix the failing test', startedAt: T0 };
+    await credence.appendCalls(head, [call('Read')]);
+    await credence.appendCalls(head, [call('Edit'), call('Bash')]);
+    const list = await credence.workflows();
+    expect(list.map((w) => [w.tools, w.runs, w.intents])).toEqual([[['Read', 'Edit', 'Bash'], 1, [head.intent]]]);
+    await credence.close();
+  });
+
+  it('are rebuilt from the executions of a store that has none yet (an upgraded store), once', async () => {
+    const credence = await open();
+    const store = engineStore(credence);
+    const calls = [
+      { tool: 'SearchPeople', status: 'success' as const, retries: 0, consumes: [] },
+      { tool: 'GetPersonMovieCredit', status: 'success' as const, retries: 0, consumes: [0] },
+    ];
+    await store.insertExecution('p', { id: 'old-1', intent: 'find films of Agnès Varda', startedAt: T0, calls });
+    await store.insertExecution('p', { id: 'old-2', intent: 'find films of Wim Wenders', startedAt: T0 + 1, calls });
+    const first = await credence.workflows();
+    expect(first.map((w) => [w.runs, w.intents])).toEqual([
+      [2, ['find films of Wim Wenders', 'find films of Agnès Varda']],
+    ]);
+    expect(await credence.workflows()).toEqual(first);
+    await credence.recordExecution(person('find films of Jane Campion', T0 + 2));
+    expect((await credence.workflows()).map((w) => w.runs)).toEqual([3]);
+    await store.deleteWorkflows('p');
+    await credence.rebuildWorkflows();
+    expect((await credence.workflows()).map((w) => w.runs)).toEqual([3]);
+    await credence.close();
+  });
+
+  it('rebuild before the first write to an upgraded store, so no older run is left out', async () => {
+    const credence = await open();
+    await engineStore(credence).insertExecution('p', {
+      id: 'old-1',
+      intent: 'find films of Agnès Varda',
+      startedAt: T0,
+      calls: [{ tool: 'SearchPeople', status: 'success', retries: 0, consumes: [] }],
+    });
+    await credence.recordExecution({ intent: 'find a person', startedAt: T0 + 5, calls: [call('SearchPeople')] });
+    expect((await credence.workflows()).map((w) => [w.runs, w.intents])).toEqual([
+      [2, ['find a person', 'find films of Agnès Varda']],
+    ]);
+    await credence.close();
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * @module engine/workflows/workflows
+ * Learned workflows (issue 19, item 1): every recorded run with an intent and a call merges into the workflow
+ * of its shape (core/experience/workflow-shape), in the store transaction that records it; listing reads
+ * them with their confidence now (core/experience/workflow-confidence). A store whose executions predate the
+ * workflows table is rebuilt from them once, before its first write or read.
+ */
+import { workflowConfidence, type WorkflowConfidenceParts } from '../../core/experience/workflow-confidence.js';
+import { workflowId, workflowShape } from '../../core/experience/workflow-shape.js';
+import { runSucceeded } from '../../core/runs/run-quality.js';
+import type {
+  CallRecord,
+  EpochMs,
+  ExecutionRecord,
+  WorkflowMerge,
+  WorkflowMove,
+  WorkflowOf,
+  WorkflowRecord,
+  WorkflowStore,
+} from '../../store/types.js';
+
+/** A learned workflow as users see it: the stored counts, the success rate and the confidence now, explained. */
+export interface WorkflowView {
+  id: string;
+  /** Distinct tools, in the order of their first call. */
+  tools: string[];
+  /** Tool-level dependencies `[from, to]`. */
+  edges: [string, string][];
+  /** The latest distinct intents that led to it, newest first. */
+  intents: string[];
+  runs: number;
+  successes: number;
+  successRate: number;
+  confidence: number;
+  parts: WorkflowConfidenceParts;
+  /** ISO 8601. */
+  firstSeen: string;
+  lastSeen: string;
+}
+
+/** When a run was last busy: its start, or the end of its latest call. */
+const lastUse = (startedAt: EpochMs, calls: readonly CallRecord[]): EpochMs =>
+  calls.reduce((t, c) => (c.at === undefined ? t : Math.max(t, c.at + (c.durationMs ?? 0))), startedAt);
+
+function merge(
+  intent: string,
+  startedAt: EpochMs,
+  calls: readonly CallRecord[],
+  sign: 1 | -1,
+  confidence?: number,
+): WorkflowMerge {
+  const shape = workflowShape(calls);
+  const run = { calls, ...(confidence === undefined ? {} : { confidence }) };
+  return {
+    id: workflowId(shape.key),
+    key: shape.key,
+    tools: shape.tools,
+    edges: shape.edges,
+    ...(sign > 0 ? { intent } : {}),
+    runs: sign,
+    successes: sign * (runSucceeded(run) ? 1 : 0),
+    at: lastUse(startedAt, calls),
+  };
+}
+
+const learnable = (intent: string, calls: readonly CallRecord[]): boolean => intent.trim() !== '' && calls.length > 0;
+
+/** The merge of one recorded execution into its workflow; none without an intent or a call. */
+export const workflowOf: WorkflowOf = (e: ExecutionRecord) =>
+  learnable(e.intent, e.calls) ? merge(e.intent, e.startedAt, e.calls, 1, e.confidence) : undefined;
+
+/** Appended calls move their execution: out of the workflow of the calls before, into that of the calls after. */
+export const workflowMove: WorkflowMove = (before, after, execution) => {
+  if (!learnable(execution.intent, after)) return [];
+  const moved = [merge(execution.intent, execution.startedAt, after, 1)];
+  return learnable(execution.intent, before)
+    ? [merge(execution.intent, execution.startedAt, before, -1), ...moved]
+    : moved;
+};
+
+const ready = new WeakMap<WorkflowStore, Set<string>>();
+
+/**
+ * Makes sure the scope's workflows hold its executions: when it has none yet (a store from before workflows, or
+ * a restored older dump), they are rebuilt from the executions in one transaction (idempotent). Checked once per
+ * store and scope in a process.
+ */
+export async function ensureWorkflows(store: WorkflowStore, scope: string): Promise<void> {
+  let scopes = ready.get(store);
+  if (scopes === undefined) ready.set(store, (scopes = new Set()));
+  if (scopes.has(scope)) return;
+  if ((await store.listWorkflows(scope, { limit: 1 })).length === 0)
+    await store.rebuildWorkflows(scope, workflowOf, { ifEmpty: true });
+  scopes.add(scope);
+}
+
+/** Rebuilds the scope's workflows from its executions (after executions were removed). */
+export async function rebuildWorkflows(store: WorkflowStore, scope: string): Promise<void> {
+  await store.rebuildWorkflows(scope, workflowOf);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A stored workflow with its success rate and its confidence at `now`. */
+export function viewWorkflow(w: WorkflowRecord, now: number): WorkflowView {
+  const c = workflowConfidence({ runs: w.runs, successes: w.successes, lastSeen: w.lastSeen, now });
+  return {
+    id: w.id,
+    tools: w.tools,
+    edges: w.edges,
+    intents: w.intents,
+    runs: w.runs,
+    successes: w.successes,
+    successRate: c.parts.successRate,
+    confidence: c.value,
+    parts: c.parts,
+    firstSeen: iso(w.firstSeen),
+    lastSeen: iso(w.lastSeen),
+  };
+}
+
+/** The scope's learned workflows, most recently used first, with their confidence at `now`. */
+export async function listWorkflows(
+  ctx: { store: WorkflowStore; scope: string },
+  options: { limit?: number; now: number },
+): Promise<WorkflowView[]> {
+  await ensureWorkflows(ctx.store, ctx.scope);
+  const stored = await ctx.store.listWorkflows(ctx.scope, options.limit === undefined ? {} : { limit: options.limit });
+  return stored.map((w) => viewWorkflow(w, options.now));
+}
