@@ -29,7 +29,8 @@ export interface PgVectorState {
  * type): only for rows written without `vec`, such as a restore or a writer ranking in Node.
  * Exact: each float32 is rebuilt from its sign, exponent and mantissa.
  */
-const bytesToFloats = (schema: string): string => `
+const bytesToFloats = (schema: string): string =>
+  `
 CREATE OR REPLACE FUNCTION credence_float32s(bytes bytea) RETURNS real[]
 LANGUAGE plpgsql IMMUTABLE STRICT AS $$
 DECLARE
@@ -61,7 +62,8 @@ END $$;
 CREATE OR REPLACE FUNCTION credence_embeddings_vec() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector AND NEW.vec::text IS NOT DISTINCT FROM OLD.vec::text) THEN
+  IF NEW.vec IS NULL OR (TG_OP = 'UPDATE' AND NEW.vector IS DISTINCT FROM OLD.vector ` +
+  `AND NEW.vec::text IS NOT DISTINCT FROM OLD.vec::text) THEN
     NEW.vec := ${quote(schema)}.credence_float32s(NEW.vector);
   END IF;
   RETURN NEW;
@@ -94,10 +96,14 @@ async function vectorSetUp(client: pg.PoolClient): Promise<{
 }> {
   const row = (
     await client.query(
-      `SELECT (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector') AS schema,
-              EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('embeddings') AND attname = 'vec' AND NOT attisdropped) AS column,
-              EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('embeddings') AND tgname = 'embeddings_vec') AS trigger,
-              COALESCE((SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass('embeddings')), false) AS owner,
+      `SELECT (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace ` +
+        `WHERE e.extname = 'vector') AS schema,
+              EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('embeddings') ` +
+        `AND attname = 'vec' AND NOT attisdropped) AS column,
+              EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('embeddings') ` +
+        `AND tgname = 'embeddings_vec') AS trigger,
+              COALESCE((SELECT pg_has_role(relowner, 'USAGE') FROM pg_class ` +
+        `WHERE oid = to_regclass('embeddings')), false) AS owner,
               (SELECT value FROM credence_meta WHERE key = 'vector_functions') AS functions`,
     )
   ).rows[0] as { schema: string | null; column: boolean; trigger: boolean; owner: boolean; functions: string | null };
@@ -152,7 +158,8 @@ export async function setUpVectors(
   if (schema === undefined) {
     const available = (
       await client.query(
-        `SELECT v.superuser, v.trusted FROM pg_available_extension_versions v JOIN pg_available_extensions a ON a.name = v.name AND a.default_version = v.version
+        `SELECT v.superuser, v.trusted FROM pg_available_extension_versions v ` +
+          `JOIN pg_available_extensions a ON a.name = v.name AND a.default_version = v.version
          WHERE v.name = 'vector'`,
       )
     ).rows[0] as { superuser: boolean; trusted: boolean } | undefined;
@@ -160,7 +167,8 @@ export async function setUpVectors(
     // Asked before trying, so that a role that may not create it does not fail (and log) at every open.
     const may = (
       await client.query(
-        `SELECT r.rolsuper OR ($1 AND has_database_privilege(current_database(), 'CREATE')) AS may FROM pg_roles r WHERE r.rolname = current_user`,
+        `SELECT r.rolsuper OR ($1 AND has_database_privilege(current_database(), 'CREATE')) AS may ` +
+          'FROM pg_roles r WHERE r.rolname = current_user',
         [available.trusted],
       )
     ).rows[0] as { may: boolean } | undefined;
@@ -190,7 +198,8 @@ export async function setUpVectors(
        -- Dropped with the extension (which drops the column): the trigger goes with it.
        ALTER FUNCTION credence_embeddings_vec() DEPENDS ON EXTENSION vector;
        ALTER TABLE embeddings ADD COLUMN vec ${quote(schema)}.vector;
-       CREATE TRIGGER embeddings_vec BEFORE INSERT OR UPDATE ON embeddings FOR EACH ROW EXECUTE FUNCTION credence_embeddings_vec();
+       CREATE TRIGGER embeddings_vec BEFORE INSERT OR UPDATE ON embeddings ` +
+        `FOR EACH ROW EXECUTE FUNCTION credence_embeddings_vec();
        UPDATE embeddings SET vec = credence_float32s(vector);`,
     );
     if (failed !== undefined) return refuse(`adding pgvector's column to the embeddings table failed (${failed})`);
@@ -214,7 +223,8 @@ export async function setUpVectors(
 
 async function setFunctionsVersion(client: pg.PoolClient): Promise<void> {
   await client.query(
-    `INSERT INTO credence_meta (key, value) VALUES ('vector_functions', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    "INSERT INTO credence_meta (key, value) VALUES ('vector_functions', $1) " +
+      'ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     [FUNCTIONS_VERSION],
   );
 }

@@ -36,10 +36,13 @@ export async function indexTools(
   await c.query(
     `INSERT INTO tool_terms (scope, id, words, description, fts, fts_len)
      SELECT $1, v.id, v.words, v.description, v.fts::tsvector, v.len
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS v(id, words, description, fts, len, n)
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) ` +
+      `WITH ORDINALITY AS v(id, words, description, fts, len, n)
      ORDER BY v.n
-     ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, fts = excluded.fts, fts_len = excluded.fts_len
-     WHERE tool_terms.description IS DISTINCT FROM excluded.description OR tool_terms.words IS DISTINCT FROM excluded.words`,
+     ON CONFLICT (scope, id) DO UPDATE SET words = excluded.words, description = excluded.description, ` +
+      `fts = excluded.fts, fts_len = excluded.fts_len
+     WHERE tool_terms.description IS DISTINCT FROM excluded.description ` +
+      `OR tool_terms.words IS DISTINCT FROM excluded.words`,
     [
       scope,
       tools.map((t) => t.id),
