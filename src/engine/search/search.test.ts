@@ -3,6 +3,7 @@ import { CredenceError } from '../../core/errors.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
+import { workflowId, workflowShape } from '../../core/experience/workflow-shape.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 
@@ -141,6 +142,48 @@ describe('DAG suggestion through the engine', () => {
     );
     expect(warm.parts.pathStrength).toBe(1);
     expect(cold.parts.pathStrength).toBe(0.5);
+    await credence.close();
+  });
+
+  it('names in the rationale the learned workflows and past runs that voted a tool in, and the search', async () => {
+    const credence = await engine();
+    await credence.addTools([
+      { id: 'search_airport', description: 'Find the airport code of a city' },
+      { id: 'search_flights', description: 'Find flights between two airports' },
+    ]);
+    const cold = await credence.suggestDag('find flights from Berlin');
+    expect(cold.rationale.length).toBeGreaterThan(0);
+    for (const r of cold.rationale) expect(r).toMatchObject({ sources: ['search'], why: 'matched by tool search' });
+    const twoSteps = [
+      { tool: 'search_airport', status: 'success' as const },
+      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
+    ];
+    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    // London and Paris share one learned workflow, Rome has another.
+    const run = async (city: string, calls: typeof twoSteps | typeof oneStep) =>
+      (await credence.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls })).executions[0]?.id;
+    const [london, paris, rome] = [
+      await run('London', twoSteps),
+      await run('Paris', twoSteps),
+      await run('Rome', oneStep),
+    ];
+    const pair = workflowId(workflowShape(twoSteps).key);
+    const single = workflowId(workflowShape(oneStep).key);
+    const warm = await credence.suggestDag('find flights from Berlin');
+    expect(warm.memory?.backed).toBe(true);
+    const why = new Map(warm.rationale.map((r) => [r.tool, r]));
+    const airport = why.get('search_airport');
+    expect(airport?.sources).toEqual(['memory']);
+    expect(airport?.why).toContain('vote share 0.67');
+    expect(airport?.why).toContain(`learned workflow ${pair} from past runs ${london} "find flights from London"`);
+    expect(airport?.why).toContain(`${paris} "find flights from Paris"`);
+    expect(airport?.why).not.toContain(single);
+    expect(airport?.why).not.toContain('tool search');
+    const flights = why.get('search_flights');
+    expect(flights?.sources).toEqual(expect.arrayContaining(['memory', 'search']));
+    expect(flights?.why).toMatch(/^matched by tool search; proposed by the nearest past runs \(vote share 1\.00\)/);
+    expect(flights?.why).toContain(`learned workflow ${single} from past run ${rome} "find flights from Rome"`);
+    expect(flights?.why).toContain(`learned workflow ${pair} from past runs ${london}`);
     await credence.close();
   });
 

@@ -23,6 +23,7 @@ import {
   type MemoryAdvice,
 } from './experience.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
+import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { relatednessAll } from '../../core/graph/graph-paths.js';
@@ -131,6 +132,8 @@ export interface MemoryMatch {
   /** How well the run went: its confidence, or its calls' mean outcome confidence relative to a success. */
   quality: number;
   tools: string[];
+  /** The id of the learned workflow the run's shape belongs to (issue 19). */
+  workflow?: string;
 }
 
 /**
@@ -208,6 +211,7 @@ async function boostingRuns(
       similarity: n.similarity,
       quality: n.quality,
       tools: [...n.shape.tools],
+      workflow: workflowId(n.shape.key),
     }));
 }
 
@@ -398,6 +402,33 @@ function fuseWithMemory(
   return { built, weight, votes };
 }
 
+/** A past run as a rationale names it: its id, its intent and the learned workflow of its shape. */
+function runLabel(id: string, intent: string, workflow: string | undefined): string {
+  return `run ${id} "${intent}"${workflow === undefined ? '' : ` (learned workflow ${workflow})`}`;
+}
+
+/**
+ * Why the nearest past runs' vote proposed `tool`: its share of their vote and, per learned workflow, the
+ * runs that voted for it. Undefined when no neighbour used the tool.
+ */
+function memoryVoteWhy(advice: MemoryAdvice, tool: string): string | undefined {
+  const vote = advice.proposal.votes.find((v) => v.tool === tool);
+  if (vote === undefined) return undefined;
+  const neighbours = new Map(advice.proposal.neighbours.map((n) => [n.id, n]));
+  const byWorkflow = new Map<string, string[]>();
+  for (const id of vote.support) {
+    const n = neighbours.get(id);
+    if (n === undefined) continue;
+    const workflow = workflowId(n.shape.key);
+    const run = `${n.id} "${n.intent}" (similarity ${n.similarity.toFixed(2)})`;
+    byWorkflow.set(workflow, [...(byWorkflow.get(workflow) ?? []), run]);
+  }
+  const from = [...byWorkflow].map(
+    ([workflow, runs]) => `learned workflow ${workflow} from past run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}`,
+  );
+  return `proposed by the nearest past runs (vote share ${vote.vote.toFixed(2)}): ${from.join('; ')}`;
+}
+
 /** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
 export async function suggestDag(
   ctx: SearchContext,
@@ -447,7 +478,8 @@ export async function suggestDag(
         if (!memoryWhy.has(tool))
           memoryWhy.set(
             tool,
-            `used by a past run "${m.intent}" (similarity ${m.similarity.toFixed(2)}, outcome ${m.quality.toFixed(2)})`,
+            `used by past ${runLabel(m.execution, m.intent, m.workflow)}, ` +
+              `similarity ${m.similarity.toFixed(2)}, outcome ${m.quality.toFixed(2)}`,
           );
       }
     }
@@ -508,16 +540,23 @@ export async function suggestDag(
   const rationale = built.chosen.map((c) => {
     const reasons: string[] = [];
     if (c.sources.includes('search')) reasons.push(`matched by tool search`);
-    if (c.sources.includes('memory')) reasons.push(memoryWhy.get(c.tool) ?? 'used by a similar past run');
+    if (c.sources.includes('memory'))
+      reasons.push(
+        (advice === undefined || fused === undefined ? undefined : memoryVoteWhy(advice, c.tool)) ??
+          memoryWhy.get(c.tool) ??
+          'used by a similar past run',
+      );
     if (c.reason === 'tied') reasons.push('tied to a chosen tool by a learned edge');
     const sp = scoreParts.get(c.tool) ?? { search: null, memoryBoost: 0 };
+    // A DAG voted with the memory is not built per part: its tools name no part.
+    const part = parts.length > 1 && fused === undefined ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : '';
     return {
       tool: c.tool,
       score: c.score,
       search: sp.search,
       memoryBoost: sp.memoryBoost,
       sources: c.sources,
-      why: `${reasons.join('; ')}${parts.length > 1 ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : ''}`,
+      why: `${reasons.join('; ')}${part}`,
     };
   });
   const chosenSet = new Set(built.chosen.map((c) => c.tool));
