@@ -113,8 +113,11 @@ export async function giveFeedback(
       at,
     );
     const learned = /^(instinct|skill):(.+)$/.exec(shown.target);
-    if (learned?.[2] === undefined) return { id, on: 'shown', verdict };
-    const event = { id: options.eventId ?? `shown:${id}`, targetId: learned[2], kind: KIND_OF[verdict], at };
+    // A verdict on a searched tool is also an event on the shown result, which tool search reads back
+    // for similar queries (issue 19).
+    const targetId = learned?.[2] ?? (shown.surface === 'search' ? id : undefined);
+    if (targetId === undefined) return { id, on: 'shown', verdict };
+    const event = { id: options.eventId ?? `shown:${id}`, targetId, kind: KIND_OF[verdict], at };
     const report = await ctx.store.insertFeedback(ctx.scope, event);
     return {
       id,

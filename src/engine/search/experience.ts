@@ -14,6 +14,7 @@ import { runQuality } from '../../core/runs/run-quality.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
+import type { FeedbackStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
 export const MEMORY_NEIGHBOURS = 5;
@@ -196,4 +197,34 @@ export function experienceEdges(experience: Experience, tools: readonly string[]
         out.push({ from, to, type: 'sequence', confidence: p.linked / p.both });
     }
   return out;
+}
+
+/** A verdict given on a searched tool: the query it was shown for, the tool, and whether it was accepted. */
+export interface JudgedSearch {
+  readonly query: string;
+  readonly tool: string;
+  readonly accepted: boolean;
+}
+
+const judged = new WeakMap<SearchIndex, Promise<JudgedSearch[]>>();
+
+/** The scope's verdicts on searched tools (read once per search index). */
+export function judgedSearches(ctx: SearchContext & { store: Partial<FeedbackStore> }): Promise<JudgedSearch[]> {
+  let found = judged.get(ctx.index);
+  if (found === undefined) {
+    found = (async () => {
+      const { listFeedback, getShown } = ctx.store;
+      if (listFeedback === undefined || getShown === undefined) return [];
+      const events = (await listFeedback.call(ctx.store, ctx.scope)).filter((e) => e.targetId.startsWith('sh-'));
+      const out: JudgedSearch[] = [];
+      for (const e of events) {
+        const shown = await getShown.call(ctx.store, ctx.scope, e.targetId);
+        if (shown?.surface !== 'search' || shown.query === undefined || shown.verdict === undefined) continue;
+        out.push({ query: shown.query, tool: shown.target, accepted: shown.verdict === 'accepted' });
+      }
+      return out;
+    })();
+    judged.set(ctx.index, found);
+  }
+  return found;
 }

@@ -5,7 +5,7 @@
  */
 import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
 import { CredenceError } from '../../core/errors.js';
-import { outcomeConfidence, OUTCOME_DEFAULTS } from '../../core/runs/outcome-confidence.js';
+import { runQuality } from '../../core/runs/run-quality.js';
 import {
   buildDag,
   type BuiltDag,
@@ -20,8 +20,12 @@ import {
   experienceEdges,
   experienceOf,
   nearestRuns,
+  judgedSearches,
+  type JudgedSearch,
   type MemoryAdvice,
+  type SearchReplay,
 } from './experience.js';
+import { voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
@@ -50,6 +54,18 @@ export interface ToolSearchRequest extends SearchOptions {
   limit?: number;
   /** How many candidates each of BM25 and embeddings contributes. @default 50 */
   candidates?: number;
+  /** Let the tools of the nearest past runs move the ranking (issue 19). @default true */
+  memory?: boolean;
+}
+
+/** What the nearest past runs said about a searched tool. */
+export interface ToolMemory {
+  /** Share of the nearest runs' weight that used the tool. */
+  vote: number;
+  /** The memory's share of the fused score: its expected F1 against the search's. */
+  weight: number;
+  /** The runs that used it. */
+  runs: string[];
 }
 
 /** Ranks the catalogue for `query`: each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
@@ -91,8 +107,14 @@ export async function searchTools(
     });
     index.undirected.ids.forEach((id, i) => heat?.set(id, h[i] ?? 0));
   }
-  const similarity = await index.toolVectors.scan(queryVector, k, [...bm25.keys(), ...(related?.keys() ?? [])]);
-  const pool = new Set<string>([...bm25.keys(), ...similarity.top, ...(related?.keys() ?? [])]);
+  const memory = request.memory === false ? undefined : await memoryVotes(ctx, text, queryVector);
+  const voted = memory === undefined ? [] : [...memory.votes.keys()];
+  const similarity = await index.toolVectors.scan(queryVector, k, [
+    ...bm25.keys(),
+    ...(related?.keys() ?? []),
+    ...voted,
+  ]);
+  const pool = new Set<string>([...bm25.keys(), ...similarity.top, ...(related?.keys() ?? []), ...voted]);
   // Tools already in use are not suggested again.
   for (const t of context) pool.delete(t);
   const signals: ToolSignals[] = [...pool]
@@ -121,8 +143,81 @@ export async function searchTools(
           ? 'cold-context'
           : false;
   const ranked = rankTools(signals, { ...request, semanticOnly: graphRule });
-  // A tool that matches neither by words nor by meaning is no match at all.
-  return ranked.filter((r) => r.parts.bm25 !== null || r.parts.similarity > 0).slice(0, request.limit ?? 10);
+  // A tool that matches neither by words nor by meaning nor by the memory is no match at all.
+  const matched = ranked.filter(
+    (r) => r.parts.bm25 !== null || r.parts.similarity > 0 || (memory?.votes.get(r.tool)?.vote ?? 0) > 0,
+  );
+  const fused = memory === undefined ? matched : fuseMemoryRanking(matched, memory);
+  const verdicts = request.memory === false ? [] : await judgedSearches(ctx);
+  return (verdicts.length === 0 ? fused : applyVerdicts(fused, verdicts, text)).slice(0, request.limit ?? 10);
+}
+
+/** How far one verdict on a tool, given for the same query, moves its score. */
+const VERDICT_STEP = 0.2;
+
+/**
+ * Verdicts given on searched tools for similar queries move those tools: ± VERDICT_STEP × the share of this
+ * query's words the judged query holds (at least half of them, else the verdict is about another task).
+ */
+function applyVerdicts<T extends ToolSearchResult>(
+  results: readonly T[],
+  verdicts: readonly JudgedSearch[],
+  query: string,
+): (T & { feedback?: { shift: number; verdicts: number } })[] {
+  const words = [...new Set(contentWords(query))];
+  const shift = new Map<string, { shift: number; verdicts: number }>();
+  for (const v of verdicts) {
+    const share = queryTermShare(words, v.query);
+    if (share < 0.5) continue;
+    const seen = shift.get(v.tool) ?? { shift: 0, verdicts: 0 };
+    shift.set(v.tool, {
+      shift: seen.shift + (v.accepted ? 1 : -1) * VERDICT_STEP * share,
+      verdicts: seen.verdicts + 1,
+    });
+  }
+  if (shift.size === 0) return [...results];
+  return results
+    .map((r) => {
+      const s = shift.get(r.tool);
+      return s === undefined ? r : { ...r, score: Math.max(0, r.score + s.shift), feedback: s };
+    })
+    .sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+}
+
+/** The nearest past runs' votes for tools, and the memory's weight against the search. */
+async function memoryVotes(
+  ctx: SearchContext,
+  text: string,
+  vector: Float32Array | undefined,
+): Promise<{ votes: Map<string, { vote: number; runs: string[] }>; weight: number } | undefined> {
+  if (experienceOf(ctx.index).runs.length === 0) return undefined;
+  const proposal = voteNeighbours(await nearestRuns(ctx, text, vector === undefined ? {} : { vector }));
+  if (proposal.votes.length === 0) return undefined;
+  const fit = await calibration(ctx, replaySearchDag(ctx, {}));
+  const expected = predictIsotonic(fit.memory, proposal.strength);
+  const searchExpected = fit.search.n < MIN_CALIBRATION ? SEARCH_PRIOR : fit.search.mean;
+  return {
+    votes: new Map(proposal.votes.map((v) => [v.tool, { vote: v.vote, runs: [...v.support] }])),
+    weight: expected / (expected + searchExpected || 1),
+  };
+}
+
+/** Search score and memory vote weighed by the memory's weight; best first, ties by name. */
+function fuseMemoryRanking(
+  results: readonly ToolSearchResult[],
+  memory: { votes: Map<string, { vote: number; runs: string[] }>; weight: number },
+): (ToolSearchResult & { memory?: ToolMemory })[] {
+  return results
+    .map((r) => {
+      const m = memory.votes.get(r.tool);
+      if (m === undefined) return { ...r, score: (1 - memory.weight) * r.score };
+      return {
+        ...r,
+        score: (1 - memory.weight) * r.score + memory.weight * m.vote,
+        memory: { vote: m.vote, weight: memory.weight, runs: m.runs },
+      };
+    })
+    .sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
 
 export interface MemoryMatch {
@@ -134,21 +229,6 @@ export interface MemoryMatch {
   tools: string[];
   /** The id of the learned workflow the run's shape belongs to (issue 19). */
   workflow?: string;
-}
-
-/**
- * How well a past run went, in [0, 1]: its own confidence when it has one (a workflow run's), else
- * the mean outcome confidence of its calls (seed 002) relative to a clean success (0.7).
- */
-function runQuality(e: {
-  confidence?: number;
-  calls: readonly { status: 'success' | 'failure' | 'partial'; retries: number }[];
-}): number {
-  if (e.confidence !== undefined) return e.confidence;
-  if (e.calls.length === 0) return 0;
-  const mean =
-    e.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries }).value, 0) / e.calls.length;
-  return Math.min(1, mean / OUTCOME_DEFAULTS.success);
 }
 
 /**
@@ -402,6 +482,14 @@ function fuseWithMemory(
   return { built, weight, votes };
 }
 
+/** The search-built DAG of a past run's intent with that run left out of the memory: a calibration replay. */
+function replaySearchDag(ctx: SearchContext, request: DagRequest): SearchReplay {
+  return async (text, run) => {
+    const replay = await suggestDag(ctx, text, { ...request, memoryProposal: false }, run);
+    return { tools: replay.dag.tasks.map((t) => t.tool), confidence: replay.seedConfidence ?? replay.confidence };
+  };
+}
+
 /** A past run as a rationale names it: its id, its intent and the learned workflow of its shape. */
 function runLabel(id: string, intent: string, workflow: string | undefined): string {
   return `run ${id} "${intent}"${workflow === undefined ? '' : ` (learned workflow ${workflow})`}`;
@@ -464,6 +552,7 @@ export async function suggestDag(
         ? []
         : await searchTools(ctx, text, {
             limit: 10,
+            memory: false,
             ...request.search,
             ...(request.context === undefined ? {} : { context: request.context }),
           });
@@ -512,10 +601,7 @@ export async function suggestDag(
   const learning =
     request.useMemory === false || request.memoryProposal === false || experienceOf(index).runs.length === 0
       ? undefined
-      : await calibration(ctx, async (text, run) => {
-          const replay = await suggestDag(ctx, text, { ...request, memoryProposal: false }, run);
-          return { tools: replay.dag.tasks.map((t) => t.tool), confidence: replay.seedConfidence ?? replay.confidence };
-        });
+      : await calibration(ctx, replaySearchDag(ctx, request));
   const advice = learning === undefined ? undefined : await adviseFromMemory(ctx, intent, learning, leaveOut);
   const searchExpected =
     learning === undefined || learning.search.n < MIN_CALIBRATION
