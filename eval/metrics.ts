@@ -101,3 +101,30 @@ export function dagEdges(tasks: readonly { id: string; tool: string; dependsOn: 
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length;
 }
+
+/** A confidence that came with an answer, and how good the answer turned out (both in [0, 1]). */
+export interface Calibrated {
+  confidence: number;
+  outcome: number;
+}
+
+/**
+ * Expected calibration error: the confidences fall into `bins` equal-width bins over [0, 1] (1 goes
+ * to the last one); per bin |mean confidence − mean outcome|, weighted by the bin's share of the
+ * answers. 0 for no answers.
+ * @param bins @default 10
+ */
+export function expectedCalibrationError(answers: readonly Calibrated[], bins = 10): number {
+  const members: Calibrated[][] = Array.from({ length: bins }, () => []);
+  for (const a of answers) {
+    const at = Math.min(bins - 1, Math.max(0, Math.floor(a.confidence * bins)));
+    members[at]?.push(a);
+  }
+  let error = 0;
+  for (const bin of members) {
+    if (bin.length === 0) continue;
+    const gap = mean(bin.map((a) => a.confidence)) - mean(bin.map((a) => a.outcome));
+    error += (bin.length / answers.length) * Math.abs(gap);
+  }
+  return error;
+}

@@ -13,9 +13,17 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEARCH_DEFAULTS } from '../src/core/search/tool-search.js';
 import { DAG_BUILD_DEFAULTS } from '../src/core/dag/dag-build.js';
-import type { DagRequest } from '../src/engine/search/search.js';
-import { hasData, loadNestful, loadSealTools, splitHalves, toExecution, type Sample } from './data.js';
-import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
+import {
+  hasData,
+  hasTaskPlan,
+  loadNestful,
+  loadSealTools,
+  loadTaskPlan,
+  splitHalves,
+  toExecution,
+  type Sample,
+} from './data.js';
+import { learningSet, learningTargets, printLearning, type LearningResult, type LearningSet } from './learning-eval.js';
 import { EVAL_NOW, openEvalEngine } from './engine.js';
 import { bm25Sweep, runSteps, scoreSteps, stepsOf, type RankScore } from './search-eval.js';
 import { recallEval } from './recall-eval.js';
@@ -32,7 +40,8 @@ const { values } = parseArgs({
 const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
 if (!hasData(dataDir)) {
   console.log(
-    `npm run eval: no evaluation data at ${dataDir} (the public NESTFUL and Seal-Tools copies live in ../shared/data beside the repository; see SPEC §11); nothing to measure.`,
+    `npm run eval: no evaluation data at ${dataDir} (the public NESTFUL and Seal-Tools copies live in ` +
+      '../shared/data beside the repository; see SPEC §11); nothing to measure.',
   );
   process.exit(0);
 }
@@ -55,6 +64,11 @@ const nestful = loadNestful(dataDir);
 const seal = loadSealTools(dataDir);
 const DEFAULT_W = SEARCH_DEFAULTS.bm25Weight;
 /** 0, 0.1, …, 1, and the default weight if it is none of them. */
+/**
+ * Seal-Tools' learning curve runs on this many seeded test queries (a full warm pass of its 700 takes
+ * about 40 s); undefined = all.
+ */
+const SEAL_CURVE_QUERIES: number | undefined = undefined;
 const WEIGHTS = [...new Set([...Array.from({ length: 11 }, (_, i) => i / 10), DEFAULT_W])].sort((x, y) => x - y);
 
 // ---------------------------------------------------------------------------------------------
@@ -62,18 +76,21 @@ const WEIGHTS = [...new Set([...Array.from({ length: 11 }, (_, i) => i / 10), DE
 const cold = await openEvalEngine(seal.tools);
 const sweep = await bm25Sweep(cold, [seal.dev, seal.test], WEIGHTS);
 const embedder = cold.embedder;
+const embeddingsNote = process.env.CREDENCE_EMBEDDINGS
+  ? ` (CREDENCE_EMBEDDINGS=${process.env.CREDENCE_EMBEDDINGS})`
+  : ' (default; CREDENCE_EMBEDDINGS unset)';
 
 out('# Credence evaluation (issue 4)');
 out();
 out(`data: ${dataDir}`);
+out(`embeddings: ${embedder.provider} / ${embedder.model} / ${embedder.dimension ?? '?'} dimensions${embeddingsNote}`);
 out(
-  `embeddings: ${embedder.provider} / ${embedder.model} / ${embedder.dimension ?? '?'} dimensions${process.env.CREDENCE_EMBEDDINGS ? ` (CREDENCE_EMBEDDINGS=${process.env.CREDENCE_EMBEDDINGS})` : ' (default; CREDENCE_EMBEDDINGS unset)'}`,
+  `engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, counter ids; ` +
+    `seed ${seed} (mulberry32) for the DAG splits`,
 );
 out(
-  `engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, counter ids; seed ${seed} (mulberry32) for the DAG splits`,
-);
-out(
-  `Seal-Tools: ${seal.tools.length} tools, dev ${seal.dev.length} queries, test_in_domain ${seal.test.length}; NESTFUL: ${nestful.tools.length} tools (3 specs), ${nestful.samples.length} samples`,
+  `Seal-Tools: ${seal.tools.length} tools, dev ${seal.dev.length} queries, test_in_domain ${seal.test.length}; ` +
+    `NESTFUL: ${nestful.tools.length} tools (3 specs), ${nestful.samples.length} samples`,
 );
 out();
 
@@ -89,10 +106,14 @@ const bestBy = (m: Map<number, RankScore>) =>
 const [bestDevW] = bestBy(devSweep);
 const [bestTestW] = bestBy(testSweep);
 
-out(`## A1. Tool search, Seal-Tools, catalogue of ${seal.tools.length} tools, nothing learned (semantic score, α = 1)`);
+out(
+  `## A1. Tool search, Seal-Tools, catalogue of ${seal.tools.length} tools, ` +
+    'nothing learned (semantic score, α = 1)',
+);
 out();
 out(
-  "Relevant = the query's ground-truth tools; Recall@k = share of them in the top k, averaged over queries; MRR of the first relevant.",
+  "Relevant = the query's ground-truth tools; Recall@k = share of them in the top k, averaged over queries; " +
+    'MRR of the first relevant.',
 );
 out();
 out(
@@ -128,7 +149,8 @@ out(
 out();
 out(
   `Best weight by MRR (ties by R@5): dev ${bestDevW}, test_in_domain ${bestTestW}; default ${DEFAULT_W}. ` +
-    `Each weight re-scores one search's candidate pool with core rankTools; checked against direct API calls: ${sweep.verified.rankings - sweep.verified.mismatches}/${sweep.verified.rankings} top-10 rankings identical.`,
+    "Each weight re-scores one search's candidate pool with core rankTools; checked against direct API calls: " +
+    `${sweep.verified.rankings - sweep.verified.mismatches}/${sweep.verified.rankings} top-10 rankings identical.`,
 );
 out(`(A1-A2 took ${lap()})`);
 out();
@@ -179,9 +201,12 @@ async function stepwise(
   out(title);
   out();
   out(
-    `Learned from ${learnedFrom}, giving ${stats.calledTools} called tools, ${stats.confidentPairs} confident pairs, density ${stats.density.toFixed(5)} (${stats.tier}). ` +
-      `Steps: every call k ≥ 1, context = the tools of calls 0..k−1, target = the tool of call k: ${steps.length} steps from ${new Set(steps.map((s) => s.sample)).size} queries. ` +
-      `Of these, ${nRelated} (${pct(nRelated / steps.length)}) have a target the learned graph relates to the context ("related"), ${pairSeen} have their (previous tool → target) pair among the learned executions, ` +
+    `Learned from ${learnedFrom}, giving ${stats.calledTools} called tools, ${stats.confidentPairs} confident pairs, ` +
+      `density ${stats.density.toFixed(5)} (${stats.tier}). ` +
+      'Steps: every call k ≥ 1, context = the tools of calls 0..k−1, target = the tool of call k: ' +
+      `${steps.length} steps from ${new Set(steps.map((s) => s.sample)).size} queries. ` +
+      `Of these, ${nRelated} (${pct(nRelated / steps.length)}) have a target the learned graph relates to the ` +
+      `context ("related"), ${pairSeen} have their (previous tool → target) pair among the learned executions, ` +
       `${observed} have a target that was called while learning.`,
   );
   out();
@@ -218,120 +243,54 @@ const nestfulSteps = await stepwise(
 await nestfulCold.close();
 
 // ---------------------------------------------------------------------------------------------
-// B. DAG suggestion.
-interface DagSetResult {
-  name: string;
-  scores: Map<string, DagScore>;
-}
-
-const CONDITIONS: { name: string; warm: boolean; request: DagRequest }[] = [
-  { name: 'cold (catalogue only)', warm: false, request: {} },
-  { name: 'warm (search + memory)', warm: true, request: {} },
-  { name: 'warm, search only', warm: true, request: { useMemory: false } },
-  { name: 'warm, memory only', warm: true, request: { useSearch: false } },
+// B. Learning from experience: DAG suggestion, tool search and learning curves (issue 19, item 5).
+const learningSets: LearningSet[] = [
+  { name: 'NESTFUL', title: 'NESTFUL (300 samples, 3 files)', tools: nestful.tools, samples: nestful.samples },
+  {
+    name: 'Seal-Tools',
+    title: 'Seal-Tools (dev + test_in_domain, 1,400 queries)',
+    tools: seal.tools,
+    samples: [...seal.dev, ...seal.test],
+    curveQueries: SEAL_CURVE_QUERIES,
+  },
 ];
-
-async function dagSet(name: string, tools: readonly ToolRecord[], samples: readonly Sample[]): Promise<DagSetResult> {
-  const { a, b } = splitHalves(samples, seed);
-  const coldEngine = await openEvalEngine(tools);
-  const warmEngine = await openEvalEngine(tools, a.map(toExecution));
-  const learned = await warmEngine.graphStats();
-  const scores = new Map<string, DagScore>();
-  for (const c of CONDITIONS)
-    scores.set(c.name, scoreDags(await suggestAll(c.warm ? warmEngine : coldEngine, b, c.request)));
-  await coldEngine.close();
-  await warmEngine.close();
-  const sources = [...new Set(samples.map((s) => s.source))];
-  out(`## B. DAG suggestion, ${name}`);
-  out();
-  out(
-    `Split (seed ${seed}, 50/50 within each file: ${sources.map((s) => `${s} ${samples.filter((x) => x.source === s).length}`).join(', ')}): learn from A = ${a.length} executions ` +
-      `(${learned.calledTools} tools called, ${learned.confidentPairs} confident pairs, density ${learned.density.toFixed(4)}, ${learned.tier}); suggest for B = ${b.length} queries from their text alone. ` +
-      `Catalogue ${tools.length} tools. Edge F1: both empty = 1; "multi" = the ${scores.get(CONDITIONS[0]?.name ?? '')?.nMulti ?? 0} queries with ≥ 1 ground-truth edge.`,
-  );
-  out();
-  out(
-    formatTable(
-      [
-        'condition',
-        'node P',
-        'node R',
-        'node F1',
-        'edge F1',
-        'edge F1 multi',
-        'exact set',
-        'mean |V|',
-        'mean conf',
-        'warned',
-      ],
-      CONDITIONS.map((c) => {
-        const s = scores.get(c.name) as DagScore;
-        return [
-          c.name,
-          f3(s.nodeP),
-          f3(s.nodeR),
-          f3(s.nodeF1),
-          f3(s.edgeF1),
-          f3(s.edgeF1Multi),
-          pct(s.exact),
-          s.size.toFixed(2),
-          f3(s.confidence),
-          pct(s.warned),
-        ];
-      }),
-    ),
-  );
-  out(`(took ${lap()})`);
-  out();
-  return { name, scores };
-}
-
-const nestfulDag = await dagSet('NESTFUL (300 samples, 3 files)', nestful.tools, nestful.samples);
-const sealDag = await dagSet('Seal-Tools (dev + test_in_domain, 1,400 queries)', seal.tools, [
-  ...seal.dev,
-  ...seal.test,
-]);
+const skipped: string[] = [];
+if (hasTaskPlan(dataDir, 'restbench-tmdb')) {
+  const tmdb = loadTaskPlan(dataDir, 'restbench-tmdb', 'RestBench-TMDB');
+  learningSets.push({
+    name: 'RestBench-TMDB',
+    title: `RestBench-TMDB (${tmdb.samples.length} requests)`,
+    tools: tmdb.tools,
+    samples: tmdb.samples,
+  });
+} else skipped.push(`RestBench-TMDB skipped: no ${join(dataDir, 'restbench-tmdb')} (data.json, tool_desc.json).`);
+const learning: LearningResult[] = [];
+for (const set of learningSets) learning.push(await learningSet(set, seed));
+printLearning(learning, skipped, seed, out);
+out(`(B took ${lap()})`);
+out();
 
 // ---------------------------------------------------------------------------------------------
-// Targets (issue 4, "Done when").
-const get = (r: DagSetResult, c: number) => r.scores.get(CONDITIONS[c]?.name ?? '') as DagScore;
-const targets: [string, string, boolean][] = [
-  [
-    'NESTFUL: warm beats cold on edge F1',
-    `${f3(get(nestfulDag, 1).edgeF1)} vs ${f3(get(nestfulDag, 0).edgeF1)}`,
-    get(nestfulDag, 1).edgeF1 > get(nestfulDag, 0).edgeF1,
-  ],
-  [
-    'Seal-Tools: warm not below cold, node F1',
-    `${f3(get(sealDag, 1).nodeF1)} vs ${f3(get(sealDag, 0).nodeF1)}`,
-    get(sealDag, 1).nodeF1 >= get(sealDag, 0).nodeF1,
-  ],
-  [
-    'Seal-Tools: warm not below cold, edge F1',
-    `${f3(get(sealDag, 1).edgeF1)} vs ${f3(get(sealDag, 0).edgeF1)}`,
-    get(sealDag, 1).edgeF1 >= get(sealDag, 0).edgeF1,
-  ],
-  [
-    'Seal-Tools search: warm hybrid with context not below semantic only, R@5',
-    `${f3(sealSteps.hybridR5)} vs ${f3(sealSteps.semanticR5)}`,
-    sealSteps.hybridR5 >= sealSteps.semanticR5,
-  ],
-];
-out('## Targets');
+// Targets (issue 19, "Targets"; the speed targets are npm run bench's).
+out('## Targets (issue 19)');
 out();
 out(
-  `For reference (no target): NESTFUL step-wise search R@5, warm hybrid with context ${f3(nestfulSteps.hybridR5)} vs semantic only ${f3(nestfulSteps.semanticR5)}.`,
+  'Compared at the printed three decimals. For reference (no target): NESTFUL step-wise search R@5, warm hybrid ' +
+    `with context ${f3(nestfulSteps.hybridR5)} vs semantic only ${f3(nestfulSteps.semanticR5)}; ` +
+    `Seal-Tools A3 semantic only ${f3(sealSteps.semanticR5)}.`,
 );
 out();
+const targets = learningTargets(learning, ['NESTFUL', 'Seal-Tools', 'RestBench-TMDB'], sealSteps.hybridR5);
 out(
   formatTable(
     ['target', 'measured', 'status'],
-    targets.map(([t, m, ok]) => [t, m, ok ? 'met' : 'NOT met']),
+    targets.map(([t, m, ok]) => [t, m, ok === undefined ? 'not measured' : ok ? 'met' : 'NOT met']),
   ),
 );
 out();
 out(
-  `DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, maxTools ${DAG_BUILD_DEFAULTS.maxTools}; memory limit 3, floor 0.3. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  `DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, ` +
+    `maxTools ${DAG_BUILD_DEFAULTS.maxTools}. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
 await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
 await evaluateHabits({ out });
