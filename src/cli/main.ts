@@ -19,6 +19,7 @@ import { registerLearning } from './learning.js';
 import { registerServe } from './serve.js';
 import { registerHook } from './hook.js';
 import { registerDump } from './dump.js';
+import { registerWorkflows } from './workflows.js';
 import { unexpectedFailureLine } from './failure.js';
 import { terminalSafeIO } from './terminal.js';
 
@@ -55,6 +56,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerLearning(program, context);
   registerRecord(program, context);
   registerEdges(program, context);
+  registerWorkflows(program, context);
   registerServe(program, context);
   registerHook(program, context);
   registerDump(program, context);

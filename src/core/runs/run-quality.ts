@@ -16,11 +16,25 @@ export interface QualityRun {
 /** The quality at and above which a run counts as a success. */
 export const RUN_SUCCESS_QUALITY = 0.5;
 
+/** Outcome confidences by status and retries: a run's calls repeat few of them, and recording reads many runs. */
+const outcomes = new Map<string, number>();
+
+function outcomeOf(status: CallStatus, retries: number): number {
+  const key = `${status}:${retries}`;
+  let value = outcomes.get(key);
+  if (value === undefined) {
+    value = outcomeConfidence({ status, retries }).value;
+    if (outcomes.size < 1024) outcomes.set(key, value);
+  }
+  return value;
+}
+
 /** The run's quality: its confidence, else its calls' mean outcome confidence / 0.7, at most 1; 0 without calls. */
 export function runQuality(run: QualityRun): number {
   if (run.confidence !== undefined) return run.confidence;
   if (run.calls.length === 0) return 0;
-  const sum = run.calls.reduce((s, c) => s + outcomeConfidence({ status: c.status, retries: c.retries ?? 0 }).value, 0);
+  let sum = 0;
+  for (const c of run.calls) sum += outcomeOf(c.status, c.retries ?? 0);
   return Math.min(1, sum / run.calls.length / OUTCOME_DEFAULTS.success);
 }
 

@@ -42,6 +42,18 @@ export interface WorkflowView {
 const lastUse = (startedAt: EpochMs, calls: readonly CallRecord[]): EpochMs =>
   calls.reduce((t, c) => (c.at === undefined ? t : Math.max(t, c.at + (c.durationMs ?? 0))), startedAt);
 
+/** Ids of recent shapes: the same kinds of run recur, and the id is a SHA-256 of the key. */
+const ids = new Map<string, string>();
+function idOf(key: string): string {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = workflowId(key);
+    if (ids.size >= 4096) ids.clear();
+    ids.set(key, id);
+  }
+  return id;
+}
+
 function merge(
   intent: string,
   startedAt: EpochMs,
@@ -52,7 +64,7 @@ function merge(
   const shape = workflowShape(calls);
   const run = { calls, ...(confidence === undefined ? {} : { confidence }) };
   return {
-    id: workflowId(shape.key),
+    id: idOf(shape.key),
     key: shape.key,
     tools: shape.tools,
     edges: shape.edges,
