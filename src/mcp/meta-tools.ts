@@ -29,7 +29,7 @@ export interface MetaTool {
   run: (ctx: MetaToolContext, args: never) => Promise<CallToolResult>;
 }
 
-const Limit = (max: number, fallback: number) =>
+const Limit = (max: number, fallback: number | string) =>
   z.number().int().min(1).max(max).optional().describe(`how many results at most (default ${fallback})`);
 
 const define = <S extends z.ZodType>(tool: {
@@ -252,6 +252,18 @@ export const META_TOOLS: readonly MetaTool[] = [
     input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => jsonResult({ ...(await credence.forget(a.id)) }),
+  }),
+  define({
+    name: 'list_workflows',
+    title: 'List learned workflows',
+    description:
+      'The workflows Credence learned from recorded runs with an intent: runs of the same shape merged, most ' +
+      'recently used first, each with its tools, dependency edges, latest intents, runs, success rate and its ' +
+      'confidence now (the parts: estimate, decay, idle days).',
+    input: z.strictObject({ limit: Limit(100, 'all') }),
+    annotations: readOnly,
+    run: async ({ credence }, a) =>
+      jsonResult({ workflows: await credence.workflows(a.limit === undefined ? {} : { limit: a.limit }) }),
   }),
 ];
 

@@ -61,6 +61,7 @@ describe('the MCP Inspector CLI against credence serve', () => {
       'evolve',
       'feedback',
       'forget',
+      'list_workflows',
     ]);
   });
 

@@ -35,6 +35,7 @@ const META = [
   'evolve',
   'feedback',
   'forget',
+  'list_workflows',
 ];
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,7 +61,7 @@ describe('credence serve --stdio, with the SDK client', () => {
   });
   afterAll(async () => close());
 
-  it('lists the nine meta-tools, each with a description, an object input schema and annotations', async () => {
+  it('lists the ten meta-tools, each with a description, an object input schema and annotations', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(META);
     for (const t of tools) {
@@ -103,6 +104,19 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(search.results[0].tool).toBe('slack:post_message');
     expect(search.results[0].parts).toHaveProperty('similarity');
     expect(search.results[0]).toHaveProperty('alpha');
+
+    const learned = structured(await client.callTool({ name: 'list_workflows', arguments: { limit: 5 } }));
+    expect(learned.workflows).toEqual([
+      expect.objectContaining({
+        tools: ['weather:get_forecast', 'slack:post_message'],
+        edges: [['weather:get_forecast', 'slack:post_message']],
+        intents: ['fetch the weather and post it to the team channel'],
+        runs: 1,
+        successRate: 1,
+      }),
+    ]);
+    const tooMany = await protocolError(client.callTool({ name: 'list_workflows', arguments: { limit: 1000 } }));
+    expect(tooMany.code).toBe(-32602);
   });
 
   it("returns a tool's own failure as an isError result with a clear message", async () => {
