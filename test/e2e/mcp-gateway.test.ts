@@ -374,7 +374,7 @@ describe('learning from proxied calls', () => {
 
   it('--meta-only lists only meta-tools; --name-separator __ shows server__tool and records server:tool', async () => {
     const meta = await stdioClient(gatewayArgs('meta.db', '--meta-only'), { cwd: dir });
-    expect((await meta.client.listTools()).tools).toHaveLength(9);
+    expect((await meta.client.listTools()).tools).toHaveLength(10);
     await meta.close();
 
     const sep = await stdioClient(gatewayArgs('sep.db', '--name-separator', '__'), { cwd: dir });

@@ -101,7 +101,7 @@ describe('the MCP Inspector CLI against credence serve', () => {
     try {
       const r = await runInspector([server.url, '--method', 'tools/list']);
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout).tools).toHaveLength(9);
+      expect(JSON.parse(r.stdout).tools).toHaveLength(10);
     } finally {
       await server.stop();
     }
