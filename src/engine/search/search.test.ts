@@ -353,7 +353,8 @@ describe('same input, same output (issue 17)', () => {
   }
   const dagAt = async (s: ReturnType<typeof openSqliteStore>, now: number) => {
     const credence = await openCredence({ store: s, scope: 's', now, embedder: testEmbedder() });
-    const d = await credence.suggestDag('search hotels in Paris');
+    // The tie rule (off by default since issue 19) is what reads the edge's confidence at `now`.
+    const d = await credence.suggestDag('search hotels in Paris', { build: { ties: true }, memoryProposal: false });
     return { tasks: d.dag.tasks, paths: d.paths, rationale: d.rationale.map((r) => [r.tool, r.score]) };
   };
 
