@@ -844,7 +844,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     describe('WorkflowStore: learned workflows', () => {
-      test('merges add runs and successes, widen first and last use, and keep the 5 latest distinct intents', async () => {
+      test('merges add runs and successes, widen first and last use, keep 5 latest intents', async () => {
         const store = await fresh();
         const intents = ['find a', 'find b', 'find a', 'find c', 'find d', 'find e', 'find f'];
         await store.mergeWorkflows(
@@ -879,7 +879,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.listWorkflows('p', { limit: 2 })).map((w) => w.key)).toEqual(['b', 'a']);
       });
 
-      test('a merge that leaves a workflow no run deletes it; replace and deleteWorkflows empty the scope only', async () => {
+      test('a merge leaving no run deletes; replace and deleteWorkflows empty the scope only', async () => {
         const store = await fresh();
         await store.mergeWorkflows('p', [wfMerge(['a']), wfMerge(['b']), wfMerge(['c'], { runs: -1, successes: -1 })]);
         await store.mergeWorkflows('q', [wfMerge(['a'])]);

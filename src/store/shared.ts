@@ -143,7 +143,10 @@ export function mergeWorkflow(current: WorkflowRecord | undefined, merge: Workfl
   };
 }
 
-/** Folds merges over the workflows they name (`current` by id, read by the caller); the result by id, undefined = delete. */
+/**
+ * Folds merges over the workflows they name (`current` by id, read by the caller); the result by id,
+ * undefined = delete.
+ */
 export function foldWorkflows(
   current: ReadonlyMap<string, WorkflowRecord>,
   merges: readonly WorkflowMerge[],
