@@ -873,7 +873,8 @@ export class PgStore implements Store {
     await c.query(
       `UPDATE workflows w SET key = v.key, tools = v.tools, edges = v.edges, intents = v.intents, runs = v.runs,
          successes = v.successes, first_seen = v.first_seen, last_seen = v.last_seen
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+           $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
          AS v(id, key, tools, edges, intents, runs, successes, first_seen, last_seen)
        WHERE w.scope = $1 AND w.id = v.id`,
       [
