@@ -292,14 +292,13 @@ export function printLearning(
 export type TargetRow = [target: string, measured: string, met: boolean | undefined];
 
 /** Compared at the printed precision, so a figure printed equal to its bound meets it. */
-const atLeast = (value: number, bound: number): boolean => Math.round(value * 1000) >= Math.round(bound * 1000);
+export const atLeast = (value: number, bound: number): boolean => Math.round(value * 1000) >= Math.round(bound * 1000);
 
-/** Issue 19's targets for the learning sets; `stepwiseR5` is Seal-Tools' A3 warm hybrid R@5. */
-export function learningTargets(
-  results: readonly LearningResult[],
-  expected: readonly string[],
-  stepwiseR5: number,
-): TargetRow[] {
+/**
+ * Issue 19's targets on the learning sets named in `expected` (a set without its result is "not measured");
+ * Seal-Tools' search figures of section A are the caller's.
+ */
+export function learningTargets(results: readonly LearningResult[], expected: readonly string[]): TargetRow[] {
   const rows: TargetRow[] = [];
   const find = (name: string) => results.find((r) => r.set.name === name);
   for (const name of expected) {
@@ -310,11 +309,17 @@ export function learningTargets(
     }
     const d = (c: Condition) => r.dag.get(c) as DagScore;
     for (const measure of ['nodeF1', 'edgeF1'] as const) {
-      const rivals = (['cold', 'memoryOnly', 'vote'] as const).map((c) => ({ c, v: d(c)[measure] }));
+      const rivals = (
+        [
+          ['cold', 'cold'],
+          ['memoryOnly', 'memory only'],
+          ['vote', 'vote'],
+        ] as const
+      ).map(([c, label]) => ({ label, v: d(c)[measure] }));
       const best = rivals.reduce((x, y) => (y.v > x.v ? y : x));
       rows.push([
         `${name}: warm ≥ max(cold, memory only, vote), ${measure === 'nodeF1' ? 'node' : 'edge'} F1`,
-        `${f3(d('warm')[measure])} vs ${f3(best.v)} (${best.c})`,
+        `${f3(d('warm')[measure])} vs ${f3(best.v)} (${best.label})`,
         atLeast(d('warm')[measure], best.v),
       ]);
     }
@@ -335,7 +340,6 @@ export function learningTargets(
       rows.push(
         ['Seal-Tools: warm DAG node F1 ≥ 0.635', f3(d('warm').nodeF1), atLeast(d('warm').nodeF1, 0.635)],
         ['Seal-Tools: warm DAG edge F1 ≥ 0.376', f3(d('warm').edgeF1), atLeast(d('warm').edgeF1, 0.376)],
-        ['Seal-Tools: step-wise search R@5 (A3, warm hybrid) ≥ 0.823', f3(stepwiseR5), atLeast(stepwiseR5, 0.823)],
       );
     }
     const ece = d('warm').ece ?? 1;
