@@ -33,6 +33,7 @@ const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import
 const E2E_ON_POSTGRES = [
   'test/e2e/tool-graph.test.ts',
   'test/e2e/dag.test.ts',
+  'test/e2e/learned-dag.test.ts',
   'test/e2e/learning.test.ts',
   'test/e2e/recall.test.ts',
   'test/e2e/hook-replay.test.ts',
