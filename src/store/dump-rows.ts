@@ -198,7 +198,10 @@ export function dumpRowProblem(table: DumpTable, row: unknown): string | undefin
   const values = row as Record<string, unknown>;
   const unknown = Object.keys(values).filter((name) => !known.has(name));
   if (unknown.length > 0)
-    return `${table} has no column ${unknown.map((n) => JSON.stringify(n)).join(', ')} (columns: ${[...known].join(', ')})`;
+    return (
+      `${table} has no column ${unknown.map((n) => JSON.stringify(n)).join(', ')} ` +
+      `(columns: ${[...known].join(', ')})`
+    );
   for (const column of columns) {
     const value = values[column.name];
     if (value === undefined) {

@@ -21,7 +21,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
   {
     version: 6,
     description:
-      'the schema of SQLite version 6: tools, edges, executions and calls, observations, memories, instincts, skills, feedback, embeddings, shown results, hook queue; tsvector full-text columns',
+      'the schema of SQLite version 6: tools, edges, executions and calls, observations, ' +
+      'memories, instincts, skills, feedback, embeddings, shown results, hook queue; tsvector full-text columns',
     sql: `
       CREATE TABLE tools (
         scope text ${C} NOT NULL,

@@ -40,7 +40,9 @@ export async function* exportPgRows(
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 500));
   const columns = DUMP_COLUMNS[table];
   const keys = ORDER[table];
-  const select = `SELECT ${columns.map((c) => `"${c.name}"`).join(', ')}, ${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
+  const select =
+    `SELECT ${columns.map((c) => `"${c.name}"`).join(', ')}, ` +
+    `${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
   const orderBy = keys.map((k) => `"${k}"`).join(', ');
   const keyTuple = `(${orderBy})`;
   let after: unknown[] | undefined;
@@ -49,7 +51,8 @@ export async function* exportPgRows(
       after === undefined
         ? await pool.query(`${select} ORDER BY ${orderBy} LIMIT $1`, [batchSize])
         : await pool.query(
-            `${select} WHERE ${keyTuple} > (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY ${orderBy} LIMIT $${keys.length + 1}`,
+            `${select} WHERE ${keyTuple} > (${keys.map((_, i) => `$${i + 1}`).join(', ')}) ` +
+              `ORDER BY ${orderBy} LIMIT $${keys.length + 1}`,
             [...after, batchSize],
           )
     ).rows as Row[];

@@ -46,12 +46,15 @@ export async function* exportSqliteRows(
   const order = ORDER[table];
   const keys = 'rowid' in order ? [order.rowid] : order.key;
   // The order keys are selected again under their own names, so a row's columns stay as they are.
-  const select = `SELECT ${columns.map((c) => `"${c.name}"`).join(', ')}, ${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
+  const select =
+    `SELECT ${columns.map((c) => `"${c.name}"`).join(', ')}, ` +
+    `${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
   const tuple = (names: readonly string[]): string => (names.length === 1 ? (names[0] ?? '') : `(${names.join(', ')})`);
   const keyTuple = tuple(keys.map((k) => `"${k}"`));
   const first = prepare(`${select} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`);
   const next = prepare(
-    `${select} WHERE ${keyTuple} > ${tuple(keys.map(() => '?'))} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`,
+    `${select} WHERE ${keyTuple} > ${tuple(keys.map(() => '?'))} ` +
+      `ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`,
   );
   let after: unknown[] | undefined;
   for (;;) {
@@ -100,7 +103,8 @@ export function importSqliteRows(
     const row = scrubDumpRow(table, given, scrub);
     const present = columns.filter((c) => row[c.name] !== undefined);
     const insert = prepare(
-      `INSERT INTO ${table} (${present.map((c) => `"${c.name}"`).join(', ')}) VALUES (${present.map(() => '?').join(', ')})`,
+      `INSERT INTO ${table} (${present.map((c) => `"${c.name}"`).join(', ')}) ` +
+        `VALUES (${present.map(() => '?').join(', ')})`,
     );
     try {
       insert.run(...present.map((c) => toSqlite(c.kind, row[c.name] ?? null)));
