@@ -26,7 +26,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
     description: 'tools, edges, executions and calls, observations, memories with FTS5, instincts, skills, feedback',
-    sql: `
+    sql:
+      `
       CREATE TABLE tools (
         scope TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -124,10 +125,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         INSERT INTO memories_fts (rowid, title, text, tags) VALUES (new.rowid, new.title, new.text, new.tags);
       END;
       CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) VALUES ('delete', old.rowid, old.title, old.text, old.tags);
+        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) ` +
+      `VALUES ('delete', old.rowid, old.title, old.text, old.tags);
       END;
       CREATE TRIGGER memories_au AFTER UPDATE ON memories BEGIN
-        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) VALUES ('delete', old.rowid, old.title, old.text, old.tags);
+        INSERT INTO memories_fts (memories_fts, rowid, title, text, tags) ` +
+      `VALUES ('delete', old.rowid, old.title, old.text, old.tags);
         INSERT INTO memories_fts (rowid, title, text, tags) VALUES (new.rowid, new.title, new.text, new.tags);
       END;
 
@@ -175,7 +178,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 2,
     description:
       'full-text search over tools, execution intents and observations; stored embeddings with their provider',
-    sql: `
+    sql:
+      `
       CREATE TABLE tool_terms (
         rowid INTEGER PRIMARY KEY,
         scope TEXT NOT NULL,
@@ -193,10 +197,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         INSERT INTO tools_fts (rowid, words, description) VALUES (new.rowid, new.words, new.description);
       END;
       CREATE TRIGGER tool_terms_ad AFTER DELETE ON tool_terms BEGIN
-        INSERT INTO tools_fts (tools_fts, rowid, words, description) VALUES ('delete', old.rowid, old.words, old.description);
+        INSERT INTO tools_fts (tools_fts, rowid, words, description) ` +
+      `VALUES ('delete', old.rowid, old.words, old.description);
       END;
       CREATE TRIGGER tool_terms_au AFTER UPDATE ON tool_terms BEGIN
-        INSERT INTO tools_fts (tools_fts, rowid, words, description) VALUES ('delete', old.rowid, old.words, old.description);
+        INSERT INTO tools_fts (tools_fts, rowid, words, description) ` +
+      `VALUES ('delete', old.rowid, old.words, old.description);
         INSERT INTO tools_fts (rowid, words, description) VALUES (new.rowid, new.words, new.description);
       END;
 
@@ -224,14 +230,18 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
       INSERT INTO observations_fts (observations_fts) VALUES ('rebuild');
       CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN
-        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
+        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) ` +
+      `VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
       END;
       CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN
-        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
+        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) ` +
+      `VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
       END;
       CREATE TRIGGER observations_au AFTER UPDATE ON observations BEGIN
-        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
-        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
+        INSERT INTO observations_fts (observations_fts, rowid, observation, evidence, context, tags) ` +
+      `VALUES ('delete', old.rowid, old.observation, old.evidence, old.context, old.tags);
+        INSERT INTO observations_fts (rowid, observation, evidence, context, tags) ` +
+      `VALUES (new.rowid, new.observation, new.evidence, new.context, new.tags);
       END;
 
       CREATE TABLE embeddings (
@@ -286,7 +296,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 6,
     description:
-      'Claude Code hooks: what a call was given and gave back (scrubbed, truncated); the queue of hook events; sessions and their turns',
+      'Claude Code hooks: what a call was given and gave back (scrubbed, truncated); ' +
+      'the queue of hook events; sessions and their turns',
     sql: `
       ALTER TABLE calls ADD COLUMN input TEXT;
       ALTER TABLE calls ADD COLUMN output TEXT;
