@@ -206,7 +206,7 @@ export function printLearning(
           'edge F1',
           'edge F1 multi',
           'exact set',
-          'mean |V|',
+          'mean tasks',
           'mean conf',
           'ECE',
           'mean seed conf',
