@@ -168,7 +168,8 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
   if (current > LATEST_SCHEMA_VERSION) {
     throw new CredenceError(
       'SCHEMA_TOO_NEW',
-      `the database at ${path} has schema version ${current}, newer than this Credence knows (${LATEST_SCHEMA_VERSION}); upgrade Credence`,
+      `the database at ${path} has schema version ${current}, ` +
+        `newer than this Credence knows (${LATEST_SCHEMA_VERSION}); upgrade Credence`,
       { details: { path, version: current } },
     );
   }
@@ -475,9 +476,12 @@ export class SqliteStore implements Store {
   }
 
   async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
-    const put = this.#stmt(`
+    const put = this.#stmt(
+      `
       INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector`);
+      ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, ` +
+        `text_hash = excluded.text_hash, vector = excluded.vector`,
+    );
     this.#write(() => {
       for (const item of items)
         put.run(
@@ -533,9 +537,12 @@ export class SqliteStore implements Store {
 
   /** Inserts (already scrubbed) calls of one execution at indexes `firstIndex`, `firstIndex + 1`, … */
   #insertCalls(scope: string, executionId: string, calls: readonly CallRecord[], firstIndex: number): void {
-    const insertCall = this.#stmt(`
-      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, intent, input, output)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertCall = this.#stmt(
+      `
+      INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, ` +
+        `parent, at, intent, input, output)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     calls.forEach((call, i) => {
       insertCall.run(
         executionId,
@@ -797,10 +804,13 @@ export class SqliteStore implements Store {
   // ---- observations --------------------------------------------------------------------------
 
   async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
-    const insert = this.#stmt(`
-      INSERT INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, tags, content_hash)
+    const insert = this.#stmt(
+      `
+      INSERT INTO observations (id, scope, timestamp, type, context, observation, evidence, confidence, ` +
+        `tags, content_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT DO NOTHING`);
+      ON CONFLICT DO NOTHING`,
+    );
     return this.#write(() => {
       let inserted = 0;
       for (const raw of observations) {
@@ -910,11 +920,14 @@ export class SqliteStore implements Store {
 
   async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
     const i = this.#policy.scrub(raw);
-    this.#stmt(`
+    this.#stmt(
+      `
       INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
       VALUES (@id, @scope, @slug, @text, @confidence, @status, @evidence, @createdAt, @updatedAt)
-      ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
-        status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
+      ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
+        `confidence = excluded.confidence,
+        status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+    ).run({
       ...i,
       scope,
       evidence: json(i.evidence),
@@ -929,11 +942,14 @@ export class SqliteStore implements Store {
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
     const s = this.#policy.scrub(raw);
-    this.#stmt(`
+    this.#stmt(
+      `
       INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
       VALUES (@id, @scope, @name, @description, @rules, @confidence, @evidence, @createdAt, @updatedAt)
-      ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
-        confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`).run({
+      ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
+        `rules = excluded.rules,
+        confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+    ).run({
       ...s,
       scope,
       rules: json(s.rules),
@@ -1071,14 +1087,17 @@ export class SqliteStore implements Store {
   }
 
   async claimHookEvents(scope: string, claimer: string, staleBefore: number, session?: string): Promise<HookEvent[]> {
-    const claim = this.#stmt(`
+    const claim = this.#stmt(
+      `
       UPDATE hook_events SET claimed_by = @claimer, claimed_at = @now
       WHERE scope = @scope AND (@session IS NULL OR session_id = @session) AND done_at IS NULL
         AND (claimed_by IS NULL OR claimed_at < @stale)
         AND session_id NOT IN (
           SELECT session_id FROM hook_events
-          WHERE scope = @scope AND done_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> @claimer AND claimed_at >= @stale)
-      RETURNING seq, session_id, turn, kind, at, payload`);
+          WHERE scope = @scope AND done_at IS NULL AND claimed_by IS NOT NULL ` +
+        `AND claimed_by <> @claimer AND claimed_at >= @stale)
+      RETURNING seq, session_id, turn, kind, at, payload`,
+    );
     const rows = this.#write(
       () => claim.all({ claimer, now: Date.now(), scope, session: session ?? null, stale: staleBefore }) as Row[],
     );
@@ -1112,7 +1131,8 @@ export class SqliteStore implements Store {
     if (seqs.length === 0) return;
     const now = Date.now();
     const done = this.#stmt(
-      `UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = ? AND seq = ?`,
+      `UPDATE hook_events SET done_at = ?, payload = 'null', claimed_by = NULL, claimed_at = NULL ` +
+        `WHERE scope = ? AND seq = ?`,
     );
     for (const seq of seqs) done.run(now, scope, seq);
     this.#stmt('DELETE FROM hook_events WHERE done_at < ?').run(now - this.#policy.hookKeyRetentionMs);
