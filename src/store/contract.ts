@@ -108,7 +108,8 @@ const counters = (edges: readonly EdgeRecord[]) =>
   edges
     .map(
       (e) =>
-        `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} first=${e.firstSeen} last=${e.lastSeen}`,
+        `${e.type} ${e.from}->${e.to} ${e.source} count=${e.count} ok=${e.successes} failed=${e.failures} ` +
+        `first=${e.firstSeen} last=${e.lastSeen}`,
     )
     .sort();
 
@@ -215,7 +216,7 @@ export function runStoreContract(options: StoreContractOptions): void {
 
       // Issue 17, red-team 4: PostgreSQL's text cannot hold U+0000, and one NUL failed a whole batch
       // there (100 valid observations dropped with 1 bad one) while SQLite stored all 101.
-      test('text with NUL in every field is stored on every backend, each NUL as U+FFFD, and found by the key it was given', async () => {
+      test('text with NUL in every field is stored with U+FFFD for each NUL, and found by the key given', async () => {
         const store = await fresh();
         const n = (text: string): string => `${text}\u0000x`;
         const r = (text: string): string => `${text}\uFFFDx`;
@@ -575,7 +576,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });
 
-      test('recordExecutions stores runs, counts calls, adds unknown tools and folds every edge event, all at once', async () => {
+      test('recordExecutions stores runs, counts calls, adds unknown tools and folds edge events at once', async () => {
         const store = await fresh();
         await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
         const fold = (
@@ -631,7 +632,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         );
       });
 
-      test('appendCalls creates the execution on the first append and stores later calls in order at the next indexes', async () => {
+      test('appendCalls creates the execution on the first append, later calls at the next indexes', async () => {
         const store = await fresh();
         const first = await store.appendCalls('p', HEAD, () => SESSION.slice(0, 2), learnAppended, foldEdge);
         expect(first.execution).toEqual({ id: 'session-1', created: true, firstIndex: 0, calls: 2 });
@@ -686,7 +687,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.getEdge('p', { from: 'read_file', to: 'parse_json', type: 'dependency' }))?.count).toBe(1);
       });
 
-      test('appendCalls counts each edge once per execution across appends, as recording the whole execution at once does', async () => {
+      test('appendCalls counts each edge once per execution across appends, as one recording does', async () => {
         const appended = await fresh();
         const whole = await fresh();
         for (const id of ['session-1', 'session-2']) {
@@ -998,7 +999,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.getEmbeddingStamps('q', 'tool')).toEqual([]);
       });
 
-      test('a store that ranks vectors itself finds the nearest by inner product, ties by kind and id, and the rows asked for', async () => {
+      test('a store ranking vectors finds the nearest by inner product (ties by kind, id) and rows asked', async () => {
         const store = await fresh();
         if (store.vectorRanking === 'node') {
           // Ranking in Node: the callers read the vectors; a store that has the method refuses it.
@@ -1112,7 +1113,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.check()).toEqual([]);
       });
 
-      test("a memory keeps a user's own category (runbook, bug, pattern), stored, found and dumped as given", async () => {
+      test("a memory keeps a user's own category (runbook, bug, pattern): stored, found, dumped as given", async () => {
         const store = await fresh();
         const own = ['runbook', 'bug', 'pattern', 'a-32-character-category-name-xyz'];
         await store.upsertMemories(
@@ -1524,7 +1525,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(await store.importRows('tools', [])).toBe(0);
     });
 
-    test('rows exported from one store and imported into another export the same, every table, every scope, in order', async () => {
+    test('rows imported from another store export the same, every table, every scope, in order', async () => {
       const source = await filled();
       const rows = await exportAll(source);
       expect(DUMP_TABLES.filter((t) => rows[t].length === 0)).toEqual([]);
@@ -1624,7 +1625,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(unstamped(await exportAll(target))).toEqual(unstamped(await exportAll(source)));
     });
 
-    test('importRows is all or none: a row the schema refuses fails the call and leaves the table as it was', async () => {
+    test('importRows is all or none: a row the schema refuses fails the call, the table unchanged', async () => {
       const store = await fresh();
       const good = {
         scope: 'p',
@@ -1685,7 +1686,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
-    test('imported text is scrubbed of secrets like every other write, and a scrubbed observation is fingerprinted anew', async () => {
+    test('imported text is scrubbed like every other write; a scrubbed observation is fingerprinted anew', async () => {
       const store = await fresh();
       const secret = 'sk-ant-abcdefghijklmnopqrstuvwx';
       await store.importRows('memories', [

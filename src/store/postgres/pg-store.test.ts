@@ -18,10 +18,12 @@ const schema = pgSchemas(url);
 if (url === undefined) describe.skip('Store contract: postgres (no server)', () => {});
 else runStoreContract({ name: 'postgres', create: () => freshPgStore(url, schema, { poolSize: 4 }) });
 
-const VOCABULARY =
-  'token refresh tokens refreshing auth middleware expire expired config parse parsing json yaml file files read write deploy deployment test tests testing commit branch merge cache cached user users session sessions log logs retry retries queue schema migration migrations index search'.split(
-    ' ',
-  );
+const VOCABULARY = (
+  'token refresh tokens refreshing auth middleware expire expired config parse parsing ' +
+  'json yaml file files read write deploy deployment test tests testing commit ' +
+  'branch merge cache cached user users session sessions log logs ' +
+  'retry retries queue schema migration migrations index search'
+).split(' ');
 
 describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 does', () => {
   const stores: Store[] = [];
@@ -78,7 +80,7 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
     for (const store of stores) await store.close();
   });
 
-  it('gives the same hits with the same bm25 (within 1e-9) for 240 queries over memories, observations and tools', async () => {
+  it('gives the same hits and bm25 (within 1e-9) for 240 queries over memories, observations and tools', async () => {
     let compared = 0;
     for (const text of queries) {
       for (const mode of ['or', 'and'] as const) {
@@ -141,7 +143,7 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
     );
   });
 
-  it('takes the schema from ?schema= in the URL, and two processes opening a new schema at once migrate it once', async () => {
+  it('takes the schema from ?schema= in the URL; two processes opening a new schema migrate it once', async () => {
     const name = schema();
     const withSchema = `${url as string}${(url as string).includes('?') ? '&' : '?'}schema=${name}`;
     const opened = await Promise.all(Array.from({ length: 4 }, () => openPgStore({ url: withSchema, poolSize: 1 })));
