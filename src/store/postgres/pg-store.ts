@@ -221,7 +221,8 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
     if (current > PG_LATEST_SCHEMA_VERSION) {
       throw new CredenceError(
         'SCHEMA_TOO_NEW',
-        `the PostgreSQL store at ${location} has schema version ${current}, newer than this Credence knows (${PG_LATEST_SCHEMA_VERSION}); upgrade Credence`,
+        `the PostgreSQL store at ${location} has schema version ${current}, ` +
+          `newer than this Credence knows (${PG_LATEST_SCHEMA_VERSION}); upgrade Credence`,
         { details: { location, version: current } },
       );
     }
@@ -229,7 +230,8 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
       if (migration.version <= current) continue;
       await client.query(migration.sql);
       await client.query(
-        `INSERT INTO credence_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        `INSERT INTO credence_meta (key, value) VALUES ('schema_version', $1) ` +
+          `ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
         [String(migration.version)],
       );
     }
@@ -361,7 +363,8 @@ export class PgStore implements Store {
         const length = ftsTexts(table, row).reduce((n, text) => n + fts5Tokens(text).length, 0);
         if (length !== Number(row.fts_len)) {
           problems.push(
-            `${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, its text ${length}`,
+            `${table} row ${String(row.id)}: its full-text entry counts ${String(row.fts_len)} tokens, ` +
+              `its text ${length}`,
           );
           break;
         }
@@ -434,7 +437,8 @@ export class PgStore implements Store {
     const now = Date.now();
     const rows = await this.#rows(
       `INSERT INTO tools (scope, id, description, calls, created_at, updated_at)
-       SELECT $1, v.id, '', v.n, $4, $4 FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS v(id, n, o) ORDER BY v.o
+       SELECT $1, v.id, '', v.n, $4, $4 FROM unnest($2::text[], $3::bigint[]) ` +
+        `WITH ORDINALITY AS v(id, n, o) ORDER BY v.o
        ON CONFLICT (scope, id) DO UPDATE SET calls = tools.calls + excluded.calls
        RETURNING id, (xmax = 0) AS inserted`,
       [scope, ids, ids.map((id) => perTool.get(id)), now],
@@ -513,7 +517,9 @@ export class PgStore implements Store {
     });
     const stats = (
       await this.#rows(
-        `SELECT (SELECT count(*) FROM ${table}) AS n, (SELECT coalesce(sum(fts_len), 0) FROM ${table}) AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`,
+        `SELECT (SELECT count(*) FROM ${table}) AS n, ` +
+          `(SELECT coalesce(sum(fts_len), 0) FROM ${table}) ` +
+          `AS total${phraseCounts.map((p, i) => `, ${p} AS p${i}`).join('')}`,
         values,
       )
     )[0] as Row;
@@ -595,7 +601,8 @@ export class PgStore implements Store {
 
   async listEdges(scope: string, filter: { from?: string; to?: string } = {}): Promise<EdgeRecord[]> {
     const rows = await this.#rows(
-      `SELECT * FROM edges WHERE scope = $1 AND ($2::text IS NULL OR from_tool = $2) AND ($3::text IS NULL OR to_tool = $3)
+      `SELECT * FROM edges WHERE scope = $1 AND ($2::text IS NULL OR from_tool = $2) ` +
+        `AND ($3::text IS NULL OR to_tool = $3)
        ORDER BY from_tool, to_tool, type`,
       [scope, filter.from ?? null, filter.to ?? null],
     );
@@ -654,7 +661,8 @@ export class PgStore implements Store {
     await c.query(
       `UPDATE edges e SET source = v.source, count = v.count, successes = v.successes, failures = v.failures,
          first_seen = v.first_seen, last_seen = v.last_seen
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], ` +
+        `$6::bigint[], $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
          AS v(type, from_tool, to_tool, source, count, successes, failures, first_seen, last_seen)
        WHERE e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool`,
       [
@@ -690,7 +698,8 @@ export class PgStore implements Store {
     await c.query(
       `INSERT INTO executions (scope, id, intent, intent_kind, started_at, ended_at, confidence, summary, fts, fts_len)
        SELECT $1, v.id, v.intent, v.kind, v.started, v.ended, v.confidence, v.summary, v.fts::tsvector, v.len
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::text[], $9::text[], $10::int[])
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], ` +
+        `$7::float8[], $8::text[], $9::text[], $10::int[])
          WITH ORDINALITY AS v(id, intent, kind, started, ended, confidence, summary, fts, len, o)
        ORDER BY v.o`,
       [
@@ -722,8 +731,10 @@ export class PgStore implements Store {
     if (calls.length === 0) return;
     const col = <T>(f: (call: CallRecord) => T): T[] => calls.map((x) => f(x.call));
     await c.query(
-      `INSERT INTO calls (scope, execution_id, idx, tool, status, retries, duration_ms, consumes, parent, at, intent, input, output)
-       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::text[], $9::int[], $10::float8[], $11::text[], $12::text[], $13::text[])`,
+      `INSERT INTO calls (scope, execution_id, idx, tool, status, retries, duration_ms, consumes, ` +
+        `parent, at, intent, input, output)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], ` +
+        `$8::text[], $9::int[], $10::float8[], $11::text[], $12::text[], $13::text[])`,
       [
         scope,
         calls.map((x) => x.executionId),
@@ -784,7 +795,8 @@ export class PgStore implements Store {
       const created =
         (
           await this.#rows(
-            `INSERT INTO executions (scope, id, intent, started_at, ended_at, fts, fts_len) VALUES ($1, $2, $3, $4, $4, $5::tsvector, $6)
+            `INSERT INTO executions (scope, id, intent, started_at, ended_at, fts, fts_len) ` +
+              `VALUES ($1, $2, $3, $4, $4, $5::tsvector, $6)
              ON CONFLICT (scope, id) DO NOTHING RETURNING rowid`,
             [scope, head.id, head.intent, head.startedAt, doc.tsvector, doc.length],
             c,
@@ -979,9 +991,12 @@ export class PgStore implements Store {
     const vec = this.#vectorSql !== undefined;
     await this.#pool.query(
       `INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
-       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, decode(v.vector, 'base64')${vec ? `, v.vec::${this.#vectorSql?.type}` : ''}
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]${vec ? ', $7::text[]' : ''}) AS v(ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
-       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, text_hash = excluded.text_hash, vector = excluded.vector${vec ? ', vec = excluded.vec' : ''}`,
+       SELECT $1, $2, v.ref_id, v.model_key, v.text_hash, ` +
+        `decode(v.vector, 'base64')${vec ? `, v.vec::${this.#vectorSql?.type}` : ''}
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]${vec ? ', $7::text[]' : ''}) ` +
+        `AS v(ref_id, model_key, text_hash, vector${vec ? ', vec' : ''})
+       ON CONFLICT (scope, kind, ref_id) DO UPDATE SET model_key = excluded.model_key, ` +
+        `text_hash = excluded.text_hash, vector = excluded.vector${vec ? ', vec = excluded.vec' : ''}`,
       [
         scope,
         kind,
@@ -1036,10 +1051,13 @@ export class PgStore implements Store {
     ];
     const asked = [...also].map(([kind, ids]) => {
       values.push(kind, [...ids]);
-      return `UNION ALL
+      return (
+        `UNION ALL
        SELECT e.kind, e.ref_id, e.vector, -1, NULL::float8 FROM embeddings e
-       WHERE e.scope = $1 AND e.kind = $${values.length - 1} AND e.ref_id = ANY($${values.length}::text[]) AND e.model_key = $3
-         AND NOT EXISTS (SELECT 1 FROM nearest n WHERE n.kind = e.kind AND n.ref_id = e.ref_id)`;
+       WHERE e.scope = $1 AND e.kind = $${values.length - 1} ` +
+        `AND e.ref_id = ANY($${values.length}::text[]) AND e.model_key = $3
+         AND NOT EXISTS (SELECT 1 FROM nearest n WHERE n.kind = e.kind AND n.ref_id = e.ref_id)`
+      );
     });
     const rows = await this.#rows(
       `WITH q AS (SELECT $4::text::${sql.type} AS v),
@@ -1051,7 +1069,8 @@ export class PgStore implements Store {
          LIMIT $5
        )
        -- Ranked after the LIMIT, so that the scan above is a top-N sort, not a sort of the scope.
-       SELECT kind, ref_id, vector, (row_number() OVER (ORDER BY score DESC, kind, ref_id) - 1)::int AS rank, score FROM nearest
+       SELECT kind, ref_id, vector, ` +
+        `(row_number() OVER (ORDER BY score DESC, kind, ref_id) - 1)::int AS rank, score FROM nearest
        ${asked.join('\n       ')}`,
       values,
     );
@@ -1080,9 +1099,12 @@ export class PgStore implements Store {
       return fts5Document([o.observation, t.evidence, t.context, t.tags]);
     });
     const rows = await this.#rows(
-      `INSERT INTO observations (scope, id, timestamp, type, context, observation, evidence, confidence, tags, content_hash, fts, fts_len)
-       SELECT $1, v.id, v.ts, v.type, v.context, v.observation, v.evidence, v.confidence, v.tags, decode(v.hash, 'hex'), v.fts::tsvector, v.len
-       FROM unnest($2::text[], $3::float8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[], $12::int[])
+      `INSERT INTO observations (scope, id, timestamp, type, context, observation, evidence, confidence, ` +
+        `tags, content_hash, fts, fts_len)
+       SELECT $1, v.id, v.ts, v.type, v.context, v.observation, v.evidence, v.confidence, ` +
+        `v.tags, decode(v.hash, 'hex'), v.fts::tsvector, v.len
+       FROM unnest($2::text[], $3::float8[], $4::text[], $5::text[], $6::text[], $7::text[], ` +
+        `$8::float8[], $9::text[], $10::text[], $11::text[], $12::int[])
          WITH ORDINALITY AS v(id, ts, type, context, observation, evidence, confidence, tags, hash, fts, len, o)
        ORDER BY v.o
        ON CONFLICT DO NOTHING
@@ -1136,10 +1158,14 @@ export class PgStore implements Store {
     const docs = list.map((m, i) => fts5Document([m.title, m.text, tags[i] as string]));
     return this.#tx(async (c) => {
       const rows = await this.#rows(
-        `INSERT INTO memories (scope, id, category, title, text, tags, path, confidence, intent, created_at, updated_at, fts, fts_len)
-         SELECT $1, v.id, v.category, v.title, v.text, v.tags, v.path, v.confidence, v.intent, v.created, v.updated, v.fts::tsvector, v.len
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::float8[], $11::float8[], $12::text[], $13::int[])
-           WITH ORDINALITY AS v(id, category, title, text, tags, path, confidence, intent, created, updated, fts, len, o)
+        `INSERT INTO memories (scope, id, category, title, text, tags, path, confidence, ` +
+          `intent, created_at, updated_at, fts, fts_len)
+         SELECT $1, v.id, v.category, v.title, v.text, v.tags, v.path, v.confidence, ` +
+          `v.intent, v.created, v.updated, v.fts::tsvector, v.len
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], ` +
+          `$8::float8[], $9::text[], $10::float8[], $11::float8[], $12::text[], $13::int[])
+           WITH ORDINALITY AS v(id, category, title, text, tags, path, confidence, intent, ` +
+          `created, updated, fts, len, o)
          ORDER BY v.o
          ON CONFLICT (scope, id) DO UPDATE SET
            category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
@@ -1184,7 +1210,8 @@ export class PgStore implements Store {
     await this.#pool.query(
       `INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, confidence = excluded.confidence,
+       ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
+        `confidence = excluded.confidence,
          status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
       [scope, i.id, i.slug, i.text, i.confidence, i.status, json(i.evidence), i.createdAt, i.updatedAt],
     );
@@ -1201,7 +1228,8 @@ export class PgStore implements Store {
     await this.#pool.query(
       `INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, rules = excluded.rules,
+       ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
+        `rules = excluded.rules,
          confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
       [scope, s.id, s.name, s.description, json(s.rules), s.confidence, json(s.evidence), s.createdAt, s.updatedAt],
     );
@@ -1216,7 +1244,8 @@ export class PgStore implements Store {
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {
     const f = this.#policy.scrub(raw);
     const rows = await this.#rows(
-      `INSERT INTO feedback (scope, id, target_id, kind, note, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
+      `INSERT INTO feedback (scope, id, target_id, kind, note, at) VALUES ($1, $2, $3, $4, $5, $6) ` +
+        `ON CONFLICT DO NOTHING RETURNING 1`,
       [scope, f.id, f.targetId, f.kind, f.note ?? null, f.at],
     );
     return { inserted: rows.length, duplicates: 1 - rows.length };
@@ -1265,7 +1294,8 @@ export class PgStore implements Store {
     scope: string,
   ): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
     const rows = await this.#rows(
-      `SELECT surface, count(*) AS shown, count(*) FILTER (WHERE verdict = 'accepted') AS accepted, count(*) FILTER (WHERE verdict = 'rejected') AS rejected
+      `SELECT surface, count(*) AS shown, count(*) FILTER (WHERE verdict = 'accepted') AS accepted, ` +
+        `count(*) FILTER (WHERE verdict = 'rejected') AS rejected
        FROM shown WHERE scope = $1 GROUP BY surface ORDER BY surface`,
       [scope],
     );
@@ -1342,7 +1372,8 @@ export class PgStore implements Store {
                 )
               : e.turn;
         await c.query(
-          'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) ' +
+            'VALUES ($1, $2, $3, $4, $5, $6, $7)',
           [
             scope,
             e.session,
@@ -1404,7 +1435,8 @@ export class PgStore implements Store {
     await this.#tx(async (c) => {
       await this.#lockHookQueue(c, scope);
       await c.query(
-        'UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[]) AND done_at IS NULL',
+        'UPDATE hook_events SET claimed_by = NULL, claimed_at = NULL ' +
+          'WHERE scope = $1 AND seq = ANY($2::bigint[]) AND done_at IS NULL',
         [scope, [...seqs]],
       );
     });
@@ -1421,7 +1453,8 @@ export class PgStore implements Store {
     await this.#lockHookQueue(c, scope);
     const now = Date.now();
     await c.query(
-      `UPDATE hook_events SET done_at = $3, payload = 'null', claimed_by = NULL, claimed_at = NULL WHERE scope = $1 AND seq = ANY($2::bigint[])`,
+      `UPDATE hook_events SET done_at = $3, payload = 'null', claimed_by = NULL, claimed_at = NULL ` +
+        `WHERE scope = $1 AND seq = ANY($2::bigint[])`,
       [scope, [...seqs], now],
     );
     await c.query('DELETE FROM hook_events WHERE done_at < $1', [now - this.#policy.hookKeyRetentionMs]);
