@@ -492,12 +492,12 @@ export class Credence {
 
   /**
    * Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`,
-   * recorded as shown with its `shownId` unless `track: false`.
+   * with `hybrid`, `memory` and `feedback` when past runs or verdicts moved it (issue 19), recorded as shown with its `shownId` unless `track: false`.
    */
   async searchTools(
     query: string,
     request: search.ToolSearchRequest & Tracking = {},
-  ): Promise<(ToolSearchResult & { shownId?: string })[]> {
+  ): Promise<(search.LearnedToolResult & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
     return this.#track('search', results, (r) => r.tool, query, request);

@@ -83,6 +83,12 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   }
   if (suggestion.confidence < ctx.autoExecuteThreshold) {
     notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
+  } else if (suggestion.seedConfidence !== undefined && suggestion.seedConfidence < ctx.autoExecuteThreshold) {
+    // A confidence measured on a scope's past runs (issue 19) runs nothing alone: the seed's must agree.
+    notRun.push(
+      `the seed formula's confidence ${suggestion.seedConfidence.toFixed(3)} is below the threshold ` +
+        `${ctx.autoExecuteThreshold} (the measured ${suggestion.confidence.toFixed(3)} alone runs nothing)`,
+    );
   }
   if (notRun.length > 0)
     return jsonResult({

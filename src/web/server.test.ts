@@ -143,7 +143,13 @@ describe('the dashboard server', () => {
       alpha: expect.any(Number),
       alphaRule: expect.any(String),
     });
-    for (const t of ask.tools) expect(t.score).toBeCloseTo(t.alpha * t.semantic + (1 - t.alpha) * t.graph, 9);
+    for (const t of ask.tools) {
+      const hybrid = t.hybrid ?? t.score;
+      expect(hybrid).toBeCloseTo(t.alpha * t.semantic + (1 - t.alpha) * t.graph, 9);
+      const learned =
+        t.memory === undefined ? hybrid : (1 - t.memory.weight) * hybrid + t.memory.weight * t.memory.vote;
+      expect(t.score).toBeCloseTo(Math.max(0, learned + (t.feedback?.shift ?? 0)), 9);
+    }
     expect(ask.memories[0]).toMatchObject({
       label: expect.stringMatching(/^(high|medium|low)$/),
       parts: expect.any(Object),

@@ -90,4 +90,20 @@ describe("a workflow learned from past runs (issue 19's end-to-end check)", () =
       for (const run of runs) expect(r.why).toContain(`${run.id} ${JSON.stringify(run.intent)}`);
     }
   });
+
+  it('leaves an unrelated intent to the search-built DAG', () => {
+    const other = dag('show the top rated movies');
+    expect(other.memory?.backed ?? false).toBe(false);
+    expect(other.dag.tasks.map((t) => t.tool)).toContain('GetTopRatedMovie');
+    for (const r of other.rationale) expect(r.sources).toContain('search');
+  });
+
+  it('adds the part of an intent no past run covers from the search, after the learned workflow', () => {
+    const both = dag('find the movies of Ava DuVernay and get their reviews');
+    expect(both.dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+      ['SearchPeople', []],
+      ['GetPersonMovieCredit', ['t1']],
+      ['GetMovieReview', ['t2']],
+    ]);
+  });
 });

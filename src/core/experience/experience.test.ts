@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IntentIndex } from './intent-index.js';
+import { taskText } from './task-text.js';
 import { fitIsotonic, predictIsotonic } from './isotonic.js';
 import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
 import { shapeKey, workflowId, workflowShape } from './workflow-shape.js';
@@ -116,5 +117,15 @@ describe('voteNeighbours', () => {
   it('scores sets by F1', () => {
     expect(setF1(new Set(['a', 'b']), new Set(['a']))).toBeCloseTo(2 / 3, 12);
     expect(setF1(new Set(), new Set())).toBe(1);
+  });
+});
+
+describe('taskText', () => {
+  it('turns names and titles into one word, keeping sentence starts, acronyms and lower-case text', () => {
+    expect(taskText("find Tom Hanks's movies")).toBe('find entity entity movies');
+    expect(taskText('Who starred in "The Dark Knight"? Show the TV cast.')).toBe(
+      'Who starred in entity ? Show the TV cast.',
+    );
+    expect(taskText('list the films of greta gerwig')).toBe('list the films of greta gerwig');
   });
 });

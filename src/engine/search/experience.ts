@@ -8,6 +8,7 @@
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from '../../core/experience/isotonic.js';
 import { IntentIndex } from '../../core/experience/intent-index.js';
 import { setF1, voteNeighbours, type MemoryProposal, type Neighbour } from '../../core/experience/neighbour-vote.js';
+import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
 import type { DagEdgeInput } from '../../core/dag/dag-build.js';
 import { runQuality } from '../../core/runs/run-quality.js';
@@ -18,6 +19,8 @@ import type { FeedbackStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
 export const MEMORY_NEIGHBOURS = 5;
+/** The similarity from which a past run's intent counts as near (the intent memory's floor, SPEC §5). */
+export const MEMORY_FLOOR = 0.3;
 /** How many past runs the calibration replays at most. */
 export const CALIBRATION_SAMPLE = 200;
 /** How many of them also replay the search-built DAG (a search costs more than a vote). */
@@ -30,6 +33,8 @@ const CANDIDATES = 30;
 export interface PastRun {
   readonly id: string;
   readonly intent: string;
+  /** The intent with its names and titles as one word ({@link taskText}): what it is compared on. */
+  readonly task: string;
   readonly quality: number;
   readonly shape: WorkflowShape;
 }
@@ -50,7 +55,13 @@ export function experienceOf(index: SearchIndex): Experience {
   if (e === undefined) {
     const runs = index.executions
       .filter((x) => x.calls.length > 0 && x.intent.trim() !== '')
-      .map((x) => ({ id: x.id, intent: x.intent, quality: runQuality(x), shape: workflowShape(x.calls) }));
+      .map((x) => ({
+        id: x.id,
+        intent: x.intent,
+        task: taskText(x.intent),
+        quality: runQuality(x),
+        shape: workflowShape(x.calls),
+      }));
     const pairs = new Map<string, { both: number; linked: number }>();
     const pair = (from: string, to: string) => {
       const key = edgeKey(from, to);
@@ -64,7 +75,7 @@ export function experienceOf(index: SearchIndex): Experience {
       for (const a of tools) for (const b of tools) if (a !== b) pair(a, b).both += 1;
       for (const [from, to] of r.shape.edges) if (pairs.has(edgeKey(from, to))) pair(from, to).linked += 1;
     }
-    e = { runs, intents: new IntentIndex(runs.map((r) => r.intent)), pairs };
+    e = { runs, intents: new IntentIndex(runs.map((r) => r.task)), pairs };
     built.set(index, e);
   }
   return e;
@@ -78,12 +89,13 @@ export function experienceOf(index: SearchIndex): Experience {
 export async function nearestRuns(
   ctx: SearchContext,
   text: string,
-  options: { k?: number; skip?: number; vector?: Float32Array } = {},
+  options: { k?: number; skip?: number; vector?: Float32Array; floor?: number } = {},
 ): Promise<Neighbour[]> {
   const { runs, intents } = experienceOf(ctx.index);
   if (runs.length === 0) return [];
-  const lexical = intents.search(text, CANDIDATES, options.skip).map((h) => h.index);
-  const vector = options.vector ?? (await ctx.embedder.embed([text]))[0];
+  const task = taskText(text);
+  const lexical = intents.search(task, CANDIDATES, options.skip).map((h) => h.index);
+  const vector = options.vector ?? (await ctx.embedder.embed([task]))[0];
   const skipId = options.skip === undefined ? undefined : runs[options.skip]?.id;
   const cos = await ctx.index.executionVectors.scan(
     vector,
@@ -96,14 +108,14 @@ export async function nearestRuns(
     const i = position.get(id);
     if (i !== undefined && id !== skipId) pool.add(i);
   }
-  const words = [...new Set(contentWords(text))];
+  const words = [...new Set(contentWords(task))];
   return [...pool]
     .map((i) => {
       const run = runs[i] as PastRun;
-      const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShare(words, run.intent);
+      const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShare(words, run.task);
       return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, i };
     })
-    .filter((n) => n.similarity > 0)
+    .filter((n) => n.similarity >= (options.floor ?? MEMORY_FLOOR))
     .sort((a, b) => b.similarity - a.similarity || a.i - b.i)
     .slice(0, options.k ?? MEMORY_NEIGHBOURS)
     .map(({ i: _i, ...n }) => n);
@@ -141,7 +153,7 @@ export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Pro
   experience.calibration ??= (async () => {
     const { runs } = experience;
     const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
-    const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).intent));
+    const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
     const memory: { x: number; y: number }[] = [];
     const search: { x: number; y: number }[] = [];
     const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));

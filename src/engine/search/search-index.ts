@@ -18,6 +18,7 @@ import {
 } from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
+import { taskText } from '../../core/experience/task-text.js';
 import { isDeprecated } from '../../core/search/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
 import type {
@@ -156,7 +157,7 @@ export async function buildSearchIndex(input: {
     { kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
   ]);
   const executionVectors = await buildVectorSource(store, scope, embedder, [
-    { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: e.intent })) },
+    { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })) },
   ]);
   return {
     tools,

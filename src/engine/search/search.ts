@@ -26,6 +26,7 @@ import {
   type SearchReplay,
 } from './experience.js';
 import { voteNeighbours } from '../../core/experience/neighbour-vote.js';
+import { taskText } from '../../core/experience/task-text.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
@@ -58,6 +59,16 @@ export interface ToolSearchRequest extends SearchOptions {
   memory?: boolean;
 }
 
+/**
+ * A searched tool's score once past runs speak: `hybrid` is the search's own score (α · semantic + (1 − α) ·
+ * graph); score = (1 − memory.weight) · hybrid + memory.weight · memory.vote, plus feedback.shift (at least 0).
+ */
+export type LearnedToolResult = ToolSearchResult & {
+  hybrid?: number;
+  memory?: ToolMemory;
+  feedback?: { shift: number; verdicts: number };
+};
+
 /** What the nearest past runs said about a searched tool. */
 export interface ToolMemory {
   /** Share of the nearest runs' weight that used the tool. */
@@ -73,7 +84,7 @@ export async function searchTools(
   ctx: SearchContext,
   query: string,
   request: ToolSearchRequest = {},
-): Promise<ToolSearchResult[]> {
+): Promise<LearnedToolResult[]> {
   const { index } = ctx;
   const k = request.candidates ?? 50;
   const context = (request.context ?? []).filter((t) => t.trim() !== '');
@@ -107,7 +118,7 @@ export async function searchTools(
     });
     index.undirected.ids.forEach((id, i) => heat?.set(id, h[i] ?? 0));
   }
-  const memory = request.memory === false ? undefined : await memoryVotes(ctx, text, queryVector);
+  const memory = request.memory === false ? undefined : await memoryVotes(ctx, query);
   const voted = memory === undefined ? [] : [...memory.votes.keys()];
   const similarity = await index.toolVectors.scan(queryVector, k, [
     ...bm25.keys(),
@@ -179,7 +190,9 @@ function applyVerdicts<T extends ToolSearchResult>(
   return results
     .map((r) => {
       const s = shift.get(r.tool);
-      return s === undefined ? r : { ...r, score: Math.max(0, r.score + s.shift), feedback: s };
+      return s === undefined
+        ? r
+        : { ...r, hybrid: 'hybrid' in r ? r.hybrid : r.score, score: Math.max(0, r.score + s.shift), feedback: s };
     })
     .sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
@@ -188,10 +201,9 @@ function applyVerdicts<T extends ToolSearchResult>(
 async function memoryVotes(
   ctx: SearchContext,
   text: string,
-  vector: Float32Array | undefined,
 ): Promise<{ votes: Map<string, { vote: number; runs: string[] }>; weight: number } | undefined> {
   if (experienceOf(ctx.index).runs.length === 0) return undefined;
-  const proposal = voteNeighbours(await nearestRuns(ctx, text, vector === undefined ? {} : { vector }));
+  const proposal = voteNeighbours(await nearestRuns(ctx, text));
   if (proposal.votes.length === 0) return undefined;
   const fit = await calibration(ctx, replaySearchDag(ctx, {}));
   const expected = predictIsotonic(fit.memory, proposal.strength);
@@ -206,13 +218,13 @@ async function memoryVotes(
 function fuseMemoryRanking(
   results: readonly ToolSearchResult[],
   memory: { votes: Map<string, { vote: number; runs: string[] }>; weight: number },
-): (ToolSearchResult & { memory?: ToolMemory })[] {
+): (ToolSearchResult & { hybrid: number; memory: ToolMemory })[] {
   return results
     .map((r) => {
-      const m = memory.votes.get(r.tool);
-      if (m === undefined) return { ...r, score: (1 - memory.weight) * r.score };
+      const m = memory.votes.get(r.tool) ?? { vote: 0, runs: [] };
       return {
         ...r,
+        hybrid: r.score,
         score: (1 - memory.weight) * r.score + memory.weight * m.vote,
         memory: { vote: m.vote, weight: memory.weight, runs: m.runs },
       };
@@ -247,7 +259,7 @@ export async function similarExecutions(
   const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map(
     (h) => h.id,
   );
-  const [qv] = await ctx.embedder.embed([text]);
+  const [qv] = await ctx.embedder.embed([taskText(text)]);
   const cos = await index.executionVectors.scan(qv, 50, lexical);
   const queryWords = [...new Set(contentWords(text))];
   const byId = new Map(index.executions.map((e) => [e.id, e]));
@@ -432,6 +444,7 @@ interface Fused {
  * The search-built DAG and the memory's proposal voted together: a tool's vote is weight × its memory vote +
  * (1 − weight) × (1 when the search chose it), where weight = the memory's expected F1 against the search's
  * prior; tools with at least half the vote are kept, ordered by the memory's edges, then the learned graph's.
+ * The search's tools for a part of the intent no past run is near (`uncovered`) are kept whatever the weight.
  * Undefined when the vote keeps exactly the search's tools.
  */
 function fuseWithMemory(
@@ -441,6 +454,7 @@ function fuseWithMemory(
   request: DagRequest,
   graphEdges: readonly DagEdgeInput[],
   learnedEdges: (tools: readonly string[]) => DagEdgeInput[],
+  uncovered: ReadonlyMap<string, 'after' | 'before'> = new Map(),
 ): Fused | undefined {
   const searched = new Set(request.useSearch === false ? [] : searchBuilt.chosen.map((c) => c.tool));
   const prior = request.searchPrior ?? searchExpected;
@@ -450,7 +464,10 @@ function fuseWithMemory(
   for (const t of advice.proposal.tools) memoryVote.set(t.tool, 1);
   const votes = new Map<string, number>();
   for (const tool of new Set([...searched, ...memoryVote.keys()]))
-    votes.set(tool, weight * (memoryVote.get(tool) ?? 0) + (1 - weight) * (searched.has(tool) ? 1 : 0));
+    votes.set(
+      tool,
+      uncovered.has(tool) ? 1 : weight * (memoryVote.get(tool) ?? 0) + (1 - weight) * (searched.has(tool) ? 1 : 0),
+    );
   const top = Math.max(0, ...votes.values());
   // At least the best-voted tools: a vote split between the two never leaves the DAG empty.
   const kept = [...votes].filter(([, v]) => v >= Math.min(0.5, top) - 1e-12);
@@ -462,6 +479,16 @@ function fuseWithMemory(
     type: 'dependency' as const,
     confidence: e.vote,
   }));
+  // An uncovered part's tools join the memory's workflow at its end (or start), as the intent orders them.
+  const sinks = [...fromMemory].filter((t) => !advice.proposal.edges.some((e) => e.from === t));
+  const sources = [...fromMemory].filter((t) => !advice.proposal.edges.some((e) => e.to === t));
+  const joins: DagEdgeInput[] = [...uncovered].flatMap(([tool, side]) =>
+    fromMemory.has(tool)
+      ? []
+      : side === 'after'
+        ? sinks.map((from) => ({ from, to: tool, type: 'sequence' as const, confidence: 0.5 }))
+        : sources.map((to) => ({ from: tool, to, type: 'sequence' as const, confidence: 0.5 })),
+  );
   const built = buildDag(
     kept.map(([tool, v]) => ({
       tool,
@@ -476,6 +503,7 @@ function fuseWithMemory(
       ...memoryEdges,
       ...graphEdges.filter((e) => !(fromMemory.has(e.from) && fromMemory.has(e.to))),
       ...learnedEdges(kept.map(([t]) => t)),
+      ...joins,
     ],
     { keepRatio: 0, globalRatio: 0, tieAt: 2, intentOrder: false, maxTools: request.build?.maxTools ?? 8 },
   );
@@ -607,6 +635,20 @@ export async function suggestDag(
     learning === undefined || learning.search.n < MIN_CALIBRATION
       ? undefined
       : predictIsotonic(learning.search, searchScored.value);
+  // A part of the intent no past run is near stays with the search: its tools keep their place in the DAG.
+  // It follows the parts the memory covers when it comes after them in the intent, else precedes them.
+  const uncovered = new Map<string, 'after' | 'before'>();
+  if (advice !== undefined && searchTexts.length > 1 && request.useSearch !== false) {
+    const covered: number[] = [];
+    const open: number[] = [];
+    for (const [part, text] of searchTexts.entries()) {
+      const near = await nearestRuns(ctx, text, { k: 1, ...(leaveOut === undefined ? {} : { skip: leaveOut }) });
+      (near.length === 0 ? open : covered).push(part);
+    }
+    if (covered.length > 0)
+      for (const c of searchBuilt.chosen)
+        if (open.includes(c.part)) uncovered.set(c.tool, c.part > (covered[0] as number) ? 'after' : 'before');
+  }
   const fused =
     advice === undefined
       ? undefined
@@ -617,6 +659,7 @@ export async function suggestDag(
           request,
           index.confidentEdges,
           learnedEdges,
+          uncovered,
         );
   const built = fused?.built ?? searchBuilt;
   const scored = fused === undefined ? searchScored : seedScore(built, index);

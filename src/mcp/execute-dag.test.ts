@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { Credence } from '../engine/engine.js';
+import type { DagSuggestion } from '../engine/search/search.js';
+import { executeDag } from './execute-dag.js';
+import type { Gateway } from './gateway.js';
+
+/** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
+function context(suggestion: Partial<DagSuggestion>) {
+  const credence = { suggestDag: async () => ({ mode: 'suggestion', ...suggestion }) } as unknown as Credence;
+  const gateway = {
+    tool: () => ({ tool: { annotations: { readOnlyHint: true }, inputSchema: { type: 'object' } } }),
+  } as unknown as Gateway;
+  return { credence, gateway, autoExecuteThreshold: 0.85 };
+}
+
+const dag = { tasks: [{ id: 't1', tool: 'memory:read_graph', dependsOn: [] }] };
+const reasons = async (s: Partial<DagSuggestion>): Promise<string[]> => {
+  const result = await executeDag(context(s), { intent: 'read the graph', execute: true });
+  return (result.structuredContent as { notExecutedBecause?: string[] }).notExecutedBecause ?? [];
+};
+
+describe('execute_dag with an intent (issue 19)', () => {
+  it('does not run on a measured confidence alone: the seed formula must reach the threshold too', async () => {
+    const why = await reasons({ dag, confidence: 0.92, seedConfidence: 0.6 });
+    expect(why).toEqual([expect.stringContaining("the seed formula's confidence 0.600 is below the threshold 0.85")]);
+    expect(await reasons({ dag, confidence: 0.7, seedConfidence: 0.9 })).toEqual([
+      expect.stringContaining('confidence 0.700 is below the threshold 0.85'),
+    ]);
+  });
+});
