@@ -492,7 +492,8 @@ export class Credence {
 
   /**
    * Hybrid tool search (SPEC §4): each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`,
-   * with `hybrid`, `memory` and `feedback` when past runs or verdicts moved it (issue 19), recorded as shown with its `shownId` unless `track: false`.
+   * with `hybrid`, `memory` and `feedback` when past runs or verdicts moved it (issue 19), recorded as shown
+   * with its `shownId` unless `track: false`.
    */
   async searchTools(
     query: string,
