@@ -10,6 +10,9 @@ import { contentWords } from '../text/words.js';
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX = 5;
+/** A term in more than this share of the texts is not searched (from COMMON_FROM texts on). */
+const COMMON_SHARE = 0.5;
+const COMMON_FROM = 20;
 
 /** The index terms of a text. */
 export function intentTerms(text: string): string[] {
@@ -26,6 +29,7 @@ export class IntentIndex {
   readonly #postings = new Map<string, { doc: number; tf: number }[]>();
   readonly #lengths: Int32Array;
   readonly #averageLength: number;
+  #scores?: Float64Array;
   readonly size: number;
 
   constructor(texts: readonly string[]) {
@@ -55,20 +59,36 @@ export class IntentIndex {
 
   /** The `limit` best texts for `query`, best first (ties by position); `skip` leaves one text out. */
   search(query: string, limit: number, skip?: number): IntentHit[] {
-    const scores = new Map<number, number>();
+    // Scores in one reused array, the texts touched listed once: no map or sort over every match.
+    this.#scores ??= new Float64Array(this.size);
+    const scores = this.#scores;
+    const touched: number[] = [];
     for (const term of new Set(intentTerms(query))) {
       const list = this.#postings.get(term);
-      if (list === undefined) continue;
+      // A term most texts hold ranks nothing and costs a pass over them: left to the other terms.
+      if (list === undefined || (list.length > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
       const idf = this.idf(term);
       for (const { doc, tf } of list) {
         if (doc === skip) continue;
+        if (scores[doc] === 0) touched.push(doc);
         const norm = 1 - B + (B * (this.#lengths[doc] as number)) / (this.#averageLength || 1);
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / (tf + K1 * norm));
+        scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       }
     }
-    return [...scores]
-      .map(([index, score]) => ({ index, score }))
-      .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, limit);
+    // The best `limit`, kept sorted by insertion (limit is small), ties by position.
+    const best: IntentHit[] = [];
+    const before = (a: IntentHit, b: IntentHit) => a.score > b.score || (a.score === b.score && a.index < b.index);
+    for (const doc of touched) {
+      const hit = { index: doc, score: scores[doc] as number };
+      scores[doc] = 0;
+      if (hit.score <= 0 || (best.length === limit && !before(hit, best[limit - 1] as IntentHit))) continue;
+      let at = best.length === limit ? limit - 1 : best.length;
+      while (at > 0 && before(hit, best[at - 1] as IntentHit)) {
+        best[at] = best[at - 1] as IntentHit;
+        at -= 1;
+      }
+      best[at] = hit;
+    }
+    return best;
   }
 }

@@ -46,9 +46,25 @@ const SHARE_PREFIX = 5;
  * begin one of them (`commits` holds `committed`). 0 for no query word.
  */
 export function queryTermShare(queryWords: readonly string[], text: string): number {
-  if (queryWords.length === 0) return 0;
+  return queryTermShareOf(queryWords, textTerms(text));
+}
+
+/** A text's content words and their 5-letter stems, for {@link queryTermShareOf} (kept to score many queries). */
+export interface TextTerms {
+  readonly words: ReadonlySet<string>;
+  readonly stems: ReadonlySet<string>;
+}
+
+/** The terms {@link queryTermShare} reads from a text. */
+export function textTerms(text: string): TextTerms {
   const words = new Set(contentWords(text));
-  const stems = new Set([...words].map((w) => w.slice(0, SHARE_PREFIX)));
+  return { words, stems: new Set([...words].map((w) => w.slice(0, SHARE_PREFIX))) };
+}
+
+/** {@link queryTermShare} over terms read once. */
+export function queryTermShareOf(queryWords: readonly string[], terms: TextTerms): number {
+  if (queryWords.length === 0) return 0;
+  const { words, stems } = terms;
   return (
     queryWords.filter((q) => words.has(q) || (q.length >= SHARE_PREFIX && stems.has(q.slice(0, SHARE_PREFIX)))).length /
     queryWords.length

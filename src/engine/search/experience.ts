@@ -12,7 +12,7 @@ import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
 import type { DagEdgeInput } from '../../core/dag/dag-build.js';
 import { runQuality } from '../../core/runs/run-quality.js';
-import { queryTermShare } from '../../core/text/term-weights.js';
+import { queryTermShareOf, textTerms, type TextTerms } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
 import type { FeedbackStore } from '../../store/types.js';
@@ -35,12 +35,16 @@ export interface PastRun {
   readonly intent: string;
   /** The intent with its names and titles as one word ({@link taskText}): what it is compared on. */
   readonly task: string;
+  /** The task's words, read once for the word share. */
+  readonly terms: TextTerms;
   readonly quality: number;
   readonly shape: WorkflowShape;
 }
 
 export interface Experience {
   readonly runs: readonly PastRun[];
+  /** Position of each run by id. */
+  readonly position: ReadonlyMap<string, number>;
   readonly intents: IntentIndex;
   /** Per ordered tool pair `from\0to`: how many runs used both tools, and how many linked from → to. */
   readonly pairs: Map<string, { both: number; linked: number }>;
@@ -59,6 +63,7 @@ export function experienceOf(index: SearchIndex): Experience {
         id: x.id,
         intent: x.intent,
         task: taskText(x.intent),
+        terms: textTerms(taskText(x.intent)),
         quality: runQuality(x),
         shape: workflowShape(x.calls),
       }));
@@ -75,7 +80,12 @@ export function experienceOf(index: SearchIndex): Experience {
       for (const a of tools) for (const b of tools) if (a !== b) pair(a, b).both += 1;
       for (const [from, to] of r.shape.edges) if (pairs.has(edgeKey(from, to))) pair(from, to).linked += 1;
     }
-    e = { runs, intents: new IntentIndex(runs.map((r) => r.task)), pairs };
+    e = {
+      runs,
+      position: new Map(runs.map((r, i) => [r.id, i])),
+      intents: new IntentIndex(runs.map((r) => r.task)),
+      pairs,
+    };
     built.set(index, e);
   }
   return e;
@@ -91,7 +101,33 @@ export async function nearestRuns(
   text: string,
   options: { k?: number; skip?: number; vector?: Float32Array; floor?: number } = {},
 ): Promise<Neighbour[]> {
-  const { runs, intents } = experienceOf(ctx.index);
+  const k = options.k ?? MEMORY_NEIGHBOURS;
+  // One request asks about the same texts several times (boost, vote, parts): the default list is kept.
+  if (options.vector === undefined && options.floor === undefined && k <= MEMORY_NEIGHBOURS) {
+    const cache = nearCache.get(ctx.index) ?? new Map<string, Promise<Neighbour[]>>();
+    nearCache.set(ctx.index, cache);
+    const key = `${options.skip ?? ''}\u0000${text}`;
+    let found = cache.get(key);
+    if (found === undefined) {
+      if (cache.size >= NEAR_CACHE) cache.clear();
+      found = findNearestRuns(ctx, text, { ...(options.skip === undefined ? {} : { skip: options.skip }) });
+      cache.set(key, found);
+    }
+    return (await found).slice(0, k);
+  }
+  return findNearestRuns(ctx, text, options);
+}
+
+/** Texts whose nearest runs are kept per index (a bound, so a long-lived server does not grow). */
+const NEAR_CACHE = 256;
+const nearCache = new WeakMap<SearchIndex, Map<string, Promise<Neighbour[]>>>();
+
+async function findNearestRuns(
+  ctx: SearchContext,
+  text: string,
+  options: { k?: number; skip?: number; vector?: Float32Array; floor?: number },
+): Promise<Neighbour[]> {
+  const { runs, intents, position } = experienceOf(ctx.index);
   if (runs.length === 0) return [];
   const task = taskText(text);
   const lexical = intents.search(task, CANDIDATES, options.skip).map((h) => h.index);
@@ -102,7 +138,6 @@ export async function nearestRuns(
     CANDIDATES + 1,
     lexical.map((i) => runs[i]?.id as string),
   );
-  const position = new Map(runs.map((r, i) => [r.id, i]));
   const pool = new Set<number>(lexical);
   for (const id of cos.top) {
     const i = position.get(id);
@@ -112,7 +147,7 @@ export async function nearestRuns(
   return [...pool]
     .map((i) => {
       const run = runs[i] as PastRun;
-      const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShare(words, run.task);
+      const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShareOf(words, run.terms);
       return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, i };
     })
     .filter((n) => n.similarity >= (options.floor ?? MEMORY_FLOOR))
