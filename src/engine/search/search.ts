@@ -92,7 +92,8 @@ export async function searchTools(
   if (unknown.length > 0) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: context tools must be in the catalogue of the scope`,
+      `unknown context tool${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => JSON.stringify(t)).join(', ')}: ` +
+        'context tools must be in the catalogue of the scope',
     );
   }
   const text = maskFileNames(query);
