@@ -20,4 +20,10 @@ describe('sha256Hex', () => {
       { numRuns: 500 },
     );
   });
+  it('agrees with node:crypto on long texts, past the reused buffer, and on short ones after them', () => {
+    for (const text of ['a'.repeat(5_437), 'é'.repeat(5_447), '😀'.repeat(4_000), 'b'.repeat(70_000), 'short']) {
+      expect(sha256Hex(text)).toBe(native(text));
+      expect(sha256Hex('abc')).toBe(native('abc'));
+    }
+  });
 });
