@@ -105,7 +105,8 @@ export async function writeDump(
     if (written !== tables[table]) {
       throw new CredenceError(
         'STORE_UNAVAILABLE',
-        `the store changed while it was dumped: ${table} held ${tables[table]} rows when the dump began and ${written} as they were read; dump again while nothing writes to ${store.location}`,
+        `the store changed while it was dumped: ${table} held ${tables[table]} rows when the dump began ` +
+          `and ${written} as they were read; dump again while nothing writes to ${store.location}`,
         { details: { table, expected: tables[table], read: written } },
       );
     }
@@ -157,7 +158,8 @@ function parseHeader(line: number, value: unknown): DumpHeader {
   if (format !== DUMP_FORMAT) {
     throw lineError(
       line,
-      `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", got ${JSON.stringify(format ?? null)}`,
+      `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", ` +
+        `got ${JSON.stringify(format ?? null)}`,
     );
   }
   const version = (value as { version?: unknown }).version;
@@ -192,7 +194,8 @@ export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeade
     if (index < at) {
       throw lineError(
         item.line,
-        `a ${item.table} row after ${DUMP_TABLES[at]} rows: a dump lists its tables in the order ${DUMP_TABLES.join(', ')}`,
+        `a ${item.table} row after ${DUMP_TABLES[at]} rows: ` +
+          `a dump lists its tables in the order ${DUMP_TABLES.join(', ')}`,
       );
     }
     at = index;
@@ -206,7 +209,8 @@ export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeade
   if (short.length > 0) {
     throw lineError(
       last + 1,
-      `the dump ends early (truncated?): ${short.map((t) => `${t} has ${seen[t]} of the header's ${h.tables[t]} rows`).join(', ')}`,
+      `the dump ends early (truncated?): ` +
+        short.map((t) => `${t} has ${seen[t]} of the header's ${h.tables[t]} rows`).join(', '),
     );
   }
   return h;
@@ -239,7 +243,8 @@ export async function restoreDump(
   if (header.schemaVersion > schemaVersion) {
     throw new CredenceError(
       'SCHEMA_TOO_NEW',
-      `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); restore it with a newer Credence`,
+      `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); ` +
+        'restore it with a newer Credence',
       { details: { dump: header.schemaVersion, store: schemaVersion } },
     );
   }
@@ -247,7 +252,8 @@ export async function restoreDump(
   if (total(before) > 0) {
     throw new CredenceError(
       'NOT_EMPTY',
-      `${store.location} already holds data (${describeCounts(before)}); restore into an empty store (a new --db file or an empty database) — nothing was written`,
+      `${store.location} already holds data (${describeCounts(before)}); ` +
+        'restore into an empty store (a new --db file or an empty database) — nothing was written',
       { details: { counts: before } },
     );
   }
@@ -271,7 +277,8 @@ export async function restoreDump(
         `line ${line}: the store refused the row: ${(error as Error).message}. ` +
           (partial === ''
             ? 'Nothing was restored.'
-            : `The restore stopped part way: ${store.location} now holds only ${partial}; empty it (or use a new one) before restoring again.`),
+            : `The restore stopped part way: ${store.location} now holds only ${partial}; ` +
+              'empty it (or use a new one) before restoring again.'),
         { cause: error, details: { line, partial: imported } },
       );
     }
@@ -288,7 +295,8 @@ export async function restoreDump(
   if (off.length > 0) {
     throw new CredenceError(
       'STORE_UNAVAILABLE',
-      `after the restore ${store.location} does not hold what the dump does: ${off.map((t) => `${t} ${after[t]} (dump ${header.tables[t]})`).join(', ')}; did something else write to it?`,
+      `after the restore ${store.location} does not hold what the dump does: ` +
+        `${off.map((t) => `${t} ${after[t]} (dump ${header.tables[t]})`).join(', ')}; did something else write to it?`,
       { details: { counts: after, expected: header.tables } },
     );
   }

@@ -286,7 +286,7 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
-  it('re-embeds everything when the embedding provider changes, and never falls back to zeros when it is down', async () => {
+  it('re-embeds everything on a new embedding provider, and never falls back to zeros when it is down', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const first = await openCredence({ store, scope: 's', now: T0, embedder: testEmbedder() });
     await first.addTools([{ id: 'a_config', description: 'x' }]);
@@ -358,7 +358,7 @@ describe('same input, same output (issue 17)', () => {
     return { tasks: d.dag.tasks, paths: d.paths, rationale: d.rationale.map((r) => [r.tool, r.score]) };
   };
 
-  it('suggests the same DAG on the same store a second and a few hours apart, the day the edges were seen', async () => {
+  it('suggests the same DAG on a store a second and a few hours apart, the day the edges were seen', async () => {
     const s = await store();
     const at = await dagAt(s, RECORDED);
     expect(at.tasks.map((t) => t.tool)).toEqual(['search_hotels', 'reserve_hotel']);
@@ -366,7 +366,7 @@ describe('same input, same output (issue 17)', () => {
     expect(await dagAt(s, RECORDED + 5 * 3_600_000)).toEqual(at);
   });
 
-  it('suggests the same DAG at any two instants of the same idle day, and reads edge confidence by whole idle days', async () => {
+  it('suggests the same DAG at any two instants of one idle day: edge confidence counts whole idle days', async () => {
     const s = await store();
     const later = await dagAt(s, RECORDED + 10 * DAY);
     expect(await dagAt(s, RECORDED + 10 * DAY + 1000)).toEqual(later);
