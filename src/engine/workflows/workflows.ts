@@ -42,18 +42,10 @@ export interface WorkflowView {
 const lastUse = (startedAt: EpochMs, calls: readonly CallRecord[]): EpochMs =>
   calls.reduce((t, c) => (c.at === undefined ? t : Math.max(t, c.at + (c.durationMs ?? 0))), startedAt);
 
-/** Ids of recent shapes: the same kinds of run recur, and the id is a SHA-256 of the key. */
-const ids = new Map<string, string>();
-function idOf(key: string): string {
-  let id = ids.get(key);
-  if (id === undefined) {
-    id = workflowId(key);
-    if (ids.size >= 4096) ids.clear();
-    ids.set(key, id);
-  }
-  return id;
-}
-
+/**
+ * One run's merge into the workflow of its shape (sign -1: out of it), built as one object since recording makes
+ * one per run. The id is hashed each time: about 1 µs, less than a cache of recent keys cost.
+ */
 function merge(
   intent: string,
   startedAt: EpochMs,
@@ -62,17 +54,18 @@ function merge(
   confidence?: number,
 ): WorkflowMerge {
   const shape = workflowShape(calls);
-  const run = { calls, ...(confidence === undefined ? {} : { confidence }) };
-  return {
-    id: idOf(shape.key),
+  const succeeded = runSucceeded(confidence === undefined ? { calls } : { calls, confidence });
+  const m: WorkflowMerge = {
+    id: workflowId(shape.key),
     key: shape.key,
     tools: shape.tools,
     edges: shape.edges,
-    ...(sign > 0 ? { intent } : {}),
     runs: sign,
-    successes: sign * (runSucceeded(run) ? 1 : 0),
+    successes: sign * (succeeded ? 1 : 0),
     at: lastUse(startedAt, calls),
   };
+  if (sign > 0) m.intent = intent;
+  return m;
 }
 
 const learnable = (intent: string, calls: readonly CallRecord[]): boolean => intent.trim() !== '' && calls.length > 0;
