@@ -7,6 +7,8 @@
  */
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from '../../core/experience/isotonic.js';
 import { IntentIndex } from '../../core/experience/intent-index.js';
+import { fitLogistic, predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
+import { bestLinkRule, type LinkRule } from '../../core/experience/link-choice.js';
 import { setF1, voteNeighbours, type MemoryProposal, type Neighbour } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
@@ -26,7 +28,7 @@ export const CALIBRATION_SAMPLE = 200;
 /** How many of them also replay the search-built DAG (a search costs more than a vote). */
 export const SEARCH_CALIBRATION_SAMPLE = 100;
 /** Tools of a run counted in the pair statistics. */
-const PAIR_TOOLS = 12;
+export const PAIR_TOOLS = 12;
 /** How many candidates each of BM25 and cosine gives before the similarity ranks them. */
 const CANDIDATES = 30;
 
@@ -160,13 +162,30 @@ async function findNearestRuns(
 export type SearchReplay = (
   intent: string,
   leaveOut: number,
-) => Promise<{ tools: readonly string[]; confidence: number }>;
+) => Promise<{
+  tools: readonly string[];
+  confidence: number;
+  /** Every candidate tool with its feature row (learned-selection). */
+  candidates: readonly { tool: string; row: readonly number[] }[];
+  /** The ordered pairs of `tools` with their feature rows. */
+  edgeRows: (tools: readonly string[]) => readonly { from: string; to: string; row: readonly number[] }[];
+}>;
 
 export interface Calibration {
   /** Node F1 of the memory's proposal as a monotone function of its strength. */
   readonly memory: IsotonicFit;
   /** Node F1 of the search-built DAG as a monotone function of the seed formula's confidence. */
   readonly search: IsotonicFit;
+  /** How likely a candidate tool is one the run used, from its features (undefined without replays). */
+  readonly tools?: LogisticFit;
+  /** How likely a pair of the run's tools was linked that way, from its features. */
+  readonly edges?: LogisticFit;
+  /** Which links to keep, the rule that best matched the replays, with each rule's mean edge F1. */
+  readonly linkRule?: { rule: LinkRule; f1: Record<LinkRule, number> };
+  /** Tools a replayed run used that no candidate held, on average. */
+  readonly missing: number;
+  /** Replays of the search the tool and edge fits stand on. */
+  readonly replays: number;
 }
 
 /** Evenly spaced positions of `size` items, at most `limit`. */
@@ -191,6 +210,16 @@ export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Pro
     const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
     const memory: { x: number; y: number }[] = [];
     const search: { x: number; y: number }[] = [];
+    const toolX: (readonly number[])[] = [];
+    const toolY: number[] = [];
+    const edgeX: (readonly number[])[] = [];
+    const edgeY: number[] = [];
+    const edgeReplays: {
+      rows: readonly { from: string; to: string; row: readonly number[] }[];
+      linked: Set<string>;
+    }[] = [];
+    let missing = 0;
+    let replays = 0;
     const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));
     for (const [j, i] of sample.entries()) {
       const run = runs[i] as PastRun;
@@ -203,9 +232,40 @@ export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Pro
       if (searchSample.has(i)) {
         const replay = await replaySearch(run.intent, i);
         search.push({ x: replay.confidence, y: setF1(new Set(replay.tools), truth) });
+        const offered = new Set(replay.candidates.map((c) => c.tool));
+        for (const c of replay.candidates) {
+          toolX.push(c.row);
+          toolY.push(truth.has(c.tool) ? 1 : 0);
+        }
+        missing += [...truth].filter((t) => !offered.has(t)).length;
+        replays += 1;
+        const linked = new Set(run.shape.edges.map(([from, to]) => edgeKey(from, to)));
+        const rows = replay.edgeRows([...truth].filter((t) => offered.has(t)).sort());
+        for (const e of rows) {
+          edgeX.push(e.row);
+          edgeY.push(linked.has(edgeKey(e.from, e.to)) ? 1 : 0);
+        }
+        edgeReplays.push({ rows, linked });
       }
     }
-    return { memory: fitIsotonic(memory), search: fitIsotonic(search) };
+    const edges = edgeX.length === 0 ? undefined : fitLogistic(edgeX, edgeY);
+    const linkRule =
+      edges === undefined
+        ? undefined
+        : bestLinkRule(
+            edgeReplays.map((r) => ({
+              links: r.rows.map((e) => ({ from: e.from, to: e.to, p: predictLogistic(edges, e.row) })),
+              truth: r.linked,
+            })),
+          );
+    return {
+      memory: fitIsotonic(memory),
+      search: fitIsotonic(search),
+      ...(toolX.length === 0 ? {} : { tools: fitLogistic(toolX, toolY) }),
+      ...(edges === undefined || linkRule === undefined ? {} : { edges, linkRule }),
+      missing: replays === 0 ? 0 : missing / replays,
+      replays,
+    };
   })();
   return experience.calibration;
 }

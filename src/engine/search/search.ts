@@ -22,12 +22,18 @@ import {
   nearestRuns,
   judgedSearches,
   type JudgedSearch,
+  type Calibration,
   type MemoryAdvice,
   type SearchReplay,
 } from './experience.js';
+import type { EdgeType } from '../../core/types.js';
 import { voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
+import { edgeEvidence, edgeRow, firstParts, neighbourEdgeVotes, toolEvidence, toolRow } from './learned-selection.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
+import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
+import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
+import { chooseLinks } from '../../core/experience/link-choice.js';
 import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
@@ -331,6 +337,13 @@ export interface DagRequest {
   memoryBoost?: boolean;
   /** Let the nearest past runs propose a workflow of their own (issue 19). @default true */
   memoryProposal?: boolean;
+  /**
+   * How the search's and the memory's candidates are chosen from once the scope has enough replays:
+   * `evidence` (each tool's and link's probability from its features, fitted on the replays), `fusion`
+   * (the memory's whole proposal weighed against the search-built DAG), or `auto`: per intent, the one whose
+   * replays expect the higher node F1. @default 'auto'
+   */
+  selection?: 'auto' | 'evidence' | 'fusion';
   /** How likely a search-built DAG is taken to be right against the memory's. @default SEARCH_PRIOR */
   searchPrior?: number;
 }
@@ -514,8 +527,32 @@ function fuseWithMemory(
 /** The search-built DAG of a past run's intent with that run left out of the memory: a calibration replay. */
 function replaySearchDag(ctx: SearchContext, request: DagRequest): SearchReplay {
   return async (text, run) => {
-    const replay = await suggestDag(ctx, text, { ...request, memoryProposal: false }, run);
-    return { tools: replay.dag.tasks.map((t) => t.tool), confidence: replay.seedConfidence ?? replay.confidence };
+    const replayed = { ...request, memoryProposal: false };
+    const { gathered, searchBuilt, searchScored } = await searchBuiltDag(ctx, text, replayed, run);
+    const proposal = voteNeighbours(await nearestRuns(ctx, text, { skip: run }));
+    const edgeVotes = neighbourEdgeVotes(proposal);
+    const experience = experienceOf(ctx.index);
+    return {
+      tools: searchBuilt.chosen.map((c) => c.tool),
+      confidence: searchScored.value,
+      candidates: toolEvidence(gathered.searched, gathered.boost, proposal).map((e) => ({
+        tool: e.tool,
+        row: toolRow(e),
+      })),
+      edgeRows: (tools) =>
+        edgeEvidence(
+          tools,
+          edgeVotes,
+          experience,
+          ctx.index.confidentEdges,
+          { links: searchBuilt.links, part: firstParts(gathered.candidates) },
+          experience.runs[run]?.shape,
+        ).map((e) => ({
+          from: e.from,
+          to: e.to,
+          row: edgeRow(e),
+        })),
+    };
   };
 }
 
@@ -546,14 +583,25 @@ function memoryVoteWhy(advice: MemoryAdvice, tool: string): string | undefined {
   return `proposed by the nearest past runs (vote share ${vote.vote.toFixed(2)}): ${from.join('; ')}`;
 }
 
-/** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
-export async function suggestDag(
+/** What the search (and the boost of past runs) found for an intent, per part, before any DAG is built. */
+interface Gathered {
+  parts: string[];
+  searchTexts: string[];
+  candidates: DagCandidate[];
+  memoryWhy: Map<string, string>;
+  scoreParts: Map<string, { search: number | null; memoryBoost: number }>;
+  /** Each searched tool's best score and best (1-based) rank over the parts. */
+  searched: Map<string, { score: number; rank: number }>;
+  /** Each boosted tool's best similarity × outcome of a past run that used it. */
+  boost: Map<string, number>;
+}
+
+async function gatherSearch(
   ctx: SearchContext,
   intent: string,
-  request: DagRequest = {},
-  leaveOut?: number,
-): Promise<DagSuggestion> {
-  const { index } = ctx;
+  request: DagRequest,
+  leaveOut: number | undefined,
+): Promise<Gathered> {
   const parts = intentParts(intent);
   const candidates: DagCandidate[] = [];
   const memoryWhy = new Map<string, string>();
@@ -564,6 +612,8 @@ export async function suggestDag(
     if (seen === undefined || (search ?? 0) + memoryBoost > (seen.search ?? 0) + seen.memoryBoost)
       scoreParts.set(tool, { search, memoryBoost });
   };
+  const searchedBest = new Map<string, { score: number; rank: number }>();
+  const boostBest = new Map<string, number>();
   // A long request is searched in at most MAX_PARTS pieces: the rest joins the last one.
   const searchTexts =
     parts.length <= 1
@@ -593,6 +643,7 @@ export async function suggestDag(
     for (const m of memories) {
       for (const tool of m.tools) {
         memoryScore.set(tool, Math.max(memoryScore.get(tool) ?? 0, m.similarity * m.quality));
+        boostBest.set(tool, Math.max(boostBest.get(tool) ?? 0, m.similarity * m.quality));
         if (!memoryWhy.has(tool))
           memoryWhy.set(
             tool,
@@ -608,7 +659,12 @@ export async function suggestDag(
       }
       continue;
     }
-    for (const r of searched) {
+    for (const [rank, r] of searched.entries()) {
+      const seen = searchedBest.get(r.tool);
+      searchedBest.set(r.tool, {
+        score: Math.max(seen?.score ?? 0, r.score),
+        rank: Math.min(seen?.rank ?? Number.POSITIVE_INFINITY, rank + 1),
+      });
       const boost = memoryScore.get(r.tool);
       noteParts(r.tool, r.score, boost === undefined ? 0 : Math.min(1 - r.score, MEMORY_BOOST * boost));
       candidates.push(
@@ -618,15 +674,116 @@ export async function suggestDag(
       );
     }
   }
+  return { parts, searchTexts, candidates, memoryWhy, scoreParts, searched: searchedBest, boost: boostBest };
+}
+
+/**
+ * The DAG chosen by evidence: each candidate tool's probability of being right from its features (vote,
+ * search score and rank, boost), fitted on the scope's replays; the set of highest expected F1; its links
+ * those with a fitted probability of at least one half. Its confidence is that expected F1.
+ */
+async function selectByEvidence(
+  ctx: SearchContext,
+  intent: string,
+  gathered: Gathered,
+  learning: Calibration,
+  advice: MemoryAdvice | undefined,
+  searchBuilt: BuiltDag,
+  leaveOut: number | undefined,
+  request: DagRequest,
+) {
+  const toolFit = learning.tools as LogisticFit;
+  const proposal =
+    advice?.proposal ??
+    voteNeighbours(await nearestRuns(ctx, intent, leaveOut === undefined ? {} : { skip: leaveOut }));
+  const scored = toolEvidence(gathered.searched, gathered.boost, proposal).map((e) => ({
+    ...e,
+    p: predictLogistic(toolFit, toolRow(e)),
+  }));
+  if (scored.length === 0) return undefined;
+  const chosen = chooseByExpectedF1(scored, learning.missing);
+  const kept = chosen.kept.slice(0, request.build?.maxTools ?? 8);
+  const tools = kept.map((k) => k.tool).sort();
+  const edgeFit = learning.edges;
+  const partOf = firstParts(gathered.candidates);
+  const links =
+    edgeFit === undefined
+      ? []
+      : chooseLinks(
+          learning.linkRule?.rule ?? 'half',
+          edgeEvidence(tools, neighbourEdgeVotes(proposal), experienceOf(ctx.index), ctx.index.confidentEdges, {
+            links: searchBuilt.links,
+            part: partOf,
+          }).map((e) => ({
+            e,
+            from: e.from,
+            to: e.to,
+            p: predictLogistic(edgeFit, edgeRow(e)),
+          })),
+        ).map(({ e, p }) => ({
+          from: e.from,
+          to: e.to,
+          type: (e.vote > 0 || e.graph > 0 ? 'dependency' : 'sequence') as EdgeType,
+          confidence: p,
+        }));
+  const built = buildDag(
+    kept.map((k) => ({
+      tool: k.tool,
+      part: partOf.get(k.tool) ?? 0,
+      score: k.p,
+      sources: [
+        ...(k.search > 0 ? ['search' as const] : []),
+        ...(k.vote > 0 || k.boost > 0 ? ['memory' as const] : []),
+      ],
+    })),
+    links,
+    // Parts no kept link joins follow the intent's order, as in the search-built DAG.
+    {
+      keepRatio: 0,
+      globalRatio: 0,
+      ties: false,
+      intentOrder: true,
+      threshold: 0,
+      maxTools: kept.length,
+    },
+  );
+  const searched = new Set(searchBuilt.chosen.map((c) => c.tool));
+  const backed = tools.length !== searched.size || tools.some((t) => !searched.has(t));
+  return {
+    built,
+    expectedF1: chosen.expectedF1,
+    probability: new Map(kept.map((k) => [k.tool, k.p])),
+    backed,
+    memoryShare: kept.length === 0 ? 0 : kept.filter((k) => k.vote > 0).length / kept.length,
+  };
+}
+
+/** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
+async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRequest, leaveOut: number | undefined) {
+  const { index } = ctx;
+  const gathered = await gatherSearch(ctx, intent, request, leaveOut);
   const experience = experienceOf(index);
   const learnedEdges = (tools: readonly string[]): DagEdgeInput[] =>
     request.useMemory === false ? [] : experienceEdges(experience, tools);
+  const { candidates } = gathered;
   const searchBuilt = buildDag(
     candidates,
     [...index.confidentEdges, ...learnedEdges([...new Set(candidates.map((c) => c.tool))])],
     request.build,
   );
-  const searchScored = seedScore(searchBuilt, index);
+  return { gathered, searchBuilt, searchScored: seedScore(searchBuilt, index), learnedEdges };
+}
+
+/** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
+export async function suggestDag(
+  ctx: SearchContext,
+  intent: string,
+  request: DagRequest = {},
+  leaveOut?: number,
+): Promise<DagSuggestion> {
+  const { index } = ctx;
+  const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(ctx, intent, request, leaveOut);
+  const { parts, searchTexts, memoryWhy, scoreParts } = gathered;
   const learning =
     request.useMemory === false || request.memoryProposal === false || experienceOf(index).runs.length === 0
       ? undefined
@@ -650,7 +807,14 @@ export async function suggestDag(
       for (const c of searchBuilt.chosen)
         if (open.includes(c.part)) uncovered.set(c.tool, c.part > (covered[0] as number) ? 'after' : 'before');
   }
-  const fused =
+  const byEvidence =
+    learning?.tools === undefined ||
+    learning.replays < MIN_CALIBRATION ||
+    request.useSearch === false ||
+    request.selection === 'fusion'
+      ? undefined
+      : await selectByEvidence(ctx, intent, gathered, learning, advice, searchBuilt, leaveOut, request);
+  const fusedAll =
     advice === undefined
       ? undefined
       : fuseWithMemory(
@@ -662,24 +826,42 @@ export async function suggestDag(
           learnedEdges,
           uncovered,
         );
-  const built = fused?.built ?? searchBuilt;
-  const scored = fused === undefined ? searchScored : seedScore(built, index);
+  // Both ways are measured on the same replays: the one expecting the higher node F1 answers.
+  const fusedExpected =
+    fusedAll !== undefined && fusedAll.weight >= 0.5 ? (advice?.expected ?? 0) : (searchExpected ?? searchScored.value);
+  const selected =
+    byEvidence !== undefined && (request.selection === 'evidence' || byEvidence.expectedF1 >= fusedExpected)
+      ? byEvidence
+      : undefined;
+  const fused = selected === undefined ? fusedAll : undefined;
+  const built = selected?.built ?? fused?.built ?? searchBuilt;
+  const scored = built === searchBuilt ? searchScored : seedScore(built, index);
   const explicitRequired = built.tasks.length === 0;
-  const memoryBacked = fused !== undefined && fused.weight >= 0.5;
-  const calibrated = memoryBacked ? advice?.expected : fused === undefined ? searchExpected : undefined;
+  const memoryBacked = selected !== undefined ? selected.backed : fused !== undefined && fused.weight >= 0.5;
+  const calibrated =
+    selected !== undefined
+      ? selected.expectedF1
+      : memoryBacked
+        ? advice?.expected
+        : fused === undefined
+          ? searchExpected
+          : undefined;
+  const voted = fused !== undefined || selected !== undefined;
   const rationale = built.chosen.map((c) => {
     const reasons: string[] = [];
     if (c.sources.includes('search')) reasons.push(`matched by tool search`);
     if (c.sources.includes('memory'))
       reasons.push(
-        (advice === undefined || fused === undefined ? undefined : memoryVoteWhy(advice, c.tool)) ??
+        (advice === undefined || !voted ? undefined : memoryVoteWhy(advice, c.tool)) ??
           memoryWhy.get(c.tool) ??
           'used by a similar past run',
       );
     if (c.reason === 'tied') reasons.push('tied to a chosen tool by a learned edge');
     const sp = scoreParts.get(c.tool) ?? { search: null, memoryBoost: 0 };
     // A DAG voted with the memory is not built per part: its tools name no part.
-    const part = parts.length > 1 && fused === undefined ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : '';
+    const part = parts.length > 1 && !voted ? ` (part ${c.part + 1}: "${searchTexts[c.part]}")` : '';
+    const p = selected?.probability.get(c.tool);
+    if (p !== undefined) reasons.push(`probability ${p.toFixed(2)} from its evidence`);
     return {
       tool: c.tool,
       score: c.score,
@@ -714,7 +896,9 @@ export async function suggestDag(
     confidence: explicitRequired ? 0 : (calibrated ?? scored.value),
     seedConfidence: explicitRequired ? 0 : scored.value,
     ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
-    ...(advice === undefined ? {} : { memory: memorySummary(advice, fused?.weight ?? 0, memoryBacked) }),
+    ...(advice === undefined
+      ? {}
+      : { memory: memorySummary(advice, selected?.memoryShare ?? fused?.weight ?? 0, memoryBacked) }),
     dag: { tasks: built.tasks },
     rationale,
     paths: built.links,
