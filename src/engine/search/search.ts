@@ -27,8 +27,9 @@ import {
   type SearchReplay,
 } from './experience.js';
 import type { EdgeType } from '../../core/types.js';
-import { voteNeighbours } from '../../core/experience/neighbour-vote.js';
+import { setF1, voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
+import { edgeKey } from '../../core/experience/workflow-shape.js';
 import { edgeEvidence, edgeRow, firstParts, neighbourEdgeVotes, toolEvidence, toolRow } from './learned-selection.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
@@ -340,10 +341,11 @@ export interface DagRequest {
   /**
    * How the search's and the memory's candidates are chosen from once the scope has enough replays:
    * `evidence` (each tool's and link's probability from its features, fitted on the replays), `fusion`
-   * (the memory's whole proposal weighed against the search-built DAG), or `auto`: per intent, the one whose
-   * replays expect the higher node F1. @default 'auto'
+   * (the memory's whole proposal weighed against the search-built DAG), or `per-intent` (the one of the two
+   * expecting the higher node F1 for this intent). Default: the way that matched the scope's replayed runs
+   * best ({@link bestSelection}).
    */
-  selection?: 'auto' | 'evidence' | 'fusion';
+  selection?: DagSelection;
   /** How likely a search-built DAG is taken to be right against the memory's. @default SEARCH_PRIOR */
   searchPrior?: number;
 }
@@ -758,6 +760,47 @@ async function selectByEvidence(
   };
 }
 
+export type DagSelection = 'evidence' | 'fusion' | 'per-intent';
+const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion'];
+/** How many past runs replay each way of choosing. */
+const SELECTION_SAMPLE = 50;
+const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
+
+/**
+ * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
+ * spaced) are suggested from their intent alone, each left out of the memory, once per way; the way with the
+ * highest mean of node and edge F1 against what the run did answers (ties: per intent). Once per index.
+ */
+function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
+  let found = bestSelections.get(ctx.index);
+  if (found === undefined) {
+    found = (async () => {
+      const { runs } = experienceOf(ctx.index);
+      const step = Math.max(1, runs.length / SELECTION_SAMPLE);
+      const score = new Map<DagSelection, number>(SELECTIONS.map((w) => [w, 0]));
+      for (let x = 0; Math.floor(x) < runs.length; x += step) {
+        const i = Math.floor(x);
+        const run = runs[i] as (typeof runs)[number];
+        const tools = new Set(run.shape.tools);
+        const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
+        for (const way of SELECTIONS) {
+          const d = await suggestDag(ctx, run.intent, { ...request, selection: way }, i);
+          const byId = new Map(d.dag.tasks.map((t) => [t.id, t.tool]));
+          const made = new Set(
+            d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))),
+          );
+          const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
+          const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
+          score.set(way, (score.get(way) as number) + (node + edge) / 2);
+        }
+      }
+      return SELECTIONS.reduce((best, w) => ((score.get(w) as number) > (score.get(best) as number) + 1e-9 ? w : best));
+    })();
+    bestSelections.set(ctx.index, found);
+  }
+  return found;
+}
+
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
 async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRequest, leaveOut: number | undefined) {
   const { index } = ctx;
@@ -829,8 +872,12 @@ export async function suggestDag(
   // Both ways are measured on the same replays: the one expecting the higher node F1 answers.
   const fusedExpected =
     fusedAll !== undefined && fusedAll.weight >= 0.5 ? (advice?.expected ?? 0) : (searchExpected ?? searchScored.value);
+  const way =
+    byEvidence === undefined
+      ? 'fusion'
+      : (request.selection ?? (leaveOut === undefined ? await bestSelection(ctx, request) : 'per-intent'));
   const selected =
-    byEvidence !== undefined && (request.selection === 'evidence' || byEvidence.expectedF1 >= fusedExpected)
+    byEvidence !== undefined && (way === 'evidence' || (way === 'per-intent' && byEvidence.expectedF1 >= fusedExpected))
       ? byEvidence
       : undefined;
   const fused = selected === undefined ? fusedAll : undefined;
