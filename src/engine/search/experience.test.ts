@@ -71,3 +71,20 @@ describe('tool search learns from past runs (issue 19)', () => {
     await cr.close();
   });
 });
+
+describe('the way a DAG is chosen (issue 19)', () => {
+  it('stays per intent unless another way beats it clearly on the paired replays', async () => {
+    const { pickSelection } = await import('./search.js');
+    const per = [0.5, 0.6, 0.4, 0.7, 0.5];
+    const scores = (other: number[]) =>
+      new Map([
+        ['per-intent', per],
+        ['evidence', other],
+        ['fusion', per],
+        ['search', per.map((v) => v - 0.1)],
+      ] as const);
+    expect(pickSelection(scores(per.map((v) => v + 0.1)))).toBe('evidence');
+    expect(pickSelection(scores([0.9, 0.2, 0.4, 0.7, 0.5]))).toBe('per-intent');
+    expect(pickSelection(scores(per))).toBe('per-intent');
+  });
+});

@@ -341,9 +341,9 @@ export interface DagRequest {
   /**
    * How the search's and the memory's candidates are chosen from once the scope has enough replays:
    * `evidence` (each tool's and link's probability from its features, fitted on the replays), `fusion`
-   * (the memory's whole proposal weighed against the search-built DAG), or `per-intent` (the one of the two
-   * expecting the higher node F1 for this intent). Default: the way that matched the scope's replayed runs
-   * best ({@link bestSelection}).
+   * (the memory's whole proposal weighed against the search-built DAG), `per-intent` (the one of the two
+   * expecting the higher node F1 for this intent) or `search` (the memory left out, the learned graph kept).
+   * Default: the way that matched the scope's replayed runs best ({@link bestSelection}).
    */
   selection?: DagSelection;
   /** How likely a search-built DAG is taken to be right against the memory's. @default SEARCH_PRIOR */
@@ -760,16 +760,18 @@ async function selectByEvidence(
   };
 }
 
-export type DagSelection = 'evidence' | 'fusion' | 'per-intent';
-const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion'];
+export type DagSelection = 'evidence' | 'fusion' | 'per-intent' | 'search';
+const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion', 'search'];
 /** How many past runs replay each way of choosing. */
 const SELECTION_SAMPLE = 50;
 const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
 
 /**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
- * spaced) are suggested from their intent alone, each left out of the memory, once per way; the way with the
- * highest mean of node and edge F1 against what the run did answers (ties: per intent). Once per index.
+ * spaced) are suggested from their intent alone, each left out of the memory, once per way (the search
+ * alone included, so a memory that does not help stays out); the way with the highest mean of node and edge
+ * F1 against what the run did answers if it clearly beats per intent ({@link pickSelection}). Once per
+ * index.
  */
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
   let found = bestSelections.get(ctx.index);
@@ -777,28 +779,48 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
     found = (async () => {
       const { runs } = experienceOf(ctx.index);
       const step = Math.max(1, runs.length / SELECTION_SAMPLE);
-      const score = new Map<DagSelection, number>(SELECTIONS.map((w) => [w, 0]));
+      const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
       for (let x = 0; Math.floor(x) < runs.length; x += step) {
         const i = Math.floor(x);
         const run = runs[i] as (typeof runs)[number];
         const tools = new Set(run.shape.tools);
         const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
         for (const way of SELECTIONS) {
-          const d = await suggestDag(ctx, run.intent, { ...request, selection: way }, i);
+          const asked = way === 'search' ? { ...request, useMemory: false } : { ...request, selection: way };
+          const d = await suggestDag(ctx, run.intent, asked, i);
           const byId = new Map(d.dag.tasks.map((t) => [t.id, t.tool]));
           const made = new Set(
             d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))),
           );
           const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
           const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
-          score.set(way, (score.get(way) as number) + (node + edge) / 2);
+          scores.get(way)?.push((node + edge) / 2);
         }
       }
-      return SELECTIONS.reduce((best, w) => ((score.get(w) as number) > (score.get(best) as number) + 1e-9 ? w : best));
+      return pickSelection(scores);
     })();
     bestSelections.set(ctx.index, found);
   }
   return found;
+}
+
+/**
+ * The way to answer from paired replay scores (one per replayed run and way): per intent, unless another
+ * way beats it by more than one standard error of their paired difference (a few lucky replays do not
+ * decide); of those, the best mean.
+ */
+export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[]>): DagSelection {
+  const base = scores.get('per-intent') ?? [];
+  let best: { way: DagSelection; gain: number } = { way: 'per-intent', gain: 0 };
+  for (const way of SELECTIONS) {
+    const own = scores.get(way) ?? [];
+    if (way === 'per-intent' || own.length < 2 || own.length !== base.length) continue;
+    const diff = own.map((v, i) => v - (base[i] as number));
+    const gain = diff.reduce((t, v) => t + v, 0) / diff.length;
+    const variance = diff.reduce((t, v) => t + (v - gain) ** 2, 0) / (diff.length - 1);
+    if (gain > Math.sqrt(variance / diff.length) && gain > best.gain + 1e-12) best = { way, gain };
+  }
+  return best.way;
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
@@ -825,6 +847,16 @@ export async function suggestDag(
   leaveOut?: number,
 ): Promise<DagSuggestion> {
   const { index } = ctx;
+  // Where the scope's replays did best without the memory, the memory stays out (the learned graph stays).
+  const memoryOn =
+    request.useMemory !== false &&
+    request.memoryProposal !== false &&
+    request.useSearch !== false &&
+    experienceOf(index).runs.length > 0;
+  const chosenWay =
+    request.selection ?? (memoryOn && leaveOut === undefined ? await bestSelection(ctx, request) : undefined);
+  if (chosenWay === 'search' && request.useMemory !== false)
+    return suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut);
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(ctx, intent, request, leaveOut);
   const { parts, searchTexts, memoryWhy, scoreParts } = gathered;
   const learning =
@@ -872,10 +904,7 @@ export async function suggestDag(
   // Both ways are measured on the same replays: the one expecting the higher node F1 answers.
   const fusedExpected =
     fusedAll !== undefined && fusedAll.weight >= 0.5 ? (advice?.expected ?? 0) : (searchExpected ?? searchScored.value);
-  const way =
-    byEvidence === undefined
-      ? 'fusion'
-      : (request.selection ?? (leaveOut === undefined ? await bestSelection(ctx, request) : 'per-intent'));
+  const way = byEvidence === undefined ? 'fusion' : (chosenWay ?? 'per-intent');
   const selected =
     byEvidence !== undefined && (way === 'evidence' || (way === 'per-intent' && byEvidence.expectedF1 >= fusedExpected))
       ? byEvidence
