@@ -88,3 +88,34 @@ describe('the way a DAG is chosen (issue 19)', () => {
     expect(pickSelection(scores(per))).toBe('per-intent');
   });
 });
+
+describe('fits measured on replays, kept across writes (issue 19)', () => {
+  it('are measured again only when the past runs or tools change by more than a tenth', async () => {
+    const { carriedOver } = await import('./experience.js');
+    const run = (i: number) => ({
+      id: `r${i}`,
+      intent: `task ${i}`,
+      startedAt: 0,
+      calls: [{ tool: 'a', status: 'success' as const, retries: 0, at: 0 }],
+    });
+    const ctx = (runs: number, tools = 5) =>
+      ({
+        store: store,
+        scope: 's',
+        index: {
+          executions: Array.from({ length: runs }, (_, i) => run(i)),
+          toolIds: new Set(['t'].concat(Array.from({ length: tools }, (_, i) => `t${i}`))),
+        },
+      }) as never;
+    const store = {};
+    let measured = 0;
+    const measure = async () => (measured += 1);
+    await carriedOver(ctx(100), 'fit', measure);
+    await carriedOver(ctx(105), 'fit', measure);
+    expect(measured).toBe(1);
+    await carriedOver(ctx(120), 'fit', measure);
+    expect(measured).toBe(2);
+    await carriedOver(ctx(120, 40), 'fit', measure);
+    expect(measured).toBe(3);
+  });
+});

@@ -204,7 +204,7 @@ function evenSample(size: number, limit: number): number[] {
  */
 export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Promise<Calibration> {
   const experience = experienceOf(ctx.index);
-  experience.calibration ??= (async () => {
+  experience.calibration ??= carriedOver(ctx, 'calibration', async () => {
     const { runs } = experience;
     const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
     const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
@@ -266,7 +266,7 @@ export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Pro
       missing: replays === 0 ? 0 : missing / replays,
       replays,
     };
-  })();
+  });
   return experience.calibration;
 }
 
@@ -334,4 +334,30 @@ export function judgedSearches(ctx: SearchContext & { store: Partial<FeedbackSto
     judged.set(ctx.index, found);
   }
   return found;
+}
+
+/** Kept fits per store and scope, with the sizes they were measured at. */
+const carried = new WeakMap<object, Map<string, { runs: number; tools: number; value: Promise<unknown> }>>();
+
+/** A relative change from which kept fits are measured again. */
+const REMEASURE_AT = 0.1;
+
+/**
+ * A fit measured on the scope's replays, kept across the writes of a long-lived process (a server, the
+ * gateway) until its past runs or its tools change by more than a tenth (at least 10): replaying hundreds of
+ * runs after every recorded call would cost seconds each time. A fresh process measures anew.
+ */
+export function carriedOver<T>(ctx: SearchContext, what: string, measure: () => Promise<T>): Promise<T> {
+  const runs = experienceOf(ctx.index).runs.length;
+  const tools = ctx.index.toolIds.size;
+  let byScope = carried.get(ctx.store);
+  if (byScope === undefined) carried.set(ctx.store, (byScope = new Map()));
+  const key = `${what}\u0000${ctx.scope}`;
+  const kept = byScope.get(key);
+  const near = (then: number, now: number) => Math.abs(now - then) <= Math.max(10, REMEASURE_AT * then);
+  if (kept !== undefined && near(kept.runs, runs) && near(kept.tools, tools)) return kept.value as Promise<T>;
+  const value = measure();
+  byScope.set(key, { runs, tools, value });
+  value.catch(() => byScope?.delete(key));
+  return value;
 }

@@ -17,6 +17,7 @@ import {
 import {
   adviseFromMemory,
   calibration,
+  carriedOver,
   experienceEdges,
   experienceOf,
   nearestRuns,
@@ -776,7 +777,7 @@ const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
   let found = bestSelections.get(ctx.index);
   if (found === undefined) {
-    found = (async () => {
+    found = carriedOver(ctx, 'selection', async () => {
       const { runs } = experienceOf(ctx.index);
       const step = Math.max(1, runs.length / SELECTION_SAMPLE);
       const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
@@ -798,7 +799,7 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
         }
       }
       return pickSelection(scores);
-    })();
+    });
     bestSelections.set(ctx.index, found);
   }
   return found;
