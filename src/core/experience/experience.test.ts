@@ -71,10 +71,16 @@ describe('fitIsotonic', () => {
       { x: 0.9, y: 1 },
     ]);
     for (let i = 1; i < fit.ys.length; i += 1) expect(fit.ys[i]).toBeGreaterThanOrEqual(fit.ys[i - 1] as number);
-    expect(predictIsotonic(fit, 0)).toBeLessThan(predictIsotonic(fit, 1));
+    expect(predictIsotonic(fit, 0.1)).toBeLessThan(predictIsotonic(fit, 1));
     expect(predictIsotonic(fit, 1)).toBeLessThan(1);
-    expect(predictIsotonic(fit, 0)).toBeGreaterThan(0);
+    expect(predictIsotonic(fit, 0.1)).toBeGreaterThan(0);
     expect(fit.n).toBe(5);
+  });
+
+  it('below the weakest strength it has seen, claims less than its first block', () => {
+    const fit = fitIsotonic([0.5, 0.6, 0.7].map((x) => ({ x, y: 1 })));
+    expect(predictIsotonic(fit, 0.125)).toBeCloseTo(predictIsotonic(fit, 0.5) / 2, 12);
+    expect(predictIsotonic(fit, 0)).toBe(0);
   });
 
   it('with no point says one half, and with a few perfect points stays below 1', () => {

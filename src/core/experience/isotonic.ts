@@ -16,6 +16,8 @@ export interface IsotonicFit {
   readonly xs: readonly number[];
   /** Fitted value of each block, non-decreasing. */
   readonly ys: readonly number[];
+  /** The smallest x seen. */
+  readonly lo: number;
   /** How many points the fit stands on. */
   readonly n: number;
   /** The mean of every y. */
@@ -45,12 +47,18 @@ export function fitIsotonic(points: readonly IsotonicPoint[], prior = 2): Isoton
   const shrunk = blocks.map((b) => (b.sum + prior * centre) / (b.count + prior));
   // Shrinking can break the order where block sizes differ: one more pass keeps it monotone.
   for (let i = 1; i < shrunk.length; i += 1) shrunk[i] = Math.max(shrunk[i] as number, shrunk[i - 1] as number);
-  return { xs: blocks.map((b) => b.hi), ys: shrunk, n, mean };
+  return { xs: blocks.map((b) => b.hi), ys: shrunk, lo: sorted[0]?.x ?? 0, n, mean };
 }
 
-/** The fitted value at `x`: the first block whose upper x reaches it (the last block past the end). */
+/**
+ * The fitted value at `x`: the first block whose upper x reaches it (the last block past the end); below the
+ * smallest x seen, the first block's value × √(x / that x).
+ */
 export function predictIsotonic(fit: IsotonicFit, x: number): number {
   if (fit.ys.length === 0) return fit.mean;
+  // Below the weakest x seen nothing was measured: between keeping the first block's value and falling
+  // linearly to 0 at x = 0, their geometric mean.
+  if (x < fit.lo && fit.lo > 0) return (fit.ys[0] as number) * Math.sqrt(Math.max(0, x) / fit.lo);
   for (let i = 0; i < fit.xs.length; i += 1) if (x <= (fit.xs[i] as number)) return fit.ys[i] as number;
   return fit.ys[fit.ys.length - 1] as number;
 }

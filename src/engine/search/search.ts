@@ -896,7 +896,8 @@ export async function suggestDag(
       : fuseWithMemory(
           searchBuilt,
           advice,
-          searchExpected ?? SEARCH_PRIOR,
+          // Under MIN_CALIBRATION replays, the seed formula's own confidence stands for the search.
+          searchExpected ?? searchScored.value,
           request,
           index.confidentEdges,
           learnedEdges,
