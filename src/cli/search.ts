@@ -58,6 +58,12 @@ async function runBatch(
   if (problems.length > 0) ctx.setExitCode(1);
 }
 
+/** What a DAG's measured confidence is, in words. */
+const BASIS: Readonly<Record<string, string>> = {
+  evidence: 'expected F1 of the tools kept by their probabilities, fitted on this scope',
+  memory: 'how often such nearest past runs proposed the right tools',
+  search: 'how often a search-built DAG of this seed confidence was right here',
+};
 export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
   tools
     .command('search [query]')
@@ -143,10 +149,16 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
       for (const t of s.dag.tasks)
         lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
-      lines.push(
-        `confidence = ${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ` +
-          `${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`,
-      );
+      const seed =
+        `${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ` +
+        `${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`;
+      if (s.confidenceBasis === undefined || s.confidenceBasis === 'seed') lines.push(`confidence = ${seed}`);
+      else {
+        lines.push(
+          `confidence ${f3(s.confidence)}: ${BASIS[s.confidenceBasis]} (${s.replays ?? 0} past runs replayed)`,
+        );
+        lines.push(`seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`);
+      }
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
       if (s.alternatives.length > 0)
         lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);

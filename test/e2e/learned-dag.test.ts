@@ -55,6 +55,7 @@ interface Suggestion {
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   rationale: { tool: string; sources: string[]; why: string }[];
   memory?: { backed: boolean };
+  confidenceBasis?: string;
 }
 
 const dag = (intent: string): Suggestion => JSON.parse(credence(['dag', intent, '--json']));
@@ -89,6 +90,16 @@ describe("a workflow learned from past runs (issue 19's end-to-end check)", () =
       expect(r.why).toContain(`learned workflow ${learned}`);
       for (const run of runs) expect(r.why).toContain(`${run.id} ${JSON.stringify(run.intent)}`);
     }
+  });
+
+  it('says in text what the measured confidence is, beside the seed formula', () => {
+    const text = credence(['dag', 'list the films of Greta Gerwig']);
+    expect(text).toMatch(
+      /^confidence 0\.\d{3}: how often such nearest past runs proposed the right tools \(3 past runs replayed\)$/m,
+    );
+    expect(text).toMatch(/^seed confidence 0\.\d{3} = 0\.\d{3} × /m);
+    const json = dag('list the films of Greta Gerwig');
+    expect(json.confidenceBasis).toBe('memory');
   });
 
   it('leaves an unrelated intent to the search-built DAG', () => {

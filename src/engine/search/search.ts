@@ -362,6 +362,14 @@ export interface DagSuggestion {
   confidence: number;
   /** The seed formula's confidence (ADR-026 weights, `parts`), always given. */
   seedConfidence?: number;
+  /**
+   * What `confidence` is: `seed` the seed formula; measured on the scope's replayed past runs, `evidence` the
+   * expected F1 of the tools kept by their probabilities, `memory` how often such nearest runs' proposals
+   * matched, `search` how often a search-built DAG of this seed confidence matched.
+   */
+  confidenceBasis?: DagConfidenceBasis;
+  /** How many past runs were replayed to measure it. */
+  replays?: number;
   warning?: string;
   dag: { tasks: { id: string; tool: string; dependsOn: string[] }[] };
   /** Why each tool is in the DAG, and which source proposed it. */
@@ -397,6 +405,8 @@ export interface DagSuggestion {
    */
   memory?: DagMemory;
 }
+
+export type DagConfidenceBasis = 'seed' | 'evidence' | 'memory' | 'search';
 
 export interface DagMemory {
   backed: boolean;
@@ -924,6 +934,8 @@ export async function suggestDag(
         : fused === undefined
           ? searchExpected
           : undefined;
+  const basis: DagConfidenceBasis =
+    calibrated === undefined ? 'seed' : selected !== undefined ? 'evidence' : memoryBacked ? 'memory' : 'search';
   const voted = fused !== undefined || selected !== undefined;
   const rationale = built.chosen.map((c) => {
     const reasons: string[] = [];
@@ -973,6 +985,8 @@ export async function suggestDag(
     intent,
     confidence: explicitRequired ? 0 : (calibrated ?? scored.value),
     seedConfidence: explicitRequired ? 0 : scored.value,
+    confidenceBasis: explicitRequired ? 'seed' : basis,
+    ...(learning === undefined ? {} : { replays: learning.replays }),
     ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
     ...(advice === undefined
       ? {}
