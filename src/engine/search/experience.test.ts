@@ -119,3 +119,14 @@ describe('fits measured on replays, kept across writes (issue 19)', () => {
     expect(measured).toBe(3);
   });
 });
+
+describe('intent halves (issue 19)', () => {
+  it('splits an intent of six words or more in two, and leaves a short one whole', async () => {
+    const { intentHalves } = await import('./learned-selection.js');
+    expect(intentHalves("When is Clint Eastwood's latest movie released")).toEqual([
+      "When is Clint Eastwood's",
+      'latest movie released',
+    ]);
+    expect(intentHalves('find the movies of Greta')).toEqual([]);
+  });
+});

@@ -10,7 +10,14 @@ import type { DagEdgeInput } from '../../core/dag/dag-build.js';
 import { PAIR_TOOLS, type Experience } from './experience.js';
 
 /** The features of a candidate tool, in row order after the bias. */
-export const TOOL_FEATURES = ['vote', 'vote × nearest similarity', 'search score', '1 / search rank', 'boost'] as const;
+export const TOOL_FEATURES = [
+  'vote',
+  'vote × nearest similarity',
+  'search score',
+  '1 / search rank',
+  'boost',
+  'vote for a half of the intent',
+] as const;
 /** The features of a candidate link, in row order after the bias. */
 export const EDGE_FEATURES = [
   'vote',
@@ -27,6 +34,7 @@ export interface ToolEvidence {
   readonly search: number;
   readonly rank: number;
   readonly boost: number;
+  readonly half: number;
 }
 
 /** A tool's feature row: 1 (the bias), then {@link TOOL_FEATURES}. */
@@ -37,6 +45,7 @@ export const toolRow = (e: ToolEvidence): number[] => [
   e.search,
   e.rank > 0 ? 1 / e.rank : 0,
   e.boost,
+  e.half,
 ];
 
 /** The candidate tools of an intent with their evidence, by name. */
@@ -44,16 +53,20 @@ export function toolEvidence(
   searched: ReadonlyMap<string, { score: number; rank: number }>,
   boost: ReadonlyMap<string, number>,
   proposal: MemoryProposal | undefined,
+  halves: readonly MemoryProposal[] = [],
 ): ToolEvidence[] {
   const votes = new Map((proposal?.votes ?? []).map((v) => [v.tool, v.vote]));
+  const halfVotes = new Map<string, number>();
+  for (const h of halves) for (const v of h.votes) halfVotes.set(v.tool, Math.max(halfVotes.get(v.tool) ?? 0, v.vote));
   const nearest = proposal?.neighbours[0]?.similarity ?? 0;
-  return [...new Set([...searched.keys(), ...votes.keys()])].sort().map((tool) => ({
+  return [...new Set([...searched.keys(), ...votes.keys(), ...halfVotes.keys()])].sort().map((tool) => ({
     tool,
     vote: votes.get(tool) ?? 0,
     nearest,
     search: searched.get(tool)?.score ?? 0,
     rank: searched.get(tool)?.rank ?? 0,
     boost: boost.get(tool) ?? 0,
+    half: halfVotes.get(tool) ?? 0,
   }));
 }
 
@@ -130,4 +143,12 @@ export function firstParts(candidates: readonly { tool: string; part: number }[]
   const out = new Map<string, number>();
   for (const c of candidates) out.set(c.tool, Math.min(out.get(c.tool) ?? c.part, c.part));
   return out;
+}
+
+/** The two halves of an intent's words (each at least 3 words), for votes on part of a task. */
+export function intentHalves(text: string): string[] {
+  const words = text.split(/\s+/).filter((w) => w !== '');
+  if (words.length < 6) return [];
+  const middle = Math.ceil(words.length / 2);
+  return [words.slice(0, middle).join(' '), words.slice(middle).join(' ')];
 }

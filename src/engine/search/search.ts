@@ -31,7 +31,15 @@ import type { EdgeType } from '../../core/types.js';
 import { setF1, voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey } from '../../core/experience/workflow-shape.js';
-import { edgeEvidence, edgeRow, firstParts, neighbourEdgeVotes, toolEvidence, toolRow } from './learned-selection.js';
+import {
+  edgeEvidence,
+  edgeRow,
+  firstParts,
+  intentHalves,
+  neighbourEdgeVotes,
+  toolEvidence,
+  toolRow,
+} from './learned-selection.js';
 import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
@@ -543,12 +551,15 @@ function replaySearchDag(ctx: SearchContext, request: DagRequest): SearchReplay 
     const replayed = { ...request, memoryProposal: false };
     const { gathered, searchBuilt, searchScored } = await searchBuiltDag(ctx, text, replayed, run);
     const proposal = voteNeighbours(await nearestRuns(ctx, text, { skip: run }));
+    const halves = await Promise.all(
+      intentHalves(text).map(async (h) => voteNeighbours(await nearestRuns(ctx, h, { skip: run }))),
+    );
     const edgeVotes = neighbourEdgeVotes(proposal);
     const experience = experienceOf(ctx.index);
     return {
       tools: searchBuilt.chosen.map((c) => c.tool),
       confidence: searchScored.value,
-      candidates: toolEvidence(gathered.searched, gathered.boost, proposal).map((e) => ({
+      candidates: toolEvidence(gathered.searched, gathered.boost, proposal, halves).map((e) => ({
         tool: e.tool,
         row: toolRow(e),
       })),
@@ -709,7 +720,12 @@ async function selectByEvidence(
   const proposal =
     advice?.proposal ??
     voteNeighbours(await nearestRuns(ctx, intent, leaveOut === undefined ? {} : { skip: leaveOut }));
-  const scored = toolEvidence(gathered.searched, gathered.boost, proposal).map((e) => ({
+  const halves = await Promise.all(
+    intentHalves(intent).map(async (h) =>
+      voteNeighbours(await nearestRuns(ctx, h, leaveOut === undefined ? {} : { skip: leaveOut })),
+    ),
+  );
+  const scored = toolEvidence(gathered.searched, gathered.boost, proposal, halves).map((e) => ({
     ...e,
     p: predictLogistic(toolFit, toolRow(e)),
   }));
@@ -775,6 +791,8 @@ export type DagSelection = 'evidence' | 'fusion' | 'per-intent' | 'search';
 const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion', 'search'];
 /** How many past runs replay each way of choosing. */
 const SELECTION_SAMPLE = 50;
+/** How many standard errors of the paired difference another way must gain over per intent. */
+const SELECTION_MARGIN = 0.5;
 const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
 
 /**
@@ -817,8 +835,8 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
 
 /**
  * The way to answer from paired replay scores (one per replayed run and way): per intent, unless another
- * way beats it by more than one standard error of their paired difference (a few lucky replays do not
- * decide); of those, the best mean.
+ * way beats it by more than half a standard error of their paired difference (a near tie does not move
+ * it); of those, the best mean.
  */
 export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[]>): DagSelection {
   const base = scores.get('per-intent') ?? [];
@@ -829,7 +847,7 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
     const diff = own.map((v, i) => v - (base[i] as number));
     const gain = diff.reduce((t, v) => t + v, 0) / diff.length;
     const variance = diff.reduce((t, v) => t + (v - gain) ** 2, 0) / (diff.length - 1);
-    if (gain > Math.sqrt(variance / diff.length) && gain > best.gain + 1e-12) best = { way, gain };
+    if (gain > SELECTION_MARGIN * Math.sqrt(variance / diff.length) && gain > best.gain + 1e-12) best = { way, gain };
   }
   return best.way;
 }
