@@ -65,8 +65,19 @@ export interface LearningResult {
   search: { cold: SearchScore; warm: SearchScore; vote: SearchScore };
   curve: CurvePoint[];
   curveQueries: number;
+  /** The warm engine under the alternatives tried while building issue 19 (section B4). */
+  alternatives: { label: string; score: DagScore }[];
   seconds: number;
 }
+
+/** Ways of answering tried while building issue 19, replayable on the warm engine (section B4). */
+export const ALTERNATIVES: readonly { label: string; request: DagRequest }[] = [
+  { label: 'chosen by evidence only', request: { selection: 'evidence' } },
+  { label: 'chosen by fusion only', request: { selection: 'fusion' } },
+  { label: 'per intent only', request: { selection: 'per-intent' } },
+  { label: 'without the boost of past runs', request: { memoryBoost: false } },
+  { label: 'learned-edge ties on', request: { build: { ties: true } } },
+];
 
 /** R@5 and MRR of the queries' ground-truth tools in the given rankings. */
 function scoreRanks(samples: readonly Sample[], ranked: readonly (readonly string[])[]): SearchScore {
@@ -142,10 +153,14 @@ export async function learningSet(set: LearningSet, seed: number): Promise<Learn
     curve.push(await curvePoint(partial, curveTest, share, runs));
     await partial.close();
   }
+  const alternatives: { label: string; score: DagScore }[] = [];
+  for (const alt of ALTERNATIVES)
+    alternatives.push({ label: alt.label, score: scoreDags(await suggestAll(warm, b, alt.request)) });
   await cold.close();
   await warm.close();
   return {
     set,
+    alternatives,
     train: a.length,
     test: b.length,
     learned,
@@ -286,6 +301,31 @@ export function printLearning(
     );
     out();
   }
+}
+
+/** Prints section B4: the warm engine under each alternative, beside the default. */
+export function printAlternatives(results: readonly LearningResult[], out: (text?: string) => void): void {
+  out('### B4. Alternatives tried (warm engine, half B; each is a request option, so it replays)');
+  out();
+  out(
+    "The default chooses its way on the scope's own replayed runs (docs/how-it-works.md); each row forces " +
+      'one way or changes one rule. Node F1 / edge F1 / ECE.',
+  );
+  out();
+  const labels = ['default', ...ALTERNATIVES.map((a) => a.label)];
+  out(
+    formatTable(
+      ['warm request', ...results.map((r) => r.set.title.replace(/ \(.*$/, ''))],
+      labels.map((label, i) => [
+        label,
+        ...results.map((r) => {
+          const d = i === 0 ? r.dag.get('warm') : r.alternatives[i - 1]?.score;
+          return d === undefined ? '' : `${f3(d.nodeF1)} / ${f3(d.edgeF1)} / ${cell(d.ece)}`;
+        }),
+      ]),
+    ),
+  );
+  out();
 }
 
 /** A target row: what, the measured figures, and met / not met (undefined: not measured). */

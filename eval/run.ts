@@ -27,6 +27,7 @@ import {
   atLeast,
   learningSet,
   learningTargets,
+  printAlternatives,
   printLearning,
   type LearningResult,
   type LearningSet,
@@ -269,6 +270,7 @@ if (hasTaskPlan(dataDir, 'restbench-tmdb')) {
 const learning: LearningResult[] = [];
 for (const set of learningSets) learning.push(await learningSet(set, seed));
 printLearning(learning, skipped, seed, out);
+printAlternatives(learning, out);
 out(`(B took ${lap()})`);
 out();
 
