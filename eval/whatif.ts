@@ -267,7 +267,10 @@ async function dagWhatIf(
   out(`API check: the replica's DAG equals suggestDag's for ${checked - differ}/${checked} (query, cold|warm) pairs.`);
   out();
   out(
-    formatTable(['variant', 'node P', 'node R', 'node F1', 'edge F1', 'edge F1 multi', 'exact set', 'mean tasks'], rows),
+    formatTable(
+      ['variant', 'node P', 'node R', 'node F1', 'edge F1', 'edge F1 multi', 'exact set', 'mean tasks'],
+      rows,
+    ),
   );
   out();
 }
