@@ -14,7 +14,6 @@ import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
 import type { ExecutionInput } from '../core/types.js';
 import * as graph from './tool-graph/tool-graph.js';
 import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core/workflow/workflow.js';
-import type { ToolSearchResult } from '../core/search/tool-search.js';
 import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../embed/index.js';
 import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
 import * as search from './search/search.js';
