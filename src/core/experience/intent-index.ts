@@ -5,18 +5,18 @@
  * the light stemming of the intent memory's term share. k1 = 1.2, b = 0.75 (the usual Okapi figures).
  * Pure: built from texts, it answers queries; it never reads a clock or a store.
  */
+import { SHARE_PREFIX } from '../text/term-weights.js';
 import { contentWords } from '../text/words.js';
 
 const K1 = 1.2;
 const B = 0.75;
-const PREFIX = 5;
 /** A term in more than this share of the texts is not searched (from COMMON_FROM texts on). */
 const COMMON_SHARE = 0.5;
 const COMMON_FROM = 20;
 
 /** The index terms of a text. */
 export function intentTerms(text: string): string[] {
-  return contentWords(text).map((w) => (w.length > PREFIX ? w.slice(0, PREFIX) : w));
+  return contentWords(text).map((w) => (w.length > SHARE_PREFIX ? w.slice(0, SHARE_PREFIX) : w));
 }
 
 export interface IntentHit {

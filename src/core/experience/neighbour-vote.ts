@@ -38,6 +38,8 @@ export interface MemoryProposal {
   readonly votes: readonly VotedTool[];
   /** The proposed tools: a vote of at least one half (at least the best tool when none has it). */
   readonly tools: readonly VotedTool[];
+  /** Every edge a neighbour used, by vote. */
+  readonly edgeVotes: readonly VotedEdge[];
   /** The proposed edges between proposed tools: a vote of at least one half. */
   readonly edges: readonly VotedEdge[];
   /** The neighbours' weighted node F1 against the proposal, in [0, 1]. */
@@ -67,7 +69,7 @@ export function voteNeighbours(neighbours: readonly Neighbour[]): MemoryProposal
   const weights = neighbours.map((n) => n.similarity * n.similarity * Math.max(0, Math.min(1, n.quality)));
   const total = weights.reduce((s, w) => s + w, 0);
   if (neighbours.length === 0 || total <= 0)
-    return { votes: [], tools: [], edges: [], agreement: 0, similarity: 0, strength: 0, neighbours };
+    return { votes: [], tools: [], edgeVotes: [], edges: [], agreement: 0, similarity: 0, strength: 0, neighbours };
   const toolWeight = new Map<string, number>();
   const support = new Map<string, string[]>();
   const edgeWeight = new Map<string, { from: string; to: string; w: number }>();
@@ -90,12 +92,12 @@ export function voteNeighbours(neighbours: readonly Neighbour[]): MemoryProposal
   const half = votes.filter((v) => v.vote >= PROPOSAL_SHARE - 1e-12);
   const tools = half.length > 0 ? half : votes.slice(0, 1);
   const chosen = new Set(tools.map((t) => t.tool));
-  const edges = [...edgeWeight.values()]
+  const edgeVotes = [...edgeWeight.values()]
     .map((e) => ({ from: e.from, to: e.to, vote: e.w / total }))
-    .filter((e) => e.vote >= PROPOSAL_SHARE - 1e-12 && chosen.has(e.from) && chosen.has(e.to))
     .sort((a, b) => b.vote - a.vote || byText(a.from, b.from) || byText(a.to, b.to));
+  const edges = edgeVotes.filter((e) => e.vote >= PROPOSAL_SHARE - 1e-12 && chosen.has(e.from) && chosen.has(e.to));
   const agreement =
     neighbours.reduce((s, n, i) => s + (weights[i] as number) * setF1(chosen, new Set(n.shape.tools)), 0) / total;
   const similarity = neighbours.reduce((s, n, i) => s + (weights[i] as number) * n.similarity, 0) / total;
-  return { votes, tools, edges, agreement, similarity, strength: agreement * similarity, neighbours };
+  return { votes, tools, edgeVotes, edges, agreement, similarity, strength: agreement * similarity, neighbours };
 }

@@ -38,7 +38,7 @@ export function batchIdf(
 }
 
 /** Length of the prefix two words share to count as one (light stemming). */
-const SHARE_PREFIX = 5;
+export const SHARE_PREFIX = 5;
 
 /**
  * The share, in [0, 1], of `queryWords` (distinct content words) that `text` holds: a query word

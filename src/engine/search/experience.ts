@@ -189,7 +189,7 @@ export interface Calibration {
 }
 
 /** Evenly spaced positions of `size` items, at most `limit`. */
-function evenSample(size: number, limit: number): number[] {
+export function evenSample(size: number, limit: number): number[] {
   const step = Math.max(1, size / limit);
   const out: number[] = [];
   for (let x = 0; Math.floor(x) < size && out.length < limit; x += step) out.push(Math.floor(x));

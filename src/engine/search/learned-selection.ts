@@ -124,18 +124,9 @@ export function edgeEvidence(
   return out;
 }
 
-/** Every edge the neighbours used, with its share of their weight (not only the proposed ones). */
+/** Every edge the neighbours used, with its share of their weight (not only the proposed ones), by key. */
 export function neighbourEdgeVotes(proposal: MemoryProposal | undefined): Map<string, number> {
-  const out = new Map<string, number>();
-  if (proposal === undefined) return out;
-  const weights = proposal.neighbours.map((n) => n.similarity * n.similarity * Math.max(0, Math.min(1, n.quality)));
-  const total = weights.reduce((s, w) => s + w, 0);
-  if (total <= 0) return out;
-  proposal.neighbours.forEach((n, i) => {
-    for (const [from, to] of n.shape.edges)
-      out.set(edgeKey(from, to), (out.get(edgeKey(from, to)) ?? 0) + (weights[i] as number) / total);
-  });
-  return out;
+  return new Map((proposal?.edgeVotes ?? []).map((e) => [edgeKey(e.from, e.to), e.vote]));
 }
 
 /** Each candidate's first part of the intent (where the search found it; 0 when it did not). */

@@ -18,6 +18,7 @@ import {
   adviseFromMemory,
   calibration,
   carriedOver,
+  evenSample,
   experienceEdges,
   experienceOf,
   nearestRuns,
@@ -807,10 +808,8 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
   if (found === undefined) {
     found = carriedOver(ctx, 'selection', async () => {
       const { runs } = experienceOf(ctx.index);
-      const step = Math.max(1, runs.length / SELECTION_SAMPLE);
       const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
-      for (let x = 0; Math.floor(x) < runs.length; x += step) {
-        const i = Math.floor(x);
+      for (const i of evenSample(runs.length, SELECTION_SAMPLE)) {
         const run = runs[i] as (typeof runs)[number];
         const tools = new Set(run.shape.tools);
         const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
