@@ -213,6 +213,16 @@ export class Credence {
   }
 
   /**
+   * Drops what a write of memories, observations or verdicts can change, no more: none of them touches a tool, an
+   * edge or a call, so the graph snapshot stays; the search index stays too unless verdicts were given (tool search
+   * reads the verdicts on what it showed).
+   */
+  #wroteBesideGraph(verdicts: boolean): void {
+    this.#recallIndex = undefined;
+    if (verdicts) this.#index = undefined;
+  }
+
+  /**
    * The scope's graph snapshot (graph-snapshot): confident edges, PageRank, heat, density and
    * tier, computed once and kept until this engine writes (or {@link invalidate}). `status`, the
    * dashboard, tool search and DAG suggestion all read this one.
@@ -332,7 +342,7 @@ export class Credence {
         updatedAt: now,
       };
     });
-    this.invalidate();
+    this.#wroteBesideGraph(false);
     const report = await this.#store.upsertMemories(this.scope, records);
     return { ids: records.map((r) => r.id), ...report };
   }
@@ -343,7 +353,7 @@ export class Credence {
   ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
-    this.invalidate();
+    this.#wroteBesideGraph(false);
     return addObservations(this.#store, this.scope, checked);
   }
 
@@ -373,7 +383,7 @@ export class Credence {
   ): Promise<FeedbackResult> {
     limits.requireWithinLimit('id', id, 'id');
     limits.requireWithinLimit('note', options.note, 'note');
-    this.invalidate();
+    this.#wroteBesideGraph(true);
     // Every id is stored scrubbed of secrets: the lookup key is scrubbed the same way (tool-graph storedId).
     return giveFeedback(this.#feedback, graph.storedId(id), verdict, options);
   }

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteStores } from '../../../test/pglite.js';
+import { openCredence, type Credence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import type { Store } from '../../store/types.js';
+
+// Issue 20: the graph snapshot, tool search and DAG suggestion of an engine that has written (and kept what a
+// write did not touch) answer exactly as a fresh engine over the same store.
+
+const NOW = '2026-03-03T10:00:00Z';
+const dir = mkdtempSync(join(tmpdir(), 'credence-search-writes-'));
+const pglite = pgliteStores();
+afterAll(async () => {
+  await pglite.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const VERBS = ['fetch', 'parse', 'store', 'send', 'render', 'resize', 'translate', 'summarise'];
+const THINGS = ['invoice', 'image', 'email', 'report', 'page', 'movie', 'weather', 'ticket'];
+const TOOLS = VERBS.flatMap((v) => THINGS.slice(0, 4).map((t) => `${v}_${t}`));
+
+/** A small seeded generator (a linear congruential one): the same seed, the same sequence of writes. */
+function generator(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const pick = <T>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+
+function intentOf(rng: () => number): { intent: string; tools: string[] } {
+  const thing = pick(rng, THINGS.slice(0, 4));
+  const verbs = [pick(rng, VERBS), pick(rng, VERBS), pick(rng, VERBS)].filter((v, i, a) => a.indexOf(v) === i);
+  return { intent: `${verbs.join(' then ')} the ${thing}`, tools: verbs.map((v) => `${v}_${thing}`) };
+}
+
+/** What the engine answers: the snapshot's statistics, two tool searches and a DAG, with nothing recorded. */
+async function answers(credence: Credence, rng: () => number) {
+  const asked = intentOf(rng);
+  return {
+    stats: await credence.graphStats({ top: 10 }),
+    search: await credence.searchTools(asked.intent, { track: false }),
+    context: await credence.searchTools(pick(rng, THINGS), { track: false, context: [asked.tools[0] as string] }),
+    dag: await credence.suggestDag(asked.intent, { track: false }),
+    similar: await credence.similarExecutions(asked.intent),
+  };
+}
+
+async function writeOnce(credence: Credence, rng: () => number, step: number): Promise<string> {
+  const kind = pick(rng, ['remember', 'observe', 'record', 'append', 'tools', 'edge', 'feedback'] as const);
+  const at = new Date(Date.parse(NOW) - (1000 - step) * 60_000).toISOString();
+  if (kind === 'remember') await credence.remember([{ title: `note ${step}`, text: `the ${pick(rng, THINGS)} rule` }]);
+  else if (kind === 'observe')
+    await credence.observe([
+      {
+        timestamp: at,
+        type: 'preference',
+        observation: `prefers ${pick(rng, VERBS)} first (${step})`,
+        confidence: 0.6,
+      },
+    ]);
+  else if (kind === 'record' || kind === 'append') {
+    const { intent, tools } = intentOf(rng);
+    const calls = tools.map((tool, i) => ({
+      tool,
+      status: 'success' as const,
+      at,
+      ...(i > 0 ? { consumes: [i - 1] } : {}),
+    }));
+    if (kind === 'record') await credence.recordExecution({ intent, startedAt: at, calls });
+    else await credence.appendCalls({ id: `session-${step % 3}`, intent, startedAt: at }, calls);
+  } else if (kind === 'tools')
+    await credence.addTools([{ id: `${pick(rng, VERBS)}_${pick(rng, THINGS)}`, description: `added at step ${step}` }]);
+  else if (kind === 'edge')
+    await credence.declareEdge({ from: pick(rng, TOOLS), to: pick(rng, TOOLS), type: 'sequence' });
+  else {
+    const [shown] = await credence.searchTools(pick(rng, THINGS), { limit: 1 });
+    if (shown?.shownId !== undefined) await credence.feedback(shown.shownId, rng() < 0.5 ? 'accepted' : 'rejected');
+  }
+  return kind;
+}
+
+async function seeded(store: Store): Promise<Credence> {
+  const credence = await openCredence({ store, now: NOW, scope: 'writes', cwd: dir });
+  await credence.addTools(
+    TOOLS.map((id) => ({
+      id,
+      description: `${id.replace('_', ' the ')}: ${id.split('_')[0]} one ${id.split('_')[1]}`,
+    })),
+  );
+  const rng = generator(7);
+  for (let i = 0; i < 24; i += 1) {
+    const { intent, tools } = intentOf(rng);
+    const at = new Date(Date.parse(NOW) - (2000 - i) * 60_000).toISOString();
+    await credence.recordExecution({
+      intent,
+      startedAt: at,
+      calls: tools.map((tool, j) => ({ tool, status: 'success', at, ...(j > 0 ? { consumes: [j - 1] } : {}) })),
+    });
+  }
+  return credence;
+}
+
+describe.each([
+  ['SQLite', async () => openSqliteStore({ path: ':memory:' }) as Store],
+  ['PostgreSQL on PGlite', async () => (await pglite.create()) as Store],
+])('search and DAG after writes, %s (issue 20)', (_name, create) => {
+  it('answer as a fresh engine over the same store after every kind of write', async () => {
+    const warm = await seeded(await create());
+    try {
+      const rng = generator(20);
+      const kinds = new Set<string>();
+      for (let step = 0; step < 18; step += 1) {
+        kinds.add(await writeOnce(warm, rng, step));
+        const seed = Math.floor(rng() * 1e9);
+        const fresh = await warm.forScope('writes');
+        const expected = await answers(fresh, generator(seed));
+        expect(await answers(warm, generator(seed))).toEqual(expected);
+      }
+      expect(kinds.size).toBeGreaterThanOrEqual(6);
+    } finally {
+      await warm.close();
+    }
+  }, 120_000);
+
+  it('keep the graph snapshot across a write of memories or observations, not across a recorded run', async () => {
+    const credence = await seeded(await create());
+    try {
+      const before = await credence.graphSnapshot();
+      await credence.remember([{ title: 'a note', text: 'nothing about tools' }]);
+      await credence.observe([
+        { timestamp: NOW, type: 'preference', observation: 'likes short answers', confidence: 0.6 },
+      ]);
+      expect(await credence.graphSnapshot()).toBe(before);
+      await credence.recordExecution({
+        intent: 'fetch the invoice',
+        startedAt: NOW,
+        calls: [{ tool: 'fetch_invoice', status: 'success', at: NOW }],
+      });
+      const after = await credence.graphSnapshot();
+      expect(after).not.toBe(before);
+      expect(after.calls.get('fetch_invoice')).toBe((before.calls.get('fetch_invoice') ?? 0) + 1);
+    } finally {
+      await credence.close();
+    }
+  }, 60_000);
+});
