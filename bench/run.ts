@@ -15,7 +15,7 @@ import { benchRecall } from './recall.js';
 import { benchEmbed } from './embed.js';
 import { benchEvolveEngine } from './evolve-engine.js';
 import { benchEvolveGrouping } from './evolve-grouping.js';
-import { benchGateway } from './gateway.js';
+import { benchGateway, benchGatewaySession } from './gateway.js';
 import { benchHooks } from './hooks.js';
 import { formatTable, type BenchRow } from './table.js';
 
@@ -35,6 +35,7 @@ try {
     ['evolve', () => benchEvolveEngine()],
     ['pocketflow', async () => (await import('./pocketflow.js')).benchPocketflow()],
     ['gateway', () => benchGateway()],
+    ['gateway-session', () => benchGatewaySession()],
     ['hooks', () => benchHooks()],
     ['dashboard', async () => (await import('./dashboard.js')).benchDashboard()],
     ['stores', async () => (await import('./stores.js')).benchStores()],

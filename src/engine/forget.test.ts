@@ -85,3 +85,86 @@ describe('prune (the seed limits)', () => {
     await store.close();
   });
 });
+
+describe('prune in one set (issue 20)', () => {
+  /** The rule as it was applied one observation at a time: a naive oracle over plain lists. */
+  function oraclePrune(
+    observations: readonly ObservationRecord[],
+    live: readonly { id: string; evidence: readonly string[] }[],
+    limits: { maxObservations: number; purgeAfterDays: number },
+  ): string[] {
+    const existing = new Set(observations.map((o) => o.id));
+    const left = live.map((l) => new Set(l.evidence.filter((id) => existing.has(id))));
+    const removed: string[] = [];
+    let kept = observations.length;
+    const oldest = [...observations].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
+    for (const o of oldest) {
+      if (o.timestamp >= NOW - limits.purgeAfterDays * DAY && kept <= limits.maxObservations) continue;
+      if (left.some((ev) => ev.has(o.id) && ev.size === 1)) continue;
+      removed.push(o.id);
+      for (const ev of left) ev.delete(o.id);
+      kept -= 1;
+    }
+    return removed;
+  }
+
+  it('deletes exactly what pruning one observation at a time deleted, and keeps the evidence lists true', async () => {
+    let seed = 20;
+    const rng = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const store = openSqliteStore({ path: ':memory:' });
+    const observations = Array.from({ length: 600 }, (_, i) => obs(`o${i}`, Math.floor(rng() * 150)));
+    await store.insertObservations('p', observations);
+    const pick = () => Array.from({ length: 1 + Math.floor(rng() * 4) }, () => `o${Math.floor(rng() * 620)}`);
+    const statuses = ['active', 'active', 'retired', 'promoted'] as const;
+    const instincts = Array.from({ length: 40 }, (_, i) => ({
+      id: `i${i}`,
+      slug: `i${i}`,
+      text: `instinct ${i}`,
+      confidence: Math.round(rng() * 100) / 100,
+      status: statuses[i % 4] as (typeof statuses)[number],
+      evidence: [...new Set(pick())],
+      createdAt: NOW,
+      updatedAt: NOW,
+    }));
+    for (const i of instincts) await store.upsertInstinct('p', i);
+    const skills = Array.from({ length: 25 }, (_, i) => ({
+      id: `s${i}`,
+      name: `s${i}`,
+      description: `skill ${i}`,
+      rules: [`rule ${i}`],
+      confidence: 0.8,
+      evidence: [...new Set(pick())],
+      createdAt: NOW,
+      updatedAt: NOW,
+    }));
+    for (const s of skills) await store.upsertSkill('p', s);
+    const limits = { maxObservations: 120, purgeAfterDays: 90 };
+    const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
+    const expected = oraclePrune(observations, live, limits);
+
+    const report = await prune({ store, scope: 'p', layout: { root } }, NOW, { ...limits, maxActiveInstincts: 1000 });
+    expect(report.observations.map((r) => r.id)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(400);
+    expect(report.protected).toBeGreaterThan(0);
+    const removed = new Set(expected);
+    expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(
+      observations
+        .map((o) => o.id)
+        .filter((id) => !removed.has(id))
+        .sort(),
+    );
+    const existing = new Set((await store.listObservations('p')).map((o) => o.id));
+    for (const i of await store.listInstincts('p')) {
+      const before = instincts.find((x) => x.id === i.id)?.evidence ?? [];
+      expect(i.evidence).toEqual(i.status === 'active' ? before.filter((id) => existing.has(id)) : before);
+    }
+    for (const s of await store.listSkills('p')) {
+      const before = skills.find((x) => x.id === s.id)?.evidence ?? [];
+      expect(s.evidence).toEqual(before.filter((id) => existing.has(id)));
+    }
+    await store.close();
+  });
+});

@@ -214,10 +214,18 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
   // when removing it would leave a live instinct or skill with none.
   const existing = new Set(observations.map((o) => o.id));
   const evidenceLeft = new Map(live.map((l) => [l.id, new Set(l.evidence.filter((id) => existing.has(id)))]));
-  const protectedBy = (id: string): boolean => [...evidenceLeft.values()].some((ev) => ev.has(id) && ev.size === 1);
+  // Which evidence sets hold each observation, so a check and a removal read only those sets.
+  const holders = new Map<string, Set<string>[]>();
+  for (const ev of evidenceLeft.values())
+    for (const id of ev) {
+      const sets = holders.get(id);
+      if (sets === undefined) holders.set(id, [ev]);
+      else sets.push(ev);
+    }
+  const protectedBy = (id: string): boolean => holders.get(id)?.some((ev) => ev.size === 1) ?? false;
   const remove = (id: string, why: string): void => {
     report.observations.push({ id, why });
-    for (const ev of evidenceLeft.values()) ev.delete(id);
+    for (const ev of holders.get(id) ?? []) ev.delete(id);
   };
   const oldest = [...observations].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
   const cutoff = now - o.purgeAfterDays * DAY;
@@ -236,7 +244,12 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
     );
     kept -= 1;
   }
-  for (const r of report.observations) await ctx.store.deleteObservation(ctx.scope, r.id);
+  // One transaction for the whole set (it was one per observation: ~10k of them after a busy week).
+  if (report.observations.length > 0)
+    await ctx.store.deleteObservations(
+      ctx.scope,
+      report.observations.map((r) => r.id),
+    );
   // The evidence lists follow: they name only observations that still exist.
   for (const i of instincts) {
     const left = evidenceLeft.get(i.id);

@@ -1354,6 +1354,32 @@ export function runStoreContract(options: StoreContractOptions): void {
 
   describe(`Store contract: ${options.name} — DumpStore: dump rows`, () => {
     afterEach(async () => {
+      test('observations are deleted as a set, with their vectors, in their scope only', async () => {
+        const store = await fresh();
+        const texts = ['Prefer tabs', 'Run the linter', 'Pin versions', 'Squash commits'];
+        const rows = texts.map((text, i) => observation({ id: `obs-${i}`, observation: text }));
+        await store.insertObservations('p', rows);
+        await store.insertObservations('q', rows);
+        const vector = { modelKey: 'm', textHash: 'h', vector: new Float32Array([1, 0]) };
+        await store.putEmbeddings('p', 'observation', [
+          { refId: 'obs-0', ...vector },
+          { refId: 'obs-2', ...vector },
+        ]);
+        expect(await store.deleteObservations('p', ['obs-0', 'obs-2', 'obs-2', 'missing'])).toBe(2);
+        expect(await store.deleteObservations('p', [])).toBe(0);
+        expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(['obs-1', 'obs-3']);
+        expect((await store.listObservations('q')).map((o) => o.id).sort()).toEqual([
+          'obs-0',
+          'obs-1',
+          'obs-2',
+          'obs-3',
+        ]);
+        expect(await store.getEmbeddingStamps('p', 'observation')).toEqual([]);
+        expect(await store.searchObservations('p', '"linter"')).toHaveLength(1);
+        expect(await store.searchObservations('p', '"tabs"')).toEqual([]);
+        expect(await store.check()).toEqual([]);
+      });
+
       while (open.length > 0) await open.pop()?.close();
     });
 

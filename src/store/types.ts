@@ -533,6 +533,8 @@ export interface DumpStore {
    * Every row of a table, all scopes, in insertion order: rowid (or seq) order where the table has
    * one (executions, observations, memories, hook_events), else primary-key order with text
    * compared bytewise (the "C" collation), in batches of at most `batchSize` rows (default 500).
+  /** Deletes observations (and their vectors) in one transaction; returns how many existed. */
+  deleteObservations(scope: string, ids: readonly string[]): Promise<number>;
    * Each row has every column of the table (`DUMP_COLUMNS`), nulls included.
    */
   exportRows(table: DumpTable, options?: { batchSize?: number }): AsyncIterable<DumpRow[]>;

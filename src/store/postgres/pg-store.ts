@@ -1349,6 +1349,19 @@ export class PgStore implements Store {
       const turns: number[] = [];
       for (const e of events) {
         // Queued before (under the same key): not again, and no second turn for it.
+  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const unique = [...new Set(ids)];
+    return this.#tx(async (c) => {
+      const result = await c.query('DELETE FROM observations WHERE scope = $1 AND id = ANY($2::text[])', [scope, unique]);
+      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'observation' AND ref_id = ANY($2::text[])`, [
+        scope,
+        unique,
+      ]);
+      return result.rowCount ?? 0;
+    });
+  }
+
         const before =
           e.key === undefined
             ? undefined

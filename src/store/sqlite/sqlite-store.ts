@@ -1052,6 +1052,19 @@ export class SqliteStore implements Store {
     scope: string,
     events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[],
   ): Promise<number[]> {
+  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
+    const deleteObservation = this.#stmt('DELETE FROM observations WHERE scope = ? AND id = ?');
+    const deleteVector = this.#stmt(`DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' AND ref_id = ?`);
+    return this.#write(() => {
+      let deleted = 0;
+      for (const id of new Set(ids)) {
+        deleted += deleteObservation.run(scope, id).changes;
+        deleteVector.run(scope, id);
+      }
+      return deleted;
+    });
+  }
+
     const insert = this.#stmt(
       'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
