@@ -4,7 +4,7 @@
 // every tool call, so a PreToolUse loads nothing, and a tool event or a prompt loads one bundled
 // file (dist/hook-fast.cjs, dist/hook-prompt.cjs) through require(), without the ES module loader.
 'use strict';
-const { existsSync, readFileSync } = require('node:fs');
+const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -88,8 +88,25 @@ function loadBundle(file) {
   };
 }
 
+/**
+ * The command line: the bundle (dist/cli.cjs, one file with its code cache) unless tsc has written
+ * dist/src since it was made (`tsc` run without the bundling step), then the modules themselves.
+ */
 async function cli() {
   const entry = join(dist, 'src', 'cli', 'main.js');
+  const bundle = join(dist, 'cli.cjs');
+  let fresh = false;
+  try {
+    fresh = statSync(bundle).mtimeMs >= statSync(entry).mtimeMs;
+  } catch {
+    fresh = existsSync(bundle) && !existsSync(entry);
+  }
+  if (fresh) {
+    const loaded = loadBundle(bundle);
+    process.exitCode = await loaded.exports.run();
+    loaded.keepCache?.();
+    return;
+  }
   if (!existsSync(entry)) {
     process.stderr.write('credence: the compiled CLI is missing (dist/). Run `npm run build` in the package folder.\n');
     process.exitCode = 1;

@@ -1,8 +1,10 @@
 /**
  * @module cli/context
- * What every command gets: the global options, an output sink and a way to open Credence.
+ * What every command gets: the global options, an output sink and a way to open Credence. The
+ * engine is loaded when a command opens it, so that `--help` and the commands that need no store
+ * never load it.
  */
-import { openCredence, type Credence } from '../engine/engine.js';
+import type { Credence } from '../engine/engine.js';
 import { storeFailure } from './failure.js';
 
 export interface CliIO {
@@ -41,8 +43,8 @@ export function makeContext(
     io,
     options,
     wantsJson: options.json === true || options.format === 'json',
-    open: () =>
-      openCredence(
+    open: async () =>
+      (await import('../engine/engine.js')).openCredence(
         {
           ...(options.db === undefined ? {} : { db: options.db }),
           ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { DEMO_SCOPE, formatDemo, runDemo } from '../engine/demo/demo.js';
+import { DEMO_SCOPE } from '../engine/demo/scope.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { databaseUrl, sqlitePath } from '../platform/store-location.js';
 import { makeContext, printJson, withCredence, type CommandContext } from './context.js';
@@ -82,6 +82,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
           throw new CredenceError('INVALID_INPUT', `--port must be a port number, got ${JSON.stringify(o.port)}`);
       }
       const serving = (o.serve ?? process.stdout.isTTY === true) && !ctx.wantsJson;
+      const { formatDemo, runDemo } = await import('../engine/demo/demo.js');
       await withCredence(ctx, async (credence) => {
         const report = await runDemo(credence, { history: o.history !== false });
         if (ctx.wantsJson) return printJson(ctx, report);

@@ -13,7 +13,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { Credence } from '../engine/engine.js';
+import type { Credence } from '../engine/engine.js';
 import type { DumpCounts } from '../store/dump.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
@@ -23,6 +23,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
     .description('write the whole store (every table, every scope) to FILE as JSON lines (- for standard output)')
     .action(async (file: string) => {
       const ctx = context();
+      const { Credence } = await import('../engine/engine.js');
       const report = await withCredence(ctx, (c) =>
         file === '-' ? c.dump((text) => ctx.io.stdout(text)) : dumpToFile(c, file),
       );
@@ -32,7 +33,7 @@ export function registerDump(program: Command, context: () => CommandContext): v
       else
         print(
           `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) ` +
-            `to ${file === '-' ? 'standard output' : file}\n${formatCounts(report.tables)}`,
+            `to ${file === '-' ? 'standard output' : file}\n${formatCounts(Credence.dumpTables, report.tables)}`,
         );
     });
 
@@ -45,13 +46,14 @@ export function registerDump(program: Command, context: () => CommandContext): v
       const path = spool?.path ?? file;
       try {
         // The file is checked before the store is opened: a bad dump creates no database.
+        const { Credence } = await import('../engine/engine.js');
         const checked = await Credence.checkDump(readLines(path));
         const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
         ctx.io.stdout(
           `restored ${report.rows} rows into ${report.to} ${report.target} from ${file} ` +
             `(a ${report.from} dump of ${report.createdAt}, schema ${report.schemaVersion})\n` +
-            formatCounts(report.tables),
+            formatCounts(Credence.dumpTables, report.tables),
         );
       } catch (error) {
         // A bad dump is input the command rejected (exit 1), with the line named; not bad usage.
@@ -67,8 +69,8 @@ export function registerDump(program: Command, context: () => CommandContext): v
     });
 }
 
-const formatCounts = (counts: DumpCounts): string =>
-  Credence.dumpTables.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
+const formatCounts = (tables: readonly (keyof DumpCounts)[], counts: DumpCounts): string =>
+  tables.map((t) => `  ${t.padEnd(14)} ${counts[t]}\n`).join('');
 
 /**
  * A writer for `out` that waits for 'drain' when the stream's buffer is full, with one 'error'

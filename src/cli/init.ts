@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { prepareClaudeCode, applyClaudeCodePlan, resolveProjectDir, type ClaudeCodeReport } from '../hooks/install.js';
+import type { ClaudeCodeReport } from '../hooks/install.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 interface InitOptions {
@@ -44,6 +44,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
       }
       if (o.remove === true && o.hookCommand !== undefined)
         throw new CredenceError('INVALID_INPUT', '--hook-command is for installing, not with --remove');
+      const { prepareClaudeCode, applyClaudeCodePlan, resolveProjectDir } = await import('../hooks/install.js');
       // Plan first: a settings file that is not valid JSON stops the run before anything is written.
       const plan =
         o.claudeCode === true

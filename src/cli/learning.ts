@@ -1,7 +1,6 @@
 /** @module cli/learning — `credence feedback ID`, `credence metrics`, `credence forget ID`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { formatEvolveReport } from '../engine/learning/evolve.js';
 import { VERDICTS, type Verdict } from '../core/types.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -128,6 +127,7 @@ export function registerLearning(program: Command, context: () => CommandContext
                 ? `\n- ${pruned.protected} observation(s) over a limit kept: ` +
                   'the last evidence of a live instinct or skill'
                 : '');
+        const { formatEvolveReport } = await import('../engine/learning/evolve.js');
         ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);
       },
     );

@@ -5,7 +5,6 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseSince } from '../core/time.js';
-import { parseObservation } from '../engine/observations.js';
 import type { ObservationDraft } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
@@ -85,6 +84,7 @@ export function registerObserve(program: Command, context: () => CommandContext)
     )
     .action(async (file: string) => {
       const ctx = context();
+      const { parseObservation } = await import('../engine/observations.js');
       const { items, problems } = checkedLines(readInput(file), parseObservation);
       const result = await withCredence(ctx, (c) => c.observe(items.map((i) => i.value)));
       reportProblems(ctx.io.stderr, problems);

@@ -3,12 +3,9 @@
  * (the `<memory-context>` block, or JSON; one query or a batch).
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
-import { scrubText } from '../core/security/scrub.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
 import type { RecallResult } from '../engine/recall/recall.js';
-import { formatIssues } from '../schemas/format.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
@@ -19,8 +16,6 @@ function parseLabels(text: string): 'seed' | 'evidence' {
     throw new CredenceError('INVALID_INPUT', `--labels must be seed or evidence, got ${JSON.stringify(text)}`);
   return text;
 }
-
-const BatchLineSchema = z.strictObject({ query: z.string() });
 
 const contextBlock = (results: readonly RecallResult[]): string =>
   formatMemoryContext(
@@ -106,11 +101,9 @@ export function registerRecall(program: Command, context: () => CommandContext):
         ...(options.labels === undefined ? {} : { labels: { mode: options.labels } }),
       };
       if (options.batch !== undefined) {
-        const { items, problems } = checkedLines(readInput(options.batch), (value) => {
-          const parsed = BatchLineSchema.safeParse(value);
-          if (!parsed.success) throw new CredenceError('INVALID_INPUT', formatIssues(parsed.error));
-          return parsed.data;
-        });
+        const { recallLine } = await import('./batch-lines.js');
+        const { scrubText } = await import('../core/security/scrub.js');
+        const { items, problems } = checkedLines(readInput(options.batch), recallLine);
         const out: { line: number; text: string }[] = problems.map((p) => ({
           line: p.line,
           text: JSON.stringify({ line: p.line, error: p.reason }),

@@ -1,6 +1,5 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
-import { parseExecution } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
@@ -16,6 +15,7 @@ export function registerRecord(program: Command, context: () => CommandContext):
     .requiredOption('--jsonl <file>', 'JSON lines file, or - for standard input')
     .action(async (options: { jsonl: string }) => {
       const ctx = context();
+      const { parseExecution } = await import('../engine/tool-graph/tool-graph.js');
       const { items, problems } = checkedLines(readInput(options.jsonl), parseExecution);
       const summary = await withCredence(ctx, async (credence) => {
         let calls = 0;

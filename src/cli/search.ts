@@ -3,31 +3,12 @@
  * suggestion, one query or a batch of JSON lines in one process (for scripts and evaluations).
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
-import { formatIssues } from '../schemas/format.js';
+import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput } from './input.js';
 import { parseLimit, parseList } from './parse.js';
-
-const BatchLineSchema = z.strictObject({
-  query: z.string().trim().min(1, 'must be a non-empty query'),
-  context: z.array(z.string()).optional(),
-});
-
-const WorkflowSchema = z.strictObject({
-  tasks: z
-    .array(
-      z.strictObject({
-        id: z.string().min(1),
-        tool: z.string().min(1),
-        arguments: z.unknown().optional(),
-        dependsOn: z.array(z.string()).optional(),
-      }),
-    )
-    .min(1, 'a workflow needs at least one task'),
-});
 
 const f3 = (n: number): string => n.toFixed(3);
 
@@ -35,13 +16,10 @@ const f3 = (n: number): string => n.toFixed(3);
 async function runBatch(
   ctx: CommandContext,
   file: string,
-  each: (c: Credence, line: z.infer<typeof BatchLineSchema>) => Promise<unknown>,
+  each: (c: Credence, line: SearchLine) => Promise<unknown>,
 ): Promise<void> {
-  const { items, problems } = checkedLines(readInput(file), (value) => {
-    const parsed = BatchLineSchema.safeParse(value);
-    if (!parsed.success) throw new CredenceError('INVALID_INPUT', formatIssues(parsed.error));
-    return parsed.data;
-  });
+  const { searchLine } = await import('./batch-lines.js');
+  const { items, problems } = checkedLines(readInput(file), searchLine);
   const out: { line: number; text: string }[] = problems.map((p) => ({
     line: p.line,
     text: JSON.stringify({ line: p.line, error: p.reason }),
@@ -120,10 +98,9 @@ export function registerSearch(program: Command, tools: Command, context: () => 
           if (error instanceof CredenceError) throw error;
           throw new CredenceError('INVALID_INPUT', `${options.validate} is not JSON: ${(error as Error).message}`);
         }
-        const parsed = WorkflowSchema.safeParse(json);
-        if (!parsed.success)
-          throw new CredenceError('INVALID_INPUT', `invalid workflow: ${formatIssues(parsed.error)}`);
-        const check = await withCredence(ctx, (c) => c.validateWorkflow(parsed.data));
+        const { workflow } = await import('./batch-lines.js');
+        const tasks = workflow(json);
+        const check = await withCredence(ctx, (c) => c.validateWorkflow(tasks));
         if (ctx.wantsJson) printJson(ctx, check);
         else if (check.ok)
           ctx.io.stdout(`valid: ${check.layers.map((l, i) => `layer ${i + 1}: ${l.join(', ')}`).join('; ')}\n`);

@@ -5,9 +5,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { parseNestfulSpec, parseSealToolsTool } from '../datasets/index.js';
 import type { ToolInput } from '../schemas/index.js';
-import { parseTool } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
 
@@ -17,10 +15,12 @@ interface AddOptions {
   sealTools?: string;
 }
 
-function readTools(options: AddOptions): { tools: unknown[]; problems: LineProblem[] } {
+async function readTools(options: AddOptions): Promise<{ tools: unknown[]; problems: LineProblem[] }> {
   const given = [options.jsonl, options.nestfulSpec, options.sealTools].filter((o) => o !== undefined);
   if (given.length !== 1)
     throw new CredenceError('INVALID_INPUT', 'give exactly one of --jsonl, --nestful-spec or --seal-tools');
+  const { parseNestfulSpec, parseSealToolsTool } = await import('../datasets/index.js');
+  const { parseTool } = await import('../engine/tool-graph/tool-graph.js');
   if (options.nestfulSpec !== undefined) {
     const file = options.nestfulSpec;
     let json: unknown;
@@ -49,7 +49,7 @@ export function registerTools(program: Command, context: () => CommandContext): 
     .option('--seal-tools <file>', 'a Seal-Tools tool.jsonl catalogue')
     .action(async (options: AddOptions) => {
       const ctx = context();
-      const { tools: parsed, problems } = readTools(options);
+      const { tools: parsed, problems } = await readTools(options);
       const result = await withCredence(ctx, (c) => c.addTools(parsed as ToolInput[])); // checked by the engine
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson) printJson(ctx, { ...result, rejected: problems });

@@ -103,6 +103,7 @@ describe('the npm package (issue 17)', () => {
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/src/mcp/index.js',
+        'dist/cli.cjs',
         'dist/hook-fast.cjs',
         'dist/hook-prompt.cjs',
         'data/word-vectors.bin',

@@ -21,6 +21,7 @@ import type { CallStatus, EdgeType } from '../../core/types.js';
 import { engineStore, type Credence } from '../engine.js';
 import type { EdgeRecord, MemoryRecord, ObservationRecord } from '../../store/types.js';
 import { loadDemoHistory } from './demo-history.js';
+import { DEMO_SCOPE } from './scope.js';
 
 export type DemoParts = Record<string, number | string | boolean>;
 
@@ -49,7 +50,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** The scope the demo writes into unless told otherwise: its own, so no learned data is touched. */
-export const DEMO_SCOPE = 'demo';
+export { DEMO_SCOPE } from './scope.js';
 
 /**
  * Runs every scenario against `credence`'s store and scope. Running it twice changes nothing more.

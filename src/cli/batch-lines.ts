@@ -1,0 +1,48 @@
+/**
+ * @module cli/batch-lines
+ * The checked shapes of what `--batch` and `dag --validate` read (zod at the boundary), in a
+ * module of their own: loaded by the commands that read such input, never by the others.
+ */
+import { z } from 'zod';
+import { CredenceError } from '../core/errors.js';
+import { formatIssues } from '../schemas/format.js';
+
+const RecallLineSchema = z.strictObject({ query: z.string() });
+
+const SearchLineSchema = z.strictObject({
+  query: z.string().trim().min(1, 'must be a non-empty query'),
+  context: z.array(z.string()).optional(),
+});
+
+const WorkflowSchema = z.strictObject({
+  tasks: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        tool: z.string().min(1),
+        arguments: z.unknown().optional(),
+        dependsOn: z.array(z.string()).optional(),
+      }),
+    )
+    .min(1, 'a workflow needs at least one task'),
+});
+
+export type RecallLine = z.infer<typeof RecallLineSchema>;
+export type SearchLine = z.infer<typeof SearchLineSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;
+
+/** A checked value, or INVALID_INPUT naming every issue (`prefix` before them). */
+const checked =
+  <T>(schema: z.ZodType<T>, prefix = '') =>
+  (value: unknown): T => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${prefix}${formatIssues(parsed.error)}`);
+    return parsed.data;
+  };
+
+/** A line of `recall --batch`: {"query"}. */
+export const recallLine = checked(RecallLineSchema);
+/** A line of `tools search --batch` and `dag --batch`: {"query", "context"?}. */
+export const searchLine = checked(SearchLineSchema);
+/** The workflow of `dag --validate`: {"tasks": [{id, tool, arguments?, dependsOn?}]}. */
+export const workflow = checked(WorkflowSchema, 'invalid workflow: ');
