@@ -976,6 +976,130 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('RevisionStore and VectorIndexStore: revisions, the change log, persisted matrices', () => {
+      test('every write to an indexed row bumps its revision and logs its id; deletions as tombstones', async () => {
+        const store = await fresh();
+        expect(await store.revision('p')).toBe(0);
+        expect(await store.changedSince('p', 'memory', 0)).toEqual({ revision: 0, changed: [], removed: [] });
+        await store.upsertMemories('p', [memory({ id: 'a' }), memory({ id: 'b', title: 'Other' })]);
+        const r1 = await store.revision('p');
+        expect(r1).toBeGreaterThan(0);
+        expect(await store.revision('q')).toBe(0);
+        expect((await store.changedSince('p', 'memory', 0)).changed.sort()).toEqual(['a', 'b']);
+        await store.upsertMemories('p', [memory({ id: 'a', text: 'new text' })]);
+        const r2 = await store.revision('p');
+        expect(r2).toBeGreaterThan(r1);
+        expect(await store.changedSince('p', 'memory', r1)).toEqual({ revision: r2, changed: ['a'], removed: [] });
+        await store.deleteMemory('p', 'b');
+        const r3 = await store.revision('p');
+        expect(await store.changedSince('p', 'memory', r2)).toEqual({ revision: r3, changed: [], removed: ['b'] });
+        // Written then deleted since r1: removed only.
+        expect(await store.changedSince('p', 'memory', r1)).toEqual({ revision: r3, changed: ['a'], removed: ['b'] });
+        expect(await store.changedSince('p', 'observation', 0)).toEqual({ revision: r3, changed: [], removed: [] });
+
+        await store.insertObservations('p', [observation({ id: 'o1' })]);
+        await store.insertExecution('p', { id: 'e1', intent: 'deploy', startedAt: T0, calls: [] });
+        const r4 = await store.revision('p');
+        expect((await store.changedSince('p', 'observation', r3)).changed).toEqual(['o1']);
+        expect((await store.changedSince('p', 'execution', r3)).changed).toEqual(['e1']);
+        await store.appendCalls(
+          'p',
+          { id: 'e1', intent: 'deploy', startedAt: T0 },
+          () => [SESSION[0] as CallRecord],
+          learnAppended,
+          foldEdge,
+        );
+        const r5 = await store.revision('p');
+        expect(r5).toBeGreaterThan(r4);
+        expect((await store.changedSince('p', 'execution', r4)).changed).toEqual(['e1']);
+        // appendCalls met an unknown tool: it joined the catalogue, logged as a tool change.
+        expect((await store.changedSince('p', 'tool', r4)).changed).toEqual(['read_file']);
+        await store.upsertTools('p', [{ id: 'grep', description: 'search text' }]);
+        expect((await store.changedSince('p', 'tool', r5)).changed).toEqual(['grep']);
+        const r6 = await store.revision('p');
+        await store.putEdge('p', edge());
+        expect(await store.revision('p')).toBeGreaterThan(r6);
+        await store.deleteObservation('p', 'o1');
+        expect((await store.changedSince('p', 'observation', r6)).removed).toEqual(['o1']);
+      });
+
+      test('a restore (importRows) logs its rows as changes', async () => {
+        const store = await fresh();
+        await store.importRows('memories', [
+          {
+            scope: 'p',
+            id: 'm1',
+            category: 'note',
+            title: 't',
+            text: 'x',
+            tags: '',
+            path: null,
+            confidence: null,
+            intent: null,
+            created_at: T0,
+            updated_at: T0,
+          },
+        ]);
+        expect(await store.changedSince('p', 'memory', 0)).toMatchObject({ changed: ['m1'], removed: [] });
+        expect(await store.revision('p')).toBeGreaterThan(0);
+      });
+
+      test('rows are read by id in batches, in the order asked, missing ids left out', async () => {
+        const store = await fresh();
+        await store.upsertMemories('p', [memory({ id: 'a' }), memory({ id: 'b', title: 'B' })]);
+        await store.upsertMemories('q', [memory({ id: 'c' })]);
+        expect((await store.getMemoriesByIds('p', ['b', 'zz', 'a', 'c', 'b'])).map((m) => m.id)).toEqual(['b', 'a']);
+        expect(await store.getMemoriesByIds('p', [])).toEqual([]);
+        expect(await store.getMemoriesByIds('p', ['a'])).toEqual([await store.getMemory('p', 'a')]);
+        await store.insertObservations('p', [observation({ id: 'o1' }), observation({ id: 'o2', observation: 'x' })]);
+        expect((await store.getObservationsByIds('p', ['o2', 'o1'])).map((o) => o.id)).toEqual(['o2', 'o1']);
+        const run: ExecutionRecord = { id: 'e1', intent: 'deploy', startedAt: T0, calls: SESSION.slice(0, 3) };
+        await store.insertExecution('p', run);
+        await store.insertExecution('p', { id: 'e2', intent: 'other', startedAt: T0, calls: [] });
+        expect(await store.getExecutionsByIds('p', ['e2', 'e1'])).toEqual([
+          await store.getExecution('p', 'e2'),
+          await store.getExecution('p', 'e1'),
+        ]);
+        expect((await store.getExecutionsByIds('p', ['e1'], { calls: false }))[0]?.calls).toEqual([]);
+        await store.upsertTools('p', [{ id: 't1', description: 'one' }]);
+        expect((await store.getToolsByIds('p', ['t1', 'nope'])).map((t) => t.description)).toEqual(['one']);
+        const vector = new Float32Array([0.6, 0.8]);
+        await store.putEmbeddings('p', 'memory', [
+          { refId: 'a', modelKey: 'k', textHash: 'h', vector },
+          { refId: 'b', modelKey: 'k', textHash: 'h2', vector },
+        ]);
+        expect((await store.getEmbeddingsFor('p', 'memory', ['b', 'x'])).map((e) => [e.refId, e.textHash])).toEqual([
+          ['b', 'h2'],
+        ]);
+      });
+
+      test('a persisted matrix round-trips by chunks, written only over the revision it was read at', async () => {
+        const store = await fresh();
+        expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();
+        const header = { modelKey: 'k:2', revision: 3, dim: 2, rows: 3, chunks: 2 };
+        const c0 = { chunk: 0, ids: ['a', 'b'], hashes: ['h1', 'h2'], data: new Float32Array([1, 0, 0, 1]) };
+        const c1 = { chunk: 1, ids: ['c'], hashes: ['h3'], data: new Float32Array([0.6, 0.8]) };
+        expect(await store.writeVectorChunks('p', 'memory', { expect: null, header, chunks: [c0, c1] })).toBe(true);
+        const back = await store.readVectorIndex('p', 'memory');
+        expect(back?.header).toEqual(header);
+        expect(back?.chunks.map((c) => [c.chunk, c.ids, c.hashes, [...c.data]])).toEqual([
+          [0, ['a', 'b'], ['h1', 'h2'], [1, 0, 0, 1]],
+          [1, ['c'], ['h3'], [[0.6, 0.8].map(Math.fround)].flat()],
+        ]);
+        // Another writer moved it: a write from the old revision is refused, nothing changes.
+        const stale = { expect: 2, header: { ...header, revision: 4 }, chunks: [] };
+        expect(await store.writeVectorChunks('p', 'memory', stale)).toBe(false);
+        expect(await store.writeVectorChunks('p', 'memory', { ...stale, expect: null })).toBe(false);
+        // A write touching one chunk and shrinking to one chunk drops the rest.
+        const shrink = { modelKey: 'k:2', revision: 5, dim: 2, rows: 2, chunks: 1 };
+        expect(await store.writeVectorChunks('p', 'memory', { expect: 3, header: shrink, chunks: [] })).toBe(true);
+        expect((await store.readVectorIndex('p', 'memory'))?.chunks.map((c) => c.ids)).toEqual([['a', 'b']]);
+        expect(await store.readVectorIndex('q', 'memory')).toBeUndefined();
+        await store.deleteVectorIndex('p');
+        expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();
+      });
+    });
+
     describe('EmbeddingStore: vectors', () => {
       test('embeddings round-trip with the key of the model that made them', async () => {
         const store = await fresh();
@@ -1177,6 +1301,32 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listSkills('q')).toEqual([]);
       });
 
+      test('observations are deleted as a set, with their vectors, in their scope only', async () => {
+        const store = await fresh();
+        const texts = ['Prefer tabs', 'Run the linter', 'Pin versions', 'Squash commits'];
+        const rows = texts.map((text, i) => observation({ id: `obs-${i}`, observation: text }));
+        await store.insertObservations('p', rows);
+        await store.insertObservations('q', rows);
+        const vector = { modelKey: 'm', textHash: 'h', vector: new Float32Array([1, 0]) };
+        await store.putEmbeddings('p', 'observation', [
+          { refId: 'obs-0', ...vector },
+          { refId: 'obs-2', ...vector },
+        ]);
+        expect(await store.deleteObservations('p', ['obs-0', 'obs-2', 'obs-2', 'missing'])).toBe(2);
+        expect(await store.deleteObservations('p', [])).toBe(0);
+        expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(['obs-1', 'obs-3']);
+        expect((await store.listObservations('q')).map((o) => o.id).sort()).toEqual([
+          'obs-0',
+          'obs-1',
+          'obs-2',
+          'obs-3',
+        ]);
+        expect(await store.getEmbeddingStamps('p', 'observation')).toEqual([]);
+        expect(await store.searchObservations('p', '"linter"')).toHaveLength(1);
+        expect(await store.searchObservations('p', '"tabs"')).toEqual([]);
+        expect(await store.check()).toEqual([]);
+      });
+
       test('an observation, an instinct and a skill can be deleted, in their scope only', async () => {
         const store = await fresh();
         await store.insertObservations('p', [observation()]);
@@ -1354,32 +1504,6 @@ export function runStoreContract(options: StoreContractOptions): void {
 
   describe(`Store contract: ${options.name} — DumpStore: dump rows`, () => {
     afterEach(async () => {
-      test('observations are deleted as a set, with their vectors, in their scope only', async () => {
-        const store = await fresh();
-        const texts = ['Prefer tabs', 'Run the linter', 'Pin versions', 'Squash commits'];
-        const rows = texts.map((text, i) => observation({ id: `obs-${i}`, observation: text }));
-        await store.insertObservations('p', rows);
-        await store.insertObservations('q', rows);
-        const vector = { modelKey: 'm', textHash: 'h', vector: new Float32Array([1, 0]) };
-        await store.putEmbeddings('p', 'observation', [
-          { refId: 'obs-0', ...vector },
-          { refId: 'obs-2', ...vector },
-        ]);
-        expect(await store.deleteObservations('p', ['obs-0', 'obs-2', 'obs-2', 'missing'])).toBe(2);
-        expect(await store.deleteObservations('p', [])).toBe(0);
-        expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(['obs-1', 'obs-3']);
-        expect((await store.listObservations('q')).map((o) => o.id).sort()).toEqual([
-          'obs-0',
-          'obs-1',
-          'obs-2',
-          'obs-3',
-        ]);
-        expect(await store.getEmbeddingStamps('p', 'observation')).toEqual([]);
-        expect(await store.searchObservations('p', '"linter"')).toHaveLength(1);
-        expect(await store.searchObservations('p', '"tabs"')).toEqual([]);
-        expect(await store.check()).toEqual([]);
-      });
-
       while (open.length > 0) await open.pop()?.close();
     });
 

@@ -436,12 +436,84 @@ export interface EmbeddingStore {
   getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
   /** The stored embeddings of `kind` without their vectors. */
   getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]>;
+  /** The stored embeddings of `kind` for these ids only. */
+  getEmbeddingsFor(scope: string, kind: EmbeddingKind, refIds: readonly string[]): Promise<StoredEmbedding[]>;
   /** Where vectors are ranked; `nearestEmbeddings` exists when it is not `node`. */
   readonly vectorRanking: VectorRanking;
   /** Why vectors are ranked there, when the store has a choice (PostgreSQL). */
   readonly vectorReason?: string;
   /** Ranks stored vectors in the database (pgvector): the nearest by inner product, ties by kind and id. */
   nearestEmbeddings?(scope: string, query: NearestQuery): Promise<NearestEmbedding[]>;
+}
+
+/**
+ * What changed in a scope since a revision (migration 8): the ids of one kind written (inserted or updated) or
+ * deleted after `since`, up to `revision`, the scope's revision when it was read (one snapshot). An id written and
+ * then deleted is in `removed` only.
+ */
+export interface ChangeSet {
+  revision: number;
+  changed: string[];
+  removed: string[];
+}
+
+/**
+ * Revisions and the change log (migration 8, issue 20): every write to a memory, observation, execution or tool
+ * (and edge) bumps its scope's revision, whichever method or process made it, so an index built at a revision
+ * learns what to update from the change log instead of reading everything again. Batch reads by id serve them.
+ */
+export interface RevisionStore {
+  /** The scope's revision: 0 before its first write; grows with every write to an indexed table. */
+  revision(scope: string): Promise<number>;
+  /** The ids of `kind` written or deleted after revision `since` (see {@link ChangeSet}). */
+  changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet>;
+  /** The memories of these ids that exist, in the order of `ids` (an id twice, once). */
+  getMemoriesByIds(scope: string, ids: readonly string[]): Promise<MemoryRecord[]>;
+  getObservationsByIds(scope: string, ids: readonly string[]): Promise<ObservationRecord[]>;
+  /** Executions by id, with their calls unless `calls: false` (then `calls` is empty). */
+  getExecutionsByIds(scope: string, ids: readonly string[], options?: { calls?: boolean }): Promise<ExecutionRecord[]>;
+  getToolsByIds(scope: string, ids: readonly string[]): Promise<ToolRecord[]>;
+}
+
+/** A persisted vector matrix's header: which model it holds, the revision it reflects, its shape. */
+export interface VectorIndexHeader {
+  modelKey: string;
+  revision: number;
+  dim: number;
+  rows: number;
+  chunks: number;
+}
+
+/** One chunk of a persisted matrix: its rows' ids, the hash of each row's text, and the rows (row-major float32). */
+export interface VectorChunk {
+  chunk: number;
+  ids: string[];
+  hashes: string[];
+  data: Float32Array;
+}
+
+/**
+ * Persisted vector matrices (migration 8): one per scope and name (`memory`, `tool`, …), in chunks, so a process
+ * reads a few blobs instead of every embedding row, and a write rewrites only the chunks it touched. Derived data:
+ * not dumped, rebuilt from the embeddings when missing.
+ */
+export interface VectorIndexStore {
+  readVectorIndex(
+    scope: string,
+    name: string,
+  ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined>;
+  /**
+   * Writes the header and the given chunks (and drops chunks from `header.chunks` on) in one transaction, only when
+   * the stored header's revision is still `expect` (null: none stored): false, nothing written, when another writer
+   * moved it meanwhile.
+   */
+  writeVectorChunks(
+    scope: string,
+    name: string,
+    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+  ): Promise<boolean>;
+  /** Deletes the scope's persisted matrices (one by name, or all): the next index rebuilds them. */
+  deleteVectorIndex(scope: string, name?: string): Promise<void>;
 }
 
 /** Learning observations (SPEC §6). */
@@ -457,6 +529,8 @@ export interface ObservationStore {
   ): Promise<{ observation: ObservationRecord; bm25: number }[]>;
   /** Deletes an observation; false when it did not exist. */
   deleteObservation(scope: string, id: string): Promise<boolean>;
+  /** Deletes observations (and their vectors) in one transaction; returns how many existed. */
+  deleteObservations(scope: string, ids: readonly string[]): Promise<number>;
 }
 
 /** Memories (notes, runs, files) and their full-text search. */
@@ -533,8 +607,6 @@ export interface DumpStore {
    * Every row of a table, all scopes, in insertion order: rowid (or seq) order where the table has
    * one (executions, observations, memories, hook_events), else primary-key order with text
    * compared bytewise (the "C" collation), in batches of at most `batchSize` rows (default 500).
-  /** Deletes observations (and their vectors) in one transaction; returns how many existed. */
-  deleteObservations(scope: string, ids: readonly string[]): Promise<number>;
    * Each row has every column of the table (`DUMP_COLUMNS`), nulls included.
    */
   exportRows(table: DumpTable, options?: { batchSize?: number }): AsyncIterable<DumpRow[]>;
@@ -563,4 +635,6 @@ export interface Store
     LearningStore,
     FeedbackStore,
     HookQueueStore,
-    DumpStore {}
+    DumpStore,
+    RevisionStore,
+    VectorIndexStore {}

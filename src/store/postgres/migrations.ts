@@ -245,6 +245,101 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       CREATE INDEX workflows_last_seen ON workflows (scope, last_seen);
     `,
   },
+  {
+    version: 8,
+    description: 'incremental indexes (issue 20): revisions, the change log, persisted vector matrices, as SQLite 8',
+    sql: `
+      CREATE TABLE revisions (
+        scope text ${C} PRIMARY KEY,
+        revision bigint NOT NULL
+      );
+      CREATE TABLE changes (
+        scope text ${C} NOT NULL,
+        kind text ${C} NOT NULL CHECK (kind IN ('tool', 'execution', 'memory', 'observation')),
+        id text ${C} NOT NULL,
+        seq bigint NOT NULL,
+        deleted boolean NOT NULL DEFAULT false,
+        PRIMARY KEY (scope, kind, id)
+      );
+      CREATE INDEX changes_seq ON changes (scope, kind, seq);
+      CREATE TABLE vector_index (
+        scope text ${C} NOT NULL,
+        name text ${C} NOT NULL,
+        model_key text NOT NULL,
+        revision bigint NOT NULL,
+        dim integer NOT NULL,
+        rows integer NOT NULL,
+        chunks integer NOT NULL,
+        PRIMARY KEY (scope, name)
+      );
+      CREATE TABLE vector_chunks (
+        scope text ${C} NOT NULL,
+        name text ${C} NOT NULL,
+        chunk integer NOT NULL,
+        ids text NOT NULL,
+        hashes text NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (scope, name, chunk)
+      );
+      -- Every write to an indexed row bumps its scope's revision and logs the row's id at it (a tombstone when
+      -- deleted), whichever statement made it; an edge bumps the revision only. The revision row is locked until
+      -- commit, so a scope's revisions are in commit order.
+      CREATE FUNCTION credence_log_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        row_scope text;
+        row_id text;
+        rev bigint;
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          row_scope := OLD.scope;
+          row_id := OLD.id;
+        ELSE
+          row_scope := NEW.scope;
+          row_id := NEW.id;
+        END IF;
+        INSERT INTO revisions (scope, revision) VALUES (row_scope, 1)
+          ON CONFLICT (scope) DO UPDATE SET revision = revisions.revision + 1
+          RETURNING revision INTO rev;
+        INSERT INTO changes (scope, kind, id, seq, deleted)
+          VALUES (row_scope, TG_ARGV[0], row_id, rev, TG_OP = 'DELETE')
+          ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION credence_bump_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO revisions (scope, revision)
+          VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.scope ELSE NEW.scope END, 1)
+          ON CONFLICT (scope) DO UPDATE SET revision = revisions.revision + 1;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER memories_rev AFTER INSERT OR UPDATE OR DELETE ON memories
+        FOR EACH ROW EXECUTE FUNCTION credence_log_change('memory');
+      CREATE TRIGGER observations_rev AFTER INSERT OR UPDATE OR DELETE ON observations
+        FOR EACH ROW EXECUTE FUNCTION credence_log_change('observation');
+      CREATE TRIGGER executions_rev AFTER INSERT OR UPDATE OR DELETE ON executions
+        FOR EACH ROW EXECUTE FUNCTION credence_log_change('execution');
+      CREATE TRIGGER tools_rev AFTER INSERT OR UPDATE OR DELETE ON tools
+        FOR EACH ROW EXECUTE FUNCTION credence_log_change('tool');
+      CREATE TRIGGER edges_rev AFTER INSERT OR UPDATE OR DELETE ON edges
+        FOR EACH ROW EXECUTE FUNCTION credence_bump_revision();
+    `,
+  },
+  {
+    version: 9,
+    description: 'fits measured on replayed past runs (issue 20), as SQLite version 9',
+    sql: `
+      CREATE TABLE fits (
+        scope text ${C} NOT NULL,
+        name text ${C} NOT NULL,
+        runs bigint NOT NULL,
+        tools bigint NOT NULL,
+        revision bigint NOT NULL,
+        value text NOT NULL,
+        fitted_at double precision NOT NULL,
+        PRIMARY KEY (scope, name)
+      );
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

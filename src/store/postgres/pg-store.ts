@@ -36,6 +36,7 @@ import {
 import {
   TABLES,
   type AppendReport,
+  type ChangeSet,
   type CallRecord,
   type DumpRow,
   type DumpTable,
@@ -68,6 +69,8 @@ import {
   type WorkflowMove,
   type WorkflowOf,
   type WorkflowRecord,
+  type VectorChunk,
+  type VectorIndexHeader,
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
@@ -1315,6 +1318,22 @@ export class PgStore implements Store {
     });
   }
 
+  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const unique = [...new Set(ids)];
+    return this.#tx(async (c) => {
+      const result = await c.query('DELETE FROM observations WHERE scope = $1 AND id = ANY($2::text[])', [
+        scope,
+        unique,
+      ]);
+      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'observation' AND ref_id = ANY($2::text[])`, [
+        scope,
+        unique,
+      ]);
+      return result.rowCount ?? 0;
+    });
+  }
+
   async deleteInstinct(scope: string, id: string): Promise<boolean> {
     return (
       ((await this.#pool.query('DELETE FROM instincts WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0
@@ -1349,19 +1368,6 @@ export class PgStore implements Store {
       const turns: number[] = [];
       for (const e of events) {
         // Queued before (under the same key): not again, and no second turn for it.
-  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const unique = [...new Set(ids)];
-    return this.#tx(async (c) => {
-      const result = await c.query('DELETE FROM observations WHERE scope = $1 AND id = ANY($2::text[])', [scope, unique]);
-      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'observation' AND ref_id = ANY($2::text[])`, [
-        scope,
-        unique,
-      ]);
-      return result.rowCount ?? 0;
-    });
-  }
-
         const before =
           e.key === undefined
             ? undefined
@@ -1502,5 +1508,169 @@ export class PgStore implements Store {
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
     return this.#tx((c) => importPgRows(c, table, rows, this.#policy.scrub));
+  }
+
+  // ---- revisions, the change log and persisted vector matrices (migration 8) ----------------
+
+  async revision(scope: string): Promise<number> {
+    const [row] = await this.#rows('SELECT revision FROM revisions WHERE scope = $1', [scope]);
+    return row === undefined ? 0 : Number(row.revision);
+  }
+
+  async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {
+    // One statement, one snapshot: the revision and the log agree.
+    const rows = await this.#rows(
+      `WITH r AS (SELECT COALESCE((SELECT revision FROM revisions WHERE scope = $1), 0) AS revision)
+       SELECT r.revision, c.id, c.deleted FROM r
+       LEFT JOIN changes c ON c.scope = $1 AND c.kind = $2 AND c.seq > $3 AND c.seq <= r.revision
+       ORDER BY c.seq, c.id`,
+      [scope, kind, since],
+    );
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const r of rows) if (r.id != null) (r.deleted === true ? removed : changed).push(String(r.id));
+    return { revision: Number(rows[0]?.revision ?? 0), changed, removed };
+  }
+
+  /** Rows of `table` by id, in the order of the (deduplicated) ids, in one statement. */
+  async #byIds(table: string, scope: string, ids: readonly string[]): Promise<Row[]> {
+    if (ids.length === 0) return [];
+    return this.#rows(
+      `SELECT t.* FROM unnest($2::text[]) WITH ORDINALITY AS j (id, n) JOIN ${table} t ON t.scope = $1 AND t.id = j.id
+       ORDER BY j.n`,
+      [scope, [...new Set(ids)]],
+    );
+  }
+
+  async getMemoriesByIds(scope: string, ids: readonly string[]): Promise<MemoryRecord[]> {
+    return (await this.#byIds('memories', scope, ids)).map(toMemory);
+  }
+
+  async getObservationsByIds(scope: string, ids: readonly string[]): Promise<ObservationRecord[]> {
+    return (await this.#byIds('observations', scope, ids)).map(toObservation);
+  }
+
+  async getToolsByIds(scope: string, ids: readonly string[]): Promise<ToolRecord[]> {
+    return (await this.#byIds('tools', scope, ids)).map(toTool);
+  }
+
+  async getExecutionsByIds(
+    scope: string,
+    ids: readonly string[],
+    options: { calls?: boolean } = {},
+  ): Promise<ExecutionRecord[]> {
+    const rows = await this.#byIds('executions', scope, ids);
+    if (options.calls === false || rows.length === 0) return rows.map((r) => toExecution(r, []));
+    const calls = new Map<string, CallRecord[]>();
+    const callRows = await this.#rows(
+      'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
+      [scope, rows.map((r) => String(r.id))],
+    );
+    for (const c of callRows) {
+      const id = String(c.execution_id);
+      const list = calls.get(id) ?? [];
+      list.push(toCall(c));
+      calls.set(id, list);
+    }
+    return rows.map((r) => toExecution(r, calls.get(String(r.id)) ?? []));
+  }
+
+  async getEmbeddingsFor(scope: string, kind: EmbeddingKind, refIds: readonly string[]): Promise<StoredEmbedding[]> {
+    if (refIds.length === 0) return [];
+    const rows = await this.#rows(
+      `SELECT e.ref_id, e.model_key, e.text_hash, e.vector FROM unnest($3::text[]) WITH ORDINALITY AS j (id, n)
+       JOIN embeddings e ON e.scope = $1 AND e.kind = $2 AND e.ref_id = j.id ORDER BY j.n`,
+      [scope, kind, [...new Set(refIds)]],
+    );
+    return rows.map(toEmbedding);
+  }
+
+  async readVectorIndex(
+    scope: string,
+    name: string,
+  ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
+    return this.#tx(async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const [h] = await this.#rows('SELECT * FROM vector_index WHERE scope = $1 AND name = $2', [scope, name], c);
+      if (h === undefined) return undefined;
+      const header: VectorIndexHeader = {
+        modelKey: String(h.model_key),
+        revision: Number(h.revision),
+        dim: Number(h.dim),
+        rows: Number(h.rows),
+        chunks: Number(h.chunks),
+      };
+      const chunks = (
+        await this.#rows(
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ' +
+            'ORDER BY chunk',
+          [scope, name, header.chunks],
+          c,
+        )
+      ).map((r) => ({
+        chunk: Number(r.chunk),
+        ids: JSON.parse(String(r.ids)) as string[],
+        hashes: JSON.parse(String(r.hashes)) as string[],
+        data: floatsOf(r.data as Uint8Array),
+      }));
+      return { header, chunks };
+    });
+  }
+
+  async writeVectorChunks(
+    scope: string,
+    name: string,
+    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+  ): Promise<boolean> {
+    const { header } = write;
+    return this.#tx(async (c) => {
+      // The header row is locked (or, when missing, the insert below conflicts) until commit: one writer at a time.
+      const [now] = await this.#rows(
+        'SELECT revision FROM vector_index WHERE scope = $1 AND name = $2 FOR UPDATE',
+        [scope, name],
+        c,
+      );
+      if ((now === undefined ? null : Number(now.revision)) !== write.expect) return false;
+      const wrote = await c.query(
+        `INSERT INTO vector_index (scope, name, model_key, revision, dim, rows, chunks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (scope, name) DO UPDATE SET model_key = excluded.model_key, revision = excluded.revision,
+           dim = excluded.dim, rows = excluded.rows, chunks = excluded.chunks
+         WHERE $8::boolean`,
+        [scope, name, header.modelKey, header.revision, header.dim, header.rows, header.chunks, write.expect !== null],
+      );
+      // None stored when read, one stored since (a concurrent first writer): theirs stays.
+      if (wrote.rowCount === 0) return false;
+      for (const chunk of write.chunks)
+        await c.query(
+          `INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
+             data = excluded.data`,
+          [
+            scope,
+            name,
+            chunk.chunk,
+            JSON.stringify(chunk.ids),
+            JSON.stringify(chunk.hashes),
+            Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
+          ],
+        );
+      await c.query('DELETE FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk >= $3', [
+        scope,
+        name,
+        header.chunks,
+      ]);
+      return true;
+    });
+  }
+
+  async deleteVectorIndex(scope: string, name?: string): Promise<void> {
+    await this.#tx(async (c) => {
+      for (const table of ['vector_index', 'vector_chunks'])
+        await c.query(`DELETE FROM ${table} WHERE scope = $1 AND ($2::text IS NULL OR name = $2)`, [
+          scope,
+          name ?? null,
+        ]);
+    });
   }
 }

@@ -22,6 +22,40 @@ export interface Migration {
   readonly after?: (db: MigrationConnection) => void;
 }
 
+/** One revision more for the scope of a row (`new` or `old`). */
+const bump = (row: 'new' | 'old'): string =>
+  `INSERT INTO revisions (scope, revision) VALUES (${row}.scope, 1) ` +
+  'ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;';
+
+/** The row's change at the scope's new revision: its id in the change log (a tombstone when deleted). */
+const logChange = (row: 'new' | 'old', kind: string): string =>
+  `INSERT INTO changes (scope, kind, id, seq, deleted) VALUES (${row}.scope, '${kind}', ${row}.id, ` +
+  `(SELECT revision FROM revisions WHERE scope = ${row}.scope), ${row === 'old' ? 1 : 0}) ` +
+  'ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted;';
+
+/**
+ * Migration 8's triggers: every insert, update and delete of a memory, observation, execution or tool bumps its
+ * scope's revision and logs the row's id at it, whichever write made it (a store method, a restore, a bulk
+ * delete); an edge bumps the revision only (the graph changed, no index row did).
+ */
+const CHANGE_TRIGGERS = [
+  ['memories', 'memory'],
+  ['observations', 'observation'],
+  ['executions', 'execution'],
+  ['tools', 'tool'],
+  ['edges', ''],
+]
+  .map(([table, kind]) =>
+    (['INSERT', 'UPDATE', 'DELETE'] as const)
+      .map((op) => {
+        const row = op === 'DELETE' ? 'old' : 'new';
+        const log = kind === '' ? '' : logChange(row, kind as string);
+        return `CREATE TRIGGER ${table}_rev_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN ${bump(row)} ${log} END;`;
+      })
+      .join('\n'),
+  )
+  .join('\n');
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -343,6 +377,63 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         PRIMARY KEY (scope, id)
       ) WITHOUT ROWID;
       CREATE INDEX workflows_last_seen ON workflows (scope, last_seen);
+    `,
+  },
+  {
+    version: 8,
+    description:
+      'incremental indexes (issue 20): a revision counter per scope, the change log of memories, observations, ' +
+      'executions and tools (deletions as tombstones), and persisted vector matrices in chunks',
+    sql: `
+      CREATE TABLE revisions (
+        scope TEXT NOT NULL PRIMARY KEY,
+        revision INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE changes (
+        scope TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('tool', 'execution', 'memory', 'observation')),
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, kind, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX changes_seq ON changes (scope, kind, seq);
+      CREATE TABLE vector_index (
+        scope TEXT NOT NULL,
+        name TEXT NOT NULL,
+        model_key TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        dim INTEGER NOT NULL,
+        rows INTEGER NOT NULL,
+        chunks INTEGER NOT NULL,
+        PRIMARY KEY (scope, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE vector_chunks (
+        scope TEXT NOT NULL,
+        name TEXT NOT NULL,
+        chunk INTEGER NOT NULL,
+        ids TEXT NOT NULL,
+        hashes TEXT NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (scope, name, chunk)
+      ) WITHOUT ROWID;
+      ${CHANGE_TRIGGERS}
+    `,
+  },
+  {
+    version: 9,
+    description: 'fits measured on replayed past runs (issue 20), so a new process reuses them',
+    sql: `
+      CREATE TABLE fits (
+        scope TEXT NOT NULL,
+        name TEXT NOT NULL,
+        runs INTEGER NOT NULL,
+        tools INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        value TEXT NOT NULL,
+        fitted_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, name)
+      ) WITHOUT ROWID;
     `,
   },
 ]);

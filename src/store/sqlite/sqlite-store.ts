@@ -21,6 +21,7 @@ import {
   toolWords,
 } from '../shared.js';
 import {
+  floatsOf,
   json,
   parse,
   toCall,
@@ -41,6 +42,7 @@ import {
 import {
   TABLES,
   type AppendReport,
+  type ChangeSet,
   type HookEvent,
   type CallRecord,
   type EdgeFold,
@@ -70,6 +72,8 @@ import {
   type WorkflowMove,
   type WorkflowOf,
   type WorkflowRecord,
+  type VectorChunk,
+  type VectorIndexHeader,
 } from '../types.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
@@ -1021,6 +1025,19 @@ export class SqliteStore implements Store {
     });
   }
 
+  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
+    const deleteObservation = this.#stmt('DELETE FROM observations WHERE scope = ? AND id = ?');
+    const deleteVector = this.#stmt(`DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' AND ref_id = ?`);
+    return this.#write(() => {
+      let deleted = 0;
+      for (const id of new Set(ids)) {
+        deleted += deleteObservation.run(scope, id).changes;
+        deleteVector.run(scope, id);
+      }
+      return deleted;
+    });
+  }
+
   async deleteInstinct(scope: string, id: string): Promise<boolean> {
     return this.#stmt('DELETE FROM instincts WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
   }
@@ -1052,19 +1069,6 @@ export class SqliteStore implements Store {
     scope: string,
     events: readonly (Omit<HookEvent, 'seq' | 'turn'> & { turn: number | 'current' | 'next' })[],
   ): Promise<number[]> {
-  async deleteObservations(scope: string, ids: readonly string[]): Promise<number> {
-    const deleteObservation = this.#stmt('DELETE FROM observations WHERE scope = ? AND id = ?');
-    const deleteVector = this.#stmt(`DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' AND ref_id = ?`);
-    return this.#write(() => {
-      let deleted = 0;
-      for (const id of new Set(ids)) {
-        deleted += deleteObservation.run(scope, id).changes;
-        deleteVector.run(scope, id);
-      }
-      return deleted;
-    });
-  }
-
     const insert = this.#stmt(
       'INSERT INTO hook_events (scope, session_id, turn, kind, at, payload, key) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -1200,9 +1204,174 @@ export class SqliteStore implements Store {
     }
     return inserted;
   }
+
+  // ---- revisions, the change log and persisted vector matrices (migration 8) ----------------
+
+  async revision(scope: string): Promise<number> {
+    const row = this.#stmt('SELECT revision FROM revisions WHERE scope = ?').get(scope) as Row | undefined;
+    return row === undefined ? 0 : Number(row.revision);
+  }
+
+  async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {
+    // One read transaction: the revision and the log from one snapshot.
+    return this.#db.transaction(() => {
+      const row = this.#stmt('SELECT revision FROM revisions WHERE scope = ?').get(scope) as Row | undefined;
+      const revision = row === undefined ? 0 : Number(row.revision);
+      const changed: string[] = [];
+      const removed: string[] = [];
+      const rows = this.#stmt(
+        'SELECT id, deleted FROM changes WHERE scope = ? AND kind = ? AND seq > ? AND seq <= ? ORDER BY seq, id',
+      ).all(scope, kind, since, revision) as Row[];
+      for (const r of rows) (Number(r.deleted) === 1 ? removed : changed).push(String(r.id));
+      return { revision, changed, removed };
+    })();
+  }
+
+  /** Rows of `table` by id, in the order of the (deduplicated) ids, in one statement. */
+  #byIds(table: string, scope: string, ids: readonly string[]): Row[] {
+    if (ids.length === 0) return [];
+    return this.#stmt(
+      `SELECT t.* FROM json_each(?) j CROSS JOIN ${table} t ON t.scope = ? AND t.id = j.value ORDER BY j.key`,
+    ).all(JSON.stringify([...new Set(ids)]), scope) as Row[];
+  }
+
+  async getMemoriesByIds(scope: string, ids: readonly string[]): Promise<MemoryRecord[]> {
+    return this.#byIds('memories', scope, ids).map(toMemory);
+  }
+
+  async getObservationsByIds(scope: string, ids: readonly string[]): Promise<ObservationRecord[]> {
+    return this.#byIds('observations', scope, ids).map(toObservation);
+  }
+
+  async getToolsByIds(scope: string, ids: readonly string[]): Promise<ToolRecord[]> {
+    return this.#byIds('tools', scope, ids).map(toTool);
+  }
+
+  async getExecutionsByIds(
+    scope: string,
+    ids: readonly string[],
+    options: { calls?: boolean } = {},
+  ): Promise<ExecutionRecord[]> {
+    const rows = this.#byIds('executions', scope, ids);
+    if (options.calls === false || rows.length === 0) return rows.map((r) => toExecution(r, []));
+    const calls = new Map<string, CallRecord[]>();
+    const callRows = this.#stmt(
+      `SELECT c.* FROM json_each(?) j CROSS JOIN calls c ON c.scope = ? AND c.execution_id = j.value
+       ORDER BY j.key, c.idx`,
+    ).all(JSON.stringify(rows.map((r) => String(r.id))), scope) as Row[];
+    for (const c of callRows) {
+      const id = String(c.execution_id);
+      const list = calls.get(id) ?? [];
+      list.push(toCall(c));
+      calls.set(id, list);
+    }
+    return rows.map((r) => toExecution(r, calls.get(String(r.id)) ?? []));
+  }
+
+  async getEmbeddingsFor(scope: string, kind: EmbeddingKind, refIds: readonly string[]): Promise<StoredEmbedding[]> {
+    if (refIds.length === 0) return [];
+    const rows = this.#stmt(
+      `SELECT e.ref_id, e.model_key, e.text_hash, e.vector FROM json_each(?) j
+       CROSS JOIN embeddings e ON e.scope = ? AND e.kind = ? AND e.ref_id = j.value ORDER BY j.key`,
+    ).all(JSON.stringify([...new Set(refIds)]), scope, kind) as Row[];
+    return rows.map(toEmbedding);
+  }
+
+  async readVectorIndex(
+    scope: string,
+    name: string,
+  ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
+    return this.#db.transaction(() => {
+      const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
+        | Row
+        | undefined;
+      if (h === undefined) return undefined;
+      const header = toVectorHeader(h);
+      const chunks = (
+        this.#stmt(
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ' +
+            'ORDER BY chunk',
+        ).all(scope, name, header.chunks) as Row[]
+      ).map(toVectorChunk);
+      return { header, chunks };
+    })();
+  }
+
+  async writeVectorChunks(
+    scope: string,
+    name: string,
+    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+  ): Promise<boolean> {
+    const { header } = write;
+    return this.#write(() => {
+      const now = this.#stmt('SELECT revision FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
+        | Row
+        | undefined;
+      if ((now === undefined ? null : Number(now.revision)) !== write.expect) return false;
+      this.#stmt(`
+        INSERT INTO vector_index (scope, name, model_key, revision, dim, rows, chunks) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (scope, name) DO UPDATE SET model_key = excluded.model_key, revision = excluded.revision,
+          dim = excluded.dim, rows = excluded.rows, chunks = excluded.chunks`).run(
+        scope,
+        name,
+        header.modelKey,
+        header.revision,
+        header.dim,
+        header.rows,
+        header.chunks,
+      );
+      const put = this.#stmt(`
+        INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
+          data = excluded.data`);
+      for (const c of write.chunks)
+        put.run(scope, name, c.chunk, JSON.stringify(c.ids), JSON.stringify(c.hashes), chunkBytes(c.data));
+      this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
+        scope,
+        name,
+        header.chunks,
+      );
+      return true;
+    });
+  }
+
+  async deleteVectorIndex(scope: string, name?: string): Promise<void> {
+    this.#write(() => {
+      for (const table of ['vector_index', 'vector_chunks'])
+        this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ?)`).run(
+          scope,
+          name ?? null,
+          name ?? null,
+        );
+    });
+  }
 }
 
 /** Events in one recording batch from which the whole scope's edges are scanned into the cache. */
 const SCAN_EDGES_FROM = 2000;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+
+const toVectorHeader = (h: Row): VectorIndexHeader => ({
+  modelKey: String(h.model_key),
+  revision: Number(h.revision),
+  dim: Number(h.dim),
+  rows: Number(h.rows),
+  chunks: Number(h.chunks),
+});
+
+/** A chunk as read: the blob viewed as float32 when it is aligned (a large blob is its own buffer), else copied. */
+function toVectorChunk(r: Row): VectorChunk {
+  const bytes = r.data as Uint8Array;
+  return {
+    chunk: Number(r.chunk),
+    ids: JSON.parse(String(r.ids)) as string[],
+    hashes: JSON.parse(String(r.hashes)) as string[],
+    data:
+      bytes.byteOffset % 4 === 0
+        ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+        : floatsOf(bytes),
+  };
+}
+
+const chunkBytes = (data: Float32Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
