@@ -41,6 +41,7 @@ try {
     ['stores', async () => (await import('./stores.js')).benchStores()],
     ['writers', async () => (await import('./stores.js')).benchWriters({ dir })],
     ['pgvector', async () => (await import('./pgvector.js')).benchPgvector()],
+    ['scale', async () => (await import('./scale.js')).benchScale({ dir })],
   ];
   const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
   if (unknown.length > 0)
