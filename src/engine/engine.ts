@@ -49,7 +49,7 @@ import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
-import type { MemoryRecord, ToolRecord } from '../store/types.js';
+import type { DailyActivity, MemoryRecord, ToolRecord } from '../store/types.js';
 import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './tool-graph/graph-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
 import {
@@ -291,10 +291,16 @@ export class Credence {
   }
 
   /**
-   * Instincts, skills with their confidence now, feedback, observations and executions of the scope (the dashboard).
+   * Instincts, skills with their confidence now, feedback, and the observations they cite (unless `evidence: false`)
+   * of the scope (the dashboard).
    */
-  learningView(): Promise<LearningView> {
-    return learningView({ store: this.#store, scope: this.scope, now: this.now() });
+  learningView(options: { evidence?: boolean } = {}): Promise<LearningView> {
+    return learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
+  }
+
+  /** Runs, their calls and observations per day over the `days` days up to `now` (the clock), counted by the store. */
+  dailyActivity(days: number, now: number = this.now()): Promise<DailyActivity> {
+    return this.#store.activityByDay(this.scope, { now, days });
   }
 
   async #recallContext(): Promise<RecallContext> {

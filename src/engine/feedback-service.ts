@@ -11,12 +11,19 @@ import { CredenceError } from '../core/errors.js';
 import type { FeedbackKind, ObservationType, Verdict } from '../core/types.js';
 import { OBSERVATION_TYPES } from '../core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from '../core/learning/rule-trust.js';
-import type { FeedbackStore, LearningStore, ObservationStore, ShownRecord, Surface } from '../store/types.js';
+import type {
+  FeedbackStore,
+  LearningStore,
+  ObservationStore,
+  ShownRecord,
+  StatsStore,
+  Surface,
+} from '../store/types.js';
 
 export type { Verdict } from '../core/types.js';
 
 export interface FeedbackContext {
-  store: FeedbackStore & ObservationStore & LearningStore;
+  store: FeedbackStore & ObservationStore & LearningStore & StatsStore;
   scope: string;
   now: () => number;
   newId: () => string;
@@ -164,20 +171,23 @@ export interface Metrics {
 }
 
 export async function metrics(ctx: FeedbackContext): Promise<Metrics> {
-  const [observations, instincts, skills, shown] = await Promise.all([
-    ctx.store.listObservations(ctx.scope),
+  // Counted in the store: a scope of 100k observations is not read to count them by type (issue 20).
+  const [observed, instincts, skills, shown] = await Promise.all([
+    ctx.store.observationTypeCounts(ctx.scope),
     ctx.store.listInstincts(ctx.scope),
     ctx.store.listSkills(ctx.scope),
     ctx.store.shownCounts(ctx.scope),
   ]);
-  const byType = Object.fromEntries(OBSERVATION_TYPES.map((t) => [t, 0])) as Record<ObservationType, number>;
-  for (const o of observations) byType[o.type] += 1;
+  const byType = Object.fromEntries(OBSERVATION_TYPES.map((t) => [t, observed[t] ?? 0])) as Record<
+    ObservationType,
+    number
+  >;
   const promoted = instincts.filter((i) => i.status === 'promoted').length;
   const total = shown.reduce((n, s) => n + s.shown, 0);
   const accepted = shown.reduce((n, s) => n + s.accepted, 0);
   const rejected = shown.reduce((n, s) => n + s.rejected, 0);
   return {
-    observations: { total: observations.length, byType },
+    observations: { total: Object.values(byType).reduce((n, c) => n + c, 0), byType },
     instincts: { total: instincts.length, active: instincts.filter((i) => i.status === 'active').length, promoted },
     skills: skills.length,
     conversionRate: instincts.length === 0 ? null : promoted / instincts.length,

@@ -1204,6 +1204,64 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('StatsStore: aggregates counted in the database', () => {
+      test('runs, calls and observations per day equal a count over every row, at day edges too', async () => {
+        const store = await fresh();
+        const now = T0 + 0.25 * DAY;
+        const days = 7;
+        // Instants at and around day boundaries, before the window, after now, and in another scope.
+        const offsets = [0, 1, DAY - 1, DAY, DAY + 1, 2.5 * DAY, 6 * DAY, 7 * DAY - 1, 7 * DAY, 9 * DAY, -1, -DAY];
+        const call = (tool: string) => ({ tool, status: 'success' as const, retries: 0, consumes: [] });
+        for (const [i, back] of offsets.entries()) {
+          const calls = Array.from({ length: i % 4 }, (_, k) => call(`tool_${k}`));
+          await store.insertExecution('p', { id: `run-${i}`, intent: `task ${i}`, startedAt: now - back, calls });
+        }
+        await store.insertExecution('q', { id: 'elsewhere', intent: 'other', startedAt: now, calls: [call('x')] });
+        await store.insertObservations(
+          'p',
+          offsets.map((back, i) => observation({ id: `obs-${i}`, observation: `seen ${i}`, timestamp: now - back })),
+        );
+        await store.insertObservations('q', [observation({ id: 'obs-q', timestamp: now })]);
+        // The oracle: the day of every row, counted in JavaScript as the dashboard counted it before.
+        const expected = {
+          executions: Array(days).fill(0),
+          calls: Array(days).fill(0),
+          observations: Array(days).fill(0),
+        };
+        const dayOf = (at: number) => (at > now ? -1 : Math.floor((now - at) / DAY));
+        for (const e of await store.listExecutions('p')) {
+          const d = dayOf(e.startedAt);
+          if (d < 0 || d >= days) continue;
+          expected.executions[d] += 1;
+          expected.calls[d] += e.calls.length;
+        }
+        for (const o of await store.listObservations('p')) {
+          const d = dayOf(o.timestamp);
+          if (d >= 0 && d < days) expected.observations[d] += 1;
+        }
+        const got = await store.activityByDay('p', { now, days });
+        expect(got).toEqual(expected);
+        expect(got.executions).toEqual([3, 2, 1, 0, 0, 0, 2]);
+        expect(await store.activityByDay('empty', { now, days: 3 })).toEqual({
+          executions: [0, 0, 0],
+          calls: [0, 0, 0],
+          observations: [0, 0, 0],
+        });
+      });
+
+      test('observations are counted per type in their scope', async () => {
+        const store = await fresh();
+        await store.insertObservations('p', [
+          observation(),
+          observation({ id: 'obs-2', observation: 'second', type: 'pattern' }),
+          observation({ id: 'obs-3', observation: 'third', type: 'pattern' }),
+        ]);
+        await store.insertObservations('q', [observation({ id: 'obs-q', observation: 'other', type: 'error' })]);
+        expect(await store.observationTypeCounts('p')).toEqual({ correction: 1, pattern: 2 });
+        expect(await store.observationTypeCounts('none')).toEqual({});
+      });
+    });
+
     describe('MemoryStore: memories', () => {
       test('memories are found by full text with porter stemming, within their scope only', async () => {
         const store = await fresh();

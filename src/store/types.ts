@@ -569,6 +569,23 @@ export interface FeedbackStore {
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
 }
 
+/** Runs and observations of a scope per day back from an instant (the dashboard's timeline). */
+export interface DailyActivity {
+  /** Index `i` holds what happened `i` days before `now`: `now - at` in [i, i + 1) days. */
+  executions: number[];
+  /** The calls of those executions, counted on the day the execution started. */
+  calls: number[];
+  observations: number[];
+}
+
+/** Aggregates the dashboard reads instead of every row (issue 20). */
+export interface StatsStore {
+  /** Executions (with their calls) and observations per day over the `days` days up to `now`, counted in SQL. */
+  activityByDay(scope: string, window: { now: EpochMs; days: number }): Promise<DailyActivity>;
+  /** Observations per type (types with none are absent). */
+  observationTypeCounts(scope: string): Promise<Partial<Record<ObservationType, number>>>;
+}
+
 /** The queue of hook events and the hook sessions' turns and state. */
 export interface HookQueueStore {
   /**
@@ -637,4 +654,5 @@ export interface Store
     HookQueueStore,
     DumpStore,
     RevisionStore,
-    VectorIndexStore {}
+    VectorIndexStore,
+    StatsStore {}

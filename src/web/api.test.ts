@@ -2,9 +2,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCredence } from '../engine/engine.js';
+import { EDGE_SOURCES, EDGE_TYPES } from '../core/types.js';
+import { engineStore, openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { askPayload, learningPayload } from './api.js';
+import { askPayload, confidencePayload, graphPayload, learningPayload } from './api.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
 const base = mkdtempSync(join(tmpdir(), 'credence-web-api-'));
@@ -85,6 +86,164 @@ describe("the dashboard's Ask page", () => {
     expect(new Set(runs.find((m) => m.repeats === 7)?.ids)).toEqual(
       new Set(Array.from({ length: 7 }, (_, i) => `cc-s1-${i + 1}`)),
     );
+    await c.close();
+  });
+});
+
+/** A small seeded generator (mulberry32), so the graphs below are the same every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("the dashboard's bounded graph (issue 20)", () => {
+  it('holds the N most central tools and only the edges between them, and counts the rest', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 'g', now: T0, cwd: base });
+    const rng = seeded(20);
+    const ids = Array.from({ length: 60 }, (_, i) => `srv:tool_${String(i).padStart(2, '0')}`);
+    await store.upsertTools(
+      'g',
+      ids.map((id) => ({ id, description: id })),
+    );
+    for (let k = 0; k < 400; k += 1) {
+      const from = ids[Math.floor(60 * rng() ** 2)] as string;
+      const to = ids[Math.floor(60 * rng())] as string;
+      const count = 1 + Math.floor(rng() * 30);
+      await store.putEdge('g', {
+        from,
+        to,
+        type: EDGE_TYPES[k % EDGE_TYPES.length] as (typeof EDGE_TYPES)[number],
+        source: EDGE_SOURCES[Math.floor(rng() * EDGE_SOURCES.length)] as (typeof EDGE_SOURCES)[number],
+        count,
+        successes: count,
+        failures: 0,
+        firstSeen: T0 - 40 * 86_400_000,
+        lastSeen: T0 - Math.floor(rng() * 20) * 86_400_000,
+      });
+    }
+    // Calls decide between tools of equal PageRank (those off the confident graph).
+    await c.appendCalls({ id: 'run', intent: 'use the quiet tools', startedAt: T0 - 1000 }, () =>
+      [ids[59], ids[59], ids[58]].map((tool) => ({
+        tool: tool as string,
+        status: 'success' as const,
+        retries: 0,
+        consumes: [],
+        at: T0 - 1000,
+      })),
+    );
+    const full = await graphPayload(c, { limit: 1000 });
+    const total = full.nodes.id.length;
+    expect(total).toBe(60);
+    expect(full.stats).toMatchObject({ nodes: 60, shownNodes: 60, hiddenEdges: 0 });
+    for (let i = 1; i < total; i += 1) {
+      const [pa, pb] = [full.nodes.pageRank[i - 1] as number, full.nodes.pageRank[i] as number];
+      expect(pa).toBeGreaterThanOrEqual(pb);
+      if (pa === pb) expect(full.nodes.calls[i - 1]).toBeGreaterThanOrEqual(full.nodes.calls[i] as number);
+    }
+    const edgeKeys = (p: typeof full) =>
+      p.edges.from.map(
+        (f, e) => `${p.nodes.id[f]}|${p.nodes.id[p.edges.to[e] as number]}|${p.edges.type[e]}|${p.edges.confidence[e]}`,
+      );
+    for (const filter of [{}, { types: ['sequence', 'dependency'] as const, min: 0.2 }]) {
+      const all = await graphPayload(c, { ...filter, limit: 1000 });
+      const bounded = await graphPayload(c, { ...filter, limit: 12 });
+      const kept = new Set(all.nodes.id.slice(0, 12));
+      expect(bounded.nodes.id).toEqual(all.nodes.id.slice(0, 12));
+      expect(bounded.nodes.pageRank).toEqual(all.nodes.pageRank.slice(0, 12));
+      expect(bounded.nodes.calls).toEqual(all.nodes.calls.slice(0, 12));
+      expect(bounded.nodes.x).toHaveLength(12);
+      expect(edgeKeys(bounded)).toEqual(
+        edgeKeys(all).filter((key) => {
+          const [from, to] = key.split('|') as [string, string];
+          return kept.has(from) && kept.has(to);
+        }),
+      );
+      expect(bounded.stats).toMatchObject({ nodes: 60, shownNodes: 12, limit: 12, edges: all.stats.edges });
+      expect(bounded.stats.shownEdges + bounded.stats.hiddenEdges).toBe(all.stats.shownEdges);
+      expect(bounded.stats.hiddenEdges).toBeGreaterThan(0);
+    }
+    await c.close();
+  });
+});
+
+describe("the dashboard's Confidence timeline (issue 20)", () => {
+  it('counts the runs, calls and observations of each day as a count over every row does', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 't', now: T0, cwd: base });
+    const rng = seeded(7);
+    const HOUR = 3_600_000;
+    for (let i = 0; i < 40; i += 1) {
+      const at = T0 - Math.floor(rng() * 12 * 24) * HOUR;
+      const calls = Array.from({ length: 1 + (i % 5) }, (_, k) => ({
+        tool: `tool_${k}`,
+        status: 'success' as const,
+        retries: 0,
+        consumes: [],
+        at,
+      }));
+      await engineStore(c).insertExecution('t', { id: `run-${i}`, intent: `task ${i}`, startedAt: at, calls });
+    }
+    await c.observe(Array.from({ length: 30 }, (_, i) => obs(`habit number ${i}`, Math.floor(rng() * 12 * 24))));
+    const days = 7;
+    const { timeline } = await confidencePayload(c, { days });
+    const dayOf = (at: number) => (at > T0 ? -1 : Math.floor((T0 - at) / 86_400_000));
+    const expected = Array.from({ length: days }, () => ({ executions: 0, calls: 0, observations: 0 }));
+    for (const e of await engineStore(c).listExecutions('t')) {
+      const slot = expected[days - 1 - dayOf(e.startedAt)];
+      if (slot === undefined) continue;
+      slot.executions += 1;
+      slot.calls += e.calls.length;
+    }
+    for (const o of await engineStore(c).listObservations('t')) {
+      const slot = expected[days - 1 - dayOf(o.timestamp)];
+      if (slot !== undefined) slot.observations += 1;
+    }
+    expect(timeline.map((d) => ({ executions: d.executions, calls: d.calls, observations: d.observations }))).toEqual(
+      expected,
+    );
+    expect(timeline.reduce((n, d) => n + d.executions, 0)).toBeGreaterThan(10);
+    expect(timeline.reduce((n, d) => n + d.observations, 0)).toBeGreaterThan(10);
+    await c.close();
+  });
+});
+
+describe("the dashboard's Learning evidence (issue 20)", () => {
+  it('reads the observations an instinct cites, and shows a cited one deleted since as gone', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 'l', now: T0, cwd: base });
+    await c.observe([obs('Run the linter before committing', 3), obs('Lint first, then commit', 2)]);
+    await c.observe(Array.from({ length: 50 }, (_, i) => obs(`unrelated note ${i}`, 1)));
+    const cited = (await engineStore(c).listObservations('l')).filter((o) => /lint/i.test(o.observation));
+    expect(cited).toHaveLength(2);
+    await engineStore(c).upsertInstinct('l', {
+      id: 'lint-first',
+      slug: 'lint-first',
+      text: 'Lint before committing',
+      confidence: 0.6,
+      status: 'active',
+      evidence: [...cited.map((o) => o.id), 'obs-gone'],
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    const view = await learningPayload(c);
+    expect(view.instincts[0]?.evidence).toEqual([
+      ...cited.map((o) => ({
+        id: o.id,
+        type: 'preference',
+        observation: o.observation,
+        confidence: 0.6,
+        at: new Date(o.timestamp).toISOString(),
+      })),
+      { id: 'obs-gone', gone: true },
+    ]);
+    expect(view.metrics.observations).toMatchObject({ total: 52, byType: { preference: 52, pattern: 0 } });
     await c.close();
   });
 });

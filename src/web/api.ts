@@ -22,20 +22,29 @@ const iso = (ms: number | null | undefined): string | null =>
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
 const bandOf = (c: number): string => confidenceBand(Math.min(1, Math.max(0, c))).band;
 
+export const GRAPH_DEFAULTS = Object.freeze({
+  /** Tools drawn at most: the most central; the rest are counted (issue 20: a year of work holds 10,000). */
+  limit: 2000,
+});
+
 export interface GraphFilter {
-  /** Only these edge types. */
+  /** Only edges of these types. */
   types?: readonly EdgeType[];
   /** Only edges at or above this confidence. */
   min?: number;
+  /** At most this many tools, by PageRank, then calls, then id; only edges between them. @default 2000 */
+  limit?: number;
 }
 
 /**
- * The tool graph, columnar so that 5,000 tools and 50,000 edges stay a compact payload: nodes in
- * PageRank order (most central first) with a deterministic layout, edges as node indexes with their
- * type, source and confidence now (4 decimals: enough to draw; `/api/tool/:id` has full precision).
+ * The tool graph, columnar so that thousands of tools and tens of thousands of edges stay a compact
+ * payload: the `limit` most central tools (PageRank, then calls) with a deterministic layout, the
+ * edges between them as node indexes with their type, source and confidence now (4 decimals: enough
+ * to draw; `/api/tool/:id` has full precision). `stats` counts every tool and edge, shown or not.
  */
 export async function graphPayload(credence: Credence, filter: GraphFilter = {}) {
   const { scope } = credence;
+  const limit = filter.limit ?? GRAPH_DEFAULTS.limit;
   // The engine's one snapshot: the PageRank drawn here is the one tool search ranks with.
   const snapshot = await credence.graphSnapshot();
   const { now, edges: views, calls: called, pageRank: ranks, density } = snapshot;
@@ -44,16 +53,20 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     ids.add(e.from);
     ids.add(e.to);
   }
-  const order = [...ids].sort((a, b) => (ranks.get(b) ?? 0) - (ranks.get(a) ?? 0) || a.localeCompare(b));
+  const all = [...ids];
+  const rank = (id: string) => ranks.get(id) ?? 0;
+  const calls = (id: string) => called.get(id) ?? 0;
+  const byCentrality = (a: string, b: string) =>
+    rank(b) - rank(a) || calls(b) - calls(a) || (a < b ? -1 : a > b ? 1 : 0);
+  const order = all.sort(byCentrality).slice(0, limit);
   const position = new Map(order.map((id, i) => [id, i]));
-  const layout = layoutGraph(
-    order.length,
-    snapshot.confidentEdges.map((e) => ({
-      from: position.get(e.from) as number,
-      to: position.get(e.to) as number,
-      weight: e.confidence,
-    })),
-  );
+  const layoutEdges: { from: number; to: number; weight: number }[] = [];
+  for (const e of snapshot.confidentEdges) {
+    const from = position.get(e.from);
+    const to = position.get(e.to);
+    if (from !== undefined && to !== undefined) layoutEdges.push({ from, to, weight: e.confidence });
+  }
+  const layout = layoutGraph(order.length, layoutEdges);
   const types = filter.types === undefined ? undefined : new Set(filter.types);
   const edges = {
     from: [] as number[],
@@ -63,12 +76,19 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     confidence: [] as number[],
     count: [] as number[],
   };
+  let offGraph = 0;
   for (const e of views) {
     const c = e.confidence;
     if (types !== undefined && !types.has(e.type)) continue;
     if (filter.min !== undefined && c < filter.min - 1e-9) continue;
-    edges.from.push(position.get(e.from) as number);
-    edges.to.push(position.get(e.to) as number);
+    const from = position.get(e.from);
+    const to = position.get(e.to);
+    if (from === undefined || to === undefined) {
+      offGraph += 1;
+      continue;
+    }
+    edges.from.push(from);
+    edges.to.push(to);
     edges.type.push(EDGE_TYPES.indexOf(e.type));
     edges.source.push(EDGE_SOURCES.indexOf(e.source));
     edges.confidence.push(round(c, 4));
@@ -83,9 +103,14 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     layout: layout.method,
     stats: {
       tools: snapshot.tools.length,
-      nodes: order.length,
+      /** Every tool in the catalogue or on an edge, and how many of them the payload holds. */
+      nodes: all.length,
+      shownNodes: order.length,
+      limit,
       edges: views.length,
+      /** Edges passing the filter between shown tools, and those passing it with an end not shown. */
       shownEdges: edges.from.length,
+      hiddenEdges: offGraph,
       vertices: density.vertices,
       confidentPairs: density.edges,
       density: density.density,
@@ -93,8 +118,8 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     },
     nodes: {
       id: order,
-      pageRank: order.map((id) => round(ranks.get(id) ?? 0, 6)),
-      calls: order.map((id) => called.get(id) ?? 0),
+      pageRank: order.map((id) => round(rank(id), 6)),
+      calls: order.map(calls),
       x: Array.from(layout.x, (v) => round(v, 4)),
       y: Array.from(layout.y, (v) => round(v, 4)),
     },
@@ -125,19 +150,25 @@ export async function toolPayload(credence: Credence, id: string) {
     origin: tool?.origin ?? null,
     annotations: tool?.annotations ?? null,
     calls: snapshot.calls.get(id) ?? 0,
+    pageRank: snapshot.pageRank.get(id) ?? 0,
     outgoing: out.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     incoming: into.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     next: await credence.suggestNext(id, { limit: 10, track: false }),
   };
 }
 
-function bandCounts(values: readonly number[]) {
+function bandCounts(values: Iterable<number>) {
+  const counts = new Map<string, number>();
+  for (const v of values) {
+    const band = bandOf(v);
+    counts.set(band, (counts.get(band) ?? 0) + 1);
+  }
   return CONFIDENCE_BANDS.map((b) => ({
     band: b.band,
     action: b.action,
     min: b.min,
     max: b.max,
-    count: values.filter((v) => bandOf(v) === b.band).length,
+    count: counts.get(b.band) ?? 0,
   }));
 }
 
@@ -145,9 +176,10 @@ function bandCounts(values: readonly number[]) {
 export async function confidencePayload(credence: Credence, options: { days?: number } = {}) {
   const { scope } = credence;
   const days = options.days ?? 30;
-  const [snapshot, learned] = await Promise.all([credence.graphSnapshot(), credence.learningView()]);
+  const [snapshot, learned] = await Promise.all([credence.graphSnapshot(), credence.learningView({ evidence: false })]);
   const { now, edges: views, density } = snapshot;
-  const { executions, observations } = learned;
+  // Runs, calls and observations per day are counted by the store, not read row by row (issue 20).
+  const activity = await credence.dailyActivity(days, now);
   const weights = adaptiveWeights(density.density);
   const active = learned.instincts.filter((i) => i.status === 'active');
   const skillNow = learned.skills.map((s) => s.current);
@@ -165,16 +197,11 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     const back = Math.floor((now - at) / DAY);
     return back < days ? timeline[days - 1 - back] : undefined;
   };
-  for (const e of executions) {
-    const s = slot(e.startedAt);
-    if (s !== undefined) {
-      s.executions += 1;
-      s.calls += e.calls.length;
-    }
-  }
-  for (const o of observations) {
-    const s = slot(o.timestamp);
-    if (s !== undefined) s.observations += 1;
+  for (const [i, s] of timeline.entries()) {
+    const back = days - 1 - i;
+    s.executions = activity.executions[back] ?? 0;
+    s.calls = activity.calls[back] ?? 0;
+    s.observations = activity.observations[back] ?? 0;
   }
   let before = 0;
   for (const e of views) {
@@ -223,11 +250,11 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
 export async function learningPayload(credence: Credence) {
   const { scope } = credence;
   const now = credence.now();
-  const [{ instincts, skills, feedback, observations }, metrics] = await Promise.all([
+  const [{ instincts, skills, feedback, evidence: cited }, metrics] = await Promise.all([
     credence.learningView(),
     credence.metrics(),
   ]);
-  const byId = new Map(observations.map((o) => [o.id, o]));
+  const byId = new Map(cited.map((o) => [o.id, o]));
   const evidence = (ids: readonly string[]) =>
     ids.map((id) => {
       const o = byId.get(id);

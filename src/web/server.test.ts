@@ -90,6 +90,12 @@ describe('the dashboard server', () => {
     expect(filtered.edges.type.every((t: number) => body.types[t] === 'dependency')).toBe(true);
     expect(filtered.edges.confidence.every((c: number) => c >= 0.9)).toBe(true);
     expect(filtered.nodes.id).toEqual(body.nodes.id);
+    // Bounded (issue 20): the most central tools, only the edges between them, every tool still counted.
+    const top = (await get(open, '/api/graph?limit=3')).body;
+    expect(top.nodes.id).toEqual(body.nodes.id.slice(0, 3));
+    expect(top.stats).toMatchObject({ nodes: n, shownNodes: 3, limit: 3 });
+    expect(top.edges.from.every((i: number) => i >= 0 && i < 3)).toBe(true);
+    expect(top.stats.shownEdges + top.stats.hiddenEdges).toBe(body.stats.shownEdges);
   });
 
   it("explains a tool's edges and suggestions, and names an unknown tool", async () => {
@@ -163,6 +169,7 @@ describe('the dashboard server', () => {
       ['/api/graph?type=friendship', 400, /unknown edge type "friendship"/],
       ['/api/graph?min=2', 400, /min must be a confidence in \[0, 1\], got "2"/],
       ['/api/runs?limit=0', 400, /limit must be/],
+      ['/api/graph?limit=2.5', 400, /limit must be a whole number of tools/],
       ['/api/ask?q=', 400, /query is empty/],
       ['/api/ask?q=x&context=NoSuchTool', 400, /unknown context tool "NoSuchTool"/],
       ['/api/graph?scope=elsewhere', 404, /scope "elsewhere" holds nothing/],

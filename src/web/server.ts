@@ -218,12 +218,19 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (route === 'graph') {
       const types = parseTypes(q.get('type'));
       const min = parseNumber('min', q.get('min'), (n) => n >= 0 && n <= 1, 'a confidence in [0, 1]');
+      const limit = parseNumber(
+        'limit',
+        q.get('limit'),
+        (n) => Number.isInteger(n) && n >= 1 && n <= 100_000,
+        'a whole number of tools from 1 to 100000',
+      );
       return sendJson(
         res,
         200,
         await graphPayload(engine, {
           ...(types === undefined ? {} : { types }),
           ...(min === undefined ? {} : { min }),
+          ...(limit === undefined ? {} : { limit }),
         }),
       );
     }

@@ -172,6 +172,25 @@ if (executablePath === undefined) {
     await shot('graph');
   });
 
+  it('draws a bounded graph: the most central tools, saying how many of all it shows (issue 20)', async () => {
+    const graph = await api<{ nodes: { id: string[] }; stats: { nodes: number } }>('/api/graph?limit=5');
+    await page.goto(`${base}/graph?limit=5`);
+    await marker('graphRendered');
+    expect(Number(await dataset('graphRendered'))).toBe(5);
+    expect(graph.stats.nodes).toBeGreaterThan(5);
+    expect(await page.locator('#graph-counts').textContent()).toContain(`showing 5 of ${graph.stats.nodes} tools`);
+    // A tool not drawn is still found: its detail comes from the API.
+    const hidden = (await api<{ nodes: { id: string[] } }>('/api/graph')).nodes.id.at(-1) as string;
+    expect(graph.nodes.id).not.toContain(hidden);
+    await page.locator('#find-tool').fill(hidden);
+    await page.locator('#find-tool').dispatchEvent('change');
+    await page.waitForFunction(
+      (id) => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool === id,
+      hidden,
+    );
+    expect(await page.locator('#tool-panel h1').textContent()).toBe(hidden);
+  });
+
   it("shows a clicked tool's edges and its next-tool suggestions", async () => {
     const read = await api<{ outgoing: { to: string; type: string }[]; next: { tool: string }[] }>('/api/tool/Read');
     await page.goto(`${base}/graph`);

@@ -1,18 +1,18 @@
 /**
  * @module engine/learning/learning-view
  * What a scope has learned, read for display (the dashboard): instincts, skills with their
- * confidence now (aged by idle weeks, moved by feedback), feedback, observations and executions.
+ * confidence now (aged by idle weeks, moved by feedback), feedback, and the observations the
+ * instincts and skills cite as evidence, read by id (issue 20: never every observation or run of
+ * the scope; counts over those come from the store's aggregates).
  */
 import { currentSkillConfidence } from './evolve.js';
 import type {
-  ExecutionRecord,
-  ExecutionStore,
   FeedbackRecord,
   FeedbackStore,
   InstinctRecord,
   LearningStore,
   ObservationRecord,
-  ObservationStore,
+  RevisionStore,
   SkillRecord,
 } from '../../store/types.js';
 
@@ -23,23 +23,29 @@ export interface LearningView {
   /** Each skill with `current`, its confidence at the view's instant, and the idle days that aged it. */
   skills: (SkillRecord & { current: number; idleDays: number })[];
   feedback: FeedbackRecord[];
-  observations: ObservationRecord[];
-  executions: ExecutionRecord[];
+  /**
+   * The observations cited as evidence by an instinct or a skill that still exist (empty with
+   * `evidence: false`); an id cited but deleted since is absent.
+   */
+  evidence: ObservationRecord[];
 }
 
-export async function learningView(ctx: {
-  store: ExecutionStore & ObservationStore & LearningStore & FeedbackStore;
-  scope: string;
-  now: number;
-}): Promise<LearningView> {
+export async function learningView(
+  ctx: {
+    store: LearningStore & FeedbackStore & Pick<RevisionStore, 'getObservationsByIds'>;
+    scope: string;
+    now: number;
+  },
+  options: { evidence?: boolean } = {},
+): Promise<LearningView> {
   const { store, scope, now } = ctx;
-  const [instincts, skills, feedback, observations, executions] = await Promise.all([
+  const [instincts, skills, feedback] = await Promise.all([
     store.listInstincts(scope),
     store.listSkills(scope),
     store.listFeedback(scope),
-    store.listObservations(scope),
-    store.listExecutions(scope),
   ]);
+  const cited = options.evidence === false ? [] : [...new Set([...instincts, ...skills].flatMap((x) => x.evidence))];
+  const evidence = cited.length === 0 ? [] : await store.getObservationsByIds(scope, cited);
   const eventsOf = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   return {
     instincts,
@@ -49,7 +55,6 @@ export async function learningView(ctx: {
       idleDays: Math.max(0, (now - s.updatedAt) / DAY),
     })),
     feedback,
-    observations,
-    executions,
+    evidence,
   };
 }

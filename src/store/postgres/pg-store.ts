@@ -13,6 +13,7 @@ import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
+import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { callsPerTool, endedAt, foldWorkflows, nulSafeStore, observationFingerprint, workflowsOf } from '../shared.js';
 import {
   floatsOf,
@@ -37,6 +38,7 @@ import {
   TABLES,
   type AppendReport,
   type ChangeSet,
+  type DailyActivity,
   type CallRecord,
   type DumpRow,
   type DumpTable,
@@ -1308,6 +1310,33 @@ export class PgStore implements Store {
       accepted: Number(r.accepted),
       rejected: Number(r.rejected),
     }));
+  }
+
+  // ---- aggregates (the dashboard) ------------------------------------------------------------
+
+  async activityByDay(scope: string, window: { now: EpochMs; days: number }): Promise<DailyActivity> {
+    const { now, after } = activityWindow(window);
+    const runs = await this.#rows(
+      `SELECT floor(($2::double precision - e.started_at) / 86400000) AS back, count(*) AS executions,
+         sum((SELECT count(*) FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)) AS calls
+       FROM executions e WHERE e.scope = $1 AND e.started_at <= $2 AND e.started_at > $3
+       GROUP BY back`,
+      [scope, now, after],
+    );
+    const observed = await this.#rows(
+      `SELECT floor(($2::double precision - timestamp) / 86400000) AS back, count(*) AS observations
+       FROM observations WHERE scope = $1 AND timestamp <= $2 AND timestamp > $3
+       GROUP BY back`,
+      [scope, now, after],
+    );
+    return dailyActivityOf(window.days, [...runs, ...observed] as unknown as DayRow[]);
+  }
+
+  async observationTypeCounts(scope: string): Promise<Partial<Record<ObservationRecord['type'], number>>> {
+    const rows = await this.#rows('SELECT type, count(*) AS n FROM observations WHERE scope = $1 GROUP BY type', [
+      scope,
+    ]);
+    return Object.fromEntries(rows.map((r) => [String(r.type), Number(r.n)]));
   }
 
   async deleteObservation(scope: string, id: string): Promise<boolean> {

@@ -43,6 +43,7 @@ import {
   TABLES,
   type AppendReport,
   type ChangeSet,
+  type DailyActivity,
   type HookEvent,
   type CallRecord,
   type EdgeFold,
@@ -75,6 +76,7 @@ import {
   type VectorChunk,
   type VectorIndexHeader,
 } from '../types.js';
+import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
@@ -1015,6 +1017,29 @@ export class SqliteStore implements Store {
       accepted: Number(r.accepted ?? 0),
       rejected: Number(r.rejected ?? 0),
     }));
+  }
+
+  // ---- aggregates (the dashboard) ------------------------------------------------------------
+
+  async activityByDay(scope: string, window: { now: EpochMs; days: number }): Promise<DailyActivity> {
+    const { now, after } = activityWindow(window);
+    const runs = this.#stmt(`
+      SELECT CAST((@now - e.started_at) / 86400000.0 AS INTEGER) AS back, count(*) AS executions,
+        sum((SELECT count(*) FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)) AS calls
+      FROM executions e WHERE e.scope = @scope AND e.started_at <= @now AND e.started_at > @after
+      GROUP BY back`).all({ scope, now, after }) as DayRow[];
+    const observed = this.#stmt(`
+      SELECT CAST((@now - timestamp) / 86400000.0 AS INTEGER) AS back, count(*) AS observations
+      FROM observations WHERE scope = @scope AND timestamp <= @now AND timestamp > @after
+      GROUP BY back`).all({ scope, now, after }) as DayRow[];
+    return dailyActivityOf(window.days, [...runs, ...observed]);
+  }
+
+  async observationTypeCounts(scope: string): Promise<Partial<Record<ObservationRecord['type'], number>>> {
+    const rows = this.#stmt('SELECT type, count(*) AS n FROM observations WHERE scope = ? GROUP BY type').all(
+      scope,
+    ) as Row[];
+    return Object.fromEntries(rows.map((r) => [String(r.type), Number(r.n)]));
   }
 
   async deleteObservation(scope: string, id: string): Promise<boolean> {

@@ -167,9 +167,14 @@
 
   // ---- the tool graph -----------------------------------------------------------------------
   async function graphPage() {
-    const data = await api('/api/graph');
+    // `/graph?limit=N` draws the N most central tools (the API's default bound otherwise).
+    const limit = new URLSearchParams(location.search).get('limit');
+    const data = await api(limit ? `/api/graph?limit=${encodeURIComponent(limit)}` : '/api/graph');
     const n = data.nodes.id.length;
     const m = data.edges.from.length;
+    // A large graph comes bounded: its most central tools, with the edges between them (issue 20).
+    const hiddenTools = data.stats.nodes - n;
+    const toolsShown = hiddenTools > 0 ? `showing ${n} of ${data.stats.nodes} tools` : `${n} tools`;
     const state = { types: new Set(data.types), min: 0, selected: -1, zoom: 1, panX: 0, panY: 0, detail: null };
     const canvas = h('canvas', { id: 'graph', 'aria-label': `tool graph: ${n} tools, ${m} edges` });
     const side = h('aside', { class: 'side', id: 'tool-panel' }, h('h1', {}, 'Tool graph'), summary());
@@ -217,7 +222,7 @@
       h('label', {}, 'confidence ≥ ', slider, ' ', minLabel),
       find,
       ids,
-      h('span', { class: 'muted', id: 'graph-counts' }, `${n} tools · ${m} edges · layout ${data.layout}`),
+      h('span', { class: 'muted', id: 'graph-counts' }, `${toolsShown} · ${m} edges · layout ${data.layout}`),
     );
     const legend = h('div', { class: 'legend' }, legendRows());
     main.replaceChildren(
@@ -235,8 +240,10 @@
       draw();
     });
     find.addEventListener('change', () => {
-      const i = data.nodes.id.indexOf(find.value.trim());
+      const id = find.value.trim();
+      const i = data.nodes.id.indexOf(id);
       if (i >= 0) select(i);
+      else if (id !== '' && hiddenTools > 0) showHidden(id);
     });
 
     // Radii by PageRank: the most central tool is the largest.
@@ -332,7 +339,7 @@
       for (let i = 0; i < labelled; i += 1) ctx.fillText(data.nodes.id[i], px[i] + radius[i] + 3, py[i] + 4);
       if (sel >= labelled) ctx.fillText(data.nodes.id[sel], px[sel] + radius[sel] + 3, py[sel] + 4);
       document.getElementById('graph-counts').textContent =
-        `${n} tools · ${shown} of ${m} edges shown · layout ${data.layout}`;
+        `${toolsShown} · ${shown} of ${m} edges shown · layout ${data.layout}`;
       // The markers the tests and the bench wait on: what this draw put on the canvas, counted by
       // the loops above (not the data's length), and when the first draw ended.
       graph.drawnNodes = drawnNodes;
@@ -388,6 +395,20 @@
       try {
         const tool = await api(`/api/tool/${encodeURIComponent(id)}`);
         if (state.selected === i) side.replaceChildren(...toolDetail(tool, data.nodes.pageRank[i]));
+        document.body.dataset.selectedTool = id;
+      } catch (error) {
+        side.replaceChildren(h('h1', {}, id), h('p', { class: 'error' }, error.message));
+      }
+    }
+
+    /** A tool outside the drawn ones (a bounded graph): its detail from the API, nothing selected on the canvas. */
+    async function showHidden(id) {
+      state.selected = -1;
+      draw();
+      side.replaceChildren(h('h1', {}, id), h('p', { class: 'muted' }, 'Loading…'));
+      try {
+        const tool = await api(`/api/tool/${encodeURIComponent(id)}`);
+        if (state.selected === -1) side.replaceChildren(...toolDetail(tool, tool.pageRank));
         document.body.dataset.selectedTool = id;
       } catch (error) {
         side.replaceChildren(h('h1', {}, id), h('p', { class: 'error' }, error.message));
@@ -476,6 +497,14 @@
             'tbody',
             {},
             h('tr', {}, h('th', {}, 'tools in the catalogue'), h('td', { class: 'num' }, st.tools)),
+            hiddenTools > 0
+              ? h(
+                  'tr',
+                  {},
+                  h('th', {}, `drawn: the ${n} most central`),
+                  h('td', { class: 'num' }, `${hiddenTools} not drawn`),
+                )
+              : null,
             h('tr', {}, h('th', {}, 'edges stored'), h('td', { class: 'num' }, st.edges)),
             h('tr', {}, h('th', {}, 'confident pairs (≥ 0.3)'), h('td', { class: 'num' }, st.confidentPairs)),
             h('tr', {}, h('th', {}, 'density'), h('td', { class: 'num' }, fmt(st.density, 4))),
