@@ -49,10 +49,12 @@ async function hook() {
  * Loads a bundle like require() does, with V8's code cache kept beside it (`<bundle>.cache`, made
  * on the first run and whenever Node rejects it): compiling the bundle is a good part of a hook's
  * start. `keepCache`, called once the hook has run, writes the cache then, so that it holds the
- * functions the hook ran (compiled lazily) as well as the top level. Nothing is cached where dist/
- * cannot be written.
+ * functions the hook ran (compiled lazily) as well as the top level. With a `key` (the command
+ * line's command), the cache is made again the first time a command runs (`<bundle>.cache-keys`
+ * lists those it has seen): it then holds what that command ran as well as what the cache held.
+ * Nothing is cached where dist/ cannot be written.
  */
-function loadBundle(file) {
+function loadBundle(file, key) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const cacheFile = `${file}.cache`;
@@ -61,6 +63,15 @@ function loadBundle(file) {
     cachedData = readFileSync(cacheFile);
   } catch {
     cachedData = undefined;
+  }
+  const keysFile = `${file}.cache-keys`;
+  let keys = [];
+  if (key !== undefined && cachedData !== undefined) {
+    try {
+      keys = readFileSync(keysFile, 'utf8').split('\n');
+    } catch {
+      keys = [];
+    }
   }
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
   const module = { exports: {} };
@@ -73,6 +84,10 @@ function loadBundle(file) {
       const fs = require('node:fs');
       fs.writeFileSync(aside, script.createCachedData());
       fs.renameSync(aside, cacheFile);
+      if (key !== undefined) {
+        fs.writeFileSync(aside, [...(script.cachedDataRejected ? [] : keys), key].join('\n'));
+        fs.renameSync(aside, keysFile);
+      }
     } catch {
       // A read-only install: no cache.
       try {
@@ -84,8 +99,24 @@ function loadBundle(file) {
   };
   return {
     exports: module.exports,
-    keepCache: cachedData === undefined || script.cachedDataRejected ? keepCache : undefined,
+    keepCache:
+      cachedData === undefined || script.cachedDataRejected || (key !== undefined && !keys.includes(key))
+        ? keepCache
+        : undefined,
   };
+}
+
+/** The global options that take a value (src/cli/main.ts). */
+const VALUED = new Set(['--db', '--database-url', '--scope', '--now', '--format']);
+
+/** The command a command line runs (`help` when none), as the code cache knows it. */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (VALUED.has(arg)) i += 1;
+    else if (!arg.startsWith('-')) return /^[a-z-]{1,20}$/.test(arg) ? arg : 'help';
+  }
+  return 'help';
 }
 
 /**
@@ -102,7 +133,7 @@ async function cli() {
     fresh = existsSync(bundle) && !existsSync(entry);
   }
   if (fresh) {
-    const loaded = loadBundle(bundle);
+    const loaded = loadBundle(bundle, commandOf(process.argv.slice(2)));
     process.exitCode = await loaded.exports.run();
     loaded.keepCache?.();
     return;

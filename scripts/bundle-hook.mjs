@@ -40,24 +40,48 @@ const bundledSqlite = {
 };
 
 /**
- * `import.meta.url` of a module under dist/src → the file URL of that module as tsc wrote it, worked
- * out from the bundle's folder at run time: the modules that find the package's files (the word
- * vectors, the dashboard's assets, the demo's data, the executable) find them from a bundle too.
+ * What a module under dist/src says that a CommonJS bundle must say otherwise. `import.meta.url` →
+ * the file URL of that module as tsc wrote it, worked out from the bundle's folder at run time: the
+ * modules that find the package's files (the word vectors, the dashboard's assets, the demo's data,
+ * the executable) find them from a bundle too. `import('node:x')` → require('node:x') in a promise:
+ * a bundle runs as a script, where import() has no module loader to call (and starting one costs).
  */
-const moduleUrls = {
-  name: 'credence-module-urls',
+const distSources = {
+  name: 'credence-dist-sources',
   setup(b) {
     const dist = at('../dist');
     b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
+      const builtin = /\bimport\((['"])(node:[a-z_/]+)\1\)/g;
+      if (!text.includes('import.meta.url') && !builtin.test(text)) return undefined;
       const path = JSON.stringify(relative(dist, args.path).split('\\').join('/'));
-      return { contents: text.replaceAll('import.meta.url', `__credenceModuleUrl(${path})`), loader: 'js' };
+      const contents = text
+        .replaceAll('import.meta.url', `__credenceModuleUrl(${path})`)
+        .replace(builtin, (_, quote, name) => `Promise.resolve().then(() => require(${quote}${name}${quote}))`);
+      return { contents, loader: 'js' };
     });
   },
 };
 const moduleUrlBanner =
   'const __credenceModuleUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__dirname, p)).href;';
+
+/**
+ * commander loads node:child_process (and with it node:net: about 6 ms, a third of starting Node)
+ * for the one thing Credence never asks of it, running a subcommand as a program of its own: it
+ * is loaded when that happens instead. Left as it is if commander's source reads otherwise.
+ */
+const lazyChildProcess = {
+  name: 'credence-lazy-child-process',
+  setup(b) {
+    const eager = "const childProcess = require('node:child_process');";
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(eager)) return undefined;
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
 
 /**
  * The team store stays out of the prompt bundle: bin/credence.cjs runs prompts unbundled when
@@ -73,7 +97,7 @@ const noTeamStore = {
 for (const [entry, out, plugins] of [
   ['../dist/src/hooks/fast.js', '../dist/hook-fast.cjs', []],
   ['../dist/src/hooks/prompt.js', '../dist/hook-prompt.cjs', [bundledSqlite, noTeamStore]],
-  ['../dist/src/cli/main.js', '../dist/cli.cjs', [bundledSqlite]],
+  ['../dist/src/cli/main.js', '../dist/cli.cjs', [bundledSqlite, lazyChildProcess]],
 ]) {
   const sqlite = plugins.includes(bundledSqlite);
   await build({
@@ -84,7 +108,7 @@ for (const [entry, out, plugins] of [
     platform: 'node',
     target: 'node20',
     banner: { js: moduleUrlBanner },
-    plugins: [...plugins, moduleUrls],
+    plugins: [...plugins, distSources],
     // The PostgreSQL driver is loaded from the installed package, only when a team store is used.
     external: sqlite ? ['pg', 'pg-native'] : ['better-sqlite3', 'pg', 'pg-native'],
     ...(sqlite ? { define: { BUNDLED_SQLITE_VERSION: JSON.stringify(sqliteVersion) } } : {}),
@@ -94,4 +118,5 @@ for (const [entry, out, plugins] of [
   });
   // bin/credence.cjs keeps V8's code cache beside a bundle; a new bundle starts without one.
   rmSync(at(`${out}.cache`), { force: true });
+  rmSync(at(`${out}.cache-keys`), { force: true });
 }

@@ -8,9 +8,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
@@ -166,6 +164,8 @@ async function spoolInput(file: string): Promise<{ path: string; remove: () => v
   const path = join(dir, 'dump.jsonl');
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
   try {
+    // node:readline and node:stream/promises load only here: every other command starts without them.
+    const { pipeline } = await import('node:stream/promises');
     await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
   } catch (error) {
     remove();
@@ -179,6 +179,7 @@ async function spoolInput(file: string): Promise<{ path: string; remove: () => v
 }
 
 async function* readLines(path: string): AsyncGenerator<string> {
+  const { createInterface } = await import('node:readline');
   const input = createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
