@@ -156,13 +156,14 @@ export async function benchGatewaySession(
       await credence.close();
       const ms = median(times);
       perCall.push(ms);
+      const first = perCall[0] as number;
       const raw = rawCallInsert(join(dir, `raw-${size}.db`), size, appends);
       rows.push({
         benchmark: `gateway session, one call recorded at ${size.toLocaleString('en-US')} calls in`,
         measure: `median of ${appends} appends`,
         value: `${ms.toFixed(3)} ms`,
-        reference: `raw call-row insert ${raw.toFixed(3)} ms; at ${sizes[0]} calls ${(perCall[0] as number).toFixed(3)} ms`,
-        ratio: `${(ms / raw).toFixed(1)}× raw, ${(ms / (perCall[0] as number)).toFixed(2)}× at ${sizes[0]}`,
+        reference: `raw call-row insert ${raw.toFixed(3)} ms; at ${sizes[0]} calls ${first.toFixed(3)} ms`,
+        ratio: `${(ms / raw).toFixed(1)}× raw, ${(ms / first).toFixed(2)}× at ${sizes[0]}`,
         target: `≤ 1 ms: ${ms <= 1 ? 'met' : 'NOT met'}`,
       });
     }

@@ -17,6 +17,7 @@ import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core
 import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../embed/index.js';
 import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
 import * as search from './search/search.js';
+import { keepPastRuns } from './search/experience.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../platform/files.js';
 import {
   memoryIdFor,
@@ -180,6 +181,8 @@ export class Credence {
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
   #snapshot: Promise<GraphSnapshot> | undefined;
+  /** The store's revision the graph snapshot and the search index reflect. */
+  #graphRevision: number | undefined;
 
   constructor(init: {
     store: Store;
@@ -213,21 +216,45 @@ export class Credence {
   }
 
   /**
-   * Drops what a write of memories, observations or verdicts can change, no more: none of them touches a tool, an
-   * edge or a call, so the graph snapshot stays; the search index stays too unless verdicts were given (tool search
-   * reads the verdicts on what it showed).
+   * A write of memories, observations or verdicts drops what it can change, no more: none of them touches a tool,
+   * an edge or a call, so the graph snapshot stays; the search index stays too unless verdicts were given (tool
+   * search reads the verdicts on what it showed). The store's revision it moves is taken as seen.
    */
-  #wroteBesideGraph(verdicts: boolean): void {
+  async #besideGraph<T>(verdicts: boolean, write: () => Promise<T>): Promise<T> {
     this.#recallIndex = undefined;
     if (verdicts) this.#index = undefined;
+    const before = await this.#revision();
+    const result = await write();
+    // (A graph write by another process between the two reads is seen at the revision's next move.)
+    if (before !== undefined && before === this.#graphRevision) this.#graphRevision = await this.#revision();
+    return result;
+  }
+
+  /** The store's revision of the scope (issue 20), where it keeps one. */
+  async #revision(): Promise<number | undefined> {
+    const read = (this.#store as Partial<{ revision(scope: string): Promise<number> }>).revision;
+    return read === undefined ? undefined : read.call(this.#store, this.scope);
+  }
+
+  /**
+   * Drops the graph snapshot and the search index when the store's revision moved since they were built: a write
+   * by another process (a hook, the CLI beside a server) is seen as this engine's own are.
+   */
+  async #catchUp(): Promise<void> {
+    const revision = await this.#revision();
+    if (revision === undefined || revision === this.#graphRevision) return;
+    this.#snapshot = undefined;
+    this.#index = undefined;
+    this.#graphRevision = revision;
   }
 
   /**
    * The scope's graph snapshot (graph-snapshot): confident edges, PageRank, heat, density and
-   * tier, computed once and kept until this engine writes (or {@link invalidate}). `status`, the
+   * tier, computed once and kept until a write touches the graph (or {@link invalidate}). `status`, the
    * dashboard, tool search and DAG suggestion all read this one.
    */
-  graphSnapshot(): Promise<GraphSnapshot> {
+  async graphSnapshot(): Promise<GraphSnapshot> {
+    await this.#catchUp();
     if (this.#snapshot === undefined) {
       const building = buildGraphSnapshot({ store: this.#store, scope: this.scope, now: this.now() });
       this.#snapshot = building;
@@ -348,8 +375,7 @@ export class Credence {
         updatedAt: now,
       };
     });
-    this.#wroteBesideGraph(false);
-    const report = await this.#store.upsertMemories(this.scope, records);
+    const report = await this.#besideGraph(false, () => this.#store.upsertMemories(this.scope, records));
     return { ids: records.map((r) => r.id), ...report };
   }
 
@@ -359,8 +385,7 @@ export class Credence {
   ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
-    this.#wroteBesideGraph(false);
-    return addObservations(this.#store, this.scope, checked);
+    return this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
   }
 
   /**
@@ -389,9 +414,8 @@ export class Credence {
   ): Promise<FeedbackResult> {
     limits.requireWithinLimit('id', id, 'id');
     limits.requireWithinLimit('note', options.note, 'note');
-    this.#wroteBesideGraph(true);
     // Every id is stored scrubbed of secrets: the lookup key is scrubbed the same way (tool-graph storedId).
-    return giveFeedback(this.#feedback, graph.storedId(id), verdict, options);
+    return this.#besideGraph(true, () => giveFeedback(this.#feedback, graph.storedId(id), verdict, options));
   }
 
   /** Observations per type, instinct → skill conversion, suggestion precision. */
@@ -493,6 +517,7 @@ export class Credence {
   }
 
   async #searchContext(): Promise<search.SearchContext> {
+    await this.#catchUp();
     if (this.#index === undefined) {
       const building = this.graphSnapshot().then((snapshot) =>
         buildSearchIndex({ store: this.#store, scope: this.scope, embedder: this.embedder, graph: snapshot }),
@@ -502,7 +527,10 @@ export class Credence {
         if (this.#index === building) this.#index = undefined;
       });
     }
-    return { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#index };
+    const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#index };
+    // The scope's past runs, kept across writes and brought up to date from the change log (issue 20).
+    await keepPastRuns(ctx);
+    return ctx;
   }
 
   /**

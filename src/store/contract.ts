@@ -1460,6 +1460,29 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('FitStore: fits measured on replays', () => {
+      test('a fit is read back as put, per scope and name, and a put replaces it', async () => {
+        const store = await fresh();
+        expect(await store.getFit('p', 'calibration')).toBeUndefined();
+        const fit = {
+          name: 'calibration',
+          runs: 120,
+          tools: 4076,
+          revision: 7,
+          value: '{"a":[0.5,1e-9]}',
+          fittedAt: T0,
+        };
+        await store.putFit('p', fit);
+        await store.putFit('p', { ...fit, name: 'selection', value: '"per-intent"' });
+        expect(await store.getFit('p', 'calibration')).toEqual(fit);
+        expect(await store.getFit('q', 'calibration')).toBeUndefined();
+        const refit = { ...fit, runs: 150, tools: 4100, revision: 9, value: '{"a":[0.25]}', fittedAt: T0 + 5 };
+        await store.putFit('p', refit);
+        expect(await store.getFit('p', 'calibration')).toEqual(refit);
+        expect((await store.getFit('p', 'selection'))?.value).toBe('"per-intent"');
+      });
+    });
+
     describe('HookQueueStore: the hook queue and sessions', () => {
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();

@@ -16,6 +16,7 @@ import type {
   ShownRecord,
   SkillRecord,
   StoredEmbedding,
+  StoredFit,
   ToolRecord,
   WorkflowRecord,
 } from './types.js';
@@ -50,6 +51,17 @@ export function toEdge(row: Row): EdgeRecord {
     failures: Number(row.failures),
     firstSeen: optNum(row.first_seen) ?? null,
     lastSeen: optNum(row.last_seen) ?? null,
+  };
+}
+
+export function toFit(row: Row): StoredFit {
+  return {
+    name: String(row.name),
+    runs: Number(row.runs),
+    tools: Number(row.tools),
+    revision: Number(row.revision),
+    value: String(row.value),
+    fittedAt: Number(row.fitted_at),
   };
 }
 

@@ -641,8 +641,30 @@ export interface DumpStore {
  * The whole store every backend implements: the roles above, composed. A use case asks for the
  * narrowest role it needs (`ToolGraphStore & ExecutionStore`, …); the engine holds a `Store`.
  */
+/**
+ * A fit measured on a scope's replayed past runs (the DAG's calibration, the way it is chosen; issue 20), kept so a
+ * new process reuses it instead of replaying hundreds of runs: its value as JSON, with the number of past runs and
+ * tools and the revision it was measured at. Derived data: not dumped, measured again when missing.
+ */
+export interface StoredFit {
+  name: string;
+  runs: number;
+  tools: number;
+  revision: number;
+  /** The fit, as JSON. */
+  value: string;
+  fittedAt: EpochMs;
+}
+
+/** Fits measured on replays (migration 9), one per scope and name; a put replaces the stored one. */
+export interface FitStore {
+  getFit(scope: string, name: string): Promise<StoredFit | undefined>;
+  putFit(scope: string, fit: StoredFit): Promise<void>;
+}
+
 export interface Store
   extends StoreMeta,
+    FitStore,
     ToolGraphStore,
     ExecutionStore,
     WorkflowStore,

@@ -54,6 +54,34 @@ describe('IntentIndex', () => {
     expect(hits.map((h) => h.index)).toContain(0);
   });
 
+  it('after texts are added and removed, answers as an index built from the texts it holds (issue 20)', () => {
+    const words = ['movie', 'review', 'director', 'actor', 'rating', 'poster', 'trailer', 'award', 'studio'];
+    let seed = 11;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const text = () =>
+      Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * 9)]).join(' ');
+    const kept = new IntentIndex();
+    const held: { slot: number; text: string }[] = [];
+    for (let step = 0; step < 120; step += 1) {
+      if (held.length > 0 && next() < 0.35) {
+        const [gone] = held.splice(Math.floor(next() * held.length), 1);
+        kept.remove(gone?.slot as number, gone?.text as string);
+      } else {
+        const t = text();
+        held.push({ slot: kept.add(t), text: t });
+      }
+      const rebuilt = new IntentIndex(held.map((h) => h.text));
+      const query = text();
+      const position = new Map(held.map((h, i) => [h.slot, i]));
+      const answer = kept.search(query, 5, undefined, (slot) => position.get(slot) as number);
+      expect(answer.map((h) => ({ index: position.get(h.index), score: h.score }))).toEqual(rebuilt.search(query, 5));
+      expect(kept.size).toBe(held.length);
+    }
+  });
+
   it('leaves one text out when asked, and finds nothing for unknown words', () => {
     expect(index.search('who directed', 3, 2).map((h) => h.index)).not.toContain(2);
     expect(index.search('zebra', 3)).toEqual([]);

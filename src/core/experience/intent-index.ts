@@ -3,7 +3,7 @@
  * Okapi BM25 over the intents of past runs, held in memory (issue 19): which past tasks were worded
  * like this one. Words are content words cut to their first 5 letters (`movies`, `movie` are one term),
  * the light stemming of the intent memory's term share. k1 = 1.2, b = 0.75 (the usual Okapi figures).
- * Pure: built from texts, it answers queries; it never reads a clock or a store.
+ * Pure: built from texts (and texts added or removed since), it answers queries; it never reads a clock or a store.
  */
 import { SHARE_PREFIX } from '../text/term-weights.js';
 import { contentWords } from '../text/words.js';
@@ -20,35 +20,59 @@ export function intentTerms(text: string): string[] {
 }
 
 export interface IntentHit {
-  /** Position of the text in the list the index was built from. */
+  /** The text's slot: its position in the list the index was built from, or what {@link IntentIndex.add} gave. */
   readonly index: number;
   readonly score: number;
 }
 
+/**
+ * BM25 over texts that come and go (issue 20): each text has a slot (the constructor's texts take 0, 1, …; `add`
+ * gives the next), and a removed text's slot stays empty. Document frequencies, the number of texts and their
+ * mean length are those of the texts held now, so an index that added and removed answers exactly as one built
+ * from what it holds.
+ */
 export class IntentIndex {
   readonly #postings = new Map<string, { doc: number; tf: number }[]>();
-  readonly #lengths: Int32Array;
-  readonly #averageLength: number;
+  /** Terms per slot; -1 for an empty slot. */
+  readonly #lengths: number[] = [];
+  #total = 0;
   #scores?: Float64Array;
-  readonly size: number;
+  /** Texts held. */
+  size = 0;
 
-  constructor(texts: readonly string[]) {
-    this.size = texts.length;
-    this.#lengths = new Int32Array(texts.length);
-    let total = 0;
-    texts.forEach((text, doc) => {
-      const terms = intentTerms(text);
-      this.#lengths[doc] = terms.length;
-      total += terms.length;
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [term, n] of tf) {
-        let list = this.#postings.get(term);
-        if (list === undefined) this.#postings.set(term, (list = []));
-        list.push({ doc, tf: n });
-      }
-    });
-    this.#averageLength = texts.length === 0 ? 0 : total / texts.length;
+  constructor(texts: readonly string[] = []) {
+    for (const text of texts) this.add(text);
+  }
+
+  /** Holds one more text; returns its slot. */
+  add(text: string): number {
+    const doc = this.#lengths.length;
+    const terms = intentTerms(text);
+    this.#lengths.push(terms.length);
+    this.#total += terms.length;
+    this.size += 1;
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [term, n] of tf) {
+      let list = this.#postings.get(term);
+      if (list === undefined) this.#postings.set(term, (list = []));
+      list.push({ doc, tf: n });
+    }
+    return doc;
+  }
+
+  /** Lets go of the text in `doc`'s slot, `text` being what was added there (nothing when the slot is empty). */
+  remove(doc: number, text: string): void {
+    const length = this.#lengths[doc];
+    if (length === undefined || length < 0) return;
+    for (const term of new Set(intentTerms(text))) {
+      const list = (this.#postings.get(term) ?? []).filter((p) => p.doc !== doc);
+      if (list.length === 0) this.#postings.delete(term);
+      else this.#postings.set(term, list);
+    }
+    this.#lengths[doc] = -1;
+    this.#total -= length;
+    this.size -= 1;
   }
 
   /** Inverse document frequency of a term (0 when no text holds it). */
@@ -57,11 +81,16 @@ export class IntentIndex {
     return df === 0 ? 0 : Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
-  /** The `limit` best texts for `query`, best first (ties by position); `skip` leaves one text out. */
-  search(query: string, limit: number, skip?: number): IntentHit[] {
+  /**
+   * The `limit` best texts for `query`, best first; `skip` leaves one slot out. Ties go to the lower `rank` (by
+   * default the slot itself).
+   */
+  search(query: string, limit: number, skip?: number, rank: (doc: number) => number = (doc) => doc): IntentHit[] {
     // Scores in one reused array, the texts touched listed once: no map or sort over every match.
-    this.#scores ??= new Float64Array(this.size);
+    if (this.#scores === undefined || this.#scores.length < this.#lengths.length)
+      this.#scores = new Float64Array(Math.max(16, this.#lengths.length * 2));
     const scores = this.#scores;
+    const averageLength = this.size === 0 ? 0 : this.#total / this.size;
     const touched: number[] = [];
     for (const term of new Set(intentTerms(query))) {
       const list = this.#postings.get(term);
@@ -71,24 +100,25 @@ export class IntentIndex {
       for (const { doc, tf } of list) {
         if (doc === skip) continue;
         if (scores[doc] === 0) touched.push(doc);
-        const norm = 1 - B + (B * (this.#lengths[doc] as number)) / (this.#averageLength || 1);
+        const norm = 1 - B + (B * (this.#lengths[doc] as number)) / (averageLength || 1);
         scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * norm);
       }
     }
-    // The best `limit`, kept sorted by insertion (limit is small), ties by position.
-    const best: IntentHit[] = [];
-    const before = (a: IntentHit, b: IntentHit) => a.score > b.score || (a.score === b.score && a.index < b.index);
+    // The best `limit`, kept sorted by insertion (limit is small), ties by rank.
+    const best: { index: number; score: number; rank: number }[] = [];
+    const before = (a: { score: number; rank: number }, b: { score: number; rank: number }) =>
+      a.score > b.score || (a.score === b.score && a.rank < b.rank);
     for (const doc of touched) {
-      const hit = { index: doc, score: scores[doc] as number };
+      const hit = { index: doc, score: scores[doc] as number, rank: rank(doc) };
       scores[doc] = 0;
-      if (hit.score <= 0 || (best.length === limit && !before(hit, best[limit - 1] as IntentHit))) continue;
+      if (hit.score <= 0 || (best.length === limit && !before(hit, best[limit - 1] as (typeof best)[number]))) continue;
       let at = best.length === limit ? limit - 1 : best.length;
-      while (at > 0 && before(hit, best[at - 1] as IntentHit)) {
-        best[at] = best[at - 1] as IntentHit;
+      while (at > 0 && before(hit, best[at - 1] as (typeof best)[number])) {
+        best[at] = best[at - 1] as (typeof best)[number];
         at -= 1;
       }
       best[at] = hit;
     }
-    return best;
+    return best.map(({ index, score }) => ({ index, score }));
   }
 }

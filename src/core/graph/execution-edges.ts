@@ -36,8 +36,12 @@ export interface ExecutionEdgeEvent {
 
 const ran = (status: CallStatus): boolean => status !== 'failure';
 
-/** The edge events of one execution, in a stable order (by type, then from, then to). */
-export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEvent[] {
+/**
+ * The edge events of one execution, in a stable order (by type, then from, then to). With `from`, only the
+ * occurrences whose head (the consumer, the child, the next call) is at or after that index are seen: the
+ * events that appending `calls.slice(from)` adds to an execution, before any is known from earlier appends.
+ */
+export function edgeEventsOf(calls: readonly ExecutionCall[], options: { from?: number } = {}): ExecutionEdgeEvent[] {
   const events = new Map<string, ExecutionEdgeEvent>();
   const see = (type: EdgeType, from: ExecutionCall, to: ExecutionCall, succeeded: boolean): void => {
     if (from.tool === to.tool && type !== 'dependency') return;
@@ -50,7 +54,8 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
       events.set(key, { ...previous, status, at: to.at });
     }
   };
-  calls.forEach((call, i) => {
+  for (let i = Math.max(0, options.from ?? 0); i < calls.length; i += 1) {
+    const call = calls[i] as ExecutionCall;
     const previous = i > 0 ? calls[i - 1] : undefined;
     if (previous !== undefined) {
       see('sequence', previous, call, ran(previous.status) && ran(call.status));
@@ -66,14 +71,16 @@ export function edgeEventsOf(calls: readonly ExecutionCall[]): ExecutionEdgeEven
       if (parent !== undefined && call.parent < i)
         see('contains', parent, call, ran(parent.status) && ran(call.status));
     }
-  });
+  }
   const order: Record<EdgeType, number> = { dependency: 0, contains: 1, alternative: 2, sequence: 3 };
   return [...events.values()].sort(
     (a, b) => order[a.type] - order[b.type] || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
   );
 }
 
-const keyOf = (e: ExecutionEdgeEvent): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+/** The identity of an edge event within one execution: its type and its two tools. */
+export const edgeEventKey = (e: ExecutionEdgeEvent): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+const keyOf = edgeEventKey;
 
 /**
  * The edge events an append adds to a growing execution (an MCP session, a Claude Code session

@@ -29,13 +29,20 @@ function outcomeOf(status: CallStatus, retries: number): number {
   return value;
 }
 
+/** One call's outcome confidence, as a run's quality sums them (in call order). */
+export const callOutcome = (call: { readonly status: CallStatus; readonly retries?: number }): number =>
+  outcomeOf(call.status, call.retries ?? 0);
+
+/** The quality of a run without its own confidence, from the sum of its calls' outcomes (in call order). */
+export const qualityOfOutcomes = (sum: number, calls: number): number =>
+  calls === 0 ? 0 : Math.min(1, sum / calls / OUTCOME_DEFAULTS.success);
+
 /** The run's quality: its confidence, else its calls' mean outcome confidence / 0.7, at most 1; 0 without calls. */
 export function runQuality(run: QualityRun): number {
   if (run.confidence !== undefined) return run.confidence;
-  if (run.calls.length === 0) return 0;
   let sum = 0;
-  for (const c of run.calls) sum += outcomeOf(c.status, c.retries ?? 0);
-  return Math.min(1, sum / run.calls.length / OUTCOME_DEFAULTS.success);
+  for (const c of run.calls) sum += callOutcome(c);
+  return qualityOfOutcomes(sum, run.calls.length);
 }
 
 /** Whether a run went well: quality ≥ {@link RUN_SUCCESS_QUALITY}. */

@@ -3,21 +3,21 @@
  * The memory of past runs as a proposer (issue 19): the nearest past intents (BM25 over intent text and
  * embedding cosine), their workflows voted ({@link voteNeighbours}), and the memory's own calibration —
  * leave-one-out over the store's past runs: for a sample of them, how well their neighbours' proposal
- * matched what they really did, fitted monotone to the proposal's strength. Built once per search index.
+ * matched what they really did, fitted monotone to the proposal's strength. The past runs are kept across writes
+ * (past-runs); what is computed from them, once per search index and version of the runs.
  */
 import { fitIsotonic, predictIsotonic, type IsotonicFit } from '../../core/experience/isotonic.js';
-import { IntentIndex } from '../../core/experience/intent-index.js';
 import { fitLogistic, predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { bestLinkRule, type LinkRule } from '../../core/experience/link-choice.js';
 import { setF1, voteNeighbours, type MemoryProposal, type Neighbour } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
-import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
+import { edgeKey } from '../../core/experience/workflow-shape.js';
 import type { DagEdgeInput } from '../../core/dag/dag-build.js';
-import { runQuality } from '../../core/runs/run-quality.js';
-import { queryTermShareOf, textTerms, type TextTerms } from '../../core/text/term-weights.js';
+import { queryTermShareOf } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
-import type { FeedbackStore } from '../../store/types.js';
+import { PastRuns, type PastRun } from './past-runs.js';
+import type { ExecutionRecord, FeedbackStore, FitStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
 export const MEMORY_NEIGHBOURS = 5;
@@ -27,70 +27,92 @@ export const MEMORY_FLOOR = 0.3;
 export const CALIBRATION_SAMPLE = 200;
 /** How many of them also replay the search-built DAG (a search costs more than a vote). */
 export const SEARCH_CALIBRATION_SAMPLE = 100;
-/** Tools of a run counted in the pair statistics. */
-export const PAIR_TOOLS = 12;
 /** How many candidates each of BM25 and cosine gives before the similarity ranks them. */
 const CANDIDATES = 30;
 
-export interface PastRun {
-  readonly id: string;
-  readonly intent: string;
-  /** The intent with its names and titles as one word ({@link taskText}): what it is compared on. */
-  readonly task: string;
-  /** The task's words, read once for the word share. */
-  readonly terms: TextTerms;
-  readonly quality: number;
-  readonly shape: WorkflowShape;
+export { PAIR_TOOLS, type PastRun } from './past-runs.js';
+
+/** The scope's past runs ({@link PastRuns}): positions, the intent index and the pair counts. */
+export type Experience = PastRuns;
+
+/** Past runs kept per store and scope across writes (issue 20), with the revision they reflect. */
+const kept = new WeakMap<object, Map<string, Promise<{ runs: PastRuns; revision: number }>>>();
+/** The past runs each index reads. */
+const built = new WeakMap<SearchIndex, { runs: PastRuns; version: number }>();
+/** How many times kept past runs were brought up to date: a cache of answers is good for one version only. */
+const versions = new WeakMap<PastRuns, number>();
+
+/** What reads the change log (migration 8): stores without it build the past runs from the index. */
+interface ChangeReads {
+  revision(scope: string): Promise<number>;
+  changedSince(
+    scope: string,
+    kind: 'execution',
+    since: number,
+  ): Promise<{ revision: number; changed: string[]; removed: string[] }>;
+  getExecutionsByIds(scope: string, ids: readonly string[]): Promise<ExecutionRecord[]>;
+  listExecutions(scope: string): Promise<ExecutionRecord[]>;
 }
 
-export interface Experience {
-  readonly runs: readonly PastRun[];
-  /** Position of each run by id. */
-  readonly position: ReadonlyMap<string, number>;
-  readonly intents: IntentIndex;
-  /** Per ordered tool pair `from\0to`: how many runs used both tools, and how many linked from → to. */
-  readonly pairs: Map<string, { both: number; linked: number }>;
-  calibration?: Promise<Calibration>;
+const readsChanges = (store: object): store is ChangeReads =>
+  ['revision', 'changedSince', 'getExecutionsByIds', 'listExecutions'].every(
+    (m) => typeof (store as Record<string, unknown>)[m] === 'function',
+  );
+
+/**
+ * Brings the scope's kept past runs up to date with the store (the runs written or deleted since the revision
+ * they reflect, by any writer) and gives them to `ctx.index`: a write costs what it touched, not a rebuild.
+ * Without a change log, the index's own executions are read (once per index).
+ */
+export async function keepPastRuns(ctx: SearchContext): Promise<Experience> {
+  const { store, scope } = ctx;
+  if (!readsChanges(store)) return experienceOf(ctx.index);
+  let byScope = kept.get(store);
+  if (byScope === undefined) kept.set(store, (byScope = new Map()));
+  const previous = byScope.get(scope);
+  const next = (async () => {
+    const held = previous === undefined ? undefined : await previous.catch(() => undefined);
+    const revision = await store.revision(scope);
+    if (held === undefined || revision < held.revision) {
+      // Read after the revision: a run written meanwhile is read again at the next update (no harm).
+      return { runs: new PastRuns(await store.listExecutions(scope)), revision };
+    }
+    if (revision === held.revision) return held;
+    const changes = await store.changedSince(scope, 'execution', held.revision);
+    held.runs.apply(await store.getExecutionsByIds(scope, changes.changed), changes.removed);
+    versions.set(held.runs, (versions.get(held.runs) ?? 0) + 1);
+    return { runs: held.runs, revision: changes.revision };
+  })();
+  byScope.set(scope, next);
+  next.catch(() => byScope?.delete(scope));
+  const { runs } = await next;
+  built.set(ctx.index, { runs, version: versions.get(runs) ?? 0 });
+  return runs;
 }
 
-const built = new WeakMap<SearchIndex, Experience>();
-
-/** The past runs of the index with their shapes and the BM25 index of their intents (made once). */
+/** The past runs of the index: the kept ones ({@link keepPastRuns}), else built from its executions (once). */
 export function experienceOf(index: SearchIndex): Experience {
   let e = built.get(index);
-  if (e === undefined) {
-    const runs = index.executions
-      .filter((x) => x.calls.length > 0 && x.intent.trim() !== '')
-      .map((x) => ({
-        id: x.id,
-        intent: x.intent,
-        task: taskText(x.intent),
-        terms: textTerms(taskText(x.intent)),
-        quality: runQuality(x),
-        shape: workflowShape(x.calls),
-      }));
-    const pairs = new Map<string, { both: number; linked: number }>();
-    const pair = (from: string, to: string) => {
-      const key = edgeKey(from, to);
-      let p = pairs.get(key);
-      if (p === undefined) pairs.set(key, (p = { both: 0, linked: 0 }));
-      return p;
-    };
-    for (const r of runs) {
-      // Pairs of the first PAIR_TOOLS tools only: a run of many tools says little about any one pair.
-      const tools = r.shape.tools.slice(0, PAIR_TOOLS);
-      for (const a of tools) for (const b of tools) if (a !== b) pair(a, b).both += 1;
-      for (const [from, to] of r.shape.edges) if (pairs.has(edgeKey(from, to))) pair(from, to).linked += 1;
-    }
-    e = {
-      runs,
-      position: new Map(runs.map((r, i) => [r.id, i])),
-      intents: new IntentIndex(runs.map((r) => r.task)),
-      pairs,
-    };
-    built.set(index, e);
-  }
-  return e;
+  if (e === undefined) built.set(index, (e = { runs: new PastRuns(index.executions), version: 0 }));
+  return e.runs;
+}
+
+/** A value computed from an index's past runs, with the version of the runs it was computed from. */
+export interface RunsCached<T> {
+  runs: PastRuns;
+  version: number;
+  value: T;
+}
+
+/** A value per index and version of its past runs: what was computed from runs since brought up to date is not. */
+export function perRuns<T>(cache: WeakMap<SearchIndex, RunsCached<T>>, index: SearchIndex, make: () => T): T {
+  const runs = experienceOf(index);
+  const version = versions.get(runs) ?? 0;
+  const found = cache.get(index);
+  if (found !== undefined && found.runs === runs && found.version === version) return found.value;
+  const value = make();
+  cache.set(index, { runs, version, value });
+  return value;
 }
 
 /**
@@ -106,8 +128,7 @@ export async function nearestRuns(
   const k = options.k ?? MEMORY_NEIGHBOURS;
   // One request asks about the same texts several times (boost, vote, parts): the default list is kept.
   if (options.vector === undefined && options.floor === undefined && k <= MEMORY_NEIGHBOURS) {
-    const cache = nearCache.get(ctx.index) ?? new Map<string, Promise<Neighbour[]>>();
-    nearCache.set(ctx.index, cache);
+    const cache = perRuns(nearCache, ctx.index, () => new Map<string, Promise<Neighbour[]>>());
     const key = `${options.skip ?? ''}\u0000${text}`;
     let found = cache.get(key);
     if (found === undefined) {
@@ -122,17 +143,21 @@ export async function nearestRuns(
 
 /** Texts whose nearest runs are kept per index (a bound, so a long-lived server does not grow). */
 const NEAR_CACHE = 256;
-const nearCache = new WeakMap<SearchIndex, Map<string, Promise<Neighbour[]>>>();
+const nearCache = new WeakMap<
+  SearchIndex,
+  { runs: PastRuns; version: number; value: Map<string, Promise<Neighbour[]>> }
+>();
 
 async function findNearestRuns(
   ctx: SearchContext,
   text: string,
   options: { k?: number; skip?: number; vector?: Float32Array; floor?: number },
 ): Promise<Neighbour[]> {
-  const { runs, intents, position } = experienceOf(ctx.index);
+  const past = experienceOf(ctx.index);
+  const { runs } = past;
   if (runs.length === 0) return [];
   const task = taskText(text);
-  const lexical = intents.search(task, CANDIDATES, options.skip).map((h) => h.index);
+  const lexical = past.searchIntents(task, CANDIDATES, options.skip).map((h) => h.index);
   const vector = options.vector ?? (await ctx.embedder.embed([task]))[0];
   const skipId = options.skip === undefined ? undefined : runs[options.skip]?.id;
   const cos = await ctx.index.executionVectors.scan(
@@ -142,7 +167,7 @@ async function findNearestRuns(
   );
   const pool = new Set<number>(lexical);
   for (const id of cos.top) {
-    const i = position.get(id);
+    const i = past.positionOf(id);
     if (i !== undefined && id !== skipId) pool.add(i);
   }
   const words = [...new Set(contentWords(task))];
@@ -203,72 +228,74 @@ export function evenSample(size: number, limit: number): number[] {
  * really used is fitted monotone to the memory's strength and to the seed formula's confidence.
  */
 export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Promise<Calibration> {
-  const experience = experienceOf(ctx.index);
-  experience.calibration ??= carriedOver(ctx, 'calibration', async () => {
-    const { runs } = experience;
-    const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
-    const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
-    const memory: { x: number; y: number }[] = [];
-    const search: { x: number; y: number }[] = [];
-    const toolX: (readonly number[])[] = [];
-    const toolY: number[] = [];
-    const edgeX: (readonly number[])[] = [];
-    const edgeY: number[] = [];
-    const edgeReplays: {
-      rows: readonly { from: string; to: string; row: readonly number[] }[];
-      linked: Set<string>;
-    }[] = [];
-    let missing = 0;
-    let replays = 0;
-    const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));
-    for (const [j, i] of sample.entries()) {
-      const run = runs[i] as PastRun;
-      const truth = new Set(run.shape.tools);
-      const proposal = voteNeighbours(
-        await nearestRuns(ctx, run.intent, { skip: i, ...(vectors[j] ? { vector: vectors[j] } : {}) }),
-      );
-      if (proposal.neighbours.length > 0)
-        memory.push({ x: proposal.strength, y: setF1(new Set(proposal.tools.map((t) => t.tool)), truth) });
-      if (searchSample.has(i)) {
-        const replay = await replaySearch(run.intent, i);
-        search.push({ x: replay.confidence, y: setF1(new Set(replay.tools), truth) });
-        const offered = new Set(replay.candidates.map((c) => c.tool));
-        for (const c of replay.candidates) {
-          toolX.push(c.row);
-          toolY.push(truth.has(c.tool) ? 1 : 0);
+  return perRuns(calibrations, ctx.index, () =>
+    carriedOver(ctx, 'calibration', async () => {
+      const { runs } = experienceOf(ctx.index);
+      const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
+      const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
+      const memory: { x: number; y: number }[] = [];
+      const search: { x: number; y: number }[] = [];
+      const toolX: (readonly number[])[] = [];
+      const toolY: number[] = [];
+      const edgeX: (readonly number[])[] = [];
+      const edgeY: number[] = [];
+      const edgeReplays: {
+        rows: readonly { from: string; to: string; row: readonly number[] }[];
+        linked: Set<string>;
+      }[] = [];
+      let missing = 0;
+      let replays = 0;
+      const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));
+      for (const [j, i] of sample.entries()) {
+        const run = runs[i] as PastRun;
+        const truth = new Set(run.shape.tools);
+        const proposal = voteNeighbours(
+          await nearestRuns(ctx, run.intent, { skip: i, ...(vectors[j] ? { vector: vectors[j] } : {}) }),
+        );
+        if (proposal.neighbours.length > 0)
+          memory.push({ x: proposal.strength, y: setF1(new Set(proposal.tools.map((t) => t.tool)), truth) });
+        if (searchSample.has(i)) {
+          const replay = await replaySearch(run.intent, i);
+          search.push({ x: replay.confidence, y: setF1(new Set(replay.tools), truth) });
+          const offered = new Set(replay.candidates.map((c) => c.tool));
+          for (const c of replay.candidates) {
+            toolX.push(c.row);
+            toolY.push(truth.has(c.tool) ? 1 : 0);
+          }
+          missing += [...truth].filter((t) => !offered.has(t)).length;
+          replays += 1;
+          const linked = new Set(run.shape.edges.map(([from, to]) => edgeKey(from, to)));
+          const rows = replay.edgeRows([...truth].filter((t) => offered.has(t)).sort());
+          for (const e of rows) {
+            edgeX.push(e.row);
+            edgeY.push(linked.has(edgeKey(e.from, e.to)) ? 1 : 0);
+          }
+          edgeReplays.push({ rows, linked });
         }
-        missing += [...truth].filter((t) => !offered.has(t)).length;
-        replays += 1;
-        const linked = new Set(run.shape.edges.map(([from, to]) => edgeKey(from, to)));
-        const rows = replay.edgeRows([...truth].filter((t) => offered.has(t)).sort());
-        for (const e of rows) {
-          edgeX.push(e.row);
-          edgeY.push(linked.has(edgeKey(e.from, e.to)) ? 1 : 0);
-        }
-        edgeReplays.push({ rows, linked });
       }
-    }
-    const edges = edgeX.length === 0 ? undefined : fitLogistic(edgeX, edgeY);
-    const linkRule =
-      edges === undefined
-        ? undefined
-        : bestLinkRule(
-            edgeReplays.map((r) => ({
-              links: r.rows.map((e) => ({ from: e.from, to: e.to, p: predictLogistic(edges, e.row) })),
-              truth: r.linked,
-            })),
-          );
-    return {
-      memory: fitIsotonic(memory),
-      search: fitIsotonic(search),
-      ...(toolX.length === 0 ? {} : { tools: fitLogistic(toolX, toolY) }),
-      ...(edges === undefined || linkRule === undefined ? {} : { edges, linkRule }),
-      missing: replays === 0 ? 0 : missing / replays,
-      replays,
-    };
-  });
-  return experience.calibration;
+      const edges = edgeX.length === 0 ? undefined : fitLogistic(edgeX, edgeY);
+      const linkRule =
+        edges === undefined
+          ? undefined
+          : bestLinkRule(
+              edgeReplays.map((r) => ({
+                links: r.rows.map((e) => ({ from: e.from, to: e.to, p: predictLogistic(edges, e.row) })),
+                truth: r.linked,
+              })),
+            );
+      return {
+        memory: fitIsotonic(memory),
+        search: fitIsotonic(search),
+        ...(toolX.length === 0 ? {} : { tools: fitLogistic(toolX, toolY) }),
+        ...(edges === undefined || linkRule === undefined ? {} : { edges, linkRule }),
+        missing: replays === 0 ? 0 : missing / replays,
+        replays,
+      };
+    }),
+  );
 }
+
+const calibrations = new WeakMap<SearchIndex, { runs: PastRuns; version: number; value: Promise<Calibration> }>();
 
 export interface MemoryAdvice {
   readonly proposal: MemoryProposal;
@@ -342,10 +369,28 @@ const carried = new WeakMap<object, Map<string, { runs: number; tools: number; v
 /** A relative change from which kept fits are measured again. */
 const REMEASURE_AT = 0.1;
 
+/** Whether sizes measured `then` still stand `now`: within a tenth (at least 10) of them. */
+const near = (then: number, now: number): boolean => Math.abs(now - then) <= Math.max(10, REMEASURE_AT * then);
+
+/** A value JSON gives back as it was: no number that is not finite, no undefined in an array. */
+function survivesJson(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => v !== undefined && survivesJson(v));
+  if (value !== null && typeof value === 'object') return Object.values(value).every(survivesJson);
+  return value === null || typeof value === 'string' || typeof value === 'boolean';
+}
+
+/** The store's revision of the scope, where it keeps one (issue 20), else 0: what a stored fit notes. */
+async function revisionOf(store: object, scope: string): Promise<number> {
+  const read = (store as { revision?: (scope: string) => Promise<number> }).revision;
+  return read === undefined ? 0 : await read.call(store, scope);
+}
+
 /**
- * A fit measured on the scope's replays, kept across the writes of a long-lived process (a server, the
- * gateway) until its past runs or its tools change by more than a tenth (at least 10): replaying hundreds of
- * runs after every recorded call would cost seconds each time. A fresh process measures anew.
+ * A fit measured on the scope's replays, kept until its past runs or its tools change by more than a tenth (at
+ * least 10): replaying hundreds of runs after every recorded call, or in every new process, would cost seconds each
+ * time. Kept across the writes of a long-lived process (a server, the gateway), and in the store (issue 20), so a
+ * new process reads it instead of measuring it again; a fit measured anew replaces the stored one.
  */
 export function carriedOver<T>(ctx: SearchContext, what: string, measure: () => Promise<T>): Promise<T> {
   const runs = experienceOf(ctx.index).runs.length;
@@ -354,10 +399,29 @@ export function carriedOver<T>(ctx: SearchContext, what: string, measure: () => 
   if (byScope === undefined) carried.set(ctx.store, (byScope = new Map()));
   const key = `${what}\u0000${ctx.scope}`;
   const kept = byScope.get(key);
-  const near = (then: number, now: number) => Math.abs(now - then) <= Math.max(10, REMEASURE_AT * then);
   if (kept !== undefined && near(kept.runs, runs) && near(kept.tools, tools)) return kept.value as Promise<T>;
-  const value = measure();
+  const value = storedOrMeasured(ctx, what, { runs, tools }, measure);
   byScope.set(key, { runs, tools, value });
   value.catch(() => byScope?.delete(key));
+  return value;
+}
+
+async function storedOrMeasured<T>(
+  ctx: SearchContext,
+  name: string,
+  sizes: { runs: number; tools: number },
+  measure: () => Promise<T>,
+): Promise<T> {
+  const store = ctx.store as Partial<FitStore>;
+  const stored = await store.getFit?.call(ctx.store, ctx.scope, name);
+  if (stored !== undefined && near(stored.runs, sizes.runs) && near(stored.tools, sizes.tools))
+    return JSON.parse(stored.value) as T;
+  const revision = await revisionOf(ctx.store, ctx.scope);
+  const value = await measure();
+  if (store.putFit !== undefined && survivesJson(value)) {
+    const fit = { name, ...sizes, revision, value: JSON.stringify(value), fittedAt: Date.now() };
+    // A store opened read-only (or a failed write) keeps nothing: the next process measures again.
+    await store.putFit.call(ctx.store, ctx.scope, fit).catch(() => undefined);
+  }
   return value;
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pgliteStores } from '../../../test/pglite.js';
+import { freshPgliteStore, startPglite, type PgliteServer } from '../../../test/pglite.js';
+import { openPgStore } from '../../store/postgres/pg-store.js';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
@@ -12,11 +13,18 @@ import type { Store } from '../../store/types.js';
 
 const NOW = '2026-03-03T10:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'credence-search-writes-'));
-const pglite = pgliteStores();
+const servers: PgliteServer[] = [];
 afterAll(async () => {
-  await pglite.stop();
+  for (const server of servers) await server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A store, and a way to open another over the same data (as another process would). */
+interface Opened {
+  store: Store;
+  another(): Promise<Store>;
+}
+let files = 0;
 
 const VERBS = ['fetch', 'parse', 'store', 'send', 'render', 'resize', 'translate', 'summarise'];
 const THINGS = ['invoice', 'image', 'email', 'report', 'page', 'movie', 'weather', 'ticket'];
@@ -107,29 +115,54 @@ async function seeded(store: Store): Promise<Credence> {
 }
 
 describe.each([
-  ['SQLite', async () => openSqliteStore({ path: ':memory:' }) as Store],
-  ['PostgreSQL on PGlite', async () => (await pglite.create()) as Store],
+  [
+    'SQLite',
+    async (): Promise<Opened> => {
+      const path = join(dir, `writes-${(files += 1)}.db`);
+      return { store: openSqliteStore({ path }), another: async () => openSqliteStore({ path }) };
+    },
+  ],
+  [
+    'PostgreSQL on PGlite',
+    async (): Promise<Opened> => {
+      const server = await startPglite();
+      servers.push(server);
+      return {
+        store: await freshPgliteStore(server),
+        another: async () => openPgStore({ url: server.url, schema: 'public' }),
+      };
+    },
+  ],
 ])('search and DAG after writes, %s (issue 20)', (_name, create) => {
-  it('answer as a fresh engine over the same store after every kind of write', async () => {
-    const warm = await seeded(await create());
+  it('answer as a fresh engine over the same data after every kind of write, here or by another process', async () => {
+    const opened = await create();
+    const warm = await seeded(opened.store);
+    // Another process writing into the same store: the warm engine learns of its writes from the change log.
+    const other = await openCredence({ store: await opened.another(), now: NOW, scope: 'writes', cwd: dir });
     try {
       const rng = generator(20);
       const kinds = new Set<string>();
-      for (let step = 0; step < 18; step += 1) {
-        kinds.add(await writeOnce(warm, rng, step));
+      for (let step = 0; step < 24; step += 1) {
+        kinds.add(await writeOnce(rng() < 0.25 ? other : warm, rng, step));
         const seed = Math.floor(rng() * 1e9);
-        const fresh = await warm.forScope('writes');
-        const expected = await answers(fresh, generator(seed));
-        expect(await answers(warm, generator(seed))).toEqual(expected);
+        // A fresh engine over a store of its own: nothing kept in this process is shared with it.
+        const fresh = await openCredence({ store: await opened.another(), now: NOW, scope: 'writes', cwd: dir });
+        try {
+          const expected = await answers(fresh, generator(seed));
+          expect(await answers(warm, generator(seed))).toEqual(expected);
+        } finally {
+          await fresh.close();
+        }
       }
       expect(kinds.size).toBeGreaterThanOrEqual(6);
     } finally {
+      await other.close();
       await warm.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('keep the graph snapshot across a write of memories or observations, not across a recorded run', async () => {
-    const credence = await seeded(await create());
+    const credence = await seeded((await create()).store);
     try {
       const before = await credence.graphSnapshot();
       await credence.remember([{ title: 'a note', text: 'nothing about tools' }]);

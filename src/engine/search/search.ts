@@ -23,6 +23,8 @@ import {
   experienceOf,
   nearestRuns,
   judgedSearches,
+  perRuns,
+  type RunsCached,
   type JudgedSearch,
   type Calibration,
   type MemoryAdvice,
@@ -794,7 +796,7 @@ const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion',
 const SELECTION_SAMPLE = 50;
 /** How many standard errors of the paired difference another way must gain over per intent. */
 const SELECTION_MARGIN = 0.5;
-const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
+const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<DagSelection>>>();
 
 /**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
@@ -804,9 +806,8 @@ const bestSelections = new WeakMap<SearchIndex, Promise<DagSelection>>();
  * index.
  */
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
-  let found = bestSelections.get(ctx.index);
-  if (found === undefined) {
-    found = carriedOver(ctx, 'selection', async () => {
+  return perRuns(bestSelections, ctx.index, () =>
+    carriedOver(ctx, 'selection', async () => {
       const { runs } = experienceOf(ctx.index);
       const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
       for (const i of evenSample(runs.length, SELECTION_SAMPLE)) {
@@ -826,10 +827,8 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
         }
       }
       return pickSelection(scores);
-    });
-    bestSelections.set(ctx.index, found);
-  }
-  return found;
+    }),
+  );
 }
 
 /**

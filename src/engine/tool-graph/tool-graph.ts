@@ -9,12 +9,7 @@ import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
 import { isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
-import {
-  appendedEdgeEvents,
-  edgeEventsOf,
-  type ExecutionCall,
-  type ExecutionEdgeEvent,
-} from '../../core/graph/execution-edges.js';
+import { edgeEventsOf, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from '../../core/types.js';
 import {
   CallInputSchema,
@@ -32,7 +27,8 @@ import type {
   ToolGraphStore,
   WorkflowStore,
 } from '../../store/types.js';
-import { ensureWorkflows, workflowMove, workflowOf } from '../workflows/workflows.js';
+import { ensureWorkflows, workflowOf } from '../workflows/workflows.js';
+import { AppendTracker } from './append-state.js';
 
 export interface GraphContext {
   store: ToolGraphStore & ExecutionStore & WorkflowStore;
@@ -319,19 +315,23 @@ export async function appendCalls(
   const checked = parseHead(head);
   const now = ctx.now();
   const startedAt = instant(checked.startedAt, now);
-  const asExecutionCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? startedAt });
   await ensureWorkflows(ctx.store, ctx.scope);
+  // What the stored calls gave (edge events, workflow shape) is kept between appends: an append costs what its
+  // new calls cost, however long the execution (issue 20).
+  const tracker = new AppendTracker(ctx.store, ctx.scope, checked.id, startedAt);
   const report = await ctx.store.appendCalls(
     ctx.scope,
     { id: checked.id, intent: checked.intent, startedAt },
     (before) =>
-      parseAppendedCalls(typeof calls === 'function' ? calls(before) : calls, before.length).map((call) =>
+      // A function of the calls gets its own copy: the store's list is lent for the append only.
+      parseAppendedCalls(typeof calls === 'function' ? calls([...before]) : calls, before.length).map((call) =>
         toCallRecord(call, now),
       ),
-    (before, after) => appendedEdgeEvents(before.map(asExecutionCall), after.map(asExecutionCall)),
+    (before, after) => tracker.events(before, after),
     foldEdge,
-    { ...options, workflows: workflowMove },
+    { ...options, workflows: (before, after, execution) => tracker.workflows(before, after, execution) },
   );
+  tracker.commit();
   return {
     executionId: report.execution.id,
     created: report.execution.created,

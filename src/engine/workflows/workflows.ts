@@ -42,6 +42,33 @@ export interface WorkflowView {
 const lastUse = (startedAt: EpochMs, calls: readonly CallRecord[]): EpochMs =>
   calls.reduce((t, c) => (c.at === undefined ? t : Math.max(t, c.at + (c.durationMs ?? 0))), startedAt);
 
+/** What a run's merge is made of: its shape (with the shape's workflow id), whether it went well, its last use. */
+export interface RunParts {
+  shape: {
+    readonly key: string;
+    readonly tools: readonly string[];
+    readonly edges: readonly (readonly [string, string])[];
+  };
+  id: string;
+  succeeded: boolean;
+  at: EpochMs;
+}
+
+/** One run's merge into the workflow of its shape (sign -1: out of it), from its parts. */
+export function mergeOf(intent: string, parts: RunParts, sign: 1 | -1): WorkflowMerge {
+  const m: WorkflowMerge = {
+    id: parts.id,
+    key: parts.shape.key,
+    tools: parts.shape.tools,
+    edges: parts.shape.edges,
+    runs: sign,
+    successes: sign * (parts.succeeded ? 1 : 0),
+    at: parts.at,
+  };
+  if (sign > 0) m.intent = intent;
+  return m;
+}
+
 /**
  * One run's merge into the workflow of its shape (sign -1: out of it), built as one object since recording makes
  * one per run. The id is hashed each time: about 1 µs, less than a cache of recent keys cost.
@@ -55,20 +82,12 @@ function merge(
 ): WorkflowMerge {
   const shape = workflowShape(calls);
   const succeeded = runSucceeded(confidence === undefined ? { calls } : { calls, confidence });
-  const m: WorkflowMerge = {
-    id: workflowId(shape.key),
-    key: shape.key,
-    tools: shape.tools,
-    edges: shape.edges,
-    runs: sign,
-    successes: sign * (succeeded ? 1 : 0),
-    at: lastUse(startedAt, calls),
-  };
-  if (sign > 0) m.intent = intent;
-  return m;
+  return mergeOf(intent, { shape, id: workflowId(shape.key), succeeded, at: lastUse(startedAt, calls) }, sign);
 }
 
-const learnable = (intent: string, calls: readonly CallRecord[]): boolean => intent.trim() !== '' && calls.length > 0;
+/** Whether a run merges into a workflow at all: it has an intent and a call. */
+export const learnable = (intent: string, calls: { readonly length: number }): boolean =>
+  intent.trim() !== '' && calls.length > 0;
 
 /** The merge of one recorded execution into its workflow; none without an intent or a call. */
 export const workflowOf: WorkflowOf = (e: ExecutionRecord) =>

@@ -24,6 +24,7 @@ import {
   toEmbedding,
   toEmbeddingStamp,
   toExecution,
+  toFit,
   toFeedback,
   toInstinct,
   toMemory,
@@ -64,6 +65,7 @@ import {
   type SkillRecord,
   type Store,
   type StoredEmbedding,
+  type StoredFit,
   type TableCounts,
   type ToolRecord,
   type ToolUpsert,
@@ -1526,6 +1528,22 @@ export class PgStore implements Store {
       `INSERT INTO hook_sessions (scope, session_id, turn, state, updated_at) VALUES ($1, $2, 0, $3, $4)
        ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
       [scope, session, json(state), at],
+    );
+  }
+
+  // ---- fits measured on replays (migration 9) --------------------------------------------------
+
+  async getFit(scope: string, name: string): Promise<StoredFit | undefined> {
+    const row = (await this.#rows('SELECT * FROM fits WHERE scope = $1 AND name = $2', [scope, name]))[0];
+    return row === undefined ? undefined : toFit(row);
+  }
+
+  async putFit(scope: string, fit: StoredFit): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO fits (scope, name, runs, tools, revision, value, fitted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (scope, name) DO UPDATE SET runs = excluded.runs, tools = excluded.tools,
+         revision = excluded.revision, value = excluded.value, fitted_at = excluded.fitted_at`,
+      [scope, fit.name, fit.runs, fit.tools, fit.revision, fit.value, fit.fittedAt],
     );
   }
 

@@ -29,6 +29,7 @@ import {
   toEmbedding,
   toEmbeddingStamp,
   toExecution,
+  toFit,
   toFeedback,
   toInstinct,
   toMemory,
@@ -51,6 +52,7 @@ import {
   type EmbeddingStamp,
   type EpochMs,
   type StoredEmbedding,
+  type StoredFit,
   type EdgeRecord,
   type ExecutionBatchItem,
   type ExecutionRecord,
@@ -1210,6 +1212,30 @@ export class SqliteStore implements Store {
         session,
         json(state),
         at,
+      ),
+    );
+  }
+
+  // ---- fits measured on replays (migration 9) --------------------------------------------------
+
+  async getFit(scope: string, name: string): Promise<StoredFit | undefined> {
+    const row = this.#stmt('SELECT * FROM fits WHERE scope = ? AND name = ?').get(scope, name) as Row | undefined;
+    return row === undefined ? undefined : toFit(row);
+  }
+
+  async putFit(scope: string, fit: StoredFit): Promise<void> {
+    this.#write(() =>
+      this.#stmt(`
+        INSERT INTO fits (scope, name, runs, tools, revision, value, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (scope, name) DO UPDATE SET runs = excluded.runs, tools = excluded.tools,
+          revision = excluded.revision, value = excluded.value, fitted_at = excluded.fitted_at`).run(
+        scope,
+        fit.name,
+        fit.runs,
+        fit.tools,
+        fit.revision,
+        fit.value,
+        fit.fittedAt,
       ),
     );
   }
