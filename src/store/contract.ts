@@ -666,8 +666,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('appendCalls gives build the calls already stored, so a new call can consume an earlier one', async () => {
         const store = await fresh();
         const seen: (readonly CallRecord[])[] = [];
+        // The lists are lent for the call (a store may grow them for the next append): kept as copies.
         const build = (calls: readonly CallRecord[]) => (before: readonly CallRecord[]) => {
-          seen.push(before);
+          seen.push([...before]);
           return [...calls];
         };
         await store.appendCalls('p', HEAD, build(SESSION.slice(0, 3)), learnAppended, foldEdge);
@@ -675,7 +676,7 @@ export function runStoreContract(options: StoreContractOptions): void {
           'p',
           HEAD,
           (before) => {
-            seen.push(before);
+            seen.push([...before]);
             const producer = before.findLastIndex((c) => c.tool === 'read_file');
             return [sessionCall('parse_json', 3, { consumes: [producer] })];
           },

@@ -390,7 +390,9 @@ export interface ExecutionStore {
    * calls are stored at the next indexes (`firstIndex` on); `execution.calls` counts the execution's
    * calls after the append. Every text is scrubbed as `recordExecutions` scrubs it, and `build` and
    * `learn` see the calls as stored. Two writers appending to one execution never lose a call or
-   * count an edge twice; when `build` or `learn` throws, nothing is stored.
+   * count an edge twice; when `build` or `learn` throws, nothing is stored. The `before` and `after`
+   * lists are lent for the call: a store may keep them and grow them for the next append (so that an
+   * append reads and copies no more than its new calls), so a callback copies what it keeps.
    */
   appendCalls(
     scope: string,

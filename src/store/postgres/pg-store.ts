@@ -86,6 +86,7 @@ import {
   type PgVectorMode,
   type PgVectorState,
 } from './pgvector.js';
+import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 import { redactUrl } from './redact-url.js';
@@ -283,6 +284,8 @@ export class PgStore implements Store {
   readonly vectorReason: string;
   readonly #pool: pg.Pool;
   readonly #policy: StorePolicy;
+  /** The calls of the executions appended to last (store/calls-cache). */
+  readonly #calls = new ExecutionCallsCache();
   /** The qualified `<#>` operator and vector type, when pgvector ranks. */
   readonly #vectorSql: { op: string; type: string } | undefined;
   #closed = false;
@@ -796,7 +799,8 @@ export class PgStore implements Store {
     options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
-    return this.#tx(async (c) => {
+    // When the append fails, the execution's kept calls are forgotten (their spare list may have grown).
+    const report = await this.#tx(async (c) => {
       await this.#markHookEventsDone(c, scope, options.dequeue ?? []);
       const doc = fts5Document([head.intent]);
       const created =
@@ -817,11 +821,30 @@ export class PgStore implements Store {
           c,
         )
       )[0] as Row;
-      const before = (
-        await this.#rows('SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx', [scope, head.id], c)
-      ).map(toCall);
-      const added = build(before).map((call) => this.#policy.scrub(call));
-      const after = [...before, ...added];
+      // The kept calls when the stored last call is still their last (store/calls-cache), else every row.
+      const lastRow = (
+        await this.#rows(
+          'SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx DESC LIMIT 1',
+          [scope, head.id],
+          c,
+        )
+      )[0];
+      const before =
+        this.#calls.get(
+          scope,
+          head.id,
+          lastRow === undefined ? 0 : Number(lastRow.idx) + 1,
+          lastRow === undefined ? undefined : toCall(lastRow),
+        ) ??
+        (
+          await this.#rows(
+            'SELECT * FROM calls WHERE scope = $1 AND execution_id = $2 ORDER BY idx',
+            [scope, head.id],
+            c,
+          )
+        ).map(toCall);
+      const added = build(before).map((call) => storedCall(this.#policy.scrub(call)));
+      const after = this.#calls.extend(scope, head.id, before, added);
       const events = learn(before, after).map((event) => this.#policy.scrub(event));
       const startedAt = Number(row.started_at);
       const ended = endedAt(added, created || row.ended_at == null ? startedAt : Number(row.ended_at));
@@ -843,8 +866,15 @@ export class PgStore implements Store {
         newTools,
         edges: [...edges.values()],
         execution: { id: head.id, created, firstIndex: before.length, calls: after.length },
+        before,
+        after,
       };
+    }).catch((error: unknown) => {
+      this.#calls.failed(scope, head.id);
+      throw error;
     });
+    this.#calls.committed(scope, head.id, report.before, report.after);
+    return { newTools: report.newTools, edges: report.edges, execution: report.execution };
   }
 
   async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
@@ -1554,6 +1584,7 @@ export class PgStore implements Store {
   }
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
+    this.#calls.clear();
     return this.#tx((c) => importPgRows(c, table, rows, this.#policy.scrub));
   }
 

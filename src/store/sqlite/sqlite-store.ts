@@ -79,6 +79,7 @@ import {
   type VectorIndexHeader,
 } from '../types.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
+import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
@@ -223,6 +224,8 @@ export class SqliteStore implements Store {
   #edgeCache = new Map<string, { edges: Map<string, EdgeRecord>; complete: boolean }>();
   #edgeCacheSize = 0;
   #dataVersion = -1;
+  /** The calls of the executions appended to last (store/calls-cache). */
+  readonly #calls = new ExecutionCallsCache();
 
   static {
     construct = (db, location, policy) => new SqliteStore(db, location, policy);
@@ -647,7 +650,7 @@ export class SqliteStore implements Store {
     options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
-    const report = this.#write(() => {
+    const report = this.#appending(scope, head.id, () => {
       // The hook events these calls came from leave the queue in the same transaction: never twice, never lost.
       this.#markHookEventsDone(scope, options.dequeue ?? []);
       // Inside the IMMEDIATE transaction: no other writer can append between this read and the inserts.
@@ -655,11 +658,9 @@ export class SqliteStore implements Store {
         scope,
         head.id,
       ) as Row | undefined;
-      const before = (
-        this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, head.id) as Row[]
-      ).map(toCall);
-      const added = build(before).map((call) => this.#policy.scrub(call));
-      const after = [...before, ...added];
+      const before = this.#callsBefore(scope, head.id);
+      const added = build(before).map((call) => storedCall(this.#policy.scrub(call)));
+      const after = this.#calls.extend(scope, head.id, before, added);
       const events = learn(before, after).map((event) => this.#policy.scrub(event));
       const startedAt = row === undefined ? head.startedAt : Number(row.started_at);
       const ended = endedAt(added, row === undefined || row.ended_at == null ? startedAt : Number(row.ended_at));
@@ -689,10 +690,43 @@ export class SqliteStore implements Store {
         edges,
         execution: { id: head.id, created: row === undefined, firstIndex: before.length, calls: after.length },
         version: this.#dataVersionNow(),
+        before,
+        after,
       };
     });
     this.#cacheCommitted(scope, report.edges, report.version);
+    this.#calls.committed(scope, head.id, report.before, report.after);
     return { newTools: report.newTools, edges: [...report.edges.values()], execution: report.execution };
+  }
+
+  /** Runs an append's write transaction; when it fails, the execution's kept calls are forgotten. */
+  #appending<T>(scope: string, id: string, fn: () => T): T {
+    try {
+      return this.#write(fn);
+    } catch (error) {
+      this.#calls.failed(scope, id);
+      throw error;
+    }
+  }
+
+  /**
+   * The calls already stored for an execution, inside the append's transaction: the kept list when its
+   * last call is still the stored last one (store/calls-cache), else every row.
+   */
+  #callsBefore(scope: string, id: string): readonly CallRecord[] {
+    const lastRow = this.#stmt(
+      'SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx DESC LIMIT 1',
+    ).get(scope, id) as Row | undefined;
+    const kept = this.#calls.get(
+      scope,
+      id,
+      lastRow === undefined ? 0 : Number(lastRow.idx) + 1,
+      lastRow === undefined ? undefined : toCall(lastRow),
+    );
+    if (kept !== undefined) return kept;
+    return (
+      this.#stmt('SELECT * FROM calls WHERE scope = ? AND execution_id = ? ORDER BY idx').all(scope, id) as Row[]
+    ).map(toCall);
   }
 
   async getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined> {
@@ -1248,6 +1282,7 @@ export class SqliteStore implements Store {
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
     const inserted = this.#write(() => importSqliteRows((sql) => this.#stmt(sql), table, rows, this.#policy.scrub));
+    this.#calls.clear();
     // Edges written behind the cache's back: it learns them again from the table.
     if (table === 'edges') {
       this.#edgeCache.clear();
