@@ -27,7 +27,7 @@ import {
   type RecallRequest,
   type RecallResult,
 } from './recall/recall.js';
-import { buildRecallIndex } from './recall/recall-index.js';
+import { ScopeIndexes } from './index/scope-indexes.js';
 import {
   formatIssues,
   MemoryInputSchema,
@@ -180,6 +180,7 @@ export class Credence {
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
+  #scopeIndexes: ScopeIndexes | undefined;
   #snapshot: Promise<GraphSnapshot> | undefined;
   /** The store's revision the graph snapshot and the search index reflect. */
   #graphRevision: number | undefined;
@@ -330,14 +331,23 @@ export class Credence {
     return this.#store.activityByDay(this.scope, { now, days });
   }
 
+  /**
+   * The scope's persistent vector indexes (engine/index, issue 20): kept for the engine's life, each brought up to
+   * date from the store's change log before a query, whoever wrote.
+   */
+  get #indexes(): ScopeIndexes {
+    this.#scopeIndexes ??= new ScopeIndexes({
+      store: this.#store,
+      scope: this.scope,
+      embedder: this.embedder,
+      root: this.root,
+    });
+    return this.#scopeIndexes;
+  }
+
   async #recallContext(): Promise<RecallContext> {
-    if (this.#recallIndex === undefined) {
-      const building = buildRecallIndex(this.#store, this.scope, this.embedder, this.root);
-      this.#recallIndex = building;
-      building.catch(() => {
-        if (this.#recallIndex === building) this.#recallIndex = undefined;
-      });
-    }
+    // The vectors stay current by themselves; recall reads its candidates by id.
+    this.#recallIndex ??= Promise.resolve({ vectors: this.#indexes.recallVectors(), root: this.root });
     return {
       store: this.#store,
       scope: this.scope,
@@ -520,7 +530,13 @@ export class Credence {
     await this.#catchUp();
     if (this.#index === undefined) {
       const building = this.graphSnapshot().then((snapshot) =>
-        buildSearchIndex({ store: this.#store, scope: this.scope, embedder: this.embedder, graph: snapshot }),
+        buildSearchIndex({
+          store: this.#store,
+          scope: this.scope,
+          embedder: this.embedder,
+          graph: snapshot,
+          vectors: { tools: this.#indexes.toolVectors(), executions: this.#indexes.executionVectors() },
+        }),
       );
       this.#index = building;
       building.catch(() => {

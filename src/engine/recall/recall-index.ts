@@ -32,7 +32,7 @@ export async function buildRecallIndex(
   scope: string,
   embedder: EmbeddingProvider,
   root?: string,
-): Promise<RecallIndex> {
+): Promise<RecallIndex & { items: Map<string, Recallable> }> {
   const [stored, observations, executions] = await Promise.all([
     store.listMemories(scope),
     store.listObservations(scope),

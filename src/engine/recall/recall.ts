@@ -6,6 +6,8 @@
  * score is in the result.
  */
 import { buildFtsQuery } from '../../core/text/fts-query.js';
+import { scrubText } from '../../core/security/scrub.js';
+import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from '../../core/types.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
@@ -19,6 +21,7 @@ import type {
   MemoryStore,
   ObservationRecord,
   ObservationStore,
+  RevisionStore,
   StoreMeta,
 } from '../../store/types.js';
 
@@ -54,9 +57,15 @@ export interface Recallable {
 }
 
 export interface RecallIndex {
-  items: Map<string, Recallable>;
+  /**
+   * Everything recall can return, by key, when the index holds it (a full build: benches); without it, recall reads
+   * its candidates alone by id (the engine's persistent index, issue 20).
+   */
+  items?: Map<string, Recallable>;
   /** In memory, or the store when the database ranks vectors (pgvector). */
   vectors: VectorSource;
+  /** The project root: an instinct's or skill's file there holds its current text (read for candidates). */
+  root?: string;
 }
 
 export interface RecallRequest {
@@ -153,7 +162,7 @@ export function termShare(queryWords: readonly string[], item: Recallable): numb
 }
 
 export interface RecallContext {
-  store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & StoreMeta;
+  store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & RevisionStore & StoreMeta;
   scope: string;
   /**
    * Everything recall can return, with embeddings. Without it (the hooks, which must start fast),
@@ -184,15 +193,17 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   ]);
   const best = Math.max(0, ...[...bm25.values()].map(Math.abs));
   // Without an index, the items are the hits themselves.
-  const items: ReadonlyMap<string, Recallable> =
-    index?.items ??
+  const hitItems = async (): Promise<Map<string, Recallable>> =>
     new Map(
       [
         ...memoryHits.map((h) => memoryItem(h.memory)),
         ...observationHits.map((h) => observationItem(h.observation)),
-        ...(await Promise.all(executionHits.map((h) => ctx.store.getExecution(ctx.scope, h.id))))
-          .filter((e): e is ExecutionRecord => e !== undefined)
-          .map(executionItem),
+        ...(
+          await ctx.store.getExecutionsByIds(
+            ctx.scope,
+            executionHits.map((h) => h.id),
+          )
+        ).map(executionItem),
       ].map((i) => [i.key, i]),
     );
   // BM25 alone does not read the embeddings for ranking: only its hits get a similarity (for labels).
@@ -206,7 +217,16 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
           })()
         : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
-  const ranked = [...new Set([...bm25.keys(), ...similar.top])]
+  const candidates = [...new Set([...bm25.keys(), ...similar.top])];
+  const items: ReadonlyMap<string, Recallable> =
+    index === undefined
+      ? await hitItems()
+      : (index.items ??
+        (await candidateItems(ctx, index.root, candidates, {
+          memories: memoryHits.map((h) => h.memory),
+          observations: observationHits.map((h) => h.observation),
+        })));
+  const ranked = candidates
     .map((k2) => items.get(k2))
     .filter((i): i is Recallable => i !== undefined)
     .map((item) => {
@@ -268,6 +288,51 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       },
     };
   });
+}
+
+/**
+ * The recallable items of `keys`, read by id (the FTS hits already hold their memories and observations); an
+ * instinct's or skill's text from its file inside `root`, as a full index reads it.
+ */
+async function candidateItems(
+  ctx: RecallContext,
+  root: string | undefined,
+  keys: readonly string[],
+  hits: { memories: readonly MemoryRecord[]; observations: readonly ObservationRecord[] },
+): Promise<Map<string, Recallable>> {
+  const wanted = { memory: [] as string[], observation: [] as string[], execution: [] as string[] };
+  const memories = new Map(hits.memories.map((m) => [m.id, m]));
+  const observations = new Map(hits.observations.map((o) => [o.id, o]));
+  for (const k2 of keys) {
+    const at = k2.indexOf(':');
+    const kind = k2.slice(0, at);
+    const id = k2.slice(at + 1);
+    if (kind === 'observation') {
+      if (!observations.has(id)) wanted.observation.push(id);
+    } else if (kind === 'execution') wanted.execution.push(id);
+    else if (!memories.has(id)) wanted.memory.push(id);
+  }
+  const [moreMemories, moreObservations, executions] = await Promise.all([
+    ctx.store.getMemoriesByIds(ctx.scope, wanted.memory),
+    ctx.store.getObservationsByIds(ctx.scope, wanted.observation),
+    ctx.store.getExecutionsByIds(ctx.scope, wanted.execution),
+  ]);
+  const items = [
+    ...[...memories.values(), ...moreMemories].map((m) => memoryItem(withLearnedText(root, m))),
+    ...[...observations.values(), ...moreObservations].map(observationItem),
+    ...executions.map(executionItem),
+  ];
+  return new Map(items.map((i) => [i.key, i]));
+}
+
+/** A memory with the text of its instinct's or skill's file inside `root`, when it has one there. */
+export function withLearnedText(root: string | undefined, m: MemoryRecord): MemoryRecord {
+  if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return m;
+  try {
+    return { ...m, text: scrubText(readFileInsideRoot(root, m.path)).text };
+  } catch {
+    return m;
+  }
 }
 
 /** A stable id for a memory added without one: the hash of its title and text. */

@@ -65,7 +65,8 @@ export const toolText = (tool: ToolRecord): string => `${tool.id}\n${tool.descri
 
 /**
  * Embeds what is missing or stale for `kind` and stores it. Returns every vector by id, or with
- * `vectors: false` (the store ranks them) reads only the stored stamps and returns the new ones.
+ * `vectors: false` (the store ranks them) reads only the stored stamps and returns the new ones. With `only`,
+ * reads the stored embeddings of `items` alone (a delta), not the kind's whole table.
  */
 export async function ensureEmbeddings(
   store: EmbeddingStore,
@@ -73,14 +74,21 @@ export async function ensureEmbeddings(
   embedder: EmbeddingProvider,
   kind: EmbeddingKind,
   items: readonly { id: string; text: string }[],
-  options: { vectors?: boolean } = {},
+  options: { vectors?: boolean; only?: boolean } = {},
 ): Promise<Map<string, Float32Array>> {
   const withVectors = options.vectors ?? true;
+  const read =
+    options.only === true
+      ? await store.getEmbeddingsFor(
+          scope,
+          kind,
+          items.map((i) => i.id),
+        )
+      : withVectors
+        ? await store.getEmbeddings(scope, kind)
+        : await store.getEmbeddingStamps(scope, kind);
   const stored = new Map<string, { modelKey: string; textHash: string; vector?: Float32Array }>(
-    (withVectors ? await store.getEmbeddings(scope, kind) : await store.getEmbeddingStamps(scope, kind)).map((e) => [
-      e.refId,
-      e,
-    ]),
+    read.map((e) => [e.refId, e]),
   );
   const vectors = new Map<string, Float32Array>();
   const missing: { id: string; text: string; hash: string }[] = [];
@@ -149,16 +157,25 @@ export async function buildSearchIndex(input: {
   scope: string;
   embedder: EmbeddingProvider;
   graph: GraphSnapshot;
+  /**
+   * The tools' and runs' vectors, kept by the caller (the engine's persistent indexes, engine/index): else built
+   * here from every tool and run.
+   */
+  vectors?: { tools: VectorSource; executions: VectorSource };
 }): Promise<SearchIndex> {
   const { store, scope, embedder, graph } = input;
   const { tools } = graph;
   const executions = await store.listExecutions(scope);
-  const toolVectors = await buildVectorSource(store, scope, embedder, [
-    { kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
-  ]);
-  const executionVectors = await buildVectorSource(store, scope, embedder, [
-    { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })) },
-  ]);
+  const toolVectors =
+    input.vectors?.tools ??
+    (await buildVectorSource(store, scope, embedder, [
+      { kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
+    ]));
+  const executionVectors =
+    input.vectors?.executions ??
+    (await buildVectorSource(store, scope, embedder, [
+      { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })) },
+    ]));
   return {
     tools,
     toolIds: new Set(tools.map((t) => t.id)),

@@ -77,19 +77,28 @@ export function similarityOf(
   return out;
 }
 
-/** Scores every row against `query` in one pass and keeps the `k` best (a bounded insertion list). */
+/**
+ * Scores every row against `query` in one pass and keeps the `k` best (a bounded insertion list), ties by key
+ * (code-unit order), so the result does not depend on the order of the rows (an incremental index keeps none).
+ */
 export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k: number): SimilarityScan {
   const n = query === undefined || m.dim === 0 ? 0 : m.ids.length;
   const values = new Float64Array(n);
   const dim = Math.min(m.dim, query?.length ?? 0);
   const best: number[] = [];
   const q = query as Float32Array;
+  const { ids } = m;
+  /** Whether row `a` (score `s`) ranks before row `b`. */
+  const before = (s: number, a: number, b: number): boolean => {
+    const t = values[b] as number;
+    return s > t || (s === t && (ids[a] as string) < (ids[b] as string));
+  };
   for (let i = 0; i < n; i += 1) {
     const s = dotUnrolled(m.data, i * m.dim, q, dim);
     values[i] = s;
-    if (best.length < k || s > (values[best[best.length - 1] as number] as number)) {
+    if (best.length < k || before(s, i, best[best.length - 1] as number)) {
       let at = best.length;
-      while (at > 0 && (values[best[at - 1] as number] as number) < s) at -= 1;
+      while (at > 0 && before(s, i, best[at - 1] as number)) at -= 1;
       best.splice(at, 0, i);
       if (best.length > k) best.pop();
     }
@@ -136,7 +145,7 @@ const NEAREST_MARGIN = 8;
  * `keys` maps each key the caller knows to its stored row, in the order a matrix of them would
  * have; rows outside it (written since) are not results.
  *
- * The top `k` is the one the in-memory scan finds: the same scores, ties in key order. The database
+ * The top `k` is the one the in-memory scan finds: the same scores, ties by key. The database
  * ranks in float32, so a fetch settles the top `k` only when `k` known keys came back and the
  * `k`-th is better than anything left unfetched can be (the last row's database score plus the
  * float32 error of an inner product of unit vectors); else twice as many rows are fetched.
@@ -153,7 +162,6 @@ export function storeSource(input: {
     throw new Error(`the ${store.kind} store cannot rank vectors (vectorRanking ${store.vectorRanking})`);
   const kinds = [...new Set([...keys.values()].map((k) => k.kind))];
   const keyOf = new Map([...keys].map(([key, row]) => [`${row.kind}\u0000${row.refId}`, key]));
-  const order = new Map([...keys.keys()].map((key, i) => [key, i]));
   const rowsOf = (ids: Iterable<string>) =>
     [...new Set(ids)]
       .map((id) => keys.get(id))
@@ -190,7 +198,7 @@ export function storeSource(input: {
           values.set(key, value);
           if (row.rank >= 0) ranked.push({ key, value });
         }
-        ranked.sort((a, b) => b.value - a.value || (order.get(a.key) as number) - (order.get(b.key) as number));
+        ranked.sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
         const kth = ranked[want - 1]?.value;
         const exhausted = fetched < limit;
         const settled = want === 0 || (kth !== undefined && last !== undefined && kth > last + slack);

@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshPgliteStore, startPglite, type PgliteServer } from '../../../test/pglite.js';
+import { engineStore, openCredence, type Credence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import type { Store } from '../../store/types.js';
+import { ScopeIndexes } from './scope-indexes.js';
+
+// Issue 20: the persistent vector indexes, brought up to date from the change log after any sequence of writes
+// (through the engine, or straight into the store as another process writes), answer recall and tool search
+// exactly as a fresh engine does (which reads the persisted matrices) and as a full rebuild does (none persisted).
+
+const NOW = '2026-03-03T10:00:00Z';
+const SCOPE = 'vi';
+const dir = mkdtempSync(join(tmpdir(), 'credence-vector-index-'));
+const servers: PgliteServer[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const WORDS = ['redis', 'cache', 'deploy', 'kubernetes', 'invoice', 'email', 'parse', 'image', 'token', 'refresh'];
+const MORE = ['policy', 'eviction', 'cluster', 'billing', 'inbox', 'json', 'resize', 'auth', 'rotate', 'queue'];
+
+/** A small seeded generator: the same seed, the same sequence of writes and queries. */
+function generator(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const pick = <T>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+const phrase = (rng: () => number, n: number) =>
+  Array.from({ length: n }, () => pick(rng, rng() < 0.5 ? WORDS : MORE)).join(' ');
+
+async function answers(credence: Credence, queries: readonly string[]) {
+  const out = [];
+  for (const q of queries) {
+    out.push({
+      recall: await credence.recall(q, { track: false, limit: 8 }),
+      bm25: await credence.recall(q, { track: false, limit: 8, bm25Weight: 1 }),
+      tools: (await credence.searchTools(q, { track: false, limit: 8 })).map((r) => [r.tool, r.semantic, r.score]),
+    });
+  }
+  return out;
+}
+
+/** Every row of every index, by key: the key, and its vector (none when the store ranks vectors). */
+async function rows(indexes: ScopeIndexes) {
+  const all = [indexes.memory, indexes.observation, indexes.execution, indexes.tool, indexes.task];
+  await indexes.refresh(all);
+  return all.map((index) => {
+    const m = index.matrix();
+    return [...m.row]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, r]) => [key, Array.from(m.data.subarray(r * m.dim, (r + 1) * m.dim))]);
+  });
+}
+
+async function run(store: Store, other: Store, seed: number, steps: number): Promise<void> {
+  const rng = generator(seed);
+  const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+  // Kept across every write, as a long-lived server keeps its indexes.
+  const kept = new ScopeIndexes({ store, scope: SCOPE, embedder: credence.embedder });
+  const remembered: string[] = [];
+  let tools = 0;
+  for (let step = 0; step < steps; step += 1) {
+    const op = Math.floor(rng() * 9);
+    if (op === 0 || remembered.length === 0) {
+      const { ids } = await credence.remember([
+        { title: phrase(rng, 2), text: phrase(rng, 6), tags: [phrase(rng, 1)] },
+      ]);
+      remembered.push(...ids);
+    } else if (op === 1) {
+      // The same memory, its text changed.
+      await credence.remember([{ id: pick(rng, remembered), title: phrase(rng, 2), text: phrase(rng, 5) }]);
+    } else if (op === 2) {
+      const id = remembered.splice(Math.floor(rng() * remembered.length), 1)[0] as string;
+      await credence.forget(id);
+    } else if (op === 3) {
+      await credence.observe([
+        {
+          timestamp: '2026-03-01T10:00:00Z',
+          type: 'pattern',
+          observation: phrase(rng, 5),
+          evidence: [phrase(rng, 3)],
+          confidence: 0.6,
+        },
+      ]);
+    } else if (op === 4) {
+      await credence.recordExecution({
+        intent: phrase(rng, 4),
+        startedAt: Date.parse(NOW) - 3_600_000,
+        calls: [{ tool: `tool_${Math.floor(rng() * 6)}`, status: 'success' }],
+      });
+    } else if (op === 5) {
+      await credence.appendCalls({ id: `session-${step % 2}`, intent: phrase(rng, 3) }, [
+        { tool: `tool_${Math.floor(rng() * 6)}`, status: 'success' },
+      ]);
+    } else if (op === 6) {
+      tools += 1;
+      await credence.addTools([
+        { id: `tool_${tools % 8}`, description: `${phrase(rng, 4)} (${tools})` },
+        { id: `tool_new_${tools}`, description: phrase(rng, 3) },
+      ]);
+    } else if (op === 7) {
+      // Another process writes straight into the store: a memory, an observation gone, a tool renamed.
+      await other.upsertMemories(SCOPE, [
+        {
+          id: `other-${step}`,
+          category: 'note',
+          title: phrase(rng, 2),
+          text: phrase(rng, 6),
+          tags: [],
+          createdAt: Date.parse(NOW),
+          updatedAt: Date.parse(NOW),
+        },
+      ]);
+      remembered.push(`other-${step}`);
+      const observations = await other.listObservations(SCOPE);
+      if (observations.length > 0) await other.deleteObservation(SCOPE, pick(rng, observations).id);
+      await other.upsertTools(SCOPE, [{ id: `tool_${step % 6}`, description: phrase(rng, 5) }]);
+    } else {
+      const id = remembered.splice(Math.floor(rng() * remembered.length), 1)[0];
+      if (id !== undefined) await other.deleteMemory(SCOPE, id);
+    }
+    if (step % 6 !== 5) continue;
+    const queries = [phrase(rng, 2), phrase(rng, 3), pick(rng, WORDS)];
+    const warm = await answers(credence, queries);
+    const keptRows = await rows(kept);
+    // A new process: the persisted matrices and the change since.
+    const fresh = await openCredence({ store: other, scope: SCOPE, now: NOW });
+    expect(await answers(fresh, queries)).toEqual(warm);
+    // A rebuild from nothing persisted.
+    await engineStore(credence).deleteVectorIndex(SCOPE);
+    const rebuilt = await openCredence({ store: other, scope: SCOPE, now: NOW });
+    expect(await answers(rebuilt, queries)).toEqual(warm);
+    // Row for row, the same keys and vectors as a build from nothing.
+    await engineStore(credence).deleteVectorIndex(SCOPE);
+    expect(await rows(new ScopeIndexes({ store: other, scope: SCOPE, embedder: credence.embedder }))).toEqual(keptRows);
+    // And the warm engine still answers the same after the rebuild wrote its matrices over.
+    expect(await answers(credence, queries)).toEqual(warm);
+  }
+}
+
+describe('persistent vector indexes after any sequence of writes', () => {
+  it('answer as a fresh engine and a full rebuild do, on SQLite (a second connection as another process)', async () => {
+    const path = join(dir, 'store.db');
+    const store = openSqliteStore({ path });
+    const other = openSqliteStore({ path });
+    try {
+      await run(store, other, 20, 36);
+      await run(store, other, 7, 24);
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  }, 60_000);
+
+  it('answer as a fresh engine and a full rebuild do, on PostgreSQL (PGlite, vectors ranked by pgvector)', async () => {
+    const server = await startPglite({ vector: true });
+    servers.push(server);
+    const store = await freshPgliteStore(server);
+    try {
+      await run(store, store, 20, 18);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
