@@ -186,6 +186,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         await store.upsertMemories('beta', [memory()]);
         await store.putEdge('zeta', edge());
         expect(await store.listScopes()).toEqual(['Alpha', 'beta', 'zeta']);
+        // Several scopes in one table, each found (the stores skip from one scope to the next along an index).
+        for (const scope of ['mid', 'Alpha', 'a', 'zz']) await store.upsertTools(scope, [{ id: 't' }]);
+        await store.upsertMemories('gamma', [memory()]);
+        expect(await store.listScopes()).toEqual(['Alpha', 'a', 'beta', 'gamma', 'mid', 'zeta', 'zz']);
       });
     });
 

@@ -157,12 +157,10 @@ export async function toolPayload(credence: Credence, id: string) {
   };
 }
 
-function bandCounts(values: Iterable<number>) {
+/** How many of `bands` (band names, e.g. `bandOf` of each confidence) are in each band, lowest band first. */
+function bandCounts(bands: readonly string[]) {
   const counts = new Map<string, number>();
-  for (const v of values) {
-    const band = bandOf(v);
-    counts.set(band, (counts.get(band) ?? 0) + 1);
-  }
+  for (const band of bands) counts.set(band, (counts.get(band) ?? 0) + 1);
   return CONFIDENCE_BANDS.map((b) => ({
     band: b.band,
     action: b.action,
@@ -214,9 +212,11 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     before += s.newEdges;
     s.edgesSoFar = before;
   }
+  // Each edge placed in its band once, for the totals and per type.
+  const edgeBands = views.map((v) => bandOf(v.confidence));
   const byType = EDGE_TYPES.map((type) => ({
     type,
-    bands: bandCounts(views.filter((v) => v.type === type).map((v) => v.confidence)),
+    bands: bandCounts(edgeBands.filter((_, i) => views[i]?.type === type)),
   }));
   return {
     scope,
@@ -225,11 +225,11 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     edges: {
       total: views.length,
       aboveThreshold: views.filter((v) => passesThreshold(v.confidence)).length,
-      bands: bandCounts(views.map((v) => v.confidence)),
+      bands: bandCounts(edgeBands),
       byType,
     },
-    instincts: { total: active.length, bands: bandCounts(active.map((i) => i.confidence)) },
-    skills: { total: learned.skills.length, bands: bandCounts(skillNow) },
+    instincts: { total: active.length, bands: bandCounts(active.map((i) => bandOf(i.confidence))) },
+    skills: { total: learned.skills.length, bands: bandCounts(skillNow.map(bandOf)) },
     density: {
       value: density.density,
       vertices: density.vertices,

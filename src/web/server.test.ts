@@ -250,6 +250,12 @@ describe('the dashboard server', () => {
     const { body } = await get(open, `/api/graph?scope=${scope}`);
     expect(body.nodes.id).toEqual(expect.arrayContaining(['fresh_a', 'fresh_b']));
     expect(body.stats.edges).toBeGreaterThan(0);
+    const confidence = (await get(open, `/api/confidence?scope=${scope}`)).body;
+    expect(confidence.edges.total).toBe(body.stats.edges);
+    expect(confidence.timeline.at(-1)).toMatchObject({ executions: 1, calls: 2 });
+    // And the next write by the other engine too (the dashboard's engine has its snapshot by now).
+    await writer.addTools([{ id: 'fresh_c', description: 'third' }]);
+    expect((await get(open, `/api/graph?scope=${scope}`)).body.nodes.id).toContain('fresh_c');
   });
 
   it('answers a non-path request target with a 400, from the dashboard alone too, and keeps serving', async () => {

@@ -212,9 +212,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     if (route === 'scopes') return sendJson(res, 200, await scopes());
     const engine = await engineFor(q.get('scope'));
-    // Another process (a hook, the CLI) may have written since: the graph and confidence pages read
-    // the store as it is now, and the engine's one snapshot (which `ask` then ranks with) is rebuilt.
-    if (route === 'graph' || route === 'confidence') engine.invalidate();
+    // Another process (a hook, the CLI) may have written since: the engine sees it by the store's revision
+    // of the scope and rebuilds only what the write touched (issue 20), so nothing is thrown away here.
     if (route === 'graph') {
       const types = parseTypes(q.get('type'));
       const min = parseNumber('min', q.get('min'), (n) => n >= 0 && n <= 1, 'a confidence in [0, 1]');
