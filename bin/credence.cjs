@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The `credence` executable: runs the compiled CLI (built by `npm install` through `prepare`).
 // `credence hook claude-code` is handled here first, without the CLI around it: a hook runs on
-// every tool call, so a PreToolUse loads nothing, and a tool event or a prompt loads one bundled
-// file (dist/hook-fast.cjs, dist/hook-prompt.cjs) through require(), without the ES module loader.
+// every tool call, so a PreToolUse loads nothing, and a tool event, a stop, a prompt or a session
+// start loads one bundled file (dist/hook-fast.cjs, dist/hook-prompt.cjs, dist/hook-start.cjs)
+// through require(), without the ES module loader. A stop and a session start hand their learning
+// to a process of their own, `credence hook claude-code --learn <event>` (src/hooks/hand-off.ts),
+// which runs from the CLI's bundle.
 'use strict';
 const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -23,13 +26,14 @@ async function hook() {
     event = undefined;
   }
   if (event === 'PreToolUse') return;
-  // A team store (CREDENCE_DATABASE_URL) needs the PostgreSQL driver, which the prompt bundle leaves out.
+  // A team store (CREDENCE_DATABASE_URL) needs the PostgreSQL driver, which the prompt and start bundles leave out.
   const team = (process.env.CREDENCE_DATABASE_URL ?? '') !== '';
-  const bundle =
-    event === 'PostToolUse' || event === 'PostToolUseFailure'
-      ? 'hook-fast.cjs'
-      : event === 'UserPromptSubmit' && !team
-        ? 'hook-prompt.cjs'
+  const bundle = ['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'SessionEnd'].includes(event)
+    ? 'hook-fast.cjs'
+    : event === 'UserPromptSubmit' && !team
+      ? 'hook-prompt.cjs'
+      : event === 'SessionStart' && !team
+        ? 'hook-start.cjs'
         : undefined;
   const fast = bundle !== undefined;
   const file = fast ? join(dist, bundle) : join(dist, 'src', 'hooks', 'claude-code.js');
@@ -147,7 +151,32 @@ async function cli() {
   process.exitCode = await run();
 }
 
-if (first === 'hook' && second === 'claude-code' && process.argv.length === 4) {
+/**
+ * The learning process a stop or a session start hands off to: the event's learning, from the CLI's
+ * bundle when it is there (the modules under dist/src otherwise). Its stderr is the hook's log.
+ */
+async function learn(event) {
+  process.exitCode = 0;
+  const bundle = join(dist, 'cli.cjs');
+  const entry = join(dist, 'src', 'hooks', 'claude-code.js');
+  let fresh = false;
+  try {
+    fresh = statSync(bundle).mtimeMs >= statSync(join(dist, 'src', 'cli', 'main.js')).mtimeMs;
+  } catch {
+    fresh = false;
+  }
+  const loaded = fresh ? loadBundle(bundle, 'hook-learn') : { exports: await import(pathToFileURL(entry).href) };
+  await loaded.exports.learnHookEvent(event);
+  process.exitCode = 0;
+  loaded.keepCache?.();
+}
+
+if (first === 'hook' && second === 'claude-code' && process.argv[4] === '--learn' && process.argv.length === 6) {
+  learn(process.argv[5]).catch((error) => {
+    process.stderr.write(`credence hook: ${error?.message}\n`);
+    process.exitCode = 0;
+  });
+} else if (first === 'hook' && second === 'claude-code' && process.argv.length === 4) {
   hook().catch((error) => {
     process.stderr.write(`credence hook: ${error?.message}\n`);
     process.exitCode = 0;

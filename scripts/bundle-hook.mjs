@@ -1,12 +1,13 @@
 // Bundles what a process of the `credence` executable runs into CommonJS files that
 // bin/credence.cjs loads like require() (with V8's code cache beside each), without the ES module
-// loader: dist/hook-fast.cjs (tool events: the scrubber and the spool), dist/hook-prompt.cjs
-// (prompts and session starts: the store, recall over BM25 hits, the context blocks) and
-// dist/cli.cjs (the command line: one file instead of some 220 modules; what only some commands
-// need, behind a dynamic import(), is compiled and run only when such a command runs). The prompt
-// and CLI bundles carry better-sqlite3's JavaScript too, and load its native addon from the
-// installed package when that is the bundled version (scripts/hook-sqlite.cjs); the fast bundle
-// needs no database. dist/src stays as tsc wrote it, for the library's users.
+// loader: dist/hook-fast.cjs (tool events and stops: the scrubber, the spool, the hand-off of the
+// learning), dist/hook-prompt.cjs (prompts: the store, recall over BM25 hits, the context block),
+// dist/hook-start.cjs (session starts: the store, the skills and instincts to print, the hand-off)
+// and dist/cli.cjs (the command line: one file instead of some 220 modules; what only some
+// commands need, behind a dynamic import(), is compiled and run only when such a command runs).
+// The bundles that read the store carry better-sqlite3's JavaScript too, and load its native addon
+// from the installed package when that is the bundled version (scripts/hook-sqlite.cjs); the fast
+// bundle needs no database. dist/src stays as tsc wrote it, for the library's users.
 import { readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
@@ -97,6 +98,7 @@ const noTeamStore = {
 for (const [entry, out, plugins] of [
   ['../dist/src/hooks/fast.js', '../dist/hook-fast.cjs', []],
   ['../dist/src/hooks/prompt.js', '../dist/hook-prompt.cjs', [bundledSqlite, noTeamStore]],
+  ['../dist/src/hooks/session-start.js', '../dist/hook-start.cjs', [bundledSqlite, noTeamStore]],
   ['../dist/src/cli/main.js', '../dist/cli.cjs', [bundledSqlite, lazyChildProcess]],
 ]) {
   const sqlite = plugins.includes(bundledSqlite);

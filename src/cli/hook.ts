@@ -28,3 +28,12 @@ export function registerHook(program: Command, context: () => CommandContext): v
       await main(undefined, env);
     });
 }
+
+/**
+ * The learning process a hook hands its learning to (bin/credence.cjs runs
+ * `credence hook claude-code --learn <event>` from the CLI's bundle): hooks/claude-code.
+ */
+export async function learnHookEvent(event: string): Promise<void> {
+  const { learnHookEvent: learn } = await import('../hooks/claude-code.js');
+  await learn(event);
+}

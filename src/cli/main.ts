@@ -25,6 +25,8 @@ import { terminalSafeIO } from './terminal.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
+export { learnHookEvent } from './hook.js';
+
 export function buildProgram(io: CliIO): { program: Command; context: () => CommandContext; exitCode: () => number } {
   let exitCode: number = EXIT.ok;
   const program = new Command('credence');

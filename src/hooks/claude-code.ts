@@ -6,11 +6,14 @@
  * spool (hooks/fast). UserPromptSubmit: hooks/prompt. SessionStart: learn the queue, print the skills
  * and high-confidence instincts. Stop / SubagentStop / SessionEnd: learn the queue, print nothing. A
  * busy or unopenable database leaves the spool and queue for next time: no event is lost.
+ * `runClaudeCodeHook` does all of it in the calling process; the process entry (`main`) hands the
+ * learning to a process of its own (hooks/hand-off, `learnHookEvent`) and prints the session's
+ * context from the read path (hooks/session-start), so that no hook waits for the learning.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
-import { eventTime, spoolToolEvent } from './fast.js';
+import { eventTime, spoolToolEvent, stopHook } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { openHookStore } from './open-store.js';
 import { isBusy, queueSpool } from './queue.js';
@@ -20,6 +23,8 @@ export { callEventOf, HOOK_LIMITS } from './fast.js';
 
 export interface HookIO {
   env: NodeJS.ProcessEnv;
+  /** The learning process of a hand-off: a SessionStart learns without reading the context to print. */
+  learnOnly?: boolean;
 }
 
 export interface HookOutcome {
@@ -86,7 +91,7 @@ async function runParsedHook(
       { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) },
       warn,
     );
-    if (p.event === 'SessionStart') {
+    if (p.event === 'SessionStart' && io.learnOnly !== true) {
       const { sessionContext } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
       if (context !== '') {
@@ -106,6 +111,27 @@ async function runParsedHook(
   return out;
 }
 
+/**
+ * The learning process a hook hands off to (`credence hook claude-code --learn <event>`): queues the
+ * spool and learns the queue as the event would in `runClaudeCodeHook`, printing nothing but its
+ * warnings on stderr.
+ */
+export async function learnHookEvent(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const out: HookOutcome = { stdout: '', stderr: '' };
+  try {
+    const parsed = parseHookPayload(text);
+    const warn = (line: string): void => {
+      out.stderr += `credence hook: ${line}\n`;
+    };
+    if (parsed.ok) await runParsedHook(parsed.payload, { env, learnOnly: true }, out, warn);
+    else warn(parsed.message);
+    if (out.stderr !== '') process.stderr.write(out.stderr);
+  } catch (error) {
+    process.stderr.write(`credence hook: ${(error as Error).message}\n`);
+  }
+  process.exitCode = 0;
+}
+
 /** The process entry for an already-read payload (bin/credence.cjs reads stdin itself); always exits 0. */
 export async function main(stdin?: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let text = stdin;
@@ -119,7 +145,14 @@ export async function main(stdin?: string, env: NodeJS.ProcessEnv = process.env)
     }
   }
   try {
-    const outcome = await runClaudeCodeHook(text, { env });
+    const parsed = parseHookPayload(text);
+    const event = parsed.ok ? parsed.payload.event : undefined;
+    const outcome =
+      parsed.ok && event === 'SessionStart'
+        ? await (await import('./session-start.js')).runSessionStartHook(parsed.payload, env)
+        : parsed.ok && (event === 'Stop' || event === 'SubagentStop' || event === 'SessionEnd')
+          ? { stdout: '', stderr: await stopHook(parsed.payload, env) }
+          : await runClaudeCodeHook(text, { env });
     if (outcome.stdout !== '') process.stdout.write(outcome.stdout);
     if (outcome.stderr !== '') process.stderr.write(outcome.stderr);
   } catch (error) {

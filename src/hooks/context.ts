@@ -9,6 +9,7 @@
 import { sanitizeField } from '../core/recall/memory-context.js';
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from '../engine/learning/held.js';
+import { currentSkillConfidence } from '../engine/learning/skill-confidence.js';
 import type { FeedbackStore, LearningStore } from '../store/types.js';
 
 export interface ContextOptions {
@@ -24,7 +25,6 @@ export async function sessionContext(
   scope: string,
   options: ContextOptions,
 ): Promise<string> {
-  const { currentSkillConfidence } = await import('../engine/learning/evolve.js');
   const [skills, instincts, feedback] = await Promise.all([
     store.listSkills(scope),
     store.listInstincts(scope),

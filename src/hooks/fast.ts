@@ -4,12 +4,14 @@
  * written to the spool and nothing more — no database, no scope lookup, no engine — so that a hook
  * on every tool call costs little more than starting Node. The next invocation that opens the
  * database (a prompt, a stop, a session start or end) queues it, in order, into the turn the
- * session is in then. Imports only the scrubber and node:*.
+ * session is in then. Imports only the scrubber and node:*. A Stop, SubagentStop or SessionEnd
+ * comes here too: its learning is handed to a process of its own (hooks/hand-off).
  */
 import { hookDbPath } from '../platform/paths.js';
 import { bashExitCode, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
+import { handOffLearning } from './hand-off.js';
 import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';
 import { writeStdio } from './stdio.js';
@@ -91,10 +93,30 @@ export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string |
   }
 }
 
-/** The process entry for a tool event (bin/credence.cjs has read stdin); always exits 0. */
+/**
+ * A Stop, SubagentStop or SessionEnd: the learning of the session (queue the spool, learn the
+ * queue) handed to a process of its own; returns what to say on stderr ('' when all is well).
+ */
+export async function stopHook(p: HookPayload, env: NodeJS.ProcessEnv): Promise<string> {
+  const db = hookDbPath(env);
+  if (!db.ok) return `credence hook: ${db.message}\n`;
+  let said = '';
+  const problem = await handOffLearning(p, env, db.path, (text) => {
+    said += text;
+  });
+  return `${said}${problem === undefined ? '' : `credence hook: ${problem}\n`}`;
+}
+
+/** The process entry for a tool event or a stop (bin/credence.cjs has read stdin); always exits 0. */
 export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const parsed = parseHookPayload(stdin);
-  const problem = parsed.ok ? spoolToolEvent(parsed.payload, env) : parsed.message;
-  if (problem !== undefined) writeStdio(2, `credence hook: ${problem}\n`);
+  const event = parsed.ok ? parsed.payload.event : undefined;
+  if (parsed.ok && (event === 'Stop' || event === 'SubagentStop' || event === 'SessionEnd')) {
+    const said = await stopHook(parsed.payload, env);
+    if (said !== '') writeStdio(2, said);
+  } else {
+    const problem = parsed.ok ? spoolToolEvent(parsed.payload, env) : parsed.message;
+    if (problem !== undefined) writeStdio(2, `credence hook: ${problem}\n`);
+  }
   process.exitCode = 0;
 }

@@ -120,7 +120,8 @@ describe('credence dump and restore', () => {
   beforeAll(() => {
     mkdirSync(project);
     expect(spawnSync('git', ['init', '-q'], { cwd: project }).status).toBe(0);
-    const env = { CREDENCE_DB: source };
+    // A stop's learning (its own process) is waited for: the store moved must hold what it learned.
+    const env = { CREDENCE_DB: source, CREDENCE_HOOK_WAIT: '1' };
     const ok = (args: string[], input?: string) => {
       const r = credence(args, { env, ...(input === undefined ? {} : { input }) });
       expect(r.stderr).toBe('');

@@ -26,7 +26,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // The SQLite file, or with CREDENCE_E2E_STORE=postgres a team store (test/pg.ts): the spool stays beside the file
 // either way.
 const store = storeEnv(db);
-const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: NOW };
+// Each stop's learning is waited for (it runs in a process of its own): the checks below read what it learned.
+const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: NOW, CREDENCE_HOOK_WAIT: '1' };
 const run = (args: string[], input?: string) =>
   spawnSync(process.execPath, [bin, ...args], {
     cwd: project,

@@ -106,6 +106,7 @@ describe('the npm package (issue 17)', () => {
         'dist/cli.cjs',
         'dist/hook-fast.cjs',
         'dist/hook-prompt.cjs',
+        'dist/hook-start.cjs',
         'data/word-vectors.bin',
         'src/web/assets/index.html',
       ]),

@@ -22,7 +22,14 @@ const db = join(dir, 'credence.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const store = storeEnv(db);
-const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: '2026-03-02T10:00:00Z' };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: dir,
+  ...store.env,
+  CREDENCE_NOW: '2026-03-02T10:00:00Z',
+  // A stop's learning runs in a process of its own: waited for, so that what it says reaches stderr.
+  CREDENCE_HOOK_WAIT: '1',
+};
 const SESSION = 'good-session';
 const BIG = 20 * 1024 * 1024;
 

@@ -28,6 +28,8 @@ const env = {
   CREDENCE_DB: db,
   CREDENCE_NET_LOG: netLog,
   NODE_OPTIONS: `--require ${guard}`,
+  // The learning processes of stops and session starts are waited for: their network use is checked too.
+  CREDENCE_HOOK_WAIT: '1',
 };
 const run = (args: string[], input?: string, extra: Record<string, string> = {}) => {
   const r = spawnSync(process.execPath, [bin, ...args], {

@@ -32,6 +32,8 @@ function project() {
     CREDENCE_EMBEDDINGS: '',
     ...store.env,
     CREDENCE_NOW: new Date(NOW).toISOString(),
+    // A stop's learning (its own process) is waited for: evolve reads what it learned.
+    CREDENCE_HOOK_WAIT: '1',
   };
   const run = (args: string[], at = NOW) =>
     spawnSync(process.execPath, [bin, ...args], {

@@ -13,6 +13,7 @@ import { groupConfidence, isSignificant } from '../../core/learning/learning-con
 import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
+import { currentSkillConfidence } from './skill-confidence.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
@@ -25,7 +26,6 @@ import {
   writeSkillFile,
   type SkillFileLayoutOptions,
 } from './skill-files.js';
-import type { FeedbackKind } from '../../core/types.js';
 import type {
   FeedbackStore,
   InstinctRecord,
@@ -528,19 +528,7 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
   return best;
 }
 
-/** A skill's confidence now: its stored base aged by idle weeks since its last repetition, plus its feedback. */
-export function currentSkillConfidence(
-  skill: SkillRecord,
-  now: number,
-  events: readonly { id: string; kind: FeedbackKind }[],
-): number {
-  const aged = skillConfidence({
-    base: skill.confidence,
-    idleDays: Math.max(0, (now - skill.updatedAt) / DAY),
-    repetitions: 0,
-  }).value;
-  return applyFeedback(aged, events).value;
-}
+export { currentSkillConfidence } from './skill-confidence.js';
 
 function uniqueSlug(slug: string, taken: ReadonlySet<string>): string {
   if (!taken.has(slug)) return slug;

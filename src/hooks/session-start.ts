@@ -1,0 +1,64 @@
+/**
+ * @module hooks/session-start
+ * The SessionStart hook as a process runs it (bundled into dist/hook-start.cjs): the scope's
+ * active skills and strong instincts printed from the read path (the database opened read-only,
+ * hooks/context), and the learning of what is queued handed to a process of its own
+ * (hooks/hand-off), so that the session starts without waiting for it. What that learning adds is
+ * in the context of the next session.
+ */
+import { resolveScope } from '../platform/git-scope.js';
+import { hookDbPath } from '../platform/paths.js';
+import type { Store } from '../store/types.js';
+import { sessionContext } from './context.js';
+import { eventTime } from './fast.js';
+import { handOffLearning } from './hand-off.js';
+import { openHookStore } from './open-store.js';
+import { parseHookPayload, type HookPayload } from './payload.js';
+import { isBusy } from './queue.js';
+import { writeStdio } from './stdio.js';
+
+/** Runs the SessionStart hook; returns what to print. Never throws. */
+export async function runSessionStartHook(
+  p: HookPayload,
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const warn = (line: string): void => {
+    out.stderr += `credence hook: ${line}\n`;
+  };
+  const where = hookDbPath(env);
+  if (!where.ok) {
+    warn(where.message);
+    return out;
+  }
+  let store: Store | undefined;
+  try {
+    const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    store = await openHookStore(where.path, env, { read: true });
+    const context = await sessionContext(store, scope, { cwd: p.cwd, now: eventTime(env), env });
+    if (context !== '') {
+      const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
+      out.stdout = `${JSON.stringify(output)}\n`;
+    }
+  } catch (error) {
+    warn(isBusy(error) ? 'the database is busy: no context this time' : `SessionStart: ${(error as Error).message}`);
+  } finally {
+    await store?.close().catch(() => {});
+  }
+  const problem = await handOffLearning(p, env, where.path, (text) => {
+    out.stderr += text;
+  });
+  if (problem !== undefined) warn(problem);
+  return out;
+}
+
+/** The process entry for a session start (bin/credence.cjs has read stdin); always exits 0. */
+export async function main(stdin: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const parsed = parseHookPayload(stdin);
+  const out = parsed.ok
+    ? await runSessionStartHook(parsed.payload, env)
+    : { stdout: '', stderr: `credence hook: ${parsed.message}\n` };
+  if (out.stdout !== '') writeStdio(1, out.stdout);
+  if (out.stderr !== '') writeStdio(2, out.stderr);
+  process.exitCode = 0;
+}
