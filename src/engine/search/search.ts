@@ -61,6 +61,7 @@ import {
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
+import type { ExecutionRecord, RevisionStore } from '../../store/types.js';
 
 export type { SearchContext } from './search-index.js';
 
@@ -274,7 +275,6 @@ export async function similarExecutions(
   options: { limit?: number; floor?: number } = {},
 ): Promise<MemoryMatch[]> {
   const { index } = ctx;
-  if (index.executions.length === 0) return [];
   const match = ftsOrQuery(contentWords(text).join(' '));
   const lexical = (match === undefined ? [] : await ctx.store.searchExecutions(ctx.scope, match, { limit: 50 })).map(
     (h) => h.id,
@@ -282,22 +282,42 @@ export async function similarExecutions(
   const [qv] = await ctx.embedder.embed([taskText(text)]);
   const cos = await index.executionVectors.scan(qv, 50, lexical);
   const queryWords = [...new Set(contentWords(text))];
-  const byId = new Map(index.executions.map((e) => [e.id, e]));
-  const scored = [...new Set([...lexical, ...cos.top])]
-    .map((id) => byId.get(id))
-    .filter((e): e is NonNullable<typeof e> => e !== undefined)
-    .map((e) => ({ e, sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * queryTermShare(queryWords, e.intent) }));
-  const top = scored.sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1)).slice(0, options.limit ?? 3);
-  const best = top[0]?.sim ?? 0;
-  return top
-    .filter((s) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * best)
-    .map(({ e, sim }) => ({
+  // The candidates only, read by id (issue 20): their intents to score, then the calls of the few kept.
+  const read = (ids: readonly string[], calls: boolean) => executionsByIds(ctx, ids, calls);
+  const scored = (await read([...new Set([...lexical, ...cos.top])], false)).map((e) => ({
+    e,
+    sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * queryTermShare(queryWords, e.intent),
+  }));
+  const top = scored
+    .sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1))
+    .slice(0, options.limit ?? 3)
+    .filter((s, _, all) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * (all[0]?.sim ?? 0));
+  const full = new Map(
+    (
+      await read(
+        top.map((s) => s.e.id),
+        true,
+      )
+    ).map((e) => [e.id, e]),
+  );
+  return top.map(({ e: head, sim }) => {
+    const e = full.get(head.id) ?? head;
+    return {
       execution: e.id,
       intent: e.intent,
       similarity: sim,
       quality: runQuality(e),
       tools: [...new Set(e.calls.map((c) => c.tool))],
-    }));
+    };
+  });
+}
+
+/** Executions of the scope by id, with or without their calls (the index's own list where the store cannot). */
+async function executionsByIds(ctx: SearchContext, ids: readonly string[], calls: boolean): Promise<ExecutionRecord[]> {
+  const read = (ctx.store as Partial<Pick<RevisionStore, 'getExecutionsByIds'>>).getExecutionsByIds;
+  if (read !== undefined) return read.call(ctx.store, ctx.scope, ids, { calls });
+  const byId = new Map(ctx.index.executions.map((e) => [e.id, e]));
+  return ids.map((id) => byId.get(id)).filter((e): e is ExecutionRecord => e !== undefined);
 }
 
 /**
