@@ -322,7 +322,7 @@ export class Credence {
    * Instincts, skills with their confidence now, feedback, and the observations they cite (unless `evidence: false`)
    * of the scope (the dashboard).
    */
-  learningView(options: { evidence?: boolean } = {}): Promise<LearningView> {
+  learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<LearningView> {
     return learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
   }
 

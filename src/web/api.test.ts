@@ -219,7 +219,7 @@ describe("the dashboard's Learning evidence (issue 20)", () => {
     const store = openSqliteStore({ path: ':memory:' });
     const c = await openCredence({ store, scope: 'l', now: T0, cwd: base });
     await c.observe([obs('Run the linter before committing', 3), obs('Lint first, then commit', 2)]);
-    await c.observe(Array.from({ length: 50 }, (_, i) => obs(`unrelated note ${i}`, 1)));
+    await c.observe(Array.from({ length: 60 }, (_, i) => obs(`unrelated note ${i}`, 1)));
     const cited = (await engineStore(c).listObservations('l')).filter((o) => /lint/i.test(o.observation));
     expect(cited).toHaveLength(2);
     await engineStore(c).upsertInstinct('l', {
@@ -243,7 +243,24 @@ describe("the dashboard's Learning evidence (issue 20)", () => {
       })),
       { id: 'obs-gone', gone: true },
     ]);
-    expect(view.metrics.observations).toMatchObject({ total: 52, byType: { preference: 52, pattern: 0 } });
+    expect(view.instincts[0]?.evidenceTotal).toBe(3);
+    expect(view.metrics.observations).toMatchObject({ total: 62, byType: { preference: 62, pattern: 0 } });
+    // A long evidence list shows the latest cited (its end), and counts them all.
+    const notes = (await engineStore(c).listObservations('l')).filter((o) => o.observation.startsWith('unrelated'));
+    await engineStore(c).upsertSkill('l', {
+      id: 'notes',
+      name: 'notes',
+      description: 'Keep notes',
+      rules: ['Keep notes'],
+      confidence: 0.8,
+      evidence: notes.map((o) => o.id),
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    const skill = (await learningPayload(c)).skills[0];
+    expect(notes.length).toBe(60);
+    expect(skill?.evidenceTotal).toBe(60);
+    expect(skill?.evidence.map((e) => e.id)).toEqual(notes.map((o) => o.id).slice(10));
     await c.close();
   });
 });

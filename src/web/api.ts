@@ -15,6 +15,7 @@ import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
+import { shownEvidence } from '../engine/learning/learning-view.js';
 
 const DAY = 86_400_000;
 const iso = (ms: number | null | undefined): string | null =>
@@ -246,17 +247,25 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   };
 }
 
-/** Instincts and skills with confidence, evidence and history; recent evolutions; the metrics. */
+export const LEARNING_DEFAULTS = Object.freeze({
+  /** Observations shown per instinct or skill: the latest cited (a skill's evidence grows with every evolve). */
+  evidencePerItem: 50,
+});
+
+/**
+ * Instincts and skills with confidence, evidence (the latest cited, `evidenceTotal` counting all) and history;
+ * recent evolutions; the metrics.
+ */
 export async function learningPayload(credence: Credence) {
   const { scope } = credence;
   const now = credence.now();
   const [{ instincts, skills, feedback, evidence: cited }, metrics] = await Promise.all([
-    credence.learningView(),
+    credence.learningView({ evidencePerItem: LEARNING_DEFAULTS.evidencePerItem }),
     credence.metrics(),
   ]);
   const byId = new Map(cited.map((o) => [o.id, o]));
   const evidence = (ids: readonly string[]) =>
-    ids.map((id) => {
+    shownEvidence(ids, LEARNING_DEFAULTS.evidencePerItem).map((id) => {
       const o = byId.get(id);
       return o === undefined
         ? { id, gone: true }
@@ -282,6 +291,7 @@ export async function learningPayload(credence: Credence) {
         createdAt: iso(i.createdAt),
         updatedAt: iso(i.updatedAt),
         evidence: evidence(i.evidence),
+        evidenceTotal: i.evidence.length,
         feedback: history(i.id),
       }))
       .sort(order),
@@ -300,6 +310,7 @@ export async function learningPayload(credence: Credence) {
           createdAt: iso(s.createdAt),
           updatedAt: iso(s.updatedAt),
           evidence: evidence(s.evidence),
+          evidenceTotal: s.evidence.length,
           feedback: events,
         };
       })

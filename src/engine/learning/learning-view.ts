@@ -25,10 +25,14 @@ export interface LearningView {
   feedback: FeedbackRecord[];
   /**
    * The observations cited as evidence by an instinct or a skill that still exist (empty with
-   * `evidence: false`); an id cited but deleted since is absent.
+   * `evidence: false`; only the last `evidencePerItem` ids of each list); an id cited but deleted since is absent.
    */
   evidence: ObservationRecord[];
 }
+
+/** The ids of `evidence` a view reads: the last `limit` (the latest cited), or all without a limit. */
+export const shownEvidence = (evidence: readonly string[], limit?: number): readonly string[] =>
+  limit === undefined || evidence.length <= limit ? evidence : evidence.slice(evidence.length - limit);
 
 export async function learningView(
   ctx: {
@@ -36,7 +40,7 @@ export async function learningView(
     scope: string;
     now: number;
   },
-  options: { evidence?: boolean } = {},
+  options: { evidence?: boolean; evidencePerItem?: number } = {},
 ): Promise<LearningView> {
   const { store, scope, now } = ctx;
   const [instincts, skills, feedback] = await Promise.all([
@@ -44,7 +48,10 @@ export async function learningView(
     store.listSkills(scope),
     store.listFeedback(scope),
   ]);
-  const cited = options.evidence === false ? [] : [...new Set([...instincts, ...skills].flatMap((x) => x.evidence))];
+  const cited =
+    options.evidence === false
+      ? []
+      : [...new Set([...instincts, ...skills].flatMap((x) => shownEvidence(x.evidence, options.evidencePerItem)))];
   const evidence = cited.length === 0 ? [] : await store.getObservationsByIds(scope, cited);
   const eventsOf = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   return {

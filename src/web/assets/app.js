@@ -826,11 +826,15 @@
             ),
           )
         : null;
-    const evidenceList = (ev) =>
+    const evidenceList = (ev, total = ev.length) =>
       h(
         'details',
         {},
-        h('summary', {}, `${ev.length} observation${ev.length === 1 ? '' : 's'}`),
+        h(
+          'summary',
+          {},
+          `${total} observation${total === 1 ? '' : 's'}${total > ev.length ? ` (the latest ${ev.length} shown)` : ''}`,
+        ),
         h(
           'ul',
           {},
@@ -941,7 +945,7 @@
                 band(x.band),
                 h('div', { class: 'parts' }, `stored ${fmt(x.parts.stored)}, idle ${fmt(x.parts.idleDays, 1)} days`),
               ),
-              h('td', {}, evidenceList(x.evidence)),
+              h('td', {}, evidenceList(x.evidence, x.evidenceTotal)),
               h('td', {}, historyList(x), verdictButtons(x.id)),
             ),
           ),
@@ -974,7 +978,7 @@
               h('td', {}, x.text),
               h('td', {}, x.status),
               h('td', {}, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band)),
-              h('td', {}, evidenceList(x.evidence)),
+              h('td', {}, evidenceList(x.evidence, x.evidenceTotal)),
               h('td', {}, historyList(x), x.status === 'active' ? verdictButtons(x.id) : null),
             ),
           ),
