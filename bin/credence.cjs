@@ -82,22 +82,31 @@ function loadBundle(file, key) {
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dist);
   const keepCache = () => {
     // Written aside and renamed into place: a hook starting meanwhile reads the old cache or the new one, never half of
-    // one.
+    // one. The file is opened first: a read-only install spends no time making a cache it cannot keep.
+    const fs = require('node:fs');
     const aside = `${cacheFile}.${process.pid}`;
+    let fd;
     try {
-      const fs = require('node:fs');
-      fs.writeFileSync(aside, script.createCachedData());
+      fd = fs.openSync(aside, 'w');
+    } catch {
+      return;
+    }
+    try {
+      fs.writeFileSync(fd, script.createCachedData());
+      fs.closeSync(fd);
+      fd = undefined;
       fs.renameSync(aside, cacheFile);
       if (key !== undefined) {
         fs.writeFileSync(aside, [...(script.cachedDataRejected ? [] : keys), key].join('\n'));
         fs.renameSync(aside, keysFile);
       }
     } catch {
-      // A read-only install: no cache.
+      // No room, or something in the way: no cache.
       try {
-        require('node:fs').unlinkSync(aside);
+        if (fd !== undefined) fs.closeSync(fd);
+        fs.unlinkSync(aside);
       } catch {
-        // Never written.
+        // Already gone.
       }
     }
   };
@@ -123,6 +132,17 @@ function commandOf(args) {
   return 'help';
 }
 
+/** Whether dist/cli.cjs is there and no older than the modules tsc wrote (none at all: a bundle alone). */
+function cliBundleFresh() {
+  const bundle = join(dist, 'cli.cjs');
+  const entry = join(dist, 'src', 'cli', 'main.js');
+  try {
+    return statSync(bundle).mtimeMs >= statSync(entry).mtimeMs;
+  } catch {
+    return existsSync(bundle) && !existsSync(entry);
+  }
+}
+
 /**
  * The command line: the bundle (dist/cli.cjs, one file with its code cache) unless tsc has written
  * dist/src since it was made (`tsc` run without the bundling step), then the modules themselves.
@@ -130,13 +150,7 @@ function commandOf(args) {
 async function cli() {
   const entry = join(dist, 'src', 'cli', 'main.js');
   const bundle = join(dist, 'cli.cjs');
-  let fresh = false;
-  try {
-    fresh = statSync(bundle).mtimeMs >= statSync(entry).mtimeMs;
-  } catch {
-    fresh = existsSync(bundle) && !existsSync(entry);
-  }
-  if (fresh) {
+  if (cliBundleFresh()) {
     const loaded = loadBundle(bundle, commandOf(process.argv.slice(2)));
     process.exitCode = await loaded.exports.run();
     loaded.keepCache?.();
@@ -159,13 +173,9 @@ async function learn(event) {
   process.exitCode = 0;
   const bundle = join(dist, 'cli.cjs');
   const entry = join(dist, 'src', 'hooks', 'claude-code.js');
-  let fresh = false;
-  try {
-    fresh = statSync(bundle).mtimeMs >= statSync(join(dist, 'src', 'cli', 'main.js')).mtimeMs;
-  } catch {
-    fresh = false;
-  }
-  const loaded = fresh ? loadBundle(bundle, 'hook-learn') : { exports: await import(pathToFileURL(entry).href) };
+  const loaded = cliBundleFresh()
+    ? loadBundle(bundle, 'hook-learn')
+    : { exports: await import(pathToFileURL(entry).href) };
   await loaded.exports.learnHookEvent(event);
   process.exitCode = 0;
   loaded.keepCache?.();
