@@ -326,7 +326,7 @@ export function experienceEdges(experience: Experience, tools: readonly string[]
   for (const from of tools)
     for (const to of tools) {
       if (from === to) continue;
-      const p = experience.pairs.get(edgeKey(from, to));
+      const p = experience.pair(from, to);
       if (p !== undefined && p.both > 0 && p.linked / p.both >= 0.5)
         out.push({ from, to, type: 'sequence', confidence: p.linked / p.both });
     }

@@ -108,7 +108,7 @@ export function edgeEvidence(
     for (const to of tools) {
       if (from === to) continue;
       const key = edgeKey(from, to);
-      const pair = experience.pairs.get(key);
+      const pair = experience.pair(from, to);
       const both = (pair?.both ?? 0) - (own.has(from) && own.has(to) ? 1 : 0);
       const linked = (pair?.linked ?? 0) - (own.has(from) && own.has(to) && ownLinks.has(key) ? 1 : 0);
       out.push({

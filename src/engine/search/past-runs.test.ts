@@ -40,7 +40,9 @@ function readings(runs: PastRuns, queries: readonly string[]) {
   return {
     runs: runs.runs.map((r) => r.id),
     positions: runs.runs.map((r) => runs.positionOf(r.id)),
-    pairs: [...runs.pairs].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    pairs: [...runs.pairEntries()]
+      .map(([from, to, count]) => [`${from}>${to}`, { ...count }] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     hits: queries.map((q) => runs.searchIntents(q, 5)),
     skipped: queries.map((q) => runs.searchIntents(q, 5, 0)),
   };

@@ -7,7 +7,7 @@
  */
 import { IntentIndex, type IntentHit } from '../../core/experience/intent-index.js';
 import { taskText } from '../../core/experience/task-text.js';
-import { edgeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
+import { workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
 import { runQuality } from '../../core/runs/run-quality.js';
 import { textTerms, type TextTerms } from '../../core/text/term-weights.js';
 import type { ExecutionRecord } from '../../store/types.js';
@@ -46,11 +46,17 @@ export function pastRun(x: ExecutionRecord): PastRun | undefined {
 const before = (a: PastRun, b: PastRun): boolean =>
   a.startedAt > b.startedAt || (a.startedAt === b.startedAt && a.id < b.id);
 
+/** How many runs used both tools of a pair, and how many of them linked it. */
+export interface PairCount {
+  both: number;
+  linked: number;
+}
+
 export class PastRuns {
   /** The runs in the store's order: a run's position is its place here. */
   readonly runs: PastRun[] = [];
-  /** Per ordered tool pair `from\0to`: how many runs used both tools, and how many linked from → to. */
-  readonly pairs = new Map<string, { both: number; linked: number }>();
+  /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
+  readonly #pairs = new Map<string, Map<string, PairCount>>();
   readonly #intents = new IntentIndex();
   /** Each run's slot in the intent index, by id. */
   readonly #slot = new Map<string, number>();
@@ -70,6 +76,16 @@ export class PastRuns {
       if (run.shape.tools.length > PAIR_TOOLS) this.#long += 1;
       this.#addPairs(run);
     }
+  }
+
+  /** How many runs used both tools (of their first PAIR_TOOLS), and how many linked from → to. */
+  pair(from: string, to: string): PairCount | undefined {
+    return this.#pairs.get(from)?.get(to);
+  }
+
+  /** Every counted pair, as `[from, to, count]`. */
+  *pairEntries(): Iterable<[string, string, PairCount]> {
+    for (const [from, row] of this.#pairs) for (const [to, count] of row) yield [from, to, count];
   }
 
   /** The position of a run by id. */
@@ -97,7 +113,7 @@ export class PastRuns {
     }
     if (this.#long > 0 || long > 0) {
       // A long run's links count only where a run before it made the pair: counted again in order.
-      this.pairs.clear();
+      this.#pairs.clear();
       for (const run of this.runs) this.#addPairs(run);
     }
   }
@@ -140,16 +156,18 @@ export class PastRuns {
    */
   #addPairs(run: PastRun): void {
     const tools = run.shape.tools.slice(0, PAIR_TOOLS);
-    for (const a of tools)
+    for (const a of tools) {
+      let row = this.#pairs.get(a);
+      if (row === undefined) this.#pairs.set(a, (row = new Map()));
       for (const b of tools) {
         if (a === b) continue;
-        const key = edgeKey(a, b);
-        const p = this.pairs.get(key);
-        if (p === undefined) this.pairs.set(key, { both: 1, linked: 0 });
+        const p = row.get(b);
+        if (p === undefined) row.set(b, { both: 1, linked: 0 });
         else p.both += 1;
       }
+    }
     for (const [from, to] of run.shape.edges) {
-      const p = this.pairs.get(edgeKey(from, to));
+      const p = this.pair(from, to);
       if (p !== undefined) p.linked += 1;
     }
   }
@@ -157,17 +175,19 @@ export class PastRuns {
   /** Takes a run of at most PAIR_TOOLS tools out of the pair counts; a pair no run holds any more goes. */
   #subtractPairs(run: PastRun): void {
     for (const [from, to] of run.shape.edges) {
-      const p = this.pairs.get(edgeKey(from, to));
+      const p = this.pair(from, to);
       if (p !== undefined) p.linked -= 1;
     }
-    for (const a of run.shape.tools)
+    for (const a of run.shape.tools) {
+      const row = this.#pairs.get(a);
+      if (row === undefined) continue;
       for (const b of run.shape.tools) {
-        if (a === b) continue;
-        const key = edgeKey(a, b);
-        const p = this.pairs.get(key);
+        const p = a === b ? undefined : row.get(b);
         if (p === undefined) continue;
         p.both -= 1;
-        if (p.both <= 0) this.pairs.delete(key);
+        if (p.both <= 0) row.delete(b);
       }
+      if (row.size === 0) this.#pairs.delete(a);
+    }
   }
 }
