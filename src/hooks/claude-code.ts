@@ -1,14 +1,12 @@
 /**
  * @module hooks/claude-code
- * `credence hook claude-code`: one Claude Code hook event on stdin, acted on by `hook_event_name` (SPEC
- * §9, issue 9). Fails open: whatever goes wrong it exits 0 with one stderr line, never waiting past a
- * short busy timeout. PreToolUse: nothing. PostToolUse(Failure): the scrubbed, truncated call to the
- * spool (hooks/fast). UserPromptSubmit: hooks/prompt. SessionStart: learn the queue, print the skills
- * and high-confidence instincts. Stop / SubagentStop / SessionEnd: learn the queue, print nothing. A
- * busy or unopenable database leaves the spool and queue for next time: no event is lost.
- * `runClaudeCodeHook` does all of it in the calling process; the process entry (`main`) hands the
- * learning to a process of its own (hooks/hand-off, `learnHookEvent`) and prints the session's
- * context from the read path (hooks/session-start), so that no hook waits for the learning.
+ * `credence hook claude-code`: one Claude Code hook event on stdin, by `hook_event_name` (SPEC §9, issue
+ * 9). Fails open: exit 0 with one stderr line, never waiting past a short busy timeout. PreToolUse:
+ * nothing. PostToolUse(Failure): the scrubbed call to the spool (hooks/fast). UserPromptSubmit:
+ * hooks/prompt. SessionStart: learn the queue, print the skills and strong instincts. Stop / SubagentStop /
+ * SessionEnd: learn the queue. A busy database leaves spool and queue for next time. `runClaudeCodeHook`
+ * does it all in process; `main` hands the learning to a process of its own (hooks/hand-off,
+ * `learnHookEvent`) and prints the session's context from the read path (hooks/session-start).
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';

@@ -14,9 +14,6 @@ import type { HookPayload } from './payload.js';
 /** The log of the learning processes is started afresh past this size. */
 export const HAND_OFF_LIMITS = Object.freeze({ logBytes: 256 * 1024 });
 
-/** The events whose learning is handed off. */
-export const LEARNING_EVENTS: readonly string[] = Object.freeze(['SessionStart', 'Stop', 'SubagentStop', 'SessionEnd']);
-
 export const learnLogFor = (db: string): string => `${db}.hook-learn.log`;
 
 /**
@@ -65,8 +62,8 @@ export async function handOffLearning(
   const log = wait ? undefined : openLog(db);
   try {
     const { spawn } = await import('node:child_process');
+    // In the hook's own folder: the event's cwd is only read (its scope), and may be gone by now.
     const child = spawn(process.execPath, [packageBin(), 'hook', 'claude-code', '--learn', learnArgument(p)], {
-      cwd: p.cwd,
       env,
       detached: !wait,
       stdio: ['ignore', 'ignore', wait ? 'pipe' : (log ?? 'ignore')],
