@@ -1081,7 +1081,7 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('a persisted matrix round-trips by chunks, written only over the revision it was read at', async () => {
         const store = await fresh();
         expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();
-        const header = { modelKey: 'k:2', revision: 3, dim: 2, rows: 3, chunks: 2 };
+        const header = { modelKey: 'k:2', generation: 'g1', revision: 3, dim: 2, rows: 3, chunks: 2 };
         const c0 = { chunk: 0, ids: ['a', 'b'], hashes: ['h1', 'h2'], data: new Float32Array([1, 0, 0, 1]) };
         const c1 = { chunk: 1, ids: ['c'], hashes: ['h3'], data: new Float32Array([0.6, 0.8]) };
         expect(await store.writeVectorChunks('p', 'memory', { expect: null, header, chunks: [c0, c1] })).toBe(true);
@@ -1092,12 +1092,20 @@ export function runStoreContract(options: StoreContractOptions): void {
           [1, ['c'], ['h3'], [[0.6, 0.8].map(Math.fround)].flat()],
         ]);
         // Another writer moved it: a write from the old revision is refused, nothing changes.
-        const stale = { expect: 2, header: { ...header, revision: 4 }, chunks: [] };
+        const stale = { expect: { revision: 2, generation: 'g1' }, header: { ...header, revision: 4 }, chunks: [] };
         expect(await store.writeVectorChunks('p', 'memory', stale)).toBe(false);
         expect(await store.writeVectorChunks('p', 'memory', { ...stale, expect: null })).toBe(false);
+        // Another build at the same revision (another generation) is not this one.
+        expect(
+          await store.writeVectorChunks('p', 'memory', { ...stale, expect: { revision: 3, generation: 'g0' } }),
+        ).toBe(false);
+        expect((await store.readVectorIndex('p', 'memory'))?.header).toEqual(header);
         // A write touching one chunk and shrinking to one chunk drops the rest.
-        const shrink = { modelKey: 'k:2', revision: 5, dim: 2, rows: 2, chunks: 1 };
-        expect(await store.writeVectorChunks('p', 'memory', { expect: 3, header: shrink, chunks: [] })).toBe(true);
+        const shrink = { modelKey: 'k:2', generation: 'g1', revision: 5, dim: 2, rows: 2, chunks: 1 };
+        const expectNow = { revision: 3, generation: 'g1' };
+        expect(await store.writeVectorChunks('p', 'memory', { expect: expectNow, header: shrink, chunks: [] })).toBe(
+          true,
+        );
         expect((await store.readVectorIndex('p', 'memory'))?.chunks.map((c) => c.ids)).toEqual([['a', 'b']]);
         expect(await store.readVectorIndex('q', 'memory')).toBeUndefined();
         await store.deleteVectorIndex('p');

@@ -477,9 +477,13 @@ export interface RevisionStore {
   getToolsByIds(scope: string, ids: readonly string[]): Promise<ToolRecord[]>;
 }
 
-/** A persisted vector matrix's header: which model it holds, the revision it reflects, its shape. */
+/**
+ * A persisted vector matrix's header: which model it holds, the revision it reflects, its shape, and its generation
+ * (a token a full build draws anew: two matrices built apart never pass for one another, whatever their revision).
+ */
 export interface VectorIndexHeader {
   modelKey: string;
+  generation: string;
   revision: number;
   dim: number;
   rows: number;
@@ -506,13 +510,17 @@ export interface VectorIndexStore {
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined>;
   /**
    * Writes the header and the given chunks (and drops chunks from `header.chunks` on) in one transaction, only when
-   * the stored header's revision is still `expect` (null: none stored): false, nothing written, when another writer
-   * moved it meanwhile.
+   * the stored header is still at `expect`'s revision and generation (null: none stored): false, nothing written,
+   * when another writer moved or replaced it meanwhile.
    */
   writeVectorChunks(
     scope: string,
     name: string,
-    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+    write: {
+      expect: { revision: number; generation: string } | null;
+      header: VectorIndexHeader;
+      chunks: readonly VectorChunk[];
+    },
   ): Promise<boolean>;
   /** Deletes the scope's persisted matrices (one by name, or all): the next index rebuilds them. */
   deleteVectorIndex(scope: string, name?: string): Promise<void>;

@@ -39,12 +39,19 @@ export class ScopeIndexes {
   readonly tool: VectorIndex;
   readonly task: VectorIndex;
 
-  constructor(input: { store: ScopeIndexStore; scope: string; embedder: EmbeddingProvider; root?: string }) {
-    const { store, scope, embedder, root } = input;
+  constructor(input: {
+    store: ScopeIndexStore;
+    scope: string;
+    embedder: EmbeddingProvider;
+    root?: string;
+    /** Rows per persisted chunk of a matrix written anew. @default CHUNK_ROWS */
+    chunkRows?: number;
+  }) {
+    const { store, scope, embedder, root, chunkRows } = input;
     this.#store = store;
     this.#scope = scope;
     const index = (spec: ConstructorParameters<typeof VectorIndex>[0]['spec'], prefixed: boolean) =>
-      new VectorIndex({ store, scope, embedder, spec, prefixed });
+      new VectorIndex({ store, scope, embedder, spec, prefixed, ...(chunkRows === undefined ? {} : { chunkRows }) });
     this.memory = index(
       {
         name: 'recall:memory',

@@ -13,7 +13,7 @@
  * A store that ranks vectors itself (pgvector) keeps its embeddings table as the truth; the index then keeps the
  * keys only, and the store ranks (`storeSource`).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
 import type {
   EmbeddingKind,
@@ -69,16 +69,22 @@ export class VectorIndex {
   readonly #inStore: boolean;
   #keys: string[] = [];
   #hashes: string[] = [];
-  #row = new Map<string, number>();
-  /** Stored id → key (a memory's key changes with its category). */
-  #keyOf = new Map<string, string>();
+  /** Key → row, built when first needed (a process that answers one query never builds it). */
+  #row: Map<string, number> | undefined;
+  /** Stored id → key (a memory's key changes with its category), built when first needed. */
+  #keyOf: Map<string, string> | undefined;
   #dim = 0;
-  #data = new Float32Array(0);
+  /** The rows in segments of {@link CHUNK_ROWS} (the persisted chunks, read as they are). */
+  #segments: Float32Array[] = [];
   #revision = -1;
   #modelKey = '';
+  /** The generation of the matrix this index holds (drawn anew by a full build). */
+  #generation = '';
   /** The persisted header's revision this process last read or wrote; undefined once another writer moved it. */
-  #persisted: number | null | undefined = null;
+  #persisted: { revision: number; generation: string } | null | undefined = null;
   #pending: Promise<void> | undefined;
+  /** Rows per segment and persisted chunk: {@link CHUNK_ROWS}, or what the persisted matrix was written with. */
+  #per: number;
   #source: VectorSource | undefined;
 
   constructor(input: {
@@ -87,12 +93,15 @@ export class VectorIndex {
     embedder: EmbeddingProvider;
     spec: IndexSpec;
     prefixed?: boolean;
+    /** Rows per chunk of a matrix this index writes anew. @default CHUNK_ROWS */
+    chunkRows?: number;
   }) {
     this.#store = input.store;
     this.#scope = input.scope;
     this.#embedder = input.embedder;
     this.#spec = input.spec;
     this.#prefixed = input.prefixed ?? false;
+    this.#per = input.chunkRows ?? CHUNK_ROWS;
     this.#inStore = input.store.vectorRanking !== 'node' && input.store.nearestEmbeddings !== undefined;
   }
 
@@ -111,8 +120,30 @@ export class VectorIndex {
 
   /** The matrix as it is now (rows in no particular order). */
   matrix(): VectorMatrix {
-    const n = this.#keys.length;
-    return { ids: this.#keys, row: this.#row, dim: this.#dim, data: this.#data.subarray(0, n * this.#dim) };
+    const index = this;
+    return {
+      ids: this.#keys,
+      get row() {
+        return index.#rows();
+      },
+      get indexed() {
+        return index.#row !== undefined;
+      },
+      dim: this.#dim,
+      data: new Float32Array(0),
+      segments: this.#segments,
+      segmentRows: this.#per,
+    };
+  }
+
+  #rows(): Map<string, number> {
+    this.#row ??= new Map(this.#keys.map((key, r) => [key, r]));
+    return this.#row;
+  }
+
+  #ids(): Map<string, string> {
+    this.#keyOf ??= new Map(this.#keys.map((key) => [idOfKey(key, this.#prefixed), key]));
+    return this.#keyOf;
   }
 
   /** What search and recall rank against, as the index is now. */
@@ -142,20 +173,19 @@ export class VectorIndex {
   async #load(): Promise<void> {
     const modelKey = await resolveEmbeddingKey(this.#embedder);
     const persisted = this.#inStore ? undefined : await this.#store.readVectorIndex(this.#scope, this.#spec.name);
-    this.#persisted = persisted?.header.revision ?? null;
+    const header = persisted?.header;
+    this.#persisted = header === undefined ? null : { revision: header.revision, generation: header.generation };
     if (persisted !== undefined && persisted.header.modelKey === modelKey) {
       this.#modelKey = modelKey;
+      this.#generation = persisted.header.generation;
       this.#dim = persisted.header.dim;
-      this.#data = new Float32Array(Math.max(persisted.header.rows, 1) * this.#dim);
+      // Every chunk but the last is full: chunk c holds rows c × (the first chunk's rows) on, as they were read.
+      const first = persisted.chunks[0]?.ids.length ?? 0;
+      this.#per = persisted.header.chunks > 1 ? first : Math.max(this.#per, first);
       for (const chunk of persisted.chunks) {
-        // Every chunk but the last is full: a chunk's rows follow the one before's.
-        this.#data.set(chunk.data.subarray(0, chunk.ids.length * this.#dim), this.#keys.length * this.#dim);
-        chunk.ids.forEach((key, i) => {
-          this.#row.set(key, this.#keys.length);
-          this.#keys.push(key);
-          this.#hashes.push(chunk.hashes[i] as string);
-          this.#keyOf.set(idOfKey(key, this.#prefixed), key);
-        });
+        this.#segments.push(chunk.data);
+        for (const key of chunk.ids) this.#keys.push(key);
+        for (const hash of chunk.hashes) this.#hashes.push(hash);
       }
       this.#revision = persisted.header.revision;
       this.#source = undefined;
@@ -176,9 +206,10 @@ export class VectorIndex {
     this.#hashes = [];
     this.#row = new Map();
     this.#keyOf = new Map();
+    this.#segments = [];
     this.#modelKey = modelKey;
+    this.#generation = randomUUID();
     this.#dim = this.#inStore ? 0 : (vectors.values().next().value?.length ?? 0);
-    this.#data = new Float32Array(Math.max(items.length, 1) * this.#dim);
     for (const item of items) {
       const v = vectors.get(item.id);
       if (!this.#inStore && v === undefined) continue;
@@ -186,7 +217,7 @@ export class VectorIndex {
     }
     this.#revision = revision;
     this.#source = undefined;
-    const all = Array.from({ length: Math.ceil(this.#keys.length / CHUNK_ROWS) }, (_, c) => c);
+    const all = Array.from({ length: Math.ceil(this.#keys.length / this.#per) }, (_, c) => c);
     await this.#persist(all);
   }
 
@@ -201,7 +232,7 @@ export class VectorIndex {
     const stale: (IndexItem & { hash: string })[] = [];
     for (const item of items) {
       const hash = textHash(item.text);
-      const r = this.#row.get(item.key);
+      const r = this.#rows().get(item.key);
       if (r !== undefined && this.#hashes[r] === hash) continue;
       stale.push({ ...item, hash });
     }
@@ -220,9 +251,9 @@ export class VectorIndex {
           return;
         }
         // A memory whose category changed has another key: the old row leaves.
-        const old = this.#keyOf.get(item.id);
+        const old = this.#ids().get(item.id);
         if (old !== undefined && old !== item.key) this.#remove(item.id, touched);
-        touched.add(Math.floor(this.#put(item, item.hash, v) / CHUNK_ROWS));
+        touched.add(Math.floor(this.#put(item, item.hash, v) / this.#per));
       }
     }
     this.#revision = revision;
@@ -232,77 +263,100 @@ export class VectorIndex {
 
   /** Adds or replaces a row; returns its index. */
   #put(item: IndexItem, hash: string, vector: Float32Array | undefined): number {
-    let r = this.#row.get(item.key);
+    const rows = this.#rows();
+    let r = rows.get(item.key);
     if (r === undefined) {
       r = this.#keys.length;
       this.#keys.push(item.key);
       this.#hashes.push(hash);
-      this.#row.set(item.key, r);
-      this.#keyOf.set(item.id, item.key);
+      rows.set(item.key, r);
+      this.#ids().set(item.id, item.key);
     } else this.#hashes[r] = hash;
     if (vector !== undefined && !this.#inStore) {
-      if (this.#dim === 0) {
-        this.#dim = vector.length;
-        this.#data = new Float32Array(Math.max(this.#keys.length, 16) * this.#dim);
-      }
-      if ((r + 1) * this.#dim > this.#data.length) {
-        const grown = new Float32Array(Math.max((r + 1) * this.#dim, this.#data.length * 2));
-        grown.set(this.#data);
-        this.#data = grown;
-      }
-      this.#data.set(vector.subarray(0, this.#dim), r * this.#dim);
+      if (this.#dim === 0) this.#dim = vector.length;
+      const [segment, base] = this.#writable(r);
+      segment.set(vector.subarray(0, this.#dim), base);
     }
     return r;
   }
 
+  /** The segment of row `r`, made whole (a chunk as read holds its rows only) or added, and the row's offset. */
+  #writable(r: number): [Float32Array, number] {
+    const per = this.#per;
+    const c = Math.floor(r / per);
+    while (this.#segments.length <= c) this.#segments.push(new Float32Array(per * this.#dim));
+    let segment = this.#segments[c] as Float32Array;
+    if (segment.length < per * this.#dim) {
+      const whole = new Float32Array(per * this.#dim);
+      whole.set(segment);
+      segment = whole;
+      this.#segments[c] = whole;
+    }
+    return [segment, (r - c * per) * this.#dim];
+  }
+
   /** Removes the row of a stored id: the last row moves into its place. */
   #remove(id: string, touched: Set<number>): void {
-    const key = this.#keyOf.get(id);
+    const ids = this.#ids();
+    const rows = this.#rows();
+    const key = ids.get(id);
     if (key === undefined) return;
-    this.#keyOf.delete(id);
-    const r = this.#row.get(key);
+    ids.delete(id);
+    const r = rows.get(key);
     if (r === undefined) return;
     const last = this.#keys.length - 1;
     if (r !== last) {
       const moved = this.#keys[last] as string;
       this.#keys[r] = moved;
       this.#hashes[r] = this.#hashes[last] as string;
-      this.#row.set(moved, r);
-      if (this.#dim > 0) this.#data.copyWithin(r * this.#dim, last * this.#dim, (last + 1) * this.#dim);
+      rows.set(moved, r);
+      if (this.#dim > 0 && !this.#inStore) {
+        const [to, toBase] = this.#writable(r);
+        const lastSegment = this.#segments[Math.floor(last / this.#per)] as Float32Array;
+        const from = (last - Math.floor(last / this.#per) * this.#per) * this.#dim;
+        to.set(lastSegment.subarray(from, from + this.#dim), toBase);
+      }
     }
     this.#keys.pop();
     this.#hashes.pop();
-    this.#row.delete(key);
-    touched.add(Math.floor(r / CHUNK_ROWS));
-    touched.add(Math.floor(last / CHUNK_ROWS));
+    rows.delete(key);
+    touched.add(Math.floor(r / this.#per));
+    touched.add(Math.floor(last / this.#per));
   }
 
   /** Writes the touched chunks and the header, unless another writer moved the persisted matrix meanwhile. */
   async #persist(chunks: readonly number[]): Promise<void> {
     if (this.#inStore || this.#persisted === undefined) return;
     const n = this.#keys.length;
-    const count = Math.ceil(n / CHUNK_ROWS);
+    const count = Math.ceil(n / this.#per);
     const write: VectorChunk[] = chunks
       .filter((c) => c < count)
       .sort((a, b) => a - b)
       .map((c) => {
-        const from = c * CHUNK_ROWS;
-        const to = Math.min(n, from + CHUNK_ROWS);
+        const from = c * this.#per;
+        const to = Math.min(n, from + this.#per);
         return {
           chunk: c,
           ids: this.#keys.slice(from, to),
           hashes: this.#hashes.slice(from, to),
-          data: this.#data.slice(from * this.#dim, to * this.#dim),
+          data: (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim),
         };
       });
-    const header = { modelKey: this.#modelKey, revision: this.#revision, dim: this.#dim, rows: n, chunks: count };
+    const header = {
+      modelKey: this.#modelKey,
+      generation: this.#generation,
+      revision: this.#revision,
+      dim: this.#dim,
+      rows: n,
+      chunks: count,
+    };
     const wrote = await this.#store.writeVectorChunks(this.#scope, this.#spec.name, {
       expect: this.#persisted,
       header,
       chunks: write,
     });
     // Another process persisted its own: this one keeps its matrix in memory and stops writing.
-    this.#persisted = wrote ? this.#revision : undefined;
+    this.#persisted = wrote ? { revision: this.#revision, generation: this.#generation } : undefined;
   }
 }
 

@@ -12,9 +12,47 @@ import type { EmbeddingKind, EmbeddingStore, NearestEmbedding, StoreMeta } from 
 
 export interface VectorMatrix {
   ids: string[];
-  row: Map<string, number>;
+  row: ReadonlyMap<string, number>;
   dim: number;
+  /** The rows, row-major (unless `segments` holds them). */
   data: Float32Array;
+  /**
+   * The rows in segments of `segmentRows` rows each (the last may be shorter), instead of `data`: a persisted
+   * index's chunks, read without copying them into one array.
+   */
+  segments?: readonly Float32Array[];
+  segmentRows?: number;
+  /**
+   * False while `row` is not built (a process that asks once): looking up a few keys then passes over `ids`
+   * instead of building a map of every key. @default true
+   */
+  readonly indexed?: boolean;
+}
+
+/** The array holding row `r` and the row's offset in it. */
+function rowAt(m: VectorMatrix, r: number): [Float32Array, number] {
+  if (m.segments === undefined) return [m.data, r * m.dim];
+  const per = m.segmentRows as number;
+  const segment = Math.floor(r / per);
+  return [m.segments[segment] as Float32Array, (r - segment * per) * m.dim];
+}
+
+/** The rows of `keys` that `m` holds: by its map when built, else in one pass over its ids. */
+function rowsOf(m: VectorMatrix, keys: Iterable<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (m.indexed !== false) {
+    for (const key of keys) {
+      const r = m.row.get(key);
+      if (r !== undefined) out.set(key, r);
+    }
+    return out;
+  }
+  const wanted = new Set(keys);
+  if (wanted.size === 0) return out;
+  const { ids } = m;
+  for (let r = 0; r < ids.length && out.size < wanted.size; r += 1)
+    if (wanted.has(ids[r] as string)) out.set(ids[r] as string, r);
+  return out;
 }
 
 export function toMatrix(ids: readonly string[], vectors: ReadonlyMap<string, Float32Array>): VectorMatrix {
@@ -69,10 +107,9 @@ export function similarityOf(
   const out = new Map<string, number>();
   if (query === undefined || m.dim === 0) return out;
   const dim = Math.min(m.dim, query.length);
-  for (const id of ids) {
-    const r = m.row.get(id);
-    if (r === undefined) continue;
-    out.set(id, dotPlain(m.data, r * m.dim, query, dim));
+  for (const [id, r] of rowsOf(m, ids)) {
+    const [data, base] = rowAt(m, r);
+    out.set(id, dotPlain(data, base, query, dim));
   }
   return out;
 }
@@ -81,7 +118,12 @@ export function similarityOf(
  * Scores every row against `query` in one pass and keeps the `k` best (a bounded insertion list), ties by key
  * (code-unit order), so the result does not depend on the order of the rows (an incremental index keeps none).
  */
-export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k: number): SimilarityScan {
+export function scanSimilar(
+  m: VectorMatrix,
+  query: Float32Array | undefined,
+  k: number,
+  also: Iterable<string> = [],
+): SimilarityScan {
   const n = query === undefined || m.dim === 0 ? 0 : m.ids.length;
   const values = new Float64Array(n);
   const dim = Math.min(m.dim, query?.length ?? 0);
@@ -93,19 +135,27 @@ export function scanSimilar(m: VectorMatrix, query: Float32Array | undefined, k:
     const t = values[b] as number;
     return s > t || (s === t && (ids[a] as string) < (ids[b] as string));
   };
-  for (let i = 0; i < n; i += 1) {
-    const s = dotUnrolled(m.data, i * m.dim, q, dim);
-    values[i] = s;
-    if (best.length < k || before(s, i, best[best.length - 1] as number)) {
-      let at = best.length;
-      while (at > 0 && before(s, i, best[at - 1] as number)) at -= 1;
-      best.splice(at, 0, i);
-      if (best.length > k) best.pop();
+  const per = m.segments === undefined ? n : (m.segmentRows as number);
+  for (let from = 0, segment = 0; from < n; from += per, segment += 1) {
+    const data = m.segments === undefined ? m.data : (m.segments[segment] as Float32Array);
+    const to = Math.min(n, from + per);
+    for (let i = from; i < to; i += 1) {
+      const s = dotUnrolled(data, (i - from) * m.dim, q, dim);
+      values[i] = s;
+      if (best.length < k || before(s, i, best[best.length - 1] as number)) {
+        let at = best.length;
+        while (at > 0 && before(s, i, best[at - 1] as number)) at -= 1;
+        best.splice(at, 0, i);
+        if (best.length > k) best.pop();
+      }
     }
   }
+  // The rows asked about (the top and `also`) found once; another key is looked up when asked.
+  const known = n === 0 ? new Map<string, number>() : rowsOf(m, also);
+  for (const i of best) known.set(ids[i] as string, i);
   return {
     of: (id) => {
-      const r = m.row.get(id);
+      const r = known.get(id) ?? (n === 0 ? undefined : m.row.get(id));
       return r === undefined || r >= n ? 0 : (values[r] as number);
     },
     top: best.map((i) => m.ids[i] as string),
@@ -131,7 +181,7 @@ export function matrixSource(m: VectorMatrix): VectorSource {
   return {
     where: 'memory',
     matrix: m,
-    scan: async (query, k) => scanSimilar(m, query, k),
+    scan: async (query, k, also) => scanSimilar(m, query, k, also),
     similarity: async (query, ids) => similarityOf(m, query, ids),
   };
 }

@@ -78,6 +78,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
+import { sameVectorHeader, splitModelKey } from '../sqlite/sqlite-store.js';
 import {
   quoteIdent,
   vectorLiteral,
@@ -1679,7 +1680,7 @@ export class PgStore implements Store {
       const [h] = await this.#rows('SELECT * FROM vector_index WHERE scope = $1 AND name = $2', [scope, name], c);
       if (h === undefined) return undefined;
       const header: VectorIndexHeader = {
-        modelKey: String(h.model_key),
+        ...splitModelKey(String(h.model_key)),
         revision: Number(h.revision),
         dim: Number(h.dim),
         rows: Number(h.rows),
@@ -1705,24 +1706,39 @@ export class PgStore implements Store {
   async writeVectorChunks(
     scope: string,
     name: string,
-    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+    write: {
+      expect: { revision: number; generation: string } | null;
+      header: VectorIndexHeader;
+      chunks: readonly VectorChunk[];
+    },
   ): Promise<boolean> {
     const { header } = write;
     return this.#tx(async (c) => {
       // The header row is locked (or, when missing, the insert below conflicts) until commit: one writer at a time.
       const [now] = await this.#rows(
-        'SELECT revision FROM vector_index WHERE scope = $1 AND name = $2 FOR UPDATE',
+        'SELECT revision, model_key FROM vector_index WHERE scope = $1 AND name = $2 FOR UPDATE',
         [scope, name],
         c,
       );
-      if ((now === undefined ? null : Number(now.revision)) !== write.expect) return false;
+      const stored =
+        now === undefined ? null : { revision: Number(now.revision), ...splitModelKey(String(now.model_key)) };
+      if (!sameVectorHeader(stored, write.expect)) return false;
       const wrote = await c.query(
         `INSERT INTO vector_index (scope, name, model_key, revision, dim, rows, chunks)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (scope, name) DO UPDATE SET model_key = excluded.model_key, revision = excluded.revision,
            dim = excluded.dim, rows = excluded.rows, chunks = excluded.chunks
          WHERE $8::boolean`,
-        [scope, name, header.modelKey, header.revision, header.dim, header.rows, header.chunks, write.expect !== null],
+        [
+          scope,
+          name,
+          `${header.modelKey}\n${header.generation}`,
+          header.revision,
+          header.dim,
+          header.rows,
+          header.chunks,
+          write.expect !== null,
+        ],
       );
       // None stored when read, one stored since (a concurrent first writer): theirs stays.
       if (wrote.rowCount === 0) return false;

@@ -1393,21 +1393,25 @@ export class SqliteStore implements Store {
   async writeVectorChunks(
     scope: string,
     name: string,
-    write: { expect: number | null; header: VectorIndexHeader; chunks: readonly VectorChunk[] },
+    write: {
+      expect: { revision: number; generation: string } | null;
+      header: VectorIndexHeader;
+      chunks: readonly VectorChunk[];
+    },
   ): Promise<boolean> {
     const { header } = write;
     return this.#write(() => {
-      const now = this.#stmt('SELECT revision FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
+      const now = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
         | Row
         | undefined;
-      if ((now === undefined ? null : Number(now.revision)) !== write.expect) return false;
+      if (!sameVectorHeader(now === undefined ? null : toVectorHeader(now), write.expect)) return false;
       this.#stmt(`
         INSERT INTO vector_index (scope, name, model_key, revision, dim, rows, chunks) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (scope, name) DO UPDATE SET model_key = excluded.model_key, revision = excluded.revision,
           dim = excluded.dim, rows = excluded.rows, chunks = excluded.chunks`).run(
         scope,
         name,
-        header.modelKey,
+        `${header.modelKey}\n${header.generation}`,
         header.revision,
         header.dim,
         header.rows,
@@ -1445,8 +1449,9 @@ const SCAN_EDGES_FROM = 2000;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 
+/** The header as stored: the model key and the generation share one column (`<model key>\n<generation>`). */
 const toVectorHeader = (h: Row): VectorIndexHeader => ({
-  modelKey: String(h.model_key),
+  ...splitModelKey(String(h.model_key)),
   revision: Number(h.revision),
   dim: Number(h.dim),
   rows: Number(h.rows),
@@ -1468,3 +1473,20 @@ function toVectorChunk(r: Row): VectorChunk {
 }
 
 const chunkBytes = (data: Float32Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+/** The model key and the generation of a stored header's `model_key` column. */
+export function splitModelKey(stored: string): { modelKey: string; generation: string } {
+  const at = stored.lastIndexOf('\n');
+  return at < 0
+    ? { modelKey: stored, generation: '' }
+    : { modelKey: stored.slice(0, at), generation: stored.slice(at + 1) };
+}
+
+/** Whether a stored header (or none) is the one a writer expects. */
+export function sameVectorHeader(
+  stored: Pick<VectorIndexHeader, 'revision' | 'generation'> | null,
+  expect: { revision: number; generation: string } | null,
+): boolean {
+  if (stored === null || expect === null) return stored === expect;
+  return stored.revision === expect.revision && stored.generation === expect.generation;
+}
