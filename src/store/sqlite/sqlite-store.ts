@@ -604,15 +604,36 @@ export class SqliteStore implements Store {
   }
 
   #writeEdges(scope: string, edges: Iterable<EdgeRecord>): void {
-    const writeEdge = this.#stmt(`
-      INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+    const values: unknown[] = [];
+    for (const e of edges)
+      values.push(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
+    this.#insertRows(
+      'INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)',
+      10,
+      values,
+      `ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
         source = excluded.source, count = excluded.count, successes = excluded.successes,
-        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`);
-    for (const e of edges) {
-      writeEdge.run(scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen);
+        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
+    );
+  }
+
+  /**
+   * Runs `head VALUES (…), (…), … tail` over `values` (row after row, `width` values a row), ROWS_PER_STATEMENT
+   * rows a statement: one call into SQLite per many rows instead of one a row, which is most of a row's cost in a
+   * bulk write (issue 20). The rows are written in order, as one statement each would write them.
+   */
+  #insertRows(head: string, width: number, values: readonly unknown[], tail = ''): void {
+    const rows = values.length / width;
+    const row = `(${new Array(width).fill('?').join(', ')})`;
+    const full = Math.floor(rows / ROWS_PER_STATEMENT);
+    if (full > 0) {
+      const many = this.#stmt(`${head} VALUES ${new Array(ROWS_PER_STATEMENT).fill(row).join(', ')} ${tail}`);
+      const size = ROWS_PER_STATEMENT * width;
+      for (let k = 0; k < full; k += 1) many.run(values.slice(k * size, (k + 1) * size));
     }
+    if (full * ROWS_PER_STATEMENT === rows) return;
+    const one = this.#stmt(`${head} VALUES ${row} ${tail}`);
+    for (let r = full * ROWS_PER_STATEMENT; r < rows; r += 1) one.run(values.slice(r * width, (r + 1) * width));
   }
 
   async recordExecutions(
@@ -635,10 +656,38 @@ export class SqliteStore implements Store {
         }
         cache.complete = true;
       }
-      for (const item of items) {
-        this.#insertExecution(scope, item.execution, true);
-        this.#foldEvents(scope, item.events, fold, cache, edges);
+      // Every execution, then every call, in multi-row statements (the same rows #insertExecution writes).
+      const executionRows: unknown[] = [];
+      const callRows: unknown[] = [];
+      for (const { execution: e } of items) {
+        executionRows.push(
+          e.id,
+          scope,
+          e.intent,
+          e.intentKind ?? null,
+          e.startedAt,
+          e.endedAt ?? null,
+          e.confidence ?? null,
+          e.summary ?? null,
+        );
+        e.calls.forEach((call, i) => {
+          callRows.push(e.id, scope, i, call.tool, call.status, call.retries, call.durationMs ?? null);
+          callRows.push(call.consumes.length === 0 ? '[]' : json(call.consumes), call.parent ?? null, call.at ?? null);
+          callRows.push(call.intent ?? null, call.input ?? null, call.output ?? null);
+        });
       }
+      this.#insertRows(
+        'INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)',
+        8,
+        executionRows,
+      );
+      this.#insertRows(
+        'INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, ' +
+          'intent, input, output)',
+        13,
+        callRows,
+      );
+      for (const item of items) this.#foldEvents(scope, item.events, fold, cache, edges);
       const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)));
       this.#writeEdges(scope, edges.values());
       if (options.workflow !== undefined) this.#mergeWorkflows(scope, workflowsOf(items, options.workflow));
@@ -780,32 +829,32 @@ export class SqliteStore implements Store {
   /** Folds merges into the scope's workflows (shared.mergeWorkflow). Call inside a write transaction. */
   #mergeWorkflows(scope: string, merges: readonly WorkflowMerge[]): void {
     if (merges.length === 0) return;
-    const read = this.#stmt('SELECT * FROM workflows WHERE scope = ? AND id = ?');
+    // The named workflows read ROWS_PER_STATEMENT ids a statement, written back in multi-row statements.
+    const ids = [...new Set(merges.map((m) => m.id))];
     const current = new Map<string, WorkflowRecord>();
-    for (const id of new Set(merges.map((m) => m.id))) {
-      const row = read.get(scope, id) as Row | undefined;
-      if (row !== undefined) current.set(id, toWorkflow(row));
+    const full = Math.floor(ids.length / ROWS_PER_STATEMENT) * ROWS_PER_STATEMENT;
+    const readMany = (n: number) =>
+      this.#stmt(`SELECT * FROM workflows WHERE scope = ? AND id IN (${new Array(n).fill('?').join(', ')})`);
+    for (let k = 0; k < ids.length; k += ROWS_PER_STATEMENT) {
+      const chunk = ids.slice(k, k + ROWS_PER_STATEMENT);
+      const read = k < full ? readMany(ROWS_PER_STATEMENT) : readMany(1);
+      const rows = k < full ? [read.all(scope, ...chunk)] : chunk.map((id) => read.all(scope, id));
+      for (const row of rows.flat() as Row[]) current.set(String(row.id), toWorkflow(row));
     }
-    const write = this.#stmt(`
-      INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, last_seen)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const remove = this.#stmt('DELETE FROM workflows WHERE scope = ? AND id = ?');
+    const values: unknown[] = [];
     for (const [id, w] of foldWorkflows(current, merges)) {
       if (w === undefined) remove.run(scope, id);
-      else
-        write.run(
-          scope,
-          w.id,
-          w.key,
-          json(w.tools),
-          json(w.edges),
-          json(w.intents),
-          w.runs,
-          w.successes,
-          w.firstSeen,
-          w.lastSeen,
-        );
+      else {
+        values.push(scope, w.id, w.key, json(w.tools), json(w.edges), json(w.intents));
+        values.push(w.runs, w.successes, w.firstSeen, w.lastSeen);
+      }
     }
+    this.#insertRows(
+      'INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, last_seen)',
+      10,
+      values,
+    );
   }
 
   async mergeWorkflows(
@@ -1446,6 +1495,9 @@ export class SqliteStore implements Store {
 
 /** Events in one recording batch from which the whole scope's edges are scanned into the cache. */
 const SCAN_EDGES_FROM = 2000;
+
+/** Rows a multi-row INSERT writes at once (at most 13 values a row: 650 parameters, far below SQLite's limit). */
+const ROWS_PER_STATEMENT = 50;
 
 const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
 
