@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IntentIndex } from './intent-index.js';
+import { IntentIndex, intentTerms } from './intent-index.js';
 import { taskText } from './task-text.js';
 import { fitIsotonic, predictIsotonic } from './isotonic.js';
 import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
@@ -80,6 +80,28 @@ describe('IntentIndex', () => {
       expect(answer.map((h) => ({ index: position.get(h.index), score: h.score }))).toEqual(rebuilt.search(query, 5));
       expect(kept.size).toBe(held.length);
     }
+  });
+
+  it('scores by Okapi BM25 (k1 1.2, b 0.75) over its terms, as computed by hand', () => {
+    const texts = [
+      'find the movies of Sofia Coppola',
+      'show the reviews of a movie',
+      'who directed the top rated movie',
+    ];
+    const terms = texts.map(intentTerms);
+    const mean = terms.reduce((t, x) => t + x.length, 0) / terms.length;
+    const query = [...new Set(intentTerms('movie reviews directed'))];
+    const expected = terms.map((doc) =>
+      query.reduce((score, term) => {
+        const tf = doc.filter((t) => t === term).length;
+        const df = terms.filter((d) => d.includes(term)).length;
+        if (tf === 0) return score;
+        const idf = Math.log(1 + (terms.length - df + 0.5) / (df + 0.5));
+        return score + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * doc.length) / mean));
+      }, 0),
+    );
+    for (const hit of new IntentIndex(texts).search('movie reviews directed', 3))
+      expect(hit.score).toBeCloseTo(expected[hit.index] as number, 12);
   });
 
   it('leaves one text out when asked, and finds nothing for unknown words', () => {

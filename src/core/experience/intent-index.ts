@@ -37,6 +37,8 @@ export class IntentIndex {
   readonly #lengths: number[] = [];
   #total = 0;
   #scores?: Float64Array;
+  /** K1 · the length norm of each slot, for the mean length it was computed at. */
+  #k1Norms?: { total: number; size: number; values: Float64Array };
   /** Texts held. */
   size = 0;
 
@@ -75,6 +77,25 @@ export class IntentIndex {
     this.size -= 1;
   }
 
+  /** K1 · (1 − b + b · length / mean length) per slot: computed again only when the texts held change. */
+  #k1NormsNow(): Float64Array {
+    const kept = this.#k1Norms;
+    if (
+      kept !== undefined &&
+      kept.total === this.#total &&
+      kept.size === this.size &&
+      kept.values.length >= this.#lengths.length
+    )
+      return kept.values;
+    const averageLength = this.size === 0 ? 0 : this.#total / this.size;
+    const values = new Float64Array(this.#lengths.length);
+    this.#lengths.forEach((length, doc) => {
+      values[doc] = K1 * (1 - B + (B * length) / (averageLength || 1));
+    });
+    this.#k1Norms = { total: this.#total, size: this.size, values };
+    return values;
+  }
+
   /** Inverse document frequency of a term (0 when no text holds it). */
   idf(term: string): number {
     const df = this.#postings.get(term)?.length ?? 0;
@@ -90,7 +111,7 @@ export class IntentIndex {
     if (this.#scores === undefined || this.#scores.length < this.#lengths.length)
       this.#scores = new Float64Array(Math.max(16, this.#lengths.length * 2));
     const scores = this.#scores;
-    const averageLength = this.size === 0 ? 0 : this.#total / this.size;
+    const k1Norms = this.#k1NormsNow();
     const touched: number[] = [];
     for (const term of new Set(intentTerms(query))) {
       const list = this.#postings.get(term);
@@ -100,8 +121,7 @@ export class IntentIndex {
       for (const { doc, tf } of list) {
         if (doc === skip) continue;
         if (scores[doc] === 0) touched.push(doc);
-        const norm = 1 - B + (B * (this.#lengths[doc] as number)) / (averageLength || 1);
-        scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + K1 * norm);
+        scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (k1Norms[doc] as number));
       }
     }
     // The best `limit`, kept sorted by insertion (limit is small), ties by rank.
