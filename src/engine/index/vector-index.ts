@@ -83,6 +83,8 @@ export class VectorIndex {
   /** The persisted header's revision this process last read or wrote; undefined once another writer moved it. */
   #persisted: { revision: number; generation: string } | null | undefined = null;
   #pending: Promise<void> | undefined;
+  /** How often a scan asked whether the key map is built. */
+  #lookups = 0;
   /** Rows per segment and persisted chunk: {@link CHUNK_ROWS}, or what the persisted matrix was written with. */
   #per: number;
   #source: VectorSource | undefined;
@@ -126,8 +128,11 @@ export class VectorIndex {
       get row() {
         return index.#rows();
       },
+      // The first lookups of a process pass over the keys; from the second, the map is built once and kept (a
+      // process that answers one query never builds it, a server builds it once).
       get indexed() {
-        return index.#row !== undefined;
+        index.#lookups += 1;
+        return index.#row !== undefined || index.#lookups > 1;
       },
       dim: this.#dim,
       data: new Float32Array(0),
