@@ -193,7 +193,9 @@ export async function recordExecutions(
   for (const raw of inputs) {
     const input = options.validate === false ? raw : parseExecution(raw);
     const { scope, item } = toItem(ctx, input, options.learn);
-    byScope.set(scope, [...(byScope.get(scope) ?? []), item]);
+    const batch = byScope.get(scope);
+    if (batch === undefined) byScope.set(scope, [item]);
+    else batch.push(item);
     executions.push({ id: item.execution.id, scope, calls: item.execution.calls.length });
   }
   const newTools: string[] = [];
