@@ -54,28 +54,19 @@ async function hook() {
  * on the first run and whenever Node rejects it): compiling the bundle is a good part of a hook's
  * start. `keepCache`, called once the hook has run, writes the cache then, so that it holds the
  * functions the hook ran (compiled lazily) as well as the top level. With a `key` (the command
- * line's command), the cache is made again the first time a command runs (`<bundle>.cache-keys`
- * lists those it has seen): it then holds what that command ran as well as what the cache held.
- * Nothing is cached where dist/ cannot be written.
+ * line's command), each command has a cache of its own (`<bundle>.<key>.cache`): a cache holding
+ * what every command ran would make `--help` read and load all of it. Nothing is cached where dist/
+ * cannot be written.
  */
 function loadBundle(file, key) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const cacheFile = `${file}.cache`;
+  const cacheFile = key === undefined ? `${file}.cache` : `${file}.${key}.cache`;
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
   } catch {
     cachedData = undefined;
-  }
-  const keysFile = `${file}.cache-keys`;
-  let keys = [];
-  if (key !== undefined && cachedData !== undefined) {
-    try {
-      keys = readFileSync(keysFile, 'utf8').split('\n');
-    } catch {
-      keys = [];
-    }
   }
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
   const module = { exports: {} };
@@ -96,10 +87,6 @@ function loadBundle(file, key) {
       fs.closeSync(fd);
       fd = undefined;
       fs.renameSync(aside, cacheFile);
-      if (key !== undefined) {
-        fs.writeFileSync(aside, [...(script.cachedDataRejected ? [] : keys), key].join('\n'));
-        fs.renameSync(aside, keysFile);
-      }
     } catch {
       // No room, or something in the way: no cache.
       try {
@@ -112,10 +99,7 @@ function loadBundle(file, key) {
   };
   return {
     exports: module.exports,
-    keepCache:
-      cachedData === undefined || script.cachedDataRejected || (key !== undefined && !keys.includes(key))
-        ? keepCache
-        : undefined,
+    keepCache: cachedData === undefined || script.cachedDataRejected ? keepCache : undefined,
   };
 }
 
@@ -153,7 +137,8 @@ async function cli() {
   if (cliBundleFresh()) {
     const loaded = loadBundle(bundle, commandOf(process.argv.slice(2)));
     process.exitCode = await loaded.exports.run();
-    loaded.keepCache?.();
+    // Only a command that ran: a mistyped one leaves no cache named after it.
+    if (process.exitCode === 0) loaded.keepCache?.();
     return;
   }
   if (!existsSync(entry)) {

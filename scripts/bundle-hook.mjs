@@ -8,8 +8,8 @@
 // The bundles that read the store carry better-sqlite3's JavaScript too, and load its native addon
 // from the installed package when that is the bundled version (scripts/hook-sqlite.cjs); the fast
 // bundle needs no database. dist/src stays as tsc wrote it, for the library's users.
-import { readFileSync, rmSync } from 'node:fs';
-import { relative } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const at = (path) => new URL(path, import.meta.url).pathname;
@@ -118,7 +118,9 @@ for (const [entry, out, plugins] of [
     legalComments: 'none',
     minify: true,
   });
-  // bin/credence.cjs keeps V8's code cache beside a bundle; a new bundle starts without one.
-  rmSync(at(`${out}.cache`), { force: true });
-  rmSync(at(`${out}.cache-keys`), { force: true });
+  // bin/credence.cjs keeps V8's code cache beside a bundle (the CLI's, one a command: `cli.cjs.<command>.cache`); a new
+  // bundle starts without one.
+  const name = basename(at(out));
+  for (const file of readdirSync(at('../dist')))
+    if (file.startsWith(`${name}.`) && /\.cache(-keys)?$/.test(file)) rmSync(at(`../dist/${file}`), { force: true });
 }
