@@ -74,7 +74,8 @@ const firstLine = (error: unknown): string =>
 
 /** A row for a figure that could not be measured, and why. */
 function na(benchmark: string, why: string, target = '-'): BenchRow {
-  return { benchmark, measure: 'n/a', value: `n/a: ${why}`, reference: '-', ratio: '-', target: `${target}: n/a` };
+  const wanted = target === '-' ? 'n/a' : `${target}: n/a`;
+  return { benchmark, measure: 'n/a', value: `n/a: ${why}`, reference: '-', ratio: '-', target: wanted };
 }
 
 /** Runs a part; a part that throws becomes one n/a row naming what failed. */
@@ -788,5 +789,15 @@ export async function benchScale(options: { dir: string; size?: number }): Promi
   log('evolve');
   rows.push(...(await part('evolve', () => benchEvolve(ws))));
   rmSync(dir, { recursive: true, force: true });
+  const judged = rows.filter((r) => / (NOT )?met$|: n\/a$/.test(r.target));
+  const notMet = judged.filter((r) => !r.target.endsWith(': met'));
+  rows.push({
+    benchmark: 'scale: targets met',
+    measure: 'rows with a target',
+    value: `${judged.length - notMet.length} of ${judged.length}`,
+    reference: '-',
+    ratio: '-',
+    target: notMet.length === 0 ? 'all met' : `${notMet.length} not met or n/a`,
+  });
   return rows;
 }
