@@ -50,8 +50,14 @@ import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
-import type { DailyActivity, MemoryRecord, ToolRecord } from '../store/types.js';
-import { buildGraphSnapshot, graphStats, type GraphSnapshot, type GraphStats } from './tool-graph/graph-snapshot.js';
+import type { DailyActivity, MemoryRecord, RevisionStore, ToolRecord } from '../store/types.js';
+import {
+  buildGraphSnapshot,
+  graphStats,
+  patchCatalogue,
+  type GraphSnapshot,
+  type GraphStats,
+} from './tool-graph/graph-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
 import {
   checkDump,
@@ -61,6 +67,9 @@ import {
   type DumpReport,
   type RestoreReport,
 } from '../store/dump.js';
+
+/** Tools written since the last snapshot up to which its catalogue is patched rather than read whole. */
+const PATCH_TOOLS_AT_MOST = 1000;
 
 export interface CredenceOptions {
   /**
@@ -184,6 +193,8 @@ export class Credence {
   #snapshot: Promise<GraphSnapshot> | undefined;
   /** The store's revision the graph snapshot and the search index reflect. */
   #graphRevision: number | undefined;
+  /** The last snapshot built and the revision read before it: its catalogue serves the next while no tool changes. */
+  #lastSnapshot: { snapshot: GraphSnapshot; revision: number } | undefined;
 
   constructor(init: {
     store: Store;
@@ -257,13 +268,40 @@ export class Credence {
   async graphSnapshot(): Promise<GraphSnapshot> {
     await this.#catchUp();
     if (this.#snapshot === undefined) {
-      const building = buildGraphSnapshot({ store: this.#store, scope: this.scope, now: this.now() });
+      const building = this.#buildSnapshot();
       this.#snapshot = building;
       building.catch(() => {
         if (this.#snapshot === building) this.#snapshot = undefined;
       });
     }
     return this.#snapshot;
+  }
+
+  /**
+   * A snapshot built anew; its catalogue is the last one's with the tools written since (the change log) read
+   * again, unless that is most of it.
+   */
+  async #buildSnapshot(): Promise<GraphSnapshot> {
+    const revision = await this.#revision();
+    const last = this.#lastSnapshot;
+    let tools: ToolRecord[] | undefined;
+    const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds'>>;
+    if (last !== undefined && revision !== undefined && log.changedSince && log.getToolsByIds) {
+      // A recorded call moves its tool's counter: a write names a few tools, read again by id.
+      const since = await log.changedSince.call(this.#store, this.scope, 'tool', last.revision);
+      if (since.changed.length <= PATCH_TOOLS_AT_MOST) {
+        const changed = await log.getToolsByIds.call(this.#store, this.scope, since.changed);
+        tools = patchCatalogue(last.snapshot.tools, changed, since.removed);
+      }
+    }
+    const snapshot = await buildGraphSnapshot({
+      store: this.#store,
+      scope: this.scope,
+      now: this.now(),
+      ...(tools === undefined ? {} : { tools }),
+    });
+    if (revision !== undefined) this.#lastSnapshot = { snapshot, revision };
+    return snapshot;
   }
 
   /** Which backend holds the data, and where (a file path, or a URL without its password). */

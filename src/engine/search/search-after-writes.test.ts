@@ -178,6 +178,11 @@ describe.each([
       const after = await credence.graphSnapshot();
       expect(after).not.toBe(before);
       expect(after.calls.get('fetch_invoice')).toBe((before.calls.get('fetch_invoice') ?? 0) + 1);
+      expect(after.tools).toEqual(before.tools);
+      await credence.addTools([{ id: 'archive_invoice', description: 'archive one invoice' }]);
+      const added = await credence.graphSnapshot();
+      expect(added.tools.map((t) => t.id)).toContain('archive_invoice');
+      expect(added.tools.length).toBe(before.tools.length + 1);
     } finally {
       await credence.close();
     }

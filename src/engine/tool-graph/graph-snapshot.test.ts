@@ -6,6 +6,8 @@ import { runDemo } from '../demo/demo.js';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { graphPayload } from '../../web/api.js';
+import { patchCatalogue } from './graph-snapshot.js';
+import type { ToolRecord } from '../../store/types.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'credence-snapshot-'));
@@ -44,5 +46,30 @@ describe('one graph snapshot (issue 18)', () => {
     }
     // The most central tool is drawn first.
     expect(graph.nodes.id[0]).toBe(central[0]?.tool);
+  });
+});
+
+describe('the catalogue patched with what was written since (issue 20)', () => {
+  it('equals the catalogue listed again: tools rewritten, added anywhere in id order, and removed', () => {
+    const ids = ['b_tool', 'a_tool', 'Z_upper', 'é_accent', 'z_last', '𝒳_astral', '\uffee_high', 'm_mid', 'a_tool_2'];
+    const byteOrder = (list: ToolRecord[]) =>
+      [...list].sort((x, y) => Buffer.compare(Buffer.from(x.id), Buffer.from(y.id)));
+    let seed = 5;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    let held: ToolRecord[] = [];
+    let catalogue: ToolRecord[] = [];
+    for (let step = 0; step < 200; step += 1) {
+      const changed: ToolRecord[] = [];
+      const removed: string[] = [];
+      const id = ids[Math.floor(next() * ids.length)] as string;
+      if (next() < 0.3 && held.some((t) => t.id === id)) removed.push(id);
+      else changed.push({ id, description: `step ${step}` });
+      held = byteOrder([...held.filter((t) => t.id !== id), ...changed]);
+      catalogue = patchCatalogue(catalogue, changed, removed);
+      expect(catalogue).toEqual(held);
+    }
   });
 });

@@ -40,15 +40,19 @@ export interface GraphSnapshot {
   selfSpread: (tool: string) => number;
 }
 
-/** Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`. */
+/**
+ * Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`; `tools`, when
+ * given, is the catalogue as it is now (a previous snapshot's, no tool written since), not read again.
+ */
 export async function buildGraphSnapshot(input: {
   store: ToolGraphStore & ExecutionStore;
   scope: string;
   now: number;
+  tools?: ToolRecord[];
 }): Promise<GraphSnapshot> {
   const { store, scope, now } = input;
   const [tools, stored, calls] = await Promise.all([
-    store.listTools(scope),
+    input.tools ?? store.listTools(scope),
     store.listEdges(scope),
     store.calledTools(scope),
   ]);
@@ -89,6 +93,37 @@ export async function buildGraphSnapshot(input: {
     tier: adaptiveWeights(density.density).tier as GraphSnapshot['tier'],
     selfSpread,
   };
+}
+
+/** Ids in the store's order (code points, as UTF-8 bytes compare: SQLite BINARY, PostgreSQL "C"). */
+const byCodePoints = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The catalogue as the store lists it now (by id), from a catalogue read before and what was written since:
+ * `changed` the tools written (as they are now), `removed` the ids deleted. The same list when nothing changed.
+ */
+export function patchCatalogue(
+  tools: readonly ToolRecord[],
+  changed: readonly ToolRecord[],
+  removed: readonly string[],
+): ToolRecord[] {
+  if (changed.length === 0 && removed.length === 0) return tools as ToolRecord[];
+  const gone = new Set(removed);
+  const now = new Map(changed.map((t) => [t.id, t]));
+  const out = tools.filter((t) => !gone.has(t.id)).map((t) => now.get(t.id) ?? t);
+  const held = new Set(tools.map((t) => t.id));
+  for (const t of changed) {
+    if (held.has(t.id) || gone.has(t.id)) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byCodePoints((out[mid] as ToolRecord).id, t.id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, t);
+  }
+  return out;
 }
 
 export interface GraphStats {
