@@ -7,7 +7,13 @@
  */
 import { taskText } from '../../core/experience/task-text.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
-import type { ExecutionStore, MemoryStore, ObservationStore, ToolGraphStore } from '../../store/types.js';
+import type {
+  ExecutionStore,
+  LearningStore,
+  MemoryStore,
+  ObservationStore,
+  ToolGraphStore,
+} from '../../store/types.js';
 import {
   executionItem,
   itemText,
@@ -21,7 +27,12 @@ import { toolText } from '../search/search-index.js';
 import type { VectorSource } from '../search/vectors.js';
 import { combinedSource, liveSource, VectorIndex, type IndexItem, type IndexStore } from './vector-index.js';
 
-export type ScopeIndexStore = IndexStore & MemoryStore & ObservationStore & ExecutionStore & ToolGraphStore;
+export type ScopeIndexStore = IndexStore &
+  MemoryStore &
+  ObservationStore &
+  ExecutionStore &
+  ToolGraphStore &
+  LearningStore;
 
 const recallItem = (i: Recallable): IndexItem => ({
   key: i.key,
@@ -59,6 +70,11 @@ export class ScopeIndexes {
         all: async () => (await store.listMemories(scope)).map((m) => recallItem(memoryItem(withLearnedText(root, m)))),
         byIds: async (ids) =>
           (await store.getMemoriesByIds(scope, ids)).map((m) => recallItem(memoryItem(withLearnedText(root, m)))),
+        // An instinct's or skill's memory has the id of its record; its file may hold hand edits.
+        recheck: async () =>
+          root === undefined
+            ? []
+            : [...(await store.listInstincts(scope)), ...(await store.listSkills(scope))].map((r) => r.id),
       },
       true,
     );

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,49 @@ async function run(store: Store, other: Store, seed: number, steps: number): Pro
     expect(await answers(credence, queries)).toEqual(warm);
   }
 }
+
+describe('persistent vector indexes and learned files', () => {
+  it('embed again an instinct whose file was edited by hand since the matrix was persisted', async () => {
+    const root = mkdtempSync(join(dir, 'root-'));
+    mkdirSync(join(root, '.credence'));
+    const file = join(root, '.credence', 'cache.md');
+    writeFileSync(file, 'Redis cache eviction keeps the hot keys');
+    const store = openSqliteStore({ path: ':memory:' });
+    const at = Date.parse(NOW);
+    await store.upsertInstinct(SCOPE, {
+      id: 'instinct-1',
+      slug: 'cache',
+      text: 'Redis cache eviction',
+      confidence: 0.7,
+      status: 'active',
+      evidence: [],
+      createdAt: at,
+      updatedAt: at,
+    });
+    await store.upsertMemories(SCOPE, [
+      {
+        id: 'instinct-1',
+        category: 'instinct',
+        title: 'Redis cache eviction',
+        text: 'Redis cache eviction keeps the hot keys',
+        tags: [],
+        path: '.credence/cache.md',
+        confidence: 0.7,
+        createdAt: at,
+        updatedAt: at,
+      },
+    ]);
+    const open = () => openCredence({ store, scope: SCOPE, now: NOW, cwd: root });
+    const ask = async (c: Credence) => c.recall('kubernetes cluster deploy', { track: false, bm25Weight: 0 });
+    await ask(await open());
+    writeFileSync(file, 'Deploy the kubernetes cluster with one command');
+    const after = await ask(await open());
+    await store.deleteVectorIndex(SCOPE);
+    expect(await ask(await open())).toEqual(after);
+    expect(after.map((r) => r.id)).toEqual(['instinct-1']);
+    await store.close();
+  });
+});
 
 describe('persistent vector indexes after any sequence of writes', () => {
   it('answer as a fresh engine and a full rebuild do, on SQLite (a second connection as another process)', async () => {

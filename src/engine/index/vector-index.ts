@@ -46,6 +46,11 @@ export interface IndexSpec {
   all(): Promise<IndexItem[]>;
   /** The items of these stored ids that exist (a delta). */
   byIds(ids: readonly string[]): Promise<IndexItem[]>;
+  /**
+   * Ids whose text may have changed outside the store (an instinct's or skill's file, edited by hand): checked again
+   * (their text hashed) when a process loads the persisted matrix.
+   */
+  recheck?(): Promise<string[]>;
 }
 
 export type IndexStore = EmbeddingStore & RevisionStore & VectorIndexStore & StoreMeta;
@@ -194,7 +199,12 @@ export class VectorIndex {
       }
       this.#revision = persisted.header.revision;
       this.#source = undefined;
-      await this.#refresh();
+      const [changes, again] = await Promise.all([
+        this.#store.changedSince(this.#scope, this.#spec.kind, this.#revision),
+        this.#spec.recheck?.() ?? [],
+      ]);
+      if (changes.revision !== this.#revision || again.length > 0)
+        await this.#apply(changes.revision, [...changes.changed, ...again], changes.removed);
       return;
     }
     await this.#build(modelKey);
