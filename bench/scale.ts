@@ -25,6 +25,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -120,8 +121,8 @@ async function cachedStore(size: number): Promise<{ path: string; built: boolean
   return { path, built: true, ms: performance.now() - t };
 }
 
-/** A copy of bin/ and dist/ with node_modules and package.json linked; `noCache` makes every code cache a folder. */
-function packageCopy(to: string, noCache: boolean): string {
+/** A copy of bin/ and dist/ with node_modules and package.json linked. */
+function packageCopy(to: string): string {
   mkdirSync(to, { recursive: true });
   cpSync(join(root, 'bin'), join(to, 'bin'), { recursive: true });
   cpSync(join(root, 'dist'), join(to, 'dist'), {
@@ -135,12 +136,38 @@ function packageCopy(to: string, noCache: boolean): string {
     mkdirSync(join(to, 'src', 'web'), { recursive: true });
     symlinkSync(join(root, 'src', 'web', 'assets'), join(to, 'src', 'web', 'assets'));
   }
-  // A bundle's cache is written beside it as `<bundle>.cache`; a folder there can be neither read nor replaced.
-  if (noCache)
-    for (const name of readdirSync(join(to, 'dist')))
-      if (name.endsWith('.cjs')) mkdirSync(join(to, 'dist', `${name}.cache`), { recursive: true });
   return to;
 }
+
+/**
+ * Makes `dir` unwritable as a read-only install is: its mode for a user, and for root (whom modes do not stop)
+ * the immutable flag too, where `chattr` can set it. Returns the undo, or undefined when `dir` stayed writable.
+ * (A run killed meanwhile leaves an immutable folder: `chattr -i` it before removing it.)
+ */
+function makeReadOnly(dir: string): (() => void) | undefined {
+  const undo: (() => void)[] = [() => chmodSync(dir, 0o755)];
+  chmodSync(dir, 0o555);
+  if (process.getuid?.() === 0 && spawnSync('chattr', ['+i', dir]).status === 0)
+    undo.unshift(() => spawnSync('chattr', ['-i', dir]));
+  const undoAll = () => {
+    for (const fn of undo) fn();
+  };
+  const probe = join(dir, `.probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+  } catch {
+    return undoAll;
+  }
+  rmSync(probe, { force: true });
+  undoAll();
+  return undefined;
+}
+
+/** Code caches written in the package copy's dist/ (files named `*.cache`, or `*.cache.<pid>` left aside). */
+const cachesIn = (pkg: string): string[] =>
+  readdirSync(join(pkg, 'dist'), { withFileTypes: true })
+    .filter((e) => e.isFile() && /\.cache(\.\d+)?$/.test(e.name))
+    .map((e) => e.name);
 
 async function workspace(dir: string, size: number): Promise<{ ws: Workspace; rows: BenchRow[] }> {
   const cached = await cachedStore(size);
@@ -162,8 +189,8 @@ async function workspace(dir: string, size: number): Promise<{ ws: Workspace; ro
     db,
     size,
     project,
-    pkg: packageCopy(join(dir, 'pkg'), false),
-    pkgNoCache: packageCopy(join(dir, 'pkg-no-cache'), true),
+    pkg: packageCopy(join(dir, 'pkg')),
+    pkgNoCache: packageCopy(join(dir, 'pkg-no-cache')),
     env,
     queries: data.queries,
     source: data.source,
@@ -719,14 +746,31 @@ function benchHooks(ws: Workspace): BenchRow[] {
       run: (round: number) => hook(ws.pkgNoCache, prompt(round)),
     },
   ];
-  const { floor, measured } = interleave(commands, {
-    rounds: Math.max(rounds(), 11),
-    minRounds: 5,
-    budgetMs: 120_000,
-    cwd: ws.project,
-    env: ws.env,
-  });
-  return processRows(floor, measured, (name) => ({ ratio: name.includes('UserPromptSubmit') ? 2 : 1.5 }));
+  const noCache = commands.length - 1;
+  const undo = makeReadOnly(join(ws.pkgNoCache, 'dist'));
+  let result: ReturnType<typeof interleave>;
+  try {
+    result = interleave(undo === undefined ? commands.slice(0, noCache) : commands, {
+      rounds: Math.max(rounds(), 11),
+      minRounds: 5,
+      budgetMs: 120_000,
+      cwd: ws.project,
+      env: ws.env,
+    });
+  } finally {
+    undo?.();
+  }
+  const rows = processRows(result.floor, result.measured, (name) => ({
+    ratio: name.includes('UserPromptSubmit') ? 2 : 1.5,
+  }));
+  const name = commands[noCache]?.name ?? 'hook UserPromptSubmit, no code cache';
+  const written = cachesIn(ws.pkgNoCache);
+  if (cachesIn(ws.pkg).length === 0)
+    rows[noCache - 1] = na(commands[noCache - 1]?.name ?? name, 'no code cache was written', '≤ 2× node');
+  if (undo === undefined) rows.push(na(name, 'dist/ of the copy could not be made read-only', '≤ 2× node'));
+  else if (written.length > 0)
+    rows[noCache] = na(name, `a code cache was written all the same (${written.join(', ')})`, '≤ 2× node');
+  return rows;
 }
 
 /** `credence evolve` as a process, default limits, over the 10,000-observation habit stream (a fresh copy each run). */
