@@ -195,6 +195,8 @@ export class Credence {
   #graphRevision: number | undefined;
   /** The last snapshot built and the revision read before it: its catalogue serves the next while no tool changes. */
   #lastSnapshot: { snapshot: GraphSnapshot; revision: number } | undefined;
+  /** A revision the search index was built at or after. */
+  #indexListedAt: number | undefined;
 
   constructor(init: {
     store: Store;
@@ -567,6 +569,8 @@ export class Credence {
   async #searchContext(): Promise<search.SearchContext> {
     await this.#catchUp();
     if (this.#index === undefined) {
+      // The revision the index is read at or after (its list of runs can seed the kept past runs).
+      this.#indexListedAt = this.#graphRevision;
       const building = this.graphSnapshot().then((snapshot) =>
         buildSearchIndex({
           store: this.#store,
@@ -583,7 +587,7 @@ export class Credence {
     }
     const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#index };
     // The scope's past runs, kept across writes and brought up to date from the change log (issue 20).
-    await keepPastRuns(ctx);
+    await keepPastRuns(ctx, this.#indexListedAt);
     return ctx;
   }
 

@@ -62,9 +62,10 @@ const readsChanges = (store: object): store is ChangeReads =>
 /**
  * Brings the scope's kept past runs up to date with the store (the runs written or deleted since the revision
  * they reflect, by any writer) and gives them to `ctx.index`: a write costs what it touched, not a rebuild.
- * Without a change log, the index's own executions are read (once per index).
+ * Without a change log, the index's own executions are read (once per index); with one, they are the first
+ * runs kept when the index listed them at revision `listedAt` or later.
  */
-export async function keepPastRuns(ctx: SearchContext): Promise<Experience> {
+export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promise<Experience> {
   const { store, scope } = ctx;
   if (!readsChanges(store)) return experienceOf(ctx.index);
   let byScope = kept.get(store);
@@ -73,6 +74,10 @@ export async function keepPastRuns(ctx: SearchContext): Promise<Experience> {
   const next = (async () => {
     const held = previous === undefined ? undefined : await previous.catch(() => undefined);
     const revision = await store.revision(scope);
+    // The index's own list, read at `listedAt` or later, spares reading every run again.
+    const listed = (ctx.index as Partial<SearchIndex>).executions;
+    if (held === undefined && listedAt !== undefined && listed !== undefined && listedAt <= revision)
+      return { runs: new PastRuns(listed), revision: listedAt };
     if (held === undefined || revision < held.revision) {
       // Read after the revision: a run written meanwhile is read again at the next update (no harm).
       return { runs: new PastRuns(await store.listExecutions(scope)), revision };
