@@ -131,6 +131,7 @@ export class ScopeIndexes {
 
   /** Brings `indexes` to the scope's revision: one read of it, then the delta of those behind. */
   async refresh(indexes: readonly VectorIndex[]): Promise<void> {
+    for (const index of indexes) index.asked();
     const revision = await this.#store.revision(this.#scope);
     await Promise.all(indexes.filter((i) => i.revision !== revision).map((i) => i.refresh()));
   }

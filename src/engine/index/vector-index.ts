@@ -88,8 +88,8 @@ export class VectorIndex {
   /** The persisted header's revision this process last read or wrote; undefined once another writer moved it. */
   #persisted: { revision: number; generation: string } | null | undefined = null;
   #pending: Promise<void> | undefined;
-  /** How often a scan asked whether the key map is built. */
-  #lookups = 0;
+  /** How many queries brought the index up to date (`refresh`). */
+  #queries = 0;
   /** Rows per segment and persisted chunk: {@link CHUNK_ROWS}, or what the persisted matrix was written with. */
   #per: number;
   #source: VectorSource | undefined;
@@ -118,6 +118,11 @@ export class VectorIndex {
   }
 
   /** Brings the index to the store's revision (one query when nothing changed); concurrent calls share one run. */
+  /** Counts a query about to rank against the index (from its second, lookups use a map of every key). */
+  asked(): void {
+    this.#queries += 1;
+  }
+
   refresh(): Promise<void> {
     this.#pending ??= this.#refresh().finally(() => {
       this.#pending = undefined;
@@ -133,11 +138,10 @@ export class VectorIndex {
       get row() {
         return index.#rows();
       },
-      // The first lookups of a process pass over the keys; from the second, the map is built once and kept (a
-      // process that answers one query never builds it, a server builds it once).
+      // The lookups of a process's first query pass over the keys; from its second query, the map is built once
+      // and kept (a process that answers one query never builds it, a server builds it once).
       get indexed() {
-        index.#lookups += 1;
-        return index.#row !== undefined || index.#lookups > 1;
+        return index.#row !== undefined || index.#queries > 1;
       },
       dim: this.#dim,
       data: new Float32Array(0),
