@@ -75,7 +75,7 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
     const held = previous === undefined ? undefined : await previous.catch(() => undefined);
     const revision = await store.revision(scope);
     // The index's own list, read at `listedAt` or later, spares reading every run again.
-    const listed = (ctx.index as Partial<SearchIndex>).executions;
+    const listed = ctx.index.executions;
     if (held === undefined && listedAt !== undefined && listed !== undefined && listedAt <= revision)
       return { runs: new PastRuns(listed), revision: listedAt };
     if (held === undefined || revision < held.revision) {
@@ -98,7 +98,7 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
 /** The past runs of the index: the kept ones ({@link keepPastRuns}), else built from its executions (once). */
 export function experienceOf(index: SearchIndex): Experience {
   let e = built.get(index);
-  if (e === undefined) built.set(index, (e = { runs: new PastRuns(index.executions), version: 0 }));
+  if (e === undefined) built.set(index, (e = { runs: new PastRuns(index.executions ?? []), version: 0 }));
   return e.runs;
 }
 

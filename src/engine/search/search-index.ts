@@ -53,7 +53,11 @@ export interface SearchIndex extends SnapshotParts {
   /** Tools whose description says they are deprecated. */
   deprecated: Set<string>;
   toolVectors: VectorSource;
-  executions: ExecutionRecord[];
+  /**
+   * Every run of the scope, where the index built the runs' vectors itself; past runs are otherwise kept from the
+   * change log and read by id (engine/search/past-runs, issue 20), so a rebuilt index lists no run.
+   */
+  executions?: ExecutionRecord[];
   executionVectors: VectorSource;
   /** The snapshot's density, as a number. */
   density: number;
@@ -165,7 +169,7 @@ export async function buildSearchIndex(input: {
 }): Promise<SearchIndex> {
   const { store, scope, embedder, graph } = input;
   const { tools } = graph;
-  const executions = await store.listExecutions(scope);
+  const executions = input.vectors === undefined ? await store.listExecutions(scope) : undefined;
   const toolVectors =
     input.vectors?.tools ??
     (await buildVectorSource(store, scope, embedder, [
@@ -174,14 +178,17 @@ export async function buildSearchIndex(input: {
   const executionVectors =
     input.vectors?.executions ??
     (await buildVectorSource(store, scope, embedder, [
-      { kind: 'execution', items: executions.map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })) },
+      {
+        kind: 'execution',
+        items: (executions ?? []).map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })),
+      },
     ]));
   return {
     tools,
     toolIds: new Set(tools.map((t) => t.id)),
     deprecated: new Set(tools.filter((t) => isDeprecated(t.description)).map((t) => t.id)),
     toolVectors,
-    executions,
+    ...(executions === undefined ? {} : { executions }),
     executionVectors,
     confidentEdges: graph.confidentEdges,
     directed: graph.directed,

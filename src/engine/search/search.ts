@@ -316,7 +316,7 @@ export async function similarExecutions(
 async function executionsByIds(ctx: SearchContext, ids: readonly string[], calls: boolean): Promise<ExecutionRecord[]> {
   const read = (ctx.store as Partial<Pick<RevisionStore, 'getExecutionsByIds'>>).getExecutionsByIds;
   if (read !== undefined) return read.call(ctx.store, ctx.scope, ids, { calls });
-  const byId = new Map(ctx.index.executions.map((e) => [e.id, e]));
+  const byId = new Map((ctx.index.executions ?? []).map((e) => [e.id, e]));
   return ids.map((id) => byId.get(id)).filter((e): e is ExecutionRecord => e !== undefined);
 }
 
