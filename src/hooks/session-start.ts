@@ -3,8 +3,9 @@
  * The SessionStart hook as a process runs it (bundled into dist/hook-start.cjs): the scope's
  * active skills and strong instincts printed from the read path (the database opened read-only,
  * hooks/context), and the learning of what is queued handed to a process of its own
- * (hooks/hand-off), so that the session starts without waiting for it. What that learning adds is
- * in the context of the next session.
+ * (hooks/hand-off), so that the session starts without waiting for it; with nothing queued (an empty
+ * spool, no event of the scope waiting in the store) no process is started. What that learning adds
+ * is in the context of the next session.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import { hookDbPath } from '../platform/paths.js';
@@ -15,6 +16,7 @@ import { handOffLearning } from './hand-off.js';
 import { openHookStore } from './open-store.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy } from './queue.js';
+import { spoolHasEvents } from './spool.js';
 import { writeStdio } from './stdio.js';
 
 /** Runs the SessionStart hook; returns what to print. Never throws. */
@@ -32,6 +34,8 @@ export async function runSessionStartHook(
     return out;
   }
   let store: Store | undefined;
+  // Unless the store says otherwise, something may be queued: the learning process looks.
+  let queued = true;
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
     store = await openHookStore(where.path, env, { read: true });
@@ -40,11 +44,13 @@ export async function runSessionStartHook(
       const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
       out.stdout = `${JSON.stringify(output)}\n`;
     }
+    queued = spoolHasEvents(where.path) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
     warn(isBusy(error) ? 'the database is busy: no context this time' : `SessionStart: ${(error as Error).message}`);
   } finally {
     await store?.close().catch(() => {});
   }
+  if (!queued) return out;
   const problem = await handOffLearning(p, env, where.path, (text) => {
     out.stderr += text;
   });

@@ -85,6 +85,15 @@ export function spoolEvent(db: string, event: SpooledEvent): void {
   renameSync(temporary, join(dir, name));
 }
 
+/** Whether the spool holds an event, claimed or not (a file not under a dot-name); false when there is no spool. */
+export function spoolHasEvents(db: string): boolean {
+  try {
+    return readdirSync(spoolDirFor(db)).some((name) => !name.startsWith('.'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Claims the spooled events, hands them to `queue` in arrival order, and deletes them once `queue`
  * has resolved (or gives them back when it throws). Broken files are reported and removed.

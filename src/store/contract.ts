@@ -1582,6 +1582,30 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.hookSession('p', 's')).turn).toBe(1);
       });
 
+      test('a scope has queued hook events until every one is learned, claimed or not', async () => {
+        const store = await fresh();
+        expect(await store.hasQueuedHookEvents('p')).toBe(false);
+        await store.enqueueHookEvents('p', [
+          { session: 's', turn: 'next', kind: 'prompt', at: 1, payload: {} },
+          { session: 't', turn: 'next', kind: 'prompt', at: 2, payload: {} },
+        ]);
+        expect(await store.hasQueuedHookEvents('p')).toBe(true);
+        expect(await store.hasQueuedHookEvents('q')).toBe(false);
+        const claimed = await store.claimHookEvents('p', 'a', 0, 's');
+        expect(await store.hasQueuedHookEvents('p')).toBe(true);
+        await store.deleteHookEvents(
+          'p',
+          claimed.map((c) => c.seq),
+        );
+        expect(await store.hasQueuedHookEvents('p')).toBe(true);
+        const rest = await store.claimHookEvents('p', 'b', 0);
+        await store.deleteHookEvents(
+          'p',
+          rest.map((c) => c.seq),
+        );
+        expect(await store.hasQueuedHookEvents('p')).toBe(false);
+      });
+
       test('a hook session counts its turns and keeps its state', async () => {
         const store = await fresh();
         expect(await store.hookSession('p', 's')).toEqual({ turn: 0, state: {} });

@@ -621,6 +621,11 @@ export interface HookQueueStore {
    * event queued again (a drainer that died before deleting its spool file) is not learned twice.
    */
   deleteHookEvents(scope: string, seqs: readonly number[]): Promise<void>;
+  /**
+   * Whether the scope has queued events not learned yet, claimed or not (a read: a session start hands off its
+   * learning only when there is some, or a spool to queue).
+   */
+  hasQueuedHookEvents(scope: string): Promise<boolean>;
   /** A hook session's current turn (0 before its first prompt) and its observing state. */
   hookSession(scope: string, session: string): Promise<{ turn: number; state: Record<string, unknown> }>;
   /** Starts the session's next turn and returns its number. */

@@ -5,7 +5,7 @@
  * even while another connection holds the write lock.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,19 @@ describe('a stop hands its learning to a process of its own (issue 20)', () => {
 });
 
 describe('a session start prints its context from the read path (issue 20)', () => {
+  it('starts no learning process when nothing is queued, and one when a call waits in the spool', async () => {
+    const p = project();
+    expect(p.run(['init']).status).toBe(0);
+    const log = `${p.db}.hook-learn.log`;
+    expect(p.hook({ hook_event_name: 'SessionStart', source: 'startup' })).toEqual({ stdout: '', stderr: '' });
+    expect(existsSync(log)).toBe(false);
+    p.hook(call(1));
+    expect(p.hook({ hook_event_name: 'SessionStart', source: 'startup' })).toEqual({ stdout: '', stderr: '' });
+    expect(existsSync(log)).toBe(true);
+    const spool = `${p.db}.hook-spool`;
+    await eventually(() => (readdirSync(spool).some((name) => !name.startsWith('.')) ? undefined : true));
+  }, 120_000);
+
   it("prints the scope's skill while the write lock is held elsewhere, and what is queued is learned", async () => {
     const p = project();
     for (let i = 0; i < 3; i++) {

@@ -1535,6 +1535,11 @@ export class PgStore implements Store {
     await this.#tx((c) => this.#markHookEventsDone(c, scope, seqs));
   }
 
+  async hasQueuedHookEvents(scope: string): Promise<boolean> {
+    const queued = await this.#rows('SELECT 1 FROM hook_events WHERE scope = $1 AND done_at IS NULL LIMIT 1', [scope]);
+    return queued.length > 0;
+  }
+
   /** Learned: out of the queue, payload dropped, key kept `hookKeyRetentionMs` (a week; then the row goes). */
   async #markHookEventsDone(c: pg.PoolClient, scope: string, seqs: readonly number[]): Promise<void> {
     if (seqs.length === 0) return;

@@ -1260,6 +1260,10 @@ export class SqliteStore implements Store {
     this.#write(() => this.#markHookEventsDone(scope, seqs));
   }
 
+  async hasQueuedHookEvents(scope: string): Promise<boolean> {
+    return this.#stmt('SELECT 1 FROM hook_events WHERE scope = ? AND done_at IS NULL LIMIT 1').get(scope) !== undefined;
+  }
+
   /** Learned: out of the queue, payload dropped, key kept `hookKeyRetentionMs` (a week; then the row goes). */
   #markHookEventsDone(scope: string, seqs: readonly number[]): void {
     if (seqs.length === 0) return;
