@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
@@ -200,11 +201,11 @@ describe('a damaged database', () => {
   const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   /** A store of 3000 tools with 4 KB of garbage written over it at `offset`. */
-  function damaged(name: string, offset: (size: number) => number): string {
+  function damaged(name: string, offset: (db: string) => number): string {
     const db = join(dir, name);
     expect(credence(['--db', db, 'tools', 'add', '--jsonl', '-'], { input: tools }).code).toBe(0);
+    const at = offset(db);
     const bytes = readFileSync(db);
-    const at = offset(bytes.length);
     for (let i = at; i < at + 4096; i++) bytes[i] = (i * 131 + 17) % 251;
     writeFileSync(db, bytes);
     return db;
@@ -214,7 +215,14 @@ describe('a damaged database', () => {
     [
       'in the middle: the file opens, its tables do not read',
       'middle.db',
-      (size: number) => Math.floor(size / 2 / 4096) * 4096,
+      // A page in the middle of the tools table (the file also holds tables these commands do not read).
+      (db: string) => {
+        const sqlite = new Database(db, { readonly: true });
+        const pages = sqlite.prepare("SELECT pageno FROM dbstat WHERE name = 'tools' ORDER BY pageno").pluck().all();
+        const size = sqlite.pragma('page_size', { simple: true }) as number;
+        sqlite.close();
+        return ((pages[Math.floor(pages.length / 2)] as number) - 1) * size;
+      },
     ],
     ['over the schema: the file does not open', 'schema.db', () => 0],
   ])(
