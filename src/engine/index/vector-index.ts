@@ -1,17 +1,11 @@
 /**
  * @module engine/index/vector-index
- * A persistent, incremental vector index (issue 20): the vectors of one kind of item (memories, observations,
- * runs, tools) as a row-major matrix that lives with the data. A process reads the matrix the last one persisted
- * (chunks of {@link CHUNK_ROWS} rows, a few blobs instead of one row per item), then applies what changed since the
- * revision it reflects (the store's change log, migration 8): changed items are embedded again only when their text
- * changed, deleted ones leave, and only the chunks touched are written back. No text is hashed but the changed
- * ones'. A model change rebuilds the whole matrix.
- *
- * Rows are kept in no particular order (a deletion moves the last row into its place): every scan breaks ties by
- * key (vectors.ts), so the results do not depend on the order in which rows arrived.
- *
- * A store that ranks vectors itself (pgvector) keeps its embeddings table as the truth; the index then keeps the
- * keys only, and the store ranks (`storeSource`).
+ * A persistent, incremental vector index (issue 20): one kind's vectors (memories, observations, runs, tools) as a
+ * matrix persisted in chunks of {@link CHUNK_ROWS} rows. A process reads the chunks, then applies the store's change
+ * log since their revision: a changed item is embedded again only when its text changed, a deleted one leaves, and
+ * only the chunks touched are written back; a model change rebuilds. Rows keep no order (a deletion moves the last
+ * row into its place), so every scan breaks ties by key. A store that ranks vectors itself (pgvector) keeps its
+ * embeddings table as the truth, and the index keeps the keys only. How it works: docs/how-it-works.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';

@@ -1,13 +1,11 @@
 /**
  * @module engine/tool-graph/append-state
- * What an append to a growing execution needs to know of the calls stored before it, kept from one append
- * to the next (issue 20): the edge events the execution has already counted, and the shape, the summed call
- * outcomes and the last use of its learned workflow. A gateway session appends one call at a time; computing
- * these again from every stored call made each append cost as much as the session was long (0.6 ms at 120
- * calls, 67 ms at 10,000). Kept per store, scope and execution, and used only when the store hands back the
- * very calls it handed back last time (the same last call object: store/calls-cache keeps them); otherwise
- * computed again from `before`, as without it. The results are those of `appendedEdgeEvents` and
- * `workflowMove` on the whole lists (append-state.test compares them on long random sessions).
+ * What an append to a growing execution needs of the calls stored before it, kept from one append to the next
+ * (issue 20): the edge events already counted, and the shape, summed outcomes and last use of its workflow. A
+ * gateway session appends one call at a time; deriving these from every stored call made an append cost as much
+ * as the session was long. Used only when the store hands back the very calls it handed back last time
+ * (store/calls-cache), else computed again from `before`. The results are `appendedEdgeEvents` and `workflowMove`
+ * on the whole lists (append-state.test compares them on long random sessions).
  */
 import { edgeKey, shapeKey, workflowId } from '../../core/experience/workflow-shape.js';
 import {
