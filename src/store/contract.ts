@@ -446,6 +446,34 @@ export function runStoreContract(options: StoreContractOptions): void {
         }
         expect((await store.searchMemories('p', '"memory"')).map((h) => h.memory.title)).toEqual(['memory of p']);
       });
+
+      test("a scope's counts are its rows: a table holding it alone, another scope alone or several", async () => {
+        const store = await fresh();
+        const run = (id: string, calls: number) => ({
+          id,
+          intent: 'count me',
+          startedAt: T0,
+          calls: Array.from({ length: calls }, (_, i) => ({
+            tool: `t${i}`,
+            status: 'success' as const,
+            retries: 0,
+            consumes: [],
+          })),
+        });
+        await store.insertExecution('m', run('r1', 3));
+        await store.insertExecution('m', run('r2', 2));
+        expect(await store.counts('m')).toMatchObject({ executions: 2, calls: 5, tools: 3, observations: 0 });
+        // A scope after, before and between the held one's.
+        for (const other of ['z', 'a'])
+          expect(await store.counts(other)).toMatchObject({ executions: 0, calls: 0, tools: 0 });
+        await store.insertExecution('z', run('r1', 4));
+        await store.insertExecution('a', run('r9', 1));
+        expect(await store.counts('m')).toMatchObject({ executions: 2, calls: 5, tools: 3 });
+        expect(await store.counts('z')).toMatchObject({ executions: 1, calls: 4, tools: 4 });
+        expect(await store.counts('a')).toMatchObject({ executions: 1, calls: 1, tools: 1 });
+        expect(await store.counts('n')).toMatchObject({ executions: 0, calls: 0, tools: 0 });
+        expect(await store.counts()).toMatchObject({ executions: 4, calls: 10, tools: 8 });
+      });
     });
 
     describe('ToolGraphStore: tools and edges', () => {

@@ -340,6 +340,13 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 10,
+    description:
+      "SQLite version 10's narrow index of calls by scope has nothing to add here: the primary key's index " +
+      "(scope first) holds no row's data, so it already counts a scope's calls",
+    sql: '-- nothing to create',
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

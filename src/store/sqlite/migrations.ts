@@ -436,6 +436,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description:
+      "a narrow index of calls by scope (issue 20): status counts a scope's calls from it instead of reading " +
+      'every call row with its input and output',
+    sql: `
+      CREATE INDEX calls_scope ON calls (scope);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
