@@ -1344,24 +1344,6 @@ export class SqliteStore implements Store {
     );
   }
 
-  // ---- past runs (migration 12) ----------------------------------------------------------------
-
-  async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    const row = this.#stmt('SELECT revision, data FROM past_runs WHERE scope = ?').get(scope) as Row | undefined;
-    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
-  }
-
-  async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
-    const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    return this.#write(
-      () =>
-        this.#stmt(`
-          INSERT INTO past_runs (scope, revision, data) VALUES (?, ?, ?)
-          ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
-          WHERE past_runs.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
-    );
-  }
-
   // ---- dump and restore (sqlite-dump.ts) ------------------------------------------------------
 
   exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
@@ -1454,7 +1436,6 @@ export class SqliteStore implements Store {
   async readVectorIndex(
     scope: string,
     name: string,
-    options: { floats?: boolean } = {},
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
     return this.#db.transaction(() => {
       const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
@@ -1462,40 +1443,13 @@ export class SqliteStore implements Store {
         | undefined;
       if (h === undefined) return undefined;
       const header = toVectorHeader(h);
-      // Without floats: the chunk's ids and hashes (stored before its floats: the floats' pages are not read) and
-      // the int8 copy, a row of its own.
       const chunks = (
-        options.floats === false
-          ? (this.#stmt(
-              `SELECT c.chunk, c.ids, c.hashes, q.data AS codes FROM vector_chunks c
-               LEFT JOIN vector_chunks q ON q.scope = c.scope AND q.name = ? AND q.chunk = c.chunk
-               WHERE c.scope = ? AND c.name = ? AND c.chunk < ? ORDER BY c.chunk`,
-            ).all(codesName(name), scope, name, header.chunks) as Row[])
-          : (this.#stmt(
-              'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ' +
-                'ORDER BY chunk',
-            ).all(scope, name, header.chunks) as Row[])
+        this.#stmt(
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ' +
+            'ORDER BY chunk',
+        ).all(scope, name, header.chunks) as Row[]
       ).map(toVectorChunk);
       return { header, chunks };
-    })();
-  }
-
-  async readVectorChunks(
-    scope: string,
-    name: string,
-    read: { chunks: readonly number[]; expect: { revision: number; generation: string } },
-  ): Promise<VectorChunk[] | undefined> {
-    return this.#db.transaction(() => {
-      const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
-        | Row
-        | undefined;
-      if (h === undefined || !sameVectorHeader(toVectorHeader(h), read.expect)) return undefined;
-      return (
-        this.#stmt(
-          `SELECT c.chunk, c.ids, c.hashes, c.data FROM json_each(?) j
-           JOIN vector_chunks c ON c.scope = ? AND c.name = ? AND c.chunk = j.value ORDER BY c.chunk`,
-        ).all(JSON.stringify([...new Set(read.chunks)]), scope, name) as Row[]
-      ).map(toVectorChunk);
     })();
   }
 
@@ -1530,19 +1484,13 @@ export class SqliteStore implements Store {
         INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
           data = excluded.data`);
-      const drop = this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk = ?');
-      for (const c of write.chunks) {
+      for (const c of write.chunks)
         put.run(scope, name, c.chunk, JSON.stringify(c.ids), JSON.stringify(c.hashes), chunkBytes(c.data));
-        // The int8 copy of the rows just written, or none (an older copy would no longer match them).
-        if (c.codes === undefined) drop.run(scope, codesName(name), c.chunk);
-        else put.run(scope, codesName(name), c.chunk, '[]', '[]', chunkBytes(c.codes));
-      }
-      for (const n of [name, codesName(name)])
-        this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
-          scope,
-          n,
-          header.chunks,
-        );
+      this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
+        scope,
+        name,
+        header.chunks,
+      );
       return true;
     });
   }
@@ -1550,11 +1498,10 @@ export class SqliteStore implements Store {
   async deleteVectorIndex(scope: string, name?: string): Promise<void> {
     this.#write(() => {
       for (const table of ['vector_index', 'vector_chunks'])
-        this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ? OR name = ?)`).run(
+        this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ?)`).run(
           scope,
           name ?? null,
           name ?? null,
-          name === undefined ? null : codesName(name),
         );
     });
   }
@@ -1577,32 +1524,21 @@ const toVectorHeader = (h: Row): VectorIndexHeader => ({
   chunks: Number(h.chunks),
 });
 
-/**
- * A chunk as read: the blob viewed as float32 when it is aligned (a large blob is its own buffer), else copied;
- * read without floats, an empty array and the int8 copy when there is one.
- */
+/** A chunk as read: the blob viewed as float32 when it is aligned (a large blob is its own buffer), else copied. */
 function toVectorChunk(r: Row): VectorChunk {
-  const bytes = r.data as Uint8Array | undefined;
-  const chunk: VectorChunk = {
+  const bytes = r.data as Uint8Array;
+  return {
     chunk: Number(r.chunk),
     ids: JSON.parse(String(r.ids)) as string[],
     hashes: JSON.parse(String(r.hashes)) as string[],
     data:
-      bytes === undefined
-        ? new Float32Array(0)
-        : bytes.byteOffset % 4 === 0
-          ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-          : floatsOf(bytes),
+      bytes.byteOffset % 4 === 0
+        ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+        : floatsOf(bytes),
   };
-  if (r.codes instanceof Uint8Array) chunk.codes = r.codes;
-  return chunk;
 }
 
-/** The name under which a matrix's int8 copies are kept, a chunk a row, beside its float chunks. */
-export const codesName = (name: string): string => `${name}#q8`;
-
-const chunkBytes = (data: Float32Array | Uint8Array): Buffer =>
-  Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+const chunkBytes = (data: Float32Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 /** The model key and the generation of a stored header's `model_key` column. */
 export function splitModelKey(stored: string): { modelKey: string; generation: string } {
