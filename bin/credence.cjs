@@ -5,7 +5,8 @@
 // start loads one bundled file (dist/hook-fast.cjs, dist/hook-prompt.cjs, dist/hook-start.cjs)
 // through require(), without the ES module loader. A stop and a session start hand their learning
 // to a process of their own, `credence hook claude-code --learn <event>` (src/hooks/hand-off.ts),
-// which runs from the CLI's bundle.
+// which runs from the CLI's bundle. The CLI's bundle, dist/cli.cjs, loads its others
+// (dist/cli-engine.cjs and the like) when a command first uses them, through the loader set here.
 'use strict';
 const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
@@ -103,6 +104,29 @@ function loadBundle(file, key) {
   };
 }
 
+/**
+ * The command line's other bundles (dist/cli-engine.cjs and the like: scripts/cli-chunks.mjs), loaded
+ * when a command first uses what they hold, each once, with a code cache of its own for the command
+ * (`key`). The entry is given as loaded. Returns what was loaded, whose caches to keep.
+ */
+function loadChunksWith(key, entryFile, entry) {
+  const loaded = new Map([[entryFile, entry]]);
+  globalThis[Symbol.for('credence.loadChunk')] = (file) => {
+    let chunk = loaded.get(file);
+    if (chunk === undefined) {
+      chunk = loadBundle(file, key);
+      loaded.set(file, chunk);
+    }
+    return chunk.exports;
+  };
+  return loaded;
+}
+
+/** Writes the code cache of each bundle loaded that has none yet. */
+function keepCaches(loaded) {
+  for (const chunk of loaded.values()) chunk.keepCache?.();
+}
+
 /** The global options that take a value (src/cli/main.ts). */
 const VALUED = new Set(['--db', '--database-url', '--scope', '--now', '--format']);
 
@@ -128,17 +152,19 @@ function cliBundleFresh() {
 }
 
 /**
- * The command line: the bundle (dist/cli.cjs, one file with its code cache) unless tsc has written
- * dist/src since it was made (`tsc` run without the bundling step), then the modules themselves.
+ * The command line: the bundles (dist/cli.cjs and those it loads, each with its code cache) unless tsc has written
+ * dist/src since they were made (`tsc` run without the bundling step), then the modules themselves.
  */
 async function cli() {
   const entry = join(dist, 'src', 'cli', 'main.js');
   const bundle = join(dist, 'cli.cjs');
   if (cliBundleFresh()) {
-    const loaded = loadBundle(bundle, commandOf(process.argv.slice(2)));
+    const key = commandOf(process.argv.slice(2));
+    const loaded = loadBundle(bundle, key);
+    const chunks = loadChunksWith(key, bundle, loaded);
     process.exitCode = await loaded.exports.run();
     // Only a command that ran: a mistyped one leaves no cache named after it.
-    if (process.exitCode === 0) loaded.keepCache?.();
+    if (process.exitCode === 0) keepCaches(chunks);
     return;
   }
   if (!existsSync(entry)) {
@@ -158,12 +184,12 @@ async function learn(event) {
   process.exitCode = 0;
   const bundle = join(dist, 'cli.cjs');
   const entry = join(dist, 'src', 'hooks', 'claude-code.js');
-  const loaded = cliBundleFresh()
-    ? loadBundle(bundle, 'hook-learn')
-    : { exports: await import(pathToFileURL(entry).href) };
+  const fresh = cliBundleFresh();
+  const loaded = fresh ? loadBundle(bundle, 'hook-learn') : { exports: await import(pathToFileURL(entry).href) };
+  const chunks = fresh ? loadChunksWith('hook-learn', bundle, loaded) : new Map();
   await loaded.exports.learnHookEvent(event);
   process.exitCode = 0;
-  loaded.keepCache?.();
+  keepCaches(chunks);
 }
 
 if (first === 'hook' && second === 'claude-code' && process.argv[4] === '--learn' && process.argv.length === 6) {

@@ -3,14 +3,24 @@
 // loader: dist/hook-fast.cjs (tool events and stops: the scrubber, the spool, the hand-off of the
 // learning), dist/hook-prompt.cjs (prompts: the store, recall over BM25 hits, the context block),
 // dist/hook-start.cjs (session starts: the store, the skills and instincts to print, the hand-off)
-// and dist/cli.cjs (the command line: one file instead of some 220 modules; what only some
-// commands need, behind a dynamic import(), is compiled and run only when such a command runs).
+// and the command line's: dist/cli.cjs and the bundles it loads when a command needs them
+// (dist/cli-engine.cjs, cli-schemas.cjs, cli-serve.cjs, cli-team.cjs: scripts/cli-chunks.mjs).
 // The bundles that read the store carry better-sqlite3's JavaScript too, and load its native addon
 // from the installed package when that is the bundled version (scripts/hook-sqlite.cjs); the fast
 // bundle needs no database. dist/src stays as tsc wrote it, for the library's users.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import {
+  checkChunks,
+  chunkEntry,
+  chunkLoaderBanner,
+  chunkPlan,
+  chunkStubs,
+  exportNames,
+  lazyBuiltins,
+} from './cli-chunks.mjs';
 
 const at = (path) => new URL(path, import.meta.url).pathname;
 const sqliteVersion = JSON.parse(readFileSync(at('../node_modules/better-sqlite3/package.json'), 'utf8')).version;
@@ -95,21 +105,38 @@ const noTeamStore = {
   },
 };
 
-for (const [entry, out, plugins] of [
-  ['../dist/src/hooks/fast.js', '../dist/hook-fast.cjs', []],
-  ['../dist/src/hooks/prompt.js', '../dist/hook-prompt.cjs', [bundledSqlite, noTeamStore]],
-  ['../dist/src/hooks/session-start.js', '../dist/hook-start.cjs', [bundledSqlite, noTeamStore]],
-  ['../dist/src/cli/main.js', '../dist/cli.cjs', [bundledSqlite, lazyChildProcess]],
+const distSrc = at('../dist/src');
+const plan = chunkPlan(distSrc);
+const names = await exportNames(build, plan, at('..'));
+const cli = plan.map((chunk) => ({
+  entry: { contents: chunkEntry(chunk), resolveDir: distSrc, sourcefile: `${chunk.file}-entry.js`, loader: 'js' },
+  out: `../dist/${chunk.file}`,
+  plugins: [
+    chunkStubs(chunk, plan, names, distSrc),
+    lazyBuiltins(createRequire(import.meta.url)),
+    bundledSqlite,
+    lazyChildProcess,
+  ],
+  banner: chunkLoaderBanner(plan),
+  chunk: chunk.name,
+}));
+const metafiles = new Map();
+for (const { entry, out, plugins, banner, chunk } of [
+  { entry: '../dist/src/hooks/fast.js', out: '../dist/hook-fast.cjs', plugins: [] },
+  { entry: '../dist/src/hooks/prompt.js', out: '../dist/hook-prompt.cjs', plugins: [bundledSqlite, noTeamStore] },
+  { entry: '../dist/src/hooks/session-start.js', out: '../dist/hook-start.cjs', plugins: [bundledSqlite, noTeamStore] },
+  ...cli,
 ]) {
   const sqlite = plugins.includes(bundledSqlite);
-  await build({
-    entryPoints: [at(entry)],
+  const result = await build({
+    ...(typeof entry === 'string' ? { entryPoints: [at(entry)] } : { stdin: entry }),
     outfile: at(out),
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    banner: { js: moduleUrlBanner },
+    banner: { js: banner === undefined ? moduleUrlBanner : `${moduleUrlBanner}\n${banner}` },
+    metafile: chunk !== undefined,
     plugins: [...plugins, distSources],
     // The PostgreSQL driver is loaded from the installed package, only when a team store is used.
     external: sqlite ? ['pg', 'pg-native'] : ['better-sqlite3', 'pg', 'pg-native'],
@@ -118,9 +145,14 @@ for (const [entry, out, plugins] of [
     legalComments: 'none',
     minify: true,
   });
+  if (chunk !== undefined) metafiles.set(chunk, result.metafile);
   // bin/credence.cjs keeps V8's code cache beside a bundle (the CLI's, one a command: `cli.cjs.<command>.cache`); a new
   // bundle starts without one.
   const name = basename(at(out));
   for (const file of readdirSync(at('../dist')))
     if (file.startsWith(`${name}.`) && /\.cache(-keys)?$/.test(file)) rmSync(at(`../dist/${file}`), { force: true });
 }
+// A root copied into a bundle that does not own it fails the build; modules copied into several are listed with
+// CREDENCE_BUNDLE_VERBOSE=1.
+const shared = checkChunks(plan, metafiles);
+if (process.env.CREDENCE_BUNDLE_VERBOSE === '1') console.log(`in more than one CLI bundle: ${shared.join(', ')}`);

@@ -212,7 +212,8 @@ export class Credence {
     this.scopeSource = init.scope.source;
     this.root = init.root;
     this.now = init.now;
-    this.newId = init.newId ?? randomUUID;
+    // node:crypto is loaded by the first id made, not by opening (status makes none).
+    this.newId = init.newId ?? (() => randomUUID());
     this.#makeEmbedder = init.embedder;
   }
 
