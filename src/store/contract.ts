@@ -1785,6 +1785,14 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.putEmbeddings('p', 'memory', [
         { refId: 'mem-1', modelKey: 'test:m:3', textHash: 'h2', vector: new Float32Array([1, 0, 0]) },
       ]);
+      await store.putFit('p', {
+        name: 'calibration',
+        runs: 40,
+        tools: 12,
+        revision: 3,
+        value: '{"points":[[0.2,0.1],[0.8,0.7]]}',
+        fittedAt: T0,
+      });
       await store.startHookTurn('p', 'sess-1', T0);
       await store.setHookSessionState('p', 'sess-1', { mode: 'observing' }, T0 + 1);
       await store.enqueueHookEvents('p', [

@@ -180,6 +180,17 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('key', 'text', 'nullable'),
     col('done_at', 'integer', 'nullable'),
   ],
+  // Fits measured on replays (issue 20) are kept until the runs change by a tenth: a restored store answers as its
+  // source only with them.
+  fits: [
+    col('scope', 'text', 'required'),
+    col('name', 'text', 'required'),
+    col('runs', 'integer', 'required'),
+    col('tools', 'integer', 'required'),
+    col('revision', 'integer', 'required'),
+    col('value', 'json', 'required'),
+    col('fitted_at', 'integer', 'required'),
+  ],
 });
 
 const HEX = /^(?:[0-9a-f]{2})*$/;

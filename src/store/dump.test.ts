@@ -113,6 +113,7 @@ describe('dump files', () => {
         embeddings: 1,
         hook_sessions: 0,
         hook_events: 0,
+        fits: 0,
       },
     });
     expect(rest.map((line) => JSON.parse(line).t)).toEqual(['tools', 'observations', 'memories', 'embeddings']);

@@ -322,6 +322,7 @@ export const DUMP_TABLES = [
   'embeddings',
   'hook_sessions',
   'hook_events',
+  'fits',
 ] as const;
 export type DumpTable = (typeof DUMP_TABLES)[number];
 

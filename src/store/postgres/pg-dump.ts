@@ -27,6 +27,7 @@ const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
   embeddings: ['scope', 'kind', 'ref_id'],
   hook_sessions: ['scope', 'session_id'],
   hook_events: ['seq'],
+  fits: ['scope', 'name'],
 });
 
 type Row = Record<string, unknown>;

@@ -27,6 +27,7 @@ const ORDER: Readonly<Record<DumpTable, { rowid: string } | { key: readonly stri
   embeddings: { key: ['scope', 'kind', 'ref_id'] },
   hook_sessions: { key: ['scope', 'session_id'] },
   hook_events: { rowid: 'seq' },
+  fits: { key: ['scope', 'name'] },
 });
 
 /** @default 500 rows a batch */
