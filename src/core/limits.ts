@@ -76,16 +76,49 @@ const CALL_FIELDS: FieldLimits = Object.freeze({ tool: 'toolName', input: 'callT
 const fieldOf = (record: unknown, name: string): unknown =>
   record !== null && typeof record === 'object' ? (record as Record<string, unknown>)[name] : undefined;
 
-/** Checks the text fields of one record (of unknown shape: a schema checks the shape after). */
-function requireFieldsWithinLimits(where: string, record: unknown, fields: FieldLimits): void {
-  for (const [path, limit] of Object.entries(fields)) {
-    if (path.endsWith('[]')) {
-      const name = path.slice(0, -2);
-      const list = fieldOf(record, name);
-      if (Array.isArray(list)) list.forEach((item, i) => requireWithinLimit(`${where}.${name}[${i}]`, item, limit));
+/** One field of a {@link FieldLimits}, its path split once (the checks run for every call of every run). */
+interface FieldCheck {
+  readonly path: string;
+  readonly names: readonly string[];
+  readonly list: boolean;
+  readonly limit: InputLimitName;
+  readonly max: number;
+}
+
+const checksOf = new WeakMap<FieldLimits, readonly FieldCheck[]>();
+
+function fieldChecks(fields: FieldLimits): readonly FieldCheck[] {
+  let checks = checksOf.get(fields);
+  if (checks === undefined) {
+    checks = Object.entries(fields).map(([path, limit]) => {
+      const list = path.endsWith('[]');
+      const names = (list ? path.slice(0, -2) : path).split('.');
+      return { path: list ? path.slice(0, -2) : path, names, list, limit, max: INPUT_LIMITS[limit] };
+    });
+    checksOf.set(fields, checks);
+  }
+  return checks;
+}
+
+const tooLong = (value: unknown, max: number): boolean => typeof value === 'string' && value.length > max;
+
+/**
+ * Checks the text fields of one record (of unknown shape: a schema checks the shape after). The field's name
+ * (`where.path`) is written only for the error: a record within its limits costs a few reads.
+ */
+function requireFieldsWithinLimits(where: string | (() => string), record: unknown, fields: FieldLimits): void {
+  const at = () => (typeof where === 'string' ? where : where());
+  for (const check of fieldChecks(fields)) {
+    if (check.list) {
+      const list = fieldOf(record, check.names[0] as string);
+      if (!Array.isArray(list)) continue;
+      list.forEach((item, i) => {
+        if (tooLong(item, check.max)) requireWithinLimit(`${at()}.${check.path}[${i}]`, item, check.limit);
+      });
     } else {
-      const value = path.split('.').reduce<unknown>((at, name) => fieldOf(at, name), record);
-      requireWithinLimit(`${where}.${path}`, value, limit);
+      let value = record;
+      for (const name of check.names) value = fieldOf(value, name);
+      if (tooLong(value, check.max)) requireWithinLimit(`${at()}.${check.path}`, value, check.limit);
     }
   }
 }
@@ -106,5 +139,6 @@ export const requireCallWithinLimits = (where: string, call: unknown): void =>
 export function requireExecutionWithinLimits(where: string, execution: unknown): void {
   requireFieldsWithinLimits(where, execution, EXECUTION_FIELDS);
   const calls = fieldOf(execution, 'calls');
-  if (Array.isArray(calls)) calls.forEach((call, i) => requireCallWithinLimits(`${where}.calls[${i}]`, call));
+  if (Array.isArray(calls))
+    calls.forEach((call, i) => requireFieldsWithinLimits(() => `${where}.calls[${i}]`, call, CALL_FIELDS));
 }
