@@ -1524,6 +1524,24 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('PastRunsStore: past runs persisted per scope', () => {
+      test('the bytes are read back as written, per scope; a write from an earlier revision is refused', async () => {
+        const store = await fresh();
+        expect(await store.readPastRuns('p')).toBeUndefined();
+        const bytes = new Uint8Array([0, 1, 2, 255, 128, 7]);
+        expect(await store.writePastRuns('p', 4, bytes)).toBe(true);
+        const back = await store.readPastRuns('p');
+        expect([back?.revision, [...(back?.data ?? [])]]).toEqual([4, [0, 1, 2, 255, 128, 7]]);
+        expect(await store.readPastRuns('q')).toBeUndefined();
+        expect(await store.writePastRuns('p', 3, new Uint8Array([9]))).toBe(false);
+        expect([...((await store.readPastRuns('p'))?.data ?? [])]).toEqual([0, 1, 2, 255, 128, 7]);
+        expect(await store.writePastRuns('p', 4, new Uint8Array([5, 5]))).toBe(true);
+        expect(await store.writePastRuns('p', 6, new Uint8Array(0))).toBe(true);
+        expect(await store.readPastRuns('p')).toMatchObject({ revision: 6 });
+        expect((await store.readPastRuns('p'))?.data.byteLength).toBe(0);
+      });
+    });
+
     describe('HookQueueStore: the hook queue and sessions', () => {
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();

@@ -678,9 +678,21 @@ export interface FitStore {
   putFit(scope: string, fit: StoredFit): Promise<void>;
 }
 
+/**
+ * The scope's past runs as the DAG's memory reads them (migration 12, issue 20): one blob per scope, with the
+ * revision it reflects, so a new process reads it and the change log since instead of every run and call. Derived
+ * data: not dumped, built again when missing.
+ */
+export interface PastRunsStore {
+  readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined>;
+  /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
+  writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
+}
+
 export interface Store
   extends StoreMeta,
     FitStore,
+    PastRunsStore,
     ToolGraphStore,
     ExecutionStore,
     WorkflowStore,

@@ -19,6 +19,23 @@ export function intentTerms(text: string): string[] {
   return contentWords(text).map((w) => (w.length > SHARE_PREFIX ? w.slice(0, SHARE_PREFIX) : w));
 }
 
+/**
+ * An index in typed arrays (issue 20), as a new process reads it back: each term's postings (doc, tf pairs) from
+ * `starts[t]` to `starts[t + 1]` of `postings`, and each doc's length in terms. A term's list is made only when a
+ * query or a change reads it.
+ */
+export interface PackedIntents {
+  readonly terms: readonly string[];
+  readonly starts: Int32Array;
+  readonly postings: Int32Array;
+  readonly lengths: Int32Array;
+}
+
+interface Posting {
+  doc: number;
+  tf: number;
+}
+
 export interface IntentHit {
   /** The text's slot: its position in the list the index was built from, or what {@link IntentIndex.add} gave. */
   readonly index: number;
@@ -32,7 +49,9 @@ export interface IntentHit {
  * from what it holds.
  */
 export class IntentIndex {
-  readonly #postings = new Map<string, { doc: number; tf: number }[]>();
+  /** Each term's postings; a number is the term's place in {@link #packed}, not read yet. */
+  readonly #postings = new Map<string, Posting[] | number>();
+  #packed?: PackedIntents;
   /** Terms per slot; -1 for an empty slot. */
   readonly #lengths: number[] = [];
   #total = 0;
@@ -46,6 +65,59 @@ export class IntentIndex {
     for (const text of texts) this.add(text);
   }
 
+  /** An index read back from {@link pack}: it answers as the one packed. */
+  static unpack(packed: PackedIntents): IntentIndex {
+    const index = new IntentIndex();
+    index.#packed = packed;
+    packed.terms.forEach((term, t) => index.#postings.set(term, t));
+    for (const length of packed.lengths) {
+      index.#lengths.push(length);
+      index.#total += length;
+      index.size += 1;
+    }
+    return index;
+  }
+
+  /** The index in typed arrays, each held slot renumbered `docOf(slot)` (0 … size − 1, every held slot once). */
+  pack(docOf: (slot: number) => number): PackedIntents {
+    const terms: string[] = [];
+    const starts: number[] = [0];
+    const postings: number[] = [];
+    for (const term of this.#postings.keys()) {
+      const list = this.#list(term);
+      terms.push(term);
+      for (const { doc, tf } of list) postings.push(docOf(doc), tf);
+      starts.push(postings.length);
+    }
+    const lengths = new Int32Array(this.size);
+    this.#lengths.forEach((length, slot) => {
+      if (length >= 0) lengths[docOf(slot)] = length;
+    });
+    return { terms, starts: Int32Array.from(starts), postings: Int32Array.from(postings), lengths };
+  }
+
+  /** A term's postings (read from the packed arrays the first time). */
+  #list(term: string): Posting[] {
+    const entry = this.#postings.get(term);
+    if (entry === undefined) return [];
+    if (typeof entry !== 'number') return entry;
+    const { starts, postings } = this.#packed as PackedIntents;
+    const list: Posting[] = [];
+    for (let at = starts[entry] as number; at < (starts[entry + 1] as number); at += 2)
+      list.push({ doc: postings[at] as number, tf: postings[at + 1] as number });
+    this.#postings.set(term, list);
+    return list;
+  }
+
+  /** How many texts hold a term. */
+  #df(term: string): number {
+    const entry = this.#postings.get(term);
+    if (entry === undefined) return 0;
+    if (typeof entry !== 'number') return entry.length;
+    const { starts } = this.#packed as PackedIntents;
+    return ((starts[entry + 1] as number) - (starts[entry] as number)) / 2;
+  }
+
   /** Holds one more text; returns its slot. */
   add(text: string): number {
     const doc = this.#lengths.length;
@@ -56,8 +128,8 @@ export class IntentIndex {
     const tf = new Map<string, number>();
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [term, n] of tf) {
-      let list = this.#postings.get(term);
-      if (list === undefined) this.#postings.set(term, (list = []));
+      const list = this.#list(term);
+      if (list.length === 0) this.#postings.set(term, list);
       list.push({ doc, tf: n });
     }
     return doc;
@@ -68,7 +140,7 @@ export class IntentIndex {
     const length = this.#lengths[doc];
     if (length === undefined || length < 0) return;
     for (const term of new Set(intentTerms(text))) {
-      const list = (this.#postings.get(term) ?? []).filter((p) => p.doc !== doc);
+      const list = this.#list(term).filter((p) => p.doc !== doc);
       if (list.length === 0) this.#postings.delete(term);
       else this.#postings.set(term, list);
     }
@@ -98,7 +170,7 @@ export class IntentIndex {
 
   /** Inverse document frequency of a term (0 when no text holds it). */
   idf(term: string): number {
-    const df = this.#postings.get(term)?.length ?? 0;
+    const df = this.#df(term);
     return df === 0 ? 0 : Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
@@ -114,9 +186,10 @@ export class IntentIndex {
     const k1Norms = this.#k1NormsNow();
     const touched: number[] = [];
     for (const term of new Set(intentTerms(query))) {
-      const list = this.#postings.get(term);
+      const df = this.#df(term);
       // A term most texts hold ranks nothing and costs a pass over them: left to the other terms.
-      if (list === undefined || (list.length > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
+      if (df === 0 || (df > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
+      const list = this.#list(term);
       const idf = this.idf(term);
       for (const { doc, tf } of list) {
         if (doc === skip) continue;

@@ -17,7 +17,7 @@ import { queryTermShareOf } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
 import { PastRuns, type PastRun } from './past-runs.js';
-import type { ExecutionRecord, FeedbackStore, FitStore } from '../../store/types.js';
+import type { ExecutionRecord, FeedbackStore, FitStore, PastRunsStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
 export const MEMORY_NEIGHBOURS = 5;
@@ -36,7 +36,7 @@ export { PAIR_TOOLS, type PastRun } from './past-runs.js';
 export type Experience = PastRuns;
 
 /** Past runs kept per store and scope across writes (issue 20), with the revision they reflect. */
-const kept = new WeakMap<object, Map<string, Promise<{ runs: PastRuns; revision: number }>>>();
+const kept = new WeakMap<object, Map<string, Promise<Held>>>();
 /** The past runs each index reads. */
 const built = new WeakMap<SearchIndex, { runs: PastRuns; version: number }>();
 /** How many times kept past runs were brought up to date: a cache of answers is good for one version only. */
@@ -59,11 +59,39 @@ const readsChanges = (store: object): store is ChangeReads =>
     (m) => typeof (store as Record<string, unknown>)[m] === 'function',
   );
 
+/** Runs brought up to date in a process from which its past runs are persisted again (a long-lived one). */
+const PERSIST_AFTER = 1000;
+
+/** Kept past runs: the revision they reflect, and the runs applied since they were last persisted. */
+interface Held {
+  runs: PastRuns;
+  revision: number;
+  unpersisted: number;
+}
+
+/** The past runs a store persisted for the scope (migration 12), when at most at `revision`. */
+async function persisted(store: object, scope: string, revision: number): Promise<Held | undefined> {
+  const { readPastRuns } = store as Partial<PastRunsStore>;
+  const stored = await readPastRuns?.call(store, scope).catch(() => undefined);
+  if (stored === undefined || stored.revision > revision) return undefined;
+  const runs = PastRuns.decode(stored.data);
+  return runs === undefined ? undefined : { runs, revision: stored.revision, unpersisted: 0 };
+}
+
+/** Persists the runs for a new process (a read-only store, or a failed write, keeps nothing). */
+async function persist(store: object, scope: string, held: Held): Promise<void> {
+  const { writePastRuns } = store as Partial<PastRunsStore>;
+  if (writePastRuns === undefined) return;
+  await writePastRuns.call(store, scope, held.revision, held.runs.encode()).catch(() => false);
+  held.unpersisted = 0;
+}
+
 /**
  * Brings the scope's kept past runs up to date with the store (the runs written or deleted since the revision
  * they reflect, by any writer) and gives them to `ctx.index`: a write costs what it touched, not a rebuild.
  * Without a change log, the index's own executions are read (once per index); with one, they are the first
- * runs kept when the index listed them at revision `listedAt` or later.
+ * runs kept when the index listed them at revision `listedAt` or later, else the ones the store persisted
+ * (migration 12), else every run listed. Runs built in full, or a persisted copy found behind, are persisted again.
  */
 export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promise<Experience> {
   const { store, scope } = ctx;
@@ -71,22 +99,38 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
   let byScope = kept.get(store);
   if (byScope === undefined) kept.set(store, (byScope = new Map()));
   const previous = byScope.get(scope);
-  const next = (async () => {
-    const held = previous === undefined ? undefined : await previous.catch(() => undefined);
+  const next = (async (): Promise<Held> => {
+    let held = previous === undefined ? undefined : await previous.catch(() => undefined);
     const revision = await store.revision(scope);
     // The index's own list, read at `listedAt` or later, spares reading every run again.
     const listed = ctx.index.executions;
-    if (held === undefined && listedAt !== undefined && listed !== undefined && listedAt <= revision)
-      return { runs: new PastRuns(listed), revision: listedAt };
+    if (held === undefined && listedAt !== undefined && listed !== undefined && listedAt <= revision) {
+      const built: Held = { runs: new PastRuns(listed), revision: listedAt, unpersisted: 0 };
+      await persist(store, scope, built);
+      held = built;
+    }
     if (held === undefined || revision < held.revision) {
-      // Read after the revision: a run written meanwhile is read again at the next update (no harm).
-      return { runs: new PastRuns(await store.listExecutions(scope)), revision };
+      const found = await persisted(store, scope, revision);
+      if (found === undefined) {
+        // Read after the revision: a run written meanwhile is read again at the next update (no harm).
+        const built: Held = { runs: new PastRuns(await store.listExecutions(scope)), revision, unpersisted: 0 };
+        await persist(store, scope, built);
+        return built;
+      }
+      // Found behind the store: brought up to date below, then persisted again for the next process.
+      held = { ...found, unpersisted: found.revision < revision ? PERSIST_AFTER : 0 };
     }
     if (revision === held.revision) return held;
     const changes = await store.changedSince(scope, 'execution', held.revision);
     held.runs.apply(await store.getExecutionsByIds(scope, changes.changed), changes.removed);
     versions.set(held.runs, (versions.get(held.runs) ?? 0) + 1);
-    return { runs: held.runs, revision: changes.revision };
+    const now: Held = {
+      runs: held.runs,
+      revision: changes.revision,
+      unpersisted: held.unpersisted + changes.changed.length + changes.removed.length,
+    };
+    if (now.unpersisted >= PERSIST_AFTER) await persist(store, scope, now);
+    return now;
   })();
   byScope.set(scope, next);
   next.catch(() => byScope?.delete(scope));
@@ -159,16 +203,15 @@ async function findNearestRuns(
   options: { k?: number; skip?: number; vector?: Float32Array; floor?: number },
 ): Promise<Neighbour[]> {
   const past = experienceOf(ctx.index);
-  const { runs } = past;
-  if (runs.length === 0) return [];
+  if (past.size === 0) return [];
   const task = taskText(text);
   const lexical = past.searchIntents(task, CANDIDATES, options.skip).map((h) => h.index);
   const vector = options.vector ?? (await ctx.embedder.embed([task]))[0];
-  const skipId = options.skip === undefined ? undefined : runs[options.skip]?.id;
+  const skipId = options.skip === undefined ? undefined : past.run(options.skip)?.id;
   const cos = await ctx.index.executionVectors.scan(
     vector,
     CANDIDATES + 1,
-    lexical.map((i) => runs[i]?.id as string),
+    lexical.map((i) => past.run(i)?.id as string),
   );
   const pool = new Set<number>(lexical);
   for (const id of cos.top) {
@@ -178,7 +221,7 @@ async function findNearestRuns(
   const words = [...new Set(contentWords(task))];
   return [...pool]
     .map((i) => {
-      const run = runs[i] as PastRun;
+      const run = past.run(i) as PastRun;
       const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShareOf(words, run.terms);
       return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, i };
     })
@@ -235,9 +278,9 @@ export function evenSample(size: number, limit: number): number[] {
 export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Promise<Calibration> {
   return perRuns(calibrations, ctx.index, () =>
     carriedOver(ctx, 'calibration', async () => {
-      const { runs } = experienceOf(ctx.index);
-      const sample = evenSample(runs.length, CALIBRATION_SAMPLE);
-      const vectors = await ctx.embedder.embed(sample.map((i) => (runs[i] as PastRun).task));
+      const past = experienceOf(ctx.index);
+      const sample = evenSample(past.size, CALIBRATION_SAMPLE);
+      const vectors = await ctx.embedder.embed(sample.map((i) => (past.run(i) as PastRun).task));
       const memory: { x: number; y: number }[] = [];
       const search: { x: number; y: number }[] = [];
       const toolX: (readonly number[])[] = [];
@@ -252,7 +295,7 @@ export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Pro
       let replays = 0;
       const searchSample = new Set(evenSample(sample.length, SEARCH_CALIBRATION_SAMPLE).map((j) => sample[j]));
       for (const [j, i] of sample.entries()) {
-        const run = runs[i] as PastRun;
+        const run = past.run(i) as PastRun;
         const truth = new Set(run.shape.tools);
         const proposal = voteNeighbours(
           await nearestRuns(ctx, run.intent, { skip: i, ...(vectors[j] ? { vector: vectors[j] } : {}) }),
@@ -398,7 +441,7 @@ async function revisionOf(store: object, scope: string): Promise<number> {
  * new process reads it instead of measuring it again; a fit measured anew replaces the stored one.
  */
 export function carriedOver<T>(ctx: SearchContext, what: string, measure: () => Promise<T>): Promise<T> {
-  const runs = experienceOf(ctx.index).runs.length;
+  const runs = experienceOf(ctx.index).size;
   const tools = ctx.index.toolIds.size;
   let byScope = carried.get(ctx.store);
   if (byScope === undefined) carried.set(ctx.store, (byScope = new Map()));

@@ -80,8 +80,43 @@ describe('past runs kept across writes (issue 20)', () => {
           removed,
         );
         const queries = [0, 1, 2].map(() => `${WORDS[Math.floor(rng() * 10)]} ${WORDS[Math.floor(rng() * 10)]}`);
-        expect(readings(kept, queries)).toEqual(readings(new PastRuns(storeOrder(held.values())), queries));
+        const rebuilt = readings(new PastRuns(storeOrder(held.values())), queries);
+        expect(readings(kept, queries)).toEqual(rebuilt);
+        // Read back from its bytes (as a new process reads them), before and after it is brought up to date.
+        if (step % 10 === 0) {
+          const back = PastRuns.decode(kept.encode()) as PastRuns;
+          expect(lazyReadings(back, queries)).toEqual(lazyReadings(kept, queries));
+          expect(readings(back, queries)).toEqual(rebuilt);
+          const more = execution(rng, `r${(next += 1)}`);
+          held.set(more.id, more);
+          kept.apply([more], []);
+          back.apply([more], []);
+          expect(readings(back, queries)).toEqual(readings(new PastRuns(storeOrder(held.values())), queries));
+        }
       }
     }
   });
+
+  it('read back from bytes, a run decodes only when read and answers as the runs it was written from', () => {
+    const rng = generator(7);
+    const runs = new PastRuns(storeOrder(Array.from({ length: 40 }, (_, i) => execution(rng, `r${i}`))));
+    const back = PastRuns.decode(runs.encode()) as PastRuns;
+    expect(back.size).toBe(runs.size);
+    for (let i = 0; i < runs.size; i += 1) expect(back.run(i)).toEqual(runs.run(i));
+    expect(PastRuns.decode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]))).toBeUndefined();
+    expect(PastRuns.decode(new PastRuns().encode())?.size).toBe(0);
+  });
 });
+
+/** What a query reads without decoding every run: searches, positions of some runs, pairs. */
+function lazyReadings(runs: PastRuns, queries: readonly string[]) {
+  const ids = [0, 1, 5, runs.size - 1].map((i) => runs.run(i)?.id ?? '');
+  return {
+    size: runs.size,
+    hits: queries.map((q) => runs.searchIntents(q, 5)),
+    skipped: queries.map((q) => runs.searchIntents(q, 5, 1)),
+    positions: [...ids, 'nope'].map((id) => runs.positionOf(id)),
+    pairs: [...runs.pairEntries()].map(([from, to, count]) => `${from}>${to}:${count.both}/${count.linked}`).sort(),
+    runs: [0, 2, runs.size - 1].map((i) => runs.run(i)),
+  };
+}

@@ -3,11 +3,13 @@
  * The scope's past runs as the memory of runs reads them (issue 19): each run's task text, words, outcome and
  * shape in the store's order (newest first, then by id), the BM25 index of their intents and the per-pair counts
  * of the tools they used together. Kept across writes (issue 20): a recorded or appended run, or a deleted one,
- * updates its own entries, and the whole answers exactly as one built from every run.
+ * updates its own entries, and the whole answers exactly as one built from every run. Persisted per scope
+ * ({@link PastRuns.encode}): a new process reads the runs back in typed arrays and decodes only the runs, intent
+ * terms and pair rows a query reads.
  */
-import { IntentIndex, type IntentHit } from '../../core/experience/intent-index.js';
+import { IntentIndex, type IntentHit, type PackedIntents } from '../../core/experience/intent-index.js';
 import { taskText } from '../../core/experience/task-text.js';
-import { workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
+import { shapeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
 import { runQuality } from '../../core/runs/run-quality.js';
 import { textTerms, type TextTerms } from '../../core/text/term-weights.js';
 import type { ExecutionRecord } from '../../store/types.js';
@@ -52,16 +54,30 @@ export interface PairCount {
   linked: number;
 }
 
+/** Past runs as a new process reads them back ({@link PastRuns.decode}): typed arrays, texts parsed when read. */
+interface PackedRuns {
+  readonly size: number;
+  readonly ids: () => readonly string[];
+  readonly intents: () => readonly string[];
+  readonly startedAt: Float64Array;
+  readonly quality: Float64Array;
+  /** Each run's shape, a place in `shapes`. */
+  readonly shapeOf: Int32Array;
+  readonly shapes: readonly WorkflowShape[];
+}
+
 export class PastRuns {
-  /** The runs in the store's order: a run's position is its place here. */
-  readonly runs: PastRun[] = [];
+  /** The runs decoded so far, by position: all of them unless read back from {@link encode}. */
+  readonly #runs: (PastRun | undefined)[] = [];
+  /** Runs read back and not all decoded yet: a run's position is its slot in the intent index. */
+  #packed?: PackedRuns;
   /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
   readonly #pairs = new Map<string, Map<string, PairCount>>();
-  readonly #intents = new IntentIndex();
-  /** Each run's slot in the intent index, by id. */
-  readonly #slot = new Map<string, number>();
+  #intents = new IntentIndex();
+  /** Each run's slot in the intent index, by id (made when first read for runs read back). */
+  #slot = new Map<string, number>();
   /** Each slot's position in `runs` (-1 for an empty slot). */
-  readonly #rank: number[] = [];
+  #rank: number[] = [];
   /** Runs of more than PAIR_TOOLS tools: their links count by the order runs come in (see {@link addPairs}). */
   #long = 0;
 
@@ -71,11 +87,44 @@ export class PastRuns {
       const run = pastRun(x);
       if (run === undefined) continue;
       this.#slot.set(run.id, this.#intents.add(run.task));
-      this.#rank.push(this.runs.length);
-      this.runs.push(run);
+      this.#rank.push(this.#runs.length);
+      this.#runs.push(run);
       if (run.shape.tools.length > PAIR_TOOLS) this.#long += 1;
       this.#addPairs(run);
     }
+  }
+
+  /** How many runs there are. */
+  get size(): number {
+    return this.#packed?.size ?? this.#runs.length;
+  }
+
+  /** The run at a position (decoded when first read). */
+  run(position: number): PastRun | undefined {
+    const packed = this.#packed;
+    if (packed === undefined || position < 0 || position >= packed.size) return this.#runs[position];
+    let run = this.#runs[position];
+    if (run === undefined) {
+      const intent = packed.intents()[position] as string;
+      const task = taskText(intent);
+      run = {
+        id: packed.ids()[position] as string,
+        intent,
+        startedAt: packed.startedAt[position] as number,
+        task,
+        terms: textTerms(task),
+        quality: packed.quality[position] as number,
+        shape: packed.shapes[packed.shapeOf[position] as number] as WorkflowShape,
+      };
+      this.#runs[position] = run;
+    }
+    return run;
+  }
+
+  /** The runs in the store's order (every one decoded: {@link run} reads one). */
+  get runs(): readonly PastRun[] {
+    this.#decodeAll();
+    return this.#runs as PastRun[];
   }
 
   /** How many runs used both tools (of their first PAIR_TOOLS), and how many linked from → to. */
@@ -90,13 +139,17 @@ export class PastRuns {
 
   /** The position of a run by id. */
   positionOf(id: string): number | undefined {
+    const packed = this.#packed;
+    if (packed !== undefined && this.#slot.size === 0 && packed.size > 0)
+      packed.ids().forEach((runId, position) => this.#slot.set(runId, position));
     const slot = this.#slot.get(id);
-    return slot === undefined ? undefined : this.#rank[slot];
+    return slot === undefined ? undefined : packed !== undefined ? slot : this.#rank[slot];
   }
 
   /** The `limit` runs whose intents BM25 ranks best for `task` (positions, ties by position); `skip` leaves one out. */
   searchIntents(task: string, limit: number, skip?: number): IntentHit[] {
-    const skipped = skip === undefined ? undefined : this.#slot.get(this.runs[skip]?.id ?? '');
+    if (this.#packed !== undefined) return this.#intents.search(task, limit, skip);
+    const skipped = skip === undefined ? undefined : this.#slot.get(this.#runs[skip]?.id ?? '');
     const rank = this.#rank;
     return this.#intents
       .search(task, limit, skipped, (slot) => rank[slot] as number)
@@ -105,6 +158,7 @@ export class PastRuns {
 
   /** Brings the runs up to date: `changed` executions as they are now, `removed` ids deleted. */
   apply(changed: readonly ExecutionRecord[], removed: readonly string[]): void {
+    this.#decodeAll();
     const long = this.#long;
     for (const id of [...removed, ...changed.map((x) => x.id)]) this.#remove(id);
     for (const x of changed) {
@@ -114,19 +168,133 @@ export class PastRuns {
     if (this.#long > 0 || long > 0) {
       // A long run's links count only where a run before it made the pair: counted again in order.
       this.#pairs.clear();
-      for (const run of this.runs) this.#addPairs(run);
+      for (const run of this.#runs as PastRun[]) this.#addPairs(run);
     }
+  }
+
+  /**
+   * The runs as bytes, for a new process to read back ({@link decode}): numbers in typed arrays, texts as JSON, one
+   * shape per distinct shape.
+   */
+  encode(): Uint8Array {
+    this.#decodeAll();
+    const runs = this.#runs as PastRun[];
+    const shapes = new Map<string, number>();
+    const tools = new Map<string, number>();
+    const toolOf = (tool: string): number => {
+      let t = tools.get(tool);
+      if (t === undefined) tools.set(tool, (t = tools.size));
+      return t;
+    };
+    const shapeRows: number[] = [];
+    const shapeOf = new Int32Array(runs.length);
+    runs.forEach((run, position) => {
+      let s = shapes.get(run.shape.key);
+      if (s === undefined) {
+        shapes.set(run.shape.key, (s = shapes.size));
+        shapeRows.push(run.shape.tools.length, ...run.shape.tools.map(toolOf), run.shape.edges.length);
+        for (const [from, to] of run.shape.edges) shapeRows.push(toolOf(from), toolOf(to));
+      }
+      shapeOf[position] = s;
+    });
+    const pairs: number[] = [];
+    for (const [from, to, count] of this.pairEntries()) pairs.push(toolOf(from), toolOf(to), count.both, count.linked);
+    const rank = this.#rank;
+    const intents = this.#intents.pack((slot) => rank[slot] as number);
+    return packBytes(
+      { long: this.#long, shapes: shapes.size },
+      {
+        ids: runs.map((r) => r.id),
+        intents: runs.map((r) => r.intent),
+        tools: [...tools.keys()],
+        terms: intents.terms,
+      },
+      {
+        startedAt: Float64Array.from(runs, (r) => r.startedAt),
+        quality: Float64Array.from(runs, (r) => r.quality),
+        shapeOf,
+        shapeRows: Int32Array.from(shapeRows),
+        pairs: Int32Array.from(pairs),
+        starts: intents.starts,
+        postings: intents.postings,
+        lengths: intents.lengths,
+      },
+    );
+  }
+
+  /** Runs read back from {@link encode}'s bytes; undefined when they are not such bytes (another format). */
+  static decode(bytes: Uint8Array): PastRuns | undefined {
+    const read = unpackBytes(bytes);
+    if (read === undefined) return undefined;
+    const { numbers, texts, arrays } = read;
+    const tools = texts('tools');
+    const rows = arrays.shapeRows as Int32Array;
+    const shapes: WorkflowShape[] = [];
+    for (let at = 0; shapes.length < (numbers.shapes as number); ) {
+      const shapeTools = [...rows.subarray(at + 1, at + 1 + (rows[at] as number))].map((t) => tools[t] as string);
+      at += 1 + (rows[at] as number);
+      const edges: [string, string][] = [];
+      const count = rows[at] as number;
+      for (let e = 0; e < count; e += 1)
+        edges.push([tools[rows[at + 1 + 2 * e] as number] as string, tools[rows[at + 2 + 2 * e] as number] as string]);
+      at += 1 + 2 * count;
+      shapes.push({ tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
+    }
+    const out = new PastRuns();
+    const pairs = arrays.pairs as Int32Array;
+    for (let at = 0; at < pairs.length; at += 4) {
+      const from = tools[pairs[at] as number] as string;
+      let row = out.#pairs.get(from);
+      if (row === undefined) out.#pairs.set(from, (row = new Map()));
+      row.set(tools[pairs[at + 1] as number] as string, {
+        both: pairs[at + 2] as number,
+        linked: pairs[at + 3] as number,
+      });
+    }
+    out.#long = numbers.long as number;
+    const shapeOf = arrays.shapeOf as Int32Array;
+    out.#packed = {
+      size: shapeOf.length,
+      ids: once(() => texts('ids')),
+      intents: once(() => texts('intents')),
+      startedAt: arrays.startedAt as Float64Array,
+      quality: arrays.quality as Float64Array,
+      shapeOf,
+      shapes,
+    };
+    const packed: PackedIntents = {
+      terms: texts('terms'),
+      starts: arrays.starts as Int32Array,
+      postings: arrays.postings as Int32Array,
+      lengths: arrays.lengths as Int32Array,
+    };
+    out.#intents = IntentIndex.unpack(packed);
+    return out;
+  }
+
+  /** Decodes every run read back: from then on, runs are kept as built ones are. */
+  #decodeAll(): void {
+    const packed = this.#packed;
+    if (packed === undefined) return;
+    for (let position = 0; position < packed.size; position += 1) this.run(position);
+    this.#slot = new Map();
+    this.#rank = [];
+    (this.#runs as PastRun[]).forEach((run, position) => {
+      this.#slot.set(run.id, position);
+      this.#rank.push(position);
+    });
+    this.#packed = undefined;
   }
 
   #insert(run: PastRun): void {
     let lo = 0;
-    let hi = this.runs.length;
+    let hi = this.#runs.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (before(this.runs[mid] as PastRun, run)) lo = mid + 1;
+      if (before(this.#runs[mid] as PastRun, run)) lo = mid + 1;
       else hi = mid;
     }
-    this.runs.splice(lo, 0, run);
+    this.#runs.splice(lo, 0, run);
     const rank = this.#rank;
     for (let s = 0; s < rank.length; s += 1) if ((rank[s] as number) >= lo) rank[s] = (rank[s] as number) + 1;
     const slot = this.#intents.add(run.task);
@@ -140,7 +308,7 @@ export class PastRuns {
     const slot = this.#slot.get(id);
     if (slot === undefined) return;
     const at = this.#rank[slot] as number;
-    const [run] = this.runs.splice(at, 1) as [PastRun];
+    const [run] = this.#runs.splice(at, 1) as [PastRun];
     const rank = this.#rank;
     for (let s = 0; s < rank.length; s += 1) if ((rank[s] as number) > at) rank[s] = (rank[s] as number) - 1;
     this.#rank[slot] = -1;
@@ -191,3 +359,89 @@ export class PastRuns {
     }
   }
 }
+
+/** A function's value, computed at the first call. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+type NumberArray = Int32Array | Float64Array;
+
+/** The format's mark: a reader of another version or byte order reads nothing. */
+const MAGIC = 0x50520001;
+
+/**
+ * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
+ * the table (numbers, and where each list's JSON and each array lie), then the parts, each at a multiple of 8.
+ */
+function packBytes(
+  numbers: Record<string, number>,
+  texts: Record<string, readonly string[]>,
+  arrays: Record<string, NumberArray>,
+): Uint8Array {
+  const encoder = new TextEncoder();
+  const parts: { name: string; kind: 'text' | 'i32' | 'f64'; bytes: Uint8Array }[] = [];
+  for (const [name, list] of Object.entries(texts))
+    parts.push({ name, kind: 'text', bytes: encoder.encode(JSON.stringify(list)) });
+  for (const [name, array] of Object.entries(arrays))
+    parts.push({
+      name,
+      kind: array instanceof Float64Array ? 'f64' : 'i32',
+      bytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+    });
+  const align = (n: number): number => Math.ceil(n / 8) * 8;
+  let offset = 0;
+  const places: Record<string, [string, number, number]> = {};
+  for (const part of parts) {
+    places[part.name] = [part.kind, offset, part.bytes.byteLength];
+    offset = align(offset + part.bytes.byteLength);
+  }
+  // The arrays are in this machine's byte order, which the table notes.
+  const table = encoder.encode(JSON.stringify({ numbers: { ...numbers, littleEndian: Number(littleEndian) }, places }));
+  const start = align(8 + table.byteLength);
+  const out = new Uint8Array(start + offset);
+  const head = new DataView(out.buffer);
+  head.setUint32(0, MAGIC, true);
+  head.setUint32(4, table.byteLength, true);
+  out.set(table, 8);
+  for (const part of parts) out.set(part.bytes, start + (places[part.name] as [string, number, number])[1]);
+  return out;
+}
+
+/** The parts of {@link packBytes}' bytes; undefined for bytes of another format. */
+function unpackBytes(bytes: Uint8Array):
+  | {
+      numbers: Record<string, number>;
+      texts: (name: string) => string[];
+      arrays: Record<string, NumberArray>;
+    }
+  | undefined {
+  if (bytes.byteLength < 8) return undefined;
+  // One copy into a buffer of its own: typed arrays over it need their offsets aligned.
+  const own = new Uint8Array(bytes.byteLength);
+  own.set(bytes);
+  const head = new DataView(own.buffer);
+  if (head.getUint32(0, true) !== MAGIC) return undefined;
+  const tableLength = head.getUint32(4, true);
+  const decoder = new TextDecoder();
+  const table = JSON.parse(decoder.decode(own.subarray(8, 8 + tableLength))) as {
+    numbers: Record<string, number>;
+    places: Record<string, [string, number, number]>;
+  };
+  if (table.numbers.littleEndian !== Number(littleEndian)) return undefined;
+  const start = Math.ceil((8 + tableLength) / 8) * 8;
+  const arrays: Record<string, NumberArray> = {};
+  for (const [name, [kind, offset, length]] of Object.entries(table.places)) {
+    if (kind === 'i32') arrays[name] = new Int32Array(own.buffer, start + offset, length / 4);
+    if (kind === 'f64') arrays[name] = new Float64Array(own.buffer, start + offset, length / 8);
+  }
+  const texts = (name: string): string[] => {
+    const [, offset, length] = table.places[name] as [string, number, number];
+    return JSON.parse(decoder.decode(own.subarray(start + offset, start + offset + length))) as string[];
+  };
+  return { numbers: table.numbers, texts, arrays };
+}
+
+/** Whether this machine's typed arrays are little-endian (what the bytes were written in is noted with them). */
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -28,6 +28,7 @@ import {
   type JudgedSearch,
   type Calibration,
   type MemoryAdvice,
+  type PastRun,
   type SearchReplay,
 } from './experience.js';
 import type { EdgeType } from '../../core/types.js';
@@ -223,7 +224,7 @@ async function memoryVotes(
   ctx: SearchContext,
   text: string,
 ): Promise<{ votes: Map<string, { vote: number; runs: string[] }>; weight: number } | undefined> {
-  if (experienceOf(ctx.index).runs.length === 0) return undefined;
+  if (experienceOf(ctx.index).size === 0) return undefined;
   const proposal = voteNeighbours(await nearestRuns(ctx, text));
   if (proposal.votes.length === 0) return undefined;
   const fit = await calibration(ctx, replaySearchDag(ctx, {}));
@@ -593,7 +594,7 @@ function replaySearchDag(ctx: SearchContext, request: DagRequest): SearchReplay 
           experience,
           ctx.index.confidentEdges,
           { links: searchBuilt.links, part: firstParts(gathered.candidates) },
-          experience.runs[run]?.shape,
+          experience.run(run)?.shape,
         ).map((e) => ({
           from: e.from,
           to: e.to,
@@ -828,10 +829,10 @@ const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<DagSelection>
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
   return perRuns(bestSelections, ctx.index, () =>
     carriedOver(ctx, 'selection', async () => {
-      const { runs } = experienceOf(ctx.index);
+      const past = experienceOf(ctx.index);
       const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
-      for (const i of evenSample(runs.length, SELECTION_SAMPLE)) {
-        const run = runs[i] as (typeof runs)[number];
+      for (const i of evenSample(past.size, SELECTION_SAMPLE)) {
+        const run = past.run(i) as PastRun;
         const tools = new Set(run.shape.tools);
         const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
         for (const way of SELECTIONS) {
@@ -899,7 +900,7 @@ export async function suggestDag(
     request.useMemory !== false &&
     request.memoryProposal !== false &&
     request.useSearch !== false &&
-    experienceOf(index).runs.length > 0;
+    experienceOf(index).size > 0;
   const chosenWay =
     request.selection ?? (memoryOn && leaveOut === undefined ? await bestSelection(ctx, request) : undefined);
   if (chosenWay === 'search' && request.useMemory !== false)
@@ -907,7 +908,7 @@ export async function suggestDag(
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(ctx, intent, request, leaveOut);
   const { parts, searchTexts, memoryWhy, scoreParts } = gathered;
   const learning =
-    request.useMemory === false || request.memoryProposal === false || experienceOf(index).runs.length === 0
+    request.useMemory === false || request.memoryProposal === false || experienceOf(index).size === 0
       ? undefined
       : await calibration(ctx, replaySearchDag(ctx, request));
   const advice = learning === undefined ? undefined : await adviseFromMemory(ctx, intent, learning, leaveOut);

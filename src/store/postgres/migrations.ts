@@ -347,6 +347,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       "(scope first) holds no row's data, so it already counts a scope's calls",
     sql: '-- nothing to create',
   },
+  {
+    version: 12,
+    description: "past runs as the DAG's memory reads them (issue 20), as SQLite version 12",
+    sql: `
+      CREATE TABLE past_runs (
+        scope text ${C} NOT NULL PRIMARY KEY,
+        revision bigint NOT NULL,
+        data bytea NOT NULL
+      );
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

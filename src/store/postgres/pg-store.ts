@@ -1590,6 +1590,23 @@ export class PgStore implements Store {
     );
   }
 
+  // ---- past runs (migration 12) ----------------------------------------------------------------
+
+  async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
+    const row = (await this.#rows('SELECT revision, data FROM past_runs WHERE scope = $1', [scope]))[0];
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+  }
+
+  async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+    const result = await this.#pool.query(
+      `INSERT INTO past_runs (scope, revision, data) VALUES ($1, $2, $3)
+       ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
+       WHERE past_runs.revision <= excluded.revision`,
+      [scope, revision, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
   // ---- dump and restore ----------------------------------------------------------------------
 
   exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {

@@ -445,6 +445,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX calls_scope ON calls (scope);
     `,
   },
+  {
+    version: 12,
+    description:
+      "past runs as the DAG's memory reads them (issue 20): one blob per scope with the revision it reflects, " +
+      'so a new process reads it and the change log since instead of every run and call',
+    sql: `
+      CREATE TABLE past_runs (
+        scope TEXT NOT NULL PRIMARY KEY,
+        revision INTEGER NOT NULL,
+        data BLOB NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
