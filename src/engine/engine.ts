@@ -281,28 +281,42 @@ export class Credence {
   }
 
   /**
-   * A snapshot built anew; its catalogue is the last one's with the tools written since (the change log) read
-   * again, unless that is most of it.
+   * A snapshot built anew, patched from the last one where the change log tells what moved (issue 20): its catalogue
+   * with the tools written since read again by id, its edges with those out of these tools read again (a recorded
+   * call moves the counter of every tool it calls, so an edge it folds links two tools the log names); an edge
+   * written otherwise (a declared edge, here or by another process) shows in the scope's edge count, and the
+   * snapshot is then built from every edge.
    */
   async #buildSnapshot(): Promise<GraphSnapshot> {
     const revision = await this.#revision();
     const last = this.#lastSnapshot;
     let tools: ToolRecord[] | undefined;
-    const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds'>>;
+    let fromTools: string[] | undefined;
+    const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds' | 'countEdges'>>;
     if (last !== undefined && revision !== undefined && log.changedSince && log.getToolsByIds) {
       // A recorded call moves its tool's counter: a write names a few tools, read again by id.
       const since = await log.changedSince.call(this.#store, this.scope, 'tool', last.revision);
       if (since.changed.length <= PATCH_TOOLS_AT_MOST) {
         const changed = await log.getToolsByIds.call(this.#store, this.scope, since.changed);
         tools = patchCatalogue(last.snapshot.tools, changed, since.removed);
+        if (log.countEdges) fromTools = [...since.changed, ...since.removed];
       }
     }
-    const snapshot = await buildGraphSnapshot({
-      store: this.#store,
-      scope: this.scope,
-      now: this.now(),
-      ...(tools === undefined ? {} : { tools }),
-    });
+    const patch = last !== undefined && fromTools !== undefined ? { snapshot: last.snapshot, fromTools } : undefined;
+    const build = (patched: boolean) =>
+      buildGraphSnapshot({
+        store: this.#store,
+        scope: this.scope,
+        now: this.now(),
+        ...(tools === undefined ? {} : { tools }),
+        ...(patched && patch !== undefined ? { patch } : {}),
+      });
+    let snapshot: GraphSnapshot;
+    if (fromTools === undefined || log.countEdges === undefined) snapshot = await build(false);
+    else {
+      const [patched, edges] = await Promise.all([build(true), log.countEdges.call(this.#store, this.scope)]);
+      snapshot = patched.edges.length === edges ? patched : await build(false);
+    }
     if (revision !== undefined) this.#lastSnapshot = { snapshot, revision };
     return snapshot;
   }

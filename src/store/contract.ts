@@ -1106,6 +1106,18 @@ export function runStoreContract(options: StoreContractOptions): void {
         ]);
       });
 
+      test('countEdges counts the edges of the scope alone', async () => {
+        const store = await fresh();
+        expect(await store.countEdges('p')).toBe(0);
+        await store.putEdge('p', edge());
+        await store.putEdge('p', edge({ type: 'dependency' }));
+        await store.putEdge('p', edge({ count: 9 }));
+        await store.putEdge('q', edge());
+        expect(await store.countEdges('p')).toBe(2);
+        expect(await store.countEdges('q')).toBe(1);
+        expect(await store.countEdges('r')).toBe(0);
+      });
+
       test('a persisted matrix round-trips by chunks, written only over the revision it was read at', async () => {
         const store = await fresh();
         expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();

@@ -476,6 +476,8 @@ export interface RevisionStore {
   /** Executions by id, with their calls unless `calls: false` (then `calls` is empty). */
   getExecutionsByIds(scope: string, ids: readonly string[], options?: { calls?: boolean }): Promise<ExecutionRecord[]>;
   getToolsByIds(scope: string, ids: readonly string[]): Promise<ToolRecord[]>;
+  /** How many edges the scope holds (an index count: a kept graph snapshot checks it missed no edge written). */
+  countEdges(scope: string): Promise<number>;
 }
 
 /**

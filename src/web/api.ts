@@ -204,7 +204,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   }
   let before = 0;
   for (const e of views) {
-    const firstSeen = e.firstSeen === null ? null : Date.parse(e.firstSeen);
+    const firstSeen = e.firstSeen;
     const s = slot(firstSeen);
     if (s !== undefined) s.newEdges += 1;
     else if (firstSeen !== null && firstSeen <= now - days * DAY) before += 1;

@@ -6,8 +6,8 @@ import { runDemo } from '../demo/demo.js';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { graphPayload } from '../../web/api.js';
-import { patchCatalogue } from './graph-snapshot.js';
-import type { ToolRecord } from '../../store/types.js';
+import { compareCodePoints, patchCatalogue, type GraphSnapshot } from './graph-snapshot.js';
+import type { Store, ToolRecord } from '../../store/types.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'credence-snapshot-'));
@@ -72,4 +72,111 @@ describe('the catalogue patched with what was written since (issue 20)', () => {
       expect(catalogue).toEqual(held);
     }
   });
+});
+
+describe('the snapshot patched after a write (issue 20)', () => {
+  it("orders strings as their UTF-8 bytes do (the stores' order), astral characters after U+E000 and up", () => {
+    const units = ['a', 'b', 'Z', 'é', '\ud7ff', '\ue000', '\uffee', '𝒳', '😀', ''];
+    let seed = 3;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const word = () =>
+      Array.from({ length: Math.floor(next() * 4) }, () => units[Math.floor(next() * units.length)]).join('');
+    for (let i = 0; i < 2000; i += 1) {
+      const a = word();
+      const b = word();
+      expect(Math.sign(compareCodePoints(a, b)), `${a} vs ${b}`).toBe(
+        Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
+    }
+  });
+
+  const DAY = 86_400_000;
+  const T0 = Date.parse('2026-04-01T08:00:00Z');
+  const TOOLS = ['a_fetch', 'b_parse', 'c_store', 'd_send', 'e_render', 'é_resize', '𝒳_astral', 'z_last'];
+  /** What a snapshot holds, as plain data (functions and indexes left out: they follow from these). */
+  const held = (g: GraphSnapshot) => ({
+    now: g.now,
+    tools: g.tools,
+    edges: g.edges,
+    confidentEdges: g.confidentEdges,
+    ids: g.directed.ids,
+    pageRank: [...g.pageRank.entries()],
+    maxPageRank: g.maxPageRank,
+    calls: [...g.calls.entries()].sort(),
+    density: g.density,
+    tier: g.tier,
+    spread: TOOLS.map((t) => g.selfSpread(t)),
+  });
+
+  it('equals a snapshot built from every edge, after writes here and by another process, days apart', async () => {
+    const path = join(dir, 'patched.db');
+    let clock = T0;
+    const open = (store: Store) => openCredence({ store, now: () => clock, scope: 'p', cwd: dir });
+    const warm = await open(openSqliteStore({ path }));
+    const other = await open(openSqliteStore({ path }));
+    let seed = 11;
+    const rng = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+    // The edge reads of a third engine's store: after a recorded run, only the edges of the tools it called.
+    const store = openSqliteStore({ path });
+    const reads: (string | undefined)[] = [];
+    const listEdges = store.listEdges.bind(store);
+    store.listEdges = (scope, filter) => {
+      reads.push(filter?.from ?? filter?.to);
+      return listEdges(scope, filter);
+    };
+    const watched = await open(store);
+    try {
+      await warm.addTools(TOOLS.map((id) => ({ id, description: `the ${id} tool` })));
+      const kinds = new Set<string>();
+      for (let step = 0; step < 60; step += 1) {
+        const writer = rng() < 0.3 ? other : warm;
+        const kind = pick(['record', 'record', 'append', 'edge', 'tools', 'remember'] as const);
+        kinds.add(kind);
+        const at = new Date(clock).toISOString();
+        const tools = [pick(TOOLS), pick(TOOLS), pick(TOOLS)];
+        const calls = tools.map((tool, i) => ({
+          tool,
+          status: rng() < 0.15 ? ('failure' as const) : ('success' as const),
+          at,
+          ...(i > 0 ? { consumes: [i - 1] } : {}),
+        }));
+        if (kind === 'record') await writer.recordExecution({ intent: `run ${step}`, startedAt: at, calls });
+        else if (kind === 'append')
+          await writer.appendCalls({ id: `s${step % 4}`, intent: 'a session', startedAt: at }, calls);
+        else if (kind === 'edge') {
+          const from = pick(TOOLS);
+          const to = pick(TOOLS.filter((t) => t !== from));
+          await writer.declareEdge({ from, to, type: pick(['sequence', 'dependency'] as const) });
+        } else if (kind === 'tools') await writer.addTools([{ id: `new_${step}`, description: `added at ${step}` }]);
+        else await writer.remember([{ title: `note ${step}`, text: 'nothing about tools' }]);
+        // Time moves on: some steps by days, so kept confidences decay and must be read again.
+        clock += rng() < 0.3 ? Math.floor(rng() * 5) * DAY + 3_600_000 : 60_000;
+        // A kept snapshot (no graph write since) keeps the instant it was read at: a fresh one is read at that one.
+        const kept = await warm.graphSnapshot();
+        reads.length = 0;
+        const seen = await watched.graphSnapshot();
+        const freshAt = (at: number) =>
+          openCredence({ store: openSqliteStore({ path }), now: () => at, scope: 'p', cwd: dir });
+        const fresh = await freshAt(kept.now);
+        const alsoFresh = await freshAt(seen.now);
+        try {
+          expect(held(kept)).toEqual(held(await fresh.graphSnapshot()));
+          expect(held(seen)).toEqual(held(await alsoFresh.graphSnapshot()));
+          if (kind === 'record' && step > 0) expect(reads.filter((r) => !tools.includes(r as string))).toEqual([]);
+        } finally {
+          await Promise.all([fresh.close(), alsoFresh.close()]);
+        }
+      }
+      expect(kinds.size).toBe(5);
+    } finally {
+      await Promise.all([warm.close(), other.close(), watched.close()]);
+    }
+  }, 120_000);
 });

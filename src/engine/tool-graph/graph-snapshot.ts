@@ -6,23 +6,29 @@
  * `alternative` edges (a substitute is not a step), its nodes the ends of those edges.
  */
 import { adaptiveWeights } from '../../core/dag/dag-confidence.js';
-import { passesThreshold } from '../../core/graph/edge-confidence.js';
 import { densityOfEdges, type GraphDensity } from '../../core/graph/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from '../../core/graph/graph-index.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { pageRankById } from '../../core/graph/pagerank.js';
-import type { ExecutionStore, ToolGraphStore, ToolRecord } from '../../store/types.js';
-import { viewEdge, type EdgeView } from './tool-graph.js';
+import { edgeConfidence, EDGE_READ_OPTIONS, passesThreshold } from '../../core/graph/edge-confidence.js';
+import { isConfirmed } from '../../core/graph/edge-promotion.js';
+import type { EdgeRecord, ExecutionStore, ToolGraphStore, ToolRecord } from '../../store/types.js';
+
+/**
+ * A stored edge as the snapshot keeps it: its counters, `firstSeen` / `lastSeen` in epoch ms (formatted only where a
+ * surface shows an edge), and its confidence at the snapshot's `now` (0 for an edge known only from failures).
+ */
+export type SnapshotEdge = EdgeRecord & { confidence: number };
 
 export interface GraphSnapshot {
   /** The instant every confidence was computed at (epoch ms). */
   now: number;
   /** The catalogue. */
   tools: ToolRecord[];
-  /** Every stored edge with its confidence at `now`, in the store's order. */
-  edges: EdgeView[];
+  /** Every stored edge with its confidence at `now`, in the store's order (from, to, type). */
+  edges: SnapshotEdge[];
   /** Edges with confidence ≥ 0.3 that are no self-loop, `alternative` ones included. */
-  confidentEdges: EdgeView[];
+  confidentEdges: SnapshotEdge[];
   /** THE graph (confident, no alternative), directed for paths and PageRank. */
   directed: GraphIndex;
   /** The same graph, one weight per unordered pair, for heat diffusion. */
@@ -40,31 +46,77 @@ export interface GraphSnapshot {
   selfSpread: (tool: string) => number;
 }
 
+/** An edge's confidence at `now` as every surface reads it (whole idle days; 0 until a run confirms it). */
+export function confidenceAt(edge: EdgeRecord, now: number): number {
+  if (!isConfirmed(edge)) return 0;
+  return edgeConfidence({ type: edge.type, source: edge.source, lastSeen: edge.lastSeen, now }, EDGE_READ_OPTIONS)
+    .value;
+}
+
+/** The edge with its confidence at `now`: the same object when that has not moved. */
+function atNow(edge: EdgeRecord | SnapshotEdge, now: number): SnapshotEdge {
+  const confidence = confidenceAt(edge, now);
+  if ((edge as Partial<SnapshotEdge>).confidence === confidence) return edge as SnapshotEdge;
+  const { from, to, type, source, count, successes, failures, firstSeen, lastSeen } = edge;
+  return { from, to, type, source, count, successes, failures, firstSeen, lastSeen, confidence };
+}
+
+/**
+ * What a snapshot built after `snapshot` can keep of it: the edges that touch no tool of `fromTools` (the tools the
+ * change log names since it was built, whose edges out and in are read again).
+ */
+export interface SnapshotPatch {
+  snapshot: GraphSnapshot;
+  fromTools: readonly string[];
+}
+
 /**
  * Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`; `tools`, when
- * given, is the catalogue as it is now (a previous snapshot's, no tool written since), not read again.
+ * given, is the catalogue as it is now (a previous snapshot's, no tool written since), not read again; `patch`,
+ * when given, keeps the previous snapshot's edges but those of the tools named (read again by `from` and `to`), and its
+ * graph, PageRank and heat when THE graph came out the same. The result equals a build from every edge.
  */
 export async function buildGraphSnapshot(input: {
   store: ToolGraphStore & ExecutionStore;
   scope: string;
   now: number;
   tools?: ToolRecord[];
+  patch?: SnapshotPatch;
 }): Promise<GraphSnapshot> {
-  const { store, scope, now } = input;
+  const { store, scope, now, patch } = input;
   const [tools, stored, calls] = await Promise.all([
     input.tools ?? store.listTools(scope),
-    store.listEdges(scope),
+    patch === undefined ? store.listEdges(scope) : patchedEdges(store, scope, patch),
     store.calledTools(scope),
   ]);
-  const edges = stored.map((e) => viewEdge(e, now));
+  const edges = stored.map((e) => atNow(e, now));
   const confidentEdges = edges.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
   const graphEdges = confidentEdges
     .filter((e) => e.type !== 'alternative')
     .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
+  const density = densityOfEdges(edges, calls.keys());
+  const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
+  const last = patch?.snapshot;
+  if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
+    const { directed, undirected, pageRank, maxPageRank, selfSpread } = last;
+    return {
+      now,
+      tools,
+      edges,
+      confidentEdges,
+      directed,
+      undirected,
+      pageRank,
+      maxPageRank,
+      calls,
+      density,
+      tier,
+      selfSpread,
+    };
+  }
   const directed = buildGraphIndex(graphEdges);
   const undirected = buildGraphIndex(graphEdges, { undirected: true });
   const pageRank = directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed);
-  const density = densityOfEdges(edges, calls.keys());
   const spread = new Map<string, number>();
   const selfSpread = (tool: string): number => {
     let h = spread.get(tool);
@@ -79,6 +131,8 @@ export async function buildGraphSnapshot(input: {
     }
     return h;
   };
+  let maxPageRank = 0;
+  for (const v of pageRank.values()) if (v > maxPageRank) maxPageRank = v;
   return {
     now,
     tools,
@@ -87,16 +141,77 @@ export async function buildGraphSnapshot(input: {
     directed,
     undirected,
     pageRank,
-    maxPageRank: Math.max(0, ...pageRank.values()),
+    maxPageRank,
     calls,
     density,
-    tier: adaptiveWeights(density.density).tier as GraphSnapshot['tier'],
+    tier,
     selfSpread,
   };
 }
 
+/** Whether two lists of confident edges make THE same graph (the same edges, types and weights, in order). */
+function sameGraph(a: readonly SnapshotEdge[], b: readonly SnapshotEdge[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] as SnapshotEdge;
+    const y = b[i] as SnapshotEdge;
+    if (x === y) continue;
+    if (x.from !== y.from || x.to !== y.to || x.type !== y.type || x.confidence !== y.confidence) return false;
+  }
+  return true;
+}
+
+/**
+ * The scope's edges in the store's order (from, to, type as code points): the kept snapshot's, those out of and
+ * into the named tools replaced by what the store lists for them now.
+ */
+async function patchedEdges(
+  store: ToolGraphStore,
+  scope: string,
+  patch: SnapshotPatch,
+): Promise<readonly (EdgeRecord | SnapshotEdge)[]> {
+  const named = new Set(patch.fromTools);
+  if (named.size === 0) return patch.snapshot.edges;
+  const read = await Promise.all(
+    [...named].flatMap((tool) => [store.listEdges(scope, { from: tool }), store.listEdges(scope, { to: tool })]),
+  );
+  const byKey = new Map<string, EdgeRecord>();
+  for (const list of read) for (const e of list) byKey.set(`${e.type}\0${e.from}\0${e.to}`, e);
+  const fresh = [...byKey.values()].sort(edgeOrder);
+  const out: (EdgeRecord | SnapshotEdge)[] = [];
+  let f = 0;
+  for (const e of patch.snapshot.edges) {
+    if (named.has(e.from) || named.has(e.to)) continue;
+    while (f < fresh.length && edgeOrder(fresh[f] as EdgeRecord, e) < 0) out.push(fresh[f++] as EdgeRecord);
+    out.push(e);
+  }
+  while (f < fresh.length) out.push(fresh[f++] as EdgeRecord);
+  return out;
+}
+
+/** Two strings in code point order (as UTF-8 bytes compare), without encoding them. */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (an astral code point) sorts after every unit from U+E000 up; code units order the rest.
+    const sx = x >= 0xd800 && x <= 0xdfff;
+    const sy = y >= 0xd800 && y <= 0xdfff;
+    if (sx !== sy && (sx ? y : x) >= 0xe000) return sx ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** The store's order of edges: from, to, type. */
+const edgeOrder = (x: EdgeRecord, y: EdgeRecord): number =>
+  compareCodePoints(x.from, y.from) || compareCodePoints(x.to, y.to) || compareCodePoints(x.type, y.type);
+
 /** Ids in the store's order (code points, as UTF-8 bytes compare: SQLite BINARY, PostgreSQL "C"). */
-const byCodePoints = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const byCodePoints = compareCodePoints;
 
 /**
  * The catalogue as the store lists it now (by id), from a catalogue read before and what was written since:

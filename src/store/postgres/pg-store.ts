@@ -1625,6 +1625,11 @@ export class PgStore implements Store {
     return row === undefined ? 0 : Number(row.revision);
   }
 
+  async countEdges(scope: string): Promise<number> {
+    const [row] = await this.#rows('SELECT count(*) AS n FROM edges WHERE scope = $1', [scope]);
+    return Number(row?.n ?? 0);
+  }
+
   async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {
     // One statement, one snapshot: the revision and the log agree.
     const rows = await this.#rows(

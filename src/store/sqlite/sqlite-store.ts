@@ -1388,6 +1388,10 @@ export class SqliteStore implements Store {
     return row === undefined ? 0 : Number(row.revision);
   }
 
+  async countEdges(scope: string): Promise<number> {
+    return Number((this.#stmt('SELECT count(*) AS n FROM edges WHERE scope = ?').get(scope) as Row).n);
+  }
+
   async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {
     // One read transaction: the revision and the log from one snapshot.
     return this.#db.transaction(() => {
