@@ -16,6 +16,7 @@ import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
+import { FileWrites } from './atomic-files.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
 import {
   appendEvolutionLog,
@@ -97,8 +98,11 @@ export interface EvolveContext {
   now: number;
 }
 
-export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promise<EvolveReport> {
+export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<EvolveReport> {
   const { store, scope, now } = ctx;
+  // The run's files go to disk together once every write is done (atomic-files).
+  const files = new FileWrites();
+  const options: EvolveOptions = { ...given, layout: { ...given.layout, files } };
   // The folders are checked before anything is read or written (a dry run too): a layout that leads
   // outside the project fails here, with nothing stored half-way.
   skillFileLayout(options.layout);
@@ -434,7 +438,16 @@ export async function evolve(ctx: EvolveContext, options: EvolveOptions): Promis
     if (o !== undefined)
       report.ignored.push({ ids: [id], text: o.observation, why: 'seen once: a pattern needs 3 occurrences' });
   }
-  if (options.dryRun !== true) for (const write of writes) await write();
+  if (options.dryRun !== true) {
+    try {
+      for (const write of writes) await write();
+    } catch (error) {
+      // What was written before the failure stays written, as when each file went to disk at once.
+      await files.commit().catch(() => files.discard());
+      throw error;
+    }
+    await files.commit();
+  }
   return report;
 }
 

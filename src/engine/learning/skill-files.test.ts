@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers.js';
 import { slugify } from '../../core/learning/slug.js';
+import { FileWrites } from './atomic-files.js';
 import {
   appendEvolutionLog,
   readInstinctFile,
@@ -488,5 +490,73 @@ describe('appendEvolutionLog', () => {
       ),
     ).toBe('PATH_OUTSIDE_ROOT');
     expect(readFileSync(join(base, 'outside', 'log.jsonl'), 'utf8')).toBe('');
+  });
+});
+
+describe('files written together (FileWrites)', () => {
+  /** Every file under `dir` with its text, paths relative to it. */
+  const tree = (dir: string): Record<string, string> =>
+    Object.fromEntries(
+      (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+        .filter((e) => e.isFile())
+        .map((e) => {
+          const path = join(e.parentPath, e.name);
+          return [path.slice(dir.length + 1), readFileSync(path, 'utf8')];
+        }),
+    );
+
+  it('leaves the same files as writing each at once, a later write or removal seeing the pending ones', async () => {
+    const [once, together] = [join(base, 'once'), join(base, 'together')];
+    const files = new FileWrites();
+    const handEdited = `${renderSkill(testsBeforeCommit)}\nA line of my own.\n`;
+    const results = [once, together].map((dir) => {
+      mkdirSync(join(dir, '.credence/skills/session-recovery'), { recursive: true });
+      writeFileSync(join(dir, '.credence/skills/session-recovery/SKILL.md'), handEdited);
+      const layout = dir === once ? { root: dir } : { root: dir, files };
+      const other = { ...camelCase, slug: 'other', text: 'Another habit' };
+      const moreRules = {
+        ...testsBeforeCommit,
+        rules: [...testsBeforeCommit.rules, { text: 'Squash before merging', confidence: 0.8, addedAt: AT }],
+      };
+      return [
+        writeSkillFile(layout, moreRules),
+        writeInstinctFile(layout, camelCase),
+        writeInstinctFile(layout, { ...camelCase, confidence: 0.66 }),
+        writeInstinctFile(layout, camelCase),
+        writeInstinctFile(layout, other),
+        removeInstinctFile(layout, 'other'),
+        writeSkillFile(layout, { ...testsBeforeCommit, name: 'gone' }),
+        removeSkillFile(layout, 'gone'),
+        writeSkillFile(layout, moreRules),
+      ];
+    });
+    expect(results[1]).toEqual(results[0]);
+    // Nothing is in place before the commit: the hand-edited file is as it was, the new ones are not there.
+    expect(readFileSync(join(together, '.credence/skills/session-recovery/SKILL.md'), 'utf8')).toBe(handEdited);
+    expect(existsSync(join(together, '.credence/instincts/use-camelcase-for-variables.md'))).toBe(false);
+    await files.commit();
+    expect(tree(together)).toEqual(tree(once));
+    expect(Object.keys(tree(together)).sort()).toEqual([
+      '.credence/instincts/use-camelcase-for-variables.md',
+      '.credence/skills/session-recovery/SKILL.md',
+    ]);
+    await files.commit();
+    expect(tree(together)).toEqual(tree(once));
+  });
+
+  it('keeps the mode of the file it replaces, and a discarded run leaves no temp file', async () => {
+    const layout = { root, files: new FileWrites() };
+    writeSkillFile({ root }, testsBeforeCommit);
+    const file = join(root, '.credence/skills/session-recovery/SKILL.md');
+    chmodSync(file, 0o600);
+    writeSkillFile(layout, { ...testsBeforeCommit, confidence: 0.9 });
+    await layout.files.commit();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toContain('0.90');
+    writeSkillFile(layout, { ...testsBeforeCommit, confidence: 0.5 });
+    layout.files.discard();
+    await layout.files.commit();
+    expect(readFileSync(file, 'utf8')).toContain('0.90');
+    expect(readdirSync(join(root, '.credence/skills/session-recovery'))).toEqual(['SKILL.md']);
   });
 });

@@ -12,20 +12,17 @@
 import {
   closeSync,
   constants,
-  fchmodSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   realpathSync,
-  renameSync,
   rmdirSync,
   statSync,
   unlinkSync,
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
+import { isAbsolute, join, posix, resolve, sep } from 'node:path';
 import { CONFIDENCE_BANDS, confidenceBand } from '../../core/learning/bands.js';
 import { CredenceError, isCredenceError } from '../../core/errors.js';
 import { looksAbsolute, pathParts } from '../../core/security/path-containment.js';
@@ -33,6 +30,7 @@ import { scrubText } from '../../core/security/scrub.js';
 import { isValidSkillName } from '../../core/learning/slug.js';
 import type { ConfidenceBand } from '../../core/types.js';
 import { insideRel, readFileInsideRoot, resolveInsideRoot } from '../../platform/files.js';
+import { atomicWrite, errnoOf, fsFailure, show, type FileWrites } from './atomic-files.js';
 
 export const SKILL_FILE_DEFAULTS = Object.freeze({
   /** Folder holding everything below unless each is set. @default '.credence' */
@@ -67,6 +65,8 @@ export interface SkillFileLayoutOptions {
   skillsDir?: string;
   /** @default '<dir>/evolution.log.jsonl' */
   logFile?: string;
+  /** Writes gathered to be flushed together (evolve's run, see atomic-files); @default each file at once */
+  files?: FileWrites;
 }
 
 export interface InstinctEvidence {
@@ -572,7 +572,7 @@ function merge(doc: ManagedDocument, parts: OwnedParts): ManagedDocument {
 export function writeInstinctFile(layoutOptions: SkillFileLayoutOptions, instinct: InstinctFileData): WrittenFile {
   const layout = skillFileLayout(layoutOptions);
   const parts = instinctParts(instinct, layout);
-  return writeOwned(layout, layout.instinctsDir, `${instinct.slug}.md`, parts);
+  return writeOwned(layout, layout.instinctsDir, `${instinct.slug}.md`, parts, layoutOptions.files);
 }
 
 /**
@@ -582,7 +582,7 @@ export function writeInstinctFile(layoutOptions: SkillFileLayoutOptions, instinc
 export function writeSkillFile(layoutOptions: SkillFileLayoutOptions, skill: SkillFileData): WrittenFile {
   const layout = skillFileLayout(layoutOptions);
   const parts = skillParts(skill);
-  return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts);
+  return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts, layoutOptions.files);
 }
 
 /**
@@ -613,7 +613,7 @@ export function readInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: st
 export function removeInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: string): RemovedFile {
   const layout = skillFileLayout(layoutOptions);
   requireName('slug', slug);
-  return removeInside(layout, layout.instinctsDir, `${slug}.md`);
+  return removeInside(layout, layout.instinctsDir, `${slug}.md`, layoutOptions.files);
 }
 
 /**
@@ -623,7 +623,7 @@ export function removeInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: 
 export function removeSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): RemovedFile {
   const layout = skillFileLayout(layoutOptions);
   requireName('name', name);
-  const result = removeInside(layout, `${layout.skillsDir}/${name}`, 'SKILL.md');
+  const result = removeInside(layout, `${layout.skillsDir}/${name}`, 'SKILL.md', layoutOptions.files);
   if (result.removed) {
     const parent = resolveInsideRoot(layout.root, layout.skillsDir);
     const folder = join(parent, name);
@@ -671,19 +671,28 @@ export function appendEvolutionLog(layoutOptions: SkillFileLayoutOptions, entry:
   }
 }
 
-function writeOwned(layout: SkillFileLayout, folder: string, fileName: string, parts: OwnedParts): WrittenFile {
+function writeOwned(
+  layout: SkillFileLayout,
+  folder: string,
+  fileName: string,
+  parts: OwnedParts,
+  files: FileWrites | undefined,
+): WrittenFile {
   const path = `${folder}/${fileName}`;
   const dirReal = ensureFolder(layout.root, folder);
   const target = existingTarget(layout.root, path, join(dirReal, fileName));
+  // What this run wrote there and has not put in place yet is the file's text now.
+  const pending = files?.pendingText(target.path);
   let doc: ManagedDocument;
-  if (target.stats === undefined) {
+  if (pending === undefined && target.stats === undefined) {
     doc = newDocument(parts);
   } else {
-    const existing = parseDocument(readFileInsideRoot(layout.root, path), path);
+    const existing = parseDocument(pending ?? readFileInsideRoot(layout.root, path), path);
     if (holds(existing, parts)) return { path, changed: false };
     doc = merge(existing, parts);
   }
-  atomicWrite(target.path, compose(doc), target.stats, path);
+  if (files === undefined) atomicWrite(target.path, compose(doc), target.stats, path);
+  else files.write(target.path, compose(doc), target.stats, path);
   return { path, changed: true };
 }
 
@@ -709,65 +718,6 @@ function existingTarget(root: string, path: string, fallback: string): { path: s
     );
   }
   return { path: real, stats: realStats };
-}
-
-let tempCounter = 0;
-
-function atomicWrite(target: string, text: string, previous: Stats | undefined, shown: string): void {
-  const folder = dirname(target);
-  let temp = '';
-  let fd: number | undefined;
-  for (let attempt = 0; fd === undefined; attempt += 1) {
-    tempCounter += 1;
-    temp = join(folder, `.${basename(target)}.${process.pid}.${tempCounter}.tmp`);
-    try {
-      fd = openSync(
-        temp,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
-        0o644,
-      );
-    } catch (error) {
-      if (errnoOf(error) !== 'EEXIST' || attempt >= 100) throw fsFailure(error, shown);
-    }
-  }
-  try {
-    try {
-      if (previous !== undefined) fchmodSync(fd, previous.mode & 0o7777);
-      writeFileSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    if (realpathSync(folder) !== folder) {
-      throw new CredenceError(
-        'PATH_OUTSIDE_ROOT',
-        `the folder of ${show(shown)} changed while it was being written; refusing it`,
-        { details: { path: shown, reason: 'changed' } },
-      );
-    }
-    renameSync(temp, target);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
-    throw isCredenceError(error) ? error : fsFailure(error, shown);
-  }
-  syncFolder(folder);
-}
-
-/** Flushes the rename to disk where the platform allows opening a folder; best effort. */
-function syncFolder(folder: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(folder, constants.O_RDONLY);
-    fsyncSync(fd);
-  } catch {
-    // not supported here (Windows): the rename is still atomic
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /**
@@ -801,7 +751,12 @@ function ensureFolder(root: string, folder: string): string {
   return current;
 }
 
-function removeInside(layout: SkillFileLayout, folder: string, fileName: string): RemovedFile {
+function removeInside(
+  layout: SkillFileLayout,
+  folder: string,
+  fileName: string,
+  files: FileWrites | undefined,
+): RemovedFile {
   const path = `${folder}/${fileName}`;
   let dirReal: string;
   try {
@@ -811,11 +766,13 @@ function removeInside(layout: SkillFileLayout, folder: string, fileName: string)
     throw error;
   }
   const target = join(dirReal, fileName);
+  // A file this run wrote and has not put in place yet is removed as if it were there.
+  const dropped = files?.drop(target) ?? false;
   let stats: Stats;
   try {
     stats = lstatSync(target);
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return { path, removed: false };
+    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return { path, removed: dropped };
     throw fsFailure(error, path);
   }
   if (stats.isDirectory()) {
@@ -828,7 +785,7 @@ function removeInside(layout: SkillFileLayout, folder: string, fileName: string)
   try {
     unlinkSync(target);
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return { path, removed: false };
+    if (errnoOf(error) === 'ENOENT') return { path, removed: dropped };
     throw fsFailure(error, path);
   }
   return { path, removed: true };
@@ -903,22 +860,4 @@ function iso(field: string, ms: number): string {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-function errnoOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
-}
-
-function fsFailure(error: unknown, path: string): CredenceError {
-  if (isCredenceError(error)) return error;
-  return new CredenceError('INVALID_INPUT', `cannot write ${show(path)}: ${errnoOf(error) ?? String(error)}`, {
-    cause: error,
-    details: { path },
-  });
 }
