@@ -1151,6 +1151,38 @@ export function runStoreContract(options: StoreContractOptions): void {
         await store.deleteVectorIndex('p');
         expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();
       });
+
+      test('a matrix is read without its floats (ids and int8 copies), and some chunks whole at its revision', async () => {
+        const store = await fresh();
+        const header = { modelKey: 'k:2', generation: 'g1', revision: 3, dim: 2, rows: 3, chunks: 2 };
+        const codes = new Uint8Array([1, 2, 3, 250]);
+        const c0 = { chunk: 0, ids: ['a', 'b'], hashes: ['h1', 'h2'], data: new Float32Array([1, 0, 0, 1]), codes };
+        const c1 = { chunk: 1, ids: ['c'], hashes: ['h3'], data: new Float32Array([0.6, 0.8]) };
+        expect(await store.writeVectorChunks('p', 'memory', { expect: null, header, chunks: [c0, c1] })).toBe(true);
+        await store.writeVectorChunks('p', 'other', { expect: null, header, chunks: [c0] });
+        const light = await store.readVectorIndex('p', 'memory', { floats: false });
+        expect(light?.header).toEqual(header);
+        expect(light?.chunks.map((c) => [c.chunk, c.ids, c.hashes, c.data.length, c.codes && [...c.codes]])).toEqual([
+          [0, ['a', 'b'], [], 0, [1, 2, 3, 250]],
+          [1, ['c'], [], 0, undefined],
+        ]);
+        const at = { revision: 3, generation: 'g1' };
+        const some = await store.readVectorChunks('p', 'memory', { chunks: [1, 1, 7], expect: at });
+        expect(some?.map((c) => [c.chunk, c.ids, c.hashes, [...c.data]])).toEqual([
+          [1, ['c'], ['h3'], [0.6, 0.8].map(Math.fround)],
+        ]);
+        expect(await store.readVectorChunks('p', 'memory', { chunks: [0], expect: { ...at, generation: 'g0' } })).toBe(
+          undefined,
+        );
+        // Chunk 0 written again without its copy: the old copy, made from other floats, is gone.
+        const next = { ...header, revision: 4 };
+        const { codes: _dropped, ...plain } = c0;
+        await store.writeVectorChunks('p', 'memory', { expect: at, header: next, chunks: [plain] });
+        expect((await store.readVectorIndex('p', 'memory', { floats: false }))?.chunks[0]?.codes).toBeUndefined();
+        await store.deleteVectorIndex('p', 'memory');
+        expect(await store.readVectorIndex('p', 'memory', { floats: false })).toBeUndefined();
+        expect((await store.readVectorIndex('p', 'other', { floats: false }))?.chunks[0]?.codes?.length).toBe(4);
+      });
     });
 
     describe('EmbeddingStore: vectors', () => {

@@ -493,12 +493,17 @@ export interface VectorIndexHeader {
   chunks: number;
 }
 
-/** One chunk of a persisted matrix: its rows' ids, the hash of each row's text, and the rows (row-major float32). */
+/**
+ * One chunk of a persisted matrix: its rows' ids, the hash of each row's text, and the rows (row-major float32;
+ * empty when read without them). `codes` is the rows' int8 copy (engine/index/quantized), kept beside them.
+ */
 export interface VectorChunk {
   chunk: number;
   ids: string[];
   hashes: string[];
   data: Float32Array;
+  /** The int8 copy: written with the chunk (none written: any stored copy is dropped), read with `floats: false`. */
+  codes?: Uint8Array;
 }
 
 /**
@@ -507,10 +512,24 @@ export interface VectorChunk {
  * not dumped, rebuilt from the embeddings when missing.
  */
 export interface VectorIndexStore {
+  /**
+   * The header and every chunk. `floats: false` reads the ids and int8 copies only (`data` and `hashes` empty;
+   * `codes` undefined for a chunk written without them), a quarter of the bytes.
+   */
   readVectorIndex(
     scope: string,
     name: string,
+    options?: { floats?: boolean },
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined>;
+  /**
+   * Some chunks whole (floats, no codes), read only when the stored header is still at `expect`'s revision and
+   * generation: undefined otherwise (another writer moved it since `expect` was read).
+   */
+  readVectorChunks(
+    scope: string,
+    name: string,
+    read: { chunks: readonly number[]; expect: { revision: number; generation: string } },
+  ): Promise<VectorChunk[] | undefined>;
   /**
    * Writes the header and the given chunks (and drops chunks from `header.chunks` on) in one transaction, only when
    * the stored header is still at `expect`'s revision and generation (null: none stored): false, nothing written,

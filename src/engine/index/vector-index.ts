@@ -18,7 +18,25 @@ import type {
   VectorIndexStore,
 } from '../../store/types.js';
 import { ensureEmbeddings } from '../search/search-index.js';
-import { matrixSource, storeSource, type VectorMatrix, type VectorSource } from '../search/vectors.js';
+import {
+  dotPlain,
+  dotUnrolled,
+  matrixSource,
+  rowsOf,
+  storeSource,
+  type VectorMatrix,
+  type VectorSource,
+} from '../search/vectors.js';
+import {
+  allBounded,
+  bestOf,
+  candidateRows,
+  quantizedBytes,
+  quantizeRows,
+  rowChecksum,
+  viewQuantized,
+  type QuantizedRows,
+} from './quantized.js';
 
 /** Rows per persisted chunk: a write rewrites the chunks it touched, a read takes rows/1,024 blobs. */
 export const CHUNK_ROWS = 1024;
@@ -86,7 +104,14 @@ export class VectorIndex {
   #queries = 0;
   /** Rows per segment and persisted chunk: {@link CHUNK_ROWS}, or what the persisted matrix was written with. */
   #per: number;
+  readonly #chunkRows: number;
   #source: VectorSource | undefined;
+  /**
+   * The persisted chunks' int8 copies, while the index holds no floats (`#segments` empty): a process that loaded a
+   * current matrix scans them, and reads the floats of the few rows that may rank (quantized.ts). Undefined once
+   * the floats are read (a delta to apply, a row to score that the embeddings table does not hold as it was).
+   */
+  #codes: QuantizedRows[] | undefined;
 
   constructor(input: {
     store: IndexStore;
@@ -103,6 +128,7 @@ export class VectorIndex {
     this.#spec = input.spec;
     this.#prefixed = input.prefixed ?? false;
     this.#per = input.chunkRows ?? CHUNK_ROWS;
+    this.#chunkRows = this.#per;
     this.#inStore = input.store.vectorRanking !== 'node' && input.store.nearestEmbeddings !== undefined;
   }
 
@@ -124,7 +150,13 @@ export class VectorIndex {
     return this.#pending;
   }
 
-  /** The matrix as it is now (rows in no particular order). */
+  /** The matrix as it is now (rows in no particular order); its floats are read first when the index has none. */
+  async floats(): Promise<VectorMatrix> {
+    if (this.#codes !== undefined) await this.#readFloats();
+    return this.matrix();
+  }
+
+  /** The matrix as it is now (rows in no particular order; no rows' floats while it holds their int8 copies). */
   matrix(): VectorMatrix {
     const index = this;
     return {
@@ -163,8 +195,142 @@ export class VectorIndex {
           modelKey: this.#modelKey,
           keys: new Map(this.#keys.map((key) => [key, { kind: this.#spec.kind, refId: idOfKey(key, this.#prefixed) }])),
         })
-      : matrixSource(this.matrix());
+      : this.#codes !== undefined
+        ? this.#codedSource()
+        : matrixSource(this.matrix());
     return this.#source;
+  }
+
+  /**
+   * Ranks against the int8 copies: the rows that may be among the `k` best, then every asked row scored from its
+   * float32 values as `scanSimilar` and `similarityOf` score it (the same results, to the bit).
+   */
+  #codedSource(): VectorSource {
+    const matrix = this.matrix();
+    const exact = async () => {
+      await this.#readFloats();
+      return matrixSource(this.matrix());
+    };
+    return {
+      where: 'memory',
+      scan: async (query, k, also = []) => {
+        const codes = this.#codes;
+        if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
+        if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
+        const dim = Math.min(this.#dim, query.length);
+        const top = candidateRows(codes, query, dim, k);
+        const asked = rowsOf(matrix, also);
+        const floats = await this.#rowFloats([...top, ...asked.values()]);
+        if (floats === undefined) return (await exact()).scan(query, k, also);
+        const values = new Map<number, number>();
+        for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
+        const ranked = bestOf(top, this.#keys, (r) => values.get(r) as number, k);
+        const of = new Map<string, number>();
+        for (const [key, r] of asked) of.set(key, values.get(r) as number);
+        for (const { key, value } of ranked) of.set(key, value);
+        return { of: (id) => of.get(id) ?? 0, top: ranked.map((r) => r.key) };
+      },
+      similarity: async (query, ids) => {
+        const out = new Map<string, number>();
+        if (query === undefined || this.#dim === 0) return out;
+        const asked = rowsOf(matrix, ids);
+        const floats = await this.#rowFloats([...asked.values()]);
+        if (floats === undefined) return (await exact()).similarity(query, ids);
+        const dim = Math.min(this.#dim, query.length);
+        for (const [key, r] of asked) out.set(key, dotPlain(floats.get(r) as Float32Array, 0, query, dim));
+        return out;
+      },
+    };
+  }
+
+  /**
+   * The float32 values of these rows, while the index holds their int8 copies: from the embeddings table where the
+   * stored vector is the row's (same model, same checksum of its bits), else from the persisted
+   * chunks of this matrix. Undefined when neither holds them as they were (another writer replaced the matrix).
+   */
+  async #rowFloats(rows: readonly number[]): Promise<Map<number, Float32Array> | undefined> {
+    const codes = this.#codes as QuantizedRows[];
+    const dim = this.#dim;
+    const per = this.#per;
+    const out = new Map<number, Float32Array>();
+    const wanted = [...new Set(rows)];
+    const same = (r: number, v: Float32Array) => {
+      const q = codes[Math.floor(r / per)] as QuantizedRows;
+      const at = r % per;
+      const [h1, h2] = rowChecksum(v, 0, dim);
+      return q.sums[2 * at] === h1 && q.sums[2 * at + 1] === h2;
+    };
+    const idOf = new Map(wanted.map((r) => [idOfKey(this.#keys[r] as string, this.#prefixed), r]));
+    const stored = await this.#store.getEmbeddingsFor(this.#scope, this.#spec.kind, [...idOf.keys()]);
+    for (const e of stored) {
+      const r = idOf.get(e.refId);
+      if (r === undefined || e.modelKey !== this.#modelKey) continue;
+      if (e.vector.length < dim) continue;
+      const v = e.vector.length === dim ? e.vector : e.vector.slice(0, dim);
+      if (same(r, v)) out.set(r, v);
+    }
+    const missing = wanted.filter((r) => !out.has(r));
+    if (missing.length === 0) return out;
+    const expect = this.#persisted;
+    if (expect === null || expect === undefined) return undefined;
+    const chunks = await this.#store.readVectorChunks(this.#scope, this.#spec.name, {
+      chunks: missing.map((r) => Math.floor(r / per)),
+      expect,
+    });
+    if (chunks === undefined) return undefined;
+    const byChunk = new Map(chunks.map((c) => [c.chunk, c.data]));
+    for (const r of missing) {
+      const data = byChunk.get(Math.floor(r / per));
+      const base = (r % per) * dim;
+      if (data === undefined || data.length < base + dim) return undefined;
+      const v = data.slice(base, base + dim);
+      if (!same(r, v)) return undefined;
+      out.set(r, v);
+    }
+    return out;
+  }
+
+  /**
+   * Reads the floats of the matrix this index holds (its chunks, unless another writer replaced them: then the
+   * index loads again from what is persisted now, floats and all: true).
+   */
+  async #readFloats(): Promise<boolean> {
+    if (this.#codes === undefined) return false;
+    const expect = this.#persisted;
+    const count = Math.ceil(this.#keys.length / this.#per);
+    const chunks =
+      expect === null || expect === undefined
+        ? undefined
+        : await this.#store.readVectorChunks(this.#scope, this.#spec.name, {
+            chunks: Array.from({ length: count }, (_, c) => c),
+            expect,
+          });
+    if (chunks === undefined || chunks.length !== count) {
+      this.#reset();
+      await this.#load(true);
+      return true;
+    }
+    this.#segments = chunks.map((c) => c.data);
+    this.#hashes = chunks.flatMap((c) => c.hashes);
+    this.#codes = undefined;
+    this.#source = undefined;
+    return false;
+  }
+
+  /** Forgets everything held: the next load starts again. */
+  #reset(): void {
+    this.#keys = [];
+    this.#hashes = [];
+    this.#row = undefined;
+    this.#keyOf = undefined;
+    this.#dim = 0;
+    this.#segments = [];
+    this.#codes = undefined;
+    this.#revision = -1;
+    this.#generation = '';
+    this.#persisted = null;
+    this.#per = this.#chunkRows;
+    this.#source = undefined;
   }
 
   async #refresh(): Promise<void> {
@@ -177,10 +343,24 @@ export class VectorIndex {
     await this.#apply(changes.revision, changes.changed, changes.removed);
   }
 
-  /** The persisted matrix and what changed since it, or a full build when there is none (or another model's). */
-  async #load(): Promise<void> {
+  /**
+   * The persisted matrix and what changed since it, or a full build when there is none (or another model's). Its
+   * int8 copies without its floats when every chunk has one (unless `floats`).
+   */
+  async #load(floats = false): Promise<void> {
     const modelKey = await resolveEmbeddingKey(this.#embedder);
-    const persisted = this.#inStore ? undefined : await this.#store.readVectorIndex(this.#scope, this.#spec.name);
+    const read = (withFloats: boolean) =>
+      this.#inStore
+        ? undefined
+        : this.#store.readVectorIndex(this.#scope, this.#spec.name, withFloats ? {} : { floats: false });
+    let persisted = await read(floats);
+    const coded = (c: VectorChunk) => c.codes?.byteLength === quantizedBytes(c.ids.length, persisted?.header.dim ?? 0);
+    /** Chunks persisted without their int8 copy (by an older writer): written again with it. */
+    let uncoded: number[] = [];
+    if (!floats && persisted !== undefined && persisted.header.modelKey === modelKey) {
+      uncoded = persisted.chunks.filter((c) => !coded(c)).map((c) => c.chunk);
+      if (uncoded.length > 0) persisted = await read(true);
+    }
     const header = persisted?.header;
     this.#persisted = header === undefined ? null : { revision: header.revision, generation: header.generation };
     if (persisted !== undefined && persisted.header.modelKey === modelKey) {
@@ -190,19 +370,27 @@ export class VectorIndex {
       // Every chunk but the last is full: chunk c holds rows c × (the first chunk's rows) on, as they were read.
       const first = persisted.chunks[0]?.ids.length ?? 0;
       this.#per = persisted.header.chunks > 1 ? first : Math.max(this.#per, first);
+      const withCodes = !floats && uncoded.length === 0;
+      this.#codes = withCodes ? [] : undefined;
       for (const chunk of persisted.chunks) {
-        this.#segments.push(chunk.data);
+        if (withCodes) this.#codes?.push(viewQuantized(chunk.codes as Uint8Array, chunk.ids.length, this.#dim));
+        else this.#segments.push(chunk.data);
         for (const key of chunk.ids) this.#keys.push(key);
         for (const hash of chunk.hashes) this.#hashes.push(hash);
       }
+      // The int8 copies come without the hashes: read for the rows a delta names (`#moves`).
+      if (withCodes) this.#hashes = new Array<string>(this.#keys.length);
       this.#revision = persisted.header.revision;
       this.#source = undefined;
+      // A row with a value that is not finite has no bound: the floats are scanned.
+      if (this.#codes !== undefined && !allBounded(this.#codes) && (await this.#readFloats())) return;
       const [changes, again] = await Promise.all([
         this.#store.changedSince(this.#scope, this.#spec.kind, this.#revision),
         this.#spec.recheck?.() ?? [],
       ]);
       if (changes.revision !== this.#revision || again.length > 0)
         await this.#apply(changes.revision, [...changes.changed, ...again], changes.removed);
+      if (uncoded.length > 0 && this.#revision >= 0) await this.#persist(uncoded);
       return;
     }
     await this.#build(modelKey);
@@ -220,6 +408,7 @@ export class VectorIndex {
     this.#row = new Map();
     this.#keyOf = new Map();
     this.#segments = [];
+    this.#codes = undefined;
     this.#modelKey = modelKey;
     this.#generation = randomUUID();
     this.#dim = this.#inStore ? 0 : (vectors.values().next().value?.length ?? 0);
@@ -237,9 +426,15 @@ export class VectorIndex {
   /** Applies a delta: removed rows leave, changed items whose text changed are embedded again. */
   async #apply(revision: number, changed: readonly string[], removed: readonly string[]): Promise<void> {
     const touched = new Set<number>();
-    for (const id of removed) this.#remove(id, touched);
     const items = await this.#spec.byIds(changed);
     const found = new Set(items.map((i) => i.id));
+    const gone = [...removed, ...changed.filter((id) => !found.has(id))];
+    if (this.#codes !== undefined && (await this.#moves(items, gone))) {
+      // Rows change: the floats first (the chunks written back hold them).
+      // Loaded again from what is persisted now (another writer replaced the matrix): that load applied the delta.
+      if (await this.#readFloats()) return;
+    }
+    for (const id of removed) this.#remove(id, touched);
     // Changed, then deleted before this read: gone.
     for (const id of changed) if (!found.has(id)) this.#remove(id, touched);
     const stale: (IndexItem & { hash: string })[] = [];
@@ -272,6 +467,37 @@ export class VectorIndex {
     this.#revision = revision;
     this.#source = undefined;
     await this.#persist([...touched]);
+  }
+
+  /**
+   * Whether applying a delta would change a row: an id gone that has one, a new item, or an item whose text changed
+   * (the hashes of its chunk read first, while the index holds the int8 copies alone; true when they cannot be).
+   */
+  async #moves(items: readonly IndexItem[], gone: readonly string[]): Promise<boolean> {
+    if (gone.some((id) => this.#ids().has(id))) return true;
+    const rows: number[] = [];
+    for (const item of items) {
+      const r = this.#rows().get(item.key);
+      if (r === undefined || this.#ids().get(item.id) !== item.key) return true;
+      rows.push(r);
+    }
+    const unknown = [
+      ...new Set(rows.filter((r) => this.#hashes[r] === undefined).map((r) => Math.floor(r / this.#per))),
+    ];
+    const expect = this.#persisted;
+    if (unknown.length > 0) {
+      if (expect === null || expect === undefined) return true;
+      const chunks = await this.#store.readVectorChunks(this.#scope, this.#spec.name, { chunks: unknown, expect });
+      if (chunks === undefined || chunks.length !== unknown.length) return true;
+      for (const chunk of chunks) {
+        const from = chunk.chunk * this.#per;
+        if (chunk.ids.some((key, i) => this.#keys[from + i] !== key)) return true;
+        chunk.hashes.forEach((hash, i) => {
+          this.#hashes[from + i] = hash;
+        });
+      }
+    }
+    return items.some((item, i) => this.#hashes[rows[i] as number] !== textHash(item.text));
   }
 
   /** Adds or replaces a row; returns its index. */
@@ -348,11 +574,13 @@ export class VectorIndex {
       .map((c) => {
         const from = c * this.#per;
         const to = Math.min(n, from + this.#per);
+        const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
         return {
           chunk: c,
           ids: this.#keys.slice(from, to),
           hashes: this.#hashes.slice(from, to),
-          data: (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim),
+          data,
+          codes: quantizeRows(data, to - from, this.#dim),
         };
       });
     const header = {

@@ -38,7 +38,7 @@ function rowAt(m: VectorMatrix, r: number): [Float32Array, number] {
 }
 
 /** The rows of `keys` that `m` holds: by its map when built, else in one pass over its ids. */
-function rowsOf(m: VectorMatrix, keys: Iterable<string>): Map<string, number> {
+export function rowsOf(m: VectorMatrix, keys: Iterable<string>): Map<string, number> {
   const out = new Map<string, number>();
   if (m.indexed !== false) {
     for (const key of keys) {
@@ -71,7 +71,7 @@ export interface SimilarityScan {
 }
 
 /** The dot product of `q` with `dim` values of `data` from `base`, in one running sum (`similarityOf`). */
-function dotPlain(data: Float32Array, base: number, q: Float32Array, dim: number): number {
+export function dotPlain(data: Float32Array, base: number, q: Float32Array, dim: number): number {
   let s = 0;
   for (let d = 0; d < dim; d += 1) s += (data[base + d] as number) * (q[d] as number);
   return s;
@@ -81,7 +81,7 @@ function dotPlain(data: Float32Array, base: number, q: Float32Array, dim: number
  * The same dot product in four running sums (`scanSimilar`): independent additions the CPU can
  * overlap (1.7× faster at 100k rows). Its rounding differs from `dotPlain` in the last bits.
  */
-function dotUnrolled(data: Float32Array, base: number, q: Float32Array, dim: number): number {
+export function dotUnrolled(data: Float32Array, base: number, q: Float32Array, dim: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;

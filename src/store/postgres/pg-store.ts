@@ -78,7 +78,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
-import { sameVectorHeader, splitModelKey } from '../sqlite/sqlite-store.js';
+import { codesName, sameVectorHeader, splitModelKey } from '../sqlite/sqlite-store.js';
 import {
   quoteIdent,
   vectorLiteral,
@@ -1701,6 +1701,7 @@ export class PgStore implements Store {
   async readVectorIndex(
     scope: string,
     name: string,
+    options: { floats?: boolean } = {},
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
     return this.#tx(async (c) => {
       await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
@@ -1713,20 +1714,53 @@ export class PgStore implements Store {
         rows: Number(h.rows),
         chunks: Number(h.chunks),
       };
+      const floats = options.floats !== false;
       const chunks = (
         await this.#rows(
-          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ' +
-            'ORDER BY chunk',
+          `SELECT chunk, ids, ${floats ? 'hashes, data' : "'[]' AS hashes"} FROM vector_chunks WHERE scope = $1 ` +
+            'AND name = $2 AND chunk < $3 ORDER BY chunk',
           [scope, name, header.chunks],
           c,
         )
-      ).map((r) => ({
-        chunk: Number(r.chunk),
-        ids: JSON.parse(String(r.ids)) as string[],
-        hashes: JSON.parse(String(r.hashes)) as string[],
-        data: floatsOf(r.data as Uint8Array),
-      }));
+      ).map(pgVectorChunk);
+      if (!floats) {
+        const codes = await this.#rows(
+          'SELECT chunk, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ORDER BY chunk',
+          [scope, codesName(name), header.chunks],
+          c,
+        );
+        const byChunk = new Map(codes.map((r) => [Number(r.chunk), r.data as Uint8Array]));
+        for (const chunk of chunks) {
+          const bytes = byChunk.get(chunk.chunk);
+          if (bytes !== undefined) chunk.codes = bytes;
+        }
+      }
       return { header, chunks };
+    });
+  }
+
+  async readVectorChunks(
+    scope: string,
+    name: string,
+    read: { chunks: readonly number[]; expect: { revision: number; generation: string } },
+  ): Promise<VectorChunk[] | undefined> {
+    return this.#tx(async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const [h] = await this.#rows(
+        'SELECT revision, model_key FROM vector_index WHERE scope = $1 AND name = $2',
+        [scope, name],
+        c,
+      );
+      const stored = h === undefined ? null : { revision: Number(h.revision), ...splitModelKey(String(h.model_key)) };
+      if (stored === null || !sameVectorHeader(stored, read.expect)) return undefined;
+      return (
+        await this.#rows(
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk = ANY($3) ' +
+            'ORDER BY chunk',
+          [scope, name, [...new Set(read.chunks)]],
+          c,
+        )
+      ).map(pgVectorChunk);
     });
   }
 
@@ -1769,23 +1803,28 @@ export class PgStore implements Store {
       );
       // None stored when read, one stored since (a concurrent first writer): theirs stays.
       if (wrote.rowCount === 0) return false;
-      for (const chunk of write.chunks)
-        await c.query(
+      const put = (n: string, chunk: number, ids: string, hashes: string, data: Float32Array | Uint8Array) =>
+        c.query(
           `INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
              data = excluded.data`,
-          [
-            scope,
-            name,
-            chunk.chunk,
-            JSON.stringify(chunk.ids),
-            JSON.stringify(chunk.hashes),
-            Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength),
-          ],
+          [scope, n, chunk, ids, hashes, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
         );
-      await c.query('DELETE FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk >= $3', [
+      for (const chunk of write.chunks) {
+        await put(name, chunk.chunk, JSON.stringify(chunk.ids), JSON.stringify(chunk.hashes), chunk.data);
+        // The int8 copy of the rows just written, or none (an older copy would no longer match them).
+        if (chunk.codes !== undefined) await put(codesName(name), chunk.chunk, '[]', '[]', chunk.codes);
+        else
+          await c.query('DELETE FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk = $3', [
+            scope,
+            codesName(name),
+            chunk.chunk,
+          ]);
+      }
+      await c.query('DELETE FROM vector_chunks WHERE scope = $1 AND name IN ($2, $3) AND chunk >= $4', [
         scope,
         name,
+        codesName(name),
         header.chunks,
       ]);
       return true;
@@ -1795,10 +1834,21 @@ export class PgStore implements Store {
   async deleteVectorIndex(scope: string, name?: string): Promise<void> {
     await this.#tx(async (c) => {
       for (const table of ['vector_index', 'vector_chunks'])
-        await c.query(`DELETE FROM ${table} WHERE scope = $1 AND ($2::text IS NULL OR name = $2)`, [
+        await c.query(`DELETE FROM ${table} WHERE scope = $1 AND ($2::text IS NULL OR name IN ($2, $3))`, [
           scope,
           name ?? null,
+          name === undefined ? null : codesName(name),
         ]);
     });
   }
+}
+
+/** A chunk as read: its floats (empty when read without them). */
+function pgVectorChunk(r: Record<string, unknown>): VectorChunk {
+  return {
+    chunk: Number(r.chunk),
+    ids: JSON.parse(String(r.ids)) as string[],
+    hashes: JSON.parse(String(r.hashes)) as string[],
+    data: r.data instanceof Uint8Array ? floatsOf(r.data) : new Float32Array(0),
+  };
 }

@@ -1460,6 +1460,7 @@ export class SqliteStore implements Store {
   async readVectorIndex(
     scope: string,
     name: string,
+    options: { floats?: boolean } = {},
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
     return this.#db.transaction(() => {
       const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
@@ -1467,13 +1468,45 @@ export class SqliteStore implements Store {
         | undefined;
       if (h === undefined) return undefined;
       const header = toVectorHeader(h);
+      // Without floats: the chunk's ids (stored before its floats: the floats' pages are not read) and the int8
+      // copy, a row of its own.
+      const floats = options.floats !== false;
       const chunks = (
         this.#stmt(
-          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ' +
-            'ORDER BY chunk',
+          `SELECT chunk, ids, ${floats ? 'hashes, data' : "'[]' AS hashes"} FROM vector_chunks WHERE scope = ? ` +
+            'AND name = ? AND chunk < ? ORDER BY chunk',
         ).all(scope, name, header.chunks) as Row[]
       ).map(toVectorChunk);
+      if (!floats) {
+        const codes = this.#stmt(
+          'SELECT chunk, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
+        ).all(scope, codesName(name), header.chunks) as Row[];
+        const byChunk = new Map(codes.map((r) => [Number(r.chunk), r.data as Uint8Array]));
+        for (const c of chunks) {
+          const bytes = byChunk.get(c.chunk);
+          if (bytes !== undefined) c.codes = bytes;
+        }
+      }
       return { header, chunks };
+    })();
+  }
+
+  async readVectorChunks(
+    scope: string,
+    name: string,
+    read: { chunks: readonly number[]; expect: { revision: number; generation: string } },
+  ): Promise<VectorChunk[] | undefined> {
+    return this.#db.transaction(() => {
+      const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
+        | Row
+        | undefined;
+      if (h === undefined || !sameVectorHeader(toVectorHeader(h), read.expect)) return undefined;
+      return (
+        this.#stmt(
+          `SELECT c.chunk, c.ids, c.hashes, c.data FROM json_each(?) j
+           JOIN vector_chunks c ON c.scope = ? AND c.name = ? AND c.chunk = j.value ORDER BY c.chunk`,
+        ).all(JSON.stringify([...new Set(read.chunks)]), scope, name) as Row[]
+      ).map(toVectorChunk);
     })();
   }
 
@@ -1508,13 +1541,19 @@ export class SqliteStore implements Store {
         INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
           data = excluded.data`);
-      for (const c of write.chunks)
+      const drop = this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk = ?');
+      for (const c of write.chunks) {
         put.run(scope, name, c.chunk, JSON.stringify(c.ids), JSON.stringify(c.hashes), chunkBytes(c.data));
-      this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
-        scope,
-        name,
-        header.chunks,
-      );
+        // The int8 copy of the rows just written, or none (an older copy would no longer match them).
+        if (c.codes === undefined) drop.run(scope, codesName(name), c.chunk);
+        else put.run(scope, codesName(name), c.chunk, '[]', '[]', chunkBytes(c.codes));
+      }
+      for (const n of [name, codesName(name)])
+        this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
+          scope,
+          n,
+          header.chunks,
+        );
       return true;
     });
   }
@@ -1522,10 +1561,11 @@ export class SqliteStore implements Store {
   async deleteVectorIndex(scope: string, name?: string): Promise<void> {
     this.#write(() => {
       for (const table of ['vector_index', 'vector_chunks'])
-        this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ?)`).run(
+        this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ? OR name = ?)`).run(
           scope,
           name ?? null,
           name ?? null,
+          name === undefined ? null : codesName(name),
         );
     });
   }
@@ -1554,21 +1594,31 @@ const toVectorHeader = (h: Row): VectorIndexHeader => ({
   chunks: Number(h.chunks),
 });
 
-/** A chunk as read: the blob viewed as float32 when it is aligned (a large blob is its own buffer), else copied. */
+/**
+ * A chunk as read: the blob viewed as float32 when it is aligned (a large blob is its own buffer), else copied;
+ * read without floats, an empty array and the int8 copy when there is one.
+ */
 function toVectorChunk(r: Row): VectorChunk {
-  const bytes = r.data as Uint8Array;
-  return {
+  const bytes = r.data as Uint8Array | undefined;
+  const chunk: VectorChunk = {
     chunk: Number(r.chunk),
     ids: JSON.parse(String(r.ids)) as string[],
     hashes: JSON.parse(String(r.hashes)) as string[],
     data:
-      bytes.byteOffset % 4 === 0
-        ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-        : floatsOf(bytes),
+      bytes === undefined
+        ? new Float32Array(0)
+        : bytes.byteOffset % 4 === 0
+          ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+          : floatsOf(bytes),
   };
+  return chunk;
 }
 
-const chunkBytes = (data: Float32Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+/** The name under which a matrix's int8 copies are kept, a chunk a row, beside its float chunks. */
+export const codesName = (name: string): string => `${name}#q8`;
+
+const chunkBytes = (data: Float32Array | Uint8Array): Buffer =>
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 /** The model key and the generation of a stored header's `model_key` column. */
 export function splitModelKey(stored: string): { modelKey: string; generation: string } {

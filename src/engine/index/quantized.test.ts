@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { dotUnrolled, scanSimilar, type VectorMatrix } from '../search/vectors.js';
+import { allBounded, bestOf, candidateRows, quantizeRows, rowChecksum, viewQuantized } from './quantized.js';
+
+// Issue 20: the int8 first pass keeps every row that can rank, so the rows re-scored from their floats give the
+// float32 scan's top k and similarities exactly, whatever the rows hold.
+
+function generator(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const unit = (v: Float32Array): Float32Array => {
+  const n = Math.hypot(...v);
+  return n === 0 ? v : v.map((x) => x / n);
+};
+
+/** The quantized scan as the index runs it: candidates from the int8 copies (chunks of `per` rows), then exact. */
+function quantizedScan(data: Float32Array, ids: string[], dim: number, query: Float32Array, k: number, per: number) {
+  const chunks = [];
+  for (let from = 0; from < ids.length; from += per) {
+    const rows = Math.min(per, ids.length - from);
+    chunks.push(viewQuantized(quantizeRows(data.subarray(from * dim, (from + rows) * dim), rows, dim), rows, dim));
+  }
+  expect(allBounded(chunks)).toBe(true);
+  const d = Math.min(dim, query.length);
+  const rows = candidateRows(chunks, query, d, k);
+  return { rows, best: bestOf(rows, ids, (r) => dotUnrolled(data, r * dim, query, d), k) };
+}
+
+function same(data: Float32Array, ids: string[], dim: number, query: Float32Array, k: number, per = 7) {
+  const m: VectorMatrix = { ids, row: new Map(ids.map((id, r) => [id, r])), dim, data };
+  const scan = scanSimilar(m, query, k);
+  const { rows, best } = quantizedScan(data, ids, dim, query, k, per);
+  expect(best.map((b) => b.key)).toEqual(scan.top);
+  for (const b of best) expect(Object.is(b.value, scan.of(b.key))).toBe(true);
+  return rows.length;
+}
+
+describe('quantized first pass', () => {
+  it('gives the float32 scan’s top k and similarities on random unit vectors, every k', () => {
+    const rng = generator(3);
+    const dim = 24;
+    const n = 300;
+    const data = new Float32Array(n * dim);
+    for (let r = 0; r < n; r += 1) data.set(unit(Float32Array.from({ length: dim }, () => rng() * 2 - 1)), r * dim);
+    const ids = Array.from({ length: n }, (_, r) => `id-${(r * 7919) % n}`);
+    for (let t = 0; t < 20; t += 1) {
+      const query = unit(Float32Array.from({ length: dim }, () => rng() * 2 - 1));
+      for (const k of [0, 1, 5, 50, 299, 300, 301, 2.5]) same(data, ids, dim, query, k);
+    }
+  });
+
+  it('keeps a small share of the rows when the scores spread (the reason it is faster)', () => {
+    const rng = generator(5);
+    const dim = 64;
+    const n = 2000;
+    const data = new Float32Array(n * dim);
+    for (let r = 0; r < n; r += 1) data.set(unit(Float32Array.from({ length: dim }, () => rng() * 2 - 1)), r * dim);
+    const ids = Array.from({ length: n }, (_, r) => `r${r}`);
+    const query = unit(Float32Array.from({ length: dim }, () => rng() * 2 - 1));
+    expect(same(data, ids, dim, query, 10, 1024)).toBeLessThan(n / 4);
+  });
+
+  it('settles ties, near-ties, duplicates and zero vectors as the float32 scan does', () => {
+    const rng = generator(11);
+    const dim = 8;
+    const base = unit(Float32Array.from({ length: dim }, () => rng() * 2 - 1));
+    const rows: Float32Array[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const v = Float32Array.from(base);
+      // Duplicates, vectors one float32 step apart, and rows of zeros.
+      if (i % 4 === 1) v[i % dim] = Math.fround((v[i % dim] as number) * (1 + 2 ** -23));
+      if (i % 4 === 2) v.fill(0);
+      if (i % 4 === 3) v[0] = -(v[0] as number);
+      rows.push(v);
+    }
+    const data = new Float32Array(rows.length * dim);
+    rows.forEach((v, r) => data.set(v, r * dim));
+    const ids = rows.map((_, r) => `k${(r * 17) % 40}`);
+    for (const query of [base, Float32Array.from(base, (x) => -x), new Float32Array(dim), base.subarray(0, 5)])
+      for (const k of [1, 3, 10, 39, 40, 45]) same(data, ids, dim, query, k, 4);
+  });
+
+  it('tells the floats a row was made from by their checksum', () => {
+    const v = Float32Array.from([0.5, -0.25, 0.125]);
+    const w = Float32Array.from(v);
+    w[1] = Math.fround(-0.25 * (1 + 2 ** -23));
+    expect(rowChecksum(v, 0, 3)).toEqual(rowChecksum(Float32Array.from(v), 0, 3));
+    expect(rowChecksum(w, 0, 3)).not.toEqual(rowChecksum(v, 0, 3));
+  });
+
+  it('marks a row with a value that is not finite as unbounded', () => {
+    const data = Float32Array.from([1, 0, Number.NaN, 0]);
+    expect(allBounded([viewQuantized(quantizeRows(data, 2, 2), 2, 2)])).toBe(false);
+  });
+});
