@@ -3,6 +3,7 @@
  * The `credence` command line. `main()` returns an exit code and never exits the process itself:
  * 0 success, 1 a failure the user can act on (the message says what), 2 bad usage.
  */
+import { writeSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isCredenceError } from '../core/errors.js';
 import { makeContext, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
@@ -112,11 +113,36 @@ function formatOf(argv: readonly string[]): string | undefined {
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
 }
 
+/**
+ * Writes to the process's stdout (1) or stderr (2) straight to the descriptor: `process.stdout` is a stream Node
+ * builds on first use, loading its stream modules (some 2 ms of a short command such as `status`). From the first
+ * write that fails (a pipe that would block, a reader gone), this and every later write go through the stream, which
+ * keeps the order and handles the failure as before.
+ */
+export function descriptorWriter(fd: 1 | 2): (text: string) => void {
+  let streamed = false;
+  return (text) => {
+    const stream = (): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+    if (streamed) {
+      stream().write(text);
+      return;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch {
+      streamed = true;
+      stream().write(bytes.subarray(done));
+    }
+  };
+}
+
 /** The process shell around `main`, used by bin/credence.cjs. */
 export async function run(): Promise<number> {
   return main(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: descriptorWriter(1),
+    stderr: descriptorWriter(2),
     env: process.env,
     cwd: process.cwd(),
   });
