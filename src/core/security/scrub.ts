@@ -943,8 +943,27 @@ export function scrubValue<T>(value: T): T {
   return scrubDeep(value, undefined, new WeakMap()) as T;
 }
 
+/**
+ * Short texts and keys seen to pass neither test: a batch's field names, tool names and statuses repeat in every
+ * record (issue 20: 100k calls a batch), and a set lookup is cheaper than the prefilter. Bounded: once full, a new
+ * text is tested each time, as before.
+ */
+const SEEN_CLEAN = { texts: new Set<string>(), keys: new Set<string>() };
+const SEEN_MAX = 4096;
+const SEEN_LENGTH = 64;
+
+function clean(text: string, seen: Set<string>, test: (text: string) => boolean): boolean {
+  if (seen.has(text)) return true;
+  if (test(text)) return false;
+  if (text.length <= SEEN_LENGTH && seen.size < SEEN_MAX) seen.add(text);
+  return true;
+}
+
+const textMatches = (text: string): boolean => PREFILTER.test(text) || PERCENT_ESCAPE.test(text);
+const keyMatches = (key: string): boolean => PREFILTER.test(key);
+
 function anyMatch(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return PREFILTER.test(value) || PERCENT_ESCAPE.test(value);
+  if (typeof value === 'string') return !clean(value, SEEN_CLEAN.texts, textMatches);
   if (value === null || typeof value !== 'object' || depth > 64) return depth > 64;
   if (Array.isArray(value)) {
     for (const item of value) if (anyMatch(item, depth + 1)) return true;
@@ -952,7 +971,7 @@ function anyMatch(value: unknown, depth: number): boolean {
   }
   if (!isPlainObject(value)) return false;
   for (const key of Object.keys(value)) {
-    if (PREFILTER.test(key) || anyMatch(value[key], depth + 1)) return true;
+    if (!clean(key, SEEN_CLEAN.keys, keyMatches) || anyMatch(value[key], depth + 1)) return true;
   }
   return false;
 }
