@@ -189,13 +189,19 @@ export class IntentIndex {
       const df = this.#df(term);
       // A term most texts hold ranks nothing and costs a pass over them: left to the other terms.
       if (df === 0 || (df > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
-      const list = this.#list(term);
       const idf = this.idf(term);
-      for (const { doc, tf } of list) {
-        if (doc === skip) continue;
+      const add = (doc: number, tf: number): void => {
+        if (doc === skip) return;
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (k1Norms[doc] as number));
-      }
+      };
+      const entry = this.#postings.get(term);
+      if (typeof entry === 'number') {
+        // Postings read back are scored where they lie, with no list made.
+        const { starts, postings } = this.#packed as PackedIntents;
+        for (let at = starts[entry] as number; at < (starts[entry + 1] as number); at += 2)
+          add(postings[at] as number, postings[at + 1] as number);
+      } else for (const { doc, tf } of entry ?? []) add(doc, tf);
     }
     // The best `limit`, kept sorted by insertion (limit is small), ties by rank.
     const best: { index: number; score: number; rank: number }[] = [];

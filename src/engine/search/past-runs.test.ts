@@ -103,6 +103,26 @@ describe('past runs kept across writes (issue 20)', () => {
     const back = PastRuns.decode(runs.encode()) as PastRuns;
     expect(back.size).toBe(runs.size);
     for (let i = 0; i < runs.size; i += 1) expect(back.run(i)).toEqual(runs.run(i));
+    // Bytes that do not start at a multiple of 8 (a driver's buffer) read back the same.
+    const bytes = runs.encode();
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    const moved = PastRuns.decode(shifted.subarray(3)) as PastRuns;
+    expect(moved.runs).toEqual(runs.runs);
+    expect(moved.searchIntents('invoice email', 5)).toEqual(runs.searchIntents('invoice email', 5));
+    // Ids and intents with quotes, newlines, accents and astral characters; an id that begins another.
+    const odd = ['r1', 'r10', 'a"b\nc', 'é🙂', '\\'].map(
+      (id, i): ExecutionRecord => ({
+        ...execution(rng, id),
+        intent: `${id} email\n"report" ${i}`,
+        calls: [{ tool: `t${id}`, status: 'success', retries: 0, consumes: [] }],
+      }),
+    );
+    const oddRuns = new PastRuns(storeOrder(odd));
+    const oddBack = PastRuns.decode(oddRuns.encode()) as PastRuns;
+    expect(odd.map((x) => oddBack.positionOf(x.id))).toEqual(odd.map((x) => oddRuns.positionOf(x.id)));
+    expect([oddBack.positionOf('r'), oddBack.positionOf('a"b')]).toEqual([undefined, undefined]);
+    expect(oddBack.runs).toEqual(oddRuns.runs);
     expect(PastRuns.decode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]))).toBeUndefined();
     expect(PastRuns.decode(new PastRuns().encode())?.size).toBe(0);
   });
@@ -116,6 +136,10 @@ function lazyReadings(runs: PastRuns, queries: readonly string[]) {
     hits: queries.map((q) => runs.searchIntents(q, 5)),
     skipped: queries.map((q) => runs.searchIntents(q, 5, 1)),
     positions: [...ids, 'nope'].map((id) => runs.positionOf(id)),
+    // Some pairs one by one (a row at a time), then every pair.
+    some: ['tool_1', 'tool_3', 'tool_19', 'none'].flatMap((a) =>
+      ['tool_0', 'tool_2', 'tool_3', 'none'].map((b) => ({ ...runs.pair(a, b) })),
+    ),
     pairs: [...runs.pairEntries()].map(([from, to, count]) => `${from}>${to}:${count.both}/${count.linked}`).sort(),
     runs: [0, 2, runs.size - 1].map((i) => runs.run(i)),
   };

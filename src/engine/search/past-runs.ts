@@ -57,13 +57,13 @@ export interface PairCount {
 /** Past runs as a new process reads them back ({@link PastRuns.decode}): typed arrays, texts parsed when read. */
 interface PackedRuns {
   readonly size: number;
-  readonly ids: () => readonly string[];
-  readonly intents: () => readonly string[];
+  readonly ids: Lines;
+  readonly intents: Lines;
   readonly startedAt: Float64Array;
   readonly quality: Float64Array;
-  /** Each run's shape, a place in `shapes`. */
+  /** Each run's shape, a place in the shapes {@link shape} reads. */
   readonly shapeOf: Int32Array;
-  readonly shapes: readonly WorkflowShape[];
+  readonly shape: (place: number) => WorkflowShape;
 }
 
 export class PastRuns {
@@ -73,6 +73,13 @@ export class PastRuns {
   #packed?: PackedRuns;
   /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
   readonly #pairs = new Map<string, Map<string, PairCount>>();
+  /** Pair counts read back and not all made yet: `[from, to, both, linked]` by tool number, rows by `from`. */
+  #packedPairs?: {
+    tools: () => readonly string[];
+    quads: Int32Array;
+    rows: Map<number, [number, number]>;
+    numbers?: Map<string, number>;
+  };
   #intents = new IntentIndex();
   /** Each run's slot in the intent index, by id (made when first read for runs read back). */
   #slot = new Map<string, number>();
@@ -105,16 +112,16 @@ export class PastRuns {
     if (packed === undefined || position < 0 || position >= packed.size) return this.#runs[position];
     let run = this.#runs[position];
     if (run === undefined) {
-      const intent = packed.intents()[position] as string;
+      const intent = packed.intents.at(position);
       const task = taskText(intent);
       run = {
-        id: packed.ids()[position] as string,
+        id: packed.ids.at(position),
         intent,
         startedAt: packed.startedAt[position] as number,
         task,
         terms: textTerms(task),
         quality: packed.quality[position] as number,
-        shape: packed.shapes[packed.shapeOf[position] as number] as WorkflowShape,
+        shape: packed.shape(packed.shapeOf[position] as number),
       };
       this.#runs[position] = run;
     }
@@ -129,21 +136,51 @@ export class PastRuns {
 
   /** How many runs used both tools (of their first PAIR_TOOLS), and how many linked from → to. */
   pair(from: string, to: string): PairCount | undefined {
-    return this.#pairs.get(from)?.get(to);
+    return this.#pairRow(from)?.get(to);
+  }
+
+  /** The counts of the pairs from a tool (made from the packed counts when first read). */
+  #pairRow(from: string): Map<string, PairCount> | undefined {
+    const found = this.#pairs.get(from);
+    const packed = this.#packedPairs;
+    if (found !== undefined || packed === undefined) return found;
+    const names = packed.tools();
+    packed.numbers ??= new Map(names.map((name, t) => [name, t]));
+    const t = packed.numbers.get(from);
+    const place = t === undefined ? undefined : packed.rows.get(t);
+    if (t === undefined || place === undefined) return undefined;
+    const { quads } = packed;
+    const row = new Map<string, PairCount>();
+    for (let at = place[0]; at < place[1]; at += 4)
+      row.set(names[quads[at + 1] as number] as string, {
+        both: quads[at + 2] as number,
+        linked: quads[at + 3] as number,
+      });
+    packed.rows.delete(t);
+    this.#pairs.set(from, row);
+    return row;
+  }
+
+  /** Makes every pair row read back. */
+  #allPairs(): void {
+    const packed = this.#packedPairs;
+    if (packed === undefined) return;
+    const names = packed.tools();
+    for (const t of [...packed.rows.keys()]) this.#pairRow(names[t] as string);
+    this.#packedPairs = undefined;
   }
 
   /** Every counted pair, as `[from, to, count]`. */
   *pairEntries(): Iterable<[string, string, PairCount]> {
+    this.#allPairs();
     for (const [from, row] of this.#pairs) for (const [to, count] of row) yield [from, to, count];
   }
 
   /** The position of a run by id. */
   positionOf(id: string): number | undefined {
-    const packed = this.#packed;
-    if (packed !== undefined && this.#slot.size === 0 && packed.size > 0)
-      packed.ids().forEach((runId, position) => this.#slot.set(runId, position));
+    if (this.#packed !== undefined) return this.#packed.ids.find(id);
     const slot = this.#slot.get(id);
-    return slot === undefined ? undefined : packed !== undefined ? slot : this.#rank[slot];
+    return slot === undefined ? undefined : this.#rank[slot];
   }
 
   /** The `limit` runs whose intents BM25 ranks best for `task` (positions, ties by position); `skip` leaves one out. */
@@ -201,11 +238,13 @@ export class PastRuns {
     for (const [from, to, count] of this.pairEntries()) pairs.push(toolOf(from), toolOf(to), count.both, count.linked);
     const rank = this.#rank;
     const intents = this.#intents.pack((slot) => rank[slot] as number);
+    const ids = Lines.of(runs.map((r) => r.id));
+    const intentLines = Lines.of(runs.map((r) => r.intent));
     return packBytes(
       { long: this.#long, shapes: shapes.size },
       {
-        ids: runs.map((r) => r.id),
-        intents: runs.map((r) => r.intent),
+        ids: ids.bytes,
+        intents: intentLines.bytes,
         tools: [...tools.keys()],
         terms: intents.terms,
       },
@@ -218,6 +257,8 @@ export class PastRuns {
         starts: intents.starts,
         postings: intents.postings,
         lengths: intents.lengths,
+        idStarts: ids.starts,
+        intentStarts: intentLines.starts,
       },
     );
   }
@@ -226,41 +267,49 @@ export class PastRuns {
   static decode(bytes: Uint8Array): PastRuns | undefined {
     const read = unpackBytes(bytes);
     if (read === undefined) return undefined;
-    const { numbers, texts, arrays } = read;
-    const tools = texts('tools');
+    const { numbers, texts, raw, arrays } = read;
+    const tools = once(() => texts('tools'));
     const rows = arrays.shapeRows as Int32Array;
+    // Where each shape starts in `rows`: shapes are made when a run read needs them.
+    const shapeStarts = new Int32Array(numbers.shapes as number);
+    for (let s = 0, at = 0; s < shapeStarts.length; s += 1) {
+      shapeStarts[s] = at;
+      at += 1 + (rows[at] as number);
+      at += 1 + 2 * (rows[at] as number);
+    }
     const shapes: WorkflowShape[] = [];
-    for (let at = 0; shapes.length < (numbers.shapes as number); ) {
-      const shapeTools = [...rows.subarray(at + 1, at + 1 + (rows[at] as number))].map((t) => tools[t] as string);
+    const shapeAt = (s: number): WorkflowShape => {
+      const found = shapes[s];
+      if (found !== undefined) return found;
+      let at = shapeStarts[s] as number;
+      const names = tools();
+      const shapeTools = [...rows.subarray(at + 1, at + 1 + (rows[at] as number))].map((t) => names[t] as string);
       at += 1 + (rows[at] as number);
       const edges: [string, string][] = [];
-      const count = rows[at] as number;
-      for (let e = 0; e < count; e += 1)
-        edges.push([tools[rows[at + 1 + 2 * e] as number] as string, tools[rows[at + 2 + 2 * e] as number] as string]);
-      at += 1 + 2 * count;
-      shapes.push({ tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
-    }
+      for (let e = 0; e < (rows[at] as number); e += 1)
+        edges.push([names[rows[at + 1 + 2 * e] as number] as string, names[rows[at + 2 + 2 * e] as number] as string]);
+      return (shapes[s] = { tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
+    };
     const out = new PastRuns();
-    const pairs = arrays.pairs as Int32Array;
-    for (let at = 0; at < pairs.length; at += 4) {
-      const from = tools[pairs[at] as number] as string;
-      let row = out.#pairs.get(from);
-      if (row === undefined) out.#pairs.set(from, (row = new Map()));
-      row.set(tools[pairs[at + 1] as number] as string, {
-        both: pairs[at + 2] as number,
-        linked: pairs[at + 3] as number,
-      });
+    const quads = arrays.pairs as Int32Array;
+    // Pairs are written row by row (one `from` tool after another): a row is made when a query reads it.
+    const pairRows = new Map<number, [number, number]>();
+    for (let at = 0; at < quads.length; at += 4) {
+      const row = pairRows.get(quads[at] as number);
+      if (row === undefined) pairRows.set(quads[at] as number, [at, at + 4]);
+      else row[1] = at + 4;
     }
+    out.#packedPairs = { tools, quads, rows: pairRows };
     out.#long = numbers.long as number;
     const shapeOf = arrays.shapeOf as Int32Array;
     out.#packed = {
       size: shapeOf.length,
-      ids: once(() => texts('ids')),
-      intents: once(() => texts('intents')),
+      ids: new Lines(raw('ids'), arrays.idStarts as Int32Array),
+      intents: new Lines(raw('intents'), arrays.intentStarts as Int32Array),
       startedAt: arrays.startedAt as Float64Array,
       quality: arrays.quality as Float64Array,
       shapeOf,
-      shapes,
+      shape: shapeAt,
     };
     const packed: PackedIntents = {
       terms: texts('terms'),
@@ -274,6 +323,7 @@ export class PastRuns {
 
   /** Decodes every run read back: from then on, runs are kept as built ones are. */
   #decodeAll(): void {
+    this.#allPairs();
     const packed = this.#packed;
     if (packed === undefined) return;
     for (let position = 0; position < packed.size; position += 1) this.run(position);
@@ -369,7 +419,7 @@ function once<T>(make: () => T): () => T {
 type NumberArray = Int32Array | Float64Array;
 
 /** The format's mark: a reader of another version or byte order reads nothing. */
-const MAGIC = 0x50520001;
+const MAGIC = 0x50520003;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
@@ -377,13 +427,13 @@ const MAGIC = 0x50520001;
  */
 function packBytes(
   numbers: Record<string, number>,
-  texts: Record<string, readonly string[]>,
+  texts: Record<string, readonly string[] | Uint8Array>,
   arrays: Record<string, NumberArray>,
 ): Uint8Array {
   const encoder = new TextEncoder();
   const parts: { name: string; kind: 'text' | 'i32' | 'f64'; bytes: Uint8Array }[] = [];
   for (const [name, list] of Object.entries(texts))
-    parts.push({ name, kind: 'text', bytes: encoder.encode(JSON.stringify(list)) });
+    parts.push({ name, kind: 'text', bytes: list instanceof Uint8Array ? list : encoder.encode(JSON.stringify(list)) });
   for (const [name, array] of Object.entries(arrays))
     parts.push({
       name,
@@ -414,14 +464,14 @@ function unpackBytes(bytes: Uint8Array):
   | {
       numbers: Record<string, number>;
       texts: (name: string) => string[];
+      raw: (name: string) => Uint8Array;
       arrays: Record<string, NumberArray>;
     }
   | undefined {
   if (bytes.byteLength < 8) return undefined;
-  // One copy into a buffer of its own: typed arrays over it need their offsets aligned.
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  const head = new DataView(own.buffer);
+  // Typed arrays over the bytes need their offsets aligned: bytes that do not start at a multiple of 8 are copied.
+  const own = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+  const head = new DataView(own.buffer, own.byteOffset, own.byteLength);
   if (head.getUint32(0, true) !== MAGIC) return undefined;
   const tableLength = head.getUint32(4, true);
   const decoder = new TextDecoder();
@@ -433,15 +483,66 @@ function unpackBytes(bytes: Uint8Array):
   const start = Math.ceil((8 + tableLength) / 8) * 8;
   const arrays: Record<string, NumberArray> = {};
   for (const [name, [kind, offset, length]] of Object.entries(table.places)) {
-    if (kind === 'i32') arrays[name] = new Int32Array(own.buffer, start + offset, length / 4);
-    if (kind === 'f64') arrays[name] = new Float64Array(own.buffer, start + offset, length / 8);
+    const at = own.byteOffset + start + offset;
+    if (kind === 'i32') arrays[name] = new Int32Array(own.buffer, at, length / 4);
+    if (kind === 'f64') arrays[name] = new Float64Array(own.buffer, at, length / 8);
   }
-  const texts = (name: string): string[] => {
+  const raw = (name: string): Uint8Array => {
     const [, offset, length] = table.places[name] as [string, number, number];
-    return JSON.parse(decoder.decode(own.subarray(start + offset, start + offset + length))) as string[];
+    return own.subarray(start + offset, start + offset + length);
   };
-  return { numbers: table.numbers, texts, arrays };
+  const texts = (name: string): string[] => JSON.parse(decoder.decode(raw(name))) as string[];
+  return { numbers: table.numbers, texts, raw, arrays };
 }
+
+/**
+ * Texts as lines of JSON, each line after a newline (JSON holds none): one is read, or found by its text, without
+ * parsing the others.
+ */
+class Lines {
+  /** `bytes`: the lines; `starts`: where each begins, and the end of the last. */
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly starts: Int32Array,
+  ) {}
+
+  /** The lines of a list of texts. */
+  static of(texts: readonly string[]): Lines {
+    const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
+    const starts = new Int32Array(texts.length + 1);
+    let n = 0;
+    bytes.forEach((byte, at) => {
+      if (byte === NEWLINE) starts[n++] = at + 1;
+    });
+    return new Lines(bytes, starts);
+  }
+
+  /** The text of line `i`. */
+  at(i: number): string {
+    const { starts } = this;
+    const line = this.bytes.subarray(starts[i] as number, (starts[i + 1] as number) - 1);
+    return JSON.parse(lineDecoder.decode(line)) as string;
+  }
+
+  /** The line of a text, or undefined. */
+  find(text: string): number | undefined {
+    const { bytes } = this;
+    const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(`\n${JSON.stringify(text)}\n`);
+    if (at < 0) return undefined;
+    const { starts } = this;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((starts[mid] as number) < at + 1) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+const NEWLINE = 10;
+const lineDecoder = new TextDecoder();
 
 /** Whether this machine's typed arrays are little-endian (what the bytes were written in is noted with them). */
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
