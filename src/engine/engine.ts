@@ -58,6 +58,7 @@ import {
   type GraphSnapshot,
   type GraphStats,
 } from './tool-graph/graph-snapshot.js';
+import { PERSIST_AFTER_TOOLS, persistSnapshot, readPersistedSnapshot } from './tool-graph/persisted-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
 import {
   checkDump,
@@ -197,6 +198,8 @@ export class Credence {
   #lastSnapshot: { snapshot: GraphSnapshot; revision: number } | undefined;
   /** A revision the search index was built at or after. */
   #indexListedAt: number | undefined;
+  /** The revision of the graph snapshot kept in the store (or last tried) and the tools patched since. */
+  #persisted: { revision: number; tools: number } | undefined;
 
   constructor(init: {
     store: Store;
@@ -285,11 +288,17 @@ export class Credence {
    * with the tools written since read again by id, its edges with those out of these tools read again (a recorded
    * call moves the counter of every tool it calls, so an edge it folds links two tools the log names); an edge
    * written otherwise (a declared edge, here or by another process) shows in the scope's edge count, and the
-   * snapshot is then built from every edge.
+   * snapshot is then built from every edge. A process's first snapshot patches the one kept in the store.
    */
   async #buildSnapshot(): Promise<GraphSnapshot> {
     const revision = await this.#revision();
-    const last = this.#lastSnapshot;
+    // A process with no snapshot yet patches the one kept in the store (issue 20), if any.
+    let last = this.#lastSnapshot;
+    if (last === undefined && revision !== undefined) {
+      const stored = await readPersistedSnapshot(this.#store, this.scope);
+      if (stored !== undefined && stored.revision <= revision) last = stored;
+    }
+    if (last !== undefined && this.#lastSnapshot === undefined) this.#persisted = { revision: last.revision, tools: 0 };
     let tools: ToolRecord[] | undefined;
     let fromTools: string[] | undefined;
     const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds' | 'countEdges'>>;
@@ -311,13 +320,22 @@ export class Credence {
         ...(tools === undefined ? {} : { tools }),
         ...(patched && patch !== undefined ? { patch } : {}),
       });
-    let snapshot: GraphSnapshot;
-    if (fromTools === undefined || log.countEdges === undefined) snapshot = await build(false);
-    else {
+    let snapshot: GraphSnapshot | undefined;
+    if (fromTools !== undefined && log.countEdges !== undefined) {
       const [patched, edges] = await Promise.all([build(true), log.countEdges.call(this.#store, this.scope)]);
-      snapshot = patched.edges.length === edges ? patched : await build(false);
+      if (patched.edges.length === edges) snapshot = patched;
     }
-    if (revision !== undefined) this.#lastSnapshot = { snapshot, revision };
+    const everyEdge = snapshot === undefined;
+    snapshot ??= await build(false);
+    if (revision !== undefined) {
+      this.#lastSnapshot = { snapshot, revision };
+      // Stored after a build from every edge, and once many tools were patched since the stored one.
+      if (!everyEdge && this.#persisted !== undefined) this.#persisted.tools += fromTools?.length ?? 0;
+      if (everyEdge || this.#persisted === undefined || this.#persisted.tools >= PERSIST_AFTER_TOOLS) {
+        await persistSnapshot(this.#store, this.scope, revision, snapshot);
+        this.#persisted = { revision, tools: 0 };
+      }
+    }
     return snapshot;
   }
 

@@ -1586,6 +1586,21 @@ export function runStoreContract(options: StoreContractOptions): void {
       });
     });
 
+    describe('GraphSnapshotStore: the graph snapshot persisted per scope', () => {
+      test('the bytes are read back as written, per scope; a write from an earlier revision is refused', async () => {
+        const store = await fresh();
+        expect(await store.readGraphSnapshot('p')).toBeUndefined();
+        expect(await store.writeGraphSnapshot('p', 4, new Uint8Array([0, 1, 255, 128]))).toBe(true);
+        const back = await store.readGraphSnapshot('p');
+        expect([back?.revision, [...(back?.data ?? [])]]).toEqual([4, [0, 1, 255, 128]]);
+        expect(await store.readGraphSnapshot('q')).toBeUndefined();
+        expect(await store.writeGraphSnapshot('p', 3, new Uint8Array([9]))).toBe(false);
+        expect([...((await store.readGraphSnapshot('p'))?.data ?? [])]).toEqual([0, 1, 255, 128]);
+        expect(await store.writeGraphSnapshot('p', 6, new Uint8Array([5]))).toBe(true);
+        expect(await store.readGraphSnapshot('p')).toMatchObject({ revision: 6 });
+      });
+    });
+
     describe('HookQueueStore: the hook queue and sessions', () => {
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();

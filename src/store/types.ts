@@ -710,10 +710,21 @@ export interface PastRunsStore {
   writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
 }
 
+/**
+ * The scope's graph snapshot (migration 13, issue 20): one blob per scope with the revision it reflects, so a new
+ * process patches it from the change log instead of reading every edge. Derived data: not dumped, built when missing.
+ */
+export interface GraphSnapshotStore {
+  readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined>;
+  /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
+  writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
+}
+
 export interface Store
   extends StoreMeta,
     FitStore,
     PastRunsStore,
+    GraphSnapshotStore,
     ToolGraphStore,
     ExecutionStore,
     WorkflowStore,

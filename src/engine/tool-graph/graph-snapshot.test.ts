@@ -8,6 +8,7 @@ import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { graphPayload } from '../../web/api.js';
 import { compareCodePoints, patchCatalogue, type GraphSnapshot } from './graph-snapshot.js';
 import type { Store, ToolRecord } from '../../store/types.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 const dir = mkdtempSync(join(tmpdir(), 'credence-snapshot-'));
@@ -162,16 +163,25 @@ describe('the snapshot patched after a write (issue 20)', () => {
         const kept = await warm.graphSnapshot();
         reads.length = 0;
         const seen = await watched.graphSnapshot();
-        const freshAt = (at: number) =>
-          openCredence({ store: openSqliteStore({ path }), now: () => at, scope: 'p', cwd: dir });
-        const fresh = await freshAt(kept.now);
-        const alsoFresh = await freshAt(seen.now);
+        // A fresh engine builds from every edge (nothing kept in the store is read); a new process patches the
+        // snapshot another kept there.
+        const freshAt = (at: number, stored: boolean) => {
+          const store = openSqliteStore({ path });
+          if (!stored) Object.assign(store, { readGraphSnapshot: undefined, writeGraphSnapshot: undefined });
+          return openCredence({ store, now: () => at, scope: 'p', cwd: dir });
+        };
+        const fresh = await freshAt(kept.now, false);
+        const alsoFresh = await freshAt(seen.now, false);
+        const next = await freshAt(seen.now, true);
         try {
-          expect(held(kept)).toEqual(held(await fresh.graphSnapshot()));
+          const expected = held(await fresh.graphSnapshot());
+          expect(held(kept)).toEqual(expected);
+          expect(held(decodeSnapshot(encodeSnapshot(kept)) as GraphSnapshot)).toEqual(expected);
           expect(held(seen)).toEqual(held(await alsoFresh.graphSnapshot()));
+          expect(held(await next.graphSnapshot())).toEqual(held(seen));
           if (kind === 'record' && step > 0) expect(reads.filter((r) => !tools.includes(r as string))).toEqual([]);
         } finally {
-          await Promise.all([fresh.close(), alsoFresh.close()]);
+          await Promise.all([fresh.close(), alsoFresh.close(), next.close()]);
         }
       }
       expect(kinds.size).toBe(5);
@@ -179,4 +189,39 @@ describe('the snapshot patched after a write (issue 20)', () => {
       await Promise.all([warm.close(), other.close(), watched.close()]);
     }
   }, 120_000);
+
+  it('a new process patches the snapshot kept in the store: no edge listed whole, the same snapshot', async () => {
+    const path = join(dir, 'kept.db');
+    const open = (store: Store) => openCredence({ store, now: T0, scope: 'k', cwd: dir });
+    const first = await open(openSqliteStore({ path }));
+    const run = (tools: string[], at: number) =>
+      first.recordExecution({
+        intent: 'a run',
+        startedAt: new Date(at).toISOString(),
+        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+      });
+    await run(['a_fetch', 'b_parse', 'c_store'], T0 - 3 * DAY);
+    await first.graphSnapshot();
+    await run(['c_store', 'd_send'], T0 - DAY);
+    await run(['a_fetch', 'd_send'], T0 - DAY);
+    await first.close();
+    const store = openSqliteStore({ path });
+    const whole: string[] = [];
+    const listEdges = store.listEdges.bind(store);
+    store.listEdges = (scope, filter) => {
+      if (filter?.from === undefined && filter?.to === undefined) whole.push(scope);
+      return listEdges(scope, filter);
+    };
+    const next = await open(store);
+    const bare = openSqliteStore({ path });
+    Object.assign(bare, { readGraphSnapshot: undefined, writeGraphSnapshot: undefined });
+    const fresh = await open(bare);
+    try {
+      expect(held(await next.graphSnapshot())).toEqual(held(await fresh.graphSnapshot()));
+      expect((await next.graphSnapshot()).edges.length).toBeGreaterThanOrEqual(5);
+      expect(whole).toEqual([]);
+    } finally {
+      await Promise.all([next.close(), fresh.close()]);
+    }
+  });
 });

@@ -53,10 +53,22 @@ export function confidenceAt(edge: EdgeRecord, now: number): number {
     .value;
 }
 
-/** The edge with its confidence at `now`: the same object when that has not moved. */
-function atNow(edge: EdgeRecord | SnapshotEdge, now: number): SnapshotEdge {
+/** Whole idle days at `now`, as {@link confidenceAt} counts them (EDGE_READ_OPTIONS: steps of one day). */
+const idleStep = (lastSeen: number, now: number): number => Math.floor(Math.max(0, (now - lastSeen) / 86_400_000));
+
+/**
+ * The edge with its confidence at `now`: the same object when that has not moved. An edge kept from a snapshot read
+ * at `lastNow` keeps its confidence while its whole idle days are the same (nothing else in it moves with time).
+ */
+function atNow(edge: EdgeRecord | SnapshotEdge, now: number, lastNow: number): SnapshotEdge {
+  const kept = (edge as Partial<SnapshotEdge>).confidence;
+  if (
+    kept !== undefined &&
+    (edge.lastSeen === null || idleStep(edge.lastSeen, now) === idleStep(edge.lastSeen, lastNow))
+  )
+    return edge as SnapshotEdge;
   const confidence = confidenceAt(edge, now);
-  if ((edge as Partial<SnapshotEdge>).confidence === confidence) return edge as SnapshotEdge;
+  if (kept === confidence) return edge as SnapshotEdge;
   const { from, to, type, source, count, successes, failures, firstSeen, lastSeen } = edge;
   return { from, to, type, source, count, successes, failures, firstSeen, lastSeen, confidence };
 }
@@ -89,14 +101,28 @@ export async function buildGraphSnapshot(input: {
     patch === undefined ? store.listEdges(scope) : patchedEdges(store, scope, patch),
     store.calledTools(scope),
   ]);
-  const edges = stored.map((e) => atNow(e, now));
+  const lastNow = patch?.snapshot.now ?? now;
+  const edges = stored.map((e) => atNow(e, now, lastNow));
+  return assembleSnapshot({ now, tools, edges, calls, ...(patch === undefined ? {} : { last: patch.snapshot }) });
+}
+
+/**
+ * A snapshot from its edges (with their confidence at `now`) and call counts: THE graph, PageRank, density and tier.
+ * `last`'s graph, PageRank and heat are kept when the confident edges make the same graph; `pageRank`, when given,
+ * is PageRank over these edges as computed before (a decoded snapshot), not run again.
+ */
+export function assembleSnapshot(input: {
+  now: number;
+  tools: ToolRecord[];
+  edges: SnapshotEdge[];
+  calls: ReadonlyMap<string, number>;
+  last?: GraphSnapshot;
+  pageRank?: ReadonlyMap<string, number>;
+}): GraphSnapshot {
+  const { now, tools, edges, calls, last } = input;
   const confidentEdges = edges.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
-  const graphEdges = confidentEdges
-    .filter((e) => e.type !== 'alternative')
-    .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
   const density = densityOfEdges(edges, calls.keys());
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
-  const last = patch?.snapshot;
   if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
     const { directed, undirected, pageRank, maxPageRank, selfSpread } = last;
     return {
@@ -114,9 +140,12 @@ export async function buildGraphSnapshot(input: {
       selfSpread,
     };
   }
+  const graphEdges = confidentEdges
+    .filter((e) => e.type !== 'alternative')
+    .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
   const directed = buildGraphIndex(graphEdges);
   const undirected = buildGraphIndex(graphEdges, { undirected: true });
-  const pageRank = directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed);
+  const pageRank = input.pageRank ?? (directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed));
   const spread = new Map<string, number>();
   const selfSpread = (tool: string): number => {
     let h = spread.get(tool);

@@ -358,6 +358,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 13,
+    description: 'the graph snapshot (issue 20), as SQLite version 13',
+    sql: `
+      CREATE TABLE graph_snapshots (
+        scope text ${C} NOT NULL PRIMARY KEY,
+        revision bigint NOT NULL,
+        data bytea NOT NULL
+      );
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

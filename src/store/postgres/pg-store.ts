@@ -1607,6 +1607,23 @@ export class PgStore implements Store {
     return (result.rowCount ?? 0) > 0;
   }
 
+  // ---- graph snapshot (migration 13) ---------------------------------------------------------
+
+  async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
+    const row = (await this.#rows('SELECT revision, data FROM graph_snapshots WHERE scope = $1', [scope]))[0];
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+  }
+
+  async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+    const result = await this.#pool.query(
+      `INSERT INTO graph_snapshots (scope, revision, data) VALUES ($1, $2, $3)
+       ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
+       WHERE graph_snapshots.revision <= excluded.revision`,
+      [scope, revision, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
   // ---- dump and restore ----------------------------------------------------------------------
 
   exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {

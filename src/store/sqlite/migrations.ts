@@ -458,6 +458,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    description:
+      'the graph snapshot (issue 20): one blob per scope with the revision it reflects, so a new process reads it ' +
+      'and patches it from the change log instead of reading every edge',
+    sql: `
+      CREATE TABLE graph_snapshots (
+        scope TEXT NOT NULL PRIMARY KEY,
+        revision INTEGER NOT NULL,
+        data BLOB NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

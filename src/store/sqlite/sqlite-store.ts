@@ -1364,6 +1364,24 @@ export class SqliteStore implements Store {
     );
   }
 
+  // ---- graph snapshot (migration 13) ---------------------------------------------------------
+
+  async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
+    const row = this.#stmt('SELECT revision, data FROM graph_snapshots WHERE scope = ?').get(scope) as Row | undefined;
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+  }
+
+  async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+    const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    return this.#write(
+      () =>
+        this.#stmt(`
+          INSERT INTO graph_snapshots (scope, revision, data) VALUES (?, ?, ?)
+          ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
+          WHERE graph_snapshots.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
+    );
+  }
+
   // ---- dump and restore (sqlite-dump.ts) ------------------------------------------------------
 
   exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {

@@ -1,0 +1,46 @@
+/**
+ * @module engine/tool-graph/persisted-snapshot
+ * The scope's graph snapshot kept in the store (issue 20, migration 13): read by a process that has none yet, to be
+ * patched from the change log since its revision; written after a build from every edge and once enough tools were
+ * patched since the stored one. A store without the table, a read-only store or a blob of another version is the
+ * same as none: the snapshot is then built from every edge as before.
+ */
+import type { GraphSnapshotStore } from '../../store/types.js';
+import type { GraphSnapshot } from './graph-snapshot.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.js';
+
+/** Tools patched since the stored snapshot after which a process stores its own (fewer to patch for the next). */
+export const PERSIST_AFTER_TOOLS = 200;
+
+/** The stored snapshot of `scope` and the revision it reflects, if there is one this code reads. */
+export async function readPersistedSnapshot(
+  store: object,
+  scope: string,
+): Promise<{ snapshot: GraphSnapshot; revision: number } | undefined> {
+  const read = (store as Partial<GraphSnapshotStore>).readGraphSnapshot;
+  if (read === undefined) return undefined;
+  try {
+    const stored = await read.call(store, scope);
+    const snapshot = stored === undefined ? undefined : decodeSnapshot(stored.data);
+    return stored === undefined || snapshot === undefined ? undefined : { snapshot, revision: stored.revision };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores `snapshot` at `revision` (unless a later one is stored); whether it was written. Never throws. */
+export async function persistSnapshot(
+  store: object,
+  scope: string,
+  revision: number,
+  snapshot: GraphSnapshot,
+): Promise<boolean> {
+  const write = (store as Partial<GraphSnapshotStore>).writeGraphSnapshot;
+  if (write === undefined) return false;
+  try {
+    return await write.call(store, scope, revision, encodeSnapshot(snapshot));
+  } catch {
+    // A read-only store (a hook's connection) keeps no snapshot: the next process builds its own.
+    return false;
+  }
+}
