@@ -504,6 +504,8 @@ export interface VectorChunk {
   data: Float32Array;
   /** The int8 copy: written with the chunk (none written: any stored copy is dropped), read with `floats: false`. */
   codes?: Uint8Array;
+  /** Text stored with `codes` (the rows' keys as the engine lays them out), read with them. */
+  codeKeys?: string;
 }
 
 /**
@@ -513,8 +515,9 @@ export interface VectorChunk {
  */
 export interface VectorIndexStore {
   /**
-   * The header and every chunk. `floats: false` reads the ids and int8 copies only (`data` and `hashes` empty;
-   * `codes` undefined for a chunk written without them), a quarter of the bytes.
+   * The header and every chunk. `floats: false` reads the int8 copies alone (`codes` and `codeKeys`; `ids`,
+   * `hashes` and `data` empty), a quarter of the bytes: the chunks that have one (fewer than `header.chunks` when
+   * some were written without).
    */
   readVectorIndex(
     scope: string,

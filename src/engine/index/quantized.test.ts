@@ -23,12 +23,21 @@ function quantizedScan(data: Float32Array, ids: string[], dim: number, query: Fl
   const chunks = [];
   for (let from = 0; from < ids.length; from += per) {
     const rows = Math.min(per, ids.length - from);
-    chunks.push(viewQuantized(quantizeRows(data.subarray(from * dim, (from + rows) * dim), rows, dim), rows, dim));
+    const { codes } = quantizeRows(data.subarray(from * dim, (from + rows) * dim), ids.slice(from, from + rows), dim);
+    chunks.push(viewQuantized(codes, rows, dim));
   }
   expect(allBounded(chunks)).toBe(true);
   const d = Math.min(dim, query.length);
   const rows = candidateRows(chunks, query, d, k);
-  return { rows, best: bestOf(rows, ids, (r) => dotUnrolled(data, r * dim, query, d), k) };
+  return {
+    rows,
+    best: bestOf(
+      rows,
+      (r) => ids[r] as string,
+      (r) => dotUnrolled(data, r * dim, query, d),
+      k,
+    ),
+  };
 }
 
 function same(data: Float32Array, ids: string[], dim: number, query: Float32Array, k: number, per = 7) {
@@ -95,6 +104,6 @@ describe('quantized first pass', () => {
 
   it('marks a row with a value that is not finite as unbounded', () => {
     const data = Float32Array.from([1, 0, Number.NaN, 0]);
-    expect(allBounded([viewQuantized(quantizeRows(data, 2, 2), 2, 2)])).toBe(false);
+    expect(allBounded([viewQuantized(quantizeRows(data, ['a', 'b'], 2).codes, 2, 2)])).toBe(false);
   });
 });

@@ -12,12 +12,20 @@
  * embeddings table) are the very ones the row was made from.
  *
  * Layout of a chunk of n rows of `dim` values: n float32 scales, n float32 error bounds, 2n uint32 checksum
- * words, then n × dim int8 codes. A row with a value that is not finite gets a NaN scale (no bound: the caller
- * scans the floats).
+ * words, n uint32 key hashes, n + 1 uint32 offsets of the rows' keys in the chunk's key text (the keys end to end),
+ * then n × dim int8 codes. A row with a value that is not finite gets a NaN scale (no bound: the caller scans the
+ * floats). A process reads a key by its offsets and finds the rows of a few keys by their hashes, without making a
+ * string of every key.
  */
 
 /** Bytes of a chunk of `rows` rows. */
-export const quantizedBytes = (rows: number, dim: number): number => rows * (16 + dim);
+export const quantizedBytes = (rows: number, dim: number): number => rows * (24 + dim) + 4;
+
+/** The rows of a chunk of `bytes` bytes (undefined when no whole number of rows fits). */
+export function quantizedRowCount(bytes: number, dim: number): number | undefined {
+  const rows = (bytes - 4) / (24 + dim);
+  return Number.isInteger(rows) && rows >= 0 ? rows : undefined;
+}
 
 /** A chunk's int8 rows, viewed over its bytes (copied once when they are not 4-byte aligned). */
 export interface QuantizedRows {
@@ -26,7 +34,18 @@ export interface QuantizedRows {
   scales: Float32Array;
   errors: Float32Array;
   sums: Uint32Array;
+  /** {@link keyHash} of each row's key. */
+  hashes: Uint32Array;
+  /** Where each row's key starts in the chunk's key text, and where the last ends. */
+  offsets: Uint32Array;
   codes: Int8Array;
+}
+
+/** A 32-bit hash of a key's UTF-16 code units (FNV-1a): the rows of a key are found by it, then compared. */
+export function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** The two checksum words of `dim` float32 values of `data` from `base` (their bits, two multiplicative hashes). */
@@ -43,10 +62,22 @@ export function rowChecksum(data: Float32Array, base: number, dim: number): [num
   return [h1 >>> 0, h2 >>> 0];
 }
 
-/** The int8 copy of `rows` rows of `dim` float32 values (row-major). */
-export function quantizeRows(data: Float32Array, rows: number, dim: number): Uint8Array {
+/** The int8 copy of the rows of `keys` (`dim` float32 values each, row-major) and the keys end to end. */
+export function quantizeRows(
+  data: Float32Array,
+  keys: readonly string[],
+  dim: number,
+): { codes: Uint8Array; keys: string } {
+  const rows = keys.length;
   const bytes = new Uint8Array(quantizedBytes(rows, dim));
   const q = viewQuantized(bytes, rows, dim);
+  let at = 0;
+  for (let r = 0; r < rows; r += 1) {
+    q.offsets[r] = at;
+    at += (keys[r] as string).length;
+    q.hashes[r] = keyHash(keys[r] as string);
+  }
+  q.offsets[rows] = at;
   for (let r = 0; r < rows; r += 1) {
     const base = r * dim;
     let max = 0;
@@ -72,7 +103,7 @@ export function quantizeRows(data: Float32Array, rows: number, dim: number): Uin
     // Rounded up: the float32 stored is never below the true norm.
     q.errors[r] = Math.fround(Math.sqrt(e2) * (1 + 2 ** -20));
   }
-  return bytes;
+  return { codes: bytes, keys: keys.join('') };
 }
 
 /** The typed views of a chunk's bytes (see the layout above). */
@@ -85,7 +116,9 @@ export function viewQuantized(bytes: Uint8Array, rows: number, dim: number): Qua
     scales: new Float32Array(buffer, byteOffset, rows),
     errors: new Float32Array(buffer, byteOffset + 4 * rows, rows),
     sums: new Uint32Array(buffer, byteOffset + 8 * rows, 2 * rows),
-    codes: new Int8Array(buffer, byteOffset + 16 * rows, rows * dim),
+    hashes: new Uint32Array(buffer, byteOffset + 16 * rows, rows),
+    offsets: new Uint32Array(buffer, byteOffset + 20 * rows, rows + 1),
+    codes: new Int8Array(buffer, byteOffset + 24 * rows + 4, rows * dim),
   };
 }
 
@@ -176,12 +209,12 @@ export function candidateRows(
  */
 export function bestOf(
   rows: readonly number[],
-  keys: readonly string[],
+  keyOf: (row: number) => string,
   value: (row: number) => number,
   k: number,
 ): { key: string; value: number }[] {
   return rows
-    .map((r) => ({ key: keys[r] as string, value: value(r) }))
+    .map((r) => ({ key: keyOf(r), value: value(r) }))
     .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, Math.max(0, Math.floor(k)));
 }

@@ -15,6 +15,7 @@ import type {
   RevisionStore,
   StoreMeta,
   VectorChunk,
+  VectorIndexHeader,
   VectorIndexStore,
 } from '../../store/types.js';
 import { ensureEmbeddings } from '../search/search-index.js';
@@ -31,7 +32,8 @@ import {
   allBounded,
   bestOf,
   candidateRows,
-  quantizedBytes,
+  keyHash,
+  quantizedRowCount,
   quantizeRows,
   rowChecksum,
   viewQuantized,
@@ -73,6 +75,27 @@ const textHash = (text: string): string => createHash('sha256').update(text).dig
 const idOfKey = (key: string, prefixed: boolean): string => (prefixed ? key.slice(key.indexOf(':') + 1) : key);
 
 /**
+ * The int8 copies of a matrix read without its floats, when every chunk has one of the header's shape (every chunk
+ * but the last of the first one's rows, as many rows as the header says): undefined otherwise.
+ */
+function codedChunks(persisted: { header: VectorIndexHeader; chunks: VectorChunk[] }): QuantizedRows[] | undefined {
+  const { header, chunks } = persisted;
+  if (chunks.length !== header.chunks) return undefined;
+  const out: QuantizedRows[] = [];
+  for (const [c, chunk] of chunks.entries()) {
+    const rows = chunk.codes === undefined ? undefined : quantizedRowCount(chunk.codes.byteLength, header.dim);
+    if (chunk.chunk !== c || rows === undefined || (c > 0 && c < chunks.length - 1 && rows !== out[0]?.rows))
+      return undefined;
+    const q = viewQuantized(chunk.codes as Uint8Array, rows, header.dim);
+    if (q.offsets[rows] !== (chunk.codeKeys ?? '').length) return undefined;
+    out.push(q);
+  }
+  const first = out[0]?.rows ?? 0;
+  if (out.length > 1 && (out.at(-1)?.rows ?? 0) > first) return undefined;
+  return out.reduce((n, q) => n + q.rows, 0) === header.rows ? out : undefined;
+}
+
+/**
  * One index in memory: keys, text hashes and vectors by row, kept at `revision`. `refresh` brings it to the
  * store's revision; `source` is what search and recall rank against.
  */
@@ -84,7 +107,12 @@ export class VectorIndex {
   /** Whether keys are `kind:id` (recall) rather than the id itself. */
   readonly #prefixed: boolean;
   readonly #inStore: boolean;
-  #keys: string[] = [];
+  #keyList: string[] = [];
+  /**
+   * The keys of a matrix read without its floats, as each chunk's text (the int8 copies' offsets cut it): a key is
+   * sliced when asked, and a string of every key is made only when something needs them all.
+   */
+  #keyTexts: string[] | undefined;
   #hashes: string[] = [];
   /** Key → row, built when first needed (a process that answers one query never builds it). */
   #row: Map<string, number> | undefined;
@@ -130,6 +158,67 @@ export class VectorIndex {
     this.#per = input.chunkRows ?? CHUNK_ROWS;
     this.#chunkRows = this.#per;
     this.#inStore = input.store.vectorRanking !== 'node' && input.store.nearestEmbeddings !== undefined;
+  }
+
+  get #keys(): string[] {
+    const texts = this.#keyTexts;
+    if (texts !== undefined) {
+      this.#keyTexts = undefined;
+      this.#keyList = (this.#codes as QuantizedRows[]).flatMap((q, c) =>
+        Array.from({ length: q.rows }, (_, i) => (texts[c] as string).slice(q.offsets[i], q.offsets[i + 1])),
+      );
+    }
+    return this.#keyList;
+  }
+
+  set #keys(keys: string[]) {
+    this.#keyList = keys;
+    this.#keyTexts = undefined;
+  }
+
+  /** How many rows the index holds. */
+  #count(): number {
+    return this.#keyTexts === undefined ? this.#keyList.length : (this.#codes ?? []).reduce((n, q) => n + q.rows, 0);
+  }
+
+  /** The key of row `r`. */
+  #keyAt(r: number): string {
+    const texts = this.#keyTexts;
+    if (texts === undefined) return this.#keyList[r] as string;
+    const c = Math.floor(r / this.#per);
+    const q = (this.#codes as QuantizedRows[])[c] as QuantizedRows;
+    const i = r - c * this.#per;
+    return (texts[c] as string).slice(q.offsets[i], q.offsets[i + 1]);
+  }
+
+  /** The rows of these keys: by the key hashes of the int8 copies while the keys are texts, else by the matrix. */
+  #rowsOfKeys(keys: Iterable<string>): Map<string, number> {
+    if (this.#keyTexts === undefined) return rowsOf(this.matrix(), keys);
+    const wanted = new Map<number, string[]>();
+    for (const key of keys) {
+      const h = keyHash(key);
+      const same = wanted.get(h);
+      if (same === undefined) wanted.set(h, [key]);
+      else if (!same.includes(key)) same.push(key);
+    }
+    const out = new Map<string, number>();
+    if (wanted.size === 0) return out;
+    // A first test on the hashes' low 16 bits (one byte read a row), the map for the few rows that pass it.
+    const maybe = new Uint8Array(65536);
+    for (const h of wanted.keys()) maybe[h & 0xffff] = 1;
+    let row = 0;
+    for (const q of this.#codes as QuantizedRows[]) {
+      const { hashes } = q;
+      for (let i = 0; i < q.rows; i += 1) {
+        if (maybe[(hashes[i] as number) & 0xffff] === 0) continue;
+        const same = wanted.get(hashes[i] as number);
+        if (same === undefined) continue;
+        const key = this.#keyAt(row + i);
+        if (same.includes(key)) out.set(key, row + i);
+      }
+      row += q.rows;
+    }
+    return out;
   }
 
   /** The revision the index reflects (-1 before its first load). */
@@ -206,7 +295,6 @@ export class VectorIndex {
    * float32 values as `scanSimilar` and `similarityOf` score it (the same results, to the bit).
    */
   #codedSource(): VectorSource {
-    const matrix = this.matrix();
     const exact = async () => {
       await this.#readFloats();
       return matrixSource(this.matrix());
@@ -219,12 +307,17 @@ export class VectorIndex {
         if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
         const dim = Math.min(this.#dim, query.length);
         const top = candidateRows(codes, query, dim, k);
-        const asked = rowsOf(matrix, also);
+        const asked = this.#rowsOfKeys(also);
         const floats = await this.#rowFloats([...top, ...asked.values()]);
         if (floats === undefined) return (await exact()).scan(query, k, also);
         const values = new Map<number, number>();
         for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
-        const ranked = bestOf(top, this.#keys, (r) => values.get(r) as number, k);
+        const ranked = bestOf(
+          top,
+          (r) => this.#keyAt(r),
+          (r) => values.get(r) as number,
+          k,
+        );
         const of = new Map<string, number>();
         for (const [key, r] of asked) of.set(key, values.get(r) as number);
         for (const { key, value } of ranked) of.set(key, value);
@@ -233,7 +326,7 @@ export class VectorIndex {
       similarity: async (query, ids) => {
         const out = new Map<string, number>();
         if (query === undefined || this.#dim === 0) return out;
-        const asked = rowsOf(matrix, ids);
+        const asked = this.#rowsOfKeys(ids);
         const floats = await this.#rowFloats([...asked.values()]);
         if (floats === undefined) return (await exact()).similarity(query, ids);
         const dim = Math.min(this.#dim, query.length);
@@ -260,7 +353,7 @@ export class VectorIndex {
       const [h1, h2] = rowChecksum(v, 0, dim);
       return q.sums[2 * at] === h1 && q.sums[2 * at + 1] === h2;
     };
-    const idOf = new Map(wanted.map((r) => [idOfKey(this.#keys[r] as string, this.#prefixed), r]));
+    const idOf = new Map(wanted.map((r) => [idOfKey(this.#keyAt(r), this.#prefixed), r]));
     const stored = await this.#store.getEmbeddingsFor(this.#scope, this.#spec.kind, [...idOf.keys()]);
     for (const e of stored) {
       const r = idOf.get(e.refId);
@@ -297,7 +390,7 @@ export class VectorIndex {
   async #readFloats(): Promise<boolean> {
     if (this.#codes === undefined) return false;
     const expect = this.#persisted;
-    const count = Math.ceil(this.#keys.length / this.#per);
+    const count = Math.ceil(this.#count() / this.#per);
     const chunks =
       expect === null || expect === undefined
         ? undefined
@@ -310,6 +403,7 @@ export class VectorIndex {
       await this.#load(true);
       return true;
     }
+    this.#keys = chunks.flatMap((c) => c.ids);
     this.#segments = chunks.map((c) => c.data);
     this.#hashes = chunks.flatMap((c) => c.hashes);
     this.#codes = undefined;
@@ -354,12 +448,12 @@ export class VectorIndex {
         ? undefined
         : this.#store.readVectorIndex(this.#scope, this.#spec.name, withFloats ? {} : { floats: false });
     let persisted = await read(floats);
-    const coded = (c: VectorChunk) => c.codes?.byteLength === quantizedBytes(c.ids.length, persisted?.header.dim ?? 0);
-    /** Chunks persisted without their int8 copy (by an older writer): written again with it. */
-    let uncoded: number[] = [];
-    if (!floats && persisted !== undefined && persisted.header.modelKey === modelKey) {
-      uncoded = persisted.chunks.filter((c) => !coded(c)).map((c) => c.chunk);
-      if (uncoded.length > 0) persisted = await read(true);
+    const codes = !floats && persisted !== undefined ? codedChunks(persisted) : undefined;
+    /** Chunks to write again: the matrix was persisted without its int8 copies (by an older writer). */
+    let again: number[] = [];
+    if (!floats && persisted !== undefined && persisted.header.modelKey === modelKey && codes === undefined) {
+      persisted = await read(true);
+      again = (persisted?.chunks ?? []).map((c) => c.chunk);
     }
     const header = persisted?.header;
     this.#persisted = header === undefined ? null : { revision: header.revision, generation: header.generation };
@@ -367,30 +461,34 @@ export class VectorIndex {
       this.#modelKey = modelKey;
       this.#generation = persisted.header.generation;
       this.#dim = persisted.header.dim;
-      // Every chunk but the last is full: chunk c holds rows c × (the first chunk's rows) on, as they were read.
-      const first = persisted.chunks[0]?.ids.length ?? 0;
-      this.#per = persisted.header.chunks > 1 ? first : Math.max(this.#per, first);
-      const withCodes = !floats && uncoded.length === 0;
-      this.#codes = withCodes ? [] : undefined;
-      for (const chunk of persisted.chunks) {
-        if (withCodes) this.#codes?.push(viewQuantized(chunk.codes as Uint8Array, chunk.ids.length, this.#dim));
-        else this.#segments.push(chunk.data);
-        for (const key of chunk.ids) this.#keys.push(key);
-        for (const hash of chunk.hashes) this.#hashes.push(hash);
+      if (codes !== undefined) {
+        // The int8 copies, the keys as their texts, no hashes (read for the rows a delta names: `#moves`).
+        this.#per = persisted.header.chunks > 1 ? (codes[0]?.rows ?? 0) : Math.max(this.#per, codes[0]?.rows ?? 0);
+        this.#codes = codes;
+        this.#keyList = [];
+        this.#keyTexts = persisted.chunks.map((c) => c.codeKeys ?? '');
+        this.#hashes = new Array<string>(persisted.header.rows);
+      } else {
+        // Every chunk but the last is full: chunk c holds rows c × (the first chunk's rows) on, as they were read.
+        const first = persisted.chunks[0]?.ids.length ?? 0;
+        this.#per = persisted.header.chunks > 1 ? first : Math.max(this.#per, first);
+        for (const chunk of persisted.chunks) {
+          this.#segments.push(chunk.data);
+          for (const key of chunk.ids) this.#keys.push(key);
+          for (const hash of chunk.hashes) this.#hashes.push(hash);
+        }
       }
-      // The int8 copies come without the hashes: read for the rows a delta names (`#moves`).
-      if (withCodes) this.#hashes = new Array<string>(this.#keys.length);
       this.#revision = persisted.header.revision;
       this.#source = undefined;
       // A row with a value that is not finite has no bound: the floats are scanned.
       if (this.#codes !== undefined && !allBounded(this.#codes) && (await this.#readFloats())) return;
-      const [changes, again] = await Promise.all([
+      const [changes, recheck] = await Promise.all([
         this.#store.changedSince(this.#scope, this.#spec.kind, this.#revision),
         this.#spec.recheck?.() ?? [],
       ]);
-      if (changes.revision !== this.#revision || again.length > 0)
-        await this.#apply(changes.revision, [...changes.changed, ...again], changes.removed);
-      if (uncoded.length > 0 && this.#revision >= 0) await this.#persist(uncoded);
+      if (changes.revision !== this.#revision || recheck.length > 0)
+        await this.#apply(changes.revision, [...changes.changed, ...recheck], changes.removed);
+      if (again.length > 0 && this.#revision >= 0) await this.#persist(again);
       return;
     }
     await this.#build(modelKey);
@@ -575,13 +673,9 @@ export class VectorIndex {
         const from = c * this.#per;
         const to = Math.min(n, from + this.#per);
         const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
-        return {
-          chunk: c,
-          ids: this.#keys.slice(from, to),
-          hashes: this.#hashes.slice(from, to),
-          data,
-          codes: quantizeRows(data, to - from, this.#dim),
-        };
+        const ids = this.#keys.slice(from, to);
+        const { codes, keys } = quantizeRows(data, ids, this.#dim);
+        return { chunk: c, ids, hashes: this.#hashes.slice(from, to), data, codes, codeKeys: keys };
       });
     const header = {
       modelKey: this.#modelKey,

@@ -78,7 +78,7 @@ import {
 } from '../types.js';
 import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
-import { codesName, sameVectorHeader, splitModelKey } from '../sqlite/sqlite-store.js';
+import { codesName, sameVectorHeader, splitModelKey, toCodesChunk } from '../sqlite/sqlite-store.js';
 import {
   quoteIdent,
   vectorLiteral,
@@ -1731,27 +1731,23 @@ export class PgStore implements Store {
         rows: Number(h.rows),
         chunks: Number(h.chunks),
       };
-      const floats = options.floats !== false;
+      // Without floats: the int8 copies alone, rows of their own (the floats' rows are not read).
+      if (options.floats === false) {
+        const codes = await this.#rows(
+          'SELECT chunk, ids, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ORDER BY chunk',
+          [scope, codesName(name), header.chunks],
+          c,
+        );
+        return { header, chunks: codes.map(toCodesChunk) };
+      }
       const chunks = (
         await this.#rows(
-          `SELECT chunk, ids, ${floats ? 'hashes, data' : "'[]' AS hashes"} FROM vector_chunks WHERE scope = $1 ` +
-            'AND name = $2 AND chunk < $3 ORDER BY chunk',
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ' +
+            'ORDER BY chunk',
           [scope, name, header.chunks],
           c,
         )
       ).map(pgVectorChunk);
-      if (!floats) {
-        const codes = await this.#rows(
-          'SELECT chunk, data FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk < $3 ORDER BY chunk',
-          [scope, codesName(name), header.chunks],
-          c,
-        );
-        const byChunk = new Map(codes.map((r) => [Number(r.chunk), r.data as Uint8Array]));
-        for (const chunk of chunks) {
-          const bytes = byChunk.get(chunk.chunk);
-          if (bytes !== undefined) chunk.codes = bytes;
-        }
-      }
       return { header, chunks };
     });
   }
@@ -1830,7 +1826,7 @@ export class PgStore implements Store {
       for (const chunk of write.chunks) {
         await put(name, chunk.chunk, JSON.stringify(chunk.ids), JSON.stringify(chunk.hashes), chunk.data);
         // The int8 copy of the rows just written, or none (an older copy would no longer match them).
-        if (chunk.codes !== undefined) await put(codesName(name), chunk.chunk, '[]', '[]', chunk.codes);
+        if (chunk.codes !== undefined) await put(codesName(name), chunk.chunk, chunk.codeKeys ?? '', '[]', chunk.codes);
         else
           await c.query('DELETE FROM vector_chunks WHERE scope = $1 AND name = $2 AND chunk = $3', [
             scope,
@@ -1860,12 +1856,12 @@ export class PgStore implements Store {
   }
 }
 
-/** A chunk as read: its floats (empty when read without them). */
+/** A chunk as read, with its floats. */
 function pgVectorChunk(r: Record<string, unknown>): VectorChunk {
   return {
     chunk: Number(r.chunk),
     ids: JSON.parse(String(r.ids)) as string[],
     hashes: JSON.parse(String(r.hashes)) as string[],
-    data: r.data instanceof Uint8Array ? floatsOf(r.data) : new Float32Array(0),
+    data: floatsOf(r.data as Uint8Array),
   };
 }

@@ -1486,25 +1486,19 @@ export class SqliteStore implements Store {
         | undefined;
       if (h === undefined) return undefined;
       const header = toVectorHeader(h);
-      // Without floats: the chunk's ids (stored before its floats: the floats' pages are not read) and the int8
-      // copy, a row of its own.
-      const floats = options.floats !== false;
+      // Without floats: the int8 copies alone, rows of their own (the floats' rows are not read).
+      if (options.floats === false) {
+        const codes = this.#stmt(
+          'SELECT chunk, ids, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
+        ).all(scope, codesName(name), header.chunks) as Row[];
+        return { header, chunks: codes.map(toCodesChunk) };
+      }
       const chunks = (
         this.#stmt(
-          `SELECT chunk, ids, ${floats ? 'hashes, data' : "'[]' AS hashes"} FROM vector_chunks WHERE scope = ? ` +
-            'AND name = ? AND chunk < ? ORDER BY chunk',
+          'SELECT chunk, ids, hashes, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ' +
+            'ORDER BY chunk',
         ).all(scope, name, header.chunks) as Row[]
       ).map(toVectorChunk);
-      if (!floats) {
-        const codes = this.#stmt(
-          'SELECT chunk, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
-        ).all(scope, codesName(name), header.chunks) as Row[];
-        const byChunk = new Map(codes.map((r) => [Number(r.chunk), r.data as Uint8Array]));
-        for (const c of chunks) {
-          const bytes = byChunk.get(c.chunk);
-          if (bytes !== undefined) c.codes = bytes;
-        }
-      }
       return { header, chunks };
     })();
   }
@@ -1564,7 +1558,7 @@ export class SqliteStore implements Store {
         put.run(scope, name, c.chunk, JSON.stringify(c.ids), JSON.stringify(c.hashes), chunkBytes(c.data));
         // The int8 copy of the rows just written, or none (an older copy would no longer match them).
         if (c.codes === undefined) drop.run(scope, codesName(name), c.chunk);
-        else put.run(scope, codesName(name), c.chunk, '[]', '[]', chunkBytes(c.codes));
+        else put.run(scope, codesName(name), c.chunk, c.codeKeys ?? '', '[]', chunkBytes(c.codes));
       }
       for (const n of [name, codesName(name)])
         this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk >= ?').run(
@@ -1631,6 +1625,16 @@ function toVectorChunk(r: Row): VectorChunk {
   };
   return chunk;
 }
+
+/** A chunk's int8 copy as read (no ids, hashes or floats). */
+export const toCodesChunk = (r: Record<string, unknown>): VectorChunk => ({
+  chunk: Number(r.chunk),
+  ids: [],
+  hashes: [],
+  data: new Float32Array(0),
+  codes: r.data as Uint8Array,
+  codeKeys: String(r.ids),
+});
 
 /** The name under which a matrix's int8 copies are kept, a chunk a row, beside its float chunks. */
 export const codesName = (name: string): string => `${name}#q8`;
