@@ -6,7 +6,9 @@ import { freshPgliteStore, startPglite, type PgliteServer } from '../../../test/
 import { engineStore, openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
+import { scanSimilar } from '../search/vectors.js';
 import { ScopeIndexes } from './scope-indexes.js';
+import type { VectorIndex } from './vector-index.js';
 
 // Issue 20: the persistent vector indexes, brought up to date from the change log after any sequence of writes
 // (through the engine, or straight into the store as another process writes), answer recall and tool search
@@ -52,15 +54,26 @@ async function answers(credence: Credence, queries: readonly string[]) {
 async function rows(indexes: ScopeIndexes) {
   const all = [indexes.memory, indexes.observation, indexes.execution, indexes.tool, indexes.task];
   await indexes.refresh(all);
-  return all.map((index) => {
-    const m = index.matrix();
-    return [...m.row]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([key, r]) => [key, Array.from(m.data.subarray(r * m.dim, (r + 1) * m.dim))]);
-  });
+  const out = [];
+  for (const index of all) {
+    const m = await index.floats();
+    const per = m.segmentRows ?? 1;
+    const vector = (r: number) =>
+      m.segments === undefined || m.dim === 0
+        ? []
+        : Array.from(
+            (m.segments[Math.floor(r / per)] as Float32Array).subarray((r % per) * m.dim, (r % per) * m.dim + m.dim),
+          );
+    out.push([...m.row].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, r]) => [key, vector(r)]));
+  }
+  return out;
 }
 
-async function run(store: Store, other: Store, seed: number, steps: number): Promise<void> {
+/**
+ * `steps` seeded writes, checked every 6th step. `schedule` names the kind of each write (0-8, as below) instead of
+ * the generator: a short run that still makes every kind.
+ */
+async function run(store: Store, other: Store, seed: number, steps: number, schedule?: readonly number[]) {
   const rng = generator(seed);
   const credence = await openCredence({ store, scope: SCOPE, now: NOW });
   // Kept across every write, as a long-lived server keeps its indexes.
@@ -69,7 +82,8 @@ async function run(store: Store, other: Store, seed: number, steps: number): Pro
   const remembered: string[] = [];
   let tools = 0;
   for (let step = 0; step < steps; step += 1) {
-    const op = Math.floor(rng() * 9);
+    const drawn = Math.floor(rng() * 9);
+    const op = schedule?.[step] ?? drawn;
     if (op === 0 || remembered.length === 0) {
       const { ids } = await credence.remember([
         { title: phrase(rng, 2), text: phrase(rng, 6), tags: [phrase(rng, 1)] },
@@ -213,9 +227,109 @@ describe('persistent vector indexes after any sequence of writes', () => {
     servers.push(server);
     const store = await freshPgliteStore(server);
     try {
-      await run(store, store, 20, 18);
+      // Every kind of write once (then a few again), checked twice: PGlite runs each statement slowly.
+      await run(store, store, 20, 12, [0, 3, 4, 5, 6, 7, 1, 0, 2, 8, 4, 6]);
     } finally {
       await store.close();
     }
   }, 120_000);
+});
+
+describe('a process that reads the int8 copies of a persisted matrix', () => {
+  /** A store of 40 memories whose matrix is persisted in chunks of 8 rows, and the recall index's queries. */
+  async function setup() {
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+    const rng = generator(4);
+    await credence.remember(Array.from({ length: 40 }, () => ({ title: phrase(rng, 2), text: phrase(rng, 6) })));
+    const embedder = credence.embedder;
+    await new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 8 }).recallVectors().scan(undefined, 1);
+    const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster', 'invoice email']);
+    /** What the float32 scan of the matrix as persisted gives. */
+    const floats = async () => {
+      const index = new ScopeIndexes({ store, scope: SCOPE, embedder }).memory;
+      await index.refresh();
+      const m = await index.floats();
+      return queries.map((q) => {
+        const also = m.ids.filter((_, r) => r % 5 === 0);
+        const scan = scanSimilar(m, q, 6, also);
+        return { top: scan.top, of: [...scan.top, ...also].map((key) => [key, scan.of(key)]), also };
+      });
+    };
+    /** What an index that loaded the int8 copies gives for the same queries and `also` keys. */
+    const coded = async (want: Awaited<ReturnType<typeof floats>>, index?: VectorIndex) => {
+      const reader = index ?? new ScopeIndexes({ store, scope: SCOPE, embedder }).memory;
+      await reader.refresh();
+      return Promise.all(
+        queries.map(async (q, i) => {
+          const also = want[i]?.also ?? [];
+          const scan = await reader.source().scan(q, 6, also);
+          return { top: scan.top, of: [...scan.top, ...also].map((key) => [key, scan.of(key)]), also };
+        }),
+      );
+    };
+    return { store, embedder, floats, coded };
+  }
+
+  it('ranks as the float32 scan does, reading no float chunk when the embeddings table holds every row', async () => {
+    const { store, floats, coded } = await setup();
+    const read = { whole: 0, chunks: [] as number[] };
+    const readIndex = store.readVectorIndex.bind(store);
+    const readChunks = store.readVectorChunks.bind(store);
+    store.readVectorIndex = async (scope, name, options) => {
+      if (options?.floats !== false) read.whole += 1;
+      return readIndex(scope, name, options);
+    };
+    store.readVectorChunks = async (scope, name, asked) => {
+      read.chunks.push(...asked.chunks);
+      return readChunks(scope, name, asked);
+    };
+    const want = await floats();
+    read.whole = 0;
+    read.chunks = [];
+    expect(await coded(want)).toEqual(want);
+    expect(read).toEqual({ whole: 0, chunks: [] });
+    await store.close();
+  });
+
+  it('reads the floats of a row from its chunk when the embeddings table holds other floats for it', async () => {
+    const { store, floats, coded } = await setup();
+    const want = await floats();
+    // The stored embeddings of every memory change under the same model and text hash (as a concurrent writer with
+    // another embedding of the same text would leave them): the matrix's own floats must still be the ones scored.
+    const stored = await store.getEmbeddings(SCOPE, 'memory');
+    await store.putEmbeddings(
+      SCOPE,
+      'memory',
+      stored.map((e) => ({ ...e, vector: e.vector.map((x, d) => (d === 0 ? -x : x)) })),
+    );
+    const chunks: number[] = [];
+    const readChunks = store.readVectorChunks.bind(store);
+    store.readVectorChunks = async (scope, name, asked) => {
+      chunks.push(...asked.chunks);
+      return readChunks(scope, name, asked);
+    };
+    expect(await coded(want)).toEqual(want);
+    expect(chunks.length).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('loads again when another process replaced the matrix before the floats of its rows were read', async () => {
+    const { store, embedder, floats, coded } = await setup();
+    const index = new ScopeIndexes({ store, scope: SCOPE, embedder }).memory;
+    await index.refresh();
+    // Another process rebuilds the matrix (another generation, chunks of 5), and the embeddings table no longer
+    // holds the rows' floats: the first index cannot read its rows as they were, and loads the new matrix.
+    await store.deleteVectorIndex(SCOPE);
+    await new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 5 }).recallVectors().scan(undefined, 1);
+    const want = await floats();
+    const stored = await store.getEmbeddings(SCOPE, 'memory');
+    await store.putEmbeddings(
+      SCOPE,
+      'memory',
+      stored.map((e) => ({ ...e, vector: e.vector.map((x) => x / 2) })),
+    );
+    expect(await coded(want, index)).toEqual(want);
+    await store.close();
+  });
 });

@@ -140,6 +140,9 @@ export class VectorIndex {
    * the floats are read (a delta to apply, a row to score that the embeddings table does not hold as it was).
    */
   #codes: QuantizedRows[] | undefined;
+  /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
+  #epoch = 0;
+  #reading: Promise<boolean> | undefined;
 
   constructor(input: {
     store: IndexStore;
@@ -308,7 +311,9 @@ export class VectorIndex {
         const dim = Math.min(this.#dim, query.length);
         const top = candidateRows(codes, query, dim, k);
         const asked = this.#rowsOfKeys(also);
+        const epoch = this.#epoch;
         const floats = await this.#rowFloats([...top, ...asked.values()]);
+        if (this.#epoch !== epoch) return this.source().scan(query, k, also);
         if (floats === undefined) return (await exact()).scan(query, k, also);
         const values = new Map<number, number>();
         for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
@@ -327,7 +332,9 @@ export class VectorIndex {
         const out = new Map<string, number>();
         if (query === undefined || this.#dim === 0) return out;
         const asked = this.#rowsOfKeys(ids);
+        const epoch = this.#epoch;
         const floats = await this.#rowFloats([...asked.values()]);
+        if (this.#epoch !== epoch) return this.source().similarity(query, ids);
         if (floats === undefined) return (await exact()).similarity(query, ids);
         const dim = Math.min(this.#dim, query.length);
         for (const [key, r] of asked) out.set(key, dotPlain(floats.get(r) as Float32Array, 0, query, dim));
@@ -387,7 +394,14 @@ export class VectorIndex {
    * Reads the floats of the matrix this index holds (its chunks, unless another writer replaced them: then the
    * index loads again from what is persisted now, floats and all: true).
    */
-  async #readFloats(): Promise<boolean> {
+  #readFloats(): Promise<boolean> {
+    this.#reading ??= this.#readAllFloats().finally(() => {
+      this.#reading = undefined;
+    });
+    return this.#reading;
+  }
+
+  async #readAllFloats(): Promise<boolean> {
     if (this.#codes === undefined) return false;
     const expect = this.#persisted;
     const count = Math.ceil(this.#count() / this.#per);
@@ -403,6 +417,7 @@ export class VectorIndex {
       await this.#load(true);
       return true;
     }
+    this.#epoch += 1;
     this.#keys = chunks.flatMap((c) => c.ids);
     this.#segments = chunks.map((c) => c.data);
     this.#hashes = chunks.flatMap((c) => c.hashes);
@@ -413,6 +428,7 @@ export class VectorIndex {
 
   /** Forgets everything held: the next load starts again. */
   #reset(): void {
+    this.#epoch += 1;
     this.#keys = [];
     this.#hashes = [];
     this.#row = undefined;
