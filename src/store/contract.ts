@@ -1152,7 +1152,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.readVectorIndex('p', 'memory')).toBeUndefined();
       });
 
-      test('a matrix is read without its floats (its int8 copies alone), and some chunks whole at its revision', async () => {
+      test('a matrix is read without its floats (int8 copies alone), some chunks whole at its revision', async () => {
         const store = await fresh();
         const header = { modelKey: 'k:2', generation: 'g1', revision: 3, dim: 2, rows: 3, chunks: 2 };
         const codes = new Uint8Array([1, 2, 3, 250]);
