@@ -83,10 +83,14 @@ export class IntentIndex {
     const terms: string[] = [];
     const starts: number[] = [0];
     const postings: number[] = [];
-    for (const term of this.#postings.keys()) {
-      const list = this.#list(term);
+    for (const [term, entry] of this.#postings) {
       terms.push(term);
-      for (const { doc, tf } of list) postings.push(docOf(doc), tf);
+      if (typeof entry === 'number') {
+        // Postings read back and never changed are copied as they lie.
+        const packed = this.#packed as PackedIntents;
+        for (let at = packed.starts[entry] as number; at < (packed.starts[entry + 1] as number); at += 2)
+          postings.push(docOf(packed.postings[at] as number), packed.postings[at + 1] as number);
+      } else for (const { doc, tf } of entry) postings.push(docOf(doc), tf);
       starts.push(postings.length);
     }
     const lengths = new Int32Array(this.size);

@@ -67,9 +67,11 @@ interface PackedRuns {
 }
 
 export class PastRuns {
-  /** The runs decoded so far, by position: all of them unless read back from {@link encode}. */
+  /** The runs made so far, by position: a run read back ({@link decode}) is made when first read. */
   readonly #runs: (PastRun | undefined)[] = [];
-  /** Runs read back and not all decoded yet: a run's position is its slot in the intent index. */
+  /** Each position's slot in the intent index: a slot below the count of runs read back is that run's place there. */
+  readonly #slotAt: number[] = [];
+  /** The runs read back, if any. */
   #packed?: PackedRuns;
   /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
   readonly #pairs = new Map<string, Map<string, PairCount>>();
@@ -81,8 +83,8 @@ export class PastRuns {
     numbers?: Map<string, number>;
   };
   #intents = new IntentIndex();
-  /** Each run's slot in the intent index, by id (made when first read for runs read back). */
-  #slot = new Map<string, number>();
+  /** The slot of each run by id, but for runs read back (found in their packed ids). */
+  readonly #slot = new Map<string, number>();
   /** Each slot's position in `runs` (-1 for an empty slot). */
   #rank: number[] = [];
   /** Runs of more than PAIR_TOOLS tools: their links count by the order runs come in (see {@link addPairs}). */
@@ -93,45 +95,46 @@ export class PastRuns {
     for (const x of executions) {
       const run = pastRun(x);
       if (run === undefined) continue;
-      this.#slot.set(run.id, this.#intents.add(run.task));
+      const slot = this.#intents.add(run.task);
+      this.#slot.set(run.id, slot);
       this.#rank.push(this.#runs.length);
+      this.#slotAt.push(slot);
       this.#runs.push(run);
       if (run.shape.tools.length > PAIR_TOOLS) this.#long += 1;
-      this.#addPairs(run);
+      this.#addPairs(run.shape);
     }
   }
 
   /** How many runs there are. */
   get size(): number {
-    return this.#packed?.size ?? this.#runs.length;
+    return this.#slotAt.length;
   }
 
-  /** The run at a position (decoded when first read). */
+  /** The run at a position (made when first read). */
   run(position: number): PastRun | undefined {
+    const found = this.#runs[position];
+    if (found !== undefined) return found;
+    const slot = this.#slotAt[position];
     const packed = this.#packed;
-    if (packed === undefined || position < 0 || position >= packed.size) return this.#runs[position];
-    let run = this.#runs[position];
-    if (run === undefined) {
-      const intent = packed.intents.at(position);
-      const task = taskText(intent);
-      run = {
-        id: packed.ids.at(position),
-        intent,
-        startedAt: packed.startedAt[position] as number,
-        task,
-        terms: textTerms(task),
-        quality: packed.quality[position] as number,
-        shape: packed.shape(packed.shapeOf[position] as number),
-      };
-      this.#runs[position] = run;
-    }
+    if (slot === undefined || packed === undefined || slot >= packed.size) return undefined;
+    const intent = packed.intents.at(slot);
+    const task = taskText(intent);
+    const run: PastRun = {
+      id: packed.ids.at(slot),
+      intent,
+      startedAt: packed.startedAt[slot] as number,
+      task,
+      terms: textTerms(task),
+      quality: packed.quality[slot] as number,
+      shape: packed.shape(packed.shapeOf[slot] as number),
+    };
+    this.#runs[position] = run;
     return run;
   }
 
-  /** The runs in the store's order (every one decoded: {@link run} reads one). */
+  /** The runs in the store's order (every one made: {@link run} reads one). */
   get runs(): readonly PastRun[] {
-    this.#decodeAll();
-    return this.#runs as PastRun[];
+    return Array.from({ length: this.size }, (_, position) => this.run(position) as PastRun);
   }
 
   /** How many runs used both tools (of their first PAIR_TOOLS), and how many linked from → to. */
@@ -178,15 +181,20 @@ export class PastRuns {
 
   /** The position of a run by id. */
   positionOf(id: string): number | undefined {
-    if (this.#packed !== undefined) return this.#packed.ids.find(id);
-    const slot = this.#slot.get(id);
+    const slot = this.#slotOf(id);
     return slot === undefined ? undefined : this.#rank[slot];
+  }
+
+  /** The slot of a run held, by id. */
+  #slotOf(id: string): number | undefined {
+    const slot = this.#slot.get(id) ?? this.#packed?.ids.find(id);
+    const position = slot === undefined ? undefined : this.#rank[slot];
+    return position === undefined || position < 0 ? undefined : slot;
   }
 
   /** The `limit` runs whose intents BM25 ranks best for `task` (positions, ties by position); `skip` leaves one out. */
   searchIntents(task: string, limit: number, skip?: number): IntentHit[] {
-    if (this.#packed !== undefined) return this.#intents.search(task, limit, skip);
-    const skipped = skip === undefined ? undefined : this.#slot.get(this.#runs[skip]?.id ?? '');
+    const skipped = skip === undefined ? undefined : this.#slotAt[skip];
     const rank = this.#rank;
     return this.#intents
       .search(task, limit, skipped, (slot) => rank[slot] as number)
@@ -195,7 +203,6 @@ export class PastRuns {
 
   /** Brings the runs up to date: `changed` executions as they are now, `removed` ids deleted. */
   apply(changed: readonly ExecutionRecord[], removed: readonly string[]): void {
-    this.#decodeAll();
     const long = this.#long;
     for (const id of [...removed, ...changed.map((x) => x.id)]) this.#remove(id);
     for (const x of changed) {
@@ -204,18 +211,41 @@ export class PastRuns {
     }
     if (this.#long > 0 || long > 0) {
       // A long run's links count only where a run before it made the pair: counted again in order.
+      this.#packedPairs = undefined;
       this.#pairs.clear();
-      for (const run of this.#runs as PastRun[]) this.#addPairs(run);
+      for (let position = 0; position < this.size; position += 1) this.#addPairs(this.#shapeAt(position));
     }
   }
 
+  /** What a position holds without making its run: its id, intent, start, quality and shape. */
+  #fieldsAt(position: number): Pick<PastRun, 'id' | 'intent' | 'startedAt' | 'quality' | 'shape'> {
+    const run = this.#runs[position];
+    if (run !== undefined) return run;
+    const packed = this.#packed as PackedRuns;
+    const slot = this.#slotAt[position] as number;
+    return {
+      id: packed.ids.at(slot),
+      intent: packed.intents.at(slot),
+      startedAt: packed.startedAt[slot] as number,
+      quality: packed.quality[slot] as number,
+      shape: this.#shapeAt(position),
+    };
+  }
+
+  /** The shape of the run at a position (without making the run). */
+  #shapeAt(position: number): WorkflowShape {
+    const run = this.#runs[position];
+    if (run !== undefined) return run.shape;
+    const packed = this.#packed as PackedRuns;
+    return packed.shape(packed.shapeOf[this.#slotAt[position] as number] as number);
+  }
+
   /**
-   * The runs as bytes, for a new process to read back ({@link decode}): numbers in typed arrays, texts as JSON, one
-   * shape per distinct shape.
+   * The runs as bytes, for a new process to read back ({@link decode}): numbers in typed arrays, texts as lines of
+   * JSON, one shape per distinct shape.
    */
   encode(): Uint8Array {
-    this.#decodeAll();
-    const runs = this.#runs as PastRun[];
+    const runs = Array.from({ length: this.size }, (_, position) => this.#fieldsAt(position));
     const shapes = new Map<string, number>();
     const tools = new Map<string, number>();
     const toolOf = (tool: string): number => {
@@ -238,7 +268,10 @@ export class PastRuns {
     for (const [from, to, count] of this.pairEntries()) pairs.push(toolOf(from), toolOf(to), count.both, count.linked);
     const rank = this.#rank;
     const intents = this.#intents.pack((slot) => rank[slot] as number);
-    const ids = Lines.of(runs.map((r) => r.id));
+    const ids = Lines.of(
+      runs.map((r) => r.id),
+      true,
+    );
     const intentLines = Lines.of(runs.map((r) => r.intent));
     return packBytes(
       { long: this.#long, shapes: shapes.size },
@@ -258,6 +291,7 @@ export class PastRuns {
         postings: intents.postings,
         lengths: intents.lengths,
         idStarts: ids.starts,
+        idOrder: ids.order,
         intentStarts: intentLines.starts,
       },
     );
@@ -304,8 +338,8 @@ export class PastRuns {
     const shapeOf = arrays.shapeOf as Int32Array;
     out.#packed = {
       size: shapeOf.length,
-      ids: new Lines(raw('ids'), arrays.idStarts as Int32Array),
-      intents: new Lines(raw('intents'), arrays.intentStarts as Int32Array),
+      ids: new Lines(raw('ids'), arrays.idStarts as Int32Array, arrays.idOrder as Int32Array),
+      intents: new Lines(raw('intents'), arrays.intentStarts as Int32Array, new Int32Array(0)),
       startedAt: arrays.startedAt as Float64Array,
       quality: arrays.quality as Float64Array,
       shapeOf,
@@ -318,30 +352,19 @@ export class PastRuns {
       lengths: arrays.lengths as Int32Array,
     };
     out.#intents = IntentIndex.unpack(packed);
+    for (let position = 0; position < shapeOf.length; position += 1) out.#slotAt.push(position);
+    out.#rank = [...out.#slotAt];
+    out.#runs.length = shapeOf.length;
+    out.#runs.fill(undefined);
     return out;
-  }
-
-  /** Decodes every run read back: from then on, runs are kept as built ones are. */
-  #decodeAll(): void {
-    this.#allPairs();
-    const packed = this.#packed;
-    if (packed === undefined) return;
-    for (let position = 0; position < packed.size; position += 1) this.run(position);
-    this.#slot = new Map();
-    this.#rank = [];
-    (this.#runs as PastRun[]).forEach((run, position) => {
-      this.#slot.set(run.id, position);
-      this.#rank.push(position);
-    });
-    this.#packed = undefined;
   }
 
   #insert(run: PastRun): void {
     let lo = 0;
-    let hi = this.#runs.length;
+    let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (before(this.#runs[mid] as PastRun, run)) lo = mid + 1;
+      if (before(this.run(mid) as PastRun, run)) lo = mid + 1;
       else hi = mid;
     }
     this.#runs.splice(lo, 0, run);
@@ -349,33 +372,36 @@ export class PastRuns {
     for (let s = 0; s < rank.length; s += 1) if ((rank[s] as number) >= lo) rank[s] = (rank[s] as number) + 1;
     const slot = this.#intents.add(run.task);
     this.#rank[slot] = lo;
+    this.#slotAt.splice(lo, 0, slot);
     this.#slot.set(run.id, slot);
     if (run.shape.tools.length > PAIR_TOOLS) this.#long += 1;
-    else this.#addPairs(run);
+    else this.#addPairs(run.shape);
   }
 
   #remove(id: string): void {
-    const slot = this.#slot.get(id);
+    const slot = this.#slotOf(id);
     if (slot === undefined) return;
     const at = this.#rank[slot] as number;
-    const [run] = this.#runs.splice(at, 1) as [PastRun];
+    const run = this.run(at) as PastRun;
+    this.#runs.splice(at, 1);
+    this.#slotAt.splice(at, 1);
     const rank = this.#rank;
     for (let s = 0; s < rank.length; s += 1) if ((rank[s] as number) > at) rank[s] = (rank[s] as number) - 1;
     this.#rank[slot] = -1;
     this.#slot.delete(id);
     this.#intents.remove(slot, run.task);
     if (run.shape.tools.length > PAIR_TOOLS) this.#long -= 1;
-    else this.#subtractPairs(run);
+    else this.#subtractPairs(run.shape);
   }
 
   /**
    * Counts a run's pairs: both for every ordered pair of its first PAIR_TOOLS tools, linked for each of its links
    * whose pair some run counted so far (for a run of at most PAIR_TOOLS tools, itself).
    */
-  #addPairs(run: PastRun): void {
-    const tools = run.shape.tools.slice(0, PAIR_TOOLS);
+  #addPairs(shape: WorkflowShape): void {
+    const tools = shape.tools.slice(0, PAIR_TOOLS);
     for (const a of tools) {
-      let row = this.#pairs.get(a);
+      let row = this.#pairRow(a);
       if (row === undefined) this.#pairs.set(a, (row = new Map()));
       for (const b of tools) {
         if (a === b) continue;
@@ -384,22 +410,22 @@ export class PastRuns {
         else p.both += 1;
       }
     }
-    for (const [from, to] of run.shape.edges) {
+    for (const [from, to] of shape.edges) {
       const p = this.pair(from, to);
       if (p !== undefined) p.linked += 1;
     }
   }
 
   /** Takes a run of at most PAIR_TOOLS tools out of the pair counts; a pair no run holds any more goes. */
-  #subtractPairs(run: PastRun): void {
-    for (const [from, to] of run.shape.edges) {
+  #subtractPairs(shape: WorkflowShape): void {
+    for (const [from, to] of shape.edges) {
       const p = this.pair(from, to);
       if (p !== undefined) p.linked -= 1;
     }
-    for (const a of run.shape.tools) {
-      const row = this.#pairs.get(a);
+    for (const a of shape.tools) {
+      const row = this.#pairRow(a);
       if (row === undefined) continue;
-      for (const b of run.shape.tools) {
+      for (const b of shape.tools) {
         const p = a === b ? undefined : row.get(b);
         if (p === undefined) continue;
         p.both -= 1;
@@ -419,7 +445,7 @@ function once<T>(make: () => T): () => T {
 type NumberArray = Int32Array | Float64Array;
 
 /** The format's mark: a reader of another version or byte order reads nothing. */
-const MAGIC = 0x50520003;
+const MAGIC = 0x50520004;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
@@ -500,21 +526,27 @@ function unpackBytes(bytes: Uint8Array):
  * parsing the others.
  */
 class Lines {
-  /** `bytes`: the lines; `starts`: where each begins, and the end of the last. */
+  /** `bytes`: the lines; `starts`: where each begins, and the end of the last; `order`: the lines by text. */
   constructor(
     readonly bytes: Uint8Array,
     readonly starts: Int32Array,
+    readonly order: Int32Array,
   ) {}
 
-  /** The lines of a list of texts. */
-  static of(texts: readonly string[]): Lines {
+  /** The lines of a list of texts; `findable`, with their order by text ({@link find}). */
+  static of(texts: readonly string[], findable = false): Lines {
     const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
     const starts = new Int32Array(texts.length + 1);
     let n = 0;
     bytes.forEach((byte, at) => {
       if (byte === NEWLINE) starts[n++] = at + 1;
     });
-    return new Lines(bytes, starts);
+    const order = Int32Array.from(findable ? texts.keys() : []).sort((a, b) => {
+      const x = texts[a] as string;
+      const y = texts[b] as string;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+    return new Lines(bytes, starts, order);
   }
 
   /** The text of line `i`. */
@@ -524,20 +556,18 @@ class Lines {
     return JSON.parse(lineDecoder.decode(line)) as string;
   }
 
-  /** The line of a text, or undefined. */
+  /** The first line of a text, or undefined: a binary search over the lines in text order. */
   find(text: string): number | undefined {
-    const { bytes } = this;
-    const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(`\n${JSON.stringify(text)}\n`);
-    if (at < 0) return undefined;
-    const { starts } = this;
+    const { order } = this;
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((starts[mid] as number) < at + 1) lo = mid + 1;
+      if (this.at(order[mid] as number) < text) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    const line = order[lo];
+    return line !== undefined && this.at(line) === text ? line : undefined;
   }
 }
 
