@@ -117,6 +117,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -32000');
+      // Statement journals in memory: a multi-row upsert (edges, workflows) in a long write transaction copies the
+      // pages it touches, already written earlier in the transaction, to its statement journal; in a temp file that
+      // was ~290k pwrite calls for 20,000 runs in batches of 5,000 (issue 20: ~8% of recordExecutions' CPU).
+      db.pragma('temp_store = MEMORY');
       // Fewer, larger checkpoints: hot pages (the edge B-tree) are copied back once, not every commit.
       db.pragma('wal_autocheckpoint = 10000');
     }
