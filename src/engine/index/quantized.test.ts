@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dotUnrolled, scanSimilar, type VectorMatrix } from '../search/vectors.js';
+import { int8Dots } from './int8-dots.js';
 import { allBounded, bestOf, candidateRows, quantizeRows, rowChecksum, viewQuantized } from './quantized.js';
 
 // Issue 20: the int8 first pass keeps every row that can rank, so the rows re-scored from their floats give the
@@ -19,7 +20,15 @@ const unit = (v: Float32Array): Float32Array => {
 };
 
 /** The quantized scan as the index runs it: candidates from the int8 copies (chunks of `per` rows), then exact. */
-function quantizedScan(data: Float32Array, ids: string[], dim: number, query: Float32Array, k: number, per: number) {
+function quantizedScan(
+  data: Float32Array,
+  ids: string[],
+  dim: number,
+  query: Float32Array,
+  k: number,
+  per: number,
+  simd: boolean,
+) {
   const chunks = [];
   for (let from = 0; from < ids.length; from += per) {
     const rows = Math.min(per, ids.length - from);
@@ -28,7 +37,14 @@ function quantizedScan(data: Float32Array, ids: string[], dim: number, query: Fl
   }
   expect(allBounded(chunks)).toBe(true);
   const d = Math.min(dim, query.length);
-  const rows = candidateRows(chunks, query, d, k);
+  const dots = simd
+    ? int8Dots(
+        chunks.map((c) => c.codes),
+        dim,
+      )
+    : undefined;
+  if (simd) expect(dots).toBeDefined();
+  const rows = candidateRows(chunks, query, d, k, dots);
   return {
     rows,
     best: bestOf(
@@ -43,10 +59,15 @@ function quantizedScan(data: Float32Array, ids: string[], dim: number, query: Fl
 function same(data: Float32Array, ids: string[], dim: number, query: Float32Array, k: number, per = 7) {
   const m: VectorMatrix = { ids, row: new Map(ids.map((id, r) => [id, r])), dim, data };
   const scan = scanSimilar(m, query, k);
-  const { rows, best } = quantizedScan(data, ids, dim, query, k, per);
-  expect(best.map((b) => b.key)).toEqual(scan.top);
-  for (const b of best) expect(Object.is(b.value, scan.of(b.key))).toBe(true);
-  return rows.length;
+  let kept = 0;
+  // In JavaScript, and with the codes' sums made by WebAssembly SIMD (the query as integers).
+  for (const simd of [false, true]) {
+    const { rows, best } = quantizedScan(data, ids, dim, query, k, per, simd);
+    expect(best.map((b) => b.key)).toEqual(scan.top);
+    for (const b of best) expect(Object.is(b.value, scan.of(b.key))).toBe(true);
+    kept = Math.max(kept, rows.length);
+  }
+  return kept;
 }
 
 describe('quantized first pass', () => {
@@ -92,6 +113,23 @@ describe('quantized first pass', () => {
     const ids = rows.map((_, r) => `k${(r * 17) % 40}`);
     for (const query of [base, Float32Array.from(base, (x) => -x), new Float32Array(dim), base.subarray(0, 5)])
       for (const k of [1, 3, 10, 39, 40, 45]) same(data, ids, dim, query, k, 4);
+  });
+
+  it('sums int8 rows with an int16 query exactly with WebAssembly SIMD, any dimension', () => {
+    for (const dim of [1, 7, 16, 33, 100]) {
+      const rows = 37;
+      const codes = Int8Array.from({ length: rows * dim }, (_, i) => ((i * 7919) % 255) - 127);
+      const dots = int8Dots([codes.subarray(0, 10 * dim), codes.subarray(10 * dim)], dim);
+      if (dots === undefined) throw new Error('no WebAssembly SIMD');
+      const limit = dots.limit;
+      const q = Int16Array.from({ length: dim }, (_, i) =>
+        Math.max(-limit, Math.min(limit, ((i * 104729) % 65535) - 32767)),
+      );
+      const want = Array.from({ length: rows }, (_, r) =>
+        Array.from(q).reduce((sum, v, d) => sum + (codes[r * dim + d] as number) * v, 0),
+      );
+      expect(Array.from(dots.dots(q))).toEqual(want);
+    }
   });
 
   it('tells the floats a row was made from by their checksum', () => {

@@ -18,6 +18,8 @@
  * string of every key.
  */
 
+import type { Int8Dots } from './int8-dots.js';
+
 /** Bytes of a chunk of `rows` rows. */
 export const quantizedBytes = (rows: number, dim: number): number => rows * (24 + dim) + 4;
 
@@ -139,6 +141,7 @@ export function candidateRows(
   query: Float32Array,
   dim: number,
   want: number,
+  simd?: Int8Dots,
 ): number[] {
   const n = chunks.reduce((sum, c) => sum + c.rows, 0);
   // `scanSimilar` keeps floor(k) rows.
@@ -157,6 +160,22 @@ export function candidateRows(
   const qNorm = Math.sqrt(norm2) * (1 + 2 ** -30);
   const half = norm1 * 0.5 * (1 + 2 ** -30);
   const slack = norm1 * 128 * (dim + 4) * 2 ** -40;
+  // With SIMD, the query as integers q ≈ step × qi (|q_d − step·qi_d| ≤ step / 2): the codes' sums are exact, and
+  // s·(q − step·qi)·c adds at most s × step / 2 × 127 × dim to the bound.
+  let ints: Int32Array | undefined;
+  let step = 0;
+  let intError = 0;
+  if (simd !== undefined) {
+    let max = 0;
+    for (let d = 0; d < dim; d += 1) max = Math.max(max, Math.abs(q[d] as number));
+    step = max / simd.limit;
+    const qi = new Int16Array(dim);
+    if (step > 0)
+      for (let d = 0; d < dim; d += 1)
+        qi[d] = Math.max(-simd.limit, Math.min(simd.limit, Math.round((q[d] as number) / step)));
+    ints = simd.dots(qi);
+    intError = step * 0.5 * (1 + 2 ** -30) * 127 * dim;
+  }
   /** The k best lower bounds so far, ascending: `lows[0]` is the k-th best once there are k of them. */
   const lows: number[] = [];
   let floor = Number.NEGATIVE_INFINITY;
@@ -168,6 +187,17 @@ export function candidateRows(
     const { codes, scales, errors } = chunk;
     const stride = chunk.dim;
     for (let r = 0; r < chunk.rows; r += 1, row += 1) {
+      if (ints !== undefined) {
+        const s = scales[r] as number;
+        const approx = s * (step * (ints[row] as number));
+        const bound = Math.min(qNorm * (errors[r] as number), half * s) + (slack + intError) * s;
+        const high = approx + bound;
+        if (high < floor) continue;
+        kept.push(row);
+        highs.push(high);
+        floor = lift(lows, approx - bound, k, floor);
+        continue;
+      }
       const base = r * stride;
       let s0 = 0;
       let s1 = 0;
@@ -188,19 +218,22 @@ export function candidateRows(
       if (high < floor) continue;
       kept.push(row);
       highs.push(high);
-      const low = approx - bound;
-      if (lows.length < k || low > (lows[0] as number)) {
-        if (lows.length === k) lows.shift();
-        let at = lows.length;
-        while (at > 0 && (lows[at - 1] as number) > low) at -= 1;
-        lows.splice(at, 0, low);
-        if (lows.length === k) floor = lows[0] as number;
-      }
+      floor = lift(lows, approx - bound, k, floor);
     }
   }
   const out: number[] = [];
   for (let i = 0; i < kept.length; i += 1) if ((highs[i] as number) >= floor) out.push(kept[i] as number);
   return out;
+}
+
+/** Keeps `low` among the `k` best lower bounds (ascending); the k-th best once there are k, else `floor`. */
+function lift(lows: number[], low: number, k: number, floor: number): number {
+  if (lows.length === k && low <= (lows[0] as number)) return floor;
+  if (lows.length === k) lows.shift();
+  let at = lows.length;
+  while (at > 0 && (lows[at - 1] as number) > low) at -= 1;
+  lows.splice(at, 0, low);
+  return lows.length === k ? (lows[0] as number) : floor;
 }
 
 /**

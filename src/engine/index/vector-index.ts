@@ -28,6 +28,7 @@ import {
   type VectorMatrix,
   type VectorSource,
 } from '../search/vectors.js';
+import { int8Dots, type Int8Dots } from './int8-dots.js';
 import {
   allBounded,
   bestOf,
@@ -140,6 +141,8 @@ export class VectorIndex {
    * the floats are read (a delta to apply, a row to score that the embeddings table does not hold as it was).
    */
   #codes: QuantizedRows[] | undefined;
+  /** The int8 copies' codes in WebAssembly memory (SIMD dot products), made at the first scan; null: none. */
+  #simd: Int8Dots | null | undefined;
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
   #epoch = 0;
   #reading: Promise<boolean> | undefined;
@@ -309,7 +312,12 @@ export class VectorIndex {
         if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
         if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
         const dim = Math.min(this.#dim, query.length);
-        const top = candidateRows(codes, query, dim, k);
+        this.#simd ??=
+          int8Dots(
+            codes.map((q) => q.codes),
+            this.#dim,
+          ) ?? null;
+        const top = candidateRows(codes, query, dim, k, this.#simd ?? undefined);
         const asked = this.#rowsOfKeys(also);
         const epoch = this.#epoch;
         const floats = await this.#rowFloats([...top, ...asked.values()]);
@@ -418,6 +426,7 @@ export class VectorIndex {
       return true;
     }
     this.#epoch += 1;
+    this.#simd = undefined;
     this.#keys = chunks.flatMap((c) => c.ids);
     this.#segments = chunks.map((c) => c.data);
     this.#hashes = chunks.flatMap((c) => c.hashes);
@@ -429,6 +438,7 @@ export class VectorIndex {
   /** Forgets everything held: the next load starts again. */
   #reset(): void {
     this.#epoch += 1;
+    this.#simd = undefined;
     this.#keys = [];
     this.#hashes = [];
     this.#row = undefined;
@@ -481,6 +491,7 @@ export class VectorIndex {
         // The int8 copies, the keys as their texts, no hashes (read for the rows a delta names: `#moves`).
         this.#per = persisted.header.chunks > 1 ? (codes[0]?.rows ?? 0) : Math.max(this.#per, codes[0]?.rows ?? 0);
         this.#codes = codes;
+        this.#simd = undefined;
         this.#keyList = [];
         this.#keyTexts = persisted.chunks.map((c) => c.codeKeys ?? '');
         this.#hashes = new Array<string>(persisted.header.rows);
