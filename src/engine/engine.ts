@@ -300,7 +300,7 @@ export class Credence {
     }
     if (last !== undefined && this.#lastSnapshot === undefined) this.#persisted = { revision: last.revision, tools: 0 };
     let tools: ToolRecord[] | undefined;
-    let fromTools: string[] | undefined;
+    let fromTools: { changed: string[]; removed: string[] } | undefined;
     const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds' | 'countEdges'>>;
     if (last !== undefined && revision !== undefined && log.changedSince && log.getToolsByIds) {
       // A recorded call moves its tool's counter: a write names a few tools, read again by id.
@@ -308,10 +308,10 @@ export class Credence {
       if (since.changed.length <= PATCH_TOOLS_AT_MOST) {
         const changed = await log.getToolsByIds.call(this.#store, this.scope, since.changed);
         tools = patchCatalogue(last.snapshot.tools, changed, since.removed);
-        if (log.countEdges) fromTools = [...since.changed, ...since.removed];
+        if (log.countEdges) fromTools = { changed: since.changed, removed: since.removed };
       }
     }
-    const patch = last !== undefined && fromTools !== undefined ? { snapshot: last.snapshot, fromTools } : undefined;
+    const patch = last !== undefined && fromTools !== undefined ? { snapshot: last.snapshot, ...fromTools } : undefined;
     const build = (patched: boolean) =>
       buildGraphSnapshot({
         store: this.#store,
@@ -330,7 +330,7 @@ export class Credence {
     if (revision !== undefined) {
       this.#lastSnapshot = { snapshot, revision };
       // Stored after a build from every edge, and once many tools were patched since the stored one.
-      if (!everyEdge && this.#persisted !== undefined) this.#persisted.tools += fromTools?.length ?? 0;
+      if (!everyEdge && this.#persisted !== undefined) this.#persisted.tools += fromTools?.changed.length ?? 0;
       if (everyEdge || this.#persisted === undefined || this.#persisted.tools >= PERSIST_AFTER_TOOLS) {
         await persistSnapshot(this.#store, this.scope, revision, snapshot);
         this.#persisted = { revision, tools: 0 };

@@ -604,6 +604,13 @@ export function runStoreContract(options: StoreContractOptions): void {
             ['read_file', 1],
           ]),
         );
+        // By id: the tools named that were called (none twice, unknown ones and other scopes' left out).
+        await store.upsertTools('p', [{ id: 'never_called', description: 'x' }]);
+        expect(await store.calledTools('p', ['read_file', 'nope', 'never_called', 'read_file'])).toEqual(
+          new Map([['read_file', 1]]),
+        );
+        expect(await store.calledTools('q', ['read_file'])).toEqual(new Map());
+        expect(await store.calledTools('p', [])).toEqual(new Map());
         expect((await store.getTool('p', 'parse_json'))?.description).toBe('');
         expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });

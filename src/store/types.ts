@@ -411,8 +411,11 @@ export interface ExecutionStore {
   listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
   /** BM25 over execution intents (the intent memory); `match` is a safe FTS5 expression. */
   searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
-  /** How many recorded calls each tool has had (tools never called are absent). */
-  calledTools(scope: string): Promise<Map<string, number>>;
+  /**
+   * How many recorded calls each tool has had (tools never called are absent); with `ids`, those tools' alone (a
+   * graph snapshot patches its counts with the tools the change log names).
+   */
+  calledTools(scope: string, ids?: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** Learned workflows (issue 19): recorded runs merged by shape. */

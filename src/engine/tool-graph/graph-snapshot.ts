@@ -6,7 +6,7 @@
  * `alternative` edges (a substitute is not a step), its nodes the ends of those edges.
  */
 import { adaptiveWeights } from '../../core/dag/dag-confidence.js';
-import { densityOfEdges, type GraphDensity } from '../../core/graph/graph-density.js';
+import { graphDensity, type GraphDensity } from '../../core/graph/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from '../../core/graph/graph-index.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { pageRankById } from '../../core/graph/pagerank.js';
@@ -74,19 +74,21 @@ function atNow(edge: EdgeRecord | SnapshotEdge, now: number, lastNow: number): S
 }
 
 /**
- * What a snapshot built after `snapshot` can keep of it: the edges that touch no tool of `fromTools` (the tools the
- * change log names since it was built, whose edges out and in are read again).
+ * What a snapshot built after `snapshot` can keep of it: the tools the change log names since it was built, `changed`
+ * (written: every edge a recorded or appended call folds ends at the tool of a new call, whose counter moved, so
+ * the edges into these are read again) and `removed` (deleted: their edges out and in are read again).
  */
 export interface SnapshotPatch {
   snapshot: GraphSnapshot;
-  fromTools: readonly string[];
+  changed: readonly string[];
+  removed: readonly string[];
 }
 
 /**
  * Reads the catalogue, the edges and the call counts of `scope` and builds its snapshot at `now`; `tools`, when
  * given, is the catalogue as it is now (a previous snapshot's, no tool written since), not read again; `patch`,
- * when given, keeps the previous snapshot's edges but those of the tools named (read again by `from` and `to`), and its
- * graph, PageRank and heat when THE graph came out the same. The result equals a build from every edge.
+ * when given, keeps the previous snapshot's edges but those of the tools it names (read again), and its graph,
+ * PageRank and heat when THE graph came out the same. The result equals a build from every edge.
  */
 export async function buildGraphSnapshot(input: {
   store: ToolGraphStore & ExecutionStore;
@@ -96,14 +98,53 @@ export async function buildGraphSnapshot(input: {
   patch?: SnapshotPatch;
 }): Promise<GraphSnapshot> {
   const { store, scope, now, patch } = input;
-  const [tools, stored, calls] = await Promise.all([
+  const [tools, read, calls] = await Promise.all([
     input.tools ?? store.listTools(scope),
-    patch === undefined ? store.listEdges(scope) : patchedEdges(store, scope, patch),
-    store.calledTools(scope),
+    patch === undefined ? store.listEdges(scope).then((edges) => ({ edges })) : patchedEdges(store, scope, patch),
+    patch === undefined ? store.calledTools(scope) : patchedCalls(store, scope, patch),
   ]);
   const lastNow = patch?.snapshot.now ?? now;
-  const edges = stored.map((e) => atNow(e, now, lastNow));
-  return assembleSnapshot({ now, tools, edges, calls, ...(patch === undefined ? {} : { last: patch.snapshot }) });
+  const edges = read.edges.map((e) => atNow(e, now, lastNow));
+  return assembleSnapshot({
+    now,
+    tools,
+    edges,
+    calls,
+    ...(patch === undefined ? {} : { last: patch.snapshot }),
+    ...('grown' in read && read.grown !== undefined ? { grown: read.grown } : {}),
+  });
+}
+
+/** The vertices of SPEC §5's density of a snapshot (tools called or on any edge), kept for the next one. */
+const verticesOf = new WeakMap<GraphSnapshot, ReadonlySet<string>>();
+
+/**
+ * SPEC §5 density as core/graph/graph-density counts it: |V| the tools called or on any edge (the last snapshot's,
+ * when given, with the ends of every edge and the called tools added: no edge or call ever goes but with its tool),
+ * |E| the distinct (from, to) pairs of the confident edges, which the store's order puts side by side.
+ */
+function densityOf(
+  edges: readonly SnapshotEdge[],
+  confidentEdges: readonly SnapshotEdge[],
+  calls: ReadonlyMap<string, number>,
+  last: ReadonlySet<string> | undefined,
+  fresh: readonly EdgeRecord[] | undefined,
+): { density: GraphDensity; vertices: Set<string> } {
+  const vertices = new Set<string>(last ?? calls.keys());
+  if (last !== undefined) for (const id of calls.keys()) vertices.add(id);
+  for (const e of last === undefined ? edges : (fresh ?? edges)) {
+    vertices.add(e.from);
+    vertices.add(e.to);
+  }
+  let pairs = 0;
+  let from: string | undefined;
+  let to: string | undefined;
+  for (const e of confidentEdges) {
+    if (e.from !== from || e.to !== to) pairs += 1;
+    from = e.from;
+    to = e.to;
+  }
+  return { density: { density: graphDensity(vertices.size, pairs), vertices: vertices.size, edges: pairs }, vertices };
 }
 
 /**
@@ -117,12 +158,43 @@ export function assembleSnapshot(input: {
   edges: SnapshotEdge[];
   calls: ReadonlyMap<string, number>;
   last?: GraphSnapshot;
+  /** `edges` are `last`'s with these put in (in place of the same key, or added): none went. */
+  grown?: readonly EdgeRecord[];
   pageRank?: ReadonlyMap<string, number>;
 }): GraphSnapshot {
   const { now, tools, edges, calls, last } = input;
   const confidentEdges = edges.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
-  const density = densityOfEdges(edges, calls.keys());
+  const lastVertices = last === undefined || input.grown === undefined ? undefined : verticesOf.get(last);
+  const { density, vertices } = densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
+  const snapshot = assembled({
+    now,
+    tools,
+    edges,
+    confidentEdges,
+    calls,
+    density,
+    tier,
+    last,
+    pageRank: input.pageRank,
+  });
+  verticesOf.set(snapshot, vertices);
+  return snapshot;
+}
+
+/** The snapshot of {@link assembleSnapshot} from its parts: `last`'s graph, PageRank and heat if THE graph is its. */
+function assembled(input: {
+  now: number;
+  tools: ToolRecord[];
+  edges: SnapshotEdge[];
+  confidentEdges: SnapshotEdge[];
+  calls: ReadonlyMap<string, number>;
+  density: GraphDensity;
+  tier: GraphSnapshot['tier'];
+  last: GraphSnapshot | undefined;
+  pageRank: ReadonlyMap<string, number> | undefined;
+}): GraphSnapshot {
+  const { now, tools, edges, confidentEdges, calls, density, tier, last } = input;
   if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
     const { directed, undirected, pageRank, maxPageRank, selfSpread } = last;
     return {
@@ -191,30 +263,77 @@ function sameGraph(a: readonly SnapshotEdge[], b: readonly SnapshotEdge[]): bool
 }
 
 /**
- * The scope's edges in the store's order (from, to, type as code points): the kept snapshot's, those out of and
- * into the named tools replaced by what the store lists for them now.
+ * The scope's edges in the store's order (from, to, type as code points): the kept snapshot's, those into the changed
+ * tools as the store lists them now (each put in its place: no edge is ever deleted but with a tool), and those of a
+ * removed tool replaced by what the store lists for it now.
  */
 async function patchedEdges(
   store: ToolGraphStore,
   scope: string,
   patch: SnapshotPatch,
-): Promise<readonly (EdgeRecord | SnapshotEdge)[]> {
-  const named = new Set(patch.fromTools);
-  if (named.size === 0) return patch.snapshot.edges;
-  const read = await Promise.all(
-    [...named].flatMap((tool) => [store.listEdges(scope, { from: tool }), store.listEdges(scope, { to: tool })]),
-  );
+): Promise<{ edges: readonly (EdgeRecord | SnapshotEdge)[]; grown?: readonly EdgeRecord[] }> {
+  const kept = patch.snapshot.edges;
+  if (patch.changed.length === 0 && patch.removed.length === 0) return { edges: kept, grown: [] };
+  const removed = new Set(patch.removed);
+  const reads = [...new Set(patch.changed)].filter((t) => !removed.has(t)).map((to) => store.listEdges(scope, { to }));
+  for (const tool of removed) reads.push(store.listEdges(scope, { from: tool }), store.listEdges(scope, { to: tool }));
   const byKey = new Map<string, EdgeRecord>();
-  for (const list of read) for (const e of list) byKey.set(`${e.type}\0${e.from}\0${e.to}`, e);
+  for (const list of await Promise.all(reads)) for (const e of list) byKey.set(`${e.type}\0${e.from}\0${e.to}`, e);
   const fresh = [...byKey.values()].sort(edgeOrder);
-  const out: (EdgeRecord | SnapshotEdge)[] = [];
-  let f = 0;
-  for (const e of patch.snapshot.edges) {
-    if (named.has(e.from) || named.has(e.to)) continue;
-    while (f < fresh.length && edgeOrder(fresh[f] as EdgeRecord, e) < 0) out.push(fresh[f++] as EdgeRecord);
-    out.push(e);
+  if (removed.size > 0) {
+    const out: (EdgeRecord | SnapshotEdge)[] = [];
+    let f = 0;
+    for (const e of kept) {
+      if (removed.has(e.from) || removed.has(e.to)) continue;
+      const at = byKey.get(`${e.type}\0${e.from}\0${e.to}`);
+      if (at !== undefined) continue;
+      while (f < fresh.length && edgeOrder(fresh[f] as EdgeRecord, e) < 0) out.push(fresh[f++] as EdgeRecord);
+      out.push(e);
+    }
+    while (f < fresh.length) out.push(fresh[f++] as EdgeRecord);
+    return { edges: out };
   }
-  while (f < fresh.length) out.push(fresh[f++] as EdgeRecord);
+  // Each edge read replaces the kept one with its key (found by bisection), or is inserted where it sorts.
+  const out = kept.slice() as (EdgeRecord | SnapshotEdge)[];
+  const inserted: { at: number; edge: EdgeRecord }[] = [];
+  for (const e of fresh) {
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (edgeOrder(kept[mid] as SnapshotEdge, e) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < kept.length && edgeOrder(kept[lo] as SnapshotEdge, e) === 0) out[lo] = e;
+    else inserted.push({ at: lo, edge: e });
+  }
+  if (inserted.length === 0) return { edges: out, grown: fresh };
+  const merged: (EdgeRecord | SnapshotEdge)[] = [];
+  let i = 0;
+  for (const { at, edge } of inserted) {
+    while (i < at) merged.push(out[i++] as EdgeRecord);
+    merged.push(edge);
+  }
+  while (i < out.length) merged.push(out[i++] as EdgeRecord);
+  return { edges: merged, grown: fresh };
+}
+
+/** The call counts of the kept snapshot with those of the tools named read again (in another order: a map by id). */
+async function patchedCalls(
+  store: ExecutionStore,
+  scope: string,
+  patch: SnapshotPatch,
+): Promise<ReadonlyMap<string, number>> {
+  const kept = patch.snapshot.calls;
+  if (patch.changed.length === 0 && patch.removed.length === 0) return kept;
+  const read = await store.calledTools(scope, patch.changed);
+  const out = new Map(kept);
+  for (const id of patch.removed) out.delete(id);
+  for (const id of patch.changed) {
+    const n = read.get(id);
+    if (n === undefined) out.delete(id);
+    else out.set(id, n);
+  }
   return out;
 }
 

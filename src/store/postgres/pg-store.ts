@@ -1128,8 +1128,14 @@ export class PgStore implements Store {
     }));
   }
 
-  async calledTools(scope: string): Promise<Map<string, number>> {
-    const rows = await this.#rows('SELECT id, calls FROM tools WHERE scope = $1 AND calls > 0 ORDER BY id', [scope]);
+  async calledTools(scope: string, ids?: readonly string[]): Promise<Map<string, number>> {
+    const rows =
+      ids === undefined
+        ? await this.#rows('SELECT id, calls FROM tools WHERE scope = $1 AND calls > 0 ORDER BY id', [scope])
+        : await this.#rows('SELECT id, calls FROM tools WHERE scope = $1 AND calls > 0 AND id = ANY($2) ORDER BY id', [
+            scope,
+            [...ids],
+          ]);
     return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
   }
 

@@ -538,9 +538,14 @@ export class SqliteStore implements Store {
     return rows.map(toEmbeddingStamp);
   }
 
-  async calledTools(scope: string): Promise<Map<string, number>> {
-    const rows = this.#stmt('SELECT id, calls FROM tools WHERE scope = ? AND calls > 0 ORDER BY id').all(
-      scope,
+  async calledTools(scope: string, ids?: readonly string[]): Promise<Map<string, number>> {
+    const rows = (
+      ids === undefined
+        ? this.#stmt('SELECT id, calls FROM tools WHERE scope = ? AND calls > 0 ORDER BY id').all(scope)
+        : this.#stmt(
+            'SELECT t.id, t.calls FROM json_each(?) j CROSS JOIN tools t ON t.scope = ? AND t.id = j.value ' +
+              'WHERE t.calls > 0 ORDER BY t.id',
+          ).all(JSON.stringify(ids), scope)
     ) as Row[];
     return new Map(rows.map((r) => [String(r.id), Number(r.calls)]));
   }
