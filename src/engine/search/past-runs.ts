@@ -537,10 +537,7 @@ class Lines {
   static of(texts: readonly string[], findable = false): Lines {
     const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
     const starts = new Int32Array(texts.length + 1);
-    let n = 0;
-    bytes.forEach((byte, at) => {
-      if (byte === NEWLINE) starts[n++] = at + 1;
-    });
+    for (let at = 0, n = 0; at < bytes.length; at += 1) if (bytes[at] === NEWLINE) starts[n++] = at + 1;
     const order = Int32Array.from(findable ? texts.keys() : []).sort((a, b) => {
       const x = texts[a] as string;
       const y = texts[b] as string;
