@@ -212,20 +212,32 @@ function assembled(input: {
       selfSpread,
     };
   }
-  const graphEdges = confidentEdges
-    .filter((e) => e.type !== 'alternative')
-    .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
-  const directed = buildGraphIndex(graphEdges);
-  const undirected = buildGraphIndex(graphEdges, { undirected: true });
-  const pageRank = input.pageRank ?? (directed.ids.length === 0 ? new Map<string, number>() : pageRankById(directed));
+  const graphEdges = () =>
+    confidentEdges
+      .filter((e) => e.type !== 'alternative')
+      .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
+  // Built when first read: a decoded snapshot (PageRank given) is mostly patched into another before any is.
+  let directed: GraphIndex | undefined;
+  let undirected: GraphIndex | undefined;
+  const directedOf = (): GraphIndex => {
+    directed ??= buildGraphIndex(graphEdges());
+    return directed;
+  };
+  const undirectedOf = (): GraphIndex => {
+    undirected ??= buildGraphIndex(graphEdges(), { undirected: true });
+    return undirected;
+  };
+  const pageRank =
+    input.pageRank ?? (directedOf().ids.length === 0 ? new Map<string, number>() : pageRankById(directedOf()));
   const spread = new Map<string, number>();
   const selfSpread = (tool: string): number => {
     let h = spread.get(tool);
     if (h === undefined) {
-      if (!undirected.indexOf.has(tool)) h = 0;
+      const graph = undirectedOf();
+      if (!graph.indexOf.has(tool)) h = 0;
       else {
-        const heat = heatDiffusion(undirected, [tool]);
-        const total = heat.reduce((s, v) => s + v, 0);
+        const heat = heatDiffusion(graph, [tool]);
+        const total = heat.reduce((sum, v) => sum + v, 0);
         h = total <= 0 ? 0 : 1 - 1 / total;
       }
       spread.set(tool, h);
@@ -234,20 +246,12 @@ function assembled(input: {
   };
   let maxPageRank = 0;
   for (const v of pageRank.values()) if (v > maxPageRank) maxPageRank = v;
-  return {
-    now,
-    tools,
-    edges,
-    confidentEdges,
-    directed,
-    undirected,
-    pageRank,
-    maxPageRank,
-    calls,
-    density,
-    tier,
-    selfSpread,
-  };
+  const snapshot = { now, tools, edges, confidentEdges, pageRank, maxPageRank, calls, density, tier, selfSpread };
+  if (input.pageRank === undefined) return { ...snapshot, directed: directedOf(), undirected: undirectedOf() };
+  return Object.defineProperties(snapshot, {
+    directed: { get: directedOf, enumerable: true },
+    undirected: { get: undirectedOf, enumerable: true },
+  }) as GraphSnapshot;
 }
 
 /** Whether two lists of confident edges make THE same graph (the same edges, types and weights, in order). */
