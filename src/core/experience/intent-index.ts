@@ -31,10 +31,8 @@ export interface PackedIntents {
   readonly lengths: Int32Array;
 }
 
-interface Posting {
-  doc: number;
-  tf: number;
-}
+/** A term's postings: doc, tf, doc, tf, … (numbers in one array: no object per posting). */
+type Postings = number[];
 
 export interface IntentHit {
   /** The text's slot: its position in the list the index was built from, or what {@link IntentIndex.add} gave. */
@@ -50,7 +48,7 @@ export interface IntentHit {
  */
 export class IntentIndex {
   /** Each term's postings; a number is the term's place in {@link #packed}, not read yet. */
-  readonly #postings = new Map<string, Posting[] | number>();
+  readonly #postings = new Map<string, Postings | number>();
   #packed?: PackedIntents;
   /** Terms per slot; -1 for an empty slot. */
   readonly #lengths: number[] = [];
@@ -90,7 +88,8 @@ export class IntentIndex {
         const packed = this.#packed as PackedIntents;
         for (let at = packed.starts[entry] as number; at < (packed.starts[entry + 1] as number); at += 2)
           postings.push(docOf(packed.postings[at] as number), packed.postings[at + 1] as number);
-      } else for (const { doc, tf } of entry) postings.push(docOf(doc), tf);
+      } else
+        for (let at = 0; at < entry.length; at += 2) postings.push(docOf(entry[at] as number), entry[at + 1] as number);
       starts.push(postings.length);
     }
     const lengths = new Int32Array(this.size);
@@ -101,14 +100,12 @@ export class IntentIndex {
   }
 
   /** A term's postings (read from the packed arrays the first time). */
-  #list(term: string): Posting[] {
+  #list(term: string): Postings {
     const entry = this.#postings.get(term);
     if (entry === undefined) return [];
     if (typeof entry !== 'number') return entry;
     const { starts, postings } = this.#packed as PackedIntents;
-    const list: Posting[] = [];
-    for (let at = starts[entry] as number; at < (starts[entry + 1] as number); at += 2)
-      list.push({ doc: postings[at] as number, tf: postings[at + 1] as number });
+    const list: Postings = Array.from(postings.subarray(starts[entry] as number, starts[entry + 1] as number));
     this.#postings.set(term, list);
     return list;
   }
@@ -117,7 +114,7 @@ export class IntentIndex {
   #df(term: string): number {
     const entry = this.#postings.get(term);
     if (entry === undefined) return 0;
-    if (typeof entry !== 'number') return entry.length;
+    if (typeof entry !== 'number') return entry.length / 2;
     const { starts } = this.#packed as PackedIntents;
     return ((starts[entry + 1] as number) - (starts[entry] as number)) / 2;
   }
@@ -134,7 +131,7 @@ export class IntentIndex {
     for (const [term, n] of tf) {
       const list = this.#list(term);
       if (list.length === 0) this.#postings.set(term, list);
-      list.push({ doc, tf: n });
+      list.push(doc, n);
     }
     return doc;
   }
@@ -144,7 +141,10 @@ export class IntentIndex {
     const length = this.#lengths[doc];
     if (length === undefined || length < 0) return;
     for (const term of new Set(intentTerms(text))) {
-      const list = this.#list(term).filter((p) => p.doc !== doc);
+      const held = this.#list(term);
+      const list: Postings = [];
+      for (let at = 0; at < held.length; at += 2)
+        if (held[at] !== doc) list.push(held[at] as number, held[at + 1] as number);
       if (list.length === 0) this.#postings.delete(term);
       else this.#postings.set(term, list);
     }
@@ -205,7 +205,8 @@ export class IntentIndex {
         const { starts, postings } = this.#packed as PackedIntents;
         for (let at = starts[entry] as number; at < (starts[entry + 1] as number); at += 2)
           add(postings[at] as number, postings[at + 1] as number);
-      } else for (const { doc, tf } of entry ?? []) add(doc, tf);
+      } else if (entry !== undefined)
+        for (let at = 0; at < entry.length; at += 2) add(entry[at] as number, entry[at + 1] as number);
     }
     // The best `limit`, kept sorted by insertion (limit is small), ties by rank.
     const best: { index: number; score: number; rank: number }[] = [];
