@@ -101,42 +101,52 @@ export interface Int8Dots {
   readonly limit: number;
   /** Σ codes[r][d] × query[d] for every row (`query` as integers, at most `limit` in magnitude). */
   dots(query: Int16Array): Int32Array;
+  /** Puts the codes of rows from `row` on, and makes `rows` the count of rows; false past the room made. */
+  write(row: number, codes: Int8Array, rows: number): boolean;
 }
 
 /**
- * The rows of `chunks` (each `rows × dim` int8 codes, row-major) copied into WebAssembly memory, or undefined
- * where WebAssembly SIMD is not available.
+ * The rows of `chunks` (each `rows × dim` int8 codes, row-major) copied into WebAssembly memory with room for
+ * `room` rows, or undefined where WebAssembly SIMD is not available.
  */
-export function int8Dots(chunks: readonly Int8Array[], dim: number): Int8Dots | undefined {
+export function int8Dots(chunks: readonly Int8Array[], dim: number, room = 0): Int8Dots | undefined {
   const mod = module();
   if (mod === null || dim === 0) return undefined;
   const vectors = Math.ceil(dim / 16);
-  const rows = chunks.reduce((n, c) => n + c.length / dim, 0);
+  let rows = chunks.reduce((n, c) => n + c.length / dim, 0);
+  const capacity = Math.max(rows, room);
   // Codes, then 16 bytes a last row's last vector may read past its end, the query (int16, zeros after `dim`),
   // the sums.
-  const codesBytes = rows * dim + 16;
+  const codesBytes = capacity * dim + 16;
   const queryAt = Math.ceil(codesBytes / 16) * 16;
   const outAt = queryAt + vectors * 32;
-  const bytes = outAt + rows * 4;
+  const bytes = outAt + capacity * 4;
   const instance = new (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.Instance(mod, {});
   const memory = instance.exports.mem as WasmMemory;
   const pages = Math.ceil(bytes / 65536);
   if (pages > 1) memory.grow(pages - 1);
+  const codes = new Int8Array(memory.buffer, 0, capacity * dim);
   let at = 0;
   for (const c of chunks) {
-    new Int8Array(memory.buffer, at, c.length).set(c);
+    codes.set(c, at);
     at += c.length;
   }
   const run = instance.exports.dots as (...args: number[]) => void;
   const query = new Int16Array(memory.buffer, queryAt, vectors * 16);
-  const out = new Int32Array(memory.buffer, outAt, rows);
+  const out = new Int32Array(memory.buffer, outAt, capacity);
   return {
     limit: Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * vectors * 16))),
     dots(q: Int16Array): Int32Array {
       query.fill(0);
       query.set(q.subarray(0, Math.min(q.length, dim)));
       run(0, rows, dim, queryAt, vectors, outAt);
-      return out;
+      return out.subarray(0, rows);
+    },
+    write(row: number, values: Int8Array, count: number): boolean {
+      if (count > capacity || row * dim + values.length > codes.length) return false;
+      codes.set(values, row * dim);
+      rows = count;
+      return true;
     },
   };
 }

@@ -134,6 +134,7 @@ export class ScopeIndexes {
     for (const index of indexes) index.asked();
     const revision = await this.#store.revision(this.#scope);
     await Promise.all(indexes.filter((i) => i.revision !== revision).map((i) => i.refresh()));
+    await Promise.all(indexes.map((i) => i.settle()));
   }
 
   /** Recall's vectors: memories, observations and runs ranked as one, brought up to date before each use. */

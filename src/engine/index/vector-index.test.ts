@@ -333,3 +333,42 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     await store.close();
   });
 });
+
+describe('a kept index ranking through its int8 copies', () => {
+  it('answers as the float32 scan of its rows after each write (rows added, changed, moved, removed)', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+    const rng = generator(9);
+    const ids = (
+      await credence.remember(Array.from({ length: 30 }, () => ({ title: phrase(rng, 2), text: phrase(rng, 6) })))
+    ).ids;
+    const embedder = credence.embedder;
+    const index = new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 4 }).memory;
+    const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster', 'invoice email']);
+    for (let step = 0; step < 24; step += 1) {
+      const op = step % 4;
+      if (op === 0) {
+        // More rows than the SIMD memory had room for, now and then.
+        const n = step % 8 === 0 ? 9 : 1;
+        ids.push(
+          ...(
+            await credence.remember(Array.from({ length: n }, () => ({ title: phrase(rng, 2), text: phrase(rng, 5) })))
+          ).ids,
+        );
+      } else if (op === 1)
+        await credence.remember([{ id: pick(rng, ids), title: phrase(rng, 2), text: phrase(rng, 4) }]);
+      else if (op === 2) await credence.forget(ids.splice(Math.floor(rng() * ids.length), 1)[0] as string);
+      else await store.deleteMemory(SCOPE, ids.splice(Math.floor(rng() * ids.length), 1)[0] as string);
+      await index.refresh();
+      const m = await index.floats();
+      for (const q of queries) {
+        const also = m.ids.filter((_, r) => r % 7 === 3);
+        const want = scanSimilar(m, q, 3, also);
+        const got = await index.source().scan(q, 3, also);
+        expect(got.top).toEqual(want.top);
+        for (const key of [...want.top, ...also]) expect(Object.is(got.of(key), want.of(key))).toBe(true);
+      }
+    }
+    await store.close();
+  });
+});

@@ -136,13 +136,17 @@ export class VectorIndex {
   readonly #chunkRows: number;
   #source: VectorSource | undefined;
   /**
-   * The persisted chunks' int8 copies, while the index holds no floats (`#segments` empty): a process that loaded a
-   * current matrix scans them, and reads the floats of the few rows that may rank (quantized.ts). Undefined once
-   * the floats are read (a delta to apply, a row to score that the embeddings table does not hold as it was).
+   * The int8 copy of each chunk (quantized.ts), which every scan reads first: the rows that may rank are then
+   * scored from their floats, held (`#segments`) or, while the index holds the copies alone (a process that loaded a
+   * current matrix), read for those rows only. The floats are read whole for a delta that changes rows.
    */
   #codes: QuantizedRows[] | undefined;
+  /** Whether the index holds the int8 copies alone (the floats not read: `#segments` empty). */
+  #floatless = false;
   /** The int8 copies' codes in WebAssembly memory (SIMD dot products), made at the first scan; null: none. */
   #simd: Int8Dots | null | undefined;
+  /** The bytes of the int8 copies made here since the last write (`#requantize`), for `#persist` to write. */
+  #made = new Map<number, { codes: Uint8Array; keys: string }>();
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
   #epoch = 0;
   #reading: Promise<boolean> | undefined;
@@ -197,9 +201,13 @@ export class VectorIndex {
     return (texts[c] as string).slice(q.offsets[i], q.offsets[i + 1]);
   }
 
-  /** The rows of these keys: by the key hashes of the int8 copies while the keys are texts, else by the matrix. */
+  /**
+   * The rows of these keys: by the key hashes of the int8 copies (a pass over 4 bytes a row, no map of every key),
+   * else by the matrix.
+   */
   #rowsOfKeys(keys: Iterable<string>): Map<string, number> {
-    if (this.#keyTexts === undefined) return rowsOf(this.matrix(), keys);
+    if (this.#codes === undefined || (this.#keyTexts === undefined && this.#row !== undefined))
+      return rowsOf(this.matrix(), keys);
     const wanted = new Map<number, string[]>();
     for (const key of keys) {
       const h = keyHash(key);
@@ -238,6 +246,18 @@ export class VectorIndex {
     this.#queries += 1;
   }
 
+  /**
+   * From a process's second query on (a server's), the index holds its floats and its key maps: a write then
+   * updates a few rows in place instead of reading every float first. A process that answers one query reads the
+   * int8 copies alone.
+   */
+  async settle(): Promise<void> {
+    if (this.#queries < 2 || this.#inStore) return;
+    if (this.#floatless) await this.#readFloats();
+    this.#rows();
+    this.#ids();
+  }
+
   refresh(): Promise<void> {
     this.#pending ??= this.#refresh().finally(() => {
       this.#pending = undefined;
@@ -247,7 +267,7 @@ export class VectorIndex {
 
   /** The matrix as it is now (rows in no particular order); its floats are read first when the index has none. */
   async floats(): Promise<VectorMatrix> {
-    if (this.#codes !== undefined) await this.#readFloats();
+    if (this.#floatless) await this.#readFloats();
     return this.matrix();
   }
 
@@ -290,7 +310,7 @@ export class VectorIndex {
           modelKey: this.#modelKey,
           keys: new Map(this.#keys.map((key) => [key, { kind: this.#spec.kind, refId: idOfKey(key, this.#prefixed) }])),
         })
-      : this.#codes !== undefined
+      : this.#codes !== undefined && (this.#floatless || allBounded(this.#codes))
         ? this.#codedSource()
         : matrixSource(this.matrix());
     return this.#source;
@@ -312,19 +332,25 @@ export class VectorIndex {
         if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
         if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
         const dim = Math.min(this.#dim, query.length);
+        // Room for a few more rows: a long-lived index writes added rows in place.
         this.#simd ??=
           int8Dots(
             codes.map((q) => q.codes),
             this.#dim,
+            this.#count() + this.#per,
           ) ?? null;
         const top = candidateRows(codes, query, dim, k, this.#simd ?? undefined);
         const asked = this.#rowsOfKeys(also);
-        const epoch = this.#epoch;
-        const floats = await this.#rowFloats([...top, ...asked.values()]);
-        if (this.#epoch !== epoch) return this.source().scan(query, k, also);
-        if (floats === undefined) return (await exact()).scan(query, k, also);
         const values = new Map<number, number>();
-        for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
+        if (!this.#floatless) {
+          for (const r of [...top, ...asked.values()]) values.set(r, this.#dot(r, query, dim, dotUnrolled));
+        } else {
+          const epoch = this.#epoch;
+          const floats = await this.#rowFloats([...top, ...asked.values()]);
+          if (this.#epoch !== epoch) return this.source().scan(query, k, also);
+          if (floats === undefined) return (await exact()).scan(query, k, also);
+          for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
+        }
         const ranked = bestOf(
           top,
           (r) => this.#keyAt(r),
@@ -340,6 +366,11 @@ export class VectorIndex {
         const out = new Map<string, number>();
         if (query === undefined || this.#dim === 0) return out;
         const asked = this.#rowsOfKeys(ids);
+        if (!this.#floatless) {
+          const dim = Math.min(this.#dim, query.length);
+          for (const [key, r] of asked) out.set(key, this.#dot(r, query, dim, dotPlain));
+          return out;
+        }
         const epoch = this.#epoch;
         const floats = await this.#rowFloats([...asked.values()]);
         if (this.#epoch !== epoch) return this.source().similarity(query, ids);
@@ -349,6 +380,12 @@ export class VectorIndex {
         return out;
       },
     };
+  }
+
+  /** Row `r`'s dot product with `query`, from the floats held, by `dot` (`scanSimilar`'s or `similarityOf`'s). */
+  #dot(r: number, query: Float32Array, dim: number, dot: typeof dotPlain): number {
+    const c = Math.floor(r / this.#per);
+    return dot(this.#segments[c] as Float32Array, (r - c * this.#per) * this.#dim, query, dim);
   }
 
   /**
@@ -410,7 +447,7 @@ export class VectorIndex {
   }
 
   async #readAllFloats(): Promise<boolean> {
-    if (this.#codes === undefined) return false;
+    if (!this.#floatless) return false;
     const expect = this.#persisted;
     const count = Math.ceil(this.#count() / this.#per);
     const chunks =
@@ -425,12 +462,12 @@ export class VectorIndex {
       await this.#load(true);
       return true;
     }
+    // The same rows: their int8 copies (and their SIMD memory) stay.
     this.#epoch += 1;
-    this.#simd = undefined;
     this.#keys = chunks.flatMap((c) => c.ids);
     this.#segments = chunks.map((c) => c.data);
     this.#hashes = chunks.flatMap((c) => c.hashes);
-    this.#codes = undefined;
+    this.#floatless = false;
     this.#source = undefined;
     return false;
   }
@@ -438,6 +475,7 @@ export class VectorIndex {
   /** Forgets everything held: the next load starts again. */
   #reset(): void {
     this.#epoch += 1;
+    this.#made = new Map();
     this.#simd = undefined;
     this.#keys = [];
     this.#hashes = [];
@@ -446,6 +484,7 @@ export class VectorIndex {
     this.#dim = 0;
     this.#segments = [];
     this.#codes = undefined;
+    this.#floatless = false;
     this.#revision = -1;
     this.#generation = '';
     this.#persisted = null;
@@ -491,6 +530,7 @@ export class VectorIndex {
         // The int8 copies, the keys as their texts, no hashes (read for the rows a delta names: `#moves`).
         this.#per = persisted.header.chunks > 1 ? (codes[0]?.rows ?? 0) : Math.max(this.#per, codes[0]?.rows ?? 0);
         this.#codes = codes;
+        this.#floatless = true;
         this.#simd = undefined;
         this.#keyList = [];
         this.#keyTexts = persisted.chunks.map((c) => c.codeKeys ?? '');
@@ -504,11 +544,12 @@ export class VectorIndex {
           for (const key of chunk.ids) this.#keys.push(key);
           for (const hash of chunk.hashes) this.#hashes.push(hash);
         }
+        this.#requantize(persisted.chunks.map((c) => c.chunk));
       }
       this.#revision = persisted.header.revision;
       this.#source = undefined;
       // A row with a value that is not finite has no bound: the floats are scanned.
-      if (this.#codes !== undefined && !allBounded(this.#codes) && (await this.#readFloats())) return;
+      if (this.#floatless && !allBounded(this.#codes ?? []) && (await this.#readFloats())) return;
       const [changes, recheck] = await Promise.all([
         this.#store.changedSince(this.#scope, this.#spec.kind, this.#revision),
         this.#spec.recheck?.() ?? [],
@@ -534,6 +575,7 @@ export class VectorIndex {
     this.#keyOf = new Map();
     this.#segments = [];
     this.#codes = undefined;
+    this.#simd = undefined;
     this.#modelKey = modelKey;
     this.#generation = randomUUID();
     this.#dim = this.#inStore ? 0 : (vectors.values().next().value?.length ?? 0);
@@ -545,6 +587,7 @@ export class VectorIndex {
     this.#revision = revision;
     this.#source = undefined;
     const all = Array.from({ length: Math.ceil(this.#keys.length / this.#per) }, (_, c) => c);
+    this.#requantize(all);
     await this.#persist(all);
   }
 
@@ -554,7 +597,7 @@ export class VectorIndex {
     const items = await this.#spec.byIds(changed);
     const found = new Set(items.map((i) => i.id));
     const gone = [...removed, ...changed.filter((id) => !found.has(id))];
-    if (this.#codes !== undefined && (await this.#moves(items, gone))) {
+    if (this.#floatless && (await this.#moves(items, gone))) {
       // Rows change: the floats first (the chunks written back hold them).
       // Loaded again from what is persisted now (another writer replaced the matrix): that load applied the delta.
       if (await this.#readFloats()) return;
@@ -591,7 +634,40 @@ export class VectorIndex {
     }
     this.#revision = revision;
     this.#source = undefined;
+    this.#requantize(touched);
     await this.#persist([...touched]);
+  }
+
+  /**
+   * Makes the int8 copies of these chunks again from the floats held (rows changed, moved, added) and drops the
+   * copies past the last row; the SIMD memory gets them in place, or is made again at the next scan when they no
+   * longer fit in it.
+   */
+  #requantize(chunks: Iterable<number>): void {
+    if (this.#inStore || this.#dim === 0 || this.#floatless) return;
+    const n = this.#keys.length;
+    const per = this.#per;
+    const count = Math.ceil(n / per);
+    const codes = this.#codes ?? [];
+    codes.length = Math.min(codes.length, count);
+    const simd = this.#simd;
+    let fits = simd !== undefined && simd !== null;
+    for (const c of new Set(chunks)) {
+      if (c >= count) continue;
+      const from = c * per;
+      const to = Math.min(n, from + per);
+      const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
+      const made = quantizeRows(data, this.#keys.slice(from, to), this.#dim);
+      this.#made.set(c, made);
+      const q = viewQuantized(made.codes, to - from, this.#dim);
+      codes[c] = q;
+      if (fits) fits = (simd as Int8Dots).write(from, q.codes, n);
+    }
+    // Every chunk has its copy (a chunk never made one would leave a hole: then none is used).
+    this.#codes = codes.length === count && codes.every((q) => q !== undefined) ? codes : undefined;
+    if (fits && this.#codes !== undefined) (simd as Int8Dots).write(0, new Int8Array(0), n);
+    else this.#simd = undefined;
+    this.#source = undefined;
   }
 
   /**
@@ -690,6 +766,8 @@ export class VectorIndex {
 
   /** Writes the touched chunks and the header, unless another writer moved the persisted matrix meanwhile. */
   async #persist(chunks: readonly number[]): Promise<void> {
+    const made = this.#made;
+    this.#made = new Map();
     if (this.#inStore || this.#persisted === undefined) return;
     const n = this.#keys.length;
     const count = Math.ceil(n / this.#per);
@@ -701,7 +779,7 @@ export class VectorIndex {
         const to = Math.min(n, from + this.#per);
         const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
         const ids = this.#keys.slice(from, to);
-        const { codes, keys } = quantizeRows(data, ids, this.#dim);
+        const { codes, keys } = made.get(c) ?? quantizeRows(data, ids, this.#dim);
         return { chunk: c, ids, hashes: this.#hashes.slice(from, to), data, codes, codeKeys: keys };
       });
     const header = {
