@@ -1,24 +1,22 @@
 /**
  * @module engine/index/quantized
- * An int8 copy of a float32 matrix's rows, for a first pass that reads a quarter of the bytes and still gives
- * exactly the float32 scan's results (issue 20: a CLI process at 100k rows must not read every float).
- *
- * Each row x keeps a scale s = max|x| / 127 (float32), codes c = round(x / s) in [-127, 127], an upper bound of
- * ‖x − s·c‖₂ and a 64-bit checksum of its float bits. For a query q, the real dot product q·x lies within
- * b = min(‖q‖₂·‖x − s·c‖₂, ‖q‖₁·s/2) of s·(q·c) (Cauchy–Schwarz, or each value off by half a step at most), plus
- * a slack far above the rounding of either sum in float64. A row can be among the k best only when its upper
- * bound s·(q·c) + b reaches the k-th best lower bound; those rows alone are scored again from their float32
- * values, with `scanSimilar`'s arithmetic. The checksum tells whether float32 values read elsewhere (the
- * embeddings table) are the very ones the row was made from.
- *
- * Layout of a chunk of n rows of `dim` values: n float32 scales, n float32 error bounds, 2n uint32 checksum
- * words, n uint32 key hashes, n + 1 uint32 offsets of the rows' keys in the chunk's key text (the keys end to end),
- * then n × dim int8 codes. A row with a value that is not finite gets a NaN scale (no bound: the caller scans the
- * floats). A process reads a key by its offsets and finds the rows of a few keys by their hashes, without making a
- * string of every key.
+ * An int8 copy of a float32 matrix's rows for a first pass that reads a quarter of the bytes and still gives the
+ * float32 scan's results exactly (issue 20). Row x keeps s = max|x| / 127, codes c = round(x / s), an upper bound
+ * of ‖x − s·c‖₂ and a checksum of its float bits. q·x lies within b = min(‖q‖₂·‖x − s·c‖₂, ‖q‖₁·s/2) (plus a
+ * rounding slack) of s·(q·c): a row can be among the k best only when s·(q·c) + b reaches the k-th best lower
+ * bound, and only those rows are scored again from their floats, with `scanSimilar`'s arithmetic. The checksum
+ * tells whether floats read elsewhere (the embeddings table) are the ones the row was made from.
  */
 
 import type { Int8Dots } from './int8-dots.js';
+
+/*
+ * Layout of a chunk of n rows of `dim` values: n float32 scales, n float32 error bounds, 2n uint32 checksum words,
+ * n uint32 key hashes, n + 1 uint32 offsets of the rows' keys in the chunk's key text (the keys end to end), then
+ * n × dim int8 codes. A row with a value that is not finite gets a NaN scale (no bound: the caller scans the
+ * floats). A process reads a key by its offsets and finds the rows of a few keys by their hashes, without making
+ * a string of every key.
+ */
 
 /** Bytes of a chunk of `rows` rows. */
 export const quantizedBytes = (rows: number, dim: number): number => rows * (24 + dim) + 4;
