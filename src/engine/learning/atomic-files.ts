@@ -6,8 +6,9 @@
  * a run writing 117 skills waited on the disk 234 times, one after another).
  */
 
-import { closeSync, constants, fchmodSync, fsync, fsyncSync, openSync, realpathSync, renameSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, realpathSync, renameSync } from 'node:fs';
 import { unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CredenceError, isCredenceError } from '../../core/errors.js';
 
@@ -31,8 +32,16 @@ export function fsFailure(error: unknown, path: string): CredenceError {
 
 let tempCounter = 0;
 
-/** A new temp file beside `target` holding `text` (not yet flushed), with the previous file's mode. */
-function writeTemp(target: string, text: string, previous: Stats | undefined, shown: string): PendingFile {
+/**
+ * A new temp file beside `target` holding `text` (not yet flushed), with the previous file's mode; its descriptor
+ * is left open for the caller to flush and close.
+ */
+function writeTemp(
+  target: string,
+  text: string,
+  previous: Stats | undefined,
+  shown: string,
+): PendingFile & { fd: number } {
   const folder = dirname(target);
   let temp = '';
   let fd: number | undefined;
@@ -63,8 +72,6 @@ function writeTemp(target: string, text: string, previous: Stats | undefined, sh
 interface PendingFile {
   readonly target: string;
   readonly temp: string;
-  /** Open until the text is flushed. */
-  readonly fd: number;
   readonly text: string;
   readonly folder: string;
   /** The root-relative path messages name. */
@@ -124,28 +131,52 @@ function syncFolder(folder: string): void {
   }
 }
 
-const flush = (fd: number): Promise<void> =>
-  new Promise((resolve, reject) => fsync(fd, (error) => (error === null ? resolve() : reject(error))));
+/** Files or folders flushed at once: a run may write thousands, and each needs a descriptor while it waits. */
+const FLUSH_AT_ONCE = 16;
 
-/** The same as syncFolder, waiting in libuv's thread pool (several folders at once). */
-async function flushFolder(folder: string): Promise<void> {
-  let fd: number | undefined;
+/** Flushes a written file's data to disk (opened again: the run keeps no descriptor between write and commit). */
+async function flushFile(path: string): Promise<void> {
+  const handle = await open(path, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0));
   try {
-    fd = openSync(folder, constants.O_RDONLY);
-    await flush(fd);
-  } catch {
-    // not supported here (Windows): the renames are still atomic
+    await handle.sync();
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    await handle.close();
   }
 }
 
+/** The same as syncFolder, waiting in libuv's thread pool (several folders at once). */
+async function flushFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // not supported here (Windows): the renames are still atomic
+  }
+}
+
+/** `flush` of every item, FLUSH_AT_ONCE at a time; the index and error of the first failure, if any. */
+async function flushAll<T>(
+  items: readonly T[],
+  flush: (item: T) => Promise<void>,
+): Promise<{ at: number; error: unknown } | undefined> {
+  for (let i = 0; i < items.length; i += FLUSH_AT_ONCE) {
+    const done = await Promise.allSettled(items.slice(i, i + FLUSH_AT_ONCE).map(flush));
+    const failed = done.findIndex((r) => r.status === 'rejected');
+    if (failed >= 0) return { at: i + failed, error: (done[failed] as PromiseRejectedResult).reason };
+  }
+  return undefined;
+}
+
 /**
- * The files of one run, written together. `write` puts the text in a temp file beside the target at once;
- * `commit` flushes every temp file to disk at the same time, renames each over its target in the order written,
- * then flushes each folder once. Until then the run reads what it wrote from here (`pendingText`), and a later
- * write or removal of the same file replaces or drops the pending one. Each file stays whole: its old text or
- * its new one, never a part.
+ * The files of one run, written together. `write` puts the text in a temp file beside the target at once (and
+ * keeps no descriptor open); `commit` flushes the temp files to disk side by side (FLUSH_AT_ONCE at a time),
+ * renames each over its target in the order written, then flushes each folder once. Until then the run reads
+ * what it wrote from here (`pendingText`), and a later write or removal of the same file replaces or drops the
+ * pending one. Each file stays whole: its old text or its new one, never a part.
  */
 export class FileWrites {
   readonly #pending = new Map<string, PendingFile>();
@@ -157,7 +188,9 @@ export class FileWrites {
 
   write(target: string, text: string, previous: Stats | undefined, shown: string): void {
     this.drop(target);
-    this.#pending.set(target, writeTemp(target, text, previous, shown));
+    const { fd, ...file } = writeTemp(target, text, previous, shown);
+    closeSync(fd);
+    this.#pending.set(target, file);
   }
 
   /** Forgets the pending write of `target`; whether there was one. */
@@ -165,7 +198,6 @@ export class FileWrites {
     const file = this.#pending.get(target);
     if (file === undefined) return false;
     this.#pending.delete(target);
-    closeSync(file.fd);
     removeTemp(file.temp);
     return true;
   }
@@ -175,12 +207,10 @@ export class FileWrites {
     const files = [...this.#pending.values()];
     this.#pending.clear();
     if (files.length === 0) return;
-    const flushed = await Promise.allSettled(files.map((file) => flush(file.fd)));
-    for (const file of files) closeSync(file.fd);
-    const failed = flushed.findIndex((r) => r.status === 'rejected');
-    if (failed >= 0) {
+    const failed = await flushAll(files, (file) => flushFile(file.temp));
+    if (failed !== undefined) {
       for (const file of files) removeTemp(file.temp);
-      throw fsFailure((flushed[failed] as PromiseRejectedResult).reason, (files[failed] as PendingFile).shown);
+      throw fsFailure(failed.error, (files[failed.at] as PendingFile).shown);
     }
     for (let i = 0; i < files.length; i += 1) {
       try {
@@ -190,7 +220,7 @@ export class FileWrites {
         throw error;
       }
     }
-    await Promise.all([...new Set(files.map((file) => file.folder))].map(flushFolder));
+    await flushAll([...new Set(files.map((file) => file.folder))], flushFolder);
   }
 
   /** Removes every pending temp file (a run that failed before its commit). */

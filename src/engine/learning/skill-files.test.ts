@@ -544,6 +544,17 @@ describe('files written together (FileWrites)', () => {
     expect(tree(together)).toEqual(tree(once));
   });
 
+  it.skipIf(!existsSync('/proc/self/fd'))('holds no descriptor open between a write and the commit', async () => {
+    const layout = { root, files: new FileWrites() };
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 40; i += 1) writeSkillFile(layout, { ...testsBeforeCommit, name: `skill-${i}` });
+    expect(open()).toBe(before);
+    await layout.files.commit();
+    expect(readdirSync(join(root, '.credence/skills')).length).toBe(40);
+    expect(readdirSync(join(root, '.credence/skills/skill-39'))).toEqual(['SKILL.md']);
+  });
+
   it('keeps the mode of the file it replaces, and a discarded run leaves no temp file', async () => {
     const layout = { root, files: new FileWrites() };
     writeSkillFile({ root }, testsBeforeCommit);
