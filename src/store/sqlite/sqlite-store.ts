@@ -868,7 +868,8 @@ export class SqliteStore implements Store {
       }
     }
     this.#insertRows(
-      'INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, last_seen)',
+      'INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, ' +
+        'last_seen)',
       10,
       values,
     );
@@ -1170,7 +1171,8 @@ export class SqliteStore implements Store {
         'DELETE FROM observations WHERE scope = ? AND id IN (SELECT value FROM json_each(?))',
       ).run(scope, list).changes;
       this.#stmt(
-        `DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' AND ref_id IN (SELECT value FROM json_each(?))`,
+        `DELETE FROM embeddings WHERE scope = ? AND kind = 'observation' ` +
+          'AND ref_id IN (SELECT value FROM json_each(?))',
       ).run(scope, list);
       return deleted;
     });
