@@ -548,6 +548,12 @@ export function runStoreContract(options: StoreContractOptions): void {
           'sequence',
         ]);
         expect((await store.listEdges('p', { to: 'write_file' })).map((e) => e.from)).toEqual(['parse_json']);
+        expect((await store.listEdges('p', { from: 'read_file', to: 'parse_json' })).map((e) => e.type)).toEqual([
+          'dependency',
+          'sequence',
+        ]);
+        expect(await store.listEdges('p', { from: 'parse_json', to: 'parse_json' })).toEqual([]);
+        expect(await store.listEdges('q', { to: 'write_file' })).toEqual([]);
         expect(await store.listEdges('p')).toHaveLength(3);
         expect(await store.getEdge('p', { from: 'x', to: 'y', type: 'sequence' })).toBeUndefined();
       });

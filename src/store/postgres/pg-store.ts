@@ -618,11 +618,16 @@ export class PgStore implements Store {
   }
 
   async listEdges(scope: string, filter: { from?: string; to?: string } = {}): Promise<EdgeRecord[]> {
+    // A condition for each filter given, so that a filter by tool reads an index, not the whole scope (issue 20).
+    const params: string[] = [scope];
+    const where = [filter.from, filter.to]
+      .map((value, i) =>
+        value === undefined ? '' : ` AND ${i === 0 ? 'from_tool' : 'to_tool'} = $${params.push(value)}`,
+      )
+      .join('');
     const rows = await this.#rows(
-      `SELECT * FROM edges WHERE scope = $1 AND ($2::text IS NULL OR from_tool = $2) ` +
-        `AND ($3::text IS NULL OR to_tool = $3)
-       ORDER BY from_tool, to_tool, type`,
-      [scope, filter.from ?? null, filter.to ?? null],
+      `SELECT * FROM edges WHERE scope = $1${where} ORDER BY from_tool, to_tool, type`,
+      params,
     );
     return rows.map(toEdge);
   }

@@ -429,10 +429,15 @@ export class SqliteStore implements Store {
   }
 
   async listEdges(scope: string, filter: { from?: string; to?: string } = {}): Promise<EdgeRecord[]> {
-    const rows = this.#stmt(`
-      SELECT * FROM edges WHERE scope = @scope
-        AND (@from IS NULL OR from_tool = @from) AND (@to IS NULL OR to_tool = @to)
-      ORDER BY from_tool, to_tool, type`).all({ scope, from: filter.from ?? null, to: filter.to ?? null }) as Row[];
+    // A statement for each filter given: with `(@to IS NULL OR to_tool = @to)` SQLite reads the whole scope by its
+    // primary key, where `to_tool = @to` reads edges_to (issue 20: a patched graph snapshot reads by tool).
+    const { from, to } = filter;
+    const where = `${from === undefined ? '' : ' AND from_tool = @from'}${to === undefined ? '' : ' AND to_tool = @to'}`;
+    const rows = this.#stmt(`SELECT * FROM edges WHERE scope = @scope${where} ORDER BY from_tool, to_tool, type`).all({
+      scope,
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    }) as Row[];
     return rows.map(toEdge);
   }
 
