@@ -706,7 +706,7 @@ export interface FitStore {
 }
 
 /**
- * The scope's past runs as the DAG's memory reads them (migration 12, issue 20): one blob per scope, with the
+ * The scope's past runs as the DAG's memory reads them (migration 11, issue 20): one blob per scope, with the
  * revision it reflects, so a new process reads it and the change log since instead of every run and call. Derived
  * data: not dumped, built again when missing.
  */
@@ -717,7 +717,7 @@ export interface PastRunsStore {
 }
 
 /**
- * The scope's graph snapshot (migration 13, issue 20): one blob per scope with the revision it reflects, so a new
+ * The scope's graph snapshot (migration 12, issue 20): one blob per scope with the revision it reflects, so a new
  * process patches it from the change log instead of reading every edge. Derived data: not dumped, built when missing.
  */
 export interface GraphSnapshotStore {

@@ -72,7 +72,7 @@ interface Held {
   unpersisted: number;
 }
 
-/** The past runs a store persisted for the scope (migration 12), when at most at `revision`. */
+/** The past runs a store persisted for the scope (migration 11), when at most at `revision`. */
 async function persisted(store: object, scope: string, revision: number): Promise<Held | undefined> {
   const { readPastRuns } = store as Partial<PastRunsStore>;
   const stored = await readPastRuns?.call(store, scope).catch(() => undefined);
@@ -94,7 +94,7 @@ async function persist(store: object, scope: string, held: Held): Promise<void> 
  * they reflect, by any writer) and gives them to `ctx.index`: a write costs what it touched, not a rebuild.
  * Without a change log, the index's own executions are read (once per index); with one, they are the first
  * runs kept when the index listed them at revision `listedAt` or later, else the ones the store persisted
- * (migration 12), else every run listed. Runs built in full are persisted, and again once PERSIST_AFTER runs were
+ * (migration 11), else every run listed. Runs built in full are persisted, and again once PERSIST_AFTER runs were
  * written since the persisted copy (by any process: a new one pays for the change log since, a few ms a run).
  */
 export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promise<Experience> {

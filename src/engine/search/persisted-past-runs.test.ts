@@ -6,7 +6,7 @@ import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
 
-// Issue 20: the scope's past runs are persisted (migration 12), so a new process reads them and the runs written
+// Issue 20: the scope's past runs are persisted (migration 11), so a new process reads them and the runs written
 // since instead of listing every run and call, and answers as a process that listed them all.
 
 const NOW = '2026-03-03T10:00:00Z';

@@ -1,6 +1,6 @@
 /**
  * @module engine/tool-graph/persisted-snapshot
- * The scope's graph snapshot kept in the store (issue 20, migration 13): read by a process that has none yet, to be
+ * The scope's graph snapshot kept in the store (issue 20, migration 12): read by a process that has none yet, to be
  * patched from the change log since its revision; written after a build from every edge and once enough tools were
  * patched since the stored one. A store without the table, a read-only store or a blob of another version is the
  * same as none: the snapshot is then built from every edge as before.

@@ -348,8 +348,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
     sql: '-- nothing to create',
   },
   {
-    version: 12,
-    description: "past runs as the DAG's memory reads them (issue 20), as SQLite version 12",
+    version: 11,
+    description: "past runs as the DAG's memory reads them (issue 20), as SQLite version 11",
     sql: `
       CREATE TABLE past_runs (
         scope text ${C} NOT NULL PRIMARY KEY,
@@ -359,8 +359,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
     `,
   },
   {
-    version: 13,
-    description: 'the graph snapshot (issue 20), as SQLite version 13',
+    version: 12,
+    description: 'the graph snapshot (issue 20), as SQLite version 12',
     sql: `
       CREATE TABLE graph_snapshots (
         scope text ${C} NOT NULL PRIMARY KEY,

@@ -1601,7 +1601,7 @@ export class PgStore implements Store {
     );
   }
 
-  // ---- past runs (migration 12) ----------------------------------------------------------------
+  // ---- past runs (migration 11) ----------------------------------------------------------------
 
   async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
     const row = (await this.#rows('SELECT revision, data FROM past_runs WHERE scope = $1', [scope]))[0];
@@ -1618,7 +1618,7 @@ export class PgStore implements Store {
     return (result.rowCount ?? 0) > 0;
   }
 
-  // ---- graph snapshot (migration 13) ---------------------------------------------------------
+  // ---- graph snapshot (migration 12) ---------------------------------------------------------
 
   async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
     const row = (await this.#rows('SELECT revision, data FROM graph_snapshots WHERE scope = $1', [scope]))[0];

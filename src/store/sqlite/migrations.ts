@@ -446,7 +446,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     `,
   },
   {
-    version: 12,
+    version: 11,
     description:
       "past runs as the DAG's memory reads them (issue 20): one blob per scope with the revision it reflects, " +
       'so a new process reads it and the change log since instead of every run and call',
@@ -459,7 +459,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     `,
   },
   {
-    version: 13,
+    version: 12,
     description:
       'the graph snapshot (issue 20): one blob per scope with the revision it reflects, so a new process reads it ' +
       'and patches it from the change log instead of reading every edge',

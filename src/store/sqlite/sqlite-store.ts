@@ -1362,7 +1362,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  // ---- past runs (migration 12) ----------------------------------------------------------------
+  // ---- past runs (migration 11) ----------------------------------------------------------------
 
   async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
     const row = this.#stmt('SELECT revision, data FROM past_runs WHERE scope = ?').get(scope) as Row | undefined;
@@ -1380,7 +1380,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  // ---- graph snapshot (migration 13) ---------------------------------------------------------
+  // ---- graph snapshot (migration 12) ---------------------------------------------------------
 
   async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
     const row = this.#stmt('SELECT revision, data FROM graph_snapshots WHERE scope = ?').get(scope) as Row | undefined;
