@@ -58,7 +58,12 @@ import {
   type GraphSnapshot,
   type GraphStats,
 } from './tool-graph/graph-snapshot.js';
-import { PERSIST_AFTER_TOOLS, persistSnapshot, readPersistedSnapshot } from './tool-graph/persisted-snapshot.js';
+import {
+  PERSIST_AFTER_TOOLS,
+  persistSnapshot,
+  readPersistedSnapshot,
+  readPersistedStats,
+} from './tool-graph/persisted-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
 import {
   checkDump,
@@ -793,7 +798,13 @@ export class Credence {
 
   /** Density, its tier, and the most central tools of the scope's graph. */
   async graphStats(options: { top?: number } = {}): Promise<GraphStats> {
-    return graphStats(await this.graphSnapshot(), options);
+    // A process with no snapshot yet reads the kept one's statistics alone when nothing was written since (issue 20).
+    const revision = this.#lastSnapshot === undefined ? await this.#revision() : undefined;
+    const kept =
+      revision === undefined
+        ? undefined
+        : await readPersistedStats(this.#store, this.scope, revision, this.now(), options.top);
+    return kept ?? graphStats(await this.graphSnapshot(), options);
   }
 
   /** Ranked next-tool suggestions after `tool` (`credence next`), recorded as shown unless `track: false`. */

@@ -6,8 +6,8 @@
  * same as none: the snapshot is then built from every edge as before.
  */
 import type { GraphSnapshotStore } from '../../store/types.js';
-import type { GraphSnapshot } from './graph-snapshot.js';
-import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.js';
+import type { GraphSnapshot, GraphStats } from './graph-snapshot.js';
+import { decodeSnapshot, decodeSnapshotStats, encodeSnapshot } from './snapshot-codec.js';
 
 /** Tools patched since the stored snapshot after which a process stores its own (fewer to patch for the next). */
 export const PERSIST_AFTER_TOOLS = 200;
@@ -23,6 +23,27 @@ export async function readPersistedSnapshot(
     const stored = await read.call(store, scope);
     const snapshot = stored === undefined ? undefined : decodeSnapshot(stored.data);
     return stored === undefined || snapshot === undefined ? undefined : { snapshot, revision: stored.revision };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The statistics `status` shows, from the stored snapshot's prefix alone, when it reflects `revision` (nothing written
+ * since) and no edge's confidence moved by `now`; undefined otherwise (the snapshot is then built or patched).
+ */
+export async function readPersistedStats(
+  store: object,
+  scope: string,
+  revision: number,
+  now: number,
+  top?: number,
+): Promise<GraphStats | undefined> {
+  const read = (store as Partial<GraphSnapshotStore>).readGraphSnapshot;
+  if (read === undefined) return undefined;
+  try {
+    const stored = await read.call(store, scope);
+    return stored?.revision === revision ? decodeSnapshotStats(stored.data, now, top) : undefined;
   } catch {
     return undefined;
   }

@@ -3,13 +3,32 @@
  * A graph snapshot as one blob (issue 20), persisted per scope with the revision it reflects, so that a new process
  * patches it from the change log instead of reading every edge: the catalogue, tool ids and call counts as JSON;
  * every edge's counters, times and confidence, and PageRank, as typed arrays. Decoding gives back the snapshot
- * that was encoded: the same edges (in the store's order), confidences, PageRank, density and tier.
+ * that was encoded: the same edges (in the store's order), confidences, PageRank, density and tier. A small JSON
+ * prefix holds the statistics `status` shows and the instants between which no edge's whole idle days move, so
+ * `status` reads them alone (decodeSnapshotStats) instead of decoding the catalogue and every edge.
  */
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeSource, type EdgeType } from '../../core/types.js';
 import type { ToolRecord } from '../../store/types.js';
-import { assembleSnapshot, type GraphSnapshot, type SnapshotEdge } from './graph-snapshot.js';
+import {
+  assembleSnapshot,
+  graphStats,
+  type GraphSnapshot,
+  type GraphStats,
+  type SnapshotEdge,
+} from './graph-snapshot.js';
 
-const VERSION = 1;
+const VERSION = 2;
+/** The most central tools the prefix keeps (status shows 5). */
+export const STATS_TOP = 10;
+const DAY_MS = 86_400_000;
+
+/** The prefix: the snapshot's statistics, valid for an instant in [from, until) (null: unbounded). */
+interface StatsPrefix {
+  v: number;
+  from: number | null;
+  until: number | null;
+  stats: GraphStats;
+}
 
 interface Header {
   v: number;
@@ -21,6 +40,51 @@ interface Header {
   calls: number[];
   edges: number;
   ranked: number;
+}
+
+/**
+ * The instants around `snapshot.now` between which every edge has the same whole idle days, hence the same confidence
+ * (graph-snapshot's idleStep: floor(max(0, now - lastSeen) / day)); null where unbounded.
+ */
+function stableWindow(snapshot: GraphSnapshot): { from: number | null; until: number | null } {
+  let from = Number.NEGATIVE_INFINITY;
+  let until = Number.POSITIVE_INFINITY;
+  const now = snapshot.now;
+  for (const e of snapshot.edges) {
+    if (e.lastSeen === null) continue;
+    const days = Math.floor(Math.max(0, (now - e.lastSeen) / DAY_MS));
+    if (days > 0) from = Math.max(from, e.lastSeen + days * DAY_MS);
+    until = Math.min(until, e.lastSeen + (days + 1) * DAY_MS);
+  }
+  return { from: Number.isFinite(from) ? from : null, until: Number.isFinite(until) ? until : null };
+}
+
+/** JSON of `value` after its length (8 bytes), padded to 8 bytes. */
+function framed(value: unknown): Uint8Array {
+  const json = Buffer.from(JSON.stringify(value));
+  const out = new Uint8Array(8 + Math.ceil(json.length / 8) * 8);
+  new DataView(out.buffer).setFloat64(0, json.length, true);
+  out.set(json, 8);
+  return out;
+}
+
+/** The JSON framed at `offset` of `bytes` and where what follows it starts. */
+function unframe(bytes: Uint8Array, offset: number): { value: unknown; end: number } {
+  const length = new DataView(bytes.buffer, bytes.byteOffset + offset, 8).getFloat64(0, true);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + offset + 8, length).toString('utf8');
+  return { value: JSON.parse(text), end: offset + 8 + Math.ceil(length / 8) * 8 };
+}
+
+/**
+ * The statistics `status` shows (graphStats with `top` ≤ {@link STATS_TOP}) as the snapshot in `data` gives them at
+ * `now`, read from its prefix alone; undefined when the bytes are of another version or an edge's confidence moved.
+ */
+export function decodeSnapshotStats(data: Uint8Array, now: number, top = 5): GraphStats | undefined {
+  if (data.byteLength < 8 || top > STATS_TOP) return undefined;
+  const prefix = unframe(data, 0).value as StatsPrefix;
+  if (prefix.v !== VERSION) return undefined;
+  if ((prefix.from !== null && now < prefix.from) || (prefix.until !== null && now >= prefix.until)) return undefined;
+  return { ...prefix.stats, central: prefix.stats.central.slice(0, top) };
 }
 
 /** The snapshot as bytes (see the module header). */
@@ -64,12 +128,18 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
   const calls: number[] = [];
   for (const [id, n] of snapshot.calls) calls.push(name(id), n);
   const header: Header = { v: VERSION, now: snapshot.now, tools: snapshot.tools, names, calls, edges: m, ranked: k };
-  const json = Buffer.from(JSON.stringify(header));
-  // [json length: 8 bytes][json, padded to 8][floats][ints][kinds]
-  const jsonEnd = 8 + Math.ceil(json.length / 8) * 8;
+  const prefix: StatsPrefix = {
+    v: VERSION,
+    ...stableWindow(snapshot),
+    stats: graphStats(snapshot, { top: STATS_TOP }),
+  };
+  const stats = framed(prefix);
+  const json = framed(header);
+  // [prefix: length (8 bytes), JSON padded to 8][header: the same][floats][ints][kinds]
+  const jsonEnd = stats.length + json.length;
   const out = new Uint8Array(jsonEnd + floats.byteLength + ints.byteLength + kinds.byteLength);
-  new DataView(out.buffer).setFloat64(0, json.length, true);
-  out.set(json, 8);
+  out.set(stats, 0);
+  out.set(json, stats.length);
   out.set(new Uint8Array(floats.buffer), jsonEnd);
   out.set(new Uint8Array(ints.buffer), jsonEnd + floats.byteLength);
   out.set(kinds, jsonEnd + floats.byteLength + ints.byteLength);
@@ -82,11 +152,13 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
   // A copy aligned for the typed arrays (a stored blob may start anywhere in its buffer).
   const bytes = new Uint8Array(data.byteLength);
   bytes.set(data);
-  const length = new DataView(bytes.buffer).getFloat64(0, true);
-  const header = JSON.parse(Buffer.from(bytes.buffer, 8, length).toString('utf8')) as Header;
+  const prefix = unframe(bytes, 0);
+  if ((prefix.value as StatsPrefix).v !== VERSION) return undefined;
+  const body = unframe(bytes, prefix.end);
+  const header = body.value as Header;
   if (header.v !== VERSION) return undefined;
   const { names, edges: m, ranked: k } = header;
-  const jsonEnd = 8 + Math.ceil(length / 8) * 8;
+  const jsonEnd = body.end;
   const floats = new Float64Array(bytes.buffer, jsonEnd, 6 * m + k);
   const ints = new Int32Array(bytes.buffer, jsonEnd + floats.byteLength, 2 * m + k);
   const kinds = new Uint8Array(bytes.buffer, jsonEnd + floats.byteLength + ints.byteLength, m);

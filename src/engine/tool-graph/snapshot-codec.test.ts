@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { graphStats } from './graph-snapshot.js';
+import { decodeSnapshotStats, encodeSnapshot, STATS_TOP } from './snapshot-codec.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-03-10T12:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'credence-codec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the statistics kept in front of a stored graph snapshot (issue 20)', () => {
+  it('status reads them alone while nothing moved, and shows what a snapshot built from every edge shows', async () => {
+    const path = join(dir, 'stats.db');
+    const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
+    const run = (tools: string[], at: number) =>
+      writer.recordExecution({
+        intent: 'a run',
+        startedAt: new Date(at).toISOString(),
+        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+      });
+    // Last seen at several times of day, so the edges' whole idle days move at different instants.
+    await run(['a_fetch', 'b_parse', 'c_store'], T0 - 70 * DAY - 5 * 3_600_000);
+    await run(['c_store', 'd_send', 'e_log'], T0 - 40 * DAY - 9 * 3_600_000);
+    await run(['a_fetch', 'd_send'], T0 - 2 * 3_600_000);
+    await run(['b_parse', 'e_log', 'a_fetch'], T0 - 200 * DAY);
+    const built = await writer.graphSnapshot();
+    await writer.close();
+
+    const statusAt = async (at: number, kept: boolean) => {
+      const store = openSqliteStore({ path });
+      if (!kept) Object.assign(store, { readGraphSnapshot: undefined, writeGraphSnapshot: undefined });
+      let patched = 0;
+      const changedSince = store.changedSince.bind(store);
+      store.changedSince = (...args: Parameters<typeof changedSince>) => {
+        patched += 1;
+        return changedSince(...args);
+      };
+      const engine = await openCredence({ store, now: at, scope: 's', cwd: dir });
+      try {
+        return { graph: (await engine.status()).graph, patched };
+      } finally {
+        await engine.close();
+      }
+    };
+    const instants = [T0, T0 + 3_600_000, T0 + 4 * 3_600_000, T0 + 20 * 3_600_000, T0 + 3 * DAY, T0 - 3_600_000];
+    let fromPrefix = 0;
+    for (const at of instants) {
+      const kept = await statusAt(at, true);
+      const fresh = await statusAt(at, false);
+      expect(kept.graph).toEqual(fresh.graph);
+      if (kept.patched === 0) fromPrefix += 1;
+    }
+    // At the instant it was built, and an hour on (no edge crosses a day), the prefix alone answers.
+    expect(fromPrefix).toBeGreaterThanOrEqual(2);
+    expect(built.edges.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a prefix answers within its window only, and the top it holds at most', async () => {
+    const path = join(dir, 'window.db');
+    const engine = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 'w', cwd: dir });
+    try {
+      await engine.recordExecution({
+        intent: 'a run',
+        startedAt: new Date(T0 - 10 * DAY - 6 * 3_600_000).toISOString(),
+        calls: [
+          { tool: 'x_one', status: 'success' },
+          { tool: 'y_two', status: 'success', consumes: [0] },
+        ],
+      });
+      const snapshot = await engine.graphSnapshot();
+      const bytes = encodeSnapshot(snapshot);
+      expect(decodeSnapshotStats(bytes, T0)).toEqual(graphStats(snapshot));
+      expect(decodeSnapshotStats(bytes, T0, 1)).toEqual(graphStats(snapshot, { top: 1 }));
+      expect(decodeSnapshotStats(bytes, T0, STATS_TOP + 1)).toBeUndefined();
+      // The edge was last seen 10 days and 6 hours before: its 11th idle day starts 18 hours after T0.
+      expect(decodeSnapshotStats(bytes, T0 + 17 * 3_600_000)).toEqual(graphStats(snapshot));
+      expect(decodeSnapshotStats(bytes, T0 + 18 * 3_600_000)).toBeUndefined();
+      expect(decodeSnapshotStats(bytes, T0 - 6 * 3_600_000)).toEqual(graphStats(snapshot));
+      expect(decodeSnapshotStats(bytes, T0 - 6 * 3_600_000 - 1)).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+});
