@@ -126,6 +126,10 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
     }
     if (revision === held.revision) return held;
     const changes = await store.changedSince(scope, 'execution', held.revision);
+    // A write that touched no run (a memory, an observation) moves the revision only: what was read stays.
+    if (changes.changed.length === 0 && changes.removed.length === 0) {
+      return { runs: held.runs, revision: changes.revision, unpersisted: held.unpersisted };
+    }
     held.runs.apply(await store.getExecutionsByIds(scope, changes.changed), changes.removed);
     versions.set(held.runs, (versions.get(held.runs) ?? 0) + 1);
     const now: Held = {

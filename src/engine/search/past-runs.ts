@@ -203,6 +203,7 @@ export class PastRuns {
 
   /** Brings the runs up to date: `changed` executions as they are now, `removed` ids deleted. */
   apply(changed: readonly ExecutionRecord[], removed: readonly string[]): void {
+    if (changed.length === 0 && removed.length === 0) return;
     const long = this.#long;
     for (const id of [...removed, ...changed.map((x) => x.id)]) this.#remove(id);
     for (const x of changed) {
