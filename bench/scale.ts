@@ -62,9 +62,12 @@ const WARM_UP = 10;
 /** Writes followed by a timed query: at most this many, and no more once `AFTER_WRITE_BUDGET_MS` is spent. */
 const AFTER_WRITES = 20;
 const AFTER_WRITE_BUDGET_MS = 30_000;
-const RAW_FTS =
-  'SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ' +
-  `ORDER BY bm25(memories_fts) LIMIT ${RECALL_DEFAULTS.candidates}`;
+/** The raw FTS5 floor of recall's BM25 step: the three tables it searches, each's top candidates by bm25 alone. */
+const RAW_FTS = ['memories_fts', 'observations_fts', 'executions_fts'].map(
+  (fts) =>
+    `SELECT rowid, bm25(${fts}) FROM ${fts} WHERE ${fts} MATCH ? ` +
+    `ORDER BY bm25(${fts}) LIMIT ${RECALL_DEFAULTS.candidates}`,
+);
 
 const ms1 = (v: number): string => `${v.toFixed(1)} ms`;
 const ms2 = (v: number): string => `${v.toFixed(2)} ms`;
@@ -395,7 +398,8 @@ async function benchWarm(ws: Workspace): Promise<BenchRow[]> {
   const credence = await openCredence({ db: ws.db, scope: SCALE_SCOPE, now: SCALE_NOW, cwd: ws.project });
   try {
     const store = engineStore(credence);
-    const raw = sqliteConnection(store).prepare(RAW_FTS);
+    const raws = RAW_FTS.map((sql) => sqliteConnection(store).prepare(sql));
+    const raw = { all: (match: string) => raws.map((r) => r.all(match)) };
     const queries = Array.from({ length: QUERIES }, (_, i) => ws.queries[i % ws.queries.length] ?? 'search');
     const times = { fts: [] as number[], bm25: [] as number[], fused: [] as number[] };
     const tools = { fts: [] as number[], search: [] as number[], dag: [] as number[] };
