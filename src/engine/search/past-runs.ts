@@ -89,6 +89,10 @@ export class PastRuns {
   #rank: number[] = [];
   /** Runs of more than PAIR_TOOLS tools: their links count by the order runs come in (see {@link addPairs}). */
   #long = 0;
+  /** The ids of those runs, once looked for (kept by {@link apply} from then on). */
+  #longIds?: Set<string>;
+  /** The outer links of those runs counted in the pairs ({@link outerLinks}), once computed. */
+  #outer?: [string, string][];
 
   /** From executions in the store's order (`listExecutions`). */
   constructor(executions: readonly ExecutionRecord[] = []) {
@@ -204,18 +208,70 @@ export class PastRuns {
   /** Brings the runs up to date: `changed` executions as they are now, `removed` ids deleted. */
   apply(changed: readonly ExecutionRecord[], removed: readonly string[]): void {
     if (changed.length === 0 && removed.length === 0) return;
-    const long = this.#long;
+    // A long run's outer links count where a run before it made the pair: taken out, and counted again after.
+    const outer = this.#long > 0 ? (this.#outer ?? this.#outerLinks()) : [];
+    if (this.#long === 0) this.#longIds ??= new Set();
+    for (const [from, to] of outer) (this.pair(from, to) as PairCount).linked -= 1;
     for (const id of [...removed, ...changed.map((x) => x.id)]) this.#remove(id);
     for (const x of changed) {
       const run = pastRun(x);
       if (run !== undefined) this.#insert(run);
     }
-    if (this.#long > 0 || long > 0) {
-      // A long run's links count only where a run before it made the pair: counted again in order.
-      this.#packedPairs = undefined;
-      this.#pairs.clear();
-      for (let position = 0; position < this.size; position += 1) this.#addPairs(this.#shapeAt(position));
+    this.#outer = this.#long > 0 ? this.#outerLinks() : [];
+    for (const [from, to] of this.#outer) (this.pair(from, to) as PairCount).linked += 1;
+  }
+
+  /** The ids of the runs of more than PAIR_TOOLS tools (looked for once, then kept). */
+  #longRuns(): Set<string> {
+    if (this.#longIds !== undefined) return this.#longIds;
+    const ids = new Set<string>();
+    for (let position = 0; position < this.size && ids.size < this.#long; position += 1)
+      if (this.#shapeAt(position).tools.length > PAIR_TOOLS) ids.add(this.#fieldsAt(position).id);
+    this.#longIds = ids;
+    return ids;
+  }
+
+  /**
+   * The links of long runs that are not between two of their first PAIR_TOOLS tools and that count (as an
+   * in-order count, {@link addPairs}, counts them): those whose pair a run before it (a lower position) counted.
+   * The runs are read from the first position until every such pair is found or the last long run is passed.
+   */
+  #outerLinks(): [string, string][] {
+    const wanted = new Map<string, Map<string, number>>();
+    const links: [string, string, number][] = [];
+    let last = -1;
+    for (const id of this.#longRuns()) {
+      const position = this.positionOf(id) as number;
+      const shape = this.#shapeAt(position);
+      const first = shape.tools.slice(0, PAIR_TOOLS);
+      for (const [from, to] of shape.edges) {
+        if (from === to || (first.includes(from) && first.includes(to))) continue;
+        links.push([from, to, position]);
+        let row = wanted.get(from);
+        if (row === undefined) wanted.set(from, (row = new Map()));
+        row.set(to, Number.POSITIVE_INFINITY);
+        last = Math.max(last, position);
+      }
     }
+    let open = 0;
+    for (const row of wanted.values()) open += row.size;
+    for (let position = 0; position < last && open > 0; position += 1) {
+      const tools = this.#shapeAt(position).tools;
+      const n = Math.min(tools.length, PAIR_TOOLS);
+      for (let i = 0; i < n; i += 1) {
+        const row = wanted.get(tools[i] as string);
+        if (row === undefined) continue;
+        for (let j = 0; j < n; j += 1) {
+          const b = tools[j] as string;
+          if (row.get(b) !== Number.POSITIVE_INFINITY) continue;
+          row.set(b, position);
+          open -= 1;
+        }
+      }
+    }
+    return links
+      .filter(([from, to, position]) => (wanted.get(from)?.get(to) as number) < position)
+      .map(([from, to]) => [from, to]);
   }
 
   /** What a position holds without making its run: its id, intent, start, quality and shape. */
@@ -375,8 +431,11 @@ export class PastRuns {
     this.#rank[slot] = lo;
     this.#slotAt.splice(lo, 0, slot);
     this.#slot.set(run.id, slot);
-    if (run.shape.tools.length > PAIR_TOOLS) this.#long += 1;
-    else this.#addPairs(run.shape);
+    if (run.shape.tools.length > PAIR_TOOLS) {
+      this.#long += 1;
+      this.#longIds?.add(run.id);
+    }
+    this.#addPairs(run.shape, false);
   }
 
   #remove(id: string): void {
@@ -391,15 +450,19 @@ export class PastRuns {
     this.#rank[slot] = -1;
     this.#slot.delete(id);
     this.#intents.remove(slot, run.task);
-    if (run.shape.tools.length > PAIR_TOOLS) this.#long -= 1;
-    else this.#subtractPairs(run.shape);
+    if (run.shape.tools.length > PAIR_TOOLS) {
+      this.#long -= 1;
+      this.#longIds?.delete(run.id);
+    }
+    this.#subtractPairs(run.shape);
   }
 
   /**
    * Counts a run's pairs: both for every ordered pair of its first PAIR_TOOLS tools, linked for each of its links
-   * whose pair some run counted so far (for a run of at most PAIR_TOOLS tools, itself).
+   * whose pair some run counted so far (for a run of at most PAIR_TOOLS tools, itself); without `outer`, only the
+   * links between two of its first PAIR_TOOLS tools (the rest counted by {@link outerLinks}).
    */
-  #addPairs(shape: WorkflowShape): void {
+  #addPairs(shape: WorkflowShape, outer = true): void {
     const tools = shape.tools.slice(0, PAIR_TOOLS);
     for (const a of tools) {
       let row = this.#pairRow(a);
@@ -412,21 +475,27 @@ export class PastRuns {
       }
     }
     for (const [from, to] of shape.edges) {
+      if (!outer && !(tools.includes(from) && tools.includes(to))) continue;
       const p = this.pair(from, to);
       if (p !== undefined) p.linked += 1;
     }
   }
 
-  /** Takes a run of at most PAIR_TOOLS tools out of the pair counts; a pair no run holds any more goes. */
+  /**
+   * Takes a run out of the pair counts (its first PAIR_TOOLS tools and the links between them: the outer links of
+   * a long run are taken out before); a pair no run holds any more goes.
+   */
   #subtractPairs(shape: WorkflowShape): void {
+    const tools = shape.tools.slice(0, PAIR_TOOLS);
     for (const [from, to] of shape.edges) {
+      if (!(tools.includes(from) && tools.includes(to))) continue;
       const p = this.pair(from, to);
       if (p !== undefined) p.linked -= 1;
     }
-    for (const a of shape.tools) {
+    for (const a of tools) {
       const row = this.#pairRow(a);
       if (row === undefined) continue;
-      for (const b of shape.tools) {
+      for (const b of tools) {
         const p = a === b ? undefined : row.get(b);
         if (p === undefined) continue;
         p.both -= 1;
