@@ -34,6 +34,9 @@
  *     12  H bytes  header: UTF-8 JSON, space-padded so that 12 + H is a multiple of 4
  *         count × dimension int8   vectors, row i is word i
  *         vocabBytes               the words, UTF-8, joined by "\n"
+ *         (optional, header `index`) zero bytes to a multiple of 4, then int32 word starts (count + 1, from the
+ *         vocabulary's start) and int32 hash slots (`index.slots`): `node scripts/index-word-vectors.mjs` adds them
+ *         after a build (issue 20), so a process reads the index instead of building it
  */
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../../test/helpers.js';
-import { loadWordTable, parseWordTable } from './word-table.js';
+import { defaultWordTablePath, loadWordTable, parseWordTable, withStoredIndex } from './word-table.js';
 import { sentenceEmbedding, wordVectorProvider } from './word-vectors.js';
 
 /** A table file in the layout of scripts/build-word-vectors.mjs, from int8 rows. */
@@ -70,6 +70,49 @@ describe('parseWordTable', () => {
     ],
   ])('refuses %s with PROVIDER_UNAVAILABLE', (_, bytes) => {
     expect(codeOf(() => parseWordTable(bytes, 'bad.bin'))).toBe('PROVIDER_UNAVAILABLE');
+  });
+});
+
+describe('the hash index stored in the file (issue 20)', () => {
+  const probes = [...words, 'hotel', 'cafés', 'a much longer word than any in the table', '', 'th', 'webs', 'fil'];
+  const answers = (table: ReturnType<typeof parseWordTable>) =>
+    probes.map((w) => table.row(w)).concat(words.map((_, row) => table.word(row)) as never[]);
+
+  it('answers as the index built at load, with the same vectors, and is read instead of built', () => {
+    const plain = tableBytes(words, rows);
+    const indexed = withStoredIndex(plain, 'tiny.bin');
+    const built = parseWordTable(plain, 'tiny.bin');
+    const read = parseWordTable(indexed, 'tiny.bin');
+    expect(read.header.index).toBeDefined();
+    expect(answers(read)).toEqual(answers(built));
+    expect(Array.from(read.vectors)).toEqual(Array.from(built.vectors));
+    // Indexing an indexed table gives the same bytes; at an odd offset (no aligned view) the same answers.
+    expect(withStoredIndex(indexed, 'tiny.bin').equals(indexed)).toBe(true);
+    const odd = Buffer.concat([Buffer.alloc(1), indexed]).subarray(1);
+    expect(answers(parseWordTable(odd, 'tiny.bin'))).toEqual(answers(built));
+  });
+
+  it('builds the index when the stored one is cut short; a damaged one misses words, never names a wrong row', () => {
+    const indexed = withStoredIndex(tableBytes(words, rows), 'tiny.bin');
+    const truncated = indexed.subarray(0, indexed.length - 4);
+    expect(answers(parseWordTable(truncated, 'tiny.bin'))).toEqual(answers(parseWordTable(indexed, 'tiny.bin')));
+    const slots = (parseWordTable(indexed, 'tiny.bin').header.index as { slots: number }).slots;
+    // No empty slot left (every probe would go round), rows out of range, and every slot naming row 0.
+    for (const fill of [0x7f, 0x00]) {
+      const damaged = Buffer.from(indexed);
+      damaged.fill(fill, damaged.length - 4 * slots);
+      const table = parseWordTable(damaged, 'tiny.bin');
+      for (const probe of probes) {
+        const row = table.row(probe);
+        expect(row === undefined || table.word(row) === probe).toBe(true);
+      }
+    }
+  });
+
+  it('the shipped table holds its index, and it finds each of its words at its row', () => {
+    const table = loadWordTable(defaultWordTablePath());
+    expect(table.header.index).toBeDefined();
+    for (let row = 0; row < table.count; row += 997) expect(table.row(table.word(row))).toBe(row);
   });
 });
 

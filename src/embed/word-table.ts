@@ -3,8 +3,8 @@
  * Reads `data/word-vectors.bin` (layout documented by scripts/build-word-vectors.mjs): a JSON header,
  * `count × dimension` int8 components with one scale, and the vocabulary as UTF-8 lines, by descending
  * corpus frequency (row + 1 = frequency rank). One file read, a zero-copy Int8Array view and an
- * open-addressing hash index (FNV-1a, linear probing) built without a string per word; done lazily and
- * cached per process and path.
+ * open-addressing hash index (FNV-1a, linear probing): read from the file where it holds one (header `index`,
+ * written by {@link withStoredIndex}), else built without a string per word; lazily, cached per process and path.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -33,6 +33,8 @@ export const WordTableHeaderSchema = z
       .passthrough(),
     /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
     commonDirection: z.object({ sifA: z.number().positive(), vector: z.array(z.number()) }).optional(),
+    /** The hash index stored after the vocabulary: `count + 1` word starts, then `slots` rows (int32, -1 empty). */
+    index: z.object({ slots: z.number().int().positive(), maxBytes: z.number().int().nonnegative() }).optional(),
   })
   .passthrough();
 export type WordTableHeader = z.infer<typeof WordTableHeaderSchema>;
@@ -56,13 +58,16 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const NEWLINE = 0x0a;
 
+interface WordIndex {
+  /** Where each word starts, from the vocabulary's start; `offsets[count]` is its length + 1. */
+  offsets: Int32Array;
+  /** Open addressing (a power of two): a word's row at its FNV-1a hash or past it, -1 where empty. */
+  slots: Int32Array;
+  maxBytes: number;
+}
+
 /** Hash index over the newline-separated words in `bytes[start, end)`. */
-function indexWords(
-  bytes: Buffer,
-  start: number,
-  end: number,
-  count: number,
-): { offsets: Int32Array; slots: Int32Array; maxBytes: number } | undefined {
+function indexWords(bytes: Buffer, start: number, end: number, count: number): WordIndex | undefined {
   let size = 1;
   while (size < count * 2) size *= 2;
   const mask = size - 1;
@@ -79,7 +84,7 @@ function indexWords(
       continue;
     }
     if (word >= count) return undefined;
-    offsets[word] = wordStart;
+    offsets[word] = wordStart - start;
     maxBytes = Math.max(maxBytes, p - wordStart);
     let slot = hash & mask;
     while (slots[slot] !== -1) slot = (slot + 1) & mask;
@@ -89,8 +94,33 @@ function indexWords(
     hash = FNV_OFFSET;
   }
   if (word !== count) return undefined;
-  offsets[count] = end + 1;
+  offsets[count] = end + 1 - start;
   return { offsets, slots, maxBytes };
+}
+
+/** `count` int32 at `at` of `bytes`, without a copy where aligned. */
+function int32s(bytes: Buffer, at: number, count: number): Int32Array {
+  if ((bytes.byteOffset + at) % 4 === 0) return new Int32Array(bytes.buffer, bytes.byteOffset + at, count);
+  return new Int32Array(Uint8Array.from(bytes.subarray(at, at + 4 * count)).buffer);
+}
+
+/** Where the stored index starts: the vocabulary's end, rounded up to 4 bytes. */
+const indexStart = (vocabEnd: number): number => Math.ceil(vocabEnd / 4) * 4;
+
+/** The index the file holds after its vocabulary, checked for shape (every row once, room left), or undefined. */
+function storedIndex(bytes: Buffer, header: WordTableHeader, vocabEnd: number): WordIndex | undefined {
+  const stored = header.index;
+  // The int32 arrays are little-endian, read as the machine's own.
+  if (stored === undefined || new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return undefined;
+  const { count } = header;
+  const at = indexStart(vocabEnd);
+  if (stored.slots <= count || (stored.slots & (stored.slots - 1)) !== 0) return undefined;
+  if (at + 4 * (count + 1 + stored.slots) !== bytes.length) return undefined;
+  const offsets = int32s(bytes, at, count + 1);
+  const slots = int32s(bytes, at + 4 * (count + 1), stored.slots);
+  // Not read through: a damaged slot only misses its word (its row's bytes are compared), and a probe ends.
+  if (offsets[0] !== 0 || offsets[count] !== header.vocabBytes + 1) return undefined;
+  return { offsets, slots, maxBytes: stored.maxBytes };
 }
 
 /** Where the shipped table is, from `src/embed` (tests) or `dist/src/embed` (the built package). */
@@ -122,13 +152,17 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
   }
   const vectorStart = PREFIX_BYTES + headerBytes;
   const vocabStart = vectorStart + header.count * header.dimension;
-  if (vocabStart + header.vocabBytes !== bytes.length) {
+  const vocabEnd = vocabStart + header.vocabBytes;
+  if (header.index === undefined ? vocabEnd !== bytes.length : vocabEnd > bytes.length) {
     throw bad(
-      `expected ${vocabStart + header.vocabBytes} bytes for ${header.count} words of dimension ${header.dimension}, ` +
-        `got ${bytes.length}`,
+      `expected ${vocabEnd} bytes for ${header.count} words of dimension ${header.dimension}` +
+        `${header.index === undefined ? '' : ' and an index'}, got ${bytes.length}`,
     );
   }
-  const index = indexWords(bytes, vocabStart, vocabStart + header.vocabBytes, header.count);
+  const index =
+    header.index === undefined
+      ? indexWords(bytes, vocabStart, vocabEnd, header.count)
+      : (storedIndex(bytes, header, vocabEnd) ?? indexWords(bytes, vocabStart, vocabEnd, header.count));
   if (index === undefined) throw bad(`the vocabulary does not hold ${header.count} words`);
   if (header.commonDirection !== undefined && header.commonDirection.vector.length !== header.dimension) {
     throw bad(`the common direction has ${header.commonDirection.vector.length} components, not ${header.dimension}`);
@@ -150,15 +184,16 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
       if (read !== word.length || written > maxBytes) return undefined;
       let hash = FNV_OFFSET;
       for (let k = 0; k < written; k += 1) hash = Math.imul(hash ^ (scratch[k] as number), FNV_PRIME);
-      for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      for (let slot = hash & mask, probes = 0; probes <= mask; slot = (slot + 1) & mask, probes += 1) {
         const row = slots[slot] as number;
         if (row === -1) return undefined;
-        const at = offsets[row] as number;
-        if ((offsets[row + 1] as number) - 1 - at !== written) continue;
+        const at = vocabStart + (offsets[row] as number);
+        if ((offsets[row + 1] as number) - (offsets[row] as number) - 1 !== written) continue;
         let same = true;
         for (let k = 0; k < written && same; k += 1) same = bytes[at + k] === scratch[k];
         if (same) return row;
       }
+      return undefined;
     },
     word(row: number): string {
       if (!Number.isInteger(row) || row < 0 || row >= header.count) {
@@ -166,9 +201,47 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
           details: { row },
         });
       }
-      return bytes.toString('utf8', offsets[row] as number, (offsets[row + 1] as number) - 1);
+      return bytes.toString(
+        'utf8',
+        vocabStart + (offsets[row] as number),
+        vocabStart + (offsets[row + 1] as number) - 1,
+      );
     },
   };
+}
+
+/**
+ * A table file's bytes with its hash index stored after the vocabulary (header `index`), so a process reads it
+ * instead of building it (scripts/index-word-vectors.mjs); the vectors and the vocabulary are the same bytes.
+ * @throws CredenceError PROVIDER_UNAVAILABLE when the bytes are not a valid table.
+ */
+export function withStoredIndex(bytes: Buffer, path: string): Buffer {
+  const table = parseWordTable(bytes, path);
+  const { header } = table;
+  const headerBytes = bytes.readUInt32LE(8);
+  const start = PREFIX_BYTES + headerBytes + header.count * header.dimension;
+  const body = bytes.subarray(PREFIX_BYTES + headerBytes, start);
+  const vocab = bytes.subarray(start, start + header.vocabBytes);
+  const index = indexWords(bytes, start, start + header.vocabBytes, header.count) as WordIndex;
+  const { index: _old, ...rest } = header;
+  let json = Buffer.from(JSON.stringify({ ...rest, index: { slots: index.slots.length, maxBytes: index.maxBytes } }));
+  json = Buffer.concat([
+    json,
+    Buffer.alloc(Math.ceil((PREFIX_BYTES + json.length) / 4) * 4 - PREFIX_BYTES - json.length, 0x20),
+  ]);
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(json.length, 8);
+  const vocabEnd = PREFIX_BYTES + json.length + body.length + vocab.length;
+  return Buffer.concat([
+    prefix,
+    json,
+    body,
+    vocab,
+    Buffer.alloc(indexStart(vocabEnd) - vocabEnd),
+    Buffer.from(index.offsets.buffer, index.offsets.byteOffset, index.offsets.byteLength),
+    Buffer.from(index.slots.buffer, index.slots.byteOffset, index.slots.byteLength),
+  ]);
 }
 
 const cache = new Map<string, WordTable>();
