@@ -5,7 +5,7 @@
  * patched since the stored one. A store without the table, a read-only store or a blob of another version is the
  * same as none: the snapshot is then built from every edge as before.
  */
-import type { GraphSnapshotStore } from '../../store/types.js';
+import type { GraphSnapshotStore, RevisionStore } from '../../store/types.js';
 import type { GraphSnapshot, GraphStats } from './graph-snapshot.js';
 import { decodeSnapshot, decodeSnapshotStats, encodeSnapshot } from './snapshot-codec.js';
 
@@ -29,8 +29,10 @@ export async function readPersistedSnapshot(
 }
 
 /**
- * The statistics `status` shows, from the stored snapshot's prefix alone, when it reflects `revision` (nothing written
- * since) and no edge's confidence moved by `now`; undefined otherwise (the snapshot is then built or patched).
+ * The statistics `status` shows, from the stored snapshot's prefix alone, when no edge's confidence moved by `now` and
+ * the graph is as it was at the stored revision: `revision` is that one, or nothing written since moved a tool (which
+ * every recorded call does) and the scope holds as many edges (a declared one adds one), as a patch would find it;
+ * undefined otherwise (the snapshot is then built or patched).
  */
 export async function readPersistedStats(
   store: object,
@@ -43,7 +45,14 @@ export async function readPersistedStats(
   if (read === undefined) return undefined;
   try {
     const stored = await read.call(store, scope);
-    return stored?.revision === revision ? decodeSnapshotStats(stored.data, now, top) : undefined;
+    if (stored === undefined || stored.revision > revision) return undefined;
+    const stats = decodeSnapshotStats(stored.data, now, top);
+    if (stats === undefined || stored.revision === revision) return stats;
+    const log = store as Partial<Pick<RevisionStore, 'changedSince' | 'countEdges'>>;
+    if (log.changedSince === undefined || log.countEdges === undefined) return undefined;
+    const since = await log.changedSince.call(store, scope, 'tool', stored.revision);
+    if (since.changed.length > 0 || since.removed.length > 0) return undefined;
+    return (await log.countEdges.call(store, scope)) === stats.edges ? stats : undefined;
   } catch {
     return undefined;
   }

@@ -34,10 +34,10 @@ describe('the statistics kept in front of a stored graph snapshot (issue 20)', (
       const store = openSqliteStore({ path });
       if (!kept) Object.assign(store, { readGraphSnapshot: undefined, writeGraphSnapshot: undefined });
       let patched = 0;
-      const changedSince = store.changedSince.bind(store);
-      store.changedSince = (...args: Parameters<typeof changedSince>) => {
+      const getToolsByIds = store.getToolsByIds.bind(store);
+      store.getToolsByIds = (...args: Parameters<typeof getToolsByIds>) => {
         patched += 1;
-        return changedSince(...args);
+        return getToolsByIds(...args);
       };
       const engine = await openCredence({ store, now: at, scope: 's', cwd: dir });
       try {
@@ -57,6 +57,33 @@ describe('the statistics kept in front of a stored graph snapshot (issue 20)', (
     // At the instant it was built, and an hour on (no edge crosses a day), the prefix alone answers.
     expect(fromPrefix).toBeGreaterThanOrEqual(2);
     expect(built.edges.length).toBeGreaterThanOrEqual(5);
+
+    // Written since: a memory leaves the graph as it was (the prefix answers), a recorded run moves it (patched).
+    const again = async (write: (c: Awaited<ReturnType<typeof openCredence>>) => Promise<unknown>) => {
+      const c = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
+      await write(c);
+      await c.close();
+      const kept = await statusAt(T0, true);
+      expect(kept.graph).toEqual((await statusAt(T0, false)).graph);
+      return kept.patched;
+    };
+    expect(await again((c) => c.remember([{ title: 'a note', text: 'nothing about tools' }]))).toBe(0);
+    // An edge written with no tool moved (as another writer could): the scope's edge count tells.
+    const direct = openSqliteStore({ path });
+    const at = T0 - 3_600_000;
+    const edge = { from: 'e_log', to: 'b_parse', type: 'sequence' as const, source: 'observed' as const };
+    await direct.insertEdge('s', { ...edge, count: 3, successes: 3, failures: 0, firstSeen: at, lastSeen: at });
+    await direct.close();
+    const afterEdge = await statusAt(T0, true);
+    expect(afterEdge.patched).toBeGreaterThan(0);
+    expect(afterEdge.graph).toEqual((await statusAt(T0, false)).graph);
+    const calls = [
+      { tool: 'e_log', status: 'success' as const },
+      { tool: 'a_fetch', status: 'success' as const, consumes: [0] },
+    ];
+    const startedAt = new Date(T0 - 3_600_000).toISOString();
+    expect(await again((c) => c.recordExecution({ intent: 'another run', startedAt, calls }))).toBeGreaterThan(0);
+    expect(await again((c) => c.declareEdge({ from: 'e_log', to: 'c_store', type: 'dependency' }))).toBeGreaterThan(0);
   });
 
   it('a prefix answers within its window only, and the top it holds at most', async () => {
