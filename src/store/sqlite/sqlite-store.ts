@@ -432,8 +432,7 @@ export class SqliteStore implements Store {
     // A statement for each filter given: with `(@to IS NULL OR to_tool = @to)` SQLite reads the whole scope by its
     // primary key, where `to_tool = @to` reads edges_to (issue 20: a patched graph snapshot reads by tool).
     const { from, to } = filter;
-    const where =
-      (from === undefined ? '' : ' AND from_tool = @from') + (to === undefined ? '' : ' AND to_tool = @to');
+    const where = (from === undefined ? '' : ' AND from_tool = @from') + (to === undefined ? '' : ' AND to_tool = @to');
     const rows = this.#stmt(`SELECT * FROM edges WHERE scope = @scope${where} ORDER BY from_tool, to_tool, type`).all({
       scope,
       ...(from === undefined ? {} : { from }),
