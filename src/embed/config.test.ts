@@ -118,6 +118,18 @@ describe('resolveEmbeddingConfig', () => {
       'embeddings.folder',
     );
     expect(fieldOf(() => resolveEmbeddingConfig({}, 'embeddings: ollama'))).toBe('config file');
+    expect(fieldOf(() => resolveEmbeddingConfig({}, ['embeddings']))).toBe('config file');
+    expect(fieldOf(() => resolveEmbeddingConfig({}, 0))).toBe('config file');
+    expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: null }))).toBe('embeddings');
+  });
+
+  it('takes a config file without an embeddings section as the default, other keys and all', () => {
+    expect(resolveEmbeddingConfig({}, { scope: 'x', hooks: { stop: false } })).toEqual({ provider: 'word-vectors' });
+    expect(resolveEmbeddingConfig({}, { embeddings: undefined })).toEqual({ provider: 'word-vectors' });
+    expect(resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m' }, { other: 1 })).toEqual({
+      provider: 'ollama',
+      model: 'm',
+    });
   });
 
   it('never prints an API key in a configuration error', () => {

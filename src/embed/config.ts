@@ -7,8 +7,9 @@
  * names another provider than the file's `embeddings` section, nothing of that section is used.
  * `embeddingKey(provider)` = `provider:model:dimension`, stored beside each vector: a change of any re-embeds.
  */
-import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
+import { parseEmbeddingConfigFile } from './config-schema.js';
+import { invalidField as invalid, isHttpUrl } from './errors.js';
 import { ollamaProvider } from './ollama.js';
 import { openAiProvider } from './openai.js';
 import { transformersProvider } from './transformers.js';
@@ -19,73 +20,6 @@ import {
   type EmbeddingProviderName,
 } from './types.js';
 import { wordVectorProvider } from './word-vectors.js';
-
-const ProviderNameSchema = z.enum(EMBEDDING_PROVIDERS as [EmbeddingProviderName, ...EmbeddingProviderName[]]);
-const HttpUrlSchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const { protocol } = new URL(value);
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
-
-/** The `embeddings` section of a config file. */
-export const EmbeddingConfigSchema = z
-  .object({
-    provider: ProviderNameSchema,
-    model: z.string().trim().min(1, 'must be a non-empty model name').optional(),
-    url: HttpUrlSchema.optional(),
-    apiKey: z.string().min(1, 'must be a non-empty key').optional(),
-    folder: z.string().trim().min(1, 'must be a non-empty folder').optional(),
-  })
-  .strict();
-
-/** A config file, of which only `embeddings` is read here. */
-export const EmbeddingConfigFileSchema = z.object({ embeddings: EmbeddingConfigSchema.optional() }).passthrough();
-
-function invalid(field: string, message: string, value: unknown): CredenceError {
-  return new CredenceError(
-    'INVALID_INPUT',
-    `${field} ${message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
-    { details: { [field]: value } },
-  );
-}
-
-/** The first issue of a failed parse as `INVALID_INPUT` naming the field (`embeddings.url`, …). */
-function fileIssue(error: z.ZodError, file: unknown): CredenceError {
-  const issue = error.issues[0];
-  const path = issue?.path ?? [];
-  let value: unknown = file;
-  for (const key of path)
-    value =
-      value !== null && typeof value === 'object'
-        ? (value as Record<PropertyKey, unknown>)[key as PropertyKey]
-        : undefined;
-  const field = path.length === 0 ? 'config file' : path.join('.');
-  let message = issue?.message ?? 'is invalid';
-  if (issue?.code === 'invalid_value' && path.at(-1) === 'provider')
-    message = `must be one of ${EMBEDDING_PROVIDERS.join(', ')}`;
-  else if (issue?.code === 'unrecognized_keys')
-    message =
-      `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')} ` +
-      `(valid: ${Object.keys(EmbeddingConfigSchema.shape).join(', ')})`;
-  else if (issue?.code === 'invalid_type')
-    message = `must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`;
-  return invalid(field, message, maskKey(field, value));
-}
-
-/** `value` with any API key replaced by `***`, so that a config error never prints a key. */
-function maskKey(field: string, value: unknown): unknown {
-  if (field.endsWith('apiKey')) return value === undefined ? undefined : '***';
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskKey(k, v)]));
-  }
-  return value;
-}
 
 /** `CREDENCE_EMBEDDINGS` as provider + model or folder. */
 function parseProviderSpec(spec: string): Pick<EmbeddingConfig, 'provider' | 'model' | 'folder'> {
@@ -112,9 +46,10 @@ function parseProviderSpec(spec: string): Pick<EmbeddingConfig, 'provider' | 'mo
 export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): EmbeddingConfig {
   let fromFile: EmbeddingConfig | undefined;
   if (file !== undefined && file !== null) {
-    const parsed = EmbeddingConfigFileSchema.safeParse(file);
-    if (!parsed.success) throw fileIssue(parsed.error, file);
-    fromFile = parsed.data.embeddings;
+    // A file without `embeddings` (most) is taken as it is: zod, which checks the section, is not loaded.
+    const plain = typeof file === 'object' && !Array.isArray(file);
+    const section = plain ? (file as Record<string, unknown>).embeddings : file;
+    if (section !== undefined) fromFile = parseEmbeddingConfigFile(file);
   }
   const spec = env.CREDENCE_EMBEDDINGS?.trim();
   let config: EmbeddingConfig;
@@ -128,7 +63,7 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
 
   const url = env.CREDENCE_EMBEDDINGS_URL?.trim();
   if (url !== undefined && url.length > 0) {
-    if (!HttpUrlSchema.safeParse(url).success) throw invalid('CREDENCE_EMBEDDINGS_URL', 'must be an http(s) URL', url);
+    if (!isHttpUrl(url)) throw invalid('CREDENCE_EMBEDDINGS_URL', 'must be an http(s) URL', url);
     config.url = url;
   }
   const key = env.CREDENCE_EMBEDDINGS_KEY;

@@ -26,3 +26,22 @@ export function describeError(error: unknown): string {
   }
   return String(error);
 }
+
+/** `INVALID_INPUT` naming a variable or config field and the value found. */
+export function invalidField(field: string, message: string, value: unknown): CredenceError {
+  return new CredenceError(
+    'INVALID_INPUT',
+    `${field} ${message}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+    { details: { [field]: value } },
+  );
+}
+
+/** Whether `value` (trimmed) is an http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value.trim());
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -6,9 +6,8 @@
 export type { EmbeddingConfig, EmbeddingProvider, EmbeddingProviderName } from './types.js';
 export { EMBEDDING_PROVIDERS } from './types.js';
 export { cosine, decodeVector, encodeVector, l2Normalize } from './vector.js';
+export { EmbeddingConfigFileSchema, EmbeddingConfigSchema } from './config-schema.js';
 export {
-  EmbeddingConfigFileSchema,
-  EmbeddingConfigSchema,
   createEmbeddingProvider,
   embeddingKey,
   resolveEmbeddingConfig,

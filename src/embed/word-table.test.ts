@@ -71,6 +71,38 @@ describe('parseWordTable', () => {
   ])('refuses %s with PROVIDER_UNAVAILABLE', (_, bytes) => {
     expect(codeOf(() => parseWordTable(bytes, 'bad.bin'))).toBe('PROVIDER_UNAVAILABLE');
   });
+
+  it.each([
+    ['format 2', { format: 2 }, 'format'],
+    ['an empty model', { model: '' }, 'model'],
+    ['a count that is not an integer', { count: 5.5 }, 'count'],
+    ['a negative dimension', { dimension: -3 }, 'dimension'],
+    ['a scale of zero', { scale: 0 }, 'scale'],
+    ['no quantisation', { quantisation: undefined }, 'quantisation'],
+    ['a cosine error without its p99', { quantisation: { scheme: 's', cosineError: { mean: 0, max: 0 } } }, 'p99'],
+    ['a common direction with a string in it', { commonDirection: { sifA: 0.001, vector: [1, '0', 0] } }, 'vector'],
+    ['an index of zero slots', { index: { slots: 0, maxBytes: 6 } }, 'index.slots'],
+    ['a header that is an array', null, 'header'],
+  ])('refuses a header with %s, naming the field', (_, extra, field) => {
+    const bytes =
+      extra === null
+        ? Buffer.concat([Buffer.from('CRDWVEC1'), Buffer.from([4, 0, 0, 0]), Buffer.from('[1] ')])
+        : tableBytes(words, rows, extra);
+    let message = '';
+    try {
+      parseWordTable(bytes, 'bad.bin');
+    } catch (error) {
+      message = (error as Error).message;
+      expect(codeOf(() => parseWordTable(bytes, 'bad.bin'))).toBe('PROVIDER_UNAVAILABLE');
+    }
+    expect(message).toContain('unreadable header');
+    expect(message).toContain(field);
+  });
+
+  it('keeps the header fields it does not read', () => {
+    const table = parseWordTable(tableBytes(words, rows, { builtBy: 'a test' }), 'tiny.bin');
+    expect(table.header.builtBy).toBe('a test');
+  });
 });
 
 describe('the hash index stored in the file (issue 20)', () => {

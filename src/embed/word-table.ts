@@ -9,35 +9,109 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { describeError, providerUnavailable } from './errors.js';
 
 const MAGIC = 'CRDWVEC1';
 const PREFIX_BYTES = 12;
 
-export const WordTableHeaderSchema = z
-  .object({
-    format: z.literal(1),
-    model: z.string().min(1),
-    count: z.number().int().positive(),
-    dimension: z.number().int().positive(),
-    scale: z.number().positive(),
-    sourceWords: z.number().int().positive(),
-    vocabBytes: z.number().int().nonnegative(),
-    quantisation: z
-      .object({
-        scheme: z.string(),
-        cosineError: z.object({ mean: z.number(), p99: z.number(), max: z.number() }),
-      })
-      .passthrough(),
-    /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
-    commonDirection: z.object({ sifA: z.number().positive(), vector: z.array(z.number()) }).optional(),
-    /** The hash index stored after the vocabulary: `count + 1` word starts, then `slots` rows (int32, -1 empty). */
-    index: z.object({ slots: z.number().int().positive(), maxBytes: z.number().int().nonnegative() }).optional(),
-  })
-  .passthrough();
-export type WordTableHeader = z.infer<typeof WordTableHeaderSchema>;
+/** A table's JSON header (other fields are kept as they are). */
+export interface WordTableHeader {
+  readonly format: 1;
+  readonly model: string;
+  readonly count: number;
+  readonly dimension: number;
+  readonly scale: number;
+  readonly sourceWords: number;
+  readonly vocabBytes: number;
+  readonly quantisation: {
+    readonly scheme: string;
+    readonly cosineError: { readonly mean: number; readonly p99: number; readonly max: number };
+    readonly [key: string]: unknown;
+  };
+  /** The unit common direction for SIF smoothing `sifA`, precomputed by the build script. */
+  readonly commonDirection?: { readonly sifA: number; readonly vector: readonly number[] };
+  /** The hash index stored after the vocabulary: `count + 1` word starts, then `slots` rows (int32, -1 empty). */
+  readonly index?: { readonly slots: number; readonly maxBytes: number };
+  readonly [key: string]: unknown;
+}
+
+type Check = (value: unknown) => boolean;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const isPositive: Check = (v) => isNumber(v) && (v as number) > 0;
+const isCount: Check = (v) => Number.isSafeInteger(v) && (v as number) > 0;
+const isSize: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** The first field of `value` that fails its check, as `path: expected`, or undefined when all pass. */
+function firstIssue(value: unknown, fields: Record<string, [Check, string, boolean?]>, at = ''): string | undefined {
+  if (!isObject(value)) return `${at || 'header'}: expected an object`;
+  for (const [key, [check, expected, optional]] of Object.entries(fields)) {
+    if (optional === true && value[key] === undefined) continue;
+    if (!check(value[key])) return `${at}${key}: expected ${expected}`;
+  }
+  return undefined;
+}
+
+/**
+ * `value` as a table header (format 1; the fields this reader uses, of the right kind).
+ * @throws Error naming the first field that is missing or of the wrong kind.
+ */
+export function checkWordTableHeader(value: unknown): WordTableHeader {
+  const issue =
+    firstIssue(value, {
+      format: [(v) => v === 1, '1'],
+      model: [(v) => typeof v === 'string' && v.length > 0, 'a non-empty string'],
+      count: [isCount, 'a positive integer'],
+      dimension: [isCount, 'a positive integer'],
+      scale: [isPositive, 'a positive number'],
+      sourceWords: [isCount, 'a positive integer'],
+      vocabBytes: [isSize, 'a non-negative integer'],
+      quantisation: [isObject, 'an object'],
+      commonDirection: [isObject, 'an object', true],
+      index: [isObject, 'an object', true],
+    }) ??
+    firstIssue(
+      (value as Record<string, unknown>).quantisation,
+      {
+        scheme: [(v) => typeof v === 'string', 'a string'],
+        cosineError: [isObject, 'an object'],
+      },
+      'quantisation.',
+    ) ??
+    firstIssue(
+      ((value as Record<string, unknown>).quantisation as Record<string, unknown>).cosineError,
+      {
+        mean: [isNumber, 'a number'],
+        p99: [isNumber, 'a number'],
+        max: [isNumber, 'a number'],
+      },
+      'quantisation.cosineError.',
+    );
+  if (issue !== undefined) throw new Error(issue);
+  const { commonDirection, index } = value as Record<string, unknown>;
+  const optional =
+    (commonDirection === undefined
+      ? undefined
+      : firstIssue(
+          commonDirection,
+          {
+            sifA: [isPositive, 'a positive number'],
+            vector: [(v) => Array.isArray(v) && v.every(isNumber), 'an array of numbers'],
+          },
+          'commonDirection.',
+        )) ??
+    (index === undefined
+      ? undefined
+      : firstIssue(
+          index,
+          { slots: [isCount, 'a positive integer'], maxBytes: [isSize, 'a non-negative integer'] },
+          'index.',
+        ));
+  if (optional !== undefined) throw new Error(optional);
+  return value as WordTableHeader;
+}
 
 export interface WordTable {
   readonly path: string;
@@ -146,7 +220,7 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
   if (PREFIX_BYTES + headerBytes > bytes.length) throw bad('truncated header');
   let header: WordTableHeader;
   try {
-    header = WordTableHeaderSchema.parse(JSON.parse(bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerBytes)));
+    header = checkWordTableHeader(JSON.parse(bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerBytes)));
   } catch (error) {
     throw bad(`unreadable header (${describeError(error)})`, error);
   }
