@@ -3,7 +3,7 @@
 // when a command first uses it: dist/cli-engine.cjs (the engine, the SQLite store, the hooks' learning),
 // dist/cli-schemas.cjs (zod and every module that builds a schema with it), dist/cli-serve.cjs (the MCP
 // server, the gateway, the dashboard) and dist/cli-team.cjs (the PostgreSQL store). `--help` parses
-// the entry alone, `status` the entry and the engine, without zod.
+// the entry alone, `status` and `recall` (the word-vector default) the entry and the engine, without zod.
 //
 // A module listed as a root of one bundle is that bundle's everywhere: another bundle importing it
 // gets a stub whose exports are getters that load the owner's bundle (once a process, through
