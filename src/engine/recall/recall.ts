@@ -202,15 +202,17 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
           await ctx.store.getExecutionsByIds(
             ctx.scope,
             executionHits.map((h) => h.id),
+            { calls: false },
           )
         ).map(executionItem),
       ].map((i) => [i.key, i]),
     );
-  // BM25 alone does not read the embeddings for ranking: only its hits get a similarity (for labels).
+  // BM25 alone does not read the embeddings for ranking (its weight makes similarity count for 0 in every
+  // score): only the results returned get a similarity, for their labels, once ranked.
   const similar =
-    index === undefined
+    index === undefined || w === 1
       ? { of: (_: string) => 0, top: [] as string[] }
-      : w >= 1
+      : w > 1
         ? await (async () => {
             const sims = await index.vectors.similarity(queryVector, bm25.keys());
             return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
@@ -218,7 +220,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const candidates = [...new Set([...bm25.keys(), ...similar.top])];
-  const items: ReadonlyMap<string, Recallable> =
+  // Runs are read without their calls to be ranked (id, intent, confidence, time); the calls of those returned
+  // are read after, for their text (the share of the query's words).
+  const items: Map<string, Recallable> =
     index === undefined
       ? await hitItems()
       : (index.items ??
@@ -254,13 +258,28 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     // embedding is not a result (it filled the context block with unrelated "medium" memories).
     .filter((c) => c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor)
     .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
-  // Labels are given over the whole ranked pool, so the margin is to the next candidate, whatever the limit.
-  const shares = ranked.map((s) => termShare(queryWords, s.item));
+  const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
+  if (index?.items === undefined) {
+    const runs = scored.filter((s) => s.item.kind === 'execution').map((s) => s.item.id);
+    const withCalls = new Map(
+      (await ctx.store.getExecutionsByIds(ctx.scope, runs)).map((e) => [e.id, executionItem(e)] as const),
+    );
+    for (const s of scored) if (s.item.kind === 'execution') s.item = withCalls.get(s.item.id) ?? s.item;
+  }
+  if (index !== undefined && w === 1) {
+    const sims = await index.vectors.similarity(
+      queryVector,
+      scored.map((s) => s.item.key),
+    );
+    for (const s of scored) s.similarity = Math.max(0, sims.get(s.item.key) ?? 0);
+  }
+  // Labels are given over the whole ranked pool, so the margin is to the next candidate, whatever the limit; a
+  // result's label reads its own share of the query's words and similarity, and the scores after it.
+  const shares = scored.map((s) => termShare(queryWords, s.item));
   const labels = recallLabels(
     ranked.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
     request.labels,
   );
-  const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
   return scored.map((s, i) => {
     const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
     return {
@@ -315,7 +334,7 @@ async function candidateItems(
   const [moreMemories, moreObservations, executions] = await Promise.all([
     ctx.store.getMemoriesByIds(ctx.scope, wanted.memory),
     ctx.store.getObservationsByIds(ctx.scope, wanted.observation),
-    ctx.store.getExecutionsByIds(ctx.scope, wanted.execution),
+    ctx.store.getExecutionsByIds(ctx.scope, wanted.execution, { calls: false }),
   ]);
   const items = [
     ...[...memories.values(), ...moreMemories].map((m) => memoryItem(withLearnedText(root, m))),
