@@ -97,8 +97,10 @@ export function edgeEvidence(
   const ownLinks = new Set((leaveOut?.edges ?? []).map(([f, t]) => edgeKey(f, t)));
   const searchLinks = new Set(search.links.map((l) => edgeKey(l.from, l.to)));
   const graphConfidence = new Map<string, number>();
+  // Only links between two of the tools are read: the graph's other edges are passed over without a key.
+  const among = new Set(tools);
   for (const e of graph)
-    if (e.type !== 'alternative')
+    if (e.type !== 'alternative' && among.has(e.from) && among.has(e.to))
       graphConfidence.set(
         edgeKey(e.from, e.to),
         Math.max(graphConfidence.get(edgeKey(e.from, e.to)) ?? 0, e.confidence),

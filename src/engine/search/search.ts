@@ -560,7 +560,9 @@ function fuseWithMemory(
     })),
     [
       ...memoryEdges,
-      ...graphEdges.filter((e) => !(fromMemory.has(e.from) && fromMemory.has(e.to))),
+      ...edgesAmong(graphEdges, new Set(kept.map(([t]) => t))).filter(
+        (e) => !(fromMemory.has(e.from) && fromMemory.has(e.to)),
+      ),
       ...learnedEdges(kept.map(([t]) => t)),
       ...joins,
     ],
@@ -879,12 +881,21 @@ async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRe
   const learnedEdges = (tools: readonly string[]): DagEdgeInput[] =>
     request.useMemory === false ? [] : experienceEdges(experience, tools);
   const { candidates } = gathered;
+  const tools = new Set(candidates.map((c) => c.tool));
   const searchBuilt = buildDag(
     candidates,
-    [...index.confidentEdges, ...learnedEdges([...new Set(candidates.map((c) => c.tool))])],
+    [...edgesAmong(index.confidentEdges, tools), ...learnedEdges([...tools])],
     request.build,
   );
   return { gathered, searchBuilt, searchScored: seedScore(searchBuilt, index), learnedEdges };
+}
+
+/**
+ * The edges between two of `tools`, in their order: a DAG of those tools reads no other (buildDag ties a candidate
+ * to a kept one and orders the kept), so the graph's other confident edges are not copied and sorted per query.
+ */
+function edgesAmong(edges: readonly DagEdgeInput[], tools: ReadonlySet<string>): DagEdgeInput[] {
+  return edges.filter((e) => tools.has(e.from) && tools.has(e.to));
 }
 
 /** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
