@@ -133,8 +133,10 @@ export class ScopeIndexes {
   async refresh(indexes: readonly VectorIndex[]): Promise<void> {
     for (const index of indexes) index.asked();
     const revision = await this.#store.revision(this.#scope);
-    await Promise.all(indexes.filter((i) => i.revision !== revision).map((i) => i.refresh()));
-    await Promise.all(indexes.map((i) => i.settle()));
+    // One index after another: a store connection serves one at a time anyway, and a pool's connections
+    // interleaving three builds' statements gained nothing.
+    for (const index of indexes) if (index.revision !== revision) await index.refresh();
+    for (const index of indexes) await index.settle();
   }
 
   /** Recall's vectors: memories, observations and runs ranked as one, brought up to date before each use. */

@@ -134,7 +134,8 @@ describe('a PostgreSQL store on a server with pgvector', () => {
     const inMemory = matrixSource(toMatrix([...keys.keys()], new Map([...keys.keys()].map((key) => [key, same]))));
     for (const k of [1, 5, 20, 71])
       expect((await inStore.scan(same, k)).top).toEqual((await inMemory.scan(same, k)).top);
-    expect((await inStore.scan(same, 3)).top).toEqual(['execution:r69', 'execution:r68', 'execution:r67']);
+    // Ties go by key, whatever order the rows were listed in (issue 20: the kept matrices hold rows in no order).
+    expect((await inStore.scan(same, 3)).top).toEqual(['execution:r00', 'execution:r01', 'execution:r02']);
   });
 
   it('fills the top k with known keys when rows written since (unknown to the index) are nearer', async () => {
