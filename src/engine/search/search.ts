@@ -895,8 +895,24 @@ async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRe
  * to a kept one and orders the kept), so the graph's other confident edges are not copied and sorted per query.
  */
 function edgesAmong(edges: readonly DagEdgeInput[], tools: ReadonlySet<string>): DagEdgeInput[] {
-  return edges.filter((e) => tools.has(e.from) && tools.has(e.to));
+  let byFrom = edgesByFrom.get(edges);
+  if (byFrom === undefined) {
+    byFrom = new Map();
+    for (const [i, e] of edges.entries()) {
+      const list = byFrom.get(e.from);
+      if (list === undefined) byFrom.set(e.from, [i]);
+      else list.push(i);
+    }
+    edgesByFrom.set(edges, byFrom);
+  }
+  const found: number[] = [];
+  for (const tool of tools)
+    for (const i of byFrom.get(tool) ?? []) if (tools.has((edges[i] as DagEdgeInput).to)) found.push(i);
+  return found.sort((a, b) => a - b).map((i) => edges[i] as DagEdgeInput);
 }
+
+/** The places of a list of edges by their `from` tool, per list (a snapshot's confident edges, kept while it is). */
+const edgesByFrom = new WeakMap<readonly DagEdgeInput[], Map<string, number[]>>();
 
 /** Suggests a workflow DAG for an intent (SPEC §5); never nothing when a candidate exists. */
 export async function suggestDag(
