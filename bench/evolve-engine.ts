@@ -18,6 +18,17 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { generateHabitStream } from '../eval/habits/stream.js';
 import type { BenchRow } from './table.js';
 
+/** The habit stream's observations as `observe` takes them (this bench and the scale section's evolve). */
+export function habitObservations(stream: ReturnType<typeof generateHabitStream>) {
+  return stream.observations.map((o) => ({
+    timestamp: new Date(o.timestamp).toISOString(),
+    type: o.type,
+    observation: o.text,
+    confidence: o.confidence,
+    tags: [...o.tags],
+  }));
+}
+
 export async function benchEvolveEngine(): Promise<BenchRow[]> {
   const stream = generateHabitStream({ seed: 6 });
   const root = mkdtempSync(join(tmpdir(), 'credence-evolve-bench-'));
@@ -29,15 +40,7 @@ export async function benchEvolveEngine(): Promise<BenchRow[]> {
       now: stream.now,
       cwd: root,
     });
-    await credence.observe(
-      stream.observations.map((o) => ({
-        timestamp: new Date(o.timestamp).toISOString(),
-        type: o.type,
-        observation: o.text,
-        confidence: o.confidence,
-        tags: [...o.tags],
-      })),
-    );
+    await credence.observe(habitObservations(stream));
     let t = performance.now();
     let words = 0;
     for (const o of stream.observations) words += contentWords(o.text).length;
@@ -56,15 +59,7 @@ export async function benchEvolveEngine(): Promise<BenchRow[]> {
       now: stream.now,
       cwd: root,
     });
-    await user.observe(
-      stream.observations.map((o) => ({
-        timestamp: new Date(o.timestamp).toISOString(),
-        type: o.type,
-        observation: o.text,
-        confidence: o.confidence,
-        tags: [...o.tags],
-      })),
-    );
+    await user.observe(habitObservations(stream));
     t = performance.now();
     const pruned = await user.evolve({ sinceMs: options.sinceMs });
     const userMs = performance.now() - t;

@@ -48,6 +48,7 @@ import { RECALL_DEFAULTS } from '../src/engine/recall/recall.js';
 import { sqliteConnection } from '../src/store/sqlite/connection.js';
 import { LATEST_SCHEMA_VERSION } from '../src/store/sqlite/migrations.js';
 import { generateHabitStream } from '../eval/habits/stream.js';
+import { habitObservations } from './evolve-engine.js';
 import { mulberry32 } from './prng.js';
 import { loadData } from './recall.js';
 import { buildScaleStore, SCALE_DEFAULTS, SCALE_NOW, SCALE_SCOPE, SCALE_STORE_VERSION } from './scale-store.js';
@@ -617,91 +618,10 @@ async function benchGatewayCalls(): Promise<BenchRow[]> {
   return (await (session as () => Promise<BenchRow[]>)()).map((r) => ({ ...r, benchmark: `scale: ${r.benchmark}` }));
 }
 
-/** bench/dashboard's own measure at scale (every endpoint and the graph page drawn) when it has one, else ours. */
+/** bench/dashboard's own measure at scale: every endpoint and the graph page drawn. */
 async function benchDashboard(ws: Workspace): Promise<BenchRow[]> {
-  const dashboard: Record<string, unknown> = await import('./dashboard.js');
-  if (typeof dashboard.benchDashboardAtScale === 'function')
-    return (dashboard.benchDashboardAtScale as (o: { path: string }) => Promise<BenchRow[]>)({ path: ws.db });
-  return [
-    na('dashboard graph page drawn', 'bench/dashboard has no benchDashboardAtScale', '≤ 1 s'),
-    ...(await benchEndpoints(ws)),
-  ];
-}
-
-/** Every dashboard endpoint served in process: the first request (a fresh engine) and later ones. */
-async function benchEndpoints(ws: Workspace): Promise<BenchRow[]> {
-  const { createDashboard } = await import('../src/web/server.js');
-  const { serveHttp } = await import('../src/mcp/http.js');
-  const credence = await openCredence({ db: ws.db, scope: SCALE_SCOPE, now: SCALE_NOW, cwd: ws.project });
-  const dashboard = createDashboard({ credence });
-  const http = await serveHttp({
-    host: '127.0.0.1',
-    port: 0,
-    createSession: () => {
-      throw new Error('no MCP sessions in this bench');
-    },
-    fallback: dashboard.handle,
-    isPublic: dashboard.isPublic,
-  });
-  const base = http.url.replace(/\/mcp$/, '');
-  const get = async (path: string): Promise<{ ms: number; bytes: number; status: number }> => {
-    const t = performance.now();
-    const r = await fetch(`${base}${path}`);
-    const body = await r.arrayBuffer();
-    return { ms: performance.now() - t, bytes: body.byteLength, status: r.status };
-  };
-  try {
-    const topTool =
-      (await engineStore(credence).searchTools(SCALE_SCOPE, ftsOrQuery('get') ?? '""', { limit: 1 }))[0]?.id ??
-      'scale_tool';
-    const ask = encodeURIComponent(ws.queries[5] ?? 'search the weather');
-    const endpoints = [
-      '/api/scopes',
-      '/api/graph',
-      `/api/tool/${encodeURIComponent(topTool)}`,
-      '/api/confidence',
-      '/api/learning',
-      '/api/runs',
-      `/api/ask?q=${ask}`,
-    ];
-    const floor: number[] = [];
-    const rows: BenchRow[] = [];
-    for (const path of endpoints) {
-      const first = await get(path);
-      const later: number[] = [];
-      for (let i = 0; i < 4; i += 1) {
-        floor.push((await get('/api/nope')).ms);
-        later.push((await get(path)).ms);
-      }
-      const name = path.replace(/\?q=.*/, '?q=<query>').replace(/tool\/.*/, 'tool/<id>');
-      if (first.status !== 200) {
-        rows.push(na(`dashboard GET ${name} (${count(ws.size)} store)`, `HTTP ${first.status}`, '≤ 300 ms'));
-        continue;
-      }
-      const worst = Math.max(first.ms, median(later));
-      rows.push({
-        benchmark: `dashboard GET ${name} (${count(ws.size)} store), ${(first.bytes / 1024).toFixed(0)} KiB`,
-        measure: 'first / median of 4 later',
-        value: `${ms1(first.ms)} / ${ms1(median(later))}`,
-        reference: '',
-        ratio: '',
-        target: `≤ 300 ms: ${met(worst <= 300)}`,
-      });
-    }
-    const nope = median(floor);
-    return rows.map((r) =>
-      r.measure === 'n/a'
-        ? r
-        : {
-            ...r,
-            reference: `GET /api/nope (404) ${ms1(nope)}`,
-            ratio: `${(Number.parseFloat(r.value.split(' / ')[1] ?? '0') / Math.max(1e-9, nope)).toFixed(0)}× 404`,
-          },
-    );
-  } finally {
-    await http.close();
-    await credence.close();
-  }
+  const { benchDashboardAtScale } = await import('./dashboard.js');
+  return benchDashboardAtScale({ path: ws.db });
 }
 
 function benchHooks(ws: Workspace): BenchRow[] {
@@ -783,15 +703,7 @@ async function benchEvolve(ws: Workspace): Promise<BenchRow[]> {
   const stream = generateHabitStream({ seed: 6 });
   const template = join(ws.dir, 'evolve-template.db');
   const seeded = await openCredence({ db: template, scope: SCALE_SCOPE, now: stream.now, cwd: ws.project });
-  await seeded.observe(
-    stream.observations.map((o) => ({
-      timestamp: new Date(o.timestamp).toISOString(),
-      type: o.type,
-      observation: o.text,
-      confidence: o.confidence,
-      tags: [...o.tags],
-    })),
-  );
+  await seeded.observe(habitObservations(stream));
   await seeded.close();
   const bin = join(ws.pkg, 'bin', 'credence.cjs');
   const evolve = (round: number): Run => {
