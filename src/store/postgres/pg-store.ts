@@ -1601,35 +1601,35 @@ export class PgStore implements Store {
     );
   }
 
-  // ---- past runs (migration 11) ----------------------------------------------------------------
+  // ---- derived blobs: past runs (migration 11), graph snapshot (migration 12) ----------------
 
   async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    const row = (await this.#rows('SELECT revision, data FROM past_runs WHERE scope = $1', [scope]))[0];
-    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+    return this.#readBlob('past_runs', scope);
   }
 
   async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
-    const result = await this.#pool.query(
-      `INSERT INTO past_runs (scope, revision, data) VALUES ($1, $2, $3)
-       ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
-       WHERE past_runs.revision <= excluded.revision`,
-      [scope, revision, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
-    );
-    return (result.rowCount ?? 0) > 0;
+    return this.#writeBlob('past_runs', scope, revision, data);
   }
 
-  // ---- graph snapshot (migration 12) ---------------------------------------------------------
-
   async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    const row = (await this.#rows('SELECT revision, data FROM graph_snapshots WHERE scope = $1', [scope]))[0];
-    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+    return this.#readBlob('graph_snapshots', scope);
   }
 
   async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+    return this.#writeBlob('graph_snapshots', scope, revision, data);
+  }
+
+  async #readBlob(table: 'past_runs' | 'graph_snapshots', scope: string) {
+    const row = (await this.#rows(`SELECT revision, data FROM ${table} WHERE scope = $1`, [scope]))[0];
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+  }
+
+  /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
+  async #writeBlob(table: 'past_runs' | 'graph_snapshots', scope: string, revision: number, data: Uint8Array) {
     const result = await this.#pool.query(
-      `INSERT INTO graph_snapshots (scope, revision, data) VALUES ($1, $2, $3)
+      `INSERT INTO ${table} (scope, revision, data) VALUES ($1, $2, $3)
        ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
-       WHERE graph_snapshots.revision <= excluded.revision`,
+       WHERE ${table}.revision <= excluded.revision`,
       [scope, revision, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
     );
     return (result.rowCount ?? 0) > 0;

@@ -1362,39 +1362,38 @@ export class SqliteStore implements Store {
     );
   }
 
-  // ---- past runs (migration 11) ----------------------------------------------------------------
+  // ---- derived blobs: past runs (migration 11), graph snapshot (migration 12) ----------------
 
   async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    const row = this.#stmt('SELECT revision, data FROM past_runs WHERE scope = ?').get(scope) as Row | undefined;
-    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+    return this.#readBlob('past_runs', scope);
   }
 
   async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
-    const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    return this.#write(
-      () =>
-        this.#stmt(`
-          INSERT INTO past_runs (scope, revision, data) VALUES (?, ?, ?)
-          ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
-          WHERE past_runs.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
-    );
+    return this.#writeBlob('past_runs', scope, revision, data);
   }
 
-  // ---- graph snapshot (migration 12) ---------------------------------------------------------
-
   async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    const row = this.#stmt('SELECT revision, data FROM graph_snapshots WHERE scope = ?').get(scope) as Row | undefined;
-    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+    return this.#readBlob('graph_snapshots', scope);
   }
 
   async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+    return this.#writeBlob('graph_snapshots', scope, revision, data);
+  }
+
+  #readBlob(table: 'past_runs' | 'graph_snapshots', scope: string) {
+    const row = this.#stmt(`SELECT revision, data FROM ${table} WHERE scope = ?`).get(scope) as Row | undefined;
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
+  }
+
+  /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
+  #writeBlob(table: 'past_runs' | 'graph_snapshots', scope: string, revision: number, data: Uint8Array) {
     const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return this.#write(
       () =>
         this.#stmt(`
-          INSERT INTO graph_snapshots (scope, revision, data) VALUES (?, ?, ?)
+          INSERT INTO ${table} (scope, revision, data) VALUES (?, ?, ?)
           ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
-          WHERE graph_snapshots.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
+          WHERE ${table}.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
     );
   }
 
