@@ -65,6 +65,18 @@ export function toFit(row: Row): StoredFit {
   };
 }
 
+/** Call rows (ordered by execution, then index) as each execution's calls, by execution id. */
+export function callsByExecution(rows: Iterable<Row>): Map<string, CallRecord[]> {
+  const calls = new Map<string, CallRecord[]>();
+  for (const row of rows) {
+    const id = String(row.execution_id);
+    const list = calls.get(id);
+    if (list === undefined) calls.set(id, [toCall(row)]);
+    else list.push(toCall(row));
+  }
+  return calls;
+}
+
 export function toCall(row: Row): CallRecord {
   return {
     tool: String(row.tool),

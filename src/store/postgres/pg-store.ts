@@ -19,6 +19,7 @@ import {
   floatsOf,
   json,
   parse,
+  callsByExecution,
   toCall,
   toEdge,
   toEmbedding,
@@ -1017,7 +1018,6 @@ export class PgStore implements Store {
       on,
     );
     if (rows.length === 0) return [];
-    const calls = new Map<string, CallRecord[]>();
     const callRows =
       limit === undefined
         ? await this.#rows('SELECT * FROM calls WHERE scope = $1 ORDER BY execution_id, idx', [scope], on)
@@ -1026,12 +1026,7 @@ export class PgStore implements Store {
             [scope, rows.map((r) => r.id)],
             on,
           );
-    for (const c of callRows) {
-      const id = String(c.execution_id);
-      const list = calls.get(id) ?? [];
-      list.push(toCall(c));
-      calls.set(id, list);
-    }
+    const calls = callsByExecution(callRows);
     return rows.map((row) => toExecution(row, calls.get(String(row.id)) ?? []));
   }
 
@@ -1702,17 +1697,11 @@ export class PgStore implements Store {
   ): Promise<ExecutionRecord[]> {
     const rows = await this.#byIds('executions', scope, ids);
     if (options.calls === false || rows.length === 0) return rows.map((r) => toExecution(r, []));
-    const calls = new Map<string, CallRecord[]>();
     const callRows = await this.#rows(
       'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
       [scope, rows.map((r) => String(r.id))],
     );
-    for (const c of callRows) {
-      const id = String(c.execution_id);
-      const list = calls.get(id) ?? [];
-      list.push(toCall(c));
-      calls.set(id, list);
-    }
+    const calls = callsByExecution(callRows);
     return rows.map((r) => toExecution(r, calls.get(String(r.id)) ?? []));
   }
 

@@ -24,6 +24,7 @@ import {
   floatsOf,
   json,
   parse,
+  callsByExecution,
   toCall,
   toEdge,
   toEmbedding,
@@ -823,13 +824,9 @@ export class SqliteStore implements Store {
     ) as Row[];
     if (limit !== undefined && limit >= 0) return rows.map((row) => this.#toExecution(row));
     // Every execution of the scope: read all its calls in one query rather than one per execution.
-    const calls = new Map<string, CallRecord[]>();
-    for (const c of this.#stmt('SELECT * FROM calls WHERE scope = ? ORDER BY execution_id, idx').all(scope) as Row[]) {
-      const id = String(c.execution_id);
-      const list = calls.get(id) ?? [];
-      list.push(toCall(c));
-      calls.set(id, list);
-    }
+    const calls = callsByExecution(
+      this.#stmt('SELECT * FROM calls WHERE scope = ? ORDER BY execution_id, idx').all(scope) as Row[],
+    );
     return rows.map((row) => this.#toExecution(row, calls.get(String(row.id)) ?? []));
   }
 
@@ -1467,17 +1464,11 @@ export class SqliteStore implements Store {
   ): Promise<ExecutionRecord[]> {
     const rows = this.#byIds('executions', scope, ids);
     if (options.calls === false || rows.length === 0) return rows.map((r) => toExecution(r, []));
-    const calls = new Map<string, CallRecord[]>();
     const callRows = this.#stmt(
       `SELECT c.* FROM json_each(?) j CROSS JOIN calls c ON c.scope = ? AND c.execution_id = j.value
        ORDER BY j.key, c.idx`,
     ).all(JSON.stringify(rows.map((r) => String(r.id))), scope) as Row[];
-    for (const c of callRows) {
-      const id = String(c.execution_id);
-      const list = calls.get(id) ?? [];
-      list.push(toCall(c));
-      calls.set(id, list);
-    }
+    const calls = callsByExecution(callRows);
     return rows.map((r) => toExecution(r, calls.get(String(r.id)) ?? []));
   }
 
