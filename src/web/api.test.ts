@@ -6,6 +6,7 @@ import { EDGE_SOURCES, EDGE_TYPES } from '../core/types.js';
 import { engineStore, openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { askPayload, confidencePayload, graphPayload, learningPayload } from './api.js';
+import { mulberry32 } from '../../bench/prng.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
 const base = mkdtempSync(join(tmpdir(), 'credence-web-api-'));
@@ -90,23 +91,11 @@ describe("the dashboard's Ask page", () => {
   });
 });
 
-/** A small seeded generator (mulberry32), so the graphs below are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("the dashboard's bounded graph (issue 20)", () => {
   it('holds the N most central tools and only the edges between them, and counts the rest', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const c = await openCredence({ store, scope: 'g', now: T0, cwd: base });
-    const rng = seeded(20);
+    const rng = mulberry32(20);
     const ids = Array.from({ length: 60 }, (_, i) => `srv:tool_${String(i).padStart(2, '0')}`);
     await store.upsertTools(
       'g',
@@ -177,7 +166,7 @@ describe("the dashboard's Confidence timeline (issue 20)", () => {
   it('counts the runs, calls and observations of each day as a count over every row does', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const c = await openCredence({ store, scope: 't', now: T0, cwd: base });
-    const rng = seeded(7);
+    const rng = mulberry32(7);
     const HOUR = 3_600_000;
     for (let i = 0; i < 40; i += 1) {
       const at = T0 - Math.floor(rng() * 12 * 24) * HOUR;
