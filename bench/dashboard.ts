@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { openCredence } from '../src/engine/engine.js';
+import { openCredence, type Credence } from '../src/engine/engine.js';
 import { EDGE_SOURCES, EDGE_TYPES } from '../src/core/types.js';
 import { serveHttp } from '../src/mcp/http.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
@@ -67,6 +67,21 @@ export function syntheticGraph(tools: number, edges: number, seed = 11): { ids: 
   return { ids, edges: out };
 }
 
+/** The dashboard of `credence` served on a free local port (no MCP sessions), and its base URL. */
+async function serveDashboard(credence: Credence) {
+  const dashboard = createDashboard({ credence });
+  const http = await serveHttp({
+    host: '127.0.0.1',
+    port: 0,
+    createSession: () => {
+      throw new Error('no MCP sessions in this bench');
+    },
+    fallback: dashboard.handle,
+    isPublic: dashboard.isPublic,
+  });
+  return { http, base: http.url.replace(/\/mcp$/, '') };
+}
+
 export async function benchDashboard(
   options: { tools?: number; edges?: number; navigations?: number } = {},
 ): Promise<BenchRow[]> {
@@ -92,17 +107,7 @@ export async function benchDashboard(
     );
     for (const edge of graph.edges) await store.putEdge('bench', edge);
     const credence = await openCredence({ store, scope: 'bench', now: NOW, cwd: dir });
-    const dashboard = createDashboard({ credence });
-    const http = await serveHttp({
-      host: '127.0.0.1',
-      port: 0,
-      createSession: () => {
-        throw new Error('no MCP sessions in this bench');
-      },
-      fallback: dashboard.handle,
-      isPublic: dashboard.isPublic,
-    });
-    const base = http.url.replace(/\/mcp$/, '');
+    const { http, base } = await serveDashboard(credence);
     try {
       const api: number[] = [];
       let bytes = 0;
@@ -230,17 +235,7 @@ export async function benchDashboardAtScale(options: {
   const scope = options.scope ?? SCALE.scope;
   const rounds = options.rounds ?? 5;
   const credence = await openCredence({ db: options.path, scope, now: options.now ?? SCALE.now, cwd: tmpdir() });
-  const dashboard = createDashboard({ credence });
-  const http = await serveHttp({
-    host: '127.0.0.1',
-    port: 0,
-    createSession: () => {
-      throw new Error('no MCP sessions in this bench');
-    },
-    fallback: dashboard.handle,
-    isPublic: dashboard.isPublic,
-  });
-  const base = http.url.replace(/\/mcp$/, '');
+  const { http, base } = await serveDashboard(credence);
   const counts = await credence.counts();
   const label = (path: string) => `GET ${path} at ${counts.executions.toLocaleString('en-US')} runs`;
   const ms = (v: number) => `${v.toFixed(0)} ms`;
