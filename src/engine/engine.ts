@@ -50,7 +50,7 @@ import { evolve, type EvolveReport } from './learning/evolve.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
-import type { DailyActivity, MemoryRecord, RevisionStore, ToolRecord } from '../store/types.js';
+import type { DailyActivity, MemoryRecord, ToolRecord } from '../store/types.js';
 import {
   buildGraphSnapshot,
   graphStats,
@@ -249,14 +249,13 @@ export class Credence {
     const before = await this.#revision();
     const result = await write();
     // (A graph write by another process between the two reads is seen at the revision's next move.)
-    if (before !== undefined && before === this.#graphRevision) this.#graphRevision = await this.#revision();
+    if (before === this.#graphRevision) this.#graphRevision = await this.#revision();
     return result;
   }
 
-  /** The store's revision of the scope (issue 20), where it keeps one. */
-  async #revision(): Promise<number | undefined> {
-    const read = (this.#store as Partial<{ revision(scope: string): Promise<number> }>).revision;
-    return read === undefined ? undefined : read.call(this.#store, this.scope);
+  /** The store's revision of the scope (issue 20). */
+  #revision(): Promise<number> {
+    return this.#store.revision(this.scope);
   }
 
   /**
@@ -265,7 +264,7 @@ export class Credence {
    */
   async #catchUp(): Promise<void> {
     const revision = await this.#revision();
-    if (revision === undefined || revision === this.#graphRevision) return;
+    if (revision === this.#graphRevision) return;
     this.#snapshot = undefined;
     this.#index = undefined;
     this.#graphRevision = revision;
@@ -299,21 +298,20 @@ export class Credence {
     const revision = await this.#revision();
     // A process with no snapshot yet patches the one kept in the store (issue 20), if any.
     let last = this.#lastSnapshot;
-    if (last === undefined && revision !== undefined) {
+    if (last === undefined) {
       const stored = await readPersistedSnapshot(this.#store, this.scope);
       if (stored !== undefined && stored.revision <= revision) last = stored;
     }
     if (last !== undefined && this.#lastSnapshot === undefined) this.#persisted = { revision: last.revision, tools: 0 };
     let tools: ToolRecord[] | undefined;
     let fromTools: { changed: string[]; removed: string[] } | undefined;
-    const log = this.#store as Partial<Pick<RevisionStore, 'changedSince' | 'getToolsByIds' | 'countEdges'>>;
-    if (last !== undefined && revision !== undefined && log.changedSince && log.getToolsByIds) {
+    if (last !== undefined) {
       // A recorded call moves its tool's counter: a write names a few tools, read again by id.
-      const since = await log.changedSince.call(this.#store, this.scope, 'tool', last.revision);
+      const since = await this.#store.changedSince(this.scope, 'tool', last.revision);
       if (since.changed.length <= PATCH_TOOLS_AT_MOST) {
-        const changed = await log.getToolsByIds.call(this.#store, this.scope, since.changed);
+        const changed = await this.#store.getToolsByIds(this.scope, since.changed);
         tools = patchCatalogue(last.snapshot.tools, changed, since.removed);
-        if (log.countEdges) fromTools = { changed: since.changed, removed: since.removed };
+        fromTools = { changed: since.changed, removed: since.removed };
       }
     }
     const patch = last !== undefined && fromTools !== undefined ? { snapshot: last.snapshot, ...fromTools } : undefined;
@@ -326,20 +324,18 @@ export class Credence {
         ...(patched && patch !== undefined ? { patch } : {}),
       });
     let snapshot: GraphSnapshot | undefined;
-    if (fromTools !== undefined && log.countEdges !== undefined) {
-      const [patched, edges] = await Promise.all([build(true), log.countEdges.call(this.#store, this.scope)]);
+    if (fromTools !== undefined) {
+      const [patched, edges] = await Promise.all([build(true), this.#store.countEdges(this.scope)]);
       if (patched.edges.length === edges) snapshot = patched;
     }
     const everyEdge = snapshot === undefined;
     snapshot ??= await build(false);
-    if (revision !== undefined) {
-      this.#lastSnapshot = { snapshot, revision };
-      // Stored after a build from every edge, and once many tools were patched since the stored one.
-      if (!everyEdge && this.#persisted !== undefined) this.#persisted.tools += fromTools?.changed.length ?? 0;
-      if (everyEdge || this.#persisted === undefined || this.#persisted.tools >= PERSIST_AFTER_TOOLS) {
-        await persistSnapshot(this.#store, this.scope, revision, snapshot);
-        this.#persisted = { revision, tools: 0 };
-      }
+    this.#lastSnapshot = { snapshot, revision };
+    // Stored after a build from every edge, and once many tools were patched since the stored one.
+    if (!everyEdge && this.#persisted !== undefined) this.#persisted.tools += fromTools?.changed.length ?? 0;
+    if (everyEdge || this.#persisted === undefined || this.#persisted.tools >= PERSIST_AFTER_TOOLS) {
+      await persistSnapshot(this.#store, this.scope, revision, snapshot);
+      this.#persisted = { revision, tools: 0 };
     }
     return snapshot;
   }
