@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import { DUMP_COLUMNS, dumpRowProblem, scrubDumpRow } from '../dump-rows.js';
 import type { DumpRow, DumpTable } from '../types.js';
-import { fts5Document } from './fts5.js';
+import { fts5Document } from '../../core/text/fts5.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 
 /** The column a table's rows are ordered by when it has one (insertion order), else its primary key. */

@@ -77,7 +77,14 @@ import {
   type VectorChunk,
   type VectorIndexHeader,
 } from '../types.js';
-import { FTS5_UNPOSITIONED, fts5Bm25, fts5Document, fts5Tokens, parseFts5Match, pgLexeme } from './fts5.js';
+import {
+  FTS5_UNPOSITIONED,
+  fts5Bm25,
+  fts5Document,
+  fts5Tokens,
+  parseFts5Match,
+  pgLexeme,
+} from '../../core/text/fts5.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
 import { codesName, sameVectorHeader, splitModelKey, toCodesChunk } from '../sqlite/sqlite-store.js';
 import {

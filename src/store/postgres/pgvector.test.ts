@@ -243,7 +243,7 @@ describe('turning pgvector on for a store that has vectors', () => {
 
 /**
  * Every number to 9 significant digits: PostgreSQL's bm25 equals FTS5's within 1e-9 but may differ
- * in the last bits (store/postgres/fts5), and scores built on it with it; the similarities are exact.
+ * in the last bits (core/text/fts5), and scores built on it with it; the similarities are exact.
  */
 const rounded = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v)));

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { toolWords } from '../shared.js';
-import { fts5Document } from './fts5.js';
+import { fts5Document } from '../../core/text/fts5.js';
 
 export const FTS_COLUMNS = Object.freeze({
   memories: ['title', 'text', 'tags'],

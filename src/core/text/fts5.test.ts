@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildFtsQuery, type FtsQueryMode } from '../../core/text/fts-query.js';
-import { isCredenceError } from '../../core/errors.js';
+import { buildFtsQuery, type FtsQueryMode } from './fts-query.js';
+import { isCredenceError } from '../errors.js';
 import {
   FTS5_UNPOSITIONED,
   fts5Bm25,

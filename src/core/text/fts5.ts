@@ -1,5 +1,5 @@
 /**
- * @module store/postgres/fts5
+ * @module core/text/fts5
  * SQLite FTS5's full-text search reproduced for the PostgreSQL store, so both stores find and rank the
  * same rows with the same `bm25()` (checked against SQLite in fts5.test.ts, to 1e-9). Pure. Each row
  * keeps `fts5Document(columns)`; {@link parseFts5Match} reads a MATCH expression of `buildFtsQuery`'s
@@ -9,7 +9,7 @@
  * FTS5_UNPOSITIONED}; still found, a phrase's IDF may differ); a token over 2046 bytes by its first 2000 + `#`.
  */
 
-import { CredenceError } from '../../core/errors.js';
+import { CredenceError } from '../errors.js';
 import { fts5Tokens } from './fts5-tokenizer.js';
 
 export { fts5Tokens } from './fts5-tokenizer.js';

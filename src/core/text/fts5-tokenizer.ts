@@ -1,5 +1,5 @@
 /**
- * @module store/postgres/fts5-tokenizer
+ * @module core/text/fts5-tokenizer
  * The tokens SQLite's FTS5 makes with `tokenize = 'porter unicode61'`, so the PostgreSQL store indexes
  * the very same tokens. Pure. Written from SQLite 3.53's behaviour and checked against it code point by
  * code point (fts5-tokenizer.test.ts); no SQLite code copied. unicode61 classifies by Unicode 6.1
