@@ -235,6 +235,35 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
+  it("shows without context each established tool's own spread as its heat, 0 for a tool in cold start", async () => {
+    const credence = await engine();
+    await credence.addTools([
+      { id: 'config_reader', description: 'Reads configuration' },
+      { id: 'config_writer', description: 'Writes configuration' },
+      { id: 'config_check', description: 'Checks configuration' },
+    ]);
+    for (let i = 0; i < 5; i += 1)
+      await credence.recordExecution({
+        intent: 'z',
+        startedAt: T0,
+        calls: [
+          { tool: 'config_reader', status: 'success' },
+          { tool: 'config_writer', status: 'success', consumes: [0] },
+          ...(i === 0 ? [{ tool: 'config_check', status: 'success' as const, consumes: [1] }] : []),
+        ],
+      });
+    const graph = await credence.graphSnapshot();
+    const results = await credence.searchTools('config', { limit: 3 });
+    expect(results.map((r) => r.tool).sort()).toEqual(['config_check', 'config_reader', 'config_writer']);
+    for (const r of results) {
+      const expected = r.parts.observations >= 5 ? graph.selfSpread(r.tool) : 0;
+      expect(r.parts.heat).toBe(expected);
+    }
+    expect(results.find((r) => r.tool === 'config_reader')?.parts.heat).toBeGreaterThan(0);
+    expect(results.find((r) => r.tool === 'config_check')?.parts).toMatchObject({ observations: 1, heat: 0 });
+    await credence.close();
+  });
+
   it('refuses an unknown context tool, naming it', async () => {
     const credence = await engine();
     await credence.addTools([{ id: 'config_reader', description: 'Reads configuration' }]);

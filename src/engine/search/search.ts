@@ -160,7 +160,8 @@ export async function searchTools(
         similarity: similarity.of(tool),
         ...(related === undefined ? {} : { relatedness: related.get(tool) ?? 0 }),
         centrality: index.maxPageRank > 0 ? (index.pageRank.get(tool) ?? 0) / index.maxPageRank : 0,
-        heat: heat === undefined ? (observations >= 5 ? index.selfSpread(tool) : 0) : (heat.get(tool) ?? 0),
+        // Without an established context heat only explains (α is not the graph's): it is read for the results.
+        heat: heat === undefined ? 0 : (heat.get(tool) ?? 0),
         observations,
         ...(index.deprecated.has(tool) ? { deprecated: true } : {}),
       };
@@ -182,7 +183,12 @@ export async function searchTools(
   );
   const fused = memory === undefined ? matched : fuseMemoryRanking(matched, memory);
   const verdicts = request.memory === false ? [] : await judgedSearches(ctx);
-  return (verdicts.length === 0 ? fused : applyVerdicts(fused, verdicts, text)).slice(0, request.limit ?? 10);
+  const results = (verdicts.length === 0 ? fused : applyVerdicts(fused, verdicts, text)).slice(0, request.limit ?? 10);
+  if (heat !== undefined) return results;
+  // A tool's own spread (a heat diffusion each, issue 20) only for the tools shown: the same parts as for every tool.
+  return results.map((r) =>
+    r.parts.observations < COLD_START_CALLS ? r : { ...r, parts: { ...r.parts, heat: index.selfSpread(r.tool) } },
+  );
 }
 
 /** How far one verdict on a tool, given for the same query, moves its score. */
