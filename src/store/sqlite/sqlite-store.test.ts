@@ -174,6 +174,59 @@ describe('SQLite store', () => {
     await Promise.all([a.close(), b.close(), whole.close()]);
   });
 
+  it('folds a large batch alike: scanning the scope, reading the edges it touches, or holding all', async () => {
+    const fold: EdgeFold = (current, event) => ({
+      from: event.from,
+      to: event.to,
+      type: event.type,
+      ...observeEdge(current, event),
+    });
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor(seed / 65536) % n;
+    };
+    const batch = (prefix: string, runs: number) =>
+      Array.from({ length: runs }, (_, r) => {
+        const calls: CallRecord[] = Array.from({ length: 5 }, (_, i) => ({
+          tool: `tool_${next(400)}`,
+          status: next(10) === 0 ? 'failure' : 'success',
+          retries: 0,
+          consumes: i > 0 && next(2) === 0 ? [i - 1] : [],
+          at: r * 10 + i,
+        }));
+        const events = edgeEventsOf(calls.map((c) => ({ ...c, at: c.at ?? 0 })));
+        return { execution: { id: `${prefix}-${r}`, intent: `run ${r}`, startedAt: r * 10, calls }, events };
+      });
+    const prior = batch('prior', 4000);
+    const big = batch('big', 1500);
+    // The reference: one connection whose cache holds the whole scope once the first batch has scanned it (empty).
+    const reference = openSqliteStore({ path: ':memory:' });
+    await reference.recordExecutions('p', prior, fold);
+    await reference.recordExecutions('p', big, fold);
+    const expected = await reference.listEdges('p');
+    const bigKeys = new Set(big.flatMap((item) => item.events.map((e) => `${e.type} ${e.from} ${e.to}`)));
+    expect(bigKeys.size).toBeGreaterThan(2000);
+    // A new connection records the large batch into a scope of many more edges than it touches: point reads.
+    const path = nextPath();
+    const first = openSqliteStore({ path });
+    await first.recordExecutions('p', prior, fold);
+    expect(await first.countEdges('p')).toBeGreaterThan(2 * bigKeys.size);
+    const second = openSqliteStore({ path });
+    await second.recordExecutions('p', big, fold);
+    expect(await second.listEdges('p')).toEqual(expected);
+    // A new connection records most of the runs into a scope of few edges: it scans them, then keeps them all.
+    const scanned = nextPath();
+    const small = openSqliteStore({ path: scanned });
+    await small.recordExecutions('p', prior.slice(0, 20), fold);
+    const large = openSqliteStore({ path: scanned });
+    await large.recordExecutions('p', prior.slice(20), fold);
+    await large.recordExecutions('p', big, fold);
+    expect(await large.listEdges('p')).toEqual(expected);
+    expect(await small.listEdges('p')).toEqual(expected);
+    await Promise.all([reference, first, second, small, large].map((s) => s.close()));
+  });
+
   it('migrates a version-1 database to version 2 and makes its existing tools searchable', async () => {
     const path = nextPath();
     const raw = new Database(path);
