@@ -47,6 +47,7 @@ import {
 } from './feedback-service.js';
 import type { Surface } from '../store/types.js';
 import { evolve, type EvolveReport } from './learning/evolve.js';
+import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
@@ -513,7 +514,8 @@ export class Credence {
 
   /**
    * Groups recent observations into patterns and writes instincts and skills (SPEC §6). Files go
-   * under the project root (`.credence/` by default; `skillsDir: '.claude/skills'` for Claude Code).
+   * under the project root (`.credence/` by default); skills go to `.claude/skills` in a project with a
+   * `.claude/` folder (Claude Code loads them there), unless `skillsDir` says otherwise.
    */
   async evolve(
     options: {
@@ -558,10 +560,12 @@ export class Credence {
   }
 
   #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {
+    // Skills go where the agent reads them: .claude/skills in a Claude Code project (learning/skill-location).
+    const { skillsDir } = agentSkillsDir(this.root, options.skillsDir);
     return {
       root: this.root,
       ...(options.dir === undefined ? {} : { dir: options.dir }),
-      ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
+      ...(skillsDir === undefined ? {} : { skillsDir }),
       ...(options.instinctsDir === undefined ? {} : { instinctsDir: options.instinctsDir }),
     };
   }

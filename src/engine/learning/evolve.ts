@@ -11,6 +11,7 @@ import { contradictionAgesDays, detectContradictions } from '../../core/learning
 import { applyFeedback } from '../../core/learning/feedback.js';
 import { groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
 import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
+import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
@@ -20,9 +21,11 @@ import { FileWrites } from './atomic-files.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
 import {
   appendEvolutionLog,
+  handWrittenSkills,
   removeInstinctFile,
   removeSkillFile,
   skillFileLayout,
+  skillFilePath,
   writeInstinctFile,
   writeSkillFile,
   type SkillFileLayoutOptions,
@@ -70,6 +73,8 @@ export interface EvolveReport {
     band: string;
     file: string;
     evidence: string[];
+    /** The pattern's category (seed 004: code, workflow, error, success), from its evidence. */
+    category?: PatternCategory;
   }[];
   updatedInstincts: { id: string; slug: string; text: string; confidence: number; file: string }[];
   skillsUpdated: {
@@ -80,6 +85,9 @@ export interface EvolveReport {
     created: boolean;
     promotedFrom?: string;
     file: string;
+    category?: PatternCategory;
+    /** The skill was written by hand on the same topic: the rule went into its file, beside the writer's text. */
+    handWritten?: boolean;
   }[];
   ignored: { ids: string[]; text: string; why: string }[];
   contradictions: { group: string; id: string; reason: string }[];
@@ -152,6 +160,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const touchedSkills = new Set<string>();
   const touchedInstincts = new Set<string>();
   const usedSlugs = new Set(instincts.map((i) => i.slug));
+  // Skills someone wrote in the skills folder: a new rule on the same topic goes into one of them.
+  const handWritten = await handWrittenTopics(ctx.embedder, options.layout, skills);
 
   for (const [g, group] of grouping.groups.entries()) {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
@@ -173,6 +183,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       continue;
     }
     for (const c of against) report.contradictions.push({ group: label, id: c.id, reason: c.reason });
+    const category = patternCategory(supporting.map((o) => ({ type: o.type, text: o.observation, tags: o.tags })));
     const confidences = supporting.map((o) => o.confidence);
     const evidence = supporting.map((o) => o.id);
     const [labelVector] = await ctx.embedder.embed([label]);
@@ -215,6 +226,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         confidence: current,
         created: false,
         file: '',
+        ...(category === undefined ? {} : { category }),
         ...(promote ? { promotedFrom: instinctMatch.slug } : {}),
       };
       if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
@@ -230,6 +242,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           ruleAdded ? 'skill-rule-added' : undefined,
           label,
           eventIdsOn(feedback, record.id),
+          category,
         );
         if (promote)
           await promoteInstinct(
@@ -288,7 +301,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         createdAt: instinctMatch?.createdAt ?? now,
         updatedAt: now,
       };
-      const entry = { id, slug, text, confidence, file: '', band: confidenceBand(confidence).band, evidence };
+      const entry = {
+        id,
+        slug,
+        text,
+        confidence,
+        file: '',
+        band: confidenceBand(confidence).band,
+        evidence,
+        ...(category === undefined ? {} : { category }),
+      };
       const changed =
         instinctMatch === undefined ||
         instinctMatch.status !== 'active' ||
@@ -308,6 +330,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           band: entry.band,
           evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
           updatedAt: now,
+          category,
         });
         entry.file = file.path;
         report.files.push(file);
@@ -331,12 +354,19 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       });
       continue;
     }
-    // A new established rule: a new skill (no existing skill matched by evidence or meaning).
-    const name = uniqueSlug(slugify(label, { fallback: 'skill' }), new Set(skills.map((k) => k.name)));
+    // A new established rule: into a skill written by hand on the same topic, else a new skill.
+    const adopted = closestHandWritten(handWritten, labelVector);
+    const name =
+      adopted?.name ??
+      uniqueSlug(
+        slugify(label, { fallback: 'skill' }),
+        new Set([...skills.map((k) => k.name), ...handWritten.map((h) => h.name)]),
+      );
+    if (adopted !== undefined) handWritten.splice(handWritten.indexOf(adopted), 1);
     const record: SkillRecord = {
       id: `skill-${name}`,
       name,
-      description: label,
+      description: adopted === undefined || adopted.description === '' ? label : adopted.description,
       rules: [label],
       confidence: Math.min(1, confidence),
       evidence,
@@ -351,6 +381,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       confidence: current,
       created: true,
       file: '',
+      ...(category === undefined ? {} : { category }),
+      ...(adopted === undefined ? {} : { handWritten: true }),
       ...(instinctMatch === undefined || instinctMatch.status !== 'active' ? {} : { promotedFrom: instinctMatch.slug }),
     };
     report.skillsUpdated.push(entry);
@@ -365,9 +397,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         current,
         entry,
         report,
-        'skill-created',
+        adopted === undefined ? 'skill-created' : 'skill-rule-added',
         label,
         eventIdsOn(feedback, record.id),
+        category,
       );
       if (instinctMatch !== undefined && instinctMatch.status === 'active')
         await promoteInstinct(
@@ -383,6 +416,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     });
   }
   // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
+  const categoryOf = (skill: SkillRecord) =>
+    patternCategory(
+      skill.evidence.flatMap((e) => {
+        const o = byId.get(e);
+        return o === undefined ? [] : [{ type: o.type, text: o.observation, tags: o.tags }];
+      }),
+    );
   for (const skill of skills) {
     if (touchedSkills.has(skill.id)) continue;
     const current = currentSkillConfidence(skill, now, eventsOn(skill.id));
@@ -393,9 +433,11 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       const memory = await store.getMemory(scope, skill.id);
       // A skill held until now and confirmed since is written out; one with a held rule loses it from its file and
       // memory.
-      if (memory === undefined || shown === undefined || shown.held.length > 0) {
+      // A skill whose file is elsewhere than its layout says (skills now go to .claude/skills) is written there.
+      const moved = memory?.path !== undefined && memory.path !== skillFilePath(options.layout, skill.name);
+      if (memory === undefined || shown === undefined || shown.held.length > 0 || moved) {
         if (memory !== undefined || shown !== undefined)
-          await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids);
+          await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids, categoryOf(skill));
       } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
     });
   }
@@ -543,6 +585,52 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
 
 export { currentSkillConfidence } from './skill-confidence.js';
 
+interface HandWrittenTopic {
+  name: string;
+  description: string;
+  /** The vectors of its description and of each of its lines. */
+  vectors: Float32Array[];
+}
+
+/** The skills written by hand in the layout's skills folder (none Credence keeps), with their lines embedded. */
+async function handWrittenTopics(
+  embedder: EmbeddingProvider,
+  layout: SkillFileLayoutOptions,
+  skills: readonly SkillRecord[],
+): Promise<HandWrittenTopic[]> {
+  const found = handWrittenSkills(layout, new Set(skills.map((k) => k.name)));
+  const texts = found.map((h) => [h.description, ...h.lines].filter((t) => t !== ''));
+  const flat = texts.flat();
+  if (flat.length === 0) return [];
+  const vectors = await embedder.embed(flat);
+  let at = 0;
+  return found.map((h, i) => {
+    const n = texts[i]?.length ?? 0;
+    const own = vectors.slice(at, at + n) as Float32Array[];
+    at += n;
+    return { name: h.name, description: h.description, vectors: own };
+  });
+}
+
+/** The hand-written skill on the same topic as a rule: the closest of its lines, at the skill match cosine or more. */
+function closestHandWritten(
+  topics: readonly HandWrittenTopic[],
+  vector: Float32Array | undefined,
+): HandWrittenTopic | undefined {
+  if (vector === undefined) return undefined;
+  let best: HandWrittenTopic | undefined;
+  let bestSim: number = EVOLVE_DEFAULTS.skillMatch;
+  for (const topic of topics)
+    for (const v of topic.vectors) {
+      const sim = cosine(v, vector);
+      if (sim >= bestSim) {
+        bestSim = sim;
+        best = topic;
+      }
+    }
+  return best;
+}
+
 function uniqueSlug(slug: string, taken: ReadonlySet<string>): string {
   if (!taken.has(slug)) return slug;
   for (let i = 2; ; i += 1) if (!taken.has(`${slug}-${i}`)) return `${slug}-${i}`;
@@ -558,6 +646,7 @@ async function saveSkill(
   logKind: string | undefined,
   label: string,
   eventIds: readonly string[],
+  category?: PatternCategory,
 ): Promise<void> {
   await ctx.store.upsertSkill(ctx.scope, record);
   // Held rules stay in the store, out of the file and of recall; a skill with nothing else has neither.
@@ -574,6 +663,7 @@ async function saveSkill(
     rules: shown.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
     confidence: current,
     updatedAt: record.updatedAt,
+    category,
   });
   entry.file = file.path;
   report.files.push(file);
@@ -686,15 +776,18 @@ async function retireInstinct(
 export function formatEvolveReport(r: EvolveReport): string {
   const out = [`## Evolution detected${r.dryRun ? ' (dry run: nothing written)' : ''}`, ''];
   out.push(`### New instincts (${r.newInstincts.length})`);
-  for (const i of r.newInstincts) out.push(`- [${i.confidence.toFixed(2)}] ${i.text}`);
+  const kind = (c: string | undefined) => (c === undefined ? '' : ` (${c})`);
+  for (const i of r.newInstincts) out.push(`- [${i.confidence.toFixed(2)}] ${i.text}${kind(i.category)}`);
   if (r.updatedInstincts.length > 0) {
     out.push('', `### Instincts updated (${r.updatedInstincts.length})`);
     for (const i of r.updatedInstincts) out.push(`- [${i.confidence.toFixed(2)}] ${i.text}`);
   }
   out.push('', `### Skills updated (${r.skillsUpdated.length})`);
+  const how = (s: EvolveReport['skillsUpdated'][number]) =>
+    s.handWritten === true ? 'rule added to your skill' : s.created ? 'new skill, rule' : 'rule added';
   for (const s of r.skillsUpdated)
     out.push(
-      `- ${s.name}: ${s.created ? 'new skill, rule' : 'rule added'} "${s.rule}" [${s.confidence.toFixed(2)}]` +
+      `- ${s.name}: ${how(s)} "${s.rule}" [${s.confidence.toFixed(2)}]${kind(s.category)}` +
         `${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`,
     );
   out.push('', `### Observations ignored (${r.ignored.reduce((n, i) => n + i.ids.length, 0)})`);

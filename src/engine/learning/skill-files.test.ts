@@ -316,19 +316,39 @@ describe('writeSkillFile and writeInstinctFile', () => {
     expect(back).not.toContain('Promoted to');
   });
 
-  it('appends the owned section to a hand-written SKILL.md of the same name, keeping its body', () => {
+  it("appends its rules to a hand-written SKILL.md as marked additions, keeping the writer's text", () => {
     mkdirSync(join(root, '.credence/skills/session-recovery'), { recursive: true });
     const file = join(root, '.credence/skills/session-recovery/SKILL.md');
-    writeFileSync(
-      file,
-      '---\nname: session-recovery\ndescription: mine\nlicense: MIT\n---\n# Mine\n\nHand-written guidance.\n',
-    );
+    const mine =
+      '---\nname: session-recovery\ndescription: mine\nlicense: MIT\n---\n# Mine\n\nHand-written guidance.\n';
+    writeFileSync(file, mine);
     expect(writeSkillFile({ root }, testsBeforeCommit).changed).toBe(true);
     const text = readFileSync(file, 'utf8');
-    expect(text.startsWith('---\nname: session-recovery\ndescription: "Workflow rules')).toBe(true);
-    expect(frontMatter(text).get('license')).toBe('MIT');
-    expect(text).toContain('# Mine\n\nHand-written guidance.\n\n<!-- credence:begin');
+    // The writer's front matter and body, byte for byte, then Credence's marked section.
+    expect(text.startsWith(`${mine}\n<!-- credence:begin`)).toBe(true);
+    const section = text.slice(text.indexOf('<!-- credence:begin'));
+    expect(section).toContain('## Learned by Credence');
+    expect(section).toContain('- Always run the tests before a commit');
+    expect(section).not.toContain('# Session recovery');
     expect(writeSkillFile({ root }, testsBeforeCommit).changed).toBe(false);
+    // A later rule rewrites the section only; the writer's text stays as it was.
+    const rule = { text: 'Push after the CI is green', confidence: 0.8, addedAt: AT + DAY };
+    writeSkillFile({ root }, { ...testsBeforeCommit, rules: [...testsBeforeCommit.rules, rule] });
+    const again = readFileSync(file, 'utf8');
+    expect(again.startsWith(`${mine}\n<!-- credence:begin`)).toBe(true);
+    expect(again).toContain('## Learned by Credence');
+    expect(again).toContain('- Push after the CI is green');
+  });
+
+  it('adds name and description to a hand-written SKILL.md that has neither, keeping its other keys', () => {
+    mkdirSync(join(root, '.credence/skills/session-recovery'), { recursive: true });
+    const file = join(root, '.credence/skills/session-recovery/SKILL.md');
+    writeFileSync(file, '---\nlicense: MIT\n---\nHand-written guidance.\n');
+    writeSkillFile({ root }, testsBeforeCommit);
+    const text = readFileSync(file, 'utf8');
+    expect(frontMatter(text).get('name')).toBe('session-recovery');
+    expect(frontMatter(text).get('license')).toBe('MIT');
+    expect(text).toContain('Hand-written guidance.\n\n<!-- credence:begin');
   });
 
   it('keeps CRLF line endings of a file edited on Windows', () => {

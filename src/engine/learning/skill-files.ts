@@ -15,6 +15,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   realpathSync,
   rmdirSync,
   statSync,
@@ -88,6 +89,8 @@ export interface InstinctFileData {
   promotedTo?: string | undefined;
   /** Epoch milliseconds of the instinct's last change. */
   updatedAt: number;
+  /** The pattern category (seed 004: code, workflow, error, success), a front-matter key when known. */
+  category?: string | undefined;
 }
 
 export interface SkillRule {
@@ -106,6 +109,8 @@ export interface SkillFileData {
   confidence: number;
   /** Epoch milliseconds of the skill's last change. */
   updatedAt: number;
+  /** The pattern category (seed 004: code, workflow, error, success), written in the section when known. */
+  category?: string | undefined;
 }
 
 export interface WrittenFile {
@@ -224,7 +229,14 @@ const BEGIN_LINE = /^<!--\s*credence:begin\b.*-->\s*$/;
 const END_LINE = /^<!--\s*credence:end\b.*-->\s*$/;
 const UPDATED_LINE = /^Updated: \S+$/gm;
 
-const INSTINCT_KEYS: readonly string[] = Object.freeze(['confidence', 'band', 'status', 'skill', 'updated']);
+const INSTINCT_KEYS: readonly string[] = Object.freeze([
+  'confidence',
+  'band',
+  'status',
+  'category',
+  'skill',
+  'updated',
+]);
 const SKILL_KEYS: readonly string[] = Object.freeze(['name', 'description']);
 /** Owned keys whose value alone never makes a file changed. */
 const TIME_KEYS: ReadonlySet<string> = new Set(['updated']);
@@ -293,6 +305,7 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
     ['band', `band: ${band.band}`],
     ['status', `status: ${instinct.promotedTo === undefined ? 'active' : 'promoted'}`],
   ];
+  if (instinct.category !== undefined) frontMatter.push(['category', `category: ${yamlName(instinct.category)}`]);
   const section = [`# ${title}`, '', `Confidence: ${confidence} (${band.band}: ${band.action}).`, ''];
   if (instinct.promotedTo !== undefined) {
     frontMatter.push(['skill', `skill: ${yamlName(instinct.promotedTo)}`]);
@@ -307,7 +320,13 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
   return { frontMatter, ownedKeys: INSTINCT_KEYS, section };
 }
 
-function skillParts(skill: SkillFileData): OwnedParts {
+/**
+ * A skill's parts. In a file someone wrote by hand (`handWritten`: text of its own outside the owned
+ * section), Credence's section is headed as its additions and holds no title or description of its own,
+ * and the front-matter keys the file already has (its `name`, its `description`) are the writer's: only
+ * a missing one is added.
+ */
+function skillParts(skill: SkillFileData, handWritten?: ManagedDocument): OwnedParts {
   requireName('name', skill.name);
   const description = skillDescription(skill.description);
   const confidence = requireConfidence('confidence', skill.confidence);
@@ -325,18 +344,34 @@ function skillParts(skill: SkillFileData): OwnedParts {
     .sort((a, b) => a.addedAt - b.addedAt || compareText(a.text, b.text));
 
   const title = skill.name.charAt(0).toUpperCase() + skill.name.slice(1).replace(/-/g, ' ');
-  const section = [`# ${title}`, '', description, '', '## Rules', ''];
+  const section =
+    handWritten === undefined
+      ? [`# ${title}`, '', description, '', '## Rules', '']
+      : [ADDITIONS_HEADING, '', 'Rules Credence learned from your corrections on this topic:', ''];
   if (rules.length === 0) section.push('_No rules yet._');
   for (const rule of rules) section.push(`- ${rule.text} (confidence ${rule.confidence}, added ${rule.added})`);
-  section.push('', `Confidence: ${confidence} (${band.band}: ${band.action}).`, `Updated: ${updated}`, '');
-  return {
-    frontMatter: [
-      ['name', `name: ${yamlName(skill.name)}`],
-      ['description', `description: ${yamlString(description)}`],
-    ],
-    ownedKeys: SKILL_KEYS,
-    section,
-  };
+  section.push('');
+  if (skill.category !== undefined) section.push(`Category: ${skill.category}.`);
+  section.push(`Confidence: ${confidence} (${band.band}: ${band.action}).`, `Updated: ${updated}`, '');
+  const frontMatter: Array<readonly [string, string]> = [
+    ['name', `name: ${yamlName(skill.name)}`],
+    ['description', `description: ${yamlString(description)}`],
+  ];
+  const theirs = new Set((handWritten?.frontMatter ?? []).map((entry) => entry.key));
+  const ownedKeys = SKILL_KEYS.filter((key) => !theirs.has(key));
+  return { frontMatter: frontMatter.filter(([key]) => ownedKeys.includes(key)), ownedKeys, section };
+}
+
+const ADDITIONS_HEADING = '## Learned by Credence';
+
+/**
+ * Whether a skill file is someone's own: found with text and without Credence's section (its first rule
+ * on the topic is about to go in), or holding the section as additions (headed {@link ADDITIONS_HEADING}).
+ * A file Credence made, hand edits and all, is not.
+ */
+function writtenByHand(doc: ManagedDocument): boolean {
+  if (doc.section !== undefined) return doc.section[0] === ADDITIONS_HEADING;
+  return doc.before.some((line) => line.trim() !== '');
 }
 
 function skillDescription(value: string): string {
@@ -581,8 +616,70 @@ export function writeInstinctFile(layoutOptions: SkillFileLayoutOptions, instinc
  */
 export function writeSkillFile(layoutOptions: SkillFileLayoutOptions, skill: SkillFileData): WrittenFile {
   const layout = skillFileLayout(layoutOptions);
-  const parts = skillParts(skill);
+  skillParts(skill);
+  const parts = (doc: ManagedDocument | undefined) =>
+    skillParts(skill, doc !== undefined && writtenByHand(doc) ? doc : undefined);
   return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts, layoutOptions.files);
+}
+
+/** The root-relative path of a skill's `SKILL.md` under `layoutOptions`. */
+export function skillFilePath(layoutOptions: SkillFileLayoutOptions, name: string): string {
+  return `${skillFileLayout(layoutOptions).skillsDir}/${name}/SKILL.md`;
+}
+
+/** A skill someone wrote in the skills folder: its name, its description and its lines, Credence's aside. */
+export interface HandWrittenSkill {
+  /** The folder's name (a valid skill name). */
+  name: string;
+  /** The front matter's `description`, or '' when it has none. */
+  description: string;
+  /** The non-blank lines of the body outside Credence's section, without Markdown list marks or headings. */
+  lines: string[];
+}
+
+/**
+ * The skills in the layout's skills folder that hold text of their own outside Credence's section, except
+ * those named in `skip` (the skills Credence already keeps). A folder that is not a valid skill name, has
+ * no `SKILL.md`, or cannot be read inside the root is passed over.
+ */
+export function handWrittenSkills(
+  layoutOptions: SkillFileLayoutOptions,
+  skip: ReadonlySet<string>,
+): HandWrittenSkill[] {
+  const layout = skillFileLayout(layoutOptions);
+  let folder: string;
+  try {
+    folder = resolveInsideRoot(layout.root, layout.skillsDir);
+  } catch {
+    return [];
+  }
+  const found: HandWrittenSkill[] = [];
+  for (const name of readdirSync(folder).sort()) {
+    if (skip.has(name) || !isValidSkillName(name)) continue;
+    const path = `${layout.skillsDir}/${name}/SKILL.md`;
+    let doc: ManagedDocument;
+    try {
+      doc = parseDocument(readFileInsideRoot(layout.root, path), path);
+    } catch {
+      continue;
+    }
+    if (!writtenByHand(doc)) continue;
+    const entry = doc.frontMatter?.find((e) => e.key === 'description');
+    const description =
+      entry === undefined
+        ? ''
+        : entry.lines
+            .join(' ')
+            .replace(/^description\s*:\s*[>|]?[-+]?/, '')
+            .trim()
+            .replace(/^(["'])(.*)\1$/, '$2')
+            .replace(/\s+/g, ' ');
+    const lines = [...doc.before, ...doc.after]
+      .map((line) => line.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s*/, '').trim())
+      .filter((line) => line !== '');
+    found.push({ name, description, lines });
+  }
+  return found;
 }
 
 /**
@@ -675,19 +772,21 @@ function writeOwned(
   layout: SkillFileLayout,
   folder: string,
   fileName: string,
-  parts: OwnedParts,
+  given: OwnedParts | ((existing: ManagedDocument | undefined) => OwnedParts),
   files: FileWrites | undefined,
 ): WrittenFile {
   const path = `${folder}/${fileName}`;
   const dirReal = ensureFolder(layout.root, folder);
   const target = existingTarget(layout.root, path, join(dirReal, fileName));
+  const partsFor = (existing: ManagedDocument | undefined) => (typeof given === 'function' ? given(existing) : given);
   // What this run wrote there and has not put in place yet is the file's text now.
   const pending = files?.pendingText(target.path);
   let doc: ManagedDocument;
   if (pending === undefined && target.stats === undefined) {
-    doc = newDocument(parts);
+    doc = newDocument(partsFor(undefined));
   } else {
     const existing = parseDocument(pending ?? readFileInsideRoot(layout.root, path), path);
+    const parts = partsFor(existing);
     if (holds(existing, parts)) return { path, changed: false };
     doc = merge(existing, parts);
   }
