@@ -211,3 +211,82 @@ describe('detectContradictions', () => {
     expect(Object.isFrozen(OPPOSITE_CONVENTIONS)).toBe(true);
   });
 });
+
+describe('reading preferred and rejected parts (issue 21)', () => {
+  const parts = (text: string) => {
+    const a = assertionOf(text);
+    return { preferred: [...a.preferredTerms].sort(), rejected: [...a.rejectedTerms].sort() };
+  };
+
+  it('breaks clauses at em and en dashes and at a spaced hyphen', () => {
+    for (const dash of [' — ', '—', ' – ', ' - ']) {
+      const a = assertionOf(`No, don't use snake_case for variable names${dash}we always use camelCase in this repo.`);
+      expect(a.favoured.get('naming case')).toEqual(new Set(['camelCase']));
+      expect(a.rejected.get('naming case')).toEqual(new Set(['snake_case']));
+    }
+  });
+
+  it('reads "X, not Y", "X over Y" and "X instead of Y" as X preferred and Y rejected', () => {
+    for (const text of [
+      'Use early returns, not nested conditionals',
+      'Use early returns over nested conditionals',
+      'Use early returns instead of nested conditionals',
+      'Prefer early returns rather than nested conditionals',
+    ]) {
+      const { preferred, rejected } = parts(text);
+      expect(preferred).toEqual(expect.arrayContaining(parts('early returns').preferred));
+      expect(rejected).toEqual(parts('nested conditionals').preferred);
+    }
+  });
+
+  it('reads a quoted alternative under a negation as rejected', () => {
+    expect(assertionOf('Write "async/await", never "callbacks"').rejected.get('async style')).toEqual(
+      new Set(['callbacks']),
+    );
+    expect(parts("Use 'zod' for validation, not 'joi'").rejected).toEqual(parts('joi').preferred);
+  });
+
+  it('supports camelCase with "No, don\'t use snake_case … — we always use camelCase" (the issue\'s correction)', () => {
+    const correction = one(
+      "No, don't use snake_case for variable names — we always use camelCase in this repo.",
+      'correction',
+    );
+    expect(contradictionsOf(camelGroup(), [correction])).toEqual([]);
+  });
+
+  it('does not read "X, not Y" as contradicting "prefer X over Y" (the hook\'s own correction form)', () => {
+    const group = [
+      ...repeat('Prefer early returns over nested if blocks', 3, 'preference'),
+      ...repeat('Use early returns to keep nesting flat', 2, 'pattern'),
+    ];
+    for (const text of ['Use early returns, not nested if statements', 'Early returns instead of nested ifs'])
+      expect(contradictionsOf(group, [one(text, 'correction')])).toEqual([]);
+  });
+
+  it('reads one preferring what the other rejects on the same subject as a contradiction, without a family', () => {
+    const group = [
+      ...repeat('Split the large PR into three reviewable parts', 3, 'correction'),
+      ...repeat('User asks for small pull requests that are easy to review', 3, 'preference'),
+    ];
+    const dissent = one('Avoid splitting pull requests; one big PR is easier to review');
+    expect(contradictionsOf(group, [dissent]).map((c) => c.id)).toEqual([dissent.id]);
+    const viaInstead = one('Send one big pull request instead of splitting it');
+    expect(contradictionsOf(group, [viaInstead]).map((c) => c.id)).toEqual([viaInstead.id]);
+  });
+
+  it('does not read a negated paraphrase that keeps the subject but rejects something else as a contradiction', () => {
+    const group = [
+      ...repeat('Use const instead of var', 3, 'preference'),
+      ...repeat('Declare variables with const', 3, 'pattern'),
+    ];
+    expect(contradictionsOf(group, [one("No, don't use var — we always use const here", 'correction')])).toEqual([]);
+    expect(contradictionsOf(group, [one("Don't declare variables with var")])).toEqual([]);
+    const dissent = one("Don't use const; var is fine");
+    expect(contradictionsOf(group, [dissent]).map((c) => c.id)).toEqual([dissent.id]);
+  });
+
+  it('does not take the identifier a replacement renamed for a rejected subject', () => {
+    const group = repeat("Renamed max_retries to camelCase at the user's request", 4, 'correction');
+    expect(contradictionsOf(group, [one('The webhook retries run at most five times', 'pattern')])).toEqual([]);
+  });
+});

@@ -2,11 +2,11 @@
  * @module core/learning/contradiction
  * Contradictions of patterns (seed 004, "no recent contradiction"; SPEC §6: an observation asserting the
  * opposite preference, or a correction against an established pattern). Pure: no clock.
- * Each text's assertion (`assertionOf`): sign-free terms, a polarity from negation cues, and per
- * `OPPOSITE_CONVENTIONS` family the alternatives it favours or rejects. x contradicts group g when
- * g's near members (term cosine ≥ `nearThreshold`, via an inverted index) that disagree with x (opposite
- * convention or polarity) outweigh the near members agreeing with x, and hold at least `minSupport`
- * observations. One group at most per observation; by (timestamp, id). Measured: docs/evaluation.md.
+ * Each text's assertion (`assertionOf`): sign-free terms split into a preferred and a rejected part by clause
+ * (— – ; : , break clauses; "X, not Y", "X over Y", "instead of" reject Y), a polarity, and per
+ * `OPPOSITE_CONVENTIONS` family the alternatives it favours or rejects. x contradicts group g when g's near
+ * members that disagree with x (opposite convention; else one prefers what the other rejects; errors by
+ * polarity) outweigh the near members agreeing with x and hold ≥ `minSupport` observations. By (timestamp, id).
  */
 
 import { CredenceError } from '../errors.js';
@@ -72,6 +72,8 @@ export const OPPOSITE_CONVENTIONS: readonly ConventionFamily[] = Object.freeze(
 export const CONTRADICTION_DEFAULTS = Object.freeze({
   /** Least sign-free term cosine for a member to count as saying the same thing as x. */
   nearThreshold: 0.35,
+  /** Least share of a rejected part's weight that the other text must prefer for the two to disagree. */
+  covered: 0.7,
   /** Fewest observations behind the disagreeing members: the pattern opposed must be established. */
   minSupport: 2,
   /** Terms in the members of more than this share of the groups are context, not content. */
@@ -85,6 +87,8 @@ export const CONTRADICTION_DEFAULTS = Object.freeze({
 export interface ContradictionOptions {
   /** @default 0.35 */
   readonly nearThreshold?: number;
+  /** @default 0.8 */
+  readonly covered?: number;
   /** @default 2 */
   readonly minSupport?: number;
   /** @default 0.25 */
@@ -138,6 +142,10 @@ export interface Assertion {
   readonly rejected: ReadonlyMap<string, ReadonlySet<string>>;
   /** The negation cue that set a negative polarity ("don't", "never", …), for reasons. */
   readonly cue: string | undefined;
+  /** Sign-free terms of the words the text prefers (outside any negation or selector). */
+  readonly preferredTerms: readonly string[];
+  /** Sign-free terms of the words the text rejects (under a negation, selector or replacement). */
+  readonly rejectedTerms: readonly string[];
 }
 
 /** Negation cues as word sequences (words as `splitWords` gives them). */
@@ -180,6 +188,13 @@ const NEGATIONS: readonly (readonly string[])[] = [
 ];
 /** After one of these in a clause, "over" selects: "prefers await over callbacks" rejects callbacks. */
 const PREFERRING = new Set([
+  'use',
+  'uses',
+  'using',
+  'want',
+  'wants',
+  'like',
+  'likes',
   'prefer',
   'prefers',
   'preferred',
@@ -232,8 +247,11 @@ const NO_SCOPE = 3;
 const CUE_STEMS = new Set([...CUE_WORDS].map(stemWord));
 
 const ARROW = /→|->|=>/;
-/** Clause ends: punctuation followed by a space or the end, a semicolon, or "but". */
-const CLAUSE = /[.,;:!?](?=\s|$)|;|\bbut\b|\(|\)/i;
+/**
+ * Clause ends: punctuation followed by a space or the end, a semicolon, a dash (em, en, or a hyphen between
+ * spaces), or "but".
+ */
+const CLAUSE = /[.,;:!?](?=\s|$)|;|[—–]|\s-\s|\bbut\b|\(|\)/i;
 
 interface FamilyIndex {
   /** stem → [family name, alternative] */
@@ -317,10 +335,14 @@ function analyse(text: string, families: FamilyIndex): Assertion {
     if (set === undefined) map.set(family, (set = new Set()));
     set.add(alternative);
   };
+  const preferredTerms = new Set<string>();
+  const rejectedTerms = new Set<string>();
   let polarity: 1 | -1 = 1;
   let cueText: string | undefined;
   let negated = false;
   segments.forEach((clauses, s) => {
+    // A negation after a clause that prefers something only names the alternative it rejects ("use X, not Y").
+    let preferredBefore = false;
     clauses.forEach(({ words, stems }, c) => {
       // The last clause before an arrow is rejected as a whole ("snake_case → camelCase").
       const beforeArrow = s < segments.length - 1 && c === clauses.length - 1;
@@ -331,6 +353,7 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       let preferring = false;
       let negations = 0;
       const hits: [string, string, 'none' | 'negation' | 'rejecting'][] = [];
+      const roles: [number, 'none' | 'negation' | 'rejecting'][] = [];
       for (let k = 0; k < words.length; k += 1) {
         const word = words[k] as string;
         if (scope !== 'none' && !beforeArrow && (SCOPE_ENDS.has(word) || scopeLeft <= 0)) {
@@ -366,6 +389,10 @@ function analyse(text: string, families: FamilyIndex): Assertion {
         }
         scopeLeft -= 1;
         const stem = stems[k] as string;
+        // What a replacement or a "from" covers names code that was changed (an identifier, a call), not a
+        // preference: it counts for the families only.
+        if (scope !== 'replacing' && !STOP_WORDS.has(word) && !isNumber(word))
+          roles.push([k, scope === 'none' ? 'none' : scope === 'negation' ? 'negation' : 'rejecting']);
         const member = families.members.get(stem);
         if (member !== undefined && active(member[0])) {
           hits.push([
@@ -383,10 +410,15 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       for (const [family, alternative, how] of hits) {
         put(how === 'rejecting' || (how === 'negation' && !cancelled) ? rejected : favoured, family, alternative);
       }
-      if (topicalInNegation && !cancelled) {
+      for (const [k, how] of roles) {
+        const into = how === 'rejecting' || (how === 'negation' && !cancelled) ? rejectedTerms : preferredTerms;
+        for (const term of termsOfWord(words[k] as string, stems[k] as string, families, active)) into.add(term);
+      }
+      if (topicalInNegation && !cancelled && !preferredBefore) {
         polarity = -1;
         cueText ??= cue;
       }
+      if (roles.some(([, how]) => how === 'none')) preferredBefore = true;
     });
   });
   // Sign-free terms, as `observationTerms` makes them, negation words out, family words merged.
@@ -396,16 +428,32 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       for (let k = 0; k < words.length; k += 1) {
         const word = words[k] as string;
         if (STOP_WORDS.has(word) || isNumber(word)) continue;
-        const aliases = aliasesOf(word);
-        for (const stem of aliases === undefined ? [stems[k] as string] : aliases.map(stemWord)) {
-          if (CUE_STEMS.has(stem)) continue;
-          const member = families.members.get(stem);
-          terms.add(member !== undefined && active(member[0]) ? `~${member[0]}` : stem);
-        }
+        for (const term of termsOfWord(word, stems[k] as string, families, active)) terms.add(term);
       }
     }
   }
-  return { terms: [...terms], polarity, negated, favoured, rejected, cue: cueText };
+  return {
+    terms: [...terms],
+    polarity,
+    negated,
+    favoured,
+    rejected,
+    cue: cueText,
+    preferredTerms: [...preferredTerms],
+    rejectedTerms: [...rejectedTerms],
+  };
+}
+
+/** The sign-free terms of one word: its aliases' stems, a family word as `~family`, cue words left out. */
+function termsOfWord(word: string, stem: string, families: FamilyIndex, active: (family: string) => boolean): string[] {
+  const aliases = aliasesOf(word);
+  const out: string[] = [];
+  for (const s of aliases === undefined ? [stem] : aliases.map(stemWord)) {
+    if (CUE_STEMS.has(s)) continue;
+    const member = families.members.get(s);
+    out.push(member !== undefined && active(member[0]) ? `~${member[0]}` : s);
+  }
+  return out;
 }
 
 /** The assertion of `text` under the given families (exported for tests and reports). */
@@ -443,14 +491,14 @@ function choice(stance: Stance, family: string): Set<string> | undefined {
 /**
  * Whether two stances disagree, and how. On a family both mention: they disagree when one chooses
  * what the other rejects, or both choose and share no choice; a text choosing two alternatives at
- * once ("I used git merge, the user asked for git rebase") does not vote. Without a
- * shared family, on polarity. `abstain` (no vote) when either polarity is unknown or a shared
- * family is chosen both ways; undefined when they agree.
+ * once ("I used git merge, the user asked for git rebase") does not vote. Without a shared family,
+ * `open`: the parts the texts prefer and reject decide (`partsVerdict`), or for an error the polarity
+ * (`polarityVerdict`). `abstain` (no vote) when a shared family is chosen both ways; undefined when they agree.
  */
 function disagreement(
   x: Stance,
   y: Stance,
-): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | undefined {
+): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | 'open' | undefined {
   const families = new Set(
     [...x.favoured.keys(), ...x.rejected.keys()].filter((f) => y.favoured.has(f) || y.rejected.has(f)),
   );
@@ -468,15 +516,71 @@ function disagreement(
       (xc !== undefined && yc !== undefined && ![...xc].some((a) => yc.has(a)));
     if (clash) return { kind: 'opposite-convention', family };
   }
-  if (decided) return undefined;
+  return decided ? undefined : 'open';
+}
+
+/** An error's verdict without a shared family: by polarity, none when either is unknown. */
+function polarityVerdict(x: Stance, y: Stance): 'negation' | 'abstain' | undefined {
   if (x.polarity === 0 || y.polarity === 0) return 'abstain';
-  return x.polarity !== y.polarity ? { kind: 'negation', family: undefined } : undefined;
+  return x.polarity !== y.polarity ? 'negation' : undefined;
+}
+
+/** The preferred (P) and rejected (R) terms of an assertion, as term ids with their weights' norms. */
+interface Parts {
+  readonly preferred: ReadonlySet<number>;
+  readonly rejected: ReadonlySet<number>;
+  readonly preferredNorm: number;
+  readonly rejectedNorm: number;
+}
+
+/**
+ * Two statements without a shared family contradict when one prefers what the other rejects on the same
+ * subject: the cosine of one's rejected part with the other's preferred part (the dispute) reaches `near` and
+ * exceeds the cosine of the parts on the same side (the agreement: "use early returns, not nested ifs" and
+ * "prefer early returns over nested if blocks" prefer and reject the same). Returns the dispute's cosine, or
+ * undefined when they do not contradict.
+ */
+function partsVerdict(
+  x: Parts,
+  y: Parts,
+  weight: Float64Array,
+  options: { near: number; covering: number; xRejectedCovered: boolean },
+): number | undefined {
+  const { near, covering } = options;
+  const cos = (a: ReadonlySet<number>, an: number, b: ReadonlySet<number>, bn: number): number => {
+    if (an === 0 || bn === 0) return 0;
+    const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+    let dot = 0;
+    for (const t of small) if (large.has(t)) dot += (weight[t] as number) ** 2;
+    return dot / (an * bn);
+  };
+  // A rejected part must be what the other side prefers, nearly whole: "don't declare variables with var" keeps
+  // the subject of "declare variables with const" but rejects something it does not prefer. x's rejected part
+  // is covered by what y's group prefers (`xRejectedCovered`), y's by x.
+  const covered = (r: ReadonlySet<number>, rn: number, p: ReadonlySet<number>): boolean => {
+    let dot = 0;
+    for (const t of r) if (p.has(t)) dot += (weight[t] as number) ** 2;
+    return rn > 0 && dot >= covering * rn * rn;
+  };
+  const dispute = Math.max(
+    options.xRejectedCovered ? cos(x.rejected, x.rejectedNorm, y.preferred, y.preferredNorm) : 0,
+    covered(y.rejected, y.rejectedNorm, x.preferred)
+      ? cos(x.preferred, x.preferredNorm, y.rejected, y.rejectedNorm)
+      : 0,
+  );
+  if (dispute < near) return undefined;
+  const agreement = Math.max(
+    cos(x.preferred, x.preferredNorm, y.preferred, y.preferredNorm),
+    cos(x.rejected, x.rejectedNorm, y.rejected, y.rejectedNorm),
+  );
+  return dispute > agreement ? dispute : undefined;
 }
 
 const describe = (stance: Stance, family: string): string => [...(choice(stance, family) ?? [])].sort().join(' / ');
 
 type Resolved = {
   nearThreshold: number;
+  covered: number;
   minSupport: number;
   maxGroupShare: number;
   genericWeight: number;
@@ -487,7 +591,7 @@ type Resolved = {
 function resolveOptions(options: ContradictionOptions | undefined): Resolved {
   const resolved: Resolved = { ...CONTRADICTION_DEFAULTS, conventions: OPPOSITE_CONVENTIONS };
   if (options === undefined) return resolved;
-  for (const key of ['nearThreshold', 'genericWeight', 'maxGroupShare'] as const) {
+  for (const key of ['nearThreshold', 'covered', 'genericWeight', 'maxGroupShare'] as const) {
     const value = options[key];
     if (value === undefined) continue;
     if (!Number.isFinite(value) || value < 0 || value > 1) {
@@ -533,6 +637,8 @@ interface Prototype {
   readonly stance: Stance;
   /** Interned stance id (equal stances, equal ids). */
   readonly stanceId: number;
+  /** Whether its members are errors (read by polarity, not by their parts). */
+  readonly error: boolean;
   /** Item indexes, canonical order. */
   readonly items: number[];
 }
@@ -611,6 +717,17 @@ export function detectContradictions(
     genericWeight: resolved.genericWeight,
     generic: GENERIC_TERMS,
   });
+  const partIds = (terms: readonly string[]) => new Set(terms.map((term) => termIdOf.get(term) as number));
+  const partNorm = (ids: ReadonlySet<number>) => {
+    let sum = 0;
+    for (const t of ids) sum += (termWeight[t] as number) ** 2;
+    return Math.sqrt(sum);
+  };
+  const parts: Parts[] = assertions.map((a) => {
+    const preferred = partIds(a.preferredTerms);
+    const rejected = partIds(a.rejectedTerms);
+    return { preferred, rejected, preferredNorm: partNorm(preferred), rejectedNorm: partNorm(rejected) };
+  });
   const vectors = assertionTerms.map((terms) => {
     const weights = new Map<number, number>();
     let norm = 0;
@@ -650,6 +767,36 @@ export function detectContradictions(
   });
   const stanceCount = stances.length;
   const verdicts: (ReturnType<typeof disagreement> | 'agree')[] = new Array(stanceCount * stanceCount);
+  /**
+   * The verdict of x (assertion a, an error or not) on prototype p, and the cosine that makes a disagreement
+   * near when the parts decided it (undefined: the cosine of the whole texts).
+   */
+  const verdictOn = (
+    x: Stance,
+    xId: number,
+    a: number,
+    xError: boolean,
+    p: Prototype,
+    xRejectedCovered: (group: number) => boolean,
+  ): {
+    d: { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | 'agree';
+    sim?: number;
+  } => {
+    const pair = xId * stanceCount + p.stanceId;
+    let d = verdicts[pair];
+    if (d === undefined) verdicts[pair] = d = disagreement(x, p.stance) ?? 'agree';
+    if (d !== 'open') return { d };
+    if (xError || p.error) {
+      const v = polarityVerdict(x, p.stance);
+      return { d: v === undefined ? 'agree' : v === 'abstain' ? v : { kind: 'negation', family: undefined } };
+    }
+    const sim = partsVerdict(parts[a] as Parts, parts[p.assertion] as Parts, termWeight, {
+      near: resolved.nearThreshold,
+      covering: resolved.covered,
+      xRejectedCovered: xRejectedCovered(p.group),
+    });
+    return sim === undefined ? { d: 'agree' } : { d: { kind: 'negation', family: undefined }, sim };
+  };
 
   // Prototypes: the members of a group with one text and type; an inverted index on their terms.
   const order = canonicalOrder(items);
@@ -666,7 +813,14 @@ export function detectContradictions(
       prototypeOf.set(key, (p = prototypes.length));
       const a = itemAssertion[i] as number;
       const stance = stanceOf(assertions[a] as Assertion, item.type);
-      prototypes.push({ group: g, assertion: a, stance, stanceId: itemStance[i] as number, items: [] });
+      prototypes.push({
+        group: g,
+        assertion: a,
+        stance,
+        stanceId: itemStance[i] as number,
+        error: item.type === 'error',
+        items: [],
+      });
     }
     (prototypes[p] as Prototype).items.push(i);
     itemPrototype[i] = p;
@@ -722,7 +876,9 @@ export function detectContradictions(
     return { start, proto, weight };
   };
   const allPostings = buildPostings(() => true);
-  const negativePostings = buildPostings((p) => p.stance.polarity === -1);
+  const negativePostings = buildPostings(
+    (p) => p.stance.polarity === -1 || (parts[p.assertion] as Parts).rejected.size > 0,
+  );
   const acc = new Float64Array(prototypes.length);
   const mark = new Int32Array(prototypes.length).fill(-1);
 
@@ -747,7 +903,12 @@ export function detectContradictions(
       for (const t of generic) genericNorm += (weights.get(t) ?? 0) ** 2;
       genericNorm = Math.sqrt(genericNorm);
       const stance = stanceOf(assertions[a] as Assertion, item.type);
-      const plain = stance.polarity === 1 && stance.favoured.size === 0 && stance.rejected.size === 0;
+      const plain =
+        stance.polarity === 1 &&
+        stance.favoured.size === 0 &&
+        stance.rejected.size === 0 &&
+        (parts[a] as Parts).rejected.size === 0;
+      const xError = item.type === 'error';
       const gather = (postings: Postings): number[] => {
         stamp += 1;
         const touched: number[] = [];
@@ -767,6 +928,29 @@ export function detectContradictions(
       };
       let touched = gather(plain ? negativePostings : allPostings);
       const stanceId = itemStance[i] as number;
+      // The share of x's rejected part that each group's (non-error) members prefer between them.
+      const xParts = parts[a] as Parts;
+      const coveredIn = new Map<number, Set<number>>();
+      if (xParts.rejected.size > 0) {
+        for (const p of touched) {
+          const proto = prototypes[p] as Prototype;
+          if (proto.error) continue;
+          const preferred = (parts[proto.assertion] as Parts).preferred;
+          for (const t of xParts.rejected) {
+            if (!preferred.has(t)) continue;
+            let set = coveredIn.get(proto.group);
+            if (set === undefined) coveredIn.set(proto.group, (set = new Set()));
+            set.add(t);
+          }
+        }
+      }
+      const xRejectedCovered = (group: number): boolean => {
+        const set = coveredIn.get(group);
+        if (set === undefined) return false;
+        let dot = 0;
+        for (const t of set) dot += (termWeight[t] as number) ** 2;
+        return dot >= resolved.covered * xParts.rejectedNorm ** 2;
+      };
       const votes = new Map<
         number,
         {
@@ -791,9 +975,7 @@ export function detectContradictions(
       let contested = false;
       for (const p of touched) {
         const proto = prototypes[p] as Prototype;
-        const pair = stanceId * stanceCount + proto.stanceId;
-        let d = verdicts[pair];
-        if (d === undefined) verdicts[pair] = d = disagreement(stance, proto.stance) ?? 'agree';
+        const { d, sim: partsSim } = verdictOn(stance, stanceId, a, xError, proto, xRejectedCovered);
         if (d === 'abstain') continue;
         if (d === 'agree') {
           agreeingCandidates.push(p);
@@ -801,7 +983,7 @@ export function detectContradictions(
         }
         const count = proto.items.length - (p === own ? 1 : 0);
         if (count === 0) continue;
-        const sim = near(p);
+        const sim = partsSim ?? near(p);
         if (sim < resolved.nearThreshold) continue;
         let vote = votes.get(proto.group);
         if (vote === undefined)
@@ -821,13 +1003,9 @@ export function detectContradictions(
           // Only the negative members were gathered: gather all of them for the agreement.
           touched = gather(allPostings);
           agreeingCandidates.length = 0;
-          for (const p of touched) {
-            const proto = prototypes[p] as Prototype;
-            const pair = stanceId * stanceCount + proto.stanceId;
-            let d = verdicts[pair];
-            if (d === undefined) verdicts[pair] = d = disagreement(stance, proto.stance) ?? 'agree';
-            if (d === 'agree') agreeingCandidates.push(p);
-          }
+          for (const p of touched)
+            if (verdictOn(stance, stanceId, a, xError, prototypes[p] as Prototype, xRejectedCovered).d === 'agree')
+              agreeingCandidates.push(p);
         }
         for (const p of agreeingCandidates) {
           const proto = prototypes[p] as Prototype;
