@@ -30,7 +30,11 @@ export function registerObserve(program: Command, context: () => CommandContext)
     .option('--task <task>', 'the task it was observed in')
     .option('--file <file>', 'the file it concerns')
     .option('--phase <phase>', 'planning, implementation or review')
-    .option('--confidence <c>', 'confidence in [0, 1] (default 0.5)', parseConfidence)
+    .option(
+      '--confidence <c>',
+      'confidence in [0, 1] (default from its type and evidence: 0.3, 0.4 with evidence, +0.2 for a correction)',
+      parseConfidence,
+    )
     .option('--evidence <text>', 'evidence (repeatable)', collect)
     .option('--tag <tag>', 'tag (repeatable)', collect)
     .option('--at <iso>', 'when (default: now)')
@@ -63,8 +67,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
             evidence: o.evidence ?? [],
             tags: o.tag ?? [],
           };
-          // Time and confidence default in the engine (now, 0.5); the line is checked there: INVALID_INPUT naming the
-          // field.
+          // Time and confidence default in the engine (now, f(type, evidence)); the line is checked there:
+          // INVALID_INPUT naming the field.
           return c.observeNow({
             ...line,
             ...(o.at === undefined ? {} : { timestamp: o.at }),
@@ -80,13 +84,23 @@ export function registerObserve(program: Command, context: () => CommandContext)
     .command('import <file>')
     .description(
       'import observations from JSON lines (or - for standard input); ' +
-        'bad lines are reported, good ones go in, nothing twice',
+        'bad lines are reported, good ones go in, nothing twice; a line without a timestamp is taken as observed ' +
+        'now, one without a confidence gets the base confidence of its type and evidence; // lines are comments',
     )
     .action(async (file: string) => {
       const ctx = context();
-      const { parseObservation } = await import('../engine/observations.js');
-      const { items, problems } = checkedLines(readInput(file), parseObservation);
-      const result = await withCredence(ctx, (c) => c.observe(items.map((i) => i.value)));
+      const { parseObservation, withObservationDefaults } = await import('../engine/observations.js');
+      // The seed's example blocks annotate their lines with // comments: blank them, keeping the line numbers.
+      const text = readInput(file).replace(/^[ \t]*\/\/.*$/gm, '');
+      let problems: ReturnType<typeof checkedLines>['problems'] = [];
+      const result = await withCredence(ctx, (c) => {
+        const now = c.now();
+        const checked = checkedLines(text, (value) =>
+          parseObservation(withObservationDefaults(value, now, { lineId: true })),
+        );
+        problems = checked.problems;
+        return c.observe(checked.items.map((i) => i.value));
+      });
       reportProblems(ctx.io.stderr, problems);
       if (ctx.wantsJson)
         printJson(ctx, { inserted: result.inserted, duplicates: result.duplicates, rejected: problems });

@@ -101,9 +101,10 @@ describe('a closed engine (issue 18)', () => {
     await credence.close();
   });
 
-  it('gives an observation stated now the clock as its time and 0.5 as its confidence', async () => {
+  it('gives an observation stated now the clock as its time and f(type, evidence) as its confidence', async () => {
     const credence = await fresh();
     await credence.observeNow({ type: 'pattern', observation: 'runs the tests before each commit' });
+    await credence.observeNow({ type: 'correction', observation: 'name files in kebab-case', evidence: ['PR 12'] });
     await credence.observeNow({
       type: 'correction',
       observation: 'use pnpm, not npm',
@@ -113,7 +114,9 @@ describe('a closed engine (issue 18)', () => {
     const lines = await credence.exportObservations();
     expect(lines.map((l) => [l.observation, l.timestamp, l.confidence])).toEqual([
       ['use pnpm, not npm', '2026-02-01T10:00:00.000Z', 0.9],
-      ['runs the tests before each commit', '2026-03-01T00:00:00.000Z', 0.5],
+      // Seed 004: an observation starts at 0.3 (0.4 with evidence); a user correction adds 0.2.
+      ['runs the tests before each commit', '2026-03-01T00:00:00.000Z', 0.3],
+      ['name files in kebab-case', '2026-03-01T00:00:00.000Z', 0.6],
     ]);
     await credence.close();
   });

@@ -36,7 +36,7 @@ import {
   type ToolInput,
 } from '../schemas/index.js';
 import { scrubText } from '../core/security/scrub.js';
-import { addObservations, parseObservation, toObservationLine } from './observations.js';
+import { addObservations, parseObservation, toObservationLine, withObservationDefaults } from './observations.js';
 import {
   giveFeedback,
   metrics,
@@ -130,13 +130,10 @@ export interface Status {
   graph: GraphStats;
 }
 
-/** What an observation stated now (`credence observe`, MCP `observe`) is when its sender says nothing. */
-export const OBSERVATION_DEFAULTS = Object.freeze({
-  /** @default 0.5 */
-  confidence: 0.5,
-});
-
-/** An observation stated now: the seed 004 line without `timestamp` (default now) or `confidence` (default 0.5). */
+/**
+ * An observation stated now: the seed 004 line without `timestamp` (default now) or `confidence` (default the base
+ * confidence of its type and evidence, core/learning/base-confidence: 0.3, 0.4 with evidence, +0.2 for a correction).
+ */
 export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'> & {
   timestamp?: string;
   confidence?: number;
@@ -474,16 +471,10 @@ export class Credence {
   }
 
   /**
-   * Records one observation stated now: its time defaults to the clock, its confidence to {@link OBSERVATION_DEFAULTS}.
+   * Records one observation stated now: its time defaults to the clock, its confidence to seed 004's f(type, evidence).
    */
   observeNow(observation: ObservationDraft): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
-    return this.observe([
-      {
-        ...observation,
-        timestamp: observation.timestamp ?? new Date(this.now()).toISOString(),
-        confidence: observation.confidence ?? OBSERVATION_DEFAULTS.confidence,
-      },
-    ]);
+    return this.observe([withObservationDefaults(observation, this.now()) as ObservationInput]);
   }
 
   /** Records what a surface returned (SPEC §6 metrics); one shown id per item. */

@@ -4,7 +4,9 @@
  * de-duplicated by the store, exported back field for field (context always written).
  */
 import { createHash } from 'node:crypto';
+import { baseConfidence } from '../core/learning/base-confidence.js';
 import { CredenceError } from '../core/errors.js';
+import { OBSERVATION_TYPES, type ObservationType } from '../core/types.js';
 import { scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { formatIssues, ObservationInputSchema, type ObservationInput } from '../schemas/index.js';
@@ -15,6 +17,39 @@ export function parseObservation(value: unknown): ObservationInput {
   const parsed = ObservationInputSchema.safeParse(value);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid observation: ${formatIssues(parsed.error)}`);
   return parsed.data;
+}
+
+/**
+ * An observation line with what its sender left out filled in, before it is checked: a missing
+ * `timestamp` is `now` (the seed's own example lines have none: they are taken as observed when
+ * imported), a missing `confidence` is the base confidence of its type and evidence
+ * (core/learning/base-confidence, seed 004 `f(type, evidence)`). Anything else is passed on as it is,
+ * for the check to name. With `lineId` (an import), a line without time or id gets its id from its own
+ * content (scrubbed first, as every id), so the same file imported again adds nothing twice.
+ */
+export function withObservationDefaults(value: unknown, now: number, options: { lineId?: boolean } = {}): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const line = value as Record<string, unknown>;
+  const lineId =
+    options.lineId === true && line.timestamp === undefined && line.id === undefined
+      ? {
+          id: `obs-${createHash('sha256')
+            .update(JSON.stringify(scrubValue(line)))
+            .digest('hex')
+            .slice(0, 16)}`,
+        }
+      : {};
+  const type = line.type;
+  const known = typeof type === 'string' && (OBSERVATION_TYPES as readonly string[]).includes(type);
+  const evidence = Array.isArray(line.evidence) ? line.evidence.filter((e): e is string => typeof e === 'string') : [];
+  return {
+    ...lineId,
+    ...line,
+    ...(line.timestamp === undefined ? { timestamp: new Date(now).toISOString() } : {}),
+    ...(line.confidence === undefined && known
+      ? { confidence: baseConfidence({ type: type as ObservationType, evidence }).value }
+      : {}),
+  };
 }
 
 /** The stored form: a missing context is `{}`, missing lists are empty, and a missing id is the content's hash. */

@@ -138,7 +138,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     input: z.strictObject({
       type: z.enum(OBSERVATION_TYPES),
       observation: text('observation').describe('what was observed, in one sentence'),
-      confidence: z.number().optional().describe('how sure, in [0, 1] (default 0.5)'),
+      confidence: z
+        .number()
+        .optional()
+        .describe('how sure, in [0, 1] (default by type and evidence: 0.3, 0.4 with evidence, +0.2 a correction)'),
       context: z
         .strictObject({
           task: text('intent').optional(),
