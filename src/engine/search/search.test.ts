@@ -235,6 +235,28 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
+  it('a text of no known word (the zero vector) shows the tools its words match, with similarity 0', async () => {
+    const zero: EmbeddingProvider = {
+      provider: 'ollama',
+      model: 'test-zero',
+      dimension: 2,
+      async embed(texts: readonly string[]) {
+        return texts.map((t) => (/^\d+$/.test(t.trim()) ? new Float32Array([0, 0]) : new Float32Array([0.6, 0.8])));
+      },
+    };
+    const credence = await engine(zero);
+    await credence.addTools([
+      { id: 'a_first', description: 'Comes first by id' },
+      { id: 'b_second', description: 'Comes second by id' },
+      { id: 'report_tool', description: 'The 2013 report' },
+    ]);
+    const results = await credence.searchTools('2013');
+    expect(results.map((r) => r.tool)).toEqual(['report_tool']);
+    expect(results[0]?.parts).toMatchObject({ similarity: 0, bm25Relative: 1 });
+    expect(await credence.searchTools('1999')).toEqual([]);
+    await credence.close();
+  });
+
   it("shows without context each established tool's own spread as its heat, 0 for a tool in cold start", async () => {
     const credence = await engine();
     await credence.addTools([

@@ -62,6 +62,7 @@ import {
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
+import type { SimilarityScan } from './vectors.js';
 import type { ExecutionRecord, RevisionStore } from '../../store/types.js';
 
 export type { SearchContext } from './search-index.js';
@@ -142,11 +143,12 @@ export async function searchTools(
   }
   const memory = request.memory === false ? undefined : await memoryVotes(ctx, query);
   const voted = memory === undefined ? [] : [...memory.votes.keys()];
-  const similarity = await index.toolVectors.scan(queryVector, k, [
-    ...bm25.keys(),
-    ...(related?.keys() ?? []),
-    ...voted,
-  ]);
+  // A text of no known word has the zero vector: every tool's similarity is 0, and the tools a scan would list (the
+  // first ids) match by neither words nor meaning, so none is shown (issue 20: a scan of every row, at 10k tools).
+  const similarity: SimilarityScan =
+    queryVector?.every((v) => v === 0)
+      ? { of: () => 0, top: [] }
+      : await index.toolVectors.scan(queryVector, k, [...bm25.keys(), ...(related?.keys() ?? []), ...voted]);
   const pool = new Set<string>([...bm25.keys(), ...similarity.top, ...(related?.keys() ?? []), ...voted]);
   // Tools already in use are not suggested again.
   for (const t of context) pool.delete(t);
