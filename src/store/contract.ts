@@ -474,6 +474,74 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.counts('n')).toMatchObject({ executions: 0, calls: 0, tools: 0 });
         expect(await store.counts()).toMatchObject({ executions: 4, calls: 10, tools: 8 });
       });
+
+      test('counts follow every insert, re-write and delete, each scope its own; check finds them true', async () => {
+        const store = await fresh();
+        const instinct = (id: string) => ({
+          id,
+          slug: id,
+          text: `instinct ${id}`,
+          confidence: 0.5,
+          status: 'active' as const,
+          evidence: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        for (const scope of ['p', 'q']) {
+          await store.insertObservations(scope, [
+            observation({ id: 'o1' }),
+            observation({ id: 'o2', observation: 'x' }),
+          ]);
+          await store.upsertMemories(scope, [memory({ id: 'm1' }), memory({ id: 'm2', title: 'another' })]);
+          await store.upsertInstinct(scope, instinct('i1'));
+          await store.upsertSkill(scope, {
+            id: 's1',
+            name: 's1',
+            description: 'a skill',
+            rules: [],
+            confidence: 0.5,
+            evidence: [],
+            createdAt: T0,
+            updatedAt: T0,
+          });
+          await store.recordShown(scope, [{ id: 'sh1', surface: 'search', target: 'read_file', at: T0 }]);
+          await store.insertFeedback(scope, { id: 'f1', targetId: 'i1', kind: 'explicit', at: T0 });
+        }
+        await store.recordExecutions(
+          'p',
+          [1, 2].map((k) => ({
+            execution: { ...HEAD, id: `run-${k}`, calls: SESSION.slice(0, 2 + k) },
+            events: edgeEventsOf(SESSION.slice(0, 2 + k).map(asCall)),
+          })),
+          foldEdge,
+        );
+        await store.appendCalls('p', HEAD, () => SESSION.slice(0, 3), learnAppended, foldEdge);
+        // Written again, not added: the same rows.
+        await store.upsertMemories('p', [memory({ id: 'm1', title: 'renamed' })]);
+        await store.upsertInstinct('p', { ...instinct('i1'), confidence: 0.7 });
+        await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+        await store.insertObservations('p', [observation({ id: 'o1' })]);
+        await store.deleteObservations('p', ['o1', 'o2', 'missing']);
+        await store.deleteMemory('p', 'm2');
+        await store.deleteInstinct('p', 'i1');
+        await store.deleteSkill('q', 's1');
+        const stored = await store.getExecution('p', HEAD.id);
+        expect(await store.counts('p')).toEqual({
+          tools: (await store.listTools('p')).length,
+          edges: (await store.listEdges('p')).length,
+          executions: 3,
+          calls: 3 + 4 + (stored?.calls.length ?? 0),
+          observations: 0,
+          memories: 1,
+          instincts: 0,
+          skills: 1,
+          feedback: 1,
+          shown: 1,
+        });
+        expect(await store.counts('q')).toMatchObject({ observations: 2, memories: 2, instincts: 1, skills: 0 });
+        expect(await store.counts()).toMatchObject({ observations: 2, memories: 3, executions: 3, skills: 1 });
+        expect(await store.check()).toEqual([]);
+      });
     });
 
     describe('ToolGraphStore: tools and edges', () => {

@@ -17,9 +17,12 @@ import type {
   SkillRecord,
   StoredEmbedding,
   StoredFit,
+  TableCounts,
+  TableName,
   ToolRecord,
   WorkflowRecord,
 } from './types.js';
+import { TABLES } from './types.js';
 
 export type Row = Record<string, unknown>;
 
@@ -211,4 +214,32 @@ export function toWorkflow(row: Row): WorkflowRecord {
     firstSeen: Number(row.first_seen),
     lastSeen: Number(row.last_seen),
   };
+}
+
+/** A table's count per row `{ name, n }` of the kept counts (migration 13); a table with no row counts 0. */
+export function countsOf(rows: Iterable<Row>): TableCounts {
+  const counts = Object.fromEntries(TABLES.map((t) => [t, 0])) as TableCounts;
+  for (const r of rows) {
+    const name = String(r.name) as TableName;
+    if (name in counts) counts[name] = Number(r.n);
+  }
+  return counts;
+}
+
+/** Where the kept counts (rows `{ scope, name, n }`) differ from the rows counted now; `check` reports them. */
+export function countMismatches(kept: Iterable<Row>, counted: Iterable<Row>): string[] {
+  const key = (r: Row) => `${String(r.name)}\u0000${String(r.scope)}`;
+  const now = new Map([...counted].map((r) => [key(r), Number(r.n)]));
+  const problems: string[] = [];
+  for (const r of kept) {
+    const n = now.get(key(r)) ?? 0;
+    now.delete(key(r));
+    if (Number(r.n) !== n)
+      problems.push(`${String(r.name)} in scope ${String(r.scope)}: counted ${String(r.n)}, holds ${n}`);
+  }
+  for (const [k, n] of now) {
+    const [name, scope] = k.split('\u0000');
+    if (n !== 0) problems.push(`${name} in scope ${scope}: counted 0, holds ${n}`);
+  }
+  return problems;
 }

@@ -17,6 +17,20 @@ export interface PgMigration {
 
 const C = 'COLLATE "C"';
 
+/** The tables whose rows `counts` reports, as migration 13 found them (as SQLite's migration 13). */
+const COUNTED = [
+  'tools',
+  'edges',
+  'executions',
+  'calls',
+  'observations',
+  'memories',
+  'instincts',
+  'skills',
+  'feedback',
+  'shown',
+] as const;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
   {
     version: 6,
@@ -367,6 +381,51 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         revision bigint NOT NULL,
         data bytea NOT NULL
       );
+    `,
+  },
+  {
+    version: 13,
+    description:
+      "each table's rows counted per scope as they are written (issue 20), as SQLite version 13: a statement's " +
+      'rows counted once per statement and scope (triggers over its transition tables)',
+    sql: `
+      CREATE TABLE table_counts (
+        scope text ${C} NOT NULL,
+        name text ${C} NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (scope, name)
+      );
+      -- One statement's rows counted per scope (a scope's row locked until commit, scopes in order); an update
+      -- counts only the rows it moved to another scope.
+      CREATE FUNCTION credence_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO table_counts (scope, name, n)
+            SELECT scope, TG_TABLE_NAME, count(*) FROM new_rows GROUP BY scope ORDER BY scope
+            ON CONFLICT (scope, name) DO UPDATE SET n = table_counts.n + excluded.n;
+        ELSIF TG_OP = 'DELETE' THEN
+          INSERT INTO table_counts (scope, name, n)
+            SELECT scope, TG_TABLE_NAME, -count(*) FROM old_rows GROUP BY scope ORDER BY scope
+            ON CONFLICT (scope, name) DO UPDATE SET n = table_counts.n + excluded.n;
+        ELSE
+          INSERT INTO table_counts (scope, name, n)
+            SELECT scope, TG_TABLE_NAME, sum(k) FROM (
+              SELECT scope, -1 AS k FROM old_rows UNION ALL SELECT scope, 1 AS k FROM new_rows
+            ) moved GROUP BY scope HAVING sum(k) <> 0 ORDER BY scope
+            ON CONFLICT (scope, name) DO UPDATE SET n = table_counts.n + excluded.n;
+        END IF;
+        RETURN NULL;
+      END $$;
+      ${COUNTED.map(
+        (t) => `
+      INSERT INTO table_counts (scope, name, n) SELECT scope, '${t}', count(*) FROM ${t} GROUP BY scope;
+      CREATE TRIGGER ${t}_count_insert AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION credence_count_rows();
+      CREATE TRIGGER ${t}_count_delete AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION credence_count_rows();
+      CREATE TRIGGER ${t}_count_update AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION credence_count_rows();`,
+      ).join('')}
     `,
   },
 ]);

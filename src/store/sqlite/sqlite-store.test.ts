@@ -227,6 +227,42 @@ describe('SQLite store', () => {
     await Promise.all([reference, first, second, small, large].map((s) => s.close()));
   });
 
+  it('counts a version-12 store as it migrates, then through a cascade; check names a drift', async () => {
+    const path = nextPath();
+    const raw = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 12)) {
+      raw.exec(m.sql);
+      m.after?.(raw);
+    }
+    raw.pragma('user_version = 12');
+    const execution = raw.prepare('INSERT INTO executions (id, scope, intent, started_at) VALUES (?, ?, ?, 1)');
+    const call = raw.prepare(
+      'INSERT INTO calls (execution_id, scope, idx, tool, status, retries, consumes) ' +
+        "VALUES (?, ?, ?, 'read_file', 'success', 0, '[]')",
+    );
+    for (const [scope, id, calls] of [
+      ['p', 'r1', 3],
+      ['p', 'r2', 2],
+      ['q', 'r1', 4],
+    ] as const) {
+      execution.run(id, scope, `run ${id}`);
+      for (let i = 0; i < calls; i += 1) call.run(id, scope, i);
+    }
+    raw.close();
+    const store = openSqliteStore({ path });
+    expect(await store.counts('p')).toMatchObject({ executions: 2, calls: 5 });
+    expect(await store.counts('q')).toMatchObject({ executions: 1, calls: 4 });
+    const db = sqliteConnection(store);
+    // Deleting an execution deletes its calls (a foreign-key cascade): both counts follow.
+    db.prepare("DELETE FROM executions WHERE scope = 'p' AND id = 'r1'").run();
+    expect(await store.counts('p')).toMatchObject({ executions: 1, calls: 2 });
+    expect(await store.counts()).toMatchObject({ executions: 2, calls: 6 });
+    expect(await store.check()).toEqual([]);
+    db.prepare("UPDATE table_counts SET n = n + 1 WHERE scope = 'q' AND name = 'calls'").run();
+    expect(await store.check()).toEqual(['calls in scope q: counted 5, holds 4']);
+    await store.close();
+  });
+
   it('migrates a version-1 database to version 2 and makes its existing tools searchable', async () => {
     const path = nextPath();
     const raw = new Database(path);

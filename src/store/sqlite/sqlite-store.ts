@@ -40,6 +40,8 @@ import {
   toTool,
   toWorkflow,
   type Row,
+  countMismatches,
+  countsOf,
 } from '../rows.js';
 import {
   TABLES,
@@ -312,26 +314,23 @@ export class SqliteStore implements Store {
   }
 
   async counts(scope?: string): Promise<TableCounts> {
-    const counts = {} as TableCounts;
-    // A table that holds the scope alone (its first and last scope, one index lookup each) counts all its rows:
-    // SQLite counts a whole b-tree from its pages' cell counts, the narrowest index's, reading no row; a table
-    // shared by scopes counts the scope's range (issue 20: a new process counts the 100k store in ~22 ms, ~41 before).
-    const ofScope = (t: string) =>
-      `SELECT CASE WHEN (SELECT min(scope) FROM ${t}) = @scope AND (SELECT max(scope) FROM ${t}) = @scope ` +
-      `THEN (SELECT count(*) FROM ${t}) ELSE (SELECT count(*) FROM ${t} WHERE scope = @scope) END AS n`;
-    for (const table of TABLES) {
-      const row =
-        scope === undefined
-          ? this.#stmt(`SELECT count(*) AS n FROM ${table}`).get()
-          : this.#stmt(ofScope(table)).get({ scope });
-      counts[table] = Number((row as Row).n);
-    }
-    return counts;
+    // Kept per scope by the tables' triggers (migration 13): ten small rows instead of counting every row.
+    const rows = (
+      scope === undefined
+        ? this.#stmt('SELECT name, sum(n) AS n FROM table_counts GROUP BY name').all()
+        : this.#stmt('SELECT name, n FROM table_counts WHERE scope = ?').all(scope)
+    ) as Row[];
+    return countsOf(rows);
   }
 
   async check(): Promise<string[]> {
     const rows = this.#db.pragma('integrity_check') as { integrity_check: string }[];
     const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');
+    const kept = this.#stmt('SELECT scope, name, n FROM table_counts WHERE n <> 0').all() as Row[];
+    const counted = TABLES.flatMap(
+      (t) => this.#db.prepare(`SELECT scope, '${t}' AS name, count(*) AS n FROM ${t} GROUP BY scope`).all() as Row[],
+    );
+    problems.push(...countMismatches(kept, counted));
     try {
       this.#db.prepare(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)`).run();
     } catch (error) {
