@@ -10,6 +10,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
 
 describe('a tool event on its way to the spool', () => {
+  it('reads a test run’s coverage report before the output is cut to size', () => {
+    const raw = {
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'npx vitest run --coverage' },
+      tool_response: {
+        stdout: `${'✓ a passing test\n'.repeat(300)}All files  |   84.21 |    71.42 |     100 |   84.21 |\n`,
+        stderr: '',
+        interrupted: false,
+        isImage: false,
+      },
+    };
+    const event = callEventOf({ event: 'PostToolUse', raw });
+    expect(String(event.output)).not.toContain('All files');
+    expect(event.coverage).toBe(84.21);
+    expect(callEventOf({ event: 'PostToolUse', raw: { ...raw, tool_name: 'Read' } }).coverage).toBeUndefined();
+  });
+
   it('scrubs a secret on any line of an object response before anything is written', () => {
     const payload = {
       session_id: 's',

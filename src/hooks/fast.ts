@@ -8,7 +8,7 @@
  * comes here too: its learning is handed to a process of its own (hooks/hand-off).
  */
 import { hookDbPath } from '../platform/paths.js';
-import { bashExitCode, filePathsOf } from './signals.js';
+import { bashExitCode, coverageOf, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { handOffLearning } from './hand-off.js';
@@ -39,6 +39,8 @@ export function callEventOf(p: Pick<HookPayload, 'event' | 'raw'>): Record<strin
   const tool = typeof r.tool_name === 'string' && r.tool_name !== '' ? r.tool_name : 'unknown';
   const paths = filePathsOf(tool, r.tool_input);
   const exitCode = bashExitCode({ tool_response: r.tool_response, error: r.error }, failed);
+  // A coverage report closes a test run's output, past the cut: read first (signals, test coverage changes).
+  const coverage = tool === 'Bash' ? coverageOf(failed ? r.error : r.tool_response) : undefined;
   return {
     tool,
     status: failed ? 'failure' : 'success',
@@ -47,6 +49,7 @@ export function callEventOf(p: Pick<HookPayload, 'event' | 'raw'>): Record<strin
     ...(paths.reads.length === 0 ? {} : { reads: paths.reads.map((f) => scrubText(f).text) }),
     ...(paths.writes.length === 0 ? {} : { writes: paths.writes.map((f) => scrubText(f).text) }),
     ...(exitCode === undefined ? {} : { exitCode }),
+    ...(coverage === undefined ? {} : { coverage }),
     ...(failed ? { error: scrubbedText(asText(r.error), HOOK_LIMITS.error) } : {}),
     ...(typeof r.tool_use_id === 'string' ? { toolUseId: r.tool_use_id } : {}),
     ...(r.is_interrupt === true || (isObject(r.tool_response) && r.tool_response.interrupted === true)

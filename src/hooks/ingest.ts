@@ -46,6 +46,8 @@ interface QueuedCall {
   reads?: string[];
   writes?: string[];
   exitCode?: number;
+  /** A test run's total coverage, read before the output was cut (hooks/fast). */
+  coverage?: number;
 }
 
 const parsed = (text: string | undefined): unknown => {
@@ -133,6 +135,7 @@ export async function ingest(
               ...(call.interrupted === true ? { interrupted: true } : {}),
               ...(call.writes === undefined ? {} : { writes: call.writes }),
               ...(call.reads === undefined ? {} : { reads: call.reads }),
+              ...(typeof call.coverage === 'number' ? { coverage: call.coverage } : {}),
             },
             state,
             config,

@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { codeOf, thrown } from '../../test/helpers.js';
 import {
   COMMIT_PATTERNS,
+  COMMIT_STYLES,
+  COVERAGE_PATTERNS,
+  commitMessage,
+  commitMessageStyle,
+  coverageOf,
   CORRECTION_RULES,
   HOOK_SIGNAL_LIMITS,
   OBSERVE_DEFAULTS,
@@ -697,7 +702,7 @@ describe('observationsFor', () => {
     ['nothing happened before', COMMIT_PATTERNS.untested, [commit]],
     ['the last test run after the change failed', COMMIT_PATTERNS.failing, [write(), failing, commit]],
   ])('a commit when %s is the pattern %j', (_, pattern, events) => {
-    const commits = replay(events).observations.filter((o) => o.type === 'pattern');
+    const commits = replay(events).observations.filter((o) => o.tags.includes('commit'));
     expect(commits).toEqual([
       {
         type: 'pattern',
@@ -750,7 +755,8 @@ describe('observationsFor', () => {
     ['commits', commit],
     ['corrections', { kind: 'prompt', prompt: "Don't use var." } as HookSignalEvent],
   ] as const)('observes nothing when %s is switched off', (key, event) => {
-    expect(observationsFor(event, {}, config, 1).observations).toHaveLength(1);
+    // A commit gives its pattern and its message's style.
+    expect(observationsFor(event, {}, config, 1).observations).toHaveLength(key === 'commits' ? 2 : 1);
     const off = parseObserveConfig({ [key]: false });
     expect(observationsFor(event, {}, off, 1).observations).toEqual([]);
   });
@@ -758,7 +764,7 @@ describe('observationsFor', () => {
   it('keeps the test state up to date when test runs are not observed', () => {
     const off = parseObserveConfig({ testRuns: false });
     const { observations } = replay([write(), passing, commit], off);
-    expect(observations.map((o) => o.observation)).toEqual([COMMIT_PATTERNS.tested]);
+    expect(observations.map((o) => o.observation)).toEqual([COMMIT_PATTERNS.tested, COMMIT_STYLES.capitalised]);
   });
 
   it('reports a failed test run as a failed call when test runs are not observed', () => {
@@ -899,7 +905,130 @@ describe('Claude Code hook fixtures', () => {
       'error: tests failed: npm test',
       'success: tests passed: npm test',
       'pattern: committed after running tests',
+      // "Add cart totals with discount", from Claude Code's here document.
+      `pattern: ${COMMIT_STYLES.capitalised}`,
     ]);
     expect(state).toEqual({ lastChangeAt: 2000, lastTestAt: 5000, lastTestPassed: true });
+  });
+});
+
+describe('commit message style (seed 004: "commit message style")', () => {
+  it.each([
+    ['git commit -m "feat(cart): add totals"', 'feat(cart): add totals'],
+    ['git commit -am "fix: rounding"', 'fix: rounding'],
+    ["git commit --message='docs: readme'", 'docs: readme'],
+    ['git commit -m"chore: bump"', 'chore: bump'],
+    ['git add . && git commit -m "Add cart" && git push', 'Add cart'],
+    [
+      'git commit -m "$(cat <<\'EOF\'\nfeat: add totals\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
+      'feat: add totals\n\nCo-Authored-By: Claude <noreply@anthropic.com>',
+    ],
+  ])('reads the message of %s', (command, message) => {
+    expect(commitMessage(command)).toBe(message);
+  });
+
+  it.each(['git commit', 'git commit -F msg.txt', 'git commit --amend --no-edit', 'git log -m', 'echo -m x'])(
+    'finds no message in %s',
+    (command) => {
+      expect(commitMessage(command)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['feat(cart): add totals', 'conventional'],
+    ['fix!: drop node 18', 'conventional'],
+    ['SHOP-142: add totals', 'ticket'],
+    ['[SHOP-142] add totals', 'ticket'],
+    [':sparkles: add totals', 'gitmoji'],
+    ['✨ add totals', 'gitmoji'],
+    ['Add cart totals', 'capitalised'],
+    ['add cart totals', 'lowercase'],
+    ['   ', undefined],
+  ] as const)('reads %j as %s', (subject, style) => {
+    expect(commitMessageStyle(subject)).toBe(style);
+  });
+
+  it('observes the style of each commit beside its pattern, with the subject as evidence', () => {
+    const commit: HookSignalEvent = {
+      kind: 'call',
+      tool: 'Bash',
+      input: { command: 'git commit -m "feat(cart): add totals\n\nlonger body"' },
+      status: 'success',
+      exitCode: 0,
+    };
+    const styles = observationsFor(commit, {}, config, 1).observations.filter((o) => o.tags.includes('commit-style'));
+    expect(styles).toEqual([
+      {
+        type: 'pattern',
+        observation: COMMIT_STYLES.conventional,
+        confidence: 0.6,
+        context: {},
+        evidence: ['subject: feat(cart): add totals'],
+        tags: ['hook', 'Bash', 'commit-style', 'conventional', 'source:template'],
+      },
+    ]);
+  });
+});
+
+describe('test coverage changes (seed 004: "test coverage changes")', () => {
+  const vitestTable = [
+    ' % Coverage report from v8',
+    '-----------|---------|----------|---------|---------|',
+    'File       | % Stmts | % Branch | % Funcs | % Lines |',
+    '-----------|---------|----------|---------|---------|',
+    'All files  |   84.21 |    71.42 |     100 |   84.21 |',
+    ' cart.ts   |   84.21 |    71.42 |     100 |   84.21 |',
+  ].join('\n');
+
+  it.each([
+    ['an Istanbul / vitest table', { stdout: `✓ 12 tests passed\n${vitestTable}`, stderr: '' }, 84.21],
+    ['an Istanbul text summary', 'Statements   : 91.3% ( 210/230 )\nBranches     : 80% ( 40/50 )', 91.3],
+    [
+      'pytest-cov',
+      'Name    Stmts   Miss  Cover\n-------\ncart.py    40      4    90%\nTOTAL      80     12    85%',
+      85,
+    ],
+    [
+      'go test',
+      'ok  shop/cart 0.01s coverage: 70.0% of statements\nok  shop/api 0.02s coverage: 62.5% of statements',
+      62.5,
+    ],
+    ['a plain line', 'Coverage: 77.7%', 77.7],
+  ])('reads the total of %s', (_, output, total) => {
+    expect(coverageOf(output)).toBe(total);
+  });
+
+  it('reads nothing in output without a coverage report', () => {
+    expect(coverageOf({ stdout: '✓ 12 tests passed (100%)', stderr: '' })).toBeUndefined();
+    expect(coverageOf(undefined)).toBeUndefined();
+  });
+
+  const run = (coverage: number | undefined): HookSignalEvent => ({
+    kind: 'call',
+    tool: 'Bash',
+    input: { command: 'npx vitest run --coverage' },
+    status: 'success',
+    exitCode: 0,
+    ...(coverage === undefined ? {} : { coverage }),
+  });
+
+  it('observes a rise or a fall against the session’s previous report, not the first report', () => {
+    let state: SessionObserveState = {};
+    const seen: string[][] = [];
+    for (const [i, coverage] of [80, 80, 84.21, undefined, 79.5].entries()) {
+      const r = observationsFor(run(coverage), state, config, i + 1);
+      seen.push(r.observations.filter((o) => o.tags.includes('coverage')).map((o) => `${o.type}: ${o.observation}`));
+      state = r.nextState;
+    }
+    expect(seen).toEqual([[], [], [`success: ${COVERAGE_PATTERNS.rose}`], [], [`error: ${COVERAGE_PATTERNS.fell}`]]);
+    expect(state.lastCoverage).toBe(79.5);
+  });
+
+  it('gives the two figures as evidence', () => {
+    const r = observationsFor(run(70), { lastCoverage: 75 }, config, 1);
+    expect(r.observations.find((o) => o.tags.includes('coverage'))?.evidence).toEqual([
+      'coverage 75% → 70%',
+      'runner: npx vitest',
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * @module hooks/signals
  * The pure rules that turn Claude Code hook events into observations (SPEC §6, issue 9): a failed call →
- * `error`, a test run → `success` / `error`, a `git commit` → `pattern`, a user correction → `correction`;
+ * `error`, a test run → `success` / `error` (and a change of its coverage), a `git commit` → `pattern` (and
+ * its message's style, seed 004), a user correction → `correction`;
  * which triggers observe is set per project in `.credence/observe.json` ({@link parseObserveConfig}).
  * Pure: the caller passes `now`, normalises hook JSON into a {@link HookSignalEvent}, keeps each
  * session's {@link SessionObserveState}, and adds `timestamp` and `id`. No draft carries a whole tool
@@ -568,6 +569,77 @@ export function detectCorrection(prompt: string): { text: string; rule: Correcti
 }
 
 // ---------------------------------------------------------------------------------------------
+// Commit messages and coverage reports (seed 004: "commit message style", "test coverage changes")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The message of a `git commit` command: the first `-m`/`--message` value (`-m msg`, `-mmsg`, `-am msg`,
+ * `--message=msg`), and for Claude Code's own form, `-m "$(cat <<'EOF' … EOF)"`, the here document's
+ * body. Undefined when the message comes from an editor or a file (`-F`), or the command is no commit.
+ */
+export function commitMessage(command: string): string | undefined {
+  if (typeof command !== 'string') return undefined;
+  const heredoc = /-m\s+"\$\(cat\s+<<-?\s*'?(\w+)'?\s*\n([\s\S]*?)\n\s*\1\s*\n?\s*\)"/.exec(command);
+  if (heredoc !== null) return heredoc[2];
+  for (const segment of splitShell(command)) {
+    const words = launchedWords(segment);
+    if (!isGitCommit(words)) continue;
+    const at = words.indexOf('commit');
+    for (let i = at + 1; i < words.length; i++) {
+      const w = words[i] as string;
+      if (w === '--message' || /^-[a-zA-Z]*m$/.test(w)) return words[i + 1];
+      if (w.startsWith('--message=')) return w.slice('--message='.length);
+      if (/^-m./.test(w)) return w.slice(2);
+    }
+  }
+  return undefined;
+}
+
+/** The style of a commit message's subject (its first non-blank line), or undefined for an empty one. */
+export function commitMessageStyle(message: string): keyof typeof COMMIT_STYLES | undefined {
+  const subject = firstLine(message, 500);
+  if (subject === '') return undefined;
+  if (/^(?:feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert)(?:\([^)]*\))?!?:\s+\S/i.test(subject))
+    return 'conventional';
+  if (/^\[?[A-Z][A-Z0-9]+-\d+\]?[:\s]/.test(subject)) return 'ticket';
+  if (/^(?::[a-z0-9_+-]+:|\p{Extended_Pictographic})/u.test(subject)) return 'gitmoji';
+  const first = subject.charAt(0);
+  if (first !== first.toLowerCase()) return 'capitalised';
+  return first !== first.toUpperCase() ? 'lowercase' : undefined;
+}
+
+/**
+ * The total coverage, in percent, a test run's output reports, or undefined: Istanbul's text table
+ * (vitest, jest, nyc: `All files | 85.3 | …`, statements), its text summary (`Statements : 85.3% …`),
+ * pytest-cov (`TOTAL … 85%`), Go (`coverage: 85.3% of statements`, the last one), a plain
+ * `Coverage: 85.3%` line. Read from Bash's `tool_response` (its `stdout` and `stderr`) or any text.
+ */
+export function coverageOf(response: unknown): number | undefined {
+  const text =
+    typeof response === 'string'
+      ? response
+      : typeof response === 'object' && response !== null
+        ? ['stdout', 'stderr', 'output']
+            .map((k) => (response as Record<string, unknown>)[k])
+            .filter((v): v is string => typeof v === 'string')
+            .join('\n')
+        : '';
+  const patterns = [
+    /^[ \t]*All files[ \t]*\|[ \t]*(\d{1,3}(?:\.\d+)?)[ \t]*\|/m,
+    /^[ \t]*Statements[ \t]*:[ \t]*(\d{1,3}(?:\.\d+)?)%/m,
+    /^TOTAL(?:[ \t]+\d+)+[ \t]+(\d{1,3}(?:\.\d+)?)%[ \t]*$/m,
+    /coverage:[ \t]*(\d{1,3}(?:\.\d+)?)%[ \t]+of statements(?![\s\S]*coverage:[ \t]*\d)/,
+    /^[ \t]*(?:total[ \t]+)?coverage[ \t]*:[ \t]*(\d{1,3}(?:\.\d+)?)[ \t]*%/im,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    const value = match === null ? Number.NaN : Number(match[1]);
+    if (value >= 0 && value <= 100) return value;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Events → observation drafts
 // ---------------------------------------------------------------------------------------------
 
@@ -591,6 +663,8 @@ export type HookSignalEvent =
       readonly reads?: readonly string[];
       /** The files the call wrote, when the caller knows them already; else {@link filePathsOf}. */
       readonly writes?: readonly string[];
+      /** For a Bash call, the total test coverage its output reports, in percent ({@link coverageOf}). */
+      readonly coverage?: number;
     }
   | { readonly kind: 'prompt'; readonly prompt: string };
 
@@ -602,6 +676,8 @@ export interface SessionObserveState {
   readonly lastTestAt?: number;
   /** Whether that test run passed (exit 0). */
   readonly lastTestPassed?: boolean;
+  /** The total coverage the session's last test run with a coverage report gave, in percent. */
+  readonly lastCoverage?: number;
 }
 
 /** An observation without `timestamp` and `id` (the caller adds them): the seed 004 fields. */
@@ -617,12 +693,30 @@ export interface ObservationDraft {
 /** The confidence each trigger gives its observation. */
 export const HOOK_CONFIDENCE = Object.freeze({ failedCall: 0.6, testRun: 0.7, commit: 0.6, correction: 0.7 });
 
+/** The commit-message styles a commit's subject is read as ({@link commitMessageStyle}). */
+export const COMMIT_STYLES = Object.freeze({
+  conventional: 'commit messages follow Conventional Commits (type(scope): subject)',
+  ticket: 'commit messages start with a ticket id',
+  gitmoji: 'commit messages start with a gitmoji',
+  capitalised: 'commit messages are a capitalised subject without a type prefix',
+  lowercase: 'commit messages are a lowercase subject without a type prefix',
+});
+
 /** The commit patterns, by what the session saw since its last file change. */
 export const COMMIT_PATTERNS = Object.freeze({
   tested: 'committed after running tests',
   failing: 'committed with failing tests since the last change',
   untested: 'committed without running tests since the last change',
 });
+
+/** The coverage patterns: a test run's total coverage against the session's previous one. */
+export const COVERAGE_PATTERNS = Object.freeze({
+  rose: 'test coverage rose since the last test run',
+  fell: 'test coverage fell since the last test run',
+});
+
+/** The smallest change of total coverage, in points, observed. */
+const COVERAGE_STEP = 0.1;
 
 /** The first non-blank line of `text`, trimmed and cut to `max` characters (an ellipsis marks a cut). */
 function firstLine(text: string, max: number = HOOK_SIGNAL_LIMITS.lineLength): string {
@@ -653,6 +747,14 @@ function detailLine(text: string): string {
  *   confidence 0.7, tags `["hook", tool, "test"]`, evidence the runner, the exit code and, on
  *   failure, the first line of detail of the error; it sets `lastTestAt` and `lastTestPassed`. A
  *   failed test run gives this observation instead of the failed-call one;
+ * - a successful commit whose message is in the command ({@link commitMessage}) also gives its style
+ *   ({@link commitMessageStyle}: Conventional Commits, a ticket id, a gitmoji, a capitalised or a lowercase
+ *   subject) → `pattern` {@link COMMIT_STYLES}, confidence 0.6, tags `["hook", tool, "commit-style", <style>]`,
+ *   evidence the subject;
+ * - a test run whose output reports a total coverage ({@link coverageOf}, the event's `coverage`) that moved
+ *   by 0.1 point or more since the session's previous report → `success` "test coverage rose since the last
+ *   test run" or `error` "… fell …", confidence 0.7, tags `["hook", tool, "test", "coverage"]`, evidence the
+ *   two figures; it sets `lastCoverage`;
  * - a successful Bash `git commit` (a failed one made no commit) → `pattern`, confidence 0.6, tags
  *   `["hook", tool, "commit"]`: "committed after running tests" when a test run passed with no file
  *   change after it (`lastTestAt ≥ lastChangeAt`, or no change seen), "committed with failing tests
@@ -726,6 +828,22 @@ export function observationsFor(
           tags: ['hook', event.tool, 'test', sourceTag('tool-output')],
         });
         if (!passed) observedFailure = true;
+        const coverage = event.coverage;
+        if (coverage !== undefined) {
+          const before = next.lastCoverage;
+          next = { ...next, lastCoverage: coverage };
+          if (before !== undefined && Math.abs(coverage - before) >= COVERAGE_STEP) {
+            const rose = coverage > before;
+            observations.push({
+              type: rose ? 'success' : 'error',
+              observation: rose ? COVERAGE_PATTERNS.rose : COVERAGE_PATTERNS.fell,
+              confidence: HOOK_CONFIDENCE.testRun,
+              context: {},
+              evidence: [`coverage ${before}% → ${coverage}%`, `runner: ${fact.runner}`],
+              tags: ['hook', event.tool, 'test', 'coverage', sourceTag('template')],
+            });
+          }
+        }
       } else if (!failed && (event.exitCode === undefined || event.exitCode === 0) && config.commits) {
         const testedSinceChange =
           next.lastTestAt !== undefined && (next.lastChangeAt === undefined || next.lastTestAt >= next.lastChangeAt);
@@ -741,6 +859,17 @@ export function observationsFor(
           context: {},
           tags: ['hook', event.tool, 'commit', sourceTag('template')],
         });
+        const message = commitMessage(command);
+        const style = message === undefined ? undefined : commitMessageStyle(message);
+        if (style !== undefined && message !== undefined)
+          observations.push({
+            type: 'pattern',
+            observation: COMMIT_STYLES[style],
+            confidence: HOOK_CONFIDENCE.commit,
+            context: {},
+            evidence: [`subject: ${firstLine(message)}`],
+            tags: ['hook', event.tool, 'commit-style', style, sourceTag('template')],
+          });
       }
     }
   }

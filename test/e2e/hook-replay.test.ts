@@ -165,7 +165,10 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
       const said = observations.map((o) => `${o.type}: ${o.observation}`);
       expect(said.filter((s) => s.startsWith('error:')).length).toBeGreaterThanOrEqual(1);
       expect(said.some((s) => s.startsWith('success:') && s.includes('npm test'))).toBe(true);
-      expect(said.filter((s) => s.startsWith('pattern:'))).toEqual([
+      // Each commit, and the style of its message ("Add --verbose": seed 004's commit message style).
+      expect(said.filter((s) => s.startsWith('pattern:')).sort()).toEqual([
+        'pattern: commit messages are a capitalised subject without a type prefix',
+        'pattern: commit messages are a capitalised subject without a type prefix',
         'pattern: committed after running tests',
         'pattern: committed after running tests',
       ]);
