@@ -509,6 +509,8 @@ export interface VectorChunk {
   codes?: Uint8Array;
   /** Text stored with `codes` (the rows' keys as the engine lays them out), read with them. */
   codeKeys?: string;
+  /** That text as its UTF-8 bytes instead, when read with `keyBytes` from a store that can (no string made). */
+  codeKeyBytes?: Uint8Array;
 }
 
 /**
@@ -521,11 +523,12 @@ export interface VectorIndexStore {
    * The header and every chunk. `floats: false` reads the int8 copies alone (`codes` and `codeKeys`; `ids`,
    * `hashes` and `data` empty), a quarter of the bytes: the chunks that have one (fewer than `header.chunks` when
    * some were written without).
+   * `keyBytes` with it: `codeKeyBytes` in place of `codeKeys` where the store can give them.
    */
   readVectorIndex(
     scope: string,
     name: string,
-    options?: { floats?: boolean },
+    options?: { floats?: boolean; keyBytes?: boolean },
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined>;
   /**
    * Some chunks whole (floats, no codes), read only when the stored header is still at `expect`'s revision and

@@ -106,6 +106,48 @@ export interface Int8Dots {
 }
 
 /**
+ * The dot products of the rows of `chunks` as {@link int8Dots} gives them, one chunk at a time through WebAssembly
+ * memory the size of the largest: for a process that answers one query, which would otherwise copy every code into
+ * fresh memory (a page fault every 4 KiB) to read it once. It holds no rows: `write` is always false.
+ */
+export function int8DotsByChunk(chunks: readonly Int8Array[], dim: number): Int8Dots | undefined {
+  const mod = module();
+  if (mod === null || dim === 0) return undefined;
+  const vectors = Math.ceil(dim / 16);
+  const most = chunks.reduce((n, c) => Math.max(n, c.length / dim), 0);
+  const rows = chunks.reduce((n, c) => n + c.length / dim, 0);
+  const codesBytes = most * dim + 16;
+  const queryAt = Math.ceil(codesBytes / 16) * 16;
+  const outAt = queryAt + vectors * 32;
+  const instance = new (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.Instance(mod, {});
+  const memory = instance.exports.mem as WasmMemory;
+  const pages = Math.ceil((outAt + most * 4) / 65536);
+  if (pages > 1) memory.grow(pages - 1);
+  const codes = new Int8Array(memory.buffer, 0, most * dim);
+  const run = instance.exports.dots as (...args: number[]) => void;
+  const query = new Int16Array(memory.buffer, queryAt, vectors * 16);
+  const out = new Int32Array(memory.buffer, outAt, most);
+  const all = new Int32Array(rows);
+  return {
+    limit: Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * vectors * 16))),
+    dots(q: Int16Array): Int32Array {
+      query.fill(0);
+      query.set(q.subarray(0, Math.min(q.length, dim)));
+      let row = 0;
+      for (const c of chunks) {
+        const n = c.length / dim;
+        codes.set(c);
+        run(0, n, dim, queryAt, vectors, outAt);
+        all.set(out.subarray(0, n), row);
+        row += n;
+      }
+      return all;
+    },
+    write: () => false,
+  };
+}
+
+/**
  * The rows of `chunks` (each `rows × dim` int8 codes, row-major) copied into WebAssembly memory with room for
  * `room` rows, or undefined where WebAssembly SIMD is not available.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dotUnrolled, scanSimilar, type VectorMatrix } from '../search/vectors.js';
-import { int8Dots } from './int8-dots.js';
+import { int8Dots, int8DotsByChunk } from './int8-dots.js';
 import { allBounded, bestOf, candidateRows, quantizeRows, rowChecksum, viewQuantized } from './quantized.js';
 
 // Issue 20: the int8 first pass keeps every row that can rank, so the rows re-scored from their floats give the
@@ -27,7 +27,7 @@ function quantizedScan(
   query: Float32Array,
   k: number,
   per: number,
-  simd: boolean,
+  simd: false | 'held' | 'by chunk',
 ) {
   const chunks = [];
   for (let from = 0; from < ids.length; from += per) {
@@ -37,12 +37,8 @@ function quantizedScan(
   }
   expect(allBounded(chunks)).toBe(true);
   const d = Math.min(dim, query.length);
-  const dots = simd
-    ? int8Dots(
-        chunks.map((c) => c.codes),
-        dim,
-      )
-    : undefined;
+  const codes = chunks.map((c) => c.codes);
+  const dots = simd === 'held' ? int8Dots(codes, dim) : simd === 'by chunk' ? int8DotsByChunk(codes, dim) : undefined;
   if (simd) expect(dots).toBeDefined();
   const rows = candidateRows(chunks, query, d, k, dots);
   return {
@@ -60,8 +56,9 @@ function same(data: Float32Array, ids: string[], dim: number, query: Float32Arra
   const m: VectorMatrix = { ids, row: new Map(ids.map((id, r) => [id, r])), dim, data };
   const scan = scanSimilar(m, query, k);
   let kept = 0;
-  // In JavaScript, and with the codes' sums made by WebAssembly SIMD (the query as integers).
-  for (const simd of [false, true]) {
+  // In JavaScript, and with the codes' sums made by WebAssembly SIMD (the query as integers), the codes held in its
+  // memory or passed through it a chunk at a time (a process's first query).
+  for (const simd of [false, 'held', 'by chunk'] as const) {
     const { rows, best } = quantizedScan(data, ids, dim, query, k, per, simd);
     expect(best.map((b) => b.key)).toEqual(scan.top);
     for (const b of best) expect(Object.is(b.value, scan.of(b.key))).toBe(true);
@@ -119,17 +116,30 @@ describe('quantized first pass', () => {
     for (const dim of [1, 7, 16, 33, 100]) {
       const rows = 37;
       const codes = Int8Array.from({ length: rows * dim }, (_, i) => ((i * 7919) % 255) - 127);
-      const dots = int8Dots([codes.subarray(0, 10 * dim), codes.subarray(10 * dim)], dim);
-      if (dots === undefined) throw new Error('no WebAssembly SIMD');
-      const limit = dots.limit;
-      const q = Int16Array.from({ length: dim }, (_, i) =>
-        Math.max(-limit, Math.min(limit, ((i * 104729) % 65535) - 32767)),
-      );
-      const want = Array.from({ length: rows }, (_, r) =>
-        Array.from(q).reduce((sum, v, d) => sum + (codes[r * dim + d] as number) * v, 0),
-      );
-      expect(Array.from(dots.dots(q))).toEqual(want);
+      const parts = [codes.subarray(0, 10 * dim), codes.subarray(10 * dim)];
+      // A chunk at a time: chunks of other sizes (a larger one after a smaller, an empty one), the memory reused.
+      const uneven = [codes.subarray(0, 3 * dim), codes.subarray(3 * dim, 3 * dim), codes.subarray(3 * dim)];
+      for (const dots of [int8Dots(parts, dim), int8DotsByChunk(parts, dim), int8DotsByChunk(uneven, dim)]) {
+        if (dots === undefined) throw new Error('no WebAssembly SIMD');
+        const limit = dots.limit;
+        for (const sign of [1, -1]) {
+          const q = Int16Array.from({ length: dim }, (_, i) =>
+            Math.max(-limit, Math.min(limit, sign * (((i * 104729) % 65535) - 32767))),
+          );
+          const want = Array.from({ length: rows }, (_, r) =>
+            Array.from(q).reduce((sum, v, d) => sum + (codes[r * dim + d] as number) * v, 0),
+          );
+          expect(Array.from(dots.dots(q))).toEqual(want);
+        }
+      }
     }
+  });
+
+  it('holds no rows when it passes them a chunk at a time: a write is refused', () => {
+    const dots = int8DotsByChunk([new Int8Array(16)], 16);
+    if (dots === undefined) throw new Error('no WebAssembly SIMD');
+    expect(dots.write(1, new Int8Array(16), 2)).toBe(false);
+    expect(Array.from(dots.dots(new Int16Array(16).fill(1)))).toEqual([0]);
   });
 
   it('tells the floats a row was made from by their checksum', () => {
@@ -143,5 +153,14 @@ describe('quantized first pass', () => {
   it('marks a row with a value that is not finite as unbounded', () => {
     const data = Float32Array.from([1, 0, Number.NaN, 0]);
     expect(allBounded([viewQuantized(quantizeRows(data, ['a', 'b'], 2).codes, 2, 2)])).toBe(false);
+    // In any chunk, for an infinite value too; finite values (zeros included) are bounded.
+    const finite = viewQuantized(quantizeRows(Float32Array.from([0, 0, 1, -2]), ['c', 'd'], 2).codes, 2, 2);
+    const infinite = viewQuantized(
+      quantizeRows(Float32Array.from([Number.POSITIVE_INFINITY, 1]), ['e'], 2).codes,
+      1,
+      2,
+    );
+    expect(allBounded([finite])).toBe(true);
+    expect(allBounded([finite, infinite])).toBe(false);
   });
 });

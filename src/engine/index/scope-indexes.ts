@@ -129,14 +129,18 @@ export class ScopeIndexes {
     );
   }
 
-  /** Brings `indexes` to the scope's revision: one read of it, then the delta of those behind. */
+  /**
+   * Brings `indexes` to the scope's revision: one read of it, then the delta of those behind. An index asked a second
+   * time in the process settles (reads its floats, makes its key maps: a server's) after the query, not before it.
+   */
   async refresh(indexes: readonly VectorIndex[]): Promise<void> {
     for (const index of indexes) index.asked();
+    for (const index of indexes) await index.settled();
     const revision = await this.#store.revision(this.#scope);
     // One index after another: a store connection serves one at a time anyway, and a pool's connections
     // interleaving three builds' statements gained nothing.
     for (const index of indexes) if (index.revision !== revision) await index.refresh();
-    for (const index of indexes) await index.settle();
+    for (const index of indexes) index.settleLater();
   }
 
   /** Recall's vectors: memories, observations and runs ranked as one, brought up to date before each use. */

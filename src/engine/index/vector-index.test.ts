@@ -236,12 +236,20 @@ describe('persistent vector indexes after any sequence of writes', () => {
 });
 
 describe('a process that reads the int8 copies of a persisted matrix', () => {
-  /** A store of 40 memories whose matrix is persisted in chunks of 8 rows, and the recall index's queries. */
-  async function setup() {
+  /**
+   * A store of 40 memories whose matrix is persisted in chunks of 8 rows, and the recall index's queries; `idOf` gives
+   * a memory an id of its own.
+   */
+  async function setup(idOf: (i: number) => string | undefined = () => undefined) {
     const store = openSqliteStore({ path: ':memory:' });
     const credence = await openCredence({ store, scope: SCOPE, now: NOW });
     const rng = generator(4);
-    await credence.remember(Array.from({ length: 40 }, () => ({ title: phrase(rng, 2), text: phrase(rng, 6) })));
+    await credence.remember(
+      Array.from({ length: 40 }, (_, i) => {
+        const id = idOf(i);
+        return { ...(id === undefined ? {} : { id }), title: phrase(rng, 2), text: phrase(rng, 6) };
+      }),
+    );
     const embedder = credence.embedder;
     await new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 8 }).recallVectors().scan(undefined, 1);
     const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster', 'invoice email']);
@@ -270,6 +278,56 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     };
     return { store, embedder, floats, coded };
   }
+
+  it('ranks as the float32 scan does whatever the keys are written in (keys past ASCII in some chunks)', async () => {
+    // Ids in several scripts, an emoji (two UTF-16 code units, four UTF-8 bytes), and plain ones around them.
+    const odd = ['mémoire-1', 'Ünïcode', '記憶', '🦀-crab', 'ascii-only', 'ß'];
+    const { store, floats, coded } = await setup((i) => (i % 7 === 2 ? `${odd[i % odd.length]}-${i}` : undefined));
+    const want = await floats();
+    expect(want.flatMap((w) => w.also).some((key) => /[^\x00-\x7f]/.test(key))).toBe(true);
+    // From the int8 copies and their keys, without reading the floats whole.
+    let whole = 0;
+    const readIndex = store.readVectorIndex.bind(store);
+    store.readVectorIndex = async (scope, name, options) => {
+      if (options?.floats !== false) whole += 1;
+      return readIndex(scope, name, options);
+    };
+    expect(await coded(want)).toEqual(want);
+    expect(whole).toBe(0);
+    await store.close();
+  });
+
+  it('reads the floats of an index asked a second time after that query, not before it answers', async () => {
+    const { store, embedder, floats } = await setup();
+    const want = await floats();
+    const indexes = new ScopeIndexes({ store, scope: SCOPE, embedder });
+    const read: number[] = [];
+    const readChunks = store.readVectorChunks.bind(store);
+    store.readVectorChunks = async (scope, name, asked) => {
+      read.push(...asked.chunks);
+      return readChunks(scope, name, asked);
+    };
+    const ask = async () => {
+      const out = [];
+      for (const [i, q] of (await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster'])).entries()) {
+        await indexes.refresh([indexes.memory]);
+        const also = want[i]?.also ?? [];
+        const scan = await indexes.memory.source().scan(q, 6, also);
+        out.push({ top: scan.top, of: [...scan.top, ...also].map((key) => [key, scan.of(key)]), also });
+      }
+      return out;
+    };
+    // Two queries: the second settles the index once it is answered (the embeddings table holds every row, so no
+    // float chunk is read while answering).
+    const first = await ask();
+    expect(first).toEqual(want.slice(0, 2));
+    expect(read).toEqual([]);
+    await new Promise((done) => setTimeout(done, 5));
+    expect(read.length).toBeGreaterThan(0);
+    // Settled: the same answers.
+    expect(await ask()).toEqual(first);
+    await store.close();
+  });
 
   it('ranks as the float32 scan does, reading no float chunk when the embeddings table holds every row', async () => {
     const { store, floats, coded } = await setup();

@@ -28,7 +28,7 @@ import {
   type VectorMatrix,
   type VectorSource,
 } from '../search/vectors.js';
-import { int8Dots, type Int8Dots } from './int8-dots.js';
+import { int8Dots, int8DotsByChunk, type Int8Dots } from './int8-dots.js';
 import {
   allBounded,
   bestOf,
@@ -75,25 +75,51 @@ const textHash = (text: string): string => createHash('sha256').update(text).dig
 /** The stored id of a key: the key itself, or what follows `kind:`. */
 const idOfKey = (key: string, prefixed: boolean): string => (prefixed ? key.slice(key.indexOf(':') + 1) : key);
 
+const utf8 = new TextDecoder();
+
 /**
- * The int8 copies of a matrix read without its floats, when every chunk has one of the header's shape (every chunk
- * but the last of the first one's rows, as many rows as the header says): undefined otherwise.
+ * A chunk's keys end to end: its text, or the bytes of that text when every key is ASCII (a byte a code unit, so
+ * the offsets cut the bytes as they cut the text, and a key is decoded when asked, not every key of the chunk).
  */
-function codedChunks(persisted: { header: VectorIndexHeader; chunks: VectorChunk[] }): QuantizedRows[] | undefined {
+type KeyText = string | Uint8Array;
+
+/** The keys of a chunk read with `keyBytes`: the bytes as they are when they are ASCII (as many as the offsets). */
+function keyTextOf(chunk: VectorChunk, length: number): KeyText {
+  const bytes = chunk.codeKeyBytes;
+  if (bytes === undefined) return chunk.codeKeys ?? '';
+  // UTF-8 takes more bytes than UTF-16 takes code units for any character past ASCII: as many means all ASCII.
+  return bytes.byteLength === length ? bytes : utf8.decode(bytes);
+}
+
+const sliceKey = (text: KeyText, from: number, to: number): string =>
+  typeof text === 'string' ? text.slice(from, to) : utf8.decode(text.subarray(from, to));
+
+/**
+ * The int8 copies of a matrix read without its floats and their keys' texts, when every chunk has one of the
+ * header's shape (every chunk but the last of the first one's rows, as many rows as the header says): undefined
+ * otherwise.
+ */
+function codedChunks(persisted: {
+  header: VectorIndexHeader;
+  chunks: VectorChunk[];
+}): { codes: QuantizedRows[]; texts: KeyText[] } | undefined {
   const { header, chunks } = persisted;
   if (chunks.length !== header.chunks) return undefined;
   const out: QuantizedRows[] = [];
+  const texts: KeyText[] = [];
   for (const [c, chunk] of chunks.entries()) {
     const rows = chunk.codes === undefined ? undefined : quantizedRowCount(chunk.codes.byteLength, header.dim);
     if (chunk.chunk !== c || rows === undefined || (c > 0 && c < chunks.length - 1 && rows !== out[0]?.rows))
       return undefined;
     const q = viewQuantized(chunk.codes as Uint8Array, rows, header.dim);
-    if (q.offsets[rows] !== (chunk.codeKeys ?? '').length) return undefined;
+    const text = keyTextOf(chunk, q.offsets[rows] as number);
+    if (q.offsets[rows] !== text.length) return undefined;
     out.push(q);
+    texts.push(text);
   }
   const first = out[0]?.rows ?? 0;
   if (out.length > 1 && (out.at(-1)?.rows ?? 0) > first) return undefined;
-  return out.reduce((n, q) => n + q.rows, 0) === header.rows ? out : undefined;
+  return out.reduce((n, q) => n + q.rows, 0) === header.rows ? { codes: out, texts } : undefined;
 }
 
 /**
@@ -113,7 +139,7 @@ export class VectorIndex {
    * The keys of a matrix read without its floats, as each chunk's text (the int8 copies' offsets cut it): a key is
    * sliced when asked, and a string of every key is made only when something needs them all.
    */
-  #keyTexts: string[] | undefined;
+  #keyTexts: KeyText[] | undefined;
   #hashes: string[] = [];
   /** Key → row, built when first needed (a process that answers one query never builds it). */
   #row: Map<string, number> | undefined;
@@ -145,11 +171,16 @@ export class VectorIndex {
   #floatless = false;
   /** The int8 copies' codes in WebAssembly memory (SIMD dot products), made at the first scan; null: none. */
   #simd: Int8Dots | null | undefined;
+  /** Whether `#simd` goes through the codes a chunk at a time (`int8DotsByChunk`) rather than holding them. */
+  #simdByChunk = false;
   /** The bytes of the int8 copies made here since the last write (`#requantize`), for `#persist` to write. */
   #made = new Map<number, { codes: Uint8Array; keys: string }>();
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
   #epoch = 0;
   #reading: Promise<boolean> | undefined;
+  /** The timer of a `settleLater`, and the settle running. */
+  #later: ReturnType<typeof setTimeout> | undefined;
+  #settling: Promise<void> | undefined;
 
   constructor(input: {
     store: IndexStore;
@@ -175,7 +206,9 @@ export class VectorIndex {
     if (texts !== undefined) {
       this.#keyTexts = undefined;
       this.#keyList = (this.#codes as QuantizedRows[]).flatMap((q, c) =>
-        Array.from({ length: q.rows }, (_, i) => (texts[c] as string).slice(q.offsets[i], q.offsets[i + 1])),
+        Array.from({ length: q.rows }, (_, i) =>
+          sliceKey(texts[c] as KeyText, q.offsets[i] as number, q.offsets[i + 1] as number),
+        ),
       );
     }
     return this.#keyList;
@@ -198,7 +231,7 @@ export class VectorIndex {
     const c = Math.floor(r / this.#per);
     const q = (this.#codes as QuantizedRows[])[c] as QuantizedRows;
     const i = r - c * this.#per;
-    return (texts[c] as string).slice(q.offsets[i], q.offsets[i + 1]);
+    return sliceKey(texts[c] as KeyText, q.offsets[i] as number, q.offsets[i + 1] as number);
   }
 
   /**
@@ -217,18 +250,16 @@ export class VectorIndex {
     }
     const out = new Map<string, number>();
     if (wanted.size === 0) return out;
-    // A first test on the hashes' low 16 bits (one byte read a row), the map for the few rows that pass it.
-    const maybe = new Uint8Array(65536);
-    for (const h of wanted.keys()) maybe[h & 0xffff] = 1;
+    // Each hash looked for by the typed array's own search (native code: a process answering one query runs a loop
+    // of its own over every row before it is optimised, several times slower), then the rows' keys compared.
     let row = 0;
     for (const q of this.#codes as QuantizedRows[]) {
       const { hashes } = q;
-      for (let i = 0; i < q.rows; i += 1) {
-        if (maybe[(hashes[i] as number) & 0xffff] === 0) continue;
-        const same = wanted.get(hashes[i] as number);
-        if (same === undefined) continue;
-        const key = this.#keyAt(row + i);
-        if (same.includes(key)) out.set(key, row + i);
+      for (const [h, same] of wanted) {
+        for (let i = hashes.indexOf(h); i >= 0; i = hashes.indexOf(h, i + 1)) {
+          const key = this.#keyAt(row + i);
+          if (same.includes(key)) out.set(key, row + i);
+        }
       }
       row += q.rows;
     }
@@ -256,6 +287,40 @@ export class VectorIndex {
     if (this.#floatless) await this.#readFloats();
     this.#rows();
     this.#ids();
+  }
+
+  /** Whether `settle` has work left (floats or key maps to make). */
+  #unsettled(): boolean {
+    return this.#queries >= 2 && !this.#inStore && (this.#floatless || this.#row === undefined || !this.#keyOf);
+  }
+
+  /**
+   * `settle` once the query at hand is answered (a timer that does not keep the process alive; a failure there is
+   * the next query's to meet), so that a server's request does not wait for it: the next `settled` runs it then,
+   * if it has not run yet.
+   */
+  settleLater(): void {
+    if (this.#later !== undefined || this.#settling !== undefined || !this.#unsettled()) return;
+    this.#later = setTimeout(() => {
+      this.#later = undefined;
+      this.#settleNow().catch(() => {});
+    }, 0);
+    this.#later.unref?.();
+  }
+
+  /** Before a query: a `settleLater` still waiting runs now (or the one running is awaited). */
+  async settled(): Promise<void> {
+    if (this.#later === undefined && this.#settling === undefined) return;
+    if (this.#later !== undefined) clearTimeout(this.#later);
+    this.#later = undefined;
+    await this.#settleNow();
+  }
+
+  #settleNow(): Promise<void> {
+    this.#settling ??= this.settle().finally(() => {
+      this.#settling = undefined;
+    });
+    return this.#settling;
   }
 
   refresh(): Promise<void> {
@@ -332,13 +397,17 @@ export class VectorIndex {
         if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
         if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
         const dim = Math.min(this.#dim, query.length);
-        // Room for a few more rows: a long-lived index writes added rows in place.
-        this.#simd ??=
-          int8Dots(
-            codes.map((q) => q.codes),
-            this.#dim,
-            this.#count() + this.#per,
-          ) ?? null;
+        // While the index holds the int8 copies alone (a process's first query), the codes go through WebAssembly
+        // memory a chunk at a time; once it holds its floats (a server), they are kept there, with room for a few
+        // more rows: a long-lived index writes added rows in place.
+        if (this.#simd === undefined || (this.#simdByChunk && !this.#floatless)) {
+          const chunks = codes.map((q) => q.codes);
+          this.#simdByChunk = this.#floatless;
+          this.#simd =
+            (this.#floatless
+              ? int8DotsByChunk(chunks, this.#dim)
+              : int8Dots(chunks, this.#dim, this.#count() + this.#per)) ?? null;
+        }
         const top = candidateRows(codes, query, dim, k, this.#simd ?? undefined);
         const asked = this.#rowsOfKeys(also);
         const values = new Map<number, number>();
@@ -511,9 +580,14 @@ export class VectorIndex {
     const read = (withFloats: boolean) =>
       this.#inStore
         ? undefined
-        : this.#store.readVectorIndex(this.#scope, this.#spec.name, withFloats ? {} : { floats: false });
+        : this.#store.readVectorIndex(
+            this.#scope,
+            this.#spec.name,
+            withFloats ? {} : { floats: false, keyBytes: true },
+          );
     let persisted = await read(floats);
-    const codes = !floats && persisted !== undefined ? codedChunks(persisted) : undefined;
+    const coded = !floats && persisted !== undefined ? codedChunks(persisted) : undefined;
+    const codes = coded?.codes;
     /** Chunks to write again: the matrix was persisted without its int8 copies (by an older writer). */
     let again: number[] = [];
     if (!floats && persisted !== undefined && persisted.header.modelKey === modelKey && codes === undefined) {
@@ -533,7 +607,7 @@ export class VectorIndex {
         this.#floatless = true;
         this.#simd = undefined;
         this.#keyList = [];
-        this.#keyTexts = persisted.chunks.map((c) => c.codeKeys ?? '');
+        this.#keyTexts = coded?.texts;
         this.#hashes = new Array<string>(persisted.header.rows);
       } else {
         // Every chunk but the last is full: chunk c holds rows c × (the first chunk's rows) on, as they were read.

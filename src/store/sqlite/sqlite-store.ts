@@ -128,6 +128,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       db.pragma('wal_autocheckpoint = 10000');
     }
     db.pragma('foreign_keys = ON');
+    // Reads through a memory map of the file instead of read() into SQLite's page cache: a process that reads the
+    // persisted vector matrices (tens of MB of blobs over overflow pages) spends ~20% less on it (issue 20).
+    if (path !== ':memory:') db.pragma('mmap_size = 1073741824');
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
   } catch (error) {
@@ -1503,7 +1506,7 @@ export class SqliteStore implements Store {
   async readVectorIndex(
     scope: string,
     name: string,
-    options: { floats?: boolean } = {},
+    options: { floats?: boolean; keyBytes?: boolean } = {},
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
     return this.#db.transaction(() => {
       const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
@@ -1514,7 +1517,8 @@ export class SqliteStore implements Store {
       // Without floats: the int8 copies alone, rows of their own (the floats' rows are not read).
       if (options.floats === false) {
         const codes = this.#stmt(
-          'SELECT chunk, ids, data FROM vector_chunks WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
+          `SELECT chunk, ${options.keyBytes === true ? 'CAST(ids AS BLOB) AS ids' : 'ids'}, data FROM vector_chunks ` +
+            'WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
         ).all(scope, codesName(name), header.chunks) as Row[];
         return { header, chunks: codes.map(toCodesChunk) };
       }
@@ -1658,7 +1662,8 @@ export const toCodesChunk = (r: Record<string, unknown>): VectorChunk => ({
   hashes: [],
   data: new Float32Array(0),
   codes: r.data as Uint8Array,
-  codeKeys: String(r.ids),
+  // Read as a blob (`keyBytes`): the text's UTF-8 bytes.
+  ...(r.ids instanceof Uint8Array ? { codeKeyBytes: r.ids } : { codeKeys: String(r.ids) }),
 });
 
 /** The name under which a matrix's int8 copies are kept, a chunk a row, beside its float chunks. */
