@@ -72,7 +72,11 @@ export function registerLearning(program: Command, context: () => CommandContext
       '--dir <folder>',
       'where instincts, skills and the evolution log go, inside the project (default .credence)',
     )
-    .option('--skills-dir <folder>', 'where skills go (e.g. .claude/skills, so Claude Code loads them)')
+    .option(
+      '--skills-dir <folder>',
+      'where skills go (default: .claude/skills in a project with a .claude/ folder, where Claude Code loads ' +
+        'them; else <dir>/skills)',
+    )
     .option('--max-observations <n>', 'observations kept per scope (default 100)')
     .option('--purge-days <n>', 'observations older than this are purged (default 90)')
     .option('--max-instincts <n>', 'active instincts at most (default 20)')
@@ -136,7 +140,7 @@ export function registerLearning(program: Command, context: () => CommandContext
     .command('forget <id>')
     .description('delete an observation (or instinct, skill, memory) and what was derived only from it')
     .option('--dir <folder>', 'the folder evolve writes to (default .credence)')
-    .option('--skills-dir <folder>', 'where skills are (if not under --dir)')
+    .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
     .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
       const ctx = context();
       const result = await withCredence(ctx, (c) =>

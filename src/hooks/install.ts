@@ -533,14 +533,14 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
     plan.report.files.push({
       file: `${skills}/`,
       status: 'unchanged',
-      message: `${skills}/ is there (credence evolve --skills-dir ${skills} writes skills Claude Code loads)`,
+      message: `${skills}/ is there (credence evolve writes the skills Claude Code loads there)`,
     });
   } else {
     plan.folders.push(at(skills));
     plan.report.files.push({
       file: `${skills}/`,
       status: 'created',
-      message: `created ${skills}/ (credence evolve --skills-dir ${skills} writes skills Claude Code loads)`,
+      message: `created ${skills}/ (credence evolve writes the skills Claude Code loads there)`,
     });
   }
   if (existsSync(at(observe))) {

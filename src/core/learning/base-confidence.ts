@@ -1,13 +1,10 @@
 /**
  * @module core/learning/base-confidence
- * The base confidence of one observation, `confidence_base = f(type, evidence)` (seed 004, "Calcul du
- * score"), for an observation whose sender states none. Read from the seed's own words:
- *   initial = 0.3 ("Observation initiale (0.3-0.4)"), 0.4 when the observation lists evidence
- *   ("Preuves supportant l'observation": supported, it starts at the top of that range);
- *   + 0.2 for a user correction ("Correction par l'utilisateur: +0.2 (pour la correction)").
- * A stated confidence is the sender's own reading of type and evidence and is kept as it is, so the
- * seed's example 1 (0.4, 0.5, 0.6 stated) still gives its instinct at 0.65; three unstated corrections
- * give 0.5 each, the same instinct. Repetition (+0.1 an occurrence), recency, feedback, age and
+ * `confidence_base = f(type, evidence)` (seed 004) of an observation whose sender states none, from the
+ * seed's words: 0.3 ("Observation initiale (0.3-0.4)"), 0.4 when it lists evidence (supported, it starts
+ * at the top of that range), + 0.2 for a user correction ("Correction par l'utilisateur: +0.2").
+ * A stated confidence is the sender's own reading and is kept, so seed example 1 (0.4, 0.5, 0.6) is
+ * still 0.65, as are three unstated corrections (0.5 each). Repetition, recency, feedback, age and
  * contradictions apply to the group afterwards (learning-confidence, feedback, skill-ageing).
  */
 import type { Explained, ObservationType } from '../types.js';

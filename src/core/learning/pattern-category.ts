@@ -1,13 +1,10 @@
 /**
  * @module core/learning/pattern-category
- * The category of a pattern (seed 004, "Types de patterns"): `code` (naming, file structure,
- * architecture), `workflow` (order of operations, validation points, commits), `error` (recurring
- * mistakes, confusions, missed edge cases) or `success` (what works, approved approaches and formats).
- * Each observation gets one: a tag naming a category wins (the seed's lines tag `code`, `workflow`);
- * else words of workflow (commit, test, CI, deploy, branch, review, build, release, …) or a hook's
- * commit/test tag make it `workflow` (the seed's example 2, successes and an error about tests before
- * a commit, is its "Pattern workflow"); else an `error` or `success` observation is that; else `code`.
- * A group takes its members' most frequent category (ties in the order code, workflow, error, success).
+ * The category of a pattern (seed 004, "Types de patterns"): `code`, `workflow`, `error` or `success`.
+ * An observation's: a tag naming a category; else `workflow` for words of workflow (commit, test, CI,
+ * deploy, branch, review, build, …) or a hook's commit/test tag (the seed's example 2, successes and an
+ * error about tests before a commit, is its "Pattern workflow"); else `error` / `success` by type; else
+ * `code`. A group's: its members' most frequent (ties in the order code, workflow, error, success).
  */
 import type { ObservationType } from '../types.js';
 

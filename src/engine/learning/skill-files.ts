@@ -347,7 +347,7 @@ function skillParts(skill: SkillFileData, handWritten?: ManagedDocument): OwnedP
   const section =
     handWritten === undefined
       ? [`# ${title}`, '', description, '', '## Rules', '']
-      : [ADDITIONS_HEADING, '', 'Rules Credence learned from your corrections on this topic:', ''];
+      : [ADDITIONS_HEADING, '', 'Rules Credence learned on this topic from what it observed:', ''];
   if (rules.length === 0) section.push('_No rules yet._');
   for (const rule of rules) section.push(`- ${rule.text} (confidence ${rule.confidence}, added ${rule.added})`);
   section.push('');
