@@ -28,6 +28,7 @@ import {
   type RecallResult,
 } from './recall/recall.js';
 import { ScopeIndexes } from './index/scope-indexes.js';
+import { FullTextIndex } from './index/full-text-index.js';
 import {
   formatIssues,
   MemoryInputSchema,
@@ -194,6 +195,8 @@ export class Credence {
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
   #scopeIndexes: ScopeIndexes | undefined;
+  /** Recall's full-text postings (issue 20), built in the background by a process that recalls more than once. */
+  #fullText: FullTextIndex | undefined;
   #snapshot: Promise<GraphSnapshot> | undefined;
   /** The store's revision the graph snapshot and the search index reflect. */
   #graphRevision: number | undefined;
@@ -429,10 +432,24 @@ export class Credence {
     };
   }
 
+      fullText: this.#fullTextIndex,
   /**
    * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
    * relative to the project root, and a memory without text reads it from that file, inside the
    * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
+  get #fullTextIndex(): FullTextIndex {
+    this.#fullText ??= new FullTextIndex(this.#store);
+    return this.#fullText;
+  }
+
+  /**
+   * Builds now what a long-lived process keeps for recall (the full-text postings, otherwise built in the background
+   * from its second recall on) and resolves once recall uses them.
+   */
+  warm(): Promise<void> {
+    return this.#fullTextIndex.warm();
+  }
+
    * bad field), so a surface may pass JSON it parsed as it is.
    */
   async remember(memories: readonly MemoryInput[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
@@ -826,6 +843,7 @@ export class Credence {
   }
 }
 
+    this.#fullText?.close();
 /** Opens Credence over a store (the embedded SQLite file by default). */
 export async function openCredence(
   options: CredenceOptions = {},

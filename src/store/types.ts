@@ -483,6 +483,35 @@ export interface RevisionStore {
   countEdges(scope: string): Promise<number>;
 }
 
+/** The tables recall searches by full text (FTS5 in SQLite, its replica in PostgreSQL). */
+export type FullTextTable = 'memories' | 'observations' | 'executions';
+
+/** One row of a full-text table as its full-text entry reads it: the texts of its columns, in the FTS5 order. */
+export interface FullTextRow {
+  rowid: number;
+  scope: string;
+  id: string;
+  columns: string[];
+}
+
+/**
+ * The rows behind full-text search (issue 20), for the engine's postings kept in memory, which must rank exactly as
+ * the store does: bm25's statistics cover every scope of a table, and equal scores fall by rowid.
+ */
+export interface FullTextStore {
+  /** Every written scope's revision (see {@link RevisionStore}). */
+  revisions(): Promise<Map<string, number>>;
+  /** The rows of `table` in every scope with a rowid above `after`, in rowid order, at most `limit`. */
+  fullTextRows(table: FullTextTable, after: number, limit: number): Promise<FullTextRow[]>;
+  /** The rows of these ids in `scope` that exist. */
+  fullTextRowsByIds(table: FullTextTable, scope: string, ids: readonly string[]): Promise<FullTextRow[]>;
+  /**
+   * Natural logarithms as the store's bm25 computes them (SQLite's: the C library's `log`, which differs from
+   * `Math.log` in the last bit now and then), so that a score computed outside it is the store's to the last bit.
+   */
+  fullTextLogs(values: readonly number[]): Promise<number[]>;
+}
+
 /**
  * A persisted vector matrix's header: which model it holds, the revision it reflects, its shape, and its generation
  * (a token a full build draws anew: two matrices built apart never pass for one another, whatever their revision).
@@ -745,5 +774,6 @@ export interface Store
     HookQueueStore,
     DumpStore,
     RevisionStore,
+    FullTextStore,
     VectorIndexStore,
     StatsStore {}

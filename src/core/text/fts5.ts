@@ -116,6 +116,8 @@ export interface Fts5Match {
   matches(columns: readonly (readonly string[])[]): boolean;
   /** Per phrase: its instances in the row, summed over columns, as FTS5's bm25 counts them. */
   hits(columns: readonly (readonly string[])[]): number[];
+  /** True when the expression is one phrase or an OR of phrases: a row matches when it holds any of them. */
+  anyPhrase: boolean;
 }
 
 type Node = { kind: 'phrase'; index: number } | { kind: 'and' | 'or'; children: Node[] };
@@ -304,6 +306,7 @@ function compile(root: Node, phrases: string[][]): Fts5Match {
     phraseTsqueries,
     matches: (columns) => evaluate(root, hits(columns)),
     hits,
+    anyPhrase: root.kind === 'phrase' || (root.kind === 'or' && root.children.every((c) => c.kind === 'phrase')),
   };
 }
 

@@ -161,6 +161,12 @@ export function termShare(queryWords: readonly string[], item: Recallable): numb
   return queryTermShare(queryWords, itemText(item));
 }
 
+/** The full-text searches recall makes, as the store offers them. */
+export type FullTextSearch = Pick<
+  MemoryStore & ObservationStore & ExecutionStore,
+  'searchMemories' | 'searchObservations' | 'searchExecutions'
+>;
+
 export interface RecallContext {
   store: ExecutionStore & MemoryStore & ObservationStore & EmbeddingStore & RevisionStore & StoreMeta;
   scope: string;
@@ -170,6 +176,11 @@ export interface RecallContext {
    * BM25's (`bm25Weight` 1) and similarity is 0 (pass labels that do not ask for it).
    */
   index?: RecallIndex;
+  /**
+   * Full-text search as a long-lived engine answers it: postings kept in memory that rank exactly as the store
+   * (engine/index/full-text-index). Without it, the store searches.
+   */
+  fullText?: FullTextSearch;
   embedder?: EmbeddingProvider;
   now: number;
 }
@@ -180,10 +191,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const index = ctx.index;
   const w = index === undefined || ctx.embedder === undefined ? 1 : (request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight);
   const k = RECALL_DEFAULTS.candidates;
+  const search: FullTextSearch = ctx.fullText ?? ctx.store;
   const [memoryHits, observationHits, executionHits, [queryVector]] = await Promise.all([
-    ctx.store.searchMemories(ctx.scope, q.match, { limit: k }),
-    ctx.store.searchObservations(ctx.scope, q.match, { limit: k }),
-    ctx.store.searchExecutions(ctx.scope, q.match, { limit: k }),
+    search.searchMemories(ctx.scope, q.match, { limit: k }),
+    search.searchObservations(ctx.scope, q.match, { limit: k }),
+    search.searchExecutions(ctx.scope, q.match, { limit: k }),
     index === undefined || ctx.embedder === undefined ? Promise.resolve([undefined]) : ctx.embedder.embed([query]),
   ]);
   const bm25 = new Map<string, number>([

@@ -78,6 +78,8 @@ import {
   type WorkflowRecord,
   type VectorChunk,
   type VectorIndexHeader,
+  type FullTextRow,
+  type FullTextTable,
 } from '../types.js';
 import {
   FTS5_UNPOSITIONED,
@@ -1666,6 +1668,39 @@ export class PgStore implements Store {
   async countEdges(scope: string): Promise<number> {
     const [row] = await this.#rows('SELECT count(*) AS n FROM edges WHERE scope = $1', [scope]);
     return Number(row?.n ?? 0);
+  }
+
+  async revisions(): Promise<Map<string, number>> {
+    const rows = await this.#rows('SELECT scope, revision FROM revisions');
+    return new Map(rows.map((r) => [String(r.scope), Number(r.revision)]));
+  }
+
+  async fullTextRows(table: FullTextTable, after: number, limit: number): Promise<FullTextRow[]> {
+    const rows = await this.#rows(
+      `SELECT rowid, scope, id, ${FTS_COLUMNS[table].join(', ')} FROM ${table}
+       WHERE rowid > $1 ORDER BY rowid LIMIT $2`,
+      [after, limit],
+    );
+    return rows.map((r) => ({
+      rowid: Number(r.rowid),
+      scope: String(r.scope),
+      id: String(r.id),
+      columns: ftsTexts(table, r),
+    }));
+  }
+
+  async fullTextRowsByIds(table: FullTextTable, scope: string, ids: readonly string[]): Promise<FullTextRow[]> {
+    return (await this.#byIds(table, scope, ids)).map((r) => ({
+      rowid: Number(r.rowid),
+      scope: String(r.scope),
+      id: String(r.id),
+      columns: ftsTexts(table, r),
+    }));
+  }
+
+  async fullTextLogs(values: readonly number[]): Promise<number[]> {
+    // This store's bm25 is the JavaScript replica (core/text/fts5): its logarithm is Math.log.
+    return values.map((x) => Math.log(x));
   }
 
   async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {

@@ -80,6 +80,8 @@ import {
   type WorkflowRecord,
   type VectorChunk,
   type VectorIndexHeader,
+  type FullTextRow,
+  type FullTextTable,
 } from '../types.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
@@ -1444,6 +1446,35 @@ export class SqliteStore implements Store {
     return Number((this.#stmt('SELECT count(*) AS n FROM edges WHERE scope = ?').get(scope) as Row).n);
   }
 
+  async revisions(): Promise<Map<string, number>> {
+    const rows = this.#stmt('SELECT scope, revision FROM revisions').all() as Row[];
+    return new Map(rows.map((r) => [String(r.scope), Number(r.revision)]));
+  }
+
+  async fullTextRows(table: FullTextTable, after: number, limit: number): Promise<FullTextRow[]> {
+    const columns = FULL_TEXT_COLUMNS[table];
+    const rows = this.#stmt(
+      `SELECT rowid, scope, id, ${columns.join(', ')} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+    ).all(after, limit) as Row[];
+    return rows.map((r) => fullTextRow(r, columns));
+  }
+
+  async fullTextRowsByIds(table: FullTextTable, scope: string, ids: readonly string[]): Promise<FullTextRow[]> {
+    if (ids.length === 0) return [];
+    const columns = FULL_TEXT_COLUMNS[table];
+    const rows = this.#stmt(
+      `SELECT t.rowid AS rowid, t.scope AS scope, t.id AS id, ${columns.map((c) => `t.${c} AS ${c}`).join(', ')}
+       FROM json_each(?) j CROSS JOIN ${table} t ON t.scope = ? AND t.id = j.value ORDER BY j.key`,
+    ).all(JSON.stringify([...new Set(ids)]), scope) as Row[];
+    return rows.map((r) => fullTextRow(r, columns));
+  }
+
+  async fullTextLogs(values: readonly number[]): Promise<number[]> {
+    // Bound as doubles (never through text): FTS5's bm25 takes the same C `log` as `ln()`.
+    const ln = this.#stmt('SELECT ln(?) AS v');
+    return values.map((x) => Number((ln.get(x) as Row).v));
+  }
+
   async changedSince(scope: string, kind: EmbeddingKind, since: number): Promise<ChangeSet> {
     // One read transaction: the revision and the log from one snapshot.
     return this.#db.transaction(() => {
@@ -1687,4 +1718,20 @@ export function sameVectorHeader(
 ): boolean {
   if (stored === null || expect === null) return stored === expect;
   return stored.revision === expect.revision && stored.generation === expect.generation;
+}
+
+/** The columns of each full-text table's FTS5 entry, in the FTS5 table's order (migrations 1 and 2). */
+const FULL_TEXT_COLUMNS: Readonly<Record<FullTextTable, readonly string[]>> = {
+  memories: ['title', 'text', 'tags'],
+  observations: ['observation', 'evidence', 'context', 'tags'],
+  executions: ['intent'],
+};
+
+function fullTextRow(r: Row, columns: readonly string[]): FullTextRow {
+  return {
+    rowid: Number(r.rowid),
+    scope: String(r.scope),
+    id: String(r.id),
+    columns: columns.map((c) => (r[c] == null ? '' : String(r[c]))),
+  };
 }
