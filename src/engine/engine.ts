@@ -306,9 +306,13 @@ export class Credence {
     if (last !== undefined && this.#lastSnapshot === undefined) this.#persisted = { revision: last.revision, tools: 0 };
     let tools: ToolRecord[] | undefined;
     let fromTools: { changed: string[]; removed: string[] } | undefined;
+    // Nothing written since the last snapshot (a new process over the kept one): no log or edge count to read.
+    const current = last?.revision === revision;
     if (last !== undefined) {
       // A recorded call moves its tool's counter: a write names a few tools, read again by id.
-      const since = await this.#store.changedSince(this.scope, 'tool', last.revision);
+      const since = current
+        ? { changed: [], removed: [] }
+        : await this.#store.changedSince(this.scope, 'tool', last.revision);
       if (since.changed.length <= PATCH_TOOLS_AT_MOST) {
         const changed = await this.#store.getToolsByIds(this.scope, since.changed);
         tools = patchCatalogue(last.snapshot.tools, changed, since.removed);
@@ -326,8 +330,8 @@ export class Credence {
       });
     let snapshot: GraphSnapshot | undefined;
     if (fromTools !== undefined) {
-      const [patched, edges] = await Promise.all([build(true), this.#store.countEdges(this.scope)]);
-      if (patched.edges.length === edges) snapshot = patched;
+      const [patched, edges] = await Promise.all([build(true), current ? -1 : this.#store.countEdges(this.scope)]);
+      if (current || patched.edges.length === edges) snapshot = patched;
     }
     const everyEdge = snapshot === undefined;
     snapshot ??= await build(false);

@@ -224,4 +224,42 @@ describe('the snapshot patched after a write (issue 20)', () => {
       await Promise.all([next.close(), fresh.close()]);
     }
   });
+
+  it('a new process over the snapshot kept at the current revision reads no edge, count or change log', async () => {
+    const path = join(dir, 'current.db');
+    const open = (store: Store, now = T0) => openCredence({ store, now, scope: 'c', cwd: dir });
+    const first = await open(openSqliteStore({ path }));
+    await first.recordExecution({
+      intent: 'a run',
+      startedAt: new Date(T0 - 2 * DAY).toISOString(),
+      calls: [
+        { tool: 'a_fetch', status: 'success' },
+        { tool: 'b_parse', status: 'success', consumes: [0] },
+      ],
+    });
+    await first.graphSnapshot();
+    await first.close();
+    const store = openSqliteStore({ path });
+    const reads: string[] = [];
+    for (const method of ['listEdges', 'countEdges', 'changedSince', 'calledTools'] as const) {
+      const original = (store[method] as (...args: unknown[]) => unknown).bind(store);
+      Object.assign(store, {
+        [method]: (...args: unknown[]) => {
+          reads.push(method);
+          return original(...args);
+        },
+      });
+    }
+    // Days later: the kept confidences are read again at the new instant, from the kept edges.
+    const next = await open(store, T0 + 3 * DAY);
+    const bare = openSqliteStore({ path });
+    Object.assign(bare, { readGraphSnapshot: undefined, writeGraphSnapshot: undefined });
+    const fresh = await open(bare, T0 + 3 * DAY);
+    try {
+      expect(held(await next.graphSnapshot())).toEqual(held(await fresh.graphSnapshot()));
+      expect(reads).toEqual([]);
+    } finally {
+      await Promise.all([next.close(), fresh.close()]);
+    }
+  });
 });
