@@ -23,6 +23,7 @@ import {
   appendEvolutionLog,
   handWrittenSkills,
   removeInstinctFile,
+  removeOwnSkillFileAt,
   removeSkillFile,
   skillFileLayout,
   skillFilePath,
@@ -657,6 +658,7 @@ async function saveSkill(
     await ctx.store.deleteMemory(ctx.scope, record.id);
     return;
   }
+  const before = await ctx.store.getMemory(ctx.scope, record.id);
   const file = writeSkillFile(options.layout, {
     name: record.name,
     description: shown.description,
@@ -667,6 +669,11 @@ async function saveSkill(
   });
   entry.file = file.path;
   report.files.push(file);
+  // Written elsewhere before (skills now go to .claude/skills): the file left behind goes, unless someone wrote in it.
+  if (before?.path !== undefined && before.path !== file.path) {
+    const old = removeOwnSkillFileAt(options.layout, before.path);
+    if (old.removed) report.files.push({ path: old.path, changed: true });
+  }
   await rememberLearned(ctx.store, ctx.scope, {
     id: record.id,
     category: 'skill',

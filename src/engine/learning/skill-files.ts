@@ -622,6 +622,27 @@ export function writeSkillFile(layoutOptions: SkillFileLayoutOptions, skill: Ski
   return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts, layoutOptions.files);
 }
 
+/**
+ * Deletes a skill's `SKILL.md` at root-relative `path` (where an earlier layout wrote it) when it holds
+ * nothing but Credence's own text; a file with anything of someone else's is kept (`removed: false`).
+ * @throws CredenceError as `removeSkillFile`.
+ */
+export function removeOwnSkillFileAt(layoutOptions: SkillFileLayoutOptions, path: string): RemovedFile {
+  const match = /^(.+)\/([^/]+)\/SKILL\.md$/.exec(path);
+  if (match === null) return { path, removed: false };
+  const [, skillsDir, name] = match as unknown as [string, string, string];
+  const layout = { ...layoutOptions, skillsDir };
+  let doc: ManagedDocument;
+  try {
+    doc = parseDocument(readSkillFile(layout, name), path);
+  } catch {
+    return { path, removed: false };
+  }
+  if (doc.section === undefined || writtenByHand(doc) || doc.after.some((line) => line.trim() !== ''))
+    return { path, removed: false };
+  return removeSkillFile(layout, name);
+}
+
 /** The root-relative path of a skill's `SKILL.md` under `layoutOptions`. */
 export function skillFilePath(layoutOptions: SkillFileLayoutOptions, name: string): string {
   return `${skillFileLayout(layoutOptions).skillsDir}/${name}/SKILL.md`;

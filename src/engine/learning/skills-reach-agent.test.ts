@@ -69,6 +69,22 @@ describe('skills go where the agent reads them', () => {
     const again = await (await open()).evolve();
     expect(again.files.map((f) => f.path)).toContain(`.claude/skills/${name}/SKILL.md`);
     expect((await store.getMemory('s', `skill-${name}`))?.path).toBe(`.claude/skills/${name}/SKILL.md`);
+    // The file left behind held only Credence's text: it goes, with its folder.
+    expect(existsSync(join(root, '.credence/skills', name, 'SKILL.md'))).toBe(false);
+    expect(existsSync(join(root, '.credence/skills', name))).toBe(false);
+  });
+
+  it('keeps the file left behind when someone wrote in it', async () => {
+    const { root, open } = setup();
+    const c = await open();
+    await c.observe(camelCase);
+    const name = (await c.evolve()).skillsUpdated[0]?.name ?? '';
+    const old = join(root, '.credence/skills', name, 'SKILL.md');
+    writeFileSync(old, `${readFileSync(old, 'utf8')}\nMy own note.\n`);
+    mkdirSync(join(root, '.claude'));
+    await (await open()).evolve();
+    expect(readFileSync(old, 'utf8')).toContain('My own note.');
+    expect(existsSync(join(root, '.claude/skills', name, 'SKILL.md'))).toBe(true);
   });
 });
 
