@@ -8,7 +8,7 @@ import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
 import { scanSimilar } from '../search/vectors.js';
 import { ScopeIndexes } from './scope-indexes.js';
-import type { VectorIndex } from './vector-index.js';
+import { SETTLE_AFTER, type VectorIndex } from './vector-index.js';
 
 // Issue 20: the persistent vector indexes, brought up to date from the change log after any sequence of writes
 // (through the engine, or straight into the store as another process writes), answer recall and tool search
@@ -307,9 +307,11 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
       read.push(...asked.chunks);
       return readChunks(scope, name, asked);
     };
-    const ask = async () => {
+    const ask = async (times = 1) => {
       const out = [];
-      for (const [i, q] of (await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster'])).entries()) {
+      const texts = Array.from({ length: times }, () => ['redis cache eviction', 'deploy kubernetes cluster']).flat();
+      for (const [j, q] of (await embedder.embed(texts)).entries()) {
+        const i = j % 2;
         await indexes.refresh([indexes.memory]);
         const also = want[i]?.also ?? [];
         const scan = await indexes.memory.source().scan(q, 6, also);
@@ -326,6 +328,28 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     expect(read.length).toBeGreaterThan(0);
     // Settled: the same answers.
     expect(await ask()).toEqual(first);
+    await store.close();
+  });
+
+  it('settles an index asked many times without a pause (a loop in process) while it answers', async () => {
+    const { store, embedder, floats } = await setup();
+    const want = (await floats()).slice(0, 2);
+    const indexes = new ScopeIndexes({ store, scope: SCOPE, embedder });
+    let read = 0;
+    const readChunks = store.readVectorChunks.bind(store);
+    store.readVectorChunks = async (scope, name, asked) => {
+      read += asked.chunks.length;
+      return readChunks(scope, name, asked);
+    };
+    const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster']);
+    for (let n = 0; n < SETTLE_AFTER + 2; n += 1) {
+      await indexes.refresh([indexes.memory]);
+      const i = n % 2;
+      const also = want[i]?.also ?? [];
+      const scan = await indexes.memory.source().scan(queries[i] as Float32Array, 6, also);
+      expect({ top: scan.top, of: [...scan.top, ...also].map((key) => [key, scan.of(key)]), also }).toEqual(want[i]);
+    }
+    expect(read).toBeGreaterThan(0);
     await store.close();
   });
 

@@ -44,6 +44,9 @@ import {
 /** Rows per persisted chunk: a write rewrites the chunks it touched, a read takes rows/1,024 blobs. */
 export const CHUNK_ROWS = 1024;
 
+/** Queries an index answers, waiting to settle, before it settles then (`settleLater`). */
+export const SETTLE_AFTER = 8;
+
 /** One item an index holds: `key` is what callers rank, `id` its stored row, `text` what is embedded. */
 export interface IndexItem {
   key: string;
@@ -178,8 +181,9 @@ export class VectorIndex {
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
   #epoch = 0;
   #reading: Promise<boolean> | undefined;
-  /** The timer of a `settleLater`, and the settle running. */
+  /** The timer of a `settleLater`, the queries asked while it waits, and the settle running. */
   #later: ReturnType<typeof setTimeout> | undefined;
+  #waited = 0;
   #settling: Promise<void> | undefined;
 
   constructor(input: {
@@ -275,6 +279,7 @@ export class VectorIndex {
   /** Counts a query about to rank against the index (from its second, lookups use a map of every key). */
   asked(): void {
     this.#queries += 1;
+    if (this.#later !== undefined) this.#waited += 1;
   }
 
   /**
@@ -287,6 +292,8 @@ export class VectorIndex {
     if (this.#floatless) await this.#readFloats();
     this.#rows();
     this.#ids();
+    // The codes held in WebAssembly memory now, not at the next query.
+    if (!this.#floatless && this.#simdByChunk) this.#makeSimd();
   }
 
   /** Whether `settle` has work left (floats or key maps to make). */
@@ -295,12 +302,15 @@ export class VectorIndex {
   }
 
   /**
-   * `settle` once the query at hand is answered (a timer that does not keep the process alive; a failure there is
-   * the next query's to meet), so that a server's request does not wait for it: the next `settled` runs it then,
-   * if it has not run yet.
+   * `settle` once the work at hand is done: on a timer (one that does not keep the process alive; a failure there
+   * is the next query's to meet), so that neither the request that asked a second time (a first `/api/ask` asks
+   * the runs' index four times) nor a process that answers one command waits for it; a server settles between two
+   * requests. A caller that keeps asking without letting the timer run (a loop in process) has it run at its
+   * {@link SETTLE_AFTER}th query.
    */
   settleLater(): void {
     if (this.#later !== undefined || this.#settling !== undefined || !this.#unsettled()) return;
+    this.#waited = 0;
     this.#later = setTimeout(() => {
       this.#later = undefined;
       this.#settleNow().catch(() => {});
@@ -308,12 +318,13 @@ export class VectorIndex {
     this.#later.unref?.();
   }
 
-  /** Before a query: a `settleLater` still waiting runs now (or the one running is awaited). */
+  /** Before a query: the settle running is awaited, and one still waiting runs now when it has waited long. */
   async settled(): Promise<void> {
-    if (this.#later === undefined && this.#settling === undefined) return;
-    if (this.#later !== undefined) clearTimeout(this.#later);
-    this.#later = undefined;
-    await this.#settleNow();
+    if (this.#later !== undefined && this.#waited >= SETTLE_AFTER) {
+      clearTimeout(this.#later);
+      this.#later = undefined;
+      await this.#settleNow();
+    } else if (this.#settling !== undefined) await this.#settling;
   }
 
   #settleNow(): Promise<void> {
@@ -400,14 +411,7 @@ export class VectorIndex {
         // While the index holds the int8 copies alone (a process's first query), the codes go through WebAssembly
         // memory a chunk at a time; once it holds its floats (a server), they are kept there, with room for a few
         // more rows: a long-lived index writes added rows in place.
-        if (this.#simd === undefined || (this.#simdByChunk && !this.#floatless)) {
-          const chunks = codes.map((q) => q.codes);
-          this.#simdByChunk = this.#floatless;
-          this.#simd =
-            (this.#floatless
-              ? int8DotsByChunk(chunks, this.#dim)
-              : int8Dots(chunks, this.#dim, this.#count() + this.#per)) ?? null;
-        }
+        if (this.#simd === undefined || (this.#simdByChunk && !this.#floatless)) this.#makeSimd();
         const top = candidateRows(codes, query, dim, k, this.#simd ?? undefined);
         const asked = this.#rowsOfKeys(also);
         const values = new Map<number, number>();
@@ -449,6 +453,18 @@ export class VectorIndex {
         return out;
       },
     };
+  }
+
+  /**
+   * The SIMD dot products of the int8 copies: the codes passed a chunk at a time while the index holds them alone,
+   * else held in WebAssembly memory with room for a few more rows (a long-lived index writes added rows in place).
+   */
+  #makeSimd(): void {
+    const chunks = (this.#codes ?? []).map((q) => q.codes);
+    this.#simdByChunk = this.#floatless;
+    this.#simd =
+      (this.#floatless ? int8DotsByChunk(chunks, this.#dim) : int8Dots(chunks, this.#dim, this.#count() + this.#per)) ??
+      null;
   }
 
   /** Row `r`'s dot product with `query`, from the floats held, by `dot` (`scanSimilar`'s or `similarityOf`'s). */
