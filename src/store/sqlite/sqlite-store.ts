@@ -645,9 +645,7 @@ export class SqliteStore implements Store {
         const key = edgeKey(event);
         if (!cache.edges.has(key)) missing.add(key);
       }
-    if (missing.size < SCAN_EDGES_FROM) return false;
-    const edges = this.#stmt('SELECT count(*) AS n FROM edges WHERE scope = ?').get(scope) as Row;
-    return Number(edges.n) < 2 * missing.size;
+    return missing.size >= SCAN_EDGES_FROM && this.#edgesOf(scope) < 2 * missing.size;
   }
 
   #writeEdges(scope: string, edges: Iterable<EdgeRecord>): void {
@@ -1443,7 +1441,15 @@ export class SqliteStore implements Store {
   }
 
   async countEdges(scope: string): Promise<number> {
-    return Number((this.#stmt('SELECT count(*) AS n FROM edges WHERE scope = ?').get(scope) as Row).n);
+    return this.#edgesOf(scope);
+  }
+
+  /** The scope's edges as counted on write (migration 13), without reading their index. */
+  #edgesOf(scope: string): number {
+    const row = this.#stmt("SELECT n FROM table_counts WHERE scope = ? AND name = 'edges'").get(scope) as
+      | Row
+      | undefined;
+    return Number(row?.n ?? 0);
   }
 
   async revisions(): Promise<Map<string, number>> {
