@@ -130,9 +130,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       db.pragma('wal_autocheckpoint = 10000');
     }
     db.pragma('foreign_keys = ON');
-    // Reads through a memory map of the file instead of read() into SQLite's page cache: a process that reads the
-    // persisted vector matrices (tens of MB of blobs over overflow pages) spends ~20% less on it (issue 20).
-    if (path !== ':memory:') db.pragma('mmap_size = 1073741824');
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
   } catch (error) {
