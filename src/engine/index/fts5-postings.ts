@@ -75,7 +75,11 @@ export class Fts5Postings {
   // Scratch of a query, by slot.
   #score = new Float64Array(0);
   #stamp = new Int32Array(0);
+  #touched = new Int32Array(0);
   #epoch = 0;
+  /** Per slot, bm25's length normalisation `k1·(1 − b + b·D/avgdl)`, for the average length `#normsAt`. */
+  #norms = new Float64Array(0);
+  #normsAt = Number.NaN;
 
   /** Live rows (FTS5's row count). */
   get rows(): number {
@@ -98,6 +102,7 @@ export class Fts5Postings {
       this.#lists[t] = fitted(this.#lists[t] as Int32Array<ArrayBuffer>, this.#listLength[t] as number);
     this.#score = new Float64Array(0);
     this.#stamp = new Int32Array(0);
+    this.#touched = new Int32Array(0);
   }
 
   /** Adds a row, or replaces the row of the same scope and id. */
@@ -125,6 +130,7 @@ export class Fts5Postings {
     const slot = slots.get(id);
     if (slot === undefined) return;
     slots.delete(id);
+    this.#normsAt = Number.NaN;
     this.#alive[slot] = 0;
     this.#live -= 1;
     this.#totalLength -= this.#length[slot] as number;
@@ -156,13 +162,16 @@ export class Fts5Postings {
     if (this.#score.length < this.#slots) {
       this.#score = new Float64Array(this.#rowid.length);
       this.#stamp = new Int32Array(this.#rowid.length);
+      this.#touched = new Int32Array(this.#rowid.length);
       this.#epoch = 0;
     }
     this.#epoch += 1;
     const epoch = this.#epoch;
     const score = this.#score;
     const stamp = this.#stamp;
-    const touched: number[] = [];
+    // Each slot is touched once: the slots of the scope fit.
+    const touched = this.#touched;
+    let count = 0;
     const { k1, b, minIdf } = FTS5_BM25;
     const bm25Idf = (n: number): number => {
       const idf = log(idfArgument(rows, n));
@@ -171,14 +180,21 @@ export class Fts5Postings {
     const rows = this.#live;
     const avgdl = this.#totalLength / rows;
     const scopeOf = this.#scopeOf;
-    const length = this.#length;
+    if (this.#normsAt !== avgdl || this.#norms.length < this.#slots) {
+      // Computed as FTS5 computes it, once per average length (it moves with every write).
+      this.#norms = new Float64Array(this.#rowid.length);
+      for (let slot = 0; slot < this.#slots; slot++)
+        this.#norms[slot] = k1 * (1 - b + (b * (this.#length[slot] as number)) / avgdl);
+      this.#normsAt = avgdl;
+    }
+    const norms = this.#norms;
     const add = (slot: number, f: number, idf: number): void => {
-      const part = idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * (length[slot] as number)) / avgdl)));
+      const part = idf * ((f * (k1 + 1.0)) / (f + (norms[slot] as number)));
       if (stamp[slot] === epoch) score[slot] = (score[slot] as number) + part;
       else {
         stamp[slot] = epoch;
         score[slot] = part;
-        touched.push(slot);
+        touched[count++] = slot;
       }
     };
     // Phrase after phrase, so that each row's score sums its phrases in FTS5's order (an absent phrase adds 0).
@@ -207,11 +223,11 @@ export class Fts5Postings {
         if (scopeOf[slot] === s) add(slot, found.counts[j] as number, idf);
       }
     }
-    return this.#top(touched, limit);
+    return this.#top(touched.subarray(0, count), limit);
   }
 
   /** The `limit` best of `touched` by bm25 (−score) then rowid. */
-  #top(touched: readonly number[], limit: number): PostingHit[] {
+  #top(touched: Int32Array, limit: number): PostingHit[] {
     const score = this.#score;
     const rowid = this.#rowid;
     // Sorted best first; `worse(a, b)`: a ranks after b (a higher bm25, or the same and a later rowid).
@@ -313,6 +329,7 @@ export class Fts5Postings {
   }
 
   #add(rowid: number, scope: number, id: string, tokens: readonly number[]): void {
+    this.#normsAt = Number.NaN;
     const slot = this.#slots;
     this.#slots += 1;
     this.#rowid = grownFloat(this.#rowid, slot + 1);
