@@ -12,6 +12,7 @@ import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
 import { pageRankById } from '../../core/graph/pagerank.js';
 import { edgeConfidence, EDGE_READ_OPTIONS, passesThreshold } from '../../core/graph/edge-confidence.js';
 import { isConfirmed } from '../../core/graph/edge-promotion.js';
+import { overlayMap } from './overlay-map.js';
 import type { EdgeRecord, ExecutionStore, ToolGraphStore, ToolRecord } from '../../store/types.js';
 
 /**
@@ -53,8 +54,35 @@ export function confidenceAt(edge: EdgeRecord, now: number): number {
     .value;
 }
 
+const DAY = 86_400_000;
+
 /** Whole idle days at `now`, as {@link confidenceAt} counts them (EDGE_READ_OPTIONS: steps of one day). */
-const idleStep = (lastSeen: number, now: number): number => Math.floor(Math.max(0, (now - lastSeen) / 86_400_000));
+const idleStep = (lastSeen: number, now: number): number => Math.floor(Math.max(0, (now - lastSeen) / DAY));
+
+/** The first instant after `at` when the whole idle days of one of `edges` move, so its confidence may (ms). */
+function nextStep(edges: readonly EdgeRecord[], at: number): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const e of edges) {
+    if (e.lastSeen === null) continue;
+    const t = e.lastSeen + (idleStep(e.lastSeen, at) + 1) * DAY;
+    if (t < next) next = t;
+  }
+  return next;
+}
+
+/** Per snapshot, {@link nextStep} of its edges at its `now`: until then each keeps its confidence. */
+const nextStepOf = new WeakMap<GraphSnapshot, number>();
+
+/** Whether every edge of `snapshot` has the confidence at `now` it has at the snapshot's (a millisecond to spare). */
+function steadyAt(snapshot: GraphSnapshot, now: number): boolean {
+  if (now < snapshot.now) return false;
+  let next = nextStepOf.get(snapshot);
+  if (next === undefined) {
+    next = nextStep(snapshot.edges, snapshot.now);
+    nextStepOf.set(snapshot, next);
+  }
+  return now <= next - 1;
+}
 
 /**
  * The edge with its confidence at `now`: the same object when that has not moved. An edge kept from a snapshot read
@@ -98,12 +126,31 @@ export async function buildGraphSnapshot(input: {
   patch?: SnapshotPatch;
 }): Promise<GraphSnapshot> {
   const { store, scope, now, patch } = input;
+  const lastNow = patch?.snapshot.now ?? now;
   const [tools, read, calls] = await Promise.all([
     input.tools ?? store.listTools(scope),
-    patch === undefined ? store.listEdges(scope).then((edges) => ({ edges })) : patchedEdges(store, scope, patch),
+    patch === undefined
+      ? store.listEdges(scope).then((edges) => ({ edges }))
+      : patchedEdges(store, scope, patch, (e) => atNow(e, now, lastNow)),
     patch === undefined ? store.calledTools(scope) : patchedCalls(store, scope, patch),
   ]);
-  const lastNow = patch?.snapshot.now ?? now;
+  const grown = 'grown' in read ? read.grown : undefined;
+  // After a few calls within the day, the kept edges keep their confidence: only those read again are new
+  // (issue 20: no pass over every edge for their confidence, THE graph's edges or the density's vertices).
+  if (patch !== undefined && grown !== undefined && steadyAt(patch.snapshot, now)) {
+    const last = patch.snapshot;
+    const snapshot = assembleSnapshot({
+      now,
+      tools,
+      edges: read.edges as SnapshotEdge[],
+      calls,
+      last,
+      grown: { edges: grown, tools: patch.changed },
+      confidentEdges: putIn(last.confidentEdges, grown, isConfident),
+    });
+    nextStepOf.set(snapshot, Math.min(nextStepOf.get(last) as number, nextStep(grown, now)));
+    return snapshot;
+  }
   const edges = read.edges.map((e) => atNow(e, now, lastNow));
   return assembleSnapshot({
     now,
@@ -111,28 +158,62 @@ export async function buildGraphSnapshot(input: {
     edges,
     calls,
     ...(patch === undefined ? {} : { last: patch.snapshot }),
-    ...('grown' in read && read.grown !== undefined ? { grown: read.grown } : {}),
+    ...(patch !== undefined && grown !== undefined ? { grown: { edges: grown, tools: patch.changed } } : {}),
   });
 }
 
-/** The vertices of SPEC §5's density of a snapshot (tools called or on any edge), kept for the next one. */
-const verticesOf = new WeakMap<GraphSnapshot, ReadonlySet<string>>();
+/** An edge of THE graph's candidates: confidence ≥ 0.3 and no self-loop (`alternative` ones too). */
+const isConfident = (e: SnapshotEdge): boolean => passesThreshold(e.confidence) && e.from !== e.to;
+
+/**
+ * `kept` (in the store's order) with each of `fresh` (in the same order) in place of the edge of its key, or where it
+ * sorts, when `keep` accepts it (left out otherwise, with the edge it replaces).
+ */
+function putIn(
+  kept: readonly SnapshotEdge[],
+  fresh: readonly SnapshotEdge[],
+  keep: (e: SnapshotEdge) => boolean,
+): SnapshotEdge[] {
+  const out: SnapshotEdge[] = [];
+  let i = 0;
+  for (const f of fresh) {
+    let lo = i;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (edgeOrder(kept[mid] as SnapshotEdge, f) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    while (i < lo) out.push(kept[i++] as SnapshotEdge);
+    if (i < kept.length && edgeOrder(kept[i] as SnapshotEdge, f) === 0) i += 1;
+    if (keep(f)) out.push(f);
+  }
+  while (i < kept.length) out.push(kept[i++] as SnapshotEdge);
+  return out;
+}
+
+/**
+ * The vertices of SPEC §5's density of a snapshot (tools called or on any edge), for the next one: handed over to
+ * it (a snapshot patched from the same one again counts its vertices anew).
+ */
+const verticesOf = new WeakMap<GraphSnapshot, Set<string>>();
 
 /**
  * SPEC §5 density as core/graph/graph-density counts it: |V| the tools called or on any edge (the last snapshot's,
- * when given, with the ends of every edge and the called tools added: no edge or call ever goes but with its tool),
- * |E| the distinct (from, to) pairs of the confident edges, which the store's order puts side by side.
+ * when given, with the ends of the edges read again and the tools whose calls were read again added: no edge or call
+ * ever goes but with its tool), |E| the distinct (from, to) pairs of the confident edges, which the store's order
+ * puts side by side.
  */
 function densityOf(
   edges: readonly SnapshotEdge[],
   confidentEdges: readonly SnapshotEdge[],
   calls: ReadonlyMap<string, number>,
-  last: ReadonlySet<string> | undefined,
-  fresh: readonly EdgeRecord[] | undefined,
+  last: Set<string> | undefined,
+  grown: { edges: readonly EdgeRecord[]; tools: readonly string[] } | undefined,
 ): { density: GraphDensity; vertices: Set<string> } {
-  const vertices = new Set<string>(last ?? calls.keys());
-  if (last !== undefined) for (const id of calls.keys()) vertices.add(id);
-  for (const e of last === undefined ? edges : (fresh ?? edges)) {
+  const vertices = last ?? new Set<string>(calls.keys());
+  if (last !== undefined) for (const id of grown?.tools ?? []) if (calls.has(id)) vertices.add(id);
+  for (const e of last === undefined ? edges : (grown?.edges ?? [])) {
     vertices.add(e.from);
     vertices.add(e.to);
   }
@@ -158,13 +239,19 @@ export function assembleSnapshot(input: {
   edges: SnapshotEdge[];
   calls: ReadonlyMap<string, number>;
   last?: GraphSnapshot;
-  /** `edges` are `last`'s with these put in (in place of the same key, or added): none went. */
-  grown?: readonly EdgeRecord[];
+  /**
+   * `edges` are `last`'s with these put in (in place of the same key, or added): none went; `calls` are `last`'s
+   * but those of `tools`, read again.
+   */
+  grown?: { edges: readonly EdgeRecord[]; tools: readonly string[] };
+  /** The confident edges among `edges`, when known. */
+  confidentEdges?: SnapshotEdge[];
   pageRank?: ReadonlyMap<string, number>;
 }): GraphSnapshot {
   const { now, tools, edges, calls, last } = input;
-  const confidentEdges = edges.filter((e) => passesThreshold(e.confidence) && e.from !== e.to);
+  const confidentEdges = input.confidentEdges ?? edges.filter(isConfident);
   const lastVertices = last === undefined || input.grown === undefined ? undefined : verticesOf.get(last);
+  if (last !== undefined) verticesOf.delete(last);
   const { density, vertices } = densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
   const snapshot = assembled({
@@ -275,7 +362,8 @@ async function patchedEdges(
   store: ToolGraphStore,
   scope: string,
   patch: SnapshotPatch,
-): Promise<{ edges: readonly (EdgeRecord | SnapshotEdge)[]; grown?: readonly EdgeRecord[] }> {
+  at: (edge: EdgeRecord) => SnapshotEdge,
+): Promise<{ edges: readonly (EdgeRecord | SnapshotEdge)[]; grown?: readonly SnapshotEdge[] }> {
   const kept = patch.snapshot.edges;
   if (patch.changed.length === 0 && patch.removed.length === 0) return { edges: kept, grown: [] };
   const removed = new Set(patch.removed);
@@ -283,7 +371,7 @@ async function patchedEdges(
   for (const tool of removed) reads.push(store.listEdges(scope, { from: tool }), store.listEdges(scope, { to: tool }));
   const byKey = new Map<string, EdgeRecord>();
   for (const list of await Promise.all(reads)) for (const e of list) byKey.set(`${e.type}\0${e.from}\0${e.to}`, e);
-  const fresh = [...byKey.values()].sort(edgeOrder);
+  const fresh = [...byKey.values()].sort(edgeOrder).map(at);
   if (removed.size > 0) {
     const out: (EdgeRecord | SnapshotEdge)[] = [];
     let f = 0;
@@ -331,14 +419,10 @@ async function patchedCalls(
   const kept = patch.snapshot.calls;
   if (patch.changed.length === 0 && patch.removed.length === 0) return kept;
   const read = await store.calledTools(scope, patch.changed);
-  const out = new Map(kept);
-  for (const id of patch.removed) out.delete(id);
-  for (const id of patch.changed) {
-    const n = read.get(id);
-    if (n === undefined) out.delete(id);
-    else out.set(id, n);
-  }
-  return out;
+  const changes = new Map<string, number | undefined>();
+  for (const id of patch.removed) changes.set(id, undefined);
+  for (const id of patch.changed) changes.set(id, read.get(id));
+  return overlayMap(kept, changes);
 }
 
 /** Two strings in code point order (as UTF-8 bytes compare), without encoding them. */
@@ -375,20 +459,28 @@ export function patchCatalogue(
   removed: readonly string[],
 ): ToolRecord[] {
   if (changed.length === 0 && removed.length === 0) return tools as ToolRecord[];
-  const gone = new Set(removed);
-  const now = new Map(changed.map((t) => [t.id, t]));
-  const out = tools.filter((t) => !gone.has(t.id)).map((t) => now.get(t.id) ?? t);
-  const held = new Set(tools.map((t) => t.id));
-  for (const t of changed) {
-    if (held.has(t.id) || gone.has(t.id)) continue;
+  // Each id found by bisection (a write names a few tools: no pass over the catalogue).
+  const out = tools.slice();
+  const place = (id: string): number => {
     let lo = 0;
     let hi = out.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (byCodePoints((out[mid] as ToolRecord).id, t.id) < 0) lo = mid + 1;
+      if (byCodePoints((out[mid] as ToolRecord).id, id) < 0) lo = mid + 1;
       else hi = mid;
     }
-    out.splice(lo, 0, t);
+    return lo;
+  };
+  const gone = new Set(removed);
+  for (const id of gone) {
+    const at = place(id);
+    if (out[at]?.id === id) out.splice(at, 1);
+  }
+  for (const t of changed) {
+    if (gone.has(t.id)) continue;
+    const at = place(t.id);
+    if (out[at]?.id === t.id) out[at] = t;
+    else out.splice(at, 0, t);
   }
   return out;
 }
