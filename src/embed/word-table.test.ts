@@ -141,6 +141,37 @@ describe('the hash index stored in the file (issue 20)', () => {
     }
   });
 
+  it('a file with its index answers as its bytes do, its vectors read row by row and then whole', () => {
+    // More rows than a table reads one at a time (2,048): the rows past it come from the vectors read whole.
+    const n = 2600;
+    const many = Array.from({ length: n }, (_, r) => `w${r}${r % 3 === 0 ? 'é' : ''}`);
+    const vectors = Array.from({ length: n }, (_, r) => [r % 127, 56 - (r % 113), ((r * 7) % 255) - 127]);
+    const bytes = withStoredIndex(tableBytes(many, vectors), 'many.bin');
+    const path = join(dir, 'many.bin');
+    writeFileSync(path, bytes);
+    const whole = parseWordTable(bytes, 'many.bin');
+    const file = loadWordTable(path);
+    expect(file.header).toEqual(whole.header);
+    for (let row = 0; row < n; row += 1) {
+      expect(file.row(many[row] as string)).toBe(row);
+      expect(Array.from(file.rowVector(row))).toEqual(vectors[row]);
+    }
+    expect(Array.from(file.vectors)).toEqual(Array.from(whole.vectors));
+    expect(file.word(n - 1)).toBe(whole.word(n - 1));
+    expect(codeOf(() => file.rowVector(n))).toBe('INVALID_INPUT');
+    expect(sentenceEmbedding(file, 'w1 w2 w3é w2599')).toEqual(sentenceEmbedding(whole, 'w1 w2 w3é w2599'));
+  });
+
+  it('a file cut short after it was opened fails as an unavailable provider when a row is read', () => {
+    const bytes = withStoredIndex(tableBytes(words, rows), 'cut.bin');
+    const path = join(dir, 'cut.bin');
+    writeFileSync(path, bytes);
+    const table = loadWordTable(path);
+    // The vectors come first: cutting the file at the header's end leaves none to read.
+    writeFileSync(path, bytes.subarray(0, 12 + bytes.readUInt32LE(8)));
+    expect(codeOf(() => table.rowVector(2))).toBe('PROVIDER_UNAVAILABLE');
+  });
+
   it('the shipped table holds its index, and it finds each of its words at its row', () => {
     const table = loadWordTable(defaultWordTablePath());
     expect(table.header.index).toBeDefined();

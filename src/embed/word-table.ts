@@ -2,11 +2,13 @@
  * @module embed/word-table
  * Reads `data/word-vectors.bin` (layout documented by scripts/build-word-vectors.mjs): a JSON header,
  * `count × dimension` int8 components with one scale, and the vocabulary as UTF-8 lines, by descending
- * corpus frequency (row + 1 = frequency rank). One file read, a zero-copy Int8Array view and an
- * open-addressing hash index (FNV-1a, linear probing): read from the file where it holds one (header `index`,
- * written by {@link withStoredIndex}), else built without a string per word; lazily, cached per process and path.
+ * corpus frequency (row + 1 = frequency rank). A zero-copy Int8Array view and an open-addressing hash index
+ * (FNV-1a, linear probing): read from the file where it holds one (header `index`, written by
+ * {@link withStoredIndex}), else built without a string per word; lazily, cached per process and path. A file with
+ * its index is read but for its vectors, whose rows are read as words ask for them (a process embedding a query
+ * reads a few hundred bytes of the 10 MB), all of them once many are asked or `vectors` is.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CredenceError } from '../core/errors.js';
@@ -120,8 +122,10 @@ export interface WordTable {
   readonly dimension: number;
   /** Number of words (rows). */
   readonly count: number;
-  /** Row i (`dimension` int8 components) is the vector of word i, times `header.scale`. */
+  /** Row i (`dimension` int8 components) is the vector of word i, times `header.scale` (every row: read whole). */
   readonly vectors: Int8Array;
+  /** The `dimension` int8 components of row `row` (read alone where the table reads its rows as asked). */
+  rowVector(row: number): Int8Array;
   /** The row of `word` (= its frequency rank − 1), or undefined when the table does not have it. */
   row(word: string): number | undefined;
   /** The word of row `row`. */
@@ -181,17 +185,20 @@ function int32s(bytes: Buffer, at: number, count: number): Int32Array {
 /** Where the stored index starts: the vocabulary's end, rounded up to 4 bytes. */
 const indexStart = (vocabEnd: number): number => Math.ceil(vocabEnd / 4) * 4;
 
-/** The index the file holds after its vocabulary, checked for shape (every row once, room left), or undefined. */
-function storedIndex(bytes: Buffer, header: WordTableHeader, vocabEnd: number): WordIndex | undefined {
+/**
+ * The index the file holds after its vocabulary, checked for shape (every row once, room left), or undefined.
+ * `tail` holds the file's bytes from `tailAt` (the vocabulary's start) to its end.
+ */
+function storedIndex(tail: Buffer, tailAt: number, header: WordTableHeader, vocabEnd: number): WordIndex | undefined {
   const stored = header.index;
   // The int32 arrays are little-endian, read as the machine's own.
   if (stored === undefined || new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return undefined;
   const { count } = header;
-  const at = indexStart(vocabEnd);
+  const at = indexStart(vocabEnd) - tailAt;
   if (stored.slots <= count || (stored.slots & (stored.slots - 1)) !== 0) return undefined;
-  if (at + 4 * (count + 1 + stored.slots) !== bytes.length) return undefined;
-  const offsets = int32s(bytes, at, count + 1);
-  const slots = int32s(bytes, at + 4 * (count + 1), stored.slots);
+  if (at + 4 * (count + 1 + stored.slots) !== tail.length) return undefined;
+  const offsets = int32s(tail, at, count + 1);
+  const slots = int32s(tail, at + 4 * (count + 1), stored.slots);
   // Not read through: a damaged slot only misses its word (its row's bytes are compared), and a probe ends.
   if (offsets[0] !== 0 || offsets[count] !== header.vocabBytes + 1) return undefined;
   return { offsets, slots, maxBytes: stored.maxBytes };
@@ -207,51 +214,97 @@ export function defaultWordTablePath(): string {
   return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
 }
 
-/**
- * Parses a table file's bytes.
- * @throws CredenceError PROVIDER_UNAVAILABLE naming `path` when the bytes are not a valid table.
- */
-export function parseWordTable(bytes: Buffer, path: string): WordTable {
-  const bad = (reason: string, cause?: unknown) =>
-    providerUnavailable('word-vectors', path, `not a valid word-vector table: ${reason}`, cause);
-  if (bytes.length < PREFIX_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC)
+const unreadable = (path: string, error: unknown) =>
+  providerUnavailable('word-vectors', path, `cannot read the word-vector table (${describeError(error)})`, error);
+
+const notATable = (path: string, reason: string, cause?: unknown) =>
+  providerUnavailable('word-vectors', path, `not a valid word-vector table: ${reason}`, cause);
+
+/** A table's layout from its first bytes (the signature, the header's length, the header): what `read` gives. */
+function readLayout(read: (at: number, length: number) => Buffer, size: number, path: string) {
+  const bad = (reason: string, cause?: unknown) => notATable(path, reason, cause);
+  const prefix = size < PREFIX_BYTES ? Buffer.alloc(0) : read(0, PREFIX_BYTES);
+  if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, MAGIC.length) !== MAGIC)
     throw bad(`missing the ${MAGIC} signature`);
-  const headerBytes = bytes.readUInt32LE(8);
-  if (PREFIX_BYTES + headerBytes > bytes.length) throw bad('truncated header');
+  const headerBytes = prefix.readUInt32LE(8);
+  if (PREFIX_BYTES + headerBytes > size) throw bad('truncated header');
   let header: WordTableHeader;
   try {
-    header = checkWordTableHeader(JSON.parse(bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerBytes)));
+    header = checkWordTableHeader(JSON.parse(read(PREFIX_BYTES, headerBytes).toString('utf8')));
   } catch (error) {
     throw bad(`unreadable header (${describeError(error)})`, error);
   }
   const vectorStart = PREFIX_BYTES + headerBytes;
   const vocabStart = vectorStart + header.count * header.dimension;
   const vocabEnd = vocabStart + header.vocabBytes;
-  if (header.index === undefined ? vocabEnd !== bytes.length : vocabEnd > bytes.length) {
+  if (header.index === undefined ? vocabEnd !== size : vocabEnd > size) {
     throw bad(
       `expected ${vocabEnd} bytes for ${header.count} words of dimension ${header.dimension}` +
-        `${header.index === undefined ? '' : ' and an index'}, got ${bytes.length}`,
+        `${header.index === undefined ? '' : ' and an index'}, got ${size}`,
     );
   }
-  const index =
-    header.index === undefined
-      ? indexWords(bytes, vocabStart, vocabEnd, header.count)
-      : (storedIndex(bytes, header, vocabEnd) ?? indexWords(bytes, vocabStart, vocabEnd, header.count));
-  if (index === undefined) throw bad(`the vocabulary does not hold ${header.count} words`);
   if (header.commonDirection !== undefined && header.commonDirection.vector.length !== header.dimension) {
     throw bad(`the common direction has ${header.commonDirection.vector.length} components, not ${header.dimension}`);
   }
+  return { header, vectorStart, vocabStart, vocabEnd };
+}
+
+/**
+ * Parses a table file's bytes.
+ * @throws CredenceError PROVIDER_UNAVAILABLE naming `path` when the bytes are not a valid table.
+ */
+export function parseWordTable(bytes: Buffer, path: string): WordTable {
+  const layout = readLayout((at, length) => bytes.subarray(at, at + length), bytes.length, path);
+  const { header, vectorStart, vocabStart } = layout;
+  const vectors = new Int8Array(bytes.buffer, bytes.byteOffset + vectorStart, header.count * header.dimension);
+  return assemble(path, layout, bytes.subarray(vocabStart), {
+    vectors: () => vectors,
+    row: (row) => vectors.subarray(row * header.dimension, (row + 1) * header.dimension),
+  });
+}
+
+/**
+ * The table over its vocabulary and index (`tail`: the bytes from the vocabulary's start to the file's end) and its
+ * vectors as `read` gives them (every row, or one).
+ */
+function assemble(
+  path: string,
+  layout: ReturnType<typeof readLayout>,
+  tail: Buffer,
+  read: { vectors: () => Int8Array; row: (row: number) => Int8Array },
+): WordTable {
+  const { header, vocabStart, vocabEnd } = layout;
+  const vocabBytes = vocabEnd - vocabStart;
+  const index =
+    header.index === undefined
+      ? indexWords(tail, 0, vocabBytes, header.count)
+      : (storedIndex(tail, vocabStart, header, vocabEnd) ?? indexWords(tail, 0, vocabBytes, header.count));
+  if (index === undefined) throw notATable(path, `the vocabulary does not hold ${header.count} words`);
+  const bytes = tail;
   const { offsets, slots, maxBytes } = index;
   const mask = slots.length - 1;
   const scratch = new Uint8Array(maxBytes + 4);
   const encoder = new TextEncoder();
+  const inRange = (row: number) => {
+    if (!Number.isInteger(row) || row < 0 || row >= header.count) {
+      throw new CredenceError('INVALID_INPUT', `row must be an integer in [0, ${header.count}), got ${row}`, {
+        details: { row },
+      });
+    }
+  };
   return {
     path,
     header,
     model: header.model,
     dimension: header.dimension,
     count: header.count,
-    vectors: new Int8Array(bytes.buffer, bytes.byteOffset + vectorStart, header.count * header.dimension),
+    get vectors() {
+      return read.vectors();
+    },
+    rowVector(row: number): Int8Array {
+      inRange(row);
+      return read.row(row);
+    },
     row(word: string): number | undefined {
       if (word.length > maxBytes) return undefined;
       const { read, written } = encoder.encodeInto(word, scratch);
@@ -261,7 +314,7 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
       for (let slot = hash & mask, probes = 0; probes <= mask; slot = (slot + 1) & mask, probes += 1) {
         const row = slots[slot] as number;
         if (row === -1) return undefined;
-        const at = vocabStart + (offsets[row] as number);
+        const at = offsets[row] as number;
         if ((offsets[row + 1] as number) - (offsets[row] as number) - 1 !== written) continue;
         let same = true;
         for (let k = 0; k < written && same; k += 1) same = bytes[at + k] === scratch[k];
@@ -270,16 +323,8 @@ export function parseWordTable(bytes: Buffer, path: string): WordTable {
       return undefined;
     },
     word(row: number): string {
-      if (!Number.isInteger(row) || row < 0 || row >= header.count) {
-        throw new CredenceError('INVALID_INPUT', `row must be an integer in [0, ${header.count}), got ${row}`, {
-          details: { row },
-        });
-      }
-      return bytes.toString(
-        'utf8',
-        vocabStart + (offsets[row] as number),
-        vocabStart + (offsets[row + 1] as number) - 1,
-      );
+      inRange(row);
+      return bytes.toString('utf8', offsets[row] as number, (offsets[row + 1] as number) - 1);
     },
   };
 }
@@ -328,18 +373,89 @@ export function loadWordTable(path: string = defaultWordTablePath()): WordTable 
   const key = resolve(path);
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  let bytes: Buffer;
+  let table: WordTable;
   try {
-    bytes = readFileSync(key);
+    table = openWordTable(key);
   } catch (error) {
-    throw providerUnavailable(
-      'word-vectors',
-      key,
-      `cannot read the word-vector table (${describeError(error)})`,
-      error,
-    );
+    if (error instanceof CredenceError) throw error;
+    throw unreadable(key, error);
   }
-  const table = parseWordTable(bytes, key);
   cache.set(key, table);
   return table;
+}
+
+/** Rows read one at a time before the table reads all of them (a process embedding many texts: a build). */
+const ROWS_ALONE = 2048;
+
+/**
+ * The table at `path`: a file with its index read but for its vectors, whose rows are read when asked (all of them
+ * past {@link ROWS_ALONE}, or when `vectors` is); a file without one read whole.
+ */
+function openWordTable(path: string): WordTable {
+  const fd = openSync(path, 'r');
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  try {
+    const size = fstatSync(fd).size;
+    const readAt = (at: number, length: number): Buffer => {
+      const out = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, out, done, length - done, at + done);
+        if (n === 0) throw new Error(`the file ended at byte ${at + done} of ${size}`);
+        done += n;
+      }
+      return out;
+    };
+    const layout = readLayout(readAt, size, path);
+    if (layout.header.index === undefined) {
+      close();
+      return parseWordTable(readFileSync(path), path);
+    }
+    const { header, vectorStart, vocabStart } = layout;
+    const dim = header.dimension;
+    const tail = readAt(vocabStart, size - vocabStart);
+    let all: Int8Array | undefined;
+    const rows = new Map<number, Int8Array>();
+    const vectors = (): Int8Array => {
+      if (all === undefined) {
+        let bytes: Buffer;
+        try {
+          bytes = readAt(vectorStart, header.count * dim);
+        } catch (error) {
+          throw unreadable(path, error);
+        }
+        all = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        rows.clear();
+        close();
+      }
+      return all;
+    };
+    const table = assemble(path, layout, tail, {
+      vectors,
+      row: (row) => {
+        if (all === undefined && rows.size >= ROWS_ALONE) vectors();
+        if (all !== undefined) return all.subarray(row * dim, (row + 1) * dim);
+        let v = rows.get(row);
+        if (v === undefined) {
+          let bytes: Buffer;
+          try {
+            bytes = readAt(vectorStart + row * dim, dim);
+          } catch (error) {
+            throw unreadable(path, error);
+          }
+          v = new Int8Array(bytes.buffer, bytes.byteOffset, dim);
+          rows.set(row, v);
+        }
+        return v;
+      },
+    });
+    return table;
+  } catch (error) {
+    close();
+    throw error;
+  }
 }

@@ -112,15 +112,15 @@ export function commonDirection(table: WordTable, a: number = WORD_VECTOR_DEFAUL
 /** The SIF sentence embedding of `text` over `table` (see the module header); L2-normalised. */
 export function sentenceEmbedding(table: WordTable, text: string, options: { sifA?: number } = {}): Float32Array {
   const a = options.sifA ?? WORD_VECTOR_DEFAULTS.sifA;
-  const { dimension, vectors } = table;
+  const { dimension } = table;
   const vocabularySize = table.header.sourceWords;
   const sum = new Float64Array(dimension);
   const rows = wordRows(table, text);
   if (rows.length === 0) return new Float32Array(dimension);
   for (const row of rows) {
     const weight = sifWeight(row + 1, vocabularySize, a);
-    const base = row * dimension;
-    for (let j = 0; j < dimension; j += 1) sum[j] = (sum[j] as number) + weight * (vectors[base + j] as number);
+    const v = table.rowVector(row);
+    for (let j = 0; j < dimension; j += 1) sum[j] = (sum[j] as number) + weight * (v[j] as number);
   }
   const c = commonDirection(table, a);
   let projection = 0;
