@@ -612,12 +612,13 @@ export class SqliteStore implements Store {
     fold: EdgeFold,
     cache: { edges: Map<string, EdgeRecord>; complete: boolean },
     edges: Map<string, EdgeRecord>,
+    lookedUp: ReadonlySet<string> = new Set(),
   ): void {
     const readEdge = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
     for (const event of events) {
       const key = edgeKey(event);
       let current = edges.get(key) ?? cache.edges.get(key);
-      if (current === undefined && !cache.complete) {
+      if (current === undefined && !cache.complete && !lookedUp.has(key)) {
         const row = readEdge.get(scope, event.from, event.to, event.type) as Row | undefined;
         if (row !== undefined) current = toEdge(row);
       }
@@ -626,23 +627,47 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Whether reading every edge of the scope costs less than a point read of each edge the batch touches that the
-   * cache lacks: only when those are many (SCAN_EDGES_FROM) and the scope holds fewer than twice as many edges (a
-   * scanned row costs about what a point read does). A batch of 2,000 runs into 55k edges misses ~5k of them: the
-   * point reads take ~10 ms where the scan took ~190 ms (issue 20).
+   * Brings into the cache the scope's edges that the batch's events touch and the cache lacks; returns the keys
+   * looked up (those absent from the table are new edges). One scan of the scope's edges when those are many
+   * (SCAN_EDGES_FROM) and the scope holds fewer than twice as many (a scanned row costs about what a looked-up one
+   * does); else the keys in order, ROWS_PER_STATEMENT a statement. A batch of 2,000 runs into the 55k edges of the
+   * 100k store looks up ~5k of them: ~10 ms where the scan took ~190 ms (issue 20). Inside a write transaction.
    */
-  #scanBeatsPointReads(
+  #loadEdges(
     scope: string,
     items: readonly ExecutionBatchItem[],
-    cache: { edges: ReadonlyMap<string, EdgeRecord> },
-  ): boolean {
-    const missing = new Set<string>();
+    cache: { edges: Map<string, EdgeRecord>; complete: boolean },
+  ): ReadonlySet<string> {
+    if (cache.complete) return new Set();
+    const missing = new Map<string, ExecutionEdgeEvent>();
     for (const item of items)
       for (const event of item.events) {
         const key = edgeKey(event);
-        if (!cache.edges.has(key)) missing.add(key);
+        if (!cache.edges.has(key)) missing.set(key, event);
       }
-    return missing.size >= SCAN_EDGES_FROM && this.#edgesOf(scope) < 2 * missing.size;
+    if (missing.size >= SCAN_EDGES_FROM && this.#edgesOf(scope) < 2 * missing.size) {
+      for (const row of this.#stmt('SELECT * FROM edges WHERE scope = ?').all(scope) as Row[]) {
+        const edge = toEdge(row);
+        this.#cacheEdge(cache, edgeKey(edge), edge);
+      }
+      cache.complete = true;
+      return new Set();
+    }
+    const keys = [...missing.values()].sort(byEdgeKey);
+    const many = (n: number) =>
+      this.#stmt(
+        `SELECT e.* FROM (VALUES ${new Array(n).fill('(?, ?, ?)').join(', ')}) k JOIN edges e ` +
+          'ON e.scope = ? AND e.from_tool = k.column1 AND e.to_tool = k.column2 AND e.type = k.column3',
+      );
+    for (let k = 0; k < keys.length; k += ROWS_PER_STATEMENT) {
+      const chunk = keys.slice(k, k + ROWS_PER_STATEMENT);
+      const values = chunk.flatMap((e) => [e.from, e.to, e.type]);
+      for (const row of many(chunk.length).all(...values, scope) as Row[]) {
+        const edge = toEdge(row);
+        this.#cacheEdge(cache, edgeKey(edge), edge);
+      }
+    }
+    return new Set(missing.keys());
   }
 
   #writeEdges(scope: string, edges: Iterable<EdgeRecord>): void {
@@ -691,13 +716,7 @@ export class SqliteStore implements Store {
     const report = this.#write(() => {
       const edges = new Map<string, EdgeRecord>();
       const cache = this.#edgeCacheFor(scope);
-      if (!cache.complete && this.#scanBeatsPointReads(scope, items, cache)) {
-        for (const row of this.#stmt('SELECT * FROM edges WHERE scope = ?').all(scope) as Row[]) {
-          const edge = toEdge(row);
-          this.#cacheEdge(cache, edgeKey(edge), edge);
-        }
-        cache.complete = true;
-      }
+      const lookedUp = this.#loadEdges(scope, items, cache);
       // Every execution, then every call, in multi-row statements (the same rows #insertExecution writes).
       const executionRows: unknown[] = [];
       const callRows: unknown[] = [];
@@ -729,7 +748,7 @@ export class SqliteStore implements Store {
         13,
         callRows,
       );
-      for (const item of items) this.#foldEvents(scope, item.events, fold, cache, edges);
+      for (const item of items) this.#foldEvents(scope, item.events, fold, cache, edges, lookedUp);
       const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)));
       this.#writeEdges(scope, edges.values());
       if (options.workflow !== undefined) this.#mergeWorkflows(scope, workflowsOf(items, options.workflow));
@@ -1656,8 +1675,11 @@ const edgeKey = (e: { type: string; from: string; to: string }): string => `${e.
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** An edge by its key, the scope aside: an event, a record. */
+type EdgeEnds = { from: string; to: string; type: string };
+
 /** The edges table's key order (scope aside): from, to, type. */
-const byEdgeKey = (x: EdgeRecord, y: EdgeRecord): number =>
+const byEdgeKey = (x: EdgeEnds, y: EdgeEnds): number =>
   compareText(x.from, y.from) || compareText(x.to, y.to) || compareText(x.type, y.type);
 
 /** The header as stored: the model key and the generation share one column (`<model key>\n<generation>`). */
