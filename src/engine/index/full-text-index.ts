@@ -28,7 +28,7 @@ export type FullTextIndexStore = FullTextStore & RevisionStore & MemoryStore & O
 const MAX_LOGS = 100_000;
 
 /** Rows read per slice of a build; the event loop runs between slices. */
-export const BUILD_SLICE_ROWS = 2000;
+export const BUILD_SLICE_ROWS = 1000;
 
 const TABLES: readonly { table: FullTextTable; kind: 'memory' | 'observation' | 'execution' }[] = [
   { table: 'memories', kind: 'memory' },
