@@ -49,9 +49,9 @@ export interface SearchContext {
 }
 
 export interface SearchIndex extends SnapshotParts {
-  toolIds: Set<string>;
+  toolIds: ReadonlySet<string>;
   /** Tools whose description says they are deprecated. */
-  deprecated: Set<string>;
+  deprecated: ReadonlySet<string>;
   toolVectors: VectorSource;
   /**
    * Every run of the scope, where the index built the runs' vectors itself; past runs are otherwise kept from the
@@ -152,6 +152,9 @@ export async function buildVectorSource(
   return storeSource({ store, scope, modelKey: keys.size === 0 ? '' : await resolveEmbeddingKey(embedder), keys });
 }
 
+/** The ids and the deprecated ids of a catalogue, per list: a snapshot keeps its list while no tool changes. */
+const catalogues = new WeakMap<readonly ToolRecord[], Pick<SearchIndex, 'toolIds' | 'deprecated'>>();
+
 /**
  * The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph
  * status and the dashboard show.
@@ -183,10 +186,17 @@ export async function buildSearchIndex(input: {
         items: (executions ?? []).map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })),
       },
     ]));
+  let catalogue = catalogues.get(tools);
+  if (catalogue === undefined) {
+    catalogue = {
+      toolIds: new Set(tools.map((t) => t.id)),
+      deprecated: new Set(tools.filter((t) => isDeprecated(t.description)).map((t) => t.id)),
+    };
+    catalogues.set(tools, catalogue);
+  }
   return {
     tools,
-    toolIds: new Set(tools.map((t) => t.id)),
-    deprecated: new Set(tools.filter((t) => isDeprecated(t.description)).map((t) => t.id)),
+    ...catalogue,
     toolVectors,
     ...(executions === undefined ? {} : { executions }),
     executionVectors,

@@ -73,6 +73,21 @@ describe('the catalogue patched with what was written since (issue 20)', () => {
       expect(catalogue).toEqual(held);
     }
   });
+
+  it('is the same list when the tools written are as held (a recorded call moves a counter only)', () => {
+    const tools: ToolRecord[] = [
+      { id: 'a_tool', description: 'A', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } },
+      { id: 'b_tool', description: 'B', annotations: { readOnlyHint: true } },
+    ];
+    const again = tools.map((t) => structuredClone(t));
+    expect(patchCatalogue(tools, again, [])).toBe(tools);
+    const schema = { type: 'object', properties: { x: { type: 'number' } } };
+    const rewritten = patchCatalogue(tools, [{ ...(again[0] as ToolRecord), inputSchema: schema }], []);
+    expect(rewritten).not.toBe(tools);
+    expect(rewritten[0]?.inputSchema).toEqual(schema);
+    expect(patchCatalogue(tools, [], ['c_absent'])).toBe(tools);
+    expect(patchCatalogue(tools, [], ['a_tool']).map((t) => t.id)).toEqual(['b_tool']);
+  });
 });
 
 describe('the snapshot patched after a write (issue 20)', () => {

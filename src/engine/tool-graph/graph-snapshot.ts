@@ -5,6 +5,7 @@
  * THE graph is the one search ranks over: confirmed edges with confidence ≥ 0.3, no self-loops, no
  * `alternative` edges (a substitute is not a step), its nodes the ends of those edges.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { adaptiveWeights } from '../../core/dag/dag-confidence.js';
 import { graphDensity, type GraphDensity } from '../../core/graph/graph-density.js';
 import { buildGraphIndex, type GraphIndex } from '../../core/graph/graph-index.js';
@@ -451,7 +452,9 @@ const byCodePoints = compareCodePoints;
 
 /**
  * The catalogue as the store lists it now (by id), from a catalogue read before and what was written since:
- * `changed` the tools written (as they are now), `removed` the ids deleted. The same list when nothing changed.
+ * `changed` the tools written (as they are now), `removed` the ids deleted. The same list when nothing changed, as
+ * after recorded calls (they move a tool's call counter, which its record does not hold): what is derived from a
+ * catalogue is kept with it.
  */
 export function patchCatalogue(
   tools: readonly ToolRecord[],
@@ -471,18 +474,23 @@ export function patchCatalogue(
     }
     return lo;
   };
+  let moved = false;
   const gone = new Set(removed);
   for (const id of gone) {
     const at = place(id);
-    if (out[at]?.id === id) out.splice(at, 1);
+    if (out[at]?.id !== id) continue;
+    out.splice(at, 1);
+    moved = true;
   }
   for (const t of changed) {
     if (gone.has(t.id)) continue;
     const at = place(t.id);
-    if (out[at]?.id === t.id) out[at] = t;
-    else out.splice(at, 0, t);
+    if (out[at]?.id !== t.id) out.splice(at, 0, t);
+    else if (!isDeepStrictEqual(out[at], t)) out[at] = t;
+    else continue;
+    moved = true;
   }
-  return out;
+  return moved ? out : (tools as ToolRecord[]);
 }
 
 export interface GraphStats {
