@@ -11,6 +11,9 @@
 import { FTS5_BM25, fts5Tokens, type Fts5Match } from '../../core/text/fts5.js';
 import type { FullTextRow } from '../../store/types.js';
 
+// The engine loads this module when it first builds postings: the parser comes with it.
+export { parseFts5Match } from '../../core/text/fts5.js';
+
 /** One row found: its id, its rowid (equal scores fall by it) and FTS5's bm25 (negative; lower is better). */
 export interface PostingHit {
   id: string;

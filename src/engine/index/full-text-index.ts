@@ -8,7 +8,7 @@
  * before each search, one read of every scope's revision (bm25's statistics cover every scope), then the rows
  * written or deleted since, by id. A revision gone back (a restore) builds them again.
  */
-import { parseFts5Match, type Fts5Match } from '../../core/text/fts5.js';
+import type { Fts5Match } from '../../core/text/fts5.js';
 import type {
   ExecutionStore,
   FullTextStore,
@@ -20,7 +20,10 @@ import type {
   RevisionStore,
 } from '../../store/types.js';
 import type { FullTextSearch } from '../recall/recall.js';
-import { Fts5Postings, type PostingHit } from './fts5-postings.js';
+import type { Fts5Postings, PostingHit } from './fts5-postings.js';
+
+/** The tokenizer, the MATCH parser and the postings: loaded by the first build, never by a one-shot process. */
+type Postings = typeof import('./fts5-postings.js');
 
 export type FullTextIndexStore = FullTextStore & RevisionStore & MemoryStore & ObservationStore & ExecutionStore;
 
@@ -47,7 +50,9 @@ const yieldTurn = (keepAlive: boolean): Promise<void> =>
 
 export class FullTextIndex implements FullTextSearch {
   readonly #store: FullTextIndexStore;
-  readonly #postings: Record<FullTextTable, Fts5Postings>;
+  /** Undefined until built. */
+  #postings: Record<FullTextTable, Fts5Postings> | undefined;
+  #code: Postings | undefined;
   #state: State = 'idle';
   /** The revision of every scope the postings reflect. */
   #revisions = new Map<string, number>();
@@ -65,7 +70,6 @@ export class FullTextIndex implements FullTextSearch {
   constructor(store: FullTextIndexStore, options: { sliceRows?: number } = {}) {
     this.#store = store;
     this.#sliceRows = options.sliceRows ?? BUILD_SLICE_ROWS;
-    this.#postings = { memories: new Fts5Postings(), observations: new Fts5Postings(), executions: new Fts5Postings() };
   }
 
   /** Whether the postings answer (built, not closed). */
@@ -140,7 +144,7 @@ export class FullTextIndex implements FullTextSearch {
     if (parsed === undefined || !parsed.anyPhrase) return undefined;
     // The store's logarithms of the IDFs' arguments, then the search in the same turn (a catch-up may move them).
     for (;;) {
-      const postings = this.#postings[table];
+      const postings = (this.#postings as Record<FullTextTable, Fts5Postings>)[table];
       const missing = postings.logArguments(parsed).filter((x) => !this.#logs.has(x));
       if (missing.length === 0) return postings.search(scope, parsed, limit, (x) => this.#logs.get(x) as number);
       if (this.#logs.size + missing.length > MAX_LOGS) this.#logs.clear();
@@ -154,7 +158,7 @@ export class FullTextIndex implements FullTextSearch {
     if (this.#parsed?.match !== match) {
       let value: Fts5Match | undefined;
       try {
-        value = parseFts5Match(match);
+        value = (this.#code as Postings).parseFts5Match(match);
       } catch {
         value = undefined;
       }
@@ -187,7 +191,10 @@ export class FullTextIndex implements FullTextSearch {
 
   /** Every row of the three tables, in slices; then whatever changed meanwhile, from the change log. */
   async #buildAll(): Promise<void> {
+    this.#code ??= await import('./fts5-postings.js');
+    const { Fts5Postings } = this.#code;
     const revisions = await this.#store.revisions();
+    const built: Partial<Record<FullTextTable, Fts5Postings>> = {};
     for (const { table } of TABLES) {
       const postings = new Fts5Postings();
       let after = 0;
@@ -200,8 +207,9 @@ export class FullTextIndex implements FullTextSearch {
         after = (rows[rows.length - 1] as { rowid: number }).rowid;
       }
       postings.trim();
-      this.#postings[table] = postings;
+      built[table] = postings;
     }
+    this.#postings = built as Record<FullTextTable, Fts5Postings>;
     this.#revisions = revisions;
     this.#state = 'ready';
   }
@@ -219,7 +227,7 @@ export class FullTextIndex implements FullTextSearch {
       for (const { table, kind } of TABLES) {
         const changes = await this.#store.changedSince(scope, kind, since);
         reached = Math.min(reached, changes.revision);
-        const postings = this.#postings[table];
+        const postings = (this.#postings as Record<FullTextTable, Fts5Postings>)[table];
         for (const id of changes.removed) postings.remove(scope, id);
         const rows = await this.#store.fullTextRowsByIds(table, scope, changes.changed);
         const present = new Set(rows.map((r) => r.id));
