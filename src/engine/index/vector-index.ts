@@ -181,9 +181,10 @@ export class VectorIndex {
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
   #epoch = 0;
   #reading: Promise<boolean> | undefined;
-  /** The timer of a `settleLater`, the queries asked while it waits, and the settle running. */
+  /** The timer of a `settleLater`, the queries asked while it waits, whether it fired, and the settle running. */
   #later: ReturnType<typeof setTimeout> | undefined;
   #waited = 0;
+  #turned = false;
   #settling: Promise<void> | undefined;
 
   constructor(input: {
@@ -302,29 +303,29 @@ export class VectorIndex {
   }
 
   /**
-   * `settle` once the work at hand is done: on a timer (one that does not keep the process alive; a failure there
-   * is the next query's to meet), so that neither the request that asked a second time (a first `/api/ask` asks
-   * the runs' index four times) nor a process that answers one command waits for it; a server settles between two
-   * requests. A caller that keeps asking without letting the timer run (a loop in process) has it run at its
-   * {@link SETTLE_AFTER}th query.
+   * Marks the index to `settle` before its first query once the work at hand is done, that is once the event loop
+   * has turned (a timer that only sets a flag: no store read runs beside a caller's, and the process is not kept
+   * alive): neither the request that asked a second time (a first `/api/ask` asks the runs' index four times) nor a
+   * process that answers one command waits for it, a server's next request does. A caller that keeps asking
+   * without a pause (a loop in process) settles at its {@link SETTLE_AFTER}th query from here.
    */
   settleLater(): void {
-    if (this.#later !== undefined || this.#settling !== undefined || !this.#unsettled()) return;
+    if (this.#later !== undefined || this.#turned || !this.#unsettled()) return;
     this.#waited = 0;
     this.#later = setTimeout(() => {
       this.#later = undefined;
-      this.#settleNow().catch(() => {});
+      this.#turned = true;
     }, 0);
     this.#later.unref?.();
   }
 
-  /** Before a query: the settle running is awaited, and one still waiting runs now when it has waited long. */
+  /** Before a query: settles when marked by `settleLater` and the event loop has turned since, or it waited long. */
   async settled(): Promise<void> {
-    if (this.#later !== undefined && this.#waited >= SETTLE_AFTER) {
-      clearTimeout(this.#later);
-      this.#later = undefined;
-      await this.#settleNow();
-    } else if (this.#settling !== undefined) await this.#settling;
+    if (!this.#turned && !(this.#later !== undefined && this.#waited >= SETTLE_AFTER)) return;
+    if (this.#later !== undefined) clearTimeout(this.#later);
+    this.#later = undefined;
+    this.#turned = false;
+    await this.#settleNow();
   }
 
   #settleNow(): Promise<void> {
