@@ -1680,6 +1680,17 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.writeGraphSnapshot('p', 6, new Uint8Array([5]))).toBe(true);
         expect(await store.readGraphSnapshot('p')).toMatchObject({ revision: 6 });
       });
+
+      test('the front of the bytes is read alone when asked, all of them when fewer', async () => {
+        const store = await fresh();
+        expect(await store.readGraphSnapshot('p', { bytes: 2 })).toBeUndefined();
+        const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) % 256);
+        await store.writeGraphSnapshot('p', 3, bytes);
+        const front = await store.readGraphSnapshot('p', { bytes: 4096 });
+        expect([front?.revision, [...(front?.data ?? [])]]).toEqual([3, [...bytes.subarray(0, 4096)]]);
+        expect([...((await store.readGraphSnapshot('p', { bytes: 20_000 }))?.data ?? [])]).toEqual([...bytes]);
+        expect((await store.readGraphSnapshot('p', { bytes: 0 }))?.data.byteLength).toBe(0);
+      });
     });
 
     describe('HookQueueStore: the hook queue and sessions', () => {

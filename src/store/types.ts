@@ -753,7 +753,11 @@ export interface PastRunsStore {
  * process patches it from the change log instead of reading every edge. Derived data: not dumped, built when missing.
  */
 export interface GraphSnapshotStore {
-  readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined>;
+  /** The kept snapshot and its revision; with `bytes`, its first `bytes` bytes only (all of it when shorter). */
+  readGraphSnapshot(
+    scope: string,
+    options?: { bytes?: number },
+  ): Promise<{ revision: number; data: Uint8Array } | undefined>;
   /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
   writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
 }

@@ -7,7 +7,13 @@
  */
 import type { GraphSnapshotStore, RevisionStore } from '../../store/types.js';
 import type { GraphSnapshot, GraphStats } from './graph-snapshot.js';
-import { decodeSnapshot, decodeSnapshotStats, encodeSnapshot } from './snapshot-codec.js';
+import {
+  decodeSnapshot,
+  decodeSnapshotStats,
+  encodeSnapshot,
+  STATS_PREFIX_BYTES,
+  statsPrefixEnd,
+} from './snapshot-codec.js';
 
 /** Tools patched since the stored snapshot after which a process stores its own (fewer to patch for the next). */
 export const PERSIST_AFTER_TOOLS = 200;
@@ -44,7 +50,10 @@ export async function readPersistedStats(
   const read = (store as Partial<GraphSnapshotStore>).readGraphSnapshot;
   if (read === undefined) return undefined;
   try {
-    const stored = await read.call(store, scope);
+    // The front alone, unless the prefix runs past it (issue 20: the whole blob is 4.4 MB at 100k).
+    let stored = await read.call(store, scope, { bytes: STATS_PREFIX_BYTES });
+    if (stored !== undefined && (statsPrefixEnd(stored.data) ?? 0) > stored.data.byteLength)
+      stored = await read.call(store, scope);
     if (stored === undefined || stored.revision > revision) return undefined;
     const stats = decodeSnapshotStats(stored.data, now, top);
     if (stats === undefined || stored.revision === revision) return stats;

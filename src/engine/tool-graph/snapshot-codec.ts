@@ -59,6 +59,18 @@ function stableWindow(snapshot: GraphSnapshot): { from: number | null; until: nu
   return { from: Number.isFinite(from) ? from : null, until: Number.isFinite(until) ? until : null };
 }
 
+/**
+ * Bytes from a snapshot's front that hold its statistics prefix in practice (~1 KB at 10k tools): what `status` reads
+ * (see {@link statsPrefixEnd} for when they do not).
+ */
+export const STATS_PREFIX_BYTES = 8192;
+
+/** Where the statistics prefix of a snapshot starting with `front` ends; undefined for fewer than 8 bytes. */
+export function statsPrefixEnd(front: Uint8Array): number | undefined {
+  if (front.byteLength < 8) return undefined;
+  return 8 + new DataView(front.buffer, front.byteOffset, 8).getFloat64(0, true);
+}
+
 /** JSON of `value` after its length (8 bytes), padded to 8 bytes. */
 function framed(value: unknown): Uint8Array {
   const json = Buffer.from(JSON.stringify(value));
@@ -80,7 +92,7 @@ function unframe(bytes: Uint8Array, offset: number): { value: unknown; end: numb
  * `now`, read from its prefix alone; undefined when the bytes are of another version or an edge's confidence moved.
  */
 export function decodeSnapshotStats(data: Uint8Array, now: number, top = 5): GraphStats | undefined {
-  if (data.byteLength < 8 || top > STATS_TOP) return undefined;
+  if (data.byteLength < 8 || top > STATS_TOP || (statsPrefixEnd(data) ?? 0) > data.byteLength) return undefined;
   const prefix = unframe(data, 0).value as StatsPrefix;
   if (prefix.v !== VERSION) return undefined;
   if ((prefix.from !== null && now < prefix.from) || (prefix.until !== null && now >= prefix.until)) return undefined;

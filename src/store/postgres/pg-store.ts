@@ -1623,8 +1623,16 @@ export class PgStore implements Store {
     return this.#writeBlob('past_runs', scope, revision, data);
   }
 
-  async readGraphSnapshot(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    return this.#readBlob('graph_snapshots', scope);
+  async readGraphSnapshot(
+    scope: string,
+    options: { bytes?: number } = {},
+  ): Promise<{ revision: number; data: Uint8Array } | undefined> {
+    if (options.bytes === undefined) return this.#readBlob('graph_snapshots', scope);
+    const [row] = await this.#rows(
+      'SELECT revision, substring(data FROM 1 FOR $2) AS data FROM graph_snapshots WHERE scope = $1',
+      [scope, Math.max(0, Math.floor(options.bytes))],
+    );
+    return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
   }
 
   async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
