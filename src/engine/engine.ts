@@ -168,6 +168,8 @@ function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => n
 export { defaultDbPath };
 
 const stores = new WeakMap<Credence, Store>();
+/** One set of full-text postings per store: they hold every scope (bm25's statistics are the whole table's). */
+const fullTextIndexes = new WeakMap<Store, FullTextIndex>();
 
 /**
  * The store under an engine, for the engine's own use cases that write fixtures as they are (the
@@ -442,7 +444,10 @@ export class Credence {
    * relative to the project root, and a memory without text reads it from that file, inside the
    * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
   get #fullTextIndex(): FullTextIndex {
-    this.#fullText ??= new FullTextIndex(this.#store);
+    if (this.#fullText === undefined) {
+      this.#fullText = fullTextIndexes.get(this.#store) ?? new FullTextIndex(this.#store);
+      fullTextIndexes.set(this.#store, this.#fullText);
+    }
     return this.#fullText;
   }
 

@@ -159,6 +159,31 @@ describe('the engine’s full-text postings (issue 20)', () => {
     }
   }, 120_000);
 
+  it('are built once for a store that engines of several scopes share', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const a = await openCredence({ store, scope: 'a', now: NOW });
+      const b = await openCredence({ store, scope: 'b', now: NOW });
+      await a.remember([{ title: 'redis cache', text: 'eviction policy' }]);
+      await b.remember([{ title: 'redis cluster', text: 'failover' }]);
+      let reads = 0;
+      const rows = store.fullTextRows.bind(store);
+      store.fullTextRows = (...args) => {
+        reads += 1;
+        return rows(...args);
+      };
+      await a.warm();
+      await b.warm();
+      // One slice per table (each holds fewer rows than a slice), read once for both engines.
+      expect(reads).toBe(3);
+      // The shared postings rank each engine's own scope.
+      expect((await b.recall('redis', { track: false, bm25Weight: 1 })).map((r) => r.title)).toEqual(['redis cluster']);
+      expect((await a.recall('redis', { track: false, bm25Weight: 1 })).map((r) => r.title)).toEqual(['redis cache']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('leave the first search of a process to the store and build from the second on', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     try {
