@@ -200,7 +200,10 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
             `${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`,
         );
       io.ready?.({ url: http.url, ...(dashboardUrl === undefined ? {} : { dashboard: dashboardUrl }) });
+      // Listening: what the dashboard's first /api/ask reads is built now, not when it is asked (issue 20).
+      const warming = dashboard?.warm();
       await stopped;
+      await warming;
     }
   } finally {
     await http?.close();

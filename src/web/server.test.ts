@@ -164,6 +164,34 @@ describe('the dashboard server', () => {
     expect((await credence.metrics()).suggestions.shown).toBe(learning.metrics.suggestions.shown);
   });
 
+  it('warmed once it listens, answers /api/ask as a dashboard not warmed does, and records nothing', async () => {
+    const store = engineStore(credence);
+    const fresh = await openCredence({ store, now: NOW, scope: 'demo', cwd: dir });
+    const dashboard = createDashboard({ credence: fresh });
+    const revision = await store.revision('demo');
+    const shown = (await credence.metrics()).suggestions.shown;
+    await dashboard.warm();
+    expect(await store.revision('demo')).toBe(revision);
+    expect((await credence.metrics()).suggestions.shown).toBe(shown);
+    const server = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: dashboard.handle,
+      isPublic: dashboard.isPublic,
+    });
+    try {
+      for (const q of ['validate the config', 'find a file and read it']) {
+        const path = `/api/ask?q=${encodeURIComponent(q)}`;
+        expect((await get(server, path)).body).toEqual((await get(open, path)).body);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers bad input with a clear JSON error', async () => {
     const cases: [string, number, RegExp][] = [
       ['/api/graph?type=friendship', 400, /unknown edge type "friendship"/],
@@ -357,6 +385,8 @@ describe('the dashboard on a store that fails', () => {
         expect.stringMatching(/^dashboard: GET "\/api\/graph" failed: SqliteError: no such table: edges \(at .+\)$/),
       ]);
       expect((await get(server, '/graph')).status).toBe(200);
+      // A warm-up over the broken store leaves the failure to the request that meets it.
+      await expect(dashboard.warm()).resolves.toBeUndefined();
     } finally {
       await server.close();
       await broken.close();

@@ -41,7 +41,16 @@ export interface Dashboard {
   handle: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Whether a request may skip the bearer token: the pages and assets, which hold no data. */
   isPublic: (req: IncomingMessage) => boolean;
+  /**
+   * Builds what `/api/ask` reads (the kept indexes, the past runs, the graph snapshot) by asking once, recording
+   * nothing: a server calls it once it listens, so its first ask waits at most for what is left. A failure is left
+   * for the request that meets it.
+   */
+  warm: () => Promise<void>;
 }
+
+/** What `warm` asks: any words the word table knows (a text of none skips the similarity scans). */
+const WARM_QUERY = 'find a file and read it';
 
 /**
  * The folder of index.html, app.js and style.css, as a file system path: beside the module at
@@ -360,5 +369,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     );
   };
 
-  return { handle, isPublic };
+  const warm = async (): Promise<void> => {
+    try {
+      await askPayload(credence, WARM_QUERY);
+    } catch {
+      // The first request that needs what failed here meets the failure and reports it.
+    }
+  };
+
+  return { handle, isPublic, warm };
 }
