@@ -59,6 +59,8 @@ export class Fts5Postings {
   #df = new Int32Array(1024);
   #lists: Int32Array<ArrayBuffer>[] = [];
   #listLength = new Int32Array(1024);
+  /** Scratch: a row's count of each term while it is added (zero between rows). */
+  #counts = new Int32Array(1024);
   // Rows by slot.
   #slots = 0;
   #rowid = new Float64Array(1024);
@@ -315,6 +317,7 @@ export class Fts5Postings {
       this.#terms.set(token, t);
       this.#df = grownInt(this.#df, t + 1);
       this.#listLength = grownInt(this.#listLength, t + 1);
+      this.#counts = grownInt(this.#counts, t + 1);
       this.#lists.push(new Int32Array(4));
     }
     return t;
@@ -347,18 +350,22 @@ export class Fts5Postings {
     this.#ids[slot] = id;
     (this.#slotOf[scope] as Map<string, number>).set(id, slot);
     let length = 0;
-    const counts = new Map<number, number>();
+    // Each term's count in the row, in scratch kept by term (no map per row: a build adds 100,000s of rows).
+    const counts = this.#counts;
+    const distinct: number[] = [];
     for (const t of tokens) {
       this.#tokens[this.#tokenCount++] = t;
       if (t === COLUMN_BREAK) continue;
       length += 1;
-      counts.set(t, (counts.get(t) ?? 0) + 1);
+      if ((counts[t] = (counts[t] as number) + 1) === 1) distinct.push(t);
     }
     this.#tokenStart[slot + 1] = this.#tokenCount;
     this.#length[slot] = length;
     this.#live += 1;
     this.#totalLength += length;
-    for (const [t, count] of counts) {
+    for (const t of distinct) {
+      const count = counts[t] as number;
+      counts[t] = 0;
       this.#df[t] = (this.#df[t] as number) + 1;
       const at = this.#listLength[t] as number;
       let list = this.#lists[t] as Int32Array<ArrayBuffer>;
