@@ -183,7 +183,7 @@ describe('the dashboard server', () => {
       isPublic: dashboard.isPublic,
     });
     try {
-      for (const q of ['validate the config', 'find a file and read it']) {
+      for (const q of ['validate the config', 'find a file and read it', 'send a message to the team']) {
         const path = `/api/ask?q=${encodeURIComponent(q)}`;
         expect((await get(server, path)).body).toEqual((await get(open, path)).body);
       }

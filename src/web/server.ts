@@ -49,8 +49,11 @@ export interface Dashboard {
   warm: () => Promise<void>;
 }
 
-/** What `warm` asks: any words the word table knows (a text of none skips the similarity scans). */
-const WARM_QUERY = 'find a file and read it';
+/**
+ * What `warm` asks, one a round: any words the word table knows (a text of none skips the similarity scans), each
+ * its own (an answer kept for a query would spare the indexes the next round).
+ */
+const WARM_QUERIES = ['find a file and read it', 'search the web for a page', 'send a message to the team'];
 
 /**
  * The folder of index.html, app.js and style.css, as a file system path: beside the module at
@@ -371,7 +374,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
 
   const warm = async (): Promise<void> => {
     try {
-      await askPayload(credence, WARM_QUERY);
+      // Rounds with a turn of the event loop between them: an index asked again settles (reads its floats) at its
+      // next query after a turn (engine/index), so the rounds settle every index, not the first ask.
+      for (const query of WARM_QUERIES) {
+        await askPayload(credence, query);
+        await new Promise((done) => setTimeout(done, 0));
+      }
     } catch {
       // The first request that needs what failed here meets the failure and reports it.
     }
