@@ -427,6 +427,9 @@ export class Credence {
   }
 
   async #recallContext(): Promise<RecallContext> {
+    // One more recall: from a process's second, its full-text postings are built in the background.
+    const fullText = this.#fullTextIndex;
+    fullText.asked();
     // The vectors stay current by themselves; recall reads its candidates by id.
     this.#recallIndex ??= Promise.resolve({ vectors: this.#indexes.recallVectors(), root: this.root });
     return {
@@ -438,7 +441,7 @@ export class Credence {
     };
   }
 
-      fullText: this.#fullTextIndex,
+      fullText,
   /**
    * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
    * relative to the project root, and a memory without text reads it from that file, inside the

@@ -2,8 +2,8 @@
  * @module engine/index/full-text-index
  * Recall's full-text search as a long-lived engine answers it (issue 20): the postings of memories, observations
  * and runs kept in memory (engine/index/fts5-postings), which rank exactly as the store's FTS5 does, without SQLite
- * computing bm25 for every matching row. They are built in the background, in slices, from the second search of
- * the process on (a one-shot CLI process, which searches once, never builds them); until they are ready, and for
+ * computing bm25 for every matching row. They are built in the background, in slices, from the second recall of
+ * the process on (a one-shot CLI process, which recalls once, never builds them); until they are ready, and for
  * an expression they do not answer, the store answers. Once built they stay current from the store's change log:
  * before each search, one read of every scope's revision (bm25's statistics cover every scope), then the rows
  * written or deleted since, by id. A revision gone back (a restore) builds them again.
@@ -56,7 +56,7 @@ export class FullTextIndex implements FullTextSearch {
   #state: State = 'idle';
   /** The revision of every scope the postings reflect. */
   #revisions = new Map<string, number>();
-  #searches = 0;
+  #asked = 0;
   /** Someone awaits the build (`warm`): it keeps the process alive. */
   #awaited = false;
   #build: Promise<void> | undefined;
@@ -82,6 +82,15 @@ export class FullTextIndex implements FullTextSearch {
     this.#awaited = true;
     this.#start();
     await this.#build;
+  }
+
+  /**
+   * One more recall in this process (the engine says so once per recall, whose three searches count once): from the
+   * second on, the postings are built in the background. A one-shot process, which recalls once, never builds them.
+   */
+  asked(): void {
+    this.#asked += 1;
+    if (this.#asked >= 2) this.#start();
   }
 
   /** Stops a build under way; the store answers every search after. */
@@ -169,11 +178,7 @@ export class FullTextIndex implements FullTextSearch {
 
   /** Whether the postings answer now: built, and at every scope's revision (one catch-up serves concurrent ones). */
   #current(): Promise<boolean> {
-    if (this.#state !== 'ready') {
-      this.#searches += 1;
-      if (this.#searches >= 2) this.#start();
-      return Promise.resolve(false);
-    }
+    if (this.#state !== 'ready') return Promise.resolve(false);
     this.#catchUp ??= this.#applyChanges().finally(() => {
       this.#catchUp = undefined;
     });
