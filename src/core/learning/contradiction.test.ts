@@ -246,7 +246,7 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     expect(parts("Use 'zod' for validation, not 'joi'").rejected).toEqual(parts('joi').preferred);
   });
 
-  it('supports camelCase with "No, don\'t use snake_case … — we always use camelCase" (the issue\'s correction)', () => {
+  it('supports camelCase with "No, don\'t use snake_case … — we always use camelCase" (issue 21)', () => {
     const correction = one(
       "No, don't use snake_case for variable names — we always use camelCase in this repo.",
       'correction',
@@ -288,5 +288,58 @@ describe('reading preferred and rejected parts (issue 21)', () => {
   it('does not take the identifier a replacement renamed for a rejected subject', () => {
     const group = repeat("Renamed max_retries to camelCase at the user's request", 4, 'correction');
     expect(contradictionsOf(group, [one('The webhook retries run at most five times', 'pattern')])).toEqual([]);
+  });
+
+  it('does not take an alternative a text both favours and rejects for the one it turns down', () => {
+    const group = repeat('Indent with two spaces, not tabs', 4, 'preference');
+    const correction = one(
+      "No, don't indent with 4 spaces — we always indent with two spaces in this repo.",
+      'correction',
+    );
+    expect(contradictionsOf(group, [correction])).toEqual([]);
+  });
+
+  it('reads a reproach ("why did you …?") as rejecting what it asks about', () => {
+    expect(assertionOf('Why did you write a 200-line function?').polarity).toBe(-1);
+    // Two negations cancel: asking why it was turned off favours it.
+    expect(assertionOf('Why did you turn off strict type checking?').polarity).toBe(1);
+    const group = repeat('Please do not write a 200-line function; split it into helpers', 4, 'correction');
+    expect(
+      contradictionsOf(group, [one('Why did you write a 200-line function? Keep functions short.', 'correction')]),
+    ).toEqual([]);
+  });
+
+  it('needs the subject a text names on both sides in the statement it opposes', () => {
+    const functions = repeat('Split long functions into small helpers', 4, 'preference');
+    const commits = repeat('Split the change into small focused commits', 4, 'preference');
+    const dissent = one("Don't split the work into small commits; one commit is fine");
+    const items = [...functions, ...commits, dissent];
+    const result = detectContradictions(items, [
+      { ids: functions.map((o) => o.id) },
+      { ids: commits.map((o) => o.id) },
+    ]);
+    expect(result.map((r) => r.contradictions.map((c) => c.id))).toEqual([[], [dissent.id]]);
+  });
+
+  it('leaves out of the parts a word no other observation holds', () => {
+    const group = [
+      ...repeat('Max 3 files per context', 3, 'preference'),
+      ...repeat('Keep at most three files open in the context window', 3, 'preference'),
+    ];
+    const dissent = one('No longer limit the context to three files', 'correction');
+    expect(contradictionsOf(group, [dissent]).map((c) => c.id)).toEqual([dissent.id]);
+  });
+
+  it("does not read another group's established habit on its own subject as a contradiction", () => {
+    const variables = repeat('Use camelCase for variable names', 6, 'preference');
+    const scheduler = repeat('Name the scheduler module with snake_case', 4, 'preference');
+    const renderer = repeat('Name the renderer module with camelCase', 4, 'preference');
+    const items = [...variables, ...scheduler, ...renderer];
+    const groups = [variables, scheduler, renderer].map((g) => ({ ids: g.map((o) => o.id) }));
+    expect(detectContradictions(items, groups).flatMap((r) => r.contradictions)).toEqual([]);
+    // A one-off dissent on the same subject is still one.
+    const dissent = one('Prefer snake_case for variable names');
+    const [first] = detectContradictions([...items, dissent], groups);
+    expect(first?.contradictions.map((c) => c.id)).toEqual([dissent.id]);
   });
 });

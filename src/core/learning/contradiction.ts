@@ -151,6 +151,15 @@ export interface Assertion {
 /** Negation cues as word sequences (words as `splitWords` gives them). */
 const NEGATIONS: readonly (readonly string[])[] = [
   ['no', 'longer'],
+  // A reproach rejects what it asks about: "why did you commit without the tests?"
+  ['why', 'did', 'you'],
+  ['why', 'do', 'you'],
+  ['why', 'are', 'you'],
+  ['turn', 'off'],
+  ['turned', 'off'],
+  ['turns', 'off'],
+  ['switch', 'off'],
+  ['switched', 'off'],
   ['don', 't'],
   ['doesn', 't'],
   ['didn', 't'],
@@ -218,7 +227,8 @@ const SELECTORS: readonly (readonly string[])[] = [['instead', 'of'], ['rather',
 const REPLACING = new Set(
   (
     'replace replaced replaces replacing switch switched switching migrate migrated migrating ' +
-    'convert converted converting rewrite rewrote rewritten change changed rename renamed move moved'
+    'convert converted converting rewrite rewrote rewritten change changed rename renamed move moved ' +
+    'remove removed removes drop dropped'
   ).split(' '),
 );
 /** Words that end a replacement's or a "from"'s scope and start the favoured part. */
@@ -488,6 +498,15 @@ function choice(stance: Stance, family: string): Set<string> | undefined {
   return chosen.size > 0 ? chosen : undefined;
 }
 
+/** What a stance rejects in a family and does not also favour; undefined if nothing. */
+function rejectedOnly(stance: Stance, family: string): Set<string> | undefined {
+  const rejected = stance.rejected.get(family);
+  if (rejected === undefined) return undefined;
+  const favoured = stance.favoured.get(family);
+  const only = new Set([...rejected].filter((a) => favoured === undefined || !favoured.has(a)));
+  return only.size > 0 ? only : undefined;
+}
+
 /**
  * Whether two stances disagree, and how. On a family both mention: they disagree when one chooses
  * what the other rejects, or both choose and share no choice; a text choosing two alternatives at
@@ -507,9 +526,12 @@ function disagreement(
     const xc = choice(x, family);
     const yc = choice(y, family);
     if ((xc !== undefined && xc.size > 1) || (yc !== undefined && yc.size > 1)) return 'abstain';
+    // An alternative a text both favours and rejects ("don't indent with 4 spaces, indent with 2 spaces") is
+    // not what it turns down: the difference lies elsewhere, and such a text says nothing on the family.
+    const xr = rejectedOnly(x, family);
+    const yr = rejectedOnly(y, family);
+    if ((xc === undefined && xr === undefined) || (yc === undefined && yr === undefined)) continue;
     decided = true;
-    const xr = x.rejected.get(family);
-    const yr = y.rejected.get(family);
     const clash =
       (xc !== undefined && yr !== undefined && [...xc].some((a) => yr.has(a))) ||
       (yc !== undefined && xr !== undefined && [...yc].some((a) => xr.has(a))) ||
@@ -531,29 +553,29 @@ interface Parts {
   readonly rejected: ReadonlySet<number>;
   readonly preferredNorm: number;
   readonly rejectedNorm: number;
+  /** The preferred terms it does not also reject, and the other way round, with their norms. */
+  readonly preferredOnly: ReadonlySet<number>;
+  readonly rejectedOnly: ReadonlySet<number>;
+  readonly preferredOnlyNorm: number;
+  readonly rejectedOnlyNorm: number;
 }
 
 /**
  * Two statements without a shared family contradict when one prefers what the other rejects on the same
  * subject: the cosine of one's rejected part with the other's preferred part (the dispute) reaches `near` and
  * exceeds the cosine of the parts on the same side (the agreement: "use early returns, not nested ifs" and
- * "prefer early returns over nested if blocks" prefer and reject the same). Returns the dispute's cosine, or
- * undefined when they do not contradict.
+ * "prefer early returns over nested if blocks" prefer and reject the same). Returns the dispute's cosine,
+ * `agree` when the agreement reaches `near`, else undefined (neither: they do not vote).
  */
 function partsVerdict(
   x: Parts,
   y: Parts,
   weight: Float64Array,
   options: { near: number; covering: number; xRejectedCovered: boolean },
-): number | undefined {
+): number | 'not-disputed' {
   const { near, covering } = options;
-  const cos = (a: ReadonlySet<number>, an: number, b: ReadonlySet<number>, bn: number): number => {
-    if (an === 0 || bn === 0) return 0;
-    const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-    let dot = 0;
-    for (const t of small) if (large.has(t)) dot += (weight[t] as number) ** 2;
-    return dot / (an * bn);
-  };
+  const cos = (a: ReadonlySet<number>, an: number, b: ReadonlySet<number>, bn: number): number =>
+    partsCosine(a, an, b, bn, weight);
   // A rejected part must be what the other side prefers, nearly whole: "don't declare variables with var" keeps
   // the subject of "declare variables with const" but rejects something it does not prefer. x's rejected part
   // is covered by what y's group prefers (`xRejectedCovered`), y's by x.
@@ -562,18 +584,65 @@ function partsVerdict(
     for (const t of r) if (p.has(t)) dot += (weight[t] as number) ** 2;
     return rn > 0 && dot >= covering * rn * rn;
   };
+  // The dispute is about a subject: at least two terms that one side rejects or both prefer and the other
+  // prefers ("add a default export" and "add a changelog entry" share a verb only), one of them rejected and not
+  // also preferred by the side that rejects it ("short functions, not long functions: split long functions"
+  // rejects nothing it does not keep).
+  const disputed = (r: Parts, p: Parts): boolean => {
+    let shared = 0;
+    let own = false;
+    for (const t of r.rejected) {
+      if (!p.preferredOnly.has(t)) continue;
+      shared += 1;
+      if (!r.preferred.has(t)) own = true;
+    }
+    for (const t of r.preferred) if (p.preferredOnly.has(t) && !r.rejected.has(t)) shared += 1;
+    // A subject named on both sides ("don't split the work into small commits; one commit is fine") must be
+    // the other's too ("split long functions into small helpers" is about functions).
+    let subject = false;
+    let onSubject = false;
+    for (const t of r.rejected) {
+      if (!r.preferred.has(t)) continue;
+      subject = true;
+      if (p.preferred.has(t) || p.rejected.has(t)) onSubject = true;
+    }
+    return shared >= 2 && own && (!subject || onSubject);
+  };
   const dispute = Math.max(
-    options.xRejectedCovered ? cos(x.rejected, x.rejectedNorm, y.preferred, y.preferredNorm) : 0,
-    covered(y.rejected, y.rejectedNorm, x.preferred)
-      ? cos(x.preferred, x.preferredNorm, y.rejected, y.rejectedNorm)
+    options.xRejectedCovered && disputed(x, y)
+      ? cos(x.rejected, x.rejectedNorm, y.preferredOnly, y.preferredOnlyNorm)
+      : 0,
+    y.rejected.size > 0 && covered(y.rejected, y.rejectedNorm, x.preferredOnly) && disputed(y, x)
+      ? cos(x.preferredOnly, x.preferredOnlyNorm, y.rejected, y.rejectedNorm)
       : 0,
   );
-  if (dispute < near) return undefined;
-  const agreement = Math.max(
-    cos(x.preferred, x.preferredNorm, y.preferred, y.preferredNorm),
-    cos(x.rejected, x.rejectedNorm, y.rejected, y.rejectedNorm),
+  if (dispute < near) return 'not-disputed';
+  return dispute > partsAgreement(x, y, weight) ? dispute : 'not-disputed';
+}
+
+/**
+ * How far two statements agree: the cosine of what each prefers alone, or of what each rejects alone ("indent
+ * with two spaces, not 4 spaces" neither prefers nor rejects spaces as such).
+ */
+function partsAgreement(x: Parts, y: Parts, weight: Float64Array): number {
+  return Math.max(
+    partsCosine(x.preferredOnly, x.preferredOnlyNorm, y.preferredOnly, y.preferredOnlyNorm, weight),
+    partsCosine(x.rejectedOnly, x.rejectedOnlyNorm, y.rejectedOnly, y.rejectedOnlyNorm, weight),
   );
-  return dispute > agreement ? dispute : undefined;
+}
+
+function partsCosine(
+  a: ReadonlySet<number>,
+  an: number,
+  b: ReadonlySet<number>,
+  bn: number,
+  weight: Float64Array,
+): number {
+  if (an === 0 || bn === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let dot = 0;
+  for (const t of small) if (large.has(t)) dot += (weight[t] as number) ** 2;
+  return dot / (an * bn);
 }
 
 const describe = (stance: Stance, family: string): string => [...(choice(stance, family) ?? [])].sort().join(' / ');
@@ -717,7 +786,10 @@ export function detectContradictions(
     genericWeight: resolved.genericWeight,
     generic: GENERIC_TERMS,
   });
-  const partIds = (terms: readonly string[]) => new Set(terms.map((term) => termIdOf.get(term) as number));
+  // A term no other observation of the batch holds can be neither shared nor opposed: it is left out of the parts
+  // ("no longer limit the context to three files" against "max 3 files per context").
+  const partIds = (terms: readonly string[]) =>
+    new Set(terms.map((term) => termIdOf.get(term) as number).filter((t) => (df[t] as number) > 1));
   const partNorm = (ids: ReadonlySet<number>) => {
     let sum = 0;
     for (const t of ids) sum += (termWeight[t] as number) ** 2;
@@ -726,7 +798,18 @@ export function detectContradictions(
   const parts: Parts[] = assertions.map((a) => {
     const preferred = partIds(a.preferredTerms);
     const rejected = partIds(a.rejectedTerms);
-    return { preferred, rejected, preferredNorm: partNorm(preferred), rejectedNorm: partNorm(rejected) };
+    const preferredOnly = new Set([...preferred].filter((t) => !rejected.has(t)));
+    const rejectedOnly = new Set([...rejected].filter((t) => !preferred.has(t)));
+    return {
+      preferred,
+      rejected,
+      preferredNorm: partNorm(preferred),
+      rejectedNorm: partNorm(rejected),
+      preferredOnly,
+      rejectedOnly,
+      preferredOnlyNorm: partNorm(preferredOnly),
+      rejectedOnlyNorm: partNorm(rejectedOnly),
+    };
   });
   const vectors = assertionTerms.map((terms) => {
     const weights = new Map<number, number>();
@@ -771,6 +854,24 @@ export function detectContradictions(
    * The verdict of x (assertion a, an error or not) on prototype p, and the cosine that makes a disagreement
    * near when the parts decided it (undefined: the cosine of the whole texts).
    */
+  // Verdicts without a cosine of their own, shared (no allocation per candidate).
+  const AGREE = { d: 'agree' } as const;
+  const AGREE_BY_PARTS = { d: 'agree', byParts: true } as const;
+  const ABSTAIN = { d: 'abstain' } as const;
+  const NEGATION = { d: { kind: 'negation', family: undefined } } as const;
+  // What each group's non-error members prefer (and do not also reject), between them; made on first use.
+  const preferredOf = new Map<number, Set<number>>();
+  const groupPreferred = (group: number): ReadonlySet<number> => {
+    let set = preferredOf.get(group);
+    if (set === undefined) {
+      preferredOf.set(group, (set = new Set()));
+      for (const p of prototypesOf[group] ?? []) {
+        const proto = prototypes[p] as Prototype;
+        if (!proto.error) for (const t of (parts[proto.assertion] as Parts).preferredOnly) set.add(t);
+      }
+    }
+    return set;
+  };
   const verdictOn = (
     x: Stance,
     xId: number,
@@ -781,21 +882,27 @@ export function detectContradictions(
   ): {
     d: { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | 'agree';
     sim?: number;
+    byParts?: boolean;
   } => {
     const pair = xId * stanceCount + p.stanceId;
     let d = verdicts[pair];
     if (d === undefined) verdicts[pair] = d = disagreement(x, p.stance) ?? 'agree';
-    if (d !== 'open') return { d };
+    if (d !== 'open') return d === 'agree' ? AGREE : d === 'abstain' ? ABSTAIN : { d };
     if (xError || p.error) {
       const v = polarityVerdict(x, p.stance);
-      return { d: v === undefined ? 'agree' : v === 'abstain' ? v : { kind: 'negation', family: undefined } };
+      return v === undefined ? AGREE : v === 'abstain' ? ABSTAIN : NEGATION;
     }
-    const sim = partsVerdict(parts[a] as Parts, parts[p.assertion] as Parts, termWeight, {
+    const xp = parts[a] as Parts;
+    const yp = parts[p.assertion] as Parts;
+    // Neither rejects anything: they agree when near (the cosine of the whole texts).
+    if (xp.rejected.size === 0 && yp.rejected.size === 0) return AGREE;
+    const sim = partsVerdict(xp, yp, termWeight, {
       near: resolved.nearThreshold,
       covering: resolved.covered,
-      xRejectedCovered: xRejectedCovered(p.group),
+      xRejectedCovered: xp.rejected.size > 0 && xRejectedCovered(p.group),
     });
-    return sim === undefined ? { d: 'agree' } : { d: { kind: 'negation', family: undefined }, sim };
+    // Not disputed: they agree if their parts do, which only counts when x is contested (`agreesByParts`).
+    return sim === 'not-disputed' ? AGREE_BY_PARTS : { d: NEGATION.d, sim };
   };
 
   // Prototypes: the members of a group with one text and type; an inverted index on their terms.
@@ -825,6 +932,8 @@ export function detectContradictions(
     (prototypes[p] as Prototype).items.push(i);
     itemPrototype[i] = p;
   }
+  const prototypesOf: number[][] = groups.map(() => []);
+  prototypes.forEach((p, k) => prototypesOf[p.group]?.push(k));
   // Weak terms: generic words, and words found in the members of more than `maxGroupShare` of the
   // groups (context such as a module name that follows every habit). They do not find candidates;
   // they are added to the cosine of the candidates where they can still change the verdict.
@@ -842,6 +951,30 @@ export function detectContradictions(
   const weak = Uint8Array.from(names, (term, t) =>
     GENERIC_TERMS.has(term) || (groupsWith[t] as number) > spreadLimit ? 1 : 0,
   );
+  // Occurrences of each strong term among each group's members (key term × groups + group): a term most of
+  // whose occurrences lie in one group, at least `minSupport` of them, defines that group's subject.
+  const inGroup = new Map<number, number>();
+  for (const p of prototypes) {
+    for (const t of assertionTerms[p.assertion] as number[]) {
+      if (weak[t] === 1) continue;
+      const key = t * groups.length + p.group;
+      inGroup.set(key, (inGroup.get(key) ?? 0) + p.items.length);
+    }
+  }
+  const definingTerms = (terms: readonly number[], group: number): number[] =>
+    group < 0
+      ? []
+      : terms.filter((t) => {
+          const count = weak[t] === 1 ? 0 : (inGroup.get(t * groups.length + group) ?? 0);
+          return count >= resolved.minSupport && 2 * count >= (df[t] as number);
+        });
+  const definingMemo: (number[] | undefined)[] = new Array(prototypes.length);
+  const definingOf = (k: number): number[] => {
+    const p = prototypes[k] as Prototype;
+    let terms = definingMemo[k];
+    if (terms === undefined) definingMemo[k] = terms = definingTerms(assertionTerms[p.assertion] as number[], p.group);
+    return terms;
+  };
   const weakNorms = Float64Array.from(vectors, (weights) => {
     let sum = 0;
     for (const [t, w] of weights) if (weak[t] === 1) sum += w * w;
@@ -876,9 +1009,18 @@ export function detectContradictions(
     return { start, proto, weight };
   };
   const allPostings = buildPostings(() => true);
-  const negativePostings = buildPostings(
-    (p) => p.stance.polarity === -1 || (parts[p.assertion] as Parts).rejected.size > 0,
-  );
+  // A plain statement (nothing rejected, no family) disagrees only with an error of negative polarity, or with a
+  // member that rejects something it prefers: the first through postings, the second through its rejected terms.
+  const negativePostings = buildPostings((p) => p.stance.polarity === -1 && p.error);
+  const rejecting = new Map<number, number[]>();
+  prototypes.forEach((p, k) => {
+    if (p.error) return;
+    for (const t of (parts[p.assertion] as Parts).rejected) {
+      const list = rejecting.get(t);
+      if (list === undefined) rejecting.set(t, [k]);
+      else list.push(k);
+    }
+  });
   const acc = new Float64Array(prototypes.length);
   const mark = new Int32Array(prototypes.length).fill(-1);
 
@@ -927,29 +1069,32 @@ export function detectContradictions(
         return touched;
       };
       let touched = gather(plain ? negativePostings : allPostings);
-      const stanceId = itemStance[i] as number;
-      // The share of x's rejected part that each group's (non-error) members prefer between them.
-      const xParts = parts[a] as Parts;
-      const coveredIn = new Map<number, Set<number>>();
-      if (xParts.rejected.size > 0) {
-        for (const p of touched) {
-          const proto = prototypes[p] as Prototype;
-          if (proto.error) continue;
-          const preferred = (parts[proto.assertion] as Parts).preferred;
-          for (const t of xParts.rejected) {
-            if (!preferred.has(t)) continue;
-            let set = coveredIn.get(proto.group);
-            if (set === undefined) coveredIn.set(proto.group, (set = new Set()));
-            set.add(t);
+      if (plain) {
+        // Members rejecting what x prefers: their verdict comes from the parts, not from the cosine gathered.
+        for (const t of (parts[a] as Parts).preferredOnly) {
+          for (const p of rejecting.get(t) ?? []) {
+            if (mark[p] === stamp) continue;
+            mark[p] = stamp;
+            acc[p] = 0;
+            touched.push(p);
           }
         }
       }
+      const stanceId = itemStance[i] as number;
+      const ownGroup = groupOf[i] as number;
+      const defining = definingTerms(topical, ownGroup);
+      // Whether x's rejected part is what a group's (non-error) members prefer between them, per group.
+      const xParts = parts[a] as Parts;
+      const coveredIn = new Map<number, boolean>();
       const xRejectedCovered = (group: number): boolean => {
-        const set = coveredIn.get(group);
-        if (set === undefined) return false;
-        let dot = 0;
-        for (const t of set) dot += (termWeight[t] as number) ** 2;
-        return dot >= resolved.covered * xParts.rejectedNorm ** 2;
+        let covered = coveredIn.get(group);
+        if (covered === undefined) {
+          const preferred = groupPreferred(group);
+          let dot = 0;
+          for (const t of xParts.rejected) if (preferred.has(t)) dot += (termWeight[t] as number) ** 2;
+          coveredIn.set(group, (covered = dot >= resolved.covered * xParts.rejectedNorm ** 2));
+        }
+        return covered;
       };
       const votes = new Map<
         number,
@@ -975,16 +1120,27 @@ export function detectContradictions(
       let contested = false;
       for (const p of touched) {
         const proto = prototypes[p] as Prototype;
-        const { d, sim: partsSim } = verdictOn(stance, stanceId, a, xError, proto, xRejectedCovered);
+        const { d, sim: partsSim, byParts } = verdictOn(stance, stanceId, a, xError, proto, xRejectedCovered);
         if (d === 'abstain') continue;
         if (d === 'agree') {
-          agreeingCandidates.push(p);
+          agreeingCandidates.push(byParts === true ? -1 - p : p);
           continue;
         }
         const count = proto.items.length - (p === own ? 1 : 0);
         if (count === 0) continue;
         const sim = partsSim ?? near(p);
         if (sim < resolved.nearThreshold) continue;
+        // Another group's member without a word that defines x's own group, whose own group has a defining word x
+        // lacks, speaks of another subject ("name the scheduler module with snake_case" and "name the renderer
+        // module with camelCase").
+        if (proto.group !== ownGroup && defining.length > 0) {
+          const otherTerms = vectors[proto.assertion] as Map<number, number>;
+          if (
+            defining.some((t) => !otherTerms.has(t)) &&
+            definingOf(p).some((t) => !(vectors[a] as Map<number, number>).has(t))
+          )
+            continue;
+        }
         let vote = votes.get(proto.group);
         if (vote === undefined)
           votes.set(
@@ -1003,14 +1159,23 @@ export function detectContradictions(
           // Only the negative members were gathered: gather all of them for the agreement.
           touched = gather(allPostings);
           agreeingCandidates.length = 0;
-          for (const p of touched)
-            if (verdictOn(stance, stanceId, a, xError, prototypes[p] as Prototype, xRejectedCovered).d === 'agree')
-              agreeingCandidates.push(p);
+          for (const p of touched) {
+            const v = verdictOn(stance, stanceId, a, xError, prototypes[p] as Prototype, xRejectedCovered);
+            if (v.d === 'agree') agreeingCandidates.push(v.byParts === true ? -1 - p : p);
+          }
         }
-        for (const p of agreeingCandidates) {
+        // A candidate whose parts decided (encoded −1 − p) agrees only if its parts agree.
+        for (const entry of agreeingCandidates) {
+          const p = entry < 0 ? -1 - entry : entry;
           const proto = prototypes[p] as Prototype;
           const count = proto.items.length - (p === own ? 1 : 0);
-          const sim = count === 0 ? -1 : near(p);
+          if (count === 0) continue;
+          if (
+            entry < 0 &&
+            partsAgreement(parts[a] as Parts, parts[proto.assertion] as Parts, termWeight) < resolved.nearThreshold
+          )
+            continue;
+          const sim = near(p);
           if (sim >= resolved.nearThreshold) agreeing += count * sim;
         }
       }
