@@ -194,20 +194,25 @@ export async function buildSearchIndex(input: {
     };
     catalogues.set(tools, catalogue);
   }
-  return {
-    tools,
-    ...catalogue,
-    toolVectors,
-    ...(executions === undefined ? {} : { executions }),
-    executionVectors,
-    confidentEdges: graph.confidentEdges,
-    directed: graph.directed,
-    undirected: graph.undirected,
-    pageRank: graph.pageRank,
-    maxPageRank: graph.maxPageRank,
-    calls: graph.calls,
-    tier: graph.tier,
-    selfSpread: graph.selfSpread,
-    density: graph.density.density,
-  };
+  // THE graph's indexes as the snapshot gives them: built when first read (a search without context reads neither).
+  return Object.defineProperties(
+    {
+      tools,
+      ...catalogue,
+      toolVectors,
+      ...(executions === undefined ? {} : { executions }),
+      executionVectors,
+      confidentEdges: graph.confidentEdges,
+      pageRank: graph.pageRank,
+      maxPageRank: graph.maxPageRank,
+      calls: graph.calls,
+      tier: graph.tier,
+      selfSpread: graph.selfSpread,
+      density: graph.density.density,
+    },
+    {
+      directed: { get: () => graph.directed, enumerable: true },
+      undirected: { get: () => graph.undirected, enumerable: true },
+    },
+  ) as SearchIndex;
 }

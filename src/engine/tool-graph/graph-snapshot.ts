@@ -284,21 +284,15 @@ function assembled(input: {
 }): GraphSnapshot {
   const { now, tools, edges, confidentEdges, calls, density, tier, last } = input;
   if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
-    const { directed, undirected, pageRank, maxPageRank, selfSpread } = last;
-    return {
-      now,
-      tools,
-      edges,
-      confidentEdges,
-      directed,
-      undirected,
-      pageRank,
-      maxPageRank,
-      calls,
-      density,
-      tier,
-      selfSpread,
-    };
+    const { pageRank, maxPageRank, selfSpread } = last;
+    // The last one's graph indexes, still built when first read if they were not yet (a decoded snapshot's).
+    return Object.defineProperties(
+      { now, tools, edges, confidentEdges, pageRank, maxPageRank, calls, density, tier, selfSpread },
+      {
+        directed: { get: () => last.directed, enumerable: true },
+        undirected: { get: () => last.undirected, enumerable: true },
+      },
+    ) as GraphSnapshot;
   }
   const graphEdges = () =>
     confidentEdges
