@@ -437,15 +437,11 @@ export class Credence {
       scope: this.scope,
       embedder: this.embedder,
       index: await this.#recallIndex,
+      fullText,
       now: this.now(),
     };
   }
 
-      fullText,
-  /**
-   * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
-   * relative to the project root, and a memory without text reads it from that file, inside the
-   * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
   get #fullTextIndex(): FullTextIndex {
     if (this.#fullText === undefined) {
       this.#fullText = fullTextIndexes.get(this.#store) ?? new FullTextIndex(this.#store);
@@ -462,6 +458,10 @@ export class Credence {
     return this.#fullTextIndex.warm();
   }
 
+  /**
+   * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
+   * relative to the project root, and a memory without text reads it from that file, inside the
+   * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
    * bad field), so a surface may pass JSON it parsed as it is.
    */
   async remember(memories: readonly MemoryInput[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
@@ -851,11 +851,11 @@ export class Credence {
   }
 
   async close(): Promise<void> {
+    this.#fullText?.close();
     await this.#store.close();
   }
 }
 
-    this.#fullText?.close();
 /** Opens Credence over a store (the embedded SQLite file by default). */
 export async function openCredence(
   options: CredenceOptions = {},
