@@ -253,7 +253,16 @@ export function assembleSnapshot(input: {
   const confidentEdges = input.confidentEdges ?? edges.filter(isConfident);
   const lastVertices = last === undefined || input.grown === undefined ? undefined : verticesOf.get(last);
   if (last !== undefined) verticesOf.delete(last);
-  const { density, vertices } = densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
+  // Nothing read again and every kept edge as rated before (a process over the kept snapshot): the same density.
+  const same =
+    last !== undefined &&
+    input.confidentEdges !== undefined &&
+    input.grown !== undefined &&
+    input.grown.edges.length === 0 &&
+    input.grown.tools.length === 0;
+  const { density, vertices } = same
+    ? { density: last.density, vertices: lastVertices }
+    : densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
   const snapshot = assembled({
     now,
@@ -266,7 +275,7 @@ export function assembleSnapshot(input: {
     last,
     pageRank: input.pageRank,
   });
-  verticesOf.set(snapshot, vertices);
+  if (vertices !== undefined) verticesOf.set(snapshot, vertices);
   return snapshot;
 }
 
