@@ -1226,6 +1226,14 @@ export function detectContradictions(
 }
 
 /**
+ * The id of the feedback event that records a detected contradiction (observation `observationId`) against an
+ * instinct or a skill: one per pair, so that it lowers each thing it opposes once (−0.3, seed 004).
+ */
+export function contradictionEventId(targetId: string, observationId: string): string {
+  return `contradiction:${targetId}:${observationId}`;
+}
+
+/**
  * Ages in days of contradictions at `now` (milliseconds), for `isSignificant`'s
  * `contradictionAgesDays`.
  */

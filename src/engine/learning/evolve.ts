@@ -7,8 +7,13 @@
  * confidence. Runs twice on the same data change nothing the second time.
  */
 import { confidenceBand, learnedKind } from '../../core/learning/bands.js';
-import { contradictionAgesDays, detectContradictions } from '../../core/learning/contradiction.js';
-import { applyFeedback } from '../../core/learning/feedback.js';
+import {
+  contradictionAgesDays,
+  contradictionEventId,
+  detectContradictions,
+  type Contradiction,
+} from '../../core/learning/contradiction.js';
+import { applyFeedback, FEEDBACK_DELTAS } from '../../core/learning/feedback.js';
 import { groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
 import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
@@ -29,9 +34,11 @@ import {
   skillFilePath,
   writeInstinctFile,
   writeSkillFile,
+  type ContradictionNote,
   type SkillFileLayoutOptions,
 } from './skill-files.js';
 import type {
+  FeedbackRecord,
   FeedbackStore,
   InstinctRecord,
   LearningStore,
@@ -91,7 +98,16 @@ export interface EvolveReport {
     handWritten?: boolean;
   }[];
   ignored: { ids: string[]; text: string; why: string }[];
-  contradictions: { group: string; id: string; reason: string }[];
+  /**
+   * Contradictions detected, each against its group's rule; `applied` when it lowered an instinct or a skill
+   * (seed 004: −0.3 each, once, recorded as a `contradiction` feedback event on it).
+   */
+  contradictions: {
+    group: string;
+    id: string;
+    reason: string;
+    applied?: { to: string; kind: 'instinct' | 'skill'; delta: number; before: number; after: number };
+  }[];
   /**
    * Instincts and skills with rules that read like shell commands: stored, but left out of their
    * files, recall and the session context until the user confirms them (`credence feedback <id> --validated`).
@@ -152,12 +168,35 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     held: [],
     files: [],
   };
-  const writes: (() => Promise<void>)[] = [];
+  const writes: (() => Promise<void>)[] = [
+    async () => {
+      for (const f of detected) await store.insertFeedback(scope, f);
+    },
+  ];
   const textVectors = async (entries: readonly [string, string][]) =>
     entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries);
   const skillVectors = await textVectors(skills.map((s) => [s.id, `${s.description}\n${s.rules.join('\n')}`]));
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
+  // A detected contradiction is a `contradiction` feedback event on what it opposes (−0.3, seed 004), recorded
+  // once per (target, observation) and stored first, so that files, memories and later runs all carry it.
+  const detected: FeedbackRecord[] = [];
+  const contradict = (targetId: string, against: readonly Contradiction[]): string[] =>
+    against.flatMap((c) => {
+      const id = contradictionEventId(targetId, c.id);
+      if (feedback.some((f) => f.id === id)) return [];
+      const record: FeedbackRecord = {
+        id,
+        targetId,
+        kind: 'contradiction',
+        note: byId.get(c.id)?.observation ?? c.reason,
+        at: c.timestamp,
+      };
+      feedback.push(record);
+      detected.push(record);
+      return [id];
+    });
+  const without = (id: string, left: readonly string[]) => eventsOn(id).filter((e) => !left.includes(e.id));
   const touchedSkills = new Set<string>();
   const touchedInstincts = new Set<string>();
   const usedSlugs = new Set(instincts.map((i) => i.slug));
@@ -183,7 +222,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       });
       continue;
     }
-    for (const c of against) report.contradictions.push({ group: label, id: c.id, reason: c.reason });
+    const contradictionEntries: EvolveReport['contradictions'] = against.map((c) => ({
+      group: label,
+      id: c.id,
+      reason: c.reason,
+    }));
+    report.contradictions.push(...contradictionEntries);
+    const noteApplied = (to: string, kind: 'instinct' | 'skill', before: number, after: number) => {
+      for (const e of contradictionEntries)
+        e.applied = { to, kind, delta: FEEDBACK_DELTAS.contradiction, before, after };
+    };
     const category = patternCategory(supporting.map((o) => ({ type: o.type, text: o.observation, tags: o.tags })));
     const confidences = supporting.map((o) => o.confidence);
     const evidence = supporting.map((o) => o.id);
@@ -205,11 +253,19 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           ? skillMatch.confidence
           : skillConfidence({ base: skillMatch.confidence, idleDays, repetitions: fresh.length }).value;
       const updatedAt = fresh.length === 0 ? skillMatch.updatedAt : now;
+      const added = contradict(skillMatch.id, against);
       const current = currentSkillConfidence(
         { ...skillMatch, confidence: base, updatedAt },
         now,
         eventsOn(skillMatch.id),
       );
+      if (added.length > 0)
+        noteApplied(
+          skillMatch.id,
+          'skill',
+          currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, without(skillMatch.id, added)),
+          current,
+        );
       const ruleAdded = !skillMatch.rules.includes(label) && fresh.length > 0;
       const rules = ruleAdded ? [...skillMatch.rules, label] : skillMatch.rules;
       const record: SkillRecord = {
@@ -266,7 +322,15 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         ? 0
         : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
     const instinctId = instinctMatch?.id;
-    const confidence = applyFeedback(base, instinctId === undefined ? [] : eventsOn(instinctId)).value;
+    const added = instinctId === undefined ? [] : contradict(instinctId, against);
+    // A pattern not yet learned carries its contradictions too, recorded on what it becomes below.
+    const pending = instinctId === undefined ? against.map((c) => ({ id: c.id, kind: 'contradiction' as const })) : [];
+    const unopposed = applyFeedback(base, instinctId === undefined ? [] : without(instinctId, added)).value;
+    const confidence = applyFeedback(base, [
+      ...(instinctId === undefined ? [] : eventsOn(instinctId)),
+      ...pending,
+    ]).value;
+    if (instinctId !== undefined && added.length > 0) noteApplied(instinctId, 'instinct', unopposed, confidence);
     if (!significance.significant || confidence < minConfidence) {
       const why = [
         ...significance.reasons,
@@ -291,6 +355,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       const slug = instinctMatch?.slug ?? uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
       usedSlugs.add(slug);
       const id = instinctMatch?.id ?? `instinct-${slug}`;
+      if (instinctMatch === undefined && contradict(id, against).length > 0)
+        noteApplied(id, 'instinct', unopposed, confidence);
       const text = instinctMatch?.text ?? label;
       const record: InstinctRecord = {
         id,
@@ -332,6 +398,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
           updatedAt: now,
           category,
+          contradictions: contradictionNotes(await store.listFeedback(scope, id)),
         });
         entry.file = file.path;
         report.files.push(file);
@@ -369,12 +436,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       name,
       description: adopted === undefined || adopted.description === '' ? label : adopted.description,
       rules: [label],
-      confidence: Math.min(1, confidence),
+      // The stored base leaves the contradictions out: they are feedback events on it, applied on top.
+      confidence: Math.min(1, pending.length > 0 ? unopposed : confidence),
       evidence,
       createdAt: now,
       updatedAt: now,
     };
+    const addedToSkill = contradict(record.id, against);
     const current = currentSkillConfidence(record, now, eventsOn(record.id));
+    if (addedToSkill.length > 0)
+      noteApplied(record.id, 'skill', currentSkillConfidence(record, now, without(record.id, addedToSkill)), current);
     const entry = {
       id: record.id,
       name,
@@ -637,6 +708,13 @@ function uniqueSlug(slug: string, taken: ReadonlySet<string>): string {
   for (let i = 2; ; i += 1) if (!taken.has(`${slug}-${i}`)) return `${slug}-${i}`;
 }
 
+/** The contradictions recorded against an instinct or a skill, as its file shows them. */
+function contradictionNotes(feedback: readonly FeedbackRecord[]): ContradictionNote[] {
+  return feedback
+    .filter((f) => f.kind === 'contradiction')
+    .map((f) => ({ text: f.note ?? `feedback ${f.id}`, at: f.at, delta: FEEDBACK_DELTAS.contradiction }));
+}
+
 async function saveSkill(
   ctx: EvolveContext,
   options: EvolveOptions,
@@ -666,6 +744,7 @@ async function saveSkill(
     confidence: current,
     updatedAt: record.updatedAt,
     category,
+    contradictions: contradictionNotes(await ctx.store.listFeedback(ctx.scope, record.id)),
   });
   entry.file = file.path;
   report.files.push(file);
@@ -802,7 +881,14 @@ export function formatEvolveReport(r: EvolveReport): string {
     out.push(`- ${i.text}${i.ids.length > 1 ? ` (${i.ids.length} observations)` : ''}: ${i.why}`);
   if (r.contradictions.length > 0) {
     out.push('', `### Contradictions (${r.contradictions.length})`);
-    for (const c of r.contradictions) out.push(`- against "${c.group}": ${c.reason}`);
+    for (const c of r.contradictions)
+      out.push(
+        `- against "${c.group}": ${c.reason}` +
+          (c.applied === undefined
+            ? ''
+            : ` (${c.applied.delta} on ${c.applied.kind} ${c.applied.to}: ` +
+              `${c.applied.before.toFixed(2)} → ${c.applied.after.toFixed(2)})`),
+      );
   }
   if (r.held.length > 0) {
     out.push(

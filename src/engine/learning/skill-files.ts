@@ -91,6 +91,33 @@ export interface InstinctFileData {
   updatedAt: number;
   /** The pattern category (seed 004: code, workflow, error, success), a front-matter key when known. */
   category?: string | undefined;
+  /** Retired (decayed out, or over the limit of active instincts): `status: retired`, no longer a suggestion. */
+  retired?: boolean | undefined;
+  /** The contradictions detected against it, each with the confidence it took away (issue 21). */
+  contradictions?: readonly ContradictionNote[] | undefined;
+}
+
+/** A contradiction detected against an instinct or a skill, as its file shows it. */
+export interface ContradictionNote {
+  /** The contradicting observation's text. */
+  text: string;
+  /** Epoch milliseconds of the observation. */
+  at: number;
+  /** What it took from the confidence (−0.3, seed 004). */
+  delta: number;
+}
+
+/** The lines of a file's contradictions section, oldest first (none without contradictions). */
+function contradictionLines(notes: readonly ContradictionNote[] | undefined): string[] {
+  if (notes === undefined || notes.length === 0) return [];
+  const lines = [...notes]
+    .sort((a, b) => a.at - b.at || compareText(a.text, b.text))
+    .map(
+      (n, index) =>
+        `- Contradicted by "${oneLine(requireText(`contradiction ${index} text`, n.text))}" ` +
+        `(${iso(`contradiction ${index} at`, n.at).slice(0, 10)}): ${n.delta < 0 ? '−' : '+'}${Math.abs(n.delta)}`,
+    );
+  return ['## Contradictions', '', ...lines, ''];
 }
 
 export interface SkillRule {
@@ -111,6 +138,8 @@ export interface SkillFileData {
   updatedAt: number;
   /** The pattern category (seed 004: code, workflow, error, success), written in the section when known. */
   category?: string | undefined;
+  /** The contradictions detected against it, each with the confidence it took away (issue 21). */
+  contradictions?: readonly ContradictionNote[] | undefined;
 }
 
 export interface WrittenFile {
@@ -303,7 +332,10 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
   const frontMatter: Array<readonly [string, string]> = [
     ['confidence', `confidence: ${confidence}`],
     ['band', `band: ${band.band}`],
-    ['status', `status: ${instinct.promotedTo === undefined ? 'active' : 'promoted'}`],
+    [
+      'status',
+      `status: ${instinct.promotedTo !== undefined ? 'promoted' : instinct.retired === true ? 'retired' : 'active'}`,
+    ],
   ];
   if (instinct.category !== undefined) frontMatter.push(['category', `category: ${yamlName(instinct.category)}`]);
   const section = [`# ${title}`, '', `Confidence: ${confidence} (${band.band}: ${band.action}).`, ''];
@@ -312,6 +344,9 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
     const link = posix.relative(`/${layout.instinctsDir}`, `/${layout.skillsDir}/${instinct.promotedTo}/SKILL.md`);
     section.push(`Promoted to the skill [${instinct.promotedTo}](${linkTarget(link)}).`, '');
   }
+  if (instinct.retired === true && instinct.promotedTo === undefined)
+    section.push('Retired: no longer suggested (its confidence decayed, or over the limit of active instincts).', '');
+  section.push(...contradictionLines(instinct.contradictions));
   frontMatter.push(['updated', `updated: ${yamlString(updated)}`]);
   section.push('## Evidence', '');
   if (evidence.length === 0) section.push('_No evidence recorded._');
@@ -350,7 +385,7 @@ function skillParts(skill: SkillFileData, handWritten?: ManagedDocument): OwnedP
       : [ADDITIONS_HEADING, '', 'Rules Credence learned on this topic from what it observed:', ''];
   if (rules.length === 0) section.push('_No rules yet._');
   for (const rule of rules) section.push(`- ${rule.text} (confidence ${rule.confidence}, added ${rule.added})`);
-  section.push('');
+  section.push('', ...contradictionLines(skill.contradictions));
   if (skill.category !== undefined) section.push(`Category: ${skill.category}.`);
   section.push(`Confidence: ${confidence} (${band.band}: ${band.action}).`, `Updated: ${updated}`, '');
   const frontMatter: Array<readonly [string, string]> = [

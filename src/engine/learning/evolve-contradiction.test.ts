@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ObservationType } from '../../core/types.js';
+import { sessionContext } from '../../hooks/context.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { openCredence } from '../engine.js';
+import { formatEvolveReport } from './evolve.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+const base = mkdtempSync(join(tmpdir(), 'credence-evolve-contradiction-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let n = 0;
+/** An engine over one in-memory store whose clock can be moved. */
+function setup() {
+  const root = join(base, `p${(n += 1)}`);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  let now = T0;
+  const store = openSqliteStore({ path: ':memory:' });
+  const at = async (t: number) => {
+    now = t;
+    return openCredence({ store, scope: 's', now: () => now, cwd: root });
+  };
+  return { root, store, at };
+}
+
+const obs = (text: string, confidence: number, at: number, type: ObservationType = 'preference') => ({
+  timestamp: new Date(at).toISOString(),
+  type,
+  observation: text,
+  confidence,
+});
+
+const PNPM = ['Use pnpm for installs', 'Install dependencies with pnpm', 'Always use pnpm to install packages'];
+
+describe('a detected contradiction (seed 004: −0.3)', () => {
+  it('takes 0.3 from the skill it opposes: store, report, skill file and session context', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(PNPM.map((text, k) => obs(text, 0.7, T0 - (3 - k) * 3_600_000)));
+    const first = await c.evolve();
+    const skill = first.skillsUpdated[0];
+    const id = skill?.id as string;
+    expect(skill?.confidence).toBeGreaterThanOrEqual(0.9);
+    const context = (now: number) => sessionContext(store, 's', { cwd: root, now, env: {} });
+    expect(await context(T0)).toContain('pnpm');
+
+    const later = await at(T0 + DAY);
+    await later.observe([obs("Don't use pnpm", 0.8, T0 + DAY - 3_600_000)]);
+    const report = await later.evolve();
+    const before = skill?.confidence as number;
+    expect(report.contradictions).toEqual([
+      expect.objectContaining({
+        applied: { to: id, kind: 'skill', delta: -0.3, before: expect.any(Number), after: expect.any(Number) },
+      }),
+    ]);
+    const applied = report.contradictions[0]?.applied;
+    expect(applied?.before).toBeCloseTo(before, 9);
+    expect(applied?.after).toBeCloseTo(before - 0.3, 9);
+    expect(formatEvolveReport(report)).toMatch(/-0\.3 on skill .*: 0\.91 → 0\.61/);
+    // Stored once, as a contradiction event on the skill (explainable: a part named for it).
+    const events = await store.listFeedback('s', id);
+    expect(events.map((e) => [e.kind, e.note])).toEqual([['contradiction', "Don't use pnpm"]]);
+    const memory = await store.getMemory('s', id);
+    expect(memory?.confidence).toBeCloseTo(before - 0.3, 9);
+    const file = readFileSync(join(root, memory?.path as string), 'utf8');
+    expect(file).toContain(`Contradicted by "Don't use pnpm" (${new Date(T0 + DAY).toISOString().slice(0, 10)})`);
+    // Below the injection threshold (0.7): no longer loaded at session start.
+    expect(await context(T0 + DAY)).not.toContain('pnpm');
+
+    // A second run applies nothing again.
+    const again = await later.evolve();
+    expect(again.contradictions.map((x) => x.applied)).toEqual([undefined]);
+    expect(await store.listFeedback('s', id)).toHaveLength(1);
+    expect((await store.getMemory('s', id))?.confidence).toBeCloseTo(before - 0.3, 9);
+  });
+
+  it('is not recorded by a dry run', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(PNPM.map((text, k) => obs(text, 0.7, T0 - (3 - k) * 3_600_000)));
+    const id = (await c.evolve()).skillsUpdated[0]?.id as string;
+    await c.observe([obs("Don't use pnpm", 0.8, T0 - 1_800_000)]);
+    const dry = await c.evolve({ dryRun: true });
+    expect(dry.contradictions[0]?.applied?.delta).toBe(-0.3);
+    expect(await store.listFeedback('s', id)).toEqual([]);
+  });
+});
