@@ -264,9 +264,33 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
   const active = instincts
     .filter((i) => i.status === 'active')
     .sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1));
+  const byId = new Map(observations.map((obs) => [obs.id, obs]));
   for (const i of active.slice(o.maxActiveInstincts)) {
-    await ctx.store.upsertInstinct(ctx.scope, { ...i, status: 'retired', updatedAt: now });
+    const retired = { ...i, evidence: i.evidence.filter((id) => evidenceLeft.get(i.id)?.has(id) ?? true) };
+    await ctx.store.upsertInstinct(ctx.scope, { ...retired, status: 'retired', updatedAt: now });
     report.retiredInstincts.push({ id: i.id, confidence: i.confidence });
+    // Retired is retired (issue 21): no memory (recall and the session context no longer return it), and its
+    // file says `status: retired` (a held text has no file).
+    await ctx.store.deleteMemory(ctx.scope, i.id);
+    if (
+      instinctHeld(
+        i,
+        (await ctx.store.listFeedback(ctx.scope, i.id)).map((f) => f.id),
+      )
+    )
+      continue;
+    writeInstinctFile(ctx.layout, {
+      slug: i.slug,
+      text: i.text,
+      confidence: i.confidence,
+      band: confidenceBand(i.confidence).band,
+      evidence: retired.evidence.flatMap((id) => {
+        const obs = byId.get(id);
+        return obs === undefined ? [] : [{ id, text: obs.observation, at: obs.timestamp }];
+      }),
+      updatedAt: now,
+      retired: true,
+    });
   }
   return report;
 }

@@ -4,6 +4,7 @@ import { codeOf } from '../../../test/helpers.js';
 import { LEARNED_KIND_THRESHOLDS, confidenceBand, learnedKind } from './bands.js';
 import {
   LEARNING_DEFAULTS,
+  agedConfidence,
   frequencyBonus,
   groupConfidence,
   isSignificant,
@@ -194,5 +195,20 @@ describe('isSignificant', () => {
         },
       ),
     );
+  });
+});
+
+describe('agedConfidence (issue 21: decay whatever the window)', () => {
+  it('is the group formula at a later time: the stored value times the recency of the time since', () => {
+    const at = groupConfidence({ confidences: [0.4, 0.5, 0.6], daysSinceLatest: 2 });
+    const later = groupConfidence({ confidences: [0.4, 0.5, 0.6], daysSinceLatest: 2 + 120 });
+    expect(agedConfidence(at.value, 120).value).toBeCloseTo(later.value, 12);
+    expect(agedConfidence(0.65, 0)).toEqual({ value: 0.65, parts: { stored: 0.65, recency: 1 } });
+  });
+
+  it('never grows, and rejects a stored value outside [0, 1]', () => {
+    expect(agedConfidence(0.65, -3).value).toBe(0.65);
+    expect(agedConfidence(0.65, 120).value).toBeLessThan(0.02);
+    expect(codeOf(() => agedConfidence(1.2, 1))).toBe('INVALID_INPUT');
   });
 });

@@ -137,6 +137,24 @@ export function groupConfidence(input: GroupInput, options?: LearningOptions): E
   };
 }
 
+/** The parts of a stored confidence aged to a later time: `value = stored × recency`. */
+export interface AgedParts {
+  readonly stored: number;
+  readonly recency: number;
+}
+
+/**
+ * A pattern confidence stored `days` ago, at a later time: the seed's recency decays from the last supporting
+ * observation, and a group confidence holds `exp(−age / 30)` of it, so `stored × exp(−days / 30)` is the group
+ * formula at the later time when its evidence is no longer at hand (issue 21: decay whatever the window read).
+ * @throws CredenceError `INVALID_INPUT` for a stored value outside [0, 1] or a non-finite age.
+ */
+export function agedConfidence(stored: number, days: number, options?: LearningOptions): Explained<AgedParts> {
+  requireUnit('stored confidence', stored);
+  const recency = recencyWeight(days, options);
+  return { value: clampUnit(roundTo12(stored * recency)), parts: { stored, recency } };
+}
+
 /** What significance looks at: the group's confidences and the ages of contradicting events. */
 export interface SignificanceInput {
   /** Confidence of each observation in the group, each in [0, 1]. */

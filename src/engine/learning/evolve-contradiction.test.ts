@@ -89,3 +89,60 @@ describe('a detected contradiction (seed 004: −0.3)', () => {
     expect(await store.listFeedback('s', id)).toEqual([]);
   });
 });
+
+const CAMEL: [string, number, number, ObservationType][] = [
+  ['User asks for camelCase naming', 0.4, 23, 'correction'],
+  ['Correction: snake_case → camelCase', 0.5, 19, 'correction'],
+  ['All the code uses camelCase', 0.6, 0, 'pattern'],
+];
+
+describe('an instinct decays from its last evidence, whatever the window (issue 21)', () => {
+  it('follows the seed decay when its evidence is outside --since, and is retired four months later', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(CAMEL.map(([text, conf, hours, type]) => obs(text, conf, T0 - hours * 3_600_000, type)));
+    const instinct = (await c.evolve()).newInstincts[0];
+    const id = instinct?.id as string;
+    expect(instinct?.confidence).toBe(0.65);
+
+    // Three days later, reading one day back: the evidence is outside the window, the decay still applies.
+    const three = await (await at(T0 + 3 * DAY)).evolve({ sinceMs: DAY });
+    expect(three.updatedInstincts.map((i) => [i.id, i.confidence])).toEqual([[id, expect.any(Number)]]);
+    expect(three.updatedInstincts[0]?.confidence).toBeCloseTo(0.65 * Math.exp(-3 / 30), 9);
+    expect((await store.getMemory('s', id))?.confidence).toBeCloseTo(0.65 * Math.exp(-3 / 30), 9);
+
+    // Four months later (the default 7 days back): decayed out, retired in the store, its file and recall.
+    const later = await at(T0 + 120 * DAY);
+    const report = await later.evolve();
+    expect(report.ignored.find((x) => x.text === instinct?.text)?.why).toMatch(/decayed to 0\.01 .* retired/);
+    const [stored] = await store.listInstincts('s');
+    expect([stored?.status, stored?.confidence]).toEqual(['retired', expect.closeTo(0.65 * Math.exp(-4), 9)]);
+    expect(readFileSync(join(root, instinct?.file as string), 'utf8')).toMatch(/^status: retired$/m);
+    expect((await later.recall('camelCase naming')).filter((r) => r.id === id)).toEqual([]);
+    // Reproducible: the same instant gives the same state.
+    expect((await later.evolve()).updatedInstincts).toEqual([]);
+  });
+});
+
+describe('an instinct retired by the limit of active instincts (issue 21)', () => {
+  it('is retired in the store and its file, and neither recall nor the session context return it', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe([
+      ...CAMEL.map(([text, conf, hours, type]) => obs(text, conf, T0 - hours * 3_600_000, type)),
+      ...['Deploy on Tuesdays', 'We deploy every Tuesday', 'Deploys happen on Tuesday'].map((text, k) =>
+        obs(text, 0.52, T0 - (k + 1) * 3_600_000, 'pattern'),
+      ),
+    ]);
+    const report = await c.evolve({ limits: { maxActiveInstincts: 1 } });
+    expect(report.newInstincts).toHaveLength(2);
+    const retired = (await store.listInstincts('s')).filter((i) => i.status === 'retired');
+    expect(retired).toHaveLength(1);
+    const gone = report.newInstincts.find((i) => i.id === retired[0]?.id);
+    expect(readFileSync(join(root, gone?.file as string), 'utf8')).toMatch(/^status: retired$/m);
+    expect(await store.getMemory('s', gone?.id as string)).toBeUndefined();
+    expect((await c.recall(gone?.text as string)).filter((r) => r.id === gone?.id)).toEqual([]);
+    const context = await sessionContext(store, 's', { cwd: root, now: T0, env: {} });
+    expect(context).not.toContain(gone?.text as string);
+  });
+});

@@ -14,7 +14,7 @@ import {
   type Contradiction,
 } from '../../core/learning/contradiction.js';
 import { applyFeedback, FEEDBACK_DELTAS } from '../../core/learning/feedback.js';
-import { groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
+import { agedConfidence, groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
 import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
@@ -40,6 +40,7 @@ import {
 import type {
   FeedbackRecord,
   FeedbackStore,
+  RevisionStore,
   InstinctRecord,
   LearningStore,
   MemoryRecord,
@@ -117,7 +118,7 @@ export interface EvolveReport {
 }
 
 export interface EvolveContext {
-  store: ObservationStore & LearningStore & MemoryStore & FeedbackStore;
+  store: ObservationStore & LearningStore & MemoryStore & FeedbackStore & Pick<RevisionStore, 'getObservationsByIds'>;
   scope: string;
   embedder: EmbeddingProvider;
   now: number;
@@ -513,9 +514,67 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
     });
   }
+  // Active instincts no group touched decay from their last evidence, whatever the window read (issue 21): their
+  // evidence is read by id; one whose confidence falls below the minimum is retired.
+  const untouched = instincts.filter((i) => !touchedInstincts.has(i.id) && i.status === 'active');
+  const outside = untouched.flatMap((i) => i.evidence.filter((id) => !byId.has(id)));
+  const older = outside.length === 0 ? [] : await store.getObservationsByIds(scope, [...new Set(outside)]);
+  const evidenceById = new Map([...observations, ...older].map((o) => [o.id, o]));
+  const decayed = new Set<string>();
+  for (const instinct of untouched) {
+    const evidence = instinct.evidence.flatMap((id) => evidenceById.get(id) ?? []);
+    const base =
+      evidence.length === 0
+        ? agedConfidence(instinct.confidence, Math.max(0, (now - instinct.updatedAt) / DAY)).value
+        : groupConfidence({
+            confidences: evidence.map((o) => o.confidence),
+            daysSinceLatest: Math.max(0, (now - Math.max(...evidence.map((o) => o.timestamp))) / DAY),
+          }).value;
+    const confidence = applyFeedback(base, eventsOn(instinct.id)).value;
+    if (confidence === instinct.confidence) continue;
+    decayed.add(instinct.id);
+    if (confidence < minConfidence) {
+      report.ignored.push({
+        ids: instinct.evidence,
+        text: instinct.text,
+        why: `confidence decayed to ${confidence.toFixed(2)} below ${minConfidence}; instinct ${instinct.slug} retired`,
+      });
+      writes.push(async () => retireInstinct(ctx, options, instinct, confidence, evidence, report));
+      continue;
+    }
+    const record: InstinctRecord = { ...instinct, confidence, updatedAt: now };
+    const entry = { id: instinct.id, slug: instinct.slug, text: instinct.text, confidence, file: '' };
+    report.updatedInstincts.push(entry);
+    const held = instinctHeld(instinct, eventIdsOn(feedback, instinct.id));
+    if (held) report.held.push({ id: instinct.id, kind: 'instinct', texts: [instinct.text] });
+    writes.push(async () => {
+      await store.upsertInstinct(scope, record);
+      if (held) return unpublishInstinct(ctx, options, record, report);
+      const file = writeInstinctFile(options.layout, {
+        slug: instinct.slug,
+        text: instinct.text,
+        confidence,
+        band: confidenceBand(confidence).band,
+        evidence: evidence.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        updatedAt: now,
+        contradictions: contradictionNotes(await store.listFeedback(scope, instinct.id)),
+      });
+      entry.file = file.path;
+      report.files.push(file);
+      await rememberLearned(store, scope, {
+        id: instinct.id,
+        category: 'instinct',
+        title: instinct.text,
+        text: `${instinct.text} (instinct, confidence ${confidence.toFixed(2)})`,
+        path: file.path,
+        confidence,
+        now,
+      });
+    });
+  }
   // Active instincts no group touched: a held one is kept out of files and recall, one confirmed since is written out.
   for (const instinct of instincts) {
-    if (touchedInstincts.has(instinct.id) || instinct.status !== 'active') continue;
+    if (touchedInstincts.has(instinct.id) || decayed.has(instinct.id) || instinct.status !== 'active') continue;
     const held = instinctHeld(instinct, eventIdsOn(feedback, instinct.id));
     if (held) report.held.push({ id: instinct.id, kind: 'instinct', texts: [instinct.text] });
     writes.push(async () => {
@@ -839,15 +898,31 @@ async function retireInstinct(
   options: EvolveOptions,
   instinct: InstinctRecord,
   confidence: number,
-  _supporting: readonly ObservationRecord[],
+  supporting: readonly ObservationRecord[],
   report: EvolveReport,
 ): Promise<void> {
-  // A retired instinct is no longer a suggestion: its file and its memory go; the record stays, retired.
+  // A retired instinct is no longer a suggestion: its memory goes (recall and the session context no longer
+  // return it); the record stays, retired, and its file says so (`status: retired`). A held text gets no file.
   await ctx.store.upsertInstinct(ctx.scope, { ...instinct, confidence, status: 'retired', updatedAt: ctx.now });
   await ctx.store.deleteMemory(ctx.scope, instinct.id);
-  const removed = removeInstinctFile(options.layout, instinct.slug);
-  if (removed.removed) {
-    report.files.push({ path: removed.path, changed: true });
+  const feedback = await ctx.store.listFeedback(ctx.scope, instinct.id);
+  const file = instinctHeld(
+    instinct,
+    feedback.map((f) => f.id),
+  )
+    ? undefined
+    : writeInstinctFile(options.layout, {
+        slug: instinct.slug,
+        text: instinct.text,
+        confidence,
+        band: confidenceBand(confidence).band,
+        evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        updatedAt: ctx.now,
+        retired: true,
+        contradictions: contradictionNotes(feedback),
+      });
+  if (file?.changed === true) {
+    report.files.push(file);
     appendEvolutionLog(options.layout, {
       scope: ctx.scope,
       at: ctx.now,
