@@ -17,6 +17,7 @@ import { queryTermShareOf } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
 import { PastRuns, type PastRun } from './past-runs.js';
+import type { SimilarityScan } from './vectors.js';
 import type { ExecutionRecord, FeedbackStore, FitStore, PastRunsStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
@@ -205,6 +206,23 @@ const nearCache = new WeakMap<
   { runs: PastRuns; version: number; value: Map<string, Promise<Neighbour[]>> }
 >();
 
+/**
+ * Per index, the scan of the runs' vectors by the zero vector (a text of no known word, such as a part '2013' of a
+ * long intent): every run's similarity is 0 whatever the text, so one scan serves them all (issue 20: the int8 pass
+ * prunes no row for it, and every run was scored and sorted again for each such text).
+ */
+const zeroScans = new WeakMap<SearchIndex, Promise<SimilarityScan>>();
+
+function zeroScan(index: SearchIndex, zero: Float32Array): Promise<SimilarityScan> {
+  let scan = zeroScans.get(index);
+  if (scan === undefined) {
+    scan = index.executionVectors.scan(zero, CANDIDATES + 1);
+    zeroScans.set(index, scan);
+    scan.catch(() => zeroScans.delete(index));
+  }
+  return scan;
+}
+
 async function findNearestRuns(
   ctx: SearchContext,
   text: string,
@@ -216,11 +234,14 @@ async function findNearestRuns(
   const lexical = past.searchIntents(task, CANDIDATES, options.skip).map((h) => h.index);
   const vector = options.vector ?? (await ctx.embedder.embed([task]))[0];
   const skipId = options.skip === undefined ? undefined : past.run(options.skip)?.id;
-  const cos = await ctx.index.executionVectors.scan(
-    vector,
-    CANDIDATES + 1,
-    lexical.map((i) => past.run(i)?.id as string),
-  );
+  const cos =
+    vector !== undefined && vector.length > 0 && vector.every((v) => v === 0)
+      ? await zeroScan(ctx.index, vector)
+      : await ctx.index.executionVectors.scan(
+          vector,
+          CANDIDATES + 1,
+          lexical.map((i) => past.run(i)?.id as string),
+        );
   const pool = new Set<number>(lexical);
   for (const id of cos.top) {
     const i = past.positionOf(id);

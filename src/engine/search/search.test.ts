@@ -257,6 +257,32 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
+  it('finds the past runs of texts of no known word (the zero vector) by their words, each its own', async () => {
+    const zero: EmbeddingProvider = {
+      provider: 'ollama',
+      model: 'test-zero',
+      dimension: 2,
+      async embed(texts: readonly string[]) {
+        return texts.map((t) => (/^[\d\s]+$/.test(t.trim()) ? new Float32Array([0, 0]) : new Float32Array([0.6, 0.8])));
+      },
+    };
+    const credence = await engine(zero);
+    await credence.addTools(['fetch_2013', 'fetch_2014', 'other'].map((id) => ({ id, description: `Tool ${id}` })));
+    for (const [intent, tool] of [
+      ['2013', 'fetch_2013'],
+      ['2014', 'fetch_2014'],
+      ['something else entirely', 'other'],
+    ] as const)
+      for (let i = 0; i < 2; i += 1)
+        await credence.recordExecution({ intent, startedAt: T0, calls: [{ tool, status: 'success' }] });
+    const memoryOnly = async (text: string) =>
+      (await credence.suggestDag(text, { useSearch: false, track: false })).dag.tasks.map((t) => t.tool);
+    expect(await memoryOnly('2013')).toEqual(['fetch_2013']);
+    expect(await memoryOnly('2014')).toEqual(['fetch_2014']);
+    expect(await memoryOnly('2013')).toEqual(['fetch_2013']);
+    await credence.close();
+  });
+
   it("shows without context each established tool's own spread as its heat, 0 for a tool in cold start", async () => {
     const credence = await engine();
     await credence.addTools([
