@@ -811,12 +811,15 @@ export function detectContradictions(
       rejectedOnlyNorm: partNorm(rejectedOnly),
     };
   });
+  // Term vectors for the cosine of two texts; a word no other observation holds weighs nothing there either
+  // ("no, don't use pnpm here — we use npm in this repo" is near "use pnpm for installs" in a small batch too).
+  const shared = (t: number) => ((df[t] as number) > 1 ? (termWeight[t] as number) : 0);
   const vectors = assertionTerms.map((terms) => {
     const weights = new Map<number, number>();
     let norm = 0;
-    for (const t of terms) norm += (termWeight[t] as number) ** 2;
+    for (const t of terms) norm += shared(t) ** 2;
     norm = Math.sqrt(norm);
-    for (const t of terms) weights.set(t, norm === 0 ? 0 : (termWeight[t] as number) / norm);
+    for (const t of terms) weights.set(t, norm === 0 ? 0 : shared(t) / norm);
     return weights;
   });
   // Stances are few: intern them and remember each pair's verdict.
