@@ -204,11 +204,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // Skills someone wrote in the skills folder: a new rule on the same topic goes into one of them.
   const handWritten = await handWrittenTopics(ctx.embedder, options.layout, skills);
 
+  const contradicting = new Set(contradictions.flatMap((c) => c.contradictions.map((x) => x.id)));
   for (const [g, group] of grouping.groups.entries()) {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
     const against = contradictions[g]?.contradictions ?? [];
-    const contradicting = new Set(against.map((c) => c.id));
+    // A contradiction is evidence against the group it opposes and for none: a group it sits in (another split
+    // of the same habit) neither counts it nor takes its words for a rule.
     const supporting = members.filter((o) => !contradicting.has(o.id));
     // Only the user's own words and Credence's templates word a rule: a tool's output and an agent's
     // notes may count as a pattern's evidence, never as its text (issue 17, red-team 2).
