@@ -11,6 +11,7 @@
 import type { Fts5Match } from '../../core/text/fts5.js';
 import type {
   ExecutionStore,
+  FullTextRow,
   FullTextStore,
   FullTextTable,
   MemoryHit,
@@ -219,27 +220,45 @@ export class FullTextIndex implements FullTextSearch {
     this.#state = 'ready';
   }
 
-  /** Applies every scope's changes since the revision the postings reflect; false (the store answers) on a restore. */
+  /**
+   * Applies every scope's changes since the revision the postings reflect; false (the store answers) on a restore.
+   * Everything is read first, then applied in one turn of the event loop: a search resuming between two reads never
+   * sees a table with a row removed and not yet put back.
+   */
   async #applyChanges(): Promise<boolean> {
     const now = await this.#store.revisions();
     for (const [scope, known] of this.#revisions) {
       if ((now.get(scope) ?? 0) < known) return this.#rebuild();
     }
+    const read: {
+      scope: string;
+      reached: number;
+      tables: { table: FullTextTable; gone: string[]; rows: FullTextRow[] }[];
+    }[] = [];
     for (const [scope, revision] of now) {
       const since = this.#revisions.get(scope) ?? 0;
       if (revision === since) continue;
-      let reached = revision;
+      const entry = { scope, reached: revision, tables: [] as (typeof read)[number]['tables'] };
       for (const { table, kind } of TABLES) {
         const changes = await this.#store.changedSince(scope, kind, since);
-        reached = Math.min(reached, changes.revision);
-        const postings = (this.#postings as Record<FullTextTable, Fts5Postings>)[table];
-        for (const id of changes.removed) postings.remove(scope, id);
+        entry.reached = Math.min(entry.reached, changes.revision);
         const rows = await this.#store.fullTextRowsByIds(table, scope, changes.changed);
         const present = new Set(rows.map((r) => r.id));
-        for (const id of changes.changed) if (!present.has(id)) postings.remove(scope, id);
-        for (const row of rows) postings.put(row);
+        entry.tables.push({
+          table,
+          gone: [...changes.removed, ...changes.changed.filter((id) => !present.has(id))],
+          rows,
+        });
       }
-      if (this.#state !== 'ready') return false;
+      read.push(entry);
+    }
+    if (this.#state !== 'ready') return false;
+    const postings = this.#postings as Record<FullTextTable, Fts5Postings>;
+    for (const { scope, reached, tables } of read) {
+      for (const { table, gone, rows } of tables) {
+        for (const id of gone) postings[table].remove(scope, id);
+        for (const row of rows) postings[table].put(row);
+      }
       this.#revisions.set(scope, reached);
     }
     return true;
