@@ -26,6 +26,7 @@ import {
   NOISE_VOCABULARY,
   SLOT_VALUES,
   type Habit,
+  type HabitTemplate,
   type PlantedContradiction,
 } from './templates.js';
 
@@ -54,6 +55,8 @@ export interface StreamOptions {
   readonly contradictions?: readonly PlantedContradiction[];
   readonly days?: number;
   readonly now?: number;
+  /** One-off remarks (issue 21), each once in the stream (`remark: true`). @default none */
+  readonly remarks?: readonly HabitTemplate[];
 }
 
 export interface StreamObservation {
@@ -68,6 +71,8 @@ export interface StreamObservation {
   readonly habit: string | null;
   /** The habit key it contradicts (planted contradictions only). */
   readonly contradicts: string | null;
+  /** A one-off remark of `StreamOptions.remarks`, which must stay out of every group. */
+  readonly remark?: boolean;
 }
 
 export interface HabitStream {
@@ -161,7 +166,8 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
   const noise = options.noise ?? NOISE_COUNT;
   if (!Number.isInteger(noise) || noise < 0 || noise > NOISE_COUNT)
     throw new Error(`noise must be an integer in [0, ${NOISE_COUNT}], got ${noise}`);
-  const habitCount = total - noise - contradictions.length;
+  const remarks = options.remarks ?? [];
+  const habitCount = total - noise - contradictions.length - remarks.length;
   if (habitCount < habits.length * 3)
     throw new Error(`a stream of ${total} leaves ${habitCount} habit observations for ${habits.length} habits`);
   const rng = mulberry32(seed);
@@ -198,6 +204,18 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
       tags: ['misc'],
       habit: null,
       contradicts: null,
+    });
+  }
+  for (const { text, type } of remarks) {
+    raw.push({
+      text,
+      type,
+      timestamp: start + Math.floor(rng() * days * DAY_MS),
+      confidence: confidence(),
+      tags: ['misc'],
+      habit: null,
+      contradicts: null,
+      remark: true,
     });
   }
   const latest = now - STREAM_DEFAULTS.contradictionMinAgeDays * DAY_MS;

@@ -9,6 +9,7 @@ import {
   groupObservations,
   observationTerms,
   patternText,
+  spellingVariants,
   stemWord,
   type Grouping,
   type GroupingItem,
@@ -291,5 +292,161 @@ describe('groupObservations on a small stream (300 observations, 5 habits)', () 
   it('puts every observation in exactly one group or among the singletons', () => {
     const all = [...result.groups.flatMap((g) => g.ids), ...result.singletons].sort();
     expect(all).toEqual(stream.observations.map((o) => o.id).sort());
+  });
+});
+
+/** Items from texts each said `times` times an hour apart, ids `<key>-<n>`, embedded by default. */
+async function repeated(
+  rows: readonly { key: string; texts: readonly string[] }[],
+  times = 3,
+): Promise<GroupingItem[]> {
+  const flat = rows.flatMap((r) =>
+    r.texts.flatMap((text, t) => Array.from({ length: times }, (_, k) => ({ id: `${r.key}-${t}-${k}`, text }))),
+  );
+  return embedded(flat);
+}
+
+/** The keys (id prefixes before the first dash) of each group, sorted. */
+const keysOf = (g: Grouping): string[][] =>
+  g.groups.map((x) => [...new Set(x.ids.map((id) => id.slice(0, id.indexOf('-'))))].sort());
+
+describe('slot-aware grouping (issue 21)', () => {
+  it('keeps habits that share a template and differ in its slot apart ("Always use <tool>")', async () => {
+    const tools = ['ripgrep', 'hyperfine', 'shellcheck', 'direnv', 'turborepo'];
+    const rows = tools.map((tool) => ({
+      key: tool,
+      texts: [`Always use ${tool}`, `Always use ${tool} here.`, `Use ${tool}, we always use ${tool}`],
+    }));
+    const result = groupObservations(await repeated(rows));
+    expect(result.groups.length).toBeGreaterThanOrEqual(tools.length);
+    for (const keys of keysOf(result)) expect(keys).toHaveLength(1);
+  });
+
+  it('keeps 15 "Name the X module with XCase" habits apart (issue 21: they made one instinct)', async () => {
+    const modules = ['ledger', 'scheduler', 'importer', 'renderer', 'webhooks', 'exporter', 'mailer', 'geocoder'];
+    const more = ['billing', 'auth', 'search', 'checkout', 'payments', 'admin', 'inventory'];
+    const styles = ['camelCase', 'PascalCase', 'snake_case', 'kebab-case', 'SCREAMING_SNAKE_CASE'];
+    const rows = [...modules, ...more].map((module, i) => ({
+      key: module,
+      texts: [`Name the ${module} module with ${styles[i % styles.length]}`],
+    }));
+    const result = groupObservations(await repeated(rows));
+    expect(result.groups).toHaveLength(15);
+    for (const keys of keysOf(result)) expect(keys).toHaveLength(1);
+  });
+
+  it('keeps "Name the X module with XCase" habits apart, module and case style both differing', async () => {
+    const pairs = [
+      ['ledger', 'PascalCase'],
+      ['scheduler', 'snake_case'],
+      ['importer', 'kebab-case'],
+      ['renderer', 'camelCase'],
+      ['webhooks', 'SCREAMING_SNAKE_CASE'],
+    ];
+    const rows = pairs.map(([module, style]) => ({
+      key: module as string,
+      texts: [`Name the ${module} module with ${style}`, `Files in the ${module} module use ${style} names`],
+    }));
+    const result = groupObservations(await repeated(rows));
+    for (const keys of keysOf(result)) expect(keys).toHaveLength(1);
+  });
+
+  it('joins one rule said in several styles: em dash, "X, not Y", a question, "we always", a typo', async () => {
+    const rows = [
+      {
+        key: 'pnpm',
+        texts: [
+          'Use pnpm, not npm.',
+          "No, don't use npm — we always use pnpm in this repo.",
+          'Can you use pnpm instead of npm?',
+          'we alwyas use pnpm, not npm',
+        ],
+      },
+      {
+        key: 'quotes',
+        texts: [
+          'Use single quotes for strings, not double quotes.',
+          'Please write string literals in single quotes',
+          'no — single quotes for strings please',
+        ],
+      },
+    ];
+    const result = groupObservations(await repeated(rows));
+    expect(keysOf(result).sort()).toEqual([['pnpm'], ['quotes']]);
+    expect(result.singletons).toEqual([]);
+  });
+
+  it('joins spellings of one name: Postgres / PostgreSQL, docker compose / docker-compose, a typo', async () => {
+    const rows = [
+      {
+        key: 'postgres',
+        texts: [
+          'Run the integration tests against Postgres',
+          'Integration tests need a real PostgreSQL',
+          'use postgres in the integration tests',
+        ],
+      },
+      {
+        key: 'compose',
+        texts: [
+          'Start the local services with docker compose',
+          'Use docker-compose for the local services',
+          'local services run under dockercompose',
+        ],
+      },
+      {
+        key: 'indent',
+        texts: ['Indent with two spaces', 'Please idnent with two spaces', 'indent with two spaces, not tabs'],
+      },
+    ];
+    const result = groupObservations(await repeated(rows));
+    expect(keysOf(result).sort()).toEqual([['compose'], ['indent'], ['postgres']]);
+    expect(result.singletons).toEqual([]);
+  });
+
+  it('leaves one-off remarks that share only a conversational frame apart', async () => {
+    const remarks = [
+      'By the way, the staging certificate expires in June',
+      'By the way, Marta is on holiday next week',
+      'By the way, the office moves to the third floor',
+      'By the way, the design review is on Thursday',
+      'FYI the printer on floor two is broken again',
+      'FYI the customer in Oslo renewed their contract',
+      'FYI the wifi password changed',
+      'FYI the team lunch moved to Friday',
+    ];
+    const result = groupObservations(await embedded(remarks.map((text, i) => ({ id: `r${i}`, text }))));
+    expect(result.groups).toEqual([]);
+  });
+});
+
+describe('spellingVariants', () => {
+  const counts = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+  it('reads a longer form of a term of the batch as that term (postgres → postgre, of PostgreSQL)', () => {
+    const variants = spellingVariants(counts({ postgre: 3, sql: 3, postgres: 2, format: 4, formatting: 1 }));
+    expect(variants.get('postgres')).toEqual(['postgre']);
+    // More than three letters longer: another word.
+    expect(variants.has('formatting')).toBe(false);
+  });
+
+  it('reads one word as the two terms written side by side elsewhere in the batch', () => {
+    const variants = spellingVariants(counts({ docker: 2, compos: 2, dockercompos: 1 }), new Set(['docker compos']));
+    expect(variants.get('dockercompos')).toEqual(['docker', 'compos']);
+    expect(spellingVariants(counts({ docker: 2, compos: 2, dockercompos: 1 })).has('dockercompos')).toBe(false);
+  });
+
+  it('reads a term one edit from a more common one as its typo, and never the other way round', () => {
+    const variants = spellingVariants(counts({ indent: 9, idnent: 1, ident: 1, indennt: 1 }));
+    expect(variants.get('idnent')).toEqual(['indent']);
+    expect(variants.get('ident')).toEqual(['indent']);
+    expect(variants.get('indennt')).toEqual(['indent']);
+    expect(variants.has('indent')).toBe(false);
+  });
+
+  it('leaves generic terms, short terms and terms with digits as they are', () => {
+    // "user" is generic, "tset" has four letters, "http2" a digit.
+    const variants = spellingVariants(counts({ user: 1, usera: 9, http2: 1, http: 5, tset: 1, test: 9 }));
+    expect(variants.size).toBe(0);
   });
 });

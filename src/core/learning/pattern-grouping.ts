@@ -1,18 +1,19 @@
 /**
  * @module core/learning/pattern-grouping
- * Groups observations that mean the same thing, seed 004's "Pattern Detection" (SPEC §6: same meaning,
- * not only same text). Pure: the caller embeds the texts (`patternText`) and passes the vectors in.
- *   sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)     (w = `vectorWeight`, 0.5)
- * with t the IDF-weighted terms of `observationTerms` (generic words × 0.25). Four passes over candidates
- * from an inverted index, never all pairs: online assignment, merge, one reassignment step, and a link
- * of lone observations. Groups of at least `minGroupSize` come largest first; the result depends on the
- * set of observations, not their order. Thresholds were set on `eval/habits` (figures: docs/evaluation.md).
+ * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the
+ * caller embeds the texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)
+ * (w 0.5), t Porter-stemmed terms, spellings merged (`spellingVariants`), IDF over distinct texts,
+ * generic words × 0.25; two sides about different heavy terms lose the vector part (slot guard), and
+ * a wording that fills a shared template's slot differently never joins (`slotTags`). Four passes over
+ * inverted-index candidates: assignment, merge, reassignment, link of lone observations. Order-free;
+ * groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md (eval/habits, issues 6, 21).
  */
 
 import { CredenceError } from '../errors.js';
 import { batchIdf } from '../text/term-weights.js';
 import type { ObservationType } from '../types.js';
 import { contentWords } from '../text/words.js';
+import { porterStem } from '../text/fts5-tokenizer.js';
 
 export const GROUPING_DEFAULTS = Object.freeze({
   /** Weight w of the embedding cosine; 1 − w goes to the IDF-weighted term cosine. */
@@ -35,6 +36,15 @@ export const GROUPING_DEFAULTS = Object.freeze({
   minGroupSize: 2,
   /** Longest label, in characters (longer texts end with "…"). */
   labelLength: 120,
+  /**
+   * Slot guard: when each side holds, unshared, a term weighing at least this share of its
+   * heaviest term, the two differ in what they are about (the slot of a shared template: the
+   * module, the tool): the embedding cosine, which the shared frame dominates, does not count,
+   * and the term cosine counts `slotPenalty` of itself.
+   */
+  slotShare: 0.75,
+  /** Factor of the term cosine of two sides the slot guard holds apart. */
+  slotPenalty: 0.5,
 });
 
 /** Options of `groupObservations`; every field defaults to `GROUPING_DEFAULTS`. */
@@ -59,6 +69,10 @@ export interface GroupingOptions {
   readonly minGroupSize?: number;
   /** @default 120 */
   readonly labelLength?: number;
+  /** @default 0.75 */
+  readonly slotShare?: number;
+  /** @default 0.5 */
+  readonly slotPenalty?: number;
 }
 
 /** One observation to group. */
@@ -110,6 +124,8 @@ function resolveOptions(options: GroupingOptions | undefined): Resolved {
     'linkThreshold',
     'maxDocumentShare',
     'genericWeight',
+    'slotShare',
+    'slotPenalty',
   ] as const;
   for (const key of unit) {
     if (resolved[key] < 0 || resolved[key] > 1) {
@@ -241,6 +257,11 @@ export const GENERIC_TERMS: ReadonlySet<string> = new Set(
   GENERIC_WORDS.flatMap((w) => (aliasesOf(w) ?? [w]).map(stemWord)),
 );
 
+/** `GENERIC_WORDS` as grouping terms (aliased, Porter-stemmed). */
+export const GROUPING_GENERIC_TERMS: ReadonlySet<string> = new Set(
+  GENERIC_WORDS.flatMap((w) => (aliasesOf(w) ?? [w]).map(porterStem)),
+);
+
 const PATH_CHAR = /^[\w.@~/-]+$/;
 
 /**
@@ -276,13 +297,32 @@ function stripPaths(text: string): string {
  * `TERM_ALIASES` applied, each word stemmed (`stemWord`).
  */
 export function observationTerms(text: string): string[] {
+  return [...new Set(observationTermSequence(text))];
+}
+
+/** The terms of `observationTerms` in text order, repeats kept, with `stem` for each word. */
+function termSequence(text: string, stem: (word: string) => string): string[] {
   const words = contentWords(text.includes('/') ? stripPaths(text) : text);
-  const terms = new Set<string>();
+  const terms: string[] = [];
   for (const word of words) {
     if (/^\d+$/.test(word)) continue;
-    for (const w of aliasesOf(word) ?? [word]) terms.add(stemWord(w));
+    for (const w of aliasesOf(word) ?? [word]) terms.push(stem(w));
   }
-  return [...terms];
+  return terms;
+}
+
+/** `observationTerms` in text order, repeats kept. */
+function observationTermSequence(text: string): string[] {
+  return termSequence(text, stemWord);
+}
+
+/**
+ * The terms grouping reads, in text order: as `observationTerms` but with the Porter stemmer
+ * (SQLite FTS5's, `core/text/fts5-tokenizer`), which also joins derived forms (indentation,
+ * indented → indent; validation, validate → valid).
+ */
+export function groupingTermSequence(text: string): string[] {
+  return termSequence(text, porterStem);
 }
 
 /**
@@ -355,13 +395,160 @@ interface Units {
   /** Sum of the members' non-zero vectors, or undefined. */
   readonly vectors: (Float64Array | undefined)[];
   readonly vectorNorms: Float64Array;
-  /** Item document frequency of each term id. */
+  /** Unit document frequency of each term id (distinct observations holding it). */
   readonly df: Int32Array;
+  /** Slot tags of each unit, pairs (frame, filler) flattened (see `slotTags`). */
+  readonly slots: Int32Array[];
+}
+
+/** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
+const SLOT_WIDTH = 3;
+/** Longest term sequence read as a template (a sentence, not a document): longer ones have no slot. */
+const SLOT_SENTENCE = 40;
+
+/**
+ * Where each unit fills a slot of a template another unit shares: for every run of 1 to 3 terms of
+ * its term sequence holding a heavy term (at least `slotShare` of its heaviest), the frame (the
+ * terms before and after the run, at least one) and the filler (the run). Two units with the same
+ * frame and different fillers say the same sentence with one slot changed ("Always use ripgrep" /
+ * "Always use jq", "Name the ledger module with PascalCase" / "… the mailer module with snake_case"):
+ * they are about different things and never share a group. Frames and fillers are numbered per
+ * batch; a unit's tags are (frame, filler) pairs.
+ */
+function slotTags(
+  sequences: readonly number[][],
+  termIds: readonly Int32Array[],
+  weights: readonly Float64Array[],
+  options: Resolved,
+): Int32Array[] {
+  const frameIds = new Map<string, number>();
+  const fillerIds = new Map<string, number>();
+  const id = (map: Map<string, number>, key: string) => {
+    let n = map.get(key);
+    if (n === undefined) map.set(key, (n = map.size));
+    return n;
+  };
+  const tags: number[][] = sequences.map((sequence, u) => {
+    const terms = termIds[u] as Int32Array;
+    const w = weights[u] as Float64Array;
+    let heaviest = 0;
+    for (let k = 0; k < w.length; k += 1) heaviest = Math.max(heaviest, w[k] as number);
+    const heavy = new Set<number>();
+    for (let k = 0; k < terms.length; k += 1)
+      if ((w[k] as number) >= options.slotShare * heaviest) heavy.add(terms[k] as number);
+    const out: number[] = [];
+    if (sequence.length > SLOT_SENTENCE) return out;
+    for (let i = 0; i < sequence.length; i += 1) {
+      for (let end = i + 1; end <= Math.min(sequence.length, i + SLOT_WIDTH); end += 1) {
+        if (i === 0 && end === sequence.length) continue;
+        const run = sequence.slice(i, end);
+        if (!run.some((t) => heavy.has(t))) continue;
+        const frame = `${sequence.slice(0, i).join(',')}|${sequence.slice(end).join(',')}`;
+        out.push(id(frameIds, frame), id(fillerIds, run.join(',')), run[0] as number, run[run.length - 1] as number);
+      }
+    }
+    return out;
+  });
+  // Only frames two different fillers share matter.
+  const fillersOf = new Map<number, Set<number>>();
+  for (const t of tags)
+    for (let k = 0; k < t.length; k += 4) {
+      let set = fillersOf.get(t[k] as number);
+      if (set === undefined) fillersOf.set(t[k] as number, (set = new Set()));
+      set.add(t[k + 1] as number);
+    }
+  return tags.map((t) => {
+    const kept: number[] = [];
+    for (let k = 0; k < t.length; k += 4)
+      if ((fillersOf.get(t[k] as number) as Set<number>).size > 1) kept.push(...t.slice(k, k + 4));
+    return Int32Array.from(kept);
+  });
 }
 
 function isZero(v: Float32Array): boolean {
   for (let j = 0; j < v.length; j += 1) if (v[j] !== 0) return false;
   return true;
+}
+
+/** Shortest stem a spelling variant maps to, and most letters a longer form adds to it. */
+const VARIANT_STEM = 6;
+const VARIANT_TAIL = 3;
+/** Shortest part of a compound written as one word. */
+const COMPOUND_PART = 3;
+/** Shortest term read as a typo of another. */
+const TYPO_LENGTH = 5;
+
+/** The forms of `word` with one letter dropped, or two neighbouring letters swapped. */
+function oneEdit(word: string): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < word.length; k += 1) out.push(word.slice(0, k) + word.slice(k + 1));
+  for (let k = 0; k + 1 < word.length; k += 1)
+    if (word[k] !== word[k + 1]) out.push(word.slice(0, k) + word[k + 1] + word[k] + word.slice(k + 2));
+  return out;
+}
+
+/**
+ * How a batch's terms are spelled alike, found in the batch itself (no word list). `counts` holds
+ * every term and how many distinct observations hold it; `adjacent` the pairs "a b" of terms
+ * written side by side somewhere in the batch. A term of at least 5 letters one edit (a letter
+ * dropped or added, two neighbours swapped) from a term held by more observations is a typo of it
+ * ("idnent" → "indent"); a term that is a term of the batch of at least 6 letters plus at most 3
+ * letters is that term ("postgres" → "postgre", the start of "PostgreSQL"); a term that is two
+ * adjacent terms written as one stands for both ("dockercompos" → "docker", "compos"). Generic
+ * terms and terms with digits are left as they are. Returns term → the terms it stands for.
+ */
+export function spellingVariants(
+  counts: ReadonlyMap<string, number>,
+  adjacent: ReadonlySet<string> = new Set(),
+  generic: ReadonlySet<string> = GROUPING_GENERIC_TERMS,
+): Map<string, readonly string[]> {
+  const usable = (term: string) => !generic.has(term) && !/\d/.test(term);
+  const out = new Map<string, readonly string[]>();
+  for (const [term, count] of counts) {
+    if (!usable(term)) continue;
+    let mapped: readonly string[] | undefined;
+    if (term.length >= TYPO_LENGTH) {
+      // A typo: the most common term one edit away that more observations hold (ties: first in order).
+      let best: string | undefined;
+      const consider = (other: string) => {
+        const n = counts.get(other);
+        // A typo of a generic word ("pleae") is that word.
+        if (n === undefined || n <= count || /\d/.test(other) || other.length < TYPO_LENGTH - 1) return;
+        if (best === undefined || n > (counts.get(best) as number) || (n === counts.get(best) && other < best))
+          best = other;
+      };
+      for (const other of oneEdit(term)) consider(other);
+      if (best !== undefined) mapped = [best];
+    }
+    for (let k = Math.max(VARIANT_STEM, term.length - VARIANT_TAIL); k < term.length && !mapped; k += 1) {
+      const stem = term.slice(0, k);
+      if (counts.has(stem) && usable(stem)) mapped = [stem];
+    }
+    for (let k = COMPOUND_PART; k <= term.length - COMPOUND_PART && !mapped; k += 1) {
+      if (adjacent.has(`${term.slice(0, k)} ${term.slice(k)}`)) mapped = [term.slice(0, k), term.slice(k)];
+    }
+    if (mapped !== undefined) out.set(term, mapped);
+  }
+  // Typos with a letter missing: the longer, more common form, found from its own one-letter drops.
+  for (const [term, count] of counts) {
+    if (!usable(term) || term.length < TYPO_LENGTH) continue;
+    for (let k = 0; k < term.length; k += 1) {
+      const short = term.slice(0, k) + term.slice(k + 1);
+      const n = counts.get(short);
+      if (n === undefined || n >= count || out.has(short) || !usable(short) || short.length < TYPO_LENGTH) continue;
+      out.set(short, [term]);
+    }
+  }
+  // A variant of a variant stands for what that one stands for (one step: the maps point to more
+  // common or shorter terms, so chains are short and end).
+  const resolve = (term: string, depth: number): readonly string[] => {
+    const parts = out.get(term);
+    if (parts === undefined || depth > 3) return [term];
+    return parts.flatMap((p) => (p === term ? [p] : resolve(p, depth + 1)));
+  };
+  const resolved = new Map<string, readonly string[]>();
+  for (const term of out.keys()) resolved.set(term, [...new Set(resolve(term, 0))]);
+  return resolved;
 }
 
 function buildUnits(
@@ -370,46 +557,73 @@ function buildUnits(
   dimension: number,
   options: Resolved,
 ): Units {
+  // Terms of each distinct text, and the pairs of terms found side by side (for compounds).
+  const textTerms = new Map<string, string[]>();
+  const adjacent = new Set<string>();
+  for (const i of order) {
+    const text = (items[i] as GroupingItem).text;
+    if (textTerms.has(text)) continue;
+    const sequence = groupingTermSequence(text);
+    for (let k = 1; k < sequence.length; k += 1) adjacent.add(`${sequence[k - 1]} ${sequence[k]}`);
+    textTerms.set(text, sequence);
+  }
+  // How many distinct term sets (the units below, before spellings are merged) hold each term.
+  const counts = new Map<string, number>();
+  const seenSets = new Set<string>();
+  for (const sequence of textTerms.values()) {
+    const terms = [...new Set(sequence)];
+    const key = terms.sort().join(' ');
+    if (seenSets.has(key)) continue;
+    seenSets.add(key);
+    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  const variants = spellingVariants(counts, adjacent);
   const termIdOf = new Map<string, number>();
   const termNames: string[] = [];
   const unitOf = new Map<string, number>();
   const members: number[][] = [];
   const rawTerms: number[][] = [];
-  const itemTerms: number[][] = [];
-  const byText = new Map<string, { terms: number[]; key: string }>();
+  const sequences: number[][] = [];
+  const byText = new Map<string, { terms: number[]; sequence: number[]; key: string }>();
   for (const i of order) {
     const text = (items[i] as GroupingItem).text;
     let known = byText.get(text);
     if (known === undefined) {
-      const ids = observationTerms(text).map((term) => {
-        let id = termIdOf.get(term);
-        if (id === undefined) {
-          termIdOf.set(term, (id = termIdOf.size));
-          termNames.push(term);
-        }
-        return id;
-      });
-      known = { terms: ids, key: [...ids].sort((a, b) => a - b).join(' ') };
+      const sequence = (textTerms.get(text) as string[])
+        .flatMap((t) => variants.get(t) ?? [t])
+        .map((term) => {
+          let id = termIdOf.get(term);
+          if (id === undefined) {
+            termIdOf.set(term, (id = termIdOf.size));
+            termNames.push(term);
+          }
+          return id;
+        });
+      const ids = [...new Set(sequence)];
+      known = { terms: ids, sequence, key: [...ids].sort((a, b) => a - b).join(' ') };
       byText.set(text, known);
     }
     const { terms } = known;
     // An observation with no term says nothing to group on: it stays a unit of its own.
     const key = terms.length === 0 ? `\u0000${i}` : known.key;
-    itemTerms.push(terms);
     let u = unitOf.get(key);
     if (u === undefined) {
       unitOf.set(key, (u = members.length));
       members.push([]);
       rawTerms.push(terms);
+      sequences.push(known.sequence);
     }
     (members[u] as number[]).push(i);
   }
+  // A term weighs by the distinct observations (units) it is in, not by how often one of them
+  // repeats: a template shared by several habits is in many units, the slot that tells them apart
+  // in the units of one habit only.
   const df = new Int32Array(termIdOf.size);
-  for (const terms of itemTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
-  const termWeight = batchIdf(termNames, df, items.length, {
+  for (const terms of rawTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
+  const termWeight = batchIdf(termNames, df, rawTerms.length, {
     minBatch: options.idfMinBatch,
     genericWeight: options.genericWeight,
-    generic: GENERIC_TERMS,
+    generic: GROUPING_GENERIC_TERMS,
   });
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
@@ -437,7 +651,14 @@ function buildUnits(
     vectors.push(sum !== undefined && vn > 0 ? sum : undefined);
     vectorNorms[u] = Math.sqrt(vn);
   });
-  return { members, termIds, weights, vectors, vectorNorms, df };
+  // Only a wording said at least twice as it is states a template's slot.
+  const slots = slotTags(
+    sequences.map((sequence, u) => ((members[u] as number[]).length >= 2 ? sequence : [])),
+    termIds,
+    weights,
+    options,
+  );
+  return { members, termIds, weights, vectors, vectorNorms, df, slots };
 }
 
 /** A cluster under construction: sums of its items' term weights and vectors. */
@@ -449,6 +670,35 @@ interface Cluster {
   vector: Float64Array | undefined;
   vectorNorm2: number;
   alive: boolean;
+  /** Its `TOP_TERMS` heaviest terms, heaviest first (ties: lower id), kept as terms are added. */
+  top: number[];
+  /** Its units' slot tags: frame → filler → [units, first term, last term]. */
+  slots: Map<number, Map<number, [number, number, number]>>;
+}
+
+/** Heaviest terms of a cluster the slot guard reads. */
+const TOP_TERMS = 8;
+
+/** Heavier first, then lower id. */
+const heavier = (cluster: Cluster, a: number, b: number): boolean => {
+  const wa = cluster.terms.get(a) as number;
+  const wb = cluster.terms.get(b) as number;
+  return wa > wb || (wa === wb && a < b);
+};
+
+/** Keeps `cluster.top` after term t's weight grew (weights only grow between rebuilds). */
+function keepTop(cluster: Cluster, t: number): void {
+  const top = cluster.top;
+  let k = top.indexOf(t);
+  if (k < 0) {
+    if (top.length < TOP_TERMS) k = top.push(t) - 1;
+    else if (heavier(cluster, t, top[TOP_TERMS - 1] as number)) top[(k = TOP_TERMS - 1)] = t;
+    else return;
+  }
+  while (k > 0 && heavier(cluster, t, top[k - 1] as number)) {
+    top[k] = top[k - 1] as number;
+    top[(k -= 1)] = t;
+  }
 }
 
 function dot(a: Float64Array, b: Float64Array): number {
@@ -491,6 +741,8 @@ class Grouper {
       vector: undefined,
       vectorNorm2: 0,
       alive: true,
+      top: [],
+      slots: new Map(),
     });
     return this.clusters.length - 1;
   }
@@ -501,6 +753,14 @@ class Grouper {
     cluster.units.push(u);
     cluster.size += count;
     this.clusterOf[u] = c;
+    const tags = this.units.slots[u] as Int32Array;
+    for (let k = 0; k < tags.length; k += 4) {
+      let fillers = cluster.slots.get(tags[k] as number);
+      if (fillers === undefined) cluster.slots.set(tags[k] as number, (fillers = new Map()));
+      const known = fillers.get(tags[k + 1] as number);
+      if (known === undefined) fillers.set(tags[k + 1] as number, [1, tags[k + 2] as number, tags[k + 3] as number]);
+      else known[0] += 1;
+    }
     const terms = this.units.termIds[u] as Int32Array;
     const weights = this.units.weights[u] as Float64Array;
     for (let k = 0; k < terms.length; k += 1) {
@@ -515,6 +775,7 @@ class Grouper {
         cluster.terms.set(t, old + w);
         cluster.termNorm2 += 2 * old * w + w * w;
       }
+      keepTop(cluster, t);
     }
     const v = this.units.vectors[u];
     if (v !== undefined) {
@@ -535,11 +796,84 @@ class Grouper {
   /** Rebuilds a cluster's sums from its units (after a merge or a reassignment). */
   rebuild(c: number, units: readonly number[]): void {
     const cluster = this.clusters[c] as Cluster;
-    Object.assign(cluster, { units: [], size: 0, terms: new Map(), termNorm2: 0, vector: undefined, vectorNorm2: 0 });
+    Object.assign(cluster, {
+      units: [],
+      size: 0,
+      terms: new Map(),
+      termNorm2: 0,
+      vector: undefined,
+      vectorNorm2: 0,
+      top: [],
+      slots: new Map(),
+    });
     for (const u of units) this.add(c, u);
   }
 
-  private mix(semantic: number | undefined, lexical: number): number {
+  /**
+   * Whether a group is about something `has` lacks: one of its heaviest terms (`cluster.top`, at
+   * least `slotShare` of the heaviest) is not in it.
+   */
+  private clusterSlot(cluster: Cluster, has: (t: number) => boolean): boolean {
+    const top = cluster.top;
+    const heaviest = cluster.terms.get(top[0] as number) ?? 0;
+    for (const t of top) {
+      if ((cluster.terms.get(t) as number) < this.options.slotShare * heaviest) break;
+      if (!has(t)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether unit u is about something `has` lacks: none of its heaviest terms (at least
+   * `slotShare` of the heaviest) is in it. One observation is read by what it shares at all, a
+   * group by everything it is about.
+   */
+  private unitSlot(u: number, has: (t: number) => boolean): boolean {
+    const terms = this.units.termIds[u] as Int32Array;
+    const weights = this.units.weights[u] as Float64Array;
+    let heaviest = 0;
+    for (let k = 0; k < weights.length; k += 1) heaviest = Math.max(heaviest, weights[k] as number);
+    for (let k = 0; k < terms.length; k += 1)
+      if ((weights[k] as number) >= this.options.slotShare * heaviest && has(terms[k] as number)) return false;
+    return terms.length > 0;
+  }
+
+  /** Whether unit u fills a slot of cluster c's templates with another filler (see `slotTags`). */
+  fillsOtherSlot(u: number, c: number): boolean {
+    const cluster = this.clusters[c] as Cluster;
+    if (cluster.slots.size === 0) return false;
+    const tags = this.units.slots[u] as Int32Array;
+    for (let k = 0; k < tags.length; k += 4) {
+      const fillers = cluster.slots.get(tags[k] as number);
+      if (fillers === undefined) continue;
+      for (const [, first, last] of fillers.values()) if (first !== tags[k + 2] && last !== tags[k + 3]) return true;
+    }
+    return false;
+  }
+
+  /** Whether two clusters hold units that fill one slot with different fillers. */
+  slotsClash(a: number, b: number): boolean {
+    const x = this.clusters[a] as Cluster;
+    const y = this.clusters[b] as Cluster;
+    const [small, large] = x.slots.size <= y.slots.size ? [x.slots, y.slots] : [y.slots, x.slots];
+    for (const [frame, fillers] of small) {
+      const other = large.get(frame);
+      if (other === undefined) continue;
+      for (const [, first, last] of fillers.values())
+        for (const [, f, l] of other.values()) if (f !== first && l !== last) return true;
+    }
+    return false;
+  }
+
+  /** The slot guard between unit u and cluster c (see `slotShare`). */
+  unitClusterSlots(u: number, c: number): boolean {
+    const cluster = this.clusters[c] as Cluster;
+    const terms = this.units.termIds[u] as Int32Array;
+    return this.unitSlot(u, (t) => cluster.terms.has(t)) && this.clusterSlot(cluster, (t) => terms.includes(t));
+  }
+
+  private mix(semantic: number | undefined, lexical: number, slots = false): number {
+    if (slots) return lexical * this.options.slotPenalty;
     if (semantic === undefined) return lexical;
     const w = this.options.vectorWeight;
     return w * semantic + (1 - w) * lexical;
@@ -576,7 +910,7 @@ class Grouper {
       const rest2 = leaveOut ? cluster.vectorNorm2 - 2 * cross + vn * vn : cluster.vectorNorm2;
       if (rest2 > 1e-12) semantic = (leaveOut ? cross - vn * vn : cross) / (vn * Math.sqrt(rest2));
     }
-    return this.mix(semantic, lexical);
+    return this.mix(semantic, lexical, !leaveOut && this.unitClusterSlots(u, c));
   }
 
   /** Combined similarity of two clusters' centroids. */
@@ -594,7 +928,8 @@ class Grouper {
       x.vector === undefined || y.vector === undefined || x.vectorNorm2 <= 0 || y.vectorNorm2 <= 0
         ? undefined
         : dot(x.vector, y.vector) / Math.sqrt(x.vectorNorm2 * y.vectorNorm2);
-    return this.mix(semantic, lexical);
+    const slots = this.clusterSlot(x, (t) => y.terms.has(t)) && this.clusterSlot(y, (t) => x.terms.has(t));
+    return this.mix(semantic, lexical, slots);
   }
 
   /**
@@ -672,6 +1007,7 @@ class Grouper {
     let bestSim = Number.NEGATIVE_INFINITY;
     const own = this.clusterOf[u] as number;
     for (const c of candidates) {
+      if (c !== own && this.fillsOtherSlot(u, c)) continue;
       const sim = this.unitSimilarity(u, c, c === own);
       if (Number.isNaN(sim)) continue;
       if (sim > bestSim || (sim === bestSim && c < bestCluster)) {
@@ -699,7 +1035,8 @@ class Grouper {
       va === undefined || vb === undefined
         ? undefined
         : dot(va, vb) / ((this.units.vectorNorms[a] as number) * (this.units.vectorNorms[b] as number));
-    return this.mix(semantic, lexical);
+    const slots = this.unitSlot(a, (t) => tb.includes(t)) && this.unitSlot(b, (t) => ta.includes(t));
+    return this.mix(semantic, lexical, slots);
   }
 
   /**
@@ -777,7 +1114,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   order.forEach((i, r) => (rank[i] = r));
   const units = buildUnits(items, order, dimension, resolved);
   const unitCount = units.members.length;
-  const g = new Grouper(units, dimension, resolved, items.length);
+  const g = new Grouper(units, dimension, resolved, units.members.length);
 
   // Pass 1: online assignment, units in the order of their first item.
   for (let u = 0; u < unitCount; u += 1) {
@@ -790,7 +1127,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   for (const [a, cluster] of g.clusters.entries()) {
     if (cluster.size < 2) continue;
     for (const b of g.mergeCandidates(a)) {
-      if (b <= a) continue;
+      if (b <= a || g.slotsClash(a, b)) continue;
       const sim = g.clusterSimilarity(a, b);
       if (sim >= resolved.mergeThreshold) pairs.push([sim, a, b]);
     }
@@ -804,7 +1141,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   for (const [, a0, b0] of pairs) {
     const a = find(a0);
     const b = find(b0);
-    if (a === b || g.clusterSimilarity(a, b) < resolved.mergeThreshold) continue;
+    if (a === b || g.slotsClash(a, b) || g.clusterSimilarity(a, b) < resolved.mergeThreshold) continue;
     const [keep, drop] = a < b ? [a, b] : [b, a];
     const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
       (p, q) => p - q,
@@ -834,8 +1171,16 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   for (const [c, cluster] of g.clusters.entries()) {
     if (!cluster.alive) continue;
     const list = next.get(c);
-    if (list === undefined) Object.assign(cluster, { alive: false, units: [], size: 0 });
-    else g.rebuild(c, list);
+    if (list === undefined) {
+      Object.assign(cluster, { alive: false, units: [], size: 0 });
+      continue;
+    }
+    // Units that moved in from two groups may fill a slot differently: the later one stands alone.
+    g.rebuild(c, []);
+    for (const u of list) {
+      if (g.fillsOtherSlot(u, c)) target[u] = -1 - u;
+      else g.add(c, u);
+    }
   }
   for (let u = 0; u < unitCount; u += 1) if ((target[u] as number) < 0) g.add(g.newCluster(), u);
 
@@ -851,9 +1196,12 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   for (let u = 0; u < unitCount; u += 1) {
     if ((g.clusters[g.clusterOf[u] as number] as Cluster).size !== 1) continue;
     const [v, sim] = g.nearestUnit(u, unitPostings);
-    if (v >= 0 && sim >= resolved.linkThreshold) attach.push([u, g.clusterOf[v] as number]);
+    if (v >= 0 && sim >= resolved.linkThreshold && !g.fillsOtherSlot(u, g.clusterOf[v] as number))
+      attach.push([u, g.clusterOf[v] as number]);
   }
   for (const [u, c] of attach) {
+    // Two lone observations attached to one group may fill its slot differently: the first stays.
+    if (g.fillsOtherSlot(u, c)) continue;
     const alone = g.clusterOf[u] as number;
     Object.assign(g.clusters[alone] as Cluster, { alive: false, units: [], size: 0 });
     g.add(c, u);

@@ -1,0 +1,93 @@
+/**
+ * @module eval/habits/evolve-files
+ * The shipped `Credence.evolve` over a habit stream, as a user's project gets it (issue 21): the
+ * stream observed into a fresh SQLite store, evolve run once into a temporary project folder (limits
+ * raised and `--since` covering the stream, so that nothing is pruned before it is learned), and
+ * the instinct and skill files left in the folder counted. Also which planted contradictions the
+ * report names, and how many of them carry a confidence penalty.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { habitObservations } from '../../bench/evolve-engine.js';
+import type { EmbeddingProvider } from '../../src/embed/types.js';
+import { openCredence } from '../../src/engine/engine.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { generateHabitStream } from './stream.js';
+
+const DAY_MS = 86_400_000;
+
+export interface FolderEvolve {
+  /** Instinct files left in the project (`*.md` outside skill folders). */
+  readonly instincts: number;
+  /** Skill files left in the project (`SKILL.md`). */
+  readonly skills: number;
+  /** Planted contradictions the report names. */
+  readonly plantedReported: number;
+  /** Of those, the entries that carry a penalty of −0.3 (undefined when no entry carries a penalty). */
+  readonly penalties: number | undefined;
+  /** Milliseconds of the evolve call. */
+  readonly ms: number;
+}
+
+/** Every file under `folder`, relative to it. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)));
+}
+
+/** Runs the real evolve over `stream` in a temporary project and counts what it wrote (see the module header). */
+export async function evolveIntoFolder(
+  stream: ReturnType<typeof generateHabitStream>,
+  embedder: EmbeddingProvider,
+): Promise<FolderEvolve> {
+  const root = mkdtempSync(join(tmpdir(), 'credence-eval-habits-'));
+  mkdirSync(join(root, '.git'));
+  try {
+    const credence = await openCredence({
+      store: openSqliteStore({ path: join(root, 'eval.db') }),
+      scope: 'eval',
+      now: stream.now,
+      cwd: root,
+      embedder,
+    });
+    try {
+      const inserted = await credence.observe(habitObservations(stream));
+      const t = performance.now();
+      const report = await credence.evolve({
+        sinceMs: 60 * DAY_MS,
+        limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 },
+      });
+      const ms = performance.now() - t;
+      const files = filesUnder(root).filter((f) => f.endsWith('.md') && !f.startsWith(`.git${sep}`));
+      const skills = files.filter((f) => f.endsWith(`${sep}SKILL.md`)).length;
+      // Stored ids follow the stream's order (observe returns them in input order).
+      const plantedIds = new Set(
+        stream.observations.flatMap((o, i) => (o.contradicts === null ? [] : [inserted.ids[i] as string])),
+      );
+      const planted = report.contradictions.filter((c) => plantedIds.has(c.id));
+      const withPenalty = planted.filter((c) => typeof (c as { penalty?: unknown }).penalty === 'number');
+      const reportsPenalties = report.contradictions.some(
+        (c) => typeof (c as { penalty?: unknown }).penalty === 'number',
+      );
+      return {
+        instincts: files.length - skills,
+        skills,
+        plantedReported: new Set(planted.map((c) => c.id)).size,
+        penalties: reportsPenalties
+          ? new Set(
+              withPenalty
+                .filter((c) => Math.abs(Math.abs((c as unknown as { penalty: number }).penalty) - 0.3) < 1e-9)
+                .map((c) => c.id),
+            ).size
+          : undefined,
+        ms,
+      };
+    } finally {
+      await credence.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
