@@ -79,7 +79,7 @@ async function serveDashboard(credence: Credence) {
     fallback: dashboard.handle,
     isPublic: dashboard.isPublic,
   });
-  return { http, base: http.url.replace(/\/mcp$/, '') };
+  return { http, base: http.url.replace(/\/mcp$/, ''), dashboard };
 }
 
 export async function benchDashboard(
@@ -183,6 +183,37 @@ export async function benchDashboard(
 const SCALE = Object.freeze({ scope: 'scale', now: Date.parse('2026-06-01T00:00:00Z') });
 const TARGET_MS = 300;
 
+/**
+ * A second new server over the same file, as `credence serve` runs it: the dashboard's warm-up starts when it
+ * listens (src/mcp/serve.ts); the first /api/ask is timed once the warm-up is done, and the row says how long
+ * the warm-up took (a request that arrives sooner waits for the rest of it, as the row above shows).
+ */
+async function firstAskAfterWarm(path: string, scope: string, now: number, question: string): Promise<BenchRow> {
+  const credence = await openCredence({ db: path, scope, now, cwd: tmpdir() });
+  const { http, base, dashboard } = await serveDashboard(credence);
+  try {
+    const t0 = performance.now();
+    await dashboard.warm();
+    const warmMs = performance.now() - t0;
+    const t1 = performance.now();
+    const res = await fetch(`${base}${question}`);
+    await res.text();
+    const askMs = performance.now() - t1;
+    const counts = await credence.counts();
+    return {
+      benchmark: `GET /api/ask at ${counts.executions.toLocaleString('en-US')} runs`,
+      measure: `the first request of a new server after the warm-up it starts on listening (${warmMs.toFixed(0)} ms)`,
+      value: `${askMs.toFixed(0)} ms`,
+      reference: '',
+      ratio: '',
+      target: `≤ ${TARGET_MS} ms: ${askMs <= TARGET_MS ? 'met' : 'not met'}`,
+    };
+  } finally {
+    await http.close();
+    await credence.close();
+  }
+}
+
 /** Navigates to `/graph` `times` times (after one that warms the browser) and gives each draw's time. */
 async function drawTimes(
   browser: import('playwright-core').Browser,
@@ -278,12 +309,13 @@ export async function benchDashboardAtScale(options: {
     }
     rows.push({
       benchmark: label('/api/ask'),
-      measure: 'the first request of a new server process (nothing built yet)',
+      measure: 'the first request of a new server process, at once (nothing built yet)',
       value: ms(firstAsk.ms),
       reference: '',
       ratio: '',
       target: `≤ ${TARGET_MS} ms: ${firstAsk.ms <= TARGET_MS ? 'met' : 'not met'}`,
     });
+    rows.push(await firstAskAfterWarm(options.path, scope, options.now ?? SCALE.now, question));
     // Another process (a gateway, a hook) records a call: the pages after it see the write, as a user's would.
     const writer = await openCredence({ db: options.path, scope, now: options.now ?? SCALE.now, cwd: tmpdir() });
     try {
