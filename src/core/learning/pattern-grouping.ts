@@ -397,8 +397,10 @@ interface Units {
   readonly vectorNorms: Float64Array;
   /** Unit document frequency of each term id (distinct observations holding it). */
   readonly df: Int32Array;
-  /** Slot tags of each unit, pairs (frame, filler) flattened (see `slotTags`). */
+  /** Slot tags of each unit, (frame, filler, first term, last term) flattened (see `slotTags`). */
   readonly slots: Int32Array[];
+  /** Each unit's heaviest (normalised) term weight. */
+  readonly heaviest: Float64Array;
 }
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
@@ -409,11 +411,12 @@ const SLOT_SENTENCE = 40;
 /**
  * Where each unit fills a slot of a template another unit shares: for every run of 1 to 3 terms of
  * its term sequence holding a heavy term (at least `slotShare` of its heaviest), the frame (the
- * terms before and after the run, at least one) and the filler (the run). Two units with the same
- * frame and different fillers say the same sentence with one slot changed ("Always use ripgrep" /
- * "Always use jq", "Name the ledger module with PascalCase" / "… the mailer module with snake_case"):
- * they are about different things and never share a group. Frames and fillers are numbered per
- * batch; a unit's tags are (frame, filler) pairs.
+ * terms before and after the run, at least one) and the filler (the run). Two units with one frame
+ * and fillers that differ at both ends say the same sentence with one slot changed ("Always use
+ * ripgrep" / "Always use jq", "Name the ledger module with PascalCase" / "… the mailer module with
+ * snake_case"): they are about different things and never share a group (a filler that only grows
+ * at one end is the same sentence said longer). Callers pass an empty sequence for a unit that
+ * states no slot. Tags: (frame, filler, first term, last term) flattened, frames two fillers share.
  */
 function slotTags(
   sequences: readonly number[][],
@@ -658,7 +661,8 @@ function buildUnits(
     weights,
     options,
   );
-  return { members, termIds, weights, vectors, vectorNorms, df, slots };
+  const heaviest = Float64Array.from(weights, (w) => w.reduce((max, x) => Math.max(max, x), 0));
+  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest };
 }
 
 /** A cluster under construction: sums of its items' term weights and vectors. */
@@ -831,10 +835,9 @@ class Grouper {
   private unitSlot(u: number, has: (t: number) => boolean): boolean {
     const terms = this.units.termIds[u] as Int32Array;
     const weights = this.units.weights[u] as Float64Array;
-    let heaviest = 0;
-    for (let k = 0; k < weights.length; k += 1) heaviest = Math.max(heaviest, weights[k] as number);
+    const heavy = this.options.slotShare * (this.units.heaviest[u] as number);
     for (let k = 0; k < terms.length; k += 1)
-      if ((weights[k] as number) >= this.options.slotShare * heaviest && has(terms[k] as number)) return false;
+      if ((weights[k] as number) >= heavy && has(terms[k] as number)) return false;
     return terms.length > 0;
   }
 
@@ -865,13 +868,6 @@ class Grouper {
     return false;
   }
 
-  /** The slot guard between unit u and cluster c (see `slotShare`). */
-  unitClusterSlots(u: number, c: number): boolean {
-    const cluster = this.clusters[c] as Cluster;
-    const terms = this.units.termIds[u] as Int32Array;
-    return this.unitSlot(u, (t) => cluster.terms.has(t)) && this.clusterSlot(cluster, (t) => terms.includes(t));
-  }
-
   private mix(semantic: number | undefined, lexical: number, slots = false): number {
     if (slots) return lexical * this.options.slotPenalty;
     if (semantic === undefined) return lexical;
@@ -892,9 +888,17 @@ class Grouper {
     let lexical = 0;
     let norm2 = cluster.termNorm2;
     let sum = 0;
+    // The unit side of the slot guard, read in the same pass (see `unitSlot`).
+    const heavy = this.options.slotShare * (this.units.heaviest[u] as number);
+    let heavyShared = false;
+    let heavyUnshared = false;
     for (let k = 0; k < terms.length; k += 1) {
       const w = weights[k] as number;
       const s = cluster.terms.get(terms[k] as number) ?? 0;
+      if (w >= heavy) {
+        if (s > 0) heavyShared = true;
+        else heavyUnshared = true;
+      }
       if (leaveOut) {
         // |S − count·w|² = |S|² − 2·count·w·S + count²·w².
         norm2 += -2 * count * w * s + count * count * w * w;
@@ -910,7 +914,8 @@ class Grouper {
       const rest2 = leaveOut ? cluster.vectorNorm2 - 2 * cross + vn * vn : cluster.vectorNorm2;
       if (rest2 > 1e-12) semantic = (leaveOut ? cross - vn * vn : cross) / (vn * Math.sqrt(rest2));
     }
-    return this.mix(semantic, lexical, !leaveOut && this.unitClusterSlots(u, c));
+    const slots = !leaveOut && heavyUnshared && !heavyShared && this.clusterSlot(cluster, (t) => terms.includes(t));
+    return this.mix(semantic, lexical, slots);
   }
 
   /** Combined similarity of two clusters' centroids. */
