@@ -347,6 +347,12 @@ function analyse(text: string, families: FamilyIndex): Assertion {
   };
   const preferredTerms = new Set<string>();
   const rejectedTerms = new Set<string>();
+  const termsByWord = new Map<string, string[]>();
+  const wordTerms = (word: string, stem: string): string[] => {
+    let list = termsByWord.get(word);
+    if (list === undefined) termsByWord.set(word, (list = termsOfWord(word, stem, families, active)));
+    return list;
+  };
   let polarity: 1 | -1 = 1;
   let cueText: string | undefined;
   let negated = false;
@@ -422,7 +428,7 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       }
       for (const [k, how] of roles) {
         const into = how === 'rejecting' || (how === 'negation' && !cancelled) ? rejectedTerms : preferredTerms;
-        for (const term of termsOfWord(words[k] as string, stems[k] as string, families, active)) into.add(term);
+        for (const term of wordTerms(words[k] as string, stems[k] as string)) into.add(term);
       }
       if (topicalInNegation && !cancelled && !preferredBefore) {
         polarity = -1;
@@ -438,7 +444,7 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       for (let k = 0; k < words.length; k += 1) {
         const word = words[k] as string;
         if (STOP_WORDS.has(word) || isNumber(word)) continue;
-        for (const term of termsOfWord(word, stems[k] as string, families, active)) terms.add(term);
+        for (const term of wordTerms(word, stems[k] as string)) terms.add(term);
       }
     }
   }
@@ -1012,18 +1018,27 @@ export function detectContradictions(
     return { start, proto, weight };
   };
   const allPostings = buildPostings(() => true);
-  // A plain statement (nothing rejected, no family) disagrees only with an error of negative polarity, or with a
-  // member that rejects something it prefers: the first through postings, the second through its rejected terms.
-  const negativePostings = buildPostings((p) => p.stance.polarity === -1 && p.error);
-  const rejecting = new Map<number, number[]>();
-  prototypes.forEach((p, k) => {
-    if (p.error) return;
-    for (const t of (parts[p.assertion] as Parts).rejected) {
-      const list = rejecting.get(t);
-      if (list === undefined) rejecting.set(t, [k]);
-      else list.push(k);
-    }
-  });
+  // A statement that is no error and names no family disagrees only with an error of the other polarity, or with
+  // a member that rejects something it prefers or prefers something it rejects: the errors through postings,
+  // the members through indexes of their parts' terms.
+  const errorPostings = {
+    positive: buildPostings((p) => p.stance.polarity === 1 && p.error),
+    negative: buildPostings((p) => p.stance.polarity === -1 && p.error),
+  };
+  const indexParts = (part: (x: Parts) => ReadonlySet<number>): Map<number, number[]> => {
+    const index = new Map<number, number[]>();
+    prototypes.forEach((p, k) => {
+      if (p.error) return;
+      for (const t of part(parts[p.assertion] as Parts)) {
+        const list = index.get(t);
+        if (list === undefined) index.set(t, [k]);
+        else list.push(k);
+      }
+    });
+    return index;
+  };
+  const rejecting = indexParts((x) => x.rejected);
+  const preferring = indexParts((x) => x.preferredOnly);
   const acc = new Float64Array(prototypes.length);
   const mark = new Int32Array(prototypes.length).fill(-1);
 
@@ -1048,12 +1063,8 @@ export function detectContradictions(
       for (const t of generic) genericNorm += (weights.get(t) ?? 0) ** 2;
       genericNorm = Math.sqrt(genericNorm);
       const stance = stanceOf(assertions[a] as Assertion, item.type);
-      const plain =
-        stance.polarity === 1 &&
-        stance.favoured.size === 0 &&
-        stance.rejected.size === 0 &&
-        (parts[a] as Parts).rejected.size === 0;
       const xError = item.type === 'error';
+      const plain = !xError && stance.favoured.size === 0 && stance.rejected.size === 0;
       const gather = (postings: Postings): number[] => {
         stamp += 1;
         const touched: number[] = [];
@@ -1071,17 +1082,24 @@ export function detectContradictions(
         }
         return touched;
       };
-      let touched = gather(plain ? negativePostings : allPostings);
+      let touched = gather(
+        plain ? (stance.polarity === 1 ? errorPostings.negative : errorPostings.positive) : allPostings,
+      );
       if (plain) {
-        // Members rejecting what x prefers: their verdict comes from the parts, not from the cosine gathered.
-        for (const t of (parts[a] as Parts).preferredOnly) {
-          for (const p of rejecting.get(t) ?? []) {
-            if (mark[p] === stamp) continue;
-            mark[p] = stamp;
-            acc[p] = 0;
-            touched.push(p);
+        // Members rejecting what x prefers, or preferring what it rejects: their verdict comes from the parts, not
+        // from the cosine gathered.
+        const add = (index: Map<number, number[]>, terms: ReadonlySet<number>) => {
+          for (const t of terms) {
+            for (const p of index.get(t) ?? []) {
+              if (mark[p] === stamp) continue;
+              mark[p] = stamp;
+              acc[p] = 0;
+              touched.push(p);
+            }
           }
-        }
+        };
+        add(rejecting, (parts[a] as Parts).preferredOnly);
+        add(preferring, (parts[a] as Parts).rejected);
       }
       const stanceId = itemStance[i] as number;
       const ownGroup = groupOf[i] as number;
