@@ -970,11 +970,17 @@ export function detectContradictions(
       inGroup.set(key, (inGroup.get(key) ?? 0) + p.items.length);
     }
   }
+  // Whether a term defines some group (most of its occurrences in that one group).
+  const mostInOneGroup = new Map<number, number>();
+  for (const [key, count] of inGroup) {
+    const t = Math.floor(key / groups.length);
+    mostInOneGroup.set(t, Math.max(mostInOneGroup.get(t) ?? 0, count));
+  }
   const definingTerms = (terms: readonly number[], group: number): number[] =>
     group < 0
       ? []
       : terms.filter((t) => {
-          const count = weak[t] === 1 ? 0 : (inGroup.get(t * groups.length + group) ?? 0);
+          const count = mostInOneGroup.get(t) ?? 0;
           return count >= resolved.minSupport && 2 * count >= (df[t] as number);
         });
   const definingMemo: (number[] | undefined)[] = new Array(prototypes.length);
