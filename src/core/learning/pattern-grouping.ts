@@ -405,6 +405,8 @@ interface Units {
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
 const SLOT_WIDTH = 3;
+/** Fewest times a wording is said as it is to state a template's slot (said twice: said on purpose). */
+const SLOT_REPEATS = 2;
 /** Longest term sequence read as a template (a sentence, not a document): longer ones have no slot. */
 const SLOT_SENTENCE = 40;
 
@@ -654,9 +656,9 @@ function buildUnits(
     vectors.push(sum !== undefined && vn > 0 ? sum : undefined);
     vectorNorms[u] = Math.sqrt(vn);
   });
-  // Only a wording said at least twice as it is states a template's slot.
+  // Only a wording said at least `SLOT_REPEATS` times as it is states a template's slot.
   const slots = slotTags(
-    sequences.map((sequence, u) => ((members[u] as number[]).length >= 2 ? sequence : [])),
+    sequences.map((sequence, u) => ((members[u] as number[]).length >= SLOT_REPEATS ? sequence : [])),
     termIds,
     weights,
     options,
