@@ -145,10 +145,9 @@ export async function searchTools(
   const voted = memory === undefined ? [] : [...memory.votes.keys()];
   // A text of no known word has the zero vector: every tool's similarity is 0, and the tools a scan would list (the
   // first ids) match by neither words nor meaning, so none is shown (issue 20: a scan of every row, at 10k tools).
-  const similarity: SimilarityScan =
-    queryVector?.every((v) => v === 0)
-      ? { of: () => 0, top: [] }
-      : await index.toolVectors.scan(queryVector, k, [...bm25.keys(), ...(related?.keys() ?? []), ...voted]);
+  const similarity: SimilarityScan = queryVector?.every((v) => v === 0)
+    ? { of: () => 0, top: [] }
+    : await index.toolVectors.scan(queryVector, k, [...bm25.keys(), ...(related?.keys() ?? []), ...voted]);
   const pool = new Set<string>([...bm25.keys(), ...similarity.top, ...(related?.keys() ?? []), ...voted]);
   // Tools already in use are not suggested again.
   for (const t of context) pool.delete(t);
