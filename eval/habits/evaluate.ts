@@ -374,12 +374,10 @@ export function formatPhrasingEvaluation(rows: readonly PhrasingEvaluation[]): s
       ),
     ),
     row('real evolve: planted contradictions reported / with −0.3', 'all / all', (e) =>
-      e.evolve.penalties === undefined
-        ? `${e.evolve.plantedReported} / n/a (no penalty in the report)`
-        : cell(
-            `${e.evolve.plantedReported} / ${e.evolve.penalties}`,
-            e.evolve.penalties === e.evolve.plantedReported && e.evolve.plantedReported >= t.plantedFound,
-          ),
+      cell(
+        `${e.evolve.plantedReported} / ${e.evolve.penalties}`,
+        e.evolve.penalties === e.evolve.plantedReported && e.evolve.plantedReported >= t.plantedFound,
+      ),
     ),
     row('real evolve: instinct + skill files written', `≤ ${t.filesPerHabit} × habits`, (e) =>
       cell(

@@ -24,8 +24,8 @@ export interface FolderEvolve {
   readonly skills: number;
   /** Planted contradictions the report names. */
   readonly plantedReported: number;
-  /** Of those, the entries that carry a penalty of −0.3 (undefined when no entry carries a penalty). */
-  readonly penalties: number | undefined;
+  /** Of those, the ones whose −0.3 (seed 004) the report says was applied to an instinct or a skill. */
+  readonly penalties: number;
   /** Milliseconds of the evolve call. */
   readonly ms: number;
 }
@@ -67,21 +67,15 @@ export async function evolveIntoFolder(
         stream.observations.flatMap((o, i) => (o.contradicts === null ? [] : [inserted.ids[i] as string])),
       );
       const planted = report.contradictions.filter((c) => plantedIds.has(c.id));
-      const withPenalty = planted.filter((c) => typeof (c as { penalty?: unknown }).penalty === 'number');
-      const reportsPenalties = report.contradictions.some(
-        (c) => typeof (c as { penalty?: unknown }).penalty === 'number',
+      // −0.3 applied: the report names what the contradiction lowered, by how much (seed 004).
+      const penalised = planted.filter(
+        (c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9,
       );
       return {
         instincts: files.length - skills,
         skills,
         plantedReported: new Set(planted.map((c) => c.id)).size,
-        penalties: reportsPenalties
-          ? new Set(
-              withPenalty
-                .filter((c) => Math.abs(Math.abs((c as unknown as { penalty: number }).penalty) - 0.3) < 1e-9)
-                .map((c) => c.id),
-            ).size
-          : undefined,
+        penalties: new Set(penalised.map((c) => c.id)).size,
         ms,
       };
     } finally {
