@@ -240,7 +240,7 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
    * A store of 40 memories whose matrix is persisted in chunks of 8 rows, and the recall index's queries; `idOf` gives
    * a memory an id of its own.
    */
-  async function setup(idOf: (i: number) => string | undefined = () => undefined) {
+  async function setup(idOf: (i: number) => string | undefined = () => undefined, withZero = false) {
     const store = openSqliteStore({ path: ':memory:' });
     const credence = await openCredence({ store, scope: SCOPE, now: NOW });
     const rng = generator(4);
@@ -253,6 +253,8 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     const embedder = credence.embedder;
     await new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 8 }).recallVectors().scan(undefined, 1);
     const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster', 'invoice email']);
+    // A text of no known word embeds as zeros.
+    if (withZero) queries.push(new Float32Array(queries[0]?.length ?? 0));
     /** What the float32 scan of the matrix as persisted gives. */
     const floats = async () => {
       const index = new ScopeIndexes({ store, scope: SCOPE, embedder }).memory;
@@ -276,7 +278,7 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
         }),
       );
     };
-    return { store, embedder, floats, coded };
+    return { store, embedder, floats, coded, queries };
   }
 
   it('ranks as the float32 scan does whatever the keys are written in (keys past ASCII in some chunks)', async () => {
@@ -371,6 +373,40 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     read.chunks = [];
     expect(await coded(want)).toEqual(want);
     expect(read).toEqual({ whole: 0, chunks: [] });
+    await store.close();
+  });
+
+  it('ranks a query of zeros as the float32 scan does (every row 0, ties by key) and reads no row', async () => {
+    const { store, embedder, floats, coded, queries } = await setup(undefined, true);
+    const want = await floats();
+    const zero = want[want.length - 1];
+    expect(zero?.top).toHaveLength(6);
+    expect(zero?.of.every(([, v]) => v === 0)).toBe(true);
+    const read = { whole: 0, chunks: 0, rows: 0 };
+    const readIndex = store.readVectorIndex.bind(store);
+    const readChunks = store.readVectorChunks.bind(store);
+    const readRows = store.getEmbeddingsFor.bind(store);
+    store.readVectorIndex = async (scope, name, options) => {
+      if (options?.floats !== false) read.whole += 1;
+      return readIndex(scope, name, options);
+    };
+    store.readVectorChunks = async (scope, name, asked) => {
+      read.chunks += asked.chunks.length;
+      return readChunks(scope, name, asked);
+    };
+    const reader = new ScopeIndexes({ store, scope: SCOPE, embedder }).memory;
+    await reader.refresh();
+    store.getEmbeddingsFor = async (...args) => {
+      read.rows += 1;
+      return readRows(...args);
+    };
+    const scan = await reader.source().scan(queries.at(-1), 6, zero?.also ?? []);
+    expect({ top: scan.top, of: [...scan.top, ...(zero?.also ?? [])].map((key) => [key, scan.of(key)]) }).toEqual({
+      top: zero?.top,
+      of: zero?.of,
+    });
+    expect(read).toEqual({ whole: 0, chunks: 0, rows: 0 });
+    expect((await coded(want)).at(-1)).toEqual(zero);
     await store.close();
   });
 

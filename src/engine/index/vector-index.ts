@@ -409,6 +409,7 @@ export class VectorIndex {
         if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
         if (!query.every(Number.isFinite)) return (await exact()).scan(query, k, also);
         const dim = Math.min(this.#dim, query.length);
+        if (isZero(query, dim) && allBounded(codes)) return this.#zeroScan(k);
         // While the index holds the int8 copies alone (a process's first query), the codes go through WebAssembly
         // memory a chunk at a time; once it holds its floats (a server), they are kept there, with room for a few
         // more rows: a long-lived index writes added rows in place.
@@ -454,6 +455,26 @@ export class VectorIndex {
         return out;
       },
     };
+  }
+
+  /**
+   * A query of zeros scores every row 0 (all are finite, `allBounded`): the `k` best are the `k` smallest keys, as
+   * a full scan ties them, and no row's values are read (a text of no known word, such as a DAG part '2013', would
+   * else keep every row through the int8 pass and read them all).
+   */
+  #zeroScan(k: number): { of: (id: string) => number; top: string[] } {
+    const want = Math.max(0, Math.floor(k));
+    const top: string[] = [];
+    const n = this.#count();
+    for (let r = 0; r < n && want > 0; r += 1) {
+      const key = this.#keyAt(r);
+      if (top.length === want && key >= (top[want - 1] as string)) continue;
+      let at = top.length;
+      while (at > 0 && key < (top[at - 1] as string)) at -= 1;
+      top.splice(at, 0, key);
+      if (top.length > want) top.pop();
+    }
+    return { of: () => 0, top };
   }
 
   /**
@@ -954,4 +975,10 @@ export function liveSource(refresh: () => Promise<void>, source: () => VectorSou
       return source().similarity(query, ids);
     },
   };
+}
+
+/** Whether the first `dim` values of `query` are all zero. */
+function isZero(query: Float32Array, dim: number): boolean {
+  for (let d = 0; d < dim; d += 1) if (query[d] !== 0) return false;
+  return true;
 }
