@@ -9,7 +9,7 @@ describe('overlayMap', () => {
       return seed / 2 ** 32;
     };
     const base = new Map(Array.from({ length: 200 }, (_, i) => [`k${i}`, i] as const));
-    let plain = new Map(base);
+    let plain = new Map<string, number>(base);
     let overlay: ReadonlyMap<string, number> = base;
     for (let step = 0; step < 60; step += 1) {
       const changes = new Map<string, number | undefined>();
