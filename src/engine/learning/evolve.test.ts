@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ObservationType } from '../../core/types.js';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
+import { generateHabitStream } from '../../../eval/habits/stream.js';
+import { habitObservations } from '../../../bench/evolve-engine.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');
@@ -140,6 +142,25 @@ describe('evolve keeps one identity per habit', () => {
     const file = readFileSync(join(root, instinct?.file ?? 'x'), 'utf8');
     expect(file).not.toContain('User asks for camelCase naming');
     expect(file).toContain('All the code uses camelCase');
+  });
+});
+
+describe('evolve run again over the same data', () => {
+  it('promotes nothing and learns nothing new: what one run made apart it already matched', async () => {
+    // The habit stream (30 habits said in many wordings over 28 days): a habit splits into several groups.
+    const stream = generateHabitStream({ seed: 6 });
+    const root = join(base, `p${(n += 1)}`);
+    mkdirSync(join(root, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 's', now: stream.now, cwd: root });
+    await c.observe(habitObservations(stream));
+    const options = { sinceMs: 60 * DAY, limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 } };
+    const first = await c.evolve(options);
+    expect(first.skillsUpdated.length).toBeGreaterThan(0);
+    const again = await c.evolve(options);
+    expect(again.newInstincts).toEqual([]);
+    expect(again.skillsUpdated.filter((s) => s.created || s.promotedFrom !== undefined)).toEqual([]);
+    await c.close();
   });
 });
 

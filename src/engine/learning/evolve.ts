@@ -176,7 +176,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   ];
   const textVectors = async (entries: readonly [string, string][]) =>
     entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries);
-  const skillVectors = await textVectors(skills.map((s) => [s.id, `${s.description}\n${s.rules.join('\n')}`]));
+  const skillText = (s: SkillRecord) => `${s.description}\n${s.rules.join('\n')}`;
+  const skillVectors = await textVectors(skills.map((s) => [s.id, skillText(s)]));
+  const skillVector = async (s: SkillRecord) => (await ctx.embedder.embed([skillText(s)]))[0] as Float32Array;
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   // A detected contradiction is a `contradiction` feedback event on what it opposes (−0.3, seed 004), recorded
@@ -205,7 +207,11 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const handWritten = await handWrittenTopics(ctx.embedder, options.layout, skills);
 
   const contradicting = new Set(contradictions.flatMap((c) => c.contradictions.map((x) => x.id)));
-  for (const [g, group] of grouping.groups.entries()) {
+  // The largest groups first, and a skill made or changed here is matched by the groups read after it, as the
+  // next run would match it: a habit split into several groups becomes one skill from its largest, and an evolve
+  // run again over the same data finds what it learned instead of promoting into it what this run made apart.
+  const ordered = [...grouping.groups.entries()].sort(([a, x], [b, y]) => y.ids.length - x.ids.length || a - b);
+  for (const [g, group] of ordered) {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
     const against = contradictions[g]?.contradictions ?? [];
@@ -278,6 +284,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         evidence: [...new Set([...skillMatch.evidence, ...evidence])],
         updatedAt,
       };
+      // Another group of this run that matches the skill builds on what this one added, as the next run would.
+      skills[skills.indexOf(skillMatch)] = record;
+      if (ruleAdded) skillVectors.set(record.id, await skillVector(record));
       const promote = instinctMatch !== undefined && instinctMatch.status === 'active';
       const entry = {
         id: skillMatch.id,
@@ -462,6 +471,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     };
     report.skillsUpdated.push(entry);
     skills.push(record);
+    skillVectors.set(record.id, await skillVector(record));
     touchedSkills.add(record.id);
     noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
     writes.push(async () => {
