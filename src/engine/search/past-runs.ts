@@ -79,7 +79,8 @@ export class PastRuns {
   #packedPairs?: {
     tools: () => readonly string[];
     quads: Int32Array;
-    rows: Map<number, [number, number]>;
+    /** Where each `from` tool's row lies in `quads` (found when a row is first read; rows taken are deleted). */
+    rows?: Map<number, [number, number]>;
     numbers?: Map<string, number>;
   };
   #intents = new IntentIndex();
@@ -154,7 +155,8 @@ export class PastRuns {
     const names = packed.tools();
     packed.numbers ??= new Map(names.map((name, t) => [name, t]));
     const t = packed.numbers.get(from);
-    const place = t === undefined ? undefined : packed.rows.get(t);
+    const rows = pairRowsOf(packed);
+    const place = t === undefined ? undefined : rows.get(t);
     if (t === undefined || place === undefined) return undefined;
     const { quads } = packed;
     const row = new Map<string, PairCount>();
@@ -163,7 +165,7 @@ export class PastRuns {
         both: quads[at + 2] as number,
         linked: quads[at + 3] as number,
       });
-    packed.rows.delete(t);
+    rows.delete(t);
     this.#pairs.set(from, row);
     return row;
   }
@@ -173,7 +175,7 @@ export class PastRuns {
     const packed = this.#packedPairs;
     if (packed === undefined) return;
     const names = packed.tools();
-    for (const t of [...packed.rows.keys()]) this.#pairRow(names[t] as string);
+    for (const t of [...pairRowsOf(packed).keys()]) this.#pairRow(names[t] as string);
     this.#packedPairs = undefined;
   }
 
@@ -361,18 +363,21 @@ export class PastRuns {
     const { numbers, texts, raw, arrays } = read;
     const tools = once(() => texts('tools'));
     const rows = arrays.shapeRows as Int32Array;
-    // Where each shape starts in `rows`: shapes are made when a run read needs them.
-    const shapeStarts = new Int32Array(numbers.shapes as number);
-    for (let s = 0, at = 0; s < shapeStarts.length; s += 1) {
-      shapeStarts[s] = at;
-      at += 1 + (rows[at] as number);
-      at += 1 + 2 * (rows[at] as number);
-    }
+    // Where each shape starts in `rows` (found when a run's shape is first read): shapes are made when read.
+    const shapeStarts = once(() => {
+      const starts = new Int32Array(numbers.shapes as number);
+      for (let s = 0, at = 0; s < starts.length; s += 1) {
+        starts[s] = at;
+        at += 1 + (rows[at] as number);
+        at += 1 + 2 * (rows[at] as number);
+      }
+      return starts;
+    });
     const shapes: WorkflowShape[] = [];
     const shapeAt = (s: number): WorkflowShape => {
       const found = shapes[s];
       if (found !== undefined) return found;
-      let at = shapeStarts[s] as number;
+      let at = shapeStarts()[s] as number;
       const names = tools();
       const shapeTools = [...rows.subarray(at + 1, at + 1 + (rows[at] as number))].map((t) => names[t] as string);
       at += 1 + (rows[at] as number);
@@ -382,15 +387,8 @@ export class PastRuns {
       return (shapes[s] = { tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
     };
     const out = new PastRuns();
-    const quads = arrays.pairs as Int32Array;
     // Pairs are written row by row (one `from` tool after another): a row is made when a query reads it.
-    const pairRows = new Map<number, [number, number]>();
-    for (let at = 0; at < quads.length; at += 4) {
-      const row = pairRows.get(quads[at] as number);
-      if (row === undefined) pairRows.set(quads[at] as number, [at, at + 4]);
-      else row[1] = at + 4;
-    }
-    out.#packedPairs = { tools, quads, rows: pairRows };
+    out.#packedPairs = { tools, quads: arrays.pairs as Int32Array };
     out.#long = numbers.long as number;
     const shapeOf = arrays.shapeOf as Int32Array;
     out.#packed = {
@@ -409,8 +407,12 @@ export class PastRuns {
       lengths: arrays.lengths as Int32Array,
     };
     out.#intents = IntentIndex.unpack(packed);
-    for (let position = 0; position < shapeOf.length; position += 1) out.#slotAt.push(position);
-    out.#rank = [...out.#slotAt];
+    const rank: number[] = new Array(shapeOf.length);
+    for (let position = 0; position < shapeOf.length; position += 1) {
+      out.#slotAt.push(position);
+      rank[position] = position;
+    }
+    out.#rank = rank;
     out.#runs.length = shapeOf.length;
     out.#runs.fill(undefined);
     return out;
@@ -504,6 +506,23 @@ export class PastRuns {
       if (row.size === 0) this.#pairs.delete(a);
     }
   }
+}
+
+/** Where each `from` tool's row of packed pair counts lies, found in one pass over them at the first read. */
+function pairRowsOf(packed: {
+  quads: Int32Array;
+  rows?: Map<number, [number, number]>;
+}): Map<number, [number, number]> {
+  if (packed.rows !== undefined) return packed.rows;
+  const { quads } = packed;
+  const rows = new Map<number, [number, number]>();
+  for (let at = 0; at < quads.length; at += 4) {
+    const row = rows.get(quads[at] as number);
+    if (row === undefined) rows.set(quads[at] as number, [at, at + 4]);
+    else row[1] = at + 4;
+  }
+  packed.rows = rows;
+  return rows;
 }
 
 /** A function's value, computed at the first call. */
