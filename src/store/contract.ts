@@ -1665,6 +1665,32 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.readPastRuns('p')).toMatchObject({ revision: 6 });
         expect((await store.readPastRuns('p'))?.data.byteLength).toBe(0);
       });
+
+      test('a reader reads any range of the bytes it was opened on, also after a later write', async () => {
+        const store = await fresh();
+        expect(await store.openPastRuns?.('p')).toBeUndefined();
+        // Bytes over several of SQLite's pieces (4,000 bytes each), with a partial last one.
+        const bytes = Uint8Array.from({ length: 10_007 }, (_, i) => (i * 31 + (i >> 8)) & 255);
+        expect(await store.writePastRuns('p', 4, bytes)).toBe(true);
+        const reader = await store.openPastRuns?.('p');
+        expect([reader?.revision, reader?.size, reader?.intact()]).toEqual([4, 10_007, true]);
+        const ranges: [number, number][] = [
+          [0, 8],
+          [3990, 20],
+          [4000, 4000],
+          [1, 10_006],
+          [10_000, 7],
+          [5, 0],
+        ];
+        const read = () => ranges.map(([from, length]) => [...(reader?.read(from, length) ?? [])]);
+        const expected = ranges.map(([from, length]) => [...bytes.subarray(from, from + length)]);
+        expect(read()).toEqual(expected);
+        expect(await store.writePastRuns('p', 5, new Uint8Array([1, 2, 3]))).toBe(true);
+        expect([reader?.intact(), read()]).toEqual([true, expected]);
+        expect([...((await store.readPastRuns('p'))?.data ?? [])]).toEqual([1, 2, 3]);
+        const now = await store.openPastRuns?.('p');
+        expect([now?.revision, now?.size, [...(now?.read(1, 2) ?? [])]]).toEqual([5, 3, [2, 3]]);
+      });
     });
 
     describe('GraphSnapshotStore: the graph snapshot persisted per scope', () => {

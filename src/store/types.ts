@@ -746,6 +746,23 @@ export interface PastRunsStore {
   readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined>;
   /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
   writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
+  /**
+   * The kept bytes to read a range at a time, as a query needs them (SQLite keeps them in pieces, migration 14, so
+   * a new process reads a few of ~20 MB at 100k). A reader reads the bytes it was opened on; once two later ones
+   * were written it may find them gone: `intact` is then false and `read` throws.
+   */
+  openPastRuns?(scope: string): Promise<PastRunsReader | undefined>;
+}
+
+/** Kept past runs read a range at a time ({@link PastRunsStore.openPastRuns}). */
+export interface PastRunsReader {
+  readonly revision: number;
+  /** How many bytes there are. */
+  readonly size: number;
+  /** `length` bytes from `offset` (within `size`). */
+  read(offset: number, length: number): Uint8Array;
+  /** Whether the bytes it was opened on are still there to read. */
+  intact(): boolean;
 }
 
 /**

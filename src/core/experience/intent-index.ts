@@ -29,6 +29,8 @@ export interface PackedIntents {
   readonly starts: Int32Array;
   readonly postings: Int32Array;
   readonly lengths: Int32Array;
+  /** Term `t`'s postings alone, where a reader reads them without `postings` whole (bytes kept in pieces). */
+  readonly postingsOf?: (t: number) => Int32Array;
 }
 
 /** A term's postings: doc, tf, doc, tf, … (numbers in one array: no object per posting). */
@@ -85,9 +87,9 @@ export class IntentIndex {
       terms.push(term);
       if (typeof entry === 'number') {
         // Postings read back and never changed are copied as they lie.
-        const packed = this.#packed as PackedIntents;
-        for (let at = packed.starts[entry] as number; at < (packed.starts[entry + 1] as number); at += 2)
-          postings.push(docOf(packed.postings[at] as number), packed.postings[at + 1] as number);
+        const packed = this.#packedPostings(entry);
+        for (let at = 0; at < packed.length; at += 2)
+          postings.push(docOf(packed[at] as number), packed[at + 1] as number);
       } else
         for (let at = 0; at < entry.length; at += 2) postings.push(docOf(entry[at] as number), entry[at + 1] as number);
       starts.push(postings.length);
@@ -99,13 +101,19 @@ export class IntentIndex {
     return { terms, starts: Int32Array.from(starts), postings: Int32Array.from(postings), lengths };
   }
 
+  /** The packed postings of term `t` (doc, tf, doc, tf, …). */
+  #packedPostings(t: number): Int32Array {
+    const packed = this.#packed as PackedIntents;
+    if (packed.postingsOf !== undefined) return packed.postingsOf(t);
+    return packed.postings.subarray(packed.starts[t] as number, packed.starts[t + 1] as number);
+  }
+
   /** A term's postings (read from the packed arrays the first time). */
   #list(term: string): Postings {
     const entry = this.#postings.get(term);
     if (entry === undefined) return [];
     if (typeof entry !== 'number') return entry;
-    const { starts, postings } = this.#packed as PackedIntents;
-    const list: Postings = Array.from(postings.subarray(starts[entry] as number, starts[entry + 1] as number));
+    const list: Postings = Array.from(this.#packedPostings(entry));
     this.#postings.set(term, list);
     return list;
   }
@@ -202,9 +210,8 @@ export class IntentIndex {
       const entry = this.#postings.get(term);
       if (typeof entry === 'number') {
         // Postings read back are scored where they lie, with no list made.
-        const { starts, postings } = this.#packed as PackedIntents;
-        for (let at = starts[entry] as number; at < (starts[entry + 1] as number); at += 2)
-          add(postings[at] as number, postings[at + 1] as number);
+        const postings = this.#packedPostings(entry);
+        for (let at = 0; at < postings.length; at += 2) add(postings[at] as number, postings[at + 1] as number);
       } else if (entry !== undefined)
         for (let at = 0; at < entry.length; at += 2) add(entry[at] as number, entry[at + 1] as number);
     }

@@ -18,7 +18,7 @@ import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
 import { PastRuns, type PastRun } from './past-runs.js';
 import type { SimilarityScan } from './vectors.js';
-import type { ExecutionRecord, FeedbackStore, FitStore, PastRunsStore } from '../../store/types.js';
+import type { ExecutionRecord, FeedbackStore, FitStore, PastRunsReader, PastRunsStore } from '../../store/types.js';
 
 /** How many nearest past runs vote. */
 export const MEMORY_NEIGHBOURS = 5;
@@ -66,16 +66,32 @@ const readsChanges = (store: object): store is ChangeReads =>
  */
 const PERSIST_AFTER = 1000;
 
-/** Kept past runs: the revision they reflect, and the runs applied since they were last persisted. */
+/**
+ * Kept past runs: the revision they reflect, the runs applied since they were last persisted, and the store's
+ * reader they read their parts from, if they were read back in pieces (migration 14).
+ */
 interface Held {
   runs: PastRuns;
   revision: number;
   unpersisted: number;
+  reader?: PastRunsReader;
 }
 
 /** The past runs a store persisted for the scope (migration 11), when at most at `revision`. */
 async function persisted(store: object, scope: string, revision: number): Promise<Held | undefined> {
-  const { readPastRuns } = store as Partial<PastRunsStore>;
+  const { readPastRuns, openPastRuns } = store as Partial<PastRunsStore>;
+  if (openPastRuns !== undefined) {
+    // The parts a query reads, as it reads them (issue 20): a new process reads a few pieces of ~20 MB at 100k.
+    const reader = await openPastRuns.call(store, scope).catch(() => undefined);
+    if (reader === undefined || reader.revision > revision) return undefined;
+    let runs: PastRuns | undefined;
+    try {
+      runs = PastRuns.open(reader);
+    } catch {
+      return undefined;
+    }
+    return runs === undefined ? undefined : { runs, revision: reader.revision, unpersisted: 0, reader };
+  }
   const stored = await readPastRuns?.call(store, scope).catch(() => undefined);
   if (stored === undefined || stored.revision > revision) return undefined;
   const runs = PastRuns.decode(stored.data);
@@ -86,8 +102,15 @@ async function persisted(store: object, scope: string, revision: number): Promis
 async function persist(store: object, scope: string, held: Held): Promise<void> {
   const { writePastRuns } = store as Partial<PastRunsStore>;
   if (writePastRuns === undefined) return;
-  await writePastRuns.call(store, scope, held.revision, held.runs.encode()).catch(() => false);
+  const bytes = held.runs.encode();
+  const written = await writePastRuns.call(store, scope, held.revision, bytes).catch(() => false);
   held.unpersisted = 0;
+  // Runs that read their parts from the store's pieces are read from these bytes now: a later write may take the
+  // pieces away (the previous generation stays, not the one before).
+  if (written && held.reader !== undefined) {
+    held.runs = PastRuns.decode(bytes) as PastRuns;
+    held.reader = undefined;
+  }
 }
 
 /**
@@ -106,6 +129,8 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
   const previous = byScope.get(scope);
   const next = (async (): Promise<Held> => {
     let held = previous === undefined ? undefined : await previous.catch(() => undefined);
+    // Runs read in pieces that two writes since took away are read again (then brought up to date below).
+    if (held?.reader !== undefined && !held.reader.intact()) held = undefined;
     const revision = await store.revision(scope);
     // The index's own list, read at `listedAt` or later, spares reading every run again.
     const listed = ctx.index.executions;
@@ -129,12 +154,12 @@ export async function keepPastRuns(ctx: SearchContext, listedAt?: number): Promi
     const changes = await store.changedSince(scope, 'execution', held.revision);
     // A write that touched no run (a memory, an observation) moves the revision only: what was read stays.
     if (changes.changed.length === 0 && changes.removed.length === 0) {
-      return { runs: held.runs, revision: changes.revision, unpersisted: held.unpersisted };
+      return { ...held, revision: changes.revision };
     }
     held.runs.apply(await store.getExecutionsByIds(scope, changes.changed), changes.removed);
     versions.set(held.runs, (versions.get(held.runs) ?? 0) + 1);
     const now: Held = {
-      runs: held.runs,
+      ...held,
       revision: changes.revision,
       unpersisted: held.unpersisted + changes.changed.length + changes.removed.length,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord, ExecutionRecord } from '../../store/types.js';
-import { PAIR_TOOLS, PastRuns } from './past-runs.js';
+import { type ByteSource, PAIR_TOOLS, PastRuns } from './past-runs.js';
 
 const WORDS = ['invoice', 'image', 'email', 'report', 'fetch', 'parse', 'send', 'resize', 'store', 'translate'];
 
@@ -88,6 +88,9 @@ describe('past runs kept across writes (issue 20)', () => {
         if (step % 10 === 0) {
           const back = PastRuns.decode(kept.encode()) as PastRuns;
           expect(lazyReadings(back, queries)).toEqual(lazyReadings(kept, queries));
+          // Read in pieces as the store keeps them (migration 14): the same.
+          const opened = PastRuns.open(inPieces(kept.encode()).source) as PastRuns;
+          expect(lazyReadings(opened, queries)).toEqual(lazyReadings(kept, queries));
           expect(readings(back, queries)).toEqual(rebuilt);
           const more = execution(rng, `r${(next += 1)}`);
           held.set(more.id, more);
@@ -146,3 +149,60 @@ function lazyReadings(runs: PastRuns, queries: readonly string[]) {
     runs: [0, 2, runs.size - 1].map((i) => runs.run(i)),
   };
 }
+
+/**
+ * Bytes kept in pieces of 24 bytes, each in a buffer of its own at an odd offset (as a driver's may be), read a
+ * range at a time; `read` counts the bytes read.
+ */
+function inPieces(bytes: Uint8Array): { source: ByteSource; read: () => number } {
+  const PIECE = 24;
+  const pieces = Array.from({ length: Math.ceil(bytes.byteLength / PIECE) }, (_, p) => {
+    const piece = bytes.subarray(p * PIECE, (p + 1) * PIECE);
+    const own = new Uint8Array(piece.byteLength + 1);
+    own.set(piece, 1);
+    return own.subarray(1);
+  });
+  let count = 0;
+  const source: ByteSource = {
+    size: bytes.byteLength,
+    read(offset, length) {
+      count += length;
+      const out = new Uint8Array(length);
+      for (let at = offset; at < offset + length; ) {
+        const p = Math.floor(at / PIECE);
+        const piece = pieces[p] as Uint8Array;
+        const part = piece.subarray(at - p * PIECE, Math.min(piece.byteLength, offset + length - p * PIECE));
+        out.set(part, at - offset);
+        at += part.byteLength;
+      }
+      return out;
+    },
+  };
+  return { source, read: () => count };
+}
+
+describe('past runs read in pieces (issue 20, migration 14)', () => {
+  it('answer as the runs decoded from their bytes, and a query reads a small part of them', () => {
+    const rng = generator(11);
+    const runs = new PastRuns(storeOrder(Array.from({ length: 2000 }, (_, i) => execution(rng, `r${i}`))));
+    const bytes = runs.encode();
+    const { source, read } = inPieces(bytes);
+    const opened = PastRuns.open(source) as PastRuns;
+    const hits = opened.searchIntents('invoice email', 5);
+    expect(hits).toEqual(runs.searchIntents('invoice email', 5));
+    expect(hits.map((h) => opened.run(h.index))).toEqual(hits.map((h) => runs.run(h.index)));
+    expect(opened.positionOf('r1234')).toBe(runs.positionOf('r1234'));
+    expect(read()).toBeLessThan(bytes.byteLength / 2);
+    expect(readings(opened, ['fetch parse', 'store'])).toEqual(readings(runs, ['fetch parse', 'store']));
+    // Written again from what was read in pieces: the same bytes.
+    expect(opened.encode()).toEqual(bytes);
+    expect(opened.runs).toEqual((PastRuns.decode(bytes) as PastRuns).runs);
+    // Bytes of another format, or of an older version of this one, are none: the runs are built again.
+    const older = bytes.slice();
+    new DataView(older.buffer).setUint32(0, 0x50520004, true);
+    expect([PastRuns.open(inPieces(older).source), PastRuns.open(inPieces(new Uint8Array(5)).source)]).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+});

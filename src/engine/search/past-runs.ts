@@ -59,11 +59,20 @@ interface PackedRuns {
   readonly size: number;
   readonly ids: Lines;
   readonly intents: Lines;
-  readonly startedAt: Float64Array;
-  readonly quality: Float64Array;
+  /** A run's start and quality, by slot (their arrays read when first needed). */
+  readonly startedAt: (slot: number) => number;
+  readonly quality: (slot: number) => number;
   /** Each run's shape, a place in the shapes {@link shape} reads. */
-  readonly shapeOf: Int32Array;
+  readonly shapeOf: (slot: number) => number;
   readonly shape: (place: number) => WorkflowShape;
+}
+
+/** Bytes read a range at a time: in memory, or the store's pieces ({@link PastRunsReader}). */
+export interface ByteSource {
+  readonly size: number;
+  read(offset: number, length: number): Uint8Array;
+  /** The bytes whole, when they are in memory (aligned to 8): arrays are then read over them as they lie. */
+  readonly whole?: Uint8Array;
 }
 
 export class PastRuns {
@@ -78,9 +87,10 @@ export class PastRuns {
   /** Pair counts read back and not all made yet: `[from, to, both, linked]` by tool number, rows by `from`. */
   #packedPairs?: {
     tools: () => readonly string[];
-    quads: Int32Array;
-    /** Where each `from` tool's row lies in `quads` (found when a row is first read; rows taken are deleted). */
-    rows?: Map<number, [number, number]>;
+    /** The quads from `from` to `to` (places in quads: 4 numbers each). */
+    quads: (from: number, to: number) => Int32Array;
+    /** Where each `from` tool's row lies in the quads, read when a row is first read (rows taken are deleted). */
+    rows: () => Map<number, [number, number]>;
     numbers?: Map<string, number>;
   };
   #intents = new IntentIndex();
@@ -127,11 +137,11 @@ export class PastRuns {
     const run: PastRun = {
       id: packed.ids.at(slot),
       intent,
-      startedAt: packed.startedAt[slot] as number,
+      startedAt: packed.startedAt(slot),
       task,
       terms: textTerms(task),
-      quality: packed.quality[slot] as number,
-      shape: packed.shape(packed.shapeOf[slot] as number),
+      quality: packed.quality(slot),
+      shape: packed.shape(packed.shapeOf(slot)),
     };
     this.#runs[position] = run;
     return run;
@@ -155,12 +165,12 @@ export class PastRuns {
     const names = packed.tools();
     packed.numbers ??= new Map(names.map((name, t) => [name, t]));
     const t = packed.numbers.get(from);
-    const rows = pairRowsOf(packed);
+    const rows = packed.rows();
     const place = t === undefined ? undefined : rows.get(t);
     if (t === undefined || place === undefined) return undefined;
-    const { quads } = packed;
+    const quads = packed.quads(place[0], place[1]);
     const row = new Map<string, PairCount>();
-    for (let at = place[0]; at < place[1]; at += 4)
+    for (let at = 0; at < quads.length; at += 4)
       row.set(names[quads[at + 1] as number] as string, {
         both: quads[at + 2] as number,
         linked: quads[at + 3] as number,
@@ -175,7 +185,7 @@ export class PastRuns {
     const packed = this.#packedPairs;
     if (packed === undefined) return;
     const names = packed.tools();
-    for (const t of [...pairRowsOf(packed).keys()]) this.#pairRow(names[t] as string);
+    for (const t of [...packed.rows().keys()]) this.#pairRow(names[t] as string);
     this.#packedPairs = undefined;
   }
 
@@ -285,8 +295,8 @@ export class PastRuns {
     return {
       id: packed.ids.at(slot),
       intent: packed.intents.at(slot),
-      startedAt: packed.startedAt[slot] as number,
-      quality: packed.quality[slot] as number,
+      startedAt: packed.startedAt(slot),
+      quality: packed.quality(slot),
       shape: this.#shapeAt(position),
     };
   }
@@ -296,7 +306,7 @@ export class PastRuns {
     const run = this.#runs[position];
     if (run !== undefined) return run.shape;
     const packed = this.#packed as PackedRuns;
-    return packed.shape(packed.shapeOf[this.#slotAt[position] as number] as number);
+    return packed.shape(packed.shapeOf(this.#slotAt[position] as number));
   }
 
   /**
@@ -313,25 +323,35 @@ export class PastRuns {
       return t;
     };
     const shapeRows: number[] = [];
+    const shapeStarts: number[] = [];
     const shapeOf = new Int32Array(runs.length);
     runs.forEach((run, position) => {
       let s = shapes.get(run.shape.key);
       if (s === undefined) {
         shapes.set(run.shape.key, (s = shapes.size));
+        shapeStarts.push(shapeRows.length);
         shapeRows.push(run.shape.tools.length, ...run.shape.tools.map(toolOf), run.shape.edges.length);
         for (const [from, to] of run.shape.edges) shapeRows.push(toolOf(from), toolOf(to));
       }
       shapeOf[position] = s;
     });
+    shapeStarts.push(shapeRows.length);
     const pairs: number[] = [];
-    for (const [from, to, count] of this.pairEntries()) pairs.push(toolOf(from), toolOf(to), count.both, count.linked);
+    // Each `from` tool's row: the tool, where its quads begin and end (rows come one after another).
+    const pairRows: number[] = [];
+    for (const [from, to, count] of this.pairEntries()) {
+      const f = toolOf(from);
+      if (pairRows.at(-3) !== f) pairRows.push(f, pairs.length / 4, pairs.length / 4);
+      pairs.push(f, toolOf(to), count.both, count.linked);
+      pairRows[pairRows.length - 1] = pairs.length / 4;
+    }
     const rank = this.#rank;
     const intents = this.#intents.pack((slot) => rank[slot] as number);
-    const ids = Lines.of(
+    const ids = linesOf(
       runs.map((r) => r.id),
       true,
     );
-    const intentLines = Lines.of(runs.map((r) => r.intent));
+    const intentLines = linesOf(runs.map((r) => r.intent));
     return packBytes(
       { long: this.#long, shapes: shapes.size },
       {
@@ -345,7 +365,9 @@ export class PastRuns {
         quality: Float64Array.from(runs, (r) => r.quality),
         shapeOf,
         shapeRows: Int32Array.from(shapeRows),
+        shapeStarts: Int32Array.from(shapeStarts),
         pairs: Int32Array.from(pairs),
+        pairRows: Int32Array.from(pairRows),
         starts: intents.starts,
         postings: intents.postings,
         lengths: intents.lengths,
@@ -358,62 +380,84 @@ export class PastRuns {
 
   /** Runs read back from {@link encode}'s bytes; undefined when they are not such bytes (another format). */
   static decode(bytes: Uint8Array): PastRuns | undefined {
-    const read = unpackBytes(bytes);
-    if (read === undefined) return undefined;
-    const { numbers, texts, raw, arrays } = read;
-    const tools = once(() => texts('tools'));
-    const rows = arrays.shapeRows as Int32Array;
-    // Where each shape starts in `rows` (found when a run's shape is first read): shapes are made when read.
-    const shapeStarts = once(() => {
-      const starts = new Int32Array(numbers.shapes as number);
-      for (let s = 0, at = 0; s < starts.length; s += 1) {
-        starts[s] = at;
-        at += 1 + (rows[at] as number);
-        at += 1 + 2 * (rows[at] as number);
-      }
-      return starts;
+    // Typed arrays over the bytes need their offsets aligned: bytes that do not start at a multiple of 8 are copied.
+    const own = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+    return PastRuns.open({
+      size: own.byteLength,
+      read: (offset, length) => own.subarray(offset, offset + length),
+      whole: own,
     });
+  }
+
+  /**
+   * Runs read back from {@link encode}'s bytes as a source gives them (the store's pieces, issue 20): the table at
+   * their front, the intent lengths and terms at once, every other part when a query first reads it, and of the ids
+   * and intents only the lines read. Undefined for bytes of another format.
+   */
+  static open(source: ByteSource): PastRuns | undefined {
+    const read = unpackBytes(source);
+    if (read === undefined) return undefined;
+    const { numbers, texts, lines, array, count, numberAt, int32s } = read;
+    const tools = once(() => texts('tools'));
+    // Where each shape's rows start (and the last ends): a shape is read and made when a run read needs it.
+    const shapeStart = numberAt('shapeStarts');
     const shapes: WorkflowShape[] = [];
     const shapeAt = (s: number): WorkflowShape => {
       const found = shapes[s];
       if (found !== undefined) return found;
-      let at = shapeStarts()[s] as number;
+      const all = int32s('shapeRows', shapeStart(s), shapeStart(s + 1));
+      let at = 0;
       const names = tools();
-      const shapeTools = [...rows.subarray(at + 1, at + 1 + (rows[at] as number))].map((t) => names[t] as string);
-      at += 1 + (rows[at] as number);
+      const shapeTools = [...all.subarray(at + 1, at + 1 + (all[at] as number))].map((t) => names[t] as string);
+      at += 1 + (all[at] as number);
       const edges: [string, string][] = [];
-      for (let e = 0; e < (rows[at] as number); e += 1)
-        edges.push([names[rows[at + 1 + 2 * e] as number] as string, names[rows[at + 2 + 2 * e] as number] as string]);
+      for (let e = 0; e < (all[at] as number); e += 1)
+        edges.push([names[all[at + 1 + 2 * e] as number] as string, names[all[at + 2 + 2 * e] as number] as string]);
       return (shapes[s] = { tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
     };
     const out = new PastRuns();
     // Pairs are written row by row (one `from` tool after another): a row is made when a query reads it.
-    out.#packedPairs = { tools, quads: arrays.pairs as Int32Array };
+    const pairRows = once(() => {
+      const index = array('pairRows') as Int32Array;
+      const rows = new Map<number, [number, number]>();
+      for (let at = 0; at < index.length; at += 3)
+        rows.set(index[at] as number, [index[at + 1] as number, index[at + 2] as number]);
+      return rows;
+    });
+    out.#packedPairs = { tools, quads: (from, to) => int32s('pairs', 4 * from, 4 * to), rows: pairRows };
     out.#long = numbers.long as number;
-    const shapeOf = arrays.shapeOf as Int32Array;
+    const size = count('shapeOf');
     out.#packed = {
-      size: shapeOf.length,
-      ids: new Lines(raw('ids'), arrays.idStarts as Int32Array, arrays.idOrder as Int32Array),
-      intents: new Lines(raw('intents'), arrays.intentStarts as Int32Array, new Int32Array(0)),
-      startedAt: arrays.startedAt as Float64Array,
-      quality: arrays.quality as Float64Array,
-      shapeOf,
+      size,
+      ids: lines('ids', 'idStarts', 'idOrder'),
+      intents: lines('intents', 'intentStarts'),
+      startedAt: numberAt('startedAt'),
+      quality: numberAt('quality'),
+      shapeOf: numberAt('shapeOf'),
       shape: shapeAt,
     };
+    const starts = once(() => array('starts') as Int32Array);
+    const postings = once(() => array('postings') as Int32Array);
     const packed: PackedIntents = {
       terms: texts('terms'),
-      starts: arrays.starts as Int32Array,
-      postings: arrays.postings as Int32Array,
-      lengths: arrays.lengths as Int32Array,
+      get starts() {
+        return starts();
+      },
+      get postings() {
+        return postings();
+      },
+      lengths: array('lengths') as Int32Array,
+      // A query term's postings alone.
+      postingsOf: (t) => int32s('postings', starts()[t] as number, starts()[t + 1] as number),
     };
     out.#intents = IntentIndex.unpack(packed);
-    const rank: number[] = new Array(shapeOf.length);
-    for (let position = 0; position < shapeOf.length; position += 1) {
+    const rank: number[] = new Array(size);
+    for (let position = 0; position < size; position += 1) {
       out.#slotAt.push(position);
       rank[position] = position;
     }
     out.#rank = rank;
-    out.#runs.length = shapeOf.length;
+    out.#runs.length = size;
     out.#runs.fill(undefined);
     return out;
   }
@@ -508,23 +552,6 @@ export class PastRuns {
   }
 }
 
-/** Where each `from` tool's row of packed pair counts lies, found in one pass over them at the first read. */
-function pairRowsOf(packed: {
-  quads: Int32Array;
-  rows?: Map<number, [number, number]>;
-}): Map<number, [number, number]> {
-  if (packed.rows !== undefined) return packed.rows;
-  const { quads } = packed;
-  const rows = new Map<number, [number, number]>();
-  for (let at = 0; at < quads.length; at += 4) {
-    const row = rows.get(quads[at] as number);
-    if (row === undefined) rows.set(quads[at] as number, [at, at + 4]);
-    else row[1] = at + 4;
-  }
-  packed.rows = rows;
-  return rows;
-}
-
 /** A function's value, computed at the first call. */
 function once<T>(make: () => T): () => T {
   let value: T | undefined;
@@ -534,7 +561,7 @@ function once<T>(make: () => T): () => T {
 type NumberArray = Int32Array | Float64Array;
 
 /** The format's mark: a reader of another version or byte order reads nothing. */
-const MAGIC = 0x50520004;
+const MAGIC = 0x50520005;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
@@ -574,86 +601,140 @@ function packBytes(
   return out;
 }
 
-/** The parts of {@link packBytes}' bytes; undefined for bytes of another format. */
-function unpackBytes(bytes: Uint8Array):
+/** The parts of {@link packBytes}' bytes as a source gives them, each read when asked; undefined for another format. */
+function unpackBytes(source: ByteSource):
   | {
       numbers: Record<string, number>;
       texts: (name: string) => string[];
-      raw: (name: string) => Uint8Array;
-      arrays: Record<string, NumberArray>;
+      /** Lines of a text part (`starts`: its starts; `order`: its order by text, to find a line). */
+      lines: (name: string, starts: string, order?: string) => Lines;
+      /** A typed array, read whole. */
+      array: (name: string) => NumberArray;
+      /** How many numbers a typed array holds (without reading it). */
+      count: (name: string) => number;
+      /** The numbers of a typed array one at a time (read where they lie, none read whole). */
+      numberAt: (name: string) => (i: number) => number;
+      /** Numbers `from` to `to` of an Int32 array (read where they lie). */
+      int32s: (name: string, from: number, to: number) => Int32Array;
     }
   | undefined {
-  if (bytes.byteLength < 8) return undefined;
-  // Typed arrays over the bytes need their offsets aligned: bytes that do not start at a multiple of 8 are copied.
-  const own = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
-  const head = new DataView(own.buffer, own.byteOffset, own.byteLength);
+  if (source.size < 8) return undefined;
+  const front = source.read(0, 8);
+  const head = new DataView(front.buffer, front.byteOffset, 8);
   if (head.getUint32(0, true) !== MAGIC) return undefined;
   const tableLength = head.getUint32(4, true);
   const decoder = new TextDecoder();
-  const table = JSON.parse(decoder.decode(own.subarray(8, 8 + tableLength))) as {
+  const table = JSON.parse(decoder.decode(source.read(8, tableLength))) as {
     numbers: Record<string, number>;
     places: Record<string, [string, number, number]>;
   };
   if (table.numbers.littleEndian !== Number(littleEndian)) return undefined;
   const start = Math.ceil((8 + tableLength) / 8) * 8;
-  const arrays: Record<string, NumberArray> = {};
-  for (const [name, [kind, offset, length]] of Object.entries(table.places)) {
-    const at = own.byteOffset + start + offset;
-    if (kind === 'i32') arrays[name] = new Int32Array(own.buffer, at, length / 4);
-    if (kind === 'f64') arrays[name] = new Float64Array(own.buffer, at, length / 8);
-  }
+  const place = (name: string) => table.places[name] as [string, number, number];
   const raw = (name: string): Uint8Array => {
-    const [, offset, length] = table.places[name] as [string, number, number];
-    return own.subarray(start + offset, start + offset + length);
+    const [, offset, length] = place(name);
+    return source.read(start + offset, length);
+  };
+  const array = (name: string): NumberArray => {
+    const [kind, , length] = place(name);
+    const got = raw(name);
+    // Typed arrays over the bytes need their offsets aligned: bytes read elsewhere are copied.
+    const bytes = got.byteOffset % 8 === 0 ? got : new Uint8Array(got);
+    return kind === 'f64'
+      ? new Float64Array(bytes.buffer, bytes.byteOffset, length / 8)
+      : new Int32Array(bytes.buffer, bytes.byteOffset, length / 4);
+  };
+  const count = (name: string): number => {
+    const [kind, , length] = place(name);
+    return length / (kind === 'f64' ? 8 : 4);
   };
   const texts = (name: string): string[] => JSON.parse(decoder.decode(raw(name))) as string[];
-  return { numbers: table.numbers, texts, raw, arrays };
+  const numberAt = (name: string): ((i: number) => number) => {
+    if (source.whole !== undefined) {
+      const all = array(name);
+      return (i) => all[i] as number;
+    }
+    const [kind, offset] = place(name);
+    const at = start + offset;
+    if (kind === 'f64')
+      return (i) => {
+        const b = source.read(at + 8 * i, 8);
+        return new DataView(b.buffer, b.byteOffset, 8).getFloat64(0, littleEndian);
+      };
+    return (i) => {
+      const b = source.read(at + 4 * i, 4);
+      return new DataView(b.buffer, b.byteOffset, 4).getInt32(0, littleEndian);
+    };
+  };
+  const lines = (name: string, starts: string, order?: string): Lines => {
+    const at = start + place(name)[1];
+    return new Lines(
+      (from, to) => source.read(at + from, to - from),
+      numberAt(starts),
+      order === undefined ? () => 0 : numberAt(order),
+      order === undefined ? 0 : count(order),
+    );
+  };
+  const int32s = (name: string, from: number, to: number): Int32Array => {
+    if (source.whole !== undefined) return (array(name) as Int32Array).subarray(from, to);
+    const got = source.read(start + place(name)[1] + 4 * from, 4 * (to - from));
+    // Typed arrays over the bytes need their offsets aligned: bytes read elsewhere are copied.
+    const bytes = got.byteOffset % 4 === 0 ? got : new Uint8Array(got);
+    return new Int32Array(bytes.buffer, bytes.byteOffset, to - from);
+  };
+  return { numbers: table.numbers, texts, lines, array, count, numberAt, int32s };
+}
+
+/** Texts as lines of JSON ({@link Lines}): their bytes, where each begins (and the last ends), their order by text. */
+function linesOf(
+  texts: readonly string[],
+  findable = false,
+): { bytes: Uint8Array; starts: Int32Array; order: Int32Array } {
+  const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
+  const starts = new Int32Array(texts.length + 1);
+  for (let at = 0, n = 0; at < bytes.length; at += 1) if (bytes[at] === NEWLINE) starts[n++] = at + 1;
+  const order = Int32Array.from(findable ? texts.keys() : []).sort((a, b) => {
+    const x = texts[a] as string;
+    const y = texts[b] as string;
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
+  return { bytes, starts, order };
 }
 
 /**
  * Texts as lines of JSON, each line after a newline (JSON holds none): one is read, or found by its text, without
- * parsing the others.
+ * parsing the others, nor reading their bytes.
  */
 class Lines {
-  /** `bytes`: the lines; `starts`: where each begins, and the end of the last; `order`: the lines by text. */
+  /**
+   * `read`: the bytes from, to; `startAt`: where line i begins (i = the count: where the last ends); `orderAt`: the
+   * i-th line in text order, of `ordered` (none when the lines are not to be found by text).
+   */
   constructor(
-    readonly bytes: Uint8Array,
-    readonly starts: Int32Array,
-    readonly order: Int32Array,
+    readonly read: (from: number, to: number) => Uint8Array,
+    readonly startAt: (i: number) => number,
+    readonly orderAt: (i: number) => number,
+    readonly ordered: number,
   ) {}
-
-  /** The lines of a list of texts; `findable`, with their order by text ({@link find}). */
-  static of(texts: readonly string[], findable = false): Lines {
-    const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
-    const starts = new Int32Array(texts.length + 1);
-    for (let at = 0, n = 0; at < bytes.length; at += 1) if (bytes[at] === NEWLINE) starts[n++] = at + 1;
-    const order = Int32Array.from(findable ? texts.keys() : []).sort((a, b) => {
-      const x = texts[a] as string;
-      const y = texts[b] as string;
-      return x < y ? -1 : x > y ? 1 : a - b;
-    });
-    return new Lines(bytes, starts, order);
-  }
 
   /** The text of line `i`. */
   at(i: number): string {
-    const { starts } = this;
-    const line = this.bytes.subarray(starts[i] as number, (starts[i + 1] as number) - 1);
+    const line = this.read(this.startAt(i), this.startAt(i + 1) - 1);
     return JSON.parse(lineDecoder.decode(line)) as string;
   }
 
   /** The first line of a text, or undefined: a binary search over the lines in text order. */
   find(text: string): number | undefined {
-    const { order } = this;
     let lo = 0;
-    let hi = order.length;
+    let hi = this.ordered;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.at(order[mid] as number) < text) lo = mid + 1;
+      if (this.at(this.orderAt(mid)) < text) lo = mid + 1;
       else hi = mid;
     }
-    const line = order[lo];
-    return line !== undefined && this.at(line) === text ? line : undefined;
+    if (lo >= this.ordered) return undefined;
+    const line = this.orderAt(lo);
+    return this.at(line) === text ? line : undefined;
   }
 }
 

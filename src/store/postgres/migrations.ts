@@ -428,6 +428,13 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       ).join('')}
     `,
   },
+  {
+    version: 14,
+    description:
+      "SQLite version 14's past runs in pieces have nothing to add here: a server sends the blob over the " +
+      'connection whole either way, and a reader keeps the bytes it read',
+    sql: '-- nothing to create',
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -54,6 +54,7 @@ import {
   type NearestQuery,
   type VectorRanking,
   type EpochMs,
+  type PastRunsReader,
   type ExecutionBatchItem,
   type ExecutionRecord,
   type FeedbackRecord,
@@ -1621,6 +1622,19 @@ export class PgStore implements Store {
 
   async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
     return this.#writeBlob('past_runs', scope, revision, data);
+  }
+
+  async openPastRuns(scope: string): Promise<PastRunsReader | undefined> {
+    // Read whole (the server sends it so): the reader keeps the bytes it read, so they stay intact.
+    const stored = await this.#readBlob('past_runs', scope);
+    if (stored === undefined) return undefined;
+    const { revision, data } = stored;
+    return {
+      revision,
+      size: data.byteLength,
+      read: (offset, length) => data.subarray(offset, offset + length),
+      intact: () => true,
+    };
   }
 
   async readGraphSnapshot(

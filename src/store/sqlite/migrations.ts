@@ -517,6 +517,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'counting ~1M rows (~20 ms in a new process at 100k)',
     sql: COUNT_TABLES,
   },
+  {
+    version: 14,
+    description:
+      'the kept past runs in pieces (issue 20): a new process reads the few pieces a query needs instead of the ' +
+      "whole blob (~20 MB at 100k); past_runs' row then names the pieces' generation, and the previous one is kept " +
+      'for a process still reading it',
+    sql: `
+      CREATE TABLE past_run_pieces (
+        scope TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        piece INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (scope, generation, piece)
+      );
+      -- Derived data: a blob kept whole is built again (once) and kept in pieces.
+      DELETE FROM past_runs;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -54,6 +54,7 @@ import {
   type EmbeddingKind,
   type EmbeddingStamp,
   type EpochMs,
+  type PastRunsReader,
   type StoredEmbedding,
   type StoredFit,
   type EdgeRecord,
@@ -88,6 +89,7 @@ import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
+import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
 export interface SqliteStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -1400,11 +1402,16 @@ export class SqliteStore implements Store {
   // ---- derived blobs: past runs (migration 11), graph snapshot (migration 12) ----------------
 
   async readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined> {
-    return this.#readBlob('past_runs', scope);
+    return readWhole((sql) => this.#stmt(sql), scope);
   }
 
   async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
-    return this.#writeBlob('past_runs', scope, revision, data);
+    // In pieces (migration 14): a new process reads those a query needs (past-run-pieces.ts).
+    return this.#write(() => writePieces((sql) => this.#stmt(sql), scope, revision, data));
+  }
+
+  async openPastRuns(scope: string): Promise<PastRunsReader | undefined> {
+    return openPieces((sql) => this.#stmt(sql), scope);
   }
 
   async readGraphSnapshot(
