@@ -83,4 +83,28 @@ describe('past runs persisted for a new process (issue 20)', () => {
     expect(listing).toHaveBeenCalled();
     await third.credence.close();
   }, 60_000);
+
+  it('a process reading them in pieces that two later writes took away reads them again, and answers the same', async () => {
+    const path = join(dir, 'outrun.db');
+    const first = await open(path);
+    await first.credence.addTools(
+      STEPS.flatMap((s) => THINGS.map((t) => ({ id: `${s}_${t}`, description: `${s} one ${t}` }))),
+    );
+    // Enough runs for their bytes to span many pieces: a query reads a few of them.
+    await record(first.credence, 300, 0);
+    const expected = await answers(first.credence);
+    await first.credence.close();
+
+    const reader = await open(path);
+    // One answer read from the pieces, then another process writes the runs again twice (a new generation each).
+    const intent = ASKED[0] as string;
+    expect(await reader.credence.suggestDag(intent, { track: false })).toEqual(expected[0]?.dag);
+    const other = openSqliteStore({ path: join(dir, 'outrun.db') });
+    const kept = (await other.readPastRuns('runs')) as { revision: number; data: Uint8Array };
+    expect(await other.writePastRuns('runs', kept.revision, kept.data)).toBe(true);
+    expect(await other.writePastRuns('runs', kept.revision, kept.data)).toBe(true);
+    await other.close();
+    expect(await answers(reader.credence)).toEqual(expected);
+    await reader.credence.close();
+  }, 60_000);
 });
