@@ -84,7 +84,7 @@ describe('past runs persisted for a new process (issue 20)', () => {
     await third.credence.close();
   }, 60_000);
 
-  it('a process reading them in pieces that two later writes took away reads them again, and answers the same', async () => {
+  it('read in pieces that two later writes took away, they are read again and answer the same', async () => {
     const path = join(dir, 'outrun.db');
     const first = await open(path);
     await first.credence.addTools(
