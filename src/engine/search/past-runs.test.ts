@@ -199,7 +199,7 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     expect(opened.runs).toEqual((PastRuns.decode(bytes) as PastRuns).runs);
     // Bytes of another format, or of an older version of this one, are none: the runs are built again.
     const older = bytes.slice();
-    new DataView(older.buffer).setUint32(0, 0x50520004, true);
+    new DataView(older.buffer).setUint32(0, 0x50520005, true);
     expect([PastRuns.open(inPieces(older).source), PastRuns.open(inPieces(new Uint8Array(5)).source)]).toEqual([
       undefined,
       undefined,

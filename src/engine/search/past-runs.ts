@@ -372,7 +372,7 @@ export class PastRuns {
         postings: intents.postings,
         lengths: intents.lengths,
         idStarts: ids.starts,
-        idOrder: ids.order,
+        idSlots: ids.slots,
         intentStarts: intentLines.starts,
       },
     );
@@ -429,7 +429,7 @@ export class PastRuns {
     const size = count('shapeOf');
     out.#packed = {
       size,
-      ids: lines('ids', 'idStarts', 'idOrder'),
+      ids: lines('ids', 'idStarts', 'idSlots'),
       intents: lines('intents', 'intentStarts'),
       startedAt: numberAt('startedAt'),
       quality: numberAt('quality'),
@@ -561,7 +561,7 @@ function once<T>(make: () => T): () => T {
 type NumberArray = Int32Array | Float64Array;
 
 /** The format's mark: a reader of another version or byte order reads nothing. */
-const MAGIC = 0x50520005;
+const MAGIC = 0x50520006;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
@@ -607,7 +607,7 @@ function unpackBytes(source: ByteSource):
       numbers: Record<string, number>;
       texts: (name: string) => string[];
       /** Lines of a text part (`starts`: its starts; `order`: its order by text, to find a line). */
-      lines: (name: string, starts: string, order?: string) => Lines;
+      lines: (name: string, starts: string, slots?: string) => Lines;
       /** A typed array, read whole. */
       array: (name: string) => NumberArray;
       /** How many numbers a typed array holds (without reading it). */
@@ -666,13 +666,13 @@ function unpackBytes(source: ByteSource):
       return new DataView(b.buffer, b.byteOffset, 4).getInt32(0, littleEndian);
     };
   };
-  const lines = (name: string, starts: string, order?: string): Lines => {
+  const lines = (name: string, starts: string, slots?: string): Lines => {
     const at = start + place(name)[1];
     return new Lines(
       (from, to) => source.read(at + from, to - from),
       numberAt(starts),
-      order === undefined ? () => 0 : numberAt(order),
-      order === undefined ? 0 : count(order),
+      slots === undefined ? () => 0 : numberAt(slots),
+      slots === undefined ? 0 : count(slots),
     );
   };
   const int32s = (name: string, from: number, to: number): Int32Array => {
@@ -685,20 +685,35 @@ function unpackBytes(source: ByteSource):
   return { numbers: table.numbers, texts, lines, array, count, numberAt, int32s };
 }
 
-/** Texts as lines of JSON ({@link Lines}): their bytes, where each begins (and the last ends), their order by text. */
+/**
+ * Texts as lines of JSON ({@link Lines}): their bytes, where each begins (and the last ends), and, when `findable`, a
+ * hash table of them: slots (a power of two, at least twice the lines) holding line + 1 (0: empty), each line put
+ * at its text's hash or the next free slot after it, lines in order (so a text's first line is found first).
+ */
 function linesOf(
   texts: readonly string[],
   findable = false,
-): { bytes: Uint8Array; starts: Int32Array; order: Int32Array } {
+): { bytes: Uint8Array; starts: Int32Array; slots: Int32Array } {
   const bytes = new TextEncoder().encode(`\n${texts.map((t) => `${JSON.stringify(t)}\n`).join('')}`);
   const starts = new Int32Array(texts.length + 1);
   for (let at = 0, n = 0; at < bytes.length; at += 1) if (bytes[at] === NEWLINE) starts[n++] = at + 1;
-  const order = Int32Array.from(findable ? texts.keys() : []).sort((a, b) => {
-    const x = texts[a] as string;
-    const y = texts[b] as string;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
-  return { bytes, starts, order };
+  let size = findable ? 2 : 0;
+  while (size > 0 && size < 2 * texts.length) size *= 2;
+  const slots = new Int32Array(size);
+  if (findable)
+    texts.forEach((text, line) => {
+      let slot = hashOf(text) & (size - 1);
+      while ((slots[slot] as number) !== 0) slot = (slot + 1) & (size - 1);
+      slots[slot] = line + 1;
+    });
+  return { bytes, starts, slots };
+}
+
+/** FNV-1a over a text's UTF-16 code units (the same in every process). */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /**
@@ -707,14 +722,14 @@ function linesOf(
  */
 class Lines {
   /**
-   * `read`: the bytes from, to; `startAt`: where line i begins (i = the count: where the last ends); `orderAt`: the
-   * i-th line in text order, of `ordered` (none when the lines are not to be found by text).
+   * `read`: the bytes from, to; `startAt`: where line i begins (i = the count: where the last ends); `slotAt`: the
+   * hash table's slot i ({@link linesOf}), of `slots` (none when the lines are not to be found by text).
    */
   constructor(
     readonly read: (from: number, to: number) => Uint8Array,
     readonly startAt: (i: number) => number,
-    readonly orderAt: (i: number) => number,
-    readonly ordered: number,
+    readonly slotAt: (i: number) => number,
+    readonly slots: number,
   ) {}
 
   /** The text of line `i`. */
@@ -723,18 +738,14 @@ class Lines {
     return JSON.parse(lineDecoder.decode(line)) as string;
   }
 
-  /** The first line of a text, or undefined: a binary search over the lines in text order. */
+  /** The first line of a text, or undefined: its hash's slot, then the next ones until an empty slot. */
   find(text: string): number | undefined {
-    let lo = 0;
-    let hi = this.ordered;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.at(this.orderAt(mid)) < text) lo = mid + 1;
-      else hi = mid;
+    if (this.slots === 0) return undefined;
+    for (let slot = hashOf(text) & (this.slots - 1); ; slot = (slot + 1) & (this.slots - 1)) {
+      const line = this.slotAt(slot) - 1;
+      if (line < 0) return undefined;
+      if (this.at(line) === text) return line;
     }
-    if (lo >= this.ordered) return undefined;
-    const line = this.orderAt(lo);
-    return this.at(line) === text ? line : undefined;
   }
 }
 
