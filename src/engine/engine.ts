@@ -852,7 +852,12 @@ export class Credence {
 
   async close(): Promise<void> {
     this.#fullText?.close();
-    await this.#store.close();
+    // The vector chunks a write changed are written back after the answer: before the store closes, at the latest.
+    try {
+      await this.#scopeIndexes?.flush();
+    } finally {
+      await this.#store.close();
+    }
   }
 }
 

@@ -143,6 +143,11 @@ export class ScopeIndexes {
     for (const index of indexes) index.settleLater();
   }
 
+  /** Writes back what the indexes changed and have not written yet (`VectorIndex.flush`): before the store closes. */
+  async flush(): Promise<void> {
+    for (const index of [this.memory, this.observation, this.execution, this.tool, this.task]) await index.flush();
+  }
+
   /** Recall's vectors: memories, observations and runs ranked as one, brought up to date before each use. */
   recallVectors(): VectorSource {
     const parts = [this.memory, this.observation, this.execution];

@@ -186,6 +186,14 @@ export class VectorIndex {
   #waited = 0;
   #turned = false;
   #settling: Promise<void> | undefined;
+  /**
+   * What a delta changed and is not yet written back (`#persistLater`): the chunks, whether anything is (the header's
+   * revision moves with every delta), the turn of the event loop it is written on, and the write under way.
+   */
+  #dirty = new Set<number>();
+  #unwritten = false;
+  #flushLater: ReturnType<typeof setImmediate> | undefined;
+  #writing: Promise<void> | undefined;
 
   constructor(input: {
     store: IndexStore;
@@ -595,6 +603,8 @@ export class VectorIndex {
     this.#revision = -1;
     this.#generation = '';
     this.#persisted = null;
+    this.#dirty = new Set();
+    this.#unwritten = false;
     this.#per = this.#chunkRows;
     this.#source = undefined;
   }
@@ -747,7 +757,34 @@ export class VectorIndex {
     this.#revision = revision;
     this.#source = undefined;
     this.#requantize(touched);
-    await this.#persist([...touched]);
+    this.#persistLater(touched);
+  }
+
+  /**
+   * Writes back the chunks a delta touched after the answer, on the next turn of the event loop (issue 20: a query
+   * right after a write no longer waits for it); {@link flush} writes them at once (a closing engine awaits it).
+   */
+  #persistLater(chunks: Iterable<number>): void {
+    for (const c of chunks) this.#dirty.add(c);
+    this.#unwritten = true;
+    if (this.#flushLater !== undefined) return;
+    this.#flushLater = setImmediate(() => {
+      this.#flushLater = undefined;
+      // A store closed meanwhile: the next process applies the change log to what was written before.
+      this.flush().catch(() => undefined);
+    });
+  }
+
+  /** Writes back what deltas changed and is not written yet (after a read of the floats under way); then resolves. */
+  async flush(): Promise<void> {
+    if (this.#flushLater !== undefined) clearImmediate(this.#flushLater);
+    this.#flushLater = undefined;
+    while (this.#unwritten) {
+      // A read of the persisted chunks under way expects them as they are: written after it.
+      if (this.#reading !== undefined) await this.#reading.catch(() => undefined);
+      else await this.#persist([]);
+    }
+    await this.#writing;
   }
 
   /**
@@ -878,37 +915,45 @@ export class VectorIndex {
 
   /** Writes the touched chunks and the header, unless another writer moved the persisted matrix meanwhile. */
   async #persist(chunks: readonly number[]): Promise<void> {
+    // One write at a time, each of the matrix as it is when it starts (with every chunk a delta left unwritten).
+    while (this.#writing !== undefined) await this.#writing;
     const made = this.#made;
     this.#made = new Map();
+    const dirty = [...new Set([...chunks, ...this.#dirty])];
+    this.#dirty = new Set();
+    this.#unwritten = false;
     if (this.#inStore || this.#persisted === undefined) return;
     const n = this.#keys.length;
     const count = Math.ceil(n / this.#per);
-    const write: VectorChunk[] = chunks
+    const write: VectorChunk[] = dirty
       .filter((c) => c < count)
       .sort((a, b) => a - b)
       .map((c) => {
         const from = c * this.#per;
         const to = Math.min(n, from + this.#per);
-        const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
+        // A copy: a delta applied while the store writes changes the rows in place.
+        const data = (this.#segments[c] as Float32Array).slice(0, (to - from) * this.#dim);
         const ids = this.#keys.slice(from, to);
         const { codes, keys } = made.get(c) ?? quantizeRows(data, ids, this.#dim);
         return { chunk: c, ids, hashes: this.#hashes.slice(from, to), data, codes, codeKeys: keys };
       });
-    const header = {
-      modelKey: this.#modelKey,
-      generation: this.#generation,
-      revision: this.#revision,
-      dim: this.#dim,
-      rows: n,
-      chunks: count,
-    };
-    const wrote = await this.#store.writeVectorChunks(this.#scope, this.#spec.name, {
-      expect: this.#persisted,
-      header,
-      chunks: write,
-    });
-    // Another process persisted its own: this one keeps its matrix in memory and stops writing.
-    this.#persisted = wrote ? { revision: this.#revision, generation: this.#generation } : undefined;
+    const at = { revision: this.#revision, generation: this.#generation };
+    const header = { modelKey: this.#modelKey, ...at, dim: this.#dim, rows: n, chunks: count };
+    const expect = this.#persisted;
+    const writing = this.#store
+      .writeVectorChunks(this.#scope, this.#spec.name, { expect, header, chunks: write })
+      .then((wrote) => {
+        // Another process persisted its own: this one keeps its matrix in memory and stops writing (unless the
+        // index loaded again meanwhile).
+        if (this.#persisted === expect) this.#persisted = wrote ? at : undefined;
+      });
+    const tracked: Promise<void> = writing
+      .catch(() => undefined)
+      .then(() => {
+        if (this.#writing === tracked) this.#writing = undefined;
+      });
+    this.#writing = tracked;
+    await writing;
   }
 }
 
