@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
+import { quantizeRows } from './quantized.js';
+import { ScopeIndexes } from './scope-indexes.js';
 
 // Issue 20: a write's vector chunks are written back after the answer (the next turn of the event loop), not
 // before it; a closing engine writes what is left, and a new process reads the matrix at the store's revision.
@@ -81,6 +83,53 @@ describe('vector chunks written back after the answer', () => {
       expect(await ask(fresh)).toEqual(last);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('int8 copies after writes', () => {
+  it('equal those made anew from the rows written back, after rows are added, changed, moved and removed', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+      const indexes = new ScopeIndexes({ store, scope: SCOPE, embedder: credence.embedder, chunkRows: 4 });
+      const at = Date.parse(NOW);
+      const memory = (i: number, version: number) => ({
+        ...note(i + version),
+        id: `m-${i}`,
+        tags: [],
+        createdAt: at,
+        updatedAt: at,
+      });
+      await store.upsertMemories(
+        SCOPE,
+        Array.from({ length: 10 }, (_, i) => memory(i, 0)),
+      );
+      let s = 7;
+      const next = () => {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        return s % 10;
+      };
+      for (let step = 0; step < 40; step += 1) {
+        await indexes.refresh([indexes.memory]);
+        const i = next();
+        if (step % 3 === 0) await store.deleteMemory(SCOPE, `m-${i}`);
+        else await store.upsertMemories(SCOPE, [memory(i, step)]);
+      }
+      await indexes.refresh([indexes.memory]);
+      await indexes.flush();
+      const rows = await store.readVectorIndex(SCOPE, 'recall:memory');
+      const codes = await store.readVectorIndex(SCOPE, 'recall:memory', { floats: false });
+      const dim = rows?.header.dim ?? 0;
+      expect(rows?.header.chunks).toBeGreaterThan(1);
+      expect(codes?.chunks.map((c) => [c.chunk, c.codeKeys, [...(c.codes ?? [])]])).toEqual(
+        rows?.chunks.map((c) => {
+          const made = quantizeRows(c.data, c.ids, dim);
+          return [c.chunk, made.keys, [...made.codes]];
+        }),
+      );
+    } finally {
+      await store.close();
     }
   });
 });

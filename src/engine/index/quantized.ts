@@ -68,6 +68,20 @@ export function quantizeRows(
   keys: readonly string[],
   dim: number,
 ): { codes: Uint8Array; keys: string } {
+  return requantizeRows(data, keys, dim);
+}
+
+/**
+ * {@link quantizeRows}, with the rows `fresh` does not name copied from `kept` (the copy made of the same rows
+ * before, where they had the same floats at the same places): each row's copy depends on its floats alone, so
+ * the bytes are those `quantizeRows` makes. A write that changes a few rows of a chunk quantizes those only.
+ */
+export function requantizeRows(
+  data: Float32Array,
+  keys: readonly string[],
+  dim: number,
+  kept?: { rows: QuantizedRows; fresh: (row: number) => boolean },
+): { codes: Uint8Array; keys: string } {
   const rows = keys.length;
   const bytes = new Uint8Array(quantizedBytes(rows, dim));
   const q = viewQuantized(bytes, rows, dim);
@@ -78,32 +92,44 @@ export function quantizeRows(
     q.hashes[r] = keyHash(keys[r] as string);
   }
   q.offsets[rows] = at;
+  const old = kept !== undefined && kept.rows.dim === dim ? kept.rows : undefined;
   for (let r = 0; r < rows; r += 1) {
-    const base = r * dim;
-    let max = 0;
-    for (let d = 0; d < dim; d += 1) max = Math.max(max, Math.abs(data[base + d] as number));
-    const [h1, h2] = rowChecksum(data, base, dim);
-    q.sums[2 * r] = h1;
-    q.sums[2 * r + 1] = h2;
-    if (!Number.isFinite(max)) {
-      q.scales[r] = Number.NaN;
-      continue;
-    }
-    const s = Math.fround(max / 127);
-    q.scales[r] = s;
-    if (s === 0) continue;
-    let e2 = 0;
-    for (let d = 0; d < dim; d += 1) {
-      const x = data[base + d] as number;
-      const c = Math.max(-127, Math.min(127, Math.round(x / s)));
-      q.codes[base + d] = c;
-      const e = x - s * c;
-      e2 += e * e;
-    }
-    // Rounded up: the float32 stored is never below the true norm.
-    q.errors[r] = Math.fround(Math.sqrt(e2) * (1 + 2 ** -20));
+    if (old !== undefined && r < old.rows && !kept?.fresh(r)) {
+      q.scales[r] = old.scales[r] as number;
+      q.errors[r] = old.errors[r] as number;
+      q.sums[2 * r] = old.sums[2 * r] as number;
+      q.sums[2 * r + 1] = old.sums[2 * r + 1] as number;
+      q.codes.set(old.codes.subarray(r * dim, (r + 1) * dim), r * dim);
+    } else quantizeRow(q, data, r, dim);
   }
   return { codes: bytes, keys: keys.join('') };
+}
+
+/** Row `r` of `data` quantized into `q`: its scale, codes, error bound and checksum. */
+function quantizeRow(q: QuantizedRows, data: Float32Array, r: number, dim: number): void {
+  const base = r * dim;
+  let max = 0;
+  for (let d = 0; d < dim; d += 1) max = Math.max(max, Math.abs(data[base + d] as number));
+  const [h1, h2] = rowChecksum(data, base, dim);
+  q.sums[2 * r] = h1;
+  q.sums[2 * r + 1] = h2;
+  if (!Number.isFinite(max)) {
+    q.scales[r] = Number.NaN;
+    return;
+  }
+  const s = Math.fround(max / 127);
+  q.scales[r] = s;
+  if (s === 0) return;
+  let e2 = 0;
+  for (let d = 0; d < dim; d += 1) {
+    const x = data[base + d] as number;
+    const c = Math.max(-127, Math.min(127, Math.round(x / s)));
+    q.codes[base + d] = c;
+    const e = x - s * c;
+    e2 += e * e;
+  }
+  // Rounded up: the float32 stored is never below the true norm.
+  q.errors[r] = Math.fround(Math.sqrt(e2) * (1 + 2 ** -20));
 }
 
 /** The typed views of a chunk's bytes (see the layout above). */

@@ -36,6 +36,7 @@ import {
   keyHash,
   quantizedRowCount,
   quantizeRows,
+  requantizeRows,
   rowChecksum,
   viewQuantized,
   type QuantizedRows,
@@ -176,6 +177,8 @@ export class VectorIndex {
   #simd: Int8Dots | null | undefined;
   /** Whether `#simd` goes through the codes a chunk at a time (`int8DotsByChunk`) rather than holding them. */
   #simdByChunk = false;
+  /** Rows whose floats were written since the int8 copies were last made (`#put`, `#remove`): made again alone. */
+  #fresh = new Set<number>();
   /** The bytes of the int8 copies made here since the last write (`#requantize`), for `#persist` to write. */
   #made = new Map<number, { codes: Uint8Array; keys: string }>();
   /** Moves when the rows held are replaced or their floats read: a scan that awaited meanwhile starts again. */
@@ -591,6 +594,7 @@ export class VectorIndex {
   #reset(): void {
     this.#epoch += 1;
     this.#made = new Map();
+    this.#fresh = new Set();
     this.#simd = undefined;
     this.#keys = [];
     this.#hashes = [];
@@ -793,6 +797,8 @@ export class VectorIndex {
    * longer fit in it.
    */
   #requantize(chunks: Iterable<number>): void {
+    const fresh = this.#fresh;
+    this.#fresh = new Set();
     if (this.#inStore || this.#dim === 0 || this.#floatless) return;
     const n = this.#keys.length;
     const per = this.#per;
@@ -806,7 +812,14 @@ export class VectorIndex {
       const from = c * per;
       const to = Math.min(n, from + per);
       const data = (this.#segments[c] as Float32Array).subarray(0, (to - from) * this.#dim);
-      const made = quantizeRows(data, this.#keys.slice(from, to), this.#dim);
+      // The rows no write changed keep their copy (a write changes a few rows of a chunk of 1,024).
+      const kept = codes[c];
+      const made = requantizeRows(
+        data,
+        this.#keys.slice(from, to),
+        this.#dim,
+        kept === undefined ? undefined : { rows: kept, fresh: (i) => fresh.has(from + i) },
+      );
       this.#made.set(c, made);
       const q = viewQuantized(made.codes, to - from, this.#dim);
       codes[c] = q;
@@ -865,6 +878,7 @@ export class VectorIndex {
       if (this.#dim === 0) this.#dim = vector.length;
       const [segment, base] = this.#writable(r);
       segment.set(vector.subarray(0, this.#dim), base);
+      this.#fresh.add(r);
     }
     return r;
   }
@@ -904,6 +918,7 @@ export class VectorIndex {
         const lastSegment = this.#segments[Math.floor(last / this.#per)] as Float32Array;
         const from = (last - Math.floor(last / this.#per) * this.#per) * this.#dim;
         to.set(lastSegment.subarray(from, from + this.#dim), toBase);
+        this.#fresh.add(r);
       }
     }
     this.#keys.pop();
