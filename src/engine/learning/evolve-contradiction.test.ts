@@ -78,6 +78,56 @@ describe('a detected contradiction (seed 004: −0.3)', () => {
     expect((await store.getMemory('s', id))?.confidence).toBeCloseTo(before - 0.3, 9);
   });
 
+  it('of a group nothing learned: lowers the learned skill it opposes, else says it held it back', async () => {
+    // Three corrections of one habit, then its contradiction: the group is not learned (a contradiction this week).
+    const held = setup();
+    const h = await held.at(T0);
+    await h.observe([...PNPM.map((text, k) => obs(text, 0.7, T0 - (3 - k) * 3_600_000))]);
+    await h.observe([obs("Don't use pnpm", 0.8, T0 - 1_000_000)]);
+    const alone = await h.evolve();
+    expect(alone.skillsUpdated).toEqual([]);
+    expect(alone.contradictions).toEqual([
+      expect.objectContaining({ group: PNPM[0], heldBack: { before: expect.any(Number), after: expect.any(Number) } }),
+    ]);
+    const heldBack = alone.contradictions[0]?.heldBack;
+    expect(alone.contradictions[0]?.applied).toBeUndefined();
+    expect(heldBack?.after).toBeCloseTo((heldBack?.before as number) - 0.3, 9);
+    expect(formatEvolveReport(alone)).toMatch(/the pattern held back: 0\.\d\d → 0\.\d\d/);
+
+    // The same, beside a learned skill that also prefers pnpm: the −0.3 goes to it, once, file and store.
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    const LOCK = ['Keep the pnpm-lock.yaml lockfile committed', 'Commit pnpm-lock.yaml, the lockfile'];
+    await c.observe([...LOCK, 'The lockfile is pnpm-lock.yaml, keep it'].map((t, k) => obs(t, 0.7, T0 - DAY + k)));
+    const skill = (await c.evolve()).skillsUpdated[0];
+    const later = await at(T0 + DAY);
+    await later.observe([...PNPM.map((text, k) => obs(text, 0.7, T0 + DAY - (3 - k) * 3_600_000))]);
+    await later.observe([obs("Don't use pnpm", 0.8, T0 + DAY - 1_000_000)]);
+    const report = await later.evolve();
+    const entry = report.contradictions.find((x) => x.group === PNPM[0]);
+    expect(entry?.applied).toEqual({
+      to: skill?.id,
+      kind: 'skill',
+      delta: -0.3,
+      before: expect.any(Number),
+      after: expect.any(Number),
+    });
+    expect(entry?.applied?.after).toBeCloseTo((entry?.applied?.before as number) - 0.3, 9);
+    expect((await store.getMemory('s', skill?.id as string))?.confidence).toBeCloseTo(
+      entry?.applied?.after as number,
+      9,
+    );
+    const file = readFileSync(
+      join(root, report.files.find((f) => f.path.includes(skill?.name as string))?.path ?? ''),
+      'utf8',
+    );
+    expect(file).toContain(`Contradicted by "Don't use pnpm"`);
+    expect(report.files.filter((f) => f.path.includes(skill?.name as string))).toHaveLength(1);
+    const again = await later.evolve();
+    expect(again.contradictions.map((x) => x.applied)).toEqual([undefined]);
+    expect(again.files.filter((f) => f.changed)).toEqual([]);
+  });
+
   it('is not recorded by a dry run', async () => {
     const { store, at } = setup();
     const c = await at(T0);

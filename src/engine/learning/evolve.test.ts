@@ -157,9 +157,12 @@ describe('evolve run again over the same data', () => {
     const options = { sinceMs: 60 * DAY, limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 } };
     const first = await c.evolve(options);
     expect(first.skillsUpdated.length).toBeGreaterThan(0);
+    // Each file written once: a skill several groups of the run update is written with its final record only.
+    expect(new Set(first.files.map((f) => f.path)).size).toBe(first.files.length);
     const again = await c.evolve(options);
     expect(again.newInstincts).toEqual([]);
     expect(again.skillsUpdated.filter((s) => s.created || s.promotedFrom !== undefined)).toEqual([]);
+    expect(again.files.filter((f) => f.changed)).toEqual([]);
     await c.close();
   });
 });

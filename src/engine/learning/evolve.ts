@@ -15,11 +15,12 @@ import {
 } from '../../core/learning/contradiction.js';
 import { applyFeedback, FEEDBACK_DELTAS } from '../../core/learning/feedback.js';
 import { agedConfidence, groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
-import { groupObservations, patternText } from '../../core/learning/pattern-grouping.js';
+import { groupObservations, patternText, type ObservationGroup } from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
+import { skillName } from '../../core/learning/skill-name.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
@@ -108,6 +109,11 @@ export interface EvolveReport {
     id: string;
     reason: string;
     applied?: { to: string; kind: 'instinct' | 'skill'; delta: number; before: number; after: number };
+    /**
+     * Not applied: nothing learned is of the habit it opposes, and the group it was read against is not learned
+     * (its confidence without and with the contradictions of the run; below the minimum, it was held back by them).
+     */
+    heldBack?: { before: number; after: number };
   }[];
   /**
    * Instincts and skills with rules that read like shell commands: stored, but left out of their
@@ -207,11 +213,112 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const handWritten = await handWrittenTopics(ctx.embedder, options.layout, skills);
 
   const contradicting = new Set(contradictions.flatMap((c) => c.contradictions.map((x) => x.id)));
+  // Groups learned by nothing, read again after the others; their contradictions found no learned item of theirs.
+  const deferred: [number, ObservationGroup][] = [];
+  const unrouted: Unrouted[] = [];
+  // Instincts made or updated by this run (the record is written at the end, with its final confidence).
+  const learnedInstincts = new Map<
+    string,
+    { record: InstinctRecord; base: number; entry: { confidence: number; band: string } }
+  >();
+  // Instincts this run retires or promotes: no longer learned, no contradiction lowers them.
+  const leaving = new Set<string>();
+  // Skills this run changes: each written once, with its final record, after every group is read.
+  const stagedSkills = new Map<string, StagedSkill>();
+  const stageSkill = (
+    record: SkillRecord,
+    change: {
+      entry?: { file: string; confidence: number };
+      log?: { kind: string; label: string } | undefined;
+      category?: PatternCategory | undefined;
+      promote?: { instinct: InstinctRecord; supporting: readonly ObservationRecord[] } | undefined;
+    },
+  ) => {
+    const staged = stagedSkills.get(record.id) ?? { record, entries: [], logs: [], promotions: [] };
+    staged.record = record;
+    if (change.entry !== undefined) staged.entries.push(change.entry);
+    if (change.log !== undefined) staged.logs.push(change.log);
+    staged.category ??= change.category;
+    if (change.promote !== undefined) {
+      staged.promotions.push(change.promote);
+      leaving.add(change.promote.instinct.id);
+    }
+    stagedSkills.set(record.id, staged);
+  };
+  /**
+   * Contradictions read against a group nothing learned (a split of a habit whose instinct or skill came from another
+   * group) lower the learned instinct or skill of that habit: the one the group matches by evidence, else by meaning
+   * (`matchLearned`), else the one the contradiction reader finds the contradiction opposing among what is learned.
+   * Otherwise they held the group back, and the report says so.
+   */
+  const routeContradictions = async (): Promise<void> => {
+    if (unrouted.length === 0) return;
+    const targets: LearnedTarget[] = [
+      ...skills.map((record) => ({ kind: 'skill' as const, id: record.id, evidence: record.evidence, record })),
+      ...instincts.flatMap((i) =>
+        i.status !== 'active' || leaving.has(i.id) || learnedInstincts.has(i.id)
+          ? []
+          : [{ kind: 'instinct' as const, id: i.id, evidence: i.evidence, record: i }],
+      ),
+      ...[...learnedInstincts.values()].flatMap(({ record }) =>
+        leaving.has(record.id) ? [] : [{ kind: 'instinct' as const, id: record.id, evidence: record.evidence, record }],
+      ),
+    ];
+    const vectors = new Map([...skillVectors, ...instinctVectors]);
+    const missing = targets.filter((t) => !vectors.has(t.id) && t.kind === 'instinct');
+    for (const [id, v] of await textVectors(missing.map((t) => [t.id, (t.record as InstinctRecord).text])))
+      vectors.set(id, v);
+    const opposed = opposedLearned(
+      unrouted.map((u) => u.contradiction.id),
+      targets,
+      byId,
+    );
+    for (const u of unrouted) {
+      const target = matchLearned(targets, u.evidence, u.vector, vectors) ?? opposed.get(u.contradiction.id);
+      const added = target === undefined ? [] : contradict(target.id, [u.contradiction]);
+      if (target === undefined || added.length === 0) {
+        if (target === undefined) u.entry.heldBack = { before: u.unopposed, after: u.confidence };
+        continue;
+      }
+      u.entry.applied = { to: target.id, kind: target.kind, delta: FEEDBACK_DELTAS.contradiction, before: 0, after: 0 };
+      if (target.kind === 'skill') {
+        const record = target.record as SkillRecord;
+        u.entry.applied.before = currentSkillConfidence(record, now, without(record.id, added));
+        u.entry.applied.after = currentSkillConfidence(record, now, eventsOn(record.id));
+        touchedSkills.add(record.id);
+        stageSkill(record, {});
+        continue;
+      }
+      const record = target.record as InstinctRecord;
+      const own = learnedInstincts.get(record.id);
+      u.entry.applied.before = record.confidence;
+      // An instinct of this run is scored again with the event; one from before is, below, from its evidence.
+      const after = applyFeedback(
+        own?.base ?? record.confidence,
+        own === undefined ? [{ id: added[0] as string, kind: 'contradiction' }] : eventsOn(record.id),
+      ).value;
+      u.entry.applied.after = after;
+      if (own === undefined) continue;
+      record.confidence = after;
+      own.entry.confidence = after;
+      own.entry.band = confidenceBand(after).band;
+      if (after < minConfidence) {
+        leaving.add(record.id);
+        report.ignored.push({
+          ids: record.evidence,
+          text: record.text,
+          why:
+            `confidence ${after.toFixed(2)} below ${minConfidence} once contradicted; ` +
+            `instinct ${record.slug} retired`,
+        });
+      }
+    }
+  };
   // The largest groups first, and a skill made or changed here is matched by the groups read after it, as the
   // next run would match it: a habit split into several groups becomes one skill from its largest, and an evolve
   // run again over the same data finds what it learned instead of promoting into it what this run made apart.
   const ordered = [...grouping.groups.entries()].sort(([a, x], [b, y]) => y.ids.length - x.ids.length || a - b);
-  for (const [g, group] of ordered) {
+  const readGroup = async (g: number, group: ObservationGroup, final: boolean): Promise<void> => {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
     const against = contradictions[g]?.contradictions ?? [];
@@ -229,14 +336,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         text: group.label,
         why: `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule`,
       });
-      continue;
+      return;
     }
     const contradictionEntries: EvolveReport['contradictions'] = against.map((c) => ({
       group: label,
       id: c.id,
       reason: c.reason,
     }));
-    report.contradictions.push(...contradictionEntries);
     const noteApplied = (to: string, kind: 'instinct' | 'skill', before: number, after: number) => {
       for (const e of contradictionEntries)
         e.applied = { to, kind, delta: FEEDBACK_DELTAS.contradiction, before, after };
@@ -252,6 +358,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
     if (skillMatch !== undefined) {
+      report.contradictions.push(...contradictionEntries);
       // An established rule: no exponential recency any more; it ages by idle weeks and gains by repetition.
       touchedSkills.add(skillMatch.id);
       const known = new Set(skillMatch.evidence);
@@ -299,33 +406,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         ...(promote ? { promotedFrom: instinctMatch.slug } : {}),
       };
       if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
-      noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
-      writes.push(async () => {
-        await saveSkill(
-          ctx,
-          options,
-          record,
-          current,
-          entry,
-          report,
-          ruleAdded ? 'skill-rule-added' : undefined,
-          label,
-          eventIdsOn(feedback, record.id),
-          category,
-        );
-        if (promote)
-          await promoteInstinct(
-            ctx,
-            options,
-            instinctMatch,
-            skillMatch.name,
-            current,
-            supporting,
-            report,
-            eventIdsOn(feedback, instinctMatch.id),
-          );
+      stageSkill(record, {
+        entry,
+        log: ruleAdded ? { kind: 'skill-rule-added', label } : undefined,
+        category,
+        promote: promote ? { instinct: instinctMatch, supporting } : undefined,
       });
-      continue;
+      return;
     }
 
     const significance = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
@@ -344,6 +431,24 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     ]).value;
     if (instinctId !== undefined && added.length > 0) noteApplied(instinctId, 'instinct', unopposed, confidence);
     if (!significance.significant || confidence < minConfidence) {
+      // Learned by nothing yet: read again once every group is, when a skill made from a smaller group of the same
+      // habit may be what it is (as the next run would read it).
+      if (!final && instinctMatch === undefined) {
+        deferred.push([g, group]);
+        return;
+      }
+      report.contradictions.push(...contradictionEntries);
+      // Its contradictions go to the learned instinct or skill of its habit (below), else they held it back.
+      if (instinctMatch === undefined)
+        for (const [k, c] of against.entries())
+          unrouted.push({
+            contradiction: c,
+            entry: contradictionEntries[k] as ContradictionEntry,
+            evidence,
+            vector: labelVector,
+            unopposed,
+            confidence,
+          });
       const why = [
         ...significance.reasons,
         ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : []),
@@ -358,11 +463,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
             : `; instinct ${instinctMatch.slug} retired`),
       });
       if (instinctMatch !== undefined && instinctMatch.status !== 'retired') {
+        leaving.add(instinctMatch.id);
         // Recomputed at each evolve: an instinct whose pattern no longer holds is retired, file and memory too.
         writes.push(async () => retireInstinct(ctx, options, instinctMatch, confidence, supporting, report));
       }
-      continue;
+      return;
     }
+    report.contradictions.push(...contradictionEntries);
     if (learnedKind(confidence) === 'instinct') {
       const slug = instinctMatch?.slug ?? uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
       usedSlugs.add(slug);
@@ -399,7 +506,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       else if (changed) report.updatedInstincts.push(entry);
       const held = instinctHeld(record, eventIdsOn(feedback, id));
       if (held) report.held.push({ id, kind: 'instinct', texts: [text] });
+      // A contradiction of its habit read in another group may still lower it (routeContradictions).
+      learnedInstincts.set(id, { record, base, entry });
       writes.push(async () => {
+        const confidence = record.confidence;
+        if (!held && confidence < minConfidence)
+          return retireInstinct(ctx, options, record, confidence, supporting, report);
         await store.upsertInstinct(scope, record);
         if (held) return unpublishInstinct(ctx, options, record, report);
         const file = writeInstinctFile(options.layout, {
@@ -432,16 +544,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
             detail: `${text} [${confidence.toFixed(2)}]`,
           });
       });
-      continue;
+      return;
     }
     // A new established rule: into a skill written by hand on the same topic, else a new skill.
     const adopted = closestHandWritten(handWritten, labelVector);
     const name =
       adopted?.name ??
-      uniqueSlug(
-        slugify(label, { fallback: 'skill' }),
-        new Set([...skills.map((k) => k.name), ...handWritten.map((h) => h.name)]),
-      );
+      uniqueSlug(skillName(label), new Set([...skills.map((k) => k.name), ...handWritten.map((h) => h.name)]));
     if (adopted !== undefined) handWritten.splice(handWritten.indexOf(adopted), 1);
     const record: SkillRecord = {
       id: `skill-${name}`,
@@ -473,34 +582,18 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     skills.push(record);
     skillVectors.set(record.id, await skillVector(record));
     touchedSkills.add(record.id);
-    noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
-    writes.push(async () => {
-      await saveSkill(
-        ctx,
-        options,
-        record,
-        current,
-        entry,
-        report,
-        adopted === undefined ? 'skill-created' : 'skill-rule-added',
-        label,
-        eventIdsOn(feedback, record.id),
-        category,
-      );
-      if (instinctMatch !== undefined && instinctMatch.status === 'active')
-        await promoteInstinct(
-          ctx,
-          options,
-          instinctMatch,
-          name,
-          current,
-          supporting,
-          report,
-          eventIdsOn(feedback, instinctMatch.id),
-        );
+    stageSkill(record, {
+      entry,
+      log: { kind: adopted === undefined ? 'skill-created' : 'skill-rule-added', label },
+      category,
+      promote:
+        instinctMatch !== undefined && instinctMatch.status === 'active'
+          ? { instinct: instinctMatch, supporting }
+          : undefined,
     });
-  }
-  // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
+  };
+  for (const [g, group] of ordered) await readGroup(g, group, false);
+  for (const [g, group] of deferred) await readGroup(g, group, true);
   const categoryOf = (skill: SkillRecord) =>
     patternCategory(
       skill.evidence.flatMap((e) => {
@@ -508,6 +601,42 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         return o === undefined ? [] : [{ type: o.type, text: o.observation, tags: o.tags }];
       }),
     );
+  await routeContradictions();
+  // Each skill changed in the run is written once, with its final record and confidence.
+  for (const staged of stagedSkills.values()) {
+    const { record } = staged;
+    const current = currentSkillConfidence(record, now, eventsOn(record.id));
+    for (const entry of staged.entries) entry.confidence = current;
+    noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
+    writes.push(async () => {
+      const written = { file: '' };
+      const category = staged.category ?? categoryOf(record);
+      await saveSkill(
+        ctx,
+        options,
+        record,
+        current,
+        written,
+        report,
+        staged.logs,
+        eventIdsOn(feedback, record.id),
+        category,
+      );
+      for (const entry of staged.entries) entry.file = written.file;
+      for (const p of staged.promotions)
+        await promoteInstinct(
+          ctx,
+          options,
+          p.instinct,
+          record.name,
+          current,
+          p.supporting,
+          report,
+          eventIdsOn(feedback, p.instinct.id),
+        );
+    });
+  }
+  // Skills no group touched still age (0.02 per idle week) and carry their feedback: their memory follows.
   for (const skill of skills) {
     if (touchedSkills.has(skill.id)) continue;
     const current = currentSkillConfidence(skill, now, eventsOn(skill.id));
@@ -522,7 +651,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       const moved = memory?.path !== undefined && memory.path !== skillFilePath(options.layout, skill.name);
       if (memory === undefined || shown === undefined || shown.held.length > 0 || moved) {
         if (memory !== undefined || shown !== undefined)
-          await saveSkill(ctx, options, skill, current, { file: '' }, report, undefined, '', ids, categoryOf(skill));
+          await saveSkill(ctx, options, skill, current, { file: '' }, report, [], ids, categoryOf(skill));
       } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
     });
   }
@@ -634,6 +763,78 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     await files.commit();
   }
   return report;
+}
+
+type ContradictionEntry = EvolveReport['contradictions'][number];
+
+/** A contradiction of a group nothing learned, waiting for the learned instinct or skill of its habit. */
+interface Unrouted {
+  contradiction: Contradiction;
+  entry: ContradictionEntry;
+  /** The group's evidence and the vector of its rule text, to match it to what is learned. */
+  evidence: readonly string[];
+  vector: Float32Array | undefined;
+  /** The group's confidence without and with the run's contradictions. */
+  unopposed: number;
+  confidence: number;
+}
+
+/** A skill the run changes, written once at the end. */
+interface StagedSkill {
+  record: SkillRecord;
+  entries: { file: string; confidence: number }[];
+  logs: { kind: string; label: string }[];
+  category?: PatternCategory | undefined;
+  promotions: { instinct: InstinctRecord; supporting: readonly ObservationRecord[] }[];
+}
+
+interface LearnedTarget {
+  kind: 'instinct' | 'skill';
+  id: string;
+  evidence: string[];
+  record: InstinctRecord | SkillRecord;
+}
+
+/** Distinct texts of each learned item the contradiction reader reads to route a contradiction (bounds the work). */
+const ROUTE_TEXTS = 8;
+
+/**
+ * The learned item each contradiction opposes, as the contradiction reader reads it: the contradictions against
+ * each target's evidence (up to ROUTE_TEXTS distinct texts of it in the window); the first target, skills first.
+ */
+function opposedLearned<T extends { evidence: readonly string[] }>(
+  ids: readonly string[],
+  targets: readonly T[],
+  byId: ReadonlyMap<string, ObservationRecord>,
+): Map<string, T> {
+  const item = (o: ObservationRecord) => ({ id: o.id, text: o.observation, type: o.type, timestamp: o.timestamp });
+  const taken = new Set(ids);
+  const items = ids.flatMap((id) => {
+    const o = byId.get(id);
+    return o === undefined ? [] : [item(o)];
+  });
+  const groups = targets.map((t) => {
+    const texts = new Set<string>();
+    const own: string[] = [];
+    for (const id of t.evidence) {
+      const o = byId.get(id);
+      if (o === undefined || taken.has(id) || texts.has(`${o.type}\u0000${o.observation}`)) continue;
+      texts.add(`${o.type}\u0000${o.observation}`);
+      taken.add(id);
+      own.push(id);
+      items.push(item(o));
+      if (own.length >= ROUTE_TEXTS) break;
+    }
+    return { ids: own };
+  });
+  const opposed = new Map<string, T>();
+  if (items.length === 0 || groups.every((g) => g.ids.length === 0)) return opposed;
+  for (const found of detectContradictions(items, groups))
+    for (const c of found.contradictions) {
+      const target = targets[found.group];
+      if (target !== undefined && !opposed.has(c.id)) opposed.set(c.id, target);
+    }
+  return opposed;
 }
 
 /** Which observation types read best as a rule, best first: what to do, not what went wrong. */
@@ -793,8 +994,7 @@ async function saveSkill(
   current: number,
   entry: { file: string },
   report: EvolveReport,
-  logKind: string | undefined,
-  label: string,
+  logs: readonly { kind: string; label: string }[],
   eventIds: readonly string[],
   category?: PatternCategory,
 ): Promise<void> {
@@ -833,14 +1033,15 @@ async function saveSkill(
     confidence: current,
     now: ctx.now,
   });
-  if (file.changed && logKind !== undefined)
-    appendEvolutionLog(options.layout, {
-      scope: ctx.scope,
-      at: ctx.now,
-      kind: logKind,
-      id: record.name,
-      detail: `${label} [${current.toFixed(2)}]`,
-    });
+  if (file.changed)
+    for (const log of logs)
+      appendEvolutionLog(options.layout, {
+        scope: ctx.scope,
+        at: ctx.now,
+        kind: log.kind,
+        id: record.name,
+        detail: `${log.label} [${current.toFixed(2)}]`,
+      });
 }
 
 function noteHeldSkill(report: EvolveReport, skill: SkillRecord, eventIds: readonly string[]): void {
@@ -971,10 +1172,13 @@ export function formatEvolveReport(r: EvolveReport): string {
     for (const c of r.contradictions)
       out.push(
         `- against "${c.group}": ${c.reason}` +
-          (c.applied === undefined
-            ? ''
-            : ` (${c.applied.delta} on ${c.applied.kind} ${c.applied.to}: ` +
-              `${c.applied.before.toFixed(2)} → ${c.applied.after.toFixed(2)})`),
+          (c.applied !== undefined
+            ? ` (${c.applied.delta} on ${c.applied.kind} ${c.applied.to}: ` +
+              `${c.applied.before.toFixed(2)} → ${c.applied.after.toFixed(2)})`
+            : c.heldBack === undefined
+              ? ''
+              : ` (nothing learned of this habit; the pattern held back: ` +
+                `${c.heldBack.before.toFixed(2)} → ${c.heldBack.after.toFixed(2)})`),
       );
   }
   if (r.held.length > 0) {
