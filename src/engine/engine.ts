@@ -452,10 +452,12 @@ export class Credence {
 
   /**
    * Builds now what a long-lived process keeps for recall (the full-text postings, otherwise built in the background
-   * from its second recall on) and resolves once recall uses them.
+   * from its second recall on) and resolves once recall uses them; the vector indexes asked twice settle first (their
+   * floats and key maps, otherwise made at a later query), both a slice at a time.
    */
-  warm(): Promise<void> {
-    return this.#fullTextIndex.warm();
+  async warm(): Promise<void> {
+    await this.#scopeIndexes?.settle();
+    await this.#fullTextIndex.warm();
   }
 
   /**

@@ -192,6 +192,49 @@ describe('the dashboard server', () => {
     }
   });
 
+  it('warmed, a first ask reads no float chunk nor a full-text search of the store; one during it agrees', async () => {
+    const store = engineStore(credence);
+    // What a settled index (its floats held) and built postings never ask the store for.
+    const watch = new Set(['readVectorChunks', 'searchMemories', 'searchObservations', 'searchExecutions']);
+    const calls: string[] = [];
+    const watched = new Proxy(store, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (typeof prop === 'string' && watch.has(prop)) calls.push(prop);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const fresh = await openCredence({ store: watched, now: NOW, scope: 'demo', cwd: dir });
+    const dashboard = createDashboard({ credence: fresh });
+    const server = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: dashboard.handle,
+      isPublic: dashboard.isPublic,
+    });
+    try {
+      const path = `/api/ask?q=${encodeURIComponent('search the web and summarise what it finds')}`;
+      const expected = (await get(open, path)).body;
+      const warming = dashboard.warm();
+      const during = await get(server, path);
+      await warming;
+      expect(during.body).toEqual(expected);
+      // The warm-up read the floats (a fresh engine over a store whose matrices exist holds their int8 copies alone).
+      expect(calls).toContain('readVectorChunks');
+      calls.length = 0;
+      expect((await get(server, path)).body).toEqual(expected);
+      expect(calls).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers bad input with a clear JSON error', async () => {
     const cases: [string, number, RegExp][] = [
       ['/api/graph?type=friendship', 400, /unknown edge type "friendship"/],

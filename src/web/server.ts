@@ -374,11 +374,11 @@ export function createDashboard(options: DashboardOptions): Dashboard {
 
   const warm = async (): Promise<void> => {
     try {
-      // Rounds with a turn of the event loop between them: an index asked again settles (reads its floats) at its
-      // next query after a turn (engine/index), so the rounds settle every index, not the first ask.
+      // After each round, the engine settles the indexes asked twice and builds the full-text postings, a slice at a
+      // time (a request meanwhile is answered between slices): the last round and the first ask find them made.
       for (const query of WARM_QUERIES) {
         await askPayload(credence, query);
-        await new Promise((done) => setTimeout(done, 0));
+        await credence.warm();
       }
     } catch {
       // The first request that needs what failed here meets the failure and reports it.

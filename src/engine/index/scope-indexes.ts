@@ -34,6 +34,9 @@ export type ScopeIndexStore = IndexStore &
   ToolGraphStore &
   LearningStore;
 
+/** The next turn of the event loop (after the I/O waiting: a request that arrived is read first). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const recallItem = (i: Recallable): IndexItem => ({
   key: i.key,
   id: i.id,
@@ -141,6 +144,15 @@ export class ScopeIndexes {
     // interleaving three builds' statements gained nothing.
     for (const index of indexes) if (index.revision !== revision) await index.refresh();
     for (const index of indexes) index.settleLater();
+  }
+
+  /**
+   * Settles now every index asked twice or more (a server's warm-up), a slice at a time with a turn of the event loop
+   * between slices, all at once: a request meanwhile is answered between slices and never settles one itself.
+   */
+  async settle(): Promise<void> {
+    const indexes = [this.memory, this.observation, this.execution, this.tool, this.task];
+    await Promise.all(indexes.map((index) => index.settleInSlices(nextTurn)));
   }
 
   /** Writes back what the indexes changed and have not written yet (`VectorIndex.flush`): before the store closes. */

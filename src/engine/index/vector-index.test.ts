@@ -355,6 +355,43 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     await store.close();
   });
 
+  it('settles a slice at a time in a warm-up: a query meanwhile answers, not waiting; none after reads', async () => {
+    const { store, embedder, floats } = await setup();
+    const want = (await floats()).slice(0, 2);
+    const indexes = new ScopeIndexes({ store, scope: SCOPE, embedder });
+    const reads: number[][] = [];
+    const readChunks = store.readVectorChunks.bind(store);
+    store.readVectorChunks = async (scope, name, asked) => {
+      reads.push([...asked.chunks]);
+      return readChunks(scope, name, asked);
+    };
+    const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster']);
+    const ask = async (i: number) => {
+      await indexes.refresh([indexes.memory]);
+      const also = want[i]?.also ?? [];
+      const scan = await indexes.memory.source().scan(queries[i] as Float32Array, 6, also);
+      return { top: scan.top, of: [...scan.top, ...also].map((key) => [key, scan.of(key)]), also };
+    };
+    // Asked twice (a warm-up's rounds), then settled in slices while a request asks.
+    expect([await ask(0), await ask(1)]).toEqual(want);
+    reads.length = 0;
+    let done = false;
+    const settling = indexes.settle().then(() => {
+      done = true;
+    });
+    expect(await ask(1)).toEqual(want[1]);
+    expect(done).toBe(false);
+    await settling;
+    // Every chunk's floats read once, in more than one read.
+    expect(reads.length).toBeGreaterThan(1);
+    expect(reads.flat().sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4]);
+    reads.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect([await ask(0), await ask(1)]).toEqual(want);
+    expect(reads).toEqual([]);
+    await store.close();
+  });
+
   it('ranks as the float32 scan does, reading no float chunk when the embeddings table holds every row', async () => {
     const { store, floats, coded } = await setup();
     const read = { whole: 0, chunks: [] as number[] };

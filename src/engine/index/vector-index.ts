@@ -48,6 +48,10 @@ export const CHUNK_ROWS = 1024;
 /** Queries an index answers, waiting to settle, before it settles then (`settleLater`). */
 export const SETTLE_AFTER = 8;
 
+/** Chunks of floats read, and keys put in a map, per slice of `settleInSlices` (the event loop runs between). */
+const SETTLE_SLICE_CHUNKS = 4;
+const SETTLE_SLICE_KEYS = 8192;
+
 /** One item an index holds: `key` is what callers rank, `id` its stored row, `text` what is embedded. */
 export interface IndexItem {
   key: string;
@@ -197,6 +201,8 @@ export class VectorIndex {
   #unwritten = false;
   #flushLater: ReturnType<typeof setImmediate> | undefined;
   #writing: Promise<void> | undefined;
+  /** The `settleInSlices` under way: a query meanwhile ranks against the index as it is, without waiting. */
+  #slicing: Promise<void> | undefined;
 
   constructor(input: {
     store: IndexStore;
@@ -330,8 +336,70 @@ export class VectorIndex {
     this.#later.unref?.();
   }
 
+  /**
+   * `settle` a slice at a time, `pause()` awaited before each (a server's warm-up, issue 20): the floats a few chunks
+   * a read, the key maps a few thousand keys a turn. A query meanwhile ranks against the index as it is, never
+   * waiting for the rest; a write meanwhile leaves the maps to the next `settle`.
+   */
+  async settleInSlices(pause: () => Promise<void>): Promise<void> {
+    if (!this.#unsettled()) return;
+    this.#slicing ??= this.#settleSliced(pause).finally(() => {
+      this.#slicing = undefined;
+    });
+    await this.#slicing;
+  }
+
+  async #settleSliced(pause: () => Promise<void>): Promise<void> {
+    if (this.#floatless) {
+      this.#reading ??= this.#readAllFloats(pause).finally(() => {
+        this.#reading = undefined;
+      });
+      await this.#reading;
+    }
+    if (this.#row === undefined) {
+      const row = await this.#mapInSlices((key, r) => [key, r], pause);
+      if (row !== undefined && this.#row === undefined) this.#row = row;
+    }
+    if (this.#keyOf === undefined) {
+      const ids = await this.#mapInSlices((key) => [idOfKey(key, this.#prefixed), key], pause);
+      if (ids !== undefined && this.#keyOf === undefined) this.#keyOf = ids;
+    }
+    if (this.#unsettled()) return;
+    if (this.#simdByChunk && !this.#floatless) this.#makeSimd();
+    // Settled: a `settleLater` pending has nothing left to do.
+    if (this.#later !== undefined) clearTimeout(this.#later);
+    this.#later = undefined;
+    this.#turned = false;
+  }
+
+  /**
+   * A map of every key made `SETTLE_SLICE_KEYS` at a time; undefined when the rows moved meanwhile (a write, a
+   * load: whatever changed them made its own maps, or the next `settle` makes them).
+   */
+  async #mapInSlices<V>(
+    entry: (key: string, r: number) => [string, V],
+    pause: () => Promise<void>,
+  ): Promise<Map<string, V> | undefined> {
+    const keys = this.#keys;
+    const epoch = this.#epoch;
+    const n = keys.length;
+    const map = new Map<string, V>();
+    for (let from = 0; from < n; from += SETTLE_SLICE_KEYS) {
+      await pause();
+      if (this.#epoch !== epoch || this.#keyList !== keys || keys.length !== n || this.#pending !== undefined)
+        return undefined;
+      const to = Math.min(n, from + SETTLE_SLICE_KEYS);
+      for (let r = from; r < to; r += 1) {
+        const [key, value] = entry(keys[r] as string, r);
+        map.set(key, value);
+      }
+    }
+    return map;
+  }
+
   /** Before a query: settles when marked by `settleLater` and the event loop has turned since, or it waited long. */
   async settled(): Promise<void> {
+    if (this.#slicing !== undefined) return;
     if (!this.#turned && !(this.#later !== undefined && this.#waited >= SETTLE_AFTER)) return;
     if (this.#later !== undefined) clearTimeout(this.#later);
     this.#later = undefined;
@@ -564,17 +632,26 @@ export class VectorIndex {
     return this.#reading;
   }
 
-  async #readAllFloats(): Promise<boolean> {
+  /** With `pause`, a few chunks a read, `pause()` awaited before each (each read checks the matrix is the same). */
+  async #readAllFloats(pause?: () => Promise<void>): Promise<boolean> {
     if (!this.#floatless) return false;
     const expect = this.#persisted;
     const count = Math.ceil(this.#count() / this.#per);
-    const chunks =
-      expect === null || expect === undefined
-        ? undefined
-        : await this.#store.readVectorChunks(this.#scope, this.#spec.name, {
-            chunks: Array.from({ length: count }, (_, c) => c),
-            expect,
-          });
+    const all = Array.from({ length: count }, (_, c) => c);
+    const slice = pause === undefined ? Math.max(1, count) : SETTLE_SLICE_CHUNKS;
+    let chunks: VectorChunk[] | undefined;
+    if (expect !== null && expect !== undefined) {
+      chunks = [];
+      for (let from = 0; chunks !== undefined && (from < count || from === 0); from += slice) {
+        if (pause !== undefined) await pause();
+        const read = await this.#store.readVectorChunks(this.#scope, this.#spec.name, {
+          chunks: all.slice(from, from + slice),
+          expect,
+        });
+        if (read === undefined) chunks = undefined;
+        else chunks.push(...read);
+      }
+    }
     if (chunks === undefined || chunks.length !== count) {
       this.#reset();
       await this.#load(true);

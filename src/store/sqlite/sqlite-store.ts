@@ -1613,9 +1613,10 @@ export class SqliteStore implements Store {
       if (h === undefined || !sameVectorHeader(toVectorHeader(h), read.expect)) return undefined;
       return (
         this.#stmt(
-          `SELECT c.chunk, c.ids, c.hashes, c.data FROM json_each(?) j
-           JOIN vector_chunks c ON c.scope = ? AND c.name = ? AND c.chunk = j.value ORDER BY c.chunk`,
-        ).all(JSON.stringify([...new Set(read.chunks)]), scope, name) as Row[]
+          // The chunks by their key (IN): a join from json_each scanned every chunk of the matrix, blobs and all.
+          `SELECT c.chunk, c.ids, c.hashes, c.data FROM vector_chunks c
+           WHERE c.scope = ? AND c.name = ? AND c.chunk IN (SELECT value FROM json_each(?)) ORDER BY c.chunk`,
+        ).all(scope, name, JSON.stringify([...new Set(read.chunks)])) as Row[]
       ).map(toVectorChunk);
     })();
   }
