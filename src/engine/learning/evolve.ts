@@ -15,7 +15,13 @@ import {
 } from '../../core/learning/contradiction.js';
 import { applyFeedback, FEEDBACK_DELTAS } from '../../core/learning/feedback.js';
 import { agedConfidence, groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
-import { groupObservations, patternText, type ObservationGroup } from '../../core/learning/pattern-grouping.js';
+import {
+  GENERIC_TERMS,
+  groupObservations,
+  observationTerms,
+  patternText,
+  type ObservationGroup,
+} from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
@@ -254,14 +260,22 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const routeContradictions = async (): Promise<void> => {
     if (unrouted.length === 0) return;
     const targets: LearnedTarget[] = [
-      ...skills.map((record) => ({ kind: 'skill' as const, id: record.id, evidence: record.evidence, record })),
+      ...skills.map((record) => ({
+        kind: 'skill' as const,
+        id: record.id,
+        evidence: record.evidence,
+        rules: [record.description, ...record.rules],
+        record,
+      })),
       ...instincts.flatMap((i) =>
         i.status !== 'active' || leaving.has(i.id) || learnedInstincts.has(i.id)
           ? []
-          : [{ kind: 'instinct' as const, id: i.id, evidence: i.evidence, record: i }],
+          : [{ kind: 'instinct' as const, id: i.id, evidence: i.evidence, rules: [i.text], record: i }],
       ),
       ...[...learnedInstincts.values()].flatMap(({ record }) =>
-        leaving.has(record.id) ? [] : [{ kind: 'instinct' as const, id: record.id, evidence: record.evidence, record }],
+        leaving.has(record.id)
+          ? []
+          : [{ kind: 'instinct' as const, id: record.id, evidence: record.evidence, rules: [record.text], record }],
       ),
     ];
     const vectors = new Map([...skillVectors, ...instinctVectors]);
@@ -792,6 +806,8 @@ interface LearnedTarget {
   kind: 'instinct' | 'skill';
   id: string;
   evidence: string[];
+  /** What it says (a skill's description and rules, an instinct's text). */
+  rules: string[];
   record: InstinctRecord | SkillRecord;
 }
 
@@ -802,7 +818,7 @@ const ROUTE_TEXTS = 8;
  * The learned item each contradiction opposes, as the contradiction reader reads it: the contradictions against
  * each target's evidence (up to ROUTE_TEXTS distinct texts of it in the window); the first target, skills first.
  */
-function opposedLearned<T extends { evidence: readonly string[] }>(
+function opposedLearned<T extends { evidence: readonly string[]; rules: readonly string[] }>(
   ids: readonly string[],
   targets: readonly T[],
   byId: ReadonlyMap<string, ObservationRecord>,
@@ -813,7 +829,11 @@ function opposedLearned<T extends { evidence: readonly string[] }>(
     const o = byId.get(id);
     return o === undefined ? [] : [item(o)];
   });
+  // Only what is learned about a word of a contradiction can be opposed by it: the others are not read.
+  const topical = (text: string) => observationTerms(text).filter((t) => !GENERIC_TERMS.has(t));
+  const words = new Set(items.flatMap((i) => topical(i.text)));
   const groups = targets.map((t) => {
+    if (!t.rules.some((rule) => topical(rule).some((term) => words.has(term)))) return { ids: [] };
     const texts = new Set<string>();
     const own: string[] = [];
     for (const id of t.evidence) {
