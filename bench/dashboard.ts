@@ -186,7 +186,8 @@ const TARGET_MS = 300;
 /**
  * A second new server over the same file, as `credence serve` runs it: the dashboard's warm-up starts when it
  * listens (src/mcp/serve.ts); the first /api/ask is timed once the warm-up is done, and the row says how long
- * the warm-up took (a request that arrives sooner waits for the rest of it, as the row above shows).
+ * the warm-up took (a request that arrives sooner is answered between its slices, at about the cost of the
+ * first request at once, the row above).
  */
 async function firstAskAfterWarm(path: string, scope: string, now: number, question: string): Promise<BenchRow> {
   const credence = await openCredence({ db: path, scope, now, cwd: tmpdir() });
