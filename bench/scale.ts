@@ -122,6 +122,10 @@ async function cachedStore(size: number): Promise<{ path: string; built: boolean
   await buildScaleStore({ path: building, size, warm: false });
   for (const suffix of ['-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
   renameSync(building, path);
+  // A store of the same size built by an older generator or schema is not read again: it goes (~200 MB each).
+  const stale = new RegExp(`^scale-v\\d+(-schema\\d+)?-${size}\\.db(-wal|-shm)?$`);
+  for (const name of readdirSync(dir))
+    if (stale.test(name) && join(dir, name) !== path) rmSync(join(dir, name), { force: true });
   return { path, built: true, ms: performance.now() - t };
 }
 
