@@ -1,31 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
 import type { ObservationType } from '../../core/types.js';
 import { sessionContext } from '../../hooks/context.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
-import { openCredence } from '../engine.js';
 import { formatEvolveReport } from './evolve.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');
-const base = mkdtempSync(join(tmpdir(), 'credence-evolve-contradiction-'));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-let n = 0;
 /** An engine over one in-memory store whose clock can be moved. */
-function setup() {
-  const root = join(base, `p${(n += 1)}`);
-  mkdirSync(join(root, '.git'), { recursive: true });
-  let now = T0;
-  const store = openSqliteStore({ path: ':memory:' });
-  const at = async (t: number) => {
-    now = t;
-    return openCredence({ store, scope: 's', now: () => now, cwd: root });
-  };
-  return { root, store, at };
-}
+const setup = movableProjects('credence-evolve-contradiction-', T0);
 
 const obs = (text: string, confidence: number, at: number, type: ObservationType = 'preference') => ({
   timestamp: new Date(at).toISOString(),

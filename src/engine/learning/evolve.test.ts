@@ -1,31 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
 import type { ObservationType } from '../../core/types.js';
 import { openCredence } from '../engine.js';
-import { openSqliteStore } from '../../store/sqlite/index.js';
 import { generateHabitStream } from '../../../eval/habits/stream.js';
 import { habitObservations } from '../../../bench/evolve-engine.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');
-const base = mkdtempSync(join(tmpdir(), 'credence-evolve-'));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-let n = 0;
 /** An engine over one in-memory store whose clock can be moved. */
-function setup() {
-  const root = join(base, `p${(n += 1)}`);
-  mkdirSync(join(root, '.git'), { recursive: true });
-  let now = T0;
-  const store = openSqliteStore({ path: ':memory:' });
-  const at = async (t: number) => {
-    now = t;
-    return openCredence({ store, scope: 's', now: () => now, cwd: root });
-  };
-  return { root, store, at };
-}
+const setup = movableProjects('credence-evolve-', T0);
 
 const obs = (text: string, confidence: number, hoursBefore: number, type: ObservationType = 'success') => ({
   timestamp: new Date(T0 - hoursBefore * 3_600_000).toISOString(),
@@ -149,9 +134,7 @@ describe('evolve run again over the same data', () => {
   it('promotes nothing and learns nothing new: what one run made apart it already matched', async () => {
     // The habit stream (30 habits said in many wordings over 28 days): a habit splits into several groups.
     const stream = generateHabitStream({ seed: 6 });
-    const root = join(base, `p${(n += 1)}`);
-    mkdirSync(join(root, '.git'), { recursive: true });
-    const store = openSqliteStore({ path: ':memory:' });
+    const { root, store } = setup();
     const c = await openCredence({ store, scope: 's', now: stream.now, cwd: root });
     await c.observe(habitObservations(stream));
     const options = { sinceMs: 60 * DAY, limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 } };
