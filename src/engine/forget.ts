@@ -11,6 +11,7 @@ import { confidenceBand } from '../core/learning/bands.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import {
+  instinctEvidence,
   removeInstinctFile,
   removeSkillFile,
   writeInstinctFile,
@@ -116,7 +117,7 @@ async function withdrawEvidence(
         text,
         confidence: i.confidence,
         band: confidenceBand(i.confidence).band,
-        evidence: remaining.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        evidence: instinctEvidence(remaining),
         updatedAt: now,
       });
       if (file.changed) result.files.push(file.path);
@@ -284,10 +285,7 @@ export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): 
       text: i.text,
       confidence: i.confidence,
       band: confidenceBand(i.confidence).band,
-      evidence: retired.evidence.flatMap((id) => {
-        const obs = byId.get(id);
-        return obs === undefined ? [] : [{ id, text: obs.observation, at: obs.timestamp }];
-      }),
+      evidence: instinctEvidence(retired.evidence, byId),
       updatedAt: now,
       retired: true,
     });

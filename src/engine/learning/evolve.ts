@@ -34,6 +34,7 @@ import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
 import {
   appendEvolutionLog,
   handWrittenSkills,
+  instinctEvidence,
   removeInstinctFile,
   removeOwnSkillFileAt,
   removeSkillFile,
@@ -533,7 +534,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           text,
           confidence,
           band: entry.band,
-          evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+          evidence: instinctEvidence(supporting),
           updatedAt: now,
           category,
           contradictions: contradictionNotes(await store.listFeedback(scope, id)),
@@ -710,7 +711,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         text: instinct.text,
         confidence,
         band: confidenceBand(confidence).band,
-        evidence: evidence.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        evidence: instinctEvidence(evidence),
         updatedAt: now,
         contradictions: contradictionNotes(await store.listFeedback(scope, instinct.id)),
       });
@@ -742,10 +743,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           text: instinct.text,
           confidence: instinct.confidence,
           band: confidenceBand(instinct.confidence).band,
-          evidence: instinct.evidence.flatMap((e) => {
-            const o = byId.get(e);
-            return o === undefined ? [] : [{ id: o.id, text: o.observation, at: o.timestamp }];
-          }),
+          evidence: instinctEvidence(instinct.evidence, byId),
           updatedAt: now,
         });
         report.files.push(file);
@@ -1110,7 +1108,7 @@ async function promoteInstinct(
     text: instinct.text,
     confidence,
     band: confidenceBand(confidence).band,
-    evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+    evidence: instinctEvidence(supporting),
     promotedTo: skill,
     updatedAt: ctx.now,
   });
@@ -1149,7 +1147,7 @@ async function retireInstinct(
         text: instinct.text,
         confidence,
         band: confidenceBand(confidence).band,
-        evidence: supporting.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp })),
+        evidence: instinctEvidence(supporting),
         updatedAt: ctx.now,
         retired: true,
         contradictions: contradictionNotes(feedback),

@@ -30,6 +30,7 @@ import { looksAbsolute, pathParts } from '../../core/security/path-containment.j
 import { scrubText } from '../../core/security/scrub.js';
 import { isValidSkillName } from '../../core/learning/slug.js';
 import type { ConfidenceBand } from '../../core/types.js';
+import type { ObservationRecord } from '../../store/types.js';
 import { insideRel, readFileInsideRoot, resolveInsideRoot } from '../../platform/files.js';
 import { atomicWrite, errnoOf, fsFailure, show, type FileWrites } from './atomic-files.js';
 
@@ -76,6 +77,23 @@ export interface InstinctEvidence {
   text: string;
   /** Epoch milliseconds. */
   at: number;
+}
+
+/** What an instinct file lists of its observations; `ids` read through `byId` skip what is gone. */
+export function instinctEvidence(observations: readonly ObservationRecord[]): InstinctEvidence[];
+export function instinctEvidence(
+  ids: readonly string[],
+  byId: ReadonlyMap<string, ObservationRecord>,
+): InstinctEvidence[];
+export function instinctEvidence(
+  items: readonly ObservationRecord[] | readonly string[],
+  byId?: ReadonlyMap<string, ObservationRecord>,
+): InstinctEvidence[] {
+  const observations =
+    byId === undefined
+      ? (items as readonly ObservationRecord[])
+      : (items as readonly string[]).flatMap((id) => byId.get(id) ?? []);
+  return observations.map((o) => ({ id: o.id, text: o.observation, at: o.timestamp }));
 }
 
 export interface InstinctFileData {
