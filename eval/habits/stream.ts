@@ -195,7 +195,9 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
       });
     }
   }
-  for (const { text, type } of noiseTexts(rng).slice(0, noise)) {
+  // Noise, then the one-off remarks: each at a random time of the stream, in no habit.
+  const oneOffs = [...noiseTexts(rng).slice(0, noise), ...remarks.map((r) => ({ ...r, remark: true as const }))];
+  for (const { text, type, ...rest } of oneOffs) {
     raw.push({
       text,
       type,
@@ -204,18 +206,7 @@ export function generateHabitStream(options: StreamOptions = {}): HabitStream {
       tags: ['misc'],
       habit: null,
       contradicts: null,
-    });
-  }
-  for (const { text, type } of remarks) {
-    raw.push({
-      text,
-      type,
-      timestamp: start + Math.floor(rng() * days * DAY_MS),
-      confidence: confidence(),
-      tags: ['misc'],
-      habit: null,
-      contradicts: null,
-      remark: true,
+      ...('remark' in rest ? { remark: true } : {}),
     });
   }
   const latest = now - STREAM_DEFAULTS.contradictionMinAgeDays * DAY_MS;
