@@ -10,6 +10,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
@@ -22,6 +24,7 @@ import type { Credence } from '../engine/engine.js';
 import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
 import { oneLine } from '../http/request.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
+import { getPrompt, listPrompts } from './prompts.js';
 import { SessionRecorder } from './session.js';
 
 export const SERVER_INFO = { name: 'credence', version: '0.1.0' } as const;
@@ -66,7 +69,7 @@ export function createMcpSession(
   const log = options.log ?? (() => {});
   const separator = options.nameSeparator ?? ':';
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, prompts: {} },
     instructions: INSTRUCTIONS,
   });
   const recorder = new SessionRecorder(credence, {
@@ -156,6 +159,11 @@ export function createMcpSession(
       });
     return result;
   });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    getPrompt(credence, request.params.name, request.params.arguments ?? {}),
+  );
 
   return { server, recorder };
 }
