@@ -37,6 +37,7 @@ const CHUNKS = [
       'core/security/scrub.js',
       'hooks/claude-code.js',
       'hooks/install.js',
+      'hooks/import-transcripts.js',
       // What the engine uses for some of its methods only: evaluated when one of them first runs.
       'engine/search/search.js',
       'engine/search/search-index.js',

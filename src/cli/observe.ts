@@ -81,14 +81,26 @@ export function registerObserve(program: Command, context: () => CommandContext)
     );
 
   program
-    .command('import <file>')
+    .command('import [file]')
     .description(
       'import observations from JSON lines (or - for standard input); ' +
         'bad lines are reported, good ones go in, nothing twice; a line without a timestamp is taken as observed ' +
-        'now, one without a confidence gets the base confidence of its type and evidence; // lines are comments',
+        'now, one without a confidence gets the base confidence of its type and evidence; // lines are comments. ' +
+        'With --claude-code: learn from past Claude Code sessions (cli/import)',
     )
-    .action(async (file: string) => {
+    .option(
+      '--claude-code [dir]',
+      'read the Claude Code transcripts in DIR (a folder of .jsonl files or one file; default: this project’s ' +
+        'folder under ~/.claude/projects/) as the hooks would have seen them; importing again adds nothing',
+    )
+    .action(async (file: string | undefined, flags: { claudeCode?: string | boolean }) => {
       const ctx = context();
+      if (flags.claudeCode !== undefined) {
+        const { importClaudeCode } = await import('./import.js');
+        return importClaudeCode(ctx, typeof flags.claudeCode === 'string' ? flags.claudeCode : file);
+      }
+      if (file === undefined)
+        throw new CredenceError('INVALID_INPUT', 'say what to import: credence import FILE|- or --claude-code [DIR]');
       const { parseObservation, withObservationDefaults } = await import('../engine/observations.js');
       // The seed's example blocks annotate their lines with // comments: blank them, keeping the line numbers.
       const text = readInput(file).replace(/^[ \t]*\/\/.*$/gm, '');

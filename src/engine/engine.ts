@@ -67,6 +67,7 @@ import {
   readPersistedStats,
 } from './tool-graph/persisted-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
+import { importSession, type ImportedEvent, type SessionImport } from './import-sessions.js';
 import {
   checkDump,
   restoreDump,
@@ -733,6 +734,20 @@ export class Credence {
     if (Array.isArray(calls)) calls.forEach((c, i) => limits.requireCallWithinLimits(`calls[${i}]`, c));
     this.invalidate();
     return graph.appendCalls(this.#graph, head, calls, options);
+  }
+
+  /**
+   * Learns one past session (issue 22, `credence import`): queues its events an earlier import did not
+   * take, in the hooks' queue, runs `learn` (the hooks' ingest of the session) and marks how far it
+   * reached (engine/import-sessions). A session the live hooks learned is left alone.
+   */
+  async importSession(
+    session: string,
+    events: readonly ImportedEvent[],
+    learn: () => Promise<void>,
+  ): Promise<SessionImport> {
+    this.invalidate();
+    return importSession(this.#store, this.scope, { session, events, now: this.now() }, learn);
   }
 
   /** Records many executions, one transaction per scope. */

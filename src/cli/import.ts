@@ -1,0 +1,63 @@
+/**
+ * @module cli/import
+ * `credence import --claude-code [DIR]` (issue 22; the command is registered in cli/observe beside `import FILE`): learns from Claude Code's past sessions of this
+ * project (hooks/import-transcripts): progress on stderr, a summary on stdout (`--json` too). DIR
+ * defaults to the project's folder under `~/.claude/projects/` (of the working directory, else of its
+ * git top-level).
+ */
+import { existsSync } from 'node:fs';
+import { resolveScope } from '../platform/git-scope.js';
+import { printJson, type CommandContext } from './context.js';
+
+/** Runs `credence import --claude-code [DIR]` (registered with `credence import` in cli/observe). */
+export async function importClaudeCode(ctx: CommandContext, dir: string | undefined): Promise<void> {
+  const { claudeProjectDir, importTranscripts } = await import('../hooks/import-transcripts.js');
+  const env: NodeJS.ProcessEnv = {
+    ...ctx.io.env,
+    ...(ctx.options.db === undefined ? {} : { CREDENCE_DB: ctx.options.db, CREDENCE_DATABASE_URL: '' }),
+    ...(ctx.options.databaseUrl === undefined ? {} : { CREDENCE_DATABASE_URL: ctx.options.databaseUrl }),
+  };
+  const folder = dir ?? defaultFolder(ctx.io.cwd, env, claudeProjectDir);
+  const { parseNow } = await import('../engine/engine.js');
+  const fixed = ctx.options.now ?? (env.CREDENCE_NOW === '' ? undefined : env.CREDENCE_NOW);
+  const summary = await importTranscripts({
+    dir: folder,
+    env,
+    cwd: ctx.io.cwd,
+    now: fixed === undefined ? Date.now() : parseNow(fixed),
+    ...(ctx.options.scope === undefined ? {} : { scope: ctx.options.scope }),
+    progress: (line) => ctx.io.stderr(`credence import: ${line}\n`),
+  });
+  if (ctx.wantsJson) return printJson(ctx, summary);
+  const skipped = Object.entries(summary.skipped);
+  ctx.io.stdout(
+    [
+      `imported from ${summary.dir} into scope ${summary.scope}`,
+      `files          ${summary.files} (${summary.lines} lines)`,
+      `sessions       ${summary.sessions}` +
+        (summary.sessionsLearnedByHooks === 0
+          ? ''
+          : ` (${summary.sessionsLearnedByHooks} learned by the hooks already, left alone)`),
+      `prompts        ${summary.prompts}`,
+      `tool calls     ${summary.toolCalls} (${summary.failures} failed)`,
+      `corrections    ${summary.corrections}`,
+      `observations   ${summary.observations}`,
+      `already there  ${summary.alreadyImported} prompts and calls from an earlier import`,
+      `skipped        ${skipped.length === 0 ? 'none' : skipped.map(([why, n]) => `${n} ${why}`).join(', ')}`,
+      ...summary.problems.map((p) => `  ${p.file}:${p.line}: ${p.why}`),
+    ].join('\n') + '\n',
+  );
+}
+
+/** This project's transcript folder: the working directory's, else its git top-level's (the one that exists). */
+function defaultFolder(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  folderOf: (path: string, env: NodeJS.ProcessEnv) => string,
+): string {
+  const here = folderOf(cwd, env);
+  if (existsSync(here)) return here;
+  const root = resolveScope({ cwd }).root;
+  const top = root === undefined ? undefined : folderOf(root, env);
+  return top !== undefined && existsSync(top) ? top : here;
+}

@@ -1,0 +1,178 @@
+/**
+ * @module hooks/transcript
+ * Claude Code's session transcripts (`~/.claude/projects/<project>/<session>.jsonl`), read one line at
+ * a time into the events its hooks would have seen (issue 22): a person's prompt (UserPromptSubmit),
+ * a tool call with its result (PostToolUse) or its failure (PostToolUseFailure). Each line is a JSON
+ * object: `user` and `assistant` lines carry `message.content` blocks (`text`, `tool_use` {id, name,
+ * input}, `tool_result` {tool_use_id, content, is_error}) with `uuid`, `sessionId`, `timestamp`, `cwd`;
+ * a tool's result arrives on a later `user` line, paired by the tool_use id. `summary`, `system` and
+ * the bookkeeping lines carry nothing to learn. Pure: no file, no clock; the caller keeps the
+ * {@link TranscriptState} between the lines of one file and asks {@link unansweredCalls} at its end.
+ */
+
+/** What a transcript line gives: a prompt, or a call with its outcome (times in epoch ms). */
+export type TranscriptEvent =
+  | { kind: 'prompt'; session: string; key: string; at: number; cwd?: string; prompt: string }
+  | {
+      kind: 'call';
+      session: string;
+      /** The tool_use id. */
+      key: string;
+      /** When the result arrived (the hooks' PostToolUse time). */
+      at: number;
+      cwd?: string;
+      tool: string;
+      input: unknown;
+      /** `toolUseResult` of the result line when it holds one result (the hooks' tool_response), else its content. */
+      response: unknown;
+      failed: boolean;
+      /** The person stopped or refused the call. */
+      interrupted: boolean;
+    };
+
+/** Why a line gave nothing although it should have. */
+export type SkipReason = 'malformed' | 'not an object' | 'unknown type' | 'missing field' | 'result without call';
+
+export interface LineOutcome {
+  events: TranscriptEvent[];
+  /** The line's `type`, when it has one. */
+  type?: string;
+  skipped?: { reason: SkipReason; why: string };
+}
+
+/** Tool calls seen and not answered yet, by tool_use id. */
+export interface TranscriptState {
+  pending: Map<string, { session: string; tool: string; input: unknown; at: number }>;
+}
+
+export const newTranscriptState = (): TranscriptState => ({ pending: new Map() });
+
+/** Line types that carry nothing to learn (sessions' titles, system notes, Claude Code's bookkeeping). */
+export const QUIET_LINE_TYPES: ReadonlySet<string> = new Set([
+  'summary',
+  'system',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'turn_end',
+]);
+
+/** Text Claude Code puts in a `user` line that no person typed (slash commands, their output, interrupts). */
+const NOT_TYPED = new RegExp(
+  '^\\s*(?:<command-(?:name|message|args)>|<local-command-std(?:out|err)>|<bash-(?:input|stdout|stderr)>' +
+    '|\\[Request interrupted by user|Caveat: The messages below)',
+);
+/** A tool result saying the person refused or stopped the call. */
+const REFUSED = /^(?:The user doesn't want to proceed with this tool use|\[Request interrupted by user)/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The text of a message content: a string, or the `text` blocks of an array. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => (b as { text: string }).text)
+    .join('\n');
+}
+
+/** Reads one line (without its newline); `state` keeps the calls waiting for their results. */
+export function readTranscriptLine(line: string, state: TranscriptState): LineOutcome {
+  if (line.trim() === '') return { events: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return {
+      events: [],
+      skipped: { reason: 'malformed', why: `not JSON (cut or damaged): ${(error as Error).message}` },
+    };
+  }
+  if (!isObject(value))
+    return { events: [], skipped: { reason: 'not an object', why: 'a JSON line that is no object' } };
+  const type = typeof value.type === 'string' ? value.type : undefined;
+  if (type === undefined) return { events: [], skipped: { reason: 'unknown type', why: 'a line without a type' } };
+  if (QUIET_LINE_TYPES.has(type)) return { events: [], type };
+  if (type !== 'user' && type !== 'assistant')
+    return {
+      events: [],
+      type,
+      skipped: { reason: 'unknown type', why: `unknown line type ${JSON.stringify(type.slice(0, 40))}` },
+    };
+  const session = value.sessionId;
+  const at = typeof value.timestamp === 'string' ? Date.parse(value.timestamp) : Number.NaN;
+  const message = value.message;
+  const missing =
+    typeof session !== 'string' || session === ''
+      ? 'sessionId'
+      : !Number.isFinite(at)
+        ? 'timestamp'
+        : !isObject(message)
+          ? 'message'
+          : undefined;
+  if (missing !== undefined)
+    return { events: [], type, skipped: { reason: 'missing field', why: `a ${type} line without a valid ${missing}` } };
+  const s = session as string;
+  const cwd = typeof value.cwd === 'string' && value.cwd !== '' ? { cwd: value.cwd } : {};
+  const content = (message as Record<string, unknown>).content;
+  const blocks = Array.isArray(content) ? content.filter(isObject) : [];
+  if (type === 'assistant') {
+    for (const b of blocks) {
+      if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+        state.pending.set(b.id, { session: s, tool: b.name, input: b.input, at });
+    }
+    return { events: [], type };
+  }
+  const results = blocks.filter((b) => b.type === 'tool_result');
+  if (results.length === 0) {
+    // A person's prompt: not a sub-agent's task, not Claude Code's own note, not a command's echo.
+    const text = contentText(content);
+    if (value.isSidechain === true || value.isMeta === true || value.isCompactSummary === true)
+      return { events: [], type };
+    if (text.trim() === '' || NOT_TYPED.test(text)) return { events: [], type };
+    const key = typeof value.uuid === 'string' && value.uuid !== '' ? value.uuid : `${s}@${at}`;
+    return { events: [{ kind: 'prompt', session: s, key, at, ...cwd, prompt: text }], type };
+  }
+  const events: TranscriptEvent[] = [];
+  let orphan: string | undefined;
+  for (const r of results) {
+    const id = typeof r.tool_use_id === 'string' ? r.tool_use_id : '';
+    const call = state.pending.get(id);
+    if (call === undefined) {
+      orphan ??= id;
+      continue;
+    }
+    state.pending.delete(id);
+    const text = contentText(r.content);
+    const detail = results.length === 1 && value.toolUseResult !== undefined ? value.toolUseResult : r.content;
+    const interrupted = REFUSED.test(text) || (isObject(detail) && detail.interrupted === true);
+    events.push({
+      kind: 'call',
+      session: call.session,
+      key: id,
+      at,
+      ...cwd,
+      tool: call.tool,
+      input: call.input,
+      response: r.is_error === true && typeof detail !== 'string' ? text : detail,
+      failed: r.is_error === true,
+      interrupted,
+    });
+  }
+  return orphan === undefined || events.length > 0
+    ? { events, type }
+    : {
+        events,
+        type,
+        skipped: {
+          reason: 'result without call',
+          why: `a tool_result for ${JSON.stringify(orphan)} no earlier line asked`,
+        },
+      };
+}
+
+/** The calls still waiting for a result at the end of a file (the hooks would not have seen them finish). */
+export function unansweredCalls(state: TranscriptState): number {
+  return state.pending.size;
+}
