@@ -23,6 +23,8 @@ export interface HookIO {
   env: NodeJS.ProcessEnv;
   /** The learning process of a hand-off: a SessionStart learns without reading the context to print. */
   learnOnly?: boolean;
+  /** What the learning process does when its automatic evolve passes the time bound (it ends itself). */
+  onEvolveTimeout?: () => void;
 }
 
 export interface HookOutcome {
@@ -89,6 +91,13 @@ async function runParsedHook(
       { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) },
       warn,
     );
+    if (io.learnOnly === true && p.event !== 'SessionStart') {
+      // Learning by itself (issue 22): evolve after a session end, or a stop with enough new observations.
+      const { autoEvolve } = await import('./auto-evolve.js');
+      await autoEvolve({ store, scope, cwd: p.cwd, now, env, db, event: p.event }, warn, {
+        ...(io.onEvolveTimeout === undefined ? {} : { onTimeout: io.onEvolveTimeout }),
+      });
+    }
     if (p.event === 'SessionStart' && io.learnOnly !== true) {
       const { sessionContext } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
@@ -121,7 +130,11 @@ export async function learnHookEvent(text: string, env: NodeJS.ProcessEnv = proc
     const warn = (line: string): void => {
       out.stderr += `credence hook: ${line}\n`;
     };
-    if (parsed.ok) await runParsedHook(parsed.payload, { env, learnOnly: true }, out, warn);
+    const onEvolveTimeout = (): void => {
+      process.stderr.write(out.stderr);
+      process.exit(0);
+    };
+    if (parsed.ok) await runParsedHook(parsed.payload, { env, learnOnly: true, onEvolveTimeout }, out, warn);
     else warn(parsed.message);
     if (out.stderr !== '') process.stderr.write(out.stderr);
   } catch (error) {

@@ -31,6 +31,7 @@ describe('parseObserveConfig', () => {
       testRuns: true,
       commits: true,
       corrections: true,
+      autoEvolve: true,
       testCommands: [
         'npm test',
         'npm run test',

@@ -29,6 +29,8 @@ export interface ObserveConfig {
   readonly commits: boolean;
   /** A user correction in a prompt becomes a `correction` observation. @default true */
   readonly corrections: boolean;
+  /** A session end (or a stop after enough new observations) runs evolve in the background. @default true */
+  readonly autoEvolve: boolean;
   /** Commands that run tests, each a sequence of command words (see {@link classifyCommand}). */
   readonly testCommands: readonly string[];
 }
@@ -39,6 +41,7 @@ export const OBSERVE_DEFAULTS: ObserveConfig = Object.freeze({
   testRuns: true,
   commits: true,
   corrections: true,
+  autoEvolve: true,
   testCommands: Object.freeze([
     'npm test',
     'npm run test',
@@ -56,8 +59,8 @@ export const OBSERVE_DEFAULTS: ObserveConfig = Object.freeze({
   ]),
 });
 
-const OBSERVE_KEYS = ['failedCalls', 'testRuns', 'commits', 'corrections', 'testCommands'] as const;
-const OBSERVE_SWITCHES = ['failedCalls', 'testRuns', 'commits', 'corrections'] as const;
+const OBSERVE_KEYS = ['failedCalls', 'testRuns', 'commits', 'corrections', 'autoEvolve', 'testCommands'] as const;
+const OBSERVE_SWITCHES = ['failedCalls', 'testRuns', 'commits', 'corrections', 'autoEvolve'] as const;
 
 function shown(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));

@@ -26,11 +26,13 @@ function claudeCodeProject(name: string) {
   expect(spawnSync('git', ['init', '-q'], { cwd: project }).status).toBe(0);
   const store = storeEnv(join(dir, `${name}.db`));
   // Each stop's learning is waited for (it runs in a process of its own): evolve reads what it learned.
+  // The plain `credence evolve` is what this file tests: the automatic one after each session is off.
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: dir,
     ...store.env,
     CREDENCE_HOOK_WAIT: '1',
+    CREDENCE_AUTO_EVOLVE: '0',
     CREDENCE_EMBEDDINGS: '',
   };
   const run = (args: string[], at: number, input?: string) =>
