@@ -490,7 +490,17 @@ export class Credence {
       };
     });
     const report = await this.#besideGraph(false, () => this.#store.upsertMemories(this.scope, records));
+    await this.#recallTakesWrite();
     return { ids: records.map((r) => r.id), ...report };
+  }
+
+  /**
+   * After a write of memories or observations: recall's indexes a long-lived engine keeps (vectors asked twice,
+   * full-text postings once built) take it now, so the query after it finds them current (issue 20). A failure
+   * here leaves them to catch up at that query, which reads the change log again.
+   */
+  async #recallTakesWrite(): Promise<void> {
+    await Promise.all([this.#scopeIndexes?.catchUp(), this.#fullText?.catchUp()]).catch(() => undefined);
   }
 
   /** Records observations (the seed 004 schema, checked at run time too); the same content twice is stored once. */
@@ -499,7 +509,9 @@ export class Credence {
   ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
-    return this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
+    const report = await this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
+    await this.#recallTakesWrite();
+    return report;
   }
 
   /**

@@ -177,7 +177,7 @@ export class Fts5Postings {
     // Each slot is touched once: the slots of the scope fit.
     const touched = this.#touched;
     let count = 0;
-    const { k1, b, minIdf } = FTS5_BM25;
+    const { k1, minIdf } = FTS5_BM25;
     const bm25Idf = (n: number): number => {
       const idf = log(idfArgument(rows, n));
       return idf <= 0 ? minIdf : idf;
@@ -185,14 +185,7 @@ export class Fts5Postings {
     const rows = this.#live;
     const avgdl = this.#totalLength / rows;
     const scopeOf = this.#scopeOf;
-    if (this.#normsAt !== avgdl || this.#norms.length < this.#slots) {
-      // Computed as FTS5 computes it, once per average length (it moves with every write).
-      this.#norms = new Float64Array(this.#rowid.length);
-      for (let slot = 0; slot < this.#slots; slot++)
-        this.#norms[slot] = k1 * (1 - b + (b * (this.#length[slot] as number)) / avgdl);
-      this.#normsAt = avgdl;
-    }
-    const norms = this.#norms;
+    const norms = this.#normsFor(avgdl);
     const add = (slot: number, f: number, idf: number): void => {
       const part = idf * ((f * (k1 + 1.0)) / (f + (norms[slot] as number)));
       if (stamp[slot] === epoch) score[slot] = (score[slot] as number) + part;
@@ -229,6 +222,28 @@ export class Fts5Postings {
       }
     }
     return this.#top(touched.subarray(0, count), limit);
+  }
+
+  /**
+   * Makes now what the next search would make first after rows were written (issue 20: a writer calls it, so the
+   * query after a write does not): the length normalisations for the average length the rows have now.
+   */
+  prepare(): void {
+    if (this.#live > 0) this.#normsFor(this.#totalLength / this.#live);
+  }
+
+  /**
+   * Per slot, bm25's length normalisation for the average length `avgdl`, computed as FTS5 computes it, once per
+   * average length (it moves with every write), into the same array while it has room.
+   */
+  #normsFor(avgdl: number): Float64Array {
+    if (this.#normsAt === avgdl && this.#norms.length >= this.#slots) return this.#norms;
+    const { k1, b } = FTS5_BM25;
+    if (this.#norms.length < this.#slots) this.#norms = new Float64Array(this.#rowid.length);
+    for (let slot = 0; slot < this.#slots; slot++)
+      this.#norms[slot] = k1 * (1 - b + (b * (this.#length[slot] as number)) / avgdl);
+    this.#normsAt = avgdl;
+    return this.#norms;
   }
 
   /** The `limit` best of `touched` by bm25 (−score) then rowid. */

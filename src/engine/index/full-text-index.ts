@@ -94,6 +94,16 @@ export class FullTextIndex implements FullTextSearch {
     if (this.#asked >= 2) this.#start();
   }
 
+  /**
+   * Takes the rows written since into the postings now, when they are built (a writer calls it, issue 20: the query
+   * after a write finds them current and their length normalisations made); nothing otherwise.
+   */
+  async catchUp(): Promise<void> {
+    if (!(await this.#current())) return;
+    const postings = this.#postings as Record<FullTextTable, Fts5Postings>;
+    for (const { table } of TABLES) postings[table].prepare();
+  }
+
   /** Stops a build under way; the store answers every search after. */
   close(): void {
     this.#state = 'closed';

@@ -148,10 +148,23 @@ export function viewQuantized(bytes: Uint8Array, rows: number, dim: number): Qua
   };
 }
 
-/** Whether every row of the chunks has a bound (no value that is not finite). */
+/** Per chunk's scales, whether every row has a bound: a chunk's copy is made whole before it is read. */
+const boundedScales = new WeakMap<Float32Array, boolean>();
+
+/**
+ * Whether every row of the chunks has a bound (no value that is not finite); known for each chunk after its first
+ * look (a long-lived index asks again after each write, which makes a few chunks anew).
+ */
 export function allBounded(chunks: readonly QuantizedRows[]): boolean {
-  // `includes` finds NaN (SameValueZero), in the typed array's native search: no loop of a cold process.
-  return chunks.every(({ scales }) => !scales.includes(Number.NaN));
+  return chunks.every(({ scales }) => {
+    let bounded = boundedScales.get(scales);
+    if (bounded === undefined) {
+      // `includes` finds NaN (SameValueZero), in the typed array's native search: no loop of a cold process.
+      bounded = !scales.includes(Number.NaN);
+      boundedScales.set(scales, bounded);
+    }
+    return bounded;
+  });
 }
 
 /**

@@ -147,6 +147,18 @@ export class ScopeIndexes {
   }
 
   /**
+   * Brings recall's indexes that a long-lived process keeps (loaded and asked twice: a server's) to the store's
+   * revision now, after a write of memories or observations (issue 20): the new rows are embedded and their int8
+   * copies made by the write, not by the query after it. A process that has not recalled twice does nothing here.
+   */
+  async catchUp(): Promise<void> {
+    const kept = [this.memory, this.observation, this.execution].filter((index) => index.kept);
+    if (kept.length === 0) return;
+    const revision = await this.#store.revision(this.#scope);
+    for (const index of kept) if (index.revision !== revision) await index.refresh();
+  }
+
+  /**
    * Settles now every index asked twice or more (a server's warm-up), a slice at a time with a turn of the event loop
    * between slices, all at once: a request meanwhile is answered between slices and never settles one itself.
    */

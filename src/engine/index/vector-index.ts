@@ -293,6 +293,11 @@ export class VectorIndex {
     return this.#revision;
   }
 
+  /** Whether the index is loaded and was asked twice or more (a long-lived process's: a writer keeps it current). */
+  get kept(): boolean {
+    return this.#revision >= 0 && this.#queries >= 2;
+  }
+
   /** Brings the index to the store's revision (one query when nothing changed); concurrent calls share one run. */
   /** Counts a query about to rank against the index (from its second, lookups use a map of every key). */
   asked(): void {

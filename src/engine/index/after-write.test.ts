@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCredence, type Credence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import type { Store } from '../../store/types.js';
+
+// Issue 20: in a long-lived engine (one that recalled twice: a server's), a remember or an observation brings
+// recall's kept indexes (vectors, full-text postings) up to date in the write, so the query right after it reads no
+// change log and embeds nothing, and answers as a fresh engine does.
+
+const NOW = '2026-03-03T10:00:00Z';
+const SCOPE = 'after-write';
+const dir = mkdtempSync(join(tmpdir(), 'credence-after-write-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOPICS = ['redis cache eviction', 'kubernetes cluster deploy', 'invoice billing email', 'json parse token'];
+const QUESTION = 'kubernetes cache eviction';
+
+const note = (i: number) => ({
+  id: `note-${i}`,
+  category: 'note' as const,
+  title: `${TOPICS[i % TOPICS.length]} ${i}`,
+  text: `${TOPICS[(i * 3 + 1) % TOPICS.length]} note ${i}`,
+});
+
+const ask = (credence: Credence) => credence.recall(QUESTION, { track: false, limit: 8 });
+const shown = (results: Awaited<ReturnType<typeof ask>>) => results.map((r) => [r.kind, r.id, r.score]);
+
+/** The store with its change-log reads and its embedding writes counted. */
+function counted(store: Store): { store: Store; reads: string[] } {
+  const reads: string[] = [];
+  const changedSince = store.changedSince.bind(store);
+  store.changedSince = (scope, kind, revision) => {
+    reads.push(`changedSince ${kind}`);
+    return changedSince(scope, kind, revision);
+  };
+  const putEmbeddings = store.putEmbeddings.bind(store);
+  store.putEmbeddings = (scope, kind, items) => {
+    reads.push(`putEmbeddings ${kind}`);
+    return putEmbeddings(scope, kind, items);
+  };
+  return { store, reads };
+}
+
+describe('recall right after a write, in a long-lived engine', () => {
+  it('finds its indexes current: the write took the new memory and observation, the query reads no log', async () => {
+    const path = join(dir, 'store.db');
+    const { store, reads } = counted(openSqliteStore({ path }));
+    const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+    try {
+      await credence.remember(Array.from({ length: 12 }, (_, i) => note(i)));
+      await credence.observe([
+        { type: 'preference', observation: 'prefers redis for the cache', confidence: 0.7, timestamp: NOW },
+      ]);
+      await ask(credence);
+      await ask(credence);
+      await credence.warm();
+
+      const writes = [
+        () => credence.remember([{ id: 'hit-1', category: 'note', title: 'kubernetes cache', text: 'eviction' }]),
+        () =>
+          credence.observe([
+            { type: 'correction', observation: 'kubernetes cache eviction by ttl', confidence: 0.8, timestamp: NOW },
+          ]),
+        () => credence.remember([{ ...note(3), text: 'kubernetes cache eviction, rewritten' }]),
+      ];
+      for (const write of writes) {
+        await write();
+        reads.length = 0;
+        const answer = await ask(credence);
+        expect(reads).toEqual([]);
+        const fresh = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+        try {
+          expect(shown(answer)).toEqual(shown(await ask(fresh)));
+        } finally {
+          await fresh.close();
+        }
+      }
+      expect(shown(await ask(credence)).map((r) => r[1])).toContain('hit-1');
+    } finally {
+      await credence.close();
+    }
+  });
+
+  it('leaves a process that has not recalled twice as it was: its write reads no index', async () => {
+    const path = join(dir, 'once.db');
+    const { store, reads } = counted(openSqliteStore({ path }));
+    const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+    try {
+      await credence.remember(Array.from({ length: 4 }, (_, i) => note(i)));
+      await ask(credence);
+      reads.length = 0;
+      await credence.remember([note(9)]);
+      expect(reads).toEqual([]);
+    } finally {
+      await credence.close();
+    }
+  });
+});
