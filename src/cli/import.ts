@@ -1,7 +1,8 @@
 /**
  * @module cli/import
- * `credence import --claude-code [DIR]` (issue 22; the command is registered in cli/observe beside `import FILE`): learns from Claude Code's past sessions of this
- * project (hooks/import-transcripts): progress on stderr, a summary on stdout (`--json` too). DIR
+ * `credence import --claude-code [DIR]` (issue 22; registered in cli/observe beside `import FILE`): learns
+ * from Claude Code's past sessions of this project (hooks/import-transcripts): progress on stderr, a
+ * summary on stdout (`--json` too). DIR
  * defaults to the project's folder under `~/.claude/projects/` (of the working directory, else of its
  * git top-level).
  */

@@ -1,0 +1,181 @@
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bashFailed, bashOk, TranscriptWriter } from '../../test/claude-transcripts.js';
+import { rejection } from '../../test/helpers.js';
+import { openCredence } from '../engine/engine.js';
+import { claudeProjectDir, importTranscripts, type ImportOptions } from './import-transcripts.js';
+import { runClaudeCodeHook } from './claude-code.js';
+
+const SECRET = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+const A = 'aaaa0000-1111-4222-8333-444455556666';
+const B = 'bbbb0000-1111-4222-8333-444455556666';
+const C = 'cccc0000-1111-4222-8333-444455556666';
+
+let dir: string;
+let project: string;
+let transcripts: string;
+let db: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'credence-import-'));
+  project = join(dir, 'project');
+  transcripts = join(dir, 'transcripts');
+  mkdirSync(project);
+  mkdirSync(transcripts);
+  db = join(dir, 'c.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (over: Partial<ImportOptions> = {}) => {
+  const progress: string[] = [];
+  return importTranscripts({
+    dir: transcripts,
+    env: { CREDENCE_DB: db },
+    cwd: project,
+    now: Date.parse('2026-04-01T00:00:00Z'),
+    scope: 'demo',
+    progress: (line) => progress.push(line),
+    ...over,
+  });
+};
+
+/** Session A: a failed test run, a fix, a correction, a passing run; session B: a commit; C shares B's file. */
+function writeSessions(): void {
+  const a = new TranscriptWriter(A, project, '2026-03-01T10:00:00Z')
+    .raw(JSON.stringify({ type: 'summary', summary: 'Fix the failing tests', leafUuid: 'x' }))
+    .prompt('run the tests and fix what fails')
+    .call('Bash', { command: 'npm test' }, bashFailed(1, 'FAIL src/a.test.ts'))
+    .call('Read', { file_path: `${project}/src/a.ts` }, { content: '1 export const a = 1' })
+    .call('Edit', { file_path: `${project}/src/a.ts`, old_string: '1', new_string: '2' }, { content: 'updated' })
+    .raw(JSON.stringify({ type: 'hologram', sessionId: A }))
+    .prompt('No, use pnpm instead of npm in this repo.')
+    .call('Bash', { command: `GITHUB_TOKEN=${SECRET} pnpm test` }, bashOk(`ok 3 tests ${SECRET}`))
+    .raw('{"type":"user","message":{"role":"user","content":"cut in the mid');
+  writeFileSync(join(transcripts, `${A}.jsonl`), a.text());
+  const b = new TranscriptWriter(B, project, '2026-03-02T09:00:00Z')
+    .prompt('commit the fix')
+    .call('Bash', { command: 'git commit -m "fix: a"' }, bashOk('[main 1a2b3c] fix: a'))
+    .answer('Committed.');
+  const c = new TranscriptWriter(C, project, '2026-03-03T09:00:00Z')
+    .prompt('show me the log')
+    .call('Bash', { command: 'git log -1' }, bashOk('commit 1a2b3c'));
+  writeFileSync(join(transcripts, `${B}.jsonl`), b.text() + c.text());
+}
+
+async function storeText(): Promise<{ text: string; counts: Record<string, number> }> {
+  const credence = await openCredence({ db, scope: 'demo', cwd: project }, {});
+  let text = '';
+  try {
+    await credence.dump((t) => {
+      text += t;
+    });
+    return { text, counts: (await credence.counts()) as unknown as Record<string, number> };
+  } finally {
+    await credence.close();
+  }
+}
+
+describe('credence import --claude-code', () => {
+  it('learns prompts, calls, failures, corrections at the transcript’s times; names lines it skipped', async () => {
+    writeSessions();
+    const summary = await run();
+    expect(summary).toMatchObject({
+      files: 2,
+      sessions: 3,
+      prompts: 4,
+      toolCalls: 6,
+      failures: 1,
+      corrections: 1,
+      alreadyImported: 0,
+      sessionsLearnedByHooks: 0,
+      skipped: { 'unknown type': 1, malformed: 1 },
+    });
+    expect(summary.problems).toEqual([
+      { file: `${A}.jsonl`, line: 9, why: 'unknown line type "hologram"' },
+      expect.objectContaining({ file: `${A}.jsonl`, line: 13 }),
+    ]);
+    const credence = await openCredence({ db, scope: 'demo', cwd: project }, {});
+    try {
+      const runs = await credence.runs({ limit: 10 });
+      const byIntent = new Map(runs.map((r) => [r.intent, r]));
+      expect(byIntent.get('run the tests and fix what fails')?.nodes.map((n) => `${n.tool}:${n.status}`)).toEqual([
+        'Bash:failure',
+        'Read:success',
+        'Edit:success',
+      ]);
+      expect(byIntent.get('run the tests and fix what fails')?.startedAt).toBe('2026-03-01T10:00:36.000Z');
+      expect([...byIntent.keys()].sort()).toEqual([
+        'No, use pnpm instead of npm in this repo.',
+        'commit the fix',
+        'run the tests and fix what fails',
+        'show me the log',
+      ]);
+      const observations = await credence.exportObservations();
+      const types = observations.map((o) => `${o.type}@${o.timestamp}`);
+      expect(types).toContain('correction@2026-03-01T10:01:18.000Z');
+      expect(types.some((t) => t.startsWith('error@2026-03-01'))).toBe(true);
+      expect(summary.observations).toBe(observations.length);
+    } finally {
+      await credence.close();
+    }
+    expect((await storeText()).text).not.toContain(SECRET);
+  });
+
+  it('adds nothing when the same files are imported again, and only the new lines of a grown transcript', async () => {
+    writeSessions();
+    await run();
+    const before = await storeText();
+    const again = await run();
+    expect(again).toMatchObject({ prompts: 0, toolCalls: 0, failures: 0, corrections: 0, observations: 0 });
+    expect(again.alreadyImported).toBe(10);
+    expect((await storeText()).counts).toEqual(before.counts);
+
+    const more = new TranscriptWriter(C, project, '2026-03-03T10:00:00Z')
+      .prompt('run the tests once more')
+      .call('Bash', { command: 'pnpm test' }, bashOk('ok'));
+    appendFileSync(join(transcripts, `${B}.jsonl`), more.text());
+    const grown = await run();
+    expect(grown).toMatchObject({ prompts: 1, toolCalls: 1, alreadyImported: 10 });
+  });
+
+  it('leaves alone a session the live hooks learned already', async () => {
+    writeSessions();
+    const env = { CREDENCE_DB: db, CREDENCE_SCOPE: 'demo', CREDENCE_NOW: '2026-03-02T09:00:00Z' };
+    const hook = { hook_event_name: 'UserPromptSubmit', session_id: B, cwd: project, prompt: 'commit the fix' };
+    await runClaudeCodeHook(JSON.stringify(hook), { env });
+    await runClaudeCodeHook(JSON.stringify({ ...hook, hook_event_name: 'SessionEnd' }), { env });
+    const summary = await run();
+    expect(summary.sessionsLearnedByHooks).toBe(1);
+    expect(summary).toMatchObject({ sessions: 3, prompts: 3, toolCalls: 5 });
+  });
+
+  it('learns a long session in slices as one session would', async () => {
+    const w = new TranscriptWriter(A, project, '2026-03-01T10:00:00Z').prompt('read every file');
+    for (let i = 0; i < 1_200; i += 1) w.call('Read', { file_path: `${project}/f${i}.ts` }, { content: 'x' }, 1);
+    writeFileSync(join(transcripts, `${A}.jsonl`), w.text());
+    const summary = await run();
+    expect(summary).toMatchObject({ sessions: 1, prompts: 1, toolCalls: 1_200 });
+    const credence = await openCredence({ db, scope: 'demo', cwd: project }, {});
+    try {
+      const runs = await credence.runs();
+      expect(runs.map((r) => [r.intent, r.nodes.length])).toEqual([['read every file', 1_200]]);
+    } finally {
+      await credence.close();
+    }
+  });
+
+  it('refuses a folder that does not exist, naming it', async () => {
+    const missing = join(dir, 'nowhere');
+    const error = await rejection(run({ dir: missing }));
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.details?.dir).toBe(missing);
+  });
+
+  it('finds a project’s transcripts where Claude Code keeps them', () => {
+    expect(claudeProjectDir('/home/u/my.proj_x', { CLAUDE_CONFIG_DIR: '/cfg' })).toBe(
+      '/cfg/projects/-home-u-my-proj-x',
+    );
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * `credence import --claude-code [DIR]` as a person runs it (issue 22 item 3): the real binary over
+ * transcripts in Claude Code's format; counts on stdout, progress and problems on stderr, a second
+ * import adding nothing, the default folder under ~/.claude/projects/, and a 50 MB transcript read
+ * line by line in a process whose heap could not hold it whole.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bashFailed, bashOk, TranscriptWriter } from '../claude-transcripts.js';
+import { storeArgs } from '../pg.js';
+
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'credence-import-e2e-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function project() {
+  const root = join(dir, `p${(n += 1)}`);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  writeFileSync(join(root, '.git', 'config'), '[core]\n');
+  const db = join(root, 'credence.db');
+  const home = join(dir, `home${n}`);
+  mkdirSync(home);
+  const run = (args: string[], nodeOptions = '') => {
+    const r = spawnSync(process.execPath, [bin, ...storeArgs(db), '--now', '2026-04-01T00:00:00Z', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '', CREDENCE_EMBEDDINGS: '', NODE_OPTIONS: nodeOptions },
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  return { root, home, run };
+}
+
+const S1 = '11110000-1111-4222-8333-444455556666';
+const S2 = '22220000-1111-4222-8333-444455556666';
+
+describe('credence import --claude-code', () => {
+  it('imports this project’s folder under ~/.claude/projects/ by default, prints the counts, and adds 0 again', () => {
+    const p = project();
+    const folder = join(p.home, '.claude', 'projects', p.root.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(folder, { recursive: true });
+    const one = new TranscriptWriter(S1, p.root, '2026-03-01T10:00:00Z')
+      .prompt('run the tests')
+      .call('Bash', { command: 'npm test' }, bashFailed(1, 'FAIL x.test.ts'))
+      .prompt('No, use pnpm instead of npm here.')
+      .call('Bash', { command: 'pnpm test' }, bashOk('ok'))
+      .raw('{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_cut"');
+    const two = new TranscriptWriter(S2, p.root, '2026-03-02T10:00:00Z')
+      .prompt('add a readme')
+      .call('Write', { file_path: `${p.root}/README.md`, content: '# x' }, { content: 'File created' });
+    writeFileSync(join(folder, `${S1}.jsonl`), one.text());
+    writeFileSync(join(folder, `${S2}.jsonl`), two.text());
+
+    const first = p.run(['import', '--claude-code']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^files +2 \(10 lines\)$/m);
+    expect(first.stdout).toMatch(/^sessions +2$/m);
+    expect(first.stdout).toMatch(/^prompts +3$/m);
+    expect(first.stdout).toMatch(/^tool calls +3 \(1 failed\)$/m);
+    expect(first.stdout).toMatch(/^corrections +1$/m);
+    expect(first.stdout).toContain(`${S1}.jsonl:7: not JSON`);
+
+    const again = p.run(['--json', 'import', '--claude-code']);
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout);
+    expect(summary).toMatchObject({ files: 2, sessions: 2, prompts: 0, toolCalls: 0, observations: 0 });
+    expect(summary.alreadyImported).toBe(6);
+
+    const runs = p.run(['--json', 'runs']);
+    expect(
+      JSON.parse(runs.stdout)
+        .map((r: { intent: string }) => r.intent)
+        .sort(),
+    ).toEqual(['No, use pnpm instead of npm here.', 'add a readme', 'run the tests']);
+  });
+
+  it('names a missing folder and stores nothing', () => {
+    const p = project();
+    const r = p.run(['import', '--claude-code', join(p.root, 'nowhere')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(join(p.root, 'nowhere'));
+    const status = JSON.parse(p.run(['--json', 'status']).stdout);
+    expect(status.counts.executions).toBe(0);
+  });
+
+  it('reads a 50 MB transcript line by line, in a process whose heap could not hold it whole', () => {
+    const p = project();
+    const folder = join(p.root, 'transcripts');
+    mkdirSync(folder);
+    const file = join(folder, `${S1}.jsonl`);
+    const fd = openSync(file, 'w');
+    const body = 'x'.repeat(10_000);
+    let calls = 0;
+    let prompts = 0;
+    const w = new TranscriptWriter(S1, p.root, '2026-03-01T00:00:00Z');
+    for (let turn = 0; statSync(file).size < 50 * 1024 * 1024; turn += 1) {
+      w.prompt(`read the files of part ${turn}`);
+      prompts += 1;
+      for (let i = 0; i < 50; i += 1) {
+        const path = `${p.root}/src/part${turn}/f${i}.ts`;
+        w.call(
+          'Read',
+          { file_path: path },
+          { content: body, toolUseResult: { type: 'text', file: { filePath: path, content: body } } },
+          1,
+        );
+        calls += 1;
+      }
+      writeSync(fd, w.take());
+    }
+    closeSync(fd);
+    const r = p.run(['--json', 'import', '--claude-code', folder], '--max-old-space-size=48');
+    expect(r.stderr).not.toContain('heap');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ files: 1, sessions: 1, prompts, toolCalls: calls, skipped: {} });
+  }, 60_000);
+});
