@@ -1,13 +1,11 @@
 /**
  * @module engine/import-sessions
- * Learning from past sessions (issue 22, `credence import --claude-code`): a session's events, read from
- * its transcript and shaped as its hooks would have queued them, go through the hooks' own queue and are
- * learned by the caller's `learn` (the hooks' ingest of that session), so nothing is learned a second way.
- * Idempotent: the session's hook state keeps how far the import reached (the newest event's time and the
- * keys at that time, `imported`), so a second import of the same lines queues nothing, and a transcript
- * that grew adds only its new lines. A session the live hooks already learned (a turn or a state and no
- * `imported` mark) is left alone: its events are in the store already. The queue keys (kept a week) also
- * guard a run that died between queueing and marking.
+ * Learning from past sessions (issue 22, `credence import --claude-code`): a session's events, shaped as
+ * its hooks would have queued them, go through the hooks' queue and are learned by the caller's `learn`
+ * (the hooks' ingest), so nothing is learned a second way. Idempotent: the session's hook state keeps how
+ * far the import reached (`imported`: the newest event's time and the keys at it), so importing again
+ * queues nothing and a grown transcript adds only its new lines. A session the live hooks learned (a turn
+ * or a state, no mark) is left alone. The queue keys (kept a week) guard a run that died before marking.
  */
 import type { HookQueueStore } from '../store/types.js';
 

@@ -1,13 +1,12 @@
 /**
  * @module hooks/transcript
- * Claude Code's session transcripts (`~/.claude/projects/<project>/<session>.jsonl`), read one line at
- * a time into the events its hooks would have seen (issue 22): a person's prompt (UserPromptSubmit),
- * a tool call with its result (PostToolUse) or its failure (PostToolUseFailure). Each line is a JSON
- * object: `user` and `assistant` lines carry `message.content` blocks (`text`, `tool_use` {id, name,
- * input}, `tool_result` {tool_use_id, content, is_error}) with `uuid`, `sessionId`, `timestamp`, `cwd`;
- * a tool's result arrives on a later `user` line, paired by the tool_use id. `summary`, `system` and
- * the bookkeeping lines carry nothing to learn. Pure: no file, no clock; the caller keeps the
- * {@link TranscriptState} between the lines of one file and asks {@link unansweredCalls} at its end.
+ * Claude Code's session transcripts (`~/.claude/projects/<project>/<session>.jsonl`), read a line at a
+ * time into the events its hooks would have seen (issue 22): a person's prompt (UserPromptSubmit), a
+ * tool call with its result (PostToolUse) or failure (PostToolUseFailure). `user` and `assistant` lines
+ * carry `message.content` blocks (`text`, `tool_use` {id, name, input}, `tool_result` {tool_use_id,
+ * content, is_error}) and `uuid`, `sessionId`, `timestamp`, `cwd`; a result comes on a later `user` line,
+ * paired by id. Pure: the caller keeps the {@link TranscriptState} of a file and asks
+ * {@link unansweredCalls} at its end.
  */
 
 /** What a transcript line gives: a prompt, or a call with its outcome (times in epoch ms). */
