@@ -66,7 +66,9 @@ describe('the prompt hook', () => {
     const r = await runPromptHook(payload(prompt), env(db));
     expect(r.stderr).toBe('');
     const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
-    expect(context).toContain('[DECISION] CLI flags are declared with commander #tags:cli [confidence:');
+    expect(context).toContain(
+      '- [DECISION, high] CLI flags are declared with commander: Every flag of the CLI is a commander option',
+    );
     const store = openSqliteStore({ path: db });
     try {
       const events = spooled(db);
@@ -100,6 +102,78 @@ describe('the prompt hook', () => {
     const r = await runPromptHook(payload('where are the CLI flags declared?'), env(db3));
     expect(r).toEqual({ stdout: '', stderr: '' });
     expect(existsSync(db3)).toBe(true);
+  });
+});
+
+describe('what the prompt hook tells the agent (issue 22 item 5)', () => {
+  const at = (days: number) => NOW - days * 86_400_000;
+  let store: SqliteStore;
+  beforeAll(async () => {
+    store = openSqliteStore({ path: ':memory:' });
+    const long =
+      'The staging cluster is rebuilt every night from the infra repository, so any change made by hand is lost. ' +
+      "Don't edit the load balancer by hand: the rotation of the certificates runs through the cert-manager " +
+      'job, which renews them thirty days before they expire and pages the on-call engineer when it fails. ' +
+      'Old notes about the previous provider are kept in the wiki.';
+    await store.upsertMemories('p', [
+      {
+        id: 'certs',
+        category: 'decision',
+        title: 'Certificates & staging',
+        text: long,
+        tags: ['ops'],
+        createdAt: at(2),
+        updatedAt: at(2),
+      },
+    ]);
+    // The user's own words of earlier sessions: a prompt (a run's title) and a correction in a prompt.
+    await store.insertExecution('p', {
+      id: 'cc-s0-1',
+      intent: 'How do the certificates get renewed on staging?',
+      startedAt: at(3),
+      calls: [],
+    });
+    await store.insertObservations('p', [
+      {
+        id: 'o-1',
+        timestamp: at(3),
+        type: 'correction',
+        context: {},
+        observation: "No, don't touch the kubelet flags of the certificates job on staging",
+        evidence: [],
+        confidence: 0.7,
+        tags: ['hook', 'correction', 'no', 'source:user', 'claude-code'],
+      },
+    ]);
+  });
+  afterAll(() => store.close());
+
+  it('gives the text around the prompt’s words, in plain text (no XML escaping), one line a memory', async () => {
+    const { context, shown } = await promptContext(store, 'p', 'when are the certificates renewed?', NOW);
+    const lines = context.split('\n');
+    expect(lines[0]).toMatch(/^Credence memory for this prompt/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^- \[DECISION, (high|medium)\] Certificates & staging: …/);
+    expect(lines[1]).toContain("Don't edit the load balancer by hand: the rotation of the certificates");
+    expect(lines[1]).toContain('renews them thirty days');
+    expect(lines[1]).not.toContain('&apos;');
+    expect(lines[1]).not.toContain('&amp;');
+    expect((lines[1] ?? '').length).toBeLessThan(300);
+    expect(shown.map((s) => s.target)).toEqual(['memory:certs']);
+  });
+
+  it('never gives back the user’s own past prompts: no run titled by one, no correction quoted from one', async () => {
+    const { context } = await promptContext(store, 'p', 'renew the certificates on staging', NOW);
+    expect(context).not.toContain('How do the certificates get renewed');
+    expect(context).not.toContain('kubelet');
+    expect(context).not.toContain('[EXECUTION');
+    expect(context).toContain('Certificates & staging');
+  });
+
+  it('says nothing when nothing is labelled high or medium', async () => {
+    expect(await promptContext(store, 'p', 'quokka zebra', NOW)).toEqual({ context: '', shown: [] });
+    // Only the user's own earlier words match: nothing is left to say.
+    expect((await promptContext(store, 'p', 'the kubelet flags', NOW)).context).toBe('');
   });
 });
 

@@ -1,16 +1,18 @@
 /**
  * @module hooks/prompt
  * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0` (bundled
- * into dist/hook-prompt.cjs). It spools the prompt (the session's next turn), prints the
- * `<memory-context>` block of what recall labels high or medium (at most 5 lines, nothing when
- * nothing is) and spools those lines as a `shown` event. It only reads the database, opened
- * read-only, so it never waits for a write lock. Recall here ranks the BM25 hits alone, without the
- * embedding index (too slow for a hook); what that costs is measured in docs/claude-code.md.
+ * into dist/hook-prompt.cjs). It spools the prompt (the session's next turn), prints in plain text
+ * what recall labels high or medium, each with the text around the prompt's words (at most 5 lines,
+ * never the user's own past prompts, nothing when nothing is left), and spools those lines as a
+ * `shown` event. It only reads the database, opened read-only, so it never waits for a write lock.
+ * Recall here ranks the BM25 hits alone, without the embedding index (too slow for a hook); what that
+ * costs is measured in docs/claude-code.md.
  */
 import { withinLimit } from '../core/limits.js';
-import { formatMemoryContext } from '../core/recall/memory-context.js';
+import { formatPromptSnippets } from '../core/recall/prompt-snippets.js';
 import { scrubText } from '../core/security/scrub.js';
-import { recall } from '../engine/recall/recall.js';
+import { buildFtsQuery } from '../core/text/fts-query.js';
+import { recall, type RecallResult } from '../engine/recall/recall.js';
 import { resolveScope } from '../platform/git-scope.js';
 import type { ShownRecord, Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
@@ -26,8 +28,18 @@ export const PROMPT_CONTEXT_LIMIT = 5;
 export const HOOK_RECALL_LABELS = Object.freeze({ minSimilarity: 0 });
 
 /**
- * The context block for a prompt ('' when nothing is relevant) and the shown records of its lines
- * (surface `recall`, the prompt as their query, scrubbed), for the caller to keep.
+ * What is never shown at a prompt: the user's own past prompts. A run's title is the prompt that started
+ * its turn; a correction the hooks observed is a sentence of a prompt (tagged `source:user`).
+ */
+export function echoesPrompt(r: Pick<RecallResult, 'kind' | 'category' | 'tags'>): boolean {
+  return r.kind === 'execution' || (r.kind === 'observation' && r.tags.includes('source:user'));
+}
+
+/**
+ * The text for a prompt ('' when nothing is relevant: no result recall labels high or medium, once the
+ * user's own past prompts are left out) and the shown records of its lines (surface `recall`, the prompt
+ * as their query, scrubbed), for the caller to keep. Plain text, a snippet of each memory
+ * (core/recall/prompt-snippets).
  */
 export async function promptContext(
   store: Store,
@@ -38,20 +50,31 @@ export async function promptContext(
   if (given.trim() === '') return { context: '', shown: [] };
   // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
   const prompt = withinLimit(given, 'query');
+  // Labels are given over the whole ranked pool: asking for more, then leaving echoes out, keeps them.
   const results = (
-    await recall({ store, scope, now }, prompt, { limit: PROMPT_CONTEXT_LIMIT, labels: HOOK_RECALL_LABELS })
-  ).filter((r) => r.label === 'high' || r.label === 'medium');
+    await recall({ store, scope, now }, prompt, {
+      limit: PROMPT_CONTEXT_LIMIT * 3,
+      labels: HOOK_RECALL_LABELS,
+      withText: true,
+      runs: false,
+    })
+  )
+    .filter((r) => (r.label === 'high' || r.label === 'medium') && !echoesPrompt(r))
+    .slice(0, PROMPT_CONTEXT_LIMIT);
   if (results.length === 0) return { context: '', shown: [] };
   const query = scrubText(prompt).text;
+  const q = buildFtsQuery(prompt);
+  const words = q === undefined ? [] : [...q.terms, ...q.phrases.flat()];
   return {
-    context: formatMemoryContext(
+    context: formatPromptSnippets(
       results.map((r) => ({
         category: r.category,
         title: r.title,
-        tags: r.tags,
+        text: r.text ?? '',
         label: r.label,
         ...(r.path === null ? {} : { path: r.path }),
       })),
+      words,
     ),
     shown: results.map((r) => ({
       id: `sh-${localId().slice(0, 16)}`,

@@ -86,7 +86,7 @@ describe('the prompt hook and the installed better-sqlite3', () => {
     const r = hook(bin);
     expect(r.stderr).toBe('');
     expected = r.stdout;
-    expect(expected).toContain('[DECISION] CLI flags are declared with commander');
+    expect(expected).toContain('[DECISION, high] CLI flags are declared with commander');
   });
 
   it('uses the bundled JavaScript with the addon of the installed package when that is the bundled version', () => {

@@ -98,8 +98,8 @@ describe('a recorded Claude Code session replayed through credence hook claude-c
   it('gives the prompt about the CLI flags the remembered decision as context, and records it as shown', async () => {
     const prompts = steps.filter((s) => s.event === 'UserPromptSubmit');
     const first = JSON.parse(prompts[0]?.stdout ?? '{}').hookSpecificOutput?.additionalContext as string;
-    expect(first).toContain('<memory-context source="credence">');
-    expect(first).toContain('[DECISION] CLI flags are declared with commander in src/cli.ts');
+    expect(first).toMatch(/^Credence memory for this prompt/);
+    expect(first).toContain('- [DECISION, high] CLI flags are declared with commander in src/cli.ts');
     const metrics = JSON.parse(run(['metrics', '--json']).stdout);
     expect(
       metrics.suggestions.bySurface.find((x: { surface: string }) => x.surface === 'recall')?.shown,

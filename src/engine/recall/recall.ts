@@ -75,6 +75,10 @@ export interface RecallRequest {
   bm25Weight?: number;
   /** How labels are given; `{ mode: 'seed' }` is seed 003 exactly. */
   labels?: RecallLabelOptions;
+  /** Each result carries its item's text (the hooks' snippets). @default false */
+  withText?: boolean;
+  /** Past runs are searched too (the prompt hook leaves them out: a run's title is a past prompt). @default true */
+  runs?: boolean;
 }
 
 export interface RecallResult {
@@ -84,6 +88,8 @@ export interface RecallResult {
   title: string;
   path: string | null;
   tags: string[];
+  /** The item's text (a note's body, an observation's evidence, a run's summary and tools), when asked for. */
+  text?: string;
   score: number;
   label: ConfidenceLabel;
   parts: {
@@ -195,7 +201,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const [memoryHits, observationHits, executionHits, [queryVector]] = await Promise.all([
     search.searchMemories(ctx.scope, q.match, { limit: k }),
     search.searchObservations(ctx.scope, q.match, { limit: k }),
-    search.searchExecutions(ctx.scope, q.match, { limit: k }),
+    request.runs === false ? Promise.resolve([]) : search.searchExecutions(ctx.scope, q.match, { limit: k }),
     index === undefined || ctx.embedder === undefined ? Promise.resolve([undefined]) : ctx.embedder.embed([query]),
   ]);
   const bm25 = new Map<string, number>([
@@ -301,6 +307,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       title: s.item.title,
       path: s.item.path ?? null,
       tags: s.item.tags,
+      ...(request.withText === true ? { text: s.item.text } : {}),
       score: s.score,
       label: label.label,
       parts: {
