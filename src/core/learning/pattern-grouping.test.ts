@@ -404,6 +404,35 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(result.singletons).toEqual([]);
   });
 
+  it('joins a statement said with where it happened, or with one misspelt word, to the statement', async () => {
+    const rules = [
+      'Use camelCase for variable names, not snake_case.',
+      'Keep functions under 40 lines',
+      'Store timestamps in UTC',
+      'Validate request bodies with zod',
+      'Indent with two spaces',
+    ];
+    const places = ['during the payments review', 'during the auth review', 'while working on billing'];
+    const rows = rules.map((rule, k) => ({
+      key: `rule${k}`,
+      texts: [rule, rule, ...places.map((place) => `${rule} ${place}`)],
+    }));
+    (rows[0] as { texts: string[] }).texts.push('Use camelCase for variable nmaes, not snake_case.');
+    const result = groupObservations(await repeated(rows));
+    expect(keysOf(result).sort()).toEqual(rules.map((_, k) => [`rule${k}`]).sort());
+    expect(result.singletons).toEqual([]);
+  });
+
+  it('keeps template siblings apart when the phrase they differ by names a topic, not a place', async () => {
+    const modules = ['ledger', 'scheduler', 'importer', 'renderer'];
+    const rows = modules.map((module) => ({
+      key: module,
+      texts: [`Name the ${module} module with PascalCase`, `Name the ${module} module with PascalCase in reviews`],
+    }));
+    const result = groupObservations(await repeated(rows));
+    for (const keys of keysOf(result)) expect(keys).toHaveLength(1);
+  });
+
   it('leaves one-off remarks that share only a conversational frame apart', async () => {
     const remarks = [
       'By the way, the staging certificate expires in June',

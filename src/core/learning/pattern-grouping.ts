@@ -5,8 +5,10 @@
  * (w 0.5), t Porter-stemmed terms, spellings merged (`spellingVariants`), IDF over distinct texts,
  * generic words × 0.25; two sides about different heavy terms lose the vector part (slot guard), and
  * a wording that fills a shared template's slot differently never joins (`slotTags`). Four passes over
- * inverted-index candidates: assignment, merge, reassignment, link of lone observations. Order-free;
- * groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md (eval/habits, issues 6, 21).
+ * inverted-index candidates: assignment, merge, reassignment, link of lone observations; a fifth
+ * joins wordings of one statement that differ by context learned from the batch or a typo
+ * (`linkWordings`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md
+ * (eval/habits, issues 6, 21).
  */
 
 import { CredenceError } from '../errors.js';
@@ -401,6 +403,8 @@ interface Units {
   readonly slots: Int32Array[];
   /** Each unit's heaviest (normalised) term weight. */
   readonly heaviest: Float64Array;
+  /** Each term id's text (after spellings are merged). */
+  readonly names: readonly string[];
 }
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
@@ -664,7 +668,7 @@ function buildUnits(
     options,
   );
   const heaviest = Float64Array.from(weights, (w) => w.reduce((max, x) => Math.max(max, x), 0));
-  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest };
+  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest, names: termNames };
 }
 
 /** A cluster under construction: sums of its items' term weights and vectors. */
@@ -856,8 +860,11 @@ class Grouper {
     return false;
   }
 
-  /** Whether two clusters hold units that fill one slot with different fillers. */
-  slotsClash(a: number, b: number): boolean {
+  /**
+   * Whether two clusters hold units that fill one slot with different fillers; with `counts`, only
+   * fillers whose first or last term it accepts count (a slot filled with context is no clash).
+   */
+  slotsClash(a: number, b: number, counts?: (t: number) => boolean): boolean {
     const x = this.clusters[a] as Cluster;
     const y = this.clusters[b] as Cluster;
     const [small, large] = x.slots.size <= y.slots.size ? [x.slots, y.slots] : [y.slots, x.slots];
@@ -865,7 +872,10 @@ class Grouper {
       const other = large.get(frame);
       if (other === undefined) continue;
       for (const [, first, last] of fillers.values())
-        for (const [, f, l] of other.values()) if (f !== first && l !== last) return true;
+        for (const [, f, l] of other.values()) {
+          if (f === first || l === last) continue;
+          if (counts === undefined || counts(f) || counts(l) || counts(first) || counts(last)) return true;
+        }
     }
     return false;
   }
@@ -1105,6 +1115,175 @@ class Grouper {
   }
 }
 
+/** Share of a group's observations a term must be in to be part of what the group says (its core). */
+const CORE_SHARE = 0.5;
+/** Fewest groups a term must be in before its spread can make it context (see `linkWordings`). */
+const CONTEXT_GROUPS = 3;
+/** Fewest different statements a phrase must be added to for it to be read as context. */
+const CONTEXT_STATEMENTS = 2;
+
+/** Whether two words are one edit apart (a letter dropped or added, two neighbours swapped), both ≥ 4 letters. */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.min(a.length, b.length) < TYPO_LENGTH - 1 || Math.abs(a.length - b.length) > 1) return false;
+  return a.length >= b.length ? oneEdit(a).includes(b) : oneEdit(b).includes(a);
+}
+
+/** The terms each live group of ≥ 2 items holds, with the share of its items holding it. */
+function groupShares(g: Grouper): Map<number, Map<number, number>> {
+  const shares = new Map<number, Map<number, number>>();
+  for (const [c, cluster] of g.clusters.entries()) {
+    if (!cluster.alive || cluster.size < 2) continue;
+    const share = new Map<number, number>();
+    for (const u of cluster.units) {
+      const count = (g.units.members[u] as number[]).length;
+      for (const t of g.units.termIds[u] as Int32Array) share.set(t, (share.get(t) ?? 0) + count / cluster.size);
+    }
+    shares.set(c, share);
+  }
+  return shares;
+}
+
+/**
+ * Pairs of groups one of which says what the other says plus a phrase the batch adds to several
+ * statements (where or when it happened: "… during the payments review"): the phrase's terms are
+ * added to `context`. `cores` maps each group to its sorted core terms.
+ */
+function addedContext(cores: ReadonlyMap<number, number[]>, context: Set<number>): [number, number][] {
+  const holding = new Map<number, number[]>();
+  for (const [c, core] of cores)
+    for (const t of core) {
+      let list = holding.get(t);
+      if (list === undefined) holding.set(t, (list = []));
+      list.push(c);
+    }
+  const added = new Map<string, { bases: Set<number>; pairs: [number, number][]; terms: number[] }>();
+  for (const [b, base] of cores) {
+    if (base.length < 2) continue;
+    let rarest = holding.get(base[0] as number) as number[];
+    for (const t of base) if ((holding.get(t) as number[]).length < rarest.length) rarest = holding.get(t) as number[];
+    for (const a of rarest) {
+      const core = cores.get(a) as number[];
+      if (a === b || core.length <= base.length || !base.every((t) => core.includes(t))) continue;
+      const extra = core.filter((t) => !base.includes(t));
+      const key = extra.join(' ');
+      let entry = added.get(key);
+      if (entry === undefined) added.set(key, (entry = { bases: new Set(), pairs: [], terms: extra }));
+      entry.bases.add(b);
+      entry.pairs.push([a, b]);
+    }
+  }
+  const pairs: [number, number][] = [];
+  for (const entry of added.values()) {
+    if (entry.bases.size < CONTEXT_STATEMENTS) continue;
+    for (const t of entry.terms) context.add(t);
+    pairs.push(...entry.pairs);
+  }
+  return pairs;
+}
+
+/**
+ * Pass 5: wordings of one statement joined. Two groups of ≥ 2 items that say the same thing up to
+ * where it happened, or up to one misspelt word, become one group. A group's core is its terms
+ * (generic ones aside) that at least `CORE_SHARE` of its observations hold. Context is learned
+ * from the batch, with no list: a phrase that turns one group's core into another's and is added
+ * so to at least `CONTEXT_STATEMENTS` different statements, or a term in at least
+ * `CONTEXT_GROUPS` groups and outside the core of at least half of them. Two groups join when
+ * one is the other plus such a phrase, when their cores less context are equal, or when those
+ * differ by one term each whose words are one edit apart (a typo the spelling pass left: "rebae" /
+ * "rebase"); never when they fill a template's slot with different topical terms (`slotsClash`).
+ * Order-free: pairs are merged in cluster order.
+ */
+function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
+  const { units } = g;
+  const shares = groupShares(g);
+  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(units.names[t] as string);
+  const groupsWith = new Map<number, number>();
+  const outsideCore = new Map<number, number>();
+  const fullCores = new Map<number, number[]>();
+  for (const [c, share] of shares) {
+    const core: number[] = [];
+    for (const [t, x] of share) {
+      groupsWith.set(t, (groupsWith.get(t) ?? 0) + 1);
+      if (x < CORE_SHARE - 1e-12) outsideCore.set(t, (outsideCore.get(t) ?? 0) + 1);
+      else if (!generic(t)) core.push(t);
+    }
+    fullCores.set(
+      c,
+      core.sort((a, b) => a - b),
+    );
+  }
+  const context = new Set<number>();
+  for (const [t, n] of groupsWith) if (n >= CONTEXT_GROUPS && (outsideCore.get(t) ?? 0) * 2 >= n) context.add(t);
+  const pairs: [number, number, number[]][] = addedContext(fullCores, context).map(([a, b]) => [a, b, []]);
+  const cores = new Map<number, number[]>();
+  for (const [c, core] of fullCores) {
+    const topical = core.filter((t) => !context.has(t));
+    if (topical.length >= 2) cores.set(c, topical);
+  }
+  // Equal cores, and cores one term apart (bucketed by the core less that term).
+  const same = new Map<string, number>();
+  const lessOne = new Map<string, [number, number][]>();
+  for (const [c, core] of cores) {
+    const key = core.join(' ');
+    const first = same.get(key);
+    if (first === undefined) same.set(key, c);
+    else pairs.push([first, c, []]);
+    core.forEach((t, k) => {
+      const rest = [...core.slice(0, k), ...core.slice(k + 1)].join(' ');
+      let bucket = lessOne.get(rest);
+      if (bucket === undefined) lessOne.set(rest, (bucket = []));
+      bucket.push([c, t]);
+    });
+  }
+  const typoPairs: [number, number, number, number][] = [];
+  for (const bucket of lessOne.values())
+    for (let i = 0; i < bucket.length; i += 1)
+      for (let j = i + 1; j < bucket.length; j += 1) {
+        const [a, ta] = bucket[i] as [number, number];
+        const [b, tb] = bucket[j] as [number, number];
+        if (ta !== tb) typoPairs.push([a, ta, b, tb]);
+      }
+  if (typoPairs.length > 0) {
+    // The words each term of a possible typo was written as, read from the texts of its groups.
+    const idOf = new Map<string, number>();
+    for (const [, ta, , tb] of typoPairs) idOf.set(units.names[ta] as string, ta).set(units.names[tb] as string, tb);
+    const wordsOf = new Map<number, Set<string>>();
+    for (const c of new Set(typoPairs.flatMap(([a, , b]) => [a, b])))
+      for (const u of (g.clusters[c] as Cluster).units) {
+        const text = (items[(units.members[u] as number[])[0] as number] as GroupingItem).text;
+        for (const word of contentWords(text.includes('/') ? stripPaths(text) : text)) {
+          const t = idOf.get(porterStem(word));
+          if (t === undefined) continue;
+          let set = wordsOf.get(t);
+          if (set === undefined) wordsOf.set(t, (set = new Set()));
+          set.add(word);
+        }
+      }
+    for (const [a, ta, b, tb] of typoPairs) {
+      const wb = [...(wordsOf.get(tb) ?? [])];
+      if ([...(wordsOf.get(ta) ?? [])].some((x) => wb.some((y) => oneEditApart(x, y)))) pairs.push([a, b, [ta, tb]]);
+    }
+  }
+  pairs.sort((p, q) => Math.min(p[0], p[1]) - Math.min(q[0], q[1]) || Math.max(p[0], p[1]) - Math.max(q[0], q[1]));
+  const root = Int32Array.from(g.clusters, (_, c) => c);
+  const find = (c: number): number => {
+    while (root[c] !== c) c = root[c] = root[root[c] as number] as number;
+    return c;
+  };
+  for (const [a0, b0, typo] of pairs) {
+    const a = find(a0);
+    const b = find(b0);
+    if (a === b || g.slotsClash(a, b, (t) => !generic(t) && !context.has(t) && !typo.includes(t))) continue;
+    const [keep, drop] = a < b ? [a, b] : [b, a];
+    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
+      (p, q) => p - q,
+    );
+    Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
+    root[drop] = keep;
+    g.rebuild(keep, merged);
+  }
+}
+
 /**
  * Groups observations that mean the same thing (see the module header for the algorithm and its
  * thresholds). Pure and deterministic: the same set of observations gives the same groups whatever
@@ -1213,6 +1392,8 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     Object.assign(g.clusters[alone] as Cluster, { alive: false, units: [], size: 0 });
     g.add(c, u);
   }
+
+  linkWordings(g, items);
 
   // Output.
   const groups: ObservationGroup[] = [];
