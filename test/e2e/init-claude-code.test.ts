@@ -205,6 +205,42 @@ describe('credence init --claude-code: what it writes starts on this machine (is
       await client.close();
     }
   });
+
+  it('each hook command of .claude/settings.json, run through the shell as written, learns the call (issue 22)', () => {
+    const { dir, db } = project();
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    const settings = JSON.parse(read(dir, '.claude/settings.json'));
+    const session = { session_id: 'init-1', cwd: dir };
+    const events = [
+      { hook_event_name: 'SessionStart', source: 'startup' },
+      {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: join(dir, 'a.txt') },
+        tool_response: 'a',
+      },
+      { hook_event_name: 'SessionEnd', reason: 'exit' },
+    ];
+    for (const event of events) {
+      const command = settings.hooks[event.hook_event_name][0].hooks[0].command as string;
+      const r = spawnSync('/bin/sh', ['-c', command], {
+        cwd: dir,
+        encoding: 'utf8',
+        input: JSON.stringify({ ...session, ...event }),
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: root,
+          CLAUDE_PROJECT_DIR: dir,
+          CREDENCE_DB: db,
+          CREDENCE_HOOK_WAIT: '1',
+        },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+    const status = credence(dir, ['status', '--json', '--db', db]);
+    expect(JSON.parse(status.stdout).counts.executions).toBe(1);
+  });
 });
 
 describe('credence init --claude-code: links planted in a cloned project (issue 17, red team 5)', () => {
