@@ -57,6 +57,7 @@ import {
   buildGraphSnapshot,
   graphStats,
   patchCatalogue,
+  snapshotAt,
   type GraphSnapshot,
   type GraphStats,
 } from './tool-graph/graph-snapshot.js';
@@ -311,6 +312,12 @@ export class Credence {
     let fromTools: { changed: string[]; removed: string[] } | undefined;
     // Nothing written since the last snapshot (a new process over the kept one): no log or edge count to read.
     const current = last?.revision === revision;
+    // Nor any confidence moved: that snapshot, as it is (issue 20: a process answering one query decodes no more).
+    const same = current && last !== undefined ? snapshotAt(last.snapshot, this.now()) : undefined;
+    if (same !== undefined) {
+      this.#lastSnapshot = { snapshot: same, revision };
+      return same;
+    }
     if (last !== undefined) {
       // A recorded call moves its tool's counter: a write names a few tools, read again by id.
       const since = current

@@ -447,6 +447,18 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     await store.close();
   });
 
+  it('ranks a query of zeros as the float32 scan does when keys are prefixes of others, in either order', async () => {
+    for (const idOf of [(i: number) => `m${39 - i}`, (i: number) => `m${i % 2 === 0 ? i : 100 + i}`]) {
+      const { store, floats, coded } = await setup(idOf, true);
+      const want = await floats();
+      const zero = want.at(-1);
+      // Keys such as note:m3 and note:m30: the shorter sorts first.
+      expect(zero?.top.some((key) => zero.top.includes(`${key}0`) || zero.top.includes(`${key}1`))).toBe(true);
+      expect((await coded(want)).at(-1)).toEqual(zero);
+      await store.close();
+    }
+  });
+
   it('reads the floats of a row from its chunk when the embeddings table holds other floats for it', async () => {
     const { store, floats, coded } = await setup();
     const want = await floats();

@@ -152,8 +152,11 @@ export async function buildVectorSource(
   return storeSource({ store, scope, modelKey: keys.size === 0 ? '' : await resolveEmbeddingKey(embedder), keys });
 }
 
-/** The ids and the deprecated ids of a catalogue, per list: a snapshot keeps its list while no tool changes. */
-const catalogues = new WeakMap<readonly ToolRecord[], Pick<SearchIndex, 'toolIds' | 'deprecated'>>();
+/**
+ * The ids and the deprecated ids of a catalogue, per list (or a decoded snapshot's `catalogue`): a snapshot keeps its
+ * list while no tool changes.
+ */
+const catalogues = new WeakMap<object, Pick<SearchIndex, 'toolIds' | 'deprecated'>>();
 
 /**
  * The catalogue's and the executions' vectors over the scope's {@link GraphSnapshot}: search ranks with the graph
@@ -171,12 +174,11 @@ export async function buildSearchIndex(input: {
   vectors?: { tools: VectorSource; executions: VectorSource };
 }): Promise<SearchIndex> {
   const { store, scope, embedder, graph } = input;
-  const { tools } = graph;
   const executions = input.vectors === undefined ? await store.listExecutions(scope) : undefined;
   const toolVectors =
     input.vectors?.tools ??
     (await buildVectorSource(store, scope, embedder, [
-      { kind: 'tool', items: tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
+      { kind: 'tool', items: graph.tools.map((t) => ({ key: t.id, id: t.id, text: toolText(t) })) },
     ]));
   const executionVectors =
     input.vectors?.executions ??
@@ -186,8 +188,15 @@ export async function buildSearchIndex(input: {
         items: (executions ?? []).map((e) => ({ key: e.id, id: e.id, text: taskText(e.intent) })),
       },
     ]));
-  let catalogue = catalogues.get(tools);
+  // A decoded snapshot knows its catalogue's ids without parsing the catalogue (read when first asked).
+  const known = graph.catalogue;
+  let catalogue = catalogues.get(known ?? graph.tools);
+  if (catalogue === undefined && known !== undefined) {
+    catalogue = { toolIds: new Set(known.ids), deprecated: new Set(known.deprecated) };
+    catalogues.set(known, catalogue);
+  }
   if (catalogue === undefined) {
+    const { tools } = graph;
     catalogue = {
       toolIds: new Set(tools.map((t) => t.id)),
       deprecated: new Set(tools.filter((t) => isDeprecated(t.description)).map((t) => t.id)),
@@ -197,7 +206,6 @@ export async function buildSearchIndex(input: {
   // THE graph's indexes as the snapshot gives them: built when first read (a search without context reads neither).
   return Object.defineProperties(
     {
-      tools,
       ...catalogue,
       toolVectors,
       ...(executions === undefined ? {} : { executions }),
@@ -211,6 +219,7 @@ export async function buildSearchIndex(input: {
       density: graph.density.density,
     },
     {
+      tools: { get: () => graph.tools, enumerable: true },
       directed: { get: () => graph.directed, enumerable: true },
       undirected: { get: () => graph.undirected, enumerable: true },
     },

@@ -46,6 +46,8 @@ export interface GraphSnapshot {
   tier: 'cold-start' | 'growing' | 'mature';
   /** Heat a tool spreads to its neighbourhood (1 − its own share), for α without context. Memoised. */
   selfSpread: (tool: string) => number;
+  /** The catalogue's ids and deprecated ids when known without reading `tools` (a decoded snapshot's). */
+  catalogue?: { ids: readonly string[]; deprecated: readonly string[] };
 }
 
 /** An edge's confidence at `now` as every surface reads it (whole idle days; 0 until a run confirms it). */
@@ -248,6 +250,10 @@ export function assembleSnapshot(input: {
   /** The confident edges among `edges`, when known. */
   confidentEdges?: SnapshotEdge[];
   pageRank?: ReadonlyMap<string, number>;
+  /** The density of these edges and calls, when known (a decoded snapshot's: no pass over every edge). */
+  density?: GraphDensity;
+  /** The first instant the whole idle days of one of `edges` move ({@link nextStep}), when known. */
+  steadyUntil?: number;
 }): GraphSnapshot {
   const { now, tools, edges, calls, last } = input;
   const confidentEdges = input.confidentEdges ?? edges.filter(isConfident);
@@ -262,7 +268,9 @@ export function assembleSnapshot(input: {
     input.grown.tools.length === 0;
   const { density, vertices } = same
     ? { density: last.density, vertices: lastVertices }
-    : densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
+    : input.density !== undefined
+      ? { density: input.density, vertices: undefined }
+      : densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
   const snapshot = assembled({
     now,
@@ -276,7 +284,26 @@ export function assembleSnapshot(input: {
     pageRank: input.pageRank,
   });
   if (vertices !== undefined) verticesOf.set(snapshot, vertices);
+  if (input.steadyUntil !== undefined) nextStepOf.set(snapshot, input.steadyUntil);
   return snapshot;
+}
+
+/**
+ * `snapshot` as a build at `now` gives it when nothing was written since it was built, if no edge's whole idle days
+ * moved by then (every confidence the same): the same parts, `now` moved; undefined otherwise. What it would build
+ * when first read (the catalogue and edges of a decoded snapshot, THE graph's indexes) stays so.
+ */
+export function snapshotAt(snapshot: GraphSnapshot, now: number): GraphSnapshot | undefined {
+  if (now === snapshot.now) return snapshot;
+  if (!steadyAt(snapshot, now)) return undefined;
+  const parts = Object.getOwnPropertyDescriptors(snapshot);
+  const moved = Object.defineProperties({}, { ...parts, now: { ...parts.now, value: now } }) as GraphSnapshot;
+  nextStepOf.set(moved, nextStepOf.get(snapshot) as number);
+  // Handed over, as a patch hands them (the next patch adds to them).
+  const vertices = verticesOf.get(snapshot);
+  verticesOf.delete(snapshot);
+  if (vertices !== undefined) verticesOf.set(moved, vertices);
+  return moved;
 }
 
 /** The snapshot of {@link assembleSnapshot} from its parts: `last`'s graph, PageRank and heat if THE graph is its. */

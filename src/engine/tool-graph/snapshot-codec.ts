@@ -7,6 +7,9 @@
  * prefix holds the statistics `status` shows and the instants between which no edge's whole idle days move, so
  * `status` reads them alone (decodeSnapshotStats) instead of decoding the catalogue and every edge.
  */
+import { passesThreshold } from '../../core/graph/edge-confidence.js';
+import type { GraphDensity } from '../../core/graph/graph-density.js';
+import { isDeprecated } from '../../core/search/tool-search.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeSource, type EdgeType } from '../../core/types.js';
 import type { ToolRecord } from '../../store/types.js';
 import {
@@ -17,7 +20,8 @@ import {
   type SnapshotEdge,
 } from './graph-snapshot.js';
 
-const VERSION = 2;
+/** 3: the catalogue framed apart and parsed when first read, the density kept (issue 20: a one-query process). */
+const VERSION = 3;
 /** The most central tools the prefix keeps (status shows 5). */
 export const STATS_TOP = 10;
 const DAY_MS = 86_400_000;
@@ -33,7 +37,10 @@ interface StatsPrefix {
 interface Header {
   v: number;
   now: number;
-  tools: ToolRecord[];
+  /** The catalogue's ids and its deprecated ones, in its order (the catalogue itself is framed after the header). */
+  toolIds: string[];
+  deprecated: string[];
+  density: GraphDensity;
   /** Every tool id an edge, a call count or PageRank names; the arrays point into it. */
   names: string[];
   /** [name, calls] pairs, in the snapshot's order. */
@@ -139,7 +146,18 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
   }
   const calls: number[] = [];
   for (const [id, n] of snapshot.calls) calls.push(name(id), n);
-  const header: Header = { v: VERSION, now: snapshot.now, tools: snapshot.tools, names, calls, edges: m, ranked: k };
+  const { tools } = snapshot;
+  const header: Header = {
+    v: VERSION,
+    now: snapshot.now,
+    toolIds: tools.map((t) => t.id),
+    deprecated: tools.filter((t) => isDeprecated(t.description)).map((t) => t.id),
+    density: snapshot.density,
+    names,
+    calls,
+    edges: m,
+    ranked: k,
+  };
   const prefix: StatsPrefix = {
     v: VERSION,
     ...stableWindow(snapshot),
@@ -147,54 +165,102 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
   };
   const stats = framed(prefix);
   const json = framed(header);
-  // [prefix: length (8 bytes), JSON padded to 8][header: the same][floats][ints][kinds]
-  const jsonEnd = stats.length + json.length;
+  const catalogue = framed(tools);
+  // [prefix: length (8 bytes), JSON padded to 8][header: the same][catalogue: the same][floats][ints][kinds]
+  const jsonEnd = stats.length + json.length + catalogue.length;
   const out = new Uint8Array(jsonEnd + floats.byteLength + ints.byteLength + kinds.byteLength);
   out.set(stats, 0);
   out.set(json, stats.length);
+  out.set(catalogue, stats.length + json.length);
   out.set(new Uint8Array(floats.buffer), jsonEnd);
   out.set(new Uint8Array(ints.buffer), jsonEnd + floats.byteLength);
   out.set(kinds, jsonEnd + floats.byteLength + ints.byteLength);
   return out;
 }
 
-/** The snapshot the bytes hold, or undefined for bytes of another version (or none readable). */
+/**
+ * The snapshot the bytes hold, or undefined for bytes of another version (or none readable). What a process that
+ * answers one query never reads stays as bytes until first read: the catalogue (parsed then) and the edges off THE
+ * graph's candidates (made then); the confident edges, PageRank, call counts and density are ready.
+ */
 export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
   if (data.byteLength < 8) return undefined;
   // A copy aligned for the typed arrays (a stored blob may start anywhere in its buffer).
   const bytes = new Uint8Array(data.byteLength);
   bytes.set(data);
   const prefix = unframe(bytes, 0);
-  if ((prefix.value as StatsPrefix).v !== VERSION) return undefined;
+  const window = prefix.value as StatsPrefix;
+  if (window.v !== VERSION) return undefined;
   const body = unframe(bytes, prefix.end);
   const header = body.value as Header;
   if (header.v !== VERSION) return undefined;
   const { names, edges: m, ranked: k } = header;
-  const jsonEnd = body.end;
+  const catalogueAt = body.end;
+  const catalogueLength = new DataView(bytes.buffer, catalogueAt, 8).getFloat64(0, true);
+  const jsonEnd = catalogueAt + 8 + Math.ceil(catalogueLength / 8) * 8;
   const floats = new Float64Array(bytes.buffer, jsonEnd, 6 * m + k);
   const ints = new Int32Array(bytes.buffer, jsonEnd + floats.byteLength, 2 * m + k);
   const kinds = new Uint8Array(bytes.buffer, jsonEnd + floats.byteLength + ints.byteLength, m);
   const time = (v: number): number | null => (Number.isNaN(v) ? null : v);
-  const edges: SnapshotEdge[] = new Array(m);
-  for (let i = 0; i < m; i += 1) {
-    const kind = kinds[i] as number;
-    edges[i] = {
-      from: names[ints[i] as number] as string,
-      to: names[ints[m + i] as number] as string,
-      type: EDGE_TYPES[kind >> 4] as EdgeType,
-      source: EDGE_SOURCES[kind & 15] as EdgeSource,
-      count: floats[i] as number,
-      successes: floats[m + i] as number,
-      failures: floats[2 * m + i] as number,
-      firstSeen: time(floats[3 * m + i] as number),
-      lastSeen: time(floats[4 * m + i] as number),
-      confidence: floats[5 * m + i] as number,
-    };
-  }
+  const made: (SnapshotEdge | undefined)[] = new Array(m);
+  const edgeAt = (i: number): SnapshotEdge => {
+    let edge = made[i];
+    if (edge === undefined) {
+      const kind = kinds[i] as number;
+      edge = {
+        from: names[ints[i] as number] as string,
+        to: names[ints[m + i] as number] as string,
+        type: EDGE_TYPES[kind >> 4] as EdgeType,
+        source: EDGE_SOURCES[kind & 15] as EdgeSource,
+        count: floats[i] as number,
+        successes: floats[m + i] as number,
+        failures: floats[2 * m + i] as number,
+        firstSeen: time(floats[3 * m + i] as number),
+        lastSeen: time(floats[4 * m + i] as number),
+        confidence: floats[5 * m + i] as number,
+      };
+      made[i] = edge;
+    }
+    return edge;
+  };
+  // THE graph's candidates as graph-snapshot picks them (confidence ≥ 0.3, no self-loop: names are distinct).
+  const confidentEdges: SnapshotEdge[] = [];
+  for (let i = 0; i < m; i += 1)
+    if (passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i]) confidentEdges.push(edgeAt(i));
   const pageRank = new Map<string, number>();
   for (let i = 0; i < k; i += 1) pageRank.set(names[ints[2 * m + i] as number] as string, floats[6 * m + i] as number);
   const calls = new Map<string, number>();
   for (let i = 0; i < header.calls.length; i += 2)
     calls.set(names[header.calls[i] as number] as string, header.calls[i + 1] as number);
-  return assembleSnapshot({ now: header.now, tools: header.tools, edges, calls, pageRank });
+  const snapshot = assembleSnapshot({
+    now: header.now,
+    tools: [],
+    edges: [],
+    calls,
+    pageRank,
+    confidentEdges,
+    // (A density JSON could not hold, were there one, is counted again.)
+    ...(Number.isFinite(header.density?.density) ? { density: header.density } : {}),
+    // The prefix's window ends where the next edge's idle days move (graph-snapshot's nextStep).
+    steadyUntil: window.until ?? Number.POSITIVE_INFINITY,
+  });
+  let tools: ToolRecord[] | undefined;
+  let edges: SnapshotEdge[] | undefined;
+  return Object.defineProperties(snapshot, {
+    tools: {
+      get: () => {
+        tools ??= unframe(bytes, catalogueAt).value as ToolRecord[];
+        return tools;
+      },
+      enumerable: true,
+    },
+    edges: {
+      get: () => {
+        edges ??= Array.from({ length: m }, (_, i) => edgeAt(i));
+        return edges;
+      },
+      enumerable: true,
+    },
+    catalogue: { value: { ids: header.toolIds, deprecated: header.deprecated }, enumerable: false },
+  });
 }
