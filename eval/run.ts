@@ -37,6 +37,7 @@ import { EVAL_NOW, openEvalEngine } from './engine.js';
 import { bm25Sweep, runSteps, scoreSteps, stepsOf, type RankScore } from './search-eval.js';
 import { recallEval } from './recall-eval.js';
 import { evaluateHabits, evaluatePhrasingHalves } from './habits/evaluate.js';
+import { evaluateConversations } from './conversations/evaluate.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine/engine.js';
@@ -308,3 +309,4 @@ out(
 await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
 await evaluateHabits({ out });
 await evaluatePhrasingHalves({ out });
+await evaluateConversations({ out });

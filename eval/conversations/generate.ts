@@ -1,0 +1,287 @@
+/**
+ * @module eval/conversations/generate
+ * The conversation set (issue 23, Evaluation), generated from a seed: multi-session dialogues between two or three
+ * speakers, each session dated; every speaker holds facts (city, employer, editor, a project's main store, a
+ * hobby) that change one or two times over the sessions, stated, restated (sometimes word for word: a re-remembered
+ * fact) and reacted to by the others, between small talk and other speakers' turns that share the value's words.
+ * The questions ask the current value, the value before a change, when a change happened and the value at a month;
+ * each carries the ids of the turns that answer it. The same seed gives the same set; the dev seed is tuned on,
+ * the held-out seed only measured.
+ */
+import { mulberry32 } from '../../bench/prng.js';
+import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind } from './templates.js';
+
+export const DEV_SEED = 23;
+export const HELD_OUT_SEED = 2023;
+export const CONVERSATION_DEFAULTS: { readonly dialogues: number } = Object.freeze({ dialogues: 25 });
+
+const DAY = 86_400_000;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+export interface Turn {
+  readonly id: string;
+  readonly session: number;
+  readonly speaker: string;
+  /** When the turn was said (ms). */
+  readonly at: number;
+  readonly text: string;
+}
+
+export type QuestionKind = 'current' | 'before' | 'when' | 'at';
+
+export interface Question {
+  readonly id: string;
+  readonly kind: QuestionKind;
+  readonly text: string;
+  /** The turns that answer it. */
+  readonly relevant: readonly string[];
+  /** The answer: a value, or the day (YYYY-MM-DD) of a change. */
+  readonly answer: string;
+  /** For current-value questions: the turns stating the fact's older values (they must rank below the newest). */
+  readonly older: readonly string[];
+}
+
+export interface Dialogue {
+  readonly id: string;
+  readonly speakers: readonly string[];
+  readonly sessions: readonly number[];
+  readonly turns: readonly Turn[];
+  readonly questions: readonly Question[];
+  /** When the questions are asked: a week after the last session. */
+  readonly now: number;
+}
+
+type Random = () => number;
+const pick = <T>(rng: Random, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)] as T;
+const int = (rng: Random, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
+function shuffled<T>(rng: Random, xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(rng() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+const fill = (template: string, slots: Record<string, string>): string => {
+  const text = template.replace(/\{(\w+)\}/g, (_, name: string) => slots[name] ?? `{${name}}`);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+export const isoDay = (at: number): string => new Date(at).toISOString().slice(0, 10);
+
+/** A turn waiting for its place in a session. */
+interface Planned {
+  speaker: string;
+  text: string;
+  /** Set on the fact's turns: which fact and value, so questions can name them. */
+  fact?: { key: string; value: number; change: boolean };
+  /** A reaction follows the turn before it. */
+  follows?: Planned;
+}
+
+interface Fact {
+  key: string;
+  speaker: string;
+  kind: FactKind;
+  proj: string;
+  values: string[];
+  /** The session each value was first said in. */
+  sessions: number[];
+}
+
+/** Generates `dialogues` dialogues from `seed`. */
+export function generateConversations(seed: number, dialogues = CONVERSATION_DEFAULTS.dialogues): Dialogue[] {
+  const rng = mulberry32(seed);
+  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`));
+}
+
+function dialogue(rng: Random, id: string): Dialogue {
+  const speakers = shuffled(rng, SPEAKERS).slice(0, rng() < 0.5 ? 2 : 3);
+  const count = int(rng, 8, 12);
+  const start = Date.UTC(2022, 0, 1) + int(rng, 0, 400) * DAY;
+  const sessions: number[] = [];
+  for (let s = 0, at = start; s < count; s += 1) {
+    sessions.push(at + int(rng, 17, 21) * 3_600_000 + int(rng, 0, 59) * 60_000);
+    at += int(rng, 9, 45) * DAY;
+  }
+  const projects = shuffled(rng, PROJECTS);
+  const facts: Fact[] = [];
+  speakers.forEach((speaker, si) => {
+    for (const kind of shuffled(rng, FACT_KINDS).slice(0, int(rng, 3, 4))) {
+      const changes = rng() < 0.5 ? 1 : 2;
+      const values = shuffled(rng, FACTS[kind].values).slice(0, changes + 1);
+      const first = int(rng, 0, 2);
+      const factSessions = [first];
+      for (let k = 1; k <= changes; k += 1) {
+        const prev = factSessions[k - 1] as number;
+        const room = count - 1 - (changes - k) * 2;
+        factSessions.push(Math.min(room, int(rng, prev + 2, Math.max(prev + 2, room))));
+      }
+      facts.push({
+        key: `${speaker}/${kind}`,
+        speaker,
+        kind,
+        proj: projects[si] as string,
+        values,
+        sessions: factSessions,
+      });
+    }
+  });
+  // The turns each session must hold.
+  const plans: Planned[][] = sessions.map(() => []);
+  const others = (speaker: string) => speakers.filter((s) => s !== speaker);
+  for (const f of facts) {
+    const t = FACTS[f.kind];
+    f.values.forEach((v, k) => {
+      const slots = { v, old: f.values[k - 1] ?? '', p: f.speaker, proj: f.proj };
+      const said: Planned = {
+        speaker: f.speaker,
+        text: fill(pick(rng, k === 0 ? t.state : t.change), slots),
+        fact: { key: f.key, value: k, change: k > 0 },
+      };
+      const at = f.sessions[k] as number;
+      plans[at]?.push(said);
+      if (rng() < 0.6)
+        plans[at]?.push({
+          speaker: pick(rng, others(f.speaker)),
+          text: fill(pick(rng, t.reaction), slots),
+          follows: said,
+        });
+      // Restated later in the value's time, sometimes twice in the same words (a fact remembered again).
+      const end = (f.sessions[k + 1] ?? count) - 1;
+      if (end > at && rng() < 0.6) {
+        const text = fill(pick(rng, t.state), slots);
+        const times = rng() < 0.4 ? 2 : 1;
+        for (let r = 0; r < times; r += 1)
+          plans[int(rng, at + 1, end)]?.push({
+            speaker: f.speaker,
+            text,
+            fact: { key: f.key, value: k, change: false },
+          });
+      }
+    });
+  }
+  // Other speakers' turns that share a value's words, and small talk.
+  plans.forEach((plan, s) => {
+    for (let a = int(rng, 1, 3); a > 0; a -= 1) {
+      const f = pick(rng, facts);
+      const v = rng() < 0.7 ? pick(rng, f.values) : pick(rng, FACTS[f.kind].values);
+      const speaker = pick(rng, others(f.speaker));
+      plan.push({ speaker, text: fill(pick(rng, FACTS[f.kind].aside), { v, p: f.speaker, proj: f.proj }) });
+    }
+    for (let c = int(rng, 6, 12); c > 0; c -= 1) {
+      const speaker = pick(rng, speakers);
+      plan.push({ speaker, text: fill(pick(rng, SMALL_TALK), { p: pick(rng, others(speaker)) }) });
+    }
+    plans[s] = order(rng, plan);
+  });
+  const turns: Turn[] = [];
+  const turnsOf = new Map<string, { id: string; value: number; change: boolean; at: number }[]>();
+  plans.forEach((plan, s) => {
+    plan.forEach((p, i) => {
+      const turn: Turn = {
+        id: `${id}-s${s + 1}-t${i + 1}`,
+        session: s + 1,
+        speaker: p.speaker,
+        at: (sessions[s] as number) + i * 60_000,
+        text: p.text,
+      };
+      turns.push(turn);
+      if (p.fact === undefined) return;
+      const list = turnsOf.get(p.fact.key) ?? [];
+      list.push({ id: turn.id, value: p.fact.value, change: p.fact.change, at: turn.at });
+      turnsOf.set(p.fact.key, list);
+    });
+  });
+  const now = (sessions[count - 1] as number) + 7 * DAY;
+  const questions = facts.flatMap((f) => questionsOf(rng, f, turnsOf.get(f.key) ?? [], sessions, count));
+  return { id, speakers, sessions, turns, questions: questions.map((q, i) => ({ ...q, id: `${id}-q${i + 1}` })), now };
+}
+
+/** The session's turns in a random order, each reaction right after the turn it answers. */
+function order(rng: Random, plan: readonly Planned[]): Planned[] {
+  const heads = shuffled(
+    rng,
+    plan.filter((p) => p.follows === undefined),
+  );
+  return heads.flatMap((h) => [h, ...plan.filter((p) => p.follows === h)]);
+}
+
+function questionsOf(
+  rng: Random,
+  f: Fact,
+  said: readonly { id: string; value: number; change: boolean; at: number }[],
+  sessions: readonly number[],
+  count: number,
+): Omit<Question, 'id'>[] {
+  const t = FACTS[f.kind];
+  const ofValue = (k: number) => said.filter((s) => s.value === k).map((s) => s.id);
+  const last = f.values.length - 1;
+  const ask = (template: string, v: string, extra: Record<string, string> = {}) =>
+    fill(template, { p: f.speaker, proj: f.proj, v, ...extra });
+  const out: Omit<Question, 'id'>[] = [
+    {
+      kind: 'current',
+      text: ask(pick(rng, t.current), f.values[last] as string),
+      relevant: ofValue(last),
+      answer: f.values[last] as string,
+      older: said.filter((s) => s.value < last).map((s) => s.id),
+    },
+  ];
+  for (let k = 1; k <= last; k += 1) {
+    out.push({
+      kind: 'before',
+      text: ask(pick(rng, t.before), f.values[k] as string, { new: f.values[k] as string }),
+      relevant: ofValue(k - 1),
+      answer: f.values[k - 1] as string,
+      older: [],
+    });
+    const change = said.find((s) => s.value === k && s.change);
+    if (change !== undefined)
+      out.push({
+        kind: 'when',
+        text: ask(pick(rng, t.when), f.values[k] as string),
+        relevant: [change.id],
+        answer: isoDay(change.at),
+        older: [],
+      });
+  }
+  // The value at a month wholly inside its time (after the session that said it, before the next change).
+  for (let k = 0; k <= last; k += 1) {
+    const from = sessions[f.sessions[k] as number] as number;
+    const to =
+      f.sessions[k + 1] === undefined
+        ? (sessions[count - 1] as number)
+        : (sessions[f.sessions[k + 1] as number] as number);
+    const months: Date[] = [];
+    for (let d = new Date(from); ; ) {
+      d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+      const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+      if (end > to) break;
+      months.push(d);
+    }
+    if (months.length === 0) continue;
+    const m = pick(rng, months);
+    const date = `${pick(rng, ['in', 'during', 'back in'])} ${MONTHS[m.getUTCMonth()]} ${m.getUTCFullYear()}`;
+    out.push({
+      kind: 'at',
+      text: ask(pick(rng, t.at), f.values[k] as string, { date }),
+      relevant: ofValue(k),
+      answer: f.values[k] as string,
+      older: [],
+    });
+  }
+  return out.filter((q) => q.relevant.length > 0);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_SEED, generateConversations, HELD_OUT_SEED, isoDay } from '../eval/conversations/generate.js';
+
+describe('eval/conversations: the generated conversation set (issue 23)', () => {
+  const dev = generateConversations(DEV_SEED);
+
+  it('is the same for the same seed and differs between the dev and held-out seeds', () => {
+    expect(generateConversations(DEV_SEED)).toEqual(dev);
+    const held = generateConversations(HELD_OUT_SEED);
+    expect(held.map((d) => d.turns.map((t) => t.text))).not.toEqual(dev.map((d) => d.turns.map((t) => t.text)));
+  });
+
+  it('holds at least 20 dialogues of dated sessions between two or more speakers, and 1,000 questions', () => {
+    expect(dev.length).toBeGreaterThanOrEqual(20);
+    expect(dev.reduce((n, d) => n + d.questions.length, 0)).toBeGreaterThanOrEqual(1000);
+    for (const d of dev) {
+      expect(d.speakers.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(d.turns.map((t) => t.speaker)).size).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < d.sessions.length; i += 1)
+        expect(d.sessions[i] as number).toBeGreaterThan(d.sessions[i - 1] as number);
+      expect(new Set(d.turns.map((t) => t.id)).size).toBe(d.turns.length);
+    }
+  });
+
+  it("names answering turns that exist, hold the answer's words, and come before the questions", () => {
+    for (const d of dev) {
+      const byId = new Map(d.turns.map((t) => [t.id, t]));
+      for (const q of d.questions) {
+        expect(q.relevant.length).toBeGreaterThan(0);
+        for (const id of q.relevant) {
+          const turn = byId.get(id);
+          expect(turn, `${q.id} names ${id}`).toBeDefined();
+          expect(turn?.at ?? Infinity).toBeLessThan(d.now);
+          if (q.kind === 'when') expect(isoDay(turn?.at ?? 0)).toBe(q.answer);
+          else expect(turn?.text, q.text).toContain(q.answer);
+        }
+      }
+    }
+  });
+
+  it('asks the current value of facts that changed: its turns come after every turn of an older value', () => {
+    const current = dev.flatMap((d) => d.questions.filter((q) => q.kind === 'current').map((q) => ({ d, q })));
+    expect(current.length).toBeGreaterThan(100);
+    for (const { d, q } of current) {
+      expect(q.older.length).toBeGreaterThan(0);
+      const at = (id: string) => d.turns.find((t) => t.id === id)?.at ?? Number.NaN;
+      const firstCurrent = Math.min(...q.relevant.map(at));
+      for (const id of q.older) expect(at(id)).toBeLessThan(firstCurrent);
+    }
+    const kinds = new Set(dev.flatMap((d) => d.questions.map((q) => q.kind)));
+    expect([...kinds].sort()).toEqual(['at', 'before', 'current', 'when']);
+  });
+});
