@@ -100,7 +100,7 @@ async function runParsedHook(
     }
     if (p.event === 'SessionStart' && io.learnOnly !== true) {
       const { sessionContext } = await import('./context.js');
-      const context = await sessionContext(store, scope, { cwd: p.cwd, now, env });
+      const context = await sessionContext(store, scope, { cwd: p.cwd, now, env, recent: true });
       if (context !== '') {
         const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
         out.stdout = `${JSON.stringify(output)}\n`;

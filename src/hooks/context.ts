@@ -1,79 +1,36 @@
 /**
  * @module hooks/context
  * What the hooks print for Claude Code to read. At a prompt: hooks/prompt. At session start: the
- * scope's active skills (confidence ≥ 0.7, with their rules) and active instincts ≥ 0.7, strongest first,
- * within `SESSION_CONTEXT_CHARS` (about 400 tokens). Everything printed is data, sanitised like the
- * memory block; a rule that reads like a shell command is left out until the user confirms it
- * (engine/learning/held; issue 17).
+ * summary of the recent sessions and what was learned (engine/session-summary: files changed, failed
+ * calls and what fixed them, the user's decisions, the active skills (confidence ≥ 0.7, with their
+ * rules) and instincts ≥ 0.7), plain text within 1,500 characters. Everything printed is data; a rule
+ * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17).
  */
-import { sanitizeField } from '../core/recall/memory-context.js';
-import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
-import { emittableSkill, eventIdsOn, instinctHeld } from '../engine/learning/held.js';
-import { currentSkillConfidence } from '../engine/learning/skill-confidence.js';
-import type { FeedbackStore, LearningStore } from '../store/types.js';
+import { sessionSummary } from '../engine/session-summary.js';
+import type { ExecutionStore, FeedbackStore, LearningStore, ObservationStore } from '../store/types.js';
 
 export interface ContextOptions {
   cwd: string;
   now: number;
   env: NodeJS.ProcessEnv;
+  /** The project root (paths under it are shown relative to it). */
+  root?: string;
+  /** With the recent sessions (the hook); without, the learned skills and instincts alone. @default false */
+  recent?: boolean;
 }
 
-export const SESSION_CONTEXT_CHARS = 1600;
+export const SESSION_CONTEXT_CHARS = 1500;
 
 export async function sessionContext(
-  store: FeedbackStore & LearningStore,
+  store: FeedbackStore &
+    LearningStore &
+    Pick<ExecutionStore, 'listExecutions'> &
+    Pick<ObservationStore, 'listObservations'>,
   scope: string,
   options: ContextOptions,
 ): Promise<string> {
-  const [skills, instincts, feedback] = await Promise.all([
-    store.listSkills(scope),
-    store.listInstincts(scope),
-    store.listFeedback(scope),
-  ]);
-  const active = skills
-    .map((s) => ({
-      s,
-      confidence: currentSkillConfidence(
-        s,
-        options.now,
-        feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind })),
-      ),
-    }))
-    .filter((x) => x.confidence >= LEARNED_KIND_THRESHOLDS.skill)
-    .flatMap((x) => {
-      const shown = emittableSkill(x.s, eventIdsOn(feedback, x.s.id));
-      return shown === undefined ? [] : [{ ...x, rules: shown.rules }];
-    })
-    .sort((a, b) => b.confidence - a.confidence || a.s.name.localeCompare(b.s.name));
-  const strong = instincts
-    .filter(
-      (i) =>
-        i.status === 'active' &&
-        i.confidence >= LEARNED_KIND_THRESHOLDS.skill &&
-        !instinctHeld(i, eventIdsOn(feedback, i.id)),
-    )
-    .sort((a, b) => b.confidence - a.confidence || a.slug.localeCompare(b.slug));
-  if (active.length === 0 && strong.length === 0) return '';
-  const lines = ['<learned-context source="credence">'];
-  let size = lines[0]?.length ?? 0;
-  const add = (line: string): boolean => {
-    if (size + line.length + 1 > SESSION_CONTEXT_CHARS - 24) return false;
-    lines.push(line);
-    size += line.length + 1;
-    return true;
-  };
-  for (const { s, rules, confidence } of active) {
-    if (
-      !add(
-        `- [SKILL] ${sanitizeField(s.name)}: ${rules.map(sanitizeField).join('; ')} ` +
-          `[confidence:${confidence.toFixed(2)}]`,
-      )
-    )
-      break;
-  }
-  for (const i of strong) {
-    if (!add(`- [INSTINCT] ${sanitizeField(i.text)} [confidence:${i.confidence.toFixed(2)}]`)) break;
-  }
-  lines.push('</learned-context>');
-  return lines.join('\n');
+  return sessionSummary(
+    { store, scope, now: options.now, ...(options.root === undefined ? {} : { root: options.root }) },
+    { recent: options.recent === true },
+  );
 }

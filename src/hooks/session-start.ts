@@ -1,11 +1,11 @@
 /**
  * @module hooks/session-start
- * The SessionStart hook as a process runs it (bundled into dist/hook-start.cjs): the scope's
- * active skills and strong instincts printed from the read path (the database opened read-only,
- * hooks/context), and the learning of what is queued handed to a process of its own
- * (hooks/hand-off), so that the session starts without waiting for it; with nothing queued (an empty
- * spool, no event of the scope waiting in the store) no process is started. What that learning adds
- * is in the context of the next session.
+ * The SessionStart hook as a process runs it (bundled into dist/hook-start.cjs): the summary of the
+ * recent sessions with the scope's active skills and strong instincts, printed from the read path (the
+ * database opened read-only, hooks/context, engine/session-summary), and the learning of what is
+ * queued handed to a process of its own (hooks/hand-off), so that the session starts without waiting
+ * for it; with nothing queued (an empty spool, no event of the scope waiting in the store) no process
+ * is started. What that learning adds is in the context of the next session.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import { hookDbPath } from '../platform/paths.js';
@@ -37,9 +37,15 @@ export async function runSessionStartHook(
   // Unless the store says otherwise, something may be queued: the learning process looks.
   let queued = true;
   try {
-    const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    const { scope, root } = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE });
     store = await openHookStore(where.path, env, { read: true });
-    const context = await sessionContext(store, scope, { cwd: p.cwd, now: eventTime(env), env });
+    const context = await sessionContext(store, scope, {
+      cwd: p.cwd,
+      now: eventTime(env),
+      env,
+      recent: true,
+      ...(root === undefined ? {} : { root }),
+    });
     if (context !== '') {
       const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
       out.stdout = `${JSON.stringify(output)}\n`;
