@@ -260,6 +260,7 @@ describe('Claude Code, day one (issue 22)', () => {
   };
 
   beforeAll(() => mkdirSync(home, { recursive: true }));
+  let startContext: string | undefined;
 
   it('the plugin inside the installed package runs its hook command', (ctx) => {
     if (skipped !== undefined) return ctx.skip();
@@ -313,6 +314,29 @@ describe('Claude Code, day one (issue 22)', () => {
           tool_response: { stdout: 'added 12 packages', stderr: '' },
         },
         { hook_event_name: 'UserPromptSubmit', prompt: 'No, use pnpm instead of npm.' },
+        // Once, in the second session: a call that fails, then the same call succeeding after an edit.
+        ...(day === 2
+          ? [
+              {
+                hook_event_name: 'PostToolUseFailure',
+                tool_name: 'Bash',
+                tool_input: { command: 'pnpm run build' },
+                error: 'Exit code 1',
+              },
+              {
+                hook_event_name: 'PostToolUse',
+                tool_name: 'Edit',
+                tool_input: { file_path: join(project, 'tsconfig.json') },
+                tool_response: 'ok',
+              },
+              {
+                hook_event_name: 'PostToolUse',
+                tool_name: 'Bash',
+                tool_input: { command: 'pnpm run build' },
+                tool_response: { stdout: 'built', stderr: '' },
+              },
+            ]
+          : []),
         {
           hook_event_name: 'PostToolUse',
           tool_name: 'Edit',
@@ -336,9 +360,23 @@ describe('Claude Code, day one (issue 22)', () => {
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
     expect(context).toMatch(/\[SKILL\] [^\n]*pnpm[^\n]*\[confidence:0\.\d\d\]/);
+    startContext = context;
   });
 
-  it.todo('the session start holds the summary of the recent sessions (issue 22 item 5, not yet on main)');
+  it('that session start summarises the recent sessions (files, a failure and its fix) in <= 1,500 chars', (ctx) => {
+    if (skipped !== undefined || startContext === undefined) return ctx.skip();
+    expect(startContext.length).toBeLessThanOrEqual(1_500);
+    expect(startContext).toMatch(/recent sessions/i);
+    expect(startContext).toContain('package.json');
+    expect(startContext).toContain('pnpm run build');
+    expect(startContext).toContain('tsconfig.json');
+    // Deterministic: the same store and time give the same text.
+    const again = hookFromSettings(
+      { session_id: 'live-4', hook_event_name: 'SessionStart', source: 'startup' },
+      '2026-03-04T10:00:00Z',
+    );
+    expect(JSON.parse(again.stdout).hookSpecificOutput.additionalContext).toBe(startContext);
+  });
 });
 
 /**
