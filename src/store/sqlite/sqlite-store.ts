@@ -1577,6 +1577,24 @@ export class SqliteStore implements Store {
     name: string,
     options: { floats?: boolean; keyBytes?: boolean } = {},
   ): Promise<{ header: VectorIndexHeader; chunks: VectorChunk[] } | undefined> {
+    if (options.floats === false) {
+      // The int8 copies (12 MB a matrix at 100k rows) through a memory map, unmapped once read (issue 20): a quarter
+      // less CPU than reading their overflow pages one by one; the mapped pages count in the RSS only meanwhile.
+      this.#stmt(`PRAGMA mmap_size = ${MAP_VECTOR_BYTES}`).get();
+      try {
+        return this.#readVectorIndex(scope, name, options);
+      } finally {
+        this.#stmt('PRAGMA mmap_size = 0').get();
+      }
+    }
+    return this.#readVectorIndex(scope, name, options);
+  }
+
+  #readVectorIndex(
+    scope: string,
+    name: string,
+    options: { floats?: boolean; keyBytes?: boolean },
+  ): { header: VectorIndexHeader; chunks: VectorChunk[] } | undefined {
     return this.#db.transaction(() => {
       const h = this.#stmt('SELECT * FROM vector_index WHERE scope = ? AND name = ?').get(scope, name) as
         | Row
@@ -1684,6 +1702,9 @@ export class SqliteStore implements Store {
 
 /** Edges missing from the cache in one recording batch from which a scan of the scope's edges may pay. */
 const SCAN_EDGES_FROM = 2000;
+
+/** The memory map `readVectorIndex` reads the int8 copies through: the file's first GiB (a larger one reads on). */
+const MAP_VECTOR_BYTES = 2 ** 30;
 
 /** Rows a multi-row INSERT writes at once (at most 13 values a row: 650 parameters, far below SQLite's limit). */
 const ROWS_PER_STATEMENT = 50;
