@@ -170,6 +170,29 @@ describe('what the prompt hook tells the agent (issue 22 item 5)', () => {
     expect(context).toContain('Certificates & staging');
   });
 
+  it('says the same thing observed again once', async () => {
+    const repeated = openSqliteStore({ path: ':memory:' });
+    await repeated.insertObservations(
+      'r',
+      [1, 2, 3].map((h) => ({
+        id: `e${h}`,
+        timestamp: at(h),
+        type: 'error' as const,
+        context: {},
+        observation: 'tests failed: npm test',
+        evidence: ['runner: npm test'],
+        confidence: 0.6,
+        tags: ['hook', 'source:tool-output'],
+      })),
+    );
+    const { context, shown } = await promptContext(repeated, 'r', 'why did npm test fail?', NOW);
+    expect(context.split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^- \[ERROR, (high|medium)\] tests failed: npm test: runner: npm test$/),
+    ]);
+    expect(shown).toHaveLength(1);
+    await repeated.close();
+  });
+
   it('says nothing when nothing is labelled high or medium', async () => {
     expect(await promptContext(store, 'p', 'quokka zebra', NOW)).toEqual({ context: '', shown: [] });
     // Only the user's own earlier words match: nothing is left to say.

@@ -35,6 +35,9 @@ export function echoesPrompt(r: Pick<RecallResult, 'kind' | 'category' | 'tags'>
   return r.kind === 'execution' || (r.kind === 'observation' && r.tags.includes('source:user'));
 }
 
+const sameText = (a: RecallResult, b: RecallResult): boolean =>
+  a.category === b.category && a.title === b.title && a.text === b.text && a.path === b.path;
+
 /**
  * The text for a prompt ('' when nothing is relevant: no result recall labels high or medium, once the
  * user's own past prompts are left out) and the shown records of its lines (surface `recall`, the prompt
@@ -60,6 +63,8 @@ export async function promptContext(
     })
   )
     .filter((r) => (r.label === 'high' || r.label === 'medium') && !echoesPrompt(r))
+    // The same thing observed again (same kind, title and text) is said once.
+    .filter((r, i, all) => all.findIndex((o) => sameText(o, r)) === i)
     .slice(0, PROMPT_CONTEXT_LIMIT);
   if (results.length === 0) return { context: '', shown: [] };
   const query = scrubText(prompt).text;

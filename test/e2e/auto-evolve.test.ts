@@ -69,6 +69,11 @@ describe('sessions end with a skill nobody asked evolve for (issue 22 item 4)', 
     expect(p.skills()).toHaveLength(1);
     const context = p.start(4);
     expect(context).toMatch(/\[SKILL\] [^\n]*pnpm[^\n]*\[confidence:0\.\d\d\]/);
+    // With the summary of the recent sessions, within 1,500 characters, the same for the same store and time.
+    expect(context).toContain('Recent sessions: 3 (2026-03-01 to 2026-03-03), 3 turns, 3 tool calls.');
+    expect(context).toContain('- No, use pnpm instead of npm.');
+    expect(context.length).toBeLessThanOrEqual(1500);
+    expect(p.start(4)).toBe(context);
   });
 
   it('with CREDENCE_AUTO_EVOLVE=0 the same sessions leave no skill', () => {
