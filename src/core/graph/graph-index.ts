@@ -209,3 +209,226 @@ function countingOrder(keys: Int32Array, n: number, input: Int32Array): Int32Arr
   }
   return out;
 }
+
+/** A pair's weight as it is now: `weight` undefined when the pair has no edge left. */
+export interface GraphEdgeChange {
+  readonly from: string;
+  readonly to: string;
+  readonly weight: number | undefined;
+}
+
+/**
+ * The index {@link buildGraphIndex} would build from `graph`'s edges with these pairs' weights set (a pair new to the
+ * graph added, its new ends numbered in sorted order): the same ids, rows, weights and out-weights, in the size of
+ * what changed plus one copy of the arrays (issue 20: a recorded call changes an edge or two of the tool graph).
+ * Each change names one stored direction; for an undirected graph, give both. Undefined when a pair loses its last
+ * edge (a node may leave the graph then: build it again).
+ */
+export function patchGraphIndex(graph: GraphIndex, changes: readonly GraphEdgeChange[]): GraphIndex | undefined {
+  const old = graph.indexOf;
+  const added = new Set<string>();
+  for (const c of changes) {
+    if (c.weight === undefined) {
+      if (edgeWeight(graph, c.from, c.to) !== undefined) return undefined;
+      continue;
+    }
+    if (typeof c.weight !== 'number' || !Number.isFinite(c.weight) || c.weight < 0) return undefined;
+    for (const id of [c.from, c.to]) if (!old.has(id)) added.add(id);
+  }
+  // The ids in sorted order, and each old node's new number (the order kept: rows stay sorted by target).
+  let ids = graph.ids;
+  let indexOf = old;
+  const renumber = new Int32Array(graph.ids.length);
+  if (added.size === 0) for (let i = 0; i < renumber.length; i += 1) renumber[i] = i;
+  else {
+    const fresh = [...added].sort();
+    const merged: string[] = [];
+    let f = 0;
+    for (const [i, id] of graph.ids.entries()) {
+      while (f < fresh.length && (fresh[f] as string) < id) merged.push(fresh[f++] as string);
+      renumber[i] = merged.length;
+      merged.push(id);
+    }
+    while (f < fresh.length) merged.push(fresh[f++] as string);
+    ids = Object.freeze(merged);
+    const map = new Map<string, number>();
+    for (let i = 0; i < merged.length; i += 1) map.set(merged[i] as string, i);
+    indexOf = map;
+  }
+  const n = ids.length;
+  // Per row (new numbers), its changed targets and weights, by target.
+  const byRow = new Map<number, Map<number, number>>();
+  for (const c of changes) {
+    if (c.weight === undefined) continue;
+    const a = indexOf.get(c.from) as number;
+    const b = indexOf.get(c.to) as number;
+    if (a === b) continue;
+    let row = byRow.get(a);
+    if (row === undefined) {
+      row = new Map();
+      byRow.set(a, row);
+    }
+    row.set(b, c.weight);
+  }
+  const rows = new Map<number, number[]>();
+  for (const [a, row] of byRow)
+    rows.set(
+      a,
+      [...row.keys()].sort((x, y) => x - y),
+    );
+  if (added.size === 0) return patchRows(graph, byRow, rows);
+  const oldOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < renumber.length; i += 1) oldOf[renumber[i] as number] = i;
+  const { offsets: oldOffsets, targets: oldTargets, weights: oldWeights } = graph;
+  // Sizes first: each old row, with the targets it did not hold.
+  const offsets = new Int32Array(n + 1);
+  for (let a = 0; a < n; a += 1) {
+    const o = oldOf[a] as number;
+    let size = o < 0 ? 0 : (oldOffsets[o + 1] as number) - (oldOffsets[o] as number);
+    for (const b of rows.get(a) ?? []) {
+      const ob = oldOf[b] as number;
+      if (o < 0 || ob < 0 || rowSlot(oldOffsets, oldTargets, o, ob) < 0) size += 1;
+    }
+    offsets[a + 1] = (offsets[a] as number) + size;
+  }
+  const m = offsets[n] as number;
+  const targets = new Int32Array(m);
+  const weights = new Float64Array(m);
+  const outWeight = new Float64Array(n);
+  for (let a = 0; a < n; a += 1) {
+    const o = oldOf[a] as number;
+    const set = rows.get(a);
+    let at = offsets[a] as number;
+    if (set === undefined) {
+      // An untouched row: its targets renumbered, its weights and out-weight as they were (none: a node new as a
+      // target only).
+      if (o < 0) continue;
+      for (let e = oldOffsets[o] as number, end = oldOffsets[o + 1] as number; e < end; e += 1) {
+        targets[at] = renumber[oldTargets[e] as number] as number;
+        weights[at] = oldWeights[e] as number;
+        at += 1;
+      }
+      outWeight[a] = graph.outWeight[o] as number;
+      continue;
+    }
+    const row = byRow.get(a) as Map<number, number>;
+    let k = 0;
+    if (o >= 0)
+      for (let e = oldOffsets[o] as number, end = oldOffsets[o + 1] as number; e < end; e += 1) {
+        const b = renumber[oldTargets[e] as number] as number;
+        while (k < set.length && (set[k] as number) < b) {
+          targets[at] = set[k] as number;
+          weights[at] = row.get(set[k] as number) as number;
+          at += 1;
+          k += 1;
+        }
+        targets[at] = b;
+        weights[at] = row.get(b) ?? (oldWeights[e] as number);
+        if (k < set.length && set[k] === b) k += 1;
+        at += 1;
+      }
+    for (; k < set.length; k += 1) {
+      targets[at] = set[k] as number;
+      weights[at] = row.get(set[k] as number) as number;
+      at += 1;
+    }
+    // Summed in row order, as a build sums it.
+    let sum = 0;
+    for (let e = offsets[a] as number, end = offsets[a + 1] as number; e < end; e += 1) sum += weights[e] as number;
+    outWeight[a] = sum;
+  }
+  return Object.freeze({ ids, indexOf, offsets, targets, weights, outWeight, undirected: graph.undirected });
+}
+
+/**
+ * {@link patchGraphIndex} when no node comes: the rows between the changed ones copied a run at a time (native
+ * copies), the arrays of rows and targets shared when no pair is new (only weights moved).
+ */
+function patchRows(
+  graph: GraphIndex,
+  byRow: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  rows: ReadonlyMap<number, readonly number[]>,
+): GraphIndex {
+  const { offsets: oldOffsets, targets: oldTargets, weights: oldWeights } = graph;
+  const n = graph.ids.length;
+  const touched = [...rows.keys()].sort((x, y) => x - y);
+  const added = new Map<number, number>();
+  let more = 0;
+  for (const a of touched) {
+    let k = 0;
+    for (const b of rows.get(a) as number[]) if (rowSlot(oldOffsets, oldTargets, a, b) < 0) k += 1;
+    added.set(a, k);
+    more += k;
+  }
+  const outWeight = graph.outWeight.slice();
+  const rowSum = (weights: Float64Array, from: number, to: number): number => {
+    // Summed in row order, as a build sums it.
+    let sum = 0;
+    for (let e = from; e < to; e += 1) sum += weights[e] as number;
+    return sum;
+  };
+  if (more === 0) {
+    const weights = oldWeights.slice();
+    for (const a of touched)
+      for (const [b, w] of byRow.get(a) as ReadonlyMap<number, number>)
+        weights[rowSlot(oldOffsets, oldTargets, a, b)] = w;
+    for (const a of touched) outWeight[a] = rowSum(weights, oldOffsets[a] as number, oldOffsets[a + 1] as number);
+    return Object.freeze({ ...graph, weights, outWeight });
+  }
+  const m = oldTargets.length + more;
+  const offsets = new Int32Array(n + 1);
+  const targets = new Int32Array(m);
+  const weights = new Float64Array(m);
+  let shift = 0;
+  let from = 0;
+  /** Rows `from` up to `to` (exclusive) as they were, `shift` slots on. */
+  const copy = (to: number) => {
+    const start = oldOffsets[from] as number;
+    const end = oldOffsets[to] as number;
+    targets.set(oldTargets.subarray(start, end), start + shift);
+    weights.set(oldWeights.subarray(start, end), start + shift);
+    for (let r = from; r < to; r += 1) offsets[r + 1] = (oldOffsets[r + 1] as number) + shift;
+  };
+  for (const a of touched) {
+    copy(a);
+    const set = rows.get(a) as number[];
+    const row = byRow.get(a) as ReadonlyMap<number, number>;
+    let at = (oldOffsets[a] as number) + shift;
+    let k = 0;
+    for (let e = oldOffsets[a] as number, end = oldOffsets[a + 1] as number; e < end; e += 1) {
+      const b = oldTargets[e] as number;
+      for (; k < set.length && (set[k] as number) < b; k += 1, at += 1) {
+        targets[at] = set[k] as number;
+        weights[at] = row.get(set[k] as number) as number;
+      }
+      targets[at] = b;
+      weights[at] = row.get(b) ?? (oldWeights[e] as number);
+      if (k < set.length && set[k] === b) k += 1;
+      at += 1;
+    }
+    for (; k < set.length; k += 1, at += 1) {
+      targets[at] = set[k] as number;
+      weights[at] = row.get(set[k] as number) as number;
+    }
+    shift += added.get(a) as number;
+    offsets[a + 1] = (oldOffsets[a + 1] as number) + shift;
+    outWeight[a] = rowSum(weights, offsets[a] as number, at);
+    from = a + 1;
+  }
+  copy(n);
+  return Object.freeze({ ...graph, offsets, targets, weights, outWeight });
+}
+
+/** The stored slot of target `b` in row `a` (rows sorted by target), or −1. */
+function rowSlot(offsets: Int32Array, targets: Int32Array, a: number, b: number): number {
+  let lo = offsets[a] as number;
+  let hi = (offsets[a + 1] as number) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = targets[mid] as number;
+    if (t === b) return mid;
+    if (t < b) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

@@ -67,19 +67,49 @@ export function heatDiffusion(graph: GraphIndex, sources: readonly string[], opt
     }
   }
   if (found === 0) return heat;
-  const { offsets, targets, weights, outWeight } = graph;
+  const { offsets, targets } = graph;
   let next = new Float64Array(n);
-  // Each edge's transition probability w / degree, computed once (exact even for subnormal weights).
-  const probability = new Float64Array(targets.length);
-  for (let v = 0; v < n; v += 1) {
-    const degree = outWeight[v] as number;
-    if (degree > 0)
-      for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
-        probability[e] = (weights[e] as number) / degree;
-  }
+  const probability = transitions(graph);
+  // While the terms are non-zero on a few nodes (the first products from a few sources), only the rows of their
+  // neighbours are summed: every other row sums zeros (its value 0, its heat unchanged), the rows summed are summed
+  // whole in order, so the values are those of every row summed. `next` holds zeros but on `stale`.
+  let support: number[] = [];
+  for (let v = 0; v < n; v += 1) if (term[v] !== 0) support.push(v);
+  let stale: number[] = [];
+  const seen = new Int32Array(n);
+  let sparse = true;
   // heat = Σ_k t^k/k! · P^k f, with term_k = (t/k) · P term_{k−1}; e^{−t} cancels in the normalisation.
   for (let k = 1; k <= o.steps; k += 1) {
     const factor = o.time / k;
+    if (sparse) {
+      const rows: number[] = [];
+      for (const u of support) {
+        for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1) {
+          const v = targets[e] as number;
+          if (seen[v] === k) continue;
+          seen[v] = k;
+          rows.push(v);
+        }
+      }
+      sparse = rows.length * SPARSE_SHARE < n;
+      if (sparse) {
+        for (const v of stale) next[v] = 0;
+        for (const v of rows) {
+          let sum = 0;
+          for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
+            sum += (probability[e] as number) * (term[targets[e] as number] as number);
+          const value = factor * sum;
+          next[v] = value;
+          heat[v] = (heat[v] as number) + value;
+        }
+        stale = support;
+        support = rows;
+        const swap = term;
+        term = next;
+        next = swap;
+        continue;
+      }
+    }
     for (let v = 0; v < n; v += 1) {
       let sum = 0;
       for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
@@ -96,6 +126,29 @@ export function heatDiffusion(graph: GraphIndex, sources: readonly string[], opt
   for (let v = 0; v < n; v += 1) if ((heat[v] as number) > max) max = heat[v] as number;
   for (let v = 0; v < n; v += 1) heat[v] = (heat[v] as number) / max;
   return heat;
+}
+
+/** Above 1 / this share of the nodes, a product sums every row. */
+const SPARSE_SHARE = 4;
+
+/** Per graph, each stored edge's transition probability w / degree (exact even for subnormal weights). */
+const transitionsOf = new WeakMap<GraphIndex, Float64Array>();
+
+/** The transition probabilities of `graph`, computed once per graph (a search asks heat from several tools). */
+function transitions(graph: GraphIndex): Float64Array {
+  let probability = transitionsOf.get(graph);
+  if (probability !== undefined) return probability;
+  const { offsets, targets, weights, outWeight } = graph;
+  const n = graph.ids.length;
+  probability = new Float64Array(targets.length);
+  for (let v = 0; v < n; v += 1) {
+    const degree = outWeight[v] as number;
+    if (degree > 0)
+      for (let e = offsets[v] as number, end = offsets[v + 1] as number; e < end; e += 1)
+        probability[e] = (weights[e] as number) / degree;
+  }
+  transitionsOf.set(graph, probability);
+  return probability;
 }
 
 /** {@link heatDiffusion} keyed by tool id. */

@@ -8,9 +8,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { adaptiveWeights } from '../../core/dag/dag-confidence.js';
 import { graphDensity, type GraphDensity } from '../../core/graph/graph-density.js';
-import { buildGraphIndex, type GraphIndex } from '../../core/graph/graph-index.js';
+import {
+  buildGraphIndex,
+  patchGraphIndex,
+  type GraphEdgeChange,
+  type GraphIndex,
+} from '../../core/graph/graph-index.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
-import { pageRankById } from '../../core/graph/pagerank.js';
+import { pageRank as pageRankOf } from '../../core/graph/pagerank.js';
 import { edgeConfidence, EDGE_READ_OPTIONS, passesThreshold } from '../../core/graph/edge-confidence.js';
 import { isConfirmed } from '../../core/graph/edge-promotion.js';
 import { overlayMap } from './overlay-map.js';
@@ -177,7 +182,8 @@ function putIn(
   fresh: readonly SnapshotEdge[],
   keep: (e: SnapshotEdge) => boolean,
 ): SnapshotEdge[] {
-  const out: SnapshotEdge[] = [];
+  // The kept runs between the fresh edges copied as slices (native copies: a write puts in an edge or two).
+  const parts: SnapshotEdge[][] = [];
   let i = 0;
   for (const f of fresh) {
     let lo = i;
@@ -187,12 +193,13 @@ function putIn(
       if (edgeOrder(kept[mid] as SnapshotEdge, f) < 0) lo = mid + 1;
       else hi = mid;
     }
-    while (i < lo) out.push(kept[i++] as SnapshotEdge);
+    parts.push(kept.slice(i, lo));
+    i = lo;
     if (i < kept.length && edgeOrder(kept[i] as SnapshotEdge, f) === 0) i += 1;
-    if (keep(f)) out.push(f);
+    if (keep(f)) parts.push([f]);
   }
-  while (i < kept.length) out.push(kept[i++] as SnapshotEdge);
-  return out;
+  parts.push(kept.slice(i));
+  return ([] as SnapshotEdge[]).concat(...parts);
 }
 
 /**
@@ -213,6 +220,7 @@ function densityOf(
   calls: ReadonlyMap<string, number>,
   last: Set<string> | undefined,
   grown: { edges: readonly EdgeRecord[]; tools: readonly string[] } | undefined,
+  before?: GraphSnapshot,
 ): { density: GraphDensity; vertices: Set<string> } {
   const vertices = last ?? new Set<string>(calls.keys());
   if (last !== undefined) for (const id of grown?.tools ?? []) if (calls.has(id)) vertices.add(id);
@@ -221,12 +229,24 @@ function densityOf(
     vertices.add(e.to);
   }
   let pairs = 0;
-  let from: string | undefined;
-  let to: string | undefined;
-  for (const e of confidentEdges) {
-    if (e.from !== from || e.to !== to) pairs += 1;
-    from = e.from;
-    to = e.to;
+  if (before !== undefined && grown !== undefined) {
+    // The confident edges are `before`'s but at the keys of those read again: its pairs, with theirs counted again.
+    pairs = before.density.edges;
+    const seen = new Set<string>();
+    for (const { from, to } of grown.edges) {
+      const key = `${from}\0${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pairs += Number(hasPair(confidentEdges, from, to)) - Number(hasPair(before.confidentEdges, from, to));
+    }
+  } else {
+    let from: string | undefined;
+    let to: string | undefined;
+    for (const e of confidentEdges) {
+      if (e.from !== from || e.to !== to) pairs += 1;
+      from = e.from;
+      to = e.to;
+    }
   }
   return { density: { density: graphDensity(vertices.size, pairs), vertices: vertices.size, edges: pairs }, vertices };
 }
@@ -270,7 +290,16 @@ export function assembleSnapshot(input: {
     ? { density: last.density, vertices: lastVertices }
     : input.density !== undefined
       ? { density: input.density, vertices: undefined }
-      : densityOf(edges, confidentEdges, calls, lastVertices, input.grown);
+      : densityOf(
+          edges,
+          confidentEdges,
+          calls,
+          lastVertices,
+          input.grown,
+          // Every kept edge as rated before (the confident ones `last`'s but at the keys read again): pairs counted
+          // at those keys only.
+          input.confidentEdges !== undefined && lastVertices !== undefined ? last : undefined,
+        );
   const tier = adaptiveWeights(density.density).tier as GraphSnapshot['tier'];
   const snapshot = assembled({
     now,
@@ -282,6 +311,8 @@ export function assembleSnapshot(input: {
     tier,
     last,
     pageRank: input.pageRank,
+    // Every kept edge as rated before: THE graph moved at the pairs of the edges read again only.
+    ...(input.confidentEdges !== undefined && input.grown !== undefined ? { changed: input.grown.edges } : {}),
   });
   if (vertices !== undefined) verticesOf.set(snapshot, vertices);
   if (input.steadyUntil !== undefined) nextStepOf.set(snapshot, input.steadyUntil);
@@ -317,36 +348,60 @@ function assembled(input: {
   tier: GraphSnapshot['tier'];
   last: GraphSnapshot | undefined;
   pageRank: ReadonlyMap<string, number> | undefined;
+  /** When every confident edge but these (read again) is `last`'s: THE graph can only have moved at their pairs. */
+  changed?: readonly EdgeRecord[];
 }): GraphSnapshot {
   const { now, tools, edges, confidentEdges, calls, density, tier, last } = input;
   if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
     const { pageRank, maxPageRank, selfSpread } = last;
     // The last one's graph indexes, still built when first read if they were not yet (a decoded snapshot's).
-    return Object.defineProperties(
+    const same = Object.defineProperties(
       { now, tools, edges, confidentEdges, pageRank, maxPageRank, calls, density, tier, selfSpread },
       {
         directed: { get: () => last.directed, enumerable: true },
         undirected: { get: () => last.undirected, enumerable: true },
       },
     ) as GraphSnapshot;
+    const held = heldGraphs.get(last);
+    if (held !== undefined) heldGraphs.set(same, held);
+    return same;
   }
   const graphEdges = () =>
     confidentEdges
       .filter((e) => e.type !== 'alternative')
       .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
+  // After a write that changed an edge or two, `last`'s indexes (when built) are patched at their pairs (issue 20).
+  const before = last === undefined || input.changed === undefined ? undefined : heldGraphs.get(last);
+  const moved = before === undefined ? undefined : pairsMoved(confidentEdges, input.changed as EdgeRecord[]);
   // Built when first read: a decoded snapshot (PageRank given) is mostly patched into another before any is.
-  let directed: GraphIndex | undefined;
-  let undirected: GraphIndex | undefined;
+  const held: HeldGraph = {};
   const directedOf = (): GraphIndex => {
-    directed ??= buildGraphIndex(graphEdges());
-    return directed;
+    held.directed ??=
+      (before?.directed === undefined ? undefined : patchGraphIndex(before.directed, moved?.directed ?? [])) ??
+      buildGraphIndex(graphEdges());
+    return held.directed;
   };
   const undirectedOf = (): GraphIndex => {
-    undirected ??= buildGraphIndex(graphEdges(), { undirected: true });
-    return undirected;
+    held.undirected ??=
+      (before?.undirected === undefined ? undefined : patchGraphIndex(before.undirected, moved?.undirected ?? [])) ??
+      buildGraphIndex(graphEdges(), { undirected: true });
+    return held.undirected;
   };
-  const pageRank =
-    input.pageRank ?? (directedOf().ids.length === 0 ? new Map<string, number>() : pageRankById(directedOf()));
+  // PageRank after such a write starts from the last one's, iterated to the same tolerance (fewer iterations).
+  const start = (graph: GraphIndex): ArrayLike<number> | undefined => {
+    if (before === undefined || last === undefined) return undefined;
+    if (before.rank !== undefined && before.directed?.ids === graph.ids) return before.rank;
+    return graph.ids.map((id) => last.pageRank.get(id) ?? 1 / graph.ids.length);
+  };
+  const ranked = (graph: GraphIndex): Map<string, number> => {
+    const from = start(graph);
+    const scores = pageRankOf(graph, from === undefined ? {} : { start: from });
+    held.rank = scores;
+    const out = new Map<string, number>();
+    for (let i = 0; i < scores.length; i += 1) out.set(graph.ids[i] as string, scores[i] as number);
+    return out;
+  };
+  const pageRank = input.pageRank ?? (directedOf().ids.length === 0 ? new Map<string, number>() : ranked(directedOf()));
   const spread = new Map<string, number>();
   const selfSpread = (tool: string): number => {
     let h = spread.get(tool);
@@ -365,11 +420,79 @@ function assembled(input: {
   let maxPageRank = 0;
   for (const v of pageRank.values()) if (v > maxPageRank) maxPageRank = v;
   const snapshot = { now, tools, edges, confidentEdges, pageRank, maxPageRank, calls, density, tier, selfSpread };
-  if (input.pageRank === undefined) return { ...snapshot, directed: directedOf(), undirected: undirectedOf() };
-  return Object.defineProperties(snapshot, {
-    directed: { get: directedOf, enumerable: true },
-    undirected: { get: undirectedOf, enumerable: true },
-  }) as GraphSnapshot;
+  const out =
+    input.pageRank === undefined
+      ? { ...snapshot, directed: directedOf(), undirected: undirectedOf() }
+      : (Object.defineProperties(snapshot, {
+          directed: { get: directedOf, enumerable: true },
+          undirected: { get: undirectedOf, enumerable: true },
+        }) as GraphSnapshot);
+  heldGraphs.set(out, held);
+  return out;
+}
+
+/** Where the edges of the pair `from → to` start in edges in the store's order (or would). */
+function pairStart(edges: readonly EdgeRecord[], from: string, to: string): number {
+  let lo = 0;
+  let hi = edges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const e = edges[mid] as EdgeRecord;
+    if ((compareCodePoints(e.from, from) || compareCodePoints(e.to, to)) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether edges in the store's order hold one of the pair `from → to`. */
+function hasPair(edges: readonly EdgeRecord[], from: string, to: string): boolean {
+  const e = edges[pairStart(edges, from, to)];
+  return e !== undefined && e.from === from && e.to === to;
+}
+
+/** THE graph's indexes a snapshot built (or shares with the one it kept them from), for the next to patch. */
+interface HeldGraph {
+  directed?: GraphIndex;
+  undirected?: GraphIndex;
+  /** PageRank over `directed`, by node. */
+  rank?: Float64Array;
+}
+const heldGraphs = new WeakMap<GraphSnapshot, HeldGraph>();
+
+/**
+ * The weight now of each pair of THE graph that `changed` edges name, as a build merges it (the max confidence of
+ * the pair's confident edges but `alternative` ones; undefined when none is left): each direction for the directed
+ * index, each unordered pair both ways for the undirected one.
+ */
+function pairsMoved(
+  confidentEdges: readonly SnapshotEdge[],
+  changed: readonly EdgeRecord[],
+): { directed: GraphEdgeChange[]; undirected: GraphEdgeChange[] } {
+  const weightOf = (from: string, to: string): number | undefined => {
+    let weight: number | undefined;
+    for (let i = pairStart(confidentEdges, from, to); i < confidentEdges.length; i += 1) {
+      const e = confidentEdges[i] as SnapshotEdge;
+      if (e.from !== from || e.to !== to) break;
+      if (e.type !== 'alternative' && (weight === undefined || e.confidence > weight)) weight = e.confidence;
+    }
+    return weight;
+  };
+  const directed: GraphEdgeChange[] = [];
+  const undirected: GraphEdgeChange[] = [];
+  const seen = new Set<string>();
+  for (const { from, to } of changed) {
+    if (from === to) continue;
+    const [a, b] = from < to ? [from, to] : [to, from];
+    const key = `${a}\0${b}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const ab = weightOf(a, b);
+    const ba = weightOf(b, a);
+    directed.push({ from: a, to: b, weight: ab }, { from: b, to: a, weight: ba });
+    const both = ab === undefined ? ba : ba === undefined ? ab : Math.max(ab, ba);
+    undirected.push({ from: a, to: b, weight: both }, { from: b, to: a, weight: both });
+  }
+  return { directed, undirected };
 }
 
 /** Whether two lists of confident edges make THE same graph (the same edges, types and weights, in order). */
@@ -417,8 +540,7 @@ async function patchedEdges(
     return { edges: out };
   }
   // Each edge read replaces the kept one with its key (found by bisection), or is inserted where it sorts.
-  const out = kept.slice() as (EdgeRecord | SnapshotEdge)[];
-  const inserted: { at: number; edge: EdgeRecord }[] = [];
+  const placed: { at: number; edge: EdgeRecord; replaces: boolean }[] = [];
   for (const e of fresh) {
     let lo = 0;
     let hi = kept.length;
@@ -427,17 +549,22 @@ async function patchedEdges(
       if (edgeOrder(kept[mid] as SnapshotEdge, e) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < kept.length && edgeOrder(kept[lo] as SnapshotEdge, e) === 0) out[lo] = e;
-    else inserted.push({ at: lo, edge: e });
+    placed.push({ at: lo, edge: e, replaces: lo < kept.length && edgeOrder(kept[lo] as SnapshotEdge, e) === 0 });
   }
-  if (inserted.length === 0) return { edges: out, grown: fresh };
-  const merged: (EdgeRecord | SnapshotEdge)[] = [];
+  if (placed.every((p) => p.replaces)) {
+    const out = kept.slice() as (EdgeRecord | SnapshotEdge)[];
+    for (const { at, edge } of placed) out[at] = edge;
+    return { edges: out, grown: fresh };
+  }
+  // One copy, with the edges inserted (the kept runs between them copied as slices: native copies).
+  const parts: (EdgeRecord | SnapshotEdge)[][] = [];
   let i = 0;
-  for (const { at, edge } of inserted) {
-    while (i < at) merged.push(out[i++] as EdgeRecord);
-    merged.push(edge);
+  for (const { at, edge, replaces } of placed) {
+    parts.push(kept.slice(i, at), [edge]);
+    i = replaces ? at + 1 : at;
   }
-  while (i < out.length) merged.push(out[i++] as EdgeRecord);
+  parts.push(kept.slice(i));
+  const merged = ([] as (EdgeRecord | SnapshotEdge)[]).concat(...parts);
   return { edges: merged, grown: fresh };
 }
 
