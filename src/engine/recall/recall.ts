@@ -11,6 +11,7 @@ import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory } from '../../core/types.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
+import { questionRecency, questionTime } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
 import type {
@@ -77,6 +78,11 @@ export interface RecallRequest {
   labels?: RecallLabelOptions;
   /** Each result carries its item's text (the hooks' snippets). @default false */
   withText?: boolean;
+  /**
+   * The time the query names (a period, the present, the past, "when") sets recency
+   * (core/recall/question-time). @default true
+   */
+  questionTime?: boolean;
   /** Past runs are searched too (the prompt hook leaves them out: a run's title is a past prompt). @default true */
   runs?: boolean;
 }
@@ -103,6 +109,8 @@ export interface RecallResult {
     confidenceFactor: number;
     ageDays: number;
     recencyFactor: number;
+    /** What recency was measured against when the query names a time (a period, the present, the past). */
+    recencyBasis?: string;
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -238,6 +246,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const candidates = [...new Set([...bm25.keys(), ...similar.top])];
+  const asked = request.questionTime === false ? { asksWhen: false } : questionTime(query, ctx.now);
+  const curve = { weight: RECALL_DEFAULTS.recencyWeight, days: RECALL_DEFAULTS.recencyDays };
   // Runs are read without their calls to be ranked (id, intent, confidence, time); the calls of those returned
   // are read after, for their text (the share of the query's words).
   const items: Map<string, Recallable> =
@@ -259,7 +269,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const confidenceFactor =
         item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
       const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
-      const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
+      const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
       return {
         item,
         raw,
@@ -269,6 +279,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor,
         ageDays,
         recencyFactor,
+        recencyBasis,
         score: fused * confidenceFactor * recencyFactor,
       };
     })
@@ -321,6 +332,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor: s.confidenceFactor,
         ageDays: s.ageDays,
         recencyFactor: s.recencyFactor,
+        ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },

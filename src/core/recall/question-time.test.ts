@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { QUESTION_RECENCY, questionRecency, questionTime } from './question-time.js';
+
+const NOW = Date.parse('2026-06-10T12:00:00Z');
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const period = (q: string, now = NOW) => {
+  const p = questionTime(q, now).period;
+  return p === undefined
+    ? undefined
+    : [new Date(p.from).toISOString().slice(0, 10), new Date(p.to).toISOString().slice(0, 10)];
+};
+
+describe('questionTime: the period a question names', () => {
+  it('reads absolute days, months, seasons and years', () => {
+    expect(period('What happened on 2023-05-14?')).toEqual(['2023-05-14', '2023-05-15']);
+    expect(period('Where was she on 14 May 2023?')).toEqual(['2023-05-14', '2023-05-15']);
+    expect(period('Where was she on the 3rd of March, 2024?')).toEqual(['2024-03-03', '2024-03-04']);
+    expect(period('What did he do on September 9th, 2022?')).toEqual(['2022-09-09', '2022-09-10']);
+    expect(period('Which editor did Ravi use back in February 2022?')).toEqual(['2022-02-01', '2022-03-01']);
+    expect(period('Where did Maya live during Dec 2021?')).toEqual(['2021-12-01', '2022-01-01']);
+    expect(period('What did they build in the summer of 2023?')).toEqual(['2023-06-01', '2023-09-01']);
+    expect(period('Which store did we use in 2023?')).toEqual(['2023-01-01', '2024-01-01']);
+  });
+
+  it('reads periods relative to now', () => {
+    expect(period('What did we decide last May?')).toEqual(['2026-05-01', '2026-06-01']);
+    expect(period('What did we decide last July?')).toEqual(['2025-07-01', '2025-08-01']);
+    expect(period('What did we decide last March?')).toEqual(['2026-03-01', '2026-04-01']);
+    expect(period('What did we say in April?')).toEqual(['2026-04-01', '2026-05-01']);
+    expect(period('What did we say in September?')).toEqual(['2025-09-01', '2025-10-01']);
+    expect(period('What happened yesterday?')).toEqual(['2026-06-09', '2026-06-10']);
+    expect(period('What broke last week?')).toEqual(['2026-06-01', '2026-06-08']);
+    expect(period('What changed last month?')).toEqual(['2026-05-01', '2026-06-01']);
+    expect(period('What changed last year?')).toEqual(['2025-01-01', '2026-01-01']);
+    expect(period('What did we pick two weeks ago?')).toEqual(['2026-05-25', '2026-06-01']);
+    expect(period('What did we pick 3 days ago?')).toEqual(['2026-06-07', '2026-06-08']);
+    expect(period('What did we pick a couple of months ago?')).toEqual(['2026-04-01', '2026-05-01']);
+    expect(period('Where did she go last summer?')).toEqual(['2025-06-01', '2025-09-01']);
+  });
+
+  it('names no period where there is none, nor in the verb "may", nor in an impossible day', () => {
+    expect(period('Where does Maya live now?')).toBeUndefined();
+    expect(period('this may take a while, which store do we use?')).toBeUndefined();
+    expect(period('what changed on 2023-02-30?')).toBeUndefined();
+    expect(period('we bought 2023 widgets')).toBeUndefined();
+  });
+
+  it('reads whether it asks about the present, the past, or when', () => {
+    expect(questionTime('Where does Maya live now?', NOW)).toEqual({ tense: 'current', asksWhen: false });
+    expect(questionTime('Which editor does Ravi use these days?', NOW).tense).toBe('current');
+    expect(questionTime('What editor did Ravi use before switching to Zed?', NOW).tense).toBe('past');
+    expect(questionTime('Where did Maya live back in May 2022?', NOW).tense).toBe('past');
+    expect(questionTime('When did Maya move to Denver?', NOW)).toEqual({ asksWhen: true });
+    expect(questionTime('On what date did we migrate?', NOW).asksWhen).toBe(true);
+    expect(questionTime('Which database does the billing service use?', NOW)).toEqual({ asksWhen: false });
+  });
+});
+
+describe('questionRecency: recall recency for the time a question is about', () => {
+  const base = { weight: 0.1, days: 90 };
+  const plain = (ageDays: number) => 1 - 0.1 * (1 - 0.5 ** (ageDays / 90));
+  const at = day('2025-06-10');
+
+  it('is the plain curve from now when the question names no time', () => {
+    const r = questionRecency(at, NOW, questionTime('Which database do we use?', NOW), base);
+    expect(r.factor).toBe(plain((NOW - at) / 86_400_000));
+    expect(r.basis).toBeUndefined();
+  });
+
+  it('measures from the end of a named period and demotes what was written after it', () => {
+    const asked = questionTime('Where did Maya live in May 2025?', NOW);
+    const before = questionRecency(day('2025-04-20'), NOW, asked, base);
+    expect(before.factor).toBeCloseTo(plain(42), 12);
+    expect(before.basis).toContain('May 2025');
+    const after = questionRecency(day('2025-07-01'), NOW, asked, base);
+    expect(after.factor).toBe(QUESTION_RECENCY.afterPeriod);
+    expect(after.basis).toContain('after');
+    expect(after.factor).toBeLessThan(before.factor);
+  });
+
+  it('weighs recency more for the present, and not at all for the past or a "when"', () => {
+    const now = questionRecency(at, NOW, questionTime('Where does Maya live now?', NOW), base);
+    expect(now.factor).toBeLessThan(plain(365));
+    const fresh = questionRecency(NOW, NOW, questionTime('Where does Maya live now?', NOW), base);
+    expect(fresh.factor).toBe(1);
+    expect(questionRecency(at, NOW, questionTime('Where did Maya live before Osaka?', NOW), base).factor).toBe(1);
+    expect(questionRecency(at, NOW, questionTime('When did Maya move to Osaka?', NOW), base).factor).toBe(1);
+  });
+});

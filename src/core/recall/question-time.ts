@@ -1,0 +1,269 @@
+/**
+ * @module core/recall/question-time
+ * The time a question is about (issue 23, item 3): a period it names ("last May", "in 2023", "on 14 May 2023",
+ * "two weeks ago", "the summer of 2022"), whether it asks what holds now ("now", "these days", "still") or what held
+ * before ("before", "used to", "previously"), and whether it asks when something happened. Pure: `now` is passed in;
+ * dates are read in UTC; a period is [from, to) in epoch milliseconds. Recall reads it to measure recency from the
+ * period rather than from now (engine/recall).
+ */
+
+export interface QuestionPeriod {
+  readonly from: number;
+  readonly to: number;
+  /** The words that named it, as written. */
+  readonly text: string;
+}
+
+export interface QuestionTime {
+  readonly period?: QuestionPeriod;
+  /** 'current': asks what holds now; 'past': what held before; absent: neither. */
+  readonly tense?: 'current' | 'past';
+  /** Asks when something happened ("when did …", "what date …"). */
+  readonly asksWhen: boolean;
+}
+
+const DAY = 86_400_000;
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH = `(${MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|')})\\.?`;
+/** The month a word names (0-11), or -1; "may" must be written "May" (else it is the verb). */
+const monthIndex = (word: string): number =>
+  /^may$/i.test(word) && word !== 'May' ? -1 : MONTHS.findIndex((m) => m.startsWith(word.toLowerCase().slice(0, 3)));
+const SEASONS: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+const NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  'a couple of': 2,
+  'a few': 3,
+};
+const YEAR = '((?:19|20)\\d{2})';
+
+const utc = (y: number, m: number, d = 1): number => Date.UTC(y, m, d);
+const monthPeriod = (y: number, m: number, text: string): QuestionPeriod | undefined =>
+  m < 0 ? undefined : { from: utc(y, m), to: utc(y, m + 1), text };
+const dayPeriod = (y: number, m: number, d: number, text: string): QuestionPeriod | undefined => {
+  if (m < 0) return undefined;
+  const from = utc(y, m, d);
+  return new Date(from).getUTCDate() === d ? { from, to: from + DAY, text } : undefined;
+};
+/** Monday 00:00 UTC of the week holding `t`. */
+const weekStart = (t: number): number => {
+  const d = new Date(t);
+  const day = (d.getUTCDay() + 6) % 7;
+  return utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day);
+};
+
+type Reader = (m: RegExpExecArray, now: Date) => QuestionPeriod | undefined;
+
+/** The patterns tried in order; the first that matches names the period. */
+const READERS: [RegExp, Reader][] = [
+  [/\b(\d{4})-(\d{2})-(\d{2})\b/, (m) => dayPeriod(Number(m[1]), Number(m[2]) - 1, Number(m[3]), m[0])],
+  [
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH},? ${YEAR}\\b`, 'i'),
+    (m) => dayPeriod(Number(m[3]), monthIndex(m[2] as string), Number(m[1]), m[0]),
+  ],
+  [
+    new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? ${YEAR}\\b`, 'i'),
+    (m) => dayPeriod(Number(m[3]), monthIndex(m[1] as string), Number(m[2]), m[0]),
+  ],
+  [
+    new RegExp(`\\b${MONTH},?(?: of)? ${YEAR}\\b`, 'i'),
+    (m) => monthPeriod(Number(m[2]), monthIndex(m[1] as string), m[0]),
+  ],
+  [
+    new RegExp(`\\b(?:the )?(spring|summer|autumn|fall|winter)(?: of)? ${YEAR}\\b`, 'i'),
+    (m) => {
+      const start = SEASONS[(m[1] as string).toLowerCase()] as number;
+      const y = Number(m[2]);
+      return { from: utc(y, start), to: utc(y, start + 3), text: m[0] };
+    },
+  ],
+  [
+    new RegExp(`\\b(last|this) ${MONTH}`, 'i'),
+    (m, now) => {
+      const month = monthIndex(m[2] as string);
+      const y = now.getUTCFullYear();
+      if ((m[1] as string).toLowerCase() === 'this') return monthPeriod(y, month, m[0]);
+      return monthPeriod(month < now.getUTCMonth() ? y : y - 1, month, m[0]);
+    },
+  ],
+  [
+    /\b(last|this) (spring|summer|autumn|fall|winter)\b/i,
+    (m, now) => {
+      const start = SEASONS[(m[2] as string).toLowerCase()] as number;
+      const y = now.getUTCFullYear();
+      const thisOne = utc(y, start);
+      const last = utc(y, start + 3) <= now.getTime() ? thisOne : utc(y - 1, start);
+      const from = (m[1] as string).toLowerCase() === 'this' ? thisOne : last;
+      const d = new Date(from);
+      return { from, to: utc(d.getUTCFullYear(), d.getUTCMonth() + 3), text: m[0] };
+    },
+  ],
+  [
+    new RegExp(`\\b(?:in|during|since|of|back in|around|by) ${YEAR}\\b`, 'i'),
+    (m) => ({ from: utc(Number(m[1]), 0), to: utc(Number(m[1]) + 1, 0), text: m[0] }),
+  ],
+  [
+    new RegExp(`\\b(?:in|during|back in|around) ${MONTH}(?![\\w-])`, 'i'),
+    (m, now) => {
+      // A month without a year: the latest one that has begun.
+      const month = monthIndex(m[1] as string);
+      const y = now.getUTCFullYear();
+      return monthPeriod(month <= now.getUTCMonth() ? y : y - 1, month, m[0]);
+    },
+  ],
+  [
+    new RegExp(`\\b(${Object.keys(NUMBERS).join('|')}|\\d{1,3}) (day|week|month|year)s? ago\\b`, 'i'),
+    (m, now) => {
+      const n = NUMBERS[(m[1] as string).toLowerCase()] ?? Number(m[1]);
+      const unit = (m[2] as string).toLowerCase();
+      const t = now.getTime();
+      if (unit === 'day') {
+        const d = new Date(t - n * DAY);
+        return dayPeriod(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), m[0]);
+      }
+      if (unit === 'week') {
+        const from = weekStart(t - n * 7 * DAY);
+        return { from, to: from + 7 * DAY, text: m[0] };
+      }
+      if (unit === 'month') return monthPeriod(now.getUTCFullYear(), now.getUTCMonth() - n, m[0]);
+      return { from: utc(now.getUTCFullYear() - n, 0), to: utc(now.getUTCFullYear() - n + 1, 0), text: m[0] };
+    },
+  ],
+  [
+    /\b(yesterday|today|(?:last|this) (?:week|month|year)|earlier this (?:week|month|year))\b/i,
+    (m, now) => {
+      const t = now.getTime();
+      const y = now.getUTCFullYear();
+      const mo = now.getUTCMonth();
+      const today = utc(y, mo, now.getUTCDate());
+      const text = m[0];
+      switch ((m[1] as string).toLowerCase().replace('earlier this', 'this')) {
+        case 'yesterday':
+          return { from: today - DAY, to: today, text };
+        case 'today':
+          return { from: today, to: today + DAY, text };
+        case 'last week':
+          return { from: weekStart(t) - 7 * DAY, to: weekStart(t), text };
+        case 'this week':
+          return { from: weekStart(t), to: weekStart(t) + 7 * DAY, text };
+        case 'last month':
+          return monthPeriod(y, mo - 1, text);
+        case 'this month':
+          return monthPeriod(y, mo, text);
+        case 'last year':
+          return { from: utc(y - 1, 0), to: utc(y, 0), text };
+        default:
+          return { from: utc(y, 0), to: utc(y + 1, 0), text };
+      }
+    },
+  ],
+];
+
+const CURRENT =
+  /\b(now|currently|current|these days|nowadays|at the moment|at present|presently|still|any ?more|latest)\b/i;
+const PAST = /\b(before|previously|previous|used to|formerly|former|earlier|originally|at first|prior)\b/i;
+const WHEN = /^\s*(?:and |so |but )?when\b|\b(?:what|which) (?:date|day|month|year|time)\b|\bhow long ago\b/i;
+
+/** The time `question` is about, read at `now` (epoch ms). */
+export function questionTime(question: string, now: number): QuestionTime {
+  const at = new Date(now);
+  let period: QuestionPeriod | undefined;
+  for (const [pattern, read] of READERS) {
+    const m = pattern.exec(question);
+    if (m === null) continue;
+    period = read(m, at);
+    if (period !== undefined) break;
+  }
+  // "today" names a period and a present; a named period otherwise decides the tense.
+  const current = CURRENT.test(question);
+  const past = PAST.test(question);
+  const tense: QuestionTime['tense'] =
+    period !== undefined && period.to <= now ? 'past' : current && !past ? 'current' : past ? 'past' : undefined;
+  return {
+    ...(period === undefined ? {} : { period }),
+    ...(tense === undefined ? {} : { tense }),
+    asksWhen: WHEN.test(question),
+  };
+}
+
+/**
+ * How the time a question is about changes recall's recency factor (tuned on the conversation set's dev seed,
+ * eval/conversations): a memory written after the period the question names did not exist then (`afterPeriod`);
+ * a question about the present weighs recency more (`currentWeight`, half-way at `currentDays`).
+ */
+export const QUESTION_RECENCY = Object.freeze({ afterPeriod: 0.5, currentWeight: 0.5, currentDays: 30 });
+
+export interface QuestionRecency {
+  /** Days from the reference time (now, or the end of the period asked about) back to the memory. */
+  readonly ageDays: number;
+  readonly factor: number;
+  /** What the factor was measured against, when not the plain age from now. */
+  readonly basis?: string;
+}
+
+/**
+ * The recency factor of a memory written at `at` for a question read as `asked`, at `now`. Without a time in the
+ * question: the plain factor, 1 − weight × (1 − 0.5^(age / days)). A period: age from its end (capped at now), and
+ * `afterPeriod` for a memory written after it. About the present: the same curve with the stronger weight. About
+ * the past, or when something happened: 1 (recency does not count).
+ */
+export function questionRecency(
+  at: number,
+  now: number,
+  asked: QuestionTime,
+  base: { weight: number; days: number },
+  options: Partial<typeof QUESTION_RECENCY> = {},
+): QuestionRecency {
+  const o = { ...QUESTION_RECENCY, ...options };
+  const curve = (age: number, weight: number, days: number) => 1 - weight * (1 - 0.5 ** (age / days));
+  const ageFromNow = Math.max(0, (now - at) / DAY);
+  if (asked.period !== undefined) {
+    const end = Math.min(asked.period.to, now);
+    if (at >= end && asked.period.to <= now)
+      return { ageDays: 0, factor: o.afterPeriod, basis: `written after ${asked.period.text}` };
+    const ageDays = Math.max(0, (end - at) / DAY);
+    return {
+      ageDays,
+      factor: curve(ageDays, base.weight, base.days),
+      basis: `age from the end of ${asked.period.text}`,
+    };
+  }
+  if (asked.tense === 'past' || asked.asksWhen)
+    return {
+      ageDays: ageFromNow,
+      factor: 1,
+      basis: asked.asksWhen ? 'asks when: recency off' : 'asks the past: recency off',
+    };
+  if (asked.tense === 'current')
+    return {
+      ageDays: ageFromNow,
+      factor: curve(ageFromNow, o.currentWeight, o.currentDays),
+      basis: 'asks the present: recency weighs more',
+    };
+  return { ageDays: ageFromNow, factor: curve(ageFromNow, base.weight, base.days) };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+
+const NOW = Date.parse('2026-06-01T00:00:00Z');
+
+/** Three notes on the same subject written at three times, through a movable clock. */
+async function movedStore() {
+  let clock = Date.parse('2025-01-10T00:00:00Z');
+  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'q', now: () => clock });
+  const say = async (id: string, at: string, text: string) => {
+    clock = Date.parse(at);
+    await cr.remember([{ id, category: 'note', title: 'Maya home city', text }]);
+  };
+  await say('lisbon', '2025-01-10T00:00:00Z', 'Maya lives in Lisbon, close to the river.');
+  await say('denver', '2025-09-20T00:00:00Z', 'Maya moved to Denver and lives there.');
+  await say('osaka', '2026-05-20T00:00:00Z', 'Maya lives in Osaka after moving again.');
+  clock = NOW;
+  return cr;
+}
+
+describe('recall reads the time a question names (issue 23, item 3)', () => {
+  it('a period: what was written by its end comes first, what came after it is demoted and says why', async () => {
+    const cr = await movedStore();
+    const results = await cr.recall('Where did Maya live in March 2025?', { limit: 3, track: false });
+    expect(results[0]?.id).toBe('lisbon');
+    const later = results.find((r) => r.id === 'osaka');
+    expect(later?.parts.recencyBasis).toBe('written after March 2025');
+    expect(later?.parts.recencyFactor).toBeLessThan(results[0]?.parts.recencyFactor ?? 0);
+    // Without reading the question's time, the newest note wins as before.
+    const plain = await cr.recall('Where did Maya live in March 2025?', {
+      limit: 3,
+      track: false,
+      questionTime: false,
+    });
+    expect(plain[0]?.id).toBe('osaka');
+    expect(plain[0]?.parts.recencyBasis).toBeUndefined();
+    await cr.close();
+  });
+
+  it('the present: the newest first by a wider margin; the past or a "when": recency does not count', async () => {
+    const cr = await movedStore();
+    const now = await cr.recall('Where does Maya live now?', { limit: 3, track: false });
+    const plain = await cr.recall('Where does Maya live?', { limit: 3, track: false });
+    expect(now[0]?.id).toBe('osaka');
+    const spread = (rs: typeof now) => (rs[0]?.parts.recencyFactor ?? 0) - (rs.at(-1)?.parts.recencyFactor ?? 0);
+    expect(spread(now)).toBeGreaterThan(spread(plain));
+    for (const q of ['Where did Maya live before Osaka?', 'When did Maya move to Denver?']) {
+      const rs = await cr.recall(q, { limit: 3, track: false });
+      expect(rs.every((r) => r.parts.recencyFactor === 1)).toBe(true);
+      expect(rs[0]?.parts.ageDays).toBeGreaterThan(0);
+    }
+    await cr.close();
+  });
+
+  it('a question with no time ranks exactly as before', async () => {
+    const cr = await movedStore();
+    const a = await cr.recall('Maya city', { limit: 3, track: false });
+    const b = await cr.recall('Maya city', { limit: 3, track: false, questionTime: false });
+    expect(a.map((r) => [r.id, r.score])).toEqual(b.map((r) => [r.id, r.score]));
+    expect(a.some((r) => r.parts.ageDays > 30)).toBe(true);
+    await cr.close();
+  });
+});
