@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
+import { contextTitle } from '../core/recall/memory-life.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -17,16 +18,30 @@ function parseLabels(text: string): 'seed' | 'evidence' {
   return text;
 }
 
-const contextBlock = (results: readonly RecallResult[]): string =>
+/** The agent's context: a superseded memory is left out unless `all` (issue 23). */
+const contextBlock = (results: readonly RecallResult[], all = false): string =>
   formatMemoryContext(
-    results.map((r) => ({
-      category: r.category,
-      title: r.title,
-      tags: r.tags,
-      label: r.label,
-      ...(r.path === null ? {} : { path: r.path }),
-    })),
+    results
+      .filter((r) => all || r.status !== 'superseded')
+      .map((r) => ({
+        category: r.category,
+        title: contextTitle(r),
+        tags: r.tags,
+        label: r.label,
+        ...(r.path === null ? {} : { path: r.path }),
+      })),
   );
+
+/** An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms; a clear error naming the flag otherwise. */
+function parseDate(flag: string, text: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${flag} must be an ISO date like 2026-05-01, got ${JSON.stringify(text)}`,
+    );
+  return ms;
+}
 
 export function registerRecall(program: Command, context: () => CommandContext): void {
   program
@@ -40,20 +55,46 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .option('--tags <tags>', 'comma-separated tags', parseList)
     .option('--path <path>', 'the file it is about, inside the project; without TEXT the text is read from it')
     .option('--id <id>', 'an id of your own (default: a hash of title and text); the same id updates')
-    .option('--jsonl <file>', 'JSON lines {id?, category?, title, text?, tags?, path?}, or - for standard input')
+    .option('--supersedes <id>', 'the memory this one replaces (kept, marked superseded, left out of context)')
+    .option('--valid-from <date>', 'when it became true (ISO date; default now)')
+    .option('--source <source>', 'where it came from (a file, a URL, a conversation)')
+    .option(
+      '--jsonl <file>',
+      'JSON lines {id?, category?, title, text?, tags?, path?} or turns {speaker, session, at, text}, or - for stdin',
+    )
     .action(
       async (
         words: string[],
-        options: { title?: string; category?: string; tags?: string[]; path?: string; id?: string; jsonl?: string },
+        options: {
+          title?: string;
+          category?: string;
+          tags?: string[];
+          path?: string;
+          id?: string;
+          jsonl?: string;
+          supersedes?: string;
+          validFrom?: string;
+          source?: string;
+        },
       ) => {
         const ctx = context();
         if (options.jsonl !== undefined) {
           const { items, problems } = checkedLines(readInput(options.jsonl), (v) => v);
+          // A turn without its place takes the next one of its session in this input.
+          const nextTurn = new Map<string, number>();
+          const placed = (value: unknown): unknown => {
+            if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+            const turn = value as { session?: unknown; index?: unknown; speaker?: unknown };
+            if (typeof turn.session !== 'string' || turn.speaker === undefined) return value;
+            const index = typeof turn.index === 'number' ? turn.index : (nextTurn.get(turn.session) ?? 0);
+            nextTurn.set(turn.session, index + 1);
+            return { ...turn, index };
+          };
           const result = await withCredence(ctx, async (c) => {
             const stored: string[] = [];
             for (const item of items) {
               try {
-                stored.push(...(await c.remember([item.value as MemoryInput])).ids); // checked by the engine, per line
+                stored.push(...(await c.remember([placed(item.value) as MemoryInput])).ids); // checked by the engine
               } catch (error) {
                 problems.push({ line: item.line, reason: (error as Error).message });
               }
@@ -81,10 +122,22 @@ export function registerRecall(program: Command, context: () => CommandContext):
           ...(options.tags === undefined ? {} : { tags: options.tags }),
           ...(options.path === undefined ? {} : { path: options.path }),
           ...(options.id === undefined ? {} : { id: options.id }),
+          ...(options.supersedes === undefined ? {} : { supersedes: options.supersedes }),
+          ...(options.validFrom === undefined ? {} : { validFrom: options.validFrom }),
+          ...(options.source === undefined ? {} : { source: options.source }),
         };
         const result = await withCredence(ctx, (c) => c.remember([memory as MemoryInput])); // checked by the engine
         if (ctx.wantsJson) return printJson(ctx, result);
-        ctx.io.stdout(`${result.inserted === 1 ? 'remembered' : 'updated'} ${result.ids[0]}\n`);
+        const verb = result.inserted === 1 ? 'remembered' : result.merged === 1 ? 'merged into' : 'updated';
+        ctx.io.stdout(
+          [
+            `${verb} ${result.ids[0]}`,
+            ...result.superseded.map((s) => `superseded ${s.id} (by ${s.by}: ${s.why})`),
+            ...result.conflicts.map((s) => `conflict ${s.id} with ${s.with}: ${s.why}`),
+          ]
+            .map((line) => `${line}\n`)
+            .join(''),
+        );
       },
     );
 
@@ -94,41 +147,49 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .option('--limit <n>', 'how many results (default 5)', parseLimit)
     .option('--labels <mode>', 'evidence (default: "high" needs evidence) or seed (seed 003 exactly)', parseLabels)
     .option('--batch <file>', 'JSON lines {"query"} in (or -), one JSON result a line out')
-    .action(async (words: string[], options: { limit?: number; labels?: 'seed' | 'evidence'; batch?: string }) => {
-      const ctx = context();
-      const request = {
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-        ...(options.labels === undefined ? {} : { labels: { mode: options.labels } }),
-      };
-      if (options.batch !== undefined) {
-        const { recallLine } = await import('./batch-lines.js');
-        const { scrubText } = await import('../core/security/scrub.js');
-        const { items, problems } = checkedLines(readInput(options.batch), recallLine);
-        const out: { line: number; text: string }[] = problems.map((p) => ({
-          line: p.line,
-          text: JSON.stringify({ line: p.line, error: p.reason }),
-        }));
-        await withCredence(ctx, async (c) => {
-          // The query is echoed scrubbed, like everything Credence writes.
-          for (const item of items)
-            out.push({
-              line: item.line,
-              text: JSON.stringify({
+    .option('--as-of <date>', 'what was true at this date (ISO, e.g. 2026-05-01): a later replacement left out')
+    .option('--all', 'keep superseded memories in the context block too (JSON always carries them, marked)')
+    .action(
+      async (
+        words: string[],
+        options: { limit?: number; labels?: 'seed' | 'evidence'; batch?: string; asOf?: string; all?: boolean },
+      ) => {
+        const ctx = context();
+        const request = {
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+          ...(options.labels === undefined ? {} : { labels: { mode: options.labels } }),
+          ...(options.asOf === undefined ? {} : { asOf: parseDate('--as-of', options.asOf) }),
+        };
+        if (options.batch !== undefined) {
+          const { recallLine } = await import('./batch-lines.js');
+          const { scrubText } = await import('../core/security/scrub.js');
+          const { items, problems } = checkedLines(readInput(options.batch), recallLine);
+          const out: { line: number; text: string }[] = problems.map((p) => ({
+            line: p.line,
+            text: JSON.stringify({ line: p.line, error: p.reason }),
+          }));
+          await withCredence(ctx, async (c) => {
+            // The query is echoed scrubbed, like everything Credence writes.
+            for (const item of items)
+              out.push({
                 line: item.line,
-                query: scrubText(item.value.query).text,
-                results: await c.recall(item.value.query, request),
-              }),
-            });
-        });
-        out.sort((a, b) => a.line - b.line);
-        ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
-        if (problems.length > 0) ctx.setExitCode(1);
-        return;
-      }
-      const query = words.join(' ');
-      if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
-      const results = await withCredence(ctx, (c) => c.recall(query, request));
-      if (ctx.wantsJson) return printJson(ctx, results);
-      ctx.io.stdout(`${contextBlock(results)}\n`);
-    });
+                text: JSON.stringify({
+                  line: item.line,
+                  query: scrubText(item.value.query).text,
+                  results: await c.recall(item.value.query, request),
+                }),
+              });
+          });
+          out.sort((a, b) => a.line - b.line);
+          ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
+          if (problems.length > 0) ctx.setExitCode(1);
+          return;
+        }
+        const query = words.join(' ');
+        if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
+        const results = await withCredence(ctx, (c) => c.recall(query, request));
+        if (ctx.wantsJson) return printJson(ctx, results);
+        ctx.io.stdout(`${contextBlock(results, options.all === true)}\n`);
+      },
+    );
 }

@@ -60,6 +60,10 @@ const MEMORY_FIELDS: FieldLimits = Object.freeze({
   'tags[]': 'tag',
   path: 'path',
   category: 'tag',
+  source: 'path',
+  supersedes: 'id',
+  speaker: 'memoryTitle',
+  session: 'id',
 });
 const OBSERVATION_FIELDS: FieldLimits = Object.freeze({
   id: 'id',

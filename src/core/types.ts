@@ -39,6 +39,36 @@ export const MEMORY_CATEGORY_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 /** A built-in category or a user's own word matching {@link MEMORY_CATEGORY_PATTERN}. */
 export type MemoryCategory = (typeof MEMORY_CATEGORIES)[number] | (string & {});
 
+/**
+ * A memory's life (issue 23), besides when it was written: when it was true, whether a later memory superseded it
+ * or disagrees with it (and why), how often it was remembered and from where, and the turn of a conversation it is.
+ * Absent fields: a current memory, remembered once, true from when it was written.
+ */
+export interface MemoryLife {
+  /** When it became true (epoch ms): a turn's time, or given; default the time it was written. */
+  validFrom?: number;
+  /** When it stopped being true: the time of the memory that superseded it. */
+  validTo?: number;
+  /** `superseded`: a later memory replaced it; `conflict`: a memory of the same subject disagrees, undecided. */
+  status?: 'superseded' | 'conflict';
+  /** The memory that superseded it. */
+  supersededBy?: string;
+  /** The memories it replaced (kept, linked). */
+  supersedes?: string[];
+  /** The memories it disagrees with, undecided. */
+  conflictsWith?: string[];
+  /** Why it was superseded or is in conflict, in words (the cue and the shared subject). */
+  why?: string;
+  /** How many times it was remembered (a near-identical memory merges into it). @default 1 */
+  seen?: number;
+  /** When it was last remembered again. */
+  lastSeen?: number;
+  /** Where it came from (paths, ids or sources given), each once. */
+  sources?: string[];
+  /** The turn of a conversation it is. */
+  turn?: { speaker: string; session: string; index: number };
+}
+
 /** Recall labels (seed 003). */
 export type ConfidenceLabel = 'high' | 'medium' | 'low';
 

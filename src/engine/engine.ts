@@ -18,25 +18,17 @@ import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider
 import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
 import * as search from './search/search.js';
 import { keepPastRuns } from './search/experience.js';
-import { normalizeMemoryPath, readFileInsideRoot } from '../platform/files.js';
 import {
-  memoryIdFor,
   recall,
   type RecallContext,
   type RecallIndex,
   type RecallRequest,
   type RecallResult,
 } from './recall/recall.js';
+import { rememberMemories, type RememberReport } from './recall/remember.js';
 import { ScopeIndexes } from './index/scope-indexes.js';
 import { FullTextIndex } from './index/full-text-index.js';
-import {
-  formatIssues,
-  MemoryInputSchema,
-  type MemoryInput,
-  type ObservationInput,
-  type ToolInput,
-} from '../schemas/index.js';
-import { scrubText } from '../core/security/scrub.js';
+import type { MemoryInput, ObservationInput, ToolInput } from '../schemas/index.js';
 import { addObservations, parseObservation, toObservationLine, withObservationDefaults } from './observations.js';
 import {
   giveFeedback,
@@ -52,7 +44,7 @@ import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
-import type { DailyActivity, MemoryRecord, ToolRecord } from '../store/types.js';
+import type { DailyActivity, ToolRecord } from '../store/types.js';
 import {
   buildGraphSnapshot,
   graphStats,
@@ -469,36 +461,18 @@ export class Credence {
   }
 
   /**
-   * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`); a path is kept
-   * relative to the project root, and a memory without text reads it from that file, inside the
-   * root only. Returns the ids. Each memory is checked again at run time (INVALID_INPUT naming the
-   * bad field), so a surface may pass JSON it parsed as it is.
+   * Adds or updates memories (`{id?, category?, title, text?, tags?, path?}`), or a conversation's turns
+   * (`{speaker, session, at, text}`); a path is kept relative to the project root, and a memory without text reads it
+   * from that file, inside the root only. A near-identical memory merges into the existing one; a later one about the
+   * same subject with a change cue supersedes the older (recall/remember, issue 23). Each memory is checked again at
+   * run time (INVALID_INPUT naming the bad field), so a surface may pass JSON it parsed as it is.
    */
-  async remember(memories: readonly MemoryInput[]): Promise<{ ids: string[]; inserted: number; updated: number }> {
+  async remember(memories: readonly MemoryInput[]): Promise<RememberReport> {
     memories.forEach((m, i) => limits.requireMemoryWithinLimits(`memories[${i}]`, m));
-    const now = this.now();
-    const records: MemoryRecord[] = memories.map((raw) => {
-      const parsed = MemoryInputSchema.safeParse(raw);
-      if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
-      const m = parsed.data;
-      const path = m.path === undefined ? undefined : normalizeMemoryPath(this.root, m.path);
-      // Scrubbed before an id is derived or reported: not even a hash of a secret is kept.
-      const text = scrubText(m.text ?? readFileInsideRoot(this.root, path as string)).text;
-      const title = scrubText(m.title).text;
-      return {
-        id: m.id === undefined ? memoryIdFor(title, text) : scrubText(m.id).text,
-        category: m.category ?? 'note',
-        title,
-        text,
-        tags: m.tags ?? [],
-        ...(path === undefined ? {} : { path }),
-        createdAt: now,
-        updatedAt: now,
-      };
-    });
-    const report = await this.#besideGraph(false, () => this.#store.upsertMemories(this.scope, records));
+    const context = { store: this.#store, scope: this.scope, root: this.root, now: this.now() };
+    const report = await this.#besideGraph(false, () => rememberMemories(context, memories));
     await this.#recallTakesWrite();
-    return { ids: records.map((r) => r.id), ...report };
+    return report;
   }
 
   /**

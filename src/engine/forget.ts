@@ -10,6 +10,7 @@ import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
+import { unlinkForgotten } from './recall/remember.js';
 import {
   instinctEvidence,
   removeInstinctFile,
@@ -187,6 +188,9 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     await dropSkill(ctx, skill.id, skill.name, result.files);
     return { id, kind: 'skill', ...result };
   }
+  // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
+  const memory = await ctx.store.getMemory(ctx.scope, id);
+  if (memory !== undefined) await unlinkForgotten(ctx.store, ctx.scope, memory);
   if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result };
   throw new CredenceError(
     'NOT_FOUND',

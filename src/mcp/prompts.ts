@@ -23,7 +23,8 @@ const PROMPTS: readonly PromptDefinition[] = [
     arguments: [{ name: 'query', description: 'what to remember, in words', required: true }],
     get: async (credence, args) => {
       const query = args.query ?? '';
-      const results = await credence.recall(query);
+      // A memory a later one superseded is not the agent's to use (issue 23).
+      const results = (await credence.recall(query)).filter((r) => r.status !== 'superseded');
       if (results.length === 0)
         return `Credence remembers nothing relevant to "${query}". Say so plainly rather than guessing.`;
       const lines = results.map(

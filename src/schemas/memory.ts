@@ -20,6 +20,17 @@ export const MemoryCategorySchema = z
       'use note, decision or a word of your own',
   });
 
+/** A time: an ISO 8601 date (2026-05-01, 2026-05-01T10:00:00Z) or epoch milliseconds. */
+const When = z.union([
+  z.number().int().min(0),
+  z.string().refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && Number.isFinite(Date.parse(s)), {
+    error: (issue) => `must be an ISO date (2026-05-01 or 2026-05-01T10:00:00Z), got ${JSON.stringify(issue.input)}`,
+  }),
+]);
+
+/** Epoch ms of a checked time. */
+export const whenMs = (when: number | string): number => (typeof when === 'number' ? when : Date.parse(when));
+
 export const MemoryInputSchema = z
   .strictObject({
     id: z
@@ -31,15 +42,41 @@ export const MemoryInputSchema = z
       })
       .optional(),
     category: MemoryCategorySchema.optional(),
-    title: z.string().trim().min(1, 'must be a non-empty title'),
+    /** Absent on a conversation's turn: the speaker is its title. */
+    title: z.string().trim().min(1, 'must be a non-empty title').optional(),
     /** Absent with a `path`: the text is read from that file, inside the project root. */
     text: z.string().optional(),
     tags: z.array(z.string().trim().min(1)).optional(),
     path: z.string().trim().min(1).optional(),
+    /** Where it came from (a file, a URL, a conversation): kept in the memory's sources, each once. */
+    source: z.string().trim().min(1).optional(),
+    /** When it became true (an ISO date or epoch ms); default now. */
+    validFrom: When.optional(),
+    /** When it stopped being true. */
+    validTo: When.optional(),
+    /** The id of the memory this one replaces (marked superseded, kept and linked). */
+    supersedes: z.string().trim().min(1).optional(),
+    /** A conversation's turn (issue 23): who spoke, when, in which session, its place there (default: next). */
+    speaker: z.string().trim().min(1).optional(),
+    at: When.optional(),
+    session: z.string().trim().min(1).optional(),
+    index: z.number().int().min(0).optional(),
   })
   .refine((m) => m.text !== undefined || m.path !== undefined, {
     message: 'give a text, or a path whose file holds it',
     path: ['text'],
+  })
+  .refine((m) => m.title !== undefined || m.speaker !== undefined, {
+    message: 'must be a non-empty title (or, for a turn, a speaker)',
+    path: ['title'],
+  })
+  .refine((m) => m.speaker !== undefined || (m.session === undefined && m.at === undefined && m.index === undefined), {
+    message: 'a turn (session, at, index) needs its speaker',
+    path: ['speaker'],
+  })
+  .refine((m) => m.speaker === undefined || m.session !== undefined, {
+    message: 'a turn needs its session',
+    path: ['session'],
   });
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>;

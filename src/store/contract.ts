@@ -1479,6 +1479,38 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(dumped.sort()).toEqual([...own].sort());
         expect(await store.check()).toEqual([]);
       });
+
+      test("a memory's life (issue 23) is stored, read, rewritten, dumped and restored as given", async () => {
+        const store = await fresh();
+        const life = {
+          validFrom: 1_000,
+          validTo: 2_000,
+          status: 'superseded' as const,
+          supersededBy: 'mem-2',
+          why: 'mem-2 says "moved" about the same title (main, store)',
+          seen: 3,
+          lastSeen: 1_500,
+          sources: ['notes/db.md'],
+          turn: { speaker: 'Caroline', session: 's1', index: 4 },
+        };
+        await store.upsertMemories('p', [memory({ life }), memory({ id: 'mem-2', title: 'Database' })]);
+        expect((await store.getMemory('p', 'mem-1'))?.life).toEqual(life);
+        expect((await store.getMemory('p', 'mem-2'))?.life).toBeUndefined();
+        expect((await store.searchMemories('p', '"refreshing"'))[0]?.memory.life).toEqual(life);
+        // A status change is a write: the row is rewritten, the change logged for the kept indexes.
+        const before = await store.revision('p');
+        await store.upsertMemories('p', [memory({ life: { seen: 4 } })]);
+        expect((await store.getMemoriesByIds('p', ['mem-1']))[0]?.life).toEqual({ seen: 4 });
+        expect(await store.revision('p')).toBeGreaterThan(before);
+        await store.upsertMemories('p', [memory({ life })]);
+        const rows: DumpRow[] = [];
+        for await (const batch of store.exportRows('memories')) rows.push(...batch);
+        const copy = await fresh();
+        await copy.importRows('memories', rows);
+        expect((await copy.getMemory('p', 'mem-1'))?.life).toEqual(life);
+        expect((await copy.getMemory('p', 'mem-2'))?.life).toBeUndefined();
+        expect(await copy.check()).toEqual([]);
+      });
     });
 
     describe('LearningStore: instincts and skills', () => {

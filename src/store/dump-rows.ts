@@ -112,6 +112,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('intent', 'text', 'nullable'),
     col('created_at', 'integer', 'required'),
     col('updated_at', 'integer', 'required'),
+    col('life', 'json', 'nullable'),
   ],
   instincts: [
     col('scope', 'text', 'required'),

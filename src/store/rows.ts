@@ -3,7 +3,7 @@
  * Rows of the store's tables as records: both backends name their columns alike (the SQLite schema's
  * names), so one set of readers serves both. Numbers come as JavaScript numbers from either driver.
  */
-import type { FeedbackKind, Intent, MemoryCategory, ObservationType } from '../core/types.js';
+import type { FeedbackKind, Intent, MemoryCategory, MemoryLife, ObservationType } from '../core/types.js';
 import type {
   CallRecord,
   EdgeRecord,
@@ -134,6 +134,7 @@ export function toMemory(row: Row): MemoryRecord {
     ...(row.intent == null ? {} : { intent: row.intent as Intent }),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    ...(row.life == null ? {} : { life: parse<MemoryLife>(row.life, {}) }),
   };
 }
 

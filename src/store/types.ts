@@ -13,6 +13,7 @@ import type {
   FeedbackKind,
   Intent,
   MemoryCategory,
+  MemoryLife,
   ObservationPhase,
   ObservationType,
 } from '../core/types.js';
@@ -103,6 +104,8 @@ export interface MemoryRecord {
   intent?: Intent;
   createdAt: EpochMs;
   updatedAt: EpochMs;
+  /** When it was true, what superseded it, how often it was remembered, its turn (migration 15, issue 23). */
+  life?: MemoryLife;
 }
 
 export interface InstinctRecord {

@@ -94,13 +94,17 @@ describe('remember and recall (issue 5)', () => {
       'title',
       'path',
       'tags',
+      'snippet',
+      'times',
+      'status',
       'score',
       'label',
       'parts',
       'shownId',
     ]);
     expect(top.parts).toMatchObject({ bm25Relative: 1, bm25Weight: expect.any(Number), seedLabel: 'high' });
-    expect(top.score).toBeCloseTo(top.parts.fused * top.parts.confidenceFactor * top.parts.recencyFactor, 12);
+    const { fused, confidenceFactor, recencyFactor, lifeFactor } = top.parts;
+    expect(top.score).toBeCloseTo(fused * confidenceFactor * recencyFactor * lifeFactor, 12);
   });
 
   it('never errors on hostile query text, and never returns another scope', () => {

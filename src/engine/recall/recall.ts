@@ -9,9 +9,10 @@ import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
-import type { ConfidenceLabel, MemoryCategory } from '../../core/types.js';
+import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
+import { labelForStatus, lifeStatus, validAt } from '../../core/recall/memory-life.js';
+import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
-import { questionRecency, questionTime } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
 import type {
@@ -54,7 +55,12 @@ export interface Recallable {
   path?: string;
   tags: string[];
   confidence?: number;
+  /** When it became true: a memory's validFrom, else when it was last written. */
   at: number;
+  /** A memory's life (issue 23): superseded, in conflict, valid until, its turn. */
+  life?: MemoryLife;
+  /** When a memory became true: its validFrom, else when it was first written (`--as-of`). */
+  from?: number;
 }
 
 export interface RecallIndex {
@@ -78,13 +84,20 @@ export interface RecallRequest {
   labels?: RecallLabelOptions;
   /** Each result carries its item's text (the hooks' snippets). @default false */
   withText?: boolean;
-  /**
-   * The time the query names (a period, the present, the past, "when") sets recency
-   * (core/recall/question-time). @default true
-   */
-  questionTime?: boolean;
   /** Past runs are searched too (the prompt hook leaves them out: a run's title is a past prompt). @default true */
   runs?: boolean;
+  /**
+   * Recall as of this time (epoch ms): only what was true then (a memory superseded later counts as current).
+   * @default now, every memory, the superseded ones below what replaced them
+   */
+  asOf?: number;
+}
+
+/** The times of a result (ISO 8601): when it became true (or was written), until when, for a turn its time. */
+export interface RecallTimes {
+  at: string;
+  validFrom?: string;
+  validTo?: string;
 }
 
 export interface RecallResult {
@@ -96,6 +109,15 @@ export interface RecallResult {
   tags: string[];
   /** The item's text (a note's body, an observation's evidence, a run's summary and tools), when asked for. */
   text?: string;
+  /** The text around the query's first matched word, at most 220 characters (the whole text when shorter). */
+  snippet: string;
+  times: RecallTimes;
+  /** `superseded`: a later memory replaced it (demoted, left out of an agent's context); `conflict`: undecided. */
+  status: 'current' | 'superseded' | 'conflict';
+  /** Why it is superseded or in conflict, and the memories it is linked to; how often it was remembered. */
+  life?: Pick<MemoryLife, 'supersededBy' | 'supersedes' | 'conflictsWith' | 'why' | 'seen' | 'sources'>;
+  /** A conversation's turn: who spoke, in which session, and the turns just before and after it. */
+  turn?: { speaker: string; session: string; index: number; neighbours: RecallNeighbour[] };
   score: number;
   label: ConfidenceLabel;
   parts: {
@@ -109,11 +131,20 @@ export interface RecallResult {
     confidenceFactor: number;
     ageDays: number;
     recencyFactor: number;
-    /** What recency was measured against when the query names a time (a period, the present, the past). */
-    recencyBasis?: string;
+    /** 0.5 for a superseded memory (core/recall/memory-life), else 1. */
+    lifeFactor: number;
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
+}
+
+/** A turn beside a recalled turn in its session. */
+export interface RecallNeighbour {
+  id: string;
+  speaker: string;
+  index: number;
+  at: string;
+  text: string;
 }
 
 export const recallKey = (kind: RecallKind, id: string): string => `${kind}:${id}`;
@@ -137,7 +168,9 @@ export function memoryItem(m: MemoryRecord): Recallable {
     ...(m.path === undefined ? {} : { path: m.path }),
     tags: m.tags,
     ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
-    at: m.updatedAt,
+    at: m.life?.validFrom ?? m.updatedAt,
+    ...(m.life === undefined ? {} : { life: m.life }),
+    from: m.life?.validFrom ?? m.createdAt,
   };
 }
 
@@ -246,8 +279,6 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const candidates = [...new Set([...bm25.keys(), ...similar.top])];
-  const asked = request.questionTime === false ? { asksWhen: false } : questionTime(query, ctx.now);
-  const curve = { weight: RECALL_DEFAULTS.recencyWeight, days: RECALL_DEFAULTS.recencyDays };
   // Runs are read without their calls to be ranked (id, intent, confidence, time); the calls of those returned
   // are read after, for their text (the share of the query's words).
   const items: Map<string, Recallable> =
@@ -269,7 +300,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const confidenceFactor =
         item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
       const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
-      const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
+      const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
+      const life = lifeStatus(item.life, request.asOf);
       return {
         item,
         raw,
@@ -279,10 +311,12 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor,
         ageDays,
         recencyFactor,
-        recencyBasis,
-        score: fused * confidenceFactor * recencyFactor,
+        life,
+        score: fused * confidenceFactor * recencyFactor * life.factor,
       };
     })
+    // As of a date: only what was true then.
+    .filter((c) => request.asOf === undefined || validAt(c.item.life, c.item.from ?? c.item.at, request.asOf))
     // Meaning alone must be close to count: a memory with none of the query's words and a far
     // embedding is not a result (it filled the context block with unrelated "medium" memories).
     .filter((c) => c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor)
@@ -309,8 +343,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     ranked.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
     request.labels,
   );
+  const neighbours = await turnNeighbours(
+    ctx,
+    scored.map((s) => s.item),
+  );
   return scored.map((s, i) => {
     const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    const life = s.item.life;
+    const turn = life?.turn;
     return {
       id: s.item.id,
       kind: s.item.kind,
@@ -319,8 +359,13 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       path: s.item.path ?? null,
       tags: s.item.tags,
       ...(request.withText === true ? { text: s.item.text } : {}),
+      snippet: snippetAround(s.item.text, queryWords),
+      times: timesOf(s.item),
+      status: s.life.status,
+      ...(life === undefined || Object.keys(linksOf(life)).length === 0 ? {} : { life: linksOf(life) }),
+      ...(turn === undefined ? {} : { turn: { ...turn, neighbours: neighbours.get(s.item.id) ?? [] } }),
       score: s.score,
-      label: label.label,
+      label: labelForStatus(label.label, s.life.status),
       parts: {
         bm25: s.raw ?? null,
         bm25Relative: s.bm25Relative,
@@ -332,12 +377,68 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor: s.confidenceFactor,
         ageDays: s.ageDays,
         recencyFactor: s.recencyFactor,
-        ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
+        lifeFactor: s.life.factor,
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
     };
   });
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function timesOf(item: Recallable): RecallTimes {
+  const life = item.life;
+  return {
+    at: iso(item.at),
+    ...(life?.validFrom === undefined ? {} : { validFrom: iso(life.validFrom) }),
+    ...(life?.validTo === undefined ? {} : { validTo: iso(life.validTo) }),
+  };
+}
+
+function linksOf(life: MemoryLife): NonNullable<RecallResult['life']> {
+  const { supersededBy, supersedes, conflictsWith, why, seen, sources } = life;
+  return Object.fromEntries(
+    Object.entries({ supersededBy, supersedes, conflictsWith, why, seen, sources }).filter(([, v]) => v !== undefined),
+  );
+}
+
+/** The turns just before and after each recalled turn in its session, read by id (recall/remember turnIdFor). */
+async function turnNeighbours(
+  ctx: RecallContext,
+  items: readonly Recallable[],
+): Promise<Map<string, RecallNeighbour[]>> {
+  const turns = items.filter((i) => i.life?.turn !== undefined);
+  if (turns.length === 0) return new Map();
+  const wanted = new Map<string, { of: string; index: number }[]>();
+  for (const item of turns) {
+    const turn = item.life?.turn as NonNullable<MemoryLife['turn']>;
+    for (const index of [turn.index - 1, turn.index + 1])
+      if (index >= 0) {
+        const id = turnIdFor(turn.session, index);
+        wanted.set(id, [...(wanted.get(id) ?? []), { of: item.id, index }]);
+      }
+  }
+  const found = await ctx.store.getMemoriesByIds(ctx.scope, [...wanted.keys()]);
+  const out = new Map<string, RecallNeighbour[]>();
+  for (const m of found)
+    for (const { of } of wanted.get(m.id) ?? []) {
+      const turn = m.life?.turn;
+      if (turn === undefined) continue;
+      const list = out.get(of) ?? [];
+      list.push({
+        id: m.id,
+        speaker: turn.speaker,
+        index: turn.index,
+        at: iso(m.life?.validFrom ?? m.updatedAt),
+        text: m.text,
+      });
+      out.set(
+        of,
+        list.sort((a, b) => a.index - b.index),
+      );
+    }
+  return out;
 }
 
 /**
@@ -390,4 +491,10 @@ export function memoryIdFor(title: string, text: string): string {
   // node:crypto when first needed: the prompt hook, which never names a memory, never loads it.
   const { createHash } = process.getBuiltinModule('node:crypto');
   return `mem-${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`;
+}
+
+/** The id of a conversation's turn: its session and place there, so that its neighbours are found by id. */
+export function turnIdFor(session: string, index: number): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  return `turn-${createHash('sha256').update(session).digest('hex').slice(0, 12)}-${index}`;
 }

@@ -435,6 +435,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'connection whole either way, and a reader keeps the bytes it read',
     sql: '-- nothing to create',
   },
+  {
+    version: 15,
+    description:
+      "a memory's life (issue 23): when it was true, superseded by or in conflict with which memory and why, how " +
+      'often it was remembered and from where, the turn of a conversation it is; one JSON column, NULL for a plain ' +
+      'current memory',
+    sql: `
+      ALTER TABLE memories ADD COLUMN life text;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

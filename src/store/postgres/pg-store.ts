@@ -1228,18 +1228,18 @@ export class PgStore implements Store {
     return this.#tx(async (c) => {
       const rows = await this.#rows(
         `INSERT INTO memories (scope, id, category, title, text, tags, path, confidence, ` +
-          `intent, created_at, updated_at, fts, fts_len)
+          `intent, created_at, updated_at, fts, fts_len, life)
          SELECT $1, v.id, v.category, v.title, v.text, v.tags, v.path, v.confidence, ` +
-          `v.intent, v.created, v.updated, v.fts::tsvector, v.len
+          `v.intent, v.created, v.updated, v.fts::tsvector, v.len, v.life
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], ` +
-          `$8::float8[], $9::text[], $10::float8[], $11::float8[], $12::text[], $13::int[])
+          `$8::float8[], $9::text[], $10::float8[], $11::float8[], $12::text[], $13::int[], $14::text[])
            WITH ORDINALITY AS v(id, category, title, text, tags, path, confidence, intent, ` +
-          `created, updated, fts, len, o)
+          `created, updated, fts, len, life, o)
          ORDER BY v.o
          ON CONFLICT (scope, id) DO UPDATE SET
            category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
            path = excluded.path, confidence = excluded.confidence, intent = excluded.intent,
-           updated_at = excluded.updated_at, fts = excluded.fts, fts_len = excluded.fts_len
+           updated_at = excluded.updated_at, fts = excluded.fts, fts_len = excluded.fts_len, life = excluded.life
          RETURNING (xmax = 0) AS inserted`,
         [
           scope,
@@ -1255,6 +1255,7 @@ export class PgStore implements Store {
           list.map((m) => m.updatedAt),
           docs.map((d) => d.tsvector),
           docs.map((d) => d.length),
+          list.map((m) => (m.life === undefined ? null : JSON.stringify(m.life))),
         ],
         c,
       );

@@ -535,6 +535,16 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       DELETE FROM past_runs;
     `,
   },
+  {
+    version: 15,
+    description:
+      "a memory's life (issue 23): when it was true, superseded by or in conflict with which memory and why, how " +
+      'often it was remembered and from where, the turn of a conversation it is; one JSON column, NULL for a plain ' +
+      'current memory',
+    sql: `
+      ALTER TABLE memories ADD COLUMN life TEXT;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

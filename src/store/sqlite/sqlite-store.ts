@@ -1009,12 +1009,14 @@ export class SqliteStore implements Store {
   ): Promise<{ inserted: number; updated: number }> {
     const exists = this.#stmt('SELECT 1 FROM memories WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
-      INSERT INTO memories (id, scope, category, title, text, tags, path, confidence, intent, created_at, updated_at)
-      VALUES (@id, @scope, @category, @title, @text, @tags, @path, @confidence, @intent, @createdAt, @updatedAt)
+      INSERT INTO memories (id, scope, category, title, text, tags, path, confidence, intent, created_at, updated_at,
+        life)
+      VALUES (@id, @scope, @category, @title, @text, @tags, @path, @confidence, @intent, @createdAt, @updatedAt,
+        @life)
       ON CONFLICT (scope, id) DO UPDATE SET
         category = excluded.category, title = excluded.title, text = excluded.text, tags = excluded.tags,
         path = excluded.path, confidence = excluded.confidence, intent = excluded.intent,
-        updated_at = excluded.updated_at`);
+        updated_at = excluded.updated_at, life = excluded.life`);
     return this.#write(() => {
       let inserted = 0;
       let updated = 0;
@@ -1034,6 +1036,7 @@ export class SqliteStore implements Store {
           intent: m.intent ?? null,
           createdAt: m.createdAt,
           updatedAt: m.updatedAt,
+          life: m.life === undefined ? null : JSON.stringify(m.life),
         });
       }
       return { inserted, updated };

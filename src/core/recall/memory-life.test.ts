@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changeCue,
+  contextTitle,
+  decideLife,
+  labelForStatus,
+  lifeStatus,
+  type LifeSubject,
+  validAt,
+} from './memory-life.js';
+
+const note = (id: string, title: string, text: string, at: number, more: Partial<LifeSubject> = {}): LifeSubject => ({
+  id,
+  title,
+  text,
+  tags: [],
+  at,
+  ...more,
+});
+
+describe('decideLife', () => {
+  const postgres = note('pg', 'Main store', 'We use Postgres for the main store', 1);
+
+  it('a later note about the same subject with a change cue supersedes, saying the cue and the subject', () => {
+    const mysql = note('my', 'Database', 'We moved the main store to MySQL', 2);
+    const d = decideLife(mysql, postgres);
+    expect(d?.kind).toBe('supersedes');
+    expect(d?.why).toContain('"moved');
+    expect(d?.why).toContain('main, store');
+  });
+
+  it.each([
+    ['switched', 'We switched the main store to MySQL'],
+    ['no longer', 'The main store no longer runs on Postgres'],
+    ['instead', 'The main store runs MySQL instead'],
+    ['replaced', 'MySQL replaced it as the main store'],
+    ['now', 'The main store is now MySQL'],
+  ])('the cue "%s" replaces', (cue, text) => {
+    expect(decideLife(note('n', 'x', text, 2), postgres)).toMatchObject({ kind: 'supersedes' });
+    expect(changeCue(text)).toBe(cue);
+  });
+
+  it('the same words again is a duplicate, whatever the case and punctuation', () => {
+    expect(decideLife(note('b', 'Other', 'we use postgres for the main store.', 2), postgres)?.kind).toBe('duplicate');
+  });
+
+  it('the same title saying another thing without a cue is an undecided conflict', () => {
+    const d = decideLife(note('b', 'Main store', 'We use MySQL for the main store', 2), postgres);
+    expect(d?.kind).toBe('conflict');
+    expect(d?.why).toContain('no change cue');
+  });
+
+  it('different subjects, or a cue about another subject, decide nothing', () => {
+    expect(decideLife(note('b', 'Lint', 'We now lint with biome', 2), postgres)).toBeUndefined();
+    expect(decideLife(note('b', 'Cache', 'Redis holds the sessions', 2), postgres)).toBeUndefined();
+  });
+
+  it("turns: only the same speaker's, by words and a cue, never a duplicate", () => {
+    const chicago = note('t1', 'Caroline', 'I live in Chicago near the lake', 1, { speaker: 'Caroline' });
+    const boston = note('t2', 'Caroline', 'I moved to Boston, I live near the harbour', 2, { speaker: 'Caroline' });
+    expect(decideLife(boston, chicago)?.kind).toBe('supersedes');
+    expect(decideLife({ ...boston, speaker: 'Melanie' }, chicago)).toBeUndefined();
+    expect(decideLife({ ...chicago, id: 't3', at: 3 }, chicago)).toBeUndefined();
+  });
+});
+
+describe('what recall makes of a life', () => {
+  const life = { status: 'superseded' as const, validTo: 100 };
+  it('a superseded memory is halved and low now, current as of a date before its end', () => {
+    expect(lifeStatus(life)).toEqual({ status: 'superseded', factor: 0.5 });
+    expect(lifeStatus(life, 50)).toEqual({ status: 'current', factor: 1 });
+    expect(lifeStatus(undefined)).toEqual({ status: 'current', factor: 1 });
+    expect(labelForStatus('high', 'superseded')).toBe('low');
+    expect(labelForStatus('high', 'conflict')).toBe('medium');
+    expect(labelForStatus('medium', 'conflict')).toBe('low');
+    expect(labelForStatus('high', 'current')).toBe('high');
+  });
+
+  it('valid from its start until its end', () => {
+    expect(validAt(life, 10, 5)).toBe(false);
+    expect(validAt(life, 10, 10)).toBe(true);
+    expect(validAt(life, 10, 100)).toBe(false);
+    expect(validAt(undefined, 10, 1e12)).toBe(true);
+  });
+
+  it("a turn's context title carries its speaker, day and words", () => {
+    const times = { at: '2023-05-07T13:56:00.000Z' };
+    expect(contextTitle({ title: 'Caroline', snippet: 'I went', times, turn: { speaker: 'Caroline' } })).toBe(
+      'Caroline, 2023-05-07: I went',
+    );
+    expect(contextTitle({ title: 'Main store', snippet: 'x', times })).toBe('Main store');
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { engineStore, openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { restoreDump, writeDump } from '../../store/dump.js';
+
+const DAY = 86_400_000;
+const APRIL = Date.parse('2026-04-01T00:00:00Z');
+
+/** An engine whose clock the test moves. */
+async function engine(path = ':memory:') {
+  const clock = { now: APRIL };
+  const credence = await openCredence({
+    store: openSqliteStore({ path }),
+    scope: 'life',
+    now: () => clock.now,
+  });
+  return { credence, clock, store: engineStore(credence) };
+}
+
+describe('remember: duplicates merge (issue 23)', () => {
+  it('re-remembering the same fact, exactly or written alike, keeps one row with its count and last seen', async () => {
+    const { credence, clock, store } = await engine();
+    const first = await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
+    clock.now += DAY;
+    const again = await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
+    clock.now += DAY;
+    const alike = await credence.remember([
+      { title: 'DB', text: 'we use Postgres for the main store.', source: 'standup 2026-04-03' },
+    ]);
+    expect(again.ids).toEqual(first.ids);
+    expect(alike.ids).toEqual(first.ids);
+    expect([first.inserted, again.merged, alike.merged]).toEqual([1, 1, 1]);
+    const rows = await store.listMemories('life');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.life).toMatchObject({ seen: 3, lastSeen: APRIL + 2 * DAY, sources: ['standup 2026-04-03'] });
+    await credence.close();
+  });
+
+  it('an id of your own is its own memory: the same text under another id is not merged', async () => {
+    const { credence, store } = await engine();
+    await credence.remember(['a', 'b'].map((x) => ({ id: `own-${x}`, title: 'Redis', text: 'We cache with redis.' })));
+    expect((await store.listMemories('life')).map((m) => m.id)).toEqual(['own-a', 'own-b']);
+    await credence.close();
+  });
+});
+
+describe('remember: supersession and conflicts (issue 23)', () => {
+  it('Postgres then MySQL: MySQL first, Postgres superseded with why; as of April, Postgres', async () => {
+    const { credence, clock } = await engine();
+    const [pg] = (await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }])).ids;
+    clock.now += 30 * DAY;
+    const report = await credence.remember([{ title: 'Main store', text: 'We moved the main store to MySQL' }]);
+    const [my] = report.ids;
+    expect(report.superseded).toEqual([{ id: pg, by: my, why: expect.stringContaining('"moved"') }]);
+    const results = await credence.recall('main store database', { track: false });
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      [my, 'current'],
+      [pg, 'superseded'],
+    ]);
+    const [mysql, postgres] = results;
+    expect(postgres?.label).toBe('low');
+    expect(postgres?.parts.lifeFactor).toBe(0.5);
+    expect(postgres?.life).toMatchObject({ supersededBy: my, why: expect.stringContaining('main, store') });
+    expect(postgres?.times.validTo).toBe(new Date(APRIL + 30 * DAY).toISOString());
+    expect(mysql?.snippet).toBe('We moved the main store to MySQL');
+    expect(mysql?.life?.supersedes).toEqual([pg]);
+    const asOfApril = await credence.recall('main store database', { track: false, asOf: APRIL + 10 * DAY });
+    expect(asOfApril.map((r) => [r.id, r.status])).toEqual([[pg, 'current']]);
+    await credence.close();
+  });
+
+  it('--supersedes marks the named memory; an unknown id is named in the error', async () => {
+    const { credence, store } = await engine();
+    const [old] = (await credence.remember([{ title: 'Deploy', text: 'Deploy from the release branch' }])).ids;
+    const report = await credence.remember([
+      { title: 'Ship', text: 'Tag a commit on main to ship', supersedes: old as string },
+    ]);
+    expect((await store.getMemory('life', old as string))?.life).toMatchObject({
+      status: 'superseded',
+      supersededBy: report.ids[0],
+    });
+    await expect(credence.remember([{ title: 'x', text: 'y', supersedes: 'mem-nope' }])).rejects.toThrow(/mem-nope/);
+    await credence.close();
+  });
+
+  it('the same title saying otherwise without a cue: both come back marked conflict, one label lower', async () => {
+    const { credence, clock } = await engine();
+    await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
+    const before = (await credence.recall('postgres main store', { track: false, labels: { mode: 'seed' } }))[0];
+    clock.now += DAY;
+    const report = await credence.remember([{ title: 'Main store', text: 'We use MySQL for the main store' }]);
+    expect(report.conflicts).toHaveLength(1);
+    const results = await credence.recall('postgres main store', { track: false, labels: { mode: 'seed' } });
+    expect(results.map((r) => r.status)).toEqual(['conflict', 'conflict']);
+    expect(before?.label).toBe('high');
+    expect(results[0]?.label).toBe('medium');
+    expect(results[0]?.life?.why).toContain('no change cue');
+    await credence.close();
+  });
+
+  it('forgetting the newer memory makes the one it superseded current again', async () => {
+    const { credence, clock, store } = await engine();
+    const [pg] = (await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }])).ids;
+    clock.now += DAY;
+    const [my] = (await credence.remember([{ title: 'Main store', text: 'We moved the main store to MySQL' }])).ids;
+    await credence.forget(my as string);
+    expect((await store.getMemory('life', pg as string))?.life).toBeUndefined();
+    expect((await credence.recall('main store', { track: false })).map((r) => r.status)).toEqual(['current']);
+    await credence.close();
+  });
+
+  it('a dump restored into a new store keeps the supersession: recall answers alike', async () => {
+    const { credence, clock, store } = await engine();
+    await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
+    clock.now += DAY;
+    await credence.remember([{ title: 'Main store', text: 'We moved the main store to MySQL' }]);
+    let text = '';
+    await writeDump(store, (chunk) => {
+      text += chunk;
+    });
+    const target = openSqliteStore({ path: ':memory:' });
+    await restoreDump(target, async function* () {
+      yield* text.split('\n');
+    });
+    const copy = await openCredence({ store: target, scope: 'life', now: () => clock.now });
+    const strip = (rs: { id: string; status: string; label: string }[]) => rs.map((r) => [r.id, r.status, r.label]);
+    expect(strip(await copy.recall('main store', { track: false }))).toEqual(
+      strip(await credence.recall('main store', { track: false })),
+    );
+    await copy.close();
+    await credence.close();
+  });
+});
+
+describe('remember: a conversation as memory (issue 23)', () => {
+  it('turns keep speaker, session and time; recall returns a turn with its neighbours and its date', async () => {
+    const { credence, store } = await engine();
+    await credence.remember([
+      { speaker: 'Caroline', session: 's1', at: '2023-05-07T13:56:00Z', text: 'I went to the support group.' },
+      { speaker: 'Melanie', session: 's1', at: '2023-05-07T13:57:00Z', text: 'How was it?' },
+      { speaker: 'Caroline', session: 's1', at: '2023-05-07T13:58:00Z', text: 'It was powerful, people shared.' },
+    ]);
+    const rows = await store.listMemories('life');
+    expect(rows.map((r) => [r.category, r.title, r.life?.turn?.index])).toEqual([
+      ['turn', 'Caroline', 0],
+      ['turn', 'Melanie', 1],
+      ['turn', 'Caroline', 2],
+    ]);
+    const [hit] = await credence.recall('When did Caroline go to the support group', { track: false });
+    expect(hit?.times.validFrom).toBe('2023-05-07T13:56:00.000Z');
+    expect(hit?.turn).toMatchObject({ speaker: 'Caroline', session: 's1', index: 0 });
+    expect(hit?.turn?.neighbours.map((n) => [n.speaker, n.text])).toEqual([['Melanie', 'How was it?']]);
+    await expect(credence.remember([{ speaker: 'Caroline', text: 'no session' }])).rejects.toThrow(/session/);
+    await expect(credence.remember([{ speaker: 'C', session: 's', at: 'last May', text: 'x' }])).rejects.toThrow(
+      /ISO date/,
+    );
+    await credence.close();
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * @module engine/recall/remember
+ * `remember` (issue 23): memories and a conversation's turns stored with their life. A memory written again (the
+ * same id, or near-identical to one the full-text search finds) merges into the existing row (seen + 1, last seen,
+ * sources) instead of making a second; a later memory about the same subject with a change cue marks the older one
+ * superseded (kept, linked, valid until the newer one's time), the same title saying otherwise without a cue makes
+ * both a conflict (core/recall/memory-life, each with why); `supersedes` says so outright.
+ */
+import { CredenceError } from '../../core/errors.js';
+import { decideLife, type LifeSubject } from '../../core/recall/memory-life.js';
+import { scrubText } from '../../core/security/scrub.js';
+import { buildFtsQuery } from '../../core/text/fts-query.js';
+import type { MemoryLife } from '../../core/types.js';
+import { normalizeMemoryPath, readFileInsideRoot } from '../../platform/files.js';
+import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas/index.js';
+import { whenMs } from '../../schemas/memory.js';
+import type { MemoryRecord, MemoryStore } from '../../store/types.js';
+import { memoryIdFor, turnIdFor } from './recall.js';
+
+/** How many full-text hits a new memory is compared with. @default 8 */
+export const REMEMBER_CANDIDATES = 8;
+
+export interface RememberContext {
+  store: MemoryStore;
+  scope: string;
+  root: string;
+  now: number;
+}
+
+export interface RememberReport {
+  ids: string[];
+  inserted: number;
+  updated: number;
+  /** Memories merged into an existing one (its id in `ids`). */
+  merged: number;
+  /** Older memories this call marked superseded, by which and why. */
+  superseded: { id: string; by: string; why: string }[];
+  /** Pairs this call marked in conflict, and why. */
+  conflicts: { id: string; with: string; why: string }[];
+}
+
+const KEPT_CATEGORIES = new Set(['instinct', 'skill']);
+const subjectOf = (m: MemoryRecord): LifeSubject => ({
+  id: m.id,
+  title: m.title,
+  text: m.text,
+  tags: m.tags,
+  ...(m.path === undefined ? {} : { path: m.path }),
+  ...(m.life?.turn === undefined ? {} : { speaker: m.life.turn.speaker }),
+  at: m.life?.validFrom ?? m.createdAt,
+});
+const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined => {
+  const all = [...new Set([...(a ?? []), ...(b ?? [])])];
+  return all.length === 0 ? undefined : all;
+};
+const withLife = (m: MemoryRecord, life: MemoryLife): MemoryRecord => {
+  const clean = Object.fromEntries(Object.entries(life).filter(([, v]) => v !== undefined)) as MemoryLife;
+  const { life: _old, ...rest } = m;
+  return Object.keys(clean).length === 0 ? rest : { ...rest, life: clean };
+};
+
+/** A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). */
+function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: string) => number): MemoryRecord {
+  const parsed = MemoryInputSchema.safeParse(raw);
+  if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
+  const m = parsed.data;
+  const path = m.path === undefined ? undefined : normalizeMemoryPath(ctx.root, m.path);
+  // Scrubbed before an id is derived or reported: not even a hash of a secret is kept.
+  const text = scrubText(m.text ?? readFileInsideRoot(ctx.root, path as string)).text;
+  const speaker = m.speaker === undefined ? undefined : scrubText(m.speaker).text;
+  const title = scrubText(m.title ?? (speaker as string)).text;
+  const session = m.session === undefined ? undefined : scrubText(m.session).text;
+  const turn =
+    speaker === undefined || session === undefined
+      ? undefined
+      : { speaker, session, index: m.index ?? turnIndex(session) };
+  const source = m.source === undefined ? undefined : scrubText(m.source).text;
+  const from = m.validFrom ?? m.at;
+  const life: MemoryLife = {
+    ...(from === undefined ? {} : { validFrom: whenMs(from) }),
+    ...(m.validTo === undefined ? {} : { validTo: whenMs(m.validTo) }),
+    ...(source === undefined ? {} : { sources: [source] }),
+    ...(turn === undefined ? {} : { turn }),
+  };
+  const id =
+    m.id !== undefined
+      ? scrubText(m.id).text
+      : turn === undefined
+        ? memoryIdFor(title, text)
+        : turnIdFor(turn.session, turn.index);
+  return withLife(
+    {
+      id,
+      category: m.category ?? (turn === undefined ? 'note' : 'turn'),
+      title,
+      text,
+      tags: m.tags ?? [],
+      ...(path === undefined ? {} : { path }),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    },
+    life,
+  );
+}
+
+/** Remembers `inputs` in order (a later one sees the earlier ones), merging, superseding and marking conflicts. */
+export async function rememberMemories(ctx: RememberContext, inputs: readonly MemoryInput[]): Promise<RememberReport> {
+  const report: RememberReport = { ids: [], inserted: 0, updated: 0, merged: 0, superseded: [], conflicts: [] };
+  const nextTurn = new Map<string, number>();
+  const turnIndex = (session: string): number => {
+    const index = nextTurn.get(session) ?? 0;
+    nextTurn.set(session, index + 1);
+    return index;
+  };
+  for (const raw of inputs) {
+    const record = recordOf(ctx, raw, turnIndex);
+    if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
+    const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
+    await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined }, report);
+  }
+  return report;
+}
+
+async function rememberOne(
+  ctx: RememberContext,
+  record: MemoryRecord,
+  options: { supersedes: string | undefined; ownId: boolean },
+  report: RememberReport,
+): Promise<void> {
+  const { supersedes, ownId } = options;
+  const { store, scope } = ctx;
+  const existing = await store.getMemory(scope, record.id);
+  if (existing !== undefined) {
+    // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
+    const again = existing.title === record.title && existing.text === record.text;
+    const life: MemoryLife = {
+      ...existing.life,
+      ...(record.life?.validFrom === undefined ? {} : { validFrom: record.life.validFrom }),
+      ...(record.life?.turn === undefined ? {} : { turn: record.life.turn }),
+      sources: union(existing.life?.sources, record.life?.sources),
+      ...(again ? { seen: (existing.life?.seen ?? 1) + 1, lastSeen: ctx.now } : {}),
+    };
+    await store.upsertMemories(scope, [withLife({ ...record, createdAt: existing.createdAt }, life)]);
+    report.ids.push(record.id);
+    report.updated += 1;
+    if (again) report.merged += 1;
+    return;
+  }
+  const changed = new Map<string, MemoryRecord>();
+  let mine = record;
+  const mark = (older: MemoryRecord, by: MemoryRecord, why: string): void => {
+    changed.set(
+      older.id,
+      withLife(older, {
+        ...older.life,
+        status: 'superseded',
+        validTo: by.life?.validFrom ?? by.createdAt,
+        supersededBy: by.id,
+        why,
+      }),
+    );
+    report.superseded.push({ id: older.id, by: by.id, why });
+  };
+  if (supersedes !== undefined) {
+    const older = await store.getMemory(scope, supersedes);
+    if (older === undefined)
+      throw new CredenceError('INVALID_INPUT', `supersedes: no memory ${JSON.stringify(supersedes)} in this scope`);
+    mark(older, mine, `${mine.id} supersedes it, as remembered`);
+    mine = withLife(mine, { ...mine.life, supersedes: [older.id] });
+  }
+  const query = buildFtsQuery(`${mine.life?.turn === undefined ? mine.title : ''} ${mine.text}`);
+  const hits =
+    query === undefined ? [] : await store.searchMemories(scope, query.match, { limit: REMEMBER_CANDIDATES });
+  for (const { memory: candidate } of hits) {
+    if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
+    if (candidate.life?.status === 'superseded') continue;
+    const a = subjectOf(mine);
+    const b = subjectOf(candidate);
+    const mineNewer = a.at >= b.at;
+    const decision = mineNewer ? decideLife(a, b) : decideLife(b, a);
+    if (decision === undefined) continue;
+    // A memory with an id of its own is that memory: never merged into another.
+    if (decision.kind === 'duplicate' && ownId) continue;
+    if (decision.kind === 'duplicate') {
+      const life: MemoryLife = {
+        ...candidate.life,
+        seen: (candidate.life?.seen ?? 1) + 1,
+        lastSeen: ctx.now,
+        // Where the repeat came from: its source, or its file when the existing memory has another.
+        sources: union(
+          candidate.life?.sources,
+          union(mine.life?.sources, mine.path !== undefined && mine.path !== candidate.path ? [mine.path] : []),
+        ),
+      };
+      changed.set(candidate.id, withLife({ ...candidate, updatedAt: ctx.now }, life));
+      await store.upsertMemories(scope, [...changed.values()]);
+      report.ids.push(candidate.id);
+      report.updated += 1;
+      report.merged += 1;
+      return;
+    }
+    if (decision.kind === 'supersedes') {
+      if (mineNewer) {
+        mark(candidate, mine, decision.why);
+        mine = withLife(mine, { ...mine.life, supersedes: union(mine.life?.supersedes, [candidate.id]) });
+      } else if (mine.life?.status !== 'superseded') {
+        // Remembered after it, but true before it: born superseded.
+        mine = withLife(mine, {
+          ...mine.life,
+          status: 'superseded',
+          validTo: b.at,
+          supersededBy: candidate.id,
+          why: decision.why,
+        });
+        changed.set(
+          candidate.id,
+          withLife(candidate, { ...candidate.life, supersedes: union(candidate.life?.supersedes, [mine.id]) }),
+        );
+        report.superseded.push({ id: mine.id, by: candidate.id, why: decision.why });
+      }
+      continue;
+    }
+    // An undecided conflict: both marked, each naming the other.
+    if (mine.life?.status === undefined || mine.life.status === 'conflict') {
+      mine = withLife(mine, {
+        ...mine.life,
+        status: 'conflict',
+        conflictsWith: union(mine.life?.conflictsWith, [candidate.id]),
+        why: decision.why,
+      });
+      changed.set(
+        candidate.id,
+        withLife(candidate, {
+          ...candidate.life,
+          ...(candidate.life?.status === undefined ? { status: 'conflict' as const } : {}),
+          conflictsWith: union(candidate.life?.conflictsWith, [mine.id]),
+          why: decision.why,
+        }),
+      );
+      report.conflicts.push({ id: mine.id, with: candidate.id, why: decision.why });
+    }
+  }
+  const written = await store.upsertMemories(scope, [...changed.values(), mine]);
+  report.ids.push(mine.id);
+  report.inserted += 1;
+  report.updated += written.updated - changed.size;
+}
+
+/**
+ * Before `forgotten` is deleted: the memories linked to it no longer are (issue 23). One it superseded is current
+ * again (no status, no end, no reason), one in conflict with it alone is current; the links to it go.
+ */
+export async function unlinkForgotten(store: MemoryStore, scope: string, forgotten: MemoryRecord): Promise<number> {
+  const life = forgotten.life;
+  const linked = [
+    ...new Set([...(life?.supersedes ?? []), ...(life?.conflictsWith ?? []), ...(life?.supersededBy ?? [])]),
+  ];
+  if (linked.length === 0) return 0;
+  const changed: MemoryRecord[] = [];
+  const others = await Promise.all(linked.map((id) => store.getMemory(scope, id)));
+  for (const other of others) {
+    if (other === undefined) continue;
+    const o = other.life ?? {};
+    const byIt = o.supersededBy === forgotten.id;
+    const conflicts = o.conflictsWith?.filter((id) => id !== forgotten.id);
+    const stillConflict = o.status === 'conflict' && conflicts !== undefined && conflicts.length > 0;
+    const current = byIt || (o.status === 'conflict' && !stillConflict);
+    changed.push(
+      withLife(other, {
+        ...o,
+        ...(current ? { status: undefined, validTo: undefined, why: undefined } : {}),
+        supersededBy: byIt ? undefined : o.supersededBy,
+        supersedes: o.supersedes?.filter((id) => id !== forgotten.id),
+        conflictsWith: conflicts,
+      }),
+    );
+  }
+  await store.upsertMemories(
+    scope,
+    changed.map((m) => withLife(m, { ...m.life, ...emptyLists(m.life) })),
+  );
+  return changed.length;
+}
+
+const emptyLists = (life: MemoryLife | undefined): MemoryLife => ({
+  ...(life?.supersedes?.length === 0 ? { supersedes: undefined } : {}),
+  ...(life?.conflictsWith?.length === 0 ? { conflictsWith: undefined } : {}),
+});
