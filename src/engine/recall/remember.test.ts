@@ -69,6 +69,23 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('a long-lived engine that recalled before sees the status change at once; the old fact again merges', async () => {
+    const { credence, clock, store } = await engine();
+    const [pg] = (await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }])).ids;
+    for (let i = 0; i < 3; i += 1) await credence.recall('main store', { track: false });
+    await credence.warm();
+    clock.now += DAY;
+    await credence.remember([{ title: 'Main store', text: 'We moved the main store to MySQL' }]);
+    expect((await credence.recall('main store', { track: false })).map((r) => r.status)).toEqual([
+      'current',
+      'superseded',
+    ]);
+    const again = await credence.remember([{ title: 'DB', text: 'we use postgres for the main store!' }]);
+    expect(again.ids).toEqual([pg]);
+    expect(await store.listMemories('life')).toHaveLength(2);
+    await credence.close();
+  });
+
   it('--supersedes marks the named memory; an unknown id is named in the error', async () => {
     const { credence, store } = await engine();
     const [old] = (await credence.remember([{ title: 'Deploy', text: 'Deploy from the release branch' }])).ids;

@@ -173,12 +173,13 @@ async function rememberOne(
     query === undefined ? [] : await store.searchMemories(scope, query.match, { limit: REMEMBER_CANDIDATES });
   for (const { memory: candidate } of hits) {
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
-    if (candidate.life?.status === 'superseded') continue;
     const a = subjectOf(mine);
     const b = subjectOf(candidate);
     const mineNewer = a.at >= b.at;
     const decision = mineNewer ? decideLife(a, b) : decideLife(b, a);
     if (decision === undefined) continue;
+    // A superseded memory is only merged into (the old fact again): it supersedes nothing, disagrees with nothing.
+    if (candidate.life?.status === 'superseded' && decision.kind !== 'duplicate') continue;
     // A memory with an id of its own is that memory: never merged into another.
     if (decision.kind === 'duplicate' && ownId) continue;
     if (decision.kind === 'duplicate') {

@@ -1,0 +1,134 @@
+/**
+ * Issue 23's "Done when", end to end through the processes a user and an agent run: "We use Postgres for the main
+ * store", a month later "We moved the main store to MySQL" (`credence remember`) -> `credence recall` returns MySQL
+ * first and Postgres marked superseded with why; the agent's context holds only MySQL: the recall context block, the
+ * UserPromptSubmit hook's lines and the MCP recall tool's context (its JSON keeps Postgres, marked).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, stdioClient, structured } from '../mcp-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-supersession-'));
+const project = join(dir, 'project');
+const db = join(dir, 'memory.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = (now: string) => ({ PATH: process.env.PATH ?? '', HOME: dir, CREDENCE_DB: db, CREDENCE_NOW: now });
+const credence = (args: string[], now = '2026-05-02T09:00:00Z') => {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: project, env: env(now), encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+let postgresId = '';
+let mysqlId = '';
+
+beforeAll(() => {
+  mkdirSync(join(project, '.git'), { recursive: true });
+  writeFileSync(join(project, '.git', 'config'), '[core]\n');
+  const first = credence(
+    ['remember', '--title', 'Postgres for the main store', 'We use Postgres for the main store', '--json'],
+    '2026-04-01T09:00:00Z',
+  );
+  expect(first.code, first.stderr).toBe(0);
+  postgresId = JSON.parse(first.stdout).ids[0];
+  const later = credence(
+    ['remember', '--title', 'Main store on MySQL', 'We moved the main store to MySQL', '--json'],
+    '2026-05-01T09:00:00Z',
+  );
+  expect(later.code, later.stderr).toBe(0);
+  const report = JSON.parse(later.stdout);
+  mysqlId = report.ids[0];
+  expect(report.superseded).toEqual([{ id: postgresId, by: mysqlId, why: expect.stringContaining('moved') }]);
+});
+
+describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
+  it('recall returns MySQL first and Postgres marked superseded, with why and until when', () => {
+    const r = credence(['recall', 'which database is the main store on', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const results = JSON.parse(r.stdout) as {
+      id: string;
+      status: string;
+      label: string;
+      snippet: string;
+      times: { validTo?: string };
+      life?: { why?: string; supersededBy?: string };
+    }[];
+    expect(results.map((x) => [x.id, x.status])).toEqual([
+      [mysqlId, 'current'],
+      [postgresId, 'superseded'],
+    ]);
+    expect(results[0]?.snippet).toBe('We moved the main store to MySQL');
+    expect(results[1]).toMatchObject({ label: 'low', life: { supersededBy: mysqlId }, times: {} });
+    expect(results[1]?.life?.why).toContain('main, store');
+    expect(results[1]?.times.validTo).toBe('2026-05-01T09:00:00.000Z');
+  });
+
+  it('the context block holds only MySQL; --all shows Postgres too; --as-of April only Postgres', () => {
+    const context = credence(['recall', 'which database is the main store on']).stdout;
+    expect(context).toContain('Main store on MySQL');
+    expect(context).not.toContain('Postgres');
+    expect(credence(['recall', 'which database is the main store on', '--all']).stdout).toContain('Postgres');
+    const april = credence(['recall', 'which database is the main store on', '--as-of', '2026-04-15']).stdout;
+    expect(april).toContain('Postgres for the main store');
+    expect(april).not.toContain('MySQL');
+    const bad = credence(['recall', 'main store', '--as-of', 'last May']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--as-of');
+  });
+
+  it("the prompt hook's lines for the agent hold only MySQL", () => {
+    const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
+      cwd: project,
+      env: env('2026-05-02T09:00:00Z'),
+      encoding: 'utf8',
+      input: JSON.stringify({
+        session_id: 's-1',
+        transcript_path: join(dir, 't.jsonl'),
+        cwd: project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'which database is the main store on?',
+      }),
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('MySQL');
+    expect(r.stdout).not.toContain('Postgres');
+  });
+
+  it("the MCP recall tool's context holds only MySQL; its results keep Postgres, marked", async () => {
+    const { client, close } = await stdioClient(['serve', '--stdio'], {
+      cwd: project,
+      env: env('2026-05-02T09:00:00Z'),
+    });
+    try {
+      const out = structured(
+        await client.callTool({ name: 'recall', arguments: { query: 'which database is the main store on' } }),
+      );
+      expect(out.context).toContain('MySQL');
+      expect(out.context).not.toContain('Postgres');
+      expect(out.results.map((x: { id: string; status: string }) => [x.id, x.status])).toEqual([
+        [mysqlId, 'current'],
+        [postgresId, 'superseded'],
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('remembering the Postgres note again merges into it: no second row', () => {
+    const again = credence([
+      'remember',
+      '--title',
+      'Postgres for the main store',
+      'We use Postgres for the main store',
+    ]);
+    expect(again.stdout).toContain(`merged into ${postgresId}`);
+    const all = JSON.parse(credence(['recall', 'postgres main store', '--json', '--limit', '10']).stdout) as {
+      id: string;
+    }[];
+    expect(all.filter((x) => x.id === postgresId)).toHaveLength(1);
+    expect(all).toHaveLength(2);
+  });
+});
