@@ -55,12 +55,15 @@ describe('decideLife', () => {
     expect(decideLife(note('b', 'Cache', 'Redis holds the sessions', 2), postgres)).toBeUndefined();
   });
 
-  it("turns: only the same speaker's, by words and a cue, never a duplicate", () => {
+  it("turns: only the same speaker's, by words and a cue; the same words again (4 or more) merge", () => {
     const chicago = note('t1', 'Caroline', 'I live in Chicago near the lake', 1, { speaker: 'Caroline' });
     const boston = note('t2', 'Caroline', 'I moved to Boston, I live near the harbour', 2, { speaker: 'Caroline' });
     expect(decideLife(boston, chicago)?.kind).toBe('supersedes');
     expect(decideLife({ ...boston, speaker: 'Melanie' }, chicago)).toBeUndefined();
-    expect(decideLife({ ...chicago, id: 't3', at: 3 }, chicago)).toBeUndefined();
+    expect(decideLife({ ...chicago, id: 't3', at: 3 }, chicago)?.kind).toBe('duplicate');
+    expect(decideLife({ ...chicago, id: 't3', at: 3, speaker: 'Melanie' }, chicago)).toBeUndefined();
+    const yes = note('y', 'Caroline', 'Yes, I agree!', 1, { speaker: 'Caroline' });
+    expect(decideLife({ ...yes, id: 'y2', at: 2 }, yes)).toBeUndefined();
   });
 });
 

@@ -15,6 +15,8 @@ export const MEMORY_LIFE_LIMITS = Object.freeze({
   minShared: 2,
   /** Two texts whose words overlap this much (Jaccard) are the same memory. @default 0.9 */
   duplicate: 0.9,
+  /** A turn repeated word for word merges when it has at least this many words. @default 4 */
+  turnWords: 4,
   /** A superseded memory's score is multiplied by this (it stays, below what replaced it). @default 0.5 */
   supersededFactor: 0.5,
 });
@@ -35,6 +37,8 @@ export type LifeDecision =
   | { kind: 'duplicate'; why: string }
   | { kind: 'supersedes'; why: string }
   | { kind: 'conflict'; why: string };
+
+const LIMITS = MEMORY_LIFE_LIMITS;
 
 const CUE = new RegExp(
   '\\b(moved to|moved from|moved|switched|switching|now|no longer|instead|replaced|replacing|migrated|changed to|' +
@@ -99,9 +103,13 @@ export function sameSubject(
   return undefined;
 }
 
-/** Near-identical: the same words (Jaccard ≥ `duplicate`) in the texts, or the same title and text written alike. */
+/**
+ * Near-identical: the same words (Jaccard ≥ `duplicate`) in the texts, or the texts written alike. Turns: the same
+ * speaker saying the same words again, at least `turnWords` of them (a "yes" twice is two turns).
+ */
 export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
-  if (a.speaker !== undefined || b.speaker !== undefined) return false;
+  if (a.speaker !== undefined || b.speaker !== undefined)
+    return a.speaker === b.speaker && norm(a.text) === norm(b.text) && words(a.text).length >= LIMITS.turnWords;
   if (norm(a.text) === norm(b.text) && norm(a.text) !== '') return true;
   const wa = new Set(words(a.text));
   const wb = new Set(words(b.text));

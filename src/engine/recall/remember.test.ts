@@ -167,6 +167,15 @@ describe('remember: a conversation as memory (issue 23)', () => {
     expect(hit?.times.validFrom).toBe('2023-05-07T13:56:00.000Z');
     expect(hit?.turn).toMatchObject({ speaker: 'Caroline', session: 's1', index: 0 });
     expect(hit?.turn?.neighbours.map((n) => [n.speaker, n.text])).toEqual([['Melanie', 'How was it?']]);
+    // The same speaker saying the same words again, in a later session: one memory, seen twice.
+    const again = await credence.remember([
+      { speaker: 'Caroline', session: 's2', at: '2023-06-01T10:00:00Z', text: 'I went to the support group!' },
+    ]);
+    expect(again).toMatchObject({ ids: [rows[0]?.id], merged: 1 });
+    expect((await store.getMemory('life', rows[0]?.id as string))?.life).toMatchObject({
+      seen: 2,
+      lastSeen: Date.parse('2023-06-01T10:00:00Z'),
+    });
     await expect(credence.remember([{ speaker: 'Caroline', text: 'no session' }])).rejects.toThrow(/session/);
     await expect(credence.remember([{ speaker: 'C', session: 's', at: 'last May', text: 'x' }])).rejects.toThrow(
       /ISO date/,

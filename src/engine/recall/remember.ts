@@ -180,13 +180,13 @@ async function rememberOne(
     if (decision === undefined) continue;
     // A superseded memory is only merged into (the old fact again): it supersedes nothing, disagrees with nothing.
     if (candidate.life?.status === 'superseded' && decision.kind !== 'duplicate') continue;
-    // A memory with an id of its own is that memory: never merged into another.
-    if (decision.kind === 'duplicate' && ownId) continue;
+    // A memory with an id of its own is that memory: never merged into another (a turn said again is).
+    if (decision.kind === 'duplicate' && ownId && mine.life?.turn === undefined) continue;
     if (decision.kind === 'duplicate') {
       const life: MemoryLife = {
         ...candidate.life,
         seen: (candidate.life?.seen ?? 1) + 1,
-        lastSeen: ctx.now,
+        lastSeen: mine.life?.validFrom ?? ctx.now,
         // Where the repeat came from: its source, or its file when the existing memory has another.
         sources: union(
           candidate.life?.sources,
