@@ -112,6 +112,28 @@ describe('a detected contradiction (seed 004: −0.3)', () => {
     expect(again.files.filter((f) => f.changed)).toEqual([]);
   });
 
+  it('of a split of a habit nothing else reaches: lowers the learned skill whose words it shares', async () => {
+    const LINT = "No, don't push with lint errors — we always run the linter before pushing in this repo.";
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe([0, 1, 2].map((k) => obs(LINT, 0.7, T0 - (3 - k) * 3_600_000, 'correction')));
+    const skill = (await c.evolve()).skillsUpdated[0];
+    // Ten days on (the first wording outside the window): another wording of the habit, and its contradiction.
+    const later = await at(T0 + 10 * DAY);
+    const split = 'Reminder: lint before push — run the linter before pushing.';
+    await later.observe([0, 1, 2].map((k) => obs(split, 0.7, T0 + 10 * DAY - (3 - k) * 3_600_000)));
+    await later.observe([obs("Don't run the linter before pushing, it is too slow", 0.8, T0 + 10 * DAY - 1_000)]);
+    const report = await later.evolve();
+    expect(report.contradictions).toEqual([
+      expect.objectContaining({ group: split, applied: expect.objectContaining({ to: skill?.id, delta: -0.3 }) }),
+    ]);
+    expect((await store.listFeedback('s', skill?.id as string)).map((e) => e.kind)).toEqual(['contradiction']);
+    // Applied once: a run again (whatever it would route the contradiction to) applies nothing more.
+    const again = await later.evolve();
+    expect(again.contradictions.map((x) => x.applied)).toEqual([undefined]);
+    expect(await store.listFeedback('s')).toHaveLength(1);
+  });
+
   it('is not recorded by a dry run', async () => {
     const { store, at } = setup();
     const c = await at(T0);

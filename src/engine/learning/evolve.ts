@@ -27,6 +27,7 @@ import { isRuleSource, observationSource } from '../../core/learning/rule-trust.
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
 import { skillName } from '../../core/learning/skill-name.js';
+import { termMatcher, type NearestByTerms } from '../../core/learning/term-match.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
@@ -195,12 +196,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   // A detected contradiction is a `contradiction` feedback event on what it opposes (−0.3, seed 004), recorded
-  // once per (target, observation) and stored first, so that files, memories and later runs all carry it.
+  // once per observation and stored first, so that files, memories and later runs all carry it.
   const detected: FeedbackRecord[] = [];
   const contradict = (targetId: string, against: readonly Contradiction[]): string[] =>
     against.flatMap((c) => {
       const id = contradictionEventId(targetId, c.id);
-      if (feedback.some((f) => f.id === id)) return [];
+      // One −0.3 per contradiction: one an earlier run applied to any learned item is not applied again.
+      if (feedback.some((f) => f.id === contradictionEventId(f.targetId, c.id))) return [];
       const record: FeedbackRecord = {
         id,
         targetId,
@@ -255,8 +257,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   /**
    * Contradictions read against a group nothing learned (a split of a habit whose instinct or skill came from another
    * group) lower the learned instinct or skill of that habit: the one the group matches by evidence, else by meaning
-   * (`matchLearned`), else the one the contradiction reader finds the contradiction opposing among what is learned.
-   * Otherwise they held the group back, and the report says so.
+   * (`matchLearned`), else the one the contradiction reader finds the contradiction opposing among what is learned,
+   * else the one whose words the group shares most (`wordsShared`). Otherwise they held the group back, and the
+   * report says so.
    */
   const routeContradictions = async (): Promise<void> => {
     if (unrouted.length === 0) return;
@@ -288,8 +291,11 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       targets,
       byId,
     );
+    // Last, the learned item whose words the group shares most: another wording of its habit.
+    const nearest = wordsShared(observations, targets, byId);
     for (const u of unrouted) {
-      const target = matchLearned(targets, u.evidence, u.vector, vectors) ?? opposed.get(u.contradiction.id);
+      const target =
+        matchLearned(targets, u.evidence, u.vector, vectors) ?? opposed.get(u.contradiction.id) ?? nearest(u.evidence);
       const added = target === undefined ? [] : contradict(target.id, [u.contradiction]);
       if (target === undefined || added.length === 0) {
         if (target === undefined) u.entry.heldBack = { before: u.unopposed, after: u.confidence };
@@ -853,6 +859,29 @@ function opposedLearned<T extends { evidence: readonly string[]; rules: readonly
       if (target !== undefined && !opposed.has(c.id)) opposed.set(c.id, target);
     }
   return opposed;
+}
+
+/**
+ * The learned target whose rules and evidence (up to ROUTE_TEXTS distinct texts) share most words with a group's
+ * evidence, at least a quarter of their weight (`termMatcher`, weights over the run's observations), or undefined.
+ */
+function wordsShared<T extends { evidence: readonly string[]; rules: readonly string[] }>(
+  observations: readonly ObservationRecord[],
+  targets: readonly T[],
+  byId: ReadonlyMap<string, ObservationRecord>,
+): (evidence: readonly string[]) => T | undefined {
+  let match: NearestByTerms | undefined;
+  let candidates: string[][] = [];
+  const texts = (ids: readonly string[]) =>
+    [...new Set(ids.flatMap((id) => byId.get(id)?.observation ?? []))].slice(0, ROUTE_TEXTS);
+  return (evidence) => {
+    if (match === undefined) {
+      match = termMatcher(observations.map((o) => o.observation));
+      candidates = targets.map((t) => [...t.rules, ...texts(t.evidence)]);
+    }
+    const found = match(texts(evidence), candidates);
+    return found === undefined ? undefined : targets[found.index];
+  };
 }
 
 /** Which observation types read best as a rule, best first: what to do, not what went wrong. */
