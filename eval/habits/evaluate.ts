@@ -373,12 +373,13 @@ export function formatPhrasingEvaluation(rows: readonly PhrasingEvaluation[]): s
         e.scored.contradictionsFound >= t.plantedFound,
       ),
     ),
-    row('real evolve: planted contradictions reported / with −0.3', 'all / all', (e) =>
+    row('real evolve: planted contradictions reported / with −0.3 (on their habit)', 'all / all', (e) =>
       cell(
-        `${e.evolve.plantedReported} / ${e.evolve.penalties}`,
+        `${e.evolve.plantedReported} / ${e.evolve.penalties} (${e.evolve.penaltiesOwnHabit})`,
         e.evolve.penalties === e.evolve.plantedReported && e.evolve.plantedReported >= t.plantedFound,
       ),
     ),
+    row('real evolve: learned items with ≥ 3 of a second habit', '0 ideal', (e) => String(e.evolve.mixed)),
     row('real evolve: instinct + skill files written', `≤ ${t.filesPerHabit} × habits`, (e) =>
       cell(
         `${e.evolve.instincts} + ${e.evolve.skills} = ${e.evolve.instincts + e.evolve.skills} ` +

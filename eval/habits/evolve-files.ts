@@ -4,7 +4,8 @@
  * stream observed into a fresh SQLite store, evolve run once into a temporary project folder (limits
  * raised and `--since` covering the stream, so that nothing is pruned before it is learned), and
  * the instinct and skill files left in the folder counted. Also which planted contradictions the
- * report names, and how many of them carry a confidence penalty.
+ * report names, how many of them carry a confidence penalty (and on an item of their own habit), and
+ * how many learned items mix two habits.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,10 @@ export interface FolderEvolve {
   readonly plantedReported: number;
   /** Of those, the ones whose −0.3 (seed 004) the report says was applied to an instinct or a skill. */
   readonly penalties: number;
+  /** Of those, the ones applied to an item whose evidence is mostly the habit the contradiction opposes. */
+  readonly penaltiesOwnHabit: number;
+  /** Skills and active instincts whose evidence holds ≥ 3 observations of a second habit. */
+  readonly mixed: number;
   /** Milliseconds of the evolve call. */
   readonly ms: number;
 }
@@ -45,8 +50,9 @@ export async function evolveIntoFolder(
   const root = mkdtempSync(join(tmpdir(), 'credence-eval-habits-'));
   mkdirSync(join(root, '.git'));
   try {
+    const store = openSqliteStore({ path: join(root, 'eval.db') });
     const credence = await openCredence({
-      store: openSqliteStore({ path: join(root, 'eval.db') }),
+      store,
       scope: 'eval',
       now: stream.now,
       cwd: root,
@@ -71,11 +77,34 @@ export async function evolveIntoFolder(
       const penalised = planted.filter(
         (c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9,
       );
+      // What each learned item is mostly about, from the habits of its evidence.
+      const habitOf = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.habit]));
+      const instincts = await store.listInstincts('eval');
+      const learned = [...(await store.listSkills('eval')), ...instincts];
+      const active = new Set(learned.filter((item) => !('status' in item) || item.status === 'active'));
+      const habits = new Map(
+        learned.map((item) => {
+          const counts = new Map<string, number>();
+          for (const id of item.evidence) {
+            const habit = habitOf.get(id);
+            if (habit) counts.set(habit, (counts.get(habit) ?? 0) + 1);
+          }
+          return [item.id, [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))] as const;
+        }),
+      );
+      // An instinct the −0.3 retired in the run is still the item it landed on; only active ones can mix.
+      const mixed = learned.filter(
+        (item) => active.has(item) && (habits.get(item.id) ?? []).filter(([, n]) => n >= 3).length > 1,
+      ).length;
+      const contradicts = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.contradicts]));
+      const own = penalised.filter((c) => habits.get(c.applied?.to as string)?.[0]?.[0] === contradicts.get(c.id));
       return {
         instincts: files.length - skills,
         skills,
         plantedReported: new Set(planted.map((c) => c.id)).size,
         penalties: new Set(penalised.map((c) => c.id)).size,
+        penaltiesOwnHabit: new Set(own.map((c) => c.id)).size,
+        mixed,
         ms,
       };
     } finally {
