@@ -3,7 +3,6 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
-import { randomUUID } from 'node:crypto';
 import { CredenceError } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { defaultDbPath } from '../platform/paths.js';
@@ -217,8 +216,9 @@ export class Credence {
     this.scopeSource = init.scope.source;
     this.root = init.root;
     this.now = init.now;
-    // node:crypto is loaded by the first id made, not by opening (status makes none).
-    this.newId = init.newId ?? (() => randomUUID());
+    // Web Crypto's (the same v4 UUIDs from the same source): node:crypto's module costs a one-query process ~10 ms
+    // to load (issue 20), and status makes none.
+    this.newId = init.newId ?? (() => globalThis.crypto.randomUUID());
     this.#makeEmbedder = init.embedder;
   }
 
