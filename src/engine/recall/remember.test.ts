@@ -86,6 +86,19 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('a memory true from a date of its own: its time in results, left out as of before it', async () => {
+    const { credence } = await engine();
+    await credence.remember([
+      { title: 'Release train', text: 'Releases ship every second Tuesday', validFrom: '2026-03-01', source: 'wiki' },
+    ]);
+    const [hit] = await credence.recall('release tuesday', { track: false });
+    expect(hit?.times).toEqual({ at: '2026-03-01T00:00:00.000Z', validFrom: '2026-03-01T00:00:00.000Z' });
+    expect(hit?.life).toEqual({ sources: ['wiki'] });
+    expect(await credence.recall('release tuesday', { track: false, asOf: Date.parse('2026-02-01') })).toEqual([]);
+    await expect(credence.remember([{ title: 'x', text: 'y', validFrom: 'next week' }])).rejects.toThrow(/validFrom/);
+    await credence.close();
+  });
+
   it('--supersedes marks the named memory; an unknown id is named in the error', async () => {
     const { credence, store } = await engine();
     const [old] = (await credence.remember([{ title: 'Deploy', text: 'Deploy from the release branch' }])).ids;
