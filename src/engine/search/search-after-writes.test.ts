@@ -80,8 +80,7 @@ function expectSameAnswers(actual: Answers, expected: Answers): void {
       }
       return value;
     }
-    if (Array.isArray(value) && Array.isArray(other))
-      return value.map((v, i) => strip(v, other[i], `${path}[${i}]`));
+    if (Array.isArray(value) && Array.isArray(other)) return value.map((v, i) => strip(v, other[i], `${path}[${i}]`));
     if (value !== null && typeof value === 'object' && other !== null && typeof other === 'object')
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => [k, strip(v, (other as Record<string, unknown>)[k], `${path}.${k}`)]),
