@@ -1,28 +1,22 @@
 /**
  * @module eval/conversations/evaluate
  * Recall on the conversation set (issue 23, Evaluation). Each dialogue goes into its own fresh in-memory engine,
- * session by session with the clock at the session's time (a turn's memory is written then: its time is the
- * turn's): one memory a turn (title = speaker and day, text = the turn). The questions are asked a week after the
- * last session, with recall as shipped (fused) and BM25 alone (bm25Weight 1), top 10, nothing tracked.
+ * session by session with the clock at the session's time, each turn remembered as a turn (speaker, session, place,
+ * its time: `remember`'s turn fields). The questions are asked a week after the last session, with recall as
+ * shipped (fused) and BM25 alone (bm25Weight 1), top 10, nothing tracked.
  *
  * Measures: nDCG@10 and Recall@10 against the turns that answer; the "high" label's precision and highs a query;
  * current-value questions answered by the newest fact first (a turn of the current value in the top 10, above every
- * turn of an older value); current-value questions whose older value comes before the current one (returned as
- * current; goal 0); and re-remembering: a turn said again word for word that made a second memory (goal 0).
+ * turn of an older value); older values returned as current: turns of an older value in a current-value question's
+ * top 10 not marked superseded (goal 0); and re-remembering: a turn said again word for word that made a second
+ * memory (goal 0).
  */
 import { openCredence, type Credence } from '../../src/engine/engine.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { mean, recallAtK } from '../metrics.js';
 import { ndcgAtK, scoreHighLabel, type LabelScore } from '../recall-metrics.js';
 import { f3, formatTable } from '../table.js';
-import {
-  DEV_SEED,
-  generateConversations,
-  HELD_OUT_SEED,
-  isoDay,
-  type Dialogue,
-  type QuestionKind,
-} from './generate.js';
+import { DEV_SEED, generateConversations, HELD_OUT_SEED, type Dialogue, type QuestionKind } from './generate.js';
 
 export const CONVERSATION_TARGETS = Object.freeze({
   recall10: 0.8,
@@ -38,6 +32,7 @@ interface Answered {
   older: Set<string>;
   ranked: string[];
   labels: ('high' | 'medium' | 'low')[];
+  statuses: string[];
 }
 
 export interface RankingScore {
@@ -50,6 +45,9 @@ export interface RankingScore {
   currentQuestions: number;
   /** Current-value questions whose first turn of the fact in the top 10 states an older value. */
   olderFirst: number;
+  /** Turns of an older value in the top 10 of current-value questions: all, and those not marked superseded. */
+  olderReturned: number;
+  olderUnmarked: number;
 }
 
 export interface ConversationScore {
@@ -59,6 +57,8 @@ export interface ConversationScore {
   questions: number;
   fused: RankingScore;
   bm25: RankingScore;
+  /** Fused, the question's time not read (recall's questionTime: false). */
+  timeless: RankingScore;
   /** Turns said again word for word, and of those the ones that made a second memory. */
   repeats: number;
   duplicates: number;
@@ -91,6 +91,11 @@ function score(answers: readonly Answered[]): RankingScore {
       const first = firstOfFact(a);
       return first !== undefined && a.older.has(first);
     }).length,
+    olderReturned: current.reduce((n, a) => n + a.ranked.filter((id) => a.older.has(id)).length, 0),
+    olderUnmarked: current.reduce(
+      (n, a) => n + a.ranked.filter((id, i) => a.older.has(id) && a.statuses[i] !== 'superseded').length,
+      0,
+    ),
   };
 }
 
@@ -109,13 +114,7 @@ async function ingest(
     clock = at;
     const turns = d.turns.filter((t) => t.session === s + 1);
     const { ids } = await cr.remember(
-      turns.map((t) => ({
-        id: t.id,
-        category: 'note' as const,
-        title: `${t.speaker}, ${isoDay(t.at)}`,
-        text: t.text,
-        tags: [`session-${t.session}`],
-      })),
+      turns.map((t, index) => ({ speaker: t.speaker, session: `session-${t.session}`, index, at: t.at, text: t.text })),
     );
     turns.forEach((t, i) => memoryOf.set(t.id, ids[i] ?? t.id));
   }
@@ -128,6 +127,7 @@ export async function scoreConversations(seed: number, dialogues?: number): Prom
   const set = generateConversations(seed, dialogues);
   const fused: Answered[] = [];
   const bm25: Answered[] = [];
+  const timeless: Answered[] = [];
   let repeats = 0;
   let duplicates = 0;
   for (const d of set) {
@@ -145,21 +145,19 @@ export async function scoreConversations(seed: number, dialogues?: number): Prom
     setNow(d.now);
     const mapped = (ids: readonly string[]) => new Set(ids.map((id) => memoryOf.get(id) ?? id));
     for (const q of d.questions) {
-      for (const [list, bm25Weight] of [
-        [fused, undefined],
-        [bm25, 1],
+      for (const [list, request] of [
+        [fused, {}],
+        [bm25, { bm25Weight: 1 }],
+        [timeless, { questionTime: false }],
       ] as const) {
-        const results = await cr.recall(q.text, {
-          limit: K,
-          track: false,
-          ...(bm25Weight === undefined ? {} : { bm25Weight }),
-        });
+        const results = await cr.recall(q.text, { limit: K, track: false, ...request });
         list.push({
           kind: q.kind,
           relevant: mapped(q.relevant),
           older: mapped(q.older),
           ranked: results.map((r) => r.id),
           labels: results.map((r) => r.label),
+          statuses: results.map((r) => r.status),
         });
       }
     }
@@ -172,6 +170,7 @@ export async function scoreConversations(seed: number, dialogues?: number): Prom
     questions: fused.length,
     fused: score(fused),
     bm25: score(bm25),
+    timeless: score(timeless),
     repeats,
     duplicates,
     ms: performance.now() - started,
@@ -186,6 +185,7 @@ const rowsOf = (name: string, r: RankingScore): string[] => [
   r.label.highsPerQuery.toFixed(2),
   f3(r.newestFirst / Math.max(1, r.currentQuestions)),
   String(r.olderFirst),
+  `${r.olderUnmarked} / ${r.olderReturned}`,
   ...(['current', 'before', 'when', 'at'] as const).map((k) => f3(r.byKind.get(k)?.ndcg10 ?? 0)),
 ];
 
@@ -211,19 +211,21 @@ export async function evaluateConversations(options: {
       "speaker states facts (city, employer, editor, a project's store, a hobby) that change once or twice, " +
       'restated (some word for word), reacted to, between small talk and turns of others sharing their words. ' +
       'Questions: the current value, the value before a change, when it changed, the value in a month; relevant = ' +
-      'the turns that answer. One memory a turn (title = speaker and day, text = the turn), written at its ' +
-      'session\'s time; asked a week after the last session; top 10. "newest first" = current-value questions ' +
-      'whose first turn of the fact in the top 10 states the current value; "older first" = the first states an ' +
-      'older value (returned as current, goal 0).',
+      "the turns that answer. Each turn remembered as a turn (speaker, session, place, time) at its session's " +
+      'time; asked a week after the last session; top 10. "newest first" = current-value questions whose first ' +
+      'turn of the fact in the top 10 states the current value; "older first" = the first states an older value; ' +
+      '"unmarked" = turns of an older value in the top 10 of current-value questions not marked superseded, of ' +
+      'those returned (returned as current, goal 0).',
   );
   out();
-  const headers = ['set / ranking', 'nDCG@10', 'R@10', 'high P', 'highs/q', 'newest first', 'older first'];
+  const headers = ['set / ranking', 'nDCG@10', 'R@10', 'high P', 'highs/q', 'newest first', 'older first', 'unmarked'];
   out(
     formatTable(
       [...headers, 'nDCG current', 'before', 'when', 'at'],
       scores.flatMap((s) => [
         rowsOf(`${s.seed === DEV_SEED ? 'dev' : 'held-out'}: fused (as shipped)`, s.fused),
         rowsOf(`${s.seed === DEV_SEED ? 'dev' : 'held-out'}: BM25 only`, s.bm25),
+        rowsOf(`${s.seed === DEV_SEED ? 'dev' : 'held-out'}: fused, question's time not read`, s.timeless),
       ]),
     ),
   );

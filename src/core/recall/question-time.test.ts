@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION_RECENCY, questionRecency, questionTime } from './question-time.js';
+import { QUESTION_RECENCY, questionLife, questionRecency, questionTime } from './question-time.js';
 
 const NOW = Date.parse('2026-06-10T12:00:00Z');
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -85,5 +85,17 @@ describe('questionRecency: recall recency for the time a question is about', () 
     expect(fresh.factor).toBe(1);
     expect(questionRecency(at, NOW, questionTime('Where did Maya live before Osaka?', NOW), base).factor).toBe(1);
     expect(questionRecency(at, NOW, questionTime('When did Maya move to Osaka?', NOW), base).factor).toBe(1);
+  });
+});
+
+describe('questionLife: a superseded memory for a question about the past', () => {
+  it('judges supersession at the end of a past period, keeps superseded memories for "before", else as is', () => {
+    expect(questionLife(questionTime('Where did Maya live in May 2025?', NOW), NOW)).toEqual({
+      asOf: Date.parse('2025-06-01T00:00:00Z'),
+      keepSuperseded: false,
+    });
+    expect(questionLife(questionTime('Where did Maya live before Osaka?', NOW), NOW)).toEqual({ keepSuperseded: true });
+    expect(questionLife(questionTime('Where does Maya live now?', NOW), NOW)).toEqual({ keepSuperseded: false });
+    expect(questionLife(questionTime('What did we do this month?', NOW), NOW)).toEqual({ keepSuperseded: false });
   });
 });

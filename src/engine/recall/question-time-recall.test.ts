@@ -61,4 +61,21 @@ describe('recall reads the time a question names (issue 23, item 3)', () => {
     expect(a.some((r) => r.parts.ageDays > 30)).toBe(true);
     await cr.close();
   });
+
+  it('the past reads superseded memories as they were: as of a period, undemoted for "before"', async () => {
+    const cr = await movedStore();
+    const now = await cr.recall('Where does Maya live?', { limit: 3, track: false });
+    const lisbonNow = now.find((r) => r.id === 'lisbon');
+    expect(lisbonNow?.status).toBe('superseded');
+    expect(lisbonNow?.parts.lifeFactor).toBe(0.5);
+    const inMarch = await cr.recall('Where did Maya live in March 2025?', { limit: 3, track: false });
+    expect(inMarch[0]?.id).toBe('lisbon');
+    expect(inMarch[0]?.status).toBe('current');
+    const before = await cr.recall('Where did Maya live before?', { limit: 3, track: false });
+    const lisbon = before.find((r) => r.id === 'lisbon');
+    expect(lisbon?.status).toBe('superseded');
+    expect(lisbon?.parts.lifeFactor).toBe(1);
+    expect(lisbon?.label).not.toBe('low');
+    await cr.close();
+  });
 });

@@ -13,6 +13,7 @@ import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/typ
 import { labelForStatus, lifeStatus, validAt } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
+import { questionLife, questionRecency, questionTime } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
 import type {
@@ -84,6 +85,11 @@ export interface RecallRequest {
   labels?: RecallLabelOptions;
   /** Each result carries its item's text (the hooks' snippets). @default false */
   withText?: boolean;
+  /**
+   * The time the query names (a period, the present, the past, "when") sets recency
+   * (core/recall/question-time). @default true
+   */
+  questionTime?: boolean;
   /** Past runs are searched too (the prompt hook leaves them out: a run's title is a past prompt). @default true */
   runs?: boolean;
   /**
@@ -131,6 +137,8 @@ export interface RecallResult {
     confidenceFactor: number;
     ageDays: number;
     recencyFactor: number;
+    /** What recency was measured against when the query names a time (a period, the present, the past). */
+    recencyBasis?: string;
     /** 0.5 for a superseded memory (core/recall/memory-life), else 1. */
     lifeFactor: number;
     seedLabel: ConfidenceLabel;
@@ -279,6 +287,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         : await index.vectors.scan(queryVector, k, bm25.keys());
   const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
   const candidates = [...new Set([...bm25.keys(), ...similar.top])];
+  const asked = request.questionTime === false ? { asksWhen: false } : questionTime(query, ctx.now);
+  const curve = { weight: RECALL_DEFAULTS.recencyWeight, days: RECALL_DEFAULTS.recencyDays };
+  const askedLife = request.asOf === undefined ? questionLife(asked, ctx.now) : { keepSuperseded: false };
   // Runs are read without their calls to be ranked (id, intent, confidence, time); the calls of those returned
   // are read after, for their text (the share of the query's words).
   const items: Map<string, Recallable> =
@@ -300,8 +311,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const confidenceFactor =
         item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
       const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
-      const recencyFactor = 1 - RECALL_DEFAULTS.recencyWeight * (1 - 0.5 ** (ageDays / RECALL_DEFAULTS.recencyDays));
-      const life = lifeStatus(item.life, request.asOf);
+      const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
+      const stated = lifeStatus(item.life, request.asOf ?? askedLife.asOf);
+      const life = askedLife.keepSuperseded && stated.status === 'superseded' ? { ...stated, factor: 1 } : stated;
       return {
         item,
         raw,
@@ -311,6 +323,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor,
         ageDays,
         recencyFactor,
+        recencyBasis,
         life,
         score: fused * confidenceFactor * recencyFactor * life.factor,
       };
@@ -365,7 +378,10 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       ...(life === undefined || Object.keys(linksOf(life)).length === 0 ? {} : { life: linksOf(life) }),
       ...(turn === undefined ? {} : { turn: { ...turn, neighbours: neighbours.get(s.item.id) ?? [] } }),
       score: s.score,
-      label: labelForStatus(label.label, s.life.status),
+      label: labelForStatus(
+        label.label,
+        askedLife.keepSuperseded && s.life.status === 'superseded' ? 'current' : s.life.status,
+      ),
       parts: {
         bm25: s.raw ?? null,
         bm25Relative: s.bm25Relative,
@@ -377,6 +393,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         confidenceFactor: s.confidenceFactor,
         ageDays: s.ageDays,
         recencyFactor: s.recencyFactor,
+        ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
         lifeFactor: s.life.factor,
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
