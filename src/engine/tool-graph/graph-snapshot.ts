@@ -334,7 +334,24 @@ export function snapshotAt(snapshot: GraphSnapshot, now: number): GraphSnapshot 
   const vertices = verticesOf.get(snapshot);
   verticesOf.delete(snapshot);
   if (vertices !== undefined) verticesOf.set(moved, vertices);
+  // The same graph indexes (its getters fill them), for the next patch to start from.
+  const held = heldGraphs.get(snapshot);
+  if (held !== undefined) heldGraphs.set(moved, held);
   return moved;
+}
+
+/**
+ * Gives `snapshot` THE graph's indexes as made before (a decoded snapshot's, issue 20), to read instead of building
+ * them; an index it built already stays.
+ */
+export function holdGraphIndexes(
+  snapshot: GraphSnapshot,
+  graphs: { directed: GraphIndex | undefined; undirected: GraphIndex | undefined },
+): void {
+  const held = heldGraphs.get(snapshot);
+  if (held === undefined) return;
+  if (held.directed === undefined && graphs.directed !== undefined) held.directed = graphs.directed;
+  if (held.undirected === undefined && graphs.undirected !== undefined) held.undirected = graphs.undirected;
 }
 
 /** The snapshot of {@link assembleSnapshot} from its parts: `last`'s graph, PageRank and heat if THE graph is its. */
@@ -410,7 +427,9 @@ function assembled(input: {
       if (!graph.indexOf.has(tool)) h = 0;
       else {
         const heat = heatDiffusion(graph, [tool]);
-        const total = heat.reduce((sum, v) => sum + v, 0);
+        // A loop, not reduce: the same sum in the same order, without a call a node (cold, a one-query process).
+        let total = 0;
+        for (let i = 0; i < heat.length; i += 1) total += heat[i] as number;
         h = total <= 0 ? 0 : 1 - 1 / total;
       }
       spread.set(tool, h);

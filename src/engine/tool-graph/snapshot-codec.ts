@@ -12,16 +12,21 @@ import type { GraphDensity } from '../../core/graph/graph-density.js';
 import { isDeprecated } from '../../core/search/tool-search.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeSource, type EdgeType } from '../../core/types.js';
 import type { ToolRecord } from '../../store/types.js';
+import type { GraphIndex } from '../../core/graph/graph-index.js';
 import {
   assembleSnapshot,
   graphStats,
+  holdGraphIndexes,
   type GraphSnapshot,
   type GraphStats,
   type SnapshotEdge,
 } from './graph-snapshot.js';
 
-/** 3: the catalogue framed apart and parsed when first read, the density kept (issue 20: a one-query process). */
-const VERSION = 3;
+/**
+ * 3: the catalogue framed apart and parsed when first read, the density kept; 4: THE graph's indexes kept (issue 20: a
+ * one-query process builds none of them).
+ */
+const VERSION = 4;
 /** The most central tools the prefix keeps (status shows 5). */
 export const STATS_TOP = 10;
 const DAY_MS = 86_400_000;
@@ -47,6 +52,8 @@ interface Header {
   calls: number[];
   edges: number;
   ranked: number;
+  /** THE graph's indexes, directed then undirected: their nodes and stored edges (the arrays after the kinds). */
+  graphs: { nodes: number; edges: number }[];
 }
 
 /**
@@ -146,6 +153,8 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
   }
   const calls: number[] = [];
   for (const [id, n] of snapshot.calls) calls.push(name(id), n);
+  const graphs = [snapshot.directed, snapshot.undirected];
+  const graphBytes = encodeGraphs(graphs, name);
   const { tools } = snapshot;
   const header: Header = {
     v: VERSION,
@@ -157,6 +166,7 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
     calls,
     edges: m,
     ranked: k,
+    graphs: graphs.map((g) => ({ nodes: g.ids.length, edges: g.targets.length })),
   };
   const prefix: StatsPrefix = {
     v: VERSION,
@@ -167,8 +177,11 @@ export function encodeSnapshot(snapshot: GraphSnapshot): Uint8Array {
   const json = framed(header);
   const catalogue = framed(tools);
   // [prefix: length (8 bytes), JSON padded to 8][header: the same][catalogue: the same][floats][ints][kinds]
+  // [padding to 8][the graphs' floats, then ints]
   const jsonEnd = stats.length + json.length + catalogue.length;
-  const out = new Uint8Array(jsonEnd + floats.byteLength + ints.byteLength + kinds.byteLength);
+  const graphsAt = padded(jsonEnd + floats.byteLength + ints.byteLength + kinds.byteLength);
+  const out = new Uint8Array(graphsAt + graphBytes.byteLength);
+  out.set(graphBytes, graphsAt);
   out.set(stats, 0);
   out.set(json, stats.length);
   out.set(catalogue, stats.length + json.length);
@@ -201,6 +214,8 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
   const floats = new Float64Array(bytes.buffer, jsonEnd, 6 * m + k);
   const ints = new Int32Array(bytes.buffer, jsonEnd + floats.byteLength, 2 * m + k);
   const kinds = new Uint8Array(bytes.buffer, jsonEnd + floats.byteLength + ints.byteLength, m);
+  const graphsAt = padded(jsonEnd + floats.byteLength + ints.byteLength + kinds.byteLength);
+  const [directed, undirected] = decodeGraphs(bytes, graphsAt, header.graphs, names);
   const time = (v: number): number | null => (Number.isNaN(v) ? null : v);
   const made: (SnapshotEdge | undefined)[] = new Array(m);
   const edgeAt = (i: number): SnapshotEdge => {
@@ -244,6 +259,7 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     // The prefix's window ends where the next edge's idle days move (graph-snapshot's nextStep).
     steadyUntil: window.until ?? Number.POSITIVE_INFINITY,
   });
+  holdGraphIndexes(snapshot, { directed, undirected });
   let tools: ToolRecord[] | undefined;
   let edges: SnapshotEdge[] | undefined;
   return Object.defineProperties(snapshot, {
@@ -262,5 +278,65 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
       enumerable: true,
     },
     catalogue: { value: { ids: header.toolIds, deprecated: header.deprecated }, enumerable: false },
+  });
+}
+
+const padded = (at: number): number => Math.ceil(at / 8) * 8;
+
+/**
+ * THE graph's indexes as bytes: every graph's floats (weights, out-weights), then every graph's ints (nodes as
+ * `name`s, offsets, targets).
+ */
+function encodeGraphs(graphs: readonly GraphIndex[], name: (id: string) => number): Uint8Array {
+  const floatCount = graphs.reduce((n, g) => n + g.targets.length + g.ids.length, 0);
+  const intCount = graphs.reduce((n, g) => n + 2 * g.ids.length + 1 + g.targets.length, 0);
+  const floats = new Float64Array(floatCount);
+  const ints = new Int32Array(intCount);
+  let f = 0;
+  let i = 0;
+  for (const g of graphs) {
+    floats.set(g.weights, f);
+    floats.set(g.outWeight, f + g.targets.length);
+    f += g.targets.length + g.ids.length;
+    g.ids.forEach((id, node) => {
+      ints[i + node] = name(id);
+    });
+    ints.set(g.offsets, i + g.ids.length);
+    ints.set(g.targets, i + 2 * g.ids.length + 1);
+    i += 2 * g.ids.length + 1 + g.targets.length;
+  }
+  const out = new Uint8Array(floats.byteLength + ints.byteLength);
+  out.set(new Uint8Array(floats.buffer), 0);
+  out.set(new Uint8Array(ints.buffer), floats.byteLength);
+  return out;
+}
+
+/** The indexes {@link encodeGraphs} wrote at `at` (directed, then undirected), over the bytes as they lie. */
+function decodeGraphs(
+  bytes: Uint8Array,
+  at: number,
+  sizes: readonly { nodes: number; edges: number }[],
+  names: readonly string[],
+): (GraphIndex | undefined)[] {
+  const floatCount = sizes.reduce((n, g) => n + g.edges + g.nodes, 0);
+  const intCount = sizes.reduce((n, g) => n + 2 * g.nodes + 1 + g.edges, 0);
+  const floats = new Float64Array(bytes.buffer, at, floatCount);
+  const ints = new Int32Array(bytes.buffer, at + floats.byteLength, intCount);
+  let f = 0;
+  let i = 0;
+  return sizes.map(({ nodes, edges }, g) => {
+    const ids = Object.freeze(Array.from(ints.subarray(i, i + nodes), (n) => names[n] as string));
+    const index: GraphIndex = Object.freeze({
+      ids,
+      indexOf: new Map(ids.map((id, node) => [id, node])),
+      offsets: ints.subarray(i + nodes, i + 2 * nodes + 1),
+      targets: ints.subarray(i + 2 * nodes + 1, i + 2 * nodes + 1 + edges),
+      weights: floats.subarray(f, f + edges),
+      outWeight: floats.subarray(f + edges, f + edges + nodes),
+      undirected: g === 1,
+    });
+    f += edges + nodes;
+    i += 2 * nodes + 1 + edges;
+    return index;
   });
 }
