@@ -241,10 +241,10 @@ async function rememberOne(
       report.conflicts.push({ id: mine.id, with: candidate.id, why: decision.why });
     }
   }
-  const written = await store.upsertMemories(scope, [...changed.values(), mine]);
+  // The older memories it marked are rewritten with it (their status is in the report, not counted as updates).
+  await store.upsertMemories(scope, [...changed.values(), mine]);
   report.ids.push(mine.id);
   report.inserted += 1;
-  report.updated += written.updated - changed.size;
 }
 
 /**
