@@ -373,7 +373,8 @@ function patchRows(
       for (const [b, w] of byRow.get(a) as ReadonlyMap<number, number>)
         weights[rowSlot(oldOffsets, oldTargets, a, b)] = w;
     for (const a of touched) outWeight[a] = rowSum(weights, oldOffsets[a] as number, oldOffsets[a + 1] as number);
-    return Object.freeze({ ...graph, weights, outWeight });
+    const { ids, indexOf, offsets, targets, undirected } = graph;
+    return Object.freeze({ ids, indexOf, offsets, targets, weights, outWeight, undirected });
   }
   const m = oldTargets.length + more;
   const offsets = new Int32Array(n + 1);
@@ -416,7 +417,8 @@ function patchRows(
     from = a + 1;
   }
   copy(n);
-  return Object.freeze({ ...graph, offsets, targets, weights, outWeight });
+  const { ids, indexOf, undirected } = graph;
+  return Object.freeze({ ids, indexOf, offsets, targets, weights, outWeight, undirected });
 }
 
 /** The stored slot of target `b` in row `a` (rows sorted by target), or −1. */
