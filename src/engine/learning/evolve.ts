@@ -214,6 +214,19 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       detected.push(record);
       return [id];
     });
+  // An instinct promoted into a skill that was not made from it passes on the contradictions recorded on it: the −0.3
+  // stays on what the habit is now learned as (its confidence, file and report), as it stays in a skill made from it.
+  const carryContradictions = (fromId: string, toId: string) => {
+    const prefix = contradictionEventId(fromId, '');
+    for (const f of feedback.filter((e) => e.targetId === fromId && e.kind === 'contradiction')) {
+      if (!f.id.startsWith(prefix)) continue;
+      const id = contradictionEventId(toId, f.id.slice(prefix.length));
+      if (feedback.some((e) => e.id === id)) continue;
+      const record: FeedbackRecord = { ...f, id, targetId: toId };
+      feedback.push(record);
+      detected.push(record);
+    }
+  };
   const without = (id: string, left: readonly string[]) => eventsOn(id).filter((e) => !left.includes(e.id));
   const touchedSkills = new Set<string>();
   const touchedInstincts = new Set<string>();
@@ -239,7 +252,6 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     change: {
       entry?: { file: string; confidence: number };
       log?: { kind: string; label: string } | undefined;
-      category?: PatternCategory | undefined;
       promote?: { instinct: InstinctRecord; supporting: readonly ObservationRecord[] } | undefined;
     },
   ) => {
@@ -247,10 +259,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     staged.record = record;
     if (change.entry !== undefined) staged.entries.push(change.entry);
     if (change.log !== undefined) staged.logs.push(change.log);
-    staged.category ??= change.category;
     if (change.promote !== undefined) {
       staged.promotions.push(change.promote);
       leaving.add(change.promote.instinct.id);
+      carryContradictions(change.promote.instinct.id, record.id);
     }
     stagedSkills.set(record.id, staged);
   };
@@ -374,8 +386,26 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     const [labelVector] = await ctx.embedder.embed([label]);
     // Identity: the instinct or skill this group already is — shared evidence first, then meaning.
     // Retired instincts keep their identity too: a pattern that holds again revives the same one.
-    const instinctMatch = matchLearned(instincts, evidence, labelVector, instinctVectors);
-    const skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
+    // Evidence already learned decides alone: a group learned as an instinct joins a skill by meaning only once it
+    // reaches a skill's confidence (below), and one learned in a skill takes no instinct by meaning. What a run learned
+    // is thus what the next run over the same data finds, whatever order the groups were read in.
+    const instinctByEvidence = sharingEvidence(instincts, evidence);
+    const skillByEvidence = sharingEvidence(skills, evidence);
+    const instinctMatch =
+      instinctByEvidence ??
+      (skillByEvidence === undefined ? matchLearned(instincts, evidence, labelVector, instinctVectors) : undefined);
+    let skillMatch =
+      skillByEvidence ??
+      (instinctByEvidence === undefined ? matchLearned(skills, evidence, labelVector, skillVectors) : undefined);
+    if (skillMatch === undefined && instinctByEvidence !== undefined && supporting.length > 0) {
+      const grown = applyFeedback(
+        groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value,
+        eventsOn(instinctByEvidence.id),
+      ).value;
+      const significant = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
+      if (significant.significant && learnedKind(grown) === 'skill')
+        skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
+    }
     if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
     if (skillMatch !== undefined) {
@@ -430,7 +460,6 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       stageSkill(record, {
         entry,
         log: ruleAdded ? { kind: 'skill-rule-added', label } : undefined,
-        category,
         promote: promote ? { instinct: instinctMatch, supporting } : undefined,
       });
       return;
@@ -479,14 +508,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         text: label,
         why:
           why.join('; ') +
-          (instinctMatch === undefined || instinctMatch.status === 'retired'
+          (instinctByEvidence === undefined || instinctByEvidence.status === 'retired'
             ? ''
-            : `; instinct ${instinctMatch.slug} retired`),
+            : `; instinct ${instinctByEvidence.slug} retired`),
       });
-      if (instinctMatch !== undefined && instinctMatch.status !== 'retired') {
-        leaving.add(instinctMatch.id);
+      // Only the instinct learned from this evidence is retired by it, not one it resembles.
+      if (instinctByEvidence !== undefined && instinctByEvidence.status !== 'retired') {
+        const retired = instinctByEvidence;
+        leaving.add(retired.id);
         // Recomputed at each evolve: an instinct whose pattern no longer holds is retired, file and memory too.
-        writes.push(async () => retireInstinct(ctx, options, instinctMatch, confidence, supporting, report));
+        writes.push(async () => retireInstinct(ctx, options, retired, confidence, supporting, report));
       }
       return;
     }
@@ -606,7 +637,6 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     stageSkill(record, {
       entry,
       log: { kind: adopted === undefined ? 'skill-created' : 'skill-rule-added', label },
-      category,
       promote:
         instinctMatch !== undefined && instinctMatch.status === 'active'
           ? { instinct: instinctMatch, supporting }
@@ -631,7 +661,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     noteHeldSkill(report, record, eventIdsOn(feedback, record.id));
     writes.push(async () => {
       const written = { file: '' };
-      const category = staged.category ?? categoryOf(record);
+      // From all of its evidence, as an untouched skill's: not from whichever group of the run staged it first.
+      const category = categoryOf(record);
       await saveSkill(
         ctx,
         options,
@@ -802,7 +833,6 @@ interface StagedSkill {
   record: SkillRecord;
   entries: { file: string; confidence: number }[];
   logs: { kind: string; label: string }[];
-  category?: PatternCategory | undefined;
   promotions: { instinct: InstinctRecord; supporting: readonly ObservationRecord[] }[];
 }
 
@@ -940,6 +970,14 @@ async function rememberLearned(
         : m.now,
   };
   await store.upsertMemories(scope, [record]);
+}
+
+/** The learned thing that holds most of a group's evidence, or undefined when none holds any. */
+function sharingEvidence<T extends { id: string; evidence: string[] }>(
+  candidates: readonly T[],
+  evidence: readonly string[],
+): T | undefined {
+  return matchLearned(candidates, evidence, undefined, new Map());
 }
 
 /**
