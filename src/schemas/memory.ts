@@ -80,3 +80,18 @@ export const MemoryInputSchema = z
   });
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>;
+
+/** A stored memory's life (migration 15) as a dump may carry it: a trust boundary, checked field by field. */
+export const MemoryLifeSchema = z.strictObject({
+  validFrom: z.number().finite().optional(),
+  validTo: z.number().finite().optional(),
+  status: z.enum(['superseded', 'conflict']).optional(),
+  supersededBy: z.string().optional(),
+  supersedes: z.array(z.string()).optional(),
+  conflictsWith: z.array(z.string()).optional(),
+  why: z.string().optional(),
+  seen: z.number().int().min(1).optional(),
+  lastSeen: z.number().finite().optional(),
+  sources: z.array(z.string()).optional(),
+  turn: z.strictObject({ speaker: z.string(), session: z.string(), index: z.number().int().min(0) }).optional(),
+});

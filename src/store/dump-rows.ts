@@ -4,6 +4,8 @@
  * backend does the same way with a dumped row: check it against its table (a dump file is a trust
  * boundary) and scrub its text before it is stored (SPEC §10).
  */
+import { formatIssues } from '../schemas/format.js';
+import { MemoryLifeSchema } from '../schemas/memory.js';
 import { observationFingerprint, scrubRecord } from './shared.js';
 import type { DumpRow, DumpTable, ObservationRecord } from './types.js';
 
@@ -226,6 +228,10 @@ export function dumpRowProblem(table: DumpTable, row: unknown): string | undefin
     }
     const problem = valueProblem(column, value);
     if (problem !== undefined) return `${table}.${column.name} ${problem}, got ${JSON.stringify(value).slice(0, 80)}`;
+  }
+  if (table === 'memories' && typeof values.life === 'string') {
+    const life = MemoryLifeSchema.safeParse(JSON.parse(values.life));
+    if (!life.success) return `memories.life ${formatIssues(life.error)}`;
   }
   return undefined;
 }

@@ -191,6 +191,21 @@ describe('dump files', () => {
     });
   });
 
+  it("are refused when a memory's life (issue 23) is not one, naming the field", async () => {
+    const lines = (await dumpText(await sample())).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('{"t":"memories"'));
+    const row = JSON.parse(lines[at] ?? '');
+    const withLife = (life: unknown) => JSON.stringify({ t: 'memories', r: { ...row.r, life: JSON.stringify(life) } });
+    lines[at] = withLife({ status: 'superseded', supersededBy: 'mem-2', seen: 2 });
+    await expect(checkDump(linesOf(lines.join('\n'))())).resolves.toMatchObject({ format: DUMP_FORMAT });
+    for (const bad of [{ status: 'stale' }, { sources: 'wiki' }, { turn: { speaker: 'C' } }, [1, 2]]) {
+      lines[at] = withLife(bad);
+      const refused = await checkDump(linesOf(lines.join('\n'))()).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toContain('memories.life');
+    }
+  });
+
   it('are refused when the header is not a Credence dump of a version this Credence reads', async () => {
     const text = await dumpText(await sample());
     const [head, ...rest] = text.split('\n');
