@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
+import { generateHabitStream } from '../../../eval/habits/stream.js';
+import { DEV_PHRASING } from '../../../eval/habits/phrasing.js';
+import { habitObservations } from '../../../bench/evolve-engine.js';
+
+const DAY = 86_400_000;
+const setup = movableProjects('credence-evolve-carry-', 0);
+
+describe('an instinct promoted into a skill it was not made from', () => {
+  it('passes its contradictions on: the −0.3 stays in the skill’s confidence, file and report', async () => {
+    // The dev half of D2 (seed 3) observed in two parts: the first evolve learns a pnpm instinct and lowers it by a
+    // contradiction; the second finds its group at a skill's confidence and promotes it into the pnpm skill.
+    const stream = generateHabitStream({
+      seed: 3,
+      total: 3_000,
+      habits: DEV_PHRASING.habits,
+      remarks: DEV_PHRASING.remarks,
+    });
+    const { root, store, at } = setup();
+    const all = habitObservations(stream);
+    const cut = stream.now - 12 * DAY;
+    const options = { sinceMs: 60 * DAY, limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 } };
+    const before = await at(cut);
+    await before.observe(all.filter((o) => Date.parse(o.timestamp) <= cut));
+    await before.evolve(options);
+    const later = await at(stream.now);
+    await later.observe(all.filter((o) => Date.parse(o.timestamp) > cut));
+    const report = await later.evolve(options);
+    const promoted = report.skillsUpdated.filter((s) => !s.created && s.promotedFrom !== undefined);
+    const feedback = await store.listFeedback('s');
+    const lowered = promoted.filter((s) =>
+      feedback.some((f) => f.targetId === `instinct-${s.promotedFrom}` && f.kind === 'contradiction'),
+    );
+    expect(lowered.length).toBeGreaterThan(0);
+    for (const skill of lowered) {
+      const on = (id: string) =>
+        feedback.filter((f) => f.targetId === id && f.kind === 'contradiction').map((f) => f.id.split(':').at(-1));
+      expect(on(skill.id)).toEqual(expect.arrayContaining(on(`instinct-${skill.promotedFrom}`)));
+      expect(skill.confidence).toBeLessThanOrEqual(0.7 + 1e-9);
+      expect(readFileSync(join(root, skill.file), 'utf8')).toMatch(/## Contradictions\n\n- Contradicted by .*: −0\.3/);
+      expect((await store.getMemory('s', skill.id))?.confidence).toBeCloseTo(skill.confidence, 12);
+    }
+  });
+});
