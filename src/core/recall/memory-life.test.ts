@@ -48,6 +48,9 @@ describe('decideLife', () => {
     const d = decideLife(note('b', 'Main store', 'We use MySQL for the main store', 2), postgres);
     expect(d?.kind).toBe('conflict');
     expect(d?.why).toContain('no change cue');
+    // Saying the same thing otherwise, or adding to it, is no disagreement.
+    expect(decideLife(note('c', 'Main store', 'Postgres is our main store', 2), postgres)).toBeUndefined();
+    expect(decideLife(note('d', 'Main store', 'The main store is Postgres, version 16', 2), postgres)).toBeUndefined();
   });
 
   it('different subjects, or a cue about another subject, decide nothing', () => {

@@ -118,8 +118,8 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
 
 /**
  * What the newer of two memories does to the older: repeats it (`duplicate`, not for turns), replaces it (the same
- * subject and a change cue in the newer: `supersedes`), or disagrees with it, undecided (the same title and most
- * content words, no cue: `conflict`); undefined when they are about different things or simply add to each other.
+ * subject and a change cue in the newer: `supersedes`), or disagrees with it, undecided (the same title, most
+ * content words shared and each with a word of its own, no cue: `conflict`); undefined when they are about different things or simply add to each other.
  */
 export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision | undefined {
   if (nearIdentical(newer, older)) return { kind: 'duplicate', why: `near-identical to ${older.id}` };
@@ -135,7 +135,9 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
     const wa = contentWords(newer.text);
     const wb = contentWords(older.text);
     const shared = [...wa].filter((w) => wb.has(w)).length;
-    if (shared / Math.max(1, Math.min(wa.size, wb.size)) >= MEMORY_LIFE_LIMITS.wordShare)
+    // Each says something the other does not (a value of its own): else one only repeats or adds to the other.
+    const ownValues = shared < wa.size && shared < wb.size;
+    if (ownValues && shared / Math.max(1, Math.min(wa.size, wb.size)) >= MEMORY_LIFE_LIMITS.wordShare)
       return {
         kind: 'conflict',
         why: `${newer.id} and ${older.id} say different things about ${about}, no change cue`,
