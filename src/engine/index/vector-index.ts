@@ -565,41 +565,34 @@ export class VectorIndex {
   }
 
   /**
-   * The `want` smallest keys (code-unit order), from the ASCII bytes of each chunk's keys as read: bytes compare as
-   * the code units do, and only the keys kept are decoded (a zero scan over 100k rows decoded each key).
+   * The `want` smallest keys (code-unit order), from the ASCII bytes of each chunk's keys as read: each chunk's text
+   * decoded once and cut by its offsets (a zero scan over 100k rows decoded each key alone, or compared its bytes in
+   * a loop of its own: native string comparisons are several times faster in a process that answers one query).
    */
   #smallestKeys(want: number, texts: readonly Uint8Array[]): string[] {
-    /** The kept keys, smallest first: their chunk and where their bytes start and end. */
-    const chunks: number[] = [];
-    const starts: number[] = [];
-    const ends: number[] = [];
+    const top: string[] = [];
     const codes = this.#codes as QuantizedRows[];
     for (const [c, bytes] of texts.entries()) {
       const { offsets, rows } = codes[c] as QuantizedRows;
+      // ASCII: a byte a code unit, so the offsets cut the text as they cut the bytes.
+      const text = utf8.decode(bytes);
       for (let i = 0; i < rows && want > 0; i += 1) {
-        const from = offsets[i] as number;
-        const to = offsets[i + 1] as number;
-        const n = chunks.length;
-        if (n === want && !keyBefore(bytes, from, to, texts, chunks, starts, ends, n - 1)) continue;
+        const key = text.slice(offsets[i] as number, offsets[i + 1] as number);
+        const n = top.length;
+        if (n === want && key >= (top[n - 1] as string)) continue;
         // Where it sorts: after every kept key it is not before (the first of equal keys stays first).
         let lo = 0;
         let hi = n;
         while (lo < hi) {
           const mid = (lo + hi) >> 1;
-          if (keyBefore(bytes, from, to, texts, chunks, starts, ends, mid)) hi = mid;
+          if (key < (top[mid] as string)) hi = mid;
           else lo = mid + 1;
         }
-        chunks.splice(lo, 0, c);
-        starts.splice(lo, 0, from);
-        ends.splice(lo, 0, to);
-        if (chunks.length > want) {
-          chunks.pop();
-          starts.pop();
-          ends.pop();
-        }
+        top.splice(lo, 0, key);
+        if (top.length > want) top.pop();
       }
     }
-    return chunks.map((c, at) => sliceKey(texts[c] as Uint8Array, starts[at] as number, ends[at] as number));
+    return top;
   }
 
   /**
@@ -1164,30 +1157,4 @@ export function liveSource(refresh: () => Promise<void>, source: () => VectorSou
 function isZero(query: Float32Array, dim: number): boolean {
   for (let d = 0; d < dim; d += 1) if (query[d] !== 0) return false;
   return true;
-}
-
-/** The bytes `a[from, to)` against `b[start, end)`: negative, zero or positive, as the texts they spell compare. */
-function compareBytes(a: Uint8Array, from: number, to: number, b: Uint8Array, start: number, end: number): number {
-  const n = Math.min(to - from, end - start);
-  for (let i = 0; i < n; i += 1) {
-    const d = (a[from + i] as number) - (b[start + i] as number);
-    if (d !== 0) return d;
-  }
-  return to - from - (end - start);
-}
-
-/** Whether the key of bytes `a[from, to)` sorts before the kept key `at` of {@link VectorIndex}'s smallest keys. */
-function keyBefore(
-  a: Uint8Array,
-  from: number,
-  to: number,
-  texts: readonly Uint8Array[],
-  chunks: readonly number[],
-  starts: readonly number[],
-  ends: readonly number[],
-  at: number,
-): boolean {
-  return (
-    compareBytes(a, from, to, texts[chunks[at] as number] as Uint8Array, starts[at] as number, ends[at] as number) < 0
-  );
 }
