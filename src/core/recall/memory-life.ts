@@ -117,9 +117,10 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
 }
 
 /**
- * What the newer of two memories does to the older: repeats it (`duplicate`, not for turns), replaces it (the same
- * subject and a change cue in the newer: `supersedes`), or disagrees with it, undecided (the same title, most
- * content words shared and each with a word of its own, no cue: `conflict`); undefined when they are about different things or simply add to each other.
+ * What the newer of two memories does to the older: repeats it (`duplicate`; a turn only word for word), replaces it
+ * (the same subject and a change cue in the newer: `supersedes`), or disagrees with it, undecided (the same title,
+ * most content words shared and each with a word of its own, no cue: `conflict`); undefined when they are about
+ * different things or one simply adds to the other.
  */
 export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision | undefined {
   if (nearIdentical(newer, older)) return { kind: 'duplicate', why: `near-identical to ${older.id}` };

@@ -189,6 +189,14 @@ describe('remember: a conversation as memory (issue 23)', () => {
       seen: 2,
       lastSeen: Date.parse('2023-06-01T10:00:00Z'),
     });
+    // Chicago, Boston, then Chicago again: the last is a turn of its own, current, not merged into the first.
+    const said = (session: string, at: string, text: string) => ({ speaker: 'Dana', session, at, text });
+    const [chicago] = (await credence.remember([said('d1', '2023-01-01', 'I live in Chicago near the lake.')])).ids;
+    await credence.remember([said('d2', '2023-02-01', 'I moved to Boston, I live near the harbour now.')]);
+    const back = await credence.remember([said('d3', '2023-03-01', 'I live in Chicago near the lake.')]);
+    expect(back.merged).toBe(0);
+    expect((await store.getMemory('life', chicago as string))?.life?.status).toBe('superseded');
+    expect((await store.getMemory('life', back.ids[0] as string))?.life?.status).toBeUndefined();
     await expect(credence.remember([{ speaker: 'Caroline', text: 'no session' }])).rejects.toThrow(/session/);
     await expect(credence.remember([{ speaker: 'C', session: 's', at: 'last May', text: 'x' }])).rejects.toThrow(
       /ISO date/,

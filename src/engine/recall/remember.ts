@@ -185,6 +185,10 @@ async function rememberOne(
     if (decision === undefined) continue;
     // A superseded memory is only merged into (the old fact again): it supersedes nothing, disagrees with nothing.
     if (candidate.life?.status === 'superseded' && decision.kind !== 'duplicate') continue;
+    // A turn saying a replaced value again after its end says it holds again: a turn of its own, not a repeat.
+    const ended = candidate.life?.validTo;
+    if (decision.kind === 'duplicate' && mine.life?.turn !== undefined && ended !== undefined && a.at >= ended)
+      continue;
     // A memory with an id of its own is that memory: never merged into another (a turn said again is).
     if (decision.kind === 'duplicate' && ownId && mine.life?.turn === undefined) continue;
     if (decision.kind === 'duplicate') {
