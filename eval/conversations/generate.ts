@@ -188,7 +188,7 @@ function dialogue(rng: Random, id: string): Dialogue {
     plans[s] = order(rng, plan);
   });
   const turns: Turn[] = [];
-  const turnsOf = new Map<string, { id: string; value: number; change: boolean; at: number }[]>();
+  const turnsOf = new Map<string, { id: string; value: number; change: boolean; at: number; text: string }[]>();
   plans.forEach((plan, s) => {
     plan.forEach((p, i) => {
       const turn: Turn = {
@@ -201,7 +201,7 @@ function dialogue(rng: Random, id: string): Dialogue {
       turns.push(turn);
       if (p.fact === undefined) return;
       const list = turnsOf.get(p.fact.key) ?? [];
-      list.push({ id: turn.id, value: p.fact.value, change: p.fact.change, at: turn.at });
+      list.push({ id: turn.id, value: p.fact.value, change: p.fact.change, at: turn.at, text: turn.text });
       turnsOf.set(p.fact.key, list);
     });
   });
@@ -222,7 +222,7 @@ function order(rng: Random, plan: readonly Planned[]): Planned[] {
 function questionsOf(
   rng: Random,
   f: Fact,
-  said: readonly { id: string; value: number; change: boolean; at: number }[],
+  said: readonly { id: string; value: number; change: boolean; at: number; text: string }[],
   sessions: readonly number[],
   count: number,
 ): Omit<Question, 'id'>[] {
@@ -241,14 +241,16 @@ function questionsOf(
     },
   ];
   for (let k = 1; k <= last; k += 1) {
+    const change = said.find((s) => s.value === k && s.change);
+    // A change that names the value it left ("I relocated from Lisbon to Denver") answers "before Denver?" too.
+    const namesOld = change !== undefined && change.text.includes(f.values[k - 1] as string);
     out.push({
       kind: 'before',
       text: ask(pick(rng, t.before), f.values[k] as string, { new: f.values[k] as string }),
-      relevant: ofValue(k - 1),
+      relevant: [...ofValue(k - 1), ...(namesOld ? [change.id] : [])],
       answer: f.values[k - 1] as string,
       older: [],
     });
-    const change = said.find((s) => s.value === k && s.change);
     if (change !== undefined)
       out.push({
         kind: 'when',
