@@ -243,11 +243,11 @@ function questionsOf(
   for (let k = 1; k <= last; k += 1) {
     const change = said.find((s) => s.value === k && s.change);
     // A change that names the value it left ("I relocated from Lisbon to Denver") answers "before Denver?" too.
-    const namesOld = change !== undefined && change.text.includes(f.values[k - 1] as string);
+    const namesOld = change?.text.includes(f.values[k - 1] as string) ? [change.id] : [];
     out.push({
       kind: 'before',
       text: ask(pick(rng, t.before), f.values[k] as string, { new: f.values[k] as string }),
-      relevant: [...ofValue(k - 1), ...(namesOld ? [change.id] : [])],
+      relevant: [...ofValue(k - 1), ...namesOld],
       answer: f.values[k - 1] as string,
       older: [],
     });
