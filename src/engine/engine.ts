@@ -48,6 +48,7 @@ import {
   buildGraphSnapshot,
   graphStats,
   patchCatalogue,
+  preparePatch,
   snapshotAt,
   type GraphSnapshot,
   type GraphStats,
@@ -453,11 +454,13 @@ export class Credence {
   /**
    * Builds now what a long-lived process keeps for recall (the full-text postings, otherwise built in the background
    * from its second recall on) and resolves once recall uses them; the vector indexes asked twice settle first (their
-   * floats and key maps, otherwise made at a later query), both a slice at a time.
+   * floats and key maps, otherwise made at a later query), both a slice at a time. The graph snapshot, when one was
+   * read, makes what its first patch would (issue 20: a decoded one's edges and density's vertices).
    */
   async warm(): Promise<void> {
     await this.#scopeIndexes?.settle();
     await this.#fullTextIndex.warm();
+    if (this.#snapshot !== undefined) preparePatch(await this.#snapshot);
   }
 
   /**

@@ -99,3 +99,43 @@ describe('recall right after a write, in a long-lived engine', () => {
     }
   });
 });
+
+describe('tool search right after a recorded call, in a warmed engine', () => {
+  it('patches the kept snapshot its warm-up prepared as a fresh engine builds it', async () => {
+    const path = join(dir, 'graph.db');
+    const T0 = Date.parse(NOW);
+    const TOOLS = ['a_fetch', 'b_parse', 'c_store', 'd_send', 'e_log', 'é_resize'];
+    const run = (c: Credence, tools: string[], i: number) =>
+      c.recordExecution({
+        intent: `run ${i}`,
+        startedAt: new Date(T0 - (40 - i) * 3_600_000).toISOString(),
+        calls: tools.map((tool, k) => ({ tool, status: 'success' as const, ...(k > 0 ? { consumes: [k - 1] } : {}) })),
+      });
+    const writer = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+    for (let i = 0; i < 12; i += 1)
+      await run(writer, [TOOLS[i % 6], TOOLS[(i * 5 + 1) % 6], TOOLS[(i + 3) % 6]] as string[], i);
+    // Kept in the store: the server below starts from the decoded snapshot.
+    await writer.graphSnapshot();
+    await writer.close();
+
+    const server = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+    try {
+      await server.searchTools('fetch and parse', { track: false });
+      await server.warm();
+      for (let i = 0; i < 4; i += 1) {
+        const head = { id: 'session', intent: 'a session', startedAt: new Date(T0 - 60_000).toISOString() };
+        await server.appendCalls(head, [{ tool: TOOLS[(i * 2) % 6] as string, status: 'success', at: NOW }]);
+        const fresh = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+        try {
+          const [kept, built] = [await server.graphStats({ top: 3 }), await fresh.graphStats({ top: 3 })];
+          const unranked = (s: typeof kept) => ({ ...s, central: s.central.map((c) => c.tool) });
+          expect(unranked(kept)).toEqual(unranked(built));
+        } finally {
+          await fresh.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

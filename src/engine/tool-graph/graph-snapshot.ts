@@ -341,6 +341,31 @@ export function snapshotAt(snapshot: GraphSnapshot, now: number): GraphSnapshot 
 }
 
 /**
+ * Makes now what the first patch of `snapshot` would make first (issue 20: a server's warm-up, so that the query
+ * after its first graph write does not): its edges (a decoded snapshot makes them when first read), its density's
+ * vertex set (tools called or on any edge), and its PageRank by node of THE graph's directed index when held.
+ */
+export function preparePatch(snapshot: GraphSnapshot): void {
+  const { edges } = snapshot;
+  if (!verticesOf.has(snapshot)) {
+    const vertices = new Set<string>(snapshot.calls.keys());
+    for (const e of edges) {
+      vertices.add(e.from);
+      vertices.add(e.to);
+    }
+    // Handed to the next patch only as the density counted it.
+    if (vertices.size === snapshot.density.vertices) verticesOf.set(snapshot, vertices);
+  }
+  const held = heldGraphs.get(snapshot);
+  if (held?.directed !== undefined && held.rank === undefined) {
+    const { ids } = held.directed;
+    const rank = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i += 1) rank[i] = snapshot.pageRank.get(ids[i] as string) ?? 0;
+    held.rank = rank;
+  }
+}
+
+/**
  * Gives `snapshot` THE graph's indexes as made before (a decoded snapshot's, issue 20), to read instead of building
  * them; an index it built already stays.
  */
