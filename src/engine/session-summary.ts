@@ -1,18 +1,12 @@
 /**
  * @module engine/session-summary
- * What a new session is told at its start (issue 22 item 5): a short summary of the recent sessions
- * and what was learned, plain text within {@link SESSION_SUMMARY_LIMITS.chars} characters, the same for
- * the same store and `now`. Read from the store alone (the SessionStart hook opens it read-only):
- * - the last sessions' runs (the hooks record each turn as `cc-<session>-<turn>`; another run is a
- *   session of its own): how many, the files their successful calls wrote, most often first;
- * - the calls that failed and what came after: the same call succeeding later in the session (with
- *   the files written in between), or not yet; a call is named by its tool and, for a shell command
- *   or a file, the command or the file (a command that reads like one to run is not quoted: rule-trust);
- *   never a tool's output, which is untrusted;
- * - decisions: the user's own corrections and preferences observed in those sessions, newest first
- *   (a command-like one is left out, as a learned rule holding it is held);
- * - the active skills (current confidence ≥ 0.7) and strong instincts (≥ 0.7), without their held rules.
- * Every text is data: control characters and line breaks become spaces.
+ * What a new session is told at its start (issue 22 item 5), plain text within
+ * {@link SESSION_SUMMARY_LIMITS.chars} characters, the same for the same store and `now`, read from the store
+ * alone: the last sessions' runs (`cc-<session>-<turn>`) and the files their successful calls wrote; the calls
+ * that failed and what fixed them (the same call succeeding later, the files written in between), named by tool
+ * and command or file, never a tool's output and no command-like text (rule-trust); decisions (the user's own
+ * corrections and preferences, newest first); the active skills and strong instincts (≥ 0.7). Every text is
+ * data: control characters and line breaks become spaces.
  */
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { commandLike, observationSource } from '../core/learning/rule-trust.js';

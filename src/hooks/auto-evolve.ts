@@ -1,16 +1,11 @@
 /**
  * @module hooks/auto-evolve
- * Learning by itself (issue 22 item 4): the learning process a Stop, SubagentStop or SessionEnd hands
- * off to (hooks/hand-off) runs `evolve` after it has learned the queue, when enough observations have
- * arrived since the last time it did: at least {@link AUTO_EVOLVE_DEFAULTS.sessionEndObservations} at a
- * session end, {@link AUTO_EVOLVE_DEFAULTS.stopObservations} at a stop. Never two at once: a lock folder
- * `<db>.evolve.lock` holding the owner's pid (a live owner's lock is left alone and this run skipped; a
- * dead owner's, or one older than the time bound and a margin, is taken over). Bounded in time: past
- * {@link AUTO_EVOLVE_DEFAULTS.timeoutMs} the learning process ends (its writes are transactions, its
- * files are put in place together at the end, so the next run finds a consistent store and does the
- * rest). What each run counted is kept in `<db>.auto-evolve.json` (per scope: the scope's
- * observations after the run). Off with `CREDENCE_AUTO_EVOLVE=0` (or `off`, `false`, `no`) in the
- * hook's environment, or `"autoEvolve": false` in the project's `.credence/observe.json`.
+ * Learning by itself (issue 22 item 4): the learning process a Stop, SubagentStop or SessionEnd hands off to
+ * runs `evolve` after the queue when enough observations arrived since its last run
+ * ({@link AUTO_EVOLVE_DEFAULTS}: per session end, per stop). Never two at once: a lock folder
+ * `<db>.evolve.lock` holding the owner's pid (a dead or stale owner's is taken over). Bounded in time: past
+ * `timeoutMs` the process ends (writes are transactions, files placed together). Counts per scope in
+ * `<db>.auto-evolve.json`. Off with `CREDENCE_AUTO_EVOLVE=0` or `"autoEvolve": false` in `.credence/observe.json`.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,14 +1,12 @@
 /**
  * @module core/learning/pattern-grouping
- * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the
- * caller embeds the texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g)
- * (w 0.5), t Porter-stemmed terms, spellings merged (`spellingVariants`), IDF over distinct texts,
- * generic words × 0.25; two sides about different heavy terms lose the vector part (slot guard), and
- * a wording that fills a shared template's slot differently never joins (`slotTags`). Four passes over
- * inverted-index candidates: assignment, merge, reassignment, link of lone observations; a fifth
- * joins wordings of one statement that differ by context learned from the batch or a typo
- * (`linkWordings`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md
- * (eval/habits, issues 6, 21).
+ * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller
+ * embeds the texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5),
+ * t Porter-stemmed terms, spellings merged, IDF over distinct texts, generic words × 0.25; sides about
+ * different heavy terms lose the vector part, and a wording that fills a shared template's slot differently
+ * never joins (`slotTags`). Passes: assignment, merge, reassignment, link of lone observations, and wordings
+ * that differ by batch-learned context or a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`,
+ * largest first. Figures: docs/evaluation.md (eval/habits, issues 6, 21).
  */
 
 import { CredenceError } from '../errors.js';
