@@ -6,6 +6,7 @@ import {
   labelForStatus,
   lifeStatus,
   type LifeSubject,
+  namesIn,
   validAt,
 } from './memory-life.js';
 
@@ -38,6 +39,19 @@ describe('decideLife', () => {
   ])('the cue "%s" replaces', (cue, text) => {
     expect(decideLife(note('n', 'x', text, 2), postgres)).toMatchObject({ kind: 'supersedes' });
     expect(changeCue(text)).toBe(cue);
+  });
+
+  it('a replacement naming what it replaces is about the same subject: "relocated from Lisbon"', () => {
+    const lisbon = note('t1', 'Ana', 'I live in Lisbon these days.', 1, { speaker: 'Ana' });
+    const denver = note('t2', 'Ana', 'I finally relocated from Lisbon to Denver.', 2, { speaker: 'Ana' });
+    const d = decideLife(denver, lisbon);
+    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('(lisbon)') });
+    // A name at the start of a sentence is only a capital; another speaker's turn is another subject.
+    expect([...namesIn('Lisbon is far. Porto too, said I to Ana')]).toEqual(['ana']);
+    expect(decideLife({ ...denver, speaker: 'Ben' }, lisbon)).toBeUndefined();
+    expect(
+      decideLife(note('t3', 'Ana', 'Lisbon traffic moved slowly.', 2, { speaker: 'Ana' }), lisbon),
+    ).toBeUndefined();
   });
 
   it('the same words again is a duplicate, whatever the case and punctuation', () => {

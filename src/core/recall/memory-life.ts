@@ -42,7 +42,7 @@ const LIMITS = MEMORY_LIFE_LIMITS;
 
 const CUE = new RegExp(
   '\\b(moved to|moved from|moved|switched|switching|now|no longer|instead|replaced|replacing|migrated|changed to|' +
-    'anymore)\\b',
+    'anymore|no more|relocated|swapped|dropped|gave up|given up|quit)\\b',
   'i',
 );
 
@@ -57,7 +57,8 @@ const STOP = new Set(
     'those we our us you your i my me he she his her they them their there here not no yes do does did done have ' +
     'has had will would can could should shall may might must use used uses using about into over under than then ' +
     'so if when what which who whom how why all any some just also very more most much many one two new old ' +
-    'moved move switched switching now longer instead replaced replacing migrated changed anymore'
+    'moved move switched switching now longer instead replaced replacing migrated changed anymore relocated ' +
+    'swapped dropped gave given quit'
   ).split(' '),
 );
 
@@ -83,11 +84,28 @@ const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
 
 const norm = (text: string): string => words(text).join(' ');
 
-/** The same subject, and how: `title`, `path`, `tag` or `words` (with the shared words), or undefined. */
+/**
+ * The names a text holds: words written with a capital inside a sentence (`Lisbon`, `Postgres`), lower case; not a
+ * sentence's first word, not "I".
+ */
+export function namesIn(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/(^|[.!?:;]\s+|\s|\()(\p{Lu}[\p{L}\p{N}]{2,})/gu)) {
+    const before = m[1] ?? '';
+    if (before === '' || /[.!?:;]/.test(before)) continue;
+    names.add((m[2] as string).toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * The same subject, and how: `title`, `path`, `tag`, `words` (with the shared words) or `name` (a name both hold:
+ * a replacement naming what it replaces, "relocated from Lisbon"), or undefined.
+ */
 export function sameSubject(
   a: LifeSubject,
   b: LifeSubject,
-): { how: 'title' | 'path' | 'tag' | 'words'; shared: string[] } | undefined {
+): { how: 'title' | 'path' | 'tag' | 'words' | 'name'; shared: string[] } | undefined {
   if (a.speaker !== b.speaker) return undefined;
   const wa = contentWords(`${a.speaker === undefined ? a.title : ''} ${a.text}`);
   const wb = contentWords(`${b.speaker === undefined ? b.title : ''} ${b.text}`);
@@ -100,6 +118,9 @@ export function sameSubject(
   const smaller = Math.min(wa.size, wb.size);
   if (shared.length >= MEMORY_LIFE_LIMITS.minShared && shared.length / smaller >= MEMORY_LIFE_LIMITS.wordShare)
     return { how: 'words', shared };
+  const nb = namesIn(b.text);
+  const names = [...namesIn(a.text)].filter((n) => nb.has(n)).sort();
+  if (names.length > 0) return { how: 'name', shared: names };
   return undefined;
 }
 
@@ -127,7 +148,7 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
   const subject = sameSubject(newer, older);
   if (subject === undefined) return undefined;
   const about =
-    subject.how === 'words'
+    subject.how === 'words' || subject.how === 'name'
       ? `the same subject (${subject.shared.join(', ')})`
       : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
   const cue = changeCue(newer.text) ?? changeCue(newer.speaker === undefined ? newer.title : '');
