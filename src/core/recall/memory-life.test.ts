@@ -54,6 +54,14 @@ describe('decideLife', () => {
     ).toBeUndefined();
   });
 
+  it('a shared tag needs two content words in common, not one', () => {
+    const cache = note('a', 'Cache', 'Sessions live in Redis on the cache host', 1, { tags: ['ops'] });
+    const oneWord = note('b', 'Deploys', 'Deploys now run on the build host', 2, { tags: ['ops'] });
+    const twoWords = note('c', 'Sessions', 'Sessions now go to the memcached cache', 2, { tags: ['ops'] });
+    expect(decideLife(oneWord, cache)).toBeUndefined();
+    expect(decideLife(twoWords, cache)).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('tag') });
+  });
+
   it('the same words again is a duplicate, whatever the case and punctuation', () => {
     expect(decideLife(note('b', 'Other', 'we use postgres for the main store.', 2), postgres)?.kind).toBe('duplicate');
   });

@@ -113,7 +113,9 @@ export function sameSubject(
   if (a.speaker === undefined) {
     if (norm(a.title) !== '' && norm(a.title) === norm(b.title)) return { how: 'title', shared };
     if (a.path !== undefined && a.path === b.path) return { how: 'path', shared };
-    if (shared.length > 0 && a.tags.some((t) => b.tags.includes(t))) return { how: 'tag', shared };
+    // A tag is a topic many memories share (a session, a team): with 2 content words in common, not one.
+    if (shared.length >= MEMORY_LIFE_LIMITS.minShared && a.tags.some((t) => b.tags.includes(t)))
+      return { how: 'tag', shared };
   }
   const smaller = Math.min(wa.size, wb.size);
   if (shared.length >= MEMORY_LIFE_LIMITS.minShared && shared.length / smaller >= MEMORY_LIFE_LIMITS.wordShare)
