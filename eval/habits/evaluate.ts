@@ -380,6 +380,9 @@ export function formatPhrasingEvaluation(rows: readonly PhrasingEvaluation[]): s
       ),
     ),
     row('real evolve: learned items with ≥ 3 of a second habit', '0 ideal', (e) => String(e.evolve.mixed)),
+    row('real evolve run again over the same store: files changed', '0', (e) =>
+      cell(String(e.evolve.changedAgain), e.evolve.changedAgain === 0),
+    ),
     row('real evolve: instinct + skill files written', `≤ ${t.filesPerHabit} × habits`, (e) =>
       cell(
         `${e.evolve.instincts} + ${e.evolve.skills} = ${e.evolve.instincts + e.evolve.skills} ` +

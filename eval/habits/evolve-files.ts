@@ -5,7 +5,7 @@
  * raised and `--since` covering the stream, so that nothing is pruned before it is learned), and
  * the instinct and skill files left in the folder counted. Also which planted contradictions the
  * report names, how many of them carry a confidence penalty (and on an item of their own habit), and
- * how many learned items mix two habits.
+ * how many learned items mix two habits, and how many files a second evolve over the same store changes.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,8 @@ export interface FolderEvolve {
   readonly mixed: number;
   /** Milliseconds of the evolve call. */
   readonly ms: number;
+  /** Files a second evolve over the same store changes (a run again with nothing new changes none). */
+  readonly changedAgain: number;
 }
 
 /** Every file under `folder`, relative to it. */
@@ -98,6 +100,11 @@ export async function evolveIntoFolder(
       ).length;
       const contradicts = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.contradicts]));
       const own = penalised.filter((c) => habits.get(c.applied?.to as string)?.[0]?.[0] === contradicts.get(c.id));
+      // Everything above is of the first run; then a second one over the same store, with nothing new.
+      const again = await credence.evolve({
+        sinceMs: 60 * DAY_MS,
+        limits: { maxObservations: 20_000, maxActiveInstincts: 1_000 },
+      });
       return {
         instincts: files.length - skills,
         skills,
@@ -106,6 +113,7 @@ export async function evolveIntoFolder(
         penaltiesOwnHabit: new Set(own.map((c) => c.id)).size,
         mixed,
         ms,
+        changedAgain: again.files.filter((f) => f.changed).length,
       };
     } finally {
       await credence.close();
