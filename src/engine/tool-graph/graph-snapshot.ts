@@ -583,22 +583,27 @@ async function patchedEdges(
     while (f < fresh.length) out.push(fresh[f++] as EdgeRecord);
     return { edges: out };
   }
-  // Each edge read replaces the kept one with its key (found by bisection), or is inserted where it sorts.
-  const placed: { at: number; edge: EdgeRecord; replaces: boolean }[] = [];
+  // Each edge read replaces the kept one with its key (found by bisection), or is inserted where it sorts; one read
+  // as it is kept (an edge into a changed tool that no call folded: most of a busy tool's) stays as kept, and is
+  // not among the grown ones.
+  const placed: { at: number; edge: SnapshotEdge; replaces: boolean }[] = [];
+  let lo = 0;
   for (const e of fresh) {
-    let lo = 0;
     let hi = kept.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (edgeOrder(kept[mid] as SnapshotEdge, e) < 0) lo = mid + 1;
       else hi = mid;
     }
-    placed.push({ at: lo, edge: e, replaces: lo < kept.length && edgeOrder(kept[lo] as SnapshotEdge, e) === 0 });
+    const same = kept[lo];
+    const replaces = same !== undefined && edgeOrder(same, e) === 0;
+    if (!(replaces && sameEdge(same, e))) placed.push({ at: lo, edge: e, replaces });
   }
+  const grown = placed.map((p) => p.edge);
   if (placed.every((p) => p.replaces)) {
     const out = kept.slice() as (EdgeRecord | SnapshotEdge)[];
     for (const { at, edge } of placed) out[at] = edge;
-    return { edges: out, grown: fresh };
+    return { edges: out, grown };
   }
   // One copy, with the edges inserted (the kept runs between them copied as slices: native copies).
   const parts: (EdgeRecord | SnapshotEdge)[][] = [];
@@ -609,7 +614,20 @@ async function patchedEdges(
   }
   parts.push(kept.slice(i));
   const merged = ([] as (EdgeRecord | SnapshotEdge)[]).concat(...parts);
-  return { edges: merged, grown: fresh };
+  return { edges: merged, grown };
+}
+
+/** Whether a kept edge and the same edge read again (same key) hold the same counters, instants and confidence. */
+function sameEdge(kept: SnapshotEdge, read: SnapshotEdge): boolean {
+  return (
+    kept.source === read.source &&
+    kept.count === read.count &&
+    kept.successes === read.successes &&
+    kept.failures === read.failures &&
+    kept.firstSeen === read.firstSeen &&
+    kept.lastSeen === read.lastSeen &&
+    kept.confidence === read.confidence
+  );
 }
 
 /** The call counts of the kept snapshot with those of the tools named read again (in another order: a map by id). */
