@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const MAX = 120;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['src', 'test', 'bench', 'eval', 'scripts', 'bin', 'examples'];
+const FOLDERS = ['src', 'test', 'bench', 'eval', 'scripts', 'bin', 'examples', 'plugin'];
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 const SKIP = new Set(['node_modules', 'dist', 'test-output']);
 const BASELINE = join(ROOT, 'scripts', 'long-lines.json');

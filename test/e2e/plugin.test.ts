@@ -1,10 +1,11 @@
 /**
  * The Claude Code plugin (issue 22): the repository (and the npm package) is a plugin root and a
  * one-plugin marketplace. Checks the files Claude Code reads are valid and point at what exists,
- * that the hooks are exactly `credence init --claude-code`'s (src/hooks/install.ts) with this
- * package's bin through `${CLAUDE_PLUGIN_ROOT}`, and that every command the plugin names runs: each
- * hook event through a shell as Claude Code runs it (a temp store; the calls are learned), the MCP
- * server (tools and prompts), and each slash command's shell line.
+ * that the hooks are exactly `credence init --claude-code`'s (src/hooks/install.ts) with the
+ * plugin's launcher (plugin/launch.cjs) through `${CLAUDE_PLUGIN_ROOT}`, and that every command the
+ * plugin names runs: each hook event through a shell as Claude Code runs it (a temp store; the calls
+ * are learned), the MCP server (tools and prompts), and each slash command's shell line. What an
+ * installed plugin (Claude Code's cached copy) does: test/e2e/plugin-cache.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,8 +22,8 @@ const pluginRoot = repo.replace(/\/$/, '');
 const dir = mkdtempSync(join(tmpdir(), 'credence-plugin-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The hook command the plugin names: this package's bin, wherever Claude Code put the plugin. */
-const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/bin/credence.cjs" hook claude-code';
+/** The hook command the plugin names: its launcher (plugin/launch.cjs), wherever Claude Code put the plugin. */
+const PLUGIN_HOOK_COMMAND = 'node "${CLAUDE_PLUGIN_ROOT}/plugin/launch.cjs" hook claude-code';
 
 type Json = Record<string, any>;
 const readJson = (path: string): Json => JSON.parse(readFileSync(join(repo, path), 'utf8')) as Json;
@@ -96,10 +97,15 @@ describe('the Claude Code plugin files (issue 22)', () => {
     expect(existsSync(join(resolve(repo, entry?.source), '.claude-plugin', 'plugin.json'))).toBe(true);
   });
 
-  it("the hooks are init --claude-code's events and settings, running this package's bin", () => {
+  it("the hooks are init --claude-code's events and settings, each running the plugin's launcher", () => {
     const hooks = JSON.parse(readFileSync(pluginPath(manifest.hooks), 'utf8')) as Json;
-    const expected = JSON.parse(mergeHookSettings(undefined, { command: PLUGIN_HOOK_COMMAND }).text) as Json;
-    expect(hooks.hooks).toEqual(expected.hooks);
+    // init writes the bin itself; the plugin runs its launcher (plugin/launch.cjs), which runs a bin
+    // with the same arguments.
+    const binCommand = 'node "${CLAUDE_PLUGIN_ROOT}/bin/credence.cjs" hook claude-code';
+    const withLauncher = JSON.parse(mergeHookSettings(undefined, { command: binCommand }).text).hooks as Json;
+    for (const groups of Object.values(withLauncher) as Json[][])
+      for (const group of groups) for (const hook of group.hooks as Json[]) hook.command = PLUGIN_HOOK_COMMAND;
+    expect(hooks.hooks).toEqual(withLauncher);
     expect(Object.keys(hooks.hooks)).toEqual(CLAUDE_CODE_HOOKS.map((spec) => spec.event));
   });
 
