@@ -3,8 +3,8 @@
  * whose dependencies npm installed with scripts ignored, so better-sqlite3 has no native addon.
  * Every command the plugin names goes through plugin/launch.cjs: with no Credence that can open a
  * store, a hook exits 0 with one stderr line naming the problem and the fix, and the MCP server and
- * the slash commands fail with that line; with the project's own install of Credence, that one runs
- * the hooks and learns the calls.
+ * the slash commands fail with that line; with a `credence` on PATH, or the project's own install of
+ * Credence, that one runs the hooks and learns the calls.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -119,6 +119,28 @@ describe('the installed plugin: a cached copy whose better-sqlite3 was never bui
       expect(r.status, file).toBe(1);
       expectNamedProblem(r.stderr, 'credence');
     }
+  });
+});
+
+describe('the installed plugin with a credence on PATH (a global install) and none in the project', () => {
+  it('that credence runs the hooks and the slash commands', () => {
+    const { project, env } = scratchProject('on-path', false);
+    const bin = join(dir, 'global-bin');
+    mkdirSync(bin);
+    symlinkSync(join(repo, 'bin', 'credence.cjs'), join(bin, 'credence'));
+    env.PATH = `${bin}:${env.PATH}`;
+    const call = { session_id: 's3', cwd: project, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: {} };
+    for (const event of [call, { session_id: 's3', cwd: project, hook_event_name: 'Stop' }]) {
+      const r = shell(hookCommand(event.hook_event_name), project, env, JSON.stringify(event));
+      expect(r.status, event.hook_event_name).toBe(0);
+      expect(r.stderr, event.hook_event_name).toBe('');
+    }
+    const [line] = [
+      ...readFileSync(join(pluginRoot, 'plugin', 'commands', 'status.md'), 'utf8').matchAll(/^!`([^`]+)`$/gm),
+    ].map((m) => m[1]);
+    const r = shell(`${line as string} --json`, project, env);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { counts: Record<string, number> }).counts.executions).toBe(1);
   });
 });
 
