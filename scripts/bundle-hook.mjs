@@ -105,6 +105,19 @@ const noTeamStore = {
   },
 };
 
+/**
+ * Dumps stay out of the prompt and start bundles: a hook never writes or restores one, and their row checks
+ * (store/sqlite/sqlite-dump.js, which the store imports when a dump is made) hold zod: ~450 kB more to load.
+ */
+const noDumps = {
+  name: 'credence-no-dumps',
+  setup(b) {
+    b.onResolve({ filter: /\/sqlite-dump\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+/** The plugins of the hook bundles that read the store. */
+const storeHook = [bundledSqlite, noTeamStore, noDumps];
+
 const distSrc = at('../dist/src');
 const plan = chunkPlan(distSrc);
 const names = await exportNames(build, plan, at('..'));
@@ -123,8 +136,8 @@ const cli = plan.map((chunk) => ({
 const metafiles = new Map();
 for (const { entry, out, plugins, banner, chunk } of [
   { entry: '../dist/src/hooks/fast.js', out: '../dist/hook-fast.cjs', plugins: [] },
-  { entry: '../dist/src/hooks/prompt.js', out: '../dist/hook-prompt.cjs', plugins: [bundledSqlite, noTeamStore] },
-  { entry: '../dist/src/hooks/session-start.js', out: '../dist/hook-start.cjs', plugins: [bundledSqlite, noTeamStore] },
+  { entry: '../dist/src/hooks/prompt.js', out: '../dist/hook-prompt.cjs', plugins: storeHook },
+  { entry: '../dist/src/hooks/session-start.js', out: '../dist/hook-start.cjs', plugins: storeHook },
   ...cli,
 ]) {
   const sqlite = plugins.includes(bundledSqlite);

@@ -88,7 +88,6 @@ import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
-import { exportSqliteRows, importSqliteRows } from './sqlite-dump.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
 export interface SqliteStoreOptions {
@@ -1453,11 +1452,15 @@ export class SqliteStore implements Store {
 
   // ---- dump and restore (sqlite-dump.ts) ------------------------------------------------------
 
-  exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
-    return exportSqliteRows((sql) => this.#stmt(sql), table, options);
+  // sqlite-dump is loaded when a dump is written or restored: its row checks hold zod (the memory life's schema),
+  // which a process that never dumps (a hook: bundles a store) would otherwise load and initialise at its start.
+  async *exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
+    const { exportSqliteRows } = await import('./sqlite-dump.js');
+    yield* exportSqliteRows((sql) => this.#stmt(sql), table, options);
   }
 
   async importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number> {
+    const { importSqliteRows } = await import('./sqlite-dump.js');
     const inserted = this.#write(() => importSqliteRows((sql) => this.#stmt(sql), table, rows, this.#policy.scrub));
     this.#calls.clear();
     // Edges written behind the cache's back: it learns them again from the table.
