@@ -121,7 +121,12 @@ describe('the npm package (issue 17)', () => {
       ]),
     );
     expect(packed).toEqual(
-      expect.arrayContaining(['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json', 'plugin/hooks.json']),
+      expect.arrayContaining([
+        '.claude-plugin/plugin.json',
+        '.claude-plugin/marketplace.json',
+        'plugin/hooks.json',
+        'plugin/launch.cjs',
+      ]),
     );
     expect(packed.filter((p) => p.startsWith('dist/bench/') || p.startsWith('dist/eval/'))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.map'))).toEqual([]);
