@@ -62,7 +62,8 @@ const STOP = new Set(
   ).split(' '),
 );
 
-const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/** A text's words, lower case (letters and digits). */
+export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 /** A word without a plural or third-person s (stores → store), for matching only. */
 const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
@@ -82,7 +83,8 @@ const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   return union === 0 ? 1 : shared / union;
 };
 
-const norm = (text: string): string => words(text).join(' ');
+/** A text's words joined by one space: two texts written alike have the same. */
+export const norm = (text: string): string => words(text).join(' ');
 
 /**
  * The names a text holds: words written with a capital inside a sentence (`Lisbon`, `Postgres`), lower case; not a

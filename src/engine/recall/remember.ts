@@ -7,6 +7,7 @@
  * both a conflict (core/recall/memory-life, each with why); `supersedes` says so outright.
  */
 import { CredenceError } from '../../core/errors.js';
+import { LifeIndex } from '../../core/recall/life-index.js';
 import { contentWords, decideLife, type LifeSubject } from '../../core/recall/memory-life.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
@@ -21,6 +22,12 @@ import { memoryIdFor, turnIdFor } from './recall.js';
 export const REMEMBER_CANDIDATES = 8;
 /** How many of its content words a new memory searches for them with. @default 12 */
 export const REMEMBER_QUERY_WORDS = 12;
+/**
+ * From this many memories in one call, the scope's memories are read once into a term index (core/recall/life-index)
+ * and a memory none of them could be decided with skips its full-text search: at 100k memories the read costs what
+ * ~250 searches do; at 4k, what ~60 do. @default 200
+ */
+export const REMEMBER_INDEX_BATCH = 200;
 
 export interface RememberContext {
   store: MemoryStore;
@@ -114,23 +121,37 @@ export async function rememberMemories(ctx: RememberContext, inputs: readonly Me
     nextTurn.set(session, index + 1);
     return index;
   };
+  const index = inputs.length >= REMEMBER_INDEX_BATCH ? await lifeIndexOf(ctx) : undefined;
   for (const raw of inputs) {
     const record = recordOf(ctx, raw, turnIndex);
     if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
     const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
-    await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined }, report);
+    await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, index }, report);
   }
   return report;
+}
+
+/** The scope's memories that decisions look at (not instincts or skills), in a term index. */
+async function lifeIndexOf(ctx: RememberContext): Promise<LifeIndex> {
+  const index = new LifeIndex();
+  for (const m of await ctx.store.listMemories(ctx.scope))
+    if (!KEPT_CATEGORIES.has(String(m.category))) index.add(subjectOf(m));
+  return index;
 }
 
 async function rememberOne(
   ctx: RememberContext,
   record: MemoryRecord,
-  options: { supersedes: string | undefined; ownId: boolean },
+  options: { supersedes: string | undefined; ownId: boolean; index: LifeIndex | undefined },
   report: RememberReport,
 ): Promise<void> {
-  const { supersedes, ownId } = options;
+  const { supersedes, ownId, index } = options;
   const { store, scope } = ctx;
+  // What this call writes, the term index takes too (a later memory of the batch is decided with it).
+  const write = async (memories: MemoryRecord[]): Promise<void> => {
+    await store.upsertMemories(scope, memories);
+    for (const m of memories) if (!KEPT_CATEGORIES.has(String(m.category))) index?.add(subjectOf(m));
+  };
   const existing = await store.getMemory(scope, record.id);
   if (existing !== undefined) {
     // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
@@ -142,7 +163,7 @@ async function rememberOne(
       sources: union(existing.life?.sources, record.life?.sources),
       ...(again ? { seen: (existing.life?.seen ?? 1) + 1, lastSeen: ctx.now } : {}),
     };
-    await store.upsertMemories(scope, [withLife({ ...record, createdAt: existing.createdAt }, life)]);
+    await write([withLife({ ...record, createdAt: existing.createdAt }, life)]);
     report.ids.push(record.id);
     report.updated += 1;
     if (again) report.merged += 1;
@@ -174,8 +195,11 @@ async function rememberOne(
   // score most of the table, ~0.5 ms a memory at 4k); a repeat or a replacement shares them.
   const words = [...contentWords(`${mine.life?.turn === undefined ? mine.title : ''} ${mine.text}`)];
   const query = buildFtsQuery(words.slice(0, REMEMBER_QUERY_WORDS).join(' '));
+  // None the index names could be decided with: no hit of the search could be either (the same decisions, no search).
   const hits =
-    query === undefined ? [] : await store.searchMemories(scope, query.match, { limit: REMEMBER_CANDIDATES });
+    query === undefined || index?.anyDecision(subjectOf(mine)) === false
+      ? []
+      : await store.searchMemories(scope, query.match, { limit: REMEMBER_CANDIDATES });
   for (const { memory: candidate } of hits) {
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
     const a = subjectOf(mine);
@@ -203,7 +227,7 @@ async function rememberOne(
         ),
       };
       changed.set(candidate.id, withLife({ ...candidate, updatedAt: ctx.now }, life));
-      await store.upsertMemories(scope, [...changed.values()]);
+      await write([...changed.values()]);
       report.ids.push(candidate.id);
       report.updated += 1;
       report.merged += 1;
@@ -251,7 +275,7 @@ async function rememberOne(
     }
   }
   // The older memories it marked are rewritten with it (their status is in the report, not counted as updates).
-  await store.upsertMemories(scope, [...changed.values(), mine]);
+  await write([...changed.values(), mine]);
   report.ids.push(mine.id);
   report.inserted += 1;
 }
