@@ -17,6 +17,8 @@ import {
   words,
 } from './memory-life.js';
 
+const LIMITS = MEMORY_LIFE_LIMITS;
+
 const add = (index: Map<string, Set<string>>, key: string, id: string): void => {
   const ids = index.get(key);
   if (ids === undefined) index.set(key, new Set([id]));
@@ -31,6 +33,8 @@ const subjectWords = (s: LifeSubject): Set<string> =>
 interface Held {
   subject: LifeSubject;
   content: number;
+  /** How many words its text has (a repeat by Jaccard has nearly as many). */
+  words: number;
   cue: boolean;
 }
 
@@ -55,7 +59,8 @@ export class LifeIndex {
     const { id } = subject;
     const content = subjectWords(subject);
     const cue = hasCue(subject);
-    this.#held.set(id, { subject, content: content.size, cue });
+    const all = new Set(words(subject.text));
+    this.#held.set(id, { subject, content: content.size, words: all.size, cue });
     const title = norm(subject.title);
     if (subject.speaker === undefined && title !== '') add(this.#byTitle, title, id);
     if (subject.path !== undefined) add(this.#byPath, subject.path, id);
@@ -63,7 +68,7 @@ export class LifeIndex {
     if (text !== '') add(this.#byText, text, id);
     for (const name of namesIn(subject.text)) add(cue ? this.#byNameCue : this.#byName, name, id);
     for (const w of content) add(cue ? this.#byContentCue : this.#byContent, w, id);
-    for (const w of new Set(words(subject.text))) add(this.#byWord, w, id);
+    for (const w of all) add(this.#byWord, w, id);
   }
 
   /**
@@ -94,7 +99,12 @@ export class LifeIndex {
         .map((w) => ({ w, n: this.#byWord.get(w)?.size ?? 0 }))
         .sort((a, b) => a.n - b.n)
         .slice(0, Math.floor(all.length / 10) + 1);
-      if (rarest.some(({ w }) => anyOf(this.#byWord.get(w)))) return true;
+      // Jaccard ≥ 0.9: the smaller has at least 0.9 of the larger's words (any other decision is found below).
+      const alike = (id: string): boolean => {
+        const n = (this.#held.get(id) as Held).words;
+        return Math.min(n, all.length) >= LIMITS.duplicate * Math.max(n, all.length) - 1e-9 && decides(id);
+      };
+      for (const { w } of rarest) for (const id of this.#byWord.get(w) ?? []) if (alike(id)) return true;
     }
     const cue = hasCue(subject);
     const changes = (id: string): boolean => {
@@ -110,9 +120,9 @@ export class LifeIndex {
     for (const byContent of cue ? [this.#byContentCue, this.#byContent] : [this.#byContentCue])
       for (const w of content) for (const id of byContent.get(w) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
     for (const [id, n] of shared) {
-      if (n < MEMORY_LIFE_LIMITS.minShared || !changes(id)) continue;
+      if (n < LIMITS.minShared || !changes(id)) continue;
       const held = this.#held.get(id) as Held;
-      const byWords = n >= MEMORY_LIFE_LIMITS.wordShare * Math.min(content.size, held.content);
+      const byWords = n >= LIMITS.wordShare * Math.min(content.size, held.content);
       const byTag = subject.speaker === undefined && subject.tags.some((t) => held.subject.tags.includes(t));
       if ((byWords || byTag) && decides(id)) return true;
     }

@@ -52,6 +52,9 @@ function inputs(): MemoryInput[] {
       case 6:
         out.push({ title: 'Main store', text: 'we use postgres for the main store.' });
         out.push({ id: `own-${i}`, title: `Own ${i}`, text: `Service s${i} handles invoices batch ${i} for team t1` });
+        // The same id again: once as it was (seen twice), once with another text (updated).
+        out.push({ id: `own-${i}`, title: `Own ${i}`, text: `Service s${i} handles invoices batch ${i} for team t1` });
+        out.push({ id: `own-${i}`, title: `Own ${i}`, text: `Service s${i} now handles refunds for team t2` });
         break;
       case 7:
         out.push({
@@ -131,6 +134,9 @@ describe('remember: a batch decides as one memory at a time does (issue 23)', ()
     expect(batch).toEqual(single);
     // Every kind of decision is among them.
     expect(batch.counts[2]).toBeGreaterThan(5);
+    expect(batch.rows.some((m) => m.id.startsWith('own-') && m.life?.seen === 2 && m.text.includes('refunds'))).toBe(
+      true,
+    );
     expect(batch.superseded.length).toBeGreaterThan(20);
     expect(batch.conflicts.length).toBeGreaterThan(5);
     expect(batch.superseded.some((s) => s.why.includes('the same path'))).toBe(true);

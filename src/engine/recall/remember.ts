@@ -15,7 +15,7 @@ import type { MemoryLife } from '../../core/types.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../../platform/files.js';
 import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas/index.js';
 import { whenMs } from '../../schemas/memory.js';
-import type { MemoryRecord, MemoryStore } from '../../store/types.js';
+import type { MemoryHit, MemoryRecord, MemoryStore } from '../../store/types.js';
 import { memoryIdFor, turnIdFor } from './recall.js';
 
 /** How many full-text hits a new memory is compared with. @default 8 */
@@ -121,14 +121,62 @@ export async function rememberMemories(ctx: RememberContext, inputs: readonly Me
     nextTurn.set(session, index + 1);
     return index;
   };
-  const index = inputs.length >= REMEMBER_INDEX_BATCH ? await lifeIndexOf(ctx) : undefined;
-  for (const raw of inputs) {
-    const record = recordOf(ctx, raw, turnIndex);
-    if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
-    const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
-    await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, index }, report);
+  const writes = new Writes(ctx, inputs.length >= REMEMBER_INDEX_BATCH ? await lifeIndexOf(ctx) : undefined);
+  try {
+    for (const raw of inputs) {
+      const record = recordOf(ctx, raw, turnIndex);
+      if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
+      const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
+      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes }, report);
+    }
+  } finally {
+    await writes.flush();
   }
   return report;
+}
+
+/**
+ * A call's reads and writes of memories. With a term index (a batch): the writes wait, in order, until a search
+ * or the call's end (one transaction for the memories no search needed), a read by id sees them, and the index
+ * takes each; without one, each write is made at once.
+ */
+class Writes {
+  readonly #pending: MemoryRecord[] = [];
+  readonly #byId = new Map<string, MemoryRecord>();
+  readonly ctx: RememberContext;
+  readonly index: LifeIndex | undefined;
+  constructor(ctx: RememberContext, index: LifeIndex | undefined) {
+    this.ctx = ctx;
+    this.index = index;
+  }
+
+  async get(id: string): Promise<MemoryRecord | undefined> {
+    return this.#byId.get(id) ?? (await this.ctx.store.getMemory(this.ctx.scope, id));
+  }
+
+  async write(memories: readonly MemoryRecord[]): Promise<void> {
+    if (this.index === undefined) {
+      await this.ctx.store.upsertMemories(this.ctx.scope, memories);
+      return;
+    }
+    for (const m of memories) {
+      this.#pending.push(m);
+      this.#byId.set(m.id, m);
+      if (!KEPT_CATEGORIES.has(String(m.category))) this.index.add(subjectOf(m));
+    }
+  }
+
+  async search(match: string): Promise<MemoryHit[]> {
+    await this.flush();
+    return this.ctx.store.searchMemories(this.ctx.scope, match, { limit: REMEMBER_CANDIDATES });
+  }
+
+  async flush(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const memories = this.#pending.splice(0);
+    this.#byId.clear();
+    await this.ctx.store.upsertMemories(this.ctx.scope, memories);
+  }
 }
 
 /** The scope's memories that decisions look at (not instincts or skills), in a term index. */
@@ -142,17 +190,12 @@ async function lifeIndexOf(ctx: RememberContext): Promise<LifeIndex> {
 async function rememberOne(
   ctx: RememberContext,
   record: MemoryRecord,
-  options: { supersedes: string | undefined; ownId: boolean; index: LifeIndex | undefined },
+  options: { supersedes: string | undefined; ownId: boolean; writes: Writes },
   report: RememberReport,
 ): Promise<void> {
-  const { supersedes, ownId, index } = options;
-  const { store, scope } = ctx;
-  // What this call writes, the term index takes too (a later memory of the batch is decided with it).
-  const write = async (memories: MemoryRecord[]): Promise<void> => {
-    await store.upsertMemories(scope, memories);
-    for (const m of memories) if (!KEPT_CATEGORIES.has(String(m.category))) index?.add(subjectOf(m));
-  };
-  const existing = await store.getMemory(scope, record.id);
+  const { supersedes, ownId, writes } = options;
+  const write = (memories: MemoryRecord[]): Promise<void> => writes.write(memories);
+  const existing = await writes.get(record.id);
   if (existing !== undefined) {
     // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
     const again = existing.title === record.title && existing.text === record.text;
@@ -185,7 +228,7 @@ async function rememberOne(
     report.superseded.push({ id: older.id, by: by.id, why });
   };
   if (supersedes !== undefined) {
-    const older = await store.getMemory(scope, supersedes);
+    const older = await writes.get(supersedes);
     if (older === undefined)
       throw new CredenceError('INVALID_INPUT', `supersedes: no memory ${JSON.stringify(supersedes)} in this scope`);
     mark(older, mine, `${mine.id} supersedes it, as remembered`);
@@ -197,9 +240,7 @@ async function rememberOne(
   const query = buildFtsQuery(words.slice(0, REMEMBER_QUERY_WORDS).join(' '));
   // None the index names could be decided with: no hit of the search could be either (the same decisions, no search).
   const hits =
-    query === undefined || index?.anyDecision(subjectOf(mine)) === false
-      ? []
-      : await store.searchMemories(scope, query.match, { limit: REMEMBER_CANDIDATES });
+    query === undefined || writes.index?.anyDecision(subjectOf(mine)) === false ? [] : await writes.search(query.match);
   for (const { memory: candidate } of hits) {
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
     const a = subjectOf(mine);
