@@ -19,10 +19,11 @@ import {
 
 const LIMITS = MEMORY_LIFE_LIMITS;
 
-const add = (index: Map<string, Set<string>>, key: string, id: string): void => {
+/** Adds `id` under `key` (arrays, not sets: ~100k memories' keys in a third of the memory; a repeat is harmless). */
+const add = (index: Map<string, string[]>, key: string, id: string): void => {
   const ids = index.get(key);
-  if (ids === undefined) index.set(key, new Set([id]));
-  else ids.add(id);
+  if (ids === undefined) index.set(key, [id]);
+  else if (ids[ids.length - 1] !== id) ids.push(id);
 };
 
 /** The content words sameSubject compares: a turn's text only, else its title and text. */
@@ -44,15 +45,15 @@ const hasCue = (s: LifeSubject): boolean =>
 
 export class LifeIndex {
   readonly #held = new Map<string, Held>();
-  readonly #byTitle = new Map<string, Set<string>>();
-  readonly #byPath = new Map<string, Set<string>>();
-  readonly #byText = new Map<string, Set<string>>();
-  readonly #byName = new Map<string, Set<string>>();
-  readonly #byContent = new Map<string, Set<string>>();
+  readonly #byTitle = new Map<string, string[]>();
+  readonly #byPath = new Map<string, string[]>();
+  readonly #byText = new Map<string, string[]>();
+  readonly #byName = new Map<string, string[]>();
+  readonly #byContent = new Map<string, string[]>();
   /** Names and content words of the memories that say a change cue only (a new one without a cue needs no other). */
-  readonly #byNameCue = new Map<string, Set<string>>();
-  readonly #byContentCue = new Map<string, Set<string>>();
-  readonly #byWord = new Map<string, Set<string>>();
+  readonly #byNameCue = new Map<string, string[]>();
+  readonly #byContentCue = new Map<string, string[]>();
+  readonly #byWord = new Map<string, string[]>();
 
   /** Adds a memory, or replaces what it is (the keys it had stay: they only name it once more). */
   add(subject: LifeSubject): void {
@@ -96,7 +97,7 @@ export class LifeIndex {
     const all = [...new Set(words(subject.text))];
     if (subject.speaker === undefined && all.length >= 3) {
       const rarest = all
-        .map((w) => ({ w, n: this.#byWord.get(w)?.size ?? 0 }))
+        .map((w) => ({ w, n: this.#byWord.get(w)?.length ?? 0 }))
         .sort((a, b) => a.n - b.n)
         .slice(0, Math.floor(all.length / 10) + 1);
       // Jaccard ≥ 0.9: the smaller has at least 0.9 of the larger's words (any other decision is found below).
