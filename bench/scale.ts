@@ -651,9 +651,14 @@ function benchHooks(ws: Workspace): BenchRow[] {
     ['SubagentStop', () => ({ hook_event_name: 'SubagentStop', stop_hook_active: false })],
     ['SessionEnd', () => ({ hook_event_name: 'SessionEnd', reason: 'other' })],
   ];
+  // The learning a Stop or SessionEnd hands off (a detached process) runs evolve over the 100k store by default
+  // (issue 22: ~5 s CPU each, one at a time): left on, it would run beside the next hook rows and the parts after
+  // this one (recordExecutions waited seconds for its write lock). The hook processes timed here do the same work
+  // either way; evolve's own cost is the evolve row.
+  const env = { ...ws.env, CREDENCE_AUTO_EVOLVE: '0' };
   const hook = (pkg: string, payload: object): Run =>
     timeProcess([join(pkg, 'bin', 'credence.cjs'), 'hook', 'claude-code'], {
-      env: ws.env,
+      env,
       cwd: ws.project,
       input: JSON.stringify({ ...base, ...payload }),
       quiet: true,
@@ -686,7 +691,7 @@ function benchHooks(ws: Workspace): BenchRow[] {
       minRounds: 5,
       budgetMs: 120_000,
       cwd: ws.project,
-      env: ws.env,
+      env,
     });
   } finally {
     undo?.();
