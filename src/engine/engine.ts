@@ -5,6 +5,7 @@
  */
 import { CredenceError } from '../core/errors.js';
 import * as limits from '../core/limits.js';
+import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
@@ -718,7 +719,9 @@ export class Credence {
   /**
    * Appends calls to a growing execution (an MCP session, a Claude Code session), creating it on the
    * first append; learns only the edges the new calls add, so an edge counts once per execution.
-   * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call.
+   * Throws INVALID_INPUT on a bad shape or a `consumes`/`parent` that names no earlier call. An engine that searched
+   * tools (a server, the gateway, whose calls are written in the background) brings tool search up to date in the
+   * write (issue 20): the graph snapshot patched at what the calls changed, the search index, the past runs.
    */
   async appendCalls(
     head: graph.AppendHead,
@@ -728,8 +731,24 @@ export class Credence {
     limits.requireWithinLimit('id', head.id, 'id');
     limits.requireWithinLimit('intent', head.intent, 'intent');
     if (Array.isArray(calls)) calls.forEach((c, i) => limits.requireCallWithinLimits(`calls[${i}]`, c));
+    const searched = this.#index !== undefined;
     this.invalidate();
-    return graph.appendCalls(this.#graph, head, calls, options);
+    const appended = await graph.appendCalls(this.#graph, head, calls, options);
+    if (searched) await this.#toolSearchTakesWrite();
+    return appended;
+  }
+
+  /**
+   * After recorded calls, in an engine that searched tools: its kept vectors take the grown run, the graph snapshot is
+   * patched, the search index and the past runs made again, heat's transition probabilities over the patched graph,
+   * now rather than at the next search (issue 20). A failure here leaves them to that search, as before.
+   */
+  async #toolSearchTakesWrite(): Promise<void> {
+    await this.#scopeIndexes?.catchUpTools().catch(() => undefined);
+    await this.#searchContext().then(
+      (ctx) => prepareHeat(ctx.index.undirected),
+      () => undefined,
+    );
   }
 
   /**

@@ -134,6 +134,14 @@ const SPARSE_SHARE = 4;
 /** Per graph, each stored edge's transition probability w / degree (exact even for subnormal weights). */
 const transitionsOf = new WeakMap<GraphIndex, Float64Array>();
 
+/**
+ * Makes now what every heat over `graph` reads first, its transition probabilities (issue 20: a write that patched
+ * the graph, so the search after it diffuses at once).
+ */
+export function prepareHeat(graph: GraphIndex): void {
+  transitions(graph);
+}
+
 /** The transition probabilities of `graph`, computed once per graph (a search asks heat from several tools). */
 function transitions(graph: GraphIndex): Float64Array {
   let probability = transitionsOf.get(graph);

@@ -139,3 +139,69 @@ describe('tool search right after a recorded call, in a warmed engine', () => {
     }
   });
 });
+
+describe('tool search right after a recorded call, in an engine that searched tools', () => {
+  const T0 = Date.parse(NOW);
+  const TOOLS = ['a_fetch', 'b_parse', 'c_store', 'd_send', 'e_log'];
+  const head = { id: 'gateway-session', intent: 'a gateway session', startedAt: new Date(T0 - 60_000).toISOString() };
+  const call = (i: number) => ({ tool: TOOLS[(i * 3) % 5] as string, status: 'success' as const, at: NOW });
+  const search = (c: Credence) => c.searchTools('fetch and parse', { track: false, limit: 5 });
+  // PageRank patched after a write starts from the last one's: within its tolerance of a build (graph-snapshot tests).
+  const ranked = (results: Awaited<ReturnType<typeof search>>) =>
+    results.map((r) => {
+      const { centrality, ...parts } = r.parts as typeof r.parts & { centrality?: number };
+      return [r.tool, r.score.toFixed(5), centrality?.toFixed(5), parts];
+    });
+
+  async function seeded(name: string): Promise<string> {
+    const path = join(dir, name);
+    const writer = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+    for (let i = 0; i < 10; i += 1)
+      await writer.recordExecution({
+        intent: `fetch and parse ${i}`,
+        startedAt: new Date(T0 - (30 - i) * 3_600_000).toISOString(),
+        calls: [TOOLS[i % 5], TOOLS[(i + 1) % 5], TOOLS[(i * 2 + 3) % 5]].map((tool, k) => ({
+          tool: tool as string,
+          status: 'success' as const,
+          ...(k > 0 ? { consumes: [k - 1] } : {}),
+        })),
+      });
+    await writer.close();
+    return path;
+  }
+
+  it('is brought up to date by the write: the search reads no change log and ranks as a fresh engine', async () => {
+    const path = await seeded('gateway.db');
+    const { store, reads } = counted(openSqliteStore({ path }));
+    const server = await openCredence({ store, scope: SCOPE, now: NOW });
+    try {
+      await search(server);
+      for (let i = 0; i < 4; i += 1) {
+        await server.appendCalls(head, [call(i)]);
+        reads.length = 0;
+        const after = await search(server);
+        expect(reads).toEqual([]);
+        const fresh = await openCredence({ store: openSqliteStore({ path }), scope: SCOPE, now: NOW });
+        try {
+          expect(ranked(after)).toEqual(ranked(await search(fresh)));
+        } finally {
+          await fresh.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('leaves an engine that has not searched tools as it was: its write reads no change log', async () => {
+    const path = await seeded('no-search.db');
+    const { store, reads } = counted(openSqliteStore({ path }));
+    const hook = await openCredence({ store, scope: SCOPE, now: NOW });
+    try {
+      await hook.appendCalls(head, [call(0)]);
+      expect(reads).toEqual([]);
+    } finally {
+      await hook.close();
+    }
+  });
+});

@@ -152,7 +152,19 @@ export class ScopeIndexes {
    * copies made by the write, not by the query after it. A process that has not recalled twice does nothing here.
    */
   async catchUp(): Promise<void> {
-    const kept = [this.memory, this.observation, this.execution].filter((index) => index.kept);
+    await this.#catchUp([this.memory, this.observation, this.execution]);
+  }
+
+  /**
+   * Brings tool search's indexes that a long-lived process keeps (the catalogue's and the runs' task vectors) to the
+   * store's revision now, after recorded calls (issue 20): the run they grew is embedded by the write.
+   */
+  async catchUpTools(): Promise<void> {
+    await this.#catchUp([this.tool, this.task]);
+  }
+
+  async #catchUp(indexes: readonly VectorIndex[]): Promise<void> {
+    const kept = indexes.filter((index) => index.kept);
     if (kept.length === 0) return;
     const revision = await this.#store.revision(this.#scope);
     for (const index of kept) if (index.revision !== revision) await index.refresh();
