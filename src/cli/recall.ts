@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
-import { contextTitle } from '../core/recall/memory-life.js';
+import { agentContextLines } from '../core/recall/memory-life.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -20,17 +20,7 @@ function parseLabels(text: string): 'seed' | 'evidence' {
 
 /** The agent's context: a superseded memory is left out unless `all` (issue 23). */
 const contextBlock = (results: readonly RecallResult[], all = false): string =>
-  formatMemoryContext(
-    results
-      .filter((r) => all || r.status !== 'superseded')
-      .map((r) => ({
-        category: r.category,
-        title: contextTitle(r),
-        tags: r.tags,
-        label: r.label,
-        ...(r.path === null ? {} : { path: r.path }),
-      })),
-  );
+  formatMemoryContext(agentContextLines(results, all));
 
 /** An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms; a clear error naming the flag otherwise. */
 function parseDate(flag: string, text: string): number {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Store } from '../store/types.js';
 import { loadObserveConfig } from './ingest.js';
 import type { HookEventName } from './payload.js';
-import { localId } from './spool.js';
+import { localId, processAlive } from './spool.js';
 
 export const AUTO_EVOLVE_DEFAULTS = Object.freeze({
   /** New observations since the last automatic evolve that make a session end run it. @default 1 */
@@ -46,15 +46,6 @@ export function autoEvolveThreshold(
   return undefined;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * Takes the evolve lock without waiting: the owner's token when taken, undefined when a live run
  * holds it. An abandoned lock (its process gone, or older than `staleMs`) is renamed away first, so
@@ -71,7 +62,7 @@ export function takeEvolveLock(db: string, staleMs: number): string | undefined 
     } catch {
       try {
         const [pid] = readFileSync(join(lock, 'owner'), 'utf8').split(' ');
-        if (alive(Number(pid)) && Date.now() - statSync(lock).mtimeMs <= staleMs) return undefined;
+        if (processAlive(Number(pid)) && Date.now() - statSync(lock).mtimeMs <= staleMs) return undefined;
         const away = `${lock}.stale-${localId()}`;
         renameSync(lock, away);
         rmSync(away, { recursive: true, force: true });

@@ -121,7 +121,8 @@ export async function drainSpool(
   }
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process of this pid is alive (one owned by another user counts). */
+export const processAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
@@ -140,7 +141,7 @@ async function takeLock(lock: string, claimer: string, waitMs: number): Promise<
     } catch {
       try {
         const [pid] = readFileSync(join(lock, 'owner'), 'utf8').split(' ');
-        const abandoned = !alive(Number(pid)) || Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
+        const abandoned = !processAlive(Number(pid)) || Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
         if (abandoned) {
           // Renamed away first: of two processes that find it abandoned, one wins the rename.
           const away = `${lock}.stale-${claimer}`;

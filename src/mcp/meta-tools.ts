@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
-import { contextTitle } from '../core/recall/memory-life.js';
+import { agentContextLines } from '../core/recall/memory-life.js';
 import { withSource } from '../core/learning/rule-trust.js';
 import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
@@ -116,18 +116,8 @@ export const META_TOOLS: readonly MetaTool[] = [
       const context =
         results.length === 0
           ? ''
-          : formatMemoryContext(
-              // The agent's context leaves a superseded memory out; the JSON results keep it, marked (issue 23).
-              results
-                .filter((r) => r.status !== 'superseded')
-                .map((r) => ({
-                  category: r.category,
-                  title: contextTitle(r),
-                  tags: r.tags,
-                  label: r.label,
-                  ...(r.path === null ? {} : { path: r.path }),
-                })),
-            );
+          : // The agent's context leaves a superseded memory out; the JSON results keep it, marked (issue 23).
+            formatMemoryContext(agentContextLines(results));
       return jsonResult({ query: a.query, results, context });
     },
   }),

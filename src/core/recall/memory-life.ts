@@ -7,6 +7,7 @@
  * a superseded memory's score is multiplied by, the label of a conflict. Pure.
  */
 import type { ConfidenceLabel, MemoryLife } from '../types.js';
+import type { ContextLine } from './memory-context.js';
 
 export const MEMORY_LIFE_LIMITS = Object.freeze({
   /** Shared content words over the smaller memory's, for the same subject by words. @default 0.5 */
@@ -214,4 +215,30 @@ export function contextTitle(result: {
   return result.turn === undefined
     ? result.title
     : `${result.turn.speaker}, ${result.times.at.slice(0, 10)}: ${result.snippet}`;
+}
+
+/** What the agent's context is made of: recall's results, a superseded memory left out unless `all` (issue 23). */
+export function agentContextLines(
+  results: readonly {
+    category: string;
+    title: string;
+    snippet: string;
+    times: { at: string };
+    turn?: { speaker: string };
+    tags: readonly string[];
+    label: ConfidenceLabel;
+    path: string | null;
+    status: 'current' | 'superseded' | 'conflict';
+  }[],
+  all = false,
+): ContextLine[] {
+  return results
+    .filter((r) => all || r.status !== 'superseded')
+    .map((r) => ({
+      category: r.category,
+      title: contextTitle(r),
+      tags: r.tags,
+      label: r.label,
+      ...(r.path === null ? {} : { path: r.path }),
+    }));
 }
