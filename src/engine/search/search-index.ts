@@ -210,7 +210,6 @@ export async function buildSearchIndex(input: {
       toolVectors,
       ...(executions === undefined ? {} : { executions }),
       executionVectors,
-      confidentEdges: graph.confidentEdges,
       pageRank: graph.pageRank,
       maxPageRank: graph.maxPageRank,
       calls: graph.calls,
@@ -220,6 +219,8 @@ export async function buildSearchIndex(input: {
     },
     {
       tools: { get: () => graph.tools, enumerable: true },
+      // Made when first read from a decoded snapshot (a tool search reads none).
+      confidentEdges: { get: () => graph.confidentEdges, enumerable: true },
       directed: { get: () => graph.directed, enumerable: true },
       undirected: { get: () => graph.undirected, enumerable: true },
     },

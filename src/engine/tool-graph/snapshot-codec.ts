@@ -240,9 +240,18 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     return edge;
   };
   // THE graph's candidates as graph-snapshot picks them (confidence ≥ 0.3, no self-loop: names are distinct).
-  const confidentEdges: SnapshotEdge[] = [];
-  for (let i = 0; i < m; i += 1)
-    if (passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i]) confidentEdges.push(edgeAt(i));
+  let confident: SnapshotEdge[] | undefined;
+  const confidentEdges = (): SnapshotEdge[] => {
+    if (confident === undefined) {
+      confident = [];
+      for (let i = 0; i < m; i += 1)
+        if (passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i]) confident.push(edgeAt(i));
+    }
+    return confident;
+  };
+  // With the density and THE graph's indexes kept, the snapshot is assembled without its confident edges, made when
+  // first read (issue 20: ~7.6k objects at 100k that a tool search never reads; a DAG's edge evidence does).
+  const kept = Number.isFinite(header.density?.density) && directed !== undefined && undirected !== undefined;
   const pageRank = new Map<string, number>();
   for (let i = 0; i < k; i += 1) pageRank.set(names[ints[2 * m + i] as number] as string, floats[6 * m + i] as number);
   const calls = new Map<string, number>();
@@ -254,7 +263,7 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     edges: [],
     calls,
     pageRank,
-    confidentEdges,
+    confidentEdges: kept ? [] : confidentEdges(),
     // (A density JSON could not hold, were there one, is counted again.)
     ...(Number.isFinite(header.density?.density) ? { density: header.density } : {}),
     // The prefix's window ends where the next edge's idle days move (graph-snapshot's nextStep).
@@ -264,6 +273,7 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
   let tools: ToolRecord[] | undefined;
   let edges: SnapshotEdge[] | undefined;
   return Object.defineProperties(snapshot, {
+    confidentEdges: { get: confidentEdges, enumerable: true },
     tools: {
       get: () => {
         tools ??= unframe(bytes, catalogueAt).value as ToolRecord[];
