@@ -37,7 +37,16 @@ import type { GraphSnapshot } from '../tool-graph/graph-snapshot.js';
 /** The parts of the scope's {@link GraphSnapshot} search ranks with (the same objects, not copies). */
 type SnapshotParts = Pick<
   GraphSnapshot,
-  'tools' | 'confidentEdges' | 'directed' | 'undirected' | 'pageRank' | 'maxPageRank' | 'calls' | 'tier' | 'selfSpread'
+  | 'tools'
+  | 'confidentEdges'
+  | 'confidentFrom'
+  | 'directed'
+  | 'undirected'
+  | 'pageRank'
+  | 'maxPageRank'
+  | 'calls'
+  | 'tier'
+  | 'selfSpread'
 >;
 
 /** What search, DAG suggestion and the memory of past runs work over: the store, the scope and its index. */
@@ -219,8 +228,9 @@ export async function buildSearchIndex(input: {
     },
     {
       tools: { get: () => graph.tools, enumerable: true },
-      // Made when first read from a decoded snapshot (a tool search reads none).
+      // Made when first read from a decoded snapshot (a tool search reads none; a DAG those from its tools).
       confidentEdges: { get: () => graph.confidentEdges, enumerable: true },
+      confidentFrom: { get: () => graph.confidentFrom, enumerable: true },
       directed: { get: () => graph.directed, enumerable: true },
       undirected: { get: () => graph.undirected, enumerable: true },
     },

@@ -518,7 +518,7 @@ function fuseWithMemory(
   advice: MemoryAdvice,
   searchExpected: number,
   request: DagRequest,
-  graphEdges: readonly DagEdgeInput[],
+  graphEdges: (tools: ReadonlySet<string>) => readonly DagEdgeInput[],
   learnedEdges: (tools: readonly string[]) => DagEdgeInput[],
   uncovered: ReadonlyMap<string, 'after' | 'before'> = new Map(),
 ): Fused | undefined {
@@ -555,6 +555,7 @@ function fuseWithMemory(
         ? sinks.map((from) => ({ from, to: tool, type: 'sequence' as const, confidence: 0.5 }))
         : sources.map((to) => ({ from: tool, to, type: 'sequence' as const, confidence: 0.5 })),
   );
+  const keptTools = new Set(kept.map(([t]) => t));
   const built = buildDag(
     kept.map(([tool, v]) => ({
       tool,
@@ -567,9 +568,7 @@ function fuseWithMemory(
     })),
     [
       ...memoryEdges,
-      ...edgesAmong(graphEdges, new Set(kept.map(([t]) => t))).filter(
-        (e) => !(fromMemory.has(e.from) && fromMemory.has(e.to)),
-      ),
+      ...edgesAmong(graphEdges(keptTools), keptTools).filter((e) => !(fromMemory.has(e.from) && fromMemory.has(e.to))),
       ...learnedEdges(kept.map(([t]) => t)),
       ...joins,
     ],
@@ -601,7 +600,7 @@ function replaySearchDag(ctx: SearchContext, request: DagRequest): SearchReplay 
           tools,
           edgeVotes,
           experience,
-          ctx.index.confidentEdges,
+          confidentFrom(ctx.index, new Set(tools)),
           { links: searchBuilt.links, part: firstParts(gathered.candidates) },
           experience.run(run)?.shape,
         ).map((e) => ({
@@ -773,10 +772,13 @@ async function selectByEvidence(
       ? []
       : chooseLinks(
           learning.linkRule?.rule ?? 'half',
-          edgeEvidence(tools, neighbourEdgeVotes(proposal), experienceOf(ctx.index), ctx.index.confidentEdges, {
-            links: searchBuilt.links,
-            part: partOf,
-          }).map((e) => ({
+          edgeEvidence(
+            tools,
+            neighbourEdgeVotes(proposal),
+            experienceOf(ctx.index),
+            confidentFrom(ctx.index, new Set(tools)),
+            { links: searchBuilt.links, part: partOf },
+          ).map((e) => ({
             e,
             from: e.from,
             to: e.to,
@@ -891,7 +893,7 @@ async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRe
   const tools = new Set(candidates.map((c) => c.tool));
   const searchBuilt = buildDag(
     candidates,
-    [...edgesAmong(index.confidentEdges, tools), ...learnedEdges([...tools])],
+    [...edgesAmong(confidentFrom(index, tools), tools), ...learnedEdges([...tools])],
     request.build,
   );
   return { gathered, searchBuilt, searchScored: seedScore(searchBuilt, index), learnedEdges };
@@ -916,6 +918,11 @@ function edgesAmong(edges: readonly DagEdgeInput[], tools: ReadonlySet<string>):
   for (const tool of tools)
     for (const i of byFrom.get(tool) ?? []) if (tools.has((edges[i] as DagEdgeInput).to)) found.push(i);
   return found.sort((a, b) => a - b).map((i) => edges[i] as DagEdgeInput);
+}
+
+/** The confident edges from one of `tools`, in their order (a decoded snapshot makes those alone). */
+function confidentFrom(index: SearchIndex, tools: ReadonlySet<string>): SearchIndex['confidentEdges'] {
+  return index.confidentFrom?.(tools) ?? index.confidentEdges.filter((e) => tools.has(e.from));
 }
 
 /** The places of a list of edges by their `from` tool, per list (a snapshot's confident edges, kept while it is). */
@@ -980,7 +987,7 @@ export async function suggestDag(
           // Under MIN_CALIBRATION replays, the seed formula's own confidence stands for the search.
           searchExpected ?? searchScored.value,
           request,
-          index.confidentEdges,
+          (tools) => confidentFrom(index, tools),
           learnedEdges,
           uncovered,
         );
@@ -1033,7 +1040,7 @@ export async function suggestDag(
     };
   });
   const chosenSet = new Set(built.chosen.map((c) => c.tool));
-  const learnedAlternatives = index.confidentEdges
+  const learnedAlternatives = confidentFrom(index, chosenSet)
     .filter((e) => e.type === 'alternative' && chosenSet.has(e.from) && !chosenSet.has(e.to))
     .map((e) => ({
       tool: e.to,

@@ -53,6 +53,11 @@ export interface GraphSnapshot {
   selfSpread: (tool: string) => number;
   /** The catalogue's ids and deprecated ids when known without reading `tools` (a decoded snapshot's). */
   catalogue?: { ids: readonly string[]; deprecated: readonly string[] };
+  /**
+   * The confident edges whose `from` is one of `tools`, in their order (a decoded snapshot's: only those are made;
+   * otherwise {@link confidentFrom} filters `confidentEdges`).
+   */
+  confidentFrom?: (tools: ReadonlySet<string>) => SnapshotEdge[];
 }
 
 /** An edge's confidence at `now` as every surface reads it (whole idle days; 0 until a run confirms it). */

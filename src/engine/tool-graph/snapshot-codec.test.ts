@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { PAGERANK_DEFAULTS } from '../../core/graph/pagerank.js';
-import { graphStats, type GraphStats } from './graph-snapshot.js';
-import { decodeSnapshotStats, encodeSnapshot, STATS_TOP } from './snapshot-codec.js';
+import { graphStats, type GraphSnapshot, type GraphStats, type SnapshotEdge } from './graph-snapshot.js';
+import { decodeSnapshot, decodeSnapshotStats, encodeSnapshot, STATS_TOP } from './snapshot-codec.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-03-10T12:00:00Z');
@@ -125,5 +125,40 @@ describe('the statistics kept in front of a stored graph snapshot (issue 20)', (
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe("a decoded snapshot's confident edges from a few tools (issue 20)", () => {
+  it('are those of its confident edges whose from is one of them, in their order, the same objects', async () => {
+    const path = join(dir, 'from.db');
+    const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
+    const run = (tools: string[], at: number) =>
+      writer.recordExecution({
+        intent: 'a run',
+        startedAt: new Date(at).toISOString(),
+        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+      });
+    for (let i = 0; i < 3; i += 1) {
+      await run(['a_fetch', 'b_parse', 'c_store'], T0 - (i + 1) * DAY);
+      await run(['c_store', 'd_send', 'a_fetch'], T0 - (i + 2) * DAY);
+      await run(['b_parse', 'd_send'], T0 - (i + 3) * DAY);
+    }
+    const built = await writer.graphSnapshot();
+    await writer.close();
+    const decoded = decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot;
+    const from = decoded.confidentFrom as (tools: ReadonlySet<string>) => SnapshotEdge[];
+    const asked = [new Set(['a_fetch']), new Set(['b_parse', 'd_send', 'no_such_tool']), new Set<string>()];
+    // Asked before the confident edges are made, then after.
+    const before = asked.map((tools) => from(tools));
+    const all = decoded.confidentEdges;
+    expect(all).toEqual(built.confidentEdges);
+    expect(all.length).toBeGreaterThan(0);
+    asked.forEach((tools, i) => {
+      const expected = all.filter((e) => tools.has(e.from));
+      expect(before[i]).toHaveLength(expected.length);
+      before[i]?.forEach((e, j) => expect(e).toBe(expected[j]));
+      expect(from(tools)).toEqual(expected);
+    });
+    expect(before[0]?.length).toBeGreaterThan(0);
   });
 });

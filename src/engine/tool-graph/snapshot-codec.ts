@@ -249,6 +249,22 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     }
     return confident;
   };
+  // A DAG reads the confident edges from its few tools: those alone are made (the same objects, in the same order).
+  let nameAt: Map<string, number> | undefined;
+  const confidentFrom = (tools: ReadonlySet<string>): SnapshotEdge[] => {
+    if (confident !== undefined) return confident.filter((e) => tools.has(e.from));
+    nameAt ??= new Map(names.map((name, n) => [name, n]));
+    const wanted = new Uint8Array(names.length);
+    for (const tool of tools) {
+      const n = nameAt.get(tool);
+      if (n !== undefined) wanted[n] = 1;
+    }
+    const out: SnapshotEdge[] = [];
+    for (let i = 0; i < m; i += 1)
+      if (wanted[ints[i] as number] === 1 && passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i])
+        out.push(edgeAt(i));
+    return out;
+  };
   // With the density and THE graph's indexes kept, the snapshot is assembled without its confident edges, made when
   // first read (issue 20: ~7.6k objects at 100k that a tool search never reads; a DAG's edge evidence does).
   const kept = Number.isFinite(header.density?.density) && directed !== undefined && undirected !== undefined;
@@ -289,6 +305,7 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
       enumerable: true,
     },
     catalogue: { value: { ids: header.toolIds, deprecated: header.deprecated }, enumerable: false },
+    confidentFrom: { value: confidentFrom, enumerable: false },
   });
 }
 
