@@ -54,6 +54,25 @@ describe('questionTime: the period a question names', () => {
     expect(questionTime('On what date did we migrate?', NOW).asksWhen).toBe(true);
     expect(questionTime('Which database does the billing service use?', NOW)).toEqual({ asksWhen: false });
   });
+  it('reads a question written in capitals as it reads it in lower case', () => {
+    const questions = [
+      'WHAT HAPPENED ON 2023-05-14?',
+      'WHERE WAS SHE ON 14 JUNE 2023?',
+      'WHAT DID WE SHIP LAST JUNE?',
+      'WHO LED IT IN THE SUMMER OF 2022?',
+      'WHAT DID I FIX TWO WEEKS AGO?',
+      'WHAT WAS DONE EARLIER THIS MONTH?',
+      'WHERE DOES IT RUN PRESENTLY?',
+      'WHAT DID THEY USE FORMERLY?',
+      'WHICH YEAR DID IT MOVE?',
+    ];
+    for (const q of questions) {
+      const upper = questionTime(q, NOW);
+      const lower = questionTime(q.toLowerCase(), NOW);
+      expect({ ...upper, period: upper.period?.from }).toEqual({ ...lower, period: lower.period?.from });
+      expect(upper.period !== undefined || upper.tense !== undefined || upper.asksWhen).toBe(true);
+    }
+  });
 });
 
 describe('questionRecency: recall recency for the time a question is about', () => {
