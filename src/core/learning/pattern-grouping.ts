@@ -322,8 +322,20 @@ function observationTermSequence(text: string): string[] {
  * indented → indent; validation, validate → valid).
  */
 export function groupingTermSequence(text: string): string[] {
-  return termSequence(text, porterStem);
+  let sequence = groupingTerms.get(text);
+  if (sequence === undefined) {
+    if (groupingTerms.size >= GROUPING_TERMS_KEPT) groupingTerms.clear();
+    groupingTerms.set(text, (sequence = termSequence(text, porterStem)));
+  }
+  return sequence.slice();
 }
+
+/**
+ * The grouping terms of texts read lately (a text's terms depend on it alone): an evolve reads each text's terms when
+ * it groups and again when it routes a contradiction by the words shared (`term-match`). Emptied when full.
+ */
+const groupingTerms = new Map<string, readonly string[]>();
+const GROUPING_TERMS_KEPT = 50_000;
 
 /**
  * The text to embed for grouping: the observation without its file paths (as `observationTerms`

@@ -35,6 +35,7 @@ export type NearestByTerms = (
  * A matcher whose term weights come from the distinct texts of `batch` (texts it is later given and
  * that the batch lacks weigh as if found once). It returns the candidate whose texts are most alike
  * to the texts given (ties: the first): its index and cosine, or undefined when none reaches `least`.
+ * A candidate array is profiled once: give a changed set as a new array.
  */
 export function termMatcher(batch: readonly string[], options: TermMatchOptions = {}): NearestByTerms {
   const least = options.least ?? TERM_MATCH_DEFAULTS.least;
@@ -89,9 +90,16 @@ export function termMatcher(batch: readonly string[], options: TermMatchOptions 
     for (const x of b.values()) nb += x * x;
     return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
   };
+  // A candidate set asked again (the same array) keeps its profile: the weights are the matcher's own.
+  const profiles = new WeakMap<readonly string[], Profile>();
+  const profileOf = (set: readonly string[]): Profile => {
+    let found = profiles.get(set);
+    if (found === undefined) profiles.set(set, (found = profile(set)));
+    return found;
+  };
   return (texts, candidates) => {
     const query = profile(texts);
-    const sims = candidates.map((candidate) => cosine(query, profile(candidate)));
+    const sims = candidates.map((candidate) => cosine(query, profileOf(candidate)));
     let best = -1;
     sims.forEach((sim, index) => {
       if (sim > (sims[best] ?? 0)) best = index;

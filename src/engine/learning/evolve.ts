@@ -993,7 +993,9 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
   let best: T | undefined;
   let bestShared = 0;
   for (const c of candidates) {
-    const shared = c.evidence.filter((id) => ev.has(id)).length;
+    // A counting loop, not filter: every group asks this of every learned thing (~60 ms a run at 10k observations).
+    let shared = 0;
+    for (const id of c.evidence) if (ev.has(id)) shared += 1;
     if (shared > bestShared) {
       bestShared = shared;
       best = c;
