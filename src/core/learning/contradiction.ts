@@ -285,6 +285,28 @@ function indexFamilies(families: readonly ConventionFamily[]): FamilyIndex {
   return { members, context, contextStems: new Set([...context.values()].flatMap((set) => [...set])) };
 }
 
+/**
+ * The assertion of a text under a list of conventions, kept per list for the texts read lately (an evolve reads its
+ * observations once to find contradictions and again to route those of a split: `Assertion` is read-only).
+ */
+function analysisOf(conventions: readonly ConventionFamily[]): (text: string) => Assertion {
+  let kept = analyses.get(conventions);
+  if (kept === undefined)
+    analyses.set(conventions, (kept = { families: indexFamilies(conventions), byText: new Map() }));
+  const { families, byText } = kept;
+  return (text) => {
+    let found = byText.get(text);
+    if (found === undefined) {
+      if (byText.size >= ANALYSES_KEPT) byText.clear();
+      byText.set(text, (found = analyse(text, families)));
+    }
+    return found;
+  };
+}
+
+const analyses = new WeakMap<readonly ConventionFamily[], { families: FamilyIndex; byText: Map<string, Assertion> }>();
+const ANALYSES_KEPT = 50_000;
+
 /** Cues by their first word, longest first. */
 function byFirstWord(cues: readonly (readonly string[])[]): Map<string, (readonly string[])[]> {
   const map = new Map<string, (readonly string[])[]>();
@@ -763,7 +785,7 @@ export function detectContradictions(
   if (items.length === 0 || groups.length === 0) return result;
 
   // Assertions per distinct text; term weights as in pattern grouping.
-  const families = indexFamilies(resolved.conventions);
+  const analysed = analysisOf(resolved.conventions);
   const assertionIndex = new Map<string, number>();
   const assertions: Assertion[] = [];
   const itemAssertion = new Int32Array(items.length);
@@ -771,7 +793,7 @@ export function detectContradictions(
     let a = assertionIndex.get(item.text);
     if (a === undefined) {
       assertionIndex.set(item.text, (a = assertions.length));
-      assertions.push(analyse(item.text, families));
+      assertions.push(analysed(item.text));
     }
     itemAssertion[i] = a;
   });

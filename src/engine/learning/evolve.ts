@@ -981,6 +981,18 @@ function sharingEvidence<T extends { id: string; evidence: string[] }>(
 }
 
 /**
+ * A learned thing's evidence as a set (kept per array: a record's evidence is replaced, never changed in place), or
+ * undefined when it repeats an id (then its ids are counted one by one).
+ */
+function distinctEvidence(evidence: readonly string[]): ReadonlySet<string> | undefined {
+  let set = evidenceSets.get(evidence);
+  if (set === undefined) evidenceSets.set(evidence, (set = new Set(evidence)));
+  return set.size === evidence.length ? set : undefined;
+}
+
+const evidenceSets = new WeakMap<readonly string[], Set<string>>();
+
+/**
  * The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine).
  */
 function matchLearned<T extends { id: string; evidence: string[] }>(
@@ -993,9 +1005,12 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
   let best: T | undefined;
   let bestShared = 0;
   for (const c of candidates) {
-    // A counting loop, not filter: every group asks this of every learned thing (~60 ms a run at 10k observations).
+    // Every group asks this of every learned thing: the smaller side is walked (a skill holds up to thousands).
+    const own = c.evidence.length > ev.size ? distinctEvidence(c.evidence) : undefined;
     let shared = 0;
-    for (const id of c.evidence) if (ev.has(id)) shared += 1;
+    if (own === undefined) {
+      for (const id of c.evidence) if (ev.has(id)) shared += 1;
+    } else for (const id of ev) if (own.has(id)) shared += 1;
     if (shared > bestShared) {
       bestShared = shared;
       best = c;
