@@ -1192,6 +1192,28 @@ function addedContext(cores: ReadonlyMap<number, number[]>, context: Set<number>
 }
 
 /**
+ * Joins of a grouper's clusters as passes make them: `find` gives the cluster a cluster went into, `join`
+ * moves the higher-numbered one's units into the lower one (so the result does not depend on the order).
+ */
+function clusterJoins(g: Grouper): { find: (c: number) => number; join: (a: number, b: number) => void } {
+  const root = Int32Array.from(g.clusters, (_, c) => c);
+  const find = (c: number): number => {
+    while (root[c] !== c) c = root[c] = root[root[c] as number] as number;
+    return c;
+  };
+  const join = (a: number, b: number): void => {
+    const [keep, drop] = a < b ? [a, b] : [b, a];
+    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
+      (p, q) => p - q,
+    );
+    Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
+    root[drop] = keep;
+    g.rebuild(keep, merged);
+  };
+  return { find, join };
+}
+
+/**
  * Pass 5: wordings of one statement joined. Two groups of ≥ 2 items that say the same thing up to
  * where it happened, or up to one misspelt word, become one group. A group's core is its terms
  * (generic ones aside) that at least `CORE_SHARE` of its observations hold. Context is learned
@@ -1275,22 +1297,12 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
     }
   }
   pairs.sort((p, q) => Math.min(p[0], p[1]) - Math.min(q[0], q[1]) || Math.max(p[0], p[1]) - Math.max(q[0], q[1]));
-  const root = Int32Array.from(g.clusters, (_, c) => c);
-  const find = (c: number): number => {
-    while (root[c] !== c) c = root[c] = root[root[c] as number] as number;
-    return c;
-  };
+  const { find, join } = clusterJoins(g);
   for (const [a0, b0, typo] of pairs) {
     const a = find(a0);
     const b = find(b0);
     if (a === b || g.slotsClash(a, b, (t) => !generic(t) && !context.has(t) && !typo.includes(t))) continue;
-    const [keep, drop] = a < b ? [a, b] : [b, a];
-    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
-      (p, q) => p - q,
-    );
-    Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
-    root[drop] = keep;
-    g.rebuild(keep, merged);
+    join(a, b);
   }
 }
 
@@ -1329,22 +1341,12 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     }
   }
   pairs.sort((p, q) => q[0] - p[0] || p[1] - q[1] || p[2] - q[2]);
-  const root = Int32Array.from(g.clusters, (_, c) => c);
-  const find = (c: number): number => {
-    while (root[c] !== c) c = root[c] = root[root[c] as number] as number;
-    return c;
-  };
+  const { find, join } = clusterJoins(g);
   for (const [, a0, b0] of pairs) {
     const a = find(a0);
     const b = find(b0);
     if (a === b || g.slotsClash(a, b) || g.clusterSimilarity(a, b) < resolved.mergeThreshold) continue;
-    const [keep, drop] = a < b ? [a, b] : [b, a];
-    const merged = [...(g.clusters[keep] as Cluster).units, ...(g.clusters[drop] as Cluster).units].sort(
-      (p, q) => p - q,
-    );
-    Object.assign(g.clusters[drop] as Cluster, { alive: false, units: [], size: 0 });
-    root[drop] = keep;
-    g.rebuild(keep, merged);
+    join(a, b);
   }
 
   // Pass 3: one reassignment step against frozen centroids (each unit scored against its own group
