@@ -6,6 +6,7 @@
  */
 import type { Credence } from '../engine/engine.js';
 import { storeFailure } from './failure.js';
+import { checkedLines, readInput } from './input.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -70,6 +71,30 @@ export async function withCredence<T>(ctx: CommandContext, fn: (credence: Creden
   } finally {
     await credence.close();
   }
+}
+
+/**
+ * `--batch FILE`: runs `each` on every checked JSON line of FILE and prints one JSON object a line, in
+ * the file's order (`{ line, ...fields }`); a bad line prints `{ line, error }` and the exit code is 1.
+ */
+export async function runJsonLines<T>(
+  ctx: CommandContext,
+  file: string,
+  parse: (value: unknown) => T,
+  each: (credence: Credence, value: T) => Promise<Record<string, unknown>>,
+): Promise<void> {
+  const { items, problems } = checkedLines(readInput(file), parse);
+  const out: { line: number; text: string }[] = problems.map((p) => ({
+    line: p.line,
+    text: JSON.stringify({ line: p.line, error: p.reason }),
+  }));
+  await withCredence(ctx, async (c) => {
+    for (const item of items)
+      out.push({ line: item.line, text: JSON.stringify({ line: item.line, ...(await each(c, item.value)) }) });
+  });
+  out.sort((a, b) => a.line - b.line);
+  ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
+  if (problems.length > 0) ctx.setExitCode(1);
 }
 
 export const printJson = (ctx: CommandContext, value: unknown): void =>

@@ -8,7 +8,7 @@ import { formatMemoryContext } from '../core/recall/memory-context.js';
 import { agentContextLines } from '../core/recall/memory-life.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
-import { printJson, withCredence, type CommandContext } from './context.js';
+import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
 
@@ -153,27 +153,11 @@ export function registerRecall(program: Command, context: () => CommandContext):
         if (options.batch !== undefined) {
           const { recallLine } = await import('./batch-lines.js');
           const { scrubText } = await import('../core/security/scrub.js');
-          const { items, problems } = checkedLines(readInput(options.batch), recallLine);
-          const out: { line: number; text: string }[] = problems.map((p) => ({
-            line: p.line,
-            text: JSON.stringify({ line: p.line, error: p.reason }),
+          // The query is echoed scrubbed, like everything Credence writes.
+          return runJsonLines(ctx, options.batch, recallLine, async (c, line) => ({
+            query: scrubText(line.query).text,
+            results: await c.recall(line.query, request),
           }));
-          await withCredence(ctx, async (c) => {
-            // The query is echoed scrubbed, like everything Credence writes.
-            for (const item of items)
-              out.push({
-                line: item.line,
-                text: JSON.stringify({
-                  line: item.line,
-                  query: scrubText(item.value.query).text,
-                  results: await c.recall(item.value.query, request),
-                }),
-              });
-          });
-          out.sort((a, b) => a.line - b.line);
-          ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
-          if (problems.length > 0) ctx.setExitCode(1);
-          return;
         }
         const query = words.join(' ');
         if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');

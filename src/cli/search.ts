@@ -6,34 +6,20 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
-import { printJson, withCredence, type CommandContext } from './context.js';
-import { checkedLines, readInput } from './input.js';
+import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
+import { readInput } from './input.js';
 import { parseLimit, parseList } from './parse.js';
 
 const f3 = (n: number): string => n.toFixed(3);
 
-/** Runs `each` on every JSON line of FILE and prints one JSON result a line; a bad line prints its error. */
+/** `--batch FILE` of search lines: each line's query and `each`'s result, one JSON object a line. */
 async function runBatch(
   ctx: CommandContext,
   file: string,
   each: (c: Credence, line: SearchLine) => Promise<unknown>,
 ): Promise<void> {
   const { searchLine } = await import('./batch-lines.js');
-  const { items, problems } = checkedLines(readInput(file), searchLine);
-  const out: { line: number; text: string }[] = problems.map((p) => ({
-    line: p.line,
-    text: JSON.stringify({ line: p.line, error: p.reason }),
-  }));
-  await withCredence(ctx, async (c) => {
-    for (const item of items)
-      out.push({
-        line: item.line,
-        text: JSON.stringify({ line: item.line, query: item.value.query, result: await each(c, item.value) }),
-      });
-  });
-  out.sort((a, b) => a.line - b.line);
-  ctx.io.stdout(out.map((o) => `${o.text}\n`).join(''));
-  if (problems.length > 0) ctx.setExitCode(1);
+  await runJsonLines(ctx, file, searchLine, async (c, line) => ({ query: line.query, result: await each(c, line) }));
 }
 
 /** What a DAG's measured confidence is, in words. */
