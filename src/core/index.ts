@@ -39,3 +39,4 @@ export * from './graph/heat-diffusion.js';
 export * from './graph/graph-paths.js';
 export * from './security/scrub.js';
 export * from './limits.js';
+export * from './calibration/index.js';
