@@ -83,6 +83,24 @@ export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 export const VERDICTS = Object.freeze(['accepted', 'rejected', 'contradicts', 'validated'] as const);
 export type Verdict = (typeof VERDICTS)[number];
 
+/** The kinds of claim whose outcomes are recorded (issue 24): the four surfaces, and instincts and skills. */
+export const OUTCOME_KINDS = Object.freeze(['search', 'next', 'dag', 'recall', 'instinct', 'skill'] as const);
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+
+/**
+ * What became of a shown claim (issue 24): taken or not (accepted, rejected), used and then succeeded or failed,
+ * or later found true or false (validated, contradicted). Positive: accepted, succeeded, validated.
+ */
+export const OUTCOMES = Object.freeze([
+  'accepted',
+  'rejected',
+  'succeeded',
+  'failed',
+  'validated',
+  'contradicted',
+] as const);
+export type Outcome = (typeof OUTCOMES)[number];
+
 /** A score with the parts that made it: every confidence in Credence is explainable. */
 export interface Explained<P extends object = Record<string, number | string>> {
   readonly value: number;

@@ -1650,11 +1650,92 @@ export function runStoreContract(options: StoreContractOptions): void {
           at: T0,
           verdict: 'accepted',
           verdictAt: T0 + 1,
+          outcome: 'accepted',
+          outcomeAt: T0 + 1,
         });
         expect(await store.shownCounts('p')).toEqual([
           { surface: 'recall', shown: 1, accepted: 0, rejected: 0 },
           { surface: 'search', shown: 2, accepted: 1, rejected: 1 },
         ]);
+      });
+
+      test('a shown claim keeps the confidence it was shown with and its latest outcome', async () => {
+        const store = await fresh();
+        await store.recordShown('p', [
+          { id: 'sh-1', surface: 'search', target: 'read_file', at: T0, confidence: 0.8 },
+          { id: 'sh-2', surface: 'dag', target: 'read_file -> parse_json', at: T0, confidence: 0.55 },
+          { id: 'sh-3', surface: 'recall', target: 'memory:mem-1', at: T0 },
+          { id: 'sh-4', surface: 'instinct', target: 'instinct:in-1', at: T0 + 1, confidence: 0.6 },
+          {
+            id: 'sh-5',
+            surface: 'skill',
+            target: 'skill:sk-1',
+            at: T0 + 1,
+            confidence: 0.9,
+            outcome: 'validated',
+            outcomeAt: T0 + 3,
+          },
+        ]);
+        expect(await store.setOutcome('p', 'sh-1', 'failed', T0 + 5)).toBe(true);
+        expect(await store.setOutcome('p', 'sh-1', 'succeeded', T0 + 6)).toBe(true);
+        expect(await store.setOutcome('p', 'sh-2', 'rejected', T0 + 4)).toBe(true);
+        expect(await store.setOutcome('p', 'sh-3', 'accepted', T0 + 4)).toBe(true);
+        expect(await store.setOutcome('p', 'sh-4', 'contradicted', T0 + 4)).toBe(true);
+        expect(await store.setOutcome('p', 'nope', 'accepted', T0)).toBe(false);
+        expect(await store.setOutcome('q', 'sh-1', 'accepted', T0)).toBe(false);
+        // The latest outcome counts; succeeded is no verdict, rejected is one.
+        expect(await store.getShown('p', 'sh-1')).toMatchObject({ confidence: 0.8, outcome: 'succeeded' });
+        expect((await store.getShown('p', 'sh-1'))?.verdict).toBeUndefined();
+        expect(await store.getShown('p', 'sh-2')).toMatchObject({ verdict: 'rejected', verdictAt: T0 + 4 });
+        // Only claims with both a confidence and an outcome, by outcomeAt then id (sh-3 was shown without one).
+        expect(await store.listOutcomes('p')).toEqual([
+          {
+            id: 'sh-5',
+            kind: 'skill',
+            target: 'skill:sk-1',
+            confidence: 0.9,
+            outcome: 'validated',
+            at: T0 + 1,
+            outcomeAt: T0 + 3,
+          },
+          {
+            id: 'sh-2',
+            kind: 'dag',
+            target: 'read_file -> parse_json',
+            confidence: 0.55,
+            outcome: 'rejected',
+            at: T0,
+            outcomeAt: T0 + 4,
+          },
+          {
+            id: 'sh-4',
+            kind: 'instinct',
+            target: 'instinct:in-1',
+            confidence: 0.6,
+            outcome: 'contradicted',
+            at: T0 + 1,
+            outcomeAt: T0 + 4,
+          },
+          {
+            id: 'sh-1',
+            kind: 'search',
+            target: 'read_file',
+            confidence: 0.8,
+            outcome: 'succeeded',
+            at: T0,
+            outcomeAt: T0 + 6,
+          },
+        ]);
+        const ids = async (options: Parameters<typeof store.listOutcomes>[1]) =>
+          (await store.listOutcomes('p', options)).map((o) => o.id);
+        expect(await ids({ kind: 'dag' })).toEqual(['sh-2']);
+        expect(await ids({ kind: 'next' })).toEqual([]);
+        expect(await ids({ since: T0 + 4 })).toEqual(['sh-2', 'sh-4', 'sh-1']);
+        expect(await ids({ limit: 2 })).toEqual(['sh-4', 'sh-1']);
+        expect(await ids({ kind: 'skill', since: T0 + 4 })).toEqual([]);
+        expect(await store.listOutcomes('q')).toEqual([]);
+        // Metrics count the four surfaces only.
+        expect((await store.shownCounts('p')).map((c) => c.surface)).toEqual(['dag', 'recall', 'search']);
       });
     });
 
@@ -2003,9 +2084,12 @@ export function runStoreContract(options: StoreContractOptions): void {
       await store.insertFeedback('p', { id: 'fb-2', targetId: 'sk-1', kind: 'validation', at: T0 + 6 });
       await store.recordShown('p', [
         { id: 'sh-1', surface: 'search', target: 'read_file', query: 'read a file', at: T0 },
-        { id: 'sh-2', surface: 'recall', target: 'memory:mem-1', at: T0 + 1 },
+        { id: 'sh-2', surface: 'recall', target: 'memory:mem-1', at: T0 + 1, confidence: 0.7 },
+        { id: 'sh-3', surface: 'instinct', target: 'instinct:in-1', at: T0 + 1, confidence: 0.45 },
       ]);
       await store.setVerdict('p', 'sh-1', 'accepted', T0 + 2);
+      await store.setOutcome('p', 'sh-2', 'failed', T0 + 3);
+      await store.setOutcome('p', 'sh-3', 'validated', T0 + 4);
       await store.putEmbeddings('p', 'tool', [
         { refId: 'read_file', modelKey: 'test:m:3', textHash: 'h1', vector: new Float32Array([0.6, 0.8, -0.125]) },
       ]);
@@ -2123,11 +2207,16 @@ export function runStoreContract(options: StoreContractOptions): void {
         skills: await store.listSkills('p'),
         feedback: await store.listFeedback('p'),
         shown: await store.shownCounts('p'),
+        outcomes: await store.listOutcomes('p'),
         hook: await store.hookSession('p', 'sess-1'),
       });
       const before = await reads(source);
       expect(before.tools.map((h) => h.id).sort()).toEqual(['ParseJson', 'parse_json']);
       expect(before.memories).toEqual(['mem-2']);
+      expect(before.outcomes.map((o) => [o.id, o.confidence, o.outcome])).toEqual([
+        ['sh-2', 0.7, 'failed'],
+        ['sh-3', 0.45, 'validated'],
+      ]);
       expect(await reads(target)).toEqual(before);
     });
 

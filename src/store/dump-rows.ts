@@ -155,6 +155,9 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('at', 'integer', 'required'),
     col('verdict', 'text', 'nullable'),
     col('verdict_at', 'integer', 'nullable'),
+    col('confidence', 'real', 'nullable'),
+    col('outcome', 'text', 'nullable'),
+    col('outcome_at', 'integer', 'nullable'),
   ],
   embeddings: [
     col('scope', 'text', 'required'),

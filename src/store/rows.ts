@@ -3,7 +3,15 @@
  * Rows of the store's tables as records: both backends name their columns alike (the SQLite schema's
  * names), so one set of readers serves both. Numbers come as JavaScript numbers from either driver.
  */
-import type { FeedbackKind, Intent, MemoryCategory, MemoryLife, ObservationType } from '../core/types.js';
+import type {
+  FeedbackKind,
+  Intent,
+  MemoryCategory,
+  MemoryLife,
+  ObservationType,
+  Outcome,
+  OutcomeKind,
+} from '../core/types.js';
 import type {
   CallRecord,
   EdgeRecord,
@@ -13,6 +21,7 @@ import type {
   InstinctRecord,
   MemoryRecord,
   ObservationRecord,
+  OutcomeRecord,
   ShownRecord,
   SkillRecord,
   StoredEmbedding,
@@ -182,6 +191,20 @@ export function toShown(r: Row): ShownRecord {
     ...(r.query == null ? {} : { query: String(r.query) }),
     at: Number(r.at),
     ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
+    ...(r.confidence == null ? {} : { confidence: Number(r.confidence) }),
+    ...(r.outcome == null ? {} : { outcome: r.outcome as Outcome, outcomeAt: Number(r.outcome_at) }),
+  };
+}
+
+export function toOutcome(r: Row): OutcomeRecord {
+  return {
+    id: String(r.id),
+    kind: r.surface as OutcomeKind,
+    target: String(r.target),
+    confidence: Number(r.confidence),
+    outcome: r.outcome as Outcome,
+    at: Number(r.at),
+    outcomeAt: Number(r.outcome_at),
   };
 }
 

@@ -16,7 +16,12 @@ import type {
   MemoryLife,
   ObservationPhase,
   ObservationType,
+  Outcome,
+  OutcomeKind,
 } from '../core/types.js';
+
+export { OUTCOME_KINDS, OUTCOMES } from '../core/types.js';
+export type { Outcome, OutcomeKind } from '../core/types.js';
 
 /** Times are epoch milliseconds throughout the store. */
 export type EpochMs = number;
@@ -148,16 +153,45 @@ export interface MemoryHit {
 export const SURFACES = ['search', 'next', 'dag', 'recall'] as const;
 export type Surface = (typeof SURFACES)[number];
 
-/** One result a surface returned: a tool, a DAG or a memory, with the verdict given on it later. */
+/**
+ * One result a surface returned: a tool, a DAG or a memory, with the verdict given on it later; or an instinct or
+ * skill whose outcome was recorded (kind `instinct` / `skill`, issue 24).
+ */
 export interface ShownRecord {
   id: string;
-  surface: Surface;
+  /** The surface that showed it, or `instinct` / `skill` for a learned thing's outcome. */
+  surface: OutcomeKind;
   /** What was shown: a tool id, a memory key (`memory:<id>`, `observation:<id>` …), or a DAG's tool list. */
   target: string;
   query?: string;
   at: EpochMs;
   verdict?: 'accepted' | 'rejected';
   verdictAt?: EpochMs;
+  /** The confidence it was shown with, 0..1 (none on rows recorded before migration 16). */
+  confidence?: number;
+  /** What became of it, the latest outcome (issue 24). */
+  outcome?: Outcome;
+  outcomeAt?: EpochMs;
+}
+
+/** A shown claim with both the confidence it was shown with and what became of it (issue 24). */
+export interface OutcomeRecord {
+  /** The shown id. */
+  id: string;
+  kind: OutcomeKind;
+  target: string;
+  confidence: number;
+  outcome: Outcome;
+  /** When it was shown. */
+  at: EpochMs;
+  outcomeAt: EpochMs;
+}
+
+export interface OutcomeQuery {
+  kind?: OutcomeKind;
+  /** Outcomes recorded at or after this time. */
+  since?: EpochMs;
+  limit?: number;
 }
 
 export const TABLES = [
@@ -635,7 +669,17 @@ export interface FeedbackStore {
   getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
-  /** Shown results per surface with their verdicts, for metrics. */
+  /**
+   * Sets what became of a shown result (its latest outcome); accepted / rejected also set its verdict.
+   * False when the id is unknown.
+   */
+  setOutcome(scope: string, id: string, outcome: Outcome, at: EpochMs): Promise<boolean>;
+  /**
+   * Shown results having both a confidence and an outcome, ordered by outcomeAt then id; with `limit`, the latest
+   * that many (still in that order).
+   */
+  listOutcomes(scope: string, options?: OutcomeQuery): Promise<OutcomeRecord[]>;
+  /** Shown results per surface with their verdicts, for metrics (the four surfaces only). */
   shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]>;
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;

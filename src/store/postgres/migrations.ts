@@ -445,6 +445,25 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       ALTER TABLE memories ADD COLUMN life text;
     `,
   },
+  {
+    version: 16,
+    description:
+      'what became of each shown claim (issue 24): the confidence it was shown with and its latest outcome on the ' +
+      'shown row, which instincts and skills may have too (the surface check is widened); a verdict given before ' +
+      'is its outcome',
+    sql: `
+      ALTER TABLE shown DROP CONSTRAINT shown_surface_check;
+      ALTER TABLE shown ADD CONSTRAINT shown_surface_check
+        CHECK (surface IN ('search', 'next', 'dag', 'recall', 'instinct', 'skill'));
+      ALTER TABLE shown
+        ADD COLUMN confidence double precision CHECK (confidence BETWEEN 0 AND 1),
+        ADD COLUMN outcome text
+          CHECK (outcome IN ('accepted', 'rejected', 'succeeded', 'failed', 'validated', 'contradicted')),
+        ADD COLUMN outcome_at double precision;
+      UPDATE shown SET outcome = verdict, outcome_at = verdict_at WHERE verdict IS NOT NULL;
+      CREATE INDEX shown_outcomes ON shown (scope, outcome_at) WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

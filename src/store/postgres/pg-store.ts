@@ -30,6 +30,7 @@ import {
   toInstinct,
   toMemory,
   toObservation,
+  toOutcome,
   toShown,
   toSkill,
   toTool,
@@ -65,7 +66,11 @@ import {
   type MemoryRecord,
   type ObservationRecord,
   type RecordReport,
+  type Outcome,
+  type OutcomeQuery,
+  type OutcomeRecord,
   type ShownRecord,
+  type Surface,
   type SkillRecord,
   type Store,
   type StoredEmbedding,
@@ -1333,8 +1338,9 @@ export class PgStore implements Store {
     if (shown.length === 0) return;
     const list = shown.map((s) => this.#policy.scrub(s));
     await this.#pool.query(
-      `INSERT INTO shown (scope, id, surface, target, query, at)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[])
+      `INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[],
+         $8::text[], $9::float8[])
        ON CONFLICT (scope, id) DO NOTHING`,
       [
         scope,
@@ -1343,6 +1349,9 @@ export class PgStore implements Store {
         list.map((s) => s.target),
         list.map((s) => s.query ?? null),
         list.map((s) => s.at),
+        list.map((s) => s.confidence ?? null),
+        list.map((s) => s.outcome ?? null),
+        list.map((s) => (s.outcome === undefined ? null : (s.outcomeAt ?? s.at))),
       ],
     );
   }
@@ -1354,23 +1363,47 @@ export class PgStore implements Store {
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
     const result = await this.#pool.query(
-      'UPDATE shown SET verdict = $3, verdict_at = $4 WHERE scope = $1 AND id = $2',
+      'UPDATE shown SET verdict = $3, verdict_at = $4, outcome = $3, outcome_at = $4 WHERE scope = $1 AND id = $2',
       [scope, id, verdict, at],
     );
     return (result.rowCount ?? 0) > 0;
   }
 
-  async shownCounts(
-    scope: string,
-  ): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+  async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
+    // Accepted and rejected are verdicts too (the metrics' precision reads those).
+    const result = await this.#pool.query(
+      `UPDATE shown SET outcome = $3, outcome_at = $4,
+         verdict = CASE WHEN $3 IN ('accepted', 'rejected') THEN $3 ELSE verdict END,
+         verdict_at = CASE WHEN $3 IN ('accepted', 'rejected') THEN $4 ELSE verdict_at END
+       WHERE scope = $1 AND id = $2`,
+      [scope, id, outcome, at],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async listOutcomes(scope: string, options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
+    const rows = await this.#rows(
+      `SELECT * FROM (
+         SELECT * FROM shown
+         WHERE scope = $1 AND outcome IS NOT NULL AND confidence IS NOT NULL
+           AND ($2::text IS NULL OR surface = $2) AND ($3::float8 IS NULL OR outcome_at >= $3)
+         ORDER BY outcome_at DESC, id DESC LIMIT $4
+       ) latest ORDER BY outcome_at, id`,
+      [scope, options.kind ?? null, options.since ?? null, options.limit ?? null],
+    );
+    return rows.map(toOutcome);
+  }
+
+  async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {
     const rows = await this.#rows(
       `SELECT surface, count(*) AS shown, count(*) FILTER (WHERE verdict = 'accepted') AS accepted, ` +
         `count(*) FILTER (WHERE verdict = 'rejected') AS rejected
-       FROM shown WHERE scope = $1 GROUP BY surface ORDER BY surface`,
+       FROM shown WHERE scope = $1 AND surface IN ('search', 'next', 'dag', 'recall')
+       GROUP BY surface ORDER BY surface`,
       [scope],
     );
     return rows.map((r) => ({
-      surface: r.surface as ShownRecord['surface'],
+      surface: r.surface as Surface,
       shown: Number(r.shown),
       accepted: Number(r.accepted),
       rejected: Number(r.rejected),

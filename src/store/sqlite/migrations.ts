@@ -81,19 +81,26 @@ const COUNT_TABLES = `
     n INTEGER NOT NULL,
     PRIMARY KEY (scope, name)
   ) WITHOUT ROWID;
-  ${COUNTED.map((t) => {
-    const add = (row: 'new' | 'old', n: string) =>
-      `INSERT INTO table_counts (scope, name, n) VALUES (${row}.scope, '${t}', ${n}) ` +
-      `ON CONFLICT (scope, name) DO UPDATE SET n = n + excluded.n;`;
-    return [
+  ${COUNTED.map((t) =>
+    [
       `INSERT INTO table_counts (scope, name, n) SELECT scope, '${t}', count(*) FROM ${t} GROUP BY scope;`,
-      `CREATE TRIGGER ${t}_count_insert AFTER INSERT ON ${t} BEGIN ${add('new', '1')} END;`,
-      `CREATE TRIGGER ${t}_count_delete AFTER DELETE ON ${t} BEGIN ${add('old', '-1')} END;`,
-      `CREATE TRIGGER ${t}_count_move AFTER UPDATE OF scope ON ${t} WHEN old.scope IS NOT new.scope ` +
-        `BEGIN ${add('old', '-1')} ${add('new', '1')} END;`,
-    ].join('\n  ');
-  }).join('\n  ')}
+      ...countTriggers(t),
+    ].join('\n  '),
+  ).join('\n  ')}
 `;
+
+/** The triggers that keep `table_counts` for table `t` (migration 13; a table made again needs them again). */
+function countTriggers(t: string): string[] {
+  const add = (row: 'new' | 'old', n: string) =>
+    `INSERT INTO table_counts (scope, name, n) VALUES (${row}.scope, '${t}', ${n}) ` +
+    `ON CONFLICT (scope, name) DO UPDATE SET n = n + excluded.n;`;
+  return [
+    `CREATE TRIGGER ${t}_count_insert AFTER INSERT ON ${t} BEGIN ${add('new', '1')} END;`,
+    `CREATE TRIGGER ${t}_count_delete AFTER DELETE ON ${t} BEGIN ${add('old', '-1')} END;`,
+    `CREATE TRIGGER ${t}_count_move AFTER UPDATE OF scope ON ${t} WHEN old.scope IS NOT new.scope ` +
+      `BEGIN ${add('old', '-1')} ${add('new', '1')} END;`,
+  ];
+}
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -543,6 +550,37 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'current memory',
     sql: `
       ALTER TABLE memories ADD COLUMN life TEXT;
+    `,
+  },
+  {
+    version: 16,
+    description:
+      'what became of each shown claim (issue 24): the confidence it was shown with and its latest outcome on the ' +
+      'shown row, which instincts and skills may have too (the surface check is widened, so the table is made ' +
+      'again); a verdict given before is its outcome',
+    sql: `
+      CREATE TABLE shown_16 (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        surface TEXT NOT NULL CHECK (surface IN ('search', 'next', 'dag', 'recall', 'instinct', 'skill')),
+        target TEXT NOT NULL,
+        query TEXT,
+        at INTEGER NOT NULL,
+        verdict TEXT CHECK (verdict IN ('accepted', 'rejected')),
+        verdict_at INTEGER,
+        confidence REAL CHECK (confidence BETWEEN 0 AND 1),
+        outcome TEXT CHECK (outcome IN ('accepted', 'rejected', 'succeeded', 'failed', 'validated', 'contradicted')),
+        outcome_at INTEGER,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+      INSERT INTO shown_16 (scope, id, surface, target, query, at, verdict, verdict_at, outcome, outcome_at)
+        SELECT scope, id, surface, target, query, at, verdict, verdict_at, verdict, verdict_at FROM shown;
+      -- Dropping a table drops its triggers first: the kept count of shown rows stays as it was.
+      DROP TABLE shown;
+      ALTER TABLE shown_16 RENAME TO shown;
+      CREATE INDEX shown_target ON shown (scope, target);
+      CREATE INDEX shown_outcomes ON shown (scope, outcome_at) WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
+      ${countTriggers('shown').join('\n      ')}
     `,
   },
 ]);

@@ -263,6 +263,42 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('migrates a version-15 store to 16: verdicts become outcomes, counts and checks hold, kinds widen', async () => {
+    const path = nextPath();
+    const raw = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 15)) {
+      raw.exec(m.sql);
+      m.after?.(raw);
+    }
+    raw.pragma('user_version = 15');
+    const shown = raw.prepare(
+      'INSERT INTO shown (scope, id, surface, target, at, verdict, verdict_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
+    );
+    shown.run('p', 'sh-1', 'search', 'read_file', 'accepted', 5);
+    shown.run('p', 'sh-2', 'dag', 'a -> b', null, null);
+    shown.run('q', 'sh-1', 'recall', 'memory:m', 'rejected', 7);
+    raw.close();
+    const store = openSqliteStore({ path });
+    expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+    expect(await store.getShown('p', 'sh-1')).toMatchObject({ verdict: 'accepted', outcome: 'accepted', outcomeAt: 5 });
+    expect((await store.getShown('p', 'sh-2'))?.outcome).toBeUndefined();
+    expect(await store.getShown('q', 'sh-1')).toMatchObject({ outcome: 'rejected', outcomeAt: 7 });
+    // Old rows have no confidence: none is an outcome to calibrate on.
+    expect(await store.listOutcomes('p')).toEqual([]);
+    expect(await store.counts('p')).toMatchObject({ shown: 2 });
+    await store.recordShown('p', [{ id: 'sh-3', surface: 'instinct', target: 'instinct:i', at: 9, confidence: 0.5 }]);
+    expect(await store.setOutcome('p', 'sh-3', 'validated', 10)).toBe(true);
+    expect((await store.listOutcomes('p')).map((o) => [o.id, o.kind])).toEqual([['sh-3', 'instinct']]);
+    expect(await store.counts('p')).toMatchObject({ shown: 3 });
+    expect(await store.check()).toEqual([]);
+    const db = sqliteConnection(store);
+    expect(() =>
+      db.prepare("INSERT INTO shown (scope, id, surface, target, at) VALUES ('p', 'x', 'nope', 't', 1)").run(),
+    ).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE shown SET outcome = 'maybe' WHERE id = 'sh-3'").run()).toThrow(/CHECK/);
+    await store.close();
+  });
+
   it('migrates a version-1 database to version 2 and makes its existing tools searchable', async () => {
     const path = nextPath();
     const raw = new Database(path);

@@ -35,6 +35,7 @@ import {
   toInstinct,
   toMemory,
   toObservation,
+  toOutcome,
   toShown,
   toSkill,
   toTool,
@@ -61,7 +62,11 @@ import {
   type ExecutionBatchItem,
   type ExecutionRecord,
   type RecordReport,
+  type Outcome,
+  type OutcomeQuery,
+  type OutcomeRecord,
   type ShownRecord,
+  type Surface,
   type FeedbackRecord,
   type InsertReport,
   type InstinctRecord,
@@ -1137,12 +1142,14 @@ export class SqliteStore implements Store {
 
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     const insert = this.#stmt(`
-      INSERT INTO shown (scope, id, surface, target, query, at) VALUES (?, ?, ?, ?, ?, ?)
+      INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (scope, id) DO NOTHING`);
     this.#write(() => {
       for (const raw of shown) {
         const s = this.#policy.scrub(raw);
-        insert.run(scope, s.id, s.surface, s.target, s.query ?? null, s.at);
+        const outcome = s.outcome === undefined ? [null, null] : [s.outcome, s.outcomeAt ?? s.at];
+        insert.run(scope, s.id, s.surface, s.target, s.query ?? null, s.at, s.confidence ?? null, ...outcome);
       }
     });
   }
@@ -1154,19 +1161,47 @@ export class SqliteStore implements Store {
 
   async setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: number): Promise<boolean> {
     return (
-      this.#stmt('UPDATE shown SET verdict = ?, verdict_at = ? WHERE scope = ? AND id = ?').run(verdict, at, scope, id)
-        .changes > 0
+      this.#stmt(
+        'UPDATE shown SET verdict = @verdict, verdict_at = @at, outcome = @verdict, outcome_at = @at ' +
+          'WHERE scope = @scope AND id = @id',
+      ).run({ verdict, at, scope, id }).changes > 0
     );
   }
 
-  async shownCounts(
-    scope: string,
-  ): Promise<{ surface: ShownRecord['surface']; shown: number; accepted: number; rejected: number }[]> {
+  async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
+    // Accepted and rejected are verdicts too (the metrics' precision reads those).
+    return (
+      this.#stmt(`
+        UPDATE shown SET outcome = @outcome, outcome_at = @at,
+          verdict = CASE WHEN @outcome IN ('accepted', 'rejected') THEN @outcome ELSE verdict END,
+          verdict_at = CASE WHEN @outcome IN ('accepted', 'rejected') THEN @at ELSE verdict_at END
+        WHERE scope = @scope AND id = @id`).run({ outcome, at, scope, id }).changes > 0
+    );
+  }
+
+  async listOutcomes(scope: string, options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
+    const rows = this.#stmt(`
+      SELECT * FROM (
+        SELECT * FROM shown
+        WHERE scope = @scope AND outcome IS NOT NULL AND confidence IS NOT NULL
+          AND (@kind IS NULL OR surface = @kind) AND (@since IS NULL OR outcome_at >= @since)
+        ORDER BY outcome_at DESC, id DESC LIMIT @limit
+      ) ORDER BY outcome_at, id`).all({
+      scope,
+      kind: options.kind ?? null,
+      since: options.since ?? null,
+      limit: options.limit ?? -1,
+    }) as Row[];
+    return rows.map(toOutcome);
+  }
+
+  async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {
     const rows = this.#stmt(`
       SELECT surface, count(*) AS shown, sum(verdict = 'accepted') AS accepted, sum(verdict = 'rejected') AS rejected
-      FROM shown WHERE scope = ? GROUP BY surface ORDER BY surface`).all(scope) as Row[];
+      FROM shown WHERE scope = ? AND surface IN ('search', 'next', 'dag', 'recall')
+      GROUP BY surface ORDER BY surface`).all(scope) as Row[];
     return rows.map((r) => ({
-      surface: r.surface as ShownRecord['surface'],
+      surface: r.surface as Surface,
       shown: Number(r.shown),
       accepted: Number(r.accepted ?? 0),
       rejected: Number(r.rejected ?? 0),
