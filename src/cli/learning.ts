@@ -17,6 +17,9 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--rejected', 'it was wrong (on an instinct or skill: −0.3)')
     .option('--contradicts', 'it contradicts what the user wants (−0.3)')
     .option('--validated', 'the user confirmed it (+0.2)')
+    .option('--succeeded', 'a shown result was used and it worked (its outcome; on an instinct or skill +0.2)')
+    .option('--failed', 'a shown result was used and it failed (its outcome; on an instinct or skill −0.3)')
+    .option('--contradicted', 'the same as --contradicts, in the outcome word')
     .option('--event <id>', 'an id for this feedback event: the same event id is applied once')
     .option('--note <text>', 'a note kept with the event')
     .action(
@@ -27,6 +30,9 @@ export function registerLearning(program: Command, context: () => CommandContext
           rejected?: boolean;
           contradicts?: boolean;
           validated?: boolean;
+          succeeded?: boolean;
+          failed?: boolean;
+          contradicted?: boolean;
           event?: string;
           note?: string;
         },
@@ -34,10 +40,7 @@ export function registerLearning(program: Command, context: () => CommandContext
         const ctx = context();
         const verdicts = VERDICTS.filter((v) => o[v] === true);
         if (verdicts.length !== 1)
-          throw new CredenceError(
-            'INVALID_INPUT',
-            'give exactly one of --accepted, --rejected, --contradicts or --validated',
-          );
+          throw new CredenceError('INVALID_INPUT', `give exactly one of ${VERDICTS.map((v) => `--${v}`).join(', ')}`);
         const result = await withCredence(ctx, (c) =>
           // The CLI speaks for the user: accepting or validating an instinct or skill confirms the rules held for
           // confirmation.

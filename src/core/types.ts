@@ -79,8 +79,20 @@ export type ConfidenceBand = 'noise' | 'tentative' | 'probable' | 'certain' | 'e
 export const FEEDBACK_KINDS = ['explicit', 'validation', 'correction', 'contradiction'] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
-/** The verdicts on a shown result, an instinct or a skill (`feedback` in the CLI, MCP and dashboard). */
-export const VERDICTS = Object.freeze(['accepted', 'rejected', 'contradicts', 'validated'] as const);
+/**
+ * The verdicts on a shown result, an instinct or a skill (`feedback` in the CLI, MCP and dashboard). The last three
+ * are outcomes (issue 24): `succeeded` / `failed` say a shown result was used and how it went; `contradicted` is
+ * `contradicts` in the outcome's word.
+ */
+export const VERDICTS = Object.freeze([
+  'accepted',
+  'rejected',
+  'contradicts',
+  'validated',
+  'succeeded',
+  'failed',
+  'contradicted',
+] as const);
 export type Verdict = (typeof VERDICTS)[number];
 
 /** The kinds of claim whose outcomes are recorded (issue 24): the four surfaces, and instincts and skills. */

@@ -32,13 +32,16 @@ import type { MemoryInput, ObservationInput, ToolInput } from '../schemas/index.
 import { addObservations, parseObservation, toObservationLine, withObservationDefaults } from './observations.js';
 import {
   giveFeedback,
+  listOutcomes,
   metrics,
+  recordOutcome,
   recordShown,
   type FeedbackResult,
   type Metrics,
+  type ShownItem,
   type Verdict,
 } from './feedback-service.js';
-import type { Surface } from '../store/types.js';
+import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surface } from '../store/types.js';
 import { evolve, type EvolveReport } from './learning/evolve.js';
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
@@ -506,9 +509,27 @@ export class Credence {
     return this.observe([withObservationDefaults(observation, this.now()) as ObservationInput]);
   }
 
-  /** Records what a surface returned (SPEC §6 metrics); one shown id per item. */
-  recordShown(surface: Surface, items: readonly { target: string; query?: string }[]): Promise<string[]> {
+  /**
+   * Records what a surface returned (SPEC §6 metrics), each item with the confidence it was shown with
+   * (issue 24); one shown id per item.
+   */
+  recordShown(surface: OutcomeKind, items: readonly ShownItem[]): Promise<string[]> {
     return recordShown(this.#feedback, surface, items);
+  }
+
+  /** What became of a shown result (issue 24): its latest outcome; an unknown id or outcome is an error. */
+  recordOutcome(
+    shownId: string,
+    outcome: Outcome,
+    options: { at?: EpochMs } = {},
+  ): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
+    limits.requireWithinLimit('id', shownId, 'id');
+    return recordOutcome(this.#feedback, graph.storedId(shownId), outcome, options);
+  }
+
+  /** Outcomes with the confidence each claim was shown with, by outcomeAt then id (issue 24). */
+  listOutcomes(options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
+    return listOutcomes(this.#feedback, options);
   }
 
   /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
@@ -605,7 +626,7 @@ export class Credence {
   ): Promise<(RecallResult & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await recall(await this.#recallContext(), query, request);
-    return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request);
+    return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request, (r) => r.score);
   }
 
   /** Records what a surface returned and puts each item's shown id on it. */
@@ -615,11 +636,12 @@ export class Credence {
     target: (item: T) => string,
     query: string,
     request: Tracking,
+    confidence: (item: T) => number,
   ): Promise<(T & { shownId?: string })[]> {
     if (request.track === false || items.length === 0) return [...items];
     const ids = await this.recordShown(
       surface,
-      items.map((item) => ({ target: target(item), query })),
+      items.map((item) => ({ target: target(item), query, confidence: confidence(item) })),
     );
     return items.map((item, i) => ({ ...item, shownId: ids[i] as string }));
   }
@@ -660,7 +682,8 @@ export class Credence {
   ): Promise<(search.LearnedToolResult & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
-    return this.#track('search', results, (r) => r.tool, query, request);
+    // A tool result has no confidence of its own: its hybrid score (0..1) is what it was shown with.
+    return this.#track('search', results, (r) => r.tool, query, request, (r) => r.score);
   }
 
   /** A workflow DAG for an intent (SPEC §5); a suggestion is recorded as shown, as a whole, unless `track: false`. */
@@ -677,6 +700,7 @@ export class Credence {
       (x) => `dag:${x.dag.tasks.map((t) => t.tool).join(',')}`,
       intent,
       request,
+      (x) => x.confidence,
     );
     return tracked ?? s;
   }
@@ -865,7 +889,8 @@ export class Credence {
     options: { limit?: number } & Tracking = {},
   ): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
     limits.requireWithinLimit('tool', tool, 'toolName');
-    return this.#track('next', await graph.suggestNext(this.#graph, tool, options), (s) => s.tool, tool, options);
+    const suggestions = await graph.suggestNext(this.#graph, tool, options);
+    return this.#track('next', suggestions, (s) => s.tool, tool, options, (s) => s.confidence);
   }
 
   async status(): Promise<Status> {

@@ -8,13 +8,18 @@
  * under the reserved confirming id (core/learning/rule-trust); every other caller is refused that id.
  */
 import { CredenceError } from '../core/errors.js';
-import type { FeedbackKind, ObservationType, Verdict } from '../core/types.js';
+import { parseOutcome, parseOutcomeKind } from '../core/outcomes.js';
+import type { FeedbackKind, ObservationType, Outcome, Verdict } from '../core/types.js';
 import { OBSERVATION_TYPES } from '../core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from '../core/learning/rule-trust.js';
 import type {
+  EpochMs,
   FeedbackStore,
   LearningStore,
   ObservationStore,
+  OutcomeKind,
+  OutcomeQuery,
+  OutcomeRecord,
   ShownRecord,
   StatsStore,
   Surface,
@@ -29,22 +34,77 @@ export interface FeedbackContext {
   newId: () => string;
 }
 
-/** Records what a surface returned; returns one shown id per item, in order. */
+/** A shown item: what it was, the query it answered, and the confidence it was shown with (issue 24). */
+export interface ShownItem {
+  target: string;
+  query?: string;
+  confidence?: number;
+}
+
+const shownId = (ctx: FeedbackContext): string => `sh-${ctx.newId().replace(/-/g, '').slice(0, 16)}`;
+
+/** A confidence as stored: within 0..1, or none when it is not a finite number. */
+const storedConfidence = (c: number | undefined): number | undefined =>
+  c === undefined || !Number.isFinite(c) ? undefined : Math.min(1, Math.max(0, c));
+
+/** Records what a surface returned (with the confidence each item was shown with); one shown id per item, in order. */
 export async function recordShown(
   ctx: FeedbackContext,
-  surface: Surface,
-  items: readonly { target: string; query?: string }[],
+  surface: OutcomeKind,
+  items: readonly ShownItem[],
 ): Promise<string[]> {
   const at = ctx.now();
-  const shown: ShownRecord[] = items.map((item) => ({
-    id: `sh-${ctx.newId().replace(/-/g, '').slice(0, 16)}`,
-    surface,
-    target: item.target,
-    ...(item.query === undefined ? {} : { query: item.query }),
-    at,
-  }));
+  const shown: ShownRecord[] = items.map((item) => {
+    const confidence = storedConfidence(item.confidence);
+    return {
+      id: shownId(ctx),
+      surface,
+      target: item.target,
+      ...(item.query === undefined ? {} : { query: item.query }),
+      at,
+      ...(confidence === undefined ? {} : { confidence }),
+    };
+  });
   if (shown.length > 0) await ctx.store.recordShown(ctx.scope, shown);
   return shown.map((s) => s.id);
+}
+
+/**
+ * What became of a shown result (issue 24): its latest outcome, at `at` (default now). Accepted and rejected are
+ * also its verdict. An unknown id or outcome is an error naming it.
+ */
+export async function recordOutcome(
+  ctx: FeedbackContext,
+  id: string,
+  outcome: Outcome,
+  options: { at?: EpochMs } = {},
+): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
+  const checked = parseOutcome(outcome);
+  const at = options.at ?? ctx.now();
+  if (!Number.isFinite(at))
+    throw new CredenceError('INVALID_INPUT', `at ${JSON.stringify(at)} is not a time (epoch milliseconds)`);
+  if (!(await ctx.store.setOutcome(ctx.scope, id, checked, at)))
+    throw new CredenceError('NOT_FOUND', `no shown result has the id ${JSON.stringify(id)} in scope ${ctx.scope}`, {
+      details: { id },
+    });
+  return { id, outcome: checked, at };
+}
+
+/** Recorded outcomes with the confidence each claim was shown with (options checked, errors naming what is wrong). */
+export async function listOutcomes(ctx: FeedbackContext, options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
+  const query: OutcomeQuery = {};
+  if (options.kind !== undefined) query.kind = parseOutcomeKind(options.kind);
+  if (options.since !== undefined) {
+    if (!Number.isFinite(options.since))
+      throw new CredenceError('INVALID_INPUT', `since ${JSON.stringify(options.since)} is not a time`);
+    query.since = options.since;
+  }
+  if (options.limit !== undefined) {
+    if (!Number.isInteger(options.limit) || options.limit < 0)
+      throw new CredenceError('INVALID_INPUT', `limit ${JSON.stringify(options.limit)} is not a whole number >= 0`);
+    query.limit = options.limit;
+  }
+  return ctx.store.listOutcomes(ctx.scope, query);
 }
 
 const KIND_OF: Record<Verdict, FeedbackKind> = {
@@ -52,7 +112,24 @@ const KIND_OF: Record<Verdict, FeedbackKind> = {
   validated: 'validation',
   rejected: 'contradiction',
   contradicts: 'contradiction',
+  succeeded: 'validation',
+  failed: 'contradiction',
+  contradicted: 'contradiction',
 };
+
+/** The outcome each verdict records (issue 24). */
+const OUTCOME_OF: Record<Verdict, Outcome> = {
+  accepted: 'accepted',
+  rejected: 'rejected',
+  contradicts: 'contradicted',
+  validated: 'validated',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  contradicted: 'contradicted',
+};
+
+/** Verdicts that say only how a shown result went when used: its outcome, no verdict and no event. */
+const USE_OUTCOMES: ReadonlySet<Verdict> = new Set<Verdict>(['succeeded', 'failed']);
 
 export interface FeedbackResult {
   id: string;
@@ -63,6 +140,8 @@ export interface FeedbackResult {
   event?: { id: string; targetId: string; kind: FeedbackKind; recorded: boolean };
   /** The held rules this verdict confirmed (`confirm: true` only). */
   confirmed?: string[];
+  /** The outcome recorded (issue 24): on the shown result, or on a new outcome row for an instinct or skill. */
+  outcome?: { id: string; outcome: Outcome };
 }
 
 /**
@@ -98,6 +177,11 @@ export async function giveFeedback(
     return { id: event.id, targetId, kind: event.kind, recorded: report.inserted === 1 };
   };
   const shown = await ctx.store.getShown(ctx.scope, id);
+  if (shown !== undefined && USE_OUTCOMES.has(verdict)) {
+    // How a shown result went when used: its latest outcome, every time; no verdict, no event.
+    await ctx.store.setOutcome(ctx.scope, id, OUTCOME_OF[verdict], at);
+    return { id, on: 'shown', verdict, outcome: { id, outcome: OUTCOME_OF[verdict] } };
+  }
   if (shown !== undefined) {
     // One verdict per shown result: the first one counts, and is the event (its id is the shown id).
     if (shown.verdict !== undefined) {
@@ -113,17 +197,16 @@ export async function giveFeedback(
         },
       };
     }
-    await ctx.store.setVerdict(
-      ctx.scope,
-      id,
-      verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected',
-      at,
-    );
+    const given = verdict === 'accepted' || verdict === 'validated' ? 'accepted' : 'rejected';
+    await ctx.store.setVerdict(ctx.scope, id, given, at);
+    // The verdict is its outcome; validated and contradicted say more than accepted and rejected.
+    const outcome = OUTCOME_OF[verdict];
+    if (outcome !== given) await ctx.store.setOutcome(ctx.scope, id, outcome, at);
     const learned = /^(instinct|skill):(.+)$/.exec(shown.target);
     // A verdict on a searched tool is also an event on the shown result, which tool search reads back
     // for similar queries (issue 19).
     const targetId = learned?.[2] ?? (shown.surface === 'search' ? id : undefined);
-    if (targetId === undefined) return { id, on: 'shown', verdict };
+    if (targetId === undefined) return { id, on: 'shown', verdict, outcome: { id, outcome } };
     const event = { id: options.eventId ?? `shown:${id}`, targetId, kind: KIND_OF[verdict], at };
     const report = await ctx.store.insertFeedback(ctx.scope, event);
     return {
@@ -131,6 +214,7 @@ export async function giveFeedback(
       on: 'shown',
       verdict,
       event: { id: event.id, targetId: event.targetId, kind: event.kind, recorded: report.inserted === 1 },
+      outcome: { id, outcome },
     };
   }
   const [instincts, skills] = await Promise.all([ctx.store.listInstincts(ctx.scope), ctx.store.listSkills(ctx.scope)]);
@@ -143,15 +227,35 @@ export async function giveFeedback(
       `no shown result, instinct or skill has the id ${JSON.stringify(id)} in scope ${ctx.scope}`,
     );
   }
+  // A new feedback event on an instinct or skill is also an outcome of the claim it makes (issue 24): a row of kind
+  // instinct / skill with the confidence it had when the verdict came.
+  const learnedOutcome = async (recorded: boolean): Promise<Pick<FeedbackResult, 'outcome'>> => {
+    if (!recorded) return {};
+    const confidence = storedConfidence(instinct?.confidence ?? skill?.confidence);
+    const row: ShownRecord = {
+      id: shownId(ctx),
+      surface: on,
+      target: `${on}:${id}`,
+      at,
+      ...(confidence === undefined ? {} : { confidence }),
+      outcome: OUTCOME_OF[verdict],
+      outcomeAt: at,
+    };
+    await ctx.store.recordShown(ctx.scope, [row]);
+    return { outcome: { id: row.id, outcome: OUTCOME_OF[verdict] } };
+  };
   if (options.confirm === true && (verdict === 'accepted' || verdict === 'validated')) {
     const texts =
       instinct !== undefined ? [instinct.text] : [...new Set([skill?.description ?? '', ...(skill?.rules ?? [])])];
     const events = (await ctx.store.listFeedback(ctx.scope, id)).map((f) => f.id);
     const held = heldTexts(texts, events);
-    if (held.length > 0)
-      return { id, on, verdict, event: await eventOn(id, confirmationEventId(held)), confirmed: held };
+    if (held.length > 0) {
+      const event = await eventOn(id, confirmationEventId(held));
+      return { id, on, verdict, event, confirmed: held, ...(await learnedOutcome(event.recorded)) };
+    }
   }
-  return { id, on, verdict, event: await eventOn(id) };
+  const event = await eventOn(id);
+  return { id, on, verdict, event, ...(await learnedOutcome(event.recorded)) };
 }
 
 export interface Metrics {

@@ -79,7 +79,15 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
 
 describe('the feedback tool (issue 18: one verdict list)', () => {
   it('accepts exactly the core VERDICTS, in their order', () => {
-    expect(VERDICTS).toEqual(['accepted', 'rejected', 'contradicts', 'validated']);
+    expect(VERDICTS).toEqual([
+      'accepted',
+      'rejected',
+      'contradicts',
+      'validated',
+      'succeeded',
+      'failed',
+      'contradicted',
+    ]);
     expect(Object.isFrozen(VERDICTS)).toBe(true);
     const feedback = META_TOOLS.find((t) => t.name === 'feedback') as (typeof META_TOOLS)[number];
     const verdict = (inputJsonSchema(feedback).properties as Record<string, { enum?: unknown }>).verdict;

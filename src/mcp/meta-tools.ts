@@ -225,7 +225,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     description:
       'A verdict on something Credence showed (the shownId of a search, suggestion or recall result) or on an ' +
       'instinct or skill: accepted or rejected count towards suggestion precision; on instincts and skills ' +
-      'accepted is +0.3, validated +0.2, rejected and contradicts −0.3.',
+      'accepted is +0.3, validated +0.2, rejected and contradicts −0.3. Every verdict is also recorded as the ' +
+      "claim's outcome (succeeded / failed: a shown result was used and how it went; contradicted = contradicts).",
     input: z.strictObject({
       id: text('id').describe('a shownId (sh-…), an instinct id or a skill id'),
       verdict: z.enum(VERDICTS),
