@@ -71,7 +71,7 @@ describe('outcomes of shown claims (issue 24)', () => {
     await credence.close();
   });
 
-  it('feedback words are outcomes: used and succeeded or failed, and an instinct validated or contradicted', async () => {
+  it('feedback words are outcomes: a shown result used and how it went, an instinct contradicted', async () => {
     const { credence, store } = await withRuns();
     const [hit] = await credence.searchTools('read a file', { limit: 1 });
     const id = hit?.shownId as string;
