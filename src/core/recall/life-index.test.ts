@@ -14,8 +14,10 @@ function seeded(seed: number): () => number {
 }
 
 const WORDS = ['store', 'cache', 'deploys', 'host', 'build', 'queue', 'the', 'is', 'on', 'a', 'runs', 'main', 'team'];
+// Turns' own words too: slots (live, job), a value in lower case (tennis), a turn's cues and what it left (quit …).
+WORDS.push('live', 'job', 'tennis', 'work');
 const NAMES = ['Lisbon', 'Denver', 'Postgres', 'MySQL', 'Redis'];
-const CUES = ['moved to', 'now', 'no longer', 'instead of'];
+const CUES = ['moved to', 'now', 'no longer', 'instead of', 'left', 'quit tennis', 'joined', 'moved to Lisbon'];
 
 /** Small texts from a small vocabulary: many pairs share words, names, titles, tags, paths or a change cue. */
 function subjects(count: number, seed: number): LifeSubject[] {

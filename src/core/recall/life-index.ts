@@ -10,10 +10,12 @@ import {
   changeCue,
   contentWords,
   decideLife,
+  leftValues,
   type LifeSubject,
   MEMORY_LIFE_LIMITS,
   namesIn,
   norm,
+  slotsOf,
   words,
 } from './memory-life.js';
 
@@ -41,7 +43,11 @@ interface Held {
 
 /** A change cue where decideLife looks for one in the newer memory: its text, else a note's title. */
 const hasCue = (s: LifeSubject): boolean =>
-  changeCue(s.text) !== undefined || (s.speaker === undefined && changeCue(s.title) !== undefined);
+  changeCue(s.text, s.speaker !== undefined) !== undefined ||
+  (s.speaker === undefined && changeCue(s.title) !== undefined);
+/** A turn's slots (core/recall/memory-life LIFE_SLOTS) as index keys: its speaker's. */
+const slotKeys = (s: LifeSubject): string[] =>
+  s.speaker === undefined ? [] : [...slotsOf(s.text, true)].map((slot) => `${s.speaker}\n${slot}`);
 
 export class LifeIndex {
   readonly #held = new Map<string, Held>();
@@ -54,6 +60,9 @@ export class LifeIndex {
   readonly #byNameCue = new Map<string, string[]>();
   readonly #byContentCue = new Map<string, string[]>();
   readonly #byWord = new Map<string, string[]>();
+  /** Turns by their speaker's slots, and the turns with a cue by the values they say they left. */
+  readonly #bySlot = new Map<string, string[]>();
+  readonly #byLeft = new Map<string, string[]>();
 
   /** Adds a memory, or replaces what it is (the keys it had stay: they only name it once more). */
   add(subject: LifeSubject): void {
@@ -70,6 +79,8 @@ export class LifeIndex {
     for (const name of namesIn(subject.text)) add(cue ? this.#byNameCue : this.#byName, name, id);
     for (const w of content) add(cue ? this.#byContentCue : this.#byContent, w, id);
     for (const w of all) add(this.#byWord, w, id);
+    for (const key of slotKeys(subject)) add(this.#bySlot, key, id);
+    if (cue && subject.speaker !== undefined) for (const w of leftValues(subject.text)) add(this.#byLeft, w, id);
   }
 
   /**
@@ -117,6 +128,16 @@ export class LifeIndex {
       for (const byName of indexes)
         for (const id of byName.get(name) ?? []) if (changes(id) && decides(id)) return true;
     const content = subjectWords(subject);
+    if (subject.speaker !== undefined) {
+      // A turn: the same speaker's turns of a slot it names, the value it left, or that left one of its words.
+      for (const key of slotKeys(subject))
+        for (const id of this.#bySlot.get(key) ?? []) if (changes(id) && decides(id)) return true;
+      if (cue)
+        for (const w of leftValues(subject.text))
+          for (const byContent of [this.#byContentCue, this.#byContent])
+            for (const id of byContent.get(w) ?? []) if (changes(id) && decides(id)) return true;
+      for (const w of content) for (const id of this.#byLeft.get(w) ?? []) if (changes(id) && decides(id)) return true;
+    }
     const shared = new Map<string, number>();
     for (const byContent of cue ? [this.#byContentCue, this.#byContent] : [this.#byContentCue])
       for (const w of content) for (const id of byContent.get(w) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);

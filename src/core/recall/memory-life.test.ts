@@ -92,6 +92,60 @@ describe('decideLife', () => {
   });
 });
 
+describe('decideLife on turns: the same speaker, the same slot or the value left (issue 23)', () => {
+  const turn = (id: string, text: string, at: number, speaker = 'Ana'): LifeSubject => ({
+    id,
+    title: speaker,
+    text,
+    tags: [],
+    speaker,
+    at,
+  });
+  const lisbon = turn('t1', 'I live in Lisbon these days.', 1);
+
+  it('a move that names no old value replaces where the speaker lived: the same slot, with why', () => {
+    const d = decideLife(turn('t2', 'Big news: I moved to Denver last week, the boxes are everywhere.', 2), lisbon);
+    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the same slot (home)') });
+    const job = turn('j1', 'My job is at Northwind, mostly backend work.', 1);
+    expect(decideLife(turn('j2', 'I started a new job at Helix Labs on Monday.', 2), job)?.kind).toBe('supersedes');
+  });
+
+  it('a change that names the value it left replaces the turns saying it, in lower case too', () => {
+    const tennis = turn('h1', 'Saturdays are for tennis, without exception.', 1);
+    const d = decideLife(turn('h2', 'I quit tennis; now my weekends are all climbing.', 2), tennis);
+    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the value it left (tenni)') });
+    const work = turn('w1', 'I work at Northwind on the data team.', 1);
+    expect(
+      decideLife(turn('w2', 'Last day at Northwind was Friday; I begin at Helix next week.', 2), work),
+    ).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('"begin"') });
+  });
+
+  it("unrelated turns of one speaker replace nothing, nor do questions, turns to someone, another's turn", () => {
+    for (const text of [
+      'It rained all day here, I barely left the house.',
+      'After years of Vim I moved over to Zed.',
+      'I started a new book, the ending was silly.',
+      'My parents left Porto on Monday, they visit next week.',
+      'We moved the main store of Ledger from Redis to MySQL.',
+      'Ben, how do you like living in Denver now?',
+      'Brave move going to Denver, Ben.',
+    ])
+      expect(decideLife(turn('t2', text, 2), lisbon), text).toBeUndefined();
+    expect(decideLife(turn('t2', 'I moved to Denver last week.', 2, 'Ben'), lisbon)).toBeUndefined();
+    const asked = turn('q1', 'Is Redis still a good choice for a small project?', 1);
+    expect(decideLife(turn('q2', 'We replaced Redis with Postgres in Ledger.', 2), asked)).toBeUndefined();
+  });
+
+  it('saying the same value again with a cue restates it: no replacement', () => {
+    const joined = turn('o1', 'I started a new job at Orbital Foods on Monday.', 1);
+    expect(decideLife(turn('o2', "I've been at Orbital Foods for a couple of years now.", 2), joined)).toBeUndefined();
+    const left = turn('s1', 'I switched from IntelliJ to Sublime Text for my coding.', 1);
+    expect(decideLife(turn('s2', "I've dropped Sublime Text; Emacs is my editor now.", 2), left)?.kind).toBe(
+      'supersedes',
+    );
+  });
+});
+
 describe('what recall makes of a life', () => {
   const life = { status: 'superseded' as const, validTo: 100 };
   it('a superseded memory is halved and low now, current as of a date before its end', () => {

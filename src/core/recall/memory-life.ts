@@ -47,9 +47,93 @@ const CUE = new RegExp(
   'i',
 );
 
-/** The change cue `text` holds ("moved to", "no longer" …), lower case, or undefined. */
-export function changeCue(text: string): string | undefined {
-  return CUE.exec(text)?.[1]?.toLowerCase();
+/**
+ * Cues that say a change in a person's own words ("I left Northwind", "I joined Helix", "I started pottery", "the
+ * migration is done"), read on a conversation's turns only: in a note they are too often something else ("the left
+ * pane", "the job queue started").
+ */
+const TURN_CUE = new RegExp(
+  '\\b(left|leaving|joined|joining|started|starting|begin|took up|taken up|new job|migration|uninstalled|' +
+    'settling into|settled into)\\b',
+  'i',
+);
+
+/** The change cue `text` holds ("moved to", "no longer" …), lower case, or undefined; `turn`: a turn's cues too. */
+export function changeCue(text: string, turn = false): string | undefined {
+  return (CUE.exec(text)?.[1] ?? (turn ? TURN_CUE.exec(text)?.[1] : undefined))?.toLowerCase();
+}
+
+/**
+ * The value a turn says it left: the word after a leaving verb ("relocated from Lisbon", "quit tennis", "left
+ * Northwind", "migrated off Redis", "replaced CockroachDB with"), stemmed as content words are; an older turn of the
+ * same speaker holding it said the value now replaced, lower case or not (a hobby is no name).
+ */
+export function leftValues(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(LEFT)) {
+    const w = (m[1] as string).toLowerCase();
+    if (w.length >= 3 && !STOP.has(w)) out.add(stem(w));
+  }
+  return out;
+}
+const LEFT = new RegExp(
+  '\\b(?:from|left|leaving|quit|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
+    '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
+  'giu',
+);
+
+/**
+ * What a person's facts are about, for turns that change one without naming the old value ("Big news: I moved to
+ * Denver" after "I live in Lisbon"): the words of where one lives and where one works (the slots people most often
+ * say they changed). Two turns of one speaker holding a word of the same slot, the newer with a change cue, are
+ * about the same thing.
+ */
+export const LIFE_SLOTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  home: [
+    'live',
+    'lives',
+    'living',
+    'lived',
+    'home',
+    'based',
+    'flat',
+    'apartment',
+    'relocated',
+    'relocate',
+    'relocating',
+    'settling',
+    'settled',
+  ],
+  work: ['work', 'works', 'working', 'worked', 'job', 'employer', 'office', 'joined', 'hired'],
+});
+/**
+ * Phrases that name a slot only in the turn saying the change ("moved to Denver"; "moved" alone is also "moved over
+ * to Zed", "moved the store"): they make the newer turn's slot, never the older's.
+ */
+export const SLOT_CHANGES: Readonly<Record<string, RegExp>> = Object.freeze({
+  home: /\b(?:moved|moving|move) (?:to|into|back to) \p{Lu}/u,
+  work: /\b(?:joining|offer from|new job)\b/i,
+});
+const SLOT_OF = new Map(Object.entries(LIFE_SLOTS).flatMap(([slot, ws]) => ws.map((w) => [w, slot] as const)));
+
+/** The slots (LIFE_SLOTS) a text's words name; `changing`: a change's phrases of a slot too (SLOT_CHANGES). */
+export function slotsOf(text: string, changing = false): Set<string> {
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    const slot = SLOT_OF.get(w);
+    if (slot !== undefined) out.add(slot);
+  }
+  if (changing) for (const [slot, phrase] of Object.entries(SLOT_CHANGES)) if (phrase.test(text)) out.add(slot);
+  return out;
+}
+
+/**
+ * Whether a turn can say a fact of its speaker's: not a question ("Is Redis still a good choice?"), not addressed to
+ * someone by name ("Tomas, how is Calgary?", "Brave move going to Zed, Femi."), which is about them.
+ */
+export function statesOwnFact(text: string): boolean {
+  const t = text.trim();
+  return !t.endsWith('?') && !/^\p{Lu}[\p{L}\p{N}]*,\s/u.test(t) && !/,\s*\p{Lu}[\p{L}\p{N}]*[.!]*$/u.test(t);
 }
 
 const STOP = new Set(
@@ -108,7 +192,7 @@ export function namesIn(text: string): Set<string> {
 export function sameSubject(
   a: LifeSubject,
   b: LifeSubject,
-): { how: 'title' | 'path' | 'tag' | 'words' | 'name'; shared: string[] } | undefined {
+): { how: 'title' | 'path' | 'tag' | 'words' | 'name' | 'left' | 'slot'; shared: string[] } | undefined {
   if (a.speaker !== b.speaker) return undefined;
   const wa = contentWords(`${a.speaker === undefined ? a.title : ''} ${a.text}`);
   const wb = contentWords(`${b.speaker === undefined ? b.title : ''} ${b.text}`);
@@ -126,7 +210,29 @@ export function sameSubject(
   const nb = namesIn(b.text);
   const names = [...namesIn(a.text)].filter((n) => nb.has(n)).sort();
   if (names.length > 0) return { how: 'name', shared: names };
+  if (a.speaker === undefined) return undefined;
+  // Turns: the newer names the value it left and the older says it ("quit tennis" / "Saturdays are for tennis").
+  const left = [...leftValues(a.text)].filter((w) => wb.has(w)).sort();
+  if (left.length > 0) return { how: 'left', shared: left };
+  // Or both say a value (a name) of the same slot ("moved to Denver" / "I live in Lisbon").
+  const slots = slotsOf(b.text);
+  const slot = [...slotsOf(a.text, true)].filter((x) => slots.has(x)).sort();
+  if (slot.length > 0 && namesIn(a.text).size > 0 && nb.size > 0) return { how: 'slot', shared: slot };
   return undefined;
+}
+
+/**
+ * A turn that names only values the older turn names too says the same again ("I've been at Orbital Foods for two
+ * years now" after "I joined Orbital Foods"): no replacement, whatever its cue.
+ */
+function restates(newer: LifeSubject, older: LifeSubject): boolean {
+  if (newer.speaker === undefined) return false;
+  const names = namesIn(newer.text);
+  if (names.size === 0) return false;
+  const olderNames = namesIn(older.text);
+  if (![...names].every((n) => olderNames.has(n))) return false;
+  const olderWords = contentWords(older.text);
+  return ![...leftValues(newer.text)].some((w) => olderWords.has(w));
 }
 
 /**
@@ -155,9 +261,17 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
   const about =
     subject.how === 'words' || subject.how === 'name'
       ? `the same subject (${subject.shared.join(', ')})`
-      : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
-  const cue = changeCue(newer.text) ?? changeCue(newer.speaker === undefined ? newer.title : '');
-  if (cue !== undefined) return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
+      : subject.how === 'left'
+        ? `the value it left (${subject.shared.join(', ')})`
+        : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
+  // A turn's own cues ("left", "joined" …) count where it names a value (a name, the value left, a slot's).
+  const byValue = subject.how === 'name' || subject.how === 'left' || subject.how === 'slot';
+  const cue =
+    changeCue(newer.text, newer.speaker !== undefined && byValue) ??
+    changeCue(newer.speaker === undefined ? newer.title : '');
+  const turnsState = newer.speaker === undefined || (statesOwnFact(newer.text) && statesOwnFact(older.text));
+  if (cue !== undefined && turnsState && !restates(newer, older))
+    return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
   if (subject.how === 'title' && norm(newer.text) !== norm(older.text)) {
     const wa = contentWords(newer.text);
     const wb = contentWords(older.text);

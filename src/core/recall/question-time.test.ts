@@ -117,4 +117,8 @@ describe('questionLife: a superseded memory for a question about the past', () =
     expect(questionLife(questionTime('Where does Maya live now?', NOW), NOW)).toEqual({ keepSuperseded: false });
     expect(questionLife(questionTime('What did we do this month?', NOW), NOW)).toEqual({ keepSuperseded: false });
   });
+
+  it('keeps superseded memories for "when": the turn that said a move stays its answer after a later move', () => {
+    expect(questionLife(questionTime('When did Maya move to Osaka?', NOW), NOW)).toEqual({ keepSuperseded: true });
+  });
 });

@@ -302,10 +302,11 @@ export function questionRecency(
  * How a question's time changes a superseded memory's standing in recall: a question about a past period judges
  * supersession at the period's end (`asOf`: what was replaced only later was current then); a question about the
  * past with no period ("before it moved", "used to") asks what the superseded memories say (`keepSuperseded`: not
- * demoted, their label kept; still shown as superseded).
+ * demoted, their label kept; still shown as superseded), and so does one asking when something happened (the turn
+ * that said a move happened stays the answer after a later move).
  */
 export function questionLife(asked: QuestionTime, now: number): { asOf?: number; keepSuperseded: boolean } {
   if (asked.period !== undefined)
     return asked.period.to <= now ? { asOf: asked.period.to, keepSuperseded: false } : { keepSuperseded: false };
-  return { keepSuperseded: asked.tense === 'past' };
+  return { keepSuperseded: asked.tense === 'past' || asked.asksWhen };
 }

@@ -162,6 +162,32 @@ describe('remember: supersession and conflicts (issue 23)', () => {
   });
 });
 
+describe('remember: a turn that changes a fact without a word in common (issue 23)', () => {
+  it("the speaker's older turn of the slot is superseded; the others' turns, other facts are not", async () => {
+    const { credence, clock, store } = await engine();
+    const say = (speaker: string, text: string, index: number) => ({
+      speaker,
+      session: `s${index}`,
+      index: 0,
+      at: clock.now,
+      text,
+    });
+    const first = await credence.remember([
+      say('Ana', 'I live in Lisbon these days.', 1),
+      say('Ana', 'My editor is Zed, with far too many plugins.', 2),
+      say('Ben', 'I live in Porto, near the river.', 3),
+    ]);
+    clock.now += 30 * DAY;
+    const moved = await credence.remember([say('Ana', 'Big news: I moved to Denver last week.', 4)]);
+    expect(moved.superseded).toEqual([
+      { id: first.ids[0], by: moved.ids[0], why: expect.stringContaining('the same slot (home)') },
+    ]);
+    const rows = new Map((await store.listMemories('life')).map((m) => [m.id, m.life?.status]));
+    expect([rows.get(first.ids[1] as string), rows.get(first.ids[2] as string)]).toEqual([undefined, undefined]);
+    await credence.close();
+  });
+});
+
 describe('remember: a conversation as memory (issue 23)', () => {
   it('turns keep speaker, session and time; recall returns a turn with its neighbours and its date', async () => {
     const { credence, store } = await engine();

@@ -9,7 +9,16 @@
  */
 import { CredenceError } from '../../core/errors.js';
 import { LifeIndex } from '../../core/recall/life-index.js';
-import { contentWords, decideLife, type LifeSubject } from '../../core/recall/memory-life.js';
+import {
+  changeCue,
+  contentWords,
+  decideLife,
+  leftValues,
+  LIFE_SLOTS,
+  type LifeSubject,
+  namesIn,
+  slotsOf,
+} from '../../core/recall/memory-life.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
 import type { MemoryLife } from '../../core/types.js';
@@ -23,6 +32,11 @@ import { memoryIdFor, turnIdFor } from './recall.js';
 export const REMEMBER_CANDIDATES = 8;
 /** How many of its content words a new memory searches for them with. @default 12 */
 export const REMEMBER_QUERY_WORDS = 12;
+/**
+ * How many hits the second search of a turn with a change cue brings: its speaker's turns holding a word of its
+ * slots or the value it says it left (core/recall/memory-life), which may share no word with it. @default 32
+ */
+export const REMEMBER_TURN_CANDIDATES = 32;
 /**
  * From this many memories in one call, the scope's memories are read once into a term index (core/recall/life-index)
  * and a memory none of them could be decided with skips its full-text search. At 100k memories the read and the
@@ -167,9 +181,9 @@ class Writes {
     }
   }
 
-  async search(match: string): Promise<MemoryHit[]> {
+  async search(match: string, limit = REMEMBER_CANDIDATES): Promise<MemoryHit[]> {
     await this.flush();
-    return this.ctx.store.searchMemories(this.ctx.scope, match, { limit: REMEMBER_CANDIDATES });
+    return this.ctx.store.searchMemories(this.ctx.scope, match, { limit });
   }
 
   async flush(): Promise<void> {
@@ -240,8 +254,13 @@ async function rememberOne(
   const words = [...contentWords(`${mine.life?.turn === undefined ? mine.title : ''} ${mine.text}`)];
   const query = buildFtsQuery(words.slice(0, REMEMBER_QUERY_WORDS).join(' '));
   // None the index names could be decided with: no hit of the search could be either (the same decisions, no search).
-  const hits =
-    query === undefined || writes.index?.anyDecision(subjectOf(mine)) === false ? [] : await writes.search(query.match);
+  const decidable = writes.index?.anyDecision(subjectOf(mine)) !== false;
+  const hits = query === undefined || !decidable ? [] : await writes.search(query.match);
+  const byTurn = decidable ? turnQuery(mine) : undefined;
+  if (byTurn !== undefined) {
+    const found = new Set(hits.map((h) => h.memory.id));
+    for (const h of await writes.search(byTurn, REMEMBER_TURN_CANDIDATES)) if (!found.has(h.memory.id)) hits.push(h);
+  }
   for (const { memory: candidate } of hits) {
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
     const a = subjectOf(mine);
@@ -320,6 +339,25 @@ async function rememberOne(
   await write([...changed.values(), mine]);
   report.ids.push(mine.id);
   report.inserted += 1;
+}
+
+/**
+ * A turn with a change cue: the search for its speaker's turns holding a word of the slots it names, the value it
+ * says it left or a name it holds ("I moved to Denver" shares no word with "Home is Lisbon for me"; the others'
+ * turns naming Lisbon can fill the first search), or undefined.
+ */
+function turnQuery(m: MemoryRecord): string | undefined {
+  const speaker = m.life?.turn?.speaker;
+  if (speaker === undefined || changeCue(m.text, true) === undefined) return undefined;
+  const wanted = [
+    ...[...slotsOf(m.text, true)].flatMap((slot) => LIFE_SLOTS[slot] ?? []),
+    ...leftValues(m.text),
+    ...namesIn(m.text),
+  ];
+  if (wanted.length === 0) return undefined;
+  const who = buildFtsQuery(speaker, { mode: 'and' });
+  const what = buildFtsQuery(wanted.join(' '));
+  return who === undefined || what === undefined ? undefined : `(${who.match}) AND (${what.match})`;
 }
 
 /**
