@@ -67,6 +67,8 @@ export interface LearningResult {
   curveQueries: number;
   /** The warm engine under the alternatives tried while building issue 19 (section B4). */
   alternatives: { label: string; score: DagScore }[];
+  /** Each engine condition's suggestions for half B (section F calibrates their confidences). */
+  outcomes: Map<Condition, DagOutcome[]>;
   seconds: number;
 }
 
@@ -161,6 +163,7 @@ export async function learningSet(set: LearningSet, seed: number): Promise<Learn
   return {
     set,
     alternatives,
+    outcomes,
     train: a.length,
     test: b.length,
     learned,

@@ -267,6 +267,8 @@ export interface RecallEvalSummary {
   thresholds: Thresholds;
   test: { evidence: LabelScore; seed: LabelScore };
   met: boolean;
+  /** Every query's whole candidate pool (section F calibrates the returned results' scores). */
+  pools: { dev: Pool[]; test: Pool[] };
 }
 
 /** Runs the recall evaluation and prints its sections through `out`. */
@@ -500,5 +502,11 @@ export async function recallEval(input: RecallEvalInput, out: (text?: string) =>
     `(C took ${((performance.now() - started) / 1000).toFixed(1)} s, of which ${(poolMs / 1000).toFixed(1)} s for ` +
       `${dev.length + test.length} recalls of the whole pool)`,
   );
-  return { weight: bestW, thresholds: chosen.thresholds, test: { evidence: oursTest, seed: seedTest }, met };
+  return {
+    weight: bestW,
+    thresholds: chosen.thresholds,
+    test: { evidence: oursTest, seed: seedTest },
+    met,
+    pools: { dev, test },
+  };
 }

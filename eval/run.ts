@@ -38,6 +38,7 @@ import { bm25Sweep, runSteps, scoreSteps, stepsOf, type RankScore } from './sear
 import { recallEval } from './recall-eval.js';
 import { evaluateHabits, evaluatePhrasingHalves } from './habits/evaluate.js';
 import { evaluateConversations } from './conversations/evaluate.js';
+import { evaluateCalibration } from './calibration/evaluate.js';
 import { f3, formatTable, pct } from './table.js';
 import type { ToolRecord } from '../src/store/types.js';
 import type { Credence } from '../src/engine/engine.js';
@@ -306,7 +307,8 @@ out(
   `DAG defaults: keepRatio ${DAG_BUILD_DEFAULTS.keepRatio}, tieAt ${DAG_BUILD_DEFAULTS.tieAt}, ` +
     `maxTools ${DAG_BUILD_DEFAULTS.maxTools}. Total ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
-await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
+const recalled = await recallEval({ tools: seal.tools, dev: seal.dev, test: seal.test }, out);
 await evaluateHabits({ out });
 await evaluatePhrasingHalves({ out });
 await evaluateConversations({ out });
+evaluateCalibration({ learning, recall: recalled.pools, seed, out });

@@ -1,0 +1,166 @@
+/**
+ * @module eval/calibration/evaluate
+ * Section F of `npm run eval` (issue 24, items 2–3): are the confidences Credence shows right as often as they
+ * say, and does the learned map (core/calibration) make them so? Binary claims from the ground truth:
+ * - DAG suggestions: every distinct tool of a suggested DAG is a claim "this tool belongs to the task", shown with
+ *   the DAG's confidence; right when the tool is one of the query's ground-truth tools (so the mean outcome of a
+ *   DAG's claims is its node precision). Half B of section B, the cold and warm engines' default requests.
+ * - Recall labels: every memory recall returns in the top 10 (as shipped: RECALL_DEFAULTS.bm25Weight) is a claim
+ *   "this memory is relevant", shown with its score; right when it is one of the query's tools (section C's pools).
+ * Each set's queries are split in halves (seeded): the calibrators learn on one and are measured on the other.
+ * The bins (10) and the prior strength (CALIBRATION_MAP_DEFAULTS) are the engine's, chosen once for every set.
+ */
+import { CALIBRATION_MAP_DEFAULTS } from '../../src/core/calibration/index.js';
+import { RECALL_DEFAULTS } from '../../src/engine/recall/recall.js';
+import type { DagOutcome } from '../dag-eval.js';
+import type { Condition, LearningResult, TargetRow } from '../learning-eval.js';
+import { truthTools } from '../metrics.js';
+import { EVAL_LIMIT, rankPool, type Pool } from '../recall-eval.js';
+import { f3, formatTable } from '../table.js';
+import { calibrationRow, type CalibrationRow, type QueryClaims } from './claims.js';
+
+/** ECE the learned map must reach on the held-out half (issue 24, Targets). */
+export const CALIBRATION_TARGET_ECE = 0.05;
+
+export interface CalibrationEvalInput {
+  learning: readonly LearningResult[];
+  recall: { dev: readonly Pool[]; test: readonly Pool[] };
+  seed: number;
+  out: (text?: string) => void;
+}
+
+interface Measured {
+  kind: 'DAG suggestions' | 'recall labels';
+  set: string;
+  /** The seed formula's own value, measured on the same held-out claims (DAGs: `seedConfidence`). */
+  seed: CalibrationRow;
+  /** The confidence shown, measured and calibrated. */
+  shown: CalibrationRow;
+}
+
+/** A DAG's claims: one per distinct suggested tool, at `confidence` (shown) or `seedConfidence`. */
+function dagClaims(outcomes: readonly DagOutcome[], which: 'confidence' | 'seedConfidence'): QueryClaims[] {
+  return outcomes.map((o) => {
+    const truth = truthTools(o.sample);
+    const confidence = o.suggestion[which] ?? o.suggestion.confidence;
+    return [...new Set(o.suggestion.dag.tasks.map((t) => t.tool))].map((tool) => ({
+      confidence,
+      outcome: truth.has(tool) ? 1 : 0,
+    }));
+  });
+}
+
+/** A recall's claims: its top results as shipped, each at its score. */
+function recallClaims(pools: readonly Pool[]): QueryClaims[] {
+  return pools.map((p) =>
+    rankPool(p, RECALL_DEFAULTS.bm25Weight, EVAL_LIMIT).map((r) => ({
+      confidence: Math.min(1, Math.max(0, r.score)),
+      outcome: p.relevant.has(r.id) ? 1 : 0,
+    })),
+  );
+}
+
+const CONDITIONS: readonly { id: Condition; label: string }[] = [
+  { id: 'cold', label: 'cold' },
+  { id: 'warm', label: 'warm' },
+];
+
+/** Measures and prints section F; returns its target rows. */
+export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
+  const started = performance.now();
+  const { out, seed } = input;
+  const measured: Measured[] = [];
+  for (const r of input.learning) {
+    for (const c of CONDITIONS) {
+      const outcomes = r.outcomes.get(c.id);
+      if (outcomes === undefined) continue;
+      measured.push({
+        kind: 'DAG suggestions',
+        set: `${r.set.name}, ${c.label}`,
+        seed: calibrationRow(dagClaims(outcomes, 'seedConfidence'), seed),
+        shown: calibrationRow(dagClaims(outcomes, 'confidence'), seed),
+      });
+    }
+  }
+  for (const [name, pools] of [
+    ['Seal-Tools dev', input.recall.dev],
+    ['Seal-Tools test_in_domain', input.recall.test],
+  ] as const) {
+    const row = calibrationRow(recallClaims(pools), seed);
+    measured.push({ kind: 'recall labels', set: name, seed: row, shown: row });
+  }
+
+  out();
+  out('## F. Calibration (issue 24): confidence against what happened, raw and learned');
+  out();
+  out(
+    'Binary claims from the ground truth. DAG suggestions: each distinct tool of a suggested DAG (half B of section ' +
+      "B, default request) claims to belong to the task, at the DAG's confidence; right when it is a ground-truth " +
+      "tool. Recall labels: each memory in the top 10 (as shipped) claims to be relevant, at its score. Each set's " +
+      `queries are split in halves (seed ${seed}); every calibrator learns on the first half and is measured on the ` +
+      "second. ECE: 10 equal-width bins, |mean confidence − observed rate| weighted by the bin's share; Brier: mean " +
+      "(confidence − outcome)², lower is better. Seed = the seed formula's value (DAGs: seedConfidence); shown = " +
+      "the confidence the result carries (DAGs: the scope's replayed calibration when it had past runs; recall: " +
+      "the score). Base rate = the training half's share right, for every claim; binning = the training half's " +
+      "rate in the claim's bin; learned map = core/calibration (centred isotonic regression shrunk toward the " +
+      `confidence, prior strength ${CALIBRATION_MAP_DEFAULTS.priorStrength}), learned from the shown confidence.`,
+  );
+  out();
+  const pair = (f: { ece: number; brier: number }) => [f3(f.ece), f3(f.brier)];
+  out(
+    formatTable(
+      [
+        'claims',
+        'set',
+        'train / test',
+        'rate',
+        'seed ECE',
+        'seed Brier',
+        'shown ECE',
+        'shown Brier',
+        'base rate ECE',
+        'Brier',
+        'binning ECE',
+        'Brier',
+        'map ECE',
+        'map Brier',
+      ],
+      measured.map((m) => [
+        m.kind,
+        m.set,
+        `${m.shown.train} / ${m.shown.test}`,
+        f3(m.shown.baseRate),
+        ...pair(m.seed.raw),
+        ...pair(m.shown.raw),
+        ...pair(m.shown.constant),
+        ...pair(m.shown.binning),
+        ...pair(m.shown.map),
+      ]),
+    ),
+  );
+  out();
+  const atMost = (v: number, bound: number) => Math.round(v * 1000) <= Math.round(bound * 1000);
+  const targets: TargetRow[] = measured.flatMap((m): TargetRow[] => [
+    [
+      `${m.kind}, ${m.set}: ECE after calibration ≤ ${CALIBRATION_TARGET_ECE}`,
+      f3(m.shown.map.ece),
+      atMost(m.shown.map.ece, CALIBRATION_TARGET_ECE),
+    ],
+    [
+      `${m.kind}, ${m.set}: Brier after calibration < the seed confidence's`,
+      `${f3(m.shown.map.brier)} vs ${f3(m.seed.raw.brier)}`,
+      m.shown.map.brier < m.seed.raw.brier,
+    ],
+  ]);
+  out('### F1. Targets (issue 24)');
+  out();
+  out(
+    formatTable(
+      ['target', 'measured (held-out half)', 'status'],
+      targets.map(([t, v, ok]) => [t, v, ok === undefined ? 'not measured' : ok ? 'met' : 'NOT met']),
+    ),
+  );
+  out();
+  out(`(F took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return targets;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { calibrationRow, type QueryClaims } from '../eval/calibration/claims.js';
+
+/** Queries whose claims at confidence c were right with rate c / 2 (over-confident by half), deterministic. */
+function overConfident(n: number): QueryClaims[] {
+  return Array.from({ length: n }, (_, i) => {
+    const confidence = ((i % 10) + 0.5) / 10;
+    // Right in the first ⌊confidence / 2 · 20⌋ of every 20 queries at this confidence.
+    const right = Math.floor(i / 10) % 20 < Math.floor((confidence / 2) * 20) ? 1 : 0;
+    return [{ confidence, outcome: right }];
+  });
+}
+
+describe('section F calibration row', () => {
+  it('splits the queries in halves and measures every calibrator on the half it did not learn from', () => {
+    const row = calibrationRow(overConfident(4000), 4);
+    expect(row).toMatchObject({ claims: 4000, train: 2000, test: 2000 });
+    expect(row.raw.ece).toBeGreaterThan(0.2);
+    expect(row.map.ece).toBeLessThan(0.05);
+    expect(row.map.brier).toBeLessThan(row.raw.brier);
+    expect(row.map.brier).toBeLessThan(row.constant.brier);
+    expect(row.baseRate).toBeGreaterThan(0.15);
+    expect(row.baseRate).toBeLessThan(0.35);
+  });
+
+  it('keeps one query’s claims on one side of the split', () => {
+    const queries: QueryClaims[] = Array.from({ length: 10 }, (_, i) => [
+      { confidence: 0.5, outcome: i % 2 },
+      { confidence: 0.6, outcome: i % 2 },
+      { confidence: 0.7, outcome: i % 2 },
+    ]);
+    const row = calibrationRow(queries, 1);
+    expect(row.train % 3).toBe(0);
+    expect(row.train).toBe(15);
+  });
+});
