@@ -1726,16 +1726,24 @@ export function runStoreContract(options: StoreContractOptions): void {
             outcomeAt: T0 + 6,
           },
         ]);
+        // Shown with an outcome: accepted or rejected is its verdict too.
+        await store.recordShown('p', [
+          { id: 'sh-6', surface: 'next', target: 'jq', at: T0, confidence: 0.3, outcome: 'rejected', outcomeAt: T0 },
+          { id: 'sh-7', surface: 'next', target: 'sed', at: T0, confidence: 0.3, outcome: 'failed', outcomeAt: T0 },
+        ]);
+        expect(await store.getShown('p', 'sh-6')).toMatchObject({ verdict: 'rejected', verdictAt: T0 });
+        expect((await store.getShown('p', 'sh-7'))?.verdict).toBeUndefined();
         const ids = async (options: Parameters<typeof store.listOutcomes>[1]) =>
           (await store.listOutcomes('p', options)).map((o) => o.id);
         expect(await ids({ kind: 'dag' })).toEqual(['sh-2']);
-        expect(await ids({ kind: 'next' })).toEqual([]);
+        expect(await ids({ kind: 'next' })).toEqual(['sh-6', 'sh-7']);
         expect(await ids({ since: T0 + 4 })).toEqual(['sh-2', 'sh-4', 'sh-1']);
         expect(await ids({ limit: 2 })).toEqual(['sh-4', 'sh-1']);
+        expect(await ids({ kind: 'next', limit: 1 })).toEqual(['sh-7']);
         expect(await ids({ kind: 'skill', since: T0 + 4 })).toEqual([]);
         expect(await store.listOutcomes('q')).toEqual([]);
         // Metrics count the four surfaces only.
-        expect((await store.shownCounts('p')).map((c) => c.surface)).toEqual(['dag', 'recall', 'search']);
+        expect((await store.shownCounts('p')).map((c) => c.surface)).toEqual(['dag', 'next', 'recall', 'search']);
       });
     });
 

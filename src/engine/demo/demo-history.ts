@@ -13,6 +13,7 @@ import { CredenceError } from '../../core/errors.js';
 import { deriveIntent } from '../../core/runs/intent.js';
 import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from '../../core/types.js';
 import { Credence, engineStore } from '../engine.js';
+import { demoOutcomes, type DemoTargets } from './demo-outcomes.js';
 import { formatIssues, type MemoryInput } from '../../schemas/index.js';
 
 const DAY = 86_400_000;
@@ -201,6 +202,20 @@ export async function loadDemoHistory(
         if (hit !== undefined) accepted += 1;
       }
     }
+    // What became of claims shown over the month, every kind (issue 24): `credence calibration` reads them.
+    const [instinctRows, skillRows] = await Promise.all([
+      engineStore(credence).listInstincts(credence.scope),
+      engineStore(credence).listSkills(credence.scope),
+    ]);
+    const targets: DemoTargets = {
+      search: tools.map((t) => t.id),
+      next: tools.map((t) => t.id),
+      dag: runs.map((r) => `dag:${r.calls.map((c) => c.tool).join(',')}`),
+      recall: memories.map((m) => `memory:${m.id}`),
+      instinct: instinctRows.map((i) => `instinct:${i.id}`),
+      skill: skillRows.map((s) => `skill:${s.id}`),
+    };
+    await engineStore(credence).recordShown(credence.scope, demoOutcomes(targets, now));
     await engine.remember([
       {
         id: HISTORY_MARKER,

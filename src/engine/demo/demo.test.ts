@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { runDemo, formatDemo, type DemoReport } from './demo.js';
+import { OUTCOME_KINDS } from '../../core/types.js';
 
 const NOW = '2026-02-02T09:00:00Z';
 // The demo's evolve writes instinct and skill files under the engine's root: a folder of its own.
@@ -136,6 +137,10 @@ describe('the foundation demo', () => {
     expect(metrics.skills).toBeGreaterThanOrEqual(3);
     expect(metrics.instincts.promoted).toBeGreaterThanOrEqual(1);
     expect(metrics.suggestions.accepted).toBeGreaterThan(0);
+    // What became of claims shown over the month, every kind, naming the demo's own things (issue 24).
+    for (const kind of OUTCOME_KINDS) expect((await credence.listOutcomes({ kind })).length).toBeGreaterThan(300);
+    const skills = new Set((await store.listSkills('demo')).map((s) => `skill:${s.id}`));
+    expect((await credence.listOutcomes({ kind: 'skill' })).every((o) => skills.has(o.target))).toBe(true);
     // A failed Grep followed by search_files taught an alternative edge.
     expect(
       (await credence.edges({ from: 'Grep' })).some(

@@ -1338,9 +1338,12 @@ export class PgStore implements Store {
     if (shown.length === 0) return;
     const list = shown.map((s) => this.#policy.scrub(s));
     await this.#pool.query(
-      `INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[],
-         $8::text[], $9::float8[])
+      `INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at)
+       SELECT $1, *,
+         CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome END,
+         CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome_at END
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[],
+         $9::float8[]) AS u (id, surface, target, query, at, confidence, outcome, outcome_at)
        ON CONFLICT (scope, id) DO NOTHING`,
       [
         scope,

@@ -1142,14 +1142,26 @@ export class SqliteStore implements Store {
 
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     const insert = this.#stmt(`
-      INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (scope, id) DO NOTHING`);
     this.#write(() => {
       for (const raw of shown) {
         const s = this.#policy.scrub(raw);
         const outcome = s.outcome === undefined ? [null, null] : [s.outcome, s.outcomeAt ?? s.at];
-        insert.run(scope, s.id, s.surface, s.target, s.query ?? null, s.at, s.confidence ?? null, ...outcome);
+        // An accepted or rejected outcome is the verdict too, as setOutcome makes it.
+        const verdict = s.outcome === 'accepted' || s.outcome === 'rejected' ? outcome : [null, null];
+        insert.run(
+          scope,
+          s.id,
+          s.surface,
+          s.target,
+          s.query ?? null,
+          s.at,
+          s.confidence ?? null,
+          ...outcome,
+          ...verdict,
+        );
       }
     });
   }
