@@ -90,13 +90,22 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
         `${ctx.autoExecuteThreshold} (the measured ${suggestion.confidence.toFixed(3)} alone runs nothing)`,
     );
   }
-  if (notRun.length > 0)
+  if (notRun.length > 0) {
+    // Shown, not run: the calls the agent makes next say what became of it (issue 24).
+    if (suggestion.shownId !== undefined)
+      ctx.onShown?.({
+        kind: 'dag',
+        at: ctx.credence.now(),
+        shownId: suggestion.shownId,
+        tools: suggestion.dag.tasks.map((t) => t.tool),
+      });
     return jsonResult({
       ...suggestion,
       executed: false,
       notExecutedBecause: notRun,
       threshold: ctx.autoExecuteThreshold,
     });
+  }
   const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
     id: t.id,
     tool: t.tool,
@@ -105,6 +114,9 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   }));
   const run = await runExplicit(ctx, tasks, intent);
   const value = (run.structuredContent ?? {}) as Record<string, unknown>;
+  // Run as suggested: the run says what became of it (issue 24).
+  if (suggestion.shownId !== undefined && typeof value.ok === 'boolean')
+    await ctx.credence.recordOutcome(suggestion.shownId, value.ok ? 'succeeded' : 'failed').catch(() => undefined);
   return jsonResult(
     { ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value },
     run.isError === true,

@@ -49,6 +49,10 @@ const readOnly: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** The shown tools of a surface's results, to follow what became of them (issue 24). */
+const shownItems = (results: readonly { tool: string; shownId?: string }[]): { shownId: string; tool: string }[] =>
+  results.flatMap((r) => (r.shownId === undefined ? [] : [{ shownId: r.shownId, tool: r.tool }]));
+
 export const META_TOOLS: readonly MetaTool[] = [
   define({
     name: 'search_tools',
@@ -64,11 +68,12 @@ export const META_TOOLS: readonly MetaTool[] = [
       context_tools: z.array(text('toolName')).optional().describe('tool ids already used in this task'),
     }),
     annotations: readOnly,
-    run: async ({ credence }, a) => {
+    run: async ({ credence, onShown }, a) => {
       const results = await credence.searchTools(a.query, {
         ...(a.limit === undefined ? {} : { limit: a.limit }),
         ...(a.context_tools === undefined ? {} : { context: a.context_tools }),
       });
+      onShown?.({ kind: 'search', at: credence.now(), items: shownItems(results) });
       return jsonResult({ query: a.query, results });
     },
   }),
@@ -96,11 +101,11 @@ export const META_TOOLS: readonly MetaTool[] = [
       'why: the edge type, its source (observed, inferred, template), its count and decay.',
     input: z.strictObject({ tool: text('toolName').describe('a tool id from the catalogue'), limit: Limit(50, 5) }),
     annotations: readOnly,
-    run: async ({ credence }, a) =>
-      jsonResult({
-        tool: a.tool,
-        suggestions: await credence.suggestNext(a.tool, a.limit === undefined ? {} : { limit: a.limit }),
-      }),
+    run: async ({ credence, onShown }, a) => {
+      const suggestions = await credence.suggestNext(a.tool, a.limit === undefined ? {} : { limit: a.limit });
+      onShown?.({ kind: 'next', at: credence.now(), after: a.tool, items: shownItems(suggestions) });
+      return jsonResult({ tool: a.tool, suggestions });
+    },
   }),
   define({
     name: 'recall',

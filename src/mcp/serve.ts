@@ -187,7 +187,7 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
         },
         onSessionClosed: (_, session) => {
           sessions.delete(session);
-          flushes.push(session.recorder.flush());
+          flushes.push(session.recorder.end());
         },
         ...(dashboard === undefined ? {} : { fallback: dashboard.handle, isPublic: dashboard.isPublic }),
         log,
@@ -208,7 +208,7 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
   } finally {
     await http?.close();
     await ready;
-    await Promise.all([...flushes, ...[...sessions].map((s) => s.recorder.flush())]);
+    await Promise.all([...flushes, ...[...sessions].map((s) => s.recorder.end())]);
     await Promise.all([...sessions].map((s) => s.server.close().catch(() => {})));
     await imports;
     await gateway?.close();

@@ -82,6 +82,8 @@ export function createMcpSession(
     credence,
     ...(gateway === undefined ? {} : { gateway }),
     autoExecuteThreshold: options.autoExecuteThreshold ?? 0.85,
+    // What became of the tools shown is read from the calls proxied after them (issue 24).
+    onShown: (showing) => recorder.shown(showing),
   };
   const meta = new Map(META_TOOLS.map((t) => [t.name, t]));
   const shownName = (id: string): string => (separator === ':' ? id : id.replace(':', separator));

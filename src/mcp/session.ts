@@ -7,8 +7,13 @@
  * path, in batches (every `batchMs`, one transaction for all the calls of the window), so that
  * recording neither delays an answer nor costs a transaction per call; `flush()` writes what is
  * pending and waits for it.
+ * It also follows what became of the tools the session was shown (issue 24, core/outcome-follower): the
+ * search results, next-tool suggestions and DAGs the meta tools showed (`shown`), against the calls proxied
+ * after them; the outcomes are written with the calls. A pause of `idleMs` or the session's `end()` closes
+ * what is still open.
  */
 import type { Credence } from '../engine/engine.js';
+import { OutcomeFollower, type OutcomeDecision, type Showing } from '../core/outcome-follower.js';
 import type { CallStatus } from '../core/types.js';
 
 export interface SessionCall {
@@ -39,6 +44,8 @@ export class SessionRecorder {
   #timer: NodeJS.Timeout | undefined;
   #execution: { id: string; startedAt: number; lastAt: number } | undefined;
   #serial = 0;
+  readonly #follower = new OutcomeFollower();
+  #decisions: OutcomeDecision[] = [];
   /** Executions this recorder wrote to, oldest first. */
   readonly executions: string[] = [];
 
@@ -47,9 +54,35 @@ export class SessionRecorder {
     this.#options = options;
   }
 
+  /** Tools a meta tool showed this session (search results, next suggestions, a DAG), to follow; returns at once. */
+  shown(showing: Showing): void {
+    this.#decide(this.#follower.show(showing));
+  }
+
+  /** The session is over: what is still followed closes; everything pending is written. */
+  end(at: number = this.#credence.now()): Promise<void> {
+    this.#decide(this.#follower.close(Math.max(at, this.#execution?.lastAt ?? at)));
+    return this.flush();
+  }
+
+  #decide(decisions: readonly OutcomeDecision[]): void {
+    if (decisions.length === 0) return;
+    this.#decisions.push(...decisions);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => void this.#write(), this.#options.batchMs ?? 100);
+      this.#timer.unref();
+    }
+  }
+
   /** Queues one call; returns at once. */
   record(call: SessionCall): void {
     const idleMs = this.#options.idleMs ?? 30 * 60_000;
+    if (this.#execution !== undefined && call.at - this.#execution.lastAt > idleMs)
+      this.#decide(this.#follower.close(this.#execution.lastAt));
     if (this.#execution === undefined || call.at - this.#execution.lastAt > idleMs) {
       this.#serial += 1;
       this.#execution = { id: `mcp-${this.#options.sessionKey}-${this.#serial}`, startedAt: call.at, lastAt: call.at };
@@ -63,10 +96,8 @@ export class SessionRecorder {
         head: { id: this.#execution.id, intent: this.#options.intent(), startedAt: this.#execution.startedAt },
         calls: [call],
       });
-    if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => void this.#write(), this.#options.batchMs ?? 100);
-      this.#timer.unref();
-    }
+    this.#decide(this.#follower.called(call.tool, call.status === 'success', call.at));
+    this.#schedule();
   }
 
   /** Writes the pending calls, one append per execution, after whatever is being written. */
@@ -75,6 +106,8 @@ export class SessionRecorder {
     this.#timer = undefined;
     const batches = this.#pending;
     this.#pending = [];
+    const decisions = this.#decisions;
+    this.#decisions = [];
     for (const { head, calls } of batches) {
       this.#queue = this.#queue
         .then(() =>
@@ -90,6 +123,16 @@ export class SessionRecorder {
               `gateway: could not record ${calls.length} call${calls.length === 1 ? '' : 's'} of ${head.id}: ` +
                 `${(error as Error).message}`,
             ),
+        );
+    }
+    // After the calls: what became of the tools shown (an id the agent gave no longer there is only logged).
+    for (const d of decisions) {
+      this.#queue = this.#queue
+        .then(() => this.#credence.recordOutcome(d.shownId, d.outcome, { at: d.at }))
+        .then(
+          () => {},
+          (error: unknown) =>
+            this.#options.log?.(`gateway: could not record the outcome of ${d.shownId}: ${(error as Error).message}`),
         );
     }
     return this.#queue;

@@ -1,0 +1,122 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { openCredence } from '../engine/engine.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { DownstreamTool, Gateway } from './gateway.js';
+import { createMcpSession } from './server.js';
+
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+
+/** A gateway of one server, `fs`, whose tools answer at once: `fs:broken` with an error. */
+function fakeGateway(names: readonly string[]): Gateway {
+  const tools: DownstreamTool[] = names.map((name) => ({
+    id: `fs:${name}`,
+    server: 'fs',
+    name,
+    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } } as Tool,
+  }));
+  const fake = {
+    version: 1,
+    tools: () => tools,
+    tool: (id: string) => tools.find((t) => t.id === id),
+    servers: () => ['fs'],
+    routes: (id: string) => id.startsWith('fs:'),
+    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
+    call: async (id: string): Promise<CallToolResult> => ({
+      content: [{ type: 'text', text: `ran ${id}` }],
+      ...(id === 'fs:broken' ? { isError: true } : {}),
+    }),
+  };
+  return fake as unknown as Gateway;
+}
+
+async function session() {
+  const store = openSqliteStore({ path: ':memory:' });
+  const credence = await openCredence({ store, scope: 'p', now: T0 });
+  const names = ['read_file', 'write_file', 'broken'];
+  await credence.addTools(names.map((n) => ({ id: `fs:${n}`, description: `${n.replace('_', ' ')} on disk` })));
+  for (let i = 0; i < 3; i += 1)
+    await credence.recordExecution({
+      intent: 'read a file then write it',
+      startedAt: T0 - (i + 1) * 3_600_000,
+      calls: [
+        { tool: 'fs:read_file', status: 'success' },
+        { tool: 'fs:write_file', status: 'success', consumes: [0] },
+      ],
+    });
+  const s = createMcpSession(credence, fakeGateway(names), 'test');
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await s.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(clientSide);
+  const json = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
+  return { credence, session: s, client, json };
+}
+
+describe('the gateway fills outcomes from the calls after a showing (issue 24)', () => {
+  it('a searched tool called succeeds or fails by its call; its untaken siblings are rejected at the end', async () => {
+    const { credence, session: s, client, json } = await session();
+    try {
+      const { results } = (await json('search_tools', { query: 'read a file', limit: 3 })) as {
+        results: { tool: string; shownId: string; score: number }[];
+      };
+      expect(results.map((r) => r.tool).sort()).toEqual(['fs:broken', 'fs:read_file', 'fs:write_file']);
+      await client.callTool({ name: 'fs:read_file', arguments: {} });
+      await s.recorder.end();
+      const outcomes = await credence.listOutcomes({ kind: 'search' });
+      const byTool = Object.fromEntries(outcomes.map((o) => [o.target, o.outcome]));
+      expect(byTool).toEqual({ 'fs:read_file': 'succeeded', 'fs:write_file': 'rejected', 'fs:broken': 'rejected' });
+      const read = results.find((r) => r.tool === 'fs:read_file');
+      expect(outcomes.find((o) => o.target === 'fs:read_file')?.confidence).toBeCloseTo(read?.score ?? -1, 12);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+
+  it('the call after next suggestions decides them: one of none rejects all, a suggested one is used', async () => {
+    const { credence, session: s, client, json } = await session();
+    try {
+      const first = (await json('suggest_next', { tool: 'fs:read_file' })) as { suggestions: { tool: string }[] };
+      expect(first.suggestions.map((x) => x.tool)).toContain('fs:write_file');
+      // The tool the suggestions follow does not count; the next call, of none of them, rejects them all.
+      await client.callTool({ name: 'fs:read_file', arguments: {} });
+      await client.callTool({ name: 'fs:broken', arguments: {} });
+      await json('suggest_next', { tool: 'fs:read_file' });
+      await client.callTool({ name: 'fs:write_file', arguments: {} });
+      await s.recorder.end();
+      // All at the engine's fixed now: sorted.
+      const outcomes = (await credence.listOutcomes({ kind: 'next' })).map((o) => `${o.target} ${o.outcome}`).sort();
+      expect(outcomes.filter((o) => o.startsWith('fs:write_file'))).toEqual([
+        'fs:write_file rejected',
+        'fs:write_file succeeded',
+      ]);
+      expect(outcomes).toHaveLength(2 * first.suggestions.length);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+
+  it('a DAG shown, not run, then followed call by call, succeeds', async () => {
+    const { credence, session: s, client, json } = await session();
+    try {
+      const dag = (await json('execute_dag', { intent: 'read a file then write it', execute: false })) as {
+        shownId?: string;
+        dag?: { tasks: { tool: string }[] };
+      };
+      expect(dag.shownId).toMatch(/^sh-/);
+      for (const task of dag.dag?.tasks ?? []) await client.callTool({ name: task.tool, arguments: {} });
+      await s.recorder.end();
+      expect((await credence.listOutcomes({ kind: 'dag' })).map((o) => [o.id, o.outcome])).toEqual([
+        [dag.shownId, 'succeeded'],
+      ]);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+});
