@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
-import { HEAT_DEFAULTS, heatById, heatDiffusion, heatTruncationBound } from './heat-diffusion.js';
+import {
+  HEAT_DEFAULTS,
+  heatById,
+  heatDiffusion,
+  heatDiffusionJs,
+  heatTotal,
+  heatTruncationBound,
+} from './heat-diffusion.js';
+import { heatKernel } from './heat-kernel.js';
 import { codeOf } from '../../../test/helpers.js';
 
 /**
@@ -167,6 +175,41 @@ describe('heatDiffusion', () => {
         },
       ),
     );
+  });
+
+  it('gives in WebAssembly the heat and total of the JavaScript loop, bit for bit, graph after graph', () => {
+    // Graphs of up to 400 tools and a few edges each: the first products sum a few rows, the later ones every row.
+    const GRAPH = fc
+      .tuple(
+        fc.integer({ min: 2, max: 400 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 600 }),
+      )
+      .map(([n, pairs]) =>
+        buildGraphIndex(
+          pairs.map(([a, b, weight]) => ({ from: `t${a % n}`, to: `t${b % n}`, weight })),
+          { undirected: true, nodes: Array.from({ length: n }, (_, i) => `t${i}`) },
+        ),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(GRAPH, fc.array(fc.nat(), { minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom({}, { time: 2, steps: 12 }),
+        (runs, options) => {
+          for (const [graph, picks] of runs) {
+            expect(heatKernel(graph, new Float64Array(graph.targets.length))).toBeDefined();
+            const sources = picks.map((p) => `t${p % graph.ids.length}`);
+            const js = heatDiffusionJs(graph, sources, options);
+            expect(heatDiffusion(graph, sources, options)).toEqual(js);
+            let total = 0;
+            for (const value of js) total += value;
+            expect(Object.is(heatTotal(graph, sources, options), total)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    const graph = buildGraphIndex([{ from: 'a', to: 'b', weight: 1 }], { undirected: true });
+    expect(heatTotal(graph, ['nope'])).toBe(0);
   });
 
   it('refuses a graph that was not built undirected', () => {

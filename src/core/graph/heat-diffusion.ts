@@ -11,6 +11,7 @@
 
 import { CredenceError } from '../errors.js';
 import type { GraphIndex } from './graph-index.js';
+import { heatKernel, type HeatKernel } from './heat-kernel.js';
 
 export const HEAT_DEFAULTS = Object.freeze({
   /** Diffusion time t of exp(−t·L). */
@@ -44,6 +45,43 @@ type ResolvedHeatOptions = { -readonly [K in keyof typeof HEAT_DEFAULTS]: number
  * range, or when `steps` is too few for `time` (the series would not have converged).
  */
 export function heatDiffusion(graph: GraphIndex, sources: readonly string[], options: HeatOptions = {}): Float64Array {
+  const o = checked(graph, options);
+  const kernel = heatKernel(graph, transitions(graph));
+  if (kernel === undefined) return diffuse(graph, sources, o);
+  if (!diffuseIn(kernel, graph, sources, o)) return new Float64Array(graph.ids.length);
+  kernel.normalize();
+  return kernel.heat.slice();
+}
+
+/**
+ * The sum of {@link heatDiffusion}'s heat (summed in index order), 0 when no source is in the graph: what a tool's
+ * self-spread reads (issue 20: without the heat's copy, or a loop over it, in a one-query process).
+ */
+export function heatTotal(graph: GraphIndex, sources: readonly string[], options: HeatOptions = {}): number {
+  const o = checked(graph, options);
+  const kernel = heatKernel(graph, transitions(graph));
+  if (kernel === undefined) {
+    const heat = diffuse(graph, sources, o);
+    let total = 0;
+    for (let i = 0; i < heat.length; i += 1) total += heat[i] as number;
+    return total;
+  }
+  return diffuseIn(kernel, graph, sources, o) ? kernel.normalize() : 0;
+}
+
+/**
+ * {@link heatDiffusion} in JavaScript alone: what runs where WebAssembly is missing (the kernel computes the same
+ * values; the tests compare the two).
+ */
+export function heatDiffusionJs(
+  graph: GraphIndex,
+  sources: readonly string[],
+  options: HeatOptions = {},
+): Float64Array {
+  return diffuse(graph, sources, checked(graph, options));
+}
+
+function checked(graph: GraphIndex, options: HeatOptions): ResolvedHeatOptions {
   const o = resolveHeatOptions(options);
   if (!graph.undirected) {
     throw new CredenceError(
@@ -54,6 +92,87 @@ export function heatDiffusion(graph: GraphIndex, sources: readonly string[], opt
       },
     );
   }
+  return o;
+}
+
+/**
+ * The series in the kernel's memory, product by product as {@link diffuse} makes them (the same rows, in the same
+ * order); false when no source is in the graph. The heat is left unnormalised in `kernel.heat`.
+ */
+function diffuseIn(kernel: HeatKernel, graph: GraphIndex, sources: readonly string[], o: ResolvedHeatOptions): boolean {
+  const n = graph.ids.length;
+  const { heat, terms, termAt, lists, listAt } = kernel;
+  const found: number[] = [];
+  for (const id of sources) {
+    const i = graph.indexOf.get(id);
+    if (i !== undefined && heat[i] === 0) {
+      heat[i] = 1;
+      terms[0][i] = 1;
+      found.push(i);
+    }
+  }
+  if (found.length === 0) return false;
+  const { offsets, targets } = graph;
+  // term and next take turns (t is term's), as do the lists of the support, the stale rows and the rows summed.
+  let t: 0 | 1 = 0;
+  let support: 0 | 1 | 2 = 0;
+  let stale: 0 | 1 | 2 = 1;
+  let rows: 0 | 1 | 2 = 2;
+  found.sort((a, b) => a - b);
+  lists[support].set(found);
+  let supportCount = found.length;
+  let staleCount = 0;
+  const seen = seenFor(n);
+  let sparse = true;
+  for (let k = 1; k <= o.steps; k += 1) {
+    const factor = o.time / k;
+    const term = termAt[t];
+    const next = termAt[t === 0 ? 1 : 0];
+    if (sparse) {
+      const from = lists[support];
+      const into = lists[rows];
+      let count = 0;
+      for (let i = 0; i < supportCount; i += 1) {
+        const u = from[i] as number;
+        for (let e = offsets[u] as number, end = offsets[u + 1] as number; e < end; e += 1) {
+          const v = targets[e] as number;
+          if (seen[v] === k) continue;
+          seen[v] = k;
+          into[count] = v;
+          count += 1;
+        }
+      }
+      sparse = count * SPARSE_SHARE < n;
+      if (sparse) {
+        const nextTerm = terms[t === 0 ? 1 : 0];
+        const old = lists[stale];
+        for (let i = 0; i < staleCount; i += 1) nextTerm[old[i] as number] = 0;
+        kernel.step(listAt[rows], count, term, next, factor);
+        [stale, support, rows] = [support, rows, stale];
+        staleCount = supportCount;
+        supportCount = count;
+        t = t === 0 ? 1 : 0;
+        continue;
+      }
+    }
+    kernel.step(-1, n, term, next, factor);
+    t = t === 0 ? 1 : 0;
+  }
+  return true;
+}
+
+/** The rows seen per product, zeroed for each diffusion (kept across diffusions: one a process). */
+let seenRows = new Int32Array(0);
+
+function seenFor(n: number): Int32Array {
+  if (seenRows.length < n) seenRows = new Int32Array(n);
+  const seen = seenRows.subarray(0, n);
+  seen.fill(0);
+  return seen;
+}
+
+/** The series in JavaScript (where WebAssembly is missing). */
+function diffuse(graph: GraphIndex, sources: readonly string[], o: ResolvedHeatOptions): Float64Array {
   const n = graph.ids.length;
   const heat = new Float64Array(n);
   let term = new Float64Array(n);

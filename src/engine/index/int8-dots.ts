@@ -7,21 +7,7 @@
  * dim × 127 × max|query| below 2³¹.
  */
 
-/** LEB128 of an unsigned integer. */
-function leb(n: number): number[] {
-  const out: number[] = [];
-  let v = n >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
-const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
-const name = (s: string): number[] => [...leb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+import { compileWasm, instantiateWasm, leb, name, section, type WasmMemory } from '../../core/wasm.js';
 
 // Opcodes (WebAssembly core and SIMD): locals 0-5 are the parameters codes, rows, stride, query, vectors, out;
 // 6 row, 7 row pointer, 8 vector, 9 query pointer (i32); 10 sum, 11 codes (v128).
@@ -70,28 +56,10 @@ const MODULE = new Uint8Array([
   ...section(10, [1, ...leb(LOCALS.length + BODY.length), ...LOCALS, ...BODY]),
 ]);
 
-/** What is used of the WebAssembly API (the project's TypeScript libraries do not declare it). */
-interface Wasm {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-
 let compiled: object | null | undefined;
 
 function module(): object | null {
-  if (compiled === undefined) {
-    const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;
-    try {
-      compiled = wasm?.validate(MODULE) === true ? new wasm.Module(MODULE) : null;
-    } catch {
-      compiled = null;
-    }
-  }
+  compiled ??= compileWasm(MODULE);
   return compiled;
 }
 
@@ -119,12 +87,12 @@ export function int8DotsByChunk(chunks: readonly Int8Array[], dim: number): Int8
   const codesBytes = most * dim + 16;
   const queryAt = Math.ceil(codesBytes / 16) * 16;
   const outAt = queryAt + vectors * 32;
-  const instance = new (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.Instance(mod, {});
-  const memory = instance.exports.mem as WasmMemory;
+  const exports = instantiateWasm(mod);
+  const memory = exports.mem as WasmMemory;
   const pages = Math.ceil((outAt + most * 4) / 65536);
   if (pages > 1) memory.grow(pages - 1);
   const codes = new Int8Array(memory.buffer, 0, most * dim);
-  const run = instance.exports.dots as (...args: number[]) => void;
+  const run = exports.dots as (...args: number[]) => void;
   const query = new Int16Array(memory.buffer, queryAt, vectors * 16);
   const out = new Int32Array(memory.buffer, outAt, most);
   const all = new Int32Array(rows);
@@ -163,8 +131,8 @@ export function int8Dots(chunks: readonly Int8Array[], dim: number, room = 0): I
   const queryAt = Math.ceil(codesBytes / 16) * 16;
   const outAt = queryAt + vectors * 32;
   const bytes = outAt + capacity * 4;
-  const instance = new (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly.Instance(mod, {});
-  const memory = instance.exports.mem as WasmMemory;
+  const exports = instantiateWasm(mod);
+  const memory = exports.mem as WasmMemory;
   const pages = Math.ceil(bytes / 65536);
   if (pages > 1) memory.grow(pages - 1);
   const codes = new Int8Array(memory.buffer, 0, capacity * dim);
@@ -173,7 +141,7 @@ export function int8Dots(chunks: readonly Int8Array[], dim: number, room = 0): I
     codes.set(c, at);
     at += c.length;
   }
-  const run = instance.exports.dots as (...args: number[]) => void;
+  const run = exports.dots as (...args: number[]) => void;
   const query = new Int16Array(memory.buffer, queryAt, vectors * 16);
   const out = new Int32Array(memory.buffer, outAt, capacity);
   return {

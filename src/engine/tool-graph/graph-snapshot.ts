@@ -14,7 +14,7 @@ import {
   type GraphEdgeChange,
   type GraphIndex,
 } from '../../core/graph/graph-index.js';
-import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
+import { heatTotal } from '../../core/graph/heat-diffusion.js';
 import { pageRank as pageRankOf } from '../../core/graph/pagerank.js';
 import { edgeConfidence, EDGE_READ_OPTIONS, passesThreshold } from '../../core/graph/edge-confidence.js';
 import { isConfirmed } from '../../core/graph/edge-promotion.js';
@@ -456,10 +456,8 @@ function assembled(input: {
       const graph = undirectedOf();
       if (!graph.indexOf.has(tool)) h = 0;
       else {
-        const heat = heatDiffusion(graph, [tool]);
-        // A loop, not reduce: the same sum in the same order, without a call a node (cold, a one-query process).
-        let total = 0;
-        for (let i = 0; i < heat.length; i += 1) total += heat[i] as number;
+        // The heat's sum in index order, as a loop over heatDiffusion's would sum it (issue 20: in WebAssembly).
+        const total = heatTotal(graph, [tool]);
         h = total <= 0 ? 0 : 1 - 1 / total;
       }
       spread.set(tool, h);
