@@ -47,5 +47,11 @@ export interface DashboardWindow {
     screenPosition: (id: string) => { x: number; y: number } | null;
     /** The canvas's pixel [r, g, b, a] at a client point; [0, 0, 0, 0] where nothing is drawn. */
     pixelAt: (x: number, y: number) => number[];
+    /** The discs of the drawn tools (client coordinates, radius in CSS pixels), in the data's order. */
+    nodeDiscs: () => { id: string; x: number; y: number; r: number }[];
+    /** The boxes of the labels the last draw placed (client coordinates). */
+    labelBoxes: () => { id: string; x: number; y: number; w: number; h: number }[];
+    /** A point on the drawn edge `from` → `to` of `type`, halfway between its tools; null when it is not drawn. */
+    edgePoint: (from: string, to: string, type: string) => { x: number; y: number } | null;
   };
 }

@@ -91,6 +91,29 @@ describe("the dashboard's Ask page", () => {
   });
 });
 
+describe("the dashboard's Ask page, said again (issue 24)", () => {
+  // Issue 24: the Ask page listed one thing several times; a correction said in three sessions is three
+  // observations of one text.
+  it('lists an observation once, however many observations share its text, with how many they are', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 'p', now: T0, cwd: base });
+    await c.observe([
+      obs('Validate the config file after parsing it', 30),
+      obs('Validate the config file after parsing it', 20),
+      obs('Validate the config file after parsing it', 10),
+      obs('The config file lives in the project root', 5),
+    ]);
+    const ask = await askPayload(c, 'validate the config file');
+    const said = ask.memories.filter((m) => m.kind === 'observation');
+    expect(said.map((m) => [m.title, m.repeats]).sort()).toEqual([
+      ['The config file lives in the project root', 1],
+      ['Validate the config file after parsing it', 3],
+    ]);
+    expect(said.find((m) => m.repeats === 3)?.ids).toHaveLength(3);
+    await c.close();
+  });
+});
+
 describe("the dashboard's bounded graph (issue 20)", () => {
   it('holds the N most central tools and only the edges between them, and counts the rest', async () => {
     const store = openSqliteStore({ path: ':memory:' });

@@ -152,6 +152,8 @@ export async function toolPayload(credence: Credence, id: string) {
     annotations: tool?.annotations ?? null,
     calls: snapshot.calls.get(id) ?? 0,
     pageRank: snapshot.pageRank.get(id) ?? 0,
+    /** The decay's half-life: an edge's `parts.decay` is 0.5^(idleDays / halfLifeDays). */
+    halfLifeDays: EDGE_DEFAULTS.halfLifeDays,
     outgoing: out.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     incoming: into.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     next: await credence.suggestNext(id, { limit: 10, track: false }),
@@ -365,7 +367,9 @@ export async function runsPayload(credence: Credence, options: { limit?: number 
 
 /**
  * Tools, a DAG and memories for a query, each result with the parts of its score; a run whose intent repeats is one
- * memory (`repeats`, `ids`).
+ * memory (`repeats`, `ids`), and so is an observation whose text repeats. `dagRuns`: the past runs whose vote the DAG
+ * follows, once each intent (every task's rationale names them all, so a page listing them per task would repeat
+ * one run as many times as the DAG has tasks).
  */
 export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
@@ -374,11 +378,16 @@ export async function askPayload(credence: Credence, query: string, context: rea
   const [tools, dag, memories] = await Promise.all([
     credence.searchTools(query, { limit: 10, track: false, ...(context.length === 0 ? {} : { context }) }),
     credence.suggestDag(query, { track: false, ...(context.length === 0 ? {} : { context }) }),
-    // Many past runs share an intent word for word (every turn of a session, a repeated habit):
-    // each such run is listed once, with how many it stands for, among the 10 memories shown.
+    // Many past runs share an intent word for word (every turn of a session, a repeated habit), and a correction
+    // said again is an observation of the same text: each is listed once, with how many it stands for, among the
+    // 10 memories shown.
     credence
       .recall(query, { limit: 50, track: false })
-      .then((found) => foldRepeats(found, { kinds: ['execution'], limit: 10 })),
+      .then((found) => foldRepeats(found, { kinds: ['execution', 'observation'], limit: 10 })),
   ]);
-  return { scope: credence.scope, query, context, tools, dag, memories };
+  const neighbours = dag.mode === 'suggestion' ? (dag.memory?.neighbours ?? []) : [];
+  const dagRuns = foldRepeats(
+    neighbours.map((n) => ({ id: n.run, kind: 'execution', title: n.intent, similarity: n.similarity })),
+  );
+  return { scope: credence.scope, query, context, tools, dag, dagRuns, memories };
 }

@@ -1,5 +1,5 @@
-// Credence dashboard: hand-written, no framework, no CDN. One script for every page; the path
-// picks the view (/graph, /confidence, /learning, /runs, /ask). Data comes from /api/ (see docs/dashboard.md).
+// Credence dashboard: hand-written, no framework, no CDN. One script for every page; the path picks the
+// view (/graph, /confidence, /calibration, /learning, /runs, /ask). Data comes from /api/ (see docs/dashboard.md).
 // Every text from the store goes into the page as text nodes, never as HTML.
 'use strict';
 
@@ -81,6 +81,8 @@
   const bandOf = (c) =>
     c >= 0.9 ? 'established' : c >= 0.7 ? 'certain' : c >= 0.5 ? 'probable' : c >= 0.3 ? 'tentative' : 'noise';
   const band = (name) => h('span', { class: `band band-${name}` }, name);
+  // A table in a frame that scrolls sideways when the table is wider than the page (a phone): the page never does.
+  const tableOf = (attrs, ...children) => h('div', { class: 'table-wrap' }, h('table', attrs, ...children));
   const partsText = (parts) =>
     Object.entries(parts || {})
       .map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : String(v)}`)
@@ -175,7 +177,19 @@
     // A large graph comes bounded: its most central tools, with the edges between them (issue 20).
     const hiddenTools = data.stats.nodes - n;
     const toolsShown = hiddenTools > 0 ? `showing ${n} of ${data.stats.nodes} tools` : `${n} tools`;
-    const state = { types: new Set(data.types), min: 0, selected: -1, zoom: 1, panX: 0, panY: 0, detail: null };
+    const state = {
+      types: new Set(data.types),
+      min: 0,
+      selected: -1,
+      edge: -1,
+      zoom: 1,
+      panX: 0,
+      panY: 0,
+      detail: null,
+    };
+    /** What the last draw put down: the edges it drew (indexes) and the boxes of the labels it placed. */
+    let visible = [];
+    let labels = [];
     const canvas = h('canvas', { id: 'graph', 'aria-label': `tool graph: ${n} tools, ${m} edges` });
     const side = h('aside', { class: 'side', id: 'tool-panel' }, h('h1', {}, 'Tool graph'), summary());
     const find = h('input', {
@@ -246,21 +260,155 @@
       else if (id !== '' && hiddenTools > 0) showHidden(id);
     });
 
-    // Radii by PageRank: the most central tool is the largest.
+    // Radii by PageRank: the most central tool is the largest; all of them smaller on a small canvas (a phone).
     const maxPr = Math.max(1e-12, ...data.nodes.pageRank.slice(0, 1));
     const base = n > 1000 ? 1.5 : n > 200 ? 2.5 : 4;
-    const radius = Float32Array.from(data.nodes.pageRank, (pr) => base + (n > 1000 ? 6 : 14) * Math.sqrt(pr / maxPr));
+    const grow = n > 1000 ? 6 : 14;
+    const rank = Float32Array.from(data.nodes.pageRank, (pr) => Math.sqrt(Math.max(0, pr) / maxPr));
+    const radius = new Float32Array(n);
     const px = new Float32Array(n);
     const py = new Float32Array(n);
+    // The layout's extent: the drawing is fitted to the canvas, each axis on its own, so no tool is cut off.
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < n; i += 1) {
+      const x = data.nodes.x[i];
+      const y = data.nodes.y[i];
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+    if (minX > maxX) minX = maxX = minY = maxY = 0;
     let width = 0;
     let height = 0;
+    /** Positions for one canvas size and zoom, before the pan: computed again only when those change. */
+    let placed = { key: '', x: new Float32Array(n), y: new Float32Array(n) };
+    /** Up to this many tools, tools drawn on top of each other are pushed apart on the screen. */
+    const SPREAD_MAX = 400;
 
     function project() {
-      const scale = (Math.min(width, height) / 2 - 40) * state.zoom;
-      for (let i = 0; i < n; i += 1) {
-        px[i] = width / 2 + state.panX + data.nodes.x[i] * scale;
-        py[i] = height / 2 + state.panY + data.nodes.y[i] * scale;
+      const key = `${width}|${height}|${state.zoom}`;
+      if (placed.key !== key) {
+        const fit = Math.max(0.45, Math.min(1, Math.min(width, height) / 560));
+        let maxR = 0;
+        for (let i = 0; i < n; i += 1) {
+          radius[i] = (base + grow * rank[i]) * fit;
+          maxR = Math.max(maxR, radius[i]);
+        }
+        const pad = maxR + 4;
+        const sx = (Math.max(1, width - 2 * pad) / Math.max(1e-9, maxX - minX)) * state.zoom;
+        const sy = (Math.max(1, height - 2 * pad) / Math.max(1e-9, maxY - minY)) * state.zoom;
+        const x = new Float32Array(n);
+        const y = new Float32Array(n);
+        for (let i = 0; i < n; i += 1) {
+          x[i] = width / 2 + (data.nodes.x[i] - (minX + maxX) / 2) * (maxX > minX ? sx : 0);
+          y[i] = height / 2 + (data.nodes.y[i] - (minY + maxY) / 2) * (maxY > minY ? sy : 0);
+        }
+        if (n <= SPREAD_MAX) spread(x, y, state.zoom === 1);
+        placed = { key, x, y };
       }
+      for (let i = 0; i < n; i += 1) {
+        px[i] = placed.x[i] + state.panX;
+        py[i] = placed.y[i] + state.panY;
+      }
+    }
+
+    /**
+     * Pushes apart tools whose discs overlap (a few rounds, each pair once a round, in index order: the same
+     * picture every time), keeping each disc on the canvas when `inside`.
+     */
+    function spread(x, y, inside) {
+      for (let round = 0; round < 80; round += 1) {
+        let moved = false;
+        for (let i = 0; i < n; i += 1) {
+          for (let j = i + 1; j < n; j += 1) {
+            let dx = x[j] - x[i];
+            let dy = y[j] - y[i];
+            let d = Math.hypot(dx, dy);
+            const need = radius[i] + radius[j] + 3;
+            if (d >= need) continue;
+            if (d < 1e-6) {
+              // One on the other: apart along a direction of their own.
+              const angle = ((i * 7 + j * 13) % 360) * (Math.PI / 180);
+              dx = Math.cos(angle);
+              dy = Math.sin(angle);
+              d = 1;
+            }
+            const push = (need - d) / 2 / d;
+            x[i] -= dx * push;
+            y[i] -= dy * push;
+            x[j] += dx * push;
+            y[j] += dy * push;
+            moved = true;
+          }
+        }
+        if (inside) {
+          for (let i = 0; i < n; i += 1) {
+            const r = radius[i] + 1;
+            x[i] = Math.min(Math.max(x[i], r), Math.max(r, width - r));
+            y[i] = Math.min(Math.max(y[i], r), Math.max(r, height - r));
+          }
+        }
+        if (!moved) break;
+      }
+    }
+
+    /** Whether the disc of tool `j` touches the box. */
+    const discMeetsBox = (j, b) => {
+      const cx = Math.min(Math.max(px[j], b.x), b.x + b.w);
+      const cy = Math.min(Math.max(py[j], b.y), b.y + b.h);
+      return Math.hypot(px[j] - cx, py[j] - cy) < radius[j];
+    };
+    const boxesMeet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+    /**
+     * Names the tools, most central first (the selected one before all): each label goes right of its tool, else
+     * left, above, below or at a corner, where it stays on the canvas and covers no label and no other tool; one
+     * that fits nowhere is left out (the tool is still drawn, and a click names it).
+     */
+    function drawLabels(ctx) {
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillStyle = '#1d2125';
+      ctx.textBaseline = 'top';
+      const boxes = [];
+      const tried = n <= 80 ? n : 25;
+      const order = state.selected >= 0 ? [state.selected] : [];
+      for (let i = 0; i < tried; i += 1) if (i !== state.selected) order.push(i);
+      const checkDiscs = n <= 2000;
+      for (const i of order) {
+        if (!Number.isFinite(px[i] + py[i])) continue;
+        const text = data.nodes.id[i];
+        const w = Math.ceil(ctx.measureText(text).width);
+        const hh = 13;
+        const r = radius[i];
+        const spots = [
+          { x: px[i] + r + 3, y: py[i] - hh / 2 },
+          { x: px[i] - r - 3 - w, y: py[i] - hh / 2 },
+          { x: px[i] - w / 2, y: py[i] - r - 2 - hh },
+          { x: px[i] - w / 2, y: py[i] + r + 2 },
+          { x: px[i] + r * 0.7 + 2, y: py[i] - r * 0.7 - hh },
+          { x: px[i] + r * 0.7 + 2, y: py[i] + r * 0.7 },
+          { x: px[i] - r * 0.7 - 2 - w, y: py[i] - r * 0.7 - hh },
+          { x: px[i] - r * 0.7 - 2 - w, y: py[i] + r * 0.7 },
+        ];
+        for (const spot of spots) {
+          const b = { x: spot.x, y: spot.y, w, h: hh };
+          if (b.x < 1 || b.y < 1 || b.x + b.w > width - 1 || b.y + b.h > height - 1) continue;
+          if (boxes.some((o) => boxesMeet(o, b))) continue;
+          let covers = false;
+          if (checkDiscs) for (let j = 0; j < n && !covers; j += 1) if (j !== i && discMeetsBox(j, b)) covers = true;
+          if (covers) continue;
+          ctx.fillText(text, b.x, b.y + 1);
+          boxes.push({ id: text, ...b });
+          break;
+        }
+      }
+      ctx.textBaseline = 'alphabetic';
+      return boxes;
     }
 
     function draw() {
@@ -280,6 +428,7 @@
       const batches = new Map();
       const sel = state.selected;
       let shown = 0;
+      visible = [];
       let drawnEdges = 0;
       let drawnNodes = 0;
       for (let e = 0; e < m; e += 1) {
@@ -287,6 +436,7 @@
         const c = data.edges.confidence[e];
         if (!state.types.has(type) || c < state.min - 1e-9) continue;
         shown += 1;
+        visible.push(e);
         const a = data.edges.from[e];
         const b = data.edges.to[e];
         const focus = sel >= 0 && (a === sel || b === sel);
@@ -316,6 +466,16 @@
       }
       ctx.setLineDash([]);
       ctx.globalAlpha = 1;
+      const chosen = state.edge;
+      if (chosen >= 0 && visible.includes(chosen)) {
+        // The edge a click explains, over the others.
+        ctx.strokeStyle = '#2f5db8';
+        ctx.lineWidth = 4;
+        ctx.beginPath();
+        ctx.moveTo(px[data.edges.from[chosen]], py[data.edges.from[chosen]]);
+        ctx.lineTo(px[data.edges.to[chosen]], py[data.edges.to[chosen]]);
+        ctx.stroke();
+      }
       if (m <= 600) drawArrows(ctx);
       ctx.fillStyle = NODE_COLOUR;
       ctx.beginPath();
@@ -332,12 +492,8 @@
         ctx.arc(px[sel], py[sel], radius[sel] + 3, 0, Math.PI * 2);
         ctx.fill();
       }
-      // Labels: every tool on a small graph, the most central ones on a large one.
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.fillStyle = '#1d2125';
-      const labelled = n <= 80 ? n : 25;
-      for (let i = 0; i < labelled; i += 1) ctx.fillText(data.nodes.id[i], px[i] + radius[i] + 3, py[i] + 4);
-      if (sel >= labelled) ctx.fillText(data.nodes.id[sel], px[sel] + radius[sel] + 3, py[sel] + 4);
+      // Labels: every tool that has room on a small graph, the most central ones on a large one.
+      labels = drawLabels(ctx);
       document.getElementById('graph-counts').textContent =
         `${toolsShown} · ${shown} of ${m} edges shown · layout ${data.layout}`;
       // The markers the tests and the bench wait on: what this draw put on the canvas, counted by
@@ -387,8 +543,68 @@
       return best;
     }
 
+    /** The drawn edge nearest to a point, within 5 px of its line; -1 when none is. */
+    function edgeAt(x, y) {
+      let best = -1;
+      let bestD = 5;
+      for (const e of visible) {
+        const a = data.edges.from[e];
+        const b = data.edges.to[e];
+        const dx = px[b] - px[a];
+        const dy = py[b] - py[a];
+        const len2 = dx * dx + dy * dy;
+        const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - px[a]) * dx + (y - py[a]) * dy) / len2));
+        const d = Math.hypot(px[a] + t * dx - x, py[a] + t * dy - y);
+        if (d < bestD) {
+          best = e;
+          bestD = d;
+        }
+      }
+      return best;
+    }
+
+    /** An edge clicked on the canvas: why it has its confidence, from its tool's edges as the API explains them. */
+    async function selectEdge(e) {
+      state.edge = e;
+      state.selected = -1;
+      draw();
+      const from = data.nodes.id[data.edges.from[e]];
+      const to = data.nodes.id[data.edges.to[e]];
+      const type = data.types[data.edges.type[e]];
+      const name = `${from} → ${to}`;
+      side.replaceChildren(h('h1', {}, name), h('p', { class: 'muted' }, 'Loading…'));
+      try {
+        const tool = await api(`/api/tool/${encodeURIComponent(from)}`);
+        if (state.edge !== e) return;
+        const edge = tool.outgoing.find((x) => x.to === to && x.type === type);
+        if (edge === undefined) throw new Error(`the edge ${name} (${type}) is no longer stored`);
+        // Edges of other types between the same tools lie on the same line: each is explained after it.
+        const others = tool.outgoing.filter((x) => x.to === to && x !== edge);
+        side.replaceChildren(
+          h('h1', { id: 'edge-title' }, name),
+          h('h2', {}, `${type} edge, ${edge.source}: ${fmt(edge.confidence)} `, band(edge.band)),
+          edgeWhy(edge, tool.halfLifeDays),
+          others.map((o) => [
+            h('h2', {}, `also ${o.type}, ${o.source}: ${fmt(o.confidence)} `, band(o.band)),
+            edgeWhy(o, tool.halfLifeDays),
+          ]),
+          h(
+            'p',
+            {},
+            h('button', { class: 'ghost', onclick: () => select(data.edges.from[e]) }, from),
+            ' ',
+            h('button', { class: 'ghost', onclick: () => select(data.edges.to[e]) }, to),
+          ),
+        );
+        document.body.dataset.selectedEdge = `${from}>${to}:${type}`;
+      } catch (error) {
+        side.replaceChildren(h('h1', {}, name), h('p', { class: 'error' }, error.message));
+      }
+    }
+
     async function select(i) {
       state.selected = i;
+      state.edge = -1;
       draw();
       const id = data.nodes.id[i];
       side.replaceChildren(h('h1', {}, id), h('p', { class: 'muted' }, 'Loading…'));
@@ -435,8 +651,13 @@
       drag = null;
       if (!was || was.moved) return;
       const rect = canvas.getBoundingClientRect();
-      const i = nodeAt(e.clientX - rect.left, e.clientY - rect.top);
-      if (i >= 0) select(i);
+      const x = e.clientX - rect.left;
+      const y = e.clientY - rect.top;
+      if (x < 0 || y < 0 || x > rect.width || y > rect.height) return;
+      const i = nodeAt(x, y);
+      if (i >= 0) return void select(i);
+      const edge = edgeAt(x, y);
+      if (edge >= 0) selectEdge(edge);
     });
     canvas.addEventListener(
       'wheel',
@@ -464,6 +685,30 @@
         const rect = canvas.getBoundingClientRect();
         return { x: rect.left + px[i], y: rect.top + py[i] };
       },
+      /** The discs of the drawn tools, in client coordinates: `{ id, x, y, r }`. */
+      nodeDiscs() {
+        const rect = canvas.getBoundingClientRect();
+        return Array.from(data.nodes.id, (id, i) => ({ id, x: rect.left + px[i], y: rect.top + py[i], r: radius[i] }));
+      },
+      /** The boxes of the labels the last draw placed, in client coordinates: `{ id, x, y, w, h }`. */
+      labelBoxes() {
+        const rect = canvas.getBoundingClientRect();
+        return labels.map((b) => ({ id: b.id, x: rect.left + b.x, y: rect.top + b.y, w: b.w, h: b.h }));
+      },
+      /** A point on the drawn edge `from` → `to` of `type` away from both tools (client coordinates), for a click. */
+      edgePoint(from, to, type) {
+        const rect = canvas.getBoundingClientRect();
+        const e = visible.find(
+          (k) =>
+            data.nodes.id[data.edges.from[k]] === from &&
+            data.nodes.id[data.edges.to[k]] === to &&
+            data.types[data.edges.type[k]] === type,
+        );
+        if (e === undefined) return null;
+        const a = data.edges.from[e];
+        const b = data.edges.to[e];
+        return { x: rect.left + (px[a] + px[b]) / 2, y: rect.top + (py[a] + py[b]) / 2 };
+      },
       /** The canvas's pixel [r, g, b, a] at client point (x, y); [0, 0, 0, 0] where nothing is drawn. */
       pixelAt(x, y) {
         const rect = canvas.getBoundingClientRect();
@@ -490,8 +735,7 @@
             'Sizes follow PageRank over the confident edges; colours the confidence band; ' +
             'faded edges are below the 0.3 threshold.',
         ),
-        h(
-          'table',
+        tableOf(
           {},
           h(
             'tbody',
@@ -566,10 +810,64 @@
     ];
   }
 
-  function edgeTable(edges, end) {
-    if (edges.length === 0) return h('p', { class: 'muted' }, 'none');
+  /**
+   * Why an edge has its confidence: the parts the API gives (type weight, source modifier, decay over the idle
+   * days), side by side with the product the engine computed; the counts and dates behind them.
+   */
+  function edgeWhy(e, halfLifeDays) {
+    const p = e.parts;
+    const row = (label, value, note) =>
+      h('tr', {}, h('th', {}, label), h('td', { class: 'num' }, value), h('td', { class: 'parts' }, note));
     return h(
-      'table',
+      'div',
+      { class: 'edge-why-body' },
+      h(
+        'table',
+        { class: 'why-table' },
+        h(
+          'tbody',
+          {},
+          row('type weight', fmt(p.typeWeight, 2), `${e.type}: how much this kind of edge is trusted`),
+          row('× source modifier', fmt(p.sourceModifier, 2), `${e.source}: how it was learned`),
+          row(
+            '× decay',
+            fmt(p.decay),
+            `0.5^(${fmt(p.idleDays, 0)} idle day${p.idleDays === 1 ? '' : 's'} / ${halfLifeDays ?? 60})` +
+              `, last seen ${e.lastSeen ? e.lastSeen.slice(0, 10) : 'never (no decay)'}`,
+          ),
+          row(
+            '= confidence',
+            fmt(e.confidence),
+            p.confirmed
+              ? `${bandOf(e.confidence)}; ${e.confidence >= 0.3 ? 'used' : 'not used'} for suggestions (≥ 0.3)`
+              : 'not confirmed: known only from failed calls, so 0 until a run confirms it',
+          ),
+        ),
+      ),
+      h(
+        'p',
+        { class: 'parts' },
+        `seen ${e.count} time${e.count === 1 ? '' : 's'} (${e.successes} successes, ${e.failures} failures), ` +
+          `first ${e.firstSeen ? e.firstSeen.slice(0, 10) : '—'}`,
+      ),
+    );
+  }
+
+  function edgeTable(edges, end, halfLifeDays) {
+    if (edges.length === 0) return h('p', { class: 'muted' }, 'none');
+    // A click on a row opens (or closes) a row under it saying why the edge has its confidence.
+    const toggle = (tr, e) => {
+      const next = tr.nextElementSibling;
+      if (next?.classList.contains('edge-why')) {
+        next.remove();
+        tr.classList.remove('edge-open');
+        return;
+      }
+      tr.classList.add('edge-open');
+      tr.after(h('tr', { class: 'edge-why' }, h('td', { colspan: 6 }, edgeWhy(e, halfLifeDays))));
+      document.body.dataset.explainedEdge = `${e.from}>${e.to}:${e.type}`;
+    };
+    return tableOf(
       { class: `edges-${end}` },
       h(
         'thead',
@@ -591,7 +889,18 @@
         edges.map((e) =>
           h(
             'tr',
-            { 'data-edge': `${e.from}>${e.to}:${e.type}` },
+            {
+              'data-edge': `${e.from}>${e.to}:${e.type}`,
+              tabindex: 0,
+              title: 'why this confidence: click',
+              onclick: (ev) => toggle(ev.currentTarget, e),
+              onkeydown: (ev) => {
+                if (ev.key === 'Enter' || ev.key === ' ') {
+                  ev.preventDefault();
+                  toggle(ev.currentTarget, e);
+                }
+              },
+            },
             h('td', {}, end === 'out' ? e.to : e.from),
             h('td', {}, e.type),
             h('td', {}, e.source),
@@ -632,13 +941,14 @@
             ),
           ),
       h('h2', {}, `Edges out (${tool.outgoing.length})`),
-      edgeTable(tool.outgoing, 'out'),
+      edgeTable(tool.outgoing, 'out', tool.halfLifeDays),
       h('h2', {}, `Edges in (${tool.incoming.length})`),
-      edgeTable(tool.incoming, 'in'),
+      edgeTable(tool.incoming, 'in', tool.halfLifeDays),
       h(
         'p',
         { class: 'parts' },
-        'confidence = type weight × source modifier × 0.5^(idle days / 60); hover a confidence for its parts.',
+        `confidence = type weight × source modifier × 0.5^(idle days / ${tool.halfLifeDays ?? 60}); ` +
+          'click an edge (here or on the graph) for its parts.',
       ),
     ];
   }
@@ -700,8 +1010,7 @@
           'section',
           {},
           h('h2', {}, 'By edge type'),
-          h(
-            'table',
+          tableOf(
             {},
             h(
               'thead',
@@ -808,6 +1117,163 @@
     );
   }
 
+  // ---- calibration --------------------------------------------------------------------------
+  const KIND_NAMES = {
+    search: 'Tool search results',
+    next: 'Next-tool suggestions',
+    dag: 'DAG suggestions',
+    recall: 'Recall labels',
+    instinct: 'Instincts',
+    skill: 'Skills',
+  };
+
+  async function calibrationPage() {
+    const d = await api('/api/calibration');
+    const at = typeof d.at === 'number' ? new Date(d.at).toISOString() : d.at;
+    main.replaceChildren(
+      h('h1', {}, `Calibration — scope ${d.scope}`),
+      h(
+        'p',
+        { class: 'muted' },
+        'Is a 0.7 right 70% of the time? For each kind of claim, the outcomes recorded for what was shown ' +
+          '(accepted or rejected, used and succeeded or failed, validated or contradicted) are put in 10 bins by ' +
+          'the confidence shown: each bar is how often the claims of a bin held, its dot sits at their mean ' +
+          'confidence. On the dashed diagonal a confidence is exactly the rate it promises; below it, too sure. ' +
+          `With ${d.minOutcomes} outcomes or more a map from confidence to the observed rate is learned (the green ` +
+          'line) and results of that kind carry its probability beside the confidence.',
+      ),
+      h('p', { class: 'parts' }, `outcomes known at ${when(at)}`),
+      h(
+        'div',
+        { class: 'diagrams' },
+        d.kinds.map((k) => diagramCard(k, d.minOutcomes)),
+      ),
+    );
+    document.body.dataset.pageRendered = 'calibration';
+  }
+
+  /** How many outcomes stand behind a kind's figures, and what follows from that, in plain words. */
+  function outcomeWords(k, minOutcomes) {
+    const name = (KIND_NAMES[k.kind] || k.kind).toLowerCase();
+    if (k.outcomes === 0) return `No outcome recorded yet for ${name}: nothing to measure.`;
+    const base =
+      `${k.outcomes} outcome${k.outcomes === 1 ? '' : 's'} stand${k.outcomes === 1 ? 's' : ''} behind this ` +
+      `diagram; ${k.positives} of them said the claim held.`;
+    if (!k.enough)
+      return `${base} Fewer than ${minOutcomes}: no map is learned yet, and ${name} show the seed confidence only.`;
+    return `${base} Enough to learn the map: ${name} carry a probability beside their confidence.`;
+  }
+
+  function diagramCard(k, minOutcomes) {
+    const stats = [
+      h('span', {}, 'ECE ', h('b', {}, fmt(k.ece))),
+      h('span', {}, 'Brier ', h('b', {}, fmt(k.brier))),
+      k.calibrated
+        ? h(
+            'span',
+            { title: 'the map learned on the earlier half of the outcomes, measured on the later half' },
+            `with the map: ECE ${fmt(k.calibrated.ece)}, Brier ${fmt(k.calibrated.brier)}`,
+          )
+        : null,
+    ];
+    return h(
+      'section',
+      { class: 'card diagram', 'data-kind': k.kind },
+      h('h2', {}, KIND_NAMES[k.kind] || k.kind),
+      reliabilityDiagram(k),
+      h('div', { class: 'stats' }, stats),
+      h('p', { class: 'parts outcome-words' }, outcomeWords(k, minOutcomes)),
+    );
+  }
+
+  /**
+   * A reliability diagram: observed rate against confidence, 0 to 1 on both axes. Per non-empty bin a bar over
+   * its range (the rate its claims held), a dot at their mean confidence and the count above; the diagonal; the
+   * learned map as a line when there is one.
+   */
+  function reliabilityDiagram(k) {
+    const W = 300;
+    const H = 240;
+    const left = 30;
+    const top = 12;
+    const right = 8;
+    const bottom = 36;
+    const pw = W - left - right;
+    const ph = H - top - bottom;
+    const X = (c) => left + c * pw;
+    const Y = (r) => top + (1 - r) * ph;
+    const svg = s('svg', {
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      class: 'reliability',
+      'data-kind': k.kind,
+      'aria-label': `reliability diagram of ${KIND_NAMES[k.kind] || k.kind}: observed rate against confidence`,
+    });
+    svg.append(s('rect', { x: left, y: top, width: pw, height: ph, fill: '#fbfbfa', class: 'frame' }));
+    for (const t of [0, 0.5, 1]) {
+      svg.append(s('line', { x1: X(t), y1: Y(0), x2: X(t), y2: Y(0) + 4, class: 'axis' }));
+      svg.append(s('text', { x: X(t) - (t === 1 ? 12 : t === 0 ? 0 : 8), y: H - 20 }, fmt(t, 1)));
+      svg.append(s('line', { x1: left - 4, y1: Y(t), x2: left, y2: Y(t), class: 'axis' }));
+      svg.append(s('text', { x: 2, y: Y(t) + 4 }, fmt(t, 1)));
+    }
+    svg.append(s('text', { x: left + pw / 2 - 50, y: H - 4 }, 'confidence shown →'));
+    svg.append(s('text', { x: left + 4, y: top + 11 }, '↑ observed rate'));
+    const marks = [];
+    for (const b of k.bins) {
+      if (b.count === 0 || b.observedRate === null) continue;
+      const tip =
+        `${fmt(b.lo, 1)}–${fmt(b.hi, 1)}: ${b.count} outcome${b.count === 1 ? '' : 's'}, ` +
+        `mean confidence ${fmt(b.meanConfidence)}, held ${pct(b.observedRate)}`;
+      svg.append(
+        s(
+          'rect',
+          {
+            x: X(b.lo) + 1,
+            y: Y(b.observedRate),
+            width: Math.max(1, X(b.hi) - X(b.lo) - 2),
+            height: Math.max(0.5, Y(0) - Y(b.observedRate)),
+            class: 'rel-bar',
+          },
+          s('title', {}, tip),
+        ),
+      );
+      marks.push(
+        s(
+          'circle',
+          { cx: X(b.meanConfidence), cy: Y(b.observedRate), r: 3.5, class: 'rel-point' },
+          s('title', {}, tip),
+        ),
+      );
+      marks.push(
+        s(
+          'text',
+          { x: X((b.lo + b.hi) / 2) - 6, y: Math.max(top + 8, Y(b.observedRate) - 4), class: 'count' },
+          b.count,
+        ),
+      );
+    }
+    // The diagonal over the bars (a bar reaching it is a bin whose claims held as often as they said), then the dots.
+    svg.append(s('line', { x1: X(0), y1: Y(0), x2: X(1), y2: Y(1), class: 'diag' }), ...marks);
+    if (Array.isArray(k.map) && k.map.length > 0) {
+      // Flat beyond its first and last knots, as the map is applied.
+      const knots = k.map;
+      const points = [
+        [0, knots[0].probability],
+        ...knots.map((p) => [p.confidence, p.probability]),
+        [1, knots[knots.length - 1].probability],
+      ];
+      svg.append(
+        s(
+          'polyline',
+          { points: points.map(([c, p]) => `${X(c)},${Y(p)}`).join(' '), class: 'rel-map' },
+          s('title', {}, 'the learned map: confidence → probability'),
+        ),
+      );
+    }
+    if (k.outcomes === 0) svg.append(s('text', { x: left + pw / 2 - 40, y: top + ph / 2 }, 'no outcomes yet'));
+    return svg;
+  }
+
   // ---- learning -----------------------------------------------------------------------------
   async function learningPage() {
     const d = await api('/api/learning');
@@ -884,8 +1350,7 @@
             {},
             `${mt.suggestions.accepted} accepted, ${mt.suggestions.rejected} rejected of ${mt.suggestions.shown} shown`,
           ),
-          h(
-            'table',
+          tableOf(
             {},
             h(
               'tbody',
@@ -904,8 +1369,7 @@
         ),
       ),
       h('h2', {}, `Skills (${d.skills.length})`),
-      h(
-        'table',
+      tableOf(
         { id: 'skills' },
         h(
           'thead',
@@ -952,8 +1416,7 @@
         ),
       ),
       h('h2', {}, `Instincts (${d.instincts.length})`),
-      h(
-        'table',
+      tableOf(
         { id: 'instincts' },
         h(
           'thead',
@@ -987,8 +1450,7 @@
       h('h2', {}, 'Recent evolutions'),
       d.evolutions.length === 0
         ? h('p', { class: 'muted' }, 'no evolution log in this folder yet (credence evolve writes one)')
-        : h(
-            'table',
+        : tableOf(
             { id: 'evolutions' },
             h(
               'tbody',
@@ -1024,8 +1486,7 @@
         "A run's confidence is the mean of its calls' outcome confidence: " +
           'success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7).',
       ),
-      h(
-        'table',
+      tableOf(
         { id: 'runs' },
         h(
           'thead',
@@ -1148,8 +1609,7 @@
       ),
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
-        : h(
-            'table',
+        : tableOf(
             { id: 'ask-tools' },
             h(
               'thead',
@@ -1214,6 +1674,15 @@
               {},
               dag.dag.tasks.map((t) => {
                 const why = dag.rationale.find((r) => r.tool === t.tool);
+                const vote = dag.memory?.tools.find((v) => v.tool === t.tool);
+                // The past runs are listed once, under the tasks; each task's rationale in full is one click away.
+                const reasons = why
+                  ? [
+                      `from ${why.sources.join(' + ')}, score ${fmt(why.score)}`,
+                      why.search === null || why.search === undefined ? '' : `, tool search ${fmt(why.search)}`,
+                      vote ? `, vote of the past runs ${fmt(vote.vote, 2)}` : '',
+                    ].join('')
+                  : null;
                 return h(
                   'li',
                   {},
@@ -1223,18 +1692,39 @@
                     ? h(
                         'div',
                         { class: 'parts' },
-                        `${why.why} (score ${fmt(why.score)}, from ${why.sources.join(' + ')})`,
+                        reasons,
+                        h('details', {}, h('summary', {}, 'the rationale in full'), why.why),
                       )
                     : null,
                 );
               }),
             ),
+            (d.dagRuns || []).length === 0
+              ? null
+              : [
+                  h('div', {}, h('b', {}, 'The past runs it follows')),
+                  h(
+                    'ul',
+                    { id: 'dag-runs' },
+                    d.dagRuns.map((r) =>
+                      h(
+                        'li',
+                        { title: r.ids.join(', ') },
+                        `"${r.title}"`,
+                        h(
+                          'span',
+                          { class: 'muted' },
+                          ` · ${r.repeats > 1 ? `${r.repeats} runs` : r.id} · similarity ${fmt(r.similarity, 2)}`,
+                        ),
+                      ),
+                    ),
+                  ),
+                ],
           ),
       h('h2', {}, `Memories (${d.memories.length})`),
       d.memories.length === 0
         ? h('p', { class: 'muted' }, 'nothing recalled')
-        : h(
-            'table',
+        : tableOf(
             { id: 'ask-memories' },
             h(
               'thead',
@@ -1262,7 +1752,15 @@
                     'td',
                     {},
                     r.title,
-                    r.repeats > 1 ? h('span', { class: 'muted' }, ` · ${r.repeats} runs with this intent`) : null,
+                    r.repeats > 1
+                      ? h(
+                          'span',
+                          { class: 'muted' },
+                          r.kind === 'execution'
+                            ? ` · ${r.repeats} runs with this intent`
+                            : ` · ${r.repeats} ${r.kind}s with this text`,
+                        )
+                      : null,
                   ),
                   h('td', {}, r.kind),
                   h(
@@ -1280,7 +1778,14 @@
     ];
   }
 
-  const pages = { graph: graphPage, confidence: confidencePage, learning: learningPage, runs: runsPage, ask: askPage };
+  const pages = {
+    graph: graphPage,
+    confidence: confidencePage,
+    calibration: calibrationPage,
+    learning: learningPage,
+    runs: runsPage,
+    ask: askPage,
+  };
   const view = pages[page];
   if (view === undefined) fail(new Error(`no page ${page}`));
   else view().catch(fail);

@@ -1,0 +1,269 @@
+/**
+ * The dashboard as people see it, in headless Chromium at a phone's size (390 × 844) and a laptop's (1280 × 800)
+ * (issue 24, item 4), over the store `credence demo` fills, served by the real `credence demo`: every page fits
+ * the width (no sideways scroll); the graph's labels do not cover each other, stay on the canvas, and no tool is
+ * cut off; the Confidence page's sections do not run into each other; the Ask page lists each past run once. Screenshots of every page at both sizes go to
+ * test-output/screenshots/ (kept as test artefacts, not committed). Without Chromium the suite skips with a
+ * line saying so, except in CI, where it fails.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
+import { dashboardAddress } from '../helpers.js';
+
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+const NOW = '2026-02-02T09:00:00Z';
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'laptop', width: 1280, height: 800 },
+] as const;
+const QUERY = 'read the config file and validate it';
+/** Every page, with its address and the body marker it sets once drawn. */
+const PAGES = [
+  { page: 'graph', path: '/graph', marker: ['graphRendered', undefined] },
+  { page: 'confidence', path: '/confidence', marker: ['pageRendered', 'confidence'] },
+  { page: 'learning', path: '/learning', marker: ['pageRendered', 'learning'] },
+  { page: 'runs', path: '/runs', marker: ['pageRendered', 'runs'] },
+  { page: 'ask', path: `/ask?q=${encodeURIComponent(QUERY)}`, marker: ['askResults', undefined] },
+] as const;
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+/** What a page function reads of the DOM (the project is type-checked without the DOM's types). */
+interface Doc {
+  documentElement: { scrollWidth: number };
+  querySelectorAll: (s: string) => ArrayLike<{
+    getBoundingClientRect: () => { left: number; top: number; width: number; height: number; right: number };
+    textContent: string | null;
+    getAttribute: (name: string) => string | null;
+    querySelectorAll: (s: string) => ArrayLike<unknown>;
+  }>;
+}
+
+const executablePath = findChromium();
+if (executablePath === undefined) {
+  if (process.env.CI === 'true') throw new Error(`dashboard layout tests cannot run in CI: ${NO_CHROMIUM}`);
+  console.log(`dashboard layout tests skipped: ${NO_CHROMIUM}`);
+}
+
+(executablePath === undefined ? describe.skip : describe)('the dashboard at a phone and a laptop size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-dashboard-layout-'));
+  const db = join(dir, 'credence.db');
+  const env = { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: dir };
+  let server: ChildProcess | undefined;
+  let base = '';
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    expect(demo.status, demo.stderr).toBe(0);
+    server = spawn(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--serve', '--port', '0'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    base = await dashboardAddress(server);
+    browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
+  });
+
+  afterEach(() => {
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = async <T>(path: string): Promise<T> => (await (await fetch(`${base}${path}`)).json()) as T;
+
+  describe.each(SIZES)('at $width × $height ($name)', (size) => {
+    let page: Page;
+    beforeAll(async () => {
+      page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (/content security policy|refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+      });
+    });
+    afterAll(async () => {
+      await page?.close();
+    });
+
+    const open = async (p: (typeof PAGES)[number]) => {
+      await page.goto(`${base}${p.path}`);
+      const [key, value] = p.marker;
+      await page.waitForFunction(
+        ([k, v]) => {
+          const got = (globalThis as unknown as DashboardWindow).document.body?.dataset[k as string];
+          return v === undefined ? got !== undefined : got === v;
+        },
+        [key, value] as const,
+      );
+    };
+
+    it.each(PAGES)('the $page page fits the width: nothing scrolls the page sideways', async (p) => {
+      await open(p);
+      const widths = await page.evaluate(() => ({
+        page: (globalThis as unknown as { document: Doc }).document.documentElement.scrollWidth,
+        view: (globalThis as unknown as { innerWidth: number }).innerWidth,
+      }));
+      expect(widths.view).toBe(size.width);
+      expect(widths.page).toBeLessThanOrEqual(widths.view);
+      await page.screenshot({
+        path: join(shots, `${p.page}-${size.width}x${size.height}.png`),
+        fullPage: p.page !== 'graph',
+      });
+    });
+
+    it('draws every tool of the graph on the canvas, and no label over another label or over a tool', async () => {
+      await open(PAGES[0]);
+      const drawn = await page.evaluate(() => {
+        const g = (globalThis as unknown as DashboardWindow).credenceGraph;
+        const rect = (globalThis as unknown as { document: Doc }).document
+          .querySelectorAll('#graph')[0]
+          ?.getBoundingClientRect();
+        return { nodes: g?.nodeDiscs() ?? [], labels: g?.labelBoxes() ?? [], rect };
+      });
+      const graph = await api<{ nodes: { id: string[] } }>('/api/graph');
+      const canvas = drawn.rect;
+      if (canvas === undefined) throw new Error('no graph canvas');
+      expect(drawn.nodes.map((d) => d.id)).toEqual(graph.nodes.id);
+      // No tool cut off: each disc inside the canvas.
+      const outside = drawn.nodes.filter(
+        (d) =>
+          d.x - d.r < canvas.left - 0.5 ||
+          d.x + d.r > canvas.left + canvas.width + 0.5 ||
+          d.y - d.r < canvas.top - 0.5 ||
+          d.y + d.r > canvas.top + canvas.height + 0.5,
+      );
+      expect(outside).toEqual([]);
+      // Labels: most tools named, each label on the canvas, over no other label and no other tool.
+      expect(drawn.labels.length).toBeGreaterThanOrEqual(Math.ceil(graph.nodes.id.length / 2));
+      const frame = { x: canvas.left, y: canvas.top, w: canvas.width, h: canvas.height };
+      const clashes: string[] = [];
+      for (const [i, a] of drawn.labels.entries()) {
+        if (a.x < frame.x || a.y < frame.y || a.x + a.w > frame.x + frame.w || a.y + a.h > frame.y + frame.h)
+          clashes.push(`${a.id} leaves the canvas`);
+        for (const b of drawn.labels.slice(i + 1)) if (overlap(a, b)) clashes.push(`${a.id} covers ${b.id}`);
+        for (const d of drawn.nodes) {
+          if (d.id === a.id) continue;
+          const cx = Math.min(Math.max(d.x, a.x), a.x + a.w);
+          const cy = Math.min(Math.max(d.y, a.y), a.y + a.h);
+          if (Math.hypot(d.x - cx, d.y - cy) < d.r) clashes.push(`${a.id} covers the tool ${d.id}`);
+        }
+      }
+      expect(clashes).toEqual([]);
+      // No two tools drawn on top of each other.
+      const stacked: string[] = [];
+      for (const [i, a] of drawn.nodes.entries())
+        for (const b of drawn.nodes.slice(i + 1))
+          if (Math.hypot(a.x - b.x, a.y - b.y) < a.r + b.r) stacked.push(`${a.id} on ${b.id}`);
+      expect(stacked).toEqual([]);
+    });
+
+    it("explains an edge clicked on the graph: its confidence's parts as the API gives them", async () => {
+      const read = await api<{
+        outgoing: {
+          to: string;
+          type: string;
+          confidence: number;
+          parts: { typeWeight: number; sourceModifier: number; decay: number };
+        }[];
+      }>('/api/tool/Read');
+      const edge = read.outgoing.find((e) => e.to === 'Edit' && e.type === 'dependency');
+      if (edge === undefined) throw new Error('the demo has no Read → Edit dependency');
+      await open(PAGES[0]);
+      // Only dependency edges, so the click meets that one edge.
+      for (const t of ['contains', 'alternative', 'sequence']) await page.locator(`input[data-type="${t}"]`).uncheck();
+      const at = await page.evaluate(
+        ([f, t, ty]) => (globalThis as unknown as DashboardWindow).credenceGraph?.edgePoint(f, t, ty),
+        ['Read', 'Edit', 'dependency'] as const,
+      );
+      if (at === null || at === undefined) throw new Error('the page does not draw Read → Edit');
+      await page.mouse.click(at.x, at.y);
+      await page.waitForFunction(
+        () => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedEdge === 'Read>Edit:dependency',
+      );
+      expect(await page.locator('#edge-title').textContent()).toBe('Read → Edit');
+      const why = page.locator('#tool-panel .why-table').first();
+      expect(await why.locator('th').allTextContents()).toEqual([
+        'type weight',
+        '× source modifier',
+        '× decay',
+        '= confidence',
+      ]);
+      const values = (await why.locator('td.num').allTextContents()).map(Number);
+      const parts = [edge.parts.typeWeight, edge.parts.sourceModifier, edge.parts.decay, edge.confidence];
+      for (const [i, v] of parts.entries()) expect(values[i]).toBeCloseTo(v, 2);
+      await page.screenshot({ path: join(shots, `graph-edge-${size.width}x${size.height}.png`) });
+    });
+
+    it("the Confidence page's sections and tables do not run into each other", async () => {
+      await open(PAGES[1]);
+      const boxes = await page.evaluate(() =>
+        Array.from((globalThis as unknown as { document: Doc }).document.querySelectorAll('.grid2 > section'), (el) => {
+          const r = el.getBoundingClientRect();
+          const wraps = Array.from(el.querySelectorAll('.table-wrap, .bars') as ArrayLike<unknown>, (w) => {
+            const b = (w as { getBoundingClientRect: () => { left: number; right: number } }).getBoundingClientRect();
+            return { left: b.left, right: b.right };
+          });
+          return { x: r.left, y: r.top, w: r.width, h: r.height, wraps };
+        }),
+      );
+      expect(boxes.length).toBe(4);
+      for (const [i, a] of boxes.entries()) {
+        for (const b of boxes.slice(i + 1)) expect(overlap(a, b)).toBe(false);
+        for (const w of a.wraps) {
+          expect(w.left).toBeGreaterThanOrEqual(a.x - 0.5);
+          expect(w.right).toBeLessThanOrEqual(a.x + a.w + 0.5);
+        }
+      }
+    });
+
+    it('the Ask page lists each past run once: in the memories and under the DAG', async () => {
+      const d = await api<{ memories: { kind: string; title: string }[]; dagRuns: { title: string }[] }>(
+        `/api/ask?q=${encodeURIComponent(QUERY)}`,
+      );
+      await open(PAGES[4]);
+      const rows = await page.locator('#ask-memories tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => {
+          const cells = (tr as unknown as { children: ArrayLike<{ textContent: string | null }> }).children;
+          return { memory: cells[1]?.textContent ?? '', kind: cells[2]?.textContent ?? '' };
+        }),
+      );
+      expect(rows.length).toBe(d.memories.length);
+      const runs = rows.filter((r) => r.kind === 'execution').map((r) => r.memory);
+      expect(runs.length).toBeGreaterThan(0);
+      expect(new Set(runs).size).toBe(runs.length);
+      // The DAG's past runs: one line per intent, however many tasks their vote proposed.
+      const dagRuns = await page.locator('#dag-runs li').allTextContents();
+      expect(dagRuns.length).toBe(d.dagRuns.length);
+      expect(dagRuns.length).toBeGreaterThan(0);
+      const intents = dagRuns.map((t) => t.split('"')[1]);
+      expect(new Set(intents).size).toBe(intents.length);
+    });
+  });
+});
