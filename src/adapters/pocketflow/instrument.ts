@@ -7,8 +7,13 @@
  * value (the user's `shared` receives every write), and records the run (./recorder.ts) whether the flow
  * returned or threw; a node's error is re-thrown unchanged. A recording error is thrown after a
  * successful flow unless `onRecordError` is given; after a failed flow the flow's error wins.
+ * A DAG or next nodes Credence suggested for the flow (`followDag`, `followNext`) are followed through the next
+ * run: the nodes it ran, in order, with their status, say what became of them (issue 24, core/outcome-follower),
+ * written with the engine's `recordOutcome`.
  */
 import { CredenceError } from '../../core/errors.js';
+import { OutcomeFollower, type OutcomeDecision } from '../../core/outcome-follower.js';
+import type { Outcome } from '../../core/types.js';
 import type { RunInput, RunResult } from '../../engine/runs.js';
 import {
   collectNodes,
@@ -25,6 +30,8 @@ import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js'
 /** What the adapter needs of the engine: `Credence.recordRun` (SPEC §7). */
 export interface RunRecorderTarget {
   recordRun(run: RunInput): Promise<RunResult>;
+  /** `Credence.recordOutcome`: needed only to follow suggestions (`followDag`, `followNext`). */
+  recordOutcome?(shownId: string, outcome: Outcome, options?: { at?: number }): Promise<unknown>;
 }
 
 /** A PocketFlow flow (or lone node) as the adapter sees it: something with `run(shared)`. */
@@ -60,6 +67,16 @@ export interface InstrumentedFlow<S, R> {
   readonly lastRun: RunResult | undefined;
   /** The name and intent the runs record for `node` (one of the flow's node objects), once known. */
   describe(node: object): NodeDescription | undefined;
+  /**
+   * A DAG `credence.suggestDag` gave for this flow: the next run says what became of it (every tool run:
+   * succeeded, or failed when one's last run failed; some: rejected; none: nothing).
+   */
+  followDag(suggestion: { shownId?: string; dag: { tasks: readonly { tool: string }[] } }): void;
+  /**
+   * Next nodes `credence.suggestNext(after)` gave: the first node the next run runs after them (`after` aside)
+   * decides them (the one run is used, the others rejected).
+   */
+  followNext(after: string, suggestions: readonly { tool: string; shownId?: string }[]): void;
 }
 
 const WRAPPERS: Readonly<Record<string, WrapperFactory>> = Object.freeze({
@@ -103,6 +120,9 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
   const { credence, intent, onRun, onRecordError } = options;
   naming.register(collectNodes(root));
   let lastRun: RunResult | undefined;
+  const follower = new OutcomeFollower();
+  /** Whether a suggestion waits for the next run. */
+  let following = false;
 
   const record = async (run: RunInput): Promise<RunResult> => {
     const result = await credence.recordRun(run);
@@ -131,12 +151,33 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
     const runInput: RunInput = { intent, startedAt, endedAt, nodes: recorder.close(endedAt) };
     try {
       await record(runInput);
+      if (following) await recordOutcomes(followed(runInput, endedAt));
     } catch (recordError) {
       if (onRecordError !== undefined) onRecordError(recordError);
       else if (outcome.ok) throw recordError;
     }
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  };
+
+  /** What the run says of the suggestions followed: its nodes (not the flows holding them), in order. */
+  const followed = (runInput: RunInput, endedAt: number): OutcomeDecision[] => {
+    following = false;
+    const flows = new Set(runInput.nodes.flatMap((n) => (n.parent === undefined ? [] : [n.parent])));
+    const decisions = runInput.nodes.flatMap((n, i) =>
+      flows.has(i) ? [] : follower.called(n.name, n.status === 'success', n.startedAt + n.durationMs),
+    );
+    return [...decisions, ...follower.close(endedAt)];
+  };
+  const recordOutcomes = async (decisions: readonly OutcomeDecision[]): Promise<void> => {
+    for (const d of decisions) await credence.recordOutcome?.(d.shownId, d.outcome, { at: d.at });
+  };
+  const needsOutcomes = (): void => {
+    if (typeof credence.recordOutcome !== 'function')
+      throw new CredenceError(
+        'INVALID_INPUT',
+        'following a suggestion needs options.credence with recordOutcome (a Credence engine)',
+      );
   };
 
   return {
@@ -146,5 +187,19 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
       return lastRun;
     },
     describe: (node) => naming.peek(node),
+    followDag(suggestion) {
+      needsOutcomes();
+      if (suggestion.shownId === undefined) return;
+      following = true;
+      const tools = suggestion.dag.tasks.map((t) => t.tool);
+      follower.show({ kind: 'dag', at: now(), shownId: suggestion.shownId, tools });
+    },
+    followNext(after, suggestions) {
+      needsOutcomes();
+      const items = suggestions.flatMap((s) => (s.shownId === undefined ? [] : [{ shownId: s.shownId, tool: s.tool }]));
+      if (items.length === 0) return;
+      following = true;
+      follower.show({ kind: 'next', at: now(), after, items });
+    },
   };
 }
