@@ -543,6 +543,11 @@
       return best;
     }
 
+    /** On a phone the panel is under the graph: what a click chose is scrolled into view. */
+    function showPanel() {
+      if (window.matchMedia('(max-width: 760px)').matches) side.scrollIntoView({ block: 'start' });
+    }
+
     /** The drawn edge nearest to a point, within 5 px of its line; -1 when none is. */
     function edgeAt(x, y) {
       let best = -1;
@@ -584,7 +589,7 @@
           h('h1', { id: 'edge-title' }, name),
           h('h2', {}, `${type} edge, ${edge.source}: ${fmt(edge.confidence)} `, band(edge.band)),
           edgeWhy(edge, tool.halfLifeDays),
-          others.map((o) => [
+          ...others.flatMap((o) => [
             h('h2', {}, `also ${o.type}, ${o.source}: ${fmt(o.confidence)} `, band(o.band)),
             edgeWhy(o, tool.halfLifeDays),
           ]),
@@ -597,6 +602,7 @@
           ),
         );
         document.body.dataset.selectedEdge = `${from}>${to}:${type}`;
+        showPanel();
       } catch (error) {
         side.replaceChildren(h('h1', {}, name), h('p', { class: 'error' }, error.message));
       }
@@ -612,6 +618,7 @@
         const tool = await api(`/api/tool/${encodeURIComponent(id)}`);
         if (state.selected === i) side.replaceChildren(...toolDetail(tool, data.nodes.pageRank[i]));
         document.body.dataset.selectedTool = id;
+        showPanel();
       } catch (error) {
         side.replaceChildren(h('h1', {}, id), h('p', { class: 'error' }, error.message));
       }
@@ -827,8 +834,8 @@
         h(
           'tbody',
           {},
-          row('type weight', fmt(p.typeWeight, 2), `${e.type}: how much this kind of edge is trusted`),
-          row('× source modifier', fmt(p.sourceModifier, 2), `${e.source}: how it was learned`),
+          row('type weight', p.typeWeight.toFixed(2), `${e.type}: how much this kind of edge is trusted`),
+          row('× source modifier', p.sourceModifier.toFixed(2), `${e.source}: how it was learned`),
           row(
             '× decay',
             fmt(p.decay),
