@@ -52,8 +52,8 @@ export class IntentIndex {
   /** Each term's postings; a number is the term's place in {@link #packed}, not read yet. */
   readonly #postings = new Map<string, Postings | number>();
   #packed?: PackedIntents;
-  /** Terms per slot; -1 for an empty slot. */
-  #lengths: number[] = [];
+  /** Terms per slot; -1 for an empty slot (as read back until a text is added: issue 20, no 100k-number array). */
+  #lengths: number[] | Int32Array = [];
   #total = 0;
   #scores?: Float64Array;
   /** K1 · the length norm of each slot, for the mean length it was computed at. */
@@ -72,7 +72,7 @@ export class IntentIndex {
     packed.terms.forEach((term, t) => index.#postings.set(term, t));
     // Copied natively and summed in a loop (issue 20: a push a text was a cost of its own for a one-query process).
     const { lengths } = packed;
-    index.#lengths = Array.from(lengths);
+    index.#lengths = lengths.slice();
     for (let doc = 0; doc < lengths.length; doc += 1) index.#total += lengths[doc] as number;
     index.size = lengths.length;
     return index;
@@ -131,6 +131,7 @@ export class IntentIndex {
   add(text: string): number {
     const doc = this.#lengths.length;
     const terms = intentTerms(text);
+    if (!Array.isArray(this.#lengths)) this.#lengths = Array.from(this.#lengths);
     this.#lengths.push(terms.length);
     this.#total += terms.length;
     this.size += 1;

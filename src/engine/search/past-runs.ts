@@ -77,9 +77,15 @@ export interface ByteSource {
 
 export class PastRuns {
   /** The runs made so far, by position: a run read back ({@link decode}) is made when first read. */
-  readonly #runs: (PastRun | undefined)[] = [];
+  #runs: (PastRun | undefined)[] = [];
   /** Each position's slot in the intent index: a slot below the count of runs read back is that run's place there. */
-  readonly #slotAt: number[] = [];
+  #slotAt: number[] = [];
+  /**
+   * The count of runs read back while nothing moved them (else -1): position, slot and rank are then one number, and
+   * the three arrays are made at the first change ({@link #own}; issue 20: a one-query process made three arrays of
+   * 100k numbers, and let go of more while growing one, for the garbage collector to scan).
+   */
+  #identity = -1;
   /** The runs read back, if any. */
   #packed?: PackedRuns;
   /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
@@ -122,14 +128,46 @@ export class PastRuns {
 
   /** How many runs there are. */
   get size(): number {
-    return this.#slotAt.length;
+    return this.#identity >= 0 ? this.#identity : this.#slotAt.length;
+  }
+
+  /** The slot of the run at a position. */
+  #slotAtPosition(position: number): number | undefined {
+    if (this.#identity < 0) return this.#slotAt[position];
+    return position >= 0 && position < this.#identity ? position : undefined;
+  }
+
+  /** The position of the run in a slot (-1 for an empty slot). */
+  #rankOf(slot: number): number | undefined {
+    if (this.#identity < 0) return this.#rank[slot];
+    return slot >= 0 && slot < this.#identity ? slot : undefined;
+  }
+
+  /** Makes the arrays of positions, slots and ranks a change moves (runs read back are numbered alike at first). */
+  #own(): void {
+    const size = this.#identity;
+    if (size < 0) return;
+    const slotAt: number[] = new Array(size);
+    const rank: number[] = new Array(size);
+    const runs: (PastRun | undefined)[] = new Array(size).fill(undefined);
+    for (let position = 0; position < size; position += 1) {
+      slotAt[position] = position;
+      rank[position] = position;
+    }
+    this.#runs.forEach((run, position) => {
+      runs[position] = run;
+    });
+    this.#slotAt = slotAt;
+    this.#rank = rank;
+    this.#runs = runs;
+    this.#identity = -1;
   }
 
   /** The run at a position (made when first read). */
   run(position: number): PastRun | undefined {
     const found = this.#runs[position];
     if (found !== undefined) return found;
-    const slot = this.#slotAt[position];
+    const slot = this.#slotAtPosition(position);
     const packed = this.#packed;
     if (slot === undefined || packed === undefined || slot >= packed.size) return undefined;
     const intent = packed.intents.at(slot);
@@ -198,19 +236,21 @@ export class PastRuns {
   /** The position of a run by id. */
   positionOf(id: string): number | undefined {
     const slot = this.#slotOf(id);
-    return slot === undefined ? undefined : this.#rank[slot];
+    return slot === undefined ? undefined : this.#rankOf(slot);
   }
 
   /** The slot of a run held, by id. */
   #slotOf(id: string): number | undefined {
     const slot = this.#slot.get(id) ?? this.#packed?.ids.find(id);
-    const position = slot === undefined ? undefined : this.#rank[slot];
+    const position = slot === undefined ? undefined : this.#rankOf(slot);
     return position === undefined || position < 0 ? undefined : slot;
   }
 
   /** The `limit` runs whose intents BM25 ranks best for `task` (positions, ties by position); `skip` leaves one out. */
   searchIntents(task: string, limit: number, skip?: number): IntentHit[] {
-    const skipped = skip === undefined ? undefined : this.#slotAt[skip];
+    const skipped = skip === undefined ? undefined : this.#slotAtPosition(skip);
+    if (this.#identity >= 0)
+      return this.#intents.search(task, limit, skipped).map((h) => ({ index: h.index, score: h.score }));
     const rank = this.#rank;
     return this.#intents
       .search(task, limit, skipped, (slot) => rank[slot] as number)
@@ -291,7 +331,7 @@ export class PastRuns {
     const run = this.#runs[position];
     if (run !== undefined) return run;
     const packed = this.#packed as PackedRuns;
-    const slot = this.#slotAt[position] as number;
+    const slot = this.#slotAtPosition(position) as number;
     return {
       id: packed.ids.at(slot),
       intent: packed.intents.at(slot),
@@ -306,7 +346,7 @@ export class PastRuns {
     const run = this.#runs[position];
     if (run !== undefined) return run.shape;
     const packed = this.#packed as PackedRuns;
-    return packed.shape(packed.shapeOf(this.#slotAt[position] as number));
+    return packed.shape(packed.shapeOf(this.#slotAtPosition(position) as number));
   }
 
   /**
@@ -345,8 +385,7 @@ export class PastRuns {
       pairs.push(f, toolOf(to), count.both, count.linked);
       pairRows[pairRows.length - 1] = pairs.length / 4;
     }
-    const rank = this.#rank;
-    const intents = this.#intents.pack((slot) => rank[slot] as number);
+    const intents = this.#intents.pack((slot) => this.#rankOf(slot) as number);
     const ids = linesOf(
       runs.map((r) => r.id),
       true,
@@ -451,18 +490,12 @@ export class PastRuns {
       postingsOf: (t) => int32s('postings', starts()[t] as number, starts()[t + 1] as number),
     };
     out.#intents = IntentIndex.unpack(packed);
-    const rank: number[] = new Array(size);
-    for (let position = 0; position < size; position += 1) {
-      out.#slotAt.push(position);
-      rank[position] = position;
-    }
-    out.#rank = rank;
-    out.#runs.length = size;
-    out.#runs.fill(undefined);
+    out.#identity = size;
     return out;
   }
 
   #insert(run: PastRun): void {
+    this.#own();
     let lo = 0;
     let hi = this.size;
     while (lo < hi) {
@@ -487,6 +520,7 @@ export class PastRuns {
   #remove(id: string): void {
     const slot = this.#slotOf(id);
     if (slot === undefined) return;
+    this.#own();
     const at = this.#rank[slot] as number;
     const run = this.run(at) as PastRun;
     this.#runs.splice(at, 1);
