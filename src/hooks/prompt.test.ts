@@ -81,7 +81,13 @@ describe('the prompt hook', () => {
       // The next learning hook queues the spool: the shown records are stored then, under the prompt's scope.
       await queueSpool(store, db, () => {});
       for (const s of shown)
-        expect(await store.getShown(scope, s.id)).toMatchObject({ surface: 'recall', target: s.target, at: NOW });
+        expect(await store.getShown(scope, s.id)).toMatchObject({
+          surface: 'recall',
+          target: s.target,
+          at: NOW,
+          // With the confidence it was shown with (issue 24).
+          confidence: expect.any(Number),
+        });
       expect((await store.getShown(scope, shown[0]?.id ?? ''))?.query).not.toContain('ghp_A1b2');
     } finally {
       await store.close();

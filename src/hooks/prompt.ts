@@ -87,6 +87,8 @@ export async function promptContext(
       target: `${r.kind}:${r.id}`,
       query,
       at: now,
+      // The confidence it was shown with (issue 24): the score its label was cut from, as the engine records it.
+      confidence: Math.min(1, Math.max(0, r.score)),
     })),
   };
 }

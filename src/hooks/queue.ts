@@ -26,6 +26,9 @@ export function shownRecordsOf(event: SpooledEvent): ShownRecord[] {
             target: r.target,
             ...(typeof r.query === 'string' ? { query: r.query } : {}),
             at: r.at,
+            ...(typeof r.confidence === 'number' && r.confidence >= 0 && r.confidence <= 1
+              ? { confidence: r.confidence }
+              : {}),
           },
         ]
       : [],

@@ -55,11 +55,32 @@ describe('a detected contradiction (seed 004: −0.3)', () => {
     // Below the injection threshold (0.7): no longer loaded at session start.
     expect(await context(T0 + DAY)).not.toContain('pnpm');
 
+    // An outcome of the skill's claim, with the confidence it was stored with (issue 24).
+    expect((await store.listOutcomes('s')).map((o) => [o.kind, o.target, o.outcome, o.confidence])).toEqual([
+      ['skill', `skill:${id}`, 'contradicted', before],
+    ]);
+
     // A second run applies nothing again.
     const again = await later.evolve();
     expect(again.contradictions.map((x) => x.applied)).toEqual([undefined]);
     expect(await store.listFeedback('s', id)).toHaveLength(1);
+    expect(await store.listOutcomes('s')).toHaveLength(1);
     expect((await store.getMemory('s', id))?.confidence).toBeCloseTo(before - 0.3, 9);
+  });
+
+  it('a learned habit seen again is a validated outcome of its claim, once per new evidence (issue 24)', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(PNPM.map((text, k) => obs(text, 0.7, T0 - (3 - k) * 3_600_000)));
+    const skill = (await c.evolve()).skillsUpdated[0];
+    expect(await store.listOutcomes('s')).toEqual([]);
+    const later = await at(T0 + DAY);
+    await later.observe([obs('Use pnpm to install dependencies', 0.7, T0 + DAY - 3_600_000)]);
+    await later.evolve();
+    await later.evolve();
+    expect((await store.listOutcomes('s')).map((o) => [o.kind, o.target, o.outcome, o.confidence])).toEqual([
+      ['skill', `skill:${skill?.id}`, 'validated', skill?.confidence],
+    ]);
   });
 
   it('of a group nothing learned: lowers the learned skill it opposes, else says it held it back', async () => {

@@ -56,6 +56,7 @@ import type {
   MemoryStore,
   ObservationRecord,
   ObservationStore,
+  ShownRecord,
   SkillRecord,
 } from '../../store/types.js';
 
@@ -186,8 +187,38 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const writes: (() => Promise<void>)[] = [
     async () => {
       for (const f of detected) await store.insertFeedback(scope, f);
+      // A contradiction of an instinct or skill learned before this run is an outcome of its claim (issue 24),
+      // with the confidence it was stored with; its id is the event's, so a second run adds none.
+      const learned = new Map<string, ['instinct' | 'skill', number]>([
+        ...instincts.map((i): [string, ['instinct', number]] => [i.id, ['instinct', i.confidence]]),
+        ...skills.map((k): [string, ['skill', number]] => [k.id, ['skill', k.confidence]]),
+      ]);
+      const outcomes: ShownRecord[] = detected.flatMap((f) => {
+        const [kind, confidence] = learned.get(f.targetId) ?? [];
+        if (kind === undefined || confidence === undefined) return [];
+        const target = `${kind}:${f.targetId}`;
+        return [{ id: `sh-${f.id}`, surface: kind, target, at: f.at, confidence, outcome: 'contradicted' as const }];
+      });
+      outcomes.push(...validated);
+      if (outcomes.length > 0) await store.recordShown(scope, outcomes);
     },
   ];
+  // An instinct or skill learned before this run that its habit was seen again in (new evidence) is validated: an
+  // outcome of its claim (issue 24), with the confidence it was stored with; one per newest piece of evidence.
+  const validated: ShownRecord[] = [];
+  const seenAgain = (kind: 'instinct' | 'skill', learned: { id: string; confidence: number }, fresh: string[]) => {
+    const newest = fresh.map((id) => byId.get(id)).sort((a, b) => (b?.timestamp ?? 0) - (a?.timestamp ?? 0))[0];
+    if (newest === undefined || contradicting.has(newest.id)) return;
+    const at = Math.min(now, newest.timestamp);
+    validated.push({
+      id: `sh-seen-${learned.id}-${newest.id}`,
+      surface: kind,
+      target: `${kind}:${learned.id}`,
+      at,
+      confidence: learned.confidence,
+      outcome: 'validated',
+    });
+  };
   const textVectors = async (entries: readonly [string, string][]) =>
     entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries);
   const skillText = (s: SkillRecord) => `${s.description}\n${s.rules.join('\n')}`;
@@ -414,6 +445,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       touchedSkills.add(skillMatch.id);
       const known = new Set(skillMatch.evidence);
       const fresh = evidence.filter((id) => !known.has(id));
+      seenAgain('skill', skillMatch, fresh);
       const idleDays = Math.max(0, (now - skillMatch.updatedAt) / DAY);
       const base =
         fresh.length === 0
@@ -556,6 +588,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         instinctMatch.evidence.join() !== evidence.join();
       if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
+      if (instinctMatch?.status === 'active')
+        seenAgain(
+          'instinct',
+          instinctMatch,
+          evidence.filter((e) => !instinctMatch.evidence.includes(e)),
+        );
       const held = instinctHeld(record, eventIdsOn(feedback, id));
       if (held) report.held.push({ id, kind: 'instinct', texts: [text] });
       // A contradiction of its habit read in another group may still lower it (routeContradictions).
