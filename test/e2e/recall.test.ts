@@ -103,8 +103,8 @@ describe('remember and recall (issue 5)', () => {
       'shownId',
     ]);
     expect(top.parts).toMatchObject({ bm25Relative: 1, bm25Weight: expect.any(Number), seedLabel: 'high' });
-    const { fused, confidenceFactor, recencyFactor, lifeFactor } = top.parts;
-    expect(top.score).toBeCloseTo(fused * confidenceFactor * recencyFactor * lifeFactor, 12);
+    const { fused, confidenceFactor, recencyFactor, lifeFactor, speakerFactor } = top.parts;
+    expect(top.score).toBeCloseTo(fused * confidenceFactor * recencyFactor * lifeFactor * speakerFactor, 12);
   });
 
   it('never errors on hostile query text, and never returns another scope', () => {

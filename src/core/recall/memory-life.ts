@@ -132,8 +132,14 @@ export function slotsOf(text: string, changing = false): Set<string> {
  * someone by name ("Tomas, how is Calgary?", "Brave move going to Zed, Femi."), which is about them.
  */
 export function statesOwnFact(text: string): boolean {
+  return !text.trim().endsWith('?') && addressee(text) === undefined;
+}
+
+/** Whom a turn addresses by name, lower case: its first word before a comma, or its last after one ("…, Femi."). */
+export function addressee(text: string): string | undefined {
   const t = text.trim();
-  return !t.endsWith('?') && !/^\p{Lu}[\p{L}\p{N}]*,\s/u.test(t) && !/,\s*\p{Lu}[\p{L}\p{N}]*[.!]*$/u.test(t);
+  const name = /^(\p{Lu}[\p{L}\p{N}]*),\s/u.exec(t)?.[1] ?? /,\s*(\p{Lu}[\p{L}\p{N}]*)[.!?]*$/u.exec(t)?.[1];
+  return name?.toLowerCase();
 }
 
 const STOP = new Set(
@@ -221,6 +227,14 @@ export function sameSubject(
   return undefined;
 }
 
+/** The newer turn names a name of the older one's or says it left one of its words (a value they share). */
+function sharesValue(newer: LifeSubject, older: LifeSubject): boolean {
+  const names = namesIn(older.text);
+  if ([...namesIn(newer.text)].some((n) => names.has(n))) return true;
+  const olderWords = contentWords(older.text);
+  return [...leftValues(newer.text)].some((w) => olderWords.has(w));
+}
+
 /**
  * A turn that names only values the older turn names too says the same again ("I've been at Orbital Foods for two
  * years now" after "I joined Orbital Foods"): no replacement, whatever its cue.
@@ -265,7 +279,11 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
         ? `the value it left (${subject.shared.join(', ')})`
         : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
   // A turn's own cues ("left", "joined" …) count where it names a value (a name, the value left, a slot's).
-  const byValue = subject.how === 'name' || subject.how === 'left' || subject.how === 'slot';
+  const byValue =
+    subject.how === 'name' ||
+    subject.how === 'left' ||
+    subject.how === 'slot' ||
+    (subject.how === 'words' && newer.speaker !== undefined && sharesValue(newer, older));
   const cue =
     changeCue(newer.text, newer.speaker !== undefined && byValue) ??
     changeCue(newer.speaker === undefined ? newer.title : '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION_RECENCY, questionLife, questionRecency, questionTime } from './question-time.js';
+import { QUESTION_RECENCY, questionLife, questionRecency, questionTime, withoutTimeWords } from './question-time.js';
 
 const NOW = Date.parse('2026-06-10T12:00:00Z');
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -120,5 +120,19 @@ describe('questionLife: a superseded memory for a question about the past', () =
 
   it('keeps superseded memories for "when": the turn that said a move stays its answer after a later move', () => {
     expect(questionLife(questionTime('When did Maya move to Osaka?', NOW), NOW)).toEqual({ keepSuperseded: true });
+  });
+});
+
+describe('withoutTimeWords: the words that only say "now" are not searched for', () => {
+  it('drops now, these days, currently; keeps the question when nothing else is left', () => {
+    expect(withoutTimeWords("What is Elliot's hobby these days?").replace(/\s+/g, ' ')).toBe(
+      "What is Elliot's hobby ?",
+    );
+    expect(withoutTimeWords('Where does Ana live now?').replace(/\s+/g, ' ')).toBe('Where does Ana live ?');
+    expect(withoutTimeWords('the current weather, nowhere')).toBe('the current weather, nowhere');
+    expect(withoutTimeWords('now?')).toBe('now?');
+    // Not a question of one sentence: a request's words stay.
+    const request = 'Find schools. The student is currently in primary school.';
+    expect(withoutTimeWords(request)).toBe(request);
   });
 });

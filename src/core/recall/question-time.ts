@@ -241,6 +241,22 @@ export function questionTime(question: string, now: number): QuestionTime {
   };
 }
 
+const TIME_WORDS = /\b(?:now|nowadays|these days|at the moment|at present|presently|currently)\b/gi;
+
+/**
+ * A question (one sentence ending in "?") without the words that only say it asks about the present ("now", "these
+ * days", "currently"): they set recall's recency, and matched as words they find every turn that says "now" ("I
+ * live in Lisbon these days" for "What is Elliot's hobby these days?"). In a request of several sentences ("they
+ * are currently in primary school") they may say what is asked for, and stay. The text as written when it is no
+ * such question or nothing else is left.
+ */
+export function withoutTimeWords(question: string): string {
+  const t = question.trim();
+  if (!t.endsWith('?') || /[.!?]\s/.test(t) || !MAY_BE_CURRENT(question.toLowerCase())) return question;
+  const rest = question.replace(TIME_WORDS, ' ');
+  return /[\p{L}\p{N}]/u.test(rest) ? rest : question;
+}
+
 /**
  * How the time a question is about changes recall's recency factor (tuned on the conversation set's dev seed,
  * eval/conversations): a memory written after the period the question names did not exist then (`afterPeriod`);

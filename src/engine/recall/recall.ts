@@ -10,10 +10,10 @@ import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
-import { labelForStatus, lifeStatus, validAt } from '../../core/recall/memory-life.js';
+import { addressee, labelForStatus, lifeStatus, validAt } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
-import { questionLife, questionRecency, questionTime } from '../../core/recall/question-time.js';
+import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { VectorSource } from '../search/vectors.js';
 import type {
@@ -41,6 +41,13 @@ export const RECALL_DEFAULTS = Object.freeze({
   confidenceWeight: 0.2,
   /** A candidate found by embeddings alone (no query word) needs at least this similarity. */
   embeddingOnlyFloor: 0.4,
+  /**
+   * A question naming a speaker of the conversation's turns (issue 23) asks what they said: another speaker's turn's
+   * score is multiplied by this (the same weight as a superseded memory's).
+   */
+  otherSpeakerFactor: 0.5,
+  /** How many links of supersession recall follows from a superseded candidate to what replaced it. */
+  supersededHops: 4,
 });
 
 export type RecallKind = 'memory' | 'observation' | 'execution' | 'instinct' | 'skill';
@@ -141,6 +148,15 @@ export interface RecallResult {
     recencyBasis?: string;
     /** 0.5 for a superseded memory (core/recall/memory-life), else 1. */
     lifeFactor: number;
+    /** A turn by another speaker than the one the question names: `otherSpeakerFactor`, else 1. */
+    speakerFactor: number;
+    /**
+     * The candidate whose match this one was scored with (its id; `fused` is then its), and how they are linked:
+     * `replaces`, this one replaced it (a question about what holds now asks for the current value, which may share
+     * none of its words); `answeredBy`, it is the turn right after this one, addressed to this one's speaker, whom
+     * the question names ("Aiko, how do you like Dublin?" after Aiko's "I relocated from Osaka to Dublin").
+     */
+    via?: { id: string; how: 'replaces' | 'answeredBy' };
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -241,7 +257,11 @@ export interface RecallContext {
 }
 
 export async function recall(ctx: RecallContext, query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
-  const q = buildFtsQuery(query);
+  // The words that only say "now" set recency (below), not what is searched for (issue 23).
+  const q =
+    request.questionTime === false
+      ? buildFtsQuery(query)
+      : (buildFtsQuery(withoutTimeWords(query)) ?? buildFtsQuery(query));
   if (q === undefined) return [];
   const index = ctx.index;
   const w = index === undefined || ctx.embedder === undefined ? 1 : (request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight);
@@ -300,39 +320,78 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
           memories: memoryHits.map((h) => h.memory),
           observations: observationHits.map((h) => h.observation),
         })));
-  const ranked = candidates
-    .map((k2) => items.get(k2))
-    .filter((i): i is Recallable => i !== undefined)
-    .map((item) => {
-      const raw = bm25.get(item.key);
-      const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
-      const similarity = Math.max(0, similar.of(item.key));
-      const fused = w * bm25Relative + (1 - w) * similarity;
-      const confidenceFactor =
-        item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
-      const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
-      const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
-      const stated = lifeStatus(item.life, request.asOf ?? askedLife.asOf);
-      const life = askedLife.keepSuperseded && stated.status === 'superseded' ? { ...stated, factor: 1 } : stated;
-      return {
-        item,
-        raw,
-        bm25Relative,
-        similarity,
-        fused,
-        confidenceFactor,
-        ageDays,
-        recencyFactor,
-        recencyBasis,
-        life,
-        score: fused * confidenceFactor * recencyFactor * life.factor,
-      };
-    })
+  // A question naming a speaker of the candidates' turns asks what they said (issue 23).
+  const inQuery = new Set(queryWords);
+  const named = new Set<string>();
+  for (const k2 of candidates) {
+    const speaker = items.get(k2)?.life?.turn?.speaker;
+    if (speaker !== undefined && !named.has(speaker) && speakerWords(speaker).every((x) => inQuery.has(x)))
+      named.add(speaker);
+  }
+  const asOf = request.asOf ?? askedLife.asOf;
+  const score = (item: Recallable, linked?: { id: string; fused: number; how: 'replaces' | 'answeredBy' }) => {
+    const raw = bm25.get(item.key);
+    const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
+    const similarity = Math.max(0, similar.of(item.key));
+    const own = w * bm25Relative + (1 - w) * similarity;
+    const fused = linked === undefined ? own : Math.max(own, linked.fused);
+    const confidenceFactor =
+      item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
+    const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
+    const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
+    const stated = lifeStatus(item.life, asOf);
+    const life = askedLife.keepSuperseded && stated.status === 'superseded' ? { ...stated, factor: 1 } : stated;
+    const speaker = item.life?.turn?.speaker;
+    const speakerFactor =
+      named.size === 0 || speaker === undefined || named.has(speaker) ? 1 : RECALL_DEFAULTS.otherSpeakerFactor;
+    return {
+      item,
+      raw,
+      bm25Relative,
+      similarity,
+      fused,
+      confidenceFactor,
+      ageDays,
+      recencyFactor,
+      recencyBasis,
+      life,
+      speakerFactor,
+      ...(linked === undefined || own >= linked.fused ? {} : { via: { id: linked.id, how: linked.how } }),
+      score: fused * confidenceFactor * recencyFactor * life.factor * speakerFactor,
+    };
+  };
+  const pool = new Map(
+    candidates
+      .map((k2) => items.get(k2))
+      .filter((i): i is Recallable => i !== undefined)
+      .map((item) => [item.key, score(item)] as const),
+  );
+  // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
+  // holds now finds the old value's words and asks for the new one.
+  if (!askedLife.keepSuperseded)
+    for (const [from, by] of await replacements(ctx, index, [...pool.values()], asOf)) {
+      const was = pool.get(from) as ReturnType<typeof score>;
+      const next = score(by, { id: was.item.id, fused: was.fused, how: 'replaces' });
+      const mine = pool.get(by.key);
+      if (mine === undefined || next.score > mine.score) pool.set(by.key, next);
+    }
+  // A turn addressed to a speaker the question names answers what they had just said: that turn is scored with it.
+  if (named.size > 0)
+    for (const [from, said] of await addressedTurns(ctx, index, [...pool.values()], named)) {
+      const reply = pool.get(from) as ReturnType<typeof score>;
+      const next = score(said, { id: reply.item.id, fused: reply.fused, how: 'answeredBy' });
+      const mine = pool.get(said.key);
+      if (mine === undefined || next.score > mine.score) pool.set(said.key, next);
+    }
+  const ranked = [...pool.values()]
     // As of a date: only what was true then.
     .filter((c) => request.asOf === undefined || validAt(c.item.life, c.item.from ?? c.item.at, request.asOf))
     // Meaning alone must be close to count: a memory with none of the query's words and a far
     // embedding is not a result (it filled the context block with unrelated "medium" memories).
-    .filter((c) => c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor)
+    .filter(
+      (c) =>
+        c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor || c.via !== undefined,
+    )
     .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
   if (index?.items === undefined) {
@@ -395,6 +454,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         recencyFactor: s.recencyFactor,
         ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
         lifeFactor: s.life.factor,
+        speakerFactor: s.speakerFactor,
+        ...(s.via === undefined ? {} : { via: s.via }),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -403,6 +464,84 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** A speaker's name as query words (lower case). */
+const speakerWords = (speaker: string): string[] => speaker.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * For each candidate turn addressed to a speaker in `named` by another ("Aiko, how do you like Dublin?"), the turn
+ * just before it in its session when that speaker said it (read by id, recall/remember turnIdFor).
+ */
+async function addressedTurns(
+  ctx: RecallContext,
+  index: RecallIndex | undefined,
+  pool: readonly { item: Recallable }[],
+  named: ReadonlySet<string>,
+): Promise<Map<string, Recallable>> {
+  const lower = new Map([...named].map((n) => [n.toLowerCase(), n] as const));
+  const before = new Map<string, string>();
+  for (const { item } of pool) {
+    const turn = item.life?.turn;
+    if (turn === undefined || turn.index === 0 || named.has(turn.speaker)) continue;
+    const to = addressee(item.text);
+    if (to !== undefined && lower.has(to)) before.set(item.key, turnIdFor(turn.session, turn.index - 1));
+  }
+  if (before.size === 0) return new Map();
+  const ids = [...new Set(before.values())];
+  const read = new Map<string, Recallable>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const held = index?.items?.get(recallKey('memory', id));
+    if (held === undefined) missing.push(id);
+    else read.set(id, held);
+  }
+  if (missing.length > 0)
+    for (const m of await ctx.store.getMemoriesByIds(ctx.scope, missing)) read.set(m.id, memoryItem(m));
+  const out = new Map<string, Recallable>();
+  for (const [from, id] of before) {
+    const said = read.get(id);
+    const speaker = said?.life?.turn?.speaker;
+    if (said !== undefined && speaker !== undefined && named.has(speaker)) out.set(from, said);
+  }
+  return out;
+}
+
+/**
+ * For each superseded candidate (as of `asOf`), the memory that replaced it at the end of its links of supersession
+ * (at most `supersededHops`; one true at `asOf` when given), read from the index or by id.
+ */
+async function replacements(
+  ctx: RecallContext,
+  index: RecallIndex | undefined,
+  pool: readonly { item: Recallable; life: { status: string } }[],
+  asOf: number | undefined,
+): Promise<Map<string, Recallable>> {
+  const out = new Map<string, Recallable>();
+  let at = new Map<string, Recallable>();
+  for (const c of pool)
+    if (c.life.status === 'superseded' && c.item.life?.supersededBy !== undefined) at.set(c.item.key, c.item);
+  for (let hop = 0; hop < RECALL_DEFAULTS.supersededHops && at.size > 0; hop += 1) {
+    const ids = [...new Set([...at.values()].map((i) => i.life?.supersededBy as string))];
+    const read = new Map<string, Recallable>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const held = index?.items?.get(recallKey('memory', id));
+      if (held === undefined) missing.push(id);
+      else read.set(id, held);
+    }
+    if (missing.length > 0)
+      for (const m of await ctx.store.getMemoriesByIds(ctx.scope, missing))
+        read.set(m.id, memoryItem(withLearnedText(index?.root, m)));
+    const next = new Map<string, Recallable>();
+    for (const [from, item] of at) {
+      const by = read.get(item.life?.supersededBy as string);
+      if (by === undefined || (asOf !== undefined && !validAt(by.life, by.from ?? by.at, asOf))) continue;
+      out.set(from, by);
+      if (lifeStatus(by.life, asOf).status === 'superseded' && by.life?.supersededBy !== undefined) next.set(from, by);
+    }
+    at = next;
+  }
+  return out;
+}
 
 function timesOf(item: Recallable): RecallTimes {
   const life = item.life;

@@ -230,3 +230,57 @@ describe('remember: a conversation as memory (issue 23)', () => {
     await credence.close();
   });
 });
+
+describe('recall on a conversation: the speaker asked about, what replaced, the turn answered (issue 23)', () => {
+  const say = (speaker: string, session: string, index: number, at: number, text: string) => ({
+    speaker,
+    session,
+    index,
+    at,
+    text,
+  });
+
+  it('"Where does Ana live now?": the move that replaced the matched turn first; others\' turns below', async () => {
+    const { credence, clock } = await engine();
+    const start = clock.now;
+    await credence.remember([
+      say('Ana', 's1', 0, start, 'I live in Lisbon these days.'),
+      say('Ben', 's1', 1, start + 60_000, 'My sister lives in Lisbon, I visit her every summer.'),
+    ]);
+    clock.now += 30 * DAY;
+    await credence.remember([say('Ana', 's2', 0, clock.now, 'Big news: I moved to Denver last week.')]);
+    clock.now += 7 * DAY;
+    const results = await credence.recall('Where does Ana live now?', { track: false, limit: 5 });
+    const [first] = results;
+    expect(first?.snippet).toContain('Denver');
+    expect(first?.parts.via).toMatchObject({ how: 'replaces' });
+    const lisbon = results.find((r) => r.snippet.includes('I live in Lisbon'));
+    expect(lisbon?.status).toBe('superseded');
+    expect(first?.parts.fused).toBeCloseTo(lisbon?.parts.fused ?? Number.NaN, 12);
+    const ben = results.find((r) => r.turn?.speaker === 'Ben');
+    expect(ben?.parts.speakerFactor).toBe(0.5);
+    for (const r of results)
+      expect(r.score).toBeCloseTo(
+        r.parts.fused * r.parts.confidenceFactor * r.parts.recencyFactor * r.parts.lifeFactor * r.parts.speakerFactor,
+        12,
+      );
+    await credence.close();
+  });
+
+  it('a turn addressed to the speaker asked about brings what they had just said', async () => {
+    const { credence, clock } = await engine();
+    await credence.remember([
+      say('Aiko', 's1', 0, clock.now, 'I finally relocated from Osaka to Dublin.'),
+      say('Kwame', 's1', 1, clock.now + 60_000, 'Aiko, how do you like living in Dublin?'),
+      say('Kwame', 's1', 2, clock.now + 120_000, 'Morning everyone!'),
+    ]);
+    const results = await credence.recall('Which city is Aiko living in?', { track: false, limit: 3 });
+    const said = results.find((r) => r.turn?.speaker === 'Aiko');
+    expect(said?.parts.via).toMatchObject({ how: 'answeredBy' });
+    expect(results[0]?.turn?.speaker).toBe('Aiko');
+    // Without the speaker in the question nothing is brought.
+    const plain = await credence.recall('Which city is living in Dublin?', { track: false, limit: 3 });
+    expect(plain.every((r) => r.parts.via === undefined)).toBe(true);
+    await credence.close();
+  });
+});
