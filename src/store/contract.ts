@@ -1687,6 +1687,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.getShown('p', 'sh-1')).toMatchObject({ confidence: 0.8, outcome: 'succeeded' });
         expect((await store.getShown('p', 'sh-1'))?.verdict).toBeUndefined();
         expect(await store.getShown('p', 'sh-2')).toMatchObject({ verdict: 'rejected', verdictAt: T0 + 4 });
+        // The first verdict counts: a later outcome is the outcome, not the verdict.
+        expect(await store.setOutcome('p', 'sh-2', 'accepted', T0 + 4)).toBe(true);
+        expect(await store.getShown('p', 'sh-2')).toMatchObject({ verdict: 'rejected', outcome: 'accepted' });
+        expect(await store.setOutcome('p', 'sh-2', 'rejected', T0 + 4)).toBe(true);
         // Only claims with both a confidence and an outcome, by outcomeAt then id (sh-3 was shown without one).
         expect(await store.listOutcomes('p')).toEqual([
           {

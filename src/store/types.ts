@@ -670,8 +670,8 @@ export interface FeedbackStore {
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
   /**
-   * Sets what became of a shown result (its latest outcome); accepted / rejected also set its verdict.
-   * False when the id is unknown.
+   * Sets what became of a shown result (its latest outcome); accepted / rejected also set its verdict when it has
+   * none (the first verdict counts). False when the id is unknown.
    */
   setOutcome(scope: string, id: string, outcome: Outcome, at: EpochMs): Promise<boolean>;
   /**

@@ -1373,11 +1373,12 @@ export class PgStore implements Store {
   }
 
   async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
-    // Accepted and rejected are verdicts too (the metrics' precision reads those).
+    // Accepted and rejected are verdicts too (the metrics' precision reads those), when none was given: the first
+    // verdict counts (tool search reads it back).
     const result = await this.#pool.query(
       `UPDATE shown SET outcome = $3, outcome_at = $4,
-         verdict = CASE WHEN $3 IN ('accepted', 'rejected') THEN $3 ELSE verdict END,
-         verdict_at = CASE WHEN $3 IN ('accepted', 'rejected') THEN $4 ELSE verdict_at END
+         verdict = CASE WHEN verdict IS NULL AND $3 IN ('accepted', 'rejected') THEN $3 ELSE verdict END,
+         verdict_at = CASE WHEN verdict IS NULL AND $3 IN ('accepted', 'rejected') THEN $4 ELSE verdict_at END
        WHERE scope = $1 AND id = $2`,
       [scope, id, outcome, at],
     );

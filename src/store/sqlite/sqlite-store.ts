@@ -1181,12 +1181,13 @@ export class SqliteStore implements Store {
   }
 
   async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
-    // Accepted and rejected are verdicts too (the metrics' precision reads those).
+    // Accepted and rejected are verdicts too (the metrics' precision reads those), when none was given: the first
+    // verdict counts (tool search reads it back).
     return (
       this.#stmt(`
         UPDATE shown SET outcome = @outcome, outcome_at = @at,
-          verdict = CASE WHEN @outcome IN ('accepted', 'rejected') THEN @outcome ELSE verdict END,
-          verdict_at = CASE WHEN @outcome IN ('accepted', 'rejected') THEN @at ELSE verdict_at END
+          verdict = CASE WHEN verdict IS NULL AND @outcome IN ('accepted', 'rejected') THEN @outcome ELSE verdict END,
+          verdict_at = CASE WHEN verdict IS NULL AND @outcome IN ('accepted', 'rejected') THEN @at ELSE verdict_at END
         WHERE scope = @scope AND id = @id`).run({ outcome, at, scope, id }).changes > 0
     );
   }
