@@ -21,6 +21,7 @@ import { registerServe } from './serve.js';
 import { registerHook } from './hook.js';
 import { registerDump } from './dump.js';
 import { registerWorkflows } from './workflows.js';
+import { registerCalibration } from './calibration.js';
 import { unexpectedFailureLine } from './failure.js';
 import { terminalSafeIO } from './terminal.js';
 
@@ -60,6 +61,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerRecord(program, context);
   registerEdges(program, context);
   registerWorkflows(program, context);
+  registerCalibration(program, context);
   registerServe(program, context);
   registerHook(program, context);
   registerDump(program, context);

@@ -64,6 +64,15 @@ import {
   readPersistedStats,
 } from './tool-graph/persisted-snapshot.js';
 import { learningView, type LearningView } from './learning/learning-view.js';
+import { parseOutcomeKind } from '../core/outcomes.js';
+import {
+  CalibrationMaps,
+  calibrationReport,
+  probabilityFields,
+  type CalibrationReport,
+  type ProbabilityFields,
+  type ProbabilityInfo,
+} from './calibration.js';
 import { importSession, type ImportedEvent, type SessionImport } from './import-sessions.js';
 import {
   checkDump,
@@ -206,6 +215,8 @@ export class Credence {
   #indexListedAt: number | undefined;
   /** The revision of the graph snapshot kept in the store (or last tried) and the tools patched since. */
   #persisted: { revision: number; tools: number } | undefined;
+  /** The scope's learned confidence → probability maps, per kind of claim (issue 24). */
+  readonly #calibrationMaps = new CalibrationMaps();
 
   constructor(init: {
     store: Store;
@@ -408,8 +419,15 @@ export class Credence {
    * Instincts, skills with their confidence now, feedback, and the observations they cite (unless `evidence: false`)
    * of the scope (the dashboard).
    */
-  learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<LearningView> {
-    return learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
+  async learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<LearningView> {
+    const view = await learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
+    // Each instinct and skill with the learned probability beside its confidence (issue 24).
+    const maps = await this.#calibrationMaps.read(this.#calibrationContext);
+    return {
+      ...view,
+      instincts: view.instincts.map((i) => ({ ...i, ...probabilityFields(maps, 'instinct', i.confidence) })),
+      skills: view.skills.map((k) => ({ ...k, ...probabilityFields(maps, 'skill', k.current) })),
+    };
   }
 
   /** Runs, their calls and observations per day over the `days` days up to `now` (the clock), counted by the store. */
@@ -524,6 +542,7 @@ export class Credence {
     options: { at?: EpochMs } = {},
   ): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
     limits.requireWithinLimit('id', shownId, 'id');
+    this.#calibrationMaps.invalidate();
     return recordOutcome(this.#feedback, graph.storedId(shownId), outcome, options);
   }
 
@@ -540,6 +559,7 @@ export class Credence {
   ): Promise<FeedbackResult> {
     limits.requireWithinLimit('id', id, 'id');
     limits.requireWithinLimit('note', options.note, 'note');
+    this.#calibrationMaps.invalidate();
     // Every id is stored scrubbed of secrets: the lookup key is scrubbed the same way (tool-graph storedId).
     return this.#besideGraph(true, () => giveFeedback(this.#feedback, graph.storedId(id), verdict, options));
   }
@@ -547,6 +567,19 @@ export class Credence {
   /** Observations per type, instinct → skill conversion, suggestion precision. */
   metrics(): Promise<Metrics> {
     return metrics(this.#feedback);
+  }
+
+  /**
+   * How often the confidences shown were right (issue 24): per kind of claim, the reliability table, ECE and Brier
+   * of the outcomes recorded at or before now, and with enough of them the learned map and its cross-fitted figures.
+   */
+  async calibration(options: { kind?: OutcomeKind } = {}): Promise<CalibrationReport> {
+    const kind = options.kind === undefined ? undefined : parseOutcomeKind(options.kind);
+    return calibrationReport(this.#calibrationContext, kind === undefined ? {} : { kind });
+  }
+
+  get #calibrationContext() {
+    return { store: this.#store, scope: this.scope, now: this.now() };
   }
 
   get #feedback() {
@@ -623,10 +656,17 @@ export class Credence {
   async recall(
     query: string,
     request: RecallRequest & Tracking = {},
-  ): Promise<(RecallResult & { shownId?: string })[]> {
+  ): Promise<(RecallResult & ProbabilityInfo & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await recall(await this.#recallContext(), query, request);
-    return this.#track('recall', results, (r) => `${r.kind}:${r.id}`, query, request, (r) => r.score);
+    return this.#track(
+      'recall',
+      results,
+      (r) => `${r.kind}:${r.id}`,
+      query,
+      request,
+      (r) => r.score,
+    );
   }
 
   /** Records what a surface returned and puts each item's shown id on it. */
@@ -637,13 +677,17 @@ export class Credence {
     query: string,
     request: Tracking,
     confidence: (item: T) => number,
-  ): Promise<(T & { shownId?: string })[]> {
-    if (request.track === false || items.length === 0) return [...items];
+  ): Promise<(T & ProbabilityFields & { shownId?: string })[]> {
+    if (items.length === 0) return [];
+    // The learned probability beside each item's confidence, or why there is none (issue 24).
+    const maps = await this.#calibrationMaps.read(this.#calibrationContext);
+    const probable = items.map((item) => ({ ...item, ...probabilityFields(maps, surface, confidence(item)) }));
+    if (request.track === false) return probable;
     const ids = await this.recordShown(
       surface,
       items.map((item) => ({ target: target(item), query, confidence: confidence(item) })),
     );
-    return items.map((item, i) => ({ ...item, shownId: ids[i] as string }));
+    return probable.map((item, i) => ({ ...item, shownId: ids[i] as string }));
   }
 
   async #searchContext(): Promise<search.SearchContext> {
@@ -679,18 +723,25 @@ export class Credence {
   async searchTools(
     query: string,
     request: search.ToolSearchRequest & Tracking = {},
-  ): Promise<(search.LearnedToolResult & { shownId?: string })[]> {
+  ): Promise<(search.LearnedToolResult & ProbabilityInfo & { shownId?: string })[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
     // A tool result has no confidence of its own: its hybrid score (0..1) is what it was shown with.
-    return this.#track('search', results, (r) => r.tool, query, request, (r) => r.score);
+    return this.#track(
+      'search',
+      results,
+      (r) => r.tool,
+      query,
+      request,
+      (r) => r.score,
+    );
   }
 
   /** A workflow DAG for an intent (SPEC §5); a suggestion is recorded as shown, as a whole, unless `track: false`. */
   async suggestDag(
     intent: string,
     request: search.DagRequest & Tracking = {},
-  ): Promise<search.DagSuggestion & { shownId?: string }> {
+  ): Promise<search.DagSuggestion & ProbabilityInfo & { shownId?: string }> {
     limits.requireWithinLimit('intent', intent, 'intent');
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
@@ -887,10 +938,17 @@ export class Credence {
   async suggestNext(
     tool: string,
     options: { limit?: number } & Tracking = {},
-  ): Promise<(graph.NextSuggestion & { shownId?: string })[]> {
+  ): Promise<(graph.NextSuggestion & ProbabilityInfo & { shownId?: string })[]> {
     limits.requireWithinLimit('tool', tool, 'toolName');
     const suggestions = await graph.suggestNext(this.#graph, tool, options);
-    return this.#track('next', suggestions, (s) => s.tool, tool, options, (s) => s.confidence);
+    return this.#track(
+      'next',
+      suggestions,
+      (s) => s.tool,
+      tool,
+      options,
+      (s) => s.confidence,
+    );
   }
 
   async status(): Promise<Status> {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Credence } from '../engine/engine.js';
+import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { DagSuggestion } from '../engine/search/search.js';
 import { executeDag } from './execute-dag.js';
 import type { Gateway } from './gateway.js';
 
 /** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
-function context(suggestion: Partial<DagSuggestion>) {
+function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>) {
   const credence = { suggestDag: async () => ({ mode: 'suggestion', ...suggestion }) } as unknown as Credence;
   const gateway = {
     tool: () => ({ tool: { annotations: { readOnlyHint: true }, inputSchema: { type: 'object' } } }),
@@ -14,7 +15,7 @@ function context(suggestion: Partial<DagSuggestion>) {
 }
 
 const dag = { tasks: [{ id: 't1', tool: 'memory:read_graph', dependsOn: [] }] };
-const reasons = async (s: Partial<DagSuggestion>): Promise<string[]> => {
+const reasons = async (s: Partial<DagSuggestion & ProbabilityInfo>): Promise<string[]> => {
   const result = await executeDag(context(s), { intent: 'read the graph', execute: true });
   return (result.structuredContent as { notExecutedBecause?: string[] }).notExecutedBecause ?? [];
 };
@@ -25,6 +26,20 @@ describe('execute_dag with an intent (issue 19)', () => {
     expect(why).toEqual([expect.stringContaining("the seed formula's confidence 0.600 is below the threshold 0.85")]);
     expect(await reasons({ dag, confidence: 0.7, seedConfidence: 0.9 })).toEqual([
       expect.stringContaining('confidence 0.700 is below the threshold 0.85'),
+    ]);
+  });
+
+  it('with enough DAG outcomes, does not run when the learned probability is below the threshold (issue 24)', async () => {
+    const learned = (probability: number) => ({
+      probability,
+      probabilityBasis: { kind: 'dag' as const, outcomes: 40 },
+    });
+    expect(await reasons({ dag, confidence: 0.9, seedConfidence: 0.9, ...learned(0.6) })).toEqual([
+      expect.stringContaining('the probability learned from 40 DAG outcomes, 0.600, is below the threshold 0.85'),
+    ]);
+    // A probability at the threshold holds nothing back: only the seed's reason is left.
+    expect(await reasons({ dag, confidence: 0.9, seedConfidence: 0.6, ...learned(0.9) })).toEqual([
+      expect.stringContaining("the seed formula's confidence 0.600"),
     ]);
   });
 });

@@ -89,6 +89,12 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
       `the seed formula's confidence ${suggestion.seedConfidence.toFixed(3)} is below the threshold ` +
         `${ctx.autoExecuteThreshold} (the measured ${suggestion.confidence.toFixed(3)} alone runs nothing)`,
     );
+  } else if (suggestion.probability !== undefined && suggestion.probability < ctx.autoExecuteThreshold) {
+    // With enough DAG outcomes, the probability learned from them must agree as well (issue 24): it only holds back.
+    notRun.push(
+      `the probability learned from ${suggestion.probabilityBasis?.outcomes ?? 0} DAG outcomes, ` +
+        `${suggestion.probability.toFixed(3)}, is below the threshold ${ctx.autoExecuteThreshold}`,
+    );
   }
   if (notRun.length > 0) {
     // Shown, not run: the calls the agent makes next say what became of it (issue 24).

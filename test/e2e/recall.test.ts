@@ -100,6 +100,8 @@ describe('remember and recall (issue 5)', () => {
       'score',
       'label',
       'parts',
+      // No outcomes in this store: why there is no learned probability (issue 24).
+      'probabilityWhy',
       'shownId',
     ]);
     expect(top.parts).toMatchObject({ bm25Relative: 1, bm25Weight: expect.any(Number), seedLabel: 'high' });

@@ -123,6 +123,7 @@ describe('learned calibration map', () => {
     const later = points.slice(300);
     const raw = later.reduce((s, p) => s + (p.confidence - p.outcome) ** 2, 0) / later.length;
     expect(fitted?.brier).toBeLessThan(raw);
+    expect(fitted?.seed.brier).toBeCloseTo(raw, 12);
     expect(fitted?.ece).toBeLessThan(0.1);
     expect(crossFitCalibration(points.slice(0, 1))).toBeUndefined();
   });

@@ -1,15 +1,11 @@
 /**
  * @module core/calibration/calibration-map
- * A learned monotone map from a stated confidence to the observed probability of being right (issue 24,
- * item 3). Isotonic regression by pool adjacent violators (Ayer et al. 1955; Zadrozny & Elkan 2002 for
- * calibration) over the outcomes sorted by confidence (ties pooled), its blocks' observed rates placed at
- * their mean confidences and interpolated linearly between them (centred isotonic regression, Oron & Flournoy
- * 2017; flat beyond the first and last block), then shrunk toward a beta prior centred on the seed
- * confidence itself, worth s outcomes (the posterior mean of a Beta(s·c, s·(1 − c)) prior given n outcomes):
- *   probability(c) = (n · isotonic(c) + s · c) / (n + s),   s = priorStrength, n = outcomes
- * With few outcomes the map stays near the confidence it corrects; with many the outcomes decide. Both
- * parts are monotone, so the map is. Pure and deterministic: the same outcomes give the same map whatever
- * their order.
+ * A learned monotone map from a stated confidence to the observed probability of being right (issue 24).
+ * Isotonic regression by pool adjacent violators (Ayer et al. 1955; Zadrozny & Elkan 2002) over the outcomes
+ * sorted by confidence, each block's rate placed at its mean confidence and interpolated linearly between them
+ * (centred isotonic regression, Oron & Flournoy 2017; flat beyond the ends), then shrunk toward a beta prior on
+ * the seed confidence worth s outcomes: probability(c) = (n · isotonic(c) + s · c) / (n + s). Few outcomes keep
+ * the map near the confidence it corrects; many decide. Monotone, pure, and the same whatever the input order.
  */
 import { CredenceError } from '../errors.js';
 import { brierScore, measureCalibration, requirePoint, type CalibrationPoint } from './reliability.js';
@@ -138,6 +134,8 @@ export function applyCalibrationMap(map: Pick<CalibrationMap, 'knots'>, confiden
 export interface CrossFitted {
   ece: number;
   brier: number;
+  /** The confidences as stated, measured on the same later half (what the map is compared with). */
+  seed: { ece: number; brier: number };
   /** Outcomes learned from and measured on. */
   train: number;
   test: number;
@@ -158,9 +156,11 @@ export function crossFitCalibration(
   const map = fitCalibrationMap(train, options);
   const mapped = test.map((p) => ({ confidence: applyCalibrationMap(map, p.confidence), outcome: p.outcome }));
   const measured = measureCalibration(mapped, options);
+  const stated = measureCalibration(test, options);
   return {
     ece: measured.ece ?? 0,
     brier: brierScore(mapped) ?? 0,
+    seed: { ece: stated.ece ?? 0, brier: stated.brier ?? 0 },
     train: train.length,
     test: test.length,
   };

@@ -1,0 +1,57 @@
+/**
+ * @module cli/calibration
+ * `credence calibration [--kind K] [--json]` (issue 24, item 2): per kind of claim, the reliability table of
+ * the confidences shown against what became of them (10 bins: mean confidence, observed rate, count), the ECE
+ * and Brier score, how many outcomes stand behind them, and, with enough outcomes, the learned map's own figures
+ * (learned on the earlier half, measured on the later). `--now` counts only the outcomes known by then.
+ */
+import type { Command } from 'commander';
+import { parseOutcomeKind } from '../core/outcomes.js';
+import type { CalibrationReport, KindCalibration } from '../engine/calibration.js';
+import { printJson, withCredence, type CommandContext } from './context.js';
+
+const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+
+function kindLines(k: KindCalibration, minOutcomes: number): string[] {
+  const head =
+    `${k.kind}: ${k.outcomes} outcome${k.outcomes === 1 ? '' : 's'} (${k.positives} held), ` +
+    `ECE ${f3(k.ece)}, Brier ${f3(k.brier)}`;
+  if (k.outcomes === 0) return [head, '  no outcomes recorded yet: nothing to measure'];
+  const rows = k.bins.map(
+    (b) =>
+      `  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}   ${String(b.count).padStart(6)}   ` +
+      `${f3(b.meanConfidence).padStart(9)}   ${f3(b.observedRate).padStart(8)}`,
+  );
+  const after =
+    k.calibrated === undefined
+      ? `  learned map: not used (${k.outcomes} of the ${minOutcomes} outcomes it needs)`
+      : `  learned map: ECE ${f3(k.calibrated.ece)}, Brier ${f3(k.calibrated.brier)} against the seed's ` +
+        `${f3(k.calibrated.seed.ece)} and ${f3(k.calibrated.seed.brier)} (learned on the earlier ` +
+        `${k.calibrated.train} outcomes, measured on the later ${k.calibrated.test})`;
+  return [head, '  bin         count   mean conf   observed', ...rows, after];
+}
+
+/** The report as text, one block per kind. */
+export function calibrationText(report: CalibrationReport): string {
+  const blocks = report.kinds.map((k) => kindLines(k, report.minOutcomes).join('\n'));
+  return (
+    `calibration of scope ${report.scope} at ${new Date(report.at).toISOString()} ` +
+    `(a learned probability needs ${report.minOutcomes} outcomes of a kind)\n\n${blocks.join('\n\n')}\n`
+  );
+}
+
+export function registerCalibration(program: Command, context: () => CommandContext): void {
+  program
+    .command('calibration')
+    .description(
+      'how often the confidences shown were right: per kind, the reliability table, ECE, Brier and the learned map',
+    )
+    .option('--kind <kind>', 'one kind of claim: search, next, dag, recall, instinct or skill')
+    .action(async (options: { kind?: string }) => {
+      const ctx = context();
+      const kind = options.kind === undefined ? undefined : parseOutcomeKind(options.kind, '--kind');
+      const report = await withCredence(ctx, (c) => c.calibration(kind === undefined ? {} : { kind }));
+      if (ctx.wantsJson) return printJson(ctx, report);
+      ctx.io.stdout(calibrationText(report));
+    });
+}
