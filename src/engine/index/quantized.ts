@@ -9,6 +9,7 @@
  */
 
 import type { Int8Dots } from './int8-dots.js';
+import { boundSelector } from './bound-select.js';
 
 /*
  * Layout of a chunk of n rows of `dim` values: n float32 scales, n float32 error bounds, 2n uint32 checksum words,
@@ -212,6 +213,9 @@ export function candidateRows(
         qi[d] = Math.max(-simd.limit, Math.min(simd.limit, Math.round((q[d] as number) / step)));
     ints = simd.dots(qi);
     intError = step * 0.5 * (1 + 2 ** -30) * 127 * dim;
+    // The same selection in WebAssembly where it is there (issue 20: no double boxed a row in a one-query process).
+    const selector = boundSelector();
+    if (selector !== undefined) return selector.select(chunks, ints, k, { step, qNorm, half, slack: slack + intError });
   }
   /** The k best lower bounds so far, ascending: `lows[0]` is the k-th best once there are k of them. */
   const lows: number[] = [];
