@@ -154,9 +154,10 @@ export interface RecallResult {
      * The candidate whose match this one was scored with (its id; `fused` is then its), and how they are linked:
      * `replaces`, this one replaced it (a question about what holds now asks for the current value, which may share
      * none of its words); `answeredBy`, it is the turn right after this one, addressed to this one's speaker, whom
-     * the question names ("Aiko, how do you like Dublin?" after Aiko's "I relocated from Osaka to Dublin").
+     * the question names ("Aiko, how do you like Dublin?" after Aiko's "I relocated from Osaka to Dublin");
+     * `replacedBy`, it replaced this one and the question asks about before ("Where did Ana live before Denver?").
      */
-    via?: { id: string; how: 'replaces' | 'answeredBy' };
+    via?: { id: string; how: 'replaces' | 'replacedBy' | 'answeredBy' };
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -329,7 +330,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       named.add(speaker);
   }
   const asOf = request.asOf ?? askedLife.asOf;
-  const score = (item: Recallable, linked?: { id: string; fused: number; how: 'replaces' | 'answeredBy' }) => {
+  type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' };
+  const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
     const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
     const similarity = Math.max(0, similar.of(item.key));
@@ -374,6 +376,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const next = score(by, { id: was.item.id, fused: was.fused, how: 'replaces' });
       const mine = pool.get(by.key);
       if (mine === undefined || next.score > mine.score) pool.set(by.key, next);
+    }
+  // A question about before (no period, not "when") asks what a matched memory replaced: that is scored with it.
+  if (asked.tense === 'past' && !asked.asksWhen && askedLife.asOf === undefined)
+    for (const [from, was] of await predecessors(ctx, index, [...pool.values()])) {
+      const after = pool.get(from) as ReturnType<typeof score>;
+      const next = score(was, { id: after.item.id, fused: after.fused, how: 'replacedBy' });
+      const mine = pool.get(was.key);
+      if (mine === undefined || next.score > mine.score) pool.set(was.key, next);
     }
   // A turn addressed to a speaker the question names answers what they had just said: that turn is scored with it.
   if (named.size > 0)
@@ -503,6 +513,46 @@ async function addressedTurns(
     if (said !== undefined && speaker !== undefined && named.has(speaker)) out.set(from, said);
   }
   return out;
+}
+
+/** Memories by id: from the index when it holds them, else read (an instinct's or skill's text from its file). */
+async function memoryItems(
+  ctx: RecallContext,
+  index: RecallIndex | undefined,
+  ids: readonly string[],
+): Promise<Map<string, Recallable>> {
+  const read = new Map<string, Recallable>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const held = index?.items?.get(recallKey('memory', id));
+    if (held === undefined) missing.push(id);
+    else read.set(id, held);
+  }
+  if (missing.length > 0)
+    for (const m of await ctx.store.getMemoriesByIds(ctx.scope, missing))
+      read.set(m.id, memoryItem(withLearnedText(index?.root, m)));
+  return read;
+}
+
+/** Each candidate that replaced memories, with each memory it replaced (one link back), as [its key, that one]. */
+async function predecessors(
+  ctx: RecallContext,
+  index: RecallIndex | undefined,
+  pool: readonly { item: Recallable }[],
+): Promise<[string, Recallable][]> {
+  const wanted = pool.filter((c) => (c.item.life?.supersedes?.length ?? 0) > 0);
+  if (wanted.length === 0) return [];
+  const read = await memoryItems(
+    ctx,
+    index,
+    wanted.flatMap((c) => c.item.life?.supersedes ?? []),
+  );
+  return wanted.flatMap((c) =>
+    (c.item.life?.supersedes ?? []).flatMap((id) => {
+      const was = read.get(id);
+      return was === undefined ? [] : [[c.item.key, was] as [string, Recallable]];
+    }),
+  );
 }
 
 /**

@@ -267,6 +267,21 @@ describe('recall on a conversation: the speaker asked about, what replaced, the 
     await credence.close();
   });
 
+  it('"Where did Ana live before Denver?": the turn the Denver move replaced, scored with its match', async () => {
+    const { credence, clock } = await engine();
+    await credence.remember([say('Ana', 's1', 0, clock.now, 'Home is Lisbon for me, a flat near the river.')]);
+    clock.now += 30 * DAY;
+    await credence.remember([say('Ana', 's2', 0, clock.now, 'Big news: I moved to Denver last week.')]);
+    const results = await credence.recall('Where did Ana live before Denver?', { track: false, limit: 3 });
+    const lisbon = results.find((r) => r.snippet.includes('Lisbon'));
+    expect(lisbon?.parts.via).toMatchObject({ how: 'replacedBy' });
+    expect(lisbon?.parts.fused).toBeCloseTo(results.find((r) => r.snippet.includes('Denver'))?.parts.fused ?? 0, 12);
+    // About now, the link runs the other way.
+    const now = await credence.recall('Where does Ana live now?', { track: false, limit: 3 });
+    expect(now.find((r) => r.snippet.includes('Lisbon'))?.parts.via).toBeUndefined();
+    await credence.close();
+  });
+
   it('a turn addressed to the speaker asked about brings what they had just said', async () => {
     const { credence, clock } = await engine();
     await credence.remember([
