@@ -422,11 +422,13 @@ export class Credence {
   async learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<LearningView> {
     const view = await learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
     // Each instinct and skill with the learned probability beside its confidence (issue 24).
-    const maps = await this.#calibrationMaps.read(this.#calibrationContext);
+    const ctx = this.#calibrationContext;
+    const instinct = await this.#calibrationMaps.of(ctx, 'instinct');
+    const skill = await this.#calibrationMaps.of(ctx, 'skill');
     return {
       ...view,
-      instincts: view.instincts.map((i) => ({ ...i, ...probabilityFields(maps, 'instinct', i.confidence) })),
-      skills: view.skills.map((k) => ({ ...k, ...probabilityFields(maps, 'skill', k.current) })),
+      instincts: view.instincts.map((i) => ({ ...i, ...probabilityFields(instinct, 'instinct', i.confidence) })),
+      skills: view.skills.map((k) => ({ ...k, ...probabilityFields(skill, 'skill', k.current) })),
     };
   }
 
@@ -680,8 +682,8 @@ export class Credence {
   ): Promise<(T & ProbabilityFields & { shownId?: string })[]> {
     if (items.length === 0) return [];
     // The learned probability beside each item's confidence, or why there is none (issue 24).
-    const maps = await this.#calibrationMaps.read(this.#calibrationContext);
-    const probable = items.map((item) => ({ ...item, ...probabilityFields(maps, surface, confidence(item)) }));
+    const learned = await this.#calibrationMaps.of(this.#calibrationContext, surface);
+    const probable = items.map((item) => ({ ...item, ...probabilityFields(learned, surface, confidence(item)) }));
     if (request.track === false) return probable;
     const ids = await this.recordShown(
       surface,
