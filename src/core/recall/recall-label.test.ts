@@ -28,6 +28,27 @@ describe('recallLabels', () => {
     expect(recallLabels([ev(1, 1, 0.05), ev(0.1)])[0]).toMatchObject({ label: 'medium' });
   });
 
+  it('a turn: "high" from a link of its life, no margin or similarity asked; or most words and a margin', () => {
+    const turn = (score: number, termShare: number, linked: boolean, similarity = 0.1): LabelEvidence => ({
+      score,
+      termShare,
+      similarity,
+      turn: true,
+      linked,
+    });
+    // Linked, tied with the next and far in meaning: high.
+    expect(recallLabels([turn(1, 0.3, true), turn(1, 0.3, false)])[0]).toEqual({ label: 'high', seedLabel: 'high' });
+    // Its words alone, with a clear margin and a close meaning, but a third of the query's words: medium, and why.
+    const [alone] = recallLabels([turn(1, 0.34, false, 0.9), turn(0.5, 0.3, false)]);
+    expect(alone).toMatchObject({ label: 'medium', withheld: expect.stringContaining('words alone') });
+    // Three quarters of the words and a clear margin: high; without the margin: medium.
+    expect(recallLabels([turn(1, 0.75, false), turn(0.5, 0.3, false)])[0]?.label).toBe('high');
+    expect(recallLabels([turn(1, 0.75, false), turn(0.95, 0.3, false)])[0]?.label).toBe('medium');
+    // Linked but not the top, or none of the query's words: medium.
+    expect(recallLabels([turn(1, 0.3, false), turn(0.9, 0.3, true)])[1]?.label).toBe('medium');
+    expect(recallLabels([turn(1, 0, true)])[0]?.label).toBe('medium');
+  });
+
   it('never raises a label above the seed', () => {
     const labels = recallLabels([ev(1), ev(0.5), ev(0.1)]).map((l) => l.label);
     expect(labels).toEqual(['high', 'medium', 'low']);

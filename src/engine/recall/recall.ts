@@ -422,7 +422,13 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   // result's label reads its own share of the query's words and similarity, and the scores after it.
   const shares = scored.map((s) => termShare(queryWords, s.item));
   const labels = recallLabels(
-    ranked.map((s, i) => ({ score: s.score, termShare: shares[i] ?? 0, similarity: s.similarity })),
+    ranked.map((s, i) => ({
+      score: s.score,
+      termShare: shares[i] ?? 0,
+      similarity: s.similarity,
+      turn: s.item.life?.turn !== undefined,
+      linked: s.via !== undefined,
+    })),
     request.labels,
   );
   const neighbours = await turnNeighbours(
@@ -496,16 +502,7 @@ async function addressedTurns(
     if (to !== undefined && lower.has(to)) before.set(item.key, turnIdFor(turn.session, turn.index - 1));
   }
   if (before.size === 0) return new Map();
-  const ids = [...new Set(before.values())];
-  const read = new Map<string, Recallable>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const held = index?.items?.get(recallKey('memory', id));
-    if (held === undefined) missing.push(id);
-    else read.set(id, held);
-  }
-  if (missing.length > 0)
-    for (const m of await ctx.store.getMemoriesByIds(ctx.scope, missing)) read.set(m.id, memoryItem(m));
+  const read = await memoryItems(ctx, index, [...before.values()]);
   const out = new Map<string, Recallable>();
   for (const [from, id] of before) {
     const said = read.get(id);
@@ -570,17 +567,11 @@ async function replacements(
   for (const c of pool)
     if (c.life.status === 'superseded' && c.item.life?.supersededBy !== undefined) at.set(c.item.key, c.item);
   for (let hop = 0; hop < RECALL_DEFAULTS.supersededHops && at.size > 0; hop += 1) {
-    const ids = [...new Set([...at.values()].map((i) => i.life?.supersededBy as string))];
-    const read = new Map<string, Recallable>();
-    const missing: string[] = [];
-    for (const id of ids) {
-      const held = index?.items?.get(recallKey('memory', id));
-      if (held === undefined) missing.push(id);
-      else read.set(id, held);
-    }
-    if (missing.length > 0)
-      for (const m of await ctx.store.getMemoriesByIds(ctx.scope, missing))
-        read.set(m.id, memoryItem(withLearnedText(index?.root, m)));
+    const read = await memoryItems(
+      ctx,
+      index,
+      [...at.values()].map((i) => i.life?.supersededBy as string),
+    );
     const next = new Map<string, Recallable>();
     for (const [from, item] of at) {
       const by = read.get(item.life?.supersededBy as string);
