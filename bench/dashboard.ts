@@ -290,6 +290,7 @@ export async function benchDashboardAtScale(options: {
       '/api/graph',
       `/api/tool/${top}`,
       '/api/confidence',
+      '/api/calibration',
       '/api/learning',
       '/api/runs?limit=50',
       question,

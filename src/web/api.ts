@@ -355,6 +355,16 @@ export function recentEvolutions(
   return out;
 }
 
+/**
+ * How well each kind of claim's confidence matched what became of it: the engine's calibration report (reliability
+ * bins, ECE and Brier of the seed confidence, and the learned map with its figures where there are enough
+ * outcomes), as `credence calibration --json` gives it. The engine keeps what it learned until an outcome is
+ * recorded, so this is one read of the latest outcome when nothing changed.
+ */
+export async function calibrationPayload(credence: Credence) {
+  return credence.calibration();
+}
+
 /** Recent runs with their intent, calls, outcomes and confidence (and each node's parts). */
 export async function runsPayload(credence: Credence, options: { limit?: number } = {}) {
   const runs = await credence.runs({ limit: options.limit ?? 50 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTCOME_KINDS } from '../core/types.js';
 import { runDemo } from '../engine/demo/demo.js';
 import { engineStore, openCredence, type Credence } from '../engine/engine.js';
 import { serveHttp, type RunningHttpServer } from '../mcp/http.js';
@@ -132,6 +133,17 @@ describe('the dashboard server', () => {
     expect(body.density).toMatchObject({ tier: 'growing', weights: { hybrid: 0.65, pageRank: 0.2, path: 0.15 } });
     expect(body.timeline).toHaveLength(10);
     expect(body.timeline.at(-1).day).toBe('2026-02-02');
+  });
+
+  it("gives the engine's calibration report: every kind of claim, 10 bins each, as its outcomes", async () => {
+    const { status, body } = await get(open, '/api/calibration');
+    expect(status).toBe(200);
+    expect(body).toEqual(JSON.parse(JSON.stringify(await credence.calibration())));
+    expect(body.kinds.map((k: { kind: string }) => k.kind)).toEqual([...OUTCOME_KINDS]);
+    for (const k of body.kinds as { outcomes: number; bins: { count: number }[] }[]) {
+      expect(k.bins).toHaveLength(10);
+      expect(k.bins.reduce((n, b) => n + b.count, 0)).toBe(k.outcomes);
+    }
   });
 
   it('lists learning with evidence and metrics, runs with confidence, and answers a query with the parts', async () => {

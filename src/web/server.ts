@@ -1,6 +1,6 @@
 /**
  * @module web/server
- * The dashboard as `serveHttp`'s `fallback`: the pages (`/`, `/graph`, `/confidence`, `/learning`,
+ * The dashboard as `serveHttp`'s `fallback`: the pages (`/`, `/graph`, `/confidence`, `/calibration`, `/learning`,
  * `/runs`, `/ask`: one page, its script picks the view), their hand-written script and style (no CDN),
  * and the JSON API under `/api/`. Host/Origin checks and the bearer token are serveHttp's; pages and
  * assets hold no data, so with a token only the API asks for it. The API is read-only unless a token is
@@ -16,9 +16,17 @@ import { CredenceError, isCredenceError } from '../core/errors.js';
 import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import { oneLine, requestTarget } from '../http/request.js';
-import { askPayload, confidencePayload, graphPayload, learningPayload, runsPayload, toolPayload } from './api.js';
+import {
+  askPayload,
+  calibrationPayload,
+  confidencePayload,
+  graphPayload,
+  learningPayload,
+  runsPayload,
+  toolPayload,
+} from './api.js';
 
-export const PAGES = Object.freeze(['graph', 'confidence', 'learning', 'runs', 'ask'] as const);
+export const PAGES = Object.freeze(['graph', 'confidence', 'calibration', 'learning', 'runs', 'ask'] as const);
 export type Page = (typeof PAGES)[number];
 
 const ASSETS: Readonly<Record<string, string>> = Object.freeze({
@@ -268,6 +276,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       return sendJson(res, 200, await confidencePayload(engine, days === undefined ? {} : { days }));
     }
     if (route === 'learning') return sendJson(res, 200, await learningPayload(engine));
+    if (route === 'calibration') return sendJson(res, 200, await calibrationPayload(engine));
     if (route === 'runs') {
       const limit = parseNumber(
         'limit',
@@ -289,7 +298,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       404,
       'NOT_FOUND',
       `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, ` +
-        '/api/learning, /api/runs, /api/ask?q=&context=',
+        '/api/calibration, /api/learning, /api/runs, /api/ask?q=&context=',
     );
   };
 

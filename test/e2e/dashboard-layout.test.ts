@@ -2,7 +2,8 @@
  * The dashboard as people see it, in headless Chromium at a phone's size (390 × 844) and a laptop's (1280 × 800)
  * (issue 24, item 4), over the store `credence demo` fills, served by the real `credence demo`: every page fits
  * the width (no sideways scroll); the graph's labels do not cover each other, stay on the canvas, and no tool is
- * cut off; the Confidence page's sections do not run into each other; the Ask page lists each past run once. Screenshots of every page at both sizes go to
+ * cut off; the Confidence page's sections do not run into each other; the Ask page lists each past run once; the
+ * Calibration page draws a reliability diagram per kind. Screenshots of every page at both sizes go to
  * test-output/screenshots/ (kept as test artefacts, not committed). Without Chromium the suite skips with a
  * line saying so, except in CI, where it fails.
  */
@@ -28,6 +29,7 @@ const QUERY = 'read the config file and validate it';
 const PAGES = [
   { page: 'graph', path: '/graph', marker: ['graphRendered', undefined] },
   { page: 'confidence', path: '/confidence', marker: ['pageRendered', 'confidence'] },
+  { page: 'calibration', path: '/calibration', marker: ['pageRendered', 'calibration'] },
   { page: 'learning', path: '/learning', marker: ['pageRendered', 'learning'] },
   { page: 'runs', path: '/runs', marker: ['pageRendered', 'runs'] },
   { page: 'ask', path: `/ask?q=${encodeURIComponent(QUERY)}`, marker: ['askResults', undefined] },
@@ -247,7 +249,7 @@ if (executablePath === undefined) {
       const d = await api<{ memories: { kind: string; title: string }[]; dagRuns: { title: string }[] }>(
         `/api/ask?q=${encodeURIComponent(QUERY)}`,
       );
-      await open(PAGES[4]);
+      await open(PAGES[5]);
       const rows = await page.locator('#ask-memories tbody tr').evaluateAll((trs) =>
         trs.map((tr) => {
           const cells = (tr as unknown as { children: ArrayLike<{ textContent: string | null }> }).children;
@@ -264,6 +266,72 @@ if (executablePath === undefined) {
       expect(dagRuns.length).toBeGreaterThan(0);
       const intents = dagRuns.map((t) => t.split('"')[1]);
       expect(new Set(intents).size).toBe(intents.length);
+    });
+
+    it('the Calibration page draws a reliability diagram for every kind, with its figures', async () => {
+      const report = await api<{
+        kinds: { kind: string; outcomes: number; bins: { count: number }[]; map?: unknown[] }[];
+      }>('/api/calibration');
+      await open(PAGES[2]);
+      const diagrams = await page.evaluate(() =>
+        Array.from(
+          (globalThis as unknown as { document: Doc }).document.querySelectorAll('svg.reliability'),
+          (svg) => ({
+            kind: svg.getAttribute('data-kind'),
+            bars: svg.querySelectorAll('rect.rel-bar').length,
+            points: svg.querySelectorAll('circle.rel-point').length,
+            diagonal: svg.querySelectorAll('line.diag').length,
+            map: svg.querySelectorAll('polyline.rel-map').length,
+            width: svg.getBoundingClientRect().width,
+          }),
+        ),
+      );
+      expect(diagrams.map((x) => x.kind)).toEqual(report.kinds.map((k) => k.kind));
+      for (const [i, k] of report.kinds.entries()) {
+        const drawn = diagrams[i];
+        const filled = k.bins.filter((b) => b.count > 0).length;
+        expect(drawn).toMatchObject({ bars: filled, points: filled, diagonal: 1, map: k.map === undefined ? 0 : 1 });
+        expect(drawn?.width).toBeGreaterThan(200);
+      }
+      // The demo records outcomes for every kind: each diagram stands on some.
+      expect(report.kinds.every((k) => k.outcomes > 0)).toBe(true);
+      const words = await page.locator('.outcome-words').allTextContents();
+      expect(words).toEqual(report.kinds.map((k) => expect.stringContaining(`${k.outcomes} outcome`)));
+    });
+
+    it('says in plain words when a kind has too few outcomes for a map, or none at all', async () => {
+      const bins = (counts: number[]) =>
+        counts.map((count, i) => ({
+          lo: i / 10,
+          hi: (i + 1) / 10,
+          count,
+          meanConfidence: count === 0 ? null : i / 10 + 0.05,
+          observedRate: count === 0 ? null : 0.5,
+        }));
+      const report = {
+        scope: 'demo',
+        at: Date.parse(NOW),
+        minOutcomes: 30,
+        priorStrength: 10,
+        kinds: [
+          { kind: 'dag', outcomes: 7, positives: 3, bins: bins([0, 0, 0, 0, 3, 4, 0, 0, 0, 0]), ece: 0.1, brier: 0.25 },
+          { kind: 'skill', outcomes: 0, positives: 0, bins: bins(Array(10).fill(0)), ece: null, brier: null },
+        ].map((k) => ({ ...k, enough: false })),
+      };
+      await page.route('**/api/calibration*', (route) => route.fulfill({ json: report }));
+      try {
+        await open(PAGES[2]);
+        expect(await page.locator('svg.reliability').count()).toBe(2);
+        expect(await page.locator('svg.reliability[data-kind="dag"] rect.rel-bar').count()).toBe(2);
+        expect(await page.locator('svg.reliability polyline.rel-map').count()).toBe(0);
+        expect(await page.locator('svg.reliability[data-kind="skill"] rect.rel-bar').count()).toBe(0);
+        expect(await page.locator('.outcome-words').allTextContents()).toEqual([
+          expect.stringMatching(/^7 outcomes stand behind this diagram; 3 of them .* Fewer than 30: no map/),
+          'No outcome recorded yet for skills: nothing to measure.',
+        ]);
+      } finally {
+        await page.unroute('**/api/calibration*');
+      }
     });
   });
 });
