@@ -29,7 +29,7 @@ describe('execute_dag with an intent (issue 19)', () => {
     ]);
   });
 
-  it('with enough DAG outcomes, does not run when the learned probability is below the threshold (issue 24)', async () => {
+  it('with enough DAG outcomes, does not run below the threshold of the learned probability (issue 24)', async () => {
     const learned = (probability: number) => ({
       probability,
       probabilityBasis: { kind: 'dag' as const, outcomes: 40 },
