@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphEdge } from './graph-index.js';
-import { PAGERANK_DEFAULTS, pageRank, pageRankById } from './pagerank.js';
+import { PAGERANK_DEFAULTS, pageRank, pageRankById, pageRankJs } from './pagerank.js';
 import { codeOf } from '../../../test/helpers.js';
 
 /**
@@ -123,6 +123,33 @@ describe('pageRank', () => {
         },
       ),
     );
+  });
+
+  it('gives in WebAssembly the scores of the JavaScript loop, bit for bit, from a start or not, graph after graph', () => {
+    // Graphs of up to 300 tools, dangling ones among them, with and without a start vector.
+    const GRAPH = fc
+      .tuple(
+        fc.integer({ min: 1, max: 300 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 500 }),
+      )
+      .map(([n, pairs]) =>
+        buildGraphIndex(
+          pairs.map(([a, b, weight]) => ({ from: `t${a % n}`, to: `t${b % n}`, weight })),
+          { nodes: Array.from({ length: n }, (_, i) => `t${i}`) },
+        ),
+      );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(GRAPH, fc.boolean()), { minLength: 1, maxLength: 3 }), (runs) => {
+        for (const [graph, started] of runs) {
+          const start = started ? graph.ids.map((_, i) => 1 + (i % 7)) : undefined;
+          const options = start === undefined ? {} : { start };
+          expect(pageRank(graph, options)).toEqual(pageRankJs(graph, options));
+        }
+      }),
+      { numRuns: 150 },
+    );
+    const star = buildGraphIndex([{ from: 'a', to: 'b', weight: 1 }]);
+    expect(codeOf(() => pageRank(star, { maxIterations: 1, tolerance: 1e-12 }))).toBe('INVALID_INPUT');
   });
 
   it('throws INVALID_INPUT when it has not converged within maxIterations', () => {
