@@ -125,7 +125,7 @@ describe('pageRank', () => {
     );
   });
 
-  it('gives in WebAssembly the scores of the JavaScript loop, bit for bit, from a start or not, graph after graph', () => {
+  it('gives in WebAssembly the scores of the JavaScript loop, bit for bit, with a start or not, graph by graph', () => {
     // Graphs of up to 300 tools, dangling ones among them, with and without a start vector.
     const GRAPH = fc
       .tuple(
