@@ -7,6 +7,7 @@ import {
   lifeStatus,
   type LifeSubject,
   namesIn,
+  slotQuestionWords,
   validAt,
 } from './memory-life.js';
 
@@ -134,6 +135,21 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(decideLife(turn('t2', 'I moved to Denver last week.', 2, 'Ben'), lisbon)).toBeUndefined();
     const asked = turn('q1', 'Is Redis still a good choice for a small project?', 1);
     expect(decideLife(turn('q2', 'We replaced Redis with Postgres in Ledger.', 2), asked)).toBeUndefined();
+  });
+
+  it('an offer from a company is where one goes, not what one left', () => {
+    const helix = turn('e1', "I've dropped VS Code; Helix is my editor now.", 1);
+    const offer = turn('e2', "I accepted the offer from Helix Labs, so I'm leaving Orbital Foods.", 2);
+    expect(decideLife(offer, helix)).toBeUndefined();
+  });
+
+  it("a one-sentence question about a slot is asked in the slot's other words too; a request is not", () => {
+    const work = slotQuestionWords('Where does Ravi work now?');
+    expect(work).toEqual(expect.arrayContaining(['job', 'employer', 'joined']));
+    expect(work).not.toContain('work');
+    expect(slotQuestionWords('Which city is Ravi living in?')).toEqual(expect.arrayContaining(['live', 'home']));
+    expect(slotQuestionWords("What is Ravi's hobby?")).toEqual([]);
+    expect(slotQuestionWords('Find a job board. I work remotely.')).toEqual([]);
   });
 
   it('saying the same value again with a cue restates it: no replacement', () => {

@@ -65,7 +65,8 @@ export function changeCue(text: string, turn = false): string | undefined {
 
 /**
  * The value a turn says it left: the word after a leaving verb ("relocated from Lisbon", "quit tennis", "left
- * Northwind", "migrated off Redis", "replaced CockroachDB with"), stemmed as content words are; an older turn of the
+ * Northwind", "migrated off Redis", "replaced CockroachDB with"; "from" only after a move: "an offer from" is where
+ * one goes), stemmed as content words are; an older turn of the
  * same speaker holding it said the value now replaced, lower case or not (a hobby is no name).
  */
 export function leftValues(text: string): Set<string> {
@@ -77,7 +78,8 @@ export function leftValues(text: string): Set<string> {
   return out;
 }
 const LEFT = new RegExp(
-  '\\b(?:from|left|leaving|quit|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
+  '\\b(?:(?:moved|moving|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
+    'quit|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
     '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
   'giu',
 );
@@ -125,6 +127,18 @@ export function slotsOf(text: string, changing = false): Set<string> {
   }
   if (changing) for (const [slot, phrase] of Object.entries(SLOT_CHANGES)) if (phrase.test(text)) out.add(slot);
   return out;
+}
+
+/**
+ * The words a question about a slot asks it in, besides its own ("Where does Ravi work now?": job, employer, joined
+ * …: the turn saying it may hold any of them): a one-sentence question holding a slot word gets the slot's other
+ * words (LIFE_SLOTS); anything else none (a request of several sentences saying "work" asks for its own words).
+ */
+export function slotQuestionWords(question: string): string[] {
+  const t = question.trim();
+  if (!t.endsWith('?') || /[.!?]\s/.test(t)) return [];
+  const own = new Set(words(t));
+  return [...slotsOf(t)].flatMap((slot) => (LIFE_SLOTS[slot] ?? []).filter((w) => !own.has(w)));
 }
 
 /**

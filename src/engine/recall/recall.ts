@@ -10,7 +10,7 @@ import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
-import { addressee, labelForStatus, lifeStatus, validAt } from '../../core/recall/memory-life.js';
+import { addressee, labelForStatus, lifeStatus, slotQuestionWords, validAt } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
@@ -259,11 +259,19 @@ export interface RecallContext {
 
 export async function recall(ctx: RecallContext, query: string, request: RecallRequest = {}): Promise<RecallResult[]> {
   // The words that only say "now" set recency (below), not what is searched for (issue 23).
-  const q =
+  const asWritten =
     request.questionTime === false
       ? buildFtsQuery(query)
       : (buildFtsQuery(withoutTimeWords(query)) ?? buildFtsQuery(query));
-  if (q === undefined) return [];
+  if (asWritten === undefined) return [];
+  // A question about where one lives or works is searched in the slot's words too (core/recall/memory-life); one
+  // asking when something happened asks for that event's own words.
+  const asked = request.questionTime === false ? { asksWhen: false } : questionTime(query, ctx.now);
+  const slotWords = asked.asksWhen ? [] : slotQuestionWords(query);
+  const q =
+    slotWords.length === 0
+      ? asWritten
+      : (buildFtsQuery(`${withoutTimeWords(query)} ${slotWords.join(' ')}`) ?? asWritten);
   const index = ctx.index;
   const w = index === undefined || ctx.embedder === undefined ? 1 : (request.bm25Weight ?? RECALL_DEFAULTS.bm25Weight);
   const k = RECALL_DEFAULTS.candidates;
@@ -306,9 +314,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
             return { of: (id: string) => sims.get(id) ?? 0, top: [] as string[] };
           })()
         : await index.vectors.scan(queryVector, k, bm25.keys());
-  const queryWords = [...new Set([...q.terms, ...q.phrases.flat()])];
+  const queryWords = [...new Set([...asWritten.terms, ...asWritten.phrases.flat()])];
   const candidates = [...new Set([...bm25.keys(), ...similar.top])];
-  const asked = request.questionTime === false ? { asksWhen: false } : questionTime(query, ctx.now);
   const curve = { weight: RECALL_DEFAULTS.recencyWeight, days: RECALL_DEFAULTS.recencyDays };
   const askedLife = request.asOf === undefined ? questionLife(asked, ctx.now) : { keepSuperseded: false };
   // Runs are read without their calls to be ranked (id, intent, confidence, time); the calls of those returned
