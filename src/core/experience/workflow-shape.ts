@@ -60,5 +60,18 @@ export function shapeKey(tools: readonly string[], edges: readonly (readonly [st
 
 /** The stable id of the learned workflow of a shape: `wf-` and the first 12 hex digits of its key's SHA-256. */
 export function workflowId(key: string): string {
-  return `wf-${sha256Hex(key).slice(0, 12)}`;
+  let id = workflowIds.get(key);
+  if (id === undefined) {
+    if (workflowIds.size >= KEPT_WORKFLOW_IDS) workflowIds.clear();
+    id = `wf-${sha256Hex(key).slice(0, 12)}`;
+    workflowIds.set(key, id);
+  }
+  return id;
 }
+
+/**
+ * The ids of the shapes hashed lately (issue 20: a DAG's reasons name the workflow of each neighbour that voted for
+ * each tool, the same few shapes hashed again and again, in code a one-query process runs unoptimised).
+ */
+const workflowIds = new Map<string, string>();
+const KEPT_WORKFLOW_IDS = 1024;
