@@ -3,18 +3,6 @@
  * What became of shown tools, read from the calls that follow them (issue 24). A surface that shows tools and then
  * sees the agent's calls (the gateway, the PocketFlow adapter) feeds both here, in order, and records the outcomes it
  * is given back. Pure: no clock, no store; times come with the events.
- *
- * The rules (docs/calibration.md, "Where outcomes come from"):
- * - **search**: a shown tool called while its showing is open `succeeded` or `failed` by that call. When the showing
- *   closes (the next search, `SEARCH_WINDOW` calls later, or the session's end) and one of its tools was called,
- *   every tool of it not called is `rejected`: a sibling was taken instead. A showing none of whose tools was called
- *   records nothing (the agent may not have acted on it).
- * - **next**: the first call after the showing (a call of the tool the suggestions follow does not count) decides:
- *   the suggestion it called `succeeded` or `failed`, every other one is `rejected`; a call of none rejects them all.
- * - **dag**: the calls after the showing, until every tool of the DAG was called, the next DAG, `2n + 2` calls for a
- *   DAG of n tools, or the session's end: every tool called makes it `succeeded` (`failed` when a tool's last call
- *   failed); some but not all, `rejected`; none, nothing.
- * Only the first decision on a shown id counts.
  */
 import type { Outcome } from './types.js';
 
@@ -53,6 +41,21 @@ interface OpenDag {
   calls: number;
 }
 
+/**
+ * Follows showings against the calls after them.
+ *
+ * The rules (docs/how-it-works.md, "Where outcomes come from"):
+ * - **search**: a shown tool called while its showing is open `succeeded` or `failed` by that call. When the showing
+ *   closes (the next search, `SEARCH_WINDOW` calls later, or the session's end) and one of its tools was called,
+ *   every tool of it not called is `rejected`: a sibling was taken instead. A showing none of whose tools was called
+ *   records nothing (the agent may not have acted on it).
+ * - **next**: the first call after the showing (a call of the tool the suggestions follow does not count) decides:
+ *   the suggestion it called `succeeded` or `failed`, every other one is `rejected`; a call of none rejects them all.
+ * - **dag**: the calls after the showing, until every tool of the DAG was called, the next DAG, `2n + 2` calls for a
+ *   DAG of n tools, or the session's end: every tool called makes it `succeeded` (`failed` when a tool's last call
+ *   failed); some but not all, `rejected`; none, nothing.
+ * Only the first decision on a shown id counts.
+ */
 export class OutcomeFollower {
   #search: OpenSearch | undefined;
   #next: OpenNext | undefined;

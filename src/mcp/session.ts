@@ -6,11 +6,8 @@
  * starts a new execution: a pause that long is another task. Calls are written off the call's
  * path, in batches (every `batchMs`, one transaction for all the calls of the window), so that
  * recording neither delays an answer nor costs a transaction per call; `flush()` writes what is
- * pending and waits for it.
- * It also follows what became of the tools the session was shown (issue 24, core/outcome-follower): the
- * search results, next-tool suggestions and DAGs the meta tools showed (`shown`), against the calls proxied
- * after them; the outcomes are written with the calls. A pause of `idleMs` or the session's `end()` closes
- * what is still open.
+ * pending and waits for it. It also follows what became of the tools the session was shown (issue 24,
+ * core/outcome-follower); the outcomes are written with the calls, and `idleMs` or `end()` closes the rest.
  */
 import type { Credence } from '../engine/engine.js';
 import { OutcomeFollower, type OutcomeDecision, type Showing } from '../core/outcome-follower.js';

@@ -7,9 +7,7 @@
  * value (the user's `shared` receives every write), and records the run (./recorder.ts) whether the flow
  * returned or threw; a node's error is re-thrown unchanged. A recording error is thrown after a
  * successful flow unless `onRecordError` is given; after a failed flow the flow's error wins.
- * A DAG or next nodes Credence suggested for the flow (`followDag`, `followNext`) are followed through the next
- * run: the nodes it ran, in order, with their status, say what became of them (issue 24, core/outcome-follower),
- * written with the engine's `recordOutcome`.
+ * `followDag` / `followNext`: the next run's nodes say what became of a suggestion (issue 24).
  */
 import { CredenceError } from '../../core/errors.js';
 import { OutcomeFollower, type OutcomeDecision } from '../../core/outcome-follower.js';
