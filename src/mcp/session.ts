@@ -4,9 +4,8 @@
  * one execution (`mcp-<session>-<n>`), so consecutive calls teach `sequence` edges and a failed
  * call followed by another tool teaches `alternative`. After `idleMs` without a call, the next call
  * starts a new execution: a pause that long is another task. Calls are written off the call's
- * path, in batches (every `batchMs`, one transaction for all the calls of the window), so that
- * recording neither delays an answer nor costs a transaction per call; `flush()` writes what is
- * pending and waits for it. It also follows what became of the tools the session was shown (issue 24,
+ * path, in batches (every `batchMs`, one transaction for all the calls of the window); `flush()` writes
+ * what is pending and waits for it. It also follows what became of the tools the session was shown (issue 24,
  * core/outcome-follower); the outcomes are written with the calls, and `idleMs` or `end()` closes the rest.
  */
 import type { Credence } from '../engine/engine.js';

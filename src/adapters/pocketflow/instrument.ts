@@ -5,9 +5,8 @@
  * derives their intents (bad options throw `INVALID_INPUT` before the flow starts), wraps their methods
  * for the run (./patch.ts, restored in `finally`), calls `flow.run` with the same semantics and return
  * value (the user's `shared` receives every write), and records the run (./recorder.ts) whether the flow
- * returned or threw; a node's error is re-thrown unchanged. A recording error is thrown after a
- * successful flow unless `onRecordError` is given; after a failed flow the flow's error wins.
- * `followDag` / `followNext`: the next run's nodes say what became of a suggestion (issue 24).
+ * returned or threw; a node's error is re-thrown unchanged (a recording error after a successful flow unless
+ * `onRecordError`). `followDag` / `followNext`: the next run says what became of a suggestion (issue 24).
  */
 import { CredenceError } from '../../core/errors.js';
 import { OutcomeFollower, type OutcomeDecision } from '../../core/outcome-follower.js';
