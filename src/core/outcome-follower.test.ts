@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { OutcomeFollower, SEARCH_WINDOW, type OutcomeDecision } from './outcome-follower.js';
+import {
+  distinctiveIdentifiers,
+  EMPTY_RECALL_FOLLOW,
+  endRecallTurn,
+  followRecallCall,
+  followRecallPrompt,
+  followRecallShown,
+  namesIdentifier,
+  OutcomeFollower,
+  recallFollowStateOf,
+  SEARCH_WINDOW,
+  type OutcomeDecision,
+} from './outcome-follower.js';
 
 const brief = (decisions: readonly OutcomeDecision[]) => decisions.map((d) => `${d.shownId} ${d.outcome} @${d.at}`);
 
@@ -74,5 +86,101 @@ describe('the outcome follower (issue 24)', () => {
     f.show({ kind: 'dag', at: 20, shownId: 'd5', tools: ['a', 'b'] });
     f.called('b', true, 21);
     expect(brief(f.close(22))).toEqual(['d5 rejected @22']);
+  });
+});
+
+describe('following the memories the prompt hook showed (issue 24)', () => {
+  it('keeps paths, commands, URLs, flags and code identifiers, not common words', () => {
+    expect(
+      distinctiveIdentifiers(
+        '- [DECISION, high] Release notes (scripts/release-notes.mjs): run `npm run notes` with --since, see ' +
+          'https://example.com/notes. Set RELEASE_TOKEN, call buildNotes() in NotesWriter; ' +
+          'read package.json and .env ' +
+          'then mcp__github__create_issue. Use Bash and Read, and/or a well-known e.g. API of README 2.0.',
+      ),
+    ).toEqual([
+      'npm run notes',
+      'scripts/release-notes.mjs',
+      '--since',
+      'https://example.com/notes',
+      'RELEASE_TOKEN',
+      'buildNotes',
+      'NotesWriter',
+      'package.json',
+      '.env',
+      'mcp__github__create_issue',
+    ]);
+  });
+
+  it('leaves out a token the snippet cut short, and short code spans that are only a word', () => {
+    expect(distinctiveIdentifiers('…the src/hooks/pro… and `ls` and `make` and `tsc -b`')).toEqual(['tsc -b']);
+    expect(distinctiveIdentifiers('Deploys run from the main branch on each tag.')).toEqual([]);
+  });
+
+  it('finds an identifier as a whole token only', () => {
+    expect(namesIdentifier('/work/p/scripts/release-notes.mjs', 'scripts/release-notes.mjs')).toBe(true);
+    expect(namesIdentifier('node scripts/release-notes.mjs.bak', 'release-notes.mjs')).toBe(false);
+    expect(namesIdentifier('mydata.ts', 'data.ts')).toBe(false);
+    expect(namesIdentifier('my-notes.mjs', 'notes.mjs')).toBe(false);
+    expect(namesIdentifier('Edit src/a.ts.', 'src/a.ts')).toBe(true);
+    expect(namesIdentifier('', 'data.ts')).toBe(false);
+  });
+
+  it('a memory named by a call succeeds or fails by the last such call; one never named is rejected', () => {
+    let s = followRecallShown(EMPTY_RECALL_FOLLOW, [
+      { shownId: 'a', identifiers: ['src/a.ts'] },
+      { shownId: 'b', identifiers: ['npm run lint'] },
+      { shownId: 'c', identifiers: ['deploy.yaml'] },
+      { shownId: 'none', identifiers: [] },
+    ]);
+    s = followRecallCall(s, 'Edit\n/p/src/a.ts', false);
+    s = followRecallCall(s, 'Edit\n/p/src/a.ts', true);
+    s = followRecallCall(s, 'Bash\nnpm run lint -- --fix', false);
+    const ended = endRecallTurn(s, 9);
+    expect(ended.decisions).toEqual([
+      { shownId: 'a', outcome: 'succeeded', at: 9 },
+      { shownId: 'b', outcome: 'failed', at: 9 },
+      { shownId: 'c', outcome: 'rejected', at: 9 },
+    ]);
+    // Ending again decides nothing more; the used ones wait for the next prompt.
+    expect(endRecallTurn(ended.state, 10).decisions).toEqual([]);
+    expect(ended.state.ended.map((o) => o.shownId)).toEqual(['a', 'b']);
+  });
+
+  it('a correction right after counts against a used memory only when it names it', () => {
+    let s = followRecallShown(EMPTY_RECALL_FOLLOW, [
+      { shownId: 'a', identifiers: ['src/a.ts'] },
+      { shownId: 'b', identifiers: ['src/b.ts'] },
+      { shownId: 'c', identifiers: ['src/c.ts'] },
+    ]);
+    s = followRecallCall(s, 'src/a.ts', true);
+    s = followRecallCall(s, 'src/b.ts', true);
+    s = endRecallTurn(s, 5).state;
+    // The next prompt: a correction naming a (used) and c (unused, already rejected).
+    const next = followRecallPrompt(s, "No, don't touch src/a.ts or src/c.ts", 6);
+    expect(next.decisions).toEqual([{ shownId: 'a', outcome: 'failed', at: 6 }]);
+    expect(next.state).toEqual({ open: [], ended: [] });
+    // No correction, or one naming nothing shown: nothing.
+    expect(followRecallPrompt(s, undefined, 6).decisions).toEqual([]);
+    expect(followRecallPrompt(s, 'No, use the other branch', 6).decisions).toEqual([]);
+  });
+
+  it('a prompt that comes before the turn was ended ends it first', () => {
+    let s = followRecallShown(EMPTY_RECALL_FOLLOW, [{ shownId: 'a', identifiers: ['src/a.ts'] }]);
+    s = followRecallCall(s, 'src/a.ts', true);
+    expect(followRecallPrompt(s, 'Wrong: src/a.ts is generated', 7).decisions).toEqual([
+      { shownId: 'a', outcome: 'succeeded', at: 7 },
+      { shownId: 'a', outcome: 'failed', at: 7 },
+    ]);
+  });
+
+  it('reads a stored state back, leaving out what is malformed', () => {
+    expect(
+      recallFollowStateOf({
+        open: [{ shownId: 'a', identifiers: ['x.ts', 3], used: true }, { shownId: 4 }, null],
+        ended: 'no',
+      }),
+    ).toEqual({ open: [{ shownId: 'a', identifiers: ['x.ts'], used: true }], ended: [] });
+    expect(recallFollowStateOf(undefined)).toEqual({ open: [], ended: [] });
   });
 });

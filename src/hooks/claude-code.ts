@@ -88,7 +88,15 @@ async function runParsedHook(
     await ingest(
       store,
       scope,
-      { cwd: p.cwd, now, env, claimer: localId(), ...(p.event === 'SessionStart' ? {} : { session: p.session }) },
+      {
+        cwd: p.cwd,
+        now,
+        env,
+        claimer: localId(),
+        ...(p.event === 'SessionStart' ? {} : { session: p.session }),
+        // The agent's turn is over: what the prompt hook showed in it is decided (issue 24).
+        ...(p.event === 'Stop' || p.event === 'SessionEnd' ? { endsTurnOf: p.session } : {}),
+      },
       warn,
     );
     if (io.learnOnly === true && p.event !== 'SessionStart') {

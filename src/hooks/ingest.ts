@@ -6,12 +6,23 @@
  * `dependency` edge. The observing rules (hooks/signals, `.credence/observe.json`) turn failures, test
  * runs, commits and corrections into observations; the session's observing state is kept between runs.
  * Events are claimed before they are learned and deleted after; a dead process's claim is retaken after
- * a minute.
+ * a minute. What became of the memories the prompt hook showed is followed through the turn (issue 24,
+ * core/outcome-follower) and recorded as their outcomes when the turn ends.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  endRecallTurn,
+  followRecallCall,
+  followRecallPrompt,
+  followRecallShown,
+  recallFollowStateOf,
+  type RecallDecision,
+  type RecallFollowState,
+} from '../core/outcome-follower.js';
+import {
   bashExitCode,
+  detectCorrection,
   filePathsOf,
   observationsFor,
   parseObserveConfig,
@@ -20,6 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
+import { SHOWN_KIND } from './queue.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
 
 export interface IngestOptions {
@@ -29,6 +41,8 @@ export interface IngestOptions {
   claimer: string;
   /** Only this session's events; all of the scope's without it. */
   session?: string;
+  /** The session whose turn just ended (a Stop or SessionEnd): the memories its turn showed are decided. */
+  endsTurnOf?: string;
 }
 
 const STALE_CLAIM_MS = 60_000;
@@ -88,7 +102,10 @@ export async function ingest(
   report: (line: string) => void,
 ): Promise<{ events: number; calls: number; observations: number }> {
   const events = await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session);
-  if (events.length === 0) return { events: 0, calls: 0, observations: 0 };
+  if (events.length === 0) {
+    if (options.endsTurnOf !== undefined) await endTurnAlone(store, scope, options.endsTurnOf, options, report);
+    return { events: 0, calls: 0, observations: 0 };
+  }
   const { openCredence } = await import('../engine/engine.js');
   const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
   const config = loadObserveConfig(credence.root, report);
@@ -102,6 +119,9 @@ export async function ingest(
       const stored = await store.hookSession(scope, session);
       let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
       const intents: Record<string, string> = { ...(state.intents ?? {}) };
+      let followed = recallFollowStateOf(stored.state[RECALL_STATE]);
+      const decisions: RecallDecision[] = [];
+      const otherSeqs: number[] = [];
       const turns = new Map<number, { at: number; calls: (QueuedCall & { at: number })[]; seqs: number[] }>();
       const promptSeqs: number[] = [];
       const drafts: (ObservationDraft & { at: number })[] = [];
@@ -111,11 +131,15 @@ export async function ingest(
           promptSeqs.push(e.seq);
           const prompt = typeof payload.prompt === 'string' ? payload.prompt : '';
           if (prompt.trim() !== '') intents[String(e.turn)] = firstLine(prompt, 200);
+          const next = followRecallPrompt(followed, detectCorrection(prompt)?.text, e.at);
+          followed = next.state;
+          decisions.push(...next.decisions);
           const r = observationsFor({ kind: 'prompt', prompt }, state, config, e.at);
           drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
           state = { ...r.nextState, intents };
         } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
           const call = payload as unknown as QueuedCall;
+          followed = followRecallCall(followed, callText(call), call.status === 'success');
           const turn = turns.get(e.turn) ?? { at: e.at, calls: [], seqs: [] };
           turn.calls.push({ ...call, at: e.at });
           turn.seqs.push(e.seq);
@@ -143,7 +167,15 @@ export async function ingest(
           );
           drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
           state = { ...r.nextState, intents };
+        } else {
+          if (e.kind === SHOWN_KIND) followed = followRecallShown(followed, followedOf(payload));
+          otherSeqs.push(e.seq);
         }
+      }
+      if (options.endsTurnOf === session) {
+        const ended = endRecallTurn(followed, options.now);
+        followed = ended.state;
+        decisions.push(...ended.decisions);
       }
       // Observations and the session's state first: they can be derived again without harm (an
       // observation is stored once by its content), while the calls leave the queue with the last
@@ -164,10 +196,16 @@ export async function ingest(
           .sort((a, b) => Number(b[0]) - Number(a[0]))
           .slice(0, 5),
       );
-      await store.setHookSessionState(scope, session, { ...state, intents: recent }, options.now);
+      await store.setHookSessionState(
+        scope,
+        session,
+        { ...state, intents: recent, [RECALL_STATE]: followed },
+        options.now,
+      );
+      await recordDecisions(credence, decisions, report);
       const ordered = [...turns].sort((a, b) => a[0] - b[0]);
       for (const [k, [turn, t]] of ordered.entries()) {
-        const dequeue = k === ordered.length - 1 ? [...t.seqs, ...promptSeqs] : t.seqs;
+        const dequeue = k === ordered.length - 1 ? [...t.seqs, ...promptSeqs, ...otherSeqs] : t.seqs;
         await credence.appendCalls(
           {
             id: `cc-${session}-${turn}`,
@@ -182,8 +220,8 @@ export async function ingest(
         calls += t.calls.length;
       }
       if (ordered.length === 0) {
-        await store.deleteHookEvents(scope, promptSeqs);
-        done.push(...promptSeqs);
+        await store.deleteHookEvents(scope, [...promptSeqs, ...otherSeqs]);
+        done.push(...promptSeqs, ...otherSeqs);
       }
     }
   } catch (error) {
@@ -193,6 +231,56 @@ export async function ingest(
     throw error;
   }
   return { events: events.length, calls, observations: observed };
+}
+
+/** Where a session's state keeps the memories followed (core/outcome-follower). */
+const RECALL_STATE = 'recallFollow';
+
+const followedOf = (payload: Record<string, unknown>): { shownId: string; identifiers: string[] }[] =>
+  recallFollowStateOf({ open: payload.followed }).open;
+
+/** What of a call can name a memory's identifier: its tool's name, the strings of its input, the paths it touched. */
+function callText(call: QueuedCall): string {
+  const strings: string[] = [call.tool, ...(call.reads ?? []), ...(call.writes ?? [])];
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') strings.push(v);
+    else if (depth < 8 && typeof v === 'object' && v !== null) for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(parsed(call.input), 0);
+  return strings.join('\n');
+}
+
+/** The outcomes decided, in order (a later one on a shown id replaces one before); one that fails is reported. */
+async function recordDecisions(
+  credence: { recordOutcome(id: string, outcome: RecallDecision['outcome'], o: { at: number }): Promise<unknown> },
+  decisions: readonly RecallDecision[],
+  report: (line: string) => void,
+): Promise<void> {
+  for (const d of decisions) {
+    try {
+      await credence.recordOutcome(d.shownId, d.outcome, { at: d.at });
+    } catch (error) {
+      report(`the outcome of shown memory ${d.shownId} was not recorded: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** A turn that ended with nothing new queued: the memories it showed, followed before, are decided now. */
+async function endTurnAlone(
+  store: Store,
+  scope: string,
+  session: string,
+  options: IngestOptions,
+  report: (line: string) => void,
+): Promise<void> {
+  const stored = await store.hookSession(scope, session);
+  const followed: RecallFollowState = recallFollowStateOf(stored.state[RECALL_STATE]);
+  if (followed.open.length === 0) return;
+  const ended = endRecallTurn(followed, options.now);
+  await store.setHookSessionState(scope, session, { ...stored.state, [RECALL_STATE]: ended.state }, options.now);
+  const { openCredence } = await import('../engine/engine.js');
+  const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
+  await recordDecisions(credence, ended.decisions, report);
 }
 
 /**

@@ -206,6 +206,26 @@ describe('what the prompt hook tells the agent (issue 22 item 5)', () => {
   });
 });
 
+describe('the identifiers a shown memory is followed by (issue 24)', () => {
+  it('are those its shown line names and the prompt does not', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    await store.upsertMemories('ids', [
+      {
+        id: 'flags',
+        category: 'decision',
+        title: 'CLI flags are declared with commander in src/cli/main.ts',
+        text: 'Every flag of the CLI is a commander option, parsed by parseFlags in src/cli/flags.ts',
+        tags: [],
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
+    ]);
+    const { shown } = await promptContext(store, 'ids', 'are the CLI flags declared in src/cli/main.ts?', NOW);
+    expect(shown.map((s) => s.identifiers)).toEqual([['parseFlags', 'src/cli/flags.ts']]);
+    await store.close();
+  });
+});
+
 describe('queuing shown events', () => {
   let store: SqliteStore;
   beforeAll(() => {

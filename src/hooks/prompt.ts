@@ -9,7 +9,8 @@
  * costs is measured in docs/claude-code.md.
  */
 import { withinLimit } from '../core/limits.js';
-import { formatPromptSnippets } from '../core/recall/prompt-snippets.js';
+import { distinctiveIdentifiers, namesIdentifier } from '../core/outcome-follower.js';
+import { formatPromptSnippets, formatSnippetLine, type SnippetLine } from '../core/recall/prompt-snippets.js';
 import { scrubText } from '../core/security/scrub.js';
 import { buildFtsQuery } from '../core/text/fts-query.js';
 import { recall, type RecallResult } from '../engine/recall/recall.js';
@@ -38,6 +39,9 @@ export function echoesPrompt(r: Pick<RecallResult, 'kind' | 'category' | 'tags'>
 const sameText = (a: RecallResult, b: RecallResult): boolean =>
   a.category === b.category && a.title === b.title && a.text === b.text && a.path === b.path;
 
+/** A shown record of the prompt hook, with the distinctive identifiers its line names (core/outcome-follower). */
+export type PromptShown = ShownRecord & { identifiers: string[] };
+
 /**
  * The text for a prompt ('' when nothing is relevant: no result recall labels high or medium, once the
  * user's own past prompts are left out) and the shown records of its lines (surface `recall`, the prompt
@@ -49,7 +53,7 @@ export async function promptContext(
   scope: string,
   given: string,
   now: number,
-): Promise<{ context: string; shown: ShownRecord[] }> {
+): Promise<{ context: string; shown: PromptShown[] }> {
   if (given.trim() === '') return { context: '', shown: [] };
   // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
   const prompt = withinLimit(given, 'query');
@@ -70,18 +74,19 @@ export async function promptContext(
   const query = scrubText(prompt).text;
   const q = buildFtsQuery(prompt);
   const words = q === undefined ? [] : [...q.terms, ...q.phrases.flat()];
+  const lines: SnippetLine[] = results.map((r) => ({
+    category: r.category,
+    title: r.title,
+    text: r.text ?? '',
+    label: r.label,
+    ...(r.path === null ? {} : { path: r.path }),
+  }));
+  // What each shown line names that the prompt does not (issue 24): the calls of the turn that name it use it.
+  const identifiers = (line: SnippetLine): string[] =>
+    distinctiveIdentifiers(formatSnippetLine(line, words)).filter((id) => !namesIdentifier(given, id));
   return {
-    context: formatPromptSnippets(
-      results.map((r) => ({
-        category: r.category,
-        title: r.title,
-        text: r.text ?? '',
-        label: r.label,
-        ...(r.path === null ? {} : { path: r.path }),
-      })),
-      words,
-    ),
-    shown: results.map((r) => ({
+    context: formatPromptSnippets(lines, words),
+    shown: results.map((r, i) => ({
       id: `sh-${localId().slice(0, 16)}`,
       surface: 'recall',
       target: `${r.kind}:${r.id}`,
@@ -89,6 +94,7 @@ export async function promptContext(
       at: now,
       // The confidence it was shown with (issue 24): the score its label was cut from, as the engine records it.
       confidence: Math.min(1, Math.max(0, r.score)),
+      identifiers: identifiers(lines[i] as SnippetLine),
     })),
   };
 }

@@ -3,7 +3,7 @@
  * From the spool to the queue: what every hook that learns does first. The spooled events (each
  * one's scope worked out from its cwd) are queued in arrival order; what a prompt's context showed
  * (a `shown` event, hooks/prompt) is stored as shown records instead, so that the prompt hook itself
- * never writes to the database.
+ * never writes to the database; the memories among them whose use can be followed are queued as well.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
@@ -35,6 +35,24 @@ export function shownRecordsOf(event: SpooledEvent): ShownRecord[] {
   );
 }
 
+/**
+ * The recalled memories of a `shown` event whose use can be followed (issue 24): those whose shown line names a
+ * distinctive identifier (hooks/prompt), with those identifiers.
+ */
+export function followedOf(event: SpooledEvent): { shownId: string; identifiers: string[] }[] {
+  const list = (event.payload as { shown?: unknown } | null)?.shown;
+  const kept = new Set(shownRecordsOf(event).map((r) => r.id));
+  if (!Array.isArray(list) || kept.size === 0) return [];
+  return list.flatMap((r: { id?: unknown; identifiers?: unknown } | null) => {
+    const identifiers = Array.isArray(r?.identifiers)
+      ? r.identifiers.filter((i): i is string => typeof i === 'string' && i !== '')
+      : [];
+    return typeof r?.id === 'string' && kept.has(r.id) && identifiers.length > 0
+      ? [{ shownId: r.id, identifiers }]
+      : [];
+  });
+}
+
 export const isBusy = (error: unknown): boolean =>
   /SQLITE_BUSY|database is locked/i.test(
     `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`,
@@ -59,7 +77,12 @@ export async function queueSpooled(
     byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
   }
   for (const [scope, list] of byScope) {
-    const queued = list.filter((e) => e.kind !== SHOWN_KIND);
+    // A shown event is queued too when its memories can be followed (ingest decides their outcomes in order).
+    const queued = list.flatMap((e) => {
+      if (e.kind !== SHOWN_KIND) return [e];
+      const followed = followedOf(e);
+      return followed.length === 0 ? [] : [{ ...e, payload: { followed } }];
+    });
     if (queued.length > 0) {
       await store.enqueueHookEvents(
         scope,
