@@ -5,9 +5,8 @@
  * calls teach `sequence` edges, and a call reading a file an earlier call of the turn wrote teaches a
  * `dependency` edge. The observing rules (hooks/signals, `.credence/observe.json`) turn failures, test
  * runs, commits and corrections into observations; the session's observing state is kept between runs.
- * Events are claimed before they are learned and deleted after; a dead process's claim is retaken after
- * a minute. What became of the memories the prompt hook showed is followed through the turn (issue 24,
- * core/outcome-follower) and recorded as their outcomes when the turn ends.
+ * Events are claimed before they are learned and deleted after (a dead process's claim retaken after a
+ * minute). The memories the prompt hook showed are followed through the turn (issue 24, core/outcome-follower).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
