@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_SCOPE } from '../engine/demo/demo.js';
-import { dashboardHint } from './demo.js';
+import { calibrationHint, dashboardHint } from './demo.js';
 
 describe('dashboardHint', () => {
   it('names a SQLite store by --db and its path', () => {
@@ -34,5 +34,19 @@ describe('dashboardHint', () => {
       'See it in the dashboard: credence demo --scope "mine", ' +
         'with CREDENCE_DATABASE_URL set as now (running it again adds nothing)',
     );
+  });
+});
+
+describe('calibrationHint', () => {
+  it('names the store and always the scope, which calibration would otherwise take from the working directory', () => {
+    expect(calibrationHint({ kind: 'sqlite', location: '/home/me/.credence/credence.db', scope: DEMO_SCOPE })).toBe(
+      'Check how sure it was against what happened: ' +
+        `credence calibration --db "/home/me/.credence/credence.db" --scope "${DEMO_SCOPE}"`,
+    );
+    const team = { kind: 'postgres' as const, location: 'postgres://team:***@db/credence', scope: 'mine' };
+    expect(calibrationHint({ ...team, urlFrom: 'env' })).toBe(
+      'Check how sure it was against what happened: credence calibration --scope "mine"',
+    );
+    expect(calibrationHint({ ...team, urlFrom: 'flag' })).toContain('--database-url "postgres://team:***@db/credence"');
   });
 });

@@ -53,6 +53,26 @@ export function dashboardHint(store: {
   );
 }
 
+/**
+ * The line after the dashboard hint: the command that prints how sure each kind of claim was against what became
+ * of it (issue 24). It always names the scope: `calibration` otherwise reads the working directory's.
+ */
+export function calibrationHint(store: {
+  kind: 'sqlite' | 'postgres';
+  location: string;
+  scope: string;
+  urlFrom?: 'flag' | 'env';
+}): string {
+  const where =
+    store.kind === 'sqlite'
+      ? ` --db ${JSON.stringify(store.location)}`
+      : store.urlFrom === 'env'
+        ? ''
+        : ` --database-url ${JSON.stringify(store.location)}`;
+  const scope = ` --scope ${JSON.stringify(store.scope)}`;
+  return `Check how sure it was against what happened: credence calibration${where}${scope}`;
+}
+
 export function registerDemo(program: Command, context: () => CommandContext): void {
   program
     .command('demo')
@@ -93,13 +113,13 @@ export function registerDemo(program: Command, context: () => CommandContext): v
             : given.options.databaseUrl !== undefined && given.options.databaseUrl !== ''
               ? 'flag'
               : 'env';
-          const hint = dashboardHint({
+          const store = {
             kind: credence.storeInfo.kind,
             location: report.db,
             scope: credence.scope,
             ...(urlFrom === undefined ? {} : { urlFrom }),
-          });
-          ctx.io.stdout(`${hint}\n`);
+          };
+          ctx.io.stdout(`${dashboardHint(store)}\n${calibrationHint(store)}\n`);
           return;
         }
         const { serve } = await import('../mcp/serve.js');

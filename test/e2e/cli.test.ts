@@ -97,6 +97,14 @@ describe('the credence binary', () => {
     );
     expect(existsSync(join(dir, 'demo-default', 'demo', '.credence', 'evolution.log.jsonl'))).toBe(true);
     expect(existsSync(join(dir, '.credence', 'evolution.log.jsonl'))).toBe(false);
+    // The calibration line it prints runs as printed (the scope named), with a table for every kind.
+    const line = r.stdout.split('\n').find((l) => l.includes('credence calibration'));
+    const args = (line ?? '').replace(/^.*credence calibration/, 'calibration').match(/"[^"]*"|\S+/g) ?? [];
+    const cal = credence(args.map((a) => (a.startsWith('"') ? (JSON.parse(a) as string) : a)));
+    expect(cal.code).toBe(0);
+    for (const kind of ['search', 'next', 'dag', 'recall', 'instinct', 'skill']) {
+      expect(cal.stdout).toMatch(new RegExp(`^${kind}: [1-9]\\d* outcomes`, 'm'));
+    }
   });
 
   it('names a --db that is a directory', () => {
