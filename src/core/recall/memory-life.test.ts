@@ -137,6 +137,16 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(decideLife(turn('q2', 'We replaced Redis with Postgres in Ledger.', 2), asked)).toBeUndefined();
   });
 
+  it('a name of two words left ("dropped VS Code"); an older change names its slot by its phrase', () => {
+    const vs = turn('v1', 'My editor is VS Code, with far too many plugins.', 1);
+    expect(decideLife(turn('v2', "I've dropped VS Code; Helix is my editor now.", 2), vs)?.kind).toBe('supersedes');
+    const offer = turn('o1', "I accepted the offer from Saltmarsh Games, so I'm leaving Helix Labs.", 1);
+    const job = turn('o2', 'I started a new job at Quarry Bank on Monday.', 2);
+    expect(decideLife(job, offer)).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('slot (work)') });
+    // Said without a change, the phrase names no slot of the older turn.
+    expect(decideLife(job, turn('o3', 'Saltmarsh Games made me an offer from nowhere.', 1))).toBeUndefined();
+  });
+
   it('an offer from a company is where one goes, not what one left', () => {
     const helix = turn('e1', "I've dropped VS Code; Helix is my editor now.", 1);
     const offer = turn('e2', "I accepted the offer from Helix Labs, so I'm leaving Orbital Foods.", 2);

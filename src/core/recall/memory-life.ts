@@ -64,23 +64,24 @@ export function changeCue(text: string, turn = false): string | undefined {
 }
 
 /**
- * The value a turn says it left: the word after a leaving verb ("relocated from Lisbon", "quit tennis", "left
- * Northwind", "migrated off Redis", "replaced CockroachDB with"; "from" only after a move: "an offer from" is where
- * one goes), stemmed as content words are; an older turn of the
- * same speaker holding it said the value now replaced, lower case or not (a hobby is no name).
+ * The value a turn says it left: the word after a leaving verb, and the next when it is a name's ("relocated from
+ * Lisbon", "quit tennis", "dropped VS Code", "left Northwind", "migrated off Redis", "replaced CockroachDB with";
+ * "from" only after a move: "an offer from" is where one goes), stemmed as content words are. An older turn of the
+ * same speaker holding it said the value now replaced, in lower case or not (a hobby is no name).
  */
 export function leftValues(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(LEFT)) {
-    const w = (m[1] as string).toLowerCase();
-    if (w.length >= 3 && !STOP.has(w)) out.add(stem(w));
-  }
+  for (const m of text.matchAll(LEFT))
+    for (const part of [m[1], m[2]]) {
+      const w = part?.toLowerCase();
+      if (w !== undefined && w.length >= 3 && !STOP.has(w)) out.add(stem(w));
+    }
   return out;
 }
 const LEFT = new RegExp(
   '\\b(?:(?:moved|moving|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
     'quit|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
-    '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
+    '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)(?:\\s+(\\p{Lu}[\\p{L}\\p{N}]*))?',
   'giu',
 );
 
@@ -235,7 +236,8 @@ export function sameSubject(
   const left = [...leftValues(a.text)].filter((w) => wb.has(w)).sort();
   if (left.length > 0) return { how: 'left', shared: left };
   // Or both say a value (a name) of the same slot ("moved to Denver" / "I live in Lisbon").
-  const slots = slotsOf(b.text);
+  // The older one's slot is named by its words, or by a change's phrase when it said a change ("the offer from").
+  const slots = slotsOf(b.text, changeCue(b.text, true) !== undefined);
   const slot = [...slotsOf(a.text, true)].filter((x) => slots.has(x)).sort();
   if (slot.length > 0 && namesIn(a.text).size > 0 && nb.size > 0) return { how: 'slot', shared: slot };
   return undefined;
