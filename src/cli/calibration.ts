@@ -3,14 +3,23 @@
  * `credence calibration [--kind K] [--json]` (issue 24, item 2): per kind of claim, the reliability table of
  * the confidences shown against what became of them (10 bins: mean confidence, observed rate, count), the ECE
  * and Brier score, how many outcomes stand behind them, and, with enough outcomes, the learned map's own figures
- * (learned on the earlier half, measured on the later). `--now` counts only the outcomes known by then.
+ * (learned on the earlier half, measured on the later) and which calibrator its results use. `--now` counts only the
+ * outcomes known by then.
  */
 import type { Command } from 'commander';
 import { parseOutcomeKind } from '../core/outcomes.js';
+import type { Calibrator } from '../core/calibration/index.js';
 import type { CalibrationReport, KindCalibration } from '../engine/calibration.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+
+/** What each calibrator means, in the line saying which one results use. */
+const CHOICE: Record<Calibrator, string> = {
+  seed: 'the seed confidence itself (nothing learned beat it)',
+  'base-rate': "the kind's base rate (it beat the seed; the map did not do better)",
+  map: 'the learned map (it beat the seed)',
+};
 
 function kindLines(k: KindCalibration, minOutcomes: number): string[] {
   const head =
@@ -28,7 +37,16 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
       : `  learned map: ECE ${f3(k.calibrated.ece)}, Brier ${f3(k.calibrated.brier)} against the seed's ` +
         `${f3(k.calibrated.seed.ece)} and ${f3(k.calibrated.seed.brier)} (learned on the earlier ` +
         `${k.calibrated.train} outcomes, measured on the later ${k.calibrated.test})`;
-  return [head, '  bin         count   mean conf   observed', ...rows, after];
+  const chosen =
+    k.selection === undefined
+      ? []
+      : [
+          `  results use: ${CHOICE[k.selection.calibrator]} (out-of-sample Brier over the later ` +
+            `${k.selection.tested} of ${k.selection.outcomes}, learned on those before: seed ` +
+            `${f3(k.selection.brier.seed)}, base rate ${f3(k.selection.brier['base-rate'])}, ` +
+            `map ${f3(k.selection.brier.map)})`,
+        ];
+  return [head, '  bin         count   mean conf   observed', ...rows, after, ...chosen];
 }
 
 /** The report as text, one block per kind. */

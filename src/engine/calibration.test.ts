@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyCalibrationMap, fitCalibrationMap } from '../core/calibration/index.js';
+import {
+  applyCalibrationMap,
+  fitCalibrationMap,
+  measureCalibration,
+  selectCalibrator,
+} from '../core/calibration/index.js';
 import { isCredenceError } from '../core/errors.js';
 import type { OutcomeKind } from '../core/types.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -77,10 +82,85 @@ describe('calibration report (issue 24)', () => {
     await cr.close();
   });
 
+  it('gives the same table, ECE and Brier from the store’s sums as measured on the outcomes one by one', async () => {
+    const clock = { now: T0 };
+    const cr = await fresh(clock);
+    const confidences = Array.from({ length: 120 }, (_, i) => (i * 0.377) % 1);
+    const ids = await cr.recordShown(
+      'recall',
+      confidences.map((confidence, i) => ({ target: `r${i}`, confidence })),
+    );
+    const verdicts = ['succeeded', 'failed', 'accepted', 'contradicted', 'validated'] as const;
+    for (const [i, id] of ids.entries()) {
+      await cr.recordOutcome(id, verdicts[(i * 7) % 5] as (typeof verdicts)[number], { at: T0 + DAY + i });
+    }
+    clock.now = T0 + 2 * DAY;
+    const [recall] = (await cr.calibration({ kind: 'recall' })).kinds;
+    const points = confidences.map((confidence, i) => ({
+      confidence,
+      outcome: ['succeeded', 'accepted', 'validated'].includes(verdicts[(i * 7) % 5] as string) ? 1 : 0,
+    }));
+    const one = measureCalibration(points);
+    expect(recall?.ece).toBeCloseTo(one.ece as number, 12);
+    expect(recall?.brier).toBeCloseTo(one.brier as number, 12);
+    expect(recall?.positives).toBe(points.reduce((a, p) => a + p.outcome, 0));
+    recall?.bins.forEach((b, i) => {
+      const o = one.bins[i];
+      expect(b.count).toBe(o?.count);
+      expect(b.meanConfidence ?? -1).toBeCloseTo(o?.meanConfidence ?? -1, 12);
+      expect(b.observedRate ?? -1).toBeCloseTo(o?.observedRate ?? -1, 12);
+    });
+    // Kept until an outcome changes: the same report again, a new one after another outcome.
+    expect(await cr.calibration({ kind: 'recall' })).toBe(await cr.calibration({ kind: 'recall' }));
+    const before = await cr.calibration({ kind: 'recall' });
+    const [extra] = await cr.recordShown('recall', [{ target: 'r-extra', confidence: 0.9 }]);
+    await cr.recordOutcome(extra as string, 'failed', { at: T0 + DAY + 500 });
+    const after = await cr.calibration({ kind: 'recall' });
+    expect(after).not.toBe(before);
+    expect(after.kinds[0]?.outcomes).toBe(121);
+    await cr.close();
+  });
+
   it('names a kind that is not one', async () => {
     const cr = await fresh({ now: T0 });
     const error = await cr.calibration({ kind: 'tool' as OutcomeKind }).catch((e: unknown) => e);
     expect(isCredenceError(error, 'INVALID_INPUT')).toBe(true);
+    await cr.close();
+  });
+
+  it('gives the learned map only where it beat the seed out of sample, else the confidence itself', async () => {
+    const clock = { now: T0 };
+    const cr = await fresh(clock);
+    // Over-confident: a claim at c held with probability 0.1 + 0.5 c (every tenth of the ten confidences).
+    const heldAt = (c: number, i: number) => (i % 10) / 10 < 0.1 + 0.5 * c;
+    const confidences = Array.from({ length: 300 }, (_, i) => (Math.floor(i / 10) % 10) / 10 + 0.05);
+    await cr.recordExecution({
+      intent: 'read then parse',
+      startedAt: T0,
+      calls: [
+        { tool: 'read', status: 'success' },
+        { tool: 'parse', status: 'success', consumes: [0] },
+      ],
+    });
+    const ids = await cr.recordShown(
+      'next',
+      confidences.map((confidence, i) => ({ target: `s${i}`, confidence })),
+    );
+    for (const [i, id] of ids.entries()) {
+      await cr.recordOutcome(id, heldAt(confidences[i] as number, i) ? 'accepted' : 'rejected', {
+        at: T0 + DAY + i * 60_000,
+      });
+    }
+    clock.now = T0 + 2 * DAY;
+    const points = confidences.map((c, i) => ({ confidence: c, outcome: heldAt(c, i) ? 1 : 0 }));
+    const [next] = (await cr.calibration({ kind: 'next' })).kinds;
+    expect(next?.selection?.calibrator).toBe('map');
+    expect(next?.selection?.brier.map).toBeLessThan(next?.selection?.brier.seed as number);
+    const [after] = await cr.suggestNext('read', { track: false });
+    expect(after).toMatchObject({
+      probability: applyCalibrationMap(fitCalibrationMap(points), after?.confidence as number),
+      probabilityBasis: { kind: 'next', outcomes: 300, calibrator: 'map' },
+    });
     await cr.close();
   });
 });
@@ -104,12 +184,53 @@ describe('probability beside the confidence (issue 24)', () => {
     const points = await showAndSettle(cr, clock, 'next', 30);
     clock.now = T0 + 2 * DAY;
     const [after] = await cr.suggestNext('read', { track: false });
-    const expected = applyCalibrationMap(fitCalibrationMap(points), after?.confidence as number);
-    expect(after).toMatchObject({ probability: expected, probabilityBasis: { kind: 'next', outcomes: 30 } });
+    // Right only below 0.5: no rising map follows that, and the base rate (half of them) beat it out of sample.
+    const chosen = selectCalibrator(points);
+    expect(chosen?.calibrator).toBe('base-rate');
+    expect(after).toMatchObject({
+      probability: 0.5,
+      probabilityBasis: { kind: 'next', outcomes: 30, calibrator: 'base-rate', brier: chosen?.brier, tested: 24 },
+    });
     expect(after).not.toHaveProperty('probabilityWhy');
     // Another kind has still too few.
     const dag = await cr.suggestDag('read then parse', { track: false });
     expect(dag).toHaveProperty('probabilityWhy');
+    await cr.close();
+  });
+
+  it('gives the learned map only where it beat the seed out of sample, else the confidence itself', async () => {
+    const clock = { now: T0 };
+    const cr = await fresh(clock);
+    // Over-confident: a claim at c held with probability 0.1 + 0.5 c (every tenth of the ten confidences).
+    const heldAt = (c: number, i: number) => (i % 10) / 10 < 0.1 + 0.5 * c;
+    const confidences = Array.from({ length: 300 }, (_, i) => (Math.floor(i / 10) % 10) / 10 + 0.05);
+    await cr.recordExecution({
+      intent: 'read then parse',
+      startedAt: T0,
+      calls: [
+        { tool: 'read', status: 'success' },
+        { tool: 'parse', status: 'success', consumes: [0] },
+      ],
+    });
+    const ids = await cr.recordShown(
+      'next',
+      confidences.map((confidence, i) => ({ target: `s${i}`, confidence })),
+    );
+    for (const [i, id] of ids.entries()) {
+      await cr.recordOutcome(id, heldAt(confidences[i] as number, i) ? 'accepted' : 'rejected', {
+        at: T0 + DAY + i * 60_000,
+      });
+    }
+    clock.now = T0 + 2 * DAY;
+    const points = confidences.map((c, i) => ({ confidence: c, outcome: heldAt(c, i) ? 1 : 0 }));
+    const [next] = (await cr.calibration({ kind: 'next' })).kinds;
+    expect(next?.selection?.calibrator).toBe('map');
+    expect(next?.selection?.brier.map).toBeLessThan(next?.selection?.brier.seed as number);
+    const [after] = await cr.suggestNext('read', { track: false });
+    expect(after).toMatchObject({
+      probability: applyCalibrationMap(fitCalibrationMap(points), after?.confidence as number),
+      probabilityBasis: { kind: 'next', outcomes: 300, calibrator: 'map' },
+    });
     await cr.close();
   });
 });

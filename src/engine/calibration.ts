@@ -1,25 +1,29 @@
 /**
  * @module engine/calibration
- * Confidence you can check (issue 24, items 2–3). `calibrationReport`: per kind of claim, the store's outcomes
- * (what became of each shown claim, at or before `now`) as a reliability table, ECE and Brier score; with enough
- * outcomes ({@link CALIBRATION_MAP_DEFAULTS}.minOutcomes) the learned map confidence → probability and its own
- * figures, cross-fitted (learned on the earlier half in time order, measured on the later).
- * `CalibrationMaps`: the scope's learned maps, kept and learned again only when the latest outcome changed, which
- * put a `probability` beside a result's seed `confidence` (the confidence and its parts stay as they are).
+ * Confidence you can check (issue 24, items 2–3). `calibrationReport`: per kind of claim, the outcomes known at `now`
+ * as a reliability table, ECE and Brier, summed in the store (one GROUP BY); with enough outcomes the kind's learned
+ * map, its cross-fitted figures and the calibrator its results use, from the newest {@link MAP_WINDOW} outcomes.
+ * `CalibrationMaps`: per scope, the kept maps and reports, learned again only when an outcome changed, which put a
+ * `probability` beside a result's seed `confidence`: the map only where it beat the seed out of sample (else the
+ * base rate, or the confidence itself), the result saying which (the confidence and its parts stay as they are).
  */
 import {
-  applyCalibrationMap,
   CALIBRATION_MAP_DEFAULTS,
+  calibrationError,
   crossFitCalibration,
   fitCalibrationMap,
-  measureCalibration,
+  learnCalibrator,
+  RELIABILITY_DEFAULTS,
+  selectCalibrator,
   type CalibrationMap,
   type CalibrationPoint,
+  type Calibrator,
+  type CalibratorSelection,
   type ReliabilityBin,
 } from '../core/calibration/index.js';
 import { outcomeValue } from '../core/outcomes.js';
 import { OUTCOME_KINDS, type OutcomeKind } from '../core/types.js';
-import type { EpochMs, FeedbackStore, OutcomeRecord } from '../store/types.js';
+import type { EpochMs, FeedbackStore, OutcomeBin, OutcomeRecord } from '../store/types.js';
 
 export type { ReliabilityBin } from '../core/calibration/index.js';
 
@@ -47,6 +51,8 @@ export interface KindCalibration {
   };
   /** The learned map's knots (linear between them, flat beyond). */
   map?: { confidence: number; probability: number }[];
+  /** Which calibrator this kind's results use, and the out-of-sample Brier scores that chose it. */
+  selection?: CalibratorSelection;
 }
 
 export interface CalibrationReport {
@@ -59,15 +65,9 @@ export interface CalibrationReport {
 }
 
 export interface CalibrationContext {
-  store: Pick<FeedbackStore, 'listOutcomes'>;
+  store: Pick<FeedbackStore, 'listOutcomes' | 'outcomeBins'>;
   scope: string;
   now: EpochMs;
-}
-
-/** The outcomes of the scope known at `now` (shown and settled by then), oldest outcome first. */
-async function outcomesAt(ctx: CalibrationContext, kind?: OutcomeKind): Promise<OutcomeRecord[]> {
-  const all = await ctx.store.listOutcomes(ctx.scope, kind === undefined ? {} : { kind });
-  return all.filter((o) => o.outcomeAt <= ctx.now && o.at <= ctx.now);
 }
 
 const pointOf = (o: OutcomeRecord): CalibrationPoint => ({
@@ -75,65 +75,113 @@ const pointOf = (o: OutcomeRecord): CalibrationPoint => ({
   outcome: outcomeValue(o.outcome),
 });
 
-function measureKind(kind: OutcomeKind, outcomes: readonly OutcomeRecord[]): KindCalibration {
-  const points = outcomes.map(pointOf);
-  const measured = measureCalibration(points);
-  const enough = points.length >= CALIBRATION_MAP_DEFAULTS.minOutcomes;
-  const kindReport: KindCalibration = {
+/** A kind's table, ECE and Brier from the store's sums per bin and outcome (Σ(c − y)² = Σc² − 2yΣc + y·n). */
+function measureKind(kind: OutcomeKind, sums: readonly OutcomeBin[], learned: LearnedKind): KindCalibration {
+  const bins = RELIABILITY_DEFAULTS.bins;
+  const count = new Array<number>(bins).fill(0);
+  const sumConfidence = new Array<number>(bins).fill(0);
+  const sumOutcome = new Array<number>(bins).fill(0);
+  let squares = 0;
+  for (const s of sums) {
+    const y = outcomeValue(s.outcome);
+    count[s.bin] = (count[s.bin] ?? 0) + s.count;
+    sumConfidence[s.bin] = (sumConfidence[s.bin] ?? 0) + s.sumConfidence;
+    sumOutcome[s.bin] = (sumOutcome[s.bin] ?? 0) + y * s.count;
+    squares += s.sumSquares - 2 * y * s.sumConfidence + y * s.count;
+  }
+  const table: ReliabilityBin[] = count.map((n, b) => ({
+    lo: b / bins,
+    hi: (b + 1) / bins,
+    count: n,
+    meanConfidence: n === 0 ? null : (sumConfidence[b] ?? 0) / n,
+    observedRate: n === 0 ? null : (sumOutcome[b] ?? 0) / n,
+  }));
+  const outcomes = count.reduce((a, n) => a + n, 0);
+  const report: KindCalibration = {
     kind,
-    outcomes: points.length,
-    positives: points.reduce((s, p) => s + p.outcome, 0),
-    ...measured,
-    enough,
+    outcomes,
+    positives: sumOutcome.reduce((a, n) => a + n, 0),
+    bins: table,
+    ece: calibrationError(table),
+    brier: outcomes === 0 ? null : Math.max(0, squares) / outcomes,
+    enough: outcomes >= CALIBRATION_MAP_DEFAULTS.minOutcomes,
   };
-  if (!enough) return kindReport;
-  const calibrated = crossFitCalibration(points);
+  if (!('map' in learned)) return report;
   return {
-    ...kindReport,
-    ...(calibrated === undefined ? {} : { calibrated }),
-    map: fitCalibrationMap(points).knots,
+    ...report,
+    ...(learned.calibrated === undefined ? {} : { calibrated: learned.calibrated }),
+    map: learned.map.knots,
+    ...(learned.selection === undefined ? {} : { selection: learned.selection }),
   };
 }
 
-/** The calibration report of the scope, for one kind or all six. */
+/**
+ * The calibration report of the scope, for one kind or all six: the tables from the store's sums, the maps as
+ * `maps` keeps them (learned when first asked for).
+ */
 export async function calibrationReport(
   ctx: CalibrationContext,
   options: { kind?: OutcomeKind } = {},
+  maps: CalibrationMaps = new CalibrationMaps(),
 ): Promise<CalibrationReport> {
-  const outcomes = await outcomesAt(ctx, options.kind);
+  const sums = await ctx.store.outcomeBins(ctx.scope, { at: ctx.now, bins: RELIABILITY_DEFAULTS.bins });
   const kinds = options.kind === undefined ? [...OUTCOME_KINDS] : [options.kind];
+  const measured: KindCalibration[] = [];
+  for (const k of kinds) {
+    const ofKind = sums.filter((s) => s.kind === k);
+    const learned = ofKind.length === 0 ? { outcomes: 0 } : await maps.of(ctx, k);
+    measured.push(measureKind(k, ofKind, learned));
+  }
   return {
     scope: ctx.scope,
     at: ctx.now,
     minOutcomes: CALIBRATION_MAP_DEFAULTS.minOutcomes,
     priorStrength: CALIBRATION_MAP_DEFAULTS.priorStrength,
-    kinds: kinds.map((k) =>
-      measureKind(
-        k,
-        outcomes.filter((o) => o.kind === k),
-      ),
-    ),
+    kinds: measured,
   };
 }
 
 /** What a result says of its probability: the value and its basis, or why there is none. */
 export type ProbabilityFields =
-  | { probability: number; probabilityBasis: { kind: OutcomeKind; outcomes: number } }
+  | { probability: number; probabilityBasis: ProbabilityBasis }
   | { probabilityWhy: string };
+
+/**
+ * Where a probability comes from: the kind, the outcomes learned from, the calibrator chosen (`map` the learned map,
+ * `base-rate` the share of the kind's claims that held, `seed` the confidence itself) and the out-of-sample Brier
+ * scores of each over `tested` outcomes (forward chaining in time order) that chose it.
+ */
+export interface ProbabilityBasis {
+  kind: OutcomeKind;
+  outcomes: number;
+  calibrator: Calibrator;
+  brier: Record<Calibrator, number>;
+  tested: number;
+}
 
 /** The probability fields a result may carry: `probability` and its basis, or `probabilityWhy`. */
 export interface ProbabilityInfo {
   probability?: number;
-  probabilityBasis?: { kind: OutcomeKind; outcomes: number };
+  probabilityBasis?: ProbabilityBasis;
   probabilityWhy?: string;
 }
 
-/** A kind's learned map (with enough outcomes) or how many outcomes it has. */
-export type LearnedKind = { map: CalibrationMap; outcomes: number } | { outcomes: number };
+/** A kind's learned map with its figures and chosen calibrator (with enough outcomes), or how many it has. */
+export type LearnedKind =
+  | {
+      map: CalibrationMap;
+      outcomes: number;
+      selection?: CalibratorSelection;
+      /** What a result's confidence becomes (the chosen calibrator, learned on the window). */
+      apply: (confidence: number) => number;
+      calibrated?: NonNullable<KindCalibration['calibrated']>;
+    }
+  | { outcomes: number };
 
 /**
  * The outcomes of a kind a result's map learns from: the newest this many (those after `now` then left out), so a
- * one-shot process reads at most this many rows (~3.6 ms with 20,000 outcomes of the kind); the report reads all.
+ * one-shot process reads at most this many rows (~3.6 ms with 20,000 outcomes of the kind). The report's maps and
+ * their figures are these; its tables count every outcome (summed in the store).
  */
 export const MAP_WINDOW = 1_000;
 
@@ -147,27 +195,51 @@ export const MAP_WINDOW = 1_000;
 export class CalibrationMaps {
   #key: string | undefined;
   #kinds = new Map<OutcomeKind, Promise<LearnedKind>>();
+  #reports = new Map<string, Promise<CalibrationReport>>();
 
   /** Forgets the kept maps (an outcome was recorded through this engine). */
   invalidate(): void {
     this.#key = undefined;
   }
 
-  /** The learned map of `kind` at `ctx.now`, or how many outcomes it has. */
-  async of(ctx: CalibrationContext, kind: OutcomeKind): Promise<LearnedKind> {
+  /** The calibration report at `ctx.now`, kept until an outcome changes (the probe {@link of} makes). */
+  async report(ctx: CalibrationContext, options: { kind?: OutcomeKind } = {}): Promise<CalibrationReport> {
+    this.#renew(await this.#probe(ctx));
+    const id = options.kind ?? '';
+    let report = this.#reports.get(id);
+    if (report === undefined) {
+      report = calibrationReport(ctx, options, this);
+      this.#reports.set(id, report);
+      report.catch(() => this.#reports.delete(id));
+    }
+    return report;
+  }
+
+  /** A key that changes when `now` or the outcomes known at it change (one indexed row; more at a fixed clock). */
+  async #probe(ctx: CalibrationContext): Promise<{ key: string; any: boolean }> {
     const [latest] = await ctx.store.listOutcomes(ctx.scope, { limit: 1 });
     let key = latest === undefined ? `${ctx.now}` : `${ctx.now}|${latest.id}:${latest.outcome}@${latest.outcomeAt}`;
     if (latest !== undefined && latest.outcomeAt >= ctx.now) {
       const same = await ctx.store.listOutcomes(ctx.scope, { since: latest.outcomeAt });
       key += `|${same.map((o) => `${o.id}:${o.outcome}`).join(',')}`;
     }
-    if (key !== this.#key) {
-      this.#kinds = new Map();
-      this.#key = key;
-    }
+    return { key, any: latest !== undefined };
+  }
+
+  #renew(probe: { key: string }): void {
+    if (probe.key === this.#key) return;
+    this.#kinds = new Map();
+    this.#reports = new Map();
+    this.#key = probe.key;
+  }
+
+  /** The learned map of `kind` at `ctx.now`, or how many outcomes it has. */
+  async of(ctx: CalibrationContext, kind: OutcomeKind): Promise<LearnedKind> {
+    const probe = await this.#probe(ctx);
+    this.#renew(probe);
     let learned = this.#kinds.get(kind);
     if (learned === undefined) {
-      learned = latest === undefined ? Promise.resolve({ outcomes: 0 }) : learnKind(ctx, kind);
+      learned = probe.any ? learnKind(ctx, kind) : Promise.resolve({ outcomes: 0 });
       this.#kinds.set(kind, learned);
       learned.catch(() => this.#kinds.delete(kind));
     }
@@ -178,9 +250,16 @@ export class CalibrationMaps {
 async function learnKind(ctx: CalibrationContext, kind: OutcomeKind): Promise<LearnedKind> {
   const recent = await ctx.store.listOutcomes(ctx.scope, { kind, limit: MAP_WINDOW });
   const points = recent.filter((o) => o.outcomeAt <= ctx.now && o.at <= ctx.now).map(pointOf);
-  return points.length >= CALIBRATION_MAP_DEFAULTS.minOutcomes
-    ? { map: fitCalibrationMap(points), outcomes: points.length }
-    : { outcomes: points.length };
+  if (points.length < CALIBRATION_MAP_DEFAULTS.minOutcomes) return { outcomes: points.length };
+  const selection = selectCalibrator(points);
+  const calibrated = crossFitCalibration(points);
+  return {
+    map: fitCalibrationMap(points),
+    outcomes: points.length,
+    apply: learnCalibrator(selection?.calibrator ?? 'seed', points),
+    ...(selection === undefined ? {} : { selection }),
+    ...(calibrated === undefined ? {} : { calibrated }),
+  };
 }
 
 /** The probability fields for a result of `kind` shown with `confidence`. */
@@ -192,8 +271,15 @@ export function probabilityFields(learned: LearnedKind, kind: OutcomeKind, confi
         `${CALIBRATION_MAP_DEFAULTS.minOutcomes} a learned probability needs`,
     };
   }
+  const selection = learned.selection;
   return {
-    probability: applyCalibrationMap(learned.map, Math.min(1, Math.max(0, confidence))),
-    probabilityBasis: { kind, outcomes: learned.outcomes },
+    probability: learned.apply(Math.min(1, Math.max(0, confidence))),
+    probabilityBasis: {
+      kind,
+      outcomes: learned.outcomes,
+      calibrator: selection?.calibrator ?? 'seed',
+      brier: selection?.brier ?? { seed: Number.NaN, 'base-rate': Number.NaN, map: Number.NaN },
+      tested: selection?.tested ?? 0,
+    },
   };
 }

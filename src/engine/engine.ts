@@ -67,7 +67,6 @@ import { learningView, type LearningView } from './learning/learning-view.js';
 import { parseOutcomeKind } from '../core/outcomes.js';
 import {
   CalibrationMaps,
-  calibrationReport,
   probabilityFields,
   type CalibrationReport,
   type ProbabilityFields,
@@ -577,7 +576,7 @@ export class Credence {
    */
   async calibration(options: { kind?: OutcomeKind } = {}): Promise<CalibrationReport> {
     const kind = options.kind === undefined ? undefined : parseOutcomeKind(options.kind);
-    return calibrationReport(this.#calibrationContext, kind === undefined ? {} : { kind });
+    return this.#calibrationMaps.report(this.#calibrationContext, kind === undefined ? {} : { kind });
   }
 
   get #calibrationContext() {

@@ -32,7 +32,13 @@ describe('execute_dag with an intent (issue 19)', () => {
   it('with enough DAG outcomes, does not run below the threshold of the learned probability (issue 24)', async () => {
     const learned = (probability: number) => ({
       probability,
-      probabilityBasis: { kind: 'dag' as const, outcomes: 40 },
+      probabilityBasis: {
+        kind: 'dag' as const,
+        outcomes: 40,
+        calibrator: 'map' as const,
+        brier: { seed: 0.3, 'base-rate': 0.25, map: 0.2 },
+        tested: 32,
+      },
     });
     expect(await reasons({ dag, confidence: 0.9, seedConfidence: 0.9, ...learned(0.6) })).toEqual([
       expect.stringContaining('the probability learned from 40 DAG outcomes, 0.600, is below the threshold 0.85'),

@@ -1749,6 +1749,46 @@ export function runStoreContract(options: StoreContractOptions): void {
         // Metrics count the four surfaces only.
         expect((await store.shownCounts('p')).map((c) => c.surface)).toEqual(['dag', 'next', 'recall', 'search']);
       });
+
+      test('outcomeBins sums the outcomes known at a time per kind, bin and outcome, as listed', async () => {
+        const store = await fresh();
+        const kinds = ['search', 'dag', 'recall'] as const;
+        const outcomes = ['accepted', 'failed', 'validated'] as const;
+        // 90 claims: confidences over [0, 1] with both ends and bin edges, shown and settled at different times.
+        const rows = Array.from({ length: 90 }, (_, i) => ({
+          id: `b-${i}`,
+          surface: kinds[i % 3] as (typeof kinds)[number],
+          target: 't',
+          at: T0 + (i % 7),
+          confidence: i % 11 === 0 ? 1 : i % 13 === 0 ? 0 : (i * 0.173) % 1,
+          outcome: outcomes[(i >> 1) % 3] as (typeof outcomes)[number],
+          outcomeAt: T0 + 5 + (i % 9),
+        }));
+        await store.recordShown('p', rows);
+        await store.recordShown('p', [{ id: 'none', surface: 'dag', target: 't', at: T0 }]);
+        for (const at of [T0 + 8, T0 + 20]) {
+          const known = (await store.listOutcomes('p')).filter((o) => o.outcomeAt <= at && o.at <= at);
+          const expected = new Map<string, { count: number; sumConfidence: number; sumSquares: number }>();
+          for (const o of known) {
+            const key = `${o.kind}/${Math.min(9, Math.floor(o.confidence * 10))}/${o.outcome}`;
+            const e = expected.get(key) ?? { count: 0, sumConfidence: 0, sumSquares: 0 };
+            expected.set(key, {
+              count: e.count + 1,
+              sumConfidence: e.sumConfidence + o.confidence,
+              sumSquares: e.sumSquares + o.confidence ** 2,
+            });
+          }
+          const sums = await store.outcomeBins('p', { at, bins: 10 });
+          expect(sums.map((b) => `${b.kind}/${b.bin}/${b.outcome}`).sort()).toEqual([...expected.keys()].sort());
+          for (const b of sums) {
+            const e = expected.get(`${b.kind}/${b.bin}/${b.outcome}`);
+            expect(b.count).toBe(e?.count);
+            expect(b.sumConfidence).toBeCloseTo(e?.sumConfidence as number, 12);
+            expect(b.sumSquares).toBeCloseTo(e?.sumSquares as number, 12);
+          }
+        }
+        expect(await store.outcomeBins('q', { at: T0 + 20, bins: 10 })).toEqual([]);
+      });
     });
 
     describe('FitStore: fits measured on replays', () => {

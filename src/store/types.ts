@@ -187,6 +187,21 @@ export interface OutcomeRecord {
   outcomeAt: EpochMs;
 }
 
+/**
+ * Outcomes of one kind, one bin of the confidence shown and one outcome, summed (the calibration report's table,
+ * ECE and Brier, aggregated in the store: issue 24).
+ */
+export interface OutcomeBin {
+  kind: OutcomeKind;
+  /** min(bins − 1, ⌊confidence · bins⌋). */
+  bin: number;
+  outcome: Outcome;
+  count: number;
+  sumConfidence: number;
+  /** Σ confidence². */
+  sumSquares: number;
+}
+
 export interface OutcomeQuery {
   kind?: OutcomeKind;
   /** Outcomes recorded at or after this time. */
@@ -679,6 +694,8 @@ export interface FeedbackStore {
    * that many (still in that order).
    */
   listOutcomes(scope: string, options?: OutcomeQuery): Promise<OutcomeRecord[]>;
+  /** The outcomes known at `at` (shown and settled at or before it), summed per kind, bin and outcome. */
+  outcomeBins(scope: string, options: { at: EpochMs; bins: number }): Promise<OutcomeBin[]>;
   /** Shown results per surface with their verdicts, for metrics (the four surfaces only). */
   shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]>;
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */

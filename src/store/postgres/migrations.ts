@@ -464,6 +464,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       CREATE INDEX shown_outcomes ON shown (scope, outcome_at) WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
     `,
   },
+  {
+    version: 17,
+    description:
+      'the outcomes of each kind newest first, with what the calibration report sums (issue 24): the newest ' +
+      'outcomes of a kind read directly, and its table, ECE and Brier summed from the index alone',
+    sql: `
+      CREATE INDEX shown_outcome_kinds ON shown (scope, surface, outcome_at, confidence, outcome, at)
+        WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -11,7 +11,7 @@
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
-import type { EdgeType } from '../../core/types.js';
+import type { EdgeType, OutcomeKind } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { callsPerTool, endedAt, foldWorkflows, nulSafeStore, observationFingerprint, workflowsOf } from '../shared.js';
@@ -67,6 +67,7 @@ import {
   type ObservationRecord,
   type RecordReport,
   type Outcome,
+  type OutcomeBin,
   type OutcomeQuery,
   type OutcomeRecord,
   type ShownRecord,
@@ -1396,6 +1397,25 @@ export class PgStore implements Store {
       [scope, options.kind ?? null, options.since ?? null, options.limit ?? null],
     );
     return rows.map(toOutcome);
+  }
+
+  async outcomeBins(scope: string, options: { at: EpochMs; bins: number }): Promise<OutcomeBin[]> {
+    const rows = await this.#rows(
+      `SELECT surface, LEAST($3::int - 1, floor(confidence * $3::int)::int) AS bin, outcome, count(*) AS n,
+         sum(confidence) AS sum_confidence, sum(confidence * confidence) AS sum_squares
+       FROM shown
+       WHERE scope = $1 AND outcome IS NOT NULL AND confidence IS NOT NULL AND outcome_at <= $2 AND at <= $2
+       GROUP BY surface, bin, outcome ORDER BY surface, bin, outcome`,
+      [scope, options.at, options.bins],
+    );
+    return rows.map((r) => ({
+      kind: r.surface as OutcomeKind,
+      bin: Number(r.bin),
+      outcome: r.outcome as Outcome,
+      count: Number(r.n),
+      sumConfidence: Number(r.sum_confidence),
+      sumSquares: Number(r.sum_squares),
+    }));
   }
 
   async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {

@@ -583,6 +583,16 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ${countTriggers('shown').join('\n      ')}
     `,
   },
+  {
+    version: 17,
+    description:
+      'the outcomes of each kind newest first, with what the calibration report sums (issue 24): the newest ' +
+      'outcomes of a kind read directly, and its table, ECE and Brier summed from the index alone',
+    sql: `
+      CREATE INDEX shown_outcome_kinds ON shown (scope, surface, outcome_at, confidence, outcome, at)
+        WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

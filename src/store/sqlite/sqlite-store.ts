@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
-import type { EdgeType } from '../../core/types.js';
+import type { EdgeType, OutcomeKind } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
   callsPerTool,
@@ -63,6 +63,7 @@ import {
   type ExecutionRecord,
   type RecordReport,
   type Outcome,
+  type OutcomeBin,
   type OutcomeQuery,
   type OutcomeRecord,
   type ShownRecord,
@@ -1206,6 +1207,27 @@ export class SqliteStore implements Store {
       limit: options.limit ?? -1,
     }) as Row[];
     return rows.map(toOutcome);
+  }
+
+  async outcomeBins(scope: string, options: { at: EpochMs; bins: number }): Promise<OutcomeBin[]> {
+    const rows = this.#stmt(`
+      SELECT surface, min(@bins - 1, CAST(confidence * @bins AS INTEGER)) AS bin, outcome, count(*) AS n,
+        sum(confidence) AS sum_confidence, sum(confidence * confidence) AS sum_squares
+      FROM shown
+      WHERE scope = @scope AND outcome IS NOT NULL AND confidence IS NOT NULL AND outcome_at <= @at AND at <= @at
+      GROUP BY surface, bin, outcome ORDER BY surface, bin, outcome`).all({
+      scope,
+      at: options.at,
+      bins: options.bins,
+    }) as Row[];
+    return rows.map((r) => ({
+      kind: r.surface as OutcomeKind,
+      bin: Number(r.bin),
+      outcome: r.outcome as Outcome,
+      count: Number(r.n),
+      sumConfidence: Number(r.sum_confidence),
+      sumSquares: Number(r.sum_squares),
+    }));
   }
 
   async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {

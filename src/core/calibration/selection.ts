@@ -1,0 +1,91 @@
+/**
+ * @module core/calibration/selection
+ * A learned system never does worse than before it learned: which calibrator a kind's results use (issue 24).
+ * The outcomes, in time order, are cut in `folds` consecutive runs; each run after the first is predicted by the
+ * calibrators learned on every run before it (forward chaining: never from the future), and their Brier scores
+ * averaged over all predicted outcomes. The seed confidence is kept unless a candidate (the constant base rate, the
+ * learned map) beats it out of sample by more than the noise: its mean paired gain in squared error over the seed's
+ * must exceed `margin` standard errors of that mean. Of those that do, the lowest Brier wins (ties: the simpler).
+ */
+import { applyCalibrationMap, fitCalibrationMap, type CalibrationMapOptions } from './calibration-map.js';
+import { requirePoint, type CalibrationPoint } from './reliability.js';
+
+/** The calibrators a kind may use, simplest first. */
+export const CALIBRATORS = ['seed', 'base-rate', 'map'] as const;
+export type Calibrator = (typeof CALIBRATORS)[number];
+
+export const SELECTION_DEFAULTS = Object.freeze({
+  /** Consecutive runs of outcomes; the first only trains (4 predicted runs: 80 % of the outcomes tested). */
+  folds: 5,
+  /** Standard errors of the paired gain a candidate must beat the seed by (1: right ~84 % of the time by chance). */
+  margin: 1,
+});
+
+/** The choice and the out-of-sample figures behind it. */
+export interface CalibratorSelection {
+  calibrator: Calibrator;
+  /** Brier score of each calibrator over the predicted outcomes (lower is better). */
+  brier: Record<Calibrator, number>;
+  /** Mean paired gain over the seed's squared error of each candidate, and its standard error. */
+  gain: Record<Exclude<Calibrator, 'seed'>, { mean: number; standardError: number }>;
+  /** Outcomes predicted out of sample (all but the first run), of `outcomes`. */
+  tested: number;
+  outcomes: number;
+  folds: number;
+}
+
+/** One calibrator learned from `train`: the function it applies to a confidence. */
+export function learnCalibrator(
+  calibrator: Calibrator,
+  train: readonly CalibrationPoint[],
+  options: CalibrationMapOptions = {},
+): (confidence: number) => number {
+  if (calibrator === 'seed' || train.length === 0) return (c) => c;
+  if (calibrator === 'base-rate') {
+    const rate = train.reduce((s, p) => s + p.outcome, 0) / train.length;
+    return () => rate;
+  }
+  const map = fitCalibrationMap(train, options);
+  return (c) => applyCalibrationMap(map, c);
+}
+
+/**
+ * Chooses the calibrator for outcomes given oldest first. Undefined with fewer outcomes than folds (nothing to
+ * test): the caller keeps the seed confidence.
+ */
+export function selectCalibrator(
+  pointsInTimeOrder: readonly CalibrationPoint[],
+  options: CalibrationMapOptions & { folds?: number; margin?: number } = {},
+): CalibratorSelection | undefined {
+  const folds = options.folds ?? SELECTION_DEFAULTS.folds;
+  const margin = options.margin ?? SELECTION_DEFAULTS.margin;
+  const n = pointsInTimeOrder.length;
+  if (!Number.isInteger(folds) || folds < 2 || n < folds) return undefined;
+  pointsInTimeOrder.forEach(requirePoint);
+  const cut = (j: number) => Math.floor((j * n) / folds);
+  const errors: Record<Calibrator, number[]> = { seed: [], 'base-rate': [], map: [] };
+  for (let j = 1; j < folds; j += 1) {
+    const train = pointsInTimeOrder.slice(0, cut(j));
+    const test = pointsInTimeOrder.slice(cut(j), cut(j + 1));
+    for (const c of CALIBRATORS) {
+      const f = learnCalibrator(c, train, options);
+      for (const p of test) errors[c].push((f(p.confidence) - p.outcome) ** 2);
+    }
+  }
+  const tested = errors.seed.length;
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const brier = { seed: mean(errors.seed), 'base-rate': mean(errors['base-rate']), map: mean(errors.map) };
+  const gainOf = (c: Exclude<Calibrator, 'seed'>) => {
+    const d = errors[c].map((e, i) => (errors.seed[i] as number) - e);
+    const m = mean(d);
+    const variance = d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1);
+    return { mean: m, standardError: Math.sqrt(variance / d.length) };
+  };
+  const gain = { 'base-rate': gainOf('base-rate'), map: gainOf('map') };
+  let calibrator: Calibrator = 'seed';
+  for (const c of ['base-rate', 'map'] as const) {
+    const beatsSeed = gain[c].mean > margin * gain[c].standardError && gain[c].mean > 0;
+    if (beatsSeed && brier[c] < brier[calibrator]) calibrator = c;
+  }
+  return { calibrator, brier, gain, tested, outcomes: n, folds };
+}
