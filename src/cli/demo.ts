@@ -108,7 +108,7 @@ export function registerDemo(program: Command, context: () => CommandContext): v
         if (ctx.wantsJson) return printJson(ctx, report);
         ctx.io.stdout(`${formatDemo(report)}\n`);
         if (!serving) {
-          const urlFrom = !team
+          const urlFrom: 'flag' | 'env' | undefined = !team
             ? undefined
             : given.options.databaseUrl !== undefined && given.options.databaseUrl !== ''
               ? 'flag'
