@@ -8,6 +8,7 @@
  * base rate, or the confidence itself), the result saying which (the confidence and its parts stay as they are).
  */
 import {
+  applyCalibrationMap,
   CALIBRATION_MAP_DEFAULTS,
   calibrationError,
   crossFitCalibration,
@@ -253,10 +254,12 @@ async function learnKind(ctx: CalibrationContext, kind: OutcomeKind): Promise<Le
   if (points.length < CALIBRATION_MAP_DEFAULTS.minOutcomes) return { outcomes: points.length };
   const selection = selectCalibrator(points);
   const calibrated = crossFitCalibration(points);
+  const map = fitCalibrationMap(points);
+  const calibrator = selection?.calibrator ?? 'seed';
   return {
-    map: fitCalibrationMap(points),
+    map,
     outcomes: points.length,
-    apply: learnCalibrator(selection?.calibrator ?? 'seed', points),
+    apply: calibrator === 'map' ? (c) => applyCalibrationMap(map, c) : learnCalibrator(calibrator, points),
     ...(selection === undefined ? {} : { selection }),
     ...(calibrated === undefined ? {} : { calibrated }),
   };

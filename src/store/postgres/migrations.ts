@@ -467,10 +467,12 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
   {
     version: 17,
     description:
-      'the outcomes of each kind newest first, with what the calibration report sums (issue 24): the newest ' +
-      'outcomes of a kind read directly, and its table, ECE and Brier summed from the index alone',
+      'the outcomes of each kind, for calibration (issue 24): its newest outcomes read from one index alone, and ' +
+      'its table, ECE and Brier summed from another in the order they are grouped',
     sql: `
-      CREATE INDEX shown_outcome_kinds ON shown (scope, surface, outcome_at, confidence, outcome, at)
+      CREATE INDEX shown_outcome_kinds ON shown (scope, surface, outcome_at, id, confidence, outcome, at, target)
+        WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
+      CREATE INDEX shown_outcome_sums ON shown (scope, surface, outcome, confidence, outcome_at, at)
         WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
     `,
   },

@@ -1389,9 +1389,10 @@ export class PgStore implements Store {
   async listOutcomes(scope: string, options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
     const rows = await this.#rows(
       `SELECT * FROM (
-         SELECT * FROM shown
+         SELECT id, surface, target, confidence, outcome, at, outcome_at FROM shown
          WHERE scope = $1 AND outcome IS NOT NULL AND confidence IS NOT NULL
-           AND ($2::text IS NULL OR surface = $2) AND ($3::float8 IS NULL OR outcome_at >= $3)
+           AND ${options.kind === undefined ? '$2::text IS NULL' : 'surface = $2'}
+           AND ($3::float8 IS NULL OR outcome_at >= $3)
          ORDER BY outcome_at DESC, id DESC LIMIT $4
        ) latest ORDER BY outcome_at, id`,
       [scope, options.kind ?? null, options.since ?? null, options.limit ?? null],
@@ -1405,7 +1406,7 @@ export class PgStore implements Store {
          sum(confidence) AS sum_confidence, sum(confidence * confidence) AS sum_squares
        FROM shown
        WHERE scope = $1 AND outcome IS NOT NULL AND confidence IS NOT NULL AND outcome_at <= $2 AND at <= $2
-       GROUP BY surface, bin, outcome ORDER BY surface, bin, outcome`,
+       GROUP BY surface, outcome, bin ORDER BY surface, bin, outcome`,
       [scope, options.at, options.bins],
     );
     return rows.map((r) => ({

@@ -1194,11 +1194,14 @@ export class SqliteStore implements Store {
   }
 
   async listOutcomes(scope: string, options: OutcomeQuery = {}): Promise<OutcomeRecord[]> {
+    // With a kind, its own newest rows read from the index alone (shown_outcome_kinds); without, all by outcome_at.
     const rows = this.#stmt(`
       SELECT * FROM (
-        SELECT * FROM shown
+        SELECT id, surface, target, confidence, outcome, at, outcome_at
+        FROM shown ${options.kind === undefined ? '' : 'INDEXED BY shown_outcome_kinds'}
         WHERE scope = @scope AND outcome IS NOT NULL AND confidence IS NOT NULL
-          AND (@kind IS NULL OR surface = @kind) AND (@since IS NULL OR outcome_at >= @since)
+          AND ${options.kind === undefined ? '@kind IS NULL' : 'surface = @kind'}
+          AND (@since IS NULL OR outcome_at >= @since)
         ORDER BY outcome_at DESC, id DESC LIMIT @limit
       ) ORDER BY outcome_at, id`).all({
       scope,
@@ -1213,9 +1216,9 @@ export class SqliteStore implements Store {
     const rows = this.#stmt(`
       SELECT surface, min(@bins - 1, CAST(confidence * @bins AS INTEGER)) AS bin, outcome, count(*) AS n,
         sum(confidence) AS sum_confidence, sum(confidence * confidence) AS sum_squares
-      FROM shown
+      FROM shown INDEXED BY shown_outcome_sums
       WHERE scope = @scope AND outcome IS NOT NULL AND confidence IS NOT NULL AND outcome_at <= @at AND at <= @at
-      GROUP BY surface, bin, outcome ORDER BY surface, bin, outcome`).all({
+      GROUP BY surface, outcome, bin ORDER BY surface, bin, outcome`).all({
       scope,
       at: options.at,
       bins: options.bins,
