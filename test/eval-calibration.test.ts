@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationRow, type QueryClaims } from '../eval/calibration/claims.js';
+import { calibrationRow, eceNoiseFloor, type QueryClaims } from '../eval/calibration/claims.js';
 
 /** Queries whose claims at confidence c were right with rate c / 2 (over-confident by half), deterministic. */
 function overConfident(n: number): QueryClaims[] {
@@ -21,6 +21,19 @@ describe('section F calibration row', () => {
     expect(row.map.brier).toBeLessThan(row.constant.brier);
     expect(row.baseRate).toBeGreaterThan(0.15);
     expect(row.baseRate).toBeLessThan(0.35);
+    // Chosen inside the training half: the map beats the over-confident seed there too.
+    expect(row.selected).toEqual({ ...row.map, calibrator: 'map' });
+  });
+
+  it('gives each ECE its noise floor: a calibrated predictor’s mean ECE with the same predictions and n', () => {
+    // Certain predictions are always right: nothing to be off by.
+    expect(eceNoiseFloor([0, 1, 1, 0], 3)).toBe(0);
+    // n claims at 0.5: the ECE is |share right − 0.5|, whose mean is ≈ √(0.25 / n) · √(2 / π).
+    for (const n of [50, 400]) {
+      const floor = eceNoiseFloor(Array(n).fill(0.5), 5);
+      expect(floor).toBeCloseTo(Math.sqrt(0.25 / n) * Math.sqrt(2 / Math.PI), 2);
+    }
+    expect(eceNoiseFloor([], 1)).toBe(0);
   });
 
   it('keeps one query’s claims on one side of the split', () => {
