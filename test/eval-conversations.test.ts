@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEV_SEED, generateConversations, HELD_OUT_SEED, isoDay } from '../eval/conversations/generate.js';
+import { HELD_OUT_FACTS } from '../eval/conversations/held-out-templates.js';
+import { FACT_KINDS, FACTS } from '../eval/conversations/templates.js';
 
 describe('eval/conversations: the generated conversation set (issue 23)', () => {
   const dev = generateConversations(DEV_SEED);
@@ -8,6 +10,22 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     expect(generateConversations(DEV_SEED)).toEqual(dev);
     const held = generateConversations(HELD_OUT_SEED);
     expect(held.map((d) => d.turns.map((t) => t.text))).not.toEqual(dev.map((d) => d.turns.map((t) => t.text)));
+  });
+
+  it("draws the held-out seed's facts from words the dev half never uses", () => {
+    const held = generateConversations(HELD_OUT_SEED);
+    const devTexts = new Set(dev.flatMap((d) => d.turns.map((t) => t.text)));
+    const devQuestions = new Set(dev.flatMap((d) => d.questions.map((q) => q.text)));
+    for (const kind of FACT_KINDS)
+      for (const field of Object.keys(FACTS[kind]) as (keyof (typeof FACTS)[typeof kind])[]) {
+        const shared = FACTS[kind][field].filter((x) => HELD_OUT_FACTS[kind][field].includes(x));
+        expect(shared, `${kind}.${field}`).toEqual([]);
+      }
+    const heldValues = new Set(FACT_KINDS.flatMap((k) => HELD_OUT_FACTS[k].values));
+    const heldFactTurns = held.flatMap((d) => d.turns).filter((t) => [...heldValues].some((v) => t.text.includes(v)));
+    expect(heldFactTurns.length).toBeGreaterThan(500);
+    for (const t of heldFactTurns) expect(devTexts.has(t.text), t.text).toBe(false);
+    for (const q of held.flatMap((d) => d.questions)) expect(devQuestions.has(q.text), q.text).toBe(false);
   });
 
   it('holds at least 20 dialogues of dated sessions between two or more speakers, and 1,000 questions', () => {
@@ -23,7 +41,7 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
   });
 
   it("names answering turns that exist, hold the answer's words, and come before the questions", () => {
-    for (const d of dev) {
+    for (const d of [...dev, ...generateConversations(HELD_OUT_SEED)]) {
       const byId = new Map(d.turns.map((t) => [t.id, t]));
       for (const q of d.questions) {
         expect(q.relevant.length).toBeGreaterThan(0);

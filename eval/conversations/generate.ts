@@ -6,10 +6,11 @@
  * fact) and reacted to by the others, between small talk and other speakers' turns that share the value's words.
  * The questions ask the current value, the value before a change, when a change happened and the value at a month;
  * each carries the ids of the turns that answer it. The same seed gives the same set; the dev seed is tuned on,
- * the held-out seed only measured.
+ * the held-out seed only measured, and the two draw on disjoint words (templates.ts / held-out-templates.ts).
  */
 import { mulberry32 } from '../../bench/prng.js';
-import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind } from './templates.js';
+import { HELD_OUT_FACTS } from './held-out-templates.js';
+import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind, type FactTemplates } from './templates.js';
 
 export const DEV_SEED = 23;
 export const HELD_OUT_SEED = 2023;
@@ -101,13 +102,23 @@ interface Fact {
   sessions: number[];
 }
 
-/** Generates `dialogues` dialogues from `seed`. */
-export function generateConversations(seed: number, dialogues = CONVERSATION_DEFAULTS.dialogues): Dialogue[] {
+type Bank = Readonly<Record<FactKind, FactTemplates>>;
+/** Which half of the words a set draws on: the held-out seed the held-out half, any other seed the dev half. */
+export type Phrasing = 'dev' | 'held-out';
+const BANKS: Readonly<Record<Phrasing, Bank>> = { dev: FACTS, 'held-out': HELD_OUT_FACTS };
+
+/** Generates `dialogues` dialogues from `seed`, in the words of `phrasing`. */
+export function generateConversations(
+  seed: number,
+  dialogues = CONVERSATION_DEFAULTS.dialogues,
+  phrasing: Phrasing = seed === HELD_OUT_SEED ? 'held-out' : 'dev',
+): Dialogue[] {
   const rng = mulberry32(seed);
-  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`));
+  const bank = BANKS[phrasing];
+  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank));
 }
 
-function dialogue(rng: Random, id: string): Dialogue {
+function dialogue(rng: Random, id: string, bank: Bank): Dialogue {
   const speakers = shuffled(rng, SPEAKERS).slice(0, rng() < 0.5 ? 2 : 3);
   const count = int(rng, 8, 12);
   const start = Date.UTC(2022, 0, 1) + int(rng, 0, 400) * DAY;
@@ -121,7 +132,7 @@ function dialogue(rng: Random, id: string): Dialogue {
   speakers.forEach((speaker, si) => {
     for (const kind of shuffled(rng, FACT_KINDS).slice(0, int(rng, 3, 4))) {
       const changes = rng() < 0.5 ? 1 : 2;
-      const values = shuffled(rng, FACTS[kind].values).slice(0, changes + 1);
+      const values = shuffled(rng, bank[kind].values).slice(0, changes + 1);
       const first = int(rng, 0, 2);
       const factSessions = [first];
       for (let k = 1; k <= changes; k += 1) {
@@ -143,7 +154,7 @@ function dialogue(rng: Random, id: string): Dialogue {
   const plans: Planned[][] = sessions.map(() => []);
   const others = (speaker: string) => speakers.filter((s) => s !== speaker);
   for (const f of facts) {
-    const t = FACTS[f.kind];
+    const t = bank[f.kind];
     f.values.forEach((v, k) => {
       const slots = { v, old: f.values[k - 1] ?? '', p: f.speaker, proj: f.proj };
       const said: Planned = {
@@ -177,9 +188,9 @@ function dialogue(rng: Random, id: string): Dialogue {
   plans.forEach((plan, s) => {
     for (let a = int(rng, 1, 3); a > 0; a -= 1) {
       const f = pick(rng, facts);
-      const v = rng() < 0.7 ? pick(rng, f.values) : pick(rng, FACTS[f.kind].values);
+      const v = rng() < 0.7 ? pick(rng, f.values) : pick(rng, bank[f.kind].values);
       const speaker = pick(rng, others(f.speaker));
-      plan.push({ speaker, text: fill(pick(rng, FACTS[f.kind].aside), { v, p: f.speaker, proj: f.proj }) });
+      plan.push({ speaker, text: fill(pick(rng, bank[f.kind].aside), { v, p: f.speaker, proj: f.proj }) });
     }
     for (let c = int(rng, 6, 12); c > 0; c -= 1) {
       const speaker = pick(rng, speakers);
@@ -206,7 +217,7 @@ function dialogue(rng: Random, id: string): Dialogue {
     });
   });
   const now = (sessions[count - 1] as number) + 7 * DAY;
-  const questions = facts.flatMap((f) => questionsOf(rng, f, turnsOf.get(f.key) ?? [], sessions, count));
+  const questions = facts.flatMap((f) => questionsOf(rng, bank[f.kind], f, turnsOf.get(f.key) ?? [], sessions, count));
   return { id, speakers, sessions, turns, questions: questions.map((q, i) => ({ ...q, id: `${id}-q${i + 1}` })), now };
 }
 
@@ -221,12 +232,12 @@ function order(rng: Random, plan: readonly Planned[]): Planned[] {
 
 function questionsOf(
   rng: Random,
+  t: FactTemplates,
   f: Fact,
   said: readonly { id: string; value: number; change: boolean; at: number; text: string }[],
   sessions: readonly number[],
   count: number,
 ): Omit<Question, 'id'>[] {
-  const t = FACTS[f.kind];
   const ofValue = (k: number) => said.filter((s) => s.value === k).map((s) => s.id);
   const last = f.values.length - 1;
   const ask = (template: string, v: string, extra: Record<string, string> = {}) =>
