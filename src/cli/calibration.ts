@@ -16,9 +16,9 @@ const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 
 /** What each calibrator means, in the line saying which one results use. */
 const CHOICE: Record<Calibrator, string> = {
-  seed: 'the seed confidence itself (nothing learned beat it)',
-  'base-rate': "the kind's base rate (it beat the seed; the map did not do better)",
-  map: 'the learned map (it beat the seed)',
+  seed: 'the seed confidence itself, as nothing learned beat it',
+  'base-rate': "the kind's base rate, which beat the seed and did better than the map",
+  map: 'the learned map, which beat the seed',
 };
 
 function kindLines(k: KindCalibration, minOutcomes: number): string[] {
