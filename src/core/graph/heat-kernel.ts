@@ -6,12 +6,12 @@
  * The module computes what the JavaScript loop computes, operation by operation in the same order (IEEE doubles,
  * nothing fused), so the heat is the same to the bit. Where WebAssembly is missing, {@link heatKernel} is
  * undefined and the JavaScript loop runs.
- *
- * Memory: the transition probabilities (f64, one a stored edge), heat and two term vectors (f64, one a node), then
- * the CSR offsets and targets (i32) and three lists of rows (i32, one a node).
  */
 import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../wasm.js';
 import type { GraphIndex } from './graph-index.js';
+
+// Memory: the transition probabilities (f64, one a stored edge), heat and two term vectors (f64, one a node), then
+// the CSR offsets and targets (i32) and three lists of rows (i32, one a node).
 
 const GET = 0x20;
 const SET = 0x21;

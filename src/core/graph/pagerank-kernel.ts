@@ -6,11 +6,11 @@
  * a major collection falling into the next query). The module computes what the JavaScript loop computes,
  * operation by operation in the same order (IEEE doubles, nothing fused), so the scores are the same to the bit.
  * Where WebAssembly is missing, {@link pageRankKernel} is undefined and the loop runs in JavaScript.
- *
- * Memory: the iteration's sum at 0, then the step of each stored edge, x and next (f64), then the CSR offsets
- * and targets and the dangling nodes (i32).
  */
 import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../wasm.js';
+
+// Memory: the iteration's sum at 0, then the step of each stored edge, x and next (f64), then the CSR offsets
+// and targets and the dangling nodes (i32).
 
 const GET = 0x20;
 const SET = 0x21;
