@@ -41,33 +41,31 @@ export interface CalibrationMap {
   priorStrength: number;
 }
 
-interface Block {
-  /** What the block weighs when pooled. */
-  weight: number;
-  /** Its outcomes and the sum of their confidences. */
-  count: number;
-  sumConfidence: number;
-  value: number;
-}
-
-/** Pool adjacent violators over blocks in confidence order: merges until the values are non-decreasing. */
-function poolAdjacentViolators(blocks: readonly Block[]): Block[] {
-  const out: Block[] = [];
-  for (const b of blocks) {
-    let cur = { ...b };
-    for (let last = out.at(-1); last !== undefined && last.value > cur.value; last = out.at(-1)) {
-      out.pop();
-      const weight = last.weight + cur.weight;
-      cur = {
-        weight,
-        count: last.count + cur.count,
-        sumConfidence: last.sumConfidence + cur.sumConfidence,
-        value: (last.value * last.weight + cur.value * cur.weight) / weight,
-      };
+/**
+ * Pool adjacent violators over blocks in confidence order (count, sum of confidences and rate each, in typed
+ * arrays: a fit makes no object per block), merging until the rates are non-decreasing. Returns how many blocks
+ * are left, in place at the front of the arrays.
+ */
+function poolAdjacentViolators(count: Float64Array, sum: Float64Array, value: Float64Array, blocks: number): number {
+  let top = 0;
+  for (let i = 0; i < blocks; i += 1) {
+    let c = count[i] as number;
+    let s = sum[i] as number;
+    let v = value[i] as number;
+    while (top > 0 && (value[top - 1] as number) > v) {
+      top -= 1;
+      const lastCount = count[top] as number;
+      const weight = lastCount + c;
+      v = ((value[top] as number) * lastCount + v * c) / weight;
+      s = (sum[top] as number) + s;
+      c = weight;
     }
-    out.push(cur);
+    count[top] = c;
+    sum[top] = s;
+    value[top] = v;
+    top += 1;
   }
-  return out;
+  return top;
 }
 
 /** Learns the map from outcomes (any order). */
@@ -79,20 +77,31 @@ export function fitCalibrationMap(
   if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) {
     throw new CredenceError('INVALID_INPUT', `priorStrength must be a number ≥ 0, got ${s}`);
   }
-  points.forEach(requirePoint);
-  const sorted = [...points].sort((a, b) => a.confidence - b.confidence);
+  for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
+  const sorted = points.slice().sort((a, b) => a.confidence - b.confidence);
   // One block per distinct confidence (ties pooled from the start), valued by its observed rate.
-  const raw: Block[] = [];
+  const count = new Float64Array(sorted.length);
+  const sum = new Float64Array(sorted.length);
+  const value = new Float64Array(sorted.length);
+  let blocks = 0;
   for (const p of sorted) {
-    const last = raw.at(-1);
-    if (last !== undefined && last.sumConfidence / last.count === p.confidence) {
-      last.value = (last.value * last.weight + p.outcome) / (last.weight + 1);
-      last.weight += 1;
-      last.count += 1;
-      last.sumConfidence += p.confidence;
-    } else raw.push({ weight: 1, count: 1, sumConfidence: p.confidence, value: p.outcome });
+    const last = blocks - 1;
+    if (last >= 0 && (sum[last] as number) / (count[last] as number) === p.confidence) {
+      value[last] = ((value[last] as number) * (count[last] as number) + p.outcome) / ((count[last] as number) + 1);
+      count[last] = (count[last] as number) + 1;
+      sum[last] = (sum[last] as number) + p.confidence;
+    } else {
+      count[blocks] = 1;
+      sum[blocks] = p.confidence;
+      value[blocks] = p.outcome;
+      blocks += 1;
+    }
   }
-  const isotonic = poolAdjacentViolators(raw).map((b) => ({ confidence: b.sumConfidence / b.count, rate: b.value }));
+  const pooled = poolAdjacentViolators(count, sum, value, blocks);
+  const isotonic = Array.from({ length: pooled }, (_, i) => ({
+    confidence: (sum[i] as number) / (count[i] as number),
+    rate: value[i] as number,
+  }));
   const first = isotonic[0];
   const last = isotonic.at(-1);
   if (first === undefined || last === undefined) return { knots: [], outcomes: 0, priorStrength: s };
