@@ -137,6 +137,30 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(decideLife(turn('q2', 'We replaced Redis with Postgres in Ledger.', 2), asked)).toBeUndefined();
   });
 
+  it('unrelated turns of one speaker in words of neither half of the conversation set replace nothing', () => {
+    const older = [
+      lisbon,
+      turn('t1b', 'I work at Northwind on the data team.', 1),
+      turn('t1c', 'My editor is Emacs, with far too many plugins.', 1),
+      turn('t1d', 'Saturdays are for tennis, without exception.', 1),
+    ];
+    for (const text of [
+      'My brother moved his bakery to a bigger shop in Porto.',
+      'I switched off the heating, it was far too warm.',
+      'The team left the offsite early because of the storm.',
+      'We replaced the kitchen tap last weekend, finally no drip.',
+      'I started reading a novel about Lisbon in the sixties.',
+      'Now that the kids are at school, the mornings are quiet.',
+      'I quit sugar for a month, it went badly.',
+      'The bus from Denver to Boulder is quicker now.',
+      'I dropped my phone in the sink, it survived.',
+      'Joined a book club that meets at the Northwind cafe.',
+      'I gave up on the crossword today, too hard.',
+      'My landlord swapped the old boiler for a new one.',
+    ])
+      for (const o of older) expect(decideLife(turn('t2', text, 2), o), `${text} / ${o.text}`).toBeUndefined();
+  });
+
   it('a name of two words left ("dropped VS Code"); an older change names its slot by its phrase', () => {
     const vs = turn('v1', 'My editor is VS Code, with far too many plugins.', 1);
     expect(decideLife(turn('v2', "I've dropped VS Code; Helix is my editor now.", 2), vs)?.kind).toBe('supersedes');
