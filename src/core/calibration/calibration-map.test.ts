@@ -51,6 +51,43 @@ function binError(map: CalibrationMap, curve: (c: number) => number): number {
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
+/**
+ * The isotonic map written the plain way, as a reference: the outcomes grouped by exact confidence in a Map, then
+ * any adjacent pair out of order merged, again and again until none is; flat beyond the ends, shrunk to the prior.
+ */
+function referenceKnots(points: readonly CalibrationPoint[], s: number): { confidence: number; probability: number }[] {
+  const groups = new Map<number, { n: number; held: number }>();
+  for (const p of points) {
+    const g = groups.get(p.confidence) ?? { n: 0, held: 0 };
+    g.n += 1;
+    g.held += p.outcome;
+    groups.set(p.confidence, g);
+  }
+  const blocks = [...groups.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([c, g]) => ({ n: g.n, sumC: c * g.n, held: g.held }));
+  let merged = true;
+  while (merged) {
+    merged = false;
+    for (let i = 0; i + 1 < blocks.length; i += 1) {
+      const a = blocks[i] as (typeof blocks)[number];
+      const b = blocks[i + 1] as (typeof blocks)[number];
+      if (a.held / a.n > b.held / b.n) {
+        blocks.splice(i, 2, { n: a.n + b.n, sumC: a.sumC + b.sumC, held: a.held + b.held });
+        merged = true;
+        break;
+      }
+    }
+  }
+  const n = points.length;
+  const at = blocks.map((b) => ({ confidence: b.sumC / b.n, rate: b.held / b.n }));
+  const first = at[0] as (typeof at)[number];
+  const last = at.at(-1) as (typeof at)[number];
+  if (first.confidence > 0) at.unshift({ confidence: 0, rate: first.rate });
+  if (last.confidence < 1) at.push({ confidence: 1, rate: last.rate });
+  return at.map((k) => ({ confidence: k.confidence, probability: (n * k.rate + s * k.confidence) / (n + s) }));
+}
+
 describe('learned calibration map', () => {
   for (const [name, curve] of Object.entries(CURVES)) {
     it(`recovers an ${name} true rate per bin within 0.05 from 500 outcomes (mean of ${SEEDS.length} seeds)`, () => {
@@ -102,6 +139,46 @@ describe('learned calibration map', () => {
       { confidence: 1, probability: 1 },
     ]);
     expect(applyCalibrationMap(map, 0.45)).toBeCloseTo(0.75, 12);
+  });
+
+  it('pools tied confidences whatever order they come in: 0.1 held 2 of 5 times, one failure at 0.7', () => {
+    const at = (outcomes: number[]) => outcomes.map((outcome) => ({ confidence: 0.1, outcome }));
+    const failed = { confidence: 0.7, outcome: 0 };
+    const orders = [
+      [...at([0, 0, 0, 1, 1]), failed],
+      [failed, ...at([1, 1, 0, 0, 0])],
+      [...at([0, 1]), failed, ...at([0, 1, 0])],
+    ];
+    for (const order of orders) {
+      const map = fitCalibrationMap(order, { priorStrength: 0 });
+      // 2 of 5 at 0.1 over 0 of 1 at 0.7 violates order: one block, 2 of 6 held, flat.
+      expect(applyCalibrationMap(map, 0.1)).toBeCloseTo(1 / 3, 12);
+      expect(applyCalibrationMap(map, 0.7)).toBeCloseTo(1 / 3, 12);
+    }
+  });
+
+  it('fits as a plain pool-adjacent-violators reference on tied confidences, in any order', () => {
+    const random = seeded(41);
+    // 40 rounded confidences, 1,000 outcomes: every confidence tied many times, sums that rounding moves.
+    const points = Array.from({ length: 1000 }, () => {
+      const confidence = Math.round(random() * 40) / 40;
+      return { confidence, outcome: random() < 0.2 + 0.5 * confidence ? 1 : 0 };
+    });
+    const shuffled = points
+      .map((p) => ({ p, k: random() }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.p);
+    for (const priorStrength of [0, 10]) {
+      const expected = referenceKnots(points, priorStrength);
+      for (const order of [points, [...points].reverse(), shuffled]) {
+        const { knots } = fitCalibrationMap(order, { priorStrength });
+        expect(knots).toHaveLength(expected.length);
+        knots.forEach((k, i) => {
+          expect(k.confidence).toBeCloseTo(expected[i]?.confidence as number, 12);
+          expect(k.probability).toBeCloseTo(expected[i]?.probability as number, 12);
+        });
+      }
+    }
   });
 
   it('leaves a confidence as it is when learned from nothing, and refuses a negative prior', () => {

@@ -79,24 +79,28 @@ export function fitCalibrationMap(
   }
   for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
   const sorted = points.slice().sort((a, b) => a.confidence - b.confidence);
-  // One block per distinct confidence (ties pooled from the start), valued by its observed rate.
+  // One block per distinct confidence (ties pooled from the start, told by the previous sorted confidence, never
+  // by a mean that rounding moves), valued by its observed rate (successes summed, divided once).
   const count = new Float64Array(sorted.length);
   const sum = new Float64Array(sorted.length);
   const value = new Float64Array(sorted.length);
   let blocks = 0;
+  let previous = Number.NaN;
   for (const p of sorted) {
     const last = blocks - 1;
-    if (last >= 0 && (sum[last] as number) / (count[last] as number) === p.confidence) {
-      value[last] = ((value[last] as number) * (count[last] as number) + p.outcome) / ((count[last] as number) + 1);
+    if (last >= 0 && p.confidence === previous) {
       count[last] = (count[last] as number) + 1;
       sum[last] = (sum[last] as number) + p.confidence;
+      value[last] = (value[last] as number) + p.outcome;
     } else {
       count[blocks] = 1;
       sum[blocks] = p.confidence;
       value[blocks] = p.outcome;
       blocks += 1;
     }
+    previous = p.confidence;
   }
+  for (let i = 0; i < blocks; i += 1) value[i] = (value[i] as number) / (count[i] as number);
   const pooled = poolAdjacentViolators(count, sum, value, blocks);
   const isotonic = Array.from({ length: pooled }, (_, i) => ({
     confidence: (sum[i] as number) / (count[i] as number),
