@@ -130,6 +130,30 @@ describe('calibration report (issue 24)', () => {
   });
 });
 
+describe('learned maps kept and reproducible (issue 24)', () => {
+  it('learns at --now from the outcomes known then, however many came after', async () => {
+    const clock = { now: T0 };
+    const cr = await fresh(clock);
+    await cr.recordExecution({
+      intent: 'read then parse',
+      startedAt: T0,
+      calls: [
+        { tool: 'read', status: 'success' },
+        { tool: 'parse', status: 'success', consumes: [0] },
+      ],
+    });
+    await showAndSettle(cr, clock, 'next', 2000);
+    // After the first 500 outcomes: the newest 1,000 overall all lie later, yet 500 were known then.
+    clock.now = T0 + DAY + 499 * 60_000;
+    const [next] = (await cr.calibration({ kind: 'next' })).kinds;
+    expect(next).toMatchObject({ outcomes: 500, enough: true, selection: { calibrator: expect.any(String) } });
+    expect(next?.map).toBeDefined();
+    const [after] = await cr.suggestNext('read', { track: false });
+    expect(after?.probabilityBasis).toMatchObject({ kind: 'next', outcomes: 500 });
+    await cr.close();
+  });
+});
+
 describe('probability beside the confidence (issue 24)', () => {
   it('says why a result has none until its kind has enough outcomes, then gives the learned map’s value', async () => {
     const clock = { now: T0 };

@@ -180,7 +180,7 @@ export type LearnedKind =
   | { outcomes: number };
 
 /**
- * The outcomes of a kind a result's map learns from: the newest this many (those after `now` then left out), so a
+ * The outcomes of a kind a result's map learns from: the newest this many known at `now`, so a
  * one-shot process reads at most this many rows (~3.6 ms with 20,000 outcomes of the kind). The report's maps and
  * their figures are these; its tables count every outcome (summed in the store).
  */
@@ -249,8 +249,8 @@ export class CalibrationMaps {
 }
 
 async function learnKind(ctx: CalibrationContext, kind: OutcomeKind): Promise<LearnedKind> {
-  const recent = await ctx.store.listOutcomes(ctx.scope, { kind, limit: MAP_WINDOW });
-  const points = recent.filter((o) => o.outcomeAt <= ctx.now && o.at <= ctx.now).map(pointOf);
+  const recent = await ctx.store.listOutcomes(ctx.scope, { kind, until: ctx.now, limit: MAP_WINDOW });
+  const points = recent.map(pointOf);
   if (points.length < CALIBRATION_MAP_DEFAULTS.minOutcomes) return { outcomes: points.length };
   const selection = selectCalibrator(points);
   const calibrated = crossFitCalibration(points);

@@ -99,6 +99,11 @@ export async function listOutcomes(ctx: FeedbackContext, options: OutcomeQuery =
       throw new CredenceError('INVALID_INPUT', `since ${JSON.stringify(options.since)} is not a time`);
     query.since = options.since;
   }
+  if (options.until !== undefined) {
+    if (!Number.isFinite(options.until))
+      throw new CredenceError('INVALID_INPUT', `until ${JSON.stringify(options.until)} is not a time`);
+    query.until = options.until;
+  }
   if (options.limit !== undefined) {
     if (!Number.isInteger(options.limit) || options.limit < 0)
       throw new CredenceError('INVALID_INPUT', `limit ${JSON.stringify(options.limit)} is not a whole number >= 0`);

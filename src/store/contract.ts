@@ -1745,6 +1745,11 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await ids({ limit: 2 })).toEqual(['sh-4', 'sh-1']);
         expect(await ids({ kind: 'next', limit: 1 })).toEqual(['sh-7']);
         expect(await ids({ kind: 'skill', since: T0 + 4 })).toEqual([]);
+        // Known at a time: settled (and shown) by then, the newest of those before the limit.
+        expect(await ids({ until: T0 + 4 })).toEqual(['sh-6', 'sh-7', 'sh-5', 'sh-2', 'sh-4']);
+        expect(await ids({ until: T0 + 4, limit: 2 })).toEqual(['sh-2', 'sh-4']);
+        expect(await ids({ until: T0 + 3, since: T0 + 1 })).toEqual(['sh-5']);
+        expect(await ids({ kind: 'search', until: T0 + 5 })).toEqual([]);
         expect(await store.listOutcomes('q')).toEqual([]);
         // Metrics count the four surfaces only.
         expect((await store.shownCounts('p')).map((c) => c.surface)).toEqual(['dag', 'next', 'recall', 'search']);

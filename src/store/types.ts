@@ -206,6 +206,9 @@ export interface OutcomeQuery {
   kind?: OutcomeKind;
   /** Outcomes recorded at or after this time. */
   since?: EpochMs;
+  /** Only outcomes known at this time (shown and settled at or before it), applied before `limit`. */
+  until?: EpochMs;
+  /** The newest this many (by the time of the outcome), returned oldest first. */
   limit?: number;
 }
 

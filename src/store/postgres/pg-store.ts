@@ -1393,9 +1393,10 @@ export class PgStore implements Store {
          WHERE scope = $1 AND outcome IS NOT NULL AND confidence IS NOT NULL
            AND ${options.kind === undefined ? '$2::text IS NULL' : 'surface = $2'}
            AND ($3::float8 IS NULL OR outcome_at >= $3)
+           AND ($5::float8 IS NULL OR (outcome_at <= $5 AND at <= $5))
          ORDER BY outcome_at DESC, id DESC LIMIT $4
        ) latest ORDER BY outcome_at, id`,
-      [scope, options.kind ?? null, options.since ?? null, options.limit ?? null],
+      [scope, options.kind ?? null, options.since ?? null, options.limit ?? null, options.until ?? null],
     );
     return rows.map(toOutcome);
   }

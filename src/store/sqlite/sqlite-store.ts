@@ -1202,11 +1202,13 @@ export class SqliteStore implements Store {
         WHERE scope = @scope AND outcome IS NOT NULL AND confidence IS NOT NULL
           AND ${options.kind === undefined ? '@kind IS NULL' : 'surface = @kind'}
           AND (@since IS NULL OR outcome_at >= @since)
+          AND (@until IS NULL OR (outcome_at <= @until AND at <= @until))
         ORDER BY outcome_at DESC, id DESC LIMIT @limit
       ) ORDER BY outcome_at, id`).all({
       scope,
       kind: options.kind ?? null,
       since: options.since ?? null,
+      until: options.until ?? null,
       limit: options.limit ?? -1,
     }) as Row[];
     return rows.map(toOutcome);
