@@ -130,6 +130,27 @@ describe('calibration report (issue 24)', () => {
   });
 });
 
+/** A store whose reads of outcomes are counted: `learn` the per-kind reads a fit makes, `sums` the report's tables. */
+function countedStore() {
+  const store = openSqliteStore({ path: ':memory:' });
+  const reads = { learn: 0, sums: 0 };
+  const counted = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      if (name === 'listOutcomes') {
+        return (scope: string, options: { kind?: OutcomeKind } = {}) => {
+          if (options.kind !== undefined) reads.learn += 1;
+          return value.call(target, scope, options);
+        };
+      }
+      if (name === 'outcomeBins') reads.sums += 1;
+      return value.bind(target);
+    },
+  });
+  return { store: counted, reads };
+}
+
 describe('learned maps kept and reproducible (issue 24)', () => {
   it('learns at --now from the outcomes known then, however many came after', async () => {
     const clock = { now: T0 };
@@ -150,6 +171,46 @@ describe('learned maps kept and reproducible (issue 24)', () => {
     expect(next?.map).toBeDefined();
     const [after] = await cr.suggestNext('read', { track: false });
     expect(after?.probabilityBasis).toMatchObject({ kind: 'next', outcomes: 500 });
+    await cr.close();
+  });
+
+  it('learns nothing again while a real clock moves on and no outcome changes, and again after one does', async () => {
+    const clock = { now: T0 };
+    const { store, reads } = countedStore();
+    let n = 0;
+    const cr = await openCredence({ store, scope: 'cal', now: () => clock.now, newId: () => `k${(n += 1)}` });
+    await cr.recordExecution({
+      intent: 'read then parse',
+      startedAt: T0,
+      calls: [
+        { tool: 'read', status: 'success' },
+        { tool: 'parse', status: 'success', consumes: [0] },
+      ],
+    });
+    await showAndSettle(cr, clock, 'next', 40);
+    clock.now = T0 + 2 * DAY;
+    const [first] = await cr.suggestNext('read', { track: false });
+    expect(first).toHaveProperty('probability');
+    const report = await cr.calibration();
+    const learned = reads.learn;
+    const sums = reads.sums;
+    expect(learned).toBeGreaterThan(0);
+    for (let i = 1; i <= 3; i += 1) {
+      clock.now += 1_000;
+      const [again] = await cr.suggestNext('read', { track: false });
+      expect(again?.probability).toBe(first?.probability);
+      expect(await cr.calibration()).toMatchObject({ kinds: report.kinds, at: clock.now });
+    }
+    expect(reads).toEqual({ learn: learned, sums });
+    // A new outcome: learned and summed again.
+    clock.now += 1_000;
+    const [extra] = await cr.recordShown('next', [{ target: 'x', confidence: 0.9 }]);
+    await cr.recordOutcome(extra as string, 'rejected');
+    clock.now += 1_000;
+    await cr.suggestNext('read', { track: false });
+    await cr.calibration();
+    expect(reads.learn).toBeGreaterThan(learned);
+    expect(reads.sums).toBe(sums + 1);
     await cr.close();
   });
 });

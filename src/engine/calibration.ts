@@ -187,11 +187,13 @@ export type LearnedKind =
 export const MAP_WINDOW = 1_000;
 
 /**
- * The scope's maps, kept between calls, each kind's learned when first asked for. They are learned again when `now`
- * or the latest outcome changed (one indexed row a call), when this engine recorded an outcome
- * ({@link CalibrationMaps.invalidate}), or, while the latest outcome is at `now` itself (a fixed clock), when the
- * outcomes at that instant changed. An outcome another process records back-dated (before the latest) shows at
- * the next newer one.
+ * The scope's maps, kept between calls, each kind's learned when first asked for. They are learned again when the
+ * latest outcome changed (one indexed row a call), when this engine recorded an outcome
+ * ({@link CalibrationMaps.invalidate}), when `now` changed while some outcome lies after it (`--now` in the past),
+ * or, while the latest outcome is at or after `now` (a fixed clock), when the outcomes at that instant changed. A
+ * clock that moves on with every outcome before it (serve, the gateway, the dashboard) learns nothing again. An
+ * outcome another process records back-dated (before the latest), or settled before its result was shown, shows
+ * at the next newer one.
  */
 export class CalibrationMaps {
   #key: string | undefined;
@@ -203,7 +205,10 @@ export class CalibrationMaps {
     this.#key = undefined;
   }
 
-  /** The calibration report at `ctx.now`, kept until an outcome changes (the probe {@link of} makes). */
+  /**
+   * The calibration report at `ctx.now`, kept until an outcome changes (the probe {@link of} makes); a kept one
+   * read at a later `now` with the same outcomes known says the time it was asked for.
+   */
   async report(ctx: CalibrationContext, options: { kind?: OutcomeKind } = {}): Promise<CalibrationReport> {
     this.#renew(await this.#probe(ctx));
     const id = options.kind ?? '';
@@ -213,18 +218,24 @@ export class CalibrationMaps {
       this.#reports.set(id, report);
       report.catch(() => this.#reports.delete(id));
     }
-    return report;
+    const kept = await report;
+    return kept.at === ctx.now ? kept : { ...kept, at: ctx.now };
   }
 
-  /** A key that changes when `now` or the outcomes known at it change (one indexed row; more at a fixed clock). */
+  /**
+   * A key that changes when the outcomes known at `now` change: the latest outcome (one indexed row), `now` only
+   * when that outcome lies after it, and the outcomes at the latest one's instant when it is not before `now`.
+   */
   async #probe(ctx: CalibrationContext): Promise<{ key: string; any: boolean }> {
     const [latest] = await ctx.store.listOutcomes(ctx.scope, { limit: 1 });
-    let key = latest === undefined ? `${ctx.now}` : `${ctx.now}|${latest.id}:${latest.outcome}@${latest.outcomeAt}`;
-    if (latest !== undefined && latest.outcomeAt >= ctx.now) {
+    if (latest === undefined) return { key: '', any: false };
+    let key = `${latest.id}:${latest.outcome}@${latest.outcomeAt}`;
+    if (latest.outcomeAt > ctx.now || latest.at > ctx.now) key = `${ctx.now}|${key}`;
+    if (latest.outcomeAt >= ctx.now) {
       const same = await ctx.store.listOutcomes(ctx.scope, { since: latest.outcomeAt });
       key += `|${same.map((o) => `${o.id}:${o.outcome}`).join(',')}`;
     }
-    return { key, any: latest !== undefined };
+    return { key, any: true };
   }
 
   #renew(probe: { key: string }): void {
