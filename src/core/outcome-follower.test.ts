@@ -147,6 +147,27 @@ describe('following the memories the prompt hook showed (issue 24)', () => {
     expect(ended.state.ended.map((o) => o.shownId)).toEqual(['a', 'b']);
   });
 
+  it('a turn that used none of the memories shown records nothing for them, with or without calls', () => {
+    const shown = followRecallShown(EMPTY_RECALL_FOLLOW, [
+      { shownId: 'a', identifiers: ['src/a.ts'] },
+      { shownId: 'b', identifiers: ['npm run lint'] },
+    ]);
+    // Answered in prose: no call at all.
+    expect(endRecallTurn(shown, 4)).toEqual({ state: { open: [], ended: [] }, decisions: [] });
+    // Calls on something else: none names a memory shown.
+    let s = followRecallCall(shown, 'Read\n/p/README.md', true);
+    s = followRecallCall(s, 'Bash\ngit status', true);
+    expect(endRecallTurn(s, 5).decisions).toEqual([]);
+    // The next prompt ends such a turn the same way.
+    expect(followRecallPrompt(s, undefined, 6).decisions).toEqual([]);
+    // One of them used: the other is rejected (a sibling was taken).
+    s = followRecallCall(s, 'Edit\n/p/src/a.ts', true);
+    expect(endRecallTurn(s, 7).decisions).toEqual([
+      { shownId: 'a', outcome: 'succeeded', at: 7 },
+      { shownId: 'b', outcome: 'rejected', at: 7 },
+    ]);
+  });
+
   it('a correction right after counts against a used memory only when it names it', () => {
     let s = followRecallShown(EMPTY_RECALL_FOLLOW, [
       { shownId: 'a', identifiers: ['src/a.ts'] },

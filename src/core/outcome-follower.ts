@@ -270,7 +270,9 @@ export interface RecallDecision {
  * - **a call**: every open memory one of whose identifiers the call names (its tool's name, or a string in its
  *   input) is used by it; the last such call of the turn says whether the use succeeded.
  * - **the turn ends** (the agent stops, or the next prompt comes first): a used memory `succeeded` or `failed` by
- *   that call; one never used is `rejected`.
+ *   that call; one never used is `rejected` when another memory shown that turn was used (a sibling was taken
+ *   instead, as with search results). A turn that used none of them records nothing for them: answered in prose,
+ *   or acting on something else, it is no evidence either way.
  * - **the next prompt** is a correction (its correction sentence given) naming an identifier of a memory the turn
  *   just ended used: that memory `failed`. A correction naming nothing shown decides nothing; one naming a memory
  *   the turn did not use leaves it rejected.
@@ -303,11 +305,14 @@ export function endRecallTurn(
 ): { state: RecallFollowState; decisions: RecallDecision[] } {
   // A turn already ended (or with nothing shown) keeps what the next prompt may correct.
   if (state.open.length === 0) return { state, decisions: [] };
-  const decisions = state.open.map((o) => ({
-    shownId: o.shownId,
-    outcome: (o.used === undefined ? 'rejected' : o.used ? 'succeeded' : 'failed') as Outcome,
-    at,
-  }));
+  const taken = state.open.some((o) => o.used !== undefined);
+  const decisions = state.open
+    .filter((o) => taken || o.used !== undefined)
+    .map((o) => ({
+      shownId: o.shownId,
+      outcome: (o.used === undefined ? 'rejected' : o.used ? 'succeeded' : 'failed') as Outcome,
+      at,
+    }));
   return { state: { open: [], ended: state.open.filter((o) => o.used !== undefined) }, decisions };
 }
 

@@ -1,8 +1,9 @@
 /**
  * What became of the memories the prompt hook showed (issue 24), through the Claude Code hook entry with payloads as
  * Claude Code sends them: a memory naming a path the agent then edits succeeded, one naming a command whose call
- * failed failed, one never used is rejected when the turn ends, one naming nothing distinctive gets no outcome, and a
- * correction right after that names a used memory counts against it. The learning runs when the agent stops.
+ * failed failed, one never used is rejected when the turn ends if another one was used (none used: nothing), one
+ * naming nothing distinctive gets no outcome, and a correction right after that names a used memory counts against
+ * it. The learning runs when the agent stops.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -127,6 +128,18 @@ describe('outcomes of the memories the prompt hook showed (issue 24)', () => {
       'notes-template': 'rejected',
       'notes-friday': undefined,
     });
+  });
+
+  it('a turn that used none of them, answered in prose or acting on something else, records nothing', async () => {
+    const db = await fresh('prose');
+    const s = session(db, 's5');
+    await s.prompt('how are the release notes written and checked?');
+    await s.stop();
+    expect(shownRows(db).map((r) => r.outcome)).toEqual(MEMORIES.map(() => null));
+    await s.prompt('and how are the release notes written and checked on a hotfix?');
+    await s.call('Bash', { command: 'git status' });
+    await s.stop();
+    expect(shownRows(db).every((r) => r.outcome === null)).toBe(true);
   });
 
   it('a correction right after naming a used memory makes it failed; one naming nothing changes nothing', async () => {
