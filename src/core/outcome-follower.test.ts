@@ -69,6 +69,24 @@ describe('the outcome follower (issue 24)', () => {
     expect(brief(f.called('jq', false, 8))).toEqual(['n1 failed @8', 'n2 rejected @8']);
   });
 
+  it('next, awaiting its tool: calls before the next call of the tool they follow do not decide', () => {
+    const f = new OutcomeFollower();
+    const items = [
+      { shownId: 'n1', tool: 'Summarise' },
+      { shownId: 'n2', tool: 'Translate' },
+    ];
+    // A flow's next run: Load → Fetch → Summarise, the suggestions following Fetch.
+    f.show({ kind: 'next', at: 1, after: 'Fetch', items, awaitAfter: true });
+    expect(f.called('Load', true, 2)).toEqual([]);
+    expect(f.called('Fetch', true, 3)).toEqual([]);
+    expect(brief(f.called('Summarise', true, 4))).toEqual(['n1 succeeded @4', 'n2 rejected @4']);
+    // A run that never reaches the tool they follow: nothing.
+    f.show({ kind: 'next', at: 5, after: 'Fetch', items, awaitAfter: true });
+    expect(f.called('Load', true, 6)).toEqual([]);
+    expect(f.called('Translate', true, 7)).toEqual([]);
+    expect(f.close(8)).toEqual([]);
+  });
+
   it('dag: every tool called decides it by their last calls; some is rejected, none nothing', () => {
     const f = new OutcomeFollower();
     f.show({ kind: 'dag', at: 1, shownId: 'd1', tools: ['a', 'b'] });

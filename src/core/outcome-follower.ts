@@ -12,7 +12,14 @@ export type FollowedKind = 'search' | 'next' | 'dag';
 /** A showing: search and next results one shown id per tool; a DAG one shown id for all its tools. */
 export type Showing =
   | { kind: 'search'; at: number; items: readonly { shownId: string; tool: string }[] }
-  | { kind: 'next'; at: number; after: string; items: readonly { shownId: string; tool: string }[] }
+  | {
+      kind: 'next';
+      at: number;
+      after: string;
+      items: readonly { shownId: string; tool: string }[];
+      /** The calls before the next call of `after` do not count (a PocketFlow flow's next run starts over). */
+      awaitAfter?: boolean;
+    }
   | { kind: 'dag'; at: number; shownId: string; tools: readonly string[] };
 
 export interface OutcomeDecision {
@@ -34,6 +41,8 @@ interface OpenSearch {
 interface OpenNext {
   after: string;
   items: readonly { shownId: string; tool: string }[];
+  /** `after` has still to be called before a call decides. */
+  waiting: boolean;
 }
 interface OpenDag {
   shownId: string;
@@ -52,6 +61,7 @@ interface OpenDag {
  *   records nothing (the agent may not have acted on it).
  * - **next**: the first call after the showing (a call of the tool the suggestions follow does not count) decides:
  *   the suggestion it called `succeeded` or `failed`, every other one is `rejected`; a call of none rejects them all.
+ *   Shown with `awaitAfter`, the first such call after the next call of `after` decides (none: nothing).
  * - **dag**: the calls after the showing, until every tool of the DAG was called, the next DAG, `2n + 2` calls for a
  *   DAG of n tools, or the session's end: every tool called makes it `succeeded` (`failed` when a tool's last call
  *   failed); some but not all, `rejected`; none, nothing.
@@ -70,7 +80,10 @@ export class OutcomeFollower {
       for (const { shownId, tool } of showing.items) items.set(tool, [...(items.get(tool) ?? []), shownId]);
       this.#search = items.size === 0 ? undefined : { items, taken: false, calls: 0, decided: new Set() };
     } else if (showing.kind === 'next') {
-      this.#next = showing.items.length === 0 ? undefined : { after: showing.after, items: showing.items };
+      this.#next =
+        showing.items.length === 0
+          ? undefined
+          : { after: showing.after, items: showing.items, waiting: showing.awaitAfter === true };
     } else {
       const tools = new Set(showing.tools);
       this.#dag = tools.size === 0 ? undefined : { shownId: showing.shownId, tools, last: new Map(), calls: 0 };
@@ -94,7 +107,8 @@ export class OutcomeFollower {
       if (search.calls >= SEARCH_WINDOW) out.push(...this.#close('search', at));
     }
     const next = this.#next;
-    if (next !== undefined && tool !== next.after) {
+    if (next?.waiting === true && tool === next.after) next.waiting = false;
+    else if (next !== undefined && !next.waiting && tool !== next.after) {
       // A tool suggested twice is decided by its first suggestion.
       const taken = next.items.findIndex((item) => item.tool === tool);
       next.items.forEach((item, i) => {

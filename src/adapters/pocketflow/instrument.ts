@@ -70,8 +70,8 @@ export interface InstrumentedFlow<S, R> {
    */
   followDag(suggestion: { shownId?: string; dag: { tasks: readonly { tool: string }[] } }): void;
   /**
-   * Next nodes `credence.suggestNext(after)` gave: the first node the next run runs after them (`after` aside)
-   * decides them (the one run is used, the others rejected).
+   * Next nodes `credence.suggestNext(after)` gave: the first node the next run runs after `after` (a second
+   * `after` aside) decides them (the one run is used, the others rejected); a run without `after`, nothing.
    */
   followNext(after: string, suggestions: readonly { tool: string; shownId?: string }[]): void;
 }
@@ -196,7 +196,8 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
       const items = suggestions.flatMap((s) => (s.shownId === undefined ? [] : [{ shownId: s.shownId, tool: s.tool }]));
       if (items.length === 0) return;
       following = true;
-      follower.show({ kind: 'next', at: now(), after, items });
+      // The next run starts again at the flow's first node: only a node run after `after` decides.
+      follower.show({ kind: 'next', at: now(), after, items, awaitAfter: true });
     },
   };
 }

@@ -89,6 +89,24 @@ describe('the PocketFlow adapter follows suggestions through the next run (issue
     ]);
   });
 
+  it('a suggested next node is decided by the node run after the one it follows, not the flow’s first', async () => {
+    const credence = await engine();
+    class Load extends pf.Node<Shared> {}
+    const load = new Load();
+    const fetch = new Fetch();
+    load.next(fetch);
+    fetch.next(new Summarise());
+    const flow = instrumentFlow(new pf.Flow<Shared>(load), { credence, intent: 'load, fetch and summarise' });
+    await flow.run({});
+    const next = await credence.suggestNext('Fetch');
+    expect(next.map((s) => s.tool)).toEqual(['Summarise']);
+    flow.followNext('Fetch', next);
+    await flow.run({});
+    expect((await credence.listOutcomes({ kind: 'next' })).map((o) => [o.target, o.outcome])).toEqual([
+      ['Summarise', 'succeeded'],
+    ]);
+  });
+
   it('following needs an engine that records outcomes', () => {
     const flow = instrumentFlow(flowOf(), { credence: { recordRun: async () => ({}) as never }, intent: 'x' });
     const error = (() => {
