@@ -536,11 +536,14 @@ export class Credence {
     return recordShown(this.#feedback, surface, items);
   }
 
-  /** What became of a shown result (issue 24): its latest outcome; an unknown id or outcome is an error. */
+  /**
+   * What became of a shown result (issue 24): its latest outcome; an unknown id or outcome is an error. `inferred`
+   * (followed from calls, not given by a user): a result with a verdict keeps its outcome.
+   */
   recordOutcome(
     shownId: string,
     outcome: Outcome,
-    options: { at?: EpochMs } = {},
+    options: { at?: EpochMs; inferred?: boolean } = {},
   ): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
     limits.requireWithinLimit('id', shownId, 'id');
     this.#calibrationMaps.invalidate();

@@ -71,19 +71,20 @@ export async function recordShown(
 
 /**
  * What became of a shown result (issue 24): its latest outcome, at `at` (default now). Accepted and rejected are
- * also its verdict. An unknown id or outcome is an error naming it.
+ * also its verdict. `inferred` (followed from calls: the gateway, the hooks, PocketFlow): a result a verdict was
+ * given on keeps its outcome. An unknown id or outcome is an error naming it.
  */
 export async function recordOutcome(
   ctx: FeedbackContext,
   id: string,
   outcome: Outcome,
-  options: { at?: EpochMs } = {},
+  options: { at?: EpochMs; inferred?: boolean } = {},
 ): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
   const checked = parseOutcome(outcome);
   const at = options.at ?? ctx.now();
   if (!Number.isFinite(at))
     throw new CredenceError('INVALID_INPUT', `at ${JSON.stringify(at)} is not a time (epoch milliseconds)`);
-  if (!(await ctx.store.setOutcome(ctx.scope, id, checked, at)))
+  if (!(await ctx.store.setOutcome(ctx.scope, id, checked, at, { inferred: options.inferred === true })))
     throw new CredenceError('NOT_FOUND', `no shown result has the id ${JSON.stringify(id)} in scope ${ctx.scope}`, {
       details: { id },
     });

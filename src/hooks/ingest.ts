@@ -251,13 +251,15 @@ function callText(call: QueuedCall): string {
 
 /** The outcomes decided, in order (a later one on a shown id replaces one before); one that fails is reported. */
 async function recordDecisions(
-  credence: { recordOutcome(id: string, outcome: RecallDecision['outcome'], o: { at: number }): Promise<unknown> },
+  credence: {
+    recordOutcome(id: string, outcome: RecallDecision['outcome'], o: { at: number; inferred: true }): Promise<unknown>;
+  },
   decisions: readonly RecallDecision[],
   report: (line: string) => void,
 ): Promise<void> {
   for (const d of decisions) {
     try {
-      await credence.recordOutcome(d.shownId, d.outcome, { at: d.at });
+      await credence.recordOutcome(d.shownId, d.outcome, { at: d.at, inferred: true });
     } catch (error) {
       report(`the outcome of shown memory ${d.shownId} was not recorded: ${(error as Error).message}`);
     }

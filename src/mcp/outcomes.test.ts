@@ -77,6 +77,26 @@ describe('the gateway fills outcomes from the calls after a showing (issue 24)',
     }
   });
 
+  it('a result the user accepted keeps that outcome when the agent then takes a sibling', async () => {
+    const { credence, session: s, client, json } = await session();
+    try {
+      const { results } = (await json('search_tools', { query: 'read a file', limit: 3 })) as {
+        results: { tool: string; shownId: string }[];
+      };
+      const write = results.find((r) => r.tool === 'fs:write_file');
+      await credence.feedback(write?.shownId as string, 'accepted');
+      await client.callTool({ name: 'fs:read_file', arguments: {} });
+      await s.recorder.end();
+      const byTool = Object.fromEntries(
+        (await credence.listOutcomes({ kind: 'search' })).map((o) => [o.target, o.outcome]),
+      );
+      expect(byTool).toEqual({ 'fs:read_file': 'succeeded', 'fs:write_file': 'accepted', 'fs:broken': 'rejected' });
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+
   it('the call after next suggestions decides them: one of none rejects all, a suggested one is used', async () => {
     const { credence, session: s, client, json } = await session();
     try {

@@ -124,7 +124,7 @@ export class SessionRecorder {
     // After the calls: what became of the tools shown (an id the agent gave no longer there is only logged).
     for (const d of decisions) {
       this.#queue = this.#queue
-        .then(() => this.#credence.recordOutcome(d.shownId, d.outcome, { at: d.at }))
+        .then(() => this.#credence.recordOutcome(d.shownId, d.outcome, { at: d.at, inferred: true }))
         .then(
           () => {},
           (error: unknown) =>

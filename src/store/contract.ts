@@ -1677,7 +1677,7 @@ export function runStoreContract(options: StoreContractOptions): void {
           },
         ]);
         expect(await store.setOutcome('p', 'sh-1', 'failed', T0 + 5)).toBe(true);
-        expect(await store.setOutcome('p', 'sh-1', 'succeeded', T0 + 6)).toBe(true);
+        expect(await store.setOutcome('p', 'sh-1', 'succeeded', T0 + 6, { inferred: true })).toBe(true);
         expect(await store.setOutcome('p', 'sh-2', 'rejected', T0 + 4)).toBe(true);
         expect(await store.setOutcome('p', 'sh-3', 'accepted', T0 + 4)).toBe(true);
         expect(await store.setOutcome('p', 'sh-4', 'contradicted', T0 + 4)).toBe(true);
@@ -1691,6 +1691,10 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.setOutcome('p', 'sh-2', 'accepted', T0 + 4)).toBe(true);
         expect(await store.getShown('p', 'sh-2')).toMatchObject({ verdict: 'rejected', outcome: 'accepted' });
         expect(await store.setOutcome('p', 'sh-2', 'rejected', T0 + 4)).toBe(true);
+        // An inferred outcome (followed from calls) leaves one with a verdict as it is, and sets one without.
+        expect(await store.setOutcome('p', 'sh-2', 'succeeded', T0 + 5, { inferred: true })).toBe(true);
+        expect(await store.getShown('p', 'sh-2')).toMatchObject({ outcome: 'rejected', outcomeAt: T0 + 4 });
+        expect(await store.setOutcome('p', 'nope', 'failed', T0 + 5, { inferred: true })).toBe(false);
         // Only claims with both a confidence and an outcome, by outcomeAt then id (sh-3 was shown without one).
         expect(await store.listOutcomes('p')).toEqual([
           {

@@ -212,6 +212,14 @@ export interface OutcomeQuery {
   limit?: number;
 }
 
+export interface SetOutcomeOptions {
+  /**
+   * Followed from the calls after a showing (the gateway, the hooks, PocketFlow), not given by a user: a shown
+   * result that has a verdict keeps its outcome (true is still returned: it was found).
+   */
+  inferred?: boolean;
+}
+
 export const TABLES = [
   'tools',
   'edges',
@@ -689,9 +697,9 @@ export interface FeedbackStore {
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
   /**
    * Sets what became of a shown result (its latest outcome); accepted / rejected also set its verdict when it has
-   * none (the first verdict counts). False when the id is unknown.
+   * none (the first verdict counts). False when the id is unknown. `inferred`: see {@link SetOutcomeOptions}.
    */
-  setOutcome(scope: string, id: string, outcome: Outcome, at: EpochMs): Promise<boolean>;
+  setOutcome(scope: string, id: string, outcome: Outcome, at: EpochMs, options?: SetOutcomeOptions): Promise<boolean>;
   /**
    * Shown results having both a confidence and an outcome, ordered by outcomeAt then id; with `limit`, the latest
    * that many (still in that order).

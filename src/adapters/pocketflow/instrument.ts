@@ -28,7 +28,7 @@ import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js'
 export interface RunRecorderTarget {
   recordRun(run: RunInput): Promise<RunResult>;
   /** `Credence.recordOutcome`: needed only to follow suggestions (`followDag`, `followNext`). */
-  recordOutcome?(shownId: string, outcome: Outcome, options?: { at?: number }): Promise<unknown>;
+  recordOutcome?(shownId: string, outcome: Outcome, options?: { at?: number; inferred?: boolean }): Promise<unknown>;
 }
 
 /** A PocketFlow flow (or lone node) as the adapter sees it: something with `run(shared)`. */
@@ -167,7 +167,7 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
     return [...decisions, ...follower.close(endedAt)];
   };
   const recordOutcomes = async (decisions: readonly OutcomeDecision[]): Promise<void> => {
-    for (const d of decisions) await credence.recordOutcome?.(d.shownId, d.outcome, { at: d.at });
+    for (const d of decisions) await credence.recordOutcome?.(d.shownId, d.outcome, { at: d.at, inferred: true });
   };
   const needsOutcomes = (): void => {
     if (typeof credence.recordOutcome !== 'function')

@@ -69,6 +69,7 @@ import {
   type Outcome,
   type OutcomeBin,
   type OutcomeQuery,
+  type SetOutcomeOptions,
   type OutcomeRecord,
   type ShownRecord,
   type Surface,
@@ -1373,15 +1374,23 @@ export class PgStore implements Store {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
+  async setOutcome(
+    scope: string,
+    id: string,
+    outcome: Outcome,
+    at: number,
+    options: SetOutcomeOptions = {},
+  ): Promise<boolean> {
     // Accepted and rejected are verdicts too (the metrics' precision reads those), when none was given: the first
-    // verdict counts (tool search reads it back).
+    // verdict counts (tool search reads it back). An inferred outcome leaves a result with a verdict as it is.
     const result = await this.#pool.query(
-      `UPDATE shown SET outcome = $3, outcome_at = $4,
+      `UPDATE shown SET
+         outcome = CASE WHEN $5::boolean AND verdict IS NOT NULL THEN outcome ELSE $3 END,
+         outcome_at = CASE WHEN $5::boolean AND verdict IS NOT NULL THEN outcome_at ELSE $4 END,
          verdict = CASE WHEN verdict IS NULL AND $3 IN ('accepted', 'rejected') THEN $3 ELSE verdict END,
          verdict_at = CASE WHEN verdict IS NULL AND $3 IN ('accepted', 'rejected') THEN $4 ELSE verdict_at END
        WHERE scope = $1 AND id = $2`,
-      [scope, id, outcome, at],
+      [scope, id, outcome, at, options.inferred === true],
     );
     return (result.rowCount ?? 0) > 0;
   }

@@ -65,6 +65,7 @@ import {
   type Outcome,
   type OutcomeBin,
   type OutcomeQuery,
+  type SetOutcomeOptions,
   type OutcomeRecord,
   type ShownRecord,
   type Surface,
@@ -1181,15 +1182,24 @@ export class SqliteStore implements Store {
     );
   }
 
-  async setOutcome(scope: string, id: string, outcome: Outcome, at: number): Promise<boolean> {
+  async setOutcome(
+    scope: string,
+    id: string,
+    outcome: Outcome,
+    at: number,
+    options: SetOutcomeOptions = {},
+  ): Promise<boolean> {
     // Accepted and rejected are verdicts too (the metrics' precision reads those), when none was given: the first
-    // verdict counts (tool search reads it back).
+    // verdict counts (tool search reads it back). An inferred outcome leaves a result with a verdict as it is.
     return (
       this.#stmt(`
-        UPDATE shown SET outcome = @outcome, outcome_at = @at,
+        UPDATE shown SET
+          outcome = CASE WHEN @inferred = 1 AND verdict IS NOT NULL THEN outcome ELSE @outcome END,
+          outcome_at = CASE WHEN @inferred = 1 AND verdict IS NOT NULL THEN outcome_at ELSE @at END,
           verdict = CASE WHEN verdict IS NULL AND @outcome IN ('accepted', 'rejected') THEN @outcome ELSE verdict END,
           verdict_at = CASE WHEN verdict IS NULL AND @outcome IN ('accepted', 'rejected') THEN @at ELSE verdict_at END
-        WHERE scope = @scope AND id = @id`).run({ outcome, at, scope, id }).changes > 0
+        WHERE scope = @scope AND id = @id`).run({ outcome, at, scope, id, inferred: options.inferred === true ? 1 : 0 })
+        .changes > 0
     );
   }
 
