@@ -21,9 +21,11 @@ import type {
   OutcomeQuery,
   OutcomeRecord,
   ShownRecord,
+  SkillRecord,
   StatsStore,
   Surface,
 } from '../store/types.js';
+import { currentSkillConfidence } from './learning/skill-confidence.js';
 
 export type { Verdict } from '../core/types.js';
 
@@ -234,10 +236,19 @@ export async function giveFeedback(
     );
   }
   // A new feedback event on an instinct or skill is also an outcome of the claim it makes (issue 24): a row of kind
-  // instinct / skill with the confidence it had when the verdict came.
-  const learnedOutcome = async (recorded: boolean): Promise<Pick<FeedbackResult, 'outcome'>> => {
-    if (!recorded) return {};
-    const confidence = storedConfidence(instinct?.confidence ?? skill?.confidence);
+  // instinct / skill with the confidence it had when the verdict came: a skill's as the learning view shows it then
+  // (aged by its idle time, with the feedback before this event), the number its probability is mapped from.
+  const learnedOutcome = async (event: { id: string; recorded: boolean }): Promise<Pick<FeedbackResult, 'outcome'>> => {
+    if (!event.recorded) return {};
+    const before = async (s: SkillRecord) =>
+      currentSkillConfidence(
+        s,
+        at,
+        (await ctx.store.listFeedback(ctx.scope, s.id)).filter((f) => f.id !== event.id),
+      );
+    const confidence = storedConfidence(
+      instinct?.confidence ?? (skill === undefined ? undefined : await before(skill)),
+    );
     const row: ShownRecord = {
       id: shownId(ctx),
       surface: on,
@@ -257,11 +268,11 @@ export async function giveFeedback(
     const held = heldTexts(texts, events);
     if (held.length > 0) {
       const event = await eventOn(id, confirmationEventId(held));
-      return { id, on, verdict, event, confirmed: held, ...(await learnedOutcome(event.recorded)) };
+      return { id, on, verdict, event, confirmed: held, ...(await learnedOutcome(event)) };
     }
   }
   const event = await eventOn(id);
-  return { id, on, verdict, event, ...(await learnedOutcome(event.recorded)) };
+  return { id, on, verdict, event, ...(await learnedOutcome(event)) };
 }
 
 export interface Metrics {

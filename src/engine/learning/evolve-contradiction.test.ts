@@ -83,6 +83,35 @@ describe('a detected contradiction (seed 004: −0.3)', () => {
     ]);
   });
 
+  it('a skill’s outcomes carry the confidence shown then (its feedback so far), not the one stored', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(PNPM.map((text, k) => obs(text, 0.7, T0 - (3 - k) * 3_600_000)));
+    const id = (await c.evolve()).skillsUpdated[0]?.id as string;
+    const current = async (t: number) => (await (await at(t)).learningView()).skills.find((k) => k.id === id)?.current;
+    const outcomes = async (outcome: string) =>
+      (await store.listOutcomes('s')).filter((o) => o.outcome === outcome).map((o) => o.confidence);
+    // Two verdicts against it a day apart: the second is given on the confidence the first lowered.
+    const first = await current(T0 + DAY);
+    await (await at(T0 + DAY)).feedback(id, 'rejected');
+    const second = await current(T0 + 2 * DAY);
+    expect(second).toBeLessThan((first as number) - 0.1);
+    await (await at(T0 + 2 * DAY)).feedback(id, 'rejected');
+    const rejected = await outcomes('rejected');
+    expect(rejected).toHaveLength(2);
+    expect(rejected[0]).toBeCloseTo(first as number, 12);
+    expect(rejected[1]).toBeCloseTo(second as number, 12);
+    // Seen again: validated at the confidence shown then (both verdicts in it).
+    const seen = T0 + 3 * DAY - 3_600_000;
+    const then = await current(seen);
+    const later = await at(T0 + 3 * DAY);
+    await later.observe([obs('Use pnpm to install dependencies', 0.7, seen)]);
+    await later.evolve();
+    const validated = await outcomes('validated');
+    expect(validated).toHaveLength(1);
+    expect(validated[0]).toBeCloseTo(then as number, 12);
+  });
+
   it('of a group nothing learned: lowers the learned skill it opposes, else says it held it back', async () => {
     // Three corrections of one habit, then its contradiction: the group is not learned (a contradiction this week).
     const held = setup();

@@ -188,13 +188,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     async () => {
       for (const f of detected) await store.insertFeedback(scope, f);
       // A contradiction of an instinct or skill learned before this run is an outcome of its claim (issue 24),
-      // with the confidence it was stored with; its id is the event's, so a second run adds none.
+      // with the confidence it had (a skill's aged, shownSkill); its id is the event's, so a second run adds none.
       const learned = new Map<string, ['instinct' | 'skill', number]>([
         ...instincts.map((i): [string, ['instinct', number]] => [i.id, ['instinct', i.confidence]]),
         ...skills.map((k): [string, ['skill', number]] => [k.id, ['skill', k.confidence]]),
       ]);
+      const skillOf = new Map(skills.map((k) => [k.id, k]));
       const outcomes: ShownRecord[] = detected.flatMap((f) => {
-        const [kind, confidence] = learned.get(f.targetId) ?? [];
+        const [kind, stored] = learned.get(f.targetId) ?? [];
+        const skill = skillOf.get(f.targetId);
+        const confidence = kind === 'skill' && skill !== undefined ? shownSkill(skill, f.at) : stored;
         if (kind === undefined || confidence === undefined) return [];
         const target = `${kind}:${f.targetId}`;
         return [{ id: `sh-${f.id}`, surface: kind, target, at: f.at, confidence, outcome: 'contradicted' as const }];
@@ -206,7 +209,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // An instinct or skill learned before this run that its habit was seen again in (new evidence) is validated: an
   // outcome of its claim (issue 24), with the confidence it was stored with; one per newest piece of evidence.
   const validated: ShownRecord[] = [];
-  const seenAgain = (kind: 'instinct' | 'skill', learned: { id: string; confidence: number }, fresh: string[]) => {
+  const seenAgain = (kind: 'instinct' | 'skill', learned: InstinctRecord | SkillRecord, fresh: string[]) => {
     const newest = fresh.map((id) => byId.get(id)).sort((a, b) => (b?.timestamp ?? 0) - (a?.timestamp ?? 0))[0];
     if (newest === undefined || contradicting.has(newest.id)) return;
     const at = Math.min(now, newest.timestamp);
@@ -215,7 +218,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       surface: kind,
       target: `${kind}:${learned.id}`,
       at,
-      confidence: learned.confidence,
+      confidence: kind === 'skill' ? shownSkill(learned as SkillRecord, at) : learned.confidence,
       outcome: 'validated',
     });
   };
@@ -226,6 +229,15 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const skillVector = async (s: SkillRecord) => (await ctx.embedder.embed([skillText(s)]))[0] as Float32Array;
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
+  // A skill's outcome carries the confidence it was shown with then (issue 24): aged to that instant, with the
+  // feedback stored by then (before this run), as the learning view shows it and its probability is mapped from.
+  const storedEvents = [...feedback];
+  const shownSkill = (k: SkillRecord, at: number) =>
+    currentSkillConfidence(
+      k,
+      at,
+      storedEvents.filter((f) => f.targetId === k.id && f.at <= at),
+    );
   // A detected contradiction is a `contradiction` feedback event on what it opposes (−0.3, seed 004), recorded
   // once per observation and stored first, so that files, memories and later runs all carry it.
   const detected: FeedbackRecord[] = [];
