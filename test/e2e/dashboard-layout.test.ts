@@ -270,7 +270,13 @@ if (executablePath === undefined) {
 
     it('the Calibration page draws a reliability diagram for every kind, with its figures', async () => {
       const report = await api<{
-        kinds: { kind: string; outcomes: number; bins: { count: number }[]; map?: unknown[] }[];
+        kinds: {
+          kind: string;
+          outcomes: number;
+          bins: { count: number }[];
+          map?: unknown[];
+          selection?: { calibrator: 'map' | 'base-rate' | 'seed' };
+        }[];
       }>('/api/calibration');
       await open(PAGES[2]);
       const diagrams = await page.evaluate(() =>
@@ -297,6 +303,84 @@ if (executablePath === undefined) {
       expect(report.kinds.every((k) => k.outcomes > 0)).toBe(true);
       const words = await page.locator('.outcome-words').allTextContents();
       expect(words).toEqual(report.kinds.map((k) => expect.stringContaining(`${k.outcomes} outcome`)));
+      // Which calibrator each kind's results use, as the report chose it.
+      const USE = {
+        map: 'Results use the learned map',
+        'base-rate': 'Results use the base rate',
+        seed: 'Results use the seed',
+      };
+      const chosen = await page
+        .locator('section.diagram')
+        .evaluateAll((sections) =>
+          sections.map(
+            (el) =>
+              (el as unknown as { querySelector: (q: string) => { textContent: string } | null }).querySelector(
+                '.calibrator-words',
+              )?.textContent ?? null,
+          ),
+        );
+      expect(chosen).toEqual(
+        report.kinds.map((k) =>
+          k.selection === undefined ? null : expect.stringMatching(new RegExp(`^${USE[k.selection.calibrator]}`)),
+        ),
+      );
+      expect(chosen.filter((c) => c !== null).length).toBeGreaterThan(0);
+    });
+
+    it('says in one line per kind which calibrator its results use, and why', async () => {
+      const bins = Array.from({ length: 10 }, (_, i) => ({
+        lo: i / 10,
+        hi: (i + 1) / 10,
+        count: 10,
+        meanConfidence: i / 10 + 0.05,
+        observedRate: 0.5,
+      }));
+      const brier = { seed: 0.25, 'base-rate': 0.2, map: 0.18 };
+      const selection = (calibrator: string) => ({
+        calibrator,
+        brier,
+        gain: 0.05,
+        tested: 80,
+        outcomes: 100,
+        folds: 5,
+      });
+      const kind = (k: string, sel?: ReturnType<typeof selection>) => ({
+        kind: k,
+        outcomes: 100,
+        positives: 50,
+        bins,
+        ece: 0.1,
+        brier: 0.25,
+        enough: true,
+        ...(sel === undefined ? {} : { selection: sel }),
+      });
+      const report = {
+        scope: 'demo',
+        at: Date.parse(NOW),
+        minOutcomes: 30,
+        priorStrength: 10,
+        kinds: [
+          kind('search', selection('map')),
+          kind('next', selection('base-rate')),
+          kind('dag', selection('seed')),
+          kind('recall'),
+          { ...kind('skill'), outcomes: 7, enough: false },
+        ],
+      };
+      await page.route('**/api/calibration*', (route) => route.fulfill({ json: report }));
+      try {
+        await open(PAGES[2]);
+        expect(await page.locator('.calibrator-words').allTextContents()).toEqual([
+          'Results use the learned map: it beat the seed confidence out of sample (Brier 0.180 against 0.250).',
+          'Results use the base rate (the share of these claims that held): it beat the seed confidence and the ' +
+            'map out of sample (Brier 0.200 against 0.250 and 0.180).',
+          'Results use the seed confidence: the map did not beat it out of sample (Brier 0.180 against 0.250).',
+          'Results use the seed confidence: too few outcomes yet to test the map out of sample.',
+        ]);
+        expect(await page.locator('section.diagram[data-kind="skill"] .calibrator-words').count()).toBe(0);
+      } finally {
+        await page.unroute('**/api/calibration*');
+      }
     });
 
     it('says in plain words when a kind has too few outcomes for a map, or none at all', async () => {

@@ -1171,6 +1171,32 @@
     return `${base} Enough to learn the map: ${name} carry a probability beside their confidence.`;
   }
 
+  /**
+   * Which calibrator the kind's results use (the report's `selection`), in one plain line; none below the minimum.
+   * The choice is made out of sample (each later run of outcomes predicted from those before), by Brier score.
+   */
+  function calibratorWords(k) {
+    if (!k.enough) return null;
+    const sel = k.selection;
+    if (sel === undefined || sel === null)
+      return 'Results use the seed confidence: too few outcomes yet to test the map out of sample.';
+    const brier = (c) => fmt(sel.brier[c], 3);
+    if (sel.calibrator === 'map')
+      return (
+        'Results use the learned map: it beat the seed confidence out of sample ' +
+        `(Brier ${brier('map')} against ${brier('seed')}).`
+      );
+    if (sel.calibrator === 'base-rate')
+      return (
+        'Results use the base rate (the share of these claims that held): it beat the seed confidence and the map ' +
+        `out of sample (Brier ${brier('base-rate')} against ${brier('seed')} and ${brier('map')}).`
+      );
+    return (
+      'Results use the seed confidence: the map did not beat it out of sample ' +
+      `(Brier ${brier('map')} against ${brier('seed')}).`
+    );
+  }
+
   function diagramCard(k, minOutcomes) {
     const stats = [
       h('span', {}, 'ECE ', h('b', {}, fmt(k.ece))),
@@ -1190,6 +1216,7 @@
       reliabilityDiagram(k),
       h('div', { class: 'stats' }, stats),
       h('p', { class: 'parts outcome-words' }, outcomeWords(k, minOutcomes)),
+      k.enough ? h('p', { class: 'parts calibrator-words' }, calibratorWords(k)) : null,
     );
   }
 
