@@ -28,6 +28,7 @@ import {
   type VectorMatrix,
   type VectorSource,
 } from '../search/vectors.js';
+import { hashRowFinder } from './hash-rows.js';
 import { int8Dots, int8DotsByChunk, type Int8Dots } from './int8-dots.js';
 import {
   allBounded,
@@ -272,10 +273,37 @@ export class VectorIndex {
     }
     const out = new Map<string, number>();
     if (wanted.size === 0) return out;
+    const codes = this.#codes as QuantizedRows[];
+    const finder = wanted.size > 1 ? hashRowFinder() : undefined;
+    if (finder !== undefined) {
+      // Every row's hash read once in WebAssembly (hash-rows.ts); the keys of the rows found are then compared in
+      // the order the search below gives (chunk by chunk, each hash as asked, its rows in order).
+      const found = finder.find(
+        codes.map((q) => q.hashes.subarray(0, q.rows)),
+        [...wanted.keys()],
+      );
+      let f = 0;
+      let row = 0;
+      for (const q of codes) {
+        const end = row + q.rows;
+        const from = f;
+        while (f < found.length && (found[f] as number) < end) f += 1;
+        if (f > from)
+          for (const [h, same] of wanted)
+            for (let i = from; i < f; i += 1) {
+              const r = found[i] as number;
+              if (q.hashes[r - row] !== h) continue;
+              const key = this.#keyAt(r);
+              if (same.includes(key)) out.set(key, r);
+            }
+        row = end;
+      }
+      return out;
+    }
     // Each hash looked for by the typed array's own search (native code: a process answering one query runs a loop
     // of its own over every row before it is optimised, several times slower), then the rows' keys compared.
     let row = 0;
-    for (const q of this.#codes as QuantizedRows[]) {
+    for (const q of codes) {
       const { hashes } = q;
       for (const [h, same] of wanted) {
         for (let i = hashes.indexOf(h); i >= 0; i = hashes.indexOf(h, i + 1)) {
