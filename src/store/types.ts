@@ -838,6 +838,8 @@ export interface PastRunsReader {
   read(offset: number, length: number): Uint8Array;
   /** Whether the bytes it was opened on are still there to read. */
   intact(): boolean;
+  /** Reads ahead, in one go, the bytes of ranges (offset, length) a query is about to read (optional). */
+  prefetch?(ranges: readonly (readonly [number, number])[]): void;
 }
 
 /**

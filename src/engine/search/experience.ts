@@ -257,6 +257,8 @@ async function findNearestRuns(
   if (past.size === 0) return [];
   const task = taskText(text);
   const lexical = past.searchIntents(task, CANDIDATES, options.skip).map((h) => h.index);
+  // Runs read back in pieces: what the runs below read, read ahead in a few statements (issue 20).
+  past.prefetchRuns(lexical);
   const vector = options.vector ?? (await ctx.embedder.embed([task]))[0];
   const skipId = options.skip === undefined ? undefined : past.run(options.skip)?.id;
   const cos =
@@ -268,10 +270,14 @@ async function findNearestRuns(
           lexical.map((i) => past.run(i)?.id as string),
         );
   const pool = new Set<number>(lexical);
+  past.prefetchIds(cos.top);
+  const ranked: number[] = [];
   for (const id of cos.top) {
     const i = past.positionOf(id);
-    if (i !== undefined && id !== skipId) pool.add(i);
+    if (i !== undefined && id !== skipId) ranked.push(i);
   }
+  past.prefetchRuns(ranked);
+  for (const i of ranked) pool.add(i);
   const words = [...new Set(contentWords(task))];
   return [...pool]
     .map((i) => {

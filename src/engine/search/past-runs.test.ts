@@ -181,7 +181,75 @@ function inPieces(bytes: Uint8Array): { source: ByteSource; read: () => number }
   return { source, read: () => count };
 }
 
+/**
+ * {@link inPieces} with a reader's cache of pieces and its read-ahead: `misses` counts the reads that needed pieces
+ * not held (a statement each in the store's reader, which then holds them); `ahead` counts the calls to `prefetch`.
+ */
+function cachedPieces(bytes: Uint8Array): { source: ByteSource; misses: () => number; ahead: () => number } {
+  const PIECE = 24;
+  const { source: plain } = inPieces(bytes);
+  const held = new Set<number>();
+  let misses = 0;
+  let ahead = 0;
+  const pieces = (offset: number, length: number) => {
+    const first = Math.floor(offset / PIECE);
+    return Array.from(
+      { length: Math.floor((offset + Math.max(1, length) - 1) / PIECE) - first + 1 },
+      (_, i) => first + i,
+    );
+  };
+  const source: ByteSource = {
+    size: plain.size,
+    read(offset, length) {
+      const missing = (length === 0 ? [] : pieces(offset, length)).filter((p) => !held.has(p));
+      if (missing.length > 0) misses += 1;
+      for (const p of missing) held.add(p);
+      return plain.read(offset, length);
+    },
+    prefetch(ranges) {
+      ahead += 1;
+      for (const [offset, length] of ranges) for (const p of length > 0 ? pieces(offset, length) : []) held.add(p);
+    },
+  };
+  return { source, misses: () => misses, ahead: () => ahead };
+}
+
 describe('past runs read in pieces (issue 20, migration 14)', () => {
+  it('read ahead, the runs and the positions of ids read nothing more and answer as decoded', () => {
+    const rng = generator(23);
+    const runs = new PastRuns(storeOrder(Array.from({ length: 1500 }, (_, i) => execution(rng, `r${i}`))));
+    const bytes = runs.encode();
+    const positions = Array.from({ length: 60 }, () => Math.floor(rng() * runs.size));
+    const ids = [...positions.map((p) => (runs.run(p) as { id: string }).id), 'nobody', 'r9999'];
+    // Without reading ahead: what the same reads miss.
+    const plain = cachedPieces(bytes);
+    const before = PastRuns.open(plain.source) as PastRuns;
+    const opened = plain.misses();
+    const want = { runs: positions.map((p) => before.run(p)), at: ids.map((id) => before.positionOf(id)) };
+    const missed = plain.misses() - opened;
+    // Read ahead: a few calls, and the runs then miss no piece; the ids' positions miss few (a hash shared by
+    // two ids is looked for further).
+    const { source, misses, ahead } = cachedPieces(bytes);
+    const read = PastRuns.open(source) as PastRuns;
+    const start = misses();
+    read.prefetchRuns(positions);
+    const afterRuns = misses();
+    expect(positions.map((p) => read.run(p))).toEqual(want.runs);
+    // One read: the tools' names, read whole with the first shape made.
+    expect(misses() - afterRuns).toBe(1);
+    read.prefetchIds(ids);
+    const afterIds = misses();
+    expect(ids.map((id) => read.positionOf(id))).toEqual(want.at);
+    expect(misses() - afterIds).toBeLessThan(ids.length / 4);
+    expect(afterRuns).toBe(start);
+    expect(ahead()).toBeLessThanOrEqual(6);
+    expect(missed).toBeGreaterThan(3 * (misses() - afterIds) + positions.length);
+    // Runs already made, or decoded from bytes in memory, read nothing ahead.
+    read.prefetchRuns(positions);
+    expect(ahead()).toBeLessThanOrEqual(6);
+    (PastRuns.decode(bytes) as PastRuns).prefetchRuns(positions);
+  });
+
   it('answer as the runs decoded from their bytes, and a query reads a small part of them', () => {
     const rng = generator(11);
     const runs = new PastRuns(storeOrder(Array.from({ length: 2000 }, (_, i) => execution(rng, `r${i}`))));

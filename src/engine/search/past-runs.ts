@@ -73,6 +73,8 @@ export interface ByteSource {
   read(offset: number, length: number): Uint8Array;
   /** The bytes whole, when they are in memory (aligned to 8): arrays are then read over them as they lie. */
   readonly whole?: Uint8Array;
+  /** Reads ahead, in one go, ranges (offset, length) about to be read (the store's pieces: one statement). */
+  prefetch?(ranges: readonly (readonly [number, number])[]): void;
 }
 
 export class PastRuns {
@@ -88,6 +90,8 @@ export class PastRuns {
   #identity = -1;
   /** The runs read back, if any. */
   #packed?: PackedRuns;
+  /** For runs read back in pieces: reads ahead what {@link run} reads of some slots, or `positionOf` of some ids. */
+  #ahead?: { runs: (slots: readonly number[]) => void; ids: (ids: readonly string[]) => void };
   /** Per ordered tool pair, from → to: how many runs used both tools, and how many linked from → to. */
   readonly #pairs = new Map<string, Map<string, PairCount>>();
   /** Pair counts read back and not all made yet: `[from, to, both, linked]` by tool number, rows by `from`. */
@@ -183,6 +187,29 @@ export class PastRuns {
     };
     this.#runs[position] = run;
     return run;
+  }
+
+  /**
+   * Reads ahead, a few statements in all, what {@link run} reads of the runs at these positions not made yet (runs
+   * read back in pieces, issue 20: each field of each run was a statement of its own); nothing otherwise.
+   */
+  prefetchRuns(positions: readonly number[]): void {
+    const ahead = this.#ahead;
+    const size = this.#packed?.size ?? 0;
+    if (ahead === undefined) return;
+    const slots: number[] = [];
+    for (const position of positions) {
+      if (this.#runs[position] !== undefined) continue;
+      const slot = this.#slotAtPosition(position);
+      if (slot !== undefined && slot < size) slots.push(slot);
+    }
+    if (slots.length > 0) ahead.runs(slots);
+  }
+
+  /** Reads ahead, likewise, what {@link positionOf} reads to find these ids among the runs read back. */
+  prefetchIds(ids: readonly string[]): void {
+    const unknown = this.#ahead === undefined ? [] : ids.filter((id) => !this.#slot.has(id));
+    if (unknown.length > 0) this.#ahead?.ids(unknown);
   }
 
   /** The runs in the store's order (every one made: {@link run} reads one). */
@@ -491,6 +518,7 @@ export class PastRuns {
     };
     out.#intents = IntentIndex.unpack(packed);
     out.#identity = size;
+    if (source.prefetch !== undefined) out.#ahead = readAhead(source.prefetch.bind(source), read, shapes);
     return out;
   }
 
@@ -650,6 +678,8 @@ function unpackBytes(source: ByteSource):
       numberAt: (name: string) => (i: number) => number;
       /** Numbers `from` to `to` of an Int32 array (read where they lie). */
       int32s: (name: string, from: number, to: number) => Int32Array;
+      /** Where elements `from` to `to` of a part lie in the source (offset, length; a text's elements are bytes). */
+      rangeOf: (name: string, from: number, to: number) => [number, number];
     }
   | undefined {
   if (source.size < 8) return undefined;
@@ -716,7 +746,62 @@ function unpackBytes(source: ByteSource):
     const bytes = got.byteOffset % 4 === 0 ? got : new Uint8Array(got);
     return new Int32Array(bytes.buffer, bytes.byteOffset, to - from);
   };
-  return { numbers: table.numbers, texts, lines, array, count, numberAt, int32s };
+  const rangeOf = (name: string, from: number, to: number): [number, number] => {
+    const [kind, offset] = place(name);
+    const width = kind === 'f64' ? 8 : kind === 'i32' ? 4 : 1;
+    return [start + offset + width * from, width * (to - from)];
+  };
+  return { numbers: table.numbers, texts, lines, array, count, numberAt, int32s, rangeOf };
+}
+
+/**
+ * What {@link PastRuns.run} and `positionOf` read, read ahead a stage at a time (each stage one `prefetch`): a run's
+ * numbers and line starts, then its lines and its shape's start, then the shape's rows; an id's hash slots, then
+ * its line's starts, then the line. The reads after it then find their pieces held (the same bytes, the same runs).
+ */
+function readAhead(
+  prefetch: (ranges: readonly (readonly [number, number])[]) => void,
+  read: NonNullable<ReturnType<typeof unpackBytes>>,
+  shapes: readonly (WorkflowShape | undefined)[],
+): { runs: (slots: readonly number[]) => void; ids: (ids: readonly string[]) => void } {
+  const { numberAt, rangeOf, count } = read;
+  const idStart = numberAt('idStarts');
+  const intentStart = numberAt('intentStarts');
+  const shapeOf = numberAt('shapeOf');
+  const shapeStart = numberAt('shapeStarts');
+  const idSlot = numberAt('idSlots');
+  const slots = count('idSlots');
+  const lineOf = (part: string, starts: (i: number) => number, i: number): [number, number] => {
+    const from = starts(i);
+    return rangeOf(part, from, Math.max(from, starts(i + 1) - 1));
+  };
+  return {
+    runs: (runs) => {
+      prefetch(
+        runs.flatMap((s) => [
+          rangeOf('startedAt', s, s + 1),
+          rangeOf('quality', s, s + 1),
+          rangeOf('shapeOf', s, s + 1),
+          rangeOf('idStarts', s, s + 2),
+          rangeOf('intentStarts', s, s + 2),
+        ]),
+      );
+      const places = [...new Set(runs.map((s) => shapeOf(s)))].filter((p) => shapes[p] === undefined);
+      prefetch([
+        ...runs.flatMap((s) => [lineOf('ids', idStart, s), lineOf('intents', intentStart, s)]),
+        ...places.map((p) => rangeOf('shapeStarts', p, p + 2)),
+      ]);
+      prefetch(places.map((p) => rangeOf('shapeRows', shapeStart(p), shapeStart(p + 1))));
+    },
+    ids: (ids) => {
+      if (slots === 0) return;
+      const first = ids.map((id) => hashOf(id) & (slots - 1));
+      prefetch(first.map((slot) => rangeOf('idSlots', slot, Math.min(slots, slot + 2))));
+      const lines = first.map((slot) => idSlot(slot) - 1).filter((line) => line >= 0);
+      prefetch(lines.map((line) => rangeOf('idStarts', line, line + 2)));
+      prefetch(lines.map((line) => lineOf('ids', idStart, line)));
+    },
+  };
 }
 
 /**

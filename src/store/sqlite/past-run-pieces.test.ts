@@ -36,6 +36,30 @@ describe('past runs in pieces (SQLite, migration 14)', () => {
     raw.close();
   });
 
+  it('ranges read ahead in one go are held: read after their pieces were taken away, as they were', async () => {
+    const store = openSqliteStore({ path: join(dir, 'ahead.db') });
+    const data = bytesOf(30_000, 5);
+    await store.writePastRuns('p', 1, data);
+    const reader = await store.openPastRuns('p');
+    // Within one piece, across two (3,990 + 20), one of a whole piece, nothing, and out of bounds (left alone).
+    const ranges: [number, number][] = [
+      [10, 5],
+      [3990, 20],
+      [12_000, 4000],
+      [20_000, 0],
+      [29_999, 5],
+    ];
+    reader?.prefetch?.(ranges);
+    await store.writePastRuns('p', 2, bytesOf(10, 1));
+    await store.writePastRuns('p', 3, bytesOf(10, 2));
+    expect(reader?.intact()).toBe(false);
+    for (const [offset, length] of ranges.slice(0, 3))
+      expect([...(reader?.read(offset, length) ?? [])]).toEqual([...data.subarray(offset, offset + length)]);
+    // A range of a piece not read ahead is gone.
+    expect(() => reader?.read(25_000, 3)).toThrow(/replaced/);
+    await store.close();
+  });
+
   it('a blob kept whole before migration 14 goes with it (built again); one written whole is read whole', async () => {
     const path = join(dir, 'old.db');
     await openSqliteStore({ path }).close();

@@ -19,6 +19,9 @@ const MARK_BYTES = 16;
 
 type Stmt = (sql: string) => Database.Statement;
 
+/** Pieces a range may span to be read ahead by `prefetch` (or put together from pieces held). */
+const PREFETCH_SPAN = 4;
+
 /** The generation and size a mark names, or undefined for bytes that are no mark. */
 function readMark(data: Uint8Array): { generation: number; size: number } | undefined {
   if (data.byteLength !== MARK_BYTES) return undefined;
@@ -122,8 +125,19 @@ class PieceReader implements PastRunsReader {
       const at = offset - first * PIECE_BYTES;
       return piece.subarray(at, at + length);
     }
-    // A range over several pieces (a whole array): read in one statement into one buffer, not kept piece by piece.
+    // A range over several pieces (a whole array): read in one statement into one buffer, not kept piece by piece
+    // (unless every piece is held already: a range a query asked to have read before).
     const out = new Uint8Array(length);
+    if (last - first < PREFETCH_SPAN && this.#holds(first, last)) {
+      for (let piece = first; piece <= last; piece += 1) {
+        const data = this.#pieces.get(piece) as Uint8Array;
+        const start = piece * PIECE_BYTES;
+        const from = Math.max(offset, start);
+        const to = Math.min(offset + length, start + data.byteLength);
+        out.set(data.subarray(from - start, to - start), from - offset);
+      }
+      return out;
+    }
     const rows = this.stmt(
       'SELECT piece, data FROM past_run_pieces WHERE scope = ? AND generation = ? AND piece BETWEEN ? AND ?',
     )
@@ -139,6 +153,36 @@ class PieceReader implements PastRunsReader {
     }
     if (found !== last - first + 1) throw new Error('past runs: the pieces read were replaced (read them again)');
     return out;
+  }
+
+  /**
+   * Reads the pieces of `ranges` (offset, length) not held yet in one statement and keeps them (issue 20: a DAG's
+   * nearest runs read ~800 pieces one statement each). Ranges over more than {@link PREFETCH_SPAN} pieces are left
+   * to `read`; a piece missing (its generation replaced) is left for `read` to say so.
+   */
+  prefetch(ranges: readonly (readonly [number, number])[]): void {
+    const wanted = new Set<number>();
+    for (const [offset, length] of ranges) {
+      if (!(offset >= 0 && length > 0 && offset + length <= this.size)) continue;
+      const first = Math.floor(offset / PIECE_BYTES);
+      const last = Math.floor((offset + length - 1) / PIECE_BYTES);
+      if (last - first >= PREFETCH_SPAN) continue;
+      for (let piece = first; piece <= last; piece += 1) if (!this.#pieces.has(piece)) wanted.add(piece);
+    }
+    if (wanted.size === 0) return;
+    const rows = this.stmt(
+      'SELECT piece, data FROM past_run_pieces WHERE scope = ? AND generation = ? ' +
+        'AND piece IN (SELECT value FROM json_each(?))',
+    )
+      .raw()
+      .all(this.scope, this.generation, JSON.stringify([...wanted])) as [number, Uint8Array][];
+    for (const [piece, data] of rows) this.#pieces.set(Number(piece), data);
+  }
+
+  /** Whether pieces `first` to `last` are all held. */
+  #holds(first: number, last: number): boolean {
+    for (let piece = first; piece <= last; piece += 1) if (!this.#pieces.has(piece)) return false;
+    return true;
   }
 
   #piece(piece: number): Uint8Array {
