@@ -82,6 +82,36 @@ describe('IntentIndex', () => {
     }
   });
 
+  it('keeps the best `limit` hits by score, ties by rank, skip left out: a search of every text, cut', () => {
+    const words = ['movie', 'review', 'director', 'actor', 'rating', 'poster'];
+    let seed = 5;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    // Few words, short texts: many equal scores, so the order of ties decides most of the answer.
+    const text = () =>
+      Array.from({ length: 1 + Math.floor(next() * 3) }, () => words[Math.floor(next() * 6)]).join(' ');
+    const texts = Array.from({ length: 60 }, text);
+    const all = new IntentIndex(texts);
+    const ranks = Array.from({ length: 60 }, () => Math.floor(next() * 1000));
+    const rank = (slot: number) => ranks[slot] as number;
+    for (let round = 0; round < 40; round += 1) {
+      const query = text();
+      const skip = round % 3 === 0 ? Math.floor(next() * 60) : undefined;
+      const every = all.search(query, 1000, skip, rank);
+      const terms = new Set(intentTerms(query));
+      const holding = texts.flatMap((t, i) => (i !== skip && intentTerms(t).some((w) => terms.has(w)) ? [i] : []));
+      expect(every.map((h) => h.index).sort((a, b) => a - b)).toEqual(holding);
+      for (let i = 1; i < every.length; i += 1) {
+        const [a, b] = [every[i - 1], every[i]] as [{ index: number; score: number }, { index: number; score: number }];
+        expect(a.score > b.score || (a.score === b.score && rank(a.index) <= rank(b.index))).toBe(true);
+      }
+      for (const limit of [1, 3, 7]) expect(all.search(query, limit, skip, rank)).toEqual(every.slice(0, limit));
+    }
+    expect(all.search('movie', 0)).toEqual([]);
+  });
+
   it('scores by Okapi BM25 (k1 1.2, b 0.75) over its terms, as computed by hand', () => {
     const texts = [
       'find the movies of Sofia Coppola',

@@ -203,6 +203,7 @@ export class IntentIndex {
    * default the slot itself).
    */
   search(query: string, limit: number, skip?: number, rank: (doc: number) => number = (doc) => doc): IntentHit[] {
+    if (!(limit >= 1)) return [];
     // Scores in one reused array, the texts touched listed once: no map or sort over every match.
     if (this.#scores === undefined || this.#scores.length < this.#lengths.length)
       this.#scores = new Float64Array(Math.max(16, this.#lengths.length * 2));
@@ -214,33 +215,37 @@ export class IntentIndex {
       // A term most texts hold ranks nothing and costs a pass over them: left to the other terms.
       if (df === 0 || (df > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
       const idf = this.idf(term);
-      const add = (doc: number, tf: number): void => {
-        if (doc === skip) return;
+      const entry = this.#postings.get(term);
+      // Postings read back are scored where they lie, with no list made. The loop is written out, no call a posting
+      // (issue 20: a one-query process runs it unoptimised, ~50k postings a DAG).
+      const postings = typeof entry === 'number' ? this.#packedPostings(entry) : entry;
+      if (postings === undefined) continue;
+      for (let at = 0; at < postings.length; at += 2) {
+        const doc = postings[at] as number;
+        if (doc === skip) continue;
+        const tf = postings[at + 1] as number;
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (k1Norms[doc] as number));
-      };
-      const entry = this.#postings.get(term);
-      if (typeof entry === 'number') {
-        // Postings read back are scored where they lie, with no list made.
-        const postings = this.#packedPostings(entry);
-        for (let at = 0; at < postings.length; at += 2) add(postings[at] as number, postings[at + 1] as number);
-      } else if (entry !== undefined)
-        for (let at = 0; at < entry.length; at += 2) add(entry[at] as number, entry[at + 1] as number);
+      }
     }
-    // The best `limit`, kept sorted by insertion (limit is small), ties by rank.
+    // The best `limit`, kept sorted by insertion (limit is small), ties by rank; a hit is made only when it is kept.
     const best: { index: number; score: number; rank: number }[] = [];
-    const before = (a: { score: number; rank: number }, b: { score: number; rank: number }) =>
-      a.score > b.score || (a.score === b.score && a.rank < b.rank);
-    for (const doc of touched) {
-      const hit = { index: doc, score: scores[doc] as number, rank: rank(doc) };
+    for (let i = 0; i < touched.length; i += 1) {
+      const doc = touched[i] as number;
+      const score = scores[doc] as number;
       scores[doc] = 0;
-      if (hit.score <= 0 || (best.length === limit && !before(hit, best[limit - 1] as (typeof best)[number]))) continue;
+      if (score <= 0) continue;
+      const order = rank(doc);
+      const last = best.length === limit ? (best[limit - 1] as (typeof best)[number]) : undefined;
+      if (last !== undefined && !(score > last.score || (score === last.score && order < last.rank))) continue;
       let at = best.length === limit ? limit - 1 : best.length;
-      while (at > 0 && before(hit, best[at - 1] as (typeof best)[number])) {
-        best[at] = best[at - 1] as (typeof best)[number];
+      while (at > 0) {
+        const above = best[at - 1] as (typeof best)[number];
+        if (!(score > above.score || (score === above.score && order < above.rank))) break;
+        best[at] = above;
         at -= 1;
       }
-      best[at] = hit;
+      best[at] = { index: doc, score, rank: order };
     }
     return best.map(({ index, score }) => ({ index, score }));
   }
