@@ -73,6 +73,7 @@ import {
   type ProbabilityInfo,
 } from './calibration.js';
 import { importSession, type ImportedEvent, type SessionImport } from './import-sessions.js';
+import { randomUuids } from './random-id.js';
 import {
   checkDump,
   restoreDump,
@@ -109,7 +110,7 @@ export interface CredenceOptions {
   cwd?: string;
   /**
    * Makes record ids.
-   * @default crypto.randomUUID
+   * @default v4 UUIDs from /dev/urandom (random-id.ts), else crypto.randomUUID
    */
   newId?: () => string;
   /**
@@ -231,9 +232,9 @@ export class Credence {
     this.scopeSource = init.scope.source;
     this.root = init.root;
     this.now = init.now;
-    // Web Crypto's (the same v4 UUIDs from the same source): node:crypto's module costs a one-query process ~10 ms
-    // to load (issue 20), and status makes none.
-    this.newId = init.newId ?? (() => globalThis.crypto.randomUUID());
+    // v4 UUIDs read from the system's random source (random-id.ts): node:crypto's module costs a one-query process
+    // ~10 ms to load and Web Crypto's ~4 ms (issue 20), and status makes none.
+    this.newId = init.newId ?? randomUuids();
     this.#makeEmbedder = init.embedder;
   }
 
