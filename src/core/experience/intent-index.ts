@@ -6,6 +6,7 @@
  * Pure: built from texts (and texts added or removed since), it answers queries; it never reads a clock or a store.
  */
 import { SHARE_PREFIX } from '../text/term-weights.js';
+import { bm25Kernel } from './bm25-kernel.js';
 import { contentWords } from '../text/words.js';
 
 const K1 = 1.2;
@@ -204,29 +205,45 @@ export class IntentIndex {
    */
   search(query: string, limit: number, skip?: number, rank: (doc: number) => number = (doc) => doc): IntentHit[] {
     if (!(limit >= 1)) return [];
-    // Scores in one reused array, the texts touched listed once: no map or sort over every match.
-    if (this.#scores === undefined || this.#scores.length < this.#lengths.length)
-      this.#scores = new Float64Array(Math.max(16, this.#lengths.length * 2));
-    const scores = this.#scores;
     const k1Norms = this.#k1NormsNow();
-    const touched: number[] = [];
+    // The terms searched: a term most texts hold ranks nothing and costs a pass over them (left to the others).
+    const terms: { postings: ArrayLike<number>; idf: number }[] = [];
     for (const term of new Set(intentTerms(query))) {
       const df = this.#df(term);
-      // A term most texts hold ranks nothing and costs a pass over them: left to the other terms.
       if (df === 0 || (df > COMMON_SHARE * this.size && this.size >= COMMON_FROM)) continue;
       const idf = this.idf(term);
       const entry = this.#postings.get(term);
-      // Postings read back are scored where they lie, with no list made. The loop is written out, no call a posting
-      // (issue 20: a one-query process runs it unoptimised, ~50k postings a DAG).
+      // Postings read back are scored where they lie, with no list made.
       const postings = typeof entry === 'number' ? this.#packedPostings(entry) : entry;
-      if (postings === undefined) continue;
-      for (let at = 0; at < postings.length; at += 2) {
-        const doc = postings[at] as number;
-        if (doc === skip) continue;
-        const tf = postings[at + 1] as number;
-        if (scores[doc] === 0) touched.push(doc);
-        scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (k1Norms[doc] as number));
-      }
+      if (postings !== undefined) terms.push({ postings, idf });
+    }
+    // Scores in one reused array, the texts touched listed once: no map or sort over every match. In WebAssembly
+    // where it is (bm25-kernel.ts: the same operations), else in the loop below.
+    const kernel = bm25Kernel();
+    const scoring = kernel?.begin(
+      k1Norms,
+      terms.map((t) => t.postings),
+    );
+    let scores: Float64Array;
+    let touched: ArrayLike<number>;
+    if (scoring !== undefined) {
+      for (const { postings, idf } of terms) scoring.add(postings, skip ?? -1, idf, K1 + 1);
+      scores = scoring.scores;
+      touched = scoring.touched;
+    } else {
+      if (this.#scores === undefined || this.#scores.length < this.#lengths.length)
+        this.#scores = new Float64Array(Math.max(16, this.#lengths.length * 2));
+      scores = this.#scores;
+      const list: number[] = [];
+      for (const { postings, idf } of terms)
+        for (let at = 0; at < postings.length; at += 2) {
+          const doc = postings[at] as number;
+          if (doc === skip) continue;
+          const tf = postings[at + 1] as number;
+          if (scores[doc] === 0) list.push(doc);
+          scores[doc] = (scores[doc] as number) + (idf * tf * (K1 + 1)) / (tf + (k1Norms[doc] as number));
+        }
+      touched = list;
     }
     // The best `limit`, kept sorted by insertion (limit is small), ties by rank; a hit is made only when it is kept.
     const best: { index: number; score: number; rank: number }[] = [];
@@ -247,6 +264,7 @@ export class IntentIndex {
       }
       best[at] = { index: doc, score, rank: order };
     }
+    scoring?.done();
     return best.map(({ index, score }) => ({ index, score }));
   }
 }
