@@ -8,18 +8,7 @@ import {
   type CalibrationMap,
 } from './calibration-map.js';
 import type { CalibrationPoint } from './reliability.js';
-
-/** mulberry32 (T. Ettinger): a seeded generator, so every simulated outcome is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as seeded } from '../random.js';
 
 /** True rate per tenth of [0, 1]: the curve at the bin's centre. */
 const CURVES: Record<string, (c: number) => number> = {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { learnCalibrator, selectCalibrator } from './selection.js';
 import type { CalibrationPoint } from './reliability.js';
-
-/** mulberry32 (T. Ettinger): a seeded generator. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as seeded } from '../random.js';
 
 /** `n` outcomes at uniform confidences, each right with probability `rate(confidence)`. */
 function draw(rate: (c: number) => number, n: number, seed: number): CalibrationPoint[] {

@@ -9,6 +9,7 @@
  */
 import { OUTCOME_KINDS, type Outcome, type OutcomeKind } from '../../core/types.js';
 import type { ShownRecord } from '../../store/types.js';
+import { mulberry32 } from '../../core/random.js';
 
 const DAY = 86_400_000;
 
@@ -41,18 +42,6 @@ const KINDS: Record<
   skill: { spread: 0.8, trueRate: (c) => 0.05 + 0.85 * c ** 1.3, words: ['validated', 'contradicted'] },
 };
 
-/** A small seeded generator (mulberry32): the demo's outcomes are the same for the same seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** What a demo claim can name, per kind (a kind with nothing to name borrows a placeholder). */
 export type DemoTargets = Record<OutcomeKind, readonly string[]>;
 
@@ -65,7 +54,7 @@ export function demoOutcomes(
   now: number,
   options: { seed?: number; perKind?: number } = {},
 ): ShownRecord[] {
-  const next = generator(options.seed ?? 24);
+  const next = mulberry32(options.seed ?? 24);
   const perKind = options.perKind ?? DEMO_OUTCOMES_PER_KIND;
   return OUTCOME_KINDS.flatMap((kind) => {
     const { spread, trueRate, words, alt } = KINDS[kind];

@@ -1,0 +1,17 @@
+/**
+ * @module core/random
+ * Seeded randomness for what must come out the same on every run (the demo's history, simulations, benches): the
+ * caller passes the seed, so the core stays reproducible.
+ */
+
+/** mulberry32: a tiny seeded generator (T. Ettinger), uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
