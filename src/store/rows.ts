@@ -21,6 +21,7 @@ import type {
   InstinctRecord,
   MemoryRecord,
   ObservationRecord,
+  OutcomeBin,
   OutcomeRecord,
   ShownRecord,
   SkillRecord,
@@ -205,6 +206,18 @@ export function toOutcome(r: Row): OutcomeRecord {
     outcome: r.outcome as Outcome,
     at: Number(r.at),
     outcomeAt: Number(r.outcome_at),
+  };
+}
+
+/** One group of the outcome sums (`outcomeBins`): kind, bin and outcome with their count and sums. */
+export function toOutcomeBin(r: Row): OutcomeBin {
+  return {
+    kind: r.surface as OutcomeKind,
+    bin: Number(r.bin),
+    outcome: r.outcome as Outcome,
+    count: Number(r.n),
+    sumConfidence: Number(r.sum_confidence),
+    sumSquares: Number(r.sum_squares),
   };
 }
 

@@ -11,7 +11,7 @@
 import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
-import type { EdgeType, OutcomeKind } from '../../core/types.js';
+import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { callsPerTool, endedAt, foldWorkflows, nulSafeStore, observationFingerprint, workflowsOf } from '../shared.js';
@@ -31,6 +31,7 @@ import {
   toMemory,
   toObservation,
   toOutcome,
+  toOutcomeBin,
   toShown,
   toSkill,
   toTool,
@@ -1419,14 +1420,7 @@ export class PgStore implements Store {
        GROUP BY surface, outcome, bin ORDER BY surface, bin, outcome`,
       [scope, options.at, options.bins],
     );
-    return rows.map((r) => ({
-      kind: r.surface as OutcomeKind,
-      bin: Number(r.bin),
-      outcome: r.outcome as Outcome,
-      count: Number(r.n),
-      sumConfidence: Number(r.sum_confidence),
-      sumSquares: Number(r.sum_squares),
-    }));
+    return rows.map(toOutcomeBin);
   }
 
   async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {

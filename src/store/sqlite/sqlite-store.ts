@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
-import type { EdgeType, OutcomeKind } from '../../core/types.js';
+import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
   callsPerTool,
@@ -36,6 +36,7 @@ import {
   toMemory,
   toObservation,
   toOutcome,
+  toOutcomeBin,
   toShown,
   toSkill,
   toTool,
@@ -1235,14 +1236,7 @@ export class SqliteStore implements Store {
       at: options.at,
       bins: options.bins,
     }) as Row[];
-    return rows.map((r) => ({
-      kind: r.surface as OutcomeKind,
-      bin: Number(r.bin),
-      outcome: r.outcome as Outcome,
-      count: Number(r.n),
-      sumConfidence: Number(r.sum_confidence),
-      sumSquares: Number(r.sum_squares),
-    }));
+    return rows.map(toOutcomeBin);
   }
 
   async shownCounts(scope: string): Promise<{ surface: Surface; shown: number; accepted: number; rejected: number }[]> {
