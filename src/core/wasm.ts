@@ -6,6 +6,34 @@
  * Deterministic: a module computes what the JavaScript it stands for computes, in the same order.
  */
 
+/** Instruction bytes the modules are written with (WebAssembly core spec opcodes; blocks with an empty type). */
+export const GET = 0x20;
+export const SET = 0x21;
+export const TEE = 0x22;
+export const I32 = 0x41;
+export const ADD = 0x6a;
+export const SUB = 0x6b;
+export const SHL = 0x74;
+export const EQ = 0x46;
+export const NE = 0x47;
+export const GE_S = 0x4e;
+export const I32_LOAD = 0x28;
+export const I32_STORE = 0x36;
+export const F64_LOAD = 0x2b;
+export const F64_STORE = 0x39;
+export const F64_ADD = 0xa0;
+export const F64_SUB = 0xa1;
+export const F64_MUL = 0xa2;
+export const F64_DIV = 0xa3;
+export const F64_GT = 0x64;
+export const CONVERT_S = 0xb7;
+export const BLOCK = [0x02, 0x40];
+export const LOOP = [0x03, 0x40];
+export const IF = [0x04, 0x40];
+export const END = 0x0b;
+export const BR = 0x0c;
+export const BR_IF = 0x0d;
+
 /** LEB128 of an unsigned integer. */
 export function leb(n: number): number[] {
   const out: number[] = [];

@@ -6,33 +6,41 @@
  * the loop does, operation by operation in the same order (IEEE doubles, nothing fused): the same scores to the
  * bit, the texts touched listed in the same order. Where WebAssembly is missing, {@link bm25Kernel} is undefined.
  */
-import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../wasm.js';
+import {
+  ADD,
+  BLOCK,
+  compileWasm,
+  CONVERT_S,
+  END,
+  F64_ADD,
+  F64_DIV,
+  F64_LOAD,
+  F64_MUL,
+  F64_STORE,
+  GE_S,
+  GET,
+  I32,
+  I32_LOAD,
+  I32_STORE,
+  IF,
+  instantiateWasm,
+  leb,
+  LOOP,
+  name,
+  NE,
+  section,
+  SET,
+  SHL,
+  TEE,
+  WASM_PAGE,
+  type WasmMemory,
+} from '../wasm.js';
 
 // Memory: the k1 norms (f64, one a slot), the scores (f64, one a slot, zero between searches), the texts touched
 // (i32), then a term's postings (i32: doc, tf, doc, tf, …).
 
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32 = 0x41;
-const ADD = 0x6a;
-const SHL = 0x74;
-const NE = 0x47;
-const GE_S = 0x4e;
-const I32_LOAD = 0x28;
-const I32_STORE = 0x36;
-const F64_LOAD = 0x2b;
-const F64_STORE = 0x39;
 const F64_ZERO = [0x44, 0, 0, 0, 0, 0, 0, 0, 0];
 const F64_EQ = 0x61;
-const F64_ADD = 0xa0;
-const F64_MUL = 0xa2;
-const F64_DIV = 0xa3;
-const CONVERT_S = 0xb7;
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const IF = [0x04, 0x40];
-const END = 0x0b;
 
 /**
  * `add(n, postings, skip, idf, k1p1, norms, scores, touched, count)`: for each posting (doc, tf) of the n numbers at

@@ -7,31 +7,39 @@
  * nothing fused), so the heat is the same to the bit. Where WebAssembly is missing, {@link heatKernel} is
  * undefined and the JavaScript loop runs.
  */
-import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../wasm.js';
+import {
+  ADD,
+  BLOCK,
+  compileWasm,
+  END,
+  F64_ADD,
+  F64_DIV,
+  F64_GT,
+  F64_LOAD,
+  F64_MUL,
+  F64_STORE,
+  GE_S,
+  GET,
+  I32,
+  I32_LOAD,
+  instantiateWasm,
+  leb,
+  LOOP,
+  name,
+  section,
+  SET,
+  SHL,
+  TEE,
+  WASM_PAGE,
+  type WasmMemory,
+} from '../wasm.js';
 import type { GraphIndex } from './graph-index.js';
 
 // Memory: the transition probabilities (f64, one a stored edge), heat and two term vectors (f64, one a node), then
 // the CSR offsets and targets (i32) and three lists of rows (i32, one a node).
 
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32 = 0x41;
 const F64 = 0x44;
-const ADD = 0x6a;
-const SHL = 0x74;
-const GE_S = 0x4e;
 const LT_S = 0x48;
-const I32_LOAD = 0x28;
-const F64_LOAD = 0x2b;
-const F64_STORE = 0x39;
-const F64_ADD = 0xa0;
-const F64_MUL = 0xa2;
-const F64_DIV = 0xa3;
-const F64_GT = 0x64;
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = 0x0b;
 /** br_if to the block around the loop. */
 const EXIT = [0x0d, 1];
 /** br to the loop's start; end loop; end block. */

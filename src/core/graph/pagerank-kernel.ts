@@ -7,30 +7,38 @@
  * operation by operation in the same order (IEEE doubles, nothing fused), so the scores are the same to the bit.
  * Where WebAssembly is missing, {@link pageRankKernel} is undefined and the loop runs in JavaScript.
  */
-import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../wasm.js';
+import {
+  ADD,
+  BLOCK,
+  compileWasm,
+  CONVERT_S,
+  END,
+  F64_ADD,
+  F64_DIV,
+  F64_LOAD,
+  F64_MUL,
+  F64_STORE,
+  F64_SUB,
+  GE_S,
+  GET,
+  I32,
+  I32_LOAD,
+  instantiateWasm,
+  leb,
+  LOOP,
+  name,
+  section,
+  SET,
+  SHL,
+  TEE,
+  WASM_PAGE,
+  type WasmMemory,
+} from '../wasm.js';
 
 // Memory: the iteration's sum at 0, then the step of each stored edge, x and next (f64), then the CSR offsets
 // and targets and the dangling nodes (i32).
 
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32 = 0x41;
-const ADD = 0x6a;
-const SHL = 0x74;
-const GE_S = 0x4e;
-const I32_LOAD = 0x28;
-const F64_LOAD = 0x2b;
-const F64_STORE = 0x39;
 const F64_ABS = 0x99;
-const F64_ADD = 0xa0;
-const F64_SUB = 0xa1;
-const F64_MUL = 0xa2;
-const F64_DIV = 0xa3;
-const CONVERT_S = 0xb7;
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = 0x0b;
 /** br_if out of the loop's block, when `i` (a local) reached `n` (a local). */
 const until = (i: number, n: number): number[] => [GET, i, GET, n, GE_S, 0x0d, 1];
 /** br to the loop's start; end loop; end block. */

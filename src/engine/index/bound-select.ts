@@ -7,39 +7,47 @@
  * and keeps the k best lower bounds as the loop's sorted array does, so the rows kept are the same. Where
  * WebAssembly is missing, {@link boundSelector} is undefined and the loop runs in JavaScript.
  */
-import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../../core/wasm.js';
+import {
+  ADD,
+  BLOCK,
+  BR,
+  BR_IF,
+  compileWasm,
+  CONVERT_S,
+  END,
+  EQ,
+  F64_ADD,
+  F64_GT,
+  F64_LOAD,
+  F64_MUL,
+  F64_STORE,
+  F64_SUB,
+  GE_S,
+  GET,
+  I32,
+  I32_LOAD,
+  I32_STORE,
+  IF,
+  instantiateWasm,
+  leb,
+  LOOP,
+  name,
+  section,
+  SET,
+  SHL,
+  SUB,
+  TEE,
+  WASM_PAGE,
+  type WasmMemory,
+} from '../../core/wasm.js';
 
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32 = 0x41;
-const ADD = 0x6a;
-const SUB = 0x6b;
-const SHL = 0x74;
-const EQ = 0x46;
-const GE_S = 0x4e;
 const LE_S = 0x4c;
-const I32_LOAD = 0x28;
-const I32_STORE = 0x36;
 const F32_LOAD = 0x2a;
-const F64_LOAD = 0x2b;
-const F64_STORE = 0x39;
-const F64_ADD = 0xa0;
-const F64_SUB = 0xa1;
-const F64_MUL = 0xa2;
 const F64_MIN = 0xa4;
 const F64_LT = 0x63;
 const F64_LE = 0x65;
-const F64_GT = 0x64;
 const F64_GE = 0x66;
 const PROMOTE = 0xbb;
-const CONVERT_S = 0xb7;
-const IF = [0x04, 0x40];
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = 0x0b;
-const BR = 0x0c;
-const BR_IF = 0x0d;
 /** The address of element `i` (a local) of 2^`shift`-byte values from `base` (a local). */
 const at = (base: number, i: number, shift: number): number[] => [GET, base, GET, i, I32, shift, SHL, ADD];
 const add = (local: number, by: number): number[] => [GET, local, I32, by & 0x7f, ADD, SET, local];

@@ -5,26 +5,34 @@
  * for ~150 keys over 300 chunks: ~45M comparisons, ~8 ms). Here the wanted hashes go in a small open-addressing
  * table and the rows' hashes are read once. Where WebAssembly is missing, {@link hashRowFinder} is undefined.
  */
-import { compileWasm, instantiateWasm, leb, name, section, WASM_PAGE, type WasmMemory } from '../../core/wasm.js';
+import {
+  ADD,
+  BLOCK,
+  BR,
+  BR_IF,
+  compileWasm,
+  END,
+  EQ,
+  GE_S,
+  GET,
+  I32,
+  IF,
+  instantiateWasm,
+  leb,
+  LOOP,
+  name,
+  section,
+  SET,
+  SHL,
+  TEE,
+  WASM_PAGE,
+  type WasmMemory,
+} from '../../core/wasm.js';
 
-const GET = 0x20;
-const SET = 0x21;
-const TEE = 0x22;
-const I32 = 0x41;
-const ADD = 0x6a;
 const AND = 0x71;
-const SHL = 0x74;
-const EQ = 0x46;
 const EQZ = 0x45;
-const GE_S = 0x4e;
 const LOAD = 0x28;
 const STORE = 0x36;
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const IF = [0x04, 0x40];
-const END = 0x0b;
-const BR = 0x0c;
-const BR_IF = 0x0d;
 
 /**
  * `find(n, hashes, table, mask, out)`: for each row i < n (ascending), its hash h (uint32 at hashes + 4i) is looked
