@@ -169,7 +169,9 @@ export async function buildScaleStore(options: {
   const size = options.size ?? SCALE_DEFAULTS.size;
   const log = options.log ?? (() => {});
   const batch = SCALE_DEFAULTS.batch;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.path}${suffix}`, { force: true });
+  // `-index`: the files of derived copies a store keeps beside it (store/sqlite/vector-files).
+  for (const suffix of ['', '-wal', '-shm', '-index'])
+    rmSync(`${options.path}${suffix}`, { recursive: true, force: true });
   const data = loadData();
   const rng = mulberry32(20);
   let n = 0;

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VectorChunk } from '../types.js';
 import { sqliteConnection } from './connection.js';
@@ -46,6 +46,11 @@ describe('int8 copies kept in a file beside the database', () => {
       [1, [9, 10, 11, 12], 'c'],
     ]);
     expect(existsSync(file)).toBe(true);
+    // Readable by the owner only, as the database is.
+    if (process.platform !== 'win32') {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    }
     // The copies changed behind the store's back (no write through it): the file, which matches the header and the
     // count of writes, is what the next reader takes.
     sqliteConnection(store)
