@@ -7,7 +7,7 @@
  * database holds now; any other file is ignored and written anew by the next reader that can write. Written to a
  * temporary name and renamed, so a reader sees a whole file or none.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** What a file must match: the header row as stored and the count of writes to the matrix. */
@@ -95,24 +95,29 @@ export function writeVectorFile(path: string, key: VectorFileKey, chunks: readon
     JSON.stringify({ key, pieces: chunks.map((c) => [c.chunk, c.ids.byteLength, c.data.byteLength]) }),
     'utf8',
   );
-  const metaStart = MAGIC.length + 4;
-  let size = pad(metaStart + meta.byteLength);
-  for (const c of chunks) size = pad(pad(size + c.ids.byteLength) + c.data.byteLength);
-  const out = Buffer.alloc(size);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(meta.byteLength, MAGIC.length);
-  meta.copy(out, metaStart);
-  let at = pad(metaStart + meta.byteLength);
-  for (const c of chunks) {
-    out.set(c.ids, at);
-    const dataAt = pad(at + c.ids.byteLength);
-    out.set(c.data, dataAt);
-    at = pad(dataAt + c.data.byteLength);
-  }
+  const head = Buffer.alloc(pad(MAGIC.length + 4 + meta.byteLength));
+  head.write(MAGIC, 0, 'latin1');
+  head.writeUInt32LE(meta.byteLength, MAGIC.length);
+  meta.copy(head, MAGIC.length + 4);
+  const zeros = new Uint8Array(ALIGN);
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, out, { mode: 0o600 });
+    // Piece by piece, no copy of the whole: a folder that cannot be written fails here, before anything is copied.
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      const put = (bytes: Uint8Array) => {
+        for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+        if (bytes.byteLength % ALIGN !== 0) writeSync(fd, zeros, 0, ALIGN - (bytes.byteLength % ALIGN));
+      };
+      put(head);
+      for (const c of chunks) {
+        put(c.ids);
+        put(c.data);
+      }
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, path);
     return true;
   } catch {
