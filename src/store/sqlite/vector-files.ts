@@ -1,13 +1,23 @@
 /**
  * @module store/sqlite/vector-files
  * The int8 copies of a persisted matrix, also kept in a file beside the SQLite database (issue 20): a new process
- * reads them with one `readFileSync` instead of assembling ~100 blobs from 4 KiB overflow pages (recall's three
+ * reads them with one read of a file instead of assembling ~100 blobs from 4 KiB overflow pages (recall's three
  * matrices at 100k rows: 37 MB, ~35 ms from SQLite, ~17 ms from the file). The database stays the truth: a file is
  * used only when what it says it copies (the matrix's header row and the write count kept beside it) is what the
  * database holds now; any other file is ignored and written anew by the next reader that can write. Written to a
  * temporary name and renamed, so a reader sees a whole file or none.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** What a file must match: the header row as stored and the count of writes to the matrix. */
@@ -58,24 +68,28 @@ const sameKey = (a: VectorFileKey, b: VectorFileKey): boolean =>
  * another state of the matrix, or it is not whole (never throws).
  */
 export function readVectorFile(path: string, key: VectorFileKey): VectorFileChunk[] | undefined {
+  let fd: number | undefined;
   try {
-    let bytes: Uint8Array = readFileSync(path);
-    if (bytes.byteOffset % ALIGN !== 0) bytes = bytes.slice();
-    const magic = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (magic.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const metaLength = view.getUint32(MAGIC.length, true);
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
     const metaStart = MAGIC.length + 4;
-    const meta = JSON.parse(magic.toString('utf8', metaStart, metaStart + metaLength)) as {
-      key: VectorFileKey;
-      pieces: [number, number, number][];
-    };
+    // The key first: a file of another state of the matrix is not read whole (the first reader after a write).
+    const front = Buffer.alloc(metaStart);
+    if (readAt(fd, front, 0) !== metaStart || front.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
+    const metaLength = front.readUInt32LE(MAGIC.length);
+    if (metaStart + metaLength > size) return undefined;
+    const metaBytes = Buffer.alloc(metaLength);
+    if (readAt(fd, metaBytes, metaStart) !== metaLength) return undefined;
+    const meta = JSON.parse(metaBytes.toString('utf8')) as { key: VectorFileKey; pieces: [number, number, number][] };
     if (!sameKey(meta.key, key) || !Array.isArray(meta.pieces) || meta.pieces.length !== key.chunks) return undefined;
+    // The whole file in a buffer of its own (its pieces 8-byte aligned in it).
+    const bytes = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+    if (readAt(fd, bytes, 0) !== size) return undefined;
     let at = pad(metaStart + metaLength);
     const chunks: VectorFileChunk[] = [];
     for (const [chunk, idsLength, dataLength] of meta.pieces) {
       const dataAt = pad(at + idsLength);
-      if (dataAt + dataLength > bytes.byteLength) return undefined;
+      if (dataAt + dataLength > size) return undefined;
       chunks.push({
         chunk,
         ids: bytes.subarray(at, at + idsLength),
@@ -83,10 +97,23 @@ export function readVectorFile(path: string, key: VectorFileKey): VectorFileChun
       });
       at = pad(dataAt + dataLength);
     }
-    return at === bytes.byteLength ? chunks : undefined;
+    return at === size ? chunks : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Reads `into.byteLength` bytes from `position` (fewer at the end of the file); how many were read. */
+function readAt(fd: number, into: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < into.byteLength) {
+    const n = readSync(fd, into, done, into.byteLength - done, position + done);
+    if (n <= 0) break;
+    done += n;
+  }
+  return done;
 }
 
 /** Writes the file of a matrix's chunks at `key` (a temporary name, then renamed); whether it was written. */
