@@ -169,9 +169,7 @@ export async function buildScaleStore(options: {
   const size = options.size ?? SCALE_DEFAULTS.size;
   const log = options.log ?? (() => {});
   const batch = SCALE_DEFAULTS.batch;
-  // `-index`: the files of derived copies a store keeps beside it (store/sqlite/vector-files).
-  for (const suffix of ['', '-wal', '-shm', '-index'])
-    rmSync(`${options.path}${suffix}`, { recursive: true, force: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${options.path}${suffix}`, { force: true });
   const data = loadData();
   const rng = mulberry32(20);
   let n = 0;

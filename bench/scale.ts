@@ -123,7 +123,7 @@ async function cachedStore(size: number): Promise<{ path: string; built: boolean
   const building = `${path}.building-${process.pid}`;
   const t = performance.now();
   await buildScaleStore({ path: building, size, warm: false });
-  for (const suffix of ['-wal', '-shm', '-index']) rmSync(`${building}${suffix}`, { recursive: true, force: true });
+  for (const suffix of ['-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
   renameSync(building, path);
   // A store of the same size built by an older generator or schema is not read again: it goes (~200 MB each).
   const stale = new RegExp(`^scale-v\\d+(-schema\\d+)?-${size}\\.db(-wal|-shm)?$`);

@@ -97,14 +97,6 @@ import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { keepConnection } from './connection.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
-import {
-  readVectorFile,
-  removeVectorFiles,
-  type VectorFileChunk,
-  type VectorFileKey,
-  vectorFilePath,
-  writeVectorFile,
-} from './vector-files.js';
 
 export interface SqliteStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -1704,16 +1696,10 @@ export class SqliteStore implements Store {
       const header = toVectorHeader(h);
       // Without floats: the int8 copies alone, rows of their own (the floats' rows are not read).
       if (options.floats === false) {
-        // The copies' file beside the database when it copies this state of the matrix (vector-files.ts).
-        const file = options.keyBytes === true ? this.#vectorFile(scope, name, h) : undefined;
-        const kept = file === undefined ? undefined : readVectorFile(file.path, file.key);
-        if (kept !== undefined) return { header, chunks: kept.map((c) => toCodesChunk({ ...c })) };
         const codes = this.#stmt(
           `SELECT chunk, ${options.keyBytes === true ? 'CAST(ids AS BLOB) AS ids' : 'ids'}, data FROM vector_chunks ` +
             'WHERE scope = ? AND name = ? AND chunk < ? ORDER BY chunk',
         ).all(scope, codesName(name), header.chunks) as Row[];
-        if (file !== undefined && !this.#db.readonly && codes.length === header.chunks)
-          writeVectorFile(file.path, file.key, codes.map(toVectorFileChunk));
         return { header, chunks: codes.map(toCodesChunk) };
       }
       const chunks = (
@@ -1724,19 +1710,6 @@ export class SqliteStore implements Store {
       ).map(toVectorChunk);
       return { header, chunks };
     })();
-  }
-
-  /** Where the int8 copies of a matrix may be kept in a file, and the state of the matrix it must copy. */
-  #vectorFile(scope: string, name: string, h: Row): { path: string; key: VectorFileKey } | undefined {
-    const path = this.location === ':memory:' ? undefined : vectorFilePath(this.location, scope, name);
-    if (path === undefined) return undefined;
-    const writes = this.#stmt('SELECT revision FROM vector_index WHERE scope = ? AND name = ?').get(
-      scope,
-      codesName(name),
-    ) as Row | undefined;
-    const { revision, dim, rows, chunks } = toVectorHeader(h);
-    const key = { modelKey: String(h.model_key), revision, dim, rows, chunks, writes: Number(writes?.revision ?? 0) };
-    return { path, key };
   }
 
   async readVectorChunks(
@@ -1790,11 +1763,6 @@ export class SqliteStore implements Store {
         INSERT INTO vector_chunks (scope, name, chunk, ids, hashes, data) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (scope, name, chunk) DO UPDATE SET ids = excluded.ids, hashes = excluded.hashes,
           data = excluded.data`);
-      // The matrix's count of writes, a row of its own beside its header: a file of its int8 copies made before this
-      // write no longer matches, even when the write keeps the revision (a text checked again, vector-files.ts).
-      this.#stmt(`
-        INSERT INTO vector_index (scope, name, model_key, revision, dim, rows, chunks) VALUES (?, ?, '', 1, 0, 0, 0)
-        ON CONFLICT (scope, name) DO UPDATE SET revision = vector_index.revision + 1`).run(scope, codesName(name));
       const drop = this.#stmt('DELETE FROM vector_chunks WHERE scope = ? AND name = ? AND chunk = ?');
       for (const c of write.chunks) {
         put.run(scope, name, c.chunk, JSON.stringify(c.ids), JSON.stringify(c.hashes), chunkBytes(c.data));
@@ -1813,7 +1781,6 @@ export class SqliteStore implements Store {
   }
 
   async deleteVectorIndex(scope: string, name?: string): Promise<void> {
-    if (this.location !== ':memory:') removeVectorFiles(this.location, scope, name);
     this.#write(() => {
       for (const table of ['vector_index', 'vector_chunks'])
         this.#stmt(`DELETE FROM ${table} WHERE scope = ? AND (? IS NULL OR name = ? OR name = ?)`).run(
@@ -1884,12 +1851,6 @@ export const toCodesChunk = (r: Record<string, unknown>): VectorChunk => ({
   codes: r.data as Uint8Array,
   // Read as a blob (`keyBytes`): the text's UTF-8 bytes.
   ...(r.ids instanceof Uint8Array ? { codeKeyBytes: r.ids } : { codeKeys: String(r.ids) }),
-});
-
-const toVectorFileChunk = (r: Row): VectorFileChunk => ({
-  chunk: Number(r.chunk),
-  ids: r.ids as Uint8Array,
-  data: r.data as Uint8Array,
 });
 
 /** The name under which a matrix's int8 copies are kept, a chunk a row, beside its float chunks. */
