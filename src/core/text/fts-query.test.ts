@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFtsQuery, ftsOrQuery, MAX_FTS_GROUPS, MAX_PHRASE_WORDS } from './fts-query.js';
+import { STOP_WORDS } from './words.js';
 
 const db = new Database(':memory:');
 db.exec(`CREATE VIRTUAL TABLE t USING fts5(title, text, tokenize='porter unicode61')`);
@@ -392,11 +393,12 @@ describe('buildFtsQuery: properties', () => {
   });
 
   it('a word typed alone finds a row that contains it', () => {
-    const word = fc.stringMatching(/^[a-z]{3,12}$/);
+    // A stop word typed alone is dropped by design (the query then holds only the other words), so none is drawn.
+    const word = fc.stringMatching(/^[a-z]{3,12}$/).filter((w) => !STOP_WORDS.has(w));
     fc.assert(
       fc.property(word, (w) => {
         const q = buildFtsQuery(`"${w}*" NEAR(`);
-        if (q === undefined) return; // a stop word
+        if (q === undefined) return;
         const rowid = 1000;
         insert.run(rowid, 'probe', `before ${w} after`);
         try {
