@@ -69,6 +69,24 @@ export interface WasmMemory {
 /** Bytes a page of WebAssembly memory holds. */
 export const WASM_PAGE = 65536;
 
+/** The 8 bytes every module starts with: the magic `\0asm` and version 1. */
+export const WASM_HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+
+/**
+ * A module's one instance in a process, made when first asked for: a function giving its exports, or undefined
+ * where WebAssembly is missing or refuses the module.
+ */
+export function onceInstance(bytes: Uint8Array): () => Record<string, unknown> | undefined {
+  let compiled: object | null | undefined;
+  let exports: Record<string, unknown> | undefined;
+  return () => {
+    compiled ??= compileWasm(bytes);
+    if (compiled === null) return undefined;
+    exports ??= instantiateWasm(compiled);
+    return exports;
+  };
+}
+
 /** `bytes` compiled, or null where WebAssembly is missing or refuses them. */
 export function compileWasm(bytes: Uint8Array): object | null {
   const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;

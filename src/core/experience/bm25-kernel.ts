@@ -32,6 +32,7 @@ import {
   SET,
   SHL,
   TEE,
+  WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
 } from '../wasm.js';
@@ -66,7 +67,7 @@ const ADD_TERM = [
 ];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [1, 0x60, 9, 0x7f, 0x7f, 0x7f, 0x7c, 0x7c, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
   ...section(3, [1, 0]),
   ...section(5, [1, 0x00, 1]),

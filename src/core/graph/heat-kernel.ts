@@ -10,7 +10,6 @@
 import {
   ADD,
   BLOCK,
-  compileWasm,
   END,
   F64_ADD,
   F64_DIV,
@@ -22,14 +21,15 @@ import {
   GET,
   I32,
   I32_LOAD,
-  instantiateWasm,
   leb,
   LOOP,
   name,
+  onceInstance,
   section,
   SET,
   SHL,
   TEE,
+  WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
 } from '../wasm.js';
@@ -112,7 +112,7 @@ const NORMALIZE = [
 ];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [2, 0x60, 9, ...new Array<number>(8).fill(0x7f), 0x7c, 0, 0x60, 2, 0x7f, 0x7f, 1, 0x7c]),
   ...section(3, [2, 0, 1]),
   ...section(5, [1, 0x00, 1]),
@@ -135,7 +135,7 @@ export interface HeatKernel {
   normalize(): number;
 }
 
-let compiled: object | null | undefined;
+const instance = onceInstance(MODULE);
 /** The one instance of a process, and the graph and probabilities its memory holds. */
 let held:
   | { exports: Record<string, unknown>; graph?: GraphIndex; probability?: Float64Array; kernel?: HeatKernel }
@@ -147,9 +147,9 @@ let held:
  * for another graph or other probabilities.
  */
 export function heatKernel(graph: GraphIndex, probability: Float64Array): HeatKernel | undefined {
-  compiled ??= compileWasm(MODULE);
-  if (compiled === null) return undefined;
-  held ??= { exports: instantiateWasm(compiled) };
+  const exports = instance();
+  if (exports === undefined) return undefined;
+  held ??= { exports };
   if (held.graph !== graph || held.probability !== probability || held.kernel === undefined) {
     held.kernel = load(held.exports, graph, probability);
     held.graph = graph;

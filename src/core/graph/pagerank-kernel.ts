@@ -10,7 +10,6 @@
 import {
   ADD,
   BLOCK,
-  compileWasm,
   CONVERT_S,
   END,
   F64_ADD,
@@ -23,14 +22,15 @@ import {
   GET,
   I32,
   I32_LOAD,
-  instantiateWasm,
   leb,
   LOOP,
   name,
+  onceInstance,
   section,
   SET,
   SHL,
   TEE,
+  WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
 } from '../wasm.js';
@@ -113,7 +113,7 @@ const DIVIDE = [
 ];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [
     ...[2, 0x60, 10, ...new Array<number>(8).fill(0x7f), 0x7c, 0x7c, 1, 0x7c],
     ...[0x60, 3, 0x7f, 0x7f, 0x7c, 0],
@@ -138,8 +138,7 @@ export interface PageRankKernel {
   divide(which: 0 | 1, sum: number): void;
 }
 
-let compiled: object | null | undefined;
-let exports: Record<string, unknown> | undefined;
+const instance = onceInstance(MODULE);
 
 /**
  * A kernel for `graph`'s PageRank with `danglingCount` dangling nodes (its offsets and targets copied in), or
@@ -149,9 +148,8 @@ export function pageRankKernel(
   graph: { readonly offsets: Int32Array; readonly targets: Int32Array },
   danglingCount: number,
 ): PageRankKernel | undefined {
-  compiled ??= compileWasm(MODULE);
-  if (compiled === null) return undefined;
-  exports ??= instantiateWasm(compiled);
+  const exports = instance();
+  if (exports === undefined) return undefined;
   const n = graph.offsets.length - 1;
   const edges = graph.targets.length;
   const stepAt = 8;

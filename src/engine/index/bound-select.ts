@@ -12,7 +12,6 @@ import {
   BLOCK,
   BR,
   BR_IF,
-  compileWasm,
   CONVERT_S,
   END,
   EQ,
@@ -28,15 +27,16 @@ import {
   I32_LOAD,
   I32_STORE,
   IF,
-  instantiateWasm,
   leb,
   LOOP,
   name,
+  onceInstance,
   section,
   SET,
   SHL,
   SUB,
   TEE,
+  WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
 } from '../../core/wasm.js';
@@ -128,7 +128,7 @@ const FINISH = [
 ];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [
     ...[2, 0x60, 13, ...new Array<number>(9).fill(0x7f), ...new Array<number>(4).fill(0x7c), 0],
     ...[0x60, 2, 0x7f, 0x7f, 1, 0x7f],
@@ -156,14 +156,12 @@ export interface BoundSelector {
   ): number[];
 }
 
-let compiled: object | null | undefined;
-let exports: Record<string, unknown> | undefined;
+const instance = onceInstance(MODULE);
 
 /** The selection in WebAssembly, or undefined where it is missing. One instance a process, its memory grown. */
 export function boundSelector(): BoundSelector | undefined {
-  compiled ??= compileWasm(MODULE);
-  if (compiled === null) return undefined;
-  exports ??= instantiateWasm(compiled);
+  const exports = instance();
+  if (exports === undefined) return undefined;
   const memory = exports.mem as WasmMemory;
   const scan = exports.scan as (...args: number[]) => void;
   const finish = exports.finish as (kept: number, highs: number) => number;

@@ -10,21 +10,21 @@ import {
   BLOCK,
   BR,
   BR_IF,
-  compileWasm,
   END,
   EQ,
   GE_S,
   GET,
   I32,
   IF,
-  instantiateWasm,
   leb,
   LOOP,
   name,
+  onceInstance,
   section,
   SET,
   SHL,
   TEE,
+  WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
 } from '../../core/wasm.js';
@@ -61,7 +61,7 @@ const FIND = [
 ];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [1, 0x60, 5, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f]),
   ...section(3, [1, 0]),
   ...section(5, [1, 0x00, 1]),
@@ -75,14 +75,12 @@ export interface HashRowFinder {
   find(chunks: readonly Uint32Array[], wanted: readonly number[]): Int32Array;
 }
 
-let compiled: object | null | undefined;
-let exports: Record<string, unknown> | undefined;
+const instance = onceInstance(MODULE);
 
 /** The finder in WebAssembly, or undefined where it is missing. One instance a process, its memory grown. */
 export function hashRowFinder(): HashRowFinder | undefined {
-  compiled ??= compileWasm(MODULE);
-  if (compiled === null) return undefined;
-  exports ??= instantiateWasm(compiled);
+  const exports = instance();
+  if (exports === undefined) return undefined;
   const memory = exports.mem as WasmMemory;
   const find = exports.find as (n: number, hashes: number, table: number, mask: number, out: number) => number;
   return {

@@ -7,7 +7,7 @@
  * dim × 127 × max|query| below 2³¹.
  */
 
-import { compileWasm, instantiateWasm, leb, name, section, type WasmMemory } from '../../core/wasm.js';
+import { compileWasm, instantiateWasm, leb, name, section, WASM_HEADER, type WasmMemory } from '../../core/wasm.js';
 
 // Opcodes (WebAssembly core and SIMD): locals 0-5 are the parameters codes, rows, stride, query, vectors, out;
 // 6 row, 7 row pointer, 8 vector, 9 query pointer (i32); 10 sum, 11 codes (v128).
@@ -48,7 +48,7 @@ const BODY = [
 const LOCALS = [2, 4, 0x7f, 2, 0x7b];
 
 const MODULE = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...WASM_HEADER,
   ...section(1, [1, 0x60, 6, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]),
   ...section(3, [1, 0]),
   ...section(5, [1, 0x00, 1]),
