@@ -140,6 +140,30 @@ function commandOf(args) {
   return 'help';
 }
 
+/**
+ * Whether the command line answers a query and ends (recall, dag, search, next, tools search): its store writes only
+ * what it showed, and may leave its SQLite connection open for the process's end (src/store/sqlite/exit-without-close).
+ */
+function isQuery(args) {
+  const words = [];
+  for (let i = 0; i < args.length && words.length < 2; i += 1) {
+    if (VALUED.has(args[i])) i += 1;
+    else if (!args[i].startsWith('-')) words.push(args[i]);
+  }
+  return ['recall', 'dag', 'search', 'next'].includes(words[0]) || (words[0] === 'tools' && words[1] === 'search');
+}
+
+/**
+ * Ends a query's process at once when its store left the connection open, before Node's teardown would close it (a
+ * checkpoint and two fsyncs): what it wrote stays in the write-ahead log for the next process. Output that went
+ * through a stream (a pipe that would have blocked) is not cut: the process then ends as any other.
+ */
+function endQuery() {
+  if (globalThis[Symbol.for('credence.sqlite.leftOpen')] !== true) return;
+  if (globalThis[Symbol.for('credence.cli.streamed')] === true) return;
+  process.exit();
+}
+
 /** Whether dist/cli.cjs is there and no older than the modules tsc wrote (none at all: a bundle alone). */
 function cliBundleFresh() {
   const bundle = join(dist, 'cli.cjs');
@@ -158,6 +182,7 @@ function cliBundleFresh() {
 async function cli() {
   const entry = join(dist, 'src', 'cli', 'main.js');
   const bundle = join(dist, 'cli.cjs');
+  if (isQuery(process.argv.slice(2))) globalThis[Symbol.for('credence.sqlite.exitWithoutClose')] = true;
   if (cliBundleFresh()) {
     const key = commandOf(process.argv.slice(2));
     const loaded = loadBundle(bundle, key);
@@ -165,6 +190,7 @@ async function cli() {
     process.exitCode = await loaded.exports.run();
     // Only a command that ran: a mistyped one leaves no cache named after it.
     if (process.exitCode === 0) keepCaches(chunks);
+    endQuery();
     return;
   }
   if (!existsSync(entry)) {
@@ -174,6 +200,7 @@ async function cli() {
   }
   const { run } = await import(pathToFileURL(entry).href);
   process.exitCode = await run();
+  endQuery();
 }
 
 /**

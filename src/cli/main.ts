@@ -135,6 +135,8 @@ export function descriptorWriter(fd: 1 | 2): (text: string) => void {
       while (done < bytes.length) done += writeSync(fd, bytes, done);
     } catch {
       streamed = true;
+      // bin/credence.cjs then lets the process end as any other (the stream may still be writing), not process.exit().
+      (globalThis as Record<symbol, unknown>)[Symbol.for('credence.cli.streamed')] = true;
       stream().write(bytes.subarray(done));
     }
   };

@@ -95,6 +95,7 @@ import {
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { keepConnection } from './connection.js';
+import { leaveOpenForExit } from './exit-without-close.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
@@ -351,7 +352,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    // A query process about to exit leaves a small write-ahead log for the next one (sqlite/exit-without-close).
+    if (this.#db.open && !leaveOpenForExit(this.location, this.#db.readonly)) this.#db.close();
   }
 
   // ---- tools ---------------------------------------------------------------------------------
