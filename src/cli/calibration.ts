@@ -17,7 +17,8 @@ const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 /** What each calibrator means, in the line saying which one results use. */
 const CHOICE: Record<Calibrator, string> = {
   seed: 'the seed confidence itself, as nothing learned beat it',
-  'base-rate': "the kind's base rate, which beat the seed and did better than the map",
+  'base-rate': "the kind's base rate, which beat the seed and did best of those that did",
+  logistic: 'the logistic calibrator, which beat the seed',
   map: 'the learned map, which beat the seed',
 };
 
@@ -44,7 +45,13 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
           `  results use: ${CHOICE[k.selection.calibrator]} (out-of-sample Brier over the later ` +
             `${k.selection.tested} of ${k.selection.outcomes}, learned on those before: seed ` +
             `${f3(k.selection.brier.seed)}, base rate ${f3(k.selection.brier['base-rate'])}, ` +
-            `map ${f3(k.selection.brier.map)})`,
+            `logistic ${f3(k.selection.brier.logistic)}, map ${f3(k.selection.brier.map)})`,
+          ...(k.selection.calibrator === 'logistic' && k.logistic !== undefined
+            ? [
+                `  logistic calibrator: probability = σ(${f3(k.logistic.a)} · logit(confidence) ` +
+                  `${k.logistic.b < 0 ? '−' : '+'} ${f3(Math.abs(k.logistic.b))})`,
+              ]
+            : []),
         ];
   return [head, '  bin         count   mean conf   observed', ...rows, after, ...chosen];
 }

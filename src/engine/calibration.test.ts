@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { measureCalibration, selectCalibrator } from '../core/calibration/index.js';
+import {
+  fitLogisticCalibration,
+  learnCalibrator,
+  measureCalibration,
+  selectCalibrator,
+} from '../core/calibration/index.js';
 import { isCredenceError } from '../core/errors.js';
 import type { OutcomeKind } from '../core/types.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -234,13 +239,22 @@ describe('probability beside the confidence (issue 24)', () => {
     const points = await showAndSettle(cr, clock, 'next', 30);
     clock.now = T0 + 2 * DAY;
     const [after] = await cr.suggestNext('read', { track: false });
-    // Right only below 0.5: no rising map follows that, and the base rate (half of them) beat it out of sample.
+    // Right only below 0.5: no rising curve follows that; a flat one beat the seed out of sample: the base rate
+    // (half of them) or the logistic calibrator held at slope 0 (its intercept drawn toward 0: ½ again).
     const chosen = selectCalibrator(points);
-    expect(chosen?.calibrator).toBe('base-rate');
+    const calibrator = chosen?.calibrator ?? 'seed';
+    expect(['base-rate', 'logistic']).toContain(calibrator);
+    const c = after?.confidence as number;
     expect(after).toMatchObject({
-      probability: 0.5,
-      probabilityBasis: { kind: 'next', outcomes: 30, calibrator: 'base-rate', brier: chosen?.brier, tested: 24 },
+      probability: expect.closeTo(learnCalibrator(calibrator, points)(c), 12),
+      probabilityBasis: { kind: 'next', outcomes: 30, calibrator, brier: chosen?.brier, tested: 24 },
     });
+    expect(after?.probability).toBeCloseTo(0.5, 6);
+    if (calibrator === 'logistic') {
+      const fit = fitLogisticCalibration(points);
+      expect(fit.a).toBe(0);
+      expect(after?.probabilityBasis?.logistic).toEqual({ a: fit.a, b: fit.b });
+    } else expect(after?.probabilityBasis).not.toHaveProperty('logistic');
     expect(after).not.toHaveProperty('probabilityWhy');
     // Another kind has still too few.
     const dag = await cr.suggestDag('read then parse', { track: false });

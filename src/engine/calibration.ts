@@ -4,15 +4,19 @@
  * as a reliability table, ECE and Brier, summed in the store (one GROUP BY); with enough outcomes the kind's learned
  * map, its cross-fitted figures and the calibrator its results use, from the newest {@link MAP_WINDOW} outcomes.
  * `CalibrationMaps`: per scope, the kept maps and reports, learned again only when an outcome changed, which put a
- * `probability` beside a result's seed `confidence`: the map only where it beat the seed out of sample (else the
- * base rate, or the confidence itself), the result saying which (the confidence and its parts stay as they are).
+ * `probability` beside a result's seed `confidence`: the map or the logistic calibrator only where it beat the seed
+ * out of sample (else the base rate, or the confidence itself), the result saying which (the confidence and its parts
+ * stay as they are). The fallback is the confidence the result carries and its outcome stored (for a DAG, `confidence`,
+ * its scope's replayed calibration where it has past runs, not the seed formula's `seedConfidence` beside it).
  */
 import {
   applyCalibrationMap,
+  applyLogisticCalibration,
   CALIBRATION_MAP_DEFAULTS,
   calibrationError,
   crossFitCalibration,
   fitCalibrationMap,
+  fitLogisticCalibration,
   learnCalibrator,
   RELIABILITY_DEFAULTS,
   selectCalibrator,
@@ -20,6 +24,7 @@ import {
   type CalibrationPoint,
   type Calibrator,
   type CalibratorSelection,
+  type LogisticCalibration,
   type ReliabilityBin,
 } from '../core/calibration/index.js';
 import { outcomeValue } from '../core/outcomes.js';
@@ -52,6 +57,8 @@ export interface KindCalibration {
   };
   /** The learned map's knots (linear between them, flat beyond). */
   map?: { confidence: number; probability: number }[];
+  /** The logistic calibrator learned on the same outcomes: probability = σ(a · logit(confidence) + b). */
+  logistic?: { a: number; b: number };
   /** Which calibrator this kind's results use, and the out-of-sample Brier scores that chose it. */
   selection?: CalibratorSelection;
 }
@@ -112,6 +119,7 @@ function measureKind(kind: OutcomeKind, sums: readonly OutcomeBin[], learned: Le
     ...report,
     ...(learned.calibrated === undefined ? {} : { calibrated: learned.calibrated }),
     map: learned.map.knots,
+    logistic: { a: learned.logistic.a, b: learned.logistic.b },
     ...(learned.selection === undefined ? {} : { selection: learned.selection }),
   };
 }
@@ -149,13 +157,16 @@ export type ProbabilityFields =
 
 /**
  * Where a probability comes from: the kind, the outcomes learned from, the calibrator chosen (`map` the learned map,
- * `base-rate` the share of the kind's claims that held, `seed` the confidence itself) and the out-of-sample Brier
- * scores of each over `tested` outcomes (forward chaining in time order) that chose it.
+ * `logistic` σ(a · logit(confidence) + b) with its a and b, `base-rate` the share of the kind's claims that held,
+ * `seed` the confidence itself) and the out-of-sample Brier scores of each over `tested` outcomes (forward chaining
+ * in time order) that chose it.
  */
 export interface ProbabilityBasis {
   kind: OutcomeKind;
   outcomes: number;
   calibrator: Calibrator;
+  /** With the logistic calibrator: its slope and intercept on the confidence's log-odds. */
+  logistic?: { a: number; b: number };
   brier: Record<Calibrator, number>;
   tested: number;
 }
@@ -171,6 +182,7 @@ export interface ProbabilityInfo {
 export type LearnedKind =
   | {
       map: CalibrationMap;
+      logistic: LogisticCalibration;
       outcomes: number;
       selection?: CalibratorSelection;
       /** What a result's confidence becomes (the chosen calibrator, learned on the window). */
@@ -266,11 +278,19 @@ async function learnKind(ctx: CalibrationContext, kind: OutcomeKind): Promise<Le
   const selection = selectCalibrator(points);
   const calibrated = crossFitCalibration(points);
   const map = fitCalibrationMap(points);
+  const logistic = fitLogisticCalibration(points);
   const calibrator = selection?.calibrator ?? 'seed';
+  const apply =
+    calibrator === 'map'
+      ? (c: number) => applyCalibrationMap(map, c)
+      : calibrator === 'logistic'
+        ? (c: number) => applyLogisticCalibration(logistic, c)
+        : learnCalibrator(calibrator, points);
   return {
     map,
+    logistic,
     outcomes: points.length,
-    apply: calibrator === 'map' ? (c) => applyCalibrationMap(map, c) : learnCalibrator(calibrator, points),
+    apply,
     ...(selection === undefined ? {} : { selection }),
     ...(calibrated === undefined ? {} : { calibrated }),
   };
@@ -286,13 +306,20 @@ export function probabilityFields(learned: LearnedKind, kind: OutcomeKind, confi
     };
   }
   const selection = learned.selection;
+  const calibrator = selection?.calibrator ?? 'seed';
   return {
-    probability: learned.apply(Math.min(1, Math.max(0, confidence))),
+    probability: learned.apply(Math.min(1, Math.max(0, Number.isNaN(confidence) ? 0 : confidence))),
     probabilityBasis: {
       kind,
       outcomes: learned.outcomes,
-      calibrator: selection?.calibrator ?? 'seed',
-      brier: selection?.brier ?? { seed: Number.NaN, 'base-rate': Number.NaN, map: Number.NaN },
+      calibrator,
+      ...(calibrator === 'logistic' ? { logistic: { a: learned.logistic.a, b: learned.logistic.b } } : {}),
+      brier: selection?.brier ?? {
+        seed: Number.NaN,
+        'base-rate': Number.NaN,
+        logistic: Number.NaN,
+        map: Number.NaN,
+      },
       tested: selection?.tested ?? 0,
     },
   };

@@ -36,7 +36,7 @@ describe('execute_dag with an intent (issue 19)', () => {
         kind: 'dag' as const,
         outcomes: 40,
         calibrator: 'map' as const,
-        brier: { seed: 0.3, 'base-rate': 0.25, map: 0.2 },
+        brier: { seed: 0.3, 'base-rate': 0.25, logistic: 0.22, map: 0.2 },
         tested: 32,
       },
     });

@@ -39,14 +39,39 @@ describe('choosing the calibrator (a learned system never does worse than before
     expect(kept / (seeds.length * 3)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('chooses the map for an over-confident seed, the base rate when the confidence says nothing', () => {
+  it('chooses a learned calibrator for an over-confident seed, the base rate when the confidence says nothing', () => {
     const over = selectCalibrator(draw((c) => 0.1 + 0.5 * c, 500, 7));
-    expect(over?.calibrator).toBe('map');
-    expect(over?.brier.map).toBeLessThan(over?.brier.seed ?? 0);
+    expect(over?.calibrator).toMatch(/^(logistic|map)$/);
+    const chosen = over?.calibrator === 'map' ? 'map' : 'logistic';
+    expect(over?.brier[chosen]).toBeLessThan(over?.brier.seed ?? 0);
+    expect(over?.gain[chosen].mean).toBeGreaterThan(over?.gain[chosen].standardError ?? 1);
     // Every claim right 30 % of the time whatever its confidence.
     const flat = selectCalibrator(draw(() => 0.3, 500, 8));
     expect(flat?.calibrator).not.toBe('seed');
     expect(flat?.brier['base-rate']).toBeLessThan(flat?.brier.seed ?? 0);
+  });
+
+  it('prefers the logistic calibrator where the miscalibration has its shape and the outcomes are few', () => {
+    // Over-confident on the log-odds: p = σ(0.5 · logit(c) − 0.3). 300 outcomes, 20 seeds.
+    const clamp = (c: number) => Math.min(0.99, Math.max(0.01, c));
+    const rate = (c: number) => 1 / (1 + Math.exp(-(0.5 * Math.log(clamp(c) / (1 - clamp(c))) - 0.3)));
+    const chosen = Array.from({ length: 20 }, (_, i) => selectCalibrator(draw(rate, 300, 100 + i)));
+    const logistic = chosen.filter((s) => s?.calibrator === 'logistic');
+    expect(logistic.length).toBeGreaterThanOrEqual(12);
+    for (const s of logistic) expect(s?.brier.logistic).toBeLessThanOrEqual(s?.brier.map ?? 0);
+  });
+
+  it('keeps the map where the logistic calibrator does not clearly beat it: a mass of saturated confidences', () => {
+    // A fifth of the claims at a saturated 1 that held half the time, the rest calibrated: the map follows both, the
+    // logistic curve (one slope on the log-odds) cannot.
+    const random = seeded(23);
+    const points = Array.from({ length: 1000 }, () => {
+      const confidence = random() < 0.2 ? 1 : random();
+      return { confidence, outcome: random() < (confidence === 1 ? 0.5 : confidence) ? 1 : 0 };
+    });
+    const chosen = selectCalibrator(points);
+    expect(chosen?.calibrator).toBe('map');
+    expect(chosen?.brier.map).toBeLessThan(chosen?.brier.logistic ?? 0);
   });
 
   it('never learns from the future: outcomes that flip half way are judged on the runs after', () => {

@@ -6,12 +6,19 @@
  * averaged over all predicted outcomes. The seed confidence is kept unless a candidate (the constant base rate, the
  * learned map) beats it out of sample by more than the noise: its mean paired gain in squared error over the seed's
  * must exceed `margin` standard errors of that mean. Of those that do, the lowest Brier wins (ties: the simpler).
+ * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way:
+ * a candidate added to the set changes a choice only by a clear win, never by the luck of one more draw (its fixed
+ * shape can miss what the map follows, e.g. a mass of saturated confidences, at a Brier score within the noise).
  */
 import { applyCalibrationMap, fitCalibrationMap, type CalibrationMapOptions } from './calibration-map.js';
+import { applyLogisticCalibration, fitLogisticCalibration, type LogisticOptions } from './logistic.js';
 import { requirePoint, type CalibrationPoint } from './reliability.js';
 
-/** The calibrators a kind may use, simplest first. */
-export const CALIBRATORS = ['seed', 'base-rate', 'map'] as const;
+/**
+ * The calibrators a kind may use, simplest first: the confidence itself, one number (the base rate), two (the
+ * logistic calibrator's slope and intercept on the log-odds), a step per block (the isotonic map).
+ */
+export const CALIBRATORS = ['seed', 'base-rate', 'logistic', 'map'] as const;
 export type Calibrator = (typeof CALIBRATORS)[number];
 
 export const SELECTION_DEFAULTS = Object.freeze({
@@ -26,7 +33,10 @@ export interface CalibratorSelection {
   calibrator: Calibrator;
   /** Brier score of each calibrator over the predicted outcomes (lower is better). */
   brier: Record<Calibrator, number>;
-  /** Mean paired gain over the seed's squared error of each candidate, and its standard error. */
+  /**
+   * Mean paired gain over the seed's squared error of each candidate, and its standard error (the logistic
+   * calibrator is chosen by its gain over the choice among the others, which is the seed's when that is the seed).
+   */
   gain: Record<Exclude<Calibrator, 'seed'>, { mean: number; standardError: number }>;
   /** Outcomes predicted out of sample (all but the first run), of `outcomes`. */
   tested: number;
@@ -38,12 +48,16 @@ export interface CalibratorSelection {
 export function learnCalibrator(
   calibrator: Calibrator,
   train: readonly CalibrationPoint[],
-  options: CalibrationMapOptions = {},
+  options: CalibrationMapOptions & LogisticOptions = {},
 ): (confidence: number) => number {
   if (calibrator === 'seed' || train.length === 0) return (c) => c;
   if (calibrator === 'base-rate') {
     const rate = train.reduce((s, p) => s + p.outcome, 0) / train.length;
     return () => rate;
+  }
+  if (calibrator === 'logistic') {
+    const fit = fitLogisticCalibration(train, options);
+    return (c) => applyLogisticCalibration(fit, c);
   }
   const map = fitCalibrationMap(train, options);
   return (c) => applyCalibrationMap(map, c);
@@ -55,7 +69,7 @@ export function learnCalibrator(
  */
 export function selectCalibrator(
   pointsInTimeOrder: readonly CalibrationPoint[],
-  options: CalibrationMapOptions & { folds?: number; margin?: number } = {},
+  options: CalibrationMapOptions & LogisticOptions & { folds?: number; margin?: number } = {},
 ): CalibratorSelection | undefined {
   const folds = options.folds ?? SELECTION_DEFAULTS.folds;
   const margin = options.margin ?? SELECTION_DEFAULTS.margin;
@@ -63,7 +77,7 @@ export function selectCalibrator(
   if (!Number.isInteger(folds) || folds < 2 || n < folds) return undefined;
   pointsInTimeOrder.forEach(requirePoint);
   const cut = (j: number) => Math.floor((j * n) / folds);
-  const errors: Record<Calibrator, number[]> = { seed: [], 'base-rate': [], map: [] };
+  const errors: Record<Calibrator, number[]> = { seed: [], 'base-rate': [], logistic: [], map: [] };
   for (let j = 1; j < folds; j += 1) {
     const train = pointsInTimeOrder.slice(0, cut(j));
     const test = pointsInTimeOrder.slice(cut(j), cut(j + 1));
@@ -74,18 +88,25 @@ export function selectCalibrator(
   }
   const tested = errors.seed.length;
   const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const brier = { seed: mean(errors.seed), 'base-rate': mean(errors['base-rate']), map: mean(errors.map) };
-  const gainOf = (c: Exclude<Calibrator, 'seed'>) => {
-    const d = errors[c].map((e, i) => (errors.seed[i] as number) - e);
+  const brier = {
+    seed: mean(errors.seed),
+    'base-rate': mean(errors['base-rate']),
+    logistic: mean(errors.logistic),
+    map: mean(errors.map),
+  };
+  /** The mean paired gain of `c` in squared error over `over`, and its standard error. */
+  const gainOf = (c: Calibrator, over: Calibrator = 'seed') => {
+    const d = errors[c].map((e, i) => (errors[over][i] as number) - e);
     const m = mean(d);
     const variance = d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1);
     return { mean: m, standardError: Math.sqrt(variance / d.length) };
   };
-  const gain = { 'base-rate': gainOf('base-rate'), map: gainOf('map') };
+  const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
+  const gain = { 'base-rate': gainOf('base-rate'), logistic: gainOf('logistic'), map: gainOf('map') };
   let calibrator: Calibrator = 'seed';
   for (const c of ['base-rate', 'map'] as const) {
-    const beatsSeed = gain[c].mean > margin * gain[c].standardError && gain[c].mean > 0;
-    if (beatsSeed && brier[c] < brier[calibrator]) calibrator = c;
+    if (beats(gain[c]) && brier[c] < brier[calibrator]) calibrator = c;
   }
+  if (beats(gainOf('logistic', calibrator))) calibrator = 'logistic';
   return { calibrator, brier, gain, tested, outcomes: n, folds };
 }

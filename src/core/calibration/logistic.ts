@@ -1,0 +1,148 @@
+/**
+ * @module core/calibration/logistic
+ * Logistic calibration on the log-odds of the stated confidence (issue 24): p = σ(a · logit(c) + b) (Platt 1999,
+ * applied to the confidence's log-odds as in Kull, Silva Filho & Flach 2017). Two numbers where the isotonic map
+ * learns a step per block: far less variance on few outcomes, at the price of a fixed shape. Fitted by maximum a
+ * posteriori: the outcomes' Bernoulli log-likelihood plus a Gaussian prior on (a, b) centred on the identity
+ * (a = 1, b = 0, where p = c), so that few outcomes leave the seed confidence almost unchanged and many decide.
+ * Newton's method with step halving, at most a fixed number of iterations: deterministic, the same whatever the
+ * input order. The slope is kept ≥ 0, so the probability never falls as the confidence rises. Pure.
+ */
+import { CredenceError } from '../errors.js';
+import { requirePoint, type CalibrationPoint } from './reliability.js';
+
+export const LOGISTIC_DEFAULTS = Object.freeze({
+  /**
+   * Precision of the Gaussian prior on a and on b, around the identity: the information about b of 20 outcomes at
+   * p = ½ (each p(1 − p) = ¼). Chosen once on simulated curves (logistic ones, linear, S-shaped, flat, calibrated;
+   * 20 seeds each): at 30 outcomes 5 is within 0.01 of the best of 1, 2.5, 5, 10 and 20 on every miscalibrated curve
+   * but the flat one (where the base rate serves) and errs 0.036 on a calibrated seed against 0.058 with 1; from 500
+   * outcomes it moves no curve's error by more than 0.004. One wrong outcome at 0.8 leaves 0.72.
+   */
+  priorPrecision: 5,
+  /** Confidences are read in [clamp, 1 − clamp] before their log-odds are taken (a saturated 1 is not certainty). */
+  clamp: 0.01,
+  /** Newton iterations at most (it stops earlier once a step moves the parameters by less than 1e-12). */
+  iterations: 50,
+});
+
+export interface LogisticOptions {
+  /** @default 2.5 */
+  readonly priorPrecision?: number;
+}
+
+/** A learned logistic calibrator: p = σ(a · logit(c) + b); the identity (a = 1, b = 0) from no outcomes. */
+export interface LogisticCalibration {
+  a: number;
+  b: number;
+  /** Outcomes it was learned from. */
+  outcomes: number;
+  priorPrecision: number;
+}
+
+const { clamp: CLAMP } = LOGISTIC_DEFAULTS;
+
+/** The log-odds of a confidence read in [clamp, 1 − clamp]. */
+const logitOf = (c: number): number => {
+  const p = Math.min(1 - CLAMP, Math.max(CLAMP, c));
+  return Math.log(p / (1 - p));
+};
+
+const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+
+/** log(1 + e^z), without overflow. */
+const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
+
+/** The log posterior (up to a constant) of (a, b): Σ y·z − log(1 + e^z) − τ/2 · ((a − 1)² + b²). */
+function logPosterior(x: Float64Array, y: Float64Array, a: number, b: number, tau: number): number {
+  let sum = 0;
+  for (let i = 0; i < x.length; i += 1) {
+    const z = a * (x[i] as number) + b;
+    sum += (y[i] as number) * z - softplus(z);
+  }
+  return sum - (tau / 2) * ((a - 1) ** 2 + b ** 2);
+}
+
+/**
+ * Newton's method on the log posterior, with step halving (each step must not lower it). `slope` false keeps a
+ * at 0 and fits b alone (the prior on a then adds a constant).
+ */
+function newton(x: Float64Array, y: Float64Array, tau: number, slope: boolean): { a: number; b: number } {
+  let a = slope ? 1 : 0;
+  let b = 0;
+  let current = logPosterior(x, y, a, b, tau);
+  for (let iteration = 0; iteration < LOGISTIC_DEFAULTS.iterations; iteration += 1) {
+    // Gradient g and the negated Hessian (h) of the log posterior.
+    let ga = slope ? -tau * (a - 1) : 0;
+    let gb = -tau * b;
+    let haa = tau;
+    let hab = 0;
+    let hbb = tau;
+    for (let i = 0; i < x.length; i += 1) {
+      const xi = x[i] as number;
+      const p = sigmoid(a * xi + b);
+      const r = (y[i] as number) - p;
+      const w = p * (1 - p);
+      ga += r * xi;
+      gb += r;
+      haa += w * xi * xi;
+      hab += w * xi;
+      hbb += w;
+    }
+    let da = 0;
+    let db = gb / hbb;
+    if (slope) {
+      const det = haa * hbb - hab * hab;
+      if (!(det > 0)) break;
+      da = (hbb * ga - hab * gb) / det;
+      db = (haa * gb - hab * ga) / det;
+    }
+    // A step must not lower the posterior beyond the rounding of its sum (near the peak a full step gains less).
+    const tolerance = 1e-12 * (1 + Math.abs(current));
+    let step = 1;
+    let next = logPosterior(x, y, a + da, b + db, tau);
+    for (let halvings = 0; halvings < 40 && !(next >= current - tolerance); halvings += 1) {
+      step /= 2;
+      next = logPosterior(x, y, a + step * da, b + step * db, tau);
+    }
+    if (!(next >= current - tolerance)) break;
+    a += step * da;
+    b += step * db;
+    current = next;
+    if (Math.abs(step * da) + Math.abs(step * db) < 1e-12) break;
+  }
+  return { a, b };
+}
+
+/** Learns the logistic calibrator from outcomes (any order); the identity from none. */
+export function fitLogisticCalibration(
+  points: readonly CalibrationPoint[],
+  options: LogisticOptions = {},
+): LogisticCalibration {
+  const tau = options.priorPrecision ?? LOGISTIC_DEFAULTS.priorPrecision;
+  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau <= 0) {
+    throw new CredenceError('INVALID_INPUT', `priorPrecision must be a number > 0, got ${tau}`);
+  }
+  for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
+  if (points.length === 0) return { a: 1, b: 0, outcomes: 0, priorPrecision: tau };
+  // Sorted by confidence then outcome, so the sums, and the fit to the last bit, ignore the input order.
+  const sorted = points.slice().sort((p, q) => p.confidence - q.confidence || p.outcome - q.outcome);
+  const x = Float64Array.from(sorted, (p) => logitOf(p.confidence));
+  const y = Float64Array.from(sorted, (p) => p.outcome);
+  let fit = newton(x, y, tau, true);
+  // The posterior is concave: when its peak has a < 0, the best with a ≥ 0 lies on a = 0.
+  if (fit.a < 0) fit = newton(x, y, tau, false);
+  return { a: fit.a, b: fit.b, outcomes: points.length, priorPrecision: tau };
+}
+
+/** The probability a logistic calibrator gives a confidence in [0, 1]; the confidence itself from no outcomes. */
+export function applyLogisticCalibration(
+  fit: Pick<LogisticCalibration, 'a' | 'b' | 'outcomes'>,
+  confidence: number,
+): number {
+  if (typeof confidence !== 'number' || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
+    throw new CredenceError('INVALID_INPUT', `confidence must be a number in [0, 1], got ${confidence}`);
+  }
+  if (fit.outcomes === 0) return confidence;
+  return sigmoid(fit.a * logitOf(confidence) + fit.b);
+}
