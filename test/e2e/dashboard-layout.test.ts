@@ -275,7 +275,7 @@ if (executablePath === undefined) {
           outcomes: number;
           bins: { count: number }[];
           map?: unknown[];
-          selection?: { calibrator: 'map' | 'base-rate' | 'seed' };
+          selection?: { calibrator: 'map' | 'logistic' | 'base-rate' | 'seed' };
         }[];
       }>('/api/calibration');
       await open(PAGES[2]);
@@ -306,6 +306,7 @@ if (executablePath === undefined) {
       // Which calibrator each kind's results use, as the report chose it.
       const USE = {
         map: 'Results use the learned map',
+        logistic: 'Results use the logistic calibrator',
         'base-rate': 'Results use the base rate',
         seed: 'Results use the seed',
       };
@@ -335,7 +336,7 @@ if (executablePath === undefined) {
         meanConfidence: i / 10 + 0.05,
         observedRate: 0.5,
       }));
-      const brier = { seed: 0.25, 'base-rate': 0.2, map: 0.18 };
+      const brier = { seed: 0.25, 'base-rate': 0.2, logistic: 0.19, map: 0.18 };
       const selection = (calibrator: string) => ({
         calibrator,
         brier,
@@ -363,6 +364,7 @@ if (executablePath === undefined) {
           kind('search', selection('map')),
           kind('next', selection('base-rate')),
           kind('dag', selection('seed')),
+          kind('instinct', selection('logistic')),
           kind('recall'),
           { ...kind('skill'), outcomes: 7, enough: false },
         ],
@@ -375,6 +377,8 @@ if (executablePath === undefined) {
           'Results use the base rate (the share of these claims that held): it beat the seed confidence and the ' +
             'map out of sample (Brier 0.200 against 0.250 and 0.180).',
           'Results use the seed confidence: the map did not beat it out of sample (Brier 0.180 against 0.250).',
+          'Results use the logistic calibrator (a slope and an intercept on the log-odds): it beat the seed ' +
+            'confidence out of sample (Brier 0.190 against 0.250; the map 0.180).',
           'Results use the seed confidence: too few outcomes yet to test the map out of sample.',
         ]);
         expect(await page.locator('section.diagram[data-kind="skill"] .calibrator-words').count()).toBe(0);

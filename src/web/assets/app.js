@@ -1186,6 +1186,11 @@
         'Results use the learned map: it beat the seed confidence out of sample ' +
         `(Brier ${brier('map')} against ${brier('seed')}).`
       );
+    if (sel.calibrator === 'logistic')
+      return (
+        'Results use the logistic calibrator (a slope and an intercept on the log-odds): it beat the seed confidence ' +
+        `out of sample (Brier ${brier('logistic')} against ${brier('seed')}; the map ${brier('map')}).`
+      );
     if (sel.calibrator === 'base-rate')
       return (
         'Results use the base rate (the share of these claims that held): it beat the seed confidence and the map ' +
