@@ -401,15 +401,18 @@ function assembled(input: {
   const { now, tools, edges, confidentEdges, calls, density, tier, last } = input;
   if (last !== undefined && sameGraph(last.confidentEdges, confidentEdges)) {
     const { pageRank, maxPageRank, selfSpread } = last;
-    // The last one's graph indexes, still built when first read if they were not yet (a decoded snapshot's).
+    // The last one's graph indexes, still built when first read if they were not yet (a decoded snapshot's), read
+    // from what it holds: a getter reading through `last` kept it alive, and so every snapshot since THE graph last
+    // moved, each with its edges (issue 20: ~0.5 MB a recorded call at 100k, for the life of a gateway).
+    const held = heldGraphs.get(last);
+    const make = held?.make ?? readThrough(last);
     const same = Object.defineProperties(
       { now, tools, edges, confidentEdges, pageRank, maxPageRank, calls, density, tier, selfSpread },
       {
-        directed: { get: () => last.directed, enumerable: true },
-        undirected: { get: () => last.undirected, enumerable: true },
+        directed: { get: () => make.directed(), enumerable: true },
+        undirected: { get: () => make.undirected(), enumerable: true },
       },
     ) as GraphSnapshot;
-    const held = heldGraphs.get(last);
     if (held !== undefined) heldGraphs.set(same, held);
     return same;
   }
@@ -418,27 +421,39 @@ function assembled(input: {
       .filter((e) => e.type !== 'alternative')
       .map((e) => ({ from: e.from, to: e.to, weight: e.confidence }));
   // After a write that changed an edge or two, `last`'s indexes (when built) are patched at their pairs (issue 20).
-  const before = last === undefined || input.changed === undefined ? undefined : heldGraphs.get(last);
+  // The closures below outlive this call (the snapshot's getters and selfSpread, `held.make`): they never name
+  // `last`, and let go of `before` once both indexes are built, so that no snapshot keeps an earlier one alive.
+  let before = last === undefined || input.changed === undefined ? undefined : heldGraphs.get(last);
   const moved = before === undefined ? undefined : pairsMoved(confidentEdges, input.changed as EdgeRecord[]);
+  let lastRanks = before === undefined ? undefined : last?.pageRank;
   // Built when first read: a decoded snapshot (PageRank given) is mostly patched into another before any is.
   const held: HeldGraph = {};
+  const done = (): void => {
+    if (held.directed === undefined || held.undirected === undefined) return;
+    before = undefined;
+    lastRanks = undefined;
+  };
   const directedOf = (): GraphIndex => {
     held.directed ??=
       (before?.directed === undefined ? undefined : patchGraphIndex(before.directed, moved?.directed ?? [])) ??
       buildGraphIndex(graphEdges());
+    done();
     return held.directed;
   };
   const undirectedOf = (): GraphIndex => {
     held.undirected ??=
       (before?.undirected === undefined ? undefined : patchGraphIndex(before.undirected, moved?.undirected ?? [])) ??
       buildGraphIndex(graphEdges(), { undirected: true });
+    done();
     return held.undirected;
   };
+  held.make = { directed: directedOf, undirected: undirectedOf };
   // PageRank after such a write starts from the last one's, iterated to the same tolerance (fewer iterations).
   const start = (graph: GraphIndex): ArrayLike<number> | undefined => {
-    if (before === undefined || last === undefined) return undefined;
+    const ranks = lastRanks;
+    if (before === undefined || ranks === undefined) return undefined;
     if (before.rank !== undefined && before.directed?.ids === graph.ids) return before.rank;
-    return graph.ids.map((id) => last.pageRank.get(id) ?? 1 / graph.ids.length);
+    return graph.ids.map((id) => ranks.get(id) ?? 1 / graph.ids.length);
   };
   const ranked = (graph: GraphIndex): Map<string, number> => {
     const from = start(graph);
@@ -503,8 +518,19 @@ interface HeldGraph {
   undirected?: GraphIndex;
   /** PageRank over `directed`, by node. */
   rank?: Float64Array;
+  /**
+   * What builds (or patches) them when first read: the snapshots that share them read them from here, not through
+   * the one before them, so that a snapshot keeps no earlier one alive (issue 20).
+   */
+  make?: { directed: () => GraphIndex; undirected: () => GraphIndex };
 }
 const heldGraphs = new WeakMap<GraphSnapshot, HeldGraph>();
+
+/** THE graph's indexes read through `snapshot` (one that holds none): a function apart, so that only these keep it. */
+const readThrough = (snapshot: GraphSnapshot): NonNullable<HeldGraph['make']> => ({
+  directed: () => snapshot.directed,
+  undirected: () => snapshot.undirected,
+});
 
 /**
  * The weight now of each pair of THE graph that `changed` edges name, as a build merges it (the max confidence of
