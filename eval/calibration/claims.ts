@@ -4,9 +4,11 @@
  * turned out right. The claims of one data set are split in two halves of its queries (seeded); every calibrator
  * learns on the training half and is measured on the other: the raw confidence (nothing learned), a constant base
  * rate, histogram binning (the training half's rate in each of the 10 bins), Credence's learned map
- * (core/calibration: centred isotonic regression shrunk toward the seed confidence) and the calibrator the engine
- * would choose (core/calibration selectCalibrator, run inside the training half only). Beside an ECE, its noise floor:
- * the mean ECE of a perfectly calibrated predictor with the same predictions and n (seeded draws). Pure.
+ * (core/calibration: centred isotonic regression shrunk toward the seed confidence), its logistic calibrator
+ * (σ(a · logit(c) + b), a Gaussian prior on the identity) and the calibrator the engine would choose
+ * (core/calibration selectCalibrator, run inside the training half only). Beside an ECE, its noise floor: the mean
+ * ECE of a perfectly calibrated predictor with the same predictions and n (seeded draws). The selected calibrator is
+ * also measured two-fold: learned on each half, measured on the other, both halves' claims pooled. Pure.
  */
 import {
   applyCalibrationMap,
@@ -15,6 +17,8 @@ import {
   CALIBRATION_MAP_DEFAULTS,
   calibrationError,
   fitCalibrationMap,
+  fitLogisticCalibration,
+  applyLogisticCalibration,
   learnCalibrator,
   reliabilityTable,
   selectCalibrator,
@@ -42,29 +46,52 @@ export interface CalibrationRow {
   constant: Figures;
   binning: Figures;
   map: Figures;
+  logistic: Figures;
   /** The calibrator selectCalibrator chose on the training half (in its order), learned there, measured here. */
   selected: Figures & { calibrator: Calibrator };
-  /** Noise floors of ECE on the test half: of the map's predictions and of the selected calibrator's. */
-  floor: { map: number; selected: number };
+  /**
+   * Noise floors of ECE on the test half: of the map's predictions and of the selected calibrator's, and the 95th
+   * percentile of a perfectly calibrated predictor's ECE with the selected calibrator's predictions.
+   */
+  floor: { map: number; selected: number; selected95: number };
+  /**
+   * The selected calibrator cross-fitted two-fold: chosen and learned on each half, measured on the other, every
+   * claim predicted once (the calibrator chosen on the second half may differ); its ECE's noise floor at that size.
+   */
+  twoFold: Figures & { claims: number; floor: number };
 }
 
 /** Draws a perfectly calibrated predictor's outcomes are averaged over for a noise floor. */
 export const FLOOR_DRAWS = 200;
 
 /**
- * The ECE a perfectly calibrated predictor scores with these predictions: each outcome drawn right with its
- * prediction's probability (seeded), the ECE averaged over {@link FLOOR_DRAWS} draws. What an ECE is measured
- * against: below it, a gap is noise.
+ * The ECEs a perfectly calibrated predictor scores with these predictions: each outcome drawn right with its
+ * prediction's probability (seeded), {@link FLOOR_DRAWS} draws, sorted.
  */
-export function eceNoiseFloor(predictions: readonly number[], seed: number): number {
-  if (predictions.length === 0) return 0;
+function calibratedEces(predictions: readonly number[], seed: number): number[] {
+  if (predictions.length === 0) return [0];
   const random = mulberry32(seed);
-  let sum = 0;
+  const eces: number[] = [];
   for (let d = 0; d < FLOOR_DRAWS; d += 1) {
     const drawn = predictions.map((p) => ({ confidence: p, outcome: random() < p ? 1 : 0 }));
-    sum += calibrationError(reliabilityTable(drawn)) ?? 0;
+    eces.push(calibrationError(reliabilityTable(drawn)) ?? 0);
   }
-  return sum / FLOOR_DRAWS;
+  return eces.sort((a, b) => a - b);
+}
+
+/**
+ * The ECE a perfectly calibrated predictor scores with these predictions, averaged over {@link FLOOR_DRAWS} seeded
+ * draws. What an ECE is measured against: below it, a gap is noise.
+ */
+export function eceNoiseFloor(predictions: readonly number[], seed: number): number {
+  const eces = calibratedEces(predictions, seed);
+  return eces.reduce((s, e) => s + e, 0) / eces.length;
+}
+
+/** The 95th percentile of a perfectly calibrated predictor's ECE with these predictions (same draws as the floor). */
+export function eceNoise95(predictions: readonly number[], seed: number): number {
+  const eces = calibratedEces(predictions, seed);
+  return eces[Math.min(eces.length - 1, Math.ceil(0.95 * eces.length) - 1)] as number;
 }
 
 const BINS = 10;
@@ -101,11 +128,11 @@ export function measureCalibrators(
   const baseRate = train.length === 0 ? 0 : train.reduce((s, p) => s + p.outcome, 0) / train.length;
   const map = fitCalibrationMap(train, { priorStrength: CALIBRATION_MAP_DEFAULTS.priorStrength });
   const binning = histogramBinning(train, baseRate);
-  const calibrator = selectCalibrator(train)?.calibrator ?? 'seed';
-  const chosen = learnCalibrator(calibrator, train);
+  const logistic = fitLogisticCalibration(train);
+  const { calibrator, points: selectedPoints } = selectedOn(train, test);
   const mapped = (f: (c: number) => number) => test.map((p) => ({ confidence: f(p.confidence), outcome: p.outcome }));
   const mapPoints = mapped((c) => applyCalibrationMap(map, c));
-  const selectedPoints = mapped(chosen);
+  const twoFold = [...selectedPoints, ...selectedOn(test, train).points];
   return {
     claims: train.length + test.length,
     train: train.length,
@@ -115,6 +142,7 @@ export function measureCalibrators(
     constant: figures(mapped(() => baseRate)),
     binning: figures(mapped(binning)),
     map: figures(mapPoints),
+    logistic: figures(mapped((c) => applyLogisticCalibration(logistic, c))),
     selected: { ...figures(selectedPoints), calibrator },
     floor: {
       map: eceNoiseFloor(
@@ -125,8 +153,30 @@ export function measureCalibrators(
         selectedPoints.map((p) => p.confidence),
         seed,
       ),
+      selected95: eceNoise95(
+        selectedPoints.map((p) => p.confidence),
+        seed,
+      ),
+    },
+    twoFold: {
+      ...figures(twoFold),
+      claims: twoFold.length,
+      floor: eceNoiseFloor(
+        twoFold.map((p) => p.confidence),
+        seed,
+      ),
     },
   };
+}
+
+/** The engine's choice made and learned on `train`, and its predictions of `test`. */
+function selectedOn(
+  train: readonly CalibrationPoint[],
+  test: readonly CalibrationPoint[],
+): { calibrator: Calibrator; points: CalibrationPoint[] } {
+  const calibrator = selectCalibrator(train)?.calibrator ?? 'seed';
+  const chosen = learnCalibrator(calibrator, train);
+  return { calibrator, points: test.map((p) => ({ confidence: chosen(p.confidence), outcome: p.outcome })) };
 }
 
 /** The calibrators on one data set: `queries` split in halves by a seeded shuffle (the first half trains). */
