@@ -50,65 +50,73 @@ const logitOf = (c: number): number => {
 
 const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
-/** log(1 + e^z), without overflow. */
-const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
-
-/** The log posterior (up to a constant) of (a, b): Σ y·z − log(1 + e^z) − τ/2 · ((a − 1)² + b²). */
-function logPosterior(x: Float64Array, y: Float64Array, a: number, b: number, tau: number): number {
-  let sum = 0;
-  for (let i = 0; i < x.length; i += 1) {
-    const z = a * (x[i] as number) + b;
-    sum += (y[i] as number) * z - softplus(z);
-  }
-  return sum - (tau / 2) * ((a - 1) ** 2 + b ** 2);
+/** The log posterior at (a, b), its gradient and its negated Hessian: one pass over the outcomes. */
+interface AtPoint {
+  logPosterior: number;
+  ga: number;
+  gb: number;
+  haa: number;
+  hab: number;
+  hbb: number;
 }
 
 /**
- * Newton's method on the log posterior, with step halving (each step must not lower it). `slope` false keeps a
- * at 0 and fits b alone (the prior on a then adds a constant).
+ * The log posterior (up to a constant) Σ y·z − log(1 + e^z) − τ/2 · ((a − 1)² + b²), z = a·x + b, with its
+ * gradient and negated Hessian, one exponential and one logarithm an outcome (no overflow for any z).
+ */
+function evaluate(x: Float64Array, y: Float64Array, a: number, b: number, tau: number): AtPoint {
+  let sum = 0;
+  let ga = -tau * (a - 1);
+  let gb = -tau * b;
+  let haa = tau;
+  let hab = 0;
+  let hbb = tau;
+  for (let i = 0; i < x.length; i += 1) {
+    const xi = x[i] as number;
+    const yi = y[i] as number;
+    const z = a * xi + b;
+    const e = Math.exp(-Math.abs(z));
+    const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+    sum += yi * z - (Math.max(z, 0) + Math.log1p(e));
+    const r = yi - p;
+    const w = p * (1 - p);
+    ga += r * xi;
+    gb += r;
+    haa += w * xi * xi;
+    hab += w * xi;
+    hbb += w;
+  }
+  return { logPosterior: sum - (tau / 2) * ((a - 1) ** 2 + b ** 2), ga, gb, haa, hab, hbb };
+}
+
+/**
+ * Newton's method on the log posterior, with step halving (each step must not lower it beyond the rounding of its
+ * sum). `slope` false keeps a at 0 and fits b alone (the prior on a then adds a constant).
  */
 function newton(x: Float64Array, y: Float64Array, tau: number, slope: boolean): { a: number; b: number } {
   let a = slope ? 1 : 0;
   let b = 0;
-  let current = logPosterior(x, y, a, b, tau);
+  let at = evaluate(x, y, a, b, tau);
   for (let iteration = 0; iteration < LOGISTIC_DEFAULTS.iterations; iteration += 1) {
-    // Gradient g and the negated Hessian (h) of the log posterior.
-    let ga = slope ? -tau * (a - 1) : 0;
-    let gb = -tau * b;
-    let haa = tau;
-    let hab = 0;
-    let hbb = tau;
-    for (let i = 0; i < x.length; i += 1) {
-      const xi = x[i] as number;
-      const p = sigmoid(a * xi + b);
-      const r = (y[i] as number) - p;
-      const w = p * (1 - p);
-      ga += r * xi;
-      gb += r;
-      haa += w * xi * xi;
-      hab += w * xi;
-      hbb += w;
-    }
     let da = 0;
-    let db = gb / hbb;
+    let db = at.gb / at.hbb;
     if (slope) {
-      const det = haa * hbb - hab * hab;
+      const det = at.haa * at.hbb - at.hab * at.hab;
       if (!(det > 0)) break;
-      da = (hbb * ga - hab * gb) / det;
-      db = (haa * gb - hab * ga) / det;
+      da = (at.hbb * at.ga - at.hab * at.gb) / det;
+      db = (at.haa * at.gb - at.hab * at.ga) / det;
     }
-    // A step must not lower the posterior beyond the rounding of its sum (near the peak a full step gains less).
-    const tolerance = 1e-12 * (1 + Math.abs(current));
+    const floor = at.logPosterior - 1e-12 * (1 + Math.abs(at.logPosterior));
     let step = 1;
-    let next = logPosterior(x, y, a + da, b + db, tau);
-    for (let halvings = 0; halvings < 40 && !(next >= current - tolerance); halvings += 1) {
+    let next = evaluate(x, y, a + da, b + db, tau);
+    for (let halvings = 0; halvings < 40 && !(next.logPosterior >= floor); halvings += 1) {
       step /= 2;
-      next = logPosterior(x, y, a + step * da, b + step * db, tau);
+      next = evaluate(x, y, a + step * da, b + step * db, tau);
     }
-    if (!(next >= current - tolerance)) break;
+    if (!(next.logPosterior >= floor)) break;
     a += step * da;
     b += step * db;
-    current = next;
+    at = next;
     if (Math.abs(step * da) + Math.abs(step * db) < 1e-12) break;
   }
   return { a, b };
