@@ -250,41 +250,20 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     return confident;
   };
   // A DAG reads the confident edges from its few tools: those alone are made (the same objects, in the same order).
-  // The confident edges' positions grouped by their from, ascending, found in one pass at the first ask (a DAG asks
-  // four times; each pass read every edge: ~55k at 100k): from name n, positions byFrom[starts[n] .. starts[n + 1]).
   let nameAt: Map<string, number> | undefined;
-  let grouped: { starts: Int32Array; byFrom: Int32Array } | undefined;
-  const groupByFrom = (): { starts: Int32Array; byFrom: Int32Array } => {
-    // (The test written out in both passes: a one-query process runs them unoptimised, a call an edge is not free.)
-    const starts = new Int32Array(names.length + 1);
-    for (let i = 0; i < m; i += 1) {
-      const k = (ints[i] as number) + 1;
-      if (passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i])
-        starts[k] = (starts[k] as number) + 1;
-    }
-    for (let n = 0; n < names.length; n += 1) starts[n + 1] = (starts[n + 1] as number) + (starts[n] as number);
-    const next = starts.slice(0, names.length);
-    const byFrom = new Int32Array(starts[names.length] as number);
-    for (let i = 0; i < m; i += 1) {
-      const n = ints[i] as number;
-      if (!passesThreshold(floats[5 * m + i] as number) || n === ints[m + i]) continue;
-      byFrom[next[n] as number] = i;
-      next[n] = (next[n] as number) + 1;
-    }
-    return { starts, byFrom };
-  };
   const confidentFrom = (tools: ReadonlySet<string>): SnapshotEdge[] => {
     if (confident !== undefined) return confident.filter((e) => tools.has(e.from));
     nameAt ??= new Map(names.map((name, n) => [name, n]));
-    grouped ??= groupByFrom();
-    const { starts, byFrom } = grouped;
-    const at: number[] = [];
+    const wanted = new Uint8Array(names.length);
     for (const tool of tools) {
       const n = nameAt.get(tool);
-      if (n === undefined) continue;
-      for (let j = starts[n] as number; j < (starts[n + 1] as number); j += 1) at.push(byFrom[j] as number);
+      if (n !== undefined) wanted[n] = 1;
     }
-    return at.sort((a, b) => a - b).map((i) => edgeAt(i));
+    const out: SnapshotEdge[] = [];
+    for (let i = 0; i < m; i += 1)
+      if (wanted[ints[i] as number] === 1 && passesThreshold(floats[5 * m + i] as number) && ints[i] !== ints[m + i])
+        out.push(edgeAt(i));
+    return out;
   };
   // With the density and THE graph's indexes kept, the snapshot is assembled without its confident edges, made when
   // first read (issue 20: ~7.6k objects at 100k that a tool search never reads; a DAG's edge evidence does).
