@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationRow, eceNoiseFloor, type QueryClaims } from '../eval/calibration/claims.js';
+import { calibrationRow, eceNoise95, eceNoiseFloor, type QueryClaims } from '../eval/calibration/claims.js';
 
 /** Queries whose claims at confidence c were right with rate c / 2 (over-confident by half), deterministic. */
 function overConfident(n: number): QueryClaims[] {
@@ -34,6 +34,29 @@ describe('section F calibration row', () => {
       expect(floor).toBeCloseTo(Math.sqrt(0.25 / n) * Math.sqrt(2 / Math.PI), 2);
     }
     expect(eceNoiseFloor([], 1)).toBe(0);
+  });
+
+  it('cross-fits two-fold: each half predicted by the calibrator chosen and learned on the other, all pooled', () => {
+    const row = calibrationRow(overConfident(4000), 4);
+    expect(row.twoFold.claims).toBe(row.train + row.test);
+    expect(row.twoFold.ece).toBeLessThan(0.05);
+    expect(row.twoFold.brier).toBeLessThan(row.raw.brier);
+    expect(row.twoFold.floor).toBeLessThan(row.floor.selected);
+    // Claims whose confidence is always exactly right: no calibrator beats the seed, on either half, so the two-fold
+    // figures are the raw confidences' over every claim.
+    const exact: QueryClaims[] = Array.from({ length: 200 }, (_, i) => [{ confidence: i % 2, outcome: i % 2 }]);
+    const kept = calibrationRow(exact, 2);
+    expect(kept.selected.calibrator).toBe('seed');
+    expect(kept.twoFold).toMatchObject({ ece: 0, brier: 0, claims: 200 });
+  });
+
+  it('gives the 95th percentile of a calibrated predictor’s ECE beside its mean', () => {
+    for (const n of [50, 400]) {
+      const predictions = Array(n).fill(0.5);
+      // |share right − 0.5| is half-normal with σ = √(0.25 / n): its 95th percentile ≈ 1.96 σ.
+      expect(eceNoise95(predictions, 5)).toBeGreaterThan(eceNoiseFloor(predictions, 5));
+      expect(eceNoise95(predictions, 5)).toBeCloseTo(1.96 * Math.sqrt(0.25 / n), 1);
+    }
   });
 
   it('keeps one query’s claims on one side of the split', () => {
