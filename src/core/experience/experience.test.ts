@@ -82,6 +82,43 @@ describe('IntentIndex', () => {
     }
   });
 
+  it('answers as one rebuilt after texts added again as they were (a recorded call: the same mean length)', () => {
+    const words = ['send', 'email', 'team', 'weather', 'forecast', 'book', 'flight', 'report', 'summary'];
+    let seed = 23;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const text = () =>
+      Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * 9)]).join(' ');
+    const kept = new IntentIndex();
+    const held: { slot: number; text: string }[] = [];
+    let again = 0;
+    for (let step = 0; step < 150; step += 1) {
+      const r = next();
+      if (held.length > 0 && r < 0.5) {
+        // The same text out of its slot and into a new one: the norms of the slots held stay as they were.
+        const [moved] = held.splice(Math.floor(next() * held.length), 1);
+        kept.remove(moved?.slot as number, moved?.text as string);
+        held.push({ slot: kept.add(moved?.text as string), text: moved?.text as string });
+        again += 1;
+      } else if (held.length > 0 && r < 0.6) {
+        const [gone] = held.splice(Math.floor(next() * held.length), 1);
+        kept.remove(gone?.slot as number, gone?.text as string);
+      } else {
+        const t = text();
+        held.push({ slot: kept.add(t), text: t });
+      }
+      const rebuilt = new IntentIndex(held.map((h) => h.text));
+      const position = new Map(held.map((h, i) => [h.slot, i]));
+      for (const query of [text(), text()]) {
+        const answer = kept.search(query, 5, undefined, (slot) => position.get(slot) as number);
+        expect(answer.map((h) => ({ index: position.get(h.index), score: h.score }))).toEqual(rebuilt.search(query, 5));
+      }
+    }
+    expect(again).toBeGreaterThan(50);
+  });
+
   it('keeps the best `limit` hits by score, ties by rank, skip left out: a search of every text, cut', () => {
     const words = ['movie', 'review', 'director', 'actor', 'rating', 'poster'];
     let seed = 5;

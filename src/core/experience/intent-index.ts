@@ -67,8 +67,12 @@ export class IntentIndex {
   #lengths: number[] | Int32Array = [];
   #total = 0;
   #scores?: Float64Array;
-  /** K1 · the length norm of each slot, for the mean length it was computed at. */
-  #k1Norms?: { total: number; size: number; values: Float64Array };
+  /**
+   * K1 · the length norm of each slot, for the mean length it was computed at: `values` a view of the first `slots`
+   * of `room` (room to grow: a text added at the same mean length, as a recorded call's run added again, fills its
+   * slot alone, issue 20).
+   */
+  #k1Norms?: { total: number; size: number; values: Float64Array; room: Float64Array };
   /** Texts held. */
   size = 0;
 
@@ -176,20 +180,25 @@ export class IntentIndex {
   /** K1 · (1 − b + b · length / mean length) per slot: computed again only when the texts held change. */
   #k1NormsNow(): Float64Array {
     const kept = this.#k1Norms;
-    if (
-      kept !== undefined &&
-      kept.total === this.#total &&
-      kept.size === this.size &&
-      kept.values.length >= this.#lengths.length
-    )
-      return kept.values;
-    const averageLength = this.size === 0 ? 0 : this.#total / this.size;
     const lengths = this.#lengths;
-    const values = new Float64Array(lengths.length);
+    const slots = lengths.length;
+    const same = kept !== undefined && kept.total === this.#total && kept.size === this.size;
+    if (same && kept.values.length >= slots) return kept.values;
+    const averageLength = this.size === 0 ? 0 : this.#total / this.size;
+    // The same mean length: the slots held keep their norms (a slot's length moves only when it is emptied, and an
+    // empty slot has no postings to score), the new ones are computed into the room left. A new view: the scoring
+    // kernel copies the norms in again when handed another array (an array changed in place would not be).
+    let from = 0;
+    let room: Float64Array;
+    if (same && kept.room.length >= slots) {
+      from = kept.values.length;
+      room = kept.room;
+    } else room = new Float64Array(slots + (slots >> 4));
     // A loop, not forEach: no call a slot (100k in a one-query process, run cold).
-    for (let doc = 0; doc < lengths.length; doc += 1)
-      values[doc] = K1 * (1 - B + (B * (lengths[doc] as number)) / (averageLength || 1));
-    this.#k1Norms = { total: this.#total, size: this.size, values };
+    for (let doc = from; doc < slots; doc += 1)
+      room[doc] = K1 * (1 - B + (B * (lengths[doc] as number)) / (averageLength || 1));
+    const values = room.subarray(0, slots);
+    this.#k1Norms = { total: this.#total, size: this.size, values, room };
     return values;
   }
 
