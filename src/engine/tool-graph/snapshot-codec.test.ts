@@ -162,3 +162,34 @@ describe("a decoded snapshot's confident edges from a few tools (issue 20)", () 
     expect(before[0]?.length).toBeGreaterThan(0);
   });
 });
+
+describe("a decoded snapshot's graph indexes, made when first read (issue 20)", () => {
+  it('read as those it was built with: the ids and positions of both graphs, each made once', async () => {
+    const path = join(dir, 'graphs.db');
+    const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
+    const run = (tools: string[], at: number) =>
+      writer.recordExecution({
+        intent: 'a run',
+        startedAt: new Date(at).toISOString(),
+        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+      });
+    for (let i = 0; i < 3; i += 1) {
+      await run(['a_fetch', 'b_parse', 'c_store'], T0 - (i + 1) * DAY);
+      await run(['e_log', 'd_send', 'a_fetch'], T0 - (i + 2) * DAY);
+      await run(['b_parse', 'd_send'], T0 - (i + 3) * DAY);
+    }
+    const built = await writer.graphSnapshot();
+    await writer.close();
+    const decoded = decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot;
+    // The undirected graph first: its ids lie after the directed graph's in the bytes.
+    for (const g of ['undirected', 'directed'] as const) {
+      const index = decoded[g];
+      expect(built[g].ids.length).toBeGreaterThan(0);
+      expect(index.indexOf).toBe(index.indexOf);
+      expect([...index.indexOf]).toEqual([...built[g].indexOf]);
+      expect(index.ids).toBe(index.ids);
+      expect(index.ids).toEqual(built[g].ids);
+      expect(Object.isFrozen(index.ids)).toBe(true);
+    }
+  });
+});

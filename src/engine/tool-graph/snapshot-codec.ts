@@ -353,10 +353,23 @@ function decodeGraphs(
   let f = 0;
   let i = 0;
   return sizes.map(({ nodes, edges }, g) => {
-    const ids = Object.freeze(Array.from(ints.subarray(i, i + nodes), (n) => names[n] as string));
+    // A graph's ids and their positions are made when first read (issue 20): a DAG or a tool search reads those of the
+    // undirected graph alone, and each was an array and a Map of ~10k tools at 100k (~2 ms of a one-query process).
+    const first = i;
+    let ids: readonly string[] | undefined;
+    let positions: ReadonlyMap<string, number> | undefined;
+    const idsNow = (): readonly string[] => {
+      ids ??= Object.freeze(Array.from(ints.subarray(first, first + nodes), (n) => names[n] as string));
+      return ids;
+    };
     const index: GraphIndex = Object.freeze({
-      ids,
-      indexOf: new Map(ids.map((id, node) => [id, node])),
+      get ids() {
+        return idsNow();
+      },
+      get indexOf() {
+        positions ??= new Map(idsNow().map((id, node) => [id, node]));
+        return positions;
+      },
       offsets: ints.subarray(i + nodes, i + 2 * nodes + 1),
       targets: ints.subarray(i + 2 * nodes + 1, i + 2 * nodes + 1 + edges),
       weights: floats.subarray(f, f + edges),
