@@ -93,7 +93,7 @@ function score(answers: readonly Answered[]): RankingScore {
     }).length,
     olderReturned: current.reduce((n, a) => n + a.ranked.filter((id) => a.older.has(id)).length, 0),
     olderUnmarked: current.reduce(
-      (n, a) => n + a.ranked.filter((id, i) => a.older.has(id) && a.statuses[i] !== 'superseded').length,
+      (n, a) => n + a.ranked.filter((id, i) => a.older.has(id) && a.statuses[i] === 'current').length,
       0,
     ),
   };

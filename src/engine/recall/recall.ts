@@ -10,8 +10,16 @@ import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
-import { addressee, labelForStatus, lifeStatus, slotQuestionWords, validAt } from '../../core/recall/memory-life.js';
+import {
+  addressee,
+  labelForStatus,
+  lifeStatus,
+  MEMORY_LIFE_LIMITS,
+  slotQuestionWords,
+  validAt,
+} from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
+import { asksForSeveral, OLDER_TURN_DEFAULTS, type OlderTurn, olderTurns } from '../../core/recall/older-turns.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
@@ -125,7 +133,10 @@ export interface RecallResult {
   /** The text around the query's first matched word, at most 220 characters (the whole text when shorter). */
   snippet: string;
   times: RecallTimes;
-  /** `superseded`: a later memory replaced it (demoted, left out of an agent's context); `conflict`: undecided. */
+  /**
+   * `superseded`: a later memory replaced it (demoted, left out of an agent's context); `conflict`: undecided, or a
+   * turn likely an older version of a later one for this question about the present (`parts.newerTurn`).
+   */
   status: 'current' | 'superseded' | 'conflict';
   /** Why it is superseded or in conflict, and the memories it is linked to; how often it was remembered. */
   life?: Pick<MemoryLife, 'supersededBy' | 'supersedes' | 'conflictsWith' | 'why' | 'seen' | 'sources'>;
@@ -158,6 +169,14 @@ export interface RecallResult {
      * `replacedBy`, it replaced this one and the question asks about before ("Where did Ana live before Denver?").
      */
     via?: { id: string; how: 'replaces' | 'replacedBy' | 'answeredBy' };
+    /**
+     * A turn likely an older version of a later turn of its speaker among the candidates of a question about the
+     * present (issue 23, core/recall/older-turns): that turn and the names it names besides this one's. This one is
+     * then marked `conflict` (`lifeFactor`: the superseded factor) and the later one goes above it.
+     */
+    newerTurn?: { id: string; names: string[] };
+    /** The older version (`newerTurn`) this turn was scored right above, when it ranked below it. */
+    newerThan?: string;
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -410,6 +429,16 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor || c.via !== undefined,
     )
     .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  // A question about the present: of its top turns, one likely an older version of a later one of the same speaker
+  // goes below it, marked (core/recall/older-turns; issue 23). The fused ranking only: BM25 alone stays the reference.
+  const present =
+    request.questionTime !== false &&
+    request.asOf === undefined &&
+    askedLife.asOf === undefined &&
+    asked.tense !== 'past' &&
+    !asked.asksWhen &&
+    !asksForSeveral(query);
+  const { older, lifted } = present && w < 1 ? orderTurnsInTime(ranked, named, query) : { older: NONE, lifted: NONE };
   const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
   if (index?.items === undefined) {
     const runs = scored.filter((s) => s.item.kind === 'execution').map((s) => s.item.id);
@@ -444,6 +473,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   );
   return scored.map((s, i) => {
     const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    const olderOf = older.get(s.item.key);
     const life = s.item.life;
     const turn = life?.turn;
     return {
@@ -457,7 +487,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       snippet: snippetAround(s.item.text, queryWords),
       times: timesOf(s.item),
       status: s.life.status,
-      ...(life === undefined || Object.keys(linksOf(life)).length === 0 ? {} : { life: linksOf(life) }),
+      ...lifeOf(life, olderOf),
       ...(turn === undefined ? {} : { turn: { ...turn, neighbours: neighbours.get(s.item.id) ?? [] } }),
       score: s.score,
       label: labelForStatus(
@@ -479,12 +509,76 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         lifeFactor: s.life.factor,
         speakerFactor: s.speakerFactor,
         ...(s.via === undefined ? {} : { via: s.via }),
+        ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
+        ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
     };
   });
 }
+
+/** A ranked candidate as the ordering in time reads and changes it. */
+interface RankedTurn {
+  item: Recallable;
+  score: number;
+  life: { status: 'current' | 'superseded' | 'conflict'; factor: number };
+}
+
+/**
+ * Of the top `OLDER_TURN_DEFAULTS.window` candidates, each current turn stating a fact of its speaker's (the one the
+ * question names, when it names one) that a later candidate turn of theirs likely replaces (core/recall/older-turns)
+ * is marked (status `conflict`, its score by `supersededFactor`), and the latest of its line goes right above it when
+ * it was below; `ranked` is sorted again. Returns the marked ones by key.
+ */
+function orderTurnsInTime(
+  ranked: RankedTurn[],
+  named: ReadonlySet<string>,
+  question: string,
+): { older: ReadonlyMap<string, OlderTurn>; lifted: ReadonlyMap<string, string> } {
+  const turns = ranked.filter((c) => {
+    const speaker = c.item.life?.turn?.speaker;
+    return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
+  });
+  const top = new Set(ranked.slice(0, OLDER_TURN_DEFAULTS.window).map((c) => c.item.key));
+  const older = olderTurns(
+    turns.map((c) => ({
+      key: c.item.key,
+      id: c.item.id,
+      speaker: c.item.life?.turn?.speaker as string,
+      at: c.item.from ?? c.item.at,
+      text: c.item.text,
+    })),
+    top,
+    question,
+  );
+  const lifted = new Map<string, string>();
+  if (older.size === 0) return { older, lifted };
+  const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
+  const latest = (key: string): string => {
+    let at = key;
+    for (let hop = 0; hop < turns.length && older.has(at); hop += 1) at = (older.get(at) as OlderTurn).newerKey;
+    return at;
+  };
+  // The latest goes right above the best of the versions it follows (a hair above: the tie would fall to the key).
+  for (const [key] of older) {
+    const was = byKey.get(key) as RankedTurn;
+    const last = byKey.get(latest(key));
+    if (last !== undefined && last.score <= was.score) {
+      last.score = was.score * (1 + 1e-9);
+      lifted.set(last.item.key, was.item.id);
+    }
+  }
+  const factor = MEMORY_LIFE_LIMITS.supersededFactor;
+  for (const [key] of older) {
+    const was = byKey.get(key) as RankedTurn;
+    was.score *= factor;
+    was.life = { status: 'conflict', factor };
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  return { older, lifted };
+}
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 /** A speaker's name as query words (lower case). */
@@ -598,6 +692,20 @@ function timesOf(item: Recallable): RecallTimes {
     ...(life?.validFrom === undefined ? {} : { validFrom: iso(life.validFrom) }),
     ...(life?.validTo === undefined ? {} : { validTo: iso(life.validTo) }),
   };
+}
+
+/** A result's links and why: its memory's life, and a later turn it is likely an older version of (this question). */
+function lifeOf(life: MemoryLife | undefined, olderOf: OlderTurn | undefined): Pick<RecallResult, 'life'> {
+  const links = life === undefined ? {} : linksOf(life);
+  if (olderOf !== undefined)
+    return {
+      life: {
+        ...links,
+        conflictsWith: [...(links.conflictsWith ?? []), olderOf.newerId],
+        why: links.why === undefined ? olderOf.why : `${links.why}; ${olderOf.why}`,
+      },
+    };
+  return Object.keys(links).length === 0 ? {} : { life: links };
 }
 
 function linksOf(life: MemoryLife): NonNullable<RecallResult['life']> {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+
+const DAY = 86_400_000;
+const START = Date.parse('2025-03-01T18:00:00Z');
+
+/**
+ * Ines changes employer in words no lexicon of supersession holds (no change cue, no slot word): the store keeps
+ * both turns current; recall must order them in time for a question about the present.
+ */
+async function conversation() {
+  let clock = START;
+  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+  const session = async (n: number, turns: [string, string][]) => {
+    clock = START + n * 40 * DAY;
+    const { ids } = await cr.remember(
+      turns.map(([speaker, text], index) => ({ speaker, session: `s${n}`, index, at: clock + index * 60_000, text })),
+    );
+    return ids;
+  };
+  const [older] = await session(0, [
+    ['Ines', 'Most days you will find me at Harbor Freight Lines, on the billing crew.'],
+    ['Tariq', 'The bakery on the corner opened again.'],
+  ]);
+  const [newer] = await session(1, [
+    ['Ines', 'Harbor Freight Lines is behind me and Copperleaf Media pays the bills today.'],
+    ['Tariq', 'I watched the match last night.'],
+  ]);
+  clock = START + 90 * DAY;
+  return { cr, older: older as string, newer: newer as string };
+}
+
+describe('recall orders a speaker’s turns in time for a question about the present (issue 23)', () => {
+  it('the later version goes first; the older is marked with a lower label, the later one’s id and why', async () => {
+    const { cr, older, newer } = await conversation();
+    const plain = await cr.recall('Which billing crew at Harbor Freight Lines is Ines on?', {
+      limit: 5,
+      track: false,
+      questionTime: false,
+    });
+    expect(plain[0]?.id).toBe(older);
+    expect(plain.every((r) => r.status === 'current')).toBe(true);
+    const rs = await cr.recall('Which billing crew at Harbor Freight Lines is Ines on?', { limit: 5, track: false });
+    expect(rs.map((r) => r.id).slice(0, 2)).toEqual([newer, older]);
+    const was = rs[1];
+    expect(was?.status).toBe('conflict');
+    expect(was?.label).not.toBe('high');
+    expect(was?.parts.newerTurn).toEqual({ id: newer, names: ['copperleaf', 'media'] });
+    expect(was?.parts.lifeFactor).toBe(0.5);
+    expect(was?.life?.conflictsWith).toEqual([newer]);
+    expect(was?.life?.why).toContain(newer);
+    expect(rs[0]?.status).toBe('current');
+    expect(rs[0]?.parts.newerThan).toBe(older);
+    // The store is not touched: the older turn is current in every other answer.
+    const again = await cr.recall('Which billing crew at Harbor Freight Lines was Ines on before?', {
+      limit: 5,
+      track: false,
+    });
+    expect(again.find((r) => r.id === older)?.status).toBe('current');
+    await cr.close();
+  });
+
+  it('no reordering for a list, for what someone said about something, for the past or for BM25 alone', async () => {
+    const { cr, older } = await conversation();
+    for (const [q, request] of [
+      ['What did Ines say about Harbor Freight Lines and the billing crew?', {}],
+      ['List every billing crew at Harbor Freight Lines Ines was on', {}],
+      ['Which billing crew at Harbor Freight Lines was Ines on before?', {}],
+      ['When was Ines on the billing crew at Harbor Freight Lines?', {}],
+      ['Which billing crew at Harbor Freight Lines is Ines on?', { bm25Weight: 1 }],
+    ] as const) {
+      const rs = await cr.recall(q, { limit: 5, track: false, ...request });
+      expect(rs[0]?.id, q).toBe(older);
+      expect(
+        rs.every((r) => r.status === 'current' && r.parts.newerTurn === undefined),
+        q,
+      ).toBe(true);
+    }
+    await cr.close();
+  });
+});
