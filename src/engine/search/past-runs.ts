@@ -99,8 +99,11 @@ export class PastRuns {
     tools: () => readonly string[];
     /** The quads from `from` to `to` (places in quads: 4 numbers each). */
     quads: (from: number, to: number) => Int32Array;
-    /** Where each `from` tool's row lies in the quads, read when a row is first read (rows taken are deleted). */
-    rows: () => Map<number, [number, number]>;
+    /**
+     * Where each `from` tool's row lies in the quads, read when a row is first read: `index` as packed (the tool, where
+     * its quads begin and end, a row after another), `at[t]` the place of tool t's row in it, -1 when none or taken.
+     */
+    rows: () => { index: Int32Array; at: Int32Array };
     numbers?: Map<string, number>;
   };
   #intents = new IntentIndex();
@@ -231,16 +234,16 @@ export class PastRuns {
     packed.numbers ??= new Map(names.map((name, t) => [name, t]));
     const t = packed.numbers.get(from);
     const rows = packed.rows();
-    const place = t === undefined ? undefined : rows.get(t);
-    if (t === undefined || place === undefined) return undefined;
-    const quads = packed.quads(place[0], place[1]);
+    const place = t === undefined ? -1 : (rows.at[t] as number);
+    if (t === undefined || place < 0) return undefined;
+    const quads = packed.quads(rows.index[place + 1] as number, rows.index[place + 2] as number);
     const row = new Map<string, PairCount>();
     for (let at = 0; at < quads.length; at += 4)
       row.set(names[quads[at + 1] as number] as string, {
         both: quads[at + 2] as number,
         linked: quads[at + 3] as number,
       });
-    rows.delete(t);
+    rows.at[t] = -1;
     this.#pairs.set(from, row);
     return row;
   }
@@ -250,7 +253,11 @@ export class PastRuns {
     const packed = this.#packedPairs;
     if (packed === undefined) return;
     const names = packed.tools();
-    for (const t of [...packed.rows().keys()]) this.#pairRow(names[t] as string);
+    const { index, at } = packed.rows();
+    for (let place = 0; place < index.length; place += 3) {
+      const t = index[place] as number;
+      if (at[t] === place) this.#pairRow(names[t] as string);
+    }
     this.#packedPairs = undefined;
   }
 
@@ -482,13 +489,13 @@ export class PastRuns {
       return (shapes[s] = { tools: shapeTools, edges, key: shapeKey(shapeTools, edges) });
     };
     const out = new PastRuns();
-    // Pairs are written row by row (one `from` tool after another): a row is made when a query reads it.
+    // Pairs are written row by row (one `from` tool after another): a row is made when a query reads it. Where each
+    // tool's row lies is one typed array (issue 20: a Map of ~10k rows at 100k, made by a DAG to read a few).
     const pairRows = once(() => {
       const index = array('pairRows') as Int32Array;
-      const rows = new Map<number, [number, number]>();
-      for (let at = 0; at < index.length; at += 3)
-        rows.set(index[at] as number, [index[at + 1] as number, index[at + 2] as number]);
-      return rows;
+      const at = new Int32Array(tools().length).fill(-1);
+      for (let place = 0; place < index.length; place += 3) at[index[place] as number] = place;
+      return { index, at };
     });
     out.#packedPairs = { tools, quads: (from, to) => int32s('pairs', 4 * from, 4 * to), rows: pairRows };
     out.#long = numbers.long as number;
