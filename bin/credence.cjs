@@ -141,7 +141,7 @@ function commandOf(args) {
 }
 
 /**
- * Whether the command line answers a query and ends (recall, dag, search, next, tools search): its store writes only
+ * Whether the command line answers a query and ends (recall, dag, next, tools search): its store writes only
  * what it showed, and may leave its SQLite connection open for the process's end (src/store/sqlite/exit-without-close).
  */
 function isQuery(args) {
@@ -150,7 +150,7 @@ function isQuery(args) {
     if (VALUED.has(args[i])) i += 1;
     else if (!args[i].startsWith('-')) words.push(args[i]);
   }
-  return ['recall', 'dag', 'search', 'next'].includes(words[0]) || (words[0] === 'tools' && words[1] === 'search');
+  return ['recall', 'dag', 'next'].includes(words[0]) || (words[0] === 'tools' && words[1] === 'search');
 }
 
 /**
