@@ -8,8 +8,8 @@
  * Measures: nDCG@10 and Recall@10 against the turns that answer; the "high" label's precision and highs a query;
  * current-value questions answered by the newest fact first (a turn of the current value in the top 10, above every
  * turn of an older value); older values returned as current: turns of an older value in a current-value question's
- * top 10 not marked superseded (goal 0); and re-remembering: a turn said again word for word that made a second
- * memory (goal 0).
+ * top 10 marked neither superseded nor conflict (goal 0); and re-remembering: a turn said again word for word that
+ * made a second memory (goal 0).
  */
 import { openCredence, type Credence } from '../../src/engine/engine.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -45,7 +45,7 @@ export interface RankingScore {
   currentQuestions: number;
   /** Current-value questions whose first turn of the fact in the top 10 states an older value. */
   olderFirst: number;
-  /** Turns of an older value in the top 10 of current-value questions: all, and those not marked superseded. */
+  /** Turns of an older value in current-value questions' top 10: all, and those neither superseded nor conflict. */
   olderReturned: number;
   olderUnmarked: number;
 }
@@ -214,8 +214,8 @@ export async function evaluateConversations(options: {
       "the turns that answer. Each turn remembered as a turn (speaker, session, place, time) at its session's " +
       'time; asked a week after the last session; top 10. "newest first" = current-value questions whose first ' +
       'turn of the fact in the top 10 states the current value; "older first" = the first states an older value; ' +
-      '"unmarked" = turns of an older value in the top 10 of current-value questions not marked superseded, of ' +
-      'those returned (returned as current, goal 0).',
+      '"unmarked" = turns of an older value in the top 10 of current-value questions marked neither superseded nor ' +
+      'conflict (likely an older version), of those returned (returned as current, goal 0).',
   );
   out();
   const headers = ['set / ranking', 'nDCG@10', 'R@10', 'high P', 'highs/q', 'newest first', 'older first', 'unmarked'];
