@@ -147,7 +147,9 @@ describe("a decoded snapshot's confident edges from a few tools (issue 20)", () 
     await writer.close();
     const decoded = decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot;
     const from = decoded.confidentFrom as (tools: ReadonlySet<string>) => SnapshotEdge[];
-    const asked = [new Set(['a_fetch']), new Set(['b_parse', 'd_send', 'no_such_tool']), new Set<string>()];
+    // Few tools (each found by a scan of the names), then many (through a Map of every name, kept for the asks after).
+    const many = new Set(['c_store', 'd_send', ...Array.from({ length: 40 }, (_, i) => `no_tool_${i}`)]);
+    const asked = [new Set(['a_fetch']), new Set(['b_parse', 'd_send', 'no_such_tool']), new Set<string>(), many];
     // Asked before the confident edges are made, then after.
     const before = asked.map((tools) => from(tools));
     const all = decoded.confidentEdges;

@@ -250,14 +250,20 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
     return confident;
   };
   // A DAG reads the confident edges from its few tools: those alone are made (the same objects, in the same order).
+  // A few tools are found among the names one by one (issue 20: a Map of every name, ~9k at 100k, was ~3 ms of a
+  // one-query process for the ~10 tools a DAG asks about); many, through that Map, made once.
   let nameAt: Map<string, number> | undefined;
+  const placeOf = (tool: string, many: boolean): number => {
+    if (!many && nameAt === undefined) return names.indexOf(tool);
+    nameAt ??= new Map(names.map((name, n) => [name, n]));
+    return nameAt.get(tool) ?? -1;
+  };
   const confidentFrom = (tools: ReadonlySet<string>): SnapshotEdge[] => {
     if (confident !== undefined) return confident.filter((e) => tools.has(e.from));
-    nameAt ??= new Map(names.map((name, n) => [name, n]));
     const wanted = new Uint8Array(names.length);
     for (const tool of tools) {
-      const n = nameAt.get(tool);
-      if (n !== undefined) wanted[n] = 1;
+      const n = placeOf(tool, tools.size > FEW_TOOLS);
+      if (n >= 0) wanted[n] = 1;
     }
     const out: SnapshotEdge[] = [];
     for (let i = 0; i < m; i += 1)
@@ -310,6 +316,9 @@ export function decodeSnapshot(data: Uint8Array): GraphSnapshot | undefined {
 }
 
 const padded = (at: number): number => Math.ceil(at / 8) * 8;
+
+/** The most tools an ask of a decoded snapshot's confident edges finds by a scan of the names each. */
+const FEW_TOOLS = 32;
 
 /**
  * THE graph's indexes as bytes: every graph's floats (weights, out-weights), then every graph's ints (nodes as
