@@ -118,13 +118,25 @@ function formatOf(argv: readonly string[]): string | undefined {
 /**
  * Writes to the process's stdout (1) or stderr (2) straight to the descriptor: `process.stdout` is a stream Node
  * builds on first use, loading its stream modules (some 2 ms of a short command such as `status`). From the first
- * write that fails (a pipe that would block, a reader gone), this and every later write go through the stream, which
- * keeps the order and handles the failure as before.
+ * write that fails (a pipe that would block), this and every later write go through the stream, which keeps the
+ * order. A reader gone (`credence recall … | head -1`: EPIPE, as a write or later from the stream) ends the output
+ * quietly: that text and every later one are dropped, no stack trace; the command runs to its end and the process
+ * exits with the command's own code (0 when it succeeded), as a tool whose reader stopped early.
  */
 export function descriptorWriter(fd: 1 | 2): (text: string) => void {
   let streamed = false;
+  let gone = false;
+  const stream = (): NodeJS.WriteStream => {
+    const out = fd === 1 ? process.stdout : process.stderr;
+    if (out.listenerCount('error') === 0)
+      out.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+        gone = true;
+      });
+    return out;
+  };
   return (text) => {
-    const stream = (): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+    if (gone) return;
     if (streamed) {
       stream().write(text);
       return;
@@ -133,7 +145,11 @@ export function descriptorWriter(fd: 1 | 2): (text: string) => void {
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done);
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+        gone = true;
+        return;
+      }
       streamed = true;
       // bin/credence.cjs then lets the process end as any other (the stream may still be writing), not process.exit().
       (globalThis as Record<symbol, unknown>)[Symbol.for('credence.cli.streamed')] = true;

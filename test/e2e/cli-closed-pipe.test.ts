@@ -1,0 +1,91 @@
+/**
+ * The command line's output when its reader goes away (`credence recall … | head -1`): the process ends quietly with
+ * the command's own exit code (0), never an unhandled `write EPIPE` stack trace. Drives the real binary with a stdout
+ * pipe closed before the command prints, and one closed after the first line of an output too long for the pipe.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'credence-closed-pipe-'));
+const db = join(dir, 'pipe.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = {
+  ...process.env,
+  CREDENCE_DB: '',
+  CREDENCE_DATABASE_URL: '',
+  CREDENCE_NOW: '',
+  CREDENCE_SCOPE: '',
+  HOME: dir,
+};
+const argsOf = (args: readonly string[]) => [bin, '--db', db, '--scope', 'p', ...args];
+
+beforeAll(() => {
+  // 300 memories of ~2 KB each: a dump of ~700 KB, more than a pipe or a socket holds.
+  const lines = Array.from({ length: 300 }, (_, i) =>
+    JSON.stringify({
+      title: `deploy note ${i}`,
+      text: `Deploy step ${i}: ${'roll the service out region by region and watch the error rate. '.repeat(32)}`,
+      category: 'decision',
+    }),
+  );
+  writeFileSync(join(dir, 'mem.jsonl'), `${lines.join('\n')}\n`);
+  const r = spawnSync(process.execPath, argsOf(['remember', '--jsonl', join(dir, 'mem.jsonl')]), { cwd: dir, env });
+  expect(r.status, String(r.stderr)).toBe(0);
+});
+
+/**
+ * Runs `credence args` with its stdout read until the first line (`closeAt: 'first-line'`) or not at all
+ * (`'start'`), then closed; resolves with the exit code, the signal and what was printed.
+ */
+function withReaderGone(
+  args: readonly string[],
+  closeAt: 'start' | 'first-line',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argsOf(args), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let stderr = '';
+    if (closeAt === 'start') child.stdout.destroy();
+    else
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        if (out.includes('\n')) child.stdout.destroy();
+      });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, first: out.split('\n')[0] ?? '', stderr }));
+  });
+}
+
+describe('a reader that closes the pipe', () => {
+  it.each([
+    [['recall', 'deploy', '--format', 'json']],
+    [['recall', 'deploy', '--limit', '20']],
+    [['status']],
+    [['status', '--json']],
+    [['--help']],
+    [['dump', '-']],
+  ])('%j before anything is printed: exit 0, nothing on stderr', async (args) => {
+    const r = await withReaderGone(args, 'start');
+    expect(r.signal).toBeNull();
+    // A dump to standard output prints its summary on standard error, which is still open.
+    if (args[0] === 'dump') expect(r.stderr).toMatch(/^dumped \d+ rows/);
+    else expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('after the first line of a dump too long for the pipe: exit 0, no stack trace', async () => {
+    const r = await withReaderGone(['dump', '-'], 'first-line');
+    expect(JSON.parse(r.first)).toMatchObject({ format: expect.any(String) });
+    expect(r.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(r.code).toBe(0);
+  });
+});
