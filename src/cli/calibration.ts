@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { parseOutcomeKind } from '../core/outcomes.js';
-import type { Calibrator } from '../core/calibration/index.js';
+import { SELECTION_DEFAULTS, type Calibrator } from '../core/calibration/index.js';
 import type { CalibrationReport, KindCalibration } from '../engine/calibration.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
@@ -18,7 +18,7 @@ const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 const CHOICE: Record<Calibrator, string> = {
   seed: 'the seed confidence itself, as nothing learned beat it',
   'base-rate': "the kind's base rate, which beat the seed and did best of those that did",
-  logistic: 'the logistic calibrator, which beat the seed',
+  logistic: 'the logistic calibrator, which beat the choice among the others',
   map: 'the learned map, which beat the seed',
 };
 
@@ -46,6 +46,7 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
             `${k.selection.tested} of ${k.selection.outcomes}, learned on those before: seed ` +
             `${f3(k.selection.brier.seed)}, base rate ${f3(k.selection.brier['base-rate'])}, ` +
             `logistic ${f3(k.selection.brier.logistic)}, map ${f3(k.selection.brier.map)})`,
+          logisticGainLine(k.selection.logisticOverChoice),
           ...(k.selection.calibrator === 'logistic' && k.logistic !== undefined
             ? [
                 `  logistic calibrator: probability = σ(${f3(k.logistic.a)} · logit(confidence) ` +
@@ -54,6 +55,22 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
             : []),
         ];
   return [head, '  bin         count   mean conf   observed', ...rows, after, ...chosen];
+}
+
+/** Each calibrator the logistic one may be measured against, as the gain's line names it. */
+const NAME: Record<Exclude<Calibrator, 'logistic'>, string> = {
+  seed: 'the seed',
+  'base-rate': 'base rate',
+  map: 'map',
+};
+
+/** The gain that decides the logistic calibrator: over the choice among the others, per claim tested. */
+function logisticGainLine(d: NonNullable<KindCalibration['selection']>['logisticOverChoice']): string {
+  const f4 = (v: number) => v.toFixed(4);
+  return (
+    `  logistic against ${NAME[d.over]}: Brier ${d.mean < 0 ? 'worse' : 'better'} by ${f4(Math.abs(d.mean))} ` +
+    `± ${f4(d.standardError)} (chosen when better by more than ${SELECTION_DEFAULTS.margin} standard error)`
+  );
 }
 
 /** The report as text, one block per kind. */

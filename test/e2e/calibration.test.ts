@@ -34,6 +34,9 @@ describe('credence calibration (issue 24)', () => {
       expect(block, kind).toMatch(/^\w+: \d+ outcomes \(\d+ held\), ECE \d\.\d{3}, Brier \d\.\d{3}/);
       expect(block?.split('\n').filter((line) => /^ {2}\d\.\d–\d\.\d /.test(line))).toHaveLength(10);
       expect(block).toContain('learned map: ECE');
+      // Where the choice is printed, the gain that decided the logistic calibrator, over the choice it was held to.
+      if (block?.includes('results use:'))
+        expect(block).toMatch(/\n {2}logistic against (the seed|base rate|map): Brier (better|worse) by \d\.\d{4} ± /);
     }
   });
 
@@ -45,6 +48,8 @@ describe('credence calibration (issue 24)', () => {
     expect(dag.bins.reduce((s: number, b: { count: number }) => s + b.count, 0)).toBe(dag.outcomes);
     expect(dag).toMatchObject({ enough: true, ece: expect.any(Number), brier: expect.any(Number) });
     expect(dag.map.length).toBeGreaterThan(1);
+    if (dag.selection !== undefined)
+      expect(dag.selection.logisticOverChoice).toMatchObject({ over: expect.any(String), mean: expect.any(Number) });
     const early = JSON.parse(
       credence(['--scope', 'demo', '--now', '2000-01-01T00:00:00Z', 'calibration', '--kind', 'dag', '--json']).stdout,
     );

@@ -27,7 +27,7 @@ export const LOGISTIC_DEFAULTS = Object.freeze({
 });
 
 export interface LogisticOptions {
-  /** @default 2.5 */
+  /** @default LOGISTIC_DEFAULTS.priorPrecision (5) */
   readonly priorPrecision?: number;
 }
 

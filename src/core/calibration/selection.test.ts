@@ -96,4 +96,34 @@ describe('choosing the calibrator (a learned system never does worse than before
       ),
     ).toBeUndefined();
   });
+
+  it('reports the gain that decided the logistic calibrator: over the choice among the others, not the seed', () => {
+    const clamp = (c: number) => Math.min(0.99, Math.max(0.01, c));
+    const logOdds = (a: number, b: number) => (c: number) =>
+      1 / (1 + Math.exp(-(a * Math.log(clamp(c) / (1 - clamp(c))) + b)));
+    const shapes = [(c: number) => c, () => 0.3, (c: number) => 0.1 + 0.5 * c, logOdds(0.5, -0.3), logOdds(2, 0)];
+    const overs = new Set<string>();
+    let differs = 0;
+    for (const [i, rate] of shapes.entries()) {
+      for (let seed = 0; seed < 8; seed += 1) {
+        const s = selectCalibrator(draw(rate, 400, 300 + 10 * i + seed));
+        if (s === undefined) throw new Error('a selection from 400 outcomes');
+        const d = s.logisticOverChoice;
+        overs.add(d.over);
+        // The choice without the logistic calibrator: of those beating the seed by 1 SE, the lowest Brier.
+        const beats = (g: { mean: number; standardError: number }) => g.mean > g.standardError && g.mean > 0;
+        let earlier: 'seed' | 'base-rate' | 'map' = 'seed';
+        for (const c of ['base-rate', 'map'] as const)
+          if (beats(s.gain[c]) && s.brier[c] < s.brier[earlier]) earlier = c;
+        expect(d.over).toBe(earlier);
+        // Its mean is the Brier score it saves over that choice, and it alone decides.
+        expect(d.mean).toBeCloseTo(s.brier[earlier] - s.brier.logistic, 12);
+        expect(s.calibrator).toBe(beats(d) ? 'logistic' : earlier);
+        if (d.over === 'seed') expect(d).toEqual({ over: 'seed', ...s.gain.logistic });
+        else if (Math.abs(d.mean - s.gain.logistic.mean) > 1e-6) differs += 1;
+      }
+    }
+    expect(overs.has('seed') && overs.size > 1).toBe(true);
+    expect(differs).toBeGreaterThan(0);
+  });
 });

@@ -34,10 +34,16 @@ export interface CalibratorSelection {
   /** Brier score of each calibrator over the predicted outcomes (lower is better). */
   brier: Record<Calibrator, number>;
   /**
-   * Mean paired gain over the seed's squared error of each candidate, and its standard error (the logistic
-   * calibrator is chosen by its gain over the choice among the others, which is the seed's when that is the seed).
+   * Mean paired gain over the seed's squared error of each candidate, and its standard error. The base rate and the
+   * map are chosen by theirs; the logistic calibrator is not: see {@link logisticOverChoice}.
    */
   gain: Record<Exclude<Calibrator, 'seed'>, { mean: number; standardError: number }>;
+  /**
+   * The gain that decides the logistic calibrator: its mean paired gain in squared error over the choice among the
+   * others (`over`: the seed, the base rate or the map), and its standard error; it is chosen when the mean exceeds
+   * `margin` standard errors (and 0). Equal to `gain.logistic` when `over` is the seed.
+   */
+  logisticOverChoice: { over: Exclude<Calibrator, 'logistic'>; mean: number; standardError: number };
   /** Outcomes predicted out of sample (all but the first run), of `outcomes`. */
   tested: number;
   outcomes: number;
@@ -103,10 +109,11 @@ export function selectCalibrator(
   };
   const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
   const gain = { 'base-rate': gainOf('base-rate'), logistic: gainOf('logistic'), map: gainOf('map') };
-  let calibrator: Calibrator = 'seed';
+  let earlier: Exclude<Calibrator, 'logistic'> = 'seed';
   for (const c of ['base-rate', 'map'] as const) {
-    if (beats(gain[c]) && brier[c] < brier[calibrator]) calibrator = c;
+    if (beats(gain[c]) && brier[c] < brier[earlier]) earlier = c;
   }
-  if (beats(gainOf('logistic', calibrator))) calibrator = 'logistic';
-  return { calibrator, brier, gain, tested, outcomes: n, folds };
+  const logisticOverChoice = { over: earlier, ...gainOf('logistic', earlier) };
+  const calibrator: Calibrator = beats(logisticOverChoice) ? 'logistic' : earlier;
+  return { calibrator, brier, gain, logisticOverChoice, tested, outcomes: n, folds };
 }
