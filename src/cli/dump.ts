@@ -1,7 +1,8 @@
 /**
  * @module cli/dump
  * `credence dump FILE|-` and `credence restore FILE|-`: a whole store (every scope) into one JSON
- * Lines file and back, between any two backends (store/dump). The store is the one every command
+ * Lines file and back, between any two backends (store/dump). `credence backup FILE`: a SQLite store's
+ * consistent copy in one database file (store/sqlite/backup). The store is the one every command
  * opens (`--db`, `$CREDENCE_DB`, …).
  */
 import { once } from 'node:events';
@@ -33,6 +34,22 @@ export function registerDump(program: Command, context: () => CommandContext): v
           `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) ` +
             `to ${file === '-' ? 'standard output' : file}\n${formatCounts(Credence.dumpTables, report.tables)}`,
         );
+    });
+
+  program
+    .command('backup <file>')
+    .description(
+      'write a consistent copy of the SQLite store to FILE, one file (safe while other processes use the store)',
+    )
+    .option('--force', 'replace FILE if it exists')
+    .action(async (file: string, o: { force?: boolean }) => {
+      const ctx = context();
+      const report = await withCredence(ctx, async (c) => ({
+        from: c.storeInfo.location,
+        ...(await c.backup(file, { overwrite: o.force === true })),
+      }));
+      if (ctx.wantsJson) return printJson(ctx, report);
+      ctx.io.stdout(`backed up ${report.from} to ${report.file} (${report.bytes} bytes)\n`);
     });
 
   program

@@ -47,7 +47,7 @@ import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
-import type { DailyActivity, ToolRecord } from '../store/types.js';
+import type { BackupReport, DailyActivity, ToolRecord } from '../store/types.js';
 import {
   buildGraphSnapshot,
   graphStats,
@@ -399,6 +399,15 @@ export class Credence {
   /** The whole store (every scope) as dump lines given to `write` (store/dump). */
   dump(write: (text: string) => void | Promise<void>): Promise<DumpReport> {
     return writeDump(this.#store, write, { now: this.now() });
+  }
+
+  /**
+   * A consistent copy of the whole store in one file (`credence backup`; SQLite's online backup, what is still in the
+   * write-ahead log included); an existing file is refused unless `overwrite`. A PostgreSQL store rejects, naming
+   * `credence dump` (store/types `backup`).
+   */
+  backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+    return this.#store.backup(file, options);
   }
 
   /**

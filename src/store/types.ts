@@ -410,7 +410,19 @@ export interface StoreMeta {
   counts(scope?: string): Promise<TableCounts>;
   /** Runs the backend's own consistency check; returns the problems found (empty when sound). */
   check(): Promise<string[]>;
+  /**
+   * Writes a consistent copy of the whole store to `file`, one file that opens as a store (SQLite: its online backup,
+   * the write-ahead log's committed rows included); an existing file is refused unless `overwrite`. A server store
+   * has no such file: it rejects (`INVALID_INPUT`), naming `credence dump` and the server's own tools.
+   */
+  backup(file: string, options?: { overwrite?: boolean }): Promise<BackupReport>;
   close(): Promise<void>;
+}
+
+/** What `backup` wrote: the file (an absolute path) and its size. */
+export interface BackupReport {
+  file: string;
+  bytes: number;
 }
 
 /** The tool catalogue and the edges between tools (SPEC §3–§4). */

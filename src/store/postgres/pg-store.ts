@@ -87,6 +87,7 @@ import {
   type WorkflowRecord,
   type VectorChunk,
   type VectorIndexHeader,
+  type BackupReport,
   type FullTextRow,
   type FullTextTable,
 } from '../types.js';
@@ -388,6 +389,15 @@ export class PgStore implements Store {
         ? await this.#rows('SELECT name, sum(n) AS n FROM table_counts GROUP BY name')
         : await this.#rows('SELECT name, n FROM table_counts WHERE scope = $1', [scope]);
     return countsOf(rows);
+  }
+
+  /** A server store has no file to copy: a dump, or the server's own tools (pg_dump), back it up. */
+  async backup(): Promise<BackupReport> {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `credence backup copies a SQLite file, and this store is PostgreSQL (${this.location}): back it up with ` +
+        '`credence dump FILE` (put back with `credence restore FILE` into an empty store) or with pg_dump',
+    );
   }
 
   async check(): Promise<string[]> {

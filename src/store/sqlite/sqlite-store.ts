@@ -89,11 +89,13 @@ import {
   type WorkflowRecord,
   type VectorChunk,
   type VectorIndexHeader,
+  type BackupReport,
   type FullTextRow,
   type FullTextTable,
 } from '../types.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
+import { backupSqlite } from './backup.js';
 import { keepConnection } from './connection.js';
 import { leaveOpenForExit } from './exit-without-close.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
@@ -349,6 +351,10 @@ export class SqliteStore implements Store {
       problems.push(`memories_fts: ${(error as Error).message}`);
     }
     return problems;
+  }
+
+  backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+    return backupSqlite(this.#db, this.location, file, options);
   }
 
   async close(): Promise<void> {
