@@ -2,13 +2,11 @@
  * @module core/calibration/selection
  * A learned system never does worse than before it learned: which calibrator a kind's results use (issue 24).
  * The outcomes, in time order, are cut in `folds` consecutive runs; each run after the first is predicted by the
- * calibrators learned on every run before it (forward chaining: never from the future), and their Brier scores
- * averaged over all predicted outcomes. The seed confidence is kept unless a candidate (the constant base rate, the
- * learned map) beats it out of sample by more than the noise: its mean paired gain in squared error over the seed's
- * must exceed `margin` standard errors of that mean. Of those that do, the lowest Brier wins (ties: the simpler).
- * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way:
- * a candidate added to the set changes a choice only by a clear win, never by the luck of one more draw (its fixed
- * shape can miss what the map follows, e.g. a mass of saturated confidences, at a Brier score within the noise).
+ * calibrators learned on every run before it (forward chaining), their Brier scores averaged over all predicted
+ * outcomes. The seed is kept unless a candidate (the base rate, the map) beats it by more than the noise: its mean
+ * paired gain in squared error over the seed's exceeds `margin` standard errors; of those, the lowest Brier wins.
+ * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way (its
+ * fixed shape can miss what the map follows, e.g. saturated confidences, at a Brier score within the noise).
  */
 import { applyCalibrationMap, fitCalibrationMap, type CalibrationMapOptions } from './calibration-map.js';
 import { applyLogisticCalibration, fitLogisticCalibration, type LogisticOptions } from './logistic.js';

@@ -1,14 +1,12 @@
 /**
  * @module store/sqlite/exit-without-close
- * A command-line query (recall, dag, tools search …) ends the process right after it answers. Closing its SQLite
- * connection checkpoints the few pages it wrote (the shown rows) into the database and removes the write-ahead log:
- * two fsyncs and an unlink, and the next process's first commit writes and syncs a new log header (issue 20: ~10 ms of
- * such a process's wall time at 100k). A process that is going to end with `process.exit()` (bin/credence.cjs says so
- * before the command runs) may leave its connection open instead, as a killed process would: what it committed is in
- * the log, which the next connection reads (SQLite's recovery, a read of the frames) and a later close or automatic
- * checkpoint copies into the database. The durability is that of `synchronous = NORMAL`, the store's setting in every
- * process: a power loss may roll the last transactions back, a crash of the process loses none. A log past
- * {@link SMALL_WAL_BYTES} is checkpointed at close as before, so the next process's recovery stays short.
+ * A command-line query (recall, dag, tools search …) ends right after it answers; closing its connection would
+ * checkpoint the few pages it wrote (the shown rows) and remove the log: two fsyncs, an unlink, and a new log header
+ * synced by the next process (issue 20: ~10 ms of wall at 100k). A process that will end with `process.exit()`
+ * (bin/credence.cjs says so) may leave its connection open, as a killed one would: the next connection reads the log
+ * (SQLite's recovery) and a later close or checkpoint copies it in. Durability is `synchronous = NORMAL`'s: a power
+ * loss may roll the last transactions back, a crash loses none. A log past {@link SMALL_WAL_BYTES} is checkpointed as
+ * before. The database file alone is therefore no backup: `credence backup` (store/sqlite/backup) or a dump is.
  */
 import { statSync } from 'node:fs';
 
