@@ -5,9 +5,8 @@
  * map, its cross-fitted figures and the calibrator its results use, from the newest {@link MAP_WINDOW} outcomes.
  * `CalibrationMaps`: per scope, the kept maps and reports, learned again only when an outcome changed, which put a
  * `probability` beside a result's seed `confidence`: the map or the logistic calibrator only where it beat the seed
- * out of sample (else the base rate, or the confidence itself), the result saying which (the confidence and its parts
- * stay as they are). The fallback is the confidence the result carries and its outcome stored (for a DAG, `confidence`,
- * its scope's replayed calibration where it has past runs, not the seed formula's `seedConfidence` beside it).
+ * out of sample (else the base rate, or the confidence itself), saying which; the fallback is the confidence a result
+ * carries and its outcome stored (for a DAG its replayed calibration where it has past runs, not `seedConfidence`).
  */
 import {
   applyCalibrationMap,
