@@ -145,6 +145,11 @@ function lazyReadings(runs: PastRuns, queries: readonly string[]) {
     some: ['tool_1', 'tool_3', 'tool_19', 'none'].flatMap((a) =>
       ['tool_0', 'tool_2', 'tool_3', 'none'].map((b) => ({ ...runs.pair(a, b) })),
     ),
+    // More tools than a query looks up one by one (absent ones first): the rest through every tool's number.
+    many: [
+      ...Array.from({ length: 32 }, (_, i) => `none_${i}`),
+      ...Array.from({ length: 20 }, (_, i) => `tool_${i}`),
+    ].map((a) => ({ ...runs.pair(a, 'tool_2') })),
     pairs: [...runs.pairEntries()].map(([from, to, count]) => `${from}>${to}:${count.both}/${count.linked}`).sort(),
     runs: [0, 2, runs.size - 1].map((i) => runs.run(i)),
   };

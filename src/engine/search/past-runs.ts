@@ -17,6 +17,30 @@ import type { ExecutionRecord } from '../../store/types.js';
 /** Tools of a run counted in the pair statistics. */
 export const PAIR_TOOLS = 12;
 
+/**
+ * Tools looked up one by one (a scan of the names each) in read-back pair counts before a Map of every tool is made.
+ */
+const FEW_LOOKUPS = 32;
+
+/** A tool's number in read-back pair counts, -1 when it is none: see {@link FEW_LOOKUPS}. */
+function toolNumber(
+  packed: { numbers?: Map<string, number>; looked?: Map<string, number> },
+  names: readonly string[],
+  tool: string,
+): number {
+  if (packed.numbers !== undefined) return packed.numbers.get(tool) ?? -1;
+  packed.looked ??= new Map();
+  const seen = packed.looked.get(tool);
+  if (seen !== undefined) return seen;
+  if (packed.looked.size >= FEW_LOOKUPS) {
+    packed.numbers = new Map(names.map((name, number) => [name, number]));
+    return packed.numbers.get(tool) ?? -1;
+  }
+  const number = names.indexOf(tool);
+  packed.looked.set(tool, number);
+  return number;
+}
+
 export interface PastRun {
   readonly id: string;
   readonly intent: string;
@@ -104,7 +128,9 @@ export class PastRuns {
      * its quads begin and end, a row after another), `at[t]` the place of tool t's row in it, -1 when none or taken.
      */
     rows: () => { index: Int32Array; at: Int32Array };
+    /** Each tool's number, made once {@link FEW_LOOKUPS} tools were looked up one by one (-1: not a tool). */
     numbers?: Map<string, number>;
+    looked?: Map<string, number>;
   };
   #intents = new IntentIndex();
   /** The slot of each run by id, but for runs read back (found in their packed ids). */
@@ -225,14 +251,21 @@ export class PastRuns {
     return this.#pairRow(from)?.get(to);
   }
 
-  /** The counts of the pairs from a tool (made from the packed counts when first read). */
-  #pairRow(from: string): Map<string, PairCount> | undefined {
+  /**
+   * The counts of the pairs from a tool (made from the packed counts when first read); `known`, the tool's number
+   * when the caller has it. A query's few tools are found among the names one by one (issue 20: a Map of every tool,
+   * ~10k at 100k, was ~3 ms of a one-query DAG), a writer's many through a Map made once.
+   */
+  #pairRow(from: string, known?: number): Map<string, PairCount> | undefined {
     const found = this.#pairs.get(from);
     const packed = this.#packedPairs;
     if (found !== undefined || packed === undefined) return found;
     const names = packed.tools();
-    packed.numbers ??= new Map(names.map((name, t) => [name, t]));
-    const t = packed.numbers.get(from);
+    let t = known;
+    if (t === undefined) {
+      const number = toolNumber(packed, names, from);
+      t = number < 0 ? undefined : number;
+    }
     const rows = packed.rows();
     const place = t === undefined ? -1 : (rows.at[t] as number);
     if (t === undefined || place < 0) return undefined;
@@ -256,7 +289,7 @@ export class PastRuns {
     const { index, at } = packed.rows();
     for (let place = 0; place < index.length; place += 3) {
       const t = index[place] as number;
-      if (at[t] === place) this.#pairRow(names[t] as string);
+      if (at[t] === place) this.#pairRow(names[t] as string, t);
     }
     this.#packedPairs = undefined;
   }
