@@ -1,13 +1,10 @@
 /**
  * @module core/recall/older-turns
- * Which of a question's top turns are likely an older version of a later turn (issue 23), read at recall time from
- * the turns themselves, with no word list of changes or slots: two turns of one speaker, each stating a fact of
- * their own (no question, not addressed to anyone), where the later one names a name the earlier names ("Kestrel
- * Insurance", "Wayfarer") and a name of its own ("I left Kestrel Insurance and joined Pinecrest Health"), are two
- * versions of one fact; the later one holds now. A later turn naming only names the earlier names says it again
- * ("We're based in Osaka" after "I'm settling into Osaka after the move from Calgary"). A question naming the later
- * one's own name already knows it ("What did Ana do before Pinecrest Health?"): that pair is left. The store is not
- * touched: the mark is this answer's. Pure.
+ * Which of a question's top turns are likely an older version of a later turn (issue 23), read at recall time with no
+ * word list of changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a
+ * name the earlier names and a name of its own ("I left Kestrel Insurance and joined Pinecrest Health" after "I work
+ * at Kestrel Insurance"); naming only the earlier's names restates it. A question naming the later one's own name
+ * already knows it ("before Pinecrest Health?"): that pair is left. The store is not touched. Pure.
  */
 import { namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
