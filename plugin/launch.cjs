@@ -116,7 +116,8 @@ function launch() {
   const hook = process.argv[2] === 'hook';
   const line =
     `credence${hook ? ' hook' : ''}: no Credence here can open a store: ${problems.join('; ')}.` +
-    ' Or install Credence in the project: `npm install credence` there.';
+    ' Or install Credence in the project from its packed tarball (it is not on the npm registry):' +
+    ' `npm pack` in a clone of Credence, then `npm install /path/to/credence-<version>.tgz` in the project.';
   process.stderr.write(`${line}\n`);
   process.exitCode = hook ? 0 : 1;
 }
