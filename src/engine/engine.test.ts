@@ -121,6 +121,18 @@ describe('a closed engine (issue 18)', () => {
     await credence.close();
   });
 
+  it('refuses an observation of an unknown type naming its type alone, not a confidence it did not state', async () => {
+    const credence = await fresh();
+    const refused = await credence.observeNow({ type: 'nonsense', observation: 'x' } as never).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).toContain('type: must be one of pattern, correction, preference, error, success');
+    expect(refused?.message).not.toContain('confidence');
+    expect(await credence.exportObservations()).toEqual([]);
+    await credence.close();
+  });
+
   it('keeps one graph snapshot until it writes, then builds a new one', async () => {
     const credence = await fresh();
     const before = await credence.graphSnapshot();

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { baseConfidence } from '../core/learning/base-confidence.js';
 import { CredenceError } from '../core/errors.js';
-import { OBSERVATION_TYPES, type ObservationType } from '../core/types.js';
+import type { ObservationType } from '../core/types.js';
 import { scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { formatIssues, ObservationInputSchema, type ObservationInput } from '../schemas/index.js';
@@ -40,13 +40,13 @@ export function withObservationDefaults(value: unknown, now: number, options: { 
         }
       : {};
   const type = line.type;
-  const known = typeof type === 'string' && (OBSERVATION_TYPES as readonly string[]).includes(type);
   const evidence = Array.isArray(line.evidence) ? line.evidence.filter((e): e is string => typeof e === 'string') : [];
   return {
     ...lineId,
     ...line,
     ...(line.timestamp === undefined ? { timestamp: new Date(now).toISOString() } : {}),
-    ...(line.confidence === undefined && known
+    // An unknown type gets the base of any type too: its error then names the type alone, not a missing confidence.
+    ...(line.confidence === undefined
       ? { confidence: baseConfidence({ type: type as ObservationType, evidence }).value }
       : {}),
   };
