@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -131,6 +131,21 @@ describe('the npm package (issue 17)', () => {
     expect(packed.filter((p) => p.startsWith('dist/bench/') || p.startsWith('dist/eval/'))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(packed.filter((p) => /\.test\./.test(p))).toEqual([]);
+  });
+
+  it('every relative link of the packed README and guides names a file in the tarball', () => {
+    const guides = packed.filter((p) => p === 'README.md' || /^docs\/[^/]+\.md$/.test(p));
+    expect(guides).toEqual(expect.arrayContaining(['README.md', 'docs/cli.md']));
+    const missing: string[] = [];
+    for (const guide of guides) {
+      const text = readFileSync(join(repo, guide), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (target === undefined || /^[a-z]+:/.test(target)) continue;
+        const file = posix.normalize(posix.join(posix.dirname(guide), target));
+        if (!packed.includes(file)) missing.push(`${guide} -> ${target}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('installed from the tarball, npx credence runs --help and status', (ctx) => {
