@@ -110,6 +110,22 @@ describe('the session start summary (issue 22 item 5)', () => {
     expect(sessionOf('run-7')).toBe('run-7');
   });
 
+  it('counts Claude Code turns alone as sessions, not runs the CLI or an API recorded', async () => {
+    // Three `credence record` runs (random ids) newer than the hooks' turns, and one with a turn-like name.
+    const recorded = [1, 2, 3].map((h) =>
+      run(`3f2c9a1e-0b7d-4c11-9e5a-00000000000${h}`, NOW - h * HOUR, [
+        call('Bash', 'success', { command: 'npm run build' }),
+        call('Write', 'success', { file_path: `${ROOT}/src/recorded.ts` }),
+      ]),
+    );
+    const store = await storeWith([...RUNS, ...recorded, run('deploy-7', NOW - HOUR, [])], SAID);
+    const text = await sessionSummary({ store, scope: 's', now: NOW, root: ROOT });
+    expect(text.split('\n')[1]).toBe('Recent sessions: 2 (2026-03-02 to 2026-03-03), 3 turns, 10 tool calls.');
+    expect(text).not.toContain('recorded.ts');
+    // CLI runs alone: no session to speak of.
+    expect(await sessionSummary({ store: await storeWith(recorded, []), scope: 's', now: NOW })).toBe('');
+  });
+
   it('ends with the active skills and instincts and their confidence', async () => {
     const root = join(base, `p${(n += 1)}`);
     mkdirSync(join(root, '.git'), { recursive: true });

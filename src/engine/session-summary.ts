@@ -2,11 +2,11 @@
  * @module engine/session-summary
  * What a new session is told at its start (issue 22 item 5), plain text within
  * {@link SESSION_SUMMARY_LIMITS.chars} characters, the same for the same store and `now`, read from the store
- * alone: the last sessions' runs (`cc-<session>-<turn>`) and the files their successful calls wrote; the calls
- * that failed and what fixed them (the same call succeeding later, the files written in between), named by tool
- * and command or file, never a tool's output and no command-like text (rule-trust); decisions (the user's own
- * corrections and preferences, newest first); the active skills and strong instincts (≥ 0.7). Every text is
- * data: control characters and line breaks become spaces.
+ * alone: the last Claude Code sessions' runs (`cc-<session>-<turn>`; a run recorded otherwise is no session) and
+ * the files their successful calls wrote; the calls that failed and what fixed them (the same call succeeding later,
+ * the files written in between), named by tool and command or file, never a tool's output and no command-like text
+ * (rule-trust); decisions (the user's own corrections and preferences, newest first); the active skills and strong
+ * instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
  */
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { commandLike, observationSource } from '../core/learning/rule-trust.js';
@@ -66,10 +66,12 @@ const cut = (text: string, max: number): string => {
   return plain.length <= max ? plain : `${plain.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 };
 
+/** How the hooks name a Claude Code turn: `cc-<session>-<turn>`. */
+const TURN_ID = /^cc-(.+)-\d+$/;
+
 /** The session a run belongs to: `cc-<session>-<turn>` as the hooks name turns, else the run itself. */
 export function sessionOf(runId: string): string {
-  const m = /^cc-(.+)-\d+$/.exec(runId);
-  return m?.[1] ?? runId;
+  return TURN_ID.exec(runId)?.[1] ?? runId;
 }
 
 /** The input keys of Claude Code's tools that write a file (as hooks/signals reads them). */
@@ -172,7 +174,11 @@ function day(at: number): string {
 /** The lines about the recent sessions ([] when there is none). */
 async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
   const L = SESSION_SUMMARY_LIMITS;
-  const runs = (await ctx.store.listExecutions(ctx.scope, { limit: L.runs })).filter((r) => r.startedAt <= ctx.now);
+  // Sessions are Claude Code's: a run that `credence record`, the API or an adapter stored is no session (it is read
+  // among the last runs all the same, so that no query scans for turns past them).
+  const runs = (await ctx.store.listExecutions(ctx.scope, { limit: L.runs })).filter(
+    (r) => r.startedAt <= ctx.now && TURN_ID.test(r.id),
+  );
   if (runs.length === 0) return [];
   const sessions = new Map<string, ExecutionRecord[]>();
   for (const run of runs) {
