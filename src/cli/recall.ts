@@ -138,7 +138,7 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .option('--labels <mode>', 'evidence (default: "high" needs evidence) or seed (seed 003 exactly)', parseLabels)
     .option('--batch <file>', 'JSON lines {"query"} in (or -), one JSON result a line out')
     .option('--as-of <date>', 'what was true at this date (ISO, e.g. 2026-05-01): a later replacement left out')
-    .option('--all', 'keep superseded memories in the context block too (JSON always carries them, marked)')
+    .option('--all', 'keep superseded memories in the context block too, marked (JSON always carries them, marked)')
     .action(
       async (
         words: string[],

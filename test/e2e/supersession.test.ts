@@ -70,7 +70,9 @@ describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
     const context = credence(['recall', 'which database is the main store on']).stdout;
     expect(context).toContain('Main store on MySQL');
     expect(context).not.toContain('Postgres');
-    expect(credence(['recall', 'which database is the main store on', '--all']).stdout).toContain('Postgres');
+    expect(credence(['recall', 'which database is the main store on', '--all']).stdout).toContain(
+      '- [NOTE] Postgres for the main store (superseded by Main store on MySQL, 2026-05-01) [confidence:low]',
+    );
     const april = credence(['recall', 'which database is the main store on', '--as-of', '2026-04-15']).stdout;
     expect(april).toContain('Postgres for the main store');
     expect(april).not.toContain('MySQL');

@@ -15,6 +15,8 @@ export interface ContextLine {
   path?: string;
   tags: readonly string[];
   label: ConfidenceLabel;
+  /** Why it may no longer hold, shown after the title in parentheses, e.g. `superseded by …, 2026-05-01`. */
+  note?: string;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
@@ -42,7 +44,8 @@ export function formatContextLine(line: ContextLine): string {
   const path = line.path === undefined || line.path === '' ? '' : ` -> ${sanitizeField(line.path)}`;
   const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
   const tagText = tags.length > 0 ? ` #tags:${tags.join(',')}` : '';
-  return `- [${category}] ${sanitizeField(line.title)}${path}${tagText} [confidence:${line.label}]`;
+  const note = line.note === undefined || line.note === '' ? '' : ` (${sanitizeField(line.note)})`;
+  return `- [${category}] ${sanitizeField(line.title)}${note}${path}${tagText} [confidence:${line.label}]`;
 }
 
 /** The whole block; an empty block when nothing was recalled. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatMemoryContext } from './memory-context.js';
 import {
+  agentContextLines,
   changeCue,
   contextTitle,
   decideLife,
@@ -221,5 +223,44 @@ describe('what recall makes of a life', () => {
       'Caroline, 2023-05-07: I went',
     );
     expect(contextTitle({ title: 'Main store', snippet: 'x', times })).toBe('Main store');
+  });
+
+  it('the context marks, with all, a superseded memory (by what, since when) and a conflict (with what)', () => {
+    const result = (id: string, title: string, status: 'current' | 'superseded' | 'conflict', more = {}) => ({
+      id,
+      category: 'decision',
+      title,
+      snippet: title,
+      times: { at: '2026-04-01T09:00:00.000Z' },
+      tags: [],
+      label: 'low' as const,
+      path: null,
+      status,
+      ...more,
+    });
+    const results = [
+      result('m2', 'Main store on MySQL', 'current'),
+      result('m1', 'Postgres for the main store', 'superseded', {
+        life: { supersededBy: 'm2' },
+        times: { at: '2026-04-01T09:00:00.000Z', validTo: '2026-05-01T09:00:00.000Z' },
+      }),
+      result('m0', 'Cache on Redis', 'superseded', { life: { supersededBy: 'gone' } }),
+      result('m3', 'Deploys on Fridays', 'conflict', { life: { conflictsWith: ['m4'] } }),
+      result('t1', 'Ana', 'conflict', { parts: { newerTurn: { id: 't9', names: [] } } }),
+    ];
+    expect(formatMemoryContext(agentContextLines(results, true)).split('\n').slice(1, -1)).toEqual([
+      '- [DECISION] Main store on MySQL [confidence:low]',
+      '- [DECISION] Postgres for the main store (superseded by Main store on MySQL, 2026-05-01) [confidence:low]',
+      '- [DECISION] Cache on Redis (superseded by gone) [confidence:low]',
+      '- [DECISION] Deploys on Fridays (in conflict with m4) [confidence:low]',
+      '- [DECISION] Ana (likely replaced by t9) [confidence:low]',
+    ]);
+    // Without all, the superseded ones are left out and the lines are as they were.
+    expect(agentContextLines(results).map((l) => l.title)).toEqual([
+      'Main store on MySQL',
+      'Deploys on Fridays',
+      'Ana',
+    ]);
+    expect(agentContextLines(results).every((l) => l.note === undefined)).toBe(true);
   });
 });

@@ -365,28 +365,58 @@ export function contextTitle(result: {
     : `${result.turn.speaker}, ${result.times.at.slice(0, 10)}: ${result.snippet}`;
 }
 
-/** What the agent's context is made of: recall's results, a superseded memory left out unless `all` (issue 23). */
-export function agentContextLines(
-  results: readonly {
-    category: string;
-    title: string;
-    snippet: string;
-    times: { at: string };
-    turn?: { speaker: string };
-    tags: readonly string[];
-    label: ConfidenceLabel;
-    path: string | null;
-    status: 'current' | 'superseded' | 'conflict';
-  }[],
-  all = false,
-): ContextLine[] {
+interface ContextResult {
+  id: string;
+  category: string;
+  title: string;
+  snippet: string;
+  times: { at: string; validTo?: string };
+  turn?: { speaker: string };
+  tags: readonly string[];
+  label: ConfidenceLabel;
+  path: string | null;
+  status: 'current' | 'superseded' | 'conflict';
+  life?: { supersededBy?: string; conflictsWith?: readonly string[] };
+  parts?: { newerTurn?: { id: string } };
+}
+
+/**
+ * Why a superseded or conflicting result may no longer hold, in a few words: what replaced it (its title when it
+ * is among the results and not a turn, else its id) and since when, or what it disagrees with.
+ */
+function statusNote(r: ContextResult, results: readonly ContextResult[]): string | undefined {
+  const named = (id: string) => {
+    const other = results.find((o) => o.id === id);
+    return other === undefined || other.turn !== undefined ? id : other.title;
+  };
+  if (r.status === 'superseded') {
+    const by = r.life?.supersededBy;
+    const when = r.times.validTo?.slice(0, 10);
+    return `superseded${by === undefined ? '' : ` by ${named(by)}`}${when === undefined ? '' : `, ${when}`}`;
+  }
+  if (r.status !== 'conflict') return undefined;
+  const newer = r.parts?.newerTurn?.id;
+  if (newer !== undefined) return `likely replaced by ${named(newer)}`;
+  const with_ = r.life?.conflictsWith ?? [];
+  return with_.length === 0 ? 'in conflict' : `in conflict with ${with_.map(named).join(', ')}`;
+}
+
+/**
+ * What the agent's context is made of: recall's results, a superseded memory left out unless `all` (issue 23);
+ * with `all`, a superseded or conflicting one says so (`note`).
+ */
+export function agentContextLines(results: readonly ContextResult[], all = false): ContextLine[] {
   return results
     .filter((r) => all || r.status !== 'superseded')
-    .map((r) => ({
-      category: r.category,
-      title: contextTitle(r),
-      tags: r.tags,
-      label: r.label,
-      ...(r.path === null ? {} : { path: r.path }),
-    }));
+    .map((r) => {
+      const note = all ? statusNote(r, results) : undefined;
+      return {
+        category: r.category,
+        title: contextTitle(r),
+        tags: r.tags,
+        label: r.label,
+        ...(r.path === null ? {} : { path: r.path }),
+        ...(note === undefined ? {} : { note }),
+      };
+    });
 }
