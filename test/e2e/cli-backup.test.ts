@@ -111,4 +111,18 @@ describe('credence backup', () => {
     expect(r.stderr).toMatch(/the store's own database/);
     expect(inspect(db).memories).toBe(45);
   });
+
+  it('names the folder that does not exist, or the file where a folder should be', () => {
+    const missing = join(dir, 'no-such-folder');
+    const r = credence(['backup', join(missing, 'x.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the folder ${missing} does not exist`);
+    expect(r.stderr).not.toContain('.partial');
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const under = credence(['backup', join(file, 'x.db')]);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain(`${file} is not a folder`);
+    expect(existsSync(missing)).toBe(false);
+  });
 });

@@ -41,9 +41,7 @@ export async function backupSqlite(
   try {
     closeSync(openSync(aside, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `backup ${file}: cannot write there (${(error as Error).message})`, {
-      cause: error,
-    });
+    throw new CredenceError('INVALID_INPUT', `backup ${file}: ${unwritable(dirname(target), error)}`, { cause: error });
   }
   try {
     await db.backup(aside);
@@ -54,6 +52,20 @@ export async function backupSqlite(
     rmSync(`${aside}-journal`, { force: true });
   }
   return { file: target, bytes: statSync(target).size };
+}
+
+/** Why a file cannot be created in `folder`, naming the folder (or the file that stands where a folder should). */
+function unwritable(folder: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `the folder ${folder} does not exist; create it, or name a file in another folder`;
+  if (code === 'ENOTDIR') {
+    let part = folder;
+    while (!existsSync(part) && dirname(part) !== part) part = dirname(part);
+    return `${part} is not a folder; name a file in a folder`;
+  }
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to write in the folder ${folder}`;
+  if (code === 'EROFS') return `the folder ${folder} is on a read-only file system`;
+  return `cannot write in the folder ${folder} (${(error as Error).message})`;
 }
 
 /** Moves `aside` to `target` unless a file appeared there meanwhile (a link fails on a name taken; a rename not). */
