@@ -23,6 +23,7 @@ import { registerDump } from './dump.js';
 import { registerWorkflows } from './workflows.js';
 import { registerCalibration } from './calibration.js';
 import { unexpectedFailureLine } from './failure.js';
+import { withFlagNames } from './flag-names.js';
 import { terminalSafeIO } from './terminal.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
@@ -81,6 +82,11 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     io.stderr(program.helpInformation());
     return EXIT.usage;
   }
+  // The command that ran: a bad value it was given as a flag is named by the flag (cli/flag-names).
+  let ran: Command | undefined;
+  program.hook('preAction', (_program, action) => {
+    ran = action;
+  });
   try {
     const format = formatOf(argv);
     if (format !== undefined && format !== 'json' && format !== 'text' && format !== 'context') {
@@ -98,7 +104,7 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
         : EXIT.usage;
     }
     if (isCredenceError(error)) {
-      io.stderr(`credence: ${error.message}\n`);
+      io.stderr(`credence: ${error.code === 'INVALID_INPUT' ? withFlagNames(error.message, ran) : error.message}\n`);
       return error.code === 'INVALID_INPUT' || error.code === 'INPUT_TOO_LARGE' || error.code === 'PATH_OUTSIDE_ROOT'
         ? EXIT.usage
         : EXIT.failure;

@@ -1,9 +1,84 @@
 /**
  * @module schemas/format — zod issues as one readable line: `calls[2].consumes[0]: <message>`, the
  * same problem at many positions folded into one entry (`calls[2–299].status: … (298 calls)`, core/text/issue-list).
+ * An issue whose schema gave no message of its own is said in plain words ({@link plainIssueMessage}: `must not be
+ * empty`, `must be a string, got a number`, `unknown field colour`), never zod's own (`Too small: expected string to
+ * have >=1 characters`): set once for the process when this module loads (zod's global `customError`, which a
+ * schema's own message outranks).
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { describeIssues } from '../core/text/issue-list.js';
+
+/** What a value is, in words: `a string`, `a number`, `an array`, `null`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  if (type === 'number' && Number.isNaN(value)) return 'NaN';
+  return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = Object.freeze({
+  int: 'a whole number',
+  array: 'an array',
+  object: 'an object',
+  undefined: 'absent',
+  null: 'null',
+  date: 'a date',
+  nan: 'NaN',
+});
+
+/** `5 characters`, `1 item`. */
+function counted(n: number | bigint, origin: string): string {
+  const unit = origin === 'string' ? 'character' : origin === 'array' || origin === 'set' ? 'item' : '';
+  return unit === '' ? String(n) : `${n} ${unit}${n === 1 || n === 1n ? '' : 's'}`;
+}
+
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+
+/** The plain words for a zod issue raised without a message of its schema's; undefined leaves zod's. */
+export function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${EXPECTED[issue.expected] ?? `a ${issue.expected}`}, got ${kindOf(issue.input)}`;
+    case 'too_small': {
+      const { minimum, origin } = issue;
+      if (origin === 'string' && Number(minimum) === 1) return 'must not be empty';
+      if (origin === 'array' && Number(minimum) === 1) return 'must have at least one item';
+      if (issue.exact === true) return `must be exactly ${counted(minimum, origin)}`;
+      const bound = issue.inclusive === false ? 'more than' : 'at least';
+      return origin === 'string' || origin === 'array' || origin === 'set'
+        ? `must have ${bound} ${counted(minimum, origin)}`
+        : `must be ${bound} ${minimum}`;
+    }
+    case 'too_big': {
+      const { maximum, origin } = issue;
+      if (issue.exact === true) return `must be exactly ${counted(maximum, origin)}`;
+      const bound = issue.inclusive === false ? 'less than' : 'at most';
+      return origin === 'string' || origin === 'array' || origin === 'set'
+        ? `must have ${bound} ${counted(maximum, origin)}`
+        : `must be ${bound} ${maximum}`;
+    }
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${shown(issue.values[0])}, got ${shown(issue.input)}`
+        : `must be one of ${issue.values.map(shown).join(', ')}, got ${shown(issue.input)}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_format':
+      if (issue.format === 'regex') return issue.pattern === undefined ? undefined : `must match ${issue.pattern}`;
+      return /^(starts_with|ends_with|includes|lowercase|uppercase)$/.test(issue.format)
+        ? undefined
+        : `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    default:
+      return undefined;
+  }
+}
+
+z.config({ customError: plainIssueMessage });
 
 export function formatIssues(error: z.ZodError): string {
   return describeIssues(error.issues.map((issue) => ({ path: issue.path, message: issue.message })));

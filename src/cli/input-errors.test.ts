@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-input-errors-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(join(dir, '.git'));
+
+async function credence(...argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const code = await main(['--db', join(dir, 'm.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
+    stdout: () => {},
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { HOME: dir },
+    cwd: dir,
+  });
+  return { code, stderr };
+}
+
+describe('a bad input is named as the user gave it', () => {
+  it('names the flag a bad value came from, not the field it fills', async () => {
+    const r = await credence('remember', '--title', 'Main store', 'We use Postgres', '--valid-from', 'last May');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--valid-from: must be an ISO date');
+    expect(r.stderr).not.toContain('validFrom');
+    const category = await credence('remember', '--title', 'T', 'text', '--category', 'Bad Cat!');
+    expect(category.stderr).toContain('--category: must be a short lowercase word');
+  });
+
+  it("says what a JSON line's field must be in words, not zod's", async () => {
+    const file = join(dir, 'turns.jsonl');
+    writeFileSync(
+      file,
+      [
+        { speaker: 'Ana', session: 's1', at: '2026-05-01T10:00:00Z', text: 'hello there' },
+        { speaker: '', session: 's1', at: '2026-05-01T10:01:00Z', text: 'hi' },
+        { speaker: 'Bo', session: 's1', at: '2026-05-01T10:02:00Z', text: 7 },
+        { title: 'x', text: 'y', tags: 'a' },
+        { title: 'x', text: 'y', colour: 'red' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const r = await credence('remember', '--jsonl', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('line 2: invalid memory: speaker: must not be empty');
+    expect(r.stderr).toContain('line 3: invalid memory: text: must be a string, got a number');
+    expect(r.stderr).toContain('line 4: invalid memory: tags: must be an array, got a string');
+    expect(r.stderr).toContain('line 5: invalid memory: unknown field colour');
+    expect(r.stderr).not.toMatch(/Too small|expected string|Invalid input|Unrecognized/);
+  });
+});
