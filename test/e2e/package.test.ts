@@ -118,6 +118,7 @@ describe('the npm package (issue 17)', () => {
         'dist/hook-start.cjs',
         'data/word-vectors.bin',
         'src/web/assets/index.html',
+        'LICENSE',
       ]),
     );
     expect(packed).toEqual(
