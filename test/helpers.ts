@@ -2,7 +2,7 @@
  * Helpers shared by the test files (not a test file itself: vitest does not collect it).
  */
 
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isCredenceError, type CredenceError } from '../src/core/errors.js';
@@ -67,4 +67,38 @@ export function dashboardAddress(server: ChildProcess): Promise<string> {
     });
     server.once('exit', (code) => reject(new Error(`credence serve exited with ${code}: ${text}`)));
   });
+}
+
+/** The real binary, as a user's `credence` runs it. */
+export const CREDENCE_BIN = fileURLToPath(new URL('../bin/credence.cjs', import.meta.url));
+
+/**
+ * The environment of a test's `credence` process: the caller's, with no store, scope or clock inherited from it and
+ * `home` as HOME (so nothing reads or writes the user's own store), then `extra`.
+ */
+export function isolatedEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CREDENCE_DB: '',
+    CREDENCE_DATABASE_URL: '',
+    CREDENCE_NOW: '',
+    CREDENCE_SCOPE: '',
+    HOME: home,
+    ...extra,
+  };
+}
+
+/** Runs the real binary to its end in `cwd` (also HOME): its exit code and what it printed. */
+export function runCredence(
+  args: readonly string[],
+  cwd: string,
+  options: { env?: Record<string, string>; input?: string; home?: string } = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CREDENCE_BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    ...(options.input === undefined ? {} : { input: options.input }),
+    env: isolatedEnv(options.home ?? cwd, options.env),
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

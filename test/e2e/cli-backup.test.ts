@@ -8,29 +8,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENCE_BIN, runCredence } from '../helpers.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const bin = CREDENCE_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'credence-backup-'));
 const db = join(dir, 'live.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'b', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      CREDENCE_DB: '',
-      CREDENCE_DATABASE_URL: '',
-      CREDENCE_NOW: '',
-      CREDENCE_SCOPE: '',
-      HOME: dir,
-    },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCredence(['--db', db, '--scope', 'b', ...args], dir);
 }
 
 /** Row counts of a database file, and its integrity check, read by a connection of its own. */

@@ -7,22 +7,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENCE_BIN, isolatedEnv } from '../helpers.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const bin = CREDENCE_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'credence-closed-pipe-'));
 const db = join(dir, 'pipe.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const env = {
-  ...process.env,
-  CREDENCE_DB: '',
-  CREDENCE_DATABASE_URL: '',
-  CREDENCE_NOW: '',
-  CREDENCE_SCOPE: '',
-  HOME: dir,
-};
+const env = isolatedEnv(dir);
 const argsOf = (args: readonly string[]) => [bin, '--db', db, '--scope', 'p', ...args];
 
 beforeAll(() => {

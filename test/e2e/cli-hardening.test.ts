@@ -3,34 +3,18 @@
  * backpressure, `--db` values that are URLs, long runs, free memory categories, terminal escapes,
  * file modes and error lines without stack traces. Drives the real binary.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCredence } from '../helpers.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-hardening-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: options.cwd ?? dir,
-    encoding: 'utf8',
-    ...(options.input === undefined ? {} : { input: options.input }),
-    env: {
-      ...process.env,
-      CREDENCE_DB: '',
-      CREDENCE_DATABASE_URL: '',
-      CREDENCE_NOW: '',
-      CREDENCE_SCOPE: '',
-      HOME: dir,
-      ...options.env,
-    },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCredence(args, options.cwd ?? dir, { ...options, home: dir });
 }
 
 const mode = (path: string): number => statSync(path).mode & 0o777;

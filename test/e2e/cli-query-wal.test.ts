@@ -8,28 +8,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCredence } from '../helpers.js';
 
-const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-query-wal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function credence(db: string, args: string[]) {
-  const result = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'w', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      CREDENCE_DB: '',
-      CREDENCE_DATABASE_URL: '',
-      CREDENCE_NOW: '',
-      CREDENCE_SCOPE: '',
-      HOME: dir,
-    },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCredence(['--db', db, '--scope', 'w', ...args], dir);
 }
 
 /** A process that commits ~400 KB and ends without closing: a log past the bound is left. */
