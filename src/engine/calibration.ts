@@ -13,12 +13,9 @@ import {
   applyLogisticCalibration,
   CALIBRATION_MAP_DEFAULTS,
   calibrationError,
-  crossFitCalibration,
-  fitCalibrationMap,
-  fitLogisticCalibration,
   learnCalibrator,
+  learnFromOutcomes,
   RELIABILITY_DEFAULTS,
-  selectCalibrator,
   type CalibrationMap,
   type CalibrationPoint,
   type Calibrator,
@@ -274,10 +271,8 @@ async function learnKind(ctx: CalibrationContext, kind: OutcomeKind): Promise<Le
   const recent = await ctx.store.listOutcomes(ctx.scope, { kind, until: ctx.now, limit: MAP_WINDOW });
   const points = recent.map(pointOf);
   if (points.length < CALIBRATION_MAP_DEFAULTS.minOutcomes) return { outcomes: points.length };
-  const selection = selectCalibrator(points);
-  const calibrated = crossFitCalibration(points);
-  const map = fitCalibrationMap(points);
-  const logistic = fitLogisticCalibration(points);
+  // The selection, the cross-fitted figures and both final fits share one check and one sort of the outcomes.
+  const { selection, calibrated, map, logistic } = learnFromOutcomes(points);
   const calibrator = selection?.calibrator ?? 'seed';
   const apply =
     calibrator === 'map'

@@ -68,37 +68,55 @@ function poolAdjacentViolators(count: Float64Array, sum: Float64Array, value: Fl
   return top;
 }
 
+/** The prior strength of `options`, checked. */
+export function priorStrengthOf(options: CalibrationMapOptions): number {
+  const s = options.priorStrength ?? CALIBRATION_MAP_DEFAULTS.priorStrength;
+  if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) {
+    throw new CredenceError('INVALID_INPUT', `priorStrength must be a number ≥ 0, got ${s}`);
+  }
+  return s;
+}
+
 /** Learns the map from outcomes (any order). */
 export function fitCalibrationMap(
   points: readonly CalibrationPoint[],
   options: CalibrationMapOptions = {},
 ): CalibrationMap {
-  const s = options.priorStrength ?? CALIBRATION_MAP_DEFAULTS.priorStrength;
-  if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) {
-    throw new CredenceError('INVALID_INPUT', `priorStrength must be a number ≥ 0, got ${s}`);
-  }
+  const s = priorStrengthOf(options);
   for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
   const sorted = points.slice().sort((a, b) => a.confidence - b.confidence);
+  const confidences = Float64Array.from(sorted, (p) => p.confidence);
+  const outcomes = Float64Array.from(sorted, (p) => p.outcome);
+  return fitCalibrationMapSorted(confidences, outcomes, s);
+}
+
+/**
+ * The map from outcomes already checked and sorted by confidence (ties in any order: their outcomes are summed in
+ * it): the selection fits every run from one sort through this.
+ */
+export function fitCalibrationMapSorted(confidences: Float64Array, outcomes: Float64Array, s: number): CalibrationMap {
   // One block per distinct confidence (ties pooled from the start, told by the previous sorted confidence, never
   // by a mean that rounding moves), valued by its observed rate (successes summed, divided once).
-  const count = new Float64Array(sorted.length);
-  const sum = new Float64Array(sorted.length);
-  const value = new Float64Array(sorted.length);
+  const count = new Float64Array(confidences.length);
+  const sum = new Float64Array(confidences.length);
+  const value = new Float64Array(confidences.length);
   let blocks = 0;
   let previous = Number.NaN;
-  for (const p of sorted) {
+  for (let i = 0; i < confidences.length; i += 1) {
+    const confidence = confidences[i] as number;
+    const outcome = outcomes[i] as number;
     const last = blocks - 1;
-    if (last >= 0 && p.confidence === previous) {
+    if (last >= 0 && confidence === previous) {
       count[last] = (count[last] as number) + 1;
-      sum[last] = (sum[last] as number) + p.confidence;
-      value[last] = (value[last] as number) + p.outcome;
+      sum[last] = (sum[last] as number) + confidence;
+      value[last] = (value[last] as number) + outcome;
     } else {
       count[blocks] = 1;
-      sum[blocks] = p.confidence;
-      value[blocks] = p.outcome;
+      sum[blocks] = confidence;
+      value[blocks] = outcome;
       blocks += 1;
     }
-    previous = p.confidence;
+    previous = confidence;
   }
   for (let i = 0; i < blocks; i += 1) value[i] = (value[i] as number) / (count[i] as number);
   const pooled = poolAdjacentViolators(count, sum, value, blocks);
@@ -111,7 +129,7 @@ export function fitCalibrationMap(
   if (first === undefined || last === undefined) return { knots: [], outcomes: 0, priorStrength: s };
   // Flat beyond the outcomes seen, then shrunk toward the prior: both are linear between the knots, so the
   // knots at 0, the blocks' mean confidences and 1 carry the whole map.
-  const n = points.length;
+  const n = confidences.length;
   const shrink = (c: number, rate: number) => Math.min(1, Math.max(0, (n * rate + s * c) / (n + s)));
   const ends = [
     ...(first.confidence > 0 ? [{ confidence: 0, rate: first.rate }] : []),
@@ -119,7 +137,7 @@ export function fitCalibrationMap(
     ...(last.confidence < 1 ? [{ confidence: 1, rate: last.rate }] : []),
   ];
   const knots = ends.map((k) => ({ confidence: k.confidence, probability: shrink(k.confidence, k.rate) }));
-  return { knots, outcomes: points.length, priorStrength: s };
+  return { knots, outcomes: n, priorStrength: s };
 }
 
 /** The probability the map gives a confidence; the confidence itself when the map is empty. */
@@ -166,7 +184,16 @@ export function crossFitCalibration(
   if (half < 1) return undefined;
   const train = pointsInTimeOrder.slice(0, half);
   const test = pointsInTimeOrder.slice(half);
-  const map = fitCalibrationMap(train, options);
+  return crossFittedFigures(fitCalibrationMap(train, options), test, half, options);
+}
+
+/** The figures of a map learned on the first `train` outcomes, measured on `test`, the ones after them. */
+export function crossFittedFigures(
+  map: CalibrationMap,
+  test: readonly CalibrationPoint[],
+  train: number,
+  options: { bins?: number } = {},
+): CrossFitted {
   const mapped = test.map((p) => ({ confidence: applyCalibrationMap(map, p.confidence), outcome: p.outcome }));
   const measured = measureCalibration(mapped, options);
   const stated = measureCalibration(test, options);
@@ -174,7 +201,7 @@ export function crossFitCalibration(
     ece: measured.ece ?? 0,
     brier: brierScore(mapped) ?? 0,
     seed: { ece: stated.ece ?? 0, brier: stated.brier ?? 0 },
-    train: train.length,
+    train,
     test: test.length,
   };
 }

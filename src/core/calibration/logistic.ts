@@ -43,12 +43,13 @@ export interface LogisticCalibration {
 const { clamp: CLAMP } = LOGISTIC_DEFAULTS;
 
 /** The log-odds of a confidence read in [clamp, 1 − clamp]. */
-const logitOf = (c: number): number => {
+export const logitOf = (c: number): number => {
   const p = Math.min(1 - CLAMP, Math.max(CLAMP, c));
   return Math.log(p / (1 - p));
 };
 
-const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+/** σ(z), without overflow for any z. */
+export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /** The log posterior at (a, b), its gradient and its negated Hessian: one pass over the outcomes. */
 interface AtPoint {
@@ -122,25 +123,39 @@ function newton(x: Float64Array, y: Float64Array, tau: number, slope: boolean): 
   return { a, b };
 }
 
+/** The prior precision of `options`, checked. */
+export function priorPrecisionOf(options: LogisticOptions): number {
+  const tau = options.priorPrecision ?? LOGISTIC_DEFAULTS.priorPrecision;
+  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau <= 0) {
+    throw new CredenceError('INVALID_INPUT', `priorPrecision must be a number > 0, got ${tau}`);
+  }
+  return tau;
+}
+
+/**
+ * The fit from outcomes already checked and sorted by confidence then outcome: `x` their log-odds
+ * ({@link logitOf}), `y` their outcomes, at least one. The selection fits every run from one sort through this.
+ */
+export function fitLogisticSorted(x: Float64Array, y: Float64Array, tau: number): LogisticCalibration {
+  let fit = newton(x, y, tau, true);
+  // The posterior is concave: when its peak has a < 0, the best with a ≥ 0 lies on a = 0.
+  if (fit.a < 0) fit = newton(x, y, tau, false);
+  return { a: fit.a, b: fit.b, outcomes: x.length, priorPrecision: tau };
+}
+
 /** Learns the logistic calibrator from outcomes (any order); the identity from none. */
 export function fitLogisticCalibration(
   points: readonly CalibrationPoint[],
   options: LogisticOptions = {},
 ): LogisticCalibration {
-  const tau = options.priorPrecision ?? LOGISTIC_DEFAULTS.priorPrecision;
-  if (typeof tau !== 'number' || !Number.isFinite(tau) || tau <= 0) {
-    throw new CredenceError('INVALID_INPUT', `priorPrecision must be a number > 0, got ${tau}`);
-  }
+  const tau = priorPrecisionOf(options);
   for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
   if (points.length === 0) return { a: 1, b: 0, outcomes: 0, priorPrecision: tau };
   // Sorted by confidence then outcome, so the sums, and the fit to the last bit, ignore the input order.
   const sorted = points.slice().sort((p, q) => p.confidence - q.confidence || p.outcome - q.outcome);
   const x = Float64Array.from(sorted, (p) => logitOf(p.confidence));
   const y = Float64Array.from(sorted, (p) => p.outcome);
-  let fit = newton(x, y, tau, true);
-  // The posterior is concave: when its peak has a < 0, the best with a ≥ 0 lies on a = 0.
-  if (fit.a < 0) fit = newton(x, y, tau, false);
-  return { a: fit.a, b: fit.b, outcomes: points.length, priorPrecision: tau };
+  return fitLogisticSorted(x, y, tau);
 }
 
 /** The probability a logistic calibrator gives a confidence in [0, 1]; the confidence itself from no outcomes. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { learnCalibrator, selectCalibrator } from './selection.js';
+import { crossFitCalibration, fitCalibrationMap } from './calibration-map.js';
+import { fitLogisticCalibration } from './logistic.js';
+import { CALIBRATORS, learnCalibrator, learnFromOutcomes, selectCalibrator } from './selection.js';
 import type { CalibrationPoint } from './reliability.js';
 import { mulberry32 as seeded } from '../random.js';
 
@@ -125,5 +127,38 @@ describe('choosing the calibrator (a learned system never does worse than before
     }
     expect(overs.has('seed') && overs.size > 1).toBe(true);
     expect(differs).toBeGreaterThan(0);
+  });
+
+  it('learns from one sort what the fits learn apart, to the bit: ties, fractional outcomes, any size', () => {
+    for (let seed = 1; seed <= 24; seed += 1) {
+      const random = seeded(500 + seed);
+      const n = [5, 6, 30, 97, 400, 1000][seed % 6] as number;
+      // Continuous confidences, a grid of 21 (many ties), or four values; outcomes 0/1 or fractional.
+      const shape = seed % 3;
+      const points = Array.from({ length: n }, () => {
+        const u = random();
+        const confidence =
+          shape === 0 ? u : shape === 1 ? Math.round(u * 20) / 20 : [0, 0.3, 0.7, 1][Math.floor(u * 4)];
+        const v = random();
+        const outcome =
+          seed % 4 === 0 ? [0, 0.3, 0.5, 1][Math.floor(v * 4)] : v < 0.2 + 0.6 * (confidence ?? 0) ? 1 : 0;
+        return { confidence: confidence as number, outcome: outcome as number };
+      });
+      const learned = learnFromOutcomes(points);
+      expect(learned.map).toEqual(fitCalibrationMap(points));
+      expect(learned.logistic).toEqual(fitLogisticCalibration(points));
+      expect(learned.calibrated).toEqual(crossFitCalibration(points));
+      expect(learned.selection).toEqual(selectCalibrator(points));
+      // The selection's Brier scores are those of each calibrator learned apart on every outcome before each run.
+      const cut = (j: number) => Math.floor((j * n) / 5);
+      for (const c of CALIBRATORS) {
+        const errors: number[] = [];
+        for (let j = 1; j < 5; j += 1) {
+          const f = learnCalibrator(c, points.slice(0, cut(j)));
+          for (const p of points.slice(cut(j), cut(j + 1))) errors.push((f(p.confidence) - p.outcome) ** 2);
+        }
+        expect(learned.selection?.brier[c]).toBe(errors.reduce((s, e) => s + e, 0) / errors.length);
+      }
+    }
   });
 });

@@ -8,8 +8,26 @@
  * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way (its
  * fixed shape can miss what the map follows, e.g. saturated confidences, at a Brier score within the noise).
  */
-import { applyCalibrationMap, fitCalibrationMap, type CalibrationMapOptions } from './calibration-map.js';
-import { applyLogisticCalibration, fitLogisticCalibration, type LogisticOptions } from './logistic.js';
+import {
+  applyCalibrationMap,
+  crossFittedFigures,
+  fitCalibrationMap,
+  fitCalibrationMapSorted,
+  priorStrengthOf,
+  type CalibrationMap,
+  type CalibrationMapOptions,
+  type CrossFitted,
+} from './calibration-map.js';
+import {
+  applyLogisticCalibration,
+  fitLogisticCalibration,
+  fitLogisticSorted,
+  logitOf,
+  priorPrecisionOf,
+  sigmoid,
+  type LogisticCalibration,
+  type LogisticOptions,
+} from './logistic.js';
 import { requirePoint, type CalibrationPoint } from './reliability.js';
 
 /**
@@ -67,27 +85,131 @@ export function learnCalibrator(
   return (c) => applyCalibrationMap(map, c);
 }
 
+type SelectionOptions = CalibrationMapOptions & LogisticOptions & { folds?: number; margin?: number };
+
+/**
+ * Outcomes in time order, checked once, in typed arrays, with the two orders the fits read them in (one sort each,
+ * shared by every run of the selection and the final fits): by confidence with ties in time order (the map's
+ * stable sort) and by confidence then outcome (the logistic fit's).
+ */
+interface Prepared {
+  confidence: Float64Array;
+  outcome: Float64Array;
+  logit: Float64Array;
+  byConfidence: Uint32Array;
+  byConfidenceOutcome: Uint32Array;
+}
+
+function prepare(pointsInTimeOrder: readonly CalibrationPoint[]): Prepared {
+  const n = pointsInTimeOrder.length;
+  const confidence = new Float64Array(n);
+  const outcome = new Float64Array(n);
+  const logit = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const p = pointsInTimeOrder[i] as CalibrationPoint;
+    requirePoint(p, i);
+    confidence[i] = p.confidence;
+    outcome[i] = p.outcome;
+    logit[i] = logitOf(p.confidence);
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((i, j) => (confidence[i] as number) - (confidence[j] as number) || i - j);
+  const byConfidence = Uint32Array.from(order);
+  order.sort(
+    (i, j) =>
+      (confidence[i] as number) - (confidence[j] as number) || (outcome[i] as number) - (outcome[j] as number) || i - j,
+  );
+  return { confidence, outcome, logit, byConfidence, byConfidenceOutcome: Uint32Array.from(order) };
+}
+
+/** Two columns of the first `m` outcomes (in time order), in `order`: what a fit on them would sort them into. */
+function sortedPrefix(order: Uint32Array, m: number, a: Float64Array, b: Float64Array): [Float64Array, Float64Array] {
+  const x = new Float64Array(m);
+  const y = new Float64Array(m);
+  let k = 0;
+  for (let i = 0; i < order.length; i += 1) {
+    const t = order[i] as number;
+    if (t >= m) continue;
+    x[k] = a[t] as number;
+    y[k] = b[t] as number;
+    k += 1;
+  }
+  return [x, y];
+}
+
+/** The map learned on the first `m` outcomes: equal to `fitCalibrationMap` of them. */
+const mapOfPrefix = (d: Prepared, m: number, s: number): CalibrationMap =>
+  fitCalibrationMapSorted(...sortedPrefix(d.byConfidence, m, d.confidence, d.outcome), s);
+
+/** The logistic calibrator learned on the first `m` outcomes (m ≥ 1): equal to `fitLogisticCalibration` of them. */
+const logisticOfPrefix = (d: Prepared, m: number, tau: number): LogisticCalibration =>
+  fitLogisticSorted(...sortedPrefix(d.byConfidenceOutcome, m, d.logit, d.outcome), tau);
+
 /**
  * Chooses the calibrator for outcomes given oldest first. Undefined with fewer outcomes than folds (nothing to
  * test): the caller keeps the seed confidence.
  */
 export function selectCalibrator(
   pointsInTimeOrder: readonly CalibrationPoint[],
-  options: CalibrationMapOptions & LogisticOptions & { folds?: number; margin?: number } = {},
+  options: SelectionOptions = {},
 ): CalibratorSelection | undefined {
   const folds = options.folds ?? SELECTION_DEFAULTS.folds;
-  const margin = options.margin ?? SELECTION_DEFAULTS.margin;
   const n = pointsInTimeOrder.length;
   if (!Number.isInteger(folds) || folds < 2 || n < folds) return undefined;
-  pointsInTimeOrder.forEach(requirePoint);
+  return selectPrepared(prepare(pointsInTimeOrder), options);
+}
+
+/**
+ * What a kind learns from its outcomes (oldest first), every fit from one {@link prepare}: the same values, to the
+ * bit, as `selectCalibrator`, `crossFitCalibration`, `fitCalibrationMap` and `fitLogisticCalibration` called apart.
+ */
+export function learnFromOutcomes(
+  pointsInTimeOrder: readonly CalibrationPoint[],
+  options: SelectionOptions = {},
+): { selection?: CalibratorSelection; calibrated?: CrossFitted; map: CalibrationMap; logistic: LogisticCalibration } {
+  const n = pointsInTimeOrder.length;
+  if (n === 0) {
+    return { map: fitCalibrationMap([], options), logistic: fitLogisticCalibration([], options) };
+  }
+  const d = prepare(pointsInTimeOrder);
+  const folds = options.folds ?? SELECTION_DEFAULTS.folds;
+  const selection = !Number.isInteger(folds) || folds < 2 || n < folds ? undefined : selectPrepared(d, options);
+  const s = priorStrengthOf(options);
+  const tau = priorPrecisionOf(options);
+  const half = Math.floor(n / 2);
+  const calibrated =
+    half < 1 ? undefined : crossFittedFigures(mapOfPrefix(d, half, s), pointsInTimeOrder.slice(half), half);
+  return {
+    ...(selection === undefined ? {} : { selection }),
+    ...(calibrated === undefined ? {} : { calibrated }),
+    map: mapOfPrefix(d, n, s),
+    logistic: logisticOfPrefix(d, n, tau),
+  };
+}
+
+function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelection {
+  const folds = options.folds ?? SELECTION_DEFAULTS.folds;
+  const margin = options.margin ?? SELECTION_DEFAULTS.margin;
+  const n = d.confidence.length;
+  const tau = priorPrecisionOf(options);
+  const s = priorStrengthOf(options);
   const cut = (j: number) => Math.floor((j * n) / folds);
   const errors: Record<Calibrator, number[]> = { seed: [], 'base-rate': [], logistic: [], map: [] };
   for (let j = 1; j < folds; j += 1) {
-    const train = pointsInTimeOrder.slice(0, cut(j));
-    const test = pointsInTimeOrder.slice(cut(j), cut(j + 1));
-    for (const c of CALIBRATORS) {
-      const f = learnCalibrator(c, train, options);
-      for (const p of test) errors[c].push((f(p.confidence) - p.outcome) ** 2);
+    // Each calibrator learned on every outcome before the run (as learnCalibrator learns it), then the run predicted.
+    const m = cut(j);
+    let successes = 0;
+    for (let i = 0; i < m; i += 1) successes += d.outcome[i] as number;
+    const rate = successes / m;
+    const logistic = logisticOfPrefix(d, m, tau);
+    const map = mapOfPrefix(d, m, s);
+    for (let i = m; i < cut(j + 1); i += 1) {
+      const c = d.confidence[i] as number;
+      const y = d.outcome[i] as number;
+      errors.seed.push((c - y) ** 2);
+      errors['base-rate'].push((rate - y) ** 2);
+      errors.logistic.push((sigmoid(logistic.a * (d.logit[i] as number) + logistic.b) - y) ** 2);
+      errors.map.push((applyCalibrationMap(map, c) - y) ** 2);
     }
   }
   const tested = errors.seed.length;
