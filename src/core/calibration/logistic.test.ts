@@ -79,12 +79,7 @@ describe('logistic calibration on the log-odds', () => {
 
   it('is monotone, stays in [0, 1] and ignores the order the outcomes come in', () => {
     const random = seeded(17);
-    for (const [i, rate] of [
-      (c: number) => c,
-      () => 0.4,
-      (c: number) => c * c,
-      (c: number) => 1 - c,
-    ].entries()) {
+    for (const [i, rate] of [(c: number) => c, () => 0.4, (c: number) => c * c, (c: number) => 1 - c].entries()) {
       // Saturated confidences too: 0 and 1 are read at the clamp.
       const points = draw(rate, 300, 40 + i).map((p) =>
         random() < 0.1 ? { ...p, confidence: random() < 0.5 ? 0 : 1 } : p,
