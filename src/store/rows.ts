@@ -209,6 +209,19 @@ export function toOutcome(r: Row): OutcomeRecord {
   };
 }
 
+/** An outcome read as columns (id, surface, target, confidence, outcome, at, outcome_at): as {@link toOutcome}. */
+export function toOutcomeOfColumns(r: readonly unknown[]): OutcomeRecord {
+  return {
+    id: String(r[0]),
+    kind: r[1] as OutcomeKind,
+    target: String(r[2]),
+    confidence: Number(r[3]),
+    outcome: r[4] as Outcome,
+    at: Number(r[5]),
+    outcomeAt: Number(r[6]),
+  };
+}
+
 /** One group of the outcome sums (`outcomeBins`): kind, bin and outcome with their count and sums. */
 export function toOutcomeBin(r: Row): OutcomeBin {
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCredenceError } from '../errors.js';
-import { brierScore, calibrationError, measureCalibration, reliabilityTable } from './reliability.js';
+import { mulberry32 } from '../random.js';
+import { binEdges, binOf, brierScore, calibrationError, measureCalibration, reliabilityTable } from './reliability.js';
 
 describe('reliability table', () => {
   it('puts each confidence in its tenth of [0, 1], 1 in the last bin, and reports count, mean and rate', () => {
@@ -57,5 +58,30 @@ describe('reliability table', () => {
         expect(isCredenceError(e, 'INVALID_INPUT')).toBe(true);
       }
     }
+  });
+});
+
+describe('bin edges (a store sums each bin over a range of its confidence index)', () => {
+  const below = (x: number) => {
+    const bits = new BigInt64Array(new Float64Array([x]).buffer);
+    bits[0] = (bits[0] as bigint) - 1n;
+    return new Float64Array(bits.buffer)[0] as number;
+  };
+  it('puts every confidence in [0, 1] in the bin binOf gives it, at and just below each edge too', () => {
+    const random = mulberry32(3);
+    for (const bins of [1, 3, 7, 10, 13, 100]) {
+      const edges = binEdges(bins);
+      const byEdges = (c: number) => edges.findLastIndex((e) => e <= c);
+      const probes = [0, 1, ...Array.from({ length: 2000 }, () => random())];
+      for (let k = 1; k < bins; k += 1) probes.push(k / bins, edges[k] as number, below(edges[k] as number));
+      for (const c of probes) expect([c, byEdges(c)]).toEqual([c, binOf(c, bins)]);
+      for (let k = 1; k < bins; k += 1) {
+        expect(binOf(edges[k] as number, bins)).toBe(k);
+        expect(binOf(below(edges[k] as number), bins)).toBe(k - 1);
+      }
+    }
+  });
+  it('refuses a bin count that is not a positive integer, naming it', () => {
+    expect(() => binEdges(0)).toThrow(/bins must be a positive integer, got 0/);
   });
 });

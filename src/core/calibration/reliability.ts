@@ -39,6 +39,35 @@ export function requirePoint(point: CalibrationPoint, at: number): void {
 export const binOf = (confidence: number, bins: number): number =>
   Math.min(bins - 1, Math.max(0, Math.floor(confidence * bins)));
 
+/** The double just above (`step` 1) or below (−1) a finite non-negative `x`. */
+function adjacentDouble(x: number, step: 1 | -1): number {
+  if (x === 0) return step === 1 ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  const bits = new BigInt64Array(new Float64Array([x]).buffer);
+  bits[0] = (bits[0] as bigint) + BigInt(step);
+  return new Float64Array(bits.buffer)[0] as number;
+}
+
+/**
+ * Where each bin of {@link binOf} starts, as a store reads it: edge k (1 ≤ k < bins) is the least double c with
+ * c · bins ≥ k in floating point, so a confidence in [0, 1] falls in bin k exactly when edge k ≤ c < edge k + 1
+ * (edge 0 is −∞, edge `bins` +∞). A store sums each bin over one range of its confidence index, in index order.
+ */
+export function binEdges(bins: number): Float64Array {
+  if (!Number.isInteger(bins) || bins < 1) {
+    throw new CredenceError('INVALID_INPUT', `bins must be a positive integer, got ${bins}`);
+  }
+  const edges = new Float64Array(bins + 1);
+  edges[0] = Number.NEGATIVE_INFINITY;
+  edges[bins] = Number.POSITIVE_INFINITY;
+  for (let k = 1; k < bins; k += 1) {
+    let c = k / bins;
+    while (c * bins >= k) c = adjacentDouble(c, -1);
+    while (c * bins < k) c = adjacentDouble(c, 1);
+    edges[k] = c;
+  }
+  return edges;
+}
+
 /** The reliability table of `points` over `bins` equal-width bins of [0, 1]. */
 export function reliabilityTable(
   points: readonly CalibrationPoint[],
