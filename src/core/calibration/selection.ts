@@ -194,7 +194,14 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
   const tau = priorPrecisionOf(options);
   const s = priorStrengthOf(options);
   const cut = (j: number) => Math.floor((j * n) / folds);
-  const errors: Record<Calibrator, number[]> = { seed: [], 'base-rate': [], logistic: [], map: [] };
+  // Each calibrator's squared errors over the predicted outcomes, in time order.
+  const tested = n - cut(1);
+  const errors: Record<Calibrator, Float64Array> = {
+    seed: new Float64Array(tested),
+    'base-rate': new Float64Array(tested),
+    logistic: new Float64Array(tested),
+    map: new Float64Array(tested),
+  };
   for (let j = 1; j < folds; j += 1) {
     // Each calibrator learned on every outcome before the run (as learnCalibrator learns it), then the run predicted.
     const m = cut(j);
@@ -206,14 +213,18 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
     for (let i = m; i < cut(j + 1); i += 1) {
       const c = d.confidence[i] as number;
       const y = d.outcome[i] as number;
-      errors.seed.push((c - y) ** 2);
-      errors['base-rate'].push((rate - y) ** 2);
-      errors.logistic.push((sigmoid(logistic.a * (d.logit[i] as number) + logistic.b) - y) ** 2);
-      errors.map.push((applyCalibrationMap(map, c) - y) ** 2);
+      const at = i - cut(1);
+      errors.seed[at] = (c - y) ** 2;
+      errors['base-rate'][at] = (rate - y) ** 2;
+      errors.logistic[at] = (sigmoid(logistic.a * (d.logit[i] as number) + logistic.b) - y) ** 2;
+      errors.map[at] = (applyCalibrationMap(map, c) - y) ** 2;
     }
   }
-  const tested = errors.seed.length;
-  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const mean = (xs: Float64Array) => {
+    let sum = 0;
+    for (let i = 0; i < xs.length; i += 1) sum += xs[i] as number;
+    return sum / xs.length;
+  };
   const brier = {
     seed: mean(errors.seed),
     'base-rate': mean(errors['base-rate']),
@@ -222,9 +233,12 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
   };
   /** The mean paired gain of `c` in squared error over `over`, and its standard error. */
   const gainOf = (c: Calibrator, over: Calibrator = 'seed') => {
-    const d = errors[c].map((e, i) => (errors[over][i] as number) - e);
+    const d = new Float64Array(tested);
+    for (let i = 0; i < tested; i += 1) d[i] = (errors[over][i] as number) - (errors[c][i] as number);
     const m = mean(d);
-    const variance = d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1);
+    let squares = 0;
+    for (let i = 0; i < tested; i += 1) squares += ((d[i] as number) - m) ** 2;
+    const variance = squares / Math.max(1, d.length - 1);
     return { mean: m, standardError: Math.sqrt(variance / d.length) };
   };
   const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
