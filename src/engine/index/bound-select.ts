@@ -154,6 +154,17 @@ export interface BoundSelector {
     k: number,
     terms: { step: number; qNorm: number; half: number; slack: number },
   ): number[];
+  /**
+   * The same pass, without the final cut: every row kept on the way (a high that reached the floor of its time), its
+   * high, and the final floor (the k-th best low; -Infinity while fewer than k). `select` keeps those whose high
+   * reaches the floor.
+   */
+  bounds(
+    chunks: readonly BoundRows[],
+    ints: Int32Array,
+    k: number,
+    terms: { step: number; qNorm: number; half: number; slack: number },
+  ): { rows: number[]; highs: number[]; floor: number };
 }
 
 const instance = onceInstance(MODULE);
@@ -165,35 +176,60 @@ export function boundSelector(): BoundSelector | undefined {
   const memory = exports.mem as WasmMemory;
   const scan = exports.scan as (...args: number[]) => void;
   const finish = exports.finish as (kept: number, highs: number) => number;
+  /** Runs the pass over every chunk; the rows kept start at `keptAt`, their highs at `highsAt`. */
+  const pass = (
+    chunks: readonly BoundRows[],
+    ints: Int32Array,
+    k: number,
+    { step, qNorm, half, slack }: { step: number; qNorm: number; half: number; slack: number },
+  ): { keptAt: number; highsAt: number } => {
+    const n = chunks.reduce((sum, c) => sum + c.rows, 0);
+    const most = chunks.reduce((m, c) => Math.max(m, c.rows), 0);
+    const lowsAt = 16;
+    const scalesAt = Math.ceil((lowsAt + k * 8) / 16) * 16;
+    const errorsAt = scalesAt + most * 4;
+    const intsAt = errorsAt + most * 4;
+    const highsAt = Math.ceil((intsAt + most * 4) / 8) * 8;
+    const keptAt = highsAt + n * 8;
+    const pages = Math.ceil((keptAt + n * 4) / WASM_PAGE);
+    const have = memory.buffer.byteLength / WASM_PAGE;
+    if (pages > have) memory.grow(pages - have);
+    const { buffer } = memory;
+    new Int32Array(buffer, 0, 2).fill(0);
+    new Float64Array(buffer, 8, 1)[0] = Number.NEGATIVE_INFINITY;
+    let row = 0;
+    for (const chunk of chunks) {
+      new Float32Array(buffer, scalesAt, chunk.rows).set(chunk.scales.subarray(0, chunk.rows));
+      new Float32Array(buffer, errorsAt, chunk.rows).set(chunk.errors.subarray(0, chunk.rows));
+      new Int32Array(buffer, intsAt, chunk.rows).set(ints.subarray(row, row + chunk.rows));
+      scan(chunk.rows, row, k, scalesAt, errorsAt, intsAt, lowsAt, keptAt, highsAt, step, qNorm, half, slack);
+      row += chunk.rows;
+    }
+    return { keptAt, highsAt };
+  };
   return {
-    select(chunks, ints, k, { step, qNorm, half, slack }) {
-      const n = chunks.reduce((sum, c) => sum + c.rows, 0);
-      const most = chunks.reduce((m, c) => Math.max(m, c.rows), 0);
-      const lowsAt = 16;
-      const scalesAt = Math.ceil((lowsAt + k * 8) / 16) * 16;
-      const errorsAt = scalesAt + most * 4;
-      const intsAt = errorsAt + most * 4;
-      const highsAt = Math.ceil((intsAt + most * 4) / 8) * 8;
-      const keptAt = highsAt + n * 8;
-      const pages = Math.ceil((keptAt + n * 4) / WASM_PAGE);
-      const have = memory.buffer.byteLength / WASM_PAGE;
-      if (pages > have) memory.grow(pages - have);
-      const { buffer } = memory;
-      new Int32Array(buffer, 0, 2).fill(0);
-      new Float64Array(buffer, 8, 1)[0] = Number.NEGATIVE_INFINITY;
-      let row = 0;
-      for (const chunk of chunks) {
-        new Float32Array(buffer, scalesAt, chunk.rows).set(chunk.scales.subarray(0, chunk.rows));
-        new Float32Array(buffer, errorsAt, chunk.rows).set(chunk.errors.subarray(0, chunk.rows));
-        new Int32Array(buffer, intsAt, chunk.rows).set(ints.subarray(row, row + chunk.rows));
-        scan(chunk.rows, row, k, scalesAt, errorsAt, intsAt, lowsAt, keptAt, highsAt, step, qNorm, half, slack);
-        row += chunk.rows;
-      }
+    select(chunks, ints, k, terms) {
+      const { keptAt, highsAt } = pass(chunks, ints, k, terms);
       const count = finish(keptAt, highsAt);
-      const kept = new Int32Array(buffer, keptAt, count);
+      const kept = new Int32Array(memory.buffer, keptAt, count);
       const out: number[] = new Array(count);
       for (let i = 0; i < count; i += 1) out[i] = kept[i] as number;
       return out;
+    },
+    bounds(chunks, ints, k, terms) {
+      const { keptAt, highsAt } = pass(chunks, ints, k, terms);
+      const { buffer } = memory;
+      const count = new Int32Array(buffer, 4, 1)[0] as number;
+      const floor = new Float64Array(buffer, 8, 1)[0] as number;
+      const kept = new Int32Array(buffer, keptAt, count);
+      const high = new Float64Array(buffer, highsAt, count);
+      const rows: number[] = new Array(count);
+      const highs: number[] = new Array(count);
+      for (let i = 0; i < count; i += 1) {
+        rows[i] = kept[i] as number;
+        highs[i] = high[i] as number;
+      }
+      return { rows, highs, floor };
     },
   };
 }

@@ -181,11 +181,33 @@ export function candidateRows(
   want: number,
   simd?: Int8Dots,
 ): number[] {
+  const { rows, highs, floor } = candidateBounds(chunks, query, dim, want, simd);
+  return rows.filter((_, i) => (highs[i] as number) >= floor);
+}
+
+/**
+ * The pass of {@link candidateRows} without its final cut: the rows it kept on the way (in row order), the upper
+ * bound of each, and the k-th best lower bound (`floor`; -Infinity when there are `k` rows or fewer, each kept with
+ * an upper bound of +Infinity). A row can be among the k best only when its high reaches the floor; ranked with other
+ * matrices, only when it reaches the largest of their floors (each has k rows at least that good).
+ */
+export function candidateBounds(
+  chunks: readonly QuantizedRows[],
+  query: Float32Array,
+  dim: number,
+  want: number,
+  simd?: Int8Dots,
+): { rows: number[]; highs: number[]; floor: number } {
   const n = chunks.reduce((sum, c) => sum + c.rows, 0);
   // `scanSimilar` keeps floor(k) rows.
   const k = Math.floor(want);
-  if (!(k > 0)) return [];
-  if (k >= n) return Array.from({ length: n }, (_, r) => r);
+  if (!(k > 0)) return { rows: [], highs: [], floor: Number.NEGATIVE_INFINITY };
+  if (k >= n)
+    return {
+      rows: Array.from({ length: n }, (_, r) => r),
+      highs: new Array<number>(n).fill(Number.POSITIVE_INFINITY),
+      floor: Number.NEGATIVE_INFINITY,
+    };
   const q = Float64Array.from(query.subarray(0, dim));
   let norm2 = 0;
   let norm1 = 0;
@@ -215,7 +237,7 @@ export function candidateRows(
     intError = step * 0.5 * (1 + 2 ** -30) * 127 * dim;
     // The same selection in WebAssembly where it is there (issue 20: no double boxed a row in a one-query process).
     const selector = boundSelector();
-    if (selector !== undefined) return selector.select(chunks, ints, k, { step, qNorm, half, slack: slack + intError });
+    if (selector !== undefined) return selector.bounds(chunks, ints, k, { step, qNorm, half, slack: slack + intError });
   }
   /** The k best lower bounds so far, ascending: `lows[0]` is the k-th best once there are k of them. */
   const lows: number[] = [];
@@ -262,9 +284,7 @@ export function candidateRows(
       floor = lift(lows, approx - bound, k, floor);
     }
   }
-  const out: number[] = [];
-  for (let i = 0; i < kept.length; i += 1) if ((highs[i] as number) >= floor) out.push(kept[i] as number);
-  return out;
+  return { rows: kept, highs, floor };
 }
 
 /** Keeps `low` among the `k` best lower bounds (ascending); the k-th best once there are k, else `floor`. */

@@ -6,7 +6,7 @@ import { freshPgliteStore, startPglite, type PgliteServer } from '../../../test/
 import { engineStore, openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
-import { scanSimilar } from '../search/vectors.js';
+import { scanSimilar, toMatrix } from '../search/vectors.js';
 import { ScopeIndexes } from './scope-indexes.js';
 import { SETTLE_AFTER, type VectorIndex } from './vector-index.js';
 
@@ -498,6 +498,84 @@ describe('a process that reads the int8 copies of a persisted matrix', () => {
     );
     expect(await coded(want, index)).toEqual(want);
     await store.close();
+  });
+
+  it('ranks memories, observations and runs as one scan of them all, reading only rows that may rank', async () => {
+    // 40 of each kind, chunks of 8 rows: every part has more rows than k, so each goes through its int8 copies.
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, scope: SCOPE, now: NOW });
+    const rng = generator(9);
+    await credence.remember(Array.from({ length: 40 }, () => ({ title: phrase(rng, 2), text: phrase(rng, 6) })));
+    await credence.observe(
+      Array.from({ length: 40 }, (_, i) => ({
+        timestamp: `2026-03-01T10:${String(i).padStart(2, '0')}:00Z`,
+        type: 'success' as const,
+        context: { task: phrase(rng, 3) },
+        observation: phrase(rng, 5),
+        evidence: [phrase(rng, 3)],
+        confidence: 0.6,
+      })),
+    );
+    for (let i = 0; i < 40; i += 1)
+      await credence.recordExecution({
+        intent: phrase(rng, 4),
+        startedAt: Date.parse(NOW) - (i + 1) * 60_000,
+        calls: [{ tool: `tool_${i % 5}`, status: 'success' }],
+      });
+    const embedder = credence.embedder;
+    await new ScopeIndexes({ store, scope: SCOPE, embedder, chunkRows: 8 }).recallVectors().scan(undefined, 1);
+    const queries = await embedder.embed(['redis cache eviction', 'deploy kubernetes cluster', 'invoice email json']);
+    // The reference: each part's float32 scan, and one scan of every row of the three.
+    const kept = new ScopeIndexes({ store, scope: SCOPE, embedder });
+    const parts = [kept.memory, kept.observation, kept.execution];
+    await kept.refresh(parts);
+    const vectors = new Map<string, Float32Array>();
+    const matrices: ReturnType<typeof toMatrix>[] = [];
+    for (const part of parts) {
+      const m = await part.floats();
+      const per = m.segmentRows ?? 1;
+      for (const [key, r] of m.row) {
+        const [segment, base] =
+          m.segments === undefined ? [m.data, r * m.dim] : [m.segments[Math.floor(r / per)], (r % per) * m.dim];
+        vectors.set(key, (segment as Float32Array).slice(base, base + m.dim));
+      }
+      matrices.push(toMatrix([...m.row.keys()], vectors));
+    }
+    const all = toMatrix([...vectors.keys()], vectors);
+    expect(matrices.map((m) => m.ids.length)).toEqual([40, 40, 40]);
+    let read = 0;
+    const getFor = store.getEmbeddingsFor.bind(store);
+    store.getEmbeddingsFor = async (scope, kind, ids) => {
+      read += ids.length;
+      return getFor(scope, kind, ids);
+    };
+    for (const q of queries) {
+      const also = all.ids.filter((_, r) => r % 9 === 0);
+      const want = scanSimilar(all, q, 6, also);
+      read = 0;
+      const scan = await new ScopeIndexes({ store, scope: SCOPE, embedder }).recallVectors().scan(q, 6, also);
+      expect(scan.top).toEqual(want.top);
+      for (const key of [...want.top, ...also]) expect(scan.of(key)).toBe(want.of(key));
+      // Only the rows that can be among the 6 best of all are read with the keys asked: fewer than when each part
+      // is scanned alone (each reads the rows that can be among its own 6 best).
+      const cut = read;
+      read = 0;
+      const alone = new ScopeIndexes({ store, scope: SCOPE, embedder });
+      for (const [i, part] of [alone.memory, alone.observation, alone.execution].entries()) {
+        await part.refresh();
+        await part.source().scan(
+          q,
+          6,
+          also.filter((key) => matrices[i]?.row.has(key)),
+        );
+      }
+      expect(cut).toBeLessThan(read);
+      // A key of a part's own 6 best, asked after the scan, has the value a scan of that part alone gives it.
+      const own = matrices.map((m) => scanSimilar(m, q, 6));
+      await scan.settle?.(own.flatMap((o) => o.top));
+      for (const o of own) for (const key of o.top) expect(scan.of(key)).toBe(o.of(key));
+    }
+    await credence.close();
   });
 });
 

@@ -26,6 +26,7 @@ import {
   rowsOf,
   storeSource,
   type VectorMatrix,
+  type SimilarityScan,
   type VectorSource,
 } from '../search/vectors.js';
 import { hashRowFinder } from './hash-rows.js';
@@ -33,6 +34,7 @@ import { int8Dots, int8DotsByChunk, type Int8Dots } from './int8-dots.js';
 import {
   allBounded,
   bestOf,
+  candidateBounds,
   candidateRows,
   keyHash,
   quantizedRowCount,
@@ -509,13 +511,57 @@ export class VectorIndex {
    * Ranks against the int8 copies: the rows that may be among the `k` best, then every asked row scored from its
    * float32 values as `scanSimilar` and `similarityOf` score it (the same results, to the bit).
    */
-  #codedSource(): VectorSource {
+  #codedSource(): BoundedSource {
     const exact = async () => {
       await this.#readFloats();
       return matrixSource(this.matrix());
     };
-    return {
+    const source: BoundedSource = {
       where: 'memory',
+      bound: (query, k, also = []) => {
+        const codes = this.#codes;
+        if (query === undefined || this.#dim === 0 || codes === undefined || !query.every(Number.isFinite)) return;
+        const dim = Math.min(this.#dim, query.length);
+        if (isZero(query, dim) && allBounded(codes)) return;
+        if (this.#simd === undefined || (this.#simdByChunk && !this.#floatless)) this.#makeSimd();
+        const epoch = this.#epoch;
+        const { rows, highs, floor } = candidateBounds(codes, query, dim, k, this.#simd ?? undefined);
+        return {
+          floor,
+          finish: async (cut) => {
+            // Only rows whose high reaches the cut (at least this matrix's floor) can rank among the k best of all.
+            const top = rows.filter((_, i) => (highs[i] as number) >= cut);
+            const asked = this.#rowsOfKeys(also);
+            const values = await this.#values([...top, ...asked.values()], query, dim);
+            // Another writer replaced the rows, or their floats cannot be read as they were: the one-phase scan.
+            if (values === undefined || this.#epoch !== epoch) return this.source().scan(query, k, also);
+            // Of the best k of those, the ones that reach the cut: the best of this matrix in its own order (every row
+            // at least that good is among `top`), each one of those a scan of this matrix alone gives.
+            const ranked = bestOf(
+              top,
+              (r) => this.#keyAt(r),
+              (r) => values.get(r) as number,
+              k,
+            ).filter((r) => r.value >= cut);
+            const of = new Map<string, number>();
+            for (const [key, r] of asked) of.set(key, values.get(r) as number);
+            for (const { key, value } of ranked) of.set(key, value);
+            // The rest of this matrix's own k best, asked for by key: from the one-phase scan, made when needed.
+            let alone: Promise<{ of(id: string): number }> | undefined;
+            return {
+              of: (id) => of.get(id) ?? 0,
+              top: ranked.map((r) => r.key),
+              settle: async (ids) => {
+                const missing = [...ids].filter((id) => !of.has(id));
+                if (missing.length === 0 || ranked.length === Math.floor(k)) return;
+                alone ??= this.source().scan(query, k, also);
+                const all = await alone;
+                for (const id of missing) of.set(id, all.of(id));
+              },
+            };
+          },
+        };
+      },
       scan: async (query, k, also = []) => {
         const codes = this.#codes;
         if (query === undefined || this.#dim === 0 || codes === undefined) return (await exact()).scan(query, k, also);
@@ -567,6 +613,23 @@ export class VectorIndex {
         return out;
       },
     };
+    return source;
+  }
+
+  /**
+   * The dot products (`scanSimilar`'s) of these rows with `query`: from the floats held, else read for these rows
+   * (undefined when they cannot be read as they were).
+   */
+  async #values(rows: readonly number[], query: Float32Array, dim: number): Promise<Map<number, number> | undefined> {
+    const values = new Map<number, number>();
+    if (!this.#floatless) {
+      for (const r of rows) values.set(r, this.#dot(r, query, dim, dotUnrolled));
+      return values;
+    }
+    const floats = rows.length === 0 ? new Map<number, Float32Array>() : await this.#rowFloats(rows);
+    if (floats === undefined) return undefined;
+    for (const [r, v] of floats) values.set(r, dotUnrolled(v, 0, query, dim));
+    return values;
   }
 
   /**
@@ -1117,10 +1180,25 @@ export class VectorIndex {
 }
 
 /**
- * Several indexes ranked as one (recall's memories, observations and runs): each part's `k` best merged into the
- * `k` best of all, ties by key, as one scan of all their rows would give; `owns` routes a key to its part.
+ * A source whose scan can go in two steps (the int8 copies): `bound` makes the first pass and gives the k-th best
+ * lower bound it found (undefined: scan in one step), and `finish` ranks the rows whose upper bound reaches `cut`.
  */
-export function combinedSource(parts: readonly { owns: (key: string) => boolean; source: () => VectorSource }[]) {
+export interface BoundedSource extends VectorSource {
+  bound?(
+    query: Float32Array | undefined,
+    k: number,
+    also?: Iterable<string>,
+  ): { floor: number; finish(cut: number): Promise<SimilarityScan> } | undefined;
+}
+
+/**
+ * Several indexes ranked as one (recall's memories, observations and runs): each part's `k` best merged into the
+ * `k` best of all, ties by key, as one scan of all their rows would give; `owns` routes a key to its part. Where
+ * every part scans in two steps (`bound`), the best floor of them all cuts each part's rows before any float is
+ * read: a part then gives only its rows that can be among the k best of all (a part's other rows of its own k best
+ * are given by key through `settle`, as a scan of each part alone would).
+ */
+export function combinedSource(parts: readonly { owns: (key: string) => boolean; source: () => BoundedSource }[]) {
   const partOf = (key: string) => parts.find((p) => p.owns(key));
   const split = (keys: Iterable<string>) => {
     const out = new Map<(typeof parts)[number], string[]>(parts.map((p) => [p, []]));
@@ -1136,7 +1214,19 @@ export function combinedSource(parts: readonly { owns: (key: string) => boolean;
     },
     scan: async (query, k, also = []) => {
       const alsoBy = split(also);
-      const scans = await Promise.all(parts.map((p) => p.source().scan(query, k, alsoBy.get(p) ?? [])));
+      const sources = parts.map((p) => p.source());
+      const bounds = [];
+      for (const [i, s] of sources.entries()) {
+        const b = s.bound?.(query, k, alsoBy.get(parts[i] as (typeof parts)[number]) ?? []);
+        if (b === undefined) break;
+        bounds.push(b);
+      }
+      const cut = Math.max(...bounds.map((b) => b.floor));
+      const scans: SimilarityScan[] = await Promise.all(
+        bounds.length === parts.length && parts.length > 0
+          ? bounds.map((b) => b.finish(cut))
+          : sources.map((s, i) => s.scan(query, k, alsoBy.get(parts[i] as (typeof parts)[number]) ?? [])),
+      );
       const ranked = scans.flatMap((scan) => scan.top.map((key) => ({ key, value: scan.of(key) })));
       ranked.sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       return {
@@ -1145,6 +1235,10 @@ export function combinedSource(parts: readonly { owns: (key: string) => boolean;
           return i < 0 ? 0 : (scans[i] as { of(id: string): number }).of(key);
         },
         top: ranked.slice(0, Math.max(0, k)).map((r) => r.key),
+        settle: async (keys) => {
+          const by = split(keys);
+          await Promise.all(parts.map((p, i) => scans[i]?.settle?.(by.get(p) ?? [])));
+        },
       };
     },
     similarity: async (query, ids) => {

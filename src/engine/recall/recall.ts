@@ -23,7 +23,7 @@ import { asksForSeveral, OLDER_TURN_DEFAULTS, type OlderTurn, olderTurns } from 
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
-import type { VectorSource } from '../search/vectors.js';
+import type { SimilarityScan, VectorSource } from '../search/vectors.js';
 import type {
   EmbeddingStore,
   ExecutionRecord,
@@ -324,7 +324,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     );
   // BM25 alone does not read the embeddings for ranking (its weight makes similarity count for 0 in every
   // score): only the results returned get a similarity, for their labels, once ranked.
-  const similar =
+  const similar: SimilarityScan =
     index === undefined || w === 1
       ? { of: (_: string) => 0, top: [] as string[] }
       : w > 1
@@ -394,10 +394,16 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       .filter((i): i is Recallable => i !== undefined)
       .map((item) => [item.key, score(item)] as const),
   );
+  // The items linked below are scored with their similarity as the scan gives it to keys it was not asked for.
+  const settled = async <T extends { key: string }>(linked: Iterable<[string, T]>): Promise<[string, T][]> => {
+    const list = [...linked];
+    if (list.length > 0) await similar.settle?.(list.map(([, item]) => item.key));
+    return list;
+  };
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
   // holds now finds the old value's words and asks for the new one.
   if (!askedLife.keepSuperseded)
-    for (const [from, by] of await replacements(ctx, index, [...pool.values()], asOf)) {
+    for (const [from, by] of await settled(await replacements(ctx, index, [...pool.values()], asOf))) {
       const was = pool.get(from) as ReturnType<typeof score>;
       const next = score(by, { id: was.item.id, fused: was.fused, how: 'replaces' });
       const mine = pool.get(by.key);
@@ -405,7 +411,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     }
   // A question about before (no period, not "when") asks what a matched memory replaced: that is scored with it.
   if (asked.tense === 'past' && !asked.asksWhen && askedLife.asOf === undefined)
-    for (const [from, was] of await predecessors(ctx, index, [...pool.values()])) {
+    for (const [from, was] of await settled(await predecessors(ctx, index, [...pool.values()]))) {
       const after = pool.get(from) as ReturnType<typeof score>;
       const next = score(was, { id: after.item.id, fused: after.fused, how: 'replacedBy' });
       const mine = pool.get(was.key);
@@ -413,7 +419,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     }
   // A turn addressed to a speaker the question names answers what they had just said: that turn is scored with it.
   if (named.size > 0)
-    for (const [from, said] of await addressedTurns(ctx, index, [...pool.values()], named)) {
+    for (const [from, said] of await settled(await addressedTurns(ctx, index, [...pool.values()], named))) {
       const reply = pool.get(from) as ReturnType<typeof score>;
       const next = score(said, { id: reply.item.id, fused: reply.fused, how: 'answeredBy' });
       const mine = pool.get(said.key);

@@ -68,6 +68,11 @@ export interface SimilarityScan {
   of(id: string): number;
   /** The ids of the `k` most similar rows, best first. */
   top: string[];
+  /**
+   * Where `of` may not yet know some keys a scan of each part alone would (a combined scan cut by the best floor of
+   * its parts): makes `of` give them as that scan would. Awaited before `of` is asked of keys outside `top` and `also`.
+   */
+  settle?(keys: Iterable<string>): Promise<void>;
 }
 
 /** The dot product of `q` with `dim` values of `data` from `base`, in one running sum (`similarityOf`). */
