@@ -55,14 +55,10 @@ describe('IntentIndex', () => {
   });
 
   it('after texts are added and removed, answers as an index built from the texts it holds (issue 20)', () => {
-    const words = ['movie', 'review', 'director', 'actor', 'rating', 'poster', 'trailer', 'award', 'studio'];
-    let seed = 11;
-    const next = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    const text = () =>
-      Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * 9)]).join(' ');
+    const { next, text } = draws(
+      ['movie', 'review', 'director', 'actor', 'rating', 'poster', 'trailer', 'award', 'studio'],
+      11,
+    );
     const kept = new IntentIndex();
     const held: { slot: number; text: string }[] = [];
     for (let step = 0; step < 120; step += 1) {
@@ -83,14 +79,10 @@ describe('IntentIndex', () => {
   });
 
   it('answers as one rebuilt after texts added again as they were (a recorded call: the same mean length)', () => {
-    const words = ['send', 'email', 'team', 'weather', 'forecast', 'book', 'flight', 'report', 'summary'];
-    let seed = 23;
-    const next = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    const text = () =>
-      Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * 9)]).join(' ');
+    const { next, text } = draws(
+      ['send', 'email', 'team', 'weather', 'forecast', 'book', 'flight', 'report', 'summary'],
+      23,
+    );
     const kept = new IntentIndex();
     const held: { slot: number; text: string }[] = [];
     let again = 0;
@@ -252,3 +244,14 @@ describe('taskText', () => {
     expect(taskText('list the films of greta gerwig')).toBe('list the films of greta gerwig');
   });
 });
+
+/** A seeded draw in [0, 1) (a linear congruential generator) and texts of 2 to 6 of the nine `words` drawn with it. */
+function draws(words: readonly string[], seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const text = () => Array.from({ length: 2 + Math.floor(next() * 5) }, () => words[Math.floor(next() * 9)]).join(' ');
+  return { next, text };
+}

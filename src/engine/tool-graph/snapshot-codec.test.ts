@@ -128,24 +128,32 @@ describe('the statistics kept in front of a stored graph snapshot (issue 20)', (
   });
 });
 
+/**
+ * The snapshot a store at `name` builds from three rounds of three runs (the second starting with `second`), and the
+ * same decoded from its bytes.
+ */
+async function snapshotOfRuns(name: string, second: string) {
+  const path = join(dir, name);
+  const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
+  const run = (tools: string[], at: number) =>
+    writer.recordExecution({
+      intent: 'a run',
+      startedAt: new Date(at).toISOString(),
+      calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+    });
+  for (let i = 0; i < 3; i += 1) {
+    await run(['a_fetch', 'b_parse', 'c_store'], T0 - (i + 1) * DAY);
+    await run([second, 'd_send', 'a_fetch'], T0 - (i + 2) * DAY);
+    await run(['b_parse', 'd_send'], T0 - (i + 3) * DAY);
+  }
+  const built = await writer.graphSnapshot();
+  await writer.close();
+  return { built, decoded: decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot };
+}
+
 describe("a decoded snapshot's confident edges from a few tools (issue 20)", () => {
   it('are those of its confident edges whose from is one of them, in their order, the same objects', async () => {
-    const path = join(dir, 'from.db');
-    const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
-    const run = (tools: string[], at: number) =>
-      writer.recordExecution({
-        intent: 'a run',
-        startedAt: new Date(at).toISOString(),
-        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
-      });
-    for (let i = 0; i < 3; i += 1) {
-      await run(['a_fetch', 'b_parse', 'c_store'], T0 - (i + 1) * DAY);
-      await run(['c_store', 'd_send', 'a_fetch'], T0 - (i + 2) * DAY);
-      await run(['b_parse', 'd_send'], T0 - (i + 3) * DAY);
-    }
-    const built = await writer.graphSnapshot();
-    await writer.close();
-    const decoded = decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot;
+    const { built, decoded } = await snapshotOfRuns('from.db', 'c_store');
     const from = decoded.confidentFrom as (tools: ReadonlySet<string>) => SnapshotEdge[];
     // Few tools (each found by a scan of the names), then many (through a Map of every name, kept for the asks after).
     const many = new Set(['c_store', 'd_send', ...Array.from({ length: 40 }, (_, i) => `no_tool_${i}`)]);
@@ -167,22 +175,7 @@ describe("a decoded snapshot's confident edges from a few tools (issue 20)", () 
 
 describe("a decoded snapshot's graph indexes, made when first read (issue 20)", () => {
   it('read as those it was built with: the ids and positions of both graphs, each made once', async () => {
-    const path = join(dir, 'graphs.db');
-    const writer = await openCredence({ store: openSqliteStore({ path }), now: T0, scope: 's', cwd: dir });
-    const run = (tools: string[], at: number) =>
-      writer.recordExecution({
-        intent: 'a run',
-        startedAt: new Date(at).toISOString(),
-        calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
-      });
-    for (let i = 0; i < 3; i += 1) {
-      await run(['a_fetch', 'b_parse', 'c_store'], T0 - (i + 1) * DAY);
-      await run(['e_log', 'd_send', 'a_fetch'], T0 - (i + 2) * DAY);
-      await run(['b_parse', 'd_send'], T0 - (i + 3) * DAY);
-    }
-    const built = await writer.graphSnapshot();
-    await writer.close();
-    const decoded = decodeSnapshot(encodeSnapshot(built)) as GraphSnapshot;
+    const { built, decoded } = await snapshotOfRuns('graphs.db', 'e_log');
     // The undirected graph first: its ids lie after the directed graph's in the bytes.
     for (const g of ['undirected', 'directed'] as const) {
       const index = decoded[g];
