@@ -126,6 +126,18 @@ describe('the session start summary (issue 22 item 5)', () => {
     expect(await sessionSummary({ store: await storeWith(recorded, []), scope: 's', now: NOW })).toBe('');
   });
 
+  it('finds the sessions behind more runs recorded otherwise than one read of the last runs holds', async () => {
+    // 45 runs recorded by the CLI after the hooks' turns: the first read (40 runs) holds no turn.
+    const recorded = Array.from({ length: 45 }, (_, i) =>
+      run(`3f2c9a1e-0b7d-4c11-9e5a-${String(i).padStart(12, '0')}`, NOW - (i + 1) * 60_000, [
+        call('Bash', 'success', { command: 'npm run build' }),
+      ]),
+    );
+    const store = await storeWith([...RUNS, ...recorded], SAID);
+    const text = await sessionSummary({ store, scope: 's', now: NOW, root: ROOT });
+    expect(text.split('\n')[1]).toBe('Recent sessions: 2 (2026-03-02 to 2026-03-03), 3 turns, 10 tool calls.');
+  });
+
   it('ends with the active skills and instincts and their confidence', async () => {
     const root = join(base, `p${(n += 1)}`);
     mkdirSync(join(root, '.git'), { recursive: true });
