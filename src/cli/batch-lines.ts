@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 
 const RecallLineSchema = z.strictObject({ query: z.string() });
 
@@ -35,7 +35,7 @@ export type Workflow = z.infer<typeof WorkflowSchema>;
 const checked =
   <T>(schema: z.ZodType<T>, prefix = '') =>
   (value: unknown): T => {
-    const parsed = schema.safeParse(value);
+    const parsed = schema.safeParse(value, PLAIN_ISSUES);
     if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${prefix}${formatIssues(parsed.error)}`);
     return parsed.data;
   };

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import type { CallInput, ExecutionInput } from '../core/types.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import type { ToolRecord } from '../store/types.js';
 
 /** The pseudo-call that ends every NESTFUL sample; it is in no spec. */
@@ -153,7 +153,7 @@ export function parseNestfulSpec(json: unknown, origin = 'nestful'): ToolRecord[
   const tools: ToolRecord[] = [];
   const seen = new Set<string>();
   json.forEach((entry, index) => {
-    const parsed = NestfulApiSchema.safeParse(entry);
+    const parsed = NestfulApiSchema.safeParse(entry, PLAIN_ISSUES);
     if (!parsed.success) {
       throw new CredenceError(
         'INVALID_INPUT',
@@ -265,7 +265,7 @@ export function parseNestfulData(json: unknown, idPrefix?: string): NestfulData 
   const executions: NestfulExecution[] = [];
   const problems: NestfulProblem[] = [];
   json.forEach((entry, index) => {
-    const parsed = NestfulSampleSchema.safeParse(entry);
+    const parsed = NestfulSampleSchema.safeParse(entry, PLAIN_ISSUES);
     if (!parsed.success) {
       problems.push({ sample: index, reason: `sample skipped: ${formatIssues(parsed.error)}` });
       return;

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import type { CallInput, ExecutionInput } from '../core/types.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import type { ToolRecord } from '../store/types.js';
 
 /** Recorded on every Seal-Tools catalogue record. */
@@ -99,7 +99,7 @@ function propertySchema(parameter: SealToolsParameter): Record<string, unknown> 
  * raises `INVALID_INPUT`.
  */
 export function parseSealToolsTool(line: unknown): ToolRecord {
-  const parsed = SealToolsToolSchema.safeParse(line);
+  const parsed = SealToolsToolSchema.safeParse(line, PLAIN_ISSUES);
   if (!parsed.success) {
     throw new CredenceError(
       'INVALID_INPUT',
@@ -140,7 +140,7 @@ function collectSlots(value: unknown, into: number[]): void {
  * @param lineNumber 0-based line number, the `queryId` of a line without an `id`.
  */
 export function parseSealToolsQuery(line: unknown, lineNumber?: number): SealToolsExecution {
-  const parsed = SealToolsQuerySchema.safeParse(line);
+  const parsed = SealToolsQuerySchema.safeParse(line, PLAIN_ISSUES);
   const where = lineNumber === undefined ? '' : ` on line ${lineNumber}`;
   if (!parsed.success) {
     throw new CredenceError(

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import type { CallInput, ExecutionInput } from '../core/types.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import type { ToolRecord } from '../store/types.js';
 
 const TaskPlanToolsSchema = z.object({
@@ -35,7 +35,7 @@ export type TaskPlanExecution = ExecutionInput & {
 
 /** The tool list of a task-planning set as catalogue records (origin `origin`). */
 export function parseTaskPlanTools(value: unknown, origin: string): ToolRecord[] {
-  const parsed = TaskPlanToolsSchema.safeParse(value);
+  const parsed = TaskPlanToolsSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success)
     throw new CredenceError('INVALID_INPUT', `task-plan tool list is malformed: ${formatIssues(parsed.error)}`, {
       cause: parsed.error,
@@ -45,7 +45,7 @@ export function parseTaskPlanTools(value: unknown, origin: string): ToolRecord[]
 
 /** One request line as an execution. A malformed line raises `INVALID_INPUT` naming its line number. */
 export function parseTaskPlanRequest(value: unknown, line: number): TaskPlanExecution {
-  const parsed = TaskPlanRequestSchema.safeParse(value);
+  const parsed = TaskPlanRequestSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success)
     throw new CredenceError(
       'INVALID_INPUT',

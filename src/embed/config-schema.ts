@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { CredenceError } from '../core/errors.js';
 import { invalidField, isHttpUrl } from './errors.js';
 import { EMBEDDING_PROVIDERS, type EmbeddingConfig, type EmbeddingProviderName } from './types.js';
+import { PLAIN_ISSUES } from '../schemas/format.js';
 
 const ProviderNameSchema = z.enum(EMBEDDING_PROVIDERS as [EmbeddingProviderName, ...EmbeddingProviderName[]]);
 const HttpUrlSchema = z.string().trim().refine(isHttpUrl, 'must be an http(s) URL');
@@ -62,7 +63,7 @@ function fileIssue(error: z.ZodError, file: unknown): CredenceError {
  * @throws CredenceError INVALID_INPUT naming the first field that is wrong (an API key masked).
  */
 export function parseEmbeddingConfigFile(file: unknown): EmbeddingConfig | undefined {
-  const parsed = EmbeddingConfigFileSchema.safeParse(file);
+  const parsed = EmbeddingConfigFileSchema.safeParse(file, PLAIN_ISSUES);
   if (!parsed.success) throw fileIssue(parsed.error, file);
   return parsed.data.embeddings;
 }

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { describeError, providerUnavailable } from './errors.js';
 import type { EmbeddingProviderName } from './types.js';
+import { PLAIN_ISSUES } from '../schemas/format.js';
 
 export const REMOTE_DEFAULTS = Object.freeze({
   /** Milliseconds one request may take. */
@@ -112,7 +113,7 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
       error,
     );
   }
-  const parsed = request.schema.safeParse(json);
+  const parsed = request.schema.safeParse(json, PLAIN_ISSUES);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;

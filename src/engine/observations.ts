@@ -11,10 +11,11 @@ import { scrubValue } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { formatIssues, ObservationInputSchema, type ObservationInput } from '../schemas/index.js';
 import type { InsertReport, ObservationRecord, ObservationStore } from '../store/types.js';
+import { PLAIN_ISSUES } from '../schemas/format.js';
 
 /** Checks one observation line; throws INVALID_INPUT naming every bad field. */
 export function parseObservation(value: unknown): ObservationInput {
-  const parsed = ObservationInputSchema.safeParse(value);
+  const parsed = ObservationInputSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid observation: ${formatIssues(parsed.error)}`);
   return parsed.data;
 }

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { CALL_STATUSES, INTENTS } from '../core/types.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
 import type { CallStatus, Intent } from '../core/types.js';
@@ -81,7 +81,7 @@ const RunSchema = z.strictObject({
 
 /** Checks a run at the library boundary; INVALID_INPUT names every bad field. */
 export function parseRun(value: unknown): RunInput {
-  const parsed = RunSchema.safeParse(value);
+  const parsed = RunSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid run: ${formatIssues(parsed.error)}`);
   return parsed.data;
 }

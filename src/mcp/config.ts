@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
+import { PLAIN_ISSUES } from '../schemas/format.js';
 
 export type DownstreamServer =
   | {
@@ -115,7 +116,7 @@ export function parseGatewayConfig(
   } catch (error) {
     throw new CredenceError('INVALID_INPUT', `${source} is not JSON: ${(error as Error).message}`);
   }
-  const file = ConfigFile.safeParse(raw);
+  const file = ConfigFile.safeParse(raw, PLAIN_ISSUES);
   if (!file.success)
     throw new CredenceError(
       'INVALID_INPUT',
@@ -139,7 +140,7 @@ export function parseGatewayConfig(
         `${where}: "sse" servers are not supported; the gateway speaks stdio and Streamable HTTP ("type": "http")`,
       );
     if ('url' in entry) {
-      const parsed = HttpEntry.safeParse(entry);
+      const parsed = HttpEntry.safeParse(entry, PLAIN_ISSUES);
       if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${where}: ${formatIssues(parsed.error)}`);
       const e = parsed.data;
       servers.push({
@@ -150,7 +151,7 @@ export function parseGatewayConfig(
         ...(e.timeout === undefined ? {} : { timeoutMs: e.timeout }),
       });
     } else {
-      const parsed = StdioEntry.safeParse(entry);
+      const parsed = StdioEntry.safeParse(entry, PLAIN_ISSUES);
       if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${where}: ${formatIssues(parsed.error)}`);
       const e = parsed.data;
       servers.push({

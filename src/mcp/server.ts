@@ -26,6 +26,7 @@ import { oneLine } from '../http/request.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { SessionRecorder } from './session.js';
+import { PLAIN_ISSUES } from '../schemas/format.js';
 
 export const SERVER_INFO = { name: 'credence', version: '0.1.0' } as const;
 
@@ -181,7 +182,7 @@ async function runMeta(
   args: Record<string, unknown>,
   log: (line: string) => void,
 ): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(args);
+  const parsed = tool.input.safeParse(args, PLAIN_ISSUES);
   if (!parsed.success)
     throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
   try {

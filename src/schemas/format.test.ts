@@ -24,3 +24,16 @@ describe('formatIssues', () => {
     );
   });
 });
+
+describe('plain issue messages stay Credence’s own', () => {
+  it('importing Credence leaves the messages of an application’s own zod schemas as zod gives them', async () => {
+    await import('../index.js');
+    const { z } = await import('zod');
+    const own = z.object({ name: z.string().min(1) }).safeParse({ name: '' });
+    expect(own.success).toBe(false);
+    expect(own.error?.issues[0]?.message).toMatch(/^Too small/);
+    // Credence's own parse of the same problem says it in plain words.
+    const credence = thrown(() => parseExecution({ intent: 5 as unknown as string, calls: [] })) as Error;
+    expect(credence.message).toBe('invalid execution: intent: must be a string, got a number');
+  });
+});

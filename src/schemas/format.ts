@@ -3,10 +3,10 @@
  * same problem at many positions folded into one entry (`calls[2–299].status: … (298 calls)`, core/text/issue-list).
  * An issue whose schema gave no message of its own is said in plain words ({@link plainIssueMessage}: `must not be
  * empty`, `must be a string, got a number`, `unknown field colour`), never zod's own (`Too small: expected string to
- * have >=1 characters`): set once for the process when this module loads (zod's global `customError`, which a
- * schema's own message outranks).
+ * have >=1 characters`): {@link PLAIN_ISSUES}, passed on each of Credence's parses (a schema's own message outranks
+ * it; zod's global config is left alone for the application's own schemas).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { describeIssues } from '../core/text/issue-list.js';
 
 /** What a value is, in words: `a string`, `a number`, `an array`, `null`. */
@@ -78,7 +78,12 @@ export function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefine
   }
 }
 
-z.config({ customError: plainIssueMessage });
+/**
+ * The parse options of every schema Credence checks input with: {@link plainIssueMessage} for the issues whose schema
+ * has no message of its own. Passed on each parse, never set on zod's global config, so that importing Credence
+ * leaves the messages of an application's own zod schemas (its locale, its own error map) as they were.
+ */
+export const PLAIN_ISSUES: z.core.ParseContext<z.core.$ZodIssue> = Object.freeze({ error: plainIssueMessage });
 
 export function formatIssues(error: z.ZodError): string {
   return describeIssues(error.issues.map((issue) => ({ path: issue.path, message: issue.message })));

@@ -4,7 +4,7 @@
  * backend does the same way with a dumped row: check it against its table (a dump file is a trust
  * boundary) and scrub its text before it is stored (SPEC §10).
  */
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { MemoryLifeSchema } from '../schemas/memory.js';
 import { observationFingerprint, scrubRecord } from './shared.js';
 import type { DumpRow, DumpTable, ObservationRecord } from './types.js';
@@ -233,7 +233,7 @@ export function dumpRowProblem(table: DumpTable, row: unknown): string | undefin
     if (problem !== undefined) return `${table}.${column.name} ${problem}, got ${JSON.stringify(value).slice(0, 80)}`;
   }
   if (table === 'memories' && typeof values.life === 'string') {
-    const life = MemoryLifeSchema.safeParse(JSON.parse(values.life));
+    const life = MemoryLifeSchema.safeParse(JSON.parse(values.life), PLAIN_ISSUES);
     if (!life.success) return `memories.life ${formatIssues(life.error)}`;
   }
   return undefined;

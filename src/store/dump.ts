@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
-import { formatIssues } from '../schemas/format.js';
+import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { dumpRowProblem } from './dump-rows.js';
 import { DUMP_TABLES, TABLES, type DumpRow, type DumpTable, type Store, type TableName } from './types.js';
 
@@ -144,7 +144,7 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
       yield header;
       continue;
     }
-    const parsed = DumpLineSchema.safeParse(value);
+    const parsed = DumpLineSchema.safeParse(value, PLAIN_ISSUES);
     if (!parsed.success) throw lineError(n, `not a dump row {"t": table, "r": {…}}: ${formatIssues(parsed.error)}`);
     const problem = dumpRowProblem(parsed.data.t, parsed.data.r);
     if (problem !== undefined) throw lineError(n, problem);
@@ -169,7 +169,7 @@ function parseHeader(line: number, value: unknown): DumpHeader {
       `dump format version ${JSON.stringify(version ?? null)} is not one this Credence reads (version ${DUMP_VERSION})`,
     );
   }
-  const parsed = DumpHeaderSchema.safeParse(value);
+  const parsed = DumpHeaderSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw lineError(line, `bad dump header: ${formatIssues(parsed.error)}`);
   return { ...parsed.data, tables: { ...zeroCounts(), ...parsed.data.tables } as DumpCounts };
 }

@@ -15,6 +15,7 @@ import { CALL_STATUSES, MEMORY_CATEGORIES, OBSERVATION_TYPES } from '../../core/
 import { Credence, engineStore } from '../engine.js';
 import { demoOutcomes, type DemoTargets } from './demo-outcomes.js';
 import { formatIssues, type MemoryInput } from '../../schemas/index.js';
+import { PLAIN_ISSUES } from '../../schemas/format.js';
 
 const DAY = 86_400_000;
 
@@ -101,7 +102,7 @@ function readLines<T>(dir: string, file: string, schema: z.ZodType<T>): T[] {
       } catch {
         throw new CredenceError('INVALID_INPUT', `${path}:${n}: not JSON`);
       }
-      const parsed = schema.safeParse(value);
+      const parsed = schema.safeParse(value, PLAIN_ISSUES);
       if (!parsed.success) throw new CredenceError('INVALID_INPUT', `${path}:${n}: ${formatIssues(parsed.error)}`);
       return parsed.data;
     });

@@ -27,6 +27,7 @@ import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas
 import { whenMs } from '../../schemas/memory.js';
 import type { MemoryHit, MemoryRecord, MemoryStore } from '../../store/types.js';
 import { memoryIdFor, turnIdFor } from './recall.js';
+import { PLAIN_ISSUES } from '../../schemas/format.js';
 
 /** How many full-text hits a new memory is compared with. @default 8 */
 export const REMEMBER_CANDIDATES = 8;
@@ -85,7 +86,7 @@ const withLife = (m: MemoryRecord, life: MemoryLife): MemoryRecord => {
 
 /** A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). */
 function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: string) => number): MemoryRecord {
-  const parsed = MemoryInputSchema.safeParse(raw);
+  const parsed = MemoryInputSchema.safeParse(raw, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
   const m = parsed.data;
   const path = m.path === undefined ? undefined : normalizeMemoryPath(ctx.root, m.path);

@@ -29,6 +29,7 @@ import type {
 } from '../../store/types.js';
 import { ensureWorkflows, workflowOf } from '../workflows/workflows.js';
 import { AppendTracker } from './append-state.js';
+import { PLAIN_ISSUES } from '../../schemas/format.js';
 
 export interface GraphContext {
   store: ToolGraphStore & ExecutionStore & WorkflowStore;
@@ -106,14 +107,14 @@ function instant(value: string | number | undefined, fallback: number): number {
 
 /** Checks one execution; throws INVALID_INPUT naming every bad field. */
 export function parseExecution(value: unknown): ExecutionInput {
-  const parsed = ExecutionInputSchema.safeParse(value);
+  const parsed = ExecutionInputSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid execution: ${formatIssues(parsed.error)}`);
   return parsed.data;
 }
 
 /** Checks one catalogue entry; throws INVALID_INPUT naming every bad field. */
 export function parseTool(value: unknown): ToolInput {
-  const parsed = ToolInputSchema.safeParse(value);
+  const parsed = ToolInputSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid tool: ${formatIssues(parsed.error)}`);
   return parsed.data;
 }
@@ -248,11 +249,14 @@ function parseHead(head: AppendHead): { id: string; intent: string; startedAt: s
       `invalid execution: id must be a non-empty string, got ${JSON.stringify(head?.id)}`,
     );
   }
-  const parsed = ExecutionInputSchema.safeParse({
-    intent: head.intent,
-    ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }),
-    calls: [],
-  });
+  const parsed = ExecutionInputSchema.safeParse(
+    {
+      intent: head.intent,
+      ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }),
+      calls: [],
+    },
+    PLAIN_ISSUES,
+  );
   if (!parsed.success)
     throw new CredenceError(
       'INVALID_INPUT',
@@ -274,7 +278,7 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
   const problems: string[] = [];
   const checked = value.map((raw: unknown, k) => {
     const i = firstIndex + k;
-    const parsed = CallInputSchema.safeParse(raw);
+    const parsed = CallInputSchema.safeParse(raw, PLAIN_ISSUES);
     if (!parsed.success) {
       problems.push(`calls[${i}]: ${formatIssues(parsed.error)}`);
       return undefined;
