@@ -31,8 +31,6 @@ export const SESSION_SUMMARY_LIMITS = Object.freeze({
   sessions: 3,
   /** Runs read (newest first) to find them. @default 40 */
   runs: 40,
-  /** Read again up to this many when the first read was full of runs that are no turn. @default 400 */
-  widerRuns: 400,
   /** Files named. @default 6 */
   files: 6,
   /** Failed calls named. @default 4 */
@@ -177,13 +175,13 @@ function day(at: number): string {
 async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
   const L = SESSION_SUMMARY_LIMITS;
   // Sessions are Claude Code's: a run that `credence record`, the API or an adapter stored is no session. Those runs
-  // are read among the last ones all the same; when they fill the first read, it is made once more, wider.
-  const turnsOf = async (limit: number) => {
-    const read = await ctx.store.listExecutions(ctx.scope, { limit });
-    return { full: read.length >= limit, turns: read.filter((r) => r.startedAt <= ctx.now && TURN_ID.test(r.id)) };
-  };
-  let { full, turns: runs } = await turnsOf(L.runs);
-  if (full && runs.length < L.runs / 2) runs = (await turnsOf(L.widerRuns)).turns.slice(0, L.runs);
+  // are read among the last ones all the same; when they fill the first read, the turns are asked for by their ids.
+  const turnsOf = (read: readonly ExecutionRecord[]) =>
+    read.filter((r) => r.startedAt <= ctx.now && TURN_ID.test(r.id));
+  const newest = await ctx.store.listExecutions(ctx.scope, { limit: L.runs });
+  let runs = turnsOf(newest);
+  if (newest.length >= L.runs && runs.length < L.runs / 2)
+    runs = turnsOf(await ctx.store.listExecutions(ctx.scope, { limit: L.runs, idPrefix: 'cc-' }));
   if (runs.length === 0) return [];
   const sessions = new Map<string, ExecutionRecord[]>();
   for (const run of runs) {

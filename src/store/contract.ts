@@ -689,6 +689,28 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });
 
+      test('listExecutions with an id prefix gives only those runs, newest first, with their calls', async () => {
+        const store = await fresh();
+        const ids = ['cc-s1-1', 'rec-1', 'cc-s1-2', 'cc.', 'cc', 'cd-1', 'cc-s2-1'];
+        for (const [i, id] of ids.entries())
+          await store.insertExecution('p', {
+            id,
+            intent: 'a turn',
+            startedAt: T0 + i * 1000,
+            calls: [{ tool: 'read_file', status: 'success', retries: 0, consumes: [] }],
+          });
+        await store.insertExecution('q', { id: 'cc-other-1', intent: 'elsewhere', startedAt: T0, calls: [] });
+        const turns = await store.listExecutions('p', { idPrefix: 'cc-' });
+        expect(turns.map((e) => e.id)).toEqual(['cc-s2-1', 'cc-s1-2', 'cc-s1-1']);
+        expect(turns[0]?.calls.map((c) => c.tool)).toEqual(['read_file']);
+        expect((await store.listExecutions('p', { idPrefix: 'cc-', limit: 2 })).map((e) => e.id)).toEqual([
+          'cc-s2-1',
+          'cc-s1-2',
+        ]);
+        expect(await store.listExecutions('p', { idPrefix: 'zz' })).toEqual([]);
+        expect(await store.listExecutions('p', { idPrefix: '' })).toHaveLength(ids.length);
+      });
+
       test('recordExecutions stores runs, counts calls, adds unknown tools and folds edge events at once', async () => {
         const store = await fresh();
         await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);

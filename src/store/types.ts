@@ -483,7 +483,11 @@ export interface ExecutionStore {
     options?: { dequeue?: readonly number[]; workflows?: WorkflowMove },
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
-  listExecutions(scope: string, options?: { limit?: number }): Promise<ExecutionRecord[]>;
+  /**
+   * The scope's executions, newest first (`started_at`, then id), with their calls. `idPrefix`: only those whose id
+   * starts with it (the Claude Code hooks' turns, `cc-`), found by the id's index.
+   */
+  listExecutions(scope: string, options?: { limit?: number; idPrefix?: string }): Promise<ExecutionRecord[]>;
   /** BM25 over execution intents (the intent memory); `match` is a safe FTS5 expression. */
   searchExecutions(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
   /**

@@ -1039,20 +1039,28 @@ export class PgStore implements Store {
     return (await this.#pool.query('DELETE FROM workflows WHERE scope = $1', [scope])).rowCount ?? 0;
   }
 
-  async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
-    return this.#listExecutions(scope, options.limit);
+  async listExecutions(scope: string, options: { limit?: number; idPrefix?: string } = {}): Promise<ExecutionRecord[]> {
+    return this.#listExecutions(scope, options.limit, this.#pool, options.idPrefix);
   }
 
   async #listExecutions(
     scope: string,
     limit: number | undefined,
     on: Queryable = this.#pool,
+    idPrefix?: string,
   ): Promise<ExecutionRecord[]> {
-    const rows = await this.#rows(
-      'SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2',
-      [scope, limit ?? null],
-      on,
-    );
+    const rows =
+      idPrefix === undefined || idPrefix === ''
+        ? await this.#rows(
+            'SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2',
+            [scope, limit ?? null],
+            on,
+          )
+        : await this.#rows(
+            'SELECT * FROM executions WHERE scope = $1 AND starts_with(id, $3) ORDER BY started_at DESC, id LIMIT $2',
+            [scope, limit ?? null, idPrefix],
+            on,
+          );
     if (rows.length === 0) return [];
     const callRows =
       limit === undefined

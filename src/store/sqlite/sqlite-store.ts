@@ -869,8 +869,16 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : this.#toExecution(row);
   }
 
-  async listExecutions(scope: string, options: { limit?: number } = {}): Promise<ExecutionRecord[]> {
-    return this.#listExecutionsNow(scope, options.limit);
+  async listExecutions(scope: string, options: { limit?: number; idPrefix?: string } = {}): Promise<ExecutionRecord[]> {
+    const prefix = options.idPrefix;
+    if (prefix === undefined || prefix === '') return this.#listExecutionsNow(scope, options.limit);
+    // The ids from the prefix up to (not with) the prefix whose last character is the next one: a range of the
+    // (scope, id) index, compared byte by byte as SQLite's default collation does.
+    const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const rows = this.#stmt(
+      'SELECT * FROM executions WHERE scope = ? AND id >= ? AND id < ? ORDER BY started_at DESC, id LIMIT ?',
+    ).all(scope, prefix, next, options.limit ?? -1) as Row[];
+    return rows.map((row) => this.#toExecution(row));
   }
 
   #listExecutionsNow(scope: string, limit: number | undefined): ExecutionRecord[] {
