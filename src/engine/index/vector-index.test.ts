@@ -8,7 +8,7 @@ import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Store } from '../../store/types.js';
 import { scanSimilar, toMatrix } from '../search/vectors.js';
 import { ScopeIndexes } from './scope-indexes.js';
-import { SETTLE_AFTER, type VectorIndex } from './vector-index.js';
+import { type BoundedSource, combinedSource, SETTLE_AFTER, type VectorIndex } from './vector-index.js';
 
 // Issue 20: the persistent vector indexes, brought up to date from the change log after any sequence of writes
 // (through the engine, or straight into the store as another process writes), answer recall and tool search
@@ -615,5 +615,38 @@ describe('a kept index ranking through its int8 copies', () => {
       }
     }
     await store.close();
+  });
+});
+
+describe('combinedSource (issue 20: one floor over recall parts)', () => {
+  /** A part over fixed values: `bound` gives the k-th best value as its floor (or `floor` when given). */
+  const part = (prefix: string, values: Record<string, number>, floor?: number) => {
+    const ranked = Object.entries(values).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const scanOf = (rows: [string, number][]) => ({
+      of: (key: string) => values[key] ?? 0,
+      top: rows.map(([key]) => key),
+    });
+    const source: BoundedSource = {
+      where: 'memory',
+      scan: async (_query, k) => scanOf(ranked.slice(0, k)),
+      similarity: async (_query, ids) => new Map([...ids].map((key) => [key, values[key] ?? 0])),
+      bound: (_query, k) => ({
+        floor: floor ?? ranked[k - 1]?.[1] ?? Number.NEGATIVE_INFINITY,
+        finish: async (cut) => scanOf(ranked.slice(0, k).filter(([, v]) => v >= cut)),
+      }),
+    };
+    return { owns: (key: string) => key.startsWith(prefix), source: () => source };
+  };
+  const a = { 'a:1': 0.9, 'a:2': 0.5, 'a:3': 0.1 };
+  const b = { 'b:1': 0.8, 'b:2': 0.7, 'b:3': 0.2 };
+
+  it('gives the k best of all parts, as one scan of every row would', async () => {
+    const scan = await combinedSource([part('a:', a), part('b:', b)]).scan(new Float32Array(1), 3);
+    expect(scan.top).toEqual(['a:1', 'b:1', 'b:2']);
+  });
+
+  it('scans each part alone when a floor is not a number, rather than cutting every row', async () => {
+    const scan = await combinedSource([part('a:', a, Number.NaN), part('b:', b)]).scan(new Float32Array(1), 3);
+    expect(scan.top).toEqual(['a:1', 'b:1', 'b:2']);
   });
 });

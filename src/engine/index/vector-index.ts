@@ -1222,8 +1222,9 @@ export function combinedSource(parts: readonly { owns: (key: string) => boolean;
         bounds.push(b);
       }
       const cut = Math.max(...bounds.map((b) => b.floor));
+      // A floor that is not a number (none seen) would cut every part's rows: each part then scans alone.
       const scans: SimilarityScan[] = await Promise.all(
-        bounds.length === parts.length && parts.length > 0
+        bounds.length === parts.length && parts.length > 0 && !Number.isNaN(cut)
           ? bounds.map((b) => b.finish(cut))
           : sources.map((s, i) => s.scan(query, k, alsoBy.get(parts[i] as (typeof parts)[number]) ?? [])),
       );
