@@ -27,6 +27,18 @@ async function fresh(clock: { now: number }): Promise<Credence> {
  * `n` claims of `kind` shown at the clock, the i-th at confidence (i mod 10 + 0.5) / 10 and right only when it is
  * at most 0.5 (an over-confident source); their outcomes a day later, one a minute apart.
  */
+/** One run, read then parse, at T0: the edge the next-tool suggestions show. */
+function readThenParse(cr: Credence) {
+  return cr.recordExecution({
+    intent: 'read then parse',
+    startedAt: T0,
+    calls: [
+      { tool: 'read', status: 'success' },
+      { tool: 'parse', status: 'success', consumes: [0] },
+    ],
+  });
+}
+
 async function showAndSettle(cr: Credence, clock: { now: number }, kind: OutcomeKind, n: number) {
   const confidences = Array.from({ length: n }, (_, i) => ((i % 10) + 0.5) / 10);
   const ids = await cr.recordShown(
@@ -160,14 +172,7 @@ describe('learned maps kept and reproducible (issue 24)', () => {
   it('learns at --now from the outcomes known then, however many came after', async () => {
     const clock = { now: T0 };
     const cr = await fresh(clock);
-    await cr.recordExecution({
-      intent: 'read then parse',
-      startedAt: T0,
-      calls: [
-        { tool: 'read', status: 'success' },
-        { tool: 'parse', status: 'success', consumes: [0] },
-      ],
-    });
+    await readThenParse(cr);
     await showAndSettle(cr, clock, 'next', 2000);
     // After the first 500 outcomes: the newest 1,000 overall all lie later, yet 500 were known then.
     clock.now = T0 + DAY + 499 * 60_000;
@@ -184,14 +189,7 @@ describe('learned maps kept and reproducible (issue 24)', () => {
     const { store, reads } = countedStore();
     let n = 0;
     const cr = await openCredence({ store, scope: 'cal', now: () => clock.now, newId: () => `k${(n += 1)}` });
-    await cr.recordExecution({
-      intent: 'read then parse',
-      startedAt: T0,
-      calls: [
-        { tool: 'read', status: 'success' },
-        { tool: 'parse', status: 'success', consumes: [0] },
-      ],
-    });
+    await readThenParse(cr);
     await showAndSettle(cr, clock, 'next', 40);
     clock.now = T0 + 2 * DAY;
     const [first] = await cr.suggestNext('read', { track: false });
@@ -224,14 +222,7 @@ describe('probability beside the confidence (issue 24)', () => {
   it('says why a result has none until its kind has enough outcomes, then gives the learned map’s value', async () => {
     const clock = { now: T0 };
     const cr = await fresh(clock);
-    await cr.recordExecution({
-      intent: 'read then parse',
-      startedAt: T0,
-      calls: [
-        { tool: 'read', status: 'success' },
-        { tool: 'parse', status: 'success', consumes: [0] },
-      ],
-    });
+    await readThenParse(cr);
     const before = await cr.suggestNext('read', { track: false });
     expect(before[0]).toMatchObject({ tool: 'parse', probabilityWhy: expect.stringContaining('0 next outcomes') });
     expect(before[0]).not.toHaveProperty('probability');
@@ -268,14 +259,7 @@ describe('probability beside the confidence (issue 24)', () => {
     // Over-confident: a claim at c held with probability 0.1 + 0.5 c (every tenth of the ten confidences).
     const heldAt = (c: number, i: number) => (i % 10) / 10 < 0.1 + 0.5 * c;
     const confidences = Array.from({ length: 300 }, (_, i) => (Math.floor(i / 10) % 10) / 10 + 0.05);
-    await cr.recordExecution({
-      intent: 'read then parse',
-      startedAt: T0,
-      calls: [
-        { tool: 'read', status: 'success' },
-        { tool: 'parse', status: 'success', consumes: [0] },
-      ],
-    });
+    await readThenParse(cr);
     const ids = await cr.recordShown(
       'next',
       confidences.map((confidence, i) => ({ target: `s${i}`, confidence })),
