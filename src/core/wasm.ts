@@ -47,6 +47,18 @@ export function leb(n: number): number[] {
   return out;
 }
 
+/** `f64.const 0`. */
+export const F64_ZERO = [0x44, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/** br to the loop's start; end loop; end block (a loop in a block, its exit a br_if 1). */
+export const AGAIN = [BR, 0, END, END];
+
+/** The address of element `i` (a local) of 2^`shift`-byte values from `base` (a local). */
+export const at = (base: number, i: number, shift: number): number[] => [GET, base, GET, i, I32, shift, SHL, ADD];
+
+/** `local += 1`. */
+export const inc = (local: number): number[] => [GET, local, I32, 1, ADD, SET, local];
+
 /** A section of a module: its id, its length and its body. */
 export const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
 

@@ -35,12 +35,12 @@ import {
   WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
+  F64_ZERO,
 } from '../wasm.js';
 
 // Memory: the k1 norms (f64, one a slot), the scores (f64, one a slot, zero between searches), the texts touched
 // (i32), then a term's postings (i32: doc, tf, doc, tf, …).
 
-const F64_ZERO = [0x44, 0, 0, 0, 0, 0, 0, 0, 0];
 const F64_EQ = 0x61;
 
 /**

@@ -32,22 +32,20 @@ import {
   WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
+  AGAIN,
+  F64_ZERO,
+  at,
+  inc,
 } from '../wasm.js';
 import type { GraphIndex } from './graph-index.js';
 
 // Memory: the transition probabilities (f64, one a stored edge), heat and two term vectors (f64, one a node), then
 // the CSR offsets and targets (i32) and three lists of rows (i32, one a node).
 
-const F64 = 0x44;
 const LT_S = 0x48;
 /** br_if to the block around the loop. */
 const EXIT = [0x0d, 1];
-/** br to the loop's start; end loop; end block. */
-const AGAIN = [0x0c, 0, END, END];
-const F64_ZERO = [F64, 0, 0, 0, 0, 0, 0, 0, 0];
 /** The address of element `i` (a local) of 2^`shift`-byte values from `base` (a local). */
-const at = (base: number, i: number, shift: number): number[] => [GET, base, GET, i, I32, shift, SHL, ADD];
-const inc = (local: number): number[] => [GET, local, I32, 1, ADD, SET, local];
 
 /**
  * `step(list, count, offsets, targets, probability, term, next, heat, factor)`: for each row v (the `count` rows

@@ -33,6 +33,9 @@ import {
   WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
+  AGAIN,
+  at,
+  inc,
 } from '../wasm.js';
 
 // Memory: the iteration's sum at 0, then the step of each stored edge, x and next (f64), then the CSR offsets
@@ -41,11 +44,7 @@ import {
 const F64_ABS = 0x99;
 /** br_if out of the loop's block, when `i` (a local) reached `n` (a local). */
 const until = (i: number, n: number): number[] => [GET, i, GET, n, GE_S, 0x0d, 1];
-/** br to the loop's start; end loop; end block. */
-const AGAIN = [0x0c, 0, END, END];
 /** The address of element `i` (a local) of 2^`shift`-byte values from `base` (a local). */
-const at = (base: number, i: number, shift: number): number[] => [GET, base, GET, i, I32, shift, SHL, ADD];
-const inc = (local: number): number[] => [GET, local, I32, 1, ADD, SET, local];
 const zero = (local: number): number[] => [I32, 0, SET, local];
 
 /**

@@ -39,6 +39,7 @@ import {
   WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
+  at,
 } from '../../core/wasm.js';
 
 const LE_S = 0x4c;
@@ -48,8 +49,6 @@ const F64_LT = 0x63;
 const F64_LE = 0x65;
 const F64_GE = 0x66;
 const PROMOTE = 0xbb;
-/** The address of element `i` (a local) of 2^`shift`-byte values from `base` (a local). */
-const at = (base: number, i: number, shift: number): number[] => [GET, base, GET, i, I32, shift, SHL, ADD];
 const add = (local: number, by: number): number[] => [GET, local, I32, by & 0x7f, ADD, SET, local];
 
 /**

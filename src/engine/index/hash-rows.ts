@@ -27,12 +27,12 @@ import {
   WASM_HEADER,
   WASM_PAGE,
   type WasmMemory,
+  I32_LOAD,
+  I32_STORE,
 } from '../../core/wasm.js';
 
 const AND = 0x71;
 const EQZ = 0x45;
-const LOAD = 0x28;
-const STORE = 0x36;
 
 /**
  * `find(n, hashes, table, mask, out)`: for each row i < n (ascending), its hash h (uint32 at hashes + 4i) is looked
@@ -45,12 +45,12 @@ const FIND = [
   ...BLOCK,
   ...LOOP,
   ...[GET, 5, GET, 0, GE_S, BR_IF, 1],
-  ...[GET, 1, GET, 5, I32, 2, SHL, ADD, LOAD, 2, 0, TEE, 6, GET, 3, AND, SET, 7],
+  ...[GET, 1, GET, 5, I32, 2, SHL, ADD, I32_LOAD, 2, 0, TEE, 6, GET, 3, AND, SET, 7],
   ...BLOCK, // the probe: br 2 from the match leaves it
   ...LOOP,
-  ...[GET, 2, GET, 7, I32, 3, SHL, ADD, TEE, 9, LOAD, 2, 0, EQZ, BR_IF, 1],
-  ...[GET, 9, LOAD, 2, 4, GET, 6, EQ, ...IF],
-  ...[GET, 4, GET, 8, I32, 2, SHL, ADD, GET, 5, STORE, 2, 0],
+  ...[GET, 2, GET, 7, I32, 3, SHL, ADD, TEE, 9, I32_LOAD, 2, 0, EQZ, BR_IF, 1],
+  ...[GET, 9, I32_LOAD, 2, 4, GET, 6, EQ, ...IF],
+  ...[GET, 4, GET, 8, I32, 2, SHL, ADD, GET, 5, I32_STORE, 2, 0],
   ...[GET, 8, I32, 1, ADD, SET, 8, BR, 2],
   END,
   ...[GET, 7, I32, 1, ADD, GET, 3, AND, SET, 7, BR, 0],

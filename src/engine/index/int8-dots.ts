@@ -7,14 +7,22 @@
  * dim × 127 × max|query| below 2³¹.
  */
 
-import { compileWasm, instantiateWasm, leb, name, section, WASM_HEADER, type WasmMemory } from '../../core/wasm.js';
+import {
+  compileWasm,
+  instantiateWasm,
+  leb,
+  name,
+  section,
+  WASM_HEADER,
+  type WasmMemory,
+  ADD,
+  GET,
+  I32,
+  SET,
+} from '../../core/wasm.js';
 
 // Opcodes (WebAssembly core and SIMD): locals 0-5 are the parameters codes, rows, stride, query, vectors, out;
 // 6 row, 7 row pointer, 8 vector, 9 query pointer (i32); 10 sum, 11 codes (v128).
-const GET = 0x20;
-const SET = 0x21;
-const I32 = 0x41;
-const ADD = 0x6a;
 const SIMD = 0xfd;
 const LOAD = [SIMD, 0x00];
 const EXTEND_LOW = [SIMD, 0x87, 0x01];
