@@ -16,7 +16,15 @@ import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { mean, recallAtK } from '../metrics.js';
 import { ndcgAtK, scoreHighLabel, type LabelScore } from '../recall-metrics.js';
 import { f3, formatTable } from '../table.js';
-import { DEV_SEED, generateConversations, HELD_OUT_SEED, type Dialogue, type QuestionKind } from './generate.js';
+import {
+  type Bank,
+  DEV_SEED,
+  generateConversations,
+  HELD_OUT_SEED,
+  type Dialogue,
+  type Phrasing,
+  type QuestionKind,
+} from './generate.js';
 
 export const CONVERSATION_TARGETS = Object.freeze({
   recall10: 0.8,
@@ -121,10 +129,14 @@ async function ingest(
   return { cr, memoryOf, setNow: (t) => void (clock = t) };
 }
 
-/** Recall on one seed's set, fused and BM25 alone. */
-export async function scoreConversations(seed: number, dialogues?: number): Promise<ConversationScore> {
+/** Recall on one seed's set (in the words of `phrasing`, else the seed's), fused and BM25 alone. */
+export async function scoreConversations(
+  seed: number,
+  dialogues?: number,
+  phrasing?: Phrasing | Bank,
+): Promise<ConversationScore> {
   const started = performance.now();
-  const set = generateConversations(seed, dialogues);
+  const set = generateConversations(seed, dialogues, phrasing);
   const fused: Answered[] = [];
   const bm25: Answered[] = [];
   const timeless: Answered[] = [];

@@ -102,19 +102,19 @@ interface Fact {
   sessions: number[];
 }
 
-type Bank = Readonly<Record<FactKind, FactTemplates>>;
+export type Bank = Readonly<Record<FactKind, FactTemplates>>;
 /** Which half of the words a set draws on: the held-out seed the held-out half, any other seed the dev half. */
 export type Phrasing = 'dev' | 'held-out';
 const BANKS: Readonly<Record<Phrasing, Bank>> = { dev: FACTS, 'held-out': HELD_OUT_FACTS };
 
-/** Generates `dialogues` dialogues from `seed`, in the words of `phrasing`. */
+/** Generates `dialogues` dialogues from `seed`, in the words of `phrasing` (or a bank of one's own: a probe's). */
 export function generateConversations(
   seed: number,
   dialogues = CONVERSATION_DEFAULTS.dialogues,
-  phrasing: Phrasing = seed === HELD_OUT_SEED ? 'held-out' : 'dev',
+  phrasing: Phrasing | Bank = seed === HELD_OUT_SEED ? 'held-out' : 'dev',
 ): Dialogue[] {
   const rng = mulberry32(seed);
-  const bank = BANKS[phrasing];
+  const bank = typeof phrasing === 'string' ? BANKS[phrasing] : phrasing;
   return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank));
 }
 

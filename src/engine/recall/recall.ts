@@ -19,6 +19,7 @@ import {
   validAt,
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
+import { nameOnlyMatches } from '../../core/recall/name-only.js';
 import { asksForSeveral, OLDER_TURN_DEFAULTS, type OlderTurn, olderTurns } from '../../core/recall/older-turns.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
@@ -177,6 +178,11 @@ export interface RecallResult {
     newerTurn?: { id: string; names: string[] };
     /** The older version (`newerTurn`) this turn was scored right above, when it ranked below it. */
     newerThan?: string;
+    /**
+     * A turn of the speaker the question names found by that name alone (core/recall/name-only): `bm25Relative` is
+     * the lowest of such turns' ratios (0 for one stating no fact of its own), not its own, which reads its length.
+     */
+    nameOnly?: true;
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -356,10 +362,27 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       named.add(speaker);
   }
   const asOf = request.asOf ?? askedLife.asOf;
+  // The named speakers' turns BM25 found by the name alone: the rest of the score orders them (core/recall/name-only).
+  const nameOnly = nameOnlyMatches(
+    candidates.map((k2) => {
+      const item = items.get(k2);
+      const raw = bm25.get(k2);
+      return {
+        key: k2,
+        ...(item?.life?.turn === undefined ? {} : { speaker: item.life.turn.speaker }),
+        text: item?.text ?? '',
+        ratio: raw === undefined || best === 0 ? undefined : Math.abs(raw) / best,
+      };
+    }),
+    w < 1 ? named : NONE_NAMED,
+    [...named].flatMap(speakerWords),
+    [...new Set([...q.terms, ...q.phrases.flat()])],
+  );
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' };
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
-    const bm25Relative = raw === undefined || best === 0 ? 0 : Math.abs(raw) / best;
+    const byName = nameOnly.ratios.get(item.key);
+    const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
     const similarity = Math.max(0, similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
     const fused = linked === undefined ? own : Math.max(own, linked.fused);
@@ -469,7 +492,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       termShare: shares[i] ?? 0,
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
-      linked: s.via !== undefined,
+      linked: s.via !== undefined && !nameOnly.bare.has(recallKey('memory', s.via.id)),
     })),
     request.labels,
   );
@@ -517,6 +540,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(s.via === undefined ? {} : { via: s.via }),
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
+        ...(nameOnly.ratios.has(s.item.key) ? { nameOnly: true } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -585,6 +609,7 @@ function orderTurnsInTime(
   return { older, lifted };
 }
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+const NONE_NAMED: ReadonlySet<string> = new Set<string>();
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 /** A speaker's name as query words (lower case). */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { type NameOnlyCandidate, nameOnlyMatches } from './name-only.js';
+
+const c = (key: string, speaker: string | undefined, text: string, ratio: number | undefined): NameOnlyCandidate => ({
+  key,
+  ...(speaker === undefined ? {} : { speaker }),
+  text,
+  ratio,
+});
+
+describe('turns found by a speaker’s name alone (issue 23)', () => {
+  const pool = [
+    c('small', 'Ana', 'Morning everyone!', 1),
+    c('fact', 'Ana', 'Every morning the tram takes me across Perth to the harbour.', 0.4),
+    c('asks', 'Ana', 'How was your week, Bo?', 0.9),
+    c('word', 'Ana', 'The town hall is lovely.', 0.8),
+    c('reaction', 'Bo', 'Ana, enjoy Perth!', 0.7),
+    c('note', undefined, 'A note about Ana.', 0.6),
+    c('unfound', 'Ana', 'I like tea.', undefined),
+  ];
+
+  it('the named speaker’s turns holding no other word of the question share the lowest ratio; 0 with no fact', () => {
+    const { ratios, bare } = nameOnlyMatches(pool, new Set(['Ana']), ['ana'], ['town', 'ana', 'before']);
+    expect(Object.fromEntries(ratios)).toEqual({ small: 0.4, fact: 0.4, asks: 0 });
+    expect([...bare].sort()).toEqual(['asks', 'fact', 'reaction', 'small']);
+  });
+
+  it('a question of the name alone: every turn of the speaker; no speaker named: none', () => {
+    expect([...nameOnlyMatches(pool, new Set(['Ana']), ['ana'], ['ana']).ratios.keys()]).toEqual([
+      'small',
+      'fact',
+      'asks',
+      'word',
+    ]);
+    const none = nameOnlyMatches(pool, new Set(), [], ['town', 'ana']);
+    expect(none.ratios.size).toBe(0);
+    expect(none.bare.size).toBe(0);
+  });
+});

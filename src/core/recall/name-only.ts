@@ -1,0 +1,57 @@
+/**
+ * @module core/recall/name-only
+ * Turns found by a speaker's name alone (issue 23). A turn's title is its speaker, so a question naming a speaker
+ * ("Which town was Ana in before Perth?") finds every turn of theirs through that one word; when none of the
+ * question's other words is in what a turn says, BM25 ranks those turns by their length only, and the shortest
+ * small talk ("Morning everyone!") comes first. Here such turns all get the lowest of their BM25 ratios (0 when the
+ * turn states no fact of its own: a question, or a turn addressed to someone), so the rest of the score (meaning,
+ * time, life) orders them; and a turn matched by a name alone (any speaker's: a reaction naming the speaker) is no
+ * evidence for a label through the links it brings. No word list: the question's own words and the turns'. Pure.
+ */
+import { queryTermShare } from '../text/term-weights.js';
+import { statesOwnFact } from './memory-life.js';
+
+export interface NameOnlyCandidate {
+  key: string;
+  /** The turn's speaker; undefined for anything that is not a turn (never counted). */
+  speaker?: string;
+  text: string;
+  /** Its BM25 ratio to the best hit; undefined when BM25 did not find it. */
+  ratio: number | undefined;
+}
+
+export interface NameOnlyMatches {
+  /** The named speakers' turns found by the name alone, and the BM25 ratio each is scored with instead of its own. */
+  ratios: ReadonlyMap<string, number>;
+  /** Every turn BM25 found with none of the question's words but the named speakers' names in its text. */
+  bare: ReadonlySet<string>;
+}
+
+/**
+ * Of `candidates`, the turns BM25 found holding none of `queryWords` (as searched: lower case) but the words of the
+ * `named` speakers' names (`nameWords`). With no speaker named, none.
+ */
+export function nameOnlyMatches(
+  candidates: readonly NameOnlyCandidate[],
+  named: ReadonlySet<string>,
+  nameWords: readonly string[],
+  queryWords: readonly string[],
+): NameOnlyMatches {
+  const ratios = new Map<string, number>();
+  const bare = new Set<string>();
+  if (named.size === 0) return { ratios, bare };
+  const names = new Set(nameWords);
+  const others = queryWords.filter((w) => !names.has(w));
+  let lowest = Number.POSITIVE_INFINITY;
+  const own: NameOnlyCandidate[] = [];
+  for (const c of candidates) {
+    if (c.speaker === undefined || c.ratio === undefined) continue;
+    if (others.length > 0 && queryTermShare(others, c.text) > 0) continue;
+    bare.add(c.key);
+    if (!named.has(c.speaker)) continue;
+    own.push(c);
+    lowest = Math.min(lowest, c.ratio);
+  }
+  for (const c of own) ratios.set(c.key, statesOwnFact(c.text) ? lowest : 0);
+  return { ratios, bare };
+}

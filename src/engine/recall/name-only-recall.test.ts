@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+
+const DAY = 86_400_000;
+const START = Date.parse('2025-03-01T18:00:00Z');
+
+/** Ana's turns share no word with the question but her name (each turn's title is its speaker). */
+async function conversation() {
+  let clock = START;
+  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+  const { ids } = await cr.remember(
+    [
+      ['Ana', 'Morning everyone!'],
+      ['Ana', 'Our flat in Perth has a tiny balcony over the harbour.'],
+      ['Bo', 'Ana, enjoy Perth!'],
+      ['Ana', 'How was your week, Bo?'],
+      ['Bo', 'The bakery opened again.'],
+    ].map(([speaker, text], index) => ({
+      speaker: speaker as string,
+      session: 's1',
+      index,
+      at: clock + index * 60_000,
+      text: text as string,
+    })),
+  );
+  clock = START + 20 * DAY;
+  return { cr, ids: ids as string[] };
+}
+
+describe('turns found by the speaker’s name alone (issue 23)', () => {
+  it('are not ranked by their length: one BM25 ratio for all, none for a turn stating no fact of its own', async () => {
+    const { cr, ids } = await conversation();
+    const [small, flat, reaction, asks] = ids;
+    const rs = await cr.recall('Which town is Ana residing in?', { limit: 10, track: false });
+    const of = (id: string | undefined) => rs.find((r) => r.id === id);
+    for (const id of [small, flat, asks]) expect(of(id)?.parts.nameOnly).toBe(true);
+    expect(of(reaction)?.parts.nameOnly).toBeUndefined();
+    expect(of(small)?.parts.bm25Relative).toBe(of(flat)?.parts.bm25Relative);
+    expect(of(small)?.parts.bm25).not.toBe(of(flat)?.parts.bm25);
+    expect(of(asks)?.parts.bm25Relative).toBe(0);
+    // Bo's reaction names Ana and nothing else the question asks: what it links to is no evidence for "high".
+    expect(rs.every((r) => r.label !== 'high')).toBe(true);
+    // BM25 alone stays BM25's.
+    const plain = await cr.recall('Which town is Ana residing in?', { limit: 10, track: false, bm25Weight: 1 });
+    expect(plain.every((r) => r.parts.nameOnly === undefined)).toBe(true);
+    await cr.close();
+  });
+
+  it('a turn holding another word of the question keeps its own ratio', async () => {
+    const { cr, ids } = await conversation();
+    const rs = await cr.recall('Is Ana in a flat?', { limit: 10, track: false });
+    const flat = rs.find((r) => r.id === ids[1]);
+    expect(flat?.parts.nameOnly).toBeUndefined();
+    expect(rs[0]?.id).toBe(ids[1]);
+    await cr.close();
+  });
+});
