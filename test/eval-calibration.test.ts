@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { calibrationRow, eceNoise95, eceNoiseFloor, type QueryClaims } from '../eval/calibration/claims.js';
+import {
+  calibrationRow,
+  eceNoise95,
+  eceNoiseFloor,
+  measureCalibrators,
+  repeatedSplits,
+  splitClaims,
+  type QueryClaims,
+} from '../eval/calibration/claims.js';
 
 /** Queries whose claims at confidence c were right with rate c / 2 (over-confident by half), deterministic. */
 function overConfident(n: number): QueryClaims[] {
@@ -68,5 +76,48 @@ describe('section F calibration row', () => {
     const row = calibrationRow(queries, 1);
     expect(row.train % 3).toBe(0);
     expect(row.train).toBe(15);
+  });
+
+  it('measures the selection over many seeded splits, the first being the one the row is read on', () => {
+    const queries = overConfident(600);
+    const one = repeatedSplits([{ seed: queries, shown: queries }], [7], 0.05);
+    const row = calibrationRow(queries, 7);
+    expect(one).toMatchObject({ splits: 1, ece: row.selected.ece, brier: row.selected.brier, aboveFirst: 0 });
+    expect(one.seedBrier).toBe(row.raw.brier);
+    const many = repeatedSplits([{ seed: queries, shown: queries }], [7, 8, 9, 10, 11], 0.05);
+    expect(many.splits).toBe(5);
+    // The map beats the over-confident seed on every split.
+    expect(many.brierBetter).toBe(5);
+    expect(many.brier).toBeLessThan(many.seedBrier);
+    expect(many.aboveFirst).toBeLessThanOrEqual(4);
+    // Claims always exactly right: every split keeps the seed, ECE 0 everywhere, never strictly better than it.
+    const exact: QueryClaims[] = Array.from({ length: 200 }, (_, i) => [{ confidence: i % 2, outcome: i % 2 }]);
+    expect(repeatedSplits([{ seed: exact, shown: exact }], [1, 2, 3], 0.05)).toMatchObject({
+      ece: 0,
+      eceMet: 3,
+      brierBetter: 0,
+      aboveFirst: 0,
+    });
+  });
+
+  it('pools the sets of a kind split by split, and compares with the seed formula, not the confidence shown', () => {
+    const a = overConfident(400);
+    const b = overConfident(300).map((q) => q.map((p) => ({ ...p, confidence: p.confidence / 2 })));
+    const pooled = repeatedSplits(
+      [
+        { seed: a, shown: a },
+        { seed: b, shown: b },
+      ],
+      [3],
+      0.05,
+    );
+    const [ha, hb] = [splitClaims(a, 3), splitClaims(b, 3)];
+    const direct = measureCalibrators([...ha.train, ...hb.train], [...ha.test, ...hb.test], 3);
+    expect(pooled).toMatchObject({ ece: direct.selected.ece, brier: direct.selected.brier });
+    // The confidence shown differs from the seed formula's (halved): the seed column is the formula's Brier.
+    const halved = a.map((q) => q.map((p) => ({ ...p, confidence: p.confidence / 2 })));
+    const shownHalved = repeatedSplits([{ seed: a, shown: halved }], [3], 0.05);
+    expect(shownHalved.seedBrier).toBe(calibrationRow(a, 3).raw.brier);
+    expect(shownHalved.seedBrier).not.toBe(calibrationRow(halved, 3).raw.brier);
   });
 });

@@ -184,3 +184,66 @@ export function calibrationRow(queries: readonly QueryClaims[], seed: number): C
   const { train, test } = splitClaims(queries, seed);
   return measureCalibrators(train, test, seed);
 }
+
+/** One set's queries as the seed formula and as shown (the same queries and claims, in the same order). */
+export interface PairedQueries {
+  seed: readonly QueryClaims[];
+  shown: readonly QueryClaims[];
+}
+
+/** The engine's selection over many seeded splits of the same claims: how much one split's figures owe to luck. */
+export interface RepeatedSplits {
+  splits: number;
+  /** Means over the splits, on each test half: the selected calibrator's ECE and Brier, the seed formula's Brier. */
+  ece: number;
+  brier: number;
+  seedBrier: number;
+  /** Splits where the selected calibrator's ECE is at most `target` (compared at three decimals). */
+  eceMet: number;
+  /** Splits where its Brier is below the seed formula's. */
+  brierBetter: number;
+  /** Splits whose ECE is above the first split's (0: the first split is the worst of them). */
+  aboveFirst: number;
+}
+
+/**
+ * The selected calibrator (chosen and learned on each training half, as in {@link measureCalibrators}) over the
+ * splits `seeds` (the first is the section's own): every set split by the seed, the sets' halves pooled (one set
+ * for a row, all of a kind's sets for its pooled row). Splits of one data set share claims, so they are not
+ * independent draws: the spread says how much the one split's figure depends on which queries fell on which side.
+ */
+export function repeatedSplits(
+  sets: readonly PairedQueries[],
+  seeds: readonly number[],
+  target: number,
+): RepeatedSplits {
+  const eces: number[] = [];
+  let brier = 0;
+  let seedBrier = 0;
+  let brierBetter = 0;
+  for (const s of seeds) {
+    const shown = sets.map((q) => splitClaims(q.shown, s));
+    const formula = sets.flatMap((q) => splitClaims(q.seed, s).test);
+    const { points } = selectedOn(
+      shown.flatMap((h) => h.train),
+      shown.flatMap((h) => h.test),
+    );
+    const selected = figures(points);
+    const raw = figures(formula).brier;
+    eces.push(selected.ece);
+    brier += selected.brier;
+    seedBrier += raw;
+    if (selected.brier < raw) brierBetter += 1;
+  }
+  const n = Math.max(1, seeds.length);
+  const first = eces[0] ?? 0;
+  return {
+    splits: seeds.length,
+    ece: eces.reduce((a, e) => a + e, 0) / n,
+    brier: brier / n,
+    seedBrier: seedBrier / n,
+    eceMet: eces.filter((e) => Math.round(e * 1000) <= Math.round(target * 1000)).length,
+    brierBetter,
+    aboveFirst: eces.filter((e) => e > first).length,
+  };
+}

@@ -19,10 +19,22 @@ import type { Condition, LearningResult, TargetRow } from '../learning-eval.js';
 import { truthTools } from '../metrics.js';
 import { EVAL_LIMIT, rankPool, type Pool } from '../recall-eval.js';
 import { f3, formatTable } from '../table.js';
-import { FLOOR_DRAWS, measureCalibrators, splitClaims, type CalibrationRow, type QueryClaims } from './claims.js';
+import {
+  FLOOR_DRAWS,
+  measureCalibrators,
+  repeatedSplits,
+  splitClaims,
+  type CalibrationRow,
+  type PairedQueries,
+  type QueryClaims,
+  type RepeatedSplits,
+} from './claims.js';
 
 /** ECE the learned map must reach on the held-out half (issue 24, Targets). */
 export const CALIBRATION_TARGET_ECE = 0.05;
+
+/** Seeded splits of each set the selection is also measured over (F2): the section's own and the next ones. */
+export const REPEATED_SPLITS = 20;
 
 export interface CalibrationEvalInput {
   learning: readonly LearningResult[];
@@ -42,6 +54,8 @@ interface Measured {
   shown: CalibrationRow;
   /** Whether the shown confidence differs from the seed formula's on some claim (DAGs with past runs). */
   differs: boolean;
+  /** The selection over {@link REPEATED_SPLITS} seeded splits. */
+  repeated: RepeatedSplits;
 }
 
 /** A DAG's claims: one per distinct suggested tool, at `confidence` (shown) or `seedConfidence`. */
@@ -90,6 +104,7 @@ interface SetHalves {
   set: string;
   seed: { train: QueryClaims; test: QueryClaims };
   shown: { train: QueryClaims; test: QueryClaims };
+  queries: PairedQueries;
 }
 
 /** Measures and prints section F; returns its target rows. */
@@ -98,7 +113,13 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
   const { out, seed } = input;
   const halves: SetHalves[] = [];
   const add = (kind: ClaimKind, set: string, seedClaims: QueryClaims[], shownClaims: QueryClaims[]) =>
-    halves.push({ kind, set, seed: splitClaims(seedClaims, seed), shown: splitClaims(shownClaims, seed) });
+    halves.push({
+      kind,
+      set,
+      seed: splitClaims(seedClaims, seed),
+      shown: splitClaims(shownClaims, seed),
+      queries: { seed: seedClaims, shown: shownClaims },
+    });
   for (const r of input.learning) {
     for (const c of CONDITIONS) {
       const outcomes = r.outcomes.get(c.id);
@@ -117,6 +138,13 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
     add('recall labels', name, claims, claims);
   }
   const measure = (h: { train: QueryClaims; test: QueryClaims }) => measureCalibrators(h.train, h.test, seed);
+  const seeds = Array.from({ length: REPEATED_SPLITS }, (_, k) => seed + k);
+  const repeat = (hs: readonly SetHalves[]) =>
+    repeatedSplits(
+      hs.map((h) => h.queries),
+      seeds,
+      CALIBRATION_TARGET_ECE,
+    );
   const differ = (hs: readonly SetHalves[]) =>
     hs.some((h) =>
       (['train', 'test'] as const).some((side) =>
@@ -127,7 +155,14 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
   for (const kind of ['DAG suggestions', 'DAG nodes', 'recall labels'] as const) {
     const ofKind = halves.filter((h) => h.kind === kind);
     for (const h of ofKind) {
-      measured.push({ kind, set: h.set, seed: measure(h.seed), shown: measure(h.shown), differs: differ([h]) });
+      measured.push({
+        kind,
+        set: h.set,
+        seed: measure(h.seed),
+        shown: measure(h.shown),
+        differs: differ([h]),
+        repeated: repeat([h]),
+      });
     }
     if (ofKind.length < 2) continue;
     const pool = (which: 'seed' | 'shown') => ({
@@ -140,6 +175,7 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
       seed: measure(pool('seed')),
       shown: measure(pool('shown')),
       differs: differ(ofKind),
+      repeated: repeat(ofKind),
     });
   }
 
@@ -273,6 +309,44 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
     }
     out();
   }
+  out(`### F2. The same selection over ${REPEATED_SPLITS} seeded splits (seeds ${seed}–${seed + REPEATED_SPLITS - 1})`);
+  out();
+  out(
+    `The targets above are read on one split (seed ${seed}). Here the engine's selection runs on ` +
+      `${REPEATED_SPLITS} seeded splits of each set's queries, the first being that one: chosen and learned on each ` +
+      'training half, measured on its test half. The splits share claims, so they are not independent draws; they ' +
+      "show how much a row's one-split figure owes to which queries fell on which side. Last column: how many of " +
+      `the splits have a higher ECE than seed ${seed}'s (0: seed ${seed}'s split is the worst of them).`,
+  );
+  out();
+  out(
+    formatTable(
+      [
+        'claims',
+        'set',
+        'mean ECE',
+        `ECE ≤ ${CALIBRATION_TARGET_ECE}`,
+        'mean Brier',
+        'seed Brier',
+        'Brier better',
+        `above seed ${seed}'s ECE`,
+      ],
+      measured.map((m) => {
+        const r = m.repeated;
+        return [
+          m.kind,
+          m.set,
+          f3(r.ece),
+          `${r.eceMet} of ${r.splits}`,
+          f3(r.brier),
+          f3(r.seedBrier),
+          `${r.brierBetter} of ${r.splits}`,
+          `${r.aboveFirst} of ${r.splits - 1}`,
+        ];
+      }),
+    ),
+  );
+  out();
   out(`(F took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   return targets;
 }
