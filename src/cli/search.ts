@@ -122,6 +122,7 @@ export function registerSearch(program: Command, tools: Command, context: () => 
         );
         lines.push(`seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`);
       }
+      if (s.way !== undefined) lines.push(`way: ${s.way.why}`);
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
       if (s.alternatives.length > 0)
         lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);

@@ -98,6 +98,8 @@ describe("a workflow learned from past runs (issue 19's end-to-end check)", () =
       /^confidence 0\.\d{3}: how often such nearest past runs proposed the right tools \(3 past runs replayed\)$/m,
     );
     expect(text).toMatch(/^seed confidence 0\.\d{3} = 0\.\d{3} × /m);
+    // The three runs agree: on their replays the memory's way beat the DAG without it above the noise.
+    expect(text).toMatch(/^way: [a-z-]+: on 3 replayed past runs it gained .* more than one standard error$/m);
     const json = dag('list the films of Greta Gerwig');
     expect(json.confidenceBasis).toBe('memory');
   });

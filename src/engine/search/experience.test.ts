@@ -89,6 +89,79 @@ describe('the way a DAG is chosen (issue 19)', () => {
   });
 });
 
+describe('learning never does worse: the memory answers only above its noise (issue 19)', () => {
+  it('leaves the memory out unless its gain over the search alone stands above one standard error', async () => {
+    const { gateMemory } = await import('./search.js');
+    const search = [0.5, 0.6, 0.4, 0.7, 0.5, 0.6];
+    const scores = (own: number[]) =>
+      new Map([
+        ['per-intent', own],
+        ['search', search],
+      ] as const);
+    // Helped on some runs, hurt on others: a mean gain of 0.033 with a standard error of 0.095.
+    const mixed = gateMemory(scores([0.9, 0.4, 0.4, 0.5, 0.7, 0.6]), 'per-intent');
+    expect(mixed).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(mixed.gain).toBeCloseTo(0.2 / 6, 12);
+    expect(mixed.standardError).toBeCloseTo(Math.sqrt((0.28 - 6 / 900) / 5 / 6), 12);
+    expect(mixed.why).toMatch(/^the memory left out: on 6 replayed past runs its best way \(per-intent\) gained/);
+    // Helped on every run: the learned way answers.
+    const agreed = gateMemory(scores(search.map((v, i) => v + 0.2 + 0.01 * i)), 'per-intent');
+    expect(agreed).toMatchObject({ way: 'per-intent', preferred: 'per-intent', replays: 6 });
+    expect(agreed.why).toContain('more than one standard error');
+    // A single replayed run is no evidence; the search preferred by the replays answers as it is.
+    expect(gateMemory(scores([0.9]), 'per-intent').way).toBe('search');
+    expect(gateMemory(scores(search), 'search')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
+  });
+
+  it('answers a few past runs that disagree with the DAG without the memory, and says so', async () => {
+    const cr = await engine();
+    await cr.addTools([
+      { id: 'search_airport', description: 'Find the airport code of a city' },
+      { id: 'search_flights', description: 'Find flights between two airports' },
+    ]);
+    const twoSteps = [
+      { tool: 'search_airport', status: 'success' as const },
+      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
+    ];
+    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    for (const [city, calls] of [
+      ['London', twoSteps],
+      ['Paris', twoSteps],
+      ['Rome', oneStep],
+    ] as const)
+      await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls: [...calls] });
+    const intent = 'find flights from Berlin';
+    const answer = await cr.suggestDag(intent, { track: false });
+    const without = await cr.suggestDag(intent, { track: false, useMemory: false });
+    expect(answer.dag).toEqual(without.dag);
+    expect(answer.memory).toBeUndefined();
+    expect(answer.way).toMatchObject({ way: 'search', replays: 3 });
+    expect(answer.way?.why).toMatch(/^the memory left out: on 3 replayed past runs/);
+    // Asked for, the memory's way still answers (and differs).
+    const asked = await cr.suggestDag(intent, { track: false, selection: 'per-intent' });
+    expect(asked.memory?.backed).toBe(true);
+    expect(asked.way).toBeUndefined();
+    expect(asked.dag).not.toEqual(answer.dag);
+    await cr.close();
+  });
+
+  it('answers with the learned workflow once past runs agree on it', async () => {
+    const cr = await engine();
+    await cr.addTools(CATALOGUE);
+    for (const name of ['Sofia Coppola', 'Wes Anderson', 'Jane Campion', 'Agnes Varda'])
+      await cr.recordExecution(filmsOf(name));
+    const answer = await cr.suggestDag('list the films of Greta Gerwig', { track: false });
+    expect(answer.way?.way).not.toBe('search');
+    expect(answer.way?.replays).toBe(4);
+    expect(answer.way?.gain).toBeGreaterThan(answer.way?.standardError ?? 1);
+    expect(answer.way?.why).toContain('more than one standard error');
+    const tasks = answer.dag.tasks;
+    expect(tasks.map((t) => t.tool)).toEqual(['SearchPeople', 'GetPersonMovieCredit']);
+    expect(tasks[1]?.dependsOn).toEqual([tasks[0]?.id]);
+    await cr.close();
+  });
+});
+
 describe('fits measured on replays, kept across writes (issue 19)', () => {
   it('are measured again only when the past runs or tools change by more than a tenth', async () => {
     const { carriedOver } = await import('./experience.js');

@@ -48,6 +48,7 @@ import { predictIsotonic } from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
 import { chooseLinks } from '../../core/experience/link-choice.js';
+import { gainStands, pairedGain } from '../../core/experience/paired-gain.js';
 import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
@@ -383,7 +384,8 @@ export interface DagRequest {
    * `evidence` (each tool's and link's probability from its features, fitted on the replays), `fusion`
    * (the memory's whole proposal weighed against the search-built DAG), `per-intent` (the one of the two
    * expecting the higher node F1 for this intent) or `search` (the memory left out, the learned graph kept).
-   * Default: the way that matched the scope's replayed runs best ({@link bestSelection}).
+   * Default: the way that matched the scope's replayed runs best, if it beat `search` there by more than one
+   * standard error, else `search` ({@link bestSelection}; the result's `way` says which and why).
    */
   selection?: DagSelection;
   /** How likely a search-built DAG is taken to be right against the memory's. @default SEARCH_PRIOR */
@@ -443,6 +445,11 @@ export interface DagSuggestion {
    * matched the run (the confidence of a memory-backed suggestion), `weight` its share of the vote.
    */
   memory?: DagMemory;
+  /**
+   * How a default request chose its way on the scope's replayed runs, and whether the memory was left out
+   * because it did not beat the DAG without it by more than its noise (issue 19's rule: never worse for learning).
+   */
+  way?: DagWay;
 }
 
 export type DagConfidenceBasis = 'seed' | 'evidence' | 'memory' | 'search';
@@ -828,18 +835,44 @@ const SELECTIONS: readonly DagSelection[] = ['per-intent', 'evidence', 'fusion',
 const SELECTION_SAMPLE = 50;
 /** How many standard errors of the paired difference another way must gain over per intent. */
 const SELECTION_MARGIN = 0.5;
-const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<DagSelection>>>();
+/**
+ * How many standard errors of the paired difference the memory's way must gain over the DAG without the memory
+ * for the memory to speak (the one-standard-error rule): a learned way must not answer on a gain its noise explains.
+ */
+const MEMORY_MARGIN = 1;
+const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<DagWay>>>();
+
+/**
+ * How the default request chose its way (issue 19's rule that learning never does worse): the memory's way the
+ * replays preferred, its paired gain over the DAG without the memory on the same replayed runs, and the way that
+ * answered — `search` (the memory left out, as when the scope had learned nothing but its graph) unless that gain
+ * stood above one standard error.
+ */
+export interface DagWay {
+  /** The way that answered. */
+  way: DagSelection;
+  /** The way the replays preferred ({@link pickSelection}). */
+  preferred: DagSelection;
+  /** Past runs replayed, each suggested from its intent alone with itself left out of the memory. */
+  replays: number;
+  /** Mean gain of `preferred` over the DAG without the memory (mean of node and edge F1 per run). */
+  gain: number;
+  /** The standard error of that mean. */
+  standardError: number;
+  /** Why, in words. */
+  why: string;
+}
 
 /**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
  * spaced) are suggested from their intent alone, each left out of the memory, once per way (the search
- * alone included, so a memory that does not help stays out); the way with the highest mean of node and edge
- * F1 against what the run did answers if it clearly beats per intent ({@link pickSelection}). Once per
- * index.
+ * alone included); the way with the highest mean of node and edge F1 against what the run did is preferred if it
+ * clearly beats per intent ({@link pickSelection}), and answers if it beats the search alone by more than its noise
+ * ({@link gateMemory}). Once per index.
  */
-function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSelection> {
+function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagWay> {
   return perRuns(bestSelections, ctx.index, () =>
-    carriedOver(ctx, 'selection', async () => {
+    carriedOver(ctx, 'dag-way', async () => {
       const past = experienceOf(ctx.index);
       const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
       for (const i of evenSample(past.size, SELECTION_SAMPLE)) {
@@ -858,7 +891,7 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagSele
           scores.get(way)?.push((node + edge) / 2);
         }
       }
-      return pickSelection(scores);
+      return gateMemory(scores, pickSelection(scores));
     }),
   );
 }
@@ -874,12 +907,40 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
   for (const way of SELECTIONS) {
     const own = scores.get(way) ?? [];
     if (way === 'per-intent' || own.length < 2 || own.length !== base.length) continue;
-    const diff = own.map((v, i) => v - (base[i] as number));
-    const gain = diff.reduce((t, v) => t + v, 0) / diff.length;
-    const variance = diff.reduce((t, v) => t + (v - gain) ** 2, 0) / (diff.length - 1);
-    if (gain > SELECTION_MARGIN * Math.sqrt(variance / diff.length) && gain > best.gain + 1e-12) best = { way, gain };
+    const { gain, standardError } = pairedGain(own, base);
+    if (gain > SELECTION_MARGIN * standardError && gain > best.gain + 1e-12) best = { way, gain };
   }
   return best.way;
+}
+
+/**
+ * Whether the memory's preferred way answers: only if, on the same replayed runs, it beat the DAG without the
+ * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference; else the search alone
+ * answers. Few replayed runs, or runs on which the learned way helped as often as it hurt, leave the memory out.
+ */
+export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>, preferred: DagSelection): DagWay {
+  const base = scores.get('search') ?? [];
+  const own = scores.get(preferred) ?? [];
+  const g = preferred === 'search' || own.length !== base.length ? undefined : pairedGain(own, base);
+  const replays = base.length;
+  const stands = g !== undefined && gainStands(g, MEMORY_MARGIN);
+  const measured = g === undefined ? '' : `${g.gain.toFixed(3)} ± ${g.standardError.toFixed(3)}`;
+  const why =
+    g === undefined
+      ? `the memory left out: on ${replays} replayed past runs no way with the memory beat the DAG without it`
+      : stands
+        ? `${preferred}: on ${replays} replayed past runs it gained ${measured} (mean of node and edge F1) ` +
+          'over the DAG without the memory, more than one standard error'
+        : `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
+          '(mean of node and edge F1) over the DAG without it, not more than one standard error';
+  return {
+    way: stands ? preferred : 'search',
+    preferred,
+    replays,
+    gain: g?.gain ?? 0,
+    standardError: g?.standardError ?? 0,
+    why,
+  };
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
@@ -942,10 +1003,15 @@ export async function suggestDag(
     request.memoryProposal !== false &&
     request.useSearch !== false &&
     experienceOf(index).size > 0;
-  const chosenWay =
-    request.selection ?? (memoryOn && leaveOut === undefined ? await bestSelection(ctx, request) : undefined);
-  if (chosenWay === 'search' && request.useMemory !== false)
-    return suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut);
+  const chosen =
+    request.selection === undefined && memoryOn && leaveOut === undefined
+      ? await bestSelection(ctx, request)
+      : undefined;
+  const chosenWay = request.selection ?? chosen?.way;
+  if (chosenWay === 'search' && request.useMemory !== false) {
+    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut);
+    return chosen === undefined ? plain : leftOutMemory(ctx, plain, chosen, request);
+  }
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(ctx, intent, request, leaveOut);
   const { parts, searchTexts, memoryWhy, scoreParts } = gathered;
   const learning =
@@ -1065,6 +1131,7 @@ export async function suggestDag(
     seedConfidence: explicitRequired ? 0 : scored.value,
     confidenceBasis: explicitRequired ? 'seed' : basis,
     ...(learning === undefined ? {} : { replays: learning.replays }),
+    ...(chosen === undefined ? {} : { way: chosen }),
     ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
     ...(advice === undefined
       ? {}
@@ -1078,5 +1145,28 @@ export async function suggestDag(
     tier: scored.tier,
     parts: scored.parts,
     intentParts: searchTexts,
+  };
+}
+
+/**
+ * The DAG without the memory, answering a default request whose replays did not show the memory's way better
+ * ({@link gateMemory}): it says so (`way`), and with enough replays its confidence is the scope's calibration of a
+ * search-built DAG of its seed confidence.
+ */
+async function leftOutMemory(
+  ctx: SearchContext,
+  plain: DagSuggestion,
+  way: DagWay,
+  request: DagRequest,
+): Promise<DagSuggestion> {
+  if (plain.mode !== 'suggestion') return { ...plain, way };
+  const learning = await calibration(ctx, replaySearchDag(ctx, request));
+  if (learning.search.n < MIN_CALIBRATION) return { ...plain, way };
+  return {
+    ...plain,
+    confidence: predictIsotonic(learning.search, plain.seedConfidence ?? plain.confidence),
+    confidenceBasis: 'search',
+    replays: learning.replays,
+    way,
   };
 }

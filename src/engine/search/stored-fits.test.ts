@@ -52,7 +52,7 @@ describe('fits measured on replays (issue 20)', () => {
     const stored = await first.store.getFit('fits', 'calibration');
     expect(stored).toMatchObject({ runs: 40, tools: STEPS.length * THINGS.length });
     expect(JSON.parse(stored?.value ?? '{}').replays).toBe(measured.replays);
-    expect(await first.store.getFit('fits', 'selection')).toBeDefined();
+    expect(await first.store.getFit('fits', 'dag-way')).toBeDefined();
     await first.credence.close();
 
     const second = await open(path);
