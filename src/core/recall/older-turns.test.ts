@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSeveral, olderTurns, type TurnCandidate } from './older-turns.js';
+import { asksForSeveral, earlierValues, olderTurns, type TurnCandidate } from './older-turns.js';
 
 const DAY = 86_400_000;
 const turn = (id: string, speaker: string, day: number, text: string): TurnCandidate => ({
@@ -65,6 +65,35 @@ describe('older turns at recall time (issue 23)', () => {
     ];
     expect(olderTurns(cs, new Set(['memory:t2']), 'Who pays Ines?').size).toBe(0);
     expect(olderTurns(cs, new Set(['memory:t1']), 'Who pays Ines?').size).toBe(1);
+  });
+
+  it('a question naming a later value: the earlier turns naming what the turn that brought it names besides', () => {
+    const cs = [
+      turn('q1', 'Ines', 1, 'Our rooftop in Quito gets the morning sun.'),
+      turn('q2', 'Ines', 10, 'The traffic in Quito is slow.'),
+      turn('x', 'Tariq', 12, 'I loved Quito in the spring.'),
+      turn('p1', 'Ines', 20, 'Said goodbye to Quito, the new address is in Perth.'),
+      turn('p2', 'Ines', 30, 'Perth and Quito are both hilly.'),
+      turn('a', 'Ines', 5, 'Tariq, did you like Quito?'),
+    ];
+    const got = earlierValues(cs, 'Which town was Ines in before Perth?', ['ines']);
+    expect([...got.keys()].sort()).toEqual(['memory:q1', 'memory:q2']);
+    expect(got.get('memory:q1')).toMatchObject({ laterId: 'p1', left: ['quito'] });
+    // Every name the question asks must be in the turn that brought it (a project and its store).
+    const store = [
+      turn('s1', 'Ines', 1, 'All of Ledger sits in Firestore.'),
+      turn('s2', 'Ines', 20, 'Cut over Ledger to Neo4j, Firestore is switched off.'),
+    ];
+    expect([...earlierValues(store, 'What did Ledger use before Neo4j?', []).keys()]).toEqual(['memory:s1']);
+  });
+
+  it('no value named, or a turn that brought it naming nothing besides: none', () => {
+    const cs = [
+      turn('q1', 'Ines', 1, 'Our rooftop in Quito gets the morning sun.'),
+      turn('p1', 'Ines', 20, 'First night in Perth, it feels strange.'),
+    ];
+    expect(earlierValues(cs, 'Where was Ines before?', ['ines']).size).toBe(0);
+    expect(earlierValues(cs, 'Which town was Ines in before Perth?', ['ines']).size).toBe(0);
   });
 
   it('reads a question asking for several answers', () => {

@@ -69,6 +69,52 @@ export function olderTurns(
   return out;
 }
 
+/** An earlier turn holding the value a later turn left, for a question naming what came after (earlierValues). */
+export interface EarlierValue {
+  /** The later turn: the first of its speaker's naming every name the question asks about. */
+  laterKey: string;
+  laterId: string;
+  /** The names the later turn names besides the question's, which this one names too (lower case). */
+  left: string[];
+}
+
+/**
+ * For a question naming a value that came later ("Which town was Ines in before Perth?"; `nameWords`: the words of
+ * the speakers' names it names, not values), the turns that held the value before it, with no word list: of each
+ * speaker's turns stating a fact of their own, the first naming every other name the question names is where the
+ * value came (it may name the one it left: "Said goodbye to Quito, the new address is in Perth"); the same speaker's
+ * earlier turns naming a name it names besides the question's held that one. A question naming no name of a value,
+ * or a first turn naming nothing besides, gives none.
+ */
+export function earlierValues(
+  candidates: readonly TurnCandidate[],
+  question: string,
+  nameWords: readonly string[],
+): Map<string, EarlierValue> {
+  const skip = new Set(nameWords);
+  const asked = [...namesIn(question)].filter((n) => !skip.has(n));
+  const out = new Map<string, EarlierValue>();
+  if (asked.length === 0) return out;
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  const first = new Map<string, (typeof own)[number]>();
+  for (const t of own) {
+    if (!asked.every((n) => t.names.has(n))) continue;
+    const was = first.get(t.c.speaker);
+    if (was === undefined || t.c.at < was.c.at) first.set(t.c.speaker, t);
+  }
+  for (const later of first.values()) {
+    const besides = [...later.names].filter((n) => !asked.includes(n));
+    if (besides.length === 0) continue;
+    for (const t of own) {
+      if (t.c.speaker !== later.c.speaker || t.c.at >= later.c.at) continue;
+      const left = besides.filter((n) => t.names.has(n)).sort();
+      if (left.length === 0) continue;
+      out.set(t.c.key, { laterKey: later.c.key, laterId: later.c.id, left });
+    }
+  }
+  return out;
+}
+
 /** Words of a question asking for several answers (asksForSeveral). */
 const SEVERAL = new RegExp(
   '\\b(all|every|each|list|ever|ones|kinds?|sorts?|types?|' +

@@ -80,3 +80,35 @@ describe('recall orders a speaker’s turns in time for a question about the pre
     await cr.close();
   });
 });
+
+describe('recall finds the value a later turn replaced, for a question naming the later value (issue 23)', () => {
+  it('the earlier value’s turn is scored with the turn that brought the later one (parts.via replacedBy)', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const session = async (n: number, turns: [string, string][]) => {
+      clock = START + n * 40 * DAY;
+      const { ids } = await cr.remember(
+        turns.map(([speaker, text], index) => ({ speaker, session: `s${n}`, index, at: clock + index * 60_000, text })),
+      );
+      return ids;
+    };
+    const [quito] = await session(0, [
+      ['Ines', 'Our rooftop in Quito gets the morning sun.'],
+      ['Ines', 'Morning everyone!'],
+      ['Tariq', 'The bakery on the corner opened again.'],
+    ]);
+    const [, perth] = await session(1, [
+      ['Ines', 'Morning all!'],
+      ['Ines', 'Said goodbye to Quito, the new address is in Perth.'],
+      ['Ines', 'Ha, that sounds about right.'],
+    ]);
+    clock = START + 90 * DAY;
+    const question = 'Which town was Ines residing in ahead of Perth?';
+    const rs = await cr.recall(question, { limit: 5, track: false });
+    expect(rs.map((r) => r.id).slice(0, 2)).toEqual([perth, quito]);
+    expect(rs[1]?.parts.via).toEqual({ id: perth, how: 'replacedBy' });
+    const plain = await cr.recall(question, { limit: 5, track: false, bm25Weight: 1 });
+    expect(plain.find((r) => r.id === quito)?.parts.via).toBeUndefined();
+    await cr.close();
+  });
+});

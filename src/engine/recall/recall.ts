@@ -20,7 +20,13 @@ import {
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { nameOnlyMatches } from '../../core/recall/name-only.js';
-import { asksForSeveral, OLDER_TURN_DEFAULTS, type OlderTurn, olderTurns } from '../../core/recall/older-turns.js';
+import {
+  asksForSeveral,
+  earlierValues,
+  OLDER_TURN_DEFAULTS,
+  type OlderTurn,
+  olderTurns,
+} from '../../core/recall/older-turns.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
@@ -447,6 +453,30 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const next = score(said, { id: reply.item.id, fused: reply.fused, how: 'answeredBy' });
       const mine = pool.get(said.key);
       if (mine === undefined || next.score > mine.score) pool.set(said.key, next);
+    }
+  // A question naming a value that came later (not about the present, not "when", no period): the turns of the
+  // value it replaced, named by the turn that brought it, are scored with that turn (core/recall/older-turns).
+  if (
+    w < 1 &&
+    asked.tense !== 'current' &&
+    !asked.asksWhen &&
+    askedLife.asOf === undefined &&
+    request.asOf === undefined
+  )
+    for (const [from, by] of earlierValues(
+      [...pool.values()].flatMap(({ item }) => {
+        const speaker = item.life?.turn?.speaker;
+        return speaker === undefined || (named.size > 0 && !named.has(speaker))
+          ? []
+          : [{ key: item.key, id: item.id, speaker, at: item.from ?? item.at, text: item.text }];
+      }),
+      query,
+      [...named].flatMap(speakerWords),
+    )) {
+      const later = pool.get(by.laterKey) as ReturnType<typeof score>;
+      const was = pool.get(from) as ReturnType<typeof score>;
+      const next = score(was.item, { id: later.item.id, fused: later.fused, how: 'replacedBy' });
+      if (next.score > was.score) pool.set(from, next);
     }
   const ranked = [...pool.values()]
     // As of a date: only what was true then.
