@@ -96,7 +96,8 @@ export function eceNoise95(predictions: readonly number[], seed: number): number
 
 const BINS = 10;
 
-function figures(points: readonly CalibrationPoint[]): Figures {
+/** ECE (10 bins) and Brier of claims. */
+export function figures(points: readonly CalibrationPoint[]): Figures {
   return { ece: calibrationError(reliabilityTable(points)) ?? 0, brier: brierScore(points) ?? 0 };
 }
 

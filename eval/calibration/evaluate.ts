@@ -19,6 +19,7 @@ import type { Condition, LearningResult, TargetRow } from '../learning-eval.js';
 import { truthTools } from '../metrics.js';
 import { EVAL_LIMIT, rankPool, type Pool } from '../recall-eval.js';
 import { f3, formatTable } from '../table.js';
+import { ALTERNATIVES, measureAlternatives, type AlternativeRow } from './alternatives.js';
 import {
   FLOOR_DRAWS,
   measureCalibrators,
@@ -56,6 +57,8 @@ interface Measured {
   differs: boolean;
   /** The selection over {@link REPEATED_SPLITS} seeded splits. */
   repeated: RepeatedSplits;
+  /** The selection rules tried and not kept (F3), and the engine's, on the same splits. */
+  alternatives: AlternativeRow[];
 }
 
 /** A DAG's claims: one per distinct suggested tool, at `confidence` (shown) or `seedConfidence`. */
@@ -162,6 +165,7 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
         shown: measure(h.shown),
         differs: differ([h]),
         repeated: repeat([h]),
+        alternatives: measureAlternatives([h.queries], seeds),
       });
     }
     if (ofKind.length < 2) continue;
@@ -176,6 +180,10 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
       shown: measure(pool('shown')),
       differs: differ(ofKind),
       repeated: repeat(ofKind),
+      alternatives: measureAlternatives(
+        ofKind.map((h) => h.queries),
+        seeds,
+      ),
     });
   }
 
@@ -347,6 +355,84 @@ export function evaluateCalibration(input: CalibrationEvalInput): TargetRow[] {
     ),
   );
   out();
+  printAlternatives(measured, seed, out);
   out(`(F took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   return targets;
+}
+
+const f4 = (v: number) => v.toFixed(4);
+
+/** F3: the selection rules tried against the engine's, and whether any is at least as good on every row. */
+function printAlternatives(measured: readonly Measured[], seed: number, out: (text?: string) => void): void {
+  out('### F3. Selection rules tried and not kept (eval/calibration/alternatives.ts)');
+  out();
+  out(
+    "Each rule sees what the engine's selection sees and differs in one thing. clustered: each paired gain's " +
+      "standard error from per-query sums (one query's claims share a DAG's confidence). shrunk to base rate: a " +
+      'learned choice blended with the base rate, by the least-squares weight of their out-of-sample predictions in ' +
+      "the 5 runs, shrunk by the blend's own evidence (g² / (g² + se²)). seed formula fallback / candidate: the seed " +
+      "formula's value (DAGs: seedConfidence) beside the confidence shown, as what is kept unless beaten (the " +
+      'confidence shown a candidate), or as one more candidate against the confidence shown (what storing it with ' +
+      'each outcome would let the engine do). ' +
+      `Seed ${seed}: learned on the training half, measured on the test half (floor as in F); 2-fold as in F; ` +
+      `mean: over the ${REPEATED_SPLITS} splits of F2.`,
+  );
+  out();
+  out(
+    formatTable(
+      [
+        'claims',
+        'set',
+        'rule',
+        `seed ${seed} ECE`,
+        'Brier',
+        'floor',
+        '2-fold ECE',
+        'Brier',
+        'floor',
+        'mean ECE',
+        'mean Brier',
+      ],
+      measured.flatMap((m) =>
+        m.alternatives.map((a) => [
+          m.kind,
+          m.set,
+          a.alternative,
+          f3(a.split.ece),
+          f3(a.split.brier),
+          f3(a.split.floor),
+          f3(a.twoFold.ece),
+          f3(a.twoFold.brier),
+          f3(a.twoFold.floor),
+          f3(a.repeated.ece),
+          f4(a.repeated.brier),
+        ]),
+      ),
+    ),
+  );
+  out();
+  const of = (m: Measured, name: string) => m.alternatives.find((a) => a.alternative === name);
+  const cmp = (x: number, y: number, digits: number) =>
+    Math.sign(Number(x.toFixed(digits)) - Number(y.toFixed(digits)));
+  for (const name of ALTERNATIVES.filter((a) => a !== 'selected')) {
+    const count = { eceLower: 0, eceHigher: 0, brierLower: 0, brierHigher: 0 };
+    for (const m of measured) {
+      const a = of(m, name);
+      const base = of(m, 'selected');
+      if (a === undefined || base === undefined) continue;
+      const e = cmp(a.repeated.ece, base.repeated.ece, 3);
+      const b = cmp(a.repeated.brier, base.repeated.brier, 4);
+      if (e < 0) count.eceLower += 1;
+      if (e > 0) count.eceHigher += 1;
+      if (b < 0) count.brierLower += 1;
+      if (b > 0) count.brierHigher += 1;
+    }
+    const kept = count.eceHigher === 0 && count.brierHigher === 0 && count.eceLower + count.brierLower > 0;
+    out(
+      `- ${name}: against the engine's rule, mean ECE lower on ${count.eceLower} of ${measured.length} rows and ` +
+        `higher on ${count.eceHigher}; mean Brier lower on ${count.brierLower} and higher on ` +
+        `${count.brierHigher} (at 4 decimals): ${kept ? 'at least as good on every row' : 'not kept'}.`,
+    );
+  }
+  out();
 }

@@ -1,0 +1,217 @@
+/**
+ * @module eval/calibration/alternatives
+ * Section F3: selection rules tried against the engine's (core/calibration selectCalibrator) and not kept, measured
+ * on the same claims, splits and figures (issue 24). Each rule sees what the engine's selection sees (the training
+ * half in order, cut in 5 runs, each predicted by calibrators learned on the runs before it) and differs in one thing:
+ * - `clustered`: the standard error of a paired gain from per-query sums (one query's claims share a DAG's
+ *   confidence and its outcomes; Liang & Zeger 1986's sandwich with the small-sample factor G / (G − 1)).
+ * - `shrunk to base rate`: where a learned calibrator was chosen, blended with the base rate,
+ *   p = (1 − w) · chosen + w · rate, w the least-squares weight of the two's out-of-sample predictions in the runs
+ *   (in [0, 1]), shrunk by its own evidence: w · g² / (g² + se²), g the blend's mean paired gain over the choice.
+ * - `seed formula fallback` and `seed formula candidate`: the seed formula's value (DAGs: seedConfidence) stored
+ *   beside the confidence shown, which the engine's outcomes do not keep; as what is kept unless beaten (the shown
+ *   confidence then a candidate), or as one more candidate that must beat the confidence shown.
+ * Pure: plain claims in, figures out.
+ */
+import { learnCalibrator, SELECTION_DEFAULTS, type CalibrationPoint } from '../../src/core/calibration/index.js';
+import { eceNoiseFloor, figures, splitClaims, type Figures, type PairedQueries } from './claims.js';
+
+/** The rules of F3, the engine's first. */
+export const ALTERNATIVES = [
+  'selected',
+  'clustered',
+  'shrunk to base rate',
+  'seed formula fallback',
+  'seed formula candidate',
+] as const;
+export type Alternative = (typeof ALTERNATIVES)[number];
+
+/** A claim with the seed formula's value beside the confidence shown and the query it belongs to. */
+export interface PairedClaim extends CalibrationPoint {
+  formula: number;
+  query: number;
+}
+
+type Source = 'seed' | 'base-rate' | 'logistic' | 'map' | 'formula';
+const LEARNED = ['base-rate', 'logistic', 'map'] as const;
+
+/** Out-of-sample predictions of each source over the runs after the first, with each outcome and its query. */
+interface Forward {
+  pred: Record<Source, number[]>;
+  y: number[];
+  query: number[];
+  /** Where each predicted run starts, in the predictions. */
+  starts: number[];
+}
+
+function forward(train: readonly PairedClaim[], folds: number): Forward {
+  const n = train.length;
+  const cut = (j: number) => Math.floor((j * n) / folds);
+  const f: Forward = {
+    pred: { seed: [], 'base-rate': [], logistic: [], map: [], formula: [] },
+    y: [],
+    query: [],
+    starts: [],
+  };
+  for (let j = 1; j < folds; j += 1) {
+    const before = train.slice(0, cut(j));
+    const learned = LEARNED.map((c) => learnCalibrator(c, before));
+    f.starts.push(f.y.length);
+    for (let i = cut(j); i < cut(j + 1); i += 1) {
+      const p = train[i] as PairedClaim;
+      f.y.push(p.outcome);
+      f.query.push(p.query);
+      f.pred.seed.push(p.confidence);
+      f.pred.formula.push(p.formula);
+      LEARNED.forEach((c, k) => f.pred[c].push((learned[k] as (c: number) => number)(p.confidence)));
+    }
+  }
+  return f;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+
+/** Mean and standard error of paired differences, per claim or from per-query sums. */
+function meanAndError(d: readonly number[], query: readonly number[], clustered: boolean) {
+  const m = mean(d);
+  if (!clustered) {
+    const v = d.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, d.length - 1);
+    return { mean: m, standardError: Math.sqrt(v / Math.max(1, d.length)) };
+  }
+  const sums = new Map<number, number>();
+  d.forEach((x, i) => sums.set(query[i] as number, (sums.get(query[i] as number) ?? 0) + x - m));
+  const g = sums.size;
+  let squares = 0;
+  for (const s of sums.values()) squares += s * s;
+  return { mean: m, standardError: Math.sqrt((g / Math.max(1, g - 1)) * squares) / Math.max(1, d.length) };
+}
+
+/** The engine's rule, from `base`: earlier candidates by their gain over it, then the logistic over that choice. */
+function decide(f: Forward, base: Source, candidates: readonly Source[], clustered: boolean, margin: number): Source {
+  const brier = (s: Source) => mean(f.pred[s].map((p, i) => (p - (f.y[i] as number)) ** 2));
+  const gain = (a: Source, over: Source) =>
+    meanAndError(
+      f.y.map((y, i) => ((f.pred[over][i] as number) - y) ** 2 - ((f.pred[a][i] as number) - y) ** 2),
+      f.query,
+      clustered,
+    );
+  const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
+  let earlier = base;
+  for (const c of candidates) if (beats(gain(c, base)) && brier(c) < brier(earlier)) earlier = c;
+  return beats(gain('logistic', earlier)) ? 'logistic' : earlier;
+}
+
+/** The blend weight toward the base rate of `chosen`'s predictions, shrunk by the blend's own evidence. */
+function shrinkWeight(f: Forward, chosen: Source): number {
+  const r = f.pred['base-rate'];
+  const c = f.pred[chosen];
+  let num = 0;
+  let den = 0;
+  f.y.forEach((y, i) => {
+    const ci = c[i] as number;
+    const ri = r[i] as number;
+    num += (ci - ri) * (ci - y);
+    den += (ci - ri) ** 2;
+  });
+  const w = den === 0 ? 0 : Math.min(1, Math.max(0, num / den));
+  const g = meanAndError(
+    f.y.map((y, i) => {
+      const ci = c[i] as number;
+      return (ci - y) ** 2 - ((1 - w) * ci + w * (r[i] as number) - y) ** 2;
+    }),
+    f.query,
+    false,
+  );
+  return g.mean <= 0 ? 0 : (w * g.mean ** 2) / (g.mean ** 2 + g.standardError ** 2);
+}
+
+/** What a rule predicts for a claim: from the confidence shown and the seed formula's value. */
+export type Predictor = (claim: PairedClaim) => number;
+
+/** The rule `alternative` chosen and learned on `train` (in order), as a predictor. */
+export function learnAlternative(alternative: Alternative, train: readonly PairedClaim[]): Predictor {
+  const { folds, margin } = SELECTION_DEFAULTS;
+  if (train.length < folds) return (p) => p.confidence;
+  const f = forward(train, folds);
+  const pick = (): { source: Source; blend: number } => {
+    switch (alternative) {
+      case 'selected':
+        return { source: decide(f, 'seed', ['base-rate', 'map'], false, margin), blend: 0 };
+      case 'clustered':
+        return { source: decide(f, 'seed', ['base-rate', 'map'], true, margin), blend: 0 };
+      case 'shrunk to base rate': {
+        const source = decide(f, 'seed', ['base-rate', 'map'], false, margin);
+        return { source, blend: source === 'seed' ? 0 : shrinkWeight(f, source) };
+      }
+      case 'seed formula fallback':
+        return { source: decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin), blend: 0 };
+      case 'seed formula candidate':
+        return { source: decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin), blend: 0 };
+    }
+  };
+  const { source, blend } = pick();
+  if (source === 'formula') return (p) => p.formula;
+  const chosen = learnCalibrator(source, train);
+  if (blend === 0) return (p) => chosen(p.confidence);
+  const rate = learnCalibrator('base-rate', train)(0);
+  return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
+}
+
+/** One set's queries as paired claims, split in halves by `seed` as {@link splitClaims} splits them. */
+export function splitPaired(q: PairedQueries, seed: number): { train: PairedClaim[]; test: PairedClaim[] } {
+  const paired = q.shown.map((claims, query) =>
+    claims.map((p, k) => ({ ...p, formula: q.seed[query]?.[k]?.confidence ?? p.confidence, query })),
+  );
+  return splitClaims(paired, seed) as { train: PairedClaim[]; test: PairedClaim[] };
+}
+
+/** A rule's figures on a row: the one split (with its ECE's noise floor), two-fold, and the mean over the splits. */
+export interface AlternativeRow {
+  alternative: Alternative;
+  split: Figures & { floor: number };
+  twoFold: Figures & { floor: number };
+  repeated: Figures;
+}
+
+const predicted = (f: Predictor, claims: readonly PairedClaim[]): CalibrationPoint[] =>
+  claims.map((p) => ({ confidence: f(p), outcome: p.outcome }));
+
+/**
+ * Every rule on the sets `sets` (pooled halves for several): learned on the training half of split `seeds[0]` and
+ * measured on its test half (with the floor), two-fold on that split, and averaged over all the splits `seeds`.
+ */
+export function measureAlternatives(sets: readonly PairedQueries[], seeds: readonly number[]): AlternativeRow[] {
+  const halves = (s: number) => {
+    const h = sets.map((q) => splitPaired(q, s));
+    return { train: h.flatMap((x) => x.train), test: h.flatMap((x) => x.test) };
+  };
+  const splits = seeds.map(halves);
+  return ALTERNATIVES.map((alternative) => {
+    const [first] = splits;
+    const one = first === undefined ? [] : predicted(learnAlternative(alternative, first.train), first.test);
+    const other = first === undefined ? [] : predicted(learnAlternative(alternative, first.test), first.train);
+    const both = [...one, ...other];
+    const each = splits.map((h, k) =>
+      k === 0 ? figures(one) : figures(predicted(learnAlternative(alternative, h.train), h.test)),
+    );
+    const floorSeed = seeds[0] ?? 0;
+    return {
+      alternative,
+      split: {
+        ...figures(one),
+        floor: eceNoiseFloor(
+          one.map((p) => p.confidence),
+          floorSeed,
+        ),
+      },
+      twoFold: {
+        ...figures(both),
+        floor: eceNoiseFloor(
+          both.map((p) => p.confidence),
+          floorSeed,
+        ),
+      },
+      repeated: { ece: mean(each.map((x) => x.ece)), brier: mean(each.map((x) => x.brier)) },
+    };
+  });
+}
