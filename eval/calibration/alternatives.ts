@@ -157,10 +157,17 @@ export function learnAlternative(alternative: Alternative, train: readonly Paire
   return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
 }
 
-/** One set's queries as paired claims, split in halves by `seed` as {@link splitClaims} splits them. */
-export function splitPaired(q: PairedQueries, seed: number): { train: PairedClaim[]; test: PairedClaim[] } {
-  const paired = q.shown.map((claims, query) =>
-    claims.map((p, k) => ({ ...p, formula: q.seed[query]?.[k]?.confidence ?? p.confidence, query })),
+/**
+ * One set's queries as paired claims, split in halves by `seed` as {@link splitClaims} splits them; the queries
+ * numbered from `firstQuery` (so that pooled sets do not share query numbers).
+ */
+export function splitPaired(
+  q: PairedQueries,
+  seed: number,
+  firstQuery = 0,
+): { train: PairedClaim[]; test: PairedClaim[] } {
+  const paired = q.shown.map((claims, i) =>
+    claims.map((p, k) => ({ ...p, formula: q.seed[i]?.[k]?.confidence ?? p.confidence, query: firstQuery + i })),
   );
   return splitClaims(paired, seed) as { train: PairedClaim[]; test: PairedClaim[] };
 }
@@ -182,7 +189,12 @@ const predicted = (f: Predictor, claims: readonly PairedClaim[]): CalibrationPoi
  */
 export function measureAlternatives(sets: readonly PairedQueries[], seeds: readonly number[]): AlternativeRow[] {
   const halves = (s: number) => {
-    const h = sets.map((q) => splitPaired(q, s));
+    let first = 0;
+    const h = sets.map((q) => {
+      const split = splitPaired(q, s, first);
+      first += q.shown.length;
+      return split;
+    });
     return { train: h.flatMap((x) => x.train), test: h.flatMap((x) => x.test) };
   };
   const splits = seeds.map(halves);
