@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSeveral, earlierValues, olderTurns, type TurnCandidate } from './older-turns.js';
+import { asksForSeveral, earlierValues, factLines, olderTurns, type TurnCandidate } from './older-turns.js';
 
 const DAY = 86_400_000;
 const turn = (id: string, speaker: string, day: number, text: string): TurnCandidate => ({
@@ -94,6 +94,25 @@ describe('older turns at recall time (issue 23)', () => {
     ];
     expect(earlierValues(cs, 'Where was Ines before?', ['ines']).size).toBe(0);
     expect(earlierValues(cs, 'Which town was Ines in before Perth?', ['ines']).size).toBe(0);
+  });
+
+  it('lines of facts: a speaker’s own turns joined through the names they share, each speaker apart', () => {
+    const cs = [
+      turn('q', 'Ines', 1, 'Our rooftop in Quito gets the morning sun.'),
+      turn('c', 'Ines', 20, 'Said goodbye to Quito, the new address is in Perth.'),
+      turn('p', 'Ines', 30, 'The rooftops of Perth are lovely at dusk.'),
+      turn('g', 'Ines', 5, 'My team at Granite Mutual ships on Thursdays.'),
+      turn('t', 'Tariq', 6, 'I loved Perth in the spring.'),
+      turn('a', 'Ines', 7, 'Tariq, did you like Perth?'),
+      turn('n', 'Ines', 8, 'morning everyone!'),
+    ];
+    const lines = factLines(cs);
+    expect(lines.get('memory:q')).toBe(lines.get('memory:p'));
+    expect(lines.get('memory:c')).toBe(lines.get('memory:p'));
+    expect(lines.get('memory:g')).not.toBe(lines.get('memory:p'));
+    expect(lines.get('memory:t')).not.toBe(lines.get('memory:p'));
+    expect(lines.has('memory:a')).toBe(false);
+    expect(lines.has('memory:n')).toBe(false);
   });
 
   it('reads a question asking for several answers', () => {

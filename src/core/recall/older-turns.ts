@@ -115,6 +115,36 @@ export function earlierValues(
   return out;
 }
 
+/**
+ * A speaker's lines of facts, with no word list: the turns stating a fact of their own joined through the names they
+ * share (a change names the value it left and the one it took: "Said goodbye to Quito, the new address is in Perth"
+ * joins the Quito turns and the Perth turns). Each turn naming a name gets its line (the same string for one line).
+ */
+export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[]): Map<string, string> {
+  const parent = new Map<string, string>();
+  const root = (x: string): string => {
+    let r = x;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
+    parent.set(x, r);
+    return r;
+  };
+  const named: [string, string][] = [];
+  for (const c of candidates) {
+    if (!statesOwnFact(c.text)) continue;
+    const names = [...namesIn(c.text)].map((n) => `${c.speaker}\n${n}`);
+    const first = names[0];
+    if (first === undefined) continue;
+    for (const n of names) if (!parent.has(n)) parent.set(n, n);
+    for (const n of names.slice(1)) {
+      const a = root(n);
+      const b = root(first);
+      if (a !== b) parent.set(a, b);
+    }
+    named.push([c.key, first]);
+  }
+  return new Map(named.map(([key, first]) => [key, root(first)]));
+}
+
 /** Words of a question asking for several answers (asksForSeveral). */
 const SEVERAL = new RegExp(
   '\\b(all|every|each|list|ever|ones|kinds?|sorts?|types?|' +

@@ -56,3 +56,36 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
     await cr.close();
   });
 });
+
+describe('the line of facts closest to a question naming a speaker (issue 23)', () => {
+  it('its turns are scored just below its best match (parts.via sameFact), never "high" by that link', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const turns: [string, string][] = [
+      ['Ana', 'Our flat in Quito has a tiny balcony over the harbour.'],
+      ['Ana', 'Morning everyone!'],
+      ['Ana', 'My team at Granite Mutual ships on Thursdays.'],
+      ['Ana', 'Said goodbye to Quito, the new address is in Perth.'],
+      ['Ana', 'Ha, that sounds about right.'],
+      ['Ana', 'Granite Mutual pays for my train ticket.'],
+      ['Ana', 'The flat in Perth gets the sun all afternoon.'],
+      ['Bo', 'The bakery opened again.'],
+    ];
+    const { ids } = await cr.remember(
+      turns.map(([speaker, text], index) => ({ speaker, session: 's1', index, at: clock + index * 86_400_000, text })),
+    );
+    clock = START + 20 * DAY;
+    const rs = await cr.recall('In which apartment is Ana residing?', { limit: 10, track: false });
+    const lifted = rs.filter((r) => r.parts.via?.how === 'sameFact');
+    const city = new Set([ids[0], ids[3], ids[6]]);
+    expect(lifted.length).toBeGreaterThan(0);
+    for (const r of lifted) {
+      expect(city.has(r.id)).toBe(true);
+      expect(city.has(r.parts.via?.id)).toBe(true);
+      expect(r.label).not.toBe('high');
+    }
+    const plain = await cr.recall('In which apartment is Ana residing?', { limit: 10, track: false, bm25Weight: 1 });
+    expect(plain.some((r) => r.parts.via?.how === 'sameFact')).toBe(false);
+    await cr.close();
+  });
+});

@@ -23,6 +23,7 @@ import { nameOnlyMatches } from '../../core/recall/name-only.js';
 import {
   asksForSeveral,
   earlierValues,
+  factLines,
   OLDER_TURN_DEFAULTS,
   type OlderTurn,
   olderTurns,
@@ -61,6 +62,11 @@ export const RECALL_DEFAULTS = Object.freeze({
    * score is multiplied by this (the same weight as a superseded memory's).
    */
   otherSpeakerFactor: 0.5,
+  /**
+   * A named speaker's turns in the line of facts closest in meaning to the question are scored with this share of
+   * its best match's fused score (`parts.via` `sameFact`): below it, so that its margin (the label's) stays.
+   */
+  sameFactShare: 0.85,
   /** How many links of supersession recall follows from a superseded candidate to what replaced it. */
   supersededHops: 4,
 });
@@ -175,7 +181,7 @@ export interface RecallResult {
      * the question names ("Aiko, how do you like Dublin?" after Aiko's "I relocated from Osaka to Dublin");
      * `replacedBy`, it replaced this one and the question asks about before ("Where did Ana live before Denver?").
      */
-    via?: { id: string; how: 'replaces' | 'replacedBy' | 'answeredBy' };
+    via?: { id: string; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
     /**
      * A turn likely an older version of a later turn of its speaker among the candidates of a question about the
      * present (issue 23, core/recall/older-turns): that turn and the names it names besides this one's. This one is
@@ -384,7 +390,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     [...named].flatMap(speakerWords),
     [...new Set([...q.terms, ...q.phrases.flat()])],
   );
-  type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' };
+  type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
     const byName = nameOnly.ratios.get(item.key);
@@ -478,6 +484,18 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const next = score(was.item, { id: later.item.id, fused: later.fused, how: 'replacedBy' });
       if (next.score > was.score) pool.set(from, next);
     }
+  // A question naming a speaker, not "when": the line of their facts closest in meaning to it (the mean similarity
+  // of its turns) is what it asks about; its turns are scored near its best match (core/recall/older-turns factLines).
+  if (w < 1 && named.size > 0 && !asked.asksWhen)
+    for (const [key, best] of closestLine([...pool.values()], named)) {
+      const was = pool.get(key) as ReturnType<typeof score>;
+      const next = score(was.item, {
+        id: best.item.id,
+        fused: best.fused * RECALL_DEFAULTS.sameFactShare,
+        how: 'sameFact',
+      });
+      if (next.score > was.score) pool.set(key, next);
+    }
   const ranked = [...pool.values()]
     // As of a date: only what was true then.
     .filter((c) => request.asOf === undefined || validAt(c.item.life, c.item.from ?? c.item.at, request.asOf))
@@ -522,7 +540,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       termShare: shares[i] ?? 0,
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
-      linked: s.via !== undefined && !nameOnly.bare.has(recallKey('memory', s.via.id)),
+      linked: s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id)),
     })),
     request.labels,
   );
@@ -637,6 +655,33 @@ function orderTurnsInTime(
   }
   ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   return { older, lifted };
+}
+/**
+ * Of the named speakers' turns in `pool`, the line of facts (factLines) of at least two turns with the highest mean
+ * similarity to the question: each of its turns but the best matched, with that one.
+ */
+function closestLine<T extends { item: Recallable; fused: number; similarity: number }>(
+  pool: readonly T[],
+  named: ReadonlySet<string>,
+): Map<string, T> {
+  const turns = pool.filter((c) => named.has(c.item.life?.turn?.speaker as string));
+  const lineOf = factLines(
+    turns.map((c) => ({ key: c.item.key, speaker: c.item.life?.turn?.speaker as string, text: c.item.text })),
+  );
+  const lines = new Map<string, T[]>();
+  for (const c of turns) {
+    const line = lineOf.get(c.item.key);
+    if (line !== undefined) lines.set(line, [...(lines.get(line) ?? []), c]);
+  }
+  const mean = (cs: readonly T[]) => cs.reduce((sum, c) => sum + c.similarity, 0) / cs.length;
+  let closest: T[] | undefined;
+  for (const cs of lines.values())
+    if (cs.length >= 2 && (closest === undefined || mean(cs) > mean(closest))) closest = cs;
+  const out = new Map<string, T>();
+  if (closest === undefined) return out;
+  const best = closest.reduce((a, c) => (c.fused > a.fused ? c : a));
+  for (const c of closest) if (c !== best) out.set(c.item.key, best);
+  return out;
 }
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 const NONE_NAMED: ReadonlySet<string> = new Set<string>();
