@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSeveral, earlierValues, factLines, olderTurns, type TurnCandidate } from './older-turns.js';
+import { asksForSeveral, earlierValues, factLines, firstNamed, olderTurns, type TurnCandidate } from './older-turns.js';
 
 const DAY = 86_400_000;
 const turn = (id: string, speaker: string, day: number, text: string): TurnCandidate => ({
@@ -113,6 +113,21 @@ describe('older turns at recall time (issue 23)', () => {
     expect(lines.get('memory:t')).not.toBe(lines.get('memory:p'));
     expect(lines.has('memory:a')).toBe(false);
     expect(lines.has('memory:n')).toBe(false);
+  });
+
+  it('a question asking when a value came: the first own turn naming every name it asks', () => {
+    const cs = [
+      turn('r', 'Ines', 40, 'The rooftops of Perth are lovely at dusk.'),
+      turn('c', 'Ines', 20, 'Said goodbye to Quito, the new address is in Perth.'),
+      turn('t', 'Tariq', 10, 'I loved Perth in the spring.'),
+      turn('a', 'Ines', 5, 'Tariq, did you like Perth?'),
+    ];
+    const ines = cs.filter((c) => c.speaker === 'Ines');
+    expect(firstNamed(ines, 'When did Ines get to Perth?', ['ines'])?.id).toBe('c');
+    // Of every speaker's turns: the first of all (the speaker's own name is no value asked).
+    expect(firstNamed(cs, 'When did Ines get to Perth?', ['ines'])?.id).toBe('t');
+    expect(firstNamed(cs, 'When did Ines get to Lima?', ['ines'])).toBeUndefined();
+    expect(firstNamed(cs, 'When did Ines move?', ['ines'])).toBeUndefined();
   });
 
   it('reads a question asking for several answers', () => {

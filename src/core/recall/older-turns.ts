@@ -91,17 +91,8 @@ export function earlierValues(
   question: string,
   nameWords: readonly string[],
 ): Map<string, EarlierValue> {
-  const skip = new Set(nameWords);
-  const asked = [...namesIn(question)].filter((n) => !skip.has(n));
   const out = new Map<string, EarlierValue>();
-  if (asked.length === 0) return out;
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
-  const first = new Map<string, (typeof own)[number]>();
-  for (const t of own) {
-    if (!asked.every((n) => t.names.has(n))) continue;
-    const was = first.get(t.c.speaker);
-    if (was === undefined || t.c.at < was.c.at) first.set(t.c.speaker, t);
-  }
+  const { asked, own, first } = firstNaming(candidates, question, nameWords);
   for (const later of first.values()) {
     const besides = [...later.names].filter((n) => !asked.includes(n));
     if (besides.length === 0) continue;
@@ -113,6 +104,37 @@ export function earlierValues(
     }
   }
   return out;
+}
+
+/**
+ * For a question asking when a value came ("When did Ines get to Perth?"; `nameWords` as for earlierValues): the
+ * first turn of all stating a fact of its speaker's and naming every name the question names but the speakers' (a
+ * value is first named when it comes), or undefined when the question names none or no turn names them all.
+ */
+export function firstNamed(
+  candidates: readonly TurnCandidate[],
+  question: string,
+  nameWords: readonly string[],
+): TurnCandidate | undefined {
+  let out: TurnCandidate | undefined;
+  for (const { c } of firstNaming(candidates, question, nameWords).first.values())
+    if (out === undefined || c.at < out.at) out = c;
+  return out;
+}
+
+/** The names a question asks about (not the speakers'), the own-fact turns, and each speaker's first naming them. */
+function firstNaming(candidates: readonly TurnCandidate[], question: string, nameWords: readonly string[]) {
+  const skip = new Set(nameWords);
+  const asked = [...namesIn(question)].filter((n) => !skip.has(n));
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  const first = new Map<string, (typeof own)[number]>();
+  if (asked.length > 0)
+    for (const t of own) {
+      if (!asked.every((n) => t.names.has(n))) continue;
+      const was = first.get(t.c.speaker);
+      if (was === undefined || t.c.at < was.c.at) first.set(t.c.speaker, t);
+    }
+  return { asked, own, first };
 }
 
 /**

@@ -112,3 +112,36 @@ describe('recall finds the value a later turn replaced, for a question naming th
     await cr.close();
   });
 });
+
+describe('recall puts first the turn where a value came, for a question asking when (issue 23)', () => {
+  it('the first own turn naming it, marked (parts.firstNamed) and labelled as a link', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const session = async (n: number, turns: [string, string][]) => {
+      clock = START + n * 40 * DAY;
+      const { ids } = await cr.remember(
+        turns.map(([speaker, text], index) => ({ speaker, session: `s${n}`, index, at: clock + index * 60_000, text })),
+      );
+      return ids;
+    };
+    await session(0, [['Ines', 'Our rooftop in Quito gets the morning sun.']]);
+    const [came] = await session(1, [
+      ['Ines', 'Said goodbye to Quito, the new address is in Perth.'],
+      ['Tariq', 'Ines, is Perth as sunny as they say?'],
+    ]);
+    await session(2, [
+      ['Ines', 'Perth again: sun.'],
+      ['Ines', 'Sunny Perth, sunny me.'],
+    ]);
+    clock = START + 120 * DAY;
+    const question = 'When did Ines get to sunny Perth?';
+    const rs = await cr.recall(question, { limit: 5, track: false });
+    expect(rs[0]?.id).toBe(came);
+    expect(rs[0]?.parts.firstNamed).toBe(true);
+    expect(rs[0]?.label).toBe('high');
+    expect(rs.slice(1).every((r) => r.parts.firstNamed === undefined)).toBe(true);
+    const plain = await cr.recall(question, { limit: 5, track: false, bm25Weight: 1 });
+    expect(plain.every((r) => r.parts.firstNamed === undefined)).toBe(true);
+    await cr.close();
+  });
+});

@@ -24,6 +24,7 @@ import {
   asksForSeveral,
   earlierValues,
   factLines,
+  firstNamed,
   OLDER_TURN_DEFAULTS,
   type OlderTurn,
   olderTurns,
@@ -195,6 +196,11 @@ export interface RecallResult {
      * the lowest of such turns' ratios (0 for one stating no fact of its own), not its own, which reads its length.
      */
     nameOnly?: true;
+    /**
+     * A question asking when a value came: this is the first turn stating its speaker's fact that names every name
+     * the question names (core/recall/older-turns firstNamed), put first; evidence for the label like a link.
+     */
+    firstNamed?: true;
     seedLabel: ConfidenceLabel;
     withheld?: string;
   };
@@ -516,6 +522,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     !asked.asksWhen &&
     !asksForSeveral(query);
   const { older, lifted } = present && w < 1 ? orderTurnsInTime(ranked, named, query) : { older: NONE, lifted: NONE };
+  // A question asking when a value came: the first turn naming it goes first (core/recall/older-turns firstNamed).
+  const came = asked.asksWhen && w < 1 ? firstCame(ranked, named, query) : undefined;
   const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
   if (index?.items === undefined) {
     const runs = scored.filter((s) => s.item.kind === 'execution').map((s) => s.item.id);
@@ -540,7 +548,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       termShare: shares[i] ?? 0,
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
-      linked: s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id)),
+      linked:
+        s.item.key === came ||
+        (s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id))),
     })),
     request.labels,
   );
@@ -589,6 +599,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
         ...(nameOnly.ratios.has(s.item.key) ? { nameOnly: true } : {}),
+        ...(s.item.key === came ? { firstNamed: true } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -682,6 +693,25 @@ function closestLine<T extends { item: Recallable; fused: number; similarity: nu
   const best = closest.reduce((a, c) => (c.fused > a.fused ? c : a));
   for (const c of closest) if (c !== best) out.set(c.item.key, best);
   return out;
+}
+/**
+ * The first turn (of the named speakers, when the question names one) naming every name the question asks when it
+ * came; it goes first in `ranked` (a hair above the top), which is sorted again. Its key, or undefined.
+ */
+function firstCame(ranked: RankedTurn[], named: ReadonlySet<string>, question: string): string | undefined {
+  const turns = ranked.flatMap((c) => {
+    const speaker = c.item.life?.turn?.speaker;
+    return speaker === undefined || (named.size > 0 && !named.has(speaker))
+      ? []
+      : [{ key: c.item.key, id: c.item.id, speaker, at: c.item.from ?? c.item.at, text: c.item.text }];
+  });
+  const first = firstNamed(turns, question, [...named].flatMap(speakerWords));
+  const top = ranked[0];
+  if (first === undefined || top === undefined) return undefined;
+  const it = ranked.find((c) => c.item.key === first.key) as RankedTurn;
+  if (it !== top) it.score = top.score * (1 + 1e-9);
+  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  return first.key;
 }
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 const NONE_NAMED: ReadonlySet<string> = new Set<string>();
