@@ -5,6 +5,7 @@ import { generateHabitStream } from '../../../eval/habits/stream.js';
 import { CONTRADICTIONS, HABITS } from '../../../eval/habits/templates.js';
 import { wordVectorProvider } from '../../embed/word-vectors.js';
 import {
+  addedContextTerms,
   GROUPING_DEFAULTS,
   groupObservations,
   observationTerms,
@@ -188,7 +189,7 @@ describe('groupObservations', () => {
   });
 
   it('returns nothing for no observations', () => {
-    expect(groupObservations([])).toEqual({ groups: [], singletons: [] });
+    expect(groupObservations([])).toEqual({ groups: [], singletons: [], context: [] });
   });
 
   it('does not depend on the order of its input', async () => {
@@ -433,6 +434,41 @@ describe('slot-aware grouping (issue 21)', () => {
     for (const keys of keysOf(result)) expect(keys).toHaveLength(1);
   });
 
+  it('keeps template siblings and a habit sharing a word with them apart, all said in the same places', async () => {
+    // Where a rule was said ("… during the payments review") is added to every habit's wordings alike: it weighs as
+    // a generic word, and the slot (the module) decides, not the place two wordings of different habits share.
+    const places = [
+      'during the payments review',
+      'while working on onboarding',
+      'during the auth review',
+      'while working on billing',
+      'during the search review',
+      'while working on inventory',
+    ];
+    const habits = [
+      {
+        key: 'renderer',
+        rules: ['Name the renderer module with camelCase', 'Files in the renderer module use camelCase names'],
+      },
+      {
+        key: 'geocoder',
+        rules: ['Name the geocoder module with camelCase', 'Files in the geocoder module use camelCase names'],
+      },
+      {
+        key: 'camel',
+        rules: ['Use camelCase for variable names', 'Variables and functions should be written in camelCase'],
+      },
+    ];
+    const rows = habits.map(({ key, rules }) => ({
+      key,
+      texts: [...rules, ...rules, ...rules.flatMap((rule) => places.map((place) => `${rule} ${place}`))],
+    }));
+    const result = groupObservations(await repeated(rows, 2));
+    expect(keysOf(result).sort()).toEqual([['camel'], ['geocoder'], ['renderer']]);
+    expect(result.context).toEqual(expect.arrayContaining(['payment', 'onboard', 'review']));
+    expect(result.context).not.toContain('render');
+  });
+
   it('leaves one-off remarks that share only a conversational frame apart', async () => {
     const remarks = [
       'By the way, the staging certificate expires in June',
@@ -446,6 +482,25 @@ describe('slot-aware grouping (issue 21)', () => {
     ];
     const result = groupObservations(await embedded(remarks.map((text, i) => ({ id: `r${i}`, text }))));
     expect(result.groups).toEqual([]);
+  });
+});
+
+describe('addedContextTerms', () => {
+  it('reads a phrase added to different statements as context, and one added to one statement as what it says', () => {
+    const texts = [
+      'Use pnpm to install packages',
+      'Use pnpm to install packages during the payments review',
+      'Keep pull requests small',
+      'Keep pull requests small during the payments review',
+      'Always use jq',
+      'Always use jq for reading JSON output',
+      'Always use jq during the auth review',
+      'Always use jq for reading JSON output during the auth review',
+    ];
+    const context = addedContextTerms(texts);
+    expect([...context].sort()).toEqual(['dure', 'payment', 'review']);
+    // Said after one statement only, the place is no context yet.
+    expect(addedContextTerms(texts.slice(0, 2))).toEqual(new Set());
   });
 });
 

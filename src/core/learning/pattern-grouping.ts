@@ -2,7 +2,8 @@
  * @module core/learning/pattern-grouping
  * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller
  * embeds the texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5),
- * t Porter-stemmed terms, spellings merged, IDF over distinct texts, generic words × 0.25; sides about
+ * t Porter-stemmed terms, spellings merged, IDF over distinct texts, generic words × 0.25, and so the terms of
+ * a phrase the batch adds to several statements (where or when it was said: `addedPhrases`); sides about
  * different heavy terms lose the vector part, and a wording that fills a shared template's slot differently
  * never joins (`slotTags`). Passes: assignment, merge, reassignment, link of lone observations, and wordings
  * that differ by batch-learned context or a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`,
@@ -100,6 +101,8 @@ export interface ObservationGroup {
 export interface Grouping {
   readonly groups: ObservationGroup[];
   readonly singletons: string[];
+  /** Terms of phrases the batch adds to statements it holds (where, when: `addedContextTerms`), weighed as generic. */
+  readonly context: string[];
 }
 
 type Resolved = { -readonly [K in keyof typeof GROUPING_DEFAULTS]: number };
@@ -415,6 +418,8 @@ interface Units {
   readonly heaviest: Float64Array;
   /** Each term id's text (after spellings are merged). */
   readonly names: readonly string[];
+  /** Term ids of phrases added to statements (`addedPhrases`), weighed as generic. */
+  readonly context: ReadonlySet<number>;
 }
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
@@ -482,6 +487,118 @@ function slotTags(
       if ((fillersOf.get(t[k] as number) as Set<number>).size > 1) kept.push(...t.slice(k, k + 4));
     return Int32Array.from(kept);
   });
+}
+
+/** Fewest different statements a phrase must be added to, as they are said, for its terms to be context. */
+const ADDED_STATEMENTS = 2;
+
+/** A 32-bit mix of a term id: a set of terms hashes to the XOR of its terms' mixes. */
+function mixId(t: number): number {
+  let h = Math.imul(t + 0x9e3779b9, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/**
+ * Terms of phrases the batch adds to statements it also holds as they are: a run of 1 to `SLOT_WIDTH`
+ * terms whose removal leaves the term set of another unit ("… during the payments review", "… while
+ * working on auth"), added so to at least `ADDED_STATEMENTS` statements that are not all one statement
+ * said longer (one of them does not hold the shortest). Such a phrase says where or when something was
+ * observed, not what: its terms weigh as generic ones, so that a slot (the module, the tool) rather than
+ * the context it was said in decides what a wording is about. A phrase added only to wordings of one
+ * statement ("Always use jq" / "Always use jq during the auth review", each "… for reading JSON output")
+ * is part of what they say. Learned from the batch, no word list.
+ */
+function addedPhrases(sequences: readonly number[][], sets: readonly number[][], termCount: number): Set<number> {
+  const hashOf = (terms: readonly number[]) => terms.reduce((h, t) => h ^ mixId(t), 0);
+  const byHash = new Map<number, number[]>();
+  sets.forEach((terms, u) => {
+    const h = hashOf(terms);
+    const list = byHash.get(h);
+    if (list === undefined) byHash.set(h, [u]);
+    else list.push(u);
+  });
+  // Each phrase (its added terms, sorted) → the statements (units) it was added to.
+  const phrases = new Map<string, Set<number>>();
+  // Times each term is in the sequence read, less the run taken out.
+  const counts = new Int32Array(termCount);
+  const none: readonly number[] = [];
+  sequences.forEach((sequence, u) => {
+    if (sequence.length > SLOT_SENTENCE) return;
+    const own = sets[u] as number[];
+    const whole = hashOf(own);
+    for (const t of sequence) counts[t] = (counts[t] as number) + 1;
+    for (let i = 0; i < sequence.length; i += 1) {
+      let h = whole;
+      const added: number[] = [];
+      for (let end = i + 1; end <= Math.min(sequence.length, i + SLOT_WIDTH); end += 1) {
+        const t = sequence[end - 1] as number;
+        counts[t] = (counts[t] as number) - 1;
+        if (counts[t] === 0) {
+          added.push(t);
+          h ^= mixId(t);
+        }
+        if (added.length === 0 || added.length === own.length) continue;
+        for (const b of byHash.get(h) ?? none) {
+          const base = sets[b] as number[];
+          if (base.length !== own.length - added.length || !base.every((x) => (counts[x] as number) > 0)) continue;
+          const key = [...added].sort((x, y) => x - y).join(' ');
+          let bases = phrases.get(key);
+          if (bases === undefined) phrases.set(key, (bases = new Set()));
+          bases.add(b);
+        }
+      }
+      for (let end = i; end < Math.min(sequence.length, i + SLOT_WIDTH); end += 1) {
+        const t = sequence[end] as number;
+        counts[t] = (counts[t] as number) + 1;
+      }
+    }
+    for (const t of sequence) counts[t] = 0;
+  });
+  const context = new Set<number>();
+  for (const [key, bases] of phrases) {
+    if (bases.size < ADDED_STATEMENTS) continue;
+    let shortest = sets[bases.values().next().value as number] as number[];
+    for (const b of bases) if ((sets[b] as number[]).length < shortest.length) shortest = sets[b] as number[];
+    const other = [...bases].some((b) => {
+      const base = sets[b] as number[];
+      return base !== shortest && !shortest.every((t) => base.includes(t));
+    });
+    if (other) for (const t of key.split(' ')) context.add(Number(t));
+  }
+  return context;
+}
+
+/**
+ * The terms of phrases `texts` adds to statements they also hold as they are (`addedPhrases`): where or when
+ * something was observed ("… during the payments review"), as the grouping of the same texts weighs them.
+ */
+export function addedContextTerms(texts: readonly string[]): Set<string> {
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const idOf = (term: string) => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      ids.set(term, (id = names.length));
+      names.push(term);
+    }
+    return id;
+  };
+  const sequences: number[][] = [];
+  const sets: number[][] = [];
+  const seen = new Set<string>();
+  for (const text of new Set(texts)) {
+    const sequence = groupingTermSequence(text).map(idOf);
+    const set = [...new Set(sequence)].sort((x, y) => x - y);
+    const key = set.join(' ');
+    if (set.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    sequences.push(sequence);
+    sets.push(set);
+  }
+  const context = addedPhrases(sequences, sets, names.length);
+  return new Set([...context].map((t) => names[t] as string));
 }
 
 function isZero(v: Float32Array): boolean {
@@ -639,10 +756,14 @@ function buildUnits(
   // in the units of one habit only.
   const df = new Int32Array(termIdOf.size);
   for (const terms of rawTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
+  const context = addedPhrases(sequences, rawTerms, termNames.length);
   const termWeight = batchIdf(termNames, df, rawTerms.length, {
     minBatch: options.idfMinBatch,
     genericWeight: options.genericWeight,
-    generic: GROUPING_GENERIC_TERMS,
+    generic:
+      context.size === 0
+        ? GROUPING_GENERIC_TERMS
+        : new Set([...GROUPING_GENERIC_TERMS, ...[...context].map((t) => termNames[t] as string)]),
   });
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
@@ -678,7 +799,7 @@ function buildUnits(
     options,
   );
   const heaviest = Float64Array.from(weights, (w) => w.reduce((max, x) => Math.max(max, x), 0));
-  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest, names: termNames };
+  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest, names: termNames, context };
 }
 
 /** A cluster under construction: sums of its items' term weights and vectors. */
@@ -1316,7 +1437,7 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
 export function groupObservations(items: readonly GroupingItem[], options?: GroupingOptions): Grouping {
   const resolved = resolveOptions(options);
   const dimension = validate(items);
-  if (items.length === 0) return { groups: [], singletons: [] };
+  if (items.length === 0) return { groups: [], singletons: [], context: [] };
   const order = canonicalOrder(items);
   const rank = new Int32Array(items.length);
   order.forEach((i, r) => (rank[i] = r));
@@ -1442,5 +1563,9 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
       (a.representative < b.representative ? -1 : a.representative > b.representative ? 1 : 0),
   );
   singletons.sort((a, b) => (rank[a] as number) - (rank[b] as number));
-  return { groups, singletons: singletons.map((i) => (items[i] as GroupingItem).id) };
+  return {
+    groups,
+    singletons: singletons.map((i) => (items[i] as GroupingItem).id),
+    context: [...units.context].map((t) => units.names[t] as string).sort(),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TERM_MATCH_DEFAULTS, termMatcher } from './term-match.js';
+import { slotReader, TERM_MATCH_DEFAULTS, termMatcher } from './term-match.js';
 
 const BATCH = [
   'Run the linter before pushing',
@@ -46,5 +46,55 @@ describe('termMatcher', () => {
   it('rejects a least similarity outside [0, 1] with INVALID_INPUT', () => {
     for (const least of [-0.1, 1.5, Number.NaN])
       expect(() => termMatcher(BATCH, { least })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('slotReader', () => {
+  const batch = [
+    'Name the renderer module with camelCase',
+    'Files in the renderer module use camelCase names',
+    'Name the exporter module with PascalCase',
+    'Name the scheduler module with snake_case',
+    'Use camelCase for variable names',
+    'Variables and functions should be written in camelCase',
+    'Keep TypeScript strict mode on',
+    'Always use TypeScript strict mode',
+    'Always use TypeScript strict mode during the payments review',
+    'Keep pull requests small during the payments review',
+    'Keep pull requests small during the auth review',
+    'Keep pull requests small',
+  ];
+  const differs = slotReader(batch);
+
+  it('reads one template filled with another subject, whatever the order of its words', () => {
+    expect(differs('Name the exporter module with PascalCase', ['Name the renderer module with camelCase'])).toBe(true);
+    expect(
+      differs('Files in the exporter module use PascalCase names', ['Name the scheduler module with snake_case']),
+    ).toBe(true);
+    expect(differs('Variables and functions should be written in camelCase', [batch[0] as string])).toBe(true);
+  });
+
+  it('reads another wording of one subject, a place it was said in, or words added on one side as the same', () => {
+    const renderer = ['Name the renderer module with camelCase', 'Files in the renderer module use camelCase names'];
+    expect(differs('No — the renderer module is named in camelCase.', renderer)).toBe(false);
+    expect(differs('Name the renderer module with camelCase during the payments review', renderer)).toBe(false);
+    const strict = ['Keep TypeScript strict mode on'];
+    expect(differs('Always use TypeScript strict mode during the auth review', strict)).toBe(false);
+    expect(
+      differs('Always use TypeScript strict mode during the payments review', [
+        'Always use TypeScript strict mode during the auth review',
+      ]),
+    ).toBe(false);
+  });
+
+  it('says nothing of texts that share no frame, and of a set one of whose texts reads as the same', () => {
+    expect(differs('Keep pull requests small', ['Name the renderer module with camelCase'])).toBe(false);
+    expect(differs('Name the exporter module with PascalCase', [])).toBe(false);
+    expect(
+      differs('Name the exporter module with PascalCase', [
+        'Name the renderer module with camelCase',
+        'Name the exporter module with PascalCase, always',
+      ]),
+    ).toBe(false);
   });
 });

@@ -131,6 +131,45 @@ describe('evolve keeps one identity per habit', () => {
   });
 });
 
+describe('evolve tells the slots of one template apart (issue 21)', () => {
+  const SCHEDULER = [
+    'Name the scheduler module with snake_case',
+    'Files in the scheduler module use snake_case names',
+    'No — the scheduler module is named in snake_case.',
+  ];
+  const MAILER = SCHEDULER.map((text) => text.replace('scheduler', 'mailer'));
+  /** Each wording said twice, as a hook records a repeated correction, from `hoursBefore` on, half an hour apart. */
+  const twice = (texts: readonly string[], hoursBefore: number) =>
+    texts.flatMap((text, k) => [0, 0.5].map((half) => obs(text, 0.7, hoursBefore - k - half, 'preference')));
+
+  it('learns a sibling of a learned skill as its own skill, however alike the sentences embed', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(twice(SCHEDULER, 8));
+    const scheduler = (await c.evolve()).skillsUpdated[0];
+    await c.observe(twice(MAILER, 4));
+    const report = await c.evolve();
+    expect(report.skillsUpdated.map((k) => [k.created, k.id === scheduler?.id])).toEqual([[true, false]]);
+    const skills = await store.listSkills('s');
+    expect(skills).toHaveLength(2);
+    expect(skills.find((k) => k.id === scheduler?.id)?.rules.join(' ')).not.toContain('mailer');
+  });
+
+  it('does not lower a sibling skill for the contradiction of a habit it only shares a frame with', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(twice(SCHEDULER, 8));
+    const scheduler = (await c.evolve()).skillsUpdated[0];
+    // The mailer habit and its contradiction in the same week: its group is held back, nothing of it is learned.
+    await c.observe(twice(MAILER, 4));
+    await c.observe([obs('Stop naming the mailer module in snake_case', 0.8, 0.5, 'correction')]);
+    const report = await c.evolve();
+    expect(report.contradictions).toHaveLength(1);
+    expect(report.contradictions[0]?.applied?.to).not.toBe(scheduler?.id);
+    expect(await store.listFeedback('s', scheduler?.id as string)).toEqual([]);
+  });
+});
+
 describe('evolve run again over the same data', () => {
   it('promotes nothing and learns nothing new: what one run made apart it already matched', async () => {
     // The habit stream (30 habits said in many wordings over 28 days): a habit splits into several groups.

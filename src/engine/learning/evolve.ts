@@ -27,7 +27,7 @@ import { isRuleSource, observationSource } from '../../core/learning/rule-trust.
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
 import { skillName } from '../../core/learning/skill-name.js';
-import { termMatcher, type NearestByTerms } from '../../core/learning/term-match.js';
+import { slotReader, termMatcher, type NearestByTerms, type SlotsDiffer } from '../../core/learning/term-match.js';
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
@@ -222,11 +222,23 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       outcome: 'validated',
     });
   };
+  // What a group is, is matched by what its words say: without file paths (where it was said), as grouping reads them.
   const textVectors = async (entries: readonly [string, string][]) =>
-    entries.length === 0 ? new Map<string, Float32Array>() : embedTexts(ctx.embedder, entries);
+    entries.length === 0
+      ? new Map<string, Float32Array>()
+      : embedTexts(
+          ctx.embedder,
+          entries.map(([id, text]) => [id, patternText(text)]),
+        );
   const skillText = (s: SkillRecord) => `${s.description}\n${s.rules.join('\n')}`;
+  const skillRules = (s: SkillRecord) => [s.description, ...s.rules];
+  // Which learned texts a group's label fills a shared template's slot differently from (weights over the run).
+  const batchTexts = observations.map((o) => o.observation);
+  let slots: SlotsDiffer | undefined;
+  const slotsOf = () => (slots ??= slotReader(batchTexts, grouping.context));
   const skillVectors = await textVectors(skills.map((s) => [s.id, skillText(s)]));
-  const skillVector = async (s: SkillRecord) => (await ctx.embedder.embed([skillText(s)]))[0] as Float32Array;
+  const skillVector = async (s: SkillRecord) =>
+    (await ctx.embedder.embed([patternText(skillText(s))]))[0] as Float32Array;
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   // A skill's outcome carries the confidence it was shown with then (issue 24): aged to that instant, with the
@@ -313,7 +325,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
    * Contradictions read against a group nothing learned (a split of a habit whose instinct or skill came from another
    * group) lower the learned instinct or skill of that habit: the one the group matches by evidence, else by meaning
    * (`matchLearned`), else the one the contradiction reader finds the contradiction opposing among what is learned,
-   * else the one whose words the group shares most (`wordsShared`). Otherwise they held the group back, and the
+   * else the one whose words the group shares most (`wordsShared`); never one whose texts fill the group's template
+   * with another subject (`slotReader`: another module, another tool). Otherwise they held the group back, and the
    * report says so.
    */
   const routeContradictions = async (): Promise<void> => {
@@ -347,10 +360,15 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       byId,
     );
     // Last, the learned item whose words the group shares most: another wording of its habit.
-    const nearest = wordsShared(observations, targets, byId);
+    const nearest = wordsShared(batchTexts, targets, byId);
     for (const u of unrouted) {
+      // Never a learned item that fills the group's template with another subject (another module, another tool).
+      const otherSlot = (t: LearnedTarget) => slotsOf()(u.entry.group, t.rules);
+      const reader = opposed.get(u.contradiction.id);
       const target =
-        matchLearned(targets, u.evidence, u.vector, vectors) ?? opposed.get(u.contradiction.id) ?? nearest(u.evidence);
+        matchLearned(targets, u.evidence, u.vector, vectors, otherSlot) ??
+        (reader === undefined || otherSlot(reader) ? undefined : reader) ??
+        nearest(u.evidence, otherSlot);
       const added = target === undefined ? [] : contradict(target.id, [u.contradiction]);
       if (target === undefined || added.length === 0) {
         if (target === undefined) u.entry.heldBack = { before: u.unopposed, after: u.confidence };
@@ -426,7 +444,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     const category = patternCategory(supporting.map((o) => ({ type: o.type, text: o.observation, tags: o.tags })));
     const confidences = supporting.map((o) => o.confidence);
     const evidence = supporting.map((o) => o.id);
-    const [labelVector] = await ctx.embedder.embed([label]);
+    const [labelVector] = await ctx.embedder.embed([patternText(label)]);
     // Identity: the instinct or skill this group already is — shared evidence first, then meaning.
     // Retired instincts keep their identity too: a pattern that holds again revives the same one.
     // Evidence already learned decides alone: a group learned as an instinct joins a skill by meaning only once it
@@ -434,12 +452,17 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     // is thus what the next run over the same data finds, whatever order the groups were read in.
     const instinctByEvidence = sharingEvidence(instincts, evidence);
     const skillByEvidence = sharingEvidence(skills, evidence);
+    const otherSlot = (c: InstinctRecord | SkillRecord) => slotsOf()(label, 'text' in c ? [c.text] : skillRules(c));
     const instinctMatch =
       instinctByEvidence ??
-      (skillByEvidence === undefined ? matchLearned(instincts, evidence, labelVector, instinctVectors) : undefined);
+      (skillByEvidence === undefined
+        ? matchLearned(instincts, evidence, labelVector, instinctVectors, otherSlot)
+        : undefined);
     let skillMatch =
       skillByEvidence ??
-      (instinctByEvidence === undefined ? matchLearned(skills, evidence, labelVector, skillVectors) : undefined);
+      (instinctByEvidence === undefined
+        ? matchLearned(skills, evidence, labelVector, skillVectors, otherSlot)
+        : undefined);
     if (skillMatch === undefined && instinctByEvidence !== undefined && supporting.length > 0) {
       const grown = applyFeedback(
         groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value,
@@ -447,7 +470,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       ).value;
       const significant = isSignificant({ confidences, contradictionAgesDays: contradictionAgesDays(against, now) });
       if (significant.significant && learnedKind(grown) === 'skill')
-        skillMatch = matchLearned(skills, evidence, labelVector, skillVectors);
+        skillMatch = matchLearned(skills, evidence, labelVector, skillVectors, otherSlot);
     }
     if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
@@ -943,24 +966,29 @@ function opposedLearned<T extends { evidence: readonly string[]; rules: readonly
 
 /**
  * The learned target whose rules and evidence (up to ROUTE_TEXTS distinct texts) share most words with a group's
- * evidence, at least a quarter of their weight (`termMatcher`, weights over the run's observations), or undefined.
+ * evidence, at least a quarter of their weight (`termMatcher`, weights over the run's observations), or undefined;
+ * targets `differs` tells apart (another slot of a shared template) are left out.
  */
 function wordsShared<T extends { evidence: readonly string[]; rules: readonly string[] }>(
-  observations: readonly ObservationRecord[],
+  batch: readonly string[],
   targets: readonly T[],
   byId: ReadonlyMap<string, ObservationRecord>,
-): (evidence: readonly string[]) => T | undefined {
+): (evidence: readonly string[], differs?: (target: T) => boolean) => T | undefined {
   let match: NearestByTerms | undefined;
   let candidates: string[][] = [];
   const texts = (ids: readonly string[]) =>
     [...new Set(ids.flatMap((id) => byId.get(id)?.observation ?? []))].slice(0, ROUTE_TEXTS);
-  return (evidence) => {
+  return (evidence, differs) => {
     if (match === undefined) {
-      match = termMatcher(observations.map((o) => o.observation));
+      match = termMatcher(batch);
       candidates = targets.map((t) => [...t.rules, ...texts(t.evidence)]);
     }
-    const found = match(texts(evidence), candidates);
-    return found === undefined ? undefined : targets[found.index];
+    const kept = differs === undefined ? targets.map((_, k) => k) : targets.flatMap((t, k) => (differs(t) ? [] : [k]));
+    const found = match(
+      texts(evidence),
+      kept.map((k) => candidates[k] as string[]),
+    );
+    return found === undefined ? undefined : targets[kept[found.index] as number];
   };
 }
 
@@ -1043,13 +1071,15 @@ function distinctEvidence(evidence: readonly string[]): ReadonlySet<string> | un
 const evidenceSets = new WeakMap<readonly string[], Set<string>>();
 
 /**
- * The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine).
+ * The learned thing a group already is: the most shared evidence, else the closest meaning (≥ the skill match cosine)
+ * among those whose subject `differs` does not tell apart (a shared template's other slot: issue 21).
  */
 function matchLearned<T extends { id: string; evidence: string[] }>(
   candidates: readonly T[],
   evidence: readonly string[],
   vector: Float32Array | undefined,
   vectors: ReadonlyMap<string, Float32Array>,
+  differs?: (candidate: T) => boolean,
 ): T | undefined {
   const ev = new Set(evidence);
   let best: T | undefined;
@@ -1071,7 +1101,7 @@ function matchLearned<T extends { id: string; evidence: string[] }>(
   for (const c of candidates) {
     const v = vectors.get(c.id);
     const sim = v === undefined || vector === undefined ? 0 : cosine(v, vector);
-    if (sim >= bestSim) {
+    if (sim >= bestSim && differs?.(c) !== true) {
       bestSim = sim;
       best = c;
     }
