@@ -128,33 +128,43 @@ function shrinkWeight(f: Forward, chosen: Source): number {
 /** What a rule predicts for a claim: from the confidence shown and the seed formula's value. */
 export type Predictor = (claim: PairedClaim) => number;
 
+/** Every rule chosen and learned on `train` (in order), as predictors: one pass of the runs, each fit once. */
+export function learnAlternatives(train: readonly PairedClaim[]): Record<Alternative, Predictor> {
+  const { folds, margin } = SELECTION_DEFAULTS;
+  if (train.length < folds) {
+    const shown: Predictor = (p) => p.confidence;
+    return Object.fromEntries(ALTERNATIVES.map((a) => [a, shown])) as Record<Alternative, Predictor>;
+  }
+  const f = forward(train, folds);
+  const fits = new Map<Source, (c: number) => number>();
+  const fit = (source: Exclude<Source, 'formula'>) => {
+    let learned = fits.get(source);
+    if (learned === undefined) {
+      learned = learnCalibrator(source, train);
+      fits.set(source, learned);
+    }
+    return learned;
+  };
+  const predictor = (source: Source, blend = 0): Predictor => {
+    if (source === 'formula') return (p) => p.formula;
+    const chosen = fit(source);
+    if (blend === 0) return (p) => chosen(p.confidence);
+    const rate = fit('base-rate')(0);
+    return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
+  };
+  const selected = decide(f, 'seed', ['base-rate', 'map'], false, margin);
+  return {
+    selected: predictor(selected),
+    clustered: predictor(decide(f, 'seed', ['base-rate', 'map'], true, margin)),
+    'shrunk to base rate': predictor(selected, selected === 'seed' ? 0 : shrinkWeight(f, selected)),
+    'seed formula fallback': predictor(decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin)),
+    'seed formula candidate': predictor(decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin)),
+  };
+}
+
 /** The rule `alternative` chosen and learned on `train` (in order), as a predictor. */
 export function learnAlternative(alternative: Alternative, train: readonly PairedClaim[]): Predictor {
-  const { folds, margin } = SELECTION_DEFAULTS;
-  if (train.length < folds) return (p) => p.confidence;
-  const f = forward(train, folds);
-  const pick = (): { source: Source; blend: number } => {
-    switch (alternative) {
-      case 'selected':
-        return { source: decide(f, 'seed', ['base-rate', 'map'], false, margin), blend: 0 };
-      case 'clustered':
-        return { source: decide(f, 'seed', ['base-rate', 'map'], true, margin), blend: 0 };
-      case 'shrunk to base rate': {
-        const source = decide(f, 'seed', ['base-rate', 'map'], false, margin);
-        return { source, blend: source === 'seed' ? 0 : shrinkWeight(f, source) };
-      }
-      case 'seed formula fallback':
-        return { source: decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin), blend: 0 };
-      case 'seed formula candidate':
-        return { source: decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin), blend: 0 };
-    }
-  };
-  const { source, blend } = pick();
-  if (source === 'formula') return (p) => p.formula;
-  const chosen = learnCalibrator(source, train);
-  if (blend === 0) return (p) => chosen(p.confidence);
-  const rate = learnCalibrator('base-rate', train)(0);
-  return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
+  return learnAlternatives(train)[alternative];
 }
 
 /**
@@ -198,13 +208,16 @@ export function measureAlternatives(sets: readonly PairedQueries[], seeds: reado
     return { train: h.flatMap((x) => x.train), test: h.flatMap((x) => x.test) };
   };
   const splits = seeds.map(halves);
+  const learned = splits.map((h) => learnAlternatives(h.train));
+  const [first] = splits;
+  const reverse = first === undefined ? undefined : learnAlternatives(first.test);
   return ALTERNATIVES.map((alternative) => {
-    const [first] = splits;
-    const one = first === undefined ? [] : predicted(learnAlternative(alternative, first.train), first.test);
-    const other = first === undefined ? [] : predicted(learnAlternative(alternative, first.test), first.train);
+    const one =
+      first === undefined ? [] : predicted((learned[0] as Record<Alternative, Predictor>)[alternative], first.test);
+    const other = first === undefined || reverse === undefined ? [] : predicted(reverse[alternative], first.train);
     const both = [...one, ...other];
     const each = splits.map((h, k) =>
-      k === 0 ? figures(one) : figures(predicted(learnAlternative(alternative, h.train), h.test)),
+      k === 0 ? figures(one) : figures(predicted((learned[k] as Record<Alternative, Predictor>)[alternative], h.test)),
     );
     const floorSeed = seeds[0] ?? 0;
     return {
