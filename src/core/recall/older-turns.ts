@@ -41,7 +41,7 @@ export function olderTurns(
   top: ReadonlySet<string>,
   question: string,
 ): Map<string, OlderTurn> {
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, true) }));
   const asked = new Set(words(question));
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
@@ -125,8 +125,8 @@ export function firstNamed(
 /** The names a question asks about (not the speakers'), the own-fact turns, and each speaker's first naming them. */
 function firstNaming(candidates: readonly TurnCandidate[], question: string, nameWords: readonly string[]) {
   const skip = new Set(nameWords);
-  const asked = [...namesIn(question)].filter((n) => !skip.has(n));
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  const asked = [...namesIn(question, true)].filter((n) => !skip.has(n));
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, true) }));
   const first = new Map<string, (typeof own)[number]>();
   if (asked.length > 0)
     for (const t of own) {
@@ -153,7 +153,7 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
   const named: [string, string][] = [];
   for (const c of candidates) {
     if (!statesOwnFact(c.text)) continue;
-    const names = [...namesIn(c.text)].map((n) => `${c.speaker}\n${n}`);
+    const names = [...namesIn(c.text, true)].map((n) => `${c.speaker}\n${n}`);
     const first = names[0];
     if (first === undefined) continue;
     for (const n of names) if (!parent.has(n)) parent.set(n, n);
