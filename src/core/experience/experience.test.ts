@@ -3,7 +3,7 @@ import { IntentIndex, intentTerms } from './intent-index.js';
 import { taskText } from './task-text.js';
 import { fitIsotonic, predictIsotonic } from './isotonic.js';
 import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
-import { shapeKey, workflowId, workflowShape } from './workflow-shape.js';
+import { edgeKey, loneLinks, shapeKey, workflowId, workflowShape } from './workflow-shape.js';
 
 describe('workflowShape', () => {
   it('keeps distinct tools in first-use order and links consumes, else the call before', () => {
@@ -38,6 +38,20 @@ describe('workflowShape', () => {
       { tool: 'b', consumes: [5] },
     ]);
     expect(shape.edges).toEqual([]);
+  });
+});
+
+describe('loneLinks', () => {
+  it('names the links of a run that no other run made, for its replay to hide', () => {
+    const shape = workflowShape([{ tool: 'a' }, { tool: 'b', consumes: [0] }, { tool: 'c', consumes: [1] }]);
+    const counts = new Map([
+      [edgeKey('a', 'b'), 3],
+      [edgeKey('b', 'c'), 1],
+    ]);
+    const linked = (from: string, to: string) => counts.get(edgeKey(from, to)) ?? 0;
+    expect([...loneLinks(shape, linked)]).toEqual([edgeKey('b', 'c')]);
+    counts.set(edgeKey('b', 'c'), 2);
+    expect(loneLinks(shape, linked).size).toBe(0);
   });
 });
 

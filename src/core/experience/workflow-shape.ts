@@ -58,6 +58,16 @@ export function shapeKey(tools: readonly string[], edges: readonly (readonly [st
   return JSON.stringify([[...tools].sort(byText), edges.map(([f, t]) => edgeKey(f, t)).sort(byText)]);
 }
 
+/**
+ * The links of a run's shape that no other run made, given how many runs (this one among them) linked each pair: a
+ * replay of the run must not read them (the graph and the pair counts learned them from the run itself).
+ */
+export function loneLinks(shape: WorkflowShape, linked: (from: string, to: string) => number): Set<string> {
+  const lone = new Set<string>();
+  for (const [from, to] of shape.edges) if (linked(from, to) <= 1) lone.add(edgeKey(from, to));
+  return lone;
+}
+
 /** The stable id of the learned workflow of a shape: `wf-` and the first 12 hex digits of its key's SHA-256. */
 export function workflowId(key: string): string {
   let id = workflowIds.get(key);

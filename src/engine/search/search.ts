@@ -34,7 +34,7 @@ import {
 import type { EdgeType } from '../../core/types.js';
 import { setF1, voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
-import { edgeKey } from '../../core/experience/workflow-shape.js';
+import { edgeKey, loneLinks } from '../../core/experience/workflow-shape.js';
 import {
   edgeEvidence,
   edgeRow,
@@ -754,6 +754,8 @@ async function selectByEvidence(
   searchBuilt: BuiltDag,
   leaveOut: number | undefined,
   request: DagRequest,
+  /** In a replay that hides the run's own links: what is left of the graph's. */
+  seen?: (edges: readonly DagEdgeInput[]) => DagEdgeInput[],
 ) {
   const toolFit = learning.tools as LogisticFit;
   const proposal =
@@ -783,8 +785,11 @@ async function selectByEvidence(
             tools,
             neighbourEdgeVotes(proposal),
             experienceOf(ctx.index),
-            confidentFrom(ctx.index, new Set(tools)),
+            seen === undefined
+              ? confidentFrom(ctx.index, new Set(tools))
+              : seen(confidentFrom(ctx.index, new Set(tools))),
             { links: searchBuilt.links, part: partOf },
+            seen === undefined || leaveOut === undefined ? undefined : experienceOf(ctx.index).run(leaveOut)?.shape,
           ).map((e) => ({
             e,
             from: e.from,
@@ -873,27 +878,56 @@ export interface DagWay {
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagWay> {
   return perRuns(bestSelections, ctx.index, () =>
     carriedOver(ctx, 'dag-way', async () => {
-      const past = experienceOf(ctx.index);
-      const scores = new Map<DagSelection, number[]>(SELECTIONS.map((w) => [w, []]));
-      for (const i of evenSample(past.size, SELECTION_SAMPLE)) {
-        const run = past.run(i) as PastRun;
-        const tools = new Set(run.shape.tools);
-        const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
-        for (const way of SELECTIONS) {
-          const asked = way === 'search' ? { ...request, useMemory: false } : { ...request, selection: way };
-          const d = await suggestDag(ctx, run.intent, asked, i);
-          const byId = new Map(d.dag.tasks.map((t) => [t.id, t.tool]));
-          const made = new Set(
-            d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))),
-          );
-          const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
-          const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
-          scores.get(way)?.push((node + edge) / 2);
-        }
-      }
-      return gateMemory(scores, pickSelection(scores));
+      const scores = await replayWays(ctx, request, SELECTIONS, false);
+      const preferred = pickSelection(scores);
+      // The gate replays both again with the links only the replayed run made hidden: the graph learned them from
+      // that run, and they made the search alone look better on its own runs than on new ones.
+      const fair =
+        preferred === 'search' ? scores : await replayWays(ctx, request, [preferred, 'search'], true, scores);
+      return gateMemory(fair, preferred);
     }),
   );
+}
+
+/**
+ * Each way's score on up to SELECTION_SAMPLE past runs (evenly spaced), each suggested from its intent alone with
+ * itself left out of the memory (and, with `hideOwnLinks`, its own links no other run made): the mean of node and
+ * edge F1 against what the run did. A run with no such link replays as it did without hiding them (`before`).
+ */
+async function replayWays(
+  ctx: SearchContext,
+  request: DagRequest,
+  ways: readonly DagSelection[],
+  hideOwnLinks: boolean,
+  before?: ReadonlyMap<DagSelection, readonly number[]>,
+): Promise<Map<DagSelection, number[]>> {
+  const past = experienceOf(ctx.index);
+  const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
+  for (const [k, i] of evenSample(past.size, SELECTION_SAMPLE).entries()) {
+    if (hideOwnLinks && before !== undefined && runsLoneLinks(past, i).size === 0) {
+      for (const way of ways) scores.get(way)?.push(before.get(way)?.[k] ?? 0);
+      continue;
+    }
+    const run = past.run(i) as PastRun;
+    const tools = new Set(run.shape.tools);
+    const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
+    for (const way of ways) {
+      const asked = way === 'search' ? { ...request, useMemory: false } : { ...request, selection: way };
+      const d = await suggestDag(ctx, run.intent, asked, i, hideOwnLinks);
+      const byId = new Map(d.dag.tasks.map((t) => [t.id, t.tool]));
+      const made = new Set(d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))));
+      const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
+      const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
+      scores.get(way)?.push((node + edge) / 2);
+    }
+  }
+  return scores;
+}
+
+/** The links of past run `run` that no other past run made (the pair counts of its first PAIR_TOOLS tools). */
+function runsLoneLinks(experience: ReturnType<typeof experienceOf>, run: number): Set<string> {
+  const shape = experience.run(run)?.shape;
+  return shape === undefined ? new Set() : loneLinks(shape, (from, to) => experience.pair(from, to)?.linked ?? 0);
 }
 
 /**
@@ -944,17 +978,23 @@ export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>,
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
-async function searchBuiltDag(ctx: SearchContext, intent: string, request: DagRequest, leaveOut: number | undefined) {
+async function searchBuiltDag(
+  ctx: SearchContext,
+  intent: string,
+  request: DagRequest,
+  leaveOut: number | undefined,
+  seen: (edges: readonly DagEdgeInput[]) => DagEdgeInput[] = (edges) => [...edges],
+) {
   const { index } = ctx;
   const gathered = await gatherSearch(ctx, intent, request, leaveOut);
   const experience = experienceOf(index);
   const learnedEdges = (tools: readonly string[]): DagEdgeInput[] =>
-    request.useMemory === false ? [] : experienceEdges(experience, tools);
+    request.useMemory === false ? [] : seen(experienceEdges(experience, tools));
   const { candidates } = gathered;
   const tools = new Set(candidates.map((c) => c.tool));
   const searchBuilt = buildDag(
     candidates,
-    [...edgesAmong(confidentFrom(index, tools), tools), ...learnedEdges([...tools])],
+    [...seen(edgesAmong(confidentFrom(index, tools), tools)), ...learnedEdges([...tools])],
     request.build,
   );
   return { gathered, searchBuilt, searchScored: seedScore(searchBuilt, index), learnedEdges };
@@ -995,8 +1035,14 @@ export async function suggestDag(
   intent: string,
   request: DagRequest = {},
   leaveOut?: number,
+  hideOwnLinks = false,
 ): Promise<DagSuggestion> {
   const { index } = ctx;
+  // A replay that hides the run's own links (the memory's gate, {@link bestSelection}) reads no edge only it made.
+  const lone = hideOwnLinks && leaveOut !== undefined ? runsLoneLinks(experienceOf(index), leaveOut) : undefined;
+  const hidden = lone === undefined || lone.size === 0 ? undefined : lone;
+  const seen = <E extends { from: string; to: string }>(edges: readonly E[]): E[] =>
+    hidden === undefined ? [...edges] : edges.filter((e) => !hidden.has(edgeKey(e.from, e.to)));
   // Where the scope's replays did best without the memory, the memory stays out (the learned graph stays).
   const memoryOn =
     request.useMemory !== false &&
@@ -1009,10 +1055,16 @@ export async function suggestDag(
       : undefined;
   const chosenWay = request.selection ?? chosen?.way;
   if (chosenWay === 'search' && request.useMemory !== false) {
-    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut);
+    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks);
     return chosen === undefined ? plain : leftOutMemory(ctx, plain, chosen, request);
   }
-  const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(ctx, intent, request, leaveOut);
+  const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(
+    ctx,
+    intent,
+    request,
+    leaveOut,
+    seen,
+  );
   const { parts, searchTexts, memoryWhy, scoreParts } = gathered;
   const learning =
     request.useMemory === false || request.memoryProposal === false || experienceOf(index).size === 0
@@ -1043,7 +1095,7 @@ export async function suggestDag(
     request.useSearch === false ||
     request.selection === 'fusion'
       ? undefined
-      : await selectByEvidence(ctx, intent, gathered, learning, advice, searchBuilt, leaveOut, request);
+      : await selectByEvidence(ctx, intent, gathered, learning, advice, searchBuilt, leaveOut, request, hidden && seen);
   const fusedAll =
     advice === undefined
       ? undefined
@@ -1053,7 +1105,7 @@ export async function suggestDag(
           // Under MIN_CALIBRATION replays, the seed formula's own confidence stands for the search.
           searchExpected ?? searchScored.value,
           request,
-          (tools) => confidentFrom(index, tools),
+          (tools) => seen(confidentFrom(index, tools)),
           learnedEdges,
           uncovered,
         );
