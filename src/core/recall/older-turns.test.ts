@@ -113,6 +113,17 @@ describe('older turns at recall time (issue 23)', () => {
     expect(lines.get('memory:t')).not.toBe(lines.get('memory:p'));
     expect(lines.has('memory:a')).toBe(false);
     expect(lines.has('memory:n')).toBe(false);
+    // A frame: the same words around a run that differs (a value in lower case), the same speaker's.
+    const frames = factLines([
+      turn('s', 'Ines', 1, 'My free time goes into surfing.'),
+      turn('k', 'Ines', 9, 'My free time goes into knitting.'),
+      turn('o', 'Tariq', 9, 'My free time goes into baking.'),
+      turn('m', 'Ines', 9, 'Morning all.'),
+      turn('e', 'Ines', 9, 'Morning everyone.'),
+    ]);
+    expect(frames.get('memory:s')).toBe(frames.get('memory:k'));
+    expect(frames.has('memory:o')).toBe(false);
+    expect(frames.has('memory:m')).toBe(false);
   });
 
   it('a question asking when a value came: the first own turn naming every name it asks', () => {
@@ -128,6 +139,18 @@ describe('older turns at recall time (issue 23)', () => {
     expect(firstNamed(cs, 'When did Ines get to Perth?', ['ines'])?.id).toBe('t');
     expect(firstNamed(cs, 'When did Ines get to Lima?', ['ines'])).toBeUndefined();
     expect(firstNamed(cs, 'When did Ines move?', ['ines'])).toBeUndefined();
+  });
+
+  it('a later turn of the same line of facts naming a name of its own marks the earlier, no name shared', () => {
+    const cs = [
+      turn('t1', 'Ines', 1, 'My team at Harbor Freight ships every week.'),
+      turn('t2', 'Ines', 20, 'My team at Copperleaf Media ships every week.'),
+    ];
+    expect(olderTurns(cs, all(cs), 'Who pays Ines these days?').size).toBe(0);
+    const marked = olderTurns(cs, all(cs), 'Who pays Ines these days?', factLines(cs));
+    expect(marked.get('memory:t1')).toMatchObject({ newerId: 't2', shared: [], own: ['copperleaf', 'media'] });
+    expect(marked.get('memory:t1')?.why).toContain('same line');
+    expect(marked.has('memory:t2')).toBe(false);
   });
 
   it('reads a question asking for several answers', () => {

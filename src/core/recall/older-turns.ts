@@ -3,12 +3,19 @@
  * Which of a question's top turns are likely an older version of a later turn (issue 23), read at recall time with no
  * word list of changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a
  * name the earlier names and a name of its own ("I left Kestrel Insurance and joined Pinecrest Health" after "I work
- * at Kestrel Insurance"); naming only the earlier's names restates it. A question naming the later one's own name
- * already knows it ("before Pinecrest Health?"): that pair is left. The store is not touched. Pure.
+ * at Kestrel Insurance"), or that is in the same line of facts (factLines: joined through other turns' names or a
+ * shared frame) and names a name of its own; naming only the earlier's names restates it. A question naming the
+ * later one's own name already knows it ("before Pinecrest Health?"): that pair is left. Also, for a question naming
+ * a later value, the turns of the value before it (earlierValues), and for one asking when a value came, the turn
+ * that first named it (firstNamed). The store is not touched. Pure.
  */
 import { namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export const OLDER_TURN_DEFAULTS = Object.freeze({
+  /** A frame (factLines): the words around a run of at most this many words that differ. */
+  frameRun: 3,
+  /** … and at least this many words around it. */
+  frameWords: 3,
   /** The top results whose turns may be marked older (a later version may come from anywhere in the pool). */
   window: 10,
 });
@@ -34,12 +41,14 @@ export interface OlderTurn {
 
 /**
  * For each candidate of `top` (keys) likely an older version of a later candidate of the same speaker, that later
- * one (the latest such) and why. `candidates`: the question's turns, best first; `question`: as asked.
+ * one (the latest such) and why. `candidates`: the question's turns, best first; `question`: as asked; `lines`:
+ * each turn's line of facts (factLines), when read.
  */
 export function olderTurns(
   candidates: readonly TurnCandidate[],
   top: ReadonlySet<string>,
   question: string,
+  lines?: ReadonlyMap<string, string>,
 ): Map<string, OlderTurn> {
   const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, true) }));
   const asked = new Set(words(question));
@@ -52,7 +61,9 @@ export function olderTurns(
       if (norm(newer.c.text) === norm(older.c.text)) continue;
       const shared = [...newer.names].filter((n) => older.names.has(n));
       const ownNames = [...newer.names].filter((n) => !older.names.has(n));
-      if (shared.length === 0 || ownNames.length === 0 || ownNames.some((n) => asked.has(n))) continue;
+      const line = lines?.get(older.c.key);
+      const sameLine = line !== undefined && lines?.get(newer.c.key) === line;
+      if ((shared.length === 0 && !sameLine) || ownNames.length === 0 || ownNames.some((n) => asked.has(n))) continue;
       if (best === undefined || newer.c.at > best.c.at) best = { c: newer.c, shared, own: ownNames };
     }
     if (best !== undefined)
@@ -62,8 +73,10 @@ export function olderTurns(
         shared: best.shared.sort(),
         own: best.own.sort(),
         why:
-          `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, names ` +
-          `${best.shared.join(', ')} too and ${best.own.join(', ')} besides`,
+          `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, ` +
+          (best.shared.length > 0
+            ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
+            : `in the same line of facts, names ${best.own.join(', ')}`),
       });
   }
   return out;
@@ -140,7 +153,9 @@ function firstNaming(candidates: readonly TurnCandidate[], question: string, nam
 /**
  * A speaker's lines of facts, with no word list: the turns stating a fact of their own joined through the names they
  * share (a change names the value it left and the one it took: "Said goodbye to Quito, the new address is in Perth"
- * joins the Quito turns and the Perth turns). Each turn naming a name gets its line (the same string for one line).
+ * joins the Quito turns and the Perth turns) and through a frame they share (the same words around a run of at most
+ * `frameRun` words that differ: "My free time goes into surfing" / "… into sailing", a value in lower case). Each turn
+ * joined to something gets its line (the same string for one line).
  */
 export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[]): Map<string, string> {
   const parent = new Map<string, string>();
@@ -150,21 +165,35 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
     parent.set(x, r);
     return r;
   };
-  const named: [string, string][] = [];
-  for (const c of candidates) {
-    if (!statesOwnFact(c.text)) continue;
-    const names = [...namesIn(c.text, true)].map((n) => `${c.speaker}\n${n}`);
-    const first = names[0];
-    if (first === undefined) continue;
-    for (const n of names) if (!parent.has(n)) parent.set(n, n);
-    for (const n of names.slice(1)) {
-      const a = root(n);
-      const b = root(first);
-      if (a !== b) parent.set(a, b);
-    }
-    named.push([c.key, first]);
+  const join = (a: string, b: string) => {
+    for (const x of [a, b]) if (!parent.has(x)) parent.set(x, x);
+    const ra = root(a);
+    const rb = root(b);
+    if (ra !== rb) parent.set(ra, rb);
+  };
+  const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
+  const own = candidates.filter((c) => statesOwnFact(c.text));
+  const frames = new Map<string, string>();
+  for (const c of own) {
+    const node = `turn\n${c.key}`;
+    for (const n of namesIn(c.text, true)) join(node, `${c.speaker}\n${n}`);
+    const ws = words(c.text);
+    if (ws.length - 1 < frameWords) continue;
+    for (let i = 0; i < ws.length; i += 1)
+      for (let j = i + 1; j <= Math.min(ws.length, i + frameRun); j += 1) {
+        if (ws.length - (j - i) < frameWords) continue;
+        const frame = `${c.speaker}\n${ws.slice(0, i).join(' ')}\n${ws.slice(j).join(' ')}\n${i}`;
+        const other = frames.get(frame);
+        if (other === undefined) frames.set(frame, node);
+        else if (other !== node) join(node, other);
+      }
   }
-  return new Map(named.map(([key, first]) => [key, root(first)]));
+  const out = new Map<string, string>();
+  for (const c of own) {
+    const node = `turn\n${c.key}`;
+    if (parent.has(node)) out.set(c.key, root(node));
+  }
+  return out;
 }
 
 /** Words of a question asking for several answers (asksForSeveral). */

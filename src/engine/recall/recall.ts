@@ -630,17 +630,14 @@ function orderTurnsInTime(
     return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
   });
   const top = new Set(ranked.slice(0, OLDER_TURN_DEFAULTS.window).map((c) => c.item.key));
-  const older = olderTurns(
-    turns.map((c) => ({
-      key: c.item.key,
-      id: c.item.id,
-      speaker: c.item.life?.turn?.speaker as string,
-      at: c.item.from ?? c.item.at,
-      text: c.item.text,
-    })),
-    top,
-    question,
-  );
+  const cands = turns.map((c) => ({
+    key: c.item.key,
+    id: c.item.id,
+    speaker: c.item.life?.turn?.speaker as string,
+    at: c.item.from ?? c.item.at,
+    text: c.item.text,
+  }));
+  const older = olderTurns(cands, top, question, factLines(cands));
   const lifted = new Map<string, string>();
   if (older.size === 0) return { older, lifted };
   const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
