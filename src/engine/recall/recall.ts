@@ -382,7 +382,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const asOf = request.asOf ?? askedLife.asOf;
   // The named speakers' turns BM25 found by the name alone: the rest of the score orders them (core/recall/name-only).
   const nameOnly = nameOnlyMatches(
-    candidates.map((k2) => {
+    (w < 1 && named.size > 0 ? candidates : []).map((k2) => {
       const item = items.get(k2);
       const raw = bm25.get(k2);
       return {
