@@ -145,6 +145,33 @@ describe('learning never does worse: the memory answers only above its noise (is
     await cr.close();
   });
 
+  it('with ten replays or more, the DAG without the memory gets the calibrated search confidence', async () => {
+    const cr = await engine();
+    await cr.addTools([
+      { id: 'search_airport', description: 'Find the airport code of a city' },
+      { id: 'search_flights', description: 'Find flights between two airports' },
+    ]);
+    const twoSteps = [
+      { tool: 'search_airport', status: 'success' as const },
+      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
+    ];
+    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    const cities = ['London', 'Paris', 'Rome', 'Madrid', 'Lisbon', 'Vienna', 'Prague', 'Warsaw', 'Oslo', 'Dublin'];
+    // Half the runs took one step, half two: the memory's way helps on some replays and hurts on as many.
+    for (const [i, city] of [...cities, 'Athens', 'Zurich'].entries()) {
+      const calls = i % 2 === 1 ? oneStep : twoSteps;
+      await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls });
+    }
+    const answer = await cr.suggestDag('find flights from Berlin', { track: false });
+    const without = await cr.suggestDag('find flights from Berlin', { track: false, useMemory: false });
+    expect(answer.way).toMatchObject({ way: 'search', replays: 12 });
+    expect(answer.dag).toEqual(without.dag);
+    expect(answer).toMatchObject({ confidenceBasis: 'search', replays: 12 });
+    expect(without.confidenceBasis).toBe('seed');
+    expect(answer.seedConfidence).toBe(without.confidence);
+    await cr.close();
+  });
+
   it('answers with the learned workflow once past runs agree on it', async () => {
     const cr = await engine();
     await cr.addTools(CATALOGUE);
