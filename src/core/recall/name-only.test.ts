@@ -25,6 +25,21 @@ describe('turns found by a speaker’s name alone (issue 23)', () => {
     expect([...bare].sort()).toEqual(['asks', 'fact', 'reaction', 'small']);
   });
 
+  it('a named speaker’s turn another speaker said word for word, naming no name, is small talk: ratio 0', () => {
+    const said = [
+      c('mine', 'Ana', 'Ha, that sounds about right.', 0.9),
+      c('his', 'Bo', 'Ha, that sounds about right.', 0.9),
+      c('value', 'Ana', 'I live in Perth.', 0.8),
+      c('same', 'Bo', 'I live in Perth.', 0.8),
+      c('alone', 'Ana', 'That sounds right to me.', 0.7),
+    ];
+    const { ratios, common } = nameOnlyMatches(said, new Set(['Ana']), ['ana'], ['ana', 'right', 'live']);
+    expect([...common]).toEqual(['mine']);
+    expect(ratios.get('mine')).toBe(0);
+    expect(ratios.has('value')).toBe(false);
+    expect(ratios.has('alone')).toBe(false);
+  });
+
   it('a question of the name alone: every turn of the speaker; no speaker named: none', () => {
     expect([...nameOnlyMatches(pool, new Set(['Ana']), ['ana'], ['ana']).ratios.keys()]).toEqual([
       'small',

@@ -6,10 +6,11 @@
  * small talk ("Morning everyone!") comes first. Here such turns all get the lowest of their BM25 ratios (0 when the
  * turn states no fact of its own: a question, or a turn addressed to someone), so the rest of the score (meaning,
  * time, life) orders them; and a turn matched by a name alone (any speaker's: a reaction naming the speaker) is no
- * evidence for a label through the links it brings. No word list: the question's own words and the turns'. Pure.
+ * evidence for a label through the links it brings. A named speaker's turn that another speaker said word for word,
+ * naming no name, is small talk: its ratio is 0 too. No word list: the question's own words and the turns'. Pure.
  */
 import { queryTermShare } from '../text/term-weights.js';
-import { statesOwnFact } from './memory-life.js';
+import { namesIn, norm, statesOwnFact } from './memory-life.js';
 
 export interface NameOnlyCandidate {
   key: string;
@@ -25,6 +26,11 @@ export interface NameOnlyMatches {
   ratios: ReadonlyMap<string, number>;
   /** Every turn BM25 found with none of the question's words but the named speakers' names in its text. */
   bare: ReadonlySet<string>;
+  /**
+   * The named speakers' turns that another speaker among the candidates said in the same words, naming no name
+   * ("Ha, that sounds about right."): no fact of theirs, found by a word or not; their ratio is 0.
+   */
+  common: ReadonlySet<string>;
 }
 
 /**
@@ -39,7 +45,7 @@ export function nameOnlyMatches(
 ): NameOnlyMatches {
   const ratios = new Map<string, number>();
   const bare = new Set<string>();
-  if (named.size === 0) return { ratios, bare };
+  if (named.size === 0) return { ratios, bare, common: new Set() };
   const names = new Set(nameWords);
   const others = queryWords.filter((w) => !names.has(w));
   let lowest = Number.POSITIVE_INFINITY;
@@ -53,5 +59,20 @@ export function nameOnlyMatches(
     lowest = Math.min(lowest, c.ratio);
   }
   for (const c of own) ratios.set(c.key, statesOwnFact(c.text) ? lowest : 0);
-  return { ratios, bare };
+  // What another speaker said in the same words, naming no name, is small talk: the named speaker's such turns too.
+  const saidBy = new Map<string, Set<string>>();
+  for (const c of candidates)
+    if (c.speaker !== undefined) saidBy.set(norm(c.text), (saidBy.get(norm(c.text)) ?? new Set()).add(c.speaker));
+  const common = new Set<string>();
+  for (const c of candidates)
+    if (
+      c.speaker !== undefined &&
+      named.has(c.speaker) &&
+      (saidBy.get(norm(c.text))?.size ?? 0) > 1 &&
+      namesIn(c.text, true).size === 0
+    ) {
+      common.add(c.key);
+      ratios.set(c.key, 0);
+    }
+  return { ratios, bare, common };
 }

@@ -47,6 +47,31 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
     await cr.close();
   });
 
+  it('a turn another speaker said word for word, naming no name, is no fact of the named speaker’s', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const { ids } = await cr.remember(
+      [
+        ['Ana', 'Ha, that sounds about right.'],
+        ['Bo', 'Ha, that sounds about right.'],
+        ['Ana', 'The right flat in Perth took a while to find.'],
+      ].map(([speaker, text], index) => ({
+        speaker: speaker as string,
+        session: 's1',
+        index,
+        at: clock + index * 60_000,
+        text: text as string,
+      })),
+    );
+    clock = START + 20 * DAY;
+    const rs = await cr.recall('Where is Ana living right now?', { limit: 10, track: false });
+    const small = rs.find((r) => r.id === ids[0]);
+    expect(small?.parts.saidByOthers).toBe(true);
+    expect(small?.parts.bm25Relative).toBe(0);
+    expect(rs[0]?.id).toBe(ids[2]);
+    await cr.close();
+  });
+
   it('a turn holding another word of the question keeps its own ratio', async () => {
     const { cr, ids } = await conversation();
     const rs = await cr.recall('Is Ana in a flat?', { limit: 10, track: false });

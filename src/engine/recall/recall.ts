@@ -197,6 +197,11 @@ export interface RecallResult {
      */
     nameOnly?: true;
     /**
+     * A turn of the speaker the question names that another speaker among the candidates said word for word, naming
+     * no name (small talk: core/recall/name-only): `bm25Relative` is 0.
+     */
+    saidByOthers?: true;
+    /**
      * A question asking when a value came: this is the first turn stating its speaker's fact that names every name
      * the question names (core/recall/older-turns firstNamed), put first; evidence for the label like a link.
      */
@@ -598,7 +603,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(s.via === undefined ? {} : { via: s.via }),
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
-        ...(nameOnly.ratios.has(s.item.key) ? { nameOnly: true } : {}),
+        ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
+        ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
