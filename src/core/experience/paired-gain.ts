@@ -26,9 +26,10 @@ export function pairedGain(better: readonly number[], base: readonly number[]): 
 }
 
 /**
- * Whether a paired gain stands above its noise: more than `margin` standard errors, on at least two pairs. With no
- * spread at all (every pair gained the same), any gain above zero stands.
+ * Whether a paired gain stands above its noise: more than `margin` standard errors, on at least two pairs, the
+ * standard error taken no lower than `resolution`, the finest difference the scores can show: pairs that agree to
+ * within it show no spread that can be measured, not a spread of zero, so a gain no larger than it never stands.
  */
-export function gainStands(g: PairedGain, margin: number): boolean {
-  return g.n >= 2 && g.gain > margin * g.standardError + 1e-12;
+export function gainStands(g: PairedGain, margin: number, resolution = 0): boolean {
+  return g.n >= 2 && g.gain > margin * Math.max(g.standardError, resolution) + 1e-12;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { openCredence } from '../engine.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Credence, openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -108,9 +111,42 @@ describe('learning never does worse: the memory answers only above its noise (is
     const agreed = gateMemory(scores(search.map((v, i) => v + 0.2 + 0.01 * i)), 'per-intent');
     expect(agreed).toMatchObject({ way: 'per-intent', preferred: 'per-intent', replays: 6 });
     expect(agreed.why).toContain('more than one standard error');
-    // A single replayed run is no evidence; the search preferred by the replays answers as it is.
-    expect(gateMemory(scores([0.9]), 'per-intent').way).toBe('search');
+    // The search preferred by the replays answers as it is.
     expect(gateMemory(scores(search), 'search')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
+  });
+
+  it('takes a single replayed run as no evidence, however much the memory gained on it', async () => {
+    const { gateMemory } = await import('./search.js');
+    const one = new Map([
+      ['per-intent', [0.9]],
+      ['search', [0.1]],
+    ] as const);
+    expect(gateMemory(one, 'per-intent')).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 1 });
+    expect(gateMemory(one, 'per-intent').gain).toBeCloseTo(0.8, 12);
+  });
+
+  it('compares no scores of unequal length: the memory stays out and says no way beat the search', async () => {
+    const { gateMemory } = await import('./search.js');
+    const unequal = new Map([
+      ['per-intent', [0.9, 0.9, 0.9]],
+      ['search', [0.1, 0.1]],
+    ] as const);
+    expect(gateMemory(unequal, 'per-intent')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
+    expect(gateMemory(unequal, 'per-intent').why).toContain('no way with the memory beat the DAG without it');
+  });
+
+  it('takes no standard error below the gain resolution: tiny equal gains do not let the memory answer', async () => {
+    const { gateMemory } = await import('./search.js');
+    const scores = (own: number[]) =>
+      new Map([
+        ['per-intent', own],
+        ['search', [0.5, 0.6]],
+      ] as const);
+    const tiny = gateMemory(scores([0.5001, 0.6001]), 'per-intent');
+    expect(tiny).toMatchObject({ way: 'search', replays: 2, standardError: 0.001 });
+    expect(tiny.why).toContain('gained 0.000 ± 0.001');
+    // Two runs that both gained a clear amount still stand: their spread is below what the scores show.
+    expect(gateMemory(scores([0.6, 0.7]), 'per-intent')).toMatchObject({ way: 'per-intent', standardError: 0.001 });
   });
 
   it('answers a few past runs that disagree with the DAG without the memory, and says so', async () => {
@@ -172,6 +208,30 @@ describe('learning never does worse: the memory answers only above its noise (is
     await cr.close();
   });
 
+  it('calibrates the search alone on the gate replays, which hid the links each run alone made', async () => {
+    const cr = await engine();
+    await cr.addTools([
+      { id: 'search_airport', description: 'Find the airport code of a city' },
+      { id: 'search_flights', description: 'Find flights between two airports' },
+    ]);
+    const twoSteps = [
+      { tool: 'search_airport', status: 'success' as const },
+      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
+    ];
+    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    // More runs than the gate replays (50) and fewer than the calibration's search replays (100).
+    for (let i = 0; i < 60; i += 1) {
+      const calls = i % 2 === 1 ? oneStep : twoSteps;
+      await cr.recordExecution({ intent: `find flights from airport ${i}`, startedAt: T0, calls });
+    }
+    const answer = await cr.suggestDag('find flights from Berlin', { track: false });
+    expect(answer.way).toMatchObject({ way: 'search', replays: 50 });
+    expect(answer.way?.preferred).not.toBe('search');
+    expect(answer).toMatchObject({ confidenceBasis: 'search', replays: 50 });
+    expect(Object.keys(answer.way ?? {})).not.toContain('searchFit');
+    await cr.close();
+  });
+
   it('answers with the learned workflow once past runs agree on it', async () => {
     const cr = await engine();
     await cr.addTools(CATALOGUE);
@@ -186,6 +246,54 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(tasks.map((t) => t.tool)).toEqual(['SearchPeople', 'GetPersonMovieCredit']);
     expect(tasks[1]?.dependsOn).toEqual([tasks[0]?.id]);
     await cr.close();
+  });
+});
+
+describe('a way chosen on fewer runs than its sample (issue 19)', () => {
+  const NAMES = ['Sofia Coppola', 'Wes Anderson', 'Jane Campion', 'Agnes Varda', 'Greta Lee', 'Ava DuVernay'];
+  const MORE = ['Chloe Zhao', 'Kathryn Bigelow', 'Lynne Ramsay', 'Mia Hansen', 'Celine Sciamma'];
+  const ASK = 'list the films of Greta Gerwig';
+  const shown = (d: Awaited<ReturnType<Credence['suggestDag']>>) => ({
+    way: d.way,
+    confidence: d.confidence,
+    basis: d.confidenceBasis,
+    tools: d.dag.tasks.map((t) => t.tool),
+  });
+
+  it('is chosen again once runs are added, in the same process or a new one, as a fresh engine would', async () => {
+    const fresh = await engine();
+    await fresh.addTools(CATALOGUE);
+    for (const name of [...NAMES, ...MORE]) await fresh.recordExecution(filmsOf(name));
+    const expected = shown(await fresh.suggestDag(ASK, { track: false }));
+    expect(expected.way).toMatchObject({ way: 'per-intent', replays: 11 });
+    await fresh.close();
+
+    const dir = mkdtempSync(join(tmpdir(), 'credence-gate-'));
+    let n = 0;
+    const open = () =>
+      openCredence({
+        store: openSqliteStore({ path: join(dir, 'c.db') }),
+        scope: 's',
+        now: T0,
+        newId: () => `f${(n += 1)}`,
+      });
+    try {
+      const first = await open();
+      await first.addTools(CATALOGUE);
+      await first.recordExecution(filmsOf(NAMES[0] as string));
+      expect((await first.suggestDag(ASK, { track: false })).way).toMatchObject({ way: 'search', replays: 1 });
+      for (const name of NAMES.slice(1)) await first.recordExecution(filmsOf(name));
+      expect((await first.suggestDag(ASK, { track: false })).way).toMatchObject({ replays: 6 });
+      await first.close();
+      const second = await open();
+      for (const name of MORE) await second.recordExecution(filmsOf(name));
+      await second.close();
+      const third = await open();
+      expect(shown(await third.suggestDag(ASK, { track: false }))).toEqual(expected);
+      await third.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -210,13 +318,23 @@ describe('fits measured on replays, kept across writes (issue 19)', () => {
     const store = {};
     let measured = 0;
     const measure = async () => (measured += 1);
-    await carriedOver(ctx(100), 'fit', measure);
-    await carriedOver(ctx(105), 'fit', measure);
+    await carriedOver(ctx(100), 'fit', 50, measure);
+    await carriedOver(ctx(105), 'fit', 50, measure);
     expect(measured).toBe(1);
-    await carriedOver(ctx(120), 'fit', measure);
+    await carriedOver(ctx(120), 'fit', 50, measure);
     expect(measured).toBe(2);
-    await carriedOver(ctx(120, 40), 'fit', measure);
+    await carriedOver(ctx(120, 40), 'fit', 50, measure);
     expect(measured).toBe(3);
+    // Under `exactBelow` runs, a fit stands only at the count it was measured at.
+    await carriedOver(ctx(1), 'few', 50, measure);
+    await carriedOver(ctx(1), 'few', 50, measure);
+    expect(measured).toBe(4);
+    await carriedOver(ctx(2), 'few', 50, measure);
+    expect(measured).toBe(5);
+    // Without it, the same change is within the 10 runs a fit is kept for.
+    await carriedOver(ctx(1), 'few', 0, measure);
+    await carriedOver(ctx(11), 'few', 0, measure);
+    expect(measured).toBe(5);
   });
 });
 

@@ -28,6 +28,8 @@ export const MEMORY_FLOOR = 0.3;
 export const CALIBRATION_SAMPLE = 200;
 /** How many of them also replay the search-built DAG (a search costs more than a vote). */
 export const SEARCH_CALIBRATION_SAMPLE = 100;
+/** Replayed runs from which a calibration speaks (under them, it is measured again whenever the runs change). */
+export const MIN_CALIBRATION = 10;
 /** How many candidates each of BM25 and cosine gives before the similarity ranks them. */
 const CANDIDATES = 30;
 
@@ -339,7 +341,7 @@ export function evenSample(size: number, limit: number): number[] {
  */
 export function calibration(ctx: SearchContext, replaySearch: SearchReplay): Promise<Calibration> {
   return perRuns(calibrations, ctx.index, () =>
-    carriedOver(ctx, 'calibration', async () => {
+    carriedOver(ctx, 'calibration', MIN_CALIBRATION, async () => {
       const past = experienceOf(ctx.index);
       const sample = evenSample(past.size, CALIBRATION_SAMPLE);
       const vectors = await ctx.embedder.embed(sample.map((i) => (past.run(i) as PastRun).task));
@@ -479,8 +481,12 @@ const carried = new WeakMap<object, Map<string, { runs: number; tools: number; v
 /** A relative change from which kept fits are measured again. */
 const REMEASURE_AT = 0.1;
 
-/** Whether sizes measured `then` still stand `now`: within a tenth (at least 10) of them. */
-const near = (then: number, now: number): boolean => Math.abs(now - then) <= Math.max(10, REMEASURE_AT * then);
+/**
+ * Whether sizes measured `then` still stand `now`: within a tenth (at least 10) of them; a fit that rests on every
+ * run because there were fewer than `exactBelow` of them stands only at the same count (re-measuring it is cheap).
+ */
+const near = (then: number, now: number, exactBelow = 0): boolean =>
+  then < exactBelow ? now === then : Math.abs(now - then) <= Math.max(10, REMEASURE_AT * then);
 
 /** A value JSON gives back as it was: no number that is not finite, no undefined in an array. */
 function survivesJson(value: unknown): boolean {
@@ -500,17 +506,25 @@ async function revisionOf(store: object, scope: string): Promise<number> {
  * A fit measured on the scope's replays, kept until its past runs or its tools change by more than a tenth (at
  * least 10): replaying hundreds of runs after every recorded call, or in every new process, would cost seconds each
  * time. Kept across the writes of a long-lived process (a server, the gateway), and in the store (issue 20), so a
- * new process reads it instead of measuring it again; a fit measured anew replaces the stored one.
+ * new process reads it instead of measuring it again; a fit measured anew replaces the stored one. A fit measured on
+ * fewer than `exactBelow` past runs (so on each of them, fewer than its sample) is measured again whenever their
+ * count changed: few replays say little, and one more run can change its verdict.
  */
-export function carriedOver<T>(ctx: SearchContext, what: string, measure: () => Promise<T>): Promise<T> {
+export function carriedOver<T>(
+  ctx: SearchContext,
+  what: string,
+  exactBelow: number,
+  measure: () => Promise<T>,
+): Promise<T> {
   const runs = experienceOf(ctx.index).size;
   const tools = ctx.index.toolIds.size;
   let byScope = carried.get(ctx.store);
   if (byScope === undefined) carried.set(ctx.store, (byScope = new Map()));
   const key = `${what}\u0000${ctx.scope}`;
   const kept = byScope.get(key);
-  if (kept !== undefined && near(kept.runs, runs) && near(kept.tools, tools)) return kept.value as Promise<T>;
-  const value = storedOrMeasured(ctx, what, { runs, tools }, measure);
+  if (kept !== undefined && near(kept.runs, runs, exactBelow) && near(kept.tools, tools))
+    return kept.value as Promise<T>;
+  const value = storedOrMeasured(ctx, what, { runs, tools }, measure, exactBelow);
   byScope.set(key, { runs, tools, value });
   value.catch(() => byScope?.delete(key));
   return value;
@@ -521,10 +535,11 @@ async function storedOrMeasured<T>(
   name: string,
   sizes: { runs: number; tools: number },
   measure: () => Promise<T>,
+  exactBelow: number,
 ): Promise<T> {
   const store = ctx.store as Partial<FitStore>;
   const stored = await store.getFit?.call(ctx.store, ctx.scope, name);
-  if (stored !== undefined && near(stored.runs, sizes.runs) && near(stored.tools, sizes.tools))
+  if (stored !== undefined && near(stored.runs, sizes.runs, exactBelow) && near(stored.tools, sizes.tools))
     return JSON.parse(stored.value) as T;
   const revision = await revisionOf(ctx.store, ctx.scope);
   const value = await measure();

@@ -23,6 +23,7 @@ import {
   experienceOf,
   nearestRuns,
   judgedSearches,
+  MIN_CALIBRATION,
   perRuns,
   type RunsCached,
   type JudgedSearch,
@@ -44,7 +45,7 @@ import {
   toolEvidence,
   toolRow,
 } from './learned-selection.js';
-import { predictIsotonic } from '../../core/experience/isotonic.js';
+import { fitIsotonic, type IsotonicFit, type IsotonicPoint, predictIsotonic } from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
 import { chooseLinks } from '../../core/experience/link-choice.js';
@@ -486,8 +487,6 @@ function memorySummary(advice: MemoryAdvice, weight: number, backed: boolean): D
 
 /** How likely a search-built DAG is taken to be right before the scope's own replays say (too few of them). */
 export const SEARCH_PRIOR = 0.5;
-/** Replayed runs from which a calibration speaks. */
-const MIN_CALIBRATION = 10;
 
 /** The seed's DAG confidence (ADR-026) of a built DAG. */
 function seedScore(built: BuiltDag, index: SearchIndex) {
@@ -845,7 +844,13 @@ const SELECTION_MARGIN = 0.5;
  * for the memory to speak (the one-standard-error rule): a learned way must not answer on a gain its noise explains.
  */
 const MEMORY_MARGIN = 1;
-const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<DagWay>>>();
+/**
+ * The finest gain the gate counts (the precision its why reports, and the eval's threshold for a point that did
+ * worse): a standard error below it is taken as it, so replays that all gained the same tiny amount do not let the
+ * memory answer.
+ */
+const GAIN_RESOLUTION = 0.001;
+const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<GateVerdict>>>();
 
 /**
  * How the default request chose its way (issue 19's rule that learning never does worse): the memory's way the
@@ -862,29 +867,41 @@ export interface DagWay {
   replays: number;
   /** Mean gain of `preferred` over the DAG without the memory (mean of node and edge F1 per run). */
   gain: number;
-  /** The standard error of that mean. */
+  /** The standard error of that mean, never below the gain's resolution (0.001). */
   standardError: number;
   /** Why, in words. */
   why: string;
 }
 
 /**
+ * The gate's verdict as kept (the stored fit `dag-way`): the way, and where the gate replayed the search alone with
+ * each run's own links hidden, the fit of those replays' node F1 to their seed confidence ({@link leftOutMemory}).
+ */
+type GateVerdict = DagWay & { searchFit?: IsotonicFit };
+
+/** The way a verdict gives in a DAG's result. */
+const wayOf = ({ searchFit: _fit, ...way }: GateVerdict): DagWay => way;
+
+/**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
  * spaced) are suggested from their intent alone, each left out of the memory, once per way (the search
  * alone included); the way with the highest mean of node and edge F1 against what the run did is preferred if it
  * clearly beats per intent ({@link pickSelection}), and answers if it beats the search alone by more than its noise
- * ({@link gateMemory}). Once per index.
+ * ({@link gateMemory}). Once per index; a verdict on fewer runs than the sample is measured again when their count
+ * changes.
  */
-function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagWay> {
+function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVerdict> {
   return perRuns(bestSelections, ctx.index, () =>
-    carriedOver(ctx, 'dag-way', async () => {
-      const scores = await replayWays(ctx, request, SELECTIONS, false);
+    carriedOver(ctx, 'dag-way', SELECTION_SAMPLE, async (): Promise<GateVerdict> => {
+      const searchPoints: IsotonicPoint[] = [];
+      const scores = await replayWays(ctx, request, SELECTIONS, false, undefined, searchPoints);
       const preferred = pickSelection(scores);
+      if (preferred === 'search') return gateMemory(scores, preferred);
       // The gate replays both again with the links only the replayed run made hidden: the graph learned them from
       // that run, and they made the search alone look better on its own runs than on new ones.
-      const fair =
-        preferred === 'search' ? scores : await replayWays(ctx, request, [preferred, 'search'], true, scores);
-      return gateMemory(fair, preferred);
+      const fair = await replayWays(ctx, request, [preferred, 'search'], true, scores, searchPoints);
+      const verdict = gateMemory(fair, preferred);
+      return searchPoints.length < MIN_CALIBRATION ? verdict : { ...verdict, searchFit: fitIsotonic(searchPoints) };
     }),
   );
 }
@@ -893,6 +910,8 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<DagWay>
  * Each way's score on up to SELECTION_SAMPLE past runs (evenly spaced), each suggested from its intent alone with
  * itself left out of the memory (and, with `hideOwnLinks`, its own links no other run made): the mean of node and
  * edge F1 against what the run did. A run with no such link replays as it did without hiding them (`before`).
+ * `searchPoints` gets, per replayed run, the search alone's seed confidence and node F1 (replaced where replayed
+ * again).
  */
 async function replayWays(
   ctx: SearchContext,
@@ -900,6 +919,7 @@ async function replayWays(
   ways: readonly DagSelection[],
   hideOwnLinks: boolean,
   before?: ReadonlyMap<DagSelection, readonly number[]>,
+  searchPoints?: IsotonicPoint[],
 ): Promise<Map<DagSelection, number[]>> {
   const past = experienceOf(ctx.index);
   const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
@@ -919,6 +939,8 @@ async function replayWays(
       const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
       const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
       scores.get(way)?.push((node + edge) / 2);
+      if (way === 'search' && searchPoints !== undefined)
+        searchPoints[k] = { x: d.seedConfidence ?? d.confidence, y: node };
     }
   }
   return scores;
@@ -957,8 +979,9 @@ export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>,
   const own = scores.get(preferred) ?? [];
   const g = preferred === 'search' || own.length !== base.length ? undefined : pairedGain(own, base);
   const replays = base.length;
-  const stands = g !== undefined && gainStands(g, MEMORY_MARGIN);
-  const measured = g === undefined ? '' : `${g.gain.toFixed(3)} ± ${g.standardError.toFixed(3)}`;
+  const standardError = g === undefined ? 0 : Math.max(g.standardError, GAIN_RESOLUTION);
+  const stands = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
+  const measured = g === undefined ? '' : `${g.gain.toFixed(3)} ± ${standardError.toFixed(3)}`;
   const why =
     g === undefined
       ? `the memory left out: on ${replays} replayed past runs no way with the memory beat the DAG without it`
@@ -972,7 +995,7 @@ export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>,
     preferred,
     replays,
     gain: g?.gain ?? 0,
-    standardError: g?.standardError ?? 0,
+    standardError,
     why,
   };
 }
@@ -1049,14 +1072,15 @@ export async function suggestDag(
     request.memoryProposal !== false &&
     request.useSearch !== false &&
     experienceOf(index).size > 0;
-  const chosen =
+  const verdict =
     request.selection === undefined && memoryOn && leaveOut === undefined
       ? await bestSelection(ctx, request)
       : undefined;
-  const chosenWay = request.selection ?? chosen?.way;
+  const chosen = verdict === undefined ? undefined : wayOf(verdict);
+  const chosenWay = request.selection ?? verdict?.way;
   if (chosenWay === 'search' && request.useMemory !== false) {
     const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks);
-    return chosen === undefined ? plain : leftOutMemory(ctx, plain, chosen, request);
+    return verdict === undefined ? plain : leftOutMemory(ctx, plain, verdict, request);
   }
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(
     ctx,
@@ -1202,23 +1226,25 @@ export async function suggestDag(
 
 /**
  * The DAG without the memory, answering a default request whose replays did not show the memory's way better
- * ({@link gateMemory}): it says so (`way`), and with enough replays its confidence is the scope's calibration of a
- * search-built DAG of its seed confidence.
+ * ({@link gateMemory}): it says so (`way`), and with enough replays its confidence is a calibration of a
+ * search-built DAG of its seed confidence: the gate's own replays of the search alone, which hid each run's own
+ * links, where it made them (its memory's way was replayed against it), else the scope's calibration.
  */
 async function leftOutMemory(
   ctx: SearchContext,
   plain: DagSuggestion,
-  way: DagWay,
+  verdict: GateVerdict,
   request: DagRequest,
 ): Promise<DagSuggestion> {
+  const way = wayOf(verdict);
   if (plain.mode !== 'suggestion') return { ...plain, way };
-  const learning = await calibration(ctx, replaySearchDag(ctx, request));
-  if (learning.search.n < MIN_CALIBRATION) return { ...plain, way };
+  const fit = verdict.searchFit ?? (await calibration(ctx, replaySearchDag(ctx, request))).search;
+  if (fit.n < MIN_CALIBRATION) return { ...plain, way };
   return {
     ...plain,
-    confidence: predictIsotonic(learning.search, plain.seedConfidence ?? plain.confidence),
+    confidence: predictIsotonic(fit, plain.seedConfidence ?? plain.confidence),
     confidenceBasis: 'search',
-    replays: learning.replays,
+    replays: fit.n,
     way,
   };
 }
