@@ -21,6 +21,7 @@ import {
   stemWord,
 } from './pattern-grouping.js';
 import { STOP_WORDS, splitWords } from '../text/words.js';
+import { NEGATIONS } from './negation-cues.js';
 
 /** A family of conventions that exclude one another; alternatives are lists of words. */
 export interface ConventionFamily {
@@ -148,53 +149,6 @@ export interface Assertion {
   readonly rejectedTerms: readonly string[];
 }
 
-/** Negation cues as word sequences (words as `splitWords` gives them). */
-const NEGATIONS: readonly (readonly string[])[] = [
-  ['no', 'longer'],
-  // A reproach rejects what it asks about: "why did you commit without the tests?"
-  ['why', 'did', 'you'],
-  ['why', 'do', 'you'],
-  ['why', 'are', 'you'],
-  ['turn', 'off'],
-  ['turned', 'off'],
-  ['turns', 'off'],
-  ['switch', 'off'],
-  ['switched', 'off'],
-  ['don', 't'],
-  ['doesn', 't'],
-  ['didn', 't'],
-  ['won', 't'],
-  ['isn', 't'],
-  ['aren', 't'],
-  ['shouldn', 't'],
-  ['not'],
-  ['never'],
-  ['no'],
-  ['without'],
-  ['avoid'],
-  ['avoids'],
-  ['avoided'],
-  ['avoiding'],
-  ['stop'],
-  ['stops'],
-  ['stopped'],
-  ['skip'],
-  ['skips'],
-  ['skipped'],
-  ['skipping'],
-  ['disable'],
-  ['disabled'],
-  ['disabling'],
-  ['dislike'],
-  ['dislikes'],
-  ['disliked'],
-  ['hate'],
-  ['hates'],
-  ['reject'],
-  ['rejects'],
-  ['rejected'],
-  ['rejecting'],
-];
 /** After one of these in a clause, "over" selects: "prefers await over callbacks" rejects callbacks. */
 const PREFERRING = new Set([
   'use',

@@ -10,6 +10,7 @@ import {
   groupObservations,
   observationTerms,
   patternText,
+  readAddedContext,
   spellingVariants,
   stemWord,
   type Grouping,
@@ -465,8 +466,48 @@ describe('slot-aware grouping (issue 21)', () => {
     }));
     const result = groupObservations(await repeated(rows, 2));
     expect(keysOf(result).sort()).toEqual([['camel'], ['geocoder'], ['renderer']]);
-    expect(result.context).toEqual(expect.arrayContaining(['payment', 'onboard', 'review']));
-    expect(result.context).not.toContain('render');
+    // Every place word, and nothing the rules say (not "render", "camelcas", "name" or "modul").
+    expect(result.context).toEqual([
+      'auth',
+      'bill',
+      'dure',
+      'inventori',
+      'onboard',
+      'payment',
+      'review',
+      'search',
+      'work',
+    ]);
+  });
+
+  it('keeps siblings apart whose slot is a place the batch adds to other habits (a slot there)', async () => {
+    // "billing" is where two habits were said ("… while working on billing") and what a sibling is about ("Name the
+    // billing module …"): in the siblings' own wordings, said without a place, it stays the slot that tells them apart.
+    const sibling = (module: string) => ({
+      key: module,
+      texts: [
+        `Name the ${module} module with snake_case`,
+        `Files in the ${module} module use snake_case names`,
+        `No — the ${module} module is named in snake_case.`,
+      ],
+    });
+    const places = ['while working on billing', 'while working on search', 'during the auth review'];
+    const others = [
+      { key: 'pnpm', texts: ['Use pnpm, not npm', 'Install packages with pnpm'] },
+      { key: 'pr', texts: ['Keep pull requests small', 'Split large pull requests'] },
+    ].map(({ key, texts }) => ({ key, texts: [...texts, ...texts.flatMap((t) => places.map((p) => `${t} ${p}`))] }));
+    const result = groupObservations(
+      await repeated([sibling('billing'), sibling('search'), sibling('auth'), ...others], 2),
+    );
+    expect(result.context).toEqual(expect.arrayContaining(['bill', 'search', 'auth']));
+    const keys = keysOf(result);
+    for (const k of keys) expect(k).toHaveLength(1);
+    expect(
+      keys
+        .flat()
+        .filter((k) => ['billing', 'search', 'auth'].includes(k))
+        .sort(),
+    ).toEqual(['auth', 'billing', 'search']);
   });
 
   it('leaves one-off remarks that share only a conversational frame apart', async () => {
@@ -501,6 +542,40 @@ describe('addedContextTerms', () => {
     expect([...context].sort()).toEqual(['dure', 'payment', 'review']);
     // Said after one statement only, the place is no context yet.
     expect(addedContextTerms(texts.slice(0, 2))).toEqual(new Set());
+  });
+
+  it('never reads a negation added to statements as context: it says their opposite', () => {
+    const rules = ['use npm for installs', 'use var for constants', 'commit on Fridays'];
+    const texts = rules.flatMap((rule) => [
+      rule,
+      `Never ${rule}`,
+      `Do not ${rule}`,
+      `${rule} during the payments review`,
+    ]);
+    expect([...addedContextTerms(texts)].sort()).toEqual(['dure', 'payment', 'review']);
+  });
+});
+
+describe('readAddedContext', () => {
+  it('reads a context term as the slot of the wordings that say it alone in a shared template', () => {
+    const sibling = (module: string) => [
+      `Name the ${module} module with snake_case`,
+      `Files in the ${module} module use snake_case names`,
+    ];
+    const rules = ['Keep pull requests small', 'Use pnpm, not npm'];
+    const texts = [
+      ...['billing', 'search'].flatMap(sibling),
+      ...rules,
+      ...rules.flatMap((rule) => [`${rule} while working on billing`, `${rule} while working on search`]),
+    ];
+    const read = readAddedContext([...texts, ...texts]);
+    expect([...read.terms].sort()).toEqual(['bill', 'search', 'work']);
+    expect(read.slotOf('Name the billing module with snake_case')).toBe('bill');
+    expect(read.slotOf('Files in the search module use snake_case names')).toBe('search');
+    // Where the place is added, it stays context.
+    expect(read.slotOf('Keep pull requests small while working on billing')).toBeUndefined();
+    // Said once, a wording states no slot of its own.
+    expect(readAddedContext(texts).slotOf('Name the billing module with snake_case')).toBeUndefined();
   });
 });
 

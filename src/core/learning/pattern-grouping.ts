@@ -1,13 +1,12 @@
 /**
  * @module core/learning/pattern-grouping
- * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller
- * embeds the texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5),
- * t Porter-stemmed terms, spellings merged, IDF over distinct texts, generic words × 0.25, and so the terms of
- * a phrase the batch adds to several statements (where or when it was said: `addedPhrases`); sides about
- * different heavy terms lose the vector part, and a wording that fills a shared template's slot differently
- * never joins (`slotTags`). Passes: assignment, merge, reassignment, link of lone observations, and wordings
- * that differ by batch-learned context or a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`,
- * largest first. Figures: docs/evaluation.md (eval/habits, issues 6, 21).
+ * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller embeds the
+ * texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5), t Porter-stemmed
+ * terms, spellings merged, IDF over distinct texts, generic words × 0.25, as are phrases the batch adds to several
+ * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`); sides about different heavy terms
+ * lose the vector part; a wording filling a shared template's slot differently never joins (`slotTags`). Passes:
+ * assignment, merge, reassignment, link of lone observations, and wordings that differ by batch-learned context or
+ * a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md.
  */
 
 import { CredenceError } from '../errors.js';
@@ -15,6 +14,7 @@ import { batchIdf } from '../text/term-weights.js';
 import type { ObservationType } from '../types.js';
 import { contentWords } from '../text/words.js';
 import { porterStem } from '../text/fts5-tokenizer.js';
+import { NEGATION_WORDS } from './negation-cues.js';
 
 export const GROUPING_DEFAULTS = Object.freeze({
   /** Weight w of the embedding cosine; 1 − w goes to the IDF-weighted term cosine. */
@@ -420,6 +420,8 @@ interface Units {
   readonly names: readonly string[];
   /** Term ids of phrases added to statements (`addedPhrases`), weighed as generic. */
   readonly context: ReadonlySet<number>;
+  /** Each unit's context term that is its slot instead (`contextSlots`), weighed as topical there; −1 if none. */
+  readonly slotTerm: Int32Array;
 }
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
@@ -491,6 +493,10 @@ function slotTags(
 
 /** Fewest different statements a phrase must be added to, as they are said, for its terms to be context. */
 const ADDED_STATEMENTS = 2;
+/** Fewest topical terms two wordings that fill a slot with one context term share to be one statement's. */
+const FRAME_SHARED = 3;
+/** The grouping terms of the words that negate alone (`NEGATION_WORDS`): a phrase holding one is never context. */
+const NEGATION_TERMS: ReadonlySet<string> = new Set([...NEGATION_WORDS].map((word) => porterStem(word)));
 
 /** A 32-bit mix of a term id: a set of terms hashes to the XOR of its terms' mixes. */
 function mixId(t: number): number {
@@ -508,9 +514,15 @@ function mixId(t: number): number {
  * observed, not what: its terms weigh as generic ones, so that a slot (the module, the tool) rather than
  * the context it was said in decides what a wording is about. A phrase added only to wordings of one
  * statement ("Always use jq" / "Always use jq during the auth review", each "… for reading JSON output")
- * is part of what they say. Learned from the batch, no word list.
+ * is part of what they say; one holding a negation ("Never use X" / "Use X": `NEGATION_TERMS`) says the opposite
+ * of it. Learned from the batch, no list of places.
  */
-function addedPhrases(sequences: readonly number[][], sets: readonly number[][], termCount: number): Set<number> {
+function addedPhrases(
+  sequences: readonly number[][],
+  sets: readonly number[][],
+  names: readonly string[],
+): Set<number> {
+  const termCount = names.length;
   const hashOf = (terms: readonly number[]) => terms.reduce((h, t) => h ^ mixId(t), 0);
   const byHash = new Map<number, number[]>();
   sets.forEach((terms, u) => {
@@ -559,6 +571,8 @@ function addedPhrases(sequences: readonly number[][], sets: readonly number[][],
   const context = new Set<number>();
   for (const [key, bases] of phrases) {
     if (bases.size < ADDED_STATEMENTS) continue;
+    // A negation added to statements says their opposite ("Never use X" / "Use X"), not where they were said.
+    if (key.split(' ').some((t) => NEGATION_TERMS.has(names[Number(t)] as string))) continue;
     let shortest = sets[bases.values().next().value as number] as number[];
     for (const b of bases) if ((sets[b] as number[]).length < shortest.length) shortest = sets[b] as number[];
     const other = [...bases].some((b) => {
@@ -571,10 +585,103 @@ function addedPhrases(sequences: readonly number[][], sets: readonly number[][],
 }
 
 /**
+ * Where a context term is what a statement says rather than where it was said: the statement holds no other
+ * context term and fills a template's slot with the term alone, where a unit said at least `SLOT_REPEATS` times as
+ * it is (`stated`) fills it with a run of 1 to `SLOT_WIDTH` terms starting and ending otherwise; the frame (the terms
+ * around the slot, no context among them) is no statement of the batch; and another stated wording of it holds the
+ * term so too, sharing `FRAME_SHARED` topical terms with it ("Name the billing module with snake_case" / "Files in the
+ * billing module use snake_case names", and the search module's; said besides "… while working on billing"). There
+ * the term tells statements apart and weighs as it would without context. Returns a term sequence's such term.
+ */
+function contextSlots(
+  sequences: readonly number[][],
+  sets: readonly number[][],
+  context: ReadonlySet<number>,
+  stated: (unit: number) => boolean,
+  generic: (t: number) => boolean,
+): (sequence: readonly number[]) => number | undefined {
+  if (context.size === 0) return () => undefined;
+  const statements = new Set(sets.map((set) => [...set].sort((x, y) => x - y).join(' ')));
+  const frameKey = (sequence: readonly number[], i: number, end: number) =>
+    `${sequence.slice(0, i).join(',')}|${sequence.slice(end).join(',')}`;
+  // Each frame (the terms before | after a run, no context term among them) → the first and last terms of its runs.
+  const frames = new Map<string, Set<string>>();
+  sequences.forEach((sequence, u) => {
+    if (sequence.length > SLOT_SENTENCE || !stated(u)) return;
+    if ((sets[u] as number[]).filter((t) => context.has(t)).length > 1) return;
+    for (let i = 0; i < sequence.length; i += 1)
+      for (let end = i + 1; end <= Math.min(sequence.length, i + SLOT_WIDTH); end += 1) {
+        if (i === 0 && end === sequence.length) continue;
+        if (sequence.some((t, k) => (k < i || k >= end) && context.has(t))) continue;
+        const key = frameKey(sequence, i, end);
+        let ends = frames.get(key);
+        if (ends === undefined) frames.set(key, (ends = new Set()));
+        ends.add(`${sequence[i]} ${sequence[end - 1]}`);
+      }
+  });
+  /** The context term a sequence fills a frame's slot with alone, or undefined (the first condition above). */
+  const fills = (sequence: readonly number[]): number | undefined => {
+    const held = [...new Set(sequence.filter((t) => context.has(t)))];
+    if (held.length !== 1 || sequence.length > SLOT_SENTENCE || sequence.length < 2) return undefined;
+    const t = held[0] as number;
+    const at = sequence.indexOf(t);
+    if (sequence.lastIndexOf(t) !== at) return undefined;
+    const ends = frames.get(frameKey(sequence, at, at + 1));
+    if (ends === undefined) return undefined;
+    const frame = [...new Set(sequence.filter((x) => x !== t))].sort((x, y) => x - y);
+    if (statements.has(frame.join(' '))) return undefined;
+    for (const e of ends) {
+      const [first, last] = e.split(' ').map(Number);
+      if (first !== t && last !== t) return t;
+    }
+    return undefined;
+  };
+  // Each context term → the stated units that fill a slot with it: their term sets, and their topical terms.
+  const fillers = new Map<number, [string, Set<number>][]>();
+  sequences.forEach((sequence, u) => {
+    const t = stated(u) ? fills(sequence) : undefined;
+    if (t === undefined) return;
+    let list = fillers.get(t);
+    if (list === undefined) fillers.set(t, (list = []));
+    const set = sets[u] as number[];
+    list.push([[...set].sort((x, y) => x - y).join(' '), new Set(set.filter((x) => x !== t && !generic(x)))]);
+  });
+  return (sequence) => {
+    const t = fills(sequence);
+    if (t === undefined) return undefined;
+    const distinct = [...new Set(sequence)];
+    const key = [...distinct].sort((x, y) => x - y).join(' ');
+    const own = distinct.filter((x) => x !== t && !generic(x));
+    const wording = (fillers.get(t) ?? []).some(([otherKey, other]) => {
+      const shared = own.filter((x) => other.has(x)).length;
+      return otherKey !== key && shared >= FRAME_SHARED && shared * 2 >= Math.max(own.length, other.size);
+    });
+    return wording ? t : undefined;
+  };
+}
+
+/**
  * The terms of phrases `texts` adds to statements they also hold as they are (`addedPhrases`): where or when
  * something was observed ("… during the payments review"), as the grouping of the same texts weighs them.
  */
 export function addedContextTerms(texts: readonly string[]): Set<string> {
+  return new Set(readAddedContext(texts).terms);
+}
+
+/** The context of a batch of texts as the grouping reads it (see {@link readAddedContext}). */
+export interface AddedContext {
+  /** Terms of phrases the texts add to statements they also hold as they are (`addedContextTerms`). */
+  readonly terms: ReadonlySet<string>;
+  /** The context term a text holds as a template's slot, weighed as topical there (`contextSlots`), if any. */
+  readonly slotOf: (text: string) => string | undefined;
+}
+
+/**
+ * The context of `texts` (`addedContextTerms`, or `known`: the terms the grouping of them returned) and where a
+ * context term is a template's slot instead (`contextSlots`; a text is stated when said at least twice, and a text
+ * given later is read as stated).
+ */
+export function readAddedContext(texts: readonly string[], known?: readonly string[]): AddedContext {
   const ids = new Map<string, number>();
   const names: string[] = [];
   const idOf = (term: string) => {
@@ -587,18 +694,44 @@ export function addedContextTerms(texts: readonly string[]): Set<string> {
   };
   const sequences: number[][] = [];
   const sets: number[][] = [];
-  const seen = new Set<string>();
-  for (const text of new Set(texts)) {
+  // Each distinct term set → its unit, and the times the texts say it.
+  const seen = new Map<string, number>();
+  const said: number[] = [];
+  const times = new Map<string, number>();
+  for (const text of texts) times.set(text, (times.get(text) ?? 0) + 1);
+  for (const [text, n] of times) {
     const sequence = groupingTermSequence(text).map(idOf);
     const set = [...new Set(sequence)].sort((x, y) => x - y);
     const key = set.join(' ');
-    if (set.length === 0 || seen.has(key)) continue;
-    seen.add(key);
+    if (set.length === 0) continue;
+    const u = seen.get(key);
+    if (u !== undefined) {
+      said[u] = (said[u] as number) + n;
+      continue;
+    }
+    seen.set(key, sequences.length);
+    said.push(n);
     sequences.push(sequence);
     sets.push(set);
   }
-  const context = addedPhrases(sequences, sets, names.length);
-  return new Set([...context].map((t) => names[t] as string));
+  const context =
+    known === undefined ? addedPhrases(sequences, sets, names) : new Set(known.filter((t) => ids.has(t)).map(idOf));
+  const slot = contextSlots(
+    sequences,
+    sets,
+    context,
+    (u) => (said[u] as number) >= SLOT_REPEATS,
+    (t) => GROUPING_GENERIC_TERMS.has(names[t] as string),
+  );
+  const terms = new Set([...context].map((t) => names[t] as string));
+  return {
+    terms,
+    slotOf: (text) => {
+      if (terms.size === 0) return undefined;
+      const t = slot(groupingTermSequence(text).map((term) => ids.get(term) ?? -1));
+      return t === undefined ? undefined : names[t];
+    },
+  };
 }
 
 function isZero(v: Float32Array): boolean {
@@ -756,21 +889,35 @@ function buildUnits(
   // in the units of one habit only.
   const df = new Int32Array(termIdOf.size);
   for (const terms of rawTerms) for (const t of terms) df[t] = (df[t] as number) + 1;
-  const context = addedPhrases(sequences, rawTerms, termNames.length);
-  const termWeight = batchIdf(termNames, df, rawTerms.length, {
-    minBatch: options.idfMinBatch,
-    genericWeight: options.genericWeight,
-    generic:
-      context.size === 0
-        ? GROUPING_GENERIC_TERMS
-        : new Set([...GROUPING_GENERIC_TERMS, ...[...context].map((t) => termNames[t] as string)]),
-  });
+  const context = addedPhrases(sequences, rawTerms, termNames);
+  const idf = (generic: ReadonlySet<string>) =>
+    batchIdf(termNames, df, rawTerms.length, {
+      minBatch: options.idfMinBatch,
+      genericWeight: options.genericWeight,
+      generic,
+    });
+  const topicalWeight = idf(GROUPING_GENERIC_TERMS);
+  const termWeight =
+    context.size === 0
+      ? topicalWeight
+      : idf(new Set([...GROUPING_GENERIC_TERMS, ...[...context].map((t) => termNames[t] as string)]));
+  // A context term that is a stated unit's slot weighs there as it would without context.
+  const slotOf = contextSlots(
+    sequences,
+    rawTerms,
+    context,
+    (u) => (members[u] as number[]).length >= SLOT_REPEATS,
+    (t) => GROUPING_GENERIC_TERMS.has(termNames[t] as string),
+  );
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
   const vectorNorms = new Float64Array(members.length);
+  const slotTerm = new Int32Array(members.length).fill(-1);
   rawTerms.forEach((terms, u) => {
-    const w = Float64Array.from(terms, (t) => termWeight[t] as number);
+    const slot = (members[u] as number[]).length >= SLOT_REPEATS ? slotOf(sequences[u] as number[]) : undefined;
+    if (slot !== undefined) slotTerm[u] = slot;
+    const w = Float64Array.from(terms, (t) => (t === slot ? topicalWeight : termWeight)[t] as number);
     let norm = 0;
     for (let k = 0; k < w.length; k += 1) norm += (w[k] as number) ** 2;
     norm = Math.sqrt(norm);
@@ -799,7 +946,19 @@ function buildUnits(
     options,
   );
   const heaviest = Float64Array.from(weights, (w) => w.reduce((max, x) => Math.max(max, x), 0));
-  return { members, termIds, weights, vectors, vectorNorms, df, slots, heaviest, names: termNames, context };
+  return {
+    members,
+    termIds,
+    weights,
+    vectors,
+    vectorNorms,
+    df,
+    slots,
+    heaviest,
+    names: termNames,
+    context,
+    slotTerm,
+  };
 }
 
 /** A cluster under construction: sums of its items' term weights and vectors. */
@@ -1422,7 +1581,14 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
   for (const [a0, b0, typo] of pairs) {
     const a = find(a0);
     const b = find(b0);
-    if (a === b || g.slotsClash(a, b, (t) => !generic(t) && !context.has(t) && !typo.includes(t))) continue;
+    if (a === b) continue;
+    // Context fills no slot, but where a unit of either states its context term as its slot (`contextSlots`).
+    const slotTerms = new Set<number>();
+    for (const c of [a, b])
+      for (const u of (g.clusters[c] as Cluster).units)
+        if ((units.slotTerm[u] as number) >= 0) slotTerms.add(units.slotTerm[u] as number);
+    const counts = (t: number) => !generic(t) && (!context.has(t) || slotTerms.has(t)) && !typo.includes(t);
+    if (g.slotsClash(a, b, counts)) continue;
     join(a, b);
   }
 }

@@ -11,10 +11,10 @@
 import { CredenceError } from '../errors.js';
 import { batchIdf } from '../text/term-weights.js';
 import {
-  addedContextTerms,
   GROUPING_DEFAULTS,
   GROUPING_GENERIC_TERMS,
   groupingTermSequence,
+  readAddedContext,
 } from './pattern-grouping.js';
 
 export const TERM_MATCH_DEFAULTS = Object.freeze({
@@ -124,10 +124,14 @@ function commonOrder(a: readonly string[], b: readonly string[]): string[] {
  */
 export function slotReader(batch: readonly string[], added?: readonly string[]): SlotsDiffer {
   const { terms, weightOf } = batchTermWeights(batch);
-  const context = added === undefined ? addedContextTerms(batch) : new Set(added);
-  const topical = (t: string) => !GROUPING_GENERIC_TERMS.has(t) && !context.has(t);
+  const context = readAddedContext(batch, added);
   /** Undefined when the two share no frame; else whether a slot of it holds a different heavy term on each side. */
-  const apart = (a: readonly string[], b: readonly string[]): boolean | undefined => {
+  const apart = (textA: string, textB: string): boolean | undefined => {
+    const a = terms(textA);
+    const b = terms(textB);
+    // A context term is topical where a text holds it as a template's slot (either text: a pair tells it).
+    const slotTerms = new Set([context.slotOf(textA), context.slotOf(textB)]);
+    const topical = (t: string) => !GROUPING_GENERIC_TERMS.has(t) && (!context.terms.has(t) || slotTerms.has(t));
     const inA = new Set(a);
     const inB = new Set(b);
     const shared = a.filter((t) => inB.has(t) && topical(t));
@@ -153,10 +157,9 @@ export function slotReader(batch: readonly string[], added?: readonly string[]):
     return x.some((w, k) => w >= bar && (y[k] as number) >= bar);
   };
   return (text, texts) => {
-    const own = terms(text);
     let differs = false;
     for (const other of texts) {
-      const read = apart(own, terms(other));
+      const read = apart(text, other);
       if (read === false) return false;
       if (read === true) differs = true;
     }
