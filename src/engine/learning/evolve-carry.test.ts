@@ -11,9 +11,14 @@ const setup = movableProjects('credence-evolve-carry-', 0);
 
 describe('an instinct promoted into a skill it was not made from', () => {
   it('passes its contradictions on: the −0.3 stays in the skill’s confidence, file and report', async () => {
-    // The dev half of D2 (seed 14) observed in two parts: the first evolve learns an instinct and lowers it by a
-    // contradiction; the second finds its group at a skill's confidence and promotes it into a skill of its habit.
-    // (Seed 3 cut 12 days before did so until grouping read where a rule was said as context, issue 21.)
+    // The dev half of D2 observed in two parts. The scenario needs a stream in which, at the cut: one habit is split
+    // in two groups, one already learned as a skill and the other only as an instinct (below a skill's confidence);
+    // a planted contradiction of that habit, before the cut, lowers the instinct by −0.3 in the first evolve; and the
+    // days after the cut bring that group enough new evidence to reach a skill's confidence, so the second evolve
+    // promotes the instinct into the skill of its habit it was not made from (joined by meaning, no shared
+    // evidence). Whether a stream holds all of it depends on how the grouping splits the habits: seed 14 cut 9 days
+    // before the end does (seed 3 cut 12 days did until issue 21 read where a rule was said as context). Should a
+    // grouping change lose it, `lowered` is empty and the test fails rather than passing on nothing.
     const stream = generateHabitStream({
       seed: 14,
       total: 3_000,
