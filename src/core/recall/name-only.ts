@@ -1,13 +1,11 @@
 /**
  * @module core/recall/name-only
  * Turns found by a speaker's name alone (issue 23). A turn's title is its speaker, so a question naming a speaker
- * ("Which town was Ana in before Perth?") finds every turn of theirs through that one word; when none of the
- * question's other words is in what a turn says, BM25 ranks those turns by their length only, and the shortest
- * small talk ("Morning everyone!") comes first. Here such turns all get the lowest of their BM25 ratios (0 when the
- * turn states no fact of its own: a question, or a turn addressed to someone), so the rest of the score (meaning,
- * time, life) orders them; and a turn matched by a name alone (any speaker's: a reaction naming the speaker) is no
- * evidence for a label through the links it brings. A named speaker's turn that another speaker said word for word,
- * naming no name, is small talk: its ratio is 0 too. No word list: the question's own words and the turns'. Pure.
+ * ("Which town was Ana in before Perth?") finds all their turns through that word, and BM25 ranks those holding no
+ * other question word by length (short small talk first). Such turns get the lowest of their BM25 ratios (0 for a
+ * question, a turn addressed to someone, or a named speaker's turn another said word for word, naming no name), so
+ * meaning, time and life order them; a turn matched by a name alone (any speaker's) is no evidence for a label
+ * through the links it brings. No word list: the question's own words and the turns'. Pure.
  */
 import { queryTermShare } from '../text/term-weights.js';
 import { namesIn, norm, statesOwnFact } from './memory-life.js';

@@ -1,10 +1,9 @@
 /**
  * @module core/recall/older-turns
- * Which of a question's top turns are likely an older version of a later turn (issue 23), read at recall time with no
- * word list of changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a
- * name the earlier names and a name of its own ("I left Kestrel Insurance and joined Pinecrest Health" after "I work
- * at Kestrel Insurance"), or that is in the same line of facts (factLines: joined through other turns' names or a
- * shared frame) and names a name of its own; naming only the earlier's names restates it. A question naming the
+ * Which of a question's top turns are likely an older version of a later turn (issue 23), with no word list of
+ * changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a name the
+ * earlier names, or is in its line of facts (factLines: joined through names or a shared frame), and a name of its own
+ * ("I left Kestrel Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"). A question naming the
  * later one's own name already knows it ("before Pinecrest Health?"): that pair is left. Also, for a question naming
  * a later value, the turns of the value before it (earlierValues), and for one asking when a value came, the turn
  * that first named it (firstNamed). The store is not touched. Pure.
