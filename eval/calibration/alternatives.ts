@@ -137,7 +137,7 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
   }
   const f = forward(train, folds);
   const fits = new Map<Source, (c: number) => number>();
-  const fit = (source: Exclude<Source, 'formula'>) => {
+  const learnedMap = (source: Exclude<Source, 'formula'>) => {
     let learned = fits.get(source);
     if (learned === undefined) {
       learned = learnCalibrator(source, train);
@@ -147,9 +147,9 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
   };
   const predictor = (source: Source, blend = 0): Predictor => {
     if (source === 'formula') return (p) => p.formula;
-    const chosen = fit(source);
+    const chosen = learnedMap(source);
     if (blend === 0) return (p) => chosen(p.confidence);
-    const rate = fit('base-rate')(0);
+    const rate = learnedMap('base-rate')(0);
     return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
   };
   const selected = decide(f, 'seed', ['base-rate', 'map'], false, margin);
