@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSeveral, earlierValues, factLines, firstNamed, olderTurns, type TurnCandidate } from './older-turns.js';
+import {
+  asksForSeveral,
+  earlierValues,
+  factLines,
+  firstNamed,
+  olderTurns,
+  type TurnCandidate,
+  turnFrames,
+} from './older-turns.js';
 
 const DAY = 86_400_000;
 const turn = (id: string, speaker: string, day: number, text: string): TurnCandidate => ({
@@ -124,6 +132,37 @@ describe('older turns at recall time (issue 23)', () => {
     expect(frames.get('memory:s')).toBe(frames.get('memory:k'));
     expect(frames.has('memory:o')).toBe(false);
     expect(frames.has('memory:m')).toBe(false);
+  });
+
+  it('frames: one per run of at most 3 words at each place, keys of a bounded length however long the turn', () => {
+    const long = (n: number, change: (i: number) => string | undefined = () => undefined) =>
+      Array.from({ length: n }, (_, i) => change(i) ?? `w${(i * 13) % 97}`);
+    const short = turnFrames(['my', 'free', 'time', 'goes', 'into', 'surfing']);
+    // Runs of 1, 2 and 3 words at each place, with at least 3 words around them: 6 + 5 + 4 minus none too short.
+    expect(short.map((f) => [f.start, f.end])).toEqual(
+      [0, 1, 2, 3, 4, 5].flatMap((i) => [1, 2, 3].filter((r) => i + r <= 6).map((r) => [i, i + r])),
+    );
+    expect(new Set(short.map((f) => f.key)).size).toBe(short.length);
+    const frames = turnFrames(long(800));
+    expect(frames).toHaveLength(800 + 799 + 798);
+    expect(Math.max(...frames.map((f) => f.key.length))).toBeLessThan(50);
+    // The same words before and after runs of other lengths: the same key (one frame), wherever it is read.
+    const ids = new Map<string, number>();
+    const at = (ws: string[], start: number, end: number) =>
+      turnFrames(ws, ids).find((f) => f.start === start && f.end === end)?.key;
+    const surfing = at(['my', 'time', 'goes', 'into', 'surfing', 'daily'], 4, 5);
+    expect(surfing).toBeDefined();
+    expect(at(['my', 'time', 'goes', 'into', 'deep', 'sea', 'diving', 'daily'], 4, 7)).toBe(surfing);
+    expect(at(['my', 'time', 'goes', 'onto', 'deep', 'sea', 'diving', 'daily'], 4, 7)).not.toBe(surfing);
+    // Two 800-word turns: one word apart share a frame (one line), two words far apart do not.
+    const lines = factLines([
+      turn('a', 'Ines', 1, long(800).join(' ')),
+      turn('b', 'Ines', 2, long(800, (i) => (i === 400 ? 'zebra' : undefined)).join(' ')),
+      turn('c', 'Ines', 3, long(800, (i) => (i === 100 || i === 700 ? 'yak' : undefined)).join(' ')),
+    ]);
+    expect(lines.get('memory:a')).toBeDefined();
+    expect(lines.get('memory:a')).toBe(lines.get('memory:b'));
+    expect(lines.has('memory:c')).toBe(false);
   });
 
   it('a question asking when a value came: the first own turn naming every name it asks', () => {

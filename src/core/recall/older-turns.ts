@@ -170,22 +170,20 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
     const rb = root(b);
     if (ra !== rb) parent.set(ra, rb);
   };
-  const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
+  const joined = (a: string, b: string) => a === b || (parent.has(a) && parent.has(b) && root(a) === root(b));
   const own = candidates.filter((c) => statesOwnFact(c.text));
-  const frames = new Map<string, string>();
+  const ids = new Map<string, number>();
+  const frames = new Map<string, { node: string; ws: readonly string[]; start: number; end: number }>();
   for (const c of own) {
     const node = `turn\n${c.key}`;
     for (const n of namesIn(c.text, true)) join(node, `${c.speaker}\n${n}`);
     const ws = words(c.text);
-    if (ws.length - 1 < frameWords) continue;
-    for (let i = 0; i < ws.length; i += 1)
-      for (let j = i + 1; j <= Math.min(ws.length, i + frameRun); j += 1) {
-        if (ws.length - (j - i) < frameWords) continue;
-        const frame = `${c.speaker}\n${ws.slice(0, i).join(' ')}\n${ws.slice(j).join(' ')}\n${i}`;
-        const other = frames.get(frame);
-        if (other === undefined) frames.set(frame, node);
-        else if (other !== node) join(node, other);
-      }
+    for (const { key, start, end } of turnFrames(ws, ids)) {
+      const frame = `${c.speaker}\n${key}`;
+      const other = frames.get(frame);
+      if (other === undefined) frames.set(frame, { node, ws, start, end });
+      else if (!joined(node, other.node) && sameFrame(other, { ws, start, end })) join(node, other.node);
+    }
   }
   const out = new Map<string, string>();
   for (const c of own) {
@@ -193,6 +191,62 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
     if (parent.has(node)) out.set(c.key, root(node));
   }
   return out;
+}
+
+/**
+ * The frames of a turn's words (factLines): for each run of at most `frameRun` words that may differ, with at least
+ * `frameWords` words around it, a key naming the words before and after it by their counts and two rolling hashes
+ * each, so that a key's length and the work per frame do not grow with the turn (a 300-word turn: 900 short keys).
+ * `ids` numbers the words, shared by the turns compared; a key shared is checked word by word (sameFrame).
+ */
+export function turnFrames(
+  ws: readonly string[],
+  ids: Map<string, number> = new Map(),
+): { key: string; start: number; end: number }[] {
+  const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
+  const n = ws.length;
+  if (n - 1 < frameWords) return [];
+  const id = (w: string): number => {
+    let x = ids.get(w);
+    if (x === undefined) ids.set(w, (x = ids.size + 1));
+    return x;
+  };
+  const M1 = 1_000_000_007;
+  const M2 = 998_244_353;
+  const before: [number, number][] = [[0, 0]];
+  for (let i = 0; i < n; i += 1) {
+    const [a, b] = before[i] as [number, number];
+    const x = id(ws[i] as string);
+    before.push([(a * 131 + x) % M1, (b * 137 + x) % M2]);
+  }
+  const after: [number, number][] = Array.from({ length: n + 1 }, () => [0, 0]);
+  for (let j = n - 1; j >= 0; j -= 1) {
+    const [a, b] = after[j + 1] as [number, number];
+    const x = id(ws[j] as string);
+    after[j] = [(a * 131 + x) % M1, (b * 137 + x) % M2];
+  }
+  const out: { key: string; start: number; end: number }[] = [];
+  for (let i = 0; i < n; i += 1)
+    for (let j = i + 1; j <= Math.min(n, i + frameRun); j += 1) {
+      if (n - (j - i) < frameWords) continue;
+      out.push({
+        key: `${i}\n${n - j}\n${(before[i] as number[]).join(',')}\n${(after[j] as number[]).join(',')}`,
+        start: i,
+        end: j,
+      });
+    }
+  return out;
+}
+
+/** Two frames (turnFrames) with the same words before and after their runs, word for word. */
+function sameFrame(
+  a: { ws: readonly string[]; start: number; end: number },
+  b: { ws: readonly string[]; start: number; end: number },
+): boolean {
+  if (a.start !== b.start || a.ws.length - a.end !== b.ws.length - b.end) return false;
+  for (let i = 0; i < a.start; i += 1) if (a.ws[i] !== b.ws[i]) return false;
+  for (let k = 1; k <= a.ws.length - a.end; k += 1) if (a.ws[a.ws.length - k] !== b.ws[b.ws.length - k]) return false;
+  return true;
 }
 
 /** Words of a question asking for several answers (asksForSeveral). */
