@@ -114,7 +114,7 @@ describe('recall finds the value a later turn replaced, for a question naming th
 });
 
 describe('recall puts first the turn where a value came, for a question asking when (issue 23)', () => {
-  it('the first own turn naming it, marked (parts.firstNamed) and labelled as a link', async () => {
+  it('the first own turn naming it, marked (parts.firstNamed), no evidence for its label', async () => {
     let clock = START;
     const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
     const session = async (n: number, turns: [string, string][]) => {
@@ -138,10 +138,53 @@ describe('recall puts first the turn where a value came, for a question asking w
     const rs = await cr.recall(question, { limit: 5, track: false });
     expect(rs[0]?.id).toBe(came);
     expect(rs[0]?.parts.firstNamed).toBe(true);
-    expect(rs[0]?.label).toBe('high');
     expect(rs.slice(1).every((r) => r.parts.firstNamed === undefined)).toBe(true);
     const plain = await cr.recall(question, { limit: 5, track: false, bm25Weight: 1 });
     expect(plain.every((r) => r.parts.firstNamed === undefined)).toBe(true);
+    await cr.close();
+  });
+
+  it('a musing is no arrival: a note about the move stays first, the musing unmarked and not high', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const { ids } = await cr.remember([
+      { title: 'Deploy runbook', text: 'Deploy: run make release; then Kubernetes rolls the pods.' },
+      { title: 'Database decision', text: 'We chose Postgres over MySQL; Redis stays as the cache.' },
+      {
+        title: 'When we moved to Neo4j',
+        text: 'The move to Neo4j happened after the Q2 load test: queries were slow.',
+      },
+    ]);
+    clock = START + DAY;
+    const [musing] = (
+      await cr.remember([
+        { speaker: 'Raj', session: 's1', index: 0, at: clock, text: 'We could maybe look at Neo4j someday.' },
+      ])
+    ).ids;
+    clock = START + 400 * DAY;
+    for (const question of ['When did we move to Neo4j?', 'When was the move to Neo4j?']) {
+      const rs = await cr.recall(question, { limit: 5, track: false });
+      expect(rs[0]?.id).toBe(ids[2]);
+      const raj = rs.find((r) => r.id === musing);
+      expect(raj?.parts.firstNamed).toBeUndefined();
+      expect(raj?.label).not.toBe('high');
+    }
+    // The speaker named: the first own turn naming it goes above the turns, never above a memory matching better,
+    // and is no evidence for its label.
+    clock = START + 30 * DAY;
+    await cr.remember([
+      { speaker: 'Raj', session: 's2', index: 0, at: clock, text: 'The ledger moved to Neo4j, finally.' },
+    ]);
+    clock = START + 400 * DAY;
+    const rs = await cr.recall('When did Raj move to Neo4j?', { limit: 5, track: false });
+    const raj = rs.find((r) => r.id === musing);
+    expect(raj?.parts.firstNamed).toBe(true);
+    expect(raj?.label).not.toBe('high');
+    const at = rs.indexOf(raj as (typeof rs)[number]);
+    const notes = rs.filter((r) => r.turn === undefined);
+    expect(notes.length).toBeGreaterThan(0);
+    for (const r of notes)
+      if ((r.parts.fused as number) > (raj?.parts.fused as number)) expect(rs.indexOf(r)).toBeLessThan(at);
     await cr.close();
   });
 });

@@ -203,7 +203,8 @@ export interface RecallResult {
     saidByOthers?: true;
     /**
      * A question asking when a value came: this is the first turn stating its speaker's fact that names every name
-     * the question names (core/recall/older-turns firstNamed), put first; evidence for the label like a link.
+     * the question names (core/recall/older-turns firstNamed), put above the turns and what matches less; a first
+     * mention, no evidence for the label.
      */
     firstNamed?: true;
     seedLabel: ConfidenceLabel;
@@ -553,9 +554,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       termShare: shares[i] ?? 0,
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
-      linked:
-        s.item.key === came ||
-        (s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id))),
+      linked: s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id)),
     })),
     request.labels,
   );
@@ -698,10 +697,17 @@ function closestLine<T extends { item: Recallable; fused: number; similarity: nu
   return out;
 }
 /**
- * The first turn (of the named speakers, when the question names one) naming every name the question asks when it
- * came; it goes first in `ranked` (a hair above the top), which is sorted again. Its key, or undefined.
+ * The first turn of the named speakers stating a fact of theirs that names every name the question asks when it
+ * came (none named: of any speaker, only where the candidates hold no other memory than turns); it goes a hair above
+ * the best turn and every other memory matching the question less (its fused score), never above one matching it
+ * more: a first mention is no arrival. `ranked` is sorted again. Its key, or undefined. No evidence for a label.
  */
-function firstCame(ranked: RankedTurn[], named: ReadonlySet<string>, question: string): string | undefined {
+function firstCame(
+  ranked: (RankedTurn & { fused: number })[],
+  named: ReadonlySet<string>,
+  question: string,
+): string | undefined {
+  if (named.size === 0 && ranked.some((c) => c.item.life?.turn === undefined)) return undefined;
   const turns = ranked.flatMap((c) => {
     const speaker = c.item.life?.turn?.speaker;
     return speaker === undefined || (named.size > 0 && !named.has(speaker))
@@ -709,10 +715,15 @@ function firstCame(ranked: RankedTurn[], named: ReadonlySet<string>, question: s
       : [{ key: c.item.key, id: c.item.id, speaker, at: c.item.from ?? c.item.at, text: c.item.text }];
   });
   const first = firstNamed(turns, question, [...named].flatMap(speakerWords));
-  const top = ranked[0];
-  if (first === undefined || top === undefined) return undefined;
-  const it = ranked.find((c) => c.item.key === first.key) as RankedTurn;
-  if (it !== top) it.score = top.score * (1 + 1e-9);
+  if (first === undefined) return undefined;
+  const it = ranked.find((c) => c.item.key === first.key) as RankedTurn & { fused: number };
+  const at = ranked.indexOf(it);
+  const above = ranked.findIndex((c) => c.item.life?.turn !== undefined || c.fused <= it.fused);
+  // Below every other memory matching more that is above it now.
+  const better = ranked.slice(above, at).filter((c) => c.item.life?.turn === undefined && c.fused > it.fused);
+  const cap = better.length === 0 ? Number.POSITIVE_INFINITY : (better.at(-1) as RankedTurn).score * (1 - 1e-9);
+  if (above >= 0 && above < at)
+    it.score = Math.max(it.score, Math.min((ranked[above] as RankedTurn).score * (1 + 1e-9), cap));
   ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   return first.key;
 }
