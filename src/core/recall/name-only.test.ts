@@ -33,11 +33,19 @@ describe('turns found by a speaker’s name alone (issue 23)', () => {
       c('same', 'Bo', 'I live in Perth.', 0.8),
       c('alone', 'Ana', 'That sounds right to me.', 0.7),
     ];
-    const { ratios, common } = nameOnlyMatches(said, new Set(['Ana']), ['ana'], ['ana', 'right', 'live']);
+    const { ratios, common } = nameOnlyMatches(said, new Set(['Ana']), ['ana'], ['ana', 'live']);
     expect([...common]).toEqual(['mine']);
     expect(ratios.get('mine')).toBe(0);
     expect(ratios.has('value')).toBe(false);
-    expect(ratios.has('alone')).toBe(false);
+    // Found by another word of the question, a fact two speakers state alike stays theirs.
+    const fact = [c('sam', 'Sam', "i'm vegetarian by the way.", 1), c('bot', 'bot', "i'm vegetarian by the way.", 1)];
+    for (const words of [
+      ['sam', 'vegetarian'],
+      ['sam', 'eat'],
+    ]) {
+      const found = nameOnlyMatches(fact, new Set(['Sam']), ['sam'], words);
+      expect(found.common.has('sam')).toBe(words.includes('eat'));
+    }
   });
 
   it('a question of the name alone: every turn of the speaker; no speaker named: none', () => {

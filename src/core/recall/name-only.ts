@@ -25,8 +25,8 @@ export interface NameOnlyMatches {
   /** Every turn BM25 found with none of the question's words but the named speakers' names in its text. */
   bare: ReadonlySet<string>;
   /**
-   * The named speakers' turns that another speaker among the candidates said in the same words, naming no name
-   * ("Ha, that sounds about right."): no fact of theirs, found by a word or not; their ratio is 0.
+   * The named speakers' turns found by the name alone that another speaker among the candidates said in the same
+   * words, naming no name ("Ha, that sounds about right."): no fact of theirs; their ratio is 0.
    */
   common: ReadonlySet<string>;
 }
@@ -57,7 +57,7 @@ export function nameOnlyMatches(
     lowest = Math.min(lowest, c.ratio);
   }
   for (const c of own) ratios.set(c.key, statesOwnFact(c.text) ? lowest : 0);
-  // What another speaker said in the same words, naming no name, is small talk: the named speaker's such turns too.
+  // Found by the name alone and said by another in the same words, naming no name: small talk, no fact of theirs.
   const saidBy = new Map<string, Set<string>>();
   for (const c of candidates)
     if (c.speaker !== undefined) saidBy.set(norm(c.text), (saidBy.get(norm(c.text)) ?? new Set()).add(c.speaker));
@@ -66,6 +66,7 @@ export function nameOnlyMatches(
     if (
       c.speaker !== undefined &&
       named.has(c.speaker) &&
+      bare.has(c.key) &&
       (saidBy.get(norm(c.text))?.size ?? 0) > 1 &&
       namesIn(c.text, true).size === 0
     ) {

@@ -64,7 +64,7 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
       })),
     );
     clock = START + 20 * DAY;
-    const rs = await cr.recall('Where is Ana living right now?', { limit: 10, track: false });
+    const rs = await cr.recall('Where is Ana living these days?', { limit: 10, track: false });
     const small = rs.find((r) => r.id === ids[0]);
     expect(small?.parts.saidByOthers).toBe(true);
     expect(small?.parts.bm25Relative).toBe(0);
