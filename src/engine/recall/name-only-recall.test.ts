@@ -113,4 +113,29 @@ describe('the line of facts closest to a question naming a speaker (issue 23)', 
     expect(plain.some((r) => r.parts.via?.how === 'sameFact')).toBe(false);
     await cr.close();
   });
+
+  it('is read over the current turns alone: a superseded value is not lifted with it', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const said: [string, string, number][] = [
+      ['Ana', 'I live in Lisbon near the river.', 0],
+      ['Ana', 'The flat in Lisbon has a small balcony.', 2],
+      ['Bo', 'Nice weather today.', 3],
+      ['Ana', 'I moved from Lisbon to Denver last month.', 30],
+      ['Ana', 'Denver winters are cold.', 40],
+    ];
+    const ids: string[] = [];
+    for (const [i, [speaker, text, day]] of said.entries()) {
+      clock = START + day * DAY;
+      ids.push(...(await cr.remember([{ speaker, session: `s${i}`, index: 0, at: clock, text }])).ids);
+    }
+    clock = START + 400 * DAY;
+    for (const question of ['Where does Ana live?', 'What is the flat of Ana like?']) {
+      const rs = await cr.recall(question, { limit: 8, track: false });
+      const flat = rs.find((r) => r.id === ids[1]);
+      expect(flat?.status).toBe('superseded');
+      expect(flat?.parts.via).toBeUndefined();
+    }
+    await cr.close();
+  });
 });

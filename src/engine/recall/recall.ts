@@ -670,14 +670,15 @@ function orderTurnsInTime(
   return { older, lifted };
 }
 /**
- * Of the named speakers' turns in `pool`, the line of facts (factLines) of at least two turns with the highest mean
- * similarity to the question: each of its turns but the best matched, with that one.
+ * Of the named speakers' current turns in `pool`, the line of facts (factLines) of at least two turns with the highest
+ * mean similarity to the question: each of its turns but the best matched, with that one.
  */
-function closestLine<T extends { item: Recallable; fused: number; similarity: number }>(
+function closestLine<T extends { item: Recallable; fused: number; similarity: number; life: { status: string } }>(
   pool: readonly T[],
   named: ReadonlySet<string>,
 ): Map<string, T> {
-  const turns = pool.filter((c) => named.has(c.item.life?.turn?.speaker as string));
+  // The current turns, as orderTurnsInTime reads lines: a superseded value is not lifted as one of now.
+  const turns = pool.filter((c) => c.life.status === 'current' && named.has(c.item.life?.turn?.speaker as string));
   const lineOf = factLines(
     turns.map((c) => ({ key: c.item.key, speaker: c.item.life?.turn?.speaker as string, text: c.item.text })),
   );
