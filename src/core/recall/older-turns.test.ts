@@ -134,6 +134,37 @@ describe('older turns at recall time (issue 23)', () => {
     expect(frames.has('memory:m')).toBe(false);
   });
 
+  it('lines of facts: a name said beside many other names of the speaker’s (a weekday) joins nothing', () => {
+    const said = [
+      'I ordered lunch from Rosa’s again on Monday.',
+      'The ledger runs on Postgres, set up on Monday.',
+      'My brother lives in Denver and visits on Monday.',
+      'I moved our standup to Slack huddles on Monday.',
+      'Our CI runs on GitHub Actions since Monday.',
+      'I switched the ledger from Postgres to Neo4j.',
+      'I left Kestrel Insurance and joined Pinecrest Health.',
+      'Pinecrest Health pays on Fridays.',
+    ];
+    const cs = said.map((text, i) => turn(`m${i}`, 'Maya', i * 3, text));
+    const lines = factLines(cs);
+    const line = (i: number) => lines.get(`memory:m${i}`);
+    for (const [a, b] of [
+      [0, 1],
+      [1, 4],
+      [3, 4],
+      [2, 4],
+    ] as const)
+      expect(line(a) === undefined || line(a) !== line(b)).toBe(true);
+    // Postgres is said beside Monday and Neo4j alone: a value, it joins; a name of two words counts as one.
+    expect(line(1)).toBeDefined();
+    expect(line(1)).toBe(line(5));
+    expect(line(6)).toBe(line(7));
+    // Which names join is learned from the context given: the lines of the current turns read with all of them.
+    const current = [cs[3], cs[4]] as TurnCandidate[];
+    expect(factLines(current).get('memory:m3')).toBe(factLines(current).get('memory:m4'));
+    expect(factLines(current, cs).get('memory:m3')).not.toBe(factLines(current, cs).get('memory:m4'));
+  });
+
   it('frames: one per run of at most 3 words at each place, keys of a bounded length however long the turn', () => {
     const long = (n: number, change: (i: number) => string | undefined = () => undefined) =>
       Array.from({ length: n }, (_, i) => change(i) ?? `w${(i * 13) % 97}`);

@@ -15,6 +15,8 @@ export const OLDER_TURN_DEFAULTS = Object.freeze({
   frameRun: 3,
   /** … and at least this many words around it. */
   frameWords: 3,
+  /** A name joins a speaker's turns into a line when said beside at most this many of their other names. */
+  lineNeighbours: 2,
   /** The top results whose turns may be marked older (a later version may come from anywhere in the pool). */
   window: 10,
 });
@@ -154,9 +156,13 @@ function firstNaming(candidates: readonly TurnCandidate[], question: string, nam
  * share (a change names the value it left and the one it took: "Said goodbye to Quito, the new address is in Perth"
  * joins the Quito turns and the Perth turns) and through a frame they share (the same words around a run of at most
  * `frameRun` words that differ: "My free time goes into surfing" / "… into sailing", a value in lower case). Each turn
- * joined to something gets its line (the same string for one line).
+ * joined to something gets its line (the same string for one line). Which names join (joinNames) is learned from
+ * `context`: the question's turns, of every speaker and life, of which `candidates` are some.
  */
-export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[]): Map<string, string> {
+export function factLines(
+  candidates: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[],
+  context: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[] = candidates,
+): Map<string, string> {
   const parent = new Map<string, string>();
   const root = (x: string): string => {
     let r = x;
@@ -172,11 +178,12 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
   };
   const joined = (a: string, b: string) => a === b || (parent.has(a) && parent.has(b) && root(a) === root(b));
   const own = candidates.filter((c) => statesOwnFact(c.text));
+  const keys = joinNames(context);
   const ids = new Map<string, number>();
   const frames = new Map<string, { node: string; ws: readonly string[]; start: number; end: number }>();
   for (const c of own) {
     const node = `turn\n${c.key}`;
-    for (const n of namesIn(c.text, true)) join(node, `${c.speaker}\n${n}`);
+    for (const n of namesIn(c.text, true)) if (keys.has(`${c.speaker}\n${n}`)) join(node, `${c.speaker}\n${n}`);
     const ws = words(c.text);
     for (const { key, start, end } of turnFrames(ws, ids)) {
       const frame = `${c.speaker}\n${key}`;
@@ -189,6 +196,32 @@ export function factLines(candidates: readonly Pick<TurnCandidate, 'key' | 'spea
   for (const c of own) {
     const node = `turn\n${c.key}`;
     if (parent.has(node)) out.set(c.key, root(node));
+  }
+  return out;
+}
+
+/**
+ * The names that join a speaker's turns into a line (factLines), learned from the turns: a value is named beside at
+ * most the value it left and the one that replaced it, so a name said beside more than `lineNeighbours` other names
+ * of the speaker's ("Monday": lunch at Rosa's, the ledger on Postgres, the brother in Denver) is no value of one
+ * fact and joins nothing. Names always said together ("Kestrel Insurance") count as one. Of `turns`, those stating
+ * their speaker's fact are read. As `speaker\nname`.
+ */
+function joinNames(turns: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[]): Set<string> {
+  const own = turns.filter((c) => statesOwnFact(c.text));
+  const turnsOf = new Map<string, string[]>();
+  const namesOf = new Map<string, string[]>();
+  for (const c of own) {
+    const names = [...namesIn(c.text, true)].map((n) => `${c.speaker}\n${n}`);
+    namesOf.set(c.key, names);
+    for (const n of names) turnsOf.set(n, [...(turnsOf.get(n) ?? []), c.key]);
+  }
+  const unit = (n: string) => (turnsOf.get(n) as string[]).join('\n');
+  const out = new Set<string>();
+  for (const [n, turns] of turnsOf) {
+    const beside = new Set<string>();
+    for (const t of turns) for (const m of namesOf.get(t) ?? []) if (unit(m) !== unit(n)) beside.add(unit(m));
+    if (beside.size <= OLDER_TURN_DEFAULTS.lineNeighbours) out.add(n);
   }
   return out;
 }

@@ -642,7 +642,7 @@ function orderTurnsInTime(
     at: c.item.from ?? c.item.at,
     text: c.item.text,
   }));
-  const older = olderTurns(cands, top, question, factLines(cands));
+  const older = olderTurns(cands, top, question, factLines(cands, turnsOf(ranked)));
   const lifted = new Map<string, string>();
   if (older.size === 0) return { older, lifted };
   const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
@@ -681,6 +681,7 @@ function closestLine<T extends { item: Recallable; fused: number; similarity: nu
   const turns = pool.filter((c) => c.life.status === 'current' && named.has(c.item.life?.turn?.speaker as string));
   const lineOf = factLines(
     turns.map((c) => ({ key: c.item.key, speaker: c.item.life?.turn?.speaker as string, text: c.item.text })),
+    turnsOf(pool),
   );
   const lines = new Map<string, T[]>();
   for (const c of turns) {
@@ -728,6 +729,12 @@ function firstCame(
   ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   return first.key;
 }
+/** Every turn of `pool`, any speaker, any life: what lines of facts learn their joining names from (factLines). */
+const turnsOf = (pool: readonly { item: Recallable }[]) =>
+  pool.flatMap(({ item }) => {
+    const speaker = item.life?.turn?.speaker;
+    return speaker === undefined ? [] : [{ key: item.key, speaker, text: item.text }];
+  });
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 const NONE_NAMED: ReadonlySet<string> = new Set<string>();
 
