@@ -194,12 +194,12 @@ export const norm = (text: string): string => words(text).join(' ');
 
 /**
  * The names a text holds: words written with a capital inside a sentence (`Lisbon`, `Postgres`), lower case; not a
- * sentence's first word, not "I". `clauses`: a word after a semicolon or colon is inside the sentence too (recall
- * reads it so: "MariaDB is gone; Neo4j holds it"); the decisions of a memory's life do not.
+ * sentence's first word, not "I", not a word after a semicolon or colon ("Northwind is great: Lisbon office …"
+ * names no Lisbon of a job).
  */
-export function namesIn(text: string, clauses = false): Set<string> {
+export function namesIn(text: string): Set<string> {
   const names = new Set<string>();
-  const start = clauses ? /[.!?]/ : /[.!?:;]/;
+  const start = /[.!?:;]/;
   for (const m of text.matchAll(/(^|[.!?:;]\s+|\s|\()(\p{Lu}[\p{L}\p{N}]{2,})/gu)) {
     const before = m[1] ?? '';
     if (before === '' || start.test(before)) continue;

@@ -68,7 +68,7 @@ export function nameOnlyMatches(
       named.has(c.speaker) &&
       bare.has(c.key) &&
       (saidBy.get(norm(c.text))?.size ?? 0) > 1 &&
-      namesIn(c.text, true).size === 0
+      namesIn(c.text).size === 0
     ) {
       common.add(c.key);
       ratios.set(c.key, 0);

@@ -51,7 +51,7 @@ export function olderTurns(
   question: string,
   lines?: ReadonlyMap<string, string>,
 ): Map<string, OlderTurn> {
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, true) }));
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
   const asked = new Set(words(question));
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
@@ -139,8 +139,8 @@ export function firstNamed(
 /** The names a question asks about (not the speakers'), the own-fact turns, and each speaker's first naming them. */
 function firstNaming(candidates: readonly TurnCandidate[], question: string, nameWords: readonly string[]) {
   const skip = new Set(nameWords);
-  const asked = [...namesIn(question, true)].filter((n) => !skip.has(n));
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, true) }));
+  const asked = [...namesIn(question)].filter((n) => !skip.has(n));
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
   const first = new Map<string, (typeof own)[number]>();
   if (asked.length > 0)
     for (const t of own) {
@@ -183,7 +183,7 @@ export function factLines(
   const frames = new Map<string, { node: string; ws: readonly string[]; start: number; end: number }>();
   for (const c of own) {
     const node = `turn\n${c.key}`;
-    for (const n of namesIn(c.text, true)) if (keys.has(`${c.speaker}\n${n}`)) join(node, `${c.speaker}\n${n}`);
+    for (const n of namesIn(c.text)) if (keys.has(`${c.speaker}\n${n}`)) join(node, `${c.speaker}\n${n}`);
     const ws = words(c.text);
     for (const { key, start, end } of turnFrames(ws, ids)) {
       const frame = `${c.speaker}\n${key}`;
@@ -212,7 +212,7 @@ function joinNames(turns: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text
   const turnsOf = new Map<string, string[]>();
   const namesOf = new Map<string, string[]>();
   for (const c of own) {
-    const names = [...namesIn(c.text, true)].map((n) => `${c.speaker}\n${n}`);
+    const names = [...namesIn(c.text)].map((n) => `${c.speaker}\n${n}`);
     namesOf.set(c.key, names);
     for (const n of names) turnsOf.set(n, [...(turnsOf.get(n) ?? []), c.key]);
   }

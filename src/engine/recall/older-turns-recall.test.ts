@@ -113,6 +113,32 @@ describe('recall finds the value a later turn replaced, for a question naming th
   });
 });
 
+describe('a word after a colon starts a clause, no name of a later version (issue 23 review)', () => {
+  it('"Northwind Labs is great: Lisbon office …" leaves the job turn before it current', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+    const said: [string, string, number][] = [
+      ['Ana', 'I work at Northwind Labs on the data team.', 0],
+      ['Bo', 'Nice weather today.', 1],
+      ['Ana', 'Northwind Labs is great: Lisbon office has the best view.', 20],
+    ];
+    const ids: string[] = [];
+    for (const [i, [speaker, text, day]] of said.entries()) {
+      clock = START + day * DAY;
+      ids.push(...(await cr.remember([{ speaker, session: `s${i}`, index: 0, at: clock, text }])).ids);
+    }
+    clock = START + 60 * DAY;
+    for (const question of ['Where does Ana work now?', 'Which company is Ana working for?']) {
+      const rs = await cr.recall(question, { limit: 5, track: false });
+      const job = rs.find((r) => r.id === ids[0]);
+      expect(job?.status).toBe('current');
+      expect(job?.parts.newerTurn).toBeUndefined();
+      expect(rs[0]?.id).toBe(ids[0]);
+    }
+    await cr.close();
+  });
+});
+
 describe('recall puts first the turn where a value came, for a question asking when (issue 23)', () => {
   it('the first own turn naming it, marked (parts.firstNamed), no evidence for its label', async () => {
     let clock = START;
