@@ -113,21 +113,59 @@ describe('recall finds the value a later turn replaced, for a question naming th
   });
 });
 
+/** Ana's turns said a session apart each (day), remembered one by one; asked 60 days after the start. */
+async function said(turns: [string, string, number][]) {
+  let clock = START;
+  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+  const ids: string[] = [];
+  for (const [i, [speaker, text, day]] of turns.entries()) {
+    clock = START + day * DAY;
+    ids.push(...(await cr.remember([{ speaker, session: `s${i}`, index: 0, at: clock, text }])).ids);
+  }
+  clock = START + 60 * DAY;
+  return { cr, ids };
+}
+
+describe('lines of facts in the ordering in time (issue 23 review)', () => {
+  it('a later turn of the same line (a shared frame, no name shared) marks the earlier', async () => {
+    const { cr, ids } = await said([
+      ['Ana', 'My team at Harbor Freight ships every week.', 1],
+      ['Bo', 'Nice weather today.', 2],
+      ['Ana', 'My team at Copperleaf Media ships every week.', 20],
+    ]);
+    const rs = await cr.recall('Where does Ana work?', { limit: 5, track: false });
+    expect(rs[0]?.id).toBe(ids[2]);
+    const older = rs.find((r) => r.id === ids[0]);
+    expect(older?.status).toBe('conflict');
+    expect(older?.parts.newerTurn).toEqual({ id: ids[2], names: ['copperleaf', 'media'] });
+    expect(older?.life?.why).toContain('same line');
+    await cr.close();
+  });
+
+  it('a turn scored with its line’s best match (sameFact) is no evidence for its label', async () => {
+    const { cr, ids } = await said([
+      ['Ana', 'I work at Harbor Freight on the billing crew.', 1],
+      ['Bo', 'Nice weather today.', 2],
+      ['Ana', 'Said goodbye to Harbor Freight, the billing crew at Copperleaf Media hired me.', 20],
+    ]);
+    const rs = await cr.recall('Where does Ana work?', { limit: 5, track: false });
+    expect(rs[0]?.id).toBe(ids[2]);
+    expect(rs[0]?.parts.via?.how).toBe('sameFact');
+    // "high" by the scores alone; withheld: half the question's words and no link of its life.
+    expect(rs[0]?.parts.seedLabel).toBe('high');
+    expect(rs[0]?.label).toBe('medium');
+    expect(rs[0]?.parts.withheld).toContain('no link');
+    await cr.close();
+  });
+});
+
 describe('a word after a colon starts a clause, no name of a later version (issue 23 review)', () => {
   it('"Northwind Labs is great: Lisbon office …" leaves the job turn before it current', async () => {
-    let clock = START;
-    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
-    const said: [string, string, number][] = [
+    const { cr, ids } = await said([
       ['Ana', 'I work at Northwind Labs on the data team.', 0],
       ['Bo', 'Nice weather today.', 1],
       ['Ana', 'Northwind Labs is great: Lisbon office has the best view.', 20],
-    ];
-    const ids: string[] = [];
-    for (const [i, [speaker, text, day]] of said.entries()) {
-      clock = START + day * DAY;
-      ids.push(...(await cr.remember([{ speaker, session: `s${i}`, index: 0, at: clock, text }])).ids);
-    }
-    clock = START + 60 * DAY;
+    ]);
     for (const question of ['Where does Ana work now?', 'Which company is Ana working for?']) {
       const rs = await cr.recall(question, { limit: 5, track: false });
       const job = rs.find((r) => r.id === ids[0]);
