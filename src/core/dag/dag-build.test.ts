@@ -71,6 +71,43 @@ describe('buildDag', () => {
     expect(dag.links).toEqual([{ from: 'flight_search', to: 'hotel_search', type: 'intent-order', confidence: null }]);
   });
 
+  it('places a boosted tool in the part the search matched it best, not the earlier one the cap ties it to', () => {
+    // "manage a course's content. Delete the content. Retrieve the course content": a boost of past runs lifts
+    // get_content to the cap 1 in parts 0 and 2; the search matched it better in part 2 (0.97 vs 0.95).
+    const boosted = (tool: string, part: number, search: number): DagCandidate => ({
+      ...cand(tool, 1, part, ['search', 'memory']),
+      placeBy: search,
+    });
+    const dag = buildDag(
+      [boosted('get_content', 0, 0.95), cand('delete_content', 0.94, 1), boosted('get_content', 2, 0.97)],
+      [],
+    );
+    expect(dag.chosen.map((c) => [c.tool, c.part])).toEqual([
+      ['get_content', 2],
+      ['delete_content', 1],
+    ]);
+    expect(dag.links).toEqual([{ from: 'delete_content', to: 'get_content', type: 'intent-order', confidence: null }]);
+  });
+
+  it('links a part by the tool the search matched best there, not one a boost lifted above it', () => {
+    const dag = buildDag(
+      [
+        { ...cand('drug_side_effects', 0.99, 0, ['search', 'memory']), placeBy: 0.85 },
+        cand('medication_side_effects', 0.95, 0),
+        cand('toxicity', 0.9, 1),
+      ],
+      [],
+      { keepRatio: 0.8 },
+    );
+    expect(dag.chosen.map((c) => c.tool)).toEqual(['drug_side_effects', 'medication_side_effects', 'toxicity']);
+    expect(dag.links).toEqual([
+      { from: 'medication_side_effects', to: 'toxicity', type: 'intent-order', confidence: null },
+    ]);
+    // Without a placing score, the part's best-scored tool heads it, as before.
+    const plain = buildDag([cand('a', 0.99, 0), cand('b', 0.95, 0), cand('c', 0.9, 1)], [], { keepRatio: 0.8 });
+    expect(plain.links.map((l) => `${l.from}>${l.to}`)).toEqual(['a>c']);
+  });
+
   it('caps the DAG at maxTools', () => {
     const many = Array.from({ length: 12 }, (_, i) => cand(`t${String(i).padStart(2, '0')}`, 0.9));
     expect(buildDag(many, []).tasks).toHaveLength(8);

@@ -49,6 +49,12 @@ export interface DagCandidate {
   part: number;
   score: number;
   sources: readonly CandidateSource[];
+  /**
+   * The score that places the tool among the intent's parts when it is a candidate of several (its best part);
+   * `score` when not given. A memory boost added to every part's score, capped at 1, must not move a tool to an
+   * earlier part where the search matched it less.
+   */
+  placeBy?: number;
 }
 
 export interface DagEdgeInput {
@@ -108,12 +114,16 @@ export function buildDag(
   const byScore = (a: { tool: string; score: number }, b: { tool: string; score: number }) =>
     b.score - a.score || byId(a.tool, b.tool);
   // Candidates of one tool in several parts: the earlier part first, so the input order never decides.
-  const byScoreThenPart = (a: DagCandidate, b: DagCandidate) => byScore(a, b) || a.part - b.part;
+  const byScoreThenPart = (a: DagCandidate, b: DagCandidate) =>
+    byScore(a, b) || (b.placeBy ?? b.score) - (a.placeBy ?? a.score) || a.part - b.part;
 
   const partTop = new Map<number, number>();
   for (const c of candidates) partTop.set(c.part, Math.max(partTop.get(c.part) ?? 0, c.score));
   const globalTop = Math.max(0, ...partTop.values());
   const kept = new Map<string, BuiltDag['chosen'][number]>();
+  // What placed each kept candidate in its part: its part's head, the tool the intent's order links, is the one
+  // the search matched best there, not one a memory boost lifted.
+  const placeOf = new Map<string, number>();
   for (const c of [...candidates].sort(byScoreThenPart)) {
     const top = partTop.get(c.part) ?? 0;
     if (
@@ -123,6 +133,7 @@ export function buildDag(
       !kept.has(c.tool)
     ) {
       const entry = best.get(c.tool);
+      placeOf.set(c.tool, c.placeBy ?? c.score);
       kept.set(c.tool, {
         tool: c.tool,
         score: entry?.score ?? c.score,
@@ -144,6 +155,7 @@ export function buildDag(
       const candidate = best.get(far);
       const anchor = kept.get(near);
       if (anchor !== undefined && candidate !== undefined && !kept.has(far) && anchor.reason === 'candidate') {
+        placeOf.set(far, candidate.score);
         kept.set(far, {
           tool: far,
           score: candidate.score,
@@ -184,7 +196,13 @@ export function buildDag(
 
   if (o.intentOrder) {
     const parts = [...new Set(chosen.map((c) => c.part))].sort((a, b) => a - b);
-    const headOf = (part: number) => chosen.find((c) => c.part === part)?.tool;
+    const headOf = (part: number) =>
+      chosen
+        .filter((c) => c.part === part)
+        .reduce<(typeof chosen)[number] | undefined>(
+          (head, c) => (head === undefined || (placeOf.get(c.tool) ?? 0) > (placeOf.get(head.tool) ?? 0) ? c : head),
+          undefined,
+        )?.tool;
     for (let i = 1; i < parts.length; i += 1) {
       const from = headOf(parts[i - 1] as number);
       const to = headOf(parts[i] as number);

@@ -732,7 +732,13 @@ async function gatherSearch(
       candidates.push(
         boost === undefined
           ? { tool: r.tool, part, score: r.score, sources: ['search'] }
-          : { tool: r.tool, part, score: Math.min(1, r.score + MEMORY_BOOST * boost), sources: ['search', 'memory'] },
+          : {
+              tool: r.tool,
+              part,
+              score: Math.min(1, r.score + MEMORY_BOOST * boost),
+              sources: ['search', 'memory'],
+              placeBy: r.score,
+            },
       );
     }
   }
