@@ -316,6 +316,8 @@ if (executablePath === undefined) {
     // Picking the other scope shows its graph.
     await page.locator('#scope').selectOption('alpha-team');
     await page.waitForURL(/\?scope=alpha-team$/);
+    // The picker and the graph fill from two requests: wait for both (the picker was read empty under load).
+    await marker('scopes');
     await marker('graphRendered');
     expect(await dataset('graphRendered')).toBe('1');
     expect(await page.locator('#scope').inputValue()).toBe('alpha-team');
