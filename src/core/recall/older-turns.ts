@@ -214,13 +214,20 @@ function joinNames(turns: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text
   for (const c of own) {
     const names = [...namesIn(c.text)].map((n) => `${c.speaker}\n${n}`);
     namesOf.set(c.key, names);
-    for (const n of names) turnsOf.set(n, [...(turnsOf.get(n) ?? []), c.key]);
+    for (const n of names) {
+      const held = turnsOf.get(n);
+      if (held === undefined) turnsOf.set(n, [c.key]);
+      else held.push(c.key);
+    }
   }
-  const unit = (n: string) => (turnsOf.get(n) as string[]).join('\n');
+  const unit = new Map([...turnsOf].map(([n, keys]) => [n, keys.join('\n')] as const));
   const out = new Set<string>();
   for (const [n, turns] of turnsOf) {
     const beside = new Set<string>();
-    for (const t of turns) for (const m of namesOf.get(t) ?? []) if (unit(m) !== unit(n)) beside.add(unit(m));
+    for (const t of turns) {
+      for (const m of namesOf.get(t) ?? []) if (unit.get(m) !== unit.get(n)) beside.add(unit.get(m) as string);
+      if (beside.size > OLDER_TURN_DEFAULTS.lineNeighbours) break;
+    }
     if (beside.size <= OLDER_TURN_DEFAULTS.lineNeighbours) out.add(n);
   }
   return out;
