@@ -115,6 +115,32 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(gateMemory(scores(search), 'search')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
   });
 
+  it('leaves the memory out when its gain in tools paid for links lost beyond their noise, and says so', async () => {
+    const { gateMemory } = await import('./search.js');
+    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
+    const edge = { search: [0.6, 0.7, 0.6, 0.7, 0.6, 0.7], own: [0.5, 0.55, 0.45, 0.6, 0.5, 0.55] };
+    const mean = (a: number[], b: number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
+    const scores = new Map([
+      ['per-intent', mean(node.own, edge.own)],
+      ['search', mean(node.search, edge.search)],
+    ] as const);
+    // The mean of node and edge F1 gained on every run: alone, it lets the memory answer.
+    expect(gateMemory(scores, 'per-intent').way).toBe('per-intent');
+    const measures = new Map([
+      ['per-intent', { node: node.own, edge: edge.own }],
+      ['search', { node: node.search, edge: edge.search }],
+    ] as const);
+    const apart = gateMemory(scores, 'per-intent', measures);
+    expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(apart.why).toMatch(/but lost 0\.125 ± 0\.0\d\d edge F1, more than one standard error$/);
+    // Links lost within their noise do not hold it back.
+    const near = new Map([
+      ['per-intent', { node: node.own, edge: edge.search.map((v, i) => v + (i % 2 === 0 ? -0.02 : 0.01)) }],
+      ['search', { node: node.search, edge: edge.search }],
+    ] as const);
+    expect(gateMemory(scores, 'per-intent', near).way).toBe('per-intent');
+  });
+
   it('takes a single replayed run as no evidence, however much the memory gained on it', async () => {
     const { gateMemory } = await import('./search.js');
     const one = new Map([

@@ -900,22 +900,35 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVer
   return perRuns(bestSelections, ctx.index, () =>
     carriedOver(ctx, 'dag-way', SELECTION_SAMPLE, async (): Promise<GateVerdict> => {
       const searchPoints: IsotonicPoint[] = [];
-      const scores = await replayWays(ctx, request, SELECTIONS, false, undefined, searchPoints);
-      const preferred = pickSelection(scores);
-      if (preferred === 'search') return gateMemory(scores, preferred);
+      const first = await replayWays(ctx, request, SELECTIONS, false, undefined, searchPoints);
+      const preferred = pickSelection(first.scores);
+      if (preferred === 'search') return gateMemory(first.scores, preferred);
       // The gate replays both again with the links only the replayed run made hidden: the graph learned them from
       // that run, and they made the search alone look better on its own runs than on new ones.
-      const fair = await replayWays(ctx, request, [preferred, 'search'], true, scores, searchPoints);
-      const verdict = gateMemory(fair, preferred);
+      const fair = await replayWays(ctx, request, [preferred, 'search'], true, first, searchPoints);
+      const verdict = gateMemory(fair.scores, preferred, fair.measures);
       return searchPoints.length < MIN_CALIBRATION ? verdict : { ...verdict, searchFit: fitIsotonic(searchPoints) };
     }),
   );
 }
 
+/** Node and edge F1 of each replayed run, per way (their mean is the way's score). */
+export type ReplayMeasures = ReadonlyMap<
+  DagSelection,
+  { readonly node: readonly number[]; readonly edge: readonly number[] }
+>;
+
+/** Replays per way: the score of each run and the node and edge F1 it is the mean of. */
+interface Replays {
+  scores: Map<DagSelection, number[]>;
+  measures: Map<DagSelection, { node: number[]; edge: number[] }>;
+}
+
 /**
  * Each way's score on up to SELECTION_SAMPLE past runs (evenly spaced), each suggested from its intent alone with
  * itself left out of the memory (and, with `hideOwnLinks`, its own links no other run made): the mean of node and
- * edge F1 against what the run did. A run with no such link replays as it did without hiding them (`before`).
+ * edge F1 against what the run did, and each apart. A run with no such link replays as it did without hiding them
+ * (`before`).
  * `searchPoints` gets, per replayed run, the search alone's seed confidence and node F1 (replaced where replayed
  * again).
  */
@@ -924,14 +937,22 @@ async function replayWays(
   request: DagRequest,
   ways: readonly DagSelection[],
   hideOwnLinks: boolean,
-  before?: ReadonlyMap<DagSelection, readonly number[]>,
+  before?: Replays,
   searchPoints?: IsotonicPoint[],
-): Promise<Map<DagSelection, number[]>> {
+): Promise<Replays> {
   const past = experienceOf(ctx.index);
   const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
+  const measures = new Map<DagSelection, { node: number[]; edge: number[] }>(
+    ways.map((w) => [w, { node: [], edge: [] }]),
+  );
+  const note = (way: DagSelection, node: number, edge: number): void => {
+    scores.get(way)?.push((node + edge) / 2);
+    measures.get(way)?.node.push(node);
+    measures.get(way)?.edge.push(edge);
+  };
   for (const [k, i] of evenSample(past.size, SELECTION_SAMPLE).entries()) {
     if (hideOwnLinks && before !== undefined && runsLoneLinks(past, i).size === 0) {
-      for (const way of ways) scores.get(way)?.push(before.get(way)?.[k] ?? 0);
+      for (const way of ways) note(way, before.measures.get(way)?.node[k] ?? 0, before.measures.get(way)?.edge[k] ?? 0);
       continue;
     }
     const run = past.run(i) as PastRun;
@@ -944,12 +965,12 @@ async function replayWays(
       const made = new Set(d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))));
       const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
       const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
-      scores.get(way)?.push((node + edge) / 2);
+      note(way, node, edge);
       if (way === 'search' && searchPoints !== undefined)
         searchPoints[k] = { x: d.seedConfidence ?? d.confidence, y: node };
     }
   }
-  return scores;
+  return { scores, measures };
 }
 
 /** The links of past run `run` that no other past run made (the pair counts of its first PAIR_TOOLS tools). */
@@ -977,16 +998,24 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
 
 /**
  * Whether the memory's preferred way answers: only if, on the same replayed runs, it beat the DAG without the
- * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference; else the search alone
- * answers. Few replayed runs, or runs on which the learned way helped as often as it hurt, leave the memory out.
+ * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
+ * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
+ * tools must not pay for links lost, nor the reverse); else the search alone answers. Few replayed runs, or runs
+ * on which the learned way helped as often as it hurt, leave the memory out.
  */
-export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>, preferred: DagSelection): DagWay {
+export function gateMemory(
+  scores: ReadonlyMap<DagSelection, readonly number[]>,
+  preferred: DagSelection,
+  measures?: ReplayMeasures,
+): DagWay {
   const base = scores.get('search') ?? [];
   const own = scores.get(preferred) ?? [];
   const g = preferred === 'search' || own.length !== base.length ? undefined : pairedGain(own, base);
   const replays = base.length;
   const standardError = g === undefined ? 0 : Math.max(g.standardError, GAIN_RESOLUTION);
-  const stands = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
+  const gains = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
+  const lost = gains ? lostMeasure(measures, preferred) : undefined;
+  const stands = gains && lost === undefined;
   const measured = g === undefined ? '' : `${g.gain.toFixed(3)} ± ${standardError.toFixed(3)}`;
   const why =
     g === undefined
@@ -994,8 +1023,11 @@ export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>,
       : stands
         ? `${preferred}: on ${replays} replayed past runs it gained ${measured} (mean of node and edge F1) ` +
           'over the DAG without the memory, more than one standard error'
-        : `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
-          '(mean of node and edge F1) over the DAG without it, not more than one standard error';
+        : lost !== undefined
+          ? `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
+            `(mean of node and edge F1) over the DAG without it, but lost ${lost}, more than one standard error`
+          : `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
+            '(mean of node and edge F1) over the DAG without it, not more than one standard error';
   return {
     way: stands ? preferred : 'search',
     preferred,
@@ -1004,6 +1036,23 @@ export function gateMemory(scores: ReadonlyMap<DagSelection, readonly number[]>,
     standardError,
     why,
   };
+}
+
+/**
+ * The measure (node or edge F1) on which `preferred` lost to the search alone by more than MEMORY_MARGIN standard
+ * errors of its paired difference (taken no lower than the gain's resolution), in words; undefined when none did.
+ */
+function lostMeasure(measures: ReplayMeasures | undefined, preferred: DagSelection): string | undefined {
+  for (const measure of ['node', 'edge'] as const) {
+    const own = measures?.get(preferred)?.[measure] ?? [];
+    const base = measures?.get('search')?.[measure] ?? [];
+    if (own.length !== base.length) continue;
+    const g = pairedGain(own, base);
+    const standardError = Math.max(g.standardError, GAIN_RESOLUTION);
+    if (g.n >= 2 && g.gain < -MEMORY_MARGIN * standardError - 1e-12)
+      return `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)} ${measure} F1`;
+  }
+  return undefined;
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
