@@ -5,7 +5,8 @@ import { calibrationHint, dashboardHint } from './demo.js';
 describe('dashboardHint', () => {
   it('names a SQLite store by --db and its path', () => {
     expect(dashboardHint({ kind: 'sqlite', location: '/home/me/.credence/credence.db', scope: DEMO_SCOPE })).toBe(
-      'See it in the dashboard: credence demo --db "/home/me/.credence/credence.db" (running it again adds nothing)',
+      'See it in the dashboard: npx credence demo --db "/home/me/.credence/credence.db" ' +
+        '(running it again adds nothing)',
     );
   });
 
@@ -17,7 +18,7 @@ describe('dashboardHint', () => {
       urlFrom: 'flag',
     });
     expect(hint).toBe(
-      'See it in the dashboard: credence demo --database-url "postgres://team:***@db.example:5432/credence", ' +
+      'See it in the dashboard: npx credence demo --database-url "postgres://team:***@db.example:5432/credence", ' +
         'with your password in place of *** (running it again adds nothing)',
     );
     expect(hint).not.toContain('--db ');
@@ -31,7 +32,7 @@ describe('dashboardHint', () => {
       urlFrom: 'env',
     });
     expect(hint).toBe(
-      'See it in the dashboard: credence demo --scope "mine", ' +
+      'See it in the dashboard: npx credence demo --scope "mine", ' +
         'with CREDENCE_DATABASE_URL set as now (running it again adds nothing)',
     );
   });
@@ -41,11 +42,11 @@ describe('calibrationHint', () => {
   it('names the store and always the scope, which calibration would otherwise take from the working directory', () => {
     expect(calibrationHint({ kind: 'sqlite', location: '/home/me/.credence/credence.db', scope: DEMO_SCOPE })).toBe(
       'Check how sure it was against what happened: ' +
-        `credence calibration --db "/home/me/.credence/credence.db" --scope "${DEMO_SCOPE}"`,
+        `npx credence calibration --db "/home/me/.credence/credence.db" --scope "${DEMO_SCOPE}"`,
     );
     const team = { kind: 'postgres' as const, location: 'postgres://team:***@db/credence', scope: 'mine' };
     expect(calibrationHint({ ...team, urlFrom: 'env' })).toBe(
-      'Check how sure it was against what happened: credence calibration --scope "mine"',
+      'Check how sure it was against what happened: npx credence calibration --scope "mine"',
     );
     expect(calibrationHint({ ...team, urlFrom: 'flag' })).toContain('--database-url "postgres://team:***@db/credence"');
   });

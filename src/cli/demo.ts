@@ -43,12 +43,12 @@ export function dashboardHint(store: {
   const scope = store.scope === DEMO_SCOPE ? '' : ` --scope ${JSON.stringify(store.scope)}`;
   const again = ' (running it again adds nothing)';
   if (store.kind === 'sqlite')
-    return `See it in the dashboard: credence demo --db ${JSON.stringify(store.location)}${scope}${again}`;
+    return `See it in the dashboard: npx credence demo --db ${JSON.stringify(store.location)}${scope}${again}`;
   if (store.urlFrom === 'env')
-    return `See it in the dashboard: credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
+    return `See it in the dashboard: npx credence demo${scope}, with CREDENCE_DATABASE_URL set as now${again}`;
   const hidden = store.location.includes('***') ? ', with your password in place of ***' : '';
   return (
-    `See it in the dashboard: credence demo --database-url ${JSON.stringify(store.location)}` +
+    `See it in the dashboard: npx credence demo --database-url ${JSON.stringify(store.location)}` +
     `${scope}${hidden}${again}`
   );
 }
@@ -70,7 +70,7 @@ export function calibrationHint(store: {
         ? ''
         : ` --database-url ${JSON.stringify(store.location)}`;
   const scope = ` --scope ${JSON.stringify(store.scope)}`;
-  return `Check how sure it was against what happened: credence calibration${where}${scope}`;
+  return `Check how sure it was against what happened: npx credence calibration${where}${scope}`;
 }
 
 export function registerDemo(program: Command, context: () => CommandContext): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
-import { runDemo, formatDemo, type DemoReport } from './demo.js';
+import { clipAtWord, runDemo, formatDemo, type DemoReport } from './demo.js';
 import { OUTCOME_KINDS } from '../../core/types.js';
 
 const NOW = '2026-02-02T09:00:00Z';
@@ -109,6 +109,35 @@ describe('the foundation demo', () => {
     await store.close();
   });
 
+  it('run again on the same store, leaves what it learned and what it prints as they were', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, now: NOW, scope: 'demo', cwd });
+    const held = async () => ({
+      skills: await store.listSkills('demo'),
+      instincts: await store.listInstincts('demo'),
+      memories: await store.listMemories('demo'),
+      tools: await store.listTools('demo'),
+      edges: await store.listEdges('demo'),
+    });
+    const first = await runDemo(credence);
+    const after = await held();
+    // The history's evolve grew the scenario's skill: more rules, more evidence.
+    const skill = after.skills.find((s) => s.name === 'testing-discipline');
+    expect(skill?.rules.length).toBeGreaterThan(1);
+    const second = await runDemo(credence);
+    expect(await held()).toEqual(after);
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    expect(formatDemo(second)).toBe(formatDemo(first));
+    await store.close();
+  });
+
+  it('cuts a long label at a whole word, with an ellipsis', () => {
+    expect(clipAtWord('instinct: Small commits with imperative subject lines', 50)).toBe(
+      'instinct: Small commits with imperative subject…',
+    );
+    expect(clipAtWord('skill: short', 50)).toBe('skill: short');
+  });
+
   it('plays a month of history through the engine once, and learns from it', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const credence = await openCredence({ store, now: NOW, scope: 'demo', cwd });
@@ -123,9 +152,7 @@ describe('the foundation demo', () => {
     expect(history?.stored).toMatch(
       /^140 runs, 32 observations, 8 memories, evolved into \d+ instinct\(s\) and \d+ skill\(s\)$/,
     );
-    expect(second.sections.find((s) => s.id === 'learning-history')?.stored).toBe(
-      'nothing more (already loaded in this scope)',
-    );
+    expect(second.sections.find((s) => s.id === 'learning-history')?.stored).toBe(history?.stored);
     const stats = await credence.graphStats();
     expect(stats.tier).toBe('growing');
     // PageRank ranks the end of the browser chain every browser run ends on first. Before issue 17 the

@@ -78,15 +78,37 @@ export async function runDemo(credence: Credence, options: DemoOptions = {}): Pr
     );
   }
   const now = credence.now();
-  const sections = [
-    await edgePromotion(credence, now),
-    localAlphaExamples(),
-    await coldStartDag(credence, now),
-    await recallLabels(credence, now),
-    await camelCaseInstinct(credence, now),
-  ];
-  if (options.history !== false) sections.push(await learningHistory(credence, options));
+  const edges = await edgePromotion(credence, now);
+  const alpha = localAlphaExamples();
+  const dag = await coldStartDag(credence, now);
+  await storeRecallMemories(credence, now);
+  const learning = await camelCaseInstinct(credence, now);
+  const history = options.history === false ? [] : [await learningHistory(credence, options)];
+  // The search runs once the scope holds all the demo's memories, the history's too: BM25 scores a memory against
+  // every other one, so the first run and the next find the same memories with the same scores.
+  const sections = [edges, alpha, dag, await recallLabels(credence), learning, ...history];
   return { db: credence.storeInfo.location, scope: credence.scope, now: new Date(now).toISOString(), sections };
+}
+
+/**
+ * Adds the demo's tools that the scope lacks. A tool already there keeps its description and origin: the
+ * month of history describes some of them better, and a second run must not undo it.
+ */
+async function addMissingTools(
+  credence: Credence,
+  tools: { id: string; description: string; origin: string }[],
+): Promise<void> {
+  const store = engineStore(credence);
+  const present = new Set(
+    (
+      await store.getToolsByIds(
+        credence.scope,
+        tools.map((t) => t.id),
+      )
+    ).map((t) => t.id),
+  );
+  const missing = tools.filter((t) => !present.has(t.id));
+  if (missing.length > 0) await store.upsertTools(credence.scope, missing);
 }
 
 function edgeLine(label: string, type: EdgeType, state: EdgeState, now: number): DemoLine {
@@ -102,7 +124,7 @@ function edgeLine(label: string, type: EdgeType, state: EdgeState, now: number):
 async function edgePromotion(credence: Credence, now: number): Promise<DemoSection> {
   const store = engineStore(credence);
   const { scope } = credence;
-  await store.upsertTools(scope, [
+  await addMissingTools(credence, [
     { id: 'read_file', description: 'Read the complete contents of a file from disk', origin: 'demo' },
     { id: 'parse_json', description: 'Parse JSON text into a value', origin: 'demo' },
   ]);
@@ -187,8 +209,8 @@ async function coldStartDag(credence: Credence, now: number): Promise<DemoSectio
     'filesystem:search_files',
     'filesystem:get_file_info',
   ];
-  await store.upsertTools(
-    scope,
+  await addMissingTools(
+    credence,
     catalogue.map((id) => ({
       id,
       description: `${id.split(':')[1]?.replaceAll('_', ' ') ?? id} on the local filesystem`,
@@ -241,10 +263,8 @@ async function coldStartDag(credence: Credence, now: number): Promise<DemoSectio
   };
 }
 
-/** Seed 003: recall labels over a handful of decisions and notes. */
-async function recallLabels(credence: Credence, now: number): Promise<DemoSection> {
-  const store = engineStore(credence);
-  const { scope } = credence;
+/** Seed 003: a handful of decisions and notes for recall to label. */
+async function storeRecallMemories(credence: Credence, now: number): Promise<void> {
   const memories: MemoryRecord[] = [
     [
       'demo-mem-jwt',
@@ -278,7 +298,13 @@ async function recallLabels(credence: Credence, now: number): Promise<DemoSectio
     createdAt: now,
     updatedAt: now,
   }));
-  await store.upsertMemories(scope, memories);
+  await engineStore(credence).upsertMemories(credence.scope, memories);
+}
+
+/** Seed 003: recall labels for a question over the scope's memories. */
+async function recallLabels(credence: Credence): Promise<DemoSection> {
+  const store = engineStore(credence);
+  const { scope } = credence;
   const query = 'how do we refresh JWT tokens';
   const hits = await store.searchMemories(scope, ftsOrQuery(query) ?? '""', { limit: 5 });
   const labels = labelAll(hits.map((h) => h.bm25));
@@ -355,26 +381,30 @@ async function camelCaseInstinct(credence: Credence, now: number): Promise<DemoS
   };
   const c = score(camel);
   const t = score(tests);
-  await store.upsertInstinct(scope, {
-    id: 'demo-instinct-camelcase',
-    slug: 'use-camelcase-for-variables',
-    text: 'Use camelCase for variables',
-    confidence: c.group.value,
-    status: 'active',
-    evidence: camel.map((o) => o.id),
-    createdAt: now,
-    updatedAt: now,
-  });
-  await store.upsertSkill(scope, {
-    id: 'demo-skill-testing',
-    name: 'testing-discipline',
-    description: 'Run the test suite before every commit; CI stays green.',
-    rules: ['always run tests before commit'],
-    confidence: Math.min(1, t.group.value),
-    evidence: tests.map((o) => o.id),
-    createdAt: now,
-    updatedAt: now,
-  });
+  // Written once: the history's evolve may grow them (more rules, more evidence), and a second run must not undo it.
+  const [instincts, skills] = await Promise.all([store.listInstincts(scope), store.listSkills(scope)]);
+  if (!instincts.some((i) => i.id === 'demo-instinct-camelcase'))
+    await store.upsertInstinct(scope, {
+      id: 'demo-instinct-camelcase',
+      slug: 'use-camelcase-for-variables',
+      text: 'Use camelCase for variables',
+      confidence: c.group.value,
+      status: 'active',
+      evidence: camel.map((o) => o.id),
+      createdAt: now,
+      updatedAt: now,
+    });
+  if (!skills.some((s) => s.id === 'demo-skill-testing'))
+    await store.upsertSkill(scope, {
+      id: 'demo-skill-testing',
+      name: 'testing-discipline',
+      description: 'Run the test suite before every commit; CI stays green.',
+      rules: ['always run tests before commit'],
+      confidence: Math.min(1, t.group.value),
+      evidence: tests.map((o) => o.id),
+      createdAt: now,
+      updatedAt: now,
+    });
   const line = (label: string, s: ReturnType<typeof score>): DemoLine => ({
     label,
     value: s.group.value,
@@ -425,12 +455,12 @@ async function learningHistory(credence: Credence, options: DemoOptions): Promis
       ? []
       : [{ label: `most central tool: ${top.tool}`, value: top.pageRank, parts: { calls: top.calls } }]),
     ...history.instincts.map((i) => ({
-      label: `instinct: ${i.text}`.slice(0, 50),
+      label: clipAtWord(`instinct: ${i.text}`, 50),
       value: i.confidence,
       parts: { band: confidenceBand(i.confidence).band },
     })),
     ...history.skills.map((s) => ({
-      label: `skill: ${s.name}`.slice(0, 50),
+      label: clipAtWord(`skill: ${s.name}`, 50),
       value: s.confidence,
       parts: { band: confidenceBand(s.confidence).band },
     })),
@@ -449,11 +479,19 @@ async function learningHistory(credence: Credence, options: DemoOptions): Promis
     title: "A month of an agent's work, learned by the engine",
     seed: 'SPEC §3–§8',
     lines,
-    stored: history.loaded
-      ? `${history.runs} runs, ${history.observations} observations, ${history.memories} memories, ` +
-        `evolved into ${history.instincts.length} instinct(s) and ${history.skills.length} skill(s)`
-      : 'nothing more (already loaded in this scope)',
+    // The same words on every run: the history is played once per scope, and what it left is what a run reads.
+    stored:
+      `${history.runs} runs, ${history.observations} observations, ${history.memories} memories, ` +
+      `evolved into ${history.instincts.length} instinct(s) and ${history.skills.length} skill(s)`,
   };
+}
+
+/** `text` in at most `max` characters, cut at the last whole word with an ellipsis when it is longer. */
+export function clipAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, max - 1);
+  const space = room.lastIndexOf(' ');
+  return `${(space > 0 ? room.slice(0, space) : room).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 /** The report as text: every score with its parts, numbers to 3 decimals (SPEC §3). */
