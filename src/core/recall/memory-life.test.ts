@@ -264,5 +264,18 @@ describe('what recall makes of a life', () => {
       'Ana',
     ]);
     expect(agentContextLines(results).every((l) => l.note === undefined)).toBe(true);
+
+    // Two notes of one title: each line names the other by id (and title), so the two lines differ; a
+    // replacement of the same title is named by its id.
+    const sameTitle = [
+      result('m5', 'Deploy target', 'conflict', { life: { conflictsWith: ['m6'] } }),
+      result('m6', 'Deploy target', 'conflict', { life: { conflictsWith: ['m5'] } }),
+      result('m7', 'Deploy target', 'superseded', { life: { supersededBy: 'm5' } }),
+    ];
+    expect(formatMemoryContext(agentContextLines(sameTitle, true)).split('\n').slice(1, -1)).toEqual([
+      '- [DECISION] Deploy target (in conflict with m6: Deploy target) [confidence:low]',
+      '- [DECISION] Deploy target (in conflict with m5: Deploy target) [confidence:low]',
+      '- [DECISION] Deploy target (superseded by m5) [confidence:low]',
+    ]);
   });
 });

@@ -384,12 +384,19 @@ interface ContextResult {
 
 /**
  * Why a superseded or conflicting result may no longer hold, in a few words: what replaced it (its title when it
- * is among the results and not a turn, else its id) and since when, or what it disagrees with.
+ * is among the results, not a turn, and titled otherwise than this one; else its id) and since when, or what it
+ * disagrees with: by id, and its title when it is among the results, so that two conflicting memories of one title
+ * name each other apart (`in conflict with mem-…: Deploy target`).
  */
 function statusNote(r: ContextResult, results: readonly ContextResult[]): string | undefined {
+  const memory = (id: string) => results.find((o) => o.id === id && o.turn === undefined);
   const named = (id: string) => {
-    const other = results.find((o) => o.id === id);
-    return other === undefined || other.turn !== undefined ? id : other.title;
+    const other = memory(id);
+    return other === undefined || other.title === r.title ? id : other.title;
+  };
+  const withTitle = (id: string) => {
+    const other = memory(id);
+    return other === undefined ? id : `${id}: ${other.title}`;
   };
   if (r.status === 'superseded') {
     const by = r.life?.supersededBy;
@@ -400,7 +407,7 @@ function statusNote(r: ContextResult, results: readonly ContextResult[]): string
   const newer = r.parts?.newerTurn?.id;
   if (newer !== undefined) return `likely replaced by ${named(newer)}`;
   const with_ = r.life?.conflictsWith ?? [];
-  return with_.length === 0 ? 'in conflict' : `in conflict with ${with_.map(named).join(', ')}`;
+  return with_.length === 0 ? 'in conflict' : `in conflict with ${with_.map(withTitle).join('; ')}`;
 }
 
 /**
