@@ -73,12 +73,19 @@ function logisticGainLine(d: NonNullable<KindCalibration['selection']>['logistic
   );
 }
 
-/** The report as text, one block per kind. */
+/** Where outcomes come from, closing the report when a kind has none (docs/calibration.md). */
+const HOW_RECORDED =
+  'outcomes are recorded by credence feedback <shown id> --accepted|--rejected|--succeeded|--failed, ' +
+  'by the Claude Code hooks (credence init --claude-code) and by the MCP gateway (credence serve --gateway) ' +
+  'as results are used; see docs/calibration.md';
+
+/** The report as text, one block per kind; a closing line on how outcomes get recorded when a kind has none. */
 export function calibrationText(report: CalibrationReport): string {
   const blocks = report.kinds.map((k) => kindLines(k, report.minOutcomes).join('\n'));
+  const closing = report.kinds.some((k) => k.outcomes === 0) ? `\n${HOW_RECORDED}\n` : '';
   return (
     `calibration of scope ${report.scope} at ${new Date(report.at).toISOString()} ` +
-    `(a learned probability needs ${report.minOutcomes} outcomes of a kind)\n\n${blocks.join('\n\n')}\n`
+    `(a learned probability needs ${report.minOutcomes} outcomes of a kind)\n\n${blocks.join('\n\n')}\n${closing}`
   );
 }
 

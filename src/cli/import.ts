@@ -7,6 +7,7 @@
  * git top-level).
  */
 import { existsSync } from 'node:fs';
+import { CredenceError } from '../core/errors.js';
 import { resolveScope } from '../platform/git-scope.js';
 import { printJson, type CommandContext } from './context.js';
 
@@ -28,6 +29,11 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
     now: fixed === undefined ? Date.now() : parseNow(fixed),
     ...(ctx.options.scope === undefined ? {} : { scope: ctx.options.scope }),
     progress: (line) => ctx.io.stderr(`credence import: ${line}\n`),
+  }).catch((error: unknown) => {
+    // A folder that cannot be read is bad usage (exit 2), as every other file the command line cannot read.
+    if (error instanceof CredenceError && error.code === 'NOT_FOUND' && error.details?.dir !== undefined)
+      throw new CredenceError('INVALID_INPUT', error.message, { cause: error, details: { ...error.details } });
+    throw error;
   });
   if (ctx.wantsJson) return printJson(ctx, summary);
   const skipped = Object.entries(summary.skipped);

@@ -90,7 +90,7 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   try {
     const format = formatOf(argv);
     if (format !== undefined && format !== 'json' && format !== 'text' && format !== 'context') {
-      io.stderr(`error: --format must be text, json or context (recall), got ${JSON.stringify(format)}\n`);
+      io.stderr(`credence: --format must be text, json or context (recall), got ${JSON.stringify(format)}\n`);
       return EXIT.usage;
     }
     await program.parseAsync([...argv], { from: 'user' });

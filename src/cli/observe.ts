@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { parseSince } from '../core/time.js';
+import { parseIsoInstant, parseSince } from '../core/time.js';
 import type { ObservationDraft } from '../engine/engine.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
@@ -51,6 +51,12 @@ export function registerObserve(program: Command, context: () => CommandContext)
         at?: string;
       }) => {
         const ctx = context();
+        // Checked here to name the flag and the value (the engine names the field, timestamp).
+        if (o.at !== undefined && parseIsoInstant(o.at) === undefined)
+          throw new CredenceError(
+            'INVALID_INPUT',
+            `--at must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(o.at)}`,
+          );
         const result = await withCredence(ctx, async (c) => {
           const line = {
             type: o.type,

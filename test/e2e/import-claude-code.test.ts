@@ -79,10 +79,10 @@ describe('credence import --claude-code', () => {
     ).toEqual(['No, use pnpm instead of npm here.', 'add a readme', 'run the tests']);
   });
 
-  it('names a missing folder and stores nothing', () => {
+  it('names a missing folder (exit 2, as a file that cannot be read) and stores nothing', () => {
     const p = project();
     const r = p.run(['import', '--claude-code', join(p.root, 'nowhere')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(join(p.root, 'nowhere'));
     const status = JSON.parse(p.run(['--json', 'status']).stdout);
     expect(status.counts.executions).toBe(0);
