@@ -220,15 +220,34 @@ function joinNames(turns: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text
       else held.push(c.key);
     }
   }
-  const unit = new Map([...turnsOf].map(([n, keys]) => [n, keys.join('\n')] as const));
+  // Names held by the same turns are one unit (numbered); a unit's neighbours are the same for each of its names.
+  const unitIds = new Map<string, number>();
+  const unit = new Map<string, number>();
+  for (const [n, keys] of turnsOf) {
+    const joined = keys.join('\n');
+    let u = unitIds.get(joined);
+    if (u === undefined) unitIds.set(joined, (u = unitIds.size));
+    unit.set(n, u);
+  }
+  const { lineNeighbours } = OLDER_TURN_DEFAULTS;
+  const joins = new Map<number, boolean>();
   const out = new Set<string>();
   for (const [n, turns] of turnsOf) {
-    const beside = new Set<string>();
-    for (const t of turns) {
-      for (const m of namesOf.get(t) ?? []) if (unit.get(m) !== unit.get(n)) beside.add(unit.get(m) as string);
-      if (beside.size > OLDER_TURN_DEFAULTS.lineNeighbours) break;
+    const u = unit.get(n) as number;
+    let joinsLine = joins.get(u);
+    if (joinsLine === undefined) {
+      const beside = new Set<number>();
+      scan: for (const t of turns)
+        for (const m of namesOf.get(t) ?? []) {
+          const v = unit.get(m) as number;
+          if (v === u) continue;
+          beside.add(v);
+          if (beside.size > lineNeighbours) break scan;
+        }
+      joinsLine = beside.size <= lineNeighbours;
+      joins.set(u, joinsLine);
     }
-    if (beside.size <= OLDER_TURN_DEFAULTS.lineNeighbours) out.add(n);
+    if (joinsLine) out.add(n);
   }
   return out;
 }
