@@ -251,4 +251,27 @@ describe('recall puts first the turn where a value came, for a question asking w
       if ((r.parts.fused as number) > (raj?.parts.fused as number)) expect(rs.indexOf(r)).toBeLessThan(at);
     await cr.close();
   });
+
+  it('a first mention lifted for a named speaker stops below a note that matches the question better', async () => {
+    let clock = START;
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'cap', now: () => clock });
+    const turn = async (day: number, speaker: string, text: string) => {
+      clock = START + day * DAY;
+      return (await cr.remember([{ speaker, session: `d${day}`, index: 0, at: clock, text }])).ids[0] as string;
+    };
+    const musing = await turn(1, 'Raj', 'We could maybe look at Neo4j someday.');
+    clock = START + 5 * DAY;
+    const note = (
+      await cr.remember([{ title: 'Graph database', text: 'Raj moved the ledger to Neo4j during the spring migration.' }])
+    ).ids[0] as string;
+    await turn(30, 'Raj', 'I finally moved the ledger to Neo4j this week, Neo4j works.');
+    await turn(31, 'Bo', 'Nice weather today.');
+    clock = START + 60 * DAY;
+    const rs = await cr.recall('When did Raj move the ledger to Neo4j?', { limit: 5, track: false });
+    const ids = rs.map((r) => r.id);
+    expect(rs.find((r) => r.id === musing)?.parts.firstNamed).toBe(true);
+    expect(ids.indexOf(note)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(note)).toBeLessThan(ids.indexOf(musing));
+    await cr.close();
+  });
 });
