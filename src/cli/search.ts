@@ -28,6 +28,35 @@ const BASIS: Readonly<Record<string, string>> = {
   memory: 'how often such nearest past runs proposed the right tools',
   search: 'how often a search-built DAG of this seed confidence was right here',
 };
+/**
+ * What answered this request, in words, then the scope's verdict on its memory (`way.why`: the gate decides once
+ * per scope, on its own sample of replayed runs, whether the memory may speak at all; this request may still be
+ * answered by the search where no past run is near it).
+ */
+export function answeredBy(
+  s: Pick<Awaited<ReturnType<Credence['suggestDag']>>, 'confidenceBasis' | 'memory' | 'way'>,
+): string | undefined {
+  if (s.way === undefined) return undefined;
+  const near =
+    s.memory === undefined
+      ? 'no past run near this intent'
+      : s.memory.backed
+        ? undefined
+        : 'the past runs near this intent did not outweigh it';
+  const chosen = s.way.way === 'per-intent' ? ', chosen per intent' : '';
+  const source =
+    s.way.way === 'search'
+      ? 'the search'
+      : s.confidenceBasis === 'evidence'
+        ? near === undefined
+          ? `past runs near this intent and the search, each tool kept by its probability (evidence${chosen})`
+          : `the search, each tool kept by its probability (evidence${chosen}; ${near})`
+        : s.confidenceBasis === 'memory'
+          ? `past runs near this intent, outweighing the search (fusion${chosen})`
+          : `the search (${near ?? 'the past runs near this intent did not outweigh it'})`;
+  return `answered by: ${source}; ${s.way.why}`;
+}
+
 export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
   tools
     .command('search [query]')
@@ -118,11 +147,13 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       if (s.confidenceBasis === undefined || s.confidenceBasis === 'seed') lines.push(`confidence = ${seed}`);
       else {
         lines.push(
-          `confidence ${f3(s.confidence)}: ${BASIS[s.confidenceBasis]} (${s.replays ?? 0} past runs replayed)`,
+          `confidence ${f3(s.confidence)}: ${BASIS[s.confidenceBasis]} ` +
+            `(measured on ${s.replays ?? 0} past runs replayed)`,
         );
         lines.push(`seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`);
       }
-      if (s.way !== undefined) lines.push(`way: ${s.way.why}`);
+      const answered = answeredBy(s);
+      if (answered !== undefined) lines.push(answered);
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
       if (s.alternatives.length > 0)
         lines.push(`alternatives: ${s.alternatives.map((a) => `${a.tool} ${f3(a.score)}`).join(', ')}`);

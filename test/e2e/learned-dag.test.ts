@@ -95,11 +95,17 @@ describe("a workflow learned from past runs (issue 19's end-to-end check)", () =
   it('says in text what the measured confidence is, beside the seed formula', () => {
     const text = credence(['dag', 'list the films of Greta Gerwig']);
     expect(text).toMatch(
-      /^confidence 0\.\d{3}: how often such nearest past runs proposed the right tools \(3 past runs replayed\)$/m,
+      /^confidence 0\.\d{3}: how often such nearest past runs proposed the right tools \(measured on 3 past runs/m,
     );
     expect(text).toMatch(/^seed confidence 0\.\d{3} = 0\.\d{3} × /m);
-    // The three runs agree: on their replays the memory's way beat the DAG without it above the noise.
-    expect(text).toMatch(/^way: [a-z-]+: on 3 replayed past runs it gained .* more than one standard error$/m);
+    // What answered this request, then why the scope trusts its memory: the three runs agree, so on their replays the
+    // memory's way beat the DAG without it above the noise.
+    const answered = text.split('\n').find((l) => l.startsWith('answered by: '));
+    expect(answered).toMatch(/^answered by: past runs near this intent, outweighing the search \(fusion[^)]*\); /);
+    expect(answered).toMatch(
+      /; the memory is trusted: on 3 past runs replayed to choose the way, its best way \([a-z-]+\) gained /,
+    );
+    expect(answered?.endsWith(', more than one standard error')).toBe(true);
     const json = dag('list the films of Greta Gerwig');
     expect(json.confidenceBasis).toBe('memory');
   });
@@ -109,6 +115,12 @@ describe("a workflow learned from past runs (issue 19's end-to-end check)", () =
     expect(other.memory?.backed ?? false).toBe(false);
     expect(other.dag.tasks.map((t) => t.tool)).toContain('GetTopRatedMovie');
     for (const r of other.rationale) expect(r.sources).toContain('search');
+    // The text says the search answered this one, though the scope's memory is trusted.
+    const answered = credence(['dag', 'show the top rated movies'])
+      .split('\n')
+      .find((l) => l.startsWith('answered by: '));
+    expect(answered).toMatch(/^answered by: the search \((no past run near|the past runs near this intent did not)/);
+    expect(answered).toContain('; the memory is trusted: on 3 past runs replayed to choose the way');
   });
 
   it('adds the part of an intent no past run covers from the search, after the learned workflow', () => {

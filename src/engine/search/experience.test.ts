@@ -106,11 +106,13 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(mixed).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
     expect(mixed.gain).toBeCloseTo(0.2 / 6, 12);
     expect(mixed.standardError).toBeCloseTo(Math.sqrt((0.28 - 6 / 900) / 5 / 6), 12);
-    expect(mixed.why).toMatch(/^the memory left out: on 6 replayed past runs its best way \(per-intent\) gained/);
+    expect(mixed.why).toMatch(
+      /^the memory left out: on 6 past runs replayed to choose the way, its best way \(per-intent\) gained 0\.033 ± /,
+    );
     // Helped on every run: the learned way answers.
     const agreed = gateMemory(scores(search.map((v, i) => v + 0.2 + 0.01 * i)), 'per-intent');
     expect(agreed).toMatchObject({ way: 'per-intent', preferred: 'per-intent', replays: 6 });
-    expect(agreed.why).toContain('more than one standard error');
+    expect(agreed.why).toMatch(/^the memory is trusted: on 6 past runs replayed to choose the way, .* more than one/);
     // The search preferred by the replays answers as it is.
     expect(gateMemory(scores(search), 'search')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
   });
@@ -170,9 +172,13 @@ describe('learning never does worse: the memory answers only above its noise (is
       ] as const);
     const tiny = gateMemory(scores([0.5001, 0.6001]), 'per-intent');
     expect(tiny).toMatchObject({ way: 'search', replays: 2, standardError: 0.001 });
-    expect(tiny.why).toContain('gained 0.000 ± 0.001');
+    // A standard error at the resolution was not measured: it is said to be counted as at least it, with no ±.
+    expect(tiny.why).toContain('gained 0.000 (its standard error counted as at least 0.001)');
     // Two runs that both gained a clear amount still stand: their spread is below what the scores show.
-    expect(gateMemory(scores([0.6, 0.7]), 'per-intent')).toMatchObject({ way: 'per-intent', standardError: 0.001 });
+    const clear = gateMemory(scores([0.6, 0.7]), 'per-intent');
+    expect(clear).toMatchObject({ way: 'per-intent', standardError: 0.001 });
+    expect(clear.why).toContain('gained 0.100 (its standard error counted as at least 0.001)');
+    expect(clear.why).not.toContain('±');
   });
 
   it('answers a few past runs that disagree with the DAG without the memory, and says so', async () => {
@@ -198,7 +204,7 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(answer.dag).toEqual(without.dag);
     expect(answer.memory).toBeUndefined();
     expect(answer.way).toMatchObject({ way: 'search', replays: 3 });
-    expect(answer.way?.why).toMatch(/^the memory left out: on 3 replayed past runs/);
+    expect(answer.way?.why).toMatch(/^the memory left out: on 3 past runs replayed to choose the way/);
     // Asked for, the memory's way still answers (and differs).
     const asked = await cr.suggestDag(intent, { track: false, selection: 'per-intent' });
     expect(asked.memory?.backed).toBe(true);

@@ -885,8 +885,37 @@ export interface DagWay {
  */
 type GateVerdict = DagWay & { searchFit?: IsotonicFit };
 
-/** The way a verdict gives in a DAG's result. */
-const wayOf = ({ searchFit: _fit, ...way }: GateVerdict): DagWay => way;
+/**
+ * The way a verdict gives in a DAG's result. Where the memory answers, its why is said again from the verdict's
+ * numbers, so a verdict kept in the store by an earlier version reads as a new one.
+ */
+const wayOf = ({ searchFit: _fit, ...way }: GateVerdict): DagWay =>
+  way.way === 'search' ? way : { ...way, why: trustedWhy(way) };
+
+const REPLAYED_TO_CHOOSE = 'past runs replayed to choose the way';
+
+/**
+ * The preferred way's gain over the DAG without the memory, in words. A standard error at the resolution was not
+ * measured as such (the replays may have agreed more closely): the gate counts it as at least the resolution.
+ */
+function gainedWords(preferred: DagSelection, gain: number, standardError: number): string {
+  const spread =
+    standardError > GAIN_RESOLUTION
+      ? `± ${standardError.toFixed(3)}`
+      : `(its standard error counted as at least ${GAIN_RESOLUTION})`;
+  return (
+    `its best way (${preferred}) gained ${gain.toFixed(3)} ${spread} ` +
+    '(mean of node and edge F1) over the DAG without it'
+  );
+}
+
+/** Why the memory's way answers, from the verdict's numbers. */
+function trustedWhy(way: Pick<DagWay, 'preferred' | 'replays' | 'gain' | 'standardError'>): string {
+  return (
+    `the memory is trusted: on ${way.replays} ${REPLAYED_TO_CHOOSE}, ` +
+    `${gainedWords(way.preferred, way.gain, way.standardError)}, more than one standard error`
+  );
+}
 
 /**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
@@ -1016,18 +1045,16 @@ export function gateMemory(
   const gains = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
   const lost = gains ? lostMeasure(measures, preferred) : undefined;
   const stands = gains && lost === undefined;
-  const measured = g === undefined ? '' : `${g.gain.toFixed(3)} ± ${standardError.toFixed(3)}`;
+  const on = `on ${replays} ${REPLAYED_TO_CHOOSE}`;
+  const gained = g === undefined ? '' : gainedWords(preferred, g.gain, standardError);
   const why =
     g === undefined
-      ? `the memory left out: on ${replays} replayed past runs no way with the memory beat the DAG without it`
+      ? `the memory left out: ${on}, no way with the memory beat the DAG without it`
       : stands
-        ? `${preferred}: on ${replays} replayed past runs it gained ${measured} (mean of node and edge F1) ` +
-          'over the DAG without the memory, more than one standard error'
+        ? trustedWhy({ preferred, replays, gain: g.gain, standardError })
         : lost !== undefined
-          ? `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
-            `(mean of node and edge F1) over the DAG without it, but lost ${lost}, more than one standard error`
-          : `the memory left out: on ${replays} replayed past runs its best way (${preferred}) gained ${measured} ` +
-            '(mean of node and edge F1) over the DAG without it, not more than one standard error';
+          ? `the memory left out: ${on}, ${gained}, but lost ${lost}, more than one standard error`
+          : `the memory left out: ${on}, ${gained}, not more than one standard error`;
   return {
     way: stands ? preferred : 'search',
     preferred,
