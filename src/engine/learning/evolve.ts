@@ -619,7 +619,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       const changed =
         instinctMatch === undefined ||
         instinctMatch.status !== 'active' ||
-        instinctMatch.confidence !== confidence ||
+        shownChange(instinctMatch.confidence, confidence) ||
         instinctMatch.evidence.join() !== evidence.join();
       if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
@@ -810,7 +810,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     }
     const record: InstinctRecord = { ...instinct, confidence, updatedAt: now };
     const entry = { id: instinct.id, slug: instinct.slug, text: instinct.text, confidence, file: '' };
-    report.updatedInstincts.push(entry);
+    if (shownChange(instinct.confidence, confidence)) report.updatedInstincts.push(entry);
     const held = instinctHeld(instinct, eventIdsOn(feedback, instinct.id));
     if (held) report.held.push({ id: instinct.id, kind: 'instinct', texts: [instinct.text] });
     writes.push(async () => {
@@ -1326,6 +1326,15 @@ async function retireInstinct(
       detail: `confidence ${confidence.toFixed(2)}`,
     });
   }
+}
+
+/**
+ * Whether a confidence moved as the report, the instinct's file and the evolution log show it (two decimals). A run
+ * again moments later re-reads the evidence's age on the wall clock: the last digits move and are stored, but the
+ * instinct is not listed as updated for it (the file and the log did not change either).
+ */
+function shownChange(before: number, after: number): boolean {
+  return before.toFixed(2) !== after.toFixed(2);
 }
 
 /** The seed's report, as markdown. */

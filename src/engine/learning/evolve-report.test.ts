@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
+import { formatEvolveReport } from './evolve.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+const setup = movableProjects('credence-evolve-report-', T0);
+
+// Seed 004's three camelCase observations: an instinct at 0.65.
+const CAMEL: [string, number][] = [
+  ['User asks for camelCase naming', 0.4],
+  ['Correction: snake_case → camelCase', 0.5],
+  ['All the code uses camelCase', 0.6],
+];
+
+describe('the evolve report lists only what changed', () => {
+  it('run again a minute later with nothing new, lists no instinct as updated; days on, lists the decay', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(
+      CAMEL.map(([observation, confidence], k) => ({
+        timestamp: new Date(T0 - (3 - k) * 60_000).toISOString(),
+        type: 'correction' as const,
+        observation,
+        confidence,
+      })),
+    );
+    const first = await c.evolve();
+    const instinct = first.newInstincts[0];
+    expect(instinct).toBeDefined();
+    const file = join(root, instinct?.file as string);
+    const text = readFileSync(file, 'utf8');
+    const log = readFileSync(join(root, '.credence', 'evolution.log.jsonl'), 'utf8');
+
+    // A minute on the wall clock: the evidence is a minute older, the confidence moves in its last digits only.
+    const again = await (await at(T0 + 60_000)).evolve();
+    const [stored] = await store.listInstincts('s');
+    expect(stored?.confidence).not.toBe(instinct?.confidence);
+    expect(stored?.confidence.toFixed(2)).toBe(instinct?.confidence.toFixed(2));
+    expect(again.updatedInstincts).toEqual([]);
+    expect(formatEvolveReport(again)).not.toContain('Instincts updated');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readFileSync(join(root, '.credence', 'evolution.log.jsonl'), 'utf8')).toBe(log);
+
+    // Three days on, the decay shows in the second decimal: listed, with the confidence the file now says.
+    const later = await (await at(T0 + 3 * DAY)).evolve();
+    expect(later.updatedInstincts.map((i) => i.id)).toEqual([instinct?.id]);
+    const shown = later.updatedInstincts[0]?.confidence.toFixed(2) as string;
+    expect(shown).not.toBe(instinct?.confidence.toFixed(2));
+    expect(formatEvolveReport(later)).toContain(`### Instincts updated (1)\n- [${shown}]`);
+    expect(readFileSync(file, 'utf8')).toContain(`confidence: ${shown}`);
+  });
+});
