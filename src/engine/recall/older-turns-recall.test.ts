@@ -261,9 +261,8 @@ describe('recall puts first the turn where a value came, for a question asking w
     };
     const musing = await turn(1, 'Raj', 'We could maybe look at Neo4j someday.');
     clock = START + 5 * DAY;
-    const note = (
-      await cr.remember([{ title: 'Graph database', text: 'Raj moved the ledger to Neo4j during the spring migration.' }])
-    ).ids[0] as string;
+    const text = 'Raj moved the ledger to Neo4j during the spring migration.';
+    const note = (await cr.remember([{ title: 'Graph database', text }])).ids[0] as string;
     await turn(30, 'Raj', 'I finally moved the ledger to Neo4j this week, Neo4j works.');
     await turn(31, 'Bo', 'Nice weather today.');
     clock = START + 60 * DAY;
