@@ -17,6 +17,21 @@ async function engine() {
   });
 }
 
+/** Two flight tools; runs of them take one step (`ONE_STEP`) or two, the second using the first (`TWO_STEPS`). */
+async function flightsEngine() {
+  const cr = await engine();
+  await cr.addTools([
+    { id: 'search_airport', description: 'Find the airport code of a city' },
+    { id: 'search_flights', description: 'Find flights between two airports' },
+  ]);
+  return cr;
+}
+const TWO_STEPS = [
+  { tool: 'search_airport', status: 'success' as const },
+  { tool: 'search_flights', status: 'success' as const, consumes: [0] },
+];
+const ONE_STEP = [{ tool: 'search_flights', status: 'success' as const }];
+
 const CATALOGUE = [
   { id: 'SearchPeople', description: 'Search for people by name and get their ids' },
   { id: 'GetPersonMovieCredit', description: 'Get the movie credits of a person id' },
@@ -182,20 +197,11 @@ describe('learning never does worse: the memory answers only above its noise (is
   });
 
   it('answers a few past runs that disagree with the DAG without the memory, and says so', async () => {
-    const cr = await engine();
-    await cr.addTools([
-      { id: 'search_airport', description: 'Find the airport code of a city' },
-      { id: 'search_flights', description: 'Find flights between two airports' },
-    ]);
-    const twoSteps = [
-      { tool: 'search_airport', status: 'success' as const },
-      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
-    ];
-    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    const cr = await flightsEngine();
     for (const [city, calls] of [
-      ['London', twoSteps],
-      ['Paris', twoSteps],
-      ['Rome', oneStep],
+      ['London', TWO_STEPS],
+      ['Paris', TWO_STEPS],
+      ['Rome', ONE_STEP],
     ] as const)
       await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls: [...calls] });
     const intent = 'find flights from Berlin';
@@ -214,20 +220,11 @@ describe('learning never does worse: the memory answers only above its noise (is
   });
 
   it('with ten replays or more, the DAG without the memory gets the calibrated search confidence', async () => {
-    const cr = await engine();
-    await cr.addTools([
-      { id: 'search_airport', description: 'Find the airport code of a city' },
-      { id: 'search_flights', description: 'Find flights between two airports' },
-    ]);
-    const twoSteps = [
-      { tool: 'search_airport', status: 'success' as const },
-      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
-    ];
-    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    const cr = await flightsEngine();
     const cities = ['London', 'Paris', 'Rome', 'Madrid', 'Lisbon', 'Vienna', 'Prague', 'Warsaw', 'Oslo', 'Dublin'];
     // Half the runs took one step, half two: the memory's way helps on some replays and hurts on as many.
     for (const [i, city] of [...cities, 'Athens', 'Zurich'].entries()) {
-      const calls = i % 2 === 1 ? oneStep : twoSteps;
+      const calls = i % 2 === 1 ? ONE_STEP : TWO_STEPS;
       await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls });
     }
     const answer = await cr.suggestDag('find flights from Berlin', { track: false });
@@ -241,19 +238,10 @@ describe('learning never does worse: the memory answers only above its noise (is
   });
 
   it('calibrates the search alone on the gate replays, which hid the links each run alone made', async () => {
-    const cr = await engine();
-    await cr.addTools([
-      { id: 'search_airport', description: 'Find the airport code of a city' },
-      { id: 'search_flights', description: 'Find flights between two airports' },
-    ]);
-    const twoSteps = [
-      { tool: 'search_airport', status: 'success' as const },
-      { tool: 'search_flights', status: 'success' as const, consumes: [0] },
-    ];
-    const oneStep = [{ tool: 'search_flights', status: 'success' as const }];
+    const cr = await flightsEngine();
     // More runs than the gate replays (50) and fewer than the calibration's search replays (100).
     for (let i = 0; i < 60; i += 1) {
-      const calls = i % 2 === 1 ? oneStep : twoSteps;
+      const calls = i % 2 === 1 ? ONE_STEP : TWO_STEPS;
       await cr.recordExecution({ intent: `find flights from airport ${i}`, startedAt: T0, calls });
     }
     const answer = await cr.suggestDag('find flights from Berlin', { track: false });
