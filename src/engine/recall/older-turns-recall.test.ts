@@ -5,11 +5,8 @@ import { openSqliteStore } from '../../store/sqlite/index.js';
 const DAY = 86_400_000;
 const START = Date.parse('2025-03-01T18:00:00Z');
 
-/**
- * Ines changes employer in words no lexicon of supersession holds (no change cue, no slot word): the store keeps
- * both turns current; recall must order them in time for a question about the present.
- */
-async function conversation() {
+/** An engine whose clock each session sets (session n at n × 40 days, a minute a turn); `at(day)` moves it. */
+async function sessions() {
   let clock = START;
   const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
   const session = async (n: number, turns: [string, string][]) => {
@@ -19,6 +16,18 @@ async function conversation() {
     );
     return ids;
   };
+  const at = (day: number) => {
+    clock = START + day * DAY;
+  };
+  return { cr, session, at };
+}
+
+/**
+ * Ines changes employer in words no lexicon of supersession holds (no change cue, no slot word): the store keeps
+ * both turns current; recall must order them in time for a question about the present.
+ */
+async function conversation() {
+  const { cr, session, at } = await sessions();
   const [older] = await session(0, [
     ['Ines', 'Most days you will find me at Harbor Freight Lines, on the billing crew.'],
     ['Tariq', 'The bakery on the corner opened again.'],
@@ -27,7 +36,7 @@ async function conversation() {
     ['Ines', 'Harbor Freight Lines is behind me and Copperleaf Media pays the bills today.'],
     ['Tariq', 'I watched the match last night.'],
   ]);
-  clock = START + 90 * DAY;
+  at(90);
   return { cr, older: older as string, newer: newer as string };
 }
 
@@ -83,15 +92,7 @@ describe('recall orders a speaker’s turns in time for a question about the pre
 
 describe('recall finds the value a later turn replaced, for a question naming the later value (issue 23)', () => {
   it('the earlier value’s turn is scored with the turn that brought the later one (parts.via replacedBy)', async () => {
-    let clock = START;
-    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
-    const session = async (n: number, turns: [string, string][]) => {
-      clock = START + n * 40 * DAY;
-      const { ids } = await cr.remember(
-        turns.map(([speaker, text], index) => ({ speaker, session: `s${n}`, index, at: clock + index * 60_000, text })),
-      );
-      return ids;
-    };
+    const { cr, session, at } = await sessions();
     const [quito] = await session(0, [
       ['Ines', 'Our rooftop in Quito gets the morning sun.'],
       ['Ines', 'Morning everyone!'],
@@ -102,7 +103,7 @@ describe('recall finds the value a later turn replaced, for a question naming th
       ['Ines', 'Said goodbye to Quito, the new address is in Perth.'],
       ['Ines', 'Ha, that sounds about right.'],
     ]);
-    clock = START + 90 * DAY;
+    at(90);
     const question = 'Which town was Ines residing in ahead of Perth?';
     const rs = await cr.recall(question, { limit: 5, track: false });
     expect(rs.map((r) => r.id).slice(0, 2)).toEqual([perth, quito]);
@@ -179,15 +180,7 @@ describe('a word after a colon starts a clause, no name of a later version (issu
 
 describe('recall puts first the turn where a value came, for a question asking when (issue 23)', () => {
   it('the first own turn naming it, marked (parts.firstNamed), no evidence for its label', async () => {
-    let clock = START;
-    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
-    const session = async (n: number, turns: [string, string][]) => {
-      clock = START + n * 40 * DAY;
-      const { ids } = await cr.remember(
-        turns.map(([speaker, text], index) => ({ speaker, session: `s${n}`, index, at: clock + index * 60_000, text })),
-      );
-      return ids;
-    };
+    const { cr, session, at } = await sessions();
     await session(0, [['Ines', 'Our rooftop in Quito gets the morning sun.']]);
     const [came] = await session(1, [
       ['Ines', 'Said goodbye to Quito, the new address is in Perth.'],
@@ -197,7 +190,7 @@ describe('recall puts first the turn where a value came, for a question asking w
       ['Ines', 'Perth again: sun.'],
       ['Ines', 'Sunny Perth, sunny me.'],
     ]);
-    clock = START + 120 * DAY;
+    at(120);
     const question = 'When did Ines get to sunny Perth?';
     const rs = await cr.recall(question, { limit: 5, track: false });
     expect(rs[0]?.id).toBe(came);
