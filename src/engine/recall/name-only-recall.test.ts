@@ -5,28 +5,26 @@ import { openSqliteStore } from '../../store/sqlite/index.js';
 const DAY = 86_400_000;
 const START = Date.parse('2025-03-01T18:00:00Z');
 
-/** Ana's turns share no word with the question but her name (each turn's title is its speaker). */
-async function conversation() {
+/** `turns` said in one session, `gap` ms apart, remembered at once; the engine asked 20 days after the start. */
+async function oneSession(turns: readonly [string, string][], gap = 60_000) {
   let clock = START;
   const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
   const { ids } = await cr.remember(
-    [
-      ['Ana', 'Morning everyone!'],
-      ['Ana', 'Our flat in Perth has a tiny balcony over the harbour.'],
-      ['Bo', 'Ana, enjoy Perth!'],
-      ['Ana', 'How was your week, Bo?'],
-      ['Bo', 'The bakery opened again.'],
-    ].map(([speaker, text], index) => ({
-      speaker: speaker as string,
-      session: 's1',
-      index,
-      at: clock + index * 60_000,
-      text: text as string,
-    })),
+    turns.map(([speaker, text], index) => ({ speaker, session: 's1', index, at: clock + index * gap, text })),
   );
   clock = START + 20 * DAY;
   return { cr, ids: ids as string[] };
 }
+
+/** Ana's turns share no word with the question but her name (each turn's title is its speaker). */
+const conversation = () =>
+  oneSession([
+    ['Ana', 'Morning everyone!'],
+    ['Ana', 'Our flat in Perth has a tiny balcony over the harbour.'],
+    ['Bo', 'Ana, enjoy Perth!'],
+    ['Ana', 'How was your week, Bo?'],
+    ['Bo', 'The bakery opened again.'],
+  ]);
 
 describe('turns found by the speaker’s name alone (issue 23)', () => {
   it('are not ranked by their length: one BM25 ratio for all, none for a turn stating no fact of its own', async () => {
@@ -48,22 +46,11 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
   });
 
   it('a turn another speaker said word for word, naming no name, is no fact of the named speaker’s', async () => {
-    let clock = START;
-    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
-    const { ids } = await cr.remember(
-      [
-        ['Ana', 'Ha, that sounds about right.'],
-        ['Bo', 'Ha, that sounds about right.'],
-        ['Ana', 'The right flat in Perth took a while to find.'],
-      ].map(([speaker, text], index) => ({
-        speaker: speaker as string,
-        session: 's1',
-        index,
-        at: clock + index * 60_000,
-        text: text as string,
-      })),
-    );
-    clock = START + 20 * DAY;
+    const { cr, ids } = await oneSession([
+      ['Ana', 'Ha, that sounds about right.'],
+      ['Bo', 'Ha, that sounds about right.'],
+      ['Ana', 'The right flat in Perth took a while to find.'],
+    ]);
     const rs = await cr.recall('Where is Ana living these days?', { limit: 10, track: false });
     const small = rs.find((r) => r.id === ids[0]);
     expect(small?.parts.saidByOthers).toBe(true);
@@ -84,22 +71,19 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
 
 describe('the line of facts closest to a question naming a speaker (issue 23)', () => {
   it('its turns are scored just below its best match (parts.via sameFact), never "high" by that link', async () => {
-    let clock = START;
-    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
-    const turns: [string, string][] = [
-      ['Ana', 'Our flat in Quito has a tiny balcony over the harbour.'],
-      ['Ana', 'Morning everyone!'],
-      ['Ana', 'My team at Granite Mutual ships on Thursdays.'],
-      ['Ana', 'Said goodbye to Quito, the new address is in Perth.'],
-      ['Ana', 'Ha, that sounds about right.'],
-      ['Ana', 'Granite Mutual pays for my train ticket.'],
-      ['Ana', 'The flat in Perth gets the sun all afternoon.'],
-      ['Bo', 'The bakery opened again.'],
-    ];
-    const { ids } = await cr.remember(
-      turns.map(([speaker, text], index) => ({ speaker, session: 's1', index, at: clock + index * 86_400_000, text })),
+    const { cr, ids } = await oneSession(
+      [
+        ['Ana', 'Our flat in Quito has a tiny balcony over the harbour.'],
+        ['Ana', 'Morning everyone!'],
+        ['Ana', 'My team at Granite Mutual ships on Thursdays.'],
+        ['Ana', 'Said goodbye to Quito, the new address is in Perth.'],
+        ['Ana', 'Ha, that sounds about right.'],
+        ['Ana', 'Granite Mutual pays for my train ticket.'],
+        ['Ana', 'The flat in Perth gets the sun all afternoon.'],
+        ['Bo', 'The bakery opened again.'],
+      ],
+      DAY,
     );
-    clock = START + 20 * DAY;
     const rs = await cr.recall('In which apartment is Ana residing?', { limit: 10, track: false });
     const lifted = rs.filter((r) => r.parts.via?.how === 'sameFact');
     const city = new Set([ids[0], ids[3], ids[6]]);
