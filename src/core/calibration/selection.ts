@@ -8,6 +8,7 @@
  * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way (its
  * fixed shape can miss what the map follows, e.g. saturated confidences, at a Brier score within the noise).
  */
+import { pairedGain } from '../experience/paired-gain.js';
 import {
   applyCalibrationMap,
   crossFittedFigures,
@@ -233,13 +234,8 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
   };
   /** The mean paired gain of `c` in squared error over `over`, and its standard error. */
   const gainOf = (c: Calibrator, over: Calibrator = 'seed') => {
-    const d = new Float64Array(tested);
-    for (let i = 0; i < tested; i += 1) d[i] = (errors[over][i] as number) - (errors[c][i] as number);
-    const m = mean(d);
-    let squares = 0;
-    for (let i = 0; i < tested; i += 1) squares += ((d[i] as number) - m) ** 2;
-    const variance = squares / Math.max(1, d.length - 1);
-    return { mean: m, standardError: Math.sqrt(variance / d.length) };
+    const { gain: m, standardError } = pairedGain(errors[over], errors[c]);
+    return { mean: m, standardError };
   };
   const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
   const gain = { 'base-rate': gainOf('base-rate'), logistic: gainOf('logistic'), map: gainOf('map') };

@@ -15,7 +15,7 @@ export interface PairedGain {
 }
 
 /** The paired gain of `better` over `base`; pairs beyond the shorter list are not compared. */
-export function pairedGain(better: readonly number[], base: readonly number[]): PairedGain {
+export function pairedGain(better: ArrayLike<number>, base: ArrayLike<number>): PairedGain {
   const n = Math.min(better.length, base.length);
   if (n === 0) return { gain: 0, standardError: 0, n: 0 };
   const diff = Array.from({ length: n }, (_, i) => (better[i] as number) - (base[i] as number));
