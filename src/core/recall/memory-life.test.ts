@@ -8,6 +8,7 @@ import {
   labelForStatus,
   lifeStatus,
   type LifeSubject,
+  knownNames,
   namesIn,
   slotQuestionWords,
   validAt,
@@ -57,6 +58,21 @@ describe('decideLife', () => {
     expect(
       decideLife(note('t3', 'Ana', 'Lisbon traffic moved slowly.', 2, { speaker: 'Ana' }), lisbon),
     ).toBeUndefined();
+  });
+
+  it("a sentence's first word is a name when written alone with a capital inside a sentence elsewhere", () => {
+    const known = knownNames([
+      'Where does the Ledger data live?',
+      'We left Quito for good.',
+      'An offer from Helix Labs.',
+    ]);
+    expect([...known].sort()).toEqual(['ledger', 'quito']);
+    expect([...namesIn("Ledger's records sit in a Vault cluster.", known)].sort()).toEqual(['ledger', 'vault']);
+    expect([...namesIn('Perth is fine; Quito is gone.', known)]).toEqual(['quito']);
+    // A first word starting a longer name is not the known word alone; unknown first words stay capitals.
+    expect([...namesIn('Ledger Labs pays well.', known)]).toEqual(['labs']);
+    expect([...namesIn('Helix is my editor.', known)]).toEqual([]);
+    expect([...namesIn("Ledger's records sit in a Vault cluster.")]).toEqual(['vault']);
   });
 
   it('a shared tag needs two content words in common, not one', () => {

@@ -195,17 +195,40 @@ export const norm = (text: string): string => words(text).join(' ');
 /**
  * The names a text holds: words written with a capital inside a sentence (`Lisbon`, `Postgres`), lower case; not a
  * sentence's first word, not "I", not a word after a semicolon or colon ("Northwind is great: Lisbon office …"
- * names no Lisbon of a job).
+ * names no Lisbon of a job), unless `known` holds it: a proper noun written with a capital inside a sentence
+ * elsewhere (knownNames), so "Ledger's records sit in …" names Ledger where "… the records of Ledger" was said.
  */
-export function namesIn(text: string): Set<string> {
+export function namesIn(text: string, known?: ReadonlySet<string>): Set<string> {
   const names = new Set<string>();
   const start = /[.!?:;]/;
   for (const m of text.matchAll(/(^|[.!?:;]\s+|\s|\()(\p{Lu}[\p{L}\p{N}]{2,})/gu)) {
     const before = m[1] ?? '';
-    if (before === '' || start.test(before)) continue;
-    names.add((m[2] as string).toLowerCase());
+    const name = (m[2] as string).toLowerCase();
+    const first = before === '' || start.test(before);
+    if (first && (known?.has(name) !== true || CAPITAL_NEXT.test(text.slice(m.index + m[0].length)))) continue;
+    names.add(name);
   }
   return names;
+}
+
+const CAPITAL_NEXT = /^\s+\p{Lu}/u;
+
+/**
+ * The proper nouns `texts` write alone with a capital inside a sentence (namesIn), lower case: "… the records of
+ * Ledger" knows Ledger; "… the offer from Helix Labs" knows neither word (a part of a longer name is not the word
+ * alone). namesIn reads a sentence's first word as a name when known and alone.
+ */
+export function knownNames(texts: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts)
+    for (const m of t.matchAll(/(\p{Lu}[\p{L}\p{N}]*)((?:\s+\p{Lu}[\p{L}\p{N}]*)*)/gu)) {
+      if ((m[2] ?? '') !== '') continue;
+      const before = t.slice(0, m.index);
+      if (/(^|[.!?:;]\s*|[.!?:;]\s+\()$/.test(before) || !/[\s(]$/.test(before)) continue;
+      const name = (m[1] as string).toLowerCase();
+      if (name.length >= 3) out.add(name);
+    }
+  return out;
 }
 
 /**

@@ -58,6 +58,17 @@ describe('older turns at recall time (issue 23)', () => {
     expect(olderTurns(cs, all(cs), 'Where does Ines live?').size).toBe(0);
   });
 
+  it('a name opening a sentence counts when written inside one elsewhere: the subject joins the versions', () => {
+    const cs = [
+      turn('t1', 'Greta', 1, "Ledger's records sit in a Vault cluster."),
+      turn('t2', 'Greta', 40, 'Cut over Ledger to Quarry last night; Vault is switched off.'),
+    ];
+    const marked = olderTurns(cs, all(cs), 'Which engine holds the records of Ledger now?');
+    expect(marked.get('memory:t1')?.newerId).toBe('t2');
+    expect(marked.get('memory:t1')?.shared).toEqual(['ledger', 'vault']);
+    expect(marked.get('memory:t1')?.own).toEqual(['quarry']);
+  });
+
   it('a question naming the later turn’s own value knows it: the pair is left', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'Most days you will find me at Harbor Freight Lines.'),

@@ -8,7 +8,7 @@
  * a later value, the turns of the value before it (earlierValues), and for one asking when a value came, the turn
  * that first named it (firstNamed). The store is not touched. Pure.
  */
-import { namesIn, norm, statesOwnFact, words } from './memory-life.js';
+import { knownNames, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export const OLDER_TURN_DEFAULTS = Object.freeze({
   /** A frame (factLines): the words around a run of at most this many words that differ. */
@@ -51,7 +51,9 @@ export function olderTurns(
   question: string,
   lines?: ReadonlyMap<string, string>,
 ): Map<string, OlderTurn> {
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  // A sentence's first word is a name when written with a capital inside a sentence of the question or a turn.
+  const known = knownNames([question, ...candidates.map((c) => c.text)]);
+  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, known) }));
   const asked = new Set(words(question));
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
