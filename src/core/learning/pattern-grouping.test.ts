@@ -510,6 +510,40 @@ describe('slot-aware grouping (issue 21)', () => {
     ).toEqual(['auth', 'billing', 'search']);
   });
 
+  it('reads an identifier a template names in passing as a detail: "Renamed <id> to camelCase" is one habit', async () => {
+    // The identifier is said in this frame only; a tool is the subject of several wordings ("Always use jq …").
+    const ids = ['max_retries', 'api_client', 'row_count', 'order_total', 'page_size'];
+    const rows = [
+      ...ids.map((id) => ({
+        key: `renamed${id.replace('_', '')}`,
+        texts: [`Renamed ${id} to camelCase at the user's request`],
+      })),
+      {
+        key: 'camel',
+        texts: ['Use camelCase for variable names, not snake_case.', 'Variables are named in camelCase'],
+      },
+      { key: 'ripgrep', texts: ['Always use ripgrep for searching the code', 'Always use ripgrep.'] },
+      { key: 'jq', texts: ['Always use jq for reading JSON output', 'Always use jq.'] },
+    ];
+    const keys = keysOf(groupObservations(await repeated(rows)));
+    const renamed = keys.filter((k) => k.some((key) => key.startsWith('renamed')));
+    expect(renamed).toHaveLength(1);
+    expect(renamed[0]).toHaveLength(ids.length);
+    for (const k of keys.filter((k) => !k.some((key) => key.startsWith('renamed')))) expect(k).toHaveLength(1);
+    expect(keys.flat()).toEqual(expect.arrayContaining(['camel', 'jq', 'ripgrep']));
+  });
+
+  it('leaves one-off remarks apart that fill one template, its words said elsewhere too', async () => {
+    const remarks = ['barcode scanner', 'payment gateway', 'image cache', 'rate limiter', 'session store'].map(
+      (thing, i) => ({ id: `remark${i}`, text: `Looked up how the ${thing} works in Nginx` }),
+    );
+    const habit = ['Nginx serves the static files', 'Serve static files from Nginx'].flatMap((text, t) =>
+      [0, 1, 2].map((k) => ({ id: `nginx-${t}-${k}`, text })),
+    );
+    const result = groupObservations(await embedded([...remarks, ...habit]));
+    for (const group of result.groups) expect(group.ids.filter((id) => id.startsWith('remark')).length).toBeLessThan(2);
+  });
+
   it('leaves one-off remarks that share only a conversational frame apart', async () => {
     const remarks = [
       'By the way, the staging certificate expires in June',

@@ -3,7 +3,8 @@
  * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller embeds the
  * texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5), t Porter-stemmed
  * terms, spellings merged, IDF over distinct texts, generic words × 0.25, as are phrases the batch adds to several
- * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`); sides about different heavy terms
+ * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`), and identifiers a template names
+ * in passing (`incidentalFillers`) in their statement; sides about different heavy terms
  * lose the vector part; a wording filling a shared template's slot differently never joins (`slotTags`). Passes:
  * assignment, merge, reassignment, link of lone observations, and wordings that differ by batch-learned context or
  * a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md.
@@ -660,6 +661,110 @@ function contextSlots(
   };
 }
 
+/** Fewest different fillers of a template for a filler said nowhere else to be read as incidental. */
+const INCIDENTAL_FILLERS = 3;
+
+/**
+ * What templates say in passing: a run of 1 to `SLOT_WIDTH` topical terms (context and generic terms aside) said
+ * together in one statement only, that statement said at least `SLOT_REPEATS` times (a one-off remark has no
+ * template), where the run fills a slot inside a frame (terms on both sides) that the batch fills with at least
+ * `INCIDENTAL_FILLERS` such runs, no two of them starting or ending alike (else a frame word was read into the run),
+ * and where one side of the frame is said in a statement outside it holding nothing of the other side ("Renamed
+ * max_retries / api_client / row_count to camelCase at the user's request", camelCase said without "renamed" too).
+ * The frame says what the habit is; the filler (this identifier) is a detail. A subject recurs in other frames of its habit ("Name the ledger module …", "Files in the ledger module …"),
+ * and a frame said nowhere else ("Always use <tool>": no topical term; "Name the <module> module with PascalCase")
+ * has its slot for its subject: neither is incidental. Returns, for each statement (its topical terms in order,
+ * joined by commas), the terms it says in passing: they weigh there as generic ones.
+ */
+function incidentalFillers(
+  sequences: readonly number[][],
+  context: ReadonlySet<number>,
+  generic: (t: number) => boolean,
+  stated: (unit: number) => boolean,
+): Map<string, Set<number>> {
+  const topical = (t: number) => !generic(t) && !context.has(t);
+  // The distinct statements: topical term sequences, context and generic words left out; said on purpose or not.
+  const index = new Map<string, number>();
+  const statements: number[][] = [];
+  const onPurpose: boolean[] = [];
+  sequences.forEach((sequence, u) => {
+    const kept = sequence.filter(topical);
+    const key = kept.join(',');
+    if (kept.length < 2 || kept.length > SLOT_SENTENCE) return;
+    const s = index.get(key);
+    if (s !== undefined) onPurpose[s] ||= stated(u);
+    else {
+      index.set(key, statements.length);
+      statements.push(kept);
+      onPurpose.push(stated(u));
+    }
+  });
+  const holding = new Map<number, number[]>();
+  statements.forEach((statement, s) => {
+    for (const t of new Set(statement)) {
+      let list = holding.get(t);
+      if (list === undefined) holding.set(t, (list = []));
+      list.push(s);
+    }
+  });
+  /** Whether the terms of `run` are said together in statement s alone. */
+  const once = (run: readonly number[]) => {
+    let fewest = holding.get(run[0] as number) as number[];
+    for (const t of run) if ((holding.get(t) as number[]).length < fewest.length) fewest = holding.get(t) as number[];
+    let n = 0;
+    for (const s of fewest) if (run.every((t) => (statements[s] as number[]).includes(t))) n += 1;
+    return n === 1;
+  };
+  // Each frame (topical terms before | after a run) → its fillers (the runs, joined) → [run, statement].
+  const frames = new Map<string, Map<string, [number[], number]>>();
+  statements.forEach((statement, s) => {
+    if (onPurpose[s] !== true) return;
+    for (let i = 0; i < statement.length; i += 1)
+      for (let end = i + 1; end <= Math.min(statement.length, i + SLOT_WIDTH); end += 1) {
+        if (i === 0 || end === statement.length) continue;
+        const run = statement.slice(i, end);
+        if (!once(run)) continue;
+        const key = `${statement.slice(0, i).join(',')}|${statement.slice(end).join(',')}`;
+        let fillers = frames.get(key);
+        if (fillers === undefined) frames.set(key, (fillers = new Map()));
+        fillers.set(run.join(','), [run, s]);
+      }
+  });
+  const out = new Map<string, Set<number>>();
+  for (const [key, fillers] of frames) {
+    if (fillers.size < INCIDENTAL_FILLERS) continue;
+    // Fillers that share their first or last term with another are a frame term and a filler read as one run.
+    const firsts = new Map<number, number>();
+    const lasts = new Map<number, number>();
+    for (const [run] of fillers.values()) {
+      firsts.set(run[0] as number, (firsts.get(run[0] as number) ?? 0) + 1);
+      lasts.set(run[run.length - 1] as number, (lasts.get(run[run.length - 1] as number) ?? 0) + 1);
+    }
+    const cut = [...fillers.values()].filter(
+      ([run]) => firsts.get(run[0] as number) === 1 && lasts.get(run[run.length - 1] as number) === 1,
+    );
+    if (cut.length < INCIDENTAL_FILLERS) continue;
+    const instances = new Set([...fillers.values()].map(([, s]) => s));
+    const [before, after] = key.split('|').map((side) => side.split(',').map(Number)) as [number[], number[]];
+    // One side of the frame said in a statement outside it that holds nothing of the other side.
+    const saidAlone = (side: number[], other: number[]) =>
+      (holding.get(side[0] as number) as number[]).some((s) => {
+        const statement = statements[s] as number[];
+        return (
+          !instances.has(s) && side.every((x) => statement.includes(x)) && !other.some((x) => statement.includes(x))
+        );
+      });
+    if (!saidAlone(before, after) && !saidAlone(after, before)) continue;
+    for (const [run, s] of cut) {
+      const statementKey = (statements[s] as number[]).join(',');
+      let terms = out.get(statementKey);
+      if (terms === undefined) out.set(statementKey, (terms = new Set()));
+      for (const t of run) terms.add(t);
+    }
+  }
+  return out;
+}
+
 /**
  * The terms of phrases `texts` adds to statements they also hold as they are (`addedPhrases`): where or when
  * something was observed ("… during the payments review"), as the grouping of the same texts weighs them.
@@ -909,6 +1014,14 @@ function buildUnits(
     (u) => (members[u] as number[]).length >= SLOT_REPEATS,
     (t) => GROUPING_GENERIC_TERMS.has(termNames[t] as string),
   );
+  // Runs a template says in passing (an identifier it was said about) weigh in their statement as generic terms.
+  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(termNames[t] as string);
+  const incidental = incidentalFillers(
+    sequences,
+    context,
+    generic,
+    (u) => (members[u] as number[]).length >= SLOT_REPEATS,
+  );
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
@@ -917,7 +1030,15 @@ function buildUnits(
   rawTerms.forEach((terms, u) => {
     const slot = (members[u] as number[]).length >= SLOT_REPEATS ? slotOf(sequences[u] as number[]) : undefined;
     if (slot !== undefined) slotTerm[u] = slot;
-    const w = Float64Array.from(terms, (t) => (t === slot ? topicalWeight : termWeight)[t] as number);
+    const passing =
+      incidental.size === 0
+        ? undefined
+        : incidental.get((sequences[u] as number[]).filter((t) => !generic(t) && !context.has(t)).join(','));
+    const w = Float64Array.from(terms, (t) =>
+      passing?.has(t) === true
+        ? (topicalWeight[t] as number) * options.genericWeight
+        : ((t === slot ? topicalWeight : termWeight)[t] as number),
+    );
     let norm = 0;
     for (let k = 0; k < w.length; k += 1) norm += (w[k] as number) ** 2;
     norm = Math.sqrt(norm);
