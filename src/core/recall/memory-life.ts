@@ -168,6 +168,9 @@ const STOP = new Set(
   ).split(' '),
 );
 
+/** A stop word or a change cue (contentWords leaves them out). */
+export const isStopWord = (w: string): boolean => STOP.has(w);
+
 /** A text's words, lower case (letters and digits). */
 export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 /** A word without a plural or third-person s (stores → store), for matching only. */

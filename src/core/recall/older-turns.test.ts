@@ -7,6 +7,7 @@ import {
   olderTurns,
   type TurnCandidate,
   turnFrames,
+  valueKinds,
 } from './older-turns.js';
 
 const DAY = 86_400_000;
@@ -67,6 +68,50 @@ describe('older turns at recall time (issue 23)', () => {
     expect(marked.get('memory:t1')?.newerId).toBe('t2');
     expect(marked.get('memory:t1')?.shared).toEqual(['ledger', 'vault']);
     expect(marked.get('memory:t1')?.own).toEqual(['quarry']);
+  });
+
+  it('values of one kind: words filling the same frame in turns of any speaker, paired word by word', () => {
+    const kinds = valueKinds([
+      { text: 'A student asked me how to install Quill today.' },
+      { text: 'A student asked me how to install Vellum today.' },
+      { text: 'I swapped pottery for climbing on Saturdays.' },
+      { text: 'I swapped cycling for chess on Saturdays.' },
+      { text: 'Morning everyone, coffee time.' },
+    ]);
+    expect(kinds.get('quill')).toBe(kinds.get('vellum'));
+    expect(kinds.get('pottery')).toBe(kinds.get('cycling'));
+    expect(kinds.get('climbing')).toBe(kinds.get('chess'));
+    expect(kinds.get('pottery')).not.toBe(kinds.get('quill'));
+    // The frame's own words and a shared middle word are no value.
+    expect(kinds.has('for')).toBe(false);
+    expect(kinds.has('student')).toBe(false);
+  });
+
+  it('a later turn naming another value of the kind the earlier names marks it, when the value is said twice', () => {
+    const context = [
+      { text: 'Nothing beats Quill for me when I program.' },
+      { text: 'Nothing beats Vellum for me when I program.' },
+      { text: 'Nothing beats Inkwell for me when I program.' },
+    ];
+    const cs = [
+      turn('t1', 'Nadia', 1, 'My dotfiles are all about Quill now.'),
+      turn('t2', 'Nadia', 40, 'Took the plunge and adopted Vellum as my editor.'),
+      turn('t3', 'Nadia', 60, 'I am loyal to Vellum, it fits how I think.'),
+    ];
+    const ctx = [...context, ...cs];
+    const marked = olderTurns(cs, all(cs), 'What does Nadia program in now?', undefined, ctx);
+    expect(marked.get('memory:t1')?.newerId).toBe('t3');
+    expect(marked.get('memory:t1')?.own).toEqual(['vellum']);
+    expect(marked.get('memory:t1')?.why).toContain('a value of the kind of quill');
+    // Without the kinds (no context) nothing joins them; a value said once is only a mention.
+    expect(olderTurns(cs, all(cs), 'What does Nadia program in now?').size).toBe(0);
+    const once = [cs[0], turn('t4', 'Nadia', 40, 'Someone gave a talk about Inkwell plugins.')] as TurnCandidate[];
+    expect(olderTurns(once, all(once), 'What does Nadia program in now?', undefined, [...context, ...once]).size).toBe(
+      0,
+    );
+    // Only between turns of the top; and a question naming a value of the kind asks about that one.
+    expect(olderTurns(cs, new Set(['memory:t1']), 'What does Nadia program in now?', undefined, ctx).size).toBe(0);
+    expect(olderTurns(cs, all(cs), 'Did Nadia leave Quill for good?', undefined, ctx).size).toBe(0);
   });
 
   it('a question naming the later turn’s own value knows it: the pair is left', () => {

@@ -3,12 +3,13 @@
  * Which of a question's top turns are likely an older version of a later turn (issue 23), with no word list of
  * changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a name the
  * earlier names, or is in its line of facts (factLines: joined through names or a shared frame), and a name of its own
- * ("I left Kestrel Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"). A question naming the
- * later one's own name already knows it ("before Pinecrest Health?"): that pair is left. Also, for a question naming
- * a later value, the turns of the value before it (earlierValues), and for one asking when a value came, the turn
- * that first named it (firstNamed). The store is not touched. Pure.
+ * ("I left Kestrel Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"), or, both among the
+ * top, another value of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A question
+ * naming the later one's own name already knows it ("before Pinecrest Health?"): that pair is left. Also, for a
+ * question naming a later value, the turns of the value before it (earlierValues), and for one asking when a value
+ * came, the turn that first named it (firstNamed). The store is not touched. Pure.
  */
-import { knownNames, namesIn, norm, statesOwnFact, words } from './memory-life.js';
+import { isStopWord, knownNames, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export const OLDER_TURN_DEFAULTS = Object.freeze({
   /** A frame (factLines): the words around a run of at most this many words that differ. */
@@ -50,24 +51,64 @@ export function olderTurns(
   top: ReadonlySet<string>,
   question: string,
   lines?: ReadonlyMap<string, string>,
+  context?: readonly Pick<TurnCandidate, 'text'>[],
 ): Map<string, OlderTurn> {
   // A sentence's first word is a name when written with a capital inside a sentence of the question or a turn.
   const known = knownNames([question, ...candidates.map((c) => c.text)]);
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text, known) }));
+  const own = candidates
+    .filter((c) => statesOwnFact(c.text))
+    .map((c) => ({ c, names: namesIn(c.text, known), values: [] as string[] }));
+  const inLine = (a: TurnCandidate, b: TurnCandidate) =>
+    lines?.get(a.key) !== undefined && lines?.get(a.key) === lines?.get(b.key);
+  // Kinds of values (valueKinds) are read only for two top turns of a speaker sharing no name and no line, from the
+  // context's turns no longer than they are (a frame joins turns whose lengths differ by less than `frameRun`).
+  let longest = 0;
+  for (const a of own)
+    for (const b of own)
+      if (context !== undefined && top.has(a.c.key) && top.has(b.c.key) && a.c.speaker === b.c.speaker)
+        if (a.c.at < b.c.at && !inLine(a.c, b.c) && ![...a.names].some((n) => b.names.has(n)))
+          longest = Math.max(longest, words(a.c.text).length, words(b.c.text).length);
+  const kinds =
+    longest === 0 || context === undefined
+      ? undefined
+      : valueKinds(context.filter((t) => words(t.text).length < longest + OLDER_TURN_DEFAULTS.frameRun));
+  if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
+  const saidBy = new Map<string, number>();
+  for (const t of own)
+    for (const v of t.values) saidBy.set(`${t.c.speaker}\n${v}`, (saidBy.get(`${t.c.speaker}\n${v}`) ?? 0) + 1);
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
-    if (!top.has(older.c.key) || older.names.size === 0) continue;
-    let best: { c: TurnCandidate; shared: string[]; own: string[] } | undefined;
+    if (!top.has(older.c.key) || (older.names.size === 0 && older.values.length === 0)) continue;
+    let best: { c: TurnCandidate; shared: string[]; own: string[]; kind?: string } | undefined;
     for (const newer of own) {
       if (newer.c.speaker !== older.c.speaker || newer.c.at <= older.c.at) continue;
       if (norm(newer.c.text) === norm(older.c.text)) continue;
       const shared = [...newer.names].filter((n) => older.names.has(n));
-      const ownNames = [...newer.names].filter((n) => !older.names.has(n));
-      const line = lines?.get(older.c.key);
-      const sameLine = line !== undefined && lines?.get(newer.c.key) === line;
-      if ((shared.length === 0 && !sameLine) || ownNames.length === 0 || ownNames.some((n) => asked.has(n))) continue;
-      if (best === undefined || newer.c.at > best.c.at) best = { c: newer.c, shared, own: ownNames };
+      let ownNames = [...newer.names].filter((n) => !older.names.has(n));
+      const sameLine = inLine(older.c, newer.c);
+      let kind: string | undefined;
+      if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
+        // Both in the top: the later names another value of a kind the earlier names one of (valueKinds).
+        const olderKinds = new Set(older.values.map((v) => kinds?.get(v)));
+        // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns. A
+        // question naming a value of the kind asks about that one.
+        const other = newer.values.filter(
+          (v) =>
+            !older.values.includes(v) &&
+            olderKinds.has(kinds?.get(v)) &&
+            (saidBy.get(`${newer.c.speaker}\n${v}`) ?? 0) >= 2 &&
+            ![...asked].some((w) => kinds?.get(w) === kinds?.get(v)),
+        );
+        if (other.length > 0) {
+          kind = older.values.filter((v) => kinds?.get(v) === kinds?.get(other[0] as string)).join(', ');
+          ownNames = other;
+        }
+      }
+      if ((shared.length === 0 && !sameLine && kind === undefined) || ownNames.length === 0) continue;
+      if (ownNames.some((n) => asked.has(n))) continue;
+      if (best === undefined || newer.c.at > best.c.at)
+        best = { c: newer.c, shared, own: ownNames, ...(kind === undefined ? {} : { kind }) };
     }
     if (best !== undefined)
       out.set(older.c.key, {
@@ -79,10 +120,62 @@ export function olderTurns(
           `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, ` +
           (best.shared.length > 0
             ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
-            : `in the same line of facts, names ${best.own.join(', ')}`),
+            : best.kind !== undefined
+              ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind} (said in the same words)`
+              : `in the same line of facts, names ${best.own.join(', ')}`),
       });
   }
   return out;
+}
+
+/** The words of a text that are values of a kind (valueKinds), each once. */
+const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] => [
+  ...new Set(words(text).filter((w) => kinds.has(w))),
+];
+
+/**
+ * Values of one kind, with no word list: the words that fill the same frame (turnFrames: the same words around a
+ * run of at most `frameRun` that differ) in two of `turns`, any speaker ("A student asked me how to install Kate
+ * today" / "… Nano today": Kate and Nano are of a kind). The runs' words they share at either end are not the
+ * value, nor words under 3 letters. Each value word (lower case) with its kind (the same string for one kind).
+ */
+export function valueKinds(turns: readonly Pick<TurnCandidate, 'text'>[]): Map<string, string> {
+  const parent = new Map<string, string>();
+  const root = (x: string): string => {
+    let r = x;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
+    parent.set(x, r);
+    return r;
+  };
+  const ids = new Map<string, number>();
+  const frames = new Map<string, { ws: readonly string[]; start: number; end: number }>();
+  for (const t of turns) {
+    const ws = words(t.text);
+    for (const { key, start, end } of turnFrames(ws, ids)) {
+      const other = frames.get(key);
+      if (other === undefined) {
+        frames.set(key, { ws, start, end });
+        continue;
+      }
+      if (!sameFrame(other, { ws, start, end })) continue;
+      let a = other.ws.slice(other.start, other.end);
+      let b = ws.slice(start, end);
+      while (a.length > 0 && b.length > 0 && a[0] === b[0]) [a, b] = [a.slice(1), b.slice(1)];
+      while (a.length > 0 && b.length > 0 && a.at(-1) === b.at(-1)) [a, b] = [a.slice(0, -1), b.slice(0, -1)];
+      // Runs of one length pair word by word ("pottery for climbing" / "cycling for chess"), else as wholes.
+      const pairs = a.length === b.length ? a.map((x, i) => [x, b[i] as string]) : [[...a, ...b]];
+      for (const pair of pairs) {
+        const vs = [...new Set(pair)].filter((w) => w.length >= 3 && !isStopWord(w));
+        if (vs.length < 2) continue;
+        for (const v of vs) if (!parent.has(v)) parent.set(v, v);
+        for (const v of vs.slice(1)) {
+          const [ra, rb] = [root(vs[0] as string), root(v)];
+          if (ra !== rb) parent.set(ra, rb);
+        }
+      }
+    }
+  }
+  return new Map([...parent.keys()].map((v) => [v, root(v)] as const));
 }
 
 /** An earlier turn holding the value a later turn left, for a question naming what came after (earlierValues). */

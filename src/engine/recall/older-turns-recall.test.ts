@@ -267,3 +267,24 @@ describe('recall puts first the turn where a value came, for a question asking w
     await cr.close();
   });
 });
+
+describe('values of one kind order a speaker’s turns that share no name (issue 23)', () => {
+  it('a later value said in the words others say theirs goes above the earlier one, which is marked', async () => {
+    const { cr, session, at } = await sessions();
+    const [quill] = await session(0, [
+      ['Nadia', 'Nothing beats Quill for me when I program.'],
+      ['Omar', 'Nothing beats Vellum for me when I program.'],
+    ]);
+    await session(1, [['Nadia', 'Took the plunge and adopted Vellum as my editor.']]);
+    const [loyal] = await session(2, [['Nadia', 'I am loyal to Vellum, it fits how I think.']]);
+    at(120);
+    const rs = await cr.recall('Which program does Nadia code in now?', { limit: 5, track: false });
+    const ids = rs.map((r) => r.id);
+    expect(ids.indexOf(loyal as string)).toBeLessThan(ids.indexOf(quill as string));
+    const was = rs.find((r) => r.id === quill);
+    expect(was?.status).toBe('conflict');
+    expect(was?.parts.newerTurn).toEqual({ id: loyal, names: ['vellum'] });
+    expect(was?.life?.why).toContain('a value of the kind of quill');
+    await cr.close();
+  });
+});

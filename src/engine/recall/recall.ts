@@ -642,7 +642,8 @@ function orderTurnsInTime(
     at: c.item.from ?? c.item.at,
     text: c.item.text,
   }));
-  const older = olderTurns(cands, top, question, factLines(cands, turnsOf(ranked)));
+  const context = turnsOf(ranked);
+  const older = olderTurns(cands, top, question, factLines(cands, context), context);
   const lifted = new Map<string, string>();
   if (older.size === 0) return { older, lifted };
   const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
