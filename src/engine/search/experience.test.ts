@@ -158,6 +158,32 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(gateMemory(scores, 'per-intent', near).way).toBe('per-intent');
   });
 
+  it('leaves the memory out when its links are not borne out: more wrong than right, and no edge F1 gain', async () => {
+    const { gateMemory } = await import('./search.js');
+    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
+    // Edge F1 saw nothing: where the memory's way added wrong links, the search's links were wrong too (F1 0 both).
+    const edge = [0, 1, 0, 1, 0, 1];
+    const mean = (a: number[], b: number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
+    const scores = new Map([
+      ['per-intent', mean(node.own, edge)],
+      ['search', mean(node.search, edge)],
+    ] as const);
+    const measured = (own: { edge: number[]; links: number[] }) =>
+      new Map([
+        ['per-intent', { node: node.own, ...own }],
+        ['search', { node: node.search, edge, links: [-1, 0, -1, 0, -1, 0] }],
+      ] as const);
+    const wrong = gateMemory(scores, 'per-intent', measured({ edge, links: [-3, 0, -2, 0, -3, 0] }));
+    expect(wrong).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(wrong.why).toMatch(/but lost 0\.833 ± 0\.401 in right links minus wrong ones a run \(edge F1 no gain/);
+    // More right links added than wrong ones: borne out.
+    expect(gateMemory(scores, 'per-intent', measured({ edge, links: [-1, 1, -2, 1, -1, 0] })).way).toBe('per-intent');
+    // Where edge F1 gained beyond its noise, the F1 bears the links out, however many wrong ones came with the right.
+    const gained = edge.map((v) => v + 0.2 - 0.2 * v);
+    const recall = gateMemory(scores, 'per-intent', measured({ edge: gained, links: [-3, 0, -2, 0, -3, 0] }));
+    expect(recall.way).toBe('per-intent');
+  });
+
   it('takes a single replayed run as no evidence, however much the memory gained on it', async () => {
     const { gateMemory } = await import('./search.js');
     const one = new Map([

@@ -49,7 +49,7 @@ import { fitIsotonic, type IsotonicFit, type IsotonicPoint, predictIsotonic } fr
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
 import { chooseLinks } from '../../core/experience/link-choice.js';
-import { gainStands, pairedGain } from '../../core/experience/paired-gain.js';
+import { gainStands, type PairedGain, pairedGain } from '../../core/experience/paired-gain.js';
 import { workflowId } from '../../core/experience/workflow-shape.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { heatDiffusion } from '../../core/graph/heat-diffusion.js';
@@ -941,16 +941,19 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVer
   );
 }
 
-/** Node and edge F1 of each replayed run, per way (their mean is the way's score). */
+/**
+ * Node and edge F1 of each replayed run, per way (their mean is the way's score), and where measured, `links`: the
+ * run's links made that it made too minus those it did not.
+ */
 export type ReplayMeasures = ReadonlyMap<
   DagSelection,
-  { readonly node: readonly number[]; readonly edge: readonly number[] }
+  { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly number[] }
 >;
 
-/** Replays per way: the score of each run and the node and edge F1 it is the mean of. */
+/** Replays per way: the score of each run, the node and edge F1 it is the mean of, and right minus wrong links. */
 interface Replays {
   scores: Map<DagSelection, number[]>;
-  measures: Map<DagSelection, { node: number[]; edge: number[] }>;
+  measures: Map<DagSelection, { node: number[]; edge: number[]; links: number[] }>;
 }
 
 /**
@@ -971,17 +974,21 @@ async function replayWays(
 ): Promise<Replays> {
   const past = experienceOf(ctx.index);
   const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
-  const measures = new Map<DagSelection, { node: number[]; edge: number[] }>(
-    ways.map((w) => [w, { node: [], edge: [] }]),
+  const measures = new Map<DagSelection, { node: number[]; edge: number[]; links: number[] }>(
+    ways.map((w) => [w, { node: [], edge: [], links: [] }]),
   );
-  const note = (way: DagSelection, node: number, edge: number): void => {
+  const note = (way: DagSelection, node: number, edge: number, links: number): void => {
     scores.get(way)?.push((node + edge) / 2);
     measures.get(way)?.node.push(node);
     measures.get(way)?.edge.push(edge);
+    measures.get(way)?.links.push(links);
   };
   for (const [k, i] of evenSample(past.size, SELECTION_SAMPLE).entries()) {
     if (hideOwnLinks && before !== undefined && runsLoneLinks(past, i).size === 0) {
-      for (const way of ways) note(way, before.measures.get(way)?.node[k] ?? 0, before.measures.get(way)?.edge[k] ?? 0);
+      for (const way of ways) {
+        const m = before.measures.get(way);
+        note(way, m?.node[k] ?? 0, m?.edge[k] ?? 0, m?.links[k] ?? 0);
+      }
       continue;
     }
     const run = past.run(i) as PastRun;
@@ -994,7 +1001,8 @@ async function replayWays(
       const made = new Set(d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))));
       const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
       const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
-      note(way, node, edge);
+      const right = [...made].filter((l) => links.has(l)).length;
+      note(way, node, edge, right - (made.size - right));
       if (way === 'search' && searchPoints !== undefined)
         searchPoints[k] = { x: d.seedConfidence ?? d.confidence, y: node };
     }
@@ -1029,7 +1037,8 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
  * Whether the memory's preferred way answers: only if, on the same replayed runs, it beat the DAG without the
  * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
  * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
- * tools must not pay for links lost, nor the reverse); else the search alone answers. Few replayed runs, or runs
+ * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on right links
+ * minus wrong ones ({@link lostMeasure}); else the search alone answers. Few replayed runs, or runs
  * on which the learned way helped as often as it hurt, leave the memory out.
  */
 export function gateMemory(
@@ -1068,18 +1077,33 @@ export function gateMemory(
 /**
  * The measure (node or edge F1) on which `preferred` lost to the search alone by more than MEMORY_MARGIN standard
  * errors of its paired difference (taken no lower than the gain's resolution), in words; undefined when none did.
+ * Where its edge F1 did not gain beyond that noise, its links must be borne out by the replays apart: a run's edge F1
+ * does not fall below 0, so wrong links added where the search's were wrong too go unseen in it, yet cost the
+ * runs where the search's links were right. Then the count of right links minus wrong ones must not fall either.
  */
 function lostMeasure(measures: ReplayMeasures | undefined, preferred: DagSelection): string | undefined {
-  for (const measure of ['node', 'edge'] as const) {
+  const paired = (measure: 'node' | 'edge' | 'links') => {
     const own = measures?.get(preferred)?.[measure] ?? [];
     const base = measures?.get('search')?.[measure] ?? [];
-    if (own.length !== base.length) continue;
-    const g = pairedGain(own, base);
+    return own.length === base.length ? pairedGain(own, base) : undefined;
+  };
+  const lost = (g: PairedGain | undefined): string | undefined => {
+    if (g === undefined) return undefined;
     const standardError = Math.max(g.standardError, GAIN_RESOLUTION);
-    if (g.n >= 2 && g.gain < -MEMORY_MARGIN * standardError - 1e-12)
-      return `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)} ${measure} F1`;
+    return g.n >= 2 && g.gain < -MEMORY_MARGIN * standardError - 1e-12
+      ? `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)}`
+      : undefined;
+  };
+  for (const measure of ['node', 'edge'] as const) {
+    const by = lost(paired(measure));
+    if (by !== undefined) return `${by} ${measure} F1`;
   }
-  return undefined;
+  const edge = paired('edge');
+  if (edge !== undefined && gainStands(edge, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
+  const links = lost(paired('links'));
+  return links === undefined
+    ? undefined
+    : `${links} in right links minus wrong ones a run (edge F1 no gain beyond noise)`;
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
