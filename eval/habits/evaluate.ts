@@ -375,7 +375,8 @@ export function formatPhrasingEvaluation(rows: readonly PhrasingEvaluation[]): s
     ),
     row('real evolve: planted contradictions reported / with −0.3 (on their habit)', 'all / all', (e) =>
       cell(
-        `${e.evolve.plantedReported} / ${e.evolve.penalties} (${e.evolve.penaltiesOwnHabit})`,
+        `${e.evolve.plantedReported} / ${e.evolve.penalties} (${e.evolve.penaltiesOwnHabit})` +
+          (e.evolve.heldBack === 0 ? '' : `, ${e.evolve.heldBack} held back`),
         e.evolve.penalties === e.evolve.plantedReported && e.evolve.plantedReported >= t.plantedFound,
       ),
     ),

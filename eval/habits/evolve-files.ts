@@ -13,6 +13,7 @@ import { join, relative, sep } from 'node:path';
 import { habitObservations } from '../../bench/evolve-engine.js';
 import type { EmbeddingProvider } from '../../src/embed/types.js';
 import { openCredence } from '../../src/engine/engine.js';
+import { EVOLVE_DEFAULTS } from '../../src/engine/learning/evolve.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { generateHabitStream } from './stream.js';
 
@@ -29,6 +30,11 @@ export interface FolderEvolve {
   readonly penalties: number;
   /** Of those, the ones applied to an item whose evidence is mostly the habit the contradiction opposes. */
   readonly penaltiesOwnHabit: number;
+  /**
+   * Of `penalties`, the ones that landed on no learned item because the −0.3 held the group it was read against
+   * below the bar for learning: the report shows them (`heldBack`, the group's confidence before → after).
+   */
+  readonly heldBack: number;
   /** Skills and active instincts whose evidence holds ≥ 3 observations of a second habit. */
   readonly mixed: number;
   /** Milliseconds of the evolve call. */
@@ -75,10 +81,23 @@ export async function evolveIntoFolder(
         stream.observations.flatMap((o, i) => (o.contradicts === null ? [] : [inserted.ids[i] as string])),
       );
       const planted = report.contradictions.filter((c) => plantedIds.has(c.id));
-      // −0.3 applied: the report names what the contradiction lowered, by how much (seed 004).
-      const penalised = planted.filter(
-        (c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9,
+      // −0.3 applied: the report names what the contradiction lowered, by how much (seed 004). Or it held back the
+      // group it was read against: learned without its contradictions, below the bar with them, each taking 0.3.
+      const heldBy = new Map<string, number>();
+      for (const c of report.contradictions)
+        if (c.heldBack !== undefined) heldBy.set(c.group, (heldBy.get(c.group) ?? 0) + 1);
+      const held = planted.filter(
+        (c) =>
+          c.applied === undefined &&
+          c.heldBack !== undefined &&
+          c.heldBack.before >= EVOLVE_DEFAULTS.minConfidence &&
+          c.heldBack.after < EVOLVE_DEFAULTS.minConfidence &&
+          Math.abs(c.heldBack.before - c.heldBack.after - 0.3 * (heldBy.get(c.group) ?? 1)) < 1e-9,
       );
+      const penalised = [
+        ...planted.filter((c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9),
+        ...held,
+      ];
       // What each learned item is mostly about, from the habits of its evidence.
       const habitOf = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.habit]));
       const instincts = await store.listInstincts('eval');
@@ -99,7 +118,24 @@ export async function evolveIntoFolder(
         (item) => active.has(item) && (habits.get(item.id) ?? []).filter(([, n]) => n >= 3).length > 1,
       ).length;
       const contradicts = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.contradicts]));
-      const own = penalised.filter((c) => habits.get(c.applied?.to as string)?.[0]?.[0] === contradicts.get(c.id));
+      // A held-back one is on its habit when the group it held back (reported ignored, the contradiction among its
+      // observations) is mostly that habit.
+      const heldGroup = (c: (typeof held)[number]) =>
+        report.ignored.find((i) => i.text === c.group && i.ids.includes(c.id))?.ids ?? [];
+      const majority = (ids: readonly string[]) => {
+        const counts = new Map<string, number>();
+        for (const id of ids) {
+          const habit = habitOf.get(id);
+          if (habit) counts.set(habit, (counts.get(habit) ?? 0) + 1);
+        }
+        return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+      };
+      const own = [
+        ...penalised.filter(
+          (c) => c.applied !== undefined && habits.get(c.applied.to)?.[0]?.[0] === contradicts.get(c.id),
+        ),
+        ...held.filter((c) => majority(heldGroup(c)) === contradicts.get(c.id)),
+      ];
       // Everything above is of the first run; then a second one over the same store, with nothing new.
       const again = await credence.evolve({
         sinceMs: 60 * DAY_MS,
@@ -111,6 +147,7 @@ export async function evolveIntoFolder(
         plantedReported: new Set(planted.map((c) => c.id)).size,
         penalties: new Set(penalised.map((c) => c.id)).size,
         penaltiesOwnHabit: new Set(own.map((c) => c.id)).size,
+        heldBack: new Set(held.map((c) => c.id)).size,
         mixed,
         ms,
         changedAgain: again.files.filter((f) => f.changed).length,
