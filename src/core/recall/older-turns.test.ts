@@ -114,6 +114,21 @@ describe('older turns at recall time (issue 23)', () => {
     expect(olderTurns(cs, all(cs), 'Did Nadia leave Quill for good?', undefined, ctx).size).toBe(0);
   });
 
+  it('a value of the kind said once counts when said beside the value of the kind it left', () => {
+    const context = [
+      { text: 'When the laptop is closed, it is pottery time.' },
+      { text: 'When the laptop is closed, it is chess time.' },
+      { text: 'When the laptop is closed, it is rowing time.' },
+    ];
+    const cs = [
+      turn('t1', 'Kwame', 1, 'Most evenings are all pottery and chess for me.'),
+      turn('t2', 'Kwame', 40, 'I stopped chess after the injury, rowing now.'),
+    ];
+    const marked = olderTurns(cs, all(cs), 'What does Kwame do in the evenings now?', undefined, [...context, ...cs]);
+    expect(marked.get('memory:t1')?.newerId).toBe('t2');
+    expect(marked.get('memory:t1')?.own).toEqual(['rowing']);
+  });
+
   it('a question naming the later turn’s own value knows it: the pair is left', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'Most days you will find me at Harbor Freight Lines.'),

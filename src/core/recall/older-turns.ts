@@ -91,13 +91,15 @@ export function olderTurns(
       if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
         // Both in the top: the later names another value of a kind the earlier names one of (valueKinds).
         const olderKinds = new Set(older.values.map((v) => kinds?.get(v)));
-        // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns. A
-        // question naming a value of the kind asks about that one.
+        // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns, or
+        // beside the value of the kind it left ("sold my yoga gear"). A question naming a value of the kind asks
+        // about that one.
+        const left = new Set(newer.values.filter((v) => older.values.includes(v)).map((v) => kinds?.get(v)));
         const other = newer.values.filter(
           (v) =>
             !older.values.includes(v) &&
             olderKinds.has(kinds?.get(v)) &&
-            (saidBy.get(`${newer.c.speaker}\n${v}`) ?? 0) >= 2 &&
+            ((saidBy.get(`${newer.c.speaker}\n${v}`) ?? 0) >= 2 || left.has(kinds?.get(v))) &&
             ![...asked].some((w) => kinds?.get(w) === kinds?.get(v)),
         );
         if (other.length > 0) {
