@@ -190,7 +190,7 @@ describe('groupObservations', () => {
   });
 
   it('returns nothing for no observations', () => {
-    expect(groupObservations([])).toEqual({ groups: [], singletons: [], context: [] });
+    expect(groupObservations([])).toEqual({ groups: [], singletons: [], profileJoins: [], context: [] });
   });
 
   it('does not depend on the order of its input', async () => {
@@ -510,7 +510,7 @@ describe('slot-aware grouping (issue 21)', () => {
     ).toEqual(['auth', 'billing', 'search']);
   });
 
-  it('reads an identifier a template names in passing as a detail: "Renamed <id> to camelCase" is one habit', async () => {
+  it('reads an identifier a template names in passing as a detail ("Renamed <id> to camelCase")', async () => {
     // The identifier is said in this frame only; a tool is the subject of several wordings ("Always use jq …").
     const ids = ['max_retries', 'api_client', 'row_count', 'order_total', 'page_size'];
     const rows = [
@@ -528,7 +528,8 @@ describe('slot-aware grouping (issue 21)', () => {
     const keys = keysOf(groupObservations(await repeated(rows)));
     const renamed = keys.filter((k) => k.some((key) => key.startsWith('renamed')));
     expect(renamed).toHaveLength(1);
-    expect(renamed[0]).toHaveLength(ids.length);
+    // The rule said alone ("Use camelCase …") is the same habit: the profile pass joins it (camel, case in common).
+    expect(renamed[0]?.filter((k) => k !== 'camel')).toHaveLength(ids.length);
     for (const k of keys.filter((k) => !k.some((key) => key.startsWith('renamed')))) expect(k).toHaveLength(1);
     expect(keys.flat()).toEqual(expect.arrayContaining(['camel', 'jq', 'ripgrep']));
   });
@@ -557,6 +558,62 @@ describe('slot-aware grouping (issue 21)', () => {
     ];
     const result = groupObservations(await embedded(remarks.map((text, i) => ({ id: `r${i}`, text }))));
     expect(result.groups).toEqual([]);
+  });
+});
+
+describe('groups joined by what they say as groups (issue 21, profile pass)', () => {
+  /** Habits said alike by no other row: each weighs terms the others hold in the profiles. */
+  const others = [
+    { key: 'env', texts: ['Read secrets from environment variables'] },
+    { key: 'utc', texts: ['Dates are stored in UTC'] },
+    { key: 'lint', texts: ['Run the linter before pushing'] },
+    { key: 'pnpm', texts: ['Install dependencies with pnpm'] },
+  ];
+
+  it('joins two groups whose cores share two distinctive words, and says which and how far they agree', async () => {
+    const rows = [
+      { key: 'trim', texts: ['Trim the preamble and answer directly'] },
+      {
+        key: 'brief',
+        texts: [
+          'We always answer briefly and skip the pramble here',
+          'no — answer briefly and skip the preamble please',
+        ],
+      },
+      { key: 'blind', texts: ['Write tests before refactoring, not refactoring blind.'] },
+      { key: 'pin', texts: ['We always pin the current behaviour with tests, then refactor here'] },
+      ...others,
+    ];
+    const result = groupObservations(await repeated(rows));
+    const keys = keysOf(result);
+    expect(keys).toContainEqual(['brief', 'trim']);
+    expect(keys).toContainEqual(['blind', 'pin']);
+    for (const k of keys.filter((k) => k.some((key) => others.some((o) => o.key === key)))) expect(k).toHaveLength(1);
+    const joined = result.profileJoins.map((j) => ({ keys: j.ids.map((id) => id.split('-')[0]).sort(), j }));
+    const blind = joined.find((x) => x.keys.join() === 'blind,pin')?.j;
+    expect(blind?.terms).toEqual(['refactor', 'test']);
+    expect(blind?.agreement).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('keeps apart groups sharing one distinctive word, generic words only, or filling a slot differently', async () => {
+    const rows = [
+      // One word in common ("brief"); the rest of each is its own.
+      { key: 'appreciated', texts: ['Brief responses were appreciated'] },
+      { key: 'messages', texts: ['Keep the commit messages brief'] },
+      // Generic words in common only ("always use").
+      { key: 'jq', texts: ['Always use jq'] },
+      { key: 'ripgrep', texts: ['Always use ripgrep'] },
+      // Siblings: everything in common but the module they name.
+      { key: 'ledger', texts: ['Name the ledger module with PascalCase', 'Files in the ledger module are PascalCase'] },
+      {
+        key: 'billing',
+        texts: ['Name the billing module with PascalCase', 'Files in the billing module are PascalCase'],
+      },
+      ...others,
+    ];
+    const result = groupObservations(await repeated(rows));
+    for (const k of keysOf(result)) expect(k).toHaveLength(1);
+    expect(result.profileJoins).toEqual([]);
   });
 });
 

@@ -6,8 +6,9 @@
  * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`), and identifiers a template names
  * in passing (`incidentalFillers`) in their statement; sides about different heavy terms
  * lose the vector part; a wording filling a shared template's slot differently never joins (`slotTags`). Passes:
- * assignment, merge, reassignment, link of lone observations, and wordings that differ by batch-learned context or
- * a typo (`linkWordings`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md.
+ * assignment, merge, reassignment, link of lone observations, wordings that differ by batch-learned context or
+ * a typo (`linkWordings`), and groups whose profiles of words held by few groups agree (`mergeProfiles`, each join
+ * with why: `profileJoins`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md.
  */
 
 import { CredenceError } from '../errors.js';
@@ -99,9 +100,21 @@ export interface ObservationGroup {
   readonly label: string;
 }
 
+/** Why two groups became one by what their members say as groups (`mergeProfiles`, the last pass). */
+export interface ProfileJoin {
+  /** An observation of each group joined (the first of each, in timestamp order). */
+  readonly ids: readonly [string, string];
+  /** The terms (stemmed) both groups' cores hold that weigh in the profiles: held by some groups, not most. */
+  readonly terms: string[];
+  /** Cosine of the two profiles, at least `PROFILE_AGREEMENT`. */
+  readonly agreement: number;
+}
+
 export interface Grouping {
   readonly groups: ObservationGroup[];
   readonly singletons: string[];
+  /** Groups joined by the profile pass, each with why (see `ProfileJoin`), in the order they were joined. */
+  readonly profileJoins: ProfileJoin[];
   /** Terms of phrases the batch adds to statements it holds (where, when: `addedContextTerms`), weighed as generic. */
   readonly context: string[];
 }
@@ -671,10 +684,11 @@ const INCIDENTAL_FILLERS = 3;
  * `INCIDENTAL_FILLERS` such runs, no two of them starting or ending alike (else a frame word was read into the run),
  * and where one side of the frame is said in a statement outside it holding nothing of the other side ("Renamed
  * max_retries / api_client / row_count to camelCase at the user's request", camelCase said without "renamed" too).
- * The frame says what the habit is; the filler (this identifier) is a detail. A subject recurs in other frames of its habit ("Name the ledger module …", "Files in the ledger module …"),
- * and a frame said nowhere else ("Always use <tool>": no topical term; "Name the <module> module with PascalCase")
- * has its slot for its subject: neither is incidental. Returns, for each statement (its topical terms in order,
- * joined by commas), the terms it says in passing: they weigh there as generic ones.
+ * The frame says what the habit is; the filler (this identifier) is a detail. A subject recurs in other frames of
+ * its habit ("Name the ledger module …", "Files in the ledger module …"), and a frame said nowhere else ("Always use
+ * <tool>": no topical term; "Name the <module> module with PascalCase") has its slot for its subject: neither is
+ * incidental. Returns, for each statement (its topical terms in order, joined by commas), the terms it says in
+ * passing: they weigh there as generic ones.
  */
 function incidentalFillers(
   sequences: readonly number[][],
@@ -1714,6 +1728,126 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
   }
 }
 
+/** Fewest items of a group compared by what its members say (`mergeProfiles`): two say too little to compare. */
+const PROFILE_GROUP = 3;
+/** Fewest terms two groups' profiles share to be compared: one word in common is as often a coincidence. */
+const PROFILE_SHARED = 2;
+/** Least cosine of two groups' profiles for them to join (`mergeProfiles`; set on the dev half of the eval). */
+const PROFILE_AGREEMENT = 0.75;
+
+/**
+ * Pass 6: groups joined by what their members say as groups. A group's profile is its core terms (held by at least
+ * `CORE_SHARE` of its items; generic and context terms aside), each weighed by its share of the items times
+ * ln(groups / groups whose core holds it). A term in one group's core only weighs nothing: it is that group's own
+ * subject or a filler, no evidence that two groups say one thing; a term many groups hold weighs little (commit,
+ * tests). Two groups of at least `PROFILE_GROUP` items whose profiles agree at `PROFILE_AGREEMENT` join, best pair
+ * first, unless they fill a template's slot with different topical terms (`slotsClash`: the module, the tool). The
+ * pairs are scored once, on the groups as pass 5 left them; near-linear: groups × the terms they share. Returns each
+ * join with the terms both profiles weigh and their agreement (`ProfileJoin`); `idOf` names a unit by an observation.
+ */
+function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[] {
+  const { units } = g;
+  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(units.names[t] as string);
+  /** A cluster's core terms and their shares. */
+  const coreOf = (c: number) => {
+    const cluster = g.clusters[c] as Cluster;
+    const share = new Map<number, number>();
+    for (const u of cluster.units) {
+      const count = (units.members[u] as number[]).length;
+      for (const t of units.termIds[u] as Int32Array)
+        if (!generic(t) && !units.context.has(t)) share.set(t, (share.get(t) ?? 0) + count / cluster.size);
+    }
+    const core = new Map<number, number>();
+    for (const [t, x] of share) if (x >= CORE_SHARE - 1e-12) core.set(t, x);
+    return core;
+  };
+  const cores = new Map<number, Map<number, number>>();
+  const holding = new Map<number, number[]>();
+  for (const [c, cluster] of g.clusters.entries()) {
+    if (!cluster.alive || cluster.size < PROFILE_GROUP) continue;
+    const core = coreOf(c);
+    cores.set(c, core);
+    for (const t of core.keys()) {
+      let list = holding.get(t);
+      if (list === undefined) holding.set(t, (list = []));
+      list.push(c);
+    }
+  }
+  // Weights are read once, on the groups (and lone observations) as pass 5 left them.
+  const spread = new Map<number, number>();
+  let groupCount = 0;
+  for (const cluster of g.clusters) {
+    if (!cluster.alive) continue;
+    groupCount += 1;
+    const terms = new Set<number>();
+    for (const u of cluster.units) for (const t of units.termIds[u] as Int32Array) terms.add(t);
+    for (const t of terms) spread.set(t, (spread.get(t) ?? 0) + 1);
+  }
+  const weights = new Map<number, number>();
+  for (const t of holding.keys()) {
+    const n = spread.get(t) as number;
+    if (n >= 2) weights.set(t, Math.log(groupCount / n));
+  }
+  const norm = (core: ReadonlyMap<number, number>) => {
+    let n2 = 0;
+    for (const [t, x] of core) n2 += (x * (weights.get(t) ?? 0)) ** 2;
+    return Math.sqrt(n2);
+  };
+  const agreement = (x: ReadonlyMap<number, number>, y: ReadonlyMap<number, number>) => {
+    const nx = norm(x);
+    const ny = norm(y);
+    if (nx === 0 || ny === 0) return 0;
+    let d = 0;
+    let shared = 0;
+    for (const [t, s] of x) {
+      const other = y.get(t);
+      if (other === undefined || !weights.has(t)) continue;
+      d += s * other * (weights.get(t) as number) ** 2;
+      shared += 1;
+    }
+    return shared < PROFILE_SHARED ? 0 : d / (nx * ny);
+  };
+  const pairs: [number, number, number][] = [];
+  for (const [a, core] of cores) {
+    const seen = new Set<number>();
+    for (const t of core.keys()) {
+      if (!weights.has(t)) continue;
+      for (const b of holding.get(t) as number[]) {
+        if (b <= a || seen.has(b)) continue;
+        seen.add(b);
+        const sim = agreement(core, cores.get(b) as Map<number, number>);
+        if (sim >= PROFILE_AGREEMENT) pairs.push([sim, a, b]);
+      }
+    }
+  }
+  if (pairs.length === 0) return [];
+  pairs.sort((p, q) => q[0] - p[0] || p[1] - q[1] || p[2] - q[2]);
+  const { find, join } = clusterJoins(g);
+  const joins: ProfileJoin[] = [];
+  for (const [, a0, b0] of pairs) {
+    const a = find(a0);
+    const b = find(b0);
+    if (a === b) continue;
+    // As in pass 5: context fills no slot, but where a unit of either states its context term as its slot.
+    const slotTerms = new Set<number>();
+    for (const c of [a, b])
+      for (const u of (g.clusters[c] as Cluster).units)
+        if ((units.slotTerm[u] as number) >= 0) slotTerms.add(units.slotTerm[u] as number);
+    const counts = (t: number) => !generic(t) && (!units.context.has(t) || slotTerms.has(t));
+    if (g.slotsClash(a, b, counts)) continue;
+    // A group grown by an earlier join is read again: what it says now must still agree.
+    const x = a === a0 ? (cores.get(a) as Map<number, number>) : coreOf(a);
+    const y = b === b0 ? (cores.get(b) as Map<number, number>) : coreOf(b);
+    const sim = agreement(x, y);
+    if (sim < PROFILE_AGREEMENT) continue;
+    const terms = [...x.keys()].filter((t) => y.has(t) && weights.has(t)).map((t) => units.names[t] as string);
+    const first = (c: number) => idOf(Math.min(...(g.clusters[c] as Cluster).units));
+    joins.push({ ids: [first(a), first(b)], terms: terms.sort(), agreement: sim });
+    join(a, b);
+  }
+  return joins;
+}
+
 /**
  * Groups observations that mean the same thing (see the module header for the algorithm and its
  * thresholds). Pure and deterministic: the same set of observations gives the same groups whatever
@@ -1724,7 +1858,7 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
 export function groupObservations(items: readonly GroupingItem[], options?: GroupingOptions): Grouping {
   const resolved = resolveOptions(options);
   const dimension = validate(items);
-  if (items.length === 0) return { groups: [], singletons: [], context: [] };
+  if (items.length === 0) return { groups: [], singletons: [], profileJoins: [], context: [] };
   const order = canonicalOrder(items);
   const rank = new Int32Array(items.length);
   order.forEach((i, r) => (rank[i] = r));
@@ -1814,6 +1948,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   }
 
   linkWordings(g, items);
+  const profileJoins = mergeProfiles(g, (u) => (items[(units.members[u] as number[])[0] as number] as GroupingItem).id);
 
   // Output.
   const groups: ObservationGroup[] = [];
@@ -1853,6 +1988,7 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   return {
     groups,
     singletons: singletons.map((i) => (items[i] as GroupingItem).id),
+    profileJoins,
     context: [...units.context].map((t) => units.names[t] as string).sort(),
   };
 }
