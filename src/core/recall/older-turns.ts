@@ -63,15 +63,14 @@ export function olderTurns(
   // Kinds of values (valueKinds) are read only for two top turns of a speaker sharing no name and no line, from the
   // context's turns no longer than they are (a frame joins turns whose lengths differ by less than `frameRun`).
   let longest = 0;
-  for (const a of own)
-    for (const b of own)
-      if (context !== undefined && top.has(a.c.key) && top.has(b.c.key) && a.c.speaker === b.c.speaker)
-        if (a.c.at < b.c.at && !inLine(a.c, b.c) && ![...a.names].some((n) => b.names.has(n)))
+  const inTop = context === undefined ? [] : own.filter((t) => top.has(t.c.key));
+  for (const a of inTop)
+    for (const b of inTop)
+      if (a.c.speaker === b.c.speaker && a.c.at < b.c.at && !inLine(a.c, b.c))
+        if (![...a.names].some((n) => b.names.has(n)))
           longest = Math.max(longest, words(a.c.text).length, words(b.c.text).length);
   const kinds =
-    longest === 0 || context === undefined
-      ? undefined
-      : valueKinds(context.filter((t) => words(t.text).length < longest + OLDER_TURN_DEFAULTS.frameRun));
+    longest === 0 || context === undefined ? undefined : valueKinds(context, longest + OLDER_TURN_DEFAULTS.frameRun);
   if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
   const saidBy = new Map<string, number>();
@@ -139,9 +138,13 @@ const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] =>
  * Values of one kind, with no word list: the words that fill the same frame (turnFrames: the same words around a
  * run of at most `frameRun` that differ) in two of `turns`, any speaker ("A student asked me how to install Kate
  * today" / "… Nano today": Kate and Nano are of a kind). The runs' words they share at either end are not the
- * value, nor words under 3 letters. Each value word (lower case) with its kind (the same string for one kind).
+ * value, nor words under 3 letters. Turns of `under` words or more are not read. Each value word (lower case) with
+ * its kind (the same string for one kind).
  */
-export function valueKinds(turns: readonly Pick<TurnCandidate, 'text'>[]): Map<string, string> {
+export function valueKinds(
+  turns: readonly Pick<TurnCandidate, 'text'>[],
+  under = Number.POSITIVE_INFINITY,
+): Map<string, string> {
   const parent = new Map<string, string>();
   const root = (x: string): string => {
     let r = x;
@@ -149,33 +152,53 @@ export function valueKinds(turns: readonly Pick<TurnCandidate, 'text'>[]): Map<s
     parent.set(x, r);
     return r;
   };
+  const unite = (pair: readonly string[]) => {
+    const vs = [...new Set(pair)].filter((w) => w.length >= 3 && !isStopWord(w));
+    for (const v of vs) if (!parent.has(v)) parent.set(v, v);
+    for (const v of vs.slice(1)) {
+      const [ra, rb] = [root(vs[0] as string), root(v)];
+      if (ra !== rb) parent.set(ra, rb);
+    }
+  };
+  const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
   const ids = new Map<string, number>();
-  const frames = new Map<string, { ws: readonly string[]; start: number; end: number }>();
+  const id = (w: string): number => {
+    let x = ids.get(w);
+    if (x === undefined) ids.set(w, (x = ids.size + 1));
+    return x;
+  };
+  // A frame's key is a number: the hashes of its words before and after the run (collisions are checked word for
+  // word), so a 300-word turn's 900 frames cost no strings. The first turn of each key is kept.
+  const M = 67_108_859;
+  const seen = new Map<number, { ws: readonly string[]; start: number; end: number }>();
   for (const t of turns) {
     const ws = words(t.text);
-    for (const { key, start, end } of turnFrames(ws, ids)) {
-      const other = frames.get(key);
-      if (other === undefined) {
-        frames.set(key, { ws, start, end });
-        continue;
-      }
-      if (!sameFrame(other, { ws, start, end })) continue;
-      let a = other.ws.slice(other.start, other.end);
-      let b = ws.slice(start, end);
-      while (a.length > 0 && b.length > 0 && a[0] === b[0]) [a, b] = [a.slice(1), b.slice(1)];
-      while (a.length > 0 && b.length > 0 && a.at(-1) === b.at(-1)) [a, b] = [a.slice(0, -1), b.slice(0, -1)];
-      // Runs of one length pair word by word ("pottery for climbing" / "cycling for chess"), else as wholes.
-      const pairs = a.length === b.length ? a.map((x, i) => [x, b[i] as string]) : [[...a, ...b]];
-      for (const pair of pairs) {
-        const vs = [...new Set(pair)].filter((w) => w.length >= 3 && !isStopWord(w));
-        if (vs.length < 2) continue;
-        for (const v of vs) if (!parent.has(v)) parent.set(v, v);
-        for (const v of vs.slice(1)) {
-          const [ra, rb] = [root(vs[0] as string), root(v)];
-          if (ra !== rb) parent.set(ra, rb);
+    const n = ws.length;
+    if (n - 1 < frameWords || n >= under) continue;
+    const x = ws.map(id);
+    const before = new Float64Array(n + 1);
+    for (let i = 0; i < n; i += 1) before[i + 1] = ((before[i] as number) * 131 + (x[i] as number) + i) % M;
+    const after = new Float64Array(n + 1);
+    for (let j = n - 1; j >= 0; j -= 1) after[j] = ((after[j + 1] as number) * 137 + (x[j] as number) + n - j) % M;
+    for (let i = 0; i < n; i += 1)
+      for (let j = i + 1; j <= Math.min(n, i + frameRun); j += 1) {
+        if (n - (j - i) < frameWords) continue;
+        const key = (before[i] as number) * M + (after[j] as number);
+        const other = seen.get(key);
+        if (other === undefined) {
+          seen.set(key, { ws, start: i, end: j });
+          continue;
         }
+        if (!sameFrame(other, { ws, start: i, end: j })) continue;
+        let a = other.ws.slice(other.start, other.end);
+        let b = ws.slice(i, j);
+        while (a.length > 0 && b.length > 0 && a[0] === b[0]) [a, b] = [a.slice(1), b.slice(1)];
+        while (a.length > 0 && b.length > 0 && a.at(-1) === b.at(-1)) [a, b] = [a.slice(0, -1), b.slice(0, -1)];
+        if (a.length === 0 || b.length === 0) continue;
+        // Runs of one length pair word by word ("pottery for climbing" / "cycling for chess"), else as wholes.
+        if (a.length === b.length) a.forEach((w, k) => unite([w, b[k] as string]));
+        else unite([...a, ...b]);
       }
-    }
   }
   return new Map([...parent.keys()].map((v) => [v, root(v)] as const));
 }
