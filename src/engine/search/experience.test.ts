@@ -104,6 +104,9 @@ describe('the way a DAG is chosen (issue 19)', () => {
     expect(pickSelection(scores(per.map((v) => v + 0.1)))).toBe('evidence');
     expect(pickSelection(scores([0.9, 0.2, 0.4, 0.7, 0.5]))).toBe('per-intent');
     expect(pickSelection(scores(per))).toBe('per-intent');
+    // The same tiny gain on every run has no spread to measure, not a spread of zero: under the resolution, no move.
+    expect(pickSelection(scores(per.map((v) => v + 0.0004)))).toBe('per-intent');
+    expect(pickSelection(scores(per.map((v) => v + 0.002)))).toBe('evidence');
   });
 });
 
@@ -182,6 +185,27 @@ describe('learning never does worse: the memory answers only above its noise (is
     const gained = edge.map((v) => v + 0.2 - 0.2 * v);
     const recall = gateMemory(scores, 'per-intent', measured({ edge: gained, links: [-3, 0, -2, 0, -3, 0] }));
     expect(recall.way).toBe('per-intent');
+  });
+
+  it('leaves the memory out when its gain stands on neither node nor edge F1 alone, only on their mean', async () => {
+    const { gateMemory } = await import('./search.js');
+    const flat = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+    // Tools gained on half the runs and links on the other half, each by as much as it lost on the rest.
+    const node = [0.8, 0.3, 0.8, 0.3, 0.8, 0.3];
+    const edge = [0.3, 0.8, 0.3, 0.8, 0.3, 0.8];
+    const scores = new Map([
+      ['per-intent', node.map((v, i) => (v + (edge[i] as number)) / 2)],
+      ['search', flat],
+    ] as const);
+    // The mean gained 0.05 on every run: alone, it lets the memory answer.
+    expect(gateMemory(scores, 'per-intent').way).toBe('per-intent');
+    const measures = new Map([
+      ['per-intent', { node, edge }],
+      ['search', { node: flat, edge: flat }],
+    ] as const);
+    const apart = gateMemory(scores, 'per-intent', measures);
+    expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(apart.why).toMatch(/but neither gain stood alone, .*: node F1 0\.050 ± 0\.112, edge F1 0\.050 ± 0\.112$/);
   });
 
   it('takes a single replayed run as no evidence, however much the memory gained on it', async () => {

@@ -1019,7 +1019,7 @@ function runsLoneLinks(experience: ReturnType<typeof experienceOf>, run: number)
 /**
  * The way to answer from paired replay scores (one per replayed run and way): per intent, unless another
  * way beats it by more than half a standard error of their paired difference (a near tie does not move
- * it); of those, the best mean.
+ * it; the standard error counted no lower than the gain's resolution, as the gate counts it); of those, the best mean.
  */
 export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[]>): DagSelection {
   const base = scores.get('per-intent') ?? [];
@@ -1027,8 +1027,8 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
   for (const way of SELECTIONS) {
     const own = scores.get(way) ?? [];
     if (way === 'per-intent' || own.length < 2 || own.length !== base.length) continue;
-    const { gain, standardError } = pairedGain(own, base);
-    if (gain > SELECTION_MARGIN * standardError && gain > best.gain + 1e-12) best = { way, gain };
+    const g = pairedGain(own, base);
+    if (gainStands(g, SELECTION_MARGIN, GAIN_RESOLUTION) && g.gain > best.gain + 1e-12) best = { way, gain: g.gain };
   }
   return best.way;
 }
@@ -1038,7 +1038,8 @@ export function pickSelection(scores: ReadonlyMap<DagSelection, readonly number[
  * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
  * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
  * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on right links
- * minus wrong ones ({@link lostMeasure}); else the search alone answers. Few replayed runs, or runs
+ * minus wrong ones ({@link lostMeasure}), and gained beyond that on one of them alone ({@link unproven}); else the
+ * search alone answers. Few replayed runs, or runs
  * on which the learned way helped as often as it hurt, leave the memory out.
  */
 export function gateMemory(
@@ -1052,7 +1053,7 @@ export function gateMemory(
   const replays = base.length;
   const standardError = g === undefined ? 0 : Math.max(g.standardError, GAIN_RESOLUTION);
   const gains = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
-  const lost = gains ? lostMeasure(measures, preferred) : undefined;
+  const lost = gains ? (lostMeasure(measures, preferred) ?? unproven(measures, preferred)) : undefined;
   const stands = gains && lost === undefined;
   const on = `on ${replays} ${REPLAYED_TO_CHOOSE}`;
   const gained = g === undefined ? '' : gainedWords(preferred, g.gain, standardError);
@@ -1062,7 +1063,7 @@ export function gateMemory(
       : stands
         ? trustedWhy({ preferred, replays, gain: g.gain, standardError })
         : lost !== undefined
-          ? `the memory left out: ${on}, ${gained}, but lost ${lost}, more than one standard error`
+          ? `the memory left out: ${on}, ${gained}, but ${lost}`
           : `the memory left out: ${on}, ${gained}, not more than one standard error`;
   return {
     way: stands ? preferred : 'search',
@@ -1096,14 +1097,32 @@ function lostMeasure(measures: ReplayMeasures | undefined, preferred: DagSelecti
   };
   for (const measure of ['node', 'edge'] as const) {
     const by = lost(paired(measure));
-    if (by !== undefined) return `${by} ${measure} F1`;
+    if (by !== undefined) return `lost ${by} ${measure} F1, more than one standard error`;
   }
   const edge = paired('edge');
   if (edge !== undefined && gainStands(edge, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
   const links = lost(paired('links'));
   return links === undefined
     ? undefined
-    : `${links} in right links minus wrong ones a run (edge F1 no gain beyond noise)`;
+    : `lost ${links} in right links minus wrong ones a run (edge F1 no gain beyond noise), ` +
+        'more than one standard error';
+}
+
+/**
+ * Where node and edge F1 are given apart, the memory's gain must stand on one of them alone: a mean of two gains each
+ * within its noise is not a gain in tools nor in links. In words when neither stands; else undefined.
+ */
+function unproven(measures: ReplayMeasures | undefined, preferred: DagSelection): string | undefined {
+  const parts: string[] = [];
+  for (const measure of ['node', 'edge'] as const) {
+    const own = measures?.get(preferred)?.[measure];
+    const base = measures?.get('search')?.[measure];
+    if (own === undefined || base === undefined || own.length !== base.length) return undefined;
+    const g = pairedGain(own, base);
+    if (gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
+    parts.push(`${measure} F1 ${g.gain.toFixed(3)} ± ${Math.max(g.standardError, GAIN_RESOLUTION).toFixed(3)}`);
+  }
+  return `neither gain stood alone, more than one standard error: ${parts.join(', ')}`;
 }
 
 /** The search-built DAG of an intent (with the boost of past runs), what it was built from, and its seed score. */
