@@ -75,6 +75,20 @@ describe('decideLife', () => {
     expect([...namesIn("Ledger's records sit in a Vault cluster.")]).toEqual(['vault']);
   });
 
+  it('a word after an emoji, an ellipsis, a closing quote or bracket opens a sentence; a stop word is no name', () => {
+    const known = knownNames([
+      'What a match 🎉 Frankly the rain ruined it.',
+      'Long day… Frankly I slept early.',
+      'She said "done." Frankly nobody listened.',
+      'We went (twice) Frankly, and paid for it.',
+      'Lunch was at Juniper, the one near the bridge.',
+      'Tickets for The show sold out.',
+    ]);
+    expect([...known].sort()).toEqual(['juniper']);
+    expect([...namesIn('What a match 🎉 Frankly the rain ruined it.')]).toEqual([]);
+    expect([...namesIn('Frankly the soup at Juniper was cold.', known)]).toEqual(['juniper']);
+  });
+
   it('a shared tag needs two content words in common, not one', () => {
     const cache = note('a', 'Cache', 'Sessions live in Redis on the cache host', 1, { tags: ['ops'] });
     const oneWord = note('b', 'Deploys', 'Deploys now run on the build host', 2, { tags: ['ops'] });

@@ -207,7 +207,7 @@ export function namesIn(text: string, known?: ReadonlySet<string>): Set<string> 
   for (const m of text.matchAll(/(^|[.!?:;]\s+|\s|\()(\p{Lu}[\p{L}\p{N}]{2,})/gu)) {
     const before = m[1] ?? '';
     const name = (m[2] as string).toLowerCase();
-    const first = before === '' || start.test(before);
+    const first = before === '' || start.test(before) || SENTENCE_END.test(text.slice(0, m.index + before.length));
     if (first && (known?.has(name) !== true || CAPITAL_NEXT.test(text.slice(m.index + m[0].length)))) continue;
     names.add(name);
   }
@@ -215,11 +215,17 @@ export function namesIn(text: string, known?: ReadonlySet<string>): Set<string> 
 }
 
 const CAPITAL_NEXT = /^\s+\p{Lu}/u;
+/**
+ * A text ending where a sentence ends: a stop, an ellipsis, a closing quote or bracket, an emoji ("Best weekend ever 😂
+ * Honestly …": Honestly opens a sentence), then spaces (and an opening bracket).
+ */
+const SENTENCE_END = /(?:[.!?:;…]|["'”’»)\]]|\p{Extended_Pictographic}[\uFE0F\u200D]*)\s*\(?$/u;
 
 /**
  * The proper nouns `texts` write alone with a capital inside a sentence (namesIn), lower case: "… the records of
  * Ledger" knows Ledger; "… the offer from Helix Labs" knows neither word (a part of a longer name is not the word
- * alone). namesIn reads a sentence's first word as a name when known and alone.
+ * alone). A sentence opens after a stop, an ellipsis, a closing quote or bracket, or an emoji; a stop word is no name.
+ * namesIn reads a sentence's first word as a name when known and alone.
  */
 export function knownNames(texts: Iterable<string>): Set<string> {
   const out = new Set<string>();
@@ -227,9 +233,9 @@ export function knownNames(texts: Iterable<string>): Set<string> {
     for (const m of t.matchAll(/(\p{Lu}[\p{L}\p{N}]*)((?:\s+\p{Lu}[\p{L}\p{N}]*)*)/gu)) {
       if ((m[2] ?? '') !== '') continue;
       const before = t.slice(0, m.index);
-      if (/(^|[.!?:;]\s*|[.!?:;]\s+\()$/.test(before) || !/[\s(]$/.test(before)) continue;
+      if (/^\s*\(?$/.test(before) || SENTENCE_END.test(before) || !/[\s(]$/.test(before)) continue;
       const name = (m[1] as string).toLowerCase();
-      if (name.length >= 3) out.add(name);
+      if (name.length >= 3 && !STOP.has(name)) out.add(name);
     }
   return out;
 }

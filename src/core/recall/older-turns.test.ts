@@ -82,9 +82,39 @@ describe('older turns at recall time (issue 23)', () => {
     expect(kinds.get('pottery')).toBe(kinds.get('cycling'));
     expect(kinds.get('climbing')).toBe(kinds.get('chess'));
     expect(kinds.get('pottery')).not.toBe(kinds.get('quill'));
+    expect(kinds.get('pottery')).not.toBe(kinds.get('chess'));
     // The frame's own words and a shared middle word are no value.
     expect(kinds.has('for')).toBe(false);
     expect(kinds.has('student')).toBe(false);
+  });
+
+  it('values pair word by word only: unequal runs join nothing; a speaker is no value; the frame is kept', () => {
+    const frames = new Map<string, string>();
+    const texts = [
+      { text: 'We met at Bruno for lunch today.' },
+      { text: 'We met at Copper Kettle for lunch today.' },
+      { text: 'Thanks for the tip Pablo, see you soon.' },
+      { text: 'Thanks for the tip Greta, see you soon.' },
+      { text: 'A student asked me how to install Quill today.' },
+      { text: 'A student asked me how to install Vellum today.' },
+    ];
+    const kinds = valueKinds(texts, Number.POSITIVE_INFINITY, { speakers: new Set(['pablo', 'greta']), frames });
+    expect(kinds.has('bruno') || kinds.has('copper') || kinds.has('kettle')).toBe(false);
+    expect(kinds.has('pablo') || kinds.has('greta')).toBe(false);
+    expect(kinds.get('quill')).toBe(kinds.get('vellum'));
+    expect(frames.get('quill\nvellum')).toBe('… asked me how to install _ today');
+    // Without the speakers' names, two names in one frame are of a kind.
+    expect(valueKinds(texts).get('pablo')).toBe(valueKinds(texts).get('greta'));
+  });
+
+  it('a name known from the question alone joins turns that open with it', () => {
+    const cs = [
+      turn('t1', 'Greta', 1, "Ledger's records sit in Vault."),
+      turn('t2', 'Greta', 40, 'Ledger runs on Quarry since the weekend.'),
+    ];
+    const marked = olderTurns(cs, all(cs), 'Which engine holds the records of Ledger now?');
+    expect(marked.get('memory:t1')?.shared).toEqual(['ledger']);
+    expect(olderTurns(cs, all(cs), 'Which engine holds the records now?').size).toBe(0);
   });
 
   it('a later turn naming another value of the kind the earlier names marks it, when the value is said twice', () => {
@@ -102,7 +132,9 @@ describe('older turns at recall time (issue 23)', () => {
     const marked = olderTurns(cs, all(cs), 'What does Nadia program in now?', undefined, ctx);
     expect(marked.get('memory:t1')?.newerId).toBe('t3');
     expect(marked.get('memory:t1')?.own).toEqual(['vellum']);
-    expect(marked.get('memory:t1')?.why).toContain('a value of the kind of quill');
+    expect(marked.get('memory:t1')?.why).toContain(
+      'a value of the kind of quill (said in the same words: "nothing beats _ for me when i program")',
+    );
     // Without the kinds (no context) nothing joins them; a value said once is only a mention.
     expect(olderTurns(cs, all(cs), 'What does Nadia program in now?').size).toBe(0);
     const once = [cs[0], turn('t4', 'Nadia', 40, 'Someone gave a talk about Inkwell plugins.')] as TurnCandidate[];
@@ -111,6 +143,15 @@ describe('older turns at recall time (issue 23)', () => {
     );
     // Only between turns of the top; and a question naming a value of the kind asks about that one.
     expect(olderTurns(cs, new Set(['memory:t1']), 'What does Nadia program in now?', undefined, ctx).size).toBe(0);
+    // The later turn out of the top is not taken, though later than the one in it.
+    const inTop = olderTurns(
+      cs,
+      new Set(['memory:t1', 'memory:t2']),
+      'What does Nadia program in now?',
+      undefined,
+      ctx,
+    );
+    expect(inTop.get('memory:t1')?.newerId).toBe('t2');
     expect(olderTurns(cs, all(cs), 'Did Nadia leave Quill for good?', undefined, ctx).size).toBe(0);
   });
 

@@ -9,7 +9,7 @@
  * question naming a later value, the turns of the value before it (earlierValues), and for one asking when a value
  * came, the turn that first named it (firstNamed). The store is not touched. Pure.
  */
-import { isStopWord, knownNames, namesIn, norm, statesOwnFact, words } from './memory-life.js';
+import { changeCue, isStopWord, knownNames, leftValues, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export const OLDER_TURN_DEFAULTS = Object.freeze({
   /** A frame (factLines): the words around a run of at most this many words that differ. */
@@ -51,7 +51,7 @@ export function olderTurns(
   top: ReadonlySet<string>,
   question: string,
   lines?: ReadonlyMap<string, string>,
-  context?: readonly Pick<TurnCandidate, 'text'>[],
+  context?: readonly (Pick<TurnCandidate, 'text'> & { speaker?: string })[],
 ): Map<string, OlderTurn> {
   // A sentence's first word is a name when written with a capital inside a sentence of the question or a turn.
   const known = knownNames([question, ...candidates.map((c) => c.text)]);
@@ -69,13 +69,22 @@ export function olderTurns(
       if (a.c.speaker === b.c.speaker && a.c.at < b.c.at && !inLine(a.c, b.c))
         if (![...a.names].some((n) => b.names.has(n)))
           longest = Math.max(longest, words(a.c.text).length, words(b.c.text).length);
+  const speakers = new Set([...candidates, ...(context ?? [])].flatMap((c) => words(c.speaker ?? '')));
+  const frames = new Map<string, string>();
   const kinds =
-    longest === 0 || context === undefined ? undefined : valueKinds(context, longest + OLDER_TURN_DEFAULTS.frameRun);
+    longest === 0 || context === undefined
+      ? undefined
+      : valueKinds(context, longest + OLDER_TURN_DEFAULTS.frameRun, { speakers, frames });
   if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
+  // A value is held when said in two turns of the speaker's about their own things: not naming another speaker
+  // (addressed anywhere: "I could never do that, Ines, respect"), not about another person's thing ("My wife drives").
   const saidBy = new Map<string, number>();
-  for (const t of own)
+  for (const t of own) {
+    const ws = words(t.c.text);
+    if (ws.some((w) => speakers.has(w) && !words(t.c.speaker).includes(w)) || OTHERS_THING.test(t.c.text)) continue;
     for (const v of t.values) saidBy.set(`${t.c.speaker}\n${v}`, (saidBy.get(`${t.c.speaker}\n${v}`) ?? 0) + 1);
+  }
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
     if (!top.has(older.c.key) || (older.names.size === 0 && older.values.length === 0)) continue;
@@ -93,7 +102,10 @@ export function olderTurns(
         // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns, or
         // beside the value of the kind it left ("sold my yoga gear"). A question naming a value of the kind asks
         // about that one.
-        const left = new Set(newer.values.filter((v) => older.values.includes(v)).map((v) => kinds?.get(v)));
+        // The value left counts where the later turn says a change ("sold my yoga gear … birdwatching now"), not where
+        // it holds both ("Still playing tennis, though I tried golf once").
+        const changed = changeCue(newer.c.text, true) !== undefined || leftValues(newer.c.text).size > 0;
+        const left = new Set(newer.values.filter((v) => changed && older.values.includes(v)).map((v) => kinds?.get(v)));
         const other = newer.values.filter(
           (v) =>
             !older.values.includes(v) &&
@@ -102,7 +114,11 @@ export function olderTurns(
             ![...asked].some((w) => kinds?.get(w) === kinds?.get(v)),
         );
         if (other.length > 0) {
-          kind = older.values.filter((v) => kinds?.get(v) === kinds?.get(other[0] as string)).join(', ');
+          const was = older.values.filter((v) => kinds?.get(v) === kinds?.get(other[0] as string));
+          const w = other[0] as string;
+          const direct = was.map((v) => frames.get(v < w ? `${v}\n${w}` : `${w}\n${v}`)).find((f) => f !== undefined);
+          const frame = direct ?? [...frames].find(([pair]) => pair.split('\n').includes(w))?.[1];
+          kind = `${was.join(', ')} (said in the same words: "${frame ?? ''}")`;
           ownNames = other;
         }
       }
@@ -122,12 +138,15 @@ export function olderTurns(
           (best.shared.length > 0
             ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
             : best.kind !== undefined
-              ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind} (said in the same words)`
+              ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind}`
               : `in the same line of facts, names ${best.own.join(', ')}`),
       });
   }
   return out;
 }
+
+/** A turn about another person's thing ("My wife drives …", "the Tesla of my wife", "her car"). */
+const OTHERS_THING = /\b(?:he|she|his|her)\b|\bof my\b|\bmy \p{L}+(?:'s\b| (?!is\b|was\b|has\b)\p{L}+(?<![su])s\b)/iu;
 
 /** The words of a text that are values of a kind (valueKinds), each once. */
 const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] => [
@@ -138,12 +157,15 @@ const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] =>
  * Values of one kind, with no word list: the words that fill the same frame (turnFrames: the same words around a
  * run of at most `frameRun` that differ) in two of `turns`, any speaker ("A student asked me how to install Kate
  * today" / "… Nano today": Kate and Nano are of a kind). The runs' words they share at either end are not the
- * value, nor words under 3 letters. Turns of `under` words or more are not read. Each value word (lower case) with
- * its kind (the same string for one kind).
+ * value, nor words under 3 letters, nor a speaker's name (`speakers`, lower case); runs of unequal length join
+ * nothing. Turns of `under` words or more are not read. Each value word (lower case) with its kind (the same string
+ * for one kind); `frames`, when given, gets the frame that first joined each pair (`a\nb`, sorted): "… install _
+ * today".
  */
 export function valueKinds(
   turns: readonly Pick<TurnCandidate, 'text'>[],
   under = Number.POSITIVE_INFINITY,
+  options: { speakers?: ReadonlySet<string>; frames?: Map<string, string> } = {},
 ): Map<string, string> {
   const parent = new Map<string, string>();
   const root = (x: string): string => {
@@ -152,13 +174,14 @@ export function valueKinds(
     parent.set(x, r);
     return r;
   };
-  const unite = (pair: readonly string[]) => {
-    const vs = [...new Set(pair)].filter((w) => w.length >= 3 && !isStopWord(w));
-    for (const v of vs) if (!parent.has(v)) parent.set(v, v);
-    for (const v of vs.slice(1)) {
-      const [ra, rb] = [root(vs[0] as string), root(v)];
-      if (ra !== rb) parent.set(ra, rb);
-    }
+  const isValue = (w: string) => w.length >= 3 && !isStopWord(w) && options.speakers?.has(w) !== true;
+  const unite = (a: string, b: string, frame: () => string) => {
+    if (a === b || !isValue(a) || !isValue(b)) return;
+    for (const v of [a, b]) if (!parent.has(v)) parent.set(v, v);
+    const [ra, rb] = [root(a), root(b)];
+    if (ra !== rb) parent.set(ra, rb);
+    const pair = a < b ? `${a}\n${b}` : `${b}\n${a}`;
+    if (options.frames !== undefined && !options.frames.has(pair)) options.frames.set(pair, frame());
   };
   const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
   const ids = new Map<string, number>();
@@ -168,13 +191,18 @@ export function valueKinds(
     return x;
   };
   // A frame's key is a number: the hashes of its words before and after the run (collisions are checked word for
-  // word), so a 300-word turn's 900 frames cost no strings. The first turn of each key is kept.
+  // word), so a 300-word turn's 900 frames cost no strings. The first turn of each key is kept. A text read once is
+  // not read again (a log pasted by many speakers holds no frame of its own).
   const M = 67_108_859;
   const seen = new Map<number, { ws: readonly string[]; start: number; end: number }>();
+  const read = new Set<string>();
   for (const t of turns) {
     const ws = words(t.text);
     const n = ws.length;
     if (n - 1 < frameWords || n >= under) continue;
+    const text = ws.join(' ');
+    if (read.has(text)) continue;
+    read.add(text);
     const x = ws.map(id);
     const before = new Float64Array(n + 1);
     for (let i = 0; i < n; i += 1) before[i + 1] = ((before[i] as number) * 131 + (x[i] as number) + i) % M;
@@ -189,15 +217,19 @@ export function valueKinds(
           seen.set(key, { ws, start: i, end: j });
           continue;
         }
+        // The runs first (short), without the words they share at either end: values pair word by word, in runs
+        // of one length only ("pottery for climbing" / "cycling for chess"); then the frame, word for word.
+        let [a0, a1, b0, b1] = [other.start, other.end, i, j];
+        while (a0 < a1 && b0 < b1 && other.ws[a0] === ws[b0]) [a0, b0] = [a0 + 1, b0 + 1];
+        while (a0 < a1 && b0 < b1 && other.ws[a1 - 1] === ws[b1 - 1]) [a1, b1] = [a1 - 1, b1 - 1];
+        if (a0 === a1 || a1 - a0 !== b1 - b0) continue;
         if (!sameFrame(other, { ws, start: i, end: j })) continue;
-        let a = other.ws.slice(other.start, other.end);
-        let b = ws.slice(i, j);
-        while (a.length > 0 && b.length > 0 && a[0] === b[0]) [a, b] = [a.slice(1), b.slice(1)];
-        while (a.length > 0 && b.length > 0 && a.at(-1) === b.at(-1)) [a, b] = [a.slice(0, -1), b.slice(0, -1)];
-        if (a.length === 0 || b.length === 0) continue;
-        // Runs of one length pair word by word ("pottery for climbing" / "cycling for chess"), else as wholes.
-        if (a.length === b.length) a.forEach((w, k) => unite([w, b[k] as string]));
-        else unite([...a, ...b]);
+        const frame = () => {
+          const left = ws.slice(Math.max(0, b0 - 5), b0).join(' ');
+          const right = ws.slice(b1, b1 + 5).join(' ');
+          return `${b0 > 5 ? '… ' : ''}${left} _ ${right}${n - b1 > 5 ? ' …' : ''}`.trim();
+        };
+        for (let k = 0; k < a1 - a0; k += 1) unite(other.ws[a0 + k] as string, ws[b0 + k] as string, frame);
       }
   }
   return new Map([...parent.keys()].map((v) => [v, root(v)] as const));

@@ -288,3 +288,49 @@ describe('values of one kind order a speaker’s turns that share no name (issue
     await cr.close();
   });
 });
+
+describe('values of one kind mark nothing that still holds (issue 23 review 3)', () => {
+  it('a later turn still holding the earlier value beside a new one of its kind leaves it current', async () => {
+    const { cr, session, at } = await sessions();
+    const [rowing] = await session(0, [
+      ['Noor', 'I go rowing with my cousin at dawn on weekends.'],
+      ['Pablo', 'We tried rowing on the lake last weekend.'],
+      ['Pablo', 'We tried bowling on the lake last weekend.'],
+    ]);
+    await session(1, [['Noor', 'Still rowing every week, although I did some bowling once.']]);
+    at(120);
+    const rs = await cr.recall('What does Noor do at dawn on weekends?', { limit: 5, track: false });
+    expect(rs.find((r) => r.id === rowing)?.status).toBe('current');
+    await cr.close();
+  });
+
+  it('another person’s thing said twice is no value the speaker holds', async () => {
+    const { cr, session, at } = await sessions();
+    const [vespa] = await session(0, [
+      ['Noor', 'I ride a Vespa to the studio and park it out front.'],
+      ['Pablo', 'I take a Vespa to the studio.'],
+      ['Greta', 'I take a Volvo to the studio.'],
+    ]);
+    await session(1, [['Noor', 'My husband bought a Volvo last month.']]);
+    await session(2, [['Noor', 'The Volvo of my husband is in the garage again.']]);
+    at(120);
+    const rs = await cr.recall('What does Noor ride to the studio?', { limit: 5, track: false });
+    expect(rs.find((r) => r.id === vespa)?.status).toBe('current');
+    await cr.close();
+  });
+
+  it('a turn addressing another speaker mid-sentence is no value the speaker holds', async () => {
+    const { cr, session, at } = await sessions();
+    const [chess] = await session(0, [
+      ['Noor', 'Evenings at home mean chess for me.'],
+      ['Pablo', 'Evenings at home mean juggling for me.'],
+      ['Greta', 'Evenings at home mean chess for me.'],
+    ]);
+    await session(1, [['Noor', 'I would be hopeless at juggling, Pablo, hats off.']]);
+    await session(2, [['Noor', 'No juggling for me, Pablo, I would drop everything.']]);
+    at(120);
+    const rs = await cr.recall('What does Noor do in the evenings?', { limit: 5, track: false });
+    expect(rs.find((r) => r.id === chess)?.status).toBe('current');
+    await cr.close();
+  });
+});
