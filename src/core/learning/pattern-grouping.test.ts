@@ -10,6 +10,7 @@ import {
   groupObservations,
   observationTerms,
   patternText,
+  profileAgreement,
   readAddedContext,
   spellingVariants,
   stemWord,
@@ -190,7 +191,7 @@ describe('groupObservations', () => {
   });
 
   it('returns nothing for no observations', () => {
-    expect(groupObservations([])).toEqual({ groups: [], singletons: [], profileJoins: [], context: [] });
+    expect(groupObservations([])).toEqual({ groups: [], singletons: [], profileJoins: [], details: [], context: [] });
   });
 
   it('does not depend on the order of its input', async () => {
@@ -525,13 +526,92 @@ describe('slot-aware grouping (issue 21)', () => {
       { key: 'ripgrep', texts: ['Always use ripgrep for searching the code', 'Always use ripgrep.'] },
       { key: 'jq', texts: ['Always use jq for reading JSON output', 'Always use jq.'] },
     ];
-    const keys = keysOf(groupObservations(await repeated(rows)));
+    const result = groupObservations(await repeated(rows));
+    const keys = keysOf(result);
     const renamed = keys.filter((k) => k.some((key) => key.startsWith('renamed')));
-    expect(renamed).toHaveLength(1);
-    // The rule said alone ("Use camelCase …") is the same habit: the profile pass joins it (camel, case in common).
-    expect(renamed[0]?.filter((k) => k !== 'camel')).toHaveLength(ids.length);
+    // One group of the five renames and nothing else: the rule said alone ("Use camelCase …") shares camel, case
+    // but says variable, name the renames do not, and renamed, user, request it does not: it stays apart.
+    expect(renamed).toEqual([ids.map((id) => `renamed${id.replace('_', '')}`).sort()]);
     for (const k of keys.filter((k) => !k.some((key) => key.startsWith('renamed')))) expect(k).toHaveLength(1);
     expect(keys.flat()).toEqual(expect.arrayContaining(['camel', 'jq', 'ripgrep']));
+    // Each rename says which identifier was read as a detail.
+    const detail = (key: string) => result.details.find((d) => d.id.startsWith(`${key}-`))?.terms;
+    expect(detail('renamedmaxretries')).toEqual(['max', 'retri']);
+    expect(detail('renamedapiclient')).toEqual(['api', 'client']);
+    expect(result.details.filter((d) => !d.id.startsWith('renamed'))).toEqual([]);
+  });
+
+  it('reads camelCase identifiers or ones with a digit as details too, three of them in one frame', async () => {
+    const frame = (id: string) => ({
+      key: id.toLowerCase(),
+      texts: [`Renamed ${id} to snake_case at the user's request`],
+    });
+    const others = [
+      { key: 'snake', texts: ['Use snake_case for column names, not camelCase.', 'Columns are named in snake_case'] },
+      { key: 'ripgrep', texts: ['Always use ripgrep for searching the code'] },
+    ];
+    const three = keysOf(
+      groupObservations(await repeated([frame('apiClient'), frame('rowCount'), frame('v2Total'), ...others])),
+    );
+    expect(three).toContainEqual(['apiclient', 'rowcount', 'v2total']);
+    // Two renames are as likely two habits as one said about two identifiers: they stay apart.
+    const two = keysOf(groupObservations(await repeated([frame('apiClient'), frame('rowCount'), ...others])));
+    for (const k of two) expect(k).toHaveLength(1);
+  });
+
+  it('reads no detail where the identifier is said elsewhere, the frame is not, or each is said once', async () => {
+    const rename = (id: string) => ({
+      key: `renamed${id.replace('_', '')}`,
+      texts: [`Renamed ${id} to camelCase at the user's request`],
+    });
+    const camel = { key: 'camel', texts: ['Use camelCase for variable names, not snake_case.'] };
+    const jq = { key: 'jq', texts: ['Always use jq for reading JSON output'] };
+    const renames = ['max_retries', 'row_count', 'page_size'].map(rename);
+    const read = async (rows: { key: string; texts: string[] }[], times = 3) => {
+      const result = groupObservations(await repeated(rows, times));
+      return { details: result.details.map((d) => d.id.slice(0, d.id.indexOf('-'))).sort() };
+    };
+    // Said in a statement of its own too, api_client is what that rename is about, no detail (the rename still
+    // joins the others by its frame's words).
+    const mock = { key: 'mock', texts: ['Mock api_client in the unit tests'] };
+    expect((await read([...renames, rename('api_client'), mock, camel, jq])).details).toEqual([
+      'renamedmaxretries',
+      'renamedpagesize',
+      'renamedrowcount',
+    ]);
+    // Without camelCase said outside the frame, the frame is no habit said about identifiers.
+    const alone = await read([...renames, jq]);
+    expect(alone.details).toEqual([]);
+    // Said once each, the renames are remarks: no template.
+    const once = await read([...renames, camel, jq], 1);
+    expect(once.details).toEqual([]);
+  });
+
+  it('never reads a plain word filling a template as a detail: the tool or the file is the habit', async () => {
+    const others = [
+      { key: 'env', texts: ['Read secrets from environment variables'] },
+      { key: 'utc', texts: ['Dates are stored in UTC'] },
+    ];
+    const message = { key: 'msg', texts: ['Write commit messages in the imperative mood'] };
+    // "commit" said alone outside the frame once made prettier, eslint and tsc one habit.
+    const tools = ['prettier', 'eslint', 'tsc'].map((tool) => ({
+      key: tool,
+      texts: [`Run ${tool} before committing`],
+    }));
+    const files = [
+      { key: 'lock', texts: ['Never edit the lockfile by hand'] },
+      { key: 'mig', texts: ['Never edit applied migrations by hand'] },
+      { key: 'gen', texts: ['Never edit generated clients by hand'] },
+      { key: 'fmt', texts: ['Fix formatting by running the formatter, not by hand'] },
+    ];
+    for (const rows of [
+      [...tools, message, ...others],
+      [...files, message, ...others],
+    ]) {
+      const result = groupObservations(await repeated(rows));
+      for (const k of keysOf(result)) expect(k).toHaveLength(1);
+      expect(result.details).toEqual([]);
+    }
   });
 
   it('leaves one-off remarks apart that fill one template, its words said elsewhere too', async () => {
@@ -570,29 +650,59 @@ describe('groups joined by what they say as groups (issue 21, profile pass)', ()
     { key: 'pnpm', texts: ['Install dependencies with pnpm'] },
   ];
 
-  it('joins two groups whose cores share two distinctive words, and says which and how far they agree', async () => {
-    const rows = [
-      { key: 'trim', texts: ['Trim the preamble and answer directly'] },
-      {
-        key: 'brief',
-        texts: [
-          'We always answer briefly and skip the pramble here',
-          'no — answer briefly and skip the preamble please',
-        ],
-      },
-      { key: 'blind', texts: ['Write tests before refactoring, not refactoring blind.'] },
-      { key: 'pin', texts: ['We always pin the current behaviour with tests, then refactor here'] },
-      ...others,
+  it('weighs what each group says alone against a join: agreement over both whole cores, at most 1', () => {
+    const idf = (held: Record<string, number>, groups: number) => (t: string) => Math.log(groups / (held[t] ?? 1));
+    const core = (...terms: string[]) => new Map(terms.map((t) => [t, 1]));
+    // "Start the database with docker compose" / "Never prune docker volumes, the database lives there".
+    const docker = profileAgreement(
+      core('start', 'databas', 'docker', 'compos'),
+      core('prune', 'docker', 'volum', 'databas', 'live'),
+      idf({ databas: 2, docker: 2 }, 10),
+    );
+    expect(docker.shared).toBe(2);
+    expect(docker.agreement).toBeLessThan(0.5);
+    expect(docker.joins).toBe(false);
+    // Near the bar, all terms weighing alike: four shared and one own each side agree at 0.8 and join; two shared and
+    // one own each side agree at 2/3 and do not; three shared and one own each side are at the bar (0.75).
+    const even = () => 1;
+    expect(profileAgreement(core('a', 'b', 'c', 'd', 'x'), core('a', 'b', 'c', 'd', 'y'), even)).toEqual({
+      agreement: expect.closeTo(0.8, 12),
+      shared: 4,
+      joins: true,
+    });
+    expect(profileAgreement(core('a', 'b', 'x'), core('a', 'b', 'y'), even).joins).toBe(false);
+    expect(profileAgreement(core('a', 'b', 'c', 'x'), core('a', 'b', 'c', 'y'), even).joins).toBe(true);
+    // A term every group holds weighs 0 and is no shared term: one distinctive word in common is not enough.
+    const universal = profileAgreement(core('docker', 'project'), core('docker', 'project'), (t) =>
+      t === 'project' ? 0 : 1,
+    );
+    expect(universal).toEqual({ agreement: 0, shared: 1, joins: false });
+    // The same profile agrees at 1, never above (rounding once reported 1.0000000000000002).
+    const same = new Map([
+      ['a', 0.1],
+      ['b', 0.8],
+    ]);
+    expect(profileAgreement(same, same, idf({ a: 1, b: 4 }, 20)).agreement).toBe(1);
+  });
+
+  it('keeps apart groups sharing words that each say more (docker compose / volumes, log level / PII)', async () => {
+    const streams = [
+      [
+        { key: 'compose', texts: ['Start the database with docker compose'] },
+        { key: 'prune', texts: ['Never prune docker volumes, the database lives there'] },
+        { key: 'img', texts: ['Pin docker base images by digest'] },
+      ],
+      [
+        { key: 'pii', texts: ['Never log user emails in production'] },
+        { key: 'level', texts: ['Use the warn log level for retries in production'] },
+        ...others.slice(0, 2),
+      ],
     ];
-    const result = groupObservations(await repeated(rows));
-    const keys = keysOf(result);
-    expect(keys).toContainEqual(['brief', 'trim']);
-    expect(keys).toContainEqual(['blind', 'pin']);
-    for (const k of keys.filter((k) => k.some((key) => others.some((o) => o.key === key)))) expect(k).toHaveLength(1);
-    const joined = result.profileJoins.map((j) => ({ keys: j.ids.map((id) => id.split('-')[0]).sort(), j }));
-    const blind = joined.find((x) => x.keys.join() === 'blind,pin')?.j;
-    expect(blind?.terms).toEqual(['refactor', 'test']);
-    expect(blind?.agreement).toBeGreaterThanOrEqual(0.75);
+    for (const rows of streams) {
+      const result = groupObservations(await repeated(rows));
+      for (const k of keysOf(result)) expect(k).toHaveLength(1);
+      expect(result.profileJoins).toEqual([]);
+    }
   });
 
   it('keeps apart groups sharing one distinctive word, generic words only, or filling a slot differently', async () => {

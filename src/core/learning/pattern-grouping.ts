@@ -106,8 +106,16 @@ export interface ProfileJoin {
   readonly ids: readonly [string, string];
   /** The terms (stemmed) both groups' cores hold that weigh in the profiles: held by some groups, not most. */
   readonly terms: string[];
-  /** Cosine of the two profiles, at least `PROFILE_AGREEMENT`. */
+  /** Cosine of the two profiles, at least `PROFILE_AGREEMENT`, at most 1. */
   readonly agreement: number;
+}
+
+/** A wording whose code identifier was read as a detail of a template (`incidentalFillers`), so it joined the frame. */
+export interface PassingDetail {
+  /** An observation of the wording (the first, in timestamp order). */
+  readonly id: string;
+  /** The terms (stemmed) of the identifier, weighed there as generic ones ("max", "retri" of max_retries). */
+  readonly terms: string[];
 }
 
 export interface Grouping {
@@ -115,6 +123,8 @@ export interface Grouping {
   readonly singletons: string[];
   /** Groups joined by the profile pass, each with why (see `ProfileJoin`), in the order they were joined. */
   readonly profileJoins: ProfileJoin[];
+  /** Wordings joined by what they say around an identifier, the identifier read as a detail (`PassingDetail`). */
+  readonly details: PassingDetail[];
   /** Terms of phrases the batch adds to statements it holds (where, when: `addedContextTerms`), weighed as generic. */
   readonly context: string[];
 }
@@ -436,6 +446,8 @@ interface Units {
   readonly context: ReadonlySet<number>;
   /** Each unit's context term that is its slot instead (`contextSlots`), weighed as topical there; −1 if none. */
   readonly slotTerm: Int32Array;
+  /** Per unit, the terms it names in passing (`incidentalFillers`), weighed there as generic ones; empty mostly. */
+  readonly passing: readonly (readonly number[])[];
 }
 
 /** Longest run of terms read as one slot of a template (e.g. SCREAMING_SNAKE_CASE). */
@@ -677,6 +689,19 @@ function contextSlots(
 /** Fewest different fillers of a template for a filler said nowhere else to be read as incidental. */
 const INCIDENTAL_FILLERS = 3;
 
+/** A word written as code names things (`max_retries`, `apiClient`, `v2`): an underscore, an inner capital, a digit. */
+const IDENTIFIER_WORD = /^(?=.*[A-Za-z])(?:.*_.*|.*[a-z][A-Z].*|.*\d.*)$/;
+
+/** The grouping terms of `text` that come from words written as code identifiers (`IDENTIFIER_WORD`). */
+function identifierTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const token of stripPaths(text).split(' ')) {
+    const word = token.replace(/^[^A-Za-z0-9_]+|[^A-Za-z0-9_]+$/g, '');
+    if (IDENTIFIER_WORD.test(word)) for (const t of termSequence(word, porterStem)) terms.add(t);
+  }
+  return terms;
+}
+
 /**
  * What templates say in passing: a run of 1 to `SLOT_WIDTH` topical terms (context and generic terms aside) said
  * together in one statement only, that statement said at least `SLOT_REPEATS` times (a one-off remark has no
@@ -687,31 +712,38 @@ const INCIDENTAL_FILLERS = 3;
  * The frame says what the habit is; the filler (this identifier) is a detail. A subject recurs in other frames of
  * its habit ("Name the ledger module …", "Files in the ledger module …"), and a frame said nowhere else ("Always use
  * <tool>": no topical term; "Name the <module> module with PascalCase") has its slot for its subject: neither is
- * incidental. Returns, for each statement (its topical terms in order, joined by commas), the terms it says in
- * passing: they weigh there as generic ones.
+ * incidental. Only a run written as code identifiers (`identifier`: the unit's terms from `IDENTIFIER_WORD` words)
+ * is a detail: a plain word in the slot is what the habit is about ("Run prettier / eslint / tsc before committing",
+ * "Never edit the lockfile / applied migrations by hand"), even where one side of the frame is said elsewhere.
+ * Returns, for each statement (its topical terms in order, joined by commas), the terms it says in passing: they
+ * weigh there as generic ones.
  */
 function incidentalFillers(
   sequences: readonly number[][],
   context: ReadonlySet<number>,
   generic: (t: number) => boolean,
   stated: (unit: number) => boolean,
+  identifier: (unit: number) => ReadonlySet<number>,
 ): Map<string, Set<number>> {
   const topical = (t: number) => !generic(t) && !context.has(t);
   // The distinct statements: topical term sequences, context and generic words left out; said on purpose or not.
   const index = new Map<string, number>();
   const statements: number[][] = [];
   const onPurpose: boolean[] = [];
+  const coded: Set<number>[] = [];
   sequences.forEach((sequence, u) => {
     const kept = sequence.filter(topical);
     const key = kept.join(',');
     if (kept.length < 2 || kept.length > SLOT_SENTENCE) return;
-    const s = index.get(key);
+    let s = index.get(key);
     if (s !== undefined) onPurpose[s] ||= stated(u);
     else {
-      index.set(key, statements.length);
+      index.set(key, (s = statements.length));
       statements.push(kept);
       onPurpose.push(stated(u));
+      coded.push(new Set());
     }
+    for (const t of identifier(u)) (coded[s] as Set<number>).add(t);
   });
   const holding = new Map<number, number[]>();
   statements.forEach((statement, s) => {
@@ -737,7 +769,7 @@ function incidentalFillers(
       for (let end = i + 1; end <= Math.min(statement.length, i + SLOT_WIDTH); end += 1) {
         if (i === 0 || end === statement.length) continue;
         const run = statement.slice(i, end);
-        if (!once(run)) continue;
+        if (!run.every((t) => (coded[s] as Set<number>).has(t)) || !once(run)) continue;
         const key = `${statement.slice(0, i).join(',')}|${statement.slice(end).join(',')}`;
         let fillers = frames.get(key);
         if (fillers === undefined) frames.set(key, (fillers = new Map()));
@@ -1030,12 +1062,23 @@ function buildUnits(
   );
   // Runs a template says in passing (an identifier it was said about) weigh in their statement as generic terms.
   const generic = (t: number) => GROUPING_GENERIC_TERMS.has(termNames[t] as string);
+  const identifier = (u: number) => {
+    const ids = new Set<number>();
+    for (const term of identifierTerms((items[(members[u] as number[])[0] as number] as GroupingItem).text))
+      for (const name of variants.get(term) ?? [term]) {
+        const id = termIdOf.get(name);
+        if (id !== undefined) ids.add(id);
+      }
+    return ids;
+  };
   const incidental = incidentalFillers(
     sequences,
     context,
     generic,
     (u) => (members[u] as number[]).length >= SLOT_REPEATS,
+    identifier,
   );
+  const passingTerms: number[][] = [];
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
   const vectors: (Float64Array | undefined)[] = [];
@@ -1048,6 +1091,7 @@ function buildUnits(
       incidental.size === 0
         ? undefined
         : incidental.get((sequences[u] as number[]).filter((t) => !generic(t) && !context.has(t)).join(','));
+    passingTerms.push(passing === undefined ? [] : terms.filter((t) => passing.has(t)));
     const w = Float64Array.from(terms, (t) =>
       passing?.has(t) === true
         ? (topicalWeight[t] as number) * options.genericWeight
@@ -1093,6 +1137,7 @@ function buildUnits(
     names: termNames,
     context,
     slotTerm,
+    passing: passingTerms,
   };
 }
 
@@ -1735,15 +1780,56 @@ const PROFILE_SHARED = 2;
 /** Least cosine of two groups' profiles for them to join (`mergeProfiles`; set on the dev half of the eval). */
 const PROFILE_AGREEMENT = 0.75;
 
+/** How far two groups' profiles agree (`mergeProfiles`), and on which terms. */
+export interface ProfileAgreement {
+  /** Cosine of the profiles over both whole cores, each term weighed by its share times `weight`; at most 1. */
+  readonly agreement: number;
+  /** The terms both hold that weigh (weight > 0): a term every group holds is no shared word. */
+  readonly shared: number;
+  /** Whether they agree enough to join: `PROFILE_SHARED` shared terms and `PROFILE_AGREEMENT`. */
+  readonly joins: boolean;
+}
+
+/**
+ * The agreement of two profiles (term → share of the group's items), each term weighed by `weight` (ln(groups /
+ * groups holding it)): the norms run over each whole core, so what one group says alone counts against the join.
+ */
+export function profileAgreement<K>(
+  x: ReadonlyMap<K, number>,
+  y: ReadonlyMap<K, number>,
+  weight: (term: K) => number,
+): ProfileAgreement {
+  const norm = (core: ReadonlyMap<K, number>) => {
+    let n2 = 0;
+    for (const [t, share] of core) n2 += (share * weight(t)) ** 2;
+    return Math.sqrt(n2);
+  };
+  const nx = norm(x);
+  const ny = norm(y);
+  let d = 0;
+  let shared = 0;
+  for (const [t, share] of x) {
+    const other = y.get(t);
+    const w = weight(t);
+    if (other === undefined || w <= 0) continue;
+    d += share * other * w ** 2;
+    shared += 1;
+  }
+  const agreement = shared < PROFILE_SHARED || nx === 0 || ny === 0 ? 0 : Math.min(1, d / (nx * ny));
+  return { agreement, shared, joins: agreement >= PROFILE_AGREEMENT };
+}
+
 /**
  * Pass 6: groups joined by what their members say as groups. A group's profile is its core terms (held by at least
  * `CORE_SHARE` of its items; generic and context terms aside), each weighed by its share of the items times
- * ln(groups / groups whose core holds it). A term in one group's core only weighs nothing: it is that group's own
- * subject or a filler, no evidence that two groups say one thing; a term many groups hold weighs little (commit,
- * tests). Two groups of at least `PROFILE_GROUP` items whose profiles agree at `PROFILE_AGREEMENT` join, best pair
- * first, unless they fill a template's slot with different topical terms (`slotsClash`: the module, the tool). The
- * pairs are scored once, on the groups as pass 5 left them; near-linear: groups × the terms they share. Returns each
- * join with the terms both profiles weigh and their agreement (`ProfileJoin`); `idOf` names a unit by an observation.
+ * ln(groups / groups holding it). A term of one group only weighs most (ln(groups)): what one group says and the
+ * other does not counts against their join ("Start the database with docker compose" / "Never prune docker volumes,
+ * the database lives there"); a term many groups hold weighs little (commit, tests), one every group holds nothing
+ * and is no shared term. Two groups of at least `PROFILE_GROUP` items sharing `PROFILE_SHARED` terms of weight whose
+ * profiles agree at `PROFILE_AGREEMENT` join, best pair first, unless they fill a template's slot with different
+ * topical terms (`slotsClash`: the module, the tool). The pairs are scored once, on the groups as pass 5 left them,
+ * and found through the terms fewer than half the profiled groups hold (near-linear). Returns each join with the
+ * terms both profiles weigh and their agreement (`ProfileJoin`); `idOf` names a unit by an observation.
  */
 function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[] {
   const { units } = g;
@@ -1783,40 +1869,23 @@ function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[
     for (const u of cluster.units) for (const t of units.termIds[u] as Int32Array) terms.add(t);
     for (const t of terms) spread.set(t, (spread.get(t) ?? 0) + 1);
   }
+  // Every core term weighs, one group's own too (ln(groups)): what one group says alone counts against a join.
   const weights = new Map<number, number>();
-  for (const t of holding.keys()) {
-    const n = spread.get(t) as number;
-    if (n >= 2) weights.set(t, Math.log(groupCount / n));
-  }
-  const norm = (core: ReadonlyMap<number, number>) => {
-    let n2 = 0;
-    for (const [t, x] of core) n2 += (x * (weights.get(t) ?? 0)) ** 2;
-    return Math.sqrt(n2);
-  };
-  const agreement = (x: ReadonlyMap<number, number>, y: ReadonlyMap<number, number>) => {
-    const nx = norm(x);
-    const ny = norm(y);
-    if (nx === 0 || ny === 0) return 0;
-    let d = 0;
-    let shared = 0;
-    for (const [t, s] of x) {
-      const other = y.get(t);
-      if (other === undefined || !weights.has(t)) continue;
-      d += s * other * (weights.get(t) as number) ** 2;
-      shared += 1;
-    }
-    return shared < PROFILE_SHARED ? 0 : d / (nx * ny);
-  };
+  for (const t of holding.keys()) weights.set(t, Math.log(groupCount / (spread.get(t) as number)));
+  const weight = (t: number) => weights.get(t) ?? 0;
+  // Pairs come from the words fewer than half the profiled groups hold: a pair needs two distinctive shared words,
+  // and a word most groups hold would pair nearly all of them (quadratic).
+  const distinctive = (t: number) => (weights.get(t) ?? 0) > 0 && (holding.get(t) as number[]).length * 2 < cores.size;
   const pairs: [number, number, number][] = [];
   for (const [a, core] of cores) {
     const seen = new Set<number>();
     for (const t of core.keys()) {
-      if (!weights.has(t)) continue;
+      if (!distinctive(t)) continue;
       for (const b of holding.get(t) as number[]) {
         if (b <= a || seen.has(b)) continue;
         seen.add(b);
-        const sim = agreement(core, cores.get(b) as Map<number, number>);
-        if (sim >= PROFILE_AGREEMENT) pairs.push([sim, a, b]);
+        const { agreement, joins } = profileAgreement(core, cores.get(b) as Map<number, number>, weight);
+        if (joins) pairs.push([agreement, a, b]);
       }
     }
   }
@@ -1838,11 +1907,13 @@ function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[
     // A group grown by an earlier join is read again: what it says now must still agree.
     const x = a === a0 ? (cores.get(a) as Map<number, number>) : coreOf(a);
     const y = b === b0 ? (cores.get(b) as Map<number, number>) : coreOf(b);
-    const sim = agreement(x, y);
-    if (sim < PROFILE_AGREEMENT) continue;
-    const terms = [...x.keys()].filter((t) => y.has(t) && weights.has(t)).map((t) => units.names[t] as string);
+    const { agreement, joins: agree } = profileAgreement(x, y, weight);
+    if (!agree) continue;
+    const terms = [...x.keys()]
+      .filter((t) => y.has(t) && (weights.get(t) ?? 0) > 0)
+      .map((t) => units.names[t] as string);
     const first = (c: number) => idOf(Math.min(...(g.clusters[c] as Cluster).units));
-    joins.push({ ids: [first(a), first(b)], terms: terms.sort(), agreement: sim });
+    joins.push({ ids: [first(a), first(b)], terms: terms.sort(), agreement });
     join(a, b);
   }
   return joins;
@@ -1858,7 +1929,7 @@ function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[
 export function groupObservations(items: readonly GroupingItem[], options?: GroupingOptions): Grouping {
   const resolved = resolveOptions(options);
   const dimension = validate(items);
-  if (items.length === 0) return { groups: [], singletons: [], profileJoins: [], context: [] };
+  if (items.length === 0) return { groups: [], singletons: [], profileJoins: [], details: [], context: [] };
   const order = canonicalOrder(items);
   const rank = new Int32Array(items.length);
   order.forEach((i, r) => (rank[i] = r));
@@ -1948,7 +2019,9 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
   }
 
   linkWordings(g, items);
-  const profileJoins = mergeProfiles(g, (u) => (items[(units.members[u] as number[])[0] as number] as GroupingItem).id);
+  /** A unit named by its first observation. */
+  const firstId = (u: number) => (items[(units.members[u] as number[])[0] as number] as GroupingItem).id;
+  const profileJoins = mergeProfiles(g, firstId);
 
   // Output.
   const groups: ObservationGroup[] = [];
@@ -1989,6 +2062,9 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     groups,
     singletons: singletons.map((i) => (items[i] as GroupingItem).id),
     profileJoins,
+    details: units.passing.flatMap((terms, u) =>
+      terms.length === 0 ? [] : [{ id: firstId(u), terms: terms.map((t) => units.names[t] as string) }],
+    ),
     context: [...units.context].map((t) => units.names[t] as string).sort(),
   };
 }
