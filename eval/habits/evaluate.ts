@@ -380,6 +380,7 @@ export function formatPhrasingEvaluation(rows: readonly PhrasingEvaluation[]): s
         e.evolve.penalties === e.evolve.plantedReported && e.evolve.plantedReported >= t.plantedFound,
       ),
     ),
+    row('real evolve: habits with a learned item', '-', (e) => `${e.evolve.habitsLearned} of ${e.scored.habits}`),
     row('real evolve: learned items with ≥ 3 of a second habit', '0 ideal', (e) => String(e.evolve.mixed)),
     row('real evolve run again over the same store: files changed', '0', (e) =>
       cell(String(e.evolve.changedAgain), e.evolve.changedAgain === 0),

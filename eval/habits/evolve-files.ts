@@ -32,15 +32,35 @@ export interface FolderEvolve {
   readonly penaltiesOwnHabit: number;
   /**
    * Of `penalties`, the ones that landed on no learned item because the −0.3 held the group it was read against
-   * below the bar for learning: the report shows them (`heldBack`, the group's confidence before → after).
+   * below the bar for learning: the report shows them (`heldBack`, the group's confidence before → after). Counted
+   * only where no active learned item of the habit it opposes remains: then the −0.3 reached all the agent reads
+   * of that habit; a habit still learned elsewhere kept its items unpenalised.
    */
   readonly heldBack: number;
+  /** Habits of the stream that lead the evidence of at least one skill or active instinct. */
+  readonly habitsLearned: number;
   /** Skills and active instincts whose evidence holds ≥ 3 observations of a second habit. */
   readonly mixed: number;
   /** Milliseconds of the evolve call. */
   readonly ms: number;
   /** Files a second evolve over the same store changes (a run again with nothing new changes none). */
   readonly changedAgain: number;
+}
+
+/**
+ * The held-back contradictions whose −0.3 counts as applied: those whose opposed habit (`contradicts`, by id) leads
+ * no active learned item (`learnedHabits`). Where the habit is still learned from another group, the agent reads its
+ * items unpenalised: the contradiction held back one group of it, not the habit.
+ */
+export function heldBackApplied<C extends { readonly id: string }>(
+  heldBack: readonly C[],
+  contradicts: ReadonlyMap<string, string | null>,
+  learnedHabits: ReadonlySet<string>,
+): C[] {
+  return heldBack.filter((c) => {
+    const habit = contradicts.get(c.id);
+    return habit !== undefined && habit !== null && !learnedHabits.has(habit);
+  });
 }
 
 /** Every file under `folder`, relative to it. */
@@ -86,7 +106,7 @@ export async function evolveIntoFolder(
       const heldBy = new Map<string, number>();
       for (const c of report.contradictions)
         if (c.heldBack !== undefined) heldBy.set(c.group, (heldBy.get(c.group) ?? 0) + 1);
-      const held = planted.filter(
+      const heldBackAt = planted.filter(
         (c) =>
           c.applied === undefined &&
           c.heldBack !== undefined &&
@@ -94,10 +114,6 @@ export async function evolveIntoFolder(
           c.heldBack.after < EVOLVE_DEFAULTS.minConfidence &&
           Math.abs(c.heldBack.before - c.heldBack.after - 0.3 * (heldBy.get(c.group) ?? 1)) < 1e-9,
       );
-      const penalised = [
-        ...planted.filter((c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9),
-        ...held,
-      ];
       // What each learned item is mostly about, from the habits of its evidence.
       const habitOf = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.habit]));
       const instincts = await store.listInstincts('eval');
@@ -118,6 +134,16 @@ export async function evolveIntoFolder(
         (item) => active.has(item) && (habits.get(item.id) ?? []).filter(([, n]) => n >= 3).length > 1,
       ).length;
       const contradicts = new Map(stream.observations.map((o, i) => [inserted.ids[i] as string, o.contradicts]));
+      // The habits an active learned item is mostly about: what the agent reads of each habit.
+      const learnedHabits = new Set(
+        learned.filter((item) => active.has(item)).flatMap((item) => habits.get(item.id)?.[0]?.[0] ?? []),
+      );
+      // Held back counts as applied only where nothing of the opposed habit is learned beside the group held back.
+      const held = heldBackApplied(heldBackAt, contradicts, learnedHabits);
+      const penalised = [
+        ...planted.filter((c) => c.applied !== undefined && Math.abs(Math.abs(c.applied.delta) - 0.3) < 1e-9),
+        ...held,
+      ];
       // A held-back one is on its habit when the group it held back (reported ignored, the contradiction among its
       // observations) is mostly that habit.
       const heldGroup = (c: (typeof held)[number]) =>
@@ -148,6 +174,7 @@ export async function evolveIntoFolder(
         penalties: new Set(penalised.map((c) => c.id)).size,
         penaltiesOwnHabit: new Set(own.map((c) => c.id)).size,
         heldBack: new Set(held.map((c) => c.id)).size,
+        habitsLearned: learnedHabits.size,
         mixed,
         ms,
         changedAgain: again.files.filter((f) => f.changed).length,
