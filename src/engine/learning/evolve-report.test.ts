@@ -53,3 +53,30 @@ describe('the evolve report lists only what changed', () => {
     expect(readFileSync(file, 'utf8')).toContain(`confidence: ${shown}`);
   });
 });
+
+describe('the evolve report says why wordings became one habit (issue 21)', () => {
+  it('names the identifier a template was read as saying in passing', async () => {
+    const { at } = setup();
+    const c = await at(T0);
+    const ids = ['max_retries', 'api_client', 'row_count'];
+    const texts = [...ids.map((id) => `Renamed ${id} to camelCase at the user's request`), 'Always use camelCase'];
+    await c.observe(
+      texts.flatMap((observation, t) =>
+        [0, 1, 2].map((k) => ({
+          timestamp: new Date(T0 - (12 - t * 3 - k) * 60_000).toISOString(),
+          type: 'correction' as const,
+          observation,
+          confidence: 0.7,
+        })),
+      ),
+    );
+    const report = await c.evolve();
+    const renamed = report.joined.find((j) => j.texts[0]?.includes('max_retries'));
+    expect(renamed?.why).toBe('"max retri" read as a detail: an identifier its template names in passing');
+    expect(report.joined.map((j) => j.texts).flat()).not.toContain('Always use camelCase');
+    expect(formatEvolveReport(report)).toContain(
+      `### Wordings joined (${report.joined.length})\n- "Renamed max_retries to camelCase at the user's request": ` +
+        '"max retri" read as a detail',
+    );
+  });
+});

@@ -129,6 +129,11 @@ export interface EvolveReport {
    * files, recall and the session context until the user confirms them (`credence feedback <id> --validated`).
    */
   held: { id: string; kind: 'instinct' | 'skill'; texts: string[] }[];
+  /**
+   * Why wordings became one habit where the grouping read more than their words (issue 21): two groups joined by
+   * what they say as groups (`profileJoins`), or an identifier read as a detail of its template (`details`).
+   */
+  joined: { ids: string[]; texts: string[]; why: string }[];
   files: { path: string; changed: boolean }[];
 }
 
@@ -182,6 +187,18 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     ignored: [],
     contradictions: [],
     held: [],
+    joined: [
+      ...grouping.profileJoins.map((j) => ({
+        ids: [...j.ids],
+        texts: j.ids.map((id) => byId.get(id)?.observation ?? id),
+        why: `said alike as groups: ${j.terms.join(', ')} (agreement ${j.agreement.toFixed(2)})`,
+      })),
+      ...grouping.details.map((d) => ({
+        ids: [d.id],
+        texts: [byId.get(d.id)?.observation ?? d.id],
+        why: `"${d.terms.join(' ')}" read as a detail: an identifier its template names in passing`,
+      })),
+    ],
     files: [],
   };
   const writes: (() => Promise<void>)[] = [
@@ -1371,6 +1388,10 @@ export function formatEvolveReport(r: EvolveReport): string {
               : ` (nothing learned of this habit; the pattern held back: ` +
                 `${c.heldBack.before.toFixed(2)} → ${c.heldBack.after.toFixed(2)})`),
       );
+  }
+  if (r.joined.length > 0) {
+    out.push('', `### Wordings joined (${r.joined.length})`);
+    for (const j of r.joined) out.push(`- ${j.texts.map((t) => JSON.stringify(t)).join(' + ')}: ${j.why}`);
   }
   if (r.held.length > 0) {
     out.push(
