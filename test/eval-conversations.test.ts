@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_SEED, generateConversations, HELD_OUT_SEED, isoDay } from '../eval/conversations/generate.js';
+import { DEV_SEED, generateConversations, HELD_OUT_SEED, isoDay, THIRD_SEED } from '../eval/conversations/generate.js';
 import { HELD_OUT_FACTS } from '../eval/conversations/held-out-templates.js';
 import { FACT_KINDS, FACTS } from '../eval/conversations/templates.js';
+import { THIRD_FACTS } from '../eval/conversations/third-templates.js';
 
 describe('eval/conversations: the generated conversation set (issue 23)', () => {
   const dev = generateConversations(DEV_SEED);
@@ -26,6 +27,17 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     expect(heldFactTurns.length).toBeGreaterThan(500);
     for (const t of heldFactTurns) expect(devTexts.has(t.text), t.text).toBe(false);
     for (const q of held.flatMap((d) => d.questions)) expect(devQuestions.has(q.text), q.text).toBe(false);
+  });
+
+  it('asks the third seed in the third phrasing, questions no other half asks', () => {
+    const third = generateConversations(THIRD_SEED);
+    expect(third).toEqual(generateConversations(THIRD_SEED, undefined, THIRD_FACTS));
+    const others = new Set(
+      [...dev, ...generateConversations(HELD_OUT_SEED)].flatMap((d) => d.questions.map((q) => q.text)),
+    );
+    const asked = third.flatMap((d) => d.questions.map((q) => q.text));
+    expect(asked.length).toBeGreaterThanOrEqual(1000);
+    expect(asked.filter((q) => !others.has(q)).length / asked.length).toBeGreaterThan(0.9);
   });
 
   it('holds at least 20 dialogues of dated sessions between two or more speakers, and 1,000 questions', () => {

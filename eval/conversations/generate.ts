@@ -6,14 +6,17 @@
  * fact) and reacted to by the others, between small talk and other speakers' turns that share the value's words.
  * The questions ask the current value, the value before a change, when a change happened and the value at a month;
  * each carries the ids of the turns that answer it. The same seed gives the same set; the dev seed is tuned on,
- * the held-out seed only measured, and the two draw on disjoint words (templates.ts / held-out-templates.ts).
+ * the held-out seed only measured, and the two draw on disjoint words (templates.ts / held-out-templates.ts); a
+ * third seed draws on a third phrasing, never tuned on (third-templates.ts).
  */
 import { mulberry32 } from '../../bench/prng.js';
 import { HELD_OUT_FACTS } from './held-out-templates.js';
+import { THIRD_FACTS } from './third-templates.js';
 import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind, type FactTemplates } from './templates.js';
 
 export const DEV_SEED = 23;
 export const HELD_OUT_SEED = 2023;
+export const THIRD_SEED = 3023;
 export const CONVERSATION_DEFAULTS: { readonly dialogues: number } = Object.freeze({ dialogues: 25 });
 
 const DAY = 86_400_000;
@@ -103,15 +106,18 @@ interface Fact {
 }
 
 export type Bank = Readonly<Record<FactKind, FactTemplates>>;
-/** Which half of the words a set draws on: the held-out seed the held-out half, any other seed the dev half. */
-export type Phrasing = 'dev' | 'held-out';
-const BANKS: Readonly<Record<Phrasing, Bank>> = { dev: FACTS, 'held-out': HELD_OUT_FACTS };
+/**
+ * Which words a set draws on: the held-out seed the held-out half, the third seed the third phrasing, any other seed
+ * the dev half.
+ */
+export type Phrasing = 'dev' | 'held-out' | 'third';
+const BANKS: Readonly<Record<Phrasing, Bank>> = { dev: FACTS, 'held-out': HELD_OUT_FACTS, third: THIRD_FACTS };
 
 /** Generates `dialogues` dialogues from `seed`, in the words of `phrasing` (or a bank of one's own: a probe's). */
 export function generateConversations(
   seed: number,
   dialogues = CONVERSATION_DEFAULTS.dialogues,
-  phrasing: Phrasing | Bank = seed === HELD_OUT_SEED ? 'held-out' : 'dev',
+  phrasing: Phrasing | Bank = seed === HELD_OUT_SEED ? 'held-out' : seed === THIRD_SEED ? 'third' : 'dev',
 ): Dialogue[] {
   const rng = mulberry32(seed);
   const bank = typeof phrasing === 'string' ? BANKS[phrasing] : phrasing;
