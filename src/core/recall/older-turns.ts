@@ -1,13 +1,12 @@
 /**
  * @module core/recall/older-turns
- * Which of a question's top turns are likely an older version of a later turn (issue 23), with no word list of
- * changes or slots: two turns of one speaker, each stating a fact of their own, where the later names a name the
- * earlier names, or is in its line of facts (factLines: joined through names or a shared frame), and a name of its own
- * ("I left Kestrel Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"), or, both among the
- * top, another value of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A question
- * naming the later one's own name already knows it ("before Pinecrest Health?"): that pair is left. Also, for a
- * question naming a later value, the turns of the value before it (earlierValues), and for one asking when a value
- * came, the turn that first named it (firstNamed). The store is not touched. Pure.
+ * Which of a question's top turns are likely an older version of a later turn of the same speaker (issue 23), with no
+ * word list of changes or slots: each states a fact of their own, and the later names a name the earlier names, or is
+ * in its line of facts (factLines: joined through names or a shared frame), and a name of its own ("I left Kestrel
+ * Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"), or, both among the top, another value
+ * of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A question naming the later
+ * one's own name already knows it: that pair is left. Also the turns of the value before a later value a question
+ * names (earlierValues), and the turn that first named a value (firstNamed). The store is not touched. Pure.
  */
 import { changeCue, isStopWord, knownNames, leftValues, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
