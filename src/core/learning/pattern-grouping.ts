@@ -686,6 +686,24 @@ function contextSlots(
   };
 }
 
+/** Whether term id t is a generic word (`GROUPING_GENERIC_TERMS`), read through the batch's term `names`. */
+const genericIn =
+  (names: readonly string[]) =>
+  (t: number): boolean =>
+    GROUPING_GENERIC_TERMS.has(names[t] as string);
+
+/** Each term → the holders whose terms hold it, in the holders' order, each holder once. */
+function holdersOf(holders: Iterable<readonly [number, Iterable<number>]>): Map<number, number[]> {
+  const holding = new Map<number, number[]>();
+  for (const [h, terms] of holders)
+    for (const t of terms) {
+      let list = holding.get(t);
+      if (list === undefined) holding.set(t, (list = []));
+      if (list[list.length - 1] !== h) list.push(h);
+    }
+  return holding;
+}
+
 /** Fewest different fillers of a template for a filler said nowhere else to be read as incidental. */
 const INCIDENTAL_FILLERS = 3;
 
@@ -745,14 +763,7 @@ function incidentalFillers(
     }
     for (const t of identifier(u)) (coded[s] as Set<number>).add(t);
   });
-  const holding = new Map<number, number[]>();
-  statements.forEach((statement, s) => {
-    for (const t of new Set(statement)) {
-      let list = holding.get(t);
-      if (list === undefined) holding.set(t, (list = []));
-      list.push(s);
-    }
-  });
+  const holding = holdersOf(statements.entries());
   /** Whether the terms of `run` are said together in statement s alone. */
   const once = (run: readonly number[]) => {
     let fewest = holding.get(run[0] as number) as number[];
@@ -867,13 +878,7 @@ export function readAddedContext(texts: readonly string[], known?: readonly stri
   }
   const context =
     known === undefined ? addedPhrases(sequences, sets, names) : new Set(known.filter((t) => ids.has(t)).map(idOf));
-  const slot = contextSlots(
-    sequences,
-    sets,
-    context,
-    (u) => (said[u] as number) >= SLOT_REPEATS,
-    (t) => GROUPING_GENERIC_TERMS.has(names[t] as string),
-  );
+  const slot = contextSlots(sequences, sets, context, (u) => (said[u] as number) >= SLOT_REPEATS, genericIn(names));
   const terms = new Set([...context].map((t) => names[t] as string));
   return {
     terms,
@@ -1058,10 +1063,10 @@ function buildUnits(
     rawTerms,
     context,
     (u) => (members[u] as number[]).length >= SLOT_REPEATS,
-    (t) => GROUPING_GENERIC_TERMS.has(termNames[t] as string),
+    genericIn(termNames),
   );
   // Runs a template says in passing (an identifier it was said about) weigh in their statement as generic terms.
-  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(termNames[t] as string);
+  const generic = genericIn(termNames);
   const identifier = (u: number) => {
     const ids = new Set<number>();
     for (const term of identifierTerms((items[(members[u] as number[])[0] as number] as GroupingItem).text))
@@ -1619,13 +1624,7 @@ function groupShares(g: Grouper): Map<number, Map<number, number>> {
  * added to `context`. `cores` maps each group to its sorted core terms.
  */
 function addedContext(cores: ReadonlyMap<number, number[]>, context: Set<number>): [number, number][] {
-  const holding = new Map<number, number[]>();
-  for (const [c, core] of cores)
-    for (const t of core) {
-      let list = holding.get(t);
-      if (list === undefined) holding.set(t, (list = []));
-      list.push(c);
-    }
+  const holding = holdersOf(cores);
   const added = new Map<string, { bases: Set<number>; pairs: [number, number][]; terms: number[] }>();
   for (const [b, base] of cores) {
     if (base.length < 2) continue;
@@ -1688,7 +1687,7 @@ function clusterJoins(g: Grouper): { find: (c: number) => number; join: (a: numb
 function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
   const { units } = g;
   const shares = groupShares(g);
-  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(units.names[t] as string);
+  const generic = genericIn(units.names);
   const groupsWith = new Map<number, number>();
   const outsideCore = new Map<number, number>();
   const fullCores = new Map<number, number[]>();
@@ -1833,7 +1832,7 @@ export function profileAgreement<K>(
  */
 function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[] {
   const { units } = g;
-  const generic = (t: number) => GROUPING_GENERIC_TERMS.has(units.names[t] as string);
+  const generic = genericIn(units.names);
   /** A cluster's core terms and their shares. */
   const coreOf = (c: number) => {
     const cluster = g.clusters[c] as Cluster;
@@ -1848,17 +1847,9 @@ function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[
     return core;
   };
   const cores = new Map<number, Map<number, number>>();
-  const holding = new Map<number, number[]>();
-  for (const [c, cluster] of g.clusters.entries()) {
-    if (!cluster.alive || cluster.size < PROFILE_GROUP) continue;
-    const core = coreOf(c);
-    cores.set(c, core);
-    for (const t of core.keys()) {
-      let list = holding.get(t);
-      if (list === undefined) holding.set(t, (list = []));
-      list.push(c);
-    }
-  }
+  for (const [c, cluster] of g.clusters.entries())
+    if (cluster.alive && cluster.size >= PROFILE_GROUP) cores.set(c, coreOf(c));
+  const holding = holdersOf([...cores].map(([c, core]) => [c, core.keys()] as const));
   // Weights are read once, on the groups (and lone observations) as pass 5 left them.
   const spread = new Map<number, number>();
   let groupCount = 0;
