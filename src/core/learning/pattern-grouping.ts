@@ -3,12 +3,10 @@
  * Groups observations that mean the same thing (seed 004 "Pattern Detection", SPEC §6). Pure: the caller embeds the
  * texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5), t Porter-stemmed
  * terms, spellings merged, IDF over distinct texts, generic words × 0.25, as are phrases the batch adds to several
- * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`), and identifiers a template names
- * in passing (`incidentalFillers`) in their statement; sides about different heavy terms
- * lose the vector part; a wording filling a shared template's slot differently never joins (`slotTags`). Passes:
- * assignment, merge, reassignment, link of lone observations, wordings that differ by batch-learned context or
- * a typo (`linkWordings`), and groups whose profiles of words held by few groups agree (`mergeProfiles`, each join
- * with why: `profileJoins`). Order-free; groups of ≥ `minGroupSize`, largest first. Figures: docs/evaluation.md.
+ * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`), and code identifiers a template
+ * names in passing (`incidentalFillers`, `details`); sides about different heavy terms lose the vector part; a
+ * template slot filled otherwise never joins (`slotTags`). Passes: assign, merge, reassign, link lone ones, link
+ * wordings (`linkWordings`), join agreeing group profiles (`mergeProfiles`). Order-free. Figures: docs/evaluation.md.
  */
 
 import { CredenceError } from '../errors.js';
