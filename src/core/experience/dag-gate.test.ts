@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { gateMemory } from './dag-gate.js';
+
+describe('learning never does worse: the memory answers only above its noise (issue 19)', () => {
+  it('leaves the memory out unless its gain over the search alone stands above one standard error', () => {
+    const search = [0.5, 0.6, 0.4, 0.7, 0.5, 0.6];
+    const scores = (own: number[]) =>
+      new Map([
+        ['per-intent', own],
+        ['search', search],
+      ] as const);
+    // Helped on some runs, hurt on others: a mean gain of 0.033 with a standard error of 0.095.
+    const mixed = gateMemory(scores([0.9, 0.4, 0.4, 0.5, 0.7, 0.6]), 'per-intent');
+    expect(mixed).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(mixed.gain).toBeCloseTo(0.2 / 6, 12);
+    expect(mixed.standardError).toBeCloseTo(Math.sqrt((0.28 - 6 / 900) / 5 / 6), 12);
+    expect(mixed.why).toMatch(
+      /^the memory left out: on 6 past runs replayed to choose the way, its best way \(per-intent\) gained 0\.033 ± /,
+    );
+    // Helped on every run: the learned way answers.
+    const agreed = gateMemory(scores(search.map((v, i) => v + 0.2 + 0.01 * i)), 'per-intent');
+    expect(agreed).toMatchObject({ way: 'per-intent', preferred: 'per-intent', replays: 6 });
+    expect(agreed.why).toMatch(/^the memory is trusted: on 6 past runs replayed to choose the way, .* more than one/);
+    // The search preferred by the replays answers as it is.
+    expect(gateMemory(scores(search), 'search')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
+  });
+
+  it('leaves the memory out when its gain in tools paid for links lost beyond their noise, and says so', () => {
+    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
+    const edge = { search: [0.6, 0.7, 0.6, 0.7, 0.6, 0.7], own: [0.5, 0.55, 0.45, 0.6, 0.5, 0.55] };
+    const mean = (a: number[], b: number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
+    const scores = new Map([
+      ['per-intent', mean(node.own, edge.own)],
+      ['search', mean(node.search, edge.search)],
+    ] as const);
+    // The mean of node and edge F1 gained on every run: alone, it lets the memory answer.
+    expect(gateMemory(scores, 'per-intent').way).toBe('per-intent');
+    const measures = new Map([
+      ['per-intent', { node: node.own, edge: edge.own }],
+      ['search', { node: node.search, edge: edge.search }],
+    ] as const);
+    const apart = gateMemory(scores, 'per-intent', measures);
+    expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(apart.why).toMatch(/but lost 0\.125 ± 0\.0\d\d edge F1, more than one standard error$/);
+    // Links lost within their noise do not hold it back.
+    const near = new Map([
+      ['per-intent', { node: node.own, edge: edge.search.map((v, i) => v + (i % 2 === 0 ? -0.02 : 0.01)) }],
+      ['search', { node: node.search, edge: edge.search }],
+    ] as const);
+    expect(gateMemory(scores, 'per-intent', near).way).toBe('per-intent');
+  });
+
+  it('leaves the memory out when its links are not borne out: more wrong than right, and no edge F1 gain', () => {
+    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
+    // Edge F1 saw nothing: where the memory's way added wrong links, the search's links were wrong too (F1 0 both).
+    const edge = [0, 1, 0, 1, 0, 1];
+    const mean = (a: number[], b: number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
+    const scores = new Map([
+      ['per-intent', mean(node.own, edge)],
+      ['search', mean(node.search, edge)],
+    ] as const);
+    const measured = (own: { edge: number[]; links: number[] }) =>
+      new Map([
+        ['per-intent', { node: node.own, ...own }],
+        ['search', { node: node.search, edge, links: [-1, 0, -1, 0, -1, 0] }],
+      ] as const);
+    const wrong = gateMemory(scores, 'per-intent', measured({ edge, links: [-3, 0, -2, 0, -3, 0] }));
+    expect(wrong).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(wrong.why).toMatch(/but lost 0\.833 ± 0\.401 in right links minus wrong ones a run \(edge F1 no gain/);
+    // More right links added than wrong ones: borne out.
+    expect(gateMemory(scores, 'per-intent', measured({ edge, links: [-1, 1, -2, 1, -1, 0] })).way).toBe('per-intent');
+    // Where edge F1 gained beyond its noise, the F1 bears the links out, however many wrong ones came with the right.
+    const gained = edge.map((v) => v + 0.2 - 0.2 * v);
+    const recall = gateMemory(scores, 'per-intent', measured({ edge: gained, links: [-3, 0, -2, 0, -3, 0] }));
+    expect(recall.way).toBe('per-intent');
+  });
+
+  it('leaves the memory out when its gain stands on neither node nor edge F1 alone, only on their mean', () => {
+    const flat = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+    // Tools gained on half the runs and links on the other half, each by as much as it lost on the rest.
+    const node = [0.8, 0.3, 0.8, 0.3, 0.8, 0.3];
+    const edge = [0.3, 0.8, 0.3, 0.8, 0.3, 0.8];
+    const scores = new Map([
+      ['per-intent', node.map((v, i) => (v + (edge[i] as number)) / 2)],
+      ['search', flat],
+    ] as const);
+    // The mean gained 0.05 on every run: alone, it lets the memory answer.
+    expect(gateMemory(scores, 'per-intent').way).toBe('per-intent');
+    const measures = new Map([
+      ['per-intent', { node, edge }],
+      ['search', { node: flat, edge: flat }],
+    ] as const);
+    const apart = gateMemory(scores, 'per-intent', measures);
+    expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
+    expect(apart.why).toMatch(/but neither gain stood alone, .*: node F1 0\.050 ± 0\.112, edge F1 0\.050 ± 0\.112$/);
+  });
+
+  it('takes a single replayed run as no evidence, however much the memory gained on it', () => {
+    const one = new Map([
+      ['per-intent', [0.9]],
+      ['search', [0.1]],
+    ] as const);
+    expect(gateMemory(one, 'per-intent')).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 1 });
+    expect(gateMemory(one, 'per-intent').gain).toBeCloseTo(0.8, 12);
+  });
+
+  it('compares no scores of unequal length: the memory stays out and says no way beat the search', () => {
+    const unequal = new Map([
+      ['per-intent', [0.9, 0.9, 0.9]],
+      ['search', [0.1, 0.1]],
+    ] as const);
+    expect(gateMemory(unequal, 'per-intent')).toMatchObject({ way: 'search', gain: 0, standardError: 0 });
+    expect(gateMemory(unequal, 'per-intent').why).toContain('no way with the memory beat the DAG without it');
+  });
+
+  it('takes no standard error below the gain resolution: tiny equal gains do not let the memory answer', () => {
+    const scores = (own: number[]) =>
+      new Map([
+        ['per-intent', own],
+        ['search', [0.5, 0.6]],
+      ] as const);
+    const tiny = gateMemory(scores([0.5001, 0.6001]), 'per-intent');
+    expect(tiny).toMatchObject({ way: 'search', replays: 2, standardError: 0.001 });
+    // A standard error at the resolution was not measured: it is said to be counted as at least it, with no ±.
+    expect(tiny.why).toContain('gained 0.000 (its standard error counted as at least 0.001)');
+    // Two runs that both gained a clear amount still stand: their spread is below what the scores show.
+    const clear = gateMemory(scores([0.6, 0.7]), 'per-intent');
+    expect(clear).toMatchObject({ way: 'per-intent', standardError: 0.001 });
+    expect(clear.why).toContain('gained 0.100 (its standard error counted as at least 0.001)');
+    expect(clear.why).not.toContain('±');
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * @module core/experience/dag-gate
+ * Issue 19's rule that learning never does worse, as arithmetic on paired replays: whether the memory's preferred way
+ * of building a DAG answers, from each replayed run's score (the mean of node and edge F1) per way and, where given,
+ * node F1, edge F1 and the run's link counts apart; the baseline way is `search` (the DAG without the memory). Pure.
+ */
+import { gainStands, type PairedGain, pairedGain } from './paired-gain.js';
+
+/**
+ * How many standard errors of the paired difference the memory's way must gain over the DAG without the memory
+ * for the memory to speak (the one-standard-error rule): a learned way must not answer on a gain its noise explains.
+ */
+export const MEMORY_MARGIN = 1;
+/**
+ * The finest gain the gate counts (the precision its why reports, and the eval's threshold for a point that did
+ * worse): a standard error below it is taken as it, so replays that all gained the same tiny amount do not let the
+ * memory answer.
+ */
+export const GAIN_RESOLUTION = 0.001;
+
+/** The baseline way: the DAG without the memory. */
+export type BaselineWay = 'search';
+
+/** The gate's outcome for ways named `W` (the baseline `search` among them). */
+export interface GateOutcome<W extends string> {
+  /** The way that answered. */
+  way: W | BaselineWay;
+  /** The way the replays preferred. */
+  preferred: W | BaselineWay;
+  /** Past runs replayed, each suggested from its intent alone with itself left out of the memory. */
+  replays: number;
+  /** Mean gain of `preferred` over the DAG without the memory (mean of node and edge F1 per run). */
+  gain: number;
+  /** The standard error of that mean, never below the gain's resolution (0.001). */
+  standardError: number;
+  /** Why, in words. */
+  why: string;
+}
+
+/**
+ * Node and edge F1 of each replayed run, per way (their mean is the way's score), and where measured, `links`: the
+ * run's links made that it made too minus those it did not.
+ */
+export type ReplayMeasures<W extends string> = ReadonlyMap<
+  W | BaselineWay,
+  { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly number[] }
+>;
+
+const REPLAYED_TO_CHOOSE = 'past runs replayed to choose the way';
+
+/**
+ * The preferred way's gain over the DAG without the memory, in words. A standard error at the resolution was not
+ * measured as such (the replays may have agreed more closely): the gate counts it as at least the resolution.
+ */
+function gainedWords(preferred: string, gain: number, standardError: number): string {
+  const spread =
+    standardError > GAIN_RESOLUTION
+      ? `± ${standardError.toFixed(3)}`
+      : `(its standard error counted as at least ${GAIN_RESOLUTION})`;
+  return (
+    `its best way (${preferred}) gained ${gain.toFixed(3)} ${spread} ` +
+    '(mean of node and edge F1) over the DAG without it'
+  );
+}
+
+/** Why the memory's way answers, from the verdict's numbers. */
+export function trustedWhy(way: { preferred: string; replays: number; gain: number; standardError: number }): string {
+  return (
+    `the memory is trusted: on ${way.replays} ${REPLAYED_TO_CHOOSE}, ` +
+    `${gainedWords(way.preferred, way.gain, way.standardError)}, more than one standard error`
+  );
+}
+
+/**
+ * Whether the memory's preferred way answers: only if, on the same replayed runs, it beat the DAG without the
+ * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
+ * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
+ * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on right links
+ * minus wrong ones ({@link lostMeasure}), and gained beyond that on one of them alone ({@link unproven}); else the
+ * search alone answers. Few replayed runs, or runs
+ * on which the learned way helped as often as it hurt, leave the memory out.
+ */
+export function gateMemory<W extends string>(
+  scores: ReadonlyMap<W | BaselineWay, readonly number[]>,
+  preferred: W | BaselineWay,
+  measures?: ReplayMeasures<W>,
+): GateOutcome<W> {
+  const base = scores.get('search') ?? [];
+  const own = scores.get(preferred) ?? [];
+  const g = preferred === 'search' || own.length !== base.length ? undefined : pairedGain(own, base);
+  const replays = base.length;
+  const standardError = g === undefined ? 0 : Math.max(g.standardError, GAIN_RESOLUTION);
+  const gains = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
+  const lost = gains ? (lostMeasure(measures, preferred) ?? unproven(measures, preferred)) : undefined;
+  const stands = gains && lost === undefined;
+  const on = `on ${replays} ${REPLAYED_TO_CHOOSE}`;
+  const gained = g === undefined ? '' : gainedWords(preferred, g.gain, standardError);
+  const why =
+    g === undefined
+      ? `the memory left out: ${on}, no way with the memory beat the DAG without it`
+      : stands
+        ? trustedWhy({ preferred, replays, gain: g.gain, standardError })
+        : lost !== undefined
+          ? `the memory left out: ${on}, ${gained}, but ${lost}`
+          : `the memory left out: ${on}, ${gained}, not more than one standard error`;
+  return {
+    way: stands ? preferred : 'search',
+    preferred,
+    replays,
+    gain: g?.gain ?? 0,
+    standardError,
+    why,
+  };
+}
+
+/**
+ * The measure (node or edge F1) on which `preferred` lost to the search alone by more than MEMORY_MARGIN standard
+ * errors of its paired difference (taken no lower than the gain's resolution), in words; undefined when none did.
+ * Where its edge F1 did not gain beyond that noise, its links must be borne out by the replays apart: a run's edge F1
+ * does not fall below 0, so wrong links added where the search's were wrong too go unseen in it, yet cost the
+ * runs where the search's links were right. Then the count of right links minus wrong ones must not fall either.
+ */
+function lostMeasure<W extends string>(
+  measures: ReplayMeasures<W> | undefined,
+  preferred: W | BaselineWay,
+): string | undefined {
+  const paired = (measure: 'node' | 'edge' | 'links') => {
+    const own = measures?.get(preferred)?.[measure] ?? [];
+    const base = measures?.get('search')?.[measure] ?? [];
+    return own.length === base.length ? pairedGain(own, base) : undefined;
+  };
+  const lost = (g: PairedGain | undefined): string | undefined => {
+    if (g === undefined) return undefined;
+    const standardError = Math.max(g.standardError, GAIN_RESOLUTION);
+    return g.n >= 2 && g.gain < -MEMORY_MARGIN * standardError - 1e-12
+      ? `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)}`
+      : undefined;
+  };
+  for (const measure of ['node', 'edge'] as const) {
+    const by = lost(paired(measure));
+    if (by !== undefined) return `lost ${by} ${measure} F1, more than one standard error`;
+  }
+  const edge = paired('edge');
+  if (edge !== undefined && gainStands(edge, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
+  const links = lost(paired('links'));
+  return links === undefined
+    ? undefined
+    : `lost ${links} in right links minus wrong ones a run (edge F1 no gain beyond noise), ` +
+        'more than one standard error';
+}
+
+/**
+ * Where node and edge F1 are given apart, the memory's gain must stand on one of them alone: a mean of two gains each
+ * within its noise is not a gain in tools nor in links. In words when neither stands; else undefined.
+ */
+function unproven<W extends string>(
+  measures: ReplayMeasures<W> | undefined,
+  preferred: W | BaselineWay,
+): string | undefined {
+  const parts: string[] = [];
+  for (const measure of ['node', 'edge'] as const) {
+    const own = measures?.get(preferred)?.[measure];
+    const base = measures?.get('search')?.[measure];
+    if (own === undefined || base === undefined || own.length !== base.length) return undefined;
+    const g = pairedGain(own, base);
+    if (gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
+    parts.push(`${measure} F1 ${g.gain.toFixed(3)} ± ${Math.max(g.standardError, GAIN_RESOLUTION).toFixed(3)}`);
+  }
+  return `neither gain stood alone, more than one standard error: ${parts.join(', ')}`;
+}
