@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { gateMemory } from './dag-gate.js';
+import { gateMemory, type LinkCount } from './dag-gate.js';
+
+const RIGHT: LinkCount = { right: 2, made: 2, truth: 2 };
 
 describe('learning never does worse: the memory answers only above its noise (issue 19)', () => {
   it('leaves the memory out unless its gain over the search alone stands above one standard error', () => {
@@ -50,38 +52,73 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(gateMemory(scores, 'per-intent', near).way).toBe('per-intent');
   });
 
-  it('leaves the memory out when its links are not borne out: more wrong than right, and no edge F1 gain', () => {
-    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
-    // Edge F1 saw nothing: where the memory's way added wrong links, the search's links were wrong too (F1 0 both).
-    const edge = [0, 1, 0, 1, 0, 1];
-    const mean = (a: number[], b: number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
-    const scores = new Map([
-      ['per-intent', mean(node.own, edge)],
-      ['search', mean(node.search, edge)],
-    ] as const);
-    const measured = (own: { edge: number[]; links: number[] }) =>
+  /** `n` runs of `count` links. */
+  const runs = (n: number, count: LinkCount): LinkCount[] => Array.from({ length: n }, () => count);
+  const mean = (a: readonly number[], b: readonly number[]) => a.map((v, i) => (v + (b[i] as number)) / 2);
+  const gate = (
+    node: { own: number[]; search: number[] },
+    edge: { own: number[]; search: number[] },
+    links: { own: LinkCount[]; search: LinkCount[] },
+  ) =>
+    gateMemory(
       new Map([
-        ['per-intent', { node: node.own, ...own }],
-        ['search', { node: node.search, edge, links: [-1, 0, -1, 0, -1, 0] }],
-      ] as const);
-    const wrong = gateMemory(scores, 'per-intent', measured({ edge, links: [-3, 0, -2, 0, -3, 0] }));
+        ['per-intent', mean(node.own, edge.own)],
+        ['search', mean(node.search, edge.search)],
+      ] as const),
+      'per-intent',
+      new Map([
+        ['per-intent', { node: node.own, edge: edge.own, links: links.own }],
+        ['search', { node: node.search, edge: edge.search, links: links.search }],
+      ] as const),
+    );
+
+  it('leaves the memory out when its links pooled over the runs fall, and no edge F1 gain a run bore them', () => {
+    const node = { search: [0.5, 0.6, 0.5, 0.6, 0.5, 0.6], own: [0.9, 1, 0.9, 1, 0.9, 1] };
+    // Each run made two links. Edge F1 a run saw nothing: where the memory's way added wrong links, the search's one
+    // link was wrong too (F1 0 both); elsewhere both made the run's two links.
+    const edge = [0, 1, 0, 1, 0, 1];
+    const search = [0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? { right: 0, made: 1, truth: 2 } : RIGHT));
+    const own = [0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? { right: 0, made: 3, truth: 2 } : RIGHT));
+    // Pooled: 12 / 21 for the search alone, 12 / 27 for the memory's way.
+    const wrong = gate(node, { own: edge, search: edge }, { own, search });
     expect(wrong).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
-    expect(wrong.why).toMatch(/but lost 0\.833 ± 0\.401 in right links minus wrong ones a run \(edge F1 no gain/);
-    // More right links added than wrong ones: borne out.
-    expect(gateMemory(scores, 'per-intent', measured({ edge, links: [-1, 1, -2, 1, -1, 0] })).way).toBe('per-intent');
+    expect(wrong.why).toMatch(/but lost 0\.127 ± 0\.0\d\d edge F1 pooled over the runs \(its edge F1 a run no gain/);
     // Where edge F1 gained beyond its noise, the F1 bears the links out, however many wrong ones came with the right.
     const gained = edge.map((v) => v + 0.2 - 0.2 * v);
-    const recall = gateMemory(scores, 'per-intent', measured({ edge: gained, links: [-3, 0, -2, 0, -3, 0] }));
-    expect(recall.way).toBe('per-intent');
+    expect(gate(node, { own: gained, search: edge }, { own, search }).way).toBe('per-intent');
   });
 
-  it('leaves the memory out when its gain stands on neither node nor edge F1 alone, only on their mean', () => {
+  it('counts the links missed: more links at the same F1 a run, with every tool found, are no loss', () => {
+    // Each run made two links. The search alone makes one, right; the memory's way both and two wrong (F1 2/3 each).
+    const edge = Array.from({ length: 10 }, () => 2 / 3);
+    const links = { own: runs(10, { right: 2, made: 4, truth: 2 }), search: runs(10, { right: 1, made: 1, truth: 2 }) };
+    const way = gate({ own: edge.map(() => 1), search: edge.map(() => 0.8) }, { own: edge, search: edge }, links);
+    expect(way.way).toBe('per-intent');
+  });
+
+  it('scores a way making no link by the links it missed, not as a draw with one making some wrong', () => {
+    // Three links a run. The search alone links on one run of six; the memory's way on all, 3 right of 16.
+    const search = [...runs(5, { right: 0, made: 0, truth: 3 }), { right: 1, made: 1, truth: 3 }];
+    const own = [
+      { right: 2, made: 3, truth: 3 },
+      ...runs(4, { right: 0, made: 3, truth: 3 }),
+      { right: 1, made: 1, truth: 3 },
+    ];
+    const edge = { search: [0, 0, 0, 0, 0, 0.5], own: [2 / 3, 0, 0, 0, 0, 0.5] };
+    const node = { own: [1, 1, 1, 1, 1, 1], search: [0.8, 0.8, 0.8, 0.8, 0.8, 0.8] };
+    // Edge F1 a run gained 0.111 ± 0.111 (no gain beyond noise); pooled, 2 / 21 -> 6 / 34.
+    const way = gate(node, edge, { own, search });
+    expect(way.way).toBe('per-intent');
+    expect(way.why).toMatch(/^the memory is trusted/);
+  });
+
+  it('leaves the memory out when tools and links traded on the runs and neither gain stands alone', () => {
     const flat = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
     // Tools gained on half the runs and links on the other half, each by as much as it lost on the rest.
     const node = [0.8, 0.3, 0.8, 0.3, 0.8, 0.3];
     const edge = [0.3, 0.8, 0.3, 0.8, 0.3, 0.8];
     const scores = new Map([
-      ['per-intent', node.map((v, i) => (v + (edge[i] as number)) / 2)],
+      ['per-intent', mean(node, edge)],
       ['search', flat],
     ] as const);
     // The mean gained 0.05 on every run: alone, it lets the memory answer.
@@ -92,7 +129,18 @@ describe('learning never does worse: the memory answers only above its noise (is
     ] as const);
     const apart = gateMemory(scores, 'per-intent', measures);
     expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
-    expect(apart.why).toMatch(/but neither gain stood alone, .*: node F1 0\.050 ± 0\.112, edge F1 0\.050 ± 0\.112$/);
+    expect(apart.why).toMatch(/but neither gain stood alone, .* and 6 of 6 runs traded one for the other: /);
+    expect(apart.why).toMatch(/: node F1 0\.050 ± 0\.112, edge F1 0\.050 ± 0\.112$/);
+  });
+
+  it('lets two gains that never opposed stand on their mean, each alone within its noise', () => {
+    // Never worse on either measure on any run: one more tool found on run 0, the right link on run 1.
+    const flat = Array.from({ length: 20 }, () => 0.5);
+    const node = flat.map((v, i) => (i === 0 ? 1 : v));
+    const edge = flat.map((v, i) => (i === 1 ? 1 : v));
+    const way = gate({ own: node, search: flat }, { own: edge, search: flat }, { own: [], search: [] });
+    expect(way.way).toBe('per-intent');
+    expect(way.why).toMatch(/^the memory is trusted/);
   });
 
   it('takes a single replayed run as no evidence, however much the memory gained on it', () => {

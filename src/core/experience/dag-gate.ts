@@ -18,6 +18,13 @@ export const MEMORY_MARGIN = 1;
  */
 export const GAIN_RESOLUTION = 0.001;
 
+/**
+ * The gate's rule, numbered: a verdict kept under another number was reached by other arithmetic and is measured
+ * again (2: links pooled over the runs, unproven only where tools and links traded). Raise it with any change that
+ * can turn a verdict.
+ */
+export const GATE_RULE = 2;
+
 /** The baseline way: the DAG without the memory. */
 export type BaselineWay = 'search';
 
@@ -37,14 +44,50 @@ export interface GateOutcome<W extends string> {
   why: string;
 }
 
+/** A replayed run's links: those made that the run made too, those made, and those the run made. */
+export interface LinkCount {
+  readonly right: number;
+  readonly made: number;
+  readonly truth: number;
+}
+
 /**
- * Node and edge F1 of each replayed run, per way (their mean is the way's score), and where measured, `links`: the
- * run's links made that it made too minus those it did not.
+ * Node and edge F1 of each replayed run, per way (their mean is the way's score), and where measured, `links`: each
+ * run's link counts ({@link LinkCount}).
  */
 export type ReplayMeasures<W extends string> = ReadonlyMap<
   W | BaselineWay,
-  { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly number[] }
+  { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly LinkCount[] }
 >;
+
+/**
+ * Edge F1 pooled over runs: twice the right links over the links made plus the runs' own, all summed (1 where there
+ * are none), so wrong links count on a run whose F1 is 0 already, and a missed link counts as a wrong one does.
+ */
+export function pooledLinkF1(runs: readonly LinkCount[]): number {
+  const made = runs.reduce((t, r) => t + r.made + r.truth, 0);
+  return made === 0 ? 1 : (2 * runs.reduce((t, r) => t + r.right, 0)) / made;
+}
+
+/**
+ * The gain of `own`'s pooled edge F1 over `base`'s on the same runs, and its standard error by the delta method: each
+ * run's share of a pooled F1 (2·right − F1·(made + truth), over the mean made + truth) is paired across the two, so a
+ * run weighs as many links as it holds, and the pooled ratio's noise is that of the paired shares' mean.
+ */
+export function pooledLinkGain(own: readonly LinkCount[], base: readonly LinkCount[]): PairedGain {
+  const n = Math.min(own.length, base.length);
+  const shares = (runs: readonly LinkCount[]): number[] => {
+    const f1 = pooledLinkF1(runs.slice(0, n));
+    const mean = runs.slice(0, n).reduce((t, r) => t + r.made + r.truth, 0) / Math.max(n, 1);
+    return runs.slice(0, n).map((r) => (mean === 0 ? 0 : (2 * r.right - f1 * (r.made + r.truth)) / mean));
+  };
+  const spread = pairedGain(shares(own), shares(base));
+  return {
+    gain: pooledLinkF1(own.slice(0, n)) - pooledLinkF1(base.slice(0, n)),
+    standardError: spread.standardError,
+    n,
+  };
+}
 
 const REPLAYED_TO_CHOOSE = 'past runs replayed to choose the way';
 
@@ -75,9 +118,9 @@ export function trustedWhy(way: { preferred: string; replays: number; gain: numb
  * Whether the memory's preferred way answers: only if, on the same replayed runs, it beat the DAG without the
  * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
  * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
- * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on right links
- * minus wrong ones ({@link lostMeasure}), and gained beyond that on one of them alone ({@link unproven}); else the
- * search alone answers. Few replayed runs, or runs
+ * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on edge F1 pooled
+ * over the runs ({@link lostMeasure}), and, where the two traded on some run, gained beyond that on one of them
+ * alone ({@link unproven}); else the search alone answers. Few replayed runs, or runs
  * on which the learned way helped as often as it hurt, leave the memory out.
  */
 export function gateMemory<W extends string>(
@@ -116,15 +159,17 @@ export function gateMemory<W extends string>(
 /**
  * The measure (node or edge F1) on which `preferred` lost to the search alone by more than MEMORY_MARGIN standard
  * errors of its paired difference (taken no lower than the gain's resolution), in words; undefined when none did.
- * Where its edge F1 did not gain beyond that noise, its links must be borne out by the replays apart: a run's edge F1
- * does not fall below 0, so wrong links added where the search's were wrong too go unseen in it, yet cost the
- * runs where the search's links were right. Then the count of right links minus wrong ones must not fall either.
+ * Where its edge F1 did not gain beyond that noise, its links must be borne out by the replays pooled: a run's edge
+ * F1 does not fall below 0, so wrong links added where the search's were wrong too go unseen in it, yet cost the
+ * runs where the search's links were right. Then the edge F1 of all runs' links pooled ({@link pooledLinkGain})
+ * must not fall either: bounded as F1 is, a missed link counting as a wrong one, a way making no link scored by the
+ * links it missed.
  */
 function lostMeasure<W extends string>(
   measures: ReplayMeasures<W> | undefined,
   preferred: W | BaselineWay,
 ): string | undefined {
-  const paired = (measure: 'node' | 'edge' | 'links') => {
+  const paired = (measure: 'node' | 'edge') => {
     const own = measures?.get(preferred)?.[measure] ?? [];
     const base = measures?.get('search')?.[measure] ?? [];
     return own.length === base.length ? pairedGain(own, base) : undefined;
@@ -142,29 +187,44 @@ function lostMeasure<W extends string>(
   }
   const edge = paired('edge');
   if (edge !== undefined && gainStands(edge, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
-  const links = lost(paired('links'));
+  const own = measures?.get(preferred)?.links;
+  const base = measures?.get('search')?.links;
+  const links = own === undefined || base?.length !== own.length ? undefined : lost(pooledLinkGain(own, base));
   return links === undefined
     ? undefined
-    : `lost ${links} in right links minus wrong ones a run (edge F1 no gain beyond noise), ` +
+    : `lost ${links} edge F1 pooled over the runs (its edge F1 a run no gain beyond noise), ` +
         'more than one standard error';
 }
 
+/** The way a run's paired difference moved: up or down by more than the resolution, else 0. */
+const step = (d: number): number => (Math.abs(d) > GAIN_RESOLUTION ? Math.sign(d) : 0);
+
 /**
- * Where node and edge F1 are given apart, the memory's gain must stand on one of them alone: a mean of two gains each
- * within its noise is not a gain in tools nor in links. In words when neither stands; else undefined.
+ * Where node and edge F1 are given apart and traded against each other (on some replayed run one gained while the
+ * other lost, each by more than the resolution), the memory's gain must stand on one of them alone: a mean of two
+ * gains each within its noise, bought by runs that lost tools for links or links for tools, is not a gain in tools
+ * nor in links. Without such a run the two did not oppose: the mean's paired test, whose noise counts how the two
+ * vary together, decides. In words when the gain is unproven; else undefined.
  */
 function unproven<W extends string>(
   measures: ReplayMeasures<W> | undefined,
   preferred: W | BaselineWay,
 ): string | undefined {
   const parts: string[] = [];
+  const moved: number[][] = [];
   for (const measure of ['node', 'edge'] as const) {
     const own = measures?.get(preferred)?.[measure];
     const base = measures?.get('search')?.[measure];
     if (own === undefined || base === undefined || own.length !== base.length) return undefined;
     const g = pairedGain(own, base);
     if (gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
+    moved.push(own.map((v, i) => step(v - (base[i] as number))));
     parts.push(`${measure} F1 ${g.gain.toFixed(3)} ± ${Math.max(g.standardError, GAIN_RESOLUTION).toFixed(3)}`);
   }
-  return `neither gain stood alone, more than one standard error: ${parts.join(', ')}`;
+  const [node = [], edge = []] = moved;
+  const traded = node.filter((v, i) => v * (edge[i] as number) < 0).length;
+  return traded === 0
+    ? undefined
+    : `neither gain stood alone, more than one standard error, and ${traded} of ${node.length} runs traded one ` +
+        `for the other: ${parts.join(', ')}`;
 }

@@ -52,8 +52,10 @@ import { chooseLinks } from '../../core/experience/link-choice.js';
 import { gainStands, pairedGain } from '../../core/experience/paired-gain.js';
 import {
   GAIN_RESOLUTION,
+  GATE_RULE,
   type GateOutcome,
   gateMemory,
+  type LinkCount,
   type ReplayMeasures as GateMeasures,
   trustedWhy,
 } from '../../core/experience/dag-gate.js';
@@ -863,8 +865,9 @@ const bestSelections = new WeakMap<SearchIndex, RunsCached<Promise<GateVerdict>>
 export type DagWay = GateOutcome<DagSelection>;
 
 /**
- * The gate's verdict as kept (the stored fit `dag-way`): the way, and where the gate replayed the search alone with
- * each run's own links hidden, the fit of those replays' node F1 to their seed confidence ({@link leftOutMemory}).
+ * The gate's verdict as kept (the stored fit `dag-way-v<rule>`, {@link GATE_RULE}): the way, and where the gate
+ * replayed the search alone with each run's own links hidden, the fit of those replays' node F1 to their seed
+ * confidence ({@link leftOutMemory}).
  */
 type GateVerdict = DagWay & { searchFit?: IsotonicFit };
 
@@ -885,7 +888,7 @@ const wayOf = ({ searchFit: _fit, ...way }: GateVerdict): DagWay =>
  */
 function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVerdict> {
   return perRuns(bestSelections, ctx.index, () =>
-    carriedOver(ctx, 'dag-way', SELECTION_SAMPLE, async (): Promise<GateVerdict> => {
+    carriedOver(ctx, `dag-way-v${GATE_RULE}`, SELECTION_SAMPLE, async (): Promise<GateVerdict> => {
       const searchPoints: IsotonicPoint[] = [];
       const first = await replayWays(ctx, request, SELECTIONS, false, undefined, searchPoints);
       const preferred = pickSelection(first.scores);
@@ -901,10 +904,10 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVer
 
 export type ReplayMeasures = GateMeasures<DagSelection>;
 
-/** Replays per way: the score of each run, the node and edge F1 it is the mean of, and right minus wrong links. */
+/** Replays per way: the score of each run, the node and edge F1 it is the mean of, and its link counts. */
 interface Replays {
   scores: Map<DagSelection, number[]>;
-  measures: Map<DagSelection, { node: number[]; edge: number[]; links: number[] }>;
+  measures: Map<DagSelection, { node: number[]; edge: number[]; links: LinkCount[] }>;
 }
 
 /**
@@ -925,10 +928,10 @@ async function replayWays(
 ): Promise<Replays> {
   const past = experienceOf(ctx.index);
   const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
-  const measures = new Map<DagSelection, { node: number[]; edge: number[]; links: number[] }>(
+  const measures = new Map<DagSelection, { node: number[]; edge: number[]; links: LinkCount[] }>(
     ways.map((w) => [w, { node: [], edge: [], links: [] }]),
   );
-  const note = (way: DagSelection, node: number, edge: number, links: number): void => {
+  const note = (way: DagSelection, node: number, edge: number, links: LinkCount): void => {
     scores.get(way)?.push((node + edge) / 2);
     measures.get(way)?.node.push(node);
     measures.get(way)?.edge.push(edge);
@@ -938,7 +941,7 @@ async function replayWays(
     if (hideOwnLinks && before !== undefined && runsLoneLinks(past, i).size === 0) {
       for (const way of ways) {
         const m = before.measures.get(way);
-        note(way, m?.node[k] ?? 0, m?.edge[k] ?? 0, m?.links[k] ?? 0);
+        note(way, m?.node[k] ?? 0, m?.edge[k] ?? 0, m?.links[k] ?? { right: 0, made: 0, truth: 0 });
       }
       continue;
     }
@@ -953,7 +956,7 @@ async function replayWays(
       const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
       const edge = made.size === 0 && links.size === 0 ? 1 : setF1(made, links);
       const right = [...made].filter((l) => links.has(l)).length;
-      note(way, node, edge, right - (made.size - right));
+      note(way, node, edge, { right, made: made.size, truth: links.size });
       if (way === 'search' && searchPoints !== undefined)
         searchPoints[k] = { x: d.seedConfidence ?? d.confidence, y: node };
     }
