@@ -3,10 +3,12 @@
  * Issue 19's rule that a learned system never does worse than before it learned, checked wider than section B3's one
  * split: for each set and split seed, the warm engine's default DAGs after the first 5, 10, 15, 25, 50 and 100 % of
  * half A (shuffled with the split seed) against the cold engine's, on every query of half B; warm − cold on node F1,
- * edge F1 and edge F1 multi, and how many points fall below cold by more than 0.001. Not part of `npm run eval`
- * (Seal-Tools takes about 8 minutes for six seeds):
- *   node dist/eval/learning-seeds.js [--data DIR] [--sets nestful,seal,tmdb] [--seeds 1,2,3,4,5,6]
+ * edge F1 and edge F1 multi, how many points fall below cold by more than 0.001, and warm − cold summed over the
+ * set's points. With `--against` an earlier output, a point back at +0.000 where that output showed a gain is marked
+ * "~" and counted (a gain lost). Not part of `npm run eval` (Seal-Tools takes about 8 minutes for six seeds):
+ *   node dist/eval/learning-seeds.js [--data DIR] [--sets nestful,seal,tmdb] [--seeds 1,2,3,4,5,6] [--against FILE]
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasTaskPlan, loadNestful, loadSealTools, loadTaskPlan, shuffled, splitHalves, toExecution } from './data.js';
@@ -14,6 +16,7 @@ import type { Sample } from './data.js';
 import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
 import { openEvalEngine } from './engine.js';
 import { repositoryRoot } from './paths.js';
+import { lostGain, parseSeedPoints, pointKey } from './seed-points.js';
 import type { ToolRecord } from '../src/store/types.js';
 
 /** Shares of half A learned from. */
@@ -26,12 +29,14 @@ const { values } = parseArgs({
     data: { type: 'string' },
     sets: { type: 'string', default: 'nestful,tmdb,seal' },
     seeds: { type: 'string', default: '1,2,3,4,5,6' },
+    against: { type: 'string' },
   },
 });
 const dataDir = resolve(values.data ?? join(repositoryRoot(), '..', 'shared', 'data'));
 const seeds = (values.seeds ?? '').split(',').map(Number);
 if (seeds.some((s) => !Number.isInteger(s))) throw new Error(`--seeds must be integers, got ${values.seeds}`);
 const wanted = new Set((values.sets ?? '').split(','));
+const against = values.against === undefined ? undefined : parseSeedPoints(readFileSync(values.against, 'utf8'));
 
 const sets: { name: string; tools: readonly ToolRecord[]; samples: readonly Sample[] }[] = [];
 if (wanted.has('nestful')) {
@@ -54,7 +59,13 @@ for (const set of sets) {
   let worse = 0;
   let points = 0;
   let worst = { gap: 0, where: '' };
-  console.log(`\n${set.name}: warm − cold node F1 / edge F1 / edge F1 multi ("!" below cold by more than ${WORSE_BY})`);
+  const summed = [0, 0, 0];
+  const lost: string[] = [];
+  const before = against?.get(set.name);
+  const lostMark = against === undefined ? '' : `, "~" a gain in ${values.against} lost`;
+  console.log(
+    `\n${set.name}: warm − cold node F1 / edge F1 / edge F1 multi ("!" below cold by more than ${WORSE_BY}${lostMark})`,
+  );
   for (const seed of seeds) {
     const { a, b } = splitHalves(set.samples, seed);
     const order = shuffled(a, seed);
@@ -69,14 +80,22 @@ for (const set of sets) {
       await warm.close();
       for (const [i, gap] of gaps.entries()) {
         points += 1;
+        summed[i] = (summed[i] as number) + gap;
         if (gap < -WORSE_BY) worse += 1;
         if (gap < worst.gap)
           worst = { gap, where: `seed ${seed}, ${Math.round(100 * share)} %, ${['node', 'edge', 'edge multi'][i]}` };
       }
-      const mark = gaps.some((g) => g < -WORSE_BY) ? '!' : '';
+      const gone = lostGain(gaps, before?.get(pointKey(seed, Math.round(100 * share))), WORSE_BY);
+      if (gone) lost.push(`seed ${seed} ${Math.round(100 * share)} %`);
+      const mark = `${gaps.some((g) => g < -WORSE_BY) ? '!' : ''}${gone ? '~' : ''}`;
       cells.push(`${Math.round(100 * share)} % (${runs}) ${gaps.map(signed).join('/')}${mark}`);
     }
     console.log(`seed ${seed} (cold ${base.map((v) => v.toFixed(3)).join('/')}): ${cells.join('  ')}`);
   }
   console.log(`${set.name}: ${worse} of ${points} below cold; worst ${worst.gap.toFixed(3)} (${worst.where || '—'})`);
+  console.log(`${set.name}: warm − cold summed over the points ${summed.map(signed).join('/')}`);
+  if (against !== undefined)
+    console.log(
+      `${set.name}: ${lost.length} gains lost against ${values.against}${lost.length ? `: ${lost.join(', ')}` : ''}`,
+    );
 }
