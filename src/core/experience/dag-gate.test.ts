@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateMemory, type LinkCount } from './dag-gate.js';
+import { gateMemory, type LinkCount, pooledLinkF1, pooledLinkGain } from './dag-gate.js';
 
 const RIGHT: LinkCount = { right: 2, made: 2, truth: 2 };
 
@@ -176,5 +176,27 @@ describe('learning never does worse: the memory answers only above its noise (is
     expect(clear).toMatchObject({ way: 'per-intent', standardError: 0.001 });
     expect(clear.why).toContain('gained 0.100 (its standard error counted as at least 0.001)');
     expect(clear.why).not.toContain('±');
+  });
+});
+
+describe('edge F1 pooled over replayed runs', () => {
+  it('sums the links of all runs, missed ones counting, and pairs its noise run by run', () => {
+    const none = { right: 0, made: 0, truth: 0 };
+    expect(pooledLinkF1([none, none])).toBe(1);
+    // Wrong links on a run whose F1 is 0 already still count.
+    const base = [
+      { right: 0, made: 1, truth: 2 },
+      { right: 2, made: 2, truth: 2 },
+    ];
+    const own = [
+      { right: 0, made: 3, truth: 2 },
+      { right: 2, made: 2, truth: 2 },
+    ];
+    expect(pooledLinkF1(base)).toBeCloseTo(4 / 7, 12);
+    const g = pooledLinkGain(own, base);
+    expect(g.gain).toBeCloseTo(4 / 9 - 4 / 7, 12);
+    expect(g.n).toBe(2);
+    expect(g.standardError).toBeGreaterThan(0);
+    expect(pooledLinkGain(base, base)).toEqual({ gain: 0, standardError: 0, n: 2 });
   });
 });
