@@ -89,6 +89,13 @@ describe('decideLife', () => {
     expect([...namesIn('Frankly the soup at Juniper was cold.', known)]).toEqual(['juniper']);
   });
 
+  it('reads a sentence end back over any run of spaces and an opening bracket', () => {
+    const text = `Great trip!${' '.repeat(40)}Frankly the bus was late.   (Frankly) we met Juniper and Mara   Vale.`;
+    const known = knownNames([text]);
+    expect([...known].sort()).toEqual(['juniper']);
+    expect([...namesIn(text, known)].sort()).toEqual(['juniper', 'mara', 'vale']);
+  });
+
   it('a shared tag needs two content words in common, not one', () => {
     const cache = note('a', 'Cache', 'Sessions live in Redis on the cache host', 1, { tags: ['ops'] });
     const oneWord = note('b', 'Deploys', 'Deploys now run on the build host', 2, { tags: ['ops'] });

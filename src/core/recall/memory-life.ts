@@ -150,11 +150,15 @@ export function statesOwnFact(text: string): boolean {
   return !text.trim().endsWith('?') && addressee(text) === undefined;
 }
 
-/** Whom a turn addresses by name, lower case: its first word before a comma, or its last after one ("…, Femi."). */
+/**
+ * Whom a turn addresses by name, lower case: its first word before a comma, or its last after one ("…, Femi."); a
+ * stop word is no name ("Yes, tennis every Saturday" addresses no one).
+ */
 export function addressee(text: string): string | undefined {
   const t = text.trim();
   const name = /^(\p{Lu}[\p{L}\p{N}]*),\s/u.exec(t)?.[1] ?? /,\s*(\p{Lu}[\p{L}\p{N}]*)[.!?]*$/u.exec(t)?.[1];
-  return name?.toLowerCase();
+  const lower = name?.toLowerCase();
+  return lower === undefined || STOP.has(lower) ? undefined : lower;
 }
 
 const STOP = new Set(
@@ -207,7 +211,7 @@ export function namesIn(text: string, known?: ReadonlySet<string>): Set<string> 
   for (const m of text.matchAll(/(^|[.!?:;]\s+|\s|\()(\p{Lu}[\p{L}\p{N}]{2,})/gu)) {
     const before = m[1] ?? '';
     const name = (m[2] as string).toLowerCase();
-    const first = before === '' || start.test(before) || SENTENCE_END.test(text.slice(0, m.index + before.length));
+    const first = before === '' || start.test(before) || opensSentence(text, m.index + before.length);
     if (first && (known?.has(name) !== true || CAPITAL_NEXT.test(text.slice(m.index + m[0].length)))) continue;
     names.add(name);
   }
@@ -215,11 +219,20 @@ export function namesIn(text: string, known?: ReadonlySet<string>): Set<string> 
 }
 
 const CAPITAL_NEXT = /^\s+\p{Lu}/u;
+/** A sentence's last mark: a stop, an ellipsis, a closing quote or bracket, an emoji (with its joiners). */
+const SENTENCE_END = /(?:[.!?:;…]|["'”’»)\]]|\p{Extended_Pictographic}[\uFE0F\u200D]*)$/u;
+
 /**
- * A text ending where a sentence ends: a stop, an ellipsis, a closing quote or bracket, an emoji ("Best weekend ever 😂
- * Honestly …": Honestly opens a sentence), then spaces (and an opening bracket).
+ * Whether a word at `at` opens a sentence: nothing but spaces (and an opening bracket) before it, or a sentence's last
+ * mark then spaces ("Best weekend ever 😂 Honestly …": Honestly opens one). Reads back only over those spaces and a
+ * few characters, so a long text costs no more per word than a short one.
  */
-const SENTENCE_END = /(?:[.!?:;…]|["'”’»)\]]|\p{Extended_Pictographic}[\uFE0F\u200D]*)\s*\(?$/u;
+function opensSentence(text: string, at: number): boolean {
+  let i = at;
+  if (i > 0 && text[i - 1] === '(') i -= 1;
+  while (i > 0 && /\s/.test(text[i - 1] as string)) i -= 1;
+  return i === 0 || SENTENCE_END.test(text.slice(Math.max(0, i - 8), i));
+}
 
 /**
  * The proper nouns `texts` write alone with a capital inside a sentence (namesIn), lower case: "… the records of
@@ -232,8 +245,8 @@ export function knownNames(texts: Iterable<string>): Set<string> {
   for (const t of texts)
     for (const m of t.matchAll(/(\p{Lu}[\p{L}\p{N}]*)((?:\s+\p{Lu}[\p{L}\p{N}]*)*)/gu)) {
       if ((m[2] ?? '') !== '') continue;
-      const before = t.slice(0, m.index);
-      if (/^\s*\(?$/.test(before) || SENTENCE_END.test(before) || !/[\s(]$/.test(before)) continue;
+      const prev = m.index > 0 ? (t[m.index - 1] as string) : '';
+      if ((prev !== '(' && !/\s/.test(prev)) || opensSentence(t, m.index)) continue;
       const name = (m[1] as string).toLowerCase();
       if (name.length >= 3 && !STOP.has(name)) out.add(name);
     }
