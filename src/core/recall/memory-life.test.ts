@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMemoryContext } from './memory-context.js';
 import {
+  addressee,
   agentContextLines,
   changeCue,
   contextTitle,
@@ -160,6 +161,19 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(
       decideLife(turn('w2', 'Last day at Northwind was Friday; I begin at Helix next week.', 2), work),
     ).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('"begin"') });
+  });
+
+  it('an older turn opening with "Yes," or "No," states a fact (a stop word is no one addressed)', () => {
+    const chess = turn('c1', 'Yes, chess club on Thursdays. My bike is a red Peugeot.', 1);
+    const d = decideLife(turn('c2', 'I gave up chess, I do archery now', 2), chess);
+    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the value it left (chess)') });
+    const no = turn('c3', 'No, chess is my thing, every Thursday.', 1);
+    expect(decideLife(turn('c4', 'I gave up chess, I do archery now', 2), no)?.kind).toBe('supersedes');
+    expect(addressee('Yes, chess club on Thursdays.')).toBeUndefined();
+    expect(addressee('Tomas, chess club on Thursdays?')).toBe('tomas');
+    // Addressed to someone by name, a turn still states no fact of the speaker's own.
+    const toTomas = turn('c5', 'Tomas, chess club on Thursdays, right.', 1);
+    expect(decideLife(turn('c6', 'I gave up chess, I do archery now', 2), toTomas)).toBeUndefined();
   });
 
   it("unrelated turns of one speaker replace nothing, nor do questions, turns to someone, another's turn", () => {
