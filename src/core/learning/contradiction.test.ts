@@ -128,6 +128,26 @@ describe('detectContradictions', () => {
     expect(found.map((c) => c.id)).toEqual([skip.id, correction.id]);
   });
 
+  it('reads a negation of two steps in reverse order as the same order, and the same order negated as opposite', () => {
+    // ¬(commit before the tests) = the tests before the commit: the same habit (issue 21, a newcomer's walk).
+    const reworded = [
+      one('Never commit before the tests pass', 'correction', 1),
+      one("Don't commit until the tests pass", 'correction', 1),
+      one('Do not commit before running the tests', 'correction', 1),
+    ];
+    expect(contradictionsOf(testsGroup(), reworded)).toEqual([]);
+    expect(assertionOf('Never commit before the tests pass').order).toEqual({
+      earlier: ['test', 'pass'],
+      later: ['commit'],
+    });
+    // The same order negated still says the opposite.
+    const opposed = [
+      one('Never run the tests before you commit', 'correction', 1),
+      one('Stop running the full test suite before committing', 'preference', 1),
+    ];
+    expect(contradictionsOf(testsGroup(), opposed).map((c) => c.id)).toEqual(opposed.map((o) => o.id));
+  });
+
   it('does not take an error made when the pattern was broken for a contradiction', () => {
     expect(
       contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')]),

@@ -147,6 +147,17 @@ export interface Assertion {
   readonly preferredTerms: readonly string[];
   /** Sign-free terms of the words the text rejects (under a negation, selector or replacement). */
   readonly rejectedTerms: readonly string[];
+  /**
+   * The order of two steps the text states, negation resolved (`orderOf`): "run the tests before you commit" and
+   * "never commit before the tests pass" both put the tests earlier and the commit later. Undefined when none.
+   */
+  readonly order: StepOrder | undefined;
+}
+
+/** Two steps in order: the sign-free terms of the earlier one and of the later one. */
+export interface StepOrder {
+  readonly earlier: readonly string[];
+  readonly later: readonly string[];
 }
 
 /** After one of these in a clause, "over" selects: "prefers await over callbacks" rejects callbacks. */
@@ -424,6 +435,7 @@ function analyse(text: string, families: FamilyIndex): Assertion {
       }
     }
   }
+  const order = orderOf(segments, (word, stem) => wordTerms(word, stem));
   return {
     terms: [...terms],
     polarity,
@@ -433,7 +445,64 @@ function analyse(text: string, families: FamilyIndex): Assertion {
     cue: cueText,
     preferredTerms: [...preferredTerms],
     rejectedTerms: [...rejectedTerms],
+    order,
   };
+}
+
+/** Order words: "A before B" puts A earlier, "A after B" and "A until B" put B earlier. */
+const ORDER_WORDS: ReadonlyMap<string, 'before' | 'after' | 'until'> = new Map([
+  ['before', 'before'],
+  ['after', 'after'],
+  ['until', 'until'],
+  ['till', 'until'],
+]);
+
+/**
+ * The first clause stating two steps in order, topical words on both sides of an order word, resolved against a
+ * negation before the first step: ¬(A before B) says B before A ("never commit before the tests pass" is "the tests
+ * pass before the commit"), and "don't A until B" says B before A too. "A until B" without a negation states no order.
+ */
+function orderOf(
+  segments: readonly (readonly { words: readonly string[]; stems: readonly string[] }[])[],
+  termsOf: (word: string, stem: string) => readonly string[],
+): StepOrder | undefined {
+  for (const clauses of segments) {
+    for (const { words, stems } of clauses) {
+      const at = words.findIndex((w) => ORDER_WORDS.has(w));
+      if (at < 0) continue;
+      let negatedAt = -1;
+      for (let k = 0; k < at && negatedAt < 0; k += 1) if (matchAt(words, k, NEGATIONS_BY_FIRST)) negatedAt = k;
+      const collect = (from: number, to: number): string[] => {
+        const out = new Set<string>();
+        for (let k = from; k < to; k += 1) {
+          const word = words[k] as string;
+          if (STOP_WORDS.has(word) || isNumber(word) || CUE_WORDS.has(word)) continue;
+          for (const term of termsOf(word, stems[k] as string)) if (!GENERIC_TERMS.has(term)) out.add(term);
+        }
+        return [...out];
+      };
+      const first = collect(negatedAt < 0 ? 0 : negatedAt + 1, at);
+      const second = collect(at + 1, words.length);
+      if (first.length === 0 || second.length === 0) continue;
+      const how = ORDER_WORDS.get(words[at] as string);
+      if (how === 'until' && negatedAt < 0) continue;
+      const firstEarlier = how === 'until' ? false : (how === 'before') === negatedAt < 0;
+      return firstEarlier ? { earlier: first, later: second } : { earlier: second, later: first };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether two stated orders put the same steps the same way round: each shares a term of its earlier step with the
+ * other's earlier step and a term of its later one with the other's later one, and none the other way round.
+ */
+export function sameOrder(x: StepOrder | undefined, y: StepOrder | undefined): boolean {
+  if (x === undefined || y === undefined) return false;
+  const meets = (a: readonly string[], b: readonly string[]) => a.some((t) => b.includes(t));
+  return (
+    meets(x.earlier, y.earlier) && meets(x.later, y.later) && !meets(x.earlier, y.later) && !meets(x.later, y.earlier)
+  );
 }
 
 /** The sign-free terms of one word: its aliases' stems, a family word as `~family`, cue words left out. */
@@ -877,6 +946,8 @@ export function detectContradictions(
       const v = polarityVerdict(x, p.stance);
       return v === undefined ? AGREE : v === 'abstain' ? ABSTAIN : NEGATION;
     }
+    // Two steps stated the same way round agree, whatever negation says it ("never commit before the tests pass").
+    if (sameOrder((assertions[a] as Assertion).order, (assertions[p.assertion] as Assertion).order)) return AGREE;
     const xp = parts[a] as Parts;
     const yp = parts[p.assertion] as Parts;
     // Neither rejects anything: they agree when near (the cosine of the whole texts).
