@@ -70,23 +70,20 @@ export function pooledLinkF1(runs: readonly LinkCount[]): number {
 }
 
 /**
- * The gain of `own`'s pooled edge F1 over `base`'s on the same runs, and its standard error by the delta method: each
- * run's share of a pooled F1 (2·right − F1·(made + truth), over the mean made + truth) is paired across the two, so a
- * run weighs as many links as it holds, and the pooled ratio's noise is that of the paired shares' mean.
+ * The gain of `own`'s pooled edge F1 over `base`'s on the same runs, as a paired gain of each run's share (the delta
+ * method about the two ways' common pooled F1 F and mean links a run D: a run's share is (2·right − F·(made +
+ * truth)) / D, so the mean of the paired differences is the pooled F1's gain to first order). A run on which both
+ * made the same links differs by nothing; a loss on one run alone is no more than its noise, as in
+ * {@link pairedGain}.
  */
 export function pooledLinkGain(own: readonly LinkCount[], base: readonly LinkCount[]): PairedGain {
   const n = Math.min(own.length, base.length);
-  const shares = (runs: readonly LinkCount[]): number[] => {
-    const f1 = pooledLinkF1(runs.slice(0, n));
-    const mean = runs.slice(0, n).reduce((t, r) => t + r.made + r.truth, 0) / Math.max(n, 1);
-    return runs.slice(0, n).map((r) => (mean === 0 ? 0 : (2 * r.right - f1 * (r.made + r.truth)) / mean));
-  };
-  const spread = pairedGain(shares(own), shares(base));
-  return {
-    gain: pooledLinkF1(own.slice(0, n)) - pooledLinkF1(base.slice(0, n)),
-    standardError: spread.standardError,
-    n,
-  };
+  const both = [...own.slice(0, n), ...base.slice(0, n)];
+  const f1 = pooledLinkF1(both);
+  const links = both.reduce((t, r) => t + r.made + r.truth, 0) / Math.max(both.length, 1);
+  const shares = (runs: readonly LinkCount[]): number[] =>
+    runs.slice(0, n).map((r) => (links === 0 ? 0 : (2 * r.right - f1 * (r.made + r.truth)) / links));
+  return pairedGain(shares(own), shares(base));
 }
 
 const REPLAYED_TO_CHOOSE = 'past runs replayed to choose the way';
