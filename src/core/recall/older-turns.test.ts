@@ -33,6 +33,39 @@ describe('older turns at recall time (issue 23)', () => {
     expect(o?.shared).toEqual(['freight', 'lines']);
     expect(o?.own).toEqual(['copperleaf', 'media']);
     expect(o?.why).toContain('t2');
+    // "is behind me" is no change cue: named again, the earlier is the later one's, not shown replaced by it.
+    expect(o?.again).toBe(true);
+  });
+
+  it('a later turn naming the earlier one’s value again says a change, or it is only the later word on it', () => {
+    const first = turn('t1', 'Omar', 1, 'I drive for Bluebell Couriers out of the Leeds depot.');
+    const still = turn('t2', 'Omar', 30, 'Still driving for Bluebell Couriers, though Tidewater Freight rang me once.');
+    const q = 'Who does Omar drive for?';
+    const kept = olderTurns([first, still], all([first, still]), q).get('memory:t1');
+    expect(kept?.again).toBe(true);
+    expect(kept?.why).toBe('said again later by Omar (t2: names bluebell, couriers again, no change)');
+    // A change said (a cue, or the value left), or the name besides said in two of Omar's own turns: replaced.
+    for (const later of [
+      [turn('t3', 'Omar', 30, 'I quit Bluebell Couriers, Tidewater Freight hired me.')],
+      [turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is home.'), still],
+      [still, turn('t4', 'Omar', 40, 'Tidewater Freight gave me the night route.')],
+    ]) {
+      const cs = [first, ...later];
+      const o = olderTurns(cs, all(cs), q).get('memory:t1');
+      expect(o?.again, later.map((c) => c.text).join(' / ')).toBeUndefined();
+      expect(o?.why).toContain('likely an older version');
+    }
+    // A name the question asks about is what both are about, not a value said again.
+    const store = [
+      turn('p1', 'Omar', 1, 'The rota app of Bluebell keeps its rows in Quarrydb.'),
+      turn('p2', 'Omar', 30, 'Rebuilt the rota app of Bluebell on top of Saltbox.'),
+    ];
+    const about = olderTurns(store, all(store), 'What does the rota app of Bluebell keep its rows in?');
+    expect(about.get('memory:p1')).toMatchObject({ newerId: 'p2', shared: ['bluebell'], own: ['saltbox'] });
+    expect(about.get('memory:p1')?.again).toBeUndefined();
+    expect(olderTurns(store, all(store), 'What does the rota app keep its rows in?').get('memory:p1')?.again).toBe(
+      true,
+    );
   });
 
   it('the latest version is the one named: a line of three marks both older ones with the last', () => {

@@ -1,12 +1,12 @@
 /**
  * @module core/recall/older-turns
  * Which of a question's top turns are likely an older version of a later turn of the same speaker (issue 23), with no
- * word list of changes or slots: each states a fact of their own, and the later names a name the earlier names, or is
- * in its line of facts (factLines: joined through names or a shared frame), and a name of its own ("I left Kestrel
- * Insurance and joined Pinecrest Health" after "I work at Kestrel Insurance"), or, both among the top, another value
- * of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A question naming the later
- * one's own name already knows it: that pair is left. Also the turns of the value before a later value a question
- * names (earlierValues), and the turn that first named a value (firstNamed). The store is not touched. Pure.
+ * word list of slots: each states a fact of their own, and the later names a name the earlier names and one of its
+ * own, said as a change (changeCue, leftValues: "I left Kestrel Insurance, joined Pinecrest Health") or held (said
+ * twice), or is in its line of facts (factLines: joined through names or a frame) naming one of its own, or, both
+ * among the top, another value of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A
+ * question naming the later one's own name already knows it: that pair is left. Also the turns of the value before a
+ * later value a question names (earlierValues), and the turn that first named a value (firstNamed). Pure.
  */
 import { changeCue, isStopWord, knownNames, leftValues, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
@@ -38,6 +38,11 @@ export interface OlderTurn {
   shared: string[];
   own: string[];
   why: string;
+  /**
+   * The later turn names the earlier one's value again and says no change (nor a value held besides): it is the
+   * later word on it, not shown to replace it ("Still at Acme Robotics, though I interviewed at Globex once").
+   */
+  again?: true;
 }
 
 /**
@@ -82,17 +87,25 @@ export function olderTurns(
   for (const t of own) {
     const ws = words(t.c.text);
     if (ws.some((w) => speakers.has(w) && !words(t.c.speaker).includes(w)) || OTHERS_THING.test(t.c.text)) continue;
-    for (const v of t.values) saidBy.set(`${t.c.speaker}\n${v}`, (saidBy.get(`${t.c.speaker}\n${v}`) ?? 0) + 1);
+    for (const v of new Set([...t.values, ...t.names]))
+      saidBy.set(`${t.c.speaker}\n${v}`, (saidBy.get(`${t.c.speaker}\n${v}`) ?? 0) + 1);
   }
+  const held = (speaker: string, v: string) => (saidBy.get(`${speaker}\n${v}`) ?? 0) >= 2;
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
     if (!top.has(older.c.key) || (older.names.size === 0 && older.values.length === 0)) continue;
-    let best: { c: TurnCandidate; shared: string[]; own: string[]; kind?: string } | undefined;
+    let best: { c: TurnCandidate; shared: string[]; own: string[]; kind?: string; again?: true } | undefined;
     for (const newer of own) {
       if (newer.c.speaker !== older.c.speaker || newer.c.at <= older.c.at) continue;
       if (norm(newer.c.text) === norm(older.c.text)) continue;
       const shared = [...newer.names].filter((n) => older.names.has(n));
+      // A later turn naming the earlier one's value again (a shared name the question does not name: "Ledger" in
+      // "Where is Ledger's data?" is what both are about) holds it still, unless it says a change ("I left Kestrel
+      // Insurance and joined Pinecrest Health") or names a value held (said in two own turns) besides: a name said
+      // once beside it may be only mentioned ("Still at Acme Robotics, though I interviewed at Globex once").
+      const changed = changeCue(newer.c.text, true) !== undefined || leftValues(newer.c.text).size > 0;
       let ownNames = [...newer.names].filter((n) => !older.names.has(n));
+      const again = shared.some((n) => !asked.has(n)) && !changed && !ownNames.some((n) => held(newer.c.speaker, n));
       const sameLine = inLine(older.c, newer.c);
       let kind: string | undefined;
       if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
@@ -101,15 +114,14 @@ export function olderTurns(
         // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns, or
         // beside the value of the kind it left ("sold my yoga gear"). A question naming a value of the kind asks
         // about that one.
-        // The value left counts where the later turn says a change ("sold my yoga gear … birdwatching now"), not where
-        // it holds both ("Still playing tennis, though I tried golf once").
-        const changed = changeCue(newer.c.text, true) !== undefined || leftValues(newer.c.text).size > 0;
+        // The value left counts where the later turn says a change (`changed`: "sold my yoga gear … birdwatching
+        // now"), not where it holds both ("Still playing tennis, though I tried golf once").
         const left = new Set(newer.values.filter((v) => changed && older.values.includes(v)).map((v) => kinds?.get(v)));
         const other = newer.values.filter(
           (v) =>
             !older.values.includes(v) &&
             olderKinds.has(kinds?.get(v)) &&
-            ((saidBy.get(`${newer.c.speaker}\n${v}`) ?? 0) >= 2 || left.has(kinds?.get(v))) &&
+            (held(newer.c.speaker, v) || left.has(kinds?.get(v))) &&
             ![...asked].some((w) => kinds?.get(w) === kinds?.get(v)),
         );
         if (other.length > 0) {
@@ -123,8 +135,19 @@ export function olderTurns(
       }
       if ((shared.length === 0 && !sameLine && kind === undefined) || ownNames.length === 0) continue;
       if (ownNames.some((n) => asked.has(n))) continue;
-      if (best === undefined || newer.c.at > best.c.at)
-        best = { c: newer.c, shared, own: ownNames, ...(kind === undefined ? {} : { kind }) };
+      // The latest, of those shown to replace it when there are.
+      if (
+        best === undefined ||
+        (best.again === true && !again) ||
+        ((best.again === true) === again && newer.c.at > best.c.at)
+      )
+        best = {
+          c: newer.c,
+          shared,
+          own: ownNames,
+          ...(kind === undefined ? {} : { kind }),
+          ...(again ? { again } : {}),
+        };
     }
     if (best !== undefined)
       out.set(older.c.key, {
@@ -132,13 +155,15 @@ export function olderTurns(
         newerId: best.c.id,
         shared: best.shared.sort(),
         own: best.own.sort(),
-        why:
-          `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, ` +
-          (best.shared.length > 0
-            ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
-            : best.kind !== undefined
-              ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind}`
-              : `in the same line of facts, names ${best.own.join(', ')}`),
+        ...(best.again ? { again: true as const } : {}),
+        why: best.again
+          ? `said again later by ${older.c.speaker} (${best.c.id}: names ${best.shared.join(', ')} again, no change)`
+          : `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, ` +
+            (best.shared.length > 0
+              ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
+              : best.kind !== undefined
+                ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind}`
+                : `in the same line of facts, names ${best.own.join(', ')}`),
       });
   }
   return out;

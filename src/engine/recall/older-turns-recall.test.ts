@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentContextLines } from '../../core/recall/memory-life.js';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 
@@ -86,6 +87,29 @@ describe('recall orders a speaker’s turns in time for a question about the pre
         q,
       ).toBe(true);
     }
+    await cr.close();
+  });
+});
+
+describe('a value said again later with no change still holds (issue 23, newcomer walk)', () => {
+  it('the later turn goes first; the earlier one stays current, unmarked, in the context too', async () => {
+    const { cr, session, at } = await sessions();
+    const [first] = await session(0, [
+      ['Omar', 'I drive for Bluebell Couriers out of the Leeds depot.'],
+      ['Tariq', 'The bakery on the corner opened again.'],
+    ]);
+    const [still] = await session(1, [
+      ['Omar', 'Still driving for Bluebell Couriers, though Tidewater Freight rang me once.'],
+      ['Tariq', 'I watched the match last night.'],
+    ]);
+    at(90);
+    const rs = await cr.recall('Who does Omar drive for?', { limit: 5, track: false });
+    expect(rs.map((r) => r.id).slice(0, 2)).toEqual([still, first]);
+    expect(rs[1]?.status).toBe('current');
+    expect(rs[1]?.parts.newerTurn).toBeUndefined();
+    expect(rs[1]?.life?.why).toBeUndefined();
+    const lines = agentContextLines(rs, true);
+    expect(lines.find((l) => l.title.includes('Leeds depot'))?.note).toBeUndefined();
     await cr.close();
   });
 });

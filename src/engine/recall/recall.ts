@@ -622,8 +622,8 @@ interface RankedTurn {
 /**
  * Of the top `OLDER_TURN_DEFAULTS.window` candidates, each current turn stating a fact of its speaker's (the one the
  * question names, when it names one) that a later candidate turn of theirs likely replaces (core/recall/older-turns)
- * is marked (status `conflict`, its score by `supersededFactor`), and the latest of its line goes right above it when
- * it was below; `ranked` is sorted again. Returns the marked ones by key.
+ * is marked (status `conflict`, its score by `supersededFactor`; not one the later names again saying no change), and
+ * the latest of its line goes right above it when it was below; `ranked` is sorted again. Returns the marked ones.
  */
 function orderTurnsInTime(
   ranked: RankedTurn[],
@@ -661,14 +661,16 @@ function orderTurnsInTime(
       lifted.set(last.item.key, was.item.id);
     }
   }
+  // A turn said again later with no change (`again`) is only listed after the later one, not marked.
   const factor = MEMORY_LIFE_LIMITS.supersededFactor;
-  for (const [key] of older) {
+  const marked = new Map([...older].filter(([, o]) => o.again !== true));
+  for (const [key] of marked) {
     const was = byKey.get(key) as RankedTurn;
     was.score *= factor;
     was.life = { status: 'conflict', factor };
   }
   ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
-  return { older, lifted };
+  return { older: marked, lifted };
 }
 /**
  * Of the named speakers' current turns in `pool`, the line of facts (factLines) of at least two turns with the highest
