@@ -123,3 +123,25 @@ describe('the line of facts closest to a question naming a speaker (issue 23)', 
     await cr.close();
   });
 });
+
+describe('a named speaker’s turns found by the name alone, beside another speaker’s turn matching the words', () => {
+  it('are scored against what the question asks about: the other speaker’s own fact sets no scale', async () => {
+    const { cr, ids } = await oneSession([
+      ['Mira', 'I teach at Fernwood primary school, year four.'],
+      ['Devi', 'I am a ferry pilot on the harbour line.'],
+      ['Mira', 'Where do you moor the ferry at night?'],
+      ['Devi', 'Ha, lovely.'],
+    ]);
+    const [mira, devi] = ids;
+    const rs = await cr.recall('What does Devi teach?', { limit: 10, track: false });
+    const of = (id: string | undefined) => rs.find((r) => r.id === id);
+    // Devi's turns are found by her name (their title) alone; Mira's by "teach", weighed as another speaker's.
+    expect(of(devi)?.parts.nameOnly).toBe(true);
+    expect(of(mira)?.parts.speakerFactor).toBe(0.5);
+    expect(of(mira)?.parts.bm25Relative).toBe(1);
+    // Scored against Devi's own best hit, her pilot turn's ratio is no longer Mira's "teach" match's small share.
+    expect(of(devi)?.parts.bm25Relative).toBeGreaterThan(of(mira)?.parts.speakerFactor as number);
+    expect(rs[0]?.id).toBe(devi);
+    await cr.close();
+  });
+});

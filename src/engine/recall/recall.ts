@@ -386,6 +386,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       named.add(speaker);
   }
   const asOf = request.asOf ?? askedLife.asOf;
+  // The named speakers' turns found by the name alone are scored against the best BM25 hit of what the question asks
+  // about, not against another speaker's turn ("Where does Raj work?": Lena's "I work at Acme" is about Lena).
+  const othersTurn = (k2: string) => {
+    const speaker = items.get(k2)?.life?.turn?.speaker;
+    return speaker !== undefined && !named.has(speaker);
+  };
+  const ownBest = Math.max(0, ...[...bm25].filter(([k2]) => !othersTurn(k2)).map(([, b]) => Math.abs(b)));
+  const scale = named.size === 0 || ownBest === 0 ? best : ownBest;
   // The named speakers' turns BM25 found by the name alone: the rest of the score orders them (core/recall/name-only).
   const nameOnly = nameOnlyMatches(
     (w < 1 && named.size > 0 ? candidates : []).map((k2) => {
@@ -395,7 +403,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         key: k2,
         ...(item?.life?.turn === undefined ? {} : { speaker: item.life.turn.speaker }),
         text: item?.text ?? '',
-        ratio: raw === undefined || best === 0 ? undefined : Math.abs(raw) / best,
+        ratio: raw === undefined || scale === 0 ? undefined : Math.min(1, Math.abs(raw) / scale),
       };
     }),
     w < 1 ? named : NONE_NAMED,
