@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { movableProjects } from '../../../test/projects.js';
+import { formatEvolveReport } from './evolve.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');
@@ -42,6 +43,11 @@ describe('evolve learns a habit from the words users type (issue 21)', () => {
     expect(learned).toContainEqual([...PNPM].sort());
     expect(learned).toContainEqual([...LINT].sort());
     expect(report.ignored.map((i) => i.text)).not.toEqual(expect.arrayContaining(PNPM));
+    // The report says which wordings each new item holds and the topic words they share.
+    const pnpm = report.joined.find((j) => j.texts.includes(PNPM[1] as string));
+    expect([...(pnpm?.texts ?? [])].sort()).toEqual([...PNPM].sort());
+    expect(pnpm?.why).toBe('5 wordings of one habit, sharing npm, pnpm');
+    expect(formatEvolveReport(report)).toContain(`${PNPM.map((t) => JSON.stringify(t)).join(' + ')}: 5 wordings`);
   });
 
   it('reads "never commit before the tests pass" as the habit of testing before a commit, not against it', async () => {

@@ -61,6 +61,8 @@ import type {
 } from '../../store/types.js';
 
 const DAY = 86_400_000;
+/** Most shared topic words the report names for a learned item's wordings. */
+const WORDINGS_TERMS = 4;
 
 export const EVOLVE_DEFAULTS = Object.freeze({
   /** How far back observations are loaded. */
@@ -130,8 +132,9 @@ export interface EvolveReport {
    */
   held: { id: string; kind: 'instinct' | 'skill'; texts: string[] }[];
   /**
-   * Why wordings became one habit where the grouping read more than their words (issue 21): two groups joined by
-   * what they say as groups (`profileJoins`), or an identifier read as a detail of its template (`details`).
+   * Why wordings became one habit (issue 21): two groups joined by what they say as groups (`profileJoins`), an
+   * identifier read as a detail of its template (`details`), or the wordings of an instinct or skill this run made or
+   * added to, with the topic words they share.
    */
   joined: { ids: string[]; texts: string[]; why: string }[];
   files: { path: string; changed: boolean }[];
@@ -429,6 +432,24 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // next run would match it: a habit split into several groups becomes one skill from its largest, and an evolve
   // run again over the same data finds what it learned instead of promoting into it what this run made apart.
   const ordered = [...grouping.groups.entries()].sort(([a, x], [b, y]) => y.ids.length - x.ids.length || a - b);
+  // A learned item said in several wordings: which, and the topic words they share (issue 21: why they are one).
+  const noteWordings = (supporting: readonly ObservationRecord[]) => {
+    const wordings = [...new Map(supporting.map((o) => [o.observation.trim(), o.id])).entries()];
+    if (wordings.length < 2) return;
+    const holders = new Map<string, number>();
+    for (const [text] of wordings)
+      for (const t of observationTerms(text)) if (!GENERIC_TERMS.has(t)) holders.set(t, (holders.get(t) ?? 0) + 1);
+    const shared = [...holders]
+      .filter(([, n]) => n >= 2)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .slice(0, WORDINGS_TERMS);
+    const words = shared.map(([t, n]) => (n === wordings.length ? t : `${t} (${n} of ${wordings.length})`));
+    report.joined.push({
+      ids: wordings.map(([, id]) => id),
+      texts: wordings.map(([text]) => text),
+      why: `${wordings.length} wordings of one habit${words.length > 0 ? `, sharing ${words.join(', ')}` : ''}`,
+    });
+  };
   const readGroup = async (g: number, group: ObservationGroup, final: boolean): Promise<void> => {
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
@@ -540,7 +561,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         ...(category === undefined ? {} : { category }),
         ...(promote ? { promotedFrom: instinctMatch.slug } : {}),
       };
-      if (fresh.length > 0 || promote) report.skillsUpdated.push(entry);
+      if (fresh.length > 0 || promote) {
+        report.skillsUpdated.push(entry);
+        noteWordings(supporting);
+      }
       stageSkill(record, {
         entry,
         log: ruleAdded ? { kind: 'skill-rule-added', label } : undefined,
@@ -638,7 +662,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         instinctMatch.status !== 'active' ||
         shownChange(instinctMatch.confidence, confidence) ||
         instinctMatch.evidence.join() !== evidence.join();
-      if (instinctMatch === undefined) report.newInstincts.push(entry);
+      if (instinctMatch === undefined) {
+        report.newInstincts.push(entry);
+        noteWordings(supporting);
+      }
       else if (changed) report.updatedInstincts.push(entry);
       if (instinctMatch?.status === 'active')
         seenAgain(
@@ -721,6 +748,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       ...(instinctMatch === undefined || instinctMatch.status !== 'active' ? {} : { promotedFrom: instinctMatch.slug }),
     };
     report.skillsUpdated.push(entry);
+    noteWordings(supporting);
     skills.push(record);
     skillVectors.set(record.id, await skillVector(record));
     touchedSkills.add(record.id);
