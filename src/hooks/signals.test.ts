@@ -396,6 +396,12 @@ describe('detectCorrection', () => {
     ["Actually, let's keep the old function name.", 'actually', "Actually, let's keep the old function name."],
     ['Actually the button should be on the left', 'actually', 'Actually the button should be on the left'],
     [
+      'actually, always run the tests before you commit',
+      'actually',
+      'actually, always run the tests before you commit',
+    ],
+    ['No, always rebase onto main.', 'no', 'No, always rebase onto main.'],
+    [
       '- don’t edit package-lock.json by hand\n- run the tests before you commit',
       'dont',
       '- don’t edit package-lock.json by hand',

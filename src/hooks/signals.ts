@@ -306,7 +306,7 @@ const PLACE = String.raw`(?:here|in\s+this\s+(?:repo|repository|project|codebase
 const DIRECTIVE = new RegExp(
   String.raw`^(?:please\s+)?(?:(?:use|don't|dont|do\s+not|never|stop|avoid|keep|leave|put|make|change|rename|revert|` +
     String.raw`undo|remove|drop|delete|move|switch|go\s+back|call|return|write|prefer|skip|let's|lets|instead|rather|` +
-    String.raw`not|wrong)\b` +
+    String.raw`not|wrong|always)\b` +
     String.raw`|(?:it|that|this|you|we|i|they|the\s+[\w./-]+(?:\s+[\w./-]+)?)\s+` +
     String.raw`(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|has\s+to|have\s+to|always|never|don't|do\s+not|` +
     String.raw`doesn't|does\s+not|want|wanted|meant|said|asked|prefer|goes|go|belongs?|lives?)\b` +
@@ -502,7 +502,7 @@ function cut(text: string, max: number): string {
  * on each sentence, first sentence first:
  * - `no`: opens with "no,", "nope.", "nah -" (punctuation required: "no worries" is not) and goes on
  *   with a directive (use, don't, never, stop, keep, put, revert, let's, instead, not, "it/that/you/
- *   we/the X should|must|needs to|always|never|goes|belongs", "it's wrong/not", …); or is a bare
+ *   we/the X should|must|needs to|always|never|goes|belongs", "it's wrong/not", "always …", …); or is a bare
  *   "No." / "Nope!" / "Wrong." followed by a sentence that opens with a directive (both sentences are
  *   the text);
  * - `wrong`: "that's/this is/it was (completely) (the) wrong|incorrect|not right|not correct|not
