@@ -4,9 +4,9 @@
  * texts (`patternText`). sim = w · cos(v_x, centroid_g) + (1 − w) · cos(t_x, terms_g) (w 0.5), t Porter-stemmed
  * terms, spellings merged, IDF over distinct texts, generic words × 0.25, as are phrases the batch adds to several
  * statements (`addedPhrases`) but where one is a template's slot (`contextSlots`), and code identifiers a template
- * names in passing (`incidentalFillers`, `details`); sides about different heavy terms lose the vector part; a
- * template slot filled otherwise never joins (`slotTags`). Passes: assign, merge, reassign, link lone ones, link
- * wordings (`linkWordings`), join agreeing group profiles (`mergeProfiles`). Order-free. Figures: docs/evaluation.md.
+ * names in passing (`incidentalFillers`, `details`) or renamed into a case (`renamedIdentifier`); sides about different
+ * heavy terms lose the vector part; a template slot filled otherwise never joins (`slotTags`). Passes: assign, merge,
+ * reassign, link lone ones, link wordings, join agreeing profiles (`mergeProfiles`). Order-free. docs/evaluation.md.
  */
 
 import { CredenceError } from '../errors.js';
@@ -720,6 +720,45 @@ function identifierTerms(text: string): Set<string> {
   return terms;
 }
 
+/** The naming case a code identifier is written in, by its name's own word (`snake`, `camel`), or undefined. */
+function caseStyle(word: string): string | undefined {
+  if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(word)) return 'snake';
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(word)) return 'screaming snake';
+  if (/^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(word)) return 'kebab';
+  if (/^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/.test(word)) return 'camel';
+  if (/^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/.test(word)) return 'pascal';
+  return undefined;
+}
+
+/** Between two spellings, words that make the first the one kept ("use maxRetries, not max_retries"). */
+const KEPT_FIRST = /\b(?:not|instead\s+of|rather\s+than|over)\b/i;
+
+/**
+ * A rename a text states: one identifier written in two naming cases ("Changed max_retries to maxRetries"). The
+ * habit is the case it was changed to, the identifier a detail: returns its terms (read as generic ones) and the
+ * words of the case kept (the second, or the first when "not", "instead of", "rather than" or "over" comes between),
+ * read as the text's own; undefined when the text renames nothing.
+ */
+function renamedIdentifier(text: string): { terms: string[]; cases: string } | undefined {
+  const seen = new Map<string, [string, number]>();
+  const plain = stripPaths(text);
+  const token = /\S+/g;
+  for (let match = token.exec(plain); match !== null; match = token.exec(plain)) {
+    const word = match[0].replace(/^[^A-Za-z0-9_-]+|[^A-Za-z0-9_-]+$/g, '');
+    const style = caseStyle(word);
+    if (style === undefined) continue;
+    const terms = termSequence(word, porterStem);
+    const key = terms.join(' ');
+    const before = seen.get(key);
+    if (before !== undefined && before[0] !== style) {
+      const kept = KEPT_FIRST.test(plain.slice(before[1], match.index)) ? before[0] : style;
+      return { terms, cases: kept };
+    }
+    seen.set(key, [style, match.index + match[0].length]);
+  }
+  return undefined;
+}
+
 /**
  * What templates say in passing: a run of 1 to `SLOT_WIDTH` topical terms (context and generic terms aside) said
  * together in one statement only, that statement said at least `SLOT_REPEATS` times (a one-off remark has no
@@ -982,13 +1021,19 @@ function buildUnits(
   dimension: number,
   options: Resolved,
 ): Units {
-  // Terms of each distinct text, and the pairs of terms found side by side (for compounds).
+  // Terms of each distinct text, and the pairs of terms found side by side (for compounds); a renamed identifier's.
   const textTerms = new Map<string, string[]>();
+  const renamedTerms = new Map<string, string[]>();
   const adjacent = new Set<string>();
   for (const i of order) {
     const text = (items[i] as GroupingItem).text;
     if (textTerms.has(text)) continue;
     const sequence = groupingTermSequence(text);
+    const renamed = renamedIdentifier(text);
+    if (renamed !== undefined) {
+      sequence.push(...groupingTermSequence(renamed.cases));
+      renamedTerms.set(text, renamed.terms);
+    }
     for (let k = 1; k < sequence.length; k += 1) adjacent.add(`${sequence[k - 1]} ${sequence[k]}`);
     textTerms.set(text, sequence);
   }
@@ -1083,6 +1128,18 @@ function buildUnits(
     (u) => (members[u] as number[]).length >= SLOT_REPEATS,
     identifier,
   );
+  /** The term ids of the identifier unit u renames (`renamedIdentifier`), or undefined. */
+  const renamedOf = (u: number): Set<number> | undefined => {
+    const terms = renamedTerms.get((items[(members[u] as number[])[0] as number] as GroupingItem).text);
+    if (terms === undefined) return undefined;
+    const ids = new Set<number>();
+    for (const term of terms)
+      for (const name of variants.get(term) ?? [term]) {
+        const id = termIdOf.get(name);
+        if (id !== undefined) ids.add(id);
+      }
+    return ids;
+  };
   const passingTerms: number[][] = [];
   const termIds: Int32Array[] = [];
   const weights: Float64Array[] = [];
@@ -1092,10 +1149,12 @@ function buildUnits(
   rawTerms.forEach((terms, u) => {
     const slot = (members[u] as number[]).length >= SLOT_REPEATS ? slotOf(sequences[u] as number[]) : undefined;
     if (slot !== undefined) slotTerm[u] = slot;
-    const passing =
+    const template =
       incidental.size === 0
         ? undefined
         : incidental.get((sequences[u] as number[]).filter((t) => !generic(t) && !context.has(t)).join(','));
+    const renamed = renamedOf(u);
+    const passing = renamed === undefined ? template : new Set([...(template ?? []), ...renamed]);
     passingTerms.push(passing === undefined ? [] : terms.filter((t) => passing.has(t)));
     const w = Float64Array.from(terms, (t) =>
       passing?.has(t) === true

@@ -16,7 +16,12 @@ const PNPM = [
 ];
 const LINT = ['Run lint before you push', 'Always lint before pushing', 'No, lint first, then push'];
 const TESTS = ['Run the tests before you commit', 'Always run the tests before committing'];
-const OTHERS = ['Changed max_retries to maxRetries as the user asked', 'Actually, use tabs for indentation'];
+const RENAMES = [
+  'Changed max_retries to maxRetries as the user asked',
+  'Changed api_client to apiClient as the user asked',
+  'Changed row_count to rowCount as the user asked',
+];
+const OTHERS = ['Renamed userId to user_id in the API', 'Actually, use tabs for indentation'];
 
 async function evolveOver(texts: readonly string[]) {
   const { at, store } = setup();
@@ -39,9 +44,13 @@ async function evolveOver(texts: readonly string[]) {
 
 describe('evolve learns a habit from the words users type (issue 21)', () => {
   it('joins five wordings of one habit that share its own words, beside other habits', async () => {
-    const { learned, report } = await evolveOver([...PNPM, ...LINT, ...TESTS, ...OTHERS]);
+    const { learned, report } = await evolveOver([...PNPM, ...LINT, ...TESTS, ...RENAMES, ...OTHERS]);
     expect(learned).toContainEqual([...PNPM].sort());
     expect(learned).toContainEqual([...LINT].sort());
+    // Three identifiers renamed to camelCase: the habit is the case they were changed to; a rename the other way
+    // round is not one of them.
+    expect(learned).toContainEqual([...RENAMES].sort());
+    expect(learned.flat()).not.toContain(OTHERS[0]);
     expect(report.ignored.map((i) => i.text)).not.toEqual(expect.arrayContaining(PNPM));
     // The report says which wordings each new item holds and the topic words they share.
     const pnpm = report.joined.find((j) => j.texts.includes(PNPM[1] as string));
