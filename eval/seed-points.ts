@@ -11,7 +11,7 @@ export type SeedPoints = Map<string, Map<string, readonly number[]>>;
 /** The key of a point within a set. */
 export const pointKey = (seed: number, percent: number): string => `${seed}:${percent}`;
 
-const SET_LINE = /^(\S+): warm − cold /;
+const SET_LINE = /^(\S+): warm − cold node F1 /;
 const SEED_LINE = /^seed (\d+) \(cold [^)]*\): (.*)$/;
 const CELL = /(\d+) % \(\d+\) ([-+]\d+\.\d+)\/([-+]\d+\.\d+)\/([-+]\d+\.\d+)/g;
 

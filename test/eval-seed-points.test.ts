@@ -9,6 +9,8 @@ const EARLIER = [
   '',
   'RestBench-TMDB: warm − cold node F1 / edge F1 / edge F1 multi ("!" below cold by more than 0.001, "~" ...)',
   'seed 6 (cold 0.332/0.100/0.000): 50 % (25) +0.169/+0.120/+0.222~  100 % (50) +0.151/+0.127/+0.163',
+  'RestBench-TMDB: 0 of 108 below cold; worst 0.000 (—)',
+  'RestBench-TMDB: warm − cold summed over the points +0.320/+0.247/+0.385',
 ].join('\n');
 
 describe('learning-seeds points read back from an earlier output', () => {
