@@ -3,6 +3,7 @@ import { formatMemoryContext } from './memory-context.js';
 import {
   addressee,
   agentContextLines,
+  changeBeside,
   changeCue,
   contextTitle,
   decideLife,
@@ -239,6 +240,43 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(slotQuestionWords('Which city is Ravi living in?')).toEqual(expect.arrayContaining(['live', 'home']));
     expect(slotQuestionWords("What is Ravi's hobby?")).toEqual([]);
     expect(slotQuestionWords('Find a job board. I work remotely.')).toEqual([]);
+  });
+
+  it('a condition, a wish or a plan, and "for now", say no change at remember time', () => {
+    const python = turn('p1', 'I write Python at work for the billing crew.', 1);
+    for (const text of [
+      'If I ever left Lisbon I would pick Porto, the river there is lovely.',
+      'Maybe I will try Rust next year, Python is fine for now though.',
+      'Honestly Python is fine for now.',
+    ])
+      expect(decideLife(turn('p2', text, 2), text.includes('Lisbon') ? lisbon : python), text).toBeUndefined();
+    // The same words stating the change replace.
+    expect(decideLife(turn('l2', 'I left Lisbon and picked Porto, the river there is lovely.', 2), lisbon)?.kind).toBe(
+      'supersedes',
+    );
+    expect(decideLife(turn('p3', 'I write Rust now, Python was fine.', 2), python)?.kind).toBe('supersedes');
+  });
+
+  it('a change tied to a value: the value left, or a cue beside it that no "still" or "too" holds', () => {
+    expect(changeBeside('I left Kestrel Insurance last week.', ['kestrel'])).toEqual({
+      value: 'kestrel',
+      cue: 'left',
+      left: true,
+    });
+    expect(changeBeside('I stopped chess after the injury.', ['chess'])).toMatchObject({ cue: 'stopped' });
+    expect(changeBeside('Tennis? No longer, climbing is it.', ['tennis'])).toEqual({
+      value: 'tennis',
+      cue: 'no longer',
+      left: false,
+    });
+    // A cue far from the value, or beside it with "still" / "too", or in a hedged turn, ties nothing to it.
+    expect(changeBeside('Still rowing every week now, although I did some bowling once.', ['rowing'])).toBeUndefined();
+    expect(changeBeside('Rowing with the club on weekends, and I joined the choir last month.', ['rowing'])).toBe(
+      undefined,
+    );
+    expect(changeBeside('Rowing too, I started it again.', ['rowing'])).toBeUndefined();
+    expect(changeBeside('If I ever left Lisbon I would pick Porto.', ['lisbon'])).toBeUndefined();
+    expect(changeBeside('Ben told me Kestrel Insurance left the index.', ['kestrel'])).toBeUndefined();
   });
 
   it('saying the same value again with a cue restates it: no replacement', () => {

@@ -42,7 +42,8 @@ export type LifeDecision =
 const LIMITS = MEMORY_LIFE_LIMITS;
 
 const CUE = new RegExp(
-  '\\b(moved to|moved from|moved|switched|switching|now|no longer|instead|replaced|replacing|migrated|changed to|' +
+  '\\b(moved to|moved from|moved|switched|switching|(?<!\\bfor )now|no longer|instead|replaced|replacing|migrated|' +
+    'changed to|' +
     'anymore|no more|relocated|swapped|dropped|gave up|given up|quit)\\b',
   'i',
 );
@@ -70,20 +71,97 @@ export function changeCue(text: string, turn = false): string | undefined {
  * same speaker holding it said the value now replaced, in lower case or not (a hobby is no name).
  */
 export function leftValues(text: string): Set<string> {
-  const out = new Set<string>();
+  return new Set(leftWith(text).keys());
+}
+
+/** leftValues, each with the words that say it was left ("left", "moved from"), lower case. */
+export function leftWith(text: string): Map<string, string> {
+  const out = new Map<string, string>();
   for (const m of text.matchAll(LEFT))
-    for (const part of [m[1], m[2]]) {
+    for (const part of [m[2], m[3]]) {
       const w = part?.toLowerCase();
-      if (w !== undefined && w.length >= 3 && !STOP.has(w)) out.add(stem(w));
+      if (w !== undefined && w.length >= 3 && !STOP.has(w) && !out.has(stem(w)))
+        out.set(stem(w), (m[1] as string).toLowerCase().replace(/\s+/g, ' '));
     }
   return out;
 }
 const LEFT = new RegExp(
-  '\\b(?:(?:moved|moving|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
-    'quit|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
+  '\\b((?:moved|moving|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
+    'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
     '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)(?:\\s+(\\p{Lu}[\\p{L}\\p{N}]*))?',
   'giu',
 );
+
+/**
+ * A turn stating no fact of its speaker's as holding: a condition, a wish or a plan ("If I ever left Lisbon I would
+ * pick Porto", "Maybe I will try Rust"), or another's words ("Ben told me …", "My cousin says …"). Its cues say no
+ * change.
+ */
+export const hedged = (text: string): boolean => HEDGE.test(text);
+const HEDGE = new RegExp(
+  '\\b(?:if|would|could|might|maybe|perhaps|someday|unless|wish|told me|tells me|says|according to|' +
+    'thinking (?:about|of)|(?:will|gonna|going to|want to|plan to|planning to|hope to) ' +
+    '(?:try|switch|move|start|leave|join|take up|pick))\\b',
+  'i',
+);
+
+/** A turn denying something ("I never liked Python", "not for me"), unless it says a change ("not … anymore"). */
+export const negated = (text: string): boolean => NEGATION.test(text) && !LASTING.test(text);
+const NEGATION = /\b(?:never|not|nor)\b|n['’]t\b/i;
+const LASTING = /\b(?:no longer|anymore|any more|no more)\b/i;
+
+/**
+ * The values of `values` (lower case) a turn denies: a negation within `near` words ("I never liked kayaking", "I
+ * don't miss PyCharm"; "no longer", "anymore" say a change). "Been editing in Nano … and I don't miss PyCharm"
+ * denies PyCharm, not Nano.
+ */
+export function deniedIn(text: string, values: Iterable<string>, near = 3): Set<string> {
+  const out = new Set<string>();
+  if (!negated(text)) return out;
+  const ws = words(text);
+  const olds = new Map([...values].map((v) => [stem(v), v] as const));
+  const denies = (i: number) => {
+    const w = ws[i] as string;
+    return w === 'never' || w === 'not' || w === 'nor' || (w === 't' && (ws[i - 1] ?? '').endsWith('n'));
+  };
+  for (let i = 0; i < ws.length; i += 1) {
+    const value = olds.get(stem(ws[i] as string));
+    if (value === undefined) continue;
+    for (let k = Math.max(0, i - near); k <= Math.min(ws.length - 1, i + near); k += 1) if (denies(k)) out.add(value);
+  }
+  return out;
+}
+
+/**
+ * Where a turn says it left one of `values` (lower case): the value in its leftValues ("I left Kestrel Insurance":
+ * `left`), or a change cue (changeCue, a turn's) within `near` words of it and no "still", "too", "also" or "again"
+ * there ("Still rowing every week now" holds rowing). The value and the cue, or undefined; a hedged turn says none,
+ * nor a value denied ("I never left Lisbon").
+ */
+export function changeBeside(
+  text: string,
+  values: Iterable<string>,
+  near = 3,
+): { value: string; cue: string; left: boolean } | undefined {
+  if (hedged(text)) return undefined;
+  const denied = deniedIn(text, values);
+  const olds = new Map([...values].filter((v) => !denied.has(v)).map((v) => [stem(v), v] as const));
+  for (const [w, cue] of leftWith(text)) {
+    const value = olds.get(w);
+    if (value !== undefined) return { value, cue, left: true };
+  }
+  const ws = words(text);
+  for (let i = 0; i < ws.length; i += 1) {
+    const value = olds.get(stem(ws[i] as string));
+    if (value === undefined) continue;
+    const around = ws.slice(Math.max(0, i - near), i + near + 1);
+    if (around.some((w) => HOLDS.has(w))) continue;
+    const cue = changeCue(around.join(' '), true);
+    if (cue !== undefined) return { value, cue, left: false };
+  }
+  return undefined;
+}
+const HOLDS = new Set(['still', 'too', 'also', 'again']);
 
 /**
  * What a person's facts are about, for turns that change one without naming the old value ("Big news: I moved to
@@ -350,7 +428,8 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
   const cue =
     changeCue(newer.text, newer.speaker !== undefined && byValue) ??
     changeCue(newer.speaker === undefined ? newer.title : '');
-  const turnsState = newer.speaker === undefined || (statesOwnFact(newer.text) && statesOwnFact(older.text));
+  const turnsState =
+    newer.speaker === undefined || (statesOwnFact(newer.text) && statesOwnFact(older.text) && !hedged(newer.text));
   if (cue !== undefined && turnsState && !restates(newer, older))
     return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
   if (subject.how === 'title' && norm(newer.text) !== norm(older.text)) {

@@ -47,7 +47,7 @@ describe('older turns at recall time (issue 23)', () => {
     // A change said (a cue, or the value left), or the name besides said in two of Omar's own turns: replaced.
     for (const later of [
       [turn('t3', 'Omar', 30, 'I quit Bluebell Couriers, Tidewater Freight hired me.')],
-      [turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is home.'), still],
+      [turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is my home.'), still],
       [still, turn('t4', 'Omar', 40, 'Tidewater Freight gave me the night route.')],
     ]) {
       const cs = [first, ...later];
@@ -356,16 +356,95 @@ describe('older turns at recall time (issue 23)', () => {
     expect(firstNamed(cs, 'When did Ines move?', ['ines'])).toBeUndefined();
   });
 
-  it('a later turn of the same line of facts naming a name of its own marks the earlier, no name shared', () => {
+  it('a later turn of the same line of facts naming a value held marks the earlier, no name shared', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'My team at Harbor Freight ships every week.'),
       turn('t2', 'Ines', 20, 'My team at Copperleaf Media ships every week.'),
     ];
     expect(olderTurns(cs, all(cs), 'Who pays Ines these days?').size).toBe(0);
-    const marked = olderTurns(cs, all(cs), 'Who pays Ines these days?', factLines(cs));
-    expect(marked.get('memory:t1')).toMatchObject({ newerId: 't2', shared: [], own: ['copperleaf', 'media'] });
-    expect(marked.get('memory:t1')?.why).toContain('same line');
-    expect(marked.has('memory:t2')).toBe(false);
+    // Said once, with no change: the same line says nothing of which holds.
+    expect(olderTurns(cs, all(cs), 'Who pays Ines these days?', factLines(cs)).size).toBe(0);
+    const held = [...cs, turn('t3', 'Ines', 25, 'I like my desk at Copperleaf Media.')];
+    const marked = olderTurns(held, all(held), 'Who pays Ines these days?', factLines(held));
+    expect(marked.get('memory:t1')).toMatchObject({ shared: [], own: ['copperleaf', 'media'] });
+    expect(marked.get('memory:t1')?.why).toContain('holds copperleaf, media (said in two own turns after)');
+    expect(marked.has('memory:t3')).toBe(false);
+  });
+
+  it('a shared name marks older only with a change tied to it: no comparison, quote, denial, plan, condition', () => {
+    const cases: [string, string, string][] = [
+      ['I drive a Toyota to work every day.', 'My cousin says Toyota is more reliable than Honda, I agree.', 'car'],
+      ['I drive a Toyota to work every day.', 'Toyota is more reliable than Honda, I find.', 'car'],
+      ['I work at Kestrel Insurance downtown.', 'Ben told me Kestrel Insurance is buying Pinecrest Health.', 'job'],
+      ['I write Python at work most days.', 'Honestly I never liked Python much, Rust looks nicer.', 'language'],
+      ['I use Postgres for the ledger at work.', 'Maybe I will try Redis next to Postgres some day.', 'database'],
+      ['I live in Lisbon with my cat.', 'If I ever left Lisbon I would pick Porto.', 'home'],
+    ];
+    for (const [a, b, what] of cases) {
+      const cs = [turn('t1', 'Ana', 1, a), turn('t2', 'Ana', 30, b)];
+      const o = olderTurns(cs, all(cs), `What is Ana's ${what}?`, factLines(cs), cs).get('memory:t1');
+      expect(o === undefined || o.again === true, b).toBe(true);
+    }
+    // Said as a change tied to the old value, the same names mark it, and the why names the cue.
+    const cs = [
+      turn('t1', 'Ana', 1, 'I live in Lisbon with my cat.'),
+      turn('t2', 'Ana', 30, 'I left Lisbon for Porto.'),
+    ];
+    const o = olderTurns(cs, all(cs), 'Where does Ana live?', factLines(cs), cs).get('memory:t1');
+    expect(o?.again).toBeUndefined();
+    expect(o?.why).toContain('says "left lisbon"');
+  });
+
+  it('a change is said beside the old value: a cue elsewhere in the turn, or "still" beside it, marks nothing', () => {
+    const base = [
+      turn('a', 'Noor', 1, 'I go rowing with my cousin at dawn on weekends.'),
+      turn('b', 'Pablo', 2, 'We tried rowing on the lake last weekend.'),
+      turn('c', 'Pablo', 3, 'We tried bowling on the lake last weekend.'),
+    ];
+    const q = 'What does Noor do at dawn on weekends?';
+    for (const text of [
+      'Still rowing every week now, although I did some bowling once.',
+      'Still rowing every week, and I started bowling with the kids too.',
+    ]) {
+      const cs = [...base, turn('d', 'Noor', 40, text)];
+      expect(olderTurns(cs, all(cs), q, undefined, cs).has('memory:a'), text).toBe(false);
+    }
+    const cs = [...base, turn('d', 'Noor', 40, 'I quit rowing after the winter, bowling now.')];
+    const o = olderTurns(cs, all(cs), q, undefined, cs).get('memory:a');
+    expect(o).toMatchObject({ newerId: 'd', own: ['bowling'] });
+    expect(o?.why).toContain('says "quit rowing"');
+    expect(o?.why).toContain('"we tried _ on the lake last weekend"');
+  });
+
+  it('a value is held when the speaker states it as theirs twice after the older turn, nothing else', () => {
+    const base = [
+      turn('a', 'Ana', 10, 'On weekends I mostly go climbing with friends.'),
+      turn('b', 'Ben', 11, 'On weekends I mostly go kayaking with friends.'),
+    ];
+    const q = 'What does Ana do on weekends?';
+    const marks = (...later: [number, string][]) => {
+      const cs = [...base, ...later.map(([day, text], i) => turn(`l${i}`, 'Ana', day, text))];
+      return olderTurns(cs, all(cs), q, undefined, cs).get('memory:a');
+    };
+    const held = marks([20, 'I took up kayaking last spring.'], [30, 'I loved kayaking in Norway this summer.']);
+    expect(held?.own).toEqual(['kayaking']);
+    expect(held?.why).toContain('held: said in two own turns after');
+    // Not held: once before the older turn; another's thing (each way of saying one); a plan; a denial.
+    const second = 'I loved kayaking in Norway this summer.';
+    for (const first of [
+      'My brother took up kayaking last spring.',
+      'My brother loves kayaking in spring.',
+      'My brother’s kayaking club opened in spring.',
+      'My brother tried kayaking in spring.',
+      'I think she took up kayaking in spring.',
+      'I know his kayaking club well.',
+      'I hear their kayaking club is fun.',
+      'Marco took up kayaking last spring.',
+      'Maybe I will try kayaking some day.',
+      'I never did kayaking, too cold.',
+    ])
+      expect(marks([20, first], [30, second]), first).toBeUndefined();
+    expect(marks([5, 'As a kid I did kayaking at camp.'], [30, second])).toBeUndefined();
   });
 
   it('reads a question asking for several answers', () => {

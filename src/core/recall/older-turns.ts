@@ -2,13 +2,25 @@
  * @module core/recall/older-turns
  * Which of a question's top turns are likely an older version of a later turn of the same speaker (issue 23), with no
  * word list of slots: each states a fact of their own, and the later names a name the earlier names and one of its
- * own, said as a change (changeCue, leftValues: "I left Kestrel Insurance, joined Pinecrest Health") or held (said
- * twice), or is in its line of facts (factLines: joined through names or a frame) naming one of its own, or, both
+ * own, said as a change tied to it (changeBeside: "I left Kestrel Insurance, joined Pinecrest Health") or held (stated
+ * twice after), or is in its line of facts (factLines: joined through names or a frame) naming one of its own, or, both
  * among the top, another value of a kind the earlier names (valueKinds: words filling one frame in anyone's turns). A
  * question naming the later one's own name already knows it: that pair is left. Also the turns of the value before a
  * later value a question names (earlierValues), and the turn that first named a value (firstNamed). Pure.
  */
-import { changeCue, isStopWord, knownNames, leftValues, namesIn, norm, statesOwnFact, words } from './memory-life.js';
+import {
+  changeBeside,
+  deniedIn,
+  hedged,
+  isStopWord,
+  knownNames,
+  leftValues,
+  namesIn,
+  negated,
+  norm,
+  statesOwnFact,
+  words,
+} from './memory-life.js';
 
 export const OLDER_TURN_DEFAULTS = Object.freeze({
   /** A frame (factLines): the words around a run of at most this many words that differ. */
@@ -81,59 +93,107 @@ export function olderTurns(
       : valueKinds(context, longest + OLDER_TURN_DEFAULTS.frameRun, { speakers, frames });
   if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
-  // A value is held when said in two turns of the speaker's about their own things: not naming another speaker
-  // (addressed anywhere: "I could never do that, Ines, respect"), not about another person's thing ("My wife drives").
-  const saidBy = new Map<string, number>();
+  // A value is held when the speaker states it as theirs in two turns after the older one: in the first person, with
+  // no condition, plan, quote (hedged), not denied or left, not naming another speaker (addressed anywhere: "I could
+  // never do that, Ines, respect"), not about another person's thing ("My wife drives", "My brother took up kayaking").
+  const saidAt = new Map<string, number[]>();
   for (const t of own) {
-    const ws = words(t.c.text);
-    if (ws.some((w) => speakers.has(w) && !words(t.c.speaker).includes(w)) || OTHERS_THING.test(t.c.text)) continue;
-    for (const v of new Set([...t.values, ...t.names]))
-      saidBy.set(`${t.c.speaker}\n${v}`, (saidBy.get(`${t.c.speaker}\n${v}`) ?? 0) + 1);
+    const text = t.c.text;
+    if (!FIRST_PERSON.test(text) || OTHERS_THING.test(text) || hedged(text)) continue;
+    if (words(text).some((w) => speakers.has(w) && !words(t.c.speaker).includes(w))) continue;
+    const said = new Set([...t.values, ...t.names]);
+    const denied = deniedIn(text, said);
+    const left = leftValues(text);
+    for (const v of said) {
+      if (denied.has(v) || left.has(v)) continue;
+      const key = `${t.c.speaker}\n${v}`;
+      const at = saidAt.get(key);
+      if (at === undefined) saidAt.set(key, [t.c.at]);
+      else at.push(t.c.at);
+    }
   }
-  const held = (speaker: string, v: string) => (saidBy.get(`${speaker}\n${v}`) ?? 0) >= 2;
+  const held = (speaker: string, v: string, after: number) =>
+    (saidAt.get(`${speaker}\n${v}`) ?? []).filter((at) => at > after).length >= 2;
+  const common =
+    context === undefined
+      ? undefined
+      : joinNames(context.map((c, i) => ({ key: `${i}`, speaker: c.speaker ?? '', text: c.text })));
   const out = new Map<string, OlderTurn>();
   for (const older of own) {
     if (!top.has(older.c.key) || (older.names.size === 0 && older.values.length === 0)) continue;
-    let best: { c: TurnCandidate; shared: string[]; own: string[]; kind?: string; again?: true } | undefined;
+    let best: { c: TurnCandidate; shared: string[]; own: string[]; ground: string; again?: true } | undefined;
     for (const newer of own) {
       if (newer.c.speaker !== older.c.speaker || newer.c.at <= older.c.at) continue;
       if (norm(newer.c.text) === norm(older.c.text)) continue;
+      // A condition, a plan, a quote or a comparison states nothing as now ("If I ever left Lisbon I would pick
+      // Porto", "My cousin says Toyota is more reliable than Honda"): no later word on anything.
+      if (hedged(newer.c.text) || COMPARES.test(newer.c.text)) continue;
       const shared = [...newer.names].filter((n) => older.names.has(n));
       // A later turn naming the earlier one's value again (a shared name the question does not name: "Ledger" in
-      // "Where is Ledger's data?" is what both are about) holds it still, unless it says a change ("I left Kestrel
-      // Insurance and joined Pinecrest Health") or names a value held (said in two own turns) besides: a name said
-      // once beside it may be only mentioned ("Still at Acme Robotics, though I interviewed at Globex once").
-      const changed = changeCue(newer.c.text, true) !== undefined || leftValues(newer.c.text).size > 0;
+      // "Where is Ledger's data?" is what both are about) holds it still, unless it says a change tied to it (the
+      // value left, or a cue beside it: "I left Kestrel Insurance and joined Pinecrest Health") or names a value held
+      // besides: a name said once beside it may be only mentioned ("Still at Acme Robotics, though I interviewed at
+      // Globex once").
+      // Tied to the value left: a shared name, else (a line of facts) any the earlier turn names.
+      const change = changeBeside(newer.c.text, shared.length > 0 ? shared : [...older.names, ...older.values]);
       let ownNames = [...newer.names].filter((n) => !older.names.has(n));
-      const again = shared.some((n) => !asked.has(n)) && !changed && !ownNames.some((n) => held(newer.c.speaker, n));
+      const heldOwn = ownNames.filter((n) => held(newer.c.speaker, n, older.c.at));
+      const again = shared.some((n) => !asked.has(n)) && change === undefined && heldOwn.length === 0;
       const sameLine = inLine(older.c, newer.c);
-      let kind: string | undefined;
+      let byKind = false;
+      // A denial says nothing of now ("I never liked Python much, Rust looks nicer") unless it says the change or
+      // the value besides is held.
+      if (change === undefined && heldOwn.length === 0) {
+        if (negated(newer.c.text)) continue;
+        // A turn of the same line saying no change holds no value of its own ("Rumour is Meadow Bank is hiring").
+        if (shared.length === 0 && sameLine) continue;
+        // Both about what the question asks: a name said beside many of the speaker's other names (a weekday:
+        // joinNames) is no value of its own ("My team at Copperline ships every Thursday").
+        if (!again && common !== undefined) ownNames = ownNames.filter((n) => common.has(`${newer.c.speaker}\n${n}`));
+      }
+      let ground =
+        change !== undefined
+          ? said(change)
+          : heldOwn.length > 0
+            ? `holds ${heldOwn.join(', ')} (said in two own turns after)`
+            : shared.length > 0
+              ? `both about ${shared.join(', ')}, the question's`
+              : 'in the same line of facts';
       if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
         // Both in the top: the later names another value of a kind the earlier names one of (valueKinds).
         const olderKinds = new Set(older.values.map((v) => kinds?.get(v)));
-        // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns, or
-        // beside the value of the kind it left ("sold my yoga gear"). A question naming a value of the kind asks
-        // about that one.
-        // The value left counts where the later turn says a change (`changed`: "sold my yoga gear … birdwatching
-        // now"), not where it holds both ("Still playing tennis, though I tried golf once").
-        const left = new Set(newer.values.filter((v) => changed && older.values.includes(v)).map((v) => kinds?.get(v)));
+        // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns after
+        // the earlier one, or beside a change tied to the value of the kind it left ("sold my yoga gear …
+        // birdwatching now"), not where it holds both ("Still playing tennis, though I tried golf once"). A
+        // question naming a value of the kind asks about that one.
+        const leftKinds = new Map<string | undefined, string>();
+        for (const v of newer.values)
+          if (older.values.includes(v)) {
+            const c = changeBeside(newer.c.text, [v]);
+            if (c !== undefined && !leftKinds.has(kinds?.get(v))) leftKinds.set(kinds?.get(v), said(c));
+          }
         const other = newer.values.filter(
           (v) =>
             !older.values.includes(v) &&
             olderKinds.has(kinds?.get(v)) &&
-            (held(newer.c.speaker, v) || left.has(kinds?.get(v))) &&
+            (held(newer.c.speaker, v, older.c.at) || leftKinds.has(kinds?.get(v))) &&
             ![...asked].some((w) => kinds?.get(w) === kinds?.get(v)),
         );
         if (other.length > 0) {
-          const was = older.values.filter((v) => kinds?.get(v) === kinds?.get(other[0] as string));
           const w = other[0] as string;
-          const direct = was.map((v) => frames.get(v < w ? `${v}\n${w}` : `${w}\n${v}`)).find((f) => f !== undefined);
-          const frame = direct ?? [...frames].find(([pair]) => pair.split('\n').includes(w))?.[1];
-          kind = `${was.join(', ')} (said in the same words: "${frame ?? ''}")`;
+          // The value of the kind the earlier turn holds (not one it says it left itself).
+          const gone = leftValues(older.c.text);
+          const was = older.values.filter((v) => kinds?.get(v) === kinds?.get(w) && !gone.has(v));
+          const frame = was.map((v) => frames.get(v < w ? `${v}\n${w}` : `${w}\n${v}`)).find((f) => f !== undefined);
+          ground =
+            `names ${other.join(', ')}, a value of the kind of ${was.join(', ') || 'its values'}` +
+            `${frame === undefined ? '' : ` (said in the same words: "${frame}")`}, ` +
+            (leftKinds.get(kinds?.get(w)) ?? `held: said in two own turns after`);
           ownNames = other;
+          byKind = true;
         }
       }
-      if ((shared.length === 0 && !sameLine && kind === undefined) || ownNames.length === 0) continue;
+      if ((shared.length === 0 && !sameLine && !byKind) || ownNames.length === 0) continue;
       if (ownNames.some((n) => asked.has(n))) continue;
       // The latest, of those shown to replace it when there are.
       if (
@@ -141,13 +201,7 @@ export function olderTurns(
         (best.again === true && !again) ||
         ((best.again === true) === again && newer.c.at > best.c.at)
       )
-        best = {
-          c: newer.c,
-          shared,
-          own: ownNames,
-          ...(kind === undefined ? {} : { kind }),
-          ...(again ? { again } : {}),
-        };
+        best = { c: newer.c, shared, own: ownNames, ground, ...(again ? { again } : {}) };
     }
     if (best !== undefined)
       out.set(older.c.key, {
@@ -159,18 +213,32 @@ export function olderTurns(
         why: best.again
           ? `said again later by ${older.c.speaker} (${best.c.id}: names ${best.shared.join(', ')} again, no change)`
           : `likely an older version: ${best.c.id}, said later by ${older.c.speaker}, ` +
-            (best.shared.length > 0
-              ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides`
-              : best.kind !== undefined
-                ? `names ${best.own.join(', ')}, a value of the kind of ${best.kind}`
-                : `in the same line of facts, names ${best.own.join(', ')}`),
+            (best.shared.length > 0 ? `names ${best.shared.join(', ')} too and ${best.own.join(', ')} besides; ` : '') +
+            (best.shared.length === 0 && !best.ground.startsWith('names ') ? `names ${best.own.join(', ')}; ` : '') +
+            best.ground,
       });
   }
   return out;
 }
 
-/** A turn about another person's thing ("My wife drives …", "the Tesla of my wife", "her car"). */
-const OTHERS_THING = /\b(?:he|she|his|her)\b|\bof my\b|\bmy \p{L}+(?:'s\b| (?!is\b|was\b|has\b)\p{L}+(?<![su])s\b)/iu;
+/** How a change tied to a value was said: "left kestrel", "joined" beside kestrel. */
+const said = (c: { value: string; cue: string; left: boolean }): string =>
+  c.left ? `says "${c.cue} ${c.value}"` : `says "${c.cue}" beside ${c.value}`;
+
+/** A first-person statement (I, me, my, we, us, our). */
+const FIRST_PERSON = /\b(?:i|me|my|mine|we|us|our)\b/i;
+/** A comparison ("more reliable than Honda"): the values compared, none said to hold. */
+const COMPARES = /\bthan\b/i;
+
+/**
+ * A turn about another person's thing: he, she, they ("her car", "their club"), or "my <someone> <verb>" ("My wife
+ * drives", "My brother took up kayaking", "My husband washed the Volvo"), "my <someone>'s".
+ */
+const OTHERS_THING = new RegExp(
+  "\\b(?:he|she|his|her|they|their|them)\\b|\\bmy \\p{L}+(?:['’]s\\b| (?!is\\b|was\\b|has\\b)\\p{L}+(?<![su])s\\b|" +
+    ' \\p{L}+ed\\b| (?:took|bought|got|did|made|went|gave|ran|drove|came|found|began|saw|told|said|won|sold|wrote)\\b)',
+  'iu',
+);
 
 /** The words of a text that are values of a kind (valueKinds), each once. */
 const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] => [

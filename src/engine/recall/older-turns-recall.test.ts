@@ -152,18 +152,30 @@ async function said(turns: [string, string, number][]) {
 }
 
 describe('lines of facts in the ordering in time (issue 23 review)', () => {
-  it('a later turn of the same line (a shared frame, no name shared) marks the earlier', async () => {
-    const { cr, ids } = await said([
+  it('a later turn of the same line (a frame, no name shared) marks the earlier when its value is held', async () => {
+    const turns: [string, string, number][] = [
       ['Ana', 'My team at Harbor Freight ships every week.', 1],
       ['Bo', 'Nice weather today.', 2],
       ['Ana', 'My team at Copperleaf Media ships every week.', 20],
+    ];
+    // No change said, the value said once: the earlier one still holds as far as anyone knows.
+    const once = await said(turns);
+    const kept = (await once.cr.recall('Where does Ana work?', { limit: 5, track: false })).find(
+      (r) => r.id === once.ids[0],
+    );
+    expect(kept?.status).toBe('current');
+    await once.cr.close();
+    // Ana states it as hers twice after: held, the earlier is older.
+    const { cr, ids } = await said([
+      ...turns,
+      ['Ana', 'I love my desk at Copperleaf Media, the team ships every week.', 22],
+      ['Ana', 'I bike to Copperleaf Media each morning, my team ships every week.', 24],
     ]);
     const rs = await cr.recall('Where does Ana work?', { limit: 5, track: false });
-    expect(rs[0]?.id).toBe(ids[2]);
     const older = rs.find((r) => r.id === ids[0]);
     expect(older?.status).toBe('conflict');
-    expect(older?.parts.newerTurn).toEqual({ id: ids[2], names: ['copperleaf', 'media'] });
-    expect(older?.life?.why).toContain('same line');
+    expect(older?.parts.newerTurn?.names).toEqual(['copperleaf', 'media']);
+    expect(older?.life?.why).toContain('holds copperleaf, media (said in two own turns after)');
     await cr.close();
   });
 
