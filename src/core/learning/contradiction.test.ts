@@ -148,6 +148,36 @@ describe('detectContradictions', () => {
     expect(contradictionsOf(testsGroup(), opposed).map((c) => c.id)).toEqual(opposed.map((o) => o.id));
   });
 
+  it('counts a negation in an order only when it governs the first step itself', () => {
+    // A negated verb that asks for the step ("don't forget to", "never hesitate to", "don't be afraid to") or a
+    // negation in another clause keeps the stated order: these say commit first, against the tests-first habit.
+    const plain = [
+      "Don't forget to commit before running the tests",
+      'Never hesitate to commit before the tests run',
+      "Don't be afraid to commit before the tests finish",
+      "Don't worry about CI and commit before the tests run",
+    ];
+    const planted = () => [
+      ...repeat('Run the tests before you commit', 4, 'correction'),
+      ...repeat('Always run the tests before committing', 3, 'correction'),
+    ];
+    for (const text of plain) {
+      expect(assertionOf(text).order).toMatchObject({ earlier: ['commit'] });
+      const extra = [one(text, 'correction', 1)];
+      expect(contradictionsOf(planted(), extra).map((c) => c.id)).toEqual([extra[0]?.id]);
+    }
+    // And the same verbs asking for the habit's own order agree with it.
+    expect(assertionOf("Don't forget to run the tests before you commit").order).toEqual({
+      earlier: ['run', 'test'],
+      later: ['commit'],
+    });
+    expect(
+      contradictionsOf(planted(), [one("Don't forget to run the tests before you commit", 'correction', 1)]),
+    ).toEqual([]);
+    // After wait/bother/worry no order is read.
+    expect(assertionOf("Don't wait for the tests before you commit").order).toBeUndefined();
+  });
+
   it('does not take an error made when the pattern was broken for a contradiction', () => {
     expect(
       contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')]),

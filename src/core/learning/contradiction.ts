@@ -457,10 +457,59 @@ const ORDER_WORDS: ReadonlyMap<string, 'before' | 'after' | 'until'> = new Map([
   ['till', 'until'],
 ]);
 
+/** Words between a negation and the verb it governs: "don't just commit", "never ever push". */
+const NEGATION_FILLERS = new Set(['please', 'just', 'ever', 'even']);
+/**
+ * Verbs that take the step as their object and, negated, ask for it: "don't forget to commit before …", "never
+ * hesitate to …", "never skip the tests before …" all state the step's own order ("be afraid/shy to" likewise).
+ */
+const NEGATED_ASKS = new Set([
+  'forget',
+  'hesitate',
+  'skip',
+  'neglect',
+  'omit',
+  'ignore',
+  'bypass',
+  'miss',
+  'fail',
+  'be',
+]);
+/** Verbs whose negation says neither order for sure ("don't wait for the tests before you commit"): no order read. */
+const NEGATED_UNSURE = new Set(['worry', 'bother', 'wait']);
+/** Words that open another clause: a negation before one governs only its own ("don't worry and commit before …"). */
+const CLAUSE_JOINERS = new Set(['and', 'then', 'but', 'or', 'so']);
+
+/**
+ * Where the first step starts and whether the negation at `negatedAt` (its cue `cueLength` words long) governs it:
+ * only one directly before the step's own verb (after please/just) does. After a verb asking for the step ("don't
+ * forget to", "never hesitate to", "don't be afraid to") or a clause joiner the plain order stands; after
+ * worry/bother/wait no order is read (undefined).
+ */
+function firstStep(
+  words: readonly string[],
+  negatedAt: number,
+  cueLength: number,
+  at: number,
+): { from: number; negated: boolean } | undefined {
+  if (negatedAt < 0) return { from: 0, negated: false };
+  for (let k = at - 1; k > negatedAt; k -= 1)
+    if (CLAUSE_JOINERS.has(words[k] as string)) return { from: k + 1, negated: false };
+  let j = negatedAt + cueLength;
+  while (j < at && NEGATION_FILLERS.has(words[j] as string)) j += 1;
+  const verb = words[j] as string;
+  if (NEGATED_UNSURE.has(verb)) return undefined;
+  if (!NEGATED_ASKS.has(verb)) return { from: j, negated: true };
+  let from = verb === 'be' ? j + 2 : j + 1;
+  if (words[from] === 'to') from += 1;
+  return { from, negated: false };
+}
+
 /**
  * The first clause stating two steps in order, topical words on both sides of an order word, resolved against a
- * negation before the first step: ¬(A before B) says B before A ("never commit before the tests pass" is "the tests
- * pass before the commit"), and "don't A until B" says B before A too. "A until B" without a negation states no order.
+ * negation of the first step's verb (`firstStep`): ¬(A before B) says B before A ("never commit before the tests
+ * pass" is "the tests pass before the commit"), and "don't A until B" says B before A too. "A until B" without a
+ * negation states no order.
  */
 function orderOf(
   segments: readonly (readonly { words: readonly string[]; stems: readonly string[] }[])[],
@@ -471,7 +520,13 @@ function orderOf(
       const at = words.findIndex((w) => ORDER_WORDS.has(w));
       if (at < 0) continue;
       let negatedAt = -1;
-      for (let k = 0; k < at && negatedAt < 0; k += 1) if (matchAt(words, k, NEGATIONS_BY_FIRST)) negatedAt = k;
+      let cueLength = 0;
+      for (let k = 0; k < at && negatedAt < 0; k += 1) {
+        const cue = matchAt(words, k, NEGATIONS_BY_FIRST);
+        if (cue !== undefined) [negatedAt, cueLength] = [k, cue.length];
+      }
+      const step = firstStep(words, negatedAt, cueLength, at);
+      if (step === undefined) continue;
       const collect = (from: number, to: number): string[] => {
         const out = new Set<string>();
         for (let k = from; k < to; k += 1) {
@@ -481,12 +536,12 @@ function orderOf(
         }
         return [...out];
       };
-      const first = collect(negatedAt < 0 ? 0 : negatedAt + 1, at);
+      const first = collect(step.from, at);
       const second = collect(at + 1, words.length);
       if (first.length === 0 || second.length === 0) continue;
       const how = ORDER_WORDS.get(words[at] as string);
-      if (how === 'until' && negatedAt < 0) continue;
-      const firstEarlier = how === 'until' ? false : (how === 'before') === negatedAt < 0;
+      if (how === 'until' && !step.negated) continue;
+      const firstEarlier = how === 'until' ? false : (how === 'before') === !step.negated;
       return firstEarlier ? { earlier: first, later: second } : { earlier: second, later: first };
     }
   }
