@@ -401,6 +401,8 @@ describe('detectCorrection', () => {
       'actually, always run the tests before you commit',
     ],
     ['No, always rebase onto main.', 'no', 'No, always rebase onto main.'],
+    ['Actually, always pass --frozen-lockfile in CI', 'actually', 'Actually, always pass --frozen-lockfile in CI'],
+    ['No. Always bring the branch up to date first.', 'no', 'No. Always bring the branch up to date first.'],
     [
       '- don’t edit package-lock.json by hand\n- run the tests before you commit',
       'dont',
@@ -450,6 +452,14 @@ describe('detectCorrection', () => {
     "Don't worry about the CI for now",
     'Make sure the totals include tax',
     'Wait. Let me check the logs first',
+    // "always" after "no," / "actually," directs only before an imperative verb.
+    'No, always fails with the same error.',
+    'Is it flaky? No, always reproducible.',
+    'Actually, always wondered why we use pnpm.',
+    'No, always a pleasure.',
+    'Nope. Always fails on the second run.',
+    'Actually, always seemed odd to me that the build takes so long',
+    'No. Always the same error on CI.',
     '',
   ])('%j is not a correction', (prompt) => {
     expect(detectCorrection(prompt)).toBeUndefined();

@@ -302,11 +302,20 @@ const LEAD =
   String.raw`[,:;\s—–-]*)*`;
 /** Where a team states its habits: "here", "in this repo", "in this project", … */
 const PLACE = String.raw`(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo))`;
+/**
+ * "always" before an imperative: a base-form verb, so not a determiner, pronoun, preposition, adjective or a form in
+ * -s / -ed / -ing ("always run the tests", not "always fails", "always reproducible", "always a pleasure").
+ */
+const ALWAYS_IMPERATIVE =
+  String.raw`always\s+(?!(?:the|a|an|this|that|these|those|my|your|our|their|its|his|her|it|so|too|very|with|` +
+  String.raw`without|in|on|at|for|to|from|by|of|like|about|been|be|is|are|was|were|had|has|here|there|true|false|` +
+  String.raw`same|right|wrong|fine|good|bad|nice|great|happy|glad|broken|done|green|red|slow|fast|flaky)\b)` +
+  String.raw`(?!(?:[a-z]*[^su]s|[a-z]*[^e]ed|(?!bring\b)[a-z]+ing|[a-z]+(?:ible|able|ful|ous))\b)[a-z]+\b`;
 /** What a sentence that overrules the agent goes on with, after "no," or "actually,". */
 const DIRECTIVE = new RegExp(
   String.raw`^(?:please\s+)?(?:(?:use|don't|dont|do\s+not|never|stop|avoid|keep|leave|put|make|change|rename|revert|` +
     String.raw`undo|remove|drop|delete|move|switch|go\s+back|call|return|write|prefer|skip|let's|lets|instead|rather|` +
-    String.raw`not|wrong|always)\b` +
+    String.raw`not|wrong)\b|${ALWAYS_IMPERATIVE}` +
     String.raw`|(?:it|that|this|you|we|i|they|the\s+[\w./-]+(?:\s+[\w./-]+)?)\s+` +
     String.raw`(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|has\s+to|have\s+to|always|never|don't|do\s+not|` +
     String.raw`doesn't|does\s+not|want|wanted|meant|said|asked|prefer|goes|go|belongs?|lives?)\b` +
