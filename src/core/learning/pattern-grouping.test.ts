@@ -426,6 +426,21 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(result.singletons).toEqual([]);
   });
 
+  it('keeps "stop X after" and "start X before" apart: stop is no filler word of a correction', async () => {
+    const rows = [
+      {
+        key: 'stop',
+        texts: ['Stop the containers after the tests', 'Always stop the docker containers once tests finish'],
+      },
+      {
+        key: 'start',
+        texts: ['Start the containers before the tests', 'Always start the docker containers before tests run'],
+      },
+    ];
+    const result = groupObservations(await repeated(rows));
+    expect(keysOf(result).sort()).toEqual([['start'], ['stop']]);
+  });
+
   it('keeps template siblings apart when the phrase they differ by names a topic, not a place', async () => {
     const modules = ['ledger', 'scheduler', 'importer', 'renderer'];
     const rows = modules.map((module) => ({

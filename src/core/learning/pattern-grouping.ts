@@ -261,7 +261,7 @@ export function aliasesOf(word: string): readonly string[] | undefined {
 
 /**
  * Words that say how something was observed rather than what: who asked, how often, generic verbs
- * and prepositions of observation sentences, how a user corrects ("actually", "please", "wrong", "stop")
+ * and prepositions of observation sentences, how a user corrects ("actually", "please", "wrong", "sorry")
  * and where a team states its habits ("here", "in this repo / project / codebase"). As terms (stemmed)
  * they weigh `genericWeight` (0.25) of a topical word, so that "User wants X before Y" and "User wants
  * Z before W" are not alike for their shared frame, and "this project uses pnpm" is about pnpm.
@@ -275,7 +275,7 @@ export const GENERIC_WORDS: readonly string[] = Object.freeze(
     'under over into onto about above below between through without within instead rather than via per time times ' +
     'way thing things something everything code file files change changes changed work working worked now today ' +
     'yesterday session too very really quite fine ok okay yes not no never don doesn didn isn aren wasn won t s ' +
-    'actually please wrong sorry stop avoid here project repo repository codebase monorepo'
+    'actually please wrong sorry here project repo repository codebase monorepo'
   ).split(' '),
 );
 
