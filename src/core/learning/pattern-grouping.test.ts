@@ -441,6 +441,38 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(keysOf(result).sort()).toEqual([['start'], ['stop']]);
   });
 
+  it('reads the case a rename keeps: a negation before it, "is wrong" after it, "over to" is no preference', async () => {
+    const camel = [
+      'Changed max_retries to maxRetries as the user asked',
+      'Changed api_client to apiClient as the user asked',
+      'Changed row_count to rowCount as the user asked',
+    ];
+    const snake = [
+      'Renamed userId to user_id as the user asked',
+      'Renamed apiClient to api_client as the user asked',
+      'Renamed rowCount to row_count as the user asked',
+    ];
+    const habitOf = async (extra: readonly string[]) => {
+      const texts = [...camel, ...snake, ...extra];
+      const result = groupObservations(await embedded(texts.map((text, k) => ({ id: `t${k}`, text }))));
+      return extra.map((_, j) => {
+        const group = result.groups.find((g) => g.ids.includes(`t${texts.length - extra.length + j}`));
+        const ids = new Set(group?.ids ?? []);
+        return ids.has('t0') ? 'camel' : ids.has('t3') ? 'snake' : 'apart';
+      });
+    };
+    const [dont, wrong, ...over] = await habitOf([
+      "Don't rename user_id to userId",
+      'Use max_retries; maxRetries is wrong',
+      'Switched page_size over to pageSize as the user asked',
+      'Prefer pageSize over page_size',
+    ]);
+    expect(dont).toBe('snake');
+    // Said once and shorter than the renames, it may stay apart; never with the case it rejects.
+    expect(wrong).not.toBe('camel');
+    expect(over).toEqual(['camel', 'camel']);
+  });
+
   it('keeps template siblings apart when the phrase they differ by names a topic, not a place', async () => {
     const modules = ['ledger', 'scheduler', 'importer', 'renderer'];
     const rows = modules.map((module) => ({

@@ -731,16 +731,24 @@ function caseStyle(word: string): string | undefined {
 }
 
 /** Between two spellings, words that make the first the one kept ("use maxRetries, not max_retries"). */
-const KEPT_FIRST = /\b(?:not|instead\s+of|rather\s+than|over)\b/i;
+const KEPT_FIRST = /\b(?:not|instead\s+of|rather\s+than)\b/i;
+/** "over" alone between two spellings keeps the first ("prefer maxRetries over max_retries"; not "over to"). */
+const OVER_ALONE = /^\W*over\W*$/i;
+/** Before the first spelling, a negation rejects the rename ("Don't rename user_id to userId"). */
+const NEGATED_BEFORE = /\b(?:don't|dont|don’t|do\s+not|never|not|no|avoid|stop)\b/i;
+/** Right after the second spelling, words that reject it ("Use max_retries; maxRetries is wrong"). */
+const REJECTED_AFTER =
+  /^\W*(?:is|was|are)\s+(?:(?:just|simply|clearly)\s+)?(?:wrong|incorrect|not\b|bad\b)|^\W*isn't\b/i;
 
 /**
  * A rename a text states: one identifier written in two naming cases ("Changed max_retries to maxRetries"). The
  * habit is the case it was changed to, the identifier a detail: returns its terms (read as generic ones) and the
- * words of the case kept (the second, or the first when "not", "instead of", "rather than" or "over" comes between),
- * read as the text's own; undefined when the text renames nothing.
+ * words of the case kept, read as the text's own; undefined when the text renames nothing. The case kept is the
+ * second, turned to the first by each of: "not", "instead of", "rather than" or "over" alone between them; a negation
+ * before the first ("don't rename …"); "is wrong" / "is not" right after the second.
  */
 function renamedIdentifier(text: string): { terms: string[]; cases: string } | undefined {
-  const seen = new Map<string, [string, number]>();
+  const seen = new Map<string, [string, number, number]>();
   const plain = stripPaths(text);
   const token = /\S+/g;
   for (let match = token.exec(plain); match !== null; match = token.exec(plain)) {
@@ -751,10 +759,15 @@ function renamedIdentifier(text: string): { terms: string[]; cases: string } | u
     const key = terms.join(' ');
     const before = seen.get(key);
     if (before !== undefined && before[0] !== style) {
-      const kept = KEPT_FIRST.test(plain.slice(before[1], match.index)) ? before[0] : style;
-      return { terms, cases: kept };
+      const between = plain.slice(before[2], match.index);
+      const flips = [
+        KEPT_FIRST.test(between) || OVER_ALONE.test(between),
+        NEGATED_BEFORE.test(plain.slice(0, before[1])),
+        REJECTED_AFTER.test(plain.slice(match.index + match[0].length)),
+      ].filter(Boolean).length;
+      return { terms, cases: flips % 2 === 1 ? before[0] : style };
     }
-    seen.set(key, [style, match.index + match[0].length]);
+    seen.set(key, [style, match.index, match.index + match[0].length]);
   }
   return undefined;
 }
