@@ -441,7 +441,7 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(keysOf(result).sort()).toEqual([['start'], ['stop']]);
   });
 
-  it('reads the case a rename keeps: a negation before it, "is wrong" after it, "over to" is no preference', async () => {
+  it('reads the case a rename keeps: a negation before, "is wrong" after, "over to" no preference', async () => {
     const camel = [
       'Changed max_retries to maxRetries as the user asked',
       'Changed api_client to apiClient as the user asked',
