@@ -276,6 +276,7 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     );
     expect(changeBeside('Rowing too, I started it again.', ['rowing'])).toBeUndefined();
     expect(changeBeside('If I ever left Lisbon I would pick Porto.', ['lisbon'])).toBeUndefined();
+    expect(changeBeside('I never really left Lisbon, not in my heart.', ['lisbon'])).toBeUndefined();
     expect(changeBeside('Ben told me Kestrel Insurance left the index.', ['kestrel'])).toBeUndefined();
   });
 

@@ -111,23 +111,20 @@ const NEGATION = /\b(?:never|not|nor)\b|n['’]t\b/i;
 const LASTING = /\b(?:no longer|anymore|any more|no more)\b/i;
 
 /**
- * The values of `values` (lower case) a turn denies: a negation within `near` words ("I never liked kayaking", "I
- * don't miss PyCharm"; "no longer", "anymore" say a change). "Been editing in Nano … and I don't miss PyCharm"
- * denies PyCharm, not Nano.
+ * The values of `values` (lower case) a turn denies: those in a clause holding a negation ("I never really got into
+ * DynamoDB", "I don't miss PyCharm"; "no longer", "anymore" say a change). Clauses end at a stop or a comma and
+ * before "and", "but", "though": "Been editing in Nano … and I don't miss PyCharm" denies PyCharm, not Nano.
  */
-export function deniedIn(text: string, values: Iterable<string>, near = 3): Set<string> {
+export function deniedIn(text: string, values: Iterable<string>): Set<string> {
   const out = new Set<string>();
   if (!negated(text)) return out;
-  const ws = words(text);
   const olds = new Map([...values].map((v) => [stem(v), v] as const));
-  const denies = (i: number) => {
-    const w = ws[i] as string;
-    return w === 'never' || w === 'not' || w === 'nor' || (w === 't' && (ws[i - 1] ?? '').endsWith('n'));
-  };
-  for (let i = 0; i < ws.length; i += 1) {
-    const value = olds.get(stem(ws[i] as string));
-    if (value === undefined) continue;
-    for (let k = Math.max(0, i - near); k <= Math.min(ws.length - 1, i + near); k += 1) if (denies(k)) out.add(value);
+  for (const clause of text.split(/[,.;:!?]|\b(?:and|but|though|although)\b/i)) {
+    if (!NEGATION.test(clause)) continue;
+    for (const w of words(clause)) {
+      const value = olds.get(stem(w));
+      if (value !== undefined) out.add(value);
+    }
   }
   return out;
 }

@@ -442,6 +442,7 @@ describe('older turns at recall time (issue 23)', () => {
       'Marco took up kayaking last spring.',
       'Maybe I will try kayaking some day.',
       'I never did kayaking, too cold.',
+      'I never really got into kayaking, climbing suits me.',
     ])
       expect(marks([20, first], [30, second]), first).toBeUndefined();
     expect(marks([5, 'As a kid I did kayaking at camp.'], [30, second])).toBeUndefined();

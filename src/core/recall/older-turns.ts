@@ -161,7 +161,9 @@ export function olderTurns(
               : 'in the same line of facts';
       if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
         // Both in the top: the later names another value of a kind the earlier names one of (valueKinds).
-        const olderKinds = new Set(older.values.map((v) => kinds?.get(v)));
+        // The kinds of the values the earlier turn holds (not one it says it left: "uninstalled Helix").
+        const gone = leftValues(older.c.text);
+        const olderKinds = new Set(older.values.filter((v) => !gone.has(v)).map((v) => kinds?.get(v)));
         // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns after
         // the earlier one, or beside a change tied to the value of the kind it left ("sold my yoga gear …
         // birdwatching now"), not where it holds both ("Still playing tennis, though I tried golf once"). A
@@ -181,12 +183,10 @@ export function olderTurns(
         );
         if (other.length > 0) {
           const w = other[0] as string;
-          // The value of the kind the earlier turn holds (not one it says it left itself).
-          const gone = leftValues(older.c.text);
           const was = older.values.filter((v) => kinds?.get(v) === kinds?.get(w) && !gone.has(v));
           const frame = was.map((v) => frames.get(v < w ? `${v}\n${w}` : `${w}\n${v}`)).find((f) => f !== undefined);
           ground =
-            `names ${other.join(', ')}, a value of the kind of ${was.join(', ') || 'its values'}` +
+            `names ${other.join(', ')}, a value of the kind of ${was.join(', ')}` +
             `${frame === undefined ? '' : ` (said in the same words: "${frame}")`}, ` +
             (leftKinds.get(kinds?.get(w)) ?? `held: said in two own turns after`);
           ownNames = other;
