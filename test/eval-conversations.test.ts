@@ -80,4 +80,26 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     const kinds = new Set(dev.flatMap((d) => d.questions.map((q) => q.kind)));
     expect([...kinds].sort()).toEqual(['at', 'before', 'current', 'when']);
   });
+
+  it('every half has speakers naming their current value beside another with no change said, answering nothing', () => {
+    const aside = /better than|^If I ever gave up|^Maybe I will try| told me |^I never really got into/;
+    for (const seed of [DEV_SEED, HELD_OUT_SEED, THIRD_SEED]) {
+      const set = generateConversations(seed);
+      const asides = set.flatMap((d) => d.turns.filter((t) => aside.test(t.text)).map((t) => ({ d, t })));
+      expect(asides.length).toBeGreaterThan(50);
+      for (const { d, t } of asides) {
+        expect(
+          d.questions.some((q) => q.relevant.includes(t.id)),
+          t.text,
+        ).toBe(false);
+        // Naming the value a current-value question of the speaker's fact asks.
+        const speakerOf = (id: string) => d.turns.find((x) => x.id === id)?.speaker;
+        const named = d.questions.filter(
+          (q) =>
+            q.kind === 'current' && t.text.includes(q.answer) && q.relevant.every((id) => speakerOf(id) === t.speaker),
+        );
+        expect(named.length, t.text).toBeGreaterThan(0);
+      }
+    }
+  });
 });

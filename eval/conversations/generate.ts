@@ -120,11 +120,26 @@ export function generateConversations(
   phrasing: Phrasing | Bank = seed === HELD_OUT_SEED ? 'held-out' : seed === THIRD_SEED ? 'third' : 'dev',
 ): Dialogue[] {
   const rng = mulberry32(seed);
+  // The speakers' asides naming a value draw on a stream of their own: the rest of a set is as it was without them.
+  const asides = mulberry32(seed + 7919);
   const bank = typeof phrasing === 'string' ? BANKS[phrasing] : phrasing;
-  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank));
+  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank, asides));
 }
 
-function dialogue(rng: Random, id: string, bank: Bank): Dialogue {
+/**
+ * A speaker naming their value and another of its kind with no change said: a comparison, a condition, a plan, a
+ * quote, a denial of the other ({v}: the value that holds, {x}: another, {o}: another speaker). Every half has them;
+ * none answers a question, and a holding turn one of them marks older is counted wrongly older.
+ */
+const HOLDING_ASIDES = [
+  'My cousin says {x} is better than {v}, I am not so sure.',
+  'If I ever gave up {v} I would pick {x}, probably.',
+  'Maybe I will try {x} some day, {v} is fine for now.',
+  '{o} told me {x} is the thing to watch, next to {v}.',
+  'I never really got into {x}, {v} suits me.',
+];
+
+function dialogue(rng: Random, id: string, bank: Bank, asides: Random): Dialogue {
   const speakers = shuffled(rng, SPEAKERS).slice(0, rng() < 0.5 ? 2 : 3);
   const count = int(rng, 8, 12);
   const start = Date.UTC(2022, 0, 1) + int(rng, 0, 400) * DAY;
@@ -204,6 +219,23 @@ function dialogue(rng: Random, id: string, bank: Bank): Dialogue {
     }
     plans[s] = order(rng, plan);
   });
+  for (const f of facts) {
+    if (asides() >= 0.5) continue;
+    const last = f.values.length - 1;
+    const s = int(asides, f.sessions[last] as number, count - 1);
+    const slots = {
+      v: f.values[last] as string,
+      x: pick(
+        asides,
+        bank[f.kind].values.filter((v) => !f.values.includes(v)),
+      ),
+      o: pick(asides, others(f.speaker)),
+    };
+    const plan = plans[s] as Planned[];
+    let at = int(asides, 0, plan.length);
+    while (plan[at]?.follows !== undefined) at += 1;
+    plan.splice(at, 0, { speaker: f.speaker, text: fill(pick(asides, HOLDING_ASIDES), slots) });
+  }
   const turns: Turn[] = [];
   const turnsOf = new Map<string, { id: string; value: number; change: boolean; at: number; text: string }[]>();
   plans.forEach((plan, s) => {
