@@ -114,6 +114,8 @@ export interface PassingDetail {
   readonly id: string;
   /** The terms (stemmed) of the identifier, weighed there as generic ones ("max", "retri" of max_retries). */
   readonly terms: string[];
+  /** When the wording renames the identifier, the naming case it keeps ("camel", "snake"; `renamedIdentifier`). */
+  readonly renamedTo?: string;
 }
 
 export interface Grouping {
@@ -770,6 +772,11 @@ function renamedIdentifier(text: string): { terms: string[]; cases: string } | u
     seen.set(key, [style, match.index, match.index + match[0].length]);
   }
   return undefined;
+}
+
+/** The naming case a text renames an identifier into (`renamedIdentifier`: "camel", "snake", …), or undefined. */
+export function renamedCaseOf(text: string): string | undefined {
+  return renamedIdentifier(text)?.cases;
 }
 
 /**
@@ -2125,9 +2132,12 @@ export function groupObservations(items: readonly GroupingItem[], options?: Grou
     groups,
     singletons: singletons.map((i) => (items[i] as GroupingItem).id),
     profileJoins,
-    details: units.passing.flatMap((terms, u) =>
-      terms.length === 0 ? [] : [{ id: firstId(u), terms: terms.map((t) => units.names[t] as string) }],
-    ),
+    details: units.passing.flatMap((terms, u) => {
+      if (terms.length === 0) return [];
+      const renamed = renamedIdentifier((items[(units.members[u] as number[])[0] as number] as GroupingItem).text);
+      const detail = { id: firstId(u), terms: terms.map((t) => units.names[t] as string) };
+      return [renamed === undefined ? detail : { ...detail, renamedTo: renamed.cases }];
+    }),
     context: [...units.context].map((t) => units.names[t] as string).sort(),
   };
 }

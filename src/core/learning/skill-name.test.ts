@@ -11,6 +11,12 @@ describe('skillName', () => {
     expect(skillName('Use named exports, no default exports in src/db/migrate.ts')).toBe('named-exports');
   });
 
+  it('names a rename after the case it keeps, not the identifier renamed', () => {
+    expect(skillName('Changed api_client to apiClient as the user asked')).toBe('camel-case');
+    expect(skillName('Renamed userId to user_id as the user asked')).toBe('snake-case');
+    expect(skillName("Don't rename user_id to userId")).toBe('snake-case');
+  });
+
   it('leaves out who asked and how often', () => {
     expect(skillName('User wants confirmation before removing files')).toBe('confirmation-removing');
     expect(skillName('Store timestamps in UTC')).toBe('store-timestamps-utc');

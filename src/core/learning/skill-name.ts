@@ -5,10 +5,11 @@
  * not `no-don-t-use-snake-case-…-0d7876d6`). The contradiction reader (`assertionOf`) splits the rule into what it
  * prefers and what it rejects; the name keeps, in the rule's order, the words of the preferred part that are not
  * generic (who asked, how often, "use", "always"), at most `maxWords`. A rule that prefers nothing nameable falls
- * back to its topical words, then to `slugify` of the whole text. Pure; the same text always gives the same name.
+ * back to its topical words, then to `slugify` of the whole text. A rename is named after the case it keeps
+ * ("Changed api_client to apiClient" → `camel-case`). Pure; the same text always gives the same name.
  */
 import { assertionOf, OPPOSITE_CONVENTIONS } from './contradiction.js';
-import { GENERIC_TERMS, observationTerms, stemWord } from './pattern-grouping.js';
+import { GENERIC_TERMS, observationTerms, renamedCaseOf, stemWord } from './pattern-grouping.js';
 import { isValidSkillName, slugify } from './slug.js';
 
 export const SKILL_NAME_DEFAULTS = Object.freeze({
@@ -37,6 +38,9 @@ function tokens(text: string): string[] {
 
 /** The name of a skill whose rule is `text`: short words of what it prefers (see the module header). */
 export function skillName(text: string, fallback = 'skill'): string {
+  // A rename ("Changed max_retries to maxRetries") is about the case it keeps, the identifier only its example.
+  const renamed = renamedCaseOf(text);
+  if (renamed !== undefined) return slugify(`${renamed} case`);
   const assertion = assertionOf(text);
   const preferred = new Set(assertion.preferredTerms);
   const pick = (keep: (terms: readonly string[]) => boolean): string[] => {

@@ -81,3 +81,45 @@ describe('the evolve report says why wordings became one habit (issue 21)', () =
     );
   });
 });
+
+describe('renames and wordings added to an instinct', () => {
+  const HOUR = 3_600_000;
+  const corrections = (texts: readonly string[], end: number, confidence = 0.7) =>
+    texts.map((observation, k) => ({
+      timestamp: new Date(end - (texts.length - k) * HOUR).toISOString(),
+      type: 'correction' as const,
+      observation,
+      confidence,
+    }));
+
+  it('explains a rename by the case it keeps and names the skill after that case', async () => {
+    const c = await setup().at(T0);
+    const renames = ['max_retries to maxRetries', 'api_client to apiClient', 'row_count to rowCount'];
+    await c.observe(
+      corrections(
+        renames.map((r) => `Changed ${r} as the user asked`),
+        T0,
+      ),
+    );
+    const report = await c.evolve();
+    const whys = report.joined.filter((j) => j.texts.length === 1).map((j) => j.why);
+    expect(whys).toHaveLength(3);
+    for (const why of whys)
+      expect(why).toMatch(/read as a detail: the identifier renamed, the habit is the camel case$/);
+    expect(report.skillsUpdated.map((s) => s.name)).toEqual(['camel-case']);
+  });
+
+  it('lists an instinct a run adds a wording to under "Wordings joined", as one it makes', async () => {
+    const { at } = setup();
+    await (await at(T0)).observe(
+      corrections(['Run lint before you push', 'Always lint before pushing', 'No, lint first, then push'], T0, 0.5),
+    );
+    expect((await (await at(T0)).evolve()).newInstincts).toHaveLength(1);
+    const later = await at(T0 + 10 * HOUR);
+    await later.observe(corrections(['Please lint the code before every push'], T0 + 10 * HOUR, 0.5));
+    const report = await later.evolve();
+    expect(report.updatedInstincts).toHaveLength(1);
+    const joined = report.joined.find((j) => j.texts.includes('Please lint the code before every push'));
+    expect(joined?.why).toMatch(/^4 wordings of one habit/);
+  });
+});

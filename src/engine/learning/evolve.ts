@@ -199,7 +199,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       ...grouping.details.map((d) => ({
         ids: [d.id],
         texts: [byId.get(d.id)?.observation ?? d.id],
-        why: `"${d.terms.join(' ')}" read as a detail: an identifier its template names in passing`,
+        why:
+          d.renamedTo === undefined
+            ? `"${d.terms.join(' ')}" read as a detail: an identifier its template names in passing`
+            : `"${d.terms.join(' ')}" read as a detail: the identifier renamed, the habit is the ${d.renamedTo} case`,
       })),
     ],
     files: [],
@@ -662,17 +665,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         instinctMatch.status !== 'active' ||
         shownChange(instinctMatch.confidence, confidence) ||
         instinctMatch.evidence.join() !== evidence.join();
-      if (instinctMatch === undefined) {
-        report.newInstincts.push(entry);
-        noteWordings(supporting);
-      }
+      const gained =
+        instinctMatch === undefined ? evidence : evidence.filter((e) => !instinctMatch.evidence.includes(e));
+      if (instinctMatch === undefined) report.newInstincts.push(entry);
       else if (changed) report.updatedInstincts.push(entry);
-      if (instinctMatch?.status === 'active')
-        seenAgain(
-          'instinct',
-          instinctMatch,
-          evidence.filter((e) => !instinctMatch.evidence.includes(e)),
-        );
+      // Made or added to (new evidence): its wordings are listed under "Wordings joined", as a skill's are.
+      if (gained.length > 0) noteWordings(supporting);
+      if (instinctMatch?.status === 'active') seenAgain('instinct', instinctMatch, gained);
       const held = instinctHeld(record, eventIdsOn(feedback, id));
       if (held) report.held.push({ id, kind: 'instinct', texts: [text] });
       // A contradiction of its habit read in another group may still lower it (routeContradictions).
