@@ -310,7 +310,7 @@ describe('older turns at recall time (issue 23)', () => {
     expect(factLines(current, cs).get('memory:m3')).not.toBe(factLines(current, cs).get('memory:m4'));
   });
 
-  it('frames: one per run of at most 3 words at each place, keys of a bounded length however long the turn', () => {
+  it('frames: one per run of at most 3 words at each place, keys of a bounded length, none in a long turn', () => {
     const long = (n: number, change: (i: number) => string | undefined = () => undefined) =>
       Array.from({ length: n }, (_, i) => change(i) ?? `w${(i * 13) % 97}`);
     const short = turnFrames(['my', 'free', 'time', 'goes', 'into', 'surfing']);
@@ -319,9 +319,10 @@ describe('older turns at recall time (issue 23)', () => {
       [0, 1, 2, 3, 4, 5].flatMap((i) => [1, 2, 3].filter((r) => i + r <= 6).map((r) => [i, i + r])),
     );
     expect(new Set(short.map((f) => f.key)).size).toBe(short.length);
-    const frames = turnFrames(long(800));
-    expect(frames).toHaveLength(800 + 799 + 798);
+    const frames = turnFrames(long(120));
+    expect(frames).toHaveLength(120 + 119 + 118);
     expect(Math.max(...frames.map((f) => f.key.length))).toBeLessThan(50);
+    expect(turnFrames(long(121))).toEqual([]);
     // The same words before and after runs of other lengths: the same key (one frame), wherever it is read.
     const ids = new Map<string, number>();
     const at = (ws: string[], start: number, end: number) =>
@@ -330,15 +331,22 @@ describe('older turns at recall time (issue 23)', () => {
     expect(surfing).toBeDefined();
     expect(at(['my', 'time', 'goes', 'into', 'deep', 'sea', 'diving', 'daily'], 4, 7)).toBe(surfing);
     expect(at(['my', 'time', 'goes', 'onto', 'deep', 'sea', 'diving', 'daily'], 4, 7)).not.toBe(surfing);
-    // Two 800-word turns: one word apart share a frame (one line), two words far apart do not.
+    // Two 120-word turns: one word apart share a frame (one line), two words far apart do not; 800-word turns one
+    // word apart share none (a paste), nor are their words values of a kind.
     const lines = factLines([
-      turn('a', 'Ines', 1, long(800).join(' ')),
-      turn('b', 'Ines', 2, long(800, (i) => (i === 400 ? 'zebra' : undefined)).join(' ')),
-      turn('c', 'Ines', 3, long(800, (i) => (i === 100 || i === 700 ? 'yak' : undefined)).join(' ')),
+      turn('a', 'Ines', 1, long(120).join(' ')),
+      turn('b', 'Ines', 2, long(120, (i) => (i === 60 ? 'zebra' : undefined)).join(' ')),
+      turn('c', 'Ines', 3, long(120, (i) => (i === 10 || i === 110 ? 'yak' : undefined)).join(' ')),
     ]);
     expect(lines.get('memory:a')).toBeDefined();
     expect(lines.get('memory:a')).toBe(lines.get('memory:b'));
     expect(lines.has('memory:c')).toBe(false);
+    const pasted = [
+      turn('a', 'Ines', 1, long(800).join(' ')),
+      turn('b', 'Ines', 2, long(800, (i) => (i === 400 ? 'zebra' : undefined)).join(' ')),
+    ];
+    expect(factLines(pasted).size).toBe(0);
+    expect(valueKinds(pasted).size).toBe(0);
   });
 
   it('a question asking when a value came: the first own turn naming every name it asks', () => {

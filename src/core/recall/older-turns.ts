@@ -27,6 +27,11 @@ export const OLDER_TURN_DEFAULTS = Object.freeze({
   frameRun: 3,
   /** … and at least this many words around it. */
   frameWords: 3,
+  /**
+   * Frames are read in turns of at most this many words: a fact is stated in a sentence or a few, and a long paste
+   * differing in a word or two (a log, a template) holds no value of its own; the work per turn stays bounded.
+   */
+  frameTurnWords: 120,
   /** A name joins a speaker's turns into a line when said beside at most this many of their other names. */
   lineNeighbours: 2,
   /** The top results whose turns may be marked older (a later version may come from anywhere in the pool). */
@@ -291,7 +296,7 @@ export function valueKinds(
   for (const t of turns) {
     const ws = words(t.text);
     const n = ws.length;
-    if (n - 1 < frameWords || n >= under) continue;
+    if (n - 1 < frameWords || n >= under || n > OLDER_TURN_DEFAULTS.frameTurnWords) continue;
     const text = ws.join(' ');
     if (read.has(text)) continue;
     read.add(text);
@@ -506,9 +511,9 @@ export function turnFrames(
   ws: readonly string[],
   ids: Map<string, number> = new Map(),
 ): { key: string; start: number; end: number }[] {
-  const { frameRun, frameWords } = OLDER_TURN_DEFAULTS;
+  const { frameRun, frameWords, frameTurnWords } = OLDER_TURN_DEFAULTS;
   const n = ws.length;
-  if (n - 1 < frameWords) return [];
+  if (n - 1 < frameWords || n > frameTurnWords) return [];
   const id = (w: string): number => {
     let x = ids.get(w);
     if (x === undefined) ids.set(w, (x = ids.size + 1));
