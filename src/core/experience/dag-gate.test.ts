@@ -43,7 +43,7 @@ describe('learning never does worse: the memory answers only above its noise (is
     ] as const);
     const apart = gateMemory(scores, 'per-intent', measures);
     expect(apart).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
-    expect(apart.why).toMatch(/but lost 0\.125 ± 0\.0\d\d edge F1, more than one standard error$/);
+    expect(apart.why).toMatch(/but lost 0\.125 ± 0\.0\d\d edge F1, not less than one standard error$/);
     // Links lost within their noise do not hold it back.
     const near = new Map([
       ['per-intent', { node: node.own, edge: edge.search.map((v, i) => v + (i % 2 === 0 ? -0.02 : 0.01)) }],
@@ -82,10 +82,51 @@ describe('learning never does worse: the memory answers only above its noise (is
     // Pooled: 12 / 21 for the search alone, 12 / 27 for the memory's way (-0.127; -0.125 to first order).
     const wrong = gate(node, { own: edge, search: edge }, { own, search });
     expect(wrong).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 6 });
-    expect(wrong.why).toMatch(/but lost 0\.125 ± 0\.0\d\d edge F1 pooled over the runs \(its edge F1 a run no gain/);
+    // The why gives the pooled F1 itself, search -> memory, not the paired shares the test is made on.
+    expect(wrong.why).toMatch(
+      /but its edge F1 pooled over the runs fell 0\.571 -> 0\.444 \(search -> memory; its edge/,
+    );
+    expect(wrong.why).toMatch(/, not less than one standard error of the runs paired$/);
     // Where edge F1 gained beyond its noise, the F1 bears the links out, however many wrong ones came with the right.
     const gained = edge.map((v) => v + 0.2 - 0.2 * v);
     expect(gate(node, { own: gained, search: edge }, { own, search }).way).toBe('per-intent');
+  });
+
+  it("leaves the memory out when its links pooled fall by over a tenth of the search's, whatever the noise", () => {
+    // Twenty runs. On run 0, ten links: the search's all right, the memory's way makes none (edge F1 1 -> 0). On run
+    // 1, none: the search makes a wrong one, the memory's way none (0 -> 1). The rest link nothing. Each run's edge F1
+    // change is within its noise (mean 0), so are the paired shares (-0.832 ± 0.877); pooled, 0.952 -> 0.
+    const n = 20;
+    const node = { own: runs(n, RIGHT).map(() => 1), search: runs(n, RIGHT).map(() => 0.6) };
+    const edge = {
+      own: [0, 1, ...runs(n - 2, RIGHT).map(() => 1)],
+      search: [1, 0, ...runs(n - 2, RIGHT).map(() => 1)],
+    };
+    const none = { right: 0, made: 0, truth: 0 };
+    const search = [{ right: 10, made: 10, truth: 10 }, { right: 0, made: 1, truth: 0 }, ...runs(n - 2, none)];
+    const own = [{ right: 0, made: 0, truth: 10 }, none, ...runs(n - 2, none)];
+    expect(pooledLinkGain(own, search).gain).toBeGreaterThan(-pooledLinkGain(own, search).standardError);
+    const fell = gate(node, edge, { own, search });
+    expect(fell).toMatchObject({ way: 'search', preferred: 'per-intent', replays: n });
+    expect(fell.why).toMatch(/fell 0\.952 -> 0\.000 \(search -> memory; .*\), more than 0\.1 of the search's/);
+    // Nine of the ten links right instead: pooled 0.952 -> 0.947, a fall within a tenth and within the noise.
+    const near = [{ right: 9, made: 9, truth: 10 }, none, ...runs(n - 2, none)];
+    const nearEdge = { own: [18 / 19, 1, ...edge.own.slice(2)], search: edge.search };
+    expect(gate(node, nearEdge, { own: near, search }).way).toBe('per-intent');
+  });
+
+  it('counts a loss on one run alone, the rest unmoved, once it is beyond the resolution over the runs', () => {
+    // Ten runs, a tool more found on each; on run 0 the links fell 1 -> 0.5: a mean loss of 0.05, its standard error
+    // 0.05 exactly. A tie goes to the search alone.
+    const node = { own: runs(10, RIGHT).map(() => 1), search: runs(10, RIGHT).map(() => 0.8) };
+    const flat = runs(10, RIGHT).map(() => 1);
+    const lostOne = gate(node, { own: [0.5, ...flat.slice(1)], search: flat }, { own: [], search: [] });
+    expect(lostOne).toMatchObject({ way: 'search', preferred: 'per-intent' });
+    expect(lostOne.why).toMatch(/but lost 0\.050 ± 0\.050 edge F1, not less than one standard error$/);
+    // A fall of 0.005 on that run is 0.0005 over the runs, below the resolution: no loss.
+    expect(gate(node, { own: [0.995, ...flat.slice(1)], search: flat }, { own: [], search: [] }).way).toBe(
+      'per-intent',
+    );
   });
 
   it('counts the links missed: more links at the same F1 a run, with every tool found, are no loss', () => {
@@ -141,6 +182,23 @@ describe('learning never does worse: the memory answers only above its noise (is
     const way = gate({ own: node, search: flat }, { own: edge, search: flat }, { own: [], search: [] });
     expect(way.way).toBe('per-intent');
     expect(way.why).toMatch(/^the memory is trusted/);
+  });
+
+  it("counts a run as traded only when both its moves are beyond their measure's standard error", () => {
+    // Twenty runs: a tool more found on run 0, the right link on run 1 (each measure 0.025 ± 0.025 alone); then runs 5
+    // and 6 trade, one a tool for a link, the other the reverse, each by `by`: each run's mean unchanged.
+    const flat = Array.from({ length: 20 }, () => 0.5);
+    const traded = (by: number) => {
+      const node = flat.map((v, i) => (i === 0 ? 1 : i === 5 ? v + by : i === 6 ? v - by : v));
+      const edge = flat.map((v, i) => (i === 1 ? 1 : i === 5 ? v - by : i === 6 ? v + by : v));
+      return gate({ own: node, search: flat }, { own: edge, search: flat }, { own: [], search: [] });
+    };
+    // 0.002, within the standard errors (0.025): no trade, the two never opposed.
+    expect(traded(0.002).way).toBe('per-intent');
+    // 0.05, beyond them: two runs traded, and neither gain stands alone.
+    const beyond = traded(0.05);
+    expect(beyond.way).toBe('search');
+    expect(beyond.why).toMatch(/and 2 of 20 runs traded one for the other: /);
   });
 
   it('takes a single replayed run as no evidence, however much the memory gained on it', () => {

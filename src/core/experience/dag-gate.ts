@@ -19,11 +19,19 @@ export const MEMORY_MARGIN = 1;
 export const GAIN_RESOLUTION = 0.001;
 
 /**
- * The gate's rule, numbered: a verdict kept under another number was reached by other arithmetic and is measured
- * again (2: links pooled over the runs, unproven only where tools and links traded). Raise it with any change that
- * can turn a verdict.
+ * The share of the search's pooled edge F1 the memory's way may lose, however noisy its runs ({@link pooledLinkGain}):
+ * a fall beyond it keeps the memory out.
  */
-export const GATE_RULE = 2;
+export const POOLED_FALL_FLOOR = 0.1;
+
+/**
+ * The gate's rule, numbered: a verdict kept under another number was reached by other arithmetic and is measured
+ * again (2: links pooled over the runs, unproven only where tools and links traded; 3: a loss equal to its standard
+ * error counts, a fall in pooled edge F1 beyond a tenth of the search's counts whatever its noise, and a run traded
+ * only when both its moves are beyond their measure's standard error). Raise it with any change that can turn a
+ * verdict.
+ */
+export const GATE_RULE = 3;
 
 /** The baseline way: the DAG without the memory. */
 export type BaselineWay = 'search';
@@ -171,34 +179,52 @@ function lostMeasure<W extends string>(
     const base = measures?.get('search')?.[measure] ?? [];
     return own.length === base.length ? pairedGain(own, base) : undefined;
   };
-  const lost = (g: PairedGain | undefined): string | undefined => {
-    if (g === undefined) return undefined;
-    const standardError = Math.max(g.standardError, GAIN_RESOLUTION);
-    return g.n >= 2 && g.gain < -MEMORY_MARGIN * standardError - 1e-12
-      ? `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)}`
-      : undefined;
-  };
   for (const measure of ['node', 'edge'] as const) {
-    const by = lost(paired(measure));
-    if (by !== undefined) return `lost ${by} ${measure} F1, more than one standard error`;
+    const g = paired(measure);
+    if (g !== undefined && lossStands(g)) {
+      const standardError = Math.max(g.standardError, GAIN_RESOLUTION);
+      const by = `${(-g.gain).toFixed(3)} ± ${standardError.toFixed(3)}`;
+      return `lost ${by} ${measure} F1, not less than one standard error`;
+    }
   }
   const edge = paired('edge');
   if (edge !== undefined && gainStands(edge, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
   const own = measures?.get(preferred)?.links;
   const base = measures?.get('search')?.links;
-  const links = own === undefined || base?.length !== own.length ? undefined : lost(pooledLinkGain(own, base));
-  return links === undefined
+  if (own === undefined || base === undefined || base.length !== own.length || own.length < 2) return undefined;
+  const [before, after] = [pooledLinkF1(base), pooledLinkF1(own)];
+  const beyond = lossStands(pooledLinkGain(own, base))
+    ? 'not less than one standard error of the runs paired'
+    : before - after > POOLED_FALL_FLOOR * before + 1e-12
+      ? `more than ${POOLED_FALL_FLOOR} of the search's, whatever its noise`
+      : undefined;
+  return beyond === undefined
     ? undefined
-    : `lost ${links} edge F1 pooled over the runs (its edge F1 a run no gain beyond noise), ` +
-        'more than one standard error';
+    : `its edge F1 pooled over the runs fell ${before.toFixed(3)} -> ${after.toFixed(3)} (search -> memory; ` +
+        `its edge F1 a run no gain beyond noise), ${beyond}`;
 }
 
-/** The way a run's paired difference moved: up or down by more than the resolution, else 0. */
-const step = (d: number): number => (Math.abs(d) > GAIN_RESOLUTION ? Math.sign(d) : 0);
+/**
+ * Whether a paired difference is a loss: on at least two pairs, a fall of at least MEMORY_MARGIN standard errors
+ * (taken no lower than the resolution). A loss equal to its standard error counts, as a gain equal to its own does
+ * not stand: the never-worse rule gives every tie to the search alone. A loss on one run of n, the rest unmoved, is
+ * exactly one standard error (d / n against |d| / n), so it counts once it is beyond n times the resolution.
+ */
+function lossStands(g: PairedGain): boolean {
+  return g.n >= 2 && g.gain <= -MEMORY_MARGIN * Math.max(g.standardError, GAIN_RESOLUTION) + 1e-12;
+}
+
+/**
+ * The way a run's paired difference moved: up or down by more than its measure's standard error (taken no lower than
+ * the resolution), else 0: a move within the noise of the measure's mean trades nothing.
+ */
+const step = (d: number, standardError: number): number =>
+  Math.abs(d) > Math.max(standardError, GAIN_RESOLUTION) + 1e-12 ? Math.sign(d) : 0;
 
 /**
  * Where node and edge F1 are given apart and traded against each other (on some replayed run one gained while the
- * other lost, each by more than the resolution), the memory's gain must stand on one of them alone: a mean of two
+ * other lost, each by more than its measure's standard error, {@link step}), the memory's gain must stand on one of
+ * them alone: a mean of two
  * gains each within its noise, bought by runs that lost tools for links or links for tools, is not a gain in tools
  * nor in links. Without such a run the two did not oppose: the mean's paired test, whose noise counts how the two
  * vary together, decides. In words when the gain is unproven; else undefined.
@@ -215,7 +241,7 @@ function unproven<W extends string>(
     if (own === undefined || base === undefined || own.length !== base.length) return undefined;
     const g = pairedGain(own, base);
     if (gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION)) return undefined;
-    moved.push(own.map((v, i) => step(v - (base[i] as number))));
+    moved.push(own.map((v, i) => step(v - (base[i] as number), g.standardError)));
     parts.push(`${measure} F1 ${g.gain.toFixed(3)} ± ${Math.max(g.standardError, GAIN_RESOLUTION).toFixed(3)}`);
   }
   const [node = [], edge = []] = moved;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { GATE_RULE } from '../../core/experience/dag-gate.js';
 import type { Store } from '../../store/types.js';
 
 // Issue 20: the DAG's calibration and the way it is chosen, measured by replaying the scope's past runs, are kept
@@ -52,7 +53,7 @@ describe('fits measured on replays (issue 20)', () => {
     const stored = await first.store.getFit('fits', 'calibration');
     expect(stored).toMatchObject({ runs: 40, tools: STEPS.length * THINGS.length });
     expect(JSON.parse(stored?.value ?? '{}').replays).toBe(measured.replays);
-    const way = await first.store.getFit('fits', 'dag-way-v2');
+    const way = await first.store.getFit('fits', `dag-way-v${GATE_RULE}`);
     expect(way).toBeDefined();
     // A verdict kept under the gate's first rule (its fit named without a number) is not read as one of this rule.
     const planted = { ...JSON.parse(way?.value ?? '{}'), way: 'search', why: 'kept under the first rule' };
