@@ -4,8 +4,9 @@
  * split: for each set and split seed, the warm engine's default DAGs after the first 5, 10, 15, 25, 50 and 100 % of
  * half A (shuffled with the split seed) against the cold engine's, on every query of half B; warm − cold on node F1,
  * edge F1 and edge F1 multi, how many points fall below cold by more than 0.001, and warm − cold summed over the
- * set's points. With `--against` an earlier output, a point back at +0.000 where that output showed a gain is marked
- * "~" and counted (a gain lost). Not part of `npm run eval` (Seal-Tools takes about 8 minutes for six seeds):
+ * set's points. With `--against` an earlier output, a point gaining 0.001 or less on a measure where that output
+ * showed a gain is marked "~" and counted (a gain lost); a set the output has no points for is said to have none.
+ * Not part of `npm run eval` (Seal-Tools takes about 8 minutes for six seeds):
  *   node dist/eval/learning-seeds.js [--data DIR] [--sets nestful,seal,tmdb] [--seeds 1,2,3,4,5,6] [--against FILE]
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import type { Sample } from './data.js';
 import { scoreDags, suggestAll, type DagScore } from './dag-eval.js';
 import { openEvalEngine } from './engine.js';
 import { repositoryRoot } from './paths.js';
-import { lostGain, parseSeedPoints, pointKey } from './seed-points.js';
+import { lostGain, lostLine, parseSeedPoints, pointKey } from './seed-points.js';
 import type { ToolRecord } from '../src/store/types.js';
 
 /** Shares of half A learned from. */
@@ -94,8 +95,5 @@ for (const set of sets) {
   }
   console.log(`${set.name}: ${worse} of ${points} below cold; worst ${worst.gap.toFixed(3)} (${worst.where || '—'})`);
   console.log(`${set.name}: warm − cold summed over the points ${summed.map(signed).join('/')}`);
-  if (against !== undefined)
-    console.log(
-      `${set.name}: ${lost.length} gains lost against ${values.against}${lost.length ? `: ${lost.join(', ')}` : ''}`,
-    );
+  if (against !== undefined) console.log(lostLine(set.name, lost, before, values.against ?? ''));
 }

@@ -2,7 +2,7 @@
  * @module eval/seed-points
  * The points of `learning-seeds` (warm − cold node F1 / edge F1 / edge F1 multi per set, seed and share) read back
  * from an earlier output, so a run can say where a gain was lost: a point whose measure printed a gain before and
- * falls back to +0.000 now (the gate left the memory out where it had helped).
+ * gains no more than 0.001 now (the gate left the memory out where it had helped, or the memory did worse).
  */
 
 /** Warm − cold per set, seed and share (percent): node F1, edge F1, edge F1 multi. */
@@ -35,9 +35,24 @@ export function parseSeedPoints(text: string): SeedPoints {
 }
 
 /**
- * Whether a point lost a gain: on some measure it shows +0.000 (under half the printed precision) where the earlier
- * output showed a gain above `by` (RestBench-TMDB seed 6 at 50 %: +0.169/+0.120/+0.222 -> +0.000/+0.020/+0.022).
+ * Whether a point lost a gain: on some measure it gains `by` or less (back at +0.000, or below cold) where the
+ * earlier output showed a gain above `by` (RestBench-TMDB seed 6 at 50 %: +0.169/+0.120/+0.222 ->
+ * +0.000/+0.020/+0.022).
  */
 export function lostGain(now: readonly number[], before: readonly number[] | undefined, by: number): boolean {
-  return before !== undefined && now.some((g, i) => Math.abs(g) < 0.0005 && (before[i] ?? 0) > by);
+  return before !== undefined && now.some((g, i) => g <= by && (before[i] ?? 0) > by);
+}
+
+/**
+ * The line a set's run ends with against an earlier output `file`: how many gains it lost and where, or that the file
+ * holds no points for the set (nothing was compared, so no gain can be said kept).
+ */
+export function lostLine(
+  set: string,
+  lost: readonly string[],
+  before: ReadonlyMap<string, unknown> | undefined,
+  file: string,
+): string {
+  if (before === undefined || before.size === 0) return `${set}: no points for this set in ${file}`;
+  return `${set}: ${lost.length} gains lost against ${file}${lost.length ? `: ${lost.join(', ')}` : ''}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lostGain, parseSeedPoints, pointKey } from '../eval/seed-points.js';
+import { lostGain, lostLine, parseSeedPoints, pointKey } from '../eval/seed-points.js';
 
 const EARLIER = [
   '',
@@ -23,12 +23,29 @@ describe('learning-seeds points read back from an earlier output', () => {
     expect(points.get('RestBench-TMDB')?.get(pointKey(6, 5))).toBeUndefined();
   });
 
-  it('calls a gain lost only where a measure is back at +0.000 and had a gain before', () => {
+  it('calls a gain lost only where a measure gains 0.001 or less now and gained more before', () => {
     const before = parseSeedPoints(EARLIER).get('RestBench-TMDB')?.get(pointKey(6, 50));
     expect(lostGain([0.0004, 0.02, 0.022], before, 0.001)).toBe(true);
+    // Printed +0.001 or -0.001, or below cold: no gain left either.
+    expect(lostGain([0.001, 0.02, 0.022], before, 0.001)).toBe(true);
+    expect(lostGain([0.02, -0.0008, 0.022], before, 0.001)).toBe(true);
+    expect(lostGain([0.02, 0.02, -0.05], before, 0.001)).toBe(true);
     // Still a gain on each, however smaller; or nothing to compare with; or no gain before.
-    expect(lostGain([0.001, 0.02, 0.022], before, 0.001)).toBe(false);
+    expect(lostGain([0.0011, 0.02, 0.022], before, 0.001)).toBe(false);
     expect(lostGain([0, 0, 0], undefined, 0.001)).toBe(false);
     expect(lostGain([0, 0, 0], [0.001, 0, -0.01], 0.001)).toBe(false);
+  });
+
+  it('says a set has no points in the earlier output rather than that it lost no gain', () => {
+    const points = parseSeedPoints(EARLIER);
+    expect(lostLine('Seal-Tools', [], points.get('Seal-Tools'), 'before.txt')).toBe(
+      'Seal-Tools: no points for this set in before.txt',
+    );
+    expect(lostLine('NESTFUL', [], points.get('NESTFUL'), 'before.txt')).toBe(
+      'NESTFUL: 0 gains lost against before.txt',
+    );
+    expect(lostLine('NESTFUL', ['seed 1 10 %'], points.get('NESTFUL'), 'before.txt')).toBe(
+      'NESTFUL: 1 gains lost against before.txt: seed 1 10 %',
+    );
   });
 });
