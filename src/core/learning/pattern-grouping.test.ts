@@ -12,6 +12,7 @@ import {
   patternText,
   profileAgreement,
   readAddedContext,
+  renamedCaseOf,
   spellingVariants,
   stemWord,
   type Grouping,
@@ -470,7 +471,32 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(dont).toBe('snake');
     // Said once and shorter than the renames, it may stay apart; never with the case it rejects.
     expect(wrong).not.toBe('camel');
+    expect(renamedCaseOf('Use max_retries; maxRetries is wrong')).toBe('snake');
     expect(over).toEqual(['camel', 'camel']);
+  });
+
+  it('reads a negation as rejecting a spelling only where it governs it or the rename verb', () => {
+    const cases: [string, string | undefined][] = [
+      ['No, rename max_retries to maxRetries', 'camel'],
+      ["No, don't write max_retries, write maxRetries", 'camel'],
+      ['Stop using max_retries, call it maxRetries', 'camel'],
+      ['Avoid max_retries; use maxRetries', 'camel'],
+      ["Don't use max_retries, use maxRetries", 'camel'],
+      ['Never write max_retries, always maxRetries', 'camel'],
+      ['Not sure why it failed; rename max_retries to maxRetries', 'camel'],
+      ['The tests do not pass: change max_retries to maxRetries', 'camel'],
+      ["Don't rename user_id to userId", 'snake'],
+      ["Don't rename maxRetries to max_retries, not ever", 'camel'],
+      ['Use maxRetries, not max_retries', 'camel'],
+      ['Use max_retries, never maxRetries', 'snake'],
+      ['Rename user_id to userId; the old name is not allowed', 'camel'],
+      // Two spellings with no rename cue name two layers: no rename.
+      ['Keep user_id in the SQL schema and userId in the TypeScript types', undefined],
+      ['Serialize userId as user_id in the JSON payload', undefined],
+      ['The env var is API_KEY, read it into apiKey', undefined],
+      ['Name the CSS class btn-primary and the React component BtnPrimary', undefined],
+    ];
+    expect(cases.map(([text]) => [text, renamedCaseOf(text)])).toEqual(cases);
   });
 
   it('keeps template siblings apart when the phrase they differ by names a topic, not a place', async () => {

@@ -736,18 +736,64 @@ function caseStyle(word: string): string | undefined {
 const KEPT_FIRST = /\b(?:not|instead\s+of|rather\s+than)\b/i;
 /** "over" alone between two spellings keeps the first ("prefer maxRetries over max_retries"; not "over to"). */
 const OVER_ALONE = /^\W*over\W*$/i;
-/** Before the first spelling, a negation rejects the rename ("Don't rename user_id to userId"). */
-const NEGATED_BEFORE = /\b(?:don't|dont|don’t|do\s+not|never|not|no|avoid|stop)\b/i;
+/** A verb that renames, said in the first spelling's sentence or between the two ("rename / change … to"). */
+const RENAME_VERB = /\b(?:renam|chang|convert|switch|turn)\w*\b/i;
+/** Between two spellings, the word that makes the second the new one ("rename max_retries to maxRetries"). */
+const RENAMED_TO = /\b(?:to|into)\b/i;
+/** The end of a sentence part: the rename verb and the first spelling must share one. */
+const SENTENCE_END = /[.;:!?](?:\s|$)/g;
+/** Right before a rename verb (words, no punctuation), a negation of it ("Don't ever rename user_id to userId"). */
+const NEGATED_VERB = /\b(?:don't|dont|don’t|do\s+not|never|not|stop|avoid)(?:\s+[a-z]+){0,2}\s+$/i;
+/** Verbs a negation governs a spelling through ("don't use / write / call max_retries"). */
+const SPELLING_VERB = '(?:use|using|write|writing|call|calling|name|naming|spell|spelling|type|typing)';
+/** Right before a spelling, a negation rejecting it ("don't use max_retries", "stop using", "avoid", "never write"). */
+const REJECTED_SPELLING = new RegExp(
+  "\\b(?:don't|dont|don’t|do\\s+not|never|avoid|stop)\\s+(?:(?:ever|just|please)\\s+)?" +
+    `(?:${SPELLING_VERB}\\s+)?(?:it\\s+)?$`,
+  'i',
+);
 /** Right after the second spelling, words that reject it ("Use max_retries; maxRetries is wrong"). */
 const REJECTED_AFTER =
   /^\W*(?:is|was|are)\s+(?:(?:just|simply|clearly)\s+)?(?:wrong|incorrect|not\b|bad\b)|^\W*isn't\b/i;
 
+/** The text from the start of the sentence part holding offset `at` up to `at`. */
+function sentenceBefore(text: string, at: number): string {
+  let start = 0;
+  SENTENCE_END.lastIndex = 0;
+  for (let m = SENTENCE_END.exec(text); m !== null && m.index < at; m = SENTENCE_END.exec(text))
+    start = m.index + m[0].length;
+  return text.slice(start, at);
+}
+
+/**
+ * Which of two spellings of one identifier a text keeps, or undefined when it states no rename. Cues: a rename verb
+ * in the first spelling's sentence part (or between the two) with "to" / "into" between them keeps the second, and
+ * keeps the first when that verb is negated ("Don't rename user_id to userId"); "not", "instead of", "rather than"
+ * or "over" alone between them keeps the first; a negation right before a spelling ("don't use", "stop using",
+ * "avoid", "never write") rejects it; "is wrong" / "is not" right after the second rejects the second. The first
+ * cue in that order decides (a negation elsewhere in the text, "No, rename …", is no cue). With no cue
+ * two spellings are two names, not a rename ("Keep user_id in the SQL schema and userId in the TypeScript types").
+ */
+function keptSpelling(
+  plain: string,
+  first: [number, number],
+  second: [number, number],
+): 'first' | 'second' | undefined {
+  const between = plain.slice(first[1], second[0]);
+  const votes: ('first' | 'second')[] = [];
+  const around = `${sentenceBefore(plain, first[0])}\n${between}`;
+  const verb = RENAMED_TO.test(between) ? around.search(RENAME_VERB) : -1;
+  if (verb >= 0) votes.push(NEGATED_VERB.test(around.slice(0, verb)) ? 'first' : 'second');
+  if (KEPT_FIRST.test(between) || OVER_ALONE.test(between) || REJECTED_SPELLING.test(between)) votes.push('first');
+  if (REJECTED_SPELLING.test(plain.slice(0, first[0]))) votes.push('second');
+  if (REJECTED_AFTER.test(plain.slice(second[1]))) votes.push('first');
+  return votes[0];
+}
+
 /**
  * A rename a text states: one identifier written in two naming cases ("Changed max_retries to maxRetries"). The
  * habit is the case it was changed to, the identifier a detail: returns its terms (read as generic ones) and the
- * words of the case kept, read as the text's own; undefined when the text renames nothing. The case kept is the
- * second, turned to the first by each of: "not", "instead of", "rather than" or "over" alone between them; a negation
- * before the first ("don't rename …"); "is wrong" / "is not" right after the second.
+ * words of the case kept, read as the text's own; undefined when the text renames nothing (`keptSpelling`).
  */
 function renamedIdentifier(text: string): { terms: string[]; cases: string } | undefined {
   const seen = new Map<string, [string, number, number]>();
@@ -760,16 +806,12 @@ function renamedIdentifier(text: string): { terms: string[]; cases: string } | u
     const terms = termSequence(word, porterStem);
     const key = terms.join(' ');
     const before = seen.get(key);
+    const start = match.index + match[0].indexOf(word);
     if (before !== undefined && before[0] !== style) {
-      const between = plain.slice(before[2], match.index);
-      const flips = [
-        KEPT_FIRST.test(between) || OVER_ALONE.test(between),
-        NEGATED_BEFORE.test(plain.slice(0, before[1])),
-        REJECTED_AFTER.test(plain.slice(match.index + match[0].length)),
-      ].filter(Boolean).length;
-      return { terms, cases: flips % 2 === 1 ? before[0] : style };
+      const kept = keptSpelling(plain, [before[1], before[2]], [start, start + word.length]);
+      return kept === undefined ? undefined : { terms, cases: kept === 'first' ? before[0] : style };
     }
-    seen.set(key, [style, match.index, match.index + match[0].length]);
+    seen.set(key, [style, start, start + word.length]);
   }
   return undefined;
 }

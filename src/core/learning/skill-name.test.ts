@@ -15,6 +15,12 @@ describe('skillName', () => {
     expect(skillName('Changed api_client to apiClient as the user asked')).toBe('camel-case');
     expect(skillName('Renamed userId to user_id as the user asked')).toBe('snake-case');
     expect(skillName("Don't rename user_id to userId")).toBe('snake-case');
+    expect(skillName('No, rename max_retries to maxRetries')).toBe('camel-case');
+  });
+
+  it('names a habit that maps a name between layers after what it says, not after a case', () => {
+    expect(skillName('Keep user_id in the SQL schema and userId in the TypeScript types')).not.toMatch(/case$/);
+    expect(skillName('Serialize userId as user_id in the JSON payload')).not.toMatch(/case$/);
   });
 
   it('leaves out who asked and how often', () => {
