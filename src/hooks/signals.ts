@@ -303,14 +303,19 @@ const LEAD =
 /** Where a team states its habits: "here", "in this repo", "in this project", … */
 const PLACE = String.raw`(?:here|in\s+this\s+(?:repo|repository|project|codebase|team|company|package|monorepo))`;
 /**
- * "always" before an imperative: a base-form verb, so not a determiner, pronoun, preposition, adjective or a form in
- * -s / -ed / -ing ("always run the tests", not "always fails", "always reproducible", "always a pleasure").
+ * "always" before an imperative: a verb from this list, the verbs a developer tells an agent to do ("always run the
+ * tests", "always enable strict mode"), not any word ("always thought it was pnpm", "always null", "always empty",
+ * "always after a restart", "always ran fine before").
  */
-const ALWAYS_IMPERATIVE =
-  String.raw`always\s+(?!(?:the|a|an|this|that|these|those|my|your|our|their|its|his|her|it|so|too|very|with|` +
-  String.raw`without|in|on|at|for|to|from|by|of|like|about|been|be|is|are|was|were|had|has|here|there|true|false|` +
-  String.raw`same|right|wrong|fine|good|bad|nice|great|happy|glad|broken|done|green|red|slow|fast|flaky)\b)` +
-  String.raw`(?!(?:[a-z]*[^su]s|[a-z]*[^e]ed|(?!bring\b)[a-z]+ing|[a-z]+(?:ible|able|ful|ous))\b)[a-z]+\b`;
+const ALWAYS_VERBS = [
+  'use|keep|leave|put|make|change|rename|revert|undo|remove|drop|delete|move|switch|go|call|return|write|prefer|skip',
+  'run|rerun|pass|rebase|merge|squash|enable|disable|add|check|double-check|ping|embed|pin|lint|format|test|commit',
+  'push|pull|fetch|alias|bring|seed|shred|build|install|update|upgrade|bump|restart|start|set|wrap|split|sign|tag',
+  'log|print|read|import|export|mock|stub|validate|sanitize|escape|quote|close|wait|ask|confirm|document|name|type',
+  'declare|define|handle|catch|throw|await|lock|clear|clean|reset|sort|review|retry|include|exclude|prefix|annotate',
+  'mention|link|deploy|release|back|ship|verify|open|create|generate|regenerate|compile|bundle|cache|clone|copy',
+].join('|');
+const ALWAYS_IMPERATIVE = String.raw`always\s+(?:${ALWAYS_VERBS})\b`;
 /** What a sentence that overrules the agent goes on with, after "no," or "actually,". */
 const DIRECTIVE = new RegExp(
   String.raw`^(?:please\s+)?(?:(?:use|don't|dont|do\s+not|never|stop|avoid|keep|leave|put|make|change|rename|revert|` +
