@@ -178,6 +178,19 @@ describe('detectContradictions', () => {
     expect(assertionOf("Don't wait for the tests before you commit").order).toBeUndefined();
   });
 
+  it('reads a bare verb joined by and/or to a negated one as negated too', () => {
+    const planted = () => [
+      ...repeat('Run the tests before you commit', 4, 'correction'),
+      ...repeat('Always run the tests before committing', 3, 'correction'),
+    ];
+    for (const text of ["Don't commit and push before the tests pass", 'Never commit or push before the tests pass']) {
+      expect(assertionOf(text).order).toEqual({ earlier: ['test', 'pass'], later: ['commit', 'push'] });
+      expect(contradictionsOf(planted(), [one(text, 'correction', 1)])).toEqual([]);
+    }
+    // A subject or another negation after the joiner opens a clause of its own.
+    expect(assertionOf("Don't panic and I commit before the tests pass").order).toMatchObject({ earlier: ['commit'] });
+  });
+
   it('does not take an error made when the pattern was broken for a contradiction', () => {
     expect(
       contradictionsOf(testsGroup(), [one('Committed without running the tests and CI went red', 'error')]),

@@ -479,6 +479,10 @@ const NEGATED_ASKS = new Set([
 const NEGATED_UNSURE = new Set(['worry', 'bother', 'wait']);
 /** Words that open another clause: a negation before one governs only its own ("don't worry and commit before …"). */
 const CLAUSE_JOINERS = new Set(['and', 'then', 'but', 'or', 'so']);
+/** Joiners that, before a bare verb, join it to the negated one: "don't commit and push", "never merge or deploy". */
+const VERB_JOINERS = new Set(['and', 'or']);
+/** Words that open a clause of its own after a joiner: a subject ("and I …", "or the build …"). */
+const CLAUSE_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', 'the', 'this', 'that', 'there', 'my']);
 
 /**
  * Where the first step starts and whether the negation at `negatedAt` (its cue `cueLength` words long) governs it:
@@ -493,11 +497,19 @@ function firstStep(
   at: number,
 ): { from: number; negated: boolean } | undefined {
   if (negatedAt < 0) return { from: 0, negated: false };
-  for (let k = at - 1; k > negatedAt; k -= 1)
-    if (CLAUSE_JOINERS.has(words[k] as string)) return { from: k + 1, negated: false };
   let j = negatedAt + cueLength;
   while (j < at && NEGATION_FILLERS.has(words[j] as string)) j += 1;
   const verb = words[j] as string;
+  // A bare verb after and/or shares the negation of a plain verb ("don't commit and push before …"); a joiner
+  // before a subject or another negation, or after a verb asking for the step or worry/bother/wait, opens a clause.
+  const shares = !NEGATED_ASKS.has(verb) && !NEGATED_UNSURE.has(verb);
+  for (let k = at - 1; k > negatedAt; k -= 1) {
+    const word = words[k] as string;
+    if (!CLAUSE_JOINERS.has(word)) continue;
+    const next = words[k + 1] as string;
+    const opens = CLAUSE_SUBJECTS.has(next) || matchAt(words, k + 1, NEGATIONS_BY_FIRST) !== undefined;
+    if (!shares || !VERB_JOINERS.has(word) || opens) return { from: k + 1, negated: false };
+  }
   if (NEGATED_UNSURE.has(verb)) return undefined;
   if (!NEGATED_ASKS.has(verb)) return { from: j, negated: true };
   let from = verb === 'be' ? j + 2 : j + 1;
