@@ -442,6 +442,18 @@ describe('slot-aware grouping (issue 21)', () => {
     expect(keysOf(result).sort()).toEqual([['start'], ['stop']]);
   });
 
+  it('reads "stop / avoid" before a practice as a negation: its paraphrases with "don\'t" join', async () => {
+    const rows = [
+      {
+        key: 'comments',
+        texts: ['Stop adding comments to every line', 'Avoid comments on every line', "Don't comment every line"],
+      },
+      { key: 'logger', texts: ['Stop using console.log, use the logger', 'Use the logger instead of console.log'] },
+    ];
+    const result = groupObservations(await repeated(rows));
+    expect(keysOf(result).sort()).toEqual([['comments'], ['logger']]);
+  });
+
   it('reads the case a rename keeps: a negation before, "is wrong" after, "over to" no preference', async () => {
     const camel = [
       'Changed max_retries to maxRetries as the user asked',

@@ -329,9 +329,32 @@ export function observationTerms(text: string): string[] {
   return [...new Set(observationTermSequence(text))];
 }
 
+/**
+ * "stop" / "avoid" as a negation, read as the generic "never": "avoid" always, "stop" before a gerund or a practice
+ * ("stop adding comments", "stop using npm", "stop console.log"). "stop" before a determiner or a thing it acts on
+ * ("stop the containers", "stop docker containers") keeps its own term: that habit is about stopping, apart from
+ * starting. Linear: one pass over the words.
+ */
+const STOP_OR_AVOID = /\b(?:stop|avoid)\b(?!['’])(\s+[A-Za-z]+)?/gi;
+const STOPPED_THING = new RegExp(
+  '^\\s+(?:the|a|an|this|that|these|those|all|any|every|my|your|our|its|their|containers?|servers?|services?|' +
+    'docker|builds?|process(?:es)?|jobs?|daemons?|watchers?|workers?)$',
+  'i',
+);
+
+/** `text` with "stop" / "avoid" as a negation written "never" (see `STOP_OR_AVOID`). */
+function negationsRead(text: string): string {
+  if (!/\b(?:stop|avoid)\b/i.test(text)) return text;
+  return text.replace(STOP_OR_AVOID, (match: string, next: string | undefined) =>
+    match.slice(0, 4).toLowerCase() === 'stop' && next !== undefined && STOPPED_THING.test(next)
+      ? match
+      : `never${next ?? ''}`,
+  );
+}
+
 /** The terms of `observationTerms` in text order, repeats kept, with `stem` for each word. */
 function termSequence(text: string, stem: (word: string) => string): string[] {
-  const words = contentWords(text.includes('/') ? stripPaths(text) : text);
+  const words = contentWords(negationsRead(text.includes('/') ? stripPaths(text) : text));
   const terms: string[] = [];
   for (const word of words) {
     if (/^\d+$/.test(word)) continue;
