@@ -161,7 +161,7 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     const work = turn('w1', 'I work at Northwind on the data team.', 1);
     expect(
       decideLife(turn('w2', 'Last day at Northwind was Friday; I begin at Helix next week.', 2), work),
-    ).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('"begin"') });
+    ).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('"last day at"') });
   });
 
   it('an older turn opening with "Yes," or "No," states a fact (a stop word is no one addressed)', () => {
@@ -171,10 +171,10 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     const no = turn('c3', 'No, chess is my thing, every Thursday.', 1);
     expect(decideLife(turn('c4', 'I gave up chess, I do archery now', 2), no)?.kind).toBe('supersedes');
     expect(addressee('Yes, chess club on Thursdays.')).toBeUndefined();
-    expect(addressee('Tomas, chess club on Thursdays?')).toBe('tomas');
-    // Addressed to someone by name, a turn still states no fact of the speaker's own.
+    expect(addressee('Tomas, chess club on Thursdays?', new Set(['tomas']))).toBe('tomas');
+    // Addressed to someone by name (a speaker of the dialogue), a turn still states no fact of the speaker's own.
     const toTomas = turn('c5', 'Tomas, chess club on Thursdays, right.', 1);
-    expect(decideLife(turn('c6', 'I gave up chess, I do archery now', 2), toTomas)).toBeUndefined();
+    expect(decideLife(turn('c6', 'I gave up chess, I do archery now', 2), toTomas, new Set(['tomas']))).toBeUndefined();
   });
 
   it("unrelated turns of one speaker replace nothing, nor do questions, turns to someone, another's turn", () => {
@@ -367,5 +367,65 @@ describe('what recall makes of a life', () => {
       '- [DECISION] Deploy target (in conflict with m5: Deploy target) [confidence:low]',
       '- [DECISION] Deploy target (superseded by m5) [confidence:low]',
     ]);
+  });
+});
+
+describe('decideLife on turns: a change tied to the value both name, said by the speaker (third review)', () => {
+  const turn = (id: string, text: string, at: number): LifeSubject => ({
+    id,
+    title: 'Lena',
+    text,
+    tags: [],
+    speaker: 'Lena',
+    at,
+  });
+  const job = turn('j1', 'I work at Acme Robotics in Munich.', 1);
+
+  it('a cue elsewhere in a turn naming the value, or said of another thing or subject, replaces nothing', () => {
+    for (const text of [
+      'Still loving Acme Robotics; Priya and I now go climbing on Sundays.',
+      'I joined the Acme Robotics climbing club with Priya last week.',
+      'Our Acme Robotics team lead moved to Globex Systems, sad.',
+      'My Acme Robotics manager moved to Globex Systems.',
+      'Acme Robotics now has an office in Berlin as well.',
+      'Acme Robotics started a lab in Berlin, I am excited.',
+      'Acme Robotics moved us into the Schwabing building.',
+      'I left my Acme Robotics badge at home, Priya let me in.',
+    ])
+      expect(decideLife(turn('j2', text, 2), job), text).toBeUndefined();
+  });
+
+  it('a hedge or a quote in another clause leaves the change said', () => {
+    for (const text of [
+      'I quit Acme Robotics. My manager says Globex Systems is lucky to have me.',
+      'I left Acme Robotics for Globex Systems, maybe the best call I ever made.',
+      'Yeah, I left Acme Robotics, Globex Systems hired me.',
+    ])
+      expect(decideLife(turn('j2', text, 2), job)?.kind, text).toBe('supersedes');
+    // In the clause of the change, a hedge still says none.
+    expect(decideLife(turn('j3', 'Maybe I will leave Acme Robotics for Globex Systems.', 2), job)).toBeUndefined();
+  });
+
+  it('an interjection before a comma is no one addressed; a speaker of the dialogue is', () => {
+    for (const w of ['Yeah', 'Honestly', 'Actually', 'Okay', 'Well', 'Sure', 'Oh', 'Thanks', 'Wow', 'Anyway'])
+      expect(addressee(`${w}, I left Acme Robotics, Globex Systems hired me.`, new Set(['raj'])), w).toBeUndefined();
+    expect(addressee('Raj, I left Acme Robotics.', new Set(['raj']))).toBe('raj');
+    expect(addressee('I left Acme Robotics, Raj.', new Set(['raj']))).toBe('raj');
+  });
+});
+
+describe('decideLife on notes: "for now" and "stopped" say a change (issue 23, third review)', () => {
+  it('a note saying its value "for now" or that it stopped the old one replaces it', () => {
+    const heroku = note('n1', 'Deploy target', 'We deploy to Heroku', 1);
+    expect(decideLife(note('n2', 'Deploy target', 'We deploy to Fly.io for now', 2), heroku)?.kind).toBe('supersedes');
+    const elastic = note('s1', 'Search', 'Search runs on Elasticsearch', 1);
+    expect(decideLife(note('s2', 'Search engine', 'Search runs on Meilisearch for now', 2), elastic)?.kind).toBe(
+      'supersedes',
+    );
+    const redis = note('c1', 'Cache', 'Redis is our cache layer', 1);
+    expect(decideLife(note('c2', 'Cache', 'We stopped using Redis; the cache is Memcached', 2), redis)).toMatchObject({
+      kind: 'supersedes',
+      why: expect.stringContaining('"stopped"'),
+    });
   });
 });

@@ -42,8 +42,8 @@ export type LifeDecision =
 const LIMITS = MEMORY_LIFE_LIMITS;
 
 const CUE = new RegExp(
-  '\\b(moved to|moved from|moved|switched|switching|(?<!\\bfor )now|no longer|instead|replaced|replacing|migrated|' +
-    'changed to|' +
+  '\\b(moved to|moved from|moved|switched|switching|now|no longer|instead|replaced|replacing|migrated|' +
+    'changed to|stopped|' +
     'anymore|no more|relocated|swapped|dropped|gave up|given up|quit)\\b',
   'i',
 );
@@ -59,9 +59,13 @@ const TURN_CUE = new RegExp(
   'i',
 );
 
-/** The change cue `text` holds ("moved to", "no longer" …), lower case, or undefined; `turn`: a turn's cues too. */
+/**
+ * The change cue `text` holds ("moved to", "no longer" …), lower case, or undefined; `turn`: a turn's cues too, and
+ * "for now" is none (a person's "for now" keeps the value open; a note's "We deploy to Fly.io for now" says it).
+ */
 export function changeCue(text: string, turn = false): string | undefined {
-  return (CUE.exec(text)?.[1] ?? (turn ? TURN_CUE.exec(text)?.[1] : undefined))?.toLowerCase();
+  const t = turn ? text.replace(/\bfor now\b/gi, '') : text;
+  return (CUE.exec(t)?.[1] ?? (turn ? TURN_CUE.exec(t)?.[1] : undefined))?.toLowerCase();
 }
 
 /**
@@ -77,17 +81,115 @@ export function leftValues(text: string): Set<string> {
 /** leftValues, each with the words that say it was left ("left", "moved from"), lower case. */
 export function leftWith(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.matchAll(LEFT))
-    for (const part of [m[2], m[3]]) {
+  for (const m of text.matchAll(LEFT)) {
+    if (modifier(m[2] as string, text.slice(m.index + m[0].length))) continue;
+    // The next word joins only as a name's ("left Kestrel Insurance"; the flag i would read "stopped surfing after").
+    for (const part of [m[2], /^\p{Lu}/u.test(m[3] ?? '') ? m[3] : undefined]) {
       const w = part?.toLowerCase();
       if (w !== undefined && w.length >= 3 && !STOP.has(w) && !out.has(stem(w)))
         out.set(stem(w), (m[1] as string).toLowerCase().replace(/\s+/g, ' '));
     }
+  }
   return out;
 }
+
+/**
+ * Whether a name (`name`, as written) is a modifier of the noun after it (`rest`: the text after the name's word):
+ * written with a capital, the rest of the name then a lower-case word that is no stop word, no adverb (-ly) and no
+ * word of time ("my Acme Robotics badge", "the Acme Robotics climbing club": the badge and the club are the things;
+ * "left Acme Robotics last May" leaves Acme Robotics). A change said of the modifier is not said of the name.
+ */
+function modifier(name: string, rest: string): boolean {
+  if (!/^\p{Lu}/u.test(name)) return false;
+  const next = /^(?:\s+\p{Lu}[\p{L}\p{N}]*)*\s+(\p{Ll}[\p{L}\p{N}]*)/u.exec(rest)?.[1];
+  return next !== undefined && !STOP.has(next) && !LEAD.has(next) && !next.endsWith('ly');
+}
+/** Words of time and manner that may follow a name or open a clause with no subject ("Finally moved to Denver"). */
+const LEAD = new Set(
+  (
+    'last after before behind back yesterday today tonight earlier since until during ago altogether anyway ' +
+    'finally just already recently officially so well yeah yep oh actually honestly big news update week month ' +
+    'year weeks months years days summer spring winter autumn fall'
+  ).split(' '),
+);
+
+/** A clause's bounds: a stop or a comma, and "and", "but", "though" (as deniedIn reads them). */
+const JOINERS = new Set(['and', 'but', 'though', 'although']);
+interface Token {
+  w: string;
+  raw: string;
+  clause: number;
+}
+/** A text's words (as `words`), each with its spelling and the clause it is in. */
+function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  let clause = 0;
+  for (const m of text.matchAll(/([,.;:!?])|([\p{L}\p{N}]+)/gu)) {
+    if (m[1] !== undefined) {
+      clause += 1;
+      continue;
+    }
+    const raw = m[2] as string;
+    const w = raw.toLowerCase();
+    if (JOINERS.has(w)) clause += 1;
+    out.push({ w, raw, clause });
+  }
+  return out;
+}
+const clauseText = (ts: readonly Token[], clause: number): string =>
+  ts
+    .filter((t) => t.clause === clause)
+    .map((t) => t.raw)
+    .join(' ');
+
+/**
+ * Whether the speaker is the subject of a cue at `at` (ts[at]): "I" or "we" before it in its clause ("Priya and I now
+ * go climbing"), or no subject at all (nothing before it there but words of time and manner: "Finally moved to
+ * Denver"), or what the fact is about: a name of `about` (lower case, stemmed) that is not the value changed, at
+ * `value` with the capitalised words beside it ("Chatterbox left MySQL for Postgres"), or the value itself when the
+ * cue names another ("Wayfarer left Postgres for Redis": the project's store changed). "Acme Robotics now has an
+ * office", "The company moved us": the value or another is the subject.
+ */
+function ownCue(ts: readonly Token[], at: number, about?: ReadonlySet<string>, value?: number): boolean {
+  const clause = (ts[at] as Token).clause;
+  const before = ts.map((t, i) => ({ t, i })).filter(({ t, i }) => i < at && t.clause === clause && !JOINERS.has(t.w));
+  if (before.some(({ t }) => t.w === 'i' || t.w === 'we')) return true;
+  if (before.every(({ t }) => LEAD.has(t.w) || t.w.endsWith('ly'))) return true;
+  if (about === undefined || value === undefined) return false;
+  const run = new Set<number>([value]);
+  const capital = (i: number) => /^\p{Lu}/u.test(ts[i]?.raw ?? '');
+  for (let i = value - 1; capital(i); i -= 1) run.add(i);
+  for (let i = value + 1; capital(i); i += 1) run.add(i);
+  if (before.some(({ t, i }) => !run.has(i) && about.has(stem(t.w)))) return true;
+  // The value itself the subject, a name the object: the fact's thing changed ("Wayfarer left Postgres for Redis");
+  // with none ("Acme Robotics now has an office", "… moved us into …") it says nothing of the speaker's.
+  const next = [at + 1, at + 2, at + 3].filter((i) => ts[i]?.clause === clause);
+  return before.every(({ t, i }) => run.has(i) || t.w === 'the') && next.some((i) => capital(i) && !run.has(i));
+}
+
+/**
+ * A change cue of a turn said by its speaker (ownCue), in a clause not hedged nor about another's thing: the cue, or
+ * undefined. Where a turn names no value of the older one (a slot's change: "Finally moved to Denver").
+ */
+export function ownChangeCue(text: string, turn = true): string | undefined {
+  const ts = tokens(turn ? text.replace(/\bfor now\b/gi, '') : text);
+  for (let i = 0; i < ts.length; i += 1) {
+    const cue = changeCue(
+      ts
+        .slice(i, i + 3)
+        .map((t) => t.w)
+        .join(' '),
+      turn,
+    );
+    if (cue === undefined || cue.split(' ')[0] !== (ts[i] as Token).w) continue;
+    const clause = clauseText(ts, (ts[i] as Token).clause);
+    if (ownCue(ts, i) && !hedged(clause) && !OTHERS_THING.test(clause)) return cue;
+  }
+  return undefined;
+}
 const LEFT = new RegExp(
-  '\\b((?:moved|moving|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
-    'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped)\\s+' +
+  '\\b((?:moved|moving|move|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
+    'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped|last day at)\\s+' +
     '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)(?:\\s+(\\p{Lu}[\\p{L}\\p{N}]*))?',
   'giu',
 );
@@ -132,33 +234,90 @@ export function deniedIn(text: string, values: Iterable<string>): Set<string> {
 /**
  * Where a turn says it left one of `values` (lower case): the value in its leftValues ("I left Kestrel Insurance":
  * `left`), or a change cue (changeCue, a turn's) within `near` words of it and no "still", "too", "also" or "again"
- * there ("Still rowing every week now" holds rowing). The value and the cue, or undefined; a hedged turn says none,
- * nor a value denied ("I never left Lisbon").
+ * there ("Still rowing every week now" holds rowing). The value and the cue, or undefined. The cue is the speaker's
+ * (ownCue: "Acme Robotics now has an office" says no change of theirs), in a clause neither hedged ("maybe", "if",
+ * "says": read by clause, so "I quit Acme. My manager says …" still says it) nor about another's thing (OTHERS_THING:
+ * "My Acme Robotics manager moved to Globex"); the value is no modifier of a noun ("the Acme Robotics climbing club")
+ * and not denied ("I never left Lisbon"). `subject`: words both turns hold, besides the values (a project's name).
  */
 export function changeBeside(
   text: string,
   values: Iterable<string>,
   near = 3,
+  subject: Iterable<string> = [],
 ): { value: string; cue: string; left: boolean } | undefined {
-  if (hedged(text)) return undefined;
   const denied = deniedIn(text, values);
   const olds = new Map([...values].filter((v) => !denied.has(v)).map((v) => [stem(v), v] as const));
-  for (const [w, cue] of leftWith(text)) {
-    const value = olds.get(w);
-    if (value !== undefined) return { value, cue, left: true };
-  }
-  const ws = words(text);
-  for (let i = 0; i < ws.length; i += 1) {
-    const value = olds.get(stem(ws[i] as string));
-    if (value === undefined) continue;
-    const around = ws.slice(Math.max(0, i - near), i + near + 1);
-    if (around.some((w) => HOLDS.has(w))) continue;
-    const cue = changeCue(around.join(' '), true);
-    if (cue !== undefined) return { value, cue, left: false };
+  if (olds.size === 0) return undefined;
+  const ts = tokens(text.replace(/\bfor now\b/gi, ''));
+  const about = new Set([...olds.keys(), ...[...subject].map(stem)]);
+  const fine = (at: number, value: number): boolean => {
+    const clause = clauseText(ts, (ts[at] as Token).clause);
+    return ownCue(ts, at, about, value) && !hedged(clause) && !OTHERS_THING.test(clause);
+  };
+  const valueFine = (at: number): boolean =>
+    !hedged(clauseText(ts, (ts[at] as Token).clause)) &&
+    !modifier(
+      (ts[at] as Token).raw,
+      ts
+        .slice(at + 1)
+        .filter((t) => t.clause === (ts[at] as Token).clause)
+        .map((t) => ` ${t.raw}`)
+        .join(''),
+    );
+  for (let i = 0; i < ts.length; i += 1) {
+    const value = olds.get(stem((ts[i] as Token).w));
+    if (value === undefined || !valueFine(i)) continue;
+    // The value left: a leaving verb opening a phrase that ends with it ("left my Acme Robotics", "moved from X").
+    for (let k = Math.max(0, i - 4); k < i; k += 1) {
+      const phrase = ts
+        .slice(k, i + 1)
+        .map((t) => t.raw)
+        .join(' ');
+      const m = [...phrase.matchAll(LEFT)].find((x) => x.index === 0);
+      const left = m === undefined ? undefined : leftWith(m[0]).get(stem((ts[i] as Token).w));
+      if (left !== undefined && (ts[k] as Token).clause === (ts[i] as Token).clause && fine(k, i))
+        return { value, cue: left, left: true };
+    }
+    // Or a move of it, or of a thing from it, in its clause ("We moved the main store of Ledger from Cassandra to
+    // Redis": Ledger's store, and Cassandra, left).
+    for (let k = i - 1; k >= 0 && (ts[k] as Token).clause === (ts[i] as Token).clause; k -= 1)
+      if (MOVES.has((ts[k] as Token).w) && fine(k, i)) {
+        const from = ts[i - 1]?.w === 'from';
+        return { value, cue: from ? `${(ts[k] as Token).w} from` : (ts[k] as Token).w, left: from };
+      }
+    const lo = Math.max(0, i - near);
+    const around = ts.slice(lo, i + near + 1);
+    if (around.some((t) => HOLDS.has(t.w))) continue;
+    for (let k = lo; k < lo + around.length; k += 1) {
+      const cue = changeCue(
+        ts
+          .slice(k, k + 3)
+          .map((t) => t.w)
+          .join(' '),
+        true,
+      );
+      if (cue === undefined || cue.split(' ')[0] !== (ts[k] as Token).w || k + cue.split(' ').length > i + near + 1)
+        continue;
+      if (fine(k, i)) return { value, cue, left: false };
+    }
   }
   return undefined;
 }
 const HOLDS = new Set(['still', 'too', 'also', 'again']);
+const MOVES = new Set(
+  'moved switched migrated relocated move moving switching migrating replaced replacing swapped'.split(' '),
+);
+
+/**
+ * A turn about another person's thing: he, she, they ("her car", "their club"), or "my <someone> <verb>" ("My wife
+ * drives", "My brother took up kayaking", "My husband washed the Volvo"), "my <someone>'s".
+ */
+export const OTHERS_THING = new RegExp(
+  "\\b(?:he|she|his|her|they|their|them)\\b|\\bmy \\p{L}+(?:['’]s\\b| (?!is\\b|was\\b|has\\b)\\p{L}+(?<![su])s\\b|" +
+    ' \\p{L}+ed\\b| (?:took|bought|got|did|made|went|gave|ran|drove|came|found|began|saw|told|said|won|sold|wrote)\\b)',
+  'iu',
+);
 
 /**
  * What a person's facts are about, for turns that change one without naming the old value ("Big news: I moved to
@@ -219,21 +378,24 @@ export function slotQuestionWords(question: string): string[] {
 
 /**
  * Whether a turn can say a fact of its speaker's: not a question ("Is Redis still a good choice?"), not addressed to
- * someone by name ("Tomas, how is Calgary?", "Brave move going to Zed, Femi."), which is about them.
+ * someone by name ("Tomas, how is Calgary?", "Brave move going to Zed, Femi."), which is about them. `known`: the
+ * names a turn may address (addressee).
  */
-export function statesOwnFact(text: string): boolean {
-  return !text.trim().endsWith('?') && addressee(text) === undefined;
+export function statesOwnFact(text: string, known?: ReadonlySet<string>): boolean {
+  return !text.trim().endsWith('?') && addressee(text, known) === undefined;
 }
 
 /**
- * Whom a turn addresses by name, lower case: its first word before a comma, or its last after one ("…, Femi."); a
- * stop word is no name ("Yes, tennis every Saturday" addresses no one).
+ * Whom a turn addresses by name, lower case: its first word before a comma, or its last after one ("…, Femi."), when
+ * a name: one of `known` (the dialogue's speakers, names known elsewhere: lower case) or written with a capital inside
+ * a sentence of the turn (knownNames). "Yeah, …", "Honestly, …", "Thanks, …" address no one.
  */
-export function addressee(text: string): string | undefined {
+export function addressee(text: string, known?: ReadonlySet<string>): string | undefined {
   const t = text.trim();
   const name = /^(\p{Lu}[\p{L}\p{N}]*),\s/u.exec(t)?.[1] ?? /,\s*(\p{Lu}[\p{L}\p{N}]*)[.!?]*$/u.exec(t)?.[1];
   const lower = name?.toLowerCase();
-  return lower === undefined || STOP.has(lower) ? undefined : lower;
+  if (lower === undefined || STOP.has(lower)) return undefined;
+  return known?.has(lower) === true || knownNames([t]).has(lower) ? lower : undefined;
 }
 
 const STOP = new Set(
@@ -365,12 +527,16 @@ export function sameSubject(
   return undefined;
 }
 
-/** The newer turn names a name of the older one's or says it left one of its words (a value they share). */
-function sharesValue(newer: LifeSubject, older: LifeSubject): boolean {
+/** The values the newer turn names of the older one's: the names both name, and those it says it left. */
+function sharedValues(newer: LifeSubject, older: LifeSubject): string[] {
   const names = namesIn(older.text);
-  if ([...namesIn(newer.text)].some((n) => names.has(n))) return true;
   const olderWords = contentWords(older.text);
-  return [...leftValues(newer.text)].some((w) => olderWords.has(w));
+  return [
+    ...new Set([
+      ...[...namesIn(newer.text)].filter((n) => names.has(n)),
+      ...[...leftValues(newer.text)].filter((w) => olderWords.has(w)),
+    ]),
+  ];
 }
 
 /**
@@ -404,9 +570,14 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
  * What the newer of two memories does to the older: repeats it (`duplicate`; a turn only word for word), replaces it
  * (the same subject and a change cue in the newer: `supersedes`), or disagrees with it, undecided (the same title,
  * most content words shared and each with a word of its own, no cue: `conflict`); undefined when they are about
- * different things or one simply adds to the other.
+ * different things or one simply adds to the other. A turn's change is tied to a value the older one holds
+ * (changeBeside) and said by its speaker; `known`: the names a turn may address (the dialogue's speakers: addressee).
  */
-export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision | undefined {
+export function decideLife(
+  newer: LifeSubject,
+  older: LifeSubject,
+  known?: ReadonlySet<string>,
+): LifeDecision | undefined {
   if (nearIdentical(newer, older)) return { kind: 'duplicate', why: `near-identical to ${older.id}` };
   const subject = sameSubject(newer, older);
   if (subject === undefined) return undefined;
@@ -416,17 +587,20 @@ export function decideLife(newer: LifeSubject, older: LifeSubject): LifeDecision
       : subject.how === 'left'
         ? `the value it left (${subject.shared.join(', ')})`
         : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
-  // A turn's own cues ("left", "joined" …) count where it names a value (a name, the value left, a slot's).
-  const byValue =
-    subject.how === 'name' ||
-    subject.how === 'left' ||
-    subject.how === 'slot' ||
-    (subject.how === 'words' && newer.speaker !== undefined && sharesValue(newer, older));
+  // A turn's change is tied to a value the older holds (a name both name, the value left: changeBeside), said by its
+  // speaker; naming none (a slot's change), a cue of its speaker's (ownChangeCue). A note's cue is anywhere.
+  // Naming none, a change of the speaker's (a turn's cues in a slot both name: "I moved to Denver" after Lisbon).
+  const values = newer.speaker === undefined ? [] : sharedValues(newer, older);
+  const both = [...contentWords(newer.text)].filter((w) => contentWords(older.text).has(w));
+  const slots = slotsOf(older.text);
+  const slot = subject.how === 'slot' || [...slotsOf(newer.text, true)].some((x) => slots.has(x));
   const cue =
-    changeCue(newer.text, newer.speaker !== undefined && byValue) ??
-    changeCue(newer.speaker === undefined ? newer.title : '');
+    newer.speaker === undefined
+      ? (changeCue(newer.text) ?? changeCue(newer.title))
+      : ((values.length > 0 ? changeBeside(newer.text, values, 3, both)?.cue : undefined) ??
+        (values.length === 0 ? ownChangeCue(newer.text, slot) : undefined));
   const turnsState =
-    newer.speaker === undefined || (statesOwnFact(newer.text) && statesOwnFact(older.text) && !hedged(newer.text));
+    newer.speaker === undefined || (statesOwnFact(newer.text, known) && statesOwnFact(older.text, known));
   if (cue !== undefined && turnsState && !restates(newer, older))
     return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
   if (subject.how === 'title' && norm(newer.text) !== norm(older.text)) {

@@ -8,7 +8,7 @@
  * through the links it brings. No word list: the question's own words and the turns'. Pure.
  */
 import { queryTermShare } from '../text/term-weights.js';
-import { namesIn, norm, statesOwnFact } from './memory-life.js';
+import { isStopWord, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export interface NameOnlyCandidate {
   key: string;
@@ -56,7 +56,11 @@ export function nameOnlyMatches(
     own.push(c);
     lowest = Math.min(lowest, c.ratio);
   }
-  for (const c of own) ratios.set(c.key, statesOwnFact(c.text) ? lowest : 0);
+  const speakers = new Set(candidates.flatMap((c) => words(c.speaker ?? '')));
+  // A question, or a reply opening or closing with a word and a comma (a name or an interjection: "Ha, lovely.",
+  // "Ana, enjoy Perth!"), states no fact of the speaker's here.
+  const states = (text: string) => statesOwnFact(text, speakers) && !reply(text);
+  for (const c of own) ratios.set(c.key, states(c.text) ? lowest : 0);
   // Found by the name alone and said by another in the same words, naming no name: small talk, no fact of theirs.
   const saidBy = new Map<string, Set<string>>();
   for (const c of candidates)
@@ -74,4 +78,11 @@ export function nameOnlyMatches(
       ratios.set(c.key, 0);
     }
   return { ratios, bare, common };
+}
+
+/** A turn opening "Word, …" or closing "…, Word." with a capitalised word, no stop word ("Yes, …" states a fact). */
+function reply(text: string): boolean {
+  const t = text.trim();
+  const word = /^(\p{Lu}[\p{L}\p{N}]*),\s/u.exec(t)?.[1] ?? /,\s*(\p{Lu}[\p{L}\p{N}]*)[.!?]*$/u.exec(t)?.[1];
+  return word !== undefined && !isStopWord(word.toLowerCase());
 }

@@ -47,8 +47,15 @@ describe('older turns at recall time (issue 23)', () => {
     // A change said (a cue, or the value left), or the name besides said in two of Omar's own turns: replaced.
     for (const later of [
       [turn('t3', 'Omar', 30, 'I quit Bluebell Couriers, Tidewater Freight hired me.')],
-      [turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is my home.'), still],
-      [still, turn('t4', 'Omar', 40, 'Tidewater Freight gave me the night route.')],
+      [
+        turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is my home.'),
+        turn('t4', 'Omar', 40, 'Night shifts with Tidewater Freight suit me.'),
+      ],
+      [
+        still,
+        turn('t4', 'Omar', 40, 'I drive nights for Tidewater Freight.'),
+        turn('t5', 'Omar', 50, 'Tidewater Freight is my employer these days.'),
+      ],
     ]) {
       const cs = [first, ...later];
       const o = olderTurns(cs, all(cs), q).get('memory:t1');
@@ -462,5 +469,39 @@ describe('older turns at recall time (issue 23)', () => {
     expect(asksForSeveral('Which places has Ines ever lived in?')).toBe(true);
     expect(asksForSeveral('Where does Ines live?')).toBe(false);
     expect(asksForSeveral('Who pays Ines these days?')).toBe(false);
+  });
+});
+
+describe('older turns: the speaker changes the value, a mention holds nothing (issue 23, third review)', () => {
+  const job = turn('t1', 'Lena', 1, 'I work at Acme Robotics in Munich.');
+  const q = 'Where does Lena work?';
+  it('a later turn mentioning the value beside a change of something else leaves the earlier one current', () => {
+    for (const later of [
+      [turn('t2', 'Lena', 30, 'I joined the Acme Robotics climbing club with Priya last week.')],
+      [turn('t2', 'Lena', 30, 'I left my Acme Robotics badge at home, Priya let me in.')],
+      [turn('t2', 'Lena', 30, 'Acme Robotics now has an office in Berlin as well.')],
+      [turn('t2', 'Lena', 30, 'Acme Robotics started a lab in Berlin, I am excited.')],
+      [turn('t2', 'Lena', 30, 'My Acme Robotics manager moved to Globex Systems.')],
+      [turn('t2', 'Lena', 30, 'Our Acme Robotics team lead moved to Globex Systems, sad.')],
+      [turn('t2', 'Lena', 30, 'Acme Robotics moved us into the Schwabing building.')],
+      [
+        turn('t2', 'Lena', 30, 'Still at Acme Robotics, though Globex Systems rang me again.'),
+        turn('t3', 'Lena', 40, 'I turned down Globex Systems for good.'),
+      ],
+    ]) {
+      const cs = [job, ...later];
+      const o = olderTurns(cs, all(cs), q, undefined, cs).get('memory:t1');
+      expect(o === undefined || o.again === true, later.map((c) => c.text).join(' / ')).toBe(true);
+    }
+  });
+
+  it('a change in its own clause marks the earlier turn, whatever a later clause hedges', () => {
+    const cs = [
+      job,
+      turn('t2', 'Lena', 30, 'I left Acme Robotics for Globex Systems, maybe the best call I ever made.'),
+    ];
+    const o = olderTurns(cs, all(cs), q, undefined, cs).get('memory:t1');
+    expect(o?.again).toBeUndefined();
+    expect(o?.why).toContain('says "left acme"');
   });
 });

@@ -18,6 +18,7 @@ import {
   namesIn,
   negated,
   norm,
+  OTHERS_THING,
   statesOwnFact,
   words,
 } from './memory-life.js';
@@ -76,8 +77,10 @@ export function olderTurns(
 ): Map<string, OlderTurn> {
   // A sentence's first word is a name when written with a capital inside a sentence of the question or a turn.
   const known = knownNames([question, ...candidates.map((c) => c.text)]);
+  const speakers = new Set([...candidates, ...(context ?? [])].flatMap((c) => words(c.speaker ?? '')));
+  const addressable = new Set([...known, ...speakers]);
   const own = candidates
-    .filter((c) => statesOwnFact(c.text))
+    .filter((c) => statesOwnFact(c.text, addressable))
     .map((c) => ({ c, names: namesIn(c.text, known), values: [] as string[] }));
   const inLine = (a: TurnCandidate, b: TurnCandidate) =>
     lines?.get(a.key) !== undefined && lines?.get(a.key) === lines?.get(b.key);
@@ -90,7 +93,6 @@ export function olderTurns(
       if (a.c.speaker === b.c.speaker && a.c.at < b.c.at && !inLine(a.c, b.c))
         if (![...a.names].some((n) => b.names.has(n)))
           longest = Math.max(longest, words(a.c.text).length, words(b.c.text).length);
-  const speakers = new Set([...candidates, ...(context ?? [])].flatMap((c) => words(c.speaker ?? '')));
   const frames = new Map<string, string>();
   const kinds =
     longest === 0 || context === undefined
@@ -99,7 +101,8 @@ export function olderTurns(
   if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
   // A value is held when the speaker states it as theirs in two turns after the older one: in the first person, with
-  // no condition, plan, quote (hedged), not denied or left, not naming another speaker (addressed anywhere: "I could
+  // no condition, plan, quote (hedged), not denied or left, a name in a frame that holds it (holdsFrame; a value of a
+  // kind fills a frame already), not naming another speaker (addressed anywhere: "I could
   // never do that, Ines, respect"), not about another person's thing ("My wife drives", "My brother took up kayaking").
   const saidAt = new Map<string, number[]>();
   for (const t of own) {
@@ -110,7 +113,7 @@ export function olderTurns(
     const denied = deniedIn(text, said);
     const left = leftValues(text);
     for (const v of said) {
-      if (denied.has(v) || left.has(v)) continue;
+      if (denied.has(v) || left.has(v) || (t.names.has(v) && !t.values.includes(v) && !holdsFrame(text, v))) continue;
       const key = `${t.c.speaker}\n${v}`;
       const at = saidAt.get(key);
       if (at === undefined) saidAt.set(key, [t.c.at]);
@@ -132,7 +135,7 @@ export function olderTurns(
       if (norm(newer.c.text) === norm(older.c.text)) continue;
       // A condition, a plan, a quote or a comparison states nothing as now ("If I ever left Lisbon I would pick
       // Porto", "My cousin says Toyota is more reliable than Honda"): no later word on anything.
-      if (hedged(newer.c.text) || COMPARES.test(newer.c.text)) continue;
+      if (COMPARES.test(newer.c.text)) continue;
       const shared = [...newer.names].filter((n) => older.names.has(n));
       // A later turn naming the earlier one's value again (a shared name the question does not name: "Ledger" in
       // "Where is Ledger's data?" is what both are about) holds it still, unless it says a change tied to it (the
@@ -141,6 +144,8 @@ export function olderTurns(
       // Globex once").
       // Tied to the value left: a shared name, else (a line of facts) any the earlier turn names.
       const change = changeBeside(newer.c.text, shared.length > 0 ? shared : [...older.names, ...older.values]);
+      // A hedge is read by clause: changeBeside's; with no change tied, a hedge anywhere states nothing as now.
+      if (change === undefined && hedged(newer.c.text)) continue;
       let ownNames = [...newer.names].filter((n) => !older.names.has(n));
       const heldOwn = ownNames.filter((n) => held(newer.c.speaker, n, older.c.at));
       const again = shared.some((n) => !asked.has(n)) && change === undefined && heldOwn.length === 0;
@@ -230,20 +235,40 @@ export function olderTurns(
 const said = (c: { value: string; cue: string; left: boolean }): string =>
   c.left ? `says "${c.cue} ${c.value}"` : `says "${c.cue}" beside ${c.value}`;
 
+/** The words of the speakers' names (lower case): the names a turn may address. */
+const speakersOf = (cs: readonly { speaker?: string }[]): Set<string> =>
+  new Set(cs.flatMap((c) => words(c.speaker ?? '')));
+
+/**
+ * Whether a turn says a name (`name`, lower case) in a frame that holds it: after at, for, with, in, on, to, into,
+ * using, via ("I work at Globex Systems", "I'm with Globex"), or before "is my" / "is our" ("Globex is my
+ * employer"). A mention holds nothing: "I turned down Globex Systems for good".
+ */
+function holdsFrame(text: string, name: string): boolean {
+  const ts = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
+  for (let i = 0; i < ts.length; i += 1) {
+    if ((ts[i] as string).toLowerCase() !== name) continue;
+    let j = i - 1;
+    const skip = (w: string) => !HOLDING.has(w.toLowerCase()) && (/^\p{Lu}/u.test(w) || ARTICLES.has(w.toLowerCase()));
+    while (j >= 0 && skip(ts[j] as string)) j -= 1;
+    if (j >= 0 && HOLDING.has((ts[j] as string).toLowerCase())) return true;
+    let k = i + 1;
+    while (k < ts.length && /^\p{Lu}/u.test(ts[k] as string)) k += 1;
+    const after = ts
+      .slice(k, k + 2)
+      .join(' ')
+      .toLowerCase();
+    if (/^(?:is|are|s) (?:my|our)$/.test(after)) return true;
+  }
+  return false;
+}
+const HOLDING = new Set(['at', 'for', 'with', 'in', 'on', 'to', 'into', 'using', 'via']);
+const ARTICLES = new Set(['the', 'a', 'an', 'my', 'our']);
+
 /** A first-person statement (I, me, my, we, us, our). */
 const FIRST_PERSON = /\b(?:i|me|my|mine|we|us|our)\b/i;
 /** A comparison ("more reliable than Honda"): the values compared, none said to hold. */
 const COMPARES = /\bthan\b/i;
-
-/**
- * A turn about another person's thing: he, she, they ("her car", "their club"), or "my <someone> <verb>" ("My wife
- * drives", "My brother took up kayaking", "My husband washed the Volvo"), "my <someone>'s".
- */
-const OTHERS_THING = new RegExp(
-  "\\b(?:he|she|his|her|they|their|them)\\b|\\bmy \\p{L}+(?:['’]s\\b| (?!is\\b|was\\b|has\\b)\\p{L}+(?<![su])s\\b|" +
-    ' \\p{L}+ed\\b| (?:took|bought|got|did|made|went|gave|ran|drove|came|found|began|saw|told|said|won|sold|wrote)\\b)',
-  'iu',
-);
 
 /** The words of a text that are values of a kind (valueKinds), each once. */
 const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] => [
@@ -389,7 +414,8 @@ export function firstNamed(
 function firstNaming(candidates: readonly TurnCandidate[], question: string, nameWords: readonly string[]) {
   const skip = new Set(nameWords);
   const asked = [...namesIn(question)].filter((n) => !skip.has(n));
-  const own = candidates.filter((c) => statesOwnFact(c.text)).map((c) => ({ c, names: namesIn(c.text) }));
+  const speakers = speakersOf(candidates);
+  const own = candidates.filter((c) => statesOwnFact(c.text, speakers)).map((c) => ({ c, names: namesIn(c.text) }));
   const first = new Map<string, (typeof own)[number]>();
   if (asked.length > 0)
     for (const t of own) {
@@ -426,7 +452,8 @@ export function factLines(
     if (ra !== rb) parent.set(ra, rb);
   };
   const joined = (a: string, b: string) => a === b || (parent.has(a) && parent.has(b) && root(a) === root(b));
-  const own = candidates.filter((c) => statesOwnFact(c.text));
+  const speakers = speakersOf(candidates);
+  const own = candidates.filter((c) => statesOwnFact(c.text, speakers));
   const keys = joinNames(context);
   const ids = new Map<string, number>();
   const frames = new Map<string, { node: string; ws: readonly string[]; start: number; end: number }>();
@@ -457,7 +484,8 @@ export function factLines(
  * their speaker's fact are read. As `speaker\nname`.
  */
 function joinNames(turns: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[]): Set<string> {
-  const own = turns.filter((c) => statesOwnFact(c.text));
+  const speakers = speakersOf(turns);
+  const own = turns.filter((c) => statesOwnFact(c.text, speakers));
   const turnsOf = new Map<string, string[]>();
   const namesOf = new Map<string, string[]>();
   for (const c of own) {

@@ -764,11 +764,12 @@ async function addressedTurns(
   named: ReadonlySet<string>,
 ): Promise<Map<string, Recallable>> {
   const lower = new Map([...named].map((n) => [n.toLowerCase(), n] as const));
+  const speakers = new Set(lower.keys());
   const before = new Map<string, string>();
   for (const { item } of pool) {
     const turn = item.life?.turn;
     if (turn === undefined || turn.index === 0 || named.has(turn.speaker)) continue;
-    const to = addressee(item.text);
+    const to = addressee(item.text, speakers);
     if (to !== undefined && lower.has(to)) before.set(item.key, turnIdFor(turn.session, turn.index - 1));
   }
   if (before.size === 0) return new Map();

@@ -15,9 +15,10 @@ import {
   decideLife,
   leftValues,
   LIFE_SLOTS,
-  type LifeSubject,
   namesIn,
   slotsOf,
+  type LifeSubject,
+  words,
 } from '../../core/recall/memory-life.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
@@ -138,12 +139,14 @@ export async function rememberMemories(ctx: RememberContext, inputs: readonly Me
     return index;
   };
   const writes = new Writes(ctx, inputs.length >= REMEMBER_INDEX_BATCH ? await lifeIndexOf(ctx) : undefined);
+  // The names a turn may address ("Tomas, …"): the speakers of the turns remembered together.
+  const speakers = new Set(inputs.flatMap((m) => words(m.speaker ?? '')));
   try {
     for (const raw of inputs) {
       const record = recordOf(ctx, raw, turnIndex);
       if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
       const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
-      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes }, report);
+      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes, speakers }, report);
     }
   } finally {
     await writes.flush();
@@ -206,10 +209,10 @@ async function lifeIndexOf(ctx: RememberContext): Promise<LifeIndex> {
 async function rememberOne(
   ctx: RememberContext,
   record: MemoryRecord,
-  options: { supersedes: string | undefined; ownId: boolean; writes: Writes },
+  options: { supersedes: string | undefined; ownId: boolean; writes: Writes; speakers: ReadonlySet<string> },
   report: RememberReport,
 ): Promise<void> {
-  const { supersedes, ownId, writes } = options;
+  const { supersedes, ownId, writes, speakers } = options;
   const write = (memories: MemoryRecord[]): Promise<void> => writes.write(memories);
   const existing = await writes.get(record.id);
   if (existing !== undefined) {
@@ -267,7 +270,7 @@ async function rememberOne(
     const a = subjectOf(mine);
     const b = subjectOf(candidate);
     const mineNewer = a.at >= b.at;
-    const decision = mineNewer ? decideLife(a, b) : decideLife(b, a);
+    const decision = mineNewer ? decideLife(a, b, speakers) : decideLife(b, a, speakers);
     if (decision === undefined) continue;
     // A superseded memory is only merged into (the old fact again): it supersedes nothing, disagrees with nothing.
     if (candidate.life?.status === 'superseded' && decision.kind !== 'duplicate') continue;
