@@ -123,23 +123,58 @@ export function generateConversations(
   // The speakers' asides naming a value draw on a stream of their own: the rest of a set is as it was without them.
   const asides = mulberry32(seed + 7919);
   const bank = typeof phrasing === 'string' ? BANKS[phrasing] : phrasing;
-  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank, asides));
+  // A half's bank passed as a bank is that half; a probe's own bank takes dev's asides.
+  const half =
+    typeof phrasing === 'string'
+      ? phrasing
+      : ((Object.keys(BANKS) as Phrasing[]).find((k) => BANKS[k] === phrasing) ?? 'dev');
+  const said = HOLDING_ASIDES[half];
+  return Array.from({ length: dialogues }, (_, d) => dialogue(rng, `c${seed}-${d + 1}`, bank, { rng: asides, said }));
 }
 
 /**
  * A speaker naming their value and another of its kind with no change said: a comparison, a condition, a plan, a
- * quote, a denial of the other ({v}: the value that holds, {x}: another, {o}: another speaker). Every half has them;
- * none answers a question, and a holding turn one of them marks older is counted wrongly older.
+ * quote, a denial of the other ({v}: the value that holds, {x}: another, {o}: another speaker); or mentioning their
+ * value beside something else that changes (a club joined, a colleague who moved, the news). Each half has its own:
+ * dev's in the words the rules read (than, if, would, maybe, told me, never), held-out's and third's in others (other
+ * hedges and comparisons), so that the rules are measured on words they were not written for. None answers a
+ * question, and a holding turn one of them marks older is counted wrongly older.
  */
-const HOLDING_ASIDES = [
-  'My cousin says {x} is better than {v}, I am not so sure.',
-  'If I ever gave up {v} I would pick {x}, probably.',
-  'Maybe I will try {x} some day, {v} is fine for now.',
-  '{o} told me {x} is the thing to watch, next to {v}.',
-  'I never really got into {x}, {v} suits me.',
-];
+export const HOLDING_ASIDES: Readonly<Record<Phrasing, readonly string[]>> = {
+  dev: [
+    'My cousin says {x} is better than {v}, I am not so sure.',
+    'If I ever gave up {v} I would pick {x}, probably.',
+    'Maybe I will try {x} some day, {v} is fine for now.',
+    '{o} told me {x} is the thing to watch, next to {v}.',
+    'I never really got into {x}, {v} suits me.',
+    'I joined the {v} club at work with {o} last week.',
+    'A colleague who loves {v} moved to another team.',
+    'There was a piece on {v} in the news today, funny to see.',
+  ],
+  'held-out': [
+    '{x} keeps topping the lists these days; {v} does the job for me.',
+    'Sooner or later I may look at {x}; {v} stays put for the moment.',
+    '{o} keeps raving about {x}; {v} is where I am.',
+    'Compared with {x}, {v} wins for me, hands down.',
+    'Tried {x} once and hated it; {v} it is.',
+    'Signed up for the {v} club at work with {o} last week.',
+    'A colleague who swore by {v} moved to another team.',
+    'Saw {v} in the news today, funny to see.',
+  ],
+  third: [
+    'Everybody online hypes {x}; {v} suits me fine.',
+    'Who knows, one day {x} gets a go; {v} stays for the moment.',
+    '{o} keeps sending me links about {x}; {v} is my pick.',
+    '{x} against {v}: {v} wins for me every time.',
+    'Gave {x} an afternoon once, meh; {v} it is.',
+    '{o} and I started going to a {v} meetup on Thursdays.',
+    'My old mentor, a big {v} fan, moved abroad.',
+    'The {v} newsletter had a story about our team today.',
+  ],
+};
 
-function dialogue(rng: Random, id: string, bank: Bank, asides: Random): Dialogue {
+function dialogue(rng: Random, id: string, bank: Bank, aside: { rng: Random; said: readonly string[] }): Dialogue {
+  const asides = aside.rng;
   const speakers = shuffled(rng, SPEAKERS).slice(0, rng() < 0.5 ? 2 : 3);
   const count = int(rng, 8, 12);
   const start = Date.UTC(2022, 0, 1) + int(rng, 0, 400) * DAY;
@@ -234,7 +269,7 @@ function dialogue(rng: Random, id: string, bank: Bank, asides: Random): Dialogue
     const plan = plans[s] as Planned[];
     let at = int(asides, 0, plan.length);
     while (plan[at]?.follows !== undefined) at += 1;
-    plan.splice(at, 0, { speaker: f.speaker, text: fill(pick(asides, HOLDING_ASIDES), slots) });
+    plan.splice(at, 0, { speaker: f.speaker, text: fill(pick(asides, aside.said), slots) });
   }
   const turns: Turn[] = [];
   const turnsOf = new Map<string, { id: string; value: number; change: boolean; at: number; text: string }[]>();
