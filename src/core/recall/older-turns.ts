@@ -289,19 +289,11 @@ export function valueKinds(
   under = Number.POSITIVE_INFINITY,
   options: { speakers?: ReadonlySet<string>; frames?: Map<string, string> } = {},
 ): Map<string, string> {
-  const parent = new Map<string, string>();
-  const root = (x: string): string => {
-    let r = x;
-    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
-    parent.set(x, r);
-    return r;
-  };
+  const { parent, root, join } = unionFind();
   const isValue = (w: string) => w.length >= 3 && !isStopWord(w) && options.speakers?.has(w) !== true;
   const unite = (a: string, b: string, frame: () => string) => {
     if (a === b || !isValue(a) || !isValue(b)) return;
-    for (const v of [a, b]) if (!parent.has(v)) parent.set(v, v);
-    const [ra, rb] = [root(a), root(b)];
-    if (ra !== rb) parent.set(ra, rb);
+    join(a, b);
     const pair = a < b ? `${a}\n${b}` : `${b}\n${a}`;
     if (options.frames !== undefined && !options.frames.has(pair)) options.frames.set(pair, frame());
   };
@@ -426,6 +418,24 @@ function firstNaming(candidates: readonly TurnCandidate[], question: string, nam
   return { asked, own, first };
 }
 
+/** Sets of strings joined pairwise: `parent` (each member's link), `root` (its set's name), `join` (two sets made one). */
+function unionFind() {
+  const parent = new Map<string, string>();
+  const root = (x: string): string => {
+    let r = x;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
+    parent.set(x, r);
+    return r;
+  };
+  const join = (a: string, b: string): void => {
+    for (const x of [a, b]) if (!parent.has(x)) parent.set(x, x);
+    const ra = root(a);
+    const rb = root(b);
+    if (ra !== rb) parent.set(ra, rb);
+  };
+  return { parent, root, join };
+}
+
 /**
  * A speaker's lines of facts, with no word list: the turns stating a fact of their own joined through the names they
  * share (a change names the value it left and the one it took: "Said goodbye to Quito, the new address is in Perth"
@@ -438,19 +448,7 @@ export function factLines(
   candidates: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[],
   context: readonly Pick<TurnCandidate, 'key' | 'speaker' | 'text'>[] = candidates,
 ): Map<string, string> {
-  const parent = new Map<string, string>();
-  const root = (x: string): string => {
-    let r = x;
-    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
-    parent.set(x, r);
-    return r;
-  };
-  const join = (a: string, b: string) => {
-    for (const x of [a, b]) if (!parent.has(x)) parent.set(x, x);
-    const ra = root(a);
-    const rb = root(b);
-    if (ra !== rb) parent.set(ra, rb);
-  };
+  const { parent, root, join } = unionFind();
   const joined = (a: string, b: string) => a === b || (parent.has(a) && parent.has(b) && root(a) === root(b));
   const speakers = speakersOf(candidates);
   const own = candidates.filter((c) => statesOwnFact(c.text, speakers));
