@@ -1706,6 +1706,15 @@ function addedContext(cores: ReadonlyMap<number, number[]>, context: Set<number>
   return pairs;
 }
 
+/** The terms the units of clusters `a` and `b` state as their slot (a context term counts there). */
+function slotTermsOf(g: Grouper, units: Units, a: number, b: number): Set<number> {
+  const out = new Set<number>();
+  for (const c of [a, b])
+    for (const u of (g.clusters[c] as Cluster).units)
+      if ((units.slotTerm[u] as number) >= 0) out.add(units.slotTerm[u] as number);
+  return out;
+}
+
 /**
  * Joins of a grouper's clusters as passes make them: `find` gives the cluster a cluster went into, `join`
  * moves the higher-numbered one's units into the lower one (so the result does not depend on the order).
@@ -1818,10 +1827,7 @@ function linkWordings(g: Grouper, items: readonly GroupingItem[]): void {
     const b = find(b0);
     if (a === b) continue;
     // Context fills no slot, but where a unit of either states its context term as its slot (`contextSlots`).
-    const slotTerms = new Set<number>();
-    for (const c of [a, b])
-      for (const u of (g.clusters[c] as Cluster).units)
-        if ((units.slotTerm[u] as number) >= 0) slotTerms.add(units.slotTerm[u] as number);
+    const slotTerms = slotTermsOf(g, units, a, b);
     const counts = (t: number) => !generic(t) && (!context.has(t) || slotTerms.has(t)) && !typo.includes(t);
     if (g.slotsClash(a, b, counts)) continue;
     join(a, b);
@@ -1945,10 +1951,7 @@ function mergeProfiles(g: Grouper, idOf: (unit: number) => string): ProfileJoin[
     const b = find(b0);
     if (a === b) continue;
     // As in pass 5: context fills no slot, but where a unit of either states its context term as its slot.
-    const slotTerms = new Set<number>();
-    for (const c of [a, b])
-      for (const u of (g.clusters[c] as Cluster).units)
-        if ((units.slotTerm[u] as number) >= 0) slotTerms.add(units.slotTerm[u] as number);
+    const slotTerms = slotTermsOf(g, units, a, b);
     const counts = (t: number) => !generic(t) && (!units.context.has(t) || slotTerms.has(t));
     if (g.slotsClash(a, b, counts)) continue;
     // A group grown by an earlier join is read again: what it says now must still agree.
