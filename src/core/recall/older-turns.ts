@@ -418,7 +418,7 @@ function firstNaming(candidates: readonly TurnCandidate[], question: string, nam
   return { asked, own, first };
 }
 
-/** Sets of strings joined pairwise: `parent` (each member's link), `root` (its set's name), `join` (two sets made one). */
+/** Sets of strings joined pairwise: `parent` (each one's link), `root` (its set's name), `join` (two made one). */
 function unionFind() {
   const parent = new Map<string, string>();
   const root = (x: string): string => {
