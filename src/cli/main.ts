@@ -30,6 +30,15 @@ export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
 export { learnHookEvent } from './hook.js';
 
+/** Where commander writes; its own error lines ("error: unknown option …") start `credence:` as every other does. */
+function output(io: CliIO) {
+  return {
+    writeOut: io.stdout,
+    writeErr: io.stderr,
+    outputError: (text: string, write: (text: string) => void) => write(text.replace(/^error: /, 'credence: ')),
+  };
+}
+
 export function buildProgram(io: CliIO): { program: Command; context: () => CommandContext; exitCode: () => number } {
   let exitCode: number = EXIT.ok;
   const program = new Command('credence');
@@ -46,7 +55,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     .option('--format <format>', 'output format: text or json (recall: context or json)')
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput(output(io));
   const context = (): CommandContext =>
     makeContext(io, program.opts<GlobalOptions>(), (code) => {
       exitCode = Math.max(exitCode, code);
@@ -67,7 +76,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   registerHook(program, context);
   registerDump(program, context);
   const configure = (command: Command): void => {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
+    command.exitOverride().configureOutput(output(io)).showHelpAfterError();
     command.commands.forEach(configure);
   };
   program.commands.forEach(configure);

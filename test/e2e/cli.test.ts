@@ -52,14 +52,14 @@ describe('the credence binary', () => {
   it('exits 2 with usage on an unknown command', () => {
     const r = credence(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stderr).toMatch(/^credence: unknown command 'frobnicate'/m);
     expect(r.stderr).toMatch(/Usage: credence/);
   });
 
   it('exits 2 with usage on an unknown flag', () => {
     const r = credence(['status', '--colour']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown option '--colour'/);
+    expect(r.stderr).toMatch(/^credence: unknown option '--colour'/m);
   });
 
   it('exits 2 on a --now that is not a date, naming the value', () => {
