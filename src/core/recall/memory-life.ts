@@ -174,18 +174,28 @@ function ownCue(ts: readonly Token[], at: number, about?: ReadonlySet<string>, v
 export function ownChangeCue(text: string, turn = true): string | undefined {
   const ts = tokens(turn ? text.replace(/\bfor now\b/gi, '') : text);
   for (let i = 0; i < ts.length; i += 1) {
-    const cue = changeCue(
-      ts
-        .slice(i, i + 3)
-        .map((t) => t.w)
-        .join(' '),
-      turn,
-    );
-    if (cue === undefined || cue.split(' ')[0] !== (ts[i] as Token).w) continue;
-    const clause = clauseText(ts, (ts[i] as Token).clause);
-    if (ownCue(ts, i) && !hedged(clause) && !OTHERS_THING.test(clause)) return cue;
+    const cue = cueAt(ts, i, turn);
+    if (cue !== undefined && speakersChange(ts, i)) return cue;
   }
   return undefined;
+}
+
+/** The change cue (changeCue) opening at word `at`, or undefined. */
+function cueAt(ts: readonly Token[], at: number, turn: boolean): string | undefined {
+  const cue = changeCue(
+    ts
+      .slice(at, at + 3)
+      .map((t) => t.w)
+      .join(' '),
+    turn,
+  );
+  return cue === undefined || cue.split(' ')[0] !== (ts[at] as Token).w ? undefined : cue;
+}
+
+/** A cue at `at` said by the speaker (ownCue), in a clause neither hedged nor about another's thing. */
+function speakersChange(ts: readonly Token[], at: number, about?: ReadonlySet<string>, value?: number): boolean {
+  const clause = clauseText(ts, (ts[at] as Token).clause);
+  return ownCue(ts, at, about, value) && !hedged(clause) && !OTHERS_THING.test(clause);
 }
 const LEFT = new RegExp(
   '\\b((?:moved|moving|move|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
@@ -251,10 +261,7 @@ export function changeBeside(
   if (olds.size === 0) return undefined;
   const ts = tokens(text.replace(/\bfor now\b/gi, ''));
   const about = new Set([...olds.keys(), ...[...subject].map(stem)]);
-  const fine = (at: number, value: number): boolean => {
-    const clause = clauseText(ts, (ts[at] as Token).clause);
-    return ownCue(ts, at, about, value) && !hedged(clause) && !OTHERS_THING.test(clause);
-  };
+  const fine = (at: number, value: number): boolean => speakersChange(ts, at, about, value);
   const valueFine = (at: number): boolean =>
     !hedged(clauseText(ts, (ts[at] as Token).clause)) &&
     !modifier(
@@ -290,15 +297,8 @@ export function changeBeside(
     const around = ts.slice(lo, i + near + 1);
     if (around.some((t) => HOLDS.has(t.w))) continue;
     for (let k = lo; k < lo + around.length; k += 1) {
-      const cue = changeCue(
-        ts
-          .slice(k, k + 3)
-          .map((t) => t.w)
-          .join(' '),
-        true,
-      );
-      if (cue === undefined || cue.split(' ')[0] !== (ts[k] as Token).w || k + cue.split(' ').length > i + near + 1)
-        continue;
+      const cue = cueAt(ts, k, true);
+      if (cue === undefined || k + cue.split(' ').length > i + near + 1) continue;
       if (fine(k, i)) return { value, cue, left: false };
     }
   }
@@ -588,10 +588,11 @@ export function decideLife(
         ? `the value it left (${subject.shared.join(', ')})`
         : `the same ${subject.how}${subject.shared.length > 0 ? ` (${subject.shared.join(', ')})` : ''}`;
   // A turn's change is tied to a value the older holds (a name both name, the value left: changeBeside), said by its
-  // speaker; naming none (a slot's change), a cue of its speaker's (ownChangeCue). A note's cue is anywhere.
-  // Naming none, a change of the speaker's (a turn's cues in a slot both name: "I moved to Denver" after Lisbon).
+  // speaker; naming none, a change of the speaker's (ownChangeCue: a turn's cues in a slot both name, "I moved to
+  // Denver" after Lisbon). A note's cue is anywhere.
   const values = newer.speaker === undefined ? [] : sharedValues(newer, older);
-  const both = [...contentWords(newer.text)].filter((w) => contentWords(older.text).has(w));
+  const olderWords = contentWords(older.text);
+  const both = [...contentWords(newer.text)].filter((w) => olderWords.has(w));
   const slots = slotsOf(older.text);
   const slot = subject.how === 'slot' || [...slotsOf(newer.text, true)].some((x) => slots.has(x));
   const cue =

@@ -77,7 +77,7 @@ export function olderTurns(
 ): Map<string, OlderTurn> {
   // A sentence's first word is a name when written with a capital inside a sentence of the question or a turn.
   const known = knownNames([question, ...candidates.map((c) => c.text)]);
-  const speakers = new Set([...candidates, ...(context ?? [])].flatMap((c) => words(c.speaker ?? '')));
+  const speakers = speakersOf([...candidates, ...(context ?? [])]);
   const addressable = new Set([...known, ...speakers]);
   const own = candidates
     .filter((c) => statesOwnFact(c.text, addressable))
