@@ -25,6 +25,7 @@ import { registerCalibration } from './calibration.js';
 import { unexpectedFailureLine } from './failure.js';
 import { withFlagNames } from './flag-names.js';
 import { terminalSafeIO } from './terminal.js';
+import { packageVersion } from './version.js';
 
 export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
@@ -53,9 +54,16 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
     .option('--json', 'print data as JSON')
     .option('--format <format>', 'output format: text or json (recall: context or json)')
+    .option('-V, --version', 'print the version of credence and exit')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput(output(io));
+  // As commander's own .version() does, but package.json is read only when the version is asked for.
+  program.on('option:version', () => {
+    const version = packageVersion();
+    io.stdout(`${version}\n`);
+    throw new CommanderError(EXIT.ok, 'commander.version', version);
+  });
   const context = (): CommandContext =>
     makeContext(io, program.opts<GlobalOptions>(), (code) => {
       exitCode = Math.max(exitCode, code);

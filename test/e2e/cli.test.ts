@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,17 @@ describe('the credence binary', () => {
     const r = credence(['--db', db, 'status', '--format', 'json', '--now', '2026-02-02T06:00:00Z']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).now).toBe('2026-02-02T06:00:00.000Z');
+  });
+
+  it("prints the package's version for --version and -V, and help names the flag", () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const r = credence([flag]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${manifest.version}\n`);
+    }
+    const help = credence(['help']);
+    expect(help.stdout).toMatch(/-V, --version +print the version of credence/);
   });
 
   it('exits 2 with usage on an unknown command', () => {

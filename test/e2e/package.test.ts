@@ -149,11 +149,16 @@ describe('the npm package (issue 17)', () => {
     expect(missing).toEqual([]);
   });
 
-  it('installed from the tarball, npx credence runs --help and status', (ctx) => {
+  it('installed from the tarball, npx credence runs --help, --version and status', (ctx) => {
     if (skipped !== undefined) return ctx.skip();
     const help = npx(['--help']);
     expect(help.status, shown(help)).toBe(0);
     expect(help.stdout).toContain('Usage: credence');
+    const version = npx(['--version']);
+    expect(version.status, shown(version)).toBe(0);
+    expect(version.stdout).toBe(
+      `${(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
     const status = npx(['status']);
     expect(status.status, shown(status)).toBe(0);
     expect(status.stdout).toContain(db);
