@@ -109,6 +109,28 @@ describe('continuous learning through the CLI (issue 6)', () => {
     expect(text).toMatch(/^---\nname: [a-z0-9-]+\ndescription: .+\n---/);
   });
 
+  it('evolve says how many observations fell before its window and the --since that reads them', () => {
+    const p = project();
+    // The seed's camelCase corrections, made a month before --now (2026-02-02T09:00Z): outside the 7-day default.
+    const lastMonth = camelCase.map((l) => l.replace(/"2026-02-0[12]T/, '"2026-01-01T'));
+    expect(p.run(['import', '-'], `${lastMonth.join('\n')}\n`).code).toBe(0);
+    const report = JSON.parse(p.run(['evolve', '--json']).stdout);
+    expect(report.observations).toBe(0);
+    expect(report.newInstincts).toEqual([]);
+    expect(report.notRead).toEqual({ observations: 3, window: '7 days', since: '32d' });
+    const text = p.run(['evolve', '--dry-run']).stdout;
+    expect(text).toContain('3 observations older than 7 days were not read; pass --since 32d to include them.');
+    const wider = JSON.parse(p.run(['evolve', '--json', '--since', report.notRead.since]).stdout);
+    expect(wider.observations).toBe(3);
+    expect(wider.notRead).toBeUndefined();
+    // One old observation beside a window that reads the others: counted alone, in the singular.
+    expect(
+      p.run(['observe', '--type', 'pattern', '--observation', 'Old note', '--at', '2025-12-01T09:00:00Z']).code,
+    ).toBe(0);
+    const one = p.run(['evolve', '--dry-run', '--since', '33d']).stdout;
+    expect(one).toContain('1 observation older than 33 days was not read; pass --since 63d to include it.');
+  });
+
   it('evolve --dry-run writes nothing, and a second evolve on the same data changes nothing', () => {
     const p = project();
     p.run(['import', '-'], `${camelCase.join('\n')}\n`);

@@ -58,6 +58,7 @@ import type {
   ObservationStore,
   ShownRecord,
   SkillRecord,
+  StoreMeta,
 } from '../../store/types.js';
 
 const DAY = 86_400_000;
@@ -86,6 +87,11 @@ export interface EvolveReport {
   now: string;
   dryRun: boolean;
   observations: number;
+  /**
+   * The scope's observations from before the window (`sinceMs`), which this run did not read; absent when there are
+   * none. `window` is the window read (`7 days`); `since` a `--since` value that reaches the oldest of them (`30d`).
+   */
+  notRead?: { observations: number; window: string; since: string };
   newInstincts: {
     id: string;
     slug: string;
@@ -141,7 +147,12 @@ export interface EvolveReport {
 }
 
 export interface EvolveContext {
-  store: ObservationStore & LearningStore & MemoryStore & FeedbackStore & Pick<RevisionStore, 'getObservationsByIds'>;
+  store: ObservationStore &
+    LearningStore &
+    MemoryStore &
+    FeedbackStore &
+    Pick<RevisionStore, 'getObservationsByIds'> &
+    Pick<StoreMeta, 'counts'>;
   scope: string;
   embedder: EmbeddingProvider;
   now: number;
@@ -158,6 +169,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
   const observations = await store.listObservations(scope, { since: now - sinceMs });
+  const notRead = await observationsNotRead(ctx, now - sinceMs, observations.length);
   // Embedded without file paths and numbers (patternText), as the grouping reads them. Not stored:
   // recall keeps its own vectors of the full observations, and the default table embeds fast.
   const embedded =
@@ -184,6 +196,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     now: new Date(now).toISOString(),
     dryRun: options.dryRun === true,
     observations: observations.length,
+    ...(notRead === undefined ? {} : { notRead }),
     newInstincts: [],
     updatedInstincts: [],
     skillsUpdated: [],
@@ -1382,8 +1395,35 @@ function shownChange(before: number, after: number): boolean {
 }
 
 /** The seed's report, as markdown. */
+/**
+ * The scope's observations older than the window start `since` (a newcomer who observed last month and ran evolve
+ * saw nothing learned, with no reason): how many, and a `--since` that reaches the oldest. The oldest is the first
+ * row of the list (ordered by time) and the count the scope's kept row count less those read: two small reads.
+ */
+async function observationsNotRead(ctx: EvolveContext, since: number, read: number): Promise<EvolveReport['notRead']> {
+  const [oldest] = await ctx.store.listObservations(ctx.scope, { limit: 1 });
+  if (oldest === undefined || oldest.timestamp >= since) return undefined;
+  const count = (await ctx.store.counts(ctx.scope)).observations - read;
+  if (count <= 0) return undefined;
+  const span = ctx.now - since;
+  const [n, unit] = span % DAY === 0 ? [span / DAY, 'day'] : [Math.max(1, Math.round(span / 3_600_000)), 'hour'];
+  return {
+    observations: count,
+    window: `${n} ${unit}${n === 1 ? '' : 's'}`,
+    since: `${Math.ceil((ctx.now - oldest.timestamp) / DAY)}d`,
+  };
+}
+
 export function formatEvolveReport(r: EvolveReport): string {
   const out = [`## Evolution detected${r.dryRun ? ' (dry run: nothing written)' : ''}`, ''];
+  if (r.notRead !== undefined) {
+    const { observations: n, window, since } = r.notRead;
+    out.push(
+      `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} not read; ` +
+        `pass --since ${since} to include ${n === 1 ? 'it' : 'them'}.`,
+      '',
+    );
+  }
   out.push(`### New instincts (${r.newInstincts.length})`);
   const kind = (c: string | undefined) => (c === undefined ? '' : ` (${c})`);
   for (const i of r.newInstincts) out.push(`- [${i.confidence.toFixed(2)}] ${i.text}${kind(i.category)}`);
