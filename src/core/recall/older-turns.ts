@@ -276,6 +276,35 @@ const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] =>
 ];
 
 /**
+ * Of `values` a turn names, those its speaker states as theirs now: with no comparison,
+ * condition, plan or quote (hedged), not about another person's thing ("My kids want to try salsa"), not addressing
+ * another speaker (`speakers`: their names' words, lower case; `own`: this speaker's), not denied nor left ("I've
+ * given up salsa and taken up swimming": swimming).
+ */
+export function statedValues(
+  text: string,
+  values: readonly string[],
+  own: readonly string[],
+  speakers: ReadonlySet<string>,
+): string[] {
+  if (OTHERS_THING.test(text) || hedged(text) || COMPARES.test(text)) return [];
+  if (words(text).some((w) => speakers.has(w) && !own.includes(w))) return [];
+  const denied = deniedIn(text, new Set(values));
+  const left = leftValues(text);
+  return values.filter((v) => !denied.has(v) && !left.has(v));
+}
+
+/** The values of a text by kind (valueKinds): each kind with its values said, in the order said, each once. */
+export function valuesOfKinds(text: string, kinds: ReadonlyMap<string, string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const v of valuesIn(text, kinds)) {
+    const kind = kinds.get(v) as string;
+    out.set(kind, [...(out.get(kind) ?? []), v]);
+  }
+  return out;
+}
+
+/**
  * Values of one kind, with no word list: the words that fill the same frame (turnFrames: the same words around a
  * run of at most `frameRun` that differ) in two of `turns`, any speaker ("A student asked me how to install Kate
  * today" / "… Nano today": Kate and Nano are of a kind). The runs' words they share at either end are not the

@@ -241,6 +241,26 @@ export function questionTime(question: string, now: number): QuestionTime {
   };
 }
 
+/**
+ * Whether a question asks for the value held at a time (a period that ended, or a date given): not "before",
+ * "used to", "previously" (what held before a change), not "when". Of the turns said by then, the newest goes first.
+ */
+export function asksValueAsOf(question: string, asked: QuestionTime): boolean {
+  const lower = question.toLowerCase();
+  return !asked.asksWhen && !(MAY_BE_PAST(lower) && PAST.test(question));
+}
+
+/**
+ * Whether a question asks what holds now: said so ("now", "these days", "still"), or put in the present with no
+ * word of the past ("Where does Lena work?"; not "Where did Lena work?", "Which editor was Ben using?"), not "when".
+ */
+export function asksPresentValue(question: string, asked: QuestionTime): boolean {
+  if (asked.asksWhen || asked.tense === 'past') return false;
+  return asked.tense === 'current' || !PAST_VERB.test(question);
+}
+/** A verb of the past in a question ("did", "was", "had", "used"): it asks what held then, not now. */
+const PAST_VERB = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't|used)\b/i;
+
 const TIME_WORDS = /\b(?:now|nowadays|these days|at the moment|at present|presently|currently)\b/gi;
 
 /**

@@ -28,9 +28,18 @@ import {
   OLDER_TURN_DEFAULTS,
   type OlderTurn,
   olderTurns,
+  valueKinds,
 } from '../../core/recall/older-turns.js';
+import { type NewerValue, newestOfKind } from '../../core/recall/newest-first.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
-import { questionLife, questionRecency, questionTime, withoutTimeWords } from '../../core/recall/question-time.js';
+import {
+  asksPresentValue,
+  asksValueAsOf,
+  questionLife,
+  questionRecency,
+  questionTime,
+  withoutTimeWords,
+} from '../../core/recall/question-time.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import type { SimilarityScan, VectorSource } from '../search/vectors.js';
 import type {
@@ -191,6 +200,11 @@ export interface RecallResult {
     newerTurn?: { id: string; names: string[] };
     /** The older version (`newerTurn`) this turn was scored right above, when it ranked below it. */
     newerThan?: string;
+    /**
+     * The newest of its speaker's top turns stating values of one kind (core/recall/newest-first), placed where the
+     * best of them ranked, above `before` (ids); none of those is marked. `why` says so.
+     */
+    newerValue?: { before: string[]; why: string };
     /**
      * A turn of the speaker the question names found by that name alone (core/recall/name-only): `bm25Relative` is
      * the lowest of such turns' ratios (0 for one stating no fact of its own), not its own, which reads its length.
@@ -536,6 +550,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     !asked.asksWhen &&
     !asksForSeveral(query);
   const { older, lifted } = present && w < 1 ? orderTurnsInTime(ranked, named, query) : { older: NONE, lifted: NONE };
+  // Then, of one speaker's top turns stating values of one kind, the newest (by the date asked about) goes first,
+  // unmarked (core/recall/newest-first). Never for a question about before, "when", or several answers.
+  const inOrder =
+    w < 1 &&
+    request.questionTime !== false &&
+    !asksForSeveral(query) &&
+    ((present && asksPresentValue(query, asked)) || (asOf !== undefined && asksValueAsOf(query, asked)));
+  const newer = inOrder ? newestFirst(ranked, named, present ? undefined : asOf) : NONE;
   // A question asking when a value came: the first turn naming it goes first (core/recall/older-turns firstNamed).
   const came = asked.asksWhen && w < 1 ? firstCame(ranked, named, query) : undefined;
   const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
@@ -610,6 +632,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(s.via === undefined ? {} : { via: s.via }),
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
+        ...(newer.has(s.item.key) ? { newerValue: newerValueParts(newer.get(s.item.key) as NewerValue) } : {}),
         ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
@@ -680,6 +703,49 @@ function orderTurnsInTime(
   ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   return { older: marked, lifted };
 }
+/**
+ * Of the top `OLDER_TURN_DEFAULTS.window` candidates, the current turns of the named speakers (any, when none is
+ * named): the newest of a speaker's turns stating values of one kind (core/recall/newest-first; said by `asOf` when
+ * given) goes a hair above the best of them; nothing is marked. `ranked` is sorted again. The turns placed, by key.
+ */
+function newestFirst(
+  ranked: RankedTurn[],
+  named: ReadonlySet<string>,
+  asOf: number | undefined,
+): ReadonlyMap<string, NewerValue> {
+  const turns = ranked.slice(0, OLDER_TURN_DEFAULTS.window).filter((c) => {
+    const speaker = c.item.life?.turn?.speaker;
+    return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
+  });
+  if (turns.length < 2) return NONE;
+  const context = turnsOf(ranked);
+  const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
+  const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers });
+  const cands = turns.map((c) => ({
+    key: c.item.key,
+    id: c.item.id,
+    speaker: c.item.life?.turn?.speaker as string,
+    at: c.item.from ?? c.item.at,
+    text: c.item.text,
+  }));
+  const placed = newestOfKind(cands, kinds, { ...(asOf === undefined ? {} : { asOf }), known: speakers });
+  if (placed.length === 0) return NONE;
+  const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
+  for (const p of placed) {
+    const last = byKey.get(p.key) as RankedTurn;
+    const first = byKey.get(p.placeOf) as RankedTurn;
+    if (last.score <= first.score) last.score = first.score * (1 + 1e-9);
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  return new Map(placed.map((p) => [p.key, p] as const));
+}
+/** A turn placed first by newestFirst, as its parts say it. */
+const newerValueParts = (p: NewerValue): { before: string[]; why: string } => ({
+  before: p.before,
+  why:
+    `newer value of the same kind (${p.values.join(', ')}; before: ${p.others.join(', ') || 'the same'}), ` +
+    `said ${iso(p.at)}, placed before ${p.before.join(', ')}`,
+});
 /**
  * Of the named speakers' current turns in `pool`, the line of facts (factLines) of at least two turns with the highest
  * mean similarity to the question: each of its turns but the best matched, with that one.

@@ -1,0 +1,77 @@
+/**
+ * @module core/recall/newest-first
+ * An ordering in time among a question's top turns, with no marking (issue 23): when one speaker's turns among them
+ * state different values of one kind (valueKinds: words filling one frame), the newest of those turns (on or before
+ * an as-of date, when asked as of one) takes the best place any of them held; the others keep their order below it.
+ * A turn placed first is no claim that the others are stale: none is marked, only ordered. Pure.
+ */
+import { statesOwnFact, words } from './memory-life.js';
+import type { TurnCandidate } from './older-turns.js';
+import { statedValues, valuesOfKinds } from './older-turns.js';
+
+/** A turn placed first among the turns of one speaker stating values of one kind. */
+export interface NewerValue {
+  /** The turn placed first (its key) and the best placed turn of its group, whose place it takes. */
+  key: string;
+  placeOf: string;
+  /** The older turns of the group ranked above it before (ids, best first), and when it was said (ms). */
+  before: string[];
+  at: number;
+  /** The values of the kind it states, and those the turns it goes above state (lower case). */
+  values: string[];
+  others: string[];
+}
+
+/**
+ * For `ranked` turns (best first), the turns to place first: of each speaker's turns stating a fact of their own
+ * (statesOwnFact; `known`: the names that may be addressed) that state values of one kind of `kinds` (word → kind),
+ * when they state at least two different values, the newest (said at or before `asOf` when given; later ones are
+ * left where they are) when another of the group ranks above it. A turn stating two values of a kind ("I swapped
+ * pottery for climbing") is one statement of both. Each turn placed first once, for its best placed group.
+ */
+export function newestOfKind(
+  ranked: readonly TurnCandidate[],
+  kinds: ReadonlyMap<string, string>,
+  options: { asOf?: number; known?: ReadonlySet<string> } = {},
+): NewerValue[] {
+  const groups = new Map<string, { c: TurnCandidate; values: string[]; rank: number }[]>();
+  ranked.forEach((c, rank) => {
+    if (options.asOf !== undefined && c.at > options.asOf) return;
+    if (!statesOwnFact(c.text, options.known)) return;
+    for (const [kind, values] of valuesOfKinds(c.text, kinds)) {
+      const key = `${c.speaker}\n${kind}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [{ c, values, rank }]);
+      else group.push({ c, values, rank });
+    }
+  });
+  const out: NewerValue[] = [];
+  const placed = new Set<string>();
+  const ordered = [...groups.values()].sort((a, b) => (a[0]?.rank ?? 0) - (b[0]?.rank ?? 0));
+  for (const group of ordered) {
+    const distinct = new Set(group.map((t) => t.values.join(' ')));
+    if (distinct.size < 2) continue;
+    // The newest turn stating a value as its speaker's own now: a mention, a comparison or a plan is no value held.
+    const speakers = options.known ?? new Set<string>();
+    let newest: (typeof group)[number] | undefined;
+    for (const t of group)
+      if (
+        (newest === undefined || t.c.at > newest.c.at) &&
+        statedValues(t.c.text, t.values, words(t.c.speaker), speakers).length > 0
+      )
+        newest = t;
+    const first = group[0] as (typeof group)[number];
+    if (newest === undefined || newest === first || placed.has(newest.c.key)) continue;
+    const above = group.filter((t) => t.rank < newest.rank);
+    placed.add(newest.c.key);
+    out.push({
+      key: newest.c.key,
+      placeOf: first.c.key,
+      before: above.map((t) => t.c.id),
+      at: newest.c.at,
+      values: newest.values,
+      others: [...new Set(above.flatMap((t) => t.values))].filter((v) => !newest.values.includes(v)),
+    });
+  }
+  return out;
+}
