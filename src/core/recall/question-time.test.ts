@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION_RECENCY, questionLife, questionRecency, questionTime, withoutTimeWords } from './question-time.js';
+import {
+  asksPresentValue,
+  asksValueAsOf,
+  QUESTION_RECENCY,
+  questionLife,
+  questionRecency,
+  questionTime,
+  withoutTimeWords,
+} from './question-time.js';
 
 const NOW = Date.parse('2026-06-10T12:00:00Z');
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -134,5 +142,23 @@ describe('withoutTimeWords: the words that only say "now" are not searched for',
     // Not a question of one sentence: a request's words stay.
     const request = 'Find schools. The student is currently in primary school.';
     expect(withoutTimeWords(request)).toBe(request);
+  });
+});
+
+describe('asksPresentValue / asksValueAsOf: which questions order a speaker’s values newest first (issue 23)', () => {
+  const now = Date.parse('2025-06-01T00:00:00Z');
+  const present = (q: string) => asksPresentValue(q, questionTime(q, now));
+  const asOf = (q: string) => asksValueAsOf(q, questionTime(q, now));
+  it('the present, said or put in the present tense; not the past, not "when"', () => {
+    expect(present('Where does Lena work now?')).toBe(true);
+    expect(present('Which editor does Ben use?')).toBe(true);
+    expect(present('Where did Lena work?')).toBe(false);
+    expect(present('Which editor was Ben using before Vim?')).toBe(false);
+    expect(present('When did Lena start at Globex?')).toBe(false);
+  });
+  it('a value as of a date, not what held before a change', () => {
+    expect(asOf('Where did Lena work in March 2024?')).toBe(true);
+    expect(asOf('Where did Lena work before March 2024?')).toBe(false);
+    expect(asOf('When did Lena move in 2024?')).toBe(false);
   });
 });

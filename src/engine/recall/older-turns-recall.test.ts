@@ -370,3 +370,41 @@ describe('values of one kind mark nothing that still holds (issue 23 review 3)',
     await cr.close();
   });
 });
+
+describe('newest first among a speaker’s values of one kind, with no change said (issue 23)', () => {
+  /** Lena names her employer, then a new one with no change cue; Raj's turn puts both in one frame. */
+  async function newJob() {
+    const { cr, session, at } = await sessions();
+    const [acme] = await session(0, [
+      ['Lena', 'I work at Acme on the data team, mostly pipelines.'],
+      ['Raj', 'I work at Globex on the data team, mostly pipelines.'],
+    ]);
+    const [globex] = await session(1, [
+      ['Lena', 'Globex has been great so far, first month there and the data team is lovely.'],
+      ['Raj', 'Glad to hear it, Lena.'],
+    ]);
+    at(100);
+    return { cr, acme: acme as string, globex: globex as string };
+  }
+
+  it('a question about now: the later turn first, the older below it unmarked; "before" keeps Acme', async () => {
+    const { cr, acme, globex } = await newJob();
+    const plain = await cr.recall('Which data team does Lena work on?', {
+      limit: 5,
+      track: false,
+      questionTime: false,
+    });
+    expect(plain.findIndex((r) => r.id === acme)).toBeLessThan(plain.findIndex((r) => r.id === globex));
+    const rs = await cr.recall('Which data team does Lena work on?', { limit: 5, track: false });
+    const ids = rs.map((r) => r.id);
+    expect(ids.indexOf(globex)).toBeLessThan(ids.indexOf(acme));
+    const first = rs.find((r) => r.id === globex);
+    expect(first?.parts.newerValue?.before).toEqual([acme]);
+    expect(first?.parts.newerValue?.why).toMatch(/^newer value of the same kind .*placed before/);
+    expect(rs.find((r) => r.id === acme)?.status).toBe('current');
+    const before = await cr.recall('Which data team did Lena work on before?', { limit: 5, track: false });
+    const was = before.map((r) => r.id);
+    expect(was.indexOf(acme)).toBeLessThan(was.indexOf(globex));
+    expect(before.some((r) => r.parts.newerValue !== undefined)).toBe(false);
+  });
+});
