@@ -24,7 +24,7 @@ const CHOICE: Record<Calibrator, string> = {
 
 function kindLines(k: KindCalibration, minOutcomes: number): string[] {
   const head =
-    `${k.kind}: ${k.outcomes} outcome${k.outcomes === 1 ? '' : 's'} (${k.positives} held), ` +
+    `${k.kind}: ${k.outcomes} outcome${k.outcomes === 1 ? '' : 's'} (${k.positives} held true), ` +
     `ECE ${f3(k.ece)}, Brier ${f3(k.brier)}`;
   if (k.outcomes === 0) return [head, '  no outcomes recorded yet: nothing to measure'];
   const rows = k.bins.map(
@@ -79,13 +79,19 @@ const HOW_RECORDED =
   'by the Claude Code hooks (credence init --claude-code) and by the MCP gateway (credence serve --gateway) ' +
   'as results are used; see docs/calibration.md';
 
+/** What the figures mean, under the report's first line: a newcomer read "ECE" and "Brier" with nothing saying how. */
+const LEGEND =
+  'ECE: the mean gap between confidence and how often it held true (0 is perfect); ' +
+  'Brier: the mean squared error of the confidence against what happened (lower is better); see docs/calibration.md';
+
 /** The report as text, one block per kind; a closing line on how outcomes get recorded when a kind has none. */
 export function calibrationText(report: CalibrationReport): string {
   const blocks = report.kinds.map((k) => kindLines(k, report.minOutcomes).join('\n'));
   const closing = report.kinds.some((k) => k.outcomes === 0) ? `\n${HOW_RECORDED}\n` : '';
   return (
     `calibration of scope ${report.scope} at ${new Date(report.at).toISOString()} ` +
-    `(a learned probability needs ${report.minOutcomes} outcomes of a kind)\n\n${blocks.join('\n\n')}\n${closing}`
+    `(a learned probability needs ${report.minOutcomes} outcomes of a kind)\n${LEGEND}\n\n` +
+    `${blocks.join('\n\n')}\n${closing}`
   );
 }
 

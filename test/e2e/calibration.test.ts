@@ -29,9 +29,11 @@ describe('credence calibration (issue 24)', () => {
   it('prints a 10-bin reliability table, ECE, Brier and the learned map for every kind of the demo store', () => {
     const r = credence(['--scope', 'demo', 'calibration']);
     expect(r.code).toBe(0);
+    // Under the first line, what ECE and Brier mean and which way is better (a newcomer saw only the acronyms).
+    expect(r.stdout.split('\n')[1]).toMatch(/^ECE: .*\(0 is perfect\); Brier: .*\(lower is better\)/);
     for (const kind of KINDS) {
       const block = r.stdout.split('\n\n').find((b) => b.startsWith(`${kind}: `));
-      expect(block, kind).toMatch(/^\w+: \d+ outcomes \(\d+ held\), ECE \d\.\d{3}, Brier \d\.\d{3}/);
+      expect(block, kind).toMatch(/^\w+: \d+ outcomes \(\d+ held true\), ECE \d\.\d{3}, Brier \d\.\d{3}/);
       expect(block?.split('\n').filter((line) => /^ {2}\d\.\d–\d\.\d /.test(line))).toHaveLength(10);
       expect(block).toContain('learned map: ECE');
       // Where the choice is printed, the gain that decided the logistic calibrator, over the choice it was held to.
