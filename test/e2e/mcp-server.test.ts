@@ -220,6 +220,22 @@ describe('credence serve --stdio, with the SDK client', () => {
     expect(evolved.dryRun).toBe(true);
     expect(evolved.observations).toBeGreaterThan(0);
 
+    // An observation from before the window: the result says it was not read and the since that reads it.
+    const old = structured(
+      await client.callTool({
+        name: 'observe',
+        arguments: { type: 'pattern', observation: 'an old habit', timestamp: '2025-12-31T00:00:00Z' },
+      }),
+    );
+    const windowed = structured(await client.callTool({ name: 'evolve', arguments: { dry_run: true, since: '7d' } }));
+    expect(windowed.notRead).toMatchObject({ observations: 1, window: '7 days' });
+    const wider = structured(
+      await client.callTool({ name: 'evolve', arguments: { dry_run: true, since: windowed.notRead.since } }),
+    );
+    expect(wider.notRead).toBeUndefined();
+    expect(wider.observations).toBe(evolved.observations + 1);
+    expect((await client.callTool({ name: 'forget', arguments: { id: old.ids[0] } })).isError).toBeUndefined();
+
     const badSince = await client.callTool({ name: 'evolve', arguments: { since: 'last week' } });
     expect(badSince.isError).toBe(true);
     expect(structured(badSince).error).toMatch(/^since must be a duration/);
