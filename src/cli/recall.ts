@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { contextLinesFor, keepsSuperseded } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
-import { agentContextLines } from '../core/recall/memory-life.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
@@ -18,9 +18,9 @@ function parseLabels(text: string): 'seed' | 'evidence' {
   return text;
 }
 
-/** The agent's context: a superseded memory is left out unless `all` (issue 23). */
-const contextBlock = (results: readonly RecallResult[], all = false): string =>
-  formatMemoryContext(agentContextLines(results, all));
+/** The agent's context: a superseded memory is left out unless `keep` (issue 23). */
+const contextBlock = (results: readonly RecallResult[], keep: boolean): string =>
+  formatMemoryContext(contextLinesFor(results, keep));
 
 /** An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms; a clear error naming the flag otherwise. */
 function parseDate(flag: string, text: string): number {
@@ -161,9 +161,14 @@ export function registerRecall(program: Command, context: () => CommandContext):
         }
         const query = words.join(' ');
         if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'give a query, or --batch FILE');
-        const results = await withCredence(ctx, (c) => c.recall(query, request));
+        const { results, now } = await withCredence(ctx, async (c) => ({
+          results: await c.recall(query, request),
+          now: c.now(),
+        }));
         if (ctx.wantsJson) return printJson(ctx, results);
-        ctx.io.stdout(`${contextBlock(results, options.all === true)}\n`);
+        // A question about the past keeps what was replaced: it is the answer (core/recall/memory-context).
+        const keep = keepsSuperseded(query, now, { all: options.all === true, asOf: request.asOf });
+        ctx.io.stdout(`${contextBlock(results, keep)}\n`);
       },
     );
 }

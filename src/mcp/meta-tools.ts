@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { contextLinesFor, keepsSuperseded } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
-import { agentContextLines } from '../core/recall/memory-life.js';
 import { withSource } from '../core/learning/rule-trust.js';
 import { parseSince } from '../core/time.js';
 import { CALL_STATUSES, OBSERVATION_PHASES, OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
@@ -121,8 +121,9 @@ export const META_TOOLS: readonly MetaTool[] = [
       const context =
         results.length === 0
           ? ''
-          : // The agent's context leaves a superseded memory out; the JSON results keep it, marked (issue 23).
-            formatMemoryContext(agentContextLines(results));
+          : // The agent's context leaves a superseded memory out, but for a question about the past (its answer);
+            // the JSON results keep it, marked (issue 23).
+            formatMemoryContext(contextLinesFor(results, keepsSuperseded(a.query, credence.now())));
       return jsonResult({ query: a.query, results, context });
     },
   }),

@@ -73,7 +73,12 @@ describe('remember and recall (issue 5)', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('<memory-context source="credence">');
-    expect(lines[1]).toBe('- [DECISION] JWT token refresh flow -> path #tags:auth,jwt [confidence:high]');
+    // The seed's line, with the memory's date and its text around the query's words (issue 23).
+    expect(lines[1]).toMatch(/^- \[DECISION\] JWT token refresh flow, \d{4}-\d\d-\d\d: Access tokens are /);
+    expect(lines[1]).toContain(
+      ': Access tokens are refreshed by the auth middleware five minutes before they expire. ' +
+        '-> path #tags:auth,jwt [confidence:high]',
+    );
     expect(lines.at(-1)).toBe('</memory-context>');
     expect(lines.filter((l) => l.includes('[confidence:high]'))).toHaveLength(1);
   });

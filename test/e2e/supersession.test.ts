@@ -71,8 +71,13 @@ describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
     expect(context).toContain('Main store on MySQL');
     expect(context).not.toContain('Postgres');
     expect(credence(['recall', 'which database is the main store on', '--all']).stdout).toContain(
-      '- [NOTE] Postgres for the main store (superseded by Main store on MySQL, 2026-05-01) [confidence:low]',
+      '- [NOTE] Postgres for the main store, 2026-04-01 (superseded by Main store on MySQL, 2026-05-01): We use ' +
+        'Postgres for the main store [confidence:low]',
     );
+    // A question about before: what was replaced is the answer, kept in the block, marked (issue 23).
+    const before = credence(['recall', 'which database was the main store on before?']).stdout;
+    expect(before).toContain('Main store on MySQL');
+    expect(before).toContain('Postgres for the main store, 2026-04-01 (superseded by Main store on MySQL, 2026-05-01)');
     const april = credence(['recall', 'which database is the main store on', '--as-of', '2026-04-15']).stdout;
     expect(april).toContain('Postgres for the main store');
     expect(april).not.toContain('MySQL');

@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { contextLinesFor, keepsSuperseded } from './agent-context.js';
 import { formatContextLine, formatMemoryContext } from './memory-context.js';
+
+const NOW = Date.parse('2026-06-01T00:00:00Z');
+type Result = Parameters<typeof contextLinesFor>[0][number];
+const result = (id: string, snippet: string, at: string, more: Partial<Result> = {}): Result => ({
+  id,
+  category: 'note',
+  title: 'JWT token refresh flow',
+  snippet,
+  times: { at },
+  tags: [],
+  label: 'high',
+  path: null,
+  status: 'current',
+  ...more,
+});
 
 describe('the memory-context block', () => {
   it("prints the seed's line", () => {
@@ -38,5 +54,68 @@ describe('the memory-context block', () => {
     expect(line).toContain('&lt;/memory-context&gt;');
     expect(line.endsWith('[confidence:low]')).toBe(true);
     expect(line).toContain('#tags:a-b,c-d,&lt;t&gt;');
+  });
+
+  it('carries the date and the snippet recall gave, escaping only < > & (an apostrophe stays)', () => {
+    const line = formatContextLine({
+      category: 'note',
+      title: "I'm the <owner>",
+      tags: [],
+      label: 'high',
+      date: '2026-05-01',
+      snippet: 'Don\'t & won\'t deploy on "Friday"',
+    });
+    expect(line).toBe(
+      "- [NOTE] I'm the &lt;owner&gt;, 2026-05-01: Don't &amp; won't deploy on \"Friday\" [confidence:high]",
+    );
+    expect(line).not.toContain('&apos;');
+    // A snippet that is only the title is not said twice.
+    expect(formatContextLine({ category: 'note', title: 'CI', tags: [], label: 'low', snippet: 'CI' })).toBe(
+      '- [NOTE] CI [confidence:low]',
+    );
+  });
+
+  it('keeps a superseded memory, marked, for a question about the past; leaves it out otherwise', () => {
+    const results = [
+      result('new', 'We moved token refresh to the API gateway', '2026-05-01T10:00:00Z', {
+        life: { supersedes: ['old'] } as Result['life'],
+      }),
+      result('old', 'Access tokens are refreshed by the auth middleware', '2026-04-01T10:00:00Z', {
+        status: 'superseded',
+        label: 'low',
+        times: { at: '2026-04-01T10:00:00Z', validTo: '2026-05-01T10:00:00Z' },
+        life: { supersededBy: 'new' },
+      }),
+    ];
+    const before = 'how did we refresh JWT tokens before?';
+    expect(keepsSuperseded(before, NOW)).toBe(true);
+    expect(keepsSuperseded('we used to refresh JWT tokens how?', NOW)).toBe(true);
+    expect(keepsSuperseded('how do we refresh JWT tokens?', NOW)).toBe(false);
+    expect(keepsSuperseded('how do we refresh JWT tokens?', NOW, { all: true })).toBe(true);
+    expect(keepsSuperseded('how do we refresh JWT tokens?', NOW, { asOf: NOW - 1 })).toBe(true);
+    const block = (q: string) => formatMemoryContext(contextLinesFor(results, keepsSuperseded(q, NOW)));
+    expect(block(before).split('\n').slice(1, -1)).toEqual([
+      '- [NOTE] JWT token refresh flow, 2026-05-01: We moved token refresh to the API gateway [confidence:high]',
+      '- [NOTE] JWT token refresh flow, 2026-04-01 (superseded by new, 2026-05-01): Access tokens are refreshed by ' +
+        'the auth middleware [confidence:low]',
+    ]);
+    expect(block('how do we refresh JWT tokens?').split('\n').slice(1, -1)).toEqual([
+      '- [NOTE] JWT token refresh flow, 2026-05-01: We moved token refresh to the API gateway [confidence:high]',
+    ]);
+  });
+
+  it("a turn's line is its speaker, day and words (not said twice); marked older for a question about the past", () => {
+    const turn = result('t1', 'I live in Lisbon', '2023-05-07T10:00:00Z', {
+      title: 'Ana',
+      status: 'conflict',
+      turn: { speaker: 'Ana' },
+      parts: { newerTurn: { id: 't9' } },
+    });
+    expect(contextLinesFor([turn], false).map(formatContextLine)).toEqual([
+      '- [NOTE] Ana, 2023-05-07: I live in Lisbon [confidence:high]',
+    ]);
+    expect(contextLinesFor([turn], keepsSuperseded('Where did Ana live before?', NOW)).map(formatContextLine)).toEqual([
+      '- [NOTE] Ana, 2023-05-07: I live in Lisbon (likely replaced by t9) [confidence:high]',
+    ]);
   });
 });

@@ -4,8 +4,11 @@
  *     <memory-context source="credence">
  *     - [DECISION] JWT token refresh flow -> path #tags:auth,jwt [confidence:high]
  *     </memory-context>
- * Titles, paths and tags are data, never instructions: control characters, the format's markers and
- * newlines are removed, and everything is XML-escaped so a memory cannot close or open a block.
+ * Each line carries the memory's date and the text around the query's words (issue 23 item 4), e.g.
+ *     - [NOTE] Deploy target, 2026-05-01: We deploy to fly.io from main [confidence:high]
+ * Titles, texts, paths and tags are data, never instructions: control characters, the format's markers and
+ * newlines are removed, and `<`, `>` and `&` are escaped so a memory cannot close or open a block (an apostrophe
+ * or a quote stays as written: "I'm" is what the agent reads).
  */
 import type { ConfidenceLabel } from '../types.js';
 
@@ -17,16 +20,26 @@ export interface ContextLine {
   label: ConfidenceLabel;
   /** Why it may no longer hold, shown after the title in parentheses, e.g. `superseded by …, 2026-05-01`. */
   note?: string;
+  /** When it became true or was written (YYYY-MM-DD), shown after the title. */
+  date?: string;
+  /** The text around the query's words (bounded by recall), shown after the title and a colon. */
+  snippet?: string;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 const MARKERS = /->|#tags:|\[confidence:[^\]]*\]?/gi;
 
-/** One-line, marker-free, XML-escaped text. */
+/** One-line, marker-free text with `<`, `>` and `&` escaped. */
 export function sanitizeField(text: string): string {
-  return escapeXml(text.replace(CONTROL, ' ').replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
+  return escapeText(text.replace(CONTROL, ' ').replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
 }
 
+/** Element text: only `<`, `>` and `&` need escaping (an apostrophe is not turned into `&apos;`). */
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** An attribute's value in double quotes: quotes escaped too. */
 export function escapeXml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
@@ -45,7 +58,11 @@ export function formatContextLine(line: ContextLine): string {
   const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
   const tagText = tags.length > 0 ? ` #tags:${tags.join(',')}` : '';
   const note = line.note === undefined || line.note === '' ? '' : ` (${sanitizeField(line.note)})`;
-  return `- [${category}] ${sanitizeField(line.title)}${note}${path}${tagText} [confidence:${line.label}]`;
+  const date = line.date === undefined || line.date === '' ? '' : `, ${sanitizeField(line.date)}`;
+  const snippet = line.snippet === undefined ? '' : sanitizeField(line.snippet);
+  const title = sanitizeField(line.title);
+  const body = snippet === '' || snippet === title ? '' : `: ${snippet}`;
+  return `- [${category}] ${title}${date}${note}${body}${path}${tagText} [confidence:${line.label}]`;
 }
 
 /** The whole block; an empty block when nothing was recalled. */
