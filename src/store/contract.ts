@@ -1155,6 +1155,11 @@ export function runStoreContract(options: StoreContractOptions): void {
         const r6 = await store.revision('p');
         await store.putEdge('p', edge());
         expect(await store.revision('p')).toBeGreaterThan(r6);
+        // A replaced edge names its tools in the log, as a recorded call does: a patched graph snapshot reads it again.
+        const r7 = await store.revision('p');
+        await store.putEdge('p', edge({ firstSeen: T0 - 86_400_000, lastSeen: T0 - 86_400_000 }));
+        expect(await store.revision('p')).toBeGreaterThan(r7);
+        expect((await store.changedSince('p', 'tool', r7)).changed.sort()).toEqual(['parse_json', 'read_file']);
         await store.deleteObservation('p', 'o1');
         expect((await store.changedSince('p', 'observation', r6)).removed).toEqual(['o1']);
       });

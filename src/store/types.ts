@@ -432,7 +432,11 @@ export interface ToolGraphStore {
   listTools(scope: string): Promise<ToolRecord[]>;
   /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
   searchTools(scope: string, match: string, options?: { limit?: number }): Promise<{ id: string; bm25: number }[]>;
-  /** Writes an edge as given, replacing the stored one (restores, tests); learning folds instead. */
+  /**
+   * Writes an edge as given, replacing the stored one (restores, tests); learning folds instead. Its two tools are
+   * logged as changed (`changedSince(scope, 'tool', …)`; a removed one stays removed), as a recorded call's are: a
+   * graph snapshot patched from the log reads the edge again, whichever way its confidence moved.
+   */
   putEdge(scope: string, edge: EdgeRecord): Promise<void>;
   /**
    * Stores an edge only when the scope has none with its key (a declared template edge): never

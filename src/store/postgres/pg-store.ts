@@ -621,14 +621,23 @@ export class PgStore implements Store {
 
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
     const e = this.#policy.scrub(raw);
-    await this.#pool.query(
-      `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
-         source = excluded.source, count = excluded.count, successes = excluded.successes,
-         failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
-      [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
-    );
+    await this.#tx(async (client) => {
+      await client.query(
+        `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+           source = excluded.source, count = excluded.count, successes = excluded.successes,
+           failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
+        [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+      );
+      // The edge's ends are logged as tool changes at the revision its write reached (store/types `putEdge`).
+      await client.query(
+        `INSERT INTO changes (scope, kind, id, seq, deleted)
+         SELECT $1, 'tool', t.id, r.revision, false FROM unnest($2::text[]) AS t(id), revisions r WHERE r.scope = $1
+         ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq`,
+        [scope, [...new Set([e.from, e.to])]],
+      );
+    });
   }
 
   async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {

@@ -414,14 +414,22 @@ export class SqliteStore implements Store {
   async putEdge(scope: string, raw: EdgeRecord): Promise<void> {
     const edge = this.#policy.scrub(raw);
     const cached = this.#edgeCache.get(scope);
-    this.#stmt(`
-      INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-      VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
-      ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
-        source = excluded.source, count = excluded.count, successes = excluded.successes,
-        failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({
-      scope,
-      ...edge,
+    this.#write(() => {
+      this.#stmt(`
+        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
+        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
+        ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
+          source = excluded.source, count = excluded.count, successes = excluded.successes,
+          failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({
+        scope,
+        ...edge,
+      });
+      // The edge's ends are logged as tool changes at the revision its write reached (store/types `putEdge`).
+      const log = this.#stmt(`
+        INSERT INTO changes (scope, kind, id, seq, deleted)
+        VALUES (?, 'tool', ?, (SELECT revision FROM revisions WHERE scope = ?), 0)
+        ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq`);
+      for (const tool of new Set([edge.from, edge.to])) log.run(scope, tool, scope);
     });
     if (cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
   }
