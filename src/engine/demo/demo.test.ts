@@ -131,6 +131,24 @@ describe('the foundation demo', () => {
     await store.close();
   });
 
+  it('run again at an earlier --now, moves no edge back: lastSeen stays the latest run the scope holds', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    let clock = Date.parse('2026-11-27T12:00:00Z');
+    const credence = await openCredence({ store, now: () => clock, scope: 'demo', cwd });
+    await runDemo(credence, { history: false });
+    const edges = await store.listEdges('demo');
+    const pair = edges.filter((e) => e.from === 'read_file' && e.to === 'parse_json');
+    expect(pair.map((e) => e.lastSeen)).toEqual([clock - 86_400_000 + 20, clock - 86_400_000 + 20]);
+    const stats = await credence.graphStats();
+    clock = Date.parse(NOW);
+    await runDemo(credence, { history: false });
+    expect(await store.listEdges('demo')).toEqual(edges);
+    // The same store read a day after the first run: the same graph as before the second.
+    clock = Date.parse('2026-11-27T12:00:00Z');
+    expect((await credence.graphStats()).confidentPairs).toBe(stats.confidentPairs);
+    await store.close();
+  });
+
   it('cuts a long label at a whole word, with an ellipsis', () => {
     expect(clipAtWord('instinct: Small commits with imperative subject lines', 50)).toBe(
       'instinct: Small commits with imperative subject…',

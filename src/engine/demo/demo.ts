@@ -138,7 +138,11 @@ async function edgePromotion(credence: Credence, now: number): Promise<DemoSecti
   let sequence: EdgeState | undefined;
   const lines = [edgeLine('declared by hand (dependency)', 'dependency', dependency, now)];
   for (const [i, run] of runs.entries()) {
-    if ((await store.getExecution(scope, run.id)) === undefined) {
+    // A run stored by an earlier demo keeps its time: the edge is folded from the runs the scope holds, so running the
+    // demo again (at another --now) writes the same edge and never moves its lastSeen back.
+    const stored = await store.getExecution(scope, run.id);
+    if (stored !== undefined) run.at = stored.startedAt;
+    else {
       await store.insertExecution(scope, {
         id: run.id,
         intent: 'Read the config file and parse it',
