@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newestOfKind } from './newest-first.js';
+import { askedValues, newestOfKind } from './newest-first.js';
 import { valueKinds } from './older-turns.js';
 
 const DAY = 86_400_000;
@@ -53,5 +53,21 @@ describe('newestOfKind: the newest of a speaker’s turns of one kind goes first
     const again = turn('again', 'Lena', 70, 'I work at Acme on the data team, still mostly pipelines.');
     const ranked = [acme, raj, again];
     expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+  });
+});
+
+describe('askedValues: the values of the kind a question asks about, from turns naming it (issue 23)', () => {
+  const turns = [
+    { text: 'My weekend hobby is pottery.' },
+    { text: 'My weekend hobby is chess.' },
+    { text: 'I quit chess; my weekends are all climbing now.' },
+    { text: 'My weekend plan is Lisbon.' },
+    { text: 'My weekend plan is Porto.' },
+  ];
+  it('a question word beside a value gives its kind, most said first; a word beside none gives none', () => {
+    const kinds = valueKinds(turns);
+    expect(askedValues(['hobby'], turns, kinds)).toEqual(['chess', 'pottery']);
+    expect(askedValues(['plan'], turns, kinds)).toEqual(['lisbon', 'porto']);
+    expect(askedValues(['editor'], turns, kinds)).toEqual([]);
   });
 });

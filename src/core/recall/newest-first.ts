@@ -75,3 +75,39 @@ export function newestOfKind(
   }
   return out;
 }
+
+/**
+ * The values of the kinds a question asks about, with no word list: the kinds (valueKinds) of the values said in
+ * `turns` holding a word of the question's (`asked`: its content words, lower case, not a speaker's name), at most
+ * `limit` of them, most said first. "Which hobby does Elliot have?" and Nadia's "My weekend hobby is pottery" give
+ * pottery's kind: rowing, climbing, … Empty when no turn holds a question word beside a value.
+ */
+export function askedValues(
+  asked: readonly string[],
+  turns: readonly Pick<TurnCandidate, 'text'>[],
+  kinds: ReadonlyMap<string, string>,
+  limit = NEWEST_FIRST_DEFAULTS.askedValues,
+): string[] {
+  const askedSet = new Set(asked);
+  const askedKinds = new Set<string>();
+  for (const t of turns) {
+    const ws = words(t.text);
+    if (!ws.some((w) => askedSet.has(w) && !kinds.has(w))) continue;
+    for (const w of ws) if (kinds.has(w) && !askedSet.has(w)) askedKinds.add(kinds.get(w) as string);
+  }
+  if (askedKinds.size === 0) return [];
+  const said = new Map<string, number>();
+  for (const t of turns)
+    for (const w of words(t.text)) if (askedKinds.has(kinds.get(w) as string)) said.set(w, (said.get(w) ?? 0) + 1);
+  return [...said]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([w]) => w);
+}
+
+export const NEWEST_FIRST_DEFAULTS = Object.freeze({
+  /** The values of the asked kinds searched for (askedValues). */
+  askedValues: 24,
+  /** The named speaker's turns holding them added to a question's candidates. */
+  added: 8,
+});

@@ -408,3 +408,36 @@ describe('newest first among a speaker’s values of one kind, with no change sa
     expect(before.some((r) => r.parts.newerValue !== undefined)).toBe(false);
   });
 });
+
+describe('a named speaker’s turns of the kind asked join the candidates (issue 23)', () => {
+  /** Lena's hobby turn says neither "hobby" nor her name; sixty short turns of hers fill the name's search. */
+  async function busyLena() {
+    const { cr, session, at } = await sessions();
+    const [climbing] = await session(0, [
+      ['Lena', 'I quit chess this spring; these days my weekends are all climbing at the bouldering gym downtown.'],
+      ['Raj', 'My weekend hobby is pottery.'],
+      ['Sam', 'My weekend hobby is chess.'],
+      ['Ana', 'My weekend hobby is climbing.'],
+    ]);
+    for (let n = 1; n <= 3; n += 1)
+      await session(
+        n,
+        Array.from(
+          { length: 20 },
+          (_, i) => ['Lena', `Standup note ${n * 20 + i}: all good here.`] as [string, string],
+        ),
+      );
+    at(200);
+    return { cr, climbing: climbing as string };
+  }
+
+  it('"Which hobby does Lena have?" brings her climbing turn in, scored with a turn naming a hobby', async () => {
+    const { cr, climbing } = await busyLena();
+    // Not forced to the top: it joins the candidates, scored with the best turn holding "hobby" beside such a value.
+    const rs = await cr.recall('Which hobby does Lena have?', { limit: 80, track: false });
+    const found = rs.find((r) => r.id === climbing);
+    expect(found?.parts.via?.how).toBe('sameFact');
+    const past = await cr.recall('Which hobby did Lena have?', { limit: 80, track: false });
+    expect(past.some((r) => r.id === climbing)).toBe(false);
+  });
+});

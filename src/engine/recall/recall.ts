@@ -12,6 +12,7 @@ import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
 import {
   addressee,
+  isStopWord,
   labelForStatus,
   lifeStatus,
   MEMORY_LIFE_LIMITS,
@@ -30,7 +31,7 @@ import {
   olderTurns,
   valueKinds,
 } from '../../core/recall/older-turns.js';
-import { type NewerValue, newestOfKind } from '../../core/recall/newest-first.js';
+import { askedValues, NEWEST_FIRST_DEFAULTS, type NewerValue, newestOfKind } from '../../core/recall/newest-first.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import {
   asksPresentValue,
@@ -425,9 +426,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     [...new Set([...q.terms, ...q.phrases.flat()])],
   );
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
+  // The named speaker's turns added for the kind of value asked (below): scored as the name alone finds them.
+  const byValue = new Map<string, number>();
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
-    const byName = nameOnly.ratios.get(item.key);
+    const byName = nameOnly.ratios.get(item.key) ?? byValue.get(item.key);
     const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
     const similarity = Math.max(0, similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
@@ -469,6 +472,71 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     if (list.length > 0) await similar.settle?.(list.map(([, item]) => item.key));
     return list;
   };
+  const valueTurns = async (cands: readonly ReturnType<typeof score>[]) => {
+    const context = turnsOf(cands);
+    const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
+    const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers });
+    const askedWords = queryWords.filter((x) => x.length >= 3 && !speakers.has(x) && !isStopWord(x));
+    const values = new Set(askedValues(askedWords, context, kinds));
+    const fts =
+      values.size === 0
+        ? undefined
+        : buildFtsQuery(
+            [...named]
+              .flatMap(speakerWords)
+              .concat([...values])
+              .join(' '),
+          );
+    if (fts === undefined) return undefined;
+    const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const holds = (item: Recallable) => wordsOf(item.text).some((x) => values.has(x));
+    // The candidate matching the question best that holds one of its words beside a value of the kind.
+    let anchor: ReturnType<typeof score> | undefined;
+    for (const c of cands) {
+      const ws = wordsOf(c.item.text);
+      if (ws.some((x) => values.has(x)) && ws.some((x) => askedWords.includes(x)))
+        if (anchor === undefined || c.fused > anchor.fused) anchor = c;
+    }
+    const hits = await search.searchMemories(ctx.scope, fts.match, { limit: k });
+    const added = hits
+      .map((h) => memoryItem(h.memory))
+      .filter((i) => !pool.has(i.key) && named.has(i.life?.turn?.speaker as string) && holds(i))
+      .slice(0, NEWEST_FIRST_DEFAULTS.added);
+    return { added, holds, anchor };
+  };
+  // A question about now naming a speaker: the speaker's turns holding values of the kind it asks about (words filling
+  // a frame beside one of its words in the candidates' turns: core/recall/newest-first askedValues) join the
+  // candidates, at most `added`, and are scored with the candidate that holds a question word beside such a value
+  // (`sameFact`, at `sameFactShare`, no evidence for a label); the ordering in time then reads them.
+  if (
+    w < 1 &&
+    named.size > 0 &&
+    request.questionTime !== false &&
+    request.asOf === undefined &&
+    askedLife.asOf === undefined &&
+    !asksForSeveral(query) &&
+    asksPresentValue(query, asked)
+  ) {
+    const found = await valueTurns([...pool.values()]);
+    if (found !== undefined) {
+      for (const [key, item] of await settled(found.added.map((i) => [i.key, i] as const))) {
+        byValue.set(key, Math.min(1, ...nameOnly.ratios.values()));
+        pool.set(key, score(item));
+      }
+      const anchor = found.anchor;
+      if (anchor !== undefined)
+        for (const item of found.added) {
+          const c = pool.get(item.key) as ReturnType<typeof score>;
+          const link = {
+            id: anchor.item.id,
+            fused: anchor.fused * RECALL_DEFAULTS.sameFactShare,
+            how: 'sameFact' as const,
+          };
+          const next = score(c.item, link);
+          if (next.score > c.score) pool.set(c.item.key, next);
+        }
+    }
+  }
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
   // holds now finds the old value's words and asks for the new one.
   if (!askedLife.keepSuperseded)
@@ -537,7 +605,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     // embedding is not a result (it filled the context block with unrelated "medium" memories).
     .filter(
       (c) =>
-        c.raw !== undefined || w === 0 || c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor || c.via !== undefined,
+        c.raw !== undefined ||
+        w === 0 ||
+        c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor ||
+        c.via !== undefined ||
+        byValue.has(c.item.key),
     )
     .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
   // A question about the present: of its top turns, one likely an older version of a later one of the same speaker
