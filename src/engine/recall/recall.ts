@@ -32,6 +32,7 @@ import {
   valueKinds,
 } from '../../core/recall/older-turns.js';
 import { askedValues, NEWEST_FIRST_DEFAULTS, type NewerValue, newestOfKind } from '../../core/recall/newest-first.js';
+import { byScoreThenText } from '../../core/rank-order.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import {
   asksPresentValue,
@@ -243,6 +244,16 @@ const memoryKind = (category: MemoryRecord['category']): RecallKind =>
 const key = recallKey;
 export const itemText = (r: Recallable): string =>
   `${r.title}\n${r.text}${r.tags.length > 0 ? `\n${r.tags.join(' ')}` : ''}`;
+/**
+ * Higher score first; a tie by a key that is the same in every store built from the same input (core/rank-order): a
+ * run's text, as a run's id is random; any other item's key, as its id is made from its content (a hash, a name), so
+ * the ties of memories keep the order they had.
+ */
+const byRank = byScoreThenText<{ score: number; item: Recallable }>(
+  (c) => c.score,
+  (c) => (c.item.kind === 'execution' ? `execution:${itemText(c.item)}` : c.item.key),
+  (c) => c.item.key,
+);
 
 /** A memory as recall holds it (instincts and skills keep their own kind, so feedback finds them). */
 export function memoryItem(m: MemoryRecord): Recallable {
@@ -611,7 +622,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         c.via !== undefined ||
         byValue.has(c.item.key),
     )
-    .sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+    .sort(byRank);
   // A question about the present: of its top turns, one likely an older version of a later one of the same speaker
   // goes below it, marked (core/recall/older-turns; issue 23). The fused ranking only: BM25 alone stays the reference.
   const present =
@@ -772,7 +783,7 @@ function orderTurnsInTime(
     was.score *= factor;
     was.life = { status: 'conflict', factor };
   }
-  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  ranked.sort(byRank);
   return { older: marked, lifted };
 }
 /**
@@ -808,7 +819,7 @@ function newestFirst(
     const first = byKey.get(p.placeOf) as RankedTurn;
     if (last.score <= first.score) last.score = first.score * (1 + 1e-9);
   }
-  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  ranked.sort(byRank);
   return new Map(placed.map((p) => [p.key, p] as const));
 }
 /** A turn placed first by newestFirst, as its parts say it. */
@@ -875,7 +886,7 @@ function firstCame(
   const cap = better.length === 0 ? Number.POSITIVE_INFINITY : (better.at(-1) as RankedTurn).score * (1 - 1e-9);
   if (above >= 0 && above < at)
     it.score = Math.max(it.score, Math.min((ranked[above] as RankedTurn).score * (1 + 1e-9), cap));
-  ranked.sort((a, b) => b.score - a.score || (a.item.key < b.item.key ? -1 : 1));
+  ranked.sort(byRank);
   return first.key;
 }
 /** Every turn of `pool`, any speaker, any life: what lines of facts learn their joining names from (factLines). */

@@ -70,6 +70,7 @@ import {
   type ToolSearchResult,
   type ToolSignals,
 } from '../../core/search/tool-search.js';
+import { byScoreThenText } from '../../core/rank-order.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
@@ -283,6 +284,12 @@ export interface MemoryMatch {
   workflow?: string;
 }
 
+const byPastRun = byScoreThenText<{ e: ExecutionRecord; sim: number }>(
+  (s) => s.sim,
+  (s) => s.e.intent,
+  (s) => s.e.id,
+);
+
 /**
  * The intent memory: past executions whose intents resemble `text`, best first (SPEC §5). The
  * similarity is absolute, not relative to the best hit: the mean of the embedding cosine and of the
@@ -308,7 +315,8 @@ export async function similarExecutions(
     sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * queryTermShare(queryWords, e.intent),
   }));
   const top = scored
-    .sort((a, b) => b.sim - a.sim || (a.e.id < b.e.id ? -1 : 1))
+    // A tie by the run's intent before its id, which is random (core/rank-order).
+    .sort(byPastRun)
     .slice(0, options.limit ?? 3)
     .filter((s, _, all) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * (all[0]?.sim ?? 0));
   const full = new Map(
