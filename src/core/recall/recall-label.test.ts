@@ -28,6 +28,21 @@ describe('recallLabels', () => {
     expect(recallLabels([ev(1, 1, 0.05), ev(0.1)])[0]).toMatchObject({ label: 'medium' });
   });
 
+  it('labels "low" a result with none of the query\'s words and a far meaning, saying why', () => {
+    // The scope's only note, unrelated to "where do we deploy": no word shared, similarity 0.15, rank 1.
+    const [alone] = recallLabels([ev(0.046, 0, 0.15)]);
+    expect(alone).toMatchObject({ label: 'low', seedLabel: 'high' });
+    expect(alone?.withheld).toBe("none of the query's words and similarity 0.15 below 0.4");
+    // Lower in the list too; one of the words, or a close meaning, keeps it "medium".
+    expect(recallLabels([ev(1), ev(0.9, 0, 0.1)])[1]?.label).toBe('low');
+    expect(recallLabels([ev(0.046, 0.2, 0.15)])[0]?.label).toBe('medium');
+    expect(recallLabels([ev(0.046, 0, 0.5), ev(0.045)])[0]?.label).toBe('medium');
+    // A turn a link brought keeps the link as evidence (not "low"); seed mode is the seed's.
+    const linked: LabelEvidence = { score: 1, termShare: 0, similarity: 0.1, turn: true, linked: true };
+    expect(recallLabels([linked])[0]?.label).toBe('medium');
+    expect(recallLabels([ev(0.046, 0, 0.15)], { mode: 'seed' })[0]?.label).toBe('high');
+  });
+
   it('a turn: "high" from a link of its life, no margin or similarity asked; or most words and a margin', () => {
     const turn = (score: number, termShare: number, linked: boolean, similarity = 0.1): LabelEvidence => ({
       score,

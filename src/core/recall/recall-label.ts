@@ -3,8 +3,9 @@
  * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's label is relative (any query's top
  * hit is "high"); here "high" also needs evidence, tuned on eval/: a share of the query's content words
  * (`minTermShare`), an embedding similarity (`minSimilarity`), and being the top result by a clear margin
- * (`score ≥ (1 + minMargin) × next`) or the only one. Otherwise it becomes "medium". `mode: 'seed'`
- * gives the seed's behaviour exactly.
+ * (`score ≥ (1 + minMargin) × next`) or the only one. Otherwise it becomes "medium". A result holding none of
+ * the query's words and below `minSimilarity` has no evidence at all: "low", whatever its rank (a turn a link
+ * brought keeps the link as its evidence). `mode: 'seed'` gives the seed's behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
 import type { ConfidenceLabel } from '../types.js';
@@ -63,7 +64,14 @@ export function recallLabels(results: readonly LabelEvidence[], options: RecallL
   const seed = labelAll(results.map((r) => r.score));
   return results.map((r, i) => {
     const seedLabel = seed[i] ?? 'low';
-    if (o.mode === 'seed' || seedLabel !== 'high') return { label: seedLabel, seedLabel };
+    if (o.mode === 'seed') return { label: seedLabel, seedLabel };
+    if (r.termShare === 0 && r.similarity < o.minSimilarity && !(r.turn === true && r.linked === true))
+      return {
+        label: 'low',
+        seedLabel,
+        withheld: `none of the query's words and similarity ${r.similarity.toFixed(2)} below ${o.minSimilarity}`,
+      };
+    if (seedLabel !== 'high') return { label: seedLabel, seedLabel };
     const next = results[i + 1]?.score;
     const reasons: string[] = [];
     if (r.turn === true) {
