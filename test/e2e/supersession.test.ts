@@ -119,6 +119,11 @@ describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
         [mysqlId, 'current'],
         [postgresId, 'superseded'],
       ]);
+      // A question about before keeps Postgres in the context, marked: it is the answer.
+      const before = structured(
+        await client.callTool({ name: 'recall', arguments: { query: 'which database was the main store on before?' } }),
+      );
+      expect(before.context).toContain('Postgres for the main store, 2026-04-01 (superseded by Main store on MySQL');
     } finally {
       await close();
     }
