@@ -303,9 +303,9 @@ export class Credence {
   /**
    * A snapshot built anew, patched from the last one where the change log tells what moved (issue 20): its catalogue
    * with the tools written since read again by id, its edges with those out of these tools read again (a recorded
-   * call moves the counter of every tool it calls, so an edge it folds links two tools the log names); an edge
-   * written otherwise (a declared edge, here or by another process) shows in the scope's edge count, and the
-   * snapshot is then built from every edge. A process's first snapshot patches the one kept in the store.
+   * call moves the counter of every tool it calls, so an edge it folds links two tools the log names, as an edge
+   * rewritten as given does: store `putEdge`); a declared edge (here or by another process) shows in the scope's
+   * edge count, and the snapshot is then built from every edge. A process's first snapshot patches the one kept in the store.
    */
   async #buildSnapshot(): Promise<GraphSnapshot> {
     const revision = await this.#revision();
