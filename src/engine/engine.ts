@@ -305,7 +305,8 @@ export class Credence {
    * with the tools written since read again by id, its edges with those out of these tools read again (a recorded
    * call moves the counter of every tool it calls, so an edge it folds links two tools the log names, as an edge
    * rewritten as given does: store `putEdge`); a declared edge (here or by another process) shows in the scope's
-   * edge count, and the snapshot is then built from every edge. A process's first snapshot patches the one kept in the store.
+   * edge count, and the snapshot is then built from every edge. A process's first snapshot patches the one kept in
+   * the store.
    */
   async #buildSnapshot(): Promise<GraphSnapshot> {
     const revision = await this.#revision();
