@@ -195,7 +195,8 @@ async function cli() {
   }
   if (!existsSync(entry)) {
     process.stderr.write('credence: the compiled CLI is missing (dist/). Run `npm run build` in the package folder.\n');
-    process.exitCode = 1;
+    // `credence hook …` exits 0 whatever its command line (a hook fails open).
+    process.exitCode = commandOf(process.argv.slice(2)) === 'hook' ? 0 : 1;
     return;
   }
   const { run } = await import(pathToFileURL(entry).href);
@@ -230,5 +231,9 @@ if (first === 'hook' && second === 'claude-code' && process.argv[4] === '--learn
     process.exitCode = 0;
   });
 } else {
-  cli();
+  cli().catch((error) => {
+    if (commandOf(process.argv.slice(2)) !== 'hook') throw error;
+    process.stderr.write(`credence hook: ${error?.message}\n`);
+    process.exitCode = 0;
+  });
 }

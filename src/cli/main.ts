@@ -104,6 +104,8 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   program.hook('preAction', (_program, action) => {
     ran = action;
   });
+  // `credence hook …` fails open on any argv: Claude Code reads exit 2 from PreToolUse as "block the tool call".
+  if (commandWordOf(argv) === 'hook') return hookFailingOpen(program, argv, io);
   try {
     const format = formatOf(argv);
     if (format !== undefined && format !== 'json' && format !== 'text' && format !== 'context') {
@@ -130,6 +132,53 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     return EXIT.failure;
   }
 }
+
+/** The global options that take a value (as bin/credence.cjs VALUED). */
+const VALUED = new Set(['--db', '--database-url', '--scope', '--now', '--format']);
+
+/** The command word of a command line (its first word that is not an option or an option's value). */
+function commandWordOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (VALUED.has(arg)) i += 1;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/**
+ * Runs `credence hook …` so that it always exits 0 (docs/cli.md): a mistyped command line prints one line on
+ * stderr naming what was wrong (no usage text, nothing on stdout, which an agent would read as context);
+ * `--help` still prints the help.
+ */
+async function hookFailingOpen(program: Command, argv: readonly string[], io: CliIO): Promise<number> {
+  const ignored = '(ignored: a hook always exits 0)';
+  const oneLine = (command: Command): void => {
+    command.showHelpAfterError(false).configureOutput({
+      writeOut: io.stdout,
+      // Only the help commander prints for a command line missing its agent comes here: replaced by one line below.
+      writeErr: () => {},
+      outputError: (text) => io.stderr(`credence hook: ${firstLine(text)} ${ignored}\n`),
+    });
+    command.commands.forEach(oneLine);
+  };
+  oneLine(program);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.help')
+        io.stderr(`credence hook: no agent named: give \`hook claude-code\` ${ignored}\n`);
+    } else io.stderr(`credence hook: ${firstLine(error instanceof Error ? error.message : String(error))}\n`);
+  }
+  return EXIT.ok;
+}
+
+const firstLine = (text: string): string =>
+  text
+    .replace(/^error: /, '')
+    .split('\n')[0]
+    ?.trim() ?? '';
 
 function formatOf(argv: readonly string[]): string | undefined {
   const i = argv.findIndex((a) => a === '--format' || a.startsWith('--format='));
