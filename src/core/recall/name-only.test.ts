@@ -25,6 +25,17 @@ describe('turns found by a speaker’s name alone (issue 23)', () => {
     expect([...bare].sort()).toEqual(['asks', 'fact', 'reaction', 'small']);
   });
 
+  it('a possessive’s one letter is no word of the question: "How’s your week" is found by the name alone', () => {
+    const turns = [
+      c('week', 'Omar', 'How’s your week going, Priya?', 1),
+      c('small', 'Omar', 'Morning everyone!', 0.5),
+      c('editor', 'Omar', 'Vim is my editor now.', 0.8),
+    ];
+    const { ratios, bare } = nameOnlyMatches(turns, new Set(['Omar']), ['omar'], ['omar', 's', 'editor']);
+    expect(Object.fromEntries(ratios)).toEqual({ week: 0, small: 0.5 });
+    expect([...bare].sort()).toEqual(['small', 'week']);
+  });
+
   it('a named speaker’s turn another speaker said word for word, naming no name, is small talk: ratio 0', () => {
     const said = [
       c('mine', 'Ana', 'Ha, that sounds about right.', 0.9),

@@ -45,7 +45,8 @@ export function nameOnlyMatches(
   const bare = new Set<string>();
   if (named.size === 0) return { ratios, bare, common: new Set() };
   const names = new Set(nameWords);
-  const others = queryWords.filter((w) => !names.has(w));
+  // A word of one letter is no word of the question's ("Omar's" gives "s", as does "How's"): it matches nothing.
+  const others = queryWords.filter((w) => !names.has(w) && w.length > 1);
   let lowest = Number.POSITIVE_INFINITY;
   const own: NameOnlyCandidate[] = [];
   for (const c of candidates) {
