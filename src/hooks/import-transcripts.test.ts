@@ -78,6 +78,22 @@ async function storeText(): Promise<{ text: string; counts: Record<string, numbe
 }
 
 describe('credence import --claude-code', () => {
+  it('names a call without a result by its file, line and tool, beside a malformed line', async () => {
+    const w = new TranscriptWriter(A, project, '2026-03-01T10:00:00Z')
+      .prompt('look at the repo')
+      .call('Bash', { command: 'ls' }, bashOk('a b'))
+      .call('Read', { file_path: `${project}/a.ts` }, { content: '1 a' });
+    w.lines.pop(); // The Read call's result never came.
+    w.raw('{"type":"user","message":');
+    writeFileSync(join(transcripts, `${A}.jsonl`), w.text());
+    const summary = await run();
+    expect(summary.skipped).toEqual({ malformed: 1, 'call without result': 1 });
+    expect(summary.problems).toEqual([
+      expect.objectContaining({ file: `${A}.jsonl`, line: 5 }),
+      { file: `${A}.jsonl`, line: 4, why: 'a "Read" call with no result after it in the file' },
+    ]);
+  });
+
   it('learns prompts, calls, failures, corrections at the transcript’s times; names lines it skipped', async () => {
     writeSessions();
     const summary = await run();

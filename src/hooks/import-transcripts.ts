@@ -19,7 +19,7 @@ import { ingest } from './ingest.js';
 import { openHookStore } from './open-store.js';
 import { localId } from './spool.js';
 import { detectCorrection } from './signals.js';
-import { newTranscriptState, readTranscriptLine, unansweredCalls, type TranscriptEvent } from './transcript.js';
+import { newTranscriptState, readTranscriptLine, unansweredCallLines, type TranscriptEvent } from './transcript.js';
 import { asText } from './payload.js';
 
 export const IMPORT_LIMITS = Object.freeze({
@@ -186,6 +186,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       for await (const line of lines) {
         n += 1;
         summary.lines += 1;
+        state.line = n;
         const out = readTranscriptLine(line, state);
         if (out.skipped !== undefined) skip(out.skipped.reason, { file: name, line: n, why: out.skipped.why });
         for (const e of out.events) {
@@ -204,7 +205,12 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
         }
       }
       for (const [session, list] of waiting) await learnSession(session, list);
-      for (let k = unansweredCalls(state); k > 0; k -= 1) skip('call without result');
+      for (const call of unansweredCallLines(state))
+        skip('call without result', {
+          file: name,
+          line: call.line ?? n,
+          why: `a ${JSON.stringify(call.tool.slice(0, 80))} call with no result after it in the file`,
+        });
     }
   } finally {
     await credence.close();

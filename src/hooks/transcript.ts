@@ -41,7 +41,10 @@ export interface LineOutcome {
 
 /** Tool calls seen and not answered yet, by tool_use id. */
 export interface TranscriptState {
-  pending: Map<string, { session: string; tool: string; input: unknown; at: number }>;
+  /** The calls waiting for their result, each with the line that asked (when the reader counts lines). */
+  pending: Map<string, { session: string; tool: string; input: unknown; at: number; line?: number }>;
+  /** The number of the line being read, set by a reader that counts them (hooks/import-transcripts). */
+  line?: number;
 }
 
 export const newTranscriptState = (): TranscriptState => ({ pending: new Map() });
@@ -119,7 +122,13 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
   if (type === 'assistant') {
     for (const b of blocks) {
       if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
-        state.pending.set(b.id, { session: s, tool: b.name, input: b.input, at });
+        state.pending.set(b.id, {
+          session: s,
+          tool: b.name,
+          input: b.input,
+          at,
+          ...(state.line === undefined ? {} : { line: state.line }),
+        });
     }
     return { events: [], type };
   }
@@ -174,4 +183,9 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
 /** The calls still waiting for a result at the end of a file (the hooks would not have seen them finish). */
 export function unansweredCalls(state: TranscriptState): number {
   return state.pending.size;
+}
+
+/** Those calls, each with its tool and the line that asked for it (in the order asked). */
+export function unansweredCallLines(state: TranscriptState): { tool: string; line?: number }[] {
+  return [...state.pending.values()].map((c) => ({ tool: c.tool, ...(c.line === undefined ? {} : { line: c.line }) }));
 }
