@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answeredBy } from './search.js';
+import { answeredBy, scoreParts } from './search.js';
 
 const way = (answered: 'search' | 'per-intent', why: string) => ({
   way: answered,
@@ -47,5 +47,57 @@ describe('answeredBy: what answered this request, then the scope’s verdict on 
       `answered by: the search; ${LEFT_OUT}`,
     );
     expect(answeredBy({ confidenceBasis: 'memory' })).toBeUndefined();
+  });
+});
+
+describe('a searched tool as text', () => {
+  type Searched = Parameters<typeof scoreParts>[0];
+  const tool = (over: Partial<Searched>): Searched =>
+    ({ tool: 't', score: 0.76, semantic: 0.366, graph: 0.968, alpha: 1, alphaRule: 'no-context', ...over }) as Searched;
+  /** The terms `w×name v` and `feedback ±v` of the line's first sum, and the score before the `=`. */
+  const sumOf = (line: string): { score: number; sum: number } => {
+    const [score, rest] = line.split(' = ');
+    const first = (rest ?? '').split(';')[0] ?? '';
+    let sum = 0;
+    for (const m of first.matchAll(/([\d.]+)×[^\d]* ([\d.]+)/g)) sum += Number(m[1]) * Number(m[2]);
+    const feedback = /([+−]) feedback ([\d.]+)/.exec(first);
+    if (feedback) sum += (feedback[1] === '−' ? -1 : 1) * Number(feedback[2]);
+    return { score: Number(score), sum };
+  };
+
+  it('shows every part of a score past runs and feedback moved, and they add up to it', () => {
+    const line = scoreParts(
+      tool({
+        score: 1.1867730554993354,
+        semantic: 0.9650165909965546,
+        graph: 1,
+        hybrid: 0.9650165909965546,
+        memory: { vote: 1, weight: 0.6219080736425149, runs: [] },
+        feedback: { shift: 0.2, verdicts: 1 },
+      } as Partial<Searched>),
+    );
+    expect(line).toContain('1.187 = ');
+    expect(line).toContain('feedback 0.200');
+    const { score, sum } = sumOf(line);
+    expect(Math.abs(score - sum)).toBeLessThan(0.002);
+    expect(line).toMatch(/; search 0\.965 = 1\.000×semantic 0\.965 \+ 0\.000×graph 1\.000 \(α no-context\)$/);
+  });
+
+  it('a score the search alone made is α·semantic + (1 − α)·graph', () => {
+    const line = scoreParts(tool({ score: 0.5 * 0.4 + 0.5 * 0.8, semantic: 0.4, graph: 0.8, alpha: 0.5 }));
+    expect(line).toBe('0.600 = 0.500×semantic 0.400 + 0.500×graph 0.800 (α no-context)');
+  });
+
+  it('a negative feedback shift is subtracted', () => {
+    const line = scoreParts(
+      tool({
+        score: 0.6,
+        semantic: 0.7,
+        graph: 0,
+        hybrid: 0.7,
+        feedback: { shift: -0.1, verdicts: 1 },
+      } as Partial<Searched>),
+    );
+    expect(line).toBe('0.600 = 1.000×semantic 0.700 + 0.000×graph 0.000 − feedback 0.100 (α no-context)');
   });
 });

@@ -57,6 +57,31 @@ export function answeredBy(
   return `answered by: ${source}; ${s.way.why}`;
 }
 
+type SearchedTool = Awaited<ReturnType<Credence['searchTools']>>[number];
+
+/**
+ * A searched tool's score as the sum of the parts that made it, the same parts --json carries (the engine's formula,
+ * engine/search: α · semantic + (1 − α) · graph is the search's own score; past runs weigh it against their vote; a
+ * feedback shift is added, the score never below 0): `0.760 = 1.000×semantic 0.366 + 0.000×graph 0.968 (α no-context)`.
+ */
+export function scoreParts(r: SearchedTool): string {
+  const own = `${f3(r.alpha)}×semantic ${f3(r.semantic)} + ${f3(1 - r.alpha)}×graph ${f3(r.graph)}`;
+  const hybrid = r.hybrid ?? r.score;
+  const terms =
+    r.memory === undefined
+      ? [own]
+      : [
+          `${f3(1 - r.memory.weight)}×search ${f3(hybrid)}`,
+          `${f3(r.memory.weight)}×past runs' vote ${f3(r.memory.vote)}`,
+        ];
+  if (r.feedback !== undefined)
+    terms.push(`feedback ${r.feedback.shift < 0 ? '−' : ''}${f3(Math.abs(r.feedback.shift))}`);
+  const sum = terms.join(' + ').replace('+ feedback −', '− feedback ');
+  const floored = r.memory === undefined && r.feedback === undefined ? '' : r.score === 0 ? ' (floored at 0)' : '';
+  const search = r.memory === undefined ? '' : `; search ${f3(hybrid)} = ${own}`;
+  return `${f3(r.score)} = ${sum}${floored}${search} (α ${r.alphaRule})`;
+}
+
 export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
   tools
     .command('search [query]')
@@ -84,13 +109,7 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       if (ctx.wantsJson) return printJson(ctx, results);
       if (results.length === 0) return ctx.io.stdout('no tool matches\n');
       ctx.io.stdout(
-        `${results
-          .map(
-            (r, i) =>
-              `${String(i + 1).padStart(2)}. ${r.tool}  ${f3(r.score)}  ` +
-              `semantic ${f3(r.semantic)}  graph ${f3(r.graph)}  α ${f3(r.alpha)} (${r.alphaRule})`,
-          )
-          .join('\n')}\n`,
+        `${results.map((r, i) => `${String(i + 1).padStart(2)}. ${r.tool}  ${scoreParts(r)}`).join('\n')}\n`,
       );
     });
 
