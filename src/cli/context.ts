@@ -4,7 +4,10 @@
  * engine is loaded when a command opens it, so that `--help` and the commands that need no store
  * never load it.
  */
+import { existsSync } from 'node:fs';
+import { CredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
+import { databaseUrl, sqlitePath } from '../platform/store-location.js';
 import { storeFailure } from './failure.js';
 import { checkedLines, readInput } from './input.js';
 
@@ -34,18 +37,60 @@ export interface CommandContext {
   setExitCode: (code: number) => void;
 }
 
+/**
+ * The commands that only read the store (by name: `tools search` is `search`). Given a SQLite file by --db or
+ * CREDENCE_DB that does not exist, they fail (a mistyped path would otherwise make an empty store and answer from it);
+ * every other command makes the store, and so does any command on the default path (a first `recall` answers empty).
+ */
+export const READING_COMMANDS: ReadonlySet<string> = new Set([
+  'status',
+  'recall',
+  'search',
+  'dag',
+  'next',
+  'edges',
+  'calibration',
+  'dump',
+  'backup',
+  'export',
+  'runs',
+  'metrics',
+  'workflows',
+]);
+
+/** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db or CREDENCE_DB does not exist. */
+export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv): void {
+  const named = { ...(options.db === undefined ? {} : { db: options.db }) };
+  if (
+    databaseUrl({ ...named, ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) }, env)
+  )
+    return;
+  const source = options.db !== undefined && options.db !== '' ? '--db' : env.CREDENCE_DB ? 'CREDENCE_DB' : undefined;
+  if (source === undefined) return;
+  const path = sqlitePath(named, env);
+  if (existsSync(path)) return;
+  throw new CredenceError(
+    'INVALID_INPUT',
+    `no store at ${path} (named by ${source}): check the path, or create the store with \`credence init\` ` +
+      'or a first `credence remember` there',
+    { details: { path, source } },
+  );
+}
+
 export function makeContext(
   io: CliIO,
   options: GlobalOptions,
   setExitCode: (code: number) => void = () => {},
+  reads = false,
 ): CommandContext {
   return {
     setExitCode,
     io,
     options,
     wantsJson: options.json === true || options.format === 'json',
-    open: async () =>
-      (await import('../engine/engine.js')).openCredence(
+    open: async () => {
+      if (reads) requireNamedStore(options, io.env);
+      return (await import('../engine/engine.js')).openCredence(
         {
           ...(options.db === undefined ? {} : { db: options.db }),
           ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
@@ -54,7 +99,8 @@ export function makeContext(
           cwd: io.cwd,
         },
         io.env,
-      ),
+      );
+    },
   };
 }
 

@@ -6,7 +6,7 @@
 import { writeSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isCredenceError } from '../core/errors.js';
-import { makeContext, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
+import { makeContext, READING_COMMANDS, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
 import { registerDemo } from './demo.js';
 import { registerInit } from './init.js';
 import { registerStatus } from './status.js';
@@ -64,10 +64,20 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     io.stdout(`${version}\n`);
     throw new CommanderError(EXIT.ok, 'commander.version', version);
   });
+  // The command that runs: one that only reads refuses a named store that does not exist (cli/context).
+  let action: Command | undefined;
+  program.hook('preAction', (_program, command) => {
+    action = command;
+  });
   const context = (): CommandContext =>
-    makeContext(io, program.opts<GlobalOptions>(), (code) => {
-      exitCode = Math.max(exitCode, code);
-    });
+    makeContext(
+      io,
+      program.opts<GlobalOptions>(),
+      (code) => {
+        exitCode = Math.max(exitCode, code);
+      },
+      READING_COMMANDS.has(action?.name() ?? ''),
+    );
   registerInit(program, context);
   registerStatus(program, context);
   registerDemo(program, context);

@@ -82,8 +82,9 @@ describe('--db and CREDENCE_DB take a file path, never a URL', () => {
 
   it('still takes a relative path', () => {
     const cwd = mkdtempSync(join(dir, 'cwd-'));
-    expect(credence(['--db', 'here.db', 'status'], { cwd }).code).toBe(0);
+    expect(credence(['--db', 'here.db', 'init'], { cwd }).code).toBe(0);
     expect(readdirSync(cwd)).toContain('here.db');
+    expect(credence(['--db', 'here.db', 'status'], { cwd }).code).toBe(0);
   });
 });
 

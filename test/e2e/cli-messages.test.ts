@@ -64,6 +64,7 @@ describe('command line messages', () => {
   });
 
   it('calibration of a scope with no outcomes says once, at the end, how outcomes get recorded', () => {
+    expect(credence('calibration.db', ['init']).code).toBe(0);
     const r = credence('calibration.db', ['calibration']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');

@@ -22,6 +22,8 @@ function credence(args: string[], env: Record<string, string> = {}) {
 describe('the credence binary', () => {
   it('prints valid JSON status for a new database, with zero counts and the schema version', () => {
     const db = join(dir, 'status.db');
+    // A command that only reads refuses a --db that does not exist (docs/cli.md): init makes it.
+    expect(credence(['init', '--db', db]).code).toBe(0);
     const r = credence(['status', '--json', '--db', db, '--scope', 'demo-scope']);
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
@@ -38,12 +40,14 @@ describe('the credence binary', () => {
   it('uses ~/.credence/credence.db by default and CREDENCE_DB when set', () => {
     const byDefault = JSON.parse(credence(['status', '--json']).stdout);
     expect(byDefault.db).toBe(join(dir, '.credence', 'credence.db'));
+    expect(credence(['init'], { CREDENCE_DB: join(dir, 'env.db') }).code).toBe(0);
     const fromEnv = JSON.parse(credence(['status', '--json'], { CREDENCE_DB: join(dir, 'env.db') }).stdout);
     expect(fromEnv.db).toBe(join(dir, 'env.db'));
   });
 
   it('accepts global options before the command and --format json as --json', () => {
     const db = join(dir, 'format.db');
+    expect(credence(['init', '--db', db]).code).toBe(0);
     const r = credence(['--db', db, 'status', '--format', 'json', '--now', '2026-02-02T06:00:00Z']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).now).toBe('2026-02-02T06:00:00.000Z');
@@ -74,6 +78,7 @@ describe('the credence binary', () => {
   });
 
   it('exits 2 on a --now that is not a date, naming the value', () => {
+    expect(credence(['init', '--db', join(dir, 'now.db')]).code).toBe(0);
     const r = credence(['status', '--now', 'yesterday-ish', '--db', join(dir, 'now.db')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('yesterday-ish');

@@ -57,6 +57,7 @@ describe('credence dag (issue 4)', () => {
   });
 
   it('answers explicit_required only when nothing matches at all', () => {
+    expect(credence('empty.db', ['init']).code).toBe(0);
     const s = JSON.parse(credence('empty.db', ['dag', 'Read the deno.json file', '--json']).stdout);
     expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0 });
   });

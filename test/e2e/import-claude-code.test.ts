@@ -84,8 +84,10 @@ describe('credence import --claude-code', () => {
     const r = p.run(['import', '--claude-code', join(p.root, 'nowhere')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(join(p.root, 'nowhere'));
-    const status = JSON.parse(p.run(['--json', 'status']).stdout);
-    expect(status.counts.executions).toBe(0);
+    // Not even a store was made: status, which only reads, finds none at the --db.
+    const status = p.run(['--json', 'status']);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/^credence: no store at /);
   });
 
   it('reads a 50 MB transcript line by line, in a process whose heap could not hold it whole', () => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../../src/core/limits.js';
 import { bin, stdioClient, textOf } from '../mcp-helpers.js';
 
@@ -31,6 +31,9 @@ function credence(args: string[]) {
 }
 
 describe('input limits on the command line', () => {
+  // A command that only reads needs its store to exist (docs/cli.md): init makes it.
+  beforeAll(() => expect(credence(['init']).code).toBe(0));
+
   it('refuses a 5,000-character search with exit 2 and one line naming the query, its length and the limit', () => {
     const run = credence(['tools', 'search', 'x'.repeat(5_000)]);
     expect(run.code).toBe(2);

@@ -99,10 +99,10 @@ describe('the default configuration opens no network connection', () => {
   }, 120_000);
 
   it('the guard sees the connection of a configured embedding provider', () => {
-    const r = run(['recall', 'anything'], undefined, {
-      CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text',
-      CREDENCE_DB: join(dir, 'ollama.db'),
-    });
+    const ollama = { CREDENCE_EMBEDDINGS: 'ollama:nomic-embed-text', CREDENCE_DB: join(dir, 'ollama.db') };
+    // recall only reads: its store must exist first (docs/cli.md).
+    expect(run(['init'], undefined, ollama).code).toBe(0);
+    const r = run(['recall', 'anything'], undefined, ollama);
     expect(r.code).not.toBe(0);
     expect(logged()).toMatch(/connect .*11434/);
   });

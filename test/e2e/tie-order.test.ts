@@ -88,4 +88,56 @@ describe('results of equal score', () => {
     expect(a.map((m) => m.intent)).toEqual(b.map((m) => m.intent));
     expect(a.map((m) => m.intent)).toEqual([...INTENTS].sort());
   });
+
+  it('runs of one intent started at one time rank alike in two stores whose ids come in opposite orders', async () => {
+    // Six runs of the same task at the same time (one batch), each with its own tools: they tie on all but their
+    // tools, so tools search, the DAG, the intent memory and recall must not fall back on the ids.
+    const sets = [
+      ['build', 'test'],
+      ['build', 'deploy'],
+      ['lint', 'fmt'],
+      ['build', 'test', 'deploy'],
+      ['fmt', 'docs'],
+      ['audit', 'lint'],
+    ];
+    const at = Date.parse(NOW) - 3_600_000;
+    const listed = await Promise.all(
+      [1, -1].map(async (direction) => {
+        let n = 0;
+        const c = await openCredence({
+          store: openSqliteStore({ path: ':memory:' }),
+          scope: 's',
+          now: Date.parse(NOW),
+          // Ids in the order the runs are recorded, or in the opposite order.
+          newId: () => `run-${String(500 + direction * n++).padStart(4, '0')}`,
+        });
+        try {
+          for (const tools of sets)
+            await c.recordExecution({
+              intent: 'ship the api',
+              startedAt: at,
+              calls: tools.map((tool, i) => ({ tool, status: 'success', ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+            });
+          const search = await c.searchTools('ship the api', { track: false });
+          const dag = await c.suggestDag('ship the api', { track: false });
+          const similar = await c.similarExecutions('ship the api', { limit: 3 });
+          const recalled = await c.recall('ship the api', { track: false });
+          return {
+            search: search.map((r) => `${r.tool} ${r.score.toFixed(6)}`),
+            dag: JSON.stringify(dag.dag),
+            similar: similar.map((m) => m.tools.join('+')),
+            recall: recalled.map((r) => `${r.title}: ${r.snippet} ${r.score.toFixed(6)}`),
+          };
+        } finally {
+          await c.close();
+        }
+      }),
+    );
+    const [a, b] = listed as [(typeof listed)[number], (typeof listed)[number]];
+    expect(a.similar).toHaveLength(3);
+    expect(a.recall.length).toBeGreaterThan(1);
+    expect(a).toEqual(b);
+    // By tool sequence, not by the ids: the first three of the six in code-point order of their tools.
+    expect(a.similar).toEqual(['audit+lint', 'build+deploy', 'build+test']);
+  });
 });

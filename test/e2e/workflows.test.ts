@@ -73,6 +73,7 @@ describe('credence workflows (issue 19)', () => {
   });
 
   it('says so when nothing was learned yet', () => {
+    expect(credence(join(dir, 'empty.db'), ['init']).code).toBe(0);
     const r = credence(join(dir, 'empty.db'), ['workflows']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('no learned workflows yet\n');

@@ -8,6 +8,7 @@
 import { localAlpha, type AlphaRule } from './local-alpha.js';
 import { graphScore, hybridScore } from './hybrid-score.js';
 import { requireUnit } from '../validate.js';
+import { byScoreThenTool } from '../rank-order.js';
 
 export const SEARCH_DEFAULTS = Object.freeze({
   /** Weight of the BM25 ratio in the semantic score (the rest is embedding similarity). */
@@ -129,5 +130,5 @@ export function rankTools(candidates: readonly ToolSignals[], options: SearchOpt
       },
     };
   });
-  return results.sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  return results.sort(byScoreThenTool);
 }

@@ -643,14 +643,21 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const newer = inOrder ? newestFirst(ranked, named, present ? undefined : asOf) : NONE;
   // A question asking when a value came: the first turn naming it goes first (core/recall/older-turns firstNamed).
   const came = asked.asksWhen && w < 1 ? firstCame(ranked, named, query) : undefined;
-  const scored = ranked.slice(0, request.limit ?? RECALL_DEFAULTS.limit);
+  const limit = request.limit ?? RECALL_DEFAULTS.limit;
   if (index?.items === undefined) {
-    const runs = scored.filter((s) => s.item.kind === 'execution').map((s) => s.item.id);
+    // Runs were ranked without their calls: those shown, and those tied with one shown, are read with them, and a
+    // tie of runs of one intent is ordered by their tools before their random ids (byRank).
+    const cut = ranked[Math.min(limit, ranked.length) - 1]?.score;
+    const runs = ranked
+      .filter((s, i) => s.item.kind === 'execution' && (i < limit || s.score === cut))
+      .map((s) => s.item.id);
     const withCalls = new Map(
       (await ctx.store.getExecutionsByIds(ctx.scope, runs)).map((e) => [e.id, executionItem(e)] as const),
     );
-    for (const s of scored) if (s.item.kind === 'execution') s.item = withCalls.get(s.item.id) ?? s.item;
+    for (const s of ranked) if (s.item.kind === 'execution') s.item = withCalls.get(s.item.id) ?? s.item;
+    if (runs.length > 0) ranked.sort(byRank);
   }
+  const scored = ranked.slice(0, limit);
   if (index !== undefined && w === 1) {
     const sims = await index.vectors.similarity(
       queryVector,

@@ -13,6 +13,7 @@ import { setF1, voteNeighbours, type MemoryProposal, type Neighbour } from '../.
 import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey } from '../../core/experience/workflow-shape.js';
 import type { DagEdgeInput } from '../../core/dag/dag-build.js';
+import { byScoreThenRun } from '../../core/rank-order.js';
 import { queryTermShareOf } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
@@ -252,6 +253,16 @@ function zeroScan(index: SearchIndex, zero: Float32Array): Promise<SimilaritySca
   return scan;
 }
 
+/**
+ * Nearest runs best first; a tie by the run's content (its start, intent, then tools) before its id, which is random
+ * (core/rank-order): by its place in the store's list alone, runs of one intent at one time came in the order of ids.
+ */
+const byNearest = byScoreThenRun<{ similarity: number; run: PastRun }>(
+  (n) => n.similarity,
+  (n) => n.run,
+  (n) => n.run.shape.tools,
+);
+
 async function findNearestRuns(
   ctx: SearchContext,
   text: string,
@@ -287,12 +298,12 @@ async function findNearestRuns(
     .map((i) => {
       const run = past.run(i) as PastRun;
       const similarity = 0.5 * Math.max(0, cos.of(run.id)) + 0.5 * queryTermShareOf(words, run.terms);
-      return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, i };
+      return { id: run.id, intent: run.intent, similarity, quality: run.quality, shape: run.shape, run };
     })
     .filter((n) => n.similarity >= (options.floor ?? MEMORY_FLOOR))
-    .sort((a, b) => b.similarity - a.similarity || a.i - b.i)
+    .sort(byNearest)
     .slice(0, options.k ?? MEMORY_NEIGHBOURS)
-    .map(({ i: _i, ...n }) => n);
+    .map(({ run: _run, ...n }) => n);
 }
 
 /** What one replay of the search-built DAG gave: its tools and the seed formula's confidence. */

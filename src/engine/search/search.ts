@@ -70,7 +70,7 @@ import {
   type ToolSearchResult,
   type ToolSignals,
 } from '../../core/search/tool-search.js';
-import { byScoreThenText } from '../../core/rank-order.js';
+import { byScoreThenRun, byScoreThenTool } from '../../core/rank-order.js';
 import { queryTermShare } from '../../core/text/term-weights.js';
 import { contentWords, maskFileNames } from '../../core/text/words.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
@@ -235,7 +235,7 @@ function applyVerdicts<T extends ToolSearchResult>(
         ? r
         : { ...r, hybrid: 'hybrid' in r ? r.hybrid : r.score, score: Math.max(0, r.score + s.shift), feedback: s };
     })
-    .sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    .sort(byScoreThenTool);
 }
 
 /** The nearest past runs' votes for tools, and the memory's weight against the search. */
@@ -270,7 +270,7 @@ function fuseMemoryRanking(
         memory: { vote: m.vote, weight: memory.weight, runs: m.runs },
       };
     })
-    .sort((a, b) => b.score - a.score || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+    .sort(byScoreThenTool);
 }
 
 export interface MemoryMatch {
@@ -284,10 +284,11 @@ export interface MemoryMatch {
   workflow?: string;
 }
 
-const byPastRun = byScoreThenText<{ e: ExecutionRecord; sim: number }>(
+/** A past run's tools in the order called: read for the few candidates that tie on all else (see below). */
+const byPastRun = byScoreThenRun<{ e: ExecutionRecord; sim: number }>(
   (s) => s.sim,
-  (s) => s.e.intent,
-  (s) => s.e.id,
+  (s) => s.e,
+  (s) => s.e.calls.map((c) => c.tool),
 );
 
 /**
@@ -314,10 +315,27 @@ export async function similarExecutions(
     e,
     sim: 0.5 * Math.max(0, cos.of(e.id)) + 0.5 * queryTermShare(queryWords, e.intent),
   }));
-  const top = scored
-    // A tie by the run's intent before its id, which is random (core/rank-order).
-    .sort(byPastRun)
-    .slice(0, options.limit ?? 3)
+  const limit = options.limit ?? 3;
+  // A tie by the run's start, intent, then tools before its id, which is random (core/rank-order). The candidates
+  // were read without their calls: those tied on all else with one of the first `limit` are read with them.
+  let ranked = scored.sort(byPastRun);
+  const head = ranked.slice(0, limit);
+  const tied = ranked.filter((s) =>
+    head.some((t) => t !== s && t.sim === s.sim && t.e.startedAt === s.e.startedAt && t.e.intent === s.e.intent),
+  );
+  if (tied.length > 0) {
+    const withCalls = new Map(
+      (
+        await read(
+          tied.map((s) => s.e.id),
+          true,
+        )
+      ).map((e) => [e.id, e]),
+    );
+    ranked = ranked.map((s) => ({ ...s, e: withCalls.get(s.e.id) ?? s.e })).sort(byPastRun);
+  }
+  const top = ranked
+    .slice(0, limit)
     .filter((s, _, all) => s.sim >= (options.floor ?? 0.3) && s.sim >= 0.8 * (all[0]?.sim ?? 0));
   const full = new Map(
     (

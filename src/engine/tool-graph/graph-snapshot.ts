@@ -18,6 +18,7 @@ import { heatTotal } from '../../core/graph/heat-diffusion.js';
 import { pageRank as pageRankOf } from '../../core/graph/pagerank.js';
 import { edgeConfidence, EDGE_READ_OPTIONS, passesThreshold } from '../../core/graph/edge-confidence.js';
 import { isConfirmed } from '../../core/graph/edge-promotion.js';
+import { compareCodePoints } from '../../core/rank-order.js';
 import { overlayMap } from './overlay-map.js';
 import type { EdgeRecord, ExecutionStore, ToolGraphStore, ToolRecord } from '../../store/types.js';
 
@@ -674,23 +675,6 @@ async function patchedCalls(
   return overlayMap(kept, changes);
 }
 
-/** Two strings in code point order (as UTF-8 bytes compare), without encoding them. */
-export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (an astral code point) sorts after every unit from U+E000 up; code units order the rest.
-    const sx = x >= 0xd800 && x <= 0xdfff;
-    const sy = y >= 0xd800 && y <= 0xdfff;
-    if (sx !== sy && (sx ? y : x) >= 0xe000) return sx ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
 /** The store's order of edges: from, to, type. */
 const edgeOrder = (x: EdgeRecord, y: EdgeRecord): number =>
   compareCodePoints(x.from, y.from) || compareCodePoints(x.to, y.to) || compareCodePoints(x.type, y.type);
@@ -761,7 +745,7 @@ export interface GraphStats {
 /** The statistics `status` shows, read off a snapshot. */
 export function graphStats(graph: GraphSnapshot, options: { top?: number } = {}): GraphStats {
   const central = [...graph.pageRank.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]))
     .slice(0, options.top ?? 5)
     .map(([tool, pageRank]) => ({ tool, pageRank, calls: graph.calls.get(tool) ?? 0 }));
   return {

@@ -5,6 +5,7 @@
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
 import { CredenceError } from '../../core/errors.js';
+import { compareCodePoints } from '../../core/rank-order.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
@@ -423,9 +424,9 @@ export async function listEdges(
     .sort(
       (a, b) =>
         b.confidence - a.confidence ||
-        a.from.localeCompare(b.from) ||
-        a.to.localeCompare(b.to) ||
-        a.type.localeCompare(b.type),
+        compareCodePoints(a.from, b.from) ||
+        compareCodePoints(a.to, b.to) ||
+        compareCodePoints(a.type, b.type),
     );
 }
 
@@ -466,7 +467,7 @@ export async function suggestNext(
     byTarget.set(edge.to, [...(byTarget.get(edge.to) ?? []), view]);
   }
   const candidates: NextSuggestion[] = [...byTarget.entries()].map(([to, edges]) => {
-    edges.sort((a, b) => b.confidence - a.confidence || a.type.localeCompare(b.type));
+    edges.sort((a, b) => b.confidence - a.confidence || compareCodePoints(a.type, b.type));
     const best = edges[0] as EdgeView;
     const seen = best.count === 1 ? 'once' : `${best.count} times`;
     return {
