@@ -1,5 +1,6 @@
 /** @module cli/status — `credence status [--json]`: db path, scope, schema version, counts per table. */
 import type { Command } from 'commander';
+import { scopeOrigin } from '../core/scope/scope.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 export function registerStatus(program: Command, context: () => CommandContext): void {
@@ -10,10 +11,11 @@ export function registerStatus(program: Command, context: () => CommandContext):
       const ctx = context();
       const status = await withCredence(ctx, (c) => c.status());
       if (ctx.wantsJson) return printJson(ctx, status);
+      const named = ctx.options.scope === undefined ? 'CREDENCE_SCOPE' : '--scope';
       const lines = [
         `db             ${status.db}`,
         `store          ${status.store}`,
-        `scope          ${status.scope} (${status.scopeSource})`,
+        `scope          ${status.scope} ${scopeOrigin(status.scopeSource, named)}`,
         `schema version ${status.schemaVersion}`,
         `vectors        ${status.vectors.reason}`,
         `now            ${status.now}`,

@@ -8,6 +8,7 @@
  */
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { isCredenceError } from '../core/errors.js';
+import { scopeOrigin } from '../core/scope/scope.js';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import type { Credence } from '../engine/engine.js';
 
@@ -48,7 +49,7 @@ const PROMPTS: readonly PromptDefinition[] = [
       const counts = Object.entries(status.counts).map(([table, n]) => `${table} ${n}`);
       return (
         `Credence's store: ${status.db} (${status.store}, schema ${status.schemaVersion}); scope ${status.scope} ` +
-        `(from ${status.scopeSource}).\nCounts: ${counts.join(', ')}.\n\n` +
+        `${scopeOrigin(status.scopeSource)}.\nCounts: ${counts.join(', ')}.\n\n` +
         'Summarise this for the user in a few lines; do not run anything else.'
       );
     },

@@ -50,3 +50,51 @@ describe('credence hook always exits 0', () => {
     expect(r.stderr).toMatch(/unknown command 'cursor'/);
   });
 });
+
+describe('a store named by --db or CREDENCE_DB that does not exist', () => {
+  const missing = join(dir, 'no-such-folder', 'x.db');
+  for (const args of [['status'], ['recall', 'tea'], ['tools', 'search', 'tea'], ['edges'], ['dump', '-']]) {
+    it(`${args.join(' ')} (it only reads) exits 2 naming the path and makes nothing`, () => {
+      const r = runCredence(['--db', missing, ...args], dir, { env: NOW });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^credence: no store at .*x\.db \(named by --db\): .*credence init/);
+      expect(existsSync(join(dir, 'no-such-folder'))).toBe(false);
+    });
+  }
+
+  it('CREDENCE_DB is named the same way', () => {
+    const r = runCredence(['recall', 'tea'], dir, { env: { ...NOW, CREDENCE_DB: missing } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/named by CREDENCE_DB/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('a command that writes still makes it; then reading it works', () => {
+    const db = join(dir, 'made', 'here.db');
+    const w = runCredence(['--db', db, 'remember', '--title', 'tea', 'green tea in the morning'], dir, { env: NOW });
+    expect(w.code, w.stderr).toBe(0);
+    expect(existsSync(db)).toBe(true);
+    const r = runCredence(['--db', db, 'recall', 'tea', '--json'], dir, { env: NOW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('green tea');
+  });
+
+  it('the default store (no --db, no CREDENCE_DB) is made on a first recall, which answers empty', () => {
+    const home = join(dir, 'fresh-home');
+    const r = runCredence(['recall', 'tea', '--json'], dir, { env: NOW, home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(home, '.credence', 'credence.db'))).toBe(true);
+  });
+});
+
+describe('status says where the scope came from when that tells something', () => {
+  it('from --scope, from CREDENCE_SCOPE, or the default outside a git repository', () => {
+    const db = join(dir, 'scope.db');
+    expect(runCredence(['--db', db, 'init'], dir, { env: NOW }).code).toBe(0);
+    const line = (args: string[], env: Record<string, string> = {}) =>
+      runCredence(['--db', db, ...args, 'status'], dir, { env: { ...NOW, ...env } }).stdout.match(/^scope .*$/m)?.[0];
+    expect(line(['--scope', 'demo'])).toBe('scope          demo (from --scope)');
+    expect(line([], { CREDENCE_SCOPE: 'team' })).toBe('scope          team (from CREDENCE_SCOPE)');
+    expect(line([])).toBe('scope          global (default: not in a git repository)');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeRemoteUrl, scopeIdFor } from './scope.js';
+import { normalizeRemoteUrl, scopeIdFor, scopeOrigin } from './scope.js';
 
 describe('normalizeRemoteUrl', () => {
   it('makes the SSH, HTTPS and .git forms of one repository agree', () => {
@@ -31,5 +31,18 @@ describe('scopeIdFor', () => {
     const a = scopeIdFor({ path: '/home/a/My Project' });
     expect(a).toMatch(/^my-project-[0-9a-f]{12}$/);
     expect(a).not.toBe(scopeIdFor({ path: '/home/b/My Project' }));
+  });
+});
+
+describe('scopeOrigin', () => {
+  it('says where a scope came from, without repeating its name', () => {
+    expect(scopeOrigin('flag', '--scope')).toBe('(from --scope)');
+    expect(scopeOrigin('flag', 'CREDENCE_SCOPE')).toBe('(from CREDENCE_SCOPE)');
+    expect(scopeOrigin('flag')).toBe('(from --scope or CREDENCE_SCOPE)');
+    expect(scopeOrigin('global')).toBe('(default: not in a git repository)');
+    expect(scopeOrigin('git-remote')).toMatch(/remote/);
+    expect(scopeOrigin('git-path')).toMatch(/folder/);
+    for (const s of ['flag', 'git-remote', 'git-path', 'global'] as const)
+      expect(scopeOrigin(s)).not.toContain(`(${s})`);
   });
 });

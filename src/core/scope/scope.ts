@@ -48,3 +48,18 @@ export function scopeIdFor(input: { remoteUrl?: string | undefined; path: string
   const hash = sha256Hex(identity).slice(0, 12);
   return `${name}-${hash}`;
 }
+
+/** Where a process's scope came from (platform/git-scope `ResolvedScope.source`). */
+export type ScopeSource = 'flag' | 'git-remote' | 'git-path' | 'global';
+
+/**
+ * The words after a scope's name saying where it came from: `(from --scope)` when the flag named it (`named`
+ * says which of --scope and CREDENCE_SCOPE did, when the caller knows), `(from the git remote)`, `(from the git
+ * folder's path)`, or `(default: not in a git repository)` for `global`.
+ */
+export function scopeOrigin(source: ScopeSource, named?: '--scope' | 'CREDENCE_SCOPE'): string {
+  if (source === 'flag') return `(from ${named ?? '--scope or CREDENCE_SCOPE'})`;
+  if (source === 'git-remote') return "(from the git repository's remote)";
+  if (source === 'git-path') return "(from the git repository's folder)";
+  return '(default: not in a git repository)';
+}
