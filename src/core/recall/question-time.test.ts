@@ -62,6 +62,40 @@ describe('questionTime: the period a question names', () => {
     expect(questionTime('On what date did we migrate?', NOW).asksWhen).toBe(true);
     expect(questionTime('Which database does the billing service use?', NOW)).toEqual({ asksWhen: false });
   });
+  it('reads "before", "used to", "previous", "earlier" in a question about the present as the present', () => {
+    const present = [
+      'what do we run before deploy?',
+      'which command is used to build the app?',
+      'what tool is used to deploy?',
+      'what is the previous step in the release checklist?',
+      'what must pass prior to merging?',
+      'which checks run earlier in the pipeline?',
+      'how do we roll back to the previous release?',
+      'what should I do at first when onboarding?',
+      'what happens before the token expires?',
+    ];
+    for (const q of present) expect([q, questionTime(q, NOW).tense]).toEqual([q, undefined]);
+    // A word of the present wins over one of the past.
+    expect(questionTime('is the former CTO still an admin?', NOW).tense).toBe('current');
+    expect(questionTime('which store do we use now, before the cache?', NOW).tense).toBe('current');
+  });
+  it('reads "before" with nothing after it, a name, a change or a clause in the past, and "used to" + verb', () => {
+    const past = [
+      'where did Lena work before Globex?',
+      'what editor did Ben use before?',
+      'which database was the main store on before?',
+      'what did we use to store sessions before Redis?',
+      'which store before Postgres?',
+      'which store before the migration?',
+      'which editor before switching to Zed?',
+      'where is the office before it moved?',
+      'where did Ben used to live?',
+      'what was the previous database?',
+      'which team previously owned billing?',
+      'what did you say earlier?',
+    ];
+    for (const q of past) expect([q, questionTime(q, NOW).tense]).toEqual([q, 'past']);
+  });
   it('reads a question written in capitals as it reads it in lower case', () => {
     const questions = [
       'WHAT HAPPENED ON 2023-05-14?',

@@ -211,11 +211,70 @@ const READERS: [RegExp, Reader, Need][] = [
 
 const CURRENT =
   /\b(now|currently|current|these days|nowadays|at the moment|at present|presently|still|any ?more|latest)\b/i;
-const PAST = /\b(before|previously|previous|used to|formerly|former|earlier|originally|at first|prior)\b/i;
 const WHEN = /^\s*(?:and |so |but )?when\b|\b(?:what|which) (?:date|day|month|year|time)\b|\bhow long ago\b/i;
 const MAY_BE_CURRENT = holds('now', 'current', 'these days', 'at the moment', 'present', 'still', 'any', 'latest');
-const MAY_BE_PAST = holds('before', 'previous', 'used to', 'former', 'earlier', 'originally', 'at first', 'prior');
+const MAY_BE_PAST = holds(
+  'before',
+  'previous',
+  'used to',
+  'former',
+  'earlier',
+  'originally',
+  'at first',
+  'prior',
+  'in the past',
+);
 const MAY_ASK_WHEN = holds('when', 'what ', 'which ', 'how long ago');
+
+/** Words that put a question in the past wherever they stand. */
+const PAST_ALWAYS = /\b(?:previously|formerly|originally|in the past)\b/i;
+/** A question's own verb in the past: it asks what held then. */
+const ASKED_IN_PAST = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b/i;
+/** A regular verb in the past ("What filled Ben's weekends before …?"), read so only in a question with no present. */
+const ED_VERB = /\b(?!(?:need|speed|feed|seed|bed|red|shed|breed|deed|embed|exceed|proceed|succeed)\b)[a-z]{2,}ed\b/i;
+/** A verb in the present (or a modal): the question asks about now, whatever adjective it holds. */
+const ASKED_IN_PRESENT =
+  /\b(?:is|isn't|are|aren't|am|do|does|don't|doesn't|has|hasn't|have|haven't|can|can't|should|must|will|won't|shall)\b|\b(?:it|that|what|there|who|where|which|here)'s\b|'re\b/i;
+/** "before", "prior to", "earlier than" and what follows them in their clause. */
+const BEFORE = /\b(?:before|prior to|earlier than)\b([^?.!,;:]*)/gi;
+/** A change as the object of "before": "before the move", "before switching to Zed". */
+const A_CHANGE =
+  /^(?:(?:the|a|our|their|his|her|its|my|your) )?(?:move|moving|switch|switching|migration|migrating|change|changing|joining|leaving|quitting|taking up|starting|upgrade|upgrading|rewrite|rewriting|merger|acquisition|rename|renaming|replacing|relocation|relocating)\b/i;
+/** A clause in the past as the object of "before": "before it moved", "before we switched". */
+const A_PAST_CLAUSE =
+  /^(?:it|he|she|they|we|you|i)\s+(?:\w+ed|left|went|took|began|became|got|made|came|quit|ran|built|sold|bought)\b/i;
+/** "used to" + a base verb, not after "is/are/get" ("is used to build" is the present, passive). */
+const USED_TO = /\b(?:(is|are|am|was|were|be|been|being|get|gets|got|getting)\s+)?used to\s+([\w'-]+)/gi;
+const NOT_A_VERB = /^(?:the|a|an|it|this|that|these|those|them|him|her|me|us|you|my|our|your|his|their|its|\w+ing)$/i;
+
+/**
+ * Whether a question's words put it in the past (what held before a change), read as:
+ * - "previously", "formerly", "originally", "in the past": always;
+ * - "before", "prior to", "earlier than": with nothing after them in their clause ("what did Ben use before?"), in
+ *   a question whose own verb is in the past ("did", "was", a verb in "-ed" with none in the present), or before a
+ *   name ("before Redis"), a change ("before the move", "before switching to Zed") or a clause in the past ("before
+ *   it moved"); else they order steps in the present ("what do we run before deploy?", "what happens before the
+ *   token expires?");
+ * - "used to" followed by a verb, not after "is/are/get" ("which command is used to build the app?" is the present);
+ * - "previous", "former", "prior", "at first": only when nothing in it is in the present (a present verb, "now");
+ * - "earlier": ending its clause or in a question whose verb is in the past.
+ * A word of the present ("now", "still", "current") wins over all of these (questionTime).
+ */
+export function readsPast(question: string): boolean {
+  const lower = question.toLowerCase();
+  if (!MAY_BE_PAST(lower)) return false;
+  if (PAST_ALWAYS.test(question)) return true;
+  const present = ASKED_IN_PRESENT.test(question) || (MAY_BE_CURRENT(lower) && CURRENT.test(question));
+  const pastVerb = ASKED_IN_PAST.test(question) || (!present && ED_VERB.test(question));
+  for (const m of question.matchAll(BEFORE)) {
+    const object = (m[1] as string).trim();
+    if (object === '' || pastVerb || /^[A-Z0-9]/.test(object) || A_CHANGE.test(object) || A_PAST_CLAUSE.test(object))
+      return true;
+  }
+  for (const m of question.matchAll(USED_TO)) if (m[1] === undefined && !NOT_A_VERB.test(m[2] as string)) return true;
+  if (!present && /\b(?:previous|former|at first)\b|\bprior\b(?! to)/i.test(question)) return true;
+  return /\bearlier\b(?! than)/i.test(question) && (pastVerb || /\bearlier\s*(?:[?.!,;:]|$)/i.test(question));
+}
 
 /** The time `question` is about, read at `now` (epoch ms). */
 export function questionTime(question: string, now: number): QuestionTime {
@@ -231,9 +290,9 @@ export function questionTime(question: string, now: number): QuestionTime {
   }
   // "today" names a period and a present; a named period otherwise decides the tense.
   const current = MAY_BE_CURRENT(lower) && CURRENT.test(question);
-  const past = MAY_BE_PAST(lower) && PAST.test(question);
+  // A word of the present ("now", "still", "current") wins over one of the past: "is the former CTO still an admin?"
   const tense: QuestionTime['tense'] =
-    period !== undefined && period.to <= now ? 'past' : current && !past ? 'current' : past ? 'past' : undefined;
+    period !== undefined && period.to <= now ? 'past' : current ? 'current' : readsPast(question) ? 'past' : undefined;
   return {
     ...(period === undefined ? {} : { period }),
     ...(tense === undefined ? {} : { tense }),
@@ -246,8 +305,7 @@ export function questionTime(question: string, now: number): QuestionTime {
  * "used to", "previously" (what held before a change), not "when". Of the turns said by then, the newest goes first.
  */
 export function asksValueAsOf(question: string, asked: QuestionTime): boolean {
-  const lower = question.toLowerCase();
-  return !asked.asksWhen && !(MAY_BE_PAST(lower) && PAST.test(question));
+  return !asked.asksWhen && !readsPast(question);
 }
 
 /**
