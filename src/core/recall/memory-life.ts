@@ -708,20 +708,21 @@ function statusNote(r: ContextResult, results: readonly ContextResult[]): string
 
 /**
  * What the agent's context is made of: recall's results, a superseded memory left out unless `all` (issue 23);
- * with `all`, a superseded or conflicting one says so (`note`).
+ * a superseded (kept with `all`) or conflicting one says so (`note`): a conflict is always marked.
  */
 export function agentContextLines(results: readonly ContextResult[], all = false): ContextLine[] {
-  return results
-    .filter((r) => all || r.status !== 'superseded')
-    .map((r) => {
-      const note = all ? statusNote(r, results) : undefined;
-      return {
-        category: r.category,
-        title: contextTitle(r),
-        tags: r.tags,
-        label: r.label,
-        ...(r.path === null ? {} : { path: r.path }),
-        ...(note === undefined ? {} : { note }),
-      };
-    });
+  return results.filter((r) => all || r.status !== 'superseded').map((r) => contextLineOf(r, results));
+}
+
+/** One result's line of the agent's context; `results` name the memories its note points to. */
+export function contextLineOf(r: ContextResult, results: readonly ContextResult[]): ContextLine {
+  const note = statusNote(r, results);
+  return {
+    category: r.category,
+    title: contextTitle(r),
+    tags: r.tags,
+    label: r.label,
+    ...(r.path === null ? {} : { path: r.path }),
+    ...(note === undefined ? {} : { note }),
+  };
 }
