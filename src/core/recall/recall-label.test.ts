@@ -41,6 +41,10 @@ describe('recallLabels', () => {
     const linked: LabelEvidence = { score: 1, termShare: 0, similarity: 0.1, turn: true, linked: true };
     expect(recallLabels([linked])[0]?.label).toBe('medium');
     expect(recallLabels([ev(0.046, 0, 0.15)], { mode: 'seed' })[0]?.label).toBe('high');
+    // So does a memory (not a turn) recall brought as the one that replaced the match, or was replaced by it.
+    const replacement: LabelEvidence = { score: 0.9, termShare: 0, similarity: 0.1, linked: true };
+    expect(recallLabels([ev(1), replacement])[1]?.label).toBe('medium');
+    expect(recallLabels([replacement])[0]?.label).toBe('medium');
   });
 
   it('a turn: "high" from a link of its life, no margin or similarity asked; or most words and a margin', () => {
