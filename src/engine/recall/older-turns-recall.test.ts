@@ -441,3 +441,26 @@ describe('a named speaker’s turns of the kind asked join the candidates (issue
     expect(past.some((r) => r.id === climbing)).toBe(false);
   });
 });
+
+describe('a named speaker’s turn of the kind asked found by the name alone (issue 23)', () => {
+  it('"Which hobby does Lena have?": her climbing turn, scored with a hobby turn, above small talk', async () => {
+    const { cr, session, at } = await sessions();
+    const [climbing] = await session(0, [
+      ['Lena', 'Saturdays are for climbing, without exception.'],
+      ['Raj', 'My weekend hobby is pottery.'],
+      ['Sam', 'My weekend hobby is climbing.'],
+    ]);
+    const [small] = await session(1, [
+      ['Lena', 'Morning everyone!'],
+      ['Raj', 'Lovely weather today.'],
+      // A long turn of hers found by the name alone: the name's share of its score, the lowest, is theirs all.
+      ['Lena', 'I spent the whole afternoon sorting old photographs, letters and receipts into labelled boxes.'],
+    ]);
+    at(100);
+    const rs = await cr.recall('Which hobby does Lena have?', { limit: 10, track: false });
+    const ids = rs.map((r) => r.id);
+    expect(rs.find((r) => r.id === climbing)?.parts.via?.how).toBe('sameFact');
+    expect(ids.indexOf(climbing as string)).toBeLessThan(ids.indexOf(small as string));
+    await cr.close();
+  });
+});

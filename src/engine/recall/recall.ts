@@ -484,12 +484,10 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     return list;
   };
   const valueTurns = async (cands: readonly ReturnType<typeof score>[]) => {
-    const context = turnsOf(cands);
+    let context = turnsOf(cands);
     const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
-    const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers });
     const askedWords = queryWords.filter((x) => x.length >= 3 && !speakers.has(x) && !isStopWord(x));
-    const values = new Set(askedValues(askedWords, context, kinds));
-    const fts =
+    const ftsOf = (values: ReadonlySet<string>) =>
       values.size === 0
         ? undefined
         : buildFtsQuery(
@@ -498,6 +496,17 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
               .concat([...values])
               .join(' '),
           );
+    const valuesIn = (turns: typeof context) =>
+      new Set(askedValues(askedWords, turns, valueKinds(turns, Number.POSITIVE_INFINITY, { speakers })));
+    let values = valuesIn(context);
+    let fts = ftsOf(values);
+    if (fts === undefined) return undefined;
+    // The turns holding those values hold more frames of the kind (the speaker's own "I started a new job at _"):
+    // the kinds are read again with them, once.
+    const first = (await search.searchMemories(ctx.scope, fts.match, { limit: k })).map((h) => memoryItem(h.memory));
+    context = [...context, ...turnsOf(first.map((item) => ({ item })))];
+    values = valuesIn(context);
+    fts = ftsOf(values);
     if (fts === undefined) return undefined;
     const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     const holds = (item: Recallable) => wordsOf(item.text).some((x) => values.has(x));
@@ -535,8 +544,12 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         pool.set(key, score(item));
       }
       const anchor = found.anchor;
+      // The named speaker's turns holding such a value, added or among the candidates already (found by the name).
+      const holding = [...pool.values()].filter(
+        (c) => named.has(c.item.life?.turn?.speaker as string) && found.holds(c.item) && c !== anchor,
+      );
       if (anchor !== undefined)
-        for (const item of found.added) {
+        for (const { item } of holding) {
           const c = pool.get(item.key) as ReturnType<typeof score>;
           const link = {
             id: anchor.item.id,
