@@ -72,12 +72,12 @@ describe('the evolve report says why wordings became one habit (issue 21)', () =
     );
     const report = await c.evolve();
     const renamed = report.joined.find((j) => j.texts[0]?.includes('max_retries'));
-    expect(renamed?.why).toBe('"max retri" read as a detail: an identifier its template names in passing');
+    expect(renamed?.why).toBe('"max retries" read as a detail: an identifier its template names in passing');
     const details = report.joined.filter((j) => j.why.includes('read as a detail'));
     expect(details.flatMap((j) => j.texts)).not.toContain('Always use camelCase');
     expect(formatEvolveReport(report)).toContain(
       `### Wordings joined (${report.joined.length})\n- "Renamed max_retries to camelCase at the user's request": ` +
-        '"max retri" read as a detail',
+        '"max retries" read as a detail',
     );
   });
 });

@@ -57,6 +57,11 @@ describe('evolve learns a habit from the words users type (issue 21)', () => {
     expect([...(pnpm?.texts ?? [])].sort()).toEqual([...PNPM].sort());
     expect(pnpm?.why).toBe('5 wordings of one habit, sharing npm, pnpm');
     expect(formatEvolveReport(report)).toContain(`${PNPM.map((t) => JSON.stringify(t)).join(' + ')}: 5 wordings`);
+    // The words they share are named as written, not as the stems that matched them.
+    const lint = report.joined.find((j) => j.texts.includes(LINT[0] as string));
+    expect(lint?.why).toMatch(/sharing .*\blint\b/);
+    const renames = report.joined.find((j) => j.texts.includes(RENAMES[0] as string));
+    expect(renames?.why).toMatch(/^"max retries" read as a detail/);
   });
 
   it('reads "never commit before the tests pass" as the habit of testing before a commit, not against it', async () => {

@@ -23,6 +23,7 @@ import {
   type ObservationGroup,
 } from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
+import { surfaceWords } from '../../core/learning/surface-words.js';
 import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
@@ -204,19 +205,24 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     contradictions: [],
     held: [],
     joined: [
-      ...grouping.profileJoins.map((j) => ({
-        ids: [...j.ids],
-        texts: j.ids.map((id) => byId.get(id)?.observation ?? id),
-        why: `said alike as groups: ${j.terms.join(', ')} (agreement ${j.agreement.toFixed(2)})`,
-      })),
-      ...grouping.details.map((d) => ({
-        ids: [d.id],
-        texts: [byId.get(d.id)?.observation ?? d.id],
-        why:
-          d.renamedTo === undefined
-            ? `"${d.terms.join(' ')}" read as a detail: an identifier its template names in passing`
-            : `"${d.terms.join(' ')}" read as a detail: the identifier renamed, the habit is the ${d.renamedTo} case`,
-      })),
+      // Terms named as written (surfaceWords): "max retries", not the stems "max retri" that matched them.
+      ...grouping.profileJoins.map((j) => {
+        const texts = j.ids.map((id) => byId.get(id)?.observation ?? id);
+        const terms = surfaceWords(j.terms, texts).join(', ');
+        return { ids: [...j.ids], texts, why: `said alike as groups: ${terms} (agreement ${j.agreement.toFixed(2)})` };
+      }),
+      ...grouping.details.map((d) => {
+        const text = byId.get(d.id)?.observation ?? d.id;
+        const terms = surfaceWords(d.terms, [text]).join(' ');
+        return {
+          ids: [d.id],
+          texts: [text],
+          why:
+            d.renamedTo === undefined
+              ? `"${terms}" read as a detail: an identifier its template names in passing`
+              : `"${terms}" read as a detail: the identifier renamed, the habit is the ${d.renamedTo} case`,
+        };
+      }),
     ],
     files: [],
   };
@@ -459,7 +465,14 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       .filter(([, n]) => n >= 2)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .slice(0, WORDINGS_TERMS);
-    const words = shared.map(([t, n]) => (n === wordings.length ? t : `${t} (${n} of ${wordings.length})`));
+    // Named as written (the stems matched them): "variables", not "variabl".
+    const written = surfaceWords(
+      shared.map(([t]) => t),
+      wordings.map(([text]) => text),
+    );
+    const words = shared.map(([t, n], i) =>
+      n === wordings.length ? (written[i] ?? t) : `${written[i] ?? t} (${n} of ${wordings.length})`,
+    );
     report.joined.push({
       ids: wordings.map(([, id]) => id),
       texts: wordings.map(([text]) => text),
