@@ -42,7 +42,7 @@ import {
   type Verdict,
 } from './feedback-service.js';
 import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surface } from '../store/types.js';
-import { evolve, type EvolveReport } from './learning/evolve.js';
+import { afterPrune, evolve, type EvolveReport } from './learning/evolve.js';
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
@@ -619,20 +619,17 @@ export class Credence {
   ): Promise<EvolveReport & { pruned?: PruneReport }> {
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
-    const report = await evolve(
-      { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() },
-      {
-        layout,
-        ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
-        ...(options.sinceMs === undefined ? {} : { sinceMs: options.sinceMs }),
-        ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
-      },
-    );
+    const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() };
+    const report = await evolve(ctx, {
+      layout,
+      ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+      ...(options.sinceMs === undefined ? {} : { sinceMs: options.sinceMs }),
+      ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
+    });
     if (options.dryRun === true) return report;
-    return {
-      ...report,
-      pruned: await prune({ store: this.#store, scope: this.scope, layout }, this.now(), options.limits),
-    };
+    const pruned = await prune({ store: this.#store, scope: this.scope, layout }, ctx.now, options.limits);
+    // What the prune deleted is no longer there to read: the report says so, not a --since that reads nothing.
+    return { ...(await afterPrune(ctx, report, options.sinceMs, pruned.observations)), pruned };
   }
 
   /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */

@@ -117,9 +117,9 @@ describe('continuous learning through the CLI (issue 6)', () => {
     const report = JSON.parse(p.run(['evolve', '--json']).stdout);
     expect(report.observations).toBe(0);
     expect(report.newInstincts).toEqual([]);
-    expect(report.notRead).toEqual({ observations: 3, window: '7 days', since: '32d' });
+    expect(report.notRead).toEqual({ observations: 3, window: '7 days', since: '33d' });
     const text = p.run(['evolve', '--dry-run']).stdout;
-    expect(text).toContain('3 observations older than 7 days were not read; pass --since 32d to include them.');
+    expect(text).toContain('3 observations older than 7 days were not read; pass --since 33d to include them.');
     const wider = JSON.parse(p.run(['evolve', '--json', '--since', report.notRead.since]).stdout);
     expect(wider.observations).toBe(3);
     expect(wider.notRead).toBeUndefined();
@@ -128,7 +128,7 @@ describe('continuous learning through the CLI (issue 6)', () => {
       p.run(['observe', '--type', 'pattern', '--observation', 'Old note', '--at', '2025-12-01T09:00:00Z']).code,
     ).toBe(0);
     const one = p.run(['evolve', '--dry-run', '--since', '33d']).stdout;
-    expect(one).toContain('1 observation older than 33 days was not read; pass --since 63d to include it.');
+    expect(one).toContain('1 observation older than 33 days was not read; pass --since 64d to include it.');
   });
 
   it('evolve --dry-run writes nothing, and a second evolve on the same data changes nothing', () => {

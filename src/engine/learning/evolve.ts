@@ -6,6 +6,7 @@
  * a new one (0.7 and up). Instincts and skills become memories, so recall returns them with their
  * confidence. Runs twice on the same data change nothing the second time.
  */
+import { CredenceError } from '../../core/errors.js';
 import { confidenceBand, learnedKind } from '../../core/learning/bands.js';
 import {
   contradictionAgesDays,
@@ -93,6 +94,11 @@ export interface EvolveReport {
    * none. `window` is the window read (`7 days`); `since` a `--since` value that reaches the oldest of them (`30d`).
    */
   notRead?: { observations: number; window: string; since: string };
+  /**
+   * Observations from before the window that this run's prune deleted (older than the purge age, or over the limit):
+   * gone, not left unread. Absent when none (and in a dry run, which deletes nothing).
+   */
+  purged?: { observations: number; window: string };
   newInstincts: {
     id: string;
     slug: string;
@@ -168,6 +174,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // outside the project fails here, with nothing stored half-way.
   skillFileLayout(options.layout);
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
+  if (!(sinceMs >= 0))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `since must not be after now: a window of ${sinceMs / DAY} days reads nothing (sinceMs ${sinceMs})`,
+      { details: { sinceMs } },
+    );
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
   const observations = await store.listObservations(scope, { since: now - sinceMs });
   const notRead = await observationsNotRead(ctx, now - sinceMs, observations.length);
@@ -1407,13 +1419,16 @@ function shownChange(before: number, after: number): boolean {
   return before.toFixed(2) !== after.toFixed(2);
 }
 
-/** The seed's report, as markdown. */
 /**
  * The scope's observations older than the window start `since` (a newcomer who observed last month and ran evolve
  * saw nothing learned, with no reason): how many, and a `--since` that reaches the oldest. The oldest is the first
  * row of the list (ordered by time) and the count the scope's kept row count less those read: two small reads.
  */
-async function observationsNotRead(ctx: EvolveContext, since: number, read: number): Promise<EvolveReport['notRead']> {
+async function observationsNotRead(
+  ctx: Pick<EvolveContext, 'store' | 'scope' | 'now'>,
+  since: number,
+  read: number,
+): Promise<EvolveReport['notRead']> {
   const [oldest] = await ctx.store.listObservations(ctx.scope, { limit: 1 });
   if (oldest === undefined || oldest.timestamp >= since) return undefined;
   const count = (await ctx.store.counts(ctx.scope)).observations - read;
@@ -1423,10 +1438,38 @@ async function observationsNotRead(ctx: EvolveContext, since: number, read: numb
   return {
     observations: count,
     window: `${n} ${unit}${n === 1 ? '' : 's'}`,
-    since: `${Math.ceil((ctx.now - oldest.timestamp) / DAY)}d`,
+    // Whole days, a day more than reach the oldest: the value still reaches it when pasted later that day (the
+    // days rounded up alone left a fraction of a second for an observation a whole number of days old, less a second).
+    since: `${Math.ceil((ctx.now - oldest.timestamp) / DAY) + 1}d`,
   };
 }
 
+/**
+ * The report of a run that was not a dry run, once its prune deleted the observations `purged` (ids): what is left
+ * unread is counted again, as a `--since` suggested for observations just deleted would read nothing, and how many of
+ * those not read were deleted instead. Reads the window again only when the prune deleted some.
+ */
+export async function afterPrune(
+  ctx: Pick<EvolveContext, 'store' | 'scope' | 'now'>,
+  report: EvolveReport,
+  sinceMs: number | undefined,
+  purged: readonly unknown[],
+): Promise<EvolveReport> {
+  const before = report.notRead;
+  if (before === undefined || purged.length === 0) return report;
+  const since = ctx.now - (sinceMs ?? EVOLVE_DEFAULTS.sinceMs);
+  const read = (await ctx.store.listObservations(ctx.scope, { since })).length;
+  const notRead = await observationsNotRead(ctx, since, read);
+  const gone = before.observations - (notRead?.observations ?? 0);
+  const { notRead: _before, ...rest } = report;
+  return {
+    ...rest,
+    ...(notRead === undefined ? {} : { notRead }),
+    ...(gone > 0 ? { purged: { observations: gone, window: before.window } } : {}),
+  };
+}
+
+/** The seed's report, as markdown. */
 export function formatEvolveReport(r: EvolveReport): string {
   const out = [`## Evolution detected${r.dryRun ? ' (dry run: nothing written)' : ''}`, ''];
   if (r.notRead !== undefined) {
@@ -1434,6 +1477,14 @@ export function formatEvolveReport(r: EvolveReport): string {
     out.push(
       `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} not read; ` +
         `pass --since ${since} to include ${n === 1 ? 'it' : 'them'}.`,
+      '',
+    );
+  }
+  if (r.purged !== undefined) {
+    const { observations: n, window } = r.purged;
+    out.push(
+      `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} deleted by this run's ` +
+        'prune (see Pruned), not left unread.',
       '',
     );
   }
