@@ -233,13 +233,20 @@ const ASKED_IN_PAST = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b/i;
 /** A regular verb in the past ("What filled Ben's weekends before …?"), read so only in a question with no present. */
 const ED_VERB = /\b(?!(?:need|speed|feed|seed|bed|red|shed|breed|deed|embed|exceed|proceed|succeed)\b)[a-z]{2,}ed\b/i;
 /** A verb in the present (or a modal): the question asks about now, whatever adjective it holds. */
-const ASKED_IN_PRESENT =
-  /\b(?:is|isn't|are|aren't|am|do|does|don't|doesn't|has|hasn't|have|haven't|can|can't|should|must|will|won't|shall)\b|\b(?:it|that|what|there|who|where|which|here)'s\b|'re\b/i;
+const ASKED_IN_PRESENT = new RegExp(
+  "\\b(?:is|isn't|are|aren't|am|do|does|don't|doesn't|has|hasn't|have|haven't|can|can't|should|must|will|won't|" +
+    "shall)\\b|\\b(?:it|that|what|there|who|where|which|here)'s\\b|'re\\b",
+  'i',
+);
 /** "before", "prior to", "earlier than" and what follows them in their clause. */
 const BEFORE = /\b(?:before|prior to|earlier than)\b([^?.!,;:]*)/gi;
 /** A change as the object of "before": "before the move", "before switching to Zed". */
-const A_CHANGE =
-  /^(?:(?:the|a|our|their|his|her|its|my|your) )?(?:move|moving|switch|switching|migration|migrating|change|changing|joining|leaving|quitting|taking up|starting|upgrade|upgrading|rewrite|rewriting|merger|acquisition|rename|renaming|replacing|relocation|relocating)\b/i;
+const A_CHANGE = new RegExp(
+  '^(?:(?:the|a|our|their|his|her|its|my|your) )?(?:move|moving|switch|switching|migration|migrating|change|' +
+    'changing|joining|leaving|quitting|taking up|starting|upgrade|upgrading|rewrite|rewriting|merger|acquisition|' +
+    'rename|renaming|replacing|relocation|relocating)\\b',
+  'i',
+);
 /** A clause in the past as the object of "before": "before it moved", "before we switched". */
 const A_PAST_CLAUSE =
   /^(?:it|he|she|they|we|you|i)\s+(?:\w+ed|left|went|took|began|became|got|made|came|quit|ran|built|sold|bought)\b/i;

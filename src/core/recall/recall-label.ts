@@ -4,8 +4,9 @@
  * hit is "high"); here "high" also needs evidence, tuned on eval/: a share of the query's content words
  * (`minTermShare`), an embedding similarity (`minSimilarity`), and being the top result by a clear margin
  * (`score ≥ (1 + minMargin) × next`) or the only one. Otherwise it becomes "medium". A result holding none of
- * the query's words and below `minSimilarity` has no evidence at all: "low", whatever its rank (a result a link of
- * its life brought, a turn or a memory that replaced or was replaced by the match, keeps the link as its evidence). `mode: 'seed'` gives the seed's behaviour exactly.
+ * the query's words and below `minSimilarity` has no evidence at all: "low", whatever its rank (a result a link
+ * of its life brought, a turn or a memory that replaced or was replaced by the match, keeps the link as its
+ * evidence). `mode: 'seed'` gives the seed's behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
 import type { ConfidenceLabel } from '../types.js';
