@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { contextLinesFor, keepsSuperseded } from '../core/recall/agent-context.js';
+import { chooseContext, type ContextAsked } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
@@ -18,9 +18,9 @@ function parseLabels(text: string): 'seed' | 'evidence' {
   return text;
 }
 
-/** The agent's context: a superseded memory is left out unless `keep` (issue 23). */
-const contextBlock = (results: readonly RecallResult[], keep: boolean): string =>
-  formatMemoryContext(contextLinesFor(results, keep));
+/** The agent's context, chosen and marked as every surface does (core/recall/agent-context, issue 23). */
+const contextBlock = (results: readonly RecallResult[], query: string, now: number, asked: ContextAsked): string =>
+  formatMemoryContext(chooseContext(results, query, now, asked).map((c) => c.line));
 
 /** An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms; a clear error naming the flag otherwise. */
 function parseDate(flag: string, text: string): number {
@@ -166,9 +166,9 @@ export function registerRecall(program: Command, context: () => CommandContext):
           now: c.now(),
         }));
         if (ctx.wantsJson) return printJson(ctx, results);
-        // A question about the past keeps what was replaced: it is the answer (core/recall/memory-context).
-        const keep = keepsSuperseded(query, now, { all: options.all === true, asOf: request.asOf });
-        ctx.io.stdout(`${contextBlock(results, keep)}\n`);
+        // A question about the past keeps what was replaced: it is the answer (core/recall/agent-context).
+        const asked = { all: options.all === true, ...(request.asOf === undefined ? {} : { asOf: request.asOf }) };
+        ctx.io.stdout(`${contextBlock(results, query, now, asked)}\n`);
       },
     );
 }

@@ -3,13 +3,15 @@
  * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0` (bundled
  * into dist/hook-prompt.cjs). It spools the prompt (the session's next turn), prints in plain text
  * what recall labels high or medium, each with the text around the prompt's words (at most 5 lines,
- * never the user's own past prompts, nothing when nothing is left), and spools those lines as a
+ * never the user's own past prompts, a superseded memory only for a question about the past, marked, as every
+ * surface chooses: core/recall/agent-context; nothing when nothing is left), and spools those lines as a
  * `shown` event. It only reads the database, opened read-only, so it never waits for a write lock.
  * Recall here ranks the BM25 hits alone, without the embedding index (too slow for a hook); what that
  * costs is measured in docs/claude-code.md.
  */
 import { withinLimit } from '../core/limits.js';
 import { distinctiveIdentifiers, namesIdentifier } from '../core/outcome-follower.js';
+import { chooseContext } from '../core/recall/agent-context.js';
 import { formatPromptSnippets, formatSnippetLine, type SnippetLine } from '../core/recall/prompt-snippets.js';
 import { scrubText } from '../core/security/scrub.js';
 import { buildFtsQuery } from '../core/text/fts-query.js';
@@ -58,7 +60,7 @@ export async function promptContext(
   // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
   const prompt = withinLimit(given, 'query');
   // Labels are given over the whole ranked pool: asking for more, then leaving echoes out, keeps them.
-  const results = (
+  const ranked = (
     await recall({ store, scope, now }, prompt, {
       limit: PROMPT_CONTEXT_LIMIT * 3,
       labels: HOOK_RECALL_LABELS,
@@ -68,18 +70,22 @@ export async function promptContext(
   )
     .filter((r) => (r.label === 'high' || r.label === 'medium') && !echoesPrompt(r))
     // The same thing observed again (same kind, title and text) is said once.
-    .filter((r, i, all) => all.findIndex((o) => sameText(o, r)) === i)
-    .slice(0, PROMPT_CONTEXT_LIMIT);
+    .filter((r, i, all) => all.findIndex((o) => sameText(o, r)) === i);
+  // Superseded memories left out but for a question about the past, marked; conflicts marked: chosen as every
+  // surface chooses (core/recall/agent-context, issue 23).
+  const chosen = chooseContext(ranked, prompt, now).slice(0, PROMPT_CONTEXT_LIMIT);
+  const results = chosen.map((c) => c.result);
   if (results.length === 0) return { context: '', shown: [] };
   const query = scrubText(prompt).text;
   const q = buildFtsQuery(prompt);
   const words = q === undefined ? [] : [...q.terms, ...q.phrases.flat()];
-  const lines: SnippetLine[] = results.map((r) => ({
+  const lines: SnippetLine[] = chosen.map(({ result: r, line }) => ({
     category: r.category,
     title: r.title,
     text: r.text ?? '',
     label: r.label,
     ...(r.path === null ? {} : { path: r.path }),
+    ...(line.note === undefined ? {} : { note: line.note }),
   }));
   // What each shown line names that the prompt does not (issue 24): the calls of the turn that name it use it.
   const identifiers = (line: SnippetLine): string[] =>

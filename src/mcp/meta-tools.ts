@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { contextLinesFor, keepsSuperseded } from '../core/recall/agent-context.js';
+import { chooseContext } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
 import { withSource } from '../core/learning/rule-trust.js';
 import { parseSince } from '../core/time.js';
@@ -123,7 +123,7 @@ export const META_TOOLS: readonly MetaTool[] = [
           ? ''
           : // The agent's context leaves a superseded memory out, but for a question about the past (its answer);
             // the JSON results keep it, marked (issue 23).
-            formatMemoryContext(contextLinesFor(results, keepsSuperseded(a.query, credence.now())));
+            formatMemoryContext(chooseContext(results, a.query, credence.now()).map((c) => c.line));
       return jsonResult({ query: a.query, results, context });
     },
   }),

@@ -8,6 +8,7 @@
  */
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { isCredenceError } from '../core/errors.js';
+import { chooseContext } from '../core/recall/agent-context.js';
 import { scopeOrigin } from '../core/scope/scope.js';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import type { Credence } from '../engine/engine.js';
@@ -24,13 +25,15 @@ const PROMPTS: readonly PromptDefinition[] = [
     arguments: [{ name: 'query', description: 'what to remember, in words', required: true }],
     get: async (credence, args) => {
       const query = args.query ?? '';
-      // A memory a later one superseded is not the agent's to use (issue 23).
-      const results = (await credence.recall(query)).filter((r) => r.status !== 'superseded');
-      if (results.length === 0)
+      // A memory a later one superseded is left out, but for a question about the past (its answer), marked; a
+      // conflict is marked: chosen as every surface does (core/recall/agent-context, issue 23).
+      const chosen = chooseContext(await credence.recall(query), query, credence.now());
+      if (chosen.length === 0)
         return `Credence remembers nothing relevant to "${query}". Say so plainly rather than guessing.`;
-      const lines = results.map(
-        (r) =>
+      const lines = chosen.map(
+        ({ result: r, line }) =>
           `- [${r.label} ${r.score.toFixed(2)}] ${r.category}: ${r.title}` +
+          `${line.note === undefined ? '' : ` (${line.note})`}` +
           `${r.path === null ? '' : ` (${r.path})`}${r.tags.length === 0 ? '' : ` #${r.tags.join(' #')}`}`,
       );
       return (

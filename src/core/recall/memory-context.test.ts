@@ -104,15 +104,16 @@ describe('the memory-context block', () => {
     ]);
   });
 
-  it("a turn's line is its speaker, day and words (not said twice); marked older for a question about the past", () => {
+  it("a turn's line is its speaker, day and words (not said twice); marked likely replaced whatever is asked", () => {
     const turn = result('t1', 'I live in Lisbon', '2023-05-07T10:00:00Z', {
       title: 'Ana',
       status: 'conflict',
       turn: { speaker: 'Ana' },
       parts: { newerTurn: { id: 't9' } },
     });
+    // A conflict is always marked (keep governs only superseded memories).
     expect(contextLinesFor([turn], false).map(formatContextLine)).toEqual([
-      '- [NOTE] Ana, 2023-05-07: I live in Lisbon [confidence:high]',
+      '- [NOTE] Ana, 2023-05-07: I live in Lisbon (likely replaced by t9) [confidence:high]',
     ]);
     expect(contextLinesFor([turn], keepsSuperseded('Where did Ana live before?', NOW)).map(formatContextLine)).toEqual([
       '- [NOTE] Ana, 2023-05-07: I live in Lisbon (likely replaced by t9) [confidence:high]',

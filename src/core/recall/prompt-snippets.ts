@@ -28,6 +28,8 @@ export interface SnippetLine {
   text: string;
   path?: string;
   label: ConfidenceLabel;
+  /** Why it may no longer hold (`superseded by …, 2026-05-01`, `in conflict with …`), shown beside the label. */
+  note?: string;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
@@ -95,7 +97,10 @@ export function snippetAround(
   return `${start > 0 ? '…' : ''}${plain.slice(start, end).trim()}${end < plain.length ? '…' : ''}`;
 }
 
-/** One line: `- [CATEGORY, label] title (path): snippet`; no snippet when the body is empty or is the title. */
+/**
+ * One line: `- [CATEGORY, label] title (path): snippet`, or `- [CATEGORY, label; note] …` for a memory superseded or
+ * in conflict; no snippet when the body is empty or is the title.
+ */
 export function formatSnippetLine(line: SnippetLine, words: readonly string[]): string {
   const category = plainField(line.category).toUpperCase() || 'NOTE';
   const title = cut(plainField(line.title), PROMPT_SNIPPET_LIMITS.title);
@@ -105,7 +110,8 @@ export function formatSnippetLine(line: SnippetLine, words: readonly string[]): 
       : ` (${cut(plainField(line.path), PROMPT_SNIPPET_LIMITS.title)})`;
   const body = plainField(line.text);
   const snippet = body === '' || body === plainField(line.title) ? '' : `: ${snippetAround(body, words)}`;
-  return `- [${category}, ${line.label}] ${title}${path}${snippet}`;
+  const note = line.note === undefined || plainField(line.note) === '' ? '' : `; ${cut(plainField(line.note), 200)}`;
+  return `- [${category}, ${line.label}${note}] ${title}${path}${snippet}`;
 }
 
 /** The whole text for a prompt; '' when there is no line. */
