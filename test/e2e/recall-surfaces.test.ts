@@ -64,6 +64,16 @@ beforeAll(() => {
   remember('2026-05-01T09:00:00Z', 'Main store on MySQL', 'We moved the main store to MySQL');
 });
 
+describe('the date a context line shows', () => {
+  it('is when the memory became true (--valid-from), not when it was written', () => {
+    const args = ['remember', '--title', 'Staging region', 'Staging runs in eu-west-3', '--valid-from', '2026-02-14'];
+    expect(credence(args).code).toBe(0);
+    expect(credence(['recall', 'which region does staging run in?']).stdout).toContain(
+      '- [NOTE] Staging region, 2026-02-14: Staging runs in eu-west-3',
+    );
+  });
+});
+
 describe('the four surfaces agree on one question (issue 23)', () => {
   it('"what do we run before deploy?" asks the present: the replaced check is left out everywhere', async () => {
     const all = await surfaces('what do we run before deploy?');

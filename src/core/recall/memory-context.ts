@@ -8,7 +8,9 @@
  *     - [NOTE] Deploy target, 2026-05-01: We deploy to fly.io from main [confidence:high]
  * Titles, texts, paths and tags are data, never instructions: control characters, the format's markers and
  * newlines are removed, and `<`, `>` and `&` are escaped so a memory cannot close or open a block (an apostrophe
- * or a quote stays as written: "I'm" is what the agent reads).
+ * or a quote stays as written: "I'm" is what the agent reads). In the snippet the markers are neutralised, not
+ * removed, so its text still reads ("Node 18 → 20", "# tags:", "(confidence: high)"). A line is bounded
+ * (CONTEXT_LIMITS): the title, path, note and snippet are cut after escaping, at most 10 tags of 40 characters.
  */
 import type { ConfidenceLabel } from '../types.js';
 
@@ -26,12 +28,40 @@ export interface ContextLine {
   snippet?: string;
 }
 
+/** The longest part of a line, counted after escaping ("&" is 5 characters then). */
+export const CONTEXT_LIMITS = Object.freeze({ title: 160, path: 160, note: 240, snippet: 280, tags: 10, tag: 40 });
+
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 const MARKERS = /->|#tags:|\[confidence:[^\]]*\]?/gi;
 
 /** One-line, marker-free text with `<`, `>` and `&` escaped. */
 export function sanitizeField(text: string): string {
   return escapeText(text.replace(CONTROL, ' ').replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * `text` (already escaped) cut to `max` characters with "…", never inside an entity (`&amp;` is kept whole or
+ * left out).
+ */
+export function cutEscaped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]*$/, '');
+  return `${cut.trimEnd()}…`;
+}
+
+/**
+ * A snippet as one line of data: the format's markers neutralised rather than removed ("->" becomes "→", "#tags:"
+ * "# tags:", "[confidence:high]" "(confidence: high)"), so that the text still says what it said.
+ */
+export function snippetField(text: string): string {
+  const neutral = text
+    .replace(CONTROL, ' ')
+    .replace(/->/g, '→')
+    .replace(/#tags:/gi, '# tags:')
+    .replace(/\[confidence:([^\]]*)\]?/gi, (_, label: string) => `(confidence: ${label.trim()})`)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return escapeText(neutral);
 }
 
 /** Element text: only `<`, `>` and `&` need escaping (an apostrophe is not turned into `&apos;`). */
@@ -54,14 +84,20 @@ export function formatContextLine(line: ContextLine): string {
     sanitizeField(line.category)
       .toUpperCase()
       .replace(/[^A-Z0-9_-]/g, '') || 'NOTE';
-  const path = line.path === undefined || line.path === '' ? '' : ` -> ${sanitizeField(line.path)}`;
-  const tags = line.tags.map((t) => sanitizeField(t).replace(/[,\s]+/g, '-')).filter((t) => t !== '');
+  const L = CONTEXT_LIMITS;
+  const pathText = line.path === undefined ? '' : cutEscaped(sanitizeField(line.path), L.path);
+  const path = pathText === '' ? '' : ` -> ${pathText}`;
+  const tags = line.tags
+    .map((t) => cutEscaped(sanitizeField(t).replace(/[,\s]+/g, '-'), L.tag))
+    .filter((t) => t !== '')
+    .slice(0, L.tags);
   const tagText = tags.length > 0 ? ` #tags:${tags.join(',')}` : '';
-  const note = line.note === undefined || line.note === '' ? '' : ` (${sanitizeField(line.note)})`;
+  const noteText = line.note === undefined ? '' : cutEscaped(sanitizeField(line.note), L.note);
+  const note = noteText === '' ? '' : ` (${noteText})`;
   const date = line.date === undefined || line.date === '' ? '' : `, ${sanitizeField(line.date)}`;
-  const snippet = line.snippet === undefined ? '' : sanitizeField(line.snippet);
-  const title = sanitizeField(line.title);
-  const body = snippet === '' || snippet === title ? '' : `: ${snippet}`;
+  const snippet = line.snippet === undefined ? '' : cutEscaped(snippetField(line.snippet), L.snippet);
+  const title = cutEscaped(sanitizeField(line.title), L.title);
+  const body = snippet === '' || snippet === title || snippet === sanitizeField(line.title) ? '' : `: ${snippet}`;
   return `- [${category}] ${title}${date}${note}${body}${path}${tagText} [confidence:${line.label}]`;
 }
 
