@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
 import { answeredBy, scoreParts } from './search.js';
 
 const way = (answered: 'search' | 'per-intent', why: string) => ({
@@ -99,5 +100,25 @@ describe('a searched tool as text', () => {
       } as Partial<Searched>),
     );
     expect(line).toBe('0.600 = 1.000×semantic 0.700 + 0.000×graph 0.000 − feedback 0.100 (α no-context)');
+  });
+
+  it('a deprecated tool shows the factor that cut its score, alone and under past runs', () => {
+    const parts = { deprecated: true } as Searched['parts'];
+    const alone = scoreParts(tool({ score: 0.7 * DEPRECATED_FACTOR, semantic: 0.7, graph: 0, parts }));
+    expect(alone).toBe(
+      `0.350 = ${DEPRECATED_FACTOR.toFixed(3)}×deprecated (1.000×semantic 0.700 + 0.000×graph 0.000) (α no-context)`,
+    );
+    const hybrid = 0.7 * DEPRECATED_FACTOR;
+    const fused = scoreParts(
+      tool({
+        score: 0.5 * hybrid + 0.5,
+        semantic: 0.7,
+        graph: 0,
+        hybrid,
+        memory: { vote: 1, weight: 0.5, runs: [] },
+        parts,
+      } as Partial<Searched>),
+    );
+    expect(fused).toMatch(/; search 0\.350 = 0\.500×deprecated \(1\.000×semantic 0\.700 \+ 0\.000×graph 0\.000\) /);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
 import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
@@ -62,10 +63,13 @@ type SearchedTool = Awaited<ReturnType<Credence['searchTools']>>[number];
 /**
  * A searched tool's score as the sum of the parts that made it, the same parts --json carries (the engine's formula,
  * engine/search: α · semantic + (1 − α) · graph is the search's own score; past runs weigh it against their vote; a
- * feedback shift is added, the score never below 0): `0.760 = 1.000×semantic 0.366 + 0.000×graph 0.968 (α no-context)`.
+ * feedback shift is added, the score never below 0; a deprecated tool's search score is cut by DEPRECATED_FACTOR):
+ * `0.760 = 1.000×semantic 0.366 + 0.000×graph 0.968 (α no-context)`.
  */
 export function scoreParts(r: SearchedTool): string {
-  const own = `${f3(r.alpha)}×semantic ${f3(r.semantic)} + ${f3(1 - r.alpha)}×graph ${f3(r.graph)}`;
+  const blend = `${f3(r.alpha)}×semantic ${f3(r.semantic)} + ${f3(1 - r.alpha)}×graph ${f3(r.graph)}`;
+  // A tool whose description says it is deprecated has its search score cut by a factor (core/search).
+  const own = r.parts?.deprecated === true ? `${f3(DEPRECATED_FACTOR)}×deprecated (${blend})` : blend;
   const hybrid = r.hybrid ?? r.score;
   const terms =
     r.memory === undefined
