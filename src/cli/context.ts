@@ -58,7 +58,7 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
   'workflows',
 ]);
 
-/** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db or CREDENCE_DB does not exist. */
+/** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db or CREDENCE_DB (not `:memory:`) does not exist. */
 export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv): void {
   const named = { ...(options.db === undefined ? {} : { db: options.db }) };
   if (
@@ -68,7 +68,8 @@ export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv
   const source = options.db !== undefined && options.db !== '' ? '--db' : env.CREDENCE_DB ? 'CREDENCE_DB' : undefined;
   if (source === undefined) return;
   const path = sqlitePath(named, env);
-  if (existsSync(path)) return;
+  // An in-memory store has no file to miss.
+  if (path === ':memory:' || existsSync(path)) return;
   throw new CredenceError(
     'INVALID_INPUT',
     `no store at ${path} (named by ${source}): check the path, or create the store with \`credence init\` ` +

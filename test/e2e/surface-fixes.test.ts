@@ -79,6 +79,12 @@ describe('a store named by --db or CREDENCE_DB that does not exist', () => {
     expect(r.stdout).toContain('green tea');
   });
 
+  it('an in-memory store (--db :memory:, there is no file to miss) is read, not refused', () => {
+    const r = runCredence(['--db', ':memory:', 'status'], dir, { env: NOW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/:memory:/);
+  });
+
   it('the default store (no --db, no CREDENCE_DB) is made on a first recall, which answers empty', () => {
     const home = join(dir, 'fresh-home');
     const r = runCredence(['recall', 'tea', '--json'], dir, { env: NOW, home });
