@@ -103,7 +103,14 @@ function launch() {
   for (const [root, from] of candidates()) {
     const problem = problemWith(root);
     if (problem === undefined) {
-      require(join(root, 'bin', 'credence.cjs'));
+      try {
+        require(join(root, 'bin', 'credence.cjs'));
+      } catch (error) {
+        // A Credence that breaks as it loads (another version's bin, a corrupt install): a hook still fails open.
+        const hook = process.argv[2] === 'hook';
+        process.stderr.write(`credence${hook ? ' hook' : ''}: the Credence in ${root} failed: ${error?.message}\n`);
+        process.exitCode = hook ? 0 : 1;
+      }
       return;
     }
     // Each candidate that cannot run says why: the plugin's own copy first of all.

@@ -5,7 +5,7 @@
  * theirs; the scope's origin is said when it tells something.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,32 @@ describe('credence hook always exits 0', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/unknown command 'cursor'/);
+  });
+});
+
+describe('the plugin launcher fails open on a Credence that breaks as it loads', () => {
+  it("a project's install whose bin throws: a hook exits 0 with one line; another command exits 1", () => {
+    const project = join(dir, 'broken-project');
+    const broken = join(project, 'node_modules', 'credence');
+    mkdirSync(join(broken, 'bin'), { recursive: true });
+    mkdirSync(join(broken, 'dist'), { recursive: true });
+    writeFileSync(join(broken, 'bin', 'credence.cjs'), "throw new Error('this install is broken');\n");
+    writeFileSync(join(broken, 'dist', 'cli.cjs'), '');
+    const driver = join(__dirname, '..', '..', 'node_modules', 'better-sqlite3');
+    symlinkSync(driver, join(project, 'node_modules', 'better-sqlite3'));
+    const launcher = join(__dirname, '..', '..', 'plugin', 'launch.cjs');
+    const env = isolatedEnv(project, { ...NOW, CLAUDE_PROJECT_DIR: project, CREDENCE_DB: join(dir, 'broken.db') });
+    const launch = (args: string[]) =>
+      spawnSync(process.execPath, [launcher, ...args], { cwd: project, env, input: '{}', encoding: 'utf8' });
+    const hook = launch(['hook', 'claude-code']);
+    expect(hook.status, hook.stderr).toBe(0);
+    expect(hook.stdout).toBe('');
+    expect(hook.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^credence hook: .*this install is broken/),
+    ]);
+    const status = launch(['status']);
+    expect(status.status).toBe(1);
+    expect(status.stderr).toMatch(/this install is broken/);
   });
 });
 
