@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contextLinesFor, keepsSuperseded } from './agent-context.js';
-import { formatContextLine, formatMemoryContext } from './memory-context.js';
+import { CONTEXT_LIMITS, formatContextLine, formatMemoryContext } from './memory-context.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 type Result = Parameters<typeof contextLinesFor>[0][number];
@@ -152,5 +152,12 @@ describe('the memory-context block', () => {
     expect(contextLinesFor([turn], keepsSuperseded('Where did Ana live before?', NOW)).map(formatContextLine)).toEqual([
       '- [NOTE] Ana, 2023-05-07: I live in Lisbon (likely replaced by t9) [confidence:high]',
     ]);
+  });
+
+  it('a cut part never ends in half a character (an emoji is two UTF-16 units)', () => {
+    const title = `${'a'.repeat(CONTEXT_LIMITS.title - 2)}😀 after`;
+    const line = formatContextLine({ category: 'note', title, tags: [], label: 'high' });
+    expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(line).toContain(`${'a'.repeat(CONTEXT_LIMITS.title - 2)}…`);
   });
 });

@@ -41,11 +41,15 @@ export function sanitizeField(text: string): string {
 
 /**
  * `text` (already escaped) cut to `max` characters with "…", never inside an entity (`&amp;` is kept whole or
- * left out).
+ * left out) nor inside a character.
  */
 export function cutEscaped(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]*$/, '');
+  // Nor inside a character written as two UTF-16 units (an emoji): a lone half would reach the agent as '�'.
+  const cut = text
+    .slice(0, Math.max(0, max - 1))
+    .replace(/[\uD800-\uDBFF]$/, '')
+    .replace(/&[a-z]*$/, '');
   return `${cut.trimEnd()}…`;
 }
 
