@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { askedValues, newestOfKind } from './newest-first.js';
-import { valueKinds } from './older-turns.js';
+import { statedValues, valueKinds } from './older-turns.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2025-01-10T09:00:00Z');
@@ -16,7 +16,7 @@ const turn = (key: string, speaker: string, day: number, text: string) => ({
 // puts Globex in the frame Acme filled ("I work at _ on the data team"): the two are values of one kind.
 const acme = turn('acme', 'Lena', 0, 'I work at Acme on the data team, mostly pipelines.');
 const raj = turn('raj', 'Raj', 5, 'I work at Globex on the data team, mostly pipelines.');
-const globex = turn('globex', 'Lena', 60, 'Globex has been great so far, first month there and I love the people.');
+const globex = turn('globex', 'Lena', 60, 'Started at Globex in March, first month there and I love the people.');
 const speakers = new Set(['lena', 'raj']);
 const kindsOf = (ts: { text: string }[]) => valueKinds(ts, Number.POSITIVE_INFINITY, { speakers });
 
@@ -56,6 +56,75 @@ describe('newestOfKind: the newest of a speaker’s turns of one kind goes first
   });
 });
 
+describe('newestOfKind: a value counts only where the speaker holds it (issue 23)', () => {
+  // Each says Globex in a later turn of Lena's, in no holding position: a denial, a step towards it, a past bounded,
+  // another's, a mention. None goes above Acme.
+  const mentions = [
+    "I'm not at Globex anymore, honestly.",
+    'I no longer work at Globex.',
+    'I applied to Globex yesterday, fingers crossed.',
+    'I have an interview at Globex on Monday.',
+    'Globex rejected me last week.',
+    'My friend Sara works at Globex.',
+    'Our biggest competitor is Globex.',
+    'Years ago I interned at Globex.',
+    'I never worked at Globex.',
+  ];
+  for (const text of mentions)
+    it(`"${text}" is no value held`, () => {
+      const ranked = [acme, raj, turn('later', 'Lena', 60, text)];
+      expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+    });
+
+  it('a word of another sense joined to a kind ("I work at home") is no value where it is not held', () => {
+    const home = turn('home', 'Raj', 5, 'I work at home on the data team, mostly pipelines.');
+    const chaos = turn('chaos', 'Lena', 60, 'Home is chaos this week, the kitchen renovation started.');
+    const ranked = [acme, home, chaos];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+  });
+
+  it('the frame that formed the kind holds its value: "My weekend hobby is _"', () => {
+    const ranked = [
+      turn('pottery', 'Lena', 0, 'My weekend hobby is pottery, these days.'),
+      turn('raj', 'Raj', 5, 'My weekend hobby is chess, these days.'),
+      turn('climb', 'Lena', 60, 'My weekend hobby is climbing, these days.'),
+    ];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers }).map((p) => p.key)).toEqual([]);
+    const lefts = new Map<string, Set<string>>();
+    const kinds = valueKinds(ranked, Number.POSITIVE_INFINITY, { speakers, lefts });
+    expect(newestOfKind(ranked, kinds, { known: speakers, lefts }).map((p) => p.key)).toEqual(['climb']);
+  });
+
+  it('a question or a turn addressed to another states no fact; a turn naming another speaker holds no value', () => {
+    for (const text of ['I work at Globex now, can you believe it?', 'Raj and I work at Globex now.']) {
+      const ranked = [acme, raj, turn('later', 'Lena', 60, text)];
+      expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+    }
+  });
+
+  it('another person in any clause of the turn: no value of the speaker’s', () => {
+    const ranked = [acme, raj, turn('later', 'Lena', 60, 'I work at Globex now; my sister works there too.')];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+  });
+
+  it('a value left is not held, even in the frame of its kind', () => {
+    const lefts = new Map([['globex', new Set(['from'])]]);
+    expect(statedValues('I moved away from Globex.', ['globex'], ['lena'], speakers, lefts)).toEqual([]);
+    expect(statedValues('I came over from Globex.', ['globex'], ['lena'], speakers, lefts)).toEqual(['globex']);
+  });
+
+  it('a turn newest in two kinds (employer and city) is placed once', () => {
+    const ranked = [
+      turn('a', 'Lena', 0, 'I work at Acme in Lisbon on the data team.'),
+      turn('r', 'Raj', 5, 'I work at Globex in Porto on the data team.'),
+      turn('l', 'Lena', 60, 'Now I work at Globex in Porto, new team.'),
+    ];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers }).map((p) => [p.key, p.placeOf])).toEqual([
+      ['l', 'a'],
+    ]);
+  });
+});
+
 describe('askedValues: the values of the kind a question asks about, from turns naming it (issue 23)', () => {
   const turns = [
     { text: 'My weekend hobby is pottery.' },
@@ -69,5 +138,46 @@ describe('askedValues: the values of the kind a question asks about, from turns 
     expect(askedValues(['hobby'], turns, kinds)).toEqual(['chess', 'pottery']);
     expect(askedValues(['plan'], turns, kinds)).toEqual(['lisbon', 'porto']);
     expect(askedValues(['editor'], turns, kinds)).toEqual([]);
+  });
+});
+
+describe('askedValues: what is no value, and what comes first', () => {
+  it('a question word that is itself a value anchors nothing', () => {
+    const turns = [{ text: 'My weekend hobby is pottery in Lisbon.' }, { text: 'My weekend hobby is chess in Porto.' }];
+    const kinds = valueKinds(turns);
+    expect(askedValues(['lisbon'], turns, kinds)).toEqual([]);
+    expect(askedValues(['hobby'], turns, kinds).sort()).toEqual(['chess', 'lisbon', 'porto', 'pottery']);
+  });
+
+  it('numbers of a repeated template line are no values; a kind gives at most perKind', () => {
+    const turns = [
+      { text: 'My weekend hobby is pottery.' },
+      { text: 'My weekend hobby is chess.' },
+      { text: 'My weekend hobby is climbing.' },
+      ...Array.from({ length: 30 }, (_, i) => ({
+        text: `Standup note ${100 + i}: weekend hobby shift, all good here.`,
+      })),
+    ];
+    const kinds = valueKinds(turns, Number.POSITIVE_INFINITY, { speakers: new Set(['lena']) });
+    expect(askedValues(['weekend', 'hobby'], turns, kinds)).toEqual(['chess', 'climbing', 'pottery']);
+    expect(askedValues(['weekend', 'hobby'], turns, kinds, 24, 2)).toEqual(['chess', 'climbing']);
+  });
+
+  it('the kind held beside a question word by more turns comes first', () => {
+    const turns = [
+      { text: 'My hobby these days is pottery with Lisbon friends.' },
+      { text: 'My hobby these days is chess with Porto friends.' },
+      { text: 'Our hobby club in Lisbon is great.' },
+    ];
+    const kinds = valueKinds(turns);
+    expect(askedValues(['hobby'], turns, kinds, 24, 1)).toEqual(['lisbon', 'chess']);
+  });
+});
+
+describe('statedValues: a clause opening with another named person holds nothing of the speaker’s', () => {
+  it('"Sam crushed me at chess" holds no chess of the speaker’s; "I play chess" does', () => {
+    const sp = new Set(['lena']);
+    expect(statedValues('Sam crushed me at chess again on the train, lol.', ['chess'], ['lena'], sp)).toEqual([]);
+    expect(statedValues('I play chess on the train most days.', ['chess'], ['lena'], sp)).toEqual(['chess']);
   });
 });

@@ -24,7 +24,8 @@ export interface NewerValue {
 
 /**
  * For `ranked` turns (best first), the turns to place first: of each speaker's turns stating a fact of their own
- * (statesOwnFact; `known`: the names that may be addressed) that state values of one kind of `kinds` (word → kind),
+ * (statesOwnFact; `known`: the names that may be addressed) that state values of one kind of `kinds` (word → kind;
+ * `lefts`: the words before each value in the frames that formed its kind, valueKinds),
  * when they state at least two different values, the newest (said at or before `asOf` when given; later ones are
  * left where they are) when another of the group ranks above it. A turn stating two values of a kind ("I swapped
  * pottery for climbing") is one statement of both. Each turn placed first once, for its best placed group.
@@ -32,7 +33,7 @@ export interface NewerValue {
 export function newestOfKind(
   ranked: readonly TurnCandidate[],
   kinds: ReadonlyMap<string, string>,
-  options: { asOf?: number; known?: ReadonlySet<string> } = {},
+  options: { asOf?: number; known?: ReadonlySet<string>; lefts?: ReadonlyMap<string, ReadonlySet<string>> } = {},
 ): NewerValue[] {
   const groups = new Map<string, { c: TurnCandidate; values: string[]; rank: number }[]>();
   ranked.forEach((c, rank) => {
@@ -57,7 +58,7 @@ export function newestOfKind(
     for (const t of group)
       if (
         (newest === undefined || t.c.at > newest.c.at) &&
-        statedValues(t.c.text, t.values, words(t.c.speaker), speakers).length > 0
+        statedValues(t.c.text, t.values, words(t.c.speaker), speakers, options.lefts).length > 0
       )
         newest = t;
     const first = group[0] as (typeof group)[number];
@@ -79,28 +80,41 @@ export function newestOfKind(
 /**
  * The values of the kinds a question asks about, with no word list: the kinds (valueKinds) of the values said in
  * `turns` holding a word of the question's (`asked`: its content words, lower case, not a speaker's name), at most
- * `limit` of them, most said first. "Which hobby does Elliot have?" and Nadia's "My weekend hobby is pottery" give
+ * `limit` of them (at most `perKind` of a kind), the kinds held by most turns holding a question word first, then the
+ * values most said first. "Which hobby does Elliot have?" and Nadia's "My weekend hobby is pottery" give
  * pottery's kind: rowing, climbing, … Empty when no turn holds a question word beside a value.
  */
 export function askedValues(
   asked: readonly string[],
   turns: readonly Pick<TurnCandidate, 'text'>[],
   kinds: ReadonlyMap<string, string>,
-  limit = NEWEST_FIRST_DEFAULTS.askedValues,
+  limit: number = NEWEST_FIRST_DEFAULTS.askedValues,
+  perKind: number = NEWEST_FIRST_DEFAULTS.perKind,
 ): string[] {
   const askedSet = new Set(asked);
-  const askedKinds = new Set<string>();
+  // Each kind with the number of turns holding a question word beside one of its values.
+  const askedKinds = new Map<string, number>();
   for (const t of turns) {
     const ws = words(t.text);
     if (!ws.some((w) => askedSet.has(w) && !kinds.has(w))) continue;
-    for (const w of ws) if (kinds.has(w) && !askedSet.has(w)) askedKinds.add(kinds.get(w) as string);
+    const inTurn = new Set(ws.filter((w) => kinds.has(w) && !askedSet.has(w)).map((w) => kinds.get(w) as string));
+    for (const kind of inTurn) askedKinds.set(kind, (askedKinds.get(kind) ?? 0) + 1);
   }
   if (askedKinds.size === 0) return [];
   const said = new Map<string, number>();
   for (const t of turns)
     for (const w of words(t.text)) if (askedKinds.has(kinds.get(w) as string)) said.set(w, (said.get(w) ?? 0) + 1);
-  return [...said]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const byKind = new Map<string, [string, number][]>();
+  for (const entry of said) {
+    const kind = kinds.get(entry[0]) as string;
+    const list = byKind.get(kind);
+    if (list === undefined) byKind.set(kind, [entry]);
+    else list.push(entry);
+  }
+  const order = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
+  return [...askedKinds]
+    .sort(order)
+    .flatMap(([kind]) => (byKind.get(kind) ?? []).sort(order).slice(0, perKind))
     .slice(0, limit)
     .map(([w]) => w);
 }
@@ -108,6 +122,8 @@ export function askedValues(
 export const NEWEST_FIRST_DEFAULTS = Object.freeze({
   /** The values of the asked kinds searched for (askedValues). */
   askedValues: 24,
+  /** … at most this many of one kind, the kinds most often said beside a question word first. */
+  perKind: 8,
   /** The named speaker's turns holding them added to a question's candidates. */
   added: 8,
 });

@@ -279,27 +279,91 @@ const valuesIn = (text: string, kinds: ReadonlyMap<string, string>): string[] =>
  * Of `values` a turn names, those its speaker states as theirs now: with no comparison,
  * condition, plan or quote (hedged), not about another person's thing ("My kids want to try salsa"), not addressing
  * another speaker (`speakers`: their names' words, lower case; `own`: this speaker's), not denied nor left ("I've
- * given up salsa and taken up swimming": swimming).
+ * given up salsa and taken up swimming": swimming), and said in a holding position (heldIn): a mention holds nothing
+ * ("Our biggest competitor is Globex", "I applied to Globex"). `lefts`: the words before each value in the frames
+ * that formed its kind (valueKinds), a holding position too ("My weekend hobby is _").
  */
 export function statedValues(
   text: string,
   values: readonly string[],
   own: readonly string[],
   speakers: ReadonlySet<string>,
+  lefts?: ReadonlyMap<string, ReadonlySet<string>>,
 ): string[] {
   if (OTHERS_THING.test(text) || hedged(text) || COMPARES.test(text)) return [];
   if (words(text).some((w) => speakers.has(w) && !own.includes(w))) return [];
-  const denied = deniedIn(text, new Set(values));
   const left = leftValues(text);
-  return values.filter((v) => !denied.has(v) && !left.has(v));
+  return values.filter((v) => !left.has(v) && heldIn(text, v, lefts?.get(v)));
 }
+
+/**
+ * Whether `value` (lower case) stands in a clause of `text` that holds it as the speaker's: after a holding
+ * preposition or verb ("I work at Globex", "I took up pottery", "Started at Globex") or a word before it in the frame
+ * that formed its kind (`lefts`), in a clause that is first person or opens with no thing nor other person ("The
+ * team at Globex is great" holds nothing; "Saturdays are for climbing" holds climbing), and is not denied ("not",
+ * "never", "no longer", "anymore"), a step towards it or away (an application, an interview, a rejection, an offer),
+ * bounded in the past ("years ago", "used to") or a named other's ("My friend Sara works at Globex").
+ */
+export function heldIn(text: string, value: string, lefts?: ReadonlySet<string>): boolean {
+  for (const clause of text.split(/[,.;:!?()]|\s[-–—]\s|\b(?:and|but|though|although)\b/i)) {
+    const ts = clause.match(/[\p{L}\p{N}'’]+/gu) ?? [];
+    const lower = ts.map((t) => t.toLowerCase());
+    const at = lower.indexOf(value);
+    if (at < 0) continue;
+    if (NOT_HELD.test(clause) || NAMED_OTHER.test(clause) || OTHERS_THING.test(clause)) continue;
+    // A clause opening with a name doing something is that one's ("Sam crushed me at chess", "Sara works at …").
+    if (
+      /^\p{Lu}/u.test(ts[0] ?? '') &&
+      at > 0 &&
+      !FIRST_PERSON.test(ts[0] ?? '') &&
+      /^(?:\p{Ll}+(?:ed|s)|beat|took|got|made)$/u.test(ts[1] ?? '') &&
+      !/(?:ed|ing)$/.test(lower[0] ?? '')
+    )
+      continue;
+    // Said of a thing or of others, with no first person: "The team at Globex is great".
+    if (!FIRST_PERSON.test(clause) && OPENS_OTHER.has(lower[0] ?? '')) continue;
+    let j = at - 1;
+    while (j >= 0 && (ARTICLES.has(lower[j] as string) || FILLERS.has(lower[j] as string))) j -= 1;
+    const before = lower[j];
+    if (before === undefined) continue;
+    // A copula holds the value when the frame of its kind is one ("My weekend hobby is _": "my weekends are all _").
+    const frameHolds =
+      lefts?.has(before) === true || (COPULAS.has(before) && [...(lefts ?? [])].some((w) => COPULAS.has(w)));
+    if (HOLDING.has(before) || HOLD_VERBS.has(before) || frameHolds) return true;
+  }
+  return false;
+}
+/** A clause that holds no value of the speaker's now: denied, a step towards one, bounded in the past. */
+const NOT_HELD = new RegExp(
+  '\\b(?:not|never|nor|no longer|anymore|any more|applied|apply|applying|application|interview|interviewing|' +
+    "interviewed|rejected|offer|offered|ago|used to|formerly|back then)\\b|n['’]t\\b",
+  'i',
+);
+/** Another person named as a clause's subject: "my friend Sara", "our manager Ben". */
+const NAMED_OTHER = /\b(?:[Mm]y|[Oo]ur) \p{Ll}+ \p{Lu}\p{L}+/u;
+/** Words opening a clause about a thing or others: with no first person, it holds no value of the speaker's. */
+const OPENS_OTHER = new Set(
+  'the this that these those it its there everyone everybody people someone somebody you your'.split(' '),
+);
+/** Words between a holding word and its value: "are all climbing", "is mostly Rust". */
+const FILLERS = new Set(['all', 'mostly', 'just', 'now', 'still', 'really', 'only', 'basically', 'pretty', 'much']);
+const COPULAS = new Set(['is', 'are', 'am', 'was', 'were', 's', 'be', 'being', 'been']);
+/** Verbs that hold the word after them: "I use Vim", "took up pottery", "joined Globex". */
+const HOLD_VERBS = new Set(
+  (
+    'use uses using run runs running play plays playing drive drives driving do doing love loving joined join ' +
+    'up chose picked prefer live lives living work works working'
+  ).split(' '),
+);
 
 /** The values of a text by kind (valueKinds): each kind with its values said, in the order said, each once. */
 export function valuesOfKinds(text: string, kinds: ReadonlyMap<string, string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const v of valuesIn(text, kinds)) {
     const kind = kinds.get(v) as string;
-    out.set(kind, [...(out.get(kind) ?? []), v]);
+    const list = out.get(kind);
+    if (list === undefined) out.set(kind, [v]);
+    else list.push(v);
   }
   return out;
 }
@@ -308,21 +372,31 @@ export function valuesOfKinds(text: string, kinds: ReadonlyMap<string, string>):
  * Values of one kind, with no word list: the words that fill the same frame (turnFrames: the same words around a
  * run of at most `frameRun` that differ) in two of `turns`, any speaker ("A student asked me how to install Kate
  * today" / "… Nano today": Kate and Nano are of a kind). The runs' words they share at either end are not the
- * value, nor words under 3 letters, nor a speaker's name (`speakers`, lower case); runs of unequal length join
- * nothing. Turns of `under` words or more are not read. Each value word (lower case) with its kind (the same string
- * for one kind); `frames`, when given, gets the frame that first joined each pair (`a\nb`, sorted): "… install _
- * today".
+ * value, nor words under 3 letters, nor a number ("Standup note 101: …" holds no value), nor a speaker's name
+ * (`speakers`, lower case); runs of unequal length join nothing. Turns of `under` words or more are not read. Each
+ * value word (lower case) with its kind (the same string for one kind); `frames`, when given, gets the frame that
+ * first joined each pair (`a\nb`, sorted): "… install _ today"; `lefts`, when given, the word before each value in
+ * the frames that joined it ("install").
  */
 export function valueKinds(
   turns: readonly Pick<TurnCandidate, 'text'>[],
   under = Number.POSITIVE_INFINITY,
-  options: { speakers?: ReadonlySet<string>; frames?: Map<string, string> } = {},
+  options: { speakers?: ReadonlySet<string>; frames?: Map<string, string>; lefts?: Map<string, Set<string>> } = {},
 ): Map<string, string> {
   const { parent, root, join } = unionFind();
-  const isValue = (w: string) => w.length >= 3 && !isStopWord(w) && options.speakers?.has(w) !== true;
-  const unite = (a: string, b: string, frame: () => string) => {
+  const isValue = (w: string) =>
+    w.length >= 3 && !/^\p{N}+$/u.test(w) && !isStopWord(w) && options.speakers?.has(w) !== true;
+  const leftOf = (w: string, left: string | undefined) => {
+    if (options.lefts === undefined || left === undefined) return;
+    const set = options.lefts.get(w);
+    if (set === undefined) options.lefts.set(w, new Set([left]));
+    else set.add(left);
+  };
+  const unite = (a: string, b: string, frame: () => string, left?: string) => {
     if (a === b || !isValue(a) || !isValue(b)) return;
     join(a, b);
+    leftOf(a, left);
+    leftOf(b, left);
     const pair = a < b ? `${a}\n${b}` : `${b}\n${a}`;
     if (options.frames !== undefined && !options.frames.has(pair)) options.frames.set(pair, frame());
   };
@@ -372,7 +446,8 @@ export function valueKinds(
           const right = ws.slice(b1, b1 + 5).join(' ');
           return `${b0 > 5 ? '… ' : ''}${left} _ ${right}${n - b1 > 5 ? ' …' : ''}`.trim();
         };
-        for (let k = 0; k < a1 - a0; k += 1) unite(other.ws[a0 + k] as string, ws[b0 + k] as string, frame);
+        for (let k = 0; k < a1 - a0; k += 1)
+          unite(other.ws[a0 + k] as string, ws[b0 + k] as string, frame, k === 0 ? ws[b0 - 1] : undefined);
       }
   }
   return new Map([...parent.keys()].map((v) => [v, root(v)] as const));

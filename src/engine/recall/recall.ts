@@ -18,6 +18,7 @@ import {
   MEMORY_LIFE_LIMITS,
   slotQuestionWords,
   validAt,
+  words,
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { nameOnlyMatches } from '../../core/recall/name-only.js';
@@ -29,6 +30,7 @@ import {
   OLDER_TURN_DEFAULTS,
   type OlderTurn,
   olderTurns,
+  statedValues,
   valueKinds,
 } from '../../core/recall/older-turns.js';
 import { askedValues, NEWEST_FIRST_DEFAULTS, type NewerValue, newestOfKind } from '../../core/recall/newest-first.js';
@@ -212,6 +214,12 @@ export interface RecallResult {
      * the lowest of such turns' ratios (0 for one stating no fact of its own), not its own, which reads its length.
      */
     nameOnly?: true;
+    /**
+     * A turn of the speaker a present question names, added for holding (statedValues) a value of the kind it asks
+     * about (core/recall/newest-first askedValues), matching none of its words (`bm25Relative` 0): `fused` is the
+     * anchor's (the candidate holding a question word beside such a value) × `sameFactShare`. `why` says so.
+     */
+    addedForValue?: { values: string[]; anchor: string; why: string };
     /**
      * A turn of the speaker the question names that another speaker among the candidates said word for word, naming
      * no name (small talk: core/recall/name-only): `bm25Relative` is 0.
@@ -437,15 +445,16 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     [...new Set([...q.terms, ...q.phrases.flat()])],
   );
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
-  // The named speaker's turns added for the kind of value asked (below): scored as the name alone finds them.
-  const byValue = new Map<string, number>();
+  // The named speaker's turns added for the kind of value asked (below), with the values they hold: none matched the
+  // question's words (`bm25Relative` 0); their match is the turn they are scored with, at most (a cap, not a floor).
+  const byValue = new Map<string, { values: string[]; anchor: string }>();
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
-    const byName = nameOnly.ratios.get(item.key) ?? byValue.get(item.key);
+    const byName = nameOnly.ratios.get(item.key) ?? (byValue.has(item.key) ? 0 : undefined);
     const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
     const similarity = Math.max(0, similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
-    const fused = linked === undefined ? own : Math.max(own, linked.fused);
+    const fused = linked === undefined ? own : byValue.has(item.key) ? linked.fused : Math.max(own, linked.fused);
     const confidenceFactor =
       item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
     const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
@@ -496,8 +505,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
               .concat([...values])
               .join(' '),
           );
-    const valuesIn = (turns: typeof context) =>
-      new Set(askedValues(askedWords, turns, valueKinds(turns, Number.POSITIVE_INFINITY, { speakers })));
+    let lefts = new Map<string, Set<string>>();
+    const valuesIn = (turns: typeof context) => {
+      lefts = new Map();
+      return new Set(askedValues(askedWords, turns, valueKinds(turns, Number.POSITIVE_INFINITY, { speakers, lefts })));
+    };
     let values = valuesIn(context);
     let fts = ftsOf(values);
     if (fts === undefined) return undefined;
@@ -508,8 +520,17 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     values = valuesIn(context);
     fts = ftsOf(values);
     if (fts === undefined) return undefined;
-    const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-    const holds = (item: Recallable) => wordsOf(item.text).some((x) => values.has(x));
+    const wordsOf = words;
+    // The values a turn holds as its speaker's (statedValues: "Sam crushed me at chess" holds no chess of mine).
+    const held = (item: Recallable) =>
+      statedValues(
+        item.text,
+        [...new Set(wordsOf(item.text).filter((x) => values.has(x)))],
+        speakerWords(item.life?.turn?.speaker ?? ''),
+        speakers,
+        lefts,
+      );
+    const holds = (item: Recallable) => held(item).length > 0;
     // The candidate matching the question best that holds one of its words beside a value of the kind.
     let anchor: ReturnType<typeof score> | undefined;
     for (const c of cands) {
@@ -522,7 +543,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       .map((h) => memoryItem(h.memory))
       .filter((i) => !pool.has(i.key) && named.has(i.life?.turn?.speaker as string) && holds(i))
       .slice(0, NEWEST_FIRST_DEFAULTS.added);
-    return { added, holds, anchor };
+    return { added, holds, held, anchor };
   };
   // A question about now naming a speaker: the speaker's turns holding values of the kind it asks about (words filling
   // a frame beside one of its words in the candidates' turns: core/recall/newest-first askedValues) join the
@@ -538,27 +559,25 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     asksPresentValue(query, asked)
   ) {
     const found = await valueTurns([...pool.values()]);
-    if (found !== undefined) {
+    // With no candidate holding a question word beside such a value, nothing says which fact they are of: none added.
+    if (found?.anchor !== undefined) {
+      const anchor = found.anchor;
       for (const [key, item] of await settled(found.added.map((i) => [i.key, i] as const))) {
-        byValue.set(key, Math.min(1, ...nameOnly.ratios.values()));
+        byValue.set(key, { values: found.held(item), anchor: anchor.item.id });
         pool.set(key, score(item));
       }
-      const anchor = found.anchor;
-      // The named speaker's turns holding such a value, added or among the candidates already (found by the name).
-      const holding = [...pool.values()].filter(
-        (c) => named.has(c.item.life?.turn?.speaker as string) && found.holds(c.item) && c !== anchor,
-      );
-      if (anchor !== undefined)
-        for (const { item } of holding) {
-          const c = pool.get(item.key) as ReturnType<typeof score>;
-          const link = {
-            id: anchor.item.id,
-            fused: anchor.fused * RECALL_DEFAULTS.sameFactShare,
-            how: 'sameFact' as const,
-          };
-          const next = score(c.item, link);
-          if (next.score > c.score) pool.set(c.item.key, next);
-        }
+      // The turns added only: lifting those among the candidates already (found by the name alone) brought older
+      // values' turns into the top 10 of present questions (section E, unmarked).
+      for (const item of found.added) {
+        const c = pool.get(item.key) as ReturnType<typeof score>;
+        const link = {
+          id: anchor.item.id,
+          fused: anchor.fused * RECALL_DEFAULTS.sameFactShare,
+          how: 'sameFact' as const,
+        };
+        const next = score(c.item, link);
+        if (next.score > c.score) pool.set(c.item.key, next);
+      }
     }
   }
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
@@ -735,10 +754,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(s.via === undefined ? {} : { via: s.via }),
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
-        ...(newer.has(s.item.key) ? { newerValue: newerValueParts(newer.get(s.item.key) as NewerValue) } : {}),
+        ...(newer.has(s.item.key) ? { newerValue: newerValueParts(newer.get(s.item.key) as PlacedValue) } : {}),
         ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
+        ...(byValue.has(s.item.key) ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -815,7 +835,7 @@ function newestFirst(
   ranked: RankedTurn[],
   named: ReadonlySet<string>,
   asOf: number | undefined,
-): ReadonlyMap<string, NewerValue> {
+): ReadonlyMap<string, PlacedValue> {
   const turns = ranked.slice(0, OLDER_TURN_DEFAULTS.window).filter((c) => {
     const speaker = c.item.life?.turn?.speaker;
     return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
@@ -823,7 +843,8 @@ function newestFirst(
   if (turns.length < 2) return NONE;
   const context = turnsOf(ranked);
   const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
-  const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers });
+  const lefts = new Map<string, Set<string>>();
+  const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers, lefts });
   const cands = turns.map((c) => ({
     key: c.item.key,
     id: c.item.id,
@@ -831,23 +852,37 @@ function newestFirst(
     at: c.item.from ?? c.item.at,
     text: c.item.text,
   }));
-  const placed = newestOfKind(cands, kinds, { ...(asOf === undefined ? {} : { asOf }), known: speakers });
+  const placed = newestOfKind(cands, kinds, { ...(asOf === undefined ? {} : { asOf }), known: speakers, lefts });
   if (placed.length === 0) return NONE;
   const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
+  const out = new Map<string, PlacedValue>();
   for (const p of placed) {
     const last = byKey.get(p.key) as RankedTurn;
     const first = byKey.get(p.placeOf) as RankedTurn;
+    const own = last.score;
     if (last.score <= first.score) last.score = first.score * (1 + 1e-9);
+    out.set(p.key, { ...p, placeOfId: first.item.id, ...(own === last.score ? {} : { own }) });
   }
   ranked.sort(byRank);
-  return new Map(placed.map((p) => [p.key, p] as const));
+  return out;
 }
-/** A turn placed first by newestFirst, as its parts say it. */
-const newerValueParts = (p: NewerValue): { before: string[]; why: string } => ({
+/** A turn placed first by newestFirst: the turn whose place it took, and its own score when it took that one's. */
+type PlacedValue = NewerValue & { placeOfId: string; own?: number };
+/** A turn placed first by newestFirst, as its parts say it: at the score of the turn whose place it took. */
+const newerValueParts = (p: PlacedValue): { before: string[]; why: string } => ({
   before: p.before,
   why:
     `newer value of the same kind (${p.values.join(', ')}; before: ${p.others.join(', ') || 'the same'}), ` +
-    `said ${iso(p.at)}, placed before ${p.before.join(', ')}`,
+    `said ${iso(p.at)}, placed before ${p.before.join(', ')}` +
+    (p.own === undefined ? '' : ` at the score of ${p.placeOfId}, its own ${p.own.toFixed(3)}`),
+});
+/** A turn added for holding a value of the kind asked (valueTurns): its values, the turn it was scored with. */
+type AddedFor = { values: string[]; anchor: string };
+const addedForValueParts = (a: AddedFor): { values: string[]; anchor: string; why: string } => ({
+  ...a,
+  why:
+    `added: the named speaker's turn holding ${a.values.join(', ')}, a value of the kind the question asks about, ` +
+    `matching none of its words; scored with ${a.anchor} (its fused × ${RECALL_DEFAULTS.sameFactShare}) at most`,
 });
 /**
  * Of the named speakers' current turns in `pool`, the line of facts (factLines) of at least two turns with the highest
