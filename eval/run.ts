@@ -91,7 +91,8 @@ out();
 out(`data: ${dataDir}`);
 out(`embeddings: ${embedder.provider} / ${embedder.model} / ${embedder.dimension ?? '?'} dimensions${embeddingsNote}`);
 out(
-  `engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, counter ids; ` +
+  `engines: in-memory SQLite, scope "eval", clock ${new Date(EVAL_NOW).toISOString()}, zero-padded counter ids; ` +
+    `recorded runs a history (one a minute in recording order, the last the newest, before the clock); ` +
     `seed ${seed} (mulberry32) for the DAG splits`,
 );
 out(
