@@ -195,4 +195,18 @@ describe('asksPresentValue / asksValueAsOf: which questions order a speaker’s 
     expect(asOf('Where did Lena work before March 2024?')).toBe(false);
     expect(asOf('When did Lena move in 2024?')).toBe(false);
   });
+  it('the first value, a wish or a choice is no value held now; "is used to" is the present', () => {
+    expect(present('What is the first database we tried?')).toBe(false);
+    expect(present('Where does Lena want to work?')).toBe(false);
+    expect(present('What database would Raj pick?')).toBe(false);
+    expect(present('Which command is used to build the app?')).toBe(true);
+  });
+  it('after, since, until bound a time: no value as of a date; "since 2024" is no period that ended', () => {
+    expect(asOf('Where did Lena work after March 2024?')).toBe(false);
+    expect(asOf('Where did Lena work until March 2024?')).toBe(false);
+    const since = questionTime('Which database do we use in production since 2024?', now);
+    expect(since.period).toBeUndefined();
+    expect(since.tense).not.toBe('past');
+    expect(present('Which database do we use in production since 2024?')).toBe(true);
+  });
 });

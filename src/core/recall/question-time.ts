@@ -292,6 +292,8 @@ export function questionTime(question: string, now: number): QuestionTime {
     if (!need(lower)) continue;
     const m = pattern.exec(question);
     if (m === null) continue;
+    // "since 2024" is no period that ended: it runs to now ("Which database do we use since 2024?").
+    if (/^since\b/i.test(m[0]) || /\bsince\s+$/i.test(question.slice(0, m.index))) break;
     period = read(m, at);
     if (period !== undefined) break;
   }
@@ -312,19 +314,27 @@ export function questionTime(question: string, now: number): QuestionTime {
  * "used to", "previously" (what held before a change), not "when". Of the turns said by then, the newest goes first.
  */
 export function asksValueAsOf(question: string, asked: QuestionTime): boolean {
-  return !asked.asksWhen && !readsPast(question);
+  return !asked.asksWhen && !readsPast(question) && !BOUNDED.test(question);
 }
+/** A date that bounds a time rather than naming it: after it, since it, until it. */
+const BOUNDED = /\b(?:after|since|until|till)\b/i;
 
 /**
  * Whether a question asks what holds now: said so ("now", "these days", "still"), or put in the present with no
- * word of the past ("Where does Lena work?"; not "Where did Lena work?", "Which editor was Ben using?"), not "when".
+ * word of the past ("Where does Lena work?"; not "Where did Lena work?", "Which editor was Ben using?"), not "when",
+ * not the first, a wish or a choice ("What is the first database we tried?", "What database would Raj pick?").
  */
 export function asksPresentValue(question: string, asked: QuestionTime): boolean {
-  if (asked.asksWhen || asked.tense === 'past') return false;
+  if (asked.asksWhen || asked.tense === 'past' || NOT_HELD_NOW.test(question)) return false;
   return asked.tense === 'current' || !PAST_VERB.test(question);
 }
-/** A verb of the past in a question ("did", "was", "had", "used"): it asks what held then, not now. */
-const PAST_VERB = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't|used)\b/i;
+/**
+ * A verb of the past in a question ("did", "was", "had"): it asks what held then, not now. Not "used": "which
+ * command is used to build the app?" is the present ("used to" + a verb is read by readsPast).
+ */
+const PAST_VERB = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b/i;
+/** What is not the value held now: the first one, a wish, a choice ("Where does Lena want to work?"). */
+const NOT_HELD_NOW = /\b(?:first|originally|want|wants|wanted|would|pick|picks)\b/i;
 
 const TIME_WORDS = /\b(?:now|nowadays|these days|at the moment|at present|presently|currently)\b/gi;
 
