@@ -69,6 +69,7 @@ describe('newestOfKind: a value counts only where the speaker holds it (issue 23
     'Our biggest competitor is Globex.',
     'Years ago I interned at Globex.',
     'I never worked at Globex.',
+    'I dreamt I was working at Globex lol',
   ];
   for (const text of mentions)
     it(`"${text}" is no value held`, () => {

@@ -333,10 +333,10 @@ export function heldIn(text: string, value: string, lefts?: ReadonlySet<string>)
   }
   return false;
 }
-/** A clause that holds no value of the speaker's now: denied, a step towards one, bounded in the past. */
+/** A clause that holds no value of the speaker's now: denied, a step towards one, bounded in the past, a dream. */
 const NOT_HELD = new RegExp(
   '\\b(?:not|never|nor|no longer|anymore|any more|applied|apply|applying|application|interview|interviewing|' +
-    "interviewed|rejected|offer|offered|ago|used to|formerly|back then)\\b|n['’]t\\b",
+    "interviewed|rejected|offer|offered|ago|used to|formerly|back then|dreamt|dreamed|dream)\\b|n['’]t\\b",
   'i',
 );
 /** Another person named as a clause's subject: "my friend Sara", "our manager Ben". */
