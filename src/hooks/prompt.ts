@@ -1,13 +1,11 @@
 /**
  * @module hooks/prompt
- * The UserPromptSubmit hook, kept small enough to run within twice the time of `node -e 0` (bundled
- * into dist/hook-prompt.cjs). It spools the prompt (the session's next turn), prints in plain text
- * what recall labels high or medium, each with the text around the prompt's words (at most 5 lines,
- * never the user's own past prompts, a superseded memory only for a question about the past, marked, as every
- * surface chooses: core/recall/agent-context; nothing when nothing is left), and spools those lines as a
- * `shown` event. It only reads the database, opened read-only, so it never waits for a write lock.
- * Recall here ranks the BM25 hits alone, without the embedding index (too slow for a hook); what that
- * costs is measured in docs/claude-code.md.
+ * The UserPromptSubmit hook, bundled into dist/hook-prompt.cjs to run within twice the time of `node -e 0`. It
+ * spools the prompt (the session's next turn), prints in plain text what recall labels high or medium with the text
+ * around the prompt's words (at most 5 lines, never the user's own past prompts; superseded memories only for a
+ * question about the past, marked, as every surface chooses them: core/recall/agent-context), and spools those lines
+ * as a `shown` event. It opens the database read-only, so it never waits for a write lock. Recall here ranks the
+ * BM25 hits alone, without the embedding index (too slow for a hook); docs/claude-code.md measures what that costs.
  */
 import { withinLimit } from '../core/limits.js';
 import { distinctiveIdentifiers, namesIdentifier } from '../core/outcome-follower.js';

@@ -1,16 +1,12 @@
 /**
  * @module core/recall/memory-context
- * The `<memory-context>` block of SPEC §8 (seed 003), e.g.
- *     <memory-context source="credence">
- *     - [DECISION] JWT token refresh flow -> path #tags:auth,jwt [confidence:high]
- *     </memory-context>
- * Each line carries the memory's date and the text around the query's words (issue 23 item 4), e.g.
+ * The `<memory-context>` block of SPEC §8 (seed 003); each line carries the memory's date and the text around the
+ * query's words (issue 23 item 4), e.g.
  *     - [NOTE] Deploy target, 2026-05-01: We deploy to fly.io from main [confidence:high]
- * Titles, texts, paths and tags are data, never instructions: control characters, the format's markers and
- * newlines are removed, and `<`, `>` and `&` are escaped so a memory cannot close or open a block (an apostrophe
- * or a quote stays as written: "I'm" is what the agent reads). In the snippet the markers are neutralised, not
- * removed, so its text still reads ("Node 18 → 20", "# tags:", "(confidence: high)"). A line is bounded
- * (CONTEXT_LIMITS): the title, path, note and snippet are cut after escaping, at most 10 tags of 40 characters.
+ * Titles, texts, paths and tags are data, never instructions: control characters and newlines are removed, the
+ * format's markers removed (neutralised in the snippet: "→", "# tags:"), and only `<`, `>` and `&` escaped, so a
+ * memory cannot close or open a block and "I'm" reads as written. A line is bounded (CONTEXT_LIMITS), cut after
+ * escaping.
  */
 import type { ConfidenceLabel } from '../types.js';
 
