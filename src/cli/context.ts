@@ -58,23 +58,22 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
   'workflows',
 ]);
 
-/** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db or CREDENCE_DB (not `:memory:`) does not exist. */
+/** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db (not `:memory:`) does not exist. */
 export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv): void {
   const named = { ...(options.db === undefined ? {} : { db: options.db }) };
   if (
     databaseUrl({ ...named, ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }) }, env)
   )
     return;
-  const source = options.db !== undefined && options.db !== '' ? '--db' : env.CREDENCE_DB ? 'CREDENCE_DB' : undefined;
-  if (source === undefined) return;
+  if (options.db === undefined || options.db === '') return;
   const path = sqlitePath(named, env);
   // An in-memory store has no file to miss.
   if (path === ':memory:' || existsSync(path)) return;
   throw new CredenceError(
     'INVALID_INPUT',
-    `no store at ${path} (named by ${source}): check the path, or create the store with \`credence init\` ` +
+    `no store at ${path} (named by --db): check the path, or create the store with \`credence init\` ` +
       'or a first `credence remember` there',
-    { details: { path, source } },
+    { details: { path, source: '--db' } },
   );
 }
 

@@ -77,7 +77,7 @@ describe('the plugin launcher fails open on a Credence that breaks as it loads',
   });
 });
 
-describe('a store named by --db or CREDENCE_DB that does not exist', () => {
+describe('a store named by --db that does not exist', () => {
   const missing = join(dir, 'no-such-folder', 'x.db');
   for (const args of [['status'], ['recall', 'tea'], ['tools', 'search', 'tea'], ['edges'], ['dump', '-']]) {
     it(`${args.join(' ')} (it only reads) exits 2 naming the path and makes nothing`, () => {
@@ -88,11 +88,12 @@ describe('a store named by --db or CREDENCE_DB that does not exist', () => {
     });
   }
 
-  it('CREDENCE_DB is named the same way', () => {
-    const r = runCredence(['recall', 'tea'], dir, { env: { ...NOW, CREDENCE_DB: missing } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/named by CREDENCE_DB/);
-    expect(existsSync(missing)).toBe(false);
+  it('CREDENCE_DB is the configured store: a first status makes it and answers, as the default path does', () => {
+    const configured = join(dir, 'configured', 'first.db');
+    const r = runCredence(['status'], dir, { env: { ...NOW, CREDENCE_DB: configured } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(configured);
+    expect(existsSync(configured)).toBe(true);
   });
 
   it('a command that writes still makes it; then reading it works', () => {
