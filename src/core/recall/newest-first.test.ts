@@ -42,11 +42,30 @@ describe('newestOfKind: the newest of a speaker’s turns of one kind goes first
   });
 
   it('a later mention that states no value of the speaker’s (a comparison, a plan) is not placed first', () => {
-    const compare = turn('cmp', 'Lena', 90, 'My cousin says Initech is better than Globex, I am not so sure.');
-    const plan = turn('plan', 'Lena', 95, 'If I ever left Globex I would pick Initech, probably.');
+    const compare = turn('cmp', 'Lena', 50, 'My cousin says Initech is better than Globex, I am not so sure.');
+    const plan = turn('plan', 'Lena', 55, 'If I ever left Globex I would pick Initech, probably.');
     const ranked = [acme, raj, compare, plan, globex, turn('raj2', 'Raj', 9, 'I work at Initech on the data team.')];
     const placed = newestOfKind(ranked, kindsOf(ranked), { known: speakers });
     expect(placed.map((p) => [p.key, p.placeOf])).toEqual([['globex', 'acme']]);
+  });
+
+  it('the newest held value must be the last word: a later turn naming the kind, held or not, places nothing', () => {
+    // Lena's later turns name Globex without holding it: the held Acme turn is not the last word, so it is not
+    // placed above them (it was placed first, above the current answer, before this rule).
+    const initech = turn('initech', 'Lena', 30, 'I work at Initech on the data team, mostly pipelines.');
+    const later = turn('later', 'Lena', 80, 'Globex has been great so far, the people are lovely.');
+    const ranked = [later, acme, raj, initech];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+    expect(newestOfKind([acme, raj, initech], kindsOf(ranked), { known: speakers }).map((p) => p.key)).toEqual([
+      'initech',
+    ]);
+  });
+
+  it('the last word placed even when the older value was named between (an aside about the old job)', () => {
+    const aside = turn('aside', 'Lena', 70, 'Had lunch near Acme with my old team, nothing changes there.');
+    const again = turn('again', 'Lena', 90, 'Started at Globex in March, still loving the people there.');
+    const ranked = [acme, raj, aside, globex, again];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers }).map((p) => p.key)).toEqual(['again']);
   });
 
   it('one value said again is no change; another speaker’s value is not the speaker’s', () => {

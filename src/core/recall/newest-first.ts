@@ -54,28 +54,32 @@ export function newestOfKind(
     if (distinct.size < 2) continue;
     // The newest turn stating a value as its speaker's own now: a mention, a comparison or a plan is no value held.
     const speakers = options.known ?? new Set<string>();
-    let newest: (typeof group)[number] | undefined;
-    for (const t of group)
-      if (
-        (newest === undefined || t.c.at > newest.c.at) &&
-        statedValues(t.c.text, t.values, words(t.c.speaker), speakers, options.lefts).length > 0
-      )
-        newest = t;
+    const held = group
+      .map((t) => ({ t, held: statedValues(t.c.text, t.values, words(t.c.speaker), speakers, options.lefts) }))
+      .filter((h) => h.held.length > 0);
+    let newest: (typeof held)[number] | undefined;
+    for (const h of held) if (newest === undefined || h.t.c.at > newest.t.c.at) newest = h;
     const first = group[0] as (typeof group)[number];
-    if (newest === undefined || newest === first || placed.has(newest.c.key)) continue;
-    const above = group.filter((t) => t.rank < newest.rank);
-    placed.add(newest.c.key);
+    if (newest === undefined || newest.t === first || placed.has(newest.t.c.key)) continue;
+    // It must be the group's last word: a later turn naming a value of the kind, held or not ("Globex has been great
+    // so far", "I left Acme for Globex"), may be the later word, and placing an earlier one above it would be a guess.
+    const at = newest.t.c.at;
+    if (group.some((t) => t.c.at > at)) continue;
+    const placedTurn = newest.t;
+    const above = group.filter((t) => t.rank < placedTurn.rank);
+    placed.add(placedTurn.c.key);
     out.push({
-      key: newest.c.key,
+      key: placedTurn.c.key,
       placeOf: first.c.key,
       before: above.map((t) => t.c.id),
-      at: newest.c.at,
-      values: newest.values,
-      others: [...new Set(above.flatMap((t) => t.values))].filter((v) => !newest.values.includes(v)),
+      at: placedTurn.c.at,
+      values: placedTurn.values,
+      others: [...new Set(above.flatMap((t) => t.values))].filter((v) => !placedTurn.values.includes(v)),
     });
   }
   return out;
 }
+
 
 /**
  * The values of the kinds a question asks about, with no word list: the kinds (valueKinds) of the values said in
