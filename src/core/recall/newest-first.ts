@@ -80,7 +80,6 @@ export function newestOfKind(
   return out;
 }
 
-
 /**
  * The values of the kinds a question asks about, with no word list: the kinds (valueKinds) of the values said in
  * `turns` holding a word of the question's (`asked`: its content words, lower case, not a speaker's name), at most
