@@ -177,7 +177,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   if (!(sinceMs >= 0))
     throw new CredenceError(
       'INVALID_INPUT',
-      `since must not be after now: a window of ${sinceMs / DAY} days reads nothing (sinceMs ${sinceMs})`,
+      `since must not be after now: a window of ${sinceMs / DAY} days reads nothing`,
       { details: { sinceMs } },
     );
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
