@@ -128,13 +128,15 @@ describe('learning never does worse: the memory answers only above its noise (is
     });
     expect(wrecked).toMatchObject({ way: 'search', preferred: 'per-intent', replays: n });
     expect(wrecked.why).toMatch(/fell 1\.000 -> 0\.492 \(search -> memory; .*\), more than 0\.1 of the search's/);
-    // One wrong link among the two right instead (1 -> 0.8 on run 0): pooled 1.000 -> 0.995, no loss beyond noise.
+    // One wrong link among the two right instead (1 -> 0.8 on run 0): pooled 1.000 -> 0.995, no loss beyond noise;
+    // but tools gained with that link lost on a multi-step run are a trade, which keeps the memory out (rule 4).
     const slip = { own: [0.8, ...flat.slice(1)], search: flat };
     const one = gate(node, slip, {
       own: [{ right: 2, made: 3, truth: 2 }, ...runs(n - 1, RIGHT)],
       search: runs(n, RIGHT),
     });
-    expect(one.way).toBe('per-intent');
+    expect(one.why).not.toMatch(/pooled/);
+    expect(one.why).toMatch(/edge F1 on the 50 multi-step runs \(a link to make\) fell 0\.004: tools paid for/);
   });
 
   it('counts the links missed: more links at the same F1 a run, with every tool found, are no loss', () => {
@@ -207,6 +209,39 @@ describe('learning never does worse: the memory answers only above its noise (is
     const beyond = traded(0.05);
     expect(beyond.way).toBe('search');
     expect(beyond.why).toMatch(/and 2 of 20 runs traded one for the other: /);
+  });
+
+  it('leaves the memory out when it gained tools and lost links on the multi-step runs, however small the loss', () => {
+    // Eight runs: four single-step (no link to make: the search's stray link scores edge F1 0, the memory's none 1)
+    // and four multi-step (two links each). The memory found more tools on every run.
+    const node = { own: Array.from({ length: 8 }, () => 0.7), search: Array.from({ length: 8 }, () => 0.5) };
+    const single: LinkCount = { right: 0, made: 1, truth: 0 };
+    const half: LinkCount = { right: 1, made: 2, truth: 2 };
+    const search = [single, single, single, single, half, half, half, half];
+    const none: LinkCount = { right: 0, made: 0, truth: 0 };
+    const single4 = [none, none, none, none];
+    // On the multi-step runs: a wrong link added twice (2 / 5), one dropped once (2 / 3): edge F1 −0.008 on their
+    // mean, within its noise, and hidden in the mean over all runs by the single-step runs' gain.
+    const lost = [...single4, { right: 1, made: 3, truth: 2 }, { right: 1, made: 1, truth: 2 }];
+    const own = [...lost, { right: 1, made: 3, truth: 2 }, half];
+    const edge = { own: [1, 1, 1, 1, 0.4, 2 / 3, 0.4, 0.5], search: [0, 0, 0, 0, 0.5, 0.5, 0.5, 0.5] };
+    const out = gate(node, edge, { own, search });
+    expect(out).toMatchObject({ way: 'search', preferred: 'per-intent', replays: 8 });
+    expect(out.why).toMatch(
+      /but its node F1 gained 0\.200 while its edge F1 on the 4 multi-step runs \(a link to make\) fell 0\.008: /,
+    );
+    // The same links kept on the multi-step runs: the memory answers.
+    const kept = gate(
+      node,
+      { ...edge, own: [1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5] },
+      { own: [...single4, ...search.slice(4)], search },
+    );
+    expect(kept.way).toBe('per-intent');
+    // One multi-step run is no evidence of links lost: the rule needs two.
+    const onlyOne = [single, single, single, single, single, single, single, half];
+    const oneLost = { own: [1, 1, 1, 1, 1, 1, 1, 0.4], search: [0, 0, 0, 0, 0, 0, 0, 0.5] };
+    const ownOne = [...single4, none, none, none, { right: 1, made: 3, truth: 2 }];
+    expect(gate(node, oneLost, { own: ownOne, search: onlyOne }).way).toBe('per-intent');
   });
 
   it('takes a single replayed run as no evidence, however much the memory gained on it', () => {

@@ -31,10 +31,11 @@ export const POOLED_FALL_FLOOR = 0.1;
  * The gate's rule, numbered: a verdict kept under another number was reached by other arithmetic and is measured
  * again (2: links pooled over the runs, unproven only where tools and links traded; 3: a fall in pooled edge F1
  * beyond a tenth of the search's counts whatever its noise, and a run is traded only when both its moves are beyond
- * their measure's standard error). Raise it with any change that can turn a
+ * their measure's standard error; 4: a node F1 gain with edge F1 lost on the multi-step runs, {@link tradedLinks}).
+ * Raise it with any change that can turn a
  * verdict.
  */
-export const GATE_RULE = 3;
+export const GATE_RULE = 4;
 
 /** The baseline way: the DAG without the memory. */
 export type BaselineWay = 'search';
@@ -127,7 +128,8 @@ export function trustedWhy(way: { preferred: string; replays: number; gain: numb
  * memory (`search`) by more than MEMORY_MARGIN standard errors of their paired difference, and, where `measures`
  * gives node and edge F1 apart, lost on neither by more than MEMORY_MARGIN standard errors of its own (a gain in
  * tools must not pay for links lost, nor the reverse), nor, unless its edge F1 gained beyond that, on edge F1 pooled
- * over the runs ({@link lostMeasure}), and, where the two traded on some run, gained beyond that on one of them
+ * over the runs ({@link lostMeasure}), nor gained node F1 while losing edge F1 on the multi-step runs
+ * ({@link tradedLinks}), and, where the two traded on some run, gained beyond that on one of them
  * alone ({@link unproven}); else the search alone answers. Few replayed runs, or runs
  * on which the learned way helped as often as it hurt, leave the memory out.
  */
@@ -142,7 +144,9 @@ export function gateMemory<W extends string>(
   const replays = base.length;
   const standardError = g === undefined ? 0 : Math.max(g.standardError, GAIN_RESOLUTION);
   const gains = g !== undefined && gainStands(g, MEMORY_MARGIN, GAIN_RESOLUTION);
-  const lost = gains ? (lostMeasure(measures, preferred) ?? unproven(measures, preferred)) : undefined;
+  const lost = gains
+    ? (lostMeasure(measures, preferred) ?? tradedLinks(measures, preferred) ?? unproven(measures, preferred))
+    : undefined;
   const stands = gains && lost === undefined;
   const on = `on ${replays} ${REPLAYED_TO_CHOOSE}`;
   const gained = g === undefined ? '' : gainedWords(preferred, g.gain, standardError);
@@ -255,4 +259,32 @@ function unproven<W extends string>(
     ? undefined
     : `neither gain stood alone, more than one standard error, and ${traded} of ${node.length} runs traded one ` +
         `for the other: ${parts.join(', ')}`;
+}
+
+/**
+ * Whether the memory's way paid for tools with links on multi-step work: where the replays' links are counted, over
+ * the replayed runs whose own DAG linked tools (their multi-step runs), its edge F1 must not fall on the mean by more than the
+ * gain's resolution while its node F1 gained on the mean of all runs. Single-step runs, with no link to make, score
+ * edge F1 1 for making none and 0 for any: a memory making fewer stray links there lifts the mean over all runs and
+ * hides links lost where there were links to make (Seal-Tools, runs recorded as a history: the memory answered with
+ * node F1 +0.02 to +0.04 and lost edge F1 multi on the new queries). In words when it did; else undefined.
+ */
+function tradedLinks<W extends string>(
+  measures: ReplayMeasures<W> | undefined,
+  preferred: W | BaselineWay,
+): string | undefined {
+  const own = measures?.get(preferred);
+  const base = measures?.get('search');
+  if (own?.links === undefined || base?.links === undefined) return undefined;
+  const n = base.links.length;
+  if ([own.links, own.node, own.edge, base.node, base.edge].some((m) => m.length !== n)) return undefined;
+  const multi = base.links.flatMap((l, i) => (l.truth > 0 ? [i] : []));
+  if (multi.length < 2) return undefined;
+  const node = pairedGain(own.node, base.node);
+  const at = (a: readonly number[]) => multi.map((i) => a[i] as number);
+  const edge = pairedGain(at(own.edge), at(base.edge));
+  return node.gain > TIE && edge.gain < -GAIN_RESOLUTION - TIE
+    ? `its node F1 gained ${node.gain.toFixed(3)} while its edge F1 on the ${multi.length} multi-step runs ` +
+        `(a link to make) fell ${(-edge.gain).toFixed(3)}: tools paid for with links`
+    : undefined;
 }
