@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { parseIsoInstant } from '../core/time.js';
 import { chooseContext, type ContextAsked } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
 import type { RecallResult } from '../engine/recall/recall.js';
@@ -22,10 +23,13 @@ function parseLabels(text: string): 'seed' | 'evidence' {
 const contextBlock = (results: readonly RecallResult[], query: string, now: number, asked: ContextAsked): string =>
   formatMemoryContext(chooseContext(results, query, now, asked).map((c) => c.line));
 
-/** An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms; a clear error naming the flag otherwise. */
+/**
+ * An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms, read as `--now` is (core/time: a day the calendar
+ * does not have, 2026-02-30, is no date); a clear error naming the flag otherwise.
+ */
 function parseDate(flag: string, text: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(ms))
+  const ms = parseIsoInstant(text);
+  if (ms === undefined)
     throw new CredenceError(
       'INVALID_INPUT',
       `${flag} must be an ISO date like 2026-05-01, got ${JSON.stringify(text)}`,

@@ -1,5 +1,6 @@
 /** @module schemas/memory — a memory as `credence remember` takes it. An unknown field is an error that names it. */
 import { z } from 'zod';
+import { parseIsoInstant } from '../core/time.js';
 import { MEMORY_CATEGORY_PATTERN, RESERVED_MEMORY_CATEGORIES } from '../core/types.js';
 /** The categories a user starts with; any short lowercase word of their own is accepted too (`runbook`, `bug`). */
 export const REMEMBER_CATEGORIES = ['note', 'decision'] as const;
@@ -23,13 +24,14 @@ export const MemoryCategorySchema = z
 /** A time: an ISO 8601 date (2026-05-01, 2026-05-01T10:00:00Z) or epoch milliseconds. */
 const When = z.union([
   z.number().int().min(0),
-  z.string().refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && Number.isFinite(Date.parse(s)), {
+  z.string().refine((s) => parseIsoInstant(s) !== undefined, {
     error: (issue) => `must be an ISO date (2026-05-01 or 2026-05-01T10:00:00Z), got ${JSON.stringify(issue.input)}`,
   }),
 ]);
 
 /** Epoch ms of a checked time. */
-export const whenMs = (when: number | string): number => (typeof when === 'number' ? when : Date.parse(when));
+export const whenMs = (when: number | string): number =>
+  typeof when === 'number' ? when : (parseIsoInstant(when) ?? Number.NaN);
 
 export const MemoryInputSchema = z
   .strictObject({
