@@ -98,6 +98,21 @@ function candidates() {
   return found;
 }
 
+/** The global options that take a value (bin/credence.cjs VALUED, src/cli/main.ts). */
+const VALUED = new Set(['--db', '--database-url', '--scope', '--now', '--format']);
+
+/**
+ * Whether the command line is a hook's (`hook …`, after any global options: `--db x hook claude-code`), by the rule of
+ * bin/credence.cjs commandOf, written out here: the launcher runs when no Credence (and no bin) can.
+ */
+function isHook(args) {
+  for (let i = 0; i < args.length; i += 1) {
+    if (VALUED.has(args[i])) i += 1;
+    else if (!args[i].startsWith('-')) return args[i] === 'hook';
+  }
+  return false;
+}
+
 function launch() {
   const problems = [];
   for (const [root, from] of candidates()) {
@@ -107,7 +122,7 @@ function launch() {
         require(join(root, 'bin', 'credence.cjs'));
       } catch (error) {
         // A Credence that breaks as it loads (another version's bin, a corrupt install): a hook still fails open.
-        const hook = process.argv[2] === 'hook';
+        const hook = isHook(process.argv.slice(2));
         process.stderr.write(`credence${hook ? ' hook' : ''}: the Credence in ${root} failed: ${error?.message}\n`);
         process.exitCode = hook ? 0 : 1;
       }
@@ -120,7 +135,7 @@ function launch() {
         : `the ${from === 'path' ? 'credence on PATH' : "project's install"}: ${problem}`,
     );
   }
-  const hook = process.argv[2] === 'hook';
+  const hook = isHook(process.argv.slice(2));
   const line =
     `credence${hook ? ' hook' : ''}: no Credence here can open a store: ${problems.join('; ')}.` +
     ' Or install Credence in the project from its packed tarball (it is not on the npm registry):' +
