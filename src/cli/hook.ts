@@ -3,6 +3,7 @@
  * (`credence --db x hook claude-code`); the plain form is run by bin/credence.cjs directly.
  */
 import type { Command } from 'commander';
+import { parseIsoInstant } from '../core/time.js';
 import type { CommandContext } from './context.js';
 
 export function registerHook(program: Command, context: () => CommandContext): void {
@@ -17,12 +18,20 @@ export function registerHook(program: Command, context: () => CommandContext): v
     )
     .action(async () => {
       const ctx = context();
+      // A --now that is no date is left out, said in one line: the hook still runs, on the clock (it fails open).
+      const now = ctx.options.now;
+      const badNow = now !== undefined && parseIsoInstant(now) === undefined;
+      if (badNow)
+        ctx.io.stderr(
+          `credence hook: --now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(now)} ` +
+            '(ignored: the clock is used)\n',
+        );
       const env = {
         ...ctx.io.env,
         ...(ctx.options.db === undefined ? {} : { CREDENCE_DB: ctx.options.db, CREDENCE_DATABASE_URL: '' }),
         ...(ctx.options.databaseUrl === undefined ? {} : { CREDENCE_DATABASE_URL: ctx.options.databaseUrl }),
         ...(ctx.options.scope === undefined ? {} : { CREDENCE_SCOPE: ctx.options.scope }),
-        ...(ctx.options.now === undefined ? {} : { CREDENCE_NOW: ctx.options.now }),
+        ...(now === undefined ? {} : { CREDENCE_NOW: badNow ? '' : now }),
       };
       const { main } = await import('../hooks/claude-code.js');
       await main(undefined, env);
