@@ -71,11 +71,15 @@ export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv
   if (path === ':memory:' || existsSync(path)) return;
   throw new CredenceError(
     'INVALID_INPUT',
-    `no store at ${path} (named by --db): check the path, or create the store with \`credence init\` ` +
-      'or a first `credence remember` there',
+    `no store at ${path} (named by --db): check the path, or create the store with ` +
+      `\`credence init --db ${shellWord(path)}\``,
     { details: { path, source: '--db' } },
   );
 }
+
+/** A path as a shell reads it back: as it is when it holds nothing a shell would split or expand, else quoted. */
+const shellWord = (text: string): string =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 export function makeContext(
   io: CliIO,

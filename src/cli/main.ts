@@ -24,6 +24,7 @@ import { registerWorkflows } from './workflows.js';
 import { registerCalibration } from './calibration.js';
 import { unexpectedFailureLine } from './failure.js';
 import { withFlagNames } from './flag-names.js';
+import { parseDbPath } from './parse.js';
 import { terminalSafeIO } from './terminal.js';
 import { packageVersion } from './version.js';
 
@@ -45,7 +46,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
   const program = new Command('credence');
   program
     .description('A local-first learning memory for AI agents that knows how sure it is.')
-    .option('--db <path>', 'SQLite database file (default: $CREDENCE_DB or ~/.credence/credence.db)')
+    .option('--db <path>', 'SQLite database file (default: $CREDENCE_DB or ~/.credence/credence.db)', parseDbPath)
     .option(
       '--database-url <url>',
       'a PostgreSQL server to use instead of the SQLite file (default: $CREDENCE_DATABASE_URL)',

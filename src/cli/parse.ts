@@ -23,3 +23,9 @@ export function parseCount(flag: string, text: string): number {
     throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
   return n;
 }
+
+/** `--db PATH`: an empty path (`--db ""`) is refused, not read as no --db (which would use another store). */
+export function parseDbPath(text: string): string {
+  if (text.trim() === '') throw new CredenceError('INVALID_INPUT', '--db needs a path');
+  return text;
+}
