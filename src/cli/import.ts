@@ -35,7 +35,13 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
       throw new CredenceError('INVALID_INPUT', error.message, { cause: error, details: { ...error.details } });
     throw error;
   });
-  if (ctx.wantsJson) return printJson(ctx, summary);
+  // The skipped lines named, by file (in the order read), then line: a line is named when its skipping is known, which
+  // for some (a call whose result never came) is at the end of its file.
+  const files = [...new Set(summary.problems.map((p) => p.file))];
+  const problems = [...summary.problems].sort(
+    (a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line,
+  );
+  if (ctx.wantsJson) return printJson(ctx, { ...summary, problems });
   const skipped = Object.entries(summary.skipped);
   ctx.io.stdout(
     [
@@ -51,7 +57,7 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
       `observations   ${summary.observations}`,
       `already there  ${summary.alreadyImported} prompts and calls from an earlier import`,
       `skipped        ${skipped.length === 0 ? 'none' : skipped.map(([why, n]) => `${n} ${why}`).join(', ')}`,
-      ...summary.problems.map((p) => `  ${p.file}:${p.line}: ${p.why}`),
+      ...problems.map((p) => `  ${p.file}:${p.line}: ${p.why}`),
     ].join('\n') + '\n',
   );
 }
