@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { askedValues, newestOfKind } from './newest-first.js';
-import { statedValues, valueKinds } from './older-turns.js';
+import { heldIn, statedValues, valueKinds } from './older-turns.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2025-01-10T09:00:00Z');
@@ -89,6 +89,22 @@ describe('newestOfKind: a value counts only where the speaker holds it (issue 23
     'Years ago I interned at Globex.',
     'I never worked at Globex.',
     'I dreamt I was working at Globex lol',
+    // The same words in a holding position: each word of a step, a bound or a denial is what holds nothing.
+    "I'm interviewing at Globex on Monday.",
+    'I interviewed to work at Globex.',
+    'I have an interview to work at Globex.',
+    'I applied to work at Globex.',
+    'I apply to work at Globex every spring.',
+    "I'm applying to work at Globex.",
+    'I dreamed I was working at Globex.',
+    'I had a dream I was working at Globex.',
+    'My application to work at Globex is in.',
+    'I got rejected for working at Globex.',
+    'I got an offer working at Globex.',
+    'I was offered a job working at Globex.',
+    'I used to work at Globex.',
+    'Two years ago I was working at Globex.',
+    "I don't work at Globex.",
   ];
   for (const text of mentions)
     it(`"${text}" is no value held`, () => {
@@ -200,4 +216,44 @@ describe('statedValues: a clause opening with another named person holds nothing
     expect(statedValues('Sam crushed me at chess again on the train, lol.', ['chess'], ['lena'], sp)).toEqual([]);
     expect(statedValues('I play chess on the train most days.', ['chess'], ['lena'], sp)).toEqual(['chess']);
   });
+});
+
+describe('newestOfKind: the same value said again is no change (issue 23 review)', () => {
+  it('a newest turn naming only the values of the turns above it is not placed', () => {
+    const again = turn('again', 'Lena', 60, 'I work at Acme on the data team, still pipelines.');
+    const moved = turn('moved', 'Lena', 30, 'I work at Globex on the data team, mostly pipelines.');
+    const ranked = [acme, again, raj, moved];
+    expect(newestOfKind(ranked, kindsOf(ranked), { known: speakers })).toEqual([]);
+  });
+});
+
+describe('heldIn: a value held where a first-person verb or copula holds it (issue 23 review)', () => {
+  const cases: [string, string, boolean][] = [
+    ['I work at Acme on the data team', 'acme', true],
+    ["I'm at Globex's Lisbon office", 'globex', true],
+    ['Our CI is on Buildkite', 'buildkite', true],
+    ['We moved the main store to MySQL', 'mysql', true],
+    ['I left Acme for Globex', 'globex', true],
+    // Leaving or only mentioning: a preposition after such a verb holds nothing.
+    ['So done with Acme', 'acme', false],
+    ['We stopped deploying to Heroku', 'heroku', false],
+    ['Talked to Acme recruiters today', 'acme', false],
+    ['Gave a talk on the Acme data team', 'acme', false],
+    ['I sent my CV to Acme', 'acme', false],
+    ['Glad to be away from Acme', 'acme', false],
+    // "Ago" dates a change; it bounds a value only with no change verb.
+    ['We switched to pnpm two weeks ago', 'pnpm', true],
+    ['I joined Initech a few months ago', 'initech', true],
+    ['I was working at Initech two years ago', 'initech', false],
+    // A denial is of its own part of the clause.
+    ["Can't believe I'm on Helix now", 'helix', true],
+    ["I'm not on Helix", 'helix', false],
+    ['I never work at Acme', 'acme', false],
+    // The value as the subject of "is my" / "is our".
+    ['Helix is my editor now', 'helix', true],
+    ['pnpm is our package manager now', 'pnpm', true],
+    ['Our biggest competitor is Globex', 'globex', false],
+  ];
+  for (const [text, value, held] of cases)
+    it(`"${text}": ${value} ${held ? 'held' : 'not held'}`, () => expect(heldIn(text, value)).toBe(held));
 });

@@ -67,6 +67,9 @@ export function newestOfKind(
     if (group.some((t) => t.c.at > at)) continue;
     const placedTurn = newest.t;
     const above = group.filter((t) => t.rank < placedTurn.rank);
+    // The same values said again are no change ("So done with Acme" after "I work at Acme"): nothing to place.
+    const others = [...new Set(above.flatMap((t) => t.values))].filter((v) => !placedTurn.values.includes(v));
+    if (others.length === 0) continue;
     placed.add(placedTurn.c.key);
     out.push({
       key: placedTurn.c.key,
@@ -74,7 +77,7 @@ export function newestOfKind(
       before: above.map((t) => t.c.id),
       at: placedTurn.c.at,
       values: placedTurn.values,
-      others: [...new Set(above.flatMap((t) => t.values))].filter((v) => !placedTurn.values.includes(v)),
+      others,
     });
   }
   return out;

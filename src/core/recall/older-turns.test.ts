@@ -49,7 +49,7 @@ describe('older turns at recall time (issue 23)', () => {
       [turn('t3', 'Omar', 30, 'I quit Bluebell Couriers, Tidewater Freight hired me.')],
       [
         turn('t3', 'Omar', 30, 'Bluebell Couriers was fun, Tidewater Freight is my home.'),
-        turn('t4', 'Omar', 40, 'Night shifts with Tidewater Freight suit me.'),
+        turn('t4', 'Omar', 40, 'I work night shifts with Tidewater Freight.'),
       ],
       [
         still,

@@ -101,7 +101,7 @@ export function olderTurns(
   if (kinds !== undefined) for (const t of own) t.values = valuesIn(t.c.text, kinds);
   const asked = new Set(words(question));
   // A value is held when the speaker states it as theirs in two turns after the older one: in the first person, with
-  // no condition, plan, quote (hedged), not denied or left, a name in a frame that holds it (holdsFrame; a value of a
+  // no condition, plan, quote (hedged), not denied or left, a name in a position that holds it (heldIn; a value of a
   // kind fills a frame already), not naming another speaker (addressed anywhere: "I could
   // never do that, Ines, respect"), not about another person's thing ("My wife drives", "My brother took up kayaking").
   const saidAt = new Map<string, number[]>();
@@ -113,7 +113,7 @@ export function olderTurns(
     const denied = deniedIn(text, said);
     const left = leftValues(text);
     for (const v of said) {
-      if (denied.has(v) || left.has(v) || (t.names.has(v) && !t.values.includes(v) && !holdsFrame(text, v))) continue;
+      if (denied.has(v) || left.has(v) || (t.names.has(v) && !t.values.includes(v) && !heldIn(text, v))) continue;
       const key = `${t.c.speaker}\n${v}`;
       const at = saidAt.get(key);
       if (at === undefined) saidAt.set(key, [t.c.at]);
@@ -239,30 +239,7 @@ const said = (c: { value: string; cue: string; left: boolean }): string =>
 const speakersOf = (cs: readonly { speaker?: string }[]): Set<string> =>
   new Set(cs.flatMap((c) => words(c.speaker ?? '')));
 
-/**
- * Whether a turn says a name (`name`, lower case) in a frame that holds it: after at, for, with, in, on, to, into,
- * using, via ("I work at Globex Systems", "I'm with Globex"), or before "is my" / "is our" ("Globex is my
- * employer"). A mention holds nothing: "I turned down Globex Systems for good".
- */
-function holdsFrame(text: string, name: string): boolean {
-  const ts = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
-  for (let i = 0; i < ts.length; i += 1) {
-    if ((ts[i] as string).toLowerCase() !== name) continue;
-    let j = i - 1;
-    const skip = (w: string) => !HOLDING.has(w.toLowerCase()) && (/^\p{Lu}/u.test(w) || ARTICLES.has(w.toLowerCase()));
-    while (j >= 0 && skip(ts[j] as string)) j -= 1;
-    if (j >= 0 && HOLDING.has((ts[j] as string).toLowerCase())) return true;
-    let k = i + 1;
-    while (k < ts.length && /^\p{Lu}/u.test(ts[k] as string)) k += 1;
-    const after = ts
-      .slice(k, k + 2)
-      .join(' ')
-      .toLowerCase();
-    if (/^(?:is|are|s) (?:my|our)$/.test(after)) return true;
-  }
-  return false;
-}
-const HOLDING = new Set(['at', 'for', 'with', 'in', 'on', 'to', 'into', 'using', 'via']);
+const HOLDING = new Set(['at', 'for', 'with', 'in', 'on', 'to', 'into', 'onto', 'using', 'via']);
 const ARTICLES = new Set(['the', 'a', 'an', 'my', 'our']);
 
 /** A first-person statement (I, me, my, we, us, our). */
@@ -297,20 +274,23 @@ export function statedValues(
 }
 
 /**
- * Whether `value` (lower case) stands in a clause of `text` that holds it as the speaker's: after a holding
- * preposition or verb ("I work at Globex", "I took up pottery", "Started at Globex") or a word before it in the frame
- * that formed its kind (`lefts`), in a clause that is first person or opens with no thing nor other person ("The
- * team at Globex is great" holds nothing; "Saturdays are for climbing" holds climbing), and is not denied ("not",
- * "never", "no longer", "anymore"), a step towards it or away (an application, an interview, a rejection, an offer),
- * bounded in the past ("years ago", "used to") or a named other's ("My friend Sara works at Globex").
+ * Whether `value` (lower case) stands in a clause of `text` that holds it as the speaker's (holdsAt): after a
+ * holding verb ("I took up pottery", "Started at Globex"), a word before it in the frame that formed its kind
+ * (`lefts`), a preposition after a holding verb or copula ("I work at Globex", "I'm at Acme"; not after leaving or
+ * mentioning: "done with Acme", "talked to Acme"), or as the subject of "is my" / "is our" ("Helix is my editor");
+ * in a clause that is first person or opens with no thing nor other person ("The team at Globex is great" holds
+ * nothing); not denied in its own part of the clause ("not", "never", "n't", "no longer": "Can't believe | I'm on
+ * Helix now" holds Helix), not a step towards it (an application, an interview, a rejection, an offer, a dream),
+ * not bounded in the past ("used to"; "ago" with no change verb: "We switched to pnpm two weeks ago" holds pnpm), not
+ * a named other's ("My friend Sara works at Globex"). Words as memory-life's `words` reads them ("I'm" is i, m).
  */
 export function heldIn(text: string, value: string, lefts?: ReadonlySet<string>): boolean {
   for (const clause of text.split(/[,.;:!?()]|\s[-–—]\s|\b(?:and|but|though|although)\b/i)) {
-    const ts = clause.match(/[\p{L}\p{N}'’]+/gu) ?? [];
-    const lower = ts.map((t) => t.toLowerCase());
+    const ts = clause.match(/[\p{L}\p{N}]+/gu) ?? [];
+    const lower = words(clause);
     const at = lower.indexOf(value);
     if (at < 0) continue;
-    if (NOT_HELD.test(clause) || NAMED_OTHER.test(clause) || OTHERS_THING.test(clause)) continue;
+    if (NAMED_OTHER.test(clause) || OTHERS_THING.test(clause)) continue;
     // A clause opening with a name doing something is that one's ("Sam crushed me at chess", "Sara works at …").
     if (
       /^\p{Lu}/u.test(ts[0] ?? '') &&
@@ -322,23 +302,96 @@ export function heldIn(text: string, value: string, lefts?: ReadonlySet<string>)
       continue;
     // Said of a thing or of others, with no first person: "The team at Globex is great".
     if (!FIRST_PERSON.test(clause) && OPENS_OTHER.has(lower[0] ?? '')) continue;
-    let j = at - 1;
-    while (j >= 0 && (ARTICLES.has(lower[j] as string) || FILLERS.has(lower[j] as string))) j -= 1;
-    const before = lower[j];
-    if (before === undefined) continue;
-    // A copula holds the value when the frame of its kind is one ("My weekend hobby is _": "my weekends are all _").
-    const frameHolds =
-      lefts?.has(before) === true || (COPULAS.has(before) && [...(lefts ?? [])].some((w) => COPULAS.has(w)));
-    if (HOLDING.has(before) || HOLD_VERBS.has(before) || frameHolds) return true;
+    // The value's part of the clause: from the last subject before it to the next after it. A denial or a bound
+    // there is the value's ("Can't believe I'm on Helix now" denies the believing, not Helix).
+    let start = at;
+    while (start > 0 && !SUBJECTS.has(lower[start - 1] as string)) start -= 1;
+    start = Math.max(0, start - 1);
+    let end = at + 1;
+    while (end < lower.length && !SUBJECTS.has(lower[end] as string)) end += 1;
+    const part = lower.slice(start, end);
+    if (part.some((w) => DENIED.has(w)) || /\bno longer\b/.test(part.join(' '))) continue;
+    if (lower.some((w) => NOT_HELD.has(w)) || /\bused to\b/.test(lower.join(' '))) continue;
+    // "Ago" bounds a value in the past unless it dates the change itself ("We switched to pnpm two weeks ago").
+    if (lower.includes('ago') && !lower.some((w) => CHANGE_VERBS.has(w))) continue;
+    if (holdsAt(ts, lower, at, start, lefts)) return true;
+    // The value as the subject of "is my" / "is our": "Helix is my editor now".
+    let k = at + 1;
+    while (k < ts.length && /^\p{Lu}/u.test(ts[k] as string)) k += 1;
+    if (COPULAS.has(lower[k] ?? '') && /^(?:my|our)$/.test(lower[k + 1] ?? '')) return true;
   }
   return false;
 }
-/** A clause that holds no value of the speaker's now: denied, a step towards one, bounded in the past, a dream. */
-const NOT_HELD = new RegExp(
-  '\\b(?:not|never|nor|no longer|anymore|any more|applied|apply|applying|application|interview|interviewing|' +
-    "interviewed|rejected|offer|offered|ago|used to|formerly|back then|dreamt|dreamed|dream)\\b|n['’]t\\b",
-  'i',
+
+/**
+ * Whether the words before a value (at `at` of a clause's words `lower`, as written `ts`; its part from `start`)
+ * hold it: a holding verb ("I use Vim", "took up pottery", "joined Globex"), a word before it in the frame of its
+ * kind (`lefts`), a copula when that frame has one, or a preposition after a holding verb or copula, with the
+ * verb's object between ("I work at Globex", "we run on Postgres", "I'm at Acme", "moved the main store to MySQL")
+ * or after a thing of the speaker's ("my desk at Copperleaf").
+ * Leaving or only mentioning holds nothing: "done with Acme", "stopped deploying to Heroku", "talked to Acme",
+ * "sent my CV to Acme", "a talk on Acme", "away from Acme".
+ */
+function holdsAt(
+  ts: readonly string[],
+  lower: readonly string[],
+  at: number,
+  start: number,
+  lefts?: ReadonlySet<string>,
+): boolean {
+  const known = (w: string) => HOLD_VERBS.has(w) || HOLDING.has(w) || COPULAS.has(w) || LEAVING.has(w);
+  let j = at - 1;
+  while (
+    j >= start &&
+    (ARTICLES.has(lower[j] as string) ||
+      FILLERS.has(lower[j] as string) ||
+      (/^\p{Lu}/u.test(ts[j] as string) && !known(lower[j] as string) && !SUBJECTS.has(lower[j] as string)))
+  )
+    j -= 1;
+  if (j < start) return false;
+  const w = lower[j] as string;
+  const leftBefore = (i: number) => [i - 1, i - 2].some((x) => x >= start && LEAVING.has(lower[x] as string));
+  if (LEAVING.has(w)) return false;
+  if (HOLD_VERBS.has(w) || lefts?.has(w) === true) return !leftBefore(j);
+  if (AWAY.has(w)) return false;
+  if (COPULAS.has(w)) return [...(lefts ?? [])].some((x) => COPULAS.has(x)) && !leftBefore(j);
+  if (!HOLDING.has(w)) return false;
+  for (let i = j - 1; i >= Math.max(start, j - 6); i -= 1) {
+    const v = lower[i] as string;
+    if (FOR_CHANGE.has(v) && i < j - 1 && FOR_WORDS.has(w)) return true;
+    if (LEAVING.has(v)) return false;
+    if (HOLD_VERBS.has(v) || NOW_COPULAS.has(v)) return !leftBefore(i);
+  }
+  // Or after a thing of the speaker's, with no leaving verb before: "My team at Copperleaf ships every week".
+  return lower.slice(Math.max(start, j - 4), j).some((v) => v === 'my' || v === 'our');
+}
+/** Words that make a clause hold nothing of the speaker's now: a step towards a value, a past, a dream. */
+const NOT_HELD = new Set(
+  (
+    'applied apply applying application interview interviewing interviewed rejected offer offered dreamt ' +
+    'dreamed dream'
+  ).split(' '),
 );
+/** A denial, of its own part of a clause: "Can't believe | I'm on Helix now" (n't is the word t). */
+const DENIED = new Set(['not', 'never', 't']);
+/** Verbs of a change that "ago" dates rather than bounds: "We switched to pnpm two weeks ago". */
+const CHANGE_VERBS = new Set(
+  'switched moved migrated joined started began took hired relocated transferred upgraded picked landed'.split(' '),
+);
+/** The subjects that open a part of a clause: "Can't believe | I'm on Helix now". */
+const SUBJECTS = new Set(['i', 'we']);
+/** Leaving or only mentioning: the value after them is not held ("done with Acme", "talked to Acme"). */
+const LEAVING = new Set(
+  (
+    'done stopped stop stopping quit quitting left leaving leave talked talk talks talking sent send sending gave ' +
+    'give given giving mentioned mention heard asked'
+  ).split(' '),
+);
+/** Right before a value, a move away from it: "away from Acme", "off Heroku". */
+const AWAY = new Set(['from', 'off', 'away', 'without']);
+/** Leaving one value for another holds the other: "I left Acme for Globex", "swapped pottery for climbing". */
+const FOR_CHANGE = new Set('left quit swapped swap traded ditched dropped replaced'.split(' '));
+const FOR_WORDS = new Set(['for', 'with', 'to', 'into', 'onto']);
 /** Another person named as a clause's subject: "my friend Sara", "our manager Ben". */
 const NAMED_OTHER = /\b(?:[Mm]y|[Oo]ur) \p{Ll}+ \p{Lu}\p{L}+/u;
 /** Words opening a clause about a thing or others: with no first person, it holds no value of the speaker's. */
@@ -347,12 +400,15 @@ const OPENS_OTHER = new Set(
 );
 /** Words between a holding word and its value: "are all climbing", "is mostly Rust". */
 const FILLERS = new Set(['all', 'mostly', 'just', 'now', 'still', 'really', 'only', 'basically', 'pretty', 'much']);
-const COPULAS = new Set(['is', 'are', 'am', 'was', 'were', 's', 'be', 'being', 'been']);
+const COPULAS = new Set(['is', 'are', 'am', 'was', 'were', 's', 'm', 're', 'be', 'being', 'been']);
+/** Copulas of now: a preposition after them holds its value ("I'm at Acme", "our CI is on GitHub"). */
+const NOW_COPULAS = new Set(['is', 'are', 'am', 's', 'm', 're', 'be', 'being', 'been']);
 /** Verbs that hold the word after them: "I use Vim", "took up pottery", "joined Globex". */
 const HOLD_VERBS = new Set(
   (
     'use uses using run runs running play plays playing drive drives driving do doing love loving joined join ' +
-    'up chose picked prefer live lives living work works working'
+    'up chose picked prefer live lives living work works working switched switch moved migrated started start ' +
+    'starting hired settled upgraded went relocated transferred landed deploy deploys deploying based'
   ).split(' '),
 );
 
