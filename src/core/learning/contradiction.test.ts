@@ -197,6 +197,22 @@ describe('detectContradictions', () => {
     ).toEqual([]);
   });
 
+  it("reads an outcome naming the habit's tool as evidence, not another choice; a choice still contradicts", () => {
+    const habit = () => repeat('always run npm test before git commit', 3, 'correction');
+    // The hooks record a failed test command so; it names npm and chooses nothing over it.
+    for (const type of ['error', 'success'] as const) {
+      const outcome = one(type === 'error' ? 'tests failed: npm test' : 'tests passed: npm test', type, 1);
+      expect(contradictionsOf(habit(), [outcome])).toEqual([]);
+      expect(contradictionsOf(habit(), [outcome], false)).toEqual([]);
+    }
+    const negated = one("don't run npm test before commits, CI does it", 'correction', 1);
+    expect(contradictionsOf(habit(), [negated])).toMatchObject([{ id: negated.id, kind: 'correction' }]);
+    const chosen = one('Installed with yarn instead of npm and the build broke', 'error', 1);
+    expect(contradictionsOf(repeat('Always install dependencies with yarn', 3, 'preference'), [chosen])).toMatchObject([
+      { id: chosen.id, kind: 'opposite-convention' },
+    ]);
+  });
+
   it('does not report members that agree, nor unrelated negative statements', () => {
     expect(contradictionsOf(camelGroup(), [])).toEqual([]);
     expect(

@@ -599,12 +599,24 @@ interface Stance {
   readonly polarity: 1 | 0 | -1;
   readonly favoured: ReadonlyMap<string, ReadonlySet<string>>;
   readonly rejected: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * The families in which an outcome (an error or a success) states a choice: those where its own words turn an
+   * alternative down. Undefined for the other types (every family they name is a choice).
+   */
+  readonly chosenIn?: ReadonlySet<string>;
 }
 
+/**
+ * An outcome records what happened to what it names ("tests failed: npm test" names the runner, it turns npm down no
+ * more than "tests passed: npm test" picks it): a family counts as chosen there only where the text itself turns an
+ * alternative down ("installed with yarn instead of npm and the build broke").
+ */
 function stanceOf(assertion: Assertion, type: ObservationType): Stance {
-  if (type !== 'error') return assertion;
+  if (type !== 'error' && type !== 'success') return assertion;
+  const chosenIn = new Set(assertion.rejected.keys());
+  if (type === 'success') return { ...assertion, chosenIn };
   const polarity = assertion.negated ? (assertion.polarity === 1 ? -1 : 1) : 0;
-  return { polarity, favoured: assertion.rejected, rejected: assertion.favoured };
+  return { polarity, favoured: assertion.rejected, rejected: assertion.favoured, chosenIn };
 }
 
 /** What a stance chooses in a family: favoured and not also rejected; undefined if nothing. */
@@ -636,8 +648,11 @@ function disagreement(
   x: Stance,
   y: Stance,
 ): { kind: 'negation' | 'opposite-convention'; family: string | undefined } | 'abstain' | 'open' | undefined {
+  // x contradicts only by what it chooses: a family an outcome x merely names is no choice of it.
   const families = new Set(
-    [...x.favoured.keys(), ...x.rejected.keys()].filter((f) => y.favoured.has(f) || y.rejected.has(f)),
+    [...x.favoured.keys(), ...x.rejected.keys()].filter(
+      (f) => (y.favoured.has(f) || y.rejected.has(f)) && (x.chosenIn === undefined || x.chosenIn.has(f)),
+    ),
   );
   let decided = false;
   for (const family of [...families].sort()) {
@@ -949,7 +964,8 @@ export function detectContradictions(
       .sort()
       .join(';');
   const internStance = (stance: Stance): number => {
-    const key = `${stance.polarity}/${familyKey(stance.favoured)}/${familyKey(stance.rejected)}`;
+    const chosenIn = stance.chosenIn === undefined ? '*' : [...stance.chosenIn].sort().join('|');
+    const key = `${stance.polarity}/${familyKey(stance.favoured)}/${familyKey(stance.rejected)}/${chosenIn}`;
     let id = stanceIds.get(key);
     if (id === undefined) {
       stanceIds.set(key, (id = stances.length));
@@ -1341,8 +1357,10 @@ export function detectContradictions(
         const assertion = assertions[a] as Assertion;
         const what =
           vote.kind === 'opposite-convention' && vote.family !== undefined
-            ? `favours ${describe(stance, vote.family) || 'another choice'} ` +
-              `over ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
+            ? describe(stance, vote.family) === ''
+              ? `turns down ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
+              : `favours ${describe(stance, vote.family)} ` +
+                `over ${describe(against.stance, vote.family) || "the group's choice"} (${vote.family})`
             : `says the opposite${assertion.cue !== undefined ? ` ("${assertion.cue}")` : ''}`;
         verdict = {
           group: chosen,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movableProjects } from '../../../test/projects.js';
@@ -250,5 +250,41 @@ describe('an instinct retired by the limit of active instincts (issue 21)', () =
     expect((await c.recall(gone?.text as string)).filter((r) => r.id === gone?.id)).toEqual([]);
     const context = await sessionContext(store, 's', { cwd: root, now: T0, env: {} });
     expect(context).not.toContain(gone?.text as string);
+  });
+});
+
+describe('an outcome the hooks record is no contradiction (issue 21)', () => {
+  const NPM_TEST = 'always run npm test before git commit';
+
+  it("learns three corrections beside the hooks' failed test run, and quotes a real contradiction", async () => {
+    const { root, at } = setup();
+    mkdirSync(join(root, '.claude'));
+    const c = await at(T0);
+    await c.observe([
+      ...[3, 2, 1].map((h) => obs(NPM_TEST, 0.7, T0 - h * 3_600_000, 'correction')),
+      // As the hooks record a failed test command (src/hooks/signals.ts).
+      {
+        ...obs('tests failed: npm test', 0.7, T0 - 1_800_000, 'error'),
+        evidence: ['runner: npm test', 'exit code 1'],
+        tags: ['hook', 'Bash', 'test', 'source:tool-output'],
+      },
+    ]);
+    const report = await c.evolve();
+    expect(report.contradictions).toEqual([]);
+    expect(report.skillsUpdated.map((s) => [s.rule, s.file])).toEqual([
+      [NPM_TEST, join('.claude', 'skills', 'run-npm-test-git', 'SKILL.md')],
+    ]);
+    expect(readFileSync(join(root, report.skillsUpdated[0]?.file as string), 'utf8')).toContain(NPM_TEST);
+
+    // A correction that turns the habit down is one, and the report quotes it with its date.
+    const later = await at(T0 + DAY);
+    const against = "don't run npm test before commits, CI does it";
+    await later.observe([obs(against, 0.7, T0 + DAY - 3_600_000, 'correction')]);
+    const next = await later.evolve();
+    expect(next.contradictions).toEqual([
+      expect.objectContaining({ text: against, at: new Date(T0 + DAY - 3_600_000).toISOString() }),
+    ]);
+    const id = next.contradictions[0]?.id as string;
+    expect(formatEvolveReport(next)).toContain(`"${against}" on 2026-02-03 (${id}): a correction that turns down npm`);
   });
 });

@@ -131,6 +131,9 @@ export interface EvolveReport {
   contradictions: {
     group: string;
     id: string;
+    /** The contradicting observation's text and when it was observed (ISO). */
+    text: string;
+    at: string;
     reason: string;
     applied?: { to: string; kind: 'instinct' | 'skill'; delta: number; before: number; after: number };
     /**
@@ -514,6 +517,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     const contradictionEntries: EvolveReport['contradictions'] = against.map((c) => ({
       group: label,
       id: c.id,
+      text: byId.get(c.id)?.observation ?? '',
+      at: new Date(c.timestamp).toISOString(),
       reason: c.reason,
     }));
     const noteApplied = (to: string, kind: 'instinct' | 'skill', before: number, after: number) => {
@@ -1469,6 +1474,18 @@ export async function afterPrune(
   };
 }
 
+/** Longest observation text quoted whole in a report line; a longer one is cut at a word, with "…". */
+const QUOTED_CHARS = 100;
+
+/** An observation's text, quoted and cut to about `QUOTED_CHARS` (one line). */
+function quotedCut(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= QUOTED_CHARS) return JSON.stringify(line);
+  const cut = line.slice(0, QUOTED_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return JSON.stringify(`${(space > QUOTED_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`);
+}
+
 /** The seed's report, as markdown. */
 export function formatEvolveReport(r: EvolveReport): string {
   const out = [`## Evolution detected${r.dryRun ? ' (dry run: nothing written)' : ''}`, ''];
@@ -1510,7 +1527,7 @@ export function formatEvolveReport(r: EvolveReport): string {
     out.push('', `### Contradictions (${r.contradictions.length})`);
     for (const c of r.contradictions)
       out.push(
-        `- against "${c.group}": ${c.reason}` +
+        `- against "${c.group}": ${quotedCut(c.text)} on ${c.at.slice(0, 10)} (${c.id}): ${c.reason}` +
           (c.applied !== undefined
             ? ` (${c.applied.delta} on ${c.applied.kind} ${c.applied.to}: ` +
               `${c.applied.before.toFixed(2)} → ${c.applied.after.toFixed(2)})`
