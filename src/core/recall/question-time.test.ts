@@ -199,11 +199,14 @@ describe('asksPresentValue / asksValueAsOf: which questions order a speaker’s 
     expect(present('What is the first database we tried?')).toBe(false);
     expect(present('Where does Lena want to work?')).toBe(false);
     expect(present('What database would Raj pick?')).toBe(false);
+    expect(present('Which database does Raj pick for the next project?')).toBe(false);
     expect(present('Which command is used to build the app?')).toBe(true);
   });
   it('after, since, until bound a time: no value as of a date; "since 2024" is no period that ended', () => {
     expect(asOf('Where did Lena work after March 2024?')).toBe(false);
     expect(asOf('Where did Lena work until March 2024?')).toBe(false);
+    // Only the word right before the date bounds it.
+    expect(asOf('Which database did Lena use in March 2025, after the layoffs?')).toBe(true);
     const since = questionTime('Which database do we use in production since 2024?', now);
     expect(since.period).toBeUndefined();
     expect(since.tense).not.toBe('past');

@@ -228,7 +228,10 @@ const MAY_ASK_WHEN = holds('when', 'what ', 'which ', 'how long ago');
 
 /** Words that put a question in the past wherever they stand. */
 const PAST_ALWAYS = /\b(?:previously|formerly|originally|in the past)\b/i;
-/** A question's own verb in the past: it asks what held then. */
+/**
+ * A question's own verb in the past ("did", "was", "had"): it asks what held then, not now. Not "used": "which
+ * command is used to build the app?" is the present ("used to" + a verb is read by readsPast).
+ */
 const ASKED_IN_PAST = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b/i;
 /** A regular verb in the past ("What filled Ben's weekends before …?"), read so only in a question with no present. */
 const ED_VERB = /\b(?!(?:need|speed|feed|seed|bed|red|shed|breed|deed|embed|exceed|proceed|succeed)\b)[a-z]{2,}ed\b/i;
@@ -314,10 +317,17 @@ export function questionTime(question: string, now: number): QuestionTime {
  * "used to", "previously" (what held before a change), not "when". Of the turns said by then, the newest goes first.
  */
 export function asksValueAsOf(question: string, asked: QuestionTime): boolean {
-  return !asked.asksWhen && !readsPast(question) && !BOUNDED.test(question);
+  return !asked.asksWhen && !readsPast(question) && !boundedBy(question, asked.period);
 }
-/** A date that bounds a time rather than naming it: after it, since it, until it. */
-const BOUNDED = /\b(?:after|since|until|till)\b/i;
+/**
+ * Whether the date a question names bounds a time rather than naming it: the word right before it is "after",
+ * "since", "until" ("Which database did Lena use after March 2025?"; not "… in March 2025, after the layoffs?").
+ */
+function boundedBy(question: string, period: QuestionPeriod | undefined): boolean {
+  const at = period === undefined ? -1 : question.toLowerCase().indexOf(period.text.toLowerCase());
+  return at >= 0 && BOUNDED.test(question.slice(0, at).match(/(\p{L}+)\P{L}*$/u)?.[1] ?? '');
+}
+const BOUNDED = /^(?:after|since|until|till)$/i;
 
 /**
  * Whether a question asks what holds now: said so ("now", "these days", "still"), or put in the present with no
@@ -326,15 +336,10 @@ const BOUNDED = /\b(?:after|since|until|till)\b/i;
  */
 export function asksPresentValue(question: string, asked: QuestionTime): boolean {
   if (asked.asksWhen || asked.tense === 'past' || NOT_HELD_NOW.test(question)) return false;
-  return asked.tense === 'current' || !PAST_VERB.test(question);
+  return asked.tense === 'current' || !ASKED_IN_PAST.test(question);
 }
-/**
- * A verb of the past in a question ("did", "was", "had"): it asks what held then, not now. Not "used": "which
- * command is used to build the app?" is the present ("used to" + a verb is read by readsPast).
- */
-const PAST_VERB = /\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b/i;
 /** What is not the value held now: the first one, a wish, a choice ("Where does Lena want to work?"). */
-const NOT_HELD_NOW = /\b(?:first|originally|want|wants|wanted|would|pick|picks)\b/i;
+const NOT_HELD_NOW = /\b(?:first|originally|want|wants|wanted|would|picks?)\b/i;
 
 const TIME_WORDS = /\b(?:now|nowadays|these days|at the moment|at present|presently|currently)\b/gi;
 

@@ -520,12 +520,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     values = valuesIn(context);
     fts = ftsOf(values);
     if (fts === undefined) return undefined;
-    const wordsOf = words;
     // The values a turn holds as its speaker's (statedValues: "Sam crushed me at chess" holds no chess of mine).
     const held = (item: Recallable) =>
       statedValues(
         item.text,
-        [...new Set(wordsOf(item.text).filter((x) => values.has(x)))],
+        [...new Set(words(item.text).filter((x) => values.has(x)))],
         speakerWords(item.life?.turn?.speaker ?? ''),
         speakers,
         lefts,
@@ -534,7 +533,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     // The candidate matching the question best that holds one of its words beside a value of the kind.
     let anchor: ReturnType<typeof score> | undefined;
     for (const c of cands) {
-      const ws = wordsOf(c.item.text);
+      const ws = words(c.item.text);
       if (ws.some((x) => values.has(x)) && ws.some((x) => askedWords.includes(x)))
         if (anchor === undefined || c.fused > anchor.fused) anchor = c;
     }
