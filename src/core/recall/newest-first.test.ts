@@ -253,6 +253,8 @@ describe('heldIn: a value held where a first-person verb or copula holds it (iss
     ['Helix is my editor now', 'helix', true],
     ['pnpm is our package manager now', 'pnpm', true],
     ['Our biggest competitor is Globex', 'globex', false],
+    // A clause about a thing or others, with no first person, holds nothing of the speaker's.
+    ['The team is at Globex', 'globex', false],
   ];
   for (const [text, value, held] of cases)
     it(`"${text}": ${value} ${held ? 'held' : 'not held'}`, () => expect(heldIn(text, value)).toBe(held));

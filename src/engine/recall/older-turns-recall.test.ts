@@ -441,7 +441,7 @@ describe('a named speaker’s turns of the kind asked join the candidates (issue
     expect(past.some((r) => r.id === climbing)).toBe(false);
   });
 
-  it('a turn added this way says so, matches none of the words, and scores at most its anchor’s share', async () => {
+  it('a turn added this way says so, matches none of the words, and is scored with its anchor’s share', async () => {
     const { cr, climbing } = await busyLena();
     const rs = await cr.recall('Which hobby does Lena have?', { limit: 80, track: false });
     const found = rs.find((r) => r.id === climbing);

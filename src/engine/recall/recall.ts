@@ -446,7 +446,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   );
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
   // The named speaker's turns added for the kind of value asked (below), with the values they hold: none matched the
-  // question's words (`bm25Relative` 0); their match is the turn they are scored with, at most (a cap, not a floor).
+  // question's words (`bm25Relative` 0); they are scored with a turn, as a turn linked is.
   const byValue = new Map<string, { values: string[]; anchor: string }>();
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
@@ -454,7 +454,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
     const similarity = Math.max(0, similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
-    const fused = linked === undefined ? own : byValue.has(item.key) ? linked.fused : Math.max(own, linked.fused);
+    const fused = linked === undefined ? own : Math.max(own, linked.fused);
     const confidenceFactor =
       item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
     const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
