@@ -248,6 +248,7 @@ describe('heldIn: a value held where a first-person verb or copula holds it (iss
     // A denial is of its own part of the clause.
     ["Can't believe I'm on Helix now", 'helix', true],
     ["I'm not on Helix", 'helix', false],
+    ["We don't use Jenkins anymore; CI runs on Buildkite", 'buildkite', true],
     ['I never work at Acme', 'acme', false],
     // The value as the subject of "is my" / "is our".
     ['Helix is my editor now', 'helix', true],

@@ -291,9 +291,10 @@ export function heldIn(text: string, value: string, lefts?: ReadonlySet<string>)
     const at = lower.indexOf(value);
     if (at < 0) continue;
     if (NAMED_OTHER.test(clause) || OTHERS_THING.test(clause)) continue;
-    // A clause opening with a name doing something is that one's ("Sam crushed me at chess", "Sara works at …").
+    // A clause opening with a name doing something is that one's ("Sam crushed me at chess", "Sara works at …"); an
+    // acronym names no person ("CI runs on Buildkite").
     if (
-      /^\p{Lu}/u.test(ts[0] ?? '') &&
+      /^\p{Lu}\p{Ll}/u.test(ts[0] ?? '') &&
       at > 0 &&
       !FIRST_PERSON.test(ts[0] ?? '') &&
       /^(?:\p{Ll}+(?:ed|s)|beat|took|got|made)$/u.test(ts[1] ?? '') &&
