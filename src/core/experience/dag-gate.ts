@@ -264,10 +264,11 @@ function unproven<W extends string>(
 /**
  * Whether the memory's way paid for tools with links on multi-step work: where the replays' links are counted, over
  * the replayed runs whose own DAG linked tools (their multi-step runs), its edge F1 must not fall on the mean by more
- * than the gain's resolution while its node F1 gained on the mean of all runs. Single-step runs, with no link to make, score
- * edge F1 1 for making none and 0 for any: a memory making fewer stray links there lifts the mean over all runs and
- * hides links lost where there were links to make (Seal-Tools, runs recorded as a history: the memory answered with
- * node F1 +0.02 to +0.04 and lost edge F1 multi on the new queries). In words when it did; else undefined.
+ * than the gain's resolution while its node F1 gained on the mean of all runs. Single-step runs, with no link to
+ * make, score edge F1 1 for making none and 0 for any: a memory making fewer stray links there lifts the mean over all
+ * runs and hides links lost where there were links to make (Seal-Tools, runs recorded as a history: the memory
+ * answered with node F1 +0.02 to +0.04 and lost edge F1 multi on the new queries). In words when it did; else
+ * undefined.
  */
 function tradedLinks<W extends string>(
   measures: ReplayMeasures<W> | undefined,
