@@ -15,6 +15,7 @@ import {
   slotQuestionWords,
   validAt,
 } from './memory-life.js';
+import { heldIn } from './older-turns.js';
 
 const note = (id: string, title: string, text: string, at: number, more: Partial<LifeSubject> = {}): LifeSubject => ({
   id,
@@ -152,6 +153,20 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the same slot (home)') });
     const job = turn('j1', 'My job is at Northwind, mostly backend work.', 1);
     expect(decideLife(turn('j2', 'I started a new job at Helix Labs on Monday.', 2), job)?.kind).toBe('supersedes');
+  });
+
+  it('a change toward the value the older turn already holds is the same fact again, not a replacement', () => {
+    const globex = turn('g1', 'Big news: I left Acme and now I work at Globex', 1, 'Lena');
+    const started = turn('g2', 'I started at Globex on June 1st.', 2, 'Lena');
+    expect(decideLife(started, globex, undefined, heldIn)).toBeUndefined();
+    // Without reading what each holds, the cue beside Globex replaced it (as before).
+    expect(decideLife(started, globex)?.kind).toBe('supersedes');
+    // The older holding another value (Initech): what changed, replaced.
+    const initech = turn('g0', 'I work at Initech, and Globex is our biggest client', 0, 'Lena');
+    expect(decideLife(started, initech, undefined, heldIn)?.kind).toBe('supersedes');
+    // Leaving the value held is a change of it.
+    const left = turn('g3', 'I left Globex last week, I start at Umbrella soon', 3, 'Lena');
+    expect(decideLife(left, globex, undefined, heldIn)?.kind).toBe('supersedes');
   });
 
   it('a change that names the value it left replaces the turns saying it, in lower case too', () => {

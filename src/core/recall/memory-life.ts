@@ -572,11 +572,15 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
  * most content words shared and each with a word of its own, no cue: `conflict`); undefined when they are about
  * different things or one simply adds to the other. A turn's change is tied to a value the older one holds
  * (changeBeside) and said by its speaker; `known`: the names a turn may address (the dialogue's speakers: addressee).
+ * `holds`: whether a turn's text holds a value as its speaker's (older-turns' heldIn); given, a change tied to a value
+ * the older turn already holds, and the newer holds too, is the same fact said again (a confirmation: "I started at
+ * Globex on June 1st" after "I left Acme and now I work at Globex"), the later word on it, not its replacement.
  */
 export function decideLife(
   newer: LifeSubject,
   older: LifeSubject,
   known?: ReadonlySet<string>,
+  holds?: (text: string, value: string) => boolean,
 ): LifeDecision | undefined {
   if (nearIdentical(newer, older)) return { kind: 'duplicate', why: `near-identical to ${older.id}` };
   const subject = sameSubject(newer, older);
@@ -595,14 +599,23 @@ export function decideLife(
   const both = [...contentWords(newer.text)].filter((w) => olderWords.has(w));
   const slots = slotsOf(older.text);
   const slot = subject.how === 'slot' || [...slotsOf(newer.text, true)].some((x) => slots.has(x));
+  const tied = newer.speaker !== undefined && values.length > 0 ? changeBeside(newer.text, values, 3, both) : undefined;
   const cue =
     newer.speaker === undefined
       ? (changeCue(newer.text) ?? changeCue(newer.title))
-      : ((values.length > 0 ? changeBeside(newer.text, values, 3, both)?.cue : undefined) ??
-        (values.length === 0 ? ownChangeCue(newer.text, slot) : undefined));
+      : (tied?.cue ?? (values.length === 0 ? ownChangeCue(newer.text, slot) : undefined));
+  // The change is toward a value the older turn holds already, and each value the older holds the newer holds too,
+  // leaving none of the older's words: the older's value is not what changed (the same fact again). An older turn
+  // holding another value besides ("I work at Initech, and Globex is our biggest client") held what changed.
+  const again =
+    tied !== undefined &&
+    !tied.left &&
+    holds?.(older.text, tied.value) === true &&
+    [...namesIn(older.text)].every((v) => !holds(older.text, v) || holds(newer.text, v)) &&
+    ![...leftValues(newer.text)].some((w) => olderWords.has(w));
   const turnsState =
     newer.speaker === undefined || (statesOwnFact(newer.text, known) && statesOwnFact(older.text, known));
-  if (cue !== undefined && turnsState && !restates(newer, older))
+  if (cue !== undefined && turnsState && !restates(newer, older) && !again)
     return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
   if (subject.how === 'title' && norm(newer.text) !== norm(older.text)) {
     const wa = contentWords(newer.text);

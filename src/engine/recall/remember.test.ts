@@ -113,6 +113,33 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it("a replacing note given no category or tags keeps the replaced one's and says so; given ones win", async () => {
+    const { credence, store } = await engine();
+    const title = 'JWT token refresh flow';
+    const [jwt] = (
+      await credence.remember([
+        { title, category: 'decision', tags: ['auth', 'jwt'], text: 'Access tokens refresh in the auth service' },
+      ])
+    ).ids;
+    const moved = await credence.remember([{ title, text: 'We moved token refresh to the API gateway' }]);
+    expect(moved.superseded).toEqual([
+      { id: jwt, by: moved.ids[0], why: expect.stringContaining(`kept DECISION and tags auth, jwt from ${jwt}`) },
+    ]);
+    expect(await store.getMemory('life', moved.ids[0] as string)).toMatchObject({
+      category: 'decision',
+      tags: ['auth', 'jwt'],
+    });
+    const given = await credence.remember([
+      { title, category: 'runbook', tags: ['gateway'], text: 'We moved token refresh to the edge workers' },
+    ]);
+    expect(given.superseded[0]?.why).not.toMatch(/kept/);
+    expect(await store.getMemory('life', given.ids[0] as string)).toMatchObject({
+      category: 'runbook',
+      tags: ['gateway'],
+    });
+    await credence.close();
+  });
+
   it('the same title saying otherwise without a cue: both come back marked conflict, one label lower', async () => {
     const { credence, clock } = await engine();
     await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
@@ -184,6 +211,22 @@ describe('remember: a turn that changes a fact without a word in common (issue 2
     ]);
     const rows = new Map((await store.listMemories('life')).map((m) => [m.id, m.life?.status]));
     expect([rows.get(first.ids[1] as string), rows.get(first.ids[2] as string)]).toEqual([undefined, undefined]);
+    await credence.close();
+  });
+});
+
+describe('remember: the same fact said again by a turn (issue 23)', () => {
+  it('"I started at Globex" after "now I work at Globex" supersedes nothing; Acme answers "before"', async () => {
+    const { credence, clock, store } = await engine();
+    const say = (text: string, session: string) => ({ speaker: 'Lena', session, index: 0, at: clock.now, text });
+    const first = await credence.remember([say('Big news: I left Acme and now I work at Globex', 's1')]);
+    clock.now += 30 * DAY;
+    const again = await credence.remember([say('I started at Globex on June 1st.', 's2')]);
+    expect(again.superseded).toEqual([]);
+    expect((await store.getMemory('life', first.ids[0] as string))?.life?.status).toBeUndefined();
+    const before = await credence.recall('Where did Lena work before?', { track: false });
+    expect(before.map((r) => r.id)).toContain(first.ids[0]);
+    expect(before.every((r) => r.status !== 'superseded')).toBe(true);
     await credence.close();
   });
 });

@@ -9,6 +9,7 @@
  */
 import { CredenceError } from '../../core/errors.js';
 import { LifeIndex } from '../../core/recall/life-index.js';
+import { heldIn } from '../../core/recall/older-turns.js';
 import {
   changeCue,
   contentWords,
@@ -146,7 +147,8 @@ export async function rememberMemories(ctx: RememberContext, inputs: readonly Me
       const record = recordOf(ctx, raw, turnIndex);
       if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
       const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
-      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes, speakers }, report);
+      const free = { category: raw.category === undefined, tags: raw.tags === undefined };
+      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes, speakers, free }, report);
     }
   } finally {
     await writes.flush();
@@ -209,10 +211,17 @@ async function lifeIndexOf(ctx: RememberContext): Promise<LifeIndex> {
 async function rememberOne(
   ctx: RememberContext,
   record: MemoryRecord,
-  options: { supersedes: string | undefined; ownId: boolean; writes: Writes; speakers: ReadonlySet<string> },
+  options: {
+    supersedes: string | undefined;
+    ownId: boolean;
+    writes: Writes;
+    speakers: ReadonlySet<string>;
+    /** The category, the tags the caller did not give (a replacing note takes the replaced one's). */
+    free: { category: boolean; tags: boolean };
+  },
   report: RememberReport,
 ): Promise<void> {
-  const { supersedes, ownId, writes, speakers } = options;
+  const { supersedes, ownId, writes, speakers, free } = options;
   const write = (memories: MemoryRecord[]): Promise<void> => writes.write(memories);
   const existing = await writes.get(record.id);
   if (existing !== undefined) {
@@ -233,6 +242,9 @@ async function rememberOne(
   }
   const changed = new Map<string, MemoryRecord>();
   let mine = record;
+  // The first memory this one replaces: a note that gave no category or no tags takes that one's (after the
+  // decisions, which read its own).
+  let heir: { older: MemoryRecord; entry: { why: string } } | undefined;
   const mark = (older: MemoryRecord, by: MemoryRecord, why: string): void => {
     changed.set(
       older.id,
@@ -245,6 +257,7 @@ async function rememberOne(
       }),
     );
     report.superseded.push({ id: older.id, by: by.id, why });
+    if (heir === undefined && by === mine) heir = { older, entry: report.superseded.at(-1) as { why: string } };
   };
   if (supersedes !== undefined) {
     const older = await writes.get(supersedes);
@@ -270,7 +283,7 @@ async function rememberOne(
     const a = subjectOf(mine);
     const b = subjectOf(candidate);
     const mineNewer = a.at >= b.at;
-    const decision = mineNewer ? decideLife(a, b, speakers) : decideLife(b, a, speakers);
+    const decision = mineNewer ? decideLife(a, b, speakers, heldIn) : decideLife(b, a, speakers, heldIn);
     if (decision === undefined) continue;
     // A superseded memory is only merged into (the old fact again): it supersedes nothing, disagrees with nothing.
     if (candidate.life?.status === 'superseded' && decision.kind !== 'duplicate') continue;
@@ -339,10 +352,36 @@ async function rememberOne(
       report.conflicts.push({ id: mine.id, with: candidate.id, why: decision.why });
     }
   }
+  if (heir !== undefined) mine = inherit(mine, heir.older, free, heir.entry);
   // The older memories it marked are rewritten with it (their status is in the report, not counted as updates).
   await write([...changed.values(), mine]);
   report.ids.push(mine.id);
   report.inserted += 1;
+}
+
+/**
+ * A note replacing `older` (not a turn) with no category (`free.category`) or no tags given takes `older`'s, and
+ * says so in its report's why (`entry`): "kept DECISION and tags auth, jwt from <id>". Given ones win.
+ */
+function inherit(
+  mine: MemoryRecord,
+  older: MemoryRecord,
+  free: { category: boolean; tags: boolean },
+  entry: { why: string },
+): MemoryRecord {
+  if (mine.life?.turn !== undefined || older.life?.turn !== undefined) return mine;
+  const category =
+    free.category && older.category !== mine.category && !KEPT_CATEGORIES.has(String(older.category))
+      ? older.category
+      : undefined;
+  const tags = free.tags && older.tags.length > 0 ? [...older.tags] : undefined;
+  if (category === undefined && tags === undefined) return mine;
+  const kept = [
+    ...(category === undefined ? [] : [String(category).toUpperCase()]),
+    ...(tags === undefined ? [] : [`tags ${tags.join(', ')}`]),
+  ];
+  entry.why += `; kept ${kept.join(' and ')} from ${older.id}`;
+  return { ...mine, ...(category === undefined ? {} : { category }), ...(tags === undefined ? {} : { tags }) };
 }
 
 /**
