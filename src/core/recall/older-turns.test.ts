@@ -384,6 +384,10 @@ describe('older turns at recall time (issue 23)', () => {
     expect(marked.get('memory:t1')).toMatchObject({ shared: [], own: ['copperleaf', 'media'] });
     expect(marked.get('memory:t1')?.why).toContain('holds copperleaf, media (said in two own turns after)');
     expect(marked.has('memory:t3')).toBe(false);
+    // A name placed after a preposition with no holding verb before it ("with the Copperleaf Media folks") counts
+    // here, where two own turns after the older one must say it (namedIn), though it holds no value to order by.
+    const placed = [...cs, turn('t3', 'Ines', 25, 'Lunch with the Copperleaf Media folks again, I like it there.')];
+    expect(olderTurns(placed, all(placed), 'Who pays Ines these days?', factLines(placed)).has('memory:t1')).toBe(true);
   });
 
   it('a shared name marks older only with a change tied to it: no comparison, quote, denial, plan, condition', () => {

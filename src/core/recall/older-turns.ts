@@ -113,7 +113,12 @@ export function olderTurns(
     const denied = deniedIn(text, said);
     const left = leftValues(text);
     for (const v of said) {
-      if (denied.has(v) || left.has(v) || (t.names.has(v) && !t.values.includes(v) && !heldIn(text, v))) continue;
+      if (
+        denied.has(v) ||
+        left.has(v) ||
+        (t.names.has(v) && !t.values.includes(v) && !heldIn(text, v) && !namedIn(text, v))
+      )
+        continue;
       const key = `${t.c.speaker}\n${v}`;
       const at = saidAt.get(key);
       if (at === undefined) saidAt.set(key, [t.c.at]);
@@ -239,6 +244,33 @@ const said = (c: { value: string; cue: string; left: boolean }): string =>
 const speakersOf = (cs: readonly { speaker?: string }[]): Set<string> =>
   new Set(cs.flatMap((c) => words(c.speaker ?? '')));
 
+/**
+ * Whether a turn names `name` (lower case) where a name is held or placed: after a preposition ("I'm with Globex",
+ * "the data team at Globex") or before "is my" / "is our". Looser than heldIn, and enough here: a value counts as
+ * held only when the speaker says it so in two turns after the older one, with no denial, plan or other person.
+ */
+function namedIn(text: string, name: string): boolean {
+  const ts = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
+  for (let i = 0; i < ts.length; i += 1) {
+    if ((ts[i] as string).toLowerCase() !== name) continue;
+    let j = i - 1;
+    const skip = (w: string) => !HOLDING.has(w.toLowerCase()) && (/^\p{Lu}/u.test(w) || ARTICLES.has(w.toLowerCase()));
+    while (j >= 0 && skip(ts[j] as string)) j -= 1;
+    if (j >= 0 && HOLDING.has((ts[j] as string).toLowerCase())) return true;
+    let k = i + 1;
+    while (k < ts.length && /^\p{Lu}/u.test(ts[k] as string)) k += 1;
+    if (
+      /^(?:is|are|s) (?:my|our)$/.test(
+        ts
+          .slice(k, k + 2)
+          .join(' ')
+          .toLowerCase(),
+      )
+    )
+      return true;
+  }
+  return false;
+}
 const HOLDING = new Set(['at', 'for', 'with', 'in', 'on', 'to', 'into', 'onto', 'using', 'via']);
 const ARTICLES = new Set(['the', 'a', 'an', 'my', 'our']);
 
