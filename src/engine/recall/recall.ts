@@ -783,18 +783,8 @@ function orderTurnsInTime(
   named: ReadonlySet<string>,
   question: string,
 ): { older: ReadonlyMap<string, OlderTurn>; lifted: ReadonlyMap<string, string> } {
-  const turns = ranked.filter((c) => {
-    const speaker = c.item.life?.turn?.speaker;
-    return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
-  });
+  const { turns, cands } = currentTurns(ranked, named);
   const top = new Set(ranked.slice(0, OLDER_TURN_DEFAULTS.window).map((c) => c.item.key));
-  const cands = turns.map((c) => ({
-    key: c.item.key,
-    id: c.item.id,
-    speaker: c.item.life?.turn?.speaker as string,
-    at: c.item.from ?? c.item.at,
-    text: c.item.text,
-  }));
   const context = turnsOf(ranked);
   const older = olderTurns(cands, top, question, factLines(cands, context), context);
   const lifted = new Map<string, string>();
@@ -835,22 +825,12 @@ function newestFirst(
   named: ReadonlySet<string>,
   asOf: number | undefined,
 ): ReadonlyMap<string, PlacedValue> {
-  const turns = ranked.slice(0, OLDER_TURN_DEFAULTS.window).filter((c) => {
-    const speaker = c.item.life?.turn?.speaker;
-    return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
-  });
+  const { turns, cands } = currentTurns(ranked.slice(0, OLDER_TURN_DEFAULTS.window), named);
   if (turns.length < 2) return NONE;
   const context = turnsOf(ranked);
   const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
   const lefts = new Map<string, Set<string>>();
   const kinds = valueKinds(context, Number.POSITIVE_INFINITY, { speakers, lefts });
-  const cands = turns.map((c) => ({
-    key: c.item.key,
-    id: c.item.id,
-    speaker: c.item.life?.turn?.speaker as string,
-    at: c.item.from ?? c.item.at,
-    text: c.item.text,
-  }));
   const placed = newestOfKind(cands, kinds, { ...(asOf === undefined ? {} : { asOf }), known: speakers, lefts });
   if (placed.length === 0) return NONE;
   const byKey = new Map(turns.map((c) => [c.item.key, c] as const));
@@ -949,6 +929,21 @@ const turnsOf = (pool: readonly { item: Recallable }[]) =>
     const speaker = item.life?.turn?.speaker;
     return speaker === undefined ? [] : [{ key: item.key, speaker, text: item.text }];
   });
+/** The current turns of `list` said by the named speakers (any, when none is named), and the same as candidates. */
+function currentTurns(list: readonly RankedTurn[], named: ReadonlySet<string>) {
+  const turns = list.filter((c) => {
+    const speaker = c.item.life?.turn?.speaker;
+    return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
+  });
+  const cands = turns.map((c) => ({
+    key: c.item.key,
+    id: c.item.id,
+    speaker: c.item.life?.turn?.speaker as string,
+    at: c.item.from ?? c.item.at,
+    text: c.item.text,
+  }));
+  return { turns, cands };
+}
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 const NONE_NAMED: ReadonlySet<string> = new Set<string>();
 
