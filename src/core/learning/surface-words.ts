@@ -4,6 +4,7 @@
  * `observationTerms`): the evolve report names what several wordings share as they were written ("variables"),
  * while matching keeps the stems ("variabl"). Pure.
  */
+import { splitWords } from '../text/words.js';
 import { observationTerms } from './pattern-grouping.js';
 
 /**
@@ -22,14 +23,12 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[])
   };
   const written: string[] = [];
   for (const text of texts)
-    for (const token of text.split(/[^\p{L}\p{N}]+/u))
-      for (const part of token.split(/(?<=\p{Ll})(?=\p{Lu})/u)) {
-        if (part === '') continue;
-        written.push(part.toLowerCase());
-        const made = observationTerms(part);
-        const term = made.length === 1 ? made[0] : undefined;
-        if (term !== undefined && wanted.has(term)) count(term, part.toLowerCase());
-      }
+    for (const word of splitWords(text)) {
+      written.push(word);
+      const made = observationTerms(word);
+      const term = made.length === 1 ? made[0] : undefined;
+      if (term !== undefined && wanted.has(term)) count(term, word);
+    }
   // A term stemmed without the aliases ("retri" of an identifier's "retries"): the written word it begins.
   for (const term of terms)
     if (!seen.has(term))
