@@ -515,7 +515,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     if (fts === undefined) return undefined;
     // The turns holding those values hold more frames of the kind (the speaker's own "I started a new job at _"):
     // the kinds are read again with them, once.
-    const first = (await search.searchMemories(ctx.scope, fts.match, { limit: k })).map((h) => memoryItem(h.memory));
+    const firstMatch = fts.match;
+    const first = (await search.searchMemories(ctx.scope, firstMatch, { limit: k })).map((h) => memoryItem(h.memory));
     context = [...context, ...turnsOf(first.map((item) => ({ item })))];
     values = valuesIn(context);
     fts = ftsOf(values);
@@ -537,9 +538,12 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       if (ws.some((x) => values.has(x)) && ws.some((x) => askedWords.includes(x)))
         if (anchor === undefined || c.fused > anchor.fused) anchor = c;
     }
-    const hits = await search.searchMemories(ctx.scope, fts.match, { limit: k });
+    // The same values read again ask the same search: its hits are the first ones.
+    const hits =
+      fts.match === firstMatch
+        ? first
+        : (await search.searchMemories(ctx.scope, fts.match, { limit: k })).map((h) => memoryItem(h.memory));
     const added = hits
-      .map((h) => memoryItem(h.memory))
       .filter((i) => !pool.has(i.key) && named.has(i.life?.turn?.speaker as string) && holds(i))
       .slice(0, NEWEST_FIRST_DEFAULTS.added);
     return { added, holds, held, anchor };
@@ -561,21 +565,18 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     // With no candidate holding a question word beside such a value, nothing says which fact they are of: none added.
     if (found?.anchor !== undefined) {
       const anchor = found.anchor;
-      for (const [key, item] of await settled(found.added.map((i) => [i.key, i] as const))) {
-        byValue.set(key, { values: found.held(item), anchor: anchor.item.id });
-        pool.set(key, score(item));
-      }
+      const link = {
+        id: anchor.item.id,
+        fused: anchor.fused * RECALL_DEFAULTS.sameFactShare,
+        how: 'sameFact' as const,
+      };
       // The turns added only: lifting those among the candidates already (found by the name alone) brought older
       // values' turns into the top 10 of present questions (section E, unmarked).
-      for (const item of found.added) {
-        const c = pool.get(item.key) as ReturnType<typeof score>;
-        const link = {
-          id: anchor.item.id,
-          fused: anchor.fused * RECALL_DEFAULTS.sameFactShare,
-          how: 'sameFact' as const,
-        };
-        const next = score(c.item, link);
-        if (next.score > c.score) pool.set(c.item.key, next);
+      for (const [key, item] of await settled(found.added.map((i) => [i.key, i] as const))) {
+        byValue.set(key, { values: found.held(item), anchor: anchor.item.id });
+        const own = score(item);
+        const linked = score(item, link);
+        pool.set(key, linked.score > own.score ? linked : own);
       }
     }
   }
