@@ -15,6 +15,12 @@ const { pathToFileURL } = require('node:url');
 const dist = join(__dirname, '..', 'dist');
 const [, , first, second] = process.argv;
 
+/**
+ * A hook event, from stdin. Resolves true when the process may end at once with process.exit(), skipping Node's
+ * teardown (a few ms): a tool event, a stop or a PreToolUse, whose work is done (the spool written, the learning
+ * handed off) and whose output, if any, went straight to its descriptor. A prompt or a session start leaves its
+ * database connection to the process's end, which closes it.
+ */
 async function hook() {
   // Fail open: whatever happens, exit 0 with one line on stderr.
   process.exitCode = 0;
@@ -26,7 +32,7 @@ async function hook() {
   } catch {
     event = undefined;
   }
-  if (event === 'PreToolUse') return;
+  if (event === 'PreToolUse') return true;
   // A team store (CREDENCE_DATABASE_URL) needs the PostgreSQL driver, which the prompt and start bundles leave out.
   const team = (process.env.CREDENCE_DATABASE_URL ?? '') !== '';
   const bundle = ['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'SessionEnd'].includes(event)
@@ -48,6 +54,7 @@ async function hook() {
   await loaded.exports.main(stdin);
   process.exitCode = 0;
   loaded.keepCache?.();
+  return bundle === 'hook-fast.cjs' && globalThis[Symbol.for('credence.cli.streamed')] !== true;
 }
 
 /**
@@ -141,7 +148,7 @@ function commandOf(args) {
 }
 
 /**
- * Whether the command line answers a query and ends (recall, dag, next, tools search): its store writes only
+ * Whether the command line answers a query and ends (recall, dag, next, tools search, status): its store writes only
  * what it showed, and may leave its SQLite connection open for the process's end (src/store/sqlite/exit-without-close).
  */
 function isQuery(args) {
@@ -150,7 +157,7 @@ function isQuery(args) {
     if (VALUED.has(args[i])) i += 1;
     else if (!args[i].startsWith('-')) words.push(args[i]);
   }
-  return ['recall', 'dag', 'next'].includes(words[0]) || (words[0] === 'tools' && words[1] === 'search');
+  return ['recall', 'dag', 'next', 'status'].includes(words[0]) || (words[0] === 'tools' && words[1] === 'search');
 }
 
 /**
@@ -226,10 +233,15 @@ if (first === 'hook' && second === 'claude-code' && process.argv[4] === '--learn
     process.exitCode = 0;
   });
 } else if (first === 'hook' && second === 'claude-code' && process.argv.length === 4) {
-  hook().catch((error) => {
-    process.stderr.write(`credence hook: ${error?.message}\n`);
-    process.exitCode = 0;
-  });
+  hook().then(
+    (end) => {
+      if (end === true) process.exit(0);
+    },
+    (error) => {
+      process.stderr.write(`credence hook: ${error?.message}\n`);
+      process.exitCode = 0;
+    },
+  );
 } else {
   cli().catch((error) => {
     if (commandOf(process.argv.slice(2)) !== 'hook') throw error;

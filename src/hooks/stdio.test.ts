@@ -31,4 +31,18 @@ describe('a hook writing its output', () => {
     );
     expect(r.stderr).toBe('done');
   });
+
+  it('says so when a pipe that would block gets the rest through the stream (the process must not end at once)', () => {
+    // process.stdout made first puts the pipe in non-blocking mode; the reader starts a second later.
+    const script =
+      `import { writeStdio } from ${JSON.stringify(stdio)}; process.stdout; writeStdio(1, "x".repeat(300000)); ` +
+      'process.stderr.write(String(globalThis[Symbol.for("credence.cli.streamed")]))';
+    const r = spawnSync(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" --input-type=module -e '${script}' | (sleep 1; wc -c)`],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('true');
+    expect(r.stdout.trim()).toBe('300000');
+  });
 });

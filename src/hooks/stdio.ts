@@ -16,6 +16,8 @@ export function writeStdio(fd: 1 | 2, text: string): void {
     while (done < bytes.length) done += writeSync(fd, bytes, done);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    // The stream may still be writing when the hook returns: bin/credence.cjs then lets the process end by itself.
+    (globalThis as Record<symbol, unknown>)[Symbol.for('credence.cli.streamed')] = true;
     try {
       (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(done));
     } catch {
