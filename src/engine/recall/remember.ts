@@ -27,7 +27,7 @@ import type { MemoryLife } from '../../core/types.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../../platform/files.js';
 import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas/index.js';
 import { whenMs } from '../../schemas/memory.js';
-import type { MemoryHit, MemoryRecord, MemoryStore } from '../../store/types.js';
+import type { MemoryHit, MemoryRecord, MemoryStore, RevisionStore } from '../../store/types.js';
 import { memoryIdFor, turnIdFor } from './recall.js';
 import { PLAIN_ISSUES } from '../../schemas/format.js';
 
@@ -46,9 +46,14 @@ export const REMEMBER_TURN_CANDIDATES = 32;
  * index cost ~1.9 s of CPU, what ~130 searches there do; a batch below this pays its searches. @default 200
  */
 export const REMEMBER_INDEX_BATCH = 200;
+/**
+ * How many places of a session are read at once (by id) when a turn's place holds another turn: the reading stops
+ * at the first such run of empty places. @default 256
+ */
+export const TURN_PLACES_READ = 256;
 
 export interface RememberContext {
-  store: MemoryStore;
+  store: MemoryStore & Pick<RevisionStore, 'getMemoriesByIds'>;
   scope: string;
   root: string;
   now: number;
@@ -144,7 +149,8 @@ export async function rememberMemories(ctx: RememberContext, inputs: readonly Me
   const speakers = new Set(inputs.flatMap((m) => words(m.speaker ?? '')));
   try {
     for (const raw of inputs) {
-      const record = recordOf(ctx, raw, turnIndex);
+      const record =
+        raw.id === undefined ? await placed(writes, recordOf(ctx, raw, turnIndex)) : recordOf(ctx, raw, turnIndex);
       if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
       const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
       const free = { category: raw.category === undefined, tags: raw.tags === undefined };
@@ -175,6 +181,12 @@ class Writes {
     return this.#byId.get(id) ?? (await this.ctx.store.getMemory(this.ctx.scope, id));
   }
 
+  async getMany(ids: readonly string[]): Promise<MemoryRecord[]> {
+    const mine = ids.flatMap((id) => this.#byId.get(id) ?? []);
+    const rest = ids.filter((id) => !this.#byId.has(id));
+    return [...mine, ...(await this.ctx.store.getMemoriesByIds(this.ctx.scope, rest))];
+  }
+
   async write(memories: readonly MemoryRecord[]): Promise<void> {
     if (this.index === undefined) {
       await this.ctx.store.upsertMemories(this.ctx.scope, memories);
@@ -198,6 +210,37 @@ class Writes {
     this.#byId.clear();
     await this.ctx.store.upsertMemories(this.ctx.scope, memories);
   }
+}
+
+/** The same turn: its speaker and words, and its time where both have one. */
+const sameTurn = (a: MemoryRecord, b: MemoryRecord): boolean =>
+  a.life?.turn !== undefined &&
+  a.life.turn.speaker === b.life?.turn?.speaker &&
+  a.text === b.text &&
+  (a.life.validFrom === undefined || b.life.validFrom === undefined || a.life.validFrom === b.life.validFrom);
+
+/**
+ * A turn's place: the one it names (its id is its session and place, so recall finds its neighbours by id) unless
+ * another turn holds it (another speaker, other words or another time). Then it is this same turn's place elsewhere
+ * in the session (sent again: merged there), else the place after the session's last stored turn: a turn never
+ * replaces another, and a second file of a session continues it.
+ */
+async function placed(writes: Writes, record: MemoryRecord): Promise<MemoryRecord> {
+  const turn = record.life?.turn;
+  if (turn === undefined) return record;
+  const there = await writes.get(record.id);
+  if (there === undefined || sameTurn(there, record)) return record;
+  const stored: MemoryRecord[] = [];
+  for (let from = 0; ; from += TURN_PLACES_READ) {
+    const ids = Array.from({ length: TURN_PLACES_READ }, (_, i) => turnIdFor(turn.session, from + i));
+    const found = await writes.getMany(ids);
+    if (found.length === 0 && from > turn.index) break;
+    stored.push(...found);
+  }
+  const index =
+    stored.find((m) => sameTurn(m, record))?.life?.turn?.index ??
+    Math.max(...stored.map((m) => m.life?.turn?.index ?? 0)) + 1;
+  return withLife({ ...record, id: turnIdFor(turn.session, index) }, { ...record.life, turn: { ...turn, index } });
 }
 
 /** The scope's memories that decisions look at (not instincts or skills), in a term index. */
