@@ -134,6 +134,33 @@ describe('learning never does worse: the memory answers only above its noise (is
     await cr.close();
   });
 
+  it('without the memory, leaves out graph links each from one run alone: it answers as before learning', async () => {
+    const cold = await flightsEngine();
+    const cr = await flightsEngine();
+    // One run linked the two tools, three times, in the order its intent does not name them; the others took one step.
+    await cr.recordExecution({
+      intent: 'book a trip to Oslo',
+      startedAt: T0,
+      calls: [0, 2, 4].flatMap((k) => [
+        { tool: 'search_flights', status: 'success' as const },
+        { tool: 'search_airport', status: 'success' as const, consumes: [k] },
+      ]),
+    });
+    for (const city of ['Rome', 'Madrid', 'Lisbon'])
+      await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls: [...ONE_STEP] });
+    const intent = 'find the airport and flights from Berlin';
+    const graphOnly = await cr.suggestDag(intent, { track: false, useMemory: false });
+    const before = await cold.suggestDag(intent, { track: false });
+    // The graph learned the run's link, so the DAG without the memory differs from the one before learning.
+    expect(graphOnly.dag).not.toEqual(before.dag);
+    const answer = await cr.suggestDag(intent, { track: false });
+    expect(answer.way).toMatchObject({ way: 'search' });
+    expect(answer.way?.why).toMatch(/; the learned graph's links left out \(the DAG before learning\): on 4 past runs/);
+    expect(answer.dag).toEqual(before.dag);
+    await cr.close();
+    await cold.close();
+  });
+
   it('with ten replays or more, the DAG without the memory gets the calibrated search confidence', async () => {
     const cr = await flightsEngine();
     const cities = ['London', 'Paris', 'Rome', 'Madrid', 'Lisbon', 'Vienna', 'Prague', 'Warsaw', 'Oslo', 'Dublin'];
