@@ -17,9 +17,9 @@ const [, , first, second] = process.argv;
 
 /**
  * A hook event, from stdin. Resolves true when the process may end at once with process.exit(), skipping Node's
- * teardown (a few ms): a tool event, a stop or a PreToolUse, whose work is done (the spool written, the learning
- * handed off) and whose output, if any, went straight to its descriptor. A prompt or a session start leaves its
- * database connection to the process's end, which closes it.
+ * teardown (a few ms): a tool event, a stop, a session start (its store closed) or a PreToolUse, whose work is done
+ * (the spool written, the learning handed off) and whose output, if any, went straight to its descriptor. A prompt
+ * leaves its database connection to the process's end, which closes it.
  */
 async function hook() {
   // Fail open: whatever happens, exit 0 with one line on stderr.
@@ -54,7 +54,8 @@ async function hook() {
   await loaded.exports.main(stdin);
   process.exitCode = 0;
   loaded.keepCache?.();
-  return bundle === 'hook-fast.cjs' && globalThis[Symbol.for('credence.cli.streamed')] !== true;
+  const done = bundle === 'hook-fast.cjs' || bundle === 'hook-start.cjs';
+  return done && globalThis[Symbol.for('credence.cli.streamed')] !== true;
 }
 
 /**
