@@ -37,7 +37,7 @@ export const SESSION_SUMMARY_LIMITS = Object.freeze({
   failures: 4,
   /** Decisions quoted. @default 4 */
   decisions: 4,
-  /** Observations read from the sessions' start. @default 500 */
+  /** Observations read from the sessions' start (the end of the run before them). @default 500 */
   observations: 500,
   /** A quoted command or decision is cut to this. @default 120 */
   field: 120,
@@ -246,7 +246,21 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
       lines.push(`- ${f.name}${times}${then}`);
     }
   }
-  const observations = await ctx.store.listObservations(ctx.scope, { since: first, limit: L.observations });
+  // A session starts at its first prompt, before its first call: the decisions are read from the end of the last run
+  // before the sessions shown (all of the store's when the read saw every run and none is before them).
+  const before = turnsOf([...newest, ...runs]).filter(
+    (r) => !sessions.has(sessionOf(r.id)) && (r.endedAt ?? r.startedAt) < first,
+  );
+  const since =
+    before.length > 0
+      ? Math.max(...before.map((r) => r.endedAt ?? r.startedAt))
+      : newest.length < L.runs
+        ? undefined
+        : first;
+  const observations = await ctx.store.listObservations(ctx.scope, {
+    ...(since === undefined ? {} : { since }),
+    limit: L.observations,
+  });
   const decisions: string[] = [];
   for (const o of [...observations].sort((a, b) => b.timestamp - a.timestamp || byText(a.id, b.id))) {
     if (o.timestamp > ctx.now || (o.type !== 'correction' && o.type !== 'preference')) continue;
