@@ -41,7 +41,7 @@ describe("the session start summary's decisions: from the session's first prompt
     expect(decisions).toEqual(['- No, use pnpm.']);
   });
 
-  it("the oldest shown session's prompt counts; what was said before the session before it ended does not", async () => {
+  it("the oldest shown session's prompt counts; what was said before the one before it ended, not", async () => {
     // Four sessions: the oldest (w) is not shown (three are); x's prompt precedes x's first call.
     const runs = ['w', 'x', 'y', 'z'].map((s, i) => run(`cc-${s}-1`, NOW - (8 - i) * HOUR));
     const decisions = await decisionsOf(runs, [
