@@ -84,6 +84,10 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
 
 /** Spools one tool event; returns the line for stderr when it could not (the hook still exits 0). */
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
+  const tool = p.raw.tool_name;
+  // A call with no tool named is no call: nothing is learned from it (a tool "unknown" would enter the graph).
+  if ((p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') && (typeof tool !== 'string' || tool === ''))
+    return `${p.event} without tool_name (a non-empty string; got ${JSON.stringify(tool) ?? 'none'}): not learned`;
   const event = spooledEventOf(p, env, eventTime(env));
   if (event === undefined) return undefined;
   const db = hookDbPath(env);
