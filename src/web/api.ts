@@ -10,6 +10,7 @@ import { adaptiveWeights } from '../core/dag/dag-confidence.js';
 import { EDGE_DEFAULTS, passesThreshold } from '../core/graph/edge-confidence.js';
 import { CredenceError } from '../core/errors.js';
 import { foldRepeats } from '../core/recall/fold-repeats.js';
+import { requireWithinLimit } from '../core/limits.js';
 import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
@@ -383,8 +384,8 @@ export async function runsPayload(credence: Credence, options: { limit?: number 
  */
 export async function askPayload(credence: Credence, query: string, context: readonly string[] = []) {
   if (query.trim() === '') throw new CredenceError('INVALID_INPUT', 'the query is empty: give ?q= some words');
-  if (query.length > 1000)
-    throw new CredenceError('INVALID_INPUT', `the query is ${query.length} characters long; at most 1000`);
+  // The same limit and message as every surface's (core/limits).
+  requireWithinLimit('query', query, 'query');
   const [tools, dag, memories] = await Promise.all([
     credence.searchTools(query, { limit: 10, track: false, ...(context.length === 0 ? {} : { context }) }),
     credence.suggestDag(query, { track: false, ...(context.length === 0 ? {} : { context }) }),

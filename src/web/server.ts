@@ -82,6 +82,7 @@ export function assetsDir(moduleUrl: string | URL = import.meta.url): string {
 
 const STATUS: Partial<Record<string, number>> = {
   INVALID_INPUT: 400,
+  INPUT_TOO_LARGE: 400,
   NOT_FOUND: 404,
   UNKNOWN_TOOL: 404,
   PATH_OUTSIDE_ROOT: 400,
