@@ -4,7 +4,8 @@
  * (edges, executions, memories, observations, an instinct, a skill) and reports every score with
  * the parts that made it; then plays a month of learning history (`data/demo/`, see
  * demo-history) through the engine, so the dashboard has something real to show. Times are placed
- * relative to the clock, so `--now` makes the whole report reproducible.
+ * relative to the clock, so `--now` makes the whole report reproducible on a store of its own (run again, it adds
+ * nothing and reports what the first run stored, at that run's time; full-text scores count every scope).
  */
 import { labelAll } from '../../core/recall/confidence-label.js';
 import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
