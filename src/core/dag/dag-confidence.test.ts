@@ -58,10 +58,25 @@ describe('pathStrength', () => {
 });
 
 describe('dagConfidence', () => {
-  it('reproduces the seed 0.471 of the mature formula and still returns it with the exact warning', () => {
+  it('reproduces the seed 0.471 of the mature formula and still returns it, warned with its real tier', () => {
     const result = dagConfidence({ hybrid: 0.72, pageRank: 0, pathStrength: 0.5, density: 0.2 });
     expect(result.value.toFixed(3)).toBe('0.471');
     expect(result.tier).toBe('mature');
+    expect(result.warning).toBe(
+      'Low confidence suggestion - seed confidence 0.471 is below 0.5; graph is mature, not in cold start. ' +
+        'Confidence may improve with usage.',
+    );
+    const growing = dagConfidence({ hybrid: 0.4, pageRank: 0, pathStrength: 0.5, density: 0.05 });
+    expect([growing.tier, growing.warning]).toEqual([
+      'growing',
+      'Low confidence suggestion - seed confidence 0.335 is below 0.5; graph is growing, not in cold start. ' +
+        'Confidence may improve with usage.',
+    ]);
+  });
+
+  it("a low cold-start suggestion carries the seed's warning word for word", () => {
+    const result = dagConfidence({ hybrid: 0.4, pageRank: 0.01, pathStrength: 0.5, density: 0 });
+    expect(result.tier).toBe('cold-start');
     expect(result.warning).toBe(
       'Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.',
     );
@@ -130,7 +145,8 @@ describe('dagConfidence', () => {
           );
           expect(result.value).toBeGreaterThanOrEqual(0);
           expect(result.value).toBeLessThanOrEqual(1);
-          expect(result.warning === COLD_START_WARNING).toBe(result.value < 0.5);
+          expect(result.warning?.startsWith('Low confidence suggestion - ') === true).toBe(result.value < 0.5);
+          expect(result.warning === COLD_START_WARNING).toBe(result.value < 0.5 && result.tier === 'cold-start');
           expect(result.warning === undefined).toBe(result.value >= 0.5);
         },
       ),

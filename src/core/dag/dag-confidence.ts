@@ -5,8 +5,8 @@
  * Tiers (w_h, w_pr, w_p): cold-start, density < 0.01: 0.85, 0.05, 0.10; growing, < 0.10: 0.65, 0.20,
  * 0.15; mature: 0.55, 0.30, 0.15. hybrid = the tools' mean hybrid score, pageRank = their mean raw
  * PageRank, pathStrength = the mean confidence of the DAG's dependency edges (0.5 when none). A
- * suggestion below 0.5 is still returned, with {@link COLD_START_WARNING}: never nothing when there are
- * valid candidates.
+ * suggestion below 0.5 is still returned, with a warning (the seed's {@link COLD_START_WARNING} in that tier, else
+ * the real tier named): never nothing when there are valid candidates.
  */
 
 import { CredenceError } from '../errors.js';
@@ -34,13 +34,26 @@ export const DENSITY_TIERS: readonly DensityTier[] = Object.freeze([
 ]);
 
 export const DAG_DEFAULTS = Object.freeze({
-  /** A DAG confidence below this comes back with {@link COLD_START_WARNING}. */
+  /** A DAG confidence below this comes back with a warning ({@link lowConfidenceWarning}). */
   lowConfidence: 0.5,
 });
 
 /** The warning of a low-confidence suggestion, word for word from seed 001. */
 export const COLD_START_WARNING =
   'Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.';
+
+/**
+ * The warning of a suggestion below `lowConfidence`: the seed's words in the cold-start tier; in another, the
+ * same start (clients may match it) with the real reason and tier, not a cold start the graph is not in.
+ */
+export function lowConfidenceWarning(tier: DensityTierName | 'custom', value: number, lowConfidence: number): string {
+  if (tier === 'cold-start') return COLD_START_WARNING;
+  const graph = tier === 'custom' ? 'weights are custom' : `graph is ${tier}`;
+  return (
+    `Low confidence suggestion - seed confidence ${value.toFixed(3)} is below ${lowConfidence}; ` +
+    `${graph}, not in cold start. Confidence may improve with usage.`
+  );
+}
 
 /** Path strength used when the DAG has no dependency edge (seed 001). */
 const NO_PATH_STRENGTH = 0.5;
@@ -88,7 +101,7 @@ export interface DagConfidenceInput {
 }
 
 export interface DagConfidenceOptions {
-  /** Confidence below which the result carries {@link COLD_START_WARNING}. @default 0.5 */
+  /** Confidence below which the result carries a warning ({@link lowConfidenceWarning}). @default 0.5 */
   readonly lowConfidence?: number;
 }
 
@@ -111,7 +124,8 @@ export interface DagConfidence {
 
 /**
  * Confidence of a suggested DAG with its parts, the weights used and, below `lowConfidence`, the
- * cold-start warning. Weights come from `input.weights` if given, else from `input.density`.
+ * low-confidence warning (lowConfidenceWarning). Weights come from `input.weights` if given, else from
+ * `input.density`.
  * @throws CredenceError INVALID_INPUT when a score is outside [0, 1], a weight is negative or NaN, or
  * neither `density` nor `weights` is given.
  */
@@ -149,6 +163,6 @@ export function dagConfidence(input: DagConfidenceInput, options: DagConfidenceO
     pathPart,
   };
   return value < lowConfidence
-    ? { value, tier, weights, parts, warning: COLD_START_WARNING }
+    ? { value, tier, weights, parts, warning: lowConfidenceWarning(tier, value, lowConfidence) }
     : { value, tier, weights, parts };
 }
