@@ -92,7 +92,7 @@ export function registerObserve(program: Command, context: () => CommandContext)
       'import observations from JSON lines (or - for standard input); ' +
         'bad lines are reported, good ones go in, nothing twice; a line without a timestamp is taken as observed ' +
         'now, one without a confidence gets the base confidence of its type and evidence; // lines are comments. ' +
-        'With --claude-code: learn from past Claude Code sessions (cli/import)',
+        'With --claude-code: learn from past Claude Code sessions (docs/claude-code.md)',
     )
     .option(
       '--claude-code [dir]',

@@ -142,7 +142,7 @@ export function registerSearch(program: Command, tools: Command, context: () => 
         if (ctx.wantsJson) printJson(ctx, check);
         else if (check.ok)
           ctx.io.stdout(`valid: ${check.layers.map((l, i) => `layer ${i + 1}: ${l.join(', ')}`).join('; ')}\n`);
-        else ctx.io.stderr(`${check.problems.map((p) => `invalid workflow: ${p.message}`).join('\n')}\n`);
+        else ctx.io.stderr(`${check.problems.map((p) => `credence: invalid workflow: ${p.message}`).join('\n')}\n`);
         if (!check.ok) ctx.setExitCode(1);
         return;
       }
