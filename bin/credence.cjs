@@ -17,9 +17,10 @@ const [, , first, second] = process.argv;
 
 /**
  * A hook event, from stdin. Resolves true when the process may end at once with process.exit(), skipping Node's
- * teardown (a few ms): a tool event, a stop, a session start (its store closed) or a PreToolUse, whose work is done
- * (the spool written, the learning handed off) and whose output, if any, went straight to its descriptor. A prompt
- * leaves its database connection to the process's end, which closes it.
+ * teardown (a few ms): an event a bundle ran, its work done (the spool written, the learning handed off, a session
+ * start's store closed) and its output, if any, gone straight to its descriptor. A prompt's connection is then left
+ * to the system: read-only, or (the file new or a migration due) holding committed writes in the log, which the next
+ * connection reads, as after a killed process (store/sqlite/exit-without-close).
  */
 async function hook() {
   // Fail open: whatever happens, exit 0 with one line on stderr.
@@ -54,8 +55,7 @@ async function hook() {
   await loaded.exports.main(stdin);
   process.exitCode = 0;
   loaded.keepCache?.();
-  const done = bundle === 'hook-fast.cjs' || bundle === 'hook-start.cjs';
-  return done && globalThis[Symbol.for('credence.cli.streamed')] !== true;
+  return bundle !== undefined && globalThis[Symbol.for('credence.cli.streamed')] !== true;
 }
 
 /**
