@@ -939,11 +939,12 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVer
           : gateMemory(fair.scores, preferred, fair.measures);
       const fitted =
         searchPoints.length < MIN_CALIBRATION ? verdict : { ...verdict, searchFit: fitIsotonic(searchPoints) };
-      if (verdict.way !== 'search') return fitted;
-      // Without the memory, the graph's links answer only where they beat none on the same runs.
-      const none = (await replayWays(ctx, request, ['before-learning'], false)).measures.get('before-learning');
+      // Without the memory, the graph's links answer only where they beat none on the same runs, judged on a full
+      // sample: on fewer runs, links that recur have had few runs to recur on (they stay, as before rule 5).
       const kept = fair.measures.get('search');
-      return kept === undefined || none === undefined ? fitted : { ...fitted, graph: gateGraph(kept, none) };
+      if (verdict.way !== 'search' || kept === undefined || kept.node.length < SELECTION_SAMPLE) return fitted;
+      const none = (await replayWays(ctx, request, ['before-learning'], false)).measures.get('before-learning');
+      return none === undefined ? fitted : { ...fitted, graph: gateGraph(kept, none) };
     }),
   );
 }
