@@ -1,12 +1,13 @@
 /**
  * @module core/calibration/selection
  * A learned system never does worse than before it learned: which calibrator a kind's results use (issue 24).
- * The outcomes, in time order, are cut in `folds` runs; each run after the first is predicted by the calibrators
- * learned on every run before it (forward chaining). The seed is kept unless a candidate (the base rate, the map)
- * beats it by more than the noise: its mean paired gain in squared error over the seed's exceeds `margin` standard
- * errors; of those, the lowest Brier wins. The logistic calibrator then replaces that choice only by beating it so.
- * Where that keeps the seed, a second look cross-fits (each run predicted by calibrators learned on all the others,
- * not on 20–80 %) under the same rule; its choice stands only if its forward gain over the seed is positive too.
+ * The outcomes, in time order, are cut in `folds` consecutive runs; each run after the first is predicted by the
+ * calibrators learned on every run before it (forward chaining), their Brier scores averaged over all predicted
+ * outcomes. The seed is kept unless a candidate (the base rate, the map) beats it by more than the noise: its mean
+ * paired gain in squared error over the seed's exceeds `margin` standard errors; of those, the lowest Brier wins.
+ * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way. Where
+ * that keeps the seed, a second look cross-fits: each run predicted by calibrators learned on all the others (as many
+ * outcomes as the final fit sees, not 20–80 %), the same rule applied to those errors.
  */
 import { pairedGain } from '../experience/paired-gain.js';
 import {
