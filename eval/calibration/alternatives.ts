@@ -1,8 +1,8 @@
 /**
  * @module eval/calibration/alternatives
  * Section F3: selection rules tried against the engine's (core/calibration selectCalibrator) and not kept, measured
- * on the same claims, splits and figures (issue 24). Each rule sees what the engine's selection sees (its two looks at
- * the training half's 5 runs: forward, then cross-fitted where that keeps the seed) and differs in one thing:
+ * on the same claims, splits and figures (issue 24). Each rule sees what the engine's selection sees (the training
+ * half in order, cut in 5 runs, each predicted by calibrators learned on the runs before it) and differs in one thing:
  * - `clustered`: the standard error of a paired gain from per-query sums (one query's claims share a DAG's
  *   confidence and its outcomes; Liang & Zeger 1986's sandwich with the small-sample factor G / (G − 1)).
  * - `shrunk to base rate`: where a learned calibrator was chosen, blended with the base rate,
@@ -44,11 +44,7 @@ interface Forward {
   starts: number[];
 }
 
-/**
- * `crossFitted`: every run predicted by the calibrators learned on all the other runs (the engine's second look,
- * taken where the forward one keeps the seed).
- */
-function forward(train: readonly PairedClaim[], folds: number, crossFitted = false): Forward {
+function forward(train: readonly PairedClaim[], folds: number): Forward {
   const n = train.length;
   const cut = (j: number) => Math.floor((j * n) / folds);
   const f: Forward = {
@@ -57,8 +53,8 @@ function forward(train: readonly PairedClaim[], folds: number, crossFitted = fal
     query: [],
     starts: [],
   };
-  for (let j = crossFitted ? 0 : 1; j < folds; j += 1) {
-    const before = crossFitted ? [...train.slice(0, cut(j)), ...train.slice(cut(j + 1))] : train.slice(0, cut(j));
+  for (let j = 1; j < folds; j += 1) {
+    const before = train.slice(0, cut(j));
     const learned = LEARNED.map((c) => learnCalibrator(c, before));
     f.starts.push(f.y.length);
     for (let i = cut(j); i < cut(j + 1); i += 1) {
@@ -90,36 +86,19 @@ function meanAndError(d: readonly number[], query: readonly number[], clustered:
   return { mean: m, standardError: Math.sqrt((g / Math.max(1, g - 1)) * squares) / Math.max(1, d.length) };
 }
 
-/** Mean paired gain in squared error of `a` over `over` on one look's predictions, and its standard error. */
-const gainOn = (f: Forward, a: Source, over: Source, clustered: boolean) =>
-  meanAndError(
-    f.y.map((y, i) => ((f.pred[over][i] as number) - y) ** 2 - ((f.pred[a][i] as number) - y) ** 2),
-    f.query,
-    clustered,
-  );
-
-/** The engine's rule on one look, from `base`: earlier candidates by their gain over it, then the logistic. */
-function decideOn(f: Forward, base: Source, candidates: readonly Source[], clustered: boolean, margin: number): Source {
+/** The engine's rule, from `base`: earlier candidates by their gain over it, then the logistic over that choice. */
+function decide(f: Forward, base: Source, candidates: readonly Source[], clustered: boolean, margin: number): Source {
   const brier = (s: Source) => mean(f.pred[s].map((p, i) => (p - (f.y[i] as number)) ** 2));
-  const gain = (a: Source, over: Source) => gainOn(f, a, over, clustered);
+  const gain = (a: Source, over: Source) =>
+    meanAndError(
+      f.y.map((y, i) => ((f.pred[over][i] as number) - y) ** 2 - ((f.pred[a][i] as number) - y) ** 2),
+      f.query,
+      clustered,
+    );
   const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
   let earlier = base;
   for (const c of candidates) if (beats(gain(c, base)) && brier(c) < brier(earlier)) earlier = c;
   return beats(gain('logistic', earlier)) ? 'logistic' : earlier;
-}
-
-/** The two looks, forward and (where it keeps `base`) cross-fitted: see core/calibration selection. */
-interface Looks {
-  forward: Forward;
-  crossFitted: Forward;
-}
-
-/** The engine's rule, from `base`: the forward look, then the cross-fitted one if its gain agrees in sign. */
-function decide(looks: Looks, base: Source, candidates: readonly Source[], clustered: boolean, margin: number): Source {
-  const first = decideOn(looks.forward, base, candidates, clustered, margin);
-  if (first !== base) return first;
-  const second = decideOn(looks.crossFitted, base, candidates, clustered, margin);
-  return second !== base && gainOn(looks.forward, second, base, clustered).mean > 0 ? second : base;
 }
 
 /** The blend weight toward the base rate of `chosen`'s predictions, shrunk by the blend's own evidence. */
@@ -157,7 +136,6 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
     return Object.fromEntries(ALTERNATIVES.map((a) => [a, shown])) as Record<Alternative, Predictor>;
   }
   const f = forward(train, folds);
-  const looks = { forward: f, crossFitted: forward(train, folds, true) };
   const fits = new Map<Source, (c: number) => number>();
   const learnedMap = (source: Exclude<Source, 'formula'>) => {
     let learned = fits.get(source);
@@ -174,13 +152,13 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
     const rate = learnedMap('base-rate')(0);
     return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
   };
-  const selected = decide(looks, 'seed', ['base-rate', 'map'], false, margin);
+  const selected = decide(f, 'seed', ['base-rate', 'map'], false, margin);
   return {
     selected: predictor(selected),
-    clustered: predictor(decide(looks, 'seed', ['base-rate', 'map'], true, margin)),
+    clustered: predictor(decide(f, 'seed', ['base-rate', 'map'], true, margin)),
     'shrunk to base rate': predictor(selected, selected === 'seed' ? 0 : shrinkWeight(f, selected)),
-    'seed formula fallback': predictor(decide(looks, 'formula', ['seed', 'base-rate', 'map'], false, margin)),
-    'seed formula candidate': predictor(decide(looks, 'seed', ['formula', 'base-rate', 'map'], false, margin)),
+    'seed formula fallback': predictor(decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin)),
+    'seed formula candidate': predictor(decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin)),
   };
 }
 
