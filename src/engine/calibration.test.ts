@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  fitCalibrationMap,
   fitLogisticCalibration,
   learnCalibrator,
   measureCalibration,
   selectCalibrator,
 } from '../core/calibration/index.js';
 import { isCredenceError } from '../core/errors.js';
-import { mulberry32 } from '../core/random.js';
 import type { OutcomeKind } from '../core/types.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { probabilityFields } from './calibration.js';
 import { openCredence, type Credence } from './engine.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -254,30 +251,6 @@ describe('probability beside the confidence (issue 24)', () => {
     const dag = await cr.suggestDag('read then parse', { track: false });
     expect(dag).toHaveProperty('probabilityWhy');
     await cr.close();
-  });
-
-  it('gives the figures of the look that chose: the cross-fitted one over every outcome', () => {
-    // Over-confident, little to tell apart: forward chaining keeps the seed, the cross-fitted look does not.
-    const random = mulberry32(7);
-    for (let draw = 0; draw < 200; draw += 1) {
-      const points = Array.from({ length: 100 }, () => {
-        const confidence = 0.3 + 0.7 * random();
-        return { confidence, outcome: random() < 0.45 + 0.25 * confidence ? 1 : 0 };
-      });
-      const selection = selectCalibrator(points);
-      if (selection?.look !== 'cross-fitted') continue;
-      const apply = learnCalibrator(selection.calibrator, points);
-      const fit = fitLogisticCalibration(points);
-      const learned = { map: fitCalibrationMap(points), logistic: fit, outcomes: 100, selection, apply };
-      const fields = probabilityFields(learned, 'dag', 0.8);
-      expect(fields).toMatchObject({
-        probability: apply(0.8),
-        probabilityBasis: { calibrator: selection.calibrator, brier: selection.crossFitted?.brier, tested: 100 },
-      });
-      expect(selection.brier).not.toEqual(selection.crossFitted?.brier);
-      return;
-    }
-    throw new Error('no draw of 200 where the cross-fitted look chose');
   });
 
   it('gives the learned map only where it beat the seed out of sample, else the confidence itself', async () => {

@@ -301,8 +301,6 @@ export function probabilityFields(learned: LearnedKind, kind: OutcomeKind, confi
   }
   const selection = learned.selection;
   const calibrator = selection?.calibrator ?? 'seed';
-  // The figures of the look that chose: the cross-fitted one predicts every outcome.
-  const second = selection?.look === 'cross-fitted' ? selection.crossFitted : undefined;
   return {
     probability: learned.apply(Math.min(1, Math.max(0, Number.isNaN(confidence) ? 0 : confidence))),
     probabilityBasis: {
@@ -310,14 +308,13 @@ export function probabilityFields(learned: LearnedKind, kind: OutcomeKind, confi
       outcomes: learned.outcomes,
       calibrator,
       ...(calibrator === 'logistic' ? { logistic: { a: learned.logistic.a, b: learned.logistic.b } } : {}),
-      brier: second?.brier ??
-        selection?.brier ?? {
-          seed: Number.NaN,
-          'base-rate': Number.NaN,
-          logistic: Number.NaN,
-          map: Number.NaN,
-        },
-      tested: second === undefined ? (selection?.tested ?? 0) : (selection?.outcomes ?? 0),
+      brier: selection?.brier ?? {
+        seed: Number.NaN,
+        'base-rate': Number.NaN,
+        logistic: Number.NaN,
+        map: Number.NaN,
+      },
+      tested: selection?.tested ?? 0,
     },
   };
 }

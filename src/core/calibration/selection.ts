@@ -5,9 +5,8 @@
  * calibrators learned on every run before it (forward chaining), their Brier scores averaged over all predicted
  * outcomes. The seed is kept unless a candidate (the base rate, the map) beats it by more than the noise: its mean
  * paired gain in squared error over the seed's exceeds `margin` standard errors; of those, the lowest Brier wins.
- * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way. Where
- * that keeps the seed, a second look cross-fits: each run predicted by calibrators learned on all the others (as many
- * outcomes as the final fit sees, not 20–80 %), the same rule applied to those errors.
+ * The logistic calibrator then replaces that choice only when it beats it by more than the noise in the same way (its
+ * fixed shape can miss what the map follows, e.g. saturated confidences, at a Brier score within the noise).
  */
 import { pairedGain } from '../experience/paired-gain.js';
 import {
@@ -62,13 +61,6 @@ export interface CalibratorSelection {
    * `margin` standard errors (and 0). Equal to `gain.logistic` when `over` is the seed.
    */
   logisticOverChoice: { over: Exclude<Calibrator, 'logistic'>; mean: number; standardError: number };
-  /**
-   * Which look chose: `forward` (the figures above) or `cross-fitted`, the second look taken only where the forward
-   * one kept the seed: every run predicted by the calibrators learned on all the other runs.
-   */
-  look: 'forward' | 'cross-fitted';
-  /** That second look's figures (every outcome predicted), present when it was taken. */
-  crossFitted?: Pick<CalibratorSelection, 'calibrator' | 'brier' | 'gain' | 'logisticOverChoice'>;
   /** Outcomes predicted out of sample (all but the first run), of `outcomes`. */
   tested: number;
   outcomes: number;
@@ -131,24 +123,14 @@ function prepare(pointsInTimeOrder: readonly CalibrationPoint[]): Prepared {
   return { confidence, outcome, logit, byConfidence, byConfidenceOutcome: Uint32Array.from(order) };
 }
 
-/**
- * Two columns of the outcomes (in time order) outside `[lo, hi)`, in `order`: what a fit on them would sort them into.
- * The first `m` outcomes are those outside `[m, n)`.
- */
-function sortedExcept(
-  order: Uint32Array,
-  lo: number,
-  hi: number,
-  a: Float64Array,
-  b: Float64Array,
-): [Float64Array, Float64Array] {
-  const m = order.length - (hi - lo);
+/** Two columns of the first `m` outcomes (in time order), in `order`: what a fit on them would sort them into. */
+function sortedPrefix(order: Uint32Array, m: number, a: Float64Array, b: Float64Array): [Float64Array, Float64Array] {
   const x = new Float64Array(m);
   const y = new Float64Array(m);
   let k = 0;
   for (let i = 0; i < order.length; i += 1) {
     const t = order[i] as number;
-    if (t >= lo && t < hi) continue;
+    if (t >= m) continue;
     x[k] = a[t] as number;
     y[k] = b[t] as number;
     k += 1;
@@ -156,20 +138,13 @@ function sortedExcept(
   return [x, y];
 }
 
-/** The map learned on the outcomes outside `[lo, hi)`: equal to `fitCalibrationMap` of them, in time order. */
-const mapExcept = (d: Prepared, lo: number, hi: number, s: number): CalibrationMap =>
-  fitCalibrationMapSorted(...sortedExcept(d.byConfidence, lo, hi, d.confidence, d.outcome), s);
-
-/** The logistic calibrator learned on the outcomes outside `[lo, hi)` (one at least). */
-const logisticExcept = (d: Prepared, lo: number, hi: number, tau: number): LogisticCalibration =>
-  fitLogisticSorted(...sortedExcept(d.byConfidenceOutcome, lo, hi, d.logit, d.outcome), tau);
-
 /** The map learned on the first `m` outcomes: equal to `fitCalibrationMap` of them. */
-const mapOfPrefix = (d: Prepared, m: number, s: number): CalibrationMap => mapExcept(d, m, d.confidence.length, s);
+const mapOfPrefix = (d: Prepared, m: number, s: number): CalibrationMap =>
+  fitCalibrationMapSorted(...sortedPrefix(d.byConfidence, m, d.confidence, d.outcome), s);
 
 /** The logistic calibrator learned on the first `m` outcomes (m ≥ 1): equal to `fitLogisticCalibration` of them. */
 const logisticOfPrefix = (d: Prepared, m: number, tau: number): LogisticCalibration =>
-  logisticExcept(d, m, d.confidence.length, tau);
+  fitLogisticSorted(...sortedPrefix(d.byConfidenceOutcome, m, d.logit, d.outcome), tau);
 
 /**
  * Chooses the calibrator for outcomes given oldest first. Undefined with fewer outcomes than folds (nothing to
@@ -213,53 +188,39 @@ export function learnFromOutcomes(
   };
 }
 
-/** Each calibrator's squared errors over the predicted outcomes (in time order), one run at a time. */
-type Errors = Record<Calibrator, Float64Array>;
-
-/**
- * The squared errors of each calibrator on the runs `from`…`folds − 1`, each run predicted by the calibrators learned
- * on the outcomes outside `[start of run, end of fit)`: `forward`, on every outcome before the run; otherwise on
- * every outcome but the run's own.
- */
-function runErrors(d: Prepared, folds: number, forward: boolean, s: number, tau: number): Errors {
+function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelection {
+  const folds = options.folds ?? SELECTION_DEFAULTS.folds;
+  const margin = options.margin ?? SELECTION_DEFAULTS.margin;
   const n = d.confidence.length;
+  const tau = priorPrecisionOf(options);
+  const s = priorStrengthOf(options);
   const cut = (j: number) => Math.floor((j * n) / folds);
-  const from = forward ? 1 : 0;
-  const tested = n - cut(from);
-  const errors: Errors = {
+  // Each calibrator's squared errors over the predicted outcomes, in time order.
+  const tested = n - cut(1);
+  const errors: Record<Calibrator, Float64Array> = {
     seed: new Float64Array(tested),
     'base-rate': new Float64Array(tested),
     logistic: new Float64Array(tested),
     map: new Float64Array(tested),
   };
-  for (let j = from; j < folds; j += 1) {
-    // Each calibrator learned on the outcomes outside [lo, hi) (as learnCalibrator learns it), then the run predicted.
-    const lo = cut(j);
-    const hi = forward ? n : cut(j + 1);
+  for (let j = 1; j < folds; j += 1) {
+    // Each calibrator learned on every outcome before the run (as learnCalibrator learns it), then the run predicted.
+    const m = cut(j);
     let successes = 0;
-    for (let i = 0; i < n; i += 1) if (i < lo || i >= hi) successes += d.outcome[i] as number;
-    const rate = successes / (n - (hi - lo));
-    const logistic = logisticExcept(d, lo, hi, tau);
-    const map = mapExcept(d, lo, hi, s);
-    for (let i = lo; i < cut(j + 1); i += 1) {
+    for (let i = 0; i < m; i += 1) successes += d.outcome[i] as number;
+    const rate = successes / m;
+    const logistic = logisticOfPrefix(d, m, tau);
+    const map = mapOfPrefix(d, m, s);
+    for (let i = m; i < cut(j + 1); i += 1) {
       const c = d.confidence[i] as number;
       const y = d.outcome[i] as number;
-      const at = i - cut(from);
+      const at = i - cut(1);
       errors.seed[at] = (c - y) ** 2;
       errors['base-rate'][at] = (rate - y) ** 2;
       errors.logistic[at] = (sigmoid(logistic.a * (d.logit[i] as number) + logistic.b) - y) ** 2;
       errors.map[at] = (applyCalibrationMap(map, c) - y) ** 2;
     }
   }
-  return errors;
-}
-
-/**
- * The rule on one look's errors: the base rate or the map replaces the seed when its mean paired gain over the seed's
- * exceeds `margin` standard errors (of those, the lower Brier); the logistic calibrator then replaces that choice when
- * it beats it in the same way.
- */
-function decide(errors: Errors, margin: number): NonNullable<CalibratorSelection['crossFitted']> {
   const mean = (xs: Float64Array) => {
     let sum = 0;
     for (let i = 0; i < xs.length; i += 1) sum += xs[i] as number;
@@ -284,27 +245,5 @@ function decide(errors: Errors, margin: number): NonNullable<CalibratorSelection
   }
   const logisticOverChoice = { over: earlier, ...gainOf('logistic', earlier) };
   const calibrator: Calibrator = beats(logisticOverChoice) ? 'logistic' : earlier;
-  return { calibrator, brier, gain, logisticOverChoice };
-}
-
-/**
- * The forward look, and where it keeps the seed the cross-fitted one. Forward chaining judges calibrators learned on
- * 20–80 % of the outcomes; on a few hundred, the early ones follow noise and hide a miscalibration the final fit, on
- * all of them, would correct. The second look judges calibrators learned on 80 % for every run, still out of sample.
- */
-function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelection {
-  const folds = options.folds ?? SELECTION_DEFAULTS.folds;
-  const margin = options.margin ?? SELECTION_DEFAULTS.margin;
-  const n = d.confidence.length;
-  const tau = priorPrecisionOf(options);
-  const s = priorStrengthOf(options);
-  const tested = n - Math.floor(n / folds);
-  const forward = decide(runErrors(d, folds, true, s, tau), margin);
-  const base = { ...forward, look: 'forward' as const, tested, outcomes: n, folds };
-  if (forward.calibrator !== 'seed') return base;
-  const crossFitted = decide(runErrors(d, folds, false, s, tau), margin);
-  const chosen = crossFitted.calibrator;
-  // The second look may only confirm a gain the forward one saw, though within its noise: it must agree in sign.
-  if (chosen === 'seed' || !(forward.gain[chosen].mean > 0)) return { ...base, crossFitted };
-  return { ...base, calibrator: chosen, look: 'cross-fitted', crossFitted };
+  return { calibrator, brier, gain, logisticOverChoice, tested, outcomes: n, folds };
 }
