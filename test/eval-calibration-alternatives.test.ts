@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../bench/prng.js';
 import { learnAlternative, measureAlternatives, type PairedClaim } from '../eval/calibration/alternatives.js';
 import { calibrationRow, type QueryClaims } from '../eval/calibration/claims.js';
+import { learnCalibrator, selectCalibrator } from '../src/core/calibration/index.js';
 
 /** Queries of `size` claims sharing one confidence; each query right or wrong as a whole, with that probability. */
 function clusteredCalibrated(queries: number, size: number, seed: number): PairedClaim[] {
@@ -32,6 +33,29 @@ describe('section F3 selection rules', () => {
     expect(selected?.split.ece).toBe(row.selected.ece);
     expect(selected?.split.brier).toBe(row.selected.brier);
     expect(selected?.twoFold.ece).toBe(row.twoFold.ece);
+  });
+
+  it("'selected' chooses what the engine's selectCalibrator chooses, whichever calibrator that is", () => {
+    // The rules of F3 run their own copy of the engine's rule (to change one thing each): it must not drift from it.
+    const shapes: ((c: number) => number)[] = [(c) => c, (c) => 0.1 + 0.5 * c, () => 0.4, (c) => (c > 0.5 ? 0.9 : 0.1)];
+    const random = mulberry32(11);
+    const chosen = new Set<string>();
+    for (let draw = 0; draw < 48; draw += 1) {
+      const rate = shapes[draw % shapes.length] as (c: number) => number;
+      const claims: PairedClaim[] = Array.from({ length: [40, 120, 300][draw % 3] as number }, (_, query) => {
+        const confidence = random();
+        return { confidence, formula: confidence, outcome: random() < rate(confidence) ? 1 : 0, query };
+      });
+      const engine = selectCalibrator(claims)?.calibrator ?? 'seed';
+      chosen.add(engine);
+      const expected = learnCalibrator(engine, claims);
+      const selected = learnAlternative('selected', claims);
+      for (const c of [0.05, 0.3, 0.5, 0.7, 0.95]) {
+        expect(selected({ confidence: c, formula: c, outcome: 0, query: -1 })).toBeCloseTo(expected(c), 12);
+      }
+    }
+    // The draws reach every calibrator the engine can choose.
+    expect([...chosen].sort()).toEqual(['base-rate', 'logistic', 'map', 'seed']);
   });
 
   it('clustered: a calibrated source whose claims come in correlated queries keeps the seed more often', () => {
