@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateGraph, gateMemory, type LinkCount, pooledLinkF1, pooledLinkGain } from './dag-gate.js';
+import { gateMemory, type LinkCount, pooledLinkF1, pooledLinkGain } from './dag-gate.js';
 
 const RIGHT: LinkCount = { right: 2, made: 2, truth: 2 };
 
@@ -298,35 +298,5 @@ describe('edge F1 pooled over replayed runs', () => {
     expect(pooledLinkGain(own, base)).toEqual({ gain: -0.125, standardError: 0.125, n: 2 });
     // 4 / 9 - 4 / 7 exactly, -0.127: the paired shares give it to first order.
     expect(pooledLinkGain(base, base)).toEqual({ gain: 0, standardError: 0, n: 2 });
-  });
-});
-
-describe('without the memory, the learned graph links only where its links beat none on the replays (rule 5)', () => {
-  const runs = (n: number, count: LinkCount): LinkCount[] => Array.from({ length: n }, () => count);
-  const node = Array.from({ length: 8 }, (_, i) => 0.5 + 0.05 * (i % 3));
-
-  it('leaves the graph out where its links, hidden on the run that made them, add nothing (a sparse scope)', () => {
-    // Each link the graph holds came from one run: with it hidden, the replays link as before learning.
-    const alike = { node, edge: runs(8, RIGHT).map(() => 0.5), links: runs(8, { right: 1, made: 2, truth: 2 }) };
-    const verdict = gateGraph(alike, alike);
-    expect(verdict.kept).toBe(false);
-    expect(verdict.why).toMatch(/^the learned graph's links left out \(the DAG before learning\): on 8 past runs/);
-    expect(verdict.why).toMatch(/its links gained 0\.000 .* over none, not more than one standard error$/);
-  });
-
-  it('keeps the graph where its links beat none on every measure, and where nothing was replayed', () => {
-    const none = { node, edge: node.map(() => 0.2), links: runs(8, { right: 0, made: 0, truth: 2 }) };
-    const linked = {
-      node,
-      edge: node.map((_, i) => 0.7 + 0.02 * (i % 2)),
-      links: runs(8, { right: 2, made: 3, truth: 2 }),
-    };
-    const verdict = gateGraph(linked, none);
-    expect(verdict.kept).toBe(true);
-    expect(verdict.why).toMatch(/^the learned graph's links kept: on 8 past runs .* its links gained 0\.2\d\d/);
-    // Links that cost tools (a graph tie pulling a wrong tool in) do not stand.
-    const costly = { ...linked, node: node.map((v) => v - 0.3) };
-    expect(gateGraph(costly, none).kept).toBe(false);
-    expect(gateGraph({ node: [], edge: [] }, { node: [], edge: [] }).kept).toBe(true);
   });
 });

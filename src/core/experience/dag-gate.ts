@@ -31,12 +31,11 @@ export const POOLED_FALL_FLOOR = 0.1;
  * The gate's rule, numbered: a verdict kept under another number was reached by other arithmetic and is measured
  * again (2: links pooled over the runs, unproven only where tools and links traded; 3: a fall in pooled edge F1
  * beyond a tenth of the search's counts whatever its noise, and a run is traded only when both its moves are beyond
- * their measure's standard error; 4: a node F1 gain with edge F1 lost on the multi-step runs, {@link tradedLinks};
- * 5: where the memory is left out, the learned graph's links kept only where they beat none, {@link gateGraph}).
+ * their measure's standard error; 4: a node F1 gain with edge F1 lost on the multi-step runs, {@link tradedLinks}).
  * Raise it with any change that can turn a
  * verdict.
  */
-export const GATE_RULE = 5;
+export const GATE_RULE = 4;
 
 /** The baseline way: the DAG without the memory. */
 export type BaselineWay = 'search';
@@ -289,45 +288,4 @@ function tradedLinks<W extends string>(
     ? `its node F1 gained ${node.gain.toFixed(3)} while its edge F1 on the ${multi.length} multi-step runs ` +
         `(a link to make) fell ${(-edge.gain).toFixed(3)}: tools paid for with links`
     : undefined;
-}
-
-/** Whether the learned graph's links stay in the DAG without the memory, and why. */
-export interface GraphVerdict {
-  readonly kept: boolean;
-  readonly why: string;
-}
-
-/**
- * Whether the learned graph's links answer where the memory is left out: the DAG without the memory, replayed with
- * each run's own links hidden (`graph`), must beat the same DAG with no learned link at all (`none`, what the scope
- * answered before it learned) by the memory's own rule ({@link gateMemory}: above one standard error, lost on
- * neither measure, links pooled): a graph whose links came each from one run (a sparse scope, where tasks rarely
- * recur) gains nothing on runs it did not learn from, and costs links on new ones. Else the DAG before learning
- * answers. Without replays the graph stays (nothing was measured against it).
- */
-export function gateGraph(
-  graph: { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly LinkCount[] },
-  none: { readonly node: readonly number[]; readonly edge: readonly number[]; readonly links?: readonly LinkCount[] },
-): GraphVerdict {
-  if (none.node.length === 0) return { kept: true, why: 'the learned graph kept: no past run replayed against it' };
-  const mean = (m: typeof graph) => m.node.map((v, i) => (v + (m.edge[i] ?? 0)) / 2);
-  const g = gateMemory(
-    new Map([
-      ['graph', mean(graph)],
-      ['search', mean(none)],
-    ] as const),
-    'graph',
-    new Map([
-      ['graph', graph],
-      ['search', none],
-    ] as const),
-  );
-  const said = g.why
-    .replace(/^the memory (is trusted|left out): /, '')
-    .replace('its best way (graph)', 'its links')
-    .replace(/the DAG without it/g, 'none')
-    .replace('no way with the memory beat', 'its links did not beat');
-  return g.way === 'graph'
-    ? { kept: true, why: `the learned graph's links kept: ${said}` }
-    : { kept: false, why: `the learned graph's links left out (the DAG before learning): ${said}` };
 }

@@ -134,48 +134,6 @@ describe('learning never does worse: the memory answers only above its noise (is
     await cr.close();
   });
 
-  /** One run that linked the two flight tools three times, in the order an intent does not name them. */
-  const reversed = {
-    intent: 'book a trip to Oslo',
-    startedAt: T0,
-    calls: [0, 2, 4].flatMap((k) => [
-      { tool: 'search_flights', status: 'success' as const },
-      { tool: 'search_airport', status: 'success' as const, consumes: [k] },
-    ]),
-  };
-  const TRIP = 'find the airport and flights from Berlin';
-
-  it('without the memory, leaves out graph links each from one run alone: it answers as before learning', async () => {
-    const cold = await flightsEngine();
-    const cr = await flightsEngine();
-    await cr.recordExecution(reversed);
-    // The other runs, more than the gate's sample of 50, took one step.
-    for (let i = 0; i < 55; i += 1)
-      await cr.recordExecution({ intent: `find flights from airport ${i}`, startedAt: T0, calls: [...ONE_STEP] });
-    const graphOnly = await cr.suggestDag(TRIP, { track: false, useMemory: false });
-    const before = await cold.suggestDag(TRIP, { track: false });
-    // The graph learned the run's link, so the DAG without the memory differs from the one before learning.
-    expect(graphOnly.dag).not.toEqual(before.dag);
-    const answer = await cr.suggestDag(TRIP, { track: false });
-    expect(answer.way).toMatchObject({ way: 'search' });
-    expect(answer.way?.why).toMatch(/; the learned graph's links left out \(the DAG before learning\): on 50 past/);
-    expect(answer.dag).toEqual(before.dag);
-    await cr.close();
-    await cold.close();
-  });
-
-  it('keeps the graph links on fewer past runs than the sample: too few for a link to recur', async () => {
-    const cr = await flightsEngine();
-    await cr.recordExecution(reversed);
-    for (const city of ['Rome', 'Madrid', 'Lisbon'])
-      await cr.recordExecution({ intent: `find flights from ${city}`, startedAt: T0, calls: [...ONE_STEP] });
-    const answer = await cr.suggestDag(TRIP, { track: false });
-    expect(answer.way).toMatchObject({ way: 'search' });
-    expect(answer.way?.why).not.toMatch(/graph/);
-    expect(answer.dag).toEqual((await cr.suggestDag(TRIP, { track: false, useMemory: false })).dag);
-    await cr.close();
-  });
-
   it('with ten replays or more, the DAG without the memory gets the calibrated search confidence', async () => {
     const cr = await flightsEngine();
     const cities = ['London', 'Paris', 'Rome', 'Madrid', 'Lisbon', 'Vienna', 'Prague', 'Warsaw', 'Oslo', 'Dublin'];

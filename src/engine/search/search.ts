@@ -54,9 +54,7 @@ import {
   GAIN_RESOLUTION,
   GATE_RULE,
   type GateOutcome,
-  gateGraph,
   gateMemory,
-  type GraphVerdict,
   type LinkCount,
   type ReplayMeasures as GateMeasures,
   trustedWhy,
@@ -421,8 +419,7 @@ export interface DagRequest {
    * How the search's and the memory's candidates are chosen from once the scope has enough replays:
    * `evidence` (each tool's and link's probability from its features, fitted on the replays), `fusion`
    * (the memory's whole proposal weighed against the search-built DAG), `per-intent` (the one of the two
-   * expecting the higher node F1 for this intent) or `search` (the memory left out, the learned graph kept;
-   * a default request falling back to it keeps the graph's links only where they beat none, {@link gateGraph}).
+   * expecting the higher node F1 for this intent) or `search` (the memory left out, the learned graph kept).
    * Default: the way that matched the scope's replayed runs best, if it beat `search` there by more than one
    * standard error, else `search` ({@link bestSelection}; the result's `way` says which and why).
    */
@@ -896,22 +893,16 @@ export type DagWay = GateOutcome<DagSelection>;
 /**
  * The gate's verdict as kept (the stored fit `dag-way-v<rule>`, {@link GATE_RULE}): the way, and where the gate
  * replayed the search alone with each run's own links hidden, the fit of those replays' node F1 to their seed
- * confidence ({@link leftOutMemory}); where the memory is left out, whether the learned graph's links stay
- * ({@link gateGraph}).
+ * confidence ({@link leftOutMemory}).
  */
-type GateVerdict = DagWay & { searchFit?: IsotonicFit; graph?: GraphVerdict };
+type GateVerdict = DagWay & { searchFit?: IsotonicFit };
 
 /**
  * The way a verdict gives in a DAG's result. Where the memory answers, its why is said again from the verdict's
- * numbers, so a verdict kept in the store by an earlier version reads as a new one; where the graph's links were
- * left out too, its why says so after the memory's.
+ * numbers, so a verdict kept in the store by an earlier version reads as a new one.
  */
-const wayOf = ({ searchFit: _fit, graph, ...way }: GateVerdict): DagWay =>
-  way.way !== 'search'
-    ? { ...way, why: trustedWhy(way) }
-    : graph === undefined || graph.kept
-      ? way
-      : { ...way, why: `${way.why}; ${graph.why}` };
+const wayOf = ({ searchFit: _fit, ...way }: GateVerdict): DagWay =>
+  way.way === 'search' ? way : { ...way, why: trustedWhy(way) };
 
 /**
  * The way of choosing that matched the scope's own past runs best: up to SELECTION_SAMPLE of them (evenly
@@ -927,37 +918,22 @@ function bestSelection(ctx: SearchContext, request: DagRequest): Promise<GateVer
       const searchPoints: IsotonicPoint[] = [];
       const first = await replayWays(ctx, request, SELECTIONS, false, undefined, searchPoints);
       const preferred = pickSelection(first.scores);
+      if (preferred === 'search') return gateMemory(first.scores, preferred);
       // The gate replays both again with the links only the replayed run made hidden: the graph learned them from
       // that run, and they made the search alone look better on its own runs than on new ones.
-      const fair =
-        preferred === 'search'
-          ? await replayWays(ctx, request, ['search'], true, first, searchPoints)
-          : await replayWays(ctx, request, [preferred, 'search'], true, first, searchPoints);
-      const verdict =
-        preferred === 'search'
-          ? gateMemory(first.scores, preferred)
-          : gateMemory(fair.scores, preferred, fair.measures);
-      const fitted =
-        searchPoints.length < MIN_CALIBRATION ? verdict : { ...verdict, searchFit: fitIsotonic(searchPoints) };
-      // Without the memory, the graph's links answer only where they beat none on the same runs, judged on a full
-      // sample: on fewer runs, links that recur have had few runs to recur on (they stay, as before rule 5).
-      const kept = fair.measures.get('search');
-      if (verdict.way !== 'search' || kept === undefined || kept.node.length < SELECTION_SAMPLE) return fitted;
-      const none = (await replayWays(ctx, request, ['before-learning'], false)).measures.get('before-learning');
-      return none === undefined ? fitted : { ...fitted, graph: gateGraph(kept, none) };
+      const fair = await replayWays(ctx, request, [preferred, 'search'], true, first, searchPoints);
+      const verdict = gateMemory(fair.scores, preferred, fair.measures);
+      return searchPoints.length < MIN_CALIBRATION ? verdict : { ...verdict, searchFit: fitIsotonic(searchPoints) };
     }),
   );
 }
 
 export type ReplayMeasures = GateMeasures<DagSelection>;
 
-/** A way replayed: a way of choosing, or the DAG without the memory and with no learned link (before learning). */
-type ReplayWay = DagSelection | 'before-learning';
-
 /** Replays per way: the score of each run, the node and edge F1 it is the mean of, and its link counts. */
-interface Replays<W extends ReplayWay = DagSelection> {
-  scores: Map<W, number[]>;
-  measures: Map<W, { node: number[]; edge: number[]; links: LinkCount[] }>;
+interface Replays {
+  scores: Map<DagSelection, number[]>;
+  measures: Map<DagSelection, { node: number[]; edge: number[]; links: LinkCount[] }>;
 }
 
 /**
@@ -968,20 +944,20 @@ interface Replays<W extends ReplayWay = DagSelection> {
  * `searchPoints` gets, per replayed run, the search alone's seed confidence and node F1 (replaced where replayed
  * again).
  */
-async function replayWays<W extends ReplayWay>(
+async function replayWays(
   ctx: SearchContext,
   request: DagRequest,
-  ways: readonly W[],
+  ways: readonly DagSelection[],
   hideOwnLinks: boolean,
-  before?: Replays<ReplayWay>,
+  before?: Replays,
   searchPoints?: IsotonicPoint[],
-): Promise<Replays<W>> {
+): Promise<Replays> {
   const past = experienceOf(ctx.index);
-  const scores = new Map<W, number[]>(ways.map((w) => [w, []]));
-  const measures = new Map<W, { node: number[]; edge: number[]; links: LinkCount[] }>(
+  const scores = new Map<DagSelection, number[]>(ways.map((w) => [w, []]));
+  const measures = new Map<DagSelection, { node: number[]; edge: number[]; links: LinkCount[] }>(
     ways.map((w) => [w, { node: [], edge: [], links: [] }]),
   );
-  const note = (way: W, node: number, edge: number, links: LinkCount): void => {
+  const note = (way: DagSelection, node: number, edge: number, links: LinkCount): void => {
     scores.get(way)?.push((node + edge) / 2);
     measures.get(way)?.node.push(node);
     measures.get(way)?.edge.push(edge);
@@ -999,11 +975,8 @@ async function replayWays<W extends ReplayWay>(
     const tools = new Set(run.shape.tools);
     const links = new Set(run.shape.edges.map(([f, t]) => edgeKey(f, t)));
     for (const way of ways) {
-      const asked: DagRequest =
-        way === 'search' || way === 'before-learning'
-          ? { ...request, useMemory: false }
-          : { ...request, selection: way as DagSelection };
-      const d = await suggestDag(ctx, run.intent, asked, i, hideOwnLinks, way === 'before-learning');
+      const asked = way === 'search' ? { ...request, useMemory: false } : { ...request, selection: way };
+      const d = await suggestDag(ctx, run.intent, asked, i, hideOwnLinks);
       const byId = new Map(d.dag.tasks.map((t) => [t.id, t.tool]));
       const made = new Set(d.dag.tasks.flatMap((t) => t.dependsOn.map((dep) => edgeKey(byId.get(dep) ?? '', t.tool))));
       const node = setF1(new Set(d.dag.tasks.map((t) => t.tool)), tools);
@@ -1099,15 +1072,13 @@ export async function suggestDag(
   request: DagRequest = {},
   leaveOut?: number,
   hideOwnLinks = false,
-  /** No learned link at all, as before learning (where the gate left the graph's links out, {@link gateGraph}). */
-  noLinks = false,
 ): Promise<DagSuggestion> {
   const { index } = ctx;
   // A replay that hides the run's own links (the memory's gate, {@link bestSelection}) reads no edge only it made.
   const lone = hideOwnLinks && leaveOut !== undefined ? runsLoneLinks(experienceOf(index), leaveOut) : undefined;
   const hidden = lone === undefined || lone.size === 0 ? undefined : lone;
   const seen = <E extends { from: string; to: string }>(edges: readonly E[]): E[] =>
-    noLinks ? [] : hidden === undefined ? [...edges] : edges.filter((e) => !hidden.has(edgeKey(e.from, e.to)));
+    hidden === undefined ? [...edges] : edges.filter((e) => !hidden.has(edgeKey(e.from, e.to)));
   // Where the scope's replays did best without the memory, the memory stays out (the learned graph stays).
   const memoryOn =
     request.useMemory !== false &&
@@ -1121,8 +1092,7 @@ export async function suggestDag(
   const chosen = verdict === undefined ? undefined : wayOf(verdict);
   const chosenWay = request.selection ?? verdict?.way;
   if (chosenWay === 'search' && request.useMemory !== false) {
-    const none = noLinks || (request.selection === undefined && verdict?.graph?.kept === false);
-    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks, none);
+    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks);
     return verdict === undefined ? plain : leftOutMemory(ctx, plain, verdict, request);
   }
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(
