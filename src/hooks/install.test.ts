@@ -52,7 +52,7 @@ function project(): string {
 }
 
 describe('mergeHookSettings', () => {
-  it("writes the seven events in Claude Code's format into an empty file, matchers on tool events only", () => {
+  it("writes the eight events in Claude Code's format into an empty file, matchers on tool events only", () => {
     const { text, change, changed } = mergeHookSettings(undefined);
     expect(changed).toBe(true);
     expect(change.added).toEqual(EVENTS);
@@ -64,6 +64,7 @@ describe('mergeHookSettings', () => {
       'PostToolUse',
       'PostToolUseFailure',
       'Stop',
+      'SubagentStop',
       'SessionEnd',
     ]);
     const command = INSTALL_DEFAULTS.command;
@@ -75,6 +76,7 @@ describe('mergeHookSettings', () => {
     expect(hooks.PreToolUse[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command, timeout: 2 }] });
     expect(hooks.PostToolUseFailure[0].hooks[0]).toMatchObject({ timeout: 5, async: true });
     expect(hooks.Stop[0]).toEqual({ hooks: [{ type: 'command', command, timeout: 10 }] });
+    expect(hooks.SubagentStop[0]).toEqual({ hooks: [{ type: 'command', command, timeout: 10 }] });
     expect(hooks.SessionEnd[0].hooks[0]).toMatchObject({ timeout: 10, async: true });
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "hooks": {\n    "SessionStart"');

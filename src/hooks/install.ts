@@ -24,6 +24,7 @@ export const CLAUDE_CODE_HOOKS: readonly Readonly<HookSpec>[] = Object.freeze([
   Object.freeze({ event: 'PostToolUse', timeout: 5, matcher: '*', async: true }),
   Object.freeze({ event: 'PostToolUseFailure', timeout: 5, matcher: '*', async: true }),
   Object.freeze({ event: 'Stop', timeout: 10 }),
+  Object.freeze({ event: 'SubagentStop', timeout: 10 }),
   Object.freeze({ event: 'SessionEnd', timeout: 10, async: true }),
 ]);
 

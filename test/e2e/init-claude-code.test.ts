@@ -51,7 +51,7 @@ describe('credence init --claude-code', () => {
     const r = credence(dir, ['init', '--claude-code', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(db);
-    expect(r.stdout).toContain('added 7 hook events to .claude/settings.json');
+    expect(r.stdout).toContain('added 8 hook events to .claude/settings.json');
     expect(existsSync(db)).toBe(true);
     const settings = JSON.parse(read(dir, '.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual([
@@ -61,6 +61,7 @@ describe('credence init --claude-code', () => {
       'PostToolUse',
       'PostToolUseFailure',
       'Stop',
+      'SubagentStop',
       'SessionEnd',
     ]);
     expect(settings.hooks.PostToolUse).toEqual([
@@ -110,8 +111,8 @@ describe('credence init --claude-code', () => {
     const command = `node ${bin} hook claude-code`;
     const r = credence(dir, ['init', '--claude-code', '--db', db, '--hook-command', command]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('updated 7 hook events in .claude/settings.json');
-    expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(Array(7).fill(command));
+    expect(r.stdout).toContain('updated 8 hook events in .claude/settings.json');
+    expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(Array(8).fill(command));
   });
 
   it("--remove takes out exactly its own entries and keeps the user's", () => {
@@ -129,7 +130,7 @@ describe('credence init --claude-code', () => {
     expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
     const r = credence(dir, ['init', '--claude-code', '--remove']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('removed 7 hook events from .claude/settings.json');
+    expect(r.stdout).toContain('removed 8 hook events from .claude/settings.json');
     expect(JSON.parse(read(dir, '.claude/settings.json'))).toEqual(user);
     expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({ mcpServers: { other: { command: 'other-mcp' } } });
     expect(existsSync(join(dir, '.credence', 'observe.json'))).toBe(true);
