@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEV_SEED,
+  FOURTH_SEED,
   generateConversations,
   HELD_OUT_SEED,
   HOLDING_ASIDES,
   isoDay,
   THIRD_SEED,
 } from '../eval/conversations/generate.js';
+import { FOURTH_FACTS, FOURTH_HOLDING_ASIDES } from '../eval/conversations/fourth-templates.js';
 import { HELD_OUT_FACTS } from '../eval/conversations/held-out-templates.js';
 import { FACT_KINDS, FACTS } from '../eval/conversations/templates.js';
 import { THIRD_FACTS } from '../eval/conversations/third-templates.js';
@@ -45,6 +47,18 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     const asked = third.flatMap((d) => d.questions.map((q) => q.text));
     expect(asked.length).toBeGreaterThanOrEqual(1000);
     expect(asked.filter((q) => !others.has(q)).length / asked.length).toBeGreaterThan(0.9);
+  });
+
+  it('asks the fourth seed in the second development phrasing, with values and asides of its own', () => {
+    const fourth = generateConversations(FOURTH_SEED);
+    expect(fourth).toEqual(generateConversations(FOURTH_SEED, undefined, FOURTH_FACTS));
+    expect(HOLDING_ASIDES.dev2).toBe(FOURTH_HOLDING_ASIDES);
+    const devAsked = new Set(dev.flatMap((d) => d.questions.map((q) => q.text)));
+    const asked = fourth.flatMap((d) => d.questions.map((q) => q.text));
+    expect(asked.length).toBeGreaterThanOrEqual(1000);
+    expect(asked.filter((q) => devAsked.has(q))).toEqual([]);
+    for (const kind of FACT_KINDS)
+      expect(FOURTH_FACTS[kind].values.filter((v) => FACTS[kind].values.includes(v))).toEqual([]);
   });
 
   it('holds at least 20 dialogues of dated sessions between two or more speakers, and 1,000 questions', () => {

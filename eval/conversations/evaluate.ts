@@ -10,8 +10,8 @@
  * turn of an older value); older values returned as current: turns of an older value in a current-value question's
  * top 10 marked neither superseded nor conflict (goal 0); relevant turns of a value that still holds marked older
  * (superseded or conflict: a true current fact told as stale, goal 0); and re-remembering: a turn said again word for
- * word that made a second memory (goal 0). Three seeds: dev (tuned on), held-out (measured; its misses were read
- * while rules were written), third (a third phrasing, only measured).
+ * word that made a second memory (goal 0). Four seeds: dev (tuned on), held-out (measured; its misses were read
+ * while rules were written), third (a third phrasing, only measured), dev 2 (a second development phrasing).
  */
 import { openCredence, type Credence } from '../../src/engine/engine.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -21,6 +21,7 @@ import { f3, formatTable } from '../table.js';
 import {
   type Bank,
   DEV_SEED,
+  FOURTH_SEED,
   generateConversations,
   HELD_OUT_SEED,
   THIRD_SEED,
@@ -220,9 +221,14 @@ const rowsOf = (name: string, r: RankingScore): string[] => [
   ...(['current', 'before', 'when', 'at'] as const).map((k) => f3(r.byKind.get(k)?.ndcg10 ?? 0)),
 ];
 
-const halfOf = (seed: number): string => (seed === DEV_SEED ? 'dev' : seed === THIRD_SEED ? 'third' : 'held-out');
+const HALVES: ReadonlyMap<number, string> = new Map([
+  [DEV_SEED, 'dev'],
+  [THIRD_SEED, 'third'],
+  [FOURTH_SEED, 'dev 2'],
+]);
+const halfOf = (seed: number): string => HALVES.get(seed) ?? 'held-out';
 
-/** Prints section E through `out`; returns the three seeds' scores (dev, held-out, third). */
+/** Prints section E through `out`; returns the four seeds' scores (dev, held-out, third, dev 2). */
 export async function evaluateConversations(options: {
   out: (text?: string) => void;
   dialogues?: number;
@@ -232,18 +238,26 @@ export async function evaluateConversations(options: {
     await scoreConversations(DEV_SEED, options.dialogues),
     await scoreConversations(HELD_OUT_SEED, options.dialogues),
     await scoreConversations(THIRD_SEED, options.dialogues),
+    await scoreConversations(FOURTH_SEED, options.dialogues),
   ];
   out();
   out('## E. Recall on conversations (issue 23): dated multi-session dialogues with facts that change');
   out();
-  const [dev, held, third] = scores as [ConversationScore, ConversationScore, ConversationScore];
+  const [dev, held, third, dev2] = scores as [
+    ConversationScore,
+    ConversationScore,
+    ConversationScore,
+    ConversationScore,
+  ];
   out(
     `eval/conversations, generated from a seed: dev (seed ${dev.seed}, tuned on) ${dev.dialogues} dialogues, ` +
       `${dev.turns.toLocaleString('en-US')} turns, ${dev.questions.toLocaleString('en-US')} questions; held-out ` +
       `(seed ${held.seed}, measured; its misses read while rules were written) ${held.dialogues} dialogues, ` +
       `${held.turns.toLocaleString('en-US')} turns, ${held.questions.toLocaleString('en-US')} questions; third ` +
       `(seed ${third.seed}, a third phrasing, only measured) ${third.dialogues} dialogues, ` +
-      `${third.turns.toLocaleString('en-US')} turns, ${third.questions.toLocaleString('en-US')} questions. ` +
+      `${third.turns.toLocaleString('en-US')} turns, ${third.questions.toLocaleString('en-US')} questions; dev 2 ` +
+      `(seed ${dev2.seed}, a second development phrasing in other styles) ${dev2.dialogues} dialogues, ` +
+      `${dev2.turns.toLocaleString('en-US')} turns, ${dev2.questions.toLocaleString('en-US')} questions. ` +
       'Two or three speakers, 8-12 dated sessions; each ' +
       "speaker states facts (city, employer, editor, a project's store, a hobby) that change once or twice, " +
       'restated (some word for word), reacted to, between small talk and turns of others sharing their words. ' +
@@ -281,8 +295,8 @@ export async function evaluateConversations(options: {
   out();
   out(
     `Re-remembering: of the turns said again word for word (dev ${dev.repeats}, held-out ${held.repeats}, third ` +
-      `${third.repeats}), those that made a second memory: dev ${dev.duplicates}, held-out ${held.duplicates}, ` +
-      `third ${third.duplicates} (goal 0).`,
+      `${third.repeats}, dev 2 ${dev2.repeats}), those that made a second memory: dev ${dev.duplicates}, ` +
+      `held-out ${held.duplicates}, third ${third.duplicates}, dev 2 ${dev2.duplicates} (goal 0).`,
   );
   out();
   const t = CONVERSATION_TARGETS;
@@ -308,6 +322,6 @@ export async function evaluateConversations(options: {
   });
   out(formatTable(['target (issue 23)', 'measured', 'status'], rows));
   out();
-  out(`(E took ${((dev.ms + held.ms + third.ms) / 1000).toFixed(1)} s)`);
+  out(`(E took ${(scores.reduce((n, s) => n + s.ms, 0) / 1000).toFixed(1)} s)`);
   return scores;
 }

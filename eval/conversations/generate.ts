@@ -7,9 +7,11 @@
  * The questions ask the current value, the value before a change, when a change happened and the value at a month;
  * each carries the ids of the turns that answer it. The same seed gives the same set; the dev seed is tuned on,
  * the held-out seed only measured, and the two draw on disjoint words (templates.ts / held-out-templates.ts); a
- * third seed draws on a third phrasing, never tuned on (third-templates.ts).
+ * third seed draws on a third phrasing, never tuned on (third-templates.ts); a fourth seed on a second development
+ * phrasing in other styles (fourth-templates.ts).
  */
 import { mulberry32 } from '../../bench/prng.js';
+import { FOURTH_FACTS, FOURTH_HOLDING_ASIDES } from './fourth-templates.js';
 import { HELD_OUT_FACTS } from './held-out-templates.js';
 import { THIRD_FACTS } from './third-templates.js';
 import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind, type FactTemplates } from './templates.js';
@@ -17,6 +19,7 @@ import { FACT_KINDS, FACTS, PROJECTS, SMALL_TALK, SPEAKERS, type FactKind, type 
 export const DEV_SEED = 23;
 export const HELD_OUT_SEED = 2023;
 export const THIRD_SEED = 3023;
+export const FOURTH_SEED = 4023;
 export const CONVERSATION_DEFAULTS: { readonly dialogues: number } = Object.freeze({ dialogues: 25 });
 
 const DAY = 86_400_000;
@@ -107,17 +110,27 @@ interface Fact {
 
 export type Bank = Readonly<Record<FactKind, FactTemplates>>;
 /**
- * Which words a set draws on: the held-out seed the held-out half, the third seed the third phrasing, any other seed
- * the dev half.
+ * Which words a set draws on: the held-out seed the held-out half, the third seed the third phrasing, the fourth seed
+ * the second development phrasing (dev2), any other seed the dev half.
  */
-export type Phrasing = 'dev' | 'held-out' | 'third';
-const BANKS: Readonly<Record<Phrasing, Bank>> = { dev: FACTS, 'held-out': HELD_OUT_FACTS, third: THIRD_FACTS };
+export type Phrasing = 'dev' | 'held-out' | 'third' | 'dev2';
+const BANKS: Readonly<Record<Phrasing, Bank>> = {
+  dev: FACTS,
+  'held-out': HELD_OUT_FACTS,
+  third: THIRD_FACTS,
+  dev2: FOURTH_FACTS,
+};
+const PHRASING_OF: ReadonlyMap<number, Phrasing> = new Map([
+  [HELD_OUT_SEED, 'held-out'],
+  [THIRD_SEED, 'third'],
+  [FOURTH_SEED, 'dev2'],
+]);
 
 /** Generates `dialogues` dialogues from `seed`, in the words of `phrasing` (or a bank of one's own: a probe's). */
 export function generateConversations(
   seed: number,
   dialogues = CONVERSATION_DEFAULTS.dialogues,
-  phrasing: Phrasing | Bank = seed === HELD_OUT_SEED ? 'held-out' : seed === THIRD_SEED ? 'third' : 'dev',
+  phrasing: Phrasing | Bank = PHRASING_OF.get(seed) ?? 'dev',
 ): Dialogue[] {
   const rng = mulberry32(seed);
   // The speakers' asides naming a value draw on a stream of their own: the rest of a set is as it was without them.
@@ -171,6 +184,7 @@ export const HOLDING_ASIDES: Readonly<Record<Phrasing, readonly string[]>> = {
     'My old mentor, a big {v} fan, moved abroad.',
     'The {v} newsletter had a story about our team today.',
   ],
+  dev2: FOURTH_HOLDING_ASIDES,
 };
 
 function dialogue(rng: Random, id: string, bank: Bank, aside: { rng: Random; said: readonly string[] }): Dialogue {
