@@ -30,8 +30,11 @@ describe('the foundation demo', () => {
   it("walks an edge through the seed's promotion path with the seed's numbers", async () => {
     const { report } = await demo();
     // declared 0.5; runs 1–3: dependency 0.7, 0.7, 1.0 and sequence 0.35, 0.35, 0.5; the failure changes nothing;
-    // now (a day idle) slightly below 1; 60 idle days later halved.
-    expect(values(report, 'edge-promotion')).toEqual([0.5, 0.7, 0.35, 0.7, 0.35, 1, 0.5, 0.989, 0.494, 0.989, 0.5]);
+    // idle time in whole days, as `credence edges` reads it: the failure and now (under a day idle) stay at 1; 60 idle
+    // days later halved.
+    expect(values(report, 'edge-promotion')).toEqual([0.5, 0.7, 0.35, 0.7, 0.35, 1, 0.5, 1, 0.5, 1, 0.5]);
+    const failure = report.sections[0]?.lines.find((l) => l.label === 'run 4 (failure) dependency');
+    expect(failure?.parts).toMatchObject({ idleDays: 0, decay: 1, failures: 1 });
   });
 
   it('reproduces the local-α and ADR-026 figures', async () => {

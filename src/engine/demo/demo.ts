@@ -9,7 +9,7 @@
  */
 import { labelAll } from '../../core/recall/confidence-label.js';
 import { dagConfidence, pathStrength } from '../../core/dag/dag-confidence.js';
-import { edgeConfidence } from '../../core/graph/edge-confidence.js';
+import { EDGE_READ_OPTIONS, edgeConfidence } from '../../core/graph/edge-confidence.js';
 import { observeEdge, templateEdge, type EdgeState } from '../../core/graph/edge-promotion.js';
 import { ftsOrQuery } from '../../core/text/fts-query.js';
 import { densityOfEdges } from '../../core/graph/graph-density.js';
@@ -112,8 +112,9 @@ async function addMissingTools(
   if (missing.length > 0) await store.upsertTools(credence.scope, missing);
 }
 
+/** An edge's confidence at `now` as every surface reads it (whole idle days: `credence edges` says the same). */
 function edgeLine(label: string, type: EdgeType, state: EdgeState, now: number): DemoLine {
-  const c = edgeConfidence({ type, source: state.source, lastSeen: state.lastSeen, now });
+  const c = edgeConfidence({ type, source: state.source, lastSeen: state.lastSeen, now }, EDGE_READ_OPTIONS);
   return {
     label,
     value: c.value,
