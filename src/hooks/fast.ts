@@ -82,12 +82,20 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
   return undefined;
 }
 
+/** What a bad tool_name was, never its content (it may hold a secret): its type and, for a value, its length. */
+const shapeOf = (value: unknown): string => {
+  if (value === undefined) return 'none';
+  if (value === null) return 'null';
+  const kind = Array.isArray(value) ? 'array' : typeof value;
+  return `${kind === 'object' ? 'an' : 'a'} ${kind} of ${JSON.stringify(value)?.length ?? 0} characters as JSON`;
+};
+
 /** Spools one tool event; returns the line for stderr when it could not (the hook still exits 0). */
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
   const tool = p.raw.tool_name;
   // A call with no tool named is no call: nothing is learned from it (a tool "unknown" would enter the graph).
   if ((p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') && (typeof tool !== 'string' || tool === ''))
-    return `${p.event} without tool_name (a non-empty string; got ${JSON.stringify(tool) ?? 'none'}): not learned`;
+    return `${p.event} without tool_name (a non-empty string; got ${shapeOf(tool)}): not learned`;
   const event = spooledEventOf(p, env, eventTime(env));
   if (event === undefined) return undefined;
   const db = hookDbPath(env);

@@ -19,8 +19,9 @@ const spooled = (db: string, extra: Record<string, unknown>) => {
 describe('a tool event that names no tool', () => {
   it.each([
     ['none', {}, 'none'],
-    ['number', { tool_name: 123 }, '123'],
-    ['empty', { tool_name: '' }, '""'],
+    ['number', { tool_name: 123 }, 'a number of 3 characters as JSON'],
+    ['empty', { tool_name: '' }, 'a string of 2 characters as JSON'],
+    ['secret', { tool_name: { token: 'sk-live-abcdef' } }, 'an object of 26 characters as JSON'],
   ])('(%s) is refused with a line naming tool_name, and nothing is spooled', (name, extra, got) => {
     const db = `${name}.db`;
     const said = spooled(db, extra);

@@ -7,6 +7,7 @@ import {
   DENSITY_TIERS,
   adaptiveWeights,
   dagConfidence,
+  lowConfidenceWarning,
   pathStrength,
 } from './dag-confidence.js';
 
@@ -151,5 +152,12 @@ describe('dagConfidence', () => {
         },
       ),
     );
+  });
+});
+
+describe('lowConfidenceWarning', () => {
+  it('never prints a value below the bound as the bound: 0.49996 reads 0.49996, 0.471 stays 0.471', () => {
+    expect(lowConfidenceWarning('mature', 0.49996, 0.5)).toContain('seed confidence 0.49996 is below 0.5;');
+    expect(lowConfidenceWarning('growing', 0.4712, 0.5)).toContain('seed confidence 0.471 is below 0.5;');
   });
 });

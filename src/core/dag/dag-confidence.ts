@@ -42,6 +42,13 @@ export const DAG_DEFAULTS = Object.freeze({
 export const COLD_START_WARNING =
   'Low confidence suggestion - graph is in cold start mode. Confidence may improve with usage.';
 
+/** `value` with 3 decimals, or as many more as it takes to read below `bound` (0.49996 is 0.49996, not 0.500). */
+function belowAs(value: number, bound: number): string {
+  for (let digits = 3; digits <= 15; digits += 1)
+    if (Number(value.toFixed(digits)) < bound) return value.toFixed(digits);
+  return String(value);
+}
+
 /**
  * The warning of a suggestion below `lowConfidence`: the seed's words in the cold-start tier; in another, the
  * same start (clients may match it) with the real reason and tier, not a cold start the graph is not in.
@@ -50,7 +57,7 @@ export function lowConfidenceWarning(tier: DensityTierName | 'custom', value: nu
   if (tier === 'cold-start') return COLD_START_WARNING;
   const graph = tier === 'custom' ? 'weights are custom' : `graph is ${tier}`;
   return (
-    `Low confidence suggestion - seed confidence ${value.toFixed(3)} is below ${lowConfidence}; ` +
+    `Low confidence suggestion - seed confidence ${belowAs(value, lowConfidence)} is below ${lowConfidence}; ` +
     `${graph}, not in cold start. Confidence may improve with usage.`
   );
 }
