@@ -11,6 +11,8 @@ import {
   lifeStatus,
   type LifeSubject,
   knownNames,
+  leftIn,
+  leftValues,
   namesIn,
   slotQuestionWords,
   validAt,
@@ -293,6 +295,25 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(changeBeside('If I ever left Lisbon I would pick Porto.', ['lisbon'])).toBeUndefined();
     expect(changeBeside('I never really left Lisbon, not in my heart.', ['lisbon'])).toBeUndefined();
     expect(changeBeside('Ben told me Kestrel Insurance left the index.', ['kestrel'])).toBeUndefined();
+  });
+
+  it('a name left before "and" is left: the capital of the word after it is read as written', () => {
+    expect([...leftValues('I left Fernway and joined Quillon last month.')]).toContain('fernway');
+    expect([...leftValues('I left Kestrel Insurance, joined Pinecrest Health.')]).toEqual(['kestrel', 'insurance']);
+    // A lower-case word after a name still ends it, and a modifier's noun still makes it no value left.
+    expect([...leftValues('I left my Acme Robotics badge at home.')]).toEqual([]);
+    // The older turn names Fernway only as a sentence's first word: the value left ties the two.
+    const fernway = turn('f1', 'Fernway has been my employer for six years.', 1);
+    expect(decideLife(turn('f2', 'I left Fernway and joined Quillon last month.', 2), fernway)).toMatchObject({
+      kind: 'supersedes',
+      why: expect.stringContaining('the value it left (fernway)'),
+    });
+  });
+
+  it("the values a turn left are found in their own form, on the same stem as the turn's (leftIn)", () => {
+    expect([...leftIn('I quit tennis last spring.', ['tennis', 'climbing'])]).toEqual(['tennis']);
+    expect([...leftIn('We migrated off Postgres in May.', ['postgres'])]).toEqual(['postgres']);
+    expect([...leftIn('I still play tennis.', ['tennis'])]).toEqual([]);
   });
 
   it('saying the same value again with a cue restates it: no replacement', () => {

@@ -78,19 +78,35 @@ export function leftValues(text: string): Set<string> {
   return new Set(leftWith(text).keys());
 }
 
+/**
+ * Of `values` (lower case, as written), those a turn says it left (leftValues), compared on the same stem as deniedIn
+ * compares ("quit tennis" leaves tennis, not only "tenni").
+ */
+export function leftIn(text: string, values: Iterable<string>): Set<string> {
+  const left = leftValues(text);
+  return new Set([...values].filter((v) => left.has(stem(v))));
+}
+
 /** leftValues, each with the words that say it was left ("left", "moved from"), lower case. */
 export function leftWith(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.matchAll(LEFT)) {
-    if (modifier(m[2] as string, text.slice(m.index + m[0].length))) continue;
-    // The next word joins only as a name's ("left Kestrel Insurance"; the flag i would read "stopped surfing after").
-    for (const part of [m[2], /^\p{Lu}/u.test(m[3] ?? '') ? m[3] : undefined]) {
-      const w = part?.toLowerCase();
-      if (w !== undefined && w.length >= 3 && !STOP.has(w) && !out.has(stem(w)))
-        out.set(stem(w), (m[1] as string).toLowerCase().replace(/\s+/g, ' '));
-    }
-  }
+  for (const m of text.matchAll(LEFT)) leftAt(text, m, out);
   return out;
+}
+
+/**
+ * What one match of LEFT in `text` says was left, added to `out`: the word after the leaving verb, and the next when
+ * it is a name's, its capital read on the text as written ("left Kestrel Insurance"; LEFT's flag i would read the
+ * "and" of "left Fernway and joined Quillon" as a capital and Fernway as a modifier of "joined").
+ */
+function leftAt(text: string, m: RegExpMatchArray, out: Map<string, string>): void {
+  const rest = text.slice((m.index as number) + m[0].length);
+  if (modifier(m[2] as string, rest)) return;
+  for (const part of [m[2], /^\s+(\p{Lu}[\p{L}\p{N}]*)/u.exec(rest)?.[1]]) {
+    const w = part?.toLowerCase();
+    if (w !== undefined && w.length >= 3 && !STOP.has(w) && !out.has(stem(w)))
+      out.set(stem(w), (m[1] as string).toLowerCase().replace(/\s+/g, ' '));
+  }
 }
 
 /**
@@ -200,7 +216,7 @@ function speakersChange(ts: readonly Token[], at: number, about?: ReadonlySet<st
 const LEFT = new RegExp(
   '\\b((?:moved|moving|move|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
     'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped|last day at)\\s+' +
-    '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)(?:\\s+(\\p{Lu}[\\p{L}\\p{N}]*))?',
+    '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
   'giu',
 );
 
@@ -282,7 +298,9 @@ export function changeBeside(
         .map((t) => t.raw)
         .join(' ');
       const m = [...phrase.matchAll(LEFT)].find((x) => x.index === 0);
-      const left = m === undefined ? undefined : leftWith(m[0]).get(stem((ts[i] as Token).w));
+      const found = new Map<string, string>();
+      if (m !== undefined) leftAt(phrase, m, found);
+      const left = found.get(stem((ts[i] as Token).w));
       if (left !== undefined && (ts[k] as Token).clause === (ts[i] as Token).clause && fine(k, i))
         return { value, cue: left, left: true };
     }

@@ -509,3 +509,25 @@ describe('older turns: the speaker changes the value, a mention holds nothing (i
     expect(o?.why).toContain('says "left acme"');
   });
 });
+
+describe('older turns: a value the speaker says they left is not held (issue 23)', () => {
+  it('turns quitting a value of a kind (a word ending in s) do not hold it: the value before stays current', () => {
+    const cs = [
+      turn('t1', 'Ana', 1, 'My weekend hobby is tennis.'),
+      turn('t2', 'Ana', 30, 'My weekend hobby is climbing.'),
+      turn('t3', 'Ana', 40, 'I quit tennis last spring, my knees hurt.'),
+      turn('t4', 'Ana', 50, 'I quit tennis, honestly the best call.'),
+    ];
+    const marked = olderTurns(cs, all(cs), "What is Ana's weekend hobby?", undefined, cs);
+    expect(marked.has('memory:t2')).toBe(false);
+    // Said as held twice after, the same value of the kind does mark it.
+    const held = [
+      ...cs.slice(0, 2),
+      turn('t3', 'Ana', 40, 'I play tennis every Sunday.'),
+      turn('t4', 'Ana', 50, 'I play tennis with Priya.'),
+    ];
+    expect(olderTurns(held, all(held), "What is Ana's weekend hobby?", undefined, held).get('memory:t2')?.newerId).toBe(
+      't4',
+    );
+  });
+});

@@ -14,7 +14,7 @@ import {
   hedged,
   isStopWord,
   knownNames,
-  leftValues,
+  leftIn,
   namesIn,
   negated,
   norm,
@@ -111,7 +111,7 @@ export function olderTurns(
     if (words(text).some((w) => speakers.has(w) && !words(t.c.speaker).includes(w))) continue;
     const said = new Set([...t.values, ...t.names]);
     const denied = deniedIn(text, said);
-    const left = leftValues(text);
+    const left = leftIn(text, said);
     for (const v of said) {
       if (
         denied.has(v) ||
@@ -177,7 +177,7 @@ export function olderTurns(
       if (shared.length === 0 && !sameLine && top.has(newer.c.key)) {
         // Both in the top: the later names another value of a kind the earlier names one of (valueKinds).
         // The kinds of the values the earlier turn holds (not one it says it left: "uninstalled Helix").
-        const gone = leftValues(older.c.text);
+        const gone = leftIn(older.c.text, older.values);
         const olderKinds = new Set(older.values.filter((v) => !gone.has(v)).map((v) => kinds?.get(v)));
         // A value said once may be only mentioned ("a talk about Zed"): a value held is said in two own turns after
         // the earlier one, or beside a change tied to the value of the kind it left ("sold my yoga gear …
@@ -301,7 +301,7 @@ export function statedValues(
 ): string[] {
   if (OTHERS_THING.test(text) || hedged(text) || COMPARES.test(text)) return [];
   if (words(text).some((w) => speakers.has(w) && !own.includes(w))) return [];
-  const left = leftValues(text);
+  const left = leftIn(text, values);
   return values.filter((v) => !left.has(v) && heldIn(text, v, lefts?.get(v)));
 }
 
