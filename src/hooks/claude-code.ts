@@ -93,6 +93,9 @@ async function runParsedHook(
         now,
         env,
         claimer: localId(),
+        db,
+        // The session is over: what another learner still holds of it is said.
+        ...(p.event === 'SessionEnd' ? { sayHeld: true } : {}),
         ...(p.event === 'SessionStart' ? {} : { session: p.session }),
         // The agent's turn is over: what the prompt hook showed in it is decided (issue 24).
         ...(p.event === 'Stop' || p.event === 'SessionEnd' ? { endsTurnOf: p.session } : {}),

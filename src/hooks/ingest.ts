@@ -5,8 +5,8 @@
  * calls teach `sequence` edges, and a call reading a file an earlier call of the turn wrote teaches a
  * `dependency` edge. The observing rules (hooks/signals, `.credence/observe.json`) turn failures, test
  * runs, commits and corrections into observations; the session's observing state is kept between runs.
- * Events are claimed before they are learned and deleted after (a dead process's claim retaken after a
- * minute). The memories the prompt hook showed are followed through the turn (issue 24, core/outcome-follower).
+ * Events are claimed before they are learned and deleted after, under a lease (hooks/lease): a claim its
+ * learner abandoned is taken over at once, any other after a minute. Shown memories are followed (issue 24).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
+import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
 import { SHOWN_KIND } from './queue.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
 
@@ -42,6 +43,10 @@ export interface IngestOptions {
   session?: string;
   /** The session whose turn just ended (a Stop or SessionEnd): the memories its turn showed are decided. */
   endsTurnOf?: string;
+  /** The database file whose spool keeps the learners' leases (hooks/lease); without it, no lease. */
+  db?: string;
+  /** Says so when another learner, still running, holds events of `session` (a SessionEnd). */
+  sayHeld?: boolean;
 }
 
 const STALE_CLAIM_MS = 60_000;
@@ -100,20 +105,36 @@ export async function ingest(
   options: IngestOptions,
   report: (line: string) => void,
 ): Promise<{ events: number; calls: number; observations: number }> {
-  const events = await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session);
-  if (events.length === 0) {
-    if (options.endsTurnOf !== undefined) await endTurnAlone(store, scope, options.endsTurnOf, options, report);
-    return { events: 0, calls: 0, observations: 0 };
-  }
-  const { openCredence } = await import('../engine/engine.js');
-  const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
-  const config = loadObserveConfig(credence.root, report);
-  const bySession = new Map<string, HookEvent[]>();
-  for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
+  const held = new Map<number, HookEvent>();
+  const lease = (givenUp: boolean, seqs: readonly number[]): void => {
+    const sessions = [...new Set(seqs.map((seq) => held.get(seq)?.session ?? ''))].filter((x) => x !== '');
+    if (options.db === undefined) return;
+    if (sessions.length === 0) dropLease(options.db, options.claimer);
+    else {
+      const base = { claimer: options.claimer, scope, sessions, pid: process.pid, at: Date.now() };
+      writeLease(options.db, givenUp ? { ...base, givenUp } : base);
+    }
+  };
+  const done: number[] = [];
   let calls = 0;
   let observed = 0;
-  const done: number[] = [];
   try {
+    // Each claim is leased as soon as it is made, so that a failure from here on leaves nothing unaccounted.
+    await claimEvents(store, scope, options, (claimed) => {
+      for (const e of claimed) held.set(e.seq, e);
+      lease(false, [...held.keys()]);
+    });
+    if (options.sayHeld === true && options.session !== undefined) sayHeld(scope, options.session, options, report);
+    const events = [...held.values()].sort((a, b) => a.seq - b.seq);
+    if (events.length === 0) {
+      if (options.endsTurnOf !== undefined) await endTurnAlone(store, scope, options.endsTurnOf, options, report);
+      return { events: 0, calls: 0, observations: 0 };
+    }
+    const { openCredence } = await import('../engine/engine.js');
+    const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
+    const config = loadObserveConfig(credence.root, report);
+    const bySession = new Map<string, HookEvent[]>();
+    for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
     for (const [session, list] of bySession) {
       const stored = await store.hookSession(scope, session);
       let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
@@ -223,13 +244,55 @@ export async function ingest(
         done.push(...promptSeqs, ...otherSeqs);
       }
     }
+    lease(false, []);
+    return { events: events.length, calls, observations: observed };
   } catch (error) {
-    // What was not learned goes back to the queue for the next invocation.
-    const left = events.map((e) => e.seq).filter((seq) => !done.includes(seq));
-    await store.releaseHookEvents(scope, left).catch(() => {});
+    // What was not learned goes back to the queue for the next invocation; when even that is refused,
+    // the lease says the claim is given up, and the next learner takes it over.
+    const left = [...held.keys()].filter((seq) => !done.includes(seq));
+    try {
+      if (left.length > 0) await store.releaseHookEvents(scope, left);
+      lease(false, []);
+    } catch {
+      lease(true, left);
+    }
     throw error;
   }
-  return { events: events.length, calls, observations: observed };
+}
+
+/**
+ * Claims the queued events not held by another learner (nor by one whose claim is older than a
+ * minute), then takes over the sessions of abandoned leases: with the claims up to the lease's time
+ * counted as stale, which are the abandoned learner's own (a session is held by one learner at a time).
+ */
+async function claimEvents(
+  store: Store,
+  scope: string,
+  options: IngestOptions,
+  hold: (claimed: HookEvent[]) => void,
+): Promise<void> {
+  hold(await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session));
+  if (options.db === undefined) return;
+  for (const lease of leasesOf(options.db, scope, options.claimer)) {
+    if (!abandoned(lease)) continue;
+    const taken = lease.sessions.filter((s) => options.session === undefined || s === options.session);
+    for (const session of taken) hold(await store.claimHookEvents(scope, options.claimer, lease.at + 1, session));
+    const rest = lease.sessions.filter((s) => !taken.includes(s));
+    if (rest.length === 0) dropLease(options.db, lease.claimer);
+    else if (taken.length > 0) writeLease(options.db, { ...lease, sessions: rest });
+  }
+}
+
+/** Says which running learner holds events of the session: they are learned when it is done. */
+function sayHeld(scope: string, session: string, options: IngestOptions, report: (line: string) => void): void {
+  if (options.db === undefined) return;
+  for (const lease of leasesOf(options.db, scope, options.claimer)) {
+    if (!lease.sessions.includes(session) || abandoned(lease)) continue;
+    report(
+      `events of session ${session} are being learned by process ${lease.pid} (claimed at ` +
+        `${new Date(lease.at).toISOString()}): it learns them, or the next hook does if it stops`,
+    );
+  }
 }
 
 /** Where a session's state keeps the memories followed (core/outcome-follower). */

@@ -17,7 +17,8 @@ import { drainSpool, type SpooledEvent } from '../../src/hooks/spool.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const spool = new URL('../../dist/src/hooks/spool.js', import.meta.url).href;
-const writer = fileURLToPath(new URL('../fixtures/claude-code/writer.mjs', import.meta.url));
+const writerDir = new URL('../fixtures/claude-code/', import.meta.url);
+const writer = fileURLToPath(new URL('./writer.mjs', writerDir));
 const dir = mkdtempSync(join(tmpdir(), 'credence-hook-writers-'));
 const project = join(dir, 'project');
 const db = join(dir, 'credence.db');
@@ -98,6 +99,45 @@ describe('8 hook processes writing at once, 500 events each', () => {
       await credence.close();
     }
   }, 240_000);
+});
+
+describe('a learning process killed while it holds a session', () => {
+  it('leaves the session to the next hook at once: its session end learns every event', async () => {
+    const root = join(dir, 'killed');
+    const file = join(dir, 'killed.db');
+    mkdirSync(root);
+    expect(spawnSync('git', ['init', '-q'], { cwd: root }).status).toBe(0);
+    expect(spawnSync(process.execPath, [bin, '--db', file, 'init'], { cwd: root, encoding: 'utf8' }).status).toBe(0);
+    const env = { CREDENCE_DB: file, HOME: dir, PATH: process.env.PATH ?? '' };
+    const hook = (payload: Record<string, unknown>) =>
+      runClaudeCodeHook(JSON.stringify({ session_id: 'k', cwd: root, ...payload }), { env });
+    for (const tool of ['Bash', 'Read', 'Bash']) {
+      const input = tool === 'Bash' ? { command: 'ls' } : { file_path: join(root, 'a.txt') };
+      expect((await hook({ hook_event_name: 'PostToolUse', tool_name: tool, tool_input: input })).stderr).toBe('');
+    }
+    // It claims the session's events, then hangs mid-learning until it is killed.
+    const stuck = spawn(process.execPath, [fileURLToPath(new URL('./stuck-learner.mjs', writerDir)), file, root, 'k'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      stuck.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('claimed')) resolve();
+      });
+      stuck.on('exit', (code) => reject(new Error(`the learner ended (${code}) before claiming`)));
+    });
+    const killed = new Promise((resolve) => stuck.on('exit', resolve));
+    stuck.kill('SIGKILL');
+    await killed;
+    expect((await hook({ hook_event_name: 'SessionEnd', reason: 'exit' })).stderr).toBe('');
+    const credence = await openCredence({ db: file, cwd: root });
+    try {
+      const executions = await engineStore(credence).listExecutions(credence.scope);
+      expect(executions.map((e) => [e.id, e.calls.map((c) => c.tool)])).toEqual([['cc-k-0', ['Bash', 'Read', 'Bash']]]);
+    } finally {
+      await credence.close();
+    }
+    expect(readdirSync(`${file}.hook-spool`)).toEqual([]);
+  }, 60_000);
 });
 
 describe('the spool drained over and over while hook processes write to it', () => {

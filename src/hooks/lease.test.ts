@@ -1,0 +1,99 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { Store } from '../store/types.js';
+import { ingest } from './ingest.js';
+import { spoolDirFor } from './spool.js';
+
+const base = mkdtempSync(join(tmpdir(), 'credence-lease-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let n = 0;
+
+/** A project and its SQLite file with `calls` tool events of session `s` queued (Bash, Read, …). */
+async function queued(calls: number) {
+  n += 1;
+  const cwd = join(base, `p${n}`);
+  mkdirSync(join(cwd, '.git'), { recursive: true });
+  const db = join(base, `p${n}.db`);
+  mkdirSync(spoolDirFor(db));
+  const store = openSqliteStore({ path: db });
+  afterAll(() => store.close());
+  await store.enqueueHookEvents(
+    'p',
+    Array.from({ length: calls }, (_, i) => ({
+      session: 's',
+      turn: 'current' as const,
+      kind: 'PostToolUse',
+      at: 1_000 + i,
+      payload: { tool: i % 2 === 0 ? 'Bash' : 'Read', status: 'success', input: `{"i":${i}}` },
+    })),
+  );
+  const learn = (claimer: string, on: Store = store, say: string[] = []) =>
+    ingest(on, 'p', { cwd, now: Date.now(), env: {}, claimer, session: 's', db, sayHeld: true }, (l) => say.push(l));
+  const learned = async () => (await store.listExecutions('p')).map((e) => [e.id, e.calls.map((c) => c.tool)]);
+  return { db, store, learn, learned };
+}
+
+const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+
+/** The store with `hookSession` (the first read of a learning) and the release of claims both refused. */
+const refusing = (store: Store): Store =>
+  new Proxy(store, {
+    get(target, key) {
+      if (key === 'hookSession' || key === 'releaseHookEvents') return () => Promise.reject(busy());
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+
+describe('the leases of the hook queue', () => {
+  it('a learner that could not give its claim back leaves the session to the next learner at once', async () => {
+    const q = await queued(3);
+    await expect(q.learn('first', refusing(q.store))).rejects.toThrow('database is locked');
+    // The claim is fresh (a minute from stale): without the given-up lease nobody could learn the session now.
+    const say: string[] = [];
+    expect((await q.learn('second', q.store, say)).calls).toBe(3);
+    expect(say).toEqual([]);
+    expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read', 'Bash']]]);
+    expect(await q.store.claimHookEvents('p', 'check', Date.now() + 1)).toEqual([]);
+    expect(readdirSync(spoolDirFor(q.db))).toEqual([]);
+  });
+
+  it('a session end meeting a running learner of its session says so; its events are learned once', async () => {
+    const q = await queued(2);
+    let go: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    let reached: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // The first learner has claimed the session and waits, mid-learning, until let go.
+    const slow = new Proxy(q.store, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === 'hookSession') {
+          return async (...args: [string, string]) => {
+            reached();
+            await gate;
+            return target.hookSession(...args);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const first = q.learn('first', slow);
+    await inside;
+    const say: string[] = [];
+    expect((await q.learn('second', q.store, say)).calls).toBe(0);
+    expect(say).toHaveLength(1);
+    expect(say[0]).toMatch(new RegExp(`^events of session s are being learned by process ${process.pid} `));
+    go();
+    expect((await first).calls).toBe(2);
+    expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read']]]);
+    expect(readdirSync(spoolDirFor(q.db))).toEqual([]);
+  });
+});
