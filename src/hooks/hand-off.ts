@@ -5,12 +5,11 @@
  * `credence hook claude-code --learn <event>`, detached, with no input and no output but its
  * stderr, appended to `<db>.hook-learn.log`. With `CREDENCE_HOOK_WAIT=1` the hook waits for it
  * instead and passes its stderr on (scripts and tests that read the store right after a Stop).
- * node:child_process is loaded only then: the detached start does without it (hooks/start-detached).
+ * node:child_process is loaded only here, when a hook hands off (it costs a tool event ~6 ms).
  */
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { HookPayload } from './payload.js';
-import { startDetached } from './start-detached.js';
 
 /** The log of the learning processes is started afresh past this size. */
 export const HAND_OFF_LIMITS = Object.freeze({ logBytes: 256 * 1024 });
@@ -48,8 +47,6 @@ function openLog(db: string): number | undefined {
   }
 }
 
-const QUEUED = 'what is queued is learned next time';
-
 /**
  * Starts the learning of `p` in its own process. Returns the line for stderr when it could not be
  * started (the events stay queued for the next hook that learns), else undefined; with
@@ -62,25 +59,21 @@ export async function handOffLearning(
   report: (text: string) => void,
 ): Promise<string | undefined> {
   const wait = env.CREDENCE_HOOK_WAIT === '1';
-  // In the hook's own folder: the event's cwd is only read (its scope), and may be gone by now.
-  const args = [packageBin(), 'hook', 'claude-code', '--learn', learnArgument(p)];
-  if (!wait) {
-    const log = openLog(db);
-    try {
-      const problem = await startDetached({
-        file: process.execPath,
-        args,
-        env,
-        ...(log === undefined ? {} : { stderr: log }),
-      });
-      return problem === undefined ? undefined : `cannot start the learning process (${problem}): ${QUEUED}`;
-    } finally {
-      if (log !== undefined) closeSync(log);
-    }
-  }
+  const log = wait ? undefined : openLog(db);
   try {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+    // In the hook's own folder: the event's cwd is only read (its scope), and may be gone by now.
+    const child = spawn(process.execPath, [packageBin(), 'hook', 'claude-code', '--learn', learnArgument(p)], {
+      env,
+      detached: !wait,
+      stdio: ['ignore', 'ignore', wait ? 'pipe' : (log ?? 'ignore')],
+      windowsHide: true,
+    });
+    if (!wait) {
+      child.on('error', () => {});
+      child.unref();
+      return undefined;
+    }
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
@@ -91,8 +84,10 @@ export async function handOffLearning(
       child.on('close', resolve);
     });
     if (stderr !== '') report(stderr);
-    return code === 0 ? undefined : `the learning process ended with ${code}: ${QUEUED}`;
+    return code === 0 ? undefined : `the learning process ended with ${code}: what is queued is learned next time`;
   } catch (error) {
-    return `cannot start the learning process (${(error as Error).message}): ${QUEUED}`;
+    return `cannot start the learning process (${(error as Error).message}): what is queued is learned next time`;
+  } finally {
+    if (log !== undefined) closeSync(log);
   }
 }
