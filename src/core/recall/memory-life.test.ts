@@ -174,7 +174,7 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
   it('a change that names the value it left replaces the turns saying it, in lower case too', () => {
     const tennis = turn('h1', 'Saturdays are for tennis, without exception.', 1);
     const d = decideLife(turn('h2', 'I quit tennis; now my weekends are all climbing.', 2), tennis);
-    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the value it left (tenni)') });
+    expect(d).toMatchObject({ kind: 'supersedes', why: expect.stringContaining('the value it left (tennis)') });
     const work = turn('w1', 'I work at Northwind on the data team.', 1);
     expect(
       decideLife(turn('w2', 'Last day at Northwind was Friday; I begin at Helix next week.', 2), work),

@@ -444,6 +444,9 @@ export function contentWords(text: string): Set<string> {
   );
 }
 
+/** The words contentWords reads, each as written (lower case, not stemmed): the values a turn may have left. */
+const contentForms = (text: string): Set<string> => new Set(words(text).filter((w) => w.length >= 3 && !STOP.has(w)));
+
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared += 1;
@@ -535,7 +538,7 @@ export function sameSubject(
   if (names.length > 0) return { how: 'name', shared: names };
   if (a.speaker === undefined) return undefined;
   // Turns: the newer names the value it left and the older says it ("quit tennis" / "Saturdays are for tennis").
-  const left = [...leftValues(a.text)].filter((w) => wb.has(w)).sort();
+  const left = [...leftIn(a.text, contentForms(b.text))].sort();
   if (left.length > 0) return { how: 'left', shared: left };
   // Or both say a value (a name) of the same slot ("moved to Denver" / "I live in Lisbon").
   // The older one's slot is named by its words, or by a change's phrase when it said a change ("the offer from").
@@ -545,14 +548,16 @@ export function sameSubject(
   return undefined;
 }
 
-/** The values the newer turn names of the older one's: the names both name, and those it says it left. */
+/**
+ * The values the newer turn names of the older one's: the names both name, and those it says it left, as the older
+ * writes them (lower case: "tennis", not its stem).
+ */
 function sharedValues(newer: LifeSubject, older: LifeSubject): string[] {
   const names = namesIn(older.text);
-  const olderWords = contentWords(older.text);
   return [
     ...new Set([
       ...[...namesIn(newer.text)].filter((n) => names.has(n)),
-      ...[...leftValues(newer.text)].filter((w) => olderWords.has(w)),
+      ...leftIn(newer.text, contentForms(older.text)),
     ]),
   ];
 }
