@@ -271,7 +271,8 @@ async function claimEvents(
   options: IngestOptions,
   hold: (claimed: HookEvent[]) => void,
 ): Promise<void> {
-  hold(await store.claimHookEvents(scope, options.claimer, options.now - STALE_CLAIM_MS, options.session));
+  // By the clock, as claims are stamped: `now` is the events' time, which a replay (CREDENCE_NOW) fixes in the past.
+  hold(await store.claimHookEvents(scope, options.claimer, Date.now() - STALE_CLAIM_MS, options.session));
   if (options.db === undefined) return;
   for (const lease of leasesOf(options.db, scope, options.claimer)) {
     if (!abandoned(lease)) continue;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
 import { ingest } from './ingest.js';
@@ -30,8 +30,8 @@ async function queued(calls: number) {
       payload: { tool: i % 2 === 0 ? 'Bash' : 'Read', status: 'success', input: `{"i":${i}}` },
     })),
   );
-  const learn = (claimer: string, on: Store = store, say: string[] = []) =>
-    ingest(on, 'p', { cwd, now: Date.now(), env: {}, claimer, session: 's', db, sayHeld: true }, (l) => say.push(l));
+  const learn = (claimer: string, on: Store = store, say: string[] = [], now = Date.now()) =>
+    ingest(on, 'p', { cwd, now, env: {}, claimer, session: 's', db, sayHeld: true }, (l) => say.push(l));
   const learned = async () => (await store.listExecutions('p')).map((e) => [e.id, e.calls.map((c) => c.tool)]);
   return { db, store, learn, learned };
 }
@@ -95,5 +95,23 @@ describe('the leases of the hook queue', () => {
     expect((await first).calls).toBe(2);
     expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read']]]);
     expect(readdirSync(spoolDirFor(q.db))).toEqual([]);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a claim with no lease (another machine, an older version) is taken a minute later by the clock', async () => {
+    const q = await queued(2);
+    const clock = Date.parse('2026-06-01T10:00:00Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: clock });
+    expect(await q.store.claimHookEvents('p', 'elsewhere', 0, 's')).toHaveLength(2);
+    // A replay's events are dated long before (CREDENCE_NOW): the claim's age is still read on the clock.
+    const replayed = Date.parse('2026-03-01T10:00:00Z');
+    vi.setSystemTime(clock + 59_000);
+    expect((await q.learn('early', q.store, [], replayed)).calls).toBe(0);
+    vi.setSystemTime(clock + 61_000);
+    expect((await q.learn('late', q.store, [], replayed)).calls).toBe(2);
+    expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read']]]);
   });
 });
