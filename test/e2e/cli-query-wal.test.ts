@@ -33,7 +33,7 @@ function leaveLongLog(db: string): void {
 }
 
 describe('a query process and the write-ahead log', () => {
-  it('recall leaves its log for the next process, which reads the rows it showed; status closes it', () => {
+  it('recall leaves its log for the next process, which reads the rows it showed; runs (no query) closes it', () => {
     const db = join(dir, 'q.db');
     expect(credence(db, ['remember', '--title', 'deploy key', 'the deploy key lives in the vault']).code).toBe(0);
     expect(existsSync(`${db}-wal`)).toBe(false);
@@ -51,7 +51,7 @@ describe('a query process and the write-ahead log', () => {
     reader.close();
     expect(ids.map((r) => r.id).sort()).toEqual([...shown].sort());
 
-    expect(credence(db, ['status']).code).toBe(0);
+    expect(credence(db, ['runs']).code).toBe(0);
     expect(existsSync(`${db}-wal`)).toBe(false);
   });
 
