@@ -205,7 +205,7 @@ describe('outcomes of the memories the prompt hook showed (issue 24)', () => {
       ['{', true],
       [JSON.stringify({ hook_event_name: 'Stop', cwd: project }), true],
       [JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: project, prompt: 42 }), false],
-      [JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', cwd: project, tool_input: 'x' }), false],
+      [JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', cwd: project, tool_input: 'x' }), true],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
         cwd: project,
