@@ -74,26 +74,13 @@ export function registerRecall(program: Command, context: () => CommandContext):
         const ctx = context();
         if (options.jsonl !== undefined) {
           const { items, problems } = checkedLines(readInput(options.jsonl), (v) => v);
-          // A turn without its place takes the next one of its session in this input.
-          const nextTurn = new Map<string, number>();
-          const placed = (value: unknown): unknown => {
-            if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-            const turn = value as { session?: unknown; index?: unknown; speaker?: unknown };
-            if (typeof turn.session !== 'string' || turn.speaker === undefined) return value;
-            const index = typeof turn.index === 'number' ? turn.index : (nextTurn.get(turn.session) ?? 0);
-            nextTurn.set(turn.session, index + 1);
-            return { ...turn, index };
-          };
+          // One call: the file's turns are one batch, placed together (engine/recall/remember); a wrong line is told.
           const result = await withCredence(ctx, async (c) => {
-            const stored: string[] = [];
-            for (const item of items) {
-              try {
-                stored.push(...(await c.remember([placed(item.value) as MemoryInput])).ids); // checked by the engine
-              } catch (error) {
-                problems.push({ line: item.line, reason: (error as Error).message });
-              }
-            }
-            return stored;
+            const values = items.map((item) => item.value as MemoryInput); // checked by the engine
+            const rejected = (position: number, reason: string): void => {
+              problems.push({ line: items[position]?.line ?? 0, reason });
+            };
+            return (await c.remember(values, { rejected })).ids;
           });
           problems.sort((a, b) => a.line - b.line);
           reportProblems(ctx.io.stderr, problems);

@@ -502,12 +502,29 @@ export class Credence {
    * (`{speaker, session, at, text}`); a path is kept relative to the project root, and a memory without text reads it
    * from that file, inside the root only. A near-identical memory merges into the existing one; a later one about the
    * same subject with a change cue supersedes the older (recall/remember, issue 23). Each memory is checked again at
-   * run time (INVALID_INPUT naming the bad field), so a surface may pass JSON it parsed as it is.
+   * run time (INVALID_INPUT naming the bad field), so a surface may pass JSON it parsed as it is; with `rejected`, a
+   * wrong one is told by its position and the others are remembered (a file's lines: one call, one batch of turns).
    */
-  async remember(memories: readonly MemoryInput[]): Promise<RememberReport> {
-    memories.forEach((m, i) => limits.requireMemoryWithinLimits(`memories[${i}]`, m));
+  async remember(
+    memories: readonly MemoryInput[],
+    options: { rejected?: (position: number, reason: string) => void } = {},
+  ): Promise<RememberReport> {
+    const kept: number[] = [];
+    memories.forEach((m, i) => {
+      try {
+        limits.requireMemoryWithinLimits(`memories[${i}]`, m);
+        kept.push(i);
+      } catch (error) {
+        if (options.rejected === undefined) throw error;
+        options.rejected(i, (error as Error).message);
+      }
+    });
     const context = { store: this.#store, scope: this.scope, root: this.root, now: this.now() };
-    const report = await this.#besideGraph(false, () => rememberMemories(context, memories));
+    const told = options.rejected;
+    const rejected =
+      told === undefined ? {} : { rejected: (p: number, e: Error) => told(kept[p] as number, e.message) };
+    const batch = kept.map((i) => memories[i] as MemoryInput);
+    const report = await this.#besideGraph(false, () => rememberMemories(context, batch, rejected));
     await this.#recallTakesWrite();
     return report;
   }

@@ -1192,6 +1192,14 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.getMemoriesByIds('p', ['b', 'zz', 'a', 'c', 'b'])).map((m) => m.id)).toEqual(['b', 'a']);
         expect(await store.getMemoriesByIds('p', [])).toEqual([]);
         expect(await store.getMemoriesByIds('p', ['a'])).toEqual([await store.getMemory('p', 'a')]);
+        // The highest number after a prefix: digits only, this scope only, not read as text ('10' > '9').
+        await store.upsertMemories(
+          'p',
+          ['t-s-9', 't-s-10', 't-s-2x', 't-s-', 't-st-99', 't-s.5'].map((id) => memory({ id })),
+        );
+        await store.upsertMemories('q', [memory({ id: 't-s-50' })]);
+        expect(await store.highestIdNumber('p', 't-s-')).toBe(10);
+        expect(await store.highestIdNumber('p', 't-none-')).toBeUndefined();
         await store.insertObservations('p', [observation({ id: 'o1' }), observation({ id: 'o2', observation: 'x' })]);
         expect((await store.getObservationsByIds('p', ['o2', 'o1'])).map((o) => o.id)).toEqual(['o2', 'o1']);
         const run: ExecutionRecord = { id: 'e1', intent: 'deploy', startedAt: T0, calls: SESSION.slice(0, 3) };

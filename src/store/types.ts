@@ -697,6 +697,11 @@ export interface MemoryStore {
    */
   searchMemories(scope: string, match: string, options?: { limit?: number }): Promise<MemoryHit[]>;
   deleteMemory(scope: string, id: string): Promise<boolean>;
+  /**
+   * The highest whole number (1 to 15 digits) that follows `prefix` in the scope's memory ids, or undefined when no
+   * id is `prefix` and digits: a session's last turn place (`turn-<session>-`). One read of the ids, in one query.
+   */
+  highestIdNumber(scope: string, prefix: string): Promise<number | undefined>;
 }
 
 /** What evolve derives from observations: instincts and skills. */

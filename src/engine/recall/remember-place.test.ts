@@ -61,4 +61,71 @@ describe("remember: a turn's place in its session", () => {
     expect(top?.id).toBe(denver.ids[0]);
     await credence.close();
   });
+
+  const rowsOf = async (store: Awaited<ReturnType<typeof engine>>['store']) =>
+    (await store.listMemories('place'))
+      .map((m) => [m.life?.turn?.index, m.life?.turn?.speaker, m.text] as const)
+      .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+  const line = (speaker: string, text: string) => ({ speaker, session: 's1', text });
+
+  it('a second file continuing a session without places goes after it, a repeated line of it kept', async () => {
+    const { credence, store } = await engine();
+    const f1 = [line('alice', 'Morning, what is on the list?'), line('bob', 'The release notes.')];
+    const f2 = [
+      line('alice', 'Sounds good.'),
+      line('bob', 'Then we ship on Friday.'),
+      line('alice', 'Sounds good.'),
+      line('bob', 'And the changelog goes in docs.'),
+    ];
+    await credence.remember(f1);
+    const second = await credence.remember(f2);
+    expect(second.inserted).toBe(4);
+    expect((await rowsOf(store)).map(([index, , text]) => `${index} ${text}`)).toEqual([
+      '0 Morning, what is on the list?',
+      '1 The release notes.',
+      '2 Sounds good.',
+      '3 Then we ship on Friday.',
+      '4 Sounds good.',
+      '5 And the changelog goes in docs.',
+    ]);
+    // The first file sent again is a re-send: merged where it is, nothing added.
+    const again = await credence.remember(f1);
+    expect([again.inserted, again.merged, (await rowsOf(store)).length]).toEqual([0, 2, 6]);
+    await credence.close();
+  });
+
+  it("a turn naming a taken place goes after the session's highest place, not after the place it named", async () => {
+    const { credence, store } = await engine();
+    await credence.remember([turn('alice', '2026-11-01T10:00:00Z', 'first', 0)]);
+    await credence.remember([turn('bob', '2026-11-01T11:00:00Z', 'far later', 600)]);
+    await credence.remember([turn('carol', '2026-11-02T10:00:00Z', 'new turn after all', 0)]);
+    expect((await rowsOf(store)).map(([index, speaker]) => `${index} ${speaker}`)).toEqual([
+      '0 alice',
+      '600 bob',
+      '601 carol',
+    ]);
+    // A huge place is found by one read, never by walking the places before it.
+    await credence.remember([turn('dave', '2026-11-03T10:00:00Z', 'huge one', 10_000_000)]);
+    await credence.remember([turn('erin', '2026-11-03T11:00:00Z', 'after the huge one', 10_000_000)]);
+    expect((await rowsOf(store)).slice(-2).map(([index]) => index)).toEqual([10_000_000, 10_000_001]);
+    await credence.close();
+  });
+
+  it('the same speaker and words at another time in a taken place is not a re-send of it', async () => {
+    const { credence, store } = await engine();
+    await credence.remember([
+      turn('alice', '2026-11-01T10:00:00Z', 'Sounds good.', 0),
+      turn('bob', '2026-11-01T10:01:00Z', 'Ship it Friday.', 1),
+    ]);
+    const later = await credence.remember([turn('alice', '2026-11-09T10:00:00Z', 'Sounds good.', 0)]);
+    expect([later.inserted, later.merged]).toEqual([1, 0]);
+    const rows = await store.listMemories('place');
+    const said = rows.map((m) => [m.life?.turn?.index, m.text, new Date(m.life?.validFrom ?? 0).toISOString()]);
+    expect(said.sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [0, 'Sounds good.', '2026-11-01T10:00:00.000Z'],
+      [1, 'Ship it Friday.', '2026-11-01T10:01:00.000Z'],
+      [2, 'Sounds good.', '2026-11-09T10:00:00.000Z'],
+    ]);
+    await credence.close();
+  });
 });

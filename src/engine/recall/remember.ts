@@ -46,11 +46,8 @@ export const REMEMBER_TURN_CANDIDATES = 32;
  * index cost ~1.9 s of CPU, what ~130 searches there do; a batch below this pays its searches. @default 200
  */
 export const REMEMBER_INDEX_BATCH = 200;
-/**
- * How many places of a session are read at once (by id) when a turn's place holds another turn: the reading stops
- * at the first such run of empty places. @default 256
- */
-export const TURN_PLACES_READ = 256;
+/** How many places of a session a call's turns name are read by id at once. @default 500 */
+export const TURN_PLACES_READ = 500;
 
 export interface RememberContext {
   store: MemoryStore & Pick<RevisionStore, 'getMemoriesByIds'>;
@@ -135,32 +132,44 @@ function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: s
   );
 }
 
-/** Remembers `inputs` in order (a later one sees the earlier ones), merging, superseding and marking conflicts. */
-export async function rememberMemories(ctx: RememberContext, inputs: readonly MemoryInput[]): Promise<RememberReport> {
+/**
+ * Remembers `inputs` in order (a later one sees the earlier ones), merging, superseding and marking conflicts. With
+ * `rejected`, an input that is wrong (INVALID_INPUT) is reported by its position and the others are remembered.
+ */
+export async function rememberMemories(
+  ctx: RememberContext,
+  inputs: readonly MemoryInput[],
+  options: { rejected?: (position: number, error: Error) => void } = {},
+): Promise<RememberReport> {
   const report: RememberReport = { ids: [], inserted: 0, updated: 0, merged: 0, superseded: [], conflicts: [] };
-  const nextTurn = new Map<string, number>();
-  const turnIndex = (session: string): number => {
-    const index = nextTurn.get(session) ?? 0;
-    nextTurn.set(session, index + 1);
-    return index;
-  };
   const writes = new Writes(ctx, inputs.length >= REMEMBER_INDEX_BATCH ? await lifeIndexOf(ctx) : undefined);
+  const places = new TurnPlaces(ctx, writes);
+  const planned = await places.plan(inputs);
   // The names a turn may address ("Tomas, …"): the speakers of the turns remembered together.
-  const speakers = new Set(inputs.flatMap((m) => words(m.speaker ?? '')));
+  const speakers = new Set(
+    inputs.flatMap((m) => (isObject(m) && typeof m.speaker === 'string' ? words(m.speaker) : [])),
+  );
   try {
-    for (const raw of inputs) {
-      const record =
-        raw.id === undefined ? await placed(writes, recordOf(ctx, raw, turnIndex)) : recordOf(ctx, raw, turnIndex);
-      if (record.life?.turn !== undefined) nextTurn.set(record.life.turn.session, record.life.turn.index + 1);
-      const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
-      const free = { category: raw.category === undefined, tags: raw.tags === undefined };
-      await rememberOne(ctx, record, { supersedes, ownId: raw.id !== undefined, writes, speakers, free }, report);
+    for (const [position, raw] of inputs.entries()) {
+      try {
+        const record = planned.get(position) ?? recordOf(ctx, raw, () => 0);
+        const placed = raw.id === undefined ? await places.placed(record) : record;
+        const supersedes = raw.supersedes === undefined ? undefined : scrubText(raw.supersedes).text;
+        const free = { category: raw.category === undefined, tags: raw.tags === undefined };
+        await rememberOne(ctx, placed, { supersedes, ownId: raw.id !== undefined, writes, speakers, free }, report);
+      } catch (error) {
+        if (options.rejected === undefined || !(error instanceof CredenceError) || error.code !== 'INVALID_INPUT')
+          throw error;
+        options.rejected(position, error);
+      }
     }
   } finally {
     await writes.flush();
   }
   return report;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A call's reads and writes of memories. With a term index (a batch): the writes wait, in order, until a search
@@ -219,28 +228,93 @@ const sameTurn = (a: MemoryRecord, b: MemoryRecord): boolean =>
   a.text === b.text &&
   (a.life.validFrom === undefined || b.life.validFrom === undefined || a.life.validFrom === b.life.validFrom);
 
-/**
- * A turn's place: the one it names (its id is its session and place, so recall finds its neighbours by id) unless
- * another turn holds it (another speaker, other words or another time). Then it is this same turn's place elsewhere
- * in the session (sent again: merged there), else the place after the session's last stored turn: a turn never
- * replaces another, and a second file of a session continues it.
- */
-async function placed(writes: Writes, record: MemoryRecord): Promise<MemoryRecord> {
-  const turn = record.life?.turn;
-  if (turn === undefined) return record;
-  const there = await writes.get(record.id);
-  if (there === undefined || sameTurn(there, record)) return record;
-  const stored: MemoryRecord[] = [];
-  for (let from = 0; ; from += TURN_PLACES_READ) {
-    const ids = Array.from({ length: TURN_PLACES_READ }, (_, i) => turnIdFor(turn.session, from + i));
-    const found = await writes.getMany(ids);
-    if (found.length === 0 && from > turn.index) break;
-    stored.push(...found);
-  }
-  const index =
-    stored.find((m) => sameTurn(m, record))?.life?.turn?.index ??
-    Math.max(...stored.map((m) => m.life?.turn?.index ?? 0)) + 1;
+/** `record`, a turn, at place `index` of its session (its id is its session and place). */
+const movedTo = (record: MemoryRecord, index: number): MemoryRecord => {
+  const turn = record.life?.turn as NonNullable<MemoryLife['turn']>;
   return withLife({ ...record, id: turnIdFor(turn.session, index) }, { ...record.life, turn: { ...turn, index } });
+};
+
+/**
+ * Where a call's turns (those without an id of their own) go. Each names a place of its session: the index it
+ * gives, else the one after the call's previous turn of that session (from 0). Per session, when every named place
+ * that is taken holds the same turn (speaker, words, and time where both have one), the turns are a re-send or a
+ * continuation and keep their places (a re-sent one merges there). Otherwise the call's turns of that session are
+ * another part of it (a second file, a late turn): they go as one block after the session's highest stored place,
+ * in their order (one offset, one store read). A place this call already filled holds another line of the call:
+ * the turn naming it goes after the highest place of the session so far. Recall reads neighbours by id, holes allowed.
+ */
+class TurnPlaces {
+  readonly #ctx: RememberContext;
+  readonly #writes: Writes;
+  /** Per session: the highest place stored before the call (read once), and the highest the call filled. */
+  readonly #stored = new Map<string, number | undefined>();
+  readonly #highest = new Map<string, number>();
+  /** The ids of the turns this call placed. */
+  readonly #filled = new Set<string>();
+  constructor(ctx: RememberContext, writes: Writes) {
+    this.#ctx = ctx;
+    this.#writes = writes;
+  }
+
+  /** The inputs' records by position (a wrong one left out), the turns without an id at their places. */
+  async plan(inputs: readonly MemoryInput[]): Promise<Map<number, MemoryRecord>> {
+    const next = new Map<string, number>();
+    const out = new Map<number, MemoryRecord>();
+    const bySession = new Map<string, { position: number; record: MemoryRecord }[]>();
+    for (const [position, raw] of inputs.entries()) {
+      let record: MemoryRecord;
+      try {
+        record = recordOf(this.#ctx, raw, (session) => next.get(session) ?? 0);
+      } catch {
+        continue; // told by the call's loop, which reads it again
+      }
+      out.set(position, record);
+      const turn = record.life?.turn;
+      if (turn === undefined) continue;
+      next.set(turn.session, turn.index + 1);
+      if (raw.id !== undefined) continue;
+      bySession.set(turn.session, [...(bySession.get(turn.session) ?? []), { position, record }]);
+    }
+    for (const [session, turns] of bySession) {
+      const ids = turns.map((t) => t.record.id);
+      const stored = new Map<string, MemoryRecord>();
+      for (let from = 0; from < ids.length; from += TURN_PLACES_READ)
+        for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
+      const resent = turns.every(({ record }) => {
+        const there = stored.get(record.id);
+        return there === undefined || sameTurn(there, record);
+      });
+      const first = Math.min(...turns.map((t) => t.record.life?.turn?.index ?? 0));
+      const offset = resent ? 0 : ((await this.#highestOf(session)) ?? -1) + 1 - first;
+      for (const { position, record } of turns)
+        out.set(position, offset === 0 ? record : movedTo(record, (record.life?.turn?.index ?? 0) + offset));
+    }
+    return out;
+  }
+
+  /** `record` where it goes: its place, unless this call filled it (or another turn holds it): then after the last. */
+  async placed(record: MemoryRecord): Promise<MemoryRecord> {
+    const turn = record.life?.turn;
+    if (turn === undefined) return record;
+    const there = this.#filled.has(record.id) ? undefined : await this.#writes.get(record.id);
+    const free = !this.#filled.has(record.id) && (there === undefined || sameTurn(there, record));
+    const at = free ? record : movedTo(record, ((await this.#highestOf(turn.session)) ?? -1) + 1);
+    const index = at.life?.turn?.index ?? 0;
+    this.#filled.add(at.id);
+    this.#highest.set(turn.session, Math.max(index, this.#highest.get(turn.session) ?? -1));
+    return at;
+  }
+
+  /** The session's highest place, stored or filled by this call (the store read once per session). */
+  async #highestOf(session: string): Promise<number | undefined> {
+    if (!this.#stored.has(session)) {
+      const prefix = turnIdFor(session, 0).slice(0, -1);
+      this.#stored.set(session, await this.#ctx.store.highestIdNumber(this.#ctx.scope, prefix));
+    }
+    const stored = this.#stored.get(session);
+    const filled = this.#highest.get(session);
+    return stored === undefined ? filled : Math.max(stored, filled ?? -1);
+  }
 }
 
 /** The scope's memories that decisions look at (not instincts or skills), in a term index. */

@@ -1849,6 +1849,17 @@ export class PgStore implements Store {
     return (await this.#byIds('memories', scope, ids)).map(toMemory);
   }
 
+  async highestIdNumber(scope: string, prefix: string): Promise<number | undefined> {
+    if (prefix === '') throw new CredenceError('INVALID_INPUT', 'highestIdNumber: the id prefix is empty');
+    const rows = await this.#rows(
+      'SELECT MAX(substr(id, $2)::bigint) AS n FROM memories WHERE scope = $1 AND starts_with(id, $3) ' +
+        "AND substr(id, $2) ~ '^[0-9]{1,15}$'",
+      [scope, prefix.length + 1, prefix],
+    );
+    const n = rows[0]?.n;
+    return n === null || n === undefined ? undefined : Number(n);
+  }
+
   async getObservationsByIds(scope: string, ids: readonly string[]): Promise<ObservationRecord[]> {
     return (await this.#byIds('observations', scope, ids)).map(toObservation);
   }

@@ -1674,6 +1674,17 @@ export class SqliteStore implements Store {
     return this.#byIds('memories', scope, ids).map(toMemory);
   }
 
+  async highestIdNumber(scope: string, prefix: string): Promise<number | undefined> {
+    if (prefix === '') throw new CredenceError('INVALID_INPUT', 'highestIdNumber: the id prefix is empty');
+    // The ids in [prefix, prefix with its last character one higher): a range of the (scope, id) index.
+    const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const row = this.#stmt(
+      'SELECT MAX(CAST(substr(id, ?) AS INTEGER)) AS n FROM memories WHERE scope = ? AND id >= ? AND id < ? ' +
+        "AND length(id) - ? BETWEEN 1 AND 15 AND substr(id, ?) NOT GLOB '*[^0-9]*'",
+    ).get(prefix.length + 1, scope, prefix, upper, prefix.length, prefix.length + 1) as Row | undefined;
+    return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
+  }
+
   async getObservationsByIds(scope: string, ids: readonly string[]): Promise<ObservationRecord[]> {
     return this.#byIds('observations', scope, ids).map(toObservation);
   }
