@@ -6,9 +6,9 @@ import { sessionSummary } from './session-summary.js';
 const NOW = Date.parse('2026-03-04T10:00:00Z');
 const HOUR = 3_600_000;
 
-const run = (id: string, at: number): ExecutionRecord => ({
+const run = (id: string, at: number, prompt = `the prompt of ${id}`): ExecutionRecord => ({
   id,
-  intent: `the prompt of ${id}`,
+  intent: prompt,
   startedAt: at,
   endedAt: at + 60_000,
   calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [], input: '{"command":"ls"}', at }],
@@ -37,13 +37,21 @@ async function decisionsOf(runs: readonly ExecutionRecord[], observations: reado
 describe("the session start summary's decisions: from the session's first prompt", () => {
   it("a single session's correction, said in its prompt before its first tool call, is a decision", async () => {
     const first = NOW - 2 * HOUR;
-    const decisions = await decisionsOf([run('cc-a-1', first)], [said('o1', first - 9000, 'No, use pnpm.')]);
+    const decisions = await decisionsOf(
+      [run('cc-a-1', first, 'No, use pnpm.')],
+      [said('o1', first - 9000, 'No, use pnpm.')],
+    );
     expect(decisions).toEqual(['- No, use pnpm.']);
+    // Said before it, not in its prompt: another session's (the review's old correction), not told.
+    expect(await decisionsOf([run('cc-a-1', first)], [said('o1', first - 90 * 24 * HOUR, 'No, use pnpm.')])).toEqual(
+      [],
+    );
   });
 
   it("the oldest shown session's prompt counts; what was said before the one before it ended, not", async () => {
     // Four sessions: the oldest (w) is not shown (three are); x's prompt precedes x's first call.
-    const runs = ['w', 'x', 'y', 'z'].map((s, i) => run(`cc-${s}-1`, NOW - (8 - i) * HOUR));
+    const prompts = ['Said in w: keep the old lockfile.', 'Said in x: no, use pnpm.', 'y', 'z'];
+    const runs = ['w', 'x', 'y', 'z'].map((s, i) => run(`cc-${s}-1`, NOW - (8 - i) * HOUR, prompts[i]));
     const decisions = await decisionsOf(runs, [
       said('o1', NOW - 8 * HOUR - 5000, 'Said in w: keep the old lockfile.'),
       said('o2', NOW - 7 * HOUR - 5000, 'Said in x: no, use pnpm.'),

@@ -110,6 +110,40 @@ describe('the session start summary (issue 22 item 5)', () => {
     expect(sessionOf('run-7')).toBe('run-7');
   });
 
+  it("reads decisions of the shown sessions only: after the previous run's end, not the store's old ones", async () => {
+    const user = ['hook', 'source:user', 'claude-code'];
+    const edit = (f: string) => [call('Edit', 'success', { file_path: `${ROOT}/src/${f}.ts` })];
+    // The previous session p (10 h ago, one minute long), then three sessions shown (L.sessions = 3).
+    const x = run('cc-x-1', NOW - 8 * HOUR, edit('x'));
+    const runs = [
+      run('cc-p-1', NOW - 10 * HOUR, edit('p')),
+      { ...x, intent: 'Name the branch after the ticket. Use the staging database for the tests.' },
+      run('cc-y-1', NOW - 6 * HOUR, edit('y')),
+      run('cc-z-1', NOW - 4 * HOUR, edit('z')),
+    ];
+    const observations = [
+      said('old', NOW - 30 * 24 * HOUR, 'Use tabs in the old project.', ['source:user']),
+      said('during-p', NOW - 10 * HOUR + 30_000, 'Name the branch after the ticket.', user),
+      said('after-p', NOW - 10 * HOUR + 120_000, 'Use the staging database for the tests.', user),
+      said('unprompted', NOW - 9 * HOUR, 'Deploy on Fridays.', ['source:user']),
+      said('in-z', NOW - 4 * HOUR + 600_000, 'Keep the changelog short.', user),
+    ];
+    const decisionsOf = async (r: readonly ExecutionRecord[]) => {
+      const lines = (await sessionSummary({ store: await storeWith(r, observations), scope: 's', now: NOW })).split(
+        '\n',
+      );
+      const at = lines.indexOf('Decisions (the user said):');
+      return at < 0 ? [] : lines.slice(at + 1);
+    };
+    // Before x's first call: what x's prompt holds, said after p ended (not during p, not anything else).
+    expect(await decisionsOf(runs)).toEqual([
+      '- Keep the changelog short.',
+      '- Use the staging database for the tests.',
+    ]);
+    // No run before the one session shown: what its prompt did not hold is not told, however old.
+    expect(await decisionsOf([runs[3] as ExecutionRecord])).toEqual(['- Keep the changelog short.']);
+  });
+
   it('counts Claude Code turns alone as sessions, not runs the CLI or an API recorded', async () => {
     // Three `credence record` runs (random ids) newer than the hooks' turns, and one with a turn-like name.
     const recorded = [1, 2, 3].map((h) =>

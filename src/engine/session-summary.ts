@@ -15,6 +15,7 @@ import type {
   CallRecord,
   ExecutionRecord,
   ExecutionStore,
+  ObservationRecord,
   FeedbackStore,
   LearningStore,
   ObservationStore,
@@ -164,6 +165,9 @@ function failuresOf(calls: readonly CallRecord[], root: string | undefined): Fai
   return [...byName.values()];
 }
 
+/** Lower-case words joined by single spaces (a prompt and what the hooks read in it compared). */
+const squash = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
 /** YYYY-MM-DD in UTC, from the date's fields (a first toISOString costs a hook process ~8 ms). */
 function day(at: number): string {
   const d = new Date(at);
@@ -246,17 +250,18 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
       lines.push(`- ${f.name}${times}${then}`);
     }
   }
-  // A session starts at its first prompt, before its first call: the decisions are read from the end of the last run
-  // before the sessions shown (all of the store's when the read saw every run and none is before them).
+  // The decisions of the sessions shown: said from their oldest turn's first call on, or before it (a turn's prompt
+  // precedes its calls; the store keeps no prompt's time) when a shown turn's prompt, its intent, holds the words
+  // said, and then never before the end of the last run before those sessions.
   const before = turnsOf([...newest, ...runs]).filter(
     (r) => !sessions.has(sessionOf(r.id)) && (r.endedAt ?? r.startedAt) < first,
   );
-  const since =
-    before.length > 0
-      ? Math.max(...before.map((r) => r.endedAt ?? r.startedAt))
-      : newest.length < L.runs
-        ? undefined
-        : first;
+  const since = before.length > 0 ? Math.max(...before.map((r) => r.endedAt ?? r.startedAt)) : undefined;
+  const prompts = all.map((r) => squash(r.intent ?? ''));
+  const prompted = (o: ObservationRecord): boolean => {
+    const words = squash(o.observation).replace(/(…|\.\.\.)$/, '');
+    return words !== '' && prompts.some((p) => p.includes(words));
+  };
   const observations = await ctx.store.listObservations(ctx.scope, {
     ...(since === undefined ? {} : { since }),
     limit: L.observations,
@@ -264,6 +269,7 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
   const decisions: string[] = [];
   for (const o of [...observations].sort((a, b) => b.timestamp - a.timestamp || byText(a.id, b.id))) {
     if (o.timestamp > ctx.now || (o.type !== 'correction' && o.type !== 'preference')) continue;
+    if (o.timestamp < first && !prompted(o)) continue;
     if (observationSource(o.tags) !== 'user' || commandLike(o.observation)) continue;
     const text = cut(o.observation, L.field);
     if (!decisions.includes(text)) decisions.push(text);
