@@ -107,8 +107,8 @@ export async function ingest(
 ): Promise<{ events: number; calls: number; observations: number }> {
   const held = new Map<number, HookEvent>();
   const lease = (givenUp: boolean, seqs: readonly number[]): void => {
-    const sessions = [...new Set(seqs.map((seq) => held.get(seq)?.session ?? ''))].filter((x) => x !== '');
     if (options.db === undefined) return;
+    const sessions = [...new Set(seqs.map((seq) => held.get(seq)?.session ?? ''))].filter((x) => x !== '');
     if (sessions.length === 0) dropLease(options.db, options.claimer);
     else {
       const base = { claimer: options.claimer, scope, sessions, pid: process.pid, at: Date.now() };
@@ -275,13 +275,21 @@ async function claimEvents(
   hold(await store.claimHookEvents(scope, options.claimer, Date.now() - STALE_CLAIM_MS, options.session));
   if (options.db === undefined) return;
   for (const lease of leasesOf(options.db, scope, options.claimer)) {
-    if (!abandoned(lease)) continue;
+    // A claim made now must count as newer than the lease's own: not within the lease's millisecond.
+    if (!abandoned(lease) || !(await clockPast(lease.at))) continue;
     const taken = lease.sessions.filter((s) => options.session === undefined || s === options.session);
     for (const session of taken) hold(await store.claimHookEvents(scope, options.claimer, lease.at + 1, session));
     const rest = lease.sessions.filter((s) => !taken.includes(s));
     if (rest.length === 0) dropLease(options.db, lease.claimer);
     else if (taken.length > 0) writeLease(options.db, { ...lease, sessions: rest });
   }
+}
+
+/** Waits for the clock to pass `at` (a millisecond or two at most); false when it is further behind (set back). */
+async function clockPast(at: number): Promise<boolean> {
+  if (at - Date.now() > 2) return false;
+  while (Date.now() <= at) await new Promise((resolve) => setImmediate(resolve));
+  return true;
 }
 
 /** Says which running learner holds events of the session: they are learned when it is done. */

@@ -99,6 +99,7 @@ describe('the leases of the hook queue', () => {
 
   afterEach(() => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
   });
 
   it('a claim with no lease (another machine, an older version) is taken a minute later by the clock', async () => {
@@ -113,5 +114,33 @@ describe('the leases of the hook queue', () => {
     vi.setSystemTime(clock + 61_000);
     expect((await q.learn('late', q.store, [], replayed)).calls).toBe(2);
     expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read']]]);
+  });
+
+  it("takes a given-up claim over only once the clock has left the lease's millisecond", async () => {
+    // A claim stamped in that millisecond could be another taker's, made just before: it must not count as stale.
+    const q = await queued(2);
+    const T = Date.parse('2026-06-01T10:00:00Z');
+    let clock = T;
+    vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    await expect(q.learn('first', refusing(q.store))).rejects.toThrow('database is locked');
+    const takeovers: number[] = [];
+    const watched = new Proxy(q.store, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === 'claimHookEvents') {
+          return (scope: string, claimer: string, staleBefore: number, session?: string) => {
+            if (staleBefore > clock - 60_000) takeovers.push(Date.now());
+            return target.claimHookEvents(scope, claimer, staleBefore, session);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const second = q.learn('second', watched);
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(takeovers).toEqual([]);
+    clock = T + 1;
+    expect((await second).calls).toBe(2);
+    expect(takeovers).toEqual([T + 1]);
   });
 });

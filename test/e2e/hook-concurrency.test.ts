@@ -2,7 +2,8 @@
  * Eight hook writers at once, 500 PostToolUse events each and a Stop every 100 (issue 9), with the
  * database held locked for a moment mid-run: tool events go to the spool whatever the database is
  * doing; a Stop that meets the lock waits the short busy timeout, gives its claimed spool files
- * back and leaves the learning for later. At the end every event has been learned exactly once.
+ * back and leaves the learning for later (a claim it cannot give back is leased as given up, and the
+ * next learner of the session takes it over). At the end every event has been learned exactly once.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
