@@ -61,9 +61,7 @@ export function registerLearning(program: Command, context: () => CommandContext
           result.confirmed === undefined
             ? ''
             : `; confirmed: ${result.confirmed.map((t) => JSON.stringify(t)).join('; ')}`;
-        const lifted =
-          result.lifted === undefined ? '' : `; lifted ${result.lifted}: the next evolve may learn it again`;
-        ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}${confirmed}${lifted}\n`);
+        ctx.io.stdout(`${result.verdict} recorded on ${result.on} ${result.id}${event}${confirmed}\n`);
       },
     );
 
@@ -159,11 +157,6 @@ export function registerLearning(program: Command, context: () => CommandContext
         ...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`),
         ...result.derivedUpdated.map((d) => `updated ${d}`),
       ];
-      if (result.marker !== undefined)
-        also.push(
-          `kept forgotten as ${result.marker}: evolve learns it again only from evidence observed after now ` +
-            `(credence feedback ${result.id} --validated, or credence forget ${result.marker}, lifts it)`,
-        );
       ctx.io.stdout(`forgot ${result.kind} ${result.id}${also.length > 0 ? `; ${also.join('; ')}` : ''}\n`);
     });
 

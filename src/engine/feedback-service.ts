@@ -25,7 +25,6 @@ import type {
   StatsStore,
   Surface,
 } from '../store/types.js';
-import { findForgotten } from './learning/forgotten.js';
 import { currentSkillConfidence } from './learning/skill-confidence.js';
 
 export type { Verdict } from '../core/types.js';
@@ -147,8 +146,6 @@ export interface FeedbackResult {
   verdict: Verdict;
   /** The feedback event on an instinct or skill, when there was one, and whether it was new. */
   event?: { id: string; targetId: string; kind: FeedbackKind; recorded: boolean };
-  /** The marker of a forgotten instinct or skill this verdict lifted: evolve may learn it again. */
-  lifted?: string;
   /** The held rules this verdict confirmed (`confirm: true` only). */
   confirmed?: string[];
   /** The outcome recorded (issue 24): on the shown result, or on a new outcome row for an instinct or skill. */
@@ -232,20 +229,6 @@ export async function giveFeedback(
   const instinct = instincts.find((i) => i.id === id);
   const skill = skills.find((s) => s.id === id);
   const on = instinct !== undefined ? 'instinct' : skill !== undefined ? 'skill' : undefined;
-  // A forgotten instinct or skill (learning/forgotten): the user's yes lifts the marker, and its event waits for
-  // what the next evolve learns again under the id.
-  const topic = on === undefined ? await findForgotten(ctx.store, ctx.scope, id) : undefined;
-  if (topic !== undefined && topic.id === id) {
-    // As a held rule's confirmation: only a surface speaking for the user (the CLI) lifts what the user forgot.
-    if ((verdict !== 'validated' && verdict !== 'accepted') || options.confirm !== true)
-      throw new CredenceError(
-        'INVALID_INPUT',
-        `${topic.kind} ${id} was forgotten (marker ${topic.marker}): ` +
-          `only the user lifts it (credence feedback ${id} --validated, or --accepted)`,
-      );
-    await ctx.store.deleteFeedback(ctx.scope, topic.marker);
-    return { id, on: topic.kind, verdict, event: await eventOn(id), lifted: topic.marker };
-  }
   if (on === undefined) {
     throw new CredenceError(
       'NOT_FOUND',

@@ -4,13 +4,11 @@
  * after 90 days, 20 active instincts). `forget ID` deletes an observation (or an instinct, a skill,
  * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
  * goes too, with its memory and its file. Pruning never deletes the last evidence of a live
- * instinct or skill, and says what it removed. Forgetting an instinct or skill by its id leaves a marker, so evolve
- * does not learn it again from the same evidence (learning/forgotten); forgetting the marker lifts it.
+ * instinct or skill, and says what it removed.
  */
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
-import { findForgotten, markForgotten } from './learning/forgotten.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import {
@@ -38,18 +36,12 @@ export interface LimitOptions {
 
 export interface ForgetResult {
   id: string;
-  /** `marker`: the id was a forgotten instinct's or skill's marker (`forgotten:<id>`), now lifted. */
-  kind: 'observation' | 'instinct' | 'skill' | 'memory' | 'marker';
+  kind: 'observation' | 'instinct' | 'skill' | 'memory';
   /** Instincts and skills deleted because this was their last evidence (with their files). */
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
   derivedUpdated: string[];
   files: string[];
-  /**
-   * The marker left by forgetting an instinct or skill by its id: evolve does not learn that topic again until
-   * evidence observed after `now` (`credence feedback <id> --validated` or `credence forget <marker>` lifts it).
-   */
-  marker?: string;
 }
 
 interface Ctx {
@@ -189,39 +181,20 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   const instinct = (await ctx.store.listInstincts(ctx.scope)).find((i) => i.id === id);
   if (instinct !== undefined) {
     await dropInstinct(ctx, instinct.id, instinct.slug, result.files);
-    const marker = await markForgotten(ctx.store, ctx.scope, {
-      id,
-      kind: 'instinct',
-      at: now,
-      texts: [instinct.text],
-      evidence: instinct.evidence,
-    });
-    return { id, kind: 'instinct', ...result, marker };
+    return { id, kind: 'instinct', ...result };
   }
   const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
   if (skill !== undefined) {
     await dropSkill(ctx, skill.id, skill.name, result.files);
-    const texts = [...new Set([skill.description, ...skill.rules])];
-    const marker = await markForgotten(ctx.store, ctx.scope, {
-      id,
-      kind: 'skill',
-      at: now,
-      texts,
-      evidence: skill.evidence,
-    });
-    return { id, kind: 'skill', ...result, marker };
+    return { id, kind: 'skill', ...result };
   }
-  const topic = await findForgotten(ctx.store, ctx.scope, id);
-  if (topic !== undefined && topic.marker === id && (await ctx.store.deleteFeedback(ctx.scope, id)))
-    return { id, kind: 'marker', ...result };
   // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
   const memory = await ctx.store.getMemory(ctx.scope, id);
   if (memory !== undefined) await unlinkForgotten(ctx.store, ctx.scope, memory);
   if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result };
   throw new CredenceError(
     'NOT_FOUND',
-    `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
-      'no observation, instinct, skill, memory or forgotten marker',
+    `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`,
   );
 }
 

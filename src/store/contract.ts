@@ -1666,17 +1666,6 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listFeedback('p', 'other')).toEqual([]);
       });
 
-      test('a feedback event is deleted by its id, in its scope only', async () => {
-        const store = await fresh();
-        const event = { id: 'fb-1', targetId: 'i1', kind: 'contradiction' as const, at: T0 };
-        await store.insertFeedback('p', event);
-        await store.insertFeedback('q', event);
-        expect(await store.deleteFeedback('p', 'fb-1')).toBe(true);
-        expect(await store.deleteFeedback('p', 'fb-1')).toBe(false);
-        expect(await store.listFeedback('p')).toEqual([]);
-        expect(await store.listFeedback('q')).toEqual([event]);
-      });
-
       test('shown results take one verdict each, and are counted per surface', async () => {
         const store = await fresh();
         await store.recordShown('p', [

@@ -737,8 +737,6 @@ export interface FeedbackStore {
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
-  /** Deletes one feedback event (a forgotten skill's marker, engine/learning/forgotten); false when none had the id. */
-  deleteFeedback(scope: string, id: string): Promise<boolean>;
 }
 
 /** Runs and observations of a scope per day back from an instant (the dashboard's timeline). */

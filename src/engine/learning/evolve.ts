@@ -4,8 +4,7 @@
  * each group (`mean × recency × frequency`, plus the feedback recorded against its instinct), and
  * for each significant pattern writes an instinct (below 0.7) or updates the closest skill / makes
  * a new one (0.7 and up). Instincts and skills become memories, so recall returns them with their
- * confidence. Runs twice on the same data change nothing the second time. What the user forgot stays forgotten
- * until evidence newer than the forget (learning/forgotten).
+ * confidence. Runs twice on the same data change nothing the second time.
  */
 import { CredenceError } from '../../core/errors.js';
 import { confidenceBand, learnedKind } from '../../core/learning/bands.js';
@@ -34,7 +33,6 @@ import { slotReader, termMatcher, type NearestByTerms, type SlotsDiffer } from '
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
-import { forgottenTopics, type ForgottenTopic } from './forgotten.js';
 import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
 import {
   appendEvolutionLog,
@@ -299,10 +297,6 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const skillVector = async (s: SkillRecord) =>
     (await ctx.embedder.embed([patternText(skillText(s))]))[0] as Float32Array;
   const instinctVectors = await textVectors(instincts.map((i) => [i.id, i.text]));
-  // What the user forgot (credence forget <id>), matched as learned things are: by evidence, then by meaning.
-  const forgotten = forgottenTopics(feedback);
-  const forgottenVectors = await textVectors(forgotten.map((t) => [t.marker, t.texts.join('\n')]));
-  const lifted = new Set<string>();
   const eventsOn = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
   // A skill's outcome carries the confidence it was shown with then (issue 24): aged to that instant, with the
   // feedback stored by then (before this run), as the learning view shows it and its probability is mapped from.
@@ -562,33 +556,6 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       if (significant.significant && learnedKind(grown) === 'skill')
         skillMatch = matchLearned(skills, evidence, labelVector, skillVectors, otherSlot);
     }
-    const topic = forgottenTopic(forgotten, forgottenVectors, evidence, labelVector, {
-      learned: skillByEvidence !== undefined || instinctByEvidence?.status === 'active',
-      differs: (t) => slotsOf()(label, t.texts),
-    });
-    const newest = Math.max(...supporting.map((o) => o.timestamp));
-    if (topic !== undefined && !(newest > topic.at)) {
-      report.ignored.push({
-        ids: group.ids,
-        text: label,
-        why:
-          `forgotten by the user (${topic.id}, ${new Date(topic.at).toISOString()}), no evidence since; ` +
-          `credence feedback ${topic.id} --validated lifts it`,
-      });
-      return;
-    }
-    // Observed again after the forget: learned again, the marker goes.
-    if (topic !== undefined && !lifted.has(topic.marker)) {
-      lifted.add(topic.marker);
-      writes.push(async () => {
-        await store.deleteFeedback(scope, topic.marker);
-      });
-    }
-    // A topic learned again takes back its id (and the feedback given on it since), when that is free.
-    const formerName = (prefix: string, taken: ReadonlySet<string>) => {
-      const former = topic?.id.startsWith(prefix) === true ? topic.id.slice(prefix.length) : undefined;
-      return former === undefined || former === '' || taken.has(former) ? undefined : former;
-    };
     if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
     if (skillMatch !== undefined) {
@@ -710,10 +677,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     }
     report.contradictions.push(...contradictionEntries);
     if (learnedKind(confidence) === 'instinct') {
-      const slug =
-        instinctMatch?.slug ??
-        formerName('instinct-', usedSlugs) ??
-        uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
+      const slug = instinctMatch?.slug ?? uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
       usedSlugs.add(slug);
       const id = instinctMatch?.id ?? `instinct-${slug}`;
       if (instinctMatch === undefined && contradict(id, against).length > 0)
@@ -795,8 +759,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     }
     // A new established rule: into a skill written by hand on the same topic, else a new skill.
     const adopted = closestHandWritten(handWritten, labelVector);
-    const names = new Set([...skills.map((k) => k.name), ...handWritten.map((h) => h.name)]);
-    const name = adopted?.name ?? formerName('skill-', names) ?? uniqueSlug(skillName(label), names);
+    const name =
+      adopted?.name ??
+      uniqueSlug(skillName(label), new Set([...skills.map((k) => k.name), ...handWritten.map((h) => h.name)]));
     if (adopted !== undefined) handWritten.splice(handWritten.indexOf(adopted), 1);
     const record: SkillRecord = {
       id: `skill-${name}`,
@@ -1173,24 +1138,6 @@ async function rememberLearned(
 }
 
 /** The learned thing that holds most of a group's evidence, or undefined when none holds any. */
-/**
- * The forgotten topic a group is: the marker sharing most of its evidence; else, when the group's evidence is learned
- * by nothing live, the marker saying the same (≥ the skill match cosine) about the same subject.
- */
-function forgottenTopic(
-  topics: readonly ForgottenTopic[],
-  vectors: ReadonlyMap<string, Float32Array>,
-  evidence: readonly string[],
-  vector: Float32Array | undefined,
-  o: { learned: boolean; differs: (t: ForgottenTopic) => boolean },
-): ForgottenTopic | undefined {
-  if (topics.length === 0) return undefined;
-  const keyed = topics.map((t) => ({ ...t, id: t.marker, topic: t }));
-  const shared = sharingEvidence(keyed, evidence);
-  if (shared !== undefined || o.learned) return shared?.topic;
-  return matchLearned(keyed, evidence, vector, vectors, (k) => o.differs(k.topic))?.topic;
-}
-
 function sharingEvidence<T extends { id: string; evidence: string[] }>(
   candidates: readonly T[],
   evidence: readonly string[],

@@ -1364,10 +1364,6 @@ export class PgStore implements Store {
     return rows.map(toFeedback);
   }
 
-  async deleteFeedback(scope: string, id: string): Promise<boolean> {
-    return (await this.#rows('DELETE FROM feedback WHERE scope = $1 AND id = $2 RETURNING 1', [scope, id])).length > 0;
-  }
-
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     if (shown.length === 0) return;
     const list = shown.map((s) => this.#policy.scrub(s));

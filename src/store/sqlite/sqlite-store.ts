@@ -1363,10 +1363,6 @@ export class SqliteStore implements Store {
     }) as Row[];
     return rows.map(toFeedback);
   }
-
-  async deleteFeedback(scope: string, id: string): Promise<boolean> {
-    return this.#stmt('DELETE FROM feedback WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
-  }
   // ---- hook queue ----------------------------------------------------------------------------
 
   async enqueueHookEvents(
