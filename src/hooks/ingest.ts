@@ -9,6 +9,7 @@
  * learner abandoned is taken over at once, any other after a minute. Shown memories are followed (issue 24).
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
   endRecallTurn,
@@ -106,12 +107,16 @@ export async function ingest(
   report: (line: string) => void,
 ): Promise<{ events: number; calls: number; observations: number }> {
   const held = new Map<number, HookEvent>();
+  // The lease is dated when its last claim was made, given up or not: a takeover counts as stale only the claims up
+  // to then, never a claim another learner made after (once this one's had gone stale).
+  let claimedAt = 0;
   const lease = (givenUp: boolean, seqs: readonly number[]): void => {
     if (options.db === undefined) return;
     const sessions = [...new Set(seqs.map((seq) => held.get(seq)?.session ?? ''))].filter((x) => x !== '');
+    if (!givenUp) claimedAt = Date.now();
     if (sessions.length === 0) dropLease(options.db, options.claimer);
     else {
-      const base = { claimer: options.claimer, scope, sessions, pid: process.pid, at: Date.now() };
+      const base = { claimer: options.claimer, scope, sessions, pid: process.pid, host: hostname(), at: claimedAt };
       writeLease(options.db, givenUp ? { ...base, givenUp } : base);
     }
   };

@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
 import { ingest } from './ingest.js';
+import { abandoned } from './lease.js';
 import { spoolDirFor } from './spool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-lease-'));
@@ -143,4 +144,67 @@ describe('the leases of the hook queue', () => {
     expect((await second).calls).toBe(2);
     expect(takeovers).toEqual([T + 1]);
   });
+
+  it("leaves a live claim made after the given-up learner's alone: the lease keeps its claim's time", async () => {
+    const q = await queued(3);
+    const T = Date.parse('2026-06-01T10:00:00Z');
+    let clock = T;
+    vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    // The first learner claims at T and stalls in its first read, which then fails, as does its release.
+    const stalled = gatedAt(q.store, true);
+    const first = q.learn('first', stalled.proxy).catch(() => 'gave up');
+    await stalled.inside;
+    // Over a minute later its claim is stale: the second claims the session the ordinary way and is learning it.
+    clock = T + 61_000;
+    const live = gatedAt(q.store, false);
+    const second = q.learn('second', live.proxy);
+    await live.inside;
+    clock = T + 62_000;
+    stalled.go();
+    expect(await first).toBe('gave up');
+    // A third learner finds the given-up lease: the second's live claim is not its to take.
+    expect((await q.learn('third')).calls).toBe(0);
+    live.go();
+    expect((await second).calls).toBe(3);
+    expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read', 'Bash']]]);
+  });
+
+  it("reads a lease's pid only on the host that wrote it", () => {
+    const gone = { claimer: 'c', scope: 'p', sessions: ['s'], pid: 2 ** 22 + 7, at: 0 };
+    expect(abandoned({ ...gone, host: hostname() })).toBe(true);
+    expect(abandoned(gone)).toBe(true);
+    expect(abandoned({ ...gone, host: `${hostname()}-elsewhere` })).toBe(false);
+    expect(abandoned({ ...gone, host: `${hostname()}-elsewhere`, givenUp: true })).toBe(true);
+  });
 });
+
+/**
+ * The store with its first read of a learning (`hookSession`) held until `go`; with `fails`, that read then fails
+ * busy and the release of claims is refused (the learner gives up).
+ */
+function gatedAt(store: Store, fails: boolean) {
+  let go: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    go = resolve;
+  });
+  let reached: () => void = () => {};
+  const inside = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const proxy = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (key === 'hookSession') {
+        return async (...args: [string, string]) => {
+          reached();
+          await gate;
+          if (fails) throw busy();
+          return target.hookSession(...args);
+        };
+      }
+      if (fails && key === 'releaseHookEvents') return () => Promise.reject(busy());
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { proxy, inside, go: () => go() };
+}

@@ -5,8 +5,10 @@
  * events are learned or given back. One that could not give them back (the database refused even the
  * release) marks its lease given up; one that died leaves it behind. Either way the claim is abandoned,
  * and the next learner takes those sessions over at once instead of waiting for the claim to go stale.
+ * A pid is read only on the host that wrote it (a spool shared across machines or containers waits the minute).
  */
 import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processAlive, spoolDirFor } from './spool.js';
 
@@ -15,7 +17,9 @@ export interface Lease {
   scope: string;
   sessions: string[];
   pid: number;
-  /** Taken after the claim was made: a claim at this instant or before is this lease's. */
+  /** The machine the pid runs on (os.hostname()); a lease without one was written on this one. */
+  host?: string;
+  /** Taken after the last claim was made (kept when given up): a claim at this instant or before is this lease's. */
   at: number;
   givenUp?: true;
 }
@@ -62,5 +66,6 @@ export function leasesOf(db: string, scope: string, except: string): Lease[] {
   });
 }
 
-/** A lease whose learner gave up or is no longer running. */
-export const abandoned = (lease: Lease): boolean => lease.givenUp === true || !processAlive(lease.pid);
+/** A lease whose learner gave up or, on this host, is no longer running (another host's pid is not read here). */
+export const abandoned = (lease: Lease): boolean =>
+  lease.givenUp === true || ((lease.host === undefined || lease.host === hostname()) && !processAlive(lease.pid));
