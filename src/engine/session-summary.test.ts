@@ -127,6 +127,7 @@ describe('the session start summary (issue 22 item 5)', () => {
       said('after-p', NOW - 10 * HOUR + 120_000, 'Use the staging database for the tests.', user),
       said('unprompted', NOW - 9 * HOUR, 'Deploy on Fridays.', ['source:user']),
       said('in-z', NOW - 4 * HOUR + 600_000, 'Keep the changelog short.', user),
+      said('z-prompt', NOW - 4 * HOUR - 300_000, 'No, squash the commits first.', user),
     ];
     const decisionsOf = async (r: readonly ExecutionRecord[]) => {
       const lines = (await sessionSummary({ store: await storeWith(r, observations), scope: 's', now: NOW })).split(
@@ -135,13 +136,19 @@ describe('the session start summary (issue 22 item 5)', () => {
       const at = lines.indexOf('Decisions (the user said):');
       return at < 0 ? [] : lines.slice(at + 1);
     };
-    // Before x's first call: what x's prompt holds, said after p ended (not during p, not anything else).
+    // Said after p ended, before x's first call or between the sessions shown (not during p, not older).
     expect(await decisionsOf(runs)).toEqual([
       '- Keep the changelog short.',
+      '- No, squash the commits first.',
+      '- Deploy on Fridays.',
       '- Use the staging database for the tests.',
     ]);
-    // No run before the one session shown: what its prompt did not hold is not told, however old.
-    expect(await decisionsOf([runs[3] as ExecutionRecord])).toEqual(['- Keep the changelog short.']);
+    // No run before the one session shown: its first prompt's correction (minutes before its first call) is told,
+    // an hour or a month older is not.
+    expect(await decisionsOf([runs[3] as ExecutionRecord])).toEqual([
+      '- Keep the changelog short.',
+      '- No, squash the commits first.',
+    ]);
   });
 
   it('counts Claude Code turns alone as sessions, not runs the CLI or an API recorded', async () => {

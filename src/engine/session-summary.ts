@@ -59,6 +59,9 @@ export interface SessionSummaryContext {
   root?: string;
 }
 
+/** How long before a turn's first call its prompt may have been said (decisions are read from then on). */
+const PROMPT_LEAD_MS = 10 * 60_000;
+
 /** Code-point order: the same everywhere, and no collator to load (a first localeCompare costs a hook ~8 ms). */
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -165,9 +168,6 @@ function failuresOf(calls: readonly CallRecord[], root: string | undefined): Fai
   return [...byName.values()];
 }
 
-/** Lower-case words joined by single spaces (a prompt and what the hooks read in it compared). */
-const squash = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
-
 /** YYYY-MM-DD in UTC, from the date's fields (a first toISOString costs a hook process ~8 ms). */
 function day(at: number): string {
   const d = new Date(at);
@@ -250,26 +250,17 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
       lines.push(`- ${f.name}${times}${then}`);
     }
   }
-  // The decisions of the sessions shown: said from their oldest turn's first call on, or before it (a turn's prompt
-  // precedes its calls; the store keeps no prompt's time) when a shown turn's prompt, its intent, holds the words
-  // said, and then never before the end of the last run before those sessions.
+  // The decisions of the sessions shown: said after the end of the last run before those sessions, or, with none
+  // read, within PROMPT_LEAD_MS before their oldest turn's first call (a turn's prompt precedes its calls, and the
+  // store keeps no prompt's time), so a correction in the first prompt counts and an older one does not.
   const before = turnsOf([...newest, ...runs]).filter(
     (r) => !sessions.has(sessionOf(r.id)) && (r.endedAt ?? r.startedAt) < first,
   );
-  const since = before.length > 0 ? Math.max(...before.map((r) => r.endedAt ?? r.startedAt)) : undefined;
-  const prompts = all.map((r) => squash(r.intent ?? ''));
-  const prompted = (o: ObservationRecord): boolean => {
-    const words = squash(o.observation).replace(/(…|\.\.\.)$/, '');
-    return words !== '' && prompts.some((p) => p.includes(words));
-  };
-  const observations = await ctx.store.listObservations(ctx.scope, {
-    ...(since === undefined ? {} : { since }),
-    limit: L.observations,
-  });
+  const since = before.length > 0 ? Math.max(...before.map((r) => r.endedAt ?? r.startedAt)) : first - PROMPT_LEAD_MS;
+  const observations = await ctx.store.listObservations(ctx.scope, { since, limit: L.observations });
   const decisions: string[] = [];
   for (const o of [...observations].sort((a, b) => b.timestamp - a.timestamp || byText(a.id, b.id))) {
     if (o.timestamp > ctx.now || (o.type !== 'correction' && o.type !== 'preference')) continue;
-    if (o.timestamp < first && !prompted(o)) continue;
     if (observationSource(o.tags) !== 'user' || commandLike(o.observation)) continue;
     const text = cut(o.observation, L.field);
     if (!decisions.includes(text)) decisions.push(text);
