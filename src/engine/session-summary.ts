@@ -15,7 +15,6 @@ import type {
   CallRecord,
   ExecutionRecord,
   ExecutionStore,
-  ObservationRecord,
   FeedbackStore,
   LearningStore,
   ObservationStore,
