@@ -46,4 +46,20 @@ describe('remember --jsonl: a second file of a session without places', () => {
     expect(ids(f1)).toEqual(['0', '1']);
     expect(credence(['status']).stdout).toMatch(/memories\s+6\b/);
   });
+
+  it('a line naming a file that does not exist is told by its number; the lines after it are remembered', () => {
+    const path = join(dir, 'notes.jsonl');
+    const notes = [
+      { title: 'first', text: 'the first note' },
+      { title: 'missing', path: 'missing.md' },
+      { title: 'third', text: 'the third note' },
+    ];
+    writeFileSync(path, notes.map((n) => `${JSON.stringify(n)}\n`).join(''));
+    const r = credence(['remember', '--jsonl', path, '--json']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { remembered: number; rejected: { line: number; reason: string }[] };
+    expect(out.remembered).toBe(2);
+    expect(out.rejected.map((p) => p.line)).toEqual([2]);
+    expect(out.rejected[0]?.reason).toMatch(/missing\.md/);
+  });
 });

@@ -69,6 +69,13 @@ export interface RememberReport {
 }
 
 const KEPT_CATEGORIES = new Set(['instinct', 'skill']);
+/** Errors of one input (told by its position when the caller asks, the rest still remembered); others end the call. */
+const ITEM_ERRORS: ReadonlySet<string> = new Set([
+  'INVALID_INPUT',
+  'INPUT_TOO_LARGE',
+  'NOT_FOUND',
+  'PATH_OUTSIDE_ROOT',
+]);
 const subjectOf = (m: MemoryRecord): LifeSubject => ({
   id: m.id,
   title: m.title,
@@ -158,7 +165,7 @@ export async function rememberMemories(
         const free = { category: raw.category === undefined, tags: raw.tags === undefined };
         await rememberOne(ctx, placed, { supersedes, ownId: raw.id !== undefined, writes, speakers, free }, report);
       } catch (error) {
-        if (options.rejected === undefined || !(error instanceof CredenceError) || error.code !== 'INVALID_INPUT')
+        if (options.rejected === undefined || !(error instanceof CredenceError) || !ITEM_ERRORS.has(error.code))
           throw error;
         options.rejected(position, error);
       }
@@ -273,7 +280,9 @@ class TurnPlaces {
       if (turn === undefined) continue;
       next.set(turn.session, turn.index + 1);
       if (raw.id !== undefined) continue;
-      bySession.set(turn.session, [...(bySession.get(turn.session) ?? []), { position, record }]);
+      const batch = bySession.get(turn.session);
+      if (batch === undefined) bySession.set(turn.session, [{ position, record }]);
+      else batch.push({ position, record });
     }
     for (const [session, turns] of bySession) {
       const ids = turns.map((t) => t.record.id);
@@ -284,7 +293,7 @@ class TurnPlaces {
         const there = stored.get(record.id);
         return there === undefined || sameTurn(there, record);
       });
-      const first = Math.min(...turns.map((t) => t.record.life?.turn?.index ?? 0));
+      const first = turns.reduce((low, t) => Math.min(low, t.record.life?.turn?.index ?? 0), Infinity);
       const offset = resent ? 0 : ((await this.#highestOf(session)) ?? -1) + 1 - first;
       for (const { position, record } of turns)
         out.set(position, offset === 0 ? record : movedTo(record, (record.life?.turn?.index ?? 0) + offset));
