@@ -64,35 +64,15 @@ describe('the leases of the hook queue', () => {
 
   it('a session end meeting a running learner of its session says so; its events are learned once', async () => {
     const q = await queued(2);
-    let go: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      go = resolve;
-    });
-    let reached: () => void = () => {};
-    const inside = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
     // The first learner has claimed the session and waits, mid-learning, until let go.
-    const slow = new Proxy(q.store, {
-      get(target, key) {
-        const value = Reflect.get(target, key) as unknown;
-        if (key === 'hookSession') {
-          return async (...args: [string, string]) => {
-            reached();
-            await gate;
-            return target.hookSession(...args);
-          };
-        }
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const first = q.learn('first', slow);
-    await inside;
+    const slow = gatedAt(q.store, false);
+    const first = q.learn('first', slow.proxy);
+    await slow.inside;
     const say: string[] = [];
     expect((await q.learn('second', q.store, say)).calls).toBe(0);
     expect(say).toHaveLength(1);
     expect(say[0]).toMatch(new RegExp(`^events of session s are being learned by process ${process.pid} `));
-    go();
+    slow.go();
     expect((await first).calls).toBe(2);
     expect(await q.learned()).toEqual([['cc-s-0', ['Bash', 'Read']]]);
     expect(readdirSync(spoolDirFor(q.db))).toEqual([]);
