@@ -258,6 +258,8 @@ class TurnPlaces {
   readonly #highest = new Map<string, number>();
   /** The ids of the turns this call placed. */
   readonly #filled = new Set<string>();
+  /** The places the plan read (undefined: empty), so that placing a turn does not read its place again. */
+  readonly #read = new Map<string, MemoryRecord | undefined>();
   constructor(ctx: RememberContext, writes: Writes) {
     this.#ctx = ctx;
     this.#writes = writes;
@@ -289,6 +291,7 @@ class TurnPlaces {
       const stored = new Map<string, MemoryRecord>();
       for (let from = 0; from < ids.length; from += TURN_PLACES_READ)
         for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
+      for (const id of ids) this.#read.set(id, stored.get(id));
       const resent = turns.every(({ record }) => {
         const there = stored.get(record.id);
         return there === undefined || sameTurn(there, record);
@@ -305,7 +308,11 @@ class TurnPlaces {
   async placed(record: MemoryRecord): Promise<MemoryRecord> {
     const turn = record.life?.turn;
     if (turn === undefined) return record;
-    const there = this.#filled.has(record.id) ? undefined : await this.#writes.get(record.id);
+    const there = this.#filled.has(record.id)
+      ? undefined
+      : this.#read.has(record.id)
+        ? this.#read.get(record.id)
+        : await this.#writes.get(record.id);
     const free = !this.#filled.has(record.id) && (there === undefined || sameTurn(there, record));
     const at = free ? record : movedTo(record, ((await this.#highestOf(turn.session)) ?? -1) + 1);
     const index = at.life?.turn?.index ?? 0;
