@@ -1054,10 +1054,11 @@ async function replacements(
   return out;
 }
 
+/** A turn's time is when it was said (first remembered, when it gave none), as its neighbours'; a note's its last. */
 function timesOf(item: Recallable): RecallTimes {
   const life = item.life;
   return {
-    at: iso(item.at),
+    at: iso(life?.turn === undefined ? item.at : (item.from ?? item.at)),
     ...(life?.validFrom === undefined ? {} : { validFrom: iso(life.validFrom) }),
     ...(life?.validTo === undefined ? {} : { validTo: iso(life.validTo) }),
   };

@@ -94,6 +94,34 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
+  it('the second file sent again merges where the session put it; a longer copy adds only its new lines', async () => {
+    const { credence, store, clock } = await engine();
+    const f1 = [line('alice', 'Our deploy target is eu-west-1.'), line('bob', 'Nice, close to us.')];
+    const f2 = [line('bob', 'I live in Lisbon.'), line('alice', 'Lovely city.'), line('bob', 'Sounds good.')];
+    await credence.remember(f1);
+    const placed = await credence.remember(f2);
+    clock.now = Date.parse('2026-11-05T10:00:00Z');
+    const again = await credence.remember(f2);
+    expect(again.ids).toEqual(placed.ids);
+    expect([again.inserted, again.merged, (await rowsOf(store)).length]).toEqual([0, 3, 5]);
+    // A turn that gave no time keeps the time it was first remembered, not the re-send's.
+    const [lisbon] = await credence.recall('who lives in Lisbon?', { track: false });
+    expect([lisbon?.id, lisbon?.times.at]).toEqual([placed.ids[0], new Date(NOV).toISOString()]);
+    const longer = await credence.remember([...f2, line('alice', 'Sounds good.'), line('bob', 'See you Monday.')]);
+    expect([longer.inserted, longer.merged]).toEqual([2, 3]);
+    expect((await rowsOf(store)).map(([index, , text]) => `${index} ${text}`).slice(2)).toEqual([
+      '2 I live in Lisbon.',
+      '3 Lovely city.',
+      '4 Sounds good.',
+      '5 Sounds good.',
+      '6 See you Monday.',
+    ]);
+    // Two lines of it in another order are not a copy of it: they go after the session.
+    await credence.remember([line('alice', 'Lovely city.'), line('bob', 'I live in Lisbon.')]);
+    expect((await rowsOf(store)).map(([index, , text]) => `${index} ${text}`)).toContain('7 Lovely city.');
+    await credence.close();
+  });
+
   it("a turn naming a taken place goes after the session's highest place, not after the place it named", async () => {
     const { credence, store } = await engine();
     await credence.remember([turn('alice', '2026-11-01T10:00:00Z', 'first', 0)]);

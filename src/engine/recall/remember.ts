@@ -297,11 +297,51 @@ class TurnPlaces {
         return there === undefined || sameTurn(there, record);
       });
       const first = turns.reduce((low, t) => Math.min(low, t.record.life?.turn?.index ?? 0), Infinity);
-      const offset = resent ? 0 : ((await this.#highestOf(session)) ?? -1) + 1 - first;
+      const offset = resent
+        ? 0
+        : ((await this.#storedAt(session, turns)) ?? ((await this.#highestOf(session)) ?? -1) + 1 - first);
       for (const { position, record } of turns)
         out.set(position, offset === 0 ? record : movedTo(record, (record.life?.turn?.index ?? 0) + offset));
     }
     return out;
+  }
+
+  /**
+   * The offset at which the session already holds these turns in their order (a part sent again, or a longer copy of
+   * it), or undefined. Found from the turn with the most words: the stored turns saying it (one search), each read
+   * as the place of a copy; a copy holds at least two of the turns, and every other place it names holds the same
+   * turn or none. A single turn is not told apart from one said twice; it merges by its words, or not at all.
+   */
+  async #storedAt(session: string, turns: readonly { record: MemoryRecord }[]): Promise<number | undefined> {
+    if (turns.length < 2) return undefined;
+    const wordsOf = (r: MemoryRecord): string[] => [...contentWords(r.text)].slice(0, REMEMBER_QUERY_WORDS);
+    const anchor = turns.reduce(
+      (best, t) => (wordsOf(t.record).length > wordsOf(best).length ? t.record : best),
+      turns[0]!.record,
+    );
+    const query = buildFtsQuery(wordsOf(anchor).join(' '), { mode: 'and' });
+    if (query === undefined) return undefined;
+    const prefix = turnIdFor(session, 0).slice(0, -1);
+    const at = (r: MemoryRecord): number => r.life?.turn?.index ?? 0;
+    const copies = (await this.#writes.search(query.match, REMEMBER_TURN_CANDIDATES))
+      .map((h) => h.memory)
+      .filter((m) => m.id.startsWith(prefix) && m.life?.turn?.session === session && sameTurn(m, anchor));
+    for (const copy of copies) {
+      const offset = at(copy) - at(anchor);
+      if (offset === 0) continue;
+      const ids = turns.map((t) => turnIdFor(session, at(t.record) + offset));
+      const stored = new Map<string, MemoryRecord>();
+      for (let from = 0; from < ids.length; from += TURN_PLACES_READ)
+        for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
+      const held = turns.filter(
+        (t, i) => stored.has(ids[i] as string) && sameTurn(stored.get(ids[i] as string)!, t.record),
+      );
+      if (held.length >= 2 && held.length === stored.size) {
+        for (const id of ids) this.#read.set(id, stored.get(id));
+        return offset;
+      }
+    }
+    return undefined;
   }
 
   /** `record` where it goes: its place, unless this call filled it (or another turn holds it): then after the last. */
