@@ -141,7 +141,10 @@ export function registerLearning(program: Command, context: () => CommandContext
 
   program
     .command('forget <id>')
-    .description('delete an observation (or instinct, skill, memory) and what was derived only from it')
+    .description(
+      'delete an observation (or instinct, skill, memory) and what was derived only from it; an instinct or skill ' +
+        'with the observations it was learned from',
+    )
     .option('--dir <folder>', 'the folder evolve writes to (default .credence)')
     .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
     .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
@@ -153,7 +156,11 @@ export function registerLearning(program: Command, context: () => CommandContext
         }),
       );
       if (ctx.wantsJson) return printJson(ctx, result);
+      const learnedFrom = result.evidenceForgotten.length;
       const also = [
+        ...(learnedFrom === 0
+          ? []
+          : [`forgot the ${learnedFrom} observation${learnedFrom === 1 ? '' : 's'} it was learned from`]),
         ...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`),
         ...result.derivedUpdated.map((d) => `updated ${d}`),
       ];

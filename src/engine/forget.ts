@@ -41,6 +41,11 @@ export interface ForgetResult {
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
   derivedUpdated: string[];
+  /**
+   * A forgotten instinct's or skill's evidence: the observations it was learned from, forgotten with it so that the
+   * next `evolve` does not learn it again from them (new observations may).
+   */
+  evidenceForgotten: string[];
   files: string[];
 }
 
@@ -171,27 +176,51 @@ async function withdrawEvidence(
   }
 }
 
+/**
+ * Deletes the observations a forgotten instinct or skill was learned from (those still stored) and takes them out of
+ * the evidence of every other instinct and skill (one left with none goes too): what `forget` removed stays removed
+ * through the next `evolve`, as a forgotten observation does. Returns the ids deleted.
+ */
+async function forgetEvidence(
+  ctx: Ctx,
+  evidence: readonly string[],
+  now: number,
+  result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] },
+): Promise<string[]> {
+  const stored = await observationsById(ctx, evidence);
+  if (stored.length === 0) return [];
+  const ids = stored.map((o) => o.id);
+  await ctx.store.deleteObservations(ctx.scope, ids);
+  await withdrawEvidence(ctx, new Set(ids), now, result, new Set(stored.map((o) => o.observation)));
+  return ids;
+}
+
 export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetResult> {
   const result = { derivedRemoved: [] as string[], derivedUpdated: [] as string[], files: [] as string[] };
   const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
   if (forgotten !== undefined && (await ctx.store.deleteObservation(ctx.scope, id))) {
     await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
-    return { id, kind: 'observation', ...result };
+    return { id, kind: 'observation', ...result, evidenceForgotten: [] };
   }
   const instinct = (await ctx.store.listInstincts(ctx.scope)).find((i) => i.id === id);
   if (instinct !== undefined) {
     await dropInstinct(ctx, instinct.id, instinct.slug, result.files);
-    return { id, kind: 'instinct', ...result };
+    return {
+      id,
+      kind: 'instinct',
+      ...result,
+      evidenceForgotten: await forgetEvidence(ctx, instinct.evidence, now, result),
+    };
   }
   const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
   if (skill !== undefined) {
     await dropSkill(ctx, skill.id, skill.name, result.files);
-    return { id, kind: 'skill', ...result };
+    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill.evidence, now, result) };
   }
   // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
   const memory = await ctx.store.getMemory(ctx.scope, id);
   if (memory !== undefined) await unlinkForgotten(ctx.store, ctx.scope, memory);
-  if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result };
+  if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result, evidenceForgotten: [] };
   throw new CredenceError(
     'NOT_FOUND',
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`,

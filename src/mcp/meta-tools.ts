@@ -252,7 +252,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     name: 'forget',
     title: 'Forget',
     description:
-      'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included).',
+      'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included); ' +
+      'an instinct or skill with the observations it was learned from, so that evolve does not learn it again.',
     input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => jsonResult({ ...(await credence.forget(a.id)) }),

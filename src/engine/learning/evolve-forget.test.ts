@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+const setup = movableProjects('credence-evolve-forget-', T0);
+
+const PNPM = [
+  "no, don't use npm here, we use pnpm",
+  'wrong package manager again: please use pnpm, not npm',
+  'stop using npm, this project uses pnpm',
+  'no, use pnpm install instead of npm install',
+  'Actually, use pnpm, never npm',
+];
+const LINT = ['Run lint before you push', 'Always lint before pushing', 'No, lint first, then push'];
+
+const said = (texts: readonly string[], end: number) =>
+  texts.map((observation, k) => ({
+    timestamp: new Date(end - (texts.length - k) * HOUR).toISOString(),
+    type: 'correction' as const,
+    observation,
+    confidence: 0.7,
+  }));
+
+describe('forget an instinct or a skill (a newcomer: the next evolve learned it again)', () => {
+  it('stays forgotten through the next evolve, other habits kept, until the habit is said again', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(said([...PNPM, ...LINT], T0));
+    await c.evolve();
+    const skills = await store.listSkills('s');
+    const pnpm = skills.find((s) => /pnpm/.test(s.description));
+    expect(pnpm).toBeDefined();
+    const evidence = new Set(pnpm?.evidence);
+    const lintBefore = [...(await store.listInstincts('s')), ...skills].filter((i) =>
+      i.evidence.every((id) => !evidence.has(id)),
+    );
+    expect(lintBefore.length).toBeGreaterThan(0);
+
+    const forgotten = await c.forget(pnpm?.id as string);
+    expect([forgotten.kind, [...forgotten.evidenceForgotten].sort()]).toEqual(['skill', [...evidence].sort()]);
+    expect(existsSync(join(root, forgotten.files[0] as string))).toBe(false);
+    // The instinct it was promoted from held the same evidence: it goes with it.
+    const learnedFrom = async () =>
+      [...(await store.listInstincts('s')), ...(await store.listSkills('s'))].map((i) => i.evidence.join());
+    expect((await learnedFrom()).some((e) => e.split(',').some((id) => evidence.has(id)))).toBe(false);
+
+    const later = await at(T0 + 2 * HOUR);
+    await later.evolve();
+    const afterForget = [...(await store.listInstincts('s')), ...(await store.listSkills('s'))];
+    expect(afterForget.map((i) => ('description' in i ? i.description : i.text)).join(' ')).not.toMatch(/pnpm/);
+    // The other habit is untouched.
+    expect(await learnedFrom()).toEqual(expect.arrayContaining(lintBefore.map((i) => i.evidence.join())));
+
+    // Said again after the forget: new evidence, learned again.
+    const again = await at(T0 + 30 * HOUR);
+    await again.observe(said(PNPM, T0 + 30 * HOUR));
+    await again.evolve();
+    const relearned = [...(await store.listInstincts('s')), ...(await store.listSkills('s'))];
+    expect(relearned.map((i) => ('description' in i ? i.description : i.text)).join(' ')).toMatch(/pnpm/);
+  });
+});
