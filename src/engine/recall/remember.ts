@@ -331,12 +331,17 @@ class TurnPlaces {
       if (offset === 0) continue;
       const ids = turns.map((t) => turnIdFor(session, at(t.record) + offset));
       const stored = new Map<string, MemoryRecord>();
-      for (let from = 0; from < ids.length; from += TURN_PLACES_READ)
+      let held = 0;
+      // Read a part at a time: a place holding another turn ends the look at this copy.
+      for (let from = 0; from < ids.length && held >= 0; from += TURN_PLACES_READ) {
         for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
-      const held = turns.filter(
-        (t, i) => stored.has(ids[i] as string) && sameTurn(stored.get(ids[i] as string)!, t.record),
-      );
-      if (held.length >= 2 && held.length === stored.size) {
+        for (let i = from; i < Math.min(ids.length, from + TURN_PLACES_READ) && held >= 0; i += 1) {
+          const there = stored.get(ids[i] as string);
+          if (there !== undefined)
+            held = sameTurn(there, (turns[i] as { record: MemoryRecord }).record) ? held + 1 : -1;
+        }
+      }
+      if (held >= 2) {
         for (const id of ids) this.#read.set(id, stored.get(id));
         return offset;
       }
