@@ -122,6 +122,33 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
+  it('a copy is two or more stored turns in order with every other place it names empty, never below place 0', async () => {
+    const { credence, store } = await engine();
+    const tail = [line('alice', 'Then we ship the release on Friday after the freeze.'), line('bob', 'Agreed.')];
+    await credence.remember(tail);
+    // The whole conversation after its end: its start would go below place 0, so it goes after the session.
+    await credence.remember([line('bob', 'Morning.'), line('alice', 'What is left for the release?'), ...tail]);
+    expect((await rowsOf(store)).every(([index]) => (index ?? -1) >= 0)).toBe(true);
+    // One stored line of the file is not a copy of it: the lines go after the session, that one said again.
+    const one = await createdWith(credence, [line('bob', 'Agreed.'), line('carol', 'Then we are done here.')]);
+    expect(one).toEqual(['6 Agreed.', '7 Then we are done here.']);
+    // Two stored lines in order, but the place after them holds another turn: not a copy either.
+    await credence.remember([line('dave', 'Morning all, the freeze starts today.'), line('erin', 'Noted.')]);
+    await credence.remember([line('frank', 'Who has the release checklist?')]);
+    const longer = await createdWith(credence, [
+      line('dave', 'Morning all, the freeze starts today.'),
+      line('erin', 'Noted.'),
+      line('dave', 'And the release is on Friday.'),
+    ]);
+    expect(longer).toEqual(expect.arrayContaining(['12 Noted.', '13 And the release is on Friday.']));
+    await credence.close();
+    async function createdWith(c: typeof credence, turns: ReturnType<typeof line>[]): Promise<string[]> {
+      const before = new Set((await rowsOf(store)).map(([index]) => index));
+      await c.remember(turns);
+      return (await rowsOf(store)).filter(([index]) => !before.has(index)).map(([index, , text]) => `${index} ${text}`);
+    }
+  });
+
   it("a turn naming a taken place goes after the session's highest place, not after the place it named", async () => {
     const { credence, store } = await engine();
     await credence.remember([turn('alice', '2026-11-01T10:00:00Z', 'first', 0)]);

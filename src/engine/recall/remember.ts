@@ -41,6 +41,12 @@ export const REMEMBER_QUERY_WORDS = 12;
  */
 export const REMEMBER_TURN_CANDIDATES = 32;
 /**
+ * A file of turns whose places are taken may be a stored part sent again: how many of its turns (those with most
+ * words) are looked for, and how many of their speaker's turns saying them each search brings. @default 3, 64
+ */
+export const COPY_ANCHORS = 3;
+export const REMEMBER_COPY_CANDIDATES = 64;
+/**
  * From this many memories in one call, the scope's memories are read once into a term index (core/recall/life-index)
  * and a memory none of them could be decided with skips its full-text search. At 100k memories the read and the
  * index cost ~1.9 s of CPU, what ~130 searches there do; a batch below this pays its searches. @default 200
@@ -246,8 +252,8 @@ const movedTo = (record: MemoryRecord, index: number): MemoryRecord => {
  * gives, else the one after the call's previous turn of that session (from 0). Per session, when every named place
  * that is taken holds the same turn (speaker, words, and time where both have one), the turns are a re-send or a
  * continuation and keep their places (a re-sent one merges there). Otherwise the call's turns of that session are
- * another part of it (a second file, a late turn): they go as one block after the session's highest stored place,
- * in their order (one offset, one store read). A place this call already filled holds another line of the call:
+ * another part of it: a stored part sent again merges where it is (#storedAt), anything else (a second file, a late
+ * turn) goes as one block after the session's highest stored place, in their order (one offset, one store read). A place this call already filled holds another line of the call:
  * the turn naming it goes after the highest place of the session so far. Recall reads neighbours by id, holes allowed.
  */
 class TurnPlaces {
@@ -308,45 +314,58 @@ class TurnPlaces {
 
   /**
    * The offset at which the session already holds these turns in their order (a part sent again, or a longer copy of
-   * it), or undefined. Found from the turn with the most words: the stored turns saying it (one search), each read
-   * as the place of a copy; a copy holds at least two of the turns, and every other place it names holds the same
-   * turn or none. A single turn is not told apart from one said twice; it merges by its words, or not at all.
+   * it while it is the session's last), or undefined. Found from the turns with most words (up to COPY_ANCHORS, one
+   * may have merged into an earlier turn by its words): their speaker's stored turns saying them (a search each),
+   * each read as the place of a copy; a copy holds at least two of the turns, names no place below 0, and every
+   * other place it names holds the same turn or none. Two or more lines in the same order with no time are not told
+   * apart from the same lines said again: they merge. A single turn merges by its words, or not at all.
    */
   async #storedAt(session: string, turns: readonly { record: MemoryRecord }[]): Promise<number | undefined> {
     if (turns.length < 2) return undefined;
     const wordsOf = (r: MemoryRecord): string[] => [...contentWords(r.text)].slice(0, REMEMBER_QUERY_WORDS);
-    const anchor = turns.reduce(
-      (best, t) => (wordsOf(t.record).length > wordsOf(best).length ? t.record : best),
-      turns[0]!.record,
-    );
-    const query = buildFtsQuery(wordsOf(anchor).join(' '), { mode: 'and' });
-    if (query === undefined) return undefined;
-    const prefix = turnIdFor(session, 0).slice(0, -1);
     const at = (r: MemoryRecord): number => r.life?.turn?.index ?? 0;
-    const copies = (await this.#writes.search(query.match, REMEMBER_TURN_CANDIDATES))
-      .map((h) => h.memory)
-      .filter((m) => m.id.startsWith(prefix) && m.life?.turn?.session === session && sameTurn(m, anchor));
-    for (const copy of copies) {
-      const offset = at(copy) - at(anchor);
-      if (offset === 0) continue;
-      const ids = turns.map((t) => turnIdFor(session, at(t.record) + offset));
-      const stored = new Map<string, MemoryRecord>();
-      let held = 0;
-      // Read a part at a time: a place holding another turn ends the look at this copy.
-      for (let from = 0; from < ids.length && held >= 0; from += TURN_PLACES_READ) {
-        for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
-        for (let i = from; i < Math.min(ids.length, from + TURN_PLACES_READ) && held >= 0; i += 1) {
-          const there = stored.get(ids[i] as string);
-          if (there !== undefined)
-            held = sameTurn(there, (turns[i] as { record: MemoryRecord }).record) ? held + 1 : -1;
-        }
-      }
-      if (held >= 2) {
-        for (const id of ids) this.#read.set(id, stored.get(id));
-        return offset;
+    const lowest = turns.reduce((low, t) => Math.min(low, at(t.record)), Infinity);
+    const anchors = [...new Map(turns.map((t) => [`${t.record.life?.turn?.speaker}\n${t.record.text}`, t.record]))]
+      .map(([, r]) => r)
+      .filter((r) => wordsOf(r).length > 0)
+      .sort((a, b) => wordsOf(b).length - wordsOf(a).length)
+      .slice(0, COPY_ANCHORS);
+    const prefix = turnIdFor(session, 0).slice(0, -1);
+    const tried = new Set<number>([0]);
+    for (const anchor of anchors) {
+      const who = buildFtsQuery(anchor.life?.turn?.speaker ?? '', { mode: 'and' });
+      const what = buildFtsQuery(wordsOf(anchor).join(' '), { mode: 'and' });
+      if (who === undefined || what === undefined) continue;
+      const copies = (await this.#writes.search(`(${who.match}) AND (${what.match})`, REMEMBER_COPY_CANDIDATES))
+        .map((h) => h.memory)
+        .filter((m) => m.id.startsWith(prefix) && m.life?.turn?.session === session && sameTurn(m, anchor));
+      const offsets = copies.map((copy) => at(copy) - at(anchor)).filter((o) => !tried.has(o) && lowest + o >= 0);
+      for (const offset of offsets) {
+        tried.add(offset);
+        if (await this.#heldAt(session, turns, offset)) return offset;
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether the session holds `turns` at `offset`: at least two of them, every other place they name empty (read a
+   * part at a time; a place holding another turn ends the look). The places read are kept for placing the turns.
+   */
+  async #heldAt(session: string, turns: readonly { record: MemoryRecord }[], offset: number): Promise<boolean> {
+    const ids = turns.map((t) => turnIdFor(session, (t.record.life?.turn?.index ?? 0) + offset));
+    const stored = new Map<string, MemoryRecord>();
+    let held = 0;
+    for (let from = 0; from < ids.length && held >= 0; from += TURN_PLACES_READ) {
+      for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
+      for (let i = from; i < Math.min(ids.length, from + TURN_PLACES_READ) && held >= 0; i += 1) {
+        const there = stored.get(ids[i] as string);
+        if (there !== undefined) held = sameTurn(there, (turns[i] as { record: MemoryRecord }).record) ? held + 1 : -1;
+      }
+    }
+    if (held < 2) return false;
+    for (const id of ids) this.#read.set(id, stored.get(id));
+    return true;
   }
 
   /** `record` where it goes: its place, unless this call filled it (or another turn holds it): then after the last. */
