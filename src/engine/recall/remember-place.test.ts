@@ -122,7 +122,7 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
-  it('a copy is two or more stored turns in order with every other place it names empty, never below place 0', async () => {
+  it('a copy is two or more stored turns in order, every other place it names empty, none below 0', async () => {
     const { credence, store } = await engine();
     const tail = [line('alice', 'Then we ship the release on Friday after the freeze.'), line('bob', 'Agreed.')];
     await credence.remember(tail);

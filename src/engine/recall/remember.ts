@@ -253,8 +253,9 @@ const movedTo = (record: MemoryRecord, index: number): MemoryRecord => {
  * that is taken holds the same turn (speaker, words, and time where both have one), the turns are a re-send or a
  * continuation and keep their places (a re-sent one merges there). Otherwise the call's turns of that session are
  * another part of it: a stored part sent again merges where it is (#storedAt), anything else (a second file, a late
- * turn) goes as one block after the session's highest stored place, in their order (one offset, one store read). A place this call already filled holds another line of the call:
- * the turn naming it goes after the highest place of the session so far. Recall reads neighbours by id, holes allowed.
+ * turn) goes as one block after the session's highest stored place, in their order (one offset, one store read). A
+ * place this call already filled holds another line of the call: the turn naming it goes after the highest place of
+ * the session so far. Recall reads neighbours by id, holes allowed.
  */
 class TurnPlaces {
   readonly #ctx: RememberContext;
