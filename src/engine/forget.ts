@@ -3,8 +3,9 @@
  * Forgetting and the limits of SPEC §6 (seed 004 defaults: 100 observations kept per scope, purge
  * after 90 days, 20 active instincts). `forget ID` deletes an observation (or an instinct, a skill,
  * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
- * goes too, with its memory and its file. Pruning never deletes the last evidence of a live
- * instinct or skill, and says what it removed.
+ * goes too, with its memory, its file (a hand-written one keeps its writer's text) and its feedback. A
+ * forgotten instinct or skill takes the observations it was learned from and every other one learned
+ * from them. Pruning never deletes the last evidence of a live instinct or skill, and says what it removed.
  */
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
@@ -14,7 +15,7 @@ import { unlinkForgotten } from './recall/remember.js';
 import {
   instinctEvidence,
   removeInstinctFile,
-  removeSkillFile,
+  withdrawSkillFile,
   writeInstinctFile,
   writeSkillFile,
   type SkillFileLayoutOptions,
@@ -55,8 +56,10 @@ interface Ctx {
   layout: SkillFileLayoutOptions;
 }
 
+/** A dropped instinct or skill takes its feedback with it: one learned again under its id starts afresh. */
 async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
   await ctx.store.deleteInstinct(ctx.scope, id);
+  await ctx.store.deleteFeedback(ctx.scope, id);
   await dropInstinctOutputs(ctx, id, slug, files);
 }
 
@@ -68,8 +71,9 @@ async function dropInstinctOutputs(ctx: Ctx, id: string, slug: string, files: st
 
 async function dropSkill(ctx: Ctx, id: string, name: string, files: string[]): Promise<void> {
   await ctx.store.deleteSkill(ctx.scope, id);
+  await ctx.store.deleteFeedback(ctx.scope, id);
   await ctx.store.deleteMemory(ctx.scope, id);
-  const removed = removeSkillFile(ctx.layout, name);
+  const removed = withdrawSkillFile(ctx.layout, name);
   if (removed.removed) files.push(removed.path);
 }
 
@@ -155,7 +159,7 @@ async function withdrawEvidence(
       );
       if (shown === undefined) {
         await ctx.store.deleteMemory(ctx.scope, s.id);
-        const removed = removeSkillFile(ctx.layout, s.name);
+        const removed = withdrawSkillFile(ctx.layout, s.name);
         if (removed.removed) result.files.push(removed.path);
         continue;
       }
@@ -177,22 +181,40 @@ async function withdrawEvidence(
 }
 
 /**
- * Deletes the observations a forgotten instinct or skill was learned from (those still stored) and takes them out of
- * the evidence of every other instinct and skill (one left with none goes too): what `forget` removed stays removed
- * through the next `evolve`, as a forgotten observation does. Returns the ids deleted.
+ * Forgets what a forgotten instinct or skill was learned from: its evidence, and every other instinct or skill that
+ * shares any of it (the same habit learned again: the instinct a skill was promoted from, the skill it became),
+ * with theirs, until none is left; their observations still stored are deleted. What `forget` removed stays removed
+ * through the next `evolve` (new observations of the habit may teach it again). Returns the observations deleted.
  */
 async function forgetEvidence(
   ctx: Ctx,
   evidence: readonly string[],
-  now: number,
-  result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] },
+  result: { derivedRemoved: string[]; files: string[] },
 ): Promise<string[]> {
-  const stored = await observationsById(ctx, evidence);
-  if (stored.length === 0) return [];
-  const ids = stored.map((o) => o.id);
-  await ctx.store.deleteObservations(ctx.scope, ids);
-  await withdrawEvidence(ctx, new Set(ids), now, result, new Set(stored.map((o) => o.observation)));
-  return ids;
+  const ids = new Set(evidence);
+  let instincts = await ctx.store.listInstincts(ctx.scope);
+  let skills = await ctx.store.listSkills(ctx.scope);
+  const shares = (item: { evidence: readonly string[] }): boolean => item.evidence.some((e) => ids.has(e));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const i of instincts.filter(shares)) {
+      await dropInstinct(ctx, i.id, i.slug, result.files);
+      result.derivedRemoved.push(i.id);
+      for (const e of i.evidence) ids.add(e);
+      grown = true;
+    }
+    for (const k of skills.filter(shares)) {
+      await dropSkill(ctx, k.id, k.name, result.files);
+      result.derivedRemoved.push(k.id);
+      for (const e of k.evidence) ids.add(e);
+      grown = true;
+    }
+    instincts = instincts.filter((i) => !shares(i));
+    skills = skills.filter((k) => !shares(k));
+  }
+  const stored = (await observationsById(ctx, [...ids])).map((o) => o.id);
+  await ctx.store.deleteObservations(ctx.scope, stored);
+  return stored;
 }
 
 export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetResult> {
@@ -209,13 +231,13 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
       id,
       kind: 'instinct',
       ...result,
-      evidenceForgotten: await forgetEvidence(ctx, instinct.evidence, now, result),
+      evidenceForgotten: await forgetEvidence(ctx, instinct.evidence, result),
     };
   }
   const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
   if (skill !== undefined) {
     await dropSkill(ctx, skill.id, skill.name, result.files);
-    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill.evidence, now, result) };
+    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill.evidence, result) };
   }
   // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
   const memory = await ctx.store.getMemory(ctx.scope, id);

@@ -444,6 +444,9 @@ export function runStoreContract(options: StoreContractOptions): void {
           expect(await store.listFeedback(scope)).toHaveLength(1);
           expect((await store.counts(scope)).calls).toBe(1);
         }
+        // Deleting one target's feedback leaves another scope's alone.
+        expect([await store.deleteFeedback('p', 'i1'), await store.deleteFeedback('p', 'i1')]).toEqual([1, 0]);
+        expect([(await store.listFeedback('p')).length, (await store.listFeedback('q')).length]).toEqual([0, 1]);
         expect((await store.searchMemories('p', '"memory"')).map((h) => h.memory.title)).toEqual(['memory of p']);
       });
 

@@ -42,7 +42,6 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     const forgotten = await c.forget(pnpm?.id as string);
     expect([forgotten.kind, [...forgotten.evidenceForgotten].sort()]).toEqual(['skill', [...evidence].sort()]);
     expect(existsSync(join(root, forgotten.files[0] as string))).toBe(false);
-    // The instinct it was promoted from held the same evidence: it goes with it.
     const learnedFrom = async () =>
       [...(await store.listInstincts('s')), ...(await store.listSkills('s'))].map((i) => i.evidence.join());
     expect((await learnedFrom()).some((e) => e.split(',').some((id) => evidence.has(id)))).toBe(false);
@@ -60,5 +59,40 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     await again.evolve();
     const relearned = [...(await store.listInstincts('s')), ...(await store.listSkills('s'))];
     expect(relearned.map((i) => ('description' in i ? i.description : i.text)).join(' ')).toMatch(/pnpm/);
+  });
+
+  it('an instinct promoted into a skill: forgetting either forgets both, their observations and feedback', async () => {
+    const PREFER = [
+      'prefer pnpm over npm in this repo',
+      'use pnpm rather than npm here',
+      'pnpm, not npm, for installs',
+      'we install with pnpm not npm',
+      'pnpm is our package manager, not npm',
+      'always pnpm instead of npm',
+    ];
+    const { store, at } = setup();
+    for (const forgetting of ['instinct', 'skill'] as const) {
+      const first = await at(T0);
+      await first.observe(
+        said(PREFER.slice(0, 3), T0).map((o) => ({ ...o, type: 'preference' as const, confidence: 0.5 })),
+      );
+      await first.evolve();
+      const later = await at(T0 + 48 * HOUR);
+      await later.observe(said(PREFER.slice(3), T0 + 48 * HOUR).map((o) => ({ ...o, confidence: 0.9 })));
+      await later.evolve();
+      const [instinct] = await store.listInstincts('s');
+      const [skill] = await store.listSkills('s');
+      // The scenario: the skill holds the instinct's evidence and more.
+      expect(instinct?.evidence.every((e) => skill?.evidence.includes(e))).toBe(true);
+      expect(skill?.evidence.length).toBeGreaterThan(instinct?.evidence.length ?? 0);
+      await later.feedback(skill?.id as string, 'contradicted');
+      await later.feedback(instinct?.id as string, 'contradicted');
+      const forgotten = await later.forget((forgetting === 'instinct' ? instinct?.id : skill?.id) as string);
+      expect(forgotten.derivedRemoved).toEqual([forgetting === 'instinct' ? skill?.id : instinct?.id]);
+      expect(forgotten.evidenceForgotten).toHaveLength(PREFER.length);
+      expect([await store.listInstincts('s'), await store.listSkills('s')]).toEqual([[], []]);
+      expect(await store.listObservations('s', {})).toEqual([]);
+      expect(await store.listFeedback('s')).toEqual([]);
+    }
   });
 });

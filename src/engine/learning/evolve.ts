@@ -40,7 +40,7 @@ import {
   instinctEvidence,
   removeInstinctFile,
   removeOwnSkillFileAt,
-  removeSkillFile,
+  withdrawSkillFile,
   skillFileLayout,
   skillFilePath,
   writeInstinctFile,
@@ -1271,7 +1271,7 @@ async function saveSkill(
   // Held rules stay in the store, out of the file and of recall; a skill with nothing else has neither.
   const shown = emittableSkill(record, eventIds);
   if (shown === undefined) {
-    const removed = removeSkillFile(options.layout, record.name);
+    const removed = withdrawSkillFile(options.layout, record.name);
     if (removed.removed) report.files.push({ path: removed.path, changed: true });
     await ctx.store.deleteMemory(ctx.scope, record.id);
     return;

@@ -696,6 +696,35 @@ export function removeOwnSkillFileAt(layoutOptions: SkillFileLayoutOptions, path
   return removeSkillFile(layout, name);
 }
 
+/**
+ * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
+ * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
+ * loses only the owned section; one holding only Credence's text goes with its folder. A file whose markers are
+ * broken is left as it is. `removed`: whether the file changed or went.
+ * @throws CredenceError as `removeSkillFile`.
+ */
+export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): RemovedFile {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('name', name);
+  const folder = `${layout.skillsDir}/${name}`;
+  const path = `${folder}/SKILL.md`;
+  let doc: ManagedDocument;
+  try {
+    doc = parseDocument(readSkillFile(layout, name), path);
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND') || isCredenceError(error, 'INVALID_INPUT')) return { path, removed: false };
+    throw error;
+  }
+  const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');
+  if (!theirs) return removeSkillFile(layoutOptions, name);
+  if (doc.section === undefined) return { path, removed: false };
+  // The blank line the section was set off by goes with it.
+  const after = doc.before.at(-1)?.trim() === '' && doc.after[0]?.trim() === '' ? doc.after.slice(1) : doc.after;
+  const target = existingTarget(layout.root, path, join(ensureFolder(layout.root, folder), 'SKILL.md'));
+  atomicWrite(target.path, compose({ ...doc, section: undefined, after }), target.stats, path);
+  return { path, removed: true };
+}
+
 /** The root-relative path of a skill's `SKILL.md` under `layoutOptions`. */
 export function skillFilePath(layoutOptions: SkillFileLayoutOptions, name: string): string {
   return `${skillFileLayout(layoutOptions).skillsDir}/${name}/SKILL.md`;

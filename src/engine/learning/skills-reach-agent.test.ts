@@ -121,6 +121,22 @@ describe('evolve updates a skill written by hand on the same topic', () => {
     expect(await store.listSkills('s')).toHaveLength(1);
   });
 
+  it('forgetting the skill takes out only what Credence added: the hand-written file stays as written', async () => {
+    const { root, store, open } = setup({ claude: true });
+    mkdirSync(join(root, '.claude/skills/code-style'), { recursive: true });
+    const file = join(root, '.claude/skills/code-style/SKILL.md');
+    writeFileSync(file, mine);
+    const c = await open();
+    await c.observe(camelCase);
+    await c.evolve();
+    expect(readFileSync(file, 'utf8')).toContain('## Learned by Credence');
+    const [skill] = await store.listSkills('s');
+    const forgotten = await c.forget(skill?.id as string);
+    expect(forgotten.files).toEqual(['.claude/skills/code-style/SKILL.md']);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect(await store.listSkills('s')).toEqual([]);
+  });
+
   it('leaves a hand-written skill on another topic alone and makes its own', async () => {
     const { root, open } = setup({ claude: true });
     mkdirSync(join(root, '.claude/skills/deploying'), { recursive: true });

@@ -1364,6 +1364,14 @@ export class PgStore implements Store {
     return rows.map(toFeedback);
   }
 
+  async deleteFeedback(scope: string, targetId: string): Promise<number> {
+    const result = await this.#pool.query('DELETE FROM feedback WHERE scope = $1 AND target_id = $2', [
+      scope,
+      targetId,
+    ]);
+    return result.rowCount ?? 0;
+  }
+
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     if (shown.length === 0) return;
     const list = shown.map((s) => this.#policy.scrub(s));

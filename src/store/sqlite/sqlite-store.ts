@@ -1363,6 +1363,13 @@ export class SqliteStore implements Store {
     }) as Row[];
     return rows.map(toFeedback);
   }
+
+  async deleteFeedback(scope: string, targetId: string): Promise<number> {
+    return this.#stmt('DELETE FROM feedback WHERE scope = @scope AND target_id = @target').run({
+      scope,
+      target: targetId,
+    }).changes;
+  }
   // ---- hook queue ----------------------------------------------------------------------------
 
   async enqueueHookEvents(
