@@ -120,6 +120,11 @@ describe('decideLife', () => {
     // Saying the same thing otherwise, or adding to it, is no disagreement.
     expect(decideLife(note('c', 'Main store', 'Postgres is our main store', 2), postgres)).toBeUndefined();
     expect(decideLife(note('d', 'Main store', 'The main store is Postgres, version 16', 2), postgres)).toBeUndefined();
+    // A value of one or two characters is a value too (a newcomer: "24 hours" and "12 hours" were both current).
+    const ttl = note('e', 'Cache TTL', 'The session cache TTL is 24 hours in production.', 1);
+    expect(decideLife(note('f', 'Cache TTL', 'The session cache TTL is 12 hours in production.', 2), ttl)?.kind).toBe(
+      'conflict',
+    );
   });
 
   it('different subjects, or a cue about another subject, decide nothing', () => {

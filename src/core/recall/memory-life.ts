@@ -641,8 +641,10 @@ export function decideLife(
   if (cue !== undefined && turnsState && !restates(newer, older) && !again)
     return { kind: 'supersedes', why: `${newer.id} says "${cue}" about ${about}` };
   if (subject.how === 'title' && norm(newer.text) !== norm(older.text)) {
-    const wa = contentWords(newer.text);
-    const wb = contentWords(older.text);
+    // A number of any length is a value ("24 hours" / "12 hours"), though too short to be a content word.
+    const valueWords = (text: string) => new Set([...contentWords(text), ...words(text).filter((w) => /\d/.test(w))]);
+    const wa = valueWords(newer.text);
+    const wb = valueWords(older.text);
     const shared = [...wa].filter((w) => wb.has(w)).length;
     // Each says something the other does not (a value of its own): else one only repeats or adds to the other.
     const ownValues = shared < wa.size && shared < wb.size;
