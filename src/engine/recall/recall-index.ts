@@ -5,6 +5,7 @@
  * without it (recall.ts), so that a prompt hook never loads it.
  */
 import { readFileInsideRoot } from '../../platform/files.js';
+import { learnedFileText as readableLearnedText } from '../../core/learning/learned-text.js';
 import { scrubText } from '../../core/security/scrub.js';
 import type { EmbeddingProvider } from '../../embed/index.js';
 import { buildVectorSource, type VectorPart } from '../search/search-index.js';
@@ -69,7 +70,7 @@ function learnedFileText(root: string | undefined, m: MemoryRecord): string | un
   if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill'))
     return undefined;
   try {
-    return scrubText(readFileInsideRoot(root, m.path)).text;
+    return readableLearnedText(scrubText(readFileInsideRoot(root, m.path)).text);
   } catch {
     return undefined;
   }

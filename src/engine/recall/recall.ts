@@ -8,6 +8,7 @@
 import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
+import { learnedFileText } from '../../core/learning/learned-text.js';
 import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
 import {
@@ -1162,7 +1163,7 @@ async function candidateItems(
 export function withLearnedText(root: string | undefined, m: MemoryRecord): MemoryRecord {
   if (root === undefined || m.path === undefined || (m.category !== 'instinct' && m.category !== 'skill')) return m;
   try {
-    return { ...m, text: scrubText(readFileInsideRoot(root, m.path)).text };
+    return { ...m, text: learnedFileText(scrubText(readFileInsideRoot(root, m.path)).text) };
   } catch {
     return m;
   }
