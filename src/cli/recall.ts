@@ -80,14 +80,16 @@ export function registerRecall(program: Command, context: () => CommandContext):
             const rejected = (position: number, reason: string): void => {
               problems.push({ line: items[position]?.line ?? 0, reason });
             };
-            return (await c.remember(values, { rejected })).ids;
+            return c.remember(values, { rejected });
           });
           problems.sort((a, b) => a.line - b.line);
           reportProblems(ctx.io.stderr, problems);
-          if (ctx.wantsJson) printJson(ctx, { remembered: result.length, ids: result, rejected: problems });
+          const { ids, merged } = result;
+          if (ctx.wantsJson) printJson(ctx, { remembered: ids.length, merged, ids, rejected: problems });
           else
             ctx.io.stdout(
-              `remembered ${result.length} memor${result.length === 1 ? 'y' : 'ies'}` +
+              `remembered ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}` +
+                `${merged > 0 ? ` (${merged} already stored, merged)` : ''}` +
                 `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
             );
           if (problems.length > 0) ctx.setExitCode(1);

@@ -296,6 +296,11 @@ describe('remember --category', () => {
     });
     expect(many.code).toBe(0);
     expect(many.stdout).toContain('remembered 2 memories');
+    // The same lines again store nothing new, and say so.
+    const again = credence(['--db', db, '--scope', 'p', 'remember', '--jsonl', '-'], {
+      input: lines.map((l) => JSON.stringify(l)).join('\n'),
+    });
+    expect(again.stdout).toBe('remembered 2 memories (2 already stored, merged)\n');
     const recall = credence(['--db', db, '--scope', 'p', 'recall', 'queue', 'worker', 'restart']);
     expect(recall.stdout).toContain('- [RUNBOOK] Queue restart');
     const json = JSON.parse(credence(['--db', db, '--scope', 'p', 'recall', 'login', 'test', '--json']).stdout);
