@@ -122,6 +122,37 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
+  it('a part sent again is found by its places, whatever its words and however many sessions say them', async () => {
+    const { credence, store } = await engine();
+    // 70 other sessions say the same lines first: a search capped before the session was read would miss the copy.
+    for (let n = 0; n < 70; n += 1)
+      await credence.remember([
+        { speaker: 'bob', session: `other-${n}`, text: 'I live in Lisbon.' },
+        { speaker: 'alice', session: `other-${n}`, text: 'Lovely city.' },
+      ]);
+    const f1 = [line('alice', 'Our deploy target is eu-west-1.'), line('bob', 'Nice, close to us.')];
+    const lines = [line('bob', 'I live in Lisbon.'), line('alice', 'Lovely city.'), line('bob', 'Sounds good.')];
+    const short = [line('alice', 'Yes, it is.'), line('bob', 'Ok.'), line('alice', 'Yes.')];
+    await credence.remember(f1);
+    for (const part of [lines, short]) {
+      const placed = await credence.remember(part);
+      const again = await credence.remember(part);
+      expect([again.ids, again.inserted]).toEqual([placed.ids, 0]);
+    }
+    const s1 = (await store.listMemories('place')).filter((m) => m.life?.turn?.session === 's1');
+    expect(s1.map((m) => `${m.life?.turn?.index} ${m.text}`).sort()).toEqual([
+      '0 Our deploy target is eu-west-1.',
+      '1 Nice, close to us.',
+      // bob's "I live in Lisbon." merged into his same words of another session (the memory rule): place 2 is a hole.
+      '3 Lovely city.',
+      '4 Sounds good.',
+      '5 Yes, it is.',
+      '6 Ok.',
+      '7 Yes.',
+    ]);
+    await credence.close();
+  });
+
   it('a copy is two or more stored turns in order, every other place it names empty, none below 0', async () => {
     const { credence, store } = await engine();
     const tail = [line('alice', 'Then we ship the release on Friday after the freeze.'), line('bob', 'Agreed.')];
