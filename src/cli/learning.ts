@@ -161,6 +161,7 @@ export function registerLearning(program: Command, context: () => CommandContext
         ...(learnedFrom === 0
           ? []
           : [`forgot the ${learnedFrom} observation${learnedFrom === 1 ? '' : 's'} it was learned from`]),
+        ...result.derivedForgotten.map((d) => `forgot ${d} too (learned from the same observations)`),
         ...result.derivedRemoved.map((d) => `removed ${d} (its last evidence)`),
         ...result.derivedUpdated.map((d) => `updated ${d}`),
       ];

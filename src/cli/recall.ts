@@ -85,11 +85,13 @@ export function registerRecall(program: Command, context: () => CommandContext):
           problems.sort((a, b) => a.line - b.line);
           reportProblems(ctx.io.stderr, problems);
           const { ids, merged } = result;
+          // Lines that merged (into a memory stored before, or into an earlier line of the file) are counted apart.
+          const distinct = new Set(ids).size;
           if (ctx.wantsJson) printJson(ctx, { remembered: ids.length, merged, ids, rejected: problems });
           else
             ctx.io.stdout(
-              `remembered ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}` +
-                `${merged > 0 ? ` (${merged} already stored, merged)` : ''}` +
+              `remembered ${distinct} memor${distinct === 1 ? 'y' : 'ies'}` +
+                `${merged > 0 ? ` (${merged} line${merged === 1 ? '' : 's'} merged into one already stored)` : ''}` +
                 `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
             );
           if (problems.length > 0) ctx.setExitCode(1);

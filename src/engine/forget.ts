@@ -42,6 +42,8 @@ export interface ForgetResult {
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
   derivedUpdated: string[];
+  /** Instincts and skills learned from the same observations as a forgotten instinct or skill, forgotten with it. */
+  derivedForgotten: string[];
   /**
    * A forgotten instinct's or skill's evidence: the observations it was learned from, forgotten with it so that the
    * next `evolve` does not learn it again from them (new observations may).
@@ -70,11 +72,12 @@ async function dropInstinctOutputs(ctx: Ctx, id: string, slug: string, files: st
 }
 
 async function dropSkill(ctx: Ctx, id: string, name: string, files: string[]): Promise<void> {
+  // The file first: one whose markers are broken is refused, saying so, before anything stored is deleted.
+  const removed = withdrawSkillFile(ctx.layout, name);
+  if (removed.removed) files.push(removed.path);
   await ctx.store.deleteSkill(ctx.scope, id);
   await ctx.store.deleteFeedback(ctx.scope, id);
   await ctx.store.deleteMemory(ctx.scope, id);
-  const removed = withdrawSkillFile(ctx.layout, name);
-  if (removed.removed) files.push(removed.path);
 }
 
 async function observationsById(ctx: Ctx, ids: readonly string[]): Promise<ObservationRecord[]> {
@@ -181,44 +184,51 @@ async function withdrawEvidence(
 }
 
 /**
- * Forgets what a forgotten instinct or skill was learned from: its evidence, and every other instinct or skill that
- * shares any of it (the same habit learned again: the instinct a skill was promoted from, the skill it became),
- * with theirs, until none is left; their observations still stored are deleted. What `forget` removed stays removed
- * through the next `evolve` (new observations of the habit may teach it again). Returns the observations deleted.
+ * Forgets what a forgotten instinct or skill was learned from: its observations still stored, and every instinct or
+ * skill learned from the same ones (holding all of them, or held in them: the instinct a skill was promoted from,
+ * the skill it became), with theirs. One that shares only some of them loses those (and goes when none remain);
+ * nothing is followed further. What `forget` removed stays removed through the next `evolve` (new observations of
+ * the habit may teach it again). Returns the observations deleted.
  */
 async function forgetEvidence(
   ctx: Ctx,
-  evidence: readonly string[],
-  result: { derivedRemoved: string[]; files: string[] },
+  forgotten: { id: string; evidence: readonly string[] },
+  now: number,
+  result: { derivedRemoved: string[]; derivedUpdated: string[]; derivedForgotten: string[]; files: string[] },
 ): Promise<string[]> {
-  const ids = new Set(evidence);
-  let instincts = await ctx.store.listInstincts(ctx.scope);
-  let skills = await ctx.store.listSkills(ctx.scope);
-  const shares = (item: { evidence: readonly string[] }): boolean => item.evidence.some((e) => ids.has(e));
-  for (let grown = true; grown; ) {
-    grown = false;
-    for (const i of instincts.filter(shares)) {
-      await dropInstinct(ctx, i.id, i.slug, result.files);
-      result.derivedRemoved.push(i.id);
-      for (const e of i.evidence) ids.add(e);
-      grown = true;
-    }
-    for (const k of skills.filter(shares)) {
-      await dropSkill(ctx, k.id, k.name, result.files);
-      result.derivedRemoved.push(k.id);
-      for (const e of k.evidence) ids.add(e);
-      grown = true;
-    }
-    instincts = instincts.filter((i) => !shares(i));
-    skills = skills.filter((k) => !shares(k));
+  const mine = new Set(forgotten.evidence);
+  if (mine.size === 0) return [];
+  const ids = new Set(mine);
+  const same = (item: { id: string; evidence: readonly string[] }): boolean =>
+    item.id !== forgotten.id &&
+    item.evidence.some((e) => mine.has(e)) &&
+    (item.evidence.every((e) => mine.has(e)) || [...mine].every((e) => item.evidence.includes(e)));
+  for (const i of (await ctx.store.listInstincts(ctx.scope)).filter(same)) {
+    await dropInstinct(ctx, i.id, i.slug, result.files);
+    result.derivedForgotten.push(i.id);
+    for (const e of i.evidence) ids.add(e);
   }
-  const stored = (await observationsById(ctx, [...ids])).map((o) => o.id);
-  await ctx.store.deleteObservations(ctx.scope, stored);
-  return stored;
+  for (const k of (await ctx.store.listSkills(ctx.scope)).filter(same)) {
+    await dropSkill(ctx, k.id, k.name, result.files);
+    result.derivedForgotten.push(k.id);
+    for (const e of k.evidence) ids.add(e);
+  }
+  const stored = await observationsById(ctx, [...ids]);
+  await ctx.store.deleteObservations(
+    ctx.scope,
+    stored.map((o) => o.id),
+  );
+  await withdrawEvidence(ctx, new Set(stored.map((o) => o.id)), now, result, new Set(stored.map((o) => o.observation)));
+  return stored.map((o) => o.id);
 }
 
 export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetResult> {
-  const result = { derivedRemoved: [] as string[], derivedUpdated: [] as string[], files: [] as string[] };
+  const result = {
+    derivedRemoved: [] as string[],
+    derivedUpdated: [] as string[],
+    derivedForgotten: [] as string[],
+    files: [] as string[],
+  };
   const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
   if (forgotten !== undefined && (await ctx.store.deleteObservation(ctx.scope, id))) {
     await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
@@ -231,13 +241,13 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
       id,
       kind: 'instinct',
       ...result,
-      evidenceForgotten: await forgetEvidence(ctx, instinct.evidence, result),
+      evidenceForgotten: await forgetEvidence(ctx, instinct, now, result),
     };
   }
   const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
   if (skill !== undefined) {
     await dropSkill(ctx, skill.id, skill.name, result.files);
-    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill.evidence, result) };
+    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill, now, result) };
   }
   // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
   const memory = await ctx.store.getMemory(ctx.scope, id);

@@ -20,4 +20,12 @@ describe('learnedFileText', () => {
     expect(learnedFileText(file)).toBe('How we write code here.\n\n# Code style\n\n- Keep files short');
     expect(learnedFileText('# Notes\n\n---\ntext')).toBe('# Notes\n\n---\ntext');
   });
+
+  it('reads a block description, an escaped quote and a file opening with a byte-order mark', () => {
+    const folded = '---\nname: deploy\ndescription: >-\n  How we deploy.\n  Use before a release.\n---\n# Deploy\n';
+    expect(learnedFileText(folded)).toBe('How we deploy. Use before a release.\n\n# Deploy');
+    const escaped = '---\ndescription: "Use \\"pnpm install\\" here"\n---\n# Pnpm\n\nUse "pnpm install" here\n';
+    expect(learnedFileText(escaped)).toBe('# Pnpm\n\nUse "pnpm install" here');
+    expect(learnedFileText('\uFEFF---\nname: x\n---\n# X\n')).toBe('# X');
+  });
 });

@@ -9,16 +9,12 @@ const FRONT_END = /^(?:---|\.\.\.)\s*$/;
 
 /** The readable text of a learned file (`text` as read); a file without front matter or markers is returned as is. */
 export function learnedFileText(text: string): string {
-  let lines = text.split(/\r?\n/);
+  let lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let description: string | undefined;
   if (lines[0]?.trimEnd() === '---') {
     const close = lines.findIndex((line, index) => index > 0 && FRONT_END.test(line));
     if (close > 0) {
-      const entry = lines.slice(1, close).find((line) => /^description\s*:/.test(line));
-      description = entry
-        ?.replace(/^description\s*:\s*/, '')
-        .replace(/^(["'])(.*)\1$/, '$2')
-        .trim();
+      description = descriptionOf(lines.slice(1, close));
       lines = lines.slice(close + 1);
     }
   }
@@ -30,4 +26,17 @@ export function learnedFileText(text: string): string {
   return description === undefined || description === '' || body.includes(description)
     ? body
     : `${description}\n\n${body}`;
+}
+
+/** The front matter's `description`: a one-line value (quotes taken off) or a block (`>` folded, `|` kept). */
+function descriptionOf(front: readonly string[]): string | undefined {
+  const at = front.findIndex((line) => /^description\s*:/.test(line));
+  if (at < 0) return undefined;
+  const value = (front[at] as string).replace(/^description\s*:\s*/, '').trim();
+  const block = /^([>|])[-+]?$/.exec(value);
+  if (block === null) return value.replace(/^(["'])(.*)\1$/, '$2').replace(/\\"/g, '"');
+  const rest = front.slice(at + 1);
+  const end = rest.findIndex((line) => line.trim() !== '' && !/^\s/.test(line));
+  const body = (end < 0 ? rest : rest.slice(0, end)).map((line) => line.trim());
+  return body.join(block[1] === '>' ? ' ' : '\n').trim();
 }

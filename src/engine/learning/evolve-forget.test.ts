@@ -88,11 +88,51 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
       await later.feedback(skill?.id as string, 'contradicted');
       await later.feedback(instinct?.id as string, 'contradicted');
       const forgotten = await later.forget((forgetting === 'instinct' ? instinct?.id : skill?.id) as string);
-      expect(forgotten.derivedRemoved).toEqual([forgetting === 'instinct' ? skill?.id : instinct?.id]);
+      expect(forgotten.derivedForgotten).toEqual([forgetting === 'instinct' ? skill?.id : instinct?.id]);
       expect(forgotten.evidenceForgotten).toHaveLength(PREFER.length);
       expect([await store.listInstincts('s'), await store.listSkills('s')]).toEqual([[], []]);
       expect(await store.listObservations('s', {})).toEqual([]);
       expect(await store.listFeedback('s')).toEqual([]);
     }
+  });
+
+  it('one sharing only some of its observations loses those, and nothing is followed further', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    const texts = ['use pnpm', 'pnpm not npm', 'no npm here', 'tabs not spaces', 'indent with tabs', 'tabs please'];
+    await c.observe(said(texts, T0));
+    const ids = (await store.listObservations('s', {})).map((o) => o.id).sort();
+    const [o1, o2, o3, o4, o5, o6] = ids as [string, string, string, string, string, string];
+    const skill = (id: string, evidence: string[]) => ({
+      id: `skill-${id}`,
+      name: id,
+      description: id,
+      rules: [id],
+      confidence: 0.8,
+      evidence,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    await store.upsertSkill('s', skill('pnpm', [o1, o2, o3]));
+    await store.upsertInstinct('s', {
+      id: 'instinct-both',
+      slug: 'both',
+      text: 'both',
+      confidence: 0.6,
+      status: 'active',
+      evidence: [o3, o4, o5],
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    await store.upsertSkill('s', skill('tabs', [o4, o5, o6]));
+    const r = await c.forget('skill-pnpm');
+    expect([r.evidenceForgotten.sort(), r.derivedForgotten, r.derivedUpdated]).toEqual([
+      [o1, o2, o3],
+      [],
+      ['instinct-both'],
+    ]);
+    expect((await store.listInstincts('s')).map((i) => i.evidence)).toEqual([[o4, o5]]);
+    expect((await store.listSkills('s')).map((k) => [k.id, k.evidence])).toEqual([['skill-tabs', [o4, o5, o6]]]);
+    expect((await store.listObservations('s', {})).map((o) => o.id).sort()).toEqual([o4, o5, o6]);
   });
 });

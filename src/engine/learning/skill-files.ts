@@ -699,9 +699,9 @@ export function removeOwnSkillFileAt(layoutOptions: SkillFileLayoutOptions, path
 /**
  * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
  * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
- * loses only the owned section; one holding only Credence's text goes with its folder. A file whose markers are
- * broken is left as it is. `removed`: whether the file changed or went.
- * @throws CredenceError as `removeSkillFile`.
+ * loses only the owned section; one holding only Credence's text goes with its folder. `removed`: whether the file
+ * changed or went.
+ * @throws CredenceError as `removeSkillFile`; `INVALID_INPUT` when its markers are broken (Credence will not guess).
  */
 export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): RemovedFile {
   const layout = skillFileLayout(layoutOptions);
@@ -712,7 +712,7 @@ export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: s
   try {
     doc = parseDocument(readSkillFile(layout, name), path);
   } catch (error) {
-    if (isCredenceError(error, 'NOT_FOUND') || isCredenceError(error, 'INVALID_INPUT')) return { path, removed: false };
+    if (isCredenceError(error, 'NOT_FOUND')) return { path, removed: false };
     throw error;
   }
   const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');

@@ -131,6 +131,15 @@ describe('evolve updates a skill written by hand on the same topic', () => {
     await c.evolve();
     expect(readFileSync(file, 'utf8')).toContain('## Learned by Credence');
     const [skill] = await store.listSkills('s');
+    // Recall shows the file as a reader would: no front matter, no markers.
+    const [hit] = (await c.recall('camelCase variables', { track: false })).filter((h) => h.kind === 'skill');
+    expect(hit?.snippet).toContain('camelCase');
+    expect(hit?.snippet).not.toMatch(/credence:begin|^---|name: code-style/m);
+    // A file whose markers someone broke is refused, saying so, and nothing stored goes.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/<!-- credence:end -->/, ''));
+    await expect(c.forget(skill?.id as string)).rejects.toThrow(/credence:begin and 0 credence:end markers/);
+    expect(await store.listSkills('s')).toHaveLength(1);
+    writeFileSync(file, `${mine}\n<!-- credence:begin (x) -->\n## Learned by Credence\n<!-- credence:end -->\n`);
     const forgotten = await c.forget(skill?.id as string);
     expect(forgotten.files).toEqual(['.claude/skills/code-style/SKILL.md']);
     expect(readFileSync(file, 'utf8')).toBe(mine);
