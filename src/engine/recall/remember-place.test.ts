@@ -153,6 +153,23 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
+  it('a copy whose other places lie beyond the places read is checked there: no stored turn is replaced', async () => {
+    const { credence, store } = await engine();
+    const at = (speaker: string, text: string, index: number) => ({ ...line(speaker, text), index });
+    await credence.remember([at('alice', 'We start at zero.', 0)]);
+    await credence.remember([at('carol', 'Carol said this at place 10000.', 10_000)]);
+    await credence.remember([at('bob', 'Deploy on Friday.', 30_000), line('alice', 'Agreed, Friday it is.')]);
+    await credence.remember([
+      at('dave', 'A new line from dave.', 0),
+      at('bob', 'Deploy on Friday.', 20_000),
+      line('alice', 'Agreed, Friday it is.'),
+    ]);
+    const said = (await rowsOf(store)).map(([index, speaker]) => `${index} ${speaker}`);
+    expect(said).toEqual(expect.arrayContaining(['0 alice', '10000 carol', '30000 bob', '30001 alice']));
+    expect(said.some((s) => s.endsWith(' dave'))).toBe(true);
+    await credence.close();
+  });
+
   it('a copy is two or more stored turns in order, every other place it names empty, none below 0', async () => {
     const { credence, store } = await engine();
     const tail = [line('alice', 'Then we ship the release on Friday after the freeze.'), line('bob', 'Agreed.')];

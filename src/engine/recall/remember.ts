@@ -42,9 +42,12 @@ export const REMEMBER_QUERY_WORDS = 12;
 export const REMEMBER_TURN_CANDIDATES = 32;
 /**
  * A file of turns whose places are taken may be a stored part sent again: how many of the session's last places are
- * read to find it (a copy further back is not found: its turns go after the session). @default 20000
+ * read to find it, back from its highest (a copy further back is not found: its turns go after the session).
+ * @default 5000
  */
-export const COPY_WINDOW = 20_000;
+export const COPY_WINDOW = 5_000;
+/** How many of the offsets the window's turns vote for are read in full, most votes first. @default 16 */
+export const COPY_TRIES = 16;
 /**
  * From this many memories in one call, the scope's memories are read once into a term index (core/recall/life-index)
  * and a memory none of them could be decided with skips its full-text search. At 100k memories the read and the
@@ -316,8 +319,8 @@ class TurnPlaces {
    * The offset at which the session already holds these turns in their order (a part sent again, or a longer copy of
    * it while it is the session's last), or undefined. The session's last COPY_WINDOW places are read (a part at a
    * time, by id: no search, so no cap and no words needed); each stored place saying one of the turns (speaker,
-   * words, time where both have one) votes for an offset, and the offsets are tried from most votes: a copy holds
-   * at least two of the turns, names no place below 0, and every other place it names holds the same turn or none.
+   * words, time where both have one) votes for an offset, and up to COPY_TRIES offsets are read in full, most votes
+   * first: a copy holds at least two of the turns, names no place below 0, and every other place it names is empty.
    * Two or more lines in the same order with no time are not told apart from the same lines said again: they merge.
    */
   async #storedAt(session: string, turns: readonly { record: MemoryRecord }[]): Promise<number | undefined> {
@@ -328,7 +331,6 @@ class TurnPlaces {
     const key = (r: MemoryRecord): string => `${r.life?.turn?.speaker}\n${r.text}`;
     const wanted = new Map<string, MemoryRecord[]>();
     for (const { record } of turns) wanted.set(key(record), [...(wanted.get(key(record)) ?? []), record]);
-    const stored = new Map<number, MemoryRecord>();
     const votes = new Map<number, number>();
     const from = Math.max(0, highest - COPY_WINDOW + 1);
     for (let first = from; first <= highest; first += TURN_PLACES_READ) {
@@ -336,7 +338,6 @@ class TurnPlaces {
       for (let p = first; p <= Math.min(highest, first + TURN_PLACES_READ - 1); p += 1) ids.push(turnIdFor(session, p));
       for (const m of await this.#writes.getMany(ids)) {
         if (m.life?.turn?.session !== session) continue;
-        stored.set(at(m), m);
         for (const r of wanted.get(key(m)) ?? [])
           if (sameTurn(m, r)) votes.set(at(m) - at(r), (votes.get(at(m) - at(r)) ?? 0) + 1);
       }
@@ -345,17 +346,28 @@ class TurnPlaces {
     const offsets = [...votes]
       .filter(([offset, n]) => n >= 2 && offset !== 0 && lowest + offset >= 0)
       .sort((a, b) => b[1] - a[1] || b[0] - a[0]);
-    for (const [offset] of offsets) {
-      const held = turns.map(({ record }) => {
-        const there = stored.get(at(record) + offset);
-        return there === undefined ? 0 : sameTurn(there, record) ? 1 : -1;
-      });
-      if (held.includes(-1) || held.filter((h) => h === 1).length < 2) continue;
-      for (const { record } of turns)
-        this.#read.set(turnIdFor(session, at(record) + offset), stored.get(at(record) + offset));
-      return offset;
-    }
+    for (const [offset] of offsets.slice(0, COPY_TRIES)) if (await this.#heldAt(session, turns, offset)) return offset;
     return undefined;
+  }
+
+  /**
+   * Whether the session holds `turns` at `offset`: at least two of them, and every other place they name empty, read
+   * by id (never taken from the window: a place outside it may hold a turn). The places read are kept for placing.
+   */
+  async #heldAt(session: string, turns: readonly { record: MemoryRecord }[], offset: number): Promise<boolean> {
+    const ids = turns.map((t) => turnIdFor(session, (t.record.life?.turn?.index ?? 0) + offset));
+    const stored = new Map<string, MemoryRecord>();
+    let held = 0;
+    for (let from = 0; from < ids.length && held >= 0; from += TURN_PLACES_READ) {
+      for (const m of await this.#writes.getMany(ids.slice(from, from + TURN_PLACES_READ))) stored.set(m.id, m);
+      for (let i = from; i < Math.min(ids.length, from + TURN_PLACES_READ) && held >= 0; i += 1) {
+        const there = stored.get(ids[i] as string);
+        if (there !== undefined) held = sameTurn(there, (turns[i] as { record: MemoryRecord }).record) ? held + 1 : -1;
+      }
+    }
+    if (held < 2) return false;
+    for (const id of ids) this.#read.set(id, stored.get(id));
+    return true;
   }
 
   /** `record` where it goes: its place, unless this call filled it (or another turn holds it): then after the last. */
