@@ -87,11 +87,12 @@ export function registerRecall(program: Command, context: () => CommandContext):
           const { ids, merged } = result;
           // Lines that merged (into a memory stored before, or into an earlier line of the file) are counted apart.
           const distinct = new Set(ids).size;
-          if (ctx.wantsJson) printJson(ctx, { remembered: ids.length, merged, ids, rejected: problems });
+          if (ctx.wantsJson)
+            printJson(ctx, { remembered: ids.length, memories: distinct, merged, ids, rejected: problems });
           else
             ctx.io.stdout(
               `remembered ${distinct} memor${distinct === 1 ? 'y' : 'ies'}` +
-                `${merged > 0 ? ` (${merged} line${merged === 1 ? '' : 's'} merged into one already stored)` : ''}` +
+                `${merged > 0 ? ` (${merged} line${merged === 1 ? '' : 's'} merged as repeats)` : ''}` +
                 `${problems.length > 0 ? `, ${problems.length} line(s) rejected` : ''}\n`,
             );
           if (problems.length > 0) ctx.setExitCode(1);

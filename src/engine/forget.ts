@@ -4,8 +4,8 @@
  * after 90 days, 20 active instincts). `forget ID` deletes an observation (or an instinct, a skill,
  * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
  * goes too, with its memory, its file (a hand-written one keeps its writer's text) and its feedback. A
- * forgotten instinct or skill takes the observations it was learned from and every other one learned
- * from them. Pruning never deletes the last evidence of a live instinct or skill, and says what it removed.
+ * forgotten instinct or skill takes the observations it was learned from and those learned from the
+ * same ones (forgetLearned). Pruning never deletes the last evidence of a live one, and says so.
  */
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
@@ -15,12 +15,21 @@ import { unlinkForgotten } from './recall/remember.js';
 import {
   instinctEvidence,
   removeInstinctFile,
+  checkSkillFile,
   withdrawSkillFile,
   writeInstinctFile,
   writeSkillFile,
   type SkillFileLayoutOptions,
 } from './learning/skill-files.js';
-import type { FeedbackStore, LearningStore, MemoryStore, ObservationRecord, ObservationStore } from '../store/types.js';
+import type {
+  FeedbackStore,
+  InstinctRecord,
+  LearningStore,
+  MemoryStore,
+  ObservationRecord,
+  ObservationStore,
+  SkillRecord,
+} from '../store/types.js';
 
 const DAY = 86_400_000;
 
@@ -184,35 +193,46 @@ async function withdrawEvidence(
 }
 
 /**
- * Forgets what a forgotten instinct or skill was learned from: its observations still stored, and every instinct or
- * skill learned from the same ones (holding all of them, or held in them: the instinct a skill was promoted from,
- * the skill it became), with theirs. One that shares only some of them loses those (and goes when none remain);
- * nothing is followed further. What `forget` removed stays removed through the next `evolve` (new observations of
- * the habit may teach it again). Returns the observations deleted.
+ * Forgets an instinct or a skill and what it was learned from: its observations still stored, and every instinct or
+ * skill learned from the same ones (holding all of them, or held in them: the instinct a skill was promoted from, the
+ * skill it became). Their other observations go too unless a remaining instinct or skill holds them; one sharing only
+ * some of the forgotten observations loses those (and goes when none remain); nothing is followed further. Every
+ * skill file touched is read first: one with broken markers refuses the whole forget before anything is deleted.
+ * What `forget` removed stays removed through the next `evolve` (new observations may teach it again).
  */
-async function forgetEvidence(
+async function forgetLearned(
   ctx: Ctx,
-  forgotten: { id: string; evidence: readonly string[] },
+  item: { kind: 'instinct'; record: InstinctRecord } | { kind: 'skill'; record: SkillRecord },
   now: number,
   result: { derivedRemoved: string[]; derivedUpdated: string[]; derivedForgotten: string[]; files: string[] },
 ): Promise<string[]> {
+  const forgotten = item.record;
   const mine = new Set(forgotten.evidence);
-  if (mine.size === 0) return [];
+  const same = (other: { id: string; evidence: readonly string[] }): boolean =>
+    mine.size > 0 &&
+    other.evidence.some((e) => mine.has(e)) &&
+    (other.evidence.every((e) => mine.has(e)) || [...mine].every((e) => other.evidence.includes(e)));
+  const instincts = (await ctx.store.listInstincts(ctx.scope)).filter((i) => i.id !== forgotten.id);
+  const skills = (await ctx.store.listSkills(ctx.scope)).filter((k) => k.id !== forgotten.id);
+  const goingInstincts = instincts.filter(same);
+  const goingSkills = skills.filter(same);
+  const kept = [...instincts, ...skills].filter((x) => !same(x));
+  const heldElsewhere = new Set(kept.flatMap((x) => x.evidence));
   const ids = new Set(mine);
-  const same = (item: { id: string; evidence: readonly string[] }): boolean =>
-    item.id !== forgotten.id &&
-    item.evidence.some((e) => mine.has(e)) &&
-    (item.evidence.every((e) => mine.has(e)) || [...mine].every((e) => item.evidence.includes(e)));
-  for (const i of (await ctx.store.listInstincts(ctx.scope)).filter(same)) {
-    await dropInstinct(ctx, i.id, i.slug, result.files);
-    result.derivedForgotten.push(i.id);
-    for (const e of i.evidence) ids.add(e);
-  }
-  for (const k of (await ctx.store.listSkills(ctx.scope)).filter(same)) {
-    await dropSkill(ctx, k.id, k.name, result.files);
-    result.derivedForgotten.push(k.id);
-    for (const e of k.evidence) ids.add(e);
-  }
+  for (const x of [...goingInstincts, ...goingSkills])
+    for (const e of x.evidence) if (!heldElsewhere.has(e)) ids.add(e);
+  // Every skill file this forget will remove or rewrite, read before anything goes.
+  const touched = [
+    ...(item.kind === 'skill' ? [item.record] : []),
+    ...goingSkills,
+    ...skills.filter((k) => !same(k) && k.evidence.some((e) => ids.has(e))),
+  ];
+  for (const k of touched) checkSkillFile(ctx.layout, k.name);
+  if (item.kind === 'skill') await dropSkill(ctx, forgotten.id, item.record.name, result.files);
+  else await dropInstinct(ctx, forgotten.id, item.record.slug, result.files);
+  for (const i of goingInstincts) await dropInstinct(ctx, i.id, i.slug, result.files);
+  for (const k of goingSkills) await dropSkill(ctx, k.id, k.name, result.files);
+  result.derivedForgotten.push(...goingInstincts.map((i) => i.id), ...goingSkills.map((k) => k.id));
   const stored = await observationsById(ctx, [...ids]);
   await ctx.store.deleteObservations(
     ctx.scope,
@@ -230,24 +250,24 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     files: [] as string[],
   };
   const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
-  if (forgotten !== undefined && (await ctx.store.deleteObservation(ctx.scope, id))) {
-    await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
-    return { id, kind: 'observation', ...result, evidenceForgotten: [] };
+  if (forgotten !== undefined) {
+    // The skill files it will rewrite or remove are read first: broken markers refuse before the delete.
+    for (const k of await ctx.store.listSkills(ctx.scope))
+      if (k.evidence.includes(id)) checkSkillFile(ctx.layout, k.name);
+    if (await ctx.store.deleteObservation(ctx.scope, id)) {
+      await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
+      return { id, kind: 'observation', ...result, evidenceForgotten: [] };
+    }
   }
   const instinct = (await ctx.store.listInstincts(ctx.scope)).find((i) => i.id === id);
   if (instinct !== undefined) {
-    await dropInstinct(ctx, instinct.id, instinct.slug, result.files);
-    return {
-      id,
-      kind: 'instinct',
-      ...result,
-      evidenceForgotten: await forgetEvidence(ctx, instinct, now, result),
-    };
+    const evidenceForgotten = await forgetLearned(ctx, { kind: 'instinct', record: instinct }, now, result);
+    return { id, kind: 'instinct', ...result, evidenceForgotten };
   }
   const skill = (await ctx.store.listSkills(ctx.scope)).find((s) => s.id === id);
   if (skill !== undefined) {
-    await dropSkill(ctx, skill.id, skill.name, result.files);
-    return { id, kind: 'skill', ...result, evidenceForgotten: await forgetEvidence(ctx, skill, now, result) };
+    const evidenceForgotten = await forgetLearned(ctx, { kind: 'skill', record: skill }, now, result);
+    return { id, kind: 'skill', ...result, evidenceForgotten };
   }
   // A memory that superseded or disagreed with others leaves them current again (recall/remember, issue 23).
   const memory = await ctx.store.getMemory(ctx.scope, id);

@@ -300,12 +300,12 @@ describe('remember --category', () => {
     const again = credence(['--db', db, '--scope', 'p', 'remember', '--jsonl', '-'], {
       input: lines.map((l) => JSON.stringify(l)).join('\n'),
     });
-    expect(again.stdout).toBe('remembered 2 memories (2 lines merged into one already stored)\n');
+    expect(again.stdout).toBe('remembered 2 memories (2 lines merged as repeats)\n');
     // A line said twice in one file is one memory.
     const twice = credence(['--db', db, '--scope', 'twice', 'remember', '--jsonl', '-'], {
       input: [lines[0], lines[0]].map((l) => JSON.stringify(l)).join('\n'),
     });
-    expect(twice.stdout).toBe('remembered 1 memory (1 line merged into one already stored)\n');
+    expect(twice.stdout).toBe('remembered 1 memory (1 line merged as repeats)\n');
     const recall = credence(['--db', db, '--scope', 'p', 'recall', 'queue', 'worker', 'restart']);
     expect(recall.stdout).toContain('- [RUNBOOK] Queue restart');
     const json = JSON.parse(credence(['--db', db, '--scope', 'p', 'recall', 'login', 'test', '--json']).stdout);

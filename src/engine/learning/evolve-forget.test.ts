@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movableProjects } from '../../../test/projects.js';
@@ -133,6 +133,53 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     ]);
     expect((await store.listInstincts('s')).map((i) => i.evidence)).toEqual([[o4, o5]]);
     expect((await store.listSkills('s')).map((k) => [k.id, k.evidence])).toEqual([['skill-tabs', [o4, o5, o6]]]);
+    expect((await store.listObservations('s', {})).map((o) => o.id).sort()).toEqual([o4, o5, o6]);
+  });
+
+  it('a skill holding all of it goes too, but observations another instinct or skill holds stay', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(
+      said(['use pnpm', 'pnpm not npm', 'no npm here', 'lint first', 'lint before push', 'run lint'], T0),
+    );
+    const [o1, o2, o3, o4, o5, o6] = (await store.listObservations('s', {})).map((o) => o.id).sort() as string[];
+    const instinct = (id: string, evidence: string[]) => ({
+      id: `instinct-${id}`,
+      slug: id,
+      text: id,
+      confidence: 0.6,
+      status: 'active' as const,
+      evidence,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    await store.upsertInstinct('s', instinct('pnpm', [o1, o2, o3] as string[]));
+    await store.upsertInstinct('s', instinct('lint', [o4, o5, o6] as string[]));
+    const mixed = {
+      id: 'skill-mixed',
+      name: 'mixed',
+      description: 'mixed',
+      rules: ['mixed'],
+      confidence: 0.8,
+      evidence: [o1, o2, o3, o4, o5, o6] as string[],
+      createdAt: T0,
+      updatedAt: T0,
+    };
+    await store.upsertSkill('s', mixed);
+    // Its file's markers broken: the forget is refused and nothing goes.
+    const file = join(root, '.credence/skills/mixed/SKILL.md');
+    mkdirSync(join(root, '.credence/skills/mixed'), { recursive: true });
+    writeFileSync(file, '# Mixed\n<!-- credence:begin (x) -->\n- a rule\n');
+    await expect(c.forget('instinct-pnpm')).rejects.toThrow(/1 credence:begin and 0 credence:end markers/);
+    expect([(await store.listInstincts('s')).length, (await store.listObservations('s', {})).length]).toEqual([2, 6]);
+    rmSync(file);
+    const r = await c.forget('instinct-pnpm');
+    expect([r.derivedForgotten, r.derivedRemoved, r.evidenceForgotten.sort()]).toEqual([
+      ['skill-mixed'],
+      [],
+      [o1, o2, o3],
+    ]);
+    expect((await store.listInstincts('s')).map((i) => [i.id, i.evidence])).toEqual([['instinct-lint', [o4, o5, o6]]]);
     expect((await store.listObservations('s', {})).map((o) => o.id).sort()).toEqual([o4, o5, o6]);
   });
 });

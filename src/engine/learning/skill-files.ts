@@ -697,6 +697,20 @@ export function removeOwnSkillFileAt(layoutOptions: SkillFileLayoutOptions, path
 }
 
 /**
+ * Throws what writing or withdrawing skill `name`'s `SKILL.md` would (its markers broken: `INVALID_INPUT`), so that a
+ * change of several things can be refused before any is made; a missing file is fine.
+ */
+export function checkSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): void {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('name', name);
+  try {
+    parseDocument(readSkillFile(layout, name), `${layout.skillsDir}/${name}/SKILL.md`);
+  } catch (error) {
+    if (!isCredenceError(error, 'NOT_FOUND')) throw error;
+  }
+}
+
+/**
  * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
  * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
  * loses only the owned section; one holding only Credence's text goes with its folder. `removed`: whether the file
