@@ -15,6 +15,7 @@ import { unlinkForgotten } from './recall/remember.js';
 import {
   instinctEvidence,
   removeInstinctFile,
+  checkInstinctFile,
   checkSkillFile,
   withdrawSkillFile,
   writeInstinctFile,
@@ -221,13 +222,15 @@ async function forgetLearned(
   const ids = new Set(mine);
   for (const x of [...goingInstincts, ...goingSkills])
     for (const e of x.evidence) if (!heldElsewhere.has(e)) ids.add(e);
-  // Every skill file this forget will remove or rewrite, read before anything goes.
+  // Every file this forget will remove or rewrite, read before anything goes.
   const touched = [
     ...(item.kind === 'skill' ? [item.record] : []),
     ...goingSkills,
     ...skills.filter((k) => !same(k) && k.evidence.some((e) => ids.has(e))),
   ];
   for (const k of touched) checkSkillFile(ctx.layout, k.name);
+  for (const i of instincts.filter((x) => !same(x) && x.evidence.some((e) => ids.has(e))))
+    checkInstinctFile(ctx.layout, i.slug);
   if (item.kind === 'skill') await dropSkill(ctx, forgotten.id, item.record.name, result.files);
   else await dropInstinct(ctx, forgotten.id, item.record.slug, result.files);
   for (const i of goingInstincts) await dropInstinct(ctx, i.id, i.slug, result.files);
@@ -251,9 +254,11 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   };
   const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
   if (forgotten !== undefined) {
-    // The skill files it will rewrite or remove are read first: broken markers refuse before the delete.
+    // The files it will rewrite or remove are read first: broken markers refuse before the delete.
     for (const k of await ctx.store.listSkills(ctx.scope))
       if (k.evidence.includes(id)) checkSkillFile(ctx.layout, k.name);
+    for (const i of await ctx.store.listInstincts(ctx.scope))
+      if (i.evidence.includes(id)) checkInstinctFile(ctx.layout, i.slug);
     if (await ctx.store.deleteObservation(ctx.scope, id)) {
       await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
       return { id, kind: 'observation', ...result, evidenceForgotten: [] };

@@ -171,8 +171,13 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     mkdirSync(join(root, '.credence/skills/mixed'), { recursive: true });
     writeFileSync(file, '# Mixed\n<!-- credence:begin (x) -->\n- a rule\n');
     await expect(c.forget('instinct-pnpm')).rejects.toThrow(/1 credence:begin and 0 credence:end markers/);
-    expect([(await store.listInstincts('s')).length, (await store.listObservations('s', {})).length]).toEqual([2, 6]);
+    // So is forgetting one of its observations, and one of an instinct whose file is broken.
+    await expect(c.forget(o4 as string)).rejects.toThrow(/credence:end markers/);
+    const lint = join(root, '.credence/instincts/lint.md');
+    mkdirSync(join(root, '.credence/instincts'), { recursive: true });
+    writeFileSync(lint, '# Lint\n<!-- credence:begin (x) -->\n');
     rmSync(file);
+    await expect(c.forget(o5 as string)).rejects.toThrow(/credence:end markers/);
     const r = await c.forget('instinct-pnpm');
     expect([r.derivedForgotten, r.derivedRemoved, r.evidenceForgotten.sort()]).toEqual([
       ['skill-mixed'],
@@ -180,6 +185,30 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
       [o1, o2, o3],
     ]);
     expect((await store.listInstincts('s')).map((i) => [i.id, i.evidence])).toEqual([['instinct-lint', [o4, o5, o6]]]);
+    rmSync(lint);
     expect((await store.listObservations('s', {})).map((o) => o.id).sort()).toEqual([o4, o5, o6]);
+  });
+
+  it('a broken file refuses before anything goes: the same scene, kept whole', async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(said(['use pnpm', 'pnpm not npm', 'no npm here', 'lint first'], T0));
+    const [o1, o2, o3, o4] = (await store.listObservations('s', {})).map((o) => o.id).sort() as string[];
+    const instinct = (id: string, evidence: string[]) => ({
+      id: `instinct-${id}`,
+      slug: id,
+      text: id,
+      confidence: 0.6,
+      status: 'active' as const,
+      evidence,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    await store.upsertInstinct('s', instinct('pnpm', [o1, o2, o3] as string[]));
+    await store.upsertInstinct('s', instinct('other', [o3, o4] as string[]));
+    mkdirSync(join(root, '.credence/instincts'), { recursive: true });
+    writeFileSync(join(root, '.credence/instincts/other.md'), '# Other\n<!-- credence:begin (x) -->\n');
+    await expect(c.forget('instinct-pnpm')).rejects.toThrow(/credence:end markers/);
+    expect([(await store.listInstincts('s')).length, (await store.listObservations('s', {})).length]).toEqual([2, 4]);
   });
 });

@@ -703,8 +703,19 @@ export function removeOwnSkillFileAt(layoutOptions: SkillFileLayoutOptions, path
 export function checkSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): void {
   const layout = skillFileLayout(layoutOptions);
   requireName('name', name);
+  checkParses(() => readSkillFile(layout, name), `${layout.skillsDir}/${name}/SKILL.md`);
+}
+
+/** As {@link checkSkillFile}, for instinct `slug`'s file. */
+export function checkInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: string): void {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('slug', slug);
+  checkParses(() => readInstinctFile(layout, slug), `${layout.instinctsDir}/${slug}.md`);
+}
+
+function checkParses(read: () => string, path: string): void {
   try {
-    parseDocument(readSkillFile(layout, name), `${layout.skillsDir}/${name}/SKILL.md`);
+    parseDocument(read(), path);
   } catch (error) {
     if (!isCredenceError(error, 'NOT_FOUND')) throw error;
   }

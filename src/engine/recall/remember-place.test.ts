@@ -170,6 +170,33 @@ describe("remember: a turn's place in its session", () => {
     await credence.close();
   });
 
+  it('a long file is checked in every part it names, and repeated short lines do not hide a copy', async () => {
+    const { credence, store } = await engine();
+    const at = (speaker: string, text: string, index: number) => ({ ...line(speaker, text), index });
+    await credence.remember([at('xavier', 'Opening remark of the session.', 0)]);
+    await credence.remember([
+      at('alice', 'We ship on Friday after the freeze.', 10),
+      line('bob', 'I tag it on Thursday.'),
+    ]);
+    await credence.remember([at('carol', 'Carol said this at place 560.', 560)]);
+    // 600 lines whose first two are stored at 10 and 11: the copy would put line 550 on carol's place.
+    const file = [at('alice', 'We ship on Friday after the freeze.', 0), line('bob', 'I tag it on Thursday.')];
+    for (let k = 2; k < 600; k += 1) file.push(line(k % 2 ? 'bob' : 'alice', `Fresh line ${k} about item ${k * 7}.`));
+    await credence.remember(file);
+    expect((await rowsOf(store)).map(([index, speaker]) => `${index} ${speaker}`)).toContain('560 carol');
+
+    // Seventeen "ok" exchanges, then the session's last two lines sent again with three more "ok"s.
+    const { credence: c2, store: s2 } = await engine();
+    const ok = [line('bob', 'ok'), line('alice', 'ok'), line('bob', 'ok')];
+    for (let n = 0; n < 17; n += 1) await c2.remember(ok);
+    await c2.remember([line('alice', 'Deploy on Friday.'), line('bob', 'Sure.')]);
+    const again = await c2.remember([line('alice', 'Deploy on Friday.'), line('bob', 'Sure.'), ...ok]);
+    expect([again.inserted, again.merged]).toEqual([3, 2]);
+    expect((await rowsOf(s2)).filter(([, , text]) => text === 'Sure.')).toHaveLength(1);
+    await credence.close();
+    await c2.close();
+  });
+
   it('a copy is two or more stored turns in order, every other place it names empty, none below 0', async () => {
     const { credence, store } = await engine();
     const tail = [line('alice', 'Then we ship the release on Friday after the freeze.'), line('bob', 'Agreed.')];

@@ -46,8 +46,11 @@ export const REMEMBER_TURN_CANDIDATES = 32;
  * @default 5000
  */
 export const COPY_WINDOW = 5_000;
-/** How many of the offsets the window's turns vote for are read in full, most votes first. @default 16 */
-export const COPY_TRIES = 16;
+/**
+ * How many of the offsets the window's turns vote for are read in full, most votes first (each read stops at its
+ * first place holding another turn; a bound for a file of many repeated short lines). @default 1000
+ */
+export const COPY_TRIES = 1000;
 /**
  * From this many memories in one call, the scope's memories are read once into a term index (core/recall/life-index)
  * and a memory none of them could be decided with skips its full-text search. At 100k memories the read and the
