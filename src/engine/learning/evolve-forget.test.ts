@@ -24,6 +24,18 @@ const said = (texts: readonly string[], end: number) =>
     confidence: 0.7,
   }));
 
+/** An instinct record `instinct-<id>` learned from `evidence`, written to the store by hand. */
+const instinct = (id: string, evidence: string[]) => ({
+  id: `instinct-${id}`,
+  slug: id,
+  text: id,
+  confidence: 0.6,
+  status: 'active' as const,
+  evidence,
+  createdAt: T0,
+  updatedAt: T0,
+});
+
 describe('forget an instinct or a skill (a newcomer: the next evolve learned it again)', () => {
   it('stays forgotten through the next evolve, other habits kept, until the habit is said again', async () => {
     const { root, store, at } = setup();
@@ -143,16 +155,6 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
       said(['use pnpm', 'pnpm not npm', 'no npm here', 'lint first', 'lint before push', 'run lint'], T0),
     );
     const [o1, o2, o3, o4, o5, o6] = (await store.listObservations('s', {})).map((o) => o.id).sort() as string[];
-    const instinct = (id: string, evidence: string[]) => ({
-      id: `instinct-${id}`,
-      slug: id,
-      text: id,
-      confidence: 0.6,
-      status: 'active' as const,
-      evidence,
-      createdAt: T0,
-      updatedAt: T0,
-    });
     await store.upsertInstinct('s', instinct('pnpm', [o1, o2, o3] as string[]));
     await store.upsertInstinct('s', instinct('lint', [o4, o5, o6] as string[]));
     const mixed = {
@@ -194,16 +196,6 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     const c = await at(T0);
     await c.observe(said(['use pnpm', 'pnpm not npm', 'no npm here', 'lint first'], T0));
     const [o1, o2, o3, o4] = (await store.listObservations('s', {})).map((o) => o.id).sort() as string[];
-    const instinct = (id: string, evidence: string[]) => ({
-      id: `instinct-${id}`,
-      slug: id,
-      text: id,
-      confidence: 0.6,
-      status: 'active' as const,
-      evidence,
-      createdAt: T0,
-      updatedAt: T0,
-    });
     await store.upsertInstinct('s', instinct('pnpm', [o1, o2, o3] as string[]));
     await store.upsertInstinct('s', instinct('other', [o3, o4] as string[]));
     mkdirSync(join(root, '.credence/instincts'), { recursive: true });

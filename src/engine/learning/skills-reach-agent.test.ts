@@ -93,11 +93,16 @@ describe('evolve updates a skill written by hand on the same topic', () => {
     '---\nname: code-style\ndescription: How we write code here. Use when naming things.\n---\n' +
     '# Code style\n\n- Use camelCase for variables and functions\n- Keep files short\n';
 
+  /** The hand-written skill `mine` in the project's .claude/skills; its path. */
+  const handWritten = (root: string): string => {
+    mkdirSync(join(root, '.claude/skills/code-style'), { recursive: true });
+    writeFileSync(join(root, '.claude/skills/code-style/SKILL.md'), mine);
+    return join(root, '.claude/skills/code-style/SKILL.md');
+  };
+
   it('puts the rule into the hand-written SKILL.md as marked additions and makes no second skill', async () => {
     const { root, store, open } = setup({ claude: true });
-    mkdirSync(join(root, '.claude/skills/code-style'), { recursive: true });
-    const file = join(root, '.claude/skills/code-style/SKILL.md');
-    writeFileSync(file, mine);
+    const file = handWritten(root);
     const c = await open();
     await c.observe(camelCase);
     const report = await c.evolve();
@@ -123,9 +128,7 @@ describe('evolve updates a skill written by hand on the same topic', () => {
 
   it('forgetting the skill takes out only what Credence added: the hand-written file stays as written', async () => {
     const { root, store, open } = setup({ claude: true });
-    mkdirSync(join(root, '.claude/skills/code-style'), { recursive: true });
-    const file = join(root, '.claude/skills/code-style/SKILL.md');
-    writeFileSync(file, mine);
+    const file = handWritten(root);
     const c = await open();
     await c.observe(camelCase);
     await c.evolve();

@@ -333,7 +333,11 @@ class TurnPlaces {
     const at = (r: MemoryRecord): number => r.life?.turn?.index ?? 0;
     const key = (r: MemoryRecord): string => `${r.life?.turn?.speaker}\n${r.text}`;
     const wanted = new Map<string, MemoryRecord[]>();
-    for (const { record } of turns) wanted.set(key(record), [...(wanted.get(key(record)) ?? []), record]);
+    for (const { record } of turns) {
+      const same = wanted.get(key(record));
+      if (same === undefined) wanted.set(key(record), [record]);
+      else same.push(record);
+    }
     const votes = new Map<number, number>();
     const from = Math.max(0, highest - COPY_WINDOW + 1);
     for (let first = from; first <= highest; first += TURN_PLACES_READ) {
