@@ -315,6 +315,28 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     });
   });
 
+  it('reads everyday ways of saying one left a thing: ditched, goodbye, so long, bored of, traded', () => {
+    const said: [string, string[]][] = [
+      ['Ditched Vim, moved over to Helix for everything.', ['vim']],
+      ['Said goodbye to Brightwave Media on Friday, my new badge arrives tomorrow.', ['brightwave', 'media']],
+      ['I am with Orbital Foods as of this month, so long Kestrel.', ['kestrel']],
+      ['Handed in my notice at Pinecrest, first week elsewhere went fine.', ['pinecrest']],
+      ['Got bored of rowing, so weekends are pottery now.', ['rowing']],
+      ['Sold my climbing gear, chess is the new obsession.', ['climbing']],
+      ['Traded rowing for pottery, best decision this year.', ['rowing']],
+      ['We ripped Cassandra out of Ledger last sprint.', ['cassandra']],
+      ['Moved on from Lisbon after six years.', ['lisbon']],
+    ];
+    for (const [text, left] of said) expect([text, [...leftValues(text)]]).toEqual([text, left]);
+    // Said of another's thing, or of something that is no value, they leave nothing of the older turn's.
+    const rowing = turn('r1', 'Rowing is pretty much my whole weekend these days.', 1);
+    expect(decideLife(turn('r2', 'Got bored of rowing, so weekends are pottery now.', 2), rowing)).toMatchObject({
+      kind: 'supersedes',
+      why: expect.stringContaining('rowing'),
+    });
+    expect(decideLife(turn('r3', 'My brother sold his rowing machine, lol.', 2), rowing)).toBeUndefined();
+  });
+
   it("the values a turn left are found in their own form, on the same stem as the turn's (leftIn)", () => {
     expect([...leftIn('I quit tennis last spring.', ['tennis', 'climbing'])]).toEqual(['tennis']);
     expect([...leftIn('We migrated off Postgres in May.', ['postgres'])]).toEqual(['postgres']);

@@ -125,7 +125,7 @@ const LEAD = new Set(
   (
     'last after before behind back yesterday today tonight earlier since until during ago altogether anyway ' +
     'finally just already recently officially so well yeah yep oh actually honestly big news update week month ' +
-    'year weeks months years days summer spring winter autumn fall'
+    'year weeks months years days summer spring winter autumn fall out'
   ).split(' '),
 );
 
@@ -215,7 +215,9 @@ function speakersChange(ts: readonly Token[], at: number, about?: ReadonlySet<st
 }
 const LEFT = new RegExp(
   '\\b((?:moved|moving|move|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
-    'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped|last day at)\\s+' +
+    'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped|last day at|ditched|' +
+    '(?:said )?goodbye to|farewell to|so long|(?:handed in|gave|given) my notice (?:at|to)|(?:got )?bored of|' +
+    'done with|moved on from|sold my|traded|ripped out|ripped)\\s+' +
     '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
   'giu',
 );

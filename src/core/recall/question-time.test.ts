@@ -73,6 +73,10 @@ describe('questionTime: the period a question names', () => {
       'how do we roll back to the previous release?',
       'what should I do at first when onboarding?',
       'what happens before the token expires?',
+      'which editor does Ana use until the update ships?',
+      'what did Ben pay for lunch?',
+      'what did we leave out of the release?',
+      'where does Ana work until Friday?',
     ];
     for (const q of present) expect([q, questionTime(q, NOW).tense]).toEqual([q, undefined]);
     // A word of the present wins over one of the past.
@@ -93,6 +97,11 @@ describe('questionTime: the period a question names', () => {
       'what was the previous database?',
       'which team previously owned billing?',
       'what did you say earlier?',
+      'where was home for Ana until Denver?',
+      'what was under the billing service until Postgres?',
+      'which hobby did Ben drop for chess?',
+      'which company did Ana leave for Helix Labs?',
+      'what did Lena give up for pottery?',
     ];
     for (const q of past) expect([q, questionTime(q, NOW).tense]).toEqual([q, 'past']);
   });

@@ -223,6 +223,8 @@ const MAY_BE_PAST = holds(
   'at first',
   'prior',
   'in the past',
+  'until',
+  ' for ',
 );
 const MAY_ASK_WHEN = holds('when', 'what ', 'which ', 'how long ago');
 
@@ -243,6 +245,15 @@ const ASKED_IN_PRESENT = new RegExp(
 );
 /** "before", "prior to", "earlier than" and what follows them in their clause. */
 const BEFORE = /\b(?:before|prior to|earlier than)\b([^?.!,;:]*)/gi;
+/**
+ * With a verb in the past, a value left for another is what held until then: "Which hobby did Ben drop for chess?",
+ * "Which company did Ana leave for Acme?" (as "until" does: "Where was home for Ana until Denver?").
+ */
+const LEFT_FOR = new RegExp(
+  '\\b(?:leave|left|drop|dropped|quit|ditch|ditched|swap|swapped|trade|traded|give up|gave up|abandon|abandoned)' +
+    '\\b[^?.!,;:]*\\bfor\\b',
+  'i',
+);
 /** A change as the object of "before": "before the move", "before switching to Zed". */
 const A_CHANGE = new RegExp(
   '^(?:(?:the|a|our|their|his|her|its|my|your) )?(?:move|moving|switch|switching|migration|migrating|change|' +
@@ -281,6 +292,7 @@ export function readsPast(question: string): boolean {
     if (object === '' || pastVerb || /^[A-Z0-9]/.test(object) || A_CHANGE.test(object) || A_PAST_CLAUSE.test(object))
       return true;
   }
+  if (pastVerb && (/\buntil\b/i.test(question) || LEFT_FOR.test(question))) return true;
   for (const m of question.matchAll(USED_TO)) if (m[1] === undefined && !NOT_A_VERB.test(m[2] as string)) return true;
   if (!present && /\b(?:previous|former|at first)\b|\bprior\b(?! to)/i.test(question)) return true;
   return /\bearlier\b(?! than)/i.test(question) && (pastVerb || /\bearlier\s*(?:[?.!,;:]|$)/i.test(question));

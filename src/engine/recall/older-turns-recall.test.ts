@@ -183,7 +183,7 @@ describe('lines of facts in the ordering in time (issue 23 review)', () => {
     const { cr, ids } = await said([
       ['Ana', 'I work at Harbor Freight on the billing crew.', 1],
       ['Bo', 'Nice weather today.', 2],
-      ['Ana', 'Said goodbye to Harbor Freight, the billing crew at Copperleaf Media hired me.', 20],
+      ['Ana', 'Harbor Freight is history, the billing crew at Copperleaf Media hired me.', 20],
     ]);
     const rs = await cr.recall('Where does Ana work?', { limit: 5, track: false });
     expect(rs[0]?.id).toBe(ids[2]);

@@ -79,3 +79,64 @@ describe('recall reads the time a question names (issue 23, item 3)', () => {
     await cr.close();
   });
 });
+
+describe('a change said in everyday words, and a question about what it replaced (issue 23)', () => {
+  /** Ana's hobbies over three sessions, a month apart, with small talk of Bo's between. */
+  async function hobbies() {
+    let clock = Date.parse('2025-01-05T00:00:00Z');
+    const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'h', now: () => clock });
+    const sessions: [string, [string, string][]][] = [
+      [
+        '2025-01-05T00:00:00Z',
+        [
+          ['Ana', 'Rowing is pretty much my whole weekend these days.'],
+          ['Bo', 'Nice!'],
+        ],
+      ],
+      [
+        '2025-02-05T00:00:00Z',
+        [
+          ['Ana', 'Got bored of rowing, so weekends are pottery now.'],
+          ['Bo', 'Cool.'],
+        ],
+      ],
+      [
+        '2025-03-05T00:00:00Z',
+        [
+          ['Ana', 'Traded pottery for chess, best decision this year.'],
+          ['Bo', 'Ha.'],
+        ],
+      ],
+    ];
+    const ids: string[] = [];
+    for (const [i, [at, turns]] of sessions.entries()) {
+      clock = Date.parse(at);
+      const r = await cr.remember(turns.map(([speaker, text], index) => ({ speaker, session: `s${i}`, index, text })));
+      ids.push(...r.ids);
+    }
+    clock = NOW;
+    return { cr, ids };
+  }
+
+  it('"got bored of", "traded … for" replace the older value: the newest holds, the older are superseded', async () => {
+    const { cr, ids } = await hobbies();
+    const rs = await cr.recall('What does Ana do on weekends now?', { limit: 5, track: false });
+    expect(rs[0]?.id).toBe(ids[4]);
+    const rowing = await cr.recall('rowing', { limit: 5, track: false });
+    expect(rowing.find((r) => r.id === ids[0])?.status).toBe('superseded');
+    await cr.close();
+  });
+
+  it('"Which hobby did Ana drop for pottery?" asks the past: the older turns keep their rank', async () => {
+    const { cr, ids } = await hobbies();
+    const rs = await cr.recall('Which hobby did Ana drop for pottery?', { limit: 5, track: false });
+    const top = rs.slice(0, 3);
+    for (const id of [ids[0], ids[2]]) {
+      const r = top.find((x) => x.id === id);
+      expect(r?.status).toBe('superseded');
+      expect(r?.parts.lifeFactor).toBe(1);
+      expect(r?.parts.recencyFactor).toBe(1);
+    }
+    await cr.close();
+  });
+});
