@@ -320,7 +320,8 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
       ['Ditched Vim, moved over to Helix for everything.', ['vim']],
       ['Said goodbye to Brightwave Media on Friday, my new badge arrives tomorrow.', ['brightwave', 'media']],
       ['I am with Orbital Foods as of this month, so long Kestrel.', ['kestrel']],
-      ['Handed in my notice at Pinecrest, first week elsewhere went fine.', ['pinecrest']],
+      ['Handed in my notice at Pinecrest Health, first week elsewhere went fine.', ['pinecrest', 'health']],
+      ['Took the Orbital Foods offer, Kestrel Insurance is behind me now.', ['kestrel', 'insurance']],
       ['Got bored of rowing, so weekends are pottery now.', ['rowing']],
       ['Sold my climbing gear, chess is the new obsession.', ['climbing']],
       ['Traded rowing for pottery, best decision this year.', ['rowing']],
@@ -335,6 +336,16 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
       why: expect.stringContaining('rowing'),
     });
     expect(decideLife(turn('r3', 'My brother sold his rowing machine, lol.', 2), rowing)).toBeUndefined();
+    // A leaving phrase five words long, and one said after the value, are tied to it (changeBeside).
+    const badge = turn('k1', 'My badge for Kestrel Insurance stopped working again.', 1);
+    for (const [text, cue] of [
+      ['Handed in my notice at Kestrel Insurance, first week at Orbital Foods went fine.', 'handed in my notice at'],
+      ['Took the Orbital Foods offer, Kestrel Insurance is behind me now.', 'behind me'],
+    ])
+      expect(decideLife(turn('k2', text as string, 2), badge)?.why).toContain(`k2 says "${cue}"`);
+    expect(
+      changeBeside('Took the Orbital Foods offer, and the Kestrel Insurance audit is behind us.', ['kestrel']),
+    ).toBe(undefined);
   });
 
   it("the values a turn left are found in their own form, on the same stem as the turn's (leftIn)", () => {

@@ -91,8 +91,18 @@ export function leftIn(text: string, values: Iterable<string>): Set<string> {
 export function leftWith(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of text.matchAll(LEFT)) leftAt(text, m, out);
+  // Or said after it: "Fernway is behind me now", "Harbor Robotics is behind us".
+  for (const m of text.matchAll(BEHIND)) {
+    const name = (m[1] as string).split(/\s+/);
+    for (const part of name) {
+      const w = part.toLowerCase();
+      if (w.length >= 3 && !STOP.has(w) && !out.has(stem(w))) out.set(stem(w), 'behind me');
+    }
+  }
   return out;
 }
+/** A thing said to be behind its speaker: its name (a capitalised run, or one word) before "is behind me". */
+const BEHIND = /((?:\p{Lu}[\p{L}\p{N}]*\s+)*[\p{L}\p{N}]+)\s+(?:is|are|was)\s+behind\s+(?:me|us)\b/gu;
 
 /**
  * What one match of LEFT in `text` says was left, added to `out`: the word after the leaving verb, and the next when
@@ -294,7 +304,7 @@ export function changeBeside(
     const value = olds.get(stem((ts[i] as Token).w));
     if (value === undefined || !valueFine(i)) continue;
     // The value left: a leaving verb opening a phrase that ends with it ("left my Acme Robotics", "moved from X").
-    for (let k = Math.max(0, i - 4); k < i; k += 1) {
+    for (let k = Math.max(0, i - 6); k < i; k += 1) {
       const phrase = ts
         .slice(k, i + 1)
         .map((t) => t.raw)
@@ -306,6 +316,17 @@ export function changeBeside(
       if (left !== undefined && (ts[k] as Token).clause === (ts[i] as Token).clause && fine(k, i))
         return { value, cue: left, left: true };
     }
+    // Or said behind the speaker after it, in its clause ("Fernway is behind me now").
+    let after = i + 1;
+    while (/^\p{Lu}/u.test(ts[after]?.raw ?? '') && ts[after]?.clause === (ts[i] as Token).clause) after += 1;
+    const behind = ts.slice(after, after + 3);
+    if (
+      behind.length === 3 &&
+      behind.every((t) => t.clause === (ts[i] as Token).clause) &&
+      /^(?:is|are|was) behind (?:me|us)$/.test(behind.map((t) => t.w).join(' ')) &&
+      valueFine(i)
+    )
+      return { value, cue: 'behind me', left: true };
     // Or a move of it, or of a thing from it, in its clause ("We moved the main store of Ledger from Cassandra to
     // Redis": Ledger's store, and Cassandra, left).
     for (let k = i - 1; k >= 0 && (ts[k] as Token).clause === (ts[i] as Token).clause; k -= 1)

@@ -24,7 +24,7 @@ describe('older turns at recall time (issue 23)', () => {
   it('a later turn naming a name of the earlier one and one of its own marks the earlier, in any phrasing', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'Most days you will find me at Harbor Freight Lines, on the billing crew.'),
-      turn('t2', 'Ines', 40, 'Harbor Freight Lines is behind me and Copperleaf Media pays the bills today.'),
+      turn('t2', 'Ines', 40, 'Harbor Freight Lines was a good chapter and Copperleaf Media pays the bills today.'),
     ];
     const marked = olderTurns(cs, all(cs), 'Who pays Ines these days?');
     expect([...marked.keys()]).toEqual(['memory:t1']);
@@ -33,7 +33,7 @@ describe('older turns at recall time (issue 23)', () => {
     expect(o?.shared).toEqual(['freight', 'lines']);
     expect(o?.own).toEqual(['copperleaf', 'media']);
     expect(o?.why).toContain('t2');
-    // "is behind me" is no change cue: named again, the earlier is the later one's, not shown replaced by it.
+    // "was a good chapter" is no change cue: named again, the earlier is the later one's, not shown replaced by it.
     expect(o?.again).toBe(true);
   });
 
@@ -213,7 +213,7 @@ describe('older turns at recall time (issue 23)', () => {
   it('a question naming the later turn’s own value knows it: the pair is left', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'Most days you will find me at Harbor Freight Lines.'),
-      turn('t2', 'Ines', 40, 'Harbor Freight Lines is behind me; Copperleaf Media pays the bills.'),
+      turn('t2', 'Ines', 40, 'Harbor Freight Lines was a good chapter; Copperleaf Media pays the bills.'),
     ];
     expect(olderTurns(cs, all(cs), 'What came before Copperleaf Media for Ines?').size).toBe(0);
   });
@@ -221,7 +221,7 @@ describe('older turns at recall time (issue 23)', () => {
   it('only turns in the top window are marked; a later version may come from further down', () => {
     const cs = [
       turn('t1', 'Ines', 1, 'Most days you will find me at Harbor Freight Lines.'),
-      turn('t2', 'Ines', 40, 'Harbor Freight Lines is behind me; Copperleaf Media pays the bills.'),
+      turn('t2', 'Ines', 40, 'Harbor Freight Lines was a good chapter; Copperleaf Media pays the bills.'),
     ];
     expect(olderTurns(cs, new Set(['memory:t2']), 'Who pays Ines?').size).toBe(0);
     expect(olderTurns(cs, new Set(['memory:t1']), 'Who pays Ines?').size).toBe(1);

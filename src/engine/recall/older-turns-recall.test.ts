@@ -34,7 +34,7 @@ async function conversation() {
     ['Tariq', 'The bakery on the corner opened again.'],
   ]);
   const [newer] = await session(1, [
-    ['Ines', 'Harbor Freight Lines is behind me and Copperleaf Media pays the bills today.'],
+    ['Ines', 'Harbor Freight Lines was a good chapter and Copperleaf Media pays the bills today.'],
     ['Tariq', 'I watched the match last night.'],
   ]);
   at(90);
