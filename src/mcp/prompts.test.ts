@@ -53,7 +53,13 @@ describe('MCP prompts (issue 22)', () => {
       await client.getPrompt({ name: 'recall', arguments: { query: 'how are JWT tokens refreshed' } }),
     );
     expect(text).toMatch(/^Credence recalled this for "how are JWT tokens refreshed":/);
-    expect(text).toMatch(/- \[(high|medium|low) \d\.\d\d\] \w+: JWT token refresh flow #auth/);
+    expect(text).toMatch(/- \[(high|medium|low) \d\.\d\d\] \w+: JWT token refresh flow, 2026-02-02 #auth: /);
+    // What was remembered, not only its title.
+    expect(text).toContain('Access tokens are refreshed by the auth middleware.');
+    // A turn's title is its speaker: the line says what they said and when.
+    await credence.remember([{ speaker: 'alice', session: 's1', text: 'Our deploy region is eu-west-1.' }]);
+    const turn = textOf(await client.getPrompt({ name: 'recall', arguments: { query: 'deploy region' } }));
+    expect(turn).toMatch(/- \[(high|medium|low) \d\.\d\d\] turn: alice, 2026-02-02: Our deploy region is eu-west-1\./);
     const none = textOf(await client.getPrompt({ name: 'recall', arguments: { query: 'kubernetes ingress' } }));
     expect(none).toContain('Credence remembers nothing relevant to "kubernetes ingress"');
   });

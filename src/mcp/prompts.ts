@@ -30,11 +30,15 @@ const PROMPTS: readonly PromptDefinition[] = [
       const chosen = chooseContext(await credence.recall(query), query, credence.now());
       if (chosen.length === 0)
         return `Credence remembers nothing relevant to "${query}". Say so plainly rather than guessing.`;
+      // What was remembered, as the context block says it: a turn's speaker, date and words; a memory's title, date
+      // and the text around the query's words.
       const lines = chosen.map(
         ({ result: r, line }) =>
-          `- [${r.label} ${r.score.toFixed(2)}] ${r.category}: ${r.title}` +
+          `- [${r.label} ${r.score.toFixed(2)}] ${r.category}: ${line.title}` +
+          `${line.date === undefined ? '' : `, ${line.date}`}` +
           `${line.note === undefined ? '' : ` (${line.note})`}` +
-          `${r.path === null ? '' : ` (${r.path})`}${r.tags.length === 0 ? '' : ` #${r.tags.join(' #')}`}`,
+          `${r.path === null ? '' : ` (${r.path})`}${r.tags.length === 0 ? '' : ` #${r.tags.join(' #')}`}` +
+          `${line.snippet === undefined || line.snippet === '' ? '' : `: ${line.snippet}`}`,
       );
       return (
         `Credence recalled this for "${query}":\n\n${lines.join('\n')}\n\n` +
