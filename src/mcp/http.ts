@@ -224,7 +224,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     send(res, 404, `nothing at ${path}: MCP is at /mcp`);
   };
 
-  const server = createServer((req, res) => {
+  // A query of the dashboard's Ask page may be 4,000 characters (core/limits), 36 KB once a non-Latin text is
+  // percent-encoded: above Node's 16 KB of headers, which would answer a bare 431.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     try {
       route(req, res);
     } catch (error) {

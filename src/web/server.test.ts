@@ -265,6 +265,13 @@ describe('the dashboard server', () => {
     }
   });
 
+  it('answers a question of 4,000 non-Latin characters on the Ask API (36 KB percent-encoded)', async () => {
+    const r = await get(open, `/api/ask?q=${encodeURIComponent('語'.repeat(4000))}`);
+    expect(r.status).toBe(200);
+    const over = await get(open, `/api/ask?q=${encodeURIComponent('語'.repeat(4001))}`);
+    expect(over.status).toBe(400);
+  });
+
   it('is read-only without a token', async () => {
     const r = await get(open, '/api/feedback', {
       method: 'POST',
@@ -298,6 +305,15 @@ describe('the dashboard server', () => {
       body: JSON.stringify({ id: skill.id, verdict: 'maybe' }),
     });
     expect(bad.status).toBe(400);
+    // A body that is JSON but no object is refused by name (null answered 500).
+    for (const body of ['null', '[]', '"x"', '5']) {
+      const r = await get(guarded, '/api/feedback', { method: 'POST', headers: auth, body });
+      expect([body, r.status, r.body.error.message]).toEqual([
+        body,
+        400,
+        `request body must be a JSON object, got ${body}`,
+      ]);
+    }
     // MCP still needs the token.
     expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
   });

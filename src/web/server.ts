@@ -205,7 +205,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
             'start `credence serve --token <secret>` to allow feedback from the dashboard',
         );
       }
-      const body = (await readBody(req)) as { id?: unknown; verdict?: unknown; note?: unknown };
+      const sent = await readBody(req);
+      if (typeof sent !== 'object' || sent === null || Array.isArray(sent))
+        throw new CredenceError('INVALID_INPUT', `request body must be a JSON object, got ${JSON.stringify(sent)}`);
+      const body = sent as { id?: unknown; verdict?: unknown; note?: unknown };
       if (typeof body.id !== 'string' || body.id === '')
         throw new CredenceError('INVALID_INPUT', 'feedback needs "id": the id of an instinct or a skill');
       if (typeof body.verdict !== 'string' || !(VERDICTS as readonly string[]).includes(body.verdict)) {
