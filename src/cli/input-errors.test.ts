@@ -54,3 +54,44 @@ describe('a bad input is named as the user gave it', () => {
     expect(r.stderr).not.toMatch(/Too small|expected string|Invalid input|Unrecognized/);
   });
 });
+
+describe('a time ahead of the clock, an empty scope', () => {
+  /** `main` with its own argv, env and store: the helper above fixes --now. */
+  async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+    let stderr = '';
+    let stdout = '';
+    const code = await main(['--db', join(dir, 'ahead.db'), ...argv], {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      env: { HOME: dir, ...env },
+      cwd: dir,
+    });
+    return { code, stderr, stdout };
+  }
+
+  it('refuses a --now or CREDENCE_NOW years ahead, before evolve prunes anything', async () => {
+    const at = '2026-05-02T09:00:00Z';
+    for (let i = 0; i < 3; i += 1)
+      expect((await run(['--now', at, 'observe', '--type', 'pattern', '--observation', `habit ${i}`])).code).toBe(0);
+    const ahead = await run(['--now', '2062-11-27T00:00:00Z', 'evolve']);
+    expect(ahead.code).toBe(2);
+    expect(ahead.stderr).toContain("--now 2062-11-27T00:00:00Z is after this machine's clock");
+    const byEnv = await run(['evolve'], { CREDENCE_NOW: '2062-11-27T00:00:00Z' });
+    expect(byEnv.code).toBe(2);
+    expect(byEnv.stderr).toContain('CREDENCE_NOW 2062-11-27T00:00:00Z is after');
+    const status = await run(['--now', at, 'status', '--json']);
+    expect(JSON.parse(status.stdout).counts.observations).toBe(3);
+  });
+
+  it('refuses an empty or blank --scope instead of using the default scope', async () => {
+    for (const scope of ['', '   ']) {
+      const r = await run(['--scope', scope, 'status']);
+      expect([scope, r.code]).toEqual([scope, 2]);
+      expect(r.stderr).toContain('--scope is empty');
+    }
+  });
+});
