@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movableProjects } from '../../../test/projects.js';
@@ -287,5 +288,29 @@ describe('evolve checks its folders first', () => {
     await expect(c.evolve({ skillsDir: '../elsewhere' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
     expect(await store.listSkills('s')).toEqual([]);
     expect((await store.counts('s')).memories).toBe(0);
+  });
+
+  it('refuses a skills folder that is a link out of the project before storing anything', async () => {
+    const { root, store, at } = setup();
+    const outside = mkdtempSync(join(tmpdir(), 'credence-evolve-outside-'));
+    symlinkSync(outside, join(root, 'linkskills'));
+    const c = await at(T0);
+    await c.observe([
+      obs('Tests run before commit', 0.7, 2),
+      obs('CI green after commit', 0.7, 1.5),
+      obs('Commit without tests turned CI red', 0.8, 1, 'error'),
+    ]);
+    await expect(c.evolve({ skillsDir: 'linkskills' })).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_ROOT',
+      message: expect.stringContaining('a symbolic link leads outside the root'),
+    });
+    expect(await store.listSkills('s')).toEqual([]);
+    expect(await store.listInstincts('s')).toEqual([]);
+    expect(readdirSync(outside)).toEqual([]);
+    // A link inside the project is followed as before.
+    mkdirSync(join(root, 'inside'));
+    symlinkSync(join(root, 'inside'), join(root, 'linkinside'));
+    expect((await c.evolve({ skillsDir: 'linkinside' })).skillsUpdated).toHaveLength(1);
+    rmSync(outside, { recursive: true, force: true });
   });
 });

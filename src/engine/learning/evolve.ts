@@ -41,7 +41,7 @@ import {
   removeInstinctFile,
   removeOwnSkillFileAt,
   withdrawSkillFile,
-  skillFileLayout,
+  checkedSkillFileLayout,
   skillFilePath,
   writeInstinctFile,
   writeSkillFile,
@@ -174,8 +174,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const files = new FileWrites();
   const options: EvolveOptions = { ...given, layout: { ...given.layout, files } };
   // The folders are checked before anything is read or written (a dry run too): a layout that leads
-  // outside the project fails here, with nothing stored half-way.
-  skillFileLayout(options.layout);
+  // outside the project, by its words or by a link on disk, fails here, with nothing stored half-way.
+  checkedSkillFileLayout(options.layout);
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
   if (!(sinceMs >= 0))
     throw new CredenceError(

@@ -216,6 +216,28 @@ export function skillFileLayout(options: SkillFileLayoutOptions): SkillFileLayou
   });
 }
 
+/**
+ * {@link skillFileLayout}, and every folder of it that exists already (a link included) resolves inside the root: a
+ * link leading out is refused before anything is read or written, not when the first file is written after the
+ * store has changed. A folder still missing is made inside the root when written (ensureFolder).
+ */
+export function checkedSkillFileLayout(options: SkillFileLayoutOptions): SkillFileLayout {
+  const layout = skillFileLayout(options);
+  const folders = [layout.instinctsDir, layout.skillsDir, layout.logFile.split('/').slice(0, -1).join('/')];
+  for (const folder of folders) {
+    const segments = folder.split('/').filter((x) => x !== '' && x !== '.');
+    for (let i = 1; i <= segments.length; i += 1) {
+      try {
+        resolveInsideRoot(layout.root, segments.slice(0, i).join('/'));
+      } catch (error) {
+        if (isCredenceError(error, 'NOT_FOUND')) break;
+        throw error;
+      }
+    }
+  }
+  return layout;
+}
+
 function layoutPath(root: string, value: string, name: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
     throw new CredenceError('INVALID_INPUT', `${name} must be a non-empty path without NUL bytes, got ${show(value)}`, {
