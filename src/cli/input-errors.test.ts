@@ -95,3 +95,37 @@ describe('a time ahead of the clock, an empty scope', () => {
     }
   });
 });
+
+describe('a memory given by its file', () => {
+  it('takes the memory text limit and text only: a long or binary file is refused, nothing stored', async () => {
+    const run = async (...argv: string[]) => {
+      let stderr = '';
+      let stdout = '';
+      const code = await main(['--db', join(dir, 'files.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
+        stdout: (text) => {
+          stdout += text;
+        },
+        stderr: (text) => {
+          stderr += text;
+        },
+        env: { HOME: dir },
+        cwd: dir,
+      });
+      return { code, stderr, stdout };
+    };
+    writeFileSync(join(dir, 'long.md'), 'word '.repeat(20_001));
+    writeFileSync(join(dir, 'blob.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x10, 0x00, 0x41]));
+    writeFileSync(join(dir, 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
+    writeFileSync(join(dir, 'notes.md'), 'The deploy target is eu-west-1.');
+    const long = await run('remember', '--title', 'Long', '--path', 'long.md');
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('the text of long.md is 100005 characters long; the limit is 100000');
+    for (const file of ['blob.bin', 'latin1.txt']) {
+      const r = await run('remember', '--title', 'Bytes', '--path', file);
+      expect([file, r.code]).toEqual([file, 2]);
+      expect(r.stderr).toContain(`${file} is not a text file`);
+    }
+    expect((await run('remember', '--title', 'Deploy', '--path', 'notes.md')).code).toBe(0);
+    expect(JSON.parse((await run('status', '--json')).stdout).counts.memories).toBe(1);
+  });
+});

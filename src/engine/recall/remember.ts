@@ -8,6 +8,7 @@
  * index of the scope (core/recall/life-index) first: a memory it names nothing for skips its search, same decisions.
  */
 import { CredenceError } from '../../core/errors.js';
+import { requireWithinLimit } from '../../core/limits.js';
 import { LifeIndex } from '../../core/recall/life-index.js';
 import { heldIn } from '../../core/recall/older-turns.js';
 import {
@@ -106,6 +107,21 @@ const withLife = (m: MemoryRecord, life: MemoryLife): MemoryRecord => {
   return Object.keys(clean).length === 0 ? rest : { ...rest, life: clean };
 };
 
+/**
+ * The text of a memory given by its file: within the memory text's limit, as a text given inline is, and text: a
+ * file holding NUL bytes or bytes that are not UTF-8 (read as U+FFFD) is no memory to recall.
+ */
+function fileText(root: string, path: string): string {
+  const text = readFileInsideRoot(root, path);
+  requireWithinLimit(`the text of ${path}`, text, 'memoryText');
+  if (/[\u0000\uFFFD]/.test(text))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${path} is not a text file (it holds NUL bytes or bytes that are not UTF-8): remember a text file`,
+    );
+  return text;
+}
+
 /** A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). */
 function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: string) => number): MemoryRecord {
   const parsed = MemoryInputSchema.safeParse(raw, PLAIN_ISSUES);
@@ -113,7 +129,7 @@ function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: s
   const m = parsed.data;
   const path = m.path === undefined ? undefined : normalizeMemoryPath(ctx.root, m.path);
   // Scrubbed before an id is derived or reported: not even a hash of a secret is kept.
-  const text = scrubText(m.text ?? readFileInsideRoot(ctx.root, path as string)).text;
+  const text = scrubText(m.text ?? fileText(ctx.root, path as string)).text;
   const speaker = m.speaker === undefined ? undefined : scrubText(m.speaker).text;
   const title = scrubText(m.title ?? (speaker as string)).text;
   const session = m.session === undefined ? undefined : scrubText(m.session).text;
