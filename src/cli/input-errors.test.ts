@@ -129,3 +129,59 @@ describe('a memory given by its file', () => {
     expect(JSON.parse((await run('status', '--json')).stdout).counts.memories).toBe(1);
   });
 });
+
+describe('a file read as UTF-8 text', () => {
+  const run = async (...argv: string[]) => {
+    let stderr = '';
+    const code = await main(['--db', join(dir, 'text.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
+      stdout: () => {},
+      stderr: (text) => {
+        stderr += text;
+      },
+      env: { HOME: dir },
+      cwd: dir,
+    });
+    return { code, stderr };
+  };
+
+  it('refuses Latin-1 and UTF-16 naming what they are, and changes nothing stored', async () => {
+    expect((await run('remember', '--title', 'Kept', 'A memory stored before.')).code).toBe(0);
+    const line = (text: string) => `${JSON.stringify({ title: 'Cafe', text })}\n`;
+    writeFileSync(
+      join(dir, 'l1.jsonl'),
+      Buffer.concat([Buffer.from(line('ok')), Buffer.from(line('caf\xe9'), 'latin1')]),
+    );
+    const latin1 = await run('remember', '--jsonl', join(dir, 'l1.jsonl'));
+    expect(latin1.code).toBe(2);
+    expect(latin1.stderr).toContain('l1.jsonl is not UTF-8 text (line 2 holds bytes that are not UTF-8');
+    writeFileSync(join(dir, 'u16.jsonl'), Buffer.from(`\ufeff${line('hello')}`, 'utf16le'));
+    const utf16 = await run('remember', '--jsonl', join(dir, 'u16.jsonl'));
+    expect(utf16.code).toBe(2);
+    expect(utf16.stderr).toContain('u16.jsonl is UTF-16 text: save it as UTF-8');
+    let out = '';
+    await main(['--db', join(dir, 'text.db'), 'status', '--json'], {
+      stdout: (text) => {
+        out += text;
+      },
+      stderr: () => {},
+      env: { HOME: dir },
+      cwd: dir,
+    });
+    expect(JSON.parse(out).counts.memories).toBe(1);
+  });
+
+  it('drops a byte order mark from a JSON file as from JSON lines', async () => {
+    const dag = { tasks: [{ id: 'a', tool: 'read_file' }] };
+    writeFileSync(join(dir, 'bom.json'), `\ufeff${JSON.stringify(dag)}`);
+    const r = await run('dag', '--validate', join(dir, 'bom.json'));
+    expect(r.stderr).not.toContain('is not JSON');
+  });
+
+  it('shows the first 20 bad lines and counts the rest in one line', async () => {
+    writeFileSync(join(dir, 'bad.jsonl'), '{"title": 1}\n'.repeat(30));
+    const r = await run('remember', '--jsonl', join(dir, 'bad.jsonl'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('line ')).length).toBe(20);
+    expect(r.stderr).toContain('… and 10 more lines with a problem (the first 20 are shown)');
+  });
+});
