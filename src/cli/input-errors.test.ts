@@ -181,7 +181,7 @@ describe('a file read as UTF-8 text', () => {
     writeFileSync(join(dir, 'bad.jsonl'), '{"title": 1}\n'.repeat(30));
     const r = await run('remember', '--jsonl', join(dir, 'bad.jsonl'));
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('line ')).length).toBe(20);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('credence: line ')).length).toBe(20);
     expect(r.stderr).toContain('… and 10 more lines with a problem (the first 20 are shown)');
   });
 });

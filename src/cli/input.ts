@@ -60,7 +60,7 @@ export function checkedLines<T>(
 }
 
 export function reportProblems(stderr: (text: string) => void, problems: readonly LineProblem[]): void {
-  for (const p of problems.slice(0, SHOWN_PROBLEMS)) stderr(`line ${p.line}: ${p.reason}\n`);
+  for (const p of problems.slice(0, SHOWN_PROBLEMS)) stderr(`credence: line ${p.line}: ${p.reason}\n`);
   const more = problems.length - SHOWN_PROBLEMS;
-  if (more > 0) stderr(`… and ${more} more lines with a problem (the first ${SHOWN_PROBLEMS} are shown)\n`);
+  if (more > 0) stderr(`credence: … and ${more} more lines with a problem (the first ${SHOWN_PROBLEMS} are shown)\n`);
 }
