@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -87,6 +87,27 @@ describe('the hook spool', () => {
     expect(listing.next).toBeUndefined();
     expect(got).toEqual([0, 1, 2]);
     expect(readdirSync(spoolDirFor(db))).toEqual([]);
+  });
+
+  it('makes the folders of a new database several levels deep, user-only, for its first event', async () => {
+    const db = join(dir, 'new', 'deeper', 'still', 'first.db');
+    spoolEvent(db, event(7));
+    expect(statSync(join(dir, 'new', 'deeper')).mode & 0o777).toBe(0o700);
+    let got: SpooledEvent[] = [];
+    await drainSpool(
+      db,
+      'me',
+      async (events) => void (got = events),
+      () => {},
+    );
+    expect(got.map((e) => e.at)).toEqual([7]);
+  });
+
+  it('says why when a folder of the spool cannot be made, and never loops', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    expect(() => spoolEvent(join(dir, 'a-file', 'x', 'y.db'), event(1))).toThrow(/ENOTDIR/);
+    // Under /proc a recursive mkdir can spin forever on Node 20: made by hand, each level is tried once.
+    if (process.platform === 'linux') expect(() => spoolEvent('/proc/self/no/such/x.db', event(1))).toThrow(/ENOENT/);
   });
 
   it('gives the files back when queuing fails', async () => {

@@ -63,16 +63,24 @@ function stamp(): string {
   );
 }
 
-/** The spool folder, made one level at a time (a recursive mkdir can spin forever under /proc on Node 20). */
+/**
+ * A folder and the folders above it that are missing (a new CREDENCE_DB several folders deep), made one level at a
+ * time by hand: a recursive mkdir can spin forever under /proc on Node 20. Each level is tried once.
+ */
 function ensureDir(dir: string): void {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return;
-    if (code !== 'ENOENT') throw error;
-    mkdirSync(dirname(dir), { mode: 0o700 });
-    mkdirSync(dir, { mode: 0o700 });
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    ensureDir(dirname(dir));
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      // Another hook made it in between.
+      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
+    }
   }
 }
 
