@@ -7,7 +7,7 @@
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
-import { drainSpool, localId, type SpooledEvent } from './spool.js';
+import { drainSpool, localId, type RefusedEvent, type SpooledEvent } from './spool.js';
 
 /** The kind of a spooled event that carries shown records (`payload.shown`), not a hook event. */
 export const SHOWN_KIND = 'shown';
@@ -60,18 +60,29 @@ export const isBusy = (error: unknown): boolean =>
 
 /**
  * Queues events: each one's scope from its cwd (once per cwd), one transaction per scope; shown
- * records are stored (once by their id, so a spool file queued twice counts once).
+ * records are stored (once by their id, so a spool file queued twice counts once). Returns the
+ * events left out, and why: those whose cwd gives no scope (the spool sets them aside).
  */
 export async function queueSpooled(
   store: HookQueueStore & FeedbackStore,
   events: readonly SpooledEvent[],
-): Promise<void> {
+): Promise<RefusedEvent[]> {
   const scopes = new Map<string, string>();
   const byScope = new Map<string, SpooledEvent[]>();
+  const refused: RefusedEvent[] = [];
   for (const e of events) {
     let scope = e.scope ?? scopes.get(e.cwd);
     if (scope === undefined) {
-      scope = resolveScope({ cwd: e.cwd }).scope;
+      try {
+        scope = resolveScope({ cwd: e.cwd }).scope;
+      } catch (error) {
+        const problem =
+          typeof e.cwd === 'string'
+            ? `has a cwd ${JSON.stringify(e.cwd.slice(0, 200))} that gives no scope: ${(error as Error).message}`
+            : 'has no cwd (a non-empty string)';
+        refused.push({ ...(e.key === undefined ? {} : { key: e.key }), problem });
+        continue;
+      }
       scopes.set(e.cwd, scope);
     }
     byScope.set(scope, [...(byScope.get(scope) ?? []), e]);
@@ -99,6 +110,7 @@ export async function queueSpooled(
     const shown = list.flatMap(shownRecordsOf);
     if (shown.length > 0) await store.recordShown(scope, shown);
   }
+  return refused;
 }
 
 /** Queues the spool (a drainer already at it is left to it). Throws when the database refuses (busy). */
@@ -107,5 +119,12 @@ export async function queueSpool(
   db: string,
   warn: (line: string) => void,
 ): Promise<void> {
-  await drainSpool(db, localId(), (events) => queueSpooled(store, events), warn);
+  await drainSpool(
+    db,
+    localId(),
+    async (events, refuse) => {
+      for (const r of await queueSpooled(store, events)) refuse(r);
+    },
+    warn,
+  );
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { drainSpool, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
+import { drainSpool, setAsideDirFor, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
 
 // The spool's directory readings, passed through unless a test stands in for the next one.
 const listing = vi.hoisted(() => ({ next: undefined as ((dir: string) => string[]) | undefined }));
@@ -129,6 +129,67 @@ describe('the hook spool', () => {
       () => {},
     );
     expect(got.map((e) => e.at)).toEqual([1]);
+  });
+
+  it('sets aside, each said on one line, a file that is no event, and queues the others', async () => {
+    const db = join(dir, 'poison.db');
+    spoolEvent(db, event(1));
+    const bad: Record<string, string> = {
+      null: 'null',
+      array: '[]',
+      empty: '{}',
+      'no-cwd': JSON.stringify({ ...event(2), cwd: undefined }),
+      'bad-turn': JSON.stringify({ ...event(3), turn: 'later' }),
+      'not-json': '{"cwd": ',
+    };
+    // Named to sort first: learning stalled on the first of them (its cwd made the scope lookup throw).
+    const names = Object.keys(bad).map((k, i) => `0000000000000000${i}-00000001-000000001-${k}.json`);
+    Object.values(bad).forEach((text, i) => writeFileSync(join(spoolDirFor(db), names[i] as string), text));
+    spoolEvent(db, event(4));
+    const lines: string[] = [];
+    let got: SpooledEvent[] = [];
+    const r = await drainSpool(
+      db,
+      'me',
+      async (events) => void (got = events),
+      (l) => lines.push(l),
+    );
+    expect(got.map((e) => e.at)).toEqual([1, 4]);
+    expect(r.count).toBe(2);
+    expect(readdirSync(spoolDirFor(db))).toEqual([]);
+    const aside = setAsideDirFor(db);
+    expect(readdirSync(aside).sort()).toEqual([...names].sort());
+    Object.values(bad).forEach((text, i) => expect(readFileSync(join(aside, names[i] as string), 'utf8')).toBe(text));
+    expect(lines).toHaveLength(names.length);
+    const said = (k: string) => lines.find((l) => l.startsWith(`spooled file ${names[Object.keys(bad).indexOf(k)]} `));
+    expect(said('null')).toContain('holds null, not an event: set aside as');
+    expect(said('array')).toContain('holds an array, not an event');
+    expect(said('empty')).toContain('has no cwd');
+    expect(said('no-cwd')).toContain('has no cwd');
+    expect(said('bad-turn')).toContain('has no turn');
+    expect(said('not-json')).toContain('is not JSON');
+    expect(said('null')).toContain(join(aside, names[0] as string));
+  });
+
+  it('sets aside an event the queue refuses, and deletes the ones it queued', async () => {
+    const db = join(dir, 'refused.db');
+    spoolEvent(db, event(1));
+    spoolEvent(db, event(2));
+    const lines: string[] = [];
+    let refusedKey = '';
+    const r = await drainSpool(
+      db,
+      'me',
+      async (events, refuse) => {
+        refusedKey = events[0]?.key ?? '';
+        refuse({ key: refusedKey, problem: 'has a cwd that gives no scope' });
+      },
+      (l) => lines.push(l),
+    );
+    expect(r.count).toBe(1);
+    expect(readdirSync(spoolDirFor(db))).toEqual([]);
+    expect(readdirSync(setAsideDirFor(db))).toEqual([refusedKey]);
+    expect(lines).toEqual([expect.stringMatching(/^spooled file \S+ has a cwd that gives no scope: set aside as /)]);
   });
 
   it('takes over at once a lock whose process is gone, and leaves a live one alone', async () => {

@@ -5,8 +5,8 @@
  * ever go here (no database, no lock: the agent never waits), as does any event meeting a busy database.
  * Draining: one drainer at a time (`.drain.lock` by mkdir, stale after `STALE_LOCK_MS`), which lists
  * until stable (`spoolListing`), claims files by rename, queues them in one transaction in name order,
- * then deletes them (renames back on failure); a dead drainer's claims are retaken after a minute and
- * a file queued twice is learned once. Contents are scrubbed; files are readable by the user only.
+ * then deletes them (renames back on failure); a dead drainer's claims are retaken after a minute, a file queued
+ * twice is learned once, one that is no event is set aside (`<db>.hook-set-aside/`). Scrubbed, user-only files.
  */
 import {
   existsSync,
@@ -37,6 +37,34 @@ export interface SpooledEvent {
 }
 
 export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
+
+/** Where a spooled file that is no event is moved, under its own name (never deleted unread): beside the spool. */
+export const setAsideDirFor = (db: string): string => `${db}.hook-set-aside`;
+
+/** An event the queue would not take (its `key`), and why: it is set aside, and the others are queued. */
+export interface RefusedEvent {
+  key?: string;
+  problem: string;
+}
+
+const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v !== '';
+const isTurn = (v: unknown): boolean =>
+  v === 'current' || v === 'next' || (Number.isInteger(v) && (v as number) >= 0 && (v as number) < 2 ** 31);
+
+/** What makes a spooled file's JSON no event (the first thing wrong), or undefined for an event. */
+export function spooledEventProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event`;
+  const e = value as Record<string, unknown>;
+  if (!nonEmpty(e.cwd)) return 'has no cwd (a non-empty string)';
+  if (e.scope !== undefined && !nonEmpty(e.scope)) return 'has a scope that is no non-empty string';
+  if (!nonEmpty(e.session)) return 'has no session (a non-empty string)';
+  if (!nonEmpty(e.kind)) return 'has no kind (a non-empty string)';
+  if (!isTurn(e.turn)) return "has no turn ('current', 'next' or a whole number from 0)";
+  if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return 'has no time `at` (a finite number)';
+  if (e.payload === undefined) return 'has no payload';
+  return undefined;
+}
 
 const CLAIMED = '.claimed-';
 const LOCK = '.drain.lock';
@@ -103,18 +131,16 @@ export function spoolHasEvents(db: string): boolean {
 }
 
 /**
- * Claims the spooled events, hands them to `queue` in arrival order, and deletes them once `queue`
- * has resolved (or gives them back when it throws). Broken files are reported and removed.
- */
-/**
  * Drains the spool when the drain lock can be had within `waitMs`. `locked: false` means another
  * drainer kept it: the spool was left alone (and a caller with an event of its own should spool
- * it too, so that it stays behind the events before it).
+ * it too, so that it stays behind the events before it). The events are claimed and handed to
+ * `queue` in arrival order, and deleted once it has resolved (given back when it throws); a file
+ * that is no event, or an event `queue` refuses (by `refuse`), is set aside, with one `report` line each.
  */
 export async function drainSpool(
   db: string,
   claimer: string,
-  queue: (events: SpooledEvent[]) => Promise<void>,
+  queue: (events: SpooledEvent[], refuse: (event: RefusedEvent) => void) => Promise<void>,
   report: (line: string) => void,
   options: { waitMs?: number } = {},
 ): Promise<{ count: number; locked: boolean }> {
@@ -123,7 +149,7 @@ export async function drainSpool(
   const lock = join(dir, LOCK);
   if (!(await takeLock(lock, claimer, options.waitMs ?? 2_000))) return { count: 0, locked: false };
   try {
-    return { count: await drainLocked(dir, claimer, queue, report), locked: true };
+    return { count: await drainLocked(db, claimer, queue, report), locked: true };
   } finally {
     releaseLock(lock, claimer);
   }
@@ -210,12 +236,28 @@ function spoolListing(dir: string): string[] {
   return [...taken].sort();
 }
 
+/** Moves a claimed file that is no event aside, under its first name, and says so (or why it stays). */
+function setAside(db: string, claimed: { original: string; path: string }, problem: string, say: (l: string) => void) {
+  const where = join(setAsideDirFor(db), claimed.original);
+  try {
+    ensureDir(setAsideDirFor(db));
+    renameSync(claimed.path, where);
+    say(`spooled file ${claimed.original} ${problem}: set aside as ${where}, the other events are learned`);
+  } catch (error) {
+    say(
+      `spooled file ${claimed.original} ${problem}; it could not be set aside (${(error as Error).message}) ` +
+        `and stays as ${claimed.path}, the other events are learned`,
+    );
+  }
+}
+
 async function drainLocked(
-  dir: string,
+  db: string,
   claimer: string,
-  queue: (events: SpooledEvent[]) => Promise<void>,
+  queue: (events: SpooledEvent[], refuse: (event: RefusedEvent) => void) => Promise<void>,
   report: (line: string) => void,
 ): Promise<number> {
+  const dir = spoolDirFor(db);
   let names: string[];
   try {
     names = spoolListing(dir);
@@ -244,20 +286,35 @@ async function drainLocked(
   if (claimed.length === 0) return 0;
   claimed.sort((a, b) => (a.original < b.original ? -1 : 1));
   const events: SpooledEvent[] = [];
-  const broken: string[] = [];
+  const taken: typeof claimed = [];
   for (const c of claimed) {
+    let text: string;
+    let value: unknown;
     try {
-      events.push({ ...(JSON.parse(readFileSync(c.path, 'utf8')) as SpooledEvent), key: c.original });
-    } catch {
-      broken.push(c.path);
-      report(`spooled event ${c.original} is broken and was dropped`);
+      text = readFileSync(c.path, 'utf8');
+    } catch (error) {
+      report(`spooled file ${c.original} cannot be read (${(error as Error).message}): left as ${c.path}`);
+      continue;
     }
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      setAside(db, c, `is not JSON (${(error as Error).message})`, report);
+      continue;
+    }
+    const problem = spooledEventProblem(value);
+    if (problem !== undefined) {
+      setAside(db, c, problem, report);
+      continue;
+    }
+    events.push({ ...(value as SpooledEvent), key: c.original });
+    taken.push(c);
   }
+  const refused: RefusedEvent[] = [];
   try {
-    await queue(events);
+    if (events.length > 0) await queue(events, (r) => void refused.push(r));
   } catch (error) {
-    for (const c of claimed) {
-      if (broken.includes(c.path)) continue;
+    for (const c of taken) {
       try {
         renameSync(c.path, join(dir, c.original));
       } catch {
@@ -266,14 +323,22 @@ async function drainLocked(
     }
     throw error;
   }
-  for (const c of claimed) {
+  const why = new Map(refused.map((r) => [r.key, r.problem]));
+  let queued = 0;
+  for (const c of taken) {
+    const problem = why.get(c.original);
+    if (problem !== undefined) {
+      setAside(db, c, problem, report);
+      continue;
+    }
+    queued += 1;
     try {
       unlinkSync(c.path);
     } catch {
       // Already gone.
     }
   }
-  return events.length;
+  return queued;
 }
 
 /**
