@@ -32,7 +32,7 @@ import {
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
-import { SHOWN_KIND } from './queue.js';
+import { isBusy, SHOWN_KIND } from './queue.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
 
 export interface IngestOptions {
@@ -95,6 +95,30 @@ export function loadObserveConfig(root: string, report: (line: string) => void):
   }
 }
 
+/** The longest session id a turn's run id keeps whole: `cc-`, the id, `-` and a turn of up to 10 digits fit in 256. */
+export const SESSION_ID_KEPT = 240;
+
+/**
+ * How a session is named in its turns' run ids: as it is when it fits ({@link SESSION_ID_KEPT}), else its first 64
+ * characters, `~` and 16 hex digits of its SHA-256: the same for every turn of the session, and unique enough.
+ */
+export function sessionLabel(session: string): string {
+  if (session.length <= SESSION_ID_KEPT) return session;
+  // node:crypto only here: the hooks' fast paths never load it.
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}~${createHash('sha256').update(session).digest('hex').slice(0, 16)}`;
+}
+
+/** A session id as an error names it: quoted, a long one cut, with its length. */
+const namedSession = (session: string): string =>
+  session.length <= 80
+    ? JSON.stringify(session)
+    : `${JSON.stringify(session.slice(0, 64))}… (${session.length} characters)`;
+
+/** The run of a session's turn: `cc-<session>-<turn>`, the session as {@link sessionLabel} names it. */
+export const turnRunId = (session: string, turn: number): string => `cc-${sessionLabel(session)}-${turn}`;
+
 const firstLine = (text: string, max: number): string => {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length <= max ? line.trim() : `${line.slice(0, max).trim()}…`;
@@ -121,6 +145,7 @@ export async function ingest(
     }
   };
   const done: number[] = [];
+  let learning: string | undefined;
   let calls = 0;
   let observed = 0;
   try {
@@ -141,6 +166,7 @@ export async function ingest(
     const bySession = new Map<string, HookEvent[]>();
     for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
     for (const [session, list] of bySession) {
+      learning = session;
       const stored = await store.hookSession(scope, session);
       let state = stored.state as SessionObserveState & { intents?: Record<string, string> };
       const intents: Record<string, string> = { ...(state.intents ?? {}) };
@@ -233,8 +259,8 @@ export async function ingest(
         const dequeue = k === ordered.length - 1 ? [...t.seqs, ...promptSeqs, ...otherSeqs] : t.seqs;
         await credence.appendCalls(
           {
-            id: `cc-${session}-${turn}`,
-            intent: intents[String(turn)] ?? `Claude Code session ${session}`,
+            id: turnRunId(session, turn),
+            intent: intents[String(turn)] ?? `Claude Code session ${sessionLabel(session)}`,
             startedAt: t.at,
           },
           (before: readonly CallRecord[]) => withDependencies(before, t.calls),
@@ -249,9 +275,13 @@ export async function ingest(
         done.push(...promptSeqs, ...otherSeqs);
       }
     }
+    learning = undefined;
     lease(false, []);
     return { events: events.length, calls, observations: observed };
   } catch (error) {
+    // Which session could not be learned (a busy database is said as it is: the hooks read it so).
+    if (learning !== undefined && error instanceof Error && !isBusy(error))
+      error.message = `session_id ${namedSession(learning)}: ${error.message}`;
     // What was not learned goes back to the queue for the next invocation; when even that is refused,
     // the lease says the claim is given up, and the next learner takes it over.
     const left = [...held.keys()].filter((seq) => !done.includes(seq));

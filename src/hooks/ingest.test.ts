@@ -1,0 +1,99 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../store/sqlite/index.js';
+import type { Store } from '../store/types.js';
+import { ingest, SESSION_ID_KEPT, sessionLabel, turnRunId } from './ingest.js';
+
+const base = mkdtempSync(join(tmpdir(), 'credence-ingest-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('the run ids of a session', () => {
+  it('learns a session whose id is too long for a run id, every turn under one stable shortened name', async () => {
+    // Before: `cc-<session>-<turn>` of a 300-character session id was refused ("id is 305 characters long").
+    const cwd = join(base, 'p');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const sessions = ['s', 'x'.repeat(300), `${'y'.repeat(4_990)}-tail`];
+      for (const session of sessions)
+        await store.enqueueHookEvents('p', [
+          { session, turn: 'next', kind: 'prompt', at: 1_000, payload: { prompt: 'fix the build' } },
+          { session, turn: 'current', kind: 'PostToolUse', at: 1_001, payload: { tool: 'Bash', status: 'success' } },
+          { session, turn: 'next', kind: 'prompt', at: 1_002, payload: { prompt: 'and the tests' } },
+          { session, turn: 'current', kind: 'PostToolUse', at: 1_003, payload: { tool: 'Read', status: 'success' } },
+        ]);
+      const lines: string[] = [];
+      for (const session of sessions) {
+        const r = await ingest(store, 'p', { cwd, now: 2_000, env: {}, claimer: 'me', session }, (l) => lines.push(l));
+        expect(r.calls).toBe(2);
+      }
+      expect(lines).toEqual([]);
+      const ids = (await store.listExecutions('p')).map((e) => e.id).sort();
+      const long = sessionLabel('x'.repeat(300));
+      expect(long).toMatch(/^x{64}~[0-9a-f]{16}$/);
+      expect(ids).toEqual(
+        [
+          'cc-s-1',
+          'cc-s-2',
+          `cc-${long}-1`,
+          `cc-${long}-2`,
+          `cc-${sessionLabel(sessions[2] as string)}-1`,
+          `cc-${sessionLabel(sessions[2] as string)}-2`,
+        ].sort(),
+      );
+      for (const id of ids) expect(id.length).toBeLessThanOrEqual(256);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('names the session_id in an error learning a session, and says a busy database as it is', async () => {
+    const cwd = join(base, 'q');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const failing = (error: Error): Store =>
+      new Proxy(store, {
+        get(target, key) {
+          if (key === 'hookSession') return () => Promise.reject(error);
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    try {
+      const session = 'w'.repeat(300);
+      const event = {
+        session,
+        turn: 'current' as const,
+        kind: 'PostToolUse',
+        at: 1,
+        payload: { tool: 'Bash', status: 'success' },
+      };
+      await store.enqueueHookEvents('p', [event]);
+      const learn = (on: Store) => ingest(on, 'p', { cwd, now: 2, env: {}, claimer: 'me', session }, () => {});
+      await expect(learn(failing(new Error('no room')))).rejects.toThrow(
+        `session_id "${'w'.repeat(64)}"… (300 characters): no room`,
+      );
+      const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      await expect(learn(failing(busy))).rejects.toThrow(/^database is locked$/);
+      // Given back each time: learned once the store answers.
+      expect((await learn(store)).calls).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps an id that fits as it is (stores keep their runs), and tells long ids apart', () => {
+    const fits = 'z'.repeat(SESSION_ID_KEPT);
+    expect(turnRunId(fits, 2 ** 31 - 1)).toBe(`cc-${fits}-2147483647`);
+    expect(turnRunId(fits, 2 ** 31 - 1).length).toBeLessThanOrEqual(256);
+    expect(turnRunId('0b9c-uuid', 3)).toBe('cc-0b9c-uuid-3');
+    const a = `${'q'.repeat(300)}a`;
+    const b = `${'q'.repeat(300)}b`;
+    expect(sessionLabel(a)).not.toBe(sessionLabel(b));
+    expect(sessionLabel(a)).toBe(sessionLabel(a));
+    // Never a lone half of a surrogate pair where the id is cut.
+    expect(sessionLabel(`${'q'.repeat(63)}😀${'q'.repeat(300)}`)).toMatch(/^q{63}~/);
+  });
+});
