@@ -69,4 +69,27 @@ describe('a tool event on its way to the spool', () => {
     });
     expect(failed).toMatchObject({ status: 'failure', exitCode: 1 });
   });
+
+  it('spools a call whose tool_input is nested thousands deep, scrubbed and cut (it overflowed the stack)', () => {
+    for (const [levels, open, close] of [
+      [5_000, '{"a":', '}'],
+      [200_000, '[', ']'],
+    ] as const) {
+      const input = `${open.repeat(levels)}"${TOKEN}"${close.repeat(levels)}`;
+      const text = `{"session_id":"s","cwd":${JSON.stringify(dir)},"hook_event_name":"PostToolUse","tool_name":"Bash",\
+"tool_input":${input},"tool_response":${input}}`;
+      const parsed = parseHookPayload(text);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const db = join(dir, `deep-${levels}.db`);
+      expect(spoolToolEvent(parsed.payload, { CREDENCE_DB: db })).toBeUndefined();
+      const files = readdirSync(`${db}.hook-spool`);
+      expect(files).toHaveLength(1);
+      const spooled = readFileSync(join(`${db}.hook-spool`, files[0] as string), 'utf8');
+      expect(spooled).not.toContain(TOKEN);
+      const call = JSON.parse(spooled).payload as { tool: string; input: string; output: string };
+      expect(call.tool).toBe('Bash');
+      expect(call.input.length).toBeLessThanOrEqual(2000);
+      expect(call.output.length).toBeLessThanOrEqual(2000 + 40);
+    }
+  });
 });

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SCRUB_DEFAULTS,
+  SCRUB_MAX_DEPTH,
   SECRET_KINDS,
+  TOO_DEEP_MARKER,
   containsSecret,
   mayContainSecret,
   redactionMarker,
@@ -1205,6 +1207,40 @@ describe('scrubValue', () => {
     expect(out.items[0]).toBe(out);
     expect(out.items[1]).toBe(out.items);
     expect(node.name).toContain(fake.dbPassword);
+  });
+
+  it('stays bounded in depth: a value deeper than the limit becomes its JSON text, scrubbed; no stack overflow', () => {
+    // Before: a tool_input nested 5,000 deep overflowed the stack ("Maximum call stack size exceeded") in the hook.
+    const nest = (levels: number, leaf: unknown, array = false): unknown => {
+      let v = leaf;
+      for (let i = 0; i < levels; i += 1) v = array ? [v] : { a: v };
+      return v;
+    };
+    const down = (v: unknown, levels: number): unknown => {
+      let at = v;
+      for (let i = 0; i < levels; i += 1) at = Array.isArray(at) ? at[0] : (at as { a: unknown }).a;
+      return at;
+    };
+    const shallow = nest(SCRUB_MAX_DEPTH, `password=${fake.dbPassword}`);
+    expect(down(scrubValue(shallow), SCRUB_MAX_DEPTH)).toBe('password=[REDACTED:credential]');
+    const deeper = nest(SCRUB_MAX_DEPTH + 3, { token: fake.ghp });
+    const out = scrubValue(deeper);
+    const text = down(out, SCRUB_MAX_DEPTH + 1);
+    expect(typeof text).toBe('string');
+    expect(JSON.stringify(out)).not.toContain(fake.ghp);
+    expect(text).toBe('{"a":{"a":{"token":"[REDACTED:github-token]"}}}');
+    expect(scrubValue(out)).toEqual(out);
+    for (const [levels, array] of [
+      [5_000, false],
+      [200_000, true],
+    ] as const) {
+      const huge = scrubValue(nest(levels, fake.ghp, array));
+      const below = down(huge, SCRUB_MAX_DEPTH + 1);
+      expect(typeof below).toBe('string');
+      expect(String(below)).not.toContain(fake.ghp);
+      expect(JSON.stringify(huge).length).toBeLessThan(levels * 8);
+    }
+    expect(down(scrubValue(nest(200_000, 'x', true)), SCRUB_MAX_DEPTH + 1)).toBe(TOO_DEEP_MARKER);
   });
 
   it('keeps a "__proto__" key as a plain key', () => {

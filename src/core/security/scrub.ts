@@ -906,27 +906,46 @@ function scrubInContext(value: string, context: string | undefined): string {
     : value;
 }
 
-function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<object, unknown>): unknown {
+/** How deep {@link scrubValue} copies (the levels `mayContainSecret` reads): deeper arrays and objects become text. */
+export const SCRUB_MAX_DEPTH = 64;
+
+/** Said instead of a value too deep even to write as JSON (thousands of levels: JSON.stringify runs out of stack). */
+export const TOO_DEEP_MARKER = `[not kept: nested deeper than ${SCRUB_MAX_DEPTH} levels]`;
+
+/** An array or object below the depth limit: its JSON text, scrubbed as a text, or the marker. */
+function scrubTooDeep(value: unknown[] | Record<string, unknown>, context: string | undefined): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // Too deep for the stack, a cycle or a BigInt: nothing of it is kept.
+  }
+  return text === undefined ? TOO_DEEP_MARKER : scrubInContext(text, context);
+}
+
+function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<object, unknown>, depth = 0): unknown {
   if (typeof value === 'string') return scrubInContext(value, context);
   if (value === null || typeof value !== 'object') return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
+    if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep(value, context);
     const out: unknown[] = new Array<unknown>(value.length);
     seen.set(value, out);
     for (let i = 0; i < value.length; i++) {
       const previous: unknown = i > 0 ? value[i - 1] : undefined;
       const flag = typeof previous === 'string' && CLI_FLAG.test(previous) ? previous : undefined;
-      out[i] = scrubDeep(value[i], flag, seen);
+      out[i] = scrubDeep(value[i], flag, seen, depth + 1);
     }
     return out;
   }
   if (!isPlainObject(value)) return value;
+  if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep(value, context);
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   seen.set(value, out);
   for (const key of Object.keys(value)) {
     // defineProperty, so a JSON key named "__proto__" stays a key and never becomes a prototype.
-    const scrubbed = scrubDeep(value[key], key, seen);
+    const scrubbed = scrubDeep(value[key], key, seen, depth + 1);
     Object.defineProperty(out, key, { value: scrubbed, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -940,7 +959,9 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
  * (`["--token", "…"]`) frames a bare string value the way `key=` frames it in text. Plain objects and arrays are copied
  * (never mutated); other objects (Date, Map, class
  * instances) are returned as the same reference, untouched, as inputs are expected to be
- * JSON-like. Cycles and shared references are kept in the copy.
+ * JSON-like. Cycles and shared references are kept in the copy. Bounded in depth (the recursion never
+ * overflows the stack): an array or object more than {@link SCRUB_MAX_DEPTH} levels down becomes its JSON
+ * text, scrubbed as a text, or {@link TOO_DEEP_MARKER} when it cannot be written as JSON.
  */
 export function scrubValue<T>(value: T): T {
   return scrubDeep(value, undefined, new WeakMap()) as T;
