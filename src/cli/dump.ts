@@ -6,7 +6,7 @@
  * opens (`--db`, `$CREDENCE_DB`, …).
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -14,12 +14,13 @@ import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
 import type { DumpCounts } from '../store/dump.js';
+import { asideOf, checkNewFile, placeNew, type NewFile } from '../platform/new-file.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 export function registerDump(program: Command, context: () => CommandContext): void {
   program
     .command('dump <file>')
-    .description('write the whole store (every table, every scope) to FILE as JSON lines (- for standard output)')
+    .description('write the whole store (every table, every scope) to a new FILE as JSON lines (- for standard output)')
     .action(async (file: string) => {
       const ctx = context();
       const { Credence } = await import('../engine/engine.js');
@@ -129,11 +130,16 @@ export function streamWriter(out: Writable): {
 }
 
 /**
- * Writes the dump beside FILE first and renames it into place, so FILE is never half a dump. The
- * file is created readable by its owner only (0600): a dump holds the whole store.
+ * Writes the dump beside FILE first and puts it in place when complete, so FILE is never half a dump. FILE is new:
+ * one that exists (the store's own database among them) is refused before anything is written, and so is one made
+ * meanwhile (platform/new-file, as `credence backup`). Created readable by its owner only (0600): a dump holds the
+ * whole store.
  */
 async function dumpToFile(credence: Credence, file: string): ReturnType<Credence['dump']> {
-  const partial = `${file}.partial-${process.pid}`;
+  const named: NewFile = { command: 'dump', file, ifExists: 'remove it or choose another name' };
+  const { kind, location } = credence.storeInfo;
+  const target = checkNewFile(named, kind === 'sqlite' ? { store: location } : {});
+  const partial = asideOf(target);
   const out = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
   try {
     await once(out, 'open');
@@ -147,17 +153,18 @@ async function dumpToFile(credence: Credence, file: string): ReturnType<Credence
   try {
     const report = await credence.dump(writer.write);
     await writer.end();
-    renameSync(partial, file);
+    placeNew(partial, target, named);
     return report;
   } catch (error) {
     out.destroy();
-    rmSync(partial, { force: true });
     // A failure of the file is a write error; one of the store (a damaged database) is the store's.
     if (writer.error() === undefined || error !== writer.error()) throw error;
     throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, {
       cause: error,
       details: { path: file },
     });
+  } finally {
+    rmSync(partial, { force: true });
   }
 }
 

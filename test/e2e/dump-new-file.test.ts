@@ -1,0 +1,55 @@
+/**
+ * `credence dump FILE` writes a new file and nothing else: a FILE that exists (the store's own database, its log, a
+ * file of the user's, a folder) is refused before anything is written and left as it was. Drives the real binary.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCredence } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'credence-dump-file-'));
+const db = join(dir, 'store.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const credence = (args: string[]) => runCredence(['--db', db, '--scope', 'd', ...args], dir);
+
+beforeAll(() => {
+  for (const i of [1, 2, 3]) expect(credence(['remember', '--title', `note ${i}`, `deploy step ${i}`]).code).toBe(0);
+});
+
+describe('credence dump FILE', () => {
+  it('refuses the store’s own database and leaves the store whole', () => {
+    const r = credence(['dump', db]);
+    expect(r.stderr).toBe(`credence: dump ${db}: that is the store's own database; name another file\n`);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const status = credence(['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).counts.memories).toBe(3);
+  });
+
+  it('refuses a file that exists, naming it, and leaves it as it was', () => {
+    const notes = join(dir, 'notes.md');
+    writeFileSync(notes, 'my notes\n');
+    const r = credence(['dump', notes]);
+    expect(r.stderr).toBe(`credence: dump ${notes}: the file exists; remove it or choose another name\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
+    const folder = credence(['dump', dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`dump ${dir}: a folder`);
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+
+  it('writes a new file, and refuses to write it again', () => {
+    const file = join(dir, 'new.dump');
+    const r = credence(['dump', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const dumped = readFileSync(file, 'utf8');
+    expect(dumped.trimEnd().split('\n')).toHaveLength(4);
+    expect(credence(['dump', file]).code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(dumped);
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+});
