@@ -8,13 +8,13 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
 import type { DumpCounts } from '../store/dump.js';
-import { asideOf, checkNewFile, placeNew, type NewFile } from '../platform/new-file.js';
+import { asideOf, checkNewFile, placeNew, unwritable, type NewFile } from '../platform/new-file.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
 export function registerDump(program: Command, context: () => CommandContext): void {
@@ -144,7 +144,8 @@ async function dumpToFile(credence: Credence, file: string): ReturnType<Credence
   try {
     await once(out, 'open');
   } catch (error) {
-    throw new CredenceError('INVALID_INPUT', `cannot write ${file}: ${(error as Error).message}`, {
+    // Named by the folder (the file aside is ours, not the user's).
+    throw new CredenceError('INVALID_INPUT', `dump ${file}: ${unwritable(dirname(target), error)}`, {
       cause: error,
       details: { path: file },
     });

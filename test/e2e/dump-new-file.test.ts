@@ -2,7 +2,7 @@
  * `credence dump FILE` writes a new file and nothing else: a FILE that exists (the store's own database, its log, a
  * file of the user's, a folder) is refused before anything is written and left as it was. Drives the real binary.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,5 +51,25 @@ describe('credence dump FILE', () => {
     expect(credence(['dump', file]).code).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe(dumped);
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+});
+
+describe('credence dump FILE where it cannot be written', () => {
+  it('names the folder that does not exist, or the file where a folder should be, never a file of its own', () => {
+    const missing = join(dir, 'no-such-folder');
+    const r = credence(['dump', join(missing, 'x.dump')]);
+    expect(r.stderr).toBe(
+      `credence: dump ${join(missing, 'x.dump')}: the folder ${missing} does not exist; create it, ` +
+        'or name a file in another folder\n',
+    );
+    expect(r.code).toBe(2);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const under = credence(['dump', join(file, 'x.dump')]);
+    expect(under.stderr).toBe(
+      `credence: dump ${join(file, 'x.dump')}: ${file} is not a folder; name a file in a folder\n`,
+    );
+    expect(under.code).toBe(2);
+    expect(existsSync(missing)).toBe(false);
   });
 });
