@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
 import type { DumpCounts } from '../store/dump.js';
+import { databaseUrl } from '../platform/store-location.js';
 import { asideOf, checkNewFile, placeNew, unwritable, type NewFile } from '../platform/new-file.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
@@ -61,9 +62,11 @@ export function registerDump(program: Command, context: () => CommandContext): v
       const spool = file === '-' || !isRegularFile(file) ? await spoolInput(file) : undefined;
       const path = spool?.path ?? file;
       try {
-        // The file is checked before the store is opened: a bad dump creates no database.
+        // The file is checked before the store is opened: a bad dump, or one newer than a SQLite store would be,
+        // creates no database.
         const { Credence } = await import('../engine/engine.js');
-        const checked = await Credence.checkDump(readLines(path));
+        const into = databaseUrl(ctx.options, ctx.io.env) === undefined ? 'sqlite' : 'postgres';
+        const checked = await Credence.checkDump(readLines(path), { into });
         const report = await withCredence(ctx, (c) => c.restore(() => readLines(path), { checked }));
         if (ctx.wantsJson) return printJson(ctx, { file, ...report });
         ctx.io.stdout(

@@ -82,6 +82,7 @@ import {
   type DumpReport,
   type RestoreReport,
 } from '../store/dump.js';
+import { LATEST_SCHEMA_VERSION } from '../store/sqlite/migrations.js';
 
 /** Tools written since the last snapshot up to which its catalogue is patched rather than read whole. */
 const PATCH_TOOLS_AT_MOST = 1000;
@@ -391,10 +392,12 @@ export class Credence {
 
   /**
    * Checks a whole dump (header, every line, the counts) before any store is opened, so a bad dump
-   * creates no database; the header it returns is {@link restore}'s `checked` (store/dump).
+   * creates no database; the header it returns is {@link restore}'s `checked` (store/dump). `into`: the kind of
+   * store it is for. A SQLite store is created at the newest schema on opening, so a dump of a newer one is refused
+   * here (SCHEMA_TOO_NEW) and leaves no file; a PostgreSQL server's version is known once connected (checked then).
    */
-  static checkDump(lines: AsyncIterable<string>): Promise<DumpHeader> {
-    return checkDump(lines);
+  static checkDump(lines: AsyncIterable<string>, options: { into?: Store['kind'] } = {}): Promise<DumpHeader> {
+    return checkDump(lines, options.into === 'sqlite' ? { newestSchema: LATEST_SCHEMA_VERSION } : {});
   }
 
   /** The whole store (every scope) as dump lines given to `write` (store/dump). */

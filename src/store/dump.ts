@@ -177,9 +177,13 @@ function parseHeader(line: number, value: unknown): DumpHeader {
 /**
  * Reads a whole dump without writing anything: the header, and every row checked against its
  * table, the tables in `DUMP_TABLES` order, the counts equal to the header's (a truncated file
- * fails here). Throws INVALID_INPUT naming the line.
+ * fails here). Throws INVALID_INPUT naming the line; with `newestSchema` (the schema version of
+ * the store it is for), SCHEMA_TOO_NEW at a header of a newer schema, before the rows are read.
  */
-export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeader> {
+export async function checkDump(
+  lines: AsyncIterable<string>,
+  options: { newestSchema?: number } = {},
+): Promise<DumpHeader> {
   let header: DumpHeader | undefined;
   const seen = zeroCounts();
   let at = -1;
@@ -187,6 +191,7 @@ export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeade
   for await (const item of readDump(lines)) {
     if (!('table' in item)) {
       header = item;
+      if (options.newestSchema !== undefined) refuseNewer(header, options.newestSchema);
       continue;
     }
     last = item.line;
@@ -216,6 +221,17 @@ export async function checkDump(lines: AsyncIterable<string>): Promise<DumpHeade
   return h;
 }
 
+/** SCHEMA_TOO_NEW when the dump's schema is newer than `schemaVersion`, the store's. */
+function refuseNewer(header: DumpHeader, schemaVersion: number): void {
+  if (header.schemaVersion <= schemaVersion) return;
+  throw new CredenceError(
+    'SCHEMA_TOO_NEW',
+    `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); ` +
+      'restore it with a newer Credence',
+    { details: { dump: header.schemaVersion, store: schemaVersion } },
+  );
+}
+
 const describeCounts = (counts: Partial<DumpCounts>): string =>
   DUMP_TABLES.filter((t) => (counts[t] ?? 0) > 0)
     .map((t) => `${t} ${counts[t]}`)
@@ -239,15 +255,7 @@ export async function restoreDump(
   } = {},
 ): Promise<RestoreReport> {
   const header = options.checked ?? (await checkDump(open()));
-  const schemaVersion = await store.schemaVersion();
-  if (header.schemaVersion > schemaVersion) {
-    throw new CredenceError(
-      'SCHEMA_TOO_NEW',
-      `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); ` +
-        'restore it with a newer Credence',
-      { details: { dump: header.schemaVersion, store: schemaVersion } },
-    );
-  }
+  refuseNewer(header, await store.schemaVersion());
   const before = await dumpCounts(store);
   if (total(before) > 0) {
     throw new CredenceError(

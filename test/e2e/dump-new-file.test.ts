@@ -1,6 +1,8 @@
 /**
  * `credence dump FILE` writes a new file and nothing else: a FILE that exists (the store's own database, its log, a
- * file of the user's, a folder) is refused before anything is written and left as it was. Drives the real binary.
+ * file of the user's, a folder) is refused before anything is written and left as it was; one that cannot be created
+ * is named as the user gave it. `credence restore` of a dump newer than the store creates no file. Drives the real
+ * binary.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,5 +73,20 @@ describe('credence dump FILE where it cannot be written', () => {
     );
     expect(under.code).toBe(2);
     expect(existsSync(missing)).toBe(false);
+  });
+});
+
+describe('credence restore of a dump of a newer schema', () => {
+  it('is refused before the store is opened, leaving no file behind', () => {
+    const file = join(dir, 'current.dump');
+    expect(credence(['dump', file]).code).toBe(0);
+    const [head, ...rest] = readFileSync(file, 'utf8').split('\n');
+    const newer = join(dir, 'newer.dump');
+    writeFileSync(newer, [JSON.stringify({ ...JSON.parse(head ?? ''), schemaVersion: 999 }), ...rest].join('\n'));
+    const target = join(dir, 'never.db');
+    const r = runCredence(['--db', target, 'restore', newer], dir);
+    expect(r.stderr).toMatch(/^credence: the dump has schema version 999, newer than this store's \(\d+\)/);
+    expect(r.code).toBe(1);
+    expect(readdirSync(dir).filter((f) => f.startsWith('never.db'))).toEqual([]);
   });
 });
