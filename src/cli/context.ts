@@ -14,6 +14,11 @@ import { checkedLines, readInput } from './input.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
+  /**
+   * Resolves once what was written to `stdout` so far has left the process: true, or false when its reader went away
+   * first (EPIPE; the text is dropped). Set by the process shell (cli/main `run`); without it every write arrives.
+   */
+  stdoutDelivered?: () => Promise<boolean>;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;

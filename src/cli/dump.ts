@@ -25,9 +25,19 @@ export function registerDump(program: Command, context: () => CommandContext): v
     .action(async (file: string) => {
       const ctx = context();
       const { Credence } = await import('../engine/engine.js');
-      const report = await withCredence(ctx, (c) =>
-        file === '-' ? c.dump((text) => ctx.io.stdout(text)) : dumpToFile(c, file),
-      );
+      let report: Awaited<ReturnType<Credence['dump']>>;
+      try {
+        report = await withCredence(ctx, (c) => (file === '-' ? dumpToStdout(ctx, c) : dumpToFile(c, file)));
+      } catch (error) {
+        if (!(error instanceof ReaderGone)) throw error;
+        // A dump is a backup: one cut short is a failure, never reported as done.
+        ctx.io.stderr(
+          'credence: dump -: standard output was closed before the end (its reader stopped reading); ' +
+            'the dump is incomplete\n',
+        );
+        ctx.setExitCode(1);
+        return;
+      }
       // With `-` the dump is on standard output: the summary goes to standard error.
       const print = file === '-' ? ctx.io.stderr : ctx.io.stdout;
       if (ctx.wantsJson) print(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
@@ -130,6 +140,18 @@ export function streamWriter(out: Writable): {
       }),
     error: () => failed,
   };
+}
+
+/** Thrown by a dump to standard output whose reader went away: the dump stops there. */
+class ReaderGone extends Error {}
+
+/** The dump on standard output, each batch handed on before the next is read; stops when the reader goes away. */
+async function dumpToStdout(ctx: CommandContext, credence: Credence): ReturnType<Credence['dump']> {
+  const delivered = ctx.io.stdoutDelivered;
+  return credence.dump(async (text) => {
+    ctx.io.stdout(text);
+    if (delivered !== undefined && !(await delivered())) throw new ReaderGone();
+  });
 }
 
 /**

@@ -204,9 +204,10 @@ function formatOf(argv: readonly string[]): string | undefined {
  * write that fails (a pipe that would block), this and every later write go through the stream, which keeps the
  * order. A reader gone (`credence recall … | head -1`: EPIPE, as a write or later from the stream) ends the output
  * quietly: that text and every later one are dropped, no stack trace; the command runs to its end and the process
- * exits with the command's own code (0 when it succeeded), as a tool whose reader stopped early.
+ * exits with the command's own code (0 when it succeeded), as a tool whose reader stopped early. A command whose
+ * output must arrive whole (`dump -`) asks `delivered` (CliIO `stdoutDelivered`).
  */
-export function descriptorWriter(fd: 1 | 2): (text: string) => void {
+export function descriptorWriter(fd: 1 | 2): ((text: string) => void) & { delivered: () => Promise<boolean> } {
   let streamed = false;
   let gone = false;
   const stream = (): NodeJS.WriteStream => {
@@ -218,7 +219,7 @@ export function descriptorWriter(fd: 1 | 2): (text: string) => void {
       });
     return out;
   };
-  return (text) => {
+  const write = (text: string): void => {
     if (gone) return;
     if (streamed) {
       stream().write(text);
@@ -239,12 +240,22 @@ export function descriptorWriter(fd: 1 | 2): (text: string) => void {
       stream().write(bytes.subarray(done));
     }
   };
+  // Written straight, the text is in the pipe; through the stream, once the stream has handed all it holds on.
+  const delivered = (): Promise<boolean> =>
+    gone || !streamed
+      ? Promise.resolve(!gone)
+      : new Promise((resolve) => {
+          stream().write('', (error) => resolve(!gone && (error === undefined || error === null)));
+        });
+  return Object.assign(write, { delivered });
 }
 
 /** The process shell around `main`, used by bin/credence.cjs. */
 export async function run(): Promise<number> {
+  const stdout = descriptorWriter(1);
   return main(process.argv.slice(2), {
-    stdout: descriptorWriter(1),
+    stdout,
+    stdoutDelivered: stdout.delivered,
     stderr: descriptorWriter(2),
     env: process.env,
     cwd: process.cwd(),

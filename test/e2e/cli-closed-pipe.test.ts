@@ -1,7 +1,8 @@
 /**
  * The command line's output when its reader goes away (`credence recall … | head -1`): the process ends quietly with
- * the command's own exit code (0), never an unhandled `write EPIPE` stack trace. Drives the real binary with a stdout
- * pipe closed before the command prints, and one closed after the first line of an output too long for the pipe.
+ * the command's own exit code (0), never an unhandled `write EPIPE` stack trace; but `dump -`, a backup, cut short
+ * exits 1 with one line saying the dump is incomplete. Drives the real binary with a stdout pipe closed before the
+ * command prints, one closed after the first line of an output too long for the pipe, and one read slowly to its end.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,8 +39,8 @@ beforeAll(() => {
  */
 function withReaderGone(
   args: readonly string[],
-  closeAt: 'start' | 'first-line',
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; stderr: string }> {
+  closeAt: 'start' | 'first-line' | 'never, slowly',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; out: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argsOf(args), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -48,13 +49,18 @@ function withReaderGone(
     else
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString('utf8');
-        if (out.includes('\n')) child.stdout.destroy();
+        if (closeAt === 'first-line' && out.includes('\n')) child.stdout.destroy();
+        // A slow reader: the writer's pipe fills and it waits.
+        if (closeAt === 'never, slowly') {
+          child.stdout.pause();
+          setTimeout(() => child.stdout.resume(), 2);
+        }
       });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, first: out.split('\n')[0] ?? '', stderr }));
+    child.on('close', (code, signal) => resolve({ code, signal, first: out.split('\n')[0] ?? '', out, stderr }));
   });
 }
 
@@ -65,20 +71,38 @@ describe('a reader that closes the pipe', () => {
     [['status']],
     [['status', '--json']],
     [['--help']],
-    [['dump', '-']],
   ])('%j before anything is printed: exit 0, nothing on stderr', async (args) => {
     const r = await withReaderGone(args, 'start');
     expect(r.signal).toBeNull();
-    // A dump to standard output prints its summary on standard error, which is still open.
-    if (args[0] === 'dump') expect(r.stderr).toMatch(/^dumped \d+ rows/);
-    else expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
+});
 
-  it('after the first line of a dump too long for the pipe: exit 0, no stack trace', async () => {
+describe('a reader that closes the pipe of `dump -` (a backup)', () => {
+  const incomplete =
+    'credence: dump -: standard output was closed before the end (its reader stopped reading); ' +
+    'the dump is incomplete\n';
+
+  it('before anything is printed: exit 1, one line saying the dump is incomplete, no summary', async () => {
+    const r = await withReaderGone(['dump', '-'], 'start');
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toBe(incomplete);
+    expect(r.code).toBe(1);
+  });
+
+  it('after the first line of a dump too long for the pipe: exit 1, the same one line, no stack trace', async () => {
     const r = await withReaderGone(['dump', '-'], 'first-line');
     expect(JSON.parse(r.first)).toMatchObject({ format: expect.any(String) });
-    expect(r.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(r.stderr).toBe(incomplete);
+    expect(r.code).toBe(1);
+  });
+
+  it('read slowly to its end: exit 0, the whole dump and its summary', async () => {
+    const r = await withReaderGone(['dump', '-'], 'never, slowly');
+    const rows = Number(/^dumped (\d+) rows/.exec(r.stderr)?.[1]);
+    expect(rows).toBeGreaterThanOrEqual(300);
+    expect(r.out.trimEnd().split('\n')).toHaveLength(rows + 1);
     expect(r.code).toBe(0);
   });
 });
