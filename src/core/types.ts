@@ -130,6 +130,12 @@ export interface CallInput {
   consumes?: number[];
   /** Index of the earlier call this one was made inside (a sub-flow, a capability). */
   parent?: number;
+  /**
+   * Indexes of the earlier calls this one waited for, when the run's dependencies are known (an explicit
+   * DAG, `execute_dag`): the learned workflow then links it to these and its `consumes` only, never to the
+   * call before it (`[]`: it depended on nothing).
+   */
+  dependsOn?: number[];
   /** When the call ran (ISO 8601 or epoch ms); default: the execution's start. */
   at?: string | number;
   /** The call's intent (a workflow node's, SPEC §7). */

@@ -1,9 +1,14 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { Credence } from '../engine/engine.js';
+import { openCredence, type Credence } from '../engine/engine.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { DagSuggestion } from '../engine/search/search.js';
 import { executeDag } from './execute-dag.js';
-import type { Gateway } from './gateway.js';
+import type { DownstreamTool, Gateway } from './gateway.js';
+import { createMcpSession } from './server.js';
 
 /** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
 function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>) {
@@ -47,5 +52,72 @@ describe('execute_dag with an intent (issue 19)', () => {
     expect(await reasons({ dag, confidence: 0.9, seedConfidence: 0.6, ...learned(0.9) })).toEqual([
       expect.stringContaining("the seed formula's confidence 0.600"),
     ]);
+  });
+});
+
+/** A gateway of one server, `fs`, whose tools answer at once, `fs:broken` with an error; each call is logged. */
+function fakeGateway(names: readonly string[], called: string[]): Gateway {
+  const tools: DownstreamTool[] = names.map((name) => ({
+    id: `fs:${name}`,
+    server: 'fs',
+    name,
+    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } } as Tool,
+  }));
+  const fake = {
+    version: 1,
+    tools: () => tools,
+    tool: (id: string) => tools.find((t) => t.id === id),
+    servers: () => ['fs'],
+    routes: (id: string) => id.startsWith('fs:'),
+    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
+    call: async (id: string): Promise<CallToolResult> => {
+      called.push(id);
+      return { content: [{ type: 'text', text: `ran ${id}` }], ...(id === 'fs:broken' ? { isError: true } : {}) };
+    },
+  };
+  return fake as unknown as Gateway;
+}
+
+/** The engine and the gateway in-process, driven over MCP: `run(tasks)` calls execute_dag with a workflow. */
+async function gatewaySession() {
+  const store = openSqliteStore({ path: ':memory:' });
+  const credence = await openCredence({ store, scope: 'p', now: Date.parse('2026-02-02T09:00:00Z') });
+  const names = ['read_file', 'write_file', 'file_info', 'broken'];
+  await credence.addTools(names.map((n) => ({ id: `fs:${n}`, description: `${n.replace('_', ' ')} on disk` })));
+  const called: string[] = [];
+  const s = createMcpSession(credence, fakeGateway(names, called), 'test');
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await s.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(clientSide);
+  const run = async (intent: string, tasks: Record<string, unknown>[]) => {
+    const result = await client.callTool({ name: 'execute_dag', arguments: { intent, workflow: { tasks } } });
+    return { isError: result.isError === true, ...(result.structuredContent as { ok: boolean; executionId: string }) };
+  };
+  const close = async () => {
+    await client.close();
+    await credence.close();
+  };
+  return { credence, run, called, close };
+}
+
+describe('execute_dag records the dependencies of its tasks (newcomer walk 3)', () => {
+  it('links a task to the tasks it depended on, never to a sibling of its layer', async () => {
+    const { credence, run, close } = await gatewaySession();
+    try {
+      const result = await run('copy a file and stat another', [
+        { id: 'read', tool: 'fs:read_file', arguments: { path: 'a.txt' } },
+        { id: 'stat', tool: 'fs:file_info', arguments: { path: 'b.txt' } },
+        { id: 'write', tool: 'fs:write_file', arguments: { path: 'c.txt' }, dependsOn: ['read'] },
+      ]);
+      expect(result.ok).toBe(true);
+      const expected = { runs: 1, successes: 1, edges: [['fs:read_file', 'fs:write_file']] };
+      expect((await credence.workflows())[0]).toMatchObject(expected);
+      await credence.rebuildWorkflows();
+      expect((await credence.workflows())[0]).toMatchObject(expected);
+      expect((await credence.similarExecutions('copy a file and stat another'))[0]?.quality).toBeCloseTo(1, 9);
+    } finally {
+      await close();
+    }
   });
 });

@@ -5,13 +5,15 @@
  * why not); `arguments` gives tasks' arguments by task or tool id. `{workflow: {tasks}}` is validated
  * against the catalogue (errors name the problems; nothing runs) and run in parallel layers
  * (engine/workflow-exec), recorded as one execution that teaches only `dependency` edges (the order
- * across layers is nobody's choice). Tasks that never reached their tool are not recorded.
+ * across layers is nobody's choice), each call with the tasks it depended on (its learned workflow follows
+ * them). Tasks that never reached their tool are not recorded.
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
+import { effectiveDependencies } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
 import type { MetaToolContext } from './tool-context.js';
 import { isGatewayError } from './gateway.js';
@@ -176,6 +178,9 @@ async function runExplicit(
     t.called && !(t.result !== undefined && isGatewayError(t.result as CallToolResult));
   const ran = run.tasks.filter((t) => t.status !== 'skipped' && reachedTool(t));
   const index = new Map(ran.map((t, i) => [t.id, i]));
+  const indexes = (ids: readonly string[]): number[] =>
+    ids.map((id) => index.get(id)).filter((i): i is number => i !== undefined);
+  const deps = effectiveDependencies(tasks);
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
   // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size.
   const text = intent ?? withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
@@ -192,7 +197,9 @@ async function runExplicit(
                 status: status(t),
                 durationMs: t.durationMs,
                 at: started + (t.startedAt - clockStart),
-                consumes: t.consumes.map((id) => index.get(id)).filter((i): i is number => i !== undefined),
+                consumes: indexes(t.consumes),
+                // The workflow's own dependencies, so its learned shape links a task to these only.
+                dependsOn: indexes(deps.get(t.id) ?? []),
               })),
             },
           ],

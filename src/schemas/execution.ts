@@ -22,6 +22,7 @@ export const CallInputSchema = z.strictObject({
   durationMs: z.number().finite().min(0, 'must not be negative').optional(),
   consumes: z.array(z.number().int('must be a call index').min(0, 'must be a call index')).optional(),
   parent: z.number().int('must be a call index').min(0, 'must be a call index').optional(),
+  dependsOn: z.array(z.number().int('must be a call index').min(0, 'must be a call index')).optional(),
   at: Instant.optional(),
   intent: z.enum(INTENTS, { error: `must be one of ${INTENTS.join(', ')}` }).optional(),
   input: z.string().optional(),
@@ -53,6 +54,14 @@ export const ExecutionInputSchema = z
                 : `call ${i} cannot consume call ${j}: only earlier calls (0..${i - 1}) can be consumed`,
           });
         }
+      });
+      (call.dependsOn ?? []).forEach((j, k) => {
+        if (j >= i)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['calls', i, 'dependsOn', k],
+            message: `call ${i} cannot depend on call ${j}: only earlier calls can`,
+          });
       });
       if (call.parent !== undefined && call.parent >= i) {
         ctx.addIssue({

@@ -25,6 +25,7 @@ export function storedCall(call: CallRecord): CallRecord {
     duration_ms: call.durationMs ?? null,
     consumes: call.consumes.length === 0 ? '[]' : json(call.consumes),
     parent: call.parent ?? null,
+    depends_on: call.dependsOn === undefined ? null : json(call.dependsOn),
     at: call.at ?? null,
     intent: call.intent ?? null,
     input: call.input ?? null,
@@ -32,12 +33,16 @@ export function storedCall(call: CallRecord): CallRecord {
   } as Row);
 }
 
+const sameIndexes = (a: readonly number[] | undefined, b: readonly number[] | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : a.length === b.length && a.every((j, k) => j === b[k]);
+
 const sameCall = (a: CallRecord, b: CallRecord): boolean =>
   a.tool === b.tool &&
   a.status === b.status &&
   a.retries === b.retries &&
   a.durationMs === b.durationMs &&
   a.parent === b.parent &&
+  sameIndexes(a.dependsOn, b.dependsOn) &&
   a.at === b.at &&
   a.intent === b.intent &&
   a.input === b.input &&

@@ -663,10 +663,12 @@ export function runStoreContract(options: StoreContractOptions): void {
           summary: 'read then parsed',
           calls: [
             { tool: 'read_file', status: 'success', retries: 0, consumes: [], durationMs: 12, at: T0 },
-            { tool: 'parse_json', status: 'partial', retries: 2, consumes: [0], parent: 0 },
+            { tool: 'parse_json', status: 'partial', retries: 2, consumes: [0], parent: 0, dependsOn: [0] },
           ],
         });
         const back = await store.getExecution('p', 'exec-1');
+        // Known dependencies come back as given, and a call without them has none (not an empty list).
+        expect(back?.calls.map((c) => c.dependsOn)).toEqual([undefined, [0]]);
         expect(back?.calls.map((c) => [c.tool, c.status, c.retries, c.consumes])).toEqual([
           ['read_file', 'success', 0, []],
           ['parse_json', 'partial', 2, [0]],

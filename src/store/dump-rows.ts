@@ -77,6 +77,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('intent', 'text', 'nullable'),
     col('input', 'text', 'nullable'),
     col('output', 'text', 'nullable'),
+    col('depends_on', 'json', 'nullable'),
   ],
   workflows: [
     col('scope', 'text', 'required'),

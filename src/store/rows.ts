@@ -98,6 +98,7 @@ export function toCall(row: Row): CallRecord {
     ...(row.duration_ms == null ? {} : { durationMs: Number(row.duration_ms) }),
     consumes: parse<number[]>(row.consumes, []),
     ...(row.parent == null ? {} : { parent: Number(row.parent) }),
+    ...(row.depends_on == null ? {} : { dependsOn: parse<number[]>(row.depends_on, []) }),
     ...(row.at == null ? {} : { at: Number(row.at) }),
     ...(row.intent == null ? {} : { intent: row.intent as Intent }),
     ...(row.input == null ? {} : { input: String(row.input) }),

@@ -59,6 +59,8 @@ export interface CallRecord {
   consumes: number[];
   /** Index of the call this one was made inside, if any. */
   parent?: number;
+  /** Indexes of earlier calls it waited for, when they are known (an explicit DAG; `[]`: none). */
+  dependsOn?: number[];
   at?: EpochMs;
   /** The call's intent, when its recorder derived one (a workflow node, SPEC §7). */
   intent?: Intent;

@@ -20,6 +20,27 @@ describe('workflowShape', () => {
     ]);
   });
 
+  it("follows a run's known dependencies: a task with none is a root, never linked to a sibling", () => {
+    // An explicit DAG run layer by layer: read and stat side by side, then write after read (no reference).
+    const dag = workflowShape([
+      { tool: 'read', dependsOn: [] },
+      { tool: 'stat', dependsOn: [] },
+      { tool: 'write', dependsOn: [0] },
+      { tool: 'log', consumes: [2], dependsOn: [1] },
+    ]);
+    expect(dag.edges).toEqual([
+      ['read', 'write'],
+      ['stat', 'log'],
+      ['write', 'log'],
+    ]);
+    // The same calls without known dependencies stay a sequence (hooks' calls).
+    const plain = workflowShape([{ tool: 'read' }, { tool: 'stat' }, { tool: 'write' }]);
+    expect(plain.edges).toEqual([
+      ['read', 'stat'],
+      ['stat', 'write'],
+    ]);
+  });
+
   it('gives runs of the same tools and edges one key and one id, whatever the order or repeats', () => {
     const a = workflowShape([{ tool: 'a' }, { tool: 'b', consumes: [0] }, { tool: 'c', consumes: [0] }]);
     const b = workflowShape([{ tool: 'a' }, { tool: 'c', consumes: [0] }, { tool: 'b', consumes: [0] }]);

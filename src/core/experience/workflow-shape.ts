@@ -1,9 +1,10 @@
 /**
  * @module core/experience/workflow-shape
  * The shape of one recorded run, what a learned workflow is made of (issue 19): its distinct tools in
- * first-use order and its tool-level edges (a call's `consumes` links, else the call before it), with a
- * key that is equal for runs of the same shape, so near-identical runs (the same tools and edges, in
- * any number of repeated calls) merge into one workflow. Pure.
+ * first-use order and its tool-level edges (a call's `consumes` links, else the call before it; a call
+ * with `dependsOn`, an explicit DAG's task, links to those and its `consumes` only), with a key that is
+ * equal for runs of the same shape, so near-identical runs (the same tools and edges, in any number of
+ * repeated calls) merge into one workflow. Pure.
  */
 
 import { sha256Hex } from '../text/sha256.js';
@@ -12,6 +13,19 @@ import { sha256Hex } from '../text/sha256.js';
 export interface ShapeCall {
   readonly tool: string;
   readonly consumes?: readonly number[];
+  /** The earlier calls it waited for, when its recorder knew them (an explicit DAG); even empty, it says so. */
+  readonly dependsOn?: readonly number[];
+}
+
+/**
+ * The earlier calls call `i` is linked from: those it depended on when they are known (`dependsOn` with its
+ * `consumes`: a task with neither is a root), else those it consumed, else the call before it (a plain sequence).
+ */
+export function shapeSources(call: ShapeCall, i: number): readonly number[] {
+  const consumes = call.consumes ?? [];
+  if (call.dependsOn !== undefined)
+    return consumes.length === 0 ? call.dependsOn : [...new Set([...call.dependsOn, ...consumes])];
+  return consumes.length > 0 ? consumes : i > 0 ? [i - 1] : [];
 }
 
 export interface WorkflowShape {
@@ -36,9 +50,7 @@ export function workflowShape(calls: readonly ShapeCall[]): WorkflowShape {
       seenTools.add(call.tool);
       tools.push(call.tool);
     }
-    const consumes = call.consumes ?? [];
-    const sources = consumes.length > 0 ? consumes : i > 0 ? [i - 1] : [];
-    for (const j of sources) {
+    for (const j of shapeSources(call, i)) {
       const from = j >= 0 && j < i ? calls[j]?.tool : undefined;
       if (from === undefined || from === call.tool) continue;
       const key = edgeKey(from, call.tool);

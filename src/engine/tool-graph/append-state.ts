@@ -7,7 +7,7 @@
  * (store/calls-cache), else computed again from `before`. The results are `appendedEdgeEvents` and `workflowMove`
  * on the whole lists (append-state.test compares them on long random sessions).
  */
-import { edgeKey, shapeKey, workflowId } from '../../core/experience/workflow-shape.js';
+import { edgeKey, shapeKey, shapeSources, workflowId } from '../../core/experience/workflow-shape.js';
 import {
   edgeEventKey,
   edgeEventsOf,
@@ -82,8 +82,7 @@ function addCall(known: Known, calls: readonly CallRecord[], i: number): void {
     known.tools.push(call.tool);
     known.shape = undefined;
   }
-  const sources = call.consumes.length > 0 ? call.consumes : i > 0 ? [i - 1] : [];
-  for (const j of sources) {
+  for (const j of shapeSources(call, i)) {
     const from = j >= 0 && j < i ? calls[j]?.tool : undefined;
     if (from === undefined || from === call.tool) continue;
     const key = edgeKey(from, call.tool);

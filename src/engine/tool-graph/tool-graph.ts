@@ -135,6 +135,7 @@ function toCallRecord(call: CallInput, at: number): CallRecord & { at: number } 
     ...(call.durationMs === undefined ? {} : { durationMs: call.durationMs }),
     consumes: [...new Set(call.consumes ?? [])].sort((a, b) => a - b),
     ...(call.parent === undefined ? {} : { parent: call.parent }),
+    ...(call.dependsOn === undefined ? {} : { dependsOn: [...new Set(call.dependsOn)].sort((a, b) => a - b) }),
     at: instant(call.at, at),
     ...(call.intent === undefined ? {} : { intent: call.intent }),
     ...(call.input === undefined ? {} : { input: call.input }),
@@ -294,6 +295,8 @@ function parseAppendedCalls(value: unknown, firstIndex: number): CallInput[] {
         );
       }
     }
+    for (const j of parsed.data.dependsOn ?? [])
+      if (j >= i) problems.push(`calls[${i}].dependsOn: call ${i} cannot depend on call ${j}: only earlier calls can`);
     const parent = parsed.data.parent;
     if (parent !== undefined && parent >= i)
       problems.push(`calls[${i}].parent: call ${i} cannot be inside call ${parent}: a parent comes earlier`);

@@ -476,6 +476,13 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
     `,
   },
+  {
+    version: 18,
+    description:
+      "the calls a call waited for, when its run's dependencies are known (an explicit DAG run by execute_dag): " +
+      'its learned workflow follows them',
+    sql: `ALTER TABLE calls ADD COLUMN depends_on text;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -801,9 +801,9 @@ export class PgStore implements Store {
     const col = <T>(f: (call: CallRecord) => T): T[] => calls.map((x) => f(x.call));
     await c.query(
       `INSERT INTO calls (scope, execution_id, idx, tool, status, retries, duration_ms, consumes, ` +
-        `parent, at, intent, input, output)
+        `parent, at, intent, input, output, depends_on)
        SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::float8[], ` +
-        `$8::text[], $9::int[], $10::float8[], $11::text[], $12::text[], $13::text[])`,
+        `$8::text[], $9::int[], $10::float8[], $11::text[], $12::text[], $13::text[], $14::text[])`,
       [
         scope,
         calls.map((x) => x.executionId),
@@ -818,6 +818,7 @@ export class PgStore implements Store {
         col((call) => call.intent ?? null),
         col((call) => call.input ?? null),
         col((call) => call.output ?? null),
+        col((call) => (call.dependsOn === undefined ? null : json(call.dependsOn))),
       ],
     );
   }

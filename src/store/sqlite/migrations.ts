@@ -595,6 +595,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         WHERE outcome IS NOT NULL AND confidence IS NOT NULL;
     `,
   },
+  {
+    version: 18,
+    description:
+      "the calls a call waited for, when its run's dependencies are known (an explicit DAG run by execute_dag): " +
+      'its learned workflow follows them',
+    sql: `ALTER TABLE calls ADD COLUMN depends_on TEXT;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -606,8 +606,8 @@ export class SqliteStore implements Store {
     const insertCall = this.#stmt(
       `
       INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, ` +
-        `parent, at, intent, input, output)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `parent, at, intent, input, output, depends_on)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     calls.forEach((call, i) => {
       insertCall.run(
@@ -624,6 +624,7 @@ export class SqliteStore implements Store {
         call.intent ?? null,
         call.input ?? null,
         call.output ?? null,
+        call.dependsOn === undefined ? null : json(call.dependsOn),
       );
     });
   }
@@ -761,6 +762,7 @@ export class SqliteStore implements Store {
           callRows.push(e.id, scope, i, call.tool, call.status, call.retries, call.durationMs ?? null);
           callRows.push(call.consumes.length === 0 ? '[]' : json(call.consumes), call.parent ?? null, call.at ?? null);
           callRows.push(call.intent ?? null, call.input ?? null, call.output ?? null);
+          callRows.push(call.dependsOn === undefined ? null : json(call.dependsOn));
         });
       }
       this.#insertRows(
@@ -770,8 +772,8 @@ export class SqliteStore implements Store {
       );
       this.#insertRows(
         'INSERT INTO calls (execution_id, scope, idx, tool, status, retries, duration_ms, consumes, parent, at, ' +
-          'intent, input, output)',
-        13,
+          'intent, input, output, depends_on)',
+        14,
         callRows,
       );
       for (const item of items) this.#foldEvents(scope, item.events, fold, cache, edges, lookedUp);
