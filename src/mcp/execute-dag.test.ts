@@ -101,7 +101,36 @@ async function gatewaySession() {
   return { credence, run, called, close };
 }
 
-describe('execute_dag records the dependencies of its tasks (newcomer walk 3)', () => {
+describe('execute_dag records what happened (newcomer walk 3)', () => {
+  it('a failed task, its skipped dependant, an independent sibling: a failed run, no invented edge', async () => {
+    const { credence, run, called, close } = await gatewaySession();
+    try {
+      const result = await run('read the notes and stat a file', [
+        { id: 'a', tool: 'fs:broken', arguments: { path: 'missing.txt' } },
+        { id: 'b', tool: 'fs:read_file', arguments: { path: '$a' } },
+        { id: 'c', tool: 'fs:file_info', arguments: { path: 'a.txt' } },
+      ]);
+      expect(result.isError).toBe(true);
+      expect(called.sort()).toEqual(['fs:broken', 'fs:file_info']);
+      const [stored] = await credence.runs();
+      expect(stored?.nodes.map((n) => [n.tool, n.status])).toEqual([
+        ['fs:broken', 'failure'],
+        ['fs:file_info', 'success'],
+      ]);
+      // (0.3 + 0.7) / 2 / 0.7 = 0.71 read the calls alone as a success: b was never done.
+      expect(stored?.confidence).toBeLessThan(0.5);
+      expect(stored?.summary).toBe('1 of 3 tasks succeeded; a failed, b skipped (dependency "a" failed)');
+      const [workflow] = await credence.workflows();
+      expect(workflow).toMatchObject({ runs: 1, successes: 0, edges: [] });
+      // The stored run keeps its dependencies: a rebuild from the stored executions gives the same workflow.
+      await credence.rebuildWorkflows();
+      expect((await credence.workflows())[0]).toMatchObject({ runs: 1, successes: 0, edges: [] });
+      expect((await credence.similarExecutions('read the notes and stat a file'))[0]?.quality).toBeLessThan(0.5);
+    } finally {
+      await close();
+    }
+  });
+
   it('links a task to the tasks it depended on, never to a sibling of its layer', async () => {
     const { credence, run, close } = await gatewaySession();
     try {
@@ -116,6 +145,25 @@ describe('execute_dag records the dependencies of its tasks (newcomer walk 3)', 
       await credence.rebuildWorkflows();
       expect((await credence.workflows())[0]).toMatchObject(expected);
       expect((await credence.similarExecutions('copy a file and stat another'))[0]?.quality).toBeCloseTo(1, 9);
+    } finally {
+      await close();
+    }
+  });
+
+  it('an argument that does not resolve leaves the run failed, not a lone success', async () => {
+    const { credence, run, called, close } = await gatewaySession();
+    try {
+      const result = await run('read a file and write its first line', [
+        { id: 'a', tool: 'fs:read_file', arguments: { path: 'a.txt' } },
+        { id: 'b', tool: 'fs:write_file', arguments: { path: '$a.0' } },
+      ]);
+      expect(result.isError).toBe(true);
+      expect(called).toEqual(['fs:read_file']);
+      const [stored] = await credence.runs();
+      expect(stored?.nodes.map((n) => [n.tool, n.status])).toEqual([['fs:read_file', 'success']]);
+      expect(stored?.confidence).toBeLessThan(0.5);
+      expect((await credence.workflows())[0]).toMatchObject({ runs: 1, successes: 0 });
+      expect((await credence.similarExecutions('read a file and write its first line'))[0]?.quality).toBeLessThan(0.5);
     } finally {
       await close();
     }

@@ -6,13 +6,14 @@
  * against the catalogue (errors name the problems; nothing runs) and run in parallel layers
  * (engine/workflow-exec), recorded as one execution that teaches only `dependency` edges (the order
  * across layers is nobody's choice), each call with the tasks it depended on (its learned workflow follows
- * them). Tasks that never reached their tool are not recorded.
+ * them). Tasks that never reached their tool are not calls, but a run with a task not done is a failed run.
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
+import { runQuality } from '../core/runs/run-quality.js';
 import { effectiveDependencies } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
 import type { MetaToolContext } from './tool-context.js';
@@ -201,6 +202,7 @@ async function runExplicit(
                 // The workflow's own dependencies, so its learned shape links a task to these only.
                 dependsOn: indexes(deps.get(t.id) ?? []),
               })),
+              ...(run.ok ? {} : notDone(run.tasks)),
             },
           ],
           { learn: ['dependency'] },
@@ -232,4 +234,21 @@ async function runExplicit(
     })),
   };
   return jsonResult(value, !run.ok);
+}
+
+/**
+ * A run in which a task failed, was skipped or never reached its tool did not do what was asked: its calls
+ * alone (the tasks that reached a tool) could still read as a success, so the run carries its own outcome,
+ * the seed's outcome confidence of a failure as a run's quality reads it (SPEC §7: 0.3 / 0.7, below the
+ * 0.5 of a success), and a summary of what became of each task.
+ */
+function notDone(tasks: readonly TaskOutcome[]): { confidence: number; summary: string } {
+  const done = tasks.filter((t) => t.status === 'success').length;
+  const missed = tasks
+    .filter((t) => t.status !== 'success')
+    .map((t) => (t.status === 'skipped' ? `${t.id} skipped (${t.error ?? 'a dependency'})` : `${t.id} failed`));
+  return {
+    confidence: runQuality({ calls: [{ status: 'failure' }] }),
+    summary: `${done} of ${tasks.length} tasks succeeded; ${missed.join(', ')}`,
+  };
 }
