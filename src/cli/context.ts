@@ -130,6 +130,7 @@ export function makeContext(
           ...(options.scope === undefined ? {} : { scope: options.scope }),
           ...(options.now === undefined ? {} : { now: options.now }),
           cwd: io.cwd,
+          warn: (line) => io.stderr(`credence: ${line}\n`),
         },
         io.env,
       );

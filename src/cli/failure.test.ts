@@ -37,9 +37,15 @@ describe('storeFailure', () => {
           'database: database disk image is malformed',
       ),
     );
-    expect(
-      storeFailure(sqliteError('database is locked', 'SQLITE_BUSY'), { kind: 'sqlite', location: '/x.db' })?.message,
-    ).toBe('the database /x.db failed: database is locked (SQLITE_BUSY)');
+  });
+
+  // A robustness audit: a busy store read as a failure ('database is locked'), with no word that a retry helps.
+  it('makes a busy SQLite file STORE_BUSY: busy, another process writing, retry', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']) {
+      const failure = storeFailure(sqliteError('database is locked', code), { kind: 'sqlite', location: '/x.db' });
+      expect(failure?.code).toBe('STORE_BUSY');
+      expect(failure?.message).toBe('the store /x.db is busy (another process is writing); retry');
+    }
   });
 
   it('leaves any other error alone', () => {

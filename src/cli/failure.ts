@@ -4,7 +4,7 @@
  * SQLite file, a PostgreSQL error, a full disk are failures of the store the user can act on, not
  * bugs. Anything else keeps its stack (a bug report needs it).
  */
-import { CredenceError } from '../core/errors.js';
+import { CredenceError, isStoreBusy, storeBusyError } from '../core/errors.js';
 
 /**
  * SQLite's result codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is no SQLite database.
@@ -30,13 +30,14 @@ const isPgError = (error: unknown): error is CodedError & { code: string } =>
 
 /**
  * A driver error raised while a command used the store at `location`, as a STORE_UNAVAILABLE
- * CredenceError naming the store (a damaged SQLite file is named as such); undefined for any other
- * error.
+ * CredenceError naming the store (a damaged SQLite file is named as such), or STORE_BUSY when another
+ * process held the write lock (exit code 75, retry); undefined for any other error.
  */
 export function storeFailure(
   error: unknown,
   store: { kind: 'sqlite' | 'postgres'; location: string },
 ): CredenceError | undefined {
+  if (isStoreBusy(error)) return storeBusyError(error, store.location);
   if (isSqliteError(error)) {
     const message = isDamaged(error.code)
       ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; ` +

@@ -5,7 +5,7 @@
  */
 import { writeSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { isCredenceError } from '../core/errors.js';
+import { isCredenceError, isStoreBusy, storeBusyError } from '../core/errors.js';
 import { makeContext, READING_COMMANDS, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
 import { registerDemo } from './demo.js';
 import { registerInit } from './init.js';
@@ -28,7 +28,8 @@ import { parseDbPath } from './parse.js';
 import { terminalSafeIO } from './terminal.js';
 import { packageVersion } from './version.js';
 
-export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
+/** Exit codes; `busy` (75, sysexits' EX_TEMPFAIL): another process held the store's write lock, a retry can succeed. */
+export const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2, busy: 75 });
 
 export { learnHookEvent } from './hook.js';
 
@@ -132,6 +133,10 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
         error.code === 'commander.help'
         ? EXIT.ok
         : EXIT.usage;
+    }
+    if (isStoreBusy(error)) {
+      io.stderr(`credence: ${storeBusyError(error).message}\n`);
+      return EXIT.busy;
     }
     if (isCredenceError(error)) {
       io.stderr(`credence: ${error.code === 'INVALID_INPUT' ? withFlagNames(error.message, ran) : error.message}\n`);

@@ -11,6 +11,7 @@ export const ERROR_CODES = Object.freeze({
   CYCLE: 'a graph that must be acyclic has a cycle',
   PATH_OUTSIDE_ROOT: 'a path resolves outside the folder it must stay in',
   STORE_UNAVAILABLE: 'the store cannot be opened or used',
+  STORE_BUSY: 'another process holds the store’s write lock; the same call can succeed when retried',
   SCHEMA_TOO_NEW: 'the database was written by a newer Credence',
   NOT_EMPTY: 'a store that must be empty (the target of a restore) already holds data',
   PROVIDER_UNAVAILABLE: 'an embedding provider cannot be reached',
@@ -42,3 +43,33 @@ export type Result<T, E = CredenceError> =
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+
+/**
+ * How long a write a read makes on the side (what it showed; embeddings, an index, a fit it keeps for next time)
+ * waits for another process's write lock, in ms: then the read answers without it, not after the 5 s busy timeout.
+ */
+export const SIDE_WRITE_WAIT_MS = 250;
+
+/** What every surface says of a busy store (STORE_BUSY): the command line, MCP, the dashboard. */
+export const STORE_BUSY_MESSAGE = 'the store is busy (another process is writing); retry';
+
+/**
+ * Whether `error` is a refusal because another connection holds the write lock: SQLite's SQLITE_BUSY or
+ * SQLITE_LOCKED (their extended codes too) from the driver, or a STORE_BUSY error.
+ */
+export function isStoreBusy(error: unknown): boolean {
+  if (isCredenceError(error, 'STORE_BUSY')) return true;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
+/** A busy store's driver error as STORE_BUSY ({@link STORE_BUSY_MESSAGE}, naming the store at `location`). */
+export function storeBusyError(error: unknown, location?: string): CredenceError {
+  if (isCredenceError(error, 'STORE_BUSY')) return error;
+  const code = (error as { code?: unknown }).code;
+  return new CredenceError(
+    'STORE_BUSY',
+    location === undefined ? STORE_BUSY_MESSAGE : `the store ${location} is busy (another process is writing); retry`,
+    { cause: error, details: { ...(location === undefined ? {} : { location }), driverCode: code } },
+  );
+}

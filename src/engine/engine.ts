@@ -3,7 +3,7 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
-import { CredenceError } from '../core/errors.js';
+import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
@@ -41,7 +41,7 @@ import {
   type ShownItem,
   type Verdict,
 } from './feedback-service.js';
-import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surface } from '../store/types.js';
+import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surface, WriteWait } from '../store/types.js';
 import { afterPrune, evolve, type EvolveReport } from './learning/evolve.js';
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
@@ -119,12 +119,29 @@ export interface CredenceOptions {
    * @default the one configured by CREDENCE_EMBEDDINGS (the offline word-vector table when unset)
    */
   embedder?: EmbeddingProvider;
+  /**
+   * Where a line about something that did not stop the call goes (a result not recorded as shown).
+   * @default standard error, as `credence: <line>`
+   */
+  warn?: (line: string) => void;
 }
 
 /** Whether a call records its results as shown (SPEC §6 metrics). @default true */
 export interface Tracking {
   track?: boolean;
 }
+
+/**
+ * A result's record of being shown: its `shownId` for feedback, or `shownIdWhy` when it could not be recorded
+ * (another process was writing): the result is still the answer, and no feedback can name it.
+ */
+export interface Shown {
+  shownId?: string;
+  shownIdWhy?: string;
+}
+
+const NOT_TRACKED =
+  'not recorded as shown, so no shownId: the store is busy (another process is writing); the answer is complete';
 
 export interface Status {
   db: string;
@@ -201,6 +218,7 @@ export class Credence {
   readonly now: () => number;
   readonly newId: () => string;
   readonly #makeEmbedder: () => EmbeddingProvider;
+  readonly #warn: (line: string) => void;
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
@@ -226,6 +244,7 @@ export class Credence {
     now: () => number;
     newId?: () => string;
     embedder: () => EmbeddingProvider;
+    warn?: (line: string) => void;
   }) {
     this.#store = init.store;
     stores.set(this, init.store);
@@ -237,6 +256,7 @@ export class Credence {
     // ~10 ms to load and Web Crypto's ~4 ms (issue 20), and status makes none.
     this.newId = init.newId ?? randomUuids();
     this.#makeEmbedder = init.embedder;
+    this.#warn = init.warn ?? ((line) => process.stderr.write(`credence: ${line}\n`));
   }
 
   /** The embedding provider, created on first use (status and record never load it). */
@@ -384,7 +404,14 @@ export class Credence {
    * An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store.
    */
   forScope(scope: string): Promise<Credence> {
-    return openCredence({ store: this.#store, scope, now: this.now, cwd: this.root, newId: this.newId });
+    return openCredence({
+      store: this.#store,
+      scope,
+      now: this.now,
+      cwd: this.root,
+      newId: this.newId,
+      warn: this.#warn,
+    });
   }
 
   /** The tables a dump holds, in the order it holds them (store/types). */
@@ -563,8 +590,8 @@ export class Credence {
    * Records what a surface returned (SPEC §6 metrics), each item with the confidence it was shown with
    * (issue 24); one shown id per item.
    */
-  recordShown(surface: OutcomeKind, items: readonly ShownItem[]): Promise<string[]> {
-    return recordShown(this.#feedback, surface, items);
+  recordShown(surface: OutcomeKind, items: readonly ShownItem[], wait?: WriteWait): Promise<string[]> {
+    return recordShown(this.#feedback, surface, items, wait);
   }
 
   /**
@@ -688,7 +715,7 @@ export class Credence {
   async recall(
     query: string,
     request: RecallRequest & Tracking = {},
-  ): Promise<(RecallResult & ProbabilityInfo & { shownId?: string })[]> {
+  ): Promise<(RecallResult & ProbabilityInfo & Shown)[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await recall(await this.#recallContext(), query, request);
     return this.#track(
@@ -709,16 +736,26 @@ export class Credence {
     query: string,
     request: Tracking,
     confidence: (item: T) => number,
-  ): Promise<(T & ProbabilityFields & { shownId?: string })[]> {
+  ): Promise<(T & ProbabilityFields & Shown)[]> {
     if (items.length === 0) return [];
     // The learned probability beside each item's confidence, or why there is none (issue 24).
     const learned = await this.#calibrationMaps.of(this.#calibrationContext, surface);
     const probable = items.map((item) => ({ ...item, ...probabilityFields(learned, surface, confidence(item)) }));
     if (request.track === false) return probable;
-    const ids = await this.recordShown(
-      surface,
-      items.map((item) => ({ target: target(item), query, confidence: confidence(item) })),
-    );
+    let ids: string[];
+    try {
+      // A short wait: the answer is ready and does not need the write (a busy store must not hold it 5 s).
+      ids = await this.recordShown(
+        surface,
+        items.map((item) => ({ target: target(item), query, confidence: confidence(item) })),
+        { busyWaitMs: SIDE_WRITE_WAIT_MS },
+      );
+    } catch (error) {
+      if (!isStoreBusy(error)) throw error;
+      // The answer still goes out, without shown ids: one line says so, and each item says why it has none.
+      this.#warn(`${surface}: ${NOT_TRACKED}`);
+      return probable.map((item) => ({ ...item, shownIdWhy: NOT_TRACKED }));
+    }
     return probable.map((item, i) => ({ ...item, shownId: ids[i] as string }));
   }
 
@@ -755,7 +792,7 @@ export class Credence {
   async searchTools(
     query: string,
     request: search.ToolSearchRequest & Tracking = {},
-  ): Promise<(search.LearnedToolResult & ProbabilityInfo & { shownId?: string })[]> {
+  ): Promise<(search.LearnedToolResult & ProbabilityInfo & Shown)[]> {
     limits.requireWithinLimit('query', query, 'query');
     const results = await search.searchTools(await this.#searchContext(), query, request);
     // A tool result has no confidence of its own: its hybrid score (0..1) is what it was shown with.
@@ -773,7 +810,7 @@ export class Credence {
   async suggestDag(
     intent: string,
     request: search.DagRequest & Tracking = {},
-  ): Promise<search.DagSuggestion & ProbabilityInfo & { shownId?: string }> {
+  ): Promise<search.DagSuggestion & ProbabilityInfo & Shown> {
     limits.requireWithinLimit('intent', intent, 'intent');
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
@@ -970,7 +1007,7 @@ export class Credence {
   async suggestNext(
     tool: string,
     options: { limit?: number } & Tracking = {},
-  ): Promise<(graph.NextSuggestion & ProbabilityInfo & { shownId?: string })[]> {
+  ): Promise<(graph.NextSuggestion & ProbabilityInfo & Shown)[]> {
     limits.requireWithinLimit('tool', tool, 'toolName');
     const suggestions = await graph.suggestNext(this.#graph, tool, options);
     return this.#track(
@@ -1032,5 +1069,6 @@ export async function openCredence(
     now,
     ...(options.newId === undefined ? {} : { newId: options.newId }),
     embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
   });
 }

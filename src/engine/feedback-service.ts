@@ -24,6 +24,7 @@ import type {
   SkillRecord,
   StatsStore,
   Surface,
+  WriteWait,
 } from '../store/types.js';
 import { currentSkillConfidence } from './learning/skill-confidence.js';
 
@@ -54,6 +55,7 @@ export async function recordShown(
   ctx: FeedbackContext,
   surface: OutcomeKind,
   items: readonly ShownItem[],
+  wait?: WriteWait,
 ): Promise<string[]> {
   const at = ctx.now();
   const shown: ShownRecord[] = items.map((item) => {
@@ -67,7 +69,7 @@ export async function recordShown(
       ...(confidence === undefined ? {} : { confidence }),
     };
   });
-  if (shown.length > 0) await ctx.store.recordShown(ctx.scope, shown);
+  if (shown.length > 0) await ctx.store.recordShown(ctx.scope, shown, wait);
   return shown.map((s) => s.id);
 }
 

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine/engine.js';
@@ -38,4 +42,48 @@ describe('the MCP server in process', () => {
       await credence.close();
     }
   });
+
+  // A robustness audit: with another process writing, recall and search_tools answered INTERNAL ("an internal error
+  // (SqliteError SQLITE_BUSY)"), which said neither that the store was busy nor that a retry would help.
+  it('with another process writing: a search answers without shown ids, a write is STORE_BUSY (retry)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-mcp-busy-'));
+    const path = join(dir, 'c.db');
+    const store = openSqliteStore({ path, busyTimeoutMs: 300 });
+    const credence = await openCredence({ store, scope: 'p', now: '2026-02-02T09:00:00Z', warn: () => {} });
+    await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
+    const lines: string[] = [];
+    const session = createMcpSession(credence, undefined, 'test', { log: (line) => lines.push(line) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await session.server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const body = (result: Awaited<ReturnType<Client['callTool']>>) =>
+      JSON.parse((result.content as { text: string }[])[0]?.text ?? '') as Record<string, unknown>;
+    try {
+      const search = await client.callTool({ name: 'search_tools', arguments: { query: 'read a file' } });
+      expect(search.isError).not.toBe(true);
+      const results = body(search).results as { tool: string; shownId?: string; shownIdWhy?: string }[];
+      expect(results.map((r) => r.tool)).toEqual(['read_file']);
+      expect(results[0]?.shownId).toBeUndefined();
+      expect(results[0]?.shownIdWhy).toMatch(/the store is busy \(another process is writing\)/);
+      const observe = await client.callTool({
+        name: 'observe',
+        arguments: { type: 'pattern', observation: 'the build reads the config first' },
+      });
+      expect(observe.isError).toBe(true);
+      expect(body(observe)).toEqual({
+        error: 'observe: the store is busy (another process is writing); retry',
+        code: 'STORE_BUSY',
+      });
+      expect(lines).toEqual([]);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      await client.close();
+      await credence.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });

@@ -18,7 +18,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
-import { isCredenceError } from '../core/errors.js';
+import { isCredenceError, isStoreBusy, STORE_BUSY_MESSAGE } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 import type { Credence } from '../engine/engine.js';
 import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
@@ -172,9 +172,10 @@ export function createMcpSession(
 }
 
 /**
- * Runs a meta-tool. Its anticipated failures (CredenceError) reach the agent with their message; an
- * unanticipated one (a bug, a driver refusing a statement) is logged whole and reaches the agent as
- * a short line without its message (core/text/error-summary): a driver's text can quote stored values or SQL.
+ * Runs a meta-tool. Its anticipated failures (CredenceError) reach the agent with their message, a busy store as
+ * STORE_BUSY (retry); an unanticipated one (a bug, a driver refusing a statement) is logged whole and reaches the
+ * agent as a short line without its message (core/text/error-summary): a driver's text can quote stored values or
+ * SQL.
  */
 async function runMeta(
   tool: MetaTool,
@@ -188,6 +189,9 @@ async function runMeta(
   try {
     return await tool.run(ctx, parsed.data as never);
   } catch (error) {
+    // Another process holds the write lock: a retry can succeed, which INTERNAL would not say.
+    if (isStoreBusy(error))
+      return jsonResult({ error: `${tool.name}: ${STORE_BUSY_MESSAGE}`, code: 'STORE_BUSY' }, true);
     if (isCredenceError(error)) return jsonResult({ error: error.message, code: error.code }, true);
     log(`${tool.name} failed: ${oneLine(error)}`);
     return jsonResult(

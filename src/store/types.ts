@@ -521,9 +521,18 @@ export interface WorkflowStore {
   deleteWorkflows(scope: string): Promise<number>;
 }
 
+/**
+ * How long one write waits for another connection's write lock: SQLite waits `busyWaitMs` (not the store's busy
+ * timeout) before it fails with SQLITE_BUSY; PostgreSQL ignores it. For a write a read makes on the side (what was
+ * shown, an embedding kept for next time), which the read can do without.
+ */
+export interface WriteWait {
+  busyWaitMs?: number;
+}
+
 /** Stored vectors, and where they are ranked. */
 export interface EmbeddingStore {
-  putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void>;
+  putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[], wait?: WriteWait): Promise<void>;
   getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]>;
   /** The stored embeddings of `kind` without their vectors. */
   getEmbeddingStamps(scope: string, kind: EmbeddingKind): Promise<EmbeddingStamp[]>;
@@ -666,6 +675,7 @@ export interface VectorIndexStore {
       header: VectorIndexHeader;
       chunks: readonly VectorChunk[];
     },
+    wait?: WriteWait,
   ): Promise<boolean>;
   /** Deletes the scope's persisted matrices (one by name, or all): the next index rebuilds them. */
   deleteVectorIndex(scope: string, name?: string): Promise<void>;
@@ -718,7 +728,7 @@ export interface LearningStore {
 
 /** Results shown with their verdicts, and feedback events. */
 export interface FeedbackStore {
-  recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void>;
+  recordShown(scope: string, shown: readonly ShownRecord[], wait?: WriteWait): Promise<void>;
   getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;
@@ -838,7 +848,7 @@ export interface StoredFit {
 /** Fits measured on replays (migration 9), one per scope and name; a put replaces the stored one. */
 export interface FitStore {
   getFit(scope: string, name: string): Promise<StoredFit | undefined>;
-  putFit(scope: string, fit: StoredFit): Promise<void>;
+  putFit(scope: string, fit: StoredFit, wait?: WriteWait): Promise<void>;
 }
 
 /**
@@ -849,7 +859,7 @@ export interface FitStore {
 export interface PastRunsStore {
   readPastRuns(scope: string): Promise<{ revision: number; data: Uint8Array } | undefined>;
   /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
-  writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
+  writePastRuns(scope: string, revision: number, data: Uint8Array, wait?: WriteWait): Promise<boolean>;
   /**
    * The kept bytes to read a range at a time, as a query needs them (SQLite keeps them in pieces, migration 14, so
    * a new process reads a few of ~20 MB at 100k). A reader reads the bytes it was opened on; once two later ones
@@ -882,7 +892,7 @@ export interface GraphSnapshotStore {
     options?: { bytes?: number },
   ): Promise<{ revision: number; data: Uint8Array } | undefined>;
   /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
-  writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean>;
+  writeGraphSnapshot(scope: string, revision: number, data: Uint8Array, wait?: WriteWait): Promise<boolean>;
 }
 
 export interface Store

@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OUTCOME_KINDS } from '../core/types.js';
 import { runDemo } from '../engine/demo/demo.js';
 import { engineStore, openCredence, type Credence } from '../engine/engine.js';
@@ -510,6 +510,24 @@ describe("the dashboard's assets", () => {
       expect((await get(server, '/graph')).status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+});
+
+// A robustness audit: a busy store was a 500 INTERNAL the dashboard could not explain.
+describe('a busy store', () => {
+  it('is a 503 STORE_BUSY saying another process is writing and to retry', async () => {
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const spy = vi.spyOn(credence, 'scopes').mockRejectedValueOnce(busy);
+    try {
+      const r = await get(open, '/api/scopes');
+      expect(r.status).toBe(503);
+      expect(r.body.error).toEqual({
+        code: 'STORE_BUSY',
+        message: 'the store is busy (another process is writing); retry',
+      });
+    } finally {
+      spy.mockRestore();
     }
   });
 });

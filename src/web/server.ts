@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
-import { CredenceError, isCredenceError } from '../core/errors.js';
+import { CredenceError, isCredenceError, isStoreBusy, STORE_BUSY_MESSAGE } from '../core/errors.js';
 import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import { oneLine, requestTarget } from '../http/request.js';
@@ -86,6 +86,7 @@ const STATUS: Partial<Record<string, number>> = {
   NOT_FOUND: 404,
   UNKNOWN_TOOL: 404,
   PATH_OUTSIDE_ROOT: 400,
+  STORE_BUSY: 503,
 };
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -312,6 +313,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
    */
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     if (res.headersSent) return void res.end();
+    // Another process holds the write lock: 503, retry (not a 500 the dashboard could not explain).
+    if (isStoreBusy(error)) return sendError(res, 503, 'STORE_BUSY', STORE_BUSY_MESSAGE);
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
     log(`dashboard: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
     // The message (a driver's text can quote stored values or SQL) goes to the log only.

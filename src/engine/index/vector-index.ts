@@ -7,6 +7,7 @@
  * row into its place), so every scan breaks ties by key. A store that ranks vectors itself (pgvector) keeps its
  * embeddings table as the truth, and the index keeps the keys only. How it works: docs/how-it-works.md.
  */
+import { isStoreBusy, SIDE_WRITE_WAIT_MS } from '../../core/errors.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
 import type {
@@ -1163,7 +1164,14 @@ export class VectorIndex {
     const header = { modelKey: this.#modelKey, ...at, dim: this.#dim, rows: n, chunks: count };
     const expect = this.#persisted;
     const writing = this.#store
-      .writeVectorChunks(this.#scope, this.#spec.name, { expect, header, chunks: write })
+      .writeVectorChunks(
+        this.#scope,
+        this.#spec.name,
+        { expect, header, chunks: write },
+        { busyWaitMs: SIDE_WRITE_WAIT_MS },
+      )
+      // Another process writing (busy past a short wait): not written, as when it had persisted its own.
+      .catch((error: unknown) => (isStoreBusy(error) ? false : Promise.reject(error)))
       .then((wrote) => {
         // Another process persisted its own: this one keeps its matrix in memory and stops writing (unless the
         // index loaded again meanwhile).

@@ -16,6 +16,7 @@ import type { DagEdgeInput } from '../../core/dag/dag-build.js';
 import { byScoreThenRun } from '../../core/rank-order.js';
 import { queryTermShareOf } from '../../core/text/term-weights.js';
 import { contentWords } from '../../core/text/words.js';
+import { SIDE_WRITE_WAIT_MS } from '../../core/errors.js';
 import type { SearchContext, SearchIndex } from './search-index.js';
 import { PastRuns, type PastRun } from './past-runs.js';
 import type { SimilarityScan } from './vectors.js';
@@ -106,7 +107,10 @@ async function persist(store: object, scope: string, held: Held): Promise<void> 
   const { writePastRuns } = store as Partial<PastRunsStore>;
   if (writePastRuns === undefined) return;
   const bytes = held.runs.encode();
-  const written = await writePastRuns.call(store, scope, held.revision, bytes).catch(() => false);
+  // A short wait: another process writing keeps this read waiting no longer than that (the runs are kept next time).
+  const written = await writePastRuns
+    .call(store, scope, held.revision, bytes, { busyWaitMs: SIDE_WRITE_WAIT_MS })
+    .catch(() => false);
   held.unpersisted = 0;
   // Runs that read their parts from the store's pieces are read from these bytes now: a later write may take the
   // pieces away (the previous generation stays, not the one before). Runs built in full are too (issue 20): their
@@ -557,7 +561,7 @@ async function storedOrMeasured<T>(
   if (store.putFit !== undefined && survivesJson(value)) {
     const fit = { name, ...sizes, revision, value: JSON.stringify(value), fittedAt: Date.now() };
     // A store opened read-only (or a failed write) keeps nothing: the next process measures again.
-    await store.putFit.call(ctx.store, ctx.scope, fit).catch(() => undefined);
+    await store.putFit.call(ctx.store, ctx.scope, fit, { busyWaitMs: SIDE_WRITE_WAIT_MS }).catch(() => undefined);
   }
   return value;
 }

@@ -18,6 +18,7 @@ import {
 } from './vectors.js';
 
 export { scanSimilar, similarityOf, toMatrix, type SimilarityScan, type VectorMatrix, type VectorSource };
+import { isStoreBusy, SIDE_WRITE_WAIT_MS } from '../../core/errors.js';
 import { taskText } from '../../core/experience/task-text.js';
 import { isDeprecated } from '../../core/search/tool-search.js';
 import { embeddingKey, resolveEmbeddingKey, type EmbeddingProvider } from '../../embed/index.js';
@@ -118,11 +119,16 @@ export async function ensureEmbeddings(
     const chunk = missing.slice(i, i + 512);
     const embedded = await embedder.embed(chunk.map((m) => m.text));
     const modelKey = embeddingKey(embedder);
-    await store.putEmbeddings(
-      scope,
-      kind,
-      chunk.map((m, j) => ({ refId: m.id, modelKey, textHash: m.hash, vector: embedded[j] as Float32Array })),
-    );
+    const rows = chunk.map((m, j) => ({
+      refId: m.id,
+      modelKey,
+      textHash: m.hash,
+      vector: embedded[j] as Float32Array,
+    }));
+    // Kept for next time: another process writing leaves them unkept (embedded again next time), not the read failed.
+    await store.putEmbeddings(scope, kind, rows, { busyWaitMs: SIDE_WRITE_WAIT_MS }).catch((error: unknown) => {
+      if (!isStoreBusy(error) || !withVectors) throw error;
+    });
     chunk.forEach((m, j) => vectors.set(m.id, embedded[j] as Float32Array));
   }
   return vectors;

@@ -5,6 +5,7 @@
  * patched since the stored one. A store without the table, a read-only store or a blob of another version is the
  * same as none: the snapshot is then built from every edge as before.
  */
+import { SIDE_WRITE_WAIT_MS } from '../../core/errors.js';
 import type { GraphSnapshotStore, RevisionStore } from '../../store/types.js';
 import type { GraphSnapshot, GraphStats } from './graph-snapshot.js';
 import {
@@ -77,7 +78,8 @@ export async function persistSnapshot(
   const write = (store as Partial<GraphSnapshotStore>).writeGraphSnapshot;
   if (write === undefined) return false;
   try {
-    return await write.call(store, scope, revision, encodeSnapshot(snapshot));
+    // A short wait: another process writing keeps a read waiting no longer (the snapshot is kept next time).
+    return await write.call(store, scope, revision, encodeSnapshot(snapshot), { busyWaitMs: SIDE_WRITE_WAIT_MS });
   } catch {
     // A read-only store (a hook's connection) keeps no snapshot: the next process builds its own.
     return false;

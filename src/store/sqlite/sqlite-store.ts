@@ -93,6 +93,7 @@ import {
   type BackupReport,
   type FullTextRow,
   type FullTextTable,
+  type WriteWait,
 } from '../types.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
@@ -308,8 +309,19 @@ export class SqliteStore implements Store {
     cache.edges.set(key, edge);
   }
 
-  #write<T>(fn: () => T): T {
-    return this.#db.transaction(fn).immediate();
+  /**
+   * `fn` in one write transaction; with `wait.busyWaitMs`, waiting that long (not the busy timeout) for another
+   * connection's lock. The timeout is the connection's, set and put back around this synchronous call alone.
+   */
+  #write<T>(fn: () => T, wait: WriteWait = {}): T {
+    if (wait.busyWaitMs === undefined) return this.#db.transaction(fn).immediate();
+    const before = this.#db.pragma('busy_timeout', { simple: true }) as number;
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.floor(wait.busyWaitMs))}`);
+    try {
+      return this.#db.transaction(fn).immediate();
+    } finally {
+      this.#db.pragma(`busy_timeout = ${before}`);
+    }
   }
 
   async schemaVersion(): Promise<number> {
@@ -536,7 +548,12 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ observation: toObservation(r), bm25: Number(r.bm25) }));
   }
 
-  async putEmbeddings(scope: string, kind: EmbeddingKind, items: readonly StoredEmbedding[]): Promise<void> {
+  async putEmbeddings(
+    scope: string,
+    kind: EmbeddingKind,
+    items: readonly StoredEmbedding[],
+    wait?: WriteWait,
+  ): Promise<void> {
     const put = this.#stmt(
       `
       INSERT INTO embeddings (scope, kind, ref_id, model_key, text_hash, vector) VALUES (?, ?, ?, ?, ?, ?)
@@ -553,7 +570,7 @@ export class SqliteStore implements Store {
           item.textHash,
           Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength),
         );
-    });
+    }, wait);
   }
 
   async getEmbeddings(scope: string, kind: EmbeddingKind): Promise<StoredEmbedding[]> {
@@ -1170,7 +1187,7 @@ export class SqliteStore implements Store {
     return { inserted: info.changes, duplicates: 1 - info.changes };
   }
 
-  async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
+  async recordShown(scope: string, shown: readonly ShownRecord[], wait?: WriteWait): Promise<void> {
     const insert = this.#stmt(`
       INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -1193,7 +1210,7 @@ export class SqliteStore implements Store {
           ...verdict,
         );
       }
-    });
+    }, wait);
   }
 
   async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
@@ -1509,20 +1526,22 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : toFit(row);
   }
 
-  async putFit(scope: string, fit: StoredFit): Promise<void> {
-    this.#write(() =>
-      this.#stmt(`
+  async putFit(scope: string, fit: StoredFit, wait?: WriteWait): Promise<void> {
+    this.#write(
+      () =>
+        this.#stmt(`
         INSERT INTO fits (scope, name, runs, tools, revision, value, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (scope, name) DO UPDATE SET runs = excluded.runs, tools = excluded.tools,
           revision = excluded.revision, value = excluded.value, fitted_at = excluded.fitted_at`).run(
-        scope,
-        fit.name,
-        fit.runs,
-        fit.tools,
-        fit.revision,
-        fit.value,
-        fit.fittedAt,
-      ),
+          scope,
+          fit.name,
+          fit.runs,
+          fit.tools,
+          fit.revision,
+          fit.value,
+          fit.fittedAt,
+        ),
+      wait,
     );
   }
 
@@ -1532,9 +1551,9 @@ export class SqliteStore implements Store {
     return readWhole((sql) => this.#stmt(sql), scope);
   }
 
-  async writePastRuns(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
+  async writePastRuns(scope: string, revision: number, data: Uint8Array, wait?: WriteWait): Promise<boolean> {
     // In pieces (migration 14): a new process reads those a query needs (past-run-pieces.ts).
-    return this.#write(() => writePieces((sql) => this.#stmt(sql), scope, revision, data));
+    return this.#write(() => writePieces((sql) => this.#stmt(sql), scope, revision, data), wait);
   }
 
   async openPastRuns(scope: string): Promise<PastRunsReader | undefined> {
@@ -1562,8 +1581,8 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : { revision: Number(row.revision), data: row.data as Uint8Array };
   }
 
-  async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array): Promise<boolean> {
-    return this.#writeBlob('graph_snapshots', scope, revision, data);
+  async writeGraphSnapshot(scope: string, revision: number, data: Uint8Array, wait?: WriteWait): Promise<boolean> {
+    return this.#writeBlob('graph_snapshots', scope, revision, data, wait);
   }
 
   #readBlob(table: 'past_runs' | 'graph_snapshots', scope: string) {
@@ -1572,7 +1591,13 @@ export class SqliteStore implements Store {
   }
 
   /** Keeps `data` at `revision` unless the stored one is at a later revision; whether it was written. */
-  #writeBlob(table: 'past_runs' | 'graph_snapshots', scope: string, revision: number, data: Uint8Array) {
+  #writeBlob(
+    table: 'past_runs' | 'graph_snapshots',
+    scope: string,
+    revision: number,
+    data: Uint8Array,
+    wait?: WriteWait,
+  ) {
     const blob = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return this.#write(
       () =>
@@ -1580,6 +1605,7 @@ export class SqliteStore implements Store {
           INSERT INTO ${table} (scope, revision, data) VALUES (?, ?, ?)
           ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, data = excluded.data
           WHERE ${table}.revision <= excluded.revision`).run(scope, revision, blob).changes > 0,
+      wait,
     );
   }
 
@@ -1797,6 +1823,7 @@ export class SqliteStore implements Store {
       header: VectorIndexHeader;
       chunks: readonly VectorChunk[];
     },
+    wait?: WriteWait,
   ): Promise<boolean> {
     const { header } = write;
     return this.#write(() => {
@@ -1834,7 +1861,7 @@ export class SqliteStore implements Store {
           header.chunks,
         );
       return true;
-    });
+    }, wait);
   }
 
   async deleteVectorIndex(scope: string, name?: string): Promise<void> {
