@@ -21,6 +21,7 @@ describe('PostgreSQL migration 16', () => {
       ALTER TABLE shown DROP COLUMN confidence, DROP COLUMN outcome, DROP COLUMN outcome_at;
       ALTER TABLE shown DROP CONSTRAINT shown_surface_check;
       ALTER TABLE shown ADD CONSTRAINT shown_surface_check CHECK (surface IN ('search', 'next', 'dag', 'recall'));
+      ALTER TABLE calls DROP COLUMN depends_on; -- migration 18's, run again after 16
       UPDATE credence_meta SET value = '15' WHERE key = 'schema_version';
       INSERT INTO shown (scope, id, surface, target, at, verdict, verdict_at) VALUES
         ('p', 'sh-1', 'search', 'read_file', 1, 'accepted', 5),

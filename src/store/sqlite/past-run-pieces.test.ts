@@ -68,6 +68,7 @@ describe('past runs in pieces (SQLite, migration 14)', () => {
     const raw = new Database(path);
     raw.exec('DROP TABLE past_run_pieces');
     raw.exec('ALTER TABLE memories DROP COLUMN life'); // migration 15's
+    raw.exec('ALTER TABLE calls DROP COLUMN depends_on'); // migration 18's
     raw.pragma('user_version = 13');
     raw.prepare('INSERT INTO past_runs (scope, revision, data) VALUES (?, ?, ?)').run('p', 3, Buffer.from([1, 2]));
     raw.close();
