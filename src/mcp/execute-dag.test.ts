@@ -20,12 +20,30 @@ function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>) {
 }
 
 const dag = { tasks: [{ id: 't1', tool: 'memory:read_graph', dependsOn: [] }] };
-const reasons = async (s: Partial<DagSuggestion & ProbabilityInfo>): Promise<string[]> => {
-  const result = await executeDag(context(s), { intent: 'read the graph', execute: true });
+const reasons = async (
+  s: Partial<DagSuggestion & ProbabilityInfo>,
+  args?: Record<string, Record<string, unknown>>,
+): Promise<string[]> => {
+  const result = await executeDag(context(s), {
+    intent: 'read the graph',
+    execute: true,
+    ...(args === undefined ? {} : { arguments: args }),
+  });
   return (result.structuredContent as { notExecutedBecause?: string[] }).notExecutedBecause ?? [];
 };
 
 describe('execute_dag with an intent (issue 19)', () => {
+  it('does not run when an argument names no task or tool of the suggestion (meant for another DAG)', async () => {
+    // Below the threshold, so that nothing runs either way: the arguments' reason is added, or not.
+    const unsure = { dag, confidence: 0.7, seedConfidence: 0.9 };
+    const below = expect.stringContaining('confidence 0.700 is below the threshold 0.85');
+    expect(await reasons(unsure, { t1: {}, 'memory:read_graph': {} })).toEqual([below]);
+    expect(await reasons(unsure, { t9: { path: 'a.txt' } })).toEqual([
+      'arguments names "t9": no task or tool of the suggested DAG (its tasks: t1 memory:read_graph)',
+      below,
+    ]);
+  });
+
   it('does not run on a measured confidence alone: the seed formula must reach the threshold too', async () => {
     const why = await reasons({ dag, confidence: 0.92, seedConfidence: 0.6 });
     expect(why).toEqual([expect.stringContaining("the seed formula's confidence 0.600 is below the threshold 0.85")]);

@@ -64,6 +64,14 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   const notRun: string[] = [];
   const argumentsOf = (t: { id: string; tool: string }): Record<string, unknown> =>
     input.arguments?.[t.id] ?? input.arguments?.[t.tool] ?? {};
+  // An argument given for no task nor tool of the suggestion was meant for another DAG: this one does not run.
+  const named = new Set(suggestion.dag.tasks.flatMap((t) => [t.id, t.tool]));
+  const stray = Object.keys(input.arguments ?? {}).filter((key) => !named.has(key));
+  if (stray.length > 0)
+    notRun.push(
+      `arguments names ${stray.map((k) => `"${k}"`).join(', ')}: no task or tool of the suggested DAG ` +
+        `(its tasks: ${suggestion.dag.tasks.map((t) => `${t.id} ${t.tool}`).join(', ')})`,
+    );
   if (input.execute === false) notRun.push('execute is false');
   if (ctx.gateway === undefined) notRun.push('no gateway: start `credence serve --gateway FILE` to run tools');
   else {
