@@ -26,6 +26,13 @@ describe('a Claude Code transcript line', () => {
     ]);
   });
 
+  it('reads the first prompt of a transcript saved with a byte order mark', () => {
+    const w = new TranscriptWriter(S, '/p', '2026-03-01T10:00:00Z').prompt('fix the build');
+    const { events, outcomes } = readAll([`\ufeff${w.lines[0]}`, ...w.lines.slice(1)]);
+    expect(outcomes[0]?.skipped).toBeUndefined();
+    expect(events.map((e) => e.kind === 'prompt' && e.prompt)).toEqual(['fix the build']);
+  });
+
   it('reads a prompt given as text blocks', () => {
     const line = JSON.stringify({
       type: 'user',

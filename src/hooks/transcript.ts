@@ -84,7 +84,8 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
   if (line.trim() === '') return { events: [] };
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    // A byte order mark before the first line is no part of it (its first prompt was skipped as not JSON).
+    value = JSON.parse(line.replace(/^\uFEFF/, ''));
   } catch (error) {
     return {
       events: [],

@@ -7,6 +7,11 @@ const parse = (value: unknown, env: NodeJS.ProcessEnv = {}) =>
   parseGatewayConfig(JSON.stringify(value), 'servers.json', env);
 
 describe('parseGatewayConfig', () => {
+  it('reads a file saved with a byte order mark', () => {
+    const text = `\ufeff${JSON.stringify({ mcpServers: { fs: { command: 'npx' } } })}`;
+    expect(parseGatewayConfig(text, 'servers.json', {}).map((s) => s.name)).toEqual(['fs']);
+  });
+
   it('reads stdio and url servers in the mcpServers format of .mcp.json', () => {
     expect(
       parse({

@@ -112,7 +112,8 @@ export function parseGatewayConfig(
 ): DownstreamServer[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A byte order mark (an editor's UTF-8 with BOM) is no part of the JSON.
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new CredenceError('INVALID_INPUT', `${source} is not JSON: ${(error as Error).message}`);
   }

@@ -144,6 +144,13 @@ describe('dump files', () => {
     expect((await target.searchMemories('q', '"publish"')).map((h) => h.memory.id)).toEqual(['m1']);
   });
 
+  it('restore a dump whose first line opens with a byte order mark (saved again by an editor)', async () => {
+    const source = await sample();
+    const target = fresh();
+    await restoreDump(target, linesOf(`\ufeff${await dumpText(source)}`), { batchSize: 1 });
+    expect(await everyRow(target)).toEqual(await everyRow(source));
+  });
+
   it('keep learned workflows, and a dump written before workflows existed still restores', async () => {
     const store = await sample();
     const merge = { id: 'wf-1', key: 'k', tools: ['read_file'], edges: [], runs: 1, successes: 1, at: T0 };

@@ -135,7 +135,8 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
     if (text.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // The first line may open with a byte order mark (a dump saved again by an editor).
+      value = JSON.parse(n === 1 ? text.replace(/^\uFEFF/, '') : text);
     } catch (error) {
       throw lineError(n, `malformed JSON (${(error as Error).message})`);
     }
