@@ -165,12 +165,25 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
         process.stdin.once('close', () => done());
       });
       await session.server.connect(transport);
+      // What the transport could not read is said (a line that is no JSON-RPC, a message over the SDK's 10 MiB
+      // read buffer, which closes the connection): it ended the server quietly with exit 0 and no answer.
+      let fatal: Error | undefined;
+      session.server.onerror = (error: Error) => {
+        log(`stdio: ${error.message}`);
+        if (/exceeded maximum size/i.test(error.message)) fatal = error;
+      };
       const inFlight = trackInFlight(transport);
       io.ready?.({});
       // The end of stdin is not the end of the work: a client may write its requests and close its
       // end at once. Everything received is answered before the server stops (a signal stops it now).
       const end = await Promise.race([closed.then(() => 'closed' as const), stopped.then(() => 'stopped' as const)]);
       if (end === 'closed') await Promise.race([inFlight.idle(), stopped]);
+      if (fatal !== undefined)
+        throw new CredenceError(
+          'INPUT_TOO_LARGE',
+          `a message on standard input was over the MCP SDK's read buffer (${fatal.message}): the connection ` +
+            'was closed; send smaller messages, or serve over HTTP (`credence serve --http`)',
+        );
     } else {
       const dashboard =
         config.dashboard === false

@@ -89,3 +89,35 @@ describe('credence serve --stdio whose input closes with requests still queued',
     expect(code, stderr).toBe(0);
   });
 });
+
+describe('credence serve --stdio given what it cannot read (a robustness audit)', () => {
+  const args = [
+    ...storeArgs(join(dir, 'bad.db')),
+    '--scope',
+    'bad',
+    '--now',
+    '2026-03-01T09:00:00Z',
+    'serve',
+    '--stdio',
+  ];
+  const init = request(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bad-input', version: '1.0.0' },
+  });
+
+  it('says so for a line that is no JSON-RPC, and goes on answering', async () => {
+    const { code, answers, stderr } = await serveOnce(args, [init, 'not json at all', request(2, 'tools/list')]);
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2]);
+    expect(stderr).toMatch(/credence: stdio: /);
+    expect(code, stderr).toBe(0);
+  });
+
+  it('fails with a line naming the read buffer for a message over 10 MiB, not a quiet exit 0', async () => {
+    const huge = request(2, 'tools/call', { name: 'search_tools', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } });
+    const { code, answers, stderr } = await serveOnce(args, [init, huge]);
+    expect(answers.map((a) => a.id)).toEqual([1]);
+    expect(stderr).toContain("over the MCP SDK's read buffer");
+    expect(code).not.toBe(0);
+  });
+});
