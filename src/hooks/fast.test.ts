@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseHookPayload } from './payload.js';
-import { callEventOf, spoolToolEvent } from './fast.js';
+import { callEventOf, eventTime, spoolToolEvent } from './fast.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-fast-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +90,17 @@ describe('a tool event on its way to the spool', () => {
       expect(call.tool).toBe('Bash');
       expect(call.input.length).toBeLessThanOrEqual(2000);
       expect(call.output.length).toBeLessThanOrEqual(2000 + 40);
+    }
+  });
+});
+
+describe("an event's time", () => {
+  it('is CREDENCE_NOW up to a day after the clock, else the clock (a mistyped year pruned every observation)', () => {
+    expect(eventTime({ CREDENCE_NOW: '2026-01-01T00:00:00Z' })).toBe(Date.parse('2026-01-01T00:00:00Z'));
+    const before = Date.now();
+    for (const given of ['2062-11-27T00:00:00Z', 'not a date', '']) {
+      const at = eventTime({ CREDENCE_NOW: given });
+      expect([given, at >= before && at <= Date.now()]).toEqual([given, true]);
     }
   });
 });

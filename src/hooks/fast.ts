@@ -19,11 +19,18 @@ import { writeStdio } from './stdio.js';
 /** How much of a call is kept (after scrubbing). */
 export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
 
-/** The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays), else the clock. */
+/** How far past the clock CREDENCE_NOW may be (as the CLI's --now: cli/context NOW_AHEAD_MS). */
+const NOW_AHEAD_MS = 86_400_000;
+
+/**
+ * The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays) up to a day after the clock, else
+ * the clock: a mistyped year would make the session end's evolve prune every observation as if that time had passed.
+ */
 export function eventTime(env: NodeJS.ProcessEnv): number {
   const fixed = env.CREDENCE_NOW;
   const at = fixed === undefined || fixed === '' ? undefined : parseIsoInstant(fixed);
-  return at ?? Date.now();
+  const clock = Date.now();
+  return at === undefined || at > clock + NOW_AHEAD_MS ? clock : at;
 }
 
 export const scrubbedText = (text: string, max: number): string => truncated(scrubText(text).text, max);
