@@ -55,23 +55,26 @@ describe('a bad input is named as the user gave it', () => {
   });
 });
 
+/** `main` on the store `db` of `dir`, its argv as given (no --now added), its output collected. */
+async function cli(db: string, argv: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  let stderr = '';
+  let stdout = '';
+  const code = await main(['--db', join(dir, db), ...argv], {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { HOME: dir, ...env },
+    cwd: dir,
+  });
+  return { code, stderr, stdout };
+}
+const AT = ['--now', '2026-05-02T09:00:00Z'];
+
 describe('a time ahead of the clock, an empty scope', () => {
-  /** `main` with its own argv, env and store: the helper above fixes --now. */
-  async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
-    let stderr = '';
-    let stdout = '';
-    const code = await main(['--db', join(dir, 'ahead.db'), ...argv], {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      env: { HOME: dir, ...env },
-      cwd: dir,
-    });
-    return { code, stderr, stdout };
-  }
+  const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => cli('ahead.db', argv, env);
 
   it('refuses a --now or CREDENCE_NOW years ahead, before evolve prunes anything', async () => {
     const at = '2026-05-02T09:00:00Z';
@@ -98,51 +101,34 @@ describe('a time ahead of the clock, an empty scope', () => {
 
 describe('a memory given by its file', () => {
   it('takes the memory text limit and text only: a long or binary file is refused, nothing stored', async () => {
-    const run = async (...argv: string[]) => {
-      let stderr = '';
-      let stdout = '';
-      const code = await main(['--db', join(dir, 'files.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
-        stdout: (text) => {
-          stdout += text;
-        },
-        stderr: (text) => {
-          stderr += text;
-        },
-        env: { HOME: dir },
-        cwd: dir,
-      });
-      return { code, stderr, stdout };
-    };
+    const run = (...argv: string[]) => cli('files.db', [...AT, ...argv]);
     writeFileSync(join(dir, 'long.md'), 'word '.repeat(20_001));
     writeFileSync(join(dir, 'blob.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x10, 0x00, 0x41]));
     writeFileSync(join(dir, 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
+    writeFileSync(join(dir, 'nul.txt'), 'a\u0000b');
     writeFileSync(join(dir, 'notes.md'), 'The deploy target is eu-west-1.');
+    writeFileSync(join(dir, 'replacement.md'), 'A decoder writes \ufffd for a byte it cannot read.');
     const long = await run('remember', '--title', 'Long', '--path', 'long.md');
     expect(long.code).toBe(2);
     expect(long.stderr).toContain('the text of long.md is 100005 characters long; the limit is 100000');
-    for (const file of ['blob.bin', 'latin1.txt']) {
-      const r = await run('remember', '--title', 'Bytes', '--path', file);
+    for (const [file, why] of [
+      ['blob.bin', 'is not UTF-8 text'],
+      ['latin1.txt', 'is not UTF-8 text'],
+      ['nul.txt', 'nul.txt is not a text file (it holds NUL bytes'],
+    ]) {
+      const r = await run('remember', '--title', 'Bytes', '--path', file as string);
       expect([file, r.code]).toEqual([file, 2]);
-      expect(r.stderr).toContain(`${file} is not a text file`);
+      expect(r.stderr).toContain(why);
     }
     expect((await run('remember', '--title', 'Deploy', '--path', 'notes.md')).code).toBe(0);
-    expect(JSON.parse((await run('status', '--json')).stdout).counts.memories).toBe(1);
+    // A UTF-8 file holding U+FFFD itself is text.
+    expect((await run('remember', '--title', 'Decoders', '--path', 'replacement.md')).code).toBe(0);
+    expect(JSON.parse((await run('status', '--json')).stdout).counts.memories).toBe(2);
   });
 });
 
 describe('a file read as UTF-8 text', () => {
-  const run = async (...argv: string[]) => {
-    let stderr = '';
-    const code = await main(['--db', join(dir, 'text.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
-      stdout: () => {},
-      stderr: (text) => {
-        stderr += text;
-      },
-      env: { HOME: dir },
-      cwd: dir,
-    });
-    return { code, stderr };
-  };
+  const run = (...argv: string[]) => cli('text.db', [...AT, ...argv]);
 
   it('refuses Latin-1 and UTF-16 naming what they are, and changes nothing stored', async () => {
     expect((await run('remember', '--title', 'Kept', 'A memory stored before.')).code).toBe(0);
@@ -158,16 +144,19 @@ describe('a file read as UTF-8 text', () => {
     const utf16 = await run('remember', '--jsonl', join(dir, 'u16.jsonl'));
     expect(utf16.code).toBe(2);
     expect(utf16.stderr).toContain('u16.jsonl is UTF-16 text: save it as UTF-8');
-    let out = '';
-    await main(['--db', join(dir, 'text.db'), 'status', '--json'], {
-      stdout: (text) => {
-        out += text;
-      },
-      stderr: () => {},
-      env: { HOME: dir },
-      cwd: dir,
-    });
-    expect(JSON.parse(out).counts.memories).toBe(1);
+    writeFileSync(join(dir, 'u16raw.jsonl'), Buffer.from(line('hello'), 'utf16le'));
+    expect((await run('remember', '--jsonl', join(dir, 'u16raw.jsonl'))).stderr).toContain(
+      'u16raw.jsonl holds NUL bytes (UTF-16 text without a byte order mark?)',
+    );
+    // A U+FFFD written in UTF-8 on line 1 is text: the Latin-1 byte of line 3 is named.
+    writeFileSync(
+      join(dir, 'mixed.jsonl'),
+      Buffer.concat([Buffer.from(line('a \ufffd b') + line('ok')), Buffer.from(line('caf\xe9'), 'latin1')]),
+    );
+    expect((await run('remember', '--jsonl', join(dir, 'mixed.jsonl'))).stderr).toContain(
+      'mixed.jsonl is not UTF-8 text (line 3 holds',
+    );
+    expect(JSON.parse((await run('status', '--json')).stdout).counts.memories).toBe(1);
   });
 
   it('drops a byte order mark from a JSON file as from JSON lines', async () => {

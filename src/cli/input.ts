@@ -15,18 +15,38 @@ export function readInput(file: string): string {
   } catch (error) {
     throw new CredenceError('INVALID_INPUT', `cannot read ${shown}: ${(error as Error).message}`, { cause: error });
   }
+  const utf16 = `${shown} is UTF-16 text: save it as UTF-8`;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw new CredenceError('INVALID_INPUT', utf16);
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = strict.decode(bytes);
   } catch {
-    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
-      throw new CredenceError('INVALID_INPUT', `${shown} is UTF-16 text: save it as UTF-8`);
-    const lenient = bytes.toString('utf8');
-    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length;
+    // The first line that does not decode (a U+FFFD written in UTF-8 before it is text, not the culprit).
+    let line = 1;
+    for (let start = 0; start < bytes.length; line += 1) {
+      const end = bytes.indexOf(0x0a, start);
+      const stop = end === -1 ? bytes.length : end;
+      try {
+        strict.decode(bytes.subarray(start, stop));
+      } catch {
+        break;
+      }
+      start = stop + 1;
+    }
     throw new CredenceError(
       'INVALID_INPUT',
       `${shown} is not UTF-8 text (line ${line} holds bytes that are not UTF-8; a Latin-1 file?): save it as UTF-8`,
     );
   }
+  // UTF-16 without a byte order mark decodes as UTF-8 with a NUL beside every Latin letter.
+  if (text.includes('\u0000'))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${shown} holds NUL bytes (UTF-16 text without a byte order mark?): save it as UTF-8`,
+    );
+  return text;
 }
 
 /** Lines of problems printed one by one; the rest are counted in one line (a file of bad lines floods no one). */

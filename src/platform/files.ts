@@ -32,6 +32,8 @@ export const FILE_READ_DEFAULTS = Object.freeze({
 export interface FileReadOptions {
   /** Largest file read, in bytes; a larger file is refused with `INVALID_INPUT`. @default 1048576 */
   maxBytes?: number;
+  /** Bytes that are not UTF-8 are refused with `INVALID_INPUT` instead of read as U+FFFD. @default false */
+  strictUtf8?: boolean;
 }
 
 /** Why a path was refused as outside its root (in the error's `details.reason`). */
@@ -109,7 +111,7 @@ export function readFileInsideRoot(root: string, path: string, options: FileRead
     checkRegularFile(opened, shown, maxBytes, path);
     if (!openedInside(fd, real, realRoot))
       throw changed(path, root, 'the opened file is no longer where it was resolved');
-    return decodeUtf8(readAtMost(fd, maxBytes, shown, path));
+    return decodeUtf8(readAtMost(fd, maxBytes, shown, path), options.strictUtf8 === true ? shown : undefined);
   } finally {
     closeSync(fd);
   }
@@ -350,8 +352,15 @@ function readAtMost(fd: number, maxBytes: number, shown: string, path: string): 
   return Buffer.concat(chunks, total);
 }
 
-function decodeUtf8(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
+/** The text of `bytes`, a leading byte order mark dropped; with `strict` (the file as shown), bytes that are not
+ * UTF-8 are refused instead of read as U+FFFD. */
+function decodeUtf8(bytes: Buffer, strict?: string): string {
+  let text: string;
+  try {
+    text = strict === undefined ? bytes.toString('utf8') : new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CredenceError('INVALID_INPUT', `${strict} is not UTF-8 text (a Latin-1 or binary file?)`);
+  }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

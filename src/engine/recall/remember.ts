@@ -108,16 +108,16 @@ const withLife = (m: MemoryRecord, life: MemoryLife): MemoryRecord => {
 };
 
 /**
- * The text of a memory given by its file: within the memory text's limit, as a text given inline is, and text: a
- * file holding NUL bytes or bytes that are not UTF-8 (read as U+FFFD) is no memory to recall.
+ * The text of a memory given by its file: UTF-8 text (bytes that are not are refused, not read as U+FFFD), without
+ * NUL bytes, within the memory text's limit as a text given inline is.
  */
 function fileText(root: string, path: string): string {
-  const text = readFileInsideRoot(root, path);
+  const text = readFileInsideRoot(root, path, { strictUtf8: true });
   requireWithinLimit(`the text of ${path}`, text, 'memoryText');
-  if (/[\u0000\uFFFD]/.test(text))
+  if (text.includes('\u0000'))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${path} is not a text file (it holds NUL bytes or bytes that are not UTF-8): remember a text file`,
+      `${path} is not a text file (it holds NUL bytes): remember a text file`,
     );
   return text;
 }
