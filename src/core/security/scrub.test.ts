@@ -56,9 +56,8 @@ const fake = {
   openaiProject: 'sk' + '-proj-' + urlsafe(120),
   anthropic: 'sk' + '-ant-api03-' + urlsafe(93) + 'AA',
   anthropic2: 'sk' + '-ant-api03-' + urlsafe(93) + 'AA',
-  openaiProject2: 'sk' + '-proj-' + urlsafe(120),
+  anthropic3: 'sk' + '-ant-api03-' + urlsafe(93) + 'AA',
   akia2: 'AK' + 'IA' + gen.from(UPPER + DIGITS, 16),
-  ghp2: 'gh' + 'p_' + alnum(36),
   ghp: 'gh' + 'p_' + alnum(36),
   gho: 'gh' + 'o_' + alnum(36),
   ghu: 'gh' + 'u_' + alnum(36),
@@ -262,18 +261,11 @@ const SECRETS: readonly SecretCase[] = [
     keep: ['"session":"s-'],
   },
   {
-    name: 'OpenAI project key glued to an id by a hyphen',
-    kind: 'openai-key',
-    secret: fake.openaiProject2,
-    context: 'credence forget obs-{S}',
-    keep: ['credence forget obs-'],
-  },
-  {
-    name: 'GitHub token glued to a lower-case tag',
-    kind: 'github-token',
-    secret: fake.ghp2,
-    context: 'tags: ci,tag{S}',
-    keep: ['tags: ci,tag'],
+    name: 'Anthropic key glued to a lower-case tag',
+    kind: 'anthropic-key',
+    secret: fake.anthropic3,
+    context: 'tags: deploy,tag{S}',
+    keep: ['tags: deploy,tag'],
   },
   {
     name: 'AWS access key id glued to a lower-case tag',
@@ -671,6 +663,8 @@ const SECRETS: readonly SecretCase[] = [
 const place = (c: SecretCase): string => c.context.split('{S}').join(c.secret);
 
 const LOOK_ALIKES: readonly [string, string][] = [
+  ['a page id in kebab case', 'open sk-admin-dashboard-settings-navigation-page and locale sk-proj-onboarding-notes'],
+  ['a snake_case word holding ghs_', 'laughs_abcdefghijklmnopqrstuvwxyz0123456789'],
   ['a 40-hex git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b\nAuthor: Ada <ada@example.com>'],
   ['a short git SHA', 'HEAD is now at 3f78685 fix: handle empty input'],
   ['a UUID', 'created run 123e4567-e89b-12d3-a456-426614174000 for session 9b2f0c4e-1d7a-4f3e-8a6b-5c9d2e1f0a7b'],
@@ -1591,7 +1585,7 @@ describe('the scrubber on long adversarial texts (issue 17, red-team 1)', () => 
     'sk-',
     'sk-proj-',
     's-sk-ant-',
-    'tagghp_',
+    'xsk-ant-api03-',
     ' -p ',
     'Bearer ',
   ];

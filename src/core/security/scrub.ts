@@ -582,16 +582,14 @@ const RULES: readonly Rule[] = Object.freeze([
     ),
   ),
   whole('jwt', /(?<![\w\]-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
-  whole('anthropic-key', /(?<![A-Za-z0-9\]])sk-ant-[\w-]{20,}/g),
+  // An Anthropic key's prefix (sk-ant-api03-) is no word's: it is taken glued to any id or tag ("tagsk-ant-api03-…").
+  whole('anthropic-key', /(?<![A-Za-z0-9\]])sk-ant-[\w-]{20,}|(?<!\])sk-ant-api\d\d-[\w-]{20,}/g),
   whole(
     'openai-key',
     /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g,
     (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3)),
   ),
-  // A project, service or admin key glued to an id by a hyphen ("obs-sk-proj-…"): its prefix says what it is (the
-  // key above checks its letters and digits, and is not looked for after a hyphen: a run of "sk-" stays linear).
-  whole('openai-key', /(?<![A-Za-z0-9\]])sk-(?:proj|svcacct|admin)-[\w-]{20,}/g),
-  whole('github-token', /(?<![A-Z0-9\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
+  whole('github-token', /(?<![\w\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
   whole('aws-access-key-id', /(?<![A-Z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
   framed(
     'aws-secret-key',
