@@ -346,6 +346,26 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
     expect(
       changeBeside('Took the Orbital Foods offer, and the Kestrel Insurance audit is behind us.', ['kestrel']),
     ).toBe(undefined);
+    // The same words in their everyday other senses change nothing (a cold review's turns).
+    const kestrel = turn('w1', 'I work at Kestrel.', 1);
+    const ordinary: [LifeSubject, string][] = [
+      [rowing, 'Done with rowing for today, back tomorrow.'],
+      [turn('p1', 'I use Postgres for everything.', 1), 'So long as Postgres is up, we are fine.'],
+      [kestrel, 'Kestrel is behind us on payments.'],
+      [kestrel, 'Ben is behind me in the queue at Kestrel.'],
+      [turn('s1', 'I love telling stories at Kestrel.', 1), 'Traded stories with the Kestrel team for an hour.'],
+      [turn('b1', 'I pack boxes at Kestrel.', 1), 'Ripped the tape off the Kestrel boxes.'],
+    ];
+    for (const [older, text] of ordinary)
+      expect([text, decideLife(turn('x', text, 2), older)]).toEqual([text, undefined]);
+    expect(decideLife(turn('x', 'So long Kestrel, hello Orbital!', 2), kestrel)?.kind).toBe('supersedes');
+  });
+
+  it('reads "behind me" in time linear in the text (a run of capitalised words took 20 s)', () => {
+    const started = performance.now();
+    leftValues('ABC '.repeat(25_000));
+    leftValues(`I left Kestrel. ${'Ab '.repeat(33_000)}`);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("the values a turn left are found in their own form, on the same stem as the turn's (leftIn)", () => {

@@ -91,18 +91,34 @@ export function leftIn(text: string, values: Iterable<string>): Set<string> {
 export function leftWith(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of text.matchAll(LEFT)) leftAt(text, m, out);
-  // Or said after it: "Fernway is behind me now", "Harbor Robotics is behind us".
-  for (const m of text.matchAll(BEHIND)) {
-    const name = (m[1] as string).split(/\s+/);
-    for (const part of name) {
-      const w = part.toLowerCase();
-      if (w.length >= 3 && !STOP.has(w) && !out.has(stem(w))) out.set(stem(w), 'behind me');
+  // Or said after it, ending its clause: "Fernway is behind me now", "Harbor Robotics is behind us." (not "Kestrel is
+  // behind us on payments"): the name before it in its clause, a capitalised run of up to 4 words, else one word.
+  const ts = tokens(text);
+  for (let j = 1; j + 2 < ts.length; j += 1) {
+    if (!behindAt(ts, j)) continue;
+    const clause = (ts[j] as Token).clause;
+    const name: string[] = [];
+    for (let k = j - 1; k >= 0 && name.length < 4; k -= 1) {
+      const t = ts[k] as Token;
+      if (t.clause !== clause || !/^\p{Lu}/u.test(t.raw)) break;
+      name.unshift(t.w);
     }
+    if (name.length === 0 && (ts[j - 1] as Token).clause === clause) name.push((ts[j - 1] as Token).w);
+    for (const w of name) if (w.length >= 3 && !STOP.has(w) && !out.has(stem(w))) out.set(stem(w), 'behind me');
   }
   return out;
 }
-/** A thing said to be behind its speaker: its name (a capitalised run, or one word) before "is behind me". */
-const BEHIND = /((?:\p{Lu}[\p{L}\p{N}]*\s+)*[\p{L}\p{N}]+)\s+(?:is|are|was)\s+behind\s+(?:me|us)\b/gu;
+/**
+ * Whether "is/are/was behind me/us" opens at word `at` and ends its clause (or "now" follows): a thing left behind
+ * its speaker, not one that is late ("behind us on payments") or placed ("behind me in the queue").
+ */
+function behindAt(ts: readonly Token[], at: number): boolean {
+  const [be, behind, who, next] = [ts[at], ts[at + 1], ts[at + 2], ts[at + 3]];
+  if (be === undefined || behind === undefined || who === undefined) return false;
+  if (!/^(?:is|are|was)$/.test(be.w) || behind.w !== 'behind' || !/^(?:me|us)$/.test(who.w)) return false;
+  if (behind.clause !== be.clause || who.clause !== be.clause) return false;
+  return next === undefined || next.clause !== be.clause || next.w === 'now';
+}
 
 /**
  * What one match of LEFT in `text` says was left, added to `out`: the word after the leaving verb, and the next when
@@ -226,8 +242,11 @@ function speakersChange(ts: readonly Token[], at: number, about?: ReadonlySet<st
 const LEFT = new RegExp(
   '\\b((?:moved|moving|move|relocated|relocating|switched|switching|migrated|migrating|away|came) from|left|leaving|' +
     'quit|stopped|dropped|given up|gave up|no more|off|uninstalled|replaced|swapped|last day at|ditched|' +
-    '(?:said )?goodbye to|farewell to|so long|(?:handed in|gave|given) my notice (?:at|to)|(?:got )?bored of|' +
-    'done with|moved on from|sold my|traded|ripped out|ripped)\\s+' +
+    '(?:said )?goodbye to|farewell to|so long(?!\\s+as\\b)|(?:handed in|gave|given) my notice (?:at|to)|' +
+    '(?:got )?bored of|moved on from|sold my|ripped out|' +
+    // "Traded rowing for pottery", "ripped Cassandra out": not "traded stories with the team" nor "ripped the tape".
+    'traded(?=\\s+(?:my\\s+|the\\s+|our\\s+)?[\\p{L}\\p{N}]+\\s+for\\b)|' +
+    'ripped(?=\\s+(?:the\\s+|my\\s+|our\\s+)?[\\p{L}\\p{N}]+(?:\\s+[\\p{L}\\p{N}]+)?\\s+out\\b))\\s+' +
     '(?:the\\s+|my\\s+|our\\s+)?([\\p{L}\\p{N}]+)',
   'giu',
 );
@@ -305,8 +324,10 @@ export function changeBeside(
     if (value === undefined || !valueFine(i)) continue;
     // The value left: a leaving verb opening a phrase that ends with it ("left my Acme Robotics", "moved from X").
     for (let k = Math.max(0, i - 6); k < i; k += 1) {
+      // With the words after it in its clause, which some leaving phrases need ("traded X for", "ripped X out").
       const phrase = ts
-        .slice(k, i + 1)
+        .slice(k, i + 4)
+        .filter((t, j) => k + j <= i || t.clause === (ts[i] as Token).clause)
         .map((t) => t.raw)
         .join(' ');
       const m = [...phrase.matchAll(LEFT)].find((x) => x.index === 0);
@@ -316,16 +337,10 @@ export function changeBeside(
       if (left !== undefined && (ts[k] as Token).clause === (ts[i] as Token).clause && fine(k, i))
         return { value, cue: left, left: true };
     }
-    // Or said behind the speaker after it, in its clause ("Fernway is behind me now").
+    // Or said behind the speaker after it, ending its clause ("Fernway is behind me now").
     let after = i + 1;
     while (/^\p{Lu}/u.test(ts[after]?.raw ?? '') && ts[after]?.clause === (ts[i] as Token).clause) after += 1;
-    const behind = ts.slice(after, after + 3);
-    if (
-      behind.length === 3 &&
-      behind.every((t) => t.clause === (ts[i] as Token).clause) &&
-      /^(?:is|are|was) behind (?:me|us)$/.test(behind.map((t) => t.w).join(' ')) &&
-      valueFine(i)
-    )
+    if (ts[after]?.clause === (ts[i] as Token).clause && behindAt(ts, after) && valueFine(i))
       return { value, cue: 'behind me', left: true };
     // Or a move of it, or of a thing from it, in its clause ("We moved the main store of Ledger from Cassandra to
     // Redis": Ledger's store, and Cassandra, left).

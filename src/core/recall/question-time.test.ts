@@ -77,6 +77,11 @@ describe('questionTime: the period a question names', () => {
       'what did Ben pay for lunch?',
       'what did we leave out of the release?',
       'where does Ana work until Friday?',
+      'which bug did we leave open for the release?',
+      'what did Ben leave for me on the desk?',
+      'which tasks did we drop for this sprint?',
+      'did Ben wait until the end?',
+      'what did we decide about the freeze until the launch?',
     ];
     for (const q of present) expect([q, questionTime(q, NOW).tense]).toEqual([q, undefined]);
     // A word of the present wins over one of the past.

@@ -247,12 +247,25 @@ const ASKED_IN_PRESENT = new RegExp(
 const BEFORE = /\b(?:before|prior to|earlier than)\b([^?.!,;:]*)/gi;
 /**
  * With a verb in the past, a value left for another is what held until then: "Which hobby did Ben drop for chess?",
- * "Which company did Ana leave for Acme?" (as "until" does: "Where was home for Ana until Denver?").
+ * "Which company did Ana leave for Acme Labs?": the value it was left for ends the question, no pronoun nor article
+ * before it ("What did Ben leave for me on the desk?", "Which tasks did we drop for this sprint?" are no change).
  */
 const LEFT_FOR = new RegExp(
   '\\b(?:leave|left|drop|dropped|quit|ditch|ditched|swap|swapped|trade|traded|give up|gave up|abandon|abandoned)' +
-    '\\b[^?.!,;:]*\\bfor\\b',
-  'i',
+    '\\b[^?.!,;:]*\\bfor\\s+(?!(?:the|a|an|me|us|you|him|her|them|it|this|that|these|those|my|our|your|his|their|' +
+    'its|good|now|today|tonight|tomorrow|lunch|dinner|breakfast|work|school|home)\\b)[\\p{L}\\p{N}][\\p{L}\\p{N}-]*' +
+    '(?:\\s+\\p{Lu}[\\p{L}\\p{N}]*)*\\s*\\?*\\s*$',
+  'iu',
+);
+/**
+ * A wh-question asking what held until a value ("Where was home for Ana until Denver?", "What was under Ledger until
+ * Postgres?"), not until a time ("Did Ben wait until Friday?", "What did we freeze until Friday?").
+ */
+const UNTIL_VALUE = new RegExp(
+  '^\\s*(?:what|which|where|who)\\b.*\\buntil\\s+(?!(?:the|a|an|then|now|today|tonight|tomorrow|yesterday|next|last|' +
+    'this|that|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|' +
+    'august|september|october|november|december|noon|midnight|morning|evening|\\d)\\b)[\\p{L}\\p{N}]',
+  'iu',
 );
 /** A change as the object of "before": "before the move", "before switching to Zed". */
 const A_CHANGE = new RegExp(
@@ -278,7 +291,9 @@ const NOT_A_VERB = /^(?:the|a|an|it|this|that|these|those|them|him|her|me|us|you
  *   token expires?");
  * - "used to" followed by a verb, not after "is/are/get" ("which command is used to build the app?" is the present);
  * - "previous", "former", "prior", "at first": only when nothing in it is in the present (a present verb, "now");
- * - "earlier": ending its clause or in a question whose verb is in the past.
+ * - "earlier": ending its clause or in a question whose verb is in the past;
+ * - with a verb in the past (not "what time"), "until" a value in a wh-question (UNTIL_VALUE), or a value left "for"
+ *   another ending the question (LEFT_FOR).
  * A word of the present ("now", "still", "current") wins over all of these (questionTime).
  */
 export function readsPast(question: string): boolean {
@@ -292,7 +307,8 @@ export function readsPast(question: string): boolean {
     if (object === '' || pastVerb || /^[A-Z0-9]/.test(object) || A_CHANGE.test(object) || A_PAST_CLAUSE.test(object))
       return true;
   }
-  if (pastVerb && (/\buntil\b/i.test(question) || LEFT_FOR.test(question))) return true;
+  if (pastVerb && !/^\s*what time\b/i.test(question) && (UNTIL_VALUE.test(question) || LEFT_FOR.test(question)))
+    return true;
   for (const m of question.matchAll(USED_TO)) if (m[1] === undefined && !NOT_A_VERB.test(m[2] as string)) return true;
   if (!present && /\b(?:previous|former|at first)\b|\bprior\b(?! to)/i.test(question)) return true;
   return /\bearlier\b(?! than)/i.test(question) && (pastVerb || /\bearlier\s*(?:[?.!,;:]|$)/i.test(question));
