@@ -207,8 +207,11 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         );
       }
       const sent = await readBody(req);
-      if (typeof sent !== 'object' || sent === null || Array.isArray(sent))
-        throw new CredenceError('INVALID_INPUT', `request body must be a JSON object, got ${JSON.stringify(sent)}`);
+      if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) {
+        // What it is, not the body itself (up to 64 KB).
+        const got = sent === null ? 'null' : Array.isArray(sent) ? 'an array' : `a ${typeof sent}`;
+        throw new CredenceError('INVALID_INPUT', `request body must be a JSON object, got ${got}`);
+      }
       const body = sent as { id?: unknown; verdict?: unknown; note?: unknown };
       if (typeof body.id !== 'string' || body.id === '')
         throw new CredenceError('INVALID_INPUT', 'feedback needs "id": the id of an instinct or a skill');
