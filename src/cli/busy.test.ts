@@ -2,11 +2,12 @@
  * A robustness audit: with another process holding a write transaction, `recall` exited 1 after 5 s with
  * "database is locked (SQLITE_BUSY)", its answer lost; a busy store was told as a failure, not as busy.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Credence } from '../engine/engine.js';
 import { EXIT, main } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-cli-busy-'));
@@ -54,4 +55,48 @@ describe('the command line with another process writing to the store', () => {
       other.close();
     }
   }, 30_000);
+
+  it('record: a store busy after a batch was stored exits 1 naming what was stored and where to resume', async () => {
+    // A review: batch 2 met the lock, record exited 75 "retry", and the retry stored the first 5000 executions twice.
+    const lines = Array.from({ length: 5003 }, (_, i) =>
+      JSON.stringify({ intent: `task ${i}`, calls: [{ tool: 'fs:read', status: 'success' }] }),
+    );
+    const file = join(dir, 'big.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const other = new Database(db);
+    const original = Credence.prototype.recordExecutions;
+    let calls = 0;
+    const spy = vi.spyOn(Credence.prototype, 'recordExecutions').mockImplementation(function (this: Credence, ...a) {
+      calls += 1;
+      if (calls === 2) other.exec('BEGIN IMMEDIATE'); // another process takes the lock between the batches
+      return original.apply(this, a);
+    });
+    try {
+      const record = await credence('record', '--jsonl', file);
+      expect(record.code).toBe(EXIT.failure);
+      expect(record.stderr).toBe(
+        'credence: the store became busy (another process is writing) after 5000 execution(s) were recorded; ' +
+          'the same command would record them again: record the input from line 5001 on\n',
+      );
+      expect(record.stderr).not.toMatch(/retry/);
+    } finally {
+      spy.mockRestore();
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+    const stored = new Database(db, { readonly: true });
+    expect(stored.prepare('SELECT count(*) AS n FROM executions').get()).toEqual({ n: 5000 });
+    stored.close();
+    // Busy before anything was stored: nothing to resume, a retry is right (75).
+    const locker = new Database(db);
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      const first = await credence('record', '--jsonl', file);
+      expect(first.code).toBe(EXIT.busy);
+      expect(first.stderr).toMatch(/is busy \(another process is writing\); retry\n$/);
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+  }, 60_000);
 });

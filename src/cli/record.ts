@@ -1,5 +1,6 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
+import { CredenceError, isStoreBusy } from '../core/errors.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
@@ -24,7 +25,13 @@ export function registerRecord(program: Command, context: () => CommandContext):
         const scopes = new Set<string>();
         for (let i = 0; i < items.length; i += BATCH) {
           const batch = items.slice(i, i + BATCH).map((item) => item.value);
-          const result = await credence.recordExecutions(batch, { validate: false, edges: false });
+          const result = await credence
+            .recordExecutions(batch, { validate: false, edges: false })
+            .catch((error: unknown) => {
+              // Executions carry no id: a retry of the whole file would store the batches already committed twice.
+              if (i === 0 || !isStoreBusy(error)) throw error;
+              throw partlyRecorded(error, i, items[i]?.line ?? 0);
+            });
           calls += result.executions.reduce((n, e) => n + e.calls, 0);
           edges += result.edgesUpdated;
           newTools.push(...result.newTools);
@@ -55,4 +62,14 @@ export function registerRecord(program: Command, context: () => CommandContext):
       }
       if (problems.length > 0) ctx.setExitCode(1);
     });
+}
+
+/** A busy store met after `stored` executions were committed: not a retry (exit 1), where to resume. */
+function partlyRecorded(error: unknown, stored: number, line: number): CredenceError {
+  return new CredenceError(
+    'STORE_UNAVAILABLE',
+    `the store became busy (another process is writing) after ${stored} execution(s) were recorded; ` +
+      `the same command would record them again: record the input from line ${line} on`,
+    { cause: error, details: { recorded: stored, resumeAtLine: line } },
+  );
 }
