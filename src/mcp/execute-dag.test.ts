@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -97,8 +101,8 @@ function fakeGateway(names: readonly string[], called: string[]): Gateway {
 }
 
 /** The engine and the gateway in-process, driven over MCP: `run(tasks)` calls execute_dag with a workflow. */
-async function gatewaySession() {
-  const store = openSqliteStore({ path: ':memory:' });
+async function gatewaySession(file?: string) {
+  const store = openSqliteStore(file === undefined ? { path: ':memory:' } : { path: file, busyTimeoutMs: 300 });
   const credence = await openCredence({ store, scope: 'p', now: Date.parse('2026-02-02T09:00:00Z') });
   const names = ['read_file', 'write_file', 'file_info', 'broken'];
   await credence.addTools(names.map((n) => ({ id: `fs:${n}`, description: `${n.replace('_', ' ')} on disk` })));
@@ -186,4 +190,38 @@ describe('execute_dag records what happened (newcomer walk 3)', () => {
       await close();
     }
   });
+
+  it('a store busy when the run is recorded: the results come back, unrecorded, and no retry is asked', async () => {
+    // A review: the tools ran, then STORE_BUSY "retry" dropped every result, and a retry wrote the file twice.
+    const dir = mkdtempSync(join(tmpdir(), 'credence-dag-busy-'));
+    const file = join(dir, 'd.db');
+    const { credence, run, called, close } = await gatewaySession(file);
+    const other = new Database(file);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const result = (await run('write the notes', [
+        { id: 'w', tool: 'fs:write_file', arguments: { path: 'notes.txt' } },
+      ])) as unknown as Record<string, unknown>;
+      other.exec('ROLLBACK');
+      expect(called).toEqual(['fs:write_file']);
+      expect(result).toMatchObject({
+        isError: false,
+        ok: true,
+        recorded: false,
+        executionId: null,
+        notRecordedBecause: expect.stringMatching(/^the store was busy .*do not run them again/),
+        tasks: [{ id: 'w', status: 'success', result: { content: [{ type: 'text', text: 'ran fs:write_file' }] } }],
+      });
+      expect(JSON.stringify(result)).not.toMatch(/STORE_BUSY|retry/);
+      expect(await credence.runs()).toEqual([]);
+      const again = await run('write the notes', [{ id: 'w', tool: 'fs:write_file', arguments: { path: 'b.txt' } }]);
+      expect(again).toMatchObject({ recorded: true, executionId: expect.any(String) });
+      expect(again).not.toHaveProperty('notRecordedBecause');
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowTask } from '../core/workflow/workflow.js';
+import { isStoreBusy } from '../core/errors.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
 import { runQuality } from '../core/runs/run-quality.js';
@@ -193,33 +194,45 @@ async function runExplicit(
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
   // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size.
   const text = intent ?? withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
+  // The tools ran: a store that cannot take the run (busy, full) must not lose what they returned, and a retry
+  // would run their side effects again, so the answer says the run is not recorded and why.
+  let notRecordedBecause = ran.length === 0 ? 'no task reached its tool: there is no call to record' : undefined;
   const recorded =
     ran.length === 0
       ? undefined
-      : await credence.recordExecutions(
-          [
-            {
-              intent: text,
-              startedAt: started,
-              calls: ran.map((t) => ({
-                tool: t.tool,
-                status: status(t),
-                durationMs: t.durationMs,
-                at: started + (t.startedAt - clockStart),
-                consumes: indexes(t.consumes),
-                // The workflow's own dependencies, so its learned shape links a task to these only.
-                dependsOn: indexes(deps.get(t.id) ?? []),
-              })),
-              ...(run.ok ? {} : notDone(run.tasks)),
-            },
-          ],
-          { learn: ['dependency'] },
-        );
+      : await credence
+          .recordExecutions(
+            [
+              {
+                intent: text,
+                startedAt: started,
+                calls: ran.map((t) => ({
+                  tool: t.tool,
+                  status: status(t),
+                  durationMs: t.durationMs,
+                  at: started + (t.startedAt - clockStart),
+                  consumes: indexes(t.consumes),
+                  // The workflow's own dependencies, so its learned shape links a task to these only.
+                  dependsOn: indexes(deps.get(t.id) ?? []),
+                })),
+                ...(run.ok ? {} : notDone(run.tasks)),
+              },
+            ],
+            { learn: ['dependency'] },
+          )
+          .catch((error: unknown) => {
+            notRecordedBecause = isStoreBusy(error)
+              ? 'the store was busy (another process was writing); the tasks ran: do not run them again to record them'
+              : `recording the run failed: ${(error as Error).message}; the tasks ran`;
+            return undefined;
+          });
   const value = {
     mode: 'executed',
     ok: run.ok,
     intent: text,
     executionId: recorded?.executions[0]?.id ?? null,
+    recorded: recorded !== undefined,
+    ...(notRecordedBecause === undefined ? {} : { notRecordedBecause }),
     layers: check.layers,
     tasks: run.tasks.map((t) => ({
       id: t.id,
