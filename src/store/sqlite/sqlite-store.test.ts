@@ -29,6 +29,28 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('puts the busy timeout back after a short-wait write, made or refused as busy', async () => {
+    // A review: removing the try/finally around the short wait left every test passing.
+    const path = nextPath();
+    const store = openSqliteStore({ path, busyTimeoutMs: 1234 });
+    const timeout = () => sqliteConnection(store).pragma('busy_timeout', { simple: true });
+    expect(await store.writeGraphSnapshot('p', 1, new Uint8Array([1]), { busyWaitMs: 20 })).toBe(true);
+    expect(timeout()).toBe(1234);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const error = await store
+        .writeGraphSnapshot('p', 2, new Uint8Array([2]), { busyWaitMs: 20 })
+        .catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
+      expect(timeout()).toBe(1234);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await store.close();
+  });
+
   it('migrates a new file to the latest schema version and reopens it without migrating again', async () => {
     const path = nextPath();
     const first = openSqliteStore({ path });
