@@ -103,6 +103,25 @@ describe('what an append keeps of its execution (issue 20)', () => {
   });
 });
 
+describe('an appended call with dependsOn (a review: nothing checked the incremental shape read it)', () => {
+  it('links a task to the tasks it depended on, as a rebuild from the stored calls does', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    const head = { id: 'sess-1', intent: 'copy a file and stat another', startedAt: T0 };
+    await credence.appendCalls(head, [
+      { tool: 'read_file', status: 'success', dependsOn: [] },
+      { tool: 'file_info', status: 'success', dependsOn: [] },
+    ]);
+    await credence.appendCalls(head, [{ tool: 'write_file', status: 'success', dependsOn: [0] }]);
+    const shape = async () => (await credence.workflows()).map((w) => ({ tools: w.tools, edges: w.edges }));
+    // The calls' order would link read_file → file_info → write_file: write_file depended on read_file alone.
+    const expected = [{ tools: ['read_file', 'file_info', 'write_file'], edges: [['read_file', 'write_file']] }];
+    expect(await shape()).toEqual(expected);
+    await credence.rebuildWorkflows();
+    expect(await shape()).toEqual(expected);
+    await credence.close();
+  });
+});
+
 const foldEdge = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent): EdgeRecord => ({
   from: event.from,
   to: event.to,
