@@ -120,7 +120,7 @@ async function gatewaySession(file?: string) {
     await client.close();
     await credence.close();
   };
-  return { credence, run, called, close };
+  return { credence, store, run, called, close };
 }
 
 describe('execute_dag records what happened (newcomer walk 3)', () => {
@@ -186,6 +186,30 @@ describe('execute_dag records what happened (newcomer walk 3)', () => {
       expect(stored?.confidence).toBeLessThan(0.5);
       expect((await credence.workflows())[0]).toMatchObject({ runs: 1, successes: 0 });
       expect((await credence.similarExecutions('read a file and write its first line'))[0]?.quality).toBeLessThan(0.5);
+    } finally {
+      await close();
+    }
+  });
+
+  it('links a stored call to its dependency by stored position, not by place in the workflow', async () => {
+    // A review: remapping by the task's place in `tasks` left every test passing; b is dropped (never ran), c is 4th.
+    const { credence, store, run, close } = await gatewaySession();
+    try {
+      await run('stat a file and write it', [
+        { id: 'a', tool: 'fs:broken', arguments: { path: 'x' } },
+        { id: 'b', tool: 'fs:read_file', arguments: { path: '$a' } },
+        { id: 'd', tool: 'fs:write_file', arguments: { path: 'y' }, dependsOn: ['c'] },
+        { id: 'c', tool: 'fs:file_info', arguments: { path: 'z' } },
+      ]);
+      const [stored] = await credence.runs();
+      expect(stored?.summary).toBe('2 of 4 tasks succeeded; a failed, b skipped (dependency "a" failed)');
+      const calls = (await store.getExecution('p', stored?.id ?? ''))?.calls ?? [];
+      expect(calls.map((c) => [c.tool, c.dependsOn])).toEqual([
+        ['fs:broken', []],
+        ['fs:file_info', []],
+        ['fs:write_file', [1]],
+      ]);
+      expect((await credence.workflows())[0]).toMatchObject({ edges: [['fs:file_info', 'fs:write_file']] });
     } finally {
       await close();
     }
