@@ -1203,7 +1203,7 @@ describe('scrubValue', () => {
     expect(node.name).toContain(fake.dbPassword);
   });
 
-  it('stays bounded in depth: a value deeper than the limit becomes its JSON text, scrubbed; no stack overflow', () => {
+  it('stays bounded in depth: a value deeper than the limit becomes the marker; no stack overflow', () => {
     // Before: a tool_input nested 5,000 deep overflowed the stack ("Maximum call stack size exceeded") in the hook.
     const nest = (levels: number, leaf: unknown, array = false): unknown => {
       let v = leaf;
@@ -1219,22 +1219,48 @@ describe('scrubValue', () => {
     expect(down(scrubValue(shallow), SCRUB_MAX_DEPTH)).toBe('password=[REDACTED:credential]');
     const deeper = nest(SCRUB_MAX_DEPTH + 3, { token: fake.ghp });
     const out = scrubValue(deeper);
-    const text = down(out, SCRUB_MAX_DEPTH + 1);
-    expect(typeof text).toBe('string');
+    expect(down(out, SCRUB_MAX_DEPTH + 1)).toBe(TOO_DEEP_MARKER);
     expect(JSON.stringify(out)).not.toContain(fake.ghp);
-    expect(text).toBe('{"a":{"a":{"token":"[REDACTED:github-token]"}}}');
     expect(scrubValue(out)).toEqual(out);
     for (const [levels, array] of [
       [5_000, false],
       [200_000, true],
     ] as const) {
       const huge = scrubValue(nest(levels, fake.ghp, array));
-      const below = down(huge, SCRUB_MAX_DEPTH + 1);
-      expect(typeof below).toBe('string');
-      expect(String(below)).not.toContain(fake.ghp);
+      expect(down(huge, SCRUB_MAX_DEPTH + 1)).toBe(TOO_DEEP_MARKER);
       expect(JSON.stringify(huge).length).toBeLessThan(levels * 8);
     }
     expect(down(scrubValue(nest(200_000, 'x', true)), SCRUB_MAX_DEPTH + 1)).toBe(TOO_DEEP_MARKER);
+  });
+
+  it('keeps no secret of a value deeper than the limit that a shallow one would lose (flags and keys, 70 deep)', () => {
+    // Before: below the limit the value was scrubbed as its JSON text, where a bare value after a CLI flag
+    // (`["--password", "hunter2hunter2"]`) is no longer framed: it was stored in clear.
+    const nest = (levels: number, leaf: unknown, array: boolean): unknown => {
+      let v = leaf;
+      for (let i = 0; i < levels; i += 1) v = array ? [v] : { a: v };
+      return v;
+    };
+    const secret = 'hunter2hunter2';
+    const forms: unknown[] = [
+      ['mysql', '--password', secret],
+      ['--token', secret],
+      ['--api-key', secret],
+      { password: secret },
+      { apiKey: secret },
+      { client_secret: secret },
+      { Authorization: `Bearer ${secret}` },
+      { cookie: `session=${secret}` },
+    ];
+    for (const form of forms) {
+      for (const array of [false, true]) {
+        const shallow = JSON.stringify(scrubValue(nest(3, form, array)));
+        expect(shallow, JSON.stringify(form)).not.toContain(secret);
+        const deep = JSON.stringify(scrubValue(nest(70, form, array)));
+        expect(deep, JSON.stringify(form)).not.toContain(secret);
+        expect(deep).toContain(TOO_DEEP_MARKER);
+      }
+    }
   });
 
   it('keeps a "__proto__" key as a plain key', () => {

@@ -904,21 +904,19 @@ function scrubInContext(value: string, context: string | undefined): string {
     : value;
 }
 
-/** How deep {@link scrubValue} copies (the levels `mayContainSecret` reads): deeper arrays and objects become text. */
+/** How deep {@link scrubValue} copies (the levels `mayContainSecret` reads): deeper arrays and objects are not kept. */
 export const SCRUB_MAX_DEPTH = 64;
 
-/** Said instead of a value too deep even to write as JSON (thousands of levels: JSON.stringify runs out of stack). */
+/** Said instead of an array or object nested deeper than {@link SCRUB_MAX_DEPTH} levels. */
 export const TOO_DEEP_MARKER = `[not kept: nested deeper than ${SCRUB_MAX_DEPTH} levels]`;
 
-/** An array or object below the depth limit: its JSON text, scrubbed as a text, or the marker. */
-function scrubTooDeep(value: unknown[] | Record<string, unknown>, context: string | undefined): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    // Too deep for the stack, a cycle or a BigInt: nothing of it is kept.
-  }
-  return text === undefined ? TOO_DEEP_MARKER : scrubInContext(text, context);
+/**
+ * An array or object below the depth limit: the marker, nothing of its content. Its JSON text, scrubbed as a
+ * text, lost the rules that need the structure (`["--password", "…"]`: the value after a CLI flag) and kept
+ * such a secret in clear.
+ */
+function scrubTooDeep(): string {
+  return TOO_DEEP_MARKER;
 }
 
 function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<object, unknown>, depth = 0): unknown {
@@ -927,7 +925,7 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
-    if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep(value, context);
+    if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep();
     const out: unknown[] = new Array<unknown>(value.length);
     seen.set(value, out);
     for (let i = 0; i < value.length; i++) {
@@ -938,7 +936,7 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
     return out;
   }
   if (!isPlainObject(value)) return value;
-  if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep(value, context);
+  if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep();
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   seen.set(value, out);
   for (const key of Object.keys(value)) {
@@ -958,8 +956,8 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
  * (never mutated); other objects (Date, Map, class
  * instances) are returned as the same reference, untouched, as inputs are expected to be
  * JSON-like. Cycles and shared references are kept in the copy. Bounded in depth (the recursion never
- * overflows the stack): an array or object more than {@link SCRUB_MAX_DEPTH} levels down becomes its JSON
- * text, scrubbed as a text, or {@link TOO_DEEP_MARKER} when it cannot be written as JSON.
+ * overflows the stack): an array or object more than {@link SCRUB_MAX_DEPTH} levels down becomes
+ * {@link TOO_DEEP_MARKER}, which keeps nothing of it.
  */
 export function scrubValue<T>(value: T): T {
   return scrubDeep(value, undefined, new WeakMap()) as T;
