@@ -5,7 +5,7 @@
  * (0600) and put in place when complete, only if its name is still free (a link fails on a name taken; a rename
  * would replace it).
  */
-import { existsSync, linkSync, renameSync, statSync } from 'node:fs';
+import { existsSync, linkSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CredenceError } from '../core/errors.js';
 
@@ -28,14 +28,37 @@ export function checkNewFile(target: NewFile, options: { store?: string; overwri
   const { command, file } = target;
   if (file === '') throw new CredenceError('INVALID_INPUT', `${command}: name the file to write`);
   const path = resolve(file);
-  const store = options.store === undefined || options.store === ':memory:' ? '' : resolve(options.store);
-  if (store !== '' && [store, `${store}-wal`, `${store}-shm`, `${store}-journal`].includes(path))
+  if (options.store !== undefined && options.store !== ':memory:' && isStoreFile(path, resolve(options.store)))
     throw new CredenceError('INVALID_INPUT', `${command} ${file}: that is the store's own database; name another file`);
   if (!existsSync(path)) return path;
   if (statSync(path).isDirectory())
     throw new CredenceError('INVALID_INPUT', `${command} ${file}: a folder; name a file to write`);
   if (options.overwrite !== true) throw exists(target);
   return path;
+}
+
+/**
+ * Whether `path` is the database `store` or its -wal, -shm or -journal, compared by real paths: a name through a
+ * symbolic link (`here/s.db-journal`, here → the store's folder) is the same file, and SQLite deletes a -journal
+ * it finds beside a WAL database.
+ */
+function isStoreFile(path: string, store: string): boolean {
+  const stores = new Set([store, realName(store)]);
+  const own = [...stores].flatMap((s) => [s, `${s}-wal`, `${s}-shm`, `${s}-journal`]);
+  return [path, realName(path)].some((name) => own.includes(name));
+}
+
+/** The real path of `path` (links resolved): of the file when it exists, else of its folder plus its name. */
+function realName(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    try {
+      return join(realpathSync.native(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
 }
 
 /** Where a file for `path` is written before it is put in place: hidden, beside it, named after this process. */
