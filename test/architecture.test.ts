@@ -505,6 +505,13 @@ describe('the architecture of src/', () => {
     expect(unused).toEqual([]);
   });
 
+  it('the engine reaches a store backend only through the factory (store/open) and the contract', () => {
+    // Before: engine.ts imported store/sqlite/migrations for the SQLite schema version a dump is checked against.
+    const backend = /^src\/store\/(?:sqlite|postgres)\//;
+    const edges = edgesOf(graph).filter((e) => e.from.startsWith('src/engine/') && backend.test(e.to));
+    expect(edges.map(show)).toEqual([]);
+  });
+
   it('nothing below the surfaces imports a surface', () => {
     expect(layerViolations(graph)).toEqual([]);
   });

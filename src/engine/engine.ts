@@ -9,7 +9,7 @@ import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
-import { openStore } from '../store/open/open-store.js';
+import { openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
 import type { ExecutionInput } from '../core/types.js';
 import * as graph from './tool-graph/tool-graph.js';
@@ -82,7 +82,6 @@ import {
   type DumpReport,
   type RestoreReport,
 } from '../store/dump.js';
-import { LATEST_SCHEMA_VERSION } from '../store/sqlite/migrations.js';
 
 /** Tools written since the last snapshot up to which its catalogue is patched rather than read whole. */
 const PATCH_TOOLS_AT_MOST = 1000;
@@ -424,7 +423,8 @@ export class Credence {
    * here (SCHEMA_TOO_NEW) and leaves no file; a PostgreSQL server's version is known once connected (checked then).
    */
   static checkDump(lines: AsyncIterable<string>, options: { into?: Store['kind'] } = {}): Promise<DumpHeader> {
-    return checkDump(lines, options.into === 'sqlite' ? { newestSchema: LATEST_SCHEMA_VERSION } : {});
+    const newestSchema = options.into === undefined ? undefined : schemaOnOpening(options.into);
+    return checkDump(lines, newestSchema === undefined ? {} : { newestSchema });
   }
 
   /** The whole store (every scope) as dump lines given to `write` (store/dump). */

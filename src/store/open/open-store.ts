@@ -7,12 +7,21 @@
  * the factory names both backends, which build on the contract beside them in store/.
  */
 import { databaseUrl, sqlitePath, type OpenStoreOptions } from '../../platform/store-location.js';
+import { LATEST_SCHEMA_VERSION } from '../sqlite/migrations.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { Store } from '../types.js';
 
 export type { OpenStoreOptions };
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/**
+ * The schema version a store of `kind` has once opened, when it is known before opening: a SQLite store is created
+ * (or migrated) to the newest schema; a PostgreSQL server's version is known once connected (undefined).
+ */
+export function schemaOnOpening(kind: Store['kind']): number | undefined {
+  return kind === 'sqlite' ? LATEST_SCHEMA_VERSION : undefined;
+}
 
 /** Opens the store this process should use (see platform/store-location). */
 export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
