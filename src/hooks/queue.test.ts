@@ -53,4 +53,28 @@ describe('queueing the spool', () => {
       await store.close();
     }
   });
+
+  it('leaves out an event whose project lookup throws, naming its cwd; one with no repository is global', async () => {
+    // A repository whose .git/config cannot be read (here a folder: EISDIR; an unreadable file gives EACCES).
+    const repo = join(dir, 'broken-repo');
+    mkdirSync(join(repo, '.git', 'config'), { recursive: true });
+    const outside = join(dir, 'no-repo');
+    mkdirSync(outside);
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const events = [
+        event(1, { key: 'k1', scope: undefined, cwd: repo }),
+        event(2, { key: 'k2', scope: undefined, cwd: outside }),
+        event(3, { key: 'k3', scope: undefined, cwd: join(dir, 'gone') }),
+        event(4, { key: 'k4' }),
+      ];
+      const refused = await queueSpooled(store, events);
+      const problem = expect.stringMatching(/^has a cwd ".*broken-repo" that gives no scope: EISDIR/);
+      expect(refused).toEqual([{ key: 'k1', problem }]);
+      expect((await store.claimHookEvents('global', 'me', 0)).map((e) => e.at)).toEqual([2, 3]);
+      expect((await store.claimHookEvents('sc', 'me', 0)).map((e) => e.at)).toEqual([4]);
+    } finally {
+      await store.close();
+    }
+  });
 });

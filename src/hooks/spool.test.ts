@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { drainSpool, setAsideDirFor, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
+import {
+  drainSpool,
+  setAsideDirFor,
+  spoolDirFor,
+  spooledEventProblem,
+  spoolEvent,
+  type SpooledEvent,
+} from './spool.js';
 
 // The spool's directory readings, passed through unless a test stands in for the next one.
 const listing = vi.hoisted(() => ({ next: undefined as ((dir: string) => string[]) | undefined }));
@@ -140,6 +147,8 @@ describe('the hook spool', () => {
       empty: '{}',
       'no-cwd': JSON.stringify({ ...event(2), cwd: undefined }),
       'bad-turn': JSON.stringify({ ...event(3), turn: 'later' }),
+      // Before the session rule, the whole batch failed (NOT NULL hook_events.session_id) and every event went back.
+      'no-session': JSON.stringify({ ...event(5), session: undefined }),
       'not-json': '{"cwd": ',
     };
     // Named to sort first: learning stalled on the first of them (its cwd made the scope lookup throw).
@@ -167,8 +176,36 @@ describe('the hook spool', () => {
     expect(said('empty')).toContain('has no cwd');
     expect(said('no-cwd')).toContain('has no cwd');
     expect(said('bad-turn')).toContain('has no turn');
+    expect(said('no-session')).toContain('has no session');
     expect(said('not-json')).toContain('is not JSON');
     expect(said('null')).toContain(join(aside, names[0] as string));
+    // Said before the others are queued (a busy database gives them back): it claims no learning.
+    for (const line of lines) expect(line).toMatch(/; the other events are not held back by it$/);
+  });
+
+  it('names the first field that makes a spooled value no event, and takes a whole one', () => {
+    const whole = { ...event(1), scope: 'sc' };
+    expect(spooledEventProblem(whole)).toBeUndefined();
+    expect(spooledEventProblem({ ...whole, scope: undefined, payload: null, turn: 3 })).toBeUndefined();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ cwd: undefined }, 'has no cwd (a non-empty string)'],
+      [{ cwd: '' }, 'has no cwd (a non-empty string)'],
+      [{ scope: '' }, 'has a scope that is no non-empty string'],
+      [{ scope: 7 }, 'has a scope that is no non-empty string'],
+      [{ session: undefined }, 'has no session (a non-empty string)'],
+      [{ session: '' }, 'has no session (a non-empty string)'],
+      [{ session: 12 }, 'has no session (a non-empty string)'],
+      [{ kind: undefined }, 'has no kind (a non-empty string)'],
+      [{ kind: '' }, 'has no kind (a non-empty string)'],
+      [{ turn: -1 }, "has no turn ('current', 'next' or a whole number from 0)"],
+      [{ at: undefined }, 'has no time `at` (a finite number)'],
+      [{ at: '5' }, 'has no time `at` (a finite number)'],
+      [{ at: Number.NaN }, 'has no time `at` (a finite number)'],
+      [{ at: Number.POSITIVE_INFINITY }, 'has no time `at` (a finite number)'],
+      [{ payload: undefined }, 'has no payload'],
+    ];
+    for (const [change, problem] of cases)
+      expect(spooledEventProblem({ ...whole, ...change }), JSON.stringify(change)).toBe(problem);
   });
 
   it('sets aside an event the queue refuses, and deletes the ones it queued', async () => {

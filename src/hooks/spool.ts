@@ -242,11 +242,11 @@ function setAside(db: string, claimed: { original: string; path: string }, probl
   try {
     ensureDir(setAsideDirFor(db));
     renameSync(claimed.path, where);
-    say(`spooled file ${claimed.original} ${problem}: set aside as ${where}, the other events are learned`);
+    say(`spooled file ${claimed.original} ${problem}: set aside as ${where}; the other events are not held back by it`);
   } catch (error) {
     say(
       `spooled file ${claimed.original} ${problem}; it could not be set aside (${(error as Error).message}) ` +
-        `and stays as ${claimed.path}, the other events are learned`,
+        `and stays as ${claimed.path}; the other events are not held back by it`,
     );
   }
 }
