@@ -16,9 +16,12 @@ export interface CliIO {
   stdout: (text: string) => void;
   /**
    * Resolves once what was written to `stdout` so far has left the process: true, or false when its reader went away
-   * first (EPIPE; the text is dropped). Set by the process shell (cli/main `run`); without it every write arrives.
+   * first or a write failed (EPIPE, ENOSPC; the text is dropped). Set by the process shell (cli/main `run`);
+   * without it every write arrives.
    */
   stdoutDelivered?: () => Promise<boolean>;
+  /** Why a write to `stdout` failed other than by its reader going away (`ENOSPC: no space left on device`). */
+  stdoutFailure?: () => string | undefined;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;

@@ -31,9 +31,13 @@ export function registerDump(program: Command, context: () => CommandContext): v
       } catch (error) {
         if (!(error instanceof ReaderGone)) throw error;
         // A dump is a backup: one cut short is a failure, never reported as done.
+        const failure = ctx.io.stdoutFailure?.();
         ctx.io.stderr(
-          'credence: dump -: standard output was closed before the end (its reader stopped reading); ' +
-            'the dump is incomplete\n',
+          `credence: dump -: ${
+            failure === undefined
+              ? 'standard output was closed before the end (its reader stopped reading)'
+              : `standard output could not be written (${failure})`
+          }; the dump is incomplete\n`,
         );
         ctx.setExitCode(1);
         return;
@@ -142,7 +146,7 @@ export function streamWriter(out: Writable): {
   };
 }
 
-/** Thrown by a dump to standard output whose reader went away: the dump stops there. */
+/** Thrown by a dump to standard output whose reader went away or whose write failed: the dump stops there. */
 class ReaderGone extends Error {}
 
 /** The dump on standard output, each batch handed on before the next is read; stops when the reader goes away. */

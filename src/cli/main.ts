@@ -206,22 +206,26 @@ function formatOf(argv: readonly string[]): string | undefined {
 /**
  * Writes to the process's stdout (1) or stderr (2) straight to the descriptor: `process.stdout` is a stream Node
  * builds on first use, loading its stream modules (some 2 ms of a short command such as `status`). From the first
- * write that fails (a pipe that would block), this and every later write go through the stream, which keeps the
- * order. A reader gone (`credence recall … | head -1`: EPIPE, as a write or later from the stream) ends the output
- * quietly: that text and every later one are dropped, no stack trace; the command runs to its end and the process
- * exits with the command's own code (0 when it succeeded), as a tool whose reader stopped early. A command whose
- * output must arrive whole (`dump -`) asks `delivered` (CliIO `stdoutDelivered`).
+ * write that would block (EAGAIN), this and every later write go through the stream, which keeps the order. A reader
+ * gone (`credence recall … | head -1`: EPIPE, as a write or later from the stream) ends the output quietly: that text
+ * and every later one are dropped, no stack trace; the command runs to its end and the process exits with the
+ * command's own code (0 when it succeeded), as a tool whose reader stopped early. Any other failed write
+ * (`> /dev/full`: ENOSPC) drops the output too, kept as `failure` (said by `run`). A command whose output must arrive
+ * whole (`dump -`) asks `delivered` (CliIO `stdoutDelivered`).
  */
-export function descriptorWriter(fd: 1 | 2): ((text: string) => void) & { delivered: () => Promise<boolean> } {
+export function descriptorWriter(
+  fd: 1 | 2,
+): ((text: string) => void) & { delivered: () => Promise<boolean>; failure: () => string | undefined } {
   let streamed = false;
   let gone = false;
+  let failed: NodeJS.ErrnoException | undefined;
+  const fail = (error: NodeJS.ErrnoException): void => {
+    gone = true;
+    if (error.code !== 'EPIPE') failed ??= error;
+  };
   const stream = (): NodeJS.WriteStream => {
     const out = fd === 1 ? process.stdout : process.stderr;
-    if (out.listenerCount('error') === 0)
-      out.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EPIPE') throw error;
-        gone = true;
-      });
+    if (out.listenerCount('error') === 0) out.on('error', fail);
     return out;
   };
   const write = (text: string): void => {
@@ -235,8 +239,8 @@ export function descriptorWriter(fd: 1 | 2): ((text: string) => void) & { delive
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
-        gone = true;
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
+        fail(error as NodeJS.ErrnoException);
         return;
       }
       streamed = true;
@@ -252,17 +256,29 @@ export function descriptorWriter(fd: 1 | 2): ((text: string) => void) & { delive
       : new Promise((resolve) => {
           stream().write('', (error) => resolve(!gone && (error === undefined || error === null)));
         });
-  return Object.assign(write, { delivered });
+  /** Why a write failed other than by the reader going away (`ENOSPC: no space left on device`), if one did. */
+  const failure = (): string | undefined =>
+    failed === undefined ? undefined : `${failed.code ?? 'error'}: ${failed.message.replace(/^\w+: |, write$/g, '')}`;
+  return Object.assign(write, { delivered, failure });
 }
 
 /** The process shell around `main`, used by bin/credence.cjs. */
 export async function run(): Promise<number> {
   const stdout = descriptorWriter(1);
-  return main(process.argv.slice(2), {
+  const stderr = descriptorWriter(2);
+  const code = await main(process.argv.slice(2), {
     stdout,
     stdoutDelivered: stdout.delivered,
-    stderr: descriptorWriter(2),
+    stdoutFailure: stdout.failure,
+    stderr,
     env: process.env,
     cwd: process.cwd(),
   });
+  await stdout.delivered();
+  const failure = stdout.failure();
+  // A command that failed has said why (`dump -` says its output is incomplete); one that succeeded has not. A hook
+  // fails open (exit 0) whatever its output.
+  if (failure === undefined || code !== 0 || commandWordOf(process.argv.slice(2)) === 'hook') return code;
+  stderr(`credence: standard output could not be written (${failure}); the output is incomplete\n`);
+  return 1;
 }

@@ -5,7 +5,7 @@
  * command prints, one closed after the first line of an output too long for the pipe, and one read slowly to its end.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,5 +104,35 @@ describe('a reader that closes the pipe of `dump -` (a backup)', () => {
     expect(rows).toBeGreaterThanOrEqual(300);
     expect(r.out.trimEnd().split('\n')).toHaveLength(rows + 1);
     expect(r.code).toBe(0);
+  });
+});
+
+describe.runIf(existsSync('/dev/full'))('a standard output that cannot be written (`> /dev/full`: ENOSPC)', () => {
+  // Before: exit 1 with an unhandled `ENOSPC` stack trace, and `dump -` never said the dump was incomplete.
+  const toFull = (args: string[]) => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, argsOf(args), { cwd: dir, env, stdio: ['ignore', full, 'pipe'] });
+      return { code: r.status, stderr: String(r.stderr) };
+    } finally {
+      closeSync(full);
+    }
+  };
+
+  it('dump -: exit 1, one line saying why and that the dump is incomplete, no summary', () => {
+    expect(toFull(['dump', '-'])).toEqual({
+      code: 1,
+      stderr:
+        'credence: dump -: standard output could not be written (ENOSPC: no space left on device); ' +
+        'the dump is incomplete\n',
+    });
+  });
+
+  it('another command: exit 1, one line saying its output is incomplete', () => {
+    expect(toFull(['status'])).toEqual({
+      code: 1,
+      stderr:
+        'credence: standard output could not be written (ENOSPC: no space left on device); the output is incomplete\n',
+    });
   });
 });
