@@ -115,10 +115,7 @@ function fileText(root: string, path: string): string {
   const text = readFileInsideRoot(root, path, { strictUtf8: true });
   requireWithinLimit(`the text of ${path}`, text, 'memoryText');
   if (text.includes('\u0000'))
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `${path} is not a text file (it holds NUL bytes): remember a text file`,
-    );
+    throw new CredenceError('INVALID_INPUT', `${path} is not a text file (it holds NUL bytes): remember a text file`);
   return text;
 }
 
