@@ -8,28 +8,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Credence } from '../engine/engine.js';
-import { EXIT, main } from './main.js';
+import { cliIn } from '../../test/cli.js';
+import { EXIT } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-cli-busy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, '.git'));
 const db = join(dir, 'b.db');
 
-async function credence(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['--db', db, '--now', '2026-05-02T09:00:00Z', ...argv], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { HOME: dir },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const credence = (...argv: string[]) => cliIn(dir, ['--db', db, '--now', '2026-05-02T09:00:00Z', ...argv]);
 
 describe('the command line with another process writing to the store', () => {
   it('recall answers (exit 0, one line on stderr); a write exits 75 saying the store is busy', async () => {

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { CredenceError } from '../core/errors.js';
-import { parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import type { Credence } from '../engine/engine.js';
 import { databaseUrl, sqlitePath } from '../platform/store-location.js';
 import { storeFailure } from './failure.js';
@@ -67,13 +67,10 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
   'workflows',
 ]);
 
-/** How far past the machine's clock `--now` may be (a day: time zones and a clock a little behind). */
-export const NOW_AHEAD_MS = 86_400_000;
-
 /**
- * Throws (INVALID_INPUT, exit 2) when `--now` (or CREDENCE_NOW) is later than the clock by more than NOW_AHEAD_MS: a
- * mistyped year would make `evolve` prune every observation as if that time had passed. Text that is no date is left
- * to openCredence's own message. An empty `--scope` is refused too: it would fall back to the default scope.
+ * Throws (INVALID_INPUT, exit 2) when `--now` (or CREDENCE_NOW) is more than a day after the clock (aheadOfClock):
+ * a mistyped year would make `evolve` prune every observation as if that time had passed. Text that is no date is
+ * left to openCredence's own message. An empty `--scope` is refused too: it would fall back to the default scope.
  */
 export function requireSaneOptions(options: GlobalOptions, env: NodeJS.ProcessEnv, clock: number): void {
   if (options.scope !== undefined && options.scope.trim() === '')
@@ -81,7 +78,7 @@ export function requireSaneOptions(options: GlobalOptions, env: NodeJS.ProcessEn
   const named = options.now !== undefined ? '--now' : 'CREDENCE_NOW';
   const text = options.now ?? (env.CREDENCE_NOW === '' ? undefined : env.CREDENCE_NOW);
   const at = text === undefined ? undefined : parseIsoInstant(text);
-  if (at === undefined || at <= clock + NOW_AHEAD_MS) return;
+  if (at === undefined || !aheadOfClock(at, clock)) return;
   throw new CredenceError(
     'INVALID_INPUT',
     `${named} ${text} is after this machine's clock (${new Date(clock).toISOString()}): Credence does not run ` +

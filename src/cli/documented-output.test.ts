@@ -2,27 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { cliIn } from '../../test/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-documented-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, '.git'));
 
-async function credence(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['--db', join(dir, 'd.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { HOME: dir },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const credence = (...argv: string[]) =>
+  cliIn(dir, ['--db', join(dir, 'd.db'), '--now', '2026-05-02T09:00:00Z', ...argv]);
 
 describe('what the command line prints is what docs/cli.md says', () => {
   it('every error line of an invalid workflow starts "credence:", exit 1', async () => {

@@ -2,24 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { cliIn } from '../../test/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-input-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, '.git'));
 
-async function credence(...argv: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = '';
-  const code = await main(['--db', join(dir, 'm.db'), '--now', '2026-05-02T09:00:00Z', ...argv], {
-    stdout: () => {},
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { HOME: dir },
-    cwd: dir,
-  });
-  return { code, stderr };
-}
+const credence = (...argv: string[]) =>
+  cliIn(dir, ['--db', join(dir, 'm.db'), '--now', '2026-05-02T09:00:00Z', ...argv]);
 
 describe('a bad input is named as the user gave it', () => {
   it('names the flag a bad value came from, not the field it fills', async () => {
@@ -55,22 +45,9 @@ describe('a bad input is named as the user gave it', () => {
   });
 });
 
-/** `main` on the store `db` of `dir`, its argv as given (no --now added), its output collected. */
-async function cli(db: string, argv: readonly string[], env: NodeJS.ProcessEnv = {}) {
-  let stderr = '';
-  let stdout = '';
-  const code = await main(['--db', join(dir, db), ...argv], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { HOME: dir, ...env },
-    cwd: dir,
-  });
-  return { code, stderr, stdout };
-}
+/** The command line on the store `db` of `dir`, its argv as given (no --now added). */
+const cli = (db: string, argv: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+  cliIn(dir, ['--db', join(dir, db), ...argv], env);
 const AT = ['--now', '2026-05-02T09:00:00Z'];
 
 describe('a time ahead of the clock, an empty scope', () => {

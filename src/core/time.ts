@@ -52,3 +52,12 @@ export function parseSince(text: string, now: number, name = '--since'): number 
     );
   return at;
 }
+
+/** How far past the clock a given time may be (a day: time zones, a clock a little behind). */
+export const NOW_AHEAD_MS = 86_400_000;
+
+/**
+ * Whether `at` (epoch ms) is later than `clock` by more than NOW_AHEAD_MS: a `--now` / CREDENCE_NOW so far ahead is
+ * a typo (a mistyped year made evolve prune every observation as if that time had passed).
+ */
+export const aheadOfClock = (at: number, clock: number): boolean => at > clock + NOW_AHEAD_MS;

@@ -10,7 +10,7 @@
 import { hookDbPath } from '../platform/paths.js';
 import { bashExitCode, coverageOf, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
-import { parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { handOffLearning } from './hand-off.js';
 import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';
@@ -18,9 +18,6 @@ import { writeStdio } from './stdio.js';
 
 /** How much of a call is kept (after scrubbing). */
 export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
-
-/** How far past the clock CREDENCE_NOW may be (as the CLI's --now: cli/context NOW_AHEAD_MS). */
-const NOW_AHEAD_MS = 86_400_000;
 
 /**
  * The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays) up to a day after the clock, else
@@ -30,7 +27,7 @@ export function eventTime(env: NodeJS.ProcessEnv): number {
   const fixed = env.CREDENCE_NOW;
   const at = fixed === undefined || fixed === '' ? undefined : parseIsoInstant(fixed);
   const clock = Date.now();
-  return at === undefined || at > clock + NOW_AHEAD_MS ? clock : at;
+  return at === undefined || aheadOfClock(at, clock) ? clock : at;
 }
 
 export const scrubbedText = (text: string, max: number): string => truncated(scrubText(text).text, max);
