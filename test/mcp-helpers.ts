@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { DownstreamTool, Gateway } from '../src/mcp/gateway.js';
 
 export const bin = fileURLToPath(new URL('../bin/credence.cjs', import.meta.url));
 export const nodeModules = fileURLToPath(new URL('../node_modules/', import.meta.url));
@@ -89,4 +90,30 @@ export function structured(result: unknown): Record<string, any> {
 /** The text of a tool result's text items, joined. */
 export function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/**
+ * A gateway of one downstream server, `fs`, with the tools `names` (as `fs:<name>`), answering at once: `fs:broken`
+ * with an error, every other `ran <id>`; each call's id is pushed on `called`.
+ */
+export function fakeFsGateway(names: readonly string[], called: string[] = []): Gateway {
+  const tools: DownstreamTool[] = names.map((name) => ({
+    id: `fs:${name}`,
+    server: 'fs',
+    name,
+    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } } as Tool,
+  }));
+  const fake = {
+    version: 1,
+    tools: () => tools,
+    tool: (id: string) => tools.find((t) => t.id === id),
+    servers: () => ['fs'],
+    routes: (id: string) => id.startsWith('fs:'),
+    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
+    call: async (id: string): Promise<CallToolResult> => {
+      called.push(id);
+      return { content: [{ type: 'text', text: `ran ${id}` }], ...(id === 'fs:broken' ? { isError: true } : {}) };
+    },
+  };
+  return fake as unknown as Gateway;
 }

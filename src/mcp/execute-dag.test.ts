@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,8 @@ import { openSqliteStore } from '../store/sqlite/index.js';
 import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { DagSuggestion } from '../engine/search/search.js';
 import { executeDag } from './execute-dag.js';
-import type { DownstreamTool, Gateway } from './gateway.js';
+import type { Gateway } from './gateway.js';
+import { fakeFsGateway } from '../../test/mcp-helpers.js';
 import { createMcpSession } from './server.js';
 
 /** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
@@ -77,29 +77,6 @@ describe('execute_dag with an intent (issue 19)', () => {
   });
 });
 
-/** A gateway of one server, `fs`, whose tools answer at once, `fs:broken` with an error; each call is logged. */
-function fakeGateway(names: readonly string[], called: string[]): Gateway {
-  const tools: DownstreamTool[] = names.map((name) => ({
-    id: `fs:${name}`,
-    server: 'fs',
-    name,
-    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } } as Tool,
-  }));
-  const fake = {
-    version: 1,
-    tools: () => tools,
-    tool: (id: string) => tools.find((t) => t.id === id),
-    servers: () => ['fs'],
-    routes: (id: string) => id.startsWith('fs:'),
-    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
-    call: async (id: string): Promise<CallToolResult> => {
-      called.push(id);
-      return { content: [{ type: 'text', text: `ran ${id}` }], ...(id === 'fs:broken' ? { isError: true } : {}) };
-    },
-  };
-  return fake as unknown as Gateway;
-}
-
 /** The engine and the gateway in-process, driven over MCP: `run(tasks)` calls execute_dag with a workflow. */
 async function gatewaySession(file?: string) {
   const store = openSqliteStore(file === undefined ? { path: ':memory:' } : { path: file, busyTimeoutMs: 300 });
@@ -107,7 +84,7 @@ async function gatewaySession(file?: string) {
   const names = ['read_file', 'write_file', 'file_info', 'broken'];
   await credence.addTools(names.map((n) => ({ id: `fs:${n}`, description: `${n.replace('_', ' ')} on disk` })));
   const called: string[] = [];
-  const s = createMcpSession(credence, fakeGateway(names, called), 'test');
+  const s = createMcpSession(credence, fakeFsGateway(names, called), 'test');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await s.server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });

@@ -1,36 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import type { DownstreamTool, Gateway } from './gateway.js';
+import { fakeFsGateway } from '../../test/mcp-helpers.js';
 import { createMcpSession } from './server.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
-
-/** A gateway of one server, `fs`, whose tools answer at once: `fs:broken` with an error. */
-function fakeGateway(names: readonly string[]): Gateway {
-  const tools: DownstreamTool[] = names.map((name) => ({
-    id: `fs:${name}`,
-    server: 'fs',
-    name,
-    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } } as Tool,
-  }));
-  const fake = {
-    version: 1,
-    tools: () => tools,
-    tool: (id: string) => tools.find((t) => t.id === id),
-    servers: () => ['fs'],
-    routes: (id: string) => id.startsWith('fs:'),
-    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
-    call: async (id: string): Promise<CallToolResult> => ({
-      content: [{ type: 'text', text: `ran ${id}` }],
-      ...(id === 'fs:broken' ? { isError: true } : {}),
-    }),
-  };
-  return fake as unknown as Gateway;
-}
 
 async function session() {
   const store = openSqliteStore({ path: ':memory:' });
@@ -46,7 +22,7 @@ async function session() {
         { tool: 'fs:write_file', status: 'success', consumes: [0] },
       ],
     });
-  const s = createMcpSession(credence, fakeGateway(names), 'test');
+  const s = createMcpSession(credence, fakeFsGateway(names), 'test');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await s.server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });
