@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Credence } from '../src/engine/engine.js';
 import type { DownstreamTool, Gateway } from '../src/mcp/gateway.js';
+import { createMcpSession, type CredenceMcpSession, type McpServerOptions } from '../src/mcp/server.js';
 
 export const bin = fileURLToPath(new URL('../bin/credence.cjs', import.meta.url));
 export const nodeModules = fileURLToPath(new URL('../node_modules/', import.meta.url));
@@ -33,6 +36,20 @@ export async function stdioClient(
   const client = new Client({ name: 'credence-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => err, close: () => client.close() };
+}
+
+/** The MCP server in this process (an engine, optionally a gateway) with the SDK client connected to it in memory. */
+export async function inProcessClient(
+  credence: Credence,
+  gateway?: Gateway,
+  options: McpServerOptions = {},
+): Promise<{ client: Client; session: CredenceMcpSession }> {
+  const session = createMcpSession(credence, gateway, 'test', options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await session.server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(clientSide);
+  return { client, session };
 }
 
 export interface HttpServerProcess {

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +9,7 @@ import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { DagSuggestion } from '../engine/search/search.js';
 import { executeDag } from './execute-dag.js';
 import type { Gateway } from './gateway.js';
-import { fakeFsGateway } from '../../test/mcp-helpers.js';
-import { createMcpSession } from './server.js';
+import { fakeFsGateway, inProcessClient } from '../../test/mcp-helpers.js';
 
 /** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
 function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>) {
@@ -84,11 +81,7 @@ async function gatewaySession(file?: string) {
   const names = ['read_file', 'write_file', 'file_info', 'broken'];
   await credence.addTools(names.map((n) => ({ id: `fs:${n}`, description: `${n.replace('_', ' ')} on disk` })));
   const called: string[] = [];
-  const s = createMcpSession(credence, fakeFsGateway(names, called), 'test');
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await s.server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(clientSide);
+  const { client } = await inProcessClient(credence, fakeFsGateway(names, called));
   const run = async (intent: string, tasks: Record<string, unknown>[]) => {
     const result = await client.callTool({ name: 'execute_dag', arguments: { intent, workflow: { tasks } } });
     return { isError: result.isError === true, ...(result.structuredContent as { ok: boolean; executionId: string }) };

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../core/limits.js';
@@ -7,7 +5,7 @@ import { VERDICTS } from '../core/types.js';
 import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
-import { createMcpSession } from './server.js';
+import { inProcessClient } from '../../test/mcp-helpers.js';
 
 /** Every string schema in a JSON Schema, with where it is (object keys of a record are not values). */
 function stringsOf(
@@ -52,11 +50,7 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
       now: '2026-03-01T09:00:00Z',
     });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
-    const session = createMcpSession(credence, undefined, 'limits');
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(clientSide);
+    const { client } = await inProcessClient(credence);
     try {
       const longest = 'read a file '.repeat(Math.ceil(INPUT_LIMITS.query / 12)).slice(0, INPUT_LIMITS.query);
       const atLimit = await client.callTool({ name: 'search_tools', arguments: { query: longest } });
@@ -92,5 +86,40 @@ describe('the feedback tool (issue 18: one verdict list)', () => {
     const feedback = META_TOOLS.find((t) => t.name === 'feedback') as (typeof META_TOOLS)[number];
     const verdict = (inputJsonSchema(feedback).properties as Record<string, { enum?: unknown }>).verdict;
     expect(verdict?.enum).toEqual([...VERDICTS]);
+  });
+});
+
+// A review: record_execution refused `dependsOn`, which `credence record` and the library take, so an agent could not
+// say that two calls of its workflow ran side by side (their order would link them).
+describe('record_execution takes each call’s dependsOn', () => {
+  it('learns the workflow over the dependencies, not over the order the calls came in', async () => {
+    const credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 'p',
+      now: '2026-03-01T09:00:00Z',
+    });
+    const { client } = await inProcessClient(credence);
+    try {
+      const recorded = await client.callTool({
+        name: 'record_execution',
+        arguments: {
+          intent: 'copy a file and stat another',
+          calls: [
+            { tool: 'read_file', status: 'success', dependsOn: [] },
+            { tool: 'file_info', status: 'success', dependsOn: [] },
+            { tool: 'write_file', status: 'success', dependsOn: [0] },
+          ],
+        },
+      });
+      expect(recorded.isError).toBeUndefined();
+      const learned = await client.callTool({ name: 'list_workflows', arguments: {} });
+      const { workflows } = learned.structuredContent as { workflows: { tools: string[]; edges: string[][] }[] };
+      expect(workflows.map((w) => ({ tools: w.tools, edges: w.edges }))).toEqual([
+        { tools: ['read_file', 'file_info', 'write_file'], edges: [['read_file', 'write_file']] },
+      ]);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
   });
 });

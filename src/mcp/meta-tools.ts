@@ -180,6 +180,12 @@ export const META_TOOLS: readonly MetaTool[] = [
             .optional()
             .describe('indexes of earlier calls whose output this call used'),
           parent: z.number().int().optional().describe('index of the call this one ran inside'),
+          dependsOn: z
+            .array(z.number().int())
+            .optional()
+            .describe(
+              "indexes of earlier calls this one waited for (a workflow's order; without it, calls follow in order)",
+            ),
           at: z.union([text('id'), z.number()]).optional(),
         }),
       ),

@@ -1,10 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { fakeFsGateway } from '../../test/mcp-helpers.js';
-import { createMcpSession } from './server.js';
+import { fakeFsGateway, inProcessClient } from '../../test/mcp-helpers.js';
 
 const T0 = Date.parse('2026-02-02T09:00:00Z');
 
@@ -22,11 +19,7 @@ async function session() {
         { tool: 'fs:write_file', status: 'success', consumes: [0] },
       ],
     });
-  const s = createMcpSession(credence, fakeFsGateway(names), 'test');
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await s.server.connect(serverSide);
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(clientSide);
+  const { client, session: s } = await inProcessClient(credence, fakeFsGateway(names));
   const json = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
   return { credence, session: s, client, json };

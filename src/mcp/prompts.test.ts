@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCredence, type Credence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { createMcpSession } from './server.js';
+import { inProcessClient } from '../../test/mcp-helpers.js';
 
 let credence: Credence | undefined;
 let client: Client | undefined;
@@ -19,11 +18,7 @@ async function connect(): Promise<{ credence: Credence; client: Client }> {
     scope: 'p',
     now: '2026-02-02T09:00:00Z',
   });
-  const session = createMcpSession(credence, undefined, 'test');
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await session.server.connect(serverSide);
-  client = new Client({ name: 'test', version: '1' });
-  await client.connect(clientSide);
+  ({ client } = await inProcessClient(credence));
   return { credence, client };
 }
 

@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Database from 'better-sqlite3';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine/engine.js';
 import { sqliteConnection } from '../store/sqlite/connection.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { createMcpSession } from './server.js';
+import { inProcessClient } from '../../test/mcp-helpers.js';
 
 describe('the MCP server in process', () => {
   // Issue 17, red-team 4: a driver's refusal reached the agent as the driver's raw message.
@@ -17,11 +16,7 @@ describe('the MCP server in process', () => {
     const credence = await openCredence({ store, scope: 'p', now: '2026-02-02T09:00:00Z' });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
     const lines: string[] = [];
-    const session = createMcpSession(credence, undefined, 'test', { log: (line) => lines.push(line) });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(clientSide);
+    const { client } = await inProcessClient(credence, undefined, { log: (line) => lines.push(line) });
     try {
       // A real driver error: the table the tools live in is gone under the store.
       sqliteConnection(store).exec('DROP TABLE tools');
@@ -52,11 +47,7 @@ describe('the MCP server in process', () => {
     const credence = await openCredence({ store, scope: 'p', now: '2026-02-02T09:00:00Z', warn: () => {} });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
     const lines: string[] = [];
-    const session = createMcpSession(credence, undefined, 'test', { log: (line) => lines.push(line) });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await session.server.connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(clientSide);
+    const { client } = await inProcessClient(credence, undefined, { log: (line) => lines.push(line) });
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     const body = (result: Awaited<ReturnType<Client['callTool']>>) =>
