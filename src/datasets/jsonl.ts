@@ -4,6 +4,7 @@
  * malformed line is reported with its number and the JSON parser's reason, and the other lines still
  * come back, so one bad line never hides a whole file. Pure: the caller reads the file.
  */
+import { withoutBom } from '../core/text/plain-text.js';
 
 export interface JsonLine {
   /** 1-based line number in the text. */
@@ -27,7 +28,7 @@ export interface JsonLines {
 export function readJsonLines(text: string): JsonLines {
   const values: JsonLine[] = [];
   const errors: JsonLineError[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = withoutBom(text).split(/\r?\n/);
   lines.forEach((raw, index) => {
     if (raw.trim() === '') return;
     const line = index + 1;

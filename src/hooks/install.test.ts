@@ -170,6 +170,12 @@ describe('mergeHookSettings', () => {
   it('treats a blank file as an empty object', () => {
     expect(parse(mergeHookSettings('  \n').text).hooks.Stop).toHaveLength(1);
   });
+
+  it("reads a settings file saved with a byte order mark, keeping the user's keys", () => {
+    const merged = parse(mergeHookSettings('\uFEFF{"model": "opus"}\n').text);
+    expect(merged.model).toBe('opus');
+    expect(merged.hooks.Stop).toHaveLength(1);
+  });
 });
 
 describe('removeHookSettings', () => {

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { normalizeMemoryPath } from '../platform/files.js';
 import { resolveScope } from '../platform/git-scope.js';
+import { withoutBom } from '../core/text/plain-text.js';
 
 /** The Claude Code events Credence handles, with the settings of their hook entry. */
 export const CLAUDE_CODE_HOOKS: readonly Readonly<HookSpec>[] = Object.freeze([
@@ -126,7 +127,7 @@ const serialize = (value: unknown): string => `${JSON.stringify(value, null, 2)}
 
 /** Parses a config file's text; a missing or blank file is `{}`. */
 function parseObject(text: string | undefined, file: string): Json {
-  const body = (text ?? '').replace(/^\uFEFF/, '');
+  const body = withoutBom(text ?? '');
   if (body.trim() === '') return {};
   let value: unknown;
   try {

@@ -8,6 +8,7 @@
  * paired by id. Pure: the caller keeps the {@link TranscriptState} of a file and asks
  * {@link unansweredCalls} at its end.
  */
+import { withoutBom } from '../core/text/plain-text.js';
 
 /** What a transcript line gives: a prompt, or a call with its outcome (times in epoch ms). */
 export type TranscriptEvent =
@@ -85,7 +86,7 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
   let value: unknown;
   try {
     // A byte order mark before the first line is no part of it (its first prompt was skipped as not JSON).
-    value = JSON.parse(line.replace(/^\uFEFF/, ''));
+    value = JSON.parse(withoutBom(line));
   } catch (error) {
     return {
       events: [],

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
+import { withoutBom } from '../core/text/plain-text.js';
 
 export type DownstreamServer =
   | {
@@ -113,7 +114,7 @@ export function parseGatewayConfig(
   let raw: unknown;
   try {
     // A byte order mark (an editor's UTF-8 with BOM) is no part of the JSON.
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    raw = JSON.parse(withoutBom(text));
   } catch (error) {
     throw new CredenceError('INVALID_INPUT', `${source} is not JSON: ${(error as Error).message}`);
   }

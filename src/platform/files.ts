@@ -23,6 +23,7 @@ import {
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CredenceError } from '../core/errors.js';
 import { climbsAboveRoot, lexicalSegments as segmentsOf, looksAbsolute } from '../core/security/path-containment.js';
+import { withoutBom } from '../core/text/plain-text.js';
 
 export const FILE_READ_DEFAULTS = Object.freeze({
   /** Largest file `readFileInsideRoot` reads, in bytes. @default 1048576 (1 MiB) */
@@ -361,7 +362,7 @@ function decodeUtf8(bytes: Buffer, strict?: string): string {
   } catch {
     throw new CredenceError('INVALID_INPUT', `${strict} is not UTF-8 text (a Latin-1 or binary file?)`);
   }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom(text);
 }
 
 // --- errors ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { CredenceError } from '../core/errors.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { dumpRowProblem } from './dump-rows.js';
 import { DUMP_TABLES, TABLES, type DumpRow, type DumpTable, type Store, type TableName } from './types.js';
+import { withoutBom } from '../core/text/plain-text.js';
 
 export const DUMP_FORMAT = 'credence-dump';
 export const DUMP_VERSION = 1;
@@ -136,7 +137,7 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
     let value: unknown;
     try {
       // The first line may open with a byte order mark (a dump saved again by an editor).
-      value = JSON.parse(n === 1 ? text.replace(/^\uFEFF/, '') : text);
+      value = JSON.parse(n === 1 ? withoutBom(text) : text);
     } catch (error) {
       throw lineError(n, `malformed JSON (${(error as Error).message})`);
     }

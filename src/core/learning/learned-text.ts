@@ -3,13 +3,14 @@
  * What an instinct's or skill's file says, as recall shows it: the file without its YAML front matter (its
  * `description` kept when the body does not already say it) and without Credence's section markers.
  */
+import { withoutBom } from '../text/plain-text.js';
 
 const MARKER = /^\s*<!--\s*credence:(?:begin|end)\b.*-->\s*$/;
 const FRONT_END = /^(?:---|\.\.\.)\s*$/;
 
 /** The readable text of a learned file (`text` as read); a file without front matter or markers is returned as is. */
 export function learnedFileText(text: string): string {
-  let lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  let lines = withoutBom(text).split(/\r?\n/);
   let description: string | undefined;
   if (lines[0]?.trimEnd() === '---') {
     const close = lines.findIndex((line, index) => index > 0 && FRONT_END.test(line));

@@ -9,6 +9,7 @@
  * escaping.
  */
 import type { ConfidenceLabel } from '../types.js';
+import { controlsToSpaces } from '../text/plain-text.js';
 
 export interface ContextLine {
   category: string;
@@ -27,12 +28,11 @@ export interface ContextLine {
 /** The longest part of a line, counted after escaping ("&" is 5 characters then). */
 export const CONTEXT_LIMITS = Object.freeze({ title: 160, path: 160, note: 240, snippet: 280, tags: 10, tag: 40 });
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 const MARKERS = /->|#tags:|\[confidence:[^\]]*\]?/gi;
 
 /** One-line, marker-free text with `<`, `>` and `&` escaped. */
 export function sanitizeField(text: string): string {
-  return escapeText(text.replace(CONTROL, ' ').replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
+  return escapeText(controlsToSpaces(text).replace(MARKERS, ' ').replace(/\s+/g, ' ').trim());
 }
 
 /**
@@ -54,8 +54,7 @@ export function cutEscaped(text: string, max: number): string {
  * "# tags:", "[confidence:high]" "(confidence: high)"), so that the text still says what it said.
  */
 export function snippetField(text: string): string {
-  const neutral = text
-    .replace(CONTROL, ' ')
+  const neutral = controlsToSpaces(text)
     .replace(/->/g, '→')
     .replace(/#tags:/gi, '# tags:')
     .replace(/\[confidence:([^\]]*)\]?/gi, (_, label: string) => `(confidence: ${label.trim()})`)

@@ -8,6 +8,7 @@
  * and line breaks become spaces, so that a memory is one line. Pure.
  */
 import type { ConfidenceLabel } from '../types.js';
+import { controlsToSpaces } from '../text/plain-text.js';
 
 export const PROMPT_SNIPPET_LIMITS = Object.freeze({
   /** The text around the matched words. @default 220 */
@@ -32,11 +33,9 @@ export interface SnippetLine {
   note?: string;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-
 /** One line of plain text: control characters and runs of white space become one space. */
 export function plainField(text: string): string {
-  return text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return controlsToSpaces(text).replace(/\s+/g, ' ').trim();
 }
 
 const cut = (text: string, max: number): string =>

@@ -1,0 +1,15 @@
+/**
+ * @module core/text/plain-text
+ * Two small rules of text read from outside, each in one place: a byte order mark before a file's text
+ * (an editor's "UTF-8 with BOM") is no part of it, and the characters that break a line of plain text or hide
+ * in it (C0 and C1 controls, zero-width and direction marks, line and paragraph separators, the BOM) become
+ * spaces before a field is shown on one line. Pure.
+ */
+
+/** `text` without a leading byte order mark (U+FEFF). */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+
+/** `text` with each control, zero-width, direction or separator character replaced by a space. */
+export const controlsToSpaces = (text: string): string => text.replace(CONTROL, ' ');
