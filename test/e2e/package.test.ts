@@ -4,13 +4,16 @@
  * start the MCP server exactly as `.mcp.json` says, and compile a strict TypeScript consumer
  * (`skipLibCheck: false`) against the installed declarations.
  *
- * One `npm install` for the whole file (it builds or fetches better-sqlite3's addon: minutes, not
- * seconds). It runs against `dist/` as built by `npm test`'s build step (`npm pack --ignore-scripts`,
- * so nothing is built twice). It skips, saying so, only when npm cannot get the packages from its
- * cache or the registry.
+ * One `npm install` for the whole file. It runs against `dist/` as built by `npm test`'s build step
+ * (`npm pack --ignore-scripts`, so nothing is built twice). Nor is better-sqlite3's addon: compiling it
+ * takes a minute of CI's twenty, and the repository's own `npm install` has just compiled the same
+ * version on this machine, so the tarball is installed with `--ignore-scripts` and that addon copied in;
+ * when the versions differ, `npm rebuild better-sqlite3` builds it as a user's install would. It skips,
+ * saying so, only when npm cannot get the packages from its cache or the registry.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -21,7 +24,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -84,7 +87,15 @@ beforeAll(() => {
   );
   expect(run('git', ['init', '-q'], project).status).toBe(0);
   const install = npm(
-    ['install', tarball, `@types/node@${typesNodeVersion}`, '--prefer-offline', '--no-audit', '--no-fund'],
+    [
+      'install',
+      tarball,
+      `@types/node@${typesNodeVersion}`,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+    ],
     project,
     INSTALL_TIMEOUT,
   );
@@ -96,7 +107,26 @@ beforeAll(() => {
     return;
   }
   if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${shown(install)}`);
+  addSqliteAddon();
 }, INSTALL_TIMEOUT + 60_000);
+
+/** better-sqlite3's addon in the scratch project: the repository's own build when it is the same version, else built. */
+function addSqliteAddon(): void {
+  const version = (dir: string) =>
+    (
+      JSON.parse(readFileSync(join(dir, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+  if (version(repo) === version(project) && existsSync(join(repo, addon))) {
+    mkdirSync(dirname(join(project, addon)), { recursive: true });
+    copyFileSync(join(repo, addon), join(project, addon));
+    return;
+  }
+  const rebuild = npm(['rebuild', 'better-sqlite3'], project, INSTALL_TIMEOUT);
+  if (rebuild.status !== 0) throw new Error(`npm rebuild better-sqlite3 failed: ${shown(rebuild)}`);
+}
 
 describe('the npm package (issue 17)', () => {
   it('npm in the repository warns about no unknown config key', () => {
