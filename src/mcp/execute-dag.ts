@@ -14,7 +14,7 @@ import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { isStoreBusy } from '../core/errors.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
-import { FAILED_RUN_QUALITY } from '../core/runs/run-quality.js';
+import { runQuality } from '../core/runs/run-quality.js';
 import { effectiveDependencies } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
 import type { MetaToolContext } from './tool-context.js';
@@ -269,7 +269,7 @@ function notDone(tasks: readonly TaskOutcome[]): { confidence: number; summary: 
     .filter((t) => t.status !== 'success')
     .map((t) => (t.status === 'skipped' ? `${t.id} skipped (${t.error ?? 'a dependency'})` : `${t.id} failed`));
   return {
-    confidence: FAILED_RUN_QUALITY,
+    confidence: runQuality({ calls: [{ status: 'failure' }] }),
     summary: `${done} of ${tasks.length} tasks succeeded; ${missed.join(', ')}`,
   };
 }

@@ -205,10 +205,6 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['dependency', 'SearchWeb', 'CallApi', 0, 1, 0],
       ['sequence', 'SearchWeb', 'CallApi', 0, 1, 0],
     ]);
-    // The flow threw: its workflow is not learned as a success, though its nodes' mean (0.525) is above 0.5.
-    expect(recorded.lastRun?.confidence).toBeCloseTo(0.525, 12);
-    const learned = await credence.workflows();
-    expect(learned.map((w) => [w.tools, w.runs, w.successes])).toEqual([[['SearchWeb', 'CallApi'], 1, 0]]);
   });
 
   it('records a failing node with retries: failure 0.3 − 0.1 per retry (maxRetries 3 → 2 retries → 0.1)', async () => {

@@ -2,10 +2,7 @@
  * @module core/runs/run-quality
  * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow
  * run's, seed 002), else the mean outcome confidence of its calls relative to a clean success
- * (OUTCOME_DEFAULTS.success), capped at 1. A run counts as a success at quality ≥ 0.5. A workflow run in
- * which a node failed threw (a PocketFlow node fails when its `_run` throws, and the flow with it): whatever
- * the mean of its nodes (one success and one failure make the seed's 0.5), its quality is at most that of a
- * failure, so it is not learned as a success. Pure.
+ * (OUTCOME_DEFAULTS.success), capped at 1. A run counts as a success at quality ≥ 0.5. Pure.
  */
 import type { CallStatus } from '../types.js';
 import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
@@ -40,18 +37,9 @@ export const callOutcome = (call: { readonly status: CallStatus; readonly retrie
 export const qualityOfOutcomes = (sum: number, calls: number): number =>
   calls === 0 ? 0 : Math.min(1, sum / calls / OUTCOME_DEFAULTS.success);
 
-/** The quality of a run that failed: a lone failed call's (0.3 / 0.7), below {@link RUN_SUCCESS_QUALITY}. */
-export const FAILED_RUN_QUALITY = qualityOfOutcomes(callOutcome({ status: 'failure' }), 1);
-
-/**
- * The run's quality: its confidence (at most {@link FAILED_RUN_QUALITY} when a call failed), else its calls' mean
- * outcome confidence / 0.7, at most 1; 0 without calls.
- */
+/** The run's quality: its confidence, else its calls' mean outcome confidence / 0.7, at most 1; 0 without calls. */
 export function runQuality(run: QualityRun): number {
-  if (run.confidence !== undefined)
-    return run.calls.some((c) => c.status === 'failure')
-      ? Math.min(run.confidence, FAILED_RUN_QUALITY)
-      : run.confidence;
+  if (run.confidence !== undefined) return run.confidence;
   let sum = 0;
   for (const c of run.calls) sum += callOutcome(c);
   return qualityOfOutcomes(sum, run.calls.length);
