@@ -184,7 +184,8 @@ export const META_TOOLS: readonly MetaTool[] = [
             .array(z.number().int())
             .optional()
             .describe(
-              "indexes of earlier calls this one waited for (a workflow's order; without it, calls follow in order)",
+              'indexes of earlier calls this one waited for: the learned workflow links it to them instead of to ' +
+                'the call before it ([]: to none)',
             ),
           at: z.union([text('id'), z.number()]).optional(),
         }),

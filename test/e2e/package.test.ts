@@ -1,15 +1,11 @@
 /**
- * What a newcomer does with the package (issue 17): `npm pack` the repository, install the tarball
- * in a scratch project outside it, run the CLI through npx, wire the project for Claude Code and
- * start the MCP server exactly as `.mcp.json` says, and compile a strict TypeScript consumer
- * (`skipLibCheck: false`) against the installed declarations.
- *
- * One `npm install` for the whole file. It runs against `dist/` as built by `npm test`'s build step
- * (`npm pack --ignore-scripts`, so nothing is built twice). Nor is better-sqlite3's addon: compiling it
- * takes a minute of CI's twenty, and the repository's own `npm install` has just compiled the same
- * version on this machine, so the tarball is installed with `--ignore-scripts` and that addon copied in;
- * when the versions differ, `npm rebuild better-sqlite3` builds it as a user's install would. It skips,
- * saying so, only when npm cannot get the packages from its cache or the registry.
+ * What a newcomer does with the package (issue 17): `npm pack` the repository (`--ignore-scripts`: `dist/` as
+ * `npm test` built it), install the tarball in a scratch project outside it, run the CLI through npx, wire the
+ * project for Claude Code and start the MCP server as `.mcp.json` says, and compile a strict TypeScript consumer
+ * (`skipLibCheck: false`) against the installed declarations. One `npm install` for the file, `--ignore-scripts`:
+ * better-sqlite3's addon is the one the repository's own install compiled (a minute of CI's twenty), copied in when
+ * the versions match, else built by `npm rebuild better-sqlite3`. It skips, saying so, only when npm cannot get the
+ * packages from its cache or the registry.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
@@ -110,7 +106,7 @@ beforeAll(() => {
   addSqliteAddon();
 }, INSTALL_TIMEOUT + 60_000);
 
-/** better-sqlite3's addon in the scratch project: the repository's own build when it is the same version, else built. */
+/** better-sqlite3's addon in the scratch project: the repository's build when it is the same version, else built. */
 function addSqliteAddon(): void {
   const version = (dir: string) =>
     (
