@@ -5,14 +5,20 @@
  * its HTTP session or does not answer in time gives error results for its own tools; the others
  * keep serving. A server that is down is tried again in the background (after `retryMs`, doubling
  * up to 5 minutes) and on a call once `retryMs` has passed; when it is back, `onToolsChanged` fires
- * so clients see its tools again. Errors the gateway itself produced (server down, timeout) are
- * marked, so that they are not learned as the tool's own failures.
+ * so clients see its tools again. Errors the gateway itself produced (server down, timeout, call cut short)
+ * are marked, so that they are not learned as the tool's failures; an error the server answered is the tool's.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { DownstreamServer } from './config.js';
 import { errorResult } from './results.js';
 
@@ -86,6 +92,17 @@ const CONNECTION_LOST = new RegExp(
     'unknown MCP session|HTTP 404',
   'i',
 );
+
+/**
+ * Whether the downstream server itself answered the call with a JSON-RPC error (its handler threw, its own
+ * argument check refused the call): the SDK's codes for a closed connection, a timeout or a cancelled call
+ * are not answers.
+ */
+const answeredByServer = (error: unknown): boolean =>
+  error instanceof McpError &&
+  error.code !== ErrorCode.ConnectionClosed &&
+  error.code !== ErrorCode.RequestTimeout &&
+  !CONNECTION_LOST.test(error.message);
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
@@ -198,7 +215,8 @@ export class Gateway {
 
   /**
    * Calls a downstream tool by its catalogue id. Never throws: an unknown tool, a dead server, a
-   * timeout or a protocol error comes back as an error result naming the server and the reason.
+   * timeout or a protocol error comes back as an error result naming the server and the reason. A JSON-RPC
+   * error the server answered (the tool threw, refused its arguments) is the tool's failure, not the gateway's.
    */
   async call(
     id: string,
@@ -228,6 +246,9 @@ export class Gateway {
       return result as CallToolResult;
     } catch (error) {
       const message = (error as Error).message;
+      // A call cut short (the client cancelled, shutdown) is not an answer, whatever the abort's reason was.
+      if (answeredByServer(error) && options.signal?.aborted !== true)
+        return errorResult(`server "${connection.config.name}" answered "${name}" with an error: ${message}`);
       if (/timed out|timeout/i.test(message))
         return gatewayError(`server "${connection.config.name}" did not answer "${name}" within ${timeout} ms`);
       if (CONNECTION_LOST.test(message) && connection.client === client) this.#lost(connection, client, message);
