@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunListing } from '../engine/runs.js';
+import { openCredence } from '../engine/engine.js';
+import type { RunListing, RunNodeInput } from '../engine/runs.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import { formatRuns, formatRunSteps, oneLine } from './runs-text.js';
 
 const node = (tool: string, status: 'success' | 'failure' = 'success', retries = 0) => ({ tool, status, retries });
@@ -56,6 +58,65 @@ describe('formatRuns', () => {
     expect([...(lines[0] ?? '')].length).toBeLessThan(160);
     expect(lines[1]).toMatch(/^ {4}t0 success → .* → … \+49\d more steps \(500 calls; --json lists all\)$/);
     expect([...(lines[1] ?? '')].length).toBeLessThan(200);
+  });
+});
+
+describe('formatRuns with a run summary', () => {
+  const T0 = Date.parse('2026-02-02T06:00:00Z');
+  const flowNode = (name: string, extra: Partial<RunNodeInput> = {}): RunNodeInput => ({
+    ...{ name, intent: 'general', intentRule: 'default', status: 'success', retries: 0 },
+    ...{ startedAt: T0, durationMs: 5, consumes: [], ...extra },
+  });
+
+  it('prints a summary that says more than the calls (a failed task), never one that restates them', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    try {
+      // execute_dag's run whose task b failed on an unresolved reference: b never reached its tool.
+      await credence.recordExecution({
+        intent: 'shout a greeting',
+        startedAt: T0,
+        summary: '1 of 2 tasks succeeded; b failed',
+        confidence: 0.3 / 0.7,
+        calls: [{ tool: 'down:echo', status: 'success' }],
+      });
+      // A workflow run (the PocketFlow adapter) is stored with a summary that only restates its calls.
+      await credence.recordRun({
+        intent: 'fetch and\nparse',
+        startedAt: T0 + 1000,
+        endedAt: T0 + 2000,
+        nodes: [flowNode('fetch', { retries: 1 }), flowNode('parse', { status: 'failure', consumes: [0] })],
+      });
+      await credence.recordExecution({
+        intent: 'a blank summary',
+        startedAt: T0 + 3000,
+        summary: '  ',
+        calls: [{ tool: 'Read', status: 'success' }],
+      });
+      await credence.recordExecution({
+        intent: 'a summary of my own',
+        startedAt: T0 + 4000,
+        summary: `deployed to staging,\n then rolled back ${'y'.repeat(300)}`,
+        calls: [{ tool: 'deploy', status: 'success' }],
+      });
+      const runs = await credence.runs();
+      expect(runs.find((r) => r.intent === 'fetch and\nparse')?.summary).toMatch(/^fetch and\nparse: fetch success/);
+      const lines = formatRuns(runs).split('\n');
+      expect(lines).toEqual([
+        '2026-02-02T06:00:04.000Z    —    a summary of my own',
+        '    deploy success',
+        expect.stringMatching(/^ {4}summary: deployed to staging, then rolled back y+…$/),
+        '2026-02-02T06:00:03.000Z    —    a blank summary',
+        '    Read success',
+        expect.stringMatching(/^2026-02-02T06:00:01.000Z {2}0\.\d\d {2}fetch and parse \[general\]$/),
+        '    fetch success (1 retries) → parse failure',
+        '2026-02-02T06:00:00.000Z  0.43  shout a greeting',
+        '    down:echo success',
+        '    summary: 1 of 2 tasks succeeded; b failed',
+      ]);
+      expect([...(lines[2] ?? '')].length).toBe(4 + 'summary: '.length + 140);
+    } finally {
+      await credence.close();
+    }
   });
 });
 

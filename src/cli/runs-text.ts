@@ -2,8 +2,9 @@
  * @module cli/runs-text
  * `credence runs` as text a person reads: one header line per run (time, confidence, intent on one
  * line, shortened), then its calls on one line, repeats folded (`Bash ok ×12`) and at most
- * `maxSteps` steps before `… +K more`. A hook session can hold hundreds of calls; `--json` keeps
- * every one.
+ * `maxSteps` steps before `… +K more`, then its summary on one line when it says more than that (what
+ * became of an `execute_dag` task that never reached its tool). A hook session can hold hundreds of calls;
+ * `--json` keeps every one.
  */
 import type { RunListing } from '../engine/runs.js';
 
@@ -14,6 +15,7 @@ import type { RunListing } from '../engine/runs.js';
 export const RUNS_TEXT_DEFAULTS = Object.freeze({ maxSteps: 8, maxWidth: 140, maxIntent: 120 });
 
 type Node = Pick<RunListing['nodes'][number], 'tool' | 'status' | 'retries'>;
+type Run = Pick<RunListing, 'startedAt' | 'confidence' | 'intent' | 'intentKind' | 'summary'> & { nodes: Node[] };
 
 /** Consecutive calls of one tool with one outcome and no retries folded into one step, `tool status ×n`. */
 function steps(nodes: readonly Node[]): string[] {
@@ -63,15 +65,34 @@ export function oneLine(text: string, max: number = RUNS_TEXT_DEFAULTS.maxIntent
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** The whole listing: per run a header line and an indented line of its calls. */
-export function formatRuns(runs: readonly RunListing[], options: Partial<typeof RUNS_TEXT_DEFAULTS> = {}): string {
+/**
+ * Whether a summary only restates the header and the calls: the one a recorded workflow run (`recordRun`, the
+ * PocketFlow adapter) is stored with, `intent: tool status → …; confidence c`.
+ */
+function restatesCalls(r: Run, summary: string): boolean {
+  const steps = r.nodes.map(
+    (n) => `${n.tool} ${n.status}${n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : ''}`,
+  );
+  const confidence = r.confidence === null ? 'none (no node ran)' : r.confidence.toFixed(2);
+  return summary === `${r.intent}: ${steps.join(' → ')}; confidence ${confidence}`;
+}
+
+/**
+ * The whole listing: per run a header line, an indented line of its calls, and an indented `summary:` line when the
+ * run has a summary that says more than they do (one line, cut at `maxWidth` characters; `--json` has it whole).
+ */
+export function formatRuns(runs: readonly Run[], options: Partial<typeof RUNS_TEXT_DEFAULTS> = {}): string {
   const o = { ...RUNS_TEXT_DEFAULTS, ...options };
   return runs
-    .map(
-      (r) =>
+    .map((r) => {
+      const given = typeof r.summary === 'string' ? r.summary : '';
+      const summary = given.trim() === '' || restatesCalls(r, given) ? '' : given;
+      return (
         `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ` +
         `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n` +
-        `    ${formatRunSteps(r.nodes, o)}`,
-    )
+        `    ${formatRunSteps(r.nodes, o)}` +
+        (summary === '' ? '' : `\n    summary: ${oneLine(summary, o.maxWidth)}`)
+      );
+    })
     .join('\n');
 }
