@@ -123,3 +123,60 @@ describe('record_execution takes each call’s dependsOn', () => {
     }
   });
 });
+
+// Walk 4 (item 3): record_execution refused a call's `input` and `output`, which `credence record` takes, so a failed
+// weather_api then a meteo_lookup on the same city taught an alternative edge through the CLI and none over MCP.
+describe('record_execution takes each call’s input and output', () => {
+  const execution = {
+    intent: 'get the weather in paris',
+    calls: [
+      { tool: 'weather_api', status: 'failure' as const, input: '{"city":"Paris"}', output: 'HTTP 503' },
+      { tool: 'meteo_lookup', status: 'success' as const, input: '{"q":"Paris"}', output: '{"temp":14}' },
+    ],
+  };
+  const open = (scope: string) =>
+    openCredence({ store: openSqliteStore({ path: ':memory:' }), scope, now: '2026-03-01T09:00:00Z' });
+  const edgesOf = async (credence: Awaited<ReturnType<typeof open>>) =>
+    (await credence.edges()).map((e) => `${e.type} ${e.from}->${e.to} ${e.confidence.toFixed(3)}`).sort();
+
+  it('learns the same edges as recordExecutions, the alternative edge among them', async () => {
+    const library = await open('p');
+    const viaMcp = await open('p');
+    const { client } = await inProcessClient(viaMcp);
+    try {
+      await library.recordExecutions([execution], { validate: true });
+      const recorded = await client.callTool({ name: 'record_execution', arguments: execution });
+      expect(recorded.isError).toBeUndefined();
+      const expected = await edgesOf(library);
+      expect(expected.some((e) => e.startsWith('alternative weather_api->meteo_lookup'))).toBe(true);
+      expect(await edgesOf(viaMcp)).toEqual(expected);
+    } finally {
+      await client.close();
+      await viaMcp.close();
+      await library.close();
+    }
+  });
+
+  it('refuses an input over the call-text limit as invalid arguments, naming the field', async () => {
+    const credence = await open('p');
+    const { client } = await inProcessClient(credence);
+    try {
+      const tooLong = 'x'.repeat(INPUT_LIMITS.callText + 1);
+      const refused = await client
+        .callTool({
+          name: 'record_execution',
+          arguments: { intent: 'too long', calls: [{ tool: 'a', status: 'success', input: tooLong }] },
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect((refused as McpError).message).toMatch(/calls\[0\]\.input: at most 100000 characters/);
+      expect(await credence.edges()).toEqual([]);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+});

@@ -188,6 +188,13 @@ export const META_TOOLS: readonly MetaTool[] = [
                 'the call before it ([]: to none)',
             ),
           at: z.union([text('id'), z.number()]).optional(),
+          input: text('callText')
+            .optional()
+            .describe(
+              'what the call was given (its arguments as text): a failed call then another tool on the same input ' +
+                'teaches an alternative edge',
+            ),
+          output: text('callText').optional().describe('what the call returned, as text'),
         }),
       ),
       startedAt: z.union([text('id'), z.number()]).optional(),
