@@ -97,4 +97,23 @@ describe('the tool-graph library calls', () => {
     expect((await credence.suggestNext('read_file')).map((s) => s.tool)).toEqual(['parse_json']);
     await credence.close();
   });
+
+  // Walk 4 (item 5): a call consuming an earlier call of the same tool (a polling loop) stores a dependency
+  // self-loop; `next check_ready` suggested check_ready itself (0.700, dependency edge).
+  it('suggestNext never suggests the tool itself, though a polling loop stored a self-loop', async () => {
+    const credence = await fresh();
+    await credence.recordExecution({
+      intent: 'poll until ready, then deploy',
+      startedAt: T0,
+      calls: [
+        { tool: 'check_ready', status: 'success' },
+        { tool: 'check_ready', status: 'success', consumes: [0] },
+        { tool: 'deploy', status: 'success', consumes: [1] },
+      ],
+    });
+    const loop = await credence.edges({ from: 'check_ready', to: 'check_ready' });
+    expect(loop.map((e) => e.type)).toEqual(['dependency']);
+    expect((await credence.suggestNext('check_ready')).map((s) => s.tool)).toEqual(['deploy']);
+    await credence.close();
+  });
 });

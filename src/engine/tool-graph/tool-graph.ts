@@ -434,11 +434,11 @@ export async function listEdges(
 }
 
 /**
- * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest confirmed
- * edge,
- * only edges ≥ 0.3, weak ones (< 0.5) last, each with why. Edges known only from failures are
- * not suggestions. A tool the scope knows nothing of (not in the catalogue, on no edge) is an
- * error, not an empty list: a misspelt id would otherwise look like a tool nothing follows.
+ * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest
+ * confirmed edge, never the tool itself (a self-loop is left out, as THE graph leaves it out), only edges ≥ 0.3,
+ * weak ones (< 0.5) last, each with why. Edges known only from failures are not suggestions. A tool the scope knows
+ * nothing of (not in the catalogue, on no edge) is an error, not an empty list: a misspelt id would otherwise look
+ * like a tool nothing follows.
  * @throws CredenceError UNKNOWN_TOOL naming the tool and the scope.
  */
 export async function suggestNext(
@@ -465,7 +465,8 @@ export async function suggestNext(
   }
   const byTarget = new Map<string, EdgeView[]>();
   for (const edge of outgoing) {
-    if (!isConfirmed(edge)) continue;
+    // A self-loop (a polling call consuming the one before it) is no next tool: the tool is the one just used.
+    if (!isConfirmed(edge) || edge.to === tool) continue;
     const view = viewEdge(edge, now);
     byTarget.set(edge.to, [...(byTarget.get(edge.to) ?? []), view]);
   }
