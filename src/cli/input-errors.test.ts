@@ -151,3 +151,16 @@ describe('a file read as UTF-8 text', () => {
     expect(r.stderr).toContain('… and 10 more lines with a problem (the first 20 are shown)');
   });
 });
+
+// Walk 4 (item 11b): `runs --limit -1` said "must be a whole number ≥ 0", and 0 was refused too.
+describe('runs --limit', () => {
+  it('says it takes a whole number ≥ 1, for -1 as for 0, and lists runs for 1', async () => {
+    for (const value of ['-1', '0', '1.5', 'ten']) {
+      const r = await credence('runs', '--limit', value);
+      expect([value, r.code]).toEqual([value, 2]);
+      expect(r.stderr).toContain(`--limit must be a whole number ≥ 1, got ${JSON.stringify(value)}`);
+      expect(r.stderr).not.toContain('≥ 0');
+    }
+    expect((await credence('runs', '--limit', '1')).code).toBe(0);
+  });
+});

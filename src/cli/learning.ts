@@ -4,7 +4,7 @@ import { CredenceError } from '../core/errors.js';
 import { VERDICTS, type Verdict } from '../core/types.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
-import { parseCount } from './parse.js';
+import { parseCount, parseLimit } from './parse.js';
 import { formatRuns } from './runs-text.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -174,8 +174,7 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--limit <n>', 'how many (default 20)')
     .action(async (o: { limit?: string }) => {
       const ctx = context();
-      const limit = o.limit === undefined ? undefined : parseCount('--limit', o.limit);
-      if (limit === 0) throw new CredenceError('INVALID_INPUT', '--limit must be at least 1');
+      const limit = o.limit === undefined ? undefined : parseLimit(o.limit);
       const runs = await withCredence(ctx, (c) => c.runs(limit === undefined ? {} : { limit }));
       if (ctx.wantsJson) return printJson(ctx, runs);
       if (runs.length === 0) return ctx.io.stdout('no runs recorded\n');
