@@ -86,6 +86,21 @@ export function requireSaneOptions(options: GlobalOptions, env: NodeJS.ProcessEn
   );
 }
 
+/**
+ * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`) is
+ * refused, or undefined: more than a day after the machine's clock (aheadOfClock), as for --now. Stored, it would
+ * keep what it taught at full confidence (no decay) until that time came.
+ */
+export function aheadOfClockReason(value: string | number, clock: number): string | undefined {
+  const at = typeof value === 'number' ? value : parseIsoInstant(value);
+  if (at === undefined || !aheadOfClock(at, clock)) return undefined;
+  const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
+  return (
+    `${shown} is after this machine's clock (${new Date(clock).toISOString()}): a time ahead of the clock would ` +
+    'keep what it taught from decaying until then; give a time up to now'
+  );
+}
+
 /** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db (not `:memory:`) does not exist. */
 export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv): void {
   const named = { ...(options.db === undefined ? {} : { db: options.db }) };

@@ -67,6 +67,67 @@ describe('a time ahead of the clock, an empty scope', () => {
     expect(JSON.parse(status.stdout).counts.observations).toBe(3);
   });
 
+  // Walk 4 (item 4): record and observe stored times years ahead, so what they taught never decayed until then.
+  it('refuses a run, a call or an observation dated ahead of the clock, naming the line and field', async () => {
+    const future = (argv: string[]) => cli('future.db', argv);
+    const runs = join(dir, 'ahead-runs.jsonl');
+    const ahead = Date.parse('2062-11-27T00:00:00Z');
+    const call = (tool: string, extra = {}) => ({ tool, status: 'success', ...extra });
+    writeFileSync(
+      runs,
+      [
+        { intent: 'on time', startedAt: '2026-05-01T09:00:00Z', calls: [call('fa'), call('fb', { consumes: [0] })] },
+        { intent: 'started ahead', startedAt: '2062-11-27T00:00:00Z', calls: [call('ga')] },
+        { intent: 'a call ahead', calls: [call('ha'), call('hb', { consumes: [0], at: ahead })] },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const recorded = await future(['record', '--jsonl', runs, ...AT]);
+    expect(recorded.code).toBe(1);
+    const clock = /after this machine's clock \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/.source;
+    expect(recorded.stderr).toMatch(
+      new RegExp(`line 2: invalid execution: startedAt: 2062-11-27T00:00:00Z is ${clock}`),
+    );
+    expect(recorded.stderr).toMatch(
+      new RegExp(`line 3: invalid execution: calls\\[1\\]\\.at: ${ahead} \\(2062-11-27T00:00:00.000Z\\) is ${clock}`),
+    );
+    const stored = JSON.parse((await future(['runs', '--json', ...AT])).stdout) as { intent: string }[];
+    expect(stored.map((r) => r.intent)).toEqual(['on time']);
+    const edges = JSON.parse((await future(['edges', '--json', ...AT])).stdout) as { from: string }[];
+    expect([...new Set(edges.map((e) => e.from))]).toEqual(['fa']);
+
+    const observed = await future([
+      'observe',
+      '--type',
+      'pattern',
+      '--observation',
+      'late',
+      '--at',
+      '2062-11-27',
+      ...AT,
+    ]);
+    expect(observed.code).toBe(2);
+    expect(observed.stderr).toMatch(new RegExp(`--at 2062-11-27 is ${clock}`));
+    const lines = join(dir, 'ahead-observations.jsonl');
+    writeFileSync(
+      lines,
+      [
+        { type: 'pattern', observation: 'from the future', timestamp: '2062-11-27T00:00:00Z' },
+        { type: 'pattern', observation: 'from today' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const imported = await future(['import', lines, ...AT]);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toMatch(
+      new RegExp(`line 1: invalid observation: timestamp: 2062-11-27T00:00:00Z is ${clock}`),
+    );
+    const exported = (await future(['export', ...AT])).stdout.trim().split('\n');
+    expect(exported.map((l) => (JSON.parse(l) as { observation: string }).observation)).toEqual(['from today']);
+  });
+
   it('refuses an empty or blank --scope instead of using the default scope', async () => {
     for (const scope of ['', '   ']) {
       const r = await run(['--scope', scope, 'status']);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
 import type { ObservationDraft } from '../engine/engine.js';
-import { printJson, withCredence, type CommandContext } from './context.js';
+import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -57,6 +57,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
             'INVALID_INPUT',
             `--at must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(o.at)}`,
           );
+        const ahead = o.at === undefined ? undefined : aheadOfClockReason(o.at, Date.now());
+        if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `--at ${ahead}`);
         const result = await withCredence(ctx, async (c) => {
           const line = {
             type: o.type,
@@ -113,9 +115,13 @@ export function registerObserve(program: Command, context: () => CommandContext)
       let problems: ReturnType<typeof checkedLines>['problems'] = [];
       const result = await withCredence(ctx, (c) => {
         const now = c.now();
-        const checked = checkedLines(text, (value) =>
-          parseObservation(withObservationDefaults(value, now, { lineId: true })),
-        );
+        const clock = Date.now();
+        const checked = checkedLines(text, (value) => {
+          const observation = parseObservation(withObservationDefaults(value, now, { lineId: true }));
+          const ahead = aheadOfClockReason(observation.timestamp, clock);
+          if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid observation: timestamp: ${ahead}`);
+          return observation;
+        });
         problems = checked.problems;
         return c.observe(checked.items.map((i) => i.value));
       });

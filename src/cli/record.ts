@@ -1,7 +1,8 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
 import { CredenceError, isStoreBusy } from '../core/errors.js';
-import { printJson, withCredence, type CommandContext } from './context.js';
+import type { ExecutionInput } from '../core/types.js';
+import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 
 /** Executions a transaction: large enough to amortise the commit, small enough to hold the lock briefly. */
@@ -17,7 +18,10 @@ export function registerRecord(program: Command, context: () => CommandContext):
     .action(async (options: { jsonl: string }) => {
       const ctx = context();
       const { parseExecution } = await import('../engine/tool-graph/tool-graph.js');
-      const { items, problems } = checkedLines(readInput(options.jsonl), parseExecution);
+      const clock = Date.now();
+      const { items, problems } = checkedLines(readInput(options.jsonl), (value) =>
+        notAheadOfClock(parseExecution(value), clock),
+      );
       const summary = await withCredence(ctx, async (credence) => {
         let calls = 0;
         let edges = 0;
@@ -72,4 +76,20 @@ function partlyRecorded(error: unknown, stored: number, line: number): CredenceE
       `the same command would record them again: record the input from line ${line} on`,
     { cause: error, details: { recorded: stored, resumeAtLine: line } },
   );
+}
+
+/**
+ * The execution, unless its `startedAt` or a call's `at` is ahead of the clock: then its line is refused
+ * (INVALID_INPUT, naming the field), as a bad line is, since edges seen at a future time would not decay until then.
+ */
+function notAheadOfClock(execution: ExecutionInput, clock: number): ExecutionInput {
+  const times: [string, string | number | undefined][] = [
+    ['startedAt', execution.startedAt],
+    ...execution.calls.map((call, i): [string, string | number | undefined] => [`calls[${i}].at`, call.at]),
+  ];
+  for (const [field, value] of times) {
+    const reason = value === undefined ? undefined : aheadOfClockReason(value, clock);
+    if (reason !== undefined) throw new CredenceError('INVALID_INPUT', `invalid execution: ${field}: ${reason}`);
+  }
+  return execution;
 }
