@@ -18,6 +18,7 @@ import {
   lifeStatus,
   MEMORY_LIFE_LIMITS,
   slotQuestionWords,
+  slotsOf,
   validAt,
   words,
 } from '../../core/recall/memory-life.js';
@@ -84,6 +85,14 @@ export const RECALL_DEFAULTS = Object.freeze({
   sameFactShare: 0.85,
   /** How many links of supersession recall follows from a superseded candidate to what replaced it. */
   supersededHops: 4,
+  /**
+   * A present question naming a speaker: at most this many of the speaker's latest words (turns that replaced one of
+   * theirs and were not replaced, in the slot asked), read from at most `speakerTurns` of their turns.
+   */
+  latestWords: 4,
+  speakerTurns: 400,
+  /** … each scored with the speaker's best candidate's fused × sameFactShare × (latestWordBase + its similarity). */
+  latestWordBase: 0.5,
 });
 
 export type RecallKind = 'memory' | 'observation' | 'execution' | 'instinct' | 'skill';
@@ -221,6 +230,12 @@ export interface RecallResult {
      * anchor's (the candidate holding a question word beside such a value) × `sameFactShare`. `why` says so.
      */
     addedForValue?: { values: string[]; anchor: string; why: string };
+    /**
+     * A present question naming a speaker: this turn of theirs replaced one of theirs, was not replaced, and is of the
+     * slot the question asks (core/recall/memory-life slotsOf; none, when it asks none), so it is their latest word
+     * on something asked; scored with `anchor`, their best candidate (`via` `sameFact`), no evidence for a label.
+     */
+    latestWord?: { anchor: string; why: string };
     /**
      * A turn of the speaker the question names that another speaker among the candidates said word for word, naming
      * no name (small talk: core/recall/name-only): `bm25Relative` is 0.
@@ -581,6 +596,42 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       }
     }
   }
+  // A question about now naming a speaker: their latest word on each thing they changed, in the slot it asks about
+  // (their turns that replaced one of theirs, not replaced since), scored with their best candidate by meaning.
+  const latest = new Map<string, string>();
+  if (
+    w < 1 &&
+    named.size > 0 &&
+    request.questionTime !== false &&
+    request.asOf === undefined &&
+    askedLife.asOf === undefined &&
+    !asksForSeveral(query) &&
+    asksPresentValue(query, asked)
+  ) {
+    const ofNamed = (c: { item: Recallable }) => named.has(c.item.life?.turn?.speaker as string);
+    const best = [...pool.values()].filter(ofNamed).sort((a, b) => b.fused - a.fused)[0];
+    if (best !== undefined)
+      for (const [key, item] of await settled(await latestWords(ctx, search, query, named))) {
+        const link = {
+          id: best.item.id,
+          fused:
+            best.fused *
+            RECALL_DEFAULTS.sameFactShare *
+            (RECALL_DEFAULTS.latestWordBase + Math.max(0, similar.of(key))),
+          how: 'sameFact' as const,
+        };
+        const was = pool.get(key);
+        if (was === undefined) byValue.set(key, { values: [], anchor: best.item.id });
+        const own = score(item);
+        const next = score(item, link);
+        if (next.score <= own.score || (was !== undefined && next.score <= was.score)) {
+          if (was === undefined) byValue.delete(key);
+          continue;
+        }
+        latest.set(key, best.item.id);
+        pool.set(key, next);
+      }
+  }
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
   // holds now finds the old value's words and asks for the new one.
   if (!askedLife.keepSuperseded)
@@ -759,7 +810,10 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
-        ...(byValue.has(s.item.key) ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) } : {}),
+        ...(byValue.has(s.item.key) && !latest.has(s.item.key)
+          ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) }
+          : {}),
+        ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as string) } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -856,6 +910,13 @@ const newerValueParts = (p: PlacedValue): { before: string[]; why: string } => (
     `newer value of the same kind (${p.values.join(', ')}; before: ${p.others.join(', ') || 'the same'}), ` +
     `said ${iso(p.at)}, placed before ${p.before.join(', ')}` +
     (p.own === undefined ? '' : ` at the score of ${p.placeOfId}, its own ${p.own.toFixed(3)}`),
+});
+const latestWordParts = (anchor: string): { anchor: string; why: string } => ({
+  anchor,
+  why:
+    "the named speaker's latest word on something in the slot asked (it replaced a turn of theirs, nothing " +
+    `replaced it); scored with ${anchor} (its fused × ${RECALL_DEFAULTS.sameFactShare} × ` +
+    `(${RECALL_DEFAULTS.latestWordBase} + similarity)) at most`,
 });
 /** A turn added for holding a value of the kind asked (valueTurns): its values, the turn it was scored with. */
 type AddedFor = { values: string[]; anchor: string };
@@ -1053,6 +1114,38 @@ async function replacements(
     at = next;
   }
   return out;
+}
+
+/**
+ * The `named` speakers' latest words in the slot `question` asks about: of their turns the full-text search finds by
+ * their names (at most `speakerTurns`), those that replaced a turn and are not replaced, whose slots (slotsOf, with a
+ * change's phrases) meet the question's, or which have none when it asks none; newest first, at most `latestWords`.
+ */
+async function latestWords(
+  ctx: RecallContext,
+  search: FullTextSearch,
+  question: string,
+  named: ReadonlySet<string>,
+): Promise<[string, Recallable][]> {
+  const fts = buildFtsQuery([...named].flatMap(speakerWords).join(' '));
+  if (fts === undefined) return [];
+  const asks = slotsOf(question);
+  const inSlot = (text: string) => {
+    const slots = slotsOf(text, true);
+    return slots.size === 0 ? asks.size === 0 : [...slots].some((x) => asks.has(x));
+  };
+  return (await search.searchMemories(ctx.scope, fts.match, { limit: RECALL_DEFAULTS.speakerTurns }))
+    .map((h) => memoryItem(h.memory))
+    .filter(
+      (i) =>
+        named.has(i.life?.turn?.speaker as string) &&
+        (i.life?.supersedes?.length ?? 0) > 0 &&
+        lifeStatus(i.life, undefined).status === 'current' &&
+        inSlot(i.text),
+    )
+    .sort((a, b) => b.at - a.at)
+    .slice(0, RECALL_DEFAULTS.latestWords)
+    .map((i) => [i.key, i]);
 }
 
 /** A turn's time is when it was said (first remembered, when it gave none), as its neighbours'; a note's its last. */

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+
+const DAY = 86_400_000;
+const START = Date.parse('2025-03-01T18:00:00Z');
+const WEATHER = ['rain', 'heat', 'wind', 'fog'];
+
+/**
+ * Femi changes editor (the later turn replaces the earlier, shares no word with "editor"), then says sixty short
+ * things: found by the name alone, they fill the full-text search's candidates before the longer change does.
+ */
+async function femi() {
+  let clock = START;
+  const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
+  const turns: [string, string][] = [
+    ['Femi', 'Switched to Eclipse last week, Nano was eating all my RAM.'],
+    ['Femi', 'Morning everyone!'],
+    ['Ana', 'Morning Femi!'],
+    ['Femi', 'Talk later, I have a meeting.'],
+    ['Femi', 'I finished that mystery novel, the ending was silly.'],
+    ['Femi', 'It rained all day here, I barely left the house.'],
+    ['Femi', 'Uninstalled Eclipse yesterday, Xcode does it all for me now.'],
+    ['Femi', 'My parents are visiting next week.'],
+    ...Array.from({ length: 60 }, (_, k): [string, string] => ['Femi', `Ha, day ${k} of the ${WEATHER[k % 4]} here.`]),
+  ];
+  const ids: string[] = [];
+  for (const [i, [speaker, text]] of turns.entries()) {
+    clock += DAY;
+    ids.push(...((await cr.remember([{ speaker, session: `s${i}`, index: 0, at: clock, text }])).ids as string[]));
+  }
+  clock += DAY;
+  return { cr, older: ids[0] as string, newer: ids[6] as string };
+}
+
+describe('a present question naming a speaker: their latest word on what they changed (issue 23)', () => {
+  it('brings the turn that replaced another and was not replaced, scored with their best candidate', async () => {
+    const { cr, older, newer } = await femi();
+    const rs = await cr.recall('Which editor is Femi on nowadays?', { limit: 5, track: false });
+    const found = rs.find((r) => r.id === newer);
+    expect(found?.parts.latestWord?.anchor).toBe(rs[0]?.id);
+    expect(found?.parts.via).toEqual({ id: rs[0]?.id, how: 'sameFact' });
+    expect(found?.parts.bm25).toBeNull();
+    expect(found?.label).not.toBe('high');
+    expect(rs.map((r) => r.id)).not.toContain(older);
+    await cr.close();
+  });
+
+  it('not for a question about before', async () => {
+    const { cr, newer } = await femi();
+    for (const question of ['Which editor was Femi on before?', 'Which editor did Femi use before?']) {
+      const rs = await cr.recall(question, { limit: 5, track: false });
+      expect(rs.map((r) => r.id)).not.toContain(newer);
+      expect(rs.some((r) => r.parts.latestWord !== undefined)).toBe(false);
+    }
+    await cr.close();
+  });
+});
