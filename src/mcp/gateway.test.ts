@@ -18,7 +18,7 @@ beforeAll(async () => {
     [{ name: 'raw', kind: 'stdio', command: process.execPath, args: [rawServer], env: {}, timeoutMs: 1000 }],
     { retryMs: 600_000 },
   );
-  expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 4 }]);
+  expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 6 }]);
 });
 afterAll(async () => gateway.close());
 
@@ -33,6 +33,19 @@ describe('a JSON-RPC error the downstream server answered is the tool failing', 
     expect(isGatewayError(refused)).toBe(false);
     expect(textOf(refused)).toContain('MCP error -32602: count: a number is required');
     expect((await gateway.call('raw:checked', { count: 2 })).isError).toBeUndefined();
+  });
+
+  // A review: a tool whose own fetch failed answered "fetch failed", read as the connection lost: the healthy
+  // server was marked unavailable, and the SDK's own refusal before sending (-32600) was learned as the tool's.
+  it('an answer reading like a lost connection is the tool failing; the SDK refusing to send is not', async () => {
+    const fetched = await gateway.call('raw:fetcher', {});
+    expect(isGatewayError(fetched)).toBe(false);
+    expect(textOf(fetched)).toContain('MCP error -32603: fetch failed');
+    expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 6 }]);
+    expect(textOf(await gateway.call('raw:echo', { text: 'still here' }))).toBe('still here');
+    const refused = await gateway.call('raw:long_job', {});
+    expect(isGatewayError(refused)).toBe(true);
+    expect(textOf(refused)).toContain('-32600');
   });
 
   it('a timeout and a call cut short stay the gateway’s errors, and the server keeps serving', async () => {

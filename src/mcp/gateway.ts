@@ -95,14 +95,15 @@ const CONNECTION_LOST = new RegExp(
 
 /**
  * Whether the downstream server itself answered the call with a JSON-RPC error (its handler threw, its own
- * argument check refused the call): the SDK's codes for a closed connection, a timeout or a cancelled call
- * are not answers.
+ * argument check refused the call), whatever its message says ("fetch failed" of the tool's own fetch): the SDK's
+ * codes for a closed connection, a timeout or a cancelled call, and an invalid request (the SDK's refusal before
+ * sending, a request the gateway got wrong) are not the tool's answer. A lost transport throws no McpError.
  */
 const answeredByServer = (error: unknown): boolean =>
   error instanceof McpError &&
   error.code !== ErrorCode.ConnectionClosed &&
   error.code !== ErrorCode.RequestTimeout &&
-  !CONNECTION_LOST.test(error.message);
+  error.code !== ErrorCode.InvalidRequest;
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
