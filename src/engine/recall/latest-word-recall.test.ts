@@ -10,7 +10,7 @@ const WEATHER = ['rain', 'heat', 'wind', 'fog'];
  * Femi changes editor (the later turn replaces the earlier, shares no word with "editor"), then says sixty short
  * things: found by the name alone, they fill the full-text search's candidates before the longer change does.
  */
-async function femi() {
+async function femi(then: [string, string][] = []) {
   let clock = START;
   const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
   const turns: [string, string][] = [
@@ -23,6 +23,7 @@ async function femi() {
     ['Femi', 'Uninstalled Eclipse yesterday, Xcode does it all for me now.'],
     ['Femi', 'My parents are visiting next week.'],
     ...Array.from({ length: 60 }, (_, k): [string, string] => ['Femi', `Ha, day ${k} of the ${WEATHER[k % 4]} here.`]),
+    ...then,
   ];
   const ids: string[] = [];
   for (const [i, [speaker, text]] of turns.entries()) {
@@ -43,6 +44,15 @@ describe('a present question naming a speaker: their latest word on what they ch
     expect(found?.parts.bm25).toBeNull();
     expect(found?.label).not.toBe('high');
     expect(rs.map((r) => r.id)).not.toContain(older);
+    await cr.close();
+  });
+
+  it('the end of a line of changes, not a turn replaced since', async () => {
+    const { cr, newer } = await femi([['Femi', 'Ditched Xcode, moved over to Fleet for everything.']]);
+    const rs = await cr.recall('Which editor is Femi on nowadays?', { limit: 10, track: false });
+    const latest = rs.filter((r) => r.parts.latestWord !== undefined);
+    expect(latest.map((r) => r.text ?? r.snippet)).toEqual(['Ditched Xcode, moved over to Fleet for everything.']);
+    expect(latest.map((r) => r.id)).not.toContain(newer);
     await cr.close();
   });
 

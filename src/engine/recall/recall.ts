@@ -91,7 +91,7 @@ export const RECALL_DEFAULTS = Object.freeze({
    */
   latestWords: 4,
   speakerTurns: 400,
-  /** … each scored with the speaker's best candidate's fused × sameFactShare × (latestWordBase + its similarity). */
+  /** … each scored with their best candidate's fused × sameFactShare × min(1, latestWordBase + its similarity). */
   latestWordBase: 0.5,
 });
 
@@ -464,11 +464,13 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   // The named speaker's turns added for the kind of value asked (below), with the values they hold: none matched the
   // question's words (`bm25Relative` 0); they are scored with a turn, as a turn linked is.
   const byValue = new Map<string, { values: string[]; anchor: string }>();
+  // The similarity of a turn read by key, not by the scan (which gives 0 to keys below its top k): latest words.
+  const exactSimilarity = new Map<string, number>();
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
     const byName = nameOnly.ratios.get(item.key) ?? (byValue.has(item.key) ? 0 : undefined);
     const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
-    const similarity = Math.max(0, similar.of(item.key));
+    const similarity = Math.max(0, exactSimilarity.get(item.key) ?? similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
     const fused = linked === undefined ? own : Math.max(own, linked.fused);
     const confidenceFactor =
@@ -610,14 +612,19 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   ) {
     const ofNamed = (c: { item: Recallable }) => named.has(c.item.life?.turn?.speaker as string);
     const best = [...pool.values()].filter(ofNamed).sort((a, b) => b.fused - a.fused)[0];
+    const words = best === undefined ? [] : await latestWords(ctx, search, query, named);
+    if (index !== undefined && words.length > 0)
+      for (const [key, value] of await index.vectors.similarity(
+        queryVector,
+        words.map(([key]) => key),
+      ))
+        exactSimilarity.set(key, value);
     if (best !== undefined)
-      for (const [key, item] of await settled(await latestWords(ctx, search, query, named))) {
+      for (const [key, item] of words) {
+        const near = Math.max(0, exactSimilarity.get(key) ?? similar.of(key));
         const link = {
           id: best.item.id,
-          fused:
-            best.fused *
-            RECALL_DEFAULTS.sameFactShare *
-            (RECALL_DEFAULTS.latestWordBase + Math.max(0, similar.of(key))),
+          fused: best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + near),
           how: 'sameFact' as const,
         };
         const was = pool.get(key);
@@ -916,7 +923,7 @@ const latestWordParts = (anchor: string): { anchor: string; why: string } => ({
   why:
     "the named speaker's latest word on something in the slot asked (it replaced a turn of theirs, nothing " +
     `replaced it); scored with ${anchor} (its fused × ${RECALL_DEFAULTS.sameFactShare} × ` +
-    `(${RECALL_DEFAULTS.latestWordBase} + similarity)) at most`,
+    `min(1, ${RECALL_DEFAULTS.latestWordBase} + similarity)) when that is more than its own`,
 });
 /** A turn added for holding a value of the kind asked (valueTurns): its values, the turn it was scored with. */
 type AddedFor = { values: string[]; anchor: string };
