@@ -435,7 +435,7 @@ export async function listEdges(
 
 /**
  * Next-tool suggestions after the tool `named` (its {@link storedId}; SPEC §3): successors by their strongest
- * confirmed edge, never the tool itself (a self-loop is left out, as THE graph leaves it out), only edges ≥ 0.3,
+ * confirmed edge, never the tool itself (a self-loop is left out, as in the graph snapshot), only edges ≥ 0.3,
  * weak ones (< 0.5) last, each with why. Edges known only from failures are not suggestions. A tool the scope knows
  * nothing of (not in the catalogue, on no edge) is an error, not an empty list: a misspelt id would otherwise look
  * like a tool nothing follows.
