@@ -6,7 +6,7 @@
  * became of an `execute_dag` task that never reached its tool). A hook session can hold hundreds of calls;
  * `--json` keeps every one.
  */
-import type { RunListing } from '../engine/runs.js';
+import { type RunListing, runSummary } from '../engine/runs.js';
 
 /**
  * @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of
@@ -70,11 +70,8 @@ export function oneLine(text: string, max: number = RUNS_TEXT_DEFAULTS.maxIntent
  * PocketFlow adapter) is stored with, `intent: tool status → …; confidence c`.
  */
 function restatesCalls(r: Run, summary: string): boolean {
-  const steps = r.nodes.map(
-    (n) => `${n.tool} ${n.status}${n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : ''}`,
-  );
-  const confidence = r.confidence === null ? 'none (no node ran)' : r.confidence.toFixed(2);
-  return summary === `${r.intent}: ${steps.join(' → ')}; confidence ${confidence}`;
+  const nodes = r.nodes.map((n) => ({ name: n.tool, status: n.status, retries: n.retries }));
+  return summary === runSummary(r.intent, nodes, r.confidence);
 }
 
 /**

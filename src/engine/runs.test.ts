@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
-import { scoreRun, type RunNodeInput } from './runs.js';
+import { INPUT_LIMITS } from '../core/limits.js';
+import { runSummary, scoreRun, type RunNodeInput } from './runs.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -112,5 +113,27 @@ describe('run edge cases', () => {
       nodes: [node('step'), node('step', { consumes: [0] }), node('step', { consumes: [1] })],
     });
     expect(loop.nodes.map((n) => n.downstreamUses)).toEqual([0, 0, 0]);
+  });
+});
+
+// A review: a flow of 700 nodes was refused (INPUT_TOO_LARGE) for the summary recordRun writes itself.
+describe('a long run’s summary', () => {
+  it('keeps its first steps and says how many more, within the stored limit; the run is recorded', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'r', now: T0 });
+    const nodes = Array.from({ length: 700 }, (_, i) => node(`fetch_page_number_${i}`, { startedAt: T0 + i }));
+    const run = await credence.recordRun({ intent: 'crawl the site', startedAt: T0, endedAt: T0 + 700, nodes });
+    expect(run.summary.length).toBeLessThanOrEqual(INPUT_LIMITS.summary);
+    expect(run.summary).toMatch(/^crawl the site: fetch_page_number_0 success → fetch_page_number_1 success → /);
+    const more = Number(/ → … \+(\d+) more steps; confidence 0\.70$/.exec(run.summary)?.[1]);
+    const kept = run.summary.split(' → ').length - 1;
+    expect(kept + more).toBe(700);
+    expect((await credence.runs())[0]?.summary).toBe(run.summary);
+    await credence.close();
+  });
+
+  it('is the whole run when it fits', () => {
+    expect(runSummary('x', [{ name: 'a', status: 'failure', retries: 2 }], 0.1)).toBe(
+      'x: a failure after 2 retries; confidence 0.10',
+    );
   });
 });

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
+import { INPUT_LIMITS } from '../core/limits.js';
 import { CALL_STATUSES, INTENTS } from '../core/types.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
@@ -144,13 +145,36 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
   const parents = new Set(run.nodes.flatMap((n) => (n.parent === undefined ? [] : [n.parent])));
   const confidence = runConfidence(nodes, parents);
   const intentKind = deriveIntent(undefined, { description: run.intent }).intent;
+  const summary = runSummary(run.intent, nodes, confidence);
+  return { intent: run.intent, intentKind, confidence, summary, nodes };
+}
+
+/**
+ * The summary a workflow run is stored with: `intent: node status[ after n retries] → …; confidence c`; a run too long
+ * for a stored summary (INPUT_LIMITS.summary) keeps its first steps and says `… +K more steps` (a run of 700 nodes
+ * was refused for its own summary). `credence runs` reads it to tell such a summary from one that says more.
+ */
+export function runSummary(
+  intent: string,
+  nodes: readonly { name: string; status: CallStatus; retries: number }[],
+  confidence: number | null,
+): string {
   const steps = nodes.map((n) => {
     const retried = n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : '';
     return `${n.name} ${n.status}${retried}`;
   });
-  const shownConfidence = confidence === null ? 'none (no node ran)' : confidence.toFixed(2);
-  const summary = `${run.intent}: ${steps.join(' → ')}; confidence ${shownConfidence}`;
-  return { intent: run.intent, intentKind, confidence, summary, nodes };
+  const tail = `; confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
+  const whole = `${intent}: ${steps.join(' → ')}${tail}`;
+  if (whole.length <= INPUT_LIMITS.summary) return whole;
+  let kept = steps.length;
+  let length = whole.length;
+  const more = (k: number) =>
+    `${k > 0 ? ' → ' : ''}… +${steps.length - k} more step${steps.length - k === 1 ? '' : 's'}`;
+  while (kept > 0 && length + more(kept).length > INPUT_LIMITS.summary) {
+    kept -= 1;
+    length -= (steps[kept] as string).length + (kept > 0 ? ' → '.length : 0);
+  }
+  return `${intent}: ${steps.slice(0, kept).join(' → ')}${more(kept)}${tail}`;
 }
 
 /** A recorded run as `credence runs` lists it. */
