@@ -18,7 +18,7 @@ beforeAll(async () => {
     [{ name: 'raw', kind: 'stdio', command: process.execPath, args: [rawServer], env: {}, timeoutMs: 1000 }],
     { retryMs: 600_000 },
   );
-  expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 6 }]);
+  expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 9 }]);
 });
 afterAll(async () => gateway.close());
 
@@ -41,11 +41,26 @@ describe('a JSON-RPC error the downstream server answered is the tool failing', 
     const fetched = await gateway.call('raw:fetcher', {});
     expect(isGatewayError(fetched)).toBe(false);
     expect(textOf(fetched)).toContain('MCP error -32603: fetch failed');
-    expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 6 }]);
+    expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 9 }]);
     expect(textOf(await gateway.call('raw:echo', { text: 'still here' }))).toBe('still here');
     const refused = await gateway.call('raw:long_job', {});
     expect(isGatewayError(refused)).toBe(true);
     expect(textOf(refused)).toContain('-32600');
+  });
+
+  // Review C: the code alone decided, but a server may answer the SDK's codes with its own message (-32000 is many
+  // servers' generic error), and the client refuses a result that breaks the tool's own output schema after it came.
+  it('a server’s own -32000, a result breaking its output schema: the tool failing; a name is no timeout', async () => {
+    const coded = await gateway.call('raw:coded', {});
+    expect(isGatewayError(coded)).toBe(false);
+    expect(textOf(coded)).toContain('MCP error -32000: upstream API: fetch failed');
+    expect(gateway.status()).toEqual([{ server: 'raw', state: 'connected', tools: 9 }]);
+    const shaped = await gateway.call('raw:shaped', {});
+    expect(isGatewayError(shaped)).toBe(false);
+    expect(textOf(shaped)).toContain('has an output schema but did not return structured content');
+    const named = await gateway.call('raw:set_timeout', {});
+    expect(isGatewayError(named)).toBe(true);
+    expect(textOf(named)).toContain('failed on "set_timeout"');
   });
 
   it('a timeout and a call cut short stay the gateway’s errors, and the server keeps serving', async () => {

@@ -94,16 +94,28 @@ const CONNECTION_LOST = new RegExp(
 );
 
 /**
- * Whether the downstream server itself answered the call with a JSON-RPC error (its handler threw, its own
- * argument check refused the call), whatever its message says ("fetch failed" of the tool's own fetch): the SDK's
- * codes for a closed connection, a timeout or a cancelled call, and an invalid request (the SDK's refusal before
- * sending, a request the gateway got wrong) are not the tool's answer. A lost transport throws no McpError.
+ * The errors the SDK's client raises itself, the server having answered nothing: the connection closed or the call
+ * cancelled (-32000), no answer in time (-32001), a task-only tool called without a task (-32600). A server may
+ * answer these codes too, with its own message: told apart by the SDK's messages.
  */
-const answeredByServer = (error: unknown): boolean =>
-  error instanceof McpError &&
-  error.code !== ErrorCode.ConnectionClosed &&
-  error.code !== ErrorCode.RequestTimeout &&
-  error.code !== ErrorCode.InvalidRequest;
+const clientOwn = (error: McpError): boolean =>
+  (error.code === ErrorCode.ConnectionClosed && /: (?:Connection closed|Request was cancelled)$/.test(error.message)) ||
+  (error.code === ErrorCode.RequestTimeout &&
+    /: (?:Request timed out|Maximum total timeout exceeded)$/.test(error.message)) ||
+  (error.code === ErrorCode.InvalidRequest && /requires task-based execution/.test(error.message));
+
+/**
+ * Whether the downstream server answered the call with a JSON-RPC error, whatever its code and message (its handler
+ * threw, its argument check refused the call, its result broke its own output schema; a tool's "fetch failed"): the
+ * tool failing. What the SDK's client raised itself (clientOwn) and what is no McpError (a lost transport) are not.
+ */
+const answeredByServer = (error: unknown): boolean => error instanceof McpError && !clientOwn(error);
+
+/** Whether the call had no answer in time: the SDK's timeout, or another error saying so. */
+const timedOut = (error: unknown): boolean =>
+  error instanceof McpError
+    ? error.code === ErrorCode.RequestTimeout && clientOwn(error)
+    : /timed out|timeout/i.test((error as Error).message);
 
 export const toolId = (server: string, tool: string): string => `${server}:${tool}`;
 
@@ -250,7 +262,7 @@ export class Gateway {
       // A call cut short (the client cancelled, shutdown) is not an answer, whatever the abort's reason was.
       if (answeredByServer(error) && options.signal?.aborted !== true)
         return errorResult(`server "${connection.config.name}" answered "${name}" with an error: ${message}`);
-      if (/timed out|timeout/i.test(message))
+      if (timedOut(error))
         return gatewayError(`server "${connection.config.name}" did not answer "${name}" within ${timeout} ms`);
       if (CONNECTION_LOST.test(message) && connection.client === client) this.#lost(connection, client, message);
       return gatewayError(`server "${connection.config.name}" failed on "${name}": ${message}`);
