@@ -118,6 +118,19 @@ describe('formatRuns with a run summary', () => {
       await credence.close();
     }
   });
+
+  it('prints no summary for a workflow run whose stored summary was shortened to fit (… +K more steps)', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    try {
+      const nodes = Array.from({ length: 700 }, (_, i) => flowNode(`fetch_page_number_${i}`));
+      await credence.recordRun({ intent: 'crawl the site', startedAt: T0, endedAt: T0 + 700, nodes });
+      const runs = await credence.runs();
+      expect(runs[0]?.summary).toMatch(/ → … \+\d+ more steps; confidence 0\.70$/);
+      expect(formatRuns(runs)).not.toContain('summary:');
+    } finally {
+      await credence.close();
+    }
+  });
 });
 
 describe('oneLine', () => {

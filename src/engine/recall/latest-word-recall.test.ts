@@ -56,6 +56,20 @@ describe('a present question naming a speaker: their latest word on what they ch
     await cr.close();
   });
 
+  it('each speaker’s latest word is scored with a turn of that speaker, when the question names two', async () => {
+    const { cr } = await femi([
+      ['Ana', 'I code everything in Vim.'],
+      ['Ana', 'Dropped Vim last week, Emacs does it all for me now.'],
+      ['Femi', 'My editor settings are a mess again.'],
+    ]);
+    const rs = await cr.recall('Which editor is Ana on nowadays, Femi?', { limit: 20, track: false });
+    const speakerOf = new Map(rs.map((r) => [r.id, r.title]));
+    const latest = rs.filter((r) => r.parts.latestWord !== undefined);
+    expect(latest.length).toBeGreaterThan(0);
+    for (const r of latest) expect(speakerOf.get(r.parts.latestWord?.anchor as string)).toBe(r.title);
+    await cr.close();
+  });
+
   it('not for a question about before', async () => {
     const { cr, newer } = await femi();
     for (const question of ['Which editor was Femi on before?', 'Which editor did Femi use before?']) {

@@ -610,34 +610,41 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     !asksForSeveral(query) &&
     asksPresentValue(query, asked)
   ) {
-    const ofNamed = (c: { item: Recallable }) => named.has(c.item.life?.turn?.speaker as string);
-    const best = [...pool.values()].filter(ofNamed).sort((a, b) => b.fused - a.fused)[0];
-    const words = best === undefined ? [] : await latestWords(ctx, search, query, named);
+    // Each named speaker's best candidate: a latest word is scored with its own speaker's.
+    const bestOf = new Map<string, ReturnType<typeof score>>();
+    for (const c of pool.values()) {
+      const speaker = c.item.life?.turn?.speaker;
+      if (speaker === undefined || !named.has(speaker)) continue;
+      const was = bestOf.get(speaker);
+      if (was === undefined || c.fused > was.fused) bestOf.set(speaker, c);
+    }
+    const words = bestOf.size === 0 ? [] : await latestWords(ctx, search, query, named);
     if (index !== undefined && words.length > 0)
       for (const [key, value] of await index.vectors.similarity(
         queryVector,
         words.map(([key]) => key),
       ))
         exactSimilarity.set(key, value);
-    if (best !== undefined)
-      for (const [key, item] of words) {
-        const near = Math.max(0, exactSimilarity.get(key) ?? similar.of(key));
-        const link = {
-          id: best.item.id,
-          fused: best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + near),
-          how: 'sameFact' as const,
-        };
-        const was = pool.get(key);
-        if (was === undefined) byValue.set(key, { values: [], anchor: best.item.id });
-        const own = score(item);
-        const next = score(item, link);
-        if (next.score <= own.score || (was !== undefined && next.score <= was.score)) {
-          if (was === undefined) byValue.delete(key);
-          continue;
-        }
-        latest.set(key, best.item.id);
-        pool.set(key, next);
+    for (const [key, item] of words) {
+      const best = bestOf.get(item.life?.turn?.speaker as string);
+      if (best === undefined) continue;
+      const near = Math.max(0, exactSimilarity.get(key) ?? similar.of(key));
+      const link = {
+        id: best.item.id,
+        fused: best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + near),
+        how: 'sameFact' as const,
+      };
+      const was = pool.get(key);
+      if (was === undefined) byValue.set(key, { values: [], anchor: best.item.id });
+      const own = score(item);
+      const next = score(item, link);
+      if (next.score <= own.score || (was !== undefined && next.score <= was.score)) {
+        if (was === undefined) byValue.delete(key);
+        continue;
       }
+      latest.set(key, best.item.id);
+      pool.set(key, next);
+    }
   }
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
   // holds now finds the old value's words and asks for the new one.
