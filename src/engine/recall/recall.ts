@@ -566,19 +566,20 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       .slice(0, NEWEST_FIRST_DEFAULTS.added);
     return { added, holds, held, anchor };
   };
-  // A question about now naming a speaker: the speaker's turns holding values of the kind it asks about (words filling
-  // a frame beside one of its words in the candidates' turns: core/recall/newest-first askedValues) join the
-  // candidates, at most `added`, and are scored with the candidate that holds a question word beside such a value
-  // (`sameFact`, at `sameFactShare`, no evidence for a label); the ordering in time then reads them.
-  if (
+  // A question about now (no date asked) naming a speaker: what the two steps below read.
+  const presentOfNamed =
     w < 1 &&
     named.size > 0 &&
     request.questionTime !== false &&
     request.asOf === undefined &&
     askedLife.asOf === undefined &&
     !asksForSeveral(query) &&
-    asksPresentValue(query, asked)
-  ) {
+    asksPresentValue(query, asked);
+  // A question about now naming a speaker: the speaker's turns holding values of the kind it asks about (words filling
+  // a frame beside one of its words in the candidates' turns: core/recall/newest-first askedValues) join the
+  // candidates, at most `added`, and are scored with the candidate that holds a question word beside such a value
+  // (`sameFact`, at `sameFactShare`, no evidence for a label); the ordering in time then reads them.
+  if (presentOfNamed) {
     const found = await valueTurns([...pool.values()]);
     // With no candidate holding a question word beside such a value, nothing says which fact they are of: none added.
     if (found?.anchor !== undefined) {
@@ -601,15 +602,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   // A question about now naming a speaker: their latest word on each thing they changed, in the slot it asks about
   // (their turns that replaced one of theirs, not replaced since), scored with their best candidate by meaning.
   const latest = new Map<string, string>();
-  if (
-    w < 1 &&
-    named.size > 0 &&
-    request.questionTime !== false &&
-    request.asOf === undefined &&
-    askedLife.asOf === undefined &&
-    !asksForSeveral(query) &&
-    asksPresentValue(query, asked)
-  ) {
+  if (presentOfNamed) {
     // Each named speaker's best candidate: a latest word is scored with its own speaker's.
     const bestOf = new Map<string, ReturnType<typeof score>>();
     for (const c of pool.values()) {
