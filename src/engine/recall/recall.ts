@@ -621,20 +621,15 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     for (const [key, item] of words) {
       const best = bestOf.get(item.life?.turn?.speaker as string);
       if (best === undefined) continue;
-      const near = Math.max(0, exactSimilarity.get(key) ?? similar.of(key));
-      const link = {
-        id: best.item.id,
-        fused: best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + near),
-        how: 'sameFact' as const,
-      };
-      const was = pool.get(key);
-      if (was === undefined) byValue.set(key, { values: [], anchor: best.item.id });
       const own = score(item);
-      const next = score(item, link);
-      if (next.score <= own.score || (was !== undefined && next.score <= was.score)) {
-        if (was === undefined) byValue.delete(key);
-        continue;
-      }
+      const next = score(item, {
+        id: best.item.id,
+        fused:
+          best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + own.similarity),
+        how: 'sameFact',
+      });
+      // Kept when the link lifts it (then `via` is set: the ranking's filter keeps it though no query word matched).
+      if (next.score <= own.score || next.score <= (pool.get(key)?.score ?? 0)) continue;
       latest.set(key, best.item.id);
       pool.set(key, next);
     }
@@ -817,9 +812,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
-        ...(byValue.has(s.item.key) && !latest.has(s.item.key)
-          ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) }
-          : {}),
+        ...(byValue.has(s.item.key) ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) } : {}),
         ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as string) } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
