@@ -76,7 +76,7 @@ describe('formatRuns with a run summary', () => {
         intent: 'shout a greeting',
         startedAt: T0,
         summary: '1 of 2 tasks succeeded; b failed',
-        confidence: 0.3 / 0.7,
+        confidence: 0,
         calls: [{ tool: 'down:echo', status: 'success' }],
       });
       // A workflow run (the PocketFlow adapter) is stored with a summary that only restates its calls.
@@ -109,7 +109,7 @@ describe('formatRuns with a run summary', () => {
         '    Read success',
         expect.stringMatching(/^2026-02-02T06:00:01.000Z {2}0\.\d\d {2}fetch and parse \[general\]$/),
         '    fetch success (1 retries) → parse failure',
-        '2026-02-02T06:00:00.000Z  0.43  shout a greeting',
+        '2026-02-02T06:00:00.000Z  0.00  shout a greeting',
         '    down:echo success',
         '    summary: 1 of 2 tasks succeeded; b failed',
       ]);
@@ -127,6 +127,27 @@ describe('formatRuns with a run summary', () => {
       const runs = await credence.runs();
       expect(runs[0]?.summary).toMatch(/ → … \+\d+ more steps; confidence 0\.70$/);
       expect(formatRuns(runs)).not.toContain('summary:');
+    } finally {
+      await credence.close();
+    }
+  });
+
+  it('prints the summary of a workflow run that stopped: why, and its nodes’ mean beside confidence 0', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    try {
+      await credence.recordRun({
+        intent: 'call the API',
+        startedAt: T0,
+        endedAt: T0 + 2000,
+        nodes: [flowNode('search'), flowNode('call', { status: 'failure', consumes: [0] })],
+        error: 'the API is down\n    at call (flow.js:3:9)',
+      });
+      expect(formatRuns(await credence.runs()).split('\n')).toEqual([
+        '2026-02-02T06:00:00.000Z  0.00  call the API [general]',
+        '    search success → call failure',
+        '    summary: call the API: stopped (the API is down): search success → call failure; confidence 0.00 (a run ' +
+          "that stopped did not succeed; its nodes' mea…",
+      ]);
     } finally {
       await credence.close();
     }

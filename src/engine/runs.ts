@@ -3,8 +3,10 @@
  * Workflow runs (SPEC §7, seed 002): a run's nodes, each with its derived intent and outcome confidence
  * (core/runs/outcome-confidence). The run's confidence is the mean of its nodes' (a failed or retried
  * node pulls it down in proportion, explainable from the parts); a nested flow's own entry is left out
- * (its children count), and a node run again in a loop does not boost itself. The run is recorded as an
- * execution (nodes as calls), so the tool graph learns from it and recall finds it by intent.
+ * (its children count), and a node run again in a loop does not boost itself. A run that stopped before it
+ * finished (`error`: its flow threw) did not do what it was for: its confidence is a failure's quality
+ * (core/runs/run-quality, 0) whatever its nodes' mean, which its summary keeps with the reason. The run is recorded
+ * as an execution (nodes as calls), so the tool graph learns from it and recall finds it by intent.
  */
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
@@ -13,6 +15,7 @@ import { CALL_STATUSES, INTENTS } from '../core/types.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
+import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import type { CallStatus, Intent } from '../core/types.js';
 import type { ExecutionRecord } from '../store/types.js';
 
@@ -36,6 +39,11 @@ export interface RunInput {
   startedAt: number;
   endedAt: number;
   nodes: RunNodeInput[];
+  /**
+   * Why the run stopped before it finished (its flow threw: the PocketFlow adapter passes the error's message). Such a
+   * run did not succeed: its confidence is a failure's, its nodes' mean is kept in its summary.
+   */
+  error?: string;
 }
 
 export interface RunNodeResult {
@@ -54,10 +62,14 @@ export interface RunResult {
   executionId: string;
   intent: string;
   intentKind: Intent;
-  /** Null for a run in which no node was recorded. */
+  /** Null for a run in which no node was recorded; a failure's (0) for a run that stopped (`error`). */
   confidence: number | null;
   summary: string;
   nodes: RunNodeResult[];
+  /** Why the run stopped before it finished, as given (RunInput `error`). */
+  error?: string;
+  /** A run that stopped: the mean of its nodes' confidences, which a finished run's confidence is. */
+  nodesConfidence?: number | null;
 }
 
 const RunNodeSchema = z.strictObject({
@@ -78,6 +90,7 @@ const RunSchema = z.strictObject({
   startedAt: z.number().finite(),
   endedAt: z.number().finite(),
   nodes: z.array(RunNodeSchema),
+  error: z.string().optional(),
 });
 
 /** Checks a run at the library boundary; INVALID_INPUT names every bad field. */
@@ -143,10 +156,29 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
     };
   });
   const parents = new Set(run.nodes.flatMap((n) => (n.parent === undefined ? [] : [n.parent])));
-  const confidence = runConfidence(nodes, parents);
+  const mean = runConfidence(nodes, parents);
   const intentKind = deriveIntent(undefined, { description: run.intent }).intent;
-  const summary = runSummary(run.intent, nodes, confidence);
-  return { intent: run.intent, intentKind, confidence, summary, nodes };
+  if (run.error === undefined)
+    return { intent: run.intent, intentKind, confidence: mean, summary: runSummary(run.intent, nodes, mean), nodes };
+  const stopped = stopReason(run.error);
+  const summary = runSummary(run.intent, nodes, STOPPED_RUN_QUALITY, { stopped, nodesConfidence: mean });
+  return {
+    intent: run.intent,
+    intentKind,
+    confidence: STOPPED_RUN_QUALITY,
+    summary,
+    nodes,
+    error: run.error,
+    nodesConfidence: mean,
+  };
+}
+
+/** A stop's reason as a summary says it: its first line, at most `STOP_REASON_CHARS` characters. */
+const STOP_REASON_CHARS = 200;
+function stopReason(error: string): string {
+  const line = error.trim().split(/\r?\n/, 1)[0]?.trim() ?? '';
+  const text = line === '' ? 'an error without a message' : line;
+  return text.length <= STOP_REASON_CHARS ? text : `${text.slice(0, STOP_REASON_CHARS - 1)}…`;
 }
 
 /**
@@ -158,13 +190,21 @@ export function runSummary(
   intent: string,
   nodes: readonly { name: string; status: CallStatus; retries: number }[],
   confidence: number | null,
+  stop?: { stopped: string; nodesConfidence: number | null },
 ): string {
   const steps = nodes.map((n) => {
     const retried = n.retries > 0 ? ` after ${n.retries} retr${n.retries === 1 ? 'y' : 'ies'}` : '';
     return `${n.name} ${n.status}${retried}`;
   });
-  const tail = `; confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
-  const whole = `${intent}: ${steps.join(' → ')}${tail}`;
+  const stated = `confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
+  // A stop's reason comes first, where a listing cut to one line still shows it.
+  const head = stop === undefined ? `${intent}: ` : `${intent}: stopped (${stop.stopped}): `;
+  const tail =
+    stop === undefined
+      ? `; ${stated}`
+      : `; ${stated} (a run that stopped did not succeed; its nodes' mean ` +
+        `${stop.nodesConfidence === null ? 'none' : stop.nodesConfidence.toFixed(2)})`;
+  const whole = `${head}${steps.join(' → ')}${tail}`;
   if (whole.length <= INPUT_LIMITS.summary) return whole;
   let kept = steps.length;
   let length = whole.length;
@@ -174,7 +214,7 @@ export function runSummary(
     kept -= 1;
     length -= (steps[kept] as string).length + (kept > 0 ? ' → '.length : 0);
   }
-  return `${intent}: ${steps.slice(0, kept).join(' → ')}${more(kept)}${tail}`;
+  return `${head}${steps.slice(0, kept).join(' → ')}${more(kept)}${tail}`;
 }
 
 /** A recorded run as `credence runs` lists it. */

@@ -14,7 +14,7 @@ import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { isStoreBusy } from '../core/errors.js';
 import { withinLimit } from '../core/limits.js';
 import type { CallStatus } from '../core/types.js';
-import { runQuality } from '../core/runs/run-quality.js';
+import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import { effectiveDependencies } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
 import type { MetaToolContext } from './tool-context.js';
@@ -260,7 +260,7 @@ async function runExplicit(
 /**
  * A run in which a task failed, was skipped or never reached its tool did not do what was asked: its calls
  * alone (the tasks that reached a tool) could still read as a success, so the run carries its own outcome,
- * the seed's outcome confidence of a failure as a run's quality reads it (SPEC §7: 0.3 / 0.7, below the
+ * a failed call's worth as a run's quality reads it (core/runs/run-quality STOPPED_RUN_QUALITY: 0, below the
  * 0.5 of a success), and a summary of what became of each task.
  */
 function notDone(tasks: readonly TaskOutcome[]): { confidence: number; summary: string } {
@@ -269,7 +269,7 @@ function notDone(tasks: readonly TaskOutcome[]): { confidence: number; summary: 
     .filter((t) => t.status !== 'success')
     .map((t) => (t.status === 'skipped' ? `${t.id} skipped (${t.error ?? 'a dependency'})` : `${t.id} failed`));
   return {
-    confidence: runQuality({ calls: [{ status: 'failure' }] }),
+    confidence: STOPPED_RUN_QUALITY,
     summary: `${done} of ${tasks.length} tasks succeeded; ${missed.join(', ')}`,
   };
 }

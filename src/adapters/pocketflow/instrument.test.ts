@@ -205,6 +205,27 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       ['dependency', 'SearchWeb', 'CallApi', 0, 1, 0],
       ['sequence', 'SearchWeb', 'CallApi', 0, 1, 0],
     ]);
+    // The flow threw: the run did not succeed, though its nodes' mean (0.525) is above a success's 0.5.
+    expect(recorded.lastRun).toMatchObject({ confidence: 0, error: 'the API is down' });
+    expect(recorded.lastRun?.nodesConfidence).toBeCloseTo(0.525, 12);
+    expect(recorded.lastRun?.summary).toBe(
+      'call the API: stopped (the API is down): SearchWeb success → CallApi failure; confidence 0.00 ' +
+        "(a run that stopped did not succeed; its nodes' mean 0.53)",
+    );
+    expect((await credence.workflows()).map((w) => [w.tools, w.runs, w.successes])).toEqual([
+      [['SearchWeb', 'CallApi'], 1, 0],
+    ]);
+  });
+
+  it('counts a finished run whose nodes all did their work as a success of its workflow', async () => {
+    const credence = await engine();
+    const search = new SearchWeb('topic', 'results');
+    search.next(new Publish('results', undefined));
+    const recorded = instrumentFlow(new pf.Flow<Shared>(search), { credence, intent: 'publish', now: steppingClock() });
+    await recorded.run({ topic: 'bees' });
+    expect(recorded.lastRun?.error).toBeUndefined();
+    expect(recorded.lastRun?.nodesConfidence).toBeUndefined();
+    expect((await credence.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 1]]);
   });
 
   it('records a failing node with retries: failure 0.3 − 0.1 per retry (maxRetries 3 → 2 retries → 0.1)', async () => {

@@ -22,7 +22,7 @@ import {
   type NodeOptionsSource,
 } from './nodes.js';
 import { acquire, release, type WrapperFactory } from './patch.js';
-import { RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js';
+import { messageOf, RunRecorder, wrapExec, wrapExecFallback, wrapRun } from './recorder.js';
 
 /** What the adapter needs of the engine: `Credence.recordRun` (SPEC §7). */
 export interface RunRecorderTarget {
@@ -145,7 +145,14 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
       for (const node of held) release(node);
     }
     const endedAt = now();
-    const runInput: RunInput = { intent, startedAt, endedAt, nodes: recorder.close(endedAt) };
+    // A flow that threw stopped before it finished: the run did not succeed, whatever its nodes' mean (engine/runs).
+    const runInput: RunInput = {
+      intent,
+      startedAt,
+      endedAt,
+      nodes: recorder.close(endedAt),
+      ...(outcome.ok ? {} : { error: messageOf(outcome.error) }),
+    };
     try {
       await record(runInput);
       if (following) await recordOutcomes(followed(runInput, endedAt));

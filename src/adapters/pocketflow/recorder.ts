@@ -52,7 +52,8 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   ((typeof value === 'object' && value !== null) || typeof value === 'function') &&
   typeof (value as { then?: unknown }).then === 'function';
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** What an error says, for a node's `error` and a run's (a thrown value that is no Error, as text). */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
   if (typeof value !== 'object' || value === null) return false;

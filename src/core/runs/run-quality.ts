@@ -1,8 +1,10 @@
 /**
  * @module core/runs/run-quality
  * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow
- * run's, seed 002), else the mean outcome confidence of its calls relative to a clean success
- * (OUTCOME_DEFAULTS.success), capped at 1. A run counts as a success at quality ≥ 0.5. Pure.
+ * run's, seed 002), else the mean of its calls' worth: a call that did not fail is worth its outcome confidence
+ * relative to a clean success (OUTCOME_DEFAULTS.success), at most 1; a failed call is worth nothing (its seed
+ * confidence, 0.3, says how far its output can be trusted, not that the run got anywhere). A run counts as a success
+ * at quality ≥ 0.5: at least half its calls' worth. Pure.
  */
 import type { CallStatus } from '../types.js';
 import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
@@ -16,34 +18,39 @@ export interface QualityRun {
 /** The quality at and above which a run counts as a success. */
 export const RUN_SUCCESS_QUALITY = 0.5;
 
-/** Outcome confidences by status and retries: a run's calls repeat few of them, and recording reads many runs. */
+/** Calls' worth by status and retries: a run's calls repeat few of them, and recording reads many runs. */
 const outcomes = new Map<string, number>();
 
 function outcomeOf(status: CallStatus, retries: number): number {
   const key = `${status}:${retries}`;
   let value = outcomes.get(key);
   if (value === undefined) {
-    value = outcomeConfidence({ status, retries }).value;
+    value = status === 'failure' ? 0 : outcomeConfidence({ status, retries }).value / OUTCOME_DEFAULTS.success;
     if (outcomes.size < 1024) outcomes.set(key, value);
   }
   return value;
 }
 
-/** One call's outcome confidence, as a run's quality sums them (in call order). */
+/** One call's worth (0 for a failure, else its outcome confidence / 0.7), as a run's quality sums them (call order). */
 export const callOutcome = (call: { readonly status: CallStatus; readonly retries?: number }): number =>
   outcomeOf(call.status, call.retries ?? 0);
 
-/** The quality of a run without its own confidence, from the sum of its calls' outcomes (in call order). */
-export const qualityOfOutcomes = (sum: number, calls: number): number =>
-  calls === 0 ? 0 : Math.min(1, sum / calls / OUTCOME_DEFAULTS.success);
+/** The quality of a run without its own confidence, from the sum of its calls' worth (in call order). */
+export const qualityOfOutcomes = (sum: number, calls: number): number => (calls === 0 ? 0 : Math.min(1, sum / calls));
 
-/** The run's quality: its confidence, else its calls' mean outcome confidence / 0.7, at most 1; 0 without calls. */
+/**
+ * The run's quality: its confidence, else its calls' mean worth (a failed call 0, another its outcome confidence / 0.7,
+ * at most 1); 0 without calls.
+ */
 export function runQuality(run: QualityRun): number {
   if (run.confidence !== undefined) return run.confidence;
   let sum = 0;
   for (const c of run.calls) sum += callOutcome(c);
   return qualityOfOutcomes(sum, run.calls.length);
 }
+
+/** The quality of a run that did not do what it was for (it stopped, a task failed): a failed call's worth, 0. */
+export const STOPPED_RUN_QUALITY: number = runQuality({ calls: [{ status: 'failure' }] });
 
 /** Whether a run went well: quality ≥ {@link RUN_SUCCESS_QUALITY}. */
 export function runSucceeded(run: QualityRun): boolean {
