@@ -29,7 +29,7 @@ import { repositoryRoot } from './paths.js';
 
 const NESTFUL_PARTS = ['executable', 'non-executable-glaive', 'non-executable-sgd'] as const;
 
-type ExecutionLine = { id: string } & ExecutionInput;
+type ExecutionLine = { id: string } & Omit<ExecutionInput, 'id'>;
 
 interface Row {
   file: string;

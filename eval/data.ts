@@ -19,7 +19,7 @@ import {
 import type { ToolRecord } from '../src/store/types.js';
 
 /** One ground-truth query: its id, the file it came from, its text (the intent) and its calls. */
-export type Sample = ExecutionInput & {
+export type Sample = Omit<ExecutionInput, 'id'> & {
   id: string;
   source: string;
   /** The ground-truth dependency links, when the set states them apart from the calls (task-plan sets). */

@@ -22,7 +22,11 @@ export function registerRecord(program: Command, context: () => CommandContext):
       const { items, problems } = checkedLines(readInput(options.jsonl), (value) =>
         notAheadOfClock(parseExecution(value), clock),
       );
+      // Executions that carry their source's id are recorded once: the same command again records only the others.
+      const identified = items.every((item) => item.value.id !== undefined);
       const summary = await withCredence(ctx, async (credence) => {
+        let recorded = 0;
+        let already = 0;
         let calls = 0;
         let edges = 0;
         const newTools: string[] = [];
@@ -32,17 +36,23 @@ export function registerRecord(program: Command, context: () => CommandContext):
           const result = await credence
             .recordExecutions(batch, { validate: false, edges: false })
             .catch((error: unknown) => {
-              // Executions carry no id: a retry of the whole file would store the batches already committed twice.
+              // Executions without an id: a retry of the whole file would store the batches already committed twice.
               if (i === 0 || !isStoreBusy(error)) throw error;
-              throw partlyRecorded(error, i, items[i]?.line ?? 0);
+              throw partlyRecorded(error, i, items[i]?.line ?? 0, identified);
             });
-          calls += result.executions.reduce((n, e) => n + e.calls, 0);
+          for (const e of result.executions)
+            if (e.alreadyRecorded === true) already += 1;
+            else {
+              recorded += 1;
+              calls += e.calls;
+            }
           edges += result.edgesUpdated;
           newTools.push(...result.newTools);
           result.executions.forEach((e) => scopes.add(e.scope));
         }
         return {
-          recorded: items.length,
+          recorded,
+          alreadyRecorded: already,
           calls,
           edgesUpdated: edges,
           newTools: [...new Set(newTools)],
@@ -56,6 +66,10 @@ export function registerRecord(program: Command, context: () => CommandContext):
           `recorded ${summary.recorded} execution(s), ${summary.calls} call(s), ` +
             `${summary.edgesUpdated} edge update(s) in scope ${summary.scopes.join(', ')}\n`,
         );
+        if (summary.alreadyRecorded > 0)
+          ctx.io.stdout(
+            `${summary.alreadyRecorded} execution(s) already recorded (an id the scope holds): not recorded again\n`,
+          );
         if (summary.newTools.length > 0) {
           ctx.io.stdout(
             `added ${summary.newTools.length} unknown tool(s) to the catalogue with an empty description: ` +
@@ -68,12 +82,17 @@ export function registerRecord(program: Command, context: () => CommandContext):
     });
 }
 
-/** A busy store met after `stored` executions were committed: not a retry (exit 1), where to resume. */
-function partlyRecorded(error: unknown, stored: number, line: number): CredenceError {
+/**
+ * A busy store met after `stored` executions were committed: not a retry (exit 1), where to resume; when every
+ * execution carries an id (`identified`), the same command is that resumption (those recorded are not again).
+ */
+function partlyRecorded(error: unknown, stored: number, line: number, identified: boolean): CredenceError {
+  const resume = identified
+    ? 'every execution carries an id, so the same command records only those not recorded yet'
+    : `the same command would record them again: record the input from line ${line} on`;
   return new CredenceError(
     'STORE_UNAVAILABLE',
-    `the store became busy (another process is writing) after ${stored} execution(s) were recorded; ` +
-      `the same command would record them again: record the input from line ${line} on`,
+    `the store became busy (another process is writing) after ${stored} execution(s) were recorded; ${resume}`,
     { cause: error, details: { recorded: stored, resumeAtLine: line } },
   );
 }

@@ -148,6 +148,11 @@ export interface CallInput {
 
 /** One execution as `credence record` and `recordExecution()` take it. */
 export interface ExecutionInput {
+  /**
+   * The run's own id at its source (a recorder's run id, a data set's query id). An execution is stored once per id and
+   * scope: recording the same id again records nothing new (engine/tool-graph `alreadyRecorded`), so a retry is safe.
+   */
+  id?: string | number;
   intent: string;
   scope?: string;
   /** ISO 8601 or epoch ms; default: the clock. */

@@ -63,7 +63,7 @@ export const NestfulSampleSchema = z.object({
 export type NestfulSample = z.infer<typeof NestfulSampleSchema>;
 
 /** An execution with the sample it came from (`<idPrefix>-<index>`, or the bare 0-based index). */
-export type NestfulExecution = ExecutionInput & { sampleId: string };
+export type NestfulExecution = Omit<ExecutionInput, 'id'> & { sampleId: string };
 
 /**
  * Something irregular in one sample (0-based index in the file): a dropped or repaired reference, or a skipped sample.

@@ -53,7 +53,7 @@ export const SealToolsQuerySchema = z.object({
 export type SealToolsQuery = z.infer<typeof SealToolsQuerySchema>;
 
 /** An execution with the query it came from (the line's `id`, or its 0-based line number). */
-export type SealToolsExecution = ExecutionInput & { queryId: string };
+export type SealToolsExecution = Omit<ExecutionInput, 'id'> & { queryId: string };
 
 const PYTHON_TYPES: Readonly<Record<string, string>> = Object.freeze({
   str: 'string',

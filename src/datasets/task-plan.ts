@@ -26,7 +26,7 @@ const TaskPlanRequestSchema = z.object({
 });
 
 /** An execution with its request id and the dependency links exactly as the request states them. */
-export type TaskPlanExecution = ExecutionInput & {
+export type TaskPlanExecution = Omit<ExecutionInput, 'id'> & {
   requestId: string;
   links: { from: string; to: string }[];
   /** Links naming a tool the request does not call (dropped). */

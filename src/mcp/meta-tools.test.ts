@@ -124,6 +124,38 @@ describe('record_execution takes each call’s dependsOn', () => {
   });
 });
 
+describe('record_execution with an id of the caller', () => {
+  it('records the run once: a retry with the same id learns nothing and says it was already recorded', async () => {
+    const credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 'p',
+      now: '2026-03-01T09:00:00Z',
+    });
+    const { client } = await inProcessClient(credence);
+    try {
+      const args = {
+        id: 'agent-run-17',
+        intent: 'read then write',
+        calls: [
+          { tool: 'read_file', status: 'success' },
+          { tool: 'write_file', status: 'success', consumes: [0] },
+        ],
+      };
+      const first = await client.callTool({ name: 'record_execution', arguments: args });
+      const second = await client.callTool({ name: 'record_execution', arguments: args });
+      const a = first.structuredContent as { executionId: string; alreadyRecorded?: boolean; edges: unknown[] };
+      const b = second.structuredContent as { executionId: string; alreadyRecorded?: boolean; edges: unknown[] };
+      expect(a.alreadyRecorded).toBeUndefined();
+      expect(a.edges.length).toBeGreaterThan(0);
+      expect(b).toMatchObject({ executionId: a.executionId, alreadyRecorded: true, edges: [] });
+      expect((await credence.runs()).length).toBe(1);
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
+});
+
 // Walk 4 (item 3): record_execution refused a call's `input` and `output`, which `credence record` takes, so a failed
 // weather_api then a meteo_lookup on the same city taught an alternative edge through the CLI and none over MCP.
 describe('record_execution takes each call’s input and output', () => {

@@ -168,6 +168,9 @@ export const META_TOOLS: readonly MetaTool[] = [
       'calls whose output it consumed) so the tool graph learns sequence, dependency, contains and alternative ' +
       'edges. Unknown tools join the catalogue.',
     input: z.strictObject({
+      id: text('id')
+        .optional()
+        .describe('your own id for this run: the same id again records nothing new, so a retry is safe'),
       intent: text('intent').describe('what the run was for'),
       calls: z.array(
         z.strictObject({
@@ -208,6 +211,7 @@ export const META_TOOLS: readonly MetaTool[] = [
       return jsonResult({
         executionId: execution?.id,
         calls: execution?.calls ?? 0,
+        ...(execution?.alreadyRecorded === true ? { alreadyRecorded: true } : {}),
         newTools: recorded.newTools,
         edges: recorded.edges,
       });

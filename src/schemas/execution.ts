@@ -31,8 +31,8 @@ export const CallInputSchema = z.strictObject({
 
 export const ExecutionInputSchema = z
   .strictObject({
-    /** A source's own id for the run (the data-set converters write one); accepted, not stored. */
-    id: z.union([z.string(), z.number()]).optional(),
+    /** A source's own id for the run (the data-set converters write one): recorded once per scope. */
+    id: z.union([z.string().trim().min(1, 'must be a non-empty id'), z.number().finite()]).optional(),
     intent: z.string(),
     scope: z.string().trim().min(1).optional(),
     startedAt: Instant.optional(),

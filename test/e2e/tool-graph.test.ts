@@ -79,6 +79,29 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(values).toEqual(['0.35 0.7', '0.35 0.7', '0.5 1']);
   });
 
+  it('records a line with an id once: the same file again learns nothing new and says so', () => {
+    const db = join(dir, 'identified.db');
+    const lines = [
+      JSON.stringify({ id: 'run-a', ...JSON.parse(threeCalls) }),
+      JSON.stringify({ id: 7, intent: 'read it', calls: [{ tool: 'read_file', status: 'success' }] }),
+      threeCalls,
+    ].join('\n');
+    const first = credence(db, ['record', '--jsonl', '-'], `${lines}\n`);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^recorded 3 execution\(s\), 7 call\(s\)/);
+    const again = credence(db, ['--json', 'record', '--jsonl', '-'], `${lines}\n`);
+    expect(again.code).toBe(0);
+    // The line without an id is a new run each time; those with one are not.
+    expect(JSON.parse(again.stdout)).toMatchObject({ recorded: 1, alreadyRecorded: 2, calls: 3 });
+    const third = credence(db, ['record', '--jsonl', '-'], `${lines}\n`);
+    expect(third.stdout).toContain('2 execution(s) already recorded (an id the scope holds): not recorded again');
+    const edges = JSON.parse(credence(db, ['edges', '--from', 'read_file', '--json']).stdout) as {
+      type: string;
+      count: number;
+    }[];
+    expect(edges.find((e) => e.type === 'dependency')?.count).toBe(4);
+  });
+
   it('says which unknown tools it added to the catalogue', () => {
     const r = credence(join(dir, 'unknown.db'), ['record', '--jsonl', '-'], `${threeCalls}\n`);
     expect(r.stdout).toContain(

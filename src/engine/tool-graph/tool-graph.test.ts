@@ -52,6 +52,37 @@ describe('the tool-graph library calls', () => {
     await credence.close();
   });
 
+  it('records an execution with its source’s id once per scope, and marks a repeat as already recorded', async () => {
+    const credence = await fresh();
+    const first = await credence.recordExecutions([
+      { ...chain, id: 'q-1' },
+      { ...chain, id: 'q-1', intent: 'the same id, other words' },
+      { ...chain, id: 'q-1', scope: 'other' },
+      chain,
+    ]);
+    const [a, b, c, d] = first.executions;
+    expect(a).toEqual({ id: expect.stringMatching(/^run-[0-9a-f]{24}$/), scope: 'lib', calls: 3 });
+    expect(b).toEqual({ id: a?.id, scope: 'lib', calls: 3, alreadyRecorded: true });
+    expect(c).toEqual({ id: a?.id, scope: 'other', calls: 3 });
+    expect(d).toEqual({ id: 'e1', scope: 'lib', calls: 3 });
+    const again = await credence.recordExecution({ ...chain, id: 'q-1' });
+    expect(again.executions).toEqual([{ id: a?.id, scope: 'lib', calls: 3, alreadyRecorded: true }]);
+    expect(again.edgesUpdated).toBe(0);
+    // A number and its text are one id; an id is read trimmed.
+    await credence.recordExecutions([
+      { ...chain, id: 42 },
+      { ...chain, id: ' 42 ' },
+    ]);
+    const store = engineStore(credence);
+    expect((await store.counts('lib')).executions).toBe(3);
+    expect((await store.counts('other')).executions).toBe(1);
+    const dependency = (await credence.edges()).find((e) => e.type === 'dependency' && e.from === 'read_file');
+    expect(dependency?.count).toBe(3);
+    expect((await credence.workflows()).map((w) => w.runs)).toEqual([3]);
+    await expect(credence.recordExecution({ ...chain, id: '  ' })).rejects.toThrow(/id: must be a non-empty id/);
+    await credence.close();
+  });
+
   it('records an execution into the scope it names', async () => {
     const credence = await fresh();
     await credence.recordExecution({ ...chain, scope: 'other' });

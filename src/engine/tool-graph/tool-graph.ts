@@ -4,6 +4,7 @@
  * Validation happens here, at the library boundary; the rules live in core/ and the rows in the
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
+import { createHash } from 'node:crypto';
 import { CredenceError } from '../../core/errors.js';
 import { compareCodePoints } from '../../core/rank-order.js';
 import { scrubText } from '../../core/security/scrub.js';
@@ -25,6 +26,7 @@ import type {
   ExecutionBatchItem,
   ExecutionRecord,
   ExecutionStore,
+  RevisionStore,
   ToolGraphStore,
   WorkflowStore,
 } from '../../store/types.js';
@@ -33,7 +35,7 @@ import { AppendTracker } from './append-state.js';
 import { PLAIN_ISSUES } from '../../schemas/format.js';
 
 export interface GraphContext {
-  store: ToolGraphStore & ExecutionStore & WorkflowStore;
+  store: ToolGraphStore & ExecutionStore & WorkflowStore & Pick<RevisionStore, 'getExecutionsByIds'>;
   scope: string;
   now: () => number;
   newId: () => string;
@@ -53,7 +55,11 @@ export type EdgeView = Omit<EdgeRecord, 'firstSeen' | 'lastSeen'> & {
 };
 
 export interface RecordResult {
-  executions: { id: string; scope: string; calls: number }[];
+  /**
+   * Each execution given, in order: its stored id, scope and calls; `alreadyRecorded` when it carried an `id` that its
+   * scope holds already (or an earlier execution of the same batch carried): nothing of it was recorded again.
+   */
+  executions: { id: string; scope: string; calls: number; alreadyRecorded?: true }[];
   newTools: string[];
   /** How many edges the executions updated. */
   edgesUpdated: number;
@@ -105,6 +111,13 @@ function instant(value: string | number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   return typeof value === 'number' ? value : (parseIsoInstant(value) ?? fallback);
 }
+
+/**
+ * The stored id of an execution that carried its source's `id`: `run-` and 24 hex digits of the id's SHA-256, the same
+ * for every recording of it (so a second one is found), whatever characters or length the source's id has.
+ */
+export const sourceExecutionId = (id: string | number): string =>
+  `run-${createHash('sha256').update(String(id).trim()).digest('hex').slice(0, 24)}`;
 
 /** Checks one execution; throws INVALID_INPUT naming every bad field. */
 export function parseExecution(value: unknown): ExecutionInput {
@@ -166,7 +179,7 @@ function toItem(
   const calls = input.calls.map((call) => toCallRecord(call, startedAt));
   const endedAt = calls.reduce((latest, c) => Math.max(latest, c.at + (c.durationMs ?? 0)), startedAt);
   const execution: ExecutionRecord = {
-    id: ctx.newId(),
+    id: input.id === undefined ? ctx.newId() : sourceExecutionId(input.id),
     intent: input.intent,
     startedAt,
     endedAt,
@@ -193,19 +206,25 @@ export async function recordExecutions(
 ): Promise<RecordResult> {
   const byScope = new Map<string, ExecutionBatchItem[]>();
   const executions: RecordResult['executions'] = [];
+  /** The items that carried their source's id, with their entry in `executions`. */
+  const sourced = new Map<ExecutionBatchItem, RecordResult['executions'][number]>();
   for (const raw of inputs) {
     const input = options.validate === false ? raw : parseExecution(raw);
     const { scope, item } = toItem(ctx, input, options.learn);
     const batch = byScope.get(scope);
     if (batch === undefined) byScope.set(scope, [item]);
     else batch.push(item);
-    executions.push({ id: item.execution.id, scope, calls: item.execution.calls.length });
+    const entry = { id: item.execution.id, scope, calls: item.execution.calls.length };
+    executions.push(entry);
+    if (input.id !== undefined) sourced.set(item, entry);
   }
   const newTools: string[] = [];
   const edges: EdgeView[] = [];
   let edgesUpdated = 0;
   const now = ctx.now();
-  for (const [scope, batch] of byScope) {
+  for (const [scope, all] of byScope) {
+    const batch = sourced.size === 0 ? all : await notYetRecorded(ctx.store, scope, all, sourced);
+    if (batch.length === 0) continue;
     // Each run merges into its learned workflow in the same transaction (engine/workflows).
     await ensureWorkflows(ctx.store, scope);
     const report = await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf });
@@ -214,6 +233,31 @@ export async function recordExecutions(
     if (options.edges !== false) edges.push(...report.edges.map((e) => viewEdge(e, now)));
   }
   return { executions, newTools, edgesUpdated, edges };
+}
+
+/**
+ * The items of one scope's batch to record: those that carried no id of their source, and those whose id neither the
+ * scope holds nor an earlier item of the batch carried; the others' entries are marked `alreadyRecorded`.
+ */
+async function notYetRecorded(
+  store: GraphContext['store'],
+  scope: string,
+  batch: readonly ExecutionBatchItem[],
+  sourced: ReadonlyMap<ExecutionBatchItem, RecordResult['executions'][number]>,
+): Promise<ExecutionBatchItem[]> {
+  const ids = [...new Set(batch.filter((i) => sourced.has(i)).map((i) => i.execution.id))];
+  if (ids.length === 0) return [...batch];
+  const held = new Set((await store.getExecutionsByIds(scope, ids, { calls: false })).map((e) => e.id));
+  return batch.filter((item) => {
+    const entry = sourced.get(item);
+    if (entry === undefined) return true;
+    if (!held.has(item.execution.id)) {
+      held.add(item.execution.id);
+      return true;
+    }
+    entry.alreadyRecorded = true;
+    return false;
+  });
 }
 
 /** The execution calls are appended to: created from it on the first append, found by `id` after. */
