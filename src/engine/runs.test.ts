@@ -137,3 +137,32 @@ describe('a long run’s summary', () => {
     );
   });
 });
+
+// A review: the reason a run stopped was cut to 200 characters before the store scrubbed it, so a token cut in the
+// middle was stored in part; an emoji could be split; a run that stopped before any node said `stopped (boom): ;`.
+describe('the reason a run stopped, as its summary keeps it', () => {
+  const stopped = (error: string, nodes: RunNodeInput[] = [node('fetch')]) =>
+    scoreRun({ intent: 'sync', startedAt: T0, endedAt: T0 + 1, nodes, error }).summary;
+  const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+
+  it('is scrubbed of a secret before it is cut: a token across the cut is redacted whole, never kept in part', () => {
+    expect(stopped(`${'x'.repeat(150)} ${token} rejected`)).toContain(`${'x'.repeat(150)} [REDACTED:github-token] rej`);
+    const across = stopped(`${'x'.repeat(190)} ${token} rejected`);
+    expect(across).toContain(`${'x'.repeat(190)} [REDACTE…`);
+    expect(across).not.toMatch(/ghp_|A1b2/);
+  });
+
+  it('keeps the first line, at most 200 characters, an emoji whole; says so when the error had no message', () => {
+    const long = stopped(`${'🧠'.repeat(250)}\n    at fetch (flow.js:1:1)`);
+    const reason = /stopped \((.*)\): fetch/u.exec(long)?.[1] ?? '';
+    expect([...reason]).toHaveLength(200);
+    expect(reason).toBe(`${'🧠'.repeat(199)}…`);
+    expect(stopped('  \n')).toContain('stopped (an error without a message): fetch success');
+  });
+
+  it('says no node ran when the flow threw before its first node', () => {
+    expect(stopped('boom', [])).toBe(
+      "sync: stopped (boom): no node ran; confidence 0.00 (a run that stopped did not succeed; its nodes' mean none)",
+    );
+  });
+});

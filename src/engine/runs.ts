@@ -16,6 +16,7 @@ import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
 import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
+import { scrubText } from '../core/security/scrub.js';
 import type { CallStatus, Intent } from '../core/types.js';
 import type { ExecutionRecord } from '../store/types.js';
 
@@ -173,12 +174,15 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
   };
 }
 
-/** A stop's reason as a summary says it: its first line, at most `STOP_REASON_CHARS` characters. */
+/**
+ * A stop's reason as a summary says it: its first line, scrubbed of secrets before it is cut (a token cut in the middle
+ * no longer looks like one), at most `STOP_REASON_CHARS` characters (code points: an emoji is never split).
+ */
 const STOP_REASON_CHARS = 200;
 function stopReason(error: string): string {
-  const line = error.trim().split(/\r?\n/, 1)[0]?.trim() ?? '';
-  const text = line === '' ? 'an error without a message' : line;
-  return text.length <= STOP_REASON_CHARS ? text : `${text.slice(0, STOP_REASON_CHARS - 1)}…`;
+  const line = scrubText(error.trim().split(/\r?\n/, 1)[0]?.trim() ?? '').text;
+  const chars = [...(line === '' ? 'an error without a message' : line)];
+  return chars.length <= STOP_REASON_CHARS ? chars.join('') : `${chars.slice(0, STOP_REASON_CHARS - 1).join('')}…`;
 }
 
 /**
@@ -198,7 +202,10 @@ export function runSummary(
   });
   const stated = `confidence ${confidence === null ? 'none (no node ran)' : confidence.toFixed(2)}`;
   // A stop's reason comes first, where a listing cut to one line still shows it.
-  const head = stop === undefined ? `${intent}: ` : `${intent}: stopped (${stop.stopped}): `;
+  const head =
+    stop === undefined
+      ? `${intent}: `
+      : `${intent}: stopped (${stop.stopped}): ${steps.length === 0 ? 'no node ran' : ''}`;
   const tail =
     stop === undefined
       ? `; ${stated}`
@@ -252,7 +259,8 @@ export function toRunListing(e: ExecutionRecord): RunListing {
     endedAt: e.endedAt === undefined ? null : new Date(e.endedAt).toISOString(),
     confidence: e.confidence ?? null,
     summary: e.summary ?? null,
-    // Recomputed from what is stored, so a stored run's confidence is explained by what is listed.
+    // Recomputed from what is stored, so a stored run's confidence is explained by what is listed (a run that stopped
+    // has 0 whatever its nodes, its summary says why).
     nodes: e.calls.map((c, i) => {
       const scored = scored_[i] as (typeof scored_)[number];
       return {

@@ -40,5 +40,12 @@ describe('runSucceeded', () => {
     expect(runSucceeded({ calls: calls(4, 4) })).toBe(true);
     // A call that succeeded after retries still carries the run.
     expect(runSucceeded({ calls: [{ status: 'success', retries: 3 }] })).toBe(true);
+    // Half of the calls' worth is a success whatever the run's length (not 0.4999999999999999 at 14 and 6).
+    const partials = (n: number, failed: number) => [
+      ...Array.from({ length: n }, () => ({ status: 'partial' as const })),
+      ...Array.from({ length: failed }, () => ({ status: 'failure' as const })),
+    ];
+    expect(runSucceeded({ calls: partials(7, 3) })).toBe(true);
+    expect(runSucceeded({ calls: partials(14, 6) })).toBe(true);
   });
 });

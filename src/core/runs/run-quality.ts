@@ -7,6 +7,7 @@
  * at quality ≥ 0.5: at least half its calls' worth. Pure.
  */
 import type { CallStatus } from '../types.js';
+import { roundTo12 } from '../validate.js';
 import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
 
 /** A run as its quality reads it. */
@@ -35,8 +36,12 @@ function outcomeOf(status: CallStatus, retries: number): number {
 export const callOutcome = (call: { readonly status: CallStatus; readonly retries?: number }): number =>
   outcomeOf(call.status, call.retries ?? 0);
 
-/** The quality of a run without its own confidence, from the sum of its calls' worth (in call order). */
-export const qualityOfOutcomes = (sum: number, calls: number): number => (calls === 0 ? 0 : Math.min(1, sum / calls));
+/**
+ * The quality of a run without its own confidence, from the sum of its calls' worth (in call order), rounded to 12
+ * decimals: 14 partial calls and 6 failed are 0.5 as 7 and 3 are, not 0.4999999999999999 (a failed run).
+ */
+export const qualityOfOutcomes = (sum: number, calls: number): number =>
+  calls === 0 ? 0 : Math.min(1, roundTo12(sum / calls));
 
 /**
  * The run's quality: its confidence, else its calls' mean worth (a failed call 0, another its outcome confidence / 0.7,

@@ -277,7 +277,7 @@ export interface MemoryMatch {
   execution: string;
   intent: string;
   similarity: number;
-  /** How well the run went: its confidence, or its calls' mean outcome confidence relative to a success. */
+  /** How well the run went (core/runs/run-quality): its confidence, or its calls' mean worth (a failed call 0). */
   quality: number;
   tools: string[];
   /** The id of the learned workflow the run's shape belongs to (issue 19). */

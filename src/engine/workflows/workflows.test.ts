@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../core/graph/edge-decay.js';
 import { workflowConfidence } from '../../core/experience/workflow-confidence.js';
@@ -134,5 +138,36 @@ describe('learned workflows', () => {
       [2, ['find a person', 'find films of Agnès Varda']],
     ]);
     await credence.close();
+  });
+});
+
+// A review: a store whose workflows were counted before a failed call was worth nothing kept the old success counts
+// (a workflow of one success among eight calls at 100 %), and nothing rebuilt them. Migration 19 empties them; they
+// are built again from the executions at first use.
+describe('workflows counted under the old quality rule', () => {
+  it('are counted again from the stored executions after the store migrates to version 19', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-wf19-'));
+    try {
+      const path = join(dir, 'old.db');
+      const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
+      const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      await first.recordExecution({
+        intent: 'upload the report',
+        startedAt: T0,
+        calls: [{ tool: 'build_report', status: 'success' }, ...failing],
+      });
+      expect((await first.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await first.close();
+      // As an older Credence left it: the run counted a success, the schema at 18.
+      const raw = new Database(path);
+      raw.exec('UPDATE workflows SET successes = runs');
+      raw.pragma('user_version = 18');
+      raw.close();
+      const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      expect((await again.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -483,6 +483,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'its learned workflow follows them',
     sql: `ALTER TABLE calls ADD COLUMN depends_on text;`,
   },
+  {
+    version: 19,
+    description:
+      "learned workflows counted again: a run's quality counts a failed call as worth nothing (one success among " +
+      "eight calls made a run a success), so each scope's workflows are emptied and built again from its stored " +
+      'executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -602,6 +602,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'its learned workflow follows them',
     sql: `ALTER TABLE calls ADD COLUMN depends_on TEXT;`,
   },
+  {
+    version: 19,
+    description:
+      "learned workflows counted again: a run's quality counts a failed call as worth nothing (one success among " +
+      "eight calls made a run a success), so each scope's workflows are emptied and built again from its stored " +
+      'executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
