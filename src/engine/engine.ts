@@ -3,6 +3,7 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
+import { requireList, requireOptions, requireText } from './arguments.js';
 import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
@@ -539,6 +540,7 @@ export class Credence {
     memories: readonly MemoryInput[],
     options: { rejected?: (position: number, reason: string) => void } = {},
   ): Promise<RememberReport> {
+    requireList('memories', memories);
     const kept: number[] = [];
     memories.forEach((m, i) => {
       try {
@@ -572,6 +574,7 @@ export class Credence {
   async observe(
     observations: readonly ObservationInput[],
   ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+    requireList('observations', observations);
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
     const report = await this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
@@ -598,12 +601,12 @@ export class Credence {
    * What became of a shown result (issue 24): its latest outcome; an unknown id or outcome is an error. `inferred`
    * (followed from calls, not given by a user): a result with a verdict keeps its outcome.
    */
-  recordOutcome(
+  async recordOutcome(
     shownId: string,
     outcome: Outcome,
     options: { at?: EpochMs; inferred?: boolean } = {},
   ): Promise<{ id: string; outcome: Outcome; at: EpochMs }> {
-    limits.requireWithinLimit('id', shownId, 'id');
+    requireText('shownId', shownId, 'id');
     this.#calibrationMaps.invalidate();
     return recordOutcome(this.#feedback, graph.storedId(shownId), outcome, options);
   }
@@ -614,12 +617,12 @@ export class Credence {
   }
 
   /** A verdict on a shown result, an instinct or a skill; the same event id counts once. */
-  feedback(
+  async feedback(
     id: string,
     verdict: Verdict,
     options: { eventId?: string; note?: string; confirm?: boolean } = {},
   ): Promise<FeedbackResult> {
-    limits.requireWithinLimit('id', id, 'id');
+    requireText('id', id, 'id');
     limits.requireWithinLimit('note', options.note, 'note');
     this.#calibrationMaps.invalidate();
     // Every id is stored scrubbed of secrets: the lookup key is scrubbed the same way (tool-graph storedId).
@@ -684,6 +687,7 @@ export class Credence {
     id: string,
     options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {},
   ): Promise<ForgetResult> {
+    requireText('id', id, 'id');
     this.invalidate();
     return forget(
       { store: this.#store, scope: this.scope, layout: this.#layout(options) },
@@ -716,7 +720,8 @@ export class Credence {
     query: string,
     request: RecallRequest & Tracking = {},
   ): Promise<(RecallResult & ProbabilityInfo & Shown)[]> {
-    limits.requireWithinLimit('query', query, 'query');
+    requireText('query', query, 'query');
+    requireOptions('options', request);
     const results = await recall(await this.#recallContext(), query, request);
     return this.#track(
       'recall',
@@ -793,7 +798,8 @@ export class Credence {
     query: string,
     request: search.ToolSearchRequest & Tracking = {},
   ): Promise<(search.LearnedToolResult & ProbabilityInfo & Shown)[]> {
-    limits.requireWithinLimit('query', query, 'query');
+    requireText('query', query, 'query');
+    requireOptions('options', request);
     const results = await search.searchTools(await this.#searchContext(), query, request);
     // A tool result has no confidence of its own: its hybrid score (0..1) is what it was shown with.
     return this.#track(
@@ -811,7 +817,8 @@ export class Credence {
     intent: string,
     request: search.DagRequest & Tracking = {},
   ): Promise<search.DagSuggestion & ProbabilityInfo & Shown> {
-    limits.requireWithinLimit('intent', intent, 'intent');
+    requireText('intent', intent, 'intent');
+    requireOptions('options', request);
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
     const [tracked] = await this.#track(
@@ -827,7 +834,8 @@ export class Credence {
 
   /** Past executions whose intents resemble `text` (the intent memory). */
   async similarExecutions(text: string, options: { limit?: number } = {}): Promise<search.MemoryMatch[]> {
-    limits.requireWithinLimit('intent', text, 'intent');
+    requireText('intent', text, 'intent');
+    requireOptions('options', options);
     return search.similarExecutions(await this.#searchContext(), text, options);
   }
 
@@ -848,6 +856,7 @@ export class Credence {
 
   /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`, checked at run time too). */
   async addTools(tools: readonly ToolInput[]): Promise<{ inserted: number; updated: number }> {
+    requireList('tools', tools);
     tools.forEach((t, i) => limits.requireToolWithinLimits(`tools[${i}]`, t));
     this.invalidate();
     return graph.addTools(this.#graph, tools);
@@ -914,6 +923,7 @@ export class Credence {
     executions: readonly ExecutionInput[],
     options: graph.RecordOptions = {},
   ): Promise<graph.RecordResult> {
+    requireList('executions', executions);
     executions.forEach((e, i) => limits.requireExecutionWithinLimits(`executions[${i}]`, e));
     this.invalidate();
     return graph.recordExecutions(this.#graph, executions, options);
@@ -957,6 +967,7 @@ export class Credence {
 
   /** Recent runs, newest first, with intent, confidence and node outcomes (`credence runs`). */
   async runs(options: { limit?: number } = {}): Promise<RunListing[]> {
+    requireOptions('options', options);
     return (await this.#store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);
   }
 
@@ -1008,7 +1019,8 @@ export class Credence {
     tool: string,
     options: { limit?: number } & Tracking = {},
   ): Promise<(graph.NextSuggestion & ProbabilityInfo & Shown)[]> {
-    limits.requireWithinLimit('tool', tool, 'toolName');
+    requireText('tool', tool, 'toolName');
+    requireOptions('options', options);
     const suggestions = await graph.suggestNext(this.#graph, tool, options);
     return this.#track(
       'next',

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { describeIssues } from '../core/text/issue-list.js';
 
 /** What a value is, in words: `a string`, `a number`, `an array`, `null`. */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;

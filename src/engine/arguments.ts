@@ -1,0 +1,39 @@
+/**
+ * @module engine/arguments
+ * The engine's own arguments, checked where a library caller passes them (a surface has parsed them already): a text
+ * that is no string, a list that is no array, a limit that is no whole number ≥ 1 is INVALID_INPUT naming the
+ * argument and what it got (`query must be text, got a number`), never a TypeError from deep inside.
+ */
+import { CredenceError } from '../core/errors.js';
+import { type InputLimitName, requireWithinLimit } from '../core/limits.js';
+import { kindOf } from '../schemas/index.js';
+
+/** What a caller passed, in words: `none` for nothing, else `a number`, `null`, `an array` (schemas kindOf). */
+const got = (value: unknown): string => (value === undefined ? 'none' : kindOf(value));
+
+/** `value` is a string within its input limit. @throws CredenceError INVALID_INPUT, INPUT_TOO_LARGE */
+export function requireText(name: string, value: unknown, limit: InputLimitName): asserts value is string {
+  if (typeof value !== 'string') throw new CredenceError('INVALID_INPUT', `${name} must be text, got ${got(value)}`);
+  requireWithinLimit(name, value, limit);
+}
+
+/** `value` is an array (its items are the caller's to check). @throws CredenceError INVALID_INPUT */
+export function requireList(name: string, value: unknown): asserts value is readonly unknown[] {
+  if (!Array.isArray(value)) throw new CredenceError('INVALID_INPUT', `${name} must be a list, got ${got(value)}`);
+}
+
+/**
+ * `value` is absent or an options object whose `limit`, if any, is a whole number ≥ 1.
+ * @throws CredenceError INVALID_INPUT
+ */
+export function requireOptions(name: string, value: unknown): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new CredenceError('INVALID_INPUT', `${name} must be an object of options, got ${kindOf(value)}`);
+  const limit = (value as { limit?: unknown }).limit;
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name}.limit must be a whole number >= 1, got ${typeof limit === 'number' ? limit : got(limit)}`,
+    );
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { engineStore, openCredence } from './engine.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+
+// A newcomer's walk: the library's calls given a value of the wrong type threw TypeErrors from deep inside
+// (`question.trim is not a function`), and `runs({ limit: 'x' })` the database's `datatype mismatch`.
+describe('the library names an argument of the wrong type', () => {
+  const wrong = (call: (c: any) => Promise<unknown>, message: string) => ({ call, message });
+  const cases = {
+    'recall of a number': wrong((c) => c.recall(123), 'query must be text, got a number'),
+    'recall with options that are no object': wrong(
+      (c) => c.recall('x', 5),
+      'options must be an object of options, got a number',
+    ),
+    'recall with a limit that is text': wrong(
+      (c) => c.recall('x', { limit: 'a' }),
+      'options.limit must be a whole number >= 1, got a string',
+    ),
+    'searchTools of null': wrong((c) => c.searchTools(null), 'query must be text, got null'),
+    'suggestDag with a limit of 0': wrong(
+      (c) => c.suggestDag('read a file', { limit: 0 }),
+      'options.limit must be a whole number >= 1, got 0',
+    ),
+    'suggestNext of a number': wrong((c) => c.suggestNext(5), 'tool must be text, got a number'),
+    'remember of one memory, not a list': wrong(
+      (c) => c.remember({ title: 't', text: 'x' }),
+      'memories must be a list, got an object',
+    ),
+    'observe of null': wrong((c) => c.observe(null), 'observations must be a list, got null'),
+    'addTools of a string': wrong((c) => c.addTools('read_file'), 'tools must be a list, got a string'),
+    'recordExecutions of one execution': wrong(
+      (c) => c.recordExecutions({ intent: 'x', calls: [] }),
+      'executions must be a list, got an object',
+    ),
+    'runs with a limit of 2.5': wrong(
+      (c) => c.runs({ limit: 2.5 }),
+      'options.limit must be a whole number >= 1, got 2.5',
+    ),
+    'forget of a number': wrong((c) => c.forget(7), 'id must be text, got a number'),
+    'feedback of undefined': wrong((c) => c.feedback(undefined, 'accepted'), 'id must be text, got none'),
+    'recordOutcome of an array': wrong((c) => c.recordOutcome(['a'], 'accepted'), 'shownId must be text, got an array'),
+  };
+  for (const [name, { call, message }] of Object.entries(cases))
+    it(`${name}: INVALID_INPUT, "${message}", nothing stored`, async () => {
+      const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: 0 });
+      await credence.remember([{ title: 'kept', text: 'a memory already stored' }]);
+      const before = await engineStore(credence).counts('p');
+      await expect(call(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT', message });
+      expect(await engineStore(credence).counts('p')).toEqual(before);
+      await credence.close();
+    });
+});
