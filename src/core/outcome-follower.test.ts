@@ -105,6 +105,20 @@ describe('the outcome follower (issue 24)', () => {
     f.called('b', true, 21);
     expect(brief(f.close(22))).toEqual(['d5 rejected @22']);
   });
+
+  // A newcomer's walk: a flow that followed a DAG and broke at its first node was recorded `rejected`, as if it had
+  // taken another way; it took this one, and it failed.
+  it('dag: taken and broken on the way is failed, though the tools after the break were never called', () => {
+    const f = new OutcomeFollower();
+    f.show({ kind: 'dag', at: 1, shownId: 'd1', tools: ['fetch', 'parse', 'store'] });
+    expect(f.called('fetch', false, 2)).toEqual([]);
+    expect(brief(f.close(3))).toEqual(['d1 failed @3']);
+    // A failure mended by a later call of the same tool is no failure: its last call decides.
+    f.show({ kind: 'dag', at: 4, shownId: 'd2', tools: ['fetch', 'parse', 'store'] });
+    f.called('fetch', false, 5);
+    f.called('fetch', true, 6);
+    expect(brief(f.close(7))).toEqual(['d2 rejected @7']);
+  });
 });
 
 describe('following the memories the prompt hook showed (issue 24)', () => {

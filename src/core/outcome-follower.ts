@@ -63,8 +63,9 @@ interface OpenDag {
  *   the suggestion it called `succeeded` or `failed`, every other one is `rejected`; a call of none rejects them all.
  *   Shown with `awaitAfter`, the first such call after the next call of `after` decides (none: nothing).
  * - **dag**: the calls after the showing, until every tool of the DAG was called, the next DAG, `2n + 2` calls for a
- *   DAG of n tools, or the session's end: every tool called makes it `succeeded` (`failed` when a tool's last call
- *   failed); some but not all, `rejected`; none, nothing.
+ *   DAG of n tools, or the session's end: a tool whose last call failed makes it `failed` (taken, broken on the way,
+ *   whether or not the others were called); else every tool called `succeeded`; some but not all, `rejected`; none,
+ *   nothing.
  * Only the first decision on a shown id counts.
  */
 export class OutcomeFollower {
@@ -148,7 +149,12 @@ export class OutcomeFollower {
     this.#dag = undefined;
     if (dag === undefined || dag.last.size === 0) return [];
     const outcome: Outcome =
-      dag.last.size < dag.tools.size ? 'rejected' : [...dag.last.values()].every(Boolean) ? 'succeeded' : 'failed';
+      // Taken and broken on the way (a tool's last call failed, the rest never called) is a use that failed.
+      [...dag.last.values()].some((ok) => !ok)
+        ? 'failed'
+        : dag.last.size < dag.tools.size
+          ? 'rejected'
+          : 'succeeded';
     return [{ shownId: dag.shownId, kind, outcome, at }];
   }
 }
