@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { requireObservationWithinLimits } from '../core/limits.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
 import type { ObservationDraft } from '../engine/engine.js';
 import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
@@ -117,6 +118,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
         const now = c.now();
         const clock = Date.now();
         const checked = checkedLines(text, (value) => {
+          // Over a limit: a bad line with its number (not the whole file refused, naming `observations[i]` from 0).
+          requireObservationWithinLimits('observation', value);
           const observation = parseObservation(withObservationDefaults(value, now, { lineId: true }));
           const ahead = aheadOfClockReason(observation.timestamp, clock);
           if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid observation: timestamp: ${ahead}`);

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { requireMemoryWithinLimits } from '../core/limits.js';
 import { parseIsoInstant } from '../core/time.js';
 import { chooseContext, type ContextAsked } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
@@ -73,7 +74,11 @@ export function registerRecall(program: Command, context: () => CommandContext):
       ) => {
         const ctx = context();
         if (options.jsonl !== undefined) {
-          const { items, problems } = checkedLines(readInput(options.jsonl), (v) => v);
+          // Over a limit: a bad line with its number (the engine would name `memories[i]`, counted from 0).
+          const { items, problems } = checkedLines(readInput(options.jsonl), (v) => {
+            requireMemoryWithinLimits('memory', v);
+            return v;
+          });
           // One call: the file's turns are one batch, placed together (engine/recall/remember); a wrong line is told.
           const result = await withCredence(ctx, async (c) => {
             const values = items.map((item) => item.value as MemoryInput); // checked by the engine

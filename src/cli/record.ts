@@ -1,6 +1,7 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
 import { CredenceError, isStoreBusy } from '../core/errors.js';
+import { requireExecutionWithinLimits } from '../core/limits.js';
 import type { ExecutionInput } from '../core/types.js';
 import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
@@ -19,9 +20,12 @@ export function registerRecord(program: Command, context: () => CommandContext):
       const ctx = context();
       const { parseExecution } = await import('../engine/tool-graph/tool-graph.js');
       const clock = Date.now();
-      const { items, problems } = checkedLines(readInput(options.jsonl), (value) =>
-        notAheadOfClock(parseExecution(value), clock),
-      );
+      // A line over a limit is a bad line as any other (its number named, the others recorded), not the whole file's
+      // refusal naming `executions[i]`, counted from 0 within a batch.
+      const { items, problems } = checkedLines(readInput(options.jsonl), (value) => {
+        requireExecutionWithinLimits('execution', value);
+        return notAheadOfClock(parseExecution(value), clock);
+      });
       // Executions that carry their source's id are recorded once: the same command again records only the others.
       const identified = items.every((item) => item.value.id !== undefined);
       const summary = await withCredence(ctx, async (credence) => {

@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { requireToolWithinLimits } from '../core/limits.js';
 import type { ToolInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
@@ -32,10 +33,13 @@ async function readTools(options: AddOptions): Promise<{ tools: unknown[]; probl
     }
     return { tools: parseNestfulSpec(json, `nestful:${basename(file).replace(/-spec\.json$/, '')}`), problems: [] };
   }
-  const { items, problems } = checkedLines(
-    readInput(options.jsonl ?? options.sealTools ?? '-'),
-    options.sealTools !== undefined ? parseSealToolsTool : parseTool,
-  );
+  const parse = options.sealTools !== undefined ? parseSealToolsTool : parseTool;
+  // Over a limit: a bad line with its number (not the whole file refused, naming `tools[i]` from 0).
+  const { items, problems } = checkedLines(readInput(options.jsonl ?? options.sealTools ?? '-'), (value) => {
+    const tool = parse(value);
+    requireToolWithinLimits('tool', tool);
+    return tool;
+  });
   return { tools: items.map((i) => i.value), problems };
 }
 

@@ -4,7 +4,7 @@
  * one line and exit code 2, MCP an isError result naming the field. Drives the real binary.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,61 @@ describe('input limits on the command line', () => {
   it('answers a search of exactly the limit', () => {
     expect(credence(['tools', 'search', 'x'.repeat(INPUT_LIMITS.query)]).code).toBe(0);
   });
+});
+
+// A line over a limit refused the whole file (exit 2, nothing recorded) and was named by its index from 0 in a batch
+// (`executions[1].intent`): now it is a bad line as any other, named by its number, and the others are kept.
+describe('a JSON lines file with a line over a limit', () => {
+  const file = (name: string, lines: unknown[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    return path;
+  };
+  const cases: [string, string[], unknown[], string][] = [
+    [
+      'record',
+      ['record', '--jsonl'],
+      [
+        { intent: 'fine', calls: [{ tool: 'read_file', status: 'success' }] },
+        { intent: 'x'.repeat(5_000), calls: [{ tool: 'read_file', status: 'success' }] },
+      ],
+      `credence: line 2: execution.intent is 5000 characters long; the limit is ${INPUT_LIMITS.intent}`,
+    ],
+    [
+      'import',
+      ['import'],
+      [
+        { timestamp: '2026-01-01T00:00:00Z', type: 'pattern', observation: 'tests first', confidence: 0.5 },
+        { timestamp: '2026-01-01T00:00:00Z', type: 'pattern', observation: 'o'.repeat(20_000), confidence: 0.5 },
+      ],
+      `credence: line 2: observation.observation is 20000 characters long; the limit is ${INPUT_LIMITS.observation}`,
+    ],
+    [
+      'tools add',
+      ['tools', 'add', '--jsonl'],
+      [
+        { id: 'read_file', description: 'reads a file' },
+        { id: 't'.repeat(600), description: 'too long an id' },
+      ],
+      `credence: line 2: tool.id is 600 characters long; the limit is ${INPUT_LIMITS.toolName}`,
+    ],
+    [
+      'remember',
+      ['remember', '--jsonl'],
+      [
+        { title: 'fine', text: 'a memory' },
+        { title: 't'.repeat(5_000), text: 'x' },
+      ],
+      `credence: line 2: memory.title is 5000 characters long; the limit is ${INPUT_LIMITS.memoryTitle}`,
+    ],
+  ];
+  for (const [name, args, lines, message] of cases)
+    it(`${name}: names the line, keeps the others, exits 1`, () => {
+      const run = credence([...args, file(`${name.replace(' ', '-')}.jsonl`, lines)]);
+      expect(run.stderr.trimEnd().split('\n')).toEqual([message]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/\b1\b/);
+    });
 });
 
 describe('input limits over MCP', () => {
