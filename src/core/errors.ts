@@ -63,6 +63,15 @@ export function isStoreBusy(error: unknown): boolean {
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
+/**
+ * Whether `error` is a store's refusal of a row whose key another row holds: SQLite's SQLITE_CONSTRAINT_UNIQUE or
+ * _PRIMARYKEY, PostgreSQL's unique_violation (23505). A writer that looked first meets it when another wrote between.
+ */
+export function isDuplicateKey(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** A busy store's driver error as STORE_BUSY ({@link STORE_BUSY_MESSAGE}, naming the store at `location`). */
 export function storeBusyError(error: unknown, location?: string): CredenceError {
   if (isCredenceError(error, 'STORE_BUSY')) return error;

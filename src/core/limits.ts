@@ -74,7 +74,7 @@ const OBSERVATION_FIELDS: FieldLimits = Object.freeze({
   'context.file': 'path',
 });
 const TOOL_FIELDS: FieldLimits = Object.freeze({ id: 'toolName', description: 'toolDescription', origin: 'toolName' });
-const EXECUTION_FIELDS: FieldLimits = Object.freeze({ intent: 'intent', summary: 'summary', scope: 'id' });
+const EXECUTION_FIELDS: FieldLimits = Object.freeze({ id: 'id', intent: 'intent', summary: 'summary', scope: 'id' });
 const CALL_FIELDS: FieldLimits = Object.freeze({ tool: 'toolName', input: 'callText', output: 'callText' });
 
 const fieldOf = (record: unknown, name: string): unknown =>

@@ -150,11 +150,7 @@ export class OutcomeFollower {
     if (dag === undefined || dag.last.size === 0) return [];
     const outcome: Outcome =
       // Taken and broken on the way (a tool's last call failed, the rest never called) is a use that failed.
-      [...dag.last.values()].some((ok) => !ok)
-        ? 'failed'
-        : dag.last.size < dag.tools.size
-          ? 'rejected'
-          : 'succeeded';
+      [...dag.last.values()].some((ok) => !ok) ? 'failed' : dag.last.size < dag.tools.size ? 'rejected' : 'succeeded';
     return [{ shownId: dag.shownId, kind, outcome, at }];
   }
 }

@@ -23,17 +23,21 @@ export function requireList(name: string, value: unknown): asserts value is read
 }
 
 /**
- * `value` is absent or an options object whose `limit`, if any, is a whole number ≥ 1.
+ * `value` is absent or an options object whose `limit`, if any, is a whole number ≥ 1 and whose `minConfidence`, if
+ * any, a number from 0 to 1 (either ignored would answer with nothing, or everything, and no word of why).
  * @throws CredenceError INVALID_INPUT
  */
 export function requireOptions(name: string, value: unknown): void {
   if (value === undefined) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new CredenceError('INVALID_INPUT', `${name} must be an object of options, got ${kindOf(value)}`);
-  const limit = (value as { limit?: unknown }).limit;
+  const { limit, minConfidence } = value as { limit?: unknown; minConfidence?: unknown };
+  const shown = (v: unknown) => (typeof v === 'number' ? String(v) : got(v));
   if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1))
+    throw new CredenceError('INVALID_INPUT', `${name}.limit must be a whole number >= 1, got ${shown(limit)}`);
+  if (minConfidence !== undefined && !(typeof minConfidence === 'number' && minConfidence >= 0 && minConfidence <= 1))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${name}.limit must be a whole number >= 1, got ${typeof limit === 'number' ? limit : got(limit)}`,
+      `${name}.minConfidence must be a number from 0 to 1, got ${shown(minConfidence)}`,
     );
 }

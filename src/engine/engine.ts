@@ -403,7 +403,8 @@ export class Credence {
   /**
    * An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store.
    */
-  forScope(scope: string): Promise<Credence> {
+  async forScope(scope: string): Promise<Credence> {
+    requireText('scope', scope, 'id');
     return openCredence({
       store: this.#store,
       scope,
@@ -639,6 +640,7 @@ export class Credence {
    * of the outcomes recorded at or before now, and with enough of them the learned map and its cross-fitted figures.
    */
   async calibration(options: { kind?: OutcomeKind } = {}): Promise<CalibrationReport> {
+    requireOptions('options', options);
     const kind = options.kind === undefined ? undefined : parseOutcomeKind(options.kind);
     return this.#calibrationMaps.report(this.#calibrationContext, kind === undefined ? {} : { kind });
   }
@@ -667,6 +669,7 @@ export class Credence {
       limits?: LimitOptions;
     } = {},
   ): Promise<EvolveReport & { pruned?: PruneReport }> {
+    requireOptions('options', options);
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
     const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() };
@@ -841,6 +844,7 @@ export class Credence {
 
   /** Checks an explicit workflow against the catalogue: unknown tool, missing dependency, cycle. */
   async validateWorkflow(workflow: { tasks: readonly WorkflowTask[] }): Promise<WorkflowCheck> {
+    requireList('workflow.tasks', (workflow as { tasks?: unknown } | null | undefined)?.tasks);
     const known = new Set((await this.#store.listTools(this.scope)).map((t) => t.id));
     // The catalogue holds tool ids scrubbed of secrets; each task's tool is checked (and named in a problem) the same
     // way.
@@ -976,8 +980,7 @@ export class Credence {
    * rate and confidence at `now` (default the clock), explained (`credence workflows`, MCP `list_workflows`).
    */
   async workflows(options: { limit?: number; now?: number } = {}): Promise<WorkflowView[]> {
-    if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1))
-      throw new CredenceError('INVALID_INPUT', `limit must be a whole number >= 1, got ${String(options.limit)}`);
+    requireOptions('options', options);
     return listWorkflows(
       { store: this.#store, scope: this.scope },
       { now: options.now ?? this.now(), ...(options.limit === undefined ? {} : { limit: options.limit }) },
@@ -992,14 +995,17 @@ export class Credence {
 
   /** Declares a template edge (`credence edge add`). */
   async declareEdge(edge: { from: string; to: string; type: string }) {
-    limits.requireWithinLimit('from', edge.from, 'toolName');
-    limits.requireWithinLimit('to', edge.to, 'toolName');
+    requireOptions('edge', edge);
+    requireText('edge.from', edge.from, 'toolName');
+    requireText('edge.to', edge.to, 'toolName');
+    requireText('edge.type', edge.type, 'id');
     this.invalidate();
     return graph.declareEdge(this.#graph, edge);
   }
 
   /** Edges with their confidence now (`credence edges`). */
-  edges(filter: { from?: string; to?: string; minConfidence?: number } = {}): Promise<graph.EdgeView[]> {
+  async edges(filter: { from?: string; to?: string; minConfidence?: number } = {}): Promise<graph.EdgeView[]> {
+    requireOptions('filter', filter);
     return graph.listEdges(this.#graph, filter);
   }
 

@@ -39,6 +39,24 @@ describe('the library names an argument of the wrong type', () => {
     'forget of a number': wrong((c) => c.forget(7), 'id must be text, got a number'),
     'feedback of undefined': wrong((c) => c.feedback(undefined, 'accepted'), 'id must be text, got none'),
     'recordOutcome of an array': wrong((c) => c.recordOutcome(['a'], 'accepted'), 'shownId must be text, got an array'),
+    // Review B: entry points left unchecked, and a minConfidence that is text answered with nothing.
+    'edges with a minConfidence that is text': wrong(
+      (c) => c.edges({ minConfidence: 'a' }),
+      'filter.minConfidence must be a number from 0 to 1, got a string',
+    ),
+    'recall with a minConfidence of 2': wrong(
+      (c) => c.recall('x', { minConfidence: 2 }),
+      'options.minConfidence must be a number from 0 to 1, got 2',
+    ),
+    'workflows of null': wrong((c) => c.workflows(null), 'options must be an object of options, got null'),
+    'declareEdge from a number': wrong(
+      (c) => c.declareEdge({ from: 1, to: 'b', type: 'sequence' }),
+      'edge.from must be text, got a number',
+    ),
+    'validateWorkflow of null': wrong((c) => c.validateWorkflow(null), 'workflow.tasks must be a list, got none'),
+    'calibration of null': wrong((c) => c.calibration(null), 'options must be an object of options, got null'),
+    'evolve of a number': wrong((c) => c.evolve(5), 'options must be an object of options, got a number'),
+    'forScope of a number': wrong((c) => c.forScope(5), 'scope must be text, got a number'),
   };
   for (const [name, { call, message }] of Object.entries(cases))
     it(`${name}: INVALID_INPUT, "${message}", nothing stored`, async () => {

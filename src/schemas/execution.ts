@@ -29,10 +29,21 @@ export const CallInputSchema = z.strictObject({
   output: z.string().optional(),
 });
 
+/** A number id past 2^53 − 1 is read with other digits (two ids become one): it must be given as text. */
+const WHOLE_ID = 'must be text or a whole number from 0 to 2^53 − 1 (a larger one loses digits: give it as text)';
+
 export const ExecutionInputSchema = z
   .strictObject({
     /** A source's own id for the run (the data-set converters write one): recorded once per scope. */
-    id: z.union([z.string().trim().min(1, 'must be a non-empty id'), z.number().finite()]).optional(),
+    id: z
+      .union(
+        [
+          z.string().trim().min(1, 'must be a non-empty id'),
+          z.number().int(WHOLE_ID).min(0, WHOLE_ID).max(Number.MAX_SAFE_INTEGER, WHOLE_ID),
+        ],
+        { error: WHOLE_ID },
+      )
+      .optional(),
     intent: z.string(),
     scope: z.string().trim().min(1).optional(),
     startedAt: Instant.optional(),

@@ -223,6 +223,9 @@ export async function checkDump(
   return h;
 }
 
+/** The schema version from which a dump's workflows are counted with a failed call worth nothing (migration 19). */
+const WORKFLOWS_RECOUNTED_AT = 19;
+
 /** SCHEMA_TOO_NEW when the dump's schema is newer than `schemaVersion`, the store's. */
 function refuseNewer(header: DumpHeader, schemaVersion: number): void {
   if (header.schemaVersion <= schemaVersion) return;
@@ -294,14 +297,17 @@ export async function restoreDump(
     }
     batch = [];
   };
+  // A dump older than schema 19 holds workflows counted under the old quality rule: they are not restored, the engine
+  // builds them from the executions at first use (as migration 19 does to a store).
+  const recount = header.schemaVersion < WORKFLOWS_RECOUNTED_AT;
   for await (const item of readDump(open())) {
-    if (!('table' in item)) continue;
+    if (!('table' in item) || (recount && item.table === 'workflows')) continue;
     if (batch.length > 0 && (batch[0]?.table !== item.table || batch.length >= batchSize)) await flush();
     batch.push(item);
   }
   await flush();
   const after = await dumpCounts(store);
-  const off = DUMP_TABLES.filter((t) => after[t] !== header.tables[t]);
+  const off = DUMP_TABLES.filter((t) => after[t] !== header.tables[t] && !(recount && t === 'workflows'));
   if (off.length > 0) {
     throw new CredenceError(
       'STORE_UNAVAILABLE',

@@ -83,6 +83,38 @@ describe('the tool-graph library calls', () => {
     await credence.close();
   });
 
+  // Review B: the look for a held id ran outside the write, so a retry sent while the first call ran met the store's
+  // UNIQUE constraint (an INTERNAL error over MCP, the whole batch rolled back); numbers past 2^53 became one id.
+  it('records an id once when two recordings of it run at once: the later one finds it held', async () => {
+    const credence = await fresh();
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        credence.recordExecutions([
+          { ...chain, id: 'twice' },
+          { ...chain, id: i },
+        ]),
+      ),
+    );
+    const marks = results.map((r) => r.executions[0]?.alreadyRecorded === true);
+    expect(marks.filter((held) => !held)).toHaveLength(1);
+    expect((await engineStore(credence).counts('lib')).executions).toBe(5);
+    await credence.close();
+  });
+
+  it('refuses an id that is a number past 2^53 − 1, or of another kind, or longer than an id may be', async () => {
+    const credence = await fresh();
+    for (const id of [2 ** 53, 1e21, -1, 1.5, true, { n: 1 }])
+      await expect(credence.recordExecution({ ...chain, id: id as never })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('id: must be text or a whole number from 0 to 2^53 − 1'),
+      });
+    await expect(credence.recordExecution({ ...chain, id: 'q'.repeat(257) })).rejects.toMatchObject({
+      code: 'INPUT_TOO_LARGE',
+    });
+    expect((await engineStore(credence).counts('lib')).executions).toBe(0);
+    await credence.close();
+  });
+
   it('records an execution into the scope it names', async () => {
     const credence = await fresh();
     await credence.recordExecution({ ...chain, scope: 'other' });

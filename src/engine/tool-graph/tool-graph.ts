@@ -5,7 +5,7 @@
  * store. Every edge that comes back carries its confidence computed at read time, with its parts.
  */
 import { createHash } from 'node:crypto';
-import { CredenceError } from '../../core/errors.js';
+import { CredenceError, isDuplicateKey } from '../../core/errors.js';
 import { compareCodePoints } from '../../core/rank-order.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
@@ -223,17 +223,39 @@ export async function recordExecutions(
   let edgesUpdated = 0;
   const now = ctx.now();
   for (const [scope, all] of byScope) {
-    const batch = sourced.size === 0 ? all : await notYetRecorded(ctx.store, scope, all, sourced);
-    if (batch.length === 0) continue;
-    // Each run merges into its learned workflow in the same transaction (engine/workflows).
-    await ensureWorkflows(ctx.store, scope);
-    const report = await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf });
+    const report = await recordFresh(ctx, scope, all, sourced);
+    if (report === undefined) continue;
     newTools.push(...report.newTools);
     edgesUpdated += report.edges.length;
     if (options.edges !== false) edges.push(...report.edges.map((e) => viewEdge(e, now)));
   }
   return { executions, newTools, edgesUpdated, edges };
 }
+
+/**
+ * Records one scope's batch but for the ids already recorded (undefined: nothing left to record). Another writer may
+ * record one of its ids between the look and the write (a retry sent while the first call runs): the store refuses the
+ * whole transaction for the duplicate key, and the batch is looked at again, at most `RECORD_ATTEMPTS` times.
+ */
+async function recordFresh(
+  ctx: GraphContext,
+  scope: string,
+  all: readonly ExecutionBatchItem[],
+  sourced: ReadonlyMap<ExecutionBatchItem, RecordResult['executions'][number]>,
+): Promise<Awaited<ReturnType<GraphContext['store']['recordExecutions']>> | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    const batch = sourced.size === 0 ? all : await notYetRecorded(ctx.store, scope, all, sourced);
+    if (batch.length === 0) return undefined;
+    // Each run merges into its learned workflow in the same transaction (engine/workflows).
+    await ensureWorkflows(ctx.store, scope);
+    try {
+      return await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf });
+    } catch (error) {
+      if (sourced.size === 0 || attempt >= RECORD_ATTEMPTS || !isDuplicateKey(error)) throw error;
+    }
+  }
+}
+const RECORD_ATTEMPTS = 3;
 
 /**
  * The items of one scope's batch to record: those that carried no id of their source, and those whose id neither the

@@ -7,6 +7,7 @@ import { DAY_MS } from '../../core/graph/edge-decay.js';
 import { workflowConfidence } from '../../core/experience/workflow-confidence.js';
 import { engineStore, openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
+import { restoreDump, writeDump } from '../../store/dump.js';
 import type { CallInput } from '../../core/types.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -169,5 +170,36 @@ describe('workflows counted under the old quality rule', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// Review B: a dump made at schema 18 holds workflows counted with a failed call worth 0.3 / 0.7; restored as they were,
+// their successes stayed wrong, since a workflows table that holds rows is never built again.
+describe('a dump older than schema 19', () => {
+  it('restores everything but its workflows, which the engine builds again from the executions', async () => {
+    const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
+    const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    await source.recordExecution({
+      intent: 'upload the report',
+      startedAt: T0,
+      calls: [{ tool: 'build_report', status: 'success' }, ...failing],
+    });
+    let text = '';
+    await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
+    await source.close();
+    // As an older Credence wrote it: schema 18, the run counted a success.
+    const [head, ...rows] = text.split('\n');
+    const old = [
+      JSON.stringify({ ...JSON.parse(head as string), schemaVersion: 18 }),
+      ...rows.map((line) => line.replace(/"successes":0/, '"successes":1')),
+    ].join('\n');
+    expect(old).toContain('"successes":1');
+    const target = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    const report = await restoreDump(engineStore(target), async function* () {
+      yield* old.split('\n');
+    });
+    expect(report).toMatchObject({ schemaVersion: 18, tables: { executions: 1, workflows: 0 } });
+    expect((await target.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+    await target.close();
   });
 });
