@@ -128,7 +128,7 @@ export interface AutoEvolveContext {
   cwd: string;
   now: number;
   env: NodeJS.ProcessEnv;
-  /** The SQLite file (or the local file beside a team store): the lock and the counts sit beside it. */
+  /** The base of the hooks' files for the store (platform/paths, hookFilesBase): lock and counts go beside it. */
   db: string;
   event: HookEventName;
 }

@@ -71,7 +71,8 @@ async function runParsedHook(
     warn(where.message);
     return out;
   }
-  const db = where.path;
+  // The hooks' files (spool, leases, evolve lock) are the store's own: hookFilesBase in platform/paths.
+  const db = where.files;
   let scope: string;
   try {
     scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
@@ -81,8 +82,8 @@ async function runParsedHook(
   }
   let store: Store | undefined;
   try {
-    // A team store (CREDENCE_DATABASE_URL) learns the session; the spool stays beside the local file.
-    store = await openHookStore(db, env);
+    // A team store (CREDENCE_DATABASE_URL) learns the session, from a spool of its own.
+    store = await openHookStore(where.path, env);
     await queueSpool(store, db, warn);
     const { ingest } = await import('./ingest.js');
     await ingest(

@@ -105,10 +105,10 @@ export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string |
   const db = hookDbPath(env);
   if (!db.ok) return db.message;
   try {
-    spoolEvent(db.path, event);
+    spoolEvent(db.files, event);
     return undefined;
   } catch (error) {
-    return `cannot write to the spool of ${db.path}: ${(error as Error).message}; the event is lost`;
+    return `cannot write to the spool of ${db.files}: ${(error as Error).message}; the event is lost`;
   }
 }
 
@@ -120,7 +120,7 @@ export async function stopHook(p: HookPayload, env: NodeJS.ProcessEnv): Promise<
   const db = hookDbPath(env);
   if (!db.ok) return `credence hook: ${db.message}\n`;
   let said = '';
-  const problem = await handOffLearning(p, env, db.path, (text) => {
+  const problem = await handOffLearning(p, env, db.files, (text) => {
     said += text;
   });
   return `${said}${problem === undefined ? '' : `credence hook: ${problem}\n`}`;

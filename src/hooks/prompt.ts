@@ -122,7 +122,7 @@ export async function runPromptHook(
     warn(where.message);
     return out;
   }
-  const db = where.path;
+  const db = where.files;
   // The prompt goes to the spool like the calls before it: it starts its turn, in order, when the
   // next Stop (or session start or end) queues the spool. No lock, no write transaction here.
   const own = spooledEventOf(p, env, now);
@@ -136,7 +136,7 @@ export async function runPromptHook(
   }
   try {
     const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
-    store = await openHookStore(db, env, { read: true });
+    store = await openHookStore(where.path, env, { read: true });
     const { context, shown } = await promptContext(
       store,
       scope,

@@ -50,14 +50,14 @@ export async function runSessionStartHook(
       const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
       out.stdout = `${JSON.stringify(output)}\n`;
     }
-    queued = spoolHasEvents(where.path) || (await store.hasQueuedHookEvents(scope));
+    queued = spoolHasEvents(where.files) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
     warn(isBusy(error) ? 'the database is busy: no context this time' : `SessionStart: ${(error as Error).message}`);
   } finally {
     await store?.close().catch(() => {});
   }
   if (!queued) return out;
-  const problem = await handOffLearning(p, env, where.path, (text) => {
+  const problem = await handOffLearning(p, env, where.files, (text) => {
     out.stderr += text;
   });
   if (problem !== undefined) warn(problem);

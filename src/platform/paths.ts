@@ -4,7 +4,7 @@
  * loading the engine.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The default database path: `CREDENCE_DB`, else `~/.credence/credence.db`. */
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -24,15 +24,63 @@ export function urlSchemeOf(value: string): string | undefined {
   return URL_LIKE.test(value) ? value.slice(0, value.indexOf(':') + 1) : undefined;
 }
 
+/** FNV-1a, 64 bits, as 16 hex digits: a short stable name, without node:crypto (slow for a hook to load). */
+function fnv64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** The query parameters that tell one PostgreSQL store from another (not TLS, time-outs, or any secret). */
+const STORE_PARAMS = ['host', 'port', 'dbname', 'user', 'options'];
+
 /**
- * The database path a hook uses (its spool lives beside it): `defaultDbPath`, or, when
- * `CREDENCE_DB` is a URL, the one line that says so (naming its scheme, never the URL, which may
+ * What names a PostgreSQL store, never its password: user, host, port, database, the query parameters
+ * that pick a server or a search path, and the schema (`?schema=`, else CREDENCE_DATABASE_SCHEMA, else
+ * `public`). Read by hand, not by `new URL()`, which takes `postgres:u:pw@h/db` as a path and keeps the pw.
+ */
+export function teamStoreIdentity(url: string, env: NodeJS.ProcessEnv): string {
+  const m = /^(?:postgres(?:ql)?:)?(?:\/\/)?([^/?#]*)([^?#]*)(?:\?([^#]*))?/i.exec(url.trim()) as RegExpExecArray;
+  const authority = m[1] ?? '';
+  const at = authority.lastIndexOf('@');
+  const user = at < 0 ? '' : (authority.slice(0, at).split(':')[0] ?? '');
+  const hostPort = (at < 0 ? authority : authority.slice(at + 1)).toLowerCase();
+  const [host, port] = /:\d*$/.test(hostPort)
+    ? [hostPort.slice(0, hostPort.lastIndexOf(':')), hostPort.slice(hostPort.lastIndexOf(':') + 1)]
+    : [hostPort, ''];
+  const query = new URLSearchParams(m[3] ?? '');
+  const fromEnv = env.CREDENCE_DATABASE_SCHEMA;
+  const schema = query.get('schema') ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : 'public');
+  const params = STORE_PARAMS.flatMap((name) => query.getAll(name).map((value) => `${name}=${value}`));
+  return JSON.stringify([user, host, port === '' ? '5432' : port, (m[2] ?? '').replace(/^\//, ''), params, schema]);
+}
+
+/**
+ * Where the hooks keep their files for a store (the spool `<base>.hook-spool`, its set-aside folder,
+ * the leases, the learn log, the evolve lock and counts): the SQLite file itself, or, for a PostgreSQL
+ * store, `postgres-<hash of teamStoreIdentity>` beside the default SQLite file. So a hook learns only
+ * what was spooled for its own store; the SQLite file's spool keeps the name it always had.
+ */
+export function hookFilesBase(dbPath: string, url: string | undefined, env: NodeJS.ProcessEnv): string {
+  return url === undefined ? dbPath : join(dirname(dbPath), `postgres-${fnv64(teamStoreIdentity(url, env))}`);
+}
+
+/**
+ * The database path a hook uses and the base of its files (`hookFilesBase`): `defaultDbPath`, or,
+ * when `CREDENCE_DB` is a URL, the one line that says so (naming its scheme, never the URL, which may
  * hold a password) — the hook then keeps nothing and creates nothing.
  */
-export function hookDbPath(env: NodeJS.ProcessEnv): { ok: true; path: string } | { ok: false; message: string } {
+export function hookDbPath(
+  env: NodeJS.ProcessEnv,
+): { ok: true; path: string; files: string } | { ok: false; message: string } {
   const path = defaultDbPath(env);
   const scheme = env.CREDENCE_DB === undefined || env.CREDENCE_DB === '' ? undefined : urlSchemeOf(path);
-  if (scheme === undefined) return { ok: true, path };
+  if (scheme === undefined) {
+    const url = env.CREDENCE_DATABASE_URL;
+    return { ok: true, path, files: hookFilesBase(path, url === undefined || url === '' ? undefined : url, env) };
+  }
   return {
     ok: false,
     message:
