@@ -2,10 +2,12 @@
  * @module cli/init — `credence init`: create (or migrate) the store and say where it is; with
  * `--claude-code`, also wire Credence into the project for Claude Code (hooks in
  * `.claude/settings.json`, the MCP server in `.mcp.json`, `.claude/skills/`, `.credence/observe.json`);
- * `--claude-code --remove` takes Credence's entries out again (and leaves the store alone).
+ * `--claude-code --remove` takes Credence's entries out again (and leaves the store alone). Given a
+ * database URL, the hooks and MCP server it writes require one from Claude Code's environment (hooks/install).
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { databaseUrl } from '../platform/store-location.js';
 import type { ClaudeCodeReport } from '../hooks/install.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
@@ -45,6 +47,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
       if (o.remove === true && o.hookCommand !== undefined)
         throw new CredenceError('INVALID_INPUT', '--hook-command is for installing, not with --remove');
       const { prepareClaudeCode, applyClaudeCodePlan, resolveProjectDir } = await import('../hooks/install.js');
+      const teamStore = o.claudeCode === true && o.remove !== true ? teamStoreOf(ctx) : undefined;
       // Plan first: a settings file that is not valid JSON stops the run before anything is written.
       const plan =
         o.claudeCode === true
@@ -52,6 +55,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
               projectDir: resolveProjectDir(ctx.io.cwd),
               remove: o.remove === true,
               ...(o.hookCommand === undefined ? {} : { command: o.hookCommand }),
+              ...(teamStore === undefined ? {} : { teamStore }),
             })
           : undefined;
       if (plan?.report.action === 'remove') {
@@ -76,10 +80,36 @@ export function registerInit(program: Command, context: () => CommandContext): v
     });
 }
 
+/**
+ * On a team store (a database URL, from --database-url or CREDENCE_DATABASE_URL): what Claude Code's environment
+ * must hold for the hooks and MCP server (the URL, and the schema when the variable chose it); else undefined.
+ */
+function teamStoreOf(ctx: CommandContext): { needsEnv: string[] } | undefined {
+  const url = databaseUrl(
+    {
+      ...(ctx.options.db === undefined ? {} : { db: ctx.options.db }),
+      ...(ctx.options.databaseUrl === undefined ? {} : { databaseUrl: ctx.options.databaseUrl }),
+    },
+    ctx.io.env,
+  );
+  if (url === undefined) return undefined;
+  const schema = ctx.io.env.CREDENCE_DATABASE_SCHEMA;
+  const bySchema = schema !== undefined && schema !== '' && !/[?&]schema=/.test(url);
+  return { needsEnv: ['CREDENCE_DATABASE_URL', ...(bySchema ? ['CREDENCE_DATABASE_SCHEMA'] : [])] };
+}
+
 function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {
+  const needs = report.needsEnv?.join(' and ');
   const lines = [
     `Claude Code (${report.project}):`,
     ...report.files.map((f) => `  ${f.message}`),
+    ...(needs === undefined
+      ? []
+      : [
+          `  Team store: the hooks and the MCP server take ${needs} from the environment Claude Code`,
+          '  starts in, never from the project: set it there (your shell profile, not a file in the repository).',
+          '  Without it they keep nothing and say so (CREDENCE_REQUIRE_DATABASE_URL=1), never the SQLite file.',
+        ]),
     ...(report.action === 'install' && report.files.some((f) => f.status !== 'unchanged')
       ? [
           '  Start a new Claude Code session in the project to use them ' +

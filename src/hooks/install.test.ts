@@ -27,6 +27,7 @@ import {
   removeMcpConfig,
   resolveProjectDir,
   setUpClaudeCode,
+  teamStoreLaunch,
 } from './install.js';
 
 const EVENTS = CLAUDE_CODE_HOOKS.map((h) => h.event);
@@ -287,6 +288,26 @@ describe('the .mcp.json entry', () => {
     expect(parse(removeMcpConfig(mergeMcpConfig(JSON.stringify(user)).text).text)).toEqual(user);
     expect(parse(removeMcpConfig(mergeMcpConfig(undefined).text).text)).toEqual({});
     expect(removeMcpConfig('{"x": 1}')).toEqual({ text: '{"x": 1}', changed: false, change: 'absent' });
+  });
+
+  it('on a team store requires the URL from the environment; SQLite takes that out; user variables stay', () => {
+    const team = teamStoreLaunch({ command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer });
+    expect(team.command).toBe(`CREDENCE_REQUIRE_DATABASE_URL=1 ${INSTALL_DEFAULTS.command}`);
+    expect(isCredenceHookCommand(team.command)).toBe(true);
+    // Given twice (a --hook-command that already has it), the variable is not put in front again.
+    expect(teamStoreLaunch(team).command).toBe(team.command);
+    const user = { mcpServers: { credence: { command: 'old', env: { DEBUG: 'x' } } } };
+    const merged = parse(mergeMcpConfig(JSON.stringify(user), { server: team.mcpServer }).text);
+    expect(merged.mcpServers.credence.env).toEqual({ DEBUG: 'x', CREDENCE_REQUIRE_DATABASE_URL: '1' });
+    const solo = parse(mergeMcpConfig(JSON.stringify(merged)).text);
+    expect(solo.mcpServers.credence).toEqual({
+      command: 'node',
+      args: [PACKAGE_BIN, 'serve', '--stdio'],
+      env: { DEBUG: 'x' },
+    });
+    expect(parse(mergeMcpConfig(mergeMcpConfig(undefined, { server: team.mcpServer }).text).text)).toEqual(
+      parse(mergeMcpConfig(undefined).text),
+    );
   });
 
   it('refuses invalid JSON and an mcpServers that is not an object', () => {

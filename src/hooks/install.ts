@@ -4,9 +4,9 @@
  * server into `.mcp.json`, creates `.claude/skills/` and `.credence/observe.json` (never overwritten);
  * `--remove` takes out exactly Credence's entries. The merges are pure, and every write is planned
  * before any is made, so invalid JSON leaves every file as it was. Everything else is kept in order;
- * Credence's hooks (commands running `credence hook claude-code`) are replaced in place, never
- * duplicated; an unchanged file is not written; removing drops a container only when it empties it,
- * and keeps `.mcp.json`, the skills folder and observe.json.
+ * Credence's hooks (commands running `credence hook claude-code`) are replaced in place, never duplicated; an
+ * unchanged file is not written; removing drops a container only when it empties it, and keeps `.mcp.json`, the
+ * skills folder and observe.json. On a team store both run with CREDENCE_REQUIRE_DATABASE_URL=1 (teamStoreLaunch).
  */
 import { OBSERVE_DEFAULTS } from './signals.js';
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { normalizeMemoryPath } from '../platform/files.js';
+import { REQUIRE_URL_VARIABLE } from '../platform/paths.js';
 import { resolveScope } from '../platform/git-scope.js';
 import { withoutBom } from '../core/text/plain-text.js';
 
@@ -117,6 +118,24 @@ export const isCredenceHookCommand = (command: string): boolean => CREDENCE_HOOK
 export interface McpServerEntry {
   command: string;
   args: readonly string[];
+  /** Variables the server is started with (`.mcp.json`'s `env`). */
+  env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The hook command and MCP server of a project on a team store: run with CREDENCE_REQUIRE_DATABASE_URL=1 (in front
+ * of the command, in the server's `env`), so that without CREDENCE_DATABASE_URL they say so and keep nothing
+ * rather than learn into the SQLite file. The URL itself, password and all, stays out of the project's files.
+ */
+export function teamStoreLaunch(launch: { command: string; mcpServer: McpServerEntry }): {
+  command: string;
+  mcpServer: McpServerEntry;
+} {
+  const prefix = `${REQUIRE_URL_VARIABLE}=1 `;
+  return {
+    command: launch.command.startsWith(prefix) ? launch.command : `${prefix}${launch.command}`,
+    mcpServer: { ...launch.mcpServer, env: { ...launch.mcpServer.env, [REQUIRE_URL_VARIABLE]: '1' } },
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -321,12 +340,22 @@ export function mergeMcpConfig(
   options: { server?: McpServerEntry; file?: string } = {},
 ): MergeResult<McpChange> {
   const file = options.file ?? CLAUDE_CODE_FILES.mcp;
-  const server = options.server ?? INSTALL_DEFAULTS.mcpServer;
+  const server: McpServerEntry = options.server ?? INSTALL_DEFAULTS.mcpServer;
   const before = parseObject(text, file);
   const config = parseObject(text, file);
   const servers = objectAt(config, 'mcpServers', file, 'mcpServers') ?? {};
   const existing = servers[MCP_SERVER_NAME];
-  servers[MCP_SERVER_NAME] = { command: server.command, args: [...server.args] };
+  // The variables someone added to the entry are kept; Credence's own is set, or taken out, as the store asks.
+  const env: Record<string, unknown> = {
+    ...(isObject(existing) && isObject(existing.env) ? existing.env : {}),
+    ...server.env,
+  };
+  if (server.env?.[REQUIRE_URL_VARIABLE] === undefined) delete env[REQUIRE_URL_VARIABLE];
+  servers[MCP_SERVER_NAME] = {
+    command: server.command,
+    args: [...server.args],
+    ...(Object.keys(env).length === 0 ? {} : { env }),
+  };
   if (config.mcpServers === undefined) config.mcpServers = servers;
   const change: McpChange =
     existing === undefined
@@ -389,6 +418,11 @@ export interface ClaudeCodeReport {
   project: string;
   action: 'install' | 'remove';
   files: FileReport[];
+  /**
+   * For a team store: the variables Claude Code's environment must hold for the hooks and MCP server, which refuse
+   * to run on the SQLite file without them (CREDENCE_DATABASE_URL, and CREDENCE_DATABASE_SCHEMA when it chose one).
+   */
+  needsEnv?: string[];
 }
 
 export interface ClaudeCodePlan {
@@ -408,6 +442,11 @@ export interface ClaudeCodeOptions {
   command?: string;
   /** The MCP server entry. @default launchCommands(projectDir).mcpServer */
   mcpServer?: McpServerEntry;
+  /**
+   * A team store: the variables Claude Code's environment must give the hooks and the MCP server, which then run with
+   * CREDENCE_REQUIRE_DATABASE_URL=1 (`teamStoreLaunch`). Undefined for the SQLite file.
+   */
+  teamStore?: { needsEnv: string[] };
 }
 
 function readIfExists(path: string): string | undefined {
@@ -468,7 +507,12 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const remove = options.remove === true;
   const at = (file: string): string => join(project, file);
   const plan: ClaudeCodePlan = {
-    report: { project, action: remove ? 'remove' : 'install', files: [] },
+    report: {
+      project,
+      action: remove ? 'remove' : 'install',
+      files: [],
+      ...(remove || options.teamStore === undefined ? {} : { needsEnv: [...options.teamStore.needsEnv] }),
+    },
     writes: [],
     folders: [],
   };
@@ -478,8 +522,13 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   for (const file of written) checkInsideProject(project, file);
   const launch =
     remove || (options.command !== undefined && options.mcpServer !== undefined) ? undefined : launchCommands(project);
-  const command = options.command ?? launch?.command;
-  const mcpServer = options.mcpServer ?? launch?.mcpServer;
+  const given = { command: options.command ?? launch?.command, mcpServer: options.mcpServer ?? launch?.mcpServer };
+  const team =
+    options.teamStore === undefined || given.command === undefined || given.mcpServer === undefined
+      ? undefined
+      : teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer });
+  const command = team?.command ?? given.command;
+  const mcpServer = team?.mcpServer ?? given.mcpServer;
   const statusOf = (text: string | undefined, changed: boolean): FileStatus =>
     !changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated';
 

@@ -68,9 +68,26 @@ export function hookFilesBase(dbPath: string, url: string | undefined, env: Node
 }
 
 /**
+ * Set to `1` where only a team store will do: `credence init` given a database URL writes it into the hook command
+ * and the MCP server's environment, so that without CREDENCE_DATABASE_URL they refuse instead of using SQLite.
+ */
+export const REQUIRE_URL_VARIABLE = 'CREDENCE_REQUIRE_DATABASE_URL';
+
+/** Whether this environment wants a team store and names none (REQUIRE_URL_VARIABLE set, no URL). */
+export const databaseUrlMissing = (env: NodeJS.ProcessEnv): boolean =>
+  env[REQUIRE_URL_VARIABLE] === '1' && (env.CREDENCE_DATABASE_URL === undefined || env.CREDENCE_DATABASE_URL === '');
+
+/** What is said then; `what` is what did not happen ("nothing was kept"). */
+export const missingDatabaseUrlMessage = (what: string): string =>
+  `${REQUIRE_URL_VARIABLE}=1 (this project learns into a team store) but CREDENCE_DATABASE_URL is not set: ${what}, ` +
+  'and the SQLite file was not used instead; set CREDENCE_DATABASE_URL in the environment Claude Code starts from ' +
+  '(your shell profile), then start a new session';
+
+/**
  * The database path a hook uses and the base of its files (`hookFilesBase`): `defaultDbPath`, or,
  * when `CREDENCE_DB` is a URL, the one line that says so (naming its scheme, never the URL, which may
- * hold a password) — the hook then keeps nothing and creates nothing.
+ * hold a password) — the hook then keeps nothing and creates nothing; likewise, naming no store, when a team
+ * store is required (`databaseUrlMissing`).
  */
 export function hookDbPath(
   env: NodeJS.ProcessEnv,
@@ -78,6 +95,7 @@ export function hookDbPath(
   const path = defaultDbPath(env);
   const scheme = env.CREDENCE_DB === undefined || env.CREDENCE_DB === '' ? undefined : urlSchemeOf(path);
   if (scheme === undefined) {
+    if (databaseUrlMissing(env)) return { ok: false, message: missingDatabaseUrlMessage('nothing was kept') };
     const url = env.CREDENCE_DATABASE_URL;
     return { ok: true, path, files: hookFilesBase(path, url === undefined || url === '' ? undefined : url, env) };
   }

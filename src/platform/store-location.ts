@@ -6,7 +6,7 @@
  * `--database-url` together are an error. No driver here: store/open/open-store opens what this names.
  */
 import { CredenceError } from '../core/errors.js';
-import { defaultDbPath, urlSchemeOf } from './paths.js';
+import { databaseUrlMissing, defaultDbPath, missingDatabaseUrlMessage, urlSchemeOf } from './paths.js';
 
 export interface OpenStoreOptions {
   /** A SQLite file given explicitly (`--db`). */
@@ -20,9 +20,12 @@ const given = (value: string | undefined): value is string => value !== undefine
 /**
  * The SQLite file this process should use: `--db`, else `CREDENCE_DB`, else
  * `~/.credence/credence.db`. A URL is refused (INVALID_INPUT) with a message naming its source and
- * `--database-url`; the URL itself is not repeated (it may hold a password), only its scheme.
+ * `--database-url`; the URL itself is not repeated (it may hold a password), only its scheme. Without `--db`, refused
+ * too when CREDENCE_REQUIRE_DATABASE_URL=1 and no URL is set (the MCP server `credence init` writes for a team store).
  */
 export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string {
+  if (!given(options.db) && databaseUrlMissing(env))
+    throw new CredenceError('INVALID_INPUT', missingDatabaseUrlMessage('no store was opened'));
   const source = given(options.db) ? '--db' : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
   const path = given(options.db) ? options.db : defaultDbPath(env);
   const scheme = source === undefined ? undefined : urlSchemeOf(path);
