@@ -16,8 +16,18 @@ import { asText, compactJson, parseHookPayload, truncated, type HookPayload } fr
 import { spoolEvent, type SpooledEvent } from './spool.js';
 import { writeStdio } from './stdio.js';
 
-/** How much of a call is kept (after scrubbing). */
-export const HOOK_LIMITS = Object.freeze({ input: 2000, output: 2000, error: 500, prompt: 2000, busyTimeoutMs: 250 });
+/**
+ * How much of a call is kept (after scrubbing); how long a hook waits for SQLite's write lock, and for a team
+ * server's connection (well under the hooks' own time limits: a server that never answers is unreachable).
+ */
+export const HOOK_LIMITS = Object.freeze({
+  input: 2000,
+  output: 2000,
+  error: 500,
+  prompt: 2000,
+  busyTimeoutMs: 250,
+  connectTimeoutMs: 2000,
+});
 
 /**
  * The time of the event: CREDENCE_NOW when it is an ISO instant (tests, replays) up to a day after the clock, else

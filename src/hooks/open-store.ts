@@ -1,8 +1,8 @@
 /**
  * @module hooks/open-store
  * The one way a hook opens the store: the team's PostgreSQL server when CREDENCE_DATABASE_URL names
- * one (its driver loaded only then), else the SQLite file with the hooks' short busy timeout. Kept
- * small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver.
+ * one (its driver loaded only then), given 2 s to connect, else the SQLite file with the hooks' short busy
+ * timeout. Kept small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver.
  */
 import { databaseUrl } from '../platform/store-location.js';
 import { openTeamStore } from '../store/open/open-store.js';
@@ -23,7 +23,8 @@ export async function openHookStore(
 ): Promise<Store> {
   const url = databaseUrl({}, env);
   if (options.read === true) {
-    if (url !== undefined) return openTeamStore(url, env, { poolSize: 1 });
+    if (url !== undefined)
+      return openTeamStore(url, env, { poolSize: 1, connectTimeoutMs: HOOK_LIMITS.connectTimeoutMs });
     try {
       return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
     } catch {
@@ -32,5 +33,5 @@ export async function openHookStore(
   }
   return url === undefined
     ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
-    : openTeamStore(url, env);
+    : openTeamStore(url, env, { connectTimeoutMs: HOOK_LIMITS.connectTimeoutMs });
 }

@@ -126,6 +126,11 @@ export interface PgStoreOptions {
   schema?: string;
   /** Connections in the pool. @default 10 */
   poolSize?: number;
+  /**
+   * How long a new connection may take (the TCP connect, TLS and the login) before it fails as the server
+   * unreachable, in ms; the hooks give 2 s, under their own time limits. @default 10000
+   */
+  connectTimeoutMs?: number;
   /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
   policy?: Partial<StorePolicy>;
   /**
@@ -171,6 +176,48 @@ function splitParams(url: string): { url: string; schema?: string; vectors?: str
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** Network errors of a server down or out of reach (not of a wrong host name or a refused login). */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+/** SQLSTATEs of a connection lost or a server shutting down or starting: admin/crash shutdown, cannot connect now. */
+const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/**
+ * A driver error that says the server at `location` is down or out of reach (refused, reset, no answer within
+ * `timeoutMs`, shutting down), as STORE_UNAVAILABLE naming it unreachable (`details.unreachable`: retry later);
+ * undefined for any other error.
+ */
+function unreachableError(error: unknown, location: string, timeoutMs: number): CredenceError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const timedOut = /connection timeout|timeout exceeded when trying to connect/i.test(error.message);
+  const why = timedOut
+    ? `no answer within ${timeoutMs / 1000} s`
+    : typeof code === 'string' && (UNREACHABLE_CODES.has(code) || UNREACHABLE_STATES.has(code))
+      ? code
+      : /^Connection terminated/i.test(error.message)
+        ? 'connection lost'
+        : undefined;
+  if (why === undefined) return undefined;
+  return new CredenceError(
+    'STORE_UNAVAILABLE',
+    `the PostgreSQL store at ${location} is unreachable (${why}): the server is down or out of reach; retry later`,
+    {
+      cause: error,
+      details: { location, unreachable: true, ...(typeof code === 'string' ? { driverCode: code } : {}) },
+    },
+  );
+}
+
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const location = redactUrl(options.url);
@@ -195,6 +242,10 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
     );
   }
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
+    throw new CredenceError('INVALID_INPUT', `connectTimeoutMs must be a whole number >= 1, got ${connectTimeoutMs}`);
+  }
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -202,7 +253,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     // Quoted, so that a name PostgreSQL reserves (user, order) is a schema like any other.
     options: `-c search_path="${schema}"`,
     application_name: 'credence',
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
   // An idle connection the server drops must not crash the process: the pool replaces it.
   pool.on('error', () => {});
@@ -212,13 +263,16 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof CredenceError) throw error;
-    throw new CredenceError(
-      'STORE_UNAVAILABLE',
-      `cannot open the PostgreSQL store at ${location}: ${(error as Error).message}`,
-      {
-        cause: error,
-        details: { location },
-      },
+    throw (
+      unreachableError(error, location, connectTimeoutMs) ??
+      new CredenceError(
+        'STORE_UNAVAILABLE',
+        `cannot open the PostgreSQL store at ${location}: ${(error as Error).message}`,
+        {
+          cause: error,
+          details: { location },
+        },
+      )
     );
   }
   return nulSafeStore(
