@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CredenceError } from '../core/errors.js';
 import { OUTCOME_KINDS } from '../core/types.js';
 import { runDemo } from '../engine/demo/demo.js';
 import { engineStore, openCredence, type Credence } from '../engine/engine.js';
@@ -531,6 +532,24 @@ describe('a busy store', () => {
         code: 'STORE_BUSY',
         message: 'the store is busy (another process is writing); retry',
       });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+// Walk 5: a team server that went down was a 500 INTERNAL "an internal error (Error ECONNREFUSED)".
+describe('a store that cannot be reached', () => {
+  it("is a 503 STORE_UNAVAILABLE with the store's message (unreachable, retry later), as a busy one is", async () => {
+    const message =
+      'the PostgreSQL store at postgres://team:***@db.example:5432/credence is unreachable (ECONNREFUSED): ' +
+      'the server is down or out of reach; retry later';
+    const down = new CredenceError('STORE_UNAVAILABLE', message, { details: { unreachable: true } });
+    const spy = vi.spyOn(credence, 'scopes').mockRejectedValueOnce(down);
+    try {
+      const r = await get(open, '/api/scopes');
+      expect(r.status).toBe(503);
+      expect(r.body.error).toEqual({ code: 'STORE_UNAVAILABLE', message });
     } finally {
       spy.mockRestore();
     }

@@ -87,6 +87,8 @@ const STATUS: Partial<Record<string, number>> = {
   UNKNOWN_TOOL: 404,
   PATH_OUTSIDE_ROOT: 400,
   STORE_BUSY: 503,
+  // A team server down or out of reach (the message says so, and to retry later), a damaged file.
+  STORE_UNAVAILABLE: 503,
 };
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {

@@ -275,16 +275,44 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
       )
     );
   }
-  return nulSafeStore(
-    new PgStore(
-      pool,
-      location,
-      schema,
-      state,
-      options.policy === undefined ? STORE_POLICY : storePolicy(options.policy),
-    ),
+  const store = new PgStore(
+    pool,
+    location,
+    schema,
+    state,
+    options.policy === undefined ? STORE_POLICY : storePolicy(options.policy),
   );
+  return nulSafeStore(unreachableNamed(store, location, connectTimeoutMs));
 }
+
+/**
+ * The store with each method's failure from a server gone down or out of reach meanwhile named as such
+ * ({@link unreachableError}: STORE_UNAVAILABLE, retry later), not a driver error every surface calls internal.
+ */
+function unreachableNamed<S extends object>(store: S, location: string, timeoutMs: number): S {
+  const wrapped = new WeakMap<AnyMethod, AnyMethod>();
+  const named = (error: unknown): never => {
+    throw unreachableError(error, location, timeoutMs) ?? error;
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as AnyMethod;
+      let safe = wrapped.get(method);
+      if (safe === undefined) {
+        safe = (...args: unknown[]) => {
+          const result = method.apply(target, args);
+          return result instanceof Promise ? result.catch(named) : result;
+        };
+        wrapped.set(method, safe);
+      }
+      return safe;
+    },
+  });
+}
+
+type AnyMethod = (...args: unknown[]) => unknown;
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
   const client = await pool.connect();
