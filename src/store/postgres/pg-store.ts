@@ -176,6 +176,28 @@ function splitParams(url: string): { url: string; schema?: string; vectors?: str
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * The URL with `uselibpqcompat=true` added when its `sslmode` is `prefer` or `require` (or `verify-ca` with an
+ * `sslrootcert`), so that they mean what libpq and psql make them mean: encrypted, the certificate not checked
+ * (`require` with a root certificate: checked against it). node-pg otherwise treats them as `verify-full`, which
+ * refuses a self-signed server, and prints a 9-line SECURITY WARNING in every process. Any other URL is unchanged:
+ * `verify-full` checks the certificate and the host name, `no-verify` (node-pg's) encrypts without checking.
+ */
+export function libpqSslModes(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const params = parsed.searchParams;
+  const mode = params.get('sslmode');
+  if (params.has('uselibpqcompat')) return url;
+  if (mode !== 'prefer' && mode !== 'require' && !(mode === 'verify-ca' && params.has('sslrootcert'))) return url;
+  params.set('uselibpqcompat', 'true');
+  return parsed.toString();
+}
+
 /** Network errors of a server down or out of reach (not of a wrong host name or a refused login). */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -247,7 +269,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     throw new CredenceError('INVALID_INPUT', `connectTimeoutMs must be a whole number >= 1, got ${connectTimeoutMs}`);
   }
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: libpqSslModes(url),
     max: options.poolSize ?? 10,
     types: TYPES,
     // Quoted, so that a name PostgreSQL reserves (user, order) is a schema like any other.
