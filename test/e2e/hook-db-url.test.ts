@@ -6,7 +6,7 @@
  * nothing: no spool and no SQLite file in a folder tree named after the URL.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,4 +78,29 @@ describe('hooks with CREDENCE_DB set to a URL', () => {
       });
     }
   }
+});
+
+describe('hooks with CREDENCE_DATABASE_URL that is not a URL with //', () => {
+  // `new URL` reads `postgres:user:password@host` as an opaque path, with no password to hide.
+  const NOT_URL = 'postgres:credence:hunter2secret@127.0.0.1:1/credence';
+  const learnLog = join(home, '.credence', 'credence.db.hook-learn.log');
+
+  it('names it with its password hidden, on stderr and in the learning log', async () => {
+    rmSync(home, { recursive: true, force: true });
+    mkdirSync(home);
+    const said: string[] = [];
+    for (const event of EVENTS) {
+      const r = hook(event, { CREDENCE_DB: '', CREDENCE_DATABASE_URL: NOT_URL });
+      expect(r.status).toBe(0);
+      said.push(r.stderr);
+    }
+    expect(said.join('')).toContain('postgres:credence:***@127.0.0.1:1/credence');
+    expect(said.join('')).not.toContain('hunter2secret');
+    // Session starts and stops learn in a process of their own, which writes what it has to say to a log.
+    const until = Date.now() + 30_000;
+    while (!(existsSync(learnLog) && readFileSync(learnLog, 'utf8').includes('***')) && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readFileSync(learnLog, 'utf8')).toContain('postgres:credence:***@');
+    expect(readFileSync(learnLog, 'utf8')).not.toContain('hunter2secret');
+  }, 60_000);
 });

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliIn } from '../../../test/cli.js';
 import { freshPgStore, pgSchemas, pgTestUrl } from '../../../test/pg.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { openCredence } from '../../engine/engine.js';
@@ -125,6 +129,37 @@ describe.skipIf(url === undefined)('PostgreSQL full text ranks as SQLite FTS5 do
     const a = await label(sqlite);
     expect(a.flat().length).toBeGreaterThan(50);
     expect(await label(postgres)).toEqual(a);
+  });
+});
+
+describe('a PostgreSQL URL that is not one, or cannot be read (no server needed)', () => {
+  let home = '';
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'credence-pg-url-'));
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const notUrls = [
+    'postgres:credence:s3cretA@127.0.0.1:55435/credence',
+    'postgresql:credence:s3cretB@db/credence',
+    'postgres:/credence:s3cretC@db/credence',
+    'credence:s3cretD@db:5432/credence',
+  ];
+
+  it('is refused (INVALID_INPUT) naming it with its password hidden, by the store and the command line', async () => {
+    for (const given of notUrls) {
+      const error = await openPgStore({ url: given }).catch((e: unknown) => e);
+      expect(isCredenceError(error, 'INVALID_INPUT') && error.message).toContain('is not a PostgreSQL URL');
+      expect((error as Error).message).toContain(':***@');
+      expect((error as Error).message).not.toContain('s3cret');
+      for (const args of [['status'], ['init', '--claude-code']]) {
+        const run = await cliIn(home, ['--database-url', given, ...args]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain('is not a PostgreSQL URL');
+        expect(run.stderr + run.stdout).not.toContain('s3cret');
+      }
+      const fromEnv = await cliIn(home, ['status'], { CREDENCE_DATABASE_URL: given });
+      expect([fromEnv.code, fromEnv.stderr.includes('s3cret')]).toEqual([2, false]);
+    }
   });
 });
 

@@ -26,7 +26,29 @@ describe('redactUrl', () => {
     );
   });
 
-  it('shows no part of a URL it cannot parse', () => {
-    expect(redactUrl('postgres://team:s3cret@[bad')).toBe('(unparseable PostgreSQL URL)');
+  it('hides the password of a URL it cannot parse, and of text that is no URL with an authority', () => {
+    const shown: Record<string, string> = {
+      'postgres://team:s3cret@[bad': 'postgres://team:***@[bad',
+      'postgres:credence:s3cret@127.0.0.1:55435/credence': 'postgres:credence:***@127.0.0.1:55435/credence',
+      'postgresql:u:s3cret@h/db': 'postgresql:u:***@h/db',
+      'postgres:/u:s3cret@h/db': 'postgres:/u:***@h/db',
+      'u:s3cret@h:5432/db': 'u:***@h:5432/db',
+      'pg:u:s3cret@h/db': 'pg:***@h/db',
+      'postgres://u:s3c@r/t#x?y@h:54x/db': 'postgres://u:***@h:54x/db',
+      'postgres://u:12#s3cret@h/db': 'postgres://u:***@h/db',
+      'postgres://u:5432/s3cret@h/db': 'postgres://u:***@h/db',
+      'postgres://u:1?s3cret@h/db': 'postgres://u:***@h/db',
+      'postgres://u:pw@/db?host=/run/pg&password=s3cret': 'postgres://u:***@/db?host=/run/pg&password=***',
+      "host=h user=u password='s3 cret' sslkey=/k/s3cret dbname=d": 'host=h user=u password=*** sslkey=*** dbname=d',
+    };
+    for (const [url, expected] of Object.entries(shown)) {
+      expect(redactUrl(url)).toBe(expected);
+      expect(redactUrl(url)).not.toMatch(/s3c|pw|x\?y/);
+    }
+  });
+
+  it('shows a user with no password, and an @ in a query value, as they are', () => {
+    expect(redactUrl('postgres:team@h/db')).toBe('postgres:team@h/db');
+    expect(redactUrl('postgres://h/db?application_name=me@laptop')).toBe('postgres://h/db?application_name=me@laptop');
   });
 });

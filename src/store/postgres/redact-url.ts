@@ -2,21 +2,64 @@
  * @module store/postgres/redact-url
  * A PostgreSQL URL as Credence shows it (`status`, messages, the demo's hint): with the password of
  * its user part hidden, and the value of every query parameter that can hold a secret:
- * `password`, `sslpassword`, and any whose name contains pass, secret, token or key.
+ * `password`, `sslpassword`, and any whose name contains pass, secret, token or key. Any text given
+ * as a URL is shown so, even one that is not a URL (`postgres:user:password@host`, no scheme, an
+ * unencoded `@ / # ?` in the password): whatever stands before its last `@` after a `:` is hidden.
  */
 
 const SECRET_PARAM = /pass|secret|token|key/i;
 
+/** A scheme and the slashes after it: `postgres:`, `postgresql:/`, or any `scheme://`. */
+const SCHEME = /^(?:postgres(?:ql)?:\/*|[a-z][a-z0-9+.-]*:\/\/)/i;
+
+/** A `name=value` pair of a query or of a libpq `key=value` string; a value may be quoted. */
+const PAIR = /(^|[?&;\s])([^=?&;\s]+)=('(?:[^'\\]|\\.)*'?|[^&;\s]*)/g;
+
 /** The URL with its password and secret query parameters shown as `***`. */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    for (const name of new Set(parsed.searchParams.keys())) {
-      if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
-    }
-    return parsed.toString();
-  } catch {
-    return '(unparseable PostgreSQL URL)';
+  const parsed = parseUrl(url);
+  if (parsed === undefined || strayAt(parsed)) return redactText(url);
+  if (parsed.password !== '') parsed.password = '***';
+  for (const name of new Set(parsed.searchParams.keys())) {
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
   }
+  return parsed.toString();
+}
+
+function parseUrl(text: string): URL | undefined {
+  // With an authority only: `postgres:user:password@host` parses as an opaque path that hides nothing.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an `@` stands after the host (in the path, after `#`, or in a query parameter's name): the host
+ * then ended inside a password holding `/ # ?`, and its rest would be shown.
+ */
+function strayAt(parsed: URL): boolean {
+  if (parsed.pathname.includes('@') || parsed.hash.includes('@')) return true;
+  return [...parsed.searchParams.keys()].some((name) => name.includes('@'));
+}
+
+/** The text before its last `@` (after a scheme), and what follows it. */
+function splitText(text: string): { scheme: string; userinfo?: string; rest: string } {
+  const scheme = SCHEME.exec(text)?.[0] ?? '';
+  const body = text.slice(scheme.length);
+  const at = body.lastIndexOf('@');
+  return at < 0 ? { scheme, rest: body } : { scheme, userinfo: body.slice(0, at), rest: body.slice(at + 1) };
+}
+
+/** Text that is not a URL with an authority, its user part's password and secret parameters hidden. */
+function redactText(text: string): string {
+  const { scheme, userinfo, rest } = splitText(text);
+  const colon = userinfo?.indexOf(':') ?? -1;
+  const user = userinfo === undefined ? '' : colon < 0 ? `${userinfo}@` : `${userinfo.slice(0, colon)}:***@`;
+  const params = rest.replace(PAIR, (pair, before: string, name: string) =>
+    SECRET_PARAM.test(name) ? `${before}${name}=***` : pair,
+  );
+  return `${scheme}${user}${params}`;
 }
