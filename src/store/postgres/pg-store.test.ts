@@ -7,10 +7,12 @@ import { freshPgStore, pgSchemas, pgTestUrl } from '../../../test/pg.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { openCredence } from '../../engine/engine.js';
 import { runStoreContract } from '../contract.js';
+import { openTeamStore } from '../open/open-store.js';
 import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { CallRecord, EdgeFold, Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
 import { PG_LATEST_SCHEMA_VERSION } from './migrations.js';
+import { withSchema } from './redact-url.js';
 import { observeEdge } from '../../core/graph/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/graph/execution-edges.js';
@@ -176,6 +178,35 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
     expect(isCredenceError(refused, 'STORE_UNAVAILABLE') && refused.message).toContain(
       'postgres://nobody:***@127.0.0.1:1/none',
     );
+  });
+
+  it('names the schema of CREDENCE_DATABASE_SCHEMA where it names the store, as one in the URL', async () => {
+    const name = schema();
+    const store = await openTeamStore(url as string, { CREDENCE_DATABASE_SCHEMA: name });
+    try {
+      expect(store.location).toBe(withSchema(redactUrl(url as string), name));
+      expect(store.location).toContain(`schema=${name}`);
+    } finally {
+      await store.close();
+    }
+    const home = mkdtempSync(join(tmpdir(), 'credence-pg-schema-'));
+    try {
+      const status = await cliIn(home, ['status', '--json'], {
+        CREDENCE_DATABASE_URL: url as string,
+        CREDENCE_DATABASE_SCHEMA: name,
+      });
+      expect(status.code).toBe(0);
+      expect((JSON.parse(status.stdout) as { db: string }).db).toContain(`schema=${name}`);
+      // One in the URL is shown as it is, and wins over the variable.
+      const inUrl = withSchema(url as string, name);
+      const named = await cliIn(home, ['status', '--json'], {
+        CREDENCE_DATABASE_URL: inUrl,
+        CREDENCE_DATABASE_SCHEMA: 'other',
+      });
+      expect((JSON.parse(named.stdout) as { db: string }).db).toBe(redactUrl(inUrl));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('takes the schema from ?schema= in the URL; two processes opening a new schema migrate it once', async () => {

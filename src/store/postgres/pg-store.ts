@@ -112,7 +112,7 @@ import {
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
-import { redactUrl } from './redact-url.js';
+import { redactUrl, withSchema } from './redact-url.js';
 
 export interface PgStoreOptions {
   /**
@@ -242,7 +242,7 @@ function unreachableError(error: unknown, location: string, timeoutMs: number): 
 
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
-  const location = redactUrl(options.url);
+  const shown = redactUrl(options.url);
   const { url, schema: fromUrl, vectors: vectorsFromUrl } = splitParams(options.url);
   const schema = options.schema ?? fromUrl ?? 'public';
   const vectors = options.vectors ?? vectorsFromUrl ?? 'auto';
@@ -261,13 +261,15 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `the database URL ${location} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
+      `the database URL ${shown} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
     );
   }
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
     throw new CredenceError('INVALID_INPUT', `connectTimeoutMs must be a whole number >= 1, got ${connectTimeoutMs}`);
   }
+  // The schema named where the store is, as in the URL: one from CREDENCE_DATABASE_SCHEMA is shown too.
+  const location = options.schema === undefined || options.schema === fromUrl ? shown : withSchema(shown, schema);
   const pool = new pg.Pool({
     connectionString: libpqSslModes(url),
     max: options.poolSize ?? 10,

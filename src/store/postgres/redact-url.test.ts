@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './redact-url.js';
+import { redactUrl, withSchema } from './redact-url.js';
 
 describe('redactUrl', () => {
   it('hides the password of the user part', () => {
@@ -50,5 +50,16 @@ describe('redactUrl', () => {
   it('shows a user with no password, and an @ in a query value, as they are', () => {
     expect(redactUrl('postgres:team@h/db')).toBe('postgres:team@h/db');
     expect(redactUrl('postgres://h/db?application_name=me@laptop')).toBe('postgres://h/db?application_name=me@laptop');
+  });
+});
+
+describe('withSchema', () => {
+  it('names the schema as ?schema=, in place of one the URL names', () => {
+    expect(withSchema('postgres://team:***@db.example/credence', 'team_b')).toBe(
+      'postgres://team:***@db.example/credence?schema=team_b',
+    );
+    expect(withSchema('postgres://db.example/credence?sslmode=require&schema=a', 'team_b')).toBe(
+      'postgres://db.example/credence?sslmode=require&schema=team_b',
+    );
   });
 });

@@ -26,6 +26,14 @@ export function redactUrl(url: string): string {
   return parsed.toString();
 }
 
+/** The URL shown as {@link redactUrl} does, naming `schema` as its `?schema=` parameter. */
+export function withSchema(shown: string, schema: string): string {
+  const parsed = parseUrl(shown);
+  if (parsed === undefined) return `${shown} (schema ${schema})`;
+  parsed.searchParams.set('schema', schema);
+  return parsed.toString();
+}
+
 function parseUrl(text: string): URL | undefined {
   // With an authority only: `postgres:user:password@host` parses as an opaque path that hides nothing.
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
