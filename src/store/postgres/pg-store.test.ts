@@ -163,6 +163,28 @@ describe('a PostgreSQL URL that is not one, or cannot be read (no server needed)
       expect([fromEnv.code, fromEnv.stderr.includes('s3cret')]).toEqual([2, false]);
     }
   });
+
+  it('with an unencoded @ / # ? in its password or a port that is no number: says which, exit 2', async () => {
+    const encode = 'percent-encoded (%40 %2F %23 %3F)';
+    const cases: [string, string][] = [
+      ['postgres://u:s3/cret@127.0.0.1:1/db', encode],
+      ['postgres://u:s3#cret@127.0.0.1:1/db', encode],
+      ['postgres://u:s3?cret@127.0.0.1:1/db', encode],
+      ['postgres://u:s3cret@127.0.0.1:54x/db', 'its port "54x" is not a number from 1 to 65535'],
+    ];
+    for (const [given, says] of cases) {
+      const error = await openPgStore({ url: given }).catch((e: unknown) => e);
+      expect(isCredenceError(error, 'INVALID_INPUT') && error.message).toContain(
+        'the database URL postgres://u:***@127.0.0.1:',
+      );
+      expect((error as Error).message).toContain(says);
+      const run = await cliIn(home, ['--database-url', given, 'status']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`cannot be read: `);
+      expect(run.stderr).toContain(says);
+      expect(run.stderr).not.toMatch(/s3|cret|unparseable/);
+    }
+  });
 });
 
 describe.skipIf(url === undefined)('PostgreSQL store', () => {

@@ -112,7 +112,7 @@ import {
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
-import { redactUrl, withSchema } from './redact-url.js';
+import { redactUrl, urlProblem, withSchema } from './redact-url.js';
 
 export interface PgStoreOptions {
   /**
@@ -243,6 +243,16 @@ function unreachableError(error: unknown, location: string, timeoutMs: number): 
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const shown = redactUrl(options.url);
+  if (!/^postgres(ql)?:\/\//.test(options.url)) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `the database URL ${shown} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
+    );
+  }
+  const problem = urlProblem(options.url);
+  if (problem !== undefined) {
+    throw new CredenceError('INVALID_INPUT', `the database URL ${shown} cannot be read: ${problem}`);
+  }
   const { url, schema: fromUrl, vectors: vectorsFromUrl } = splitParams(options.url);
   const schema = options.schema ?? fromUrl ?? 'public';
   const vectors = options.vectors ?? vectorsFromUrl ?? 'auto';
@@ -256,12 +266,6 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     throw new CredenceError(
       'INVALID_INPUT',
       `the PostgreSQL schema name "${schema}" is not a plain identifier (lower-case letters, digits, _; at most 63)`,
-    );
-  }
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `the database URL ${shown} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
     );
   }
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl, withSchema } from './redact-url.js';
+import { redactUrl, urlProblem, withSchema } from './redact-url.js';
 
 describe('redactUrl', () => {
   it('hides the password of the user part', () => {
@@ -61,5 +61,33 @@ describe('withSchema', () => {
     expect(withSchema('postgres://db.example/credence?sslmode=require&schema=a', 'team_b')).toBe(
       'postgres://db.example/credence?sslmode=require&schema=team_b',
     );
+  });
+});
+
+describe('urlProblem', () => {
+  it('finds nothing wrong with a URL the driver reads', () => {
+    for (const url of [
+      'postgres://team:s3cret@db.example:5432/credence?sslmode=require',
+      'postgres://u:p@ss@h/db',
+      'postgres://u:p w@h/db',
+      'postgres://u:50%off@h/db',
+      'postgres://u:pw@/db?host=/run/postgresql',
+      'postgres://h/db?application_name=me@laptop',
+    ]) {
+      expect(urlProblem(url)).toBeUndefined();
+    }
+  });
+
+  it('says to percent-encode @ / # ? in a password, and that a port must be a number, naming no secret', () => {
+    const encode = 'a user name or password holding @ / # ? must have them percent-encoded (%40 %2F %23 %3F)';
+    expect(urlProblem('postgres://u:s3/cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:s3#cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:s3?cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:12#cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:5432/cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:1?cret@h/db')).toBe(encode);
+    expect(urlProblem('postgres://u:pw@h:54x/db')).toBe('its port "54x" is not a number from 1 to 65535');
+    expect(urlProblem('postgres://u:pw@h:99999/db')).toBe('its port "99999" is not a number from 1 to 65535');
+    expect(urlProblem('postgres://u:pw@[::1/db')).toBe('it is not a URL that can be read');
   });
 });

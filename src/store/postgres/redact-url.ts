@@ -5,6 +5,7 @@
  * `password`, `sslpassword`, and any whose name contains pass, secret, token or key. Any text given
  * as a URL is shown so, even one that is not a URL (`postgres:user:password@host`, no scheme, an
  * unencoded `@ / # ?` in the password): whatever stands before its last `@` after a `:` is hidden.
+ * And what keeps a URL from being read, said without its password (an unencoded `@ / # ?`, a bad port).
  */
 
 const SECRET_PARAM = /pass|secret|token|key/i;
@@ -34,6 +35,29 @@ export function withSchema(shown: string, schema: string): string {
   return parsed.toString();
 }
 
+/**
+ * What stops the PostgreSQL driver from reading `url` (which it reads as `new URL` does once spaces and
+ * stray `%` are encoded, an empty host allowed), or that puts part of a password after the host; undefined
+ * when nothing does. Names no part of the password.
+ */
+export function urlProblem(url: string): string | undefined {
+  let text = url;
+  if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text)) text = encodeURI(text).replace(/%25(\d\d)/g, '%$1');
+  const parsed = parseUrl(text) ?? parseUrl(text.replace('@/', '@___DUMMY___/'));
+  if (parsed !== undefined && !strayAt(parsed)) return undefined;
+  const { userinfo, host } = splitText(url);
+  const problems: string[] = [];
+  const port = /^(?:\[[^\]]*\]|[^:[\]]*):(.*)$/.exec(host)?.[1];
+  if (port !== undefined && port !== '' && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) {
+    problems.push(`its port ${JSON.stringify(port)} is not a number from 1 to 65535`);
+  }
+  if (/[/#?]/.test(userinfo ?? '') || (parsed !== undefined && userinfo !== undefined)) {
+    problems.push('a user name or password holding @ / # ? must have them percent-encoded (%40 %2F %23 %3F)');
+  }
+  if (problems.length === 0) problems.push('it is not a URL that can be read');
+  return problems.join('; ');
+}
+
 function parseUrl(text: string): URL | undefined {
   // With an authority only: `postgres:user:password@host` parses as an opaque path that hides nothing.
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
@@ -53,12 +77,14 @@ function strayAt(parsed: URL): boolean {
   return [...parsed.searchParams.keys()].some((name) => name.includes('@'));
 }
 
-/** The text before its last `@` (after a scheme), and what follows it. */
-function splitText(text: string): { scheme: string; userinfo?: string; rest: string } {
+/** The text before its last `@` (after a scheme), and the host and port after it. */
+function splitText(text: string): { scheme: string; userinfo?: string; rest: string; host: string } {
   const scheme = SCHEME.exec(text)?.[0] ?? '';
   const body = text.slice(scheme.length);
   const at = body.lastIndexOf('@');
-  return at < 0 ? { scheme, rest: body } : { scheme, userinfo: body.slice(0, at), rest: body.slice(at + 1) };
+  const rest = at < 0 ? body : body.slice(at + 1);
+  const host = /^[^/?#]*/.exec(rest)?.[0] ?? '';
+  return at < 0 ? { scheme, rest, host } : { scheme, userinfo: body.slice(0, at), rest, host };
 }
 
 /** Text that is not a URL with an authority, its user part's password and secret parameters hidden. */
