@@ -7,6 +7,7 @@ import { isCredenceError } from '../core/errors.js';
 import { openHookStore } from './open-store.js';
 import { parseHookPayload } from './payload.js';
 import { runPromptHook } from './prompt.js';
+import { hookFilesBase } from '../platform/paths.js';
 import { spoolDirFor } from './spool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-hook-open-'));
@@ -81,6 +82,8 @@ describe('a team server that never answers', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(/^credence hook: UserPromptSubmit: the PostgreSQL store at \S+ is unreachable \(no/);
     expect(out.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(readdirSync(spoolDirFor(db)).filter((name) => !name.startsWith('.'))).toHaveLength(1);
+    // Spooled for this team store (a spool of its own, platform/paths hookFilesBase), not the SQLite file's.
+    const spool = spoolDirFor(hookFilesBase(db, url, hookEnv(db)));
+    expect(readdirSync(spool).filter((name) => !name.startsWith('.'))).toHaveLength(1);
   }, 20_000);
 });

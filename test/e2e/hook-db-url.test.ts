@@ -5,6 +5,7 @@
  * line naming CREDENCE_DATABASE_URL and not the URL's password, prints nothing on stdout, and creates
  * nothing: no spool and no SQLite file in a folder tree named after the URL.
  */
+import { hookFilesBase } from '../../src/platform/paths.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +84,8 @@ describe('hooks with CREDENCE_DB set to a URL', () => {
 describe('hooks with CREDENCE_DATABASE_URL that is not a URL with //', () => {
   // `new URL` reads `postgres:user:password@host` as an opaque path, with no password to hide.
   const NOT_URL = 'postgres:credence:hunter2secret@127.0.0.1:1/credence';
-  const learnLog = join(home, '.credence', 'credence.db.hook-learn.log');
+  // The log of this team store's hooks (a base of its own, platform/paths hookFilesBase).
+  const learnLog = `${hookFilesBase(join(home, '.credence', 'credence.db'), NOT_URL, {})}.hook-learn.log`;
 
   it('names it with its password hidden, on stderr and in the learning log', async () => {
     rmSync(home, { recursive: true, force: true });

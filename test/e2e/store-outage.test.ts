@@ -41,7 +41,8 @@ function relay(target: URL): { start: (port?: number) => Promise<number>; stop: 
 }
 
 describe.skipIf(url === undefined)('a team store whose server goes down while served', () => {
-  const target = new URL(url as string);
+  // A skipped describe's body still runs when the tests are collected: no URL is no URL to parse.
+  const target = new URL(url ?? 'postgres://localhost/skipped');
   const proxy = relay(target);
   let port = 0;
   let credence: Credence;
