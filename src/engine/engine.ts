@@ -996,9 +996,9 @@ export class Credence {
   /** Declares a template edge (`credence edge add`). */
   async declareEdge(edge: { from: string; to: string; type: string }) {
     requireOptions('edge', edge);
-    requireText('edge.from', edge.from, 'toolName');
-    requireText('edge.to', edge.to, 'toolName');
-    requireText('edge.type', edge.type, 'id');
+    requireText('from', edge.from, 'toolName');
+    requireText('to', edge.to, 'toolName');
+    requireText('type', edge.type, 'id');
     this.invalidate();
     return graph.declareEdge(this.#graph, edge);
   }

@@ -51,7 +51,7 @@ describe('the library names an argument of the wrong type', () => {
     'workflows of null': wrong((c) => c.workflows(null), 'options must be an object of options, got null'),
     'declareEdge from a number': wrong(
       (c) => c.declareEdge({ from: 1, to: 'b', type: 'sequence' }),
-      'edge.from must be text, got a number',
+      'from must be text, got a number',
     ),
     'validateWorkflow of null': wrong((c) => c.validateWorkflow(null), 'workflow.tasks must be a list, got none'),
     'calibration of null': wrong((c) => c.calibration(null), 'options must be an object of options, got null'),
