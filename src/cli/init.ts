@@ -84,7 +84,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
  * On a team store (a database URL, from --database-url or CREDENCE_DATABASE_URL): what Claude Code's environment
  * must hold for the hooks and MCP server (the URL, and the schema when the variable chose it); else undefined.
  */
-function teamStoreOf(ctx: CommandContext): { needsEnv: string[] } | undefined {
+function teamStoreOf(ctx: CommandContext): { needsEnv: string[]; schema?: string } | undefined {
   const url = databaseUrl(
     {
       ...(ctx.options.db === undefined ? {} : { db: ctx.options.db }),
@@ -95,7 +95,7 @@ function teamStoreOf(ctx: CommandContext): { needsEnv: string[] } | undefined {
   if (url === undefined) return undefined;
   const schema = ctx.io.env.CREDENCE_DATABASE_SCHEMA;
   const bySchema = schema !== undefined && schema !== '' && !/[?&]schema=/.test(url);
-  return { needsEnv: ['CREDENCE_DATABASE_URL', ...(bySchema ? ['CREDENCE_DATABASE_SCHEMA'] : [])] };
+  return { needsEnv: ['CREDENCE_DATABASE_URL'], ...(bySchema ? { schema } : {}) };
 }
 
 function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {

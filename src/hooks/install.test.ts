@@ -310,6 +310,30 @@ describe('the .mcp.json entry', () => {
     );
   });
 
+  // Review C: a schema chosen by CREDENCE_DATABASE_SCHEMA was only named in init's report, so hooks started without
+  // it learned into `public`. It is written with the requirement (a name, no secret), and goes or changes with it.
+  it('on a team store in a schema of the variable writes the schema too; it goes with the requirement', () => {
+    const launch = { command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    const team = teamStoreLaunch(launch, 'team_b');
+    expect(team.command).toBe(
+      `CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_b ${INSTALL_DEFAULTS.command}`,
+    );
+    expect(teamStoreLaunch(team, 'team_c').command).toBe(
+      `CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_c ${INSTALL_DEFAULTS.command}`,
+    );
+    expect(teamStoreLaunch(team).command).toBe(`CREDENCE_REQUIRE_DATABASE_URL=1 ${INSTALL_DEFAULTS.command}`);
+    const merged = parse(mergeMcpConfig(undefined, { server: team.mcpServer }).text);
+    expect(merged.mcpServers.credence.env).toEqual({
+      CREDENCE_REQUIRE_DATABASE_URL: '1',
+      CREDENCE_DATABASE_SCHEMA: 'team_b',
+    });
+    const publicTeam = parse(
+      mergeMcpConfig(JSON.stringify(merged), { server: teamStoreLaunch(launch).mcpServer }).text,
+    );
+    expect(publicTeam.mcpServers.credence.env).toEqual({ CREDENCE_REQUIRE_DATABASE_URL: '1' });
+    expect(parse(mergeMcpConfig(JSON.stringify(merged)).text).mcpServers.credence.env).toBeUndefined();
+  });
+
   it('refuses invalid JSON and an mcpServers that is not an object', () => {
     expect(codeOf(() => mergeMcpConfig('{,}'))).toBe('INVALID_INPUT');
     expect(codeOf(() => removeMcpConfig('{"mcpServers": 3}'))).toBe('INVALID_INPUT');

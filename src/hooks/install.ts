@@ -127,14 +127,21 @@ export interface McpServerEntry {
  * of the command, in the server's `env`), so that without CREDENCE_DATABASE_URL they say so and keep nothing
  * rather than learn into the SQLite file. The URL itself, password and all, stays out of the project's files.
  */
-export function teamStoreLaunch(launch: { command: string; mcpServer: McpServerEntry }): {
+export function teamStoreLaunch(
+  launch: { command: string; mcpServer: McpServerEntry },
+  schema?: string,
+): {
   command: string;
   mcpServer: McpServerEntry;
 } {
-  const prefix = `${REQUIRE_URL_VARIABLE}=1 `;
+  // A schema CREDENCE_DATABASE_SCHEMA chose is written too (a name, no secret): without it in Claude Code's
+  // environment the hooks would learn into `public`, the team's turns in no one's schema (review C).
+  const named: Record<string, string> = schema === undefined ? {} : { CREDENCE_DATABASE_SCHEMA: schema };
+  const prefix = `${REQUIRE_URL_VARIABLE}=1 ${schema === undefined ? '' : `CREDENCE_DATABASE_SCHEMA=${schema} `}`;
+  const bare = launch.command.replace(/^CREDENCE_REQUIRE_DATABASE_URL=1 (?:CREDENCE_DATABASE_SCHEMA=\w+ )?/, '');
   return {
-    command: launch.command.startsWith(prefix) ? launch.command : `${prefix}${launch.command}`,
-    mcpServer: { ...launch.mcpServer, env: { ...launch.mcpServer.env, [REQUIRE_URL_VARIABLE]: '1' } },
+    command: `${prefix}${bare}`,
+    mcpServer: { ...launch.mcpServer, env: { ...launch.mcpServer.env, [REQUIRE_URL_VARIABLE]: '1', ...named } },
   };
 }
 
@@ -346,10 +353,10 @@ export function mergeMcpConfig(
   const servers = objectAt(config, 'mcpServers', file, 'mcpServers') ?? {};
   const existing = servers[MCP_SERVER_NAME];
   // The variables someone added to the entry are kept; Credence's own is set, or taken out, as the store asks.
-  const env: Record<string, unknown> = {
-    ...(isObject(existing) && isObject(existing.env) ? existing.env : {}),
-    ...server.env,
-  };
+  const kept: Record<string, unknown> = { ...(isObject(existing) && isObject(existing.env) ? existing.env : {}) };
+  // A schema beside the requirement was written with it (teamStoreLaunch): it goes or changes with it.
+  if (kept[REQUIRE_URL_VARIABLE] !== undefined) delete kept.CREDENCE_DATABASE_SCHEMA;
+  const env: Record<string, unknown> = { ...kept, ...server.env };
   if (server.env?.[REQUIRE_URL_VARIABLE] === undefined) delete env[REQUIRE_URL_VARIABLE];
   servers[MCP_SERVER_NAME] = {
     command: server.command,
@@ -446,7 +453,7 @@ export interface ClaudeCodeOptions {
    * A team store: the variables Claude Code's environment must give the hooks and the MCP server, which then run with
    * CREDENCE_REQUIRE_DATABASE_URL=1 (`teamStoreLaunch`). Undefined for the SQLite file.
    */
-  teamStore?: { needsEnv: string[] };
+  teamStore?: { needsEnv: string[]; schema?: string };
 }
 
 function readIfExists(path: string): string | undefined {
@@ -526,7 +533,7 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const team =
     options.teamStore === undefined || given.command === undefined || given.mcpServer === undefined
       ? undefined
-      : teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer });
+      : teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, options.teamStore.schema);
   const command = team?.command ?? given.command;
   const mcpServer = team?.mcpServer ?? given.mcpServer;
   const statusOf = (text: string | undefined, changed: boolean): FileStatus =>

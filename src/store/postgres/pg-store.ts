@@ -176,28 +176,6 @@ function splitParams(url: string): { url: string; schema?: string; vectors?: str
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/**
- * The URL with `uselibpqcompat=true` added when its `sslmode` is `prefer` or `require` (or `verify-ca` with an
- * `sslrootcert`), so that they mean what libpq and psql make them mean: encrypted, the certificate not checked
- * (`require` with a root certificate: checked against it). node-pg otherwise treats them as `verify-full`, which
- * refuses a self-signed server, and prints a 9-line SECURITY WARNING in every process. Any other URL is unchanged:
- * `verify-full` checks the certificate and the host name, `no-verify` (node-pg's) encrypts without checking.
- */
-export function libpqSslModes(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url;
-  }
-  const params = parsed.searchParams;
-  const mode = params.get('sslmode');
-  if (params.has('uselibpqcompat')) return url;
-  if (mode !== 'prefer' && mode !== 'require' && !(mode === 'verify-ca' && params.has('sslrootcert'))) return url;
-  params.set('uselibpqcompat', 'true');
-  return parsed.toString();
-}
-
 /** Network errors of a server down or out of reach (not of a wrong host name or a refused login). */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -224,7 +202,11 @@ function unreachableError(error: unknown, location: string, timeoutMs: number): 
   const timedOut = /connection timeout|timeout exceeded when trying to connect/i.test(error.message);
   const why = timedOut
     ? `no answer within ${timeoutMs / 1000} s`
-    : typeof code === 'string' && (UNREACHABLE_CODES.has(code) || UNREACHABLE_STATES.has(code))
+    : typeof code === 'string' &&
+        (UNREACHABLE_CODES.has(code) ||
+          UNREACHABLE_STATES.has(code) ||
+          // A stopped server behind a unix socket took its socket file with it (review C).
+          (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect'))
       ? code
       : /^Connection terminated/i.test(error.message)
         ? 'connection lost'
@@ -275,7 +257,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   // The schema named where the store is, as in the URL: one from CREDENCE_DATABASE_SCHEMA is shown too.
   const location = options.schema === undefined || options.schema === fromUrl ? shown : withSchema(shown, schema);
   const pool = new pg.Pool({
-    connectionString: libpqSslModes(url),
+    connectionString: url,
     max: options.poolSize ?? 10,
     types: TYPES,
     // Quoted, so that a name PostgreSQL reserves (user, order) is a schema like any other.

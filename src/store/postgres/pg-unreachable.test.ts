@@ -2,6 +2,9 @@
  * A team server down or out of reach (walk 5): named unreachable (STORE_UNAVAILABLE, `details.unreachable`), within
  * the connect timeout the opener gives, when opening and when a store in use loses its server; back once it is.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../../core/errors.js';
@@ -54,6 +57,18 @@ describe('a PostgreSQL server out of reach', () => {
     expect(isCredenceError(failed, 'STORE_UNAVAILABLE') && failed.message).toContain(
       'is unreachable (ECONNREFUSED): the server is down or out of reach; retry later',
     );
+    // Review C: a stopped server behind a unix socket leaves no socket file (ENOENT on connect): unreachable too.
+    const socketDir = mkdtempSync(join(tmpdir(), 'credence-pg-socket-'));
+    try {
+      const gone = await openPgStore({ url: `postgres://team:pw@/credence?host=${socketDir}` }).catch(
+        (e: unknown) => e,
+      );
+      expect(isCredenceError(gone, 'STORE_UNAVAILABLE') && gone.message).toContain(
+        'is unreachable (ENOENT): the server is down or out of reach; retry later',
+      );
+    } finally {
+      rmSync(socketDir, { recursive: true, force: true });
+    }
     const bad = await openPgStore({ url: 'postgres://x@127.0.0.1:1/y', connectTimeoutMs: 0 }).catch((e: unknown) => e);
     expect(isCredenceError(bad, 'INVALID_INPUT') && bad.message).toBe(
       'connectTimeoutMs must be a whole number >= 1, got 0',

@@ -38,6 +38,8 @@ describe('redactUrl', () => {
       'postgres://u:12#s3cret@h/db': 'postgres://u:***@h/db',
       'postgres://u:5432/s3cret@h/db': 'postgres://u:***@h/db',
       'postgres://u:1?s3cret@h/db': 'postgres://u:***@h/db',
+      // Review C: digits, `?`, then text holding `=`: parsed as host u, port 2024 and a query.
+      'postgres://team:2024?Tr0ub=s3cret@db.example/credence': 'postgres://team:***@db.example/credence',
       'postgres://u:pw@/db?host=/run/pg&password=s3cret': 'postgres://u:***@/db?host=/run/pg&password=***',
       "host=h user=u password='s3 cret' sslkey=/k/s3cret dbname=d": 'host=h user=u password=*** sslkey=*** dbname=d',
     };

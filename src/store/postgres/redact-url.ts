@@ -74,6 +74,9 @@ function parseUrl(text: string): URL | undefined {
  */
 function strayAt(parsed: URL): boolean {
   if (parsed.pathname.includes('@') || parsed.hash.includes('@')) return true;
+  // No user read, and an `@` in the query followed by a path: a password holding `?` ended the host
+  // (`u:2024?pw=x@h/db`, review C); `?application_name=me@laptop` is a value.
+  if (parsed.username === '' && parsed.password === '' && /@[^&]*\//.test(parsed.search)) return true;
   return [...parsed.searchParams.keys()].some((name) => name.includes('@'));
 }
 
