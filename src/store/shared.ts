@@ -38,18 +38,30 @@ type AnyFunction = (...args: unknown[]) => unknown;
  * One walk per call, which allocates nothing when there is no NUL.
  */
 export function nulSafeStore<S extends Store>(store: S): S {
-  const wrapped = new WeakMap<AnyFunction, AnyFunction>();
   const safeArg = (arg: unknown): unknown =>
     typeof arg === 'function' ? (...inner: unknown[]) => storableText((arg as AnyFunction)(...inner)) : arg;
-  return new Proxy(store, {
+  return aroundMethods(store, (method, target, args) =>
+    method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args)),
+  );
+}
+
+/**
+ * `object` with each of its methods called through `around` (given the method, the object and the arguments), each
+ * wrapper made once per method; other properties as they are.
+ */
+export function aroundMethods<S extends object>(
+  object: S,
+  around: (method: AnyFunction, target: S, args: unknown[]) => unknown,
+): S {
+  const wrapped = new WeakMap<AnyFunction, AnyFunction>();
+  return new Proxy(object, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const method = value as AnyFunction;
       let safe = wrapped.get(method);
       if (safe === undefined) {
-        safe = (...args: unknown[]) =>
-          method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args));
+        safe = (...args: unknown[]) => around(method, target, args);
         wrapped.set(method, safe);
       }
       return safe;

@@ -14,7 +14,15 @@ import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
-import { callsPerTool, endedAt, foldWorkflows, nulSafeStore, observationFingerprint, workflowsOf } from '../shared.js';
+import {
+  aroundMethods,
+  callsPerTool,
+  endedAt,
+  foldWorkflows,
+  nulSafeStore,
+  observationFingerprint,
+  workflowsOf,
+} from '../shared.js';
 import {
   floatsOf,
   json,
@@ -300,29 +308,14 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
  * ({@link unreachableError}: STORE_UNAVAILABLE, retry later), not a driver error every surface calls internal.
  */
 function unreachableNamed<S extends object>(store: S, location: string, timeoutMs: number): S {
-  const wrapped = new WeakMap<AnyMethod, AnyMethod>();
   const named = (error: unknown): never => {
     throw unreachableError(error, location, timeoutMs) ?? error;
   };
-  return new Proxy(store, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const method = value as AnyMethod;
-      let safe = wrapped.get(method);
-      if (safe === undefined) {
-        safe = (...args: unknown[]) => {
-          const result = method.apply(target, args);
-          return result instanceof Promise ? result.catch(named) : result;
-        };
-        wrapped.set(method, safe);
-      }
-      return safe;
-    },
+  return aroundMethods(store, (method, target, args) => {
+    const result = method.apply(target, args);
+    return result instanceof Promise ? result.catch(named) : result;
   });
 }
-
-type AnyMethod = (...args: unknown[]) => unknown;
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
   const client = await pool.connect();
