@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
-import { sessionSummary } from '../engine/session-summary.js';
 import { ingest, SESSION_ID_KEPT, sessionLabel, turnRunId } from './ingest.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-ingest-'));
@@ -96,55 +95,5 @@ describe('the run ids of a session', () => {
     expect(sessionLabel(a)).toBe(sessionLabel(a));
     // Never a lone half of a surrogate pair where the id is cut.
     expect(sessionLabel(`${'q'.repeat(63)}😀${'q'.repeat(300)}`)).toMatch(/^q{63}~/);
-  });
-});
-
-// A newcomer's walk (a team on one store): each developer's calls named files by the absolute path in their own clone,
-// so SessionStart showed a teammate's edit as `/home/ben/app/src/cart.ts` (their home folder) and one file under two
-// names. The hooks now learn a path inside the project as relative to its root.
-describe('files named by two developers in their own clones', () => {
-  it('are one relative path in the store and in the session start summary', async () => {
-    const store = openSqliteStore({ path: ':memory:' });
-    try {
-      const roots = ['ana', 'ben'].map((who) => {
-        const root = join(base, who, 'app');
-        mkdirSync(join(root, '.git'), { recursive: true });
-        return root;
-      });
-      for (const [i, root] of roots.entries()) {
-        const session = `s${i}`;
-        const edit = { file_path: `${root}/src/cart.ts`, old_string: 'a', new_string: 'b' };
-        await store.enqueueHookEvents('p', [
-          { session, turn: 'next', kind: 'prompt', at: 1_000 + i, payload: { prompt: 'fix the cart total' } },
-          {
-            session,
-            turn: 'current',
-            kind: 'PostToolUse',
-            at: 1_001 + i,
-            payload: { tool: 'Edit', status: 'success', input: JSON.stringify(edit), writes: [edit.file_path] },
-          },
-          {
-            session,
-            turn: 'current',
-            kind: 'PostToolUse',
-            at: 1_002 + i,
-            payload: { tool: 'Read', status: 'success', input: JSON.stringify({ file_path: '/etc/hosts' }) },
-          },
-        ]);
-        await ingest(store, 'p', { cwd: root, now: 2_000, env: {}, claimer: 'me', session }, () => {});
-      }
-      const inputs = (await store.listExecutions('p')).flatMap((e) => e.calls.map((c) => JSON.parse(c.input ?? '{}')));
-      expect(inputs.map((input) => input.file_path).sort()).toEqual([
-        '/etc/hosts',
-        '/etc/hosts',
-        'src/cart.ts',
-        'src/cart.ts',
-      ]);
-      const text = await sessionSummary({ store, scope: 'p', now: 3_000, root: roots[1] as string });
-      expect(text).toContain('Files changed: src/cart.ts (2).');
-      expect(text).not.toContain(base);
-    } finally {
-      await store.close();
-    }
   });
 });

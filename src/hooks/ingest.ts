@@ -69,39 +69,6 @@ interface QueuedCall {
   coverage?: number;
 }
 
-/** The input keys of a call that name a file (Claude Code's Read, Write, Edit, NotebookEdit, Glob, Grep …). */
-const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
-
-/**
- * The call with the files it names inside the project `root` given relative to it (`/home/ana/app/src/cart.ts` →
- * `src/cart.ts`): a team's store then holds one name for one file whoever's clone it was edited in, and SessionStart
- * never shows a teammate's home folder. A path outside the root, and everything else, stays as it was.
- */
-export function underRoot(call: QueuedCall, root: string): QueuedCall {
-  const prefix = `${root.replace(/\/+$/, '')}/`;
-  const inside = (path: string) =>
-    path.startsWith(prefix) && path.length > prefix.length ? path.slice(prefix.length) : path;
-  const input = parsed(call.input);
-  let text = call.input;
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
-    const fields = input as Record<string, unknown>;
-    const changed = PATH_KEYS.filter(
-      (key) => typeof fields[key] === 'string' && inside(fields[key] as string) !== fields[key],
-    );
-    if (changed.length > 0)
-      text = JSON.stringify({
-        ...fields,
-        ...Object.fromEntries(changed.map((key) => [key, inside(fields[key] as string)])),
-      });
-  }
-  return {
-    ...call,
-    ...(text === undefined ? {} : { input: text }),
-    ...(call.reads === undefined ? {} : { reads: call.reads.map(inside) }),
-    ...(call.writes === undefined ? {} : { writes: call.writes.map(inside) }),
-  };
-}
-
 const parsed = (text: string | undefined): unknown => {
   if (text === undefined) return undefined;
   try {
@@ -222,7 +189,7 @@ export async function ingest(
           drafts.push(...r.observations.map((o) => ({ ...o, at: e.at })));
           state = { ...r.nextState, intents };
         } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
-          const call = underRoot(payload as unknown as QueuedCall, credence.root);
+          const call = payload as unknown as QueuedCall;
           followed = followRecallCall(followed, callText(call), call.status === 'success');
           const turn = turns.get(e.turn) ?? { at: e.at, calls: [], seqs: [] };
           turn.calls.push({ ...call, at: e.at });

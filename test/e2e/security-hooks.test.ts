@@ -206,10 +206,9 @@ describe('credence hook claude-code on malformed payloads, between valid events'
       expect(calls.map((c) => c.tool)).toEqual(
         Array.from({ length: validCount }, (_, n) => (n % 2 === 0 ? 'Read' : 'Bash')),
       );
-      // A file inside the project is learned by its path from the project's root (the store is shared by clones).
       expect(calls.map((c) => JSON.parse(String(c.input)))).toEqual(
         Array.from({ length: validCount }, (_, n) =>
-          n % 2 === 0 ? { file_path: `f${n}.txt` } : { command: `echo ${n}` },
+          n % 2 === 0 ? { file_path: join(project, `f${n}.txt`) } : { command: `echo ${n}` },
         ),
       );
       // The 20 MB response is the next to last call's: kept, and cut to the hook's limit.
