@@ -38,8 +38,11 @@ describe('redactUrl', () => {
       'postgres://u:12#s3cret@h/db': 'postgres://u:***@h/db',
       'postgres://u:5432/s3cret@h/db': 'postgres://u:***@h/db',
       'postgres://u:1?s3cret@h/db': 'postgres://u:***@h/db',
-      // Review C: digits, `?`, then text holding `=`: parsed as host u, port 2024 and a query.
+      // Reviews C and D: digits, `?`, then text holding `=`: parsed as host team, port 2024 and a query.
       'postgres://team:2024?Tr0ub=s3cret@db.example/credence': 'postgres://team:***@db.example/credence',
+      'postgres://team:2024?Tr0ub=s3cret@db.example': 'postgres://team:***@db.example',
+      'postgres://team:2024?Tr0ub=s3cret@db.example:5432': 'postgres://team:***@db.example:5432',
+      'postgres://team:2024?Tr0ub=s3cret@db.example?sslmode=require': 'postgres://team:***@db.example?sslmode=require',
       'postgres://u:pw@/db?host=/run/pg&password=s3cret': 'postgres://u:***@/db?host=/run/pg&password=***',
       "host=h user=u password='s3 cret' sslkey=/k/s3cret dbname=d": 'host=h user=u password=*** sslkey=*** dbname=d',
     };
@@ -75,6 +78,9 @@ describe('urlProblem', () => {
       'postgres://u:50%off@h/db',
       'postgres://u:pw@/db?host=/run/postgresql',
       'postgres://h/db?application_name=me@laptop',
+      // Review D: no user, an `@` then `/` in a query value (a socket folder under a home named with @).
+      'postgresql:///credence?host=/home/ana@corp.example/pgsock',
+      'postgres://db.example/credence?application_name=me@laptop/x',
     ]) {
       expect(urlProblem(url)).toBeUndefined();
     }

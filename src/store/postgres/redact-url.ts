@@ -19,7 +19,7 @@ const PAIR = /(^|[?&;\s])([^=?&;\s]+)=('(?:[^'\\]|\\.)*'?|[^&;\s]*)/g;
 /** The URL with its password and secret query parameters shown as `***`. */
 export function redactUrl(url: string): string {
   const parsed = parseUrl(url);
-  if (parsed === undefined || strayAt(parsed)) return redactText(url);
+  if (parsed === undefined || strayAt(parsed) || portFromPassword(parsed)) return redactText(url);
   if (parsed.password !== '') parsed.password = '***';
   for (const name of new Set(parsed.searchParams.keys())) {
     if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
@@ -69,14 +69,20 @@ function parseUrl(text: string): URL | undefined {
 }
 
 /**
+ * Whether a URL read with no user but a port has an `@` in its query: a password of digits then `?` made the user the
+ * host and the password's digits its port (`u:2024?pw=x@h`, reviews C and D). Shown as text, with everything before
+ * the last `@` after the first `:` hidden; a valid URL of that shape is only shown with more hidden than needed.
+ */
+function portFromPassword(parsed: URL): boolean {
+  return parsed.username === '' && parsed.port !== '' && parsed.search.includes('@');
+}
+
+/**
  * Whether an `@` stands after the host (in the path, after `#`, or in a query parameter's name): the host
  * then ended inside a password holding `/ # ?`, and its rest would be shown.
  */
 function strayAt(parsed: URL): boolean {
   if (parsed.pathname.includes('@') || parsed.hash.includes('@')) return true;
-  // No user read, and an `@` in the query followed by a path: a password holding `?` ended the host
-  // (`u:2024?pw=x@h/db`, review C); `?application_name=me@laptop` is a value.
-  if (parsed.username === '' && parsed.password === '' && /@[^&]*\//.test(parsed.search)) return true;
   return [...parsed.searchParams.keys()].some((name) => name.includes('@'));
 }
 
