@@ -7,6 +7,7 @@
  * `--json` keeps every one.
  */
 import { type RunListing, runSummary } from '../engine/runs.js';
+import { cutChars } from '../core/text/plain-text.js';
 
 /**
  * @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of
@@ -60,9 +61,7 @@ export function formatRunSteps(nodes: readonly Node[], limits: { maxSteps?: numb
 
 /** An intent on one line: whitespace runs made one space, cut at `max` characters with `…`. */
 export function oneLine(text: string, max: number = RUNS_TEXT_DEFAULTS.maxIntent): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+  return cutChars(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /**

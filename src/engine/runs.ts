@@ -17,6 +17,7 @@ import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
 import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import { scrubText } from '../core/security/scrub.js';
+import { cutChars } from '../core/text/plain-text.js';
 import type { CallStatus, Intent } from '../core/types.js';
 import type { ExecutionRecord } from '../store/types.js';
 
@@ -181,8 +182,7 @@ export function scoreRun(input: RunInput): Omit<RunResult, 'executionId'> {
 const STOP_REASON_CHARS = 200;
 function stopReason(error: string): string {
   const line = scrubText(error.trim().split(/\r?\n/, 1)[0]?.trim() ?? '').text;
-  const chars = [...(line === '' ? 'an error without a message' : line)];
-  return chars.length <= STOP_REASON_CHARS ? chars.join('') : `${chars.slice(0, STOP_REASON_CHARS - 1).join('')}…`;
+  return cutChars(line === '' ? 'an error without a message' : line, STOP_REASON_CHARS);
 }
 
 /**

@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../core/limits.js';
 import { VERDICTS } from '../core/types.js';
-import { openCredence } from '../engine/engine.js';
+import { type Credence, openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { inputJsonSchema, META_TOOLS } from './meta-tools.js';
 import { inProcessClient } from '../../test/mcp-helpers.js';
@@ -89,17 +89,29 @@ describe('the feedback tool (issue 18: one verdict list)', () => {
   });
 });
 
+/** An engine on a new in-memory store of scope `p` and an in-process MCP client of it, both closed after `body`. */
+async function withClient(
+  body: (client: Awaited<ReturnType<typeof inProcessClient>>['client'], credence: Credence) => Promise<void>,
+): Promise<void> {
+  const credence = await openCredence({
+    store: openSqliteStore({ path: ':memory:' }),
+    scope: 'p',
+    now: '2026-03-01T09:00:00Z',
+  });
+  const { client } = await inProcessClient(credence);
+  try {
+    await body(client, credence);
+  } finally {
+    await client.close();
+    await credence.close();
+  }
+}
+
 // A review: record_execution refused `dependsOn`, which `credence record` and the library take, so an agent could not
 // say that two calls of its workflow ran side by side (their order would link them).
 describe('record_execution takes each call’s dependsOn', () => {
-  it('learns the workflow over the dependencies, not over the order the calls came in', async () => {
-    const credence = await openCredence({
-      store: openSqliteStore({ path: ':memory:' }),
-      scope: 'p',
-      now: '2026-03-01T09:00:00Z',
-    });
-    const { client } = await inProcessClient(credence);
-    try {
+  it('learns the workflow over the dependencies, not over the order the calls came in', () =>
+    withClient(async (client) => {
       const recorded = await client.callTool({
         name: 'record_execution',
         arguments: {
@@ -117,22 +129,12 @@ describe('record_execution takes each call’s dependsOn', () => {
       expect(workflows.map((w) => ({ tools: w.tools, edges: w.edges }))).toEqual([
         { tools: ['read_file', 'file_info', 'write_file'], edges: [['read_file', 'write_file']] },
       ]);
-    } finally {
-      await client.close();
-      await credence.close();
-    }
-  });
+    }));
 });
 
 describe('record_execution with an id of the caller', () => {
-  it('records the run once: a retry with the same id learns nothing and says it was already recorded', async () => {
-    const credence = await openCredence({
-      store: openSqliteStore({ path: ':memory:' }),
-      scope: 'p',
-      now: '2026-03-01T09:00:00Z',
-    });
-    const { client } = await inProcessClient(credence);
-    try {
+  it('records the run once: a retry with the same id learns nothing and says it was already recorded', () =>
+    withClient(async (client, credence) => {
       const args = {
         id: 'agent-run-17',
         intent: 'read then write',
@@ -149,11 +151,7 @@ describe('record_execution with an id of the caller', () => {
       expect(a.edges.length).toBeGreaterThan(0);
       expect(b).toMatchObject({ executionId: a.executionId, alreadyRecorded: true, edges: [] });
       expect((await credence.runs()).length).toBe(1);
-    } finally {
-      await client.close();
-      await credence.close();
-    }
-  });
+    }));
 });
 
 // Walk 4 (item 3): record_execution refused a call's `input` and `output`, which `credence record` takes, so a failed

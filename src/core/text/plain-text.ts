@@ -3,7 +3,7 @@
  * Two small rules of text read from outside, each in one place: a byte order mark before a file's text
  * (an editor's "UTF-8 with BOM") is no part of it, and the characters that break a line of plain text or hide
  * in it (C0 and C1 controls, zero-width and direction marks, line and paragraph separators, the BOM) become
- * spaces before a field is shown on one line. Pure.
+ * spaces before a field is shown on one line; a text cut to a length is cut by characters, never inside one. Pure.
  */
 
 /** `text` without a leading byte order mark (U+FEFF). */
@@ -13,3 +13,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2
 
 /** `text` with each control, zero-width, direction or separator character replaced by a space. */
 export const controlsToSpaces = (text: string): string => text.replace(CONTROL, ' ');
+
+/** `text` at most `max` characters (code points: an emoji is never split), its last one `…` when it was cut. */
+export function cutChars(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

@@ -28,6 +28,7 @@ import { CONFIDENCE_BANDS, confidenceBand } from '../../core/learning/bands.js';
 import { CredenceError, isCredenceError } from '../../core/errors.js';
 import { looksAbsolute, pathParts } from '../../core/security/path-containment.js';
 import { scrubText } from '../../core/security/scrub.js';
+import { cutChars } from '../../core/text/plain-text.js';
 import { isValidSkillName } from '../../core/learning/slug.js';
 import type { ConfidenceBand } from '../../core/types.js';
 import type { ObservationRecord } from '../../store/types.js';
@@ -450,10 +451,10 @@ function writtenByHand(doc: ManagedDocument): boolean {
 }
 
 function skillDescription(value: string): string {
-  let text = oneLine(requireText('description', value)).replace(/<(\/?[A-Za-z][^<>]*)>/g, '‹$1›');
-  const chars = Array.from(text);
-  if (chars.length > SKILL_FILE_DEFAULTS.maxDescriptionLength)
-    text = `${chars.slice(0, SKILL_FILE_DEFAULTS.maxDescriptionLength - 1).join('')}…`;
+  const text = cutChars(
+    oneLine(requireText('description', value)).replace(/<(\/?[A-Za-z][^<>]*)>/g, '‹$1›'),
+    SKILL_FILE_DEFAULTS.maxDescriptionLength,
+  );
   if (text === '')
     throw new CredenceError(
       'INVALID_INPUT',
