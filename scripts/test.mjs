@@ -40,6 +40,7 @@ const E2E_ON_POSTGRES = [
   'test/e2e/append-calls.test.ts',
   'test/e2e/mcp-server.test.ts',
   'test/e2e/security-hooks.test.ts',
+  'test/e2e/hook-clones.test.ts',
   'test/e2e/untrusted-rules.test.ts',
   'test/e2e/mcp-stdio-end.test.ts',
   'test/e2e/gateway-readme.test.ts',

@@ -238,3 +238,58 @@ describe('the session start summary (issue 22 item 5)', () => {
     expect(await sessionSummary({ store, scope: 's', now: NOW })).toBe('');
   });
 });
+
+// Walk 5 item 4 (a team sharing one store, or two clones of one repository on one machine: one scope). Each session's
+// calls name files by the absolute path in its own clone; SessionStart made them relative to the reader's root only,
+// so a teammate's edit showed their home folder and one file had two names. Each session's paths are now shown
+// relative to the roots its calls ran in (the hooks keep them in the session's state), then the reader's.
+describe("the session start summary of two clones' sessions", () => {
+  const ANA = '/home/ana/work/shop';
+  const BEN = '/Users/ben/src/shop';
+  const sessions = [
+    run('cc-ana-1', NOW - 3 * HOUR, [
+      call('Read', 'failure', { file_path: `${ANA}/config/app.json` }),
+      call('Edit', 'success', { file_path: `${ANA}/src/cart.ts`, old_string: 'a', new_string: 'b' }),
+      call('Write', 'success', { file_path: `${ANA}/src/total.ts`, content: 'x' }),
+    ]),
+    run('cc-ben-1', NOW - 2 * HOUR, [
+      call('Read', 'failure', { file_path: `${BEN}/config/app.json` }),
+      call('Edit', 'success', { file_path: `${BEN}/src/cart.ts`, old_string: 'a', new_string: 'b' }),
+      call('Write', 'success', { file_path: '/etc/shop/local.conf', content: 'x' }),
+    ]),
+  ];
+  const storeOf = async (roots: Record<string, unknown>) => {
+    const store = await storeWith(sessions, []);
+    for (const [session, kept] of Object.entries(roots))
+      await store.setHookSessionState('s', session, { roots: kept }, NOW - HOUR);
+    return store;
+  };
+
+  it("names a file relative to its own session's root: one name for one file, no one's home folder", async () => {
+    const store = await storeOf({ ana: [ANA], ben: [BEN] });
+    for (const reader of [BEN, ANA, undefined]) {
+      const text = await sessionSummary({
+        store,
+        scope: 's',
+        now: NOW,
+        ...(reader === undefined ? {} : { root: reader }),
+      });
+      const lines = text.split('\n');
+      expect(lines).toContain('Files changed: src/cart.ts (2), /etc/shop/local.conf, src/total.ts.');
+      expect(lines).toContain('- Read config/app.json failed 2 times in 2 sessions, not fixed yet');
+      expect(text).not.toMatch(/ana|ben/);
+    }
+  });
+
+  it("falls back to the reader's root for a session that kept no roots; a path under none is as before", async () => {
+    // Ana's session was learned before the roots were kept (or by an older version): only the reader's root is known.
+    const store = await storeOf({ ben: [BEN], ana: 'not a list' });
+    const asBen = await sessionSummary({ store, scope: 's', now: NOW, root: BEN });
+    expect(asBen).toContain(
+      `Files changed: /etc/shop/local.conf, ${ANA}/src/cart.ts, ${ANA}/src/total.ts, src/cart.ts.`,
+    );
+    expect(asBen).toContain(`- Read ${ANA}/config/app.json failed, not fixed yet`);
+    const asAna = await sessionSummary({ store, scope: 's', now: NOW, root: ANA });
+    expect(asAna).toContain('Files changed: src/cart.ts (2), /etc/shop/local.conf, src/total.ts.');
+  });
+});

@@ -1,12 +1,12 @@
 /**
  * @module engine/session-summary
- * What a new session is told at its start (issue 22 item 5), plain text within
- * {@link SESSION_SUMMARY_LIMITS.chars} characters, the same for the same store and `now`, read from the store
- * alone: the last Claude Code sessions' runs (`cc-<session>-<turn>`; a run recorded otherwise is no session) and
- * the files their successful calls wrote; the calls that failed and what fixed them (the same call succeeding later,
- * the files written in between), named by tool and command or file, never a tool's output and no command-like text
- * (rule-trust); decisions (the user's own corrections and preferences, newest first); the active skills and strong
- * instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
+ * What a new session is told at its start (issue 22 item 5), plain text within {@link SESSION_SUMMARY_LIMITS.chars}
+ * characters, the same for the same store and `now`, read from the store alone: the last Claude Code sessions' runs
+ * (`cc-<session>-<turn>`; a run recorded otherwise is no session) and the files their successful calls wrote (relative
+ * to the project root of the session that wrote them, else the reader's); the calls that failed and what fixed them
+ * (the same call succeeding later, the files written in between), named by tool and command or file, never a tool's
+ * output or command-like text (rule-trust); decisions (the user's own corrections and preferences, newest first); the
+ * active skills and strong instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
  */
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { commandLike, observationSource } from '../core/learning/rule-trust.js';
@@ -16,6 +16,7 @@ import type {
   ExecutionRecord,
   ExecutionStore,
   FeedbackStore,
+  HookQueueStore,
   LearningStore,
   ObservationStore,
 } from '../store/types.js';
@@ -48,14 +49,32 @@ export const SESSION_SUMMARY_LIMITS = Object.freeze({
 export type SessionSummaryStore = Pick<ExecutionStore, 'listExecutions'> &
   Pick<ObservationStore, 'listObservations'> &
   Pick<FeedbackStore, 'listFeedback'> &
-  Pick<LearningStore, 'listSkills' | 'listInstincts'>;
+  Pick<LearningStore, 'listSkills' | 'listInstincts'> &
+  Pick<HookQueueStore, 'hookSession'>;
 
 export interface SessionSummaryContext {
   store: SessionSummaryStore;
   scope: string;
   now: number;
-  /** The project root: paths under it are shown relative to it. */
+  /** The reader's project root: a path under no root of its own session's is shown relative to it. */
   root?: string;
+}
+
+/**
+ * Where a hook session's state keeps the roots of the projects its calls ran in (hooks/ingest writes them, newest
+ * first): clones of one repository share a scope, and a teammate's calls name files under their own clone's root.
+ */
+export const SESSION_ROOTS_STATE = 'roots';
+
+/** Roots a session's state keeps at most. */
+export const SESSION_ROOTS_KEPT = 4;
+
+/** The roots a hook session's state keeps (none when it keeps none, or nothing that is one). */
+export function sessionRootsOf(state: Record<string, unknown>): string[] {
+  const roots = state[SESSION_ROOTS_STATE];
+  return Array.isArray(roots)
+    ? roots.filter((r): r is string => typeof r === 'string' && r !== '').slice(0, SESSION_ROOTS_KEPT)
+    : [];
 }
 
 /** How long before a turn's first call its prompt may have been said (decisions are read from then on). */
@@ -97,23 +116,41 @@ const inputOf = (call: CallRecord): Record<string, unknown> => {
   }
 };
 
-/** A path relative to the root when under it, its end kept when long. */
-function shownPath(path: string, root: string | undefined): string {
-  const relative = plainField(root !== undefined && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
+/** The roots a session's paths are shown relative to, in the order they are tried: its own, then the reader's. */
+type Roots = readonly string[];
+
+/** The part of `path` under `root` ('' when it is not under it). */
+function under(path: string, root: string): string {
+  const base = root.replace(/[/\\]+$/, '');
+  const rest = path.slice(base.length);
+  return path.startsWith(base) && /^[/\\]./.test(rest) ? rest.slice(1) : '';
+}
+
+/**
+ * A path relative to the first root it is under (its session's own, then the reader's), its end kept when long; a
+ * path under none is shown as it was written, cut the same way.
+ */
+function shownPath(path: string, roots: Roots): string {
+  let inside = '';
+  for (const root of roots) {
+    inside = under(path, root);
+    if (inside !== '') break;
+  }
+  const relative = plainField(inside === '' ? path : inside);
   const max = SESSION_SUMMARY_LIMITS.path;
   return relative.length <= max ? relative : `…${relative.slice(relative.length - max + 1)}`;
 }
 
 /** The file a call wrote, when it is a file-writing tool that succeeded. */
-function writtenFile(call: CallRecord, root: string | undefined): string | undefined {
+function writtenFile(call: CallRecord, roots: Roots): string | undefined {
   const key = WRITE_KEYS[call.tool];
   if (key === undefined || call.status !== 'success') return undefined;
   const path = inputOf(call)[key];
-  return typeof path === 'string' && path.trim() !== '' ? shownPath(path.trim(), root) : undefined;
+  return typeof path === 'string' && path.trim() !== '' ? shownPath(path.trim(), roots) : undefined;
 }
 
 /** How a call is named: its tool, and its command or file when it has one that may be quoted. */
-function callName(call: CallRecord, root: string | undefined): string {
+function callName(call: CallRecord, roots: Roots): string {
   const input = inputOf(call);
   const command = input.command;
   if (typeof command === 'string' && command.trim() !== '') {
@@ -121,15 +158,15 @@ function callName(call: CallRecord, root: string | undefined): string {
     return commandLike(first) ? call.tool : `${call.tool} \`${cut(first, SESSION_SUMMARY_LIMITS.field)}\``;
   }
   const path = input.file_path ?? input.notebook_path ?? input.path;
-  if (typeof path === 'string' && path.trim() !== '') return `${call.tool} ${shownPath(path.trim(), root)}`;
+  if (typeof path === 'string' && path.trim() !== '') return `${call.tool} ${shownPath(path.trim(), roots)}`;
   return call.tool;
 }
 
 /** What a later success must match to fix a failure: a write of the same file, else the same named call. */
-function fixKey(call: CallRecord, root: string | undefined): string {
+function fixKey(call: CallRecord, roots: Roots): string {
   const key = WRITE_KEYS[call.tool];
   const path = key === undefined ? undefined : inputOf(call)[key];
-  return typeof path === 'string' && path.trim() !== '' ? `write ${path.trim()}` : `call ${callName(call, root)}`;
+  return typeof path === 'string' && path.trim() !== '' ? `write ${path.trim()}` : `call ${callName(call, roots)}`;
 }
 
 interface Failure {
@@ -140,25 +177,25 @@ interface Failure {
 }
 
 /** Each distinct failed call of a session's calls (in order), and whether the same call succeeded later. */
-function failuresOf(calls: readonly CallRecord[], root: string | undefined): Failure[] {
+function failuresOf(calls: readonly CallRecord[], roots: Roots): Failure[] {
   const byName = new Map<string, Failure>();
   calls.forEach((call, i) => {
     if (call.status !== 'failure') return;
-    const name = callName(call, root);
+    const name = callName(call, roots);
     const failure = byName.get(name) ?? { name, times: 0, fixed: false };
     failure.times += 1;
     byName.set(name, failure);
     if (failure.fixed) return;
     const later = calls.slice(i + 1);
-    const key = fixKey(call, root);
-    const success = later.findIndex((c) => c.status === 'success' && fixKey(c, root) === key);
+    const key = fixKey(call, roots);
+    const success = later.findIndex((c) => c.status === 'success' && fixKey(c, roots) === key);
     if (success < 0) return;
     failure.fixed = true;
     const between = [
       ...new Set(
         later
           .slice(0, success)
-          .map((c) => writtenFile(c, root))
+          .map((c) => writtenFile(c, roots))
           .filter((f): f is string => f !== undefined),
       ),
     ];
@@ -203,10 +240,17 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
     `Recent sessions: ${chosen.length} (${day(first)}${day(last) === day(first) ? '' : ` to ${day(last)}`}), ` +
       `${all.length} turn${all.length === 1 ? '' : 's'}, ${calls} tool call${calls === 1 ? '' : 's'}.`,
   ];
+  // Each session's paths relative to the roots its calls ran in (a teammate's clone), then to the reader's.
+  const reader = ctx.root === undefined ? [] : [ctx.root];
+  const own = await Promise.all(
+    [...sessions.keys()].map(async (key) => sessionRootsOf((await ctx.store.hookSession(ctx.scope, key)).state)),
+  );
+  const rootsOf = new Map([...sessions.keys()].map((key, i) => [key, [...(own[i] ?? []), ...reader]]));
+  const rootsOfRun = (run: ExecutionRecord): Roots => rootsOf.get(sessionOf(run.id)) ?? reader;
   const files = new Map<string, number>();
   for (const run of all)
     for (const call of run.calls) {
-      const f = writtenFile(call, ctx.root);
+      const f = writtenFile(call, rootsOfRun(run));
       if (f !== undefined) files.set(f, (files.get(f) ?? 0) + 1);
     }
   if (files.size > 0) {
@@ -222,7 +266,7 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
   for (const f of chosen.flatMap((list) =>
     failuresOf(
       list.flatMap((r) => r.calls),
-      ctx.root,
+      list[0] === undefined ? reader : rootsOfRun(list[0]),
     ),
   )) {
     const m = merged.get(f.name);

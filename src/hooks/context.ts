@@ -7,13 +7,13 @@
  * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17).
  */
 import { sessionSummary } from '../engine/session-summary.js';
-import type { ExecutionStore, FeedbackStore, LearningStore, ObservationStore } from '../store/types.js';
+import type { ExecutionStore, FeedbackStore, HookQueueStore, LearningStore, ObservationStore } from '../store/types.js';
 
 export interface ContextOptions {
   cwd: string;
   now: number;
   env: NodeJS.ProcessEnv;
-  /** The project root (paths under it are shown relative to it). */
+  /** The reader's project root (a path under no root of its own session's is shown relative to it). */
   root?: string;
   /** With the recent sessions (the hook); without, the learned skills and instincts alone. @default false */
   recent?: boolean;
@@ -25,7 +25,8 @@ export async function sessionContext(
   store: FeedbackStore &
     LearningStore &
     Pick<ExecutionStore, 'listExecutions'> &
-    Pick<ObservationStore, 'listObservations'>,
+    Pick<ObservationStore, 'listObservations'> &
+    Pick<HookQueueStore, 'hookSession'>,
   scope: string,
   options: ContextOptions,
 ): Promise<string> {

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
-import { ingest, SESSION_ID_KEPT, sessionLabel, turnRunId } from './ingest.js';
+import { sessionSummary } from '../engine/session-summary.js';
+import { ingest, SESSION_ID_KEPT, sessionLabel, sessionRoots, turnRunId } from './ingest.js';
+import { queueSpooled } from './queue.js';
+import type { SpooledEvent } from './spool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-ingest-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -95,5 +98,72 @@ describe('the run ids of a session', () => {
     expect(sessionLabel(a)).toBe(sessionLabel(a));
     // Never a lone half of a surrogate pair where the id is cut.
     expect(sessionLabel(`${'q'.repeat(63)}😀${'q'.repeat(300)}`)).toMatch(/^q{63}~/);
+  });
+});
+
+// Walk 5 item 4 (two clones of one repository on one machine, or a team's store: one scope). The learning process
+// serves every clone's events, so its own project root is not theirs (the reverted ebfa390 stored paths relative to
+// it: one file under two names, and older memories no longer followed). The calls are stored as they were named;
+// each event's own root is queued with it and kept in its session's state, which SessionStart shows paths against.
+describe('the project roots of the calls of two clones', () => {
+  it("are kept in each session's state, the calls as they were named; SessionStart names the file once", async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const roots = ['ana', 'ben'].map((who) => {
+        const root = join(base, who, 'shop');
+        mkdirSync(join(root, '.git'), { recursive: true });
+        mkdirSync(join(root, 'src'), { recursive: true });
+        return root;
+      });
+      const [ana, ben] = roots as [string, string];
+      const edit = (root: string) => ({ file_path: `${root}/src/cart.ts`, old_string: 'a', new_string: 'b' });
+      const events: SpooledEvent[] = roots.flatMap((root, i) => [
+        {
+          cwd: root,
+          scope: 'p',
+          session: `s-${i}`,
+          turn: 'next',
+          kind: 'prompt',
+          at: 1_000 + i,
+          payload: { prompt: 'fix' },
+        },
+        {
+          // A call from a folder inside the clone: its root is the clone's.
+          cwd: join(root, 'src'),
+          scope: 'p',
+          session: `s-${i}`,
+          turn: 'current',
+          kind: 'PostToolUse',
+          at: 1_010 + i,
+          payload: {
+            tool: 'Edit',
+            status: 'success',
+            input: JSON.stringify(edit(root)),
+            writes: [edit(root).file_path],
+          },
+        },
+      ]);
+      expect(await queueSpooled(store, events)).toEqual([]);
+      // The learning process runs in Ben's clone and learns the scope's every session (as a SessionStart's does).
+      await ingest(store, 'p', { cwd: ben, now: 2_000, env: {}, claimer: 'me' }, () => {});
+      expect((await store.hookSession('p', 's-0')).state.roots).toEqual([ana]);
+      expect((await store.hookSession('p', 's-1')).state.roots).toEqual([ben]);
+      const inputs = (await store.listExecutions('p')).flatMap((e) => e.calls.map((c) => JSON.parse(c.input ?? '{}')));
+      expect(inputs.map((input) => input.file_path).sort()).toEqual([`${ana}/src/cart.ts`, `${ben}/src/cart.ts`]);
+      for (const root of roots) {
+        const text = await sessionSummary({ store, scope: 'p', now: 3_000, root });
+        expect(text).toContain('Files changed: src/cart.ts (2).');
+        expect(text).not.toContain(base);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keep a few, the newest first, each once, after those a session kept before', () => {
+    const call = (root?: string) => ({ tool: 'Read', status: 'success' as const, ...(root ? { root } : {}) });
+    expect(sessionRoots(['/a', '/b'], [call('/c'), call(), call('/b'), call('/c')])).toEqual(['/c', '/b', '/a']);
+    expect(sessionRoots(['/a', '/b', '/c', '/d'], [call('/e')])).toEqual(['/e', '/a', '/b', '/c']);
+    expect(sessionRoots([], [call(), call('')])).toEqual([]);
   });
 });

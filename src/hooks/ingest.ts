@@ -1,12 +1,12 @@
 /**
  * @module hooks/ingest
- * Learning from the hook queue, in arrival order, one session at a time: each turn's calls are appended
- * to the execution `cc-<session>-<turn>` (intent: the prompt's first line, ≤ 200 characters); consecutive
- * calls teach `sequence` edges, and a call reading a file an earlier call of the turn wrote teaches a
- * `dependency` edge. The observing rules (hooks/signals, `.credence/observe.json`) turn failures, test
- * runs, commits and corrections into observations; the session's observing state is kept between runs.
- * Events are claimed before they are learned and deleted after, under a lease (hooks/lease): a claim its
- * learner abandoned is taken over at once, any other after a minute. Shown memories are followed (issue 24).
+ * Learning from the hook queue, in arrival order, one session at a time: each turn's calls are appended to the
+ * execution `cc-<session>-<turn>` (intent: the prompt's first line, ≤ 200 characters); consecutive calls teach
+ * `sequence` edges, and a call reading a file an earlier call of the turn wrote teaches a `dependency` edge. The
+ * observing rules (hooks/signals, `.credence/observe.json`) turn failures, test runs, commits and corrections into
+ * observations; the session's observing state (and the project roots its calls ran in) is kept between runs. Events are
+ * claimed before they are learned and deleted after, under a lease (hooks/lease): a claim its learner abandoned is
+ * taken over at once, any other after a minute. Shown memories are followed (issue 24).
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -31,6 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
+import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
 import type { CallRecord, HookEvent, Store } from '../store/types.js';
@@ -67,6 +68,14 @@ interface QueuedCall {
   exitCode?: number;
   /** A test run's total coverage, read before the output was cut (hooks/fast). */
   coverage?: number;
+  /** The root of the project the call ran in (the git top-level of its event's cwd), set when it is queued. */
+  root?: string;
+}
+
+/** The roots a session's calls ran in, the newest first, after those kept before (each once, at most a few). */
+export function sessionRoots(kept: readonly string[], calls: readonly QueuedCall[]): string[] {
+  const seen = calls.flatMap((c) => (typeof c.root === 'string' && c.root !== '' ? [c.root] : []));
+  return [...new Set([...seen.reverse(), ...kept])].slice(0, SESSION_ROOTS_KEPT);
 }
 
 const parsed = (text: string | undefined): unknown => {
@@ -175,6 +184,7 @@ export async function ingest(
       const otherSeqs: number[] = [];
       const turns = new Map<number, { at: number; calls: (QueuedCall & { at: number })[]; seqs: number[] }>();
       const promptSeqs: number[] = [];
+      const sessionCalls: QueuedCall[] = [];
       const drafts: (ObservationDraft & { at: number })[] = [];
       for (const e of list) {
         const payload = (e.payload ?? {}) as Record<string, unknown>;
@@ -190,6 +200,7 @@ export async function ingest(
           state = { ...r.nextState, intents };
         } else if (e.kind === 'PostToolUse' || e.kind === 'PostToolUseFailure') {
           const call = payload as unknown as QueuedCall;
+          sessionCalls.push(call);
           followed = followRecallCall(followed, callText(call), call.status === 'success');
           const turn = turns.get(e.turn) ?? { at: e.at, calls: [], seqs: [] };
           turn.calls.push({ ...call, at: e.at });
@@ -247,10 +258,16 @@ export async function ingest(
           .sort((a, b) => Number(b[0]) - Number(a[0]))
           .slice(0, 5),
       );
+      const roots = sessionRoots(sessionRootsOf(stored.state), sessionCalls);
       await store.setHookSessionState(
         scope,
         session,
-        { ...state, intents: recent, [RECALL_STATE]: followed },
+        {
+          ...state,
+          intents: recent,
+          [RECALL_STATE]: followed,
+          ...(roots.length === 0 ? {} : { [SESSION_ROOTS_STATE]: roots }),
+        },
         options.now,
       );
       await recordDecisions(credence, decisions, report);

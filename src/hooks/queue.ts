@@ -3,7 +3,8 @@
  * From the spool to the queue: what every hook that learns does first. The spooled events (each
  * one's scope worked out from its cwd) are queued in arrival order; what a prompt's context showed
  * (a `shown` event, hooks/prompt) is stored as shown records instead, so that the prompt hook itself
- * never writes to the database; the memories among them whose use can be followed are queued as well.
+ * never writes to the database; the memories among them whose use can be followed are queued as well. A tool
+ * call's payload is queued with its project's root (`root`: the git top-level of its cwd), each event its own.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
@@ -11,6 +12,21 @@ import { drainSpool, localId, type RefusedEvent, type SpooledEvent } from './spo
 
 /** The kind of a spooled event that carries shown records (`payload.shown`), not a hook event. */
 export const SHOWN_KIND = 'shown';
+
+/** The kinds of the tool calls' events: their payload is queued with the root of the project they ran in. */
+const CALL_KINDS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * A call's payload with the root of the project of the event's own cwd (`root`), which the session start summary
+ * shows its files relative to (engine/session-summary): clones of one repository share a scope, each with its root.
+ */
+function withRoot(e: SpooledEvent, rootOf: (cwd: string) => string | undefined): unknown {
+  const payload = e.payload;
+  if (!CALL_KINDS.has(e.kind) || typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return payload;
+  const root = rootOf(e.cwd);
+  return root === undefined ? payload : { ...payload, root };
+}
 
 /** The shown records a `shown` event carries (well-formed ones only), or none for any other event. */
 export function shownRecordsOf(event: SpooledEvent): ShownRecord[] {
@@ -68,13 +84,27 @@ export async function queueSpooled(
   events: readonly SpooledEvent[],
 ): Promise<RefusedEvent[]> {
   const scopes = new Map<string, string>();
+  const roots = new Map<string, string | undefined>();
+  // The root of an event's cwd, whatever gave its scope (CREDENCE_SCOPE too); none outside a repository.
+  const rootOf = (cwd: string): string | undefined => {
+    if (!roots.has(cwd)) {
+      try {
+        roots.set(cwd, resolveScope({ cwd }).root);
+      } catch {
+        roots.set(cwd, undefined);
+      }
+    }
+    return roots.get(cwd);
+  };
   const byScope = new Map<string, SpooledEvent[]>();
   const refused: RefusedEvent[] = [];
   for (const e of events) {
     let scope = e.scope ?? scopes.get(e.cwd);
     if (scope === undefined) {
       try {
-        scope = resolveScope({ cwd: e.cwd }).scope;
+        const resolved = resolveScope({ cwd: e.cwd });
+        scope = resolved.scope;
+        roots.set(e.cwd, resolved.root);
       } catch (error) {
         const problem =
           typeof e.cwd === 'string'
@@ -102,7 +132,7 @@ export async function queueSpooled(
           turn: e.turn,
           kind: e.kind,
           at: e.at,
-          payload: e.payload,
+          payload: withRoot(e, rootOf),
           ...(e.key === undefined ? {} : { key: e.key }),
         })),
       );
