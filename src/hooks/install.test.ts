@@ -327,11 +327,73 @@ describe('the .mcp.json entry', () => {
       CREDENCE_REQUIRE_DATABASE_URL: '1',
       CREDENCE_DATABASE_SCHEMA: 'team_b',
     });
-    const publicTeam = parse(
-      mergeMcpConfig(JSON.stringify(merged), { server: teamStoreLaunch(launch).mcpServer }).text,
+    const otherTeam = parse(
+      mergeMcpConfig(JSON.stringify(merged), { server: teamStoreLaunch(launch, 'team_c').mcpServer }).text,
     );
-    expect(publicTeam.mcpServers.credence.env).toEqual({ CREDENCE_REQUIRE_DATABASE_URL: '1' });
+    expect(otherTeam.mcpServers.credence.env).toEqual({
+      CREDENCE_REQUIRE_DATABASE_URL: '1',
+      CREDENCE_DATABASE_SCHEMA: 'team_c',
+    });
     expect(parse(mergeMcpConfig(JSON.stringify(merged)).text).mcpServers.credence.env).toBeUndefined();
+  });
+
+  // Fix B.1: re-init on a team store from a shell without CREDENCE_DATABASE_SCHEMA dropped a schema the user had
+  // written beside the requirement (in the server's env, or in front of the hook command): the hooks and the MCP
+  // server moved to `public`. Init cannot tell a hand-written schema from its own, so one it does not replace stays.
+  it('re-init on a team store naming no schema keeps the one written beside the requirement', () => {
+    const launch = { command: INSTALL_DEFAULTS.command, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    const handWritten = {
+      mcpServers: {
+        credence: {
+          ...teamStoreLaunch(launch).mcpServer,
+          env: { DEBUG: 'x', CREDENCE_REQUIRE_DATABASE_URL: '1', CREDENCE_DATABASE_SCHEMA: 'mine' },
+        },
+      },
+    };
+    const again = mergeMcpConfig(JSON.stringify(handWritten), { server: teamStoreLaunch(launch).mcpServer });
+    expect(again.change).toBe('unchanged');
+    expect(parse(again.text)).toEqual(handWritten);
+  });
+
+  it('init --claude-code again on a team store naming no schema keeps the schema in the hook command and env', () => {
+    const dir = project();
+    const launch = { command: NODE_COMMAND, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    const team = { needsEnv: ['CREDENCE_DATABASE_URL'] };
+    setUpClaudeCode({ projectDir: dir, ...launch, teamStore: team });
+    // The user writes the schema in by hand, in front of the hook command (before the requirement) and in the env.
+    const settingsPath = join(dir, '.claude', 'settings.json');
+    const mcpPath = join(dir, '.mcp.json');
+    const ours = readFileSync(settingsPath, 'utf8');
+    const by = ours.replaceAll(
+      '"CREDENCE_REQUIRE_DATABASE_URL=1 ',
+      '"CREDENCE_DATABASE_SCHEMA=mine CREDENCE_REQUIRE_DATABASE_URL=1 ',
+    );
+    expect(by).not.toBe(ours);
+    writeFileSync(settingsPath, by);
+    const mcp = parse(readFileSync(mcpPath, 'utf8'));
+    mcp.mcpServers.credence.env.CREDENCE_DATABASE_SCHEMA = 'mine';
+    writeFileSync(mcpPath, JSON.stringify(mcp));
+    setUpClaudeCode({ projectDir: dir, ...launch, teamStore: team });
+    const commands = Object.values(parse(readFileSync(settingsPath, 'utf8')).hooks as Record<string, any[]>).flatMap(
+      (groups) => groups.flatMap((g) => g.hooks.map((h: { command: string }) => h.command)),
+    );
+    expect(new Set(commands)).toEqual(
+      new Set([`CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=mine ${NODE_COMMAND}`]),
+    );
+    expect(parse(readFileSync(mcpPath, 'utf8')).mcpServers.credence.env).toEqual({
+      CREDENCE_REQUIRE_DATABASE_URL: '1',
+      CREDENCE_DATABASE_SCHEMA: 'mine',
+    });
+    // A schema the variable names replaces it; back on the SQLite file both go with the requirement.
+    setUpClaudeCode({ projectDir: dir, ...launch, teamStore: { ...team, schema: 'team_c' } });
+    expect(readFileSync(settingsPath, 'utf8')).toContain(
+      `"CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_c node`,
+    );
+    expect(readFileSync(settingsPath, 'utf8')).not.toContain('mine');
+    expect(parse(readFileSync(mcpPath, 'utf8')).mcpServers.credence.env.CREDENCE_DATABASE_SCHEMA).toBe('team_c');
+    setUpClaudeCode({ projectDir: dir, ...launch });
+    expect(readFileSync(settingsPath, 'utf8')).not.toContain('CREDENCE_');
+    expect(parse(readFileSync(mcpPath, 'utf8')).mcpServers.credence.env).toBeUndefined();
   });
 
   it('refuses invalid JSON and an mcpServers that is not an object', () => {

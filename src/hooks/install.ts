@@ -122,6 +122,9 @@ export interface McpServerEntry {
   env?: Readonly<Record<string, string>>;
 }
 
+/** What a team store puts in front of the hook command, in either order (one may have been written by hand). */
+const TEAM_PREFIX = /^(?:(?:CREDENCE_REQUIRE_DATABASE_URL=1|CREDENCE_DATABASE_SCHEMA=(["']?)\w+\1)\s+)+/;
+
 /**
  * The hook command and MCP server of a project on a team store: run with CREDENCE_REQUIRE_DATABASE_URL=1 (in front
  * of the command, in the server's `env`), so that without CREDENCE_DATABASE_URL they say so and keep nothing
@@ -138,7 +141,7 @@ export function teamStoreLaunch(
   // environment the hooks would learn into `public`, the team's turns in no one's schema (review C).
   const named: Record<string, string> = schema === undefined ? {} : { CREDENCE_DATABASE_SCHEMA: schema };
   const prefix = `${REQUIRE_URL_VARIABLE}=1 ${schema === undefined ? '' : `CREDENCE_DATABASE_SCHEMA=${schema} `}`;
-  const bare = launch.command.replace(/^CREDENCE_REQUIRE_DATABASE_URL=1 (?:CREDENCE_DATABASE_SCHEMA=\w+ )?/, '');
+  const bare = launch.command.replace(TEAM_PREFIX, '');
   return {
     command: `${prefix}${bare}`,
     mcpServer: { ...launch.mcpServer, env: { ...launch.mcpServer.env, [REQUIRE_URL_VARIABLE]: '1', ...named } },
@@ -320,6 +323,29 @@ function dropCredenceFromEvents(hooks: Json, events: readonly string[], file: st
   }
 }
 
+const SCHEMA_IN_COMMAND = /^(?:[A-Za-z_]\w*=\S*\s+)*?CREDENCE_DATABASE_SCHEMA=(["']?)(\w+)\1\s/;
+
+/**
+ * The schema a Credence hook command of `.claude/settings.json` sets in front of itself (written by an earlier
+ * `init` or by hand); undefined when none does, or the text is not what `mergeHookSettings` reads.
+ */
+export function hookCommandSchema(text: string | undefined): string | undefined {
+  let hooks: Json | undefined;
+  try {
+    hooks = objectAt(parseObject(text, CLAUDE_CODE_FILES.settings), 'hooks', CLAUDE_CODE_FILES.settings, 'hooks');
+  } catch {
+    return undefined; // mergeHookSettings says what is wrong with the file
+  }
+  for (const spec of CLAUDE_CODE_HOOKS) {
+    const groups = hooks?.[spec.event];
+    for (const group of Array.isArray(groups) ? groups : []) {
+      const entry = isObject(group) && Array.isArray(group.hooks) ? group.hooks.find(isCredenceEntry) : undefined;
+      if (entry !== undefined) return SCHEMA_IN_COMMAND.exec((entry as { command: string }).command)?.[2];
+    }
+  }
+  return undefined;
+}
+
 /**
  * Takes Credence's hook entries out of the text of `.claude/settings.json`; everything else stays.
  * @throws CredenceError `INVALID_INPUT` when the text is not a JSON object or `hooks` has the wrong shape.
@@ -354,8 +380,10 @@ export function mergeMcpConfig(
   const existing = servers[MCP_SERVER_NAME];
   // The variables someone added to the entry are kept; Credence's own is set, or taken out, as the store asks.
   const kept: Record<string, unknown> = { ...(isObject(existing) && isObject(existing.env) ? existing.env : {}) };
-  // A schema beside the requirement was written with it (teamStoreLaunch): it goes or changes with it.
-  if (kept[REQUIRE_URL_VARIABLE] !== undefined) delete kept.CREDENCE_DATABASE_SCHEMA;
+  // A schema beside the requirement goes with it (back on SQLite) and changes when the new entry names one; on a
+  // team store naming none it stays: someone may have written it there, and init cannot tell theirs from its own.
+  if (kept[REQUIRE_URL_VARIABLE] !== undefined && server.env?.[REQUIRE_URL_VARIABLE] === undefined)
+    delete kept.CREDENCE_DATABASE_SCHEMA;
   const env: Record<string, unknown> = { ...kept, ...server.env };
   if (server.env?.[REQUIRE_URL_VARIABLE] === undefined) delete env[REQUIRE_URL_VARIABLE];
   servers[MCP_SERVER_NAME] = {
@@ -530,12 +558,6 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const launch =
     remove || (options.command !== undefined && options.mcpServer !== undefined) ? undefined : launchCommands(project);
   const given = { command: options.command ?? launch?.command, mcpServer: options.mcpServer ?? launch?.mcpServer };
-  const team =
-    options.teamStore === undefined || given.command === undefined || given.mcpServer === undefined
-      ? undefined
-      : teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, options.teamStore.schema);
-  const command = team?.command ?? given.command;
-  const mcpServer = team?.mcpServer ?? given.mcpServer;
   const statusOf = (text: string | undefined, changed: boolean): FileStatus =>
     !changed ? (text === undefined ? 'absent' : 'unchanged') : text === undefined ? 'created' : 'updated';
 
@@ -543,6 +565,20 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const settingsText = readIfExists(at(settingsFile));
   const mcpFile = CLAUDE_CODE_FILES.mcp;
   const mcpText = readIfExists(at(mcpFile));
+  const schema = options.teamStore?.schema;
+  // On a team store whose variable names no schema, one already in front of the hook command stays there
+  // (mergeMcpConfig keeps one in the server's env): a re-init from another shell never moves the hooks to public.
+  const hookSchema =
+    schema ?? SCHEMA_IN_COMMAND.exec(`${given.command ?? ''} `)?.[2] ?? hookCommandSchema(settingsText);
+  const team =
+    options.teamStore === undefined || given.command === undefined || given.mcpServer === undefined
+      ? undefined
+      : {
+          command: teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, hookSchema).command,
+          mcpServer: teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, schema).mcpServer,
+        };
+  const command = team?.command ?? given.command;
+  const mcpServer = team?.mcpServer ?? given.mcpServer;
   // Errors name the absolute path of the file.
   const hooks = remove
     ? removeHookSettings(settingsText, { file: at(settingsFile) })
