@@ -5,9 +5,10 @@
  */
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCredenceError } from '../../src/core/errors.js';
 import { openCredence, type Credence } from '../../src/engine/engine.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http.js';
-import { openPgStore } from '../../src/store/postgres/pg-store.js';
+import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
 import { createDashboard } from '../../src/web/server.js';
 import { inProcessClient } from '../mcp-helpers.js';
 import { pgSchemas, pgTestUrl } from '../pg.js';
@@ -46,13 +47,14 @@ describe.skipIf(url === undefined)('a team store whose server goes down while se
   const proxy = relay(target);
   let port = 0;
   let credence: Credence;
+  let store: PgStore;
   let http: RunningHttpServer;
   beforeAll(async () => {
     port = await proxy.start();
     const through = new URL(target.href);
     through.hostname = '127.0.0.1';
     through.port = String(port);
-    const store = await openPgStore({ url: through.href, schema: schema(), connectTimeoutMs: 1000 });
+    store = await openPgStore({ url: through.href, schema: schema(), connectTimeoutMs: 1000 });
     credence = await openCredence({ store, scope: 'p', now: '2026-02-02T09:00:00Z' });
     await credence.addTools([{ id: 'read_file', description: 'Read a file from disk' }]);
     const dashboard = createDashboard({ credence, log: () => {} });
@@ -96,5 +98,27 @@ describe.skipIf(url === undefined)('a team store whose server goes down while se
     expect((await api()).status).toBe(200);
     expect((await listed()).isError).not.toBe(true);
     await client.close();
+  }, 30_000);
+
+  // Fix B.2: exportRows (what `credence dump` reads) returns rows as a stream, not a promise, and was left out of the
+  // wrapper: a server down before or during a dump surfaced as an internal driver error.
+  it('a dump begun or going on when it is down is STORE_UNAVAILABLE, unreachable; back, it dumps', async () => {
+    await credence.addTools([{ id: 'write_file', description: 'Write a file to disk' }]);
+    const unreachable = async (rows: AsyncIterator<unknown>) => {
+      const failed = await rows.next().catch((e: unknown) => e);
+      expect(isCredenceError(failed, 'STORE_UNAVAILABLE') && failed.message).toMatch(
+        /^the PostgreSQL store at postgres:\/\/\S+ is unreachable \([^)]+\): the server is down .*; retry later$/,
+      );
+    };
+    const going = store.exportRows('tools', { batchSize: 1 })[Symbol.asyncIterator]();
+    expect((await going.next()).done).toBe(false);
+    await proxy.stop();
+    await unreachable(going);
+    await unreachable(store.exportRows('tools')[Symbol.asyncIterator]());
+
+    await proxy.start(port);
+    const ids: unknown[] = [];
+    for await (const batch of store.exportRows('tools')) ids.push(...batch.map((row) => row.id));
+    expect(ids).toEqual(['read_file', 'write_file']);
   }, 30_000);
 });

@@ -305,7 +305,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
 
 /**
  * The store with each method's failure from a server gone down or out of reach meanwhile named as such
- * ({@link unreachableError}: STORE_UNAVAILABLE, retry later), not a driver error every surface calls internal.
+ * ({@link unreachableError}: STORE_UNAVAILABLE, retry later), not a driver error every surface calls internal:
+ * a promise's, and a row stream's (`exportRows`, read by `credence dump`) failing between batches.
  */
 function unreachableNamed<S extends object>(store: S, location: string, timeoutMs: number): S {
   const named = (error: unknown): never => {
@@ -313,8 +314,20 @@ function unreachableNamed<S extends object>(store: S, location: string, timeoutM
   };
   return aroundMethods(store, (method, target, args) => {
     const result = method.apply(target, args);
-    return result instanceof Promise ? result.catch(named) : result;
+    if (result instanceof Promise) return result.catch(named);
+    return isAsyncIterable(result) ? namedStream(result, named) : result;
   });
+}
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+async function* namedStream<T>(stream: AsyncIterable<T>, named: (error: unknown) => never): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (error) {
+    named(error);
+  }
 }
 
 async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
