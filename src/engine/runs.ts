@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { INPUT_LIMITS } from '../core/limits.js';
 import { CALL_STATUSES, INTENTS } from '../core/types.js';
+import { IntentText } from '../schemas/execution.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
@@ -88,7 +89,7 @@ const RunNodeSchema = z.strictObject({
 });
 
 const RunSchema = z.strictObject({
-  intent: z.string(),
+  intent: IntentText,
   startedAt: z.number().finite(),
   endedAt: z.number().finite(),
   nodes: z.array(RunNodeSchema),

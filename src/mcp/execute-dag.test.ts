@@ -123,6 +123,19 @@ describe('execute_dag records what happened (newcomer walk 3)', () => {
     }
   });
 
+  // Fix B.3: a blank intent is refused by the recording; the tasks ran, so the run is recorded under the words
+  // execute_dag gives a workflow without an intent, not lost.
+  it('a blank intent records the run under the workflow its tasks name', async () => {
+    const { credence, run, close } = await gatewaySession();
+    try {
+      const result = await run('   ', [{ id: 'read', tool: 'fs:read_file', arguments: { path: 'a.txt' } }]);
+      expect(result).toMatchObject({ ok: true, recorded: true, intent: 'workflow: fs:read_file' });
+      expect((await credence.runs()).map((r) => r.intent)).toEqual(['workflow: fs:read_file']);
+    } finally {
+      await close();
+    }
+  });
+
   it('links a task to the tasks it depended on, never to a sibling of its layer', async () => {
     const { credence, run, close } = await gatewaySession();
     try {

@@ -192,8 +192,11 @@ async function runExplicit(
     ids.map((id) => index.get(id)).filter((i): i is number => i !== undefined);
   const deps = effectiveDependencies(tasks);
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
-  // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size.
-  const text = intent ?? withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
+  // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size (or a blank one).
+  const text =
+    intent !== undefined && intent.trim() !== ''
+      ? intent
+      : withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
   // The tools ran: a store that cannot take the run (busy, full) must not lose what they returned, and a retry
   // would run their side effects again, so the answer says the run is not recorded and why.
   let notRecordedBecause = ran.length === 0 ? 'no task reached its tool: there is no call to record' : undefined;

@@ -132,6 +132,25 @@ describe('record_execution takes each call’s dependsOn', () => {
     }));
 });
 
+// Fix B.3: a blank intent was stored, a run recall could never find by what it was for.
+describe('record_execution with a blank intent', () => {
+  it('is refused naming intent, and nothing is stored', () =>
+    withClient(async (client, credence) => {
+      const refused = await client.callTool({
+        name: 'record_execution',
+        arguments: { intent: '  \t ', calls: [{ tool: 'read_file', status: 'success' }] },
+      });
+      expect(refused.isError).toBe(true);
+      const body = JSON.parse((refused.content as { text: string }[])[0]?.text ?? '') as {
+        error: string;
+        code: string;
+      };
+      expect(body).toMatchObject({ code: 'INVALID_INPUT' });
+      expect(body.error).toContain('intent: must not be blank');
+      expect(await credence.runs()).toEqual([]);
+    }));
+});
+
 describe('record_execution with an id of the caller', () => {
   it('records the run once: a retry with the same id learns nothing and says it was already recorded', () =>
     withClient(async (client, credence) => {

@@ -29,6 +29,14 @@ export const CallInputSchema = z.strictObject({
   output: z.string().optional(),
 });
 
+/**
+ * What a run was for, as its caller states it: never blank (recall finds past runs by it, and a blank one names
+ * nothing). A source with nothing to say gives its own words (the hooks: "Claude Code session …").
+ */
+export const IntentText = z
+  .string()
+  .refine((s) => s.trim() !== '', { message: 'must not be blank: say in words what the run was for' });
+
 /** A number id past 2^53 − 1 is read with other digits (two ids become one): it must be given as text. */
 const WHOLE_ID = 'must be text or a whole number from 0 to 2^53 − 1 (a larger one loses digits: give it as text)';
 
@@ -44,7 +52,7 @@ export const ExecutionInputSchema = z
         { error: WHOLE_ID },
       )
       .optional(),
-    intent: z.string(),
+    intent: IntentText,
     scope: z.string().trim().min(1).optional(),
     startedAt: Instant.optional(),
     calls: z.array(CallInputSchema),

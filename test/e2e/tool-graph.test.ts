@@ -130,17 +130,20 @@ describe('credence record, edges and next (issue 3)', () => {
           { tool: 'b', status: 'success', consumes: [7] },
         ],
       }),
+      JSON.stringify({ intent: '   ', calls: [{ tool: 'a', status: 'success' }] }),
     ];
     const r = credence(db, ['record', '--jsonl', '-', '--json'], `${lines.join('\n')}\n`);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.recorded).toBe(1);
-    expect(out.rejected.map((p: { line: number }) => p.line)).toEqual([2, 3, 4, 5, 6]);
+    expect(out.rejected.map((p: { line: number }) => p.line)).toEqual([2, 3, 4, 5, 6, 7]);
     expect(r.stderr).toMatch(/line 2: malformed JSON/);
     expect(r.stderr).toMatch(/line 3: .*calls\[1\]\.consumes\[0\].*only earlier calls/);
     expect(r.stderr).toMatch(/line 4: .*calls\[0\]\.retries: must not be negative/);
     expect(r.stderr).toMatch(/line 5: .*calls\[0\]\.status: must be one of success, failure, partial/);
     expect(r.stderr).toMatch(/line 6: .*consume call 7/);
+    // Fix B.3: a blank intent was recorded.
+    expect(r.stderr).toMatch(/line 7: .*intent: must not be blank/);
     expect(JSON.parse(credence(db, ['status', '--json']).stdout).counts.executions).toBe(1);
   });
 

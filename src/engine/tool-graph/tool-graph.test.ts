@@ -52,6 +52,27 @@ describe('the tool-graph library calls', () => {
     await credence.close();
   });
 
+  // Fix B.3: a blank intent was stored; the library refuses it as bad input naming intent (a run's too).
+  it('refuses a blank or whitespace-only intent with INVALID_INPUT naming it, and stores nothing', async () => {
+    const credence = await fresh();
+    for (const intent of ['', '   ', '\n\t'])
+      await expect(credence.recordExecution({ ...chain, intent })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('intent: must not be blank'),
+      });
+    const run = { intent: ' ', startedAt: T0, endedAt: T0 + 1, nodes: [] };
+    await expect(credence.recordRun(run)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('invalid run: intent: must not be blank'),
+    });
+    await expect(credence.appendCalls({ id: 's1', intent: ' ' }, () => [])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('intent: must not be blank'),
+    });
+    expect((await engineStore(credence).counts('lib')).executions).toBe(0);
+    await credence.close();
+  });
+
   it('records an execution with its source’s id once per scope, and marks a repeat as already recorded', async () => {
     const credence = await fresh();
     const first = await credence.recordExecutions([
