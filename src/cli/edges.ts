@@ -7,10 +7,14 @@ import { parseLimit } from './parse.js';
 
 const fmt = (n: number): string => n.toFixed(3);
 
+/**
+ * One edge a line. Its date is its last confirmation (`lastSeen`: the latest run in which it succeeded, whence its
+ * decay), not its last sighting: an edge known only from failed calls was seen, and is confirmed never.
+ */
 function edgeRow(e: EdgeView): string {
   return (
     `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  count ${e.count}  ` +
-    `ok ${e.successes} failed ${e.failures}  last seen ${e.lastSeen ?? 'never'}`
+    `ok ${e.successes} failed ${e.failures}  last confirmed ${e.lastSeen ?? 'never'}`
   );
 }
 

@@ -217,6 +217,41 @@ if (executablePath === undefined) {
     await shot('graph-tool');
   });
 
+  // Fix B.4: an edge known only from failed calls (the demo's Bash → Read, failing 8 times) said "last seen never";
+  // its date is its last confirmation (the latest run it succeeded in, whence its decay), and the page says so.
+  it("dates a tool's edges by their last confirmation: never for one seen only failing", async () => {
+    await page.goto(`${base}/graph`);
+    await marker('graphRendered');
+    const at = await page.evaluate(
+      (id) => (globalThis as unknown as DashboardWindow).credenceGraph?.screenPosition(id),
+      'Read',
+    );
+    if (at === null || at === undefined) throw new Error('the page does not place Read');
+    await page.mouse.click(at.x, at.y);
+    await marker('selectedTool', 'Read');
+    const headers = await page.locator('#tool-panel table.edges-in thead th').allTextContents();
+    expect(headers).toContain('last confirmed');
+    expect(headers).not.toContain('last seen');
+    const failing = page.locator('#tool-panel tr[data-edge="Bash>Read:sequence"]');
+    expect(await failing.locator('td').allTextContents()).toEqual([
+      'Bash',
+      'sequence',
+      'inferred',
+      '0',
+      'never',
+      '0 noise',
+    ]);
+    await failing.click();
+    const why =
+      (await page.locator('#tool-panel tr[data-edge="Bash>Read:sequence"] + tr.edge-why').textContent()) ?? '';
+    expect(why).toContain('never confirmed by a run (no decay)');
+    expect(why).toMatch(/confirmed 0 times \(0 successes, 8 failures\), first seen 2026-/);
+    expect(why).not.toContain('last seen');
+    const confirmed = '#tool-panel tr[data-edge="Read>Edit:dependency"]';
+    await page.locator(confirmed).click();
+    expect(await page.locator(`${confirmed} + tr.edge-why`).textContent()).toMatch(/, last confirmed 2026-/);
+  });
+
   it('filters edges by type and confidence', async () => {
     const graph = await api<{ types: string[]; edges: { type: number[]; confidence: number[] } }>('/api/graph');
     await page.goto(`${base}/graph`);

@@ -840,7 +840,7 @@
             '× decay',
             fmt(p.decay),
             `0.5^(${fmt(p.idleDays, 0)} idle day${p.idleDays === 1 ? '' : 's'} / ${halfLifeDays ?? 60})` +
-              `, last seen ${e.lastSeen ? e.lastSeen.slice(0, 10) : 'never (no decay)'}`,
+              `, ${e.lastSeen ? `last confirmed ${e.lastSeen.slice(0, 10)}` : 'never confirmed by a run (no decay)'}`,
           ),
           row(
             '= confidence',
@@ -854,8 +854,8 @@
       h(
         'p',
         { class: 'parts' },
-        `seen ${e.count} time${e.count === 1 ? '' : 's'} (${e.successes} successes, ${e.failures} failures), ` +
-          `first ${e.firstSeen ? e.firstSeen.slice(0, 10) : '—'}`,
+        `confirmed ${e.count} time${e.count === 1 ? '' : 's'} (${e.successes} successes, ${e.failures} failures), ` +
+          `first seen ${e.firstSeen ? e.firstSeen.slice(0, 10) : 'never'}`,
       ),
     );
   }
@@ -886,7 +886,11 @@
           h('th', {}, 'type'),
           h('th', {}, 'source'),
           h('th', { class: 'num' }, 'count'),
-          h('th', {}, 'last seen'),
+          h(
+            'th',
+            { title: 'the latest run in which the edge succeeded (its decay runs from there)' },
+            'last confirmed',
+          ),
           h('th', { class: 'num' }, 'confidence'),
         ),
       ),
@@ -912,7 +916,7 @@
             h('td', {}, e.type),
             h('td', {}, e.source),
             h('td', { class: 'num', title: `${e.successes} successes, ${e.failures} failures` }, e.count),
-            h('td', {}, e.lastSeen ? e.lastSeen.slice(0, 10) : '—'),
+            h('td', {}, e.lastSeen ? e.lastSeen.slice(0, 10) : 'never'),
             h('td', { class: 'num', title: partsText(e.parts) }, fmt(e.confidence), ' ', band(e.band)),
           ),
         ),
