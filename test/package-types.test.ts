@@ -2,8 +2,8 @@
  * The types a library user writes (walk 7, item 8): a consumer in a scratch folder imports `credence` the way an
  * installed package is imported (through the `exports` map, which blocks `credence/dist/…`) and names, with
  * `import type`, every type the Credence class's methods and `openCredence`'s options take or return, read from the
- * built engine.d.ts; each must be the very type of the signature (strict, `skipLibCheck: false`, nodenext). One
- * `tsc` run on `dist/` as `npm run build` left it.
+ * built engine.d.ts; each must be the very type of the signature. Every TypeScript example of docs/library.md
+ * compiles there too (strict, `skipLibCheck: false`, nodenext). One `tsc` run on `dist/` as `npm run build` left it.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -82,17 +82,25 @@ function consumer(types: readonly { name: string; from: string }[]): string {
   return lines.join('\n');
 }
 
+/** The ```ts blocks of a guide. */
+function typeScriptExamples(markdown: string): string[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1] as string);
+}
+
 let output = '';
+const examples = typeScriptExamples(readFileSync(join(repo, 'docs', 'library.md'), 'utf8'));
 
 beforeAll(() => {
   if (!existsSync(engineDts)) throw new Error('dist/ is not built: run `npm run build` (npm test does) first');
   mkdirSync(join(root, 'node_modules', '@types'), { recursive: true });
   // The package as an install links it: its `exports` map applies, as in a user's project.
   symlinkSync(repo, join(root, 'node_modules', 'credence'), 'dir');
-  symlinkSync(join(repo, 'node_modules', '@types', 'node'), join(root, 'node_modules', '@types', 'node'), 'dir');
+  for (const dep of ['pocketflow', '@types/node'])
+    symlinkSync(join(repo, 'node_modules', dep), join(root, 'node_modules', dep), 'dir');
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(join(root, 'public-types.ts'), consumer(signatureTypes(readFileSync(engineDts, 'utf8'))));
   writeFileSync(join(root, 'blocked.ts'), "import type { Credence } from 'credence/dist/src/engine/engine.js';\n");
+  examples.forEach((code, i) => writeFileSync(join(root, `library-${i + 1}.ts`), code));
   const compilerOptions = {
     strict: true,
     skipLibCheck: false,
@@ -139,6 +147,11 @@ describe('the types of the library API, from the package entry (walk 7, item 8)'
 
   it('the package keeps its inside closed: credence/dist/… does not resolve', () => {
     expect(errorsOf(/^blocked\.ts\(/).join('\n')).toMatch(/error TS2307/);
+  });
+
+  it('every TypeScript example of docs/library.md compiles', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(errorsOf(/^library-\d+\.ts\(/)).toEqual([]);
   });
 
   it('the compiler found nothing else', () => {
