@@ -68,22 +68,12 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Throws (INVALID_INPUT, exit 2) when `--now` (or CREDENCE_NOW) is more than a day after the clock (aheadOfClock):
- * a mistyped year would make `evolve` prune every observation as if that time had passed. Text that is no date is
- * left to openCredence's own message. An empty `--scope` is refused too: it would fall back to the default scope.
+ * Throws (INVALID_INPUT, exit 2) on an empty `--scope`: it would fall back to the default scope. A `--now` (or
+ * CREDENCE_NOW) that is no date, or more than a day after the clock, is refused by the engine's parseNow, named so.
  */
-export function requireSaneOptions(options: GlobalOptions, env: NodeJS.ProcessEnv, clock: number): void {
+export function requireSaneOptions(options: GlobalOptions): void {
   if (options.scope !== undefined && options.scope.trim() === '')
     throw new CredenceError('INVALID_INPUT', '--scope is empty: name a scope, or leave the option out for the default');
-  const named = options.now !== undefined ? '--now' : 'CREDENCE_NOW';
-  const text = options.now ?? (env.CREDENCE_NOW === '' ? undefined : env.CREDENCE_NOW);
-  const at = text === undefined ? undefined : parseIsoInstant(text);
-  if (at === undefined || !aheadOfClock(at, clock)) return;
-  throw new CredenceError(
-    'INVALID_INPUT',
-    `${named} ${text} is after this machine's clock (${new Date(clock).toISOString()}): Credence does not run ` +
-      'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
-  );
 }
 
 /**
@@ -136,14 +126,17 @@ export function makeContext(
     options,
     wantsJson: options.json === true || options.format === 'json',
     open: async () => {
-      requireSaneOptions(options, io.env, Date.now());
+      requireSaneOptions(options);
       if (reads) requireNamedStore(options, io.env);
-      return (await import('../engine/engine.js')).openCredence(
+      const engine = await import('../engine/engine.js');
+      // --now checked (a date, not ahead of the clock) and named as the flag; CREDENCE_NOW is the engine's to read.
+      const now = options.now === undefined ? undefined : engine.parseNow(options.now, '--now');
+      return engine.openCredence(
         {
           ...(options.db === undefined ? {} : { db: options.db }),
           ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
           ...(options.scope === undefined ? {} : { scope: options.scope }),
-          ...(options.now === undefined ? {} : { now: options.now }),
+          ...(now === undefined ? {} : { now }),
           cwd: io.cwd,
           warn: (line) => io.stderr(`credence: ${line}\n`),
         },

@@ -26,7 +26,7 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
     dir: folder,
     env,
     cwd: ctx.io.cwd,
-    now: fixed === undefined ? Date.now() : parseNow(fixed),
+    now: fixed === undefined ? Date.now() : parseNow(fixed, ctx.options.now === undefined ? 'CREDENCE_NOW' : '--now'),
     ...(ctx.options.scope === undefined ? {} : { scope: ctx.options.scope }),
     progress: (line) => ctx.io.stderr(`credence import: ${line}\n`),
   }).catch((error: unknown) => {

@@ -8,7 +8,7 @@ import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.j
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
-import { parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
@@ -101,8 +101,9 @@ export interface CredenceOptions {
   /** An already open store; `db` and `databaseUrl` are ignored when given. */
   store?: Store;
   /**
-   * The clock: a fixed instant (ISO text, Date or epoch ms) or a function returning epoch ms.
-   * @default process.env.CREDENCE_NOW, else the system clock
+   * The clock: a fixed instant (ISO text, Date or epoch ms) up to a day after the system clock (a later one is
+   * INVALID_INPUT: `evolve` would prune observations as if that time had passed), or a function returning epoch ms.
+   * @default process.env.CREDENCE_NOW (checked the same way), else the system clock
    */
   now?: string | number | Date | (() => number);
   /** Scope name; default: the git top-level of `cwd` (SPEC §2). */
@@ -165,8 +166,12 @@ export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'
   confidence?: number;
 };
 
-/** Turns `--now` / `CREDENCE_NOW` text into a clock, with a clear error for text that is no date. */
-export function parseNow(value: string | number | Date): number {
+/**
+ * Turns a fixed clock (`now`, `--now`, CREDENCE_NOW: ISO text, a Date or epoch ms) into epoch ms. Text that is no
+ * date, and a time more than a day after the machine's `clock` (aheadOfClock: a mistyped year would make `evolve`
+ * prune every observation as if that time had passed), are INVALID_INPUT naming `name`.
+ */
+export function parseNow(value: string | number | Date, name = 'now', clock: number = Date.now()): number {
   const ms =
     value instanceof Date
       ? value.getTime()
@@ -179,14 +184,23 @@ export function parseNow(value: string | number | Date): number {
       `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`,
     );
   }
+  if (aheadOfClock(ms, clock)) {
+    const shown = value instanceof Date ? value.toISOString() : String(value);
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name} ${shown} is after this machine's clock (${new Date(clock).toISOString()}): Credence does not run ` +
+        'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
+    );
+  }
   return ms;
 }
 
 function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => number {
   if (typeof now === 'function') return now;
-  const fixed = now ?? (env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? env.CREDENCE_NOW : undefined);
+  const fromEnv = env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? env.CREDENCE_NOW : undefined;
+  const fixed = now ?? fromEnv;
   if (fixed === undefined) return () => Date.now();
-  const ms = parseNow(fixed);
+  const ms = parseNow(fixed, now === undefined ? 'CREDENCE_NOW' : 'now');
   return () => ms;
 }
 
