@@ -10,7 +10,7 @@
 import { CredenceError } from '../core/errors.js';
 import { parseOutcome, parseOutcomeKind } from '../core/outcomes.js';
 import type { FeedbackKind, ObservationType, Outcome, Verdict } from '../core/types.js';
-import { OBSERVATION_TYPES } from '../core/types.js';
+import { OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from '../core/learning/rule-trust.js';
 import type {
   EpochMs,
@@ -27,6 +27,7 @@ import type {
   WriteWait,
 } from '../store/types.js';
 import { currentSkillConfidence } from './learning/skill-confidence.js';
+import { kindOf } from '../schemas/index.js';
 
 export type { Verdict } from '../core/types.js';
 
@@ -138,6 +139,20 @@ const OUTCOME_OF: Record<Verdict, Outcome> = {
   contradicted: 'contradicted',
 };
 
+const VERDICT_SET: ReadonlySet<string> = new Set<string>(VERDICTS);
+
+/**
+ * The verdict named, or INVALID_INPUT naming it and the valid ones: a library caller's typo (`accept`) was stored as a
+ * rejection, and `toString` read through the lookup tables' prototype. Checked before anything is written.
+ */
+export function parseVerdict(value: unknown): Verdict {
+  if (typeof value === 'string' && VERDICT_SET.has(value)) return value as Verdict;
+  const got = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'none' : kindOf(value);
+  throw new CredenceError('INVALID_INPUT', `verdict must be one of ${VERDICTS.join(', ')}, got ${got}`, {
+    details: { verdict: value },
+  });
+}
+
 /** Verdicts that say only how a shown result went when used: its outcome, no verdict and no event. */
 const USE_OUTCOMES: ReadonlySet<Verdict> = new Set<Verdict>(['succeeded', 'failed']);
 
@@ -161,9 +176,10 @@ export interface FeedbackResult {
 export async function giveFeedback(
   ctx: FeedbackContext,
   id: string,
-  verdict: Verdict,
+  asked: Verdict,
   options: { eventId?: string; note?: string; confirm?: boolean } = {},
 ): Promise<FeedbackResult> {
+  const verdict = parseVerdict(asked);
   if (options.eventId !== undefined && isConfirmationId(options.eventId)) {
     throw new CredenceError(
       'INVALID_INPUT',
