@@ -89,7 +89,7 @@ const PATCH_TOOLS_AT_MOST = 1000;
 
 export interface CredenceOptions {
   /**
-   * Path of the SQLite file.
+   * Path of the SQLite file (blank is INVALID_INPUT, not the default).
    * @default process.env.CREDENCE_DB, else ~/.credence/credence.db
    */
   db?: string;
@@ -106,7 +106,7 @@ export interface CredenceOptions {
    * @default process.env.CREDENCE_NOW (checked the same way), else the system clock
    */
   now?: string | number | Date | (() => number);
-  /** Scope name; default: the git top-level of `cwd` (SPEC §2). */
+  /** Scope name; default: the git top-level of `cwd` (SPEC §2). Blank is INVALID_INPUT. */
   scope?: string;
   /** @default process.cwd() */
   cwd?: string;
@@ -1077,11 +1077,27 @@ export class Credence {
   }
 }
 
+/**
+ * A `db` or `scope` given blank is INVALID_INPUT naming it: taken as not given, it opened the user's global store, or
+ * the default scope (a config value left empty, `process.env.AGENT_DB ?? ''`, wrote into ~/.credence).
+ */
+function requireNotBlank(options: CredenceOptions): void {
+  const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+  if (blank(options.db))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      "db is empty: give the path of a SQLite file (or ':memory:'), or leave db out for the default store",
+    );
+  if (blank(options.scope))
+    throw new CredenceError('INVALID_INPUT', 'scope is empty: name a scope, or leave scope out for the default');
+}
+
 /** Opens Credence over a store (the embedded SQLite file by default). */
 export async function openCredence(
   options: CredenceOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Credence> {
+  requireNotBlank(options);
   const now = makeClock(options.now, env);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
   const store =

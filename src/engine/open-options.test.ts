@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -31,5 +34,25 @@ describe("a fixed clock ahead of the machine's", () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'f', now: at });
     expect(credence.now()).toBe(at);
     await credence.close();
+  });
+});
+
+// Walk 7: a config value left empty reached openCredence and opened ~/.credence/credence.db, or the default scope.
+describe('a blank db or scope', () => {
+  it('is INVALID_INPUT naming the field, and no store is made in the default place', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'credence-blank-'));
+    const env = { HOME: home };
+    for (const db of ['', '  '])
+      await expect(openCredence({ db, scope: 's', cwd: home }, env)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/^db is empty: give the path of a SQLite file/),
+      });
+    for (const scope of ['', ' \t'])
+      await expect(openCredence({ db: ':memory:', scope, cwd: home }, env)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: 'scope is empty: name a scope, or leave scope out for the default',
+      });
+    expect(existsSync(join(home, '.credence'))).toBe(false);
+    rmSync(home, { recursive: true, force: true });
   });
 });
