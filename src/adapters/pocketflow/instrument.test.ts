@@ -631,3 +631,31 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
     await expect(broken.run({})).rejects.toBe(boom);
   });
 });
+
+// Walk 7: runs were timed by the wall clock whatever the engine's `now`, so a fixed `now` did not reproduce them.
+describe("instrumentFlow on the engine's clock", () => {
+  class Slow extends Step {
+    override async exec(input: unknown): Promise<unknown> {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return super.exec(input);
+    }
+  }
+  const runOnce = async () => {
+    const credence = await engine();
+    const search = new Slow('topic', 'results');
+    search.next(new Step('results', 'article'));
+    const recorded = instrumentFlow(new pf.Flow<Shared>(search), { credence, intent: 'research and write' });
+    await recorded.run({ topic: 'bees' });
+    return { runs: await credence.runs(), edges: await credence.edges(), workflows: await credence.workflows() };
+  };
+
+  it('times runs by the engine fixed now unless `now` is given: the same flow run twice records the same', async () => {
+    const first = await runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await runOnce();
+    expect(first.runs[0]?.startedAt).toBe(new Date(T0).toISOString());
+    expect(first.edges.length).toBeGreaterThan(0);
+    expect(new Set(first.edges.map((e) => e.lastSeen))).toEqual(new Set([new Date(T0).toISOString()]));
+    expect(second).toEqual(first);
+  });
+});

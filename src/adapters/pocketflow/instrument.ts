@@ -29,6 +29,8 @@ export interface RunRecorderTarget {
   recordRun(run: RunInput): Promise<RunResult>;
   /** `Credence.recordOutcome`: needed only to follow suggestions (`followDag`, `followNext`). */
   recordOutcome?(shownId: string, outcome: Outcome, options?: { at?: number; inferred?: boolean }): Promise<unknown>;
+  /** `Credence.now`: the engine's clock, which runs are timed by unless `now` is given. */
+  readonly now?: () => number;
 }
 
 /** A PocketFlow flow (or lone node) as the adapter sees it: something with `run(shared)`. */
@@ -44,8 +46,9 @@ export interface InstrumentFlowOptions {
   /** Per-node name, explicit intent and intent hints, keyed by node object or computed from it. */
   readonly nodes?: NodeOptionsSource;
   /**
-   * The clock for start times and durations, epoch ms.
-   * @default Date.now
+   * The clock for start times and durations, epoch ms: with the engine's fixed `now`, every run starts then
+   * (and takes 0 ms), so the same flow run twice records the same runs, edges and workflows.
+   * @default the engine's clock (`credence.now`), else Date.now
    */
   readonly now?: () => number;
   /** Called with each recorded run (also available as `lastRun`). */
@@ -113,8 +116,9 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
   }
   const root: NodeLike = flow;
   const naming = new NodeNaming(options.nodes);
-  const now = options.now ?? Date.now;
   const { credence, intent, onRun, onRecordError } = options;
+  const engineClock = credence.now;
+  const now = options.now ?? (typeof engineClock === 'function' ? () => engineClock.call(credence) : Date.now);
   naming.register(collectNodes(root));
   let lastRun: RunResult | undefined;
   const follower = new OutcomeFollower();
