@@ -22,6 +22,21 @@ export function requireList(name: string, value: unknown): asserts value is read
   if (!Array.isArray(value)) throw new CredenceError('INVALID_INPUT', `${name} must be a list, got ${got(value)}`);
 }
 
+/** What a number argument got, in words: the number itself, else its kind. */
+const shownNumber = (value: unknown): string => (typeof value === 'number' ? String(value) : got(value));
+
+/**
+ * `value` is a whole number from `min` to `max` (a count of days, a number of results): NaN, a fraction, a negative or
+ * a huge one would answer with nothing, or abort the process making its answer. @throws CredenceError INVALID_INPUT
+ */
+export function requireWholeNumber(name: string, value: unknown, min: number, max: number): asserts value is number {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name} must be a whole number from ${min} to ${max}, got ${shownNumber(value)}`,
+    );
+}
+
 /**
  * `value` is absent or an options object whose `limit`, if any, is a whole number ≥ 1 and whose `minConfidence`, if
  * any, a number from 0 to 1 (either ignored would answer with nothing, or everything, and no word of why).
@@ -32,12 +47,11 @@ export function requireOptions(name: string, value: unknown): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new CredenceError('INVALID_INPUT', `${name} must be an object of options, got ${kindOf(value)}`);
   const { limit, minConfidence } = value as { limit?: unknown; minConfidence?: unknown };
-  const shown = (v: unknown) => (typeof v === 'number' ? String(v) : got(v));
   if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1))
-    throw new CredenceError('INVALID_INPUT', `${name}.limit must be a whole number >= 1, got ${shown(limit)}`);
+    throw new CredenceError('INVALID_INPUT', `${name}.limit must be a whole number >= 1, got ${shownNumber(limit)}`);
   if (minConfidence !== undefined && !(typeof minConfidence === 'number' && minConfidence >= 0 && minConfidence <= 1))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${name}.minConfidence must be a number from 0 to 1, got ${shown(minConfidence)}`,
+      `${name}.minConfidence must be a number from 0 to 1, got ${shownNumber(minConfidence)}`,
     );
 }

@@ -3,7 +3,7 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
-import { requireList, requireOptions, requireText } from './arguments.js';
+import { requireList, requireOptions, requireText, requireWholeNumber } from './arguments.js';
 import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
@@ -83,6 +83,9 @@ import {
   type DumpReport,
   type RestoreReport,
 } from '../store/dump.js';
+
+/** The most days `dailyActivity` counts (ten years): one entry a day, so a huge count would exhaust the heap. */
+export const MAX_ACTIVITY_DAYS = 3650;
 
 /** Tools written since the last snapshot up to which its catalogue is patched rather than read whole. */
 const PATCH_TOOLS_AT_MOST = 1000;
@@ -488,8 +491,12 @@ export class Credence {
     };
   }
 
-  /** Runs, their calls and observations per day over the `days` days up to `now` (the clock), counted by the store. */
-  dailyActivity(days: number, now: number = this.now()): Promise<DailyActivity> {
+  /**
+   * Runs, their calls and observations per day over the `days` days up to `now` (the clock), counted by the store.
+   * `days` is a whole number from 1 to {@link MAX_ACTIVITY_DAYS} (ten years). @throws CredenceError INVALID_INPUT
+   */
+  async dailyActivity(days: number, now: number = this.now()): Promise<DailyActivity> {
+    requireWholeNumber('days', days, 1, MAX_ACTIVITY_DAYS);
     return this.#store.activityByDay(this.scope, { now, days });
   }
 

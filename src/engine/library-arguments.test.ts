@@ -57,6 +57,20 @@ describe('the library names an argument of the wrong type', () => {
     'calibration of null': wrong((c) => c.calibration(null), 'options must be an object of options, got null'),
     'evolve of a number': wrong((c) => c.evolve(5), 'options must be an object of options, got a number'),
     'forScope of a number': wrong((c) => c.forScope(5), 'scope must be text, got a number'),
+    // Walk 7: dailyActivity(1e8) aborted the process (heap), NaN, -3 and 1.5 threw a raw RangeError.
+    ...Object.fromEntries(
+      [
+        [1e8, '100000000'],
+        [Number.NaN, 'NaN'],
+        [-3, '-3'],
+        [1.5, '1.5'],
+        [0, '0'],
+        ['7', 'a string'],
+      ].map(([days, shown]) => [
+        `dailyActivity of ${String(days)} days`,
+        wrong((c) => c.dailyActivity(days), `days must be a whole number from 1 to 3650, got ${shown}`),
+      ]),
+    ),
   };
   for (const [name, { call, message }] of Object.entries(cases))
     it(`${name}: INVALID_INPUT, "${message}", nothing stored`, async () => {
@@ -67,4 +81,13 @@ describe('the library names an argument of the wrong type', () => {
       expect(await engineStore(credence).counts('p')).toEqual(before);
       await credence.close();
     });
+});
+
+describe('dailyActivity', () => {
+  it('counts up to ten years of days, one entry a day', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: 0 });
+    expect((await credence.dailyActivity(1)).executions).toHaveLength(1);
+    expect((await credence.dailyActivity(3650)).executions).toHaveLength(3650);
+    await credence.close();
+  });
 });
