@@ -69,7 +69,7 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
 
 /**
  * Throws (INVALID_INPUT, exit 2) on an empty `--scope`: it would fall back to the default scope. A `--now` (or
- * CREDENCE_NOW) that is no date, or more than a day after the clock, is refused by the engine's parseNow, named so.
+ * CREDENCE_NOW) that is no date, or more than a day after the clock, is refused by openCredence, named so.
  */
 export function requireSaneOptions(options: GlobalOptions): void {
   if (options.scope !== undefined && options.scope.trim() === '')
@@ -114,6 +114,9 @@ export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv
 const shellWord = (text: string): string =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
+/** What the engine's messages call the options a command line gave. */
+const CLI_NAMES = { now: '--now', db: '--db', databaseUrl: '--database-url' } as const;
+
 export function makeContext(
   io: CliIO,
   options: GlobalOptions,
@@ -128,19 +131,18 @@ export function makeContext(
     open: async () => {
       requireSaneOptions(options);
       if (reads) requireNamedStore(options, io.env);
-      const engine = await import('../engine/engine.js');
-      // --now checked (a date, not ahead of the clock) and named as the flag; CREDENCE_NOW is the engine's to read.
-      const now = options.now === undefined ? undefined : engine.parseNow(options.now, '--now');
-      return engine.openCredence(
+      return (await import('../engine/engine.js')).openCredence(
         {
           ...(options.db === undefined ? {} : { db: options.db }),
           ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
           ...(options.scope === undefined ? {} : { scope: options.scope }),
-          ...(now === undefined ? {} : { now }),
+          ...(options.now === undefined ? {} : { now: options.now }),
           cwd: io.cwd,
           warn: (line) => io.stderr(`credence: ${line}\n`),
         },
         io.env,
+        // The engine's messages name the flags the user typed (`--now 2062-… is after this machine's clock`).
+        CLI_NAMES,
       );
     },
   };

@@ -29,12 +29,25 @@ const shownNumber = (value: unknown): string => (typeof value === 'number' ? Str
  * `value` is a whole number from `min` to `max` (a count of days, a number of results): NaN, a fraction, a negative or
  * a huge one would answer with nothing, or abort the process making its answer. @throws CredenceError INVALID_INPUT
  */
-export function requireWholeNumber(name: string, value: unknown, min: number, max: number): asserts value is number {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max))
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `${name} must be a whole number from ${min} to ${max}, got ${shownNumber(value)}`,
-    );
+export function requireWholeNumber(
+  name: string,
+  value: unknown,
+  min: number,
+  max = Number.POSITIVE_INFINITY,
+): asserts value is number {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)) {
+    const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new CredenceError('INVALID_INPUT', `${name} must be a whole number ${range}, got ${shownNumber(value)}`);
+  }
+}
+
+/** The latest instant a Date holds (±8.64e15 ms): beyond it a time cannot be shown (`Invalid time value`). */
+export const LATEST_DATE_MS = 8.64e15;
+
+/** `value` is a time in epoch milliseconds a Date can hold. @throws CredenceError INVALID_INPUT */
+export function requireEpochMs(name: string, value: unknown): asserts value is number {
+  if (!(typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= LATEST_DATE_MS))
+    throw new CredenceError('INVALID_INPUT', `${name} must be a time in epoch milliseconds, got ${shownNumber(value)}`);
 }
 
 /**

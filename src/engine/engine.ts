@@ -3,7 +3,15 @@
  * The composition root (STYLE): a Credence instance wires a store, the scope and the clock to the
  * pure core. Every surface (CLI, MCP, hooks, adapters) goes through it.
  */
-import { requireList, requireOptions, requireText, requireWholeNumber } from './arguments.js';
+import {
+  LATEST_DATE_MS,
+  requireEpochMs,
+  requireList,
+  requireOptions,
+  requireText,
+  requireWholeNumber,
+} from './arguments.js';
+import { kindOf } from '../schemas/index.js';
 import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
@@ -170,6 +178,30 @@ export type ObservationDraft = Omit<ObservationInput, 'timestamp' | 'confidence'
 };
 
 /**
+ * What openCredence's messages call its options: the fields (`now`, `db`, `databaseUrl`) by default; the CLI passes
+ * its flags (`--now`, `--db`, `--database-url`). @internal
+ */
+export interface OptionNames {
+  now: string;
+  db: string;
+  databaseUrl: string;
+}
+
+const FIELD_NAMES: OptionNames = { now: 'now', db: 'db', databaseUrl: 'databaseUrl' };
+
+/** A fixed clock as given, in words: text quoted, a number as it is, else its kind. */
+const shownNow = (value: unknown): string =>
+  typeof value === 'string'
+    ? JSON.stringify(value)
+    : typeof value === 'number'
+      ? String(value)
+      : value instanceof Date
+        ? 'an invalid Date'
+        : value === undefined
+          ? 'none'
+          : kindOf(value);
+
+/**
  * Turns a fixed clock (`now`, `--now`, CREDENCE_NOW: ISO text, a Date or epoch ms) into epoch ms. Text that is no
  * date, and a time more than a day after the machine's `clock` (aheadOfClock: a mistyped year would make `evolve`
  * prune every observation as if that time had passed), are INVALID_INPUT naming `name`.
@@ -180,13 +212,16 @@ export function parseNow(value: string | number | Date, name = 'now', clock: num
       ? value.getTime()
       : typeof value === 'number'
         ? value
-        : (parseIsoInstant(value) ?? Number.NaN);
-  if (!Number.isFinite(ms)) {
-    throw new CredenceError(
+        : typeof value === 'string'
+          ? (parseIsoInstant(value) ?? Number.NaN)
+          : Number.NaN;
+  const notATime = () =>
+    new CredenceError(
       'INVALID_INPUT',
-      `--now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(String(value))}`,
+      `${name} must be an ISO 8601 date such as 2026-02-02T06:00:00Z` +
+        `${typeof value === 'string' ? '' : ', a Date or epoch milliseconds'}, got ${shownNow(value)}`,
     );
-  }
+  if (!Number.isFinite(ms)) throw notATime();
   if (aheadOfClock(ms, clock)) {
     const shown = value instanceof Date ? value.toISOString() : String(value);
     throw new CredenceError(
@@ -195,15 +230,22 @@ export function parseNow(value: string | number | Date, name = 'now', clock: num
         'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
     );
   }
+  if (ms < -LATEST_DATE_MS) throw notATime();
   return ms;
 }
 
-function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv): () => number {
-  if (typeof now === 'function') return now;
+function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv, name: string): () => number {
+  if (typeof now === 'function')
+    return () => {
+      // A clock that returns no time would fail later as `RangeError: Invalid time value`, naming nothing.
+      const ms = now();
+      requireEpochMs(`${name}()`, ms);
+      return ms;
+    };
   const fromEnv = env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? env.CREDENCE_NOW : undefined;
   const fixed = now ?? fromEnv;
   if (fixed === undefined) return () => Date.now();
-  const ms = parseNow(fixed, now === undefined ? 'CREDENCE_NOW' : 'now');
+  const ms = parseNow(fixed, now === undefined ? 'CREDENCE_NOW' : name);
   return () => ms;
 }
 
@@ -1002,6 +1044,7 @@ export class Credence {
    */
   async workflows(options: { limit?: number; now?: number } = {}): Promise<WorkflowView[]> {
     requireOptions('options', options);
+    if (options.now !== undefined) requireEpochMs('options.now', options.now);
     return listWorkflows(
       { store: this.#store, scope: this.scope },
       { now: options.now ?? this.now(), ...(options.limit === undefined ? {} : { limit: options.limit }) },
@@ -1032,6 +1075,9 @@ export class Credence {
 
   /** Density, its tier, and the most central tools of the scope's graph. */
   async graphStats(options: { top?: number } = {}): Promise<GraphStats> {
+    requireOptions('options', options);
+    // A top of -1 dropped the last tool; NaN or 1.5 went through.
+    if (options.top !== undefined) requireWholeNumber('options.top', options.top, 1);
     // A process with no snapshot yet reads the kept one's statistics alone when nothing was written since (issue 20).
     const revision = this.#lastSnapshot === undefined ? await this.#revision() : undefined;
     const kept =
@@ -1103,9 +1149,11 @@ function requireNotBlank(options: CredenceOptions): void {
 export async function openCredence(
   options: CredenceOptions = {},
   env: NodeJS.ProcessEnv = process.env,
+  names: OptionNames = FIELD_NAMES,
 ): Promise<Credence> {
+  requireOptions('options', options);
   requireNotBlank(options);
-  const now = makeClock(options.now, env);
+  const now = makeClock(options.now, env, names.now);
   const scope = resolveScope({ cwd: options.cwd ?? process.cwd(), override: options.scope ?? env.CREDENCE_SCOPE });
   const store =
     options.store ??
@@ -1113,6 +1161,7 @@ export async function openCredence(
       {
         ...(options.db === undefined ? {} : { db: options.db }),
         ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+        names: { db: names.db, databaseUrl: names.databaseUrl },
       },
       env,
     ));

@@ -57,6 +57,31 @@ describe('the library names an argument of the wrong type', () => {
     'calibration of null': wrong((c) => c.calibration(null), 'options must be an object of options, got null'),
     'evolve of a number': wrong((c) => c.evolve(5), 'options must be an object of options, got a number'),
     'forScope of a number': wrong((c) => c.forScope(5), 'scope must be text, got a number'),
+    // Walk 7: messages written for the CLI, or showing the wrong value, in a library call.
+    'recordOutcome at NaN': wrong(
+      (c) => c.recordOutcome('sh-none', 'succeeded', { at: Number.NaN }),
+      'at NaN is not a time (epoch milliseconds)',
+    ),
+    'evolve over a window of NaN': wrong(
+      (c) => c.evolve({ sinceMs: Number.NaN, dryRun: true }),
+      'sinceMs must be a number of milliseconds, got NaN',
+    ),
+    'workflows at a now that is text': wrong(
+      (c) => c.workflows({ now: 'x' }),
+      'options.now must be a time in epoch milliseconds, got a string',
+    ),
+    'graphStats of the top -1': wrong(
+      (c) => c.graphStats({ top: -1 }),
+      'options.top must be a whole number >= 1, got -1',
+    ),
+    'graphStats of the top NaN': wrong(
+      (c) => c.graphStats({ top: Number.NaN }),
+      'options.top must be a whole number >= 1, got NaN',
+    ),
+    'graphStats of the top 1.5': wrong(
+      (c) => c.graphStats({ top: 1.5 }),
+      'options.top must be a whole number >= 1, got 1.5',
+    ),
     // Walk 7: dailyActivity(1e8) aborted the process (heap), NaN, -3 and 1.5 threw a raw RangeError.
     ...Object.fromEntries(
       [

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCredence } from './engine.js';
+import { cliIn } from '../../test/cli.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 
 const DAY = 86_400_000;
@@ -54,5 +55,57 @@ describe('a blank db or scope', () => {
       });
     expect(existsSync(join(home, '.credence'))).toBe(false);
     rmSync(home, { recursive: true, force: true });
+  });
+});
+
+// Walk 7: openCredence's messages were written for the CLI (`--now must be…`, `--db takes…`), a clock returning NaN
+// gave `RangeError: Invalid time value`, and `openCredence(null)` a TypeError.
+describe("openCredence's messages", () => {
+  const memory = () => openSqliteStore({ path: ':memory:' });
+  const refused = async (open: () => Promise<unknown>, message: string) =>
+    expect(open()).rejects.toMatchObject({ code: 'INVALID_INPUT', message });
+  const ISO = 'an ISO 8601 date such as 2026-02-02T06:00:00Z';
+
+  it('name the library fields and show the value given', async () => {
+    await refused(
+      () => openCredence({ store: memory(), scope: 's', now: 'yesterday' }),
+      `now must be ${ISO}, got "yesterday"`,
+    );
+    await refused(
+      () => openCredence({ store: memory(), scope: 's', now: Number.NaN }),
+      `now must be ${ISO}, a Date or epoch milliseconds, got NaN`,
+    );
+    await refused(
+      () => openCredence({ store: memory(), scope: 's', now: {} as never }),
+      `now must be ${ISO}, a Date or epoch milliseconds, got an object`,
+    );
+    await refused(
+      () => openCredence({ db: 'file:x.db', scope: 's' }, {}),
+      'db takes the path of a SQLite file, got a file: URL; give a PostgreSQL server with databaseUrl instead',
+    );
+    await refused(
+      () => openCredence({ db: 'a.db', databaseUrl: 'postgres://h/x', scope: 's' }, {}),
+      'give either db (a SQLite file) or databaseUrl (a PostgreSQL server), not both',
+    );
+    await refused(() => openCredence(null as never), 'options must be an object of options, got null');
+  });
+
+  it('a clock that returns no time is INVALID_INPUT naming now()', async () => {
+    const credence = await openCredence({ store: memory(), scope: 's', now: () => Number.NaN });
+    await expect(credence.status()).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'now() must be a time in epoch milliseconds, got NaN',
+    });
+    await credence.close();
+  });
+
+  it('the command line keeps its flag names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-flags-'));
+    const now = await cliIn(dir, ['--db', ':memory:', '--now', 'yesterday', 'status']);
+    expect(now.stderr).toBe(`credence: --now must be ${ISO}, got "yesterday"\n`);
+    const db = await cliIn(dir, ['--db', 'file:x.db', 'status']);
+    expect(db.stderr).toContain('credence: --db takes the path of a SQLite file, got a file: URL; give a PostgreSQL');
+    expect(db.stderr).toContain('with --database-url instead');
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -13,7 +13,17 @@ export interface OpenStoreOptions {
   db?: string;
   /** A PostgreSQL URL given explicitly (`--database-url`). */
   databaseUrl?: string;
+  /** What a message calls `db` and `databaseUrl`: the CLI's flags by default, the fields in a library call. */
+  names?: StoreOptionNames;
 }
+
+/** The names of the two options in messages (`--db`, `--database-url` on the command line). */
+export interface StoreOptionNames {
+  db: string;
+  databaseUrl: string;
+}
+
+const FLAG_NAMES: StoreOptionNames = { db: '--db', databaseUrl: '--database-url' };
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
 
@@ -26,11 +36,12 @@ const given = (value: string | undefined): value is string => value !== undefine
 export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string {
   if (!given(options.db) && databaseUrlMissing(env))
     throw new CredenceError('INVALID_INPUT', missingDatabaseUrlMessage('no store was opened'));
-  const source = given(options.db) ? '--db' : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
+  const names = options.names ?? FLAG_NAMES;
+  const source = given(options.db) ? names.db : given(env.CREDENCE_DB) ? 'CREDENCE_DB' : undefined;
   const path = given(options.db) ? options.db : defaultDbPath(env);
   const scheme = source === undefined ? undefined : urlSchemeOf(path);
   if (scheme !== undefined) {
-    const instead = source === '--db' ? '--database-url' : 'CREDENCE_DATABASE_URL';
+    const instead = source === names.db ? names.databaseUrl : 'CREDENCE_DATABASE_URL';
     const message = `${source} takes the path of a SQLite file, got a ${scheme} URL`;
     throw new CredenceError('INVALID_INPUT', `${message}; give a PostgreSQL server with ${instead} instead`, {
       details: { source, scheme },
@@ -42,9 +53,10 @@ export function sqlitePath(options: OpenStoreOptions, env: NodeJS.ProcessEnv = p
 /** The PostgreSQL URL this process should use, or undefined for SQLite. */
 export function databaseUrl(options: OpenStoreOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (given(options.databaseUrl) && given(options.db)) {
+    const names = options.names ?? FLAG_NAMES;
     throw new CredenceError(
       'INVALID_INPUT',
-      'give either --db (a SQLite file) or --database-url (a PostgreSQL server), not both',
+      `give either ${names.db} (a SQLite file) or ${names.databaseUrl} (a PostgreSQL server), not both`,
     );
   }
   if (given(options.databaseUrl)) return options.databaseUrl;

@@ -177,6 +177,15 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // outside the project, by its words or by a link on disk, fails here, with nothing stored half-way.
   checkedSkillFileLayout(options.layout);
   const sinceMs = options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs;
+  // A window that is no number ("a window of NaN days") is named as the library's field.
+  if (typeof sinceMs !== 'number' || Number.isNaN(sinceMs))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `sinceMs must be a number of milliseconds, got ${typeof sinceMs === 'number' ? 'NaN' : `a ${typeof sinceMs}`}`,
+      {
+        details: { sinceMs },
+      },
+    );
   if (!(sinceMs >= 0))
     throw new CredenceError(
       'INVALID_INPUT',
