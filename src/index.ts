@@ -8,6 +8,7 @@ export {
   defaultDbPath,
   parseNow,
   type CredenceOptions,
+  type OptionNames,
   type Status,
   type Tracking,
   type Shown,
