@@ -5,12 +5,19 @@
  */
 import { z } from 'zod';
 import type { CredenceError } from '../core/errors.js';
-import { invalidField, isHttpUrl } from './errors.js';
+import { httpUrlProblem, invalidField } from './errors.js';
 import { EMBEDDING_PROVIDERS, type EmbeddingConfig, type EmbeddingProviderName } from './types.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
+import { redactUrl } from '../store/postgres/redact-url.js';
 
 const ProviderNameSchema = z.enum(EMBEDDING_PROVIDERS as [EmbeddingProviderName, ...EmbeddingProviderName[]]);
-const HttpUrlSchema = z.string().trim().refine(isHttpUrl, 'must be an http(s) URL');
+const HttpUrlSchema = z
+  .string()
+  .trim()
+  .superRefine((url, ctx) => {
+    const problem = httpUrlProblem(url);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** The `embeddings` section of a config file. */
 export const EmbeddingConfigSchema = z
@@ -26,9 +33,10 @@ export const EmbeddingConfigSchema = z
 /** A config file, of which only `embeddings` is read here. */
 export const EmbeddingConfigFileSchema = z.object({ embeddings: EmbeddingConfigSchema.optional() }).passthrough();
 
-/** `value` with any API key replaced by `***`, so that a config error never prints a key. */
+/** `value` with any API key replaced by `***` and a URL's secrets hidden, so that a config error never prints them. */
 function maskKey(field: string, value: unknown): unknown {
   if (field.endsWith('apiKey')) return value === undefined ? undefined : '***';
+  if (field.endsWith('url') && typeof value === 'string') return redactUrl(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskKey(k, v)]));
   }

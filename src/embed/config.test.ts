@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../test/helpers.js';
+import { codeOf, thrown } from '../../test/helpers.js';
 import { CredenceError } from '../core/errors.js';
 import { createEmbeddingProvider, embeddingKey, resolveEmbeddingConfig, resolveEmbeddingKey } from './config.js';
 import type { EmbeddingProvider } from './types.js';
@@ -121,6 +121,26 @@ describe('resolveEmbeddingConfig', () => {
     expect(fieldOf(() => resolveEmbeddingConfig({}, ['embeddings']))).toBe('config file');
     expect(fieldOf(() => resolveEmbeddingConfig({}, 0))).toBe('config file');
     expect(fieldOf(() => resolveEmbeddingConfig({}, { embeddings: null }))).toBe('embeddings');
+  });
+
+  it('refuses a URL holding a user name or password, from the environment or a file, never printing it', () => {
+    const messages = [
+      () =>
+        resolveEmbeddingConfig({
+          CREDENCE_EMBEDDINGS: 'openai:m',
+          CREDENCE_EMBEDDINGS_URL: 'http://alice:hunter2@127.0.0.1:9/v1',
+        }),
+      () =>
+        resolveEmbeddingConfig({}, { embeddings: { provider: 'openai', model: 'm', url: 'http://al:hunter2@h/v1' } }),
+      () => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', CREDENCE_EMBEDDINGS_URL: 'ftp://u:hunter2@h' }),
+    ].map((fn) => {
+      expect(fieldOf(fn)).toMatch(/^(CREDENCE_EMBEDDINGS_URL|embeddings\.url)$/);
+      const error = thrown(fn) as CredenceError;
+      return `${error.message} ${JSON.stringify(error.details)}`;
+    });
+    expect(messages[0]).toContain('must not hold a user name or password');
+    expect(messages[0]).toContain('http://alice:***@127.0.0.1:9/v1');
+    for (const message of messages) expect(message).not.toContain('hunter2');
   });
 
   it('takes a config file without an embeddings section as the default, other keys and all', () => {

@@ -9,7 +9,7 @@
  */
 import { CredenceError } from '../core/errors.js';
 import { parseEmbeddingConfigFile } from './config-schema.js';
-import { invalidField as invalid, isHttpUrl } from './errors.js';
+import { httpUrlProblem, invalidField as invalid } from './errors.js';
 import { ollamaProvider } from './ollama.js';
 import { openAiProvider } from './openai.js';
 import { transformersProvider } from './transformers.js';
@@ -20,6 +20,7 @@ import {
   type EmbeddingProviderName,
 } from './types.js';
 import { wordVectorProvider } from './word-vectors.js';
+import { redactUrl } from '../store/postgres/redact-url.js';
 
 /** `CREDENCE_EMBEDDINGS` as provider + model or folder. */
 function parseProviderSpec(spec: string): Pick<EmbeddingConfig, 'provider' | 'model' | 'folder'> {
@@ -41,7 +42,8 @@ function parseProviderSpec(spec: string): Pick<EmbeddingConfig, 'provider' | 'mo
 /**
  * The embedding configuration from the environment and an optional parsed config file (env wins).
  * @throws CredenceError INVALID_INPUT naming the variable or field: an unknown provider, a URL that is
- * not http(s), a provider without the model or folder it needs, unknown keys in `embeddings`.
+ * not http(s) or holds a user name or password (shown hidden), a provider without the model or folder it
+ * needs, unknown keys in `embeddings`.
  */
 export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): EmbeddingConfig {
   let fromFile: EmbeddingConfig | undefined;
@@ -63,7 +65,8 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
 
   const url = env.CREDENCE_EMBEDDINGS_URL?.trim();
   if (url !== undefined && url.length > 0) {
-    if (!isHttpUrl(url)) throw invalid('CREDENCE_EMBEDDINGS_URL', 'must be an http(s) URL', url);
+    const problem = httpUrlProblem(url);
+    if (problem !== undefined) throw invalid('CREDENCE_EMBEDDINGS_URL', problem, redactUrl(url));
     config.url = url;
   }
   const key = env.CREDENCE_EMBEDDINGS_KEY;

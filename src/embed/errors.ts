@@ -36,12 +36,20 @@ export function invalidField(field: string, message: string, value: unknown): Cr
   );
 }
 
-/** Whether `value` (trimmed) is an http: or https: URL. */
-export function isHttpUrl(value: string): boolean {
+/**
+ * What keeps `value` (trimmed) from being a provider's base URL, undefined when nothing does: not an http: or https:
+ * URL, or one holding a user name or password (fetch refuses to send them; a key goes in `apiKey`, as a Bearer token).
+ */
+export function httpUrlProblem(value: string): string | undefined {
+  let url: URL;
   try {
-    const { protocol } = new URL(value.trim());
-    return protocol === 'http:' || protocol === 'https:';
+    url = new URL(value.trim());
   } catch {
-    return false;
+    return 'must be an http(s) URL';
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL';
+  if (url.username !== '' || url.password !== '') {
+    return 'must not hold a user name or password (give the key as CREDENCE_EMBEDDINGS_KEY or apiKey instead)';
+  }
+  return undefined;
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ollamaProvider } from './ollama.js';
 import { openAiEmbeddingsUrl, openAiProvider } from './openai.js';
-import { rejection } from '../../test/helpers.js';
+import { rejection, thrown } from '../../test/helpers.js';
+import type { CredenceError } from '../core/errors.js';
 
 interface Seen {
   method: string;
@@ -186,9 +187,44 @@ describe('ollamaProvider', () => {
 
 describe('openAiProvider', () => {
   it('adds /v1/embeddings to a base url, without doubling a /v1 it already has', () => {
-    expect(openAiEmbeddingsUrl('http://localhost:1234')).toBe('http://localhost:1234/v1/embeddings');
-    expect(openAiEmbeddingsUrl('http://localhost:1234/v1')).toBe('http://localhost:1234/v1/embeddings');
-    expect(openAiEmbeddingsUrl('https://api.example.com/v1/')).toBe('https://api.example.com/v1/embeddings');
+    expect(openAiEmbeddingsUrl('http://localhost:1234').url).toBe('http://localhost:1234/v1/embeddings');
+    expect(openAiEmbeddingsUrl('http://localhost:1234/v1').url).toBe('http://localhost:1234/v1/embeddings');
+    expect(openAiEmbeddingsUrl('https://api.example.com/v1/').url).toBe('https://api.example.com/v1/embeddings');
+  });
+
+  it('adds the path before a query of the base url, and shows the url with its secret query values hidden', () => {
+    expect(openAiEmbeddingsUrl('http://h:9/v1?api_key=plainsecretvalue&v=2')).toEqual({
+      url: 'http://h:9/v1/embeddings?api_key=plainsecretvalue&v=2',
+      shown: 'http://h:9/v1/embeddings?api_key=***&v=2',
+    });
+  });
+
+  it('sends a query of the base url, and no message names its secret values, even echoed by the server', async () => {
+    const server = await serve((seen) => ({ status: 500, body: JSON.stringify({ error: `bad ${seen.path}` }) }));
+    const error = await rejection(
+      openAiProvider({ url: `${server.url}/v1?api_key=plainsecretvalue`, model: 'm' }).embed(['hi']),
+    );
+    expect(server.seen[0]?.path).toBe('/v1/embeddings?api_key=plainsecretvalue');
+    expect(error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(error.message).toContain(`at ${server.url}/v1/embeddings?api_key=***: HTTP 500`);
+    expect(`${error.message} ${JSON.stringify(error.details)}`).not.toContain('plainsecretvalue');
+    const closed = `http://127.0.0.1:${await closedPort()}/v1?token=plainsecretvalue`;
+    const refused = await rejection(ollamaProvider({ url: closed, model: 'm' }).embed(['hi']));
+    expect(refused.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(`${refused.message} ${JSON.stringify(refused.details)}`).not.toContain('plainsecretvalue');
+  });
+
+  it('refuses a base url holding a user name or password, naming it with the password hidden', () => {
+    for (const make of [
+      () => openAiProvider({ url: 'http://alice:hunter2@127.0.0.1:9/v1', model: 'm' }),
+      () => ollamaProvider({ url: 'http://alice:hunter2@127.0.0.1:9', model: 'm' }),
+    ]) {
+      const error = thrown(make) as CredenceError;
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(error.message).toContain('url must not hold a user name or password');
+      expect(error.message).toContain('alice:***@127.0.0.1:9');
+      expect(error.message).not.toContain('hunter2');
+    }
   });
 
   it('posts {model, input} with the bearer key and puts the answer back in input order by index', async () => {

@@ -2,12 +2,13 @@
  * @module embed/http
  * What the remote providers (Ollama, OpenAI-compatible) share: a JSON POST through the global
  * `fetch` with a timeout, every failure turned into CredenceError PROVIDER_UNAVAILABLE naming the
- * url and the reason (never the API key). Batching, blank texts and dimension checks are in
- * `embed/batch`.
+ * url and the reason (never the API key, nor a secret query value of the url: shown as the PostgreSQL
+ * URL is, store/postgres/redact-url). Batching, blank texts and dimension checks are in `embed/batch`.
  */
 import type { z } from 'zod';
 import { CredenceError, isCredenceError } from '../core/errors.js';
-import { describeError, providerUnavailable } from './errors.js';
+import { describeError, httpUrlProblem, invalidField, providerUnavailable } from './errors.js';
+import { redactUrl } from '../store/postgres/redact-url.js';
 import type { EmbeddingProviderName } from './types.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
 
@@ -27,9 +28,40 @@ export interface RemoteOptions {
 
 const MAX_BODY_IN_MESSAGE = 300;
 
-/** `text` with every occurrence of `secret` masked, cut to a message-sized length. */
-function redact(text: string, secret: string | undefined): string {
-  const masked = secret === undefined || secret.length === 0 ? text : text.split(secret).join('***');
+/** Where a provider sends its requests, and that URL as messages show it (its secret query values hidden). */
+export interface RemoteUrl {
+  readonly url: string;
+  readonly shown: string;
+}
+
+/**
+ * The request URL of a provider: `base` with its path made by `path` from the base's (trailing slashes cut), its
+ * query kept.
+ * @throws CredenceError INVALID_INPUT naming `field` for a base that is not an http(s) URL or that holds a user
+ * name or password (shown with the password hidden).
+ */
+export function remoteUrl(base: string, field: string, path: (basePath: string) => string): RemoteUrl {
+  const problem = httpUrlProblem(base);
+  if (problem !== undefined) throw invalidField(field, problem, redactUrl(base.trim()));
+  const url = new URL(base.trim());
+  url.pathname = path(url.pathname.replace(/\/+$/, ''));
+  return { url: url.toString(), shown: redactUrl(url.toString()) };
+}
+
+/** The values `shown` hides of `url`'s query: what no message may print. */
+function hiddenValues({ url, shown }: RemoteUrl): string[] {
+  const hidden = new URL(shown).searchParams;
+  return [...new URL(url).searchParams]
+    .filter(([name, value]) => hidden.get(name) === '***' && value.length > 0 && value !== '***')
+    .map(([, value]) => value);
+}
+
+/** `text` with every occurrence of a secret masked, cut to a message-sized length. */
+function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let masked = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length > 0) masked = masked.split(secret).join('***');
+  }
   const flat = masked.replace(/\s+/g, ' ').trim();
   return flat.length > MAX_BODY_IN_MESSAGE ? `${flat.slice(0, MAX_BODY_IN_MESSAGE)}…` : flat;
 }
@@ -63,7 +95,7 @@ function fetchFailure(error: unknown, timeoutMs: number): string {
 
 export interface PostJsonRequest<T> {
   readonly provider: EmbeddingProviderName;
-  readonly url: string;
+  readonly url: RemoteUrl;
   readonly body: unknown;
   readonly schema: z.ZodType<T>;
   readonly apiKey?: string | undefined;
@@ -76,7 +108,9 @@ export interface PostJsonRequest<T> {
  * a non-2xx status (with the message of its body), a body that is not JSON or not of the schema.
  */
 export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
-  const { provider, url, apiKey, timeoutMs } = request;
+  const { provider, apiKey, timeoutMs } = request;
+  const { url, shown } = request.url;
+  const secrets = [apiKey, ...hiddenValues(request.url)];
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined && apiKey.length > 0) headers.authorization = `Bearer ${apiKey}`;
   let text: string;
@@ -91,16 +125,16 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
     status = response.status;
     text = await response.text();
     if (!response.ok) {
-      const message = redact(bodyMessage(text), apiKey);
+      const message = redact(bodyMessage(text), secrets);
       throw providerUnavailable(
         provider,
-        url,
+        shown,
         `HTTP ${status} ${response.statusText}${message.length > 0 ? `: ${message}` : ''}`,
       );
     }
   } catch (error) {
     if (isCredenceError(error)) throw error;
-    throw providerUnavailable(provider, url, redact(fetchFailure(error, timeoutMs), apiKey), error);
+    throw providerUnavailable(provider, shown, redact(fetchFailure(error, timeoutMs), secrets), error);
   }
   let json: unknown;
   try {
@@ -108,8 +142,8 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
   } catch (error) {
     throw providerUnavailable(
       provider,
-      url,
-      `the answer is not JSON: ${redact(text, apiKey) || '(empty body)'}`,
+      shown,
+      `the answer is not JSON: ${redact(text, secrets) || '(empty body)'}`,
       error,
     );
   }
@@ -119,7 +153,7 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
     const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
     throw providerUnavailable(
       provider,
-      url,
+      shown,
       `unexpected answer${where}: ${issue?.message ?? 'does not match'}`,
       parsed.error,
     );

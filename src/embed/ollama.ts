@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { batchedEmbedder } from './batch.js';
-import { postJson, resolveRemoteOptions, type RemoteOptions } from './http.js';
+import { postJson, remoteUrl, resolveRemoteOptions, type RemoteOptions } from './http.js';
 import type { EmbeddingProvider } from './types.js';
 
 export const OLLAMA_DEFAULTS = Object.freeze({
@@ -25,11 +25,11 @@ export interface OllamaOptions extends RemoteOptions {
 /** An Ollama provider; nothing is sent until the first `embed`. */
 export function ollamaProvider(options: OllamaOptions): EmbeddingProvider {
   const { timeoutMs, batchSize } = resolveRemoteOptions(options);
-  const url = `${(options.url ?? OLLAMA_DEFAULTS.url).replace(/\/+$/, '')}/api/embed`;
+  const url = remoteUrl(options.url ?? OLLAMA_DEFAULTS.url, 'url', (path) => `${path}/api/embed`);
   const { model } = options;
   const embedder = batchedEmbedder({
     provider: 'ollama',
-    where: url,
+    where: url.shown,
     batchSize,
     request: async (batch) =>
       (

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { providerUnavailable } from './errors.js';
 import { batchedEmbedder } from './batch.js';
-import { postJson, resolveRemoteOptions, type RemoteOptions } from './http.js';
+import { postJson, remoteUrl, resolveRemoteOptions, type RemoteOptions, type RemoteUrl } from './http.js';
 import type { EmbeddingProvider } from './types.js';
 
 export const OPENAI_DEFAULTS = Object.freeze({
@@ -29,10 +29,12 @@ export interface OpenAiOptions extends RemoteOptions {
   readonly apiKey?: string;
 }
 
-/** `{base}/v1/embeddings`, without doubling a `/v1` the base already has. */
-export function openAiEmbeddingsUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, '');
-  return /\/v1$/.test(trimmed) ? `${trimmed}/embeddings` : `${trimmed}/v1/embeddings`;
+/**
+ * `{base}/v1/embeddings`, without doubling a `/v1` the base already has; a query of the base is kept after the path.
+ * @throws CredenceError INVALID_INPUT naming `url`: not an http(s) URL, or one holding a user name or password.
+ */
+export function openAiEmbeddingsUrl(base: string): RemoteUrl {
+  return remoteUrl(base, 'url', (path) => (/\/v1$/.test(path) ? `${path}/embeddings` : `${path}/v1/embeddings`));
 }
 
 /** An OpenAI-compatible provider; nothing is sent until the first `embed`. */
@@ -42,7 +44,7 @@ export function openAiProvider(options: OpenAiOptions): EmbeddingProvider {
   const { model, apiKey } = options;
   const embedder = batchedEmbedder({
     provider: 'openai',
-    where: url,
+    where: url.shown,
     batchSize,
     request: async (batch) => {
       const { data } = await postJson({
@@ -58,7 +60,7 @@ export function openAiProvider(options: OpenAiOptions): EmbeddingProvider {
         if (item.index >= batch.length || byIndex[item.index] !== undefined) {
           throw providerUnavailable(
             'openai',
-            url,
+            url.shown,
             `embedding index ${item.index} is out of range or repeated for a batch of ${batch.length}`,
           );
         }
