@@ -15,6 +15,7 @@ export const ERROR_CODES = Object.freeze({
   SCHEMA_TOO_NEW: 'the database was written by a newer Credence',
   NOT_EMPTY: 'a store that must be empty (the target of a restore) already holds data',
   PROVIDER_UNAVAILABLE: 'an embedding provider cannot be reached',
+  CLOSED: 'the instance was closed (close(), its own or its store’s): open a new one',
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -20,6 +20,7 @@ import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
+import { heldStore } from '../store/shared.js';
 import type { ExecutionInput } from '../core/types.js';
 import * as graph from './tool-graph/tool-graph.js';
 import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core/workflow/workflow.js';
@@ -278,6 +279,7 @@ export class Credence {
   readonly newId: () => string;
   readonly #makeEmbedder: () => EmbeddingProvider;
   readonly #warn: (line: string) => void;
+  readonly #lent: boolean;
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
   #recallIndex: Promise<RecallIndex> | undefined;
@@ -304,8 +306,12 @@ export class Credence {
     newId?: () => string;
     embedder: () => EmbeddingProvider;
     warn?: (line: string) => void;
+    /** The store is its opener's (forScope): close leaves it open. */
+    lent?: boolean;
   }) {
-    this.#store = init.store;
+    // After close, every method rejects with CredenceError CLOSED (store/shared heldStore), not a driver's error.
+    this.#store = heldStore(init.store, init.lent !== true);
+    this.#lent = init.lent === true;
     stores.set(this, init.store);
     this.scope = init.scope.scope;
     this.scopeSource = init.scope.source;
@@ -460,16 +466,19 @@ export class Credence {
   }
 
   /**
-   * An engine over the same store and clock for another scope (the dashboard's `?scope=`); closing it closes the store.
+   * An engine over the same store, clock and embedder for another scope (the dashboard's `?scope=`). Closing it
+   * leaves the store open (this engine's close closes it); its methods then reject with CLOSED.
    */
   async forScope(scope: string): Promise<Credence> {
     requireText('scope', scope, 'id');
-    return openCredence({
-      store: this.#store,
-      scope,
+    return new Credence({
+      store: engineStore(this),
+      lent: true,
+      scope: resolveScope({ cwd: this.root, override: scope }),
+      root: this.root,
       now: this.now,
-      cwd: this.root,
       newId: this.newId,
+      embedder: this.#makeEmbedder,
       warn: this.#warn,
     });
   }
@@ -574,8 +583,10 @@ export class Credence {
 
   get #fullTextIndex(): FullTextIndex {
     if (this.#fullText === undefined) {
-      this.#fullText = fullTextIndexes.get(this.#store) ?? new FullTextIndex(this.#store);
-      fullTextIndexes.set(this.#store, this.#fullText);
+      // Shared by the engines over one store; it answers CLOSED once the store is closed, whichever engine closed.
+      const store = engineStore(this);
+      this.#fullText = fullTextIndexes.get(store) ?? new FullTextIndex(heldStore(store, false));
+      fullTextIndexes.set(store, this.#fullText);
     }
     return this.#fullText;
   }
@@ -1120,7 +1131,7 @@ export class Credence {
   }
 
   async close(): Promise<void> {
-    this.#fullText?.close();
+    if (!this.#lent) fullTextIndexes.get(engineStore(this))?.close();
     // The vector chunks a write changed are written back after the answer: before the store closes, at the latest.
     try {
       await this.#scopeIndexes?.flush();

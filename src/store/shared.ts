@@ -6,6 +6,7 @@
  * an execution's end). Every text reaching a backend is NUL-free (core/text/text-safe): PostgreSQL
  * cannot hold U+0000, so both stores keep U+FFFD in its place.
  */
+import { CredenceError, isCredenceError } from '../core/errors.js';
 import { mayContainSecret, scrubValue } from '../core/security/scrub.js';
 import { storableText } from '../core/text/text-safe.js';
 import { splitWords } from '../core/text/words.js';
@@ -43,6 +44,55 @@ export function nulSafeStore<S extends Store>(store: S): S {
   return aroundMethods(store, (method, target, args) =>
     method.apply(target, storableText(args.some((a) => typeof a === 'function') ? args.map(safeArg) : args)),
   );
+}
+
+/** The stores closed through a {@link heldStore} that closes them. */
+const closedStores = new WeakSet<object>();
+
+/** What a method of a closed store (or of a holder that let it go) rejects with: CredenceError CLOSED. */
+export function storeClosedError(location: string, cause?: unknown): CredenceError {
+  return new CredenceError('CLOSED', `the store ${location} was closed (close()): open Credence again to use it`, {
+    ...(cause === undefined ? {} : { cause }),
+    details: { location },
+  });
+}
+
+/**
+ * `store` as one holder (an engine) uses it: once the holder's `close` is called, or the store was closed through
+ * another holder, every method rejects with CredenceError CLOSED, and so does a call in flight that fails once it is
+ * closed (not the driver's error). `close` closes the store itself only when `closes` (an engine for another scope
+ * shares its opener's store and leaves it open); closing twice is harmless.
+ */
+export function heldStore<S extends Store>(store: S, closes: boolean): S {
+  let released = false;
+  const isClosed = (): boolean => released || closedStores.has(store);
+  const closedError = (cause?: unknown): CredenceError => storeClosedError(store.location, cause);
+  return aroundMethods(store, (method, target, args) => {
+    if (method === target.close) {
+      if (isClosed()) return Promise.resolve();
+      released = true;
+      if (!closes) return Promise.resolve();
+      closedStores.add(store);
+      return method.apply(target, args);
+    }
+    if (isClosed()) {
+      if (method !== target.exportRows) return Promise.reject(closedError());
+      return (async function* () {
+        yield* [];
+        throw closedError();
+      })();
+    }
+    let result: unknown;
+    try {
+      result = method.apply(target, args);
+    } catch (error) {
+      throw isClosed() && !isCredenceError(error) ? closedError(error) : error;
+    }
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      throw isClosed() && !isCredenceError(error) ? closedError(error) : error;
+    });
+  });
 }
 
 /**
