@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
+import { isCredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { openCredence } from './engine.js';
 
@@ -91,7 +91,7 @@ describe('a read while another process holds the write lock', () => {
     await credence.close();
   }, 60_000);
 
-  it('a write still waits the busy timeout and fails as a busy store (isStoreBusy), not the short wait', async () => {
+  it('a write still waits the busy timeout and fails as STORE_BUSY naming the file, not the short wait', async () => {
     const path = await seeded();
     const credence = await openCredence({ store: openSqliteStore({ path, busyTimeoutMs: 600 }), scope: 'p', now: NOW });
     const other = new Database(path);
@@ -103,6 +103,9 @@ describe('a read while another process holds the write lock', () => {
         (e: unknown) => e,
       );
       expect(isStoreBusy(error)).toBe(true);
+      // A CredenceError a program can switch on (library.md), not the driver's SqliteError "database is locked".
+      expect(isCredenceError(error, 'STORE_BUSY')).toBe(true);
+      expect((error as Error).message).toBe(`the store ${path} is busy (another process is writing); retry`);
       expect(performance.now() - t0).toBeGreaterThanOrEqual(600 - 50);
       // The short wait was put back: the connection's timeout is the store's again.
       expect(SIDE_WRITE_WAIT_MS).toBeLessThan(600);

@@ -6,6 +6,7 @@
  * never writes to the database; the memories among them whose use can be followed are queued as well. A tool
  * call's payload is queued with its project's root (`root`: the git top-level of its cwd), each event its own.
  */
+import { isStoreBusy } from '../core/errors.js';
 import { resolveScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
 import { drainSpool, localId, type RefusedEvent, type SpooledEvent } from './spool.js';
@@ -70,6 +71,7 @@ export function followedOf(event: SpooledEvent): { shownId: string; identifiers:
 }
 
 export const isBusy = (error: unknown): boolean =>
+  isStoreBusy(error) ||
   /SQLITE_BUSY|database is locked/i.test(
     `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`,
   );

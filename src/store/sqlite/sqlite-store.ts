@@ -7,12 +7,13 @@
 import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { CredenceError } from '../../core/errors.js';
+import { CredenceError, isStoreBusy, storeBusyError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import { binEdges } from '../../core/calibration/reliability.js';
 import { OUTCOME_KINDS, OUTCOMES, type EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
+  aroundMethods,
   callsPerTool,
   endedAt,
   foldWorkflows,
@@ -156,10 +157,29 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     throw isDamaged(error) ? openFailure(path, error) : error;
   }
   const store = nulSafeStore(
-    construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy)),
+    busyNamed(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy))),
   );
   keepConnection(store, db);
   return store;
+}
+
+/**
+ * The store with each method's SQLITE_BUSY or SQLITE_LOCKED (another connection held the lock past the busy timeout)
+ * thrown as CredenceError STORE_BUSY naming the file (`isStoreBusy`, retry), not the driver's "database is locked".
+ */
+function busyNamed<S extends SqliteStore>(store: S): S {
+  const named = (error: unknown): never => {
+    throw isStoreBusy(error) ? storeBusyError(error, store.location) : error;
+  };
+  return aroundMethods(store, (method, target, args) => {
+    let result: unknown;
+    try {
+      result = method.apply(target, args);
+    } catch (error) {
+      named(error);
+    }
+    return result instanceof Promise ? result.catch(named) : result;
+  });
 }
 
 /**
