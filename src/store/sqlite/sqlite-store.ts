@@ -129,12 +129,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       { details: { path } },
     );
   }
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+  let opened: Database.Database | undefined;
   try {
     if (path !== ':memory:' && !options.readonly) createPrivately(path);
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    db = opened = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
+      switchToWal(db, busyTimeoutMs);
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -32000');
       // Statement journals in memory: a multi-row upsert (edges, workflows) in a long write transaction copies the
@@ -148,13 +150,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
   } catch (error) {
+    opened?.close();
     throw openFailure(path, error);
   }
   try {
     migrate(db, path, options.readonly ?? false);
   } catch (error) {
     db.close();
-    throw isDamaged(error) ? openFailure(path, error) : error;
+    throw isDamaged(error) || isStoreBusy(error) ? openFailure(path, error) : error;
   }
   const store = nulSafeStore(
     busyNamed(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy))),
@@ -206,7 +209,28 @@ const isDamaged = (error: unknown): boolean => {
   );
 };
 
+/**
+ * `journal_mode = WAL`, tried again for up to `timeoutMs` while another connection holds the file's write lock: SQLite
+ * refuses that switch at once (SQLITE_BUSY) without waiting on its busy timeout, as a new file another process is
+ * still creating, or an old rollback-journal file being written, is. The thread waits, as the busy timeout does.
+ */
+function switchToWal(db: Database.Database, timeoutMs: number): void {
+  const until = Date.now() + timeoutMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const left = until - Date.now();
+      if (!isStoreBusy(error) || left <= 0) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(pause, left));
+    }
+  }
+}
+
+/** Why a store could not be opened: STORE_BUSY (retry) while another connection held the lock, else unavailable. */
 function openFailure(path: string, error: unknown): CredenceError {
+  if (isStoreBusy(error)) return storeBusyError(error, path);
   const what = isDamaged(error) ? 'it is damaged or is not a Credence (SQLite) database: ' : '';
   return new CredenceError(
     'STORE_UNAVAILABLE',
