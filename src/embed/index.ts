@@ -24,3 +24,4 @@ export { TRANSFORMERS_INSTALL_HINT, transformersProvider, type TransformersOptio
 export { OLLAMA_DEFAULTS, ollamaProvider, type OllamaOptions } from './ollama.js';
 export { OPENAI_DEFAULTS, openAiProvider, type OpenAiOptions } from './openai.js';
 export { REMOTE_DEFAULTS, type RemoteOptions } from './http.js';
+export { checkedEmbedder } from './checked.js';

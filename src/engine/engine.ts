@@ -24,7 +24,12 @@ import { heldStore } from '../store/shared.js';
 import type { ExecutionInput } from '../core/types.js';
 import * as graph from './tool-graph/tool-graph.js';
 import { validateWorkflow, type WorkflowCheck, type WorkflowTask } from '../core/workflow/workflow.js';
-import { createEmbeddingProvider, resolveEmbeddingConfig, type EmbeddingProvider } from '../embed/index.js';
+import {
+  checkedEmbedder,
+  createEmbeddingProvider,
+  resolveEmbeddingConfig,
+  type EmbeddingProvider,
+} from '../embed/index.js';
 import { buildSearchIndex, type SearchIndex } from './search/search-index.js';
 import * as search from './search/search.js';
 import { keepPastRuns } from './search/experience.js';
@@ -1176,7 +1181,8 @@ export async function openCredence(
       },
       env,
     ));
-  const embedder = options.embedder;
+  // A provider from outside has its answers checked (PROVIDER_UNAVAILABLE naming what is wrong, embed/checked).
+  const embedder = options.embedder === undefined ? undefined : checkedEmbedder(options.embedder);
   return new Credence({
     store,
     scope,
