@@ -68,7 +68,34 @@ export async function importGatewayTools(credence: Credence, gateway: Gateway): 
   return tools.length;
 }
 
+/** A value as a message shows it: a string quoted, a number, boolean or null as it is, anything else by its type. */
+const valueText = (value: unknown): string =>
+  typeof value === 'string'
+    ? JSON.stringify(value)
+    : typeof value === 'number' || typeof value === 'boolean' || value === null
+      ? String(value)
+      : typeof value;
+
+/**
+ * Refuses a configuration `serve` cannot keep, before anything is opened or listened on.
+ * @throws CredenceError INVALID_INPUT naming the field: a `mode` other than 'stdio' or 'http', a `port` that is not a
+ * whole number from 0 to 65535, a remote host without `allowRemote` and a long token, a threshold outside [0, 1].
+ */
 export function checkServeConfig(config: ServeConfig): void {
+  const mode: unknown = config.mode;
+  if (mode !== 'stdio' && mode !== 'http') {
+    throw new CredenceError('INVALID_INPUT', `mode must be 'stdio' or 'http', got ${valueText(mode)}`, {
+      details: { mode },
+    });
+  }
+  const port: unknown = config.port;
+  if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) {
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `port must be a whole number from 0 to 65535 (0 picks a free port), got ${valueText(port)}`,
+      { details: { port } },
+    );
+  }
   const host = config.host ?? '127.0.0.1';
   if (config.mode === 'http' && !isLoopback(host)) {
     if (config.allowRemote !== true)
