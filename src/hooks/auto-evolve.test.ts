@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,18 @@ describe('automatic evolve after a session (issue 22 item 4)', () => {
     mkdirSync(evolveLockFor(p.db));
     writeFileSync(join(evolveLockFor(p.db), 'owner'), `${child.pid} other`);
     expect(await p.run('SessionEnd')).toMatchObject({ ran: true, fresh: 2 });
+  });
+
+  it('an ownerless lock (its taker died before writing its pid) is left a few seconds, then taken over', async () => {
+    const p = project();
+    await p.observe(3);
+    mkdirSync(evolveLockFor(p.db));
+    expect(await p.run('SessionEnd')).toEqual({ ran: false, why: 'locked', fresh: 3 });
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(evolveLockFor(p.db), old, old);
+    expect(await p.run('SessionEnd')).toMatchObject({ ran: true, fresh: 3 });
+    expect(existsSync(evolveLockFor(p.db))).toBe(false);
+    expect(readdirSync(base).filter((name) => name.includes('.evolve.lock'))).toEqual([]);
   });
 
   it('a run past its time bound calls onTimeout once (the process ends there); one within, never', async () => {

@@ -2,17 +2,17 @@
  * @module hooks/auto-evolve
  * Learning by itself (issue 22 item 4): the learning process a Stop, SubagentStop or SessionEnd hands off to
  * runs `evolve` after the queue when enough observations arrived since its last run
- * ({@link AUTO_EVOLVE_DEFAULTS}: per session end, per stop). Never two at once: a lock folder
- * `<db>.evolve.lock` holding the owner's pid (a dead or stale owner's is taken over). Bounded in time: past
- * `timeoutMs` the process ends (writes are transactions, files placed together). Counts per scope in
+ * ({@link AUTO_EVOLVE_DEFAULTS}: per session end, per stop). Never two at once: a lock folder `<db>.evolve.lock`
+ * holding the owner's pid (a dead or stale owner's is taken over, an ownerless one after 5 s). Bounded in time:
+ * past `timeoutMs` the process ends (writes are transactions, files placed together). Counts per scope in
  * `<db>.auto-evolve.json`. Off with `CREDENCE_AUTO_EVOLVE=0` or `"autoEvolve": false` in `.credence/observe.json`.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../store/types.js';
 import { loadObserveConfig } from './ingest.js';
 import type { HookEventName } from './payload.js';
-import { localId, processAlive } from './spool.js';
+import { breakAbandonedLock, localId, processAlive, rmEmptyDir } from './spool.js';
 
 export const AUTO_EVOLVE_DEFAULTS = Object.freeze({
   /** New observations since the last automatic evolve that make a session end run it. @default 1 */
@@ -48,33 +48,27 @@ export function autoEvolveThreshold(
 
 /**
  * Takes the evolve lock without waiting: the owner's token when taken, undefined when a live run
- * holds it. An abandoned lock (its process gone, or older than `staleMs`) is renamed away first, so
- * that of two processes finding it abandoned one wins.
+ * holds it. An abandoned lock (its process gone, or older than `staleMs`; one without an owner past a few
+ * seconds) is moved away first, so that of two processes finding it abandoned one wins (spool, breakAbandonedLock).
  */
 export function takeEvolveLock(db: string, staleMs: number): string | undefined {
   const lock = evolveLockFor(db);
   const token = `${process.pid} ${localId()}`;
   for (let attempt = 0; attempt < 3; attempt += 1) {
+    let made = false;
     try {
       mkdirSync(lock, { mode: 0o700 });
+      made = true;
       writeFileSync(join(lock, 'owner'), token, { mode: 0o600 });
       return token;
     } catch {
-      try {
-        const [pid] = readFileSync(join(lock, 'owner'), 'utf8').split(' ');
-        if (processAlive(Number(pid)) && Date.now() - statSync(lock).mtimeMs <= staleMs) return undefined;
-        const away = `${lock}.stale-${localId()}`;
-        renameSync(lock, away);
-        rmSync(away, { recursive: true, force: true });
-      } catch {
-        // Being taken right now (no owner file yet), or just released: a live run, or look again.
-        try {
-          if (Date.now() - statSync(lock).mtimeMs <= staleMs) return undefined;
-        } catch {
-          // Gone: take it on the next attempt.
-        }
+      // Made but no owner written (a full disk): removed again, not left ownerless.
+      if (made) {
+        rmEmptyDir(lock);
+        return undefined;
       }
     }
+    if (breakAbandonedLock(lock, (pid, ageMs) => !processAlive(pid) || ageMs > staleMs) === 'held') return undefined;
   }
   return undefined;
 }

@@ -1,8 +1,19 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
+  breakAbandonedLock,
   drainSpool,
   setAsideDirFor,
   spoolDirFor,
@@ -260,6 +271,53 @@ describe('the hook spool', () => {
         { waitMs: 20 },
       ),
     ).toEqual({ count: 0, locked: false });
+    rmSync(lock, { recursive: true });
+  });
+
+  it('takes over an ownerless lock (its taker died before writing its pid) past a few seconds', async () => {
+    const db = join(dir, 'ownerless.db');
+    spoolEvent(db, event(1));
+    const lock = join(spoolDirFor(db), '.drain.lock');
+    mkdirSync(lock);
+    const drain = () =>
+      drainSpool(
+        db,
+        'me',
+        async () => {},
+        () => {},
+        { waitMs: 0 },
+      );
+    expect(await drain()).toEqual({ count: 0, locked: false });
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(lock, old, old);
+    expect(await drain()).toEqual({ count: 1, locked: true });
+    expect(readdirSync(spoolDirFor(db))).toEqual([]);
+    // An owner file cut short (no pid in it) is no owner either.
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), '');
+    utimesSync(lock, old, old);
+    spoolEvent(db, event(2));
+    expect(await drain()).toEqual({ count: 1, locked: true });
+  });
+
+  it('of two takers of an abandoned lock, the slower one leaves the lock the quicker one made', () => {
+    const db = join(dir, 'two-takers.db');
+    spoolEvent(db, event(1));
+    const lock = join(spoolDirFor(db), '.drain.lock');
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), '2147483646 dead');
+    // While this taker judges the dead owner's lock, another moves it away and takes the lock anew.
+    const found = breakAbandonedLock(lock, () => {
+      renameSync(lock, `${lock}.stale-other`);
+      rmSync(`${lock}.stale-other`, { recursive: true });
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'owner'), `${process.pid} quicker`);
+      return true;
+    });
+    expect(found).toBe('gone');
+    expect(readFileSync(join(lock, 'owner'), 'utf8')).toBe(`${process.pid} quicker`);
+    expect(readdirSync(spoolDirFor(db)).filter((name) => name.startsWith('.drain.lock'))).toEqual(['.drain.lock']);
+    expect(breakAbandonedLock(lock, () => false)).toBe('held');
     rmSync(lock, { recursive: true });
   });
 });

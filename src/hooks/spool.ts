@@ -3,17 +3,19 @@
  * The hooks' first stop on disk: `<db>.hook-spool/`, one small JSON file an event, written under a
  * dot-name and renamed (never half read), named by microsecond time (arrival order). Tool events only
  * ever go here (no database, no lock: the agent never waits), as does any event meeting a busy database.
- * Draining: one drainer at a time (`.drain.lock` by mkdir, stale after `STALE_LOCK_MS`), which lists
- * until stable (`spoolListing`), claims files by rename, queues them in one transaction in name order,
+ * Draining: one drainer at a time (`.drain.lock` by mkdir, stale after `STALE_LOCK_MS`, ownerless after 5 s),
+ * which lists until stable (`spoolListing`), claims files by rename, queues them in one transaction in name order,
  * then deletes them (renames back on failure); a dead drainer's claims are retaken after a minute, a file queued
  * twice is learned once, one that is no event is set aside (`<db>.hook-set-aside/`). Scrubbed, user-only files.
  */
 import {
+  type BigIntStats,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -165,30 +167,88 @@ export const processAlive = (pid: number): boolean => {
   }
 };
 
+/** An ownerless lock folder younger than this is being taken right now (mkdir, then its owner file). */
+export const OWNERLESS_GRACE_MS = 5_000;
+
+/** A lock folder's pid, from its `owner` file: undefined when there is none, or it names no pid (cut short). */
+function ownerPid(lock: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(lock, 'owner'), 'utf8').split(' ')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Looks at a lock folder another process made: `held`, `gone` (look again), or `taken` (it was abandoned and is
+ * moved away: make it anew). `abandoned(pid, ageMs)` judges one with an owner; one without (its taker died between
+ * mkdir and writing `owner`) is abandoned once its mtime is {@link OWNERLESS_GRACE_MS} away. Two takers at once:
+ * each renames it to a name of its own, and only what is still the folder judged (same inode and times) is
+ * deleted; a lock a quicker taker made in between is put back.
+ */
+export function breakAbandonedLock(lock: string, abandoned: (pid: number, ageMs: number) => boolean) {
+  let seen: BigIntStats;
+  try {
+    seen = statSync(lock, { bigint: true });
+  } catch {
+    return 'gone';
+  }
+  const pid = ownerPid(lock);
+  const age = Date.now() - Number(seen.mtimeMs);
+  if (pid === undefined ? Math.abs(age) <= OWNERLESS_GRACE_MS : !abandoned(pid, age)) return 'held';
+  const away = `${lock}.stale-${localId()}`;
+  try {
+    renameSync(lock, away);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'held';
+  }
+  let moved: BigIntStats | undefined;
+  try {
+    moved = statSync(away, { bigint: true });
+  } catch {
+    moved = undefined;
+  }
+  const same = (a: BigIntStats, b: BigIntStats): boolean =>
+    a.dev === b.dev && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.birthtimeNs === b.birthtimeNs;
+  if (moved !== undefined && same(moved, seen)) {
+    rmSync(away, { recursive: true, force: true });
+    return 'taken';
+  }
+  try {
+    if (!existsSync(lock)) renameSync(away, lock);
+  } catch {
+    // Its owner finds it gone when it releases it.
+  }
+  return 'gone';
+}
+
 async function takeLock(lock: string, claimer: string, waitMs: number): Promise<boolean> {
   const until = Date.now() + waitMs;
-  for (;;) {
+  for (let looks = 0; ; looks += 1) {
+    let made = false;
     try {
       mkdirSync(lock);
+      made = true;
       writeFileSync(join(lock, 'owner'), `${process.pid} ${claimer}`);
       return true;
     } catch {
-      try {
-        const [pid] = readFileSync(join(lock, 'owner'), 'utf8').split(' ');
-        const abandoned = !processAlive(Number(pid)) || Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS;
-        if (abandoned) {
-          // Renamed away first: of two processes that find it abandoned, one wins the rename.
-          const away = `${lock}.stale-${claimer}`;
-          renameSync(lock, away);
-          rmSync(away, { recursive: true, force: true });
-          continue;
-        }
-      } catch {
-        // No owner yet (being taken right now), or gone: look again.
-      }
-      if (Date.now() >= until) return false;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Made but no owner written (a full disk): removed again, not left ownerless.
+      if (made) rmEmptyDir(lock);
     }
+    const found = made ? 'held' : breakAbandonedLock(lock, (pid, ageMs) => !processAlive(pid) || ageMs > STALE_LOCK_MS);
+    if (found === 'taken' || (found === 'gone' && looks < 100)) continue;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Removes a folder only while it is empty (a lock this process made and could not write its owner into). */
+export function rmEmptyDir(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (another's now), or gone.
   }
 }
 
