@@ -24,6 +24,8 @@ import {
 
 // The spool's directory readings, passed through unless a test stands in for the next one.
 const listing = vi.hoisted(() => ({ next: undefined as ((dir: string) => string[]) | undefined }));
+// A full disk for the next file written: it is made, then the write fails (EFBIG), as under `ulimit -f 0`.
+const disk = vi.hoisted(() => ({ full: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
@@ -31,7 +33,13 @@ vi.mock('node:fs', async (importOriginal) => {
     listing.next = undefined;
     return instead === undefined ? fs.readdirSync(...args) : instead(String(args[0]));
   }) as typeof fs.readdirSync;
-  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
+  const writeFileSync = ((...args: Parameters<typeof fs.writeFileSync>) => {
+    if (!disk.full) return fs.writeFileSync(...args);
+    disk.full = false;
+    fs.writeFileSync(args[0], '');
+    throw Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG' });
+  }) as typeof fs.writeFileSync;
+  return { ...fs, default: { ...fs, readdirSync, writeFileSync }, readdirSync, writeFileSync };
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-spool-'));
@@ -319,5 +327,30 @@ describe('the hook spool', () => {
     expect(readdirSync(spoolDirFor(db)).filter((name) => name.startsWith('.drain.lock'))).toEqual(['.drain.lock']);
     expect(breakAbandonedLock(lock, () => false)).toBe('held');
     rmSync(lock, { recursive: true });
+  });
+
+  it('leaves nothing of a write that fails (a full disk); a drain deletes what a killed writer left', async () => {
+    const db = join(dir, 'full.db');
+    spoolEvent(db, event(1));
+    disk.full = true;
+    expect(() => spoolEvent(db, event(2))).toThrow(/EFBIG/);
+    const spool = spoolDirFor(db);
+    expect(readdirSync(spool)).toHaveLength(1);
+    // Left by writers killed between writing and renaming: an hour ago, and one being written now.
+    const old = new Date(Date.now() - 3_600_000);
+    const killed = '.01795847164457000-00018290-000000001-vsvutq.json';
+    const writing = '.01795847165011000-00018315-000000001-7ytaje.json';
+    writeFileSync(join(spool, killed), '');
+    utimesSync(join(spool, killed), old, old);
+    writeFileSync(join(spool, writing), '{');
+    expect(
+      await drainSpool(
+        db,
+        'me',
+        async () => {},
+        () => {},
+      ),
+    ).toEqual({ count: 1, locked: true });
+    expect(readdirSync(spool)).toEqual([writing]);
   });
 });

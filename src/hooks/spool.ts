@@ -119,8 +119,34 @@ export function spoolEvent(db: string, event: SpooledEvent): void {
   ensureDir(dir);
   const name = `${stamp()}.json`;
   const temporary = join(dir, `.${name}`);
-  writeFileSync(temporary, JSON.stringify(event), { encoding: 'utf8', mode: 0o600 });
-  renameSync(temporary, join(dir, name));
+  try {
+    writeFileSync(temporary, JSON.stringify(event), { encoding: 'utf8', mode: 0o600 });
+    renameSync(temporary, join(dir, name));
+  } catch (error) {
+    // A write cut short (a full disk) leaves no part of the event behind.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** An event's file while it is written: a dot, then the name it is renamed to. */
+const WRITING = /^\.\d{17}-\d{8}-\d{9}-[0-9a-z]*\.json$/;
+
+/** Deletes what writers left under a dot-name more than a minute ago (killed between writing and renaming). */
+function sweepUnfinished(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => WRITING.test(name));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      if (Date.now() - statSync(join(dir, name)).mtimeMs > ABANDONED_AFTER_MS) unlinkSync(join(dir, name));
+    } catch {
+      // Gone, or renamed into place meanwhile.
+    }
+  }
 }
 
 /** Whether the spool holds an event, claimed or not (a file not under a dot-name); false when there is no spool. */
@@ -133,11 +159,12 @@ export function spoolHasEvents(db: string): boolean {
 }
 
 /**
- * Drains the spool when the drain lock can be had within `waitMs`. `locked: false` means another
- * drainer kept it: the spool was left alone (and a caller with an event of its own should spool
- * it too, so that it stays behind the events before it). The events are claimed and handed to
- * `queue` in arrival order, and deleted once it has resolved (given back when it throws); a file
- * that is no event, or an event `queue` refuses (by `refuse`), is set aside, with one `report` line each.
+ * Drains the spool when the drain lock can be had within `waitMs`, and deletes what writers left
+ * unfinished. `locked: false` means another drainer kept it: the spool was left alone (and a caller
+ * with an event of its own should spool it too, so that it stays behind the events before it). The
+ * events are claimed and handed to `queue` in arrival order, and deleted once it has resolved (given
+ * back when it throws); a file that is no event, or an event `queue` refuses (by `refuse`), is set
+ * aside, with one `report` line each.
  */
 export async function drainSpool(
   db: string,
@@ -153,6 +180,7 @@ export async function drainSpool(
   try {
     return { count: await drainLocked(db, claimer, queue, report), locked: true };
   } finally {
+    sweepUnfinished(dir);
     releaseLock(lock, claimer);
   }
 }
