@@ -109,6 +109,19 @@ describe('the prompt hook', () => {
     expect(r).toEqual({ stdout: '', stderr: '' });
     expect(existsSync(db3)).toBe(true);
   });
+
+  it('says on one stderr line all that went wrong: the spool, then the database (a full disk)', async () => {
+    // Neither the spool nor the database can be made under a file where their folder should be.
+    writeFileSync(join(dir, 'a-file'), '');
+    const db4 = join(dir, 'a-file', 'credence.db');
+    const r = await runPromptHook(payload('where are the CLI flags declared?'), env(db4));
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toEqual([expect.any(String), '']);
+    expect(r.stderr).toMatch(
+      /^credence hook: cannot write to the spool of \S+a-file\/credence\.db \(ENOTDIR.*\): the prompt /,
+    );
+    expect(r.stderr).toMatch(/; UserPromptSubmit: .*a-file\/credence\.db/);
+  });
 });
 
 describe('what the prompt hook tells the agent (issue 22 item 5)', () => {

@@ -113,14 +113,15 @@ export async function runPromptHook(
   options: { keepOpen?: boolean } = {},
 ): Promise<{ stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
-  const warn = (line: string): void => {
-    out.stderr += `credence hook: ${line}\n`;
-  };
+  // What went wrong, said on one line (a full disk fails the spool, then the database).
+  const problems: string[] = [];
+  const warn = (line: string): void => void problems.push(line);
+  const said = () => ({ ...out, stderr: problems.length === 0 ? '' : `credence hook: ${problems.join('; ')}\n` });
   const now = eventTime(env);
   const where = hookDbPath(env);
   if (!where.ok) {
     warn(where.message);
-    return out;
+    return said();
   }
   const db = where.files;
   // The prompt goes to the spool like the calls before it: it starts its turn, in order, when the
@@ -173,7 +174,7 @@ export async function runPromptHook(
   } finally {
     if (options.keepOpen !== true) await store?.close().catch(() => {});
   }
-  return out;
+  return said();
 }
 
 /** The process entry for a prompt (bin/credence.cjs has read stdin); always exits 0. */
