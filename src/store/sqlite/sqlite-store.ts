@@ -101,6 +101,7 @@ import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { backupSqlite } from './backup.js';
 import { keepConnection } from './connection.js';
 import { leaveOpenForExit } from './exit-without-close.js';
+import { keepSideFilesWritable, unwritableCause } from './writable.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
@@ -129,6 +130,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       { details: { path } },
     );
   }
+  if (path !== ':memory:') {
+    keepSideFilesWritable(path);
+    const cause = options.readonly ? undefined : unwritableCause(path);
+    if (cause !== undefined)
+      throw new CredenceError('STORE_UNAVAILABLE', `cannot write the database at ${path}: ${cause}`, {
+        details: { path },
+      });
+  }
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   let opened: Database.Database | undefined;
   try {
@@ -149,6 +158,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.pragma('foreign_keys = ON');
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
+    // A read-only store's reader just made its -wal and -shm with the store's mode: fixed by a chmod of the store.
+    if (options.readonly && path !== ':memory:') keepSideFilesWritable(path);
   } catch (error) {
     opened?.close();
     throw openFailure(path, error);
