@@ -54,12 +54,35 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
       `prompts        ${summary.prompts}`,
       `tool calls     ${summary.toolCalls} (${summary.failures} failed)`,
       `corrections    ${summary.corrections}`,
+      ...correctionsNotReadLines(summary.correctionsNotRead),
       `observations   ${summary.observations}`,
       `already there  ${summary.alreadyImported} prompts and calls from an earlier import`,
       `skipped        ${skipped.length === 0 ? 'none' : skipped.map(([why, n]) => `${n} ${why}`).join(', ')}`,
       ...problems.map((p) => `  ${p.file}:${p.line}: ${p.why}`),
     ].join('\n') + '\n',
   );
+}
+
+/**
+ * What the summary says of imported corrections the next evolve does not read (older than its window): the `--since`
+ * that learns from those inside the purge age, and how many are past it.
+ */
+function correctionsNotReadLines(
+  n: { corrections: number; window: string; since?: string; pastPurge: number; purgeAge: string } | undefined,
+): string[] {
+  if (n === undefined) return [];
+  const them = (k: number) => (k === 1 ? 'it' : 'them');
+  const readable = n.corrections - n.pastPurge;
+  return [
+    `  ${n.corrections} of them older than the ${n.window} evolve reads` +
+      (n.since === undefined
+        ? ''
+        : `: credence evolve --since ${n.since} reads ${readable === n.corrections ? them(readable) : readable}`) +
+      (n.pastPurge === 0
+        ? ''
+        : `${n.since === undefined ? ':' : ';'} ${n.pastPurge} older than ${n.purgeAge}, ` +
+          'which the next evolve deletes unread'),
+  ];
 }
 
 /** This project's transcript folder: the working directory's, else its git top-level's (the one that exists). */

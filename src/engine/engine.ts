@@ -57,10 +57,10 @@ import {
   type Verdict,
 } from './feedback-service.js';
 import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surface, WriteWait } from '../store/types.js';
-import { afterPrune, evolve, type EvolveReport } from './learning/evolve.js';
+import { afterPrune, EVOLVE_DEFAULTS, evolve, type EvolveReport } from './learning/evolve.js';
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
-import { forget, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
+import { forget, prune, pruneDraft, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
 import type { BackupReport, DailyActivity, ToolRecord } from '../store/types.js';
 import {
@@ -752,16 +752,30 @@ export class Credence {
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
     const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() };
+    // No observation inside the purge age is pruned before an evolve has read it, whatever came in and when (an
+    // import of months): the run reads what its prune would remove over the limit, older than its window too, and
+    // the prune removes over the limit only what was read (the rest waits for the next run, which reads it).
+    const since = ctx.now - (options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs);
+    const draft = await pruneDraft({ store: this.#store, scope: this.scope }, ctx.now, options.limits);
+    const removing = new Set(draft.plan.removed.filter((r) => r.by === 'limit').map((r) => r.id));
+    const alsoRead = draft.observations.filter((o) => removing.has(o.id) && o.timestamp < since);
     const report = await evolve(ctx, {
       layout,
       ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
       ...(options.sinceMs === undefined ? {} : { sinceMs: options.sinceMs }),
       ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
+      ...(alsoRead.length === 0 ? {} : { alsoRead }),
     });
     if (options.dryRun === true) return report;
-    const pruned = await prune({ store: this.#store, scope: this.scope, layout }, ctx.now, options.limits);
+    const read = new Set(alsoRead.map((o) => o.id));
+    const pruned = await prune(
+      { store: this.#store, scope: this.scope, layout },
+      ctx.now,
+      options.limits,
+      (o) => o.timestamp >= since || read.has(o.id),
+    );
     // What the prune deleted is no longer there to read: the report says so, not a --since that reads nothing.
-    return { ...(await afterPrune(ctx, report, options.sinceMs, pruned.observations)), pruned };
+    return { ...(await afterPrune(ctx, report, options.sinceMs, pruned.observations, alsoRead)), pruned };
   }
 
   /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */

@@ -47,10 +47,11 @@ describe('prune (the seed limits)', () => {
       maxObservations: 3,
       purgeAfterDays: 90,
     });
+    const own = 'over the limit of 3 observations (your own words, oldest first: nothing else was left to remove)';
     expect(report.observations).toEqual([
-      { id: 'ancient', why: 'older than 90 days' },
-      { id: 'a', why: 'over the limit of 3 observations' },
-      { id: 'b', why: 'over the limit of 3 observations' },
+      { id: 'ancient', why: 'older than 90 days', by: 'age', user: true },
+      { id: 'a', why: own, by: 'limit', user: true },
+      { id: 'b', why: own, by: 'limit', user: true },
     ]);
     expect(report.protected).toBe(1);
     expect((await store.listObservations('p')).map((o) => o.id)).toEqual(['old-evidence', 'c', 'd']);
@@ -87,7 +88,10 @@ describe('prune (the seed limits)', () => {
 });
 
 describe('prune in one set (issue 20)', () => {
-  /** The rule as it was applied one observation at a time: a naive oracle over plain lists. */
+  /**
+   * The rule applied one observation at a time, a naive oracle over plain lists: past the purge age first, then over
+   * the cap what tools produced before what the user said (walk 6 item 1), each oldest first.
+   */
   function oraclePrune(
     observations: readonly ObservationRecord[],
     live: readonly { id: string; evidence: readonly string[] }[],
@@ -98,8 +102,15 @@ describe('prune in one set (issue 20)', () => {
     const removed: string[] = [];
     let kept = observations.length;
     const oldest = [...observations].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
-    for (const o of oldest) {
-      if (o.timestamp >= NOW - limits.purgeAfterDays * DAY && kept <= limits.maxObservations) continue;
+    const young = (o: ObservationRecord) => o.timestamp >= NOW - limits.purgeAfterDays * DAY;
+    const users = (o: ObservationRecord) => o.tags.includes('source:user');
+    const order = [
+      ...oldest.filter((o) => !young(o)),
+      ...oldest.filter((o) => young(o) && !users(o)),
+      ...oldest.filter((o) => young(o) && users(o)),
+    ];
+    for (const o of order) {
+      if (young(o) && kept <= limits.maxObservations) continue;
       if (left.some((ev) => ev.has(o.id) && ev.size === 1)) continue;
       removed.push(o.id);
       for (const ev of left) ev.delete(o.id);
@@ -115,7 +126,10 @@ describe('prune in one set (issue 20)', () => {
       return seed / 2_147_483_648;
     };
     const store = openSqliteStore({ path: ':memory:' });
-    const observations = Array.from({ length: 600 }, (_, i) => obs(`o${i}`, Math.floor(rng() * 150)));
+    const observations = Array.from({ length: 600 }, (_, i) => ({
+      ...obs(`o${i}`, Math.floor(rng() * 150)),
+      tags: [rng() < 0.3 ? 'source:user' : 'source:tool-output'],
+    }));
     await store.insertObservations('p', observations);
     const pick = () => Array.from({ length: 1 + Math.floor(rng() * 4) }, () => `o${Math.floor(rng() * 620)}`);
     const statuses = ['active', 'active', 'retired', 'promoted'] as const;

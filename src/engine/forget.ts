@@ -9,6 +9,7 @@
  */
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
+import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
@@ -31,8 +32,6 @@ import type {
   ObservationStore,
   SkillRecord,
 } from '../store/types.js';
-
-const DAY = 86_400_000;
 
 export const LIMIT_DEFAULTS = Object.freeze({ maxObservations: 100, purgeAfterDays: 90, maxActiveInstincts: 20 });
 
@@ -285,56 +284,54 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
 }
 
 export interface PruneReport {
-  observations: { id: string; why: string }[];
+  /**
+   * What was removed and why: `by` the purge age or the limit; `user` when it was the user's own words (kept over the
+   * limit until nothing else is left).
+   */
+  observations: { id: string; why: string; by: 'age' | 'limit'; user: boolean }[];
   retiredInstincts: { id: string; confidence: number }[];
   /** Observations over a limit that were kept because they are the last evidence of a live instinct or skill. */
   protected: number;
+  /** Observations over the limit kept because no evolve has read them yet (the next evolve reads them first). */
+  unread: number;
 }
 
-/** Applies the limits; never removes the last evidence of a live instinct or skill. */
-export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): Promise<PruneReport> {
+/** The scope's observations and live items, and what the limits would remove (core/learning/observation-limits). */
+export async function pruneDraft(
+  ctx: Pick<Ctx, 'store' | 'scope'>,
+  now: number,
+  options: LimitOptions = {},
+  read?: (o: ObservationRecord) => boolean,
+): Promise<{ observations: ObservationRecord[]; instincts: InstinctRecord[]; skills: SkillRecord[]; plan: PrunePlan }> {
   const o = { ...LIMIT_DEFAULTS, ...options };
-  const report: PruneReport = { observations: [], retiredInstincts: [], protected: 0 };
   const [observations, instincts, skills] = await Promise.all([
     ctx.store.listObservations(ctx.scope),
     ctx.store.listInstincts(ctx.scope),
     ctx.store.listSkills(ctx.scope),
   ]);
   const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
-  // Evidence that still exists (earlier prunes may have removed some): an observation is protected
-  // when removing it would leave a live instinct or skill with none.
-  const existing = new Set(observations.map((o) => o.id));
-  const evidenceLeft = new Map(live.map((l) => [l.id, new Set(l.evidence.filter((id) => existing.has(id)))]));
-  // Which evidence sets hold each observation, so a check and a removal read only those sets.
-  const holders = new Map<string, Set<string>[]>();
-  for (const ev of evidenceLeft.values())
-    for (const id of ev) {
-      const sets = holders.get(id);
-      if (sets === undefined) holders.set(id, [ev]);
-      else sets.push(ev);
-    }
-  const protectedBy = (id: string): boolean => holders.get(id)?.some((ev) => ev.size === 1) ?? false;
-  const remove = (id: string, why: string): void => {
-    report.observations.push({ id, why });
-    for (const ev of holders.get(id) ?? []) ev.delete(id);
+  return { observations, instincts, skills, plan: planPrune(observations, live, o, now, read) };
+}
+
+/**
+ * Applies the limits; never removes the last evidence of a live instinct or skill. `read` (evolve's) says which
+ * observations an evolve has read: one it has not is not removed over the limit (it waits for the next run).
+ */
+export async function prune(
+  ctx: Ctx,
+  now: number,
+  options: LimitOptions = {},
+  read?: (o: ObservationRecord) => boolean,
+): Promise<PruneReport> {
+  const o = { ...LIMIT_DEFAULTS, ...options };
+  const { observations, instincts, skills, plan } = await pruneDraft(ctx, now, options, read);
+  const evidenceLeft = plan.evidenceLeft;
+  const report: PruneReport = {
+    observations: plan.removed,
+    retiredInstincts: [],
+    protected: plan.protected,
+    unread: plan.unread,
   };
-  const oldest = [...observations].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
-  const cutoff = now - o.purgeAfterDays * DAY;
-  let kept = oldest.length;
-  for (const obs of oldest) {
-    const tooOld = obs.timestamp < cutoff;
-    const tooMany = kept > o.maxObservations;
-    if (!tooOld && !tooMany) continue;
-    if (protectedBy(obs.id)) {
-      report.protected += 1;
-      continue;
-    }
-    remove(
-      obs.id,
-      tooOld ? `older than ${o.purgeAfterDays} days` : `over the limit of ${o.maxObservations} observations`,
-    );
-    kept -= 1;
-  }
   // One transaction for the whole set (it was one per observation: ~10k of them after a busy week).
   if (report.observations.length > 0)
     await ctx.store.deleteObservations(

@@ -9,6 +9,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { prunedLine } from '../core/learning/observation-limits.js';
 import type { Store } from '../store/types.js';
 import { loadObserveConfig } from './ingest.js';
 import type { HookEventName } from './payload.js';
@@ -167,6 +168,9 @@ export async function autoEvolve(
       report(`evolve ran past ${timeoutMs} ms and was stopped: the next session end runs it again`);
       options.onTimeout?.();
     });
+    // What its prune removed is said (in the learning log), as the CLI's evolve says it.
+    const pruned = r.pruned === undefined ? undefined : prunedLine(r.pruned);
+    if (pruned !== undefined) report(pruned);
     // Counted after the run: what evolve itself removed (pruning) is not new next time.
     writeState(ctx.db, { ...readState(ctx.db), [ctx.scope]: { observations: await counted(), at: ctx.now } });
     return {

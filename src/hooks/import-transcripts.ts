@@ -45,6 +45,12 @@ export interface ImportSummary {
   toolCalls: number;
   failures: number;
   corrections: number;
+  /**
+   * Imported corrections older than the window evolve reads (7 days): `since`, a `credence evolve --since` that
+   * reads those still inside the purge age (`purgeAge`; absent when none is), and `pastPurge`, how many the next
+   * evolve purges unread. Absent when every imported correction is inside the window.
+   */
+  correctionsNotRead?: { corrections: number; window: string; since?: string; pastPurge: number; purgeAge: string };
   observations: number;
   /** Prompts and calls an earlier import took. */
   alreadyImported: number;
@@ -145,6 +151,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     skipped: {},
     problems: [],
   };
+  const corrected: number[] = [];
   const sessions = new Set<string>();
   const byHooks = new Set<string>();
   const skip = (reason: string, where?: { file: string; line: number; why: string }): void => {
@@ -167,7 +174,10 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
     for (const e of r.taken) {
       if (e.kind === 'prompt') {
         summary.prompts += 1;
-        if (detectCorrection((e.payload as { prompt: string }).prompt) !== undefined) summary.corrections += 1;
+        if (detectCorrection((e.payload as { prompt: string }).prompt) !== undefined) {
+          summary.corrections += 1;
+          corrected.push(e.at);
+        }
       } else {
         summary.toolCalls += 1;
         if (e.kind === 'PostToolUseFailure') summary.failures += 1;
@@ -217,5 +227,30 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   }
   summary.sessions = sessions.size;
   summary.sessionsLearnedByHooks = byHooks.size;
-  return summary;
+  const notRead = await correctionsNotRead(corrected, options.now);
+  return notRead === undefined ? summary : { ...summary, correctionsNotRead: notRead };
+}
+
+/**
+ * Which corrections, said at `times`, the next evolve does not read (walk 6: months of them were pruned unread): those
+ * older than its window, with a `--since` that reaches the oldest still inside the purge age.
+ */
+async function correctionsNotRead(times: readonly number[], now: number): Promise<ImportSummary['correctionsNotRead']> {
+  const [{ EVOLVE_DEFAULTS }, { LIMIT_DEFAULTS }] = await Promise.all([
+    import('../engine/learning/evolve.js'),
+    import('../engine/forget.js'),
+  ]);
+  const day = 86_400_000;
+  const before = times.filter((t) => t < now - EVOLVE_DEFAULTS.sinceMs);
+  if (before.length === 0) return undefined;
+  const kept = before.filter((t) => t >= now - LIMIT_DEFAULTS.purgeAfterDays * day);
+  const oldest = Math.min(...kept);
+  return {
+    corrections: before.length,
+    window: `${EVOLVE_DEFAULTS.sinceMs / day} days`,
+    // Whole days and one to spare, as evolve's own suggestion (engine/learning/evolve, notRead).
+    ...(kept.length === 0 ? {} : { since: `${Math.ceil((now - oldest) / day) + 1}d` }),
+    pastPurge: before.length - kept.length,
+    purgeAge: `${LIMIT_DEFAULTS.purgeAfterDays} days`,
+  };
 }

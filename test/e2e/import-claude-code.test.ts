@@ -63,6 +63,10 @@ describe('credence import --claude-code', () => {
     expect(first.stdout).toMatch(/^prompts +3$/m);
     expect(first.stdout).toMatch(/^tool calls +3 \(1 failed\)$/m);
     expect(first.stdout).toMatch(/^corrections +1$/m);
+    // A month old: outside the 7 days evolve reads (walk 6 item 1), so the summary says how to read it.
+    expect(first.stdout).toMatch(
+      /^ {2}1 of them older than the 7 days evolve reads: credence evolve --since 32d reads it$/m,
+    );
     expect(first.stdout).toContain(`${S1}.jsonl:7: not JSON`);
 
     const again = p.run(['--json', 'import', '--claude-code']);

@@ -110,3 +110,75 @@ describe('evolve: observations not read', () => {
     }
   });
 });
+
+describe('evolve: what its prune removes is read first, and the user’s words are kept longest (walk 6 item 1)', () => {
+  const now = Date.parse('2026-11-27T13:00:00Z');
+  async function store(
+    lines: { age: number; type: 'correction' | 'success' | 'pattern'; text: string; tags: string[] }[],
+  ) {
+    const c = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now, cwd: root });
+    await c.observe(
+      lines.map((l) => ({
+        timestamp: new Date(now - l.age).toISOString(),
+        type: l.type,
+        observation: l.text,
+        confidence: l.type === 'correction' ? 0.7 : 0.6,
+        tags: l.tags,
+      })),
+    );
+    return c;
+  }
+  const testPasses = (n: number, age: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      age: age - i * 60_000,
+      type: 'success' as const,
+      text: `tests passed: pnpm test run ${i % 3}`,
+      tags: ['source:tool-output', 'test'],
+    }));
+
+  it('keeps a correction said once while 120 test passes push past the cap (t/prune-obs.jsonl)', async () => {
+    const correction = { age: 6 * DAY, type: 'correction' as const, text: 'No, use pnpm instead of npm.', tags: [] };
+    const c = await store([correction, ...testPasses(120, 5 * DAY)]);
+    try {
+      const r = await c.evolve({});
+      expect(r.pruned?.observations).toHaveLength(21);
+      expect(r.pruned?.observations.every((p) => !p.user)).toBe(true);
+      const left = await c.exportObservations();
+      expect(left).toHaveLength(100);
+      expect(left.map((o) => o.observation)).toContain('No, use pnpm instead of npm.');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('reads the observations older than its window that its prune removes, before removing them', async () => {
+    // Three commits a month ago (Credence's template words, automatic), then a week of test passes: over a cap of 3,
+    // the commits go first. They were never read by an evolve: this run reads them, and learns the habit.
+    const commit = {
+      age: 0,
+      type: 'pattern' as const,
+      text: 'committed after running tests',
+      tags: ['hook', 'Bash', 'commit', 'source:template'],
+    };
+    const commits = [20, 19, 18].map((d) => ({ ...commit, age: d * DAY }));
+    const c = await store([...commits, ...testPasses(3, DAY)]);
+    try {
+      const dry = await c.evolve({ dryRun: true, limits: { maxObservations: 3 } });
+      expect(dry.readBeforePrune).toEqual({ observations: 3, window: '7 days' });
+      expect(dry.observations).toBe(6);
+      expect(dry.notRead).toBeUndefined();
+      const r = await c.evolve({ limits: { maxObservations: 3 } });
+      expect(r.readBeforePrune).toEqual({ observations: 3, window: '7 days' });
+      const learned = [...r.newInstincts.map((i) => i.text), ...r.skillsUpdated.map((s) => s.rule)];
+      expect(learned).toContain('committed after running tests');
+      expect(formatEvolveReport(r)).toContain(
+        "3 observations older than 7 days were read as well: this run's prune removes them",
+      );
+      // The habit keeps its last evidence; nothing is left that no evolve has read.
+      expect(r.pruned?.unread).toBe(0);
+      expect(await c.exportObservations()).toHaveLength(3);
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -83,6 +83,11 @@ export interface EvolveOptions {
   /** @default 0.5 */
   minConfidence?: number;
   layout: SkillFileLayoutOptions;
+  /**
+   * Observations from before the window read too: those this run's prune will remove over the limit (engine
+   * `evolve`), so that none inside the purge age is removed before an evolve has read it.
+   */
+  alsoRead?: readonly ObservationRecord[];
 }
 
 export interface EvolveReport {
@@ -94,6 +99,11 @@ export interface EvolveReport {
    * none. `window` is the window read (`7 days`); `since` a `--since` value that reaches the oldest of them (`30d`).
    */
   notRead?: { observations: number; window: string; since: string };
+  /**
+   * Observations from before the window that this run read as well, since its prune removes them (over the limit of
+   * observations kept): read once before they go. Absent when none.
+   */
+  readBeforePrune?: { observations: number; window: string };
   /**
    * Observations from before the window that this run's prune deleted (older than the purge age, or over the limit):
    * gone, not left unread. Absent when none (and in a dry run, which deletes nothing).
@@ -193,8 +203,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       { details: { sinceMs } },
     );
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
-  const observations = await store.listObservations(scope, { since: now - sinceMs });
-  const notRead = await observationsNotRead(ctx, now - sinceMs, observations.length);
+  const windowed = await store.listObservations(scope, { since: now - sinceMs });
+  // Older observations the prune removes are read before they go (the window's own are read anyway), oldest first.
+  const also = (options.alsoRead ?? [])
+    .filter((o) => o.timestamp < now - sinceMs)
+    .sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
+  const observations = also.length === 0 ? windowed : [...also, ...windowed];
+  const notRead = await observationsNotRead(ctx, now - sinceMs, observations.length, new Set(also.map((o) => o.id)));
   // Embedded without file paths and numbers (patternText), as the grouping reads them. Not stored:
   // recall keeps its own vectors of the full observations, and the default table embeds fast.
   const embedded =
@@ -222,6 +237,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     dryRun: options.dryRun === true,
     observations: observations.length,
     ...(notRead === undefined ? {} : { notRead }),
+    ...(also.length === 0 ? {} : { readBeforePrune: { observations: also.length, window: windowName(sinceMs) } }),
     newInstincts: [],
     updatedInstincts: [],
     skillsUpdated: [],
@@ -1442,20 +1458,27 @@ async function observationsNotRead(
   ctx: Pick<EvolveContext, 'store' | 'scope' | 'now'>,
   since: number,
   read: number,
+  alsoRead: ReadonlySet<string> = new Set(),
 ): Promise<EvolveReport['notRead']> {
-  const [oldest] = await ctx.store.listObservations(ctx.scope, { limit: 1 });
+  // The oldest not read: the first row (ordered by time) that is not among those read before the window.
+  const first = await ctx.store.listObservations(ctx.scope, { limit: alsoRead.size + 1 });
+  const oldest = first.find((o) => !alsoRead.has(o.id));
   if (oldest === undefined || oldest.timestamp >= since) return undefined;
   const count = (await ctx.store.counts(ctx.scope)).observations - read;
   if (count <= 0) return undefined;
-  const span = ctx.now - since;
-  const [n, unit] = span % DAY === 0 ? [span / DAY, 'day'] : [Math.max(1, Math.round(span / 3_600_000)), 'hour'];
   return {
     observations: count,
-    window: `${n} ${unit}${n === 1 ? '' : 's'}`,
+    window: windowName(ctx.now - since),
     // Whole days, a day more than reach the oldest: the value still reaches it when pasted later that day (the
     // days rounded up alone left a fraction of a second for an observation a whole number of days old, less a second).
     since: `${Math.ceil((ctx.now - oldest.timestamp) / DAY) + 1}d`,
   };
+}
+
+/** A window's length as the report says it: `7 days`, or hours when it is no whole number of days. */
+function windowName(span: number): string {
+  const [n, unit] = span % DAY === 0 ? [span / DAY, 'day'] : [Math.max(1, Math.round(span / 3_600_000)), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -1467,19 +1490,23 @@ export async function afterPrune(
   ctx: Pick<EvolveContext, 'store' | 'scope' | 'now'>,
   report: EvolveReport,
   sinceMs: number | undefined,
-  purged: readonly unknown[],
+  purged: readonly { id: string }[],
+  alsoRead: readonly { id: string }[] = [],
 ): Promise<EvolveReport> {
   const before = report.notRead;
   if (before === undefined || purged.length === 0) return report;
   const since = ctx.now - (sinceMs ?? EVOLVE_DEFAULTS.sinceMs);
-  const read = (await ctx.store.listObservations(ctx.scope, { since })).length;
-  const notRead = await observationsNotRead(ctx, since, read);
-  const gone = before.observations - (notRead?.observations ?? 0);
+  // Those read before the window that the prune kept (the last evidence of what was learned) were read all the same.
+  const gone = new Set(purged.map((p) => p.id));
+  const kept = new Set(alsoRead.map((o) => o.id).filter((id) => !gone.has(id)));
+  const read = (await ctx.store.listObservations(ctx.scope, { since })).length + kept.size;
+  const notRead = await observationsNotRead(ctx, since, read, kept);
+  const deleted = before.observations - (notRead?.observations ?? 0);
   const { notRead: _before, ...rest } = report;
   return {
     ...rest,
     ...(notRead === undefined ? {} : { notRead }),
-    ...(gone > 0 ? { purged: { observations: gone, window: before.window } } : {}),
+    ...(deleted > 0 ? { purged: { observations: deleted, window: before.window } } : {}),
   };
 }
 
@@ -1503,6 +1530,14 @@ export function formatEvolveReport(r: EvolveReport): string {
     out.push(
       `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} not read; ` +
         `pass --since ${since} to include ${n === 1 ? 'it' : 'them'}.`,
+      '',
+    );
+  }
+  if (r.readBeforePrune !== undefined) {
+    const { observations: n, window } = r.readBeforePrune;
+    out.push(
+      `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} read as well: ` +
+        `this run's prune removes ${n === 1 ? 'it' : 'them'} (over the limit of observations kept, see Pruned).`,
       '',
     );
   }
