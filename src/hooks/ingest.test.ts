@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
 import { sessionSummary } from '../engine/session-summary.js';
+import { resolveScope } from '../platform/git-scope.js';
 import { ingest, SESSION_ID_KEPT, sessionLabel, sessionRoots, turnRunId } from './ingest.js';
 import { queueSpooled } from './queue.js';
 import type { SpooledEvent } from './spool.js';
@@ -113,14 +114,16 @@ describe('the project roots of the calls of two clones', () => {
         const root = join(base, who, 'shop');
         mkdirSync(join(root, '.git'), { recursive: true });
         mkdirSync(join(root, 'src'), { recursive: true });
+        writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://git.example.com/team/shop\n');
         return root;
       });
       const [ana, ben] = roots as [string, string];
+      // The scope the clones' origin gives (a scope CREDENCE_SCOPE names keeps no root: queue.test.ts).
+      const p = resolveScope({ cwd: ana }).scope;
       const edit = (root: string) => ({ file_path: `${root}/src/cart.ts`, old_string: 'a', new_string: 'b' });
       const events: SpooledEvent[] = roots.flatMap((root, i) => [
         {
           cwd: root,
-          scope: 'p',
           session: `s-${i}`,
           turn: 'next',
           kind: 'prompt',
@@ -130,7 +133,6 @@ describe('the project roots of the calls of two clones', () => {
         {
           // A call from a folder inside the clone: its root is the clone's.
           cwd: join(root, 'src'),
-          scope: 'p',
           session: `s-${i}`,
           turn: 'current',
           kind: 'PostToolUse',
@@ -145,13 +147,13 @@ describe('the project roots of the calls of two clones', () => {
       ]);
       expect(await queueSpooled(store, events)).toEqual([]);
       // The learning process runs in Ben's clone and learns the scope's every session (as a SessionStart's does).
-      await ingest(store, 'p', { cwd: ben, now: 2_000, env: {}, claimer: 'me' }, () => {});
-      expect((await store.hookSession('p', 's-0')).state.roots).toEqual([ana]);
-      expect((await store.hookSession('p', 's-1')).state.roots).toEqual([ben]);
-      const inputs = (await store.listExecutions('p')).flatMap((e) => e.calls.map((c) => JSON.parse(c.input ?? '{}')));
+      await ingest(store, p, { cwd: ben, now: 2_000, env: {}, claimer: 'me' }, () => {});
+      expect((await store.hookSession(p, 's-0')).state.roots).toEqual([ana]);
+      expect((await store.hookSession(p, 's-1')).state.roots).toEqual([ben]);
+      const inputs = (await store.listExecutions(p)).flatMap((e) => e.calls.map((c) => JSON.parse(c.input ?? '{}')));
       expect(inputs.map((input) => input.file_path).sort()).toEqual([`${ana}/src/cart.ts`, `${ben}/src/cart.ts`]);
       for (const root of roots) {
-        const text = await sessionSummary({ store, scope: 'p', now: 3_000, root });
+        const text = await sessionSummary({ store, scope: p, now: 3_000, root });
         expect(text).toContain('Files changed: src/cart.ts (2).');
         expect(text).not.toContain(base);
       }

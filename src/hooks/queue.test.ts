@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { resolveScope } from '../platform/git-scope.js';
 import { queueSpool, queueSpooled } from './queue.js';
 import { setAsideDirFor, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
 
@@ -76,5 +77,46 @@ describe('queueing the spool', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+// Review A item 1: with CREDENCE_SCOPE=work over two repositories (api, web), each call was queued with its own
+// repository's root, and SessionStart named api's and web's src/index.ts both `src/index.ts` (their failures merged).
+// A root is kept only when the cwd's repository gives the scope the call is queued in (clones of one project).
+describe('the root a call is queued with', () => {
+  const repo = (name: string, origin: string): string => {
+    const root = join(dir, 'roots', name);
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), `[remote "origin"]\n\turl = https://git.example.com/${origin}.git\n`);
+    return root;
+  };
+  const rootsQueued = async (events: SpooledEvent[], scope: string) => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      expect(await queueSpooled(store, events)).toEqual([]);
+      return (await store.claimHookEvents(scope, 'me', 0)).map((e) => (e.payload as { root?: string }).root ?? null);
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('is none when CREDENCE_SCOPE names a scope not the repository’s own: two projects, no shared name', async () => {
+    const api = repo('api', 'me/api');
+    const web = repo('web', 'me/web');
+    const work = [api, web, join(api, 'src')].map((cwd, n) => event(n, { cwd, scope: 'work' }));
+    expect(await rootsQueued(work, 'work')).toEqual([null, null, null]);
+  });
+
+  it("is the clone's top-level folder when its repository gives the scope, the scope named or not", async () => {
+    const ana = repo('ana', 'team/shop');
+    const ben = repo('ben', 'team/shop');
+    const own = resolveScope({ cwd: ana }).scope;
+    const events = [
+      event(1, { cwd: join(ana, 'src'), scope: undefined }),
+      event(2, { cwd: ben, scope: own }),
+      event(3, { cwd: ben, scope: undefined, kind: 'prompt', payload: { prompt: 'fix' } }),
+    ];
+    expect(await rootsQueued(events, own)).toEqual([ana, ben, null]);
   });
 });

@@ -4,10 +4,10 @@
  * one's scope worked out from its cwd) are queued in arrival order; what a prompt's context showed
  * (a `shown` event, hooks/prompt) is stored as shown records instead, so that the prompt hook itself
  * never writes to the database; the memories among them whose use can be followed are queued as well. A tool
- * call's payload is queued with its project's root (`root`: the git top-level of its cwd), each event its own.
+ * call's payload is queued with its project's root (`root`, {@link callRoots}), each event its own.
  */
 import { isStoreBusy } from '../core/errors.js';
-import { resolveScope } from '../platform/git-scope.js';
+import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import type { FeedbackStore, HookQueueStore, ShownRecord } from '../store/types.js';
 import { drainSpool, localId, type RefusedEvent, type SpooledEvent } from './spool.js';
 
@@ -17,16 +17,44 @@ export const SHOWN_KIND = 'shown';
 /** The kinds of the tool calls' events: their payload is queued with the root of the project they ran in. */
 const CALL_KINDS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure']);
 
+/** A call's payload with the root of the project it ran in (`root`; none is added when it has none). */
+export function withRoot(kind: string, payload: unknown, root: string | undefined): unknown {
+  if (root === undefined || !CALL_KINDS.has(kind) || typeof payload !== 'object' || payload === null) return payload;
+  return Array.isArray(payload) ? payload : { ...payload, root };
+}
+
 /**
- * A call's payload with the root of the project of the event's own cwd (`root`), which the session start summary
- * shows its files relative to (engine/session-summary): clones of one repository share a scope, each with its root.
+ * The roots of the calls, which the session start summary shows their files relative to (engine/session-summary),
+ * each cwd looked up once. A call's root is the git top-level of its cwd when that repository gives the scope the
+ * call is queued in: one scope's roots are then clones of one project, and a file has one name in all of them. A
+ * scope named otherwise (CREDENCE_SCOPE, `--scope`) may cover several repositories, whose `src/index.ts` are different
+ * files: their calls keep no root (their paths stay as they were named), nor does a cwd outside a repository.
  */
-function withRoot(e: SpooledEvent, rootOf: (cwd: string) => string | undefined): unknown {
-  const payload = e.payload;
-  if (!CALL_KINDS.has(e.kind) || typeof payload !== 'object' || payload === null || Array.isArray(payload))
-    return payload;
-  const root = rootOf(e.cwd);
-  return root === undefined ? payload : { ...payload, root };
+export function callRoots(): {
+  /** Records a lookup already made (or failed: undefined). */
+  know(cwd: string, resolved: ResolvedScope | undefined): void;
+  rootOf(cwd: string, scope: string): string | undefined;
+} {
+  const found = new Map<string, ResolvedScope | undefined>();
+  const lookup = (cwd: string): ResolvedScope | undefined => {
+    if (!found.has(cwd)) {
+      try {
+        found.set(cwd, resolveScope({ cwd }));
+      } catch {
+        found.set(cwd, undefined);
+      }
+    }
+    return found.get(cwd);
+  };
+  return {
+    know: (cwd, resolved) => {
+      found.set(cwd, resolved);
+    },
+    rootOf: (cwd, scope) => {
+      const resolved = typeof cwd === 'string' ? lookup(cwd) : undefined;
+      return resolved?.root !== undefined && resolved.scope === scope ? resolved.root : undefined;
+    },
+  };
 }
 
 /** The shown records a `shown` event carries (well-formed ones only), or none for any other event. */
@@ -86,18 +114,7 @@ export async function queueSpooled(
   events: readonly SpooledEvent[],
 ): Promise<RefusedEvent[]> {
   const scopes = new Map<string, string>();
-  const roots = new Map<string, string | undefined>();
-  // The root of an event's cwd, whatever gave its scope (CREDENCE_SCOPE too); none outside a repository.
-  const rootOf = (cwd: string): string | undefined => {
-    if (!roots.has(cwd)) {
-      try {
-        roots.set(cwd, resolveScope({ cwd }).root);
-      } catch {
-        roots.set(cwd, undefined);
-      }
-    }
-    return roots.get(cwd);
-  };
+  const roots = callRoots();
   const byScope = new Map<string, SpooledEvent[]>();
   const refused: RefusedEvent[] = [];
   for (const e of events) {
@@ -106,7 +123,7 @@ export async function queueSpooled(
       try {
         const resolved = resolveScope({ cwd: e.cwd });
         scope = resolved.scope;
-        roots.set(e.cwd, resolved.root);
+        roots.know(e.cwd, resolved);
       } catch (error) {
         const problem =
           typeof e.cwd === 'string'
@@ -134,7 +151,7 @@ export async function queueSpooled(
           turn: e.turn,
           kind: e.kind,
           at: e.at,
-          payload: withRoot(e, rootOf),
+          payload: withRoot(e.kind, e.payload, roots.rootOf(e.cwd, scope)),
           ...(e.key === undefined ? {} : { key: e.key }),
         })),
       );

@@ -20,12 +20,12 @@ const store = storeEnv(join(dir, 'team.db'));
 const env = { PATH: process.env.PATH ?? '', HOME: dir, ...store.env, CREDENCE_NOW: '2026-03-02T10:00:00Z' };
 
 /** A clone of the team's repository in `who`'s home folder (the same origin: the same scope). */
-function clone(who: string): string {
-  const root = join(dir, 'home', who, 'shop');
+function clone(who: string, project = 'shop'): string {
+  const root = join(dir, 'home', who, project);
   mkdirSync(join(root, 'src'), { recursive: true });
   for (const args of [
     ['init', '-q'],
-    ['remote', 'add', 'origin', 'https://git.example.com/team/shop.git'],
+    ['remote', 'add', 'origin', `https://git.example.com/team/${project}.git`],
   ])
     expect(spawnSync('git', args, { cwd: root }).status).toBe(0);
   return root;
@@ -77,5 +77,36 @@ describe('a session start after two clones of one repository wrote the same file
       expect(context).toContain('Files changed: src/cart.ts (2).');
       expect(context).not.toContain(join(dir, 'home'));
     }
+  }, 120_000);
+});
+
+// Review A item 1: CREDENCE_SCOPE names one scope for two repositories (api, web). Each call was queued with its own
+// repository's root, so their different src/index.ts were one file, `src/index.ts (2)`. Their calls now keep no root.
+describe('a session start after two repositories under one CREDENCE_SCOPE wrote files of the same name', () => {
+  it('names each by its path: two files, not one', () => {
+    const work = { CREDENCE_SCOPE: 'work' };
+    const [api, web] = [clone('cy', 'api'), clone('cy', 'web')];
+    for (const root of [api, web]) {
+      const session = `s-${root === api ? 'api' : 'web'}`;
+      hook(root, { session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'Fix the entry point' }, work);
+      hook(
+        root,
+        {
+          session_id: session,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Write',
+          tool_input: { file_path: join(root, 'src', 'index.ts'), content: 'x' },
+          tool_response: {},
+          tool_use_id: `toolu_${session}`,
+        },
+        work,
+      );
+    }
+    const start = { session_id: 's-api-2', hook_event_name: 'SessionStart', source: 'startup' };
+    hook(api, start, { ...work, CREDENCE_HOOK_WAIT: '1' });
+    const printed = hook(api, { ...start, session_id: 's-api-3' }, work);
+    const context = String(JSON.parse(printed).hookSpecificOutput.additionalContext);
+    // Each by its path as the call named it (its end when long), one each.
+    expect(context).toMatch(/^Files changed: [^\n]*\/api\/src\/index\.ts, [^\n]*\/web\/src\/index\.ts\.$/m);
   }, 120_000);
 });
