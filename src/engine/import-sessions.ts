@@ -9,7 +9,10 @@
  */
 import type { HookQueueStore } from '../store/types.js';
 
-/** One event as the hooks queue it: a prompt, or a call (its payload scrubbed and cut, hooks/fast). */
+/**
+ * One event as the hooks queue it: a prompt, or a call (its payload scrubbed and cut, hooks/fast; with the root of
+ * the project it ran in, hooks/queue).
+ */
 export interface ImportedEvent {
   /** The session-unique id of what it came from (the prompt's message uuid, the call's tool_use id). */
   key: string;

@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashFailed, bashOk, TranscriptWriter } from '../../test/claude-transcripts.js';
 import { rejection } from '../../test/helpers.js';
 import { openCredence } from '../engine/engine.js';
+import { sessionSummary } from '../engine/session-summary.js';
+import { resolveScope } from '../platform/git-scope.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import { claudeProjectDir, importTranscripts, type ImportOptions } from './import-transcripts.js';
 import { runClaudeCodeHook } from './claude-code.js';
 
@@ -229,5 +232,41 @@ describe('credence import --claude-code', () => {
     expect(claudeProjectDir('/home/u/my.proj_x', { CLAUDE_CONFIG_DIR: '/cfg' })).toBe(
       '/cfg/projects/-home-u-my-proj-x',
     );
+  });
+});
+
+// Review A item 2: an imported session's calls were queued without their roots, though every transcript line has its
+// cwd: a teammate's imported session showed the path in their clone. They are kept as the hooks keep them.
+describe('credence import --claude-code of a clone’s sessions', () => {
+  const clone = (who: string): string => {
+    const root = join(dir, who, 'shop');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://git.example.com/team/shop\n');
+    return root;
+  };
+
+  it("keeps the session's root: SessionStart names its file relative to it; none under another --scope", async () => {
+    const [ana, ben] = [clone('ana'), clone('ben')];
+    const edit = { file_path: `${ana}/src/cart.ts`, old_string: 'a', new_string: 'b' };
+    const w = new TranscriptWriter(A, ana, '2026-03-01T10:00:00Z')
+      .prompt('fix the cart')
+      .call('Edit', edit, { content: 'updated' });
+    writeFileSync(join(transcripts, `${A}.jsonl`), w.text());
+    const scope = resolveScope({ cwd: ben }).scope;
+    // Imported from Ben's clone: one origin, one scope.
+    expect(await run({ cwd: ben, scope: undefined })).toMatchObject({ scope, toolCalls: 1 });
+    await run({ cwd: ben, scope: 'demo' });
+    const store = openSqliteStore({ path: db });
+    try {
+      expect((await store.hookSession(scope, A)).state.roots).toEqual([ana]);
+      const now = Date.parse('2026-03-02T00:00:00Z');
+      const text = await sessionSummary({ store, scope, now, root: ben });
+      expect(text).toContain('Files changed: src/cart.ts.');
+      expect(text).not.toContain(dir);
+      expect((await store.hookSession('demo', A)).state.roots).toBeUndefined();
+    } finally {
+      await store.close();
+    }
   });
 });

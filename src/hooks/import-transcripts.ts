@@ -17,6 +17,7 @@ import type { ImportedEvent } from '../engine/import-sessions.js';
 import { callEventOf, HOOK_LIMITS, scrubbedText } from './fast.js';
 import { ingest } from './ingest.js';
 import { openHookStore } from './open-store.js';
+import { callRoots, withRoot } from './queue.js';
 import { localId } from './spool.js';
 import { detectCorrection } from './signals.js';
 import { newTranscriptState, readTranscriptLine, unansweredCallLines, type TranscriptEvent } from './transcript.js';
@@ -108,8 +109,11 @@ export function transcriptFiles(dir: string): string[] {
     .filter((path) => statSync(path).isFile());
 }
 
-/** A transcript event as the hooks would have queued it (hooks/fast: scrubbed, cut to size). */
-export function queuedEventOf(e: TranscriptEvent): ImportedEvent {
+/**
+ * A transcript event as the hooks would have queued it (hooks/fast: scrubbed, cut to size; a call with the `root`
+ * of the project its line's cwd is in, hooks/queue callRoots).
+ */
+export function queuedEventOf(e: TranscriptEvent, root?: string): ImportedEvent {
   if (e.kind === 'prompt')
     return { key: e.key, kind: 'prompt', at: e.at, payload: { prompt: scrubbedText(e.prompt, HOOK_LIMITS.prompt) } };
   const event = e.failed ? 'PostToolUseFailure' : 'PostToolUse';
@@ -120,7 +124,7 @@ export function queuedEventOf(e: TranscriptEvent): ImportedEvent {
     ...(e.failed ? { error: asText(e.response) } : { tool_response: e.response }),
     ...(e.interrupted ? { is_interrupt: true } : {}),
   };
-  return { key: e.key, kind: event, at: e.at, payload: callEventOf({ event, raw }) };
+  return { key: e.key, kind: event, at: e.at, payload: withRoot(event, callEventOf({ event, raw }), root) };
 }
 
 export async function importTranscripts(options: ImportOptions): Promise<ImportSummary> {
@@ -184,6 +188,8 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       }
     }
   };
+  // Each call's root as the hooks queue it: that of a clone of the scope's project (none under another --scope).
+  const roots = callRoots();
   let said = clock();
   try {
     for (const [f, file] of files.entries()) {
@@ -202,7 +208,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
         for (const e of out.events) {
           sessions.add(e.session);
           const list = waiting.get(e.session) ?? [];
-          list.push(queuedEventOf(e));
+          list.push(queuedEventOf(e, e.cwd === undefined ? undefined : roots.rootOf(e.cwd, credence.scope)));
           waiting.set(e.session, list);
           if (list.length >= IMPORT_LIMITS.slice) {
             waiting.delete(e.session);
