@@ -292,4 +292,36 @@ describe("the session start summary of two clones' sessions", () => {
     const asAna = await sessionSummary({ store, scope: 's', now: NOW, root: ANA });
     expect(asAna).toContain('Files changed: src/cart.ts (2), /etc/shop/local.conf, src/total.ts.');
   });
+
+  // Review A item 3: a path that is the root itself named the teammate's home folder (a Grep or Glob of their clone),
+  // and so did a command run in it (Claude Code often runs `cd <clone> && …`): one failure in two clones, two lines.
+  it("shows the root itself as '.', and a root inside a command relative: one line for one failure", async () => {
+    const store = await storeWith(
+      [
+        run('cc-ana-1', NOW - 3 * HOUR, [
+          call('Grep', 'failure', { pattern: 'TODO(', path: ANA }),
+          call('Bash', 'failure', { command: `cd ${ANA} && npm test` }),
+          call('Bash', 'failure', { command: `npx vitest run ${ANA}/src/cart.test.ts` }),
+        ]),
+        run('cc-ben-1', NOW - 2 * HOUR, [
+          call('Grep', 'failure', { pattern: 'TODO(', path: `${BEN}/` }),
+          call('Bash', 'failure', { command: `cd ${BEN}/ && npm test` }),
+          call('Bash', 'failure', { command: `cd "${BEN}/src" && npx vitest run ${BEN}2/a.test.ts` }),
+        ]),
+      ],
+      [],
+    );
+    await store.setHookSessionState('s', 'ana', { roots: [ANA] }, NOW - HOUR);
+    await store.setHookSessionState('s', 'ben', { roots: [`${BEN}/`] }, NOW - HOUR);
+    const text = await sessionSummary({ store, scope: 's', now: NOW, root: BEN });
+    const failed = text.split('\n').filter((line) => line.startsWith('- '));
+    expect(failed).toEqual([
+      '- Grep . failed 2 times in 2 sessions, not fixed yet',
+      '- Bash `cd . && npm test` failed 2 times in 2 sessions, not fixed yet',
+      // Another folder whose name starts with the root's is no part of it.
+      `- Bash \`cd "src" && npx vitest run ${BEN}2/a.test.ts\` failed, not fixed yet`,
+      '- Bash `npx vitest run src/cart.test.ts` failed, not fixed yet',
+    ]);
+    expect(text).not.toContain(ANA);
+  });
 });

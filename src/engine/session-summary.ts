@@ -119,11 +119,16 @@ const inputOf = (call: CallRecord): Record<string, unknown> => {
 /** The roots a session's paths are shown relative to, in the order they are tried: its own, then the reader's. */
 type Roots = readonly string[];
 
-/** The part of `path` under `root` ('' when it is not under it). */
-function under(path: string, root: string): string {
-  const base = root.replace(/[/\\]+$/, '');
+/** A root as paths are compared with it: without its trailing separators ('' for the filesystem's root). */
+const bare = (root: string): string => root.replace(/[/\\]+$/, '');
+
+/** `path` relative to `root`: '.' for the root itself (with a trailing separator or not), undefined outside it. */
+function under(path: string, root: string): string | undefined {
+  const base = bare(root);
   const rest = path.slice(base.length);
-  return path.startsWith(base) && /^[/\\]./.test(rest) ? rest.slice(1) : '';
+  if (!path.startsWith(base) || (rest !== '' && !/^[/\\]/.test(rest))) return undefined;
+  const inside = rest.replace(/^[/\\]+/, '');
+  return inside === '' ? '.' : inside;
 }
 
 /**
@@ -131,14 +136,39 @@ function under(path: string, root: string): string {
  * path under none is shown as it was written, cut the same way.
  */
 function shownPath(path: string, roots: Roots): string {
-  let inside = '';
+  let inside: string | undefined;
   for (const root of roots) {
     inside = under(path, root);
-    if (inside !== '') break;
+    if (inside !== undefined) break;
   }
-  const relative = plainField(inside === '' ? path : inside);
+  const relative = plainField(inside ?? path);
   const max = SESSION_SUMMARY_LIMITS.path;
   return relative.length <= max ? relative : `…${relative.slice(relative.length - max + 1)}`;
+}
+
+/** What may stand before or after a path in a command: a space, a quote, an operator, `=`, `:`, a parenthesis. */
+const COMMAND_BOUND = '\\s\'"`=:;,&|<>()';
+const COMMAND_BOUND_CHAR = new RegExp(`[${COMMAND_BOUND}]`);
+
+/**
+ * A command with the roots in it made relative, in their order: a root followed by a separator and more of a path
+ * loses both (`npx vitest run <root>/src/a.test.ts` → `npx vitest run src/a.test.ts`), a root alone becomes `.`
+ * (`cd <root> && npm test` → `cd . && npm test`). A root only counts where a path starts and ends (`/a/app2` is not
+ * under `/a/app`); the filesystem's root is left alone.
+ */
+function shownCommand(command: string, roots: Roots): string {
+  let shown = command;
+  for (const root of roots) {
+    const base = bare(root);
+    if (base === '') continue;
+    const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = new RegExp(`(?<=^|[${COMMAND_BOUND}])${escaped}(?=[/\\\\${COMMAND_BOUND}]|$)[/\\\\]*`, 'g');
+    shown = shown.replace(at, (match: string, offset: number, text: string) => {
+      const next = text[offset + match.length];
+      return next === undefined || COMMAND_BOUND_CHAR.test(next) ? '.' : '';
+    });
+  }
+  return shown;
 }
 
 /** The file a call wrote, when it is a file-writing tool that succeeded. */
@@ -155,7 +185,10 @@ function callName(call: CallRecord, roots: Roots): string {
   const command = input.command;
   if (typeof command === 'string' && command.trim() !== '') {
     const first = command.trim().split('\n')[0] ?? '';
-    return commandLike(first) ? call.tool : `${call.tool} \`${cut(first, SESSION_SUMMARY_LIMITS.field)}\``;
+    const shown = shownCommand(first, roots);
+    return commandLike(first) || commandLike(shown)
+      ? call.tool
+      : `${call.tool} \`${cut(shown, SESSION_SUMMARY_LIMITS.field)}\``;
   }
   const path = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof path === 'string' && path.trim() !== '') return `${call.tool} ${shownPath(path.trim(), roots)}`;
