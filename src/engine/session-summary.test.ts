@@ -324,4 +324,26 @@ describe("the session start summary of two clones' sessions", () => {
     ]);
     expect(text).not.toContain(ANA);
   });
+
+  // Review A item 4: with nested roots (a worktree inside the clone), the first root in the session's newest-first
+  // order won, so one file's name depended on which folder was used last (`vendor/lib/x.ts, x.ts`).
+  it('names a path relative to the longest root that holds it, whatever the order the roots were used in', async () => {
+    const [app, lib] = ['/a/app', '/a/app/vendor/lib'];
+    const store = await storeWith(
+      [
+        ...['s1', 's2'].map((s, i) =>
+          run(`cc-${s}-1`, NOW - (3 - i) * HOUR, [
+            call('Write', 'success', { file_path: `${lib}/x.ts`, content: 'x' }),
+            call('Bash', 'failure', { command: `cd ${lib} && make` }),
+          ]),
+        ),
+      ],
+      [],
+    );
+    await store.setHookSessionState('s', 's1', { roots: [lib, app] }, NOW - HOUR);
+    await store.setHookSessionState('s', 's2', { roots: [app, lib] }, NOW - HOUR);
+    const lines = (await sessionSummary({ store, scope: 's', now: NOW, root: app })).split('\n');
+    expect(lines).toContain('Files changed: x.ts (2).');
+    expect(lines).toContain('- Bash `cd . && make` failed 2 times in 2 sessions, not fixed yet');
+  });
 });

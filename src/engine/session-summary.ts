@@ -2,11 +2,11 @@
  * @module engine/session-summary
  * What a new session is told at its start (issue 22 item 5), plain text within {@link SESSION_SUMMARY_LIMITS.chars}
  * characters, the same for the same store and `now`, read from the store alone: the last Claude Code sessions' runs
- * (`cc-<session>-<turn>`; a run recorded otherwise is no session) and the files their successful calls wrote (relative
- * to the project root of the session that wrote them, else the reader's); the calls that failed and what fixed them
- * (the same call succeeding later, the files written in between), named by tool and command or file, never a tool's
- * output or command-like text (rule-trust); decisions (the user's own corrections and preferences, newest first); the
- * active skills and strong instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
+ * (`cc-<session>-<turn>`; a run recorded otherwise is no session), the files their successful calls wrote (relative to
+ * the innermost root holding them, the session's own or the reader's); the failed calls and what fixed them (the same
+ * call succeeding later, the files written in between), named by tool and command or file, never a tool's output or
+ * command-like text (rule-trust); decisions (the user's own corrections and preferences, newest first); the active
+ * skills and strong instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
  */
 import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { commandLike, observationSource } from '../core/learning/rule-trust.js';
@@ -116,7 +116,7 @@ const inputOf = (call: CallRecord): Record<string, unknown> => {
   }
 };
 
-/** The roots a session's paths are shown relative to, in the order they are tried: its own, then the reader's. */
+/** The roots a session's paths are shown relative to: its own, and the reader's. */
 type Roots = readonly string[];
 
 /** A root as paths are compared with it: without its trailing separators ('' for the filesystem's root). */
@@ -131,13 +131,16 @@ function under(path: string, root: string): string | undefined {
   return inside === '' ? '.' : inside;
 }
 
+/** The roots, the longest first: a path is shown relative to the innermost one that holds it (a nested worktree). */
+const longestFirst = (roots: Roots): Roots => [...roots].sort((a, b) => bare(b).length - bare(a).length);
+
 /**
- * A path relative to the first root it is under (its session's own, then the reader's), its end kept when long; a
+ * A path relative to the longest root that holds it (its session's own or the reader's), its end kept when long; a
  * path under none is shown as it was written, cut the same way.
  */
 function shownPath(path: string, roots: Roots): string {
   let inside: string | undefined;
-  for (const root of roots) {
+  for (const root of longestFirst(roots)) {
     inside = under(path, root);
     if (inside !== undefined) break;
   }
@@ -151,14 +154,14 @@ const COMMAND_BOUND = '\\s\'"`=:;,&|<>()';
 const COMMAND_BOUND_CHAR = new RegExp(`[${COMMAND_BOUND}]`);
 
 /**
- * A command with the roots in it made relative, in their order: a root followed by a separator and more of a path
+ * A command with the roots in it made relative, the longest first: a root followed by a separator and more of a path
  * loses both (`npx vitest run <root>/src/a.test.ts` → `npx vitest run src/a.test.ts`), a root alone becomes `.`
  * (`cd <root> && npm test` → `cd . && npm test`). A root only counts where a path starts and ends (`/a/app2` is not
  * under `/a/app`); the filesystem's root is left alone.
  */
 function shownCommand(command: string, roots: Roots): string {
   let shown = command;
-  for (const root of roots) {
+  for (const root of longestFirst(roots)) {
     const base = bare(root);
     if (base === '') continue;
     const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
