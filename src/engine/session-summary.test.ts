@@ -346,4 +346,22 @@ describe("the session start summary of two clones' sessions", () => {
     expect(lines).toContain('Files changed: x.ts (2).');
     expect(lines).toContain('- Bash `cd . && make` failed 2 times in 2 sessions, not fixed yet');
   });
+
+  // Review A item 6: a root holds a path only up to a separator: `/a/app2/src/x.ts` is not `2/src/x.ts` under /a/app.
+  it('holds a path under a root only when a separator follows the root', async () => {
+    const store = await storeWith(
+      [
+        run('cc-s1-1', NOW - 2 * HOUR, [
+          call('Write', 'success', { file_path: '/a/app2/src/x.ts', content: 'x' }),
+          call('Write', 'success', { file_path: '/a/app/src/x.ts', content: 'x' }),
+          call('Read', 'failure', { file_path: '/a/apps' }),
+        ]),
+      ],
+      [],
+    );
+    await store.setHookSessionState('s', 's1', { roots: ['/a/app'] }, NOW - HOUR);
+    const lines = (await sessionSummary({ store, scope: 's', now: NOW })).split('\n');
+    expect(lines).toContain('Files changed: /a/app2/src/x.ts, src/x.ts.');
+    expect(lines).toContain('- Read /a/apps failed, not fixed yet');
+  });
 });
