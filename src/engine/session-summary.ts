@@ -63,6 +63,7 @@ export interface SessionSummaryContext {
 /**
  * Where a hook session's state keeps the roots of the projects its calls ran in (hooks/ingest writes them, newest
  * first): clones of one repository share a scope, and a teammate's calls name files under their own clone's root.
+ * They are kept under the session as its run ids name it ({@link sessionOf}: a long id's label), where this reads.
  */
 export const SESSION_ROOTS_STATE = 'roots';
 

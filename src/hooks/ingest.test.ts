@@ -107,45 +107,41 @@ describe('the run ids of a session', () => {
 // it: one file under two names, and older memories no longer followed). The calls are stored as they were named;
 // each event's own root is queued with it and kept in its session's state, which SessionStart shows paths against.
 describe('the project roots of the calls of two clones', () => {
+  /** Clones of the team's repository (one origin: one scope, `p`), each under base/<who>/shop. */
+  const clones = (...who: string[]) => {
+    const roots = who.map((name) => {
+      const root = join(base, name, 'shop');
+      mkdirSync(join(root, '.git'), { recursive: true });
+      mkdirSync(join(root, 'src'), { recursive: true });
+      writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://git.example.com/team/shop\n');
+      return root;
+    });
+    // The scope the clones' origin gives (a scope CREDENCE_SCOPE names keeps no root: queue.test.ts).
+    return { roots, p: resolveScope({ cwd: roots[0] ?? base }).scope };
+  };
+  /** A prompt, then an edit of src/cart.ts from a folder inside the clone (its root is the clone's). */
+  const editIn = (root: string, session: string, at: number): SpooledEvent[] => {
+    const edit = { file_path: `${root}/src/cart.ts`, old_string: 'a', new_string: 'b' };
+    const input = JSON.stringify(edit);
+    return [
+      { cwd: root, session, turn: 'next', kind: 'prompt', at, payload: { prompt: 'fix' } },
+      {
+        cwd: join(root, 'src'),
+        session,
+        turn: 'current',
+        kind: 'PostToolUse',
+        at: at + 10,
+        payload: { tool: 'Edit', status: 'success', input, writes: [edit.file_path] },
+      },
+    ];
+  };
+
   it("are kept in each session's state, the calls as they were named; SessionStart names the file once", async () => {
     const store = openSqliteStore({ path: ':memory:' });
     try {
-      const roots = ['ana', 'ben'].map((who) => {
-        const root = join(base, who, 'shop');
-        mkdirSync(join(root, '.git'), { recursive: true });
-        mkdirSync(join(root, 'src'), { recursive: true });
-        writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://git.example.com/team/shop\n');
-        return root;
-      });
+      const { roots, p } = clones('ana', 'ben');
       const [ana, ben] = roots as [string, string];
-      // The scope the clones' origin gives (a scope CREDENCE_SCOPE names keeps no root: queue.test.ts).
-      const p = resolveScope({ cwd: ana }).scope;
-      const edit = (root: string) => ({ file_path: `${root}/src/cart.ts`, old_string: 'a', new_string: 'b' });
-      const events: SpooledEvent[] = roots.flatMap((root, i) => [
-        {
-          cwd: root,
-          session: `s-${i}`,
-          turn: 'next',
-          kind: 'prompt',
-          at: 1_000 + i,
-          payload: { prompt: 'fix' },
-        },
-        {
-          // A call from a folder inside the clone: its root is the clone's.
-          cwd: join(root, 'src'),
-          session: `s-${i}`,
-          turn: 'current',
-          kind: 'PostToolUse',
-          at: 1_010 + i,
-          payload: {
-            tool: 'Edit',
-            status: 'success',
-            input: JSON.stringify(edit(root)),
-            writes: [edit(root).file_path],
-          },
-        },
-      ]);
-      expect(await queueSpooled(store, events)).toEqual([]);
+      expect(await queueSpooled(store, [...editIn(ana, 's-0', 1_000), ...editIn(ben, 's-1', 1_001)])).toEqual([]);
       // The learning process runs in Ben's clone and learns the scope's every session (as a SessionStart's does).
       await ingest(store, p, { cwd: ben, now: 2_000, env: {}, claimer: 'me' }, () => {});
       expect((await store.hookSession(p, 's-0')).state.roots).toEqual([ana]);
@@ -157,6 +153,24 @@ describe('the project roots of the calls of two clones', () => {
         expect(text).toContain('Files changed: src/cart.ts (2).');
         expect(text).not.toContain(base);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  // Review A item 5: ingest kept a session's roots under its id, while SessionStart looks a session up by its runs'
+  // name for it (sessionLabel: a hashed label past SESSION_ID_KEPT characters), so such a session's roots were lost.
+  it('are found by SessionStart for a session whose id is too long for its run ids', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const { roots, p } = clones('long-ana', 'long-ben');
+      const [ana, ben] = roots as [string, string];
+      const long = 'L'.repeat(SESSION_ID_KEPT + 60);
+      expect(await queueSpooled(store, [...editIn(ana, long, 1_000), ...editIn(ben, 's-ben', 1_100)])).toEqual([]);
+      await ingest(store, p, { cwd: ben, now: 2_000, env: {}, claimer: 'me' }, () => {});
+      const text = await sessionSummary({ store, scope: p, now: 3_000, root: ben });
+      expect(text).toContain('Files changed: src/cart.ts (2).');
+      expect(text).not.toContain(base);
     } finally {
       await store.close();
     }

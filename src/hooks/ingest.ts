@@ -258,18 +258,20 @@ export async function ingest(
           .sort((a, b) => Number(b[0]) - Number(a[0]))
           .slice(0, 5),
       );
-      const roots = sessionRoots(sessionRootsOf(stored.state), sessionCalls);
+      // The roots are kept where SessionStart looks for them: under the session as its run ids name it (a session
+      // id too long for them has its roots under its label, apart from its state).
+      const label = sessionLabel(session);
+      const rootsState = label === session ? stored.state : (await store.hookSession(scope, label)).state;
+      const roots = sessionRoots(sessionRootsOf(rootsState), sessionCalls);
+      const kept = roots.length === 0 ? {} : { [SESSION_ROOTS_STATE]: roots };
       await store.setHookSessionState(
         scope,
         session,
-        {
-          ...state,
-          intents: recent,
-          [RECALL_STATE]: followed,
-          ...(roots.length === 0 ? {} : { [SESSION_ROOTS_STATE]: roots }),
-        },
+        { ...state, intents: recent, [RECALL_STATE]: followed, ...(label === session ? kept : {}) },
         options.now,
       );
+      if (label !== session && roots.length > 0)
+        await store.setHookSessionState(scope, label, { ...rootsState, ...kept }, options.now);
       await recordDecisions(credence, decisions, report);
       const ordered = [...turns].sort((a, b) => a[0] - b[0]);
       for (const [k, [turn, t]] of ordered.entries()) {
