@@ -176,6 +176,28 @@ describe('the project roots of the calls of two clones', () => {
     }
   });
 
+  // Review A item 7: nothing checked that ingest merges the roots a session kept before (a session learned in two
+  // batches: its first batch's files must keep their names when the second batch ran in another folder).
+  it('keep the roots stored before when a session is learned in two batches', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    try {
+      const { roots, p } = clones('two-ana', 'two-wt');
+      const [ana, worktree] = roots as [string, string];
+      const learn = async (events: SpooledEvent[], now: number) => {
+        expect(await queueSpooled(store, events)).toEqual([]);
+        await ingest(store, p, { cwd: ana, now, env: {}, claimer: 'me' }, () => {});
+      };
+      await learn(editIn(ana, 's-a', 1_000), 2_000);
+      await learn(editIn(worktree, 's-a', 3_000), 4_000);
+      expect((await store.hookSession(p, 's-a')).state.roots).toEqual([worktree, ana]);
+      const text = await sessionSummary({ store, scope: p, now: 5_000 });
+      expect(text).toContain('Files changed: src/cart.ts (2).');
+      expect(text).not.toContain(base);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keep a few, the newest first, each once, after those a session kept before', () => {
     const call = (root?: string) => ({ tool: 'Read', status: 'success' as const, ...(root ? { root } : {}) });
     expect(sessionRoots(['/a', '/b'], [call('/c'), call(), call('/b'), call('/c')])).toEqual(['/c', '/b', '/a']);
