@@ -22,6 +22,9 @@ export interface Migration {
   readonly after?: (db: MigrationConnection) => void;
 }
 
+/** Every full-text index: each holds a row's words (and so its secrets) until told to drop them. */
+export const FTS_TABLES = Object.freeze(['memories_fts', 'tools_fts', 'executions_fts', 'observations_fts']);
+
 /** One revision more for the scope of a row (`new` or `old`). */
 const bump = (row: 'new' | 'old'): string =>
   `INSERT INTO revisions (scope, revision) VALUES (${row}.scope, 1) ` +
@@ -609,6 +612,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       "eight calls made a run a success), so each scope's workflows are emptied and built again from its stored " +
       'executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows;`,
+  },
+  {
+    version: 20,
+    description:
+      "forgotten text leaves the file: each full-text index removes a deleted row's terms from its pages ('secure-" +
+      "delete'; a plain delete only marked them deleted) and is merged once, dropping the terms of rows deleted before",
+    sql: FTS_TABLES.map(
+      (t) => `INSERT INTO ${t} (${t}, rank) VALUES ('secure-delete', 1); INSERT INTO ${t} (${t}) VALUES ('optimize');`,
+    ).join('\n'),
   },
 ]);
 

@@ -156,6 +156,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       db.pragma('wal_autocheckpoint = 10000');
     }
     db.pragma('foreign_keys = ON');
+    // A deleted row's bytes are overwritten, not left in free pages: `forget` removes a secret from the file.
+    db.pragma('secure_delete = ON');
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
     // A read-only store's reader just made its -wal and -shm with the store's mode: fixed by a chmod of the store.
