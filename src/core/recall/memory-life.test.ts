@@ -7,6 +7,7 @@ import {
   changeCue,
   contextTitle,
   decideLife,
+  identifiers,
   labelForStatus,
   lifeStatus,
   type LifeSubject,
@@ -111,6 +112,39 @@ describe('decideLife', () => {
 
   it('the same words again is a duplicate, whatever the case and punctuation', () => {
     expect(decideLife(note('b', 'Other', 'we use postgres for the main store.', 2), postgres)?.kind).toBe('duplicate');
+  });
+
+  it('texts alike but for an identifier each names (a ticket, a version, a date, a hash) are two memories', () => {
+    const hotfix = (id: string, ticket: string, at: number) =>
+      note(id, `Hotfix ${ticket}`, `The checkout rounding hotfix is deployed to production, tracked in ${ticket}.`, at);
+    expect(decideLife(hotfix('b', 'PROJ-1280', 2), hotfix('a', 'PROJ-1028', 1))?.kind).not.toBe('duplicate');
+    const pairs: [string, string][] = [
+      ['v2.4.1', 'v2.4.2'],
+      ['2026-03-01', '2026-03-08'],
+      ['9fceb02d0ae598e95dc970b74767f19372d61af8', '3b18e512dba79e4c8300dd08aeb37f8e728b8dad'],
+      ['build 4411', 'build 4412'],
+    ];
+    for (const [x, y] of pairs) {
+      const text = (v: string) => `The release smoke checks for the storefront all passed for ${v} this morning`;
+      expect(decideLife(note('d', 'Smoke', text(y), 2), note('c', 'Smoke', text(x), 1))?.kind).not.toBe('duplicate');
+    }
+    // The same identifier, or rewording around it, still merges; so does a note that names one the other lacks.
+    const reworded = note(
+      'e',
+      'Hotfix',
+      'the checkout rounding hotfix is deployed to production tracked in PROJ-1028',
+      3,
+    );
+    expect(decideLife(reworded, hotfix('a', 'PROJ-1028', 1))?.kind).toBe('duplicate');
+    const long =
+      'After the March outage our team agreed that every single deploy of the storefront service waits until ' +
+      'its smoke checks and the payment sandbox probes pass first';
+    const withBuild = note('g', 'Deploys', `${long} (4411)`, 2);
+    expect(decideLife(withBuild, note('f', 'Deploys', long, 1))?.kind).toBe('duplicate');
+    expect(decideLife(note('h', 'Deploys', `${long}, always`, 3), withBuild)?.kind).toBe('duplicate');
+    expect(identifiers('Tracked in PROJ-1028. Version v2.4.1, on 2026-03-01: build 4411.')).toEqual(
+      new Set(['proj-1028', 'v2.4.1', '2026-03-01', '4411']),
+    );
   });
 
   it('the same title saying another thing without a cue is an undecided conflict', () => {

@@ -615,8 +615,27 @@ function restates(newer: LifeSubject, older: LifeSubject): boolean {
 }
 
 /**
- * Near-identical: the same words (Jaccard ≥ `duplicate`) in the texts, or the texts written alike. Turns: the same
- * speaker saying the same words again, at least `turnWords` of them (a "yes" twice is two turns).
+ * The identifier-like tokens of a text, lower case: ticket ids (`PROJ-1028`), numbers, versions (`v2.4.1`), dates,
+ * hashes: a run of letters, digits and `-_./#:` holding a digit, without the sentence's last dot or colon.
+ */
+export function identifiers(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_#/:.-]*[\p{L}\p{N}])?/gu))
+    if (/\p{N}/u.test(m[0])) found.add(m[0]);
+  return found;
+}
+
+/** Each of two texts names an identifier the other lacks: they are about different things, however alike. */
+const distinctIdentifiers = (a: string, b: string): boolean => {
+  const ia = identifiers(a);
+  const ib = identifiers(b);
+  return [...ia].some((x) => !ib.has(x)) && [...ib].some((x) => !ia.has(x));
+};
+
+/**
+ * Near-identical: the same words (Jaccard ≥ `duplicate`) in the texts, or the texts written alike, unless each names
+ * an identifier the other lacks (`PROJ-1028` / `PROJ-1280`, two versions, two dates: two tickets, two releases).
+ * Turns: the same speaker saying the same words again, at least `turnWords` of them (a "yes" twice is two turns).
  */
 export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
   if (a.speaker !== undefined || b.speaker !== undefined)
@@ -624,7 +643,12 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
   if (norm(a.text) === norm(b.text) && norm(a.text) !== '') return true;
   const wa = new Set(words(a.text));
   const wb = new Set(words(b.text));
-  return wa.size >= 3 && wb.size >= 3 && jaccard(wa, wb) >= MEMORY_LIFE_LIMITS.duplicate;
+  return (
+    wa.size >= 3 &&
+    wb.size >= 3 &&
+    jaccard(wa, wb) >= MEMORY_LIFE_LIMITS.duplicate &&
+    !distinctIdentifiers(a.text, b.text)
+  );
 }
 
 /**

@@ -36,6 +36,28 @@ describe('remember: duplicates merge (issue 23)', () => {
     await credence.close();
   });
 
+  it('a note differing from an older one only by its ticket id is its own memory, found by that id', async () => {
+    const { credence, clock, store } = await engine();
+    const hotfix = (ticket: string) => ({
+      title: `Hotfix ${ticket}`,
+      text:
+        'The checkout rounding hotfix is deployed to production after the weekend freeze and verified by QA ' +
+        `against last month's invoices, tracked in ${ticket}.`,
+    });
+    const first = await credence.remember([hotfix('PROJ-1028')]);
+    clock.now += DAY;
+    const second = await credence.remember([hotfix('PROJ-1280')]);
+    expect(second).toMatchObject({ inserted: 1, merged: 0 });
+    expect(second.ids).not.toEqual(first.ids);
+    expect((await store.listMemories('life')).map((m) => m.title).sort()).toEqual([
+      'Hotfix PROJ-1028',
+      'Hotfix PROJ-1280',
+    ]);
+    const found = await credence.recall('PROJ-1280');
+    expect(found.map((r) => r.id)).toContain(second.ids[0]);
+    await credence.close();
+  });
+
   it('an id of your own is its own memory: the same text under another id is not merged', async () => {
     const { credence, store } = await engine();
     await credence.remember(['a', 'b'].map((x) => ({ id: `own-${x}`, title: 'Redis', text: 'We cache with redis.' })));
