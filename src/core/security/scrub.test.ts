@@ -1622,3 +1622,37 @@ describe('the scrubber on long adversarial texts (issue 17, red-team 1)', () => 
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('scrubText on a secret told in prose', () => {
+  const secrets: [string, string][] = [
+    ['the db password is Tr0ub4dor&3walk6', 'Tr0ub4dor&3walk6'],
+    ['login is admin with password hunter2walk6secret', 'hunter2walk6secret'],
+    ['The office VPN passphrase is correcthorsezebra42.', 'correcthorsezebra42'],
+    ['the password for staging is staging-2026, ask Ana', 'staging-2026'],
+    ['the password was changed to Abc!defGh yesterday', 'Abc!defGh'],
+    ['pw Xy7kq9zz', 'Xy7kq9zz'],
+    ['my token is abcd1234efgh', 'abcd1234efgh'],
+    ['the secret is now s3cr3tsauce', 's3cr3tsauce'],
+  ];
+  it.each(secrets)('removes the value after the cue: %s', (text, secret) => {
+    const out = scrubText(text);
+    expect(out.text).not.toContain(secret);
+    expect(out.text).toContain(redactionMarker('credential'));
+    expect(out.redactions).toHaveLength(1);
+  });
+  it.each([
+    'the password reset flow is broken on Safari',
+    'password is required',
+    'the password is correct',
+    'Password is stored hashed with sha256',
+    'password policy v2.1 applies from the 3rd',
+    'max tokens 4096 per call',
+    'the token for gpt-4o is cheap',
+    'the secret is out: we ship on fridays',
+    'the password is in 1Password',
+    'set the password to $DB_PASSWORD',
+    'Passwords were rotated on 2026-03-01',
+  ])('keeps prose that names a credential without giving one: %s', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});

@@ -572,6 +572,38 @@ function shortPasswordLength(value: string, quoted: boolean): number {
   return credentialValueLength(value, 'password', quoted ? 'quoted' : 'flag', true);
 }
 
+/**
+ * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
+ * was changed to …`), or, for a password word, right after it (`with password hunter2x`, `pw Xy7kq9zz`). `key: v` and
+ * `key=v` are the assignment rule's. Bounded repeats only, so a match costs a constant at each start: linear.
+ */
+const PROSE_CREDENTIAL = new RegExp(
+  String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token)s?` +
+    String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
+    String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
+    String.raw`|(?:password|passwd|passphrase|pwd|pw))[ \t]+)([^\s"'\x60]{6,${VALUE_SCAN_LIMIT}})`,
+  'gi',
+);
+/** Words with digits that name no secret: algorithms, encodings, versions. */
+const NOT_A_CREDENTIAL =
+  /^(?:sha-?\d*|md5|utf-?\d+|base\d+|aes-?\d+|rsa-?\d+|v?\d+(?:[.x]\d+)+|\d+(?:st|nd|rd|th|s))$/i;
+const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
+const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now)[ \t]+$/i;
+
+/**
+ * How much of a word after a credential word in prose is the credential: a word that looks made up (letters and
+ * digits; after `is` or `to`, a symbol among mixed-case letters too), not prose ("the password reset flow",
+ * "password is required"), a reference, a path, a URL or a version; a trailing `.`, `,`, `)` or `:` is the sentence's.
+ */
+function proseCredentialLength(raw: string, frame: string): number {
+  const v = raw.replace(/[.,;:!?)\]}]+$/, '');
+  if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
+  const made =
+    (HAS_LETTER.test(v) && HAS_DIGIT.test(v)) ||
+    (PROSE_CUE_VERB.test(frame) && PROSE_SYMBOL.test(v) && HAS_UPPER.test(v) && HAS_LOWER.test(v));
+  return made ? v.length : 0;
+}
+
 const RULES: readonly Rule[] = Object.freeze([
   whole(
     'private-key',
@@ -707,6 +739,8 @@ const RULES: readonly Rule[] = Object.freeze([
   framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
     isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
   ),
+  // A secret told in prose: "the db password is Tr0ub4dor&3", "login admin with password hunter2x", "pw Xy7kq9zz".
+  framed('credential', PROSE_CREDENTIAL, (s, frame) => proseCredentialLength(s, frame)),
   // Last, so that the commands it reads already show every other secret as found.
   {
     kind: 'credential',
@@ -724,7 +758,7 @@ const RULES: readonly Rule[] = Object.freeze([
 const PREFILTER = new RegExp(
   'pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|' +
     String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|whsec_|hooks\.slack|discord|docker|` +
-    String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user`,
+    String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user|\bpw\b`,
   'i',
 );
 
