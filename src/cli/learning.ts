@@ -147,7 +147,8 @@ export function registerLearning(program: Command, context: () => CommandContext
     .command('forget <id>')
     .description(
       'delete an observation (or instinct, skill, memory) and what was derived only from it; an instinct or skill ' +
-        'with the observations it was learned from',
+        'with the observations it was learned from; a run (its prompt, calls, full text); a Claude Code session ' +
+        'id: its runs and its hook state',
     )
     .option('--dir <folder>', 'the folder evolve writes to (default .credence)')
     .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
@@ -161,7 +162,11 @@ export function registerLearning(program: Command, context: () => CommandContext
       );
       if (ctx.wantsJson) return printJson(ctx, result);
       const learnedFrom = result.evidenceForgotten.length;
+      const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;
       const also = [
+        ...(result.kind === 'session'
+          ? [`forgot its ${runs} run${runs === 1 ? '' : 's'} and its hook state (prompts, calls, full text)`]
+          : []),
         ...(learnedFrom === 0
           ? []
           : [`forgot the ${learnedFrom} observation${learnedFrom === 1 ? '' : 's'} it was learned from`]),

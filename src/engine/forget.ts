@@ -7,6 +7,7 @@
  * forgotten instinct or skill takes the observations it was learned from and those learned from the
  * same ones (forgetLearned). Pruning never deletes the last evidence of a live one, and says so.
  */
+import { createHash } from 'node:crypto';
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
@@ -24,7 +25,9 @@ import {
   type SkillFileLayoutOptions,
 } from './learning/skill-files.js';
 import type {
+  ExecutionStore,
   FeedbackStore,
+  HookQueueStore,
   InstinctRecord,
   LearningStore,
   MemoryStore,
@@ -46,7 +49,10 @@ export interface LimitOptions {
 
 export interface ForgetResult {
   id: string;
-  kind: 'observation' | 'instinct' | 'skill' | 'memory';
+  /** `run`: a recorded run (execution); `session`: a Claude Code session, its runs and its hook state. */
+  kind: 'observation' | 'instinct' | 'skill' | 'memory' | 'run' | 'session';
+  /** The runs deleted (a run, or a session's turns `cc-<session>-<turn>`). */
+  runsForgotten?: string[];
   /** Instincts and skills deleted because this was their last evidence (with their files). */
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
@@ -62,7 +68,12 @@ export interface ForgetResult {
 }
 
 interface Ctx {
-  store: ObservationStore & MemoryStore & LearningStore & FeedbackStore;
+  store: ObservationStore &
+    MemoryStore &
+    LearningStore &
+    FeedbackStore &
+    Pick<ExecutionStore, 'getExecution' | 'listExecutions' | 'deleteExecutions'> &
+    Pick<HookQueueStore, 'forgetHookSession'>;
   scope: string;
   layout: SkillFileLayoutOptions;
 }
@@ -277,10 +288,36 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   const memory = await ctx.store.getMemory(ctx.scope, id);
   if (memory !== undefined) await unlinkForgotten(ctx.store, ctx.scope, memory);
   if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result, evidenceForgotten: [] };
+  // A run (its intent is the prompt that started it: a secret in a prompt is there, and in its full text).
+  if ((await ctx.store.getExecution(ctx.scope, id)) !== undefined) {
+    await ctx.store.deleteExecutions(ctx.scope, [id]);
+    return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id] };
+  }
+  // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
+  const prefix = `cc-${sessionLabel(id)}-`;
+  const turns = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix }))
+    .map((r) => r.id)
+    .filter((r) => /^\d+$/.test(r.slice(prefix.length)));
+  const hadState = await ctx.store.forgetHookSession(ctx.scope, id);
+  if (turns.length > 0 || hadState) {
+    await ctx.store.deleteExecutions(ctx.scope, turns);
+    return { id, kind: 'session', ...result, evidenceForgotten: [], runsForgotten: turns.sort() };
+  }
   throw new CredenceError(
     'NOT_FOUND',
-    `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: no observation, instinct, skill or memory`,
+    `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
+      'no observation, instinct, skill, memory, run or Claude Code session',
   );
+}
+
+/**
+ * How the Claude Code hooks name a session in its turns' run ids (hooks/ingest's sessionLabel, which the engine may
+ * not import): as it is up to 240 characters, else its first 64, `~` and 16 hex digits of its SHA-256.
+ */
+function sessionLabel(session: string): string {
+  if (session.length <= 240) return session;
+  const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}~${createHash('sha256').update(session).digest('hex').slice(0, 16)}`;
 }
 
 export interface PruneReport {

@@ -986,6 +986,28 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     describe('WorkflowStore: learned workflows', () => {
+      test('deleting executions takes their calls, full text and intents out of the learned workflows', async () => {
+        const store = await fresh();
+        const run = (id: string, intent: string): ExecutionRecord => ({
+          id,
+          intent,
+          startedAt: T0,
+          calls: [{ tool: 'search', status: 'success', retries: 0, consumes: [] }],
+        });
+        await store.insertExecution('p', run('cc-s1-1', 'rotate the staging credentials'));
+        await store.insertExecution('p', run('cc-s2-1', 'find the build logs'));
+        await store.mergeWorkflows('p', [
+          wfMerge(['search', 'fetch'], { intent: 'rotate the staging credentials', at: T0 }),
+          wfMerge(['search', 'fetch'], { intent: 'find the build logs', at: T0 + 1 }),
+        ]);
+        expect(await store.deleteExecutions('p', ['cc-s1-1', 'absent'])).toBe(1);
+        expect(await store.getExecution('p', 'cc-s1-1')).toBeUndefined();
+        expect(await store.searchExecutions('p', '"staging"')).toEqual([]);
+        expect((await store.counts('p')).calls).toBe(1);
+        expect((await store.listWorkflows('p'))[0]?.intents).toEqual(['find the build logs']);
+        expect(await store.deleteExecutions('p', [])).toBe(0);
+      });
+
       test('merges add runs and successes, widen first and last use, keep 5 latest intents', async () => {
         const store = await fresh();
         const intents = ['find a', 'find b', 'find a', 'find c', 'find d', 'find e', 'find f'];
@@ -1937,6 +1959,22 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     describe('HookQueueStore: the hook queue and sessions', () => {
+      test("forgetting a hook session drops its turn, its state and its events' payloads, not another's", async () => {
+        const store = await fresh();
+        await store.startHookTurn('p', 's1', 1);
+        await store.setHookSessionState('p', 's1', { intent: 'the deploy notes' }, 2);
+        await store.setHookSessionState('p', 's2', { intent: 'other' }, 2);
+        await store.enqueueHookEvents('p', [
+          { session: 's1', turn: 'current', kind: 'prompt', at: 3, payload: { prompt: 'the deploy notes' } },
+          { session: 's2', turn: 'current', kind: 'prompt', at: 3, payload: { prompt: 'other' } },
+        ]);
+        expect(await store.forgetHookSession('p', 's1')).toBe(true);
+        expect(await store.hookSession('p', 's1')).toEqual({ turn: 0, state: {} });
+        expect((await store.claimHookEvents('p', 'z', 0)).map((e) => e.session)).toEqual(['s2']);
+        expect(await store.hookSession('p', 's2')).toMatchObject({ state: { intent: 'other' } });
+        expect(await store.forgetHookSession('p', 'nobody')).toBe(false);
+      });
+
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();
         expect(

@@ -490,6 +490,11 @@ export interface ExecutionStore {
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   /**
+   * Deletes executions with their calls (their full text and embeddings go with them) and takes their intents out of
+   * the learned workflows' example intents (`credence forget <run id>`). Returns how many were deleted.
+   */
+  deleteExecutions(scope: string, ids: readonly string[]): Promise<number>;
+  /**
    * The scope's executions, newest first (`started_at`, then id), with their calls. `idPrefix`: only those whose id
    * starts with it (the Claude Code hooks' turns, `cc-`), found by the id's index.
    */
@@ -805,6 +810,11 @@ export interface HookQueueStore {
   /** Starts the session's next turn and returns its number. */
   startHookTurn(scope: string, session: string, at: EpochMs): Promise<number>;
   setHookSessionState(scope: string, session: string, state: Record<string, unknown>, at: EpochMs): Promise<void>;
+  /**
+   * Forgets a hook session: its turn and state go, and its events' payloads (the prompts); their keys stay a week, so
+   * that a spool file queued again is not learned. True when the session had a state or an event.
+   */
+  forgetHookSession(scope: string, session: string): Promise<boolean>;
 }
 
 /** Every row out and in, for `credence dump` and restore. */

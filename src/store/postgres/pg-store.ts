@@ -1638,6 +1638,30 @@ export class PgStore implements Store {
     });
   }
 
+  async deleteExecutions(scope: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const list = [...new Set(ids)];
+    return this.#tx(async (c) => {
+      // The calls go by the foreign key's cascade; the full text is a column of the row.
+      const gone = await c.query('DELETE FROM executions WHERE scope = $1 AND id = ANY($2::text[]) RETURNING intent', [
+        scope,
+        list,
+      ]);
+      await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'execution' AND ref_id = ANY($2::text[])`, [
+        scope,
+        list,
+      ]);
+      const intents = new Set(gone.rows.map((r) => String(r.intent)));
+      for (const w of (await c.query('SELECT id, intents FROM workflows WHERE scope = $1', [scope])).rows) {
+        const before = parse<string[]>(w.intents, []);
+        const after = before.filter((i) => !intents.has(i));
+        if (after.length !== before.length)
+          await c.query('UPDATE workflows SET intents = $1 WHERE scope = $2 AND id = $3', [json(after), scope, w.id]);
+      }
+      return gone.rowCount ?? 0;
+    });
+  }
+
   async deleteSkill(scope: string, id: string): Promise<boolean> {
     return ((await this.#pool.query('DELETE FROM skills WHERE scope = $1 AND id = $2', [scope, id])).rowCount ?? 0) > 0;
   }
@@ -1793,6 +1817,18 @@ export class PgStore implements Store {
        ON CONFLICT (scope, session_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
       [scope, session, json(state), at],
     );
+  }
+
+  async forgetHookSession(scope: string, session: string): Promise<boolean> {
+    return this.#tx(async (c) => {
+      const state = await c.query('DELETE FROM hook_sessions WHERE scope = $1 AND session_id = $2', [scope, session]);
+      const events = await c.query(
+        `UPDATE hook_events SET done_at = coalesce(done_at, $3), payload = 'null', claimed_by = NULL, ` +
+          'claimed_at = NULL WHERE scope = $1 AND session_id = $2',
+        [scope, session, Date.now()],
+      );
+      return (state.rowCount ?? 0) + (events.rowCount ?? 0) > 0;
+    });
   }
 
   // ---- fits measured on replays (migration 9) --------------------------------------------------

@@ -1414,6 +1414,35 @@ export class SqliteStore implements Store {
     });
   }
 
+  async deleteExecutions(scope: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const list = json([...new Set(ids)]);
+    return this.#write(() => {
+      const intents = new Set(
+        (
+          this.#stmt('SELECT intent FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))').all(
+            scope,
+            list,
+          ) as Row[]
+        ).map((r) => String(r.intent)),
+      );
+      // The calls go by the foreign key's cascade; the full text by the executions' trigger.
+      const deleted = this.#stmt(
+        'DELETE FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))',
+      ).run(scope, list).changes;
+      this.#stmt(
+        `DELETE FROM embeddings WHERE scope = ? AND kind = 'execution' AND ref_id IN (SELECT value FROM json_each(?))`,
+      ).run(scope, list);
+      const update = this.#stmt('UPDATE workflows SET intents = ? WHERE scope = ? AND id = ?');
+      for (const w of this.#stmt('SELECT id, intents FROM workflows WHERE scope = ?').all(scope) as Row[]) {
+        const before = parse<string[]>(w.intents, []);
+        const after = before.filter((i) => !intents.has(i));
+        if (after.length !== before.length) update.run(json(after), scope, w.id);
+      }
+      return deleted;
+    });
+  }
+
   async deleteInstinct(scope: string, id: string): Promise<boolean> {
     return this.#stmt('DELETE FROM instincts WHERE scope = ? AND id = ?').run(scope, id).changes > 0;
   }
@@ -1574,6 +1603,17 @@ export class SqliteStore implements Store {
         at,
       ),
     );
+  }
+
+  async forgetHookSession(scope: string, session: string): Promise<boolean> {
+    return this.#write(() => {
+      const state = this.#stmt('DELETE FROM hook_sessions WHERE scope = ? AND session_id = ?').run(scope, session);
+      const events = this.#stmt(
+        "UPDATE hook_events SET done_at = coalesce(done_at, ?), payload = 'null', claimed_by = NULL, " +
+          'claimed_at = NULL WHERE scope = ? AND session_id = ?',
+      ).run(Date.now(), scope, session);
+      return state.changes + events.changes > 0;
+    });
   }
 
   // ---- fits measured on replays (migration 9) --------------------------------------------------

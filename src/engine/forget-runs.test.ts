@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { engineStore, openCredence } from './engine.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
+
+const AT = Date.parse('2026-06-01T00:00:00Z');
+const SESSION = '5f0c2d3e-9a41-4b7e-8c55-0d1e2f3a4b5c';
+
+async function engine() {
+  const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+  const store = engineStore(credence);
+  // As the hooks store a turn (appendCalls under `cc-<session>-<turn>`) and a recorder its run: ids kept as given.
+  const turn = (id: string, intent: string) =>
+    store.insertExecution('p', {
+      id,
+      intent,
+      startedAt: AT,
+      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [] }],
+    });
+  await turn(`cc-${SESSION}-1`, 'deploy the staging api with the release notes');
+  await turn(`cc-${SESSION}-2`, 'check the staging api deploy logs');
+  await turn(`cc-${SESSION}1-1`, 'another session whose id starts alike');
+  await turn('run-7', 'rebuild the search index for staging');
+  await store.setHookSessionState('p', SESSION, { intent: 'check the staging api deploy logs' }, AT);
+  return { credence, store };
+}
+
+describe('forget a run or a Claude Code session', () => {
+  it('a run id deletes the run, its calls and its full text; recall no longer finds it', async () => {
+    const { credence, store } = await engine();
+    expect((await credence.recall('rebuild search index')).map((r) => r.id)).toContain('run-7');
+    expect(await credence.forget('run-7')).toMatchObject({ id: 'run-7', kind: 'run', runsForgotten: ['run-7'] });
+    expect(await store.getExecution('p', 'run-7')).toBeUndefined();
+    expect(await store.searchExecutions('p', '"rebuild"')).toEqual([]);
+    expect((await credence.recall('rebuild search index')).map((r) => r.id)).not.toContain('run-7');
+    await credence.close();
+  });
+
+  it("a session id deletes its turns' runs and its hook state, not another session's", async () => {
+    const { credence, store } = await engine();
+    const result = await credence.forget(SESSION);
+    expect(result).toMatchObject({ kind: 'session', runsForgotten: [`cc-${SESSION}-1`, `cc-${SESSION}-2`] });
+    expect((await store.listExecutions('p')).map((r) => r.id).sort()).toEqual([`cc-${SESSION}1-1`, 'run-7']);
+    expect(await store.searchExecutions('p', '"deploy"')).toEqual([]);
+    expect(await store.hookSession('p', SESSION)).toEqual({ turn: 0, state: {} });
+    await expect(credence.forget(SESSION)).rejects.toThrow(/nothing has the id .*run or Claude Code session/);
+    await credence.close();
+  });
+});
