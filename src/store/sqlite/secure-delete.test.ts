@@ -8,6 +8,7 @@ import { openSqliteStore } from './sqlite-store.js';
 const root = mkdtempSync(join(tmpdir(), 'credence-secure-delete-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+// Private words, not a credential the scrubber would take out before they are stored: forget must remove them itself.
 const SECRET = 'correcthorsezebra42';
 const T = Date.parse('2026-06-01T00:00:00Z');
 const memory = (id: string, text: string) => ({
@@ -27,7 +28,7 @@ describe('a forgotten text leaves the SQLite file (secure delete)', () => {
   it('deleting a memory and an observation removes their words from the tables and the full-text indexes', async () => {
     const path = join(root, 'a.db');
     const store = openSqliteStore({ path });
-    await store.upsertMemories('p', [...filler, memory('vpn', `The office VPN passphrase is ${SECRET} for now`)]);
+    await store.upsertMemories('p', [...filler, memory('vpn', `The office plant is named ${SECRET} for now`)]);
     await store.insertObservations('p', [
       {
         id: 'o1',
@@ -57,7 +58,7 @@ describe('a forgotten text leaves the SQLite file (secure delete)', () => {
     db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 0)").run();
     db.pragma('secure_delete = OFF');
     db.pragma('user_version = 19');
-    await old.upsertMemories('p', [...filler, memory('vpn', `The office VPN passphrase is ${SECRET} for now`)]);
+    await old.upsertMemories('p', [...filler, memory('vpn', `The office plant is named ${SECRET} for now`)]);
     await old.deleteMemory('p', 'vpn');
     expect(db.prepare('SELECT count(*) AS n FROM memories_fts_data WHERE instr(block, ?)').get(SECRET)).not.toEqual({
       n: 0,
