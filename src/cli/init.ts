@@ -65,6 +65,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
       }
       const status = await withCredence(ctx, (c) => c.status());
       if (plan !== undefined) applyClaudeCodePlan(plan);
+      for (const warning of plan?.report.warnings ?? []) ctx.io.stderr(`credence init: ${warning}\n`);
       if (ctx.wantsJson) {
         return printJson(ctx, {
           db: status.db,

@@ -20,6 +20,7 @@ import {
   INSTALL_DEFAULTS,
   isCredenceHookCommand,
   launchCommands,
+  leadingAssignments,
   mergeHookSettings,
   mergeMcpConfig,
   PACKAGE_BIN,
@@ -394,6 +395,151 @@ describe('the .mcp.json entry', () => {
     setUpClaudeCode({ projectDir: dir, ...launch });
     expect(readFileSync(settingsPath, 'utf8')).not.toContain('CREDENCE_');
     expect(parse(readFileSync(mcpPath, 'utf8')).mcpServers.credence.env).toBeUndefined();
+  });
+
+  // Fix B2 (review B, 1–3, 7, 8): one reading of the prefix. A schema after another variable was left behind the new
+  // one (the shell's last wins); one after `env`, or on every entry but SessionStart's, was not found; FOO=1 was lost.
+  it('reads every assignment in front of a command, in any order, quoted, after env', () => {
+    const read = (command: string): [string, string][] =>
+      leadingAssignments(command).assignments.map((a) => [a.name, a.value]);
+    expect(read(`FOO=1 CREDENCE_DATABASE_SCHEMA=team_x ${NODE_COMMAND}`)).toEqual([
+      ['FOO', '1'],
+      ['CREDENCE_DATABASE_SCHEMA', 'team_x'],
+    ]);
+    expect(read(`env\tA='x y' B="q\\"z" C=c\\ d ${NODE_COMMAND}`)).toEqual([
+      ['A', 'x y'],
+      ['B', 'q"z'],
+      ['C', 'c d'],
+    ]);
+    expect(leadingAssignments(`env A=1 ${NODE_COMMAND}`).rest).toBe(NODE_COMMAND);
+    expect(leadingAssignments(`env -i A=1 ${NODE_COMMAND}`)).toEqual({
+      assignments: [],
+      rest: `env -i A=1 ${NODE_COMMAND}`,
+    });
+    for (const cut of ["A='open node", 'A=1;B=2 node', 'A=$(x) node', 'A=1|x node'])
+      expect(leadingAssignments(cut).assignments).toEqual([]);
+  });
+
+  it('on a team store replaces every schema in front of the command, wherever written, and keeps FOO=1', () => {
+    const launch = (command: string) => ({ command, mcpServer: INSTALL_DEFAULTS.mcpServer });
+    const want = `CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_b FOO=1 ${NODE_COMMAND}`;
+    for (const written of [
+      `FOO=1 CREDENCE_DATABASE_SCHEMA=team_x ${NODE_COMMAND}`,
+      `CREDENCE_DATABASE_SCHEMA=team_x FOO=1 CREDENCE_REQUIRE_DATABASE_URL=1 ${NODE_COMMAND}`,
+      `FOO=1 CREDENCE_DATABASE_SCHEMA="team_x" CREDENCE_DATABASE_SCHEMA='team_y' ${NODE_COMMAND}`,
+      `env FOO=1 CREDENCE_DATABASE_SCHEMA=team_x ${NODE_COMMAND}`,
+      `CREDENCE_REQUIRE_DATABASE_URL=1\tFOO=1 env CREDENCE_DATABASE_SCHEMA=team_x ${NODE_COMMAND}`,
+    ])
+      expect(teamStoreLaunch(launch(written), 'team_b').command, written).toBe(want);
+    expect(teamStoreLaunch(launch(`FOO=1 CREDENCE_DATABASE_SCHEMA=team_x ${NODE_COMMAND}`)).command).toBe(
+      `CREDENCE_REQUIRE_DATABASE_URL=1 FOO=1 ${NODE_COMMAND}`,
+    );
+  });
+
+  it('checks the schema where it writes it, before anything is written', () => {
+    const launch = { command: NODE_COMMAND, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    for (const bad of ['a;touch${IFS}x', 'Team', '1team', 'a b', ''])
+      expect(
+        codeOf(() => teamStoreLaunch(launch, bad)),
+        bad,
+      ).toBe('INVALID_INPUT');
+    const dir = project();
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: `X=1 ${NODE_COMMAND}` }] }] } };
+    const quoted = JSON.stringify(settings).replace('X=1', 'CREDENCE_DATABASE_SCHEMA=\\"a;touch x\\"');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), quoted);
+    const error = thrown(() =>
+      setUpClaudeCode({ projectDir: dir, ...launch, teamStore: { needsEnv: ['CREDENCE_DATABASE_URL'] } }),
+    ) as CredenceError;
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('CREDENCE_DATABASE_SCHEMA="a;touch x" (in front of a hook command in');
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe(quoted);
+    expect(existsSync(join(dir, '.mcp.json'))).toBe(false);
+  });
+
+  const hookCommands = (dir: string): Map<string, string> =>
+    new Map(
+      Object.entries(parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).hooks).map(
+        ([event, groups]) => [event, (groups as any[])[0].hooks[0].command as string],
+      ),
+    );
+  const mcpEnv = (dir: string): unknown => parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.credence.env;
+
+  it('re-init naming no schema keeps one written in any entry, after FOO=1 or env, and FOO=1 itself', () => {
+    const launch = { command: NODE_COMMAND, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    const team = { needsEnv: ['CREDENCE_DATABASE_URL'] };
+    const forms: [string, (command: string, event: string) => string][] = [
+      ['after FOO=1', (c) => c.replace('=1 ', '=1 FOO=1 CREDENCE_DATABASE_SCHEMA=team_a ')],
+      ['after env', (c) => c.replace('=1 ', '=1 env FOO=1 CREDENCE_DATABASE_SCHEMA=team_a ')],
+      [
+        'twice (the last one wins)',
+        (c) => c.replace('=1 ', '=1 CREDENCE_DATABASE_SCHEMA=old FOO=1 CREDENCE_DATABASE_SCHEMA=team_a '),
+      ],
+      ['quoted, first', (c) => `CREDENCE_DATABASE_SCHEMA='team_a' FOO=1 ${c}`],
+      [
+        'not on SessionStart',
+        (c, e) => (e === 'SessionStart' ? `FOO=1 ${c}` : `FOO=1 CREDENCE_DATABASE_SCHEMA=team_a ${c}`),
+      ],
+    ];
+    for (const [form, edit] of forms) {
+      const dir = project();
+      setUpClaudeCode({ projectDir: dir, ...launch, teamStore: team });
+      const path = join(dir, '.claude', 'settings.json');
+      const settings = parse(readFileSync(path, 'utf8'));
+      for (const [event, groups] of Object.entries(settings.hooks as Record<string, any[]>))
+        groups[0].hooks[0].command = edit(groups[0].hooks[0].command, event);
+      writeFileSync(path, JSON.stringify(settings));
+      const mcp = parse(readFileSync(join(dir, '.mcp.json'), 'utf8'));
+      // The server names it too, except in the last form: the hook commands alone must keep it.
+      if (form !== 'not on SessionStart') mcp.mcpServers.credence.env.CREDENCE_DATABASE_SCHEMA = 'team_a';
+      writeFileSync(join(dir, '.mcp.json'), JSON.stringify(mcp));
+      const report = setUpClaudeCode({ projectDir: dir, ...launch, teamStore: team });
+      const want = `CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_a FOO=1 ${NODE_COMMAND}`;
+      expect(new Set(hookCommands(dir).values()), form).toEqual(new Set([want]));
+      expect(mcpEnv(dir), form).toEqual({ CREDENCE_REQUIRE_DATABASE_URL: '1', CREDENCE_DATABASE_SCHEMA: 'team_a' });
+      expect(report.warnings === undefined, form).toBe(form !== 'not on SessionStart');
+      // The variable replaces it everywhere; back on the SQLite file Credence's variables go, FOO=1 stays.
+      setUpClaudeCode({ projectDir: dir, ...launch, teamStore: { ...team, schema: 'team_c' } });
+      expect(new Set(hookCommands(dir).values()), form).toEqual(
+        new Set([`CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_c FOO=1 ${NODE_COMMAND}`]),
+      );
+      setUpClaudeCode({ projectDir: dir, ...launch });
+      expect(new Set(hookCommands(dir).values()), form).toEqual(new Set([`FOO=1 ${NODE_COMMAND}`]));
+    }
+  });
+
+  it('warns when the hook commands and the server name different schemas, and writes the one it kept to both', () => {
+    const launch = { command: NODE_COMMAND, mcpServer: INSTALL_DEFAULTS.mcpServer };
+    const team = { needsEnv: ['CREDENCE_DATABASE_URL'] };
+    const split = (hooks: string | undefined, server: string | undefined): string => {
+      const dir = project();
+      setUpClaudeCode({ projectDir: dir, ...launch, ...(hooks === undefined ? {} : { teamStore: team }) });
+      if (hooks !== undefined) {
+        const path = join(dir, '.claude', 'settings.json');
+        writeFileSync(
+          path,
+          readFileSync(path, 'utf8').replaceAll('=1 node ', `=1 CREDENCE_DATABASE_SCHEMA=${hooks} node `),
+        );
+      }
+      const mcp = parse(readFileSync(join(dir, '.mcp.json'), 'utf8'));
+      if (server !== undefined) mcp.mcpServers.credence.env = { CREDENCE_DATABASE_SCHEMA: server };
+      writeFileSync(join(dir, '.mcp.json'), JSON.stringify(mcp));
+      const report = setUpClaudeCode({ projectDir: dir, ...launch, teamStore: team });
+      expect(report.warnings).toHaveLength(1);
+      return `${report.warnings?.[0]} | ${[...new Set(hookCommands(dir).values())]} | ${JSON.stringify(mcpEnv(dir))}`;
+    };
+    const pair = `CREDENCE_DATABASE_SCHEMA=team_a ${NODE_COMMAND}`;
+    expect(split('team_a', undefined)).toBe(
+      ".claude/settings.json's hook commands name schema team_a but .mcp.json's credence server none (public): " +
+        `init kept team_a (from .claude/settings.json) in both | CREDENCE_REQUIRE_DATABASE_URL=1 ${pair} | ` +
+        '{"CREDENCE_REQUIRE_DATABASE_URL":"1","CREDENCE_DATABASE_SCHEMA":"team_a"}',
+    );
+    expect(split(undefined, 'team_a')).toBe(
+      ".claude/settings.json's hook commands name schema none (public) but .mcp.json's credence server team_a: " +
+        `init kept team_a (from .mcp.json) in both | CREDENCE_REQUIRE_DATABASE_URL=1 ${pair} | ` +
+        '{"CREDENCE_DATABASE_SCHEMA":"team_a","CREDENCE_REQUIRE_DATABASE_URL":"1"}',
+    );
+    expect(split('team_a', 'team_b')).toContain('init kept team_a (from .claude/settings.json) in both');
   });
 
   it('refuses invalid JSON and an mcpServers that is not an object', () => {

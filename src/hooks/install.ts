@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { normalizeMemoryPath } from '../platform/files.js';
-import { REQUIRE_URL_VARIABLE } from '../platform/paths.js';
+import { REQUIRE_URL_VARIABLE, SCHEMA_NAME, SCHEMA_VARIABLE } from '../platform/paths.js';
 import { resolveScope } from '../platform/git-scope.js';
 import { withoutBom } from '../core/text/plain-text.js';
 
@@ -122,28 +122,119 @@ export interface McpServerEntry {
   env?: Readonly<Record<string, string>>;
 }
 
-/** What a team store puts in front of the hook command, in either order (one may have been written by hand). */
-const TEAM_PREFIX = /^(?:(?:CREDENCE_REQUIRE_DATABASE_URL=1|CREDENCE_DATABASE_SCHEMA=(["']?)\w+\1)\s+)+/;
+/** One `NAME=value` in front of a command: its name, its value with the quotes taken off, and its text as written. */
+export interface LeadingAssignment {
+  name: string;
+  value: string;
+  text: string;
+}
+
+/**
+ * The one reading of what stands in front of a hook command: the variable assignments (`A=1 B='x y' C="z"`, also
+ * after an `env` word), in order, and the command after them (`rest`; an `env` word before assignments is dropped,
+ * the shell sets them itself). An unclosed quote, a newline or `;` `&` `|` `<` `>` `(` `)` `` ` `` ends them.
+ */
+export function leadingAssignments(command: string): { assignments: LeadingAssignment[]; rest: string } {
+  const assignments: LeadingAssignment[] = [];
+  let at = skipBlanks(command, 0);
+  for (;;) {
+    const envWord = /^env[ \t]+/.exec(command.slice(at));
+    const read = readAssignment(command, envWord === null ? at : skipBlanks(command, at + envWord[0].length));
+    if (read === undefined) break;
+    assignments.push(read.assignment);
+    at = skipBlanks(command, read.end);
+  }
+  return { assignments, rest: command.slice(at) };
+}
+
+const skipBlanks = (text: string, at: number): number => {
+  let i = at;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+};
+
+function readAssignment(command: string, from: number): { assignment: LeadingAssignment; end: number } | undefined {
+  const name = /^([A-Za-z_]\w*)=/.exec(command.slice(from))?.[1];
+  if (name === undefined) return undefined;
+  let value = '';
+  let i = from + name.length + 1;
+  while (i < command.length && command[i] !== ' ' && command[i] !== '\t') {
+    const c = command[i] as string;
+    if (c === "'") {
+      const close = command.indexOf("'", i + 1);
+      if (close === -1) return undefined;
+      value += command.slice(i + 1, close);
+      i = close + 1;
+    } else if (c === '"') {
+      i++;
+      while (i < command.length && command[i] !== '"') {
+        if (command[i] === '\\' && '"\\$`'.includes(command[i + 1] ?? 'end')) i++;
+        value += command[i];
+        i++;
+      }
+      if (i >= command.length) return undefined;
+      i++;
+    } else if (c === '\\' && i + 1 < command.length && command[i + 1] !== '\n') {
+      value += command[i + 1];
+      i += 2;
+    } else if (';&|<>()`\n\r\\'.includes(c)) {
+      return undefined;
+    } else {
+      value += c;
+      i++;
+    }
+  }
+  return { assignment: { name, value, text: command.slice(from, i) }, end: i };
+}
+
+/** Credence's own variables in front of the hook command: init writes them, takes them out or replaces them. */
+const isOurs = (a: LeadingAssignment): boolean => a.name === REQUIRE_URL_VARIABLE || a.name === SCHEMA_VARIABLE;
+
+/** The schema a hook command runs in: its last CREDENCE_DATABASE_SCHEMA assignment (the shell's last one wins). */
+const schemaOfCommand = (command: string): string | undefined =>
+  leadingAssignments(command).assignments.findLast((a) => a.name === SCHEMA_VARIABLE)?.value;
+
+/** The command without Credence's variables in front (every one of them); the user's own (`FOO=1`) stay. */
+function withoutOurVariables(command: string): { others: string[]; rest: string } {
+  const { assignments, rest } = leadingAssignments(command);
+  return { others: assignments.filter((a) => !isOurs(a)).map((a) => a.text), rest };
+}
+
+/** Refuses a schema that is not a plain name before it is written into a shell command or an env. */
+function checkSchemaName(schema: string, from: string): void {
+  if (!SCHEMA_NAME.test(schema))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${SCHEMA_VARIABLE}=${JSON.stringify(schema)} (${from}) is not a PostgreSQL schema name Credence uses ` +
+        '(lower-case letters, digits and _, at most 63, not starting with a digit); nothing was written',
+      { details: { schema, from } },
+    );
+}
 
 /**
  * The hook command and MCP server of a project on a team store: run with CREDENCE_REQUIRE_DATABASE_URL=1 (in front
  * of the command, in the server's `env`), so that without CREDENCE_DATABASE_URL they say so and keep nothing
  * rather than learn into the SQLite file. The URL itself, password and all, stays out of the project's files.
+ * `schema` (checked: a plain name; `from` says where it was found) is written to both; every other one in front of
+ * the command goes, so the shell cannot pick an old one; the user's other variables (`FOO=1`) stay.
+ * @throws CredenceError `INVALID_INPUT` when `schema` is not a schema name.
  */
 export function teamStoreLaunch(
   launch: { command: string; mcpServer: McpServerEntry },
   schema?: string,
+  from = SCHEMA_VARIABLE,
 ): {
   command: string;
   mcpServer: McpServerEntry;
 } {
+  if (schema !== undefined) checkSchemaName(schema, from);
   // A schema CREDENCE_DATABASE_SCHEMA chose is written too (a name, no secret): without it in Claude Code's
   // environment the hooks would learn into `public`, the team's turns in no one's schema (review C).
-  const named: Record<string, string> = schema === undefined ? {} : { CREDENCE_DATABASE_SCHEMA: schema };
-  const prefix = `${REQUIRE_URL_VARIABLE}=1 ${schema === undefined ? '' : `CREDENCE_DATABASE_SCHEMA=${schema} `}`;
-  const bare = launch.command.replace(TEAM_PREFIX, '');
+  const named: Record<string, string> = schema === undefined ? {} : { [SCHEMA_VARIABLE]: schema };
+  const ours = [`${REQUIRE_URL_VARIABLE}=1`, ...(schema === undefined ? [] : [`${SCHEMA_VARIABLE}=${schema}`])];
+  const { others, rest } = withoutOurVariables(launch.command);
   return {
-    command: `${prefix}${bare}`,
+    command: [...ours, ...others, rest].join(' '),
     mcpServer: { ...launch.mcpServer, env: { ...launch.mcpServer.env, [REQUIRE_URL_VARIABLE]: '1', ...named } },
   };
 }
@@ -323,27 +414,88 @@ function dropCredenceFromEvents(hooks: Json, events: readonly string[], file: st
   }
 }
 
-const SCHEMA_IN_COMMAND = /^(?:[A-Za-z_]\w*=\S*\s+)*?CREDENCE_DATABASE_SCHEMA=(["']?)(\w+)\1\s/;
-
 /**
- * The schema a Credence hook command of `.claude/settings.json` sets in front of itself (written by an earlier
- * `init` or by hand); undefined when none does, or the text is not what `mergeHookSettings` reads.
+ * Every Credence hook command of `.claude/settings.json` (Credence's events first, in their order, then any other);
+ * none when the text is not what `mergeHookSettings` reads (it says what is wrong with the file).
  */
-export function hookCommandSchema(text: string | undefined): string | undefined {
+function credenceHookCommands(text: string | undefined): string[] {
   let hooks: Json | undefined;
   try {
     hooks = objectAt(parseObject(text, CLAUDE_CODE_FILES.settings), 'hooks', CLAUDE_CODE_FILES.settings, 'hooks');
   } catch {
-    return undefined; // mergeHookSettings says what is wrong with the file
+    return [];
   }
-  for (const spec of CLAUDE_CODE_HOOKS) {
-    const groups = hooks?.[spec.event];
-    for (const group of Array.isArray(groups) ? groups : []) {
-      const entry = isObject(group) && Array.isArray(group.hooks) ? group.hooks.find(isCredenceEntry) : undefined;
-      if (entry !== undefined) return SCHEMA_IN_COMMAND.exec((entry as { command: string }).command)?.[2];
-    }
+  const events = [...new Set([...CLAUDE_CODE_HOOKS.map((spec) => spec.event), ...Object.keys(hooks ?? {})])];
+  return events.flatMap((event) => {
+    const groups = hooks?.[event];
+    return (Array.isArray(groups) ? groups : []).flatMap((group) =>
+      isObject(group) && Array.isArray(group.hooks)
+        ? group.hooks.filter(isCredenceEntry).map((hook) => (hook as { command: string }).command)
+        : [],
+    );
+  });
+}
+
+/** The schema in the env of `.mcp.json`'s credence server, and whether there is such a server. */
+function mcpSchema(text: string | undefined): { server: boolean; schema?: string } {
+  try {
+    const server = objectAt(
+      parseObject(text, CLAUDE_CODE_FILES.mcp),
+      'mcpServers',
+      CLAUDE_CODE_FILES.mcp,
+      'mcpServers',
+    )?.[MCP_SERVER_NAME];
+    const schema = isObject(server) && isObject(server.env) ? server.env[SCHEMA_VARIABLE] : undefined;
+    return { server: isObject(server), ...(typeof schema === 'string' ? { schema } : {}) };
+  } catch {
+    return { server: false }; // mergeMcpConfig says what is wrong with the file
   }
-  return undefined;
+}
+
+/**
+ * What a re-init keeps of the earlier hook commands and server: the user's other variables in front of the
+ * commands (`FOO=1`: the first entry's that sets it, unless the `--hook-command` sets it too), and on a team
+ * store naming no schema, the one already written: the `--hook-command`'s, else the hook commands' (any entry),
+ * else the server's. When the two files disagree, `warnings` says so and which one both now use.
+ */
+function keptLaunch(
+  settingsText: string | undefined,
+  mcpText: string | undefined,
+  given: string | undefined,
+): { others: string[]; schema?: { name: string; from: string }; warnings: string[] } {
+  const commands = credenceHookCommands(settingsText);
+  const byName = new Map<string, string>();
+  const givenNames = new Set(given === undefined ? [] : leadingAssignments(given).assignments.map((a) => a.name));
+  for (const command of commands) {
+    const own = new Map(leadingAssignments(command).assignments.map((a) => [a.name, a]));
+    for (const [name, a] of own) if (!isOurs(a) && !byName.has(name) && !givenNames.has(name)) byName.set(name, a.text);
+  }
+  const others = [...byName.values()];
+  const warnings: string[] = [];
+  const inGiven = given === undefined ? undefined : schemaOfCommand(given);
+  if (inGiven !== undefined) return { others, schema: { name: inGiven, from: 'in the hook command given' }, warnings };
+  const settings = CLAUDE_CODE_FILES.settings;
+  const hookSchemas = commands.map((command) => schemaOfCommand(command) ?? 'none (public)');
+  const inHooks = commands.map(schemaOfCommand).find((schema) => schema !== undefined);
+  if (new Set(hookSchemas).size > 1)
+    warnings.push(
+      `Credence's hook commands in ${settings} name different schemas (${[...new Set(hookSchemas)].join(', ')}): ` +
+        `every one now runs in ${inHooks}`,
+    );
+  const mcp = mcpSchema(mcpText);
+  const schema = inHooks ?? mcp.schema;
+  if (commands.length > 0 && mcp.server && inHooks !== mcp.schema)
+    warnings.push(
+      `${settings}'s hook commands name schema ${inHooks ?? 'none (public)'} but ${CLAUDE_CODE_FILES.mcp}'s ` +
+        `credence server ${mcp.schema ?? 'none (public)'}: init kept ${schema} (from ` +
+        `${inHooks === undefined ? CLAUDE_CODE_FILES.mcp : settings}) in both`,
+    );
+  const from = inHooks === undefined ? `in ${CLAUDE_CODE_FILES.mcp}` : `in front of a hook command in ${settings}`;
+  return {
+    others,
+    ...(schema === undefined ? {} : { schema: { name: schema, from } }),
+    warnings,
+  };
 }
 
 /**
@@ -458,6 +610,8 @@ export interface ClaudeCodeReport {
    * to run on the SQLite file without them (CREDENCE_DATABASE_URL, and CREDENCE_DATABASE_SCHEMA when it chose one).
    */
   needsEnv?: string[];
+  /** What init found amiss and how it settled it (Credence's hook commands and server naming different schemas). */
+  warnings?: string[];
 }
 
 export interface ClaudeCodePlan {
@@ -565,19 +719,21 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   const settingsText = readIfExists(at(settingsFile));
   const mcpFile = CLAUDE_CODE_FILES.mcp;
   const mcpText = readIfExists(at(mcpFile));
-  const schema = options.teamStore?.schema;
-  // On a team store whose variable names no schema, one already in front of the hook command stays there
-  // (mergeMcpConfig keeps one in the server's env): a re-init from another shell never moves the hooks to public.
-  const hookSchema =
-    schema ?? SCHEMA_IN_COMMAND.exec(`${given.command ?? ''} `)?.[2] ?? hookCommandSchema(settingsText);
+  // A re-init keeps what stands in front of the hook commands (the user's variables; on a team store naming no
+  // schema, the one written there or in the server's env): another shell never moves the hooks to public.
+  const kept = remove ? undefined : keptLaunch(settingsText, mcpText, options.command);
+  const base = given.command === undefined ? undefined : [...(kept?.others ?? []), given.command].join(' ');
+  const variable = options.teamStore?.schema;
+  const schema = variable === undefined ? kept?.schema : { name: variable, from: SCHEMA_VARIABLE };
   const team =
-    options.teamStore === undefined || given.command === undefined || given.mcpServer === undefined
+    options.teamStore === undefined || base === undefined || given.mcpServer === undefined
       ? undefined
-      : {
-          command: teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, hookSchema).command,
-          mcpServer: teamStoreLaunch({ command: given.command, mcpServer: given.mcpServer }, schema).mcpServer,
-        };
-  const command = team?.command ?? given.command;
+      : teamStoreLaunch({ command: base, mcpServer: given.mcpServer }, schema?.name, schema?.from);
+  if (team !== undefined && variable === undefined && kept !== undefined && kept.warnings.length > 0)
+    plan.report.warnings = kept.warnings;
+  // On the SQLite file Credence's variables go from the command (the server's env: mergeMcpConfig).
+  const plain = base === undefined ? undefined : withoutOurVariables(base);
+  const command = team?.command ?? (plain === undefined ? undefined : [...plain.others, plain.rest].join(' '));
   const mcpServer = team?.mcpServer ?? given.mcpServer;
   // Errors name the absolute path of the file.
   const hooks = remove

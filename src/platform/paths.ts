@@ -73,6 +73,12 @@ export function hookFilesBase(dbPath: string, url: string | undefined, env: Node
  */
 export const REQUIRE_URL_VARIABLE = 'CREDENCE_REQUIRE_DATABASE_URL';
 
+/** The variable naming the PostgreSQL schema of a team store (written by `credence init` beside the requirement). */
+export const SCHEMA_VARIABLE = 'CREDENCE_DATABASE_SCHEMA';
+
+/** A schema name Credence accepts (openPgStore, and init before writing one): lower-case letters, digits, _; ≤ 63. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 /** Whether this environment wants a team store and names none (REQUIRE_URL_VARIABLE set, no URL). */
 export const databaseUrlMissing = (env: NodeJS.ProcessEnv): boolean =>
   env[REQUIRE_URL_VARIABLE] === '1' && (env.CREDENCE_DATABASE_URL === undefined || env.CREDENCE_DATABASE_URL === '');

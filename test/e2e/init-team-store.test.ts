@@ -6,7 +6,7 @@
  * event loop: every child is spawned asynchronously.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,25 @@ describe('init --claude-code given a database URL', () => {
     expect(runs.stdout).toContain('team store check');
     expect(existsSync(join(home, '.credence', 'credence.db'))).toBe(false);
   }, 60_000);
+
+  // Fix B2 (review B, 7): a schema hand-written in only one of the two files stayed split after re-init, unsaid.
+  it('re-init naming no schema keeps one in one file only, writes it to both and says so on stderr', async () => {
+    const mcp = read('.mcp.json');
+    mcp.mcpServers.credence.env.CREDENCE_DATABASE_SCHEMA = 'team_a';
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify(mcp));
+    const init = await run(process.execPath, [bin, 'init', '--claude-code'], { CREDENCE_DATABASE_URL: url });
+    expect(init.code).toBe(0);
+    expect(init.stderr).toBe(
+      "credence init: .claude/settings.json's hook commands name schema none (public) but .mcp.json's credence " +
+        'server team_a: init kept team_a (from .mcp.json) in both\n',
+    );
+    for (const c of hookCommands())
+      expect(c).toBe(
+        `CREDENCE_REQUIRE_DATABASE_URL=1 CREDENCE_DATABASE_SCHEMA=team_a node ${JSON.stringify(bin)} hook claude-code`,
+      );
+    const again = await run(process.execPath, [bin, 'init', '--claude-code'], { CREDENCE_DATABASE_URL: url });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+  }, 30_000);
 
   it('init on the SQLite file takes the requirement out again', async () => {
     const db = join(dir, 'solo.db');

@@ -121,6 +121,7 @@ import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
 import { redactUrl, urlProblem, withSchema } from './redact-url.js';
+import { SCHEMA_NAME } from '../../platform/paths.js';
 
 export interface PgStoreOptions {
   /**
@@ -181,8 +182,6 @@ function splitParams(url: string): { url: string; schema?: string; vectors?: str
     return { url };
   }
 }
-
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Network errors of a server down or out of reach (not of a wrong host name or a refused login). */
 const UNREACHABLE_CODES = new Set([
