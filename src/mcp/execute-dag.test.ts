@@ -128,9 +128,18 @@ describe('execute_dag records what happened (newcomer walk 3)', () => {
   it('a blank intent records the run under the workflow its tasks name', async () => {
     const { credence, run, close } = await gatewaySession();
     try {
-      const result = await run('   ', [{ id: 'read', tool: 'fs:read_file', arguments: { path: 'a.txt' } }]);
-      expect(result).toMatchObject({ ok: true, recorded: true, intent: 'workflow: fs:read_file' });
-      expect((await credence.runs()).map((r) => r.intent)).toEqual(['workflow: fs:read_file']);
+      for (const blank of ['   ', '\u200b\u0000']) {
+        const result = await run(blank, [{ id: 'read', tool: 'fs:read_file', arguments: { path: 'a.txt' } }]);
+        expect(result, JSON.stringify(blank)).toMatchObject({
+          ok: true,
+          recorded: true,
+          intent: 'workflow: fs:read_file',
+        });
+      }
+      expect((await credence.runs()).map((r) => r.intent)).toEqual([
+        'workflow: fs:read_file',
+        'workflow: fs:read_file',
+      ]);
     } finally {
       await close();
     }

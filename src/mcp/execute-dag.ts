@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowTask } from '../core/workflow/workflow.js';
 import { isStoreBusy } from '../core/errors.js';
 import { withinLimit } from '../core/limits.js';
+import { isBlankText } from '../core/text/plain-text.js';
 import type { CallStatus } from '../core/types.js';
 import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import { effectiveDependencies } from '../core/workflow/workflow-references.js';
@@ -194,7 +195,7 @@ async function runExplicit(
   const status = (t: TaskOutcome): CallStatus => (t.status === 'success' ? 'success' : 'failure');
   // A generated intent is cut to the limit: the run happened, and it is recorded whatever its size (or a blank one).
   const text =
-    intent !== undefined && intent.trim() !== ''
+    intent !== undefined && !isBlankText(intent)
       ? intent
       : withinLimit(`workflow: ${tasks.map((t) => t.tool).join(', ')}`, 'intent');
   // The tools ran: a store that cannot take the run (busy, full) must not lose what they returned, and a retry

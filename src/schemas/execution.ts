@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { parseIsoInstant } from '../core/time.js';
+import { isBlankText } from '../core/text/plain-text.js';
 import { CALL_STATUSES, INTENTS, type ExecutionInput } from '../core/types.js';
 
 const Instant = z.union([
@@ -30,12 +31,13 @@ export const CallInputSchema = z.strictObject({
 });
 
 /**
- * What a run was for, as its caller states it: never blank (recall finds past runs by it, and a blank one names
- * nothing). A source with nothing to say gives its own words (the hooks: "Claude Code session …").
+ * What a run was for, as its caller states it: never blank, nor only invisible characters (isBlankText: recall finds
+ * past runs by it, and a blank one names nothing). A source with nothing to say gives its own words (the hooks:
+ * "Claude Code session …").
  */
 export const IntentText = z
   .string()
-  .refine((s) => s.trim() !== '', { message: 'must not be blank: say in words what the run was for' });
+  .refine((s) => !isBlankText(s), { message: 'must not be blank: say in words what the run was for' });
 
 /** A number id past 2^53 − 1 is read with other digits (two ids become one): it must be given as text. */
 const WHOLE_ID = 'must be text or a whole number from 0 to 2^53 − 1 (a larger one loses digits: give it as text)';

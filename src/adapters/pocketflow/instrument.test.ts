@@ -597,6 +597,9 @@ describe('instrumentFlow on a real PocketFlow flow', () => {
       instrumentFlow(flow, { credence, intent: 'x', nodes: new Map([[node, { intent: 'planning' }]]) }),
     ).toThrow(/unknown intent "planning"/);
     expect(() => instrumentFlow(flow, { credence, intent: ' ' })).toThrow(/options.intent/);
+    // Fix B2: only invisible characters are blank too (the one test of the record schemas, isBlankText).
+    for (const intent of ['\u200b', '\u0000', '\u2060\ufeff'])
+      expect(() => instrumentFlow(flow, { credence, intent }), JSON.stringify(intent)).toThrow(/options.intent/);
     try {
       instrumentFlow(flow, { credence, intent: 'x', nodes: () => ({ name: '' }) });
       expect.unreachable();

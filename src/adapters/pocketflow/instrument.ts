@@ -9,6 +9,7 @@
  * `onRecordError`). `followDag` / `followNext`: the next run says what became of a suggestion (issue 24).
  */
 import { CredenceError } from '../../core/errors.js';
+import { isBlankText } from '../../core/text/plain-text.js';
 import { OutcomeFollower, type OutcomeDecision } from '../../core/outcome-follower.js';
 import type { Outcome } from '../../core/types.js';
 import type { RunInput, RunResult } from '../../engine/runs.js';
@@ -108,7 +109,7 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
       'instrumentFlow needs options.credence, an engine with recordRun (openCredence())',
     );
   }
-  if (typeof options.intent !== 'string' || options.intent.trim() === '') {
+  if (typeof options.intent !== 'string' || isBlankText(options.intent)) {
     throw new CredenceError(
       'INVALID_INPUT',
       'instrumentFlow needs options.intent, a non-empty description of what the flow is for',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { controlsToSpaces, cutChars, withoutBom } from './plain-text.js';
+import { controlsToSpaces, cutChars, isBlankText, withoutBom } from './plain-text.js';
 
 describe('withoutBom', () => {
   it('drops one leading byte order mark and nothing else', () => {
@@ -22,5 +22,15 @@ describe('cutChars', () => {
     expect(cutChars('abc', 3)).toBe('abc');
     expect(cutChars('abcd', 3)).toBe('ab…');
     expect(cutChars('🧠🧠🧠🧠', 3)).toBe('🧠🧠…');
+  });
+});
+
+// Fix B2 (review B, 4): an intent of only U+200B or NUL passed the trim test and was stored, invisible.
+describe('isBlankText', () => {
+  it('is true of white space and of characters that show nothing, false as soon as one shows', () => {
+    for (const blank of ['', ' \t\r\n', '\u00a0\u3000\u2028', '\u200b', '\u0000', '\u2060\ufeff\u00ad', '\u200e\u3164'])
+      expect(isBlankText(blank), JSON.stringify(blank)).toBe(true);
+    for (const shown of ['a', '\u200bx', 'é', '日本', '\ufffd', '.'])
+      expect(isBlankText(shown), JSON.stringify(shown)).toBe(false);
   });
 });

@@ -55,7 +55,7 @@ describe('the tool-graph library calls', () => {
   // Fix B.3: a blank intent was stored; the library refuses it as bad input naming intent (a run's too).
   it('refuses a blank or whitespace-only intent with INVALID_INPUT naming it, and stores nothing', async () => {
     const credence = await fresh();
-    for (const intent of ['', '   ', '\n\t'])
+    for (const intent of ['', '   ', '\n\t', '\u200b', '\u0000', '\u2060\ufeff'])
       await expect(credence.recordExecution({ ...chain, intent })).rejects.toMatchObject({
         code: 'INVALID_INPUT',
         message: expect.stringContaining('intent: must not be blank'),
