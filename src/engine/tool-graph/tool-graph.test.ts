@@ -73,6 +73,23 @@ describe('the tool-graph library calls', () => {
     await credence.close();
   });
 
+  // Fix B2 (review B, 5): an append to a run that exists ignores its intent, yet a blank one was refused there.
+  it('appends to a run that exists whatever the intent, which stays the one it was created with', async () => {
+    const credence = await fresh();
+    const call = { tool: 'fs:read', status: 'success' as const };
+    await credence.appendCalls({ id: 's2', intent: 'read the config' }, [call]);
+    for (const intent of [' ', '\u200b', ''])
+      expect((await credence.appendCalls({ id: 's2', intent }, [call])).created, JSON.stringify(intent)).toBe(false);
+    const runs = await credence.runs();
+    expect(runs.map((r) => [r.intent, r.nodes.length])).toEqual([['read the config', 4]]);
+    await expect(credence.appendCalls({ id: 's3', intent: '\u200b' }, [call])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('invalid execution "s3": intent: must not be blank'),
+    });
+    expect(await credence.runs()).toHaveLength(1);
+    await credence.close();
+  });
+
   it('records an execution with its source’s id once per scope, and marks a repeat as already recorded', async () => {
     const credence = await fresh();
     const first = await credence.recordExecutions([

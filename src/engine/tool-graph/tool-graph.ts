@@ -9,6 +9,7 @@ import { CredenceError, isDuplicateKey } from '../../core/errors.js';
 import { compareCodePoints } from '../../core/rank-order.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
+import { isBlankText } from '../../core/text/plain-text.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
 import { isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
 import { edgeEventsOf, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
@@ -309,17 +310,21 @@ export interface AppendResult {
   edges: EdgeView[];
 }
 
-/** Checks the head of an append; throws INVALID_INPUT naming the bad field. */
-function parseHead(head: AppendHead): { id: string; intent: string; startedAt: string | number | undefined } {
+/**
+ * Checks the head of an append; throws INVALID_INPUT naming the bad field. A blank intent (`intent` undefined) is
+ * checked by `appendCalls`: it matters only when the append would create the run.
+ */
+function parseHead(head: AppendHead): { id: string; intent?: string; startedAt: string | number | undefined } {
   if (typeof head?.id !== 'string' || head.id.trim() === '') {
     throw new CredenceError(
       'INVALID_INPUT',
       `invalid execution: id must be a non-empty string, got ${JSON.stringify(head?.id)}`,
     );
   }
+  const blank = typeof head.intent === 'string' && isBlankText(head.intent);
   const parsed = ExecutionInputSchema.safeParse(
     {
-      intent: head.intent,
+      intent: blank ? 'checked by appendCalls' : head.intent,
       ...(head.startedAt === undefined ? {} : { startedAt: head.startedAt }),
       calls: [],
     },
@@ -330,7 +335,7 @@ function parseHead(head: AppendHead): { id: string; intent: string; startedAt: s
       'INVALID_INPUT',
       `invalid execution ${JSON.stringify(head.id)}: ${formatIssues(parsed.error)}`,
     );
-  return { id: head.id, intent: parsed.data.intent, startedAt: parsed.data.startedAt };
+  return { id: head.id, ...(blank ? {} : { intent: parsed.data.intent }), startedAt: parsed.data.startedAt };
 }
 
 /**
@@ -389,6 +394,19 @@ export async function appendCalls(
   options: { dequeue?: readonly number[] } = {},
 ): Promise<AppendResult> {
   const checked = parseHead(head);
+  // The intent is set when the run is created, not changed by later appends: a blank one is refused only when
+  // there is no run to append to (the stored intent is passed on, so a run forgotten meanwhile comes back as it was).
+  const held =
+    checked.intent === undefined
+      ? (await ctx.store.getExecutionsByIds(ctx.scope, [checked.id], { calls: false }))[0]?.intent
+      : undefined;
+  const intent = checked.intent ?? held;
+  if (intent === undefined)
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `invalid execution ${JSON.stringify(checked.id)}: intent: must not be blank: say in words what the run was ` +
+        'for (there is no run of that id to append to, and this append would create it)',
+    );
   const now = ctx.now();
   const startedAt = instant(checked.startedAt, now);
   await ensureWorkflows(ctx.store, ctx.scope);
@@ -397,7 +415,7 @@ export async function appendCalls(
   const tracker = new AppendTracker(ctx.store, ctx.scope, checked.id, startedAt);
   const report = await ctx.store.appendCalls(
     ctx.scope,
-    { id: checked.id, intent: checked.intent, startedAt },
+    { id: checked.id, intent, startedAt },
     (before) =>
       // A function of the calls gets its own copy: the store's list is lent for the append only.
       parseAppendedCalls(typeof calls === 'function' ? calls([...before]) : calls, before.length).map((call) =>
