@@ -32,7 +32,7 @@ describe('credence edges', () => {
     expect((await credence(['record', '--jsonl', file])).code).toBe(0);
     const failing = (await credence(['edges'])).stdout;
     expect(failing).toMatch(
-      /read_file → parse_json {2}dependency\/inferred .* ok 0 failed 1 {2}last confirmed never$/m,
+      /read_file → parse_json {2}dependency\/inferred .* in 0 runs {2}ok 0 failed 1 {2}last confirmed never$/m,
     );
     expect(failing).not.toContain('last seen');
 
@@ -40,7 +40,19 @@ describe('credence edges', () => {
     expect((await credence(['record', '--jsonl', file])).code).toBe(0);
     // Seen failing on the 3rd, confirmed last on the 2nd: the date is the confirmation's, as the line says.
     expect((await credence(['edges'])).stdout).toMatch(
-      /read_file → parse_json {2}dependency\/inferred .* ok 1 failed 2 {2}last confirmed 2026-03-02T09:00:00\.000Z$/m,
+      /read_file → parse_json {2}dependency\/inferred .* in 1 run {2}ok 1 failed 2 {2}last confirmed 2026-03-02T/m,
     );
+  });
+
+  // Fix B2 (review B, 6): a hand-declared edge counts as confirmed (core isConfirmed) but read "last confirmed never";
+  // the count read "count N" here, "seen N times" in next and "confirmed N times" on the dashboard.
+  it('counts the runs that confirmed the edge, as next does, and says a never-confirmed one was declared', async () => {
+    expect((await credence(['edge', 'add', 'lint', 'test', '--type', 'dependency'])).code).toBe(0);
+    const lines = (await credence(['edges'])).stdout;
+    expect(lines).toMatch(
+      /^lint → test {2}dependency\/template .* confirmed in 0 runs .* last confirmed never \(declared by hand\)$/m,
+    );
+    const next = (await credence(['--json', 'next', 'lint'])).stdout;
+    expect(JSON.parse(next)[0].why).toBe('dependency edge declared by hand, not yet confirmed by a run');
   });
 });

@@ -9,12 +9,15 @@ const fmt = (n: number): string => n.toFixed(3);
 
 /**
  * One edge a line. Its date is its last confirmation (`lastSeen`: the latest run in which it succeeded, whence its
- * decay), not its last sighting: an edge known only from failed calls was seen, and is confirmed never.
+ * decay), not its last sighting: an edge known only from failed calls was seen, and is confirmed never. Its count is
+ * the runs in which it succeeded (`confirmed in N runs`, as `next` and the dashboard say); one declared by hand
+ * counts as confirmed (isConfirmed) though no run confirmed it, and says so.
  */
 function edgeRow(e: EdgeView): string {
   return (
-    `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  count ${e.count}  ` +
-    `ok ${e.successes} failed ${e.failures}  last confirmed ${e.lastSeen ?? 'never'}`
+    `${e.from} → ${e.to}  ${e.type}/${e.source}  confidence ${fmt(e.confidence)}  ` +
+    `confirmed in ${e.count} run${e.count === 1 ? '' : 's'}  ok ${e.successes} failed ${e.failures}  ` +
+    `last confirmed ${e.lastSeen ?? (e.source === 'template' ? 'never (declared by hand)' : 'never')}`
   );
 }
 

@@ -245,7 +245,7 @@ if (executablePath === undefined) {
     const why =
       (await page.locator('#tool-panel tr[data-edge="Bash>Read:sequence"] + tr.edge-why').textContent()) ?? '';
     expect(why).toContain('never confirmed by a run (no decay)');
-    expect(why).toMatch(/confirmed 0 times \(0 successes, 8 failures\), first seen 2026-/);
+    expect(why).toMatch(/confirmed in 0 runs \(0 successes, 8 failures\), first seen 2026-/);
     expect(why).not.toContain('last seen');
     const confirmed = '#tool-panel tr[data-edge="Read>Edit:dependency"]';
     await page.locator(confirmed).click();

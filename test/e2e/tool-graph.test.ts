@@ -165,7 +165,7 @@ describe('credence record, edges and next (issue 3)', () => {
     // (0.25) below the threshold.
     expect(next.map((s) => s.tool)).toEqual(['parse_json', 'backup_file']);
     expect(next[1]?.weak).toBe(true);
-    expect(next[0]?.why).toBe('dependency edge, inferred, seen once');
+    expect(next[0]?.why).toBe('dependency edge, inferred, confirmed in 1 run');
     expect(credence(db, ['edges', '--min-confidence', '0.5', '--json']).stdout).not.toContain('log_data');
   });
 

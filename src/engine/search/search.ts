@@ -1201,7 +1201,7 @@ export async function suggestDag(
       tool: e.to,
       score: e.confidence,
       for: e.from,
-      why: `learned alternative to ${e.from} (${e.source}, seen ${e.count})`,
+      why: `learned alternative to ${e.from} (${e.source}, confirmed in ${e.count} run${e.count === 1 ? '' : 's'})`,
     }))
     .sort(
       (a, b) =>

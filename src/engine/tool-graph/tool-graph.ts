@@ -557,7 +557,7 @@ export async function suggestNext(
   const candidates: NextSuggestion[] = [...byTarget.entries()].map(([to, edges]) => {
     edges.sort((a, b) => b.confidence - a.confidence || compareCodePoints(a.type, b.type));
     const best = edges[0] as EdgeView;
-    const seen = best.count === 1 ? 'once' : `${best.count} times`;
+    const runs = `confirmed in ${best.count} run${best.count === 1 ? '' : 's'}`;
     return {
       tool: to,
       confidence: best.confidence,
@@ -567,8 +567,8 @@ export async function suggestNext(
       count: best.count,
       why:
         best.source === 'template'
-          ? `${best.type} edge declared by hand, not yet seen`
-          : `${best.type} edge, ${best.source}, seen ${seen}`,
+          ? `${best.type} edge declared by hand, not yet confirmed by a run`
+          : `${best.type} edge, ${best.source}, ${runs}`,
       edges,
     };
   });

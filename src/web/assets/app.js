@@ -840,7 +840,7 @@
             '× decay',
             fmt(p.decay),
             `0.5^(${fmt(p.idleDays, 0)} idle day${p.idleDays === 1 ? '' : 's'} / ${halfLifeDays ?? 60})` +
-              `, ${e.lastSeen ? `last confirmed ${e.lastSeen.slice(0, 10)}` : 'never confirmed by a run (no decay)'}`,
+              `, ${e.lastSeen ? `last confirmed ${e.lastSeen.slice(0, 10)}` : neverConfirmed(e)}`,
           ),
           row(
             '= confidence',
@@ -854,10 +854,15 @@
       h(
         'p',
         { class: 'parts' },
-        `confirmed ${e.count} time${e.count === 1 ? '' : 's'} (${e.successes} successes, ${e.failures} failures), ` +
+        `confirmed in ${e.count} run${e.count === 1 ? '' : 's'} (${e.successes} successes, ${e.failures} failures), ` +
           `first seen ${e.firstSeen ? e.firstSeen.slice(0, 10) : 'never'}`,
       ),
     );
+  }
+
+  /** A hand-declared edge counts as confirmed (core isConfirmed) with no run behind it: its texts say so. */
+  function neverConfirmed(e) {
+    return `${e.source === 'template' ? 'declared by hand, ' : ''}never confirmed by a run (no decay)`;
   }
 
   function edgeTable(edges, end, halfLifeDays) {
@@ -885,7 +890,7 @@
           h('th', {}, end === 'out' ? 'to' : 'from'),
           h('th', {}, 'type'),
           h('th', {}, 'source'),
-          h('th', { class: 'num' }, 'count'),
+          h('th', { class: 'num', title: 'how many runs the edge succeeded in' }, 'confirmed in runs'),
           h(
             'th',
             { title: 'the latest run in which the edge succeeded (its decay runs from there)' },
@@ -916,7 +921,11 @@
             h('td', {}, e.type),
             h('td', {}, e.source),
             h('td', { class: 'num', title: `${e.successes} successes, ${e.failures} failures` }, e.count),
-            h('td', {}, e.lastSeen ? e.lastSeen.slice(0, 10) : 'never'),
+            h(
+              'td',
+              {},
+              e.lastSeen ? e.lastSeen.slice(0, 10) : `never${e.source === 'template' ? ' (declared by hand)' : ''}`,
+            ),
             h('td', { class: 'num', title: partsText(e.parts) }, fmt(e.confidence), ' ', band(e.band)),
           ),
         ),
