@@ -7,6 +7,9 @@ import { terminalSafe } from './terminal.js';
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
+/** How many workflows `credence workflows` shows without --limit (the hooks make about one per turn). */
+export const WORKFLOWS_DEFAULT_LIMIT = 20;
+
 /** One workflow as three lines: counts and confidence; tools and edges; one example intent. */
 export function workflowRows(w: WorkflowView): string {
   const edges = w.edges.length === 0 ? 'no edges' : w.edges.map(([from, to]) => `${from} → ${to}`).join(', ');
@@ -25,13 +28,28 @@ export function registerWorkflows(program: Command, context: () => CommandContex
   return program
     .command('workflows')
     .description('learned workflows: recorded runs merged by shape, with runs, success rate and confidence now')
-    .option('--limit <n>', 'at most this many, most recently used first', parseLimit)
+    .option(
+      '--limit <n>',
+      `at most this many, most recently used first (default ${WORKFLOWS_DEFAULT_LIMIT})`,
+      parseLimit,
+    )
     .action(async (options: { limit?: number }) => {
       const ctx = context();
-      const list = await withCredence(ctx, (c) =>
+      // Without --limit, all are read to say how many more there are; the first WORKFLOWS_DEFAULT_LIMIT are shown.
+      const all = await withCredence(ctx, (c) =>
         c.workflows(options.limit === undefined ? {} : { limit: options.limit }),
       );
-      if (ctx.wantsJson) return printJson(ctx, list);
-      ctx.io.stdout(list.length === 0 ? 'no learned workflows yet\n' : `${list.map(workflowRows).join('\n\n')}\n`);
+      const list = options.limit === undefined ? all.slice(0, WORKFLOWS_DEFAULT_LIMIT) : all;
+      const more = all.length - list.length;
+      const note =
+        more > 0
+          ? `${more} more workflow(s) not shown (most recently used first); --limit ${all.length} shows all`
+          : '';
+      if (ctx.wantsJson) {
+        if (note !== '') ctx.io.stderr(`credence: ${note}\n`);
+        return printJson(ctx, list);
+      }
+      if (list.length === 0) return ctx.io.stdout('no learned workflows yet\n');
+      ctx.io.stdout(`${list.map(workflowRows).join('\n\n')}\n${note === '' ? '' : `\n… ${note}\n`}`);
     });
 }

@@ -72,6 +72,28 @@ describe('credence workflows (issue 19)', () => {
     expect(credence(db, ['workflows', '--limit', '0']).code).toBe(2);
   });
 
+  it('shows 20 without --limit and says how many more there are (walk 6, item 10c)', () => {
+    const db = join(dir, 'many.db');
+    const lines = Array.from({ length: 23 }, (_, i) =>
+      JSON.stringify({
+        intent: `look up item ${i}`,
+        startedAt: '2026-03-01T00:00:00Z',
+        calls: [{ tool: `Tool${i}`, status: 'success' }],
+      }),
+    );
+    expect(credence(db, ['record', '--jsonl', '-'], `${lines.join('\n')}\n`).code).toBe(0);
+    const text = credence(db, ['workflows']);
+    expect(text.code).toBe(0);
+    expect(text.stdout.match(/^wf-/gm)).toHaveLength(20);
+    expect(text.stdout).toContain('… 3 more workflow(s) not shown (most recently used first); --limit 23 shows all');
+    const json = credence(db, ['workflows', '--json']);
+    expect(JSON.parse(json.stdout)).toHaveLength(20);
+    expect(json.stderr).toContain('3 more workflow(s) not shown');
+    const all = credence(db, ['workflows', '--limit', '23']);
+    expect(all.stdout.match(/^wf-/gm)).toHaveLength(23);
+    expect(all.stdout).not.toContain('more workflow');
+  });
+
   it('says so when nothing was learned yet', () => {
     expect(credence(join(dir, 'empty.db'), ['init']).code).toBe(0);
     const r = credence(join(dir, 'empty.db'), ['workflows']);
