@@ -230,6 +230,28 @@ describe('an instinct decays from its last evidence, whatever the window (issue 
   });
 });
 
+describe('when an instinct at 0.65 is retired (walk 6, item 6: the doc said four months)', () => {
+  it('is 0.59 after three days and retired at the first evolve past eight days, as how-it-works.md says', async () => {
+    const { store, at } = setup();
+    const c = await at(T0);
+    await c.observe(CAMEL.map(([text, conf, hours, type]) => obs(text, conf, T0 - hours * 3_600_000, type)));
+    const id = (await c.evolve()).newInstincts[0]?.id as string;
+    const status = async (days: number) => {
+      await (await at(T0 + days * DAY)).evolve({ sinceMs: DAY });
+      const stored = (await store.listInstincts('s')).find((i) => i.id === id);
+      return [stored?.status, Number(stored?.confidence.toFixed(2))];
+    };
+    expect(await status(3)).toEqual(['active', 0.59]);
+    expect(await status(6)).toEqual(['active', 0.53]);
+    expect(await status(7)).toEqual(['active', 0.51]);
+    expect(await status(8)).toEqual(['retired', 0.5]);
+    const doc = readFileSync(new URL('../../../docs/how-it-works.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain('0.65 today is 0.59 three days later, 0.53 six days later and below the minimum');
+    expect(doc).toContain('confidence of 0.5 after eight days, so the first `evolve` from then on retires it');
+    expect(doc).not.toContain('retired four months later');
+  });
+});
+
 describe('an instinct retired by the limit of active instincts (issue 21)', () => {
   it('is retired in the store and its file, and neither recall nor the session context return it', async () => {
     const { root, store, at } = setup();
