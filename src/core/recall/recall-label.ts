@@ -9,6 +9,7 @@
  * evidence). `mode: 'seed'` gives the seed's behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
+import { confidenceBand } from '../learning/bands.js';
 import type { ConfidenceLabel } from '../types.js';
 
 /**
@@ -101,4 +102,17 @@ export function recallLabels(results: readonly LabelEvidence[], options: RecallL
       ? { label: 'high', seedLabel }
       : { label: 'medium', seedLabel, withheld: reasons.join('; ') };
   });
+}
+
+/**
+ * A learned item (an instinct or a skill) is no surer than its confidence now (walk 6, item 5: a skill decayed
+ * to 0.22 was labelled "high"): in the noise band (< 0.3) it is "low", tentative (< 0.5) at most "medium".
+ */
+export function capLearnedLabel(label: RecallLabel, confidence: number): RecallLabel {
+  const band = confidenceBand(Math.min(1, Math.max(0, confidence)));
+  const cap: ConfidenceLabel = band.band === 'noise' ? 'low' : band.band === 'tentative' ? 'medium' : 'high';
+  const rank = { low: 0, medium: 1, high: 2 } as const;
+  if (rank[label.label] <= rank[cap]) return label;
+  const why = `its confidence now is ${confidence.toFixed(2)} (${band.band}: ${band.action})`;
+  return { ...label, label: cap, withheld: label.withheld === undefined ? why : `${label.withheld}; ${why}` };
 }

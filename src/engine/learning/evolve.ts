@@ -6,8 +6,8 @@
  * a new one (0.7 and up). Instincts and skills become memories, so recall returns them with their
  * confidence. Runs twice on the same data change nothing the second time.
  */
-import { CredenceError } from '../../core/errors.js';
-import { confidenceBand, learnedKind } from '../../core/learning/bands.js';
+import { CredenceError, isCredenceError } from '../../core/errors.js';
+import { confidenceBand, LEARNED_KIND_THRESHOLDS, learnedKind } from '../../core/learning/bands.js';
 import {
   contradictionAgesDays,
   contradictionEventId,
@@ -38,6 +38,7 @@ import {
   appendEvolutionLog,
   handWrittenSkills,
   instinctEvidence,
+  readSkillFile,
   removeInstinctFile,
   removeOwnSkillFileAt,
   withdrawSkillFile,
@@ -889,7 +890,27 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       if (memory === undefined || shown === undefined || shown.held.length > 0 || moved) {
         if (memory !== undefined || shown !== undefined)
           await saveSkill(ctx, options, skill, current, { file: '' }, report, [], ids, categoryOf(skill));
-      } else if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
+      } else {
+        // Its file says the confidence it was written with, and Claude Code loads it by itself: an ageing skill's file
+        // (one still there) follows (walk 6, item 5); below an instinct's 0.5 it is no longer learned and is withdrawn.
+        if (learnedKind(current) === 'noise') {
+          const removed = withdrawSkillFile(options.layout, skill.name);
+          if (removed.removed) {
+            report.files.push({ path: removed.path, changed: true });
+            report.ignored.push({
+              ids: skill.evidence,
+              text: skill.description,
+              why:
+                `skill ${skill.name} decayed to ${current.toFixed(2)} below ${LEARNED_KIND_THRESHOLDS.instinct}; ` +
+                'its file withdrawn',
+            });
+          }
+        } else if (hasSkillFile(options.layout, skill.name)) {
+          const file = await writeSkillOf(ctx, options, skill, shown, current, categoryOf(skill));
+          if (file.changed) report.files.push(file);
+        }
+        if (memory.confidence !== current) await store.upsertMemories(scope, [{ ...memory, confidence: current }]);
+      }
     });
   }
   // Active instincts no group touched decay from their last evidence, whatever the window read (issue 21): their
@@ -1302,15 +1323,7 @@ async function saveSkill(
     return;
   }
   const before = await ctx.store.getMemory(ctx.scope, record.id);
-  const file = writeSkillFile(options.layout, {
-    name: record.name,
-    description: shown.description,
-    rules: shown.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
-    confidence: current,
-    updatedAt: record.updatedAt,
-    category,
-    contradictions: contradictionNotes(await ctx.store.listFeedback(ctx.scope, record.id)),
-  });
+  const file = await writeSkillOf(ctx, options, record, shown, current, category);
   entry.file = file.path;
   report.files.push(file);
   // Written elsewhere before (skills now go to .claude/skills): the file left behind goes, unless someone wrote in it.
@@ -1336,6 +1349,36 @@ async function saveSkill(
         id: record.name,
         detail: `${log.label} [${current.toFixed(2)}]`,
       });
+}
+
+function hasSkillFile(layout: SkillFileLayoutOptions, name: string): boolean {
+  try {
+    readSkillFile(layout, name);
+    return true;
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND')) return false;
+    throw error;
+  }
+}
+
+/** Writes a skill's file with its confidence now (the rules it shows, its category and contradictions). */
+async function writeSkillOf(
+  ctx: EvolveContext,
+  options: EvolveOptions,
+  record: SkillRecord,
+  shown: { description: string; rules: readonly string[] },
+  current: number,
+  category: PatternCategory | undefined,
+): Promise<ReturnType<typeof writeSkillFile>> {
+  return writeSkillFile(options.layout, {
+    name: record.name,
+    description: shown.description,
+    rules: shown.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
+    confidence: current,
+    updatedAt: record.updatedAt,
+    category,
+    contradictions: contradictionNotes(await ctx.store.listFeedback(ctx.scope, record.id)),
+  });
 }
 
 function noteHeldSkill(report: EvolveReport, skill: SkillRecord, eventIds: readonly string[]): void {

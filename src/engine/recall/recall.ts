@@ -9,7 +9,7 @@ import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { readFileInsideRoot } from '../../platform/files.js';
 import { learnedFileText } from '../../core/learning/learned-text.js';
-import { recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
+import { capLearnedLabel, recallLabels, type RecallLabelOptions } from '../../core/recall/recall-label.js';
 import type { ConfidenceLabel, MemoryCategory, MemoryLife } from '../../core/types.js';
 import {
   addressee,
@@ -769,7 +769,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     scored.map((s) => s.item),
   );
   return scored.map((s, i) => {
-    const label = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    const found = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    const learned = (s.item.kind === 'skill' || s.item.kind === 'instinct') && s.item.confidence !== undefined;
+    const label = learned ? capLearnedLabel(found, s.item.confidence as number) : found;
     const olderOf = older.get(s.item.key);
     const life = s.item.life;
     const turn = life?.turn;
