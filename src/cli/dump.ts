@@ -13,21 +13,27 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { Credence } from '../engine/engine.js';
-import type { DumpCounts } from '../store/dump.js';
+import type { DumpCounts, DumpReport, SalvageReport } from '../store/dump.js';
 import { databaseUrl } from '../platform/store-location.js';
 import { asideOf, checkNewFile, placeNew, unwritable, type NewFile } from '../platform/new-file.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
+
+type DumpOrSalvage = DumpReport | SalvageReport;
 
 export function registerDump(program: Command, context: () => CommandContext): void {
   program
     .command('dump <file>')
     .description('write the whole store (every table, every scope) to a new FILE as JSON lines (- for standard output)')
-    .action(async (file: string) => {
+    .option('--salvage', 'a damaged store: write the rows still readable, skip the rest and say what was skipped')
+    .action(async (file: string, o: { salvage?: boolean }) => {
       const ctx = context();
       const { Credence } = await import('../engine/engine.js');
-      let report: Awaited<ReturnType<Credence['dump']>>;
+      const salvage = o.salvage === true;
+      let report: DumpOrSalvage;
       try {
-        report = await withCredence(ctx, (c) => (file === '-' ? dumpToStdout(ctx, c) : dumpToFile(c, file)));
+        report = await withCredence(ctx, (c) =>
+          file === '-' ? dumpToStdout(ctx, c, salvage) : dumpToFile(c, file, salvage),
+        );
       } catch (error) {
         if (!(error instanceof ReaderGone)) throw error;
         // A dump is a backup: one cut short is a failure, never reported as done.
@@ -50,6 +56,13 @@ export function registerDump(program: Command, context: () => CommandContext): v
           `dumped ${report.rows} rows from ${report.from} ${report.location} (schema ${report.schemaVersion}) ` +
             `to ${file === '-' ? 'standard output' : file}\n${formatCounts(Credence.dumpTables, report.tables)}`,
         );
+      // A salvage says what it could not read, and fails when it skipped anything (the dump is not the whole store).
+      const skipped = 'skipped' in report ? report.skipped : [];
+      for (const s of skipped)
+        ctx.io.stderr(
+          `credence: dump --salvage: skipped the unreadable part of ${s.table} (${s.read} rows saved): ${s.error}\n`,
+        );
+      if (skipped.length > 0) ctx.setExitCode(1);
     });
 
   program
@@ -150,9 +163,9 @@ export function streamWriter(out: Writable): {
 class ReaderGone extends Error {}
 
 /** The dump on standard output, each batch handed on before the next is read; stops when the reader goes away. */
-async function dumpToStdout(ctx: CommandContext, credence: Credence): ReturnType<Credence['dump']> {
+async function dumpToStdout(ctx: CommandContext, credence: Credence, salvage: boolean): Promise<DumpOrSalvage> {
   const delivered = ctx.io.stdoutDelivered;
-  return credence.dump(async (text) => {
+  return (salvage ? credence.salvage.bind(credence) : credence.dump.bind(credence))(async (text) => {
     ctx.io.stdout(text);
     if (delivered !== undefined && !(await delivered())) throw new ReaderGone();
   });
@@ -164,7 +177,7 @@ async function dumpToStdout(ctx: CommandContext, credence: Credence): ReturnType
  * meanwhile (platform/new-file, as `credence backup`). Created readable by its owner only (0600): a dump holds the
  * whole store.
  */
-async function dumpToFile(credence: Credence, file: string): ReturnType<Credence['dump']> {
+async function dumpToFile(credence: Credence, file: string, salvage: boolean): Promise<DumpOrSalvage> {
   const named: NewFile = { command: 'dump', file, ifExists: 'remove it or choose another name' };
   const { kind, location } = credence.storeInfo;
   const target = checkNewFile(named, kind === 'sqlite' ? { store: location } : {});
@@ -181,7 +194,7 @@ async function dumpToFile(credence: Credence, file: string): ReturnType<Credence
   }
   const writer = streamWriter(out);
   try {
-    const report = await credence.dump(writer.write);
+    const report = salvage ? await credence.salvage(writer.write) : await credence.dump(writer.write);
     await writer.end();
     placeNew(partial, target, named);
     return report;

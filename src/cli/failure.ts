@@ -41,7 +41,8 @@ export function storeFailure(
   if (isSqliteError(error)) {
     const message = isDamaged(error.code)
       ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; ` +
-        'restore it from a dump (credence restore) or move it aside'
+        'save what is still readable with credence dump --salvage FILE and restore that into a new store ' +
+        '(credence restore), or restore an earlier dump, or move it aside'
       : `the database ${store.location} failed: ${error.message} (${error.code})`;
     return new CredenceError('STORE_UNAVAILABLE', message, {
       cause: error,

@@ -9,8 +9,13 @@ export function registerStatus(program: Command, context: () => CommandContext):
     .description('show the database, the scope, the schema version and the row counts of the scope')
     .action(async () => {
       const ctx = context();
-      const status = await withCredence(ctx, (c) => c.status());
-      if (ctx.wantsJson) return printJson(ctx, status);
+      const { status, problems } = await withCredence(ctx, async (c) => ({
+        status: await c.status(),
+        problems: await c.integrity(),
+      }));
+      // A damaged file is said, and the command fails: it is what a newcomer runs when something looks wrong.
+      if (problems.length > 0) ctx.setExitCode(1);
+      if (ctx.wantsJson) return printJson(ctx, { ...status, integrity: { ok: problems.length === 0, problems } });
       const named = ctx.options.scope === undefined ? 'CREDENCE_SCOPE' : '--scope';
       const lines = [
         `db             ${status.db}`,
@@ -19,6 +24,10 @@ export function registerStatus(program: Command, context: () => CommandContext):
         `schema version ${status.schemaVersion}`,
         `vectors        ${status.vectors.reason}`,
         `now            ${status.now}`,
+        problems.length === 0
+          ? 'integrity      ok (quick check)'
+          : `integrity      DAMAGED: ${problems.slice(0, 3).join('; ')}; save what is readable with ` +
+            '`credence dump --salvage FILE`, then restore it into a new store',
         ...Object.entries(status.counts).map(([table, n]) => `${table.padEnd(14)} ${n}`),
         `graph          ${status.graph.vertices} tools in use, ${status.graph.confidentPairs} confident pairs, ` +
           `density ${status.graph.density.toFixed(4)} (${status.graph.tier})`,

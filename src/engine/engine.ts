@@ -92,10 +92,12 @@ import { randomUuids } from './random-id.js';
 import {
   checkDump,
   restoreDump,
+  salvageDump,
   writeDump,
   type DumpHeader,
   type DumpReport,
   type RestoreReport,
+  type SalvageReport,
 } from '../store/dump.js';
 
 /** The most days `dailyActivity` counts (ten years): one entry a day, so a huge count would exhaust the heap. */
@@ -507,13 +509,31 @@ export class Credence {
     return writeDump(this.#store, write, { now: this.now() });
   }
 
+  /** What a damaged store still holds, as a dump, and what could not be read (`credence dump --salvage`). */
+  salvage(write: (text: string) => void | Promise<void>): Promise<SalvageReport> {
+    return salvageDump(this.#store, write, { now: this.now() });
+  }
+
   /**
    * A consistent copy of the whole store in one file (`credence backup`; SQLite's online backup, what is still in the
    * write-ahead log included); an existing file is refused unless `overwrite`. A PostgreSQL store rejects, naming
    * `credence dump` (store/types `backup`).
    */
-  backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+  async backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+    // A copy of a damaged file would pass the damage on (and --force would replace a sound backup with it).
+    const problems = await this.integrity();
+    if (problems.length > 0)
+      throw new CredenceError(
+        'STORE_UNAVAILABLE',
+        `the database ${this.#store.location} is damaged (${problems.slice(0, 3).join('; ')}); ` +
+          `no backup was written (${file} is left as it was): save what is readable with credence dump --salvage`,
+      );
     return this.#store.backup(file, options);
+  }
+
+  /** The store's quick integrity check (`credence status`, `backup`): the problems found, empty when sound. */
+  async integrity(): Promise<string[]> {
+    return (await this.#store.quickCheck?.()) ?? [];
   }
 
   /**

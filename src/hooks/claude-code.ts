@@ -11,6 +11,7 @@
 import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
+import { storeFailureLine } from './failure-line.js';
 import { eventTime, spoolToolEvent, stopHook } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { openHookStore } from './open-store.js';
@@ -122,7 +123,7 @@ async function runParsedHook(
     warn(
       isBusy(error)
         ? 'the database is busy: what is queued will be learned next time'
-        : `${p.event}: ${(error as Error).message}`,
+        : storeFailureLine(p.event, error, where.path),
     );
   } finally {
     await store?.close().catch(() => {});

@@ -17,6 +17,7 @@ import { recall, type RecallResult } from '../engine/recall/recall.js';
 import { resolveScope } from '../platform/git-scope.js';
 import type { ShownRecord, Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
+import { storeFailureLine } from './failure-line.js';
 import { eventTime, spooledEventOf } from './fast.js';
 import { openHookStore } from './open-store.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
@@ -169,7 +170,9 @@ export async function runPromptHook(
     }
   } catch (error) {
     warn(
-      isBusy(error) ? 'the database is busy: no context this time' : `UserPromptSubmit: ${(error as Error).message}`,
+      isBusy(error)
+        ? 'the database is busy: no context this time'
+        : storeFailureLine('UserPromptSubmit', error, where.path),
     );
   } finally {
     if (options.keepOpen !== true) await store?.close().catch(() => {});

@@ -9,6 +9,7 @@
  */
 import { resolveScope } from '../platform/git-scope.js';
 import { hookDbPath } from '../platform/paths.js';
+import { storeFailureLine } from './failure-line.js';
 import type { Store } from '../store/types.js';
 import { sessionContext } from './context.js';
 import { eventTime } from './fast.js';
@@ -52,7 +53,11 @@ export async function runSessionStartHook(
     }
     queued = spoolHasEvents(where.files) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
-    warn(isBusy(error) ? 'the database is busy: no context this time' : `SessionStart: ${(error as Error).message}`);
+    warn(
+      isBusy(error)
+        ? 'the database is busy: no context this time'
+        : storeFailureLine('SessionStart', error, where.path),
+    );
   } finally {
     await store?.close().catch(() => {});
   }

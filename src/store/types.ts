@@ -413,6 +413,11 @@ export interface StoreMeta {
   /** Runs the backend's own consistency check; returns the problems found (empty when sound). */
   check(): Promise<string[]>;
   /**
+   * A fast check that the store's file is readable (SQLite's `quick_check`): the problems found, empty when sound.
+   * A server store has none (its server checks its own pages).
+   */
+  quickCheck?(): Promise<string[]>;
+  /**
    * Writes a consistent copy of the whole store to `file`, one file that opens as a store (SQLite: its online backup,
    * the write-ahead log's committed rows included); an existing file is refused unless `overwrite`. A server store
    * has no such file: it rejects (`INVALID_INPUT`), naming `credence dump` and the server's own tools.
@@ -825,7 +830,7 @@ export interface DumpStore {
    * compared bytewise (the "C" collation), in batches of at most `batchSize` rows (default 500).
    * Each row has every column of the table (`DUMP_COLUMNS`), nulls included.
    */
-  exportRows(table: DumpTable, options?: { batchSize?: number }): AsyncIterable<DumpRow[]>;
+  exportRows(table: DumpTable, options?: { batchSize?: number; descending?: boolean }): AsyncIterable<DumpRow[]>;
   /**
    * Inserts rows exactly as given, in one transaction per call, all or none, after the rows
    * already there (so rows keep their relative order); derived indexes (full text, tool words) are

@@ -40,7 +40,7 @@ type Row = Record<string, unknown>;
 export async function* exportSqliteRows(
   prepare: Prepare,
   table: DumpTable,
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; descending?: boolean } = {},
 ): AsyncGenerator<DumpRow[]> {
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? EXPORT_DEFAULTS.batchSize));
   const columns = DUMP_COLUMNS[table];
@@ -52,11 +52,11 @@ export async function* exportSqliteRows(
     `${keys.map((k, i) => `"${k}" AS "__k${i}"`).join(', ')} FROM ${table}`;
   const tuple = (names: readonly string[]): string => (names.length === 1 ? (names[0] ?? '') : `(${names.join(', ')})`);
   const keyTuple = tuple(keys.map((k) => `"${k}"`));
-  const first = prepare(`${select} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`);
-  const next = prepare(
-    `${select} WHERE ${keyTuple} > ${tuple(keys.map(() => '?'))} ` +
-      `ORDER BY ${keys.map((k) => `"${k}"`).join(', ')} LIMIT ?`,
-  );
+  // Descending (dump --salvage): the rows after a damaged page, read from the end.
+  const [dir, cmp] = options.descending === true ? [' DESC', '<'] : ['', '>'];
+  const orderBy = keys.map((k) => `"${k}"${dir}`).join(', ');
+  const first = prepare(`${select} ORDER BY ${orderBy} LIMIT ?`);
+  const next = prepare(`${select} WHERE ${keyTuple} ${cmp} ${tuple(keys.map(() => '?'))} ORDER BY ${orderBy} LIMIT ?`);
   let after: unknown[] | undefined;
   for (;;) {
     const rows = (after === undefined ? first.all(batchSize) : next.all(...after, batchSize)) as Row[];

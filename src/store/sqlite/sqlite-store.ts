@@ -423,6 +423,15 @@ export class SqliteStore implements Store {
     return problems;
   }
 
+  async quickCheck(): Promise<string[]> {
+    try {
+      const rows = this.#db.pragma('quick_check(20)') as { quick_check: string }[];
+      return rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    } catch (error) {
+      return [(error as Error).message];
+    }
+  }
+
   backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
     return backupSqlite(this.#db, this.location, file, options);
   }
@@ -1710,7 +1719,10 @@ export class SqliteStore implements Store {
 
   // sqlite-dump is loaded when a dump is written or restored: its row checks hold zod (the memory life's schema),
   // which a process that never dumps (a hook: bundles a store) would otherwise load and initialise at its start.
-  async *exportRows(table: DumpTable, options: { batchSize?: number } = {}): AsyncIterable<DumpRow[]> {
+  async *exportRows(
+    table: DumpTable,
+    options: { batchSize?: number; descending?: boolean } = {},
+  ): AsyncIterable<DumpRow[]> {
     const { exportSqliteRows } = await import('./sqlite-dump.js');
     yield* exportSqliteRows((sql) => this.#stmt(sql), table, options);
   }
