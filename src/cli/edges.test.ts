@@ -55,4 +55,18 @@ describe('credence edges', () => {
     const next = (await credence(['--json', 'next', 'lint'])).stdout;
     expect(JSON.parse(next)[0].why).toBe('dependency edge declared by hand, not yet confirmed by a run');
   });
+
+  it('says so when --now is before evidence the store holds (walk 6, item 10d): no past view', async () => {
+    const early = (argv: string[]) =>
+      cliIn(dir, ['--db', join(dir, 'e.db'), '--scope', 'p', '--now', '2026-03-01T12:00:00Z', ...argv]);
+    const r = await early(['edges']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'credence: 2 edge(s) were last confirmed after 2026-03-01T12:00:00.000Z (up to 2026-03-02T09:00:00.000Z): ' +
+        'the store keeps no history of an edge, so their counts and confidence include that later evidence ' +
+        '(no decay at a time before it); this is not a view of the graph as it was then\n',
+    );
+    expect((await early(['edges', '--json'])).stderr).toContain('2 edge(s) were last confirmed after');
+    expect((await credence(['edges'])).stderr).toBe('');
+  });
 });

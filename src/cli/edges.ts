@@ -21,6 +21,24 @@ function edgeRow(e: EdgeView): string {
   );
 }
 
+/**
+ * The store keeps an edge's counts and last confirmation, not their history: a time before that confirmation cannot
+ * be read as it was then (walk 6, item 10d). Said, rather than a confidence of then with a later date.
+ */
+export function laterEvidenceNote(list: readonly EdgeView[], now: number): string | undefined {
+  const later = list.filter((e) => e.lastSeen !== null && Date.parse(e.lastSeen) > now);
+  if (later.length === 0) return undefined;
+  const latest = later
+    .map((e) => e.lastSeen as string)
+    .sort()
+    .at(-1);
+  return (
+    `${later.length} edge(s) were last confirmed after ${new Date(now).toISOString()} (up to ${latest}): ` +
+    'the store keeps no history of an edge, so their counts and confidence include that later evidence ' +
+    '(no decay at a time before it); this is not a view of the graph as it was then'
+  );
+}
+
 function parseConfidence(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0 || value > 1) {
@@ -57,7 +75,9 @@ export function registerEdges(program: Command, context: () => CommandContext): 
     .option('--min-confidence <c>', 'only edges at or above this confidence', parseConfidence)
     .action(async (options: { from?: string; to?: string; minConfidence?: number }) => {
       const ctx = context();
-      const list = await withCredence(ctx, (c) => c.edges(options));
+      const { list, now } = await withCredence(ctx, async (c) => ({ list: await c.edges(options), now: c.now() }));
+      const note = laterEvidenceNote(list, now);
+      if (note !== undefined) ctx.io.stderr(`credence: ${note}\n`);
       if (ctx.wantsJson) return printJson(ctx, list);
       ctx.io.stdout(list.length === 0 ? 'no edges\n' : `${list.map(edgeRow).join('\n')}\n`);
     });
