@@ -7,13 +7,13 @@
  * past `timeoutMs` the process ends (writes are transactions, files placed together). Counts per scope in
  * `<db>.auto-evolve.json`. Off with `CREDENCE_AUTO_EVOLVE=0` or `"autoEvolve": false` in `.credence/observe.json`.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prunedLine } from '../core/learning/observation-limits.js';
 import type { Store } from '../store/types.js';
 import { loadObserveConfig } from './ingest.js';
 import type { HookEventName } from './payload.js';
-import { breakAbandonedLock, localId, processAlive, rmEmptyDir } from './spool.js';
+import { breakAbandonedLock, localId, makeLock, processAlive } from './spool.js';
 
 export const AUTO_EVOLVE_DEFAULTS = Object.freeze({
   /** New observations since the last automatic evolve that make a session end run it. @default 1 */
@@ -51,24 +51,15 @@ export function autoEvolveThreshold(
  * Takes the evolve lock without waiting: the owner's token when taken, undefined when a live run
  * holds it. An abandoned lock (its process gone, or older than `staleMs`; one without an owner past a few
  * seconds) is moved away first, so that of two processes finding it abandoned one wins (spool, breakAbandonedLock).
+ * The lock is placed with its owner in it (spool, makeLock): a stalled taker never writes into another's lock.
  */
 export function takeEvolveLock(db: string, staleMs: number): string | undefined {
   const lock = evolveLockFor(db);
   const token = `${process.pid} ${localId()}`;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    let made = false;
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      made = true;
-      writeFileSync(join(lock, 'owner'), token, { mode: 0o600 });
-      return token;
-    } catch {
-      // Made but no owner written (a full disk): removed again, not left ownerless.
-      if (made) {
-        rmEmptyDir(lock);
-        return undefined;
-      }
-    }
+    const made = makeLock(lock, token);
+    if (made === 'made') return token;
+    if (made === 'failed') return undefined;
     if (breakAbandonedLock(lock, (pid, ageMs) => !processAlive(pid) || ageMs > staleMs) === 'held') return undefined;
   }
   return undefined;

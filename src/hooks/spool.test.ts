@@ -25,7 +25,7 @@ import {
 // The spool's directory readings, passed through unless a test stands in for the next one.
 const listing = vi.hoisted(() => ({ next: undefined as ((dir: string) => string[]) | undefined }));
 // A full disk for the next file written: it is made, then the write fails (EFBIG), as under `ulimit -f 0`.
-const disk = vi.hoisted(() => ({ full: false }));
+const disk = vi.hoisted(() => ({ full: false, stall: undefined as ((path: string) => void) | undefined }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
@@ -34,6 +34,10 @@ vi.mock('node:fs', async (importOriginal) => {
     return instead === undefined ? fs.readdirSync(...args) : instead(String(args[0]));
   }) as typeof fs.readdirSync;
   const writeFileSync = ((...args: Parameters<typeof fs.writeFileSync>) => {
+    // A writer stalled before it writes: what others do meanwhile.
+    const stall = disk.stall;
+    disk.stall = undefined;
+    stall?.(String(args[0]));
     if (!disk.full) return fs.writeFileSync(...args);
     disk.full = false;
     fs.writeFileSync(args[0], '');
@@ -326,6 +330,29 @@ describe('the hook spool', () => {
     expect(readFileSync(join(lock, 'owner'), 'utf8')).toBe(`${process.pid} quicker`);
     expect(readdirSync(spoolDirFor(db)).filter((name) => name.startsWith('.drain.lock'))).toEqual(['.drain.lock']);
     expect(breakAbandonedLock(lock, () => false)).toBe('held');
+    rmSync(lock, { recursive: true });
+  });
+
+  it('a taker stalled before writing its owner never writes into the lock another took meanwhile', async () => {
+    const db = join(dir, 'stalled.db');
+    spoolEvent(db, event(1));
+    const lock = join(spoolDirFor(db), '.drain.lock');
+    // Past the ownerless grace, another takes the lock over (as it would a folder left ownerless) and writes its owner.
+    disk.stall = () => {
+      rmSync(lock, { recursive: true, force: true });
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'owner'), `${process.pid} other`);
+    };
+    const drained = await drainSpool(
+      db,
+      'me',
+      async () => {},
+      () => {},
+      { waitMs: 20 },
+    );
+    expect(drained).toEqual({ count: 0, locked: false });
+    expect(readFileSync(join(lock, 'owner'), 'utf8')).toBe(`${process.pid} other`);
+    expect(readdirSync(spoolDirFor(db)).filter((name) => name.startsWith('.drain.lock'))).toEqual(['.drain.lock']);
     rmSync(lock, { recursive: true });
   });
 

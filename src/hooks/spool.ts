@@ -15,7 +15,6 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
-  rmdirSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -195,7 +194,7 @@ export const processAlive = (pid: number): boolean => {
   }
 };
 
-/** An ownerless lock folder younger than this is being taken right now (mkdir, then its owner file). */
+/** An ownerless lock folder (made by mkdir, then its owner file, as earlier versions did) this young is being taken. */
 export const OWNERLESS_GRACE_MS = 5_000;
 
 /** A lock folder's pid, from its `owner` file: undefined when there is none, or it names no pid (cut short). */
@@ -243,10 +242,15 @@ export function breakAbandonedLock(lock: string, abandoned: (pid: number, ageMs:
     rmSync(away, { recursive: true, force: true });
     return 'taken';
   }
+  // Put back by a rename, which never replaces a lock holding its owner (every lock is placed with it, makeLock):
+  // no look first (a lock placed between a look and the rename would be replaced). A third taker may place its
+  // lock in the two system calls between moving away and putting back: then the put-back fails, the moved lock
+  // is removed and its holder finds it gone at release. Harmless: two drainers each claim a spooled file by
+  // rename (one gets it) and a file queued twice is learned once; two evolves write in transactions.
   try {
-    if (!existsSync(lock)) renameSync(away, lock);
+    renameSync(away, lock);
   } catch {
-    // Its owner finds it gone when it releases it.
+    rmSync(away, { recursive: true, force: true });
   }
   return 'gone';
 }
@@ -254,30 +258,56 @@ export function breakAbandonedLock(lock: string, abandoned: (pid: number, ageMs:
 async function takeLock(lock: string, claimer: string, waitMs: number): Promise<boolean> {
   const until = Date.now() + waitMs;
   for (let looks = 0; ; looks += 1) {
-    let made = false;
-    try {
-      mkdirSync(lock);
-      made = true;
-      writeFileSync(join(lock, 'owner'), `${process.pid} ${claimer}`);
-      return true;
-    } catch {
-      // Made but no owner written (a full disk): removed again, not left ownerless.
-      if (made) rmEmptyDir(lock);
-    }
-    const found = made ? 'held' : breakAbandonedLock(lock, (pid, ageMs) => !processAlive(pid) || ageMs > STALE_LOCK_MS);
+    const made = makeLock(lock, `${process.pid} ${claimer}`);
+    if (made === 'made') return true;
+    const found =
+      made === 'failed'
+        ? 'held'
+        : breakAbandonedLock(lock, (pid, ageMs) => !processAlive(pid) || ageMs > STALE_LOCK_MS);
     if (found === 'taken' || (found === 'gone' && looks < 100)) continue;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-/** Removes a folder only while it is empty (a lock this process made and could not write its owner into). */
-export function rmEmptyDir(dir: string): void {
+/**
+ * Makes a lock folder with its `owner` already in it: built under a name of its own, then renamed into place, so
+ * a taker never writes into a folder it did not make (one stalled between mkdir and its owner write would land it
+ * in the lock of whoever took over meanwhile: two holders). A rename never replaces a lock holding its owner (not
+ * empty), and the folder in place must then be the one made (inode) with this owner, else the taker backs off.
+ * `made`; `exists` (another holds it: judge it); `failed` (the owner could not be written, a full disk: the own
+ * folder is removed again, never left behind).
+ */
+export function makeLock(lock: string, owner: string): 'made' | 'exists' | 'failed' {
+  const own = `${lock}.new-${localId()}`;
+  let made: BigIntStats;
   try {
-    rmdirSync(dir);
+    mkdirSync(own, { mode: 0o700 });
   } catch {
-    // Not empty (another's now), or gone.
+    return 'failed';
   }
+  let written = false;
+  try {
+    writeFileSync(join(own, 'owner'), owner, { mode: 0o600 });
+    written = true;
+    made = statSync(own, { bigint: true });
+    // A rename would replace an empty folder: an ownerless lock (an earlier version's, mkdir then owner) is judged.
+    if (existsSync(lock)) throw Object.assign(new Error('lock exists'), { code: 'EEXIST' });
+    renameSync(own, lock);
+  } catch (error) {
+    rmSync(own, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    return written && (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') ? 'exists' : 'failed';
+  }
+  try {
+    const now = statSync(lock, { bigint: true });
+    if (now.dev === made.dev && now.ino === made.ino && readFileSync(join(lock, 'owner'), 'utf8') === owner) {
+      return 'made';
+    }
+  } catch {
+    // Moved away already: not this taker's.
+  }
+  return 'exists';
 }
 
 /** Removes the lock only while it is still this drainer's (a takeover left it to another). */
