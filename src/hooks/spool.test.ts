@@ -312,6 +312,18 @@ describe('the hook spool', () => {
     expect(await drain()).toEqual({ count: 1, locked: true });
   });
 
+  it('holds an ownerless lock whose mtime is ahead of the clock (a file server ahead): it is fresh', () => {
+    const db = join(dir, 'ahead.db');
+    spoolEvent(db, event(1));
+    const lock = join(spoolDirFor(db), '.drain.lock');
+    mkdirSync(lock);
+    const ahead = new Date(Date.now() + 10_000);
+    utimesSync(lock, ahead, ahead);
+    expect(breakAbandonedLock(lock, () => true)).toBe('held');
+    expect(statSync(lock).isDirectory()).toBe(true);
+    rmSync(lock, { recursive: true });
+  });
+
   it('of two takers of an abandoned lock, the slower one leaves the lock the quicker one made', () => {
     const db = join(dir, 'two-takers.db');
     spoolEvent(db, event(1));

@@ -210,7 +210,7 @@ function ownerPid(lock: string): number | undefined {
 /**
  * Looks at a lock folder another process made: `held`, `gone` (look again), or `taken` (it was abandoned and is
  * moved away: make it anew). `abandoned(pid, ageMs)` judges one with an owner; one without (its taker died between
- * mkdir and writing `owner`) is abandoned once its mtime is {@link OWNERLESS_GRACE_MS} away. Two takers at once:
+ * mkdir and writing `owner`) is abandoned once its mtime is {@link OWNERLESS_GRACE_MS} old. Two takers at once:
  * each renames it to a name of its own, and only what is still the folder judged (same inode and times) is
  * deleted; a lock a quicker taker made in between is put back.
  */
@@ -222,8 +222,9 @@ export function breakAbandonedLock(lock: string, abandoned: (pid: number, ageMs:
     return 'gone';
   }
   const pid = ownerPid(lock);
+  // A future mtime (a file server's clock ahead) is fresh, not stale: an ownerless lock is held until it ages.
   const age = Date.now() - Number(seen.mtimeMs);
-  if (pid === undefined ? Math.abs(age) <= OWNERLESS_GRACE_MS : !abandoned(pid, age)) return 'held';
+  if (pid === undefined ? age <= OWNERLESS_GRACE_MS : !abandoned(pid, age)) return 'held';
   const away = `${lock}.stale-${localId()}`;
   try {
     renameSync(lock, away);
