@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openCredence } from '../engine/engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import {
@@ -15,6 +15,19 @@ import {
   takeEvolveLock,
 } from './auto-evolve.js';
 import type { HookEventName } from './payload.js';
+
+// A full disk for the next file written: it is made, then the write fails (EFBIG), as under `ulimit -f 0`.
+const disk = vi.hoisted(() => ({ full: false }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeFileSync = ((...args: Parameters<typeof fs.writeFileSync>) => {
+    if (!disk.full) return fs.writeFileSync(...args);
+    disk.full = false;
+    fs.writeFileSync(args[0], '');
+    throw Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG' });
+  }) as typeof fs.writeFileSync;
+  return { ...fs, default: { ...fs, writeFileSync }, writeFileSync };
+});
 
 const base = mkdtempSync(join(tmpdir(), 'credence-auto-evolve-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -104,6 +117,17 @@ describe('automatic evolve after a session (issue 22 item 4)', () => {
     expect(outcomes.filter((o) => o.ran)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.ran)).toEqual([{ ran: false, why: 'locked', fresh: 4 }]);
     expect(existsSync(evolveLockFor(p.db))).toBe(false);
+  });
+
+  it('a lock whose owner cannot be written (a full disk) is not taken and leaves nothing behind', () => {
+    const p = project();
+    disk.full = true;
+    expect(takeEvolveLock(p.db, 60_000)).toBeUndefined();
+    const lock = evolveLockFor(p.db);
+    expect(readdirSync(base).filter((name) => join(base, name).startsWith(lock))).toEqual([]);
+    const token = takeEvolveLock(p.db, 60_000);
+    expect(token).toBeDefined();
+    releaseEvolveLock(p.db, token as string);
   });
 
   it('a live process’s lock is left alone; a dead one’s, or one past the time bound, is taken over', async () => {

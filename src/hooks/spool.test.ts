@@ -368,6 +368,23 @@ describe('the hook spool', () => {
     rmSync(lock, { recursive: true });
   });
 
+  it('a drain lock whose owner cannot be written (a full disk) is not taken and leaves nothing behind', async () => {
+    const db = join(dir, 'full-lock.db');
+    spoolEvent(db, event(1));
+    const drain = () =>
+      drainSpool(
+        db,
+        'me',
+        async () => {},
+        () => {},
+        { waitMs: 0 },
+      );
+    disk.full = true;
+    expect(await drain()).toEqual({ count: 0, locked: false });
+    expect(readdirSync(spoolDirFor(db)).filter((name) => name.startsWith('.drain.lock'))).toEqual([]);
+    expect(await drain()).toEqual({ count: 1, locked: true });
+  });
+
   it('leaves nothing of a write that fails (a full disk); a drain deletes what a killed writer left', async () => {
     const db = join(dir, 'full.db');
     spoolEvent(db, event(1));
