@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from './sqlite-store.js';
+import { keepSideFilesWritable } from './writable.js';
 
 // Paths this user may not write, as access(2) says for a user other than root (the tests may run as root).
 const denied = vi.hoisted(() => new Set<string>());
@@ -58,6 +59,27 @@ describe.skipIf(process.platform === 'win32')('a SQLite store this user cannot w
     expect(mode(`${db}-shm`) & 0o200).toBe(0o200);
     await writer.upsertTools('s', [{ id: 'Write', description: 'write a file' }]);
     await writer.close();
+  });
+
+  it("leaves another user's 0444 -wal and -shm as they are, even as root (only its own are chmodded)", async () => {
+    const db = await store();
+    writeFileSync(`${db}-shm`, Buffer.alloc(32_768));
+    writeFileSync(`${db}-wal`, '');
+    chmodSync(`${db}-shm`, 0o444);
+    chmodSync(`${db}-wal`, 0o444);
+    // This process is another user than the files' owner (root may chmod them; it must not).
+    const getuid = vi.spyOn(process, 'getuid').mockReturnValue(statSync(db).uid + 1);
+    try {
+      keepSideFilesWritable(db);
+    } finally {
+      getuid.mockRestore();
+    }
+    expect(mode(`${db}-shm`)).toBe(0o444);
+    expect(mode(`${db}-wal`)).toBe(0o444);
+    keepSideFilesWritable(db);
+    expect(mode(`${db}-wal`)).toBe(0o644);
+    rmSync(`${db}-shm`);
+    rmSync(`${db}-wal`);
   });
 
   it('is refused for writing before SQLite opens it, naming the file, its -shm or its folder and the fix', async () => {

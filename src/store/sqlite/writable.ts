@@ -2,7 +2,7 @@
  * @module store/sqlite/writable
  * Whether this process can write a SQLite store, asked before SQLite opens it. SQLite gives the -wal and -shm
  * files it makes the database file's mode, so a store read while it was read-only (chmod 444) had them 0444, and
- * after `chmod 644` of the store every write still failed on them, named as the store. Such files of this user
+ * after `chmod 644` of the store every write still failed on them, named as the store. Such files this user owns
  * are made owner-writable again ({@link keepSideFilesWritable}); what still cannot be written is named, with
  * the command that fixes it ({@link unwritableCause}): the file, its -wal or -shm, or its folder.
  */
@@ -29,13 +29,16 @@ const modeOf = (path: string): string => {
 };
 
 /**
- * Gives the store's -wal and -shm files their owner's write bit back when this process may (its own files, or
- * root): SQLite made them with the mode of a store that was read-only then. Nothing is said when it cannot.
+ * Gives the store's -wal and -shm files their owner's write bit back, only files this user owns (root too: only
+ * root's, never another user's files it could chmod): SQLite made them with the mode of a store that was
+ * read-only then. Nothing is said when it does not: unwritableCause names what cannot be written.
  */
 export function keepSideFilesWritable(path: string): void {
+  const me = process.getuid?.();
   for (const side of SIDE_FILES) {
     try {
       const stat = statSync(`${path}${side}`);
+      if (me !== undefined && stat.uid !== me) continue;
       if ((stat.mode & 0o200) === 0) chmodSync(`${path}${side}`, (stat.mode & 0o777) | 0o200);
     } catch {
       // Not there, or another user's: unwritableCause names it.
