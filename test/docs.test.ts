@@ -128,3 +128,21 @@ describe('module headers', () => {
     expect(long).toEqual([]);
   });
 });
+
+/** Lines over 120 characters of prose (not a table row, not inside a code block) in a guide. */
+function longProseLines(path: string): string[] {
+  let code = false;
+  return read(path)
+    .split('\n')
+    .flatMap((line, i) => {
+      if (line.trimStart().startsWith('```')) code = !code;
+      const row = line.trimStart().startsWith('|');
+      return !code && !row && [...line].length > 120 ? [`${path}:${i + 1} (${[...line].length})`] : [];
+    });
+}
+
+describe('guide prose', () => {
+  it('operations.md and claude-code.md keep their prose lines at most 120 characters', () => {
+    expect(['docs/operations.md', 'docs/claude-code.md'].flatMap(longProseLines)).toEqual([]);
+  });
+});
