@@ -68,6 +68,12 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The commands that never write the store: a SQLite file this user cannot write (`chmod 444`, a backup on a
+ * read-only mount) is opened read-only for them, not refused. The other reading ones record what they show.
+ */
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set(['status', 'dump', 'backup', 'export']);
+
+/**
  * Throws (INVALID_INPUT, exit 2) on an empty `--scope`: it would fall back to the default scope. A `--now` (or
  * CREDENCE_NOW) that is no date, or more than a day after the clock, is refused by openCredence, named so.
  */
@@ -122,6 +128,7 @@ export function makeContext(
   options: GlobalOptions,
   setExitCode: (code: number) => void = () => {},
   reads = false,
+  readOnly = false,
 ): CommandContext {
   return {
     setExitCode,
@@ -137,6 +144,7 @@ export function makeContext(
           ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
           ...(options.scope === undefined ? {} : { scope: options.scope }),
           ...(options.now === undefined ? {} : { now: options.now }),
+          ...(readOnly ? { readOnlyWhenUnwritable: true } : {}),
           cwd: io.cwd,
           warn: (line) => io.stderr(`credence: ${line}\n`),
         },

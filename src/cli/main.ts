@@ -6,7 +6,14 @@
 import { writeSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isCredenceError, isStoreBusy, storeBusyError } from '../core/errors.js';
-import { makeContext, READING_COMMANDS, type CliIO, type CommandContext, type GlobalOptions } from './context.js';
+import {
+  makeContext,
+  READ_ONLY_COMMANDS,
+  READING_COMMANDS,
+  type CliIO,
+  type CommandContext,
+  type GlobalOptions,
+} from './context.js';
 import { registerDemo } from './demo.js';
 import { registerInit } from './init.js';
 import { registerStatus } from './status.js';
@@ -79,6 +86,7 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
         exitCode = Math.max(exitCode, code);
       },
       READING_COMMANDS.has(action?.name() ?? ''),
+      READ_ONLY_COMMANDS.has(action?.name() ?? ''),
     );
   registerInit(program, context);
   registerStatus(program, context);

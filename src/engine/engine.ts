@@ -120,6 +120,12 @@ export interface CredenceOptions {
   /** An already open store; `db` and `databaseUrl` are ignored when given. */
   store?: Store;
   /**
+   * A SQLite file this user cannot write (`chmod 444`, a read-only mount) is opened read-only rather than refused:
+   * for a caller that only reads (status, export, dump, backup); a write then fails (attempt to write a readonly
+   * database). @default false
+   */
+  readOnlyWhenUnwritable?: boolean;
+  /**
    * The clock: a fixed instant (ISO text, Date or epoch ms) up to a day after the system clock (a later one is
    * INVALID_INPUT: `evolve` would prune observations as if that time had passed), or a function returning epoch ms.
    * @default process.env.CREDENCE_NOW (checked the same way), else the system clock
@@ -1212,6 +1218,7 @@ export async function openCredence(
         ...(options.db === undefined ? {} : { db: options.db }),
         ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
         names: { db: names.db, databaseUrl: names.databaseUrl },
+        ...(options.readOnlyWhenUnwritable === true ? { readOnlyWhenUnwritable: true } : {}),
       },
       env,
     ));

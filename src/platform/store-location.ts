@@ -15,6 +15,8 @@ export interface OpenStoreOptions {
   databaseUrl?: string;
   /** What a message calls `db` and `databaseUrl`: the CLI's flags by default, the fields in a library call. */
   names?: StoreOptionNames;
+  /** A SQLite file this user cannot write is opened read-only, not refused: for a caller that only reads. */
+  readOnlyWhenUnwritable?: boolean;
 }
 
 /** The names of the two options in messages (`--db`, `--database-url` on the command line). */

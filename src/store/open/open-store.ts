@@ -27,7 +27,10 @@ export function schemaOnOpening(kind: Store['kind']): number | undefined {
 export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   const url = databaseUrl(options, env);
   if (url !== undefined) return openTeamStore(url, env);
-  return openSqliteStore({ path: sqlitePath(options, env) });
+  return openSqliteStore({
+    path: sqlitePath(options, env),
+    ...(options.readOnlyWhenUnwritable === true ? { readOnlyWhenUnwritable: true } : {}),
+  });
 }
 
 /** The PostgreSQL store at `url`; a schema named in the URL (`?schema=`) wins over `CREDENCE_DATABASE_SCHEMA`. */

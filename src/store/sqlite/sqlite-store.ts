@@ -115,6 +115,11 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Open without writing (no migration); fails if the schema is missing. @default false */
   readonly?: boolean;
+  /**
+   * Open read-only when this user cannot write the existing file (unwritableCause: a `chmod 444` store, a backup on
+   * a read-only mount) instead of refusing it: for callers that only read. @default false
+   */
+  readOnlyWhenUnwritable?: boolean;
   /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
   policy?: Partial<StorePolicy>;
 }
@@ -130,9 +135,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       { details: { path } },
     );
   }
+  let readonly = options.readonly ?? false;
   if (path !== ':memory:') {
     keepSideFilesWritable(path);
-    const cause = options.readonly ? undefined : unwritableCause(path);
+    let cause = readonly ? undefined : unwritableCause(path);
+    if (cause !== undefined && options.readOnlyWhenUnwritable === true) {
+      readonly = true;
+      cause = undefined;
+    }
     if (cause !== undefined)
       throw new CredenceError('STORE_UNAVAILABLE', `cannot write the database at ${path}: ${cause}`, {
         details: { path },
@@ -141,10 +151,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   let opened: Database.Database | undefined;
   try {
-    if (path !== ':memory:' && !options.readonly) createPrivately(path);
-    db = opened = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    if (path !== ':memory:' && !readonly) createPrivately(path);
+    db = opened = new Database(path, { readonly: readonly, fileMustExist: readonly });
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    if (!options.readonly) {
+    if (!readonly) {
       switchToWal(db, busyTimeoutMs);
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -32000');
@@ -161,13 +171,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     // Touch the file so that a path that is not a database fails here, with its name.
     db.pragma('user_version');
     // A read-only store's reader just made its -wal and -shm with the store's mode: fixed by a chmod of the store.
-    if (options.readonly && path !== ':memory:') keepSideFilesWritable(path);
+    if (readonly && path !== ':memory:') keepSideFilesWritable(path);
   } catch (error) {
     opened?.close();
     throw openFailure(path, error);
   }
   try {
-    migrate(db, path, options.readonly ?? false);
+    migrate(db, path, readonly);
   } catch (error) {
     db.close();
     throw isDamaged(error) || isStoreBusy(error) ? openFailure(path, error) : error;
