@@ -12,6 +12,7 @@ export {
   type DumpCounts,
   type DumpHeader,
   type DumpReport,
+  type SalvageReport,
   type RestoreReport,
 } from './dump.js';
 export { STORE_POLICY, storePolicy, type StorePolicy } from './policy.js';
