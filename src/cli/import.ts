@@ -63,26 +63,11 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
   );
 }
 
-/**
- * What the summary says of imported corrections the next evolve does not read (older than its window): the `--since`
- * that learns from those inside the purge age, and how many are past it.
- */
-function correctionsNotReadLines(
-  n: { corrections: number; window: string; since?: string; pastPurge: number; purgeAge: string } | undefined,
-): string[] {
+/** What the summary says of imported corrections the next evolve does not read: those past the purge age. */
+function correctionsNotReadLines(n: { corrections: number; purgeAge: string } | undefined): string[] {
   if (n === undefined) return [];
-  const them = (k: number) => (k === 1 ? 'it' : 'them');
-  const readable = n.corrections - n.pastPurge;
-  return [
-    `  ${n.corrections} of them older than the ${n.window} evolve reads` +
-      (n.since === undefined
-        ? ''
-        : `: credence evolve --since ${n.since} reads ${readable === n.corrections ? them(readable) : readable}`) +
-      (n.pastPurge === 0
-        ? ''
-        : `${n.since === undefined ? ':' : ';'} ${n.pastPurge} older than ${n.purgeAge}, ` +
-          'which the next evolve deletes unread'),
-  ];
+  const them = n.corrections === 1 ? 'it' : 'them';
+  return [`  ${n.corrections} of them older than ${n.purgeAge}: the next evolve deletes ${them} unread`];
 }
 
 /** This project's transcript folder: the working directory's, else its git top-level's (the one that exists). */

@@ -123,8 +123,7 @@ export function registerLearning(program: Command, context: () => CommandContext
         if (ctx.wantsJson) return printJson(ctx, report);
         const pruned = report.pruned;
         const tail =
-          pruned === undefined ||
-          (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0 && pruned.unread === 0)
+          pruned === undefined || (pruned.observations.length === 0 && pruned.retiredInstincts.length === 0)
             ? ''
             : '\n\n### Pruned\n' +
               pruned.observations.map((p) => `- observation ${p.id}: ${p.why}`).join('\n') +
@@ -134,9 +133,6 @@ export function registerLearning(program: Command, context: () => CommandContext
               (pruned.protected > 0
                 ? `\n- ${pruned.protected} observation(s) over a limit kept: ` +
                   'the last evidence of a live instinct or skill'
-                : '') +
-              (pruned.unread > 0
-                ? `\n- ${pruned.unread} observation(s) over the limit kept: no evolve has read them yet (the next does)`
                 : '');
         const { formatEvolveReport } = await import('../engine/learning/evolve.js');
         ctx.io.stdout(`${formatEvolveReport(report)}${tail}\n`);

@@ -12,6 +12,7 @@ import {
   requireWholeNumber,
 } from './arguments.js';
 import { kindOf } from '../schemas/index.js';
+import { ownWordsToRead } from '../core/learning/observation-limits.js';
 import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
@@ -60,7 +61,7 @@ import type { EpochMs, Outcome, OutcomeKind, OutcomeQuery, OutcomeRecord, Surfac
 import { afterPrune, EVOLVE_DEFAULTS, evolve, type EvolveReport } from './learning/evolve.js';
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
-import { forget, prune, pruneDraft, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
+import { forget, LIMIT_DEFAULTS, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
 import type { BackupReport, DailyActivity, ToolRecord } from '../store/types.js';
 import {
@@ -778,28 +779,27 @@ export class Credence {
     const layout = this.#layout(options);
     if (options.dryRun !== true) this.invalidate();
     const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, now: this.now() };
-    // No observation inside the purge age is pruned before an evolve has read it, whatever came in and when (an
-    // import of months): the run reads what its prune would remove over the limit, older than its window too, and
-    // the prune removes over the limit only what was read (the rest waits for the next run, which reads it).
+    // Beside its window the run reads the user's own words the cap keeps, at any age inside the purge (at most the
+    // cap's 100): a correction said once a week is learned once said often enough. Tool output older than the window
+    // goes over the cap unread, as automatic evidence (core/learning/observation-limits).
+    const bounds = { ...LIMIT_DEFAULTS, ...options.limits };
     const since = ctx.now - (options.sinceMs ?? EVOLVE_DEFAULTS.sinceMs);
-    const draft = await pruneDraft({ store: this.#store, scope: this.scope }, ctx.now, options.limits);
-    const removing = new Set(draft.plan.removed.filter((r) => r.by === 'limit').map((r) => r.id));
-    const alsoRead = draft.observations.filter((o) => removing.has(o.id) && o.timestamp < since);
+    // One listing serves both: the window's observations and the older words (evolve reads no other list).
+    const from = Math.min(since, ctx.now - bounds.purgeAfterDays * 86_400_000);
+    const listed = Number.isFinite(from)
+      ? { since: from, observations: await this.#store.listObservations(this.scope, { since: from }) }
+      : undefined;
+    const alsoRead = listed === undefined ? [] : ownWordsToRead(listed.observations, bounds, ctx.now, since);
     const report = await evolve(ctx, {
       layout,
       ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
       ...(options.sinceMs === undefined ? {} : { sinceMs: options.sinceMs }),
       ...(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence }),
       ...(alsoRead.length === 0 ? {} : { alsoRead }),
+      ...(listed === undefined ? {} : { listed }),
     });
     if (options.dryRun === true) return report;
-    const read = new Set(alsoRead.map((o) => o.id));
-    const pruned = await prune(
-      { store: this.#store, scope: this.scope, layout },
-      ctx.now,
-      options.limits,
-      (o) => o.timestamp >= since || read.has(o.id),
-    );
+    const pruned = await prune({ store: this.#store, scope: this.scope, layout }, ctx.now, options.limits);
     // What the prune deleted is no longer there to read: the report says so, not a --since that reads nothing.
     return { ...(await afterPrune(ctx, report, options.sinceMs, pruned.observations, alsoRead)), pruned };
   }

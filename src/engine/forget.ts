@@ -329,8 +329,6 @@ export interface PruneReport {
   retiredInstincts: { id: string; confidence: number }[];
   /** Observations over a limit that were kept because they are the last evidence of a live instinct or skill. */
   protected: number;
-  /** Observations over the limit kept because no evolve has read them yet (the next evolve reads them first). */
-  unread: number;
 }
 
 /** The scope's observations and live items, and what the limits would remove (core/learning/observation-limits). */
@@ -338,7 +336,6 @@ export async function pruneDraft(
   ctx: Pick<Ctx, 'store' | 'scope'>,
   now: number,
   options: LimitOptions = {},
-  read?: (o: ObservationRecord) => boolean,
 ): Promise<{ observations: ObservationRecord[]; instincts: InstinctRecord[]; skills: SkillRecord[]; plan: PrunePlan }> {
   const o = { ...LIMIT_DEFAULTS, ...options };
   const [observations, instincts, skills] = await Promise.all([
@@ -347,27 +344,18 @@ export async function pruneDraft(
     ctx.store.listSkills(ctx.scope),
   ]);
   const live = [...instincts.filter((i) => i.status === 'active'), ...skills];
-  return { observations, instincts, skills, plan: planPrune(observations, live, o, now, read) };
+  return { observations, instincts, skills, plan: planPrune(observations, live, o, now) };
 }
 
-/**
- * Applies the limits; never removes the last evidence of a live instinct or skill. `read` (evolve's) says which
- * observations an evolve has read: one it has not is not removed over the limit (it waits for the next run).
- */
-export async function prune(
-  ctx: Ctx,
-  now: number,
-  options: LimitOptions = {},
-  read?: (o: ObservationRecord) => boolean,
-): Promise<PruneReport> {
+/** Applies the limits; never removes the last evidence of a live instinct or skill. */
+export async function prune(ctx: Ctx, now: number, options: LimitOptions = {}): Promise<PruneReport> {
   const o = { ...LIMIT_DEFAULTS, ...options };
-  const { observations, instincts, skills, plan } = await pruneDraft(ctx, now, options, read);
+  const { observations, instincts, skills, plan } = await pruneDraft(ctx, now, options);
   const evidenceLeft = plan.evidenceLeft;
   const report: PruneReport = {
     observations: plan.removed,
     retiredInstincts: [],
     protected: plan.protected,
-    unread: plan.unread,
   };
   // One transaction for the whole set (it was one per observation: ~10k of them after a busy week).
   if (report.observations.length > 0)

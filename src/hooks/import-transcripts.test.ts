@@ -186,29 +186,28 @@ describe('credence import --claude-code', () => {
   });
 
   it('import then a Stop (walk 6 item 1): the correction outlives months of tool output, and both say so', async () => {
-    // A correction a month ago, then a session of 120 passing test runs: past the cap of 100 observations.
+    // A correction four months ago (past the purge age), one a month ago, then a session of 120 passing test runs:
+    // past the cap of 100 observations.
     const now = Date.parse('2026-04-01T00:00:00Z');
+    const old = new TranscriptWriter(C, project, '2025-12-01T10:00:00Z').prompt('No, use yarn instead of npm here.');
     const a = new TranscriptWriter(A, project, '2026-03-01T10:00:00Z').prompt('No, use pnpm instead of npm here.');
     const b = new TranscriptWriter(B, project, '2026-03-31T09:00:00Z').prompt('run the tests until they pass');
     for (let i = 0; i < 120; i += 1) b.call('Bash', { command: 'pnpm test' }, bashOk('ok 3 tests'));
+    writeFileSync(join(transcripts, `${C}.jsonl`), old.text());
     writeFileSync(join(transcripts, `${A}.jsonl`), a.text() + b.text());
     const summary = await run({ now });
-    expect(summary.corrections).toBe(1);
-    // Older than the 7 days evolve reads: the import says so, and the --since that reads it.
-    expect(summary.correctionsNotRead).toEqual({
-      corrections: 1,
-      window: '7 days',
-      since: '32d',
-      pastPurge: 0,
-      purgeAge: '90 days',
-    });
+    expect(summary.corrections).toBe(2);
+    // The month-old one is read by every evolve until the purge (review F, 3); the older one is past it.
+    expect(summary.correctionsNotRead).toEqual({ corrections: 1, purgeAge: '90 days' });
     expect(summary.observations).toBeGreaterThan(100);
     const env = { CREDENCE_DB: db, CREDENCE_SCOPE: 'demo', CREDENCE_NOW: '2026-04-01T00:00:00Z' };
     const stop = { hook_event_name: 'Stop', session_id: B, cwd: project };
     const out = await runClaudeCodeHook(JSON.stringify(stop), { env, learnOnly: true });
     // The background evolve's prune says what it removed (the learning log's line).
-    expect(out.stderr).toMatch(/^credence hook: evolve pruned \d+ observations \(\d+ over the limit, read by this/m);
-    expect(out.stderr).not.toContain('your own words');
+    expect(out.stderr).toMatch(
+      /^credence hook: evolve pruned \d+ observations \(1 past the purge age, \d+ over the limit, what tools produced/m,
+    );
+    expect(out.stderr).toMatch(/, 1 of them your own words$/m);
     const credence = await openCredence({ db, scope: 'demo', cwd: project }, {});
     try {
       const left = await credence.exportObservations();

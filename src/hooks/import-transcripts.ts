@@ -47,11 +47,10 @@ export interface ImportSummary {
   failures: number;
   corrections: number;
   /**
-   * Imported corrections older than the window evolve reads (7 days): `since`, a `credence evolve --since` that
-   * reads those still inside the purge age (`purgeAge`; absent when none is), and `pastPurge`, how many the next
-   * evolve purges unread. Absent when every imported correction is inside the window.
+   * Imported corrections older than the purge age (`purgeAge`, 90 days), which the next evolve deletes unread. Absent
+   * when there are none: every evolve reads the user's own words the limits keep, at any age inside the purge.
    */
-  correctionsNotRead?: { corrections: number; window: string; since?: string; pastPurge: number; purgeAge: string };
+  correctionsNotRead?: { corrections: number; purgeAge: string };
   observations: number;
   /** Prompts and calls an earlier import took. */
   alreadyImported: number;
@@ -238,25 +237,11 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
 }
 
 /**
- * Which corrections, said at `times`, the next evolve does not read (walk 6: months of them were pruned unread): those
- * older than its window, with a `--since` that reaches the oldest still inside the purge age.
+ * Which corrections, said at `times`, the next evolve does not read: those past the purge age, deleted unread (every
+ * evolve reads the user's own words the limits keep, older than its window too: engine `evolve`).
  */
 async function correctionsNotRead(times: readonly number[], now: number): Promise<ImportSummary['correctionsNotRead']> {
-  const [{ EVOLVE_DEFAULTS }, { LIMIT_DEFAULTS }] = await Promise.all([
-    import('../engine/learning/evolve.js'),
-    import('../engine/forget.js'),
-  ]);
-  const day = 86_400_000;
-  const before = times.filter((t) => t < now - EVOLVE_DEFAULTS.sinceMs);
-  if (before.length === 0) return undefined;
-  const kept = before.filter((t) => t >= now - LIMIT_DEFAULTS.purgeAfterDays * day);
-  const oldest = Math.min(...kept);
-  return {
-    corrections: before.length,
-    window: `${EVOLVE_DEFAULTS.sinceMs / day} days`,
-    // Whole days and one to spare, as evolve's own suggestion (engine/learning/evolve, notRead).
-    ...(kept.length === 0 ? {} : { since: `${Math.ceil((now - oldest) / day) + 1}d` }),
-    pastPurge: before.length - kept.length,
-    purgeAge: `${LIMIT_DEFAULTS.purgeAfterDays} days`,
-  };
+  const { LIMIT_DEFAULTS } = await import('../engine/forget.js');
+  const purged = times.filter((t) => t < now - LIMIT_DEFAULTS.purgeAfterDays * 86_400_000).length;
+  return purged === 0 ? undefined : { corrections: purged, purgeAge: `${LIMIT_DEFAULTS.purgeAfterDays} days` };
 }

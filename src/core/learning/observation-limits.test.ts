@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUsersOwn, planPrune, prunedLine } from './observation-limits.js';
+import { isUsersOwn, ownWordsToRead, planPrune, prunedLine } from './observation-limits.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-27T13:00:00Z');
@@ -58,15 +58,23 @@ describe('the limits of observations (seed 004 §6, walk 6 item 1)', () => {
     expect([...(plan.evidenceLeft.get('i') ?? [])]).toEqual(['t1']);
   });
 
-  it('over the cap, removes only what an evolve read; the rest waits, and age purges all the same', () => {
+  it('over the cap, removes tool output older than any window as it does the rest: read or not, oldest first', () => {
     const observations = [tool('ancient', 100), tool('t1', 30), tool('t2', 20), tool('t3', 2), tool('t4', 1)];
-    // The evolve read its window (7 days) and t2, not t1.
-    const read = (o: { id: string; timestamp: number }) => o.timestamp >= NOW - 7 * DAY || o.id === 't2';
-    const plan = planPrune(observations, [], LIMITS, NOW, read);
-    expect(removed(plan)).toEqual(['ancient', 't2']);
-    expect(plan.unread).toBe(1);
-    // Without a reader, all count as read.
     expect(removed(planPrune(observations, [], LIMITS, NOW))).toEqual(['ancient', 't1']);
+  });
+
+  it('gives an evolve the user’s own words the cap keeps inside the purge age, older than its window', () => {
+    const since = NOW - 7 * DAY;
+    // Four corrections a week apart, one past the purge age, tool output in between; a cap of 3.
+    const observations = [said('w0', 100), said('w1', 21), tool('t1', 20), said('w2', 14), said('w3', 7.5)];
+    const read = ownWordsToRead([...observations, said('w4', 1)], LIMITS, NOW, since);
+    // The newest 3 of the user's words inside 90 days are w2, w3, w4; w4 is in the window (read anyway).
+    expect(read.map((o) => o.id)).toEqual(['w2', 'w3']);
+    expect(ownWordsToRead(observations, { ...LIMITS, maxObservations: 100 }, NOW, since).map((o) => o.id)).toEqual([
+      'w1',
+      'w2',
+      'w3',
+    ]);
   });
 
   it('says in one line what it removed, the user’s own words apart, and nothing when it removed nothing', () => {
@@ -76,13 +84,14 @@ describe('the limits of observations (seed 004 §6, walk 6 item 1)', () => {
       LIMITS,
       NOW,
     );
-    expect(prunedLine({ observations: plan.removed, protected: plan.protected, unread: plan.unread })).toBe(
-      'evolve pruned 3 observations (1 past the purge age, 2 over the limit, read by this evolve first), ' +
+    expect(prunedLine({ observations: plan.removed, protected: plan.protected })).toBe(
+      'evolve pruned 3 observations (1 past the purge age, 2 over the limit, what tools produced first), ' +
         '2 of them your own words',
     );
-    expect(prunedLine({ observations: [], protected: 2, unread: 0 })).toBeUndefined();
-    expect(prunedLine({ observations: [], protected: 0, unread: 4 })).toBe(
-      'evolve pruned 0 observations; 4 over the limit kept until an evolve reads them',
+    expect(prunedLine({ observations: [], protected: 2 })).toBeUndefined();
+    expect(prunedLine({ observations: plan.removed.slice(0, 1), protected: 2 })).toBe(
+      'evolve pruned 1 observation (1 past the purge age), 1 of them your own words; ' +
+        '2 kept as the last evidence of what was learned',
     );
   });
 });

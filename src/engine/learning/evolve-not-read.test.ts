@@ -24,9 +24,11 @@ async function scope(clock: { now: number }, ages: number[], at: number) {
   await c.observe(
     ages.map((age, i) => ({
       timestamp: new Date(at - age).toISOString(),
-      type: 'correction' as const,
-      observation: `Use pnpm not npm in package ${i}`,
+      type: 'success' as const,
+      observation: `tests passed in package ${i}`,
       confidence: 0.8,
+      // Tool output: older than the window, it is not read (the user's own words are, up to the purge age).
+      tags: ['source:tool-output'],
     })),
   );
   return c;
@@ -111,7 +113,7 @@ describe('evolve: observations not read', () => {
   });
 });
 
-describe('evolve: what its prune removes is read first, and the user’s words are kept longest (walk 6 item 1)', () => {
+describe('evolve: the user’s words are kept longest and read at any age (walk 6 item 1, review F)', () => {
   const now = Date.parse('2026-11-27T13:00:00Z');
   async function store(
     lines: { age: number; type: 'correction' | 'success' | 'pattern'; text: string; tags: string[] }[],
@@ -136,8 +138,9 @@ describe('evolve: what its prune removes is read first, and the user’s words a
       tags: ['source:tool-output', 'test'],
     }));
 
+  const correction = { age: 6 * DAY, type: 'correction' as const, text: 'No, use pnpm instead of npm.', tags: [] };
+
   it('keeps a correction said once while 120 test passes push past the cap (t/prune-obs.jsonl)', async () => {
-    const correction = { age: 6 * DAY, type: 'correction' as const, text: 'No, use pnpm instead of npm.', tags: [] };
     const c = await store([correction, ...testPasses(120, 5 * DAY)]);
     try {
       const r = await c.evolve({});
@@ -151,31 +154,39 @@ describe('evolve: what its prune removes is read first, and the user’s words a
     }
   });
 
-  it('reads the observations older than its window that its prune removes, before removing them', async () => {
-    // Three commits a month ago (Credence's template words, automatic), then a week of test passes: over a cap of 3,
-    // the commits go first. They were never read by an evolve: this run reads them, and learns the habit.
-    const commit = {
-      age: 0,
-      type: 'pattern' as const,
-      text: 'committed after running tests',
-      tags: ['hook', 'Bash', 'commit', 'source:template'],
-    };
-    const commits = [20, 19, 18].map((d) => ({ ...commit, age: d * DAY }));
+  it('learns a correction said once a week: each evolve reads the user’s kept words of every age (review F, 3)', () =>
+    (async () => {
+      // Said 20, 13 and 6 days ago: one in each 7-day window, 40 test passes a day around them.
+      const said = [20, 13, 6].map((d) => ({ ...correction, age: d * DAY + 3_600_000 }));
+      const c = await store([...said, ...testPasses(120, 3 * DAY)]);
+      try {
+        const dry = await c.evolve({ dryRun: true });
+        expect(dry.ownWordsRead).toEqual({ observations: 2, window: '7 days' });
+        expect(formatEvolveReport(dry)).toContain(
+          '2 of your own words (corrections, preferences) older than 7 days were read as well',
+        );
+        // A dry run prunes nothing and says nothing of a prune (review F, 6).
+        expect(formatEvolveReport(dry)).not.toMatch(/prune/i);
+        const r = await c.evolve({});
+        const learned = [...r.newInstincts.map((i) => i.text), ...r.skillsUpdated.map((s) => s.rule)];
+        expect(learned.join('\n')).toMatch(/pnpm instead of npm/);
+        expect(r.pruned?.observations.every((p) => !p.user)).toBe(true);
+      } finally {
+        await c.close();
+      }
+    })());
+
+  it('prunes tool output older than its window unread, as automatic evidence (review F, 2, 4)', async () => {
+    const commit = { age: 0, type: 'pattern' as const, text: 'committed after running tests', tags: [] as string[] };
+    const commits = [20, 19, 18].map((d) => ({ ...commit, age: d * DAY, tags: ['hook', 'commit', 'source:template'] }));
     const c = await store([...commits, ...testPasses(3, DAY)]);
     try {
-      const dry = await c.evolve({ dryRun: true, limits: { maxObservations: 3 } });
-      expect(dry.readBeforePrune).toEqual({ observations: 3, window: '7 days' });
-      expect(dry.observations).toBe(6);
-      expect(dry.notRead).toBeUndefined();
       const r = await c.evolve({ limits: { maxObservations: 3 } });
-      expect(r.readBeforePrune).toEqual({ observations: 3, window: '7 days' });
-      const learned = [...r.newInstincts.map((i) => i.text), ...r.skillsUpdated.map((s) => s.rule)];
-      expect(learned).toContain('committed after running tests');
-      expect(formatEvolveReport(r)).toContain(
-        "3 observations older than 7 days were read as well: this run's prune removes them",
-      );
-      // The habit keeps its last evidence; nothing is left that no evolve has read.
-      expect(r.pruned?.unread).toBe(0);
+      // The window's three are read; the month-old commits are not, and go over the cap.
+      expect(r.observations).toBe(3);
+      expect(r.ownWordsRead).toBeUndefined();
+      expect(r.newInstincts.map((i) => i.text)).not.toContain('committed after running tests');
+      expect(r.pruned?.observations.map((p) => p.by)).toEqual(['limit', 'limit', 'limit']);
       expect(await c.exportObservations()).toHaveLength(3);
     } finally {
       await c.close();

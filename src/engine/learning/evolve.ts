@@ -85,10 +85,12 @@ export interface EvolveOptions {
   minConfidence?: number;
   layout: SkillFileLayoutOptions;
   /**
-   * Observations from before the window read too: those this run's prune will remove over the limit (engine
-   * `evolve`), so that none inside the purge age is removed before an evolve has read it.
+   * Observations from before the window read too: the user's own words the limits keep, at any age inside the purge
+   * (engine `evolve`, core/learning/observation-limits `ownWordsToRead`).
    */
   alsoRead?: readonly ObservationRecord[];
+  /** The scope's observations from the window's start at least, oldest first, when the caller listed them already. */
+  listed?: { since: number; observations: readonly ObservationRecord[] };
 }
 
 export interface EvolveReport {
@@ -101,10 +103,10 @@ export interface EvolveReport {
    */
   notRead?: { observations: number; window: string; since: string };
   /**
-   * Observations from before the window that this run read as well, since its prune removes them (over the limit of
-   * observations kept): read once before they go. Absent when none.
+   * Observations from before the window that this run read as well: the user's own words (corrections, preferences),
+   * read by every evolve until the purge age. Absent when none.
    */
-  readBeforePrune?: { observations: number; window: string };
+  ownWordsRead?: { observations: number; window: string };
   /**
    * Observations from before the window that this run's prune deleted (older than the purge age, or over the limit):
    * gone, not left unread. Absent when none (and in a dry run, which deletes nothing).
@@ -204,8 +206,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       { details: { sinceMs } },
     );
   const minConfidence = options.minConfidence ?? EVOLVE_DEFAULTS.minConfidence;
-  const windowed = await store.listObservations(scope, { since: now - sinceMs });
-  // Older observations the prune removes are read before they go (the window's own are read anyway), oldest first.
+  const listed = options.listed;
+  const windowed =
+    listed !== undefined && listed.since <= now - sinceMs
+      ? listed.observations.filter((o) => o.timestamp >= now - sinceMs)
+      : await store.listObservations(scope, { since: now - sinceMs });
+  // The user's own words from before the window are read too (the window's own are read anyway), oldest first.
   const also = (options.alsoRead ?? [])
     .filter((o) => o.timestamp < now - sinceMs)
     .sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
@@ -238,7 +244,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     dryRun: options.dryRun === true,
     observations: observations.length,
     ...(notRead === undefined ? {} : { notRead }),
-    ...(also.length === 0 ? {} : { readBeforePrune: { observations: also.length, window: windowName(sinceMs) } }),
+    ...(also.length === 0 ? {} : { ownWordsRead: { observations: also.length, window: windowName(sinceMs) } }),
     newInstincts: [],
     updatedInstincts: [],
     skillsUpdated: [],
@@ -1576,11 +1582,11 @@ export function formatEvolveReport(r: EvolveReport): string {
       '',
     );
   }
-  if (r.readBeforePrune !== undefined) {
-    const { observations: n, window } = r.readBeforePrune;
+  if (r.ownWordsRead !== undefined) {
+    const { observations: n, window } = r.ownWordsRead;
     out.push(
-      `${n} observation${n === 1 ? '' : 's'} older than ${window} ${n === 1 ? 'was' : 'were'} read as well: ` +
-        `this run's prune removes ${n === 1 ? 'it' : 'them'} (over the limit of observations kept, see Pruned).`,
+      `${n} of your own words (corrections, preferences) older than ${window} ${n === 1 ? 'was' : 'were'} read ` +
+        'as well: what you said is read until it is purged.',
       '',
     );
   }
