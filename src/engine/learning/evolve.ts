@@ -33,7 +33,7 @@ import { slotReader, termMatcher, type NearestByTerms, type SlotsDiffer } from '
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
-import { emittableSkill, eventIdsOn, instinctHeld } from './held.js';
+import { emittableSkill, eventIdsOn, instinctHeld, skillFileKept } from './held.js';
 import {
   appendEvolutionLog,
   handWrittenSkills,
@@ -899,7 +899,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       } else {
         // Its file says the confidence it was written with, and Claude Code loads it by itself: an ageing skill's file
         // (one still there) follows (walk 6, item 5); below an instinct's 0.5 it is no longer learned and is withdrawn.
-        if (learnedKind(current) === 'noise') {
+        if (!skillFileKept(current)) {
           const removed = withdrawSkillFile(options.layout, skill.name);
           if (removed.removed) {
             report.files.push({ path: removed.path, changed: true });
@@ -1329,6 +1329,22 @@ async function saveSkill(
     return;
   }
   const before = await ctx.store.getMemory(ctx.scope, record.id);
+  // Below 0.5 it is no longer learned: no file (review F, item 1: one contradicted to 0.00 was written), as an idle
+  // skill's is withdrawn; its memory keeps its confidence now.
+  if (!skillFileKept(current)) {
+    const removed = withdrawSkillFile(options.layout, record.name);
+    if (removed.removed) report.files.push({ path: removed.path, changed: true });
+    report.ignored.push({
+      ids: record.evidence,
+      text: record.description,
+      why:
+        `skill ${record.name} at ${current.toFixed(2)} below ${LEARNED_KIND_THRESHOLDS.instinct}; no file written` +
+        (removed.removed ? ', its file withdrawn' : ''),
+    });
+    if (before !== undefined && before.confidence !== current)
+      await ctx.store.upsertMemories(ctx.scope, [{ ...before, confidence: current }]);
+    return;
+  }
   const file = await writeSkillOf(ctx, options, record, shown, current, category);
   entry.file = file.path;
   report.files.push(file);

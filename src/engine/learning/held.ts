@@ -5,6 +5,7 @@
  * whose text reads like a shell command stays in the store, where the user can see it and confirm
  * it (`credence feedback <id> --validated`), but is left out of everything an agent reads until then.
  */
+import { learnedKind } from '../../core/learning/bands.js';
 import { heldTexts } from '../../core/learning/rule-trust.js';
 import type { FeedbackRecord, InstinctRecord, SkillRecord } from '../../store/types.js';
 
@@ -32,4 +33,12 @@ export function emittableSkill(
   const first = rules[0];
   if (first === undefined) return undefined;
   return { description: held.includes(skill.description) ? first : skill.description, rules, held };
+}
+
+/**
+ * Whether a skill at `confidence` may have a file (Claude Code loads one by itself): not below an instinct's 0.5,
+ * where it is no longer learned (core/learning/bands). One rule for a skill an evolve touches and one that aged.
+ */
+export function skillFileKept(confidence: number): boolean {
+  return learnedKind(confidence) !== 'noise';
 }
