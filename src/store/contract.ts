@@ -1008,6 +1008,23 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.deleteExecutions('p', [])).toBe(0);
       });
 
+      test('deleting a run keeps an intent in the workflows while another run still has it', async () => {
+        const store = await fresh();
+        const run = (id: string): ExecutionRecord => ({
+          id,
+          intent: 'run the tests',
+          startedAt: T0,
+          calls: [{ tool: 'search', status: 'success', retries: 0, consumes: [] }],
+        });
+        await store.insertExecution('p', run('cc-a-1'));
+        await store.insertExecution('p', run('cc-b-1'));
+        await store.mergeWorkflows('p', [wfMerge(['search', 'fetch'], { intent: 'run the tests', at: T0 })]);
+        expect(await store.deleteExecutions('p', ['cc-a-1'])).toBe(1);
+        expect((await store.listWorkflows('p'))[0]?.intents).toEqual(['run the tests']);
+        expect(await store.deleteExecutions('p', ['cc-b-1'])).toBe(1);
+        expect((await store.listWorkflows('p'))[0]?.intents).toEqual([]);
+      });
+
       test('merges add runs and successes, widen first and last use, keep 5 latest intents', async () => {
         const store = await fresh();
         const intents = ['find a', 'find b', 'find a', 'find c', 'find d', 'find e', 'find f'];

@@ -1651,6 +1651,12 @@ export class PgStore implements Store {
         list,
       ]);
       const intents = new Set(gone.rows.map((r) => String(r.intent)));
+      // An intent another run still has stays (runs are not linked to workflows: any run of the scope counts).
+      const still = await c.query(
+        'SELECT DISTINCT intent FROM executions WHERE scope = $1 AND intent = ANY($2::text[])',
+        [scope, [...intents]],
+      );
+      for (const r of still.rows) intents.delete(String(r.intent));
       for (const w of (await c.query('SELECT id, intents FROM workflows WHERE scope = $1', [scope])).rows) {
         const before = parse<string[]>(w.intents, []);
         const after = before.filter((i) => !intents.has(i));

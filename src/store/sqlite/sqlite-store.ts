@@ -1452,6 +1452,9 @@ export class SqliteStore implements Store {
       this.#stmt(
         `DELETE FROM embeddings WHERE scope = ? AND kind = 'execution' AND ref_id IN (SELECT value FROM json_each(?))`,
       ).run(scope, list);
+      // An intent another run still has stays (runs are not linked to workflows: any run of the scope counts).
+      const kept = this.#stmt('SELECT 1 FROM executions WHERE scope = ? AND intent = ? LIMIT 1');
+      for (const i of intents) if (kept.get(scope, i) !== undefined) intents.delete(i);
       const update = this.#stmt('UPDATE workflows SET intents = ? WHERE scope = ? AND id = ?');
       for (const w of this.#stmt('SELECT id, intents FROM workflows WHERE scope = ?').all(scope) as Row[]) {
         const before = parse<string[]>(w.intents, []);
