@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
+import { turnRunId } from '../hooks/ingest.js';
 
 const AT = Date.parse('2026-06-01T00:00:00Z');
 const SESSION = '5f0c2d3e-9a41-4b7e-8c55-0d1e2f3a4b5c';
@@ -43,6 +44,22 @@ describe('forget a run or a Claude Code session', () => {
     expect(await store.searchExecutions('p', '"deploy"')).toEqual([]);
     expect(await store.hookSession('p', SESSION)).toEqual({ turn: 0, state: {} });
     await expect(credence.forget(SESSION)).rejects.toThrow(/nothing has the id .*run or Claude Code session/);
+    await credence.close();
+  });
+
+  it('a session id over 240 characters finds the runs the hooks named for it (one sessionLabel for both)', async () => {
+    const { credence, store } = await engine();
+    const long = `${'s'.repeat(70)}-${'9'.repeat(179)}`; // 250: over 240, within forget's 256
+    // The hooks' own run id for its turn (turnRunId: the hashed label), not one written here.
+    await store.insertExecution('p', {
+      id: turnRunId(long, 1),
+      intent: 'tidy the long session workspace',
+      startedAt: AT,
+      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [] }],
+    });
+    expect(turnRunId(long, 1).length).toBeLessThanOrEqual(256);
+    expect(await credence.forget(long)).toMatchObject({ kind: 'session', runsForgotten: [turnRunId(long, 1)] });
+    expect(await store.getExecution('p', turnRunId(long, 1))).toBeUndefined();
     await credence.close();
   });
 });

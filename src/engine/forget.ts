@@ -7,11 +7,11 @@
  * forgotten instinct or skill takes the observations it was learned from and those learned from the
  * same ones (forgetLearned). Pruning never deletes the last evidence of a live one, and says so.
  */
-import { createHash } from 'node:crypto';
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
 import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
+import { sessionLabel } from '../core/runs/session-label.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import {
@@ -308,16 +308,6 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
       'no observation, instinct, skill, memory, run or Claude Code session',
   );
-}
-
-/**
- * How the Claude Code hooks name a session in its turns' run ids (hooks/ingest's sessionLabel, which the engine may
- * not import): as it is up to 240 characters, else its first 64, `~` and 16 hex digits of its SHA-256.
- */
-function sessionLabel(session: string): string {
-  if (session.length <= 240) return session;
-  const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
-  return `${head}~${createHash('sha256').update(session).digest('hex').slice(0, 16)}`;
 }
 
 export interface PruneReport {

@@ -31,6 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
+import { SESSION_ID_KEPT, sessionLabel } from '../core/runs/session-label.js';
 import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
@@ -104,20 +105,7 @@ export function loadObserveConfig(root: string, report: (line: string) => void):
   }
 }
 
-/** The longest session id a turn's run id keeps whole: `cc-`, the id, `-` and a turn of up to 10 digits fit in 256. */
-export const SESSION_ID_KEPT = 240;
-
-/**
- * How a session is named in its turns' run ids: as it is when it fits ({@link SESSION_ID_KEPT}), else its first 64
- * characters, `~` and 16 hex digits of its SHA-256: the same for every turn of the session, and unique enough.
- */
-export function sessionLabel(session: string): string {
-  if (session.length <= SESSION_ID_KEPT) return session;
-  // node:crypto only here: the hooks' fast paths never load it.
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
-  return `${head}~${createHash('sha256').update(session).digest('hex').slice(0, 16)}`;
-}
+export { SESSION_ID_KEPT, sessionLabel };
 
 /** A session id as an error names it: quoted, a long one cut, with its length. */
 const namedSession = (session: string): string =>

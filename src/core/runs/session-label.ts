@@ -1,0 +1,20 @@
+/**
+ * @module core/runs/session-label
+ * How a Claude Code session is named in its turns' run ids (`cc-<label>-<turn>`): the hooks name runs with it and
+ * `forget <session>` finds them with it, so both use this one function (a drift would make long sessions
+ * unforgettable).
+ */
+import { sha256Hex } from '../text/sha256.js';
+
+/** The longest session id a turn's run id keeps whole: `cc-`, the id, `-` and a turn of up to 10 digits fit in 256. */
+export const SESSION_ID_KEPT = 240;
+
+/**
+ * A session as it is when it fits ({@link SESSION_ID_KEPT}), else its first 64 characters, `~` and 16 hex digits of
+ * its SHA-256: the same for every turn of the session, and unique enough.
+ */
+export function sessionLabel(session: string): string {
+  if (session.length <= SESSION_ID_KEPT) return session;
+  const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}~${sha256Hex(session).slice(0, 16)}`;
+}
