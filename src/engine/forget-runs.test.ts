@@ -62,4 +62,13 @@ describe('forget a run or a Claude Code session', () => {
     expect(await store.getExecution('p', turnRunId(long, 1))).toBeUndefined();
     await credence.close();
   });
+
+  it("a turn's run id takes its prompt out of the session's hook state too, other turns' stay", async () => {
+    const { credence, store } = await engine();
+    const intents = { '1': 'deploy the staging api with the release notes', '2': 'check the staging api deploy logs' };
+    await store.setHookSessionState('p', SESSION, { intents, other: 1 }, AT);
+    expect(await credence.forget(`cc-${SESSION}-1`)).toMatchObject({ kind: 'run' });
+    expect((await store.hookSession('p', SESSION)).state).toEqual({ intents: { '2': intents['2'] }, other: 1 });
+    await credence.close();
+  });
 });

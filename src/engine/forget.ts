@@ -73,7 +73,7 @@ interface Ctx {
     LearningStore &
     FeedbackStore &
     Pick<ExecutionStore, 'getExecution' | 'listExecutions' | 'deleteExecutions'> &
-    Pick<HookQueueStore, 'forgetHookSession'>;
+    Pick<HookQueueStore, 'forgetHookSession' | 'hookSession' | 'setHookSessionState'>;
   scope: string;
   layout: SkillFileLayoutOptions;
 }
@@ -289,8 +289,10 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   if (memory !== undefined) await unlinkForgotten(ctx.store, ctx.scope, memory);
   if (await ctx.store.deleteMemory(ctx.scope, id)) return { id, kind: 'memory', ...result, evidenceForgotten: [] };
   // A run (its intent is the prompt that started it: a secret in a prompt is there, and in its full text).
-  if ((await ctx.store.getExecution(ctx.scope, id)) !== undefined) {
+  const run = await ctx.store.getExecution(ctx.scope, id);
+  if (run !== undefined) {
     await ctx.store.deleteExecutions(ctx.scope, [id]);
+    await forgetTurnIntent(ctx, id, run.intent, now);
     return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id] };
   }
   // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
@@ -308,6 +310,23 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
       'no observation, instinct, skill, memory, run or Claude Code session',
   );
+}
+
+/**
+ * A Claude Code turn's run `cc-<session>-<turn>`: the hooks keep its prompt (the run's intent) in the session's state
+ * too (`intents`, the last few turns), which goes with it. A session over 240 characters is named by a hash in its
+ * run ids and cannot be found from one: `forget <session>` takes its whole state.
+ */
+async function forgetTurnIntent(ctx: Ctx, id: string, intent: string, now: number): Promise<void> {
+  const m = /^cc-(.+)-(\d+)$/.exec(id);
+  if (m === null) return;
+  const [, session = '', turn = ''] = m;
+  const { state } = await ctx.store.hookSession(ctx.scope, session);
+  const intents = state.intents;
+  if (typeof intents !== 'object' || intents === null) return;
+  const kept = Object.fromEntries(Object.entries(intents).filter(([k, v]) => k !== turn && v !== intent));
+  if (Object.keys(kept).length !== Object.keys(intents).length)
+    await ctx.store.setHookSessionState(ctx.scope, session, { ...state, intents: kept }, now);
 }
 
 export interface PruneReport {
