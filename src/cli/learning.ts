@@ -6,6 +6,9 @@ import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseCount, parseLimit } from './parse.js';
 import { formatRuns } from './runs-text.js';
+import type { ForgetResult } from '../engine/forget.js';
+import { forgetSpooledSession } from '../hooks/spool.js';
+import { defaultDbPath, hookFilesBase } from '../platform/paths.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
@@ -150,18 +153,36 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
     .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
       const ctx = context();
-      const result = await withCredence(ctx, (c) =>
-        c.forget(id, {
-          ...(o.dir === undefined ? {} : { dir: o.dir }),
-          ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
-        }),
-      );
+      let spooled = 0;
+      const forgotten = await withCredence(ctx, async (c): Promise<ForgetResult> => {
+        // A session's events still in the hooks' spool go first: the next drain would queue them (learn them) again.
+        const url = ctx.options.databaseUrl ?? ctx.io.env.CREDENCE_DATABASE_URL;
+        const base =
+          c.storeInfo.kind === 'sqlite'
+            ? c.storeInfo.location
+            : hookFilesBase(defaultDbPath(ctx.io.env), url === '' ? undefined : url, ctx.io.env);
+        spooled = forgetSpooledSession(base, id);
+        try {
+          return await c.forget(id, {
+            ...(o.dir === undefined ? {} : { dir: o.dir }),
+            ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+          });
+        } catch (error) {
+          if (spooled === 0 || !(error instanceof CredenceError) || error.code !== 'NOT_FOUND') throw error;
+          const none = { derivedRemoved: [], derivedUpdated: [], derivedForgotten: [], files: [] };
+          return { id, kind: 'session', ...none, evidenceForgotten: [], runsForgotten: [] };
+        }
+      });
+      const result = forgotten.kind === 'session' ? { ...forgotten, spooledEventsForgotten: spooled } : forgotten;
       if (ctx.wantsJson) return printJson(ctx, result);
       const learnedFrom = result.evidenceForgotten.length;
       const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;
       const also = [
         ...(result.kind === 'session'
-          ? [`forgot its ${runs} run${runs === 1 ? '' : 's'} and its hook state (prompts, calls, full text)`]
+          ? [
+              `forgot its ${runs} run${runs === 1 ? '' : 's'} and its hook state (prompts, calls, full text)`,
+              ...(spooled === 0 ? [] : [`deleted its ${spooled} event${spooled === 1 ? '' : 's'} still in the spool`]),
+            ]
           : []),
         ...(learnedFrom === 0
           ? []

@@ -461,6 +461,32 @@ async function drainLocked(
 }
 
 /**
+ * `forget <session>`: deletes the session's events still in the store's spool (`<db>.hook-spool/`, that folder only),
+ * claimed or not, so the next drain does not queue them again. Returns how many went; no spool is none.
+ */
+export function forgetSpooledSession(db: string, session: string): number {
+  const dir = spoolDirFor(db);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => !name.startsWith('.') && originalOf(name).endsWith('.json'));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    try {
+      const value = JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
+      if (typeof value !== 'object' || value === null || (value as { session?: unknown }).session !== session) continue;
+      unlinkSync(join(dir, name));
+      removed += 1;
+    } catch {
+      // Gone meanwhile (drained), or no event: not this session's.
+    }
+  }
+  return removed;
+}
+
+/**
  * A unique enough id for a claim or a shown record, without node:crypto (which costs a hook more to
  * load than everything else it does): 64 random bits first (a shown id keeps the first 16 hex
  * digits), then the time and the process.
