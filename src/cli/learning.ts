@@ -177,10 +177,14 @@ export function registerLearning(program: Command, context: () => CommandContext
       if (ctx.wantsJson) return printJson(ctx, result);
       const learnedFrom = result.evidenceForgotten.length;
       const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;
+      const left = result.observationsLeft ?? [];
       const also = [
         ...(result.kind === 'session'
           ? [
-              `forgot its ${runs} run${runs === 1 ? '' : 's'} and its hook state (prompts, calls, full text)`,
+              `forgot its ${runs} run${runs === 1 ? '' : 's'} (prompts, calls, full text) and its hook state`,
+              ...(left.length === 0
+                ? []
+                : [`kept the observations learned from its prompts: ${left.join(', ')} (forget each by its id)`]),
               ...(spooled === 0 ? [] : [`deleted its ${spooled} event${spooled === 1 ? '' : 's'} still in the spool`]),
             ]
           : []),

@@ -71,4 +71,26 @@ describe('forget a run or a Claude Code session', () => {
     expect((await store.hookSession('p', SESSION)).state).toEqual({ intents: { '2': intents['2'] }, other: 1 });
     await credence.close();
   });
+
+  it("a session says which observations learned from its prompts it kept (the hooks' corrections)", async () => {
+    const { credence, store } = await engine();
+    const obs = (id: string, observation: string, tags: string[]) => ({
+      id,
+      timestamp: AT,
+      type: 'correction' as const,
+      context: {},
+      observation,
+      evidence: [],
+      confidence: 0.7,
+      tags,
+    });
+    await store.insertObservations('p', [
+      obs('obs-from-prompt', 'deploy the staging api', ['hook', 'correction', 'no', 'claude-code']),
+      obs('obs-elsewhere', 'use pnpm, not npm', ['hook', 'correction', 'no', 'claude-code']),
+    ]);
+    const result = await credence.forget(SESSION);
+    expect(result).toMatchObject({ kind: 'session', observationsLeft: ['obs-from-prompt'] });
+    expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(['obs-elsewhere', 'obs-from-prompt']);
+    await credence.close();
+  });
 });

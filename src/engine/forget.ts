@@ -53,6 +53,11 @@ export interface ForgetResult {
   kind: 'observation' | 'instinct' | 'skill' | 'memory' | 'run' | 'session';
   /** The runs deleted (a run, or a session's turns `cc-<session>-<turn>`). */
   runsForgotten?: string[];
+  /**
+   * A session: the observations learned from its prompts (the hooks' corrections) that were kept, each to forget by
+   * its own id.
+   */
+  observationsLeft?: string[];
   /** Instincts and skills deleted because this was their last evidence (with their files). */
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
@@ -297,19 +302,46 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   }
   // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
   const prefix = `cc-${sessionLabel(id)}-`;
-  const turns = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix }))
-    .map((r) => r.id)
-    .filter((r) => /^\d+$/.test(r.slice(prefix.length)));
+  const runs = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix })).filter((r) =>
+    /^\d+$/.test(r.id.slice(prefix.length)),
+  );
+  const turns = runs.map((r) => r.id);
+  const prompts = [...runs.map((r) => r.intent), ...stateIntents((await ctx.store.hookSession(ctx.scope, id)).state)];
   const hadState = await ctx.store.forgetHookSession(ctx.scope, id);
   if (turns.length > 0 || hadState) {
     await ctx.store.deleteExecutions(ctx.scope, turns);
-    return { id, kind: 'session', ...result, evidenceForgotten: [], runsForgotten: turns.sort() };
+    const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts);
+    return { id, kind: 'session', ...result, evidenceForgotten: [], runsForgotten: turns.sort(), observationsLeft };
   }
   throw new CredenceError(
     'NOT_FOUND',
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
       'no observation, instinct, skill, memory, run or Claude Code session',
   );
+}
+
+/** The prompts the hooks keep in a session's state (`intents`, by turn). */
+function stateIntents(state: Record<string, unknown>): string[] {
+  const intents = state.intents;
+  if (typeof intents !== 'object' || intents === null) return [];
+  return Object.values(intents).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * The hooks' corrections (tags `hook`, `correction`) whose sentence is in one of these prompts: observations carry no
+ * session, so these are the ones `forget <session>` can say it left (a correction past a prompt's first line, which
+ * is all a run's intent keeps, is not found).
+ */
+function learnedFromPrompts(observations: readonly ObservationRecord[], prompts: readonly string[]): string[] {
+  const texts = prompts.map((p) => p.trim()).filter((p) => p !== '');
+  return observations
+    .filter((o) => o.type === 'correction' && o.tags.includes('hook') && o.tags.includes('correction'))
+    .filter((o) => {
+      const sentence = o.observation.trim();
+      return sentence !== '' && texts.some((p) => p.includes(sentence) || sentence.includes(p));
+    })
+    .map((o) => o.id)
+    .sort();
 }
 
 /**
