@@ -1633,7 +1633,22 @@ describe('scrubText on a secret told in prose', () => {
     ['pw Xy7kq9zz', 'Xy7kq9zz'],
     ['my token is abcd1234efgh', 'abcd1234efgh'],
     ['the secret is now s3cr3tsauce', 's3cr3tsauce'],
+    ['the password is "Tr0ub4dor&3"', 'Tr0ub4dor&3'],
+    ["the password is 'hunter2x'", 'hunter2x'],
+    ['the password is `Hunter22x`', 'Hunter22x'],
+    ['the password is “hunter22”', 'hunter22'],
+    ['the db password is "correct horse"', 'correct horse'],
+    ['password is: hunter22', 'hunter22'],
+    ['the password is 12345678', '12345678'],
+    ['the pw for wifi is CoffeeShop!', 'CoffeeShop'],
+    ['api token is ABCDEFGHIJKLMNOP', 'ABCDEFGHIJKLMNOP'],
   ];
+  it("keeps the quotes and the sentence's `!` out of the value", () => {
+    expect(scrubText('the password is "Tr0ub4dor&3"').text).toBe(`the password is "${redactionMarker('credential')}"`);
+    expect(scrubText('the pw for wifi is CoffeeShop!').text).toBe(
+      `the pw for wifi is ${redactionMarker('credential')}!`,
+    );
+  });
   it.each(secrets)('removes the value after the cue: %s', (text, secret) => {
     const out = scrubText(text);
     expect(out.text).not.toContain(secret);
@@ -1652,6 +1667,16 @@ describe('scrubText on a secret told in prose', () => {
     'the password is in 1Password',
     'set the password to $DB_PASSWORD',
     'Passwords were rotated on 2026-03-01',
+    'tokens are base64-encoded JWT3 strings',
+    'pin the token to x86_64 builds',
+    'the token is i18n-ready',
+    'the secret is k8s-managed now',
+    'the token was sha256-hashed',
+    'Password is bcrypt12 hashed',
+    'move the refresh token to utf8mb4 columns',
+    'The token is Expired!',
+    'the token is 4096 bytes long',
+    'the password is "$DB_PASSWORD"',
   ])('keeps prose that names a credential without giving one: %s', (text) => {
     expect(scrubText(text).text).toBe(text);
   });

@@ -574,35 +574,76 @@ function shortPasswordLength(value: string, quoted: boolean): number {
 
 /**
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
- * was changed to …`), or, for a password word, right after it (`with password hunter2x`, `pw Xy7kq9zz`). `key: v` and
- * `key=v` are the assignment rule's. Bounded repeats only, so a match costs a constant at each start: linear.
+ * was changed to …`; `is:` too), or, for a password word, right after it (`with password hunter2x`, `pw Xy7kq9zz`).
+ * `key: v` and `key=v` are the assignment rule's. The value is quoted (group 3, its quote in group 2; “…” in group 4)
+ * or a word (group 5). Bounded repeats only, so a match costs a constant at each start: linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token)s?` +
     String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
     String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
-    String.raw`|(?:password|passwd|passphrase|pwd|pw))[ \t]+)([^\s"'\x60]{6,${VALUE_SCAN_LIMIT}})`,
+    String.raw`:?|(?:password|passwd|passphrase|pwd|pw))[ \t]+)` +
+    String.raw`(?:(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
+    String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
   'gi',
 );
-/** Words with digits that name no secret: algorithms, encodings, versions. */
-const NOT_A_CREDENTIAL =
-  /^(?:sha-?\d*|md5|utf-?\d+|base\d+|aes-?\d+|rsa-?\d+|v?\d+(?:[.x]\d+)+|\d+(?:st|nd|rd|th|s))$/i;
+/**
+ * Words with digits that name no secret: algorithms and hashes, encodings, architectures, numeronyms (i18n, k8s),
+ * versions, ordinals; and a word joined by `-` to a plain word (`base64-encoded`, `k8s-managed`, `i18n-ready`).
+ */
+const NOT_A_CREDENTIAL = new RegExp(
+  String.raw`^(?:sha-?\d*|md\d|(?:bcrypt|scrypt|pbkdf|argon|blake|crc|murmur|xxhash|xxh)\d*(?:id|i|d|b|s)?\d*` +
+    String.raw`|utf-?\d+(?:mb\d)?|ucs-?\d+|latin-?\d+|iso-?8859(?:-?\d+)?|cp\d{3,4}|base\d+(?:url)?|aes-?\d+|rsa-?\d+` +
+    String.raw`|ed25519|x25519|p-?\d{3}|x86(?:[_-]64)?|x64|amd64|arm64(?:e|ec)?|aarch64|armv\d+\w*|i[3-6]86` +
+    String.raw`|ppc64(?:le)?|s390x|riscv\d+|wasm\d+|[a-z]\d{1,2}[a-z]{1,2}|v?\d+(?:[.x]\d+)+|\d+(?:st|nd|rd|th|s))$` +
+    String.raw`|^[\w.]+(?:-[a-z]+)*-(?:[a-z]+ed|ready|safe|based|aware|only|native|compatible|friendly|style|like` +
+    String.raw`|free|specific|bit|wide|side|level)$`,
+  'i',
+);
 const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
-const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now)[ \t]+$/i;
+const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now):?[ \t]+$/i;
+/** A run of capitals and digits long enough to be a key (`api token is ABCDEFGHIJKLMNOP`), not an acronym. */
+const CAPITALS_KEY = /^[A-Z0-9]{12,}$/;
 
 /**
  * How much of a word after a credential word in prose is the credential: a word that looks made up (letters and
- * digits; after `is` or `to`, a symbol among mixed-case letters too), not prose ("the password reset flow",
- * "password is required"), a reference, a path, a URL or a version; a trailing `.`, `,`, `)` or `:` is the sentence's.
+ * digits; six digits or more; a long run of capitals; after `is` or `to`, a symbol among mixed-case letters too),
+ * not prose ("the password reset flow", "password is required"), a reference, a path, a URL, a version or a
+ * technical word (NOT_A_CREDENTIAL); a trailing `.`, `,`, `)`, `:` or `!` is the sentence's (left out of the value,
+ * not out of the test: `CoffeeShop!`, though not `Expired!`: a symbol only at the end needs a capital inside).
  */
 function proseCredentialLength(raw: string, frame: string): number {
   const v = raw.replace(/[.,;:!?)\]}]+$/, '');
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
   const made =
     (HAS_LETTER.test(v) && HAS_DIGIT.test(v)) ||
-    (PROSE_CUE_VERB.test(frame) && PROSE_SYMBOL.test(v) && HAS_UPPER.test(v) && HAS_LOWER.test(v));
+    /^\d+$/.test(v) ||
+    CAPITALS_KEY.test(v) ||
+    (PROSE_CUE_VERB.test(frame) &&
+      PROSE_SYMBOL.test(raw) &&
+      HAS_LOWER.test(v) &&
+      (PROSE_SYMBOL.test(v) ? HAS_UPPER.test(v) : HAS_UPPER.test(v.slice(1))));
   return made ? v.length : 0;
 }
+
+/** A value quoted after a credential word in prose is the credential whatever it looks like (not a placeholder). */
+function quotedProseCredentialLength(value: string): number {
+  const v = value.trim();
+  return v === '' || isPlaceholder(v) ? 0 : value.length;
+}
+
+/** The prose rule: where its value sits (inside the quotes when quoted) and how much of it is the credential. */
+const proseCredential: Rule = {
+  kind: 'credential',
+  pattern: PROSE_CREDENTIAL,
+  locate: (m) => {
+    const frame = m[1] ?? '';
+    const quoted = m[3] ?? m[4];
+    const start = m.index + frame.length + (quoted === undefined ? 0 : 1);
+    if (quoted !== undefined) return { start, length: quotedProseCredentialLength(quoted) };
+    return { start, length: proseCredentialLength(m[5] ?? '', frame) };
+  },
+};
 
 const RULES: readonly Rule[] = Object.freeze([
   whole(
@@ -740,7 +781,7 @@ const RULES: readonly Rule[] = Object.freeze([
     isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
   ),
   // A secret told in prose: "the db password is Tr0ub4dor&3", "login admin with password hunter2x", "pw Xy7kq9zz".
-  framed('credential', PROSE_CREDENTIAL, (s, frame) => proseCredentialLength(s, frame)),
+  proseCredential,
   // Last, so that the commands it reads already show every other secret as found.
   {
     kind: 'credential',
