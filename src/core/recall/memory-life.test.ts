@@ -8,6 +8,7 @@ import {
   contextTitle,
   decideLife,
   identifiers,
+  nearIdentical,
   labelForStatus,
   lifeStatus,
   type LifeSubject,
@@ -142,6 +143,26 @@ describe('decideLife', () => {
     const withBuild = note('g', 'Deploys', `${long} (4411)`, 2);
     expect(decideLife(withBuild, note('f', 'Deploys', long, 1))?.kind).toBe('duplicate');
     expect(decideLife(note('h', 'Deploys', `${long}, always`, 3), withBuild)?.kind).toBe('duplicate');
+    // A rewording of one identifier is the same one (compared by its digit runs).
+    const rewordings: [string, string][] = [
+      ['v2.4.1', '2.4.1'],
+      ['2026-11-28', '28/11/2026'],
+      ['node 20', 'node 20.x'],
+      ['30s', '30 s'],
+      ['9:30am', '09:30'],
+    ];
+    const about = (v: string) => ({
+      id: v,
+      title: 'Gateway',
+      tags: [],
+      at: 1,
+      text:
+        `The gateway change for ${v} was rolled out to production and staging environments ` +
+        'for every payment client',
+    });
+    for (const [x, y] of rewordings) expect(nearIdentical(about(x), about(y))).toBe(true);
+    expect(nearIdentical(about('PROJ-1028'), about('PROJ-1280'))).toBe(false);
+    expect(nearIdentical(about('v2.4.1'), about('v2.4.2'))).toBe(false);
     expect(identifiers('Tracked in PROJ-1028. Version v2.4.1, on 2026-03-01: build 4411.')).toEqual(
       new Set(['proj-1028', 'v2.4.1', '2026-03-01', '4411']),
     );

@@ -618,17 +618,33 @@ function restates(newer: LifeSubject, older: LifeSubject): boolean {
  * The identifier-like tokens of a text, lower case: ticket ids (`PROJ-1028`), numbers, versions (`v2.4.1`), dates,
  * hashes: a run of letters, digits and `-_./#:` holding a digit, without the sentence's last dot or colon.
  */
+const IDENTIFIER_LIKE = /[\p{L}\p{N}](?:[\p{L}\p{N}_#/:.-]*[\p{L}\p{N}])?/gu;
+
 export function identifiers(text: string): Set<string> {
   const found = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_#/:.-]*[\p{L}\p{N}])?/gu))
-    if (/\p{N}/u.test(m[0])) found.add(m[0]);
+  for (const m of text.toLowerCase().matchAll(IDENTIFIER_LIKE)) if (/\p{N}/u.test(m[0])) found.add(m[0]);
   return found;
 }
 
+/** A text's words with each identifier one word of its digit runs (`v2.4.1` and `2.4.1` alike), for near-identity. */
+const wordsOfIdentifiers = (text: string): string[] =>
+  words(
+    text
+      .toLowerCase()
+      .replace(IDENTIFIER_LIKE, (m) => (/\p{N}/u.test(m) ? ` id${digitKey(m).replaceAll(',', 'x')} ` : m)),
+  );
+
+/**
+ * An identifier as its digit runs, leading zeros dropped, as a set (`v2.4.1` and `2.4.1`, `2026-11-28` and
+ * `28/11/2026`, `node 20` and `20.x`, `9:30am` and `09:30` are one; `PROJ-1028` and `PROJ-1280` are two).
+ */
+const digitKey = (identifier: string): string =>
+  [...new Set([...identifier.matchAll(/\p{Nd}+/gu)].map((m) => m[0].replace(/^0+(?=\p{Nd})/u, '')))].sort().join(',');
+
 /** Each of two texts names an identifier the other lacks: they are about different things, however alike. */
 const distinctIdentifiers = (a: string, b: string): boolean => {
-  const ia = identifiers(a);
-  const ib = identifiers(b);
+  const ia = new Set([...identifiers(a)].map(digitKey));
+  const ib = new Set([...identifiers(b)].map(digitKey));
   return [...ia].some((x) => !ib.has(x)) && [...ib].some((x) => !ia.has(x));
 };
 
@@ -641,8 +657,8 @@ export function nearIdentical(a: LifeSubject, b: LifeSubject): boolean {
   if (a.speaker !== undefined || b.speaker !== undefined)
     return a.speaker === b.speaker && norm(a.text) === norm(b.text) && words(a.text).length >= LIMITS.turnWords;
   if (norm(a.text) === norm(b.text) && norm(a.text) !== '') return true;
-  const wa = new Set(words(a.text));
-  const wb = new Set(words(b.text));
+  const wa = new Set(wordsOfIdentifiers(a.text));
+  const wb = new Set(wordsOfIdentifiers(b.text));
   return (
     wa.size >= 3 &&
     wb.size >= 3 &&
