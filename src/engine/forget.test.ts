@@ -43,10 +43,19 @@ describe('prune (the seed limits)', () => {
       createdAt: NOW,
       updatedAt: NOW,
     });
-    const report = await prune({ store, scope: 'p', layout: { root } }, NOW, {
+    const deletes: unknown[] = [];
+    const spied = Object.assign(Object.create(store) as typeof store, {
+      deleteObservations: (scope: string, ids: readonly string[], options?: { secureDelete?: boolean }) => {
+        deletes.push(options);
+        return store.deleteObservations(scope, ids, options);
+      },
+    });
+    const report = await prune({ store: spied, scope: 'p', layout: { root } }, NOW, {
       maxObservations: 3,
       purgeAfterDays: 90,
     });
+    // A prune is no privacy action: its bulk delete skips secure delete (9-24 times slower; a forget keeps it).
+    expect(deletes).toEqual([{ secureDelete: false }]);
     const own = 'over the limit of 3 observations (your own words, oldest first: nothing else was left to remove)';
     expect(report.observations).toEqual([
       { id: 'ancient', why: 'older than 90 days', by: 'age', user: true },

@@ -705,7 +705,11 @@ export interface ObservationStore {
   /** Deletes an observation; false when it did not exist. */
   deleteObservation(scope: string, id: string): Promise<boolean>;
   /** Deletes observations (and their vectors) in one transaction; returns how many existed. */
-  deleteObservations(scope: string, ids: readonly string[]): Promise<number>;
+  /**
+   * `secureDelete: false` (a prune's bulk delete; SQLite): the freed space is not zeroed, much faster; a forget keeps
+   * the default, so the forgotten text leaves the file.
+   */
+  deleteObservations(scope: string, ids: readonly string[], options?: { secureDelete?: boolean }): Promise<number>;
 }
 
 /** Memories (notes, runs, files) and their full-text search. */

@@ -71,4 +71,35 @@ describe('a forgotten text leaves the SQLite file (secure delete)', () => {
     });
     await store.close();
   });
+
+  it("a prune's bulk delete skips secure delete and sets it back: a forget after it still zeroes", async () => {
+    const path = join(root, 'c.db');
+    const store = openSqliteStore({ path });
+    const db = sqliteConnection(store);
+    const other = 'lanternquartz77pebble';
+    const obs = (id: string, text: string) => ({
+      id,
+      timestamp: T,
+      type: 'pattern' as const,
+      context: {},
+      observation: text,
+      evidence: [],
+      confidence: 0.5,
+      tags: [],
+    });
+    await store.insertObservations('p', [
+      ...Array.from({ length: 200 }, (_, i) => obs(`f${i}`, `filler observation ${i} about builds`)),
+      obs('bulk', `remember ${SECRET} please`),
+      obs('private', `remember ${other} please`),
+    ]);
+    const inIndex = (word: string) =>
+      db.prepare('SELECT count(*) AS n FROM observations_fts_data WHERE instr(block, ?)').get(word);
+    expect(await store.deleteObservations('p', ['bulk'], { secureDelete: false })).toBe(1);
+    expect(inIndex(SECRET)).not.toEqual({ n: 0 });
+    expect(db.pragma('secure_delete', { simple: true })).toBe(1);
+    expect(db.prepare("SELECT v FROM observations_fts_config WHERE k = 'secure-delete'").get()).toEqual({ v: 1 });
+    expect(await store.deleteObservations('p', ['private'])).toBe(1);
+    expect(inIndex(other)).toEqual({ n: 0 });
+    await store.close();
+  });
 });
