@@ -237,24 +237,29 @@ export function parseNow(value: string | number | Date, name = 'now', clock: num
         `${typeof value === 'string' ? '' : ', a Date or epoch milliseconds'}, got ${shownNow(value)}`,
     );
   if (!Number.isFinite(ms)) throw notATime();
-  if (aheadOfClock(ms, clock)) {
-    const shown = value instanceof Date ? value.toISOString() : String(value);
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `${name} ${shown} is after this machine's clock (${new Date(clock).toISOString()}): Credence does not run ` +
-        'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
-    );
-  }
+  if (aheadOfClock(ms, clock))
+    throw aheadOfMachine(name, value instanceof Date ? value.toISOString() : String(value), clock);
   if (ms < -LATEST_DATE_MS) throw notATime();
   return ms;
 }
 
+/** A clock reading `shown` (named `name`) more than a day after the machine's `clock`, as INVALID_INPUT. */
+const aheadOfMachine = (name: string, shown: string, clock: number): CredenceError =>
+  new CredenceError(
+    'INVALID_INPUT',
+    `${name} ${shown} is after this machine's clock (${new Date(clock).toISOString()}): Credence does not run ` +
+      'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
+  );
+
 function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv, name: string): () => number {
   if (typeof now === 'function')
     return () => {
-      // A clock that returns no time would fail later as `RangeError: Invalid time value`, naming nothing.
+      // A clock that returns no time would fail later as `RangeError: Invalid time value`, naming nothing; one ahead
+      // of the machine's would make evolve prune observations for good, as a fixed one would (parseNow).
       const ms = now();
       requireEpochMs(`${name}()`, ms);
+      const clock = Date.now();
+      if (aheadOfClock(ms, clock)) throw aheadOfMachine(`${name}()`, new Date(ms).toISOString(), clock);
       return ms;
     };
   const fromEnv = env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? env.CREDENCE_NOW : undefined;

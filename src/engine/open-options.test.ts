@@ -30,6 +30,26 @@ describe("a fixed clock ahead of the machine's", () => {
     await today.close();
   });
 
+  it('a clock function reading ahead is refused at each reading naming now(), and evolve prunes nothing', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const today = await openCredence({ store, scope: 'f' });
+    for (let i = 0; i < 3; i += 1)
+      await today.observeNow({ type: 'correction', observation: `use pnpm, not npm (${i})`, evidence: ['said'] });
+    let ahead = 0;
+    const later = await openCredence({ store, scope: 'f', now: () => Date.now() + ahead });
+    expect((await later.status()).counts.observations).toBe(3);
+    ahead = 365 * DAY;
+    await expect(later.evolve()).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^now\(\) \S+ is after this machine's clock \(.+\): Credence does not run ahead/),
+    });
+    ahead = DAY / 2;
+    await later.evolve();
+    expect((await today.status()).counts.observations).toBe(3);
+    await later.close();
+    await today.close();
+  });
+
   it('up to a day ahead (time zones, a clock a little behind) is taken', async () => {
     const at = Date.now() + DAY / 2;
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'f', now: at });
