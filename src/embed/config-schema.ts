@@ -8,7 +8,7 @@ import type { CredenceError } from '../core/errors.js';
 import { httpUrlProblem, invalidField } from './errors.js';
 import { EMBEDDING_PROVIDERS, type EmbeddingConfig, type EmbeddingProviderName } from './types.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
-import { redactUrl } from '../store/postgres/redact-url.js';
+import { redactHttpUrl } from '../core/security/redact-url.js';
 
 const ProviderNameSchema = z.enum(EMBEDDING_PROVIDERS as [EmbeddingProviderName, ...EmbeddingProviderName[]]);
 const HttpUrlSchema = z
@@ -36,7 +36,7 @@ export const EmbeddingConfigFileSchema = z.object({ embeddings: EmbeddingConfigS
 /** `value` with any API key replaced by `***` and a URL's secrets hidden, so that a config error never prints them. */
 function maskKey(field: string, value: unknown): unknown {
   if (field.endsWith('apiKey')) return value === undefined ? undefined : '***';
-  if (field.endsWith('url') && typeof value === 'string') return redactUrl(value);
+  if (field.endsWith('url') && typeof value === 'string') return redactHttpUrl(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskKey(k, v)]));
   }

@@ -133,14 +133,20 @@ describe('resolveEmbeddingConfig', () => {
       () =>
         resolveEmbeddingConfig({}, { embeddings: { provider: 'openai', model: 'm', url: 'http://al:hunter2@h/v1' } }),
       () => resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'ollama:m', CREDENCE_EMBEDDINGS_URL: 'ftp://u:hunter2@h' }),
+      // Review C (walk 7): a token as the user name, and a percent-encoded user:password, were printed whole.
+      () =>
+        resolveEmbeddingConfig({ CREDENCE_EMBEDDINGS: 'openai:m', CREDENCE_EMBEDDINGS_URL: 'https://hunter2@h/v1' }),
+      () =>
+        resolveEmbeddingConfig({}, { embeddings: { provider: 'openai', model: 'm', url: 'http://a%3Ahunter2@h/v1' } }),
     ].map((fn) => {
       expect(fieldOf(fn)).toMatch(/^(CREDENCE_EMBEDDINGS_URL|embeddings\.url)$/);
       const error = thrown(fn) as CredenceError;
       return `${error.message} ${JSON.stringify(error.details)}`;
     });
     expect(messages[0]).toContain('must not hold a user name or password');
-    expect(messages[0]).toContain('http://alice:***@127.0.0.1:9/v1');
-    for (const message of messages) expect(message).not.toContain('hunter2');
+    expect(messages[0]).toContain('http://***@127.0.0.1:9/v1');
+    expect(messages[3]).toContain('https://***@h/v1');
+    for (const message of messages) expect(message).not.toMatch(/hunter2|alice/);
   });
 
   it('takes a config file without an embeddings section as the default, other keys and all', () => {

@@ -20,7 +20,7 @@ import {
   type EmbeddingProviderName,
 } from './types.js';
 import { wordVectorProvider } from './word-vectors.js';
-import { redactUrl } from '../store/postgres/redact-url.js';
+import { redactHttpUrl } from '../core/security/redact-url.js';
 
 /** `CREDENCE_EMBEDDINGS` as provider + model or folder. */
 function parseProviderSpec(spec: string): Pick<EmbeddingConfig, 'provider' | 'model' | 'folder'> {
@@ -66,7 +66,7 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv, file?: unknown): 
   const url = env.CREDENCE_EMBEDDINGS_URL?.trim();
   if (url !== undefined && url.length > 0) {
     const problem = httpUrlProblem(url);
-    if (problem !== undefined) throw invalid('CREDENCE_EMBEDDINGS_URL', problem, redactUrl(url));
+    if (problem !== undefined) throw invalid('CREDENCE_EMBEDDINGS_URL', problem, redactHttpUrl(url));
     config.url = url;
   }
   const key = env.CREDENCE_EMBEDDINGS_KEY;

@@ -214,17 +214,33 @@ describe('openAiProvider', () => {
     expect(`${refused.message} ${JSON.stringify(refused.details)}`).not.toContain('plainsecretvalue');
   });
 
-  it('refuses a base url holding a user name or password, naming it with the password hidden', () => {
+  // Review C (walk 7): a token given as the user name, or a percent-encoded user:password, was printed whole.
+  it('refuses a base url holding a user name, a password or both, naming it with the whole user part hidden', () => {
     for (const make of [
       () => openAiProvider({ url: 'http://alice:hunter2@127.0.0.1:9/v1', model: 'm' }),
       () => ollamaProvider({ url: 'http://alice:hunter2@127.0.0.1:9', model: 'm' }),
+      () => openAiProvider({ url: 'https://ghp_hunter2@127.0.0.1:9/v1', model: 'm' }),
+      () => openAiProvider({ url: 'http://alice%3Ahunter2@127.0.0.1:9/v1', model: 'm' }),
+      () => ollamaProvider({ url: 'http://:hunter2@127.0.0.1:9', model: 'm' }),
     ]) {
       const error = thrown(make) as CredenceError;
       expect(error.code).toBe('INVALID_INPUT');
       expect(error.message).toContain('url must not hold a user name or password');
-      expect(error.message).toContain('alice:***@127.0.0.1:9');
-      expect(error.message).not.toContain('hunter2');
+      expect(error.message).toMatch(/http(s)?:\/\/\*\*\*@127\.0\.0\.1:9/);
+      expect(`${error.message} ${JSON.stringify(error.details)}`).not.toMatch(/hunter2|alice/);
     }
+  });
+
+  it('sends no fragment and shows none, and hides every query value but a version or model', async () => {
+    expect(openAiEmbeddingsUrl('http://h:9/v1?auth=plainsecret&api-version=2024&model=m#key=fragsecret')).toEqual({
+      url: 'http://h:9/v1/embeddings?auth=plainsecret&api-version=2024&model=m',
+      shown: 'http://h:9/v1/embeddings?auth=***&api-version=2024&model=m',
+    });
+    const closed = `http://127.0.0.1:${await closedPort()}/v1?sig=plainsecret#key=fragsecret`;
+    const refused = await rejection(openAiProvider({ url: closed, model: 'm' }).embed(['hi']));
+    expect(refused.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(refused.message).toContain('/v1/embeddings?sig=***:');
+    expect(`${refused.message} ${JSON.stringify(refused.details)}`).not.toMatch(/plainsecret|fragsecret|#/);
   });
 
   it('posts {model, input} with the bearer key and puts the answer back in input order by index', async () => {

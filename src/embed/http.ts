@@ -2,13 +2,13 @@
  * @module embed/http
  * What the remote providers (Ollama, OpenAI-compatible) share: a JSON POST through the global
  * `fetch` with a timeout, every failure turned into CredenceError PROVIDER_UNAVAILABLE naming the
- * url and the reason (never the API key, nor a secret query value of the url: shown as the PostgreSQL
- * URL is, store/postgres/redact-url). Batching, blank texts and dimension checks are in `embed/batch`.
+ * url and the reason (never the API key, nor the url's user part, fragment or a query value that may be a secret:
+ * core/security/redact-url). Batching, blank texts and dimension checks are in `embed/batch`.
  */
 import type { z } from 'zod';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { describeError, httpUrlProblem, invalidField, providerUnavailable } from './errors.js';
-import { redactUrl } from '../store/postgres/redact-url.js';
+import { redactHttpUrl } from '../core/security/redact-url.js';
 import type { EmbeddingProviderName } from './types.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
 
@@ -36,16 +36,17 @@ export interface RemoteUrl {
 
 /**
  * The request URL of a provider: `base` with its path made by `path` from the base's (trailing slashes cut), its
- * query kept.
+ * query kept, its fragment left out.
  * @throws CredenceError INVALID_INPUT naming `field` for a base that is not an http(s) URL or that holds a user
- * name or password (shown with the password hidden).
+ * name or password (shown with its whole user part hidden).
  */
 export function remoteUrl(base: string, field: string, path: (basePath: string) => string): RemoteUrl {
   const problem = httpUrlProblem(base);
-  if (problem !== undefined) throw invalidField(field, problem, redactUrl(base.trim()));
+  if (problem !== undefined) throw invalidField(field, problem, redactHttpUrl(base.trim()));
   const url = new URL(base.trim());
   url.pathname = path(url.pathname.replace(/\/+$/, ''));
-  return { url: url.toString(), shown: redactUrl(url.toString()) };
+  url.hash = ''; // never sent by fetch, and never shown: a key put there must not reach a message
+  return { url: url.toString(), shown: redactHttpUrl(url.toString()) };
 }
 
 /** The values `shown` hides of `url`'s query: what no message may print. */

@@ -12,7 +12,7 @@ import { openSqliteStore } from '../sqlite/sqlite-store.js';
 import type { CallRecord, EdgeFold, Store } from '../types.js';
 import { openPgStore, redactUrl } from './pg-store.js';
 import { PG_LATEST_SCHEMA_VERSION } from './migrations.js';
-import { withSchema } from './redact-url.js';
+import { withSchema } from '../../core/security/redact-url.js';
 import { observeEdge } from '../../core/graph/edge-promotion.js';
 import { isCredenceError } from '../../core/errors.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../../core/graph/execution-edges.js';

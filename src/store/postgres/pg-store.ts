@@ -120,7 +120,7 @@ import {
 import { ExecutionCallsCache, storedCall } from '../calls-cache.js';
 import { exportPgRows, importPgRows } from './pg-dump.js';
 import { FTS_COLUMNS, ftsTexts, indexTools, type FtsTable } from './search-columns.js';
-import { redactUrl, urlProblem, withSchema } from './redact-url.js';
+import { redactUrl, urlProblem, withSchema } from '../../core/security/redact-url.js';
 import { SCHEMA_NAME } from '../../platform/paths.js';
 
 export interface PgStoreOptions {
@@ -164,7 +164,7 @@ const TYPES = {
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * The URL with its password and secret query parameters hidden, for messages and `status` (store/postgres/redact-url).
+ * The URL with its password and secret query parameters hidden, for messages and `status` (core/security/redact-url).
  */
 export { redactUrl };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl, urlProblem, withSchema } from './redact-url.js';
+import { redactHttpUrl, redactUrl, urlProblem, withSchema } from './redact-url.js';
 
 describe('redactUrl', () => {
   it('hides the password of the user part', () => {
@@ -97,5 +97,26 @@ describe('urlProblem', () => {
     expect(urlProblem('postgres://u:pw@h:54x/db')).toBe('its port "54x" is not a number from 1 to 65535');
     expect(urlProblem('postgres://u:pw@h:99999/db')).toBe('its port "99999" is not a number from 1 to 65535');
     expect(urlProblem('postgres://u:pw@[::1/db')).toBe('it is not a URL that can be read');
+  });
+});
+
+// Review C (walk 7): a token as the user name, a percent-encoded user:password, a key in the fragment or under a
+// name like auth were printed whole in embeddings messages.
+describe('redactHttpUrl', () => {
+  it('hides the whole user part, leaves out the fragment and hides every query value but a version or model', () => {
+    const shown: Record<string, string> = {
+      'https://ghp_s3cret@api.example.com/v1': 'https://***@api.example.com/v1',
+      'http://alice%3As3cret@h/v1': 'http://***@h/v1',
+      'http://alice:s3cret@h/v1': 'http://***@h/v1',
+      'http://h/v1#key=s3cret': 'http://h/v1',
+      'http://h/v1?auth=s3cret&api-version=2024-02&model=m&v=2': 'http://h/v1?auth=***&api-version=2024-02&model=m&v=2',
+      'http://h/v1?sig=s3cret&sig=s3cret2': 'http://h/v1?sig=***',
+      'http://a:s3c@r/t@h/v1?x=s3cret#k=s3cret': 'http://***@h/v1?x=***',
+      'not a url s3cret@h?auth=s3cret#k=s3cret': '***@h?auth=***',
+    };
+    for (const [url, expected] of Object.entries(shown)) {
+      expect(redactHttpUrl(url)).toBe(expected);
+      expect(redactHttpUrl(url)).not.toMatch(/s3c|alice|ghp/);
+    }
   });
 });

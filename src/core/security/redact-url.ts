@@ -1,11 +1,10 @@
 /**
- * @module store/postgres/redact-url
- * A PostgreSQL URL as Credence shows it (`status`, messages, the demo's hint): with the password of
- * its user part hidden, and the value of every query parameter that can hold a secret:
- * `password`, `sslpassword`, and any whose name contains pass, secret, token or key. Any text given
- * as a URL is shown so, even one that is not a URL (`postgres:user:password@host`, no scheme, an
- * unencoded `@ / # ?` in the password): whatever stands before its last `@` after a `:` is hidden.
- * And what keeps a URL from being read, said without its password (an unencoded `@ / # ?`, a bad port).
+ * @module core/security/redact-url
+ * A URL as Credence shows it (`status`, messages). A PostgreSQL URL (redactUrl): the password of its user part and
+ * every query value named like a secret (pass, secret, token, key) hidden, even in text that is no URL (whatever
+ * stands before its last `@` after a `:`). An embeddings provider's URL (redactHttpUrl), which never needs a user
+ * part: the whole user part, the fragment and every query value not obviously harmless hidden. And what keeps a
+ * PostgreSQL URL from being read, said without its password (an unencoded `@ / # ?`, a bad port). Pure.
  */
 
 const SECRET_PARAM = /pass|secret|token|key/i;
@@ -23,6 +22,34 @@ export function redactUrl(url: string): string {
   if (parsed.password !== '') parsed.password = '***';
   for (const name of new Set(parsed.searchParams.keys())) {
     if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
+  }
+  return parsed.toString();
+}
+
+/** Query parameters of a provider's URL whose values are shown: they name a version or a model, never a secret. */
+const HARMLESS_PARAM = /^(?:api[-_]?version|version|v|model|deployment|region|format)$/i;
+
+/**
+ * An embeddings provider's URL as messages show it: any user name or password (a token given as a user name, a
+ * percent-encoded `user%3Apassword`) as one `***`, the fragment left out (it is never sent), and the value of every
+ * query parameter but a version, model, deployment, region or format as `***`. Text that is no URL likewise.
+ */
+export function redactHttpUrl(url: string): string {
+  const parsed = parseUrl(url);
+  if (parsed === undefined || strayAt(parsed)) {
+    const { scheme, userinfo, rest } = splitText(url.replace(/#.*$/s, ''));
+    const params = rest.replace(PAIR, (pair, before: string, name: string) =>
+      HARMLESS_PARAM.test(name) ? pair : `${before}${name}=***`,
+    );
+    return `${scheme}${userinfo === undefined ? '' : '***@'}${params}`;
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = '***';
+    parsed.password = '';
+  }
+  parsed.hash = '';
+  for (const name of new Set(parsed.searchParams.keys())) {
+    if (!HARMLESS_PARAM.test(name)) parsed.searchParams.set(name, '***');
   }
   return parsed.toString();
 }
