@@ -39,6 +39,18 @@ describe('an engine after close', () => {
     expect(await codeOf(credence.close())).toBe('resolved');
   });
 
+  // Review C (walk 7): a dump being written at close rejected with the driver's TypeError.
+  it('a dump being written when close runs rejects with CLOSED', async () => {
+    const credence = await opened();
+    await credence.remember(Array.from({ length: 1500 }, (_, i) => ({ title: `m${i}`, text: `memory ${i}` })));
+    let lines = 0;
+    const dump = credence.dump(async () => {
+      lines += 1;
+      if (lines === 3) await credence.close();
+    });
+    expect(await codeOf(dump)).toBe('CLOSED');
+  });
+
   it('an engine of forScope closes alone: its opener keeps the store, and closing the opener closes both', async () => {
     const parent = await opened('a');
     const child = await parent.forScope('b');

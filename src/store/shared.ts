@@ -82,17 +82,32 @@ export function heldStore<S extends Store>(store: S, closes: boolean): S {
         throw closedError();
       })();
     }
-    let result: unknown;
+    const mapped = (error: unknown): never => {
+      throw isClosed() && !isCredenceError(error) ? closedError(error) : error;
+    };
     try {
-      result = method.apply(target, args);
+      return failuresMapped(method.apply(target, args), mapped);
     } catch (error) {
-      throw isClosed() && !isCredenceError(error) ? closedError(error) : error;
+      return mapped(error);
     }
-    if (!(result instanceof Promise)) return result;
-    return result.catch((error: unknown) => {
-      throw isClosed() && !isCredenceError(error) ? closedError(error) : error;
-    });
   });
+}
+
+/**
+ * A method's `result` with its failures thrown as `map` throws them: a Promise's rejection, and an async iterable's
+ * (exportRows) each time it is read, so that a failure while a dump is being read is mapped as a call's is.
+ */
+export function failuresMapped(result: unknown, map: (error: unknown) => never): unknown {
+  if (result instanceof Promise) return result.catch(map);
+  if (result === null || typeof result !== 'object' || !(Symbol.asyncIterator in result)) return result;
+  const iterable = result as AsyncIterable<unknown>;
+  return (async function* () {
+    try {
+      yield* iterable;
+    } catch (error) {
+      map(error);
+    }
+  })();
 }
 
 /**

@@ -14,6 +14,7 @@ import { OUTCOME_KINDS, OUTCOMES, type EdgeType } from '../../core/types.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
   aroundMethods,
+  failuresMapped,
   callsPerTool,
   endedAt,
   foldWorkflows,
@@ -191,20 +192,19 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
 /**
  * The store with each method's SQLITE_BUSY or SQLITE_LOCKED (another connection held the lock past the busy timeout)
- * thrown as CredenceError STORE_BUSY naming the file (`isStoreBusy`, retry), not the driver's "database is locked".
+ * thrown as CredenceError STORE_BUSY naming the file (`isStoreBusy`, retry), not the driver's "database is locked";
+ * while exportRows is read too.
  */
 function busyNamed<S extends SqliteStore>(store: S): S {
   const named = (error: unknown): never => {
     throw isStoreBusy(error) ? storeBusyError(error, store.location) : error;
   };
   return aroundMethods(store, (method, target, args) => {
-    let result: unknown;
     try {
-      result = method.apply(target, args);
+      return failuresMapped(method.apply(target, args), named);
     } catch (error) {
-      named(error);
+      return named(error);
     }
-    return result instanceof Promise ? result.catch(named) : result;
   });
 }
 
