@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { resolveScope } from '../platform/git-scope.js';
-import { queueSpool, queueSpooled } from './queue.js';
+import { isBusy, queueSpool, queueSpooled } from './queue.js';
 import { setAsideDirFor, spoolDirFor, spoolEvent, type SpooledEvent } from './spool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-queue-'));
@@ -118,5 +119,28 @@ describe('the root a call is queued with', () => {
       event(3, { cwd: ben, scope: undefined, kind: 'prompt', payload: { prompt: 'fix' } }),
     ];
     expect(await rootsQueued(events, own)).toEqual([ana, ben, null]);
+  });
+});
+
+// Review C (walk 7): the store names a lock held past its busy timeout STORE_BUSY (41f91db); the hooks' isBusy must
+// take it, or they print `the store … is busy` as a failure instead of "what is queued will be learned next time".
+describe('isBusy', () => {
+  it("takes the store's STORE_BUSY when another connection holds the write lock", async () => {
+    const path = join(mkdtempSync(join(dir, 'busy-')), 'c.db');
+    const store = openSqliteStore({ path, busyTimeoutMs: 50 });
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const error = await queueSpooled(store, [event(1)]).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ code: 'STORE_BUSY' });
+      expect(isBusy(error)).toBe(true);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
   });
 });
