@@ -2,8 +2,8 @@
  * @module embed/checked
  * A provider given from outside (`openCredence({ embedder })`) with what its `embed` gives checked, so that a
  * mistake in it is a CredenceError PROVIDER_UNAVAILABLE naming what is wrong, not a TypeError deep in search: a
- * throw of any value (a string too), not an array, one vector per text, Float32Arrays, the declared dimension (one
- * length for all while none is declared), finite numbers.
+ * throw of any value (a string, a CredenceError of another code too; kept as the cause), not an array, one vector
+ * per text, Float32Arrays, the declared dimension (one length for all while none is declared), finite numbers.
  */
 import { type CredenceError, isCredenceError } from '../core/errors.js';
 import { describeError, providerUnavailable } from './errors.js';
@@ -58,7 +58,9 @@ export function checkedEmbedder(provider: EmbeddingProvider): EmbeddingProvider 
       try {
         vectors = await provider.embed(texts);
       } catch (error) {
-        if (isCredenceError(error)) throw error;
+        // Its own CredenceError too (NOT_FOUND would read as a missing record): one of Credence's providers given as
+        // the embedder already says PROVIDER_UNAVAILABLE, naming its URL.
+        if (isCredenceError(error, 'PROVIDER_UNAVAILABLE')) throw error;
         throw wrong(`embed failed: ${describeError(error)}`, error);
       }
       return check(texts, vectors);

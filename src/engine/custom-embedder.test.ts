@@ -4,7 +4,8 @@
  * the declared dimension were used silently. Each is now PROVIDER_UNAVAILABLE naming what is wrong.
  */
 import { describe, expect, it } from 'vitest';
-import { isCredenceError } from '../core/errors.js';
+import { CredenceError, isCredenceError } from '../core/errors.js';
+import { checkedEmbedder } from '../embed/checked.js';
 import type { EmbeddingProvider } from '../embed/index.js';
 import { openCredence } from './engine.js';
 
@@ -70,6 +71,33 @@ describe('a custom embedder that answers wrongly', () => {
       expect(failure).toMatch(/^PROVIDER_UNAVAILABLE: openai embeddings unavailable at the embedder given to Credence/);
       expect(failure).toMatch(reason);
     }
+  });
+
+  // Review C (walk 7): a CredenceError it threw passed through, so NOT_FOUND from an embedder read as a missing record.
+  it('a CredenceError it throws is PROVIDER_UNAVAILABLE too, the original kept as the cause', async () => {
+    const gone = new CredenceError('NOT_FOUND', 'model file gone');
+    for (const failure of await failures(async () => Promise.reject(gone))) {
+      expect(failure).toMatch(/^PROVIDER_UNAVAILABLE: openai embeddings unavailable at the embedder given to Credence/);
+      expect(failure).toMatch(/embed failed: model file gone \(NOT_FOUND\)$/);
+    }
+    const checked = checkedEmbedder(embedder(async () => Promise.reject(gone)));
+    await expect(checked.embed(['x'])).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE', cause: gone });
+  });
+
+  it('with no declared dimension, a vector of another length than an earlier one', async () => {
+    let length = D;
+    const undeclared = checkedEmbedder({
+      provider: 'openai',
+      model: 'custom',
+      dimension: undefined,
+      embed: async (t) => t.map(() => new Float32Array(length).fill(0.5)),
+    });
+    expect((await undeclared.embed(['a'])).map((v) => v.length)).toEqual([D]);
+    length = 3;
+    await expect(undeclared.embed(['b'])).rejects.toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      message: expect.stringMatching(/vector 0 has 3 numbers, but an earlier one had 8$/),
+    });
   });
 
   it('one that answers rightly is used as it is', async () => {
