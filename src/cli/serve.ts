@@ -131,7 +131,12 @@ export function registerServe(program: Command, context: () => CommandContext): 
           );
       }
       const { serve, checkServeConfig } = await import('../mcp/serve.js');
-      checkServeConfig(config);
+      checkServeConfig(config, {
+        host: '--host',
+        allowRemote: 'add --allow-remote',
+        token: '--token or CREDENCE_TOKEN',
+        autoExecuteThreshold: '--auto-execute-threshold',
+      });
       await withCredence(ctx, (credence) =>
         serve(credence, config, { stderr: ctx.io.stderr, env: ctx.io.env, cwd: ctx.io.cwd }),
       );

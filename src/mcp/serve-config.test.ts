@@ -31,6 +31,33 @@ describe('checkServeConfig', () => {
     expect(Object.keys((error as { details?: object }).details ?? {})).toEqual([Object.keys(fields).at(-1) ?? 'mode']);
   });
 
+  // Review C (walk 7): a library caller was told `--host 0.0.0.0 …: add --allow-remote`, the CLI's flags.
+  it("names a remote host's options as ServeConfig spells them, and the CLI's flags when given them", () => {
+    const said = (fields: Record<string, unknown>, names?: Parameters<typeof checkServeConfig>[1]): string => {
+      try {
+        checkServeConfig(config(fields), names);
+      } catch (error) {
+        return `${(error as { code?: string }).code}: ${(error as Error).message}`;
+      }
+      return 'taken';
+    };
+    const remote = { mode: 'http', host: '0.0.0.0' };
+    expect(said(remote)).toBe(
+      'INVALID_INPUT: host 0.0.0.0 is not a loopback address: set allowRemote: true (and a bearer token) to serve ' +
+        'other machines',
+    );
+    expect(said({ ...remote, allowRemote: true, token: 'short' })).toBe(
+      'INVALID_INPUT: serving on 0.0.0.0 needs a bearer token of at least 16 characters (token)',
+    );
+    expect(said({ mode: 'stdio', autoExecuteThreshold: 2 })).toBe(
+      'INVALID_INPUT: autoExecuteThreshold must be in [0, 1], got 2',
+    );
+    const flags = { host: '--host', allowRemote: 'add --allow-remote', token: '--token', autoExecuteThreshold: '-t' };
+    expect(said(remote, flags)).toMatch(
+      /^INVALID_INPUT: --host 0\.0\.0\.0 is not a loopback address: add --allow-remote/,
+    );
+  });
+
   it('takes stdio, http and the ports 0 to 65535', () => {
     for (const fields of [
       { mode: 'stdio' },

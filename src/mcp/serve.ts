@@ -77,11 +77,30 @@ const valueText = (value: unknown): string =>
       : typeof value;
 
 /**
- * Refuses a configuration `serve` cannot keep, before anything is opened or listened on.
- * @throws CredenceError INVALID_INPUT naming the field: a `mode` other than 'stdio' or 'http', a `port` that is not a
- * whole number from 0 to 65535, a remote host without `allowRemote` and a long token, a threshold outside [0, 1].
+ * What checkServeConfig's messages call the options a caller sets: ServeConfig's fields by default; the CLI passes
+ * its flags (`--host`, `--allow-remote`, …). @internal
  */
-export function checkServeConfig(config: ServeConfig): void {
+export interface ServeOptionNames {
+  host: string;
+  allowRemote: string;
+  token: string;
+  autoExecuteThreshold: string;
+}
+
+const SERVE_FIELD_NAMES: ServeOptionNames = {
+  host: 'host',
+  allowRemote: 'set allowRemote: true',
+  token: 'token',
+  autoExecuteThreshold: 'autoExecuteThreshold',
+};
+
+/**
+ * Refuses a configuration `serve` cannot keep, before anything is opened or listened on.
+ * @throws CredenceError INVALID_INPUT naming the field (as `names` spell them): a `mode` other than 'stdio' or
+ * 'http', a `port` not a whole number from 0 to 65535, a remote host without `allowRemote` and a long token, a
+ * threshold outside [0, 1].
+ */
+export function checkServeConfig(config: ServeConfig, names: ServeOptionNames = SERVE_FIELD_NAMES): void {
   const mode: unknown = config.mode;
   if (mode !== 'stdio' && mode !== 'http') {
     throw new CredenceError('INVALID_INPUT', `mode must be 'stdio' or 'http', got ${valueText(mode)}`, {
@@ -101,12 +120,13 @@ export function checkServeConfig(config: ServeConfig): void {
     if (config.allowRemote !== true)
       throw new CredenceError(
         'INVALID_INPUT',
-        `--host ${host} is not a loopback address: add --allow-remote (and a bearer token) to serve other machines`,
+        `${names.host} ${host} is not a loopback address: ${names.allowRemote} (and a bearer token) to serve other ` +
+          'machines',
       );
     if (config.token === undefined || config.token.length < 16)
       throw new CredenceError(
         'INVALID_INPUT',
-        `serving on ${host} needs a bearer token of at least 16 characters (--token or CREDENCE_TOKEN)`,
+        `serving on ${host} needs a bearer token of at least 16 characters (${names.token})`,
       );
   }
   if (
@@ -115,7 +135,7 @@ export function checkServeConfig(config: ServeConfig): void {
   ) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `the auto-execute threshold must be in [0, 1], got ${config.autoExecuteThreshold}`,
+      `${names.autoExecuteThreshold} must be in [0, 1], got ${config.autoExecuteThreshold}`,
     );
   }
 }
