@@ -51,6 +51,15 @@ describe('an engine after close', () => {
     expect(await codeOf(dump)).toBe('CLOSED');
   });
 
+  // Review C (walk 7): each forScope engine built its own provider from the factory (a second model load per scope).
+  it("an engine of forScope uses its opener's embedder, built once, whichever of them uses it first", async () => {
+    const parent = await opened('a');
+    const child = await parent.forScope('b');
+    expect(child.embedder).toBe(parent.embedder);
+    expect((await parent.forScope('c')).embedder).toBe(child.embedder);
+    await parent.close();
+  });
+
   it('an engine of forScope closes alone: its opener keeps the store, and closing the opener closes both', async () => {
     const parent = await opened('a');
     const child = await parent.forScope('b');

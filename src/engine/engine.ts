@@ -486,7 +486,8 @@ export class Credence {
 
   /**
    * An engine over the same store, clock and embedder for another scope (the dashboard's `?scope=`). Closing it
-   * leaves the store open (this engine's close closes it); its methods then reject with CLOSED.
+   * leaves the store open (this engine's close closes it); its methods then reject with CLOSED. Its embedder is this
+   * engine's own, built once on first use by either (not one more model load per scope).
    */
   async forScope(scope: string): Promise<Credence> {
     requireText('scope', scope, 'id');
@@ -497,7 +498,7 @@ export class Credence {
       root: this.root,
       now: this.now,
       newId: this.newId,
-      embedder: this.#makeEmbedder,
+      embedder: () => this.embedder,
       warn: this.#warn,
     });
   }
