@@ -8,10 +8,11 @@
 import { type CredenceError, isCredenceError } from '../core/errors.js';
 import { describeError, providerUnavailable } from './errors.js';
 import type { EmbeddingProvider } from './types.js';
+import { shownValue } from '../schemas/format.js';
 
-/** What a vector is, for a message: `a Array`, `undefined`, … */
-const kindOf = (value: unknown): string => {
-  if (value === null || typeof value !== 'object') return String(value);
+/** What a vector is, for a message: an object by its class (`a Float64Array`), else as shownValue shows it. */
+const vectorKind = (value: unknown): string => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return shownValue(value);
   const name: string = value.constructor?.name ?? 'object';
   return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 };
@@ -24,13 +25,14 @@ export function checkedEmbedder(provider: EmbeddingProvider): EmbeddingProvider 
   let seen: number | undefined;
 
   const check = (texts: readonly string[], vectors: unknown): Float32Array[] => {
-    if (!Array.isArray(vectors)) throw wrong(`embed must resolve to an array of Float32Array, got ${kindOf(vectors)}`);
+    if (!Array.isArray(vectors))
+      throw wrong(`embed must resolve to an array of Float32Array, got ${vectorKind(vectors)}`);
     if (vectors.length !== texts.length)
       throw wrong(`embed was given ${texts.length} text(s) and returned ${vectors.length} vector(s)`);
     const declared = provider.dimension;
     vectors.forEach((vector: unknown, i) => {
       if (!(vector instanceof Float32Array)) {
-        throw wrong(`vector ${i} is ${kindOf(vector)}, not a Float32Array (Float32Array.from(numbers) makes one)`);
+        throw wrong(`vector ${i} is ${vectorKind(vector)}, not a Float32Array (Float32Array.from(numbers) makes one)`);
       }
       const expected = declared ?? seen;
       if (expected !== undefined && vector.length !== expected) {

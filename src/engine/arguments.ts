@@ -6,7 +6,7 @@
  */
 import { CredenceError } from '../core/errors.js';
 import { type InputLimitName, requireWithinLimit } from '../core/limits.js';
-import { kindOf } from '../schemas/index.js';
+import { kindOf, shownValue } from '../schemas/index.js';
 
 /** What a caller passed, in words: `none` for nothing, else `a number`, `null`, `an array` (schemas kindOf). */
 const got = (value: unknown): string => (value === undefined ? 'none' : kindOf(value));
@@ -22,9 +22,6 @@ export function requireList(name: string, value: unknown): asserts value is read
   if (!Array.isArray(value)) throw new CredenceError('INVALID_INPUT', `${name} must be a list, got ${got(value)}`);
 }
 
-/** What a number argument got, in words: the number itself, else its kind. */
-const shownNumber = (value: unknown): string => (typeof value === 'number' ? String(value) : got(value));
-
 /**
  * `value` is a whole number from `min` to `max` (a count of days, a number of results): NaN, a fraction, a negative or
  * a huge one would answer with nothing, or abort the process making its answer. @throws CredenceError INVALID_INPUT
@@ -37,7 +34,7 @@ export function requireWholeNumber(
 ): asserts value is number {
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)) {
     const range = max === Number.POSITIVE_INFINITY ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new CredenceError('INVALID_INPUT', `${name} must be a whole number ${range}, got ${shownNumber(value)}`);
+    throw new CredenceError('INVALID_INPUT', `${name} must be a whole number ${range}, got ${shownValue(value)}`);
   }
 }
 
@@ -47,7 +44,7 @@ export const LATEST_DATE_MS = 8.64e15;
 /** `value` is a time in epoch milliseconds a Date can hold. @throws CredenceError INVALID_INPUT */
 export function requireEpochMs(name: string, value: unknown): asserts value is number {
   if (!(typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= LATEST_DATE_MS))
-    throw new CredenceError('INVALID_INPUT', `${name} must be a time in epoch milliseconds, got ${shownNumber(value)}`);
+    throw new CredenceError('INVALID_INPUT', `${name} must be a time in epoch milliseconds, got ${shownValue(value)}`);
 }
 
 /**
@@ -61,10 +58,10 @@ export function requireOptions(name: string, value: unknown): void {
     throw new CredenceError('INVALID_INPUT', `${name} must be an object of options, got ${kindOf(value)}`);
   const { limit, minConfidence } = value as { limit?: unknown; minConfidence?: unknown };
   if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1))
-    throw new CredenceError('INVALID_INPUT', `${name}.limit must be a whole number >= 1, got ${shownNumber(limit)}`);
+    throw new CredenceError('INVALID_INPUT', `${name}.limit must be a whole number >= 1, got ${shownValue(limit)}`);
   if (minConfidence !== undefined && !(typeof minConfidence === 'number' && minConfidence >= 0 && minConfidence <= 1))
     throw new CredenceError(
       'INVALID_INPUT',
-      `${name}.minConfidence must be a number from 0 to 1, got ${shownNumber(minConfidence)}`,
+      `${name}.minConfidence must be a number from 0 to 1, got ${shownValue(minConfidence)}`,
     );
 }

@@ -47,7 +47,7 @@ describe('a custom embedder that answers wrongly', () => {
     [
       'number[] vectors',
       async (t: readonly string[]) => t.map((x) => Array.from(vector(x))),
-      /vector 0 is an Array, not a Float32Array/,
+      /vector 0 is an array, not a Float32Array/,
     ],
     [
       'vectors of 3 numbers from a provider declaring 8',

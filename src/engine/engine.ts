@@ -11,7 +11,7 @@ import {
   requireText,
   requireWholeNumber,
 } from './arguments.js';
-import { kindOf } from '../schemas/index.js';
+import { shownValue } from '../schemas/index.js';
 import { ownWordsToRead } from '../core/learning/observation-limits.js';
 import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.js';
 import * as limits from '../core/limits.js';
@@ -204,17 +204,8 @@ export interface OptionNames {
 
 const FIELD_NAMES: OptionNames = { now: 'now', db: 'db', databaseUrl: 'databaseUrl' };
 
-/** A fixed clock as given, in words: text quoted, a number as it is, else its kind. */
-const shownNow = (value: unknown): string =>
-  typeof value === 'string'
-    ? JSON.stringify(value)
-    : typeof value === 'number'
-      ? String(value)
-      : value instanceof Date
-        ? 'an invalid Date'
-        : value === undefined
-          ? 'none'
-          : kindOf(value);
+/** A fixed clock as given, in words (shownValue; a Date that holds no time said so). */
+const shownNow = (value: unknown): string => (value instanceof Date ? 'an invalid Date' : shownValue(value));
 
 /**
  * Turns a fixed clock (`now`, `--now`, CREDENCE_NOW: ISO text, a Date or epoch ms) into epoch ms. Text that is no

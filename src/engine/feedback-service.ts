@@ -27,7 +27,7 @@ import type {
   WriteWait,
 } from '../store/types.js';
 import { currentSkillConfidence } from './learning/skill-confidence.js';
-import { kindOf } from '../schemas/index.js';
+import { shownValue } from '../schemas/index.js';
 
 export type { Verdict } from '../core/types.js';
 
@@ -74,9 +74,6 @@ export async function recordShown(
   return shown.map((s) => s.id);
 }
 
-/** A time as given, in words: a number as it is (NaN, not JSON's `null`), else as JSON. */
-const shownTime = (value: unknown): string => (typeof value === 'number' ? String(value) : JSON.stringify(value));
-
 /**
  * What became of a shown result (issue 24): its latest outcome, at `at` (default now). Accepted and rejected are
  * also its verdict. `inferred` (followed from calls: the gateway, the hooks, PocketFlow): a result a verdict was
@@ -91,7 +88,7 @@ export async function recordOutcome(
   const checked = parseOutcome(outcome);
   const at = options.at ?? ctx.now();
   if (!Number.isFinite(at))
-    throw new CredenceError('INVALID_INPUT', `at ${shownTime(at)} is not a time (epoch milliseconds)`);
+    throw new CredenceError('INVALID_INPUT', `at ${shownValue(at)} is not a time (epoch milliseconds)`);
   if (!(await ctx.store.setOutcome(ctx.scope, id, checked, at, { inferred: options.inferred === true })))
     throw new CredenceError('NOT_FOUND', `no shown result has the id ${JSON.stringify(id)} in scope ${ctx.scope}`, {
       details: { id },
@@ -105,12 +102,12 @@ export async function listOutcomes(ctx: FeedbackContext, options: OutcomeQuery =
   if (options.kind !== undefined) query.kind = parseOutcomeKind(options.kind);
   if (options.since !== undefined) {
     if (!Number.isFinite(options.since))
-      throw new CredenceError('INVALID_INPUT', `since ${shownTime(options.since)} is not a time`);
+      throw new CredenceError('INVALID_INPUT', `since ${shownValue(options.since)} is not a time`);
     query.since = options.since;
   }
   if (options.until !== undefined) {
     if (!Number.isFinite(options.until))
-      throw new CredenceError('INVALID_INPUT', `until ${shownTime(options.until)} is not a time`);
+      throw new CredenceError('INVALID_INPUT', `until ${shownValue(options.until)} is not a time`);
     query.until = options.until;
   }
   if (options.limit !== undefined) {
@@ -150,8 +147,7 @@ const VERDICT_SET: ReadonlySet<string> = new Set<string>(VERDICTS);
  */
 export function parseVerdict(value: unknown): Verdict {
   if (typeof value === 'string' && VERDICT_SET.has(value)) return value as Verdict;
-  const got = typeof value === 'string' ? JSON.stringify(value) : value === undefined ? 'none' : kindOf(value);
-  throw new CredenceError('INVALID_INPUT', `verdict must be one of ${VERDICTS.join(', ')}, got ${got}`, {
+  throw new CredenceError('INVALID_INPUT', `verdict must be one of ${VERDICTS.join(', ')}, got ${shownValue(value)}`, {
     details: { verdict: value },
   });
 }

@@ -32,7 +32,7 @@ describe('a verdict that is none of the documented ones', () => {
         ['toString', '"toString"'],
         ['__proto__', '"__proto__"'],
         [undefined, 'none'],
-        [1, 'a number'],
+        [1, '1'],
       ] as const) {
         await expect(credence.feedback(id, typo as never)).rejects.toMatchObject({
           code: 'INVALID_INPUT',

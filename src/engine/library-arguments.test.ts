@@ -14,7 +14,7 @@ describe('the library names an argument of the wrong type', () => {
     ),
     'recall with a limit that is text': wrong(
       (c) => c.recall('x', { limit: 'a' }),
-      'options.limit must be a whole number >= 1, got a string',
+      'options.limit must be a whole number >= 1, got "a"',
     ),
     'searchTools of null': wrong((c) => c.searchTools(null), 'query must be text, got null'),
     'suggestDag with a limit of 0': wrong(
@@ -42,7 +42,7 @@ describe('the library names an argument of the wrong type', () => {
     // Review B: entry points left unchecked, and a minConfidence that is text answered with nothing.
     'edges with a minConfidence that is text': wrong(
       (c) => c.edges({ minConfidence: 'a' }),
-      'filter.minConfidence must be a number from 0 to 1, got a string',
+      'filter.minConfidence must be a number from 0 to 1, got "a"',
     ),
     'recall with a minConfidence of 2': wrong(
       (c) => c.recall('x', { minConfidence: 2 }),
@@ -68,7 +68,7 @@ describe('the library names an argument of the wrong type', () => {
     ),
     'workflows at a now that is text': wrong(
       (c) => c.workflows({ now: 'x' }),
-      'options.now must be a time in epoch milliseconds, got a string',
+      'options.now must be a time in epoch milliseconds, got "x"',
     ),
     'graphStats of the top -1': wrong(
       (c) => c.graphStats({ top: -1 }),
@@ -90,7 +90,7 @@ describe('the library names an argument of the wrong type', () => {
         [-3, '-3'],
         [1.5, '1.5'],
         [0, '0'],
-        ['7', 'a string'],
+        ['7', '"7"'],
       ].map(([days, shown]) => [
         `dailyActivity of ${String(days)} days`,
         wrong((c) => c.dailyActivity(days), `days must be a whole number from 1 to 3650, got ${shown}`),

@@ -13,7 +13,7 @@ const config = (fields: Record<string, unknown>): ServeConfig => fields as unkno
 describe('checkServeConfig', () => {
   it.each([
     [{ mode: 'tcp' }, "mode must be 'stdio' or 'http', got \"tcp\""],
-    [{}, "mode must be 'stdio' or 'http', got undefined"],
+    [{}, "mode must be 'stdio' or 'http', got none"],
     [{ mode: 'http', port: -5 }, 'port must be a whole number from 0 to 65535 (0 picks a free port), got -5'],
     [{ mode: 'http', port: 65536 }, 'got 65536'],
     [{ mode: 'http', port: 1.5 }, 'got 1.5'],

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CredenceError } from '../core/errors.js';
+import { shownValue } from '../schemas/index.js';
 import type { Credence } from '../engine/engine.js';
 import { parseGatewayConfig } from './config.js';
 import { Gateway } from './gateway.js';
@@ -68,14 +69,6 @@ export async function importGatewayTools(credence: Credence, gateway: Gateway): 
   return tools.length;
 }
 
-/** A value as a message shows it: a string quoted, a number, boolean or null as it is, anything else by its type. */
-const valueText = (value: unknown): string =>
-  typeof value === 'string'
-    ? JSON.stringify(value)
-    : typeof value === 'number' || typeof value === 'boolean' || value === null
-      ? String(value)
-      : typeof value;
-
 /**
  * What checkServeConfig's messages call the options a caller sets: ServeConfig's fields by default; the CLI passes
  * its flags (`--host`, `--allow-remote`, …). @internal
@@ -103,7 +96,7 @@ const SERVE_FIELD_NAMES: ServeOptionNames = {
 export function checkServeConfig(config: ServeConfig, names: ServeOptionNames = SERVE_FIELD_NAMES): void {
   const mode: unknown = config.mode;
   if (mode !== 'stdio' && mode !== 'http') {
-    throw new CredenceError('INVALID_INPUT', `mode must be 'stdio' or 'http', got ${valueText(mode)}`, {
+    throw new CredenceError('INVALID_INPUT', `mode must be 'stdio' or 'http', got ${shownValue(mode)}`, {
       details: { mode },
     });
   }
@@ -111,7 +104,7 @@ export function checkServeConfig(config: ServeConfig, names: ServeOptionNames = 
   if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `port must be a whole number from 0 to 65535 (0 picks a free port), got ${valueText(port)}`,
+      `port must be a whole number from 0 to 65535 (0 picks a free port), got ${shownValue(port)}`,
       { details: { port } },
     );
   }

@@ -18,6 +18,16 @@ export function kindOf(value: unknown): string {
   return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
 }
 
+/**
+ * A value as a message shows it (`got …`): text quoted, a number (NaN too) or boolean as it is, nothing as `none`,
+ * anything else by its kind ({@link kindOf}). The one helper for it: engine, embed and mcp messages use it.
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return value === undefined ? 'none' : kindOf(value);
+}
+
 const EXPECTED: Readonly<Record<string, string>> = Object.freeze({
   int: 'a whole number',
   array: 'an array',
