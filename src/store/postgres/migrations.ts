@@ -491,6 +491,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows;`,
   },
+  {
+    version: 20,
+    description:
+      "as SQLite version 20 (forgotten text leaves the file: its full-text indexes' secure delete): nothing to change " +
+      'here, where a deleted row stays in its pages until VACUUM (docs/security.md); the number keeps a dump of either ' +
+      'store restorable into the other',
+    sql: `SELECT 1;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
