@@ -411,8 +411,8 @@ describe('Claude Code, day one (issue 22)', () => {
     expect(start.status, shown(start)).toBe(0);
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
-    // The imported sessions' corrections (late February, past evolve's 7 days) are read too (the user's own words at any
-    // age inside the 90 days): five times told, the skill may be established (1.00).
+    // The imported sessions' corrections (late February, past evolve's 7 days) are read too (the user's own words
+    // at any age inside the 90 days): five times told, the skill may be established (1.00).
     expect(context).toMatch(/\[SKILL\] [^\n]*pnpm[^\n]*\[confidence:(?:0\.\d\d|1\.00)\]/);
     startContext = context;
   });

@@ -494,9 +494,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
   {
     version: 20,
     description:
-      "as SQLite version 20 (forgotten text leaves the file: its full-text indexes' secure delete): nothing to change " +
-      'here, where a deleted row stays in its pages until VACUUM (docs/security.md); the number keeps a dump of either ' +
-      'store restorable into the other',
+      "as SQLite version 20 (forgotten text leaves the file: its full-text indexes' secure delete): " +
+      'nothing to change here, where a deleted row stays in its pages until VACUUM (docs/security.md); ' +
+      'the number keeps a dump of either store restorable into the other',
     sql: `SELECT 1;`,
   },
 ]);
