@@ -109,10 +109,23 @@ describe('continuous learning through the CLI (issue 6)', () => {
     expect(text).toMatch(/^---\nname: [a-z0-9-]+\ndescription: .+\n---/);
   });
 
-  it('evolve says how many observations fell before its window and the --since that reads them', () => {
+  it('evolve reads month-old corrections of the user beside its window (their own words, at any age)', () => {
     const p = project();
     // The seed's camelCase corrections, made a month before --now (2026-02-02T09:00Z): outside the 7-day default.
     const lastMonth = camelCase.map((l) => l.replace(/"2026-02-0[12]T/, '"2026-01-01T'));
+    expect(p.run(['import', '-'], `${lastMonth.join('\n')}\n`).code).toBe(0);
+    // The user's own words are read at any age inside the 90-day purge, beside the window.
+    const own = JSON.parse(p.run(['evolve', '--json', '--dry-run']).stdout);
+    expect(own.ownWordsRead).toEqual({ observations: 3, window: '7 days' });
+    expect(own.notRead).toBeUndefined();
+  });
+
+  it("evolve says how many observations not the user's fell before its window and the --since that reads them", () => {
+    const p = project();
+    // The seed's camelCase lines a month before --now, as an agent's notes: read only inside the window.
+    const lastMonth = camelCase.map((l) =>
+      l.replace(/"2026-02-0[12]T/, '"2026-01-01T').replace(/^\{/, '{"tags":["source:agent"],'),
+    );
     expect(p.run(['import', '-'], `${lastMonth.join('\n')}\n`).code).toBe(0);
     const report = JSON.parse(p.run(['evolve', '--json']).stdout);
     expect(report.observations).toBe(0);
@@ -125,7 +138,17 @@ describe('continuous learning through the CLI (issue 6)', () => {
     expect(wider.notRead).toBeUndefined();
     // One old observation beside a window that reads the others: counted alone, in the singular.
     expect(
-      p.run(['observe', '--type', 'pattern', '--observation', 'Old note', '--at', '2025-12-01T09:00:00Z']).code,
+      p.run([
+        'observe',
+        '--type',
+        'pattern',
+        '--observation',
+        'Old note',
+        '--tag',
+        'source:agent',
+        '--at',
+        '2025-12-01T09:00:00Z',
+      ]).code,
     ).toBe(0);
     const one = p.run(['evolve', '--dry-run', '--since', '33d']).stdout;
     expect(one).toContain('1 observation older than 33 days was not read; pass --since 64d to include it.');
