@@ -77,6 +77,22 @@ export async function dumpCounts(store: Store): Promise<DumpCounts> {
   return counts;
 }
 
+/** The first line of a dump: its format, the store's schema and kind, when, and each table's row count. */
+async function dumpHeader(store: Store, tables: DumpCounts, now: number | undefined): Promise<DumpHeader> {
+  return {
+    format: DUMP_FORMAT,
+    version: DUMP_VERSION,
+    schemaVersion: await store.schemaVersion(),
+    from: store.kind,
+    createdAt: new Date(now ?? Date.now()).toISOString(),
+    tables,
+  };
+}
+
+/** The body lines of a table's rows. */
+const rowLines = (table: DumpTable, rows: readonly DumpRow[]): string =>
+  rows.map((r) => `${JSON.stringify({ t: table, r })}\n`).join('');
+
 /**
  * Writes every row of `store` to `write` as a dump (see the module header), awaiting each write so
  * a slow sink holds back the reading. Fails (STORE_UNAVAILABLE) when a table's rows did not match
@@ -88,20 +104,13 @@ export async function writeDump(
   options: { now?: number; batchSize?: number } = {},
 ): Promise<DumpReport> {
   const tables = await dumpCounts(store);
-  const header: DumpHeader = {
-    format: DUMP_FORMAT,
-    version: DUMP_VERSION,
-    schemaVersion: await store.schemaVersion(),
-    from: store.kind,
-    createdAt: new Date(options.now ?? Date.now()).toISOString(),
-    tables,
-  };
+  const header = await dumpHeader(store, tables, options.now);
   await write(`${JSON.stringify(header)}\n`);
   for (const table of DUMP_TABLES) {
     let written = 0;
     for await (const batch of store.exportRows(table, { batchSize: options.batchSize ?? DUMP_DEFAULTS.batchSize })) {
       written += batch.length;
-      await write(batch.map((r) => `${JSON.stringify({ t: table, r })}\n`).join(''));
+      await write(rowLines(table, batch));
     }
     if (written !== tables[table]) {
       throw new CredenceError(
@@ -156,24 +165,11 @@ export async function salvageDump(
     read.set(table, rows);
   }
   const tables = Object.fromEntries(DUMP_TABLES.map((t) => [t, read.get(t)?.length ?? 0])) as DumpCounts;
-  const header: DumpHeader = {
-    format: DUMP_FORMAT,
-    version: DUMP_VERSION,
-    schemaVersion: await store.schemaVersion(),
-    from: store.kind,
-    createdAt: new Date(options.now ?? Date.now()).toISOString(),
-    tables,
-  };
+  const header = await dumpHeader(store, tables, options.now);
   await write(`${JSON.stringify(header)}\n`);
   for (const table of DUMP_TABLES) {
     const rows = read.get(table) ?? [];
-    for (let i = 0; i < rows.length; i += 500)
-      await write(
-        rows
-          .slice(i, i + 500)
-          .map((r) => `${JSON.stringify({ t: table, r })}\n`)
-          .join(''),
-      );
+    for (let i = 0; i < rows.length; i += 500) await write(rowLines(table, rows.slice(i, i + 500)));
   }
   const { format: _format, version: _version, ...rest } = header;
   return { ...rest, location: store.location, rows: total(tables), skipped };
