@@ -5,7 +5,8 @@
  * a memory) and whatever was derived only from it: an instinct or skill whose last evidence it was
  * goes too, with its memory, its file (a hand-written one keeps its writer's text) and its feedback. A
  * forgotten instinct or skill takes the observations it was learned from and those learned from the
- * same ones (forgetLearned). Pruning never deletes the last evidence of a live one, and says so.
+ * same ones (forgetLearned), and leaves a tombstone for the other machines' files (learning/forgotten-files). Pruning
+ * never deletes the last evidence of a live one, and says so.
  */
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
@@ -83,10 +84,14 @@ interface Ctx {
   layout: SkillFileLayoutOptions;
 }
 
-/** A dropped instinct or skill takes its feedback with it: one learned again under its id starts afresh. */
-async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
+/**
+ * A dropped instinct or skill takes its feedback with it: one learned again under its id starts afresh. It leaves a
+ * tombstone, so that every machine sharing the store takes its file out of its own project too (forgotten-files).
+ */
+async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[], now: number): Promise<void> {
   await ctx.store.deleteInstinct(ctx.scope, id);
   await ctx.store.deleteFeedback(ctx.scope, id);
+  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'instinct', name: slug, at: now }]);
   await dropInstinctOutputs(ctx, id, slug, files);
 }
 
@@ -96,12 +101,13 @@ async function dropInstinctOutputs(ctx: Ctx, id: string, slug: string, files: st
   if (removed.removed) files.push(removed.path);
 }
 
-async function dropSkill(ctx: Ctx, id: string, name: string, files: string[]): Promise<void> {
+async function dropSkill(ctx: Ctx, id: string, name: string, files: string[], now: number): Promise<void> {
   // The file first: one whose markers are broken is refused, saying so, before anything stored is deleted.
   const removed = withdrawSkillFile(ctx.layout, name);
   if (removed.removed) files.push(removed.path);
   await ctx.store.deleteSkill(ctx.scope, id);
   await ctx.store.deleteFeedback(ctx.scope, id);
+  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'skill', name, at: now }]);
   await ctx.store.deleteMemory(ctx.scope, id);
 }
 
@@ -132,7 +138,7 @@ async function withdrawEvidence(
     if (!i.evidence.some((e) => ids.has(e))) continue;
     const evidence = i.evidence.filter((e) => !ids.has(e));
     if (evidence.length === 0) {
-      await dropInstinct(ctx, i.id, i.slug, result.files);
+      await dropInstinct(ctx, i.id, i.slug, result.files, now);
       result.derivedRemoved.push(i.id);
     } else {
       const remaining = await observationsById(ctx, evidence);
@@ -170,7 +176,7 @@ async function withdrawEvidence(
     if (!s.evidence.some((e) => ids.has(e))) continue;
     const evidence = s.evidence.filter((e) => !ids.has(e));
     if (evidence.length === 0) {
-      await dropSkill(ctx, s.id, s.name, result.files);
+      await dropSkill(ctx, s.id, s.name, result.files, now);
       result.derivedRemoved.push(s.id);
     } else {
       const remaining = await observationsById(ctx, evidence);
@@ -246,10 +252,10 @@ async function forgetLearned(
   for (const k of touched) checkSkillFile(ctx.layout, k.name);
   for (const i of instincts.filter((x) => !same(x) && x.evidence.some((e) => ids.has(e))))
     checkInstinctFile(ctx.layout, i.slug);
-  if (item.kind === 'skill') await dropSkill(ctx, forgotten.id, item.record.name, result.files);
-  else await dropInstinct(ctx, forgotten.id, item.record.slug, result.files);
-  for (const i of goingInstincts) await dropInstinct(ctx, i.id, i.slug, result.files);
-  for (const k of goingSkills) await dropSkill(ctx, k.id, k.name, result.files);
+  if (item.kind === 'skill') await dropSkill(ctx, forgotten.id, item.record.name, result.files, now);
+  else await dropInstinct(ctx, forgotten.id, item.record.slug, result.files, now);
+  for (const i of goingInstincts) await dropInstinct(ctx, i.id, i.slug, result.files, now);
+  for (const k of goingSkills) await dropSkill(ctx, k.id, k.name, result.files, now);
   result.derivedForgotten.push(...goingInstincts.map((i) => i.id), ...goingSkills.map((k) => k.id));
   const stored = await observationsById(ctx, [...ids]);
   await ctx.store.deleteObservations(

@@ -75,8 +75,11 @@ async function runParsedHook(
   // The hooks' files (spool, leases, evolve lock) are the store's own: hookFilesBase in platform/paths.
   const db = where.files;
   let scope: string;
+  let root: string;
   try {
-    scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    const resolved = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE });
+    scope = resolved.scope;
+    root = resolved.root ?? p.cwd;
   } catch (error) {
     warn(`cannot tell the project of ${p.cwd}: ${(error as Error).message}`);
     return out;
@@ -112,8 +115,9 @@ async function runParsedHook(
       });
     }
     if (p.event === 'SessionStart' && io.learnOnly !== true) {
-      const { sessionContext } = await import('./context.js');
+      const { sessionContext, withdrawForgottenAtStart } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env, recent: true });
+      await withdrawForgottenAtStart(store, scope, root, warn);
       if (context !== '') {
         const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
         out.stdout = `${JSON.stringify(output)}\n`;

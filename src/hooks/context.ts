@@ -4,8 +4,10 @@
  * summary of the recent sessions and what was learned (engine/session-summary: files changed, failed
  * calls and what fixed them, the user's decisions, the active skills (confidence ≥ 0.7, with their
  * rules) and instincts ≥ 0.7), plain text within 1,500 characters. Everything printed is data; a rule
- * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17).
+ * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17). A skill
+ * forgotten in the store (on any machine) has its file taken out of the project, saying so on stderr.
  */
+import { withdrawForgottenSkillsAtStart } from '../engine/learning/forgotten-files.js';
 import { sessionSummary } from '../engine/session-summary.js';
 import type { ExecutionStore, FeedbackStore, HookQueueStore, LearningStore, ObservationStore } from '../store/types.js';
 
@@ -34,4 +36,25 @@ export async function sessionContext(
     { store, scope, now: options.now, ...(options.root === undefined ? {} : { root: options.root }) },
     { recent: options.recent === true },
   );
+}
+
+/**
+ * At a session start: the skill files of what was forgotten in the store (`credence forget`, on any machine sharing
+ * it) taken out of the project at `root` (engine/learning/forgotten-files: one query). Fails open: at most one line
+ * to `warn`, what was done or why it could not be.
+ */
+export async function withdrawForgottenAtStart(
+  store: Pick<LearningStore, 'listForgotten'>,
+  scope: string,
+  root: string,
+  warn: (line: string) => void,
+): Promise<void> {
+  try {
+    const line = await withdrawForgottenSkillsAtStart({ store, scope, root });
+    if (line !== undefined) warn(line.replace(/\s+/g, ' '));
+  } catch (error) {
+    warn(
+      `the files of forgotten skills were not looked at: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
+    );
+  }
 }

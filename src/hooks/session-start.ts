@@ -5,13 +5,14 @@
  * database opened read-only, hooks/context, engine/session-summary), and the learning of what is
  * queued handed to a process of its own (hooks/hand-off), so that the session starts without waiting
  * for it; with nothing queued (an empty spool, no event of the scope waiting in the store) no process
- * is started. What that learning adds is in the context of the next session.
+ * is started. What that learning adds is in the context of the next session. A skill forgotten in the store has its
+ * file taken out of the project (hooks/context), a line on stderr saying so.
  */
 import { resolveScope } from '../platform/git-scope.js';
 import { hookDbPath } from '../platform/paths.js';
 import { storeFailureLine } from './failure-line.js';
 import type { Store } from '../store/types.js';
-import { sessionContext } from './context.js';
+import { sessionContext, withdrawForgottenAtStart } from './context.js';
 import { eventTime } from './fast.js';
 import { handOffLearning } from './hand-off.js';
 import { openHookStore } from './open-store.js';
@@ -51,6 +52,8 @@ export async function runSessionStartHook(
       const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
       out.stdout = `${JSON.stringify(output)}\n`;
     }
+    // What was forgotten on another machine sharing the store leaves this project's skills (one query, fails open).
+    await withdrawForgottenAtStart(store, scope, root ?? p.cwd, warn);
     queued = spoolHasEvents(where.files) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
     warn(

@@ -1698,6 +1698,57 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.deleteMemory('p', 'mem-1')).toBe(true);
         expect(await store.searchMemories('p', '"jwt"')).toEqual([]);
       });
+      test('a forgotten instinct or skill leaves a tombstone until it is learned again', async () => {
+        const store = await fresh();
+        const skill = (id: string, name: string) => ({
+          id,
+          name,
+          description: 'd',
+          rules: [],
+          confidence: 0.8,
+          evidence: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        await store.recordForgotten('p', [
+          { id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 },
+          { id: 'instinct-use-ruff', kind: 'instinct', name: 'use-ruff', at: T0 + 1 },
+          { id: 'skill-black', kind: 'skill', name: 'black', at: T0 + 2 },
+        ]);
+        await store.recordForgotten('p', [{ id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 + 5 }]);
+        await store.recordForgotten('p', []);
+        expect(await store.listForgotten('p')).toEqual([
+          { id: 'instinct-use-ruff', kind: 'instinct', name: 'use-ruff', at: T0 + 1 },
+          { id: 'skill-black', kind: 'skill', name: 'black', at: T0 + 2 },
+          { id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 + 5 },
+        ]);
+        expect(await store.listForgotten('q')).toEqual([]);
+        // Learned again under its id, or under another id with the same file name: the tombstone goes.
+        await store.upsertSkill('p', skill('skill-ruff', 'ruff'));
+        await store.upsertSkill('p', skill('skill-black-2', 'black'));
+        expect((await store.listForgotten('p')).map((f) => f.id)).toEqual(['instinct-use-ruff']);
+        // A skill of another scope, or a skill named as the instinct, clears nothing.
+        await store.upsertSkill('q', skill('instinct-use-ruff', 'use-ruff'));
+        await store.upsertSkill('p', skill('skill-use-ruff', 'use-ruff'));
+        expect((await store.listForgotten('p')).map((f) => f.id)).toEqual(['instinct-use-ruff']);
+        await store.upsertInstinct('p', {
+          id: 'instinct-use-ruff',
+          slug: 'use-ruff',
+          text: 'Use ruff',
+          confidence: 0.6,
+          status: 'active',
+          evidence: [],
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        expect(await store.listForgotten('p')).toEqual([]);
+        // A tombstone recorded while an item of its name lives (a forget racing a relearn) is not listed: the file
+        // is the live item's.
+        await store.recordForgotten('p', [{ id: 'skill-old-ruff', kind: 'skill', name: 'ruff', at: T0 + 9 }]);
+        expect(await store.listForgotten('p')).toEqual([]);
+        expect(await store.deleteSkill('p', 'skill-ruff')).toBe(true);
+        expect((await store.listForgotten('p')).map((f) => f.id)).toEqual(['skill-old-ruff']);
+      });
     });
 
     describe('FeedbackStore: shown results, verdicts and feedback', () => {
@@ -2263,6 +2314,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         value: '{"points":[[0.2,0.1],[0.8,0.7]]}',
         fittedAt: T0,
       });
+      await store.recordForgotten('p', [{ id: 'sk-old', kind: 'skill', name: 'old-rule', at: T0 + 7 }]);
       await store.startHookTurn('p', 'sess-1', T0);
       await store.setHookSessionState('p', 'sess-1', { mode: 'observing' }, T0 + 1);
       await store.enqueueHookEvents('p', [

@@ -198,6 +198,14 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('value', 'json', 'required'),
     col('fitted_at', 'integer', 'required'),
   ],
+  // What forget removed (tombstones): a restored store still has the other machines take the forgotten files out.
+  forgotten: [
+    col('scope', 'text', 'required'),
+    col('id', 'text', 'required'),
+    col('kind', 'text', 'required'),
+    col('name', 'text', 'required'),
+    col('at', 'integer', 'required'),
+  ],
 });
 
 const HEX = /^(?:[0-9a-f]{2})*$/;

@@ -114,6 +114,7 @@ describe('dump files', () => {
         hook_sessions: 0,
         hook_events: 0,
         fits: 0,
+        forgotten: 0,
       },
     });
     expect(rest.map((line) => JSON.parse(line).t)).toEqual(['tools', 'observations', 'memories', 'embeddings']);

@@ -388,6 +388,7 @@ export const DUMP_TABLES = [
   'hook_sessions',
   'hook_events',
   'fits',
+  'forgotten',
 ] as const;
 export type DumpTable = (typeof DUMP_TABLES)[number];
 
@@ -731,13 +732,36 @@ export interface MemoryStore {
 }
 
 /** What evolve derives from observations: instincts and skills. */
+/**
+ * What `forget` removed of what was learned (a tombstone): every machine sharing the store takes the item's file out
+ * of its own project at its next `evolve` or session start (engine/learning/forgotten-files).
+ */
+export interface ForgottenRecord {
+  /** The forgotten instinct's or skill's id. */
+  id: string;
+  kind: 'instinct' | 'skill';
+  /** The skill's name or the instinct's slug: what its file is named after. */
+  name: string;
+  /** When it was forgotten. */
+  at: EpochMs;
+}
+
 export interface LearningStore {
+  /** Upserts an instinct; clears the tombstone of the same id, or of an instinct of the same slug (learned again). */
   upsertInstinct(scope: string, instinct: InstinctRecord): Promise<void>;
   listInstincts(scope: string): Promise<InstinctRecord[]>;
   deleteInstinct(scope: string, id: string): Promise<boolean>;
+  /** Upserts a skill; clears the tombstone of the same id, or of a skill of the same name (learned again). */
   upsertSkill(scope: string, skill: SkillRecord): Promise<void>;
   listSkills(scope: string): Promise<SkillRecord[]>;
   deleteSkill(scope: string, id: string): Promise<boolean>;
+  /** Records tombstones of forgotten instincts and skills (the same id again replaces its tombstone). */
+  recordForgotten(scope: string, records: readonly ForgottenRecord[]): Promise<void>;
+  /**
+   * The scope's tombstones, by kind then name, in one query; one whose name a live item of its kind holds is left out
+   * (its file is that item's now).
+   */
+  listForgotten(scope: string): Promise<ForgottenRecord[]>;
 }
 
 /** Results shown with their verdicts, and feedback events. */

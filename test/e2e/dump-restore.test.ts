@@ -180,6 +180,15 @@ describe('credence dump and restore', () => {
       'Never deploy by hand; run scripts/release.sh.',
     ]);
     ok(['evolve', '--scope', 'e2e', '--min-confidence', '0.3']);
+    // A habit learned and forgotten in a scope of its own: its tombstone (table forgotten) moves with the store.
+    for (const text of ['Use tabs, not spaces', 'Use tabs for indentation', 'Use tabs in every file'])
+      ok(['observe', '--scope', 'gone', '--type', 'preference', '--observation', text, '--confidence', '0.6']);
+    const learned = JSON.parse(ok(['evolve', '--scope', 'gone', '--min-confidence', '0.3', '--json'])) as {
+      newInstincts: { id: string }[];
+      skillsUpdated: { id: string }[];
+    };
+    const habit = [...learned.newInstincts, ...learned.skillsUpdated][0]?.id ?? 'nothing learned';
+    ok(['forget', habit, '--scope', 'gone']);
     const shown = JSON.parse(ok(['tools', 'search', 'read a json file', '--scope', 'demo', '--json'])) as {
       shownId: string;
     }[];

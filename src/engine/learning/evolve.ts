@@ -33,6 +33,7 @@ import { slotReader, termMatcher, type NearestByTerms, type SlotsDiffer } from '
 import { slugify } from '../../core/learning/slug.js';
 import { cosine, type EmbeddingProvider } from '../../embed/index.js';
 import { FileWrites } from './atomic-files.js';
+import { withdrawForgottenFiles, type ForgottenFile } from './forgotten-files.js';
 import { emittableSkill, eventIdsOn, instinctHeld, skillFileKept } from './held.js';
 import {
   appendEvolutionLog,
@@ -166,6 +167,11 @@ export interface EvolveReport {
    * added to, with the topic words they share.
    */
   joined: { ids: string[]; texts: string[]; why: string }[];
+  /**
+   * The files of instincts and skills forgotten (`credence forget`, on this machine or another sharing the store)
+   * that this project still had, taken out (in a dry run: that would be). Absent when none.
+   */
+  forgotten?: ForgottenFile[];
   files: { path: string; changed: boolean }[];
 }
 
@@ -1013,6 +1019,20 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     if (o !== undefined)
       report.ignored.push({ ids: [id], text: o.observation, why: 'seen once: a pattern needs 3 occurrences' });
   }
+  // Last, once this run's upserts cleared the tombstones of what it learned again: the files of what was forgotten
+  // (on another machine sharing the store too) leave this project (forgotten-files).
+  const withdrawForgotten = async (dryRun: boolean) => {
+    const learned = new Set([
+      ...report.skillsUpdated.map((k) => `skill:${k.name}`),
+      ...report.newInstincts.map((i) => `instinct:${i.slug}`),
+    ]);
+    const tombstones = (await store.listForgotten(scope)).filter((f) => !learned.has(`${f.kind}:${f.name}`));
+    const found = withdrawForgottenFiles(options.layout, tombstones, { dryRun });
+    if (found.length > 0) report.forgotten = found;
+    for (const f of found) if (f.outcome !== 'kept') report.files.push({ path: f.path, changed: true });
+  };
+  if (options.dryRun === true) await withdrawForgotten(true);
+  else writes.push(() => withdrawForgotten(false));
   if (options.dryRun !== true) {
     try {
       for (const write of writes) await write();
@@ -1629,6 +1649,15 @@ export function formatEvolveReport(r: EvolveReport): string {
       `- ${s.name}: ${how(s)} "${s.rule}" [${s.confidence.toFixed(2)}]${kind(s.category)}` +
         `${s.promotedFrom === undefined ? '' : ` (promoted from instinct ${s.promotedFrom})`}`,
     );
+  if (r.forgotten !== undefined) {
+    out.push('', `### Forgotten, files taken out (${r.forgotten.length})`);
+    const done = (f: ForgottenFile) =>
+      f.outcome === 'removed' ? 'removed' : "withdrawn (Credence's section; your text kept)";
+    const what = (f: ForgottenFile) =>
+      f.outcome === 'kept' ? `kept: ${f.problem ?? 'unknown problem'}` : `${r.dryRun ? 'would be ' : ''}${done(f)}`;
+    for (const f of r.forgotten)
+      out.push(`- ${f.kind} ${f.name}: ${f.path} ${what(f)} (forgotten ${new Date(f.at).toISOString().slice(0, 10)})`);
+  }
   out.push('', `### Observations ignored (${r.ignored.reduce((n, i) => n + i.ids.length, 0)})`);
   for (const i of r.ignored)
     out.push(`- ${i.text}${i.ids.length > 1 ? ` (${i.ids.length} observations)` : ''}: ${i.why}`);

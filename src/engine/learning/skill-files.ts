@@ -172,6 +172,8 @@ export interface RemovedFile {
   path: string;
   /** False when there was no file to remove. */
   removed: boolean;
+  /** Only Credence's section was taken out: the file stays with someone else's text (withdrawSkillFile). */
+  keptText?: true;
 }
 
 export interface EvolutionLogEntry {
@@ -748,10 +750,10 @@ function checkParses(read: () => string, path: string): void {
  * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
  * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
  * loses only the owned section; one holding only Credence's text goes with its folder. `removed`: whether the file
- * changed or went.
+ * changed or went. `dryRun`: what it would do, nothing changed.
  * @throws CredenceError as `removeSkillFile`; `INVALID_INPUT` when its markers are broken (Credence will not guess).
  */
-export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: string): RemovedFile {
+export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: string, dryRun = false): RemovedFile {
   const layout = skillFileLayout(layoutOptions);
   requireName('name', name);
   const folder = `${layout.skillsDir}/${name}`;
@@ -764,13 +766,14 @@ export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: s
     throw error;
   }
   const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');
-  if (!theirs) return removeSkillFile(layoutOptions, name);
+  if (!theirs) return dryRun ? { path, removed: true } : removeSkillFile(layoutOptions, name);
   if (doc.section === undefined) return { path, removed: false };
+  if (dryRun) return { path, removed: true, keptText: true };
   // The blank line the section was set off by goes with it.
   const after = doc.before.at(-1)?.trim() === '' && doc.after[0]?.trim() === '' ? doc.after.slice(1) : doc.after;
   const target = existingTarget(layout.root, path, join(ensureFolder(layout.root, folder), 'SKILL.md'));
   atomicWrite(target.path, compose({ ...doc, section: undefined, after }), target.stats, path);
-  return { path, removed: true };
+  return { path, removed: true, keptText: true };
 }
 
 /** The root-relative path of a skill's `SKILL.md` under `layoutOptions`. */

@@ -499,6 +499,23 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'the number keeps a dump of either store restorable into the other',
     sql: `SELECT 1;`,
   },
+  {
+    version: 21,
+    description:
+      'what forget removed of what was learned (tombstones: the instinct or skill, its file name, when): every ' +
+      "machine sharing the store takes the forgotten item's file out of its project; learning it again clears it",
+    sql: `
+      CREATE TABLE forgotten (
+        scope text ${C} NOT NULL,
+        id text ${C} NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('instinct', 'skill')),
+        name text ${C} NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (scope, id)
+      );
+      CREATE INDEX forgotten_name ON forgotten (scope, kind, name);
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -28,6 +28,7 @@ const ORDER: Readonly<Record<DumpTable, readonly string[]>> = Object.freeze({
   hook_sessions: ['scope', 'session_id'],
   hook_events: ['seq'],
   fits: ['scope', 'name'],
+  forgotten: ['scope', 'id'],
 });
 
 type Row = Record<string, unknown>;

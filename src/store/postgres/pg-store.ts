@@ -67,6 +67,7 @@ import {
   type PastRunsReader,
   type ExecutionBatchItem,
   type ExecutionRecord,
+  type ForgottenRecord,
   type FeedbackRecord,
   type HookEvent,
   type InsertReport,
@@ -1410,8 +1411,10 @@ export class PgStore implements Store {
 
   async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
     const i = this.#policy.scrub(raw);
+    // Learned again: the tombstone of the same id, or of an instinct of the same slug, goes (one statement).
     await this.#pool.query(
-      `INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
+      `WITH cleared AS (DELETE FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = 'instinct' AND name = $3)))
+       INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
         `confidence = excluded.confidence,
@@ -1428,8 +1431,10 @@ export class PgStore implements Store {
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
     const s = this.#policy.scrub(raw);
+    // Learned again: the tombstone of the same id, or of a skill of the same name, goes (one statement).
     await this.#pool.query(
-      `INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
+      `WITH cleared AS (DELETE FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = 'skill' AND name = $3)))
+       INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
         `rules = excluded.rules,
@@ -1442,6 +1447,41 @@ export class PgStore implements Store {
     return (await this.#rows('SELECT * FROM skills WHERE scope = $1 ORDER BY confidence DESC, name', [scope])).map(
       toSkill,
     );
+  }
+
+  async recordForgotten(scope: string, records: readonly ForgottenRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    // One row per id (the last given), as SQLite's one statement per record leaves it.
+    const scrubbed = [...new Map(records.map((r) => [r.id, this.#policy.scrub(r)])).values()];
+    await this.#pool.query(
+      `INSERT INTO forgotten (scope, id, kind, name, at)
+       SELECT $1, f.id, f.kind, f.name, f.at FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[])
+         AS f(id, kind, name, at)
+       ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`,
+      [
+        scope,
+        scrubbed.map((f) => f.id),
+        scrubbed.map((f) => f.kind),
+        scrubbed.map((f) => f.name),
+        scrubbed.map((f) => f.at),
+      ],
+    );
+  }
+
+  async listForgotten(scope: string): Promise<ForgottenRecord[]> {
+    const rows = await this.#rows(
+      `SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = $1
+         AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = $1 AND s.name = f.name))
+         AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = $1 AND i.slug = f.name))
+       ORDER BY f.kind, f.name, f.id`,
+      [scope],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      kind: r.kind === 'instinct' ? 'instinct' : 'skill',
+      name: String(r.name),
+      at: Number(r.at),
+    }));
   }
 
   async insertFeedback(scope: string, raw: FeedbackRecord): Promise<InsertReport> {

@@ -622,6 +622,23 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       (t) => `INSERT INTO ${t} (${t}, rank) VALUES ('secure-delete', 1); INSERT INTO ${t} (${t}) VALUES ('optimize');`,
     ).join('\n'),
   },
+  {
+    version: 21,
+    description:
+      'what forget removed of what was learned (tombstones: the instinct or skill, its file name, when): every ' +
+      "machine sharing the store takes the forgotten item's file out of its project; learning it again clears it",
+    sql: `
+      CREATE TABLE forgotten (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('instinct', 'skill')),
+        name TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX forgotten_name ON forgotten (scope, kind, name);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

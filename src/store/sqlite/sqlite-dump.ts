@@ -28,6 +28,7 @@ const ORDER: Readonly<Record<DumpTable, { rowid: string } | { key: readonly stri
   hook_sessions: { key: ['scope', 'session_id'] },
   hook_events: { rowid: 'seq' },
   fits: { key: ['scope', 'name'] },
+  forgotten: { key: ['scope', 'id'] },
 });
 
 /** @default 500 rows a batch */

@@ -65,6 +65,7 @@ import {
   type EdgeRecord,
   type ExecutionBatchItem,
   type ExecutionRecord,
+  type ForgottenRecord,
   type RecordReport,
   type Outcome,
   type OutcomeBin,
@@ -1208,18 +1209,58 @@ export class SqliteStore implements Store {
 
   async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
     const i = this.#policy.scrub(raw);
-    this.#stmt(
-      `
+    this.#write(() => {
+      this.#stmt(
+        `
       INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
       VALUES (@id, @scope, @slug, @text, @confidence, @status, @evidence, @createdAt, @updatedAt)
       ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
-        `confidence = excluded.confidence,
+          `confidence = excluded.confidence,
         status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
-    ).run({
-      ...i,
-      scope,
-      evidence: json(i.evidence),
+      ).run({
+        ...i,
+        scope,
+        evidence: json(i.evidence),
+      });
+      this.#clearForgotten(scope, i.id, 'instinct', i.slug);
     });
+  }
+
+  /** Learned again: the tombstone of the same id, or of the same kind and file name, goes. */
+  #clearForgotten(scope: string, id: string, kind: 'instinct' | 'skill', name: string): void {
+    this.#stmt('DELETE FROM forgotten WHERE scope = ? AND (id = ? OR (kind = ? AND name = ?))').run(
+      scope,
+      id,
+      kind,
+      name,
+    );
+  }
+
+  async recordForgotten(scope: string, records: readonly ForgottenRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    this.#write(() => {
+      const insert = this.#stmt(`
+        INSERT INTO forgotten (scope, id, kind, name, at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`);
+      for (const raw of records) {
+        const f = this.#policy.scrub(raw);
+        insert.run(scope, f.id, f.kind, f.name, f.at);
+      }
+    });
+  }
+
+  async listForgotten(scope: string): Promise<ForgottenRecord[]> {
+    const rows = this.#stmt(`
+      SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = @scope
+        AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = @scope AND s.name = f.name))
+        AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = @scope AND i.slug = f.name))
+      ORDER BY f.kind, f.name, f.id`).all({ scope }) as Row[];
+    return rows.map((r) => ({
+      id: String(r.id),
+      kind: r.kind === 'instinct' ? 'instinct' : 'skill',
+      name: String(r.name),
+      at: Number(r.at),
+    }));
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
@@ -1230,18 +1271,21 @@ export class SqliteStore implements Store {
 
   async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
     const s = this.#policy.scrub(raw);
-    this.#stmt(
-      `
+    this.#write(() => {
+      this.#stmt(
+        `
       INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
       VALUES (@id, @scope, @name, @description, @rules, @confidence, @evidence, @createdAt, @updatedAt)
       ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
-        `rules = excluded.rules,
+          `rules = excluded.rules,
         confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
-    ).run({
-      ...s,
-      scope,
-      rules: json(s.rules),
-      evidence: json(s.evidence),
+      ).run({
+        ...s,
+        scope,
+        rules: json(s.rules),
+        evidence: json(s.evidence),
+      });
+      this.#clearForgotten(scope, s.id, 'skill', s.name);
     });
   }
 

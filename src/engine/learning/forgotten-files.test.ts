@@ -1,0 +1,166 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runSessionStartHook } from '../../hooks/session-start.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import type { Store } from '../../store/types.js';
+import { openCredence } from '../engine.js';
+import { formatEvolveReport } from './evolve.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.parse('2026-02-02T09:00:00Z');
+const base = mkdtempSync(join(tmpdir(), 'credence-forgotten-files-'));
+const opened: Store[] = [];
+afterAll(async () => {
+  for (const s of opened) await s.close().catch(() => {});
+  rmSync(base, { recursive: true, force: true });
+});
+
+const RUFF = [
+  'No, use ruff instead of flake8 for linting (1)',
+  'No, use ruff instead of flake8 for linting (2)',
+  'No, use ruff instead of flake8 for linting (3)',
+  'No, use ruff instead of flake8 for linting (4)',
+];
+const said = (texts: readonly string[], end: number) =>
+  texts.map((observation, k) => ({
+    timestamp: new Date(end - (texts.length - k) * HOUR).toISOString(),
+    type: 'correction' as const,
+    observation,
+    confidence: 0.7,
+  }));
+
+let n = 0;
+/**
+ * Two developers' clones of one project (Claude Code projects: skills go to .claude/skills), each with its own
+ * connection to one shared SQLite file, in the same scope.
+ */
+function team() {
+  const dir = join(base, `t${(n += 1)}`);
+  const db = join(dir, 'credence.db');
+  const dev = (name: string) => {
+    const root = join(dir, name);
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, '.claude'), { recursive: true });
+    mkdirSync(dir, { recursive: true });
+    const store = openSqliteStore({ path: db });
+    opened.push(store);
+    const at = (t: number) => openCredence({ store, scope: 's', now: () => t, cwd: root });
+    return { root, store, at };
+  };
+  const dev1 = dev('app1');
+  const dev2 = dev('app2');
+  /** The SessionStart hook of a session in `root`, as Claude Code runs it. */
+  const sessionStart = (root: string, t: number) =>
+    runSessionStartHook(
+      { event: 'SessionStart', session: 'sess', cwd: root } as Parameters<typeof runSessionStartHook>[0],
+      { CREDENCE_DB: db, CREDENCE_SCOPE: 's', CREDENCE_NOW: new Date(t).toISOString(), CREDENCE_AUTO_EVOLVE: '0' },
+    );
+  return { dev1, dev2, sessionStart };
+}
+
+/** Both developers have the ruff skill in their .claude/skills, written by their own evolve. */
+async function bothLearned(t: ReturnType<typeof team>): Promise<{ id: string; file: string }> {
+  const c1 = await t.dev1.at(T0);
+  await c1.observe(said(RUFF, T0));
+  await c1.evolve();
+  await (await t.dev2.at(T0 + HOUR)).evolve();
+  const skill = (await t.dev1.store.listSkills('s'))[0];
+  expect(skill).toBeDefined();
+  const file = `.claude/skills/${skill?.name}/SKILL.md`;
+  expect(existsSync(join(t.dev1.root, file))).toBe(true);
+  expect(existsSync(join(t.dev2.root, file))).toBe(true);
+  return { id: skill?.id as string, file };
+}
+
+describe('a skill forgotten on one machine leaves the other machines sharing the store', () => {
+  it("the other developer's next evolve removes its file, and its report says so", async () => {
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    const forgotten = await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    expect(forgotten.files).toEqual([file]);
+    expect(existsSync(join(t.dev1.root, file))).toBe(false);
+    expect(existsSync(join(t.dev2.root, file))).toBe(true);
+
+    const c2 = await t.dev2.at(T0 + 3 * HOUR);
+    const dry = await c2.evolve({ dryRun: true });
+    expect(dry.forgotten?.map((f) => [f.id, f.path, f.outcome])).toEqual([[id, file, 'removed']]);
+    expect(existsSync(join(t.dev2.root, file))).toBe(true);
+    const report = await c2.evolve();
+    expect(existsSync(join(t.dev2.root, file))).toBe(false);
+    expect(existsSync(join(t.dev2.root, file, '..'))).toBe(false);
+    expect(report.forgotten?.map((f) => [f.id, f.kind, f.path, f.outcome])).toEqual([[id, 'skill', file, 'removed']]);
+    expect(report.files).toContainEqual({ path: file, changed: true });
+    expect(formatEvolveReport(report)).toContain(`### Forgotten, files taken out (1)\n- skill ruff: ${file} removed`);
+    // Nothing left to take out: the next run says nothing of it.
+    expect((await (await t.dev2.at(T0 + 4 * HOUR)).evolve()).forgotten).toBeUndefined();
+  });
+
+  it("the other developer's next session start removes it, one line on stderr, the context as before", async () => {
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    const start = await t.sessionStart(t.dev2.root, T0 + 3 * HOUR);
+    expect(existsSync(join(t.dev2.root, file))).toBe(false);
+    expect(start.stderr.trimEnd().split('\n')).toEqual([
+      `credence hook: took out the files of 1 skill forgotten in the shared store: ${file}`,
+    ]);
+    expect(start.stdout).not.toMatch(/forgotten|took out/);
+    // Said once: the next session start has nothing to say.
+    expect((await t.sessionStart(t.dev2.root, T0 + 4 * HOUR)).stderr).toBe('');
+  });
+
+  it("a SKILL.md with a human's text keeps it: only Credence's section leaves", async () => {
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    const path = join(t.dev2.root, file);
+    const mine = 'My own note: ruff runs in CI too, keep its config in pyproject.toml.';
+    writeFileSync(path, `${readFileSync(path, 'utf8')}\n${mine}\n`);
+    await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    const start = await t.sessionStart(t.dev2.root, T0 + 3 * HOUR);
+    expect(start.stderr).toContain(`${file} (Credence's section; your text kept)`);
+    const left = readFileSync(path, 'utf8');
+    expect(left).toContain(mine);
+    // As `forget` leaves it on its own machine: the front matter stays with the human's text, the section goes.
+    expect(left).not.toMatch(/credence:begin|credence:end|## Rules|confidence 0\./);
+    // Kept as it is from then on.
+    const report = await (await t.dev2.at(T0 + 4 * HOUR)).evolve();
+    expect(report.forgotten).toBeUndefined();
+    expect(readFileSync(path, 'utf8')).toBe(left);
+  });
+
+  it('a skill learned again after it was forgotten is written again, on every machine, and stays', async () => {
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    await t.sessionStart(t.dev2.root, T0 + 3 * HOUR);
+    expect(existsSync(join(t.dev2.root, file))).toBe(false);
+    expect((await t.dev1.store.listForgotten('s')).map((f) => f.id)).toEqual([id]);
+
+    const later = T0 + 30 * HOUR;
+    const c1 = await t.dev1.at(later);
+    await c1.observe(said(RUFF, later));
+    await c1.evolve();
+    expect((await t.dev1.store.listSkills('s')).map((k) => k.id)).toEqual([id]);
+    expect(await t.dev1.store.listForgotten('s')).toEqual([]);
+    expect(existsSync(join(t.dev1.root, file))).toBe(true);
+    const report = await (await t.dev2.at(later + HOUR)).evolve();
+    expect(report.forgotten).toBeUndefined();
+    expect(existsSync(join(t.dev2.root, file))).toBe(true);
+    expect((await t.sessionStart(t.dev2.root, later + 2 * HOUR)).stderr).toBe('');
+    expect(existsSync(join(t.dev2.root, file))).toBe(true);
+  });
+
+  it('only the folders Credence writes in the project are looked in: a file elsewhere of that name stays', async () => {
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    const elsewhere = join(t.dev2.root, 'docs', 'skills', 'ruff', 'SKILL.md');
+    mkdirSync(join(elsewhere, '..'), { recursive: true });
+    writeFileSync(elsewhere, readFileSync(join(t.dev2.root, file), 'utf8'));
+    await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    await (await t.dev2.at(T0 + 3 * HOUR)).evolve();
+    expect(existsSync(join(t.dev2.root, file))).toBe(false);
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+});

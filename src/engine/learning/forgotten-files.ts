@@ -1,0 +1,116 @@
+/**
+ * @module engine/learning/forgotten-files
+ * `forget` on one machine leaves a tombstone in the store (LearningStore.recordForgotten); every machine sharing the
+ * store takes the forgotten item's file out of its own project at its next `evolve` (instinct and skill files) and
+ * session start (skill files only, the ones the agent loads): a `SKILL.md` holding only Credence's text goes with its
+ * folder, one with a human's text keeps it and loses Credence's section (as `forget` does locally), an instinct's
+ * file goes. Only the layout's folders under the project root are looked in; a learned item of the same name is left.
+ */
+import { isCredenceError } from '../../core/errors.js';
+import { isValidSkillName } from '../../core/learning/slug.js';
+import type { ForgottenRecord, LearningStore } from '../../store/types.js';
+import {
+  readInstinctFile,
+  removeInstinctFile,
+  skillFileLayout,
+  withdrawSkillFile,
+  type SkillFileLayoutOptions,
+} from './skill-files.js';
+import { agentSkillsDir } from './skill-location.js';
+
+/** A file of a forgotten instinct or skill taken out (or, in a dry run, that would be), or kept for a problem. */
+export interface ForgottenFile {
+  id: string;
+  kind: 'instinct' | 'skill';
+  name: string;
+  /** Root-relative path of the file. */
+  path: string;
+  /** When it was forgotten (epoch milliseconds). */
+  at: number;
+  /** `removed`: the file went; `withdrawn`: Credence's section went, a human's text stays; `kept`: see `problem`. */
+  outcome: 'removed' | 'withdrawn' | 'kept';
+  /** Why it was kept (its markers are broken, it cannot be read inside the root). */
+  problem?: string;
+}
+
+/**
+ * Takes the files of the tombstones `forgotten` out of the layout's folders: skills' `SKILL.md` (always) and
+ * instincts' files (`kinds` with `instinct`). Files already gone are not listed; a file that cannot be handled is
+ * listed as `kept` with its problem, and the others are still handled. `dryRun`: what it would do, nothing changed.
+ */
+export function withdrawForgottenFiles(
+  layout: SkillFileLayoutOptions,
+  forgotten: readonly ForgottenRecord[],
+  options: { kinds?: readonly ('instinct' | 'skill')[]; dryRun?: boolean } = {},
+): ForgottenFile[] {
+  const kinds = new Set(options.kinds ?? ['instinct', 'skill']);
+  const dryRun = options.dryRun === true;
+  const { skillsDir, instinctsDir } = skillFileLayout(layout);
+  const out: ForgottenFile[] = [];
+  for (const f of forgotten) {
+    // A name no file of Credence's can have (a hand-edited dump) names no file.
+    if (!kinds.has(f.kind) || !isValidSkillName(f.name)) continue;
+    const path = f.kind === 'skill' ? `${skillsDir}/${f.name}/SKILL.md` : `${instinctsDir}/${f.name}.md`;
+    const entry = { id: f.id, kind: f.kind, name: f.name, path, at: f.at };
+    try {
+      if (f.kind === 'skill') {
+        const r = withdrawSkillFile(layout, f.name, dryRun);
+        if (r.removed) out.push({ ...entry, outcome: r.keptText === true ? 'withdrawn' : 'removed' });
+      } else if (dryRun ? instinctFileExists(layout, f.name) : removeInstinctFile(layout, f.name).removed) {
+        out.push({ ...entry, outcome: 'removed' });
+      }
+    } catch (error) {
+      out.push({ ...entry, outcome: 'kept', problem: (error as Error).message });
+    }
+  }
+  return out;
+}
+
+function instinctFileExists(layout: SkillFileLayoutOptions, slug: string): boolean {
+  try {
+    readInstinctFile(layout, slug);
+    return true;
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND')) return false;
+    throw error;
+  }
+}
+
+/**
+ * At a session start: the skill files of the scope's tombstones taken out of the project at `root`, in the folder
+ * `evolve` writes skills to by default (`.claude/skills` in a Claude Code project, else `.credence/skills`). One
+ * query. Returns one line saying what it did, or undefined when nothing was there.
+ */
+export async function withdrawForgottenSkillsAtStart(ctx: {
+  store: Pick<LearningStore, 'listForgotten'>;
+  scope: string;
+  root: string;
+}): Promise<string | undefined> {
+  const forgotten = await ctx.store.listForgotten(ctx.scope);
+  if (forgotten.length === 0) return undefined;
+  const { skillsDir } = agentSkillsDir(ctx.root);
+  const files = withdrawForgottenFiles(
+    { root: ctx.root, ...(skillsDir === undefined ? {} : { skillsDir }) },
+    forgotten,
+    {
+      kinds: ['skill'],
+    },
+  );
+  return forgottenFilesLine(files);
+}
+
+/** One line for what was done (`removed …; kept …: why`), or undefined when nothing was. */
+export function forgottenFilesLine(files: readonly ForgottenFile[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const done = files.filter((f) => f.outcome !== 'kept');
+  const kept = files.filter((f) => f.outcome === 'kept');
+  const parts: string[] = [];
+  if (done.length > 0)
+    parts.push(
+      `took out the files of ${done.length} skill${done.length === 1 ? '' : 's'} forgotten in the shared store: ` +
+        done.map((f) => f.path + (f.outcome === 'withdrawn' ? " (Credence's section; your text kept)" : '')).join(', '),
+    );
+  if (kept.length > 0)
+    parts.push(`kept ${kept.map((f) => `${f.path} (${f.problem ?? 'unknown problem'})`).join(', ')}`);
+  return parts.join('; ');
+}
