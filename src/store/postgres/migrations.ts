@@ -505,7 +505,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'what forget removed of what was learned (tombstones: the instinct or skill, its file name, when): every ' +
       "machine sharing the store takes the forgotten item's file out of its project; learning it again clears it",
     sql: `
-      CREATE TABLE forgotten (
+      CREATE TABLE IF NOT EXISTS forgotten (
         scope text ${C} NOT NULL,
         id text ${C} NOT NULL,
         kind text NOT NULL CHECK (kind IN ('instinct', 'skill')),
@@ -513,7 +513,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         at double precision NOT NULL,
         PRIMARY KEY (scope, id)
       );
-      CREATE INDEX forgotten_name ON forgotten (scope, kind, name);
+      CREATE INDEX IF NOT EXISTS forgotten_name ON forgotten (scope, kind, name);
     `,
   },
 ]);

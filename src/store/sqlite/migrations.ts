@@ -628,7 +628,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'what forget removed of what was learned (tombstones: the instinct or skill, its file name, when): every ' +
       "machine sharing the store takes the forgotten item's file out of its project; learning it again clears it",
     sql: `
-      CREATE TABLE forgotten (
+      CREATE TABLE IF NOT EXISTS forgotten (
         scope TEXT NOT NULL,
         id TEXT NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('instinct', 'skill')),
@@ -636,7 +636,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         at INTEGER NOT NULL,
         PRIMARY KEY (scope, id)
       ) WITHOUT ROWID;
-      CREATE INDEX forgotten_name ON forgotten (scope, kind, name);
+      CREATE INDEX IF NOT EXISTS forgotten_name ON forgotten (scope, kind, name);
     `,
   },
 ]);
