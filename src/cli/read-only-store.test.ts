@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -47,3 +47,50 @@ describe.skipIf(process.platform === 'win32')('a SQLite store this user cannot w
     }
   });
 });
+
+// chmod does not bind root: SQLite would make the -shm in the folder anyway, so this runs as another user only.
+const asRoot = process.getuid?.() === 0;
+
+describe.skipIf(process.platform === 'win32' || asRoot)(
+  `a store in a read-only folder with no -wal or -shm beside it${asRoot ? ' (skipped: run as root)' : ''}`,
+  () => {
+    it('is read by status, export, dump and backup, from memory; the writing commands refuse it', async () => {
+      const folder = join(dir, 'mount');
+      mkdirSync(folder);
+      const copy = join(folder, 'c.db');
+      const at = (...argv: string[]) => cliIn(dir, ['--db', copy, '--now', '2026-05-02T09:00:00Z', ...argv]);
+      expect((await at('remember', '--title', 'Deploy runbook', 'deploy with the staging key')).code).toBe(0);
+      expect(readdirSync(folder)).toEqual(['c.db']);
+      chmodSync(copy, 0o444);
+      chmodSync(folder, 0o555);
+      try {
+        const status = await at('status', '--json');
+        expect(status.stderr).toBe('');
+        expect(JSON.parse(status.stdout)).toMatchObject({ integrity: { ok: true }, counts: { memories: 1 } });
+        expect(status.code).toBe(0);
+        expect(await at('export')).toMatchObject({ code: 0, stderr: '' });
+        expect((await at('dump', join(dir, 'm.jsonl'))).code).toBe(0);
+        expect(existsSync(join(dir, 'm.jsonl'))).toBe(true);
+        expect((await at('backup', join(dir, 'm.db'))).code).toBe(0);
+        expect(existsSync(join(dir, 'm.db'))).toBe(true);
+        // Nothing was made beside it.
+        expect(readdirSync(folder)).toEqual(['c.db']);
+        expect(await at('remember', '--title', 'More', 'more text')).toMatchObject({
+          code: 1,
+          stderr:
+            `credence: cannot write the database at ${copy}: the file is read-only for this user (mode 0444): ` +
+            `make it writable (chmod u+w ${copy})\n`,
+        });
+        chmodSync(folder, 0o755);
+        chmodSync(copy, 0o644);
+        chmodSync(folder, 0o555);
+        expect(await at('remember', '--title', 'More', 'more text')).toMatchObject({
+          code: 1,
+          stderr: expect.stringContaining(`its folder ${folder} is read-only for this user (mode 0555)`),
+        });
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    });
+  },
+);

@@ -4,7 +4,7 @@
  * timeout so many processes can write at once (SPEC §10). Write transactions start IMMEDIATE so
  * two writers queue on the busy timeout instead of failing on a lock upgrade.
  */
-import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CredenceError, isStoreBusy, storeBusyError } from '../../core/errors.js';
@@ -154,7 +154,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   let opened: Database.Database | undefined;
   try {
     if (path !== ':memory:' && !readonly) createPrivately(path);
-    db = opened = new Database(path, { readonly: readonly, fileMustExist: readonly });
+    db = opened = readonly ? openReadOnly(path) : new Database(path);
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     if (!readonly) {
       switchToWal(db, busyTimeoutMs);
@@ -221,6 +221,45 @@ function createPrivately(path: string): void {
   } catch (error) {
     // Another process created it first, or it was there: SQLite opens it as it is.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** A store read whole into memory at most this big: a larger one in a read-only folder is refused (copy it first). */
+const IN_MEMORY_AT_MOST = 1024 ** 3;
+
+/**
+ * A read-only connection to the file at `path`. SQLite reads a WAL-mode file only with its -shm beside it, which it
+ * makes when missing: in a read-only folder (a read-only mount) without one, the open fails
+ * (SQLITE_READONLY_DIRECTORY, or CANTOPEN). This better-sqlite3 has no URI filenames (so no `immutable=1`), and a
+ * file without its -wal holds every commit: such a file is then read whole into memory, its header marked as a
+ * rollback-journal file (a WAL-mode image cannot be opened in memory), and opened read-only there; nothing is written
+ * beside it. A file with a -wal that holds frames is refused, naming the copy that reads it.
+ */
+function openReadOnly(path: string): Database.Database {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('user_version');
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'SQLITE_READONLY_DIRECTORY' && code !== 'SQLITE_CANTOPEN') throw error;
+    const wal = `${path}-wal`;
+    const size = statSync(path).size;
+    if ((existsSync(wal) && statSync(wal).size > 0) || size > IN_MEMORY_AT_MOST)
+      throw new CredenceError(
+        'STORE_UNAVAILABLE',
+        `cannot open the database at ${path}: its folder is read-only and SQLite cannot make its -shm there` +
+          (size > IN_MEMORY_AT_MOST
+            ? ` (the file is over ${IN_MEMORY_AT_MOST / 1024 ** 3} GiB, too big to read ` + 'into memory)'
+            : `, while its -wal holds commits not yet in the file`) +
+          `: copy the file${existsSync(wal) ? ' with its -wal' : ''} to a writable folder and open the copy`,
+        { cause: error, details: { path } },
+      );
+    const image = readFileSync(path);
+    // Bytes 18 and 19 of the header: the file format versions, 2 for WAL mode, 1 for a rollback journal.
+    if (image.length >= 20) image.fill(1, 18, 20);
+    return new Database(image, { readonly: true });
   }
 }
 
