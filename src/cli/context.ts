@@ -68,10 +68,12 @@ export const READING_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The commands that never write the store: a SQLite file this user cannot write (`chmod 444`, a backup on a
- * read-only mount) is opened read-only for them, not refused. The other reading ones record what they show.
+ * The commands that can answer without writing: a SQLite file this user cannot write (`chmod 444`, a backup on a
+ * read-only mount) is opened read-only for them, not refused. Those that record what they show (recall, search,
+ * dag, next) answer without recording it then, saying so on one stderr line (the engine's readOnly); `serve` answers
+ * its reads, and its writes (MCP's recording tools, the dashboard's feedback) are refused naming the store.
  */
-export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set(['status', 'dump', 'backup', 'export']);
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([...READING_COMMANDS, 'serve']);
 
 /**
  * Throws (INVALID_INPUT, exit 2) on an empty `--scope`: it would fall back to the default scope. A `--now` (or

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -23,8 +23,11 @@ const db = join(dir, 's.db');
 const credence = (...argv: string[]) => cliIn(dir, ['--db', db, '--now', '2026-05-02T09:00:00Z', ...argv]);
 
 describe.skipIf(process.platform === 'win32')('a SQLite store this user cannot write (chmod 444)', () => {
-  it('is read by status, export, dump and backup; recall and the writing commands refuse it, saying why', async () => {
+  it('is read by status, export, dump, backup and the commands showing what is learned; writers refuse', async () => {
     expect((await credence('remember', '--title', 'Deploy runbook', 'deploy with the staging key')).code).toBe(0);
+    const tools = join(dir, 'tools.jsonl');
+    writeFileSync(tools, '{"id":"deploy_app","description":"deploy the app to staging"}\n');
+    expect((await credence('tools', 'add', '--jsonl', tools)).code).toBe(0);
     denied.add(db);
     try {
       const status = await credence('status', '--json');
@@ -39,12 +42,24 @@ describe.skipIf(process.platform === 'win32')('a SQLite store this user cannot w
       const refusal =
         `credence: cannot write the database at ${db}: the file is read-only for this user (mode 0600): ` +
         `make it writable (chmod u+w ${db})\n`;
-      // recall records the rows it shows: it keeps the clear refusal, as does every command that writes.
-      expect(await credence('recall', 'deploy')).toMatchObject({ stderr: refusal });
       expect(await credence('remember', '--title', 'More', 'more text')).toMatchObject({ stderr: refusal });
+      // The commands that show what was learned answer; those that record what they show say they did not.
+      const notRecorded = `credence: read-only store: not recorded (what is shown gets no shownId): ${db}\n`;
+      const recall = await credence('recall', 'deploy');
+      expect(recall).toMatchObject({ code: 0, stderr: notRecorded });
+      expect(recall.stdout).toContain('Deploy runbook');
+      const search = await credence('tools', 'search', 'deploy');
+      expect(search).toMatchObject({ code: 0, stderr: notRecorded });
+      expect(search.stdout).toContain('deploy_app');
+      for (const argv of [['next', 'deploy_app'], ['dag', 'deploy'], ['edges'], ['runs'], ['calibration']])
+        expect(await credence(...argv), argv.join(' ')).toMatchObject({ code: 0 });
+      expect(await credence('metrics')).toMatchObject({ code: 0, stderr: '' });
+      expect(await credence('workflows')).toMatchObject({ code: 0, stderr: '' });
     } finally {
       denied.delete(db);
     }
+    // Nothing was recorded as shown while it was read-only.
+    expect(JSON.parse((await credence('status', '--json')).stdout)).toMatchObject({ counts: { shown: 0 } });
   });
 });
 

@@ -137,8 +137,13 @@ export function registerServe(program: Command, context: () => CommandContext): 
         token: '--token or CREDENCE_TOKEN',
         autoExecuteThreshold: '--auto-execute-threshold',
       });
-      await withCredence(ctx, (credence) =>
-        serve(credence, config, { stderr: ctx.io.stderr, env: ctx.io.env, cwd: ctx.io.cwd }),
-      );
+      await withCredence(ctx, (credence) => {
+        if (credence.readOnly)
+          ctx.io.stderr(
+            `credence: read-only store: ${credence.storeInfo.location} cannot be written by this user; serving ` +
+              "reads only (nothing is recorded; MCP's recording tools and the dashboard's feedback are refused)\n",
+          );
+        return serve(credence, config, { stderr: ctx.io.stderr, env: ctx.io.env, cwd: ctx.io.cwd });
+      });
     });
 }

@@ -100,6 +100,7 @@ import {
   type RestoreReport,
   type SalvageReport,
 } from '../store/dump.js';
+import { readOnlyStore } from './read-only-store.js';
 
 /** The most days `dailyActivity` counts (ten years): one entry a day, so a huge count would exhaust the heap. */
 export const MAX_ACTIVITY_DAYS = 3650;
@@ -169,6 +170,7 @@ export interface Shown {
 
 const NOT_TRACKED =
   'not recorded as shown, so no shownId: the store is busy (another process is writing); the answer is complete';
+const READ_ONLY_NOT_TRACKED = 'not recorded as shown, so no shownId: the store is read-only; the answer is complete';
 
 export interface Status {
   db: string;
@@ -289,6 +291,8 @@ export class Credence {
   readonly newId: () => string;
   readonly #makeEmbedder: () => EmbeddingProvider;
   readonly #warn: (line: string) => void;
+  /** Whether the read-only store's "not recorded" line was said (once an engine). */
+  #saidReadOnly = false;
   readonly #lent: boolean;
   #embedder: EmbeddingProvider | undefined;
   #index: Promise<SearchIndex> | undefined;
@@ -320,7 +324,8 @@ export class Credence {
     lent?: boolean;
   }) {
     // After close, every method rejects with CredenceError CLOSED (store/shared heldStore), not a driver's error.
-    this.#store = heldStore(init.store, init.lent !== true);
+    // A read-only store: reads skip their side writes, and a write is refused naming it (engine/read-only-store).
+    this.#store = heldStore(init.store.readOnly === true ? readOnlyStore(init.store) : init.store, init.lent !== true);
     this.#lent = init.lent === true;
     stores.set(this, init.store);
     this.scope = init.scope.scope;
@@ -332,6 +337,14 @@ export class Credence {
     this.newId = init.newId ?? randomUuids();
     this.#makeEmbedder = init.embedder;
     this.#warn = init.warn ?? ((line) => process.stderr.write(`credence: ${line}\n`));
+  }
+
+  /**
+   * The store was opened read-only (a file this user cannot write, opened so for a reader: `readOnlyWhenUnwritable`):
+   * reads answer without recording what they show (one warning line says so), and every write fails.
+   */
+  get readOnly(): boolean {
+    return this.#store.readOnly === true;
   }
 
   /** The embedding provider, created on first use (status and record never load it). */
@@ -852,6 +865,13 @@ export class Credence {
     );
   }
 
+  /** Says once that a read-only store does not record what is shown (nor anything a read would keep). */
+  #warnReadOnly(): void {
+    if (this.#saidReadOnly) return;
+    this.#saidReadOnly = true;
+    this.#warn(`read-only store: not recorded (what is shown gets no shownId): ${this.#store.location}`);
+  }
+
   /** Records what a surface returned and puts each item's shown id on it. */
   async #track<T extends object>(
     surface: Surface,
@@ -866,6 +886,10 @@ export class Credence {
     const learned = await this.#calibrationMaps.of(this.#calibrationContext, surface);
     const probable = items.map((item) => ({ ...item, ...probabilityFields(learned, surface, confidence(item)) }));
     if (request.track === false) return probable;
+    if (this.readOnly) {
+      this.#warnReadOnly();
+      return probable.map((item) => ({ ...item, shownIdWhy: READ_ONLY_NOT_TRACKED }));
+    }
     let ids: string[];
     try {
       // A short wait: the answer is ready and does not need the write (a busy store must not hold it 5 s).

@@ -406,6 +406,8 @@ export interface StoreMeta {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the data lives: a file path or a redacted server URL. */
   readonly location: string;
+  /** Opened read-only (a SQLite file this user cannot write, opened so for a reader): every write fails. */
+  readonly readOnly?: boolean;
   schemaVersion(): Promise<number>;
   /** Every scope that holds a row of any learned table, in code-point order. */
   listScopes(): Promise<string[]>;

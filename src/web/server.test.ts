@@ -556,6 +556,60 @@ describe('a store that cannot be reached', () => {
   });
 });
 
+describe('a store opened read-only (this user cannot write its file)', () => {
+  it('answers the reads without recording them; feedback is a 409 naming the store', async () => {
+    const path = join(dir, 'read-only.db');
+    const writer = await openCredence({ db: path, now: NOW, scope: 'demo', cwd: dir });
+    await runDemo(writer);
+    await writer.close();
+    const reader = await openCredence({ store: openSqliteStore({ path, readonly: true }), now: NOW, scope: 'demo' });
+    const warned: string[] = [];
+    const engine = await openCredence({
+      store: openSqliteStore({ path, readonly: true }),
+      now: NOW,
+      scope: 'demo',
+      warn: (l) => warned.push(l),
+    });
+    const dashboard = createDashboard({ credence: engine, writable: true });
+    const server = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: dashboard.handle,
+      isPublic: dashboard.isPublic,
+    });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      const shown = (await reader.counts('demo')).shown;
+      expect((await get(server, '/api/scopes', { headers: auth })).body.writable).toBe(false);
+      const asked = await get(server, '/api/ask?q=deploy', { headers: auth });
+      expect(asked.status).toBe(200);
+      expect(asked.body.memories.length).toBeGreaterThan(0);
+      // recall records what it shows: on a read-only store it answers without it, saying so once.
+      const recalled = await engine.recall('deploy');
+      expect(recalled[0]?.shownIdWhy).toContain('the store is read-only');
+      expect(warned).toEqual([`read-only store: not recorded (what is shown gets no shownId): ${path}`]);
+      expect((await reader.counts('demo')).shown).toBe(shown);
+      const skill = (await get(server, '/api/learning', { headers: auth })).body.skills[0];
+      const r = await get(server, '/api/feedback', {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: skill.id, verdict: 'validated' }),
+      });
+      expect(r.status).toBe(409);
+      expect(r.body.error.code).toBe('STORE_READ_ONLY');
+      expect(r.body.error.message).toContain(`the store at ${path} is read-only for this user`);
+    } finally {
+      await server.close();
+      await engine.close();
+      await reader.close();
+    }
+  });
+});
+
 /** One GET with the request target as given (fetch would normalise it). */
 function rawRequest(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

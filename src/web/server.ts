@@ -192,7 +192,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     const out: { scope: string; default: boolean; counts: Record<string, number> }[] = [];
     for (const name of names)
       out.push({ scope: name, default: name === credence.scope, counts: await credence.counts(name) });
-    return { default: credence.scope, writable: options.writable === true, scopes: out };
+    return { default: credence.scope, writable: options.writable === true && !credence.readOnly, scopes: out };
   };
 
   const api = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -206,6 +206,15 @@ export function createDashboard(options: DashboardOptions): Dashboard {
           'READ_ONLY',
           'the dashboard API is read-only: ' +
             'start `credence serve --token <secret>` to allow feedback from the dashboard',
+        );
+      }
+      if (credence.readOnly) {
+        return sendError(
+          res,
+          409,
+          'STORE_READ_ONLY',
+          `the store at ${credence.storeInfo.location} is read-only for this user (served read-only): feedback ` +
+            'cannot be recorded; make it writable and restart `credence serve`',
         );
       }
       const sent = await readBody(req);

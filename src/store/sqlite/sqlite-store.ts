@@ -341,6 +341,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly vectorRanking = 'node' as const;
   readonly location: string;
+  readonly readOnly: boolean;
   readonly #db: Database.Database;
   readonly #policy: StorePolicy;
   readonly #statements = new Map<string, Database.Statement>();
@@ -365,6 +366,7 @@ export class SqliteStore implements Store {
     this.#db = db;
     this.#policy = policy;
     this.location = location;
+    this.readOnly = db.readonly;
   }
 
   #stmt(sql: string): Database.Statement {

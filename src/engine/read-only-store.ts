@@ -1,0 +1,69 @@
+/**
+ * @module engine/read-only-store
+ * A store opened read-only (a SQLite file this user cannot write, opened so for a reader) as the engine uses it: the
+ * writes a read makes on the side to keep work for next time (embeddings, vector chunks, a fit, past runs, the graph
+ * snapshot, a scope's first workflows) are skipped, as when the store is busy; any other write fails with a line
+ * naming the read-only store, not the driver's "attempt to write a readonly database". What a read shows is not
+ * recorded (engine `#track`).
+ */
+import { CredenceError } from '../core/errors.js';
+import type { Store } from '../store/types.js';
+
+/** The side writes, each with what it returns when it wrote nothing (false: "not written, another writer moved"). */
+const SIDE_WRITES: Readonly<Record<string, boolean | undefined>> = {
+  putEmbeddings: undefined,
+  writeVectorChunks: false,
+  deleteVectorIndex: undefined,
+  putFit: undefined,
+  writePastRuns: false,
+  writeGraphSnapshot: false,
+};
+
+const isReadOnlyFailure = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^SQLITE_READONLY(_|$)/.test(code);
+};
+
+/** The refusal of a write to the read-only store at `location` (STORE_UNAVAILABLE, details.readOnly). */
+export function readOnlyRefusal(location: string, cause?: unknown): CredenceError {
+  return new CredenceError(
+    'STORE_UNAVAILABLE',
+    `the database at ${location} is read-only for this user (opened read-only to answer reads): nothing can be ` +
+      'recorded in it; make it writable (its file, -wal and -shm, and folder) to record',
+    { ...(cause === undefined ? {} : { cause }), details: { path: location, readOnly: true } },
+  );
+}
+
+/** `store` with its side writes skipped and a write's SQLITE_READONLY named (see the module). */
+export function readOnlyStore<S extends Store>(store: S): S {
+  const wrapped = new Map<PropertyKey, unknown>();
+  const refused = (error: unknown): never => {
+    throw isReadOnlyFailure(error) ? readOnlyRefusal(store.location, error) : error;
+  };
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      let safe = wrapped.get(property);
+      if (safe === undefined) {
+        const method = value as (...args: unknown[]) => unknown;
+        const name = String(property);
+        safe = Object.hasOwn(SIDE_WRITES, name)
+          ? async () => SIDE_WRITES[name]
+          : (...args: unknown[]) => {
+              // Workflows built from the runs when a scope has none (a store from before them): not kept here.
+              if (name === 'rebuildWorkflows' && (args[2] as { ifEmpty?: boolean } | undefined)?.ifEmpty === true)
+                return Promise.resolve(false);
+              try {
+                const result = method.apply(target, args);
+                return result instanceof Promise ? result.catch(refused) : result;
+              } catch (error) {
+                return refused(error);
+              }
+            };
+        wrapped.set(property, safe);
+      }
+      return safe;
+    },
+  });
+}
