@@ -104,6 +104,7 @@ import { backupSqlite } from './backup.js';
 import { keepConnection } from './connection.js';
 import { leaveOpenForExit } from './exit-without-close.js';
 import { keepSideFilesWritable, unwritableCause } from './writable.js';
+import { clearDamaged, damagedRefusal, isCorrupt, markDamaged, markedDamaged } from './damaged.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
@@ -176,12 +177,23 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (readonly && path !== ':memory:') keepSideFilesWritable(path);
   } catch (error) {
     opened?.close();
+    if (isCorrupt(error)) markDamaged(path, [(error as Error).message]);
     throw openFailure(path, error);
+  }
+  // A writer (not a reader: readonly, or read-only when unwritable) refuses a store found damaged (sqlite/damaged).
+  if (!readonly && options.readOnlyWhenUnwritable !== true && markedDamaged(path)) {
+    const problems = quickCheckOf(db);
+    if (problems.length > 0) {
+      db.close();
+      throw damagedRefusal(path, problems);
+    }
+    clearDamaged(path);
   }
   try {
     migrate(db, path, readonly);
   } catch (error) {
     db.close();
+    if (isCorrupt(error)) markDamaged(path, [(error as Error).message]);
     throw isDamaged(error) || isStoreBusy(error) ? openFailure(path, error) : error;
   }
   const store = nulSafeStore(
@@ -198,6 +210,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
  */
 function busyNamed<S extends SqliteStore>(store: S): S {
   const named = (error: unknown): never => {
+    // A damaged page met by any statement: the next writer refuses the store (sqlite/damaged).
+    if (isCorrupt(error)) markDamaged(store.location, [(error as Error).message]);
     throw isStoreBusy(error) ? storeBusyError(error, store.location) : error;
   };
   return aroundMethods(store, (method, target, args) => {
@@ -260,6 +274,16 @@ function openReadOnly(path: string): Database.Database {
     // Bytes 18 and 19 of the header: the file format versions, 2 for WAL mode, 1 for a rollback journal.
     if (image.length >= 20) image.fill(1, 18, 20);
     return new Database(image, { readonly: true });
+  }
+}
+
+/** SQLite's quick check of `db` (the first 20 problems), empty when sound; a check that fails is its problem. */
+function quickCheckOf(db: Database.Database): string[] {
+  try {
+    const rows = db.pragma('quick_check(20)') as { quick_check: string }[];
+    return rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  } catch (error) {
+    return [(error as Error).message];
   }
 }
 
@@ -476,12 +500,11 @@ export class SqliteStore implements Store {
   }
 
   async quickCheck(): Promise<string[]> {
-    try {
-      const rows = this.#db.pragma('quick_check(20)') as { quick_check: string }[];
-      return rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
-    } catch (error) {
-      return [(error as Error).message];
-    }
+    const problems = quickCheckOf(this.#db);
+    // Found damaged: writers refuse it from now on (sqlite/damaged); found sound, a mark left before goes.
+    if (problems.length > 0) markDamaged(this.location, problems);
+    else if (markedDamaged(this.location)) clearDamaged(this.location);
+    return problems;
   }
 
   backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
