@@ -178,10 +178,16 @@ export function registerLearning(program: Command, context: () => CommandContext
       const learnedFrom = result.evidenceForgotten.length;
       const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;
       const left = result.observationsLeft ?? [];
+      const fromCalls = (result.observationsForgotten ?? []).length;
       const also = [
         ...(result.kind === 'session'
+          ? [`forgot its ${runs} run${runs === 1 ? '' : 's'} (prompts, calls, full text) and its hook state`]
+          : []),
+        ...(fromCalls === 0
+          ? []
+          : [`forgot the ${fromCalls} observation${fromCalls === 1 ? '' : 's'} learned from its calls`]),
+        ...(result.kind === 'session'
           ? [
-              `forgot its ${runs} run${runs === 1 ? '' : 's'} (prompts, calls, full text) and its hook state`,
               ...(left.length === 0
                 ? []
                 : [`kept the observations learned from its prompts: ${left.join(', ')} (forget each by its id)`]),

@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import { turnRunId } from '../hooks/ingest.js';
+import type { Store } from '../store/types.js';
+import { ingest, turnRunId } from '../hooks/ingest.js';
+
+const base = mkdtempSync(join(tmpdir(), 'credence-forget-runs-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const AT = Date.parse('2026-06-01T00:00:00Z');
 const SESSION = '5f0c2d3e-9a41-4b7e-8c55-0d1e2f3a4b5c';
@@ -91,6 +98,59 @@ describe('forget a run or a Claude Code session', () => {
     const result = await credence.forget(SESSION);
     expect(result).toMatchObject({ kind: 'session', observationsLeft: ['obs-from-prompt'] });
     expect((await store.listObservations('p')).map((o) => o.id).sort()).toEqual(['obs-elsewhere', 'obs-from-prompt']);
+    await credence.close();
+  });
+
+  /** Learns a session as the hooks do (hooks/ingest): a prompt with a correction, a failed Bash call, a failed test. */
+  async function learned(store: Store, session: string, at: number, secret: string, tool = 'pnpm') {
+    const cwd = join(base, 'proj');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const failed = (command: string, error: string, t: number) => ({
+      session,
+      turn: 'current' as const,
+      kind: 'PostToolUseFailure',
+      at: t,
+      payload: { tool: 'Bash', status: 'failure', input: JSON.stringify({ command }), error },
+    });
+    await store.enqueueHookEvents('p', [
+      { session, turn: 'next', kind: 'prompt', at, payload: { prompt: `no, use ${tool} not npm` } },
+      failed('redis-cli -h cache.acme.io ping', `Error: NOAUTH for ${secret} (customer 4471 Jane Roe)`, at + 1),
+      failed('npm test', 'FAIL src/a.test.ts', at + 2),
+    ]);
+    const lines: string[] = [];
+    await ingest(store, 'p', { cwd, now: at + 10, env: {}, claimer: 'me', session }, (l) => lines.push(l));
+    expect(lines).toEqual([]);
+  }
+  const texts = async (store: Store) => (await store.listObservations('p')).map((o) => o.observation).join('\n');
+
+  it("a session forgets the observations learned from its calls (a failed call's error), not another's", async () => {
+    // Before: they stayed (the error text, a customer's name in it) and observationsLeft said nothing was left.
+    const { credence, store } = await engine();
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    await learned(store, 'sess-b', AT + 200, 'Other-Session-7', 'yarn');
+    expect(await texts(store)).toContain('Kestrel-Mango-42');
+    const before = await store.listObservations('p');
+    const correction = before.find((o) => o.type === 'correction' && o.timestamp === AT + 100)?.id;
+    const result = await credence.forget('sess-a');
+    expect(result).toMatchObject({ kind: 'session', runsForgotten: ['cc-sess-a-1'], observationsLeft: [correction] });
+    expect(result.observationsForgotten).toHaveLength(2);
+    const left = await store.listObservations('p');
+    expect(await texts(store)).not.toContain('Kestrel-Mango-42');
+    expect(left.filter((o) => o.timestamp > AT + 100 && o.timestamp < AT + 200)).toEqual([]);
+    // The other session's, and this one's correction (the user's words, listed), stay.
+    expect(await texts(store)).toContain('Other-Session-7');
+    expect(left.map((o) => o.id)).toContain(correction);
+    expect(left).toHaveLength(before.length - 2);
+    await credence.close();
+  });
+
+  it("a turn's run id forgets the observations learned from its calls", async () => {
+    const { credence, store } = await engine();
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    const result = await credence.forget('cc-sess-a-1');
+    expect(result).toMatchObject({ kind: 'run', runsForgotten: ['cc-sess-a-1'] });
+    expect(result.observationsForgotten).toHaveLength(2);
+    expect(await texts(store)).not.toContain('Kestrel-Mango-42');
     await credence.close();
   });
 });

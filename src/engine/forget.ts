@@ -26,6 +26,7 @@ import {
   type SkillFileLayoutOptions,
 } from './learning/skill-files.js';
 import type {
+  ExecutionRecord,
   ExecutionStore,
   FeedbackStore,
   HookQueueStore,
@@ -59,6 +60,11 @@ export interface ForgetResult {
    * its own id.
    */
   observationsLeft?: string[];
+  /**
+   * A run or a session: the hooks' observations learned from its calls (a failed call's error, a test run, a commit),
+   * forgotten with it: derived from those calls only.
+   */
+  observationsForgotten?: string[];
   /** Instincts and skills deleted because this was their last evidence (with their files). */
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */
@@ -276,10 +282,7 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   const forgotten = (await ctx.store.listObservations(ctx.scope)).find((o) => o.id === id);
   if (forgotten !== undefined) {
     // The files it will rewrite or remove are read first: broken markers refuse before the delete.
-    for (const k of await ctx.store.listSkills(ctx.scope))
-      if (k.evidence.includes(id)) checkSkillFile(ctx.layout, k.name);
-    for (const i of await ctx.store.listInstincts(ctx.scope))
-      if (i.evidence.includes(id)) checkInstinctFile(ctx.layout, i.slug);
+    await checkFilesHolding(ctx, new Set([id]));
     if (await ctx.store.deleteObservation(ctx.scope, id)) {
       await withdrawEvidence(ctx, new Set([id]), now, result, new Set([forgotten.observation]));
       return { id, kind: 'observation', ...result, evidenceForgotten: [] };
@@ -302,9 +305,12 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   // A run (its intent is the prompt that started it: a secret in a prompt is there, and in its full text).
   const run = await ctx.store.getExecution(ctx.scope, id);
   if (run !== undefined) {
+    const fromCalls = await learnedFromCalls(ctx, [run]);
+    await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
     await ctx.store.deleteExecutions(ctx.scope, [id]);
     await forgetTurnIntent(ctx, id, run.intent, now);
-    return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id] };
+    const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
+    return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id], observationsForgotten };
   }
   // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
   const prefix = `cc-${sessionLabel(id)}-`;
@@ -313,17 +319,68 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   );
   const turns = runs.map((r) => r.id);
   const prompts = [...runs.map((r) => r.intent), ...stateIntents((await ctx.store.hookSession(ctx.scope, id)).state)];
+  const fromCalls = await learnedFromCalls(ctx, runs);
+  await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
   const hadState = await ctx.store.forgetHookSession(ctx.scope, id);
   if (turns.length > 0 || hadState) {
     await ctx.store.deleteExecutions(ctx.scope, turns);
+    const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts);
-    return { id, kind: 'session', ...result, evidenceForgotten: [], runsForgotten: turns.sort(), observationsLeft };
+    return {
+      id,
+      kind: 'session',
+      ...result,
+      evidenceForgotten: [],
+      runsForgotten: turns.sort(),
+      observationsForgotten,
+      observationsLeft,
+    };
   }
   throw new CredenceError(
     'NOT_FOUND',
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
       'no observation, instinct, skill, memory, run or Claude Code session',
   );
+}
+
+/** Reads every instinct's and skill's file that forgetting these observations would rewrite or remove. */
+async function checkFilesHolding(ctx: Ctx, ids: ReadonlySet<string>): Promise<void> {
+  if (ids.size === 0) return;
+  for (const k of await ctx.store.listSkills(ctx.scope))
+    if (k.evidence.some((e) => ids.has(e))) checkSkillFile(ctx.layout, k.name);
+  for (const i of await ctx.store.listInstincts(ctx.scope))
+    if (i.evidence.some((e) => ids.has(e))) checkInstinctFile(ctx.layout, i.slug);
+}
+
+/**
+ * The hooks' observations learned from these runs' calls: tagged `hook` and `claude-code`, with the call's tool among
+ * their tags and the call's time as theirs (the hooks date both by the tool event). A failed call's error, a test
+ * run, a commit: each derived from that one call. A correction comes from a prompt, never from a call.
+ */
+async function learnedFromCalls(ctx: Ctx, runs: readonly ExecutionRecord[]): Promise<ObservationRecord[]> {
+  const calls = new Set(runs.flatMap((r) => r.calls.flatMap((c) => (c.at === undefined ? [] : [`${c.at} ${c.tool}`]))));
+  if (calls.size === 0) return [];
+  return (await ctx.store.listObservations(ctx.scope)).filter(
+    (o) =>
+      o.tags.includes('hook') &&
+      o.tags.includes('claude-code') &&
+      !o.tags.includes('correction') &&
+      o.tags.some((t) => calls.has(`${o.timestamp} ${t}`)),
+  );
+}
+
+/** Deletes these observations and takes them out of every instinct's and skill's evidence; returns their ids. */
+async function forgetObservations(
+  ctx: Ctx,
+  observations: readonly ObservationRecord[],
+  now: number,
+  result: { derivedRemoved: string[]; derivedUpdated: string[]; files: string[] },
+): Promise<string[]> {
+  if (observations.length === 0) return [];
+  const ids = observations.map((o) => o.id);
+  await ctx.store.deleteObservations(ctx.scope, ids);
+  await withdrawEvidence(ctx, new Set(ids), now, result, new Set(observations.map((o) => o.observation)));
+  return ids.sort();
 }
 
 /** The prompts the hooks keep in a session's state (`intents`, by turn). */
