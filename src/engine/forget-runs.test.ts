@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
-import { ingest, turnRunId } from '../hooks/ingest.js';
+import { ingest, sessionLabel, turnRunId } from '../hooks/ingest.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-forget-runs-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -151,6 +151,27 @@ describe('forget a run or a Claude Code session', () => {
     expect(result).toMatchObject({ kind: 'run', runsForgotten: ['cc-sess-a-1'] });
     expect(result.observationsForgotten).toHaveLength(2);
     expect(await texts(store)).not.toContain('Kestrel-Mango-42');
+    await credence.close();
+  });
+
+  it("a turn's run id of a session over 240 characters takes its prompt out of the session's hook state", async () => {
+    // Before: the run id names the session by its label (a hash), the state is under the whole id: the prompt stayed.
+    const { credence, store } = await engine();
+    const long = `${'s'.repeat(70)}-${'9'.repeat(179)}`;
+    await learned(store, long, AT + 100, 'Kestrel-Mango-42');
+    await store.setHookSessionState('p', `${long}x`, { intents: { '1': 'no, use pnpm not npm' } }, AT);
+    expect((await store.hookSession('p', long)).state.intents).toEqual({ '1': 'no, use pnpm not npm' });
+    expect(await credence.forget(turnRunId(long, 1))).toMatchObject({
+      kind: 'run',
+      runsForgotten: [turnRunId(long, 1)],
+    });
+    expect((await store.hookSession('p', long)).state.intents).toEqual({});
+    // Another long session starting alike (another label) keeps its own.
+    expect((await store.hookSession('p', `${long}x`)).state.intents).toEqual({ '1': 'no, use pnpm not npm' });
+    // The whole session's forget takes the roots the hooks keep under its label too.
+    await store.setHookSessionState('p', sessionLabel(long), { roots: ['/work/acme-customer'] }, AT);
+    await credence.forget(long);
+    expect(await store.hookSession('p', sessionLabel(long))).toEqual({ turn: 0, state: {} });
     await credence.close();
   });
 });

@@ -85,7 +85,7 @@ interface Ctx {
     LearningStore &
     FeedbackStore &
     Pick<ExecutionStore, 'getExecution' | 'listExecutions' | 'deleteExecutions'> &
-    Pick<HookQueueStore, 'forgetHookSession' | 'hookSession' | 'setHookSessionState'>;
+    Pick<HookQueueStore, 'forgetHookSession' | 'hookSession' | 'hookSessionsStartingWith' | 'setHookSessionState'>;
   scope: string;
   layout: SkillFileLayoutOptions;
 }
@@ -322,6 +322,8 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   const fromCalls = await learnedFromCalls(ctx, runs);
   await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
   const hadState = await ctx.store.forgetHookSession(ctx.scope, id);
+  // A session too long for its run ids keeps its roots under its label (hooks/ingest): they go too.
+  if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
   if (turns.length > 0 || hadState) {
     await ctx.store.deleteExecutions(ctx.scope, turns);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
@@ -408,20 +410,30 @@ function learnedFromPrompts(observations: readonly ObservationRecord[], prompts:
 }
 
 /**
- * A Claude Code turn's run `cc-<session>-<turn>`: the hooks keep its prompt (the run's intent) in the session's state
- * too (`intents`, the last few turns), which goes with it. A session over 240 characters is named by a hash in its
- * run ids and cannot be found from one: `forget <session>` takes its whole state.
+ * A Claude Code turn's run `cc-<label>-<turn>`: the hooks keep its prompt (the run's intent) in the session's state
+ * too (`intents`, the last few turns), which goes with it. The state is kept under the whole session id: a session
+ * over 240 characters has a label in its run ids (its first 64 characters, `~`, a hash: core/runs/session-label), so
+ * it is found among the sessions starting with those characters, by the label they are given.
  */
 async function forgetTurnIntent(ctx: Ctx, id: string, intent: string, now: number): Promise<void> {
-  const m = /^cc-(.+)-(\d+)$/.exec(id);
+  const m = /^cc-(.+)-(\d+)$/s.exec(id);
   if (m === null) return;
-  const [, session = '', turn = ''] = m;
-  const { state } = await ctx.store.hookSession(ctx.scope, session);
-  const intents = state.intents;
-  if (typeof intents !== 'object' || intents === null) return;
-  const kept = Object.fromEntries(Object.entries(intents).filter(([k, v]) => k !== turn && v !== intent));
-  if (Object.keys(kept).length !== Object.keys(intents).length)
-    await ctx.store.setHookSessionState(ctx.scope, session, { ...state, intents: kept }, now);
+  const [, label = '', turn = ''] = m;
+  const head = /^(.+)~[0-9a-f]{16}$/s.exec(label)?.[1];
+  const long =
+    head === undefined
+      ? []
+      : (await ctx.store.hookSessionsStartingWith(ctx.scope, head)).filter(
+          (s) => s !== label && sessionLabel(s) === label,
+        );
+  for (const session of [label, ...long]) {
+    const { state } = await ctx.store.hookSession(ctx.scope, session);
+    const intents = state.intents;
+    if (typeof intents !== 'object' || intents === null) continue;
+    const kept = Object.fromEntries(Object.entries(intents).filter(([k, v]) => k !== turn && v !== intent));
+    if (Object.keys(kept).length !== Object.keys(intents).length)
+      await ctx.store.setHookSessionState(ctx.scope, session, { ...state, intents: kept }, now);
+  }
 }
 
 export interface PruneReport {

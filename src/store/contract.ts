@@ -2043,6 +2043,17 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.forgetHookSession('p', 'nobody')).toBe(false);
       });
 
+      test('hook sessions are found by the start of their id, every character as it is', async () => {
+        const store = await fresh();
+        await store.setHookSessionState('p', 'ab%_x-1', {}, 1);
+        await store.setHookSessionState('p', 'ab%_x-2', {}, 1);
+        await store.startHookTurn('p', 'abcd', 1);
+        await store.setHookSessionState('q', 'ab%_x-3', {}, 1);
+        expect(await store.hookSessionsStartingWith('p', 'ab%_')).toEqual(['ab%_x-1', 'ab%_x-2']);
+        expect(await store.hookSessionsStartingWith('p', 'ab')).toEqual(['ab%_x-1', 'ab%_x-2', 'abcd']);
+        expect(await store.hookSessionsStartingWith('p', 'zz')).toEqual([]);
+      });
+
       test('hook events queue in order, are claimed once (a stale claim again), and go when deleted', async () => {
         const store = await fresh();
         expect(

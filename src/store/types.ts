@@ -850,6 +850,11 @@ export interface HookQueueStore {
    * that a spool file queued again is not learned. True when the session had a state or an event.
    */
   forgetHookSession(scope: string, session: string): Promise<boolean>;
+  /**
+   * The sessions of the scope with a hook turn or state whose id starts with `prefix` (as strings: every character of
+   * `prefix`, none taken as a pattern). `forget` of a turn's run finds a long session from its run id's label with it.
+   */
+  hookSessionsStartingWith(scope: string, prefix: string): Promise<string[]>;
 }
 
 /** Every row out and in, for `credence dump` and restore. */

@@ -1876,6 +1876,14 @@ export class PgStore implements Store {
     });
   }
 
+  async hookSessionsStartingWith(scope: string, prefix: string): Promise<string[]> {
+    const rows = await this.#rows(
+      'SELECT session_id FROM hook_sessions WHERE scope = $1 AND left(session_id, char_length($2)) = $2',
+      [scope, prefix],
+    );
+    return rows.map((r) => String(r.session_id)).sort();
+  }
+
   // ---- fits measured on replays (migration 9) --------------------------------------------------
 
   async getFit(scope: string, name: string): Promise<StoredFit | undefined> {

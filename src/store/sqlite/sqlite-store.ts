@@ -1764,6 +1764,13 @@ export class SqliteStore implements Store {
     });
   }
 
+  async hookSessionsStartingWith(scope: string, prefix: string): Promise<string[]> {
+    const rows = this.#stmt(
+      'SELECT session_id FROM hook_sessions WHERE scope = ? AND substr(session_id, 1, length(?)) = ?',
+    ).all(scope, prefix, prefix) as Row[];
+    return rows.map((r) => String(r.session_id)).sort();
+  }
+
   // ---- fits measured on replays (migration 9) --------------------------------------------------
 
   async getFit(scope: string, name: string): Promise<StoredFit | undefined> {
