@@ -7,8 +7,7 @@ import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseCount, parseLimit } from './parse.js';
 import { formatRuns } from './runs-text.js';
 import type { ForgetResult } from '../engine/forget.js';
-import { forgetSpooledSession } from '../hooks/spool.js';
-import { defaultDbPath, hookFilesBase } from '../platform/paths.js';
+import { storeHookFiles } from '../platform/hook-spool.js';
 
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
@@ -153,27 +152,20 @@ export function registerLearning(program: Command, context: () => CommandContext
     .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
     .action(async (id: string, o: { dir?: string; skillsDir?: string }) => {
       const ctx = context();
-      let spooled = 0;
-      const forgotten = await withCredence(ctx, async (c): Promise<ForgetResult> => {
-        // A session's events still in the hooks' spool go first: the next drain would queue them (learn them) again.
-        const url = ctx.options.databaseUrl ?? ctx.io.env.CREDENCE_DATABASE_URL;
-        const base =
-          c.storeInfo.kind === 'sqlite'
-            ? c.storeInfo.location
-            : hookFilesBase(defaultDbPath(ctx.io.env), url === '' ? undefined : url, ctx.io.env);
-        spooled = forgetSpooledSession(base, id);
-        try {
-          return await c.forget(id, {
-            ...(o.dir === undefined ? {} : { dir: o.dir }),
-            ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
-          });
-        } catch (error) {
-          if (spooled === 0 || !(error instanceof CredenceError) || error.code !== 'NOT_FOUND') throw error;
-          const none = { derivedRemoved: [], derivedUpdated: [], derivedForgotten: [], files: [] };
-          return { id, kind: 'session', ...none, evidenceForgotten: [], runsForgotten: [] };
-        }
+      const result = await withCredence(ctx, async (c): Promise<ForgetResult> => {
+        // A session's events still in the hooks' spool go too: the next drain would queue them (learn them) again.
+        const hookFiles = storeHookFiles(
+          c.storeInfo,
+          ctx.options.databaseUrl ?? ctx.io.env.CREDENCE_DATABASE_URL,
+          ctx.io.env,
+        );
+        return await c.forget(id, {
+          ...(o.dir === undefined ? {} : { dir: o.dir }),
+          ...(o.skillsDir === undefined ? {} : { skillsDir: o.skillsDir }),
+          ...(hookFiles === undefined ? {} : { hookFiles }),
+        });
       });
-      const result = forgotten.kind === 'session' ? { ...forgotten, spooledEventsForgotten: spooled } : forgotten;
+      const spooled = result.spooledEventsForgotten ?? 0;
       if (ctx.wantsJson) return printJson(ctx, result);
       const learnedFrom = result.evidenceForgotten.length;
       const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { withCredence, type CommandContext } from './context.js';
+import { storeHookFiles } from '../platform/hook-spool.js';
 
 interface ServeFlags {
   stdio?: boolean;
@@ -143,7 +144,14 @@ export function registerServe(program: Command, context: () => CommandContext): 
             `credence: read-only store: ${credence.storeInfo.location} cannot be written by this user; serving ` +
               "reads only (nothing is recorded; MCP's recording tools and the dashboard's feedback are refused)\n",
           );
-        return serve(credence, config, { stderr: ctx.io.stderr, env: ctx.io.env, cwd: ctx.io.cwd });
+        // The MCP `forget` of a session clears its events in the hooks' spool, as `credence forget` does.
+        const url = ctx.options.databaseUrl ?? ctx.io.env.CREDENCE_DATABASE_URL;
+        const hookFiles = storeHookFiles(credence.storeInfo, url, ctx.io.env);
+        return serve(credence, hookFiles === undefined ? config : { ...config, hookFiles }, {
+          stderr: ctx.io.stderr,
+          env: ctx.io.env,
+          cwd: ctx.io.cwd,
+        });
       });
     });
 }

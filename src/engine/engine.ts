@@ -17,6 +17,7 @@ import { CredenceError, isStoreBusy, SIDE_WRITE_WAIT_MS } from '../core/errors.j
 import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
+import { forgetSpooledSession } from '../platform/hook-spool.js';
 import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { openStore, schemaOnOpening } from '../store/open/open-store.js';
@@ -814,18 +815,33 @@ export class Credence {
     return { ...(await afterPrune(ctx, report, options.sinceMs, pruned.observations, alsoRead)), pruned };
   }
 
-  /** Deletes an observation (or instinct, skill, memory) and what was derived only from it. */
+  /**
+   * Deletes an observation (or instinct, skill, memory) and what was derived only from it. With `hookFiles` (the base
+   * of the hooks' files of this store: platform/hook-spool storeHookFiles), a Claude Code session's events still in
+   * the hooks' spool go first (the next drain would learn them again): `spooledEventsForgotten` in a session's
+   * result, and a session whose only trace is there is forgotten too.
+   */
   async forget(
     id: string,
-    options: { dir?: string; skillsDir?: string; instinctsDir?: string } = {},
+    options: { dir?: string; skillsDir?: string; instinctsDir?: string; hookFiles?: string } = {},
   ): Promise<ForgetResult> {
     requireText('id', id, 'id');
     this.invalidate();
-    return forget(
-      { store: this.#store, scope: this.scope, layout: this.#layout(options) },
-      graph.storedId(id),
-      this.now(),
-    );
+    const spooled = options.hookFiles === undefined ? undefined : forgetSpooledSession(options.hookFiles, id);
+    let result: ForgetResult;
+    try {
+      result = await forget(
+        { store: this.#store, scope: this.scope, layout: this.#layout(options) },
+        graph.storedId(id),
+        this.now(),
+      );
+    } catch (error) {
+      if (spooled === undefined || spooled === 0 || !(error instanceof CredenceError) || error.code !== 'NOT_FOUND')
+        throw error;
+      const none = { derivedRemoved: [], derivedUpdated: [], derivedForgotten: [], files: [] };
+      result = { id, kind: 'session', ...none, evidenceForgotten: [], runsForgotten: [] };
+    }
+    return result.kind === 'session' && spooled !== undefined ? { ...result, spooledEventsForgotten: spooled } : result;
   }
 
   #layout(options: { dir?: string; skillsDir?: string; instinctsDir?: string }) {

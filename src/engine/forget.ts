@@ -65,6 +65,8 @@ export interface ForgetResult {
    * forgotten with it: derived from those calls only.
    */
   observationsForgotten?: string[];
+  /** A session, forgotten with the base of the hooks' files: how many of its events still in the spool went. */
+  spooledEventsForgotten?: number;
   /** Instincts and skills deleted because this was their last evidence (with their files). */
   derivedRemoved: string[];
   /** Instincts and skills that lost this piece of evidence but live on. */

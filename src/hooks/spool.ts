@@ -21,6 +21,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CLAIMED, originalOf, spoolDirFor } from '../platform/hook-spool.js';
+
+export { forgetSpooledSession, spoolDirFor } from '../platform/hook-spool.js';
 
 /** An event on its way to the queue; its scope is worked out from `cwd` when it is queued. */
 export interface SpooledEvent {
@@ -36,8 +39,6 @@ export interface SpooledEvent {
   at: number;
   payload: unknown;
 }
-
-export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
 
 /** Where a spooled file that is no event is moved, under its own name (never deleted unread): beside the spool. */
 export const setAsideDirFor = (db: string): string => `${db}.hook-set-aside`;
@@ -67,7 +68,6 @@ export function spooledEventProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-const CLAIMED = '.claimed-';
 const LOCK = '.drain.lock';
 const STALE_LOCK_MS = 30_000;
 const ABANDONED_AFTER_MS = 60_000;
@@ -323,12 +323,6 @@ function releaseLock(lock: string, claimer: string): void {
   }
 }
 
-/** The name a spool file was written under (a claimed file's name carries its claimer after it). */
-const originalOf = (name: string): string => {
-  const at = name.indexOf(CLAIMED);
-  return at < 0 ? name : name.slice(0, at);
-};
-
 /** How many times the spool is read again at most before a drain takes what it has. */
 const MAX_READINGS = 10;
 
@@ -458,32 +452,6 @@ async function drainLocked(
     }
   }
   return queued;
-}
-
-/**
- * `forget <session>`: deletes the session's events still in the store's spool (`<db>.hook-spool/`, that folder only),
- * claimed or not, so the next drain does not queue them again. Returns how many went; no spool is none.
- */
-export function forgetSpooledSession(db: string, session: string): number {
-  const dir = spoolDirFor(db);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => !name.startsWith('.') && originalOf(name).endsWith('.json'));
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    try {
-      const value = JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
-      if (typeof value !== 'object' || value === null || (value as { session?: unknown }).session !== session) continue;
-      unlinkSync(join(dir, name));
-      removed += 1;
-    } catch {
-      // Gone meanwhile (drained), or no event: not this session's.
-    }
-  }
-  return removed;
 }
 
 /**

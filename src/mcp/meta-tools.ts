@@ -271,10 +271,12 @@ export const META_TOOLS: readonly MetaTool[] = [
     title: 'Forget',
     description:
       'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included); ' +
-      'an instinct or skill with the observations it was learned from, so that evolve does not learn it again.',
+      'an instinct or skill with the observations it was learned from, so that evolve does not learn it again; ' +
+      "a run or a Claude Code session id: its runs, the hooks' state and its events still in the hooks' spool.",
     input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: async ({ credence }, a) => jsonResult({ ...(await credence.forget(a.id)) }),
+    run: async ({ credence, hookFiles }, a) =>
+      jsonResult({ ...(await credence.forget(a.id, hookFiles === undefined ? {} : { hookFiles })) }),
   }),
   define({
     name: 'list_workflows',

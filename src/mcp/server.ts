@@ -21,6 +21,7 @@ import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import { isCredenceError, isStoreBusy, STORE_BUSY_MESSAGE } from '../core/errors.js';
 import { formatIssues } from '../schemas/index.js';
 import type { Credence } from '../engine/engine.js';
+import { storeHookFiles } from '../platform/hook-spool.js';
 import { isGatewayError, type DownstreamTool, type Gateway } from './gateway.js';
 import { oneLine } from '../http/request.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
@@ -46,6 +47,12 @@ export interface McpServerOptions {
   /** Settles when the gateway's servers have had their first chance to connect; listing and calling wait for it. */
   ready?: Promise<unknown>;
   log?: (line: string) => void;
+  /**
+   * The base of the hooks' files of the store (platform/hook-spool storeHookFiles), where `forget` of a Claude Code
+   * session deletes its events still in the hooks' spool. @default the SQLite file the engine opened (none for a
+   * PostgreSQL store: `credence serve` passes its own)
+   */
+  hookFiles?: string;
 }
 
 export interface CredenceMcpSession {
@@ -79,9 +86,13 @@ export function createMcpSession(
     ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
     log,
   });
+  const hookFiles =
+    options.hookFiles ??
+    (credence.storeInfo.kind === 'sqlite' ? storeHookFiles(credence.storeInfo, undefined, {}) : undefined);
   const ctx: MetaToolContext = {
     credence,
     ...(gateway === undefined ? {} : { gateway }),
+    ...(hookFiles === undefined ? {} : { hookFiles }),
     autoExecuteThreshold: options.autoExecuteThreshold ?? 0.85,
     // What became of the tools shown is read from the calls proxied after them (issue 24).
     onShown: (showing) => recorder.shown(showing),
