@@ -77,6 +77,24 @@ const expectUnit = (v: Float32Array, raw: number[]) => {
   raw.forEach((x, j) => expect(v[j]).toBeCloseTo(x / n, 6));
 };
 
+describe('texts sent to a remote embeddings endpoint', () => {
+  // Assembled at run time: the repository holds no token-shaped literal.
+  const token = 'gh' + 'p_' + 'Qu3ryTok3nEXAMPLEEXAMPLEEXAMPLE0042';
+  const query = `why does deploy fail with GH_TOKEN=${token}`;
+
+  it('are scrubbed before they leave the machine, for both providers (a query is never stored first)', async () => {
+    const ollama = await serve(ollamaAnswer);
+    await ollamaProvider({ url: ollama.url, model: 'm' }).embed([query, 'plain words']);
+    const openai = await serve(openAiAnswer);
+    await openAiProvider({ url: `${openai.url}/v1`, model: 'm', apiKey: 'k' }).embed([query]);
+    for (const seen of [...ollama.seen, ...openai.seen]) {
+      expect(JSON.stringify(seen.body)).not.toContain(token);
+      expect(seen.body.input?.[0]).toBe('why does deploy fail with GH_TOKEN=[REDACTED:github-token]');
+    }
+    expect(ollama.seen[0]?.body.input?.[1]).toBe('plain words');
+  });
+});
+
 describe('ollamaProvider', () => {
   it('posts {model, input} to /api/embed and returns normalised vectors in order', async () => {
     const server = await serve(ollamaAnswer);

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { CredenceError, isCredenceError } from '../core/errors.js';
 import { describeError, httpUrlProblem, invalidField, providerUnavailable } from './errors.js';
 import { redactHttpUrl } from '../core/security/redact-url.js';
+import { scrubValue } from '../core/security/scrub.js';
 import type { EmbeddingProviderName } from './types.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
 
@@ -104,7 +105,8 @@ export interface PostJsonRequest<T> {
 }
 
 /**
- * POSTs `body` as JSON and parses the answer with `schema`.
+ * POSTs `body` as JSON, every text in it scrubbed first (core/security/scrub: the one door out of the machine for the
+ * texts of every remote provider, stored texts and queries alike), and parses the answer with `schema`.
  * @throws CredenceError PROVIDER_UNAVAILABLE naming the url and the reason: no connection, timeout,
  * a non-2xx status (with the message of its body), a body that is not JSON or not of the schema.
  */
@@ -120,7 +122,7 @@ export async function postJson<T>(request: PostJsonRequest<T>): Promise<T> {
     const response = await fetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify(request.body),
+      body: JSON.stringify(scrubValue(request.body)),
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = response.status;
