@@ -128,6 +128,8 @@ const fake = {
   ampersandPassword: 'Tr0ub' + alnum(6) + '&3',
   ampersandBeforeOperator: 'Tr0ub' + alnum(7) + '&x9',
   ampersandFlag: alnum(8) + '&' + alnum(5),
+  vault: 'hv' + 's.' + 'CAES' + alnum(40),
+  discord: 'MT' + 'A5ODc2NTQzMjEwOTg3NjU0' + '.' + 'GaBcDe' + '.' + alnum(33),
   gitlab: 'gl' + 'pat-' + urlsafe(20),
   huggingface: 'h' + 'f_' + gen.from(UPPER + LOWER, 34),
   sendgrid: 'S' + 'G.' + urlsafe(22) + '.' + urlsafe(43),
@@ -657,6 +659,20 @@ const SECRETS: readonly SecretCase[] = [
     secret: fake.ampersandFlag,
     context: 'app-cli login --password {S} --user ada',
     keep: ['--password ', ' --user ada'],
+  },
+  {
+    name: 'HashiCorp Vault token',
+    kind: 'vault-token',
+    secret: fake.vault,
+    context: 'vault login {S} && vault kv get secret/db',
+    keep: ['vault login ', ' && vault kv get secret/db'],
+  },
+  {
+    name: 'Discord bot token',
+    kind: 'discord-token',
+    secret: fake.discord,
+    context: 'client.login("{S}")',
+    keep: ['client.login("', '")'],
   },
 ];
 
@@ -1679,5 +1695,37 @@ describe('scrubText on a secret told in prose', () => {
     'the password is "$DB_PASSWORD"',
   ])('keeps prose that names a credential without giving one: %s', (text) => {
     expect(scrubText(text).text).toBe(text);
+  });
+});
+
+describe('scrubText on a dotted value after a credential key (walk 10, item 1)', () => {
+  const dotted = 'Winter' + '2026.Spring';
+  it.each([
+    [`DB_PASSWORD=${dotted}`, 'DB_PASSWORD=[REDACTED:credential]'],
+    [`export VAULT_TOKEN=${fake.vault}`, 'export VAULT_TOKEN=[REDACTED:vault-token]'],
+    [`token = ${fake.vault}`, 'token = [REDACTED:vault-token]'],
+    [`DISCORD_BOT_TOKEN=${fake.discord}`, 'DISCORD_BOT_TOKEN=[REDACTED:discord-token]'],
+    ['api_key: ak.' + 'Zx9Pw7Rt5Yv1Nb4Kc6', 'api_key: [REDACTED:credential]'],
+    [`password: ${dotted}\nuser: ana`, 'password: [REDACTED:credential]\nuser: ana'],
+  ])('takes the whole value of %j as the secret', (text, scrubbed) => {
+    expect(scrubText(text).text).toBe(scrubbed);
+  });
+
+  it('still keeps a member path that reads as code', () => {
+    for (const text of [
+      'api_key = args.api_key',
+      'const apiKey = config.apiKey;',
+      'password = settings.db2.password',
+      'token: this.oauth2.accessToken',
+      'secret = app.config.secret',
+    ]) {
+      expect(scrubText(text).text).toBe(text);
+    }
+  });
+
+  it('keeps a version, a host name and dotted words that only look like a token shape', () => {
+    for (const text of ['hvs.short', 'Node.js v20.11.1', 'MyComponent.render.default']) {
+      expect(scrubText(text).text).toBe(text);
+    }
   });
 });

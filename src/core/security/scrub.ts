@@ -25,6 +25,8 @@ export const SECRET_KINDS = Object.freeze([
   'gitlab-token',
   'huggingface-token',
   'sendgrid-key',
+  'vault-token',
+  'discord-token',
   'webhook-url',
   'cookie',
   'url-password',
@@ -280,13 +282,25 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
     return passphrase;
   }
   if (form === 'flag' && v.startsWith('-')) return false;
-  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || MEMBER_PATH.test(v) || INDEXING_OR_GENERIC.test(v))
+  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || isCodeMemberPath(v) || INDEXING_OR_GENERIC.test(v))
     return false;
   if (bareWord) {
     if (form === 'assign') return false;
     if (form === 'colon' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return false;
   }
   return true;
+}
+
+/**
+ * Whether a value after a credential key reads as code that fetches the secret (`args.api_key`, `config.db2.password`)
+ * rather than as the secret: a member path without digits, or one whose last member names a secret. A dotted
+ * value with digits is the secret itself (`Winter2026.Spring`, a Vault `hvs.…`, a Discord bot token, `ak.Zx9…`).
+ */
+function isCodeMemberPath(v: string): boolean {
+  if (!MEMBER_PATH.test(v)) return false;
+  if (!HAS_DIGIT.test(v)) return true;
+  const last = v.slice(v.lastIndexOf('.') + 1).replace(/!$/, '');
+  return !HAS_DIGIT.test(last) && NAMES_A_SECRET.test(last);
 }
 
 /** Whether base64 text decodes to `user:password`, the payload of HTTP Basic authentication. */
@@ -679,6 +693,10 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('gitlab-token', /(?<![\w\]-])glpat-[\w-]{20,}/g),
   whole('huggingface-token', /(?<![\w\]-])hf_[A-Za-z0-9]{30,}(?![\w-])/g),
   whole('sendgrid-key', /(?<![\w\]-])SG\.[\w-]{16,}\.[\w-]{16,}/g),
+  // HashiCorp Vault service, batch and recovery tokens (`hvs.CAES…`).
+  whole('vault-token', /(?<![\w\]-])hv[sbr]\.[\w-]{24,}(?![\w-])/g),
+  // A Discord bot token: the bot's id in base64 (it starts M, N or O), a timestamp, an HMAC.
+  whole('discord-token', /(?<![\w\]-])[MNO][\w-]{23,27}\.[\w-]{6}\.[\w-]{27,40}(?![\w-])/g, (s) => HAS_DIGIT.test(s)),
   whole('stripe-key', /(?<![A-Za-z0-9\]])whsec_[A-Za-z0-9+/]{24,}/g),
   // The webhook's host stays; what follows it (team, channel and secret; id and token) goes.
   framed('webhook-url', /(\bhooks\.slack\.com\/(?:services|workflows|triggers)\/)([\w/-]{8,})/gi),
@@ -798,7 +816,8 @@ const RULES: readonly Rule[] = Object.freeze([
 /** One pass over the text that every rule's required literal passes; most texts stop here. */
 const PREFILTER = new RegExp(
   'pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|' +
-    String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|whsec_|hooks\.slack|discord|docker|` +
+    String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|hv[sbr]\.|[MNO][\w-]{23,27}\.[\w-]{6}\.|` +
+    String.raw`whsec_|hooks\.slack|discord|docker|` +
     String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user|\bpw\b`,
   'i',
 );
