@@ -1729,3 +1729,33 @@ describe('scrubText on a dotted value after a credential key (walk 10, item 1)',
     }
   });
 });
+
+describe('scrubText on ordinary text that looked like a secret (walk 10, item 7)', () => {
+  it.each([
+    'git checkout -b sk-4821-fix-payment-retry-logic',
+    'git push origin feature/sk-1093-add-retry-backoff-tests',
+    'the release token is v2.14.3-rc1',
+    'the secret is 3.0.0-rc.2 now',
+    'region ASIAPACIFICSOUTHEAST and AKIAEXAMPLEONLYWORDS',
+    'docker build --secret id=npm,src=/home/ana/.npmrc -t api .',
+    'docker buildx build --secret type=env,id=GH_TOKEN .',
+    'aws secretsmanager describe-secret --secret-id arn:aws:secretsmanager:us-east-1:123456789012:secret:db-AbCdEf',
+    'az login --service-principal -u http://app -p /tmp/cert.pem --tenant acme',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+
+  it('still takes the real shapes next to them', () => {
+    const key = 'sk' + '-' + 'Ab3dEf6hIj9kLm2nOp5qRs8tUv';
+    const project = 'sk' + '-proj-' + 'Xy7' + 'ab'.repeat(12) + 'CD9';
+    const akia = 'AK' + 'IA' + 'EXAMPLE7EXAMPLE7';
+    const pw = 'Sw0rd' + 'fish42';
+    expect(scrubText(`export OPENAI=${key}`).text).toBe('export OPENAI=[REDACTED:openai-key]');
+    expect(scrubText(`use ${project} here`).text).toBe('use [REDACTED:openai-key] here');
+    expect(scrubText(`key id ${akia}`).text).toBe('key id [REDACTED:aws-access-key-id]');
+    expect(scrubText(`the release token is ${pw}`).text).toBe('the release token is [REDACTED:credential]');
+    expect(scrubText(`app deploy --secret ${pw}`).text).toBe('app deploy --secret [REDACTED:credential]');
+    expect(scrubText(`config secret: ${pw}`).text).toBe('config secret: [REDACTED:credential]');
+    expect(scrubText(`curl -u admin:${pw} https://x.io`).text).toBe('curl -u admin:[REDACTED:credential] https://x.io');
+  });
+});

@@ -92,6 +92,8 @@ const CAMEL_CASE = /[a-z][A-Z]/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const PATH_LIKE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
 const NAMES_A_SECRET = /pass|pwd|secret|token|key|auth|cred/i;
+/** The value of a flag that points at a secret (`docker build --secret id=npm,src=…`, `--secret type=env,…`). */
+const SECRET_REFERENCE = /^(?:id|src|source|type|env|target|required|mode|uid|gid)=/i;
 const SAME_CHARACTER = /^(.)\1*$/s;
 const PLACEHOLDER = /^(?:\$|%\(|%s$|\{\{|\{%|<[^<>]*>$|\[REDACTED:|(?:process\.env|os\.environ|import\.meta\.env)\b)/i;
 const RESERVED_VALUES: ReadonlySet<string> = new Set([
@@ -281,7 +283,7 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
       cls === 'password' && v.length >= SCRUB_DEFAULTS.minBareWordLength && (option || !NAMES_A_SECRET.test(v));
     return passphrase;
   }
-  if (form === 'flag' && v.startsWith('-')) return false;
+  if (form === 'flag' && (v.startsWith('-') || SECRET_REFERENCE.test(v))) return false;
   if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || isCodeMemberPath(v) || INDEXING_OR_GENERIC.test(v))
     return false;
   if (bareWord) {
@@ -301,6 +303,14 @@ function isCodeMemberPath(v: string): boolean {
   if (!HAS_DIGIT.test(v)) return true;
   const last = v.slice(v.lastIndexOf('.') + 1).replace(/!$/, '');
   return !HAS_DIGIT.test(last) && NAMES_A_SECRET.test(last);
+}
+
+const OPENAI_KEY_PREFIX = /^(?:proj|svcacct|admin)-/;
+
+/** Whether what follows `sk-` is generated like an OpenAI key's: capitals, small letters and digits all in it. */
+function isOpenAiKeyBody(body: string): boolean {
+  const rest = body.replace(OPENAI_KEY_PREFIX, '');
+  return rest.length >= 20 && HAS_DIGIT.test(rest) && HAS_UPPER.test(rest) && HAS_LOWER.test(rest);
 }
 
 /** Whether base64 text decodes to `user:password`, the payload of HTTP Basic authentication. */
@@ -609,7 +619,8 @@ const NOT_A_CREDENTIAL = new RegExp(
   String.raw`^(?:sha-?\d*|md\d|(?:bcrypt|scrypt|pbkdf|argon|blake|crc|murmur|xxhash|xxh)\d*(?:id|i|d|b|s)?\d*` +
     String.raw`|utf-?\d+(?:mb\d)?|ucs-?\d+|latin-?\d+|iso-?8859(?:-?\d+)?|cp\d{3,4}|base\d+(?:url)?|aes-?\d+|rsa-?\d+` +
     String.raw`|ed25519|x25519|p-?\d{3}|x86(?:[_-]64)?|x64|amd64|arm64(?:e|ec)?|aarch64|armv\d+\w*|i[3-6]86` +
-    String.raw`|ppc64(?:le)?|s390x|riscv\d+|wasm\d+|[a-z]\d{1,2}[a-z]{1,2}|v?\d+(?:[.x]\d+)+|\d+(?:st|nd|rd|th|s))$` +
+    String.raw`|ppc64(?:le)?|s390x|riscv\d+|wasm\d+|[a-z]\d{1,2}[a-z]{1,2}` +
+    String.raw`|v?\d+(?:[.x]\d+)+(?:[-+][0-9a-z]+(?:\.[0-9a-z]+)*)?|\d+(?:st|nd|rd|th|s))$` +
     String.raw`|^[\w.]+(?:-[a-z]+)*-(?:[a-z]+ed|ready|safe|based|aware|only|native|compatible|friendly|style|like` +
     String.raw`|free|specific|bit|wide|side|level)$`,
   'i',
@@ -671,13 +682,12 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('jwt', /(?<![\w\]-])eyJ[\w-]{8,}\.[\w-]{4,}\.[\w-]{8,}/g),
   // An Anthropic key's prefix (sk-ant-api03-) is no word's: it is taken glued to any id or tag ("tagsk-ant-api03-…").
   whole('anthropic-key', /(?<![A-Za-z0-9\]])sk-ant-[\w-]{20,}|(?<!\])sk-ant-api\d\d-[\w-]{20,}/g),
-  whole(
-    'openai-key',
-    /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g,
-    (s) => HAS_DIGIT.test(s.slice(3)) && HAS_LETTER.test(s.slice(3)),
-  ),
+  // An OpenAI key (`sk-`, `sk-proj-`, `sk-svcacct-`, `sk-admin-` and 20+ generated characters) mixes capitals, small
+  // letters and digits; a branch or ticket name (`sk-4821-fix-payment-retry-logic`) does not.
+  whole('openai-key', /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g, (s) => isOpenAiKeyBody(s.slice(3))),
   whole('github-token', /(?<![\w\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
-  whole('aws-access-key-id', /(?<![A-Z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
+  // AKIA or ASIA and 16 capitals and digits, a digit among them: `ASIAPACIFICSOUTHEAST` is a word, not a key id.
+  whole('aws-access-key-id', /(?<![A-Z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, (s) => HAS_DIGIT.test(s)),
   framed(
     'aws-secret-key',
     new RegExp(
@@ -759,7 +769,7 @@ const RULES: readonly Rule[] = Object.freeze([
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![\w$.\]-])\\?["']?([\w$.-]*?(?:${KEY_WORDS})` +
+      String.raw`(?<![\w$.\]-])(?<!:\d{12}:)\\?["']?([\w$.-]*?(?:${KEY_WORDS})` +
         String.raw`(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?` +
         String.raw`([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
       'gi',
@@ -795,7 +805,8 @@ const RULES: readonly Rule[] = Object.freeze([
       return locateValue(m, 2, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : 'flag'));
     },
   },
-  framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)([^\s"'@]+)/g, (s) =>
+  // Not `-u http://app` (az login's service principal): a URL's `//` is no password.
+  framed('credential', /(?<![^\s"'])((?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'@/]+:)(?!\/\/)([^\s"'@]+)/g, (s) =>
     isPlaceholder(s) || ONLY_DIGITS.test(s) ? 0 : s.length,
   ),
   // A secret told in prose: "the db password is Tr0ub4dor&3", "login admin with password hunter2x", "pw Xy7kq9zz".
