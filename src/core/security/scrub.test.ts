@@ -10,6 +10,7 @@ import {
   redactionMarker,
   scrubText,
   scrubValue,
+  scrubWork,
 } from './scrub.js';
 import type { SecretKind } from './scrub.js';
 
@@ -1757,5 +1758,58 @@ describe('scrubText on ordinary text that looked like a secret (walk 10, item 7)
     expect(scrubText(`app deploy --secret ${pw}`).text).toBe('app deploy --secret [REDACTED:credential]');
     expect(scrubText(`config secret: ${pw}`).text).toBe('config secret: [REDACTED:credential]');
     expect(scrubText(`curl -u admin:${pw} https://x.io`).text).toBe('curl -u admin:[REDACTED:credential] https://x.io');
+  });
+});
+
+describe('scrubText through any depth of JSON escaping (walk 10, item 4)', () => {
+  const pw = 'Triple' + 'Nest3dPw9';
+  const nest = (text: string, depth: number): string => {
+    let t = text;
+    for (let i = 0; i < depth; i++) t = JSON.stringify({ tool_input: t });
+    return t;
+  };
+
+  it.each([1, 2, 3, 4, 5])('redacts a password in JSON nested %i levels deep in JSON strings', (depth) => {
+    const text = nest(JSON.stringify({ password: pw, user: 'ana' }), depth);
+    const out = scrubText(text).text;
+    expect(out).not.toContain(pw);
+    expect(out).toContain('[REDACTED:credential]');
+    expect(out).toContain('user');
+    expect(scrubText(out).text).toBe(out);
+    // The frame stays intact: unescaping every level gives the object back with the marker as the value.
+    let back: unknown = out;
+    for (let i = 0; i < depth; i++) back = (JSON.parse(back as string) as { tool_input: string }).tool_input;
+    expect(JSON.parse(back as string)).toEqual({ password: '[REDACTED:credential]', user: 'ana' });
+  });
+
+  it.each([0, 1, 2, 3])('redacts a quoted prose credential inside JSON %i levels deep', (depth) => {
+    const phrase = 'purple monkey ' + 'dishwasher';
+    const text = nest(JSON.stringify({ note: `I set the VPN passphrase to "${phrase}"` }), depth);
+    const out = scrubText(text).text;
+    expect(out).not.toContain(phrase);
+    let back: unknown = out;
+    for (let i = 0; i < depth; i++) back = (JSON.parse(back as string) as { tool_input: string }).tool_input;
+    expect(JSON.parse(back as string)).toEqual({ note: 'I set the VPN passphrase to "[REDACTED:credential]"' });
+  });
+
+  // The amount the rules read, not a clock: quadratic work on these 300 KB texts would be thousands of times
+  // their length; a linear scrubber reads each character a bounded number of times.
+  const B = '\\';
+  it.each([
+    ['a run of backslashes', B.repeat(300_000)],
+    ['escaped keys with no value', `{${B.repeat(7)}"password${B.repeat(7)}":`],
+    ['escaped values never closed', `password:${B.repeat(15)}"x`],
+    ['escaped prose quotes never opened', `passphrase to ${B.repeat(7)}`],
+    ['escaped prose quotes never closed', `the token is ${B.repeat(3)}"abc`],
+    ['assignments of backslashes', `token=${B.repeat(5)}`],
+    ['escaped Authorization frames', `Authorization${B.repeat(9)}": `],
+    ['escaped cookie frames', `cookie${B.repeat(9)}`],
+    ['rejected pairs', 'token=$a'],
+  ])('reads 300 KB of %s a bounded number of times per character', (_, unit) => {
+    const text = unit.repeat(Math.ceil(300_000 / unit.length));
+    const before = scrubWork();
+    const once = scrubText(text).text;
+    expect(scrubWork() - before).toBeLessThan(512 * text.length);
+    expect(scrubText(once).text).toBe(once);
   });
 });

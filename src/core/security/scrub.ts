@@ -381,14 +381,22 @@ function framed(
   };
 }
 
+const BACKSLASH = 92;
+
 /**
  * Locates a value that ends the match, captured by one of four groups from `first` on:
- * escaped-quoted `\"…\"`, double-quoted, single-quoted, unquoted; quotes stay, content goes.
+ * escaped-quoted `\"…\"` (behind any number of backslashes), double-quoted, single-quoted, unquoted; quotes stay,
+ * content goes.
  */
 function locateValue(m: RegExpExecArray, first: number, judge: (value: string, quoted: boolean) => number): Located {
   const end = m.index + m[0].length;
   const escaped = m[first];
-  if (escaped !== undefined) return { start: end - 2 - escaped.length, length: judge(escaped, true) };
+  if (escaped !== undefined) {
+    // `\"…\"` at any depth of JSON in JSON (`\\\"…\\\"`): the closing run of backslashes and its quote stay.
+    let close = 1;
+    while (m.input.charCodeAt(end - 1 - close) === BACKSLASH) close++;
+    return { start: end - close - escaped.length, length: judge(escaped, true) };
+  }
   const quoted = m[first + 1] ?? m[first + 2];
   if (quoted !== undefined) return { start: end - 1 - quoted.length, length: judge(quoted, true) };
   const bare = m[first + 3] ?? '';
@@ -424,14 +432,27 @@ const COOKIE_VALUE_REST = new RegExp(`${COOKIE_VALUE_CHAR}*`, 'y');
 function extendRun(text: string, from: number, rest: RegExp): number {
   rest.lastIndex = from;
   rest.exec(text);
+  work += rest.lastIndex - from;
   return rest.lastIndex;
+}
+
+/**
+ * Characters the rules have read since the module was loaded: each match's length and one for each match tried, and
+ * each run followed past a match. A rule that read on from each repetition to the end of a text makes it grow with
+ * the square of the text's length; {@link scrubWork} lets a test bound it by the text's length without a clock.
+ */
+let work = 0;
+
+/** How much the rules have read so far (see `work`): a test takes the difference over one scrub. */
+export function scrubWork(): number {
+  return work;
 }
 
 const KEY_WORDS = 'pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?';
 const VALUE =
-  String.raw`(?:\\"([^"\\\r\n]*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|` +
+  String.raw`(?:\\+"([^"\\\r\n]*)\\+"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|` +
   `(${UNQUOTED_VALUE_CHAR}{1,${VALUE_SCAN_LIMIT}}))`;
-const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?[ \t]*)`;
+const AUTH_FRAME = String.raw`(?:\b(?:Proxy-)?Authorization\\*["']?[ \t]*[:=][ \t]*\\*["']?[ \t]*)`;
 const AUTHORIZATION_WORD = /authorization/i;
 const isAuthFrame = (frame: string): boolean => AUTHORIZATION_WORD.test(frame);
 const TRAILING_DOTS = /\.+$/;
@@ -599,15 +620,16 @@ function shortPasswordLength(value: string, quoted: boolean): number {
 /**
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
  * was changed to …`; `is:` too), or, for a password word, right after it (`with password hunter2x`, `pw Xy7kq9zz`).
- * `key: v` and `key=v` are the assignment rule's. The value is quoted (group 3, its quote in group 2; “…” in group 4)
- * or a word (group 5). Bounded repeats only, so a match costs a constant at each start: linear.
+ * `key: v` and `key=v` are the assignment rule's. The value is quoted (group 4, its quote in group 3, behind the
+ * backslashes of group 2 in JSON text, `\"…\"` at any depth; “…” in group 5) or a word (group 6). Bounded repeats
+ * only, but for the backslashes, which end at the first other character: each start reads its own run, so linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token)s?` +
     String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
     String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
     String.raw`:?|(?:password|passwd|passphrase|pwd|pw))[ \t]+)` +
-    String.raw`(?:(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
+    String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
     String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
   'gi',
 );
@@ -663,10 +685,10 @@ const proseCredential: Rule = {
   pattern: PROSE_CREDENTIAL,
   locate: (m) => {
     const frame = m[1] ?? '';
-    const quoted = m[3] ?? m[4];
-    const start = m.index + frame.length + (quoted === undefined ? 0 : 1);
+    const quoted = m[4] ?? m[5];
+    const start = m.index + frame.length + (quoted === undefined ? 0 : (m[2] ?? '').length + 1);
     if (quoted !== undefined) return { start, length: quotedProseCredentialLength(quoted) };
-    return { start, length: proseCredentialLength(m[5] ?? '', frame) };
+    return { start, length: proseCredentialLength(m[6] ?? '', frame) };
   },
 };
 
@@ -691,7 +713,7 @@ const RULES: readonly Rule[] = Object.freeze([
   framed(
     'aws-secret-key',
     new RegExp(
-      String.raw`((?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)\\?["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\?["']?)` +
+      String.raw`((?:(?:aws_?)?secret_?access_?key|aws_?secret_?key)\\*["']?\]?[ \t]*(?:=>|[:=])[ \t]*\\*["']?)` +
         '([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])',
       'gi',
     ),
@@ -734,7 +756,7 @@ const RULES: readonly Rule[] = Object.freeze([
   framed(
     'cookie',
     new RegExp(
-      String.raw`(\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?)` +
+      String.raw`(\b(?:set-)?cookie\\*["']?[ \t]*:[ \t]*\\*["']?)` +
         String.raw`([^\s"'\\]${COOKIE_VALUE_CHAR}{0,${VALUE_SCAN_LIMIT - 1}})`,
       'gi',
     ),
@@ -769,8 +791,8 @@ const RULES: readonly Rule[] = Object.freeze([
   {
     kind: 'credential',
     pattern: new RegExp(
-      String.raw`(?<![\w$.\]-])(?<!:\d{12}:)\\?["']?([\w$.-]*?(?:${KEY_WORDS})` +
-        String.raw`(?:[_.-]?(?:base|value|b64|base64))?)\\?["']?\]?` +
+      String.raw`(?<![\w$.\]\\-])(?<!:\d{12}:)\\*["']?([\w$.-]*?(?:${KEY_WORDS})` +
+        String.raw`(?:[_.-]?(?:base|value|b64|base64))?)\\*["']?\]?` +
         String.raw`([ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*)${VALUE}`,
       'gi',
     ),
@@ -786,7 +808,7 @@ const RULES: readonly Rule[] = Object.freeze([
     kind: 'credential',
     pattern: new RegExp(
       String.raw`(?<![^\s"'])(--?(?=[A-Za-z])[\w-]*?(?:${KEY_WORDS}))[ \t]+` +
-        String.raw`(?:\\"([^"\\\r\n]*)\\"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|((?:[^\s"'\x60;&|]|${VALUE_AMPERSAND})+))`,
+        String.raw`(?:\\+"([^"\\\r\n]*)\\+"|"([^"\\\r\n]*)"|'([^'\\\r\n]*)'|((?:[^\s"'\x60;&|]|${VALUE_AMPERSAND})+))`,
       'gi',
     ),
     locate: (m, commands) => {
@@ -869,6 +891,7 @@ function findSpans(text: string, firstOnly: boolean): Span[] {
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const matchStart = m.index;
       const matchEnd = matchStart + m[0].length;
+      work += 1 + m[0].length;
       const touchesMarker = markers.some(([s, e]) => matchStart < e && matchEnd > s);
       const located = m[0].length === 0 || touchesMarker ? KEEP : rule.locate(m, commands);
       if (located.length === 0) {
