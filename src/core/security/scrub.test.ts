@@ -1813,3 +1813,104 @@ describe('scrubText through any depth of JSON escaping (walk 10, item 4)', () =>
     expect(scrubText(once).text).toBe(once);
   });
 });
+
+describe('scrubText on signed URLs, command-line passwords and YAML blocks (walk 10, item 3)', () => {
+  const sig = 'Xk7pQ2mZr9Lw4Tv8' + 'Yn1Bc5Hd3Jf6Ks0G';
+  const hex = '5d41402abc4b2a76' + 'b9719d911017c592e4da3f2b1c0d9e8f';
+  const pw = 'R3dis' + 'CliPw77';
+  const auth = Buffer.from('ci-bot:' + pw).toString('base64');
+  const R = '[REDACTED:credential]';
+  it.each([
+    [
+      `BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&sp=r&sig=${sig}%3D`,
+      `BlobEndpoint=https://acme.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&sp=r&sig=${R}`,
+    ],
+    [
+      `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sig=${sig}`,
+      `https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&sig=${R}`,
+    ],
+    [
+      `https://b.s3.amazonaws.com/db.tar?X-Amz-Expires=604800&X-Amz-Signature=${hex}&X-Amz-Security-Token=IQo${sig}`,
+      `https://b.s3.amazonaws.com/db.tar?X-Amz-Expires=604800&X-Amz-Signature=${R}&X-Amz-Security-Token=${R}`,
+    ],
+    [
+      `https://b.s3.amazonaws.com/k?X-Amz-Credential=ci%2F20261128%2Fus-east-1`,
+      `https://b.s3.amazonaws.com/k?X-Amz-Credential=${R}`,
+    ],
+    [`registry=https://npm.acme.io/\n_auth=${auth}\n`, `registry=https://npm.acme.io/\n_auth=${R}\n`],
+    [`//npm.acme.io/:_auth="${auth}"`, `//npm.acme.io/:_auth="${R}"`],
+    [`redis-cli -h cache.acme.io -p 6380 -a ${pw} ping`, `redis-cli -h cache.acme.io -p 6380 -a ${R} ping`],
+    [`redis-cli --pass ${pw} ping`, `redis-cli --pass ${R} ping`],
+    [`CREATE USER 'app'@'%' IDENTIFIED BY '${pw}';`, `CREATE USER 'app'@'%' IDENTIFIED BY '${R}';`],
+    [
+      `alter user app identified with mysql_native_password by "${pw}"`,
+      `alter user app identified with mysql_native_password by "${R}"`,
+    ],
+    [`gh secret set DEPLOY_KEY --body "${pw}"`, `gh secret set DEPLOY_KEY --body "${R}"`],
+    [`gh secret set DEPLOY_KEY --repo acme/api -b ${pw}`, `gh secret set DEPLOY_KEY --repo acme/api -b ${R}`],
+    [
+      `echo "${pw}!8" | docker login registry.acme.io -u ci --password-stdin`,
+      `echo "${R}" | docker login registry.acme.io -u ci --password-stdin`,
+    ],
+    [
+      `printf '%s' ${pw} | helm registry login r.io --username ci --password-stdin`,
+      `printf '%s' ${R} | helm registry login r.io --username ci --password-stdin`,
+    ],
+    [`smtp:\n  password: |\n    ${pw}\n  host: mail\n`, `smtp:\n  password: |\n    ${R}\n  host: mail\n`],
+    [`- api_token: >-\n    ${pw}\n    ${sig}\nnext: 1`, `- api_token: >-\n    ${R}\nnext: 1`],
+    [
+      `psql postgres://admin:Pa#ss9${pw}@db.acme.io/app`,
+      'psql postgres://admin:[REDACTED:url-password]@db.acme.io/app',
+    ],
+    [
+      `mysql -h db.acme.io -u root \\\n  -p${pw} shop < dump.sql`,
+      `mysql -h db.acme.io -u root \\\n  -p${R} shop < dump.sql`,
+    ],
+    [`mysql -h db -u root \\\r\n  -p${pw} shop`, `mysql -h db -u root \\\r\n  -p${R} shop`],
+  ])('redacts the secret of %j', (text, scrubbed) => {
+    const out = scrubText(text).text;
+    expect(out).toBe(scrubbed);
+    expect(scrubText(out).text).toBe(out);
+  });
+
+  it.each([
+    'https://acme.blob.core.windows.net/c?sv=2022-11-02&sig=short',
+    'https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=604800&X-Amz-Date=20261128T000000Z',
+    'always-auth=true\n_auth=${NPM_AUTH}',
+    'redis-cli -a "$REDIS_PASSWORD" ping && redis-cli -h cache ping',
+    'docker run -a stdout redis-cli-image',
+    "CREATE USER app IDENTIFIED BY '$APP_PW'; -- identified by the team",
+    'gh secret set DEPLOY_KEY < key.pem && gh secret set X --body "$VALUE"',
+    'echo "$PW" | docker login --password-stdin -u ada registry.example.com',
+    'echo building | tee log.txt',
+    'smtp:\n  password: |\n    {{ .Values.smtpPassword }}\n',
+    'description: |\n  The password is rotated monthly by ops.\n',
+    'mysql -h db -u root \\\n  -p shop < dump.sql',
+    'mysql -u root shop\nmkdir -p build',
+    'see https://example.com/docs#install and mail admin@example.com',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});
+
+describe('the rules of walk 10 item 3 on long adversarial texts', () => {
+  it.each([
+    'redis-cli -h a ',
+    'gh secret set X --repo a ',
+    'echo x | docker ',
+    "IDENTIFIED BY '",
+    'password: |\n',
+    '  password: >\n',
+    '&sig=',
+    '?X-Amz-Signature=',
+    '_auth=',
+    'mysql \\\n',
+    '://a:#',
+  ])('reads 300 KB of %j a bounded number of times per character', (unit) => {
+    const text = unit.repeat(Math.ceil(300_000 / unit.length));
+    const before = scrubWork();
+    const once = scrubText(text).text;
+    expect(scrubWork() - before).toBeLessThan(512 * text.length);
+    expect(scrubText(once).text).toBe(once);
+  });
+});

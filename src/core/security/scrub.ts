@@ -533,7 +533,8 @@ class CommandScanner {
       if (this.redacted(next)) {
         // inside a secret: its marker holds neither a break nor a client
       } else if (next === this.nextBreak) {
-        this.client = undefined;
+        // A line ended by a backslash goes on on the next (`mysql -h db \⏎ -pHunter2 shop`): no break.
+        if (!this.continued(next)) this.client = undefined;
       } else {
         const end = this.clientNameEnd(next);
         if (end !== -1 && end <= at) {
@@ -546,6 +547,13 @@ class CommandScanner {
     this.pos = Math.max(this.pos, at);
     if (this.client === 'mysql') return 'glued';
     return this.client === 'sshpass' && at < this.clientOptionsEnd ? 'any' : undefined;
+  }
+
+  /** Whether the break at `i` is a new line after a backslash (`\⏎`, `\\r⏎`), which continues the command. */
+  private continued(i: number): boolean {
+    if (this.text[i] !== '\n') return false;
+    const before = this.charAt(i - 1) === '\r' ? i - 2 : i - 1;
+    return before >= 0 && this.charAt(before) === '\\';
   }
 
   /** The character at `i` as the scrubbed text will show it (a secret's stands for its marker). */
@@ -692,6 +700,60 @@ const proseCredential: Rule = {
   },
 };
 
+/**
+ * A rule for a value after a command's frame (`frame`, a pattern source without groups), quoted or not
+ * ({@link VALUE}); `after` must follow it. A placeholder (`"$REDIS_PW"`) is kept.
+ */
+function commandValue(frame: string, flags = '', after = ''): Rule {
+  return {
+    kind: 'credential',
+    pattern: new RegExp(`(?:${frame})${VALUE}${after}`, `g${flags}`),
+    locate: (m) => locateValue(m, 1, (v) => (isPlaceholder(v.trim()) ? 0 : v.length)),
+  };
+}
+
+/** Lines a YAML block scalar's value is read for at most (a key's block: a password, a token, a few lines). */
+const YAML_BLOCK_LIMIT = 4_096;
+/** A YAML key that opens a block scalar (`password: |`, `token: >-`), its indent in group 1 and its name in group 2. */
+const YAML_BLOCK_KEY = /^([ \t]*(?:-[ \t]+)?)["']?([\w.-]{1,64})["']?[ \t]*:[ \t]*[|>][-+0-9]{0,2}[ \t]*\r?\n/gm;
+
+/**
+ * A YAML block scalar after a credential key: the lines indented deeper than the key are the value
+ * (`password: |⏎    Hunter2⏎`). Read at most {@link YAML_BLOCK_LIMIT} characters, and on from its end.
+ */
+const yamlBlockCredential: Rule = {
+  kind: 'credential',
+  pattern: YAML_BLOCK_KEY,
+  locate: (m) => {
+    if (keyClass(m[2] ?? '') === undefined) return KEEP;
+    const text = m.input;
+    const indent = (m[1] ?? '').length;
+    const from = m.index + m[0].length;
+    const limit = Math.min(text.length, from + YAML_BLOCK_LIMIT);
+    let start = -1;
+    let end = from;
+    let i = from;
+    while (i < limit) {
+      let lineEnd = text.indexOf('\n', i);
+      if (lineEnd === -1 || lineEnd > limit) lineEnd = limit;
+      let first = i;
+      while (first < lineEnd && (text[first] === ' ' || text[first] === '\t')) first++;
+      const blank = first === lineEnd || text[first] === '\r';
+      if (!blank && first - i <= indent) break;
+      if (!blank) {
+        if (start === -1) start = first;
+        end = text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+      }
+      i = lineEnd + 1;
+    }
+    work += i - from;
+    if (start === -1) return KEEP;
+    const value = text.slice(start, end);
+    if (value.length < SCRUB_DEFAULTS.minValueLength || isPlaceholder(value.trim())) return KEEP;
+    return { start, length: end - start, resumeAt: end };
+  },
+};
+
 const RULES: readonly Rule[] = Object.freeze([
   whole(
     'private-key',
@@ -763,7 +825,41 @@ const RULES: readonly Rule[] = Object.freeze([
     (s) => (s.includes('=') && !isPlaceholder(s) ? s.length : 0),
     COOKIE_VALUE_REST,
   ),
-  framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
+  // The password may hold an unencoded `#` (`postgres://admin:Pa#ss@db`): the `@` after it says it is no fragment.
+  framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
+  // Signed URLs: an Azure SAS `sig=` (also in a connection string's SharedAccessSignature=), S3 and GCS presigned
+  // `X-Amz-Signature=`, `X-Amz-Credential=`, `X-Amz-Security-Token=` (and X-Goog-).
+  framed('credential', /((?:[?&;]|\bSharedAccessSignature=)sig=)([\w%+/=-]{16,})/gi, (s) =>
+    isPlaceholder(s) ? 0 : s.length,
+  ),
+  framed('credential', /([?&]X-(?:Amz|Goog)-(?:Signature|Credential|Security-Token)=)([^&\s"'#<>]{8,})/gi, (s) =>
+    isPlaceholder(s) ? 0 : s.length,
+  ),
+  // .npmrc's `_auth=<base64 of user:password>` (also `//registry/:_auth=`).
+  framed('credential', /((?<![\w-])_auth[ \t]*=[ \t]*["']?)([A-Za-z0-9+/]{8,}={0,2})/g),
+  // A password given on a command line: `redis-cli -a PW`, `gh secret set X --body PW`, SQL `IDENTIFIED BY 'PW'`,
+  // `echo PW | docker login --password-stdin` (the value before the pipe).
+  commandValue(String.raw`\bredis-cli(?:[ \t]+(?!-a[ \t])[^\s;&|]+){0,12}[ \t]+-a[ \t]+`),
+  commandValue(
+    String.raw`\bgh[ \t]+secret[ \t]+set\b(?:[ \t]+(?!(?:--body|-b)[ \t=])[^\s;&|]+){0,8}` +
+      String.raw`[ \t]+(?:--body|-b)(?:[ \t]+|=)`,
+  ),
+  framed(
+    'credential',
+    new RegExp(
+      String.raw`(\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?` +
+        String.raw`(?:'(?=[^'\r\n]{1,${VALUE_SCAN_LIMIT}}')|"(?=[^"\r\n]{1,${VALUE_SCAN_LIMIT}}")))([^'"\r\n]+)`,
+      'gi',
+    ),
+    (s) => (isPlaceholder(s) ? 0 : s.length),
+  ),
+  commandValue(
+    String.raw`\b(?:echo|printf)[ \t]+(?:-[A-Za-z]+[ \t]+)?(?:(?:'%s'|"%s")[ \t]+)?`,
+    '',
+    String.raw`(?=[ \t]*\|[ \t]*(?:sudo[ \t]+)?[\w./-]{0,64}` +
+      String.raw`\b(?:docker|podman|buildah|nerdctl|helm|oras|crane|skopeo)\b[^\n;&|]{0,200}--password-stdin)`,
+  ),
+  yamlBlockCredential,
   // Not followed by `[` either: base64 glued to a key (`Basic …TOKEN=value`) would take the key's
   // `=` as padding once the value is a marker, and scrubbing again would redact more.
   framed(
@@ -850,7 +946,7 @@ const RULES: readonly Rule[] = Object.freeze([
 const PREFILTER = new RegExp(
   'pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|' +
     String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|hv[sbr]\.|[MNO][\w-]{23,27}\.[\w-]{6}\.|` +
-    String.raw`whsec_|hooks\.slack|discord|docker|` +
+    String.raw`whsec_|hooks\.slack|discord|docker|sig=|x-amz-|x-goog-|redis-cli|identified|` +
     String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user|\bpw\b`,
   'i',
 );
