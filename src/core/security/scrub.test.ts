@@ -1914,3 +1914,100 @@ describe('the rules of walk 10 item 3 on long adversarial texts', () => {
     expect(scrubText(once).text).toBe(once);
   });
 });
+
+describe('a value named by a neighbouring key (walk 10, item 2)', () => {
+  const pw = 'EcsEnv' + 'Passw0rd42';
+  const R = '[REDACTED:credential]';
+
+  it('scrubValue redacts the value of a name/value entry that names a credential, and only that one', () => {
+    const task = {
+      family: 'api',
+      containerDefinitions: [
+        {
+          name: 'api',
+          environment: [
+            { name: 'DB_PASSWORD', value: pw },
+            { name: 'LOG_LEVEL', value: 'debug' },
+          ],
+        },
+      ],
+    };
+    expect(scrubValue(task)).toEqual({
+      family: 'api',
+      containerDefinitions: [
+        {
+          name: 'api',
+          environment: [
+            { name: 'DB_PASSWORD', value: R },
+            { name: 'LOG_LEVEL', value: 'debug' },
+          ],
+        },
+      ],
+    });
+    expect(scrubValue({ ParameterKey: 'DbPassword', ParameterValue: pw })).toEqual({
+      ParameterKey: 'DbPassword',
+      ParameterValue: R,
+    });
+    expect(scrubValue({ key: 'GITHUB_TOKEN', value: '${{ secrets.GITHUB_TOKEN }}' })).toEqual({
+      key: 'GITHUB_TOKEN',
+      value: '${{ secrets.GITHUB_TOKEN }}',
+    });
+    const ref = { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-creds', key: 'password' } } };
+    expect(scrubValue(ref)).toEqual(ref);
+  });
+
+  it('scrubValue redacts the default, example, examples and const of a credential property of a JSON Schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        password: { type: 'string', default: pw, example: `${pw}x`, examples: [`${pw}y`], const: `${pw}z` },
+        user: { type: 'string', default: 'admin', examples: ['ana'] },
+        auth_mode: { type: 'string', enum: ['basic', 'oauth'] },
+      },
+    };
+    expect(scrubValue(schema)).toEqual({
+      type: 'object',
+      properties: {
+        password: { type: 'string', default: R, example: R, examples: [R], const: R },
+        user: { type: 'string', default: 'admin', examples: ['ana'] },
+        auth_mode: { type: 'string', enum: ['basic', 'oauth'] },
+      },
+    });
+  });
+
+  it.each([
+    [
+      JSON.stringify({ environment: [{ name: 'DB_PASSWORD', value: pw }] }),
+      JSON.stringify({ environment: [{ name: 'DB_PASSWORD', value: R }] }),
+    ],
+    [`env:\n  - name: DB_PASSWORD\n    value: "${pw}"\n`, `env:\n  - name: DB_PASSWORD\n    value: "${R}"\n`],
+    [`env:\n- name: API_TOKEN\n  value: ${pw}\n`, `env:\n- name: API_TOKEN\n  value: ${R}\n`],
+    [JSON.stringify({ note: JSON.stringify({ name: 'SECRET_KEY', value: pw }) }), 'escaped'],
+  ])('scrubText redacts the value of a name/value pair in %j', (text, scrubbed) => {
+    const out = scrubText(text).text;
+    expect(out).not.toContain(pw);
+    if (scrubbed !== 'escaped') expect(out).toBe(scrubbed);
+  });
+
+  it.each([
+    'env:\n  - name: LOG_LEVEL\n    value: debug\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef: {}',
+    '{"name": "API_TOKEN", "value": "${API_TOKEN}"}',
+    '- name: PASSWORD_MIN_LENGTH\n  value: "12"',
+    '{"name": "password", "value": "string"}',
+  ])('scrubText leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});
+
+describe('the name/value rule on long adversarial texts', () => {
+  it.each(['name: DB_PASSWORD\n', '{"name":"TOKEN","value":', '- name: a\n  value: b\n', 'key=PASS,'])(
+    'reads 300 KB of %j a bounded number of times per character',
+    (unit) => {
+      const text = unit.repeat(Math.ceil(300_000 / unit.length));
+      const before = scrubWork();
+      const once = scrubText(text).text;
+      expect(scrubWork() - before).toBeLessThan(512 * text.length);
+      expect(scrubText(once).text).toBe(once);
+    },
+  );
+});

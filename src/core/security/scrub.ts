@@ -900,6 +900,22 @@ const RULES: readonly Rule[] = Object.freeze([
       return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
     },
   },
+  // A value named by its neighbour: `{"name": "DB_PASSWORD", "value": "…"}`, `- name: DB_PASSWORD⏎  value: …` (the
+  // env lists of ECS, Kubernetes and the GitHub API).
+  {
+    kind: 'credential',
+    pattern: new RegExp(
+      String.raw`\b(?:name|key)\\*["']?[ \t]*[:=][ \t]*\\*["']?([\w.-]{1,64})\\*["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*)` +
+        String.raw`\\*["']?value\\*["']?[ \t]*([:=])[ \t]*${VALUE}`,
+      'gi',
+    ),
+    locate: (m) => {
+      const cls = keyClass(m[1] ?? '');
+      if (cls === undefined) return KEEP;
+      const form: ValueForm = m[2] === '=' ? 'tight' : 'colon';
+      return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
+    },
+  },
   {
     kind: 'credential',
     pattern: new RegExp(
@@ -1143,6 +1159,22 @@ function scrubTooDeep(): string {
   return TOO_DEEP_MARKER;
 }
 
+/** Fields that name an entry of a name/value list (ECS, Kubernetes, GitHub, CloudFormation parameters). */
+const NAME_FIELD = /^(?:name|key|variable|parameter_?key|option_?name)$/i;
+/** The field that holds the entry's value. */
+const VALUE_FIELD = /^(?:value|parameter_?value|default_?value)$/i;
+/** Fields of a JSON Schema property that hold a value of it. */
+const SCHEMA_VALUE_FIELD = /^(?:default|example|examples|const|value)$/;
+
+/** The credential an object's name field names (`{name: "DB_PASSWORD", value: …}`), if one does. */
+function namedCredential(value: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(value)) {
+    const name = value[key];
+    if (NAME_FIELD.test(key) && typeof name === 'string' && keyClass(name) !== undefined) return name;
+  }
+  return undefined;
+}
+
 function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<object, unknown>, depth = 0): unknown {
   if (typeof value === 'string') return scrubInContext(value, context);
   if (value === null || typeof value !== 'object') return value;
@@ -1163,9 +1195,20 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
   if (depth > SCRUB_MAX_DEPTH) return scrubTooDeep();
   const out = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   seen.set(value, out);
+  const named = namedCredential(value);
+  const schemaOf = context !== undefined && keyClass(context) !== undefined ? context : undefined;
   for (const key of Object.keys(value)) {
+    // A value named by a neighbouring key (`{name: "DB_PASSWORD", value: …}`) or an example of a credential property
+    // (`properties.password.default`) is framed by that name.
+    const frame =
+      (named !== undefined && VALUE_FIELD.test(key) ? named : undefined) ??
+      (schemaOf !== undefined && SCHEMA_VALUE_FIELD.test(key) ? schemaOf : key);
+    const item = value[key];
     // defineProperty, so a JSON key named "__proto__" stays a key and never becomes a prototype.
-    const scrubbed = scrubDeep(value[key], key, seen, depth + 1);
+    const scrubbed =
+      frame !== key && Array.isArray(item) && !seen.has(item)
+        ? item.map((x: unknown) => scrubDeep(x, frame, seen, depth + 2))
+        : scrubDeep(item, frame, seen, depth + 1);
     Object.defineProperty(out, key, { value: scrubbed, enumerable: true, writable: true, configurable: true });
   }
   return out;
