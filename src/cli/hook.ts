@@ -3,6 +3,7 @@
  * (`credence --db x hook claude-code`); the plain form is run by bin/credence.cjs directly.
  */
 import type { Command } from 'commander';
+import { shownText } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import type { CommandContext } from './context.js';
 
@@ -23,7 +24,7 @@ export function registerHook(program: Command, context: () => CommandContext): v
       const badNow = now !== undefined && parseIsoInstant(now) === undefined;
       if (badNow)
         ctx.io.stderr(
-          `credence hook: --now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(now)} ` +
+          `credence hook: --now must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${shownText(now)} ` +
             '(ignored: the clock is used)\n',
         );
       const env = {

@@ -225,3 +225,36 @@ describe('runs --limit', () => {
     expect((await credence('runs', '--limit', '1')).code).toBe(0);
   });
 });
+
+describe('an error line that repeats a bad value repeats it scrubbed (walk 10, item 8)', () => {
+  // Assembled at run time: the repository holds no secret-shaped literal.
+  const pw = 'ErrAt' + 'Tok99zz';
+  const key = 'sk' + '_live_' + '51ErrAtKeyAb3Cd5Ef7Gh9Ij1';
+
+  it('remember --jsonl, recall --as-of and observe --at name the value without the secret in it', async () => {
+    const file = join(dir, 'bad-secret.jsonl');
+    writeFileSync(
+      file,
+      [
+        { speaker: 'ana', session: 's1', at: `token=${pw}`, text: 'hi' },
+        { title: 't', text: 'x', category: `DB_PASSWORD=${pw}` },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const remembered = await credence('remember', '--jsonl', file);
+    expect(remembered.stderr).toContain('got "token=[REDACTED:credential]"');
+    expect(remembered.stderr).toContain('got "DB_PASSWORD=[REDACTED:credential]"');
+    const recalled = await credence('recall', 'x', '--as-of', `password=${pw}`);
+    expect(recalled.stderr).toContain(
+      '--as-of must be an ISO date like 2026-05-01, got "password=[REDACTED:credential]"',
+    );
+    const observed = await credence('observe', '--type', 'error', '--observation', 'x', '--at', key);
+    expect(observed.stderr).toContain('got "[REDACTED:stripe-key]"');
+    for (const r of [remembered, recalled, observed]) {
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).not.toContain(pw);
+      expect(r.stderr).not.toContain(key);
+    }
+  });
+});

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { requireObservationWithinLimits } from '../core/limits.js';
+import { shownText } from '../core/security/scrub.js';
 import { parseIsoInstant, parseSince } from '../core/time.js';
 import type { ObservationDraft } from '../engine/engine.js';
 import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
@@ -56,7 +57,7 @@ export function registerObserve(program: Command, context: () => CommandContext)
         if (o.at !== undefined && parseIsoInstant(o.at) === undefined)
           throw new CredenceError(
             'INVALID_INPUT',
-            `--at must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${JSON.stringify(o.at)}`,
+            `--at must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${shownText(o.at)}`,
           );
         const ahead = o.at === undefined ? undefined : aheadOfClockReason(o.at, Date.now());
         if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `--at ${ahead}`);

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { requireMemoryWithinLimits } from '../core/limits.js';
+import { shownText } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { chooseContext, type ContextAsked } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
@@ -31,10 +32,7 @@ const contextBlock = (results: readonly RecallResult[], query: string, now: numb
 function parseDate(flag: string, text: string): number {
   const ms = parseIsoInstant(text);
   if (ms === undefined)
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `${flag} must be an ISO date like 2026-05-01, got ${JSON.stringify(text)}`,
-    );
+    throw new CredenceError('INVALID_INPUT', `${flag} must be an ISO date like 2026-05-01, got ${shownText(text)}`);
   return ms;
 }
 

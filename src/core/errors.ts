@@ -1,7 +1,9 @@
 /**
  * @module core/errors
- * The one error class of Credence and its code catalogue (STYLE §7).
+ * The one error class of Credence and its code catalogue (STYLE §7). An error's details are scrubbed of secrets
+ * (core/security/scrub): they may hold the input that was refused.
  */
+import { scrubValue } from './security/scrub.js';
 
 export const ERROR_CODES = Object.freeze({
   INVALID_INPUT: 'input does not match the expected shape',
@@ -29,7 +31,7 @@ export class CredenceError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CredenceError';
     this.code = code;
-    this.details = options.details === undefined ? undefined : Object.freeze({ ...options.details });
+    this.details = options.details === undefined ? undefined : Object.freeze(scrubValue({ ...options.details }));
   }
 }
 

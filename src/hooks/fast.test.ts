@@ -104,3 +104,13 @@ describe("an event's time", () => {
     }
   });
 });
+
+describe('a hook event that is no event (walk 10, item 8)', () => {
+  it('is named scrubbed in the one line the hook says', () => {
+    const pw = 'HookEvt' + 'Pw77xy';
+    const parsed = parseHookPayload(JSON.stringify({ hook_event_name: `password=${pw}`, session_id: 's', cwd: '/' }));
+    expect(parsed.ok).toBe(false);
+    const message = parsed.ok ? '' : parsed.message;
+    expect(message).toBe('unknown hook event "password=[REDACTED:credential]": nothing to do');
+  });
+});

@@ -1,8 +1,10 @@
 /**
  * @module hooks/payload
  * One Claude Code hook event, checked by hand (the hook path does not load zod): the common fields
- * (`hook_event_name`, `session_id`, `cwd`) must be strings; the rest is read where it is used.
+ * (`hook_event_name`, `session_id`, `cwd`) must be strings; the rest is read where it is used. A message that
+ * repeats what it was given repeats it scrubbed.
  */
+import { scrubText } from '../core/security/scrub.js';
 
 export const HOOK_EVENTS = [
   'SessionStart',
@@ -40,7 +42,10 @@ export function parseHookPayload(text: string): ParsedPayload {
   const event = r.hook_event_name;
   if (typeof event !== 'string') return { ok: false, message: 'the hook payload has no hook_event_name' };
   if (!(HOOK_EVENTS as readonly string[]).includes(event))
-    return { ok: false, message: `unknown hook event "${event.slice(0, 60)}": nothing to do` };
+    return {
+      ok: false,
+      message: `unknown hook event ${JSON.stringify(scrubText(event).text.slice(0, 60))}: nothing to do`,
+    };
   for (const field of ['session_id', 'cwd'] as const) {
     if (typeof r[field] !== 'string' || r[field] === '')
       return { ok: false, message: `the ${event} payload has no ${field}` };

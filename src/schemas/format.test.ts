@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExecution } from '../engine/tool-graph/tool-graph.js';
 import { codeOf, thrown } from '../../test/helpers.js';
+import { shownValue } from './format.js';
 
 describe('formatIssues', () => {
   it('names a run of 300 calls with 298 bad statuses in one short entry, not 298 repeats (issue 17)', () => {
@@ -35,5 +36,14 @@ describe('plain issue messages stay Credence’s own', () => {
     // Credence's own parse of the same problem says it in plain words.
     const credence = thrown(() => parseExecution({ intent: 5 as unknown as string, calls: [] })) as Error;
     expect(credence.message).toBe('invalid execution: intent: must be a string, got a number');
+  });
+});
+
+describe('shownValue, the one helper that quotes a value in a message', () => {
+  it('quotes a text scrubbed of any secret in it (walk 10, item 8)', () => {
+    const key = 'gh' + 'p_' + 'ShownValueEXAMPLEEXAMPLEEXAMPLE00042';
+    expect(shownValue(`token ${key}`)).toBe('"token [REDACTED:github-token]"');
+    expect(shownValue('DB_PASSWORD=' + 'Hunter2' + 'Secret')).toBe('"DB_PASSWORD=[REDACTED:credential]"');
+    expect(shownValue('plain')).toBe('"plain"');
   });
 });

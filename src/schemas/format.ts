@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { describeIssues } from '../core/text/issue-list.js';
+import { shownText } from '../core/security/scrub.js';
 
 /** What a value is, in words: `a string`, `a number`, `an array`, `null`. */
 export function kindOf(value: unknown): string {
@@ -23,7 +24,7 @@ export function kindOf(value: unknown): string {
  * anything else by its kind ({@link kindOf}). The one helper for it: engine, embed and mcp messages use it.
  */
 export function shownValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return shownText(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return value === undefined ? 'none' : kindOf(value);
 }
@@ -44,7 +45,7 @@ function counted(n: number | bigint, origin: string): string {
   return unit === '' ? String(n) : `${n} ${unit}${n === 1 || n === 1n ? '' : 's'}`;
 }
 
-const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+const shown = (value: unknown): string => (typeof value === 'string' ? shownText(value) : String(value));
 
 /** The plain words for a zod issue raised without a message of its schema's; undefined leaves zod's. */
 export function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { parseIsoInstant } from '../core/time.js';
 import { MEMORY_CATEGORY_PATTERN, RESERVED_MEMORY_CATEGORIES } from '../core/types.js';
+import { shownValue } from './format.js';
 /** The categories a user starts with; any short lowercase word of their own is accepted too (`runbook`, `bug`). */
 export const REMEMBER_CATEGORIES = ['note', 'decision'] as const;
 
@@ -13,11 +14,11 @@ export const MemoryCategorySchema = z
   .regex(MEMORY_CATEGORY_PATTERN, {
     error: (issue) =>
       'must be a short lowercase word (a letter, then letters, digits or -; at most 32), ' +
-      `got ${JSON.stringify(issue.input)}`,
+      `got ${shownValue(issue.input)}`,
   })
   .refine((category) => !reserved.includes(category), {
     error: (issue) =>
-      `${JSON.stringify(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): ` +
+      `${shownValue(issue.input)} is reserved for what Credence derives itself (${reserved.join(', ')}): ` +
       'use note, decision or a word of your own',
   });
 
@@ -25,7 +26,7 @@ export const MemoryCategorySchema = z
 const When = z.union([
   z.number().int().min(0),
   z.string().refine((s) => parseIsoInstant(s) !== undefined, {
-    error: (issue) => `must be an ISO date (2026-05-01 or 2026-05-01T10:00:00Z), got ${JSON.stringify(issue.input)}`,
+    error: (issue) => `must be an ISO date (2026-05-01 or 2026-05-01T10:00:00Z), got ${shownValue(issue.input)}`,
   }),
 ]);
 

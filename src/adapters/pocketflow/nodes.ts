@@ -9,6 +9,7 @@
  */
 import { CredenceError } from '../../core/errors.js';
 import { deriveIntent, type IntentRule } from '../../core/runs/intent.js';
+import { shownText } from '../../core/security/scrub.js';
 import type { Intent } from '../../core/types.js';
 
 /** What the adapter needs of a PocketFlow node: `BaseNode._run`. */
@@ -95,7 +96,8 @@ function checkOptions(options: unknown): PocketflowNodeOptions | undefined {
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
     throw new CredenceError(
       'INVALID_INPUT',
-      `pocketflow node name must be a non-empty string, got ${JSON.stringify(name)}`,
+      'pocketflow node name must be a non-empty string, ' +
+        `got ${typeof name === 'string' ? shownText(name) : JSON.stringify(name)}`,
     );
   }
   if (description !== undefined && typeof description !== 'string') {

@@ -170,3 +170,20 @@ describe('deriveIntent', () => {
     expect(deriveIntent('Step', config).intent).toBe('testing');
   });
 });
+
+describe('deriveIntent refusing an intent that holds a secret (walk 10, item 8)', () => {
+  it('names the intent scrubbed, in the message and in the details', () => {
+    const key = 'sk' + '_live_' + '51Fl0wIntentKeyAb3Cd5Ef7';
+    let caught: unknown;
+    try {
+      deriveIntent('fetch', { intent: `sync with ${key}` });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isCredenceError(caught, 'INVALID_INPUT')).toBe(true);
+    const error = caught as Error & { details?: Record<string, unknown> };
+    expect(error.message).toContain('unknown intent "sync with [REDACTED:stripe-key]"');
+    expect(JSON.stringify(error.details)).not.toContain(key);
+    expect(error.details?.intent).toBe('sync with [REDACTED:stripe-key]');
+  });
+});

@@ -8,6 +8,7 @@
  */
 
 import { CredenceError } from '../errors.js';
+import { shownText } from '../security/scrub.js';
 import { INTENTS } from '../types.js';
 import type { Intent } from '../types.js';
 
@@ -115,7 +116,7 @@ export function deriveIntent(name: string | undefined, config?: IntentConfig): D
     if (!isIntent(explicit)) {
       throw new CredenceError(
         'INVALID_INPUT',
-        `unknown intent ${JSON.stringify(config.intent)}; valid intents are ${INTENTS.join(', ')}`,
+        `unknown intent ${shownText(config.intent)}; valid intents are ${INTENTS.join(', ')}`,
         { details: { intent: config.intent, valid: [...INTENTS] } },
       );
     }

@@ -1109,6 +1109,15 @@ export function scrubText(text: string): ScrubResult {
   return { text: parts.join(''), redactions: Object.freeze(redactions) };
 }
 
+/**
+ * A text as an error message quotes it (`got "…"`): scrubbed, then JSON-quoted, so a message that repeats what it
+ * was given never repeats a secret in it (`--as-of "password=[REDACTED:credential]"`). The one helper for it:
+ * schemas/format's shownValue and every message that quotes input use it.
+ */
+export function shownText(text: string): string {
+  return JSON.stringify(scrubText(text).text);
+}
+
 /** Whether `text` holds anything {@link scrubText} would redact. */
 export function containsSecret(text: string): boolean {
   return allSpans(text, true).length > 0;
