@@ -572,7 +572,12 @@ export class Credence {
    * Instincts, skills with their confidence now, feedback, and the observations they cite (unless `evidence: false`)
    * of the scope (the dashboard).
    */
-  async learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<LearningView> {
+  async learningView(options: { evidence?: boolean; evidencePerItem?: number } = {}): Promise<
+    Omit<LearningView, 'instincts' | 'skills'> & {
+      instincts: (LearningView['instincts'][number] & ProbabilityFields)[];
+      skills: (LearningView['skills'][number] & ProbabilityFields)[];
+    }
+  > {
     const view = await learningView({ store: this.#store, scope: this.scope, now: this.now() }, options);
     // Each instinct and skill with the learned probability beside its confidence (issue 24).
     const ctx = this.#calibrationContext;

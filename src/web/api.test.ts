@@ -276,3 +276,61 @@ describe("the dashboard's Learning evidence (issue 20)", () => {
     await c.close();
   });
 });
+
+describe("the dashboard's Learning view: probability beside the confidence (walk 9, item 3)", () => {
+  const habit = (c: Awaited<ReturnType<typeof openCredence>>, id: string) =>
+    Promise.all([
+      engineStore(c).upsertInstinct('p', {
+        id: `i-${id}`,
+        slug: `i-${id}`,
+        text: `Instinct ${id}`,
+        confidence: 0.6,
+        status: 'active',
+        evidence: [],
+        createdAt: T0 - 86_400_000,
+        updatedAt: T0 - 86_400_000,
+      }),
+      engineStore(c).upsertSkill('p', {
+        id: `s-${id}`,
+        name: `s-${id}`,
+        description: `Skill ${id}`,
+        rules: [`Rule ${id}`],
+        confidence: 0.8,
+        evidence: [],
+        createdAt: T0 - 86_400_000,
+        updatedAt: T0 - 86_400_000,
+      }),
+    ]);
+
+  it('carries the probability the learning view gives each instinct and skill, or why there is none', async () => {
+    let t = T0 - 3_600_000;
+    const store = openSqliteStore({ path: ':memory:' });
+    const c = await openCredence({ store, scope: 'p', now: () => t, cwd: base });
+    await habit(c, 'a');
+    // Too few outcomes: each item says why it has no probability.
+    let view = await learningPayload(c);
+    expect(view.instincts[0]).toMatchObject({
+      probabilityWhy: expect.stringMatching(/^0 instinct outcomes of the 30/),
+    });
+    expect(view.skills[0]).toMatchObject({ probabilityWhy: expect.stringMatching(/^0 skill outcomes of the 30/) });
+    // 40 verdicts on each: a probability learned from them, as the engine's learning view has it.
+    for (let i = 0; i < 40; i++) {
+      t += 60_000;
+      await c.feedback('i-a', i % 3 === 0 ? 'contradicts' : 'validated');
+      await c.feedback('s-a', i % 4 === 0 ? 'contradicts' : 'validated');
+    }
+    t = T0;
+    const engine = await c.learningView();
+    view = await learningPayload(c);
+    for (const kind of ['instincts', 'skills'] as const) {
+      const item = view[kind][0] as unknown as Record<string, unknown>;
+      const own = engine[kind][0] as unknown as Record<string, unknown>;
+      expect(item.probability).toEqual(expect.any(Number));
+      expect(item.probability).toBe(own.probability);
+      expect(item.probabilityBasis).toEqual(own.probabilityBasis);
+      expect(item.probabilityBasis).toMatchObject({ kind: kind.slice(0, -1), outcomes: 40 });
+      expect(item).not.toHaveProperty('probabilityWhy');
+    }
+    await c.close();
+  });
+});

@@ -14,6 +14,7 @@ import { requireWithinLimit } from '../core/limits.js';
 import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
+import type { ProbabilityFields } from '../engine/calibration.js';
 import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 import { shownEvidence } from '../engine/learning/learning-view.js';
@@ -250,6 +251,15 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   };
 }
 
+/**
+ * The learned probability beside an instinct's or a skill's confidence with its basis, or why there is none
+ * (docs/calibration.md, "Probability beside the confidence"), as the learning view gives them.
+ */
+const probabilityOf = (x: ProbabilityFields): ProbabilityFields =>
+  'probability' in x
+    ? { probability: x.probability, probabilityBasis: x.probabilityBasis }
+    : { probabilityWhy: x.probabilityWhy };
+
 export const LEARNING_DEFAULTS = Object.freeze({
   /** Observations shown per instinct or skill: the latest cited (a skill's evidence grows with every evolve). */
   evidencePerItem: 50,
@@ -296,6 +306,7 @@ export async function learningPayload(credence: Credence) {
         evidence: evidence(i.evidence),
         evidenceTotal: i.evidence.length,
         feedback: history(i.id),
+        ...probabilityOf(i),
       }))
       .sort(order),
     skills: skills
@@ -315,6 +326,7 @@ export async function learningPayload(credence: Credence) {
           evidence: evidence(s.evidence),
           evidenceTotal: s.evidence.length,
           feedback: events,
+          ...probabilityOf(s),
         };
       })
       .sort(order),

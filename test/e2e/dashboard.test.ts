@@ -291,6 +291,13 @@ if (executablePath === undefined) {
     expect(l.evolutions.length).toBeGreaterThan(0);
     expect(await page.locator('#evolutions tr').count()).toBe(l.evolutions.length);
     expect(await page.locator('#precision .big').textContent()).toMatch(/^\d+\.\d%$/);
+    // Each item's learned probability beside its confidence (the demo has 300+ instinct and skill outcomes).
+    const first = (l as unknown as { skills: { probability: number }[] }).skills[0];
+    expect(first?.probability).toEqual(expect.any(Number));
+    expect(await page.locator('#skills tbody tr .probability').first().textContent()).toMatch(
+      new RegExp(`^probability ${first?.probability.toFixed(3)} \\(\\w[\\w-]*, \\d+ skill outcomes\\)$`),
+    );
+    expect(await page.locator('#instincts tbody tr .probability').count()).toBe(l.instincts.length);
     await shot('learning');
   });
 

@@ -1367,6 +1367,16 @@
           ),
         ),
       );
+    // The learned probability beside the confidence (docs/calibration.md), or why there is none yet.
+    const probabilityLine = (x) =>
+      h(
+        'div',
+        { class: 'parts probability' },
+        typeof x.probability === 'number'
+          ? `probability ${x.probability.toFixed(3)} (${x.probabilityBasis.calibrator}, ` +
+              `${x.probabilityBasis.outcomes} ${x.probabilityBasis.kind} outcomes)`
+          : `no learned probability: ${x.probabilityWhy ?? 'none given'}`,
+      );
     const historyList = (x) =>
       h(
         'div',
@@ -1460,6 +1470,7 @@
                 `${fmt(x.confidence)} `,
                 band(x.band),
                 h('div', { class: 'parts' }, `stored ${fmt(x.parts.stored)}, idle ${fmt(x.parts.idleDays, 1)} days`),
+                probabilityLine(x),
               ),
               h('td', {}, evidenceList(x.evidence, x.evidenceTotal)),
               h('td', {}, historyList(x), verdictButtons(x.id)),
@@ -1492,7 +1503,7 @@
               {},
               h('td', {}, x.text),
               h('td', {}, x.status),
-              h('td', {}, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band)),
+              h('td', {}, meter(x.confidence), `${fmt(x.confidence)} `, band(x.band), probabilityLine(x)),
               h('td', {}, evidenceList(x.evidence, x.evidenceTotal)),
               h('td', {}, historyList(x), x.status === 'active' ? verdictButtons(x.id) : null),
             ),
