@@ -4,6 +4,7 @@ import { CredenceError } from '../core/errors.js';
 import type { EdgeView } from '../engine/tool-graph/tool-graph.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseLimit } from './parse.js';
+import { noProbabilityLine, withProbability } from './probability-text.js';
 
 const fmt = (n: number): string => n.toFixed(3);
 
@@ -92,9 +93,14 @@ export function registerEdges(program: Command, context: () => CommandContext): 
       const list = await withCredence(ctx, (c) => c.suggestNext(tool, options));
       if (ctx.wantsJson) return printJson(ctx, list);
       if (list.length === 0) return ctx.io.stdout(`no confident next tool after ${tool}\n`);
+      // Each line with the probability learned from the next outcomes, or once why there is none (calibration.md).
       const rows = list.map(
-        (s, i) => `${String(i + 1).padStart(2)}. ${s.tool}  ${fmt(s.confidence)}${s.weak ? ' (weak)' : ''}  ${s.why}`,
+        (s, i) =>
+          `${String(i + 1).padStart(2)}. ${s.tool}  ${fmt(s.confidence)}${s.weak ? ' (weak)' : ''}  ${s.why}` +
+          withProbability(s),
       );
+      const why = noProbabilityLine(list);
+      if (why !== undefined) rows.push(why);
       ctx.io.stdout(`${rows.join('\n')}\n`);
     });
   return [edge, edges, next];

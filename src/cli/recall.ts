@@ -9,11 +9,13 @@ import { shownText } from '../core/security/scrub.js';
 import { parseIsoInstant } from '../core/time.js';
 import { chooseContext, type ContextAsked } from '../core/recall/agent-context.js';
 import { formatMemoryContext } from '../core/recall/memory-context.js';
+import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
+import { noProbabilityLine, withProbability } from './probability-text.js';
 
 function parseLabels(text: string): 'seed' | 'evidence' {
   if (text !== 'seed' && text !== 'evidence')
@@ -21,9 +23,25 @@ function parseLabels(text: string): 'seed' | 'evidence' {
   return text;
 }
 
-/** The agent's context, chosen and marked as every surface does (core/recall/agent-context, issue 23). */
-const contextBlock = (results: readonly RecallResult[], query: string, now: number, asked: ContextAsked): string =>
-  formatMemoryContext(chooseContext(results, query, now, asked).map((c) => c.line));
+/**
+ * The agent's context, chosen and marked as every surface does (core/recall/agent-context, issue 23); here each line
+ * with its learned probability after its label, and after the block, once, why there is none (calibration.md).
+ */
+function contextBlock(
+  results: readonly (RecallResult & ProbabilityInfo)[],
+  query: string,
+  now: number,
+  asked: ContextAsked,
+): string {
+  const chosen = chooseContext(results, query, now, asked);
+  // The block's lines: its opening tag, one line per chosen result in order, its closing tag.
+  const lines = formatMemoryContext(chosen.map((c) => c.line)).split('\n');
+  chosen.forEach((c, i) => {
+    lines[i + 1] += withProbability(c.result);
+  });
+  const why = noProbabilityLine(chosen.map((c) => c.result));
+  return [...lines, ...(why === undefined ? [] : [why])].join('\n');
+}
 
 /**
  * An ISO date (2026-05-01 or 2026-05-01T10:00:00Z) as epoch ms, read as `--now` is (core/time: a day the calendar

@@ -9,6 +9,7 @@ import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { readInput } from './input.js';
+import { noProbabilityLine, probabilityText, withProbability } from './probability-text.js';
 import { parseLimit, parseList } from './parse.js';
 
 const f3 = (n: number): string => n.toFixed(3);
@@ -81,9 +82,17 @@ export function scoreParts(r: SearchedTool): string {
   if (r.feedback !== undefined)
     terms.push(`feedback ${r.feedback.shift < 0 ? '−' : ''}${f3(Math.abs(r.feedback.shift))}`);
   const sum = terms.join(' + ').replace('+ feedback −', '− feedback ');
-  const floored = r.memory === undefined && r.feedback === undefined ? '' : r.score === 0 ? ' (floored at 0)' : '';
+  // A sum above 1 ranks the results as printed; the confidence stored as shown and mapped to a probability is 1.
+  const bound =
+    r.memory === undefined && r.feedback === undefined
+      ? ''
+      : r.score === 0
+        ? ' (floored at 0)'
+        : r.score > 1
+          ? ' (ranked by this sum; stored and calibrated as 1.000, the cap)'
+          : '';
   const search = r.memory === undefined ? '' : `; search ${f3(hybrid)} = ${own}`;
-  return `${f3(r.score)} = ${sum}${floored}${search} (α ${r.alphaRule})`;
+  return `${f3(r.score)} = ${sum}${bound}${search} (α ${r.alphaRule})`;
 }
 
 export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
@@ -112,9 +121,12 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       const results = await withCredence(ctx, (c) => c.searchTools(query, request));
       if (ctx.wantsJson) return printJson(ctx, results);
       if (results.length === 0) return ctx.io.stdout('no tool matches\n');
-      ctx.io.stdout(
-        `${results.map((r, i) => `${String(i + 1).padStart(2)}. ${r.tool}  ${scoreParts(r)}`).join('\n')}\n`,
+      const rows = results.map(
+        (r, i) => `${String(i + 1).padStart(2)}. ${r.tool}  ${scoreParts(r)}${withProbability(r)}`,
       );
+      const why = noProbabilityLine(results);
+      if (why !== undefined) rows.push(why);
+      ctx.io.stdout(`${rows.join('\n')}\n`);
     });
 
   program
@@ -175,6 +187,11 @@ export function registerSearch(program: Command, tools: Command, context: () => 
         );
         lines.push(`seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`);
       }
+      // The DAG's own learned probability (of its confidence, from the dag outcomes), or why there is none.
+      const probability = probabilityText(s);
+      if (probability !== '') lines.push(`learned probability of this DAG: ${probability}`);
+      const why = noProbabilityLine([s]);
+      if (why !== undefined) lines.push(why);
       const answered = answeredBy(s);
       if (answered !== undefined) lines.push(answered);
       for (const r of s.rationale) lines.push(`  why ${r.tool}: ${r.why} (score ${f3(r.score)})`);
