@@ -1467,13 +1467,13 @@ export function runStoreContract(options: StoreContractOptions): void {
           offsets.map((back, i) => observation({ id: `obs-${i}`, observation: `seen ${i}`, timestamp: now - back })),
         );
         await store.insertObservations('q', [observation({ id: 'obs-q', timestamp: now })]);
-        // The oracle: the day of every row, counted in JavaScript as the dashboard counted it before.
+        // The oracle: the UTC calendar day of every row, counted back from now's date, in JavaScript.
         const expected = {
           executions: Array(days).fill(0),
           calls: Array(days).fill(0),
           observations: Array(days).fill(0),
         };
-        const dayOf = (at: number) => (at > now ? -1 : Math.floor((now - at) / DAY));
+        const dayOf = (at: number) => (at > now ? -1 : Math.floor(now / DAY) - Math.floor(at / DAY));
         for (const e of await store.listExecutions('p')) {
           const d = dayOf(e.startedAt);
           if (d < 0 || d >= days) continue;
@@ -1486,12 +1486,41 @@ export function runStoreContract(options: StoreContractOptions): void {
         }
         const got = await store.activityByDay('p', { now, days });
         expect(got).toEqual(expected);
-        expect(got.executions).toEqual([3, 2, 1, 0, 0, 0, 2]);
+        expect(got.executions).toEqual([2, 3, 1, 0, 0, 0, 1]);
         expect(await store.activityByDay('empty', { now, days: 3 })).toEqual({
           executions: [0, 0, 0],
           calls: [0, 0, 0],
           observations: [0, 0, 0],
         });
+      });
+
+      test('a day is a UTC calendar day: runs at 09:00Z and 21:00Z on one date count on that date', async () => {
+        const store = await fresh();
+        const at = (iso: string) => Date.parse(iso);
+        await store.insertExecution('p', {
+          id: 'morning',
+          intent: 'a',
+          startedAt: at('2026-11-20T09:00:00Z'),
+          calls: [],
+        });
+        await store.insertExecution('p', {
+          id: 'evening',
+          intent: 'b',
+          startedAt: at('2026-11-20T21:00:00Z'),
+          calls: [],
+        });
+        await store.insertExecution('p', {
+          id: 'today',
+          intent: 'c',
+          startedAt: at('2026-11-27T00:30:00Z'),
+          calls: [],
+        });
+        const got = await store.activityByDay('p', { now: at('2026-11-27T20:00:00Z'), days: 10 });
+        // Day 0 is 2026-11-27 (00:00Z to now), day 7 is 2026-11-20.
+        expect(got.executions).toEqual([1, 0, 0, 0, 0, 0, 0, 2, 0, 0]);
+        // At midnight exactly, day 0 is the new date.
+        const midnight = await store.activityByDay('p', { now: at('2026-11-28T00:00:00Z'), days: 10 });
+        expect(midnight.executions).toEqual([0, 1, 0, 0, 0, 0, 0, 0, 2, 0]);
       });
 
       test('observations are counted per type in their scope', async () => {

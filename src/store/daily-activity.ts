@@ -1,8 +1,8 @@
 /**
  * @module store/daily-activity
  * The part of `activityByDay` both backends share: the window a query reads and the day arrays
- * filled from its grouped rows. The day of an instant `at` is `floor((now - at) / day)` days back,
- * the same arithmetic the dashboard used on every row before the counting moved into SQL.
+ * filled from its grouped rows. A day is a UTC calendar day, the date the dashboard labels it with: an instant
+ * `at` is `floor(now / day) - floor(at / day)` days back (day 0 is today, from 00:00Z up to now).
  */
 import type { DailyActivity, EpochMs } from './types.js';
 
@@ -10,10 +10,20 @@ export const DAY_MS = 86_400_000;
 
 /**
  * The instants a query reads: `at <= now` and `at > after`, a range one day wider than the
- * window, so that a rounding at its edge is settled by the day number each row is grouped by.
+ * window, so that a rounding at its edge is settled by the day number each row is grouped by;
+ * `today` is now's UTC day number (days since 1970-01-01), the one a row's day is counted back from.
  */
-export function activityWindow(window: { now: EpochMs; days: number }): { now: EpochMs; after: EpochMs } {
-  return { now: window.now, after: window.now - (window.days + 1) * DAY_MS };
+export function activityWindow(window: { now: EpochMs; days: number }): {
+  now: EpochMs;
+  after: EpochMs;
+  today: number;
+} {
+  return { now: window.now, after: window.now - (window.days + 1) * DAY_MS, today: utcDay(window.now) };
+}
+
+/** The UTC calendar day number of an instant (days since 1970-01-01). */
+export function utcDay(at: EpochMs): number {
+  return Math.floor(at / DAY_MS);
 }
 
 /** One grouped row: a day number (days back) and its counts. */

@@ -205,7 +205,8 @@ describe("the dashboard's Confidence timeline (issue 20)", () => {
     await c.observe(Array.from({ length: 30 }, (_, i) => obs(`habit number ${i}`, Math.floor(rng() * 12 * 24))));
     const days = 7;
     const { timeline } = await confidencePayload(c, { days });
-    const dayOf = (at: number) => (at > T0 ? -1 : Math.floor((T0 - at) / 86_400_000));
+    // A day is the UTC calendar day of the date the timeline labels it with.
+    const dayOf = (at: number) => (at > T0 ? -1 : Math.floor(T0 / 86_400_000) - Math.floor(at / 86_400_000));
     const expected = Array.from({ length: days }, () => ({ executions: 0, calls: 0, observations: 0 }));
     for (const e of await engineStore(c).listExecutions('t')) {
       const slot = expected[days - 1 - dayOf(e.startedAt)];
@@ -220,8 +221,29 @@ describe("the dashboard's Confidence timeline (issue 20)", () => {
     expect(timeline.map((d) => ({ executions: d.executions, calls: d.calls, observations: d.observations }))).toEqual(
       expected,
     );
+    for (const [i, d] of timeline.entries()) {
+      expect(d.day).toBe(new Date(T0 - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+    }
     expect(timeline.reduce((n, d) => n + d.executions, 0)).toBeGreaterThan(10);
     expect(timeline.reduce((n, d) => n + d.observations, 0)).toBeGreaterThan(10);
+    await c.close();
+  });
+});
+
+describe("the dashboard's Confidence timeline: UTC calendar days", () => {
+  it('counts two runs at 09:00Z and 21:00Z on one date on that date, whatever the hour now is', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const now = Date.parse('2026-11-27T20:00:00Z');
+    const c = await openCredence({ store, scope: 't', now, cwd: base });
+    for (const [id, at] of [
+      ['morning', '2026-11-20T09:00:00Z'],
+      ['evening', '2026-11-20T21:00:00Z'],
+    ] as const) {
+      await engineStore(c).insertExecution('t', { id, intent: id, startedAt: Date.parse(at), calls: [] });
+    }
+    const { timeline } = await confidencePayload(c, { days: 30 });
+    expect(timeline.at(-1)?.day).toBe('2026-11-27');
+    expect(timeline.filter((d) => d.executions > 0).map((d) => [d.day, d.executions])).toEqual([['2026-11-20', 2]]);
     await c.close();
   });
 });

@@ -186,9 +186,10 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   const weights = adaptiveWeights(density.density);
   const active = learned.instincts.filter((i) => i.status === 'active');
   const skillNow = learned.skills.map((s) => s.current);
-  // Days counted back from the clock: day 0 is the last 24 hours.
+  // UTC calendar days counted back from today's (day 0 is today, 00:00Z up to now), each labelled with its date.
+  const today = Math.floor(now / DAY);
   const timeline = Array.from({ length: days }, (_, i) => ({
-    day: iso(now - (days - 1 - i) * DAY)?.slice(0, 10) ?? '',
+    day: iso((today - (days - 1 - i)) * DAY)?.slice(0, 10) ?? '',
     executions: 0,
     calls: 0,
     observations: 0,
@@ -197,7 +198,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   }));
   const slot = (at: number | null | undefined) => {
     if (at === null || at === undefined || at > now) return undefined;
-    const back = Math.floor((now - at) / DAY);
+    const back = today - Math.floor(at / DAY);
     return back < days ? timeline[days - 1 - back] : undefined;
   };
   for (const [i, s] of timeline.entries()) {
@@ -211,7 +212,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     const firstSeen = e.firstSeen;
     const s = slot(firstSeen);
     if (s !== undefined) s.newEdges += 1;
-    else if (firstSeen !== null && firstSeen <= now - days * DAY) before += 1;
+    else if (firstSeen !== null && Math.floor(firstSeen / DAY) <= today - days) before += 1;
   }
   for (const s of timeline) {
     before += s.newEdges;

@@ -1615,19 +1615,20 @@ export class PgStore implements Store {
   // ---- aggregates (the dashboard) ------------------------------------------------------------
 
   async activityByDay(scope: string, window: { now: EpochMs; days: number }): Promise<DailyActivity> {
-    const { now, after } = activityWindow(window);
+    const { now, after, today } = activityWindow(window);
+    // A UTC calendar day: today's day number less the row's.
     const runs = await this.#rows(
-      `SELECT floor(($2::double precision - e.started_at) / 86400000) AS back, count(*) AS executions,
+      `SELECT $4::bigint - floor(e.started_at / 86400000.0)::bigint AS back, count(*) AS executions,
          sum((SELECT count(*) FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)) AS calls
        FROM executions e WHERE e.scope = $1 AND e.started_at <= $2 AND e.started_at > $3
        GROUP BY back`,
-      [scope, now, after],
+      [scope, now, after, today],
     );
     const observed = await this.#rows(
-      `SELECT floor(($2::double precision - timestamp) / 86400000) AS back, count(*) AS observations
+      `SELECT $4::bigint - floor(timestamp / 86400000.0)::bigint AS back, count(*) AS observations
        FROM observations WHERE scope = $1 AND timestamp <= $2 AND timestamp > $3
        GROUP BY back`,
-      [scope, now, after],
+      [scope, now, after, today],
     );
     return dailyActivityOf(window.days, [...runs, ...observed] as unknown as DayRow[]);
   }

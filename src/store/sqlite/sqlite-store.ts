@@ -1495,16 +1495,17 @@ export class SqliteStore implements Store {
   // ---- aggregates (the dashboard) ------------------------------------------------------------
 
   async activityByDay(scope: string, window: { now: EpochMs; days: number }): Promise<DailyActivity> {
-    const { now, after } = activityWindow(window);
+    const { now, after, today } = activityWindow(window);
+    // A UTC calendar day: today's day number less the row's (floor, as instants may be before 1970).
     const runs = this.#stmt(`
-      SELECT CAST((@now - e.started_at) / 86400000.0 AS INTEGER) AS back, count(*) AS executions,
+      SELECT @today - CAST(floor(e.started_at / 86400000.0) AS INTEGER) AS back, count(*) AS executions,
         sum((SELECT count(*) FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)) AS calls
       FROM executions e WHERE e.scope = @scope AND e.started_at <= @now AND e.started_at > @after
-      GROUP BY back`).all({ scope, now, after }) as DayRow[];
+      GROUP BY back`).all({ scope, now, after, today }) as DayRow[];
     const observed = this.#stmt(`
-      SELECT CAST((@now - timestamp) / 86400000.0 AS INTEGER) AS back, count(*) AS observations
+      SELECT @today - CAST(floor(timestamp / 86400000.0) AS INTEGER) AS back, count(*) AS observations
       FROM observations WHERE scope = @scope AND timestamp <= @now AND timestamp > @after
-      GROUP BY back`).all({ scope, now, after }) as DayRow[];
+      GROUP BY back`).all({ scope, now, after, today }) as DayRow[];
     return dailyActivityOf(window.days, [...runs, ...observed]);
   }
 
