@@ -61,6 +61,22 @@ function send(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * A refusal before any handler (a Host, an Origin, a token): JSON-RPC's shape on /mcp, which speaks it, and the
+ * dashboard's `{"error": {"code", "message"}}` anywhere else (its pages and `/api/*`).
+ */
+function refuse(
+  res: ServerResponse,
+  url: string | undefined,
+  status: 401 | 403,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (/^\/mcp(?:[/?#]|$)/.test(url ?? '')) return send(res, status, message, headers);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: { code: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message } }));
+}
+
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -190,12 +206,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (allowedHosts !== undefined && !allowedHosts.has(host)) return send(res, 403, `host "${host}" is not allowed`);
+    if (allowedHosts !== undefined && !allowedHosts.has(host))
+      return refuse(res, req.url, 403, `host "${host}" is not allowed`);
     const origin = req.headers.origin;
     // A page may call this server only from the server's own origin: http:, the same host and port.
     if (allowedHosts !== undefined && origin !== undefined && originHost(origin) !== host)
-      return send(
+      return refuse(
         res,
+        req.url,
         403,
         `origin "${origin}" is not allowed: only pages served from http://${host} may call this server`,
       );
@@ -209,7 +227,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       );
     const path = url.pathname;
     if (!authorised(req) && (path === '/mcp' || options.isPublic?.(req) !== true))
-      return send(res, 401, 'missing or wrong bearer token', { 'www-authenticate': 'Bearer' });
+      return refuse(
+        res,
+        path,
+        401,
+        path === '/mcp'
+          ? 'missing or wrong bearer token'
+          : 'missing or wrong bearer token: open the dashboard at the address credence serve printed, ' +
+              'ending in #token=<token>, or send Authorization: Bearer <token>',
+        { 'www-authenticate': 'Bearer' },
+      );
     if (path === '/mcp') {
       handleMcp(req, res).catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;

