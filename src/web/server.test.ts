@@ -116,6 +116,17 @@ describe('the dashboard server', () => {
       12,
     );
     expect(body.next[0]).toMatchObject({ tool: 'Read', why: expect.stringContaining('dependency') });
+    // A tool named `..` or `.` is addressed by ?id= (a path segment of dots is normalised away by clients).
+    const dots = await openCredence({ store: engineStore(credence), now: NOW, scope: 'dots', cwd: dir });
+    await dots.addTools([
+      { id: '..', description: 'a tool named two dots' },
+      { id: '.', description: 'a tool named one dot' },
+    ]);
+    for (const id of ['..', '.']) {
+      const r = await get(open, `/api/tool?id=${encodeURIComponent(id)}&scope=dots`);
+      expect([id, r.status, r.body.id]).toEqual([id, 200, id]);
+    }
+    expect((await get(open, '/api/tool?id=&scope=dots')).body.error.message).toContain('/api/tool?id=<id>');
     const missing = await get(open, '/api/tool/no_such_tool');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"no_such_tool"') });

@@ -272,6 +272,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         }),
       );
     }
+    // `?id=` addresses every name, `..` and `.` too, which a path segment cannot (clients normalise them away).
+    if (route === 'tool') {
+      const id = q.get('id');
+      if (id === null || id === '') throw new CredenceError('INVALID_INPUT', 'give a tool id: /api/tool?id=<id>');
+      return sendJson(res, 200, await toolPayload(engine, id));
+    }
     if (route.startsWith('tool/')) {
       let id: string;
       try {
@@ -316,7 +322,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       res,
       404,
       'NOT_FOUND',
-      `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool/<id>, /api/confidence, ` +
+      `no API at ${url.pathname}: the endpoints are /api/scopes, /api/graph, /api/tool?id=<id>, /api/confidence, ` +
         '/api/calibration, /api/learning, /api/runs, /api/ask?q=&context=',
     );
   };

@@ -74,6 +74,7 @@ if (executablePath === undefined) {
       encoding: 'utf8',
     });
     expect(demo.status, demo.stderr).toBe(0);
+    run(['tools', 'add', '--jsonl', '-'], '{"id": "..", "description": "a tool named two dots"}\n');
     base = await serve(['--now', NOW, '--token', TOKEN]);
     browser = await chromium.launch({ executablePath: executablePath as string, args: [...CHROMIUM_ARGS] });
   }, 120_000);
@@ -100,6 +101,19 @@ if (executablePath === undefined) {
     expect(text).toContain('#token=');
     expect(text).toContain('the page keeps the token for this tab');
     await page.screenshot({ path: join(shots, 'explain-no-token.png') });
+    await page.close();
+  });
+
+  it('opens a tool named `..` from the find box', async () => {
+    const page = await open(`/graph#token=${TOKEN}`);
+    await marker(page, 'graphRendered');
+    await page.fill('#find-tool', '..');
+    await page.press('#find-tool', 'Enter');
+    await page.waitForFunction(
+      () => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool === '..',
+    );
+    expect(await page.locator('#tool-panel h1').first().textContent()).toBe('..');
+    expect(await page.locator('#tool-panel .error').count()).toBe(0);
     await page.close();
   });
 });

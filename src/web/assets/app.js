@@ -589,7 +589,7 @@
       const name = `${from} → ${to}`;
       side.replaceChildren(h('h1', {}, name), h('p', { class: 'muted' }, 'Loading…'));
       try {
-        const tool = await api(`/api/tool/${encodeURIComponent(from)}`);
+        const tool = await api(`/api/tool?id=${encodeURIComponent(from)}`);
         if (state.edge !== e) return;
         const edge = tool.outgoing.find((x) => x.to === to && x.type === type);
         if (edge === undefined) throw new Error(`the edge ${name} (${type}) is no longer stored`);
@@ -625,7 +625,7 @@
       const id = data.nodes.id[i];
       side.replaceChildren(h('h1', {}, id), h('p', { class: 'muted' }, 'Loading…'));
       try {
-        const tool = await api(`/api/tool/${encodeURIComponent(id)}`);
+        const tool = await api(`/api/tool?id=${encodeURIComponent(id)}`);
         if (state.selected === i) side.replaceChildren(...toolDetail(tool, data.nodes.pageRank[i]));
         document.body.dataset.selectedTool = id;
         showPanel();
@@ -640,7 +640,7 @@
       draw();
       side.replaceChildren(h('h1', {}, id), h('p', { class: 'muted' }, 'Loading…'));
       try {
-        const tool = await api(`/api/tool/${encodeURIComponent(id)}`);
+        const tool = await api(`/api/tool?id=${encodeURIComponent(id)}`);
         if (state.selected === -1) side.replaceChildren(...toolDetail(tool, tool.pageRank));
         document.body.dataset.selectedTool = id;
       } catch (error) {
