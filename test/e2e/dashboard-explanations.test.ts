@@ -38,7 +38,7 @@ if (executablePath === undefined) {
   const problems: string[] = [];
 
   const serve = async (args: string[]): Promise<string> => {
-    const server = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0', ...args], {
+    const server = spawn(process.execPath, [bin, '--db', db, '--scope', 'demo', 'serve', '--port', '0', ...args], {
       cwd: dir,
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -60,8 +60,18 @@ if (executablePath === undefined) {
       (k) => (globalThis as unknown as DashboardWindow).document.body?.dataset[k] !== undefined,
       key,
     );
+  const clear = (page: Page, key: string) =>
+    page.evaluate((k) => {
+      const body = (globalThis as unknown as DashboardWindow).document.body;
+      if (body !== null) delete body.dataset[k];
+    }, key);
   const run = (args: string[], input?: string) => {
-    const r = spawnSync(process.execPath, [bin, '--db', db, ...args], { cwd: dir, env, encoding: 'utf8', input });
+    const r = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'demo', ...args], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      input,
+    });
     expect(r.status, r.stderr).toBe(0);
     return r.stdout;
   };
@@ -108,12 +118,52 @@ if (executablePath === undefined) {
     const page = await open(`/graph#token=${TOKEN}`);
     await marker(page, 'graphRendered');
     await page.fill('#find-tool', '..');
-    await page.press('#find-tool', 'Enter');
+    await page.dispatchEvent('#find-tool', 'change');
     await page.waitForFunction(
       () => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool === '..',
     );
     expect(await page.locator('#tool-panel h1').first().textContent()).toBe('..');
     expect(await page.locator('#tool-panel .error').count()).toBe(0);
+    await page.close();
+  });
+
+  it('keeps each question in the history: ask A, then B, and Back shows A again', async () => {
+    const page = await open(`/ask#token=${TOKEN}`);
+    await marker(page, 'pageRendered');
+    const ask = async (q: string) => {
+      await clear(page, 'askResults');
+      await page.fill('#ask-input', q);
+      await page.press('#ask-input', 'Enter');
+      await marker(page, 'askResults');
+    };
+    await ask('read the config file');
+    await ask('search the code for a function');
+    await clear(page, 'askResults');
+    await page.goBack();
+    await marker(page, 'askResults');
+    expect(new URL(page.url()).searchParams.get('q')).toBe('read the config file');
+    expect(await page.inputValue('#ask-input')).toBe('read the config file');
+    await page.goForward();
+    await page.waitForFunction(() =>
+      (globalThis as unknown as { location: { search: string } }).location.search.includes('search'),
+    );
+    expect(await page.inputValue('#ask-input')).toBe('search the code for a function');
+    await page.close();
+  });
+
+  it("the graph's find box opens a tool whatever the case, and says when a name is no tool", async () => {
+    const page = await open(`/graph#token=${TOKEN}`);
+    await marker(page, 'graphRendered');
+    await page.fill('#find-tool', 'read');
+    await page.dispatchEvent('#find-tool', 'change');
+    await page.waitForFunction(
+      () => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool === 'Read',
+    );
+    await page.fill('#find-tool', 'no_such_tool_here');
+    await page.dispatchEvent('#find-tool', 'change');
+    await marker(page, 'findMissing');
+    expect(await page.locator('#tool-panel #find-missing').textContent()).toContain('"no_such_tool_here"');
+    await page.screenshot({ path: join(shots, 'explain-find-missing.png') });
     await page.close();
   });
 });

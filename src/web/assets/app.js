@@ -264,10 +264,29 @@
       draw();
     });
     find.addEventListener('change', () => {
-      const id = find.value.trim();
-      const i = data.nodes.id.indexOf(id);
+      const typed = find.value.trim();
+      if (typed === '') return;
+      // The exact name first, else the one tool whose name matches whatever the case.
+      let i = data.nodes.id.indexOf(typed);
+      if (i < 0) {
+        const lower = typed.toLowerCase();
+        const same = [];
+        for (const [k, id] of data.nodes.id.entries()) if (id.toLowerCase() === lower) same.push(k);
+        if (same.length === 1) i = same[0];
+      }
       if (i >= 0) select(i);
-      else if (id !== '' && hiddenTools > 0) showHidden(id);
+      else if (hiddenTools > 0) showHidden(typed);
+      else {
+        state.selected = -1;
+        state.edge = -1;
+        draw();
+        side.replaceChildren(
+          h('h1', {}, typed),
+          h('p', { class: 'error', id: 'find-missing' }, `no tool is named "${typed}" in this scope`),
+        );
+        document.body.dataset.findMissing = typed;
+        showPanel();
+      }
     });
 
     // Radii by PageRank: the most central tool is the largest; all of them smaller on a small canvas (a phone).
@@ -1634,8 +1653,18 @@
       next.set('q', input.value);
       if (context.value.trim()) next.set('context', context.value.trim());
       else next.delete('context');
-      history.replaceState(null, '', `${location.pathname}?${next}`);
+      // Each question is a history entry of its own: Back returns to the one before.
+      const address = `${location.pathname}?${next}`;
+      if (address !== location.pathname + location.search) history.pushState(null, '', address);
       run(input.value);
+    });
+    // Back or Forward to another question: asked again from the address.
+    window.addEventListener('popstate', () => {
+      const now = new URLSearchParams(location.search);
+      input.value = now.get('q') || '';
+      context.value = now.get('context') || '';
+      if (input.value.trim() === '') results.replaceChildren();
+      else run(input.value);
     });
     main.replaceChildren(h('div', { class: 'ask' }, h('h1', {}, 'Ask'), form, results));
     document.body.dataset.pageRendered = 'ask';
