@@ -37,8 +37,8 @@ if (executablePath === undefined) {
   let browser: Browser;
   const problems: string[] = [];
 
-  const serve = async (args: string[]): Promise<string> => {
-    const server = spawn(process.execPath, [bin, '--db', db, '--scope', 'demo', 'serve', '--port', '0', ...args], {
+  const serve = async (args: string[], scope = 'demo'): Promise<string> => {
+    const server = spawn(process.execPath, [bin, '--db', db, '--scope', scope, 'serve', '--port', '0', ...args], {
       cwd: dir,
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -46,13 +46,13 @@ if (executablePath === undefined) {
     servers.push(server);
     return dashboardAddress(server);
   };
-  const open = async (path: string, size = { width: 1280, height: 800 }): Promise<Page> => {
+  const open = async (path: string, size = { width: 1280, height: 800 }, at = base): Promise<Page> => {
     const page = await browser.newPage({ viewport: size });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('console', (m) => {
       if (/content security policy|refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
     });
-    await page.goto(`${base}${path}`);
+    await page.goto(`${at}${path}`);
     return page;
   };
   const marker = (page: Page, key: string) =>
@@ -65,8 +65,8 @@ if (executablePath === undefined) {
       const body = (globalThis as unknown as DashboardWindow).document.body;
       if (body !== null) delete body.dataset[k];
     }, key);
-  const run = (args: string[], input?: string) => {
-    const r = spawnSync(process.execPath, [bin, '--db', db, '--scope', 'demo', ...args], {
+  const run = (args: string[], input?: string, scope = 'demo') => {
+    const r = spawnSync(process.execPath, [bin, '--db', db, '--scope', scope, ...args], {
       cwd: dir,
       env,
       encoding: 'utf8',
@@ -164,6 +164,32 @@ if (executablePath === undefined) {
     await marker(page, 'findMissing');
     expect(await page.locator('#tool-panel #find-missing').textContent()).toContain('"no_such_tool_here"');
     await page.screenshot({ path: join(shots, 'explain-find-missing.png') });
+    await page.close();
+  });
+
+  it('wraps a long DAG tool name on the Ask page at 390 px: no sideways scroll', async () => {
+    const long = 'a-very-long-but-realistic-mcp-server-name:and_an_equally_long_tool_name_for_listing_things';
+    const runs = [1, 2, 3, 4, 5, 6].map((i) =>
+      JSON.stringify({
+        intent: `list the things ${i}`,
+        calls: [
+          { tool: 'Read', status: 'success' },
+          { tool: long, status: 'success', consumes: [0] },
+        ],
+      }),
+    );
+    run(['record', '--jsonl', '-'], `${runs.join('\n')}\n`, 'long');
+    const at = await serve(['--now', NOW, '--token', TOKEN], 'long');
+    const page = await open(`/ask?q=list%20the%20things#token=${TOKEN}`, { width: 390, height: 844 }, at);
+    await marker(page, 'askResults');
+    expect(await page.locator('#ask-dag li b', { hasText: long }).count()).toBeGreaterThan(0);
+    const width = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+          .scrollWidth,
+    );
+    await page.screenshot({ path: join(shots, 'explain-long-name-phone.png'), fullPage: true });
+    expect(width).toBeLessThanOrEqual(390);
     await page.close();
   });
 });
