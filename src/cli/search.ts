@@ -4,9 +4,9 @@
  */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
-import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
 import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
+import { dagConfidenceLines, scoreParts } from '../engine/explain.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { readInput } from './input.js';
 import { noProbabilityLine, probabilityText, withProbability } from './probability-text.js';
@@ -24,12 +24,6 @@ async function runBatch(
   await runJsonLines(ctx, file, searchLine, async (c, line) => ({ query: line.query, result: await each(c, line) }));
 }
 
-/** What a DAG's measured confidence is, in words. */
-const BASIS: Readonly<Record<string, string>> = {
-  evidence: 'expected F1 of the tools kept by their probabilities, fitted on this scope',
-  memory: 'how often such nearest past runs proposed the right tools',
-  search: 'how often a search-built DAG of this seed confidence was right here',
-};
 /**
  * What answered this request, in words, then the scope's verdict on its memory (`way.why`: the gate decides once
  * per scope, on its own sample of replayed runs, whether the memory may speak at all; this request may still be
@@ -59,41 +53,7 @@ export function answeredBy(
   return `answered by: ${source}; ${s.way.why}`;
 }
 
-type SearchedTool = Awaited<ReturnType<Credence['searchTools']>>[number];
-
-/**
- * A searched tool's score as the sum of the parts that made it, the same parts --json carries (the engine's formula,
- * engine/search: α · semantic + (1 − α) · graph is the search's own score; past runs weigh it against their vote; a
- * feedback shift is added, the score never below 0; a deprecated tool's search score is cut by DEPRECATED_FACTOR):
- * `0.760 = 1.000×semantic 0.366 + 0.000×graph 0.968 (α no-context)`.
- */
-export function scoreParts(r: SearchedTool): string {
-  const blend = `${f3(r.alpha)}×semantic ${f3(r.semantic)} + ${f3(1 - r.alpha)}×graph ${f3(r.graph)}`;
-  // A tool whose description says it is deprecated has its search score cut by a factor (core/search).
-  const own = r.parts?.deprecated === true ? `${f3(DEPRECATED_FACTOR)}×deprecated (${blend})` : blend;
-  const hybrid = r.hybrid ?? r.score;
-  const terms =
-    r.memory === undefined
-      ? [own]
-      : [
-          `${f3(1 - r.memory.weight)}×search ${f3(hybrid)}`,
-          `${f3(r.memory.weight)}×past runs' vote ${f3(r.memory.vote)}`,
-        ];
-  if (r.feedback !== undefined)
-    terms.push(`feedback ${r.feedback.shift < 0 ? '−' : ''}${f3(Math.abs(r.feedback.shift))}`);
-  const sum = terms.join(' + ').replace('+ feedback −', '− feedback ');
-  // A sum above 1 ranks the results as printed; the confidence stored as shown and mapped to a probability is 1.
-  const bound =
-    r.memory === undefined && r.feedback === undefined
-      ? ''
-      : r.score === 0
-        ? ' (floored at 0)'
-        : r.score > 1
-          ? ' (ranked by this sum; stored and calibrated as 1.000, the cap)'
-          : '';
-  const search = r.memory === undefined ? '' : `; search ${f3(hybrid)} = ${own}`;
-  return `${f3(r.score)} = ${sum}${bound}${search} (α ${r.alphaRule})`;
-}
+export { scoreParts };
 
 export function registerSearch(program: Command, tools: Command, context: () => CommandContext): void {
   tools
@@ -176,17 +136,7 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
       for (const t of s.dag.tasks)
         lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
-      const seed =
-        `${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ` +
-        `${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`;
-      if (s.confidenceBasis === undefined || s.confidenceBasis === 'seed') lines.push(`confidence = ${seed}`);
-      else {
-        lines.push(
-          `confidence ${f3(s.confidence)}: ${BASIS[s.confidenceBasis]} ` +
-            `(measured on ${s.replays ?? 0} past runs replayed)`,
-        );
-        lines.push(`seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`);
-      }
+      lines.push(...dagConfidenceLines(s));
       // The DAG's own learned probability (of its confidence, from the dag outcomes), or why there is none.
       const probability = probabilityText(s);
       if (probability !== '') lines.push(`learned probability of this DAG: ${probability}`);

@@ -15,6 +15,7 @@ import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import type { ProbabilityFields } from '../engine/calibration.js';
+import { dagConfidenceLines, scoreParts } from '../engine/explain.js';
 import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 import { shownEvidence } from '../engine/learning/learning-view.js';
@@ -413,5 +414,14 @@ export async function askPayload(credence: Credence, query: string, context: rea
   const dagRuns = foldRepeats(
     neighbours.map((n) => ({ id: n.run, kind: 'execution', title: n.intent, similarity: n.similarity })),
   );
-  return { scope: credence.scope, query, context, tools, dag, dagRuns, memories };
+  // Each score and the DAG's confidence explained as the CLI prints them (engine/explain): the page writes no formula.
+  return {
+    scope: credence.scope,
+    query,
+    context,
+    tools: tools.map((t) => ({ ...t, explanation: scoreParts(t) })),
+    dag: dag.mode === 'suggestion' ? { ...dag, explanation: dagConfidenceLines(dag) } : dag,
+    dagRuns,
+    memories,
+  };
 }

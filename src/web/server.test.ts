@@ -116,17 +116,6 @@ describe('the dashboard server', () => {
       12,
     );
     expect(body.next[0]).toMatchObject({ tool: 'Read', why: expect.stringContaining('dependency') });
-    // A tool named `..` or `.` is addressed by ?id= (a path segment of dots is normalised away by clients).
-    const dots = await openCredence({ store: engineStore(credence), now: NOW, scope: 'dots', cwd: dir });
-    await dots.addTools([
-      { id: '..', description: 'a tool named two dots' },
-      { id: '.', description: 'a tool named one dot' },
-    ]);
-    for (const id of ['..', '.']) {
-      const r = await get(open, `/api/tool?id=${encodeURIComponent(id)}&scope=dots`);
-      expect([id, r.status, r.body.id]).toEqual([id, 200, id]);
-    }
-    expect((await get(open, '/api/tool?id=&scope=dots')).body.error.message).toContain('/api/tool?id=<id>');
     const missing = await get(open, '/api/tool/no_such_tool');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"no_such_tool"') });
@@ -368,6 +357,20 @@ describe('the dashboard server', () => {
     ]);
     expect(body.scopes[1].counts.tools).toBe(1);
     expect((await get(open, '/api/graph?scope=alpha-team')).body.nodes.id).toEqual(['alpha_tool']);
+  });
+
+  it('opens a tool named `..` or `.` by /api/tool?id=', async () => {
+    // A tool named `..` or `.` is addressed by ?id= (a path segment of dots is normalised away by clients).
+    const dots = await openCredence({ store: engineStore(credence), now: NOW, scope: 'dots', cwd: dir });
+    await dots.addTools([
+      { id: '..', description: 'a tool named two dots' },
+      { id: '.', description: 'a tool named one dot' },
+    ]);
+    for (const id of ['..', '.']) {
+      const r = await get(open, `/api/tool?id=${encodeURIComponent(id)}&scope=dots`);
+      expect([id, r.status, r.body.id]).toEqual([id, 200, id]);
+    }
+    expect((await get(open, '/api/tool?id=&scope=dots')).body.error.message).toContain('/api/tool?id=<id>');
   });
 
   it('draws what another process just learned: /api/graph reads the store as it is now (issue 18)', async () => {

@@ -192,4 +192,35 @@ if (executablePath === undefined) {
     expect(width).toBeLessThanOrEqual(390);
     await page.close();
   });
+
+  it("prints each tool's score and the DAG's confidence as the CLI does, with the API's probability", async () => {
+    const cli = run(['--now', NOW, 'tools', 'search', QUERY]);
+    const dag = run(['--now', NOW, 'dag', QUERY]);
+    const page = await open(`/ask?q=${encodeURIComponent(QUERY)}#token=${TOKEN}`);
+    await marker(page, 'askResults');
+    const ask = (await (
+      await fetch(`${base}/api/ask?q=${encodeURIComponent(QUERY)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as {
+      tools: { tool: string; explanation: string; probability?: number }[];
+      dag: { explanation: string[]; confidenceBasis?: string; probability?: number };
+    };
+    const rows = page.locator('#ask-tools tbody tr');
+    expect(await rows.count()).toBe(ask.tools.length);
+    for (const [i, t] of ask.tools.entries()) {
+      const why = await rows.nth(i).locator('td.explanation').textContent();
+      // The CLI's line for this tool: `N. tool  <explanation>`.
+      expect(cli).toContain(`${t.tool}  ${why}`);
+      expect(why).toBe(t.explanation);
+      const shown = await rows.nth(i).locator('td:nth-child(4)').textContent();
+      expect(shown).toBe(t.probability === undefined ? '—' : t.probability.toFixed(3));
+    }
+    expect(await page.locator('#ask-tools').textContent()).toContain("past runs' vote");
+    expect(await page.locator('body').textContent()).not.toContain('α · semantic + (1 − α) · graph;');
+    const dagWhy = await page.locator('#ask-dag .dag-why').allTextContents();
+    expect(dagWhy).toEqual(ask.dag.explanation);
+    for (const line of dagWhy) expect(dag).toContain(line);
+    if (ask.dag.confidenceBasis === 'memory') expect(dagWhy[1]).toMatch(/^seed confidence /);
+    await page.screenshot({ path: join(shots, 'explain-ask.png'), fullPage: true });
+    await page.close();
+  });
 });

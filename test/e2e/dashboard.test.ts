@@ -326,7 +326,8 @@ if (executablePath === undefined) {
       '#',
       'tool',
       'score',
-      'parts',
+      'probability',
+      'why this score',
       'semantic',
       'graph',
       'α',
@@ -339,7 +340,7 @@ if (executablePath === undefined) {
     // With a context tool the graph speaks: α drops below 1 for some tool.
     await page.goto(`${base}/ask?q=${encodeURIComponent('edit the file')}&context=Read`);
     await marker('askResults');
-    const alphas = (await page.locator('#ask-tools tbody tr td:nth-child(7)').allTextContents()).map(Number);
+    const alphas = (await page.locator('#ask-tools tbody tr td:nth-child(8)').allTextContents()).map(Number);
     expect(alphas.some((a) => a < 1)).toBe(true);
   });
 

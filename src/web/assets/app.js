@@ -1686,28 +1686,26 @@
   }
 
   function askResults(d) {
-    const split = (r) => {
-      const bar = h(
-        'div',
-        {
-          class: 'split',
-          title: `α·semantic ${fmt(r.alpha * r.semantic)} + (1−α)·graph ${fmt((1 - r.alpha) * r.graph)}`,
-        },
-        h('span', { class: 'sem' }),
-        h('span', { class: 'gra' }),
-      );
-      bar.children[0].style.width = `${r.alpha * r.semantic * 100}%`;
-      bar.children[1].style.width = `${(1 - r.alpha) * r.graph * 100}%`;
-      return bar;
-    };
+    // A result's probability as the engine returned it: the value, or why there is none (hover).
+    const probability = (r) =>
+      typeof r.probability === 'number'
+        ? h('span', { class: 'probability', title: probabilityTitle(r) }, fmt(r.probability))
+        : h('span', { class: 'muted', title: r.probabilityWhy || 'no probability' }, '—');
+    const probabilityTitle = (r) =>
+      r.probabilityBasis
+        ? `learned from ${r.probabilityBasis.outcomes} outcomes of ${r.probabilityBasis.kind} ` +
+          `(${r.probabilityBasis.calibrator})`
+        : 'probability';
     const dag = d.dag;
     return [
       h('h2', {}, `Tools (${d.tools.length})`),
       h(
         'p',
         { class: 'parts' },
-        'score = α · semantic + (1 − α) · graph; the bar shows the two parts (purple: meaning, teal: graph). ' +
-          'Without context tools the graph has nothing to say about the query and α is 1.',
+        'Each score is the sum of the parts the engine returned, as credence tools search prints it: the search ' +
+          "(α × semantic + (1 − α) × graph), weighed against the past runs' vote when past runs are near, plus " +
+          'any feedback. Without context tools the graph has nothing to say about the query and α is 1. ' +
+          'probability: what such a score has turned out to mean here, once enough outcomes are recorded.',
       ),
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
@@ -1722,7 +1720,8 @@
                 h('th', { class: 'num' }, '#'),
                 h('th', {}, 'tool'),
                 h('th', { class: 'num' }, 'score'),
-                h('th', {}, 'parts'),
+                h('th', { class: 'num' }, 'probability'),
+                h('th', {}, 'why this score'),
                 h('th', { class: 'num' }, 'semantic'),
                 h('th', { class: 'num' }, 'graph'),
                 h('th', { class: 'num' }, 'α'),
@@ -1740,7 +1739,8 @@
                   h('td', { class: 'num' }, i + 1),
                   h('td', {}, h('b', {}, r.tool)),
                   h('td', { class: 'num' }, fmt(r.score)),
-                  h('td', {}, split(r)),
+                  h('td', { class: 'num' }, probability(r)),
+                  h('td', { class: 'parts explanation' }, r.explanation),
                   h('td', { class: 'num' }, fmt(r.semantic)),
                   h('td', { class: 'num' }, fmt(r.graph)),
                   h('td', { class: 'num' }, fmt(r.alpha)),
@@ -1763,13 +1763,8 @@
               band(bandOf(dag.confidence)),
               ` tier ${dag.tier}, density ${fmt(dag.density, 4)}`,
             ),
-            h(
-              'div',
-              { class: 'parts' },
-              `= hybrid ${fmt(dag.parts.hybrid)} × ${dag.weights.hybrid} ` +
-                `+ PageRank ${fmt(dag.parts.pageRank, 4)} × ${dag.weights.pageRank} ` +
-                `+ path ${fmt(dag.parts.pathStrength)} × ${dag.weights.path}`,
-            ),
+            (dag.explanation || []).map((line) => h('div', { class: 'parts dag-why' }, line)),
+            h('div', { class: 'parts' }, 'probability ', probability(dag)),
             dag.warning ? h('p', { class: 'warn' }, dag.warning) : null,
             h(
               'ol',
@@ -1839,6 +1834,7 @@
                 h('th', {}, 'kind'),
                 h('th', {}, 'label'),
                 h('th', { class: 'num' }, 'score'),
+                h('th', { class: 'num' }, 'probability'),
                 h('th', {}, 'parts'),
               ),
             ),
@@ -1872,6 +1868,7 @@
                     r.parts.withheld ? h('div', { class: 'parts' }, r.parts.withheld) : null,
                   ),
                   h('td', { class: 'num' }, fmt(r.score)),
+                  h('td', { class: 'num' }, probability(r)),
                   h('td', { class: 'parts' }, partsText(r.parts)),
                 ),
               ),

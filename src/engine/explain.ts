@@ -1,0 +1,72 @@
+/**
+ * @module engine/explain
+ * A search result's score and a DAG's confidence as the sums of the parts the engine returned, in words: the one
+ * text `credence tools search`, `credence dag` and the dashboard's Ask page (`explanation` in /api/ask) print, so
+ * that no surface writes a formula of its own.
+ */
+import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
+import type { Credence } from './engine.js';
+
+const f3 = (n: number): string => n.toFixed(3);
+
+/** What a DAG's measured confidence is, in words. */
+export const DAG_CONFIDENCE_BASIS: Readonly<Record<string, string>> = {
+  evidence: 'expected F1 of the tools kept by their probabilities, fitted on this scope',
+  memory: 'how often such nearest past runs proposed the right tools',
+  search: 'how often a search-built DAG of this seed confidence was right here',
+};
+
+type SearchedTool = Awaited<ReturnType<Credence['searchTools']>>[number];
+type SuggestedDag = Awaited<ReturnType<Credence['suggestDag']>>;
+
+/**
+ * A searched tool's score as the sum of the parts that made it, the same parts --json carries (the engine's formula,
+ * engine/search: α · semantic + (1 − α) · graph is the search's own score; past runs weigh it against their vote; a
+ * feedback shift is added, the score never below 0; a deprecated tool's search score is cut by DEPRECATED_FACTOR):
+ * `0.760 = 1.000×semantic 0.366 + 0.000×graph 0.968 (α no-context)`.
+ */
+export function scoreParts(r: SearchedTool): string {
+  const blend = `${f3(r.alpha)}×semantic ${f3(r.semantic)} + ${f3(1 - r.alpha)}×graph ${f3(r.graph)}`;
+  // A tool whose description says it is deprecated has its search score cut by a factor (core/search).
+  const own = r.parts?.deprecated === true ? `${f3(DEPRECATED_FACTOR)}×deprecated (${blend})` : blend;
+  const hybrid = r.hybrid ?? r.score;
+  const terms =
+    r.memory === undefined
+      ? [own]
+      : [
+          `${f3(1 - r.memory.weight)}×search ${f3(hybrid)}`,
+          `${f3(r.memory.weight)}×past runs' vote ${f3(r.memory.vote)}`,
+        ];
+  if (r.feedback !== undefined)
+    terms.push(`feedback ${r.feedback.shift < 0 ? '−' : ''}${f3(Math.abs(r.feedback.shift))}`);
+  const sum = terms.join(' + ').replace('+ feedback −', '− feedback ');
+  // A sum above 1 ranks the results as printed; the confidence stored as shown and mapped to a probability is 1.
+  const bound =
+    r.memory === undefined && r.feedback === undefined
+      ? ''
+      : r.score === 0
+        ? ' (floored at 0)'
+        : r.score > 1
+          ? ' (ranked by this sum; stored and calibrated as 1.000, the cap)'
+          : '';
+  const search = r.memory === undefined ? '' : `; search ${f3(hybrid)} = ${own}`;
+  return `${f3(r.score)} = ${sum}${bound}${search} (α ${r.alphaRule})`;
+}
+
+/**
+ * Why a DAG has its confidence: the seed's formula when the seed is the confidence, else the measured basis and
+ * then the seed confidence with its own formula.
+ */
+export function dagConfidenceLines(
+  s: Pick<SuggestedDag, 'confidence' | 'confidenceBasis' | 'replays' | 'seedConfidence' | 'parts' | 'weights'>,
+): string[] {
+  const seed =
+    `${f3(s.parts.hybrid)} × ${s.weights.hybrid} + ` +
+    `${f3(s.parts.pageRank)} × ${s.weights.pageRank} + ${f3(s.parts.pathStrength)} × ${s.weights.path}`;
+  if (s.confidenceBasis === undefined || s.confidenceBasis === 'seed') return [`confidence = ${seed}`];
+  return [
+    `confidence ${f3(s.confidence)}: ${DAG_CONFIDENCE_BASIS[s.confidenceBasis]} ` +
+      `(measured on ${s.replays ?? 0} past runs replayed)`,
+    `seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`,
+  ];
+}
