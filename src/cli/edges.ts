@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import type { EdgeView } from '../engine/tool-graph/tool-graph.js';
+import { laterEvidenceNote as engineNote } from '../engine/explain.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseLimit } from './parse.js';
 import { noProbabilityLine, withProbability } from './probability-text.js';
@@ -22,21 +23,11 @@ function edgeRow(e: EdgeView): string {
   );
 }
 
-/**
- * The store keeps an edge's counts and last confirmation, not their history: a time before that confirmation cannot
- * be read as it was then (walk 6, item 10d). Said, rather than a confidence of then with a later date.
- */
+/** The caveat of a time before an edge's last confirmation, from views whose dates are ISO strings. */
 export function laterEvidenceNote(list: readonly EdgeView[], now: number): string | undefined {
-  const later = list.filter((e) => e.lastSeen !== null && Date.parse(e.lastSeen) > now);
-  if (later.length === 0) return undefined;
-  const latest = later
-    .map((e) => e.lastSeen as string)
-    .sort()
-    .at(-1);
-  return (
-    `${later.length} edge(s) were last confirmed after ${new Date(now).toISOString()} (up to ${latest}): ` +
-    'the store keeps no history of an edge, so their counts and confidence include that later evidence ' +
-    '(no decay at a time before it); this is not a view of the graph as it was then'
+  return engineNote(
+    list.map((e) => (e.lastSeen === null ? null : Date.parse(e.lastSeen))),
+    now,
   );
 }
 

@@ -2,7 +2,7 @@
  * @module engine/explain
  * A search result's score and a DAG's confidence as the sums of the parts the engine returned, in words: the one
  * text `credence tools search`, `credence dag` and the dashboard's Ask page (`explanation` in /api/ask) print, so
- * that no surface writes a formula of its own.
+ * that no surface writes a formula of its own; and the caveat of a `--now` before an edge's last confirmation.
  */
 import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
 import type { Credence } from './engine.js';
@@ -69,4 +69,26 @@ export function dagConfidenceLines(
       `(measured on ${s.replays ?? 0} past runs replayed)`,
     `seed confidence ${f3(s.seedConfidence ?? 0)} = ${seed}`,
   ];
+}
+
+/**
+ * The store keeps an edge's counts and last confirmation, not their history: a time before that confirmation cannot
+ * be read as it was then (walk 6, item 10d). Said, rather than a confidence of then with a later date, by `edges`,
+ * the dashboard's graph and `/api/tool`. `lastSeen`: each edge's last confirmation (epoch ms), null for none.
+ */
+export function laterEvidenceNote(lastSeen: Iterable<number | null>, now: number): string | undefined {
+  let later = 0;
+  let latest = -Infinity;
+  for (const at of lastSeen) {
+    if (at === null || !(at > now)) continue;
+    later += 1;
+    latest = Math.max(latest, at);
+  }
+  if (later === 0) return undefined;
+  return (
+    `${later} edge(s) were last confirmed after ${new Date(now).toISOString()} ` +
+    `(up to ${new Date(latest).toISOString()}): ` +
+    'the store keeps no history of an edge, so their counts and confidence include that later evidence ' +
+    '(no decay at a time before it); this is not a view of the graph as it was then'
+  );
 }

@@ -15,7 +15,7 @@ import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import type { ProbabilityFields } from '../engine/calibration.js';
-import { dagConfidenceLines, scoreParts } from '../engine/explain.js';
+import { dagConfidenceLines, laterEvidenceNote, scoreParts } from '../engine/explain.js';
 import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 import { shownEvidence } from '../engine/learning/learning-view.js';
@@ -105,6 +105,13 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     types: EDGE_TYPES,
     sources: EDGE_SOURCES,
     layout: layout.method,
+    // A clock before an edge's last confirmation: the edges' counts include later evidence (as `edges` warns).
+    ...optionalWarning(
+      laterEvidenceNote(
+        views.map((e) => e.lastSeen),
+        now,
+      ),
+    ),
     stats: {
       tools: snapshot.tools.length,
       /** Every tool in the catalogue or on an edge, and how many of them the payload holds. */
@@ -147,9 +154,11 @@ export async function toolPayload(credence: Credence, id: string) {
     );
   }
   const byConfidence = (a: { confidence: number }, b: { confidence: number }) => b.confidence - a.confidence;
+  const lastSeen = [...out, ...into].map((e) => (e.lastSeen === null ? null : Date.parse(e.lastSeen)));
   return {
     scope,
     id,
+    ...optionalWarning(laterEvidenceNote(lastSeen, snapshot.now)),
     description: tool?.description ?? '',
     origin: tool?.origin ?? null,
     annotations: tool?.annotations ?? null,
@@ -161,6 +170,11 @@ export async function toolPayload(credence: Credence, id: string) {
     incoming: into.map((e) => ({ ...e, band: bandOf(e.confidence) })).sort(byConfidence),
     next: await credence.suggestNext(id, { limit: 10, track: false }),
   };
+}
+
+/** `{warning}` when there is one, else nothing. */
+function optionalWarning(warning: string | undefined): { warning?: string } {
+  return warning === undefined ? {} : { warning };
 }
 
 /** How many of `bands` (band names, e.g. `bandOf` of each confidence) are in each band, lowest band first. */

@@ -373,6 +373,43 @@ describe('the dashboard server', () => {
     expect((await get(open, '/api/tool?id=&scope=dots')).body.error.message).toContain('/api/tool?id=<id>');
   });
 
+  it("warns, as credence edges does, when the clock is before an edge's last confirmation", async () => {
+    const scope = 'later-team';
+    const writer = await openCredence({ store: engineStore(credence), now: NOW, scope, cwd: dir });
+    await writer.recordExecution({
+      intent: 'a then b',
+      startedAt: NOW,
+      calls: [
+        { tool: 'later_a', status: 'success' },
+        { tool: 'later_b', status: 'success', consumes: [0] },
+      ],
+    });
+    // The same store served at a clock a month before the edge was confirmed.
+    const before = '2026-01-03T09:00:00Z';
+    const earlier = await openCredence({ store: engineStore(credence), now: before, scope, cwd: dir });
+    const past = await serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      createSession: () => {
+        throw new Error('no MCP here');
+      },
+      fallback: createDashboard({ credence: earlier }).handle,
+    });
+    try {
+      const graph = (await get(past, `/api/graph?scope=${scope}`)).body;
+      expect(graph.warning).toMatch(
+        /^2 edge\(s\) were last confirmed after 2026-01-03T09:00:00.000Z \(up to 2026-02-02/,
+      );
+      expect(graph.warning).toContain('this is not a view of the graph as it was then');
+      const tool = (await get(past, `/api/tool?id=later_a&scope=${scope}`)).body;
+      expect(tool.warning).toBe(graph.warning);
+      // At the served clock, no edge is later: no warning.
+      expect((await get(open, `/api/graph?scope=${scope}`)).body.warning).toBeUndefined();
+    } finally {
+      await past.close();
+    }
+  });
+
   it('draws what another process just learned: /api/graph reads the store as it is now (issue 18)', async () => {
     const scope = 'fresh-team';
     const writer = await openCredence({ store: engineStore(credence), now: NOW, scope, cwd: dir });

@@ -223,4 +223,19 @@ if (executablePath === undefined) {
     await page.screenshot({ path: join(shots, 'explain-ask.png'), fullPage: true });
     await page.close();
   });
+
+  it("says on the graph page and in a tool's panel when --now is before an edge's last confirmation", async () => {
+    const at = await serve(['--now', '2025-12-01T00:00:00Z', '--token', TOKEN]);
+    const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+    const graph = (await (await fetch(`${at}/api/graph`, auth)).json()) as { warning?: string };
+    expect(graph.warning).toContain('this is not a view of the graph as it was then');
+    const page = await open(`/graph#token=${TOKEN}`, { width: 1280, height: 800 }, at);
+    await marker(page, 'graphRendered');
+    expect(await page.locator('#graph-warning').textContent()).toBe(graph.warning);
+    await page.fill('#find-tool', 'Read');
+    await page.dispatchEvent('#find-tool', 'change');
+    await page.locator('#tool-panel .tool-warning').waitFor();
+    await page.screenshot({ path: join(shots, 'explain-graph-warning.png') });
+    await page.close();
+  });
 });

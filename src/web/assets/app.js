@@ -249,11 +249,13 @@
       h('span', { class: 'muted', id: 'graph-counts' }, `${toolsShown} · ${m} edges · layout ${data.layout}`),
     );
     const legend = h('div', { class: 'legend' }, legendRows());
+    // The engine's caveat of a clock before an edge's last confirmation (as credence edges prints it).
+    const warning = data.warning ? h('p', { class: 'warn', id: 'graph-warning', role: 'note' }, data.warning) : null;
     main.replaceChildren(
       h(
         'div',
         { class: 'graph-page' },
-        h('div', { class: 'graph-col' }, toolbar, h('div', { class: 'graph-wrap' }, canvas, legend)),
+        h('div', { class: 'graph-col' }, toolbar, warning, h('div', { class: 'graph-wrap' }, canvas, legend)),
         side,
       ),
     );
@@ -965,6 +967,7 @@
   function toolDetail(tool, pageRank) {
     return [
       h('h1', {}, tool.id),
+      ...(tool.warning ? [h('p', { class: 'warn tool-warning' }, tool.warning)] : []),
       h('p', {}, tool.description || h('span', { class: 'muted' }, 'no description')),
       h(
         'p',
