@@ -238,4 +238,64 @@ if (executablePath === undefined) {
     await page.screenshot({ path: join(shots, 'explain-graph-warning.png') });
     await page.close();
   });
+
+  it('names the 10 most central of 600 tools, no label over another, and says how to name the rest', async () => {
+    const tools = Array.from({ length: 600 }, (_, i) =>
+      JSON.stringify({ id: `srv${i % 40}:tool_${i}`, description: `tool number ${i}` }),
+    );
+    run(['tools', 'add', '--jsonl', '-'], `${tools.join('\n')}\n`, 'big');
+    // Hubs: the first 20 tools are called before many others, so centrality varies.
+    const runs = Array.from({ length: 400 }, (_, r) =>
+      JSON.stringify({
+        intent: `big task ${r}`,
+        calls: [
+          { tool: `srv${r % 20}:tool_${r % 20}`, status: 'success' },
+          { tool: `srv${(20 + (r % 580)) % 40}:tool_${20 + (r % 580)}`, status: 'success', consumes: [0] },
+        ],
+      }),
+    );
+    run(['record', '--jsonl', '-'], `${runs.join('\n')}\n`, 'big');
+    const at = await serve(['--now', NOW, '--token', TOKEN], 'big');
+    const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+    const graph = (await (await fetch(`${at}/api/graph`, auth)).json()) as { nodes: { id: string[] } };
+    expect(graph.nodes.id).toHaveLength(600);
+    const top = graph.nodes.id.slice(0, 10);
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const page = await open(`/graph#token=${TOKEN}`, size, at);
+      await marker(page, 'graphRendered');
+      const boxes = await page.evaluate(() =>
+        (
+          (globalThis as unknown as DashboardWindow).credenceGraph as unknown as {
+            labelBoxes: () => { id: string; x: number; y: number; w: number; h: number }[];
+          }
+        ).labelBoxes(),
+      );
+      expect([size.width, top.filter((id) => !boxes.some((b) => b.id === id))]).toEqual([size.width, []]);
+      for (const [i, a] of boxes.entries())
+        for (const b of boxes.slice(i + 1))
+          expect([a.id, b.id, a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h]).toEqual([
+            a.id,
+            b.id,
+            false,
+          ]);
+      // The most central tools are not drawn over each other.
+      const discs = await page.evaluate(() =>
+        (
+          (globalThis as unknown as DashboardWindow).credenceGraph as unknown as {
+            nodeDiscs: () => { id: string; x: number; y: number; r: number }[];
+          }
+        )
+          .nodeDiscs()
+          .slice(0, 25),
+      );
+      for (const [i, a] of discs.entries())
+        for (const b of discs.slice(i + 1)) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThanOrEqual(a.r + b.r);
+      expect(await page.locator('#label-note').textContent()).toContain('find box');
+      await page.screenshot({ path: join(shots, `explain-big-graph-${size.width}.png`) });
+      await page.close();
+    }
+  });
 });

@@ -249,13 +249,22 @@
       h('span', { class: 'muted', id: 'graph-counts' }, `${toolsShown} · ${m} edges · layout ${data.layout}`),
     );
     const legend = h('div', { class: 'legend' }, legendRows());
+    const labelNote = h('p', { class: 'muted', id: 'label-note' });
     // The engine's caveat of a clock before an edge's last confirmation (as credence edges prints it).
     const warning = data.warning ? h('p', { class: 'warn', id: 'graph-warning', role: 'note' }, data.warning) : null;
     main.replaceChildren(
       h(
         'div',
         { class: 'graph-page' },
-        h('div', { class: 'graph-col' }, toolbar, warning, h('div', { class: 'graph-wrap' }, canvas, legend)),
+        h(
+          'div',
+          { class: 'graph-col' },
+          toolbar,
+          warning,
+          h('div', { class: 'graph-wrap' }, canvas, legend),
+          // Below the canvas: its text, set as the canvas is drawn, moves nothing drawn.
+          labelNote,
+        ),
         side,
       ),
     );
@@ -320,6 +329,10 @@
     let placed = { key: '', x: new Float32Array(n), y: new Float32Array(n) };
     /** Up to this many tools, tools drawn on top of each other are pushed apart on the screen. */
     const SPREAD_MAX = 400;
+    /** Above SPREAD_MAX, the most central tools are still pushed apart among themselves. */
+    const SPREAD_TOP = 60;
+    /** On a large graph, these most central tools are named even over a less central tool's disc. */
+    const LABEL_TOP = 10;
 
     function project() {
       const key = `${width}|${height}|${state.zoom}`;
@@ -339,7 +352,7 @@
           x[i] = width / 2 + (data.nodes.x[i] - (minX + maxX) / 2) * (maxX > minX ? sx : 0);
           y[i] = height / 2 + (data.nodes.y[i] - (minY + maxY) / 2) * (maxY > minY ? sy : 0);
         }
-        if (n <= SPREAD_MAX) spread(x, y, state.zoom === 1);
+        spread(x, y, state.zoom === 1, n <= SPREAD_MAX ? n : SPREAD_TOP);
         placed = { key, x, y };
       }
       for (let i = 0; i < n; i += 1) {
@@ -349,14 +362,14 @@
     }
 
     /**
-     * Pushes apart tools whose discs overlap (a few rounds, each pair once a round, in index order: the same
-     * picture every time), keeping each disc on the canvas when `inside`.
+     * Pushes apart the first `count` tools (the most central) whose discs overlap (a few rounds, each pair once a
+     * round, in index order: the same picture every time), keeping each disc on the canvas when `inside`.
      */
-    function spread(x, y, inside) {
+    function spread(x, y, inside, count) {
       for (let round = 0; round < 80; round += 1) {
         let moved = false;
-        for (let i = 0; i < n; i += 1) {
-          for (let j = i + 1; j < n; j += 1) {
+        for (let i = 0; i < count; i += 1) {
+          for (let j = i + 1; j < count; j += 1) {
             let dx = x[j] - x[i];
             let dy = y[j] - y[i];
             let d = Math.hypot(dx, dy);
@@ -378,7 +391,7 @@
           }
         }
         if (inside) {
-          for (let i = 0; i < n; i += 1) {
+          for (let i = 0; i < count; i += 1) {
             const r = radius[i] + 1;
             x[i] = Math.min(Math.max(x[i], r), Math.max(r, width - r));
             y[i] = Math.min(Math.max(y[i], r), Math.max(r, height - r));
@@ -406,11 +419,14 @@
       ctx.fillStyle = '#1d2125';
       ctx.textBaseline = 'top';
       const boxes = [];
-      const tried = n <= 80 ? n : 25;
+      // Tools come most central first: on a large graph the first few hundred are tried, in that order.
+      const tried = Math.min(n, 400);
       const order = state.selected >= 0 ? [state.selected] : [];
       for (let i = 0; i < tried; i += 1) if (i !== state.selected) order.push(i);
       const checkDiscs = n <= 2000;
       for (const i of order) {
+        // Above SPREAD_MAX tools the centre is crowded: the most central are named over less central discs.
+        const discs = n > SPREAD_MAX && i < LABEL_TOP ? LABEL_TOP : n;
         if (!Number.isFinite(px[i] + py[i])) continue;
         const text = data.nodes.id[i];
         const w = Math.ceil(ctx.measureText(text).width);
@@ -426,12 +442,22 @@
           { x: px[i] - r * 0.7 - 2 - w, y: py[i] - r * 0.7 - hh },
           { x: px[i] - r * 0.7 - 2 - w, y: py[i] + r * 0.7 },
         ];
+        // A most central tool of a crowded graph may be named a few lines off its disc, still beside it.
+        if (discs < n)
+          for (let k = 1; k <= 4; k += 1)
+            spots.push(
+              { x: px[i] + r + 3, y: py[i] - hh / 2 - k * hh },
+              { x: px[i] + r + 3, y: py[i] - hh / 2 + k * hh },
+              { x: px[i] - r - 3 - w, y: py[i] - hh / 2 - k * hh },
+              { x: px[i] - r - 3 - w, y: py[i] - hh / 2 + k * hh },
+            );
         for (const spot of spots) {
           const b = { x: spot.x, y: spot.y, w, h: hh };
           if (b.x < 1 || b.y < 1 || b.x + b.w > width - 1 || b.y + b.h > height - 1) continue;
           if (boxes.some((o) => boxesMeet(o, b))) continue;
           let covers = false;
-          if (checkDiscs) for (let j = 0; j < n && !covers; j += 1) if (j !== i && discMeetsBox(j, b)) covers = true;
+          if (checkDiscs)
+            for (let j = 0; j < discs && !covers; j += 1) if (j !== i && discMeetsBox(j, b)) covers = true;
           if (covers) continue;
           ctx.fillText(text, b.x, b.y + 1);
           boxes.push({ id: text, ...b });
@@ -525,6 +551,12 @@
       }
       // Labels: every tool that has room on a small graph, the most central ones on a large one.
       labels = drawLabels(ctx);
+      // Not every tool could be named: say how to name the rest.
+      labelNote.textContent =
+        labels.length < drawnNodes
+          ? `${labels.length} of ${drawnNodes} tools are named here: zoom in (mouse wheel) to name more, ` +
+            'or type a name in the find box'
+          : '';
       document.getElementById('graph-counts').textContent =
         `${toolsShown} · ${shown} of ${m} edges shown · layout ${data.layout}`;
       // The markers the tests and the bench wait on: what this draw put on the canvas, counted by
