@@ -20,7 +20,13 @@ export type { MemoryInput, ToolInput, ObservationInput } from './schemas/index.j
 export type { RecallKind, RecallRequest, RecallResult, RecallTimes, RecallNeighbour } from './engine/recall/recall.js';
 export type { RememberReport } from './engine/recall/remember.js';
 export type { FeedbackResult, Metrics, ShownItem } from './engine/feedback-service.js';
-export type { CalibrationReport, KindCalibration, ProbabilityBasis, ProbabilityInfo } from './engine/calibration.js';
+export type {
+  CalibrationReport,
+  KindCalibration,
+  ProbabilityBasis,
+  ProbabilityFields,
+  ProbabilityInfo,
+} from './engine/calibration.js';
 export type { EvolveReport } from './engine/learning/evolve.js';
 export type { ForgetResult, LimitOptions, PruneReport } from './engine/forget.js';
 export type {
