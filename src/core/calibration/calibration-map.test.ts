@@ -120,7 +120,7 @@ describe('learned calibration map', () => {
       { confidence: 0.6, outcome: 1 },
       { confidence: 0.6, outcome: 1 },
     ];
-    const map = fitCalibrationMap(points, { priorStrength: 0 });
+    const map = fitCalibrationMap(points, { priorStrength: 0, minBlock: 1 });
     expect(map.knots).toEqual([
       { confidence: 0, probability: 0.5 },
       { confidence: expect.closeTo(0.3, 12), probability: 0.5 },
@@ -128,6 +128,22 @@ describe('learned calibration map', () => {
       { confidence: 1, probability: 1 },
     ]);
     expect(applyCalibrationMap(map, 0.45)).toBeCloseTo(0.75, 12);
+  });
+
+  it('never lets one or two outcomes at an end decide the map there (walk 9: 0.997 where 31 of 44 held)', () => {
+    const random = seeded(9);
+    // 320 outcomes right 70 % of the time at confidences in [0.5, 0.95), then two right ones at the very top.
+    const points = Array.from({ length: 320 }, () => ({
+      confidence: 0.5 + 0.45 * random(),
+      outcome: random() < 0.7 ? 1 : 0,
+    }));
+    points.push({ confidence: 0.975, outcome: 1 }, { confidence: 0.977, outcome: 1 });
+    const map = fitCalibrationMap(points);
+    expect(applyCalibrationMap(map, 0.976)).toBeLessThan(0.85);
+    expect(applyCalibrationMap(map, 1)).toBeLessThan(0.85);
+    // Each end step stands on at least minBlock outcomes; with minBlock 1 the two alone make the top step.
+    expect(applyCalibrationMap(fitCalibrationMap(points, { minBlock: 1 }), 0.976)).toBeGreaterThan(0.95);
+    expect(() => fitCalibrationMap(points, { minBlock: 0 })).toThrow(/minBlock must be an integer ≥ 1/);
   });
 
   it('pools tied confidences whatever order they come in: 0.1 held 2 of 5 times, one failure at 0.7', () => {

@@ -59,7 +59,9 @@ describe('choosing the calibrator (a learned system never does worse than before
     const rate = (c: number) => 1 / (1 + Math.exp(-(0.5 * Math.log(clamp(c) / (1 - clamp(c))) - 0.3)));
     const chosen = Array.from({ length: 20 }, (_, i) => selectCalibrator(draw(rate, 300, 100 + i)));
     const logistic = chosen.filter((s) => s?.calibrator === 'logistic');
-    expect(logistic.length).toBeGreaterThanOrEqual(12);
+    // 11 of 20 (12 before the map's end steps stood on 10 outcomes at least: a map that no longer follows one or two
+    // outcomes at its ends is beaten less often; the map is chosen in 5, the seed kept in 3).
+    expect(logistic.length).toBeGreaterThanOrEqual(11);
     for (const s of logistic) expect(s?.brier.logistic).toBeLessThanOrEqual(s?.brier.map ?? 0);
   });
 
